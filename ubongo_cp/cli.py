@@ -1,0 +1,69 @@
+"""Command-line interface ``ubongo-cp`` (a thin layer over the package API).
+
+Exit status: 0 when the command ran (zero solutions included), 2 with a
+one-line message on standard error for bad input, 1 for an unexpected failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+
+from .errors import UbongoError
+
+__all__ = ["main", "build_parser"]
+
+# Game engines register their own sub-commands: module -> function(subparsers).
+# ``simulate`` sub-commands get the ``simulate`` subparsers; the others the top level.
+_SIMULATE_PLUGINS = [
+    ("ubongo_cp.games.ubongo_cli", "add_simulate_parsers"),
+    ("ubongo_cp.games.domino_cli", "add_simulate_parsers"),
+]
+_TOP_PLUGINS = [
+    ("ubongo_cp.games.orion.cli", "add_parser"),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (every sub-command sets ``func``)."""
+    parser = argparse.ArgumentParser(prog="ubongo-cp", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    from . import cli_core
+
+    cli_core.add_parsers(sub)
+    simulate = sub.add_parser("simulate", help="simulate many games and tabulate the outcomes")
+    sim_sub = simulate.add_subparsers(dest="game", required=True, metavar="GAME")
+    for module, func in _SIMULATE_PLUGINS:
+        _plugin(module, func, sim_sub)
+    for module, func in _TOP_PLUGINS:
+        _plugin(module, func, sub)
+    return parser
+
+
+def _plugin(module: str, func: str, subparsers) -> None:
+    if importlib.util.find_spec(module) is None:
+        return
+    getattr(importlib.import_module(module), func)(subparsers)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit status (also used by the console script)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except UbongoError as exc:
+        print(f"ubongo-cp: error: {exc}", file=sys.stderr)
+        return 2
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
+        name = exc.filename if exc.filename is not None else ""
+        print(f"ubongo-cp: error: {name}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ubongo-cp: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -60,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         name = exc.filename if exc.filename is not None else ""
         print(f"ubongo-cp: error: {name}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # e.g. `ubongo-cp ... | head`
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print("ubongo-cp: interrupted", file=sys.stderr)
         return 130

@@ -1,0 +1,24 @@
+"""Shared fixtures and paths for the test suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+PUZZLES = ROOT / "puzzles"
+
+
+@pytest.fixture
+def run_cli(capsys):
+    """Run ``ubongo-cp`` in-process: returns (exit status, stdout, stderr)."""
+    from ubongo_cp.cli import main
+
+    def run(*argv: str):
+        code = main([str(a) for a in argv])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    return run

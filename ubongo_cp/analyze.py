@@ -1,0 +1,208 @@
+"""Subset analysis: which K pieces of a set tile a region, and in how many ways?
+
+This is the designer's question behind every card side (rules UP-2, UP-4).
+Instead of solving each K-subset separately, one exact-cover search is run
+over *all* pieces at once with the piece items *secondary* (each piece used
+at most once) and only the region cells primary; every cover found uses some
+set of pieces, and covers are grouped by that set [1]_. A piece with no
+placement in the region never appears in an option, so it prunes every
+subset holding it for free.
+
+With the CP-SAT backend the cardinality ``sum(piece used) == K`` is a
+constraint; with the DLX backend covers of other sizes are discarded (for
+the Duel set K is implied by the area in most cases).
+
+References
+----------
+.. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B, 7.2.2.1
+   (secondary items), and the subset analysis in ``m-kasahr/ubongo-utils``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Sequence
+
+import numpy as np
+
+from .cover import ExactCoverInstance, build_instance
+from .errors import InputError
+from .pieces import Piece, Region
+
+__all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets"]
+
+
+@dataclass(frozen=True)
+class SubsetCount:
+    """One piece set that tiles the region.
+
+    Attributes
+    ----------
+    pieces : tuple of str
+        Piece names, in piece-set order.
+    count : int
+        Number of distinct tilings on the fixed region (UP-5).
+    """
+
+    pieces: tuple[str, ...]
+    count: int
+
+
+@dataclass
+class AnalysisResult:
+    """All subsets that tile, with bookkeeping.
+
+    Attributes
+    ----------
+    subsets : list of SubsetCount
+        Sorted by piece names (set order).
+    k : int or None
+        Subset size asked for (``None`` = any size).
+    matching_area : int
+        Number of K-subsets whose area equals the region's (0 if k is None).
+    seconds : float
+        Wall time of the search (seconds).
+    stats : dict
+        Backend counters.
+    solutions : dict
+        Piece-name tuple -> list of option-id solutions (only when asked for).
+    """
+
+    subsets: list[SubsetCount]
+    k: int | None
+    matching_area: int
+    seconds: float
+    stats: dict = field(default_factory=dict)
+    solutions: dict = field(default_factory=dict, repr=False)
+    instance: ExactCoverInstance | None = field(default=None, repr=False)
+
+    @property
+    def total_solutions(self) -> int:
+        """Sum of the counts."""
+        return sum(s.count for s in self.subsets)
+
+    def to_json(self) -> list[dict]:
+        """The CLI's JSON form: ``[{"pieces": [...], "count": N}, ...]``."""
+        return [{"pieces": list(s.pieces), "count": s.count} for s in self.subsets]
+
+
+def matching_subsets(pieces: Sequence[Piece], area: int, k: int) -> int:
+    """Number of K-subsets of ``pieces`` whose total area is ``area``.
+
+    Counted by dynamic programming over piece sizes (no enumeration).
+
+    Examples
+    --------
+    >>> from ubongo_cp.pieces import load_pieces
+    >>> matching_subsets(load_pieces("duel").pieces, 16, 3)
+    495
+    """
+    # ways[j][a] = number of j-subsets with area a
+    ways = np.zeros((k + 1, area + 1), dtype=object)
+    ways[0][0] = 1
+    for p in pieces:
+        for j in range(k, 0, -1):
+            if p.size <= area:
+                ways[j][p.size:] = ways[j][p.size:] + ways[j - 1][:area + 1 - p.size]
+    return int(ways[k][area])
+
+
+def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, backend: str = "dlx",
+            time_limit: float | None = None, keep_solutions: bool = False) -> AnalysisResult:
+    """Find every K-subset of ``pieces`` that tiles ``region`` and count its tilings.
+
+    Parameters
+    ----------
+    pieces : sequence of Piece
+        The candidate pieces (distinct names), e.g. a whole piece set.
+    region : Region
+        Target cells.
+    k : int, optional
+        Subset size; ``None`` accepts tilings with any number of pieces.
+    backend : {"dlx", "cpsat", "xcover"}
+        Search backend (default ``"dlx"``, the fastest measured for enumeration).
+    time_limit : float, optional
+        Seconds; raises :class:`InputError`-free ``TimeoutError`` if exceeded.
+    keep_solutions : bool
+        Also return the option-id solutions grouped by subset.
+
+    Returns
+    -------
+    AnalysisResult
+
+    Raises
+    ------
+    InputError
+        If piece names repeat, or ``k`` is not positive.
+    TimeoutError
+        If the search did not finish within ``time_limit``.
+
+    Examples
+    --------
+    >>> from ubongo_cp.pieces import load_pieces, load_region
+    >>> res = analyze(load_pieces("duel").pieces, load_region("puzzles/examples/duel_board1.txt"), 3)
+    >>> len(res.subsets), res.total_solutions
+    (13, 14)
+    """
+    names = [p.name for p in pieces]
+    if len(set(names)) != len(names):
+        raise InputError("subset analysis needs distinct piece names")
+    if k is not None and k < 1:
+        raise InputError(f"k must be at least 1, got {k}")
+    start = time.perf_counter()
+    instance = build_instance(pieces, region, optional_pieces=True)
+    counts: dict[tuple[int, ...], int] = {}
+    groups: dict[tuple[int, ...], list[list[int]]] = {}
+    option_piece = instance.option_piece
+
+    def on_solution(options) -> bool:
+        used = tuple(sorted(int(option_piece[o]) for o in options))
+        if k is None or len(used) == k:
+            counts[used] = counts.get(used, 0) + 1
+            if keep_solutions:
+                groups.setdefault(used, []).append([int(o) for o in options])
+        return True
+
+    stats: dict = {}
+    if instance.precheck() is None:
+        from .solvers import get_backend
+
+        engine = get_backend(backend)
+        if backend == "cpsat":
+            engine.cardinality = k
+        exhausted, stats = engine.run(instance, on_solution, time_limit=time_limit, first_only=False)
+        if not exhausted:
+            raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
+    subsets = [SubsetCount(tuple(names[i] for i in used), counts[used]) for used in sorted(counts)]
+    return AnalysisResult(
+        subsets=subsets,
+        k=k,
+        matching_area=matching_subsets(pieces, region.area, k) if k else 0,
+        seconds=time.perf_counter() - start,
+        stats=stats,
+        solutions={tuple(names[i] for i in used): sols for used, sols in groups.items()},
+        instance=instance,
+    )
+
+
+def analyze_per_subset(pieces: Sequence[Piece], region: Region, k: int, *, backend: str = "cpsat") -> AnalysisResult:
+    """Reference method: solve every area-matching K-subset separately.
+
+    Much slower than :func:`analyze` (one search per subset); kept to
+    cross-check it in tests and benchmarks.
+    """
+    from .solvers import solve
+
+    start = time.perf_counter()
+    found = []
+    matching = 0
+    for combo in combinations(pieces, k):
+        if sum(p.size for p in combo) != region.area:
+            continue
+        matching += 1
+        result = solve(build_instance(combo, region), backend=backend)
+        if result.count:
+            found.append(SubsetCount(tuple(p.name for p in combo), result.count))
+    return AnalysisResult(found, k, matching, time.perf_counter() - start)

@@ -1,0 +1,306 @@
+"""Card-side files (TOML): one region and a table of tasks, one per die face.
+
+A card side (rule UP-1) is stored as one TOML file::
+
+    game = "classic"          # "classic" or "duel"
+    card = "01"               # card id
+    side = "easy"             # classic: "easy"/"hard"; duel: "A"/"B"
+    pieces = "classic"        # shipped set name, or a path relative to this file
+    region = '''
+    .##.
+    ####
+    '''
+
+    [tasks]                   # die face -> piece names (rules UP-1, UP-4)
+    1 = ["I2", "L3", "T4"]
+
+Validation (each error names the file and, where it can, the line): TOML
+syntax and duplicate keys, missing or mistyped fields, unknown piece names,
+a task whose area differs from the region's (UP-4), faces that are not
+positive integers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+import tomli_w
+
+from .cover import ExactCoverInstance, build_instance
+from .errors import InputError
+from .pieces import MAX_REGION_CELLS, Piece, PieceSet, Region, load_pieces, parse_region, resolve_pieces_path
+
+__all__ = ["GAMES", "SIDES", "CardSide", "load_card", "parse_card", "write_card", "card_to_toml",
+           "load_deck", "DeckProblem"]
+
+#: Card sides of each game (RULES.md §2 UG-1, §3 UD-1).
+SIDES = {"classic": ("easy", "hard"), "duel": ("A", "B")}
+GAMES = tuple(SIDES)
+
+
+@dataclass(frozen=True)
+class CardSide:
+    """One side of a card: a region and its tasks.
+
+    Attributes
+    ----------
+    game : str
+        ``"classic"`` or ``"duel"``.
+    card_id : str
+        Card id (unique within a deck together with ``side``).
+    side : str
+        ``"easy"``/``"hard"`` (classic) or ``"A"``/``"B"`` (duel).
+    pieces_spec : str
+        The piece-set reference as written in the file.
+    piece_set : PieceSet
+        The loaded piece set.
+    region : Region
+        Target cells.
+    tasks : dict of int -> tuple of str
+        Die face -> piece names.
+    path : str or None
+        The file it was read from.
+    meta : dict
+        Any other top-level keys (e.g. the generator's record).
+    """
+
+    game: str
+    card_id: str
+    side: str
+    pieces_spec: str
+    piece_set: PieceSet
+    region: Region
+    tasks: dict[int, tuple[str, ...]]
+    path: str | None = None
+    meta: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """``(card_id, side)``."""
+        return (self.card_id, self.side)
+
+    def task_pieces(self, face: int) -> list[Piece]:
+        """The pieces of the task on ``face``.
+
+        Raises
+        ------
+        InputError
+            For a face the card side does not have.
+        """
+        if face not in self.tasks:
+            raise InputError(f"card {self.card_id}{self.side} has no face {face} "
+                             f"(faces {min(self.tasks)}..{max(self.tasks)})", path=self.path)
+        return self.piece_set.select(self.tasks[face])
+
+    def instance(self, face: int) -> ExactCoverInstance:
+        """The exact-cover instance of the task on ``face`` (see :mod:`ubongo_cp.cover`)."""
+        return build_instance(self.task_pieces(face), self.region)
+
+
+def parse_card(text: str, *, path: str | os.PathLike | None = None,
+               max_cells: int = MAX_REGION_CELLS) -> CardSide:
+    """Parse and validate a card-side TOML document.
+
+    Raises
+    ------
+    InputError
+        For any problem listed in the module docstring, naming file and line.
+    """
+    where = None if path is None else os.fspath(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        if msg.startswith("Cannot overwrite a value"):
+            msg = "duplicate key (a die face or a field given twice)"
+        raise InputError(f"invalid TOML: {msg}", path=where,
+                         line=int(match.group(1)) if match else None) from None
+
+    def line_of(key: str) -> int | None:
+        pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*=', re.M)
+        m = pattern.search(text)
+        return text.count("\n", 0, m.start()) + 1 if m else None
+
+    def field_(key: str, kind: type, default=None):
+        if key not in data:
+            if default is not None:
+                return default
+            raise InputError(f"missing field {key!r}", path=where)
+        value = data[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise InputError(f"field {key!r} must be a {kind.__name__}, got {type(value).__name__}",
+                             path=where, line=line_of(key))
+        return value
+
+    game = field_("game", str)
+    if game not in SIDES:
+        raise InputError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}", path=where, line=line_of("game"))
+    card_id = data.get("card")
+    if isinstance(card_id, int) and not isinstance(card_id, bool):
+        card_id = str(card_id)
+    if not isinstance(card_id, str) or not card_id:
+        raise InputError("field 'card' must be a non-empty string", path=where, line=line_of("card"))
+    side = field_("side", str)
+    if side not in SIDES[game]:
+        raise InputError(f"side {side!r} is not a side of a {game} card ({', '.join(SIDES[game])})",
+                         path=where, line=line_of("side"))
+    pieces_spec = field_("pieces", str)
+    pieces_path = resolve_pieces_path(pieces_spec, relative_to=where)
+    piece_set = load_pieces(pieces_path)
+    region_text = field_("region", str)
+    region_line = line_of("region")
+    try:
+        region = parse_region(region_text, path=where, max_cells=max_cells)
+    except InputError as exc:
+        line = None
+        if exc.line is not None and region_line is not None:
+            # TOML drops a newline right after the opening quotes: rows then start one line lower.
+            opening = text.splitlines()[region_line - 1]
+            rest = re.split(r"\"\"\"|'''", opening, maxsplit=1)[-1]
+            line = region_line + exc.line - (0 if not rest.strip() else 1)
+        raise InputError(exc.message, path=where, line=line) from None
+    region = Region(region.cells, where)
+    raw_tasks = field_("tasks", dict)
+    if not raw_tasks:
+        raise InputError("card side has no tasks", path=where, line=line_of("tasks"))
+    tasks: dict[int, tuple[str, ...]] = {}
+    for face_key, names in raw_tasks.items():
+        line = line_of(face_key)
+        if not re.fullmatch(r"[0-9]+", face_key) or int(face_key) < 1:
+            raise InputError(f"die face {face_key!r} is not a positive integer", path=where, line=line)
+        face = int(face_key)
+        if face in tasks:
+            raise InputError(f"die face {face} appears twice", path=where, line=line)
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            raise InputError(f"task of face {face} must be a non-empty list of piece names", path=where, line=line)
+        unknown = [n for n in names if n not in piece_set]
+        if unknown:
+            raise InputError(f"task of face {face} names unknown piece(s) {', '.join(unknown)} "
+                             f"(not in {pieces_spec})", path=where, line=line)
+        area = sum(piece_set[n].size for n in names)
+        if area != region.area:
+            raise InputError(f"task of face {face} ({' '.join(names)}) covers {area} cells but the region "
+                             f"has {region.area} (UP-4)", path=where, line=line)
+        tasks[face] = tuple(names)
+    meta = {k: v for k, v in data.items() if k not in {"game", "card", "side", "pieces", "region", "tasks"}}
+    return CardSide(game, card_id, side, pieces_spec, piece_set, region, dict(sorted(tasks.items())), where, meta)
+
+
+def load_card(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS) -> CardSide:
+    """Read and validate one card-side file (see :func:`parse_card`).
+
+    Raises
+    ------
+    InputError
+        For a missing file or any validation error.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("file not found", path=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a card file", path=path) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason})", path=path) from None
+    return parse_card(text, path=path, max_cells=max_cells)
+
+
+def card_to_toml(card: CardSide, *, header: str | None = None) -> str:
+    """The TOML text of a card side (round-trips through :func:`parse_card`).
+
+    The fixed fields are laid out by hand so that files stay compact and
+    diff-able (one task per line); extra metadata is serialised by ``tomli_w``.
+    """
+    def q(value: str) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    lines = [f"# {ln}" for ln in (header or "").splitlines()]
+    lines += [f"game = {q(card.game)}", f"card = {q(card.card_id)}", f"side = {q(card.side)}",
+              f"pieces = {q(card.pieces_spec)}", 'region = """', *card.region.to_ascii().splitlines(), '"""']
+    if card.meta:
+        lines += [tomli_w.dumps(card.meta).rstrip("\n")]
+    lines += ["", "[tasks]"]
+    lines += [f"{face} = [{', '.join(q(n) for n in names)}]" for face, names in sorted(card.tasks.items())]
+    return "\n".join(lines) + "\n"
+
+
+def write_card(card: CardSide, path: str | os.PathLike, *, header: str | None = None) -> None:
+    """Write a card side as TOML, atomically (temporary file, then rename)."""
+    from .io import atomic_write_text
+
+    atomic_write_text(path, card_to_toml(card, header=header))
+
+
+@dataclass(frozen=True)
+class DeckProblem:
+    """A card file that could not be loaded: its path and the message."""
+
+    path: str
+    message: str
+
+
+def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
+              strict: bool = False) -> tuple[list[CardSide], list[DeckProblem]]:
+    """Load every ``*.toml`` card side under ``deck_dir`` (sorted by path).
+
+    Parameters
+    ----------
+    strict : bool
+        Raise on the first malformed card instead of collecting it.
+
+    Returns
+    -------
+    cards : list of CardSide
+        The valid card sides, sorted by (card id, side).
+    problems : list of DeckProblem
+        Malformed files, and card sides whose (card id, side) repeats one
+        loaded earlier.
+
+    Raises
+    ------
+    InputError
+        When ``deck_dir`` is missing, is not a directory or holds no card file.
+    """
+    deck = Path(deck_dir)
+    if not deck.exists():
+        raise InputError("deck directory not found", path=deck)
+    if not deck.is_dir():
+        raise InputError("not a directory (expected a deck directory of *.toml card files)", path=deck)
+    files = sorted(deck.glob("*.toml"))
+    if not files:
+        raise InputError("no *.toml card files in deck directory", path=deck)
+    cards: list[CardSide] = []
+    problems: list[DeckProblem] = []
+    seen: dict[tuple[str, str], str] = {}
+    for f in files:
+        try:
+            card = load_card(f, max_cells=max_cells)
+        except InputError as exc:
+            if strict:
+                raise
+            problems.append(DeckProblem(os.fspath(f), str(exc)))
+            continue
+        if card.key in seen:
+            msg = f"{f}: duplicate card {card.card_id} side {card.side} (also in {seen[card.key]})"
+            if strict:
+                raise InputError(f"duplicate card {card.card_id} side {card.side} (also in {seen[card.key]})", path=f)
+            problems.append(DeckProblem(os.fspath(f), msg))
+            continue
+        seen[card.key] = os.fspath(f)
+        cards.append(card)
+    cards.sort(key=lambda c: (c.card_id, c.side))
+    return cards, problems
+
+
+def iter_tasks(cards: Iterable[CardSide]):
+    """Yield ``(card, face)`` for every task of every card side."""
+    for card in cards:
+        for face in card.tasks:
+            yield card, face

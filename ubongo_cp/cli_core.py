@@ -1,0 +1,161 @@
+"""The core sub-commands of ``ubongo-cp``: solve, analyze, generate, batch, booklet.
+
+Each ``_cmd_*`` function is a thin layer over the package API; heavy modules
+are imported inside them so that ``ubongo-cp --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import InputError
+
+__all__ = ["add_parsers"]
+
+
+def add_parsers(sub) -> None:
+    """Add the core sub-commands to the top-level ``subparsers``."""
+    p = sub.add_parser("solve", help="solve/count one puzzle, or the tasks of a card side",
+                       description="Solve a polyomino exact-cover puzzle (rules UP-2, UP-3). Either give "
+                                   "--pieces and --region, or a card-side TOML file.")
+    p.add_argument("card", nargs="?", help="card-side TOML file (solves its tasks)")
+    p.add_argument("--pieces", help="piece-set file or shipped set name (classic, duel, pentominoes, tetrominoes)")
+    p.add_argument("--region", help="region file (ASCII: '#' cell, '.' empty)")
+    p.add_argument("--use", help="comma-separated piece names to use (default: every piece in the set)")
+    p.add_argument("--face", type=int, help="with a card: only this die face")
+    p.add_argument("--count", action="store_true", help="count all solutions")
+    p.add_argument("--limit", type=int, help="stop after N solutions")
+    p.add_argument("--time-limit", type=float, help="seconds")
+    p.add_argument("--backend", default="cpsat", help="cpsat (default), dlx or xcover")
+    p.add_argument("--json", action="store_true", help="print JSON instead of drawings")
+    p.set_defaults(func=_cmd_solve)
+
+    p = sub.add_parser("analyze", help="which K pieces of a set tile a region, and in how many ways",
+                       description="Subset analysis: every K-subset of the pieces whose area equals the "
+                                   "region's is checked in one exact-cover search (UP-2, UP-4).")
+    p.add_argument("--pieces", required=True, help="piece-set file or shipped set name")
+    p.add_argument("--region", required=True, help="region file")
+    p.add_argument("--k", type=int, required=True, help="number of pieces per subset")
+    p.add_argument("--backend", default="dlx", help="dlx (default), cpsat or xcover")
+    p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
+    p.set_defaults(func=_cmd_analyze)
+
+    for name in ("generate", "batch", "booklet", "bench"):
+        adder = globals().get(f"_add_{name}")
+        if adder is not None:
+            adder(sub)
+
+
+# --------------------------------------------------------------------- solve
+def _cmd_solve(args: argparse.Namespace) -> int:
+    from .cover import build_instance
+    from .pieces import load_pieces, load_region, piece_names_arg
+    from .solvers import solve
+
+    if args.limit is not None and args.limit < 1:
+        raise InputError(f"--limit must be at least 1, got {args.limit}")
+    if args.card:
+        if args.pieces or args.region or args.use:
+            raise InputError("give either a card file or --pieces/--region, not both")
+        return _solve_card(args)
+    if not args.pieces or not args.region:
+        raise InputError("solve needs a card file, or both --pieces and --region")
+    piece_set = load_pieces(args.pieces)
+    region = load_region(args.region)
+    names = piece_names_arg(args.use) if args.use else None
+    pieces = piece_set.select(names)
+    instance = build_instance(pieces, region)
+    limit = None if args.count else (args.limit or 1)
+    if args.count and args.limit:
+        limit = args.limit
+    result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit)
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        _print_result(result, region, [p.name for p in pieces], counting=args.count)
+    return 0
+
+
+def _solve_card(args: argparse.Namespace) -> int:
+    from .cards import load_card
+    from .solvers import solve
+
+    card = load_card(args.card)
+    faces = [args.face] if args.face is not None else list(card.tasks)
+    out = []
+    for face in faces:
+        instance = card.instance(face)
+        result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit)
+        if args.json:
+            out.append({"face": face, "pieces": list(card.tasks[face]), **result.to_json()})
+        else:
+            print(f"card {card.card_id} side {card.side}, face {face}: {' '.join(card.tasks[face])}")
+            _print_result(result, card.region, list(card.tasks[face]), counting=True, indent="  ")
+            print()
+    if args.json:
+        print(json.dumps(out[0] if args.face is not None else
+                         {"card": card.card_id, "side": card.side, "tasks": out}))
+    return 0
+
+
+def _print_result(result, region, names, *, counting: bool, indent: str = "") -> None:
+    from .geometry import label_chars
+
+    n = result.count
+    if result.status == "no solution":
+        reason = result.stats.get("reason")
+        print(f"{indent}no solution" + (f" ({reason})" if reason else ""))
+        return
+    if result.status == "unknown":
+        print(f"{indent}unknown: time limit reached before any solution")
+        return
+    if counting or not result.complete:
+        exact = "" if result.complete else " (search stopped early: lower bound)"
+        reduced = ""
+        if result.complete and result.count_reduced is not None and result.count_reduced != n:
+            reduced = f", {result.count_reduced} up to the region's symmetry"
+        print(f"{indent}{n} solution{'s' if n != 1 else ''}{reduced}{exact} "
+              f"[{result.backend}, {result.stats.get('wall_seconds', 0):.3f} s]")
+    chars = label_chars(names)
+    legend = " ".join(f"{chars[nm]}={nm}" for nm in names)
+    shown = result.solutions if not counting else result.solutions[:min(len(result.solutions), 20)]
+    for i, sol in enumerate(shown, 1):
+        art = _draw(sol, chars, region)
+        print(f"{indent}solution {i}:" if len(shown) > 1 or counting else f"{indent}solution:")
+        for line in art.splitlines():
+            print(indent + "  " + line)
+    if len(shown) < len(result.solutions):
+        print(f"{indent}... {len(result.solutions) - len(shown)} more (use --json for all)")
+    print(f"{indent}legend: {legend}")
+
+
+def _draw(solution: dict, chars: dict, region) -> str:
+    owner = {}
+    for key, cells in solution.items():
+        ch = chars.get(key.split("#")[0], "?")
+        for cell in cells:
+            owner[tuple(cell)] = ch
+    height, width = region.height, region.width
+    return "\n".join("".join(owner.get((r, c), " ") for c in range(width)).rstrip() for r in range(height))
+
+
+# ------------------------------------------------------------------- analyze
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    from .analyze import analyze
+    from .pieces import load_pieces, load_region
+
+    piece_set = load_pieces(args.pieces)
+    region = load_region(args.region)
+    result = analyze(piece_set.pieces, region, args.k, backend=args.backend)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    width = max([len(" ".join(s.pieces)) for s in result.subsets] + [6])
+    print(f"{'pieces':<{width}}  count")
+    for s in result.subsets:
+        print(f"{' '.join(s.pieces):<{width}}  {s.count}")
+    print(f"{len(result.subsets)} of {result.matching_area} area-matching {args.k}-subsets tile the "
+          f"{region.area}-cell region ({result.total_solutions} solutions) [{args.backend}, {result.seconds:.2f} s]")
+    return 0

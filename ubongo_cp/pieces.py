@@ -1,0 +1,358 @@
+"""Pieces, piece-set catalogues and region files (ASCII format).
+
+File format (shared by piece sets and regions): ``#`` is a cell, ``.`` is
+empty, rows may be ragged, lines starting with ``%`` are comments.
+
+- A *piece-set file* is a sequence of blocks separated by a blank line; the
+  first line of a block is the piece name, the following lines its shape.
+- A *region file* is one grid.
+
+The shipped catalogues live in ``puzzles/pieces/`` (``classic``, ``duel``,
+``pentominoes``, ``tetrominoes``); their shapes are the public facts of
+``RULES.md`` §1. A catalogue can be named by its short name or by a path.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+from .errors import InputError
+from .geometry import Shape, format_grid, is_connected, normalize, orientations, parse_grid
+
+__all__ = [
+    "Piece",
+    "PieceSet",
+    "Region",
+    "SHIPPED_PIECE_SETS",
+    "MAX_REGION_CELLS",
+    "shipped_pieces_dir",
+    "resolve_pieces_path",
+    "parse_pieces",
+    "load_pieces",
+    "parse_region",
+    "load_region",
+]
+
+#: Default limit on the size of a region (cells); larger regions are rejected
+#: as bad input before any placement is enumerated.
+MAX_REGION_CELLS = 400
+
+SHIPPED_PIECE_SETS = ("classic", "duel", "pentominoes", "tetrominoes")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A named polyomino.
+
+    Attributes
+    ----------
+    name : str
+        Name used in tasks and card files (e.g. ``"L5"``, ``"A"``).
+    cells : Shape
+        Normalised cells ``(row, col)``.
+    """
+
+    name: str
+    cells: Shape
+
+    @property
+    def size(self) -> int:
+        """Number of cells."""
+        return len(self.cells)
+
+    def orientations(self, mode: str = "free") -> list[Shape]:
+        """Distinct fixed orientations (see :func:`ubongo_cp.geometry.orientations`)."""
+        return _orientations_cached(self.cells, mode)
+
+    def __str__(self) -> str:
+        return f"{self.name}\n{format_grid(self.cells)}"
+
+
+_ORIENT_CACHE: dict[tuple[Shape, str], list[Shape]] = {}
+
+
+def _orientations_cached(cells: Shape, mode: str) -> list[Shape]:
+    key = (cells, mode)
+    if key not in _ORIENT_CACHE:
+        _ORIENT_CACHE[key] = orientations(cells, mode)
+    return _ORIENT_CACHE[key]
+
+
+@dataclass(frozen=True)
+class PieceSet:
+    """An ordered catalogue of distinct named pieces.
+
+    Attributes
+    ----------
+    pieces : tuple of Piece
+        In file order.
+    path : str or None
+        The file it was read from.
+    """
+
+    pieces: tuple[Piece, ...]
+    path: str | None = None
+    _by_name: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._by_name.update((p.name, p) for p in self.pieces)
+
+    @property
+    def names(self) -> list[str]:
+        """Piece names in file order."""
+        return [p.name for p in self.pieces]
+
+    def __len__(self) -> int:
+        return len(self.pieces)
+
+    def __iter__(self) -> Iterator[Piece]:
+        return iter(self.pieces)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def __getitem__(self, name: str) -> Piece:
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise InputError(f"unknown piece {name!r} (this set has {' '.join(self.names)})",
+                             path=self.path) from None
+
+    def select(self, names: Iterable[str] | None = None) -> list[Piece]:
+        """The pieces named (a name may repeat: a multiset); all pieces when ``None``.
+
+        Raises
+        ------
+        InputError
+            For a name not in the set.
+        """
+        if names is None:
+            return list(self.pieces)
+        return [self[n] for n in names]
+
+    @cached_property
+    def total_area(self) -> int:
+        """Cells of all pieces together."""
+        return sum(p.size for p in self.pieces)
+
+
+@dataclass(frozen=True)
+class Region:
+    """A target region: a set of cells (not necessarily a rectangle).
+
+    Attributes
+    ----------
+    cells : Shape
+        Normalised, sorted cells ``(row, col)``.
+    path : str or None
+        The file it was read from.
+    """
+
+    cells: Shape
+    path: str | None = None
+
+    @property
+    def area(self) -> int:
+        """Number of cells."""
+        return len(self.cells)
+
+    @property
+    def height(self) -> int:
+        """Rows of the bounding box."""
+        return 1 + max(r for r, _ in self.cells)
+
+    @property
+    def width(self) -> int:
+        """Columns of the bounding box."""
+        return 1 + max(c for _, c in self.cells)
+
+    @classmethod
+    def rectangle(cls, height: int, width: int) -> "Region":
+        """A ``height`` x ``width`` rectangle.
+
+        Examples
+        --------
+        >>> Region.rectangle(2, 3).area
+        6
+        """
+        if height <= 0 or width <= 0:
+            raise InputError(f"rectangle {height}x{width} has no cells")
+        return cls(tuple((r, c) for r in range(height) for c in range(width)))
+
+    @classmethod
+    def from_ascii(cls, text: str, *, path: str | None = None) -> "Region":
+        """Parse a region from ASCII text (see :func:`parse_region`)."""
+        return parse_region(text, path=path)
+
+    def to_ascii(self) -> str:
+        """The region as ``#``/``.`` rows."""
+        return format_grid(self.cells)
+
+
+def shipped_pieces_dir() -> Path:
+    """Directory of the shipped piece-set files (``puzzles/pieces``)."""
+    return Path(__file__).resolve().parent.parent / "puzzles" / "pieces"
+
+
+def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLike | None = None) -> Path:
+    """Turn a piece-set reference into a path.
+
+    ``spec`` is a file path (absolute, or relative to ``relative_to``'s
+    directory, else to the current directory) or the short name of a shipped
+    set (``classic``, ``duel``, ``pentominoes``, ``tetrominoes``).
+    """
+    spec_s = os.fspath(spec)
+    if spec_s in SHIPPED_PIECE_SETS:
+        return shipped_pieces_dir() / f"{spec_s}.txt"
+    path = Path(spec_s)
+    if not path.is_absolute() and relative_to is not None:
+        candidate = Path(relative_to).parent / path
+        if candidate.exists() or not path.exists():
+            return candidate
+    return path
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    """(1-based line number, line) pairs with comment lines removed."""
+    return [(i, ln.rstrip("\r\n")) for i, ln in enumerate(text.splitlines(), 1)
+            if not ln.lstrip().startswith("%")]
+
+
+def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
+    """Parse a piece-set file's text.
+
+    Raises
+    ------
+    InputError
+        Naming the line: empty file, a block without a name or a shape,
+        unknown characters, a disconnected piece, a duplicate name.
+
+    Examples
+    --------
+    >>> ps = parse_pieces("I2\\n#\\n#\\n\\nL3\\n#.\\n##\\n")
+    >>> ps.names, ps["L3"].cells
+    (['I2', 'L3'], ((0, 0), (1, 0), (1, 1)))
+    """
+    blocks: list[list[tuple[int, str]]] = []
+    current: list[tuple[int, str]] = []
+    for number, line in _lines(text):
+        if line.strip():
+            current.append((number, line))
+        elif current:
+            blocks.append(current)
+            current = []
+    if current:
+        blocks.append(current)
+    if not blocks:
+        raise InputError("no pieces in file", path=path)
+    pieces: list[Piece] = []
+    first_seen: dict[str, int] = {}
+    for block in blocks:
+        name_line, name = block[0][0], block[0][1].strip()
+        if set(name) <= {"#", "."}:
+            raise InputError("block has no piece name (its first line is a shape row)", path=path, line=name_line)
+        if any(ch.isspace() for ch in name):
+            raise InputError(f"piece name {name!r} contains white space", path=path, line=name_line)
+        if len(block) < 2:
+            raise InputError(f"empty shape: piece {name!r} has no rows", path=path, line=name_line)
+        if name in first_seen:
+            raise InputError(f"piece {name!r} appears twice (first at line {first_seen[name]})",
+                             path=path, line=name_line)
+        first_seen[name] = name_line
+        cells = parse_grid([ln for _, ln in block[1:]], path=path, first_line=block[1][0])
+        if not is_connected(cells):
+            raise InputError(f"piece {name!r} is disconnected", path=path, line=name_line)
+        pieces.append(Piece(name, cells))
+    return PieceSet(tuple(pieces), path)
+
+
+def load_pieces(spec: str | os.PathLike = "classic") -> PieceSet:
+    """Read a piece-set file or a shipped set by short name.
+
+    Parameters
+    ----------
+    spec : str or path
+        ``"classic"``, ``"duel"``, ``"pentominoes"``, ``"tetrominoes"`` or a file.
+
+    Raises
+    ------
+    InputError
+        For a missing/unreadable file or malformed content (see :func:`parse_pieces`).
+
+    Examples
+    --------
+    >>> len(load_pieces("duel")), load_pieces("classic").total_area
+    (21, 48)
+    """
+    path = resolve_pieces_path(spec)
+    return parse_pieces(_read(path), path=os.fspath(spec) if os.fspath(spec) not in SHIPPED_PIECE_SETS
+                        else os.fspath(path))
+
+
+def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REGION_CELLS) -> Region:
+    """Parse a region grid.
+
+    Blank lines before and after the grid are ignored; a blank line inside it
+    is an empty row.
+
+    Raises
+    ------
+    InputError
+        Unknown characters, no cell, or more than ``max_cells`` cells.
+    """
+    lines = _lines(text)
+    while lines and not lines[0][1].strip():
+        lines.pop(0)
+    while lines and not lines[-1][1].strip():
+        lines.pop()
+    if not lines:
+        raise InputError("empty region: no '#' cell", path=path)
+    cells = parse_grid([ln for _, ln in lines], path=path, first_line=lines[0][0])
+    if len(cells) > max_cells:
+        raise InputError(f"region has {len(cells)} cells, over the limit of {max_cells}", path=path)
+    return Region(normalize(cells), path)
+
+
+def load_region(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS) -> Region:
+    """Read a region file (see :func:`parse_region`).
+
+    Raises
+    ------
+    InputError
+        For a missing/unreadable file or malformed content.
+    """
+    return parse_region(_read(path), path=os.fspath(path), max_cells=max_cells)
+
+
+def _read(path: str | os.PathLike) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("file not found", path=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", path=path) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", path=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+
+
+def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:
+    """Split a comma/space separated list of piece names (CLI helper)."""
+    names = [n for n in text.replace(",", " ").split() if n]
+    if not names:
+        raise InputError(f"{source}: no piece names given")
+    return names
+
+
+def check_area(pieces: Sequence[Piece], region: Region, *, path: str | None = None) -> None:
+    """Raise :class:`InputError` when the pieces' total area differs from the region's (rule UP-4)."""
+    total = sum(p.size for p in pieces)
+    if total != region.area:
+        names = " ".join(p.name for p in pieces)
+        raise InputError(f"pieces {names} cover {total} cells but the region has {region.area} (UP-4)",
+                         path=path or region.path)

@@ -1,0 +1,78 @@
+"""Solver backends for exact-cover instances, behind one ``solve`` function.
+
+Backends: ``"cpsat"`` (OR-Tools CP-SAT, :mod:`.cpsat`) and ``"dlx"``
+(Knuth's Algorithm X via ``xcover``, :mod:`.dlx`). Both consume the same
+:class:`~ubongo_cp.cover.ExactCoverInstance` and return a
+:class:`~ubongo_cp.solvers.base.SolveResult`.
+"""
+
+from __future__ import annotations
+
+from ..cover import ExactCoverInstance
+from ..errors import InputError
+from .base import NO_SOLUTION, SOLVED, UNKNOWN, SolveResult, drive
+
+__all__ = ["solve", "BACKENDS", "get_backend", "SolveResult", "SOLVED", "NO_SOLUTION", "UNKNOWN"]
+
+BACKENDS = ("cpsat", "dlx", "xcover")
+DEFAULT_BACKEND = "cpsat"
+
+
+def get_backend(name: str):
+    """The backend object for ``name`` (``"cpsat"`` or ``"dlx"``).
+
+    Raises
+    ------
+    InputError
+        For an unknown name.
+    """
+    if name == "cpsat":
+        from .cpsat import CpSatBackend
+
+        return CpSatBackend()
+    if name in ("dlx", "xcover"):
+        from .dlx import DlxBackend
+
+        return DlxBackend(name=name)
+    raise InputError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+
+
+def solve(instance: ExactCoverInstance, *, backend: str = DEFAULT_BACKEND, limit: int | None = None,
+          time_limit: float | None = None, keep: int | None = None) -> SolveResult:
+    """Solve (find, count, or enumerate) the exact covers of ``instance``.
+
+    Parameters
+    ----------
+    instance : ExactCoverInstance
+        From :func:`ubongo_cp.cover.build_instance`.
+    backend : {"cpsat", "dlx"}
+        Solver backend.
+    limit : int, optional
+        Stop after this many solutions (1 = first solution only).
+    time_limit : float, optional
+        Seconds; on time-out ``complete`` is False and ``status`` is
+        ``"unknown"`` if nothing was found.
+    keep : int, optional
+        Keep at most this many solutions (default: all found).
+
+    Returns
+    -------
+    SolveResult
+
+    Raises
+    ------
+    InputError
+        For an unknown backend or a negative limit.
+
+    Examples
+    --------
+    >>> from ubongo_cp.pieces import load_pieces, Region
+    >>> from ubongo_cp.cover import build_instance
+    >>> inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20))
+    >>> r = solve(inst, backend="dlx")
+    >>> r.count, r.count_reduced, r.complete
+    (8, 2, True)
+    """
+    if limit is not None and limit < 1:
+        raise InputError(f"limit must be at least 1, got {limit}")
+    return drive(get_backend(backend), instance, limit=limit, time_limit=time_limit, keep=keep)

@@ -224,11 +224,27 @@ def card_to_toml(card: CardSide, *, header: str | None = None) -> str:
     lines = [f"# {ln}" for ln in (header or "").splitlines()]
     lines += [f"game = {q(card.game)}", f"card = {q(card.card_id)}", f"side = {q(card.side)}",
               f"pieces = {q(card.pieces_spec)}", 'region = """', *card.region.to_ascii().splitlines(), '"""']
-    if card.meta:
-        lines += [tomli_w.dumps(card.meta).rstrip("\n")]
+    plain = {k: v for k, v in card.meta.items() if not isinstance(v, dict)}
+    tables = {k: v for k, v in card.meta.items() if isinstance(v, dict)}
+    lines += [f"{k} = {_toml_value(v)}" for k, v in plain.items()]
+    for name, table in tables.items():
+        lines += ["", f"[{name}]"] + [f"{k} = {_toml_value(v)}" for k, v in table.items()]
     lines += ["", "[tasks]"]
     lines += [f"{face} = [{', '.join(q(n) for n in names)}]" for face, names in sorted(card.tasks.items())]
     return "\n".join(lines) + "\n"
+
+
+def _toml_value(value) -> str:
+    """One TOML value on one line (scalars and flat lists); other values via ``tomli_w``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return tomli_w.dumps({"v": value}).split("=", 1)[1].strip()
 
 
 def write_card(card: CardSide, path: str | os.PathLike, *, header: str | None = None) -> None:

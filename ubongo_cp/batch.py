@@ -1,0 +1,218 @@
+"""Batch runner: solve, count and rate every card side x die face of a deck.
+
+Results are appended to a journal (``tasks.jsonl``, one JSON object per
+finished task, flushed and fsynced) as they arrive, so a run that dies
+loses nothing: re-running the same command resumes and skips the tasks
+already in the journal (a task is identified by card id, side, face and a
+hash of its pieces and region, so an edited card is re-run). The final
+tables are rebuilt from the journal and written atomically.
+
+Work is spread over processes (``jobs``) with one unit of work per card
+side; a task that raises is recorded with status ``"error"`` and the run
+goes on; a worker process that dies is replaced and its card side retried
+once, then recorded as ``"error"``. Executors: ``"local"`` (a process pool)
+or ``"dask"`` (a ``dask.distributed`` cluster; see :mod:`ubongo_cp.executors`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .cards import CardSide, DeckProblem, load_card, load_deck
+from .errors import InputError
+from .rate import rate_instance
+
+__all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "JOURNAL"]
+
+JOURNAL = "tasks.jsonl"
+
+
+def task_hash(card: CardSide, face: int) -> str:
+    """A short hash of a task's content (region and piece shapes), for resuming."""
+    h = hashlib.sha1()
+    h.update(repr(card.region.cells).encode())
+    for p in card.task_pieces(face):
+        h.update(f"{p.name}:{p.cells}".encode())
+    return h.hexdigest()[:12]
+
+
+def rate_card_side(card_path: str, faces: list[int], backend: str = "dlx",
+                   time_limit: float | None = None) -> list[dict[str, Any]]:
+    """Rate the given faces of one card file (the unit of work sent to a worker).
+
+    Never raises for a task: an exception becomes a row with status
+    ``"error"`` and the message in ``error``.
+    """
+    card = load_card(card_path)
+    rows = []
+    for face in faces:
+        base = _task_base(card, face)
+        try:
+            base.update(rate_instance(card.instance(face), backend=backend, time_limit=time_limit))
+        except Exception as exc:  # noqa: BLE001 - one bad task must not stop the batch
+            base.update(status="error", error=f"{type(exc).__name__}: {exc}")
+        rows.append(base)
+    return rows
+
+
+def _task_base(card: CardSide, face: int) -> dict[str, Any]:
+    names = card.tasks[face]
+    return {
+        "card_id": card.card_id, "side": card.side, "face": face, "game": card.game,
+        "pieces": " ".join(names), "n_pieces": len(names), "area": card.region.area,
+        "task_hash": task_hash(card, face), "card_file": os.path.basename(card.path or ""), "error": "",
+    }
+
+
+def _error_rows(item: tuple[str, list[int]], exc: BaseException) -> list[dict[str, Any]]:
+    """Rows recording that a whole unit of work failed (e.g. its worker process died)."""
+    card = load_card(item[0])
+    rows = []
+    for face in item[1]:
+        row = _task_base(card, face)
+        row.update(status="error", error=f"worker failed: {type(exc).__name__}: {exc}")
+        rows.append(row)
+    return rows
+
+
+@dataclass
+class BatchOutcome:
+    """What a batch run produced.
+
+    Attributes
+    ----------
+    tasks : pandas.DataFrame
+        One row per card side x face (see README for the columns).
+    cards : pandas.DataFrame
+        One row per card side (aggregates).
+    problems : list of DeckProblem
+        Card files that were skipped.
+    ran, skipped : int
+        Tasks computed in this run, and tasks resumed from the journal.
+    seconds : float
+        Wall time of the run (seconds).
+    out_dir : Path
+    """
+
+    tasks: Any
+    cards: Any
+    problems: list[DeckProblem]
+    ran: int
+    skipped: int
+    seconds: float
+    out_dir: Path
+    summary: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def _read_journal(path: Path) -> dict[tuple, dict]:
+    """Rows of an existing journal keyed by (card_id, side, face, task_hash); a torn last line is ignored."""
+    done: dict[tuple, dict] = {}
+    if not path.exists():
+        return done
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut short by a crash: that task is simply run again
+            done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
+    return done
+
+
+def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *, jobs: int | None = None,
+              time_limit: float | None = None, backend: str = "dlx", executor: str = "local",
+              scheduler: str | None = None, progress: bool = True) -> BatchOutcome:
+    """Solve, count and rate every task of a deck; write the tables.
+
+    Parameters
+    ----------
+    deck_dir : path
+        Directory of card-side TOML files.
+    out_dir : path
+        Output directory (created); holds ``tasks.jsonl`` (journal),
+        ``tasks.parquet``, ``tasks.csv``, ``cards.csv``, ``summary.md``.
+    jobs : int, optional
+        Worker processes (default: all cores; 1 runs in this process).
+    time_limit : float, optional
+        Seconds per task and backend; time-outs are recorded as ``"timeout"``.
+    backend : {"dlx", "cpsat", "xcover"}
+        Backend whose count is reported (the other one cross-checks).
+    executor : {"local", "dask"}
+        Where the work runs; ``scheduler`` is a dask scheduler address
+        (without it a ``LocalCluster`` with ``jobs`` workers is started).
+    progress : bool
+        Show a tqdm progress bar (rate and ETA) on standard error.
+
+    Returns
+    -------
+    BatchOutcome
+
+    Raises
+    ------
+    InputError
+        When the deck directory is missing or holds no card file.
+    """
+    from .report import write_reports
+
+    start = time.perf_counter()
+    deck_dir, out = Path(deck_dir), Path(out_dir)
+    cards, problems = load_deck(deck_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    journal_path = out / JOURNAL
+    done = _read_journal(journal_path)
+    wanted: dict[tuple, None] = {}
+    work: list[tuple[str, list[int]]] = []
+    skipped = 0
+    for card in cards:
+        faces = []
+        for face in card.tasks:
+            key = (card.card_id, card.side, face, task_hash(card, face))
+            wanted[key] = None
+            if key in done:
+                skipped += 1
+            else:
+                faces.append(face)
+        if faces:
+            work.append((card.path, faces))
+    total_tasks = sum(len(f) for _, f in work)
+
+    from .executors import make_executor
+
+    ran = 0
+    with journal_path.open("a", encoding="utf-8") as journal, \
+            make_executor(executor, jobs=jobs, scheduler=scheduler) as pool:
+        bar = None
+        if progress and total_tasks:
+            from tqdm import tqdm
+
+            bar = tqdm(total=total_tasks, unit="task", desc=f"batch {deck_dir.name}", dynamic_ncols=True)
+        for rows in pool.map_unordered(rate_card_side, work, on_error=_error_rows, backend=backend,
+                                       time_limit=time_limit):
+            for row in rows:
+                journal.write(json.dumps(row) + "\n")
+                done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
+            journal.flush()
+            os.fsync(journal.fileno())
+            ran += len(rows)
+            if bar is not None:
+                bar.update(len(rows))
+        if bar is not None:
+            bar.close()
+    rows = [done[k] for k in wanted if k in done]
+    tasks_df, cards_df, summary = write_reports(rows, problems, out, deck_name=str(deck_dir),
+                                                seconds=time.perf_counter() - start)
+    return BatchOutcome(tasks_df, cards_df, problems, ran, skipped, time.perf_counter() - start, out, summary)
+
+
+def missing_tasks(outcome: BatchOutcome) -> Iterable[tuple]:
+    """Keys of tasks whose status is not final (error/timeout), for reporting."""
+    df = outcome.tasks
+    bad = df[df["status"].isin(["error", "timeout"])]
+    return list(zip(bad["card_id"], bad["side"], bad["face"]))

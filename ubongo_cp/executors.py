@@ -1,0 +1,151 @@
+"""Executors: run independent units of work locally or on a Dask cluster.
+
+Both executors offer one method, :meth:`map_unordered`, which yields each
+result as soon as it is ready, so callers can save finished work at once.
+
+- ``"local"``: a :class:`concurrent.futures.ProcessPoolExecutor` (``jobs``
+  processes; ``jobs=1`` runs in the calling process). A worker process that
+  dies (killed, out of memory, a crash in native code) breaks the pool; the
+  pool is rebuilt and the unfinished units are resubmitted, and a unit that
+  breaks the pool twice is handed to ``on_error``.
+- ``"dask"``: a ``dask.distributed`` client, connected to ``scheduler``
+  (e.g. ``tcp://10.0.0.5:8786``) or to a new ``LocalCluster`` with ``jobs``
+  single-threaded worker processes. Dask reschedules the work of a lost
+  worker itself; a unit whose workers keep dying raises ``KilledWorker``,
+  which is handed to ``on_error``.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
+
+from .errors import InputError
+
+__all__ = ["make_executor", "LocalExecutor", "DaskExecutor", "EXECUTORS"]
+
+EXECUTORS = ("local", "dask")
+
+OnError = Callable[[tuple, BaseException], Any]
+
+
+class LocalExecutor:
+    """Process-pool executor with crash recovery (see module docstring)."""
+
+    def __init__(self, jobs: int | None = None) -> None:
+        self.jobs = max(1, jobs or os.cpu_count() or 1)
+
+    def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
+                      **kwargs) -> Iterator[Any]:
+        """Yield ``func(*item, **kwargs)`` for every item, in completion order.
+
+        Exceptions raised by ``func`` are passed to ``on_error(item, exc)``,
+        whose return value is yielded instead; without ``on_error`` they
+        propagate.
+        """
+        if self.jobs == 1 or len(items) <= 1:
+            for item in items:
+                try:
+                    yield func(*item, **kwargs)
+                except Exception as exc:  # noqa: BLE001
+                    if on_error is None:
+                        raise
+                    yield on_error(item, exc)
+            return
+        pending = list(range(len(items)))
+        breaks = [0] * len(items)
+        while pending:
+            with ProcessPoolExecutor(max_workers=min(self.jobs, len(pending))) as pool:
+                futures = {pool.submit(func, *items[i], **kwargs): i for i in pending}
+                pending = []
+                not_done = set(futures)
+                while not_done:
+                    finished, not_done = wait(not_done, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        i = futures[fut]
+                        try:
+                            result = fut.result()
+                        except BrokenProcessPool as exc:
+                            breaks[i] += 1
+                            if breaks[i] >= 2:
+                                if on_error is None:
+                                    raise
+                                yield on_error(items[i], exc)
+                            else:
+                                pending.append(i)
+                            continue
+                        except Exception as exc:  # noqa: BLE001
+                            if on_error is None:
+                                raise
+                            yield on_error(items[i], exc)
+                            continue
+                        yield result
+
+    def close(self) -> None:
+        """Nothing to release (pools live inside :meth:`map_unordered`)."""
+
+
+class DaskExecutor:
+    """``dask.distributed`` executor (see module docstring)."""
+
+    def __init__(self, jobs: int | None = None, scheduler: str | None = None) -> None:
+        from dask.distributed import Client, LocalCluster
+
+        self.cluster = None
+        if scheduler:
+            try:
+                self.client = Client(scheduler, timeout="10s")
+            except (OSError, TimeoutError) as exc:
+                raise InputError(f"cannot reach dask scheduler {scheduler}: {exc}") from None
+        else:
+            self.cluster = LocalCluster(n_workers=max(1, jobs or os.cpu_count() or 1), threads_per_worker=1,
+                                        processes=True, dashboard_address=None, silence_logs=40)
+            self.client = Client(self.cluster)
+
+    def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
+                      **kwargs) -> Iterator[Any]:
+        """As :meth:`LocalExecutor.map_unordered`, on the cluster."""
+        from dask.distributed import as_completed
+
+        futures = {self.client.submit(func, *item, pure=False, **kwargs): i for i, item in enumerate(items)}
+        for fut in as_completed(futures):
+            try:
+                yield fut.result()
+            except Exception as exc:  # noqa: BLE001 - includes KilledWorker
+                if on_error is None:
+                    raise
+                yield on_error(items[futures[fut]], exc)
+
+    def close(self) -> None:
+        """Close the client and the cluster this executor started."""
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+@contextmanager
+def make_executor(kind: str = "local", *, jobs: int | None = None, scheduler: str | None = None):
+    """Context manager yielding an executor of ``kind`` (``"local"`` or ``"dask"``).
+
+    Raises
+    ------
+    InputError
+        For an unknown kind, a non-positive ``jobs``, or an unreachable scheduler.
+    """
+    if jobs is not None and jobs < 1:
+        raise InputError(f"--jobs must be at least 1, got {jobs}")
+    if kind == "local":
+        if scheduler:
+            raise InputError("--scheduler needs --executor dask")
+        ex: LocalExecutor | DaskExecutor = LocalExecutor(jobs)
+    elif kind == "dask":
+        ex = DaskExecutor(jobs, scheduler)
+    else:
+        raise InputError(f"unknown executor {kind!r}; choose one of {', '.join(EXECUTORS)}")
+    try:
+        yield ex
+    finally:
+        ex.close()

@@ -116,6 +116,11 @@ def _read_journal(path: Path) -> dict[tuple, dict]:
     done: dict[tuple, dict] = {}
     if not path.exists():
         return done
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        # Drop a line torn by a crash so that new rows start on a line of their own.
+        with path.open("r+b") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
     with path.open(encoding="utf-8") as fh:
         for line in fh:
             try:

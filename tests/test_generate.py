@@ -1,0 +1,73 @@
+"""Deck generation: determinism, rules UP-2/UP-4, card-size limits, and the shipped decks."""
+
+from __future__ import annotations
+
+import filecmp
+
+import pytest
+
+from conftest import PUZZLES
+from ubongo_cp.cards import load_deck
+from ubongo_cp.generate import DECK_SPECS, _has_hole, generate_deck, random_region
+from ubongo_cp.geometry import is_connected
+from ubongo_cp.solvers import solve
+
+import numpy as np
+
+
+def test_random_regions_are_connected_hole_free_and_fit():
+    rng = np.random.default_rng(7)
+    for area in (10, 17, 28):
+        for _ in range(20):
+            region = random_region(rng, area, 7, 7)
+            assert region.area == area and region.height <= 7 and region.width <= 7
+            assert is_connected(region.cells) and not _has_hole(set(region.cells))
+
+
+def test_hole_detection_by_hand():
+    ring = {(r, c) for r in range(3) for c in range(3)} - {(1, 1)}
+    assert _has_hole(ring)
+    assert not _has_hole(ring - {(0, 1)})
+
+
+@pytest.mark.parametrize("game", ["classic", "duel"])
+def test_generated_sides_follow_the_rules(game):
+    deck = generate_deck(game, None, seed=11, cards=2)
+    again = generate_deck(game, None, seed=11, cards=2)
+    assert [(c.region.cells, c.tasks) for c in deck] == [(c.region.cells, c.tasks) for c in again]
+    spec = DECK_SPECS[game]
+    assert [(c.card_id, c.side) for c in deck] == [(c.card_id, s) for c in deck[::2] for s in spec.sides]
+    for card in deck:
+        side = spec.sides[card.side]
+        assert sorted(card.tasks) == list(range(1, side.tasks + 1))
+        assert card.region.height <= side.max_height and card.region.width <= side.max_width
+        assert len({frozenset(t) for t in card.tasks.values()}) == side.tasks  # no repeated piece set
+        recorded = card.meta["generator"]["solutions"]
+        for face, names in card.tasks.items():
+            assert len(names) == side.pieces_per_task
+            # UP-2/UP-4, checked by the CP-SAT backend (the generator used DLX).
+            result = solve(card.instance(face), backend="cpsat")
+            assert result.complete and result.count == recorded[face - 1] >= 1
+
+
+def test_shipped_decks_are_complete_and_reproducible(tmp_path):
+    for game, sides, tasks in (("classic", 72, 6), ("duel", 18, 20)):
+        cards, problems = load_deck(PUZZLES / "decks" / game)
+        assert not problems and len(cards) == sides
+        assert all(len(c.tasks) == tasks for c in cards)
+        # The recorded command and seed regenerate the shipped files byte for byte.
+        seed = cards[0].meta["generator"]["seed"]
+        generate_deck(game, tmp_path / game, seed=seed)
+        names = sorted(p.name for p in (PUZZLES / "decks" / game).glob("*.toml"))
+        match, mismatch, errors = filecmp.cmpfiles(PUZZLES / "decks" / game, tmp_path / game, names, shallow=False)
+        assert mismatch == [] and errors == [] and len(match) == sides
+
+
+def test_piece_usage_is_spread():
+    deck = generate_deck("duel", None, seed=3, cards=3)
+    usage = {}
+    for c in deck:
+        for names in c.tasks.values():
+            for n in names:
+                usage[n] = usage.get(n, 0) + 1
+    assert len(usage) == 21  # every Duel piece is used somewhere

@@ -1,0 +1,123 @@
+"""``ubongo-cp simulate domino``: simulate or replay games of Domino, nezlob se!
+
+Registered by :mod:`ubongo_cp.cli` through :func:`add_simulate_parsers`.
+Heavy modules (pandas, matplotlib) are imported inside the run function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..errors import InputError
+
+__all__ = ["add_simulate_parsers", "run_simulate_domino"]
+
+_AGENT_NAMES = ("random", "greedy", "careful", "lookahead")
+
+
+def add_simulate_parsers(simulate_subparsers) -> None:
+    """Add the ``domino`` sub-command to the ``simulate`` sub-parsers."""
+    p = simulate_subparsers.add_parser(
+        "domino",
+        help="simulate Domino, nezlob se! games (rules DN-1..DN-12) or replay a game record",
+        description="Play seeded games of Domino, nezlob se! with the given agents, write one row "
+                    "per game, print end reasons and win rates by seat and agent with 95% Wilson "
+                    "intervals; or replay and check a JSON game record (--replay).")
+    p.add_argument("--players", type=int, default=4, help="2, 3 or 4 players (default 4)")
+    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p.add_argument("--agents", default="random",
+                   help="agent per seat, comma-separated, or one name for every seat "
+                        f"({', '.join(_AGENT_NAMES)}; default random)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
+    p.add_argument("--rotate-seats", action="store_true",
+                   help="rotate the agent list by one seat per game (fair agent comparison)")
+    p.add_argument("--out", metavar="FILE", help="write the per-game table (.csv or .parquet)")
+    p.add_argument("--plot", metavar="FILE.png", help="save a histogram of game lengths")
+    p.add_argument("--record", metavar="GAME.json", help="save the JSON record of game 0")
+    p.add_argument("--replay", metavar="GAME.json",
+                   help="replay and check a game record instead of simulating")
+    p.add_argument("--show-moves", action="store_true", help="with --replay: print every move")
+    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    rules = p.add_argument_group("rule settings (RULES.md section 5 decisions)")
+    rules.add_argument("--domino-set", choices=("double-five", "one-to-six"), default="double-five")
+    rules.add_argument("--first-player", type=int, default=0)
+    rules.add_argument("--must-attach", action="store_true",
+                       help="a player who can attach must (default: may always decline)")
+    rules.add_argument("--eliminated-field-blocked", action="store_true",
+                       help="a fallen pawn keeps blocking its field (default: the field is free)")
+    rules.add_argument("--all-out-winner", choices=("nobody", "last_out"), default="nobody")
+    rules.add_argument("--stall-ties", choices=("share", "nobody"), default="share")
+    rules.add_argument("--stall-distance", choices=("free_fields", "fields"), default="free_fields",
+                       help="DN-12 nearness: fields a move counts (default) or plain fields")
+    rules.add_argument("--max-rounds", type=int, default=500,
+                       help="engine bound on rounds, not a rule (default 500)")
+    p.set_defaults(func=run_simulate_domino)
+
+
+def run_simulate_domino(args: argparse.Namespace) -> int:
+    """Run ``simulate domino``; returns the exit status.
+
+    Raises
+    ------
+    InputError
+        Bad player count, agent list, output suffix, or game record.
+    """
+    if args.replay:
+        return _replay(args)
+    from .domino import DominoSettings, save_record
+    from .domino_sim import play_one, plot_lengths, simulate, summary_text
+
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    for a in agents:
+        if a not in _AGENT_NAMES:
+            raise InputError(f"--agents: unknown agent {a!r} (choose from {', '.join(_AGENT_NAMES)})")
+    if len(agents) == 1:
+        agents = agents * args.players
+    if len(agents) != args.players:
+        raise InputError(f"--agents lists {len(agents)} agents for --players {args.players} "
+                         "(give one name or one per seat)")
+    if args.games < 1:
+        raise InputError(f"--games must be at least 1, got {args.games}")
+    if args.out and os.path.splitext(args.out)[1].lower() not in (".csv", ".parquet"):
+        raise InputError(f"--out {args.out}: use a .csv or .parquet file name")
+    if args.plot and os.path.splitext(args.plot)[1].lower() != ".png":
+        raise InputError(f"--plot {args.plot}: use a .png file name")
+    settings = DominoSettings(
+        num_players=args.players, domino_set=args.domino_set, first_player=args.first_player,
+        may_decline=not args.must_attach, eliminated_field_free=not args.eliminated_field_blocked,
+        all_out_winner=args.all_out_winner, stall_ties=args.stall_ties,
+        stall_distance=args.stall_distance, max_rounds=args.max_rounds)
+    df = simulate(agents, args.games, seed=args.seed, settings=settings,
+                  rotate_seats=args.rotate_seats, progress=args.progress)
+    print(summary_text(df))
+    if args.out:
+        if args.out.lower().endswith(".parquet"):
+            df.to_parquet(args.out, index=False)
+        else:
+            df.to_csv(args.out, index=False)
+        print(f"wrote {len(df)} rows to {args.out}")
+    if args.plot:
+        plot_lengths(df, args.plot)
+        print(f"wrote {args.plot}")
+    if args.record:
+        seating = df.loc[0, "agents"].split(",")
+        _, state = play_one(seating, int(df.loc[0, "seed"]), settings)
+        save_record(state, args.record, agents=seating)
+        print(f"wrote the record of game 0 ({len(state.history)} moves) to {args.record}")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .domino import replay_record
+
+    def show(n, state, action):
+        print(f"{n:4d}  round {state.round:3d}  player {state.cur}  {state.action_to_string(action)}")
+
+    state = replay_record(args.replay, on_move=show if args.show_moves else None)
+    print(state)
+    if state.is_terminal():
+        print(f"replayed {len(state.history)} moves: {state.end_reason}, returns {state.returns()}")
+    else:
+        print(f"replayed {len(state.history)} moves: game not over")
+    return 0

@@ -1,0 +1,364 @@
+"""Simulation study of Domino, nezlob se!: many seeded games, one pandas row per game.
+
+:func:`simulate` plays games with the agents of
+:mod:`ubongo_cp.games.domino_agents`; :func:`win_rates`,
+:func:`end_reason_rates` and :func:`seat_uniformity_test` summarise the
+table with Wilson score intervals [1]_ and a chi-square goodness-of-fit test
+[2]_; :func:`plot_lengths` draws the distribution of game lengths.
+
+A shared win (DN-12 ties) counts as ``1/k`` of a win for each of the ``k``
+winners, so the win counts of a run sum to the number of decided games.
+
+References
+----------
+.. [1] E. B. Wilson, "Probable inference, the law of succession, and
+   statistical inference", J. Amer. Statist. Assoc. 22 (1927) 209-212.
+.. [2] M. Abramowitz and I. A. Stegun, *Handbook of Mathematical Functions*
+   (1964), 26.4.4 and 26.4.5 (chi-square upper tail for integer degrees of
+   freedom).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .domino import DominoSettings, DominoState, new_game
+from .domino_agents import AGENT_NAMES, make_agent
+
+__all__ = [
+    "play_one",
+    "simulate",
+    "wilson_interval",
+    "win_rates",
+    "end_reason_rates",
+    "elimination_rate",
+    "seat_uniformity_test",
+    "chi2_sf",
+    "plot_lengths",
+    "summary_text",
+]
+
+#: two-sided 95 % normal quantile used by default.
+Z95 = 1.959963984540054
+
+
+def play_one(agents: Sequence[str], seed: int,
+             settings: DominoSettings | None = None) -> tuple[dict, DominoState]:
+    """Play one game; ``agents[s]`` sits at seat ``s``.
+
+    Parameters
+    ----------
+    agents : sequence of str
+        One agent name per seat (see :data:`~ubongo_cp.games.domino_agents.AGENT_NAMES`).
+    seed : int
+        Seeds the deal (:func:`~ubongo_cp.games.domino.new_game`) and agent
+        ``s`` with ``numpy.random.default_rng([seed, s])``.
+    settings : DominoSettings, optional
+        Default: the documented defaults with ``len(agents)`` players.
+
+    Returns
+    -------
+    row : dict
+        The per-game row of :func:`simulate` (without ``game``).
+    state : DominoState
+        The final state.
+    """
+    settings = settings or DominoSettings(num_players=len(agents))
+    if len(agents) != settings.num_players:
+        raise ValueError(f"{len(agents)} agents for {settings.num_players} players")
+    state = new_game(settings, seed=seed)
+    players = [make_agent(a, np.random.default_rng([seed, s])) for s, a in enumerate(agents)]
+    limit = settings.max_game_length
+    actions = 0
+    while not state.is_terminal():
+        state.apply_action(players[state.cur](state))
+        actions += 1
+        if actions > limit:                                  # pragma: no cover - bound proven
+            raise RuntimeError(f"game {seed} exceeded {limit} actions")
+    ret = state.returns()
+    winners = [s for s, r in enumerate(ret) if r > 0]
+    row = {
+        "seed": seed,
+        "players": settings.num_players,
+        "agents": ",".join(agents),
+        "winner_seat": winners[0] if len(winners) == 1 else -1,
+        "winner_agent": agents[winners[0]] if len(winners) == 1 else "",
+        "n_winners": len(winners),
+        "end_reason": state.end_reason,
+        "rounds": state.round,
+        "turns": state.turns,
+        "actions": actions,
+        "eliminations": len(state.eliminated),
+        "eliminated_seats": ",".join(map(str, state.eliminated)),
+        "path_dominoes": len(state.path_ids),
+        "stock_left": len(state.stock),
+    }
+    for s in range(settings.num_players):
+        row[f"agent_{s}"] = agents[s]
+        row[f"return_{s}"] = ret[s]
+    return row, state
+
+
+def simulate(agents: Sequence[str], games: int, seed: int = 0,
+             settings: DominoSettings | None = None, rotate_seats: bool = False,
+             progress: bool = False) -> pd.DataFrame:
+    """Play ``games`` games and return one row per game.
+
+    Parameters
+    ----------
+    agents : sequence of str
+        Agent name per seat; its length is the number of players.
+    games : int
+        Number of games.
+    seed : int
+        Game ``g`` uses seed ``numpy.random.default_rng(seed).integers(2**63 - 1, size=games)[g]``.
+    settings : DominoSettings, optional
+        Rule settings (``num_players`` must equal ``len(agents)``).
+    rotate_seats : bool
+        Game ``g`` seats ``agents`` rotated by ``g`` places, so that every
+        agent plays every seat equally often (for agent comparisons).
+    progress : bool
+        Show a tqdm progress bar on standard error.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``game, seed, players, agents, winner_seat`` (-1: no single
+        winner), ``winner_agent, n_winners, end_reason`` (finish / stalled /
+        all_out / round_limit), ``rounds, turns, actions, eliminations,
+        eliminated_seats, path_dominoes, stock_left`` and per seat
+        ``agent_s, return_s``.
+
+    Raises
+    ------
+    ValueError
+        Unknown agent name or a player count outside 2..4.
+
+    Examples
+    --------
+    >>> df = simulate(["random", "careful"], games=3, seed=1)
+    >>> list(df["game"]), bool(df[["return_0", "return_1"]].sum(axis=1).le(1).all())
+    ([0, 1, 2], True)
+    """
+    for a in agents:
+        if a not in AGENT_NAMES:
+            raise ValueError(f"unknown agent {a!r} (choose from {', '.join(AGENT_NAMES)})")
+    n = len(agents)
+    settings = settings or DominoSettings(num_players=n)
+    seeds = np.random.default_rng(seed).integers(2**63 - 1, size=games)
+    it = range(games)
+    if progress:
+        from tqdm import tqdm
+        it = tqdm(it, desc="domino games", unit="game")
+    rows = []
+    for g in it:
+        seating = [agents[(s + g) % n] for s in range(n)] if rotate_seats else list(agents)
+        row, _ = play_one(seating, int(seeds[g]), settings)
+        rows.append({"game": g, **row})
+    return pd.DataFrame(rows)
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion [1]_.
+
+    With ``p = successes / n``::
+
+        centre = (p + z**2 / (2 n)) / (1 + z**2 / n)
+        half   = z / (1 + z**2 / n) * sqrt(p (1 - p) / n + z**2 / (4 n**2))
+
+    Returns ``(nan, nan)`` for ``n == 0``.
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in wilson_interval(5, 10)]
+    [0.2366, 0.7634]
+    >>> [round(x, 4) for x in wilson_interval(0, 20)]
+    [0.0, 0.1611]
+    """
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = successes / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def win_rates(df: pd.DataFrame, by: str = "seat", z: float = Z95) -> pd.DataFrame:
+    """Win rate per seat or per agent with Wilson intervals.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Output of :func:`simulate`.
+    by : {"seat", "agent"}
+        ``seat``: one row per seat over all games. ``agent``: one row per
+        agent over all the seats it played (a seat-game is one trial).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``wins`` (shared wins fractional), ``games``, ``rate``,
+        ``ci_low``, ``ci_high``; indexed by seat or agent.
+    """
+    n = int(df["players"].iloc[0])
+    long = pd.DataFrame({
+        "seat": np.repeat(np.arange(n), len(df)),
+        "agent": np.concatenate([df[f"agent_{s}"].to_numpy() for s in range(n)]),
+        "ret": np.concatenate([df[f"return_{s}"].to_numpy(dtype=float) for s in range(n)]),
+    })
+    if by not in ("seat", "agent"):
+        raise ValueError(f"by must be 'seat' or 'agent', got {by!r}")
+    g = long.groupby(by)["ret"].agg(wins="sum", games="count")
+    g["rate"] = g["wins"] / g["games"]
+    ci = [wilson_interval(w, int(t), z) for w, t in zip(g["wins"], g["games"])]
+    g["ci_low"] = [c[0] for c in ci]
+    g["ci_high"] = [c[1] for c in ci]
+    return g
+
+
+def end_reason_rates(df: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
+    """Share of games per end reason with Wilson intervals (every reason listed, zeros included)."""
+    from .domino import END_REASONS
+
+    total = len(df)
+    counts = df["end_reason"].value_counts()
+    rows = []
+    for reason in END_REASONS:
+        k = int(counts.get(reason, 0))
+        lo, hi = wilson_interval(k, total, z)
+        rows.append({"end_reason": reason, "games": k, "share": k / total if total else math.nan,
+                     "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(rows).set_index("end_reason")
+
+
+def elimination_rate(df: pd.DataFrame, z: float = Z95) -> dict:
+    """Share of games with at least one pawn falling off (DN-11), Wilson interval, mean count."""
+    k = int((df["eliminations"] > 0).sum())
+    lo, hi = wilson_interval(k, len(df), z)
+    return {"games_with_elimination": k, "games": len(df), "share": k / len(df),
+            "ci_low": lo, "ci_high": hi, "mean_eliminations": float(df["eliminations"].mean())}
+
+
+def seat_uniformity_test(df: pd.DataFrame) -> dict:
+    """Chi-square goodness of fit of the wins per seat against equal shares.
+
+    Only decided games count; shared wins count fractionally.
+
+    Returns
+    -------
+    dict
+        ``chi2``, ``dof`` (seats - 1), ``p_value`` (:func:`chi2_sf`),
+        ``observed`` wins per seat, ``expected`` per seat.
+    """
+    n = int(df["players"].iloc[0])
+    obs = np.array([df[f"return_{s}"].sum() for s in range(n)], dtype=float)
+    exp = obs.sum() / n
+    if exp == 0:
+        return {"chi2": math.nan, "dof": n - 1, "p_value": math.nan,
+                "observed": obs.tolist(), "expected": exp}
+    chi2 = float(((obs - exp) ** 2 / exp).sum())
+    return {"chi2": chi2, "dof": n - 1, "p_value": chi2_sf(chi2, n - 1),
+            "observed": obs.tolist(), "expected": float(exp)}
+
+
+def chi2_sf(x: float, dof: int) -> float:
+    """Upper tail ``P(X >= x)`` of the chi-square distribution, integer ``dof`` [2]_.
+
+    Even ``dof``: ``exp(-x/2) * sum_{k < dof/2} (x/2)**k / k!`` (A&S 26.4.4);
+    odd ``dof``: ``erfc(sqrt(x/2)) + sqrt(2x/pi) exp(-x/2) * sum_{r=1}^{(dof-1)/2}
+    x**(r-1) / (1*3*...*(2r-1))`` (A&S 26.4.5).
+
+    Examples
+    --------
+    >>> round(chi2_sf(3.841458820694124, 1), 6), round(chi2_sf(7.814727903251178, 3), 6)
+    (0.05, 0.05)
+    """
+    if dof < 1 or int(dof) != dof:
+        raise ValueError(f"dof must be a positive integer, got {dof}")
+    if x <= 0:
+        return 1.0
+    if dof % 2 == 0:
+        term, total = 1.0, 1.0
+        for k in range(1, dof // 2):
+            term *= (x / 2) / k
+            total += term
+        return min(1.0, math.exp(-x / 2) * total)
+    total = 0.0
+    term = 1.0
+    for r in range(1, (dof - 1) // 2 + 1):
+        term = 1.0 if r == 1 else term * x / (2 * r - 1)
+        total += term
+    return min(1.0, math.erfc(math.sqrt(x / 2)) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2) * total)
+
+
+def plot_lengths(df: pd.DataFrame, path: str, title: str | None = None) -> None:
+    """Histogram of game lengths in rounds, stacked by end reason; saved to ``path`` (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .domino import END_REASONS
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    top = int(df["rounds"].max()) if len(df) else 1
+    bins = np.arange(0.5, top + 1.5, 1.0)
+    data, labels = [], []
+    for reason in END_REASONS:
+        sel = df.loc[df["end_reason"] == reason, "rounds"].to_numpy()
+        if len(sel):
+            data.append(sel)
+            labels.append(f"{reason} ({len(sel)})")
+    ax.hist(data, bins=bins, stacked=True, label=labels)
+    ax.set_xlabel("game length (rounds)")
+    ax.set_ylabel("games")
+    ax.set_title(title or f"Domino, nezlob se!: {len(df)} games, agents {df['agents'].iloc[0]}")
+    ax.legend(title="end reason")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def summary_text(df: pd.DataFrame) -> str:
+    """Plain-text report: end reasons, eliminations, win rates by seat and by agent, lengths."""
+    def pct(v: float) -> str:
+        return f"{100 * v:5.1f}%"
+
+    def ci_table(t: pd.DataFrame, key: str, count: str, rate: str) -> list[str]:
+        out = [f"  {key:<12} {count:>8} {'n':>6} {rate:>7}   95% Wilson CI"]
+        for idx, r in t.iterrows():
+            v = r["wins"] if "wins" in r else r["games"]
+            n = r["games"] if "wins" in r else len(df)
+            rt = r["rate"] if "rate" in r else r["share"]
+            out.append(f"  {str(idx):<12} {v:>8.1f} {int(n):>6} {pct(rt)}   "
+                       f"[{pct(r['ci_low'])}, {pct(r['ci_high'])}]")
+        return out
+
+    lines = [f"{len(df)} games, {int(df['players'].iloc[0])} players, agents {df['agents'].iloc[0]}"
+             + (" (rotated)" if df["agents"].nunique() > 1 else "")]
+    lines.append("end reason:")
+    er = end_reason_rates(df)
+    lines.append(f"  {'reason':<12} {'games':>8} {'share':>7}   95% Wilson CI")
+    for reason, r in er.iterrows():
+        lines.append(f"  {reason:<12} {int(r['games']):>8} {pct(r['share'])}   "
+                     f"[{pct(r['ci_low'])}, {pct(r['ci_high'])}]")
+    el = elimination_rate(df)
+    lines.append(f"games with an elimination: {el['games_with_elimination']} of {el['games']} "
+                 f"= {pct(el['share']).strip()} [{pct(el['ci_low']).strip()}, {pct(el['ci_high']).strip()}], "
+                 f"mean {el['mean_eliminations']:.2f} per game")
+    lines.append("win rate by seat:")
+    lines += ci_table(win_rates(df, "seat"), "seat", "wins", "rate")
+    test = seat_uniformity_test(df)
+    lines.append(f"  equal seats? chi2 = {test['chi2']:.2f}, dof = {test['dof']}, p = {test['p_value']:.3g}")
+    if df[[c for c in df.columns if c.startswith("agent_")]].stack().nunique() > 1:
+        lines.append("win rate by agent (per seat-game):")
+        lines += ci_table(win_rates(df, "agent"), "agent", "wins", "rate")
+    r = df["rounds"]
+    lines.append(f"rounds: mean {r.mean():.2f}, median {r.median():.0f}, "
+                 f"5-95% {r.quantile(0.05):.0f}-{r.quantile(0.95):.0f}, max {r.max()}")
+    return "\n".join(lines)

@@ -171,6 +171,9 @@ def _add_generate(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same deck)")
     p.add_argument("--cards", type=int, help="number of cards (default 36 classic, 9 duel)")
     p.add_argument("--quiet", action="store_true", help="no per-card progress lines")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes for the region searches (default 1)")
+    p.add_argument("--executor", default="local", help="local (process pool, default) or dask")
+    p.add_argument("--scheduler", help="dask scheduler address (with --executor dask)")
     p.set_defaults(func=_cmd_generate)
 
 
@@ -183,7 +186,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     command = f"ubongo-cp generate --game {args.game} --seed {args.seed}" + \
               (f" --cards {args.cards}" if args.cards else "")
     say = None if args.quiet else (lambda msg: print(msg, file=sys.stderr))
-    deck = generate_deck(args.game, args.out, seed=args.seed, cards=args.cards, command=command, progress=say)
+    deck = generate_deck(args.game, args.out, seed=args.seed, cards=args.cards, command=command, progress=say,
+                         executor=args.executor, jobs=args.jobs, scheduler=args.scheduler)
     unique = sum(1 for c in deck for n in c.meta["generator"]["solutions"] if n == 1)
     tasks = sum(len(c.tasks) for c in deck)
     print(f"wrote {len(deck)} card sides ({tasks} tasks, {unique} uniquely solvable) to {args.out} "

@@ -84,6 +84,10 @@ class LocalExecutor:
                             continue
                         yield result
 
+    def map_ordered(self, func: Callable, items: Sequence[tuple], **kwargs) -> list[Any]:
+        """``[func(*item, **kwargs) for item in items]``, computed in parallel (errors propagate)."""
+        return _ordered(self, func, items, **kwargs)
+
     def close(self) -> None:
         """Nothing to release (pools live inside :meth:`map_unordered`)."""
 
@@ -119,11 +123,27 @@ class DaskExecutor:
                     raise
                 yield on_error(items[futures[fut]], exc)
 
+    def map_ordered(self, func: Callable, items: Sequence[tuple], **kwargs) -> list[Any]:
+        """``[func(*item, **kwargs) for item in items]``, computed on the cluster (errors propagate)."""
+        return _ordered(self, func, items, **kwargs)
+
     def close(self) -> None:
         """Close the client and the cluster this executor started."""
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _ordered(executor, func: Callable, items: Sequence[tuple], **kwargs) -> list[Any]:
+    tagged = [(i, func, item, kwargs) for i, item in enumerate(items)]
+    results: list[Any] = [None] * len(items)
+    for i, value in executor.map_unordered(_call_tagged, tagged):
+        results[i] = value
+    return results
+
+
+def _call_tagged(i: int, func: Callable, item: tuple, kwargs: dict):
+    return i, func(*item, **kwargs)
 
 
 @contextmanager

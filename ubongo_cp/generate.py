@@ -15,7 +15,9 @@ in the exact-cover options, so every subset holding it is excluded without
 search; regions whose analysis cannot supply enough tasks are dropped.
 
 The generator is deterministic for a seed: every card side draws from its
-own child of ``numpy.random.SeedSequence(seed)``.
+own children of ``numpy.random.SeedSequence(seed)``. Phase 1 (region search
+and analysis, independent per side) runs on any executor; phase 2 (picking
+tasks with the deck-wide usage counter) is sequential.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from .errors import InputError
 from .geometry import Cell, is_connected, normalize
 from .pieces import PieceSet, Region, load_pieces
 
-__all__ = ["SideSpec", "DeckSpec", "DECK_SPECS", "random_region", "generate_side", "generate_deck"]
+__all__ = ["SideSpec", "DeckSpec", "DECK_SPECS", "random_region", "find_region", "generate_deck"]
 
 
 @dataclass(frozen=True)
@@ -152,18 +154,34 @@ def _pick_tasks(rng, subsets, n, usage: dict[str, int]) -> list:
     return chosen
 
 
-def generate_side(rng: np.random.Generator, piece_set: PieceSet, spec: SideSpec,
-                  usage: dict[str, int]) -> tuple[Region, list, int]:
-    """Draw regions until one offers ``spec.tasks`` distinct tiling subsets.
+def find_region(seed: np.random.SeedSequence, pieces: str, spec: SideSpec) -> tuple[Region, list, int]:
+    """Draw regions until one offers ``spec.tasks`` tiling subsets (phase 1, parallel).
+
+    Parameters
+    ----------
+    seed : numpy.random.SeedSequence
+        This card side's own seed.
+    pieces : str
+        Piece-set reference (shipped name or path).
+    spec : SideSpec
 
     Returns
     -------
     region : Region
-    tasks : list of SubsetCount
-        ``spec.tasks`` subsets (unique solutions where possible).
+    pool : list of SubsetCount
+        Candidate tasks: the uniquely solvable subsets, or, when no region
+        offered enough of them in ``spec.attempts`` tries, the subsets of the
+        best region with at most ``spec.max_solutions`` solutions.
     tried : int
         Candidate regions examined.
+
+    Raises
+    ------
+    InputError
+        When no region in ``spec.attempts`` tries can supply the tasks.
     """
+    rng = np.random.default_rng(seed)
+    piece_set = load_pieces(pieces)
     best = None
     for tried in range(1, spec.attempts + 1):
         area = int(rng.choice(spec.areas))
@@ -171,21 +189,20 @@ def generate_side(rng: np.random.Generator, piece_set: PieceSet, spec: SideSpec,
         result = analyze(piece_set.pieces, region, spec.pieces_per_task)
         unique = [s for s in result.subsets if s.count == 1]
         if len(unique) >= spec.tasks:
-            return region, _pick_tasks(rng, unique, spec.tasks, usage), tried
+            return region, unique, tried
         few = [s for s in result.subsets if s.count <= spec.max_solutions]
         if len(few) >= spec.tasks and (best is None or len(unique) > best[2]):
             best = (region, few, len(unique))
     if best is None:
         raise InputError(f"no region with {spec.tasks} tiling {spec.pieces_per_task}-piece subsets found in "
                          f"{spec.attempts} attempts; relax the side's areas or max_solutions")
-    region, few, _ = best
-    few.sort(key=lambda s: s.count)
-    return region, _pick_tasks(rng, few, spec.tasks, usage), spec.attempts
+    return best[0], sorted(best[1], key=lambda s: s.count), spec.attempts
 
 
 def generate_deck(game: str, out_dir: str | os.PathLike | None, *, seed: int = 0, cards: int | None = None,
                   spec: DeckSpec | None = None, command: str | None = None,
-                  progress: Callable[[str], None] | None = None) -> list[CardSide]:
+                  progress: Callable[[str], None] | None = None, executor: str = "local",
+                  jobs: int | None = 1, scheduler: str | None = None) -> list[CardSide]:
     """Generate a whole deck and (optionally) write one TOML file per card side.
 
     Parameters
@@ -202,6 +219,9 @@ def generate_deck(game: str, out_dir: str | os.PathLike | None, *, seed: int = 0
         Override the whole layout.
     command : str, optional
         The command line recorded in each file's header.
+    executor, jobs, scheduler : optional
+        Where the per-side region searches run (see :mod:`ubongo_cp.executors`);
+        the deck is identical whichever is used.
 
     Returns
     -------
@@ -222,26 +242,33 @@ def generate_deck(game: str, out_dir: str | os.PathLike | None, *, seed: int = 0
         spec = replace(spec, cards=cards)
     piece_set = load_pieces(spec.pieces)
     width = 2 if spec.cards < 100 else 3
-    usage: dict[str, int] = {}
-    children = np.random.SeedSequence(seed).spawn(spec.cards * len(spec.sides))
-    deck: list[CardSide] = []
+    sides = [(i, side, side_spec) for i in range(spec.cards) for side, side_spec in spec.sides.items()]
+    # Two seeds per card side: one for its region search, one for picking its tasks.
+    children = np.random.SeedSequence(seed).spawn(2 * len(sides))
     command = command or f"ubongo-cp generate --game {game} --seed {seed}"
     start = time.perf_counter()
-    for i in range(spec.cards):
+    # Phase 1 (independent per side, parallel): find a region and its candidate tasks.
+    from .executors import make_executor
+
+    work = [(children[2 * n], spec.pieces, side_spec) for n, (_, _, side_spec) in enumerate(sides)]
+    with make_executor(executor, jobs=jobs, scheduler=scheduler) as pool:
+        found = list(pool.map_ordered(find_region, work))
+    # Phase 2 (sequential, deterministic): pick tasks so that piece usage spreads over the deck.
+    usage: dict[str, int] = {}
+    deck: list[CardSide] = []
+    for n, ((i, side, side_spec), (region, pool_, tried)) in enumerate(zip(sides, found)):
         card_id = f"{i + 1:0{width}d}" if game == "classic" else str(i + 1)
-        for j, (side, side_spec) in enumerate(spec.sides.items()):
-            rng = np.random.default_rng(children[i * len(spec.sides) + j])
-            region, subsets, tried = generate_side(rng, piece_set, side_spec, usage)
-            tasks = {face + 1: s.pieces for face, s in enumerate(subsets)}
-            meta = {"generator": {"command": command, "seed": seed, "regions_tried": tried,
-                                  "solutions": [s.count for s in subsets]}}
-            card = CardSide(game, card_id, side, spec.pieces, piece_set, region, tasks, None, meta)
-            if out_dir is not None:
-                path = Path(out_dir) / f"{card_id}_{side}.toml"
-                write_card(card, path, header=f"Generated by `{command}`; do not edit by hand.")
-                card = replace(card, path=os.fspath(path))
-            deck.append(card)
-            if progress:
-                progress(f"card {card_id} side {side}: {region.area} cells, {tried} region(s) tried, "
-                         f"{time.perf_counter() - start:.1f} s")
+        subsets = _pick_tasks(np.random.default_rng(children[2 * n + 1]), pool_, side_spec.tasks, usage)
+        tasks = {face + 1: s.pieces for face, s in enumerate(subsets)}
+        meta = {"generator": {"command": command, "seed": seed, "regions_tried": tried,
+                              "solutions": [s.count for s in subsets]}}
+        card = CardSide(game, card_id, side, spec.pieces, piece_set, region, tasks, None, meta)
+        if out_dir is not None:
+            path = Path(out_dir) / f"{card_id}_{side}.toml"
+            write_card(card, path, header=f"Generated by `{command}`; do not edit by hand.")
+            card = replace(card, path=os.fspath(path))
+        deck.append(card)
+        if progress:
+            progress(f"card {card_id} side {side}: {region.area} cells, {tried} region(s) tried, "
+                     f"{time.perf_counter() - start:.1f} s")
     return deck

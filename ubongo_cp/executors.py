@@ -6,8 +6,9 @@ result as soon as it is ready, so callers can save finished work at once.
 - ``"local"``: a :class:`concurrent.futures.ProcessPoolExecutor` (``jobs``
   processes; ``jobs=1`` runs in the calling process). A worker process that
   dies (killed, out of memory, a crash in native code) breaks the pool; the
-  pool is rebuilt and the unfinished units are resubmitted, and a unit that
-  breaks the pool twice is handed to ``on_error``.
+  pool is rebuilt, the units that were in flight become suspects and are run
+  again one at a time, and a unit that breaks the pool on its own is handed
+  to ``on_error``; the others finish normally.
 - ``"dask"``: a ``dask.distributed`` client, connected to ``scheduler``
   (e.g. ``tcp://10.0.0.5:8786``) or to a new ``LocalCluster`` with ``jobs``
   single-threaded worker processes. Dask reschedules the work of a lost
@@ -18,6 +19,7 @@ result as soon as it is ready, so callers can save finished work at once.
 from __future__ import annotations
 
 import os
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -55,27 +57,37 @@ class LocalExecutor:
                         raise
                     yield on_error(item, exc)
             return
-        pending = list(range(len(items)))
-        breaks = [0] * len(items)
-        while pending:
-            with ProcessPoolExecutor(max_workers=min(self.jobs, len(pending))) as pool:
-                futures = {pool.submit(func, *items[i], **kwargs): i for i in pending}
-                pending = []
-                not_done = set(futures)
-                while not_done:
-                    finished, not_done = wait(not_done, return_when=FIRST_COMPLETED)
+        todo = deque(range(len(items)))  # items not yet run
+        alone: deque[int] = deque()      # suspects of a pool crash: run one at a time
+        solo: set[int] = set()
+        while todo or alone:
+            pool = ProcessPoolExecutor(max_workers=min(self.jobs, len(todo) + len(alone)))
+            running: dict = {}
+            broken = False
+            try:
+                while (todo or alone or running) and not broken:
+                    if alone:
+                        if not running:
+                            i = alone.popleft()
+                            solo.add(i)
+                            running[pool.submit(func, *items[i], **kwargs)] = i
+                    else:
+                        while todo and len(running) < 2 * self.jobs:
+                            i = todo.popleft()
+                            running[pool.submit(func, *items[i], **kwargs)] = i
+                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
                     for fut in finished:
-                        i = futures[fut]
+                        i = running.pop(fut)
                         try:
                             result = fut.result()
                         except BrokenProcessPool as exc:
-                            breaks[i] += 1
-                            if breaks[i] >= 2:
+                            broken = True
+                            if i in solo:  # it broke the pool on its own: the culprit
                                 if on_error is None:
                                     raise
                                 yield on_error(items[i], exc)
                             else:
-                                pending.append(i)
+                                alone.append(i)
                             continue
                         except Exception as exc:  # noqa: BLE001
                             if on_error is None:
@@ -83,6 +95,9 @@ class LocalExecutor:
                             yield on_error(items[i], exc)
                             continue
                         yield result
+                alone.extend(running.values())  # lost with the broken pool: suspects too
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
 
     def map_ordered(self, func: Callable, items: Sequence[tuple], **kwargs) -> list[Any]:
         """``[func(*item, **kwargs) for item in items]``, computed in parallel (errors propagate)."""

@@ -137,7 +137,11 @@ def load_tasks(path: str | Path) -> pd.DataFrame:
         path = path / "tasks.parquet"
     if not path.exists():
         raise InputError("batch results not found", path=path)
-    df = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path, dtype={"card_id": str})
+    try:
+        df = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path, dtype={"card_id": str})
+    except (ValueError, OSError, pd.errors.ParserError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"not a batch result table: {first}", path=path) from None
     missing = [c for c in ("card_id", "side", "face", "count", "status", "difficulty") if c not in df]
     if missing:
         raise InputError(f"not a batch result table: missing column(s) {', '.join(missing)}", path=path)

@@ -40,7 +40,7 @@ def tasks_frame(rows: Sequence[dict]) -> pd.DataFrame:
         df[col] = pd.to_numeric(df[col], errors="coerce").astype(float)
     for col in ("card_id", "side", "game", "pieces", "status", "solution", "error", "task_hash", "card_file"):
         df[col] = df[col].fillna("").astype(str)
-    df["complete"] = df["complete"].fillna(False).astype(bool)
+    df["complete"] = df["complete"].astype("boolean").fillna(False).astype(bool)
     return df
 
 

@@ -1,0 +1,339 @@
+"""Tests of the Ubongo Duel engine (rules UD-1 ... UD-7), its simulator and CLI."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ubongo_cp.errors import IllegalActionError, InputError
+from ubongo_cp.games.base import CHANCE, TERMINAL
+from ubongo_cp.games.duel import A_SCORES, B_SCORES, NEITHER, TIE, DuelState, settle_duel
+from ubongo_cp.games.players import ScriptedTimes, SolveTimeModel, TaskDeck
+from ubongo_cp.games.ubongo_cli import add_simulate_parsers
+from ubongo_cp.games.ubongo_sim import (handicap_sweep, play_duel_match, run_state, simulate_duel,
+                                        summarise_duel, synthetic_tasks)
+
+INF = math.inf
+
+
+def duel_frame(n_cards: int = 9) -> pd.DataFrame:
+    """Hand-made Duel table: card k, face f has difficulty k + f / 100 (side A), twice that (side B)."""
+    rows = []
+    for k in range(1, n_cards + 1):
+        for side, mult in (("A", 1.0), ("B", 2.0)):
+            for f in range(1, 21):
+                rows.append({"card_id": str(k), "side": side, "face": f, "pieces": "A B C D",
+                             "area": 22, "count": 2, "count_reduced": 1, "status": "solved",
+                             "difficulty": mult * (k + f / 100)})
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture(scope="module")
+def deck() -> TaskDeck:
+    return TaskDeck(duel_frame(), "duel")
+
+
+class Recorder(ScriptedTimes):
+    def __init__(self, script):
+        super().__init__(script)
+        self.seen = []
+
+    def sample(self, ratios, skills, rng):
+        self.seen.append((np.asarray(ratios).tolist(), np.asarray(skills).tolist()))
+        return super().sample(ratios, skills, rng)
+
+
+def scripted(deck, script, **kw) -> DuelState:
+    return DuelState(deck, kw.pop("side", "A"), model=Recorder(script), seed=0, **kw)
+
+
+# ------------------------------------------------------------- rule tests
+def test_ud1_side_and_card_order(deck):
+    assert deck.cards["A"] == [str(k) for k in range(1, 10)]  # stacked 1..9 (numeric order)
+    med = deck.median
+    for side, mult in (("A", 1), ("B", 2)):
+        s = scripted(deck, [[10.0, 20.0]], side=side)
+        s.apply_action(6)  # face 7 of card 1
+        assert np.allclose(s.model.seen[0][0], [mult * 1.07 / med] * 2)
+    with pytest.raises(InputError, match="UD-1"):
+        DuelState(deck, "C")
+
+
+def test_ud1_card_order_is_numeric_not_text():
+    d = TaskDeck(duel_frame(12), "duel")
+    assert d.cards["B"][:3] == ["1", "2", "3"] and d.cards["B"][-3:] == ["10", "11", "12"]
+
+
+def test_ud2_d20_picks_the_task_for_both(deck):
+    s = scripted(deck, [[10.0, 20.0]])
+    outcomes = s.chance_outcomes()
+    assert [a for a, _ in outcomes] == list(range(20)) and math.isclose(sum(p for _, p in outcomes), 1.0)
+    assert s.current_player() == CHANCE and s.legal_actions() == list(range(20))
+    s.apply_action(19)  # face 20: both players get card 1, task 20
+    ratios, skills = s.model.seen[0]
+    assert ratios[0] == ratios[1] == pytest.approx(1.20 / deck.median)
+    with pytest.raises(IllegalActionError, match="UD-2"):
+        s.apply_action(20)
+
+
+def test_ud3_first_solver_scores_and_next_card(deck):
+    s = scripted(deck, [[31.0, 42.5], [50.0, 49.0]])
+    s.apply_action(0)
+    assert s.scores == [1, 0] and s.card() == "2"
+    s.apply_action(0)
+    assert s.scores == [1, 1] and s.card() == "3"
+    assert s.model.seen[1][0][0] == pytest.approx(2.01 / deck.median)  # card 2, face 1
+
+
+def test_ud4_match_to_five(deck):
+    s = scripted(deck, [[10.0, 20.0]] * 4 + [[30.0, 20.0]] * 4 + [[10.0, 20.0]], scores=(0, 0))
+    for k in range(8):
+        s.apply_action(0)
+    assert s.scores == [4, 4] and not s.is_terminal() and s.returns() == [0.0, 0.0]
+    s.apply_action(0)  # the ninth duel on card 9 decides
+    assert s.scores == [5, 4] and s.is_terminal() and s.current_player() == TERMINAL
+    assert s.returns() == [1.0, 0.0] and s.legal_actions() == []
+    with pytest.raises(IllegalActionError, match="UD-4"):
+        s.apply_action(0)
+
+
+def test_ud5_neither_solves_roll_again_same_card(deck):
+    s = scripted(deck, [[INF, 301.0], [12.0, 11.0]], give_up=300.0)
+    s.apply_action(4)
+    assert s.scores == [0, 0] and s.card() == "1" and s.rerolls == 1
+    s.apply_action(8)  # a new roll on the same card
+    assert s.scores == [0, 1] and s.card() == "2"
+    assert s.model.seen[1][0][0] == pytest.approx(1.09 / deck.median)
+
+
+def test_ud6_exact_tie_nobody_scores_same_card(deck):
+    s = scripted(deck, [[40.02, 39.98], [40.0, 40.2]], tie_resolution=0.1)
+    s.apply_action(0)
+    assert s.scores == [0, 0] and s.ties == 1 and s.card() == "1"
+    s.apply_action(0)
+    assert s.scores == [1, 0]
+
+
+def test_settle_duel_cases():
+    assert settle_duel(31.0, 42.5) == A_SCORES
+    assert settle_duel(INF, 100.0) == B_SCORES  # A cannot solve, B can
+    assert settle_duel(299.0, 310.0, give_up=300) == A_SCORES
+    assert settle_duel(310.0, 320.0, give_up=300) == NEITHER
+    assert settle_duel(20.04, 19.96, tie_resolution=0.1) == TIE
+
+
+def test_ud7_handicap_two_rolls_for_the_leader(deck):
+    # A leads 3:1 (field 3 is orange). Roll 1 (face 5) for A only, roll 2 (face 12) for both.
+    # A: 20 s on roll 1, then 25 s on roll 2 = 45 s; B: 40 s on roll 2 -> B scores.
+    s = scripted(deck, [[20.0, 25.0, 40.0]], handicap=True, scores=(3, 1), card_index=4)
+    assert s.handicap_active()
+    s.apply_action(4)
+    assert s.roll1 == 5 and s.current_player() == CHANCE and s.scores == [3, 1]  # roll 1 alone scores nothing
+    assert "roll 2" in s.action_to_string(11)
+    s.apply_action(11)
+    ratios, skills = s.model.seen[0]
+    assert np.allclose(ratios, [5.05 / deck.median, 5.12 / deck.median, 5.12 / deck.median])
+    assert s.scores == [3, 2] and s.history[-1]["times"] == [45.0, 40.0] and s.history[-1]["handicap"]
+    # Without the variant the same 25 s vs 40 s would have scored for A.
+    n = scripted(deck, [[25.0, 40.0]], handicap=False, scores=(3, 1))
+    n.apply_action(11)
+    assert n.scores == [4, 1]
+
+
+def test_ud7_leader_b_and_skills(deck):
+    s = DuelState(deck, "A", skills=(0.5, 2.0), model=Recorder([[10.0, 10.0, 30.0]]), handicap=True,
+                  scores=(2, 4), seed=0)
+    s.apply_action(0)
+    s.apply_action(1)
+    assert s.model.seen[0][1] == [2.0, 2.0, 0.5]  # leader B twice, then trailing A
+    assert s.scores == [2, 5] and s.is_terminal()  # B: 20 s < A: 30 s
+
+
+def test_ud7_equal_scores_or_not_orange_play_normally(deck):
+    for scores in ((3, 3), (2, 0), (0, 0)):
+        s = scripted(deck, [[10.0, 20.0]], handicap=True, scores=scores)
+        assert not s.handicap_active()
+        s.apply_action(0)  # one roll settles the duel
+        assert s.scores[0] == scores[0] + 1 and len(s.model.seen[0][0]) == 2
+
+
+def test_ud7_configurable_orange_fields(deck):
+    s = scripted(deck, [[1.0, 1.0, 5.0]], handicap=True, scores=(2, 0), orange_fields=(2,))
+    assert s.handicap_active()
+    t = scripted(deck, [[1.0, 1.0]], handicap=True, scores=(3, 0), orange_fields=(2,))
+    assert not t.handicap_active()
+    with pytest.raises(InputError, match="UD-7"):
+        DuelState(deck, orange_fields=(5,), handicap=True)
+
+
+def test_ud7_leader_who_cannot_solve_roll_1_cannot_score(deck):
+    s = scripted(deck, [[INF, 5.0, 200.0], [INF, 5.0, 400.0]], handicap=True, scores=(4, 0), give_up=300)
+    s.apply_action(0)
+    s.apply_action(0)
+    assert s.scores == [4, 1]  # B solved roll 2 in 200 s, A never got past roll 1
+    s.apply_action(0)
+    s.apply_action(0)
+    assert s.scores == [4, 1] and s.rerolls == 1  # UD-5 in a handicap duel: roll twice again
+
+
+def test_ud5_endless_rerolls_are_an_error(deck):
+    s = DuelState(deck, skills=(0.01, 0.01), model=SolveTimeModel(sigma=0.0), max_rerolls=50, seed=1)
+    with pytest.raises(InputError, match="no point scored on card 1 in 50 rolls"):
+        run_state(s)
+    tie = DuelState(deck, model=SolveTimeModel(sigma=0.0), max_rerolls=30, seed=1)
+    with pytest.raises(InputError, match="UD-6"):  # equal players without noise tie for ever
+        run_state(tie)
+    with pytest.raises(InputError, match="UD-5"):
+        simulate_duel(deck, 1, 0.01, 0.01, model=SolveTimeModel(sigma=0.0))
+
+
+# -------------------------------------------------------------- conformance
+@pytest.mark.parametrize("seed, handicap", [(0, False), (1, True), (2, True)])
+def test_conformance_random_matches(deck, seed, handicap):
+    rng = np.random.default_rng(seed)
+    s = DuelState(deck, "B", skills=(1.0, 0.6), handicap=handicap, seed=seed)
+    steps = 0
+    while not s.is_terminal():
+        acts = s.legal_actions()
+        assert acts == sorted(set(acts)) == list(range(20))
+        s.apply_action(acts[int(rng.integers(20))])
+        steps += 1
+        assert steps < 10_000
+    assert sorted(s.returns()) == [0.0, 1.0] and max(s.scores) == 5
+    assert "A " in str(s) and "[over]" in str(s)
+
+
+def test_clone_and_pickle(deck):
+    s = DuelState(deck, "A", handicap=True, seed=4, scores=(3, 0))
+    s.apply_action(3)  # roll 1 pending
+    c = s.clone()
+    run_state(c)
+    assert s.roll1 == 4 and s.scores == [3, 0] and not s.is_terminal()
+    p = pickle.loads(pickle.dumps(s))
+    run_state(s)
+    run_state(p)
+    assert s.scores == p.scores == c.scores and s.history == p.history
+
+
+# ------------------------------------------------------- property tests
+@settings(deadline=None, max_examples=40)
+@given(seed=st.integers(0, 10**6), sa=st.floats(0.5, 5.0), sb=st.floats(0.5, 5.0), handicap=st.booleans(),
+       side=st.sampled_from(["A", "B"]), orange=st.sets(st.integers(1, 4), max_size=4),
+       sigma=st.floats(0.05, 1.5))
+def test_properties_match_ends_with_one_at_five(deck, seed, sa, sb, handicap, side, orange, sigma):
+    s = DuelState(deck, side, skills=(sa, sb), handicap=handicap, orange_fields=orange,
+                  model=SolveTimeModel(sigma=sigma), seed=seed)
+    prev = list(s.scores)
+    steps = 0
+    while not s.is_terminal():
+        s.apply_action(s.sample_chance())
+        assert s.scores[0] >= prev[0] and s.scores[1] >= prev[1]  # scores only grow ...
+        assert sum(s.scores) - sum(prev) <= 1  # ... by one point per duel at most (UD-3)
+        prev = list(s.scores)
+        steps += 1
+        assert steps < 10_000
+    assert sorted(s.scores)[1] == 5 and sorted(s.scores)[0] < 5  # exactly one player at 5 (UD-4)
+    assert s.card_index == sum(s.scores) <= 9
+
+
+# -------------------------------------------- fast path == GameState path
+@pytest.mark.parametrize("kw", [
+    {},
+    {"handicap": True},
+    {"handicap": True, "orange_fields": (1, 2, 3, 4), "side": "B", "give_up": 70.0},
+    {"tie_resolution": 5.0},
+])
+def test_fast_path_matches_state_path(deck, kw):
+    for seed in range(10):
+        skills = (1.0, 0.4 + 0.1 * seed)
+        assert play_duel_match(deck, skills, seed, fast=True, **kw) == \
+            play_duel_match(deck, skills, seed, fast=False, **kw)
+
+
+def test_simulate_duel_table_and_summary(deck):
+    t = simulate_duel(deck, 200, 1.0, 1.0, seed=1)
+    assert len(t) == 200 and set(t["winner"]) <= {"A", "B"}
+    assert ((t[["score_a", "score_b"]].max(axis=1)) == 5).all()
+    assert (t["duels"] >= t["score_a"] + t["score_b"]).all()
+    assert (t["handicap_duels"] == 0).all()
+    s = summarise_duel(t)
+    assert math.isclose(s["win_rate_a"].iloc[0] + s["win_rate_b"].iloc[0], 1.0)
+    # equal players: the win rate is 1/2 within 4 standard errors (sd of a mean of 200 coin flips = 0.035)
+    assert abs(s["win_rate_a"].iloc[0] - 0.5) < 0.15
+
+
+def test_faster_player_wins_more_and_handicap_helps_the_slower(deck):
+    sweep = handicap_sweep(deck, [0.6], games=400, seed=2)
+    row = sweep.iloc[0]
+    assert row["win_b_normal"] < 0.3  # B is much slower
+    assert row["win_b_handicap"] > row["win_b_normal"]
+    assert math.isclose(row["gain"], 100 * (row["win_b_handicap"] - row["win_b_normal"]))
+
+
+def test_input_errors(deck):
+    with pytest.raises(InputError, match="classic deck|duel deck"):
+        simulate_duel(TaskDeck(synthetic_tasks("classic"), "classic"), 3)
+    with pytest.raises(InputError, match="skills"):
+        DuelState(deck, skills=(1.0, 0.0))
+    with pytest.raises(InputError, match="at most one at 5"):
+        DuelState(deck, scores=(5, 5))
+
+
+# ------------------------------------------------------------------ CLI
+def _parser():
+    p = argparse.ArgumentParser(prog="ubongo-cp simulate")
+    add_simulate_parsers(p.add_subparsers(dest="game", required=True))
+    return p
+
+
+def test_cli_duel(tmp_path, capsys):
+    duel_frame().to_parquet(tmp_path / "tasks.parquet", index=False)
+    args = _parser().parse_args(["duel", "--games", "50", "--skill-a", "1.2", "--skill-b", "0.8", "--handicap",
+                                 "--tasks", str(tmp_path / "tasks.parquet"), "--out", str(tmp_path / "m.csv"),
+                                 "--seed", "7"])
+    assert args.func(args) == 0
+    out = capsys.readouterr().out
+    assert "50 Duel matches, side A, handicap, orange fields 3 4, seed 7" in out
+    table = pd.read_csv(tmp_path / "m.csv")
+    expected = simulate_duel(duel_frame(), 50, 1.2, 0.8, 7, handicap=True)
+    assert table["winner"].tolist() == expected["winner"].tolist() and table["handicap"].all()
+
+
+def test_cli_duel_bad_out_and_missing_columns(tmp_path):
+    args = _parser().parse_args(["duel", "--games", "5", "--synthetic", "--out", str(tmp_path / "x.txt")])
+    with pytest.raises(InputError, match="--out must end in"):
+        args.func(args)
+    duel_frame().drop(columns=["face"]).to_csv(tmp_path / "t.csv", index=False)
+    args = _parser().parse_args(["duel", "--games", "5", "--tasks", str(tmp_path / "t.csv")])
+    with pytest.raises(InputError, match=r"t\.csv: tasks table lacks column\(s\) face"):
+        args.func(args)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ubongo_cp.cli_core") is None,
+                    reason="ubongo_cp.cli_core (the lead's core CLI) not there yet")
+def test_cli_duel_through_main(capsys):
+    from ubongo_cp.cli import main
+
+    assert main(["simulate", "duel", "--games", "20", "--synthetic", "--skill-b", "0.5"]) == 0
+    assert "20 Duel matches" in capsys.readouterr().out
+    assert main(["simulate", "duel", "--games", "2", "--synthetic", "--orange", "7", "--handicap"]) == 2
+
+
+def test_cli_duel_sweep_writes_table_and_plot(tmp_path, capsys):
+    args = _parser().parse_args(["duel", "--synthetic", "--games", "60", "--sweep", "1", "1.5", "--out",
+                                 str(tmp_path / "s.csv"), "--plot", str(tmp_path / "s.png")])
+    assert args.func(args) == 0
+    assert "B wins, handicap" in capsys.readouterr().out
+    sweep = pd.read_csv(tmp_path / "s.csv")
+    assert sweep["skill_b"].tolist() == pytest.approx([1.0, 1 / 1.5])
+    expected = handicap_sweep(synthetic_tasks("duel"), [1.0, 1 / 1.5], games=60, seed=0)
+    assert sweep["win_b_handicap"].tolist() == pytest.approx(expected["win_b_handicap"].tolist())
+    assert (tmp_path / "s.png").stat().st_size > 1000

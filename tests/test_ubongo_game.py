@@ -1,0 +1,417 @@
+"""Tests of the Ubongo gem game engine (rules UG-1 ... UG-10), its models and simulator."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+import pickle
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ubongo_cp.errors import IllegalActionError, InputError
+from ubongo_cp.games.base import CHANCE, TERMINAL
+from ubongo_cp.games.players import (LeadingColour, LookAhead, MostGems, ScriptedTimes, SolveTimeModel, Stay,
+                                     TaskDeck, sorted_counts)
+from ubongo_cp.games.ubongo import EMPTY, NUM_GEMS, UbongoState, take_gems, ug10_winners
+from ubongo_cp.games.ubongo_cli import add_simulate_parsers
+from ubongo_cp.games.ubongo_sim import (load_tasks, play_ubongo_game, simulate_ubongo,
+                                        summarise_ubongo, synthetic_tasks)
+
+INF = math.inf
+
+
+def classic_frame(n_cards: int = 36) -> pd.DataFrame:
+    """Hand-made classic table: difficulty = face (easy) or 10 x face (hard) on card k."""
+    rows = []
+    for k in range(1, n_cards + 1):
+        for side, mult in (("easy", 1.0), ("hard", 10.0)):
+            for f in range(1, 7):
+                rows.append({"card_id": f"{k:02d}", "side": side, "face": f, "pieces": "I2 I3 L3",
+                             "area": 8, "count": 3, "count_reduced": 3, "status": "solved",
+                             "difficulty": mult * f})
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture(scope="module")
+def deck() -> TaskDeck:
+    return TaskDeck(classic_frame(), "classic")
+
+
+class Recorder(ScriptedTimes):
+    """Scripted times that also remember the difficulty ratios they were asked for."""
+
+    def __init__(self, script):
+        super().__init__(script)
+        self.seen = []
+
+    def sample(self, ratios, skills, rng):
+        self.seen.append(np.asarray(ratios).tolist())
+        return super().sample(ratios, skills, rng)
+
+
+def board_of(lanes: dict[int, list[int]]) -> np.ndarray:
+    """A 6 x 12 board, empty except the given lanes (front first; None = empty hole)."""
+    b = np.full((6, 12), EMPTY)
+    for lane, gems in lanes.items():
+        for h, g in enumerate(gems):
+            b[lane, h] = EMPTY if g is None else g
+    return b
+
+
+def state_with(deck, times, n=3, board=None, pawns=(0, 0, 0), cards=None, **kw) -> UbongoState:
+    cards = cards or [f"{k:02d}" for k in range(1, 2 * n + 1)]  # two rounds
+    return UbongoState(deck, n, "easy", model=Recorder(times), board=board if board is not None else board_of(
+        {f: [f] * 12 for f in range(6)}), cards=cards, pawns=pawns, seed=0, **kw)
+
+
+# ---------------------------------------------------------------- the deck
+def test_deck_median_and_ratios(deck):
+    # difficulties: easy 1..6, hard 10..60, each 36 times -> median of {1..6, 10..60} = (6 + 10) / 2 = 8
+    assert deck.median == 8.0
+    assert deck.ratios["easy"][0].tolist() == [f / 8 for f in range(1, 7)]
+    assert deck.cards["hard"][:3] == ["01", "02", "03"]
+
+
+def test_deck_no_solution_is_inf_and_unknown_keeps_difficulty():
+    df = classic_frame(1)
+    df.loc[0, "status"] = "no solution"
+    df.loc[1, ["status", "difficulty"]] = ["unknown", np.nan]
+    d = TaskDeck(df, "classic")
+    assert d.ratios["easy"][0, 0] == INF
+    assert d.ratios["easy"][0, 1] == 60 / d.median  # unknown without difficulty -> deck maximum
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda df: df.drop(columns=["difficulty"]), "lacks column(s) difficulty"),
+    (lambda df: df.assign(face=[7] + [1] * (len(df) - 1)), "t.csv:2: face 7"),
+    (lambda df: df.assign(side=["A"] * len(df)), "side 'A'"),
+    (lambda df: df.iloc[1:], "lacks face(s) 1"),
+    (lambda df: pd.concat([df, df.iloc[:1]]), "appears twice"),
+    (lambda df: df.assign(status=["done"] * len(df)), "status 'done'"),
+])
+def test_deck_bad_tables_name_the_problem(change, message):
+    with pytest.raises(InputError, match=re.escape(message)):
+        TaskDeck(change(classic_frame(1)).reset_index(drop=True), "classic", path="t.csv")
+
+
+def test_load_tasks_csv_parquet_and_missing(tmp_path):
+    df = classic_frame(2)
+    df.to_csv(tmp_path / "t.csv", index=False)
+    df.to_parquet(tmp_path / "t.parquet", index=False)
+    for name in ("t.csv", "t.parquet"):
+        got = load_tasks(tmp_path / name)
+        assert got["card_id"].iloc[0] == "01"  # not read as the number 1
+        assert TaskDeck(got, "classic").cards["easy"] == ["01", "02"]
+    with pytest.raises(InputError, match="tasks table not found"):
+        load_tasks(tmp_path / "nope.csv")
+    df.drop(columns=["status"]).to_csv(tmp_path / "bad.csv", index=False)
+    with pytest.raises(InputError, match=r"bad\.csv: tasks table lacks column\(s\) status"):
+        simulate_ubongo(tmp_path / "bad.csv", 2, 1)
+
+
+def test_solve_time_model_formula():
+    m = SolveTimeModel(base=10, scale=30, sigma=0.5)
+    z = np.array([0.0, 1.0])
+    # (10 + 30 * 2) / 0.5 * exp(0.5 * z - 0.125)
+    expected = [140 * math.exp(-0.125), 140 * math.exp(0.375)]
+    assert np.allclose(m.times(np.array([2.0, 2.0]), np.array([0.5, 0.5]), z), expected)
+    with pytest.raises(InputError):
+        SolveTimeModel(sigma=-1)
+
+
+# ------------------------------------------------------------- rule tests
+def test_ug1_side_decides_the_tasks(deck):
+    for side, mult in (("easy", 1), ("hard", 10)):
+        rec = Recorder([[30.0, INF]])
+        s = UbongoState(deck, 2, side, model=rec, cards=["01", "02"], pawns=(0, 0), seed=1)
+        s.apply_action(3)  # face 4
+        assert rec.seen == [[4 * mult / 8, 4 * mult / 8]]  # UG-1: the chosen side's face-4 task, ratio d / 8
+    with pytest.raises(InputError, match="UG-1"):
+        UbongoState(deck, 2, "medium")
+
+
+def test_ug2_setup_any_field_shared(deck):
+    s = UbongoState(deck, 3, seed=5)
+    assert s.current_player() == 0 and s.legal_actions() == [0, 1, 2, 3, 4, 5]
+    s.apply_action(4)
+    s.apply_action(4)  # UG-2: pawns may share a field
+    with pytest.raises(IllegalActionError, match="UG-2"):
+        s.apply_action(6)
+    s.apply_action(0)
+    assert s.pawns.tolist() == [4, 4, 0] and s.current_player() == CHANCE
+
+
+def test_ug2_random_gem_layout(deck):
+    s = UbongoState(deck, 4, seed=3)
+    assert sorted(np.bincount(s.board.ravel()).tolist()) == [12] * 6  # 72 gems, 12 of each of 6 colours
+    assert not np.array_equal(s.board, UbongoState(deck, 4, seed=4).board)
+
+
+@pytest.mark.parametrize("n, all_cards, rounds", [(2, False, 9), (3, False, 9), (4, False, 9),
+                                                  (2, True, 18), (3, True, 12), (4, True, 9)])
+def test_ug3_cards_in_play(deck, n, all_cards, rounds):
+    s = UbongoState(deck, n, seed=2, all_cards=all_cards)
+    assert len(s.cards) == rounds * n and len(set(s.cards)) == len(s.cards)  # 18/27/36, or all 36
+    assert s.num_rounds == rounds
+
+
+def test_ug3_too_few_cards():
+    with pytest.raises(InputError, match="UG-3"):
+        UbongoState(TaskDeck(classic_frame(20), "classic"), 3)  # 27 cards needed
+
+
+def test_ug4_each_player_solves_the_rolled_face_of_its_own_card(deck):
+    s = state_with(deck, [[10.0, 20.0, 30.0]], cards=["01", "02", "03"])
+    s.apply_action(5)  # face 6
+    assert s.model.seen == [[6 / 8] * 3]
+    assert s.history[0]["cards"] == ["01", "02", "03"] and s.history[0]["face"] == 6
+
+
+def test_ug5_ranking_and_allowances(deck):
+    # times: p0 50 s, p1 12 s, p2 30 s, p3 70 s -> order p1 (3 fields), p2 (2), p0 (1); p3 too late
+    s = state_with(deck, [[50.0, 12.0, 30.0, 70.0]], n=4, pawns=(2, 0, 5, 3))
+    s.apply_action(0)
+    assert s.history[0]["finish_order"] == [1, 2, 0]
+    assert s.current_player() == 1 and s.legal_actions() == [0, 1, 2, 3]  # from 0 up to 3 fields
+    s.apply_action(3)
+    assert s.current_player() == 2 and s.legal_actions() == [3, 4, 5]  # from 5, up to 2 (either way)
+    with pytest.raises(IllegalActionError, match="UG-5"):
+        s.apply_action(2)
+    s.apply_action(5)
+    assert s.current_player() == 0 and s.legal_actions() == [1, 2, 3]
+    s.apply_action(1)
+    assert s.pawns.tolist() == [1, 3, 5, 3] and s.current_player() == CHANCE
+
+
+def test_ug5_fourth_does_not_move_and_two_players_first_moves_three(deck):
+    s = state_with(deck, [[1.0, 2.0, 3.0, 4.0]], n=4, pawns=(0, 1, 2, 2))
+    s.apply_action(0)
+    for _ in range(3):
+        s.apply_action(s.current_player())  # p0 -> 0, p1 -> 1, p2 -> 2 (all within reach)
+    assert s.current_player() == 3 and s.legal_actions() == [2]  # UG-5: 4th may not move
+    s2 = state_with(deck, [[5.0, 6.0]], n=2, pawns=(0, 0))
+    s2.apply_action(0)
+    assert s2.legal_actions() == [0, 1, 2, 3]  # with two players the first still moves up to 3
+
+
+def test_ug6_gem_taking(deck):
+    board = board_of({1: [None, 3, None, None, 4, 5], 2: [None] * 11 + [2]})
+    s = state_with(deck, [[40.0, 10.0, 20.0]], board=board, pawns=(2, 1, 2))
+    s.apply_action(0)
+    s.apply_action(1)  # p1 (1st) stays on field 1: takes 3 and 4, skipping the empty holes
+    s.apply_action(1)  # p2 (2nd) moves 2 -> 1: only gem 5 is left: takes it
+    s.apply_action(2)  # p0 (3rd) stays on 2: one gem deep in the lane, takes it
+    assert s.gems[1].tolist() == [0, 0, 0, 1, 1, 0]
+    assert s.gems[2].tolist() == [0, 0, 0, 0, 0, 1]
+    assert s.gems[0].tolist() == [0, 0, 1, 0, 0, 0]
+    assert (s.board[1] == EMPTY).all() and (s.board[2] == EMPTY).all()
+    assert s.history[0]["moves"] == [(1, 1, [3, 4]), (2, 1, [5]), (0, 2, [2])]
+
+
+def test_ug6_take_gems_helper_empty_lane():
+    b = board_of({0: [1]})
+    assert take_gems(b, 0) == [1] and take_gems(b, 0) == [] and take_gems(b, 3) == []
+
+
+def test_ug7_moving_must_fit_in_the_timer(deck):
+    # move time 5 s: p0 solves at 57 s (57 + 5 > 60, nothing), p1 at 50 s (moves), p2 never
+    s = state_with(deck, [[57.0, 50.0, INF]], move_time=5.0)
+    s.apply_action(0)
+    assert s.current_player() == 1
+    s.apply_action(0)
+    assert s.current_player() == CHANCE and s.gems[0].sum() == 0 and s.gems[1].sum() == 2
+    assert s.history[0]["finish_order"] == [1, 0]  # p0 did solve in time: no UG-8 re-turn
+
+
+def test_ug8_timer_turned_once_more(deck):
+    s = state_with(deck, [[90.0, 130.0, INF], [121.0, 200.0, INF]])
+    s.apply_action(0)  # nobody within 60 s: re-turn, p0 finishes at 90 <= 120, p1 at 130 is too late
+    assert s.history[0]["extended"] and s.history[0]["finish_order"] == [0]
+    assert s.current_player() == 0 and s.legal_actions() == [0, 1, 2, 3]  # the only solver is 1st
+    s.apply_action(0)
+    s.apply_action(0)  # round 2: still nobody by 120 s: the round ends anyway
+    assert s.history[1]["extended"] and s.history[1]["finish_order"] == []
+    assert s.round == 2 and s.gems.sum() == 2
+
+
+def test_ug9_cards_removed_and_die_passes_left(deck):
+    cards = ["05", "06", "07", "08", "09", "10"]
+    s = state_with(deck, [[INF] * 3, [INF] * 3], cards=cards)
+    assert s.die_holder == 0 and [s.card_of(p) for p in range(3)] == ["05", "06", "07"]
+    s.apply_action(0)
+    assert s.round == 1 and s.die_holder == 1
+    assert [s.card_of(p) for p in range(3)] == ["08", "09", "10"]  # new cards, none reused
+    s.apply_action(0)
+    assert s.is_terminal() and s.die_holder == 2
+
+
+def test_ug10_worked_example_c_wins():
+    a, b, c = [6, 4, 2, 2, 2, 2], [2, 2, 0, 1, 2, 3], [4, 3, 2, 6, 1, 0]
+    assert ug10_winners([a, b, c]) == [2]  # seed 004: C wins although A holds 18 gems vs C's 16
+    assert sum(a) > sum(c)
+    assert sorted_counts(c) == (6, 4, 3, 2, 1, 0)
+
+
+def test_ug10_returns_at_end_and_shared_win(deck):
+    s = state_with(deck, [[INF] * 3], n=3, cards=["01", "02", "03"])
+    s.gems[:] = [[6, 4, 2, 2, 2, 2], [2, 2, 0, 1, 2, 3], [4, 3, 2, 6, 1, 0]]
+    assert s.returns() == [0.0, 0.0, 0.0]  # not over yet
+    s.apply_action(0)
+    assert s.current_player() == TERMINAL and s.returns() == [0.0, 0.0, 1.0]
+    t = state_with(deck, [[INF] * 3], n=3, cards=["01", "02", "03"])
+    t.gems[:] = [[5, 0, 1, 0, 0, 0], [0, 1, 0, 0, 5, 0], [4, 4, 4, 0, 0, 0]]
+    t.apply_action(0)
+    assert t.returns() == [0.5, 0.5, 0.0]  # equal sorted sequences share the win
+    with pytest.raises(IllegalActionError, match="UG-10"):
+        t.apply_action(0)
+
+
+# ------------------------------------------------------------ strategies
+def test_strategies_on_a_hand_built_board():
+    lanes = [[0, 0], [1, 2], [3], [], [4, 4, 4, 4], [5, 1, 1, 1]]
+    counts = [0, 3, 0, 0, 0, 0]  # leads in colour 1
+    assert Stay().move(lanes, 3, 3, counts) == 3
+    assert MostGems().move(lanes, 3, 1, counts) == 4  # fields 2 (1 gem), 3 (0), 4 (2): nearest best
+    assert MostGems().move(lanes, 1, 3, counts) == 1  # already 2 gems here: stay
+    assert LeadingColour().move(lanes, 3, 2, counts) == 1  # one gem of colour 1 (field 5 ties, tried later)
+    assert LeadingColour().move(lanes, 3, 3, [0] * 6) == 4  # nothing yet: a same-colour pair
+    # Look-ahead from field 3 with reach 2: field 5 now gives [5, 1] -> counts 0,4,..,1; next round the
+    # rest of lane 5 gives [1, 1] -> (6, 1, 0, ...), beating field 4 then 4 again (4, 3, 0, ...).
+    assert LookAhead().move(lanes, 3, 3, counts) == 5
+
+
+# -------------------------------------------------------------- conformance
+def random_game(deck, seed, n=4, **kw):
+    rng = np.random.default_rng(seed)
+    s = UbongoState(deck, n, seed=seed, **kw)
+    steps = 0
+    while not s.is_terminal():
+        acts = s.legal_actions()
+        assert acts == sorted(set(acts)) and acts
+        if s.current_player() == CHANCE:
+            probs = [p for _, p in s.chance_outcomes()]
+            assert [a for a, _ in s.chance_outcomes()] == acts and math.isclose(sum(probs), 1.0)
+        s.apply_action(acts[int(rng.integers(len(acts)))])
+        steps += 1
+        # rounds x (1 roll + up to n moves) + n setup actions
+        assert steps <= s.num_rounds * (1 + n) + n
+    return s
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_conformance_random_games(deck, seed):
+    s = random_game(deck, seed, n=2 + seed % 3)
+    r = s.returns()
+    assert math.isclose(sum(r), 1.0) and s.legal_actions() == []
+    assert len(str(s).splitlines()) == 7 + s.num_players
+
+
+def test_clone_is_independent_and_pickles(deck):
+    s = UbongoState(deck, 4, seed=9)
+    for a in (0, 1, 2, 3, 2):
+        s.apply_action(a)  # setup, then the die roll
+    c = s.clone()
+    snapshot = (s.board.copy(), s.gems.copy(), s.pawns.copy(), s.current_player(), s.legal_actions())
+    while not c.is_terminal():
+        c.apply_action(c.legal_actions()[-1])
+    assert np.array_equal(s.board, snapshot[0]) and np.array_equal(s.gems, snapshot[1])
+    assert np.array_equal(s.pawns, snapshot[2]) and s.current_player() == snapshot[3]
+    p = pickle.loads(pickle.dumps(s))
+    for st_ in (s, p):
+        while not st_.is_terminal():
+            st_.apply_action(st_.sample_chance() if st_.current_player() == CHANCE else st_.legal_actions()[0])
+    assert np.array_equal(s.gems, p.gems) and s.returns() == p.returns()
+
+
+# ------------------------------------------------------- property tests
+@settings(deadline=None, max_examples=25)
+@given(seed=st.integers(0, 10**6), n=st.integers(2, 4), side=st.sampled_from(["easy", "hard"]),
+       all_cards=st.booleans())
+def test_properties_conservation_pawns_monotone_scores(deck, seed, n, side, all_cards):
+    rng = np.random.default_rng(seed)
+    s = UbongoState(deck, n, side, seed=seed, all_cards=all_cards,
+                    model=SolveTimeModel(sigma=float(rng.uniform(0, 1))))
+    prev = s.gems.copy()
+    while not s.is_terminal():
+        acts = s.legal_actions()
+        s.apply_action(acts[int(rng.integers(len(acts)))])
+        on_board = int((s.board != EMPTY).sum())
+        assert on_board + int(s.gems.sum()) == NUM_GEMS  # gem conservation: 72 = board + players
+        placed = s.pawns[s.pawns >= 0]
+        assert ((placed >= 0) & (placed <= 5)).all()  # pawns stay on the 6 red fields
+        assert (s.gems >= prev).all()  # scores only grow
+        prev = s.gems.copy()
+    assert (s.pawns >= 0).all()
+
+
+# -------------------------------------------- fast path == GameState path
+@pytest.mark.parametrize("n, strategies, skills, kw", [
+    (4, ["stay", "most-gems", "leading", "lookahead"], [1.0, 1.3, 0.7, 1.0], {}),
+    (2, ["lookahead", "leading"], [0.5, 0.6], {"side": "hard", "all_cards": True}),
+    (3, ["most-gems", "stay", "lookahead"], [1.0, 1.0, 2.0], {"move_time": 8.0, "timer": 45.0}),
+])
+def test_fast_path_matches_state_path(deck, n, strategies, skills, kw):
+    for seed in range(6):
+        fast = play_ubongo_game(deck, strategies, skills, seed, fast=True, **kw)
+        slow = play_ubongo_game(deck, strategies, skills, seed, fast=False, **kw)
+        assert fast == slow
+
+
+def test_simulate_table_and_summary():
+    table = simulate_ubongo(synthetic_tasks("classic"), 4, 30, seed=3, skills=[1.0, 2.0])
+    assert len(table) == 120 and set(table["strategy"]) == {"stay", "most-gems", "leading", "lookahead"}
+    per_game = table.groupby("game")
+    assert np.allclose(per_game["win"].sum(), 1.0)  # one win shared per game
+    assert (per_game["total"].sum() <= NUM_GEMS).all()
+    gem_cols = [f"gems_{c}" for c in range(6)]
+    assert (table[gem_cols].max(axis=1) == table["top"]).all()
+    s = summarise_ubongo(table, ["skill"])
+    assert s["seats"].tolist() == [60, 60]  # skills rotate over the seats
+    again = simulate_ubongo(synthetic_tasks("classic"), 4, 30, seed=3, skills=[1.0, 2.0])
+    pd.testing.assert_frame_equal(table, again)  # reproducible from the seed
+
+
+# ------------------------------------------------------------------ CLI
+def _parser():
+    p = argparse.ArgumentParser(prog="ubongo-cp simulate")
+    add_simulate_parsers(p.add_subparsers(dest="game", required=True))
+    return p
+
+
+def test_cli_ubongo_writes_table(tmp_path, capsys):
+    frame = classic_frame()
+    frame.to_csv(tmp_path / "tasks.csv", index=False)
+    args = _parser().parse_args(["ubongo", "--players", "3", "--games", "12", "--seed", "1", "--tasks",
+                                 str(tmp_path / "tasks.csv"), "--strategy", "lookahead", "stay",
+                                 "--out", str(tmp_path / "g.parquet")])
+    assert args.func(args) == 0
+    out = capsys.readouterr().out
+    assert "12 gem games, 3 players" in out and "win_rate" in out and "lookahead" in out
+    table = pd.read_parquet(tmp_path / "g.parquet")
+    assert len(table) == 36 and table["strategy"].tolist()[:3] == ["lookahead", "stay", "lookahead"]
+    expected = simulate_ubongo(frame, 3, 12, 1, strategies=["lookahead", "stay"])
+    assert table["win"].tolist() == expected["win"].tolist()
+
+
+def test_cli_missing_default_tasks_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = _parser().parse_args(["ubongo", "--games", "2"])
+    with pytest.raises(InputError, match=r"puzzles/decks/classic/tasks\.csv: tasks table not found"):
+        args.func(args)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ubongo_cp.cli_core") is None,
+                    reason="ubongo_cp.cli_core (the lead's core CLI) not there yet")
+def test_cli_through_main(tmp_path, capsys):
+    from ubongo_cp.cli import main
+
+    assert main(["simulate", "ubongo", "--games", "3", "--synthetic"]) == 0
+    assert main(["simulate", "ubongo", "--games", "3", "--tasks", str(tmp_path / "none.csv")]) == 2
+    assert "tasks table not found" in capsys.readouterr().err
+

@@ -1,0 +1,276 @@
+"""Ubongo Duel: a match to 5 on one side of the Duel deck, with the handicap variant.
+
+Rules UD-1 ... UD-7 of ``RULES.md`` section 3 (seed 000). Both players solve
+the same task at the same time, so the players take no decisions: the state
+is a sequence of chance nodes (die rolls, action ``k`` = face ``k + 1`` of
+the d20, probability 1/20 each). Applying a roll that completes a duel draws
+the solve times from the state's generator and settles it:
+
+* the faster player scores one step and both turn to the next card (UD-3);
+* equal times (after rounding to ``tie_resolution`` seconds) score nothing
+  and the same card is played again with a new roll (UD-6);
+* when neither solves within ``give_up`` seconds (or the task has no
+  solution) the players roll again on the same card (UD-5; they always agree);
+* handicap variant (UD-7): while the leader stands on an orange field the
+  duel takes two rolls; the leader solves the roll-1 task (no point), then
+  the roll-2 task; the trailing player starts on roll 2 at once; the first
+  to finish roll 2 scores. With equal scores a duel is normal.
+
+The match ends when a player reaches 5 points (UD-4): ``returns()`` is
+``[1, 0]`` or ``[0, 1]``. Cards are played in order 1..9 (UD-1); a full deck
+of 9 cards is enough for any match (at most 4 + 4 + 1 scoring duels); a
+shorter test deck is cycled.
+
+Chance stream: each roll is one ``rng.integers(20)`` call (via
+:meth:`DuelState.sample_chance`), each settled duel one
+``standard_normal(2)`` call (``standard_normal(3)`` in a handicap duel:
+leader roll 1, leader roll 2, trailing player roll 2).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import InputError
+from .base import CHANCE, TERMINAL, GameState
+from .players import SolveTimeModel, TaskDeck
+
+__all__ = ["MAX_REROLLS", "unsolvable", "TARGET", "NUM_FACES", "DEFAULT_ORANGE_FIELDS", "DuelState", "settle_duel"]
+
+#: UD-4: the first player to win 5 duels wins the match.
+TARGET = 5
+#: UD-2: a 20-sided die picks the task.
+NUM_FACES = 20
+#: UD-7: orange fields of the handicap board, 3 and 4 in each lane (*configurable*).
+DEFAULT_ORANGE_FIELDS = (3, 4)
+#: Seconds after which a player gives up on a task (UD-5), a model parameter.
+DEFAULT_GIVE_UP = 300.0
+#: Times closer than this (seconds) count as "exactly the same moment" (UD-6).
+DEFAULT_TIE_RESOLUTION = 0.1
+#: Rolls in a row without a point on one card (UD-5 re-rolls, UD-6 ties) after which the
+#: players are deemed unable to go on (e.g. equal skills without noise tie for ever).
+MAX_REROLLS = 1000
+
+#: Outcome codes of :func:`settle_duel`.
+A_SCORES, B_SCORES, TIE, NEITHER = 0, 1, 2, 3
+
+
+def unsolvable(card: str, rerolls: int) -> InputError:
+    """The error for a card on which nobody ever scores (UD-5 / UD-6 without end)."""
+    return InputError(f"no point scored on card {card} in {rerolls} rolls in a row (UD-5 re-rolls, "
+                      "UD-6 ties): the skills, noise or give-up time make the deck unplayable")
+
+
+def settle_duel(t_a: float, t_b: float, give_up: float = DEFAULT_GIVE_UP,
+                tie_resolution: float = DEFAULT_TIE_RESOLUTION) -> int:
+    """Outcome of one duel from the two finishing times (seconds).
+
+    Returns :data:`A_SCORES` (0) or :data:`B_SCORES` (1) for the faster
+    player (UD-3), :data:`TIE` (2) for equal rounded times (UD-6) and
+    :data:`NEITHER` (3) when both exceed ``give_up`` (UD-5).
+
+    Examples
+    --------
+    >>> settle_duel(31.0, 42.5), settle_duel(50.0, 49.0), settle_duel(40.02, 39.98)
+    (0, 1, 2)
+    >>> settle_duel(math.inf, 301.0)
+    3
+    """
+    a_ok = t_a <= give_up
+    b_ok = t_b <= give_up
+    if not a_ok and not b_ok:
+        return NEITHER
+    if a_ok and b_ok and round(t_a / tie_resolution) == round(t_b / tie_resolution):
+        return TIE
+    if not b_ok or (a_ok and t_a < t_b):
+        return A_SCORES
+    return B_SCORES
+
+
+class DuelState(GameState):
+    """State of one Ubongo Duel match (rules UD-1 ... UD-7).
+
+    Parameters
+    ----------
+    deck : TaskDeck
+        The rated Duel deck (``game == "duel"``).
+    side : {"A", "B"}
+        The side both players use (UD-1).
+    skills : (float, float)
+        Skills of players A (0) and B (1); see
+        :class:`~ubongo_cp.games.players.SolveTimeModel`.
+    model : SolveTimeModel, optional
+        Solve-time model (default ``SolveTimeModel()``).
+    handicap : bool
+        Play the handicap variant (UD-7).
+    orange_fields : sequence of int
+        Scores at which a leader stands on an orange field (UD-7, default
+        3 and 4).
+    give_up : float
+        Seconds after which a player stops trying a task (UD-5); the whole
+        time of a leader's two tasks is not capped, each task is.
+    tie_resolution : float
+        Finishing times equal after rounding to this many seconds are a tie
+        (UD-6).
+    max_rerolls : int
+        Rolls in a row without a point on one card (UD-5, UD-6) after which
+        :meth:`apply_action` raises :class:`~ubongo_cp.errors.InputError`
+        (the skills and ``give_up`` make the card practically unsolvable).
+    seed : int or numpy.random.Generator, optional
+        Source of every chance event.
+    scores : (int, int)
+        Starting scores (default 0, 0; tests start from hand-built scores).
+    card_index : int
+        Index of the current card in the stack (0 = card 1).
+
+    Raises
+    ------
+    InputError
+        For a wrong deck, side, skills, orange fields or scores; during play,
+        after ``max_rerolls`` rolls in a row without a point on one card.
+    """
+
+    num_players = 2
+
+    def __init__(self, deck: TaskDeck, side: str = "A", *, skills: Sequence[float] = (1.0, 1.0),
+                 model=None, handicap: bool = False,
+                 orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS,
+                 give_up: float = DEFAULT_GIVE_UP, tie_resolution: float = DEFAULT_TIE_RESOLUTION,
+                 max_rerolls: int = MAX_REROLLS, seed: int | np.random.Generator | None = None,
+                 scores: Sequence[int] = (0, 0), card_index: int = 0) -> None:
+        if deck.game != "duel":
+            raise InputError(f"a Duel match needs the duel deck, not the {deck.game} deck", path=deck.path)
+        if side not in ("A", "B"):
+            raise InputError(f"side {side!r} is not 'A' or 'B' (UD-1)")
+        self.deck = deck
+        self.side = side
+        self.ratios = deck.side_ratios(side)
+        self.skills = np.asarray(skills, dtype=float)
+        if self.skills.shape != (2,) or not (self.skills > 0).all():
+            raise InputError(f"skills {list(skills)} must be two numbers > 0")
+        self.model = model if model is not None else SolveTimeModel()
+        self.handicap = bool(handicap)
+        self.orange_fields = frozenset(int(f) for f in orange_fields)
+        if any(not 0 < f < TARGET for f in self.orange_fields):
+            raise InputError(f"orange fields {sorted(self.orange_fields)} must lie in 1..{TARGET - 1} (UD-7)")
+        if not (give_up > 0 and tie_resolution > 0):
+            raise InputError(f"give-up time {give_up} and tie resolution {tie_resolution} must be > 0")
+        self.give_up = float(give_up)
+        self.tie_resolution = float(tie_resolution)
+        self.max_rerolls = int(max_rerolls)
+        self._rerolls_here = 0
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.scores = [int(s) for s in scores]
+        if len(self.scores) != 2 or not all(0 <= s <= TARGET for s in self.scores) or \
+                self.scores.count(TARGET) > 1:
+            raise InputError(f"scores {list(scores)} must be two numbers 0..{TARGET}, at most one at {TARGET}")
+        self.card_index = int(card_index)
+        self.roll1: int | None = None  # UD-7: the leader's extra roll, while pending
+        self.history: list[dict] = []
+        self.rerolls = 0
+        self.ties = 0
+
+    # ------------------------------------------------------------------ API
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else CHANCE
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.is_terminal() else list(range(NUM_FACES))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [] if self.is_terminal() else [(a, 1.0 / NUM_FACES) for a in range(NUM_FACES)]
+
+    def sample_chance(self) -> int:
+        """Draw a d20 roll from ``self.rng`` (one ``integers(20)`` call)."""
+        return int(self.rng.integers(NUM_FACES))
+
+    def is_terminal(self) -> bool:
+        return TARGET in self.scores  # UD-4
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0, 0.0]
+        return [1.0, 0.0] if self.scores[0] == TARGET else [0.0, 1.0]
+
+    def leader(self) -> int | None:
+        """The leading player, or None with equal scores."""
+        a, b = self.scores
+        return None if a == b else (0 if a > b else 1)
+
+    def handicap_active(self) -> bool:
+        """True when the next duel is a handicap duel (UD-7: leader on an orange field)."""
+        lead = self.leader()
+        return self.handicap and lead is not None and self.scores[lead] in self.orange_fields
+
+    def card(self) -> str:
+        """Id of the card being played (UD-1: the stack in order 1..9)."""
+        ids = self.deck.cards[self.side]
+        return ids[self.card_index % len(ids)]
+
+    def apply_action(self, action: int) -> None:
+        action = int(action)
+        if self.is_terminal():
+            raise self._illegal(action, f"the match is over, a player has {TARGET} points (UD-4)")
+        if not 0 <= action < NUM_FACES:
+            raise self._illegal(action, f"the d20 has faces 1..{NUM_FACES}, actions 0..{NUM_FACES - 1} (UD-2)")
+        face = action + 1
+        row = self.ratios[self.card_index % len(self.ratios)]
+        if self.handicap_active():
+            if self.roll1 is None:  # UD-7 roll 1: for the leader only
+                self.roll1 = face
+                return
+            lead = self.leader()
+            trail = 1 - lead
+            t = np.asarray(self.model.sample(
+                np.array([row[self.roll1 - 1], row[face - 1], row[face - 1]]),
+                np.array([self.skills[lead], self.skills[lead], self.skills[trail]]), self.rng), dtype=float)
+            # UD-7: the leader solves roll 1 (no point), then roll 2; each task capped by UD-5.
+            t_lead = t[0] + t[1] if (t[0] <= self.give_up and t[1] <= self.give_up) else math.inf
+            times = [0.0, 0.0]
+            times[lead], times[trail] = t_lead, float(t[2])
+            rolls = (self.roll1, face)
+            self.roll1 = None
+        else:
+            t = np.asarray(self.model.sample(np.array([row[face - 1], row[face - 1]]), self.skills, self.rng),
+                           dtype=float)
+            times = [float(t[0]), float(t[1])]
+            rolls = (face,)
+        outcome = settle_duel(times[0], times[1], self.give_up, self.tie_resolution)
+        self.history.append({"card": self.card(), "rolls": rolls, "times": times, "outcome": outcome,
+                             "handicap": len(rolls) == 2, "scores_before": tuple(self.scores)})
+        if outcome in (A_SCORES, B_SCORES):  # UD-3: one step, next card
+            self.scores[outcome] += 1
+            self.card_index += 1
+            self._rerolls_here = 0
+        else:
+            if outcome == TIE:  # UD-6: nobody scores, same card, roll again
+                self.ties += 1
+            else:  # UD-5: roll again on the same card
+                self.rerolls += 1
+            self._rerolls_here += 1
+            if self._rerolls_here >= self.max_rerolls:
+                raise unsolvable(self.card(), self._rerolls_here)
+
+    def action_to_string(self, action: int) -> str:
+        if self.handicap_active():
+            return f"roll {'1 (leader only)' if self.roll1 is None else '2'} face {action + 1}"
+        return f"roll face {action + 1}"
+
+    def clone(self) -> "DuelState":
+        new = copy.copy(self)
+        new.scores = list(self.scores)
+        new.history = [dict(h) for h in self.history]
+        new.rng = copy.deepcopy(self.rng)
+        if hasattr(self.model, "calls"):
+            new.model = copy.deepcopy(self.model)
+        return new
+
+    def __str__(self) -> str:
+        mode = "handicap" if self.handicap else "normal"
+        extra = f", roll 1 = {self.roll1}" if self.roll1 is not None else ""
+        where = " [over]" if self.is_terminal() else f", card {self.side}{self.card()}{extra}"
+        return f"Ubongo Duel ({mode}, side {self.side}): A {self.scores[0]} - B {self.scores[1]}{where}"

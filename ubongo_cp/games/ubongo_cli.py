@@ -1,0 +1,177 @@
+"""``ubongo-cp simulate ubongo`` and ``ubongo-cp simulate duel`` sub-commands.
+
+Registered by :mod:`ubongo_cp.cli` through :func:`add_simulate_parsers`;
+heavy modules (pandas, the engines) are imported inside the run functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["add_simulate_parsers"]
+
+_STRATEGY_NAMES = ("stay", "most-gems", "leading", "lookahead")
+
+
+def add_simulate_parsers(simulate_subparsers) -> None:
+    """Add the ``ubongo`` and ``duel`` parsers to the ``simulate`` sub-parsers."""
+    p = simulate_subparsers.add_parser(
+        "ubongo", help="simulate Ubongo gem games (2005 edition, rules UG-1..UG-10)",
+        description="Simulate gem games with solve times drawn from the rated classic deck; prints "
+                    "win rates by strategy and skill and can write the per-game table.")
+    p.add_argument("--players", type=int, default=4, help="players per game, 2..4 (default 4)")
+    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--strategy", nargs="+", choices=_STRATEGY_NAMES, metavar="NAME",
+                   help="movement strategy per seat, cycled if shorter: " + ", ".join(_STRATEGY_NAMES)
+                        + " (default: all four in that order)")
+    p.add_argument("--skills", nargs="+", type=float, metavar="X",
+                   help="solve speeds of the players (1 = average; default 1); they rotate over the seats "
+                        "game by game so every strategy plays with every skill")
+    p.add_argument("--side", choices=("easy", "hard"), default="easy", help="card side (UG-1, default easy)")
+    p.add_argument("--all-cards", action="store_true", help="play every card (UG-3 variant)")
+    p.add_argument("--timer", type=float, default=60.0, help="sand timer in seconds (default 60)")
+    _common(p, "classic")
+    p.set_defaults(func=_run_ubongo)
+
+    d = simulate_subparsers.add_parser(
+        "duel", help="simulate Ubongo Duel matches (rules UD-1..UD-7)",
+        description="Simulate Duel matches to 5 points with solve times drawn from the rated Duel deck; "
+                    "prints win rates and can write the per-match table.")
+    d.add_argument("--games", type=int, default=1000, help="number of matches (default 1000)")
+    d.add_argument("--skill-a", type=float, default=1.0, help="solve speed of player A (default 1)")
+    d.add_argument("--skill-b", type=float, default=1.0, help="solve speed of player B (default 1)")
+    d.add_argument("--handicap", action="store_true", help="handicap variant (UD-7)")
+    d.add_argument("--orange", type=int, nargs="+", default=[3, 4], metavar="FIELD",
+                   help="orange fields of the handicap board (UD-7, default 3 4)")
+    d.add_argument("--side", choices=("A", "B"), default="A", help="card side (UD-1, default A)")
+    d.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    d.add_argument("--sweep", type=float, nargs="+", metavar="RATIO",
+                   help="instead of one setting: for each speed ratio R, B gets skill skill-a / R; play "
+                        "--games matches with and without the handicap (UD-7) and print B's win rates")
+    d.add_argument("--plot", metavar="PNG", help="with --sweep: plot the win rates to PNG")
+    _common(d, "duel")
+    d.set_defaults(func=_run_duel)
+
+
+def _common(p: argparse.ArgumentParser, game: str) -> None:
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--tasks", metavar="FILE",
+                     help=f"rated per-task table, CSV or Parquet (default puzzles/decks/{game}/tasks.csv)")
+    src.add_argument("--synthetic", action="store_true",
+                     help="use a made-up rated deck (for trying the simulator before the batch job ran)")
+    p.add_argument("--out", metavar="FILE", help="write the table to FILE.csv or FILE.parquet")
+    p.add_argument("--sigma", type=float, default=0.4,
+                   help="noise of the solve-time model (sd of log time, default 0.4)")
+
+
+def _tasks(args, game: str):
+    from .ubongo_sim import as_deck, default_tasks_path, synthetic_tasks
+
+    if args.synthetic:
+        return as_deck(synthetic_tasks(game), game)
+    return as_deck(args.tasks or default_tasks_path(game), game)
+
+
+def _model(args):
+    from .players import SolveTimeModel
+
+    return SolveTimeModel(sigma=args.sigma)
+
+
+def _run_sweep(args, deck) -> int:
+    import pandas as pd
+
+    from ..errors import InputError
+    from .ubongo_sim import handicap_sweep, plot_handicap_sweep, write_table
+
+    if any(not r > 0 for r in args.sweep):
+        raise InputError(f"--sweep ratios {args.sweep} must be > 0")
+    slow = [args.skill_a / r for r in args.sweep]
+    sweep = handicap_sweep(deck, slow, args.games, args.seed, fast_skill=args.skill_a, side=args.side,
+                           orange_fields=args.orange, model=_model(args))
+    src = "synthetic deck" if args.synthetic else (deck.path or "deck")
+    print(f"{args.games} Duel matches per setting, side {args.side}, skill A {args.skill_a:g}, "
+          f"orange fields {' '.join(map(str, args.orange))}, sigma {args.sigma:g}, seed {args.seed}, tasks: {src}")
+    print("win rate of the slower player B, normal rules vs handicap variant (UD-7):")
+    show = pd.DataFrame({
+        "speed A/B": sweep["speed_ratio"].map("{:.2f}".format),
+        "skill B": sweep["skill_b"].map("{:.3f}".format),
+        "B wins, normal": [f"{100 * p:.1f}% ± {196 * e:.1f}" for p, e in zip(sweep.win_b_normal, sweep.se_normal)],
+        "B wins, handicap": [f"{100 * p:.1f}% ± {196 * e:.1f}"
+                             for p, e in zip(sweep.win_b_handicap, sweep.se_handicap)],
+        "gain (points)": sweep["gain"].map("{:+.1f}".format),
+    })
+    print(show.to_string(index=False))
+    if args.out:
+        print(f"\nwrote {write_table(sweep, args.out)} ({len(sweep)} rows)")
+    if args.plot:
+        plot_handicap_sweep(sweep, args.plot,
+                            title=f"Ubongo Duel side {args.side}: handicap (orange {' '.join(map(str, args.orange))})"
+                                  + (" - synthetic deck" if args.synthetic else ""))
+        print(f"wrote {args.plot}")
+    return 0
+
+
+def _check_out(args) -> None:
+    from ..errors import InputError
+
+    if args.out and not args.out.lower().endswith((".csv", ".parquet", ".pq")):
+        raise InputError("--out must end in .csv or .parquet", path=args.out)
+
+
+def _run_ubongo(args) -> int:
+    import pandas as pd
+
+    from ..errors import InputError
+    from .ubongo_sim import simulate_ubongo, summarise_ubongo, write_table
+
+    _check_out(args)
+    if args.games < 1:
+        raise InputError(f"--games must be >= 1, not {args.games}")
+    deck = _tasks(args, "classic")
+    table = simulate_ubongo(deck, args.players, args.games, args.seed, strategies=args.strategy,
+                            skills=args.skills, side=args.side, all_cards=args.all_cards, timer=args.timer,
+                            model=_model(args))
+    src = "synthetic deck" if args.synthetic else (deck.path or "deck")
+    print(f"{args.games} gem games, {args.players} players, {args.side} side, seed {args.seed}, tasks: {src}")
+    with pd.option_context("display.width", 120, "display.precision", 3):
+        for by in (["strategy"], ["skill"], ["strategy", "skill"]):
+            if by == ["strategy", "skill"] and (table["strategy"].nunique() == 1 or table["skill"].nunique() == 1):
+                continue
+            print()
+            print(summarise_ubongo(table, by)[["seats", "win_rate", "win_rate_se", "mean_top", "mean_total",
+                                               "mean_solved"]].to_string())
+    if args.out:
+        print(f"\nwrote {write_table(table, args.out)} ({len(table)} rows)")
+    return 0
+
+
+def _run_duel(args) -> int:
+    import pandas as pd
+
+    from ..errors import InputError
+    from .ubongo_sim import simulate_duel, summarise_duel, write_table
+
+    _check_out(args)
+    if args.games < 1:
+        raise InputError(f"--games must be >= 1, not {args.games}")
+    deck = _tasks(args, "duel")
+    if args.sweep:
+        return _run_sweep(args, deck)
+    if args.plot:
+        raise InputError("--plot needs --sweep")
+    table = simulate_duel(deck, args.games, args.skill_a, args.skill_b, args.seed, side=args.side,
+                          handicap=args.handicap, orange_fields=args.orange, model=_model(args))
+    src = "synthetic deck" if args.synthetic else (deck.path or "deck")
+    mode = f"handicap, orange fields {' '.join(map(str, args.orange))}" if args.handicap else "normal rules"
+    print(f"{args.games} Duel matches, side {args.side}, {mode}, seed {args.seed}, tasks: {src}")
+    with pd.option_context("display.width", 120, "display.precision", 3):
+        print(summarise_duel(table).to_string())
+        print()
+        print("final scores (loser's points):")
+        loser = table[["score_a", "score_b"]].min(axis=1)
+        print(loser.value_counts().sort_index().rename_axis("loser_points").rename("matches").to_string())
+    if args.out:
+        print(f"\nwrote {write_table(table, args.out)} ({len(table)} rows)")
+    return 0

@@ -1,0 +1,212 @@
+"""Tests of the solution booklet (ubongo_cp.booklet): pages, PNGs, colours, unsolvable tasks."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.image import imread
+
+from ubongo_cp.booklet import PAGE_MM, make_booklet, page_png_name, piece_colours, render_page, task_views
+from ubongo_cp.cards import load_deck, parse_card
+from ubongo_cp.cover import verify_solution
+from ubongo_cp.errors import InputError
+from ubongo_cp.pieces import load_pieces
+from ubongo_cp.solvers import solve
+
+from conftest import PUZZLES
+
+DPI = 50
+
+# A 2 x 5 region (9 cells) with tasks that fit (faces 1, 6) and tasks that cannot (faces 2-5):
+# every one of them is checked below with the DLX backend, independently of the booklet's CP-SAT call.
+SMALL_CARD = '''
+game = "classic"
+card = "01"
+side = "easy"
+pieces = "classic"
+region = """
+#####
+####.
+"""
+
+[tasks]
+1 = ["I2", "L3", "I4"]
+2 = ["T4", "Y5"]
+3 = ["L4", "Z5"]
+4 = ["O4", "Y5"]
+5 = ["I4", "P5"]
+6 = ["L3", "T4", "I2"]
+'''
+
+
+@pytest.fixture(scope="module")
+def example_cards():
+    cards, problems = load_deck(PUZZLES / "examples")
+    assert problems == []
+    return cards
+
+
+@pytest.fixture(scope="module")
+def booklet(example_cards, tmp_path_factory):
+    out = tmp_path_factory.mktemp("booklet")
+    pages = make_booklet(example_cards, out / "booklet.pdf", png_dir=out / "png", dpi=DPI)
+    return pages, out
+
+
+def _png_size(path) -> tuple[int, int]:
+    """(width, height) from a PNG's IHDR chunk (PNG spec section 11.2.2)."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR"
+    return struct.unpack(">II", head[16:24])
+
+
+def test_one_pdf_page_per_card_side(booklet, example_cards):
+    pages, out = booklet
+    data = (out / "booklet.pdf").read_bytes()
+    assert data.startswith(b"%PDF")
+    # Count page objects in the file itself (not through matplotlib): 3 example card sides -> 3 pages.
+    n_page_objects = len(re.findall(rb"/Type\s*/Page(?![s\w])", data))
+    assert pages == len(example_cards) == 3
+    assert n_page_objects == 3
+    pages_dict = re.search(rb"<<[^<>]*/Type\s*/Pages\b[^<>]*>>", data).group(0)
+    assert re.search(rb"/Count\s+3\b", pages_dict)
+    # Every page is A4 portrait: 210 x 297 mm = 595.28 x 841.89 pt.
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]", data)
+    assert len(boxes) == 3
+    for w, h in boxes:
+        assert float(w) == pytest.approx(210 / 25.4 * 72, abs=0.01)
+        assert float(h) == pytest.approx(297 / 25.4 * 72, abs=0.01)
+    assert not [p for p in out.iterdir() if p.name.startswith(".booklet.pdf")]  # no temporary left
+
+
+def test_one_png_per_page_a4_at_dpi(booklet, example_cards):
+    _, out = booklet
+    names = sorted(p.name for p in (out / "png").iterdir())
+    assert names == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png"]
+    assert names == sorted(page_png_name(c) for c in example_cards)
+    for name in names:
+        width, height = _png_size(out / "png" / name)
+        # A4 = 8.27 x 11.69 in; at 50 dpi: 413.4 x 584.6 px (matplotlib truncates or rounds).
+        assert abs(width - 210 / 25.4 * DPI) < 1.0
+        assert abs(height - 297 / 25.4 * DPI) < 1.0
+
+
+def _solution_collections(fig) -> dict[int, object]:
+    out = {}
+    for coll in fig.axes[0].collections:
+        gid = coll.get_gid() or ""
+        if gid.startswith("solution/"):
+            out[int(gid.split("/")[1])] = coll
+    return out
+
+
+def test_piece_colours_distinct_within_page_and_consistent(example_cards):
+    card = next(c for c in example_cards if c.game == "duel")      # 20 tasks, 4 pieces each
+    views = task_views(card)
+    fig = render_page(card, views)
+    panels = _solution_collections(fig)
+    assert sorted(panels) == list(range(1, 21))
+    colour_of: dict[str, tuple] = {}
+    for view in views:
+        coll = panels[view.face]
+        names = list(view.solution)
+        fills = [tuple(np.round(c, 4)) for c in coll.get_facecolors()]
+        assert len(fills) == len(names) == 4
+        assert len(set(fills)) == 4, f"face {view.face}: two pieces share a colour"
+        for name, fill, path in zip(names, fills, coll.get_paths()):
+            # One square per cell of the piece, and the piece has one colour on the whole page.
+            assert len(path.vertices) == 5 * len(view.solution[name])
+            assert colour_of.setdefault(name, fill) == fill
+    # Distinct pieces have distinct colours over the whole page.
+    assert len(set(colour_of.values())) == len(colour_of) >= 15
+
+
+def test_rendered_pixels_have_the_piece_colours(example_cards, tmp_path):
+    """Read the PNG back: near each cell's corners the pixels are its piece's colour."""
+    card = next(c for c in example_cards if c.game == "classic" and c.side == "hard")
+    views = task_views(card)
+    fig = render_page(card, views)
+    png = tmp_path / "page.png"
+    fig.savefig(png, dpi=DPI * 2)
+    image = imread(png)[:, :, :3]
+    height, width = image.shape[:2]
+    panels = _solution_collections(fig)
+    for view in views:
+        coll = panels[view.face]
+        for name, fill, path in zip(view.solution, coll.get_facecolors(), coll.get_paths()):
+            squares = path.vertices.reshape(-1, 5, 2)
+            hits = 0
+            for sq in squares:
+                (x0, y0), (x1, y1) = sq.min(axis=0), sq.max(axis=0)
+                for fx, fy in ((0.22, 0.22), (0.78, 0.22), (0.22, 0.78), (0.78, 0.78)):
+                    col = int((x0 + fx * (x1 - x0)) / PAGE_MM[0] * width)
+                    row = int((y0 + fy * (y1 - y0)) / PAGE_MM[1] * height)
+                    hits += np.abs(image[row, col] - fill[:3]).max() < 3 / 255
+            # Labels may cover a few sample points, never most of them.
+            assert hits >= 2 * len(squares), (view.face, name, hits)
+
+
+def test_unsolvable_tasks_are_drawn_as_such(tmp_path):
+    card = parse_card(SMALL_CARD)
+    # Independent check of which tasks are solvable (DLX backend, full count).
+    solvable = {face: solve(card.instance(face), backend="dlx").count > 0 for face in card.tasks}
+    assert solvable == {1: True, 2: False, 3: False, 4: False, 5: False, 6: True}
+    views = task_views(card)
+    assert {v.face: v.status for v in views} == {f: "solved" if ok else "no solution" for f, ok in solvable.items()}
+    for v in views:
+        if v.solution is not None:
+            assert verify_solution(card.task_pieces(v.face), card.region, v.solution) is None
+    fig = render_page(card, views)
+    gids = {c.get_gid() for c in fig.axes[0].collections}
+    assert {f"unsolved/{f}" for f in (2, 3, 4, 5)} <= gids
+    assert {"solution/1", "solution/6"} <= gids
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert texts.count("NO SOLUTION") == 4
+    assert any("4 unsolvable" in t for t in texts)
+    assert make_booklet([card], tmp_path / "small.pdf") == 1
+
+
+def test_results_table_is_used_and_checked(tmp_path):
+    card = parse_card(SMALL_CARD)
+    first = solve(card.instance(1), backend="dlx")
+    good = {k: [list(c) for c in v] for k, v in first.solutions[0].items()}
+    bad = {k: [[r, c + 1] for r, c in v] for k, v in good.items()}     # shifted: not a cover of the region
+    results = pd.DataFrame([
+        # card ids read back from CSV as numbers ("01" -> 1) still match
+        dict(card_id=1, side="easy", face=1, count=first.count, difficulty=2.5, solution=json.dumps(good)),
+        dict(card_id="01", side="easy", face=6, count=3, difficulty=7.25, solution=json.dumps(bad)),
+        dict(card_id="01", side="easy", face=2, count=0, difficulty=1.0, solution=float("nan")),
+        dict(card_id="01", side="easy", face=3, count=None, difficulty=float("nan"), solution=""),
+    ])
+    results["count"] = results["count"].astype("Int64")      # the batch runner's nullable dtype: NA in row 4
+    views = {v.face: v for v in task_views(card, results)}
+    assert views[1].solution == {k: [tuple(c) for c in v] for k, v in good.items()}
+    assert (views[1].count, views[1].difficulty) == (first.count, 2.5)
+    # The stale solution of face 6 is replaced by a valid one; its count and difficulty are kept.
+    assert views[6].status == "solved" and views[6].solution != bad
+    assert verify_solution(card.task_pieces(6), card.region, views[6].solution) is None
+    assert (views[6].count, views[6].difficulty) == (3, 7.25)
+    assert views[2].status == "no solution" and views[2].count == 0
+    # A row with nothing known (count NA, no solution): solved here, shown as unsolvable (DLX above agrees).
+    assert views[3].status == "no solution" and views[3].difficulty is None
+    texts = [t.get_text() for t in render_page(card, list(views.values())).axes[0].texts]
+    assert "difficulty" in texts and "7.25" in texts
+
+
+def test_bad_input():
+    with pytest.raises(InputError, match="no card sides"):
+        make_booklet([], "unused.pdf")
+    with pytest.raises(InputError, match="lacks column"):
+        task_views(parse_card(SMALL_CARD), pd.DataFrame({"card_id": ["01"], "face": [1]}))
+
+
+@pytest.mark.parametrize("pieces, n", [("classic", 12), ("duel", 21)])
+def test_palette_gives_every_piece_of_a_shipped_set_its_own_colour(pieces, n):
+    names = load_pieces(pieces).names
+    colours = piece_colours(names)
+    assert len(names) == n and len(set(colours.values())) == n

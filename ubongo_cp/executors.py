@@ -113,7 +113,7 @@ class DaskExecutor:
 
     #: Modules imported before a LocalCluster forks its workers, so that each
     #: worker starts with them loaded (the solver backends).
-    PRELOAD = ("ubongo_cp.rate", "ubongo_cp.solvers.cpsat", "ubongo_cp.solvers.dlx")
+    PRELOAD = ("ubongo_cp.rate", "ubongo_cp.solvers.cpsat", "ubongo_cp.solvers.dancing")
 
     def __init__(self, jobs: int | None = None, scheduler: str | None = None) -> None:
         import importlib

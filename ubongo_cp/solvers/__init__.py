@@ -1,7 +1,9 @@
 """Solver backends for exact-cover instances, behind one ``solve`` function.
 
-Backends: ``"cpsat"`` (OR-Tools CP-SAT, :mod:`.cpsat`) and ``"dlx"``
-(Knuth's Algorithm X via ``xcover``, :mod:`.dlx`). Both consume the same
+Backends: ``"cpsat"`` (OR-Tools CP-SAT, :mod:`.cpsat`), ``"dlx"`` (our
+numba Algorithm X with dancing cells and search-node counts,
+:mod:`.dancing`) and ``"xcover"`` (the ``xcover`` package's Algorithm C,
+:mod:`.dlx`, kept as an independent reference). Both consume the same
 :class:`~ubongo_cp.cover.ExactCoverInstance` and return a
 :class:`~ubongo_cp.solvers.base.SolveResult`.
 """
@@ -30,10 +32,14 @@ def get_backend(name: str):
         from .cpsat import CpSatBackend
 
         return CpSatBackend()
-    if name in ("dlx", "xcover"):
+    if name == "dlx":
+        from .dancing import DancingBackend
+
+        return DancingBackend()
+    if name == "xcover":
         from .dlx import DlxBackend
 
-        return DlxBackend(name=name)
+        return DlxBackend(name="xcover")
     raise InputError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
 
 

@@ -1,7 +1,7 @@
-"""Exact cover by Knuth's Algorithm X with dancing links, compiled with numba.
+"""Exact cover by Knuth's Algorithm X with dancing cells, compiled with numba.
 
 The toolkit's own exact-cover search engine, for primary and secondary items
-[1]_ [2]_. Unlike the ``xcover`` package [3]_ it reports the number of
+[1]_ [2]_. Unlike the ``xcover`` package [4]_ it reports the number of
 search-tree nodes (used to rate puzzle difficulty), hands control back to
 Python every ``heartbeat`` nodes (time limits), and counts solutions without
 a Python call per solution.
@@ -13,22 +13,25 @@ Conventions
 - Items are ``0 .. n_items-1``; the last ``n_secondary`` are *secondary*
   (covered at most once), the others *primary* (covered exactly once).
 - Item choice (step X3) is MRV: the primary item with the fewest remaining
-  options, ties broken by the lowest item id. The options of the chosen item
-  are tried in increasing option id, so the search is deterministic.
+  options, ties broken by the lowest item id (an item with no option left
+  is taken at once: that branch is dead whichever such item is chosen).
 - **Search nodes.** ``nodes`` is the number of options tried: the number of
-  times step X5 sets ``x_l`` to an option (rather than back to the item's
-  header). It equals the number of nodes of the search tree other than the
-  root. An option that leads at once to a dead end counts; a chosen item
-  with no option left adds no node. A solution of depth ``d`` is reached
-  after at least ``d`` nodes.
+  times step X5 sets ``x_l`` to an option. It equals the number of nodes of
+  the search tree other than the root. An option that leads at once to a
+  dead end counts; a chosen item with no option left adds no node. The tree
+  (hence the total) is the one of Knuth's Algorithm X with this MRV rule:
+  it does not depend on the order in which an item's options are tried;
+  that order only decides which solution comes first.
 
-Memory layout (``int32`` arrays): nodes ``0 .. n_items-1`` are the item
-headers, node ``n_items + k`` is entry ``k`` of ``indices``. ``ulink`` and
-``dlink`` are the vertical (per item) doubly linked lists; ``llink`` and
-``rlink`` the horizontal list of active primary items with head ``n_items``.
-Secondary items are self-linked, so they never enter that list (Knuth links
-them in a second list, which Algorithm X never walks). The rows are the CSR
-slices themselves, so no spacer nodes are needed.
+Data structure ("dancing cells", sparse sets [3]_; Knuth's SSXC programs
+use the same idea): item ``i``'s remaining options are the entries
+``cells[start[i] : start[i] + size[i]]`` (entries of ``indices``, with
+``where`` the inverse permutation); hiding an option swaps its entries past
+the end of the lists of the items still active. The active items form a
+second sparse set. Nothing is unhidden: each level saves the list lengths
+after step X4 and restores them before trying its next option (X6), which
+brings back exactly the entries removed since. All index arrays are uint32,
+so numba emits no negative-index wraparound code in the inner loop.
 
 References
 ----------
@@ -36,9 +39,13 @@ References
    Science* (2000), pp. 187-214; arXiv:cs/0011047.
 .. [2] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B,
    Section 7.2.2.1 "Dancing links", Algorithm X (exact cover with primary and
-   secondary items, steps X1-X8) and the *cover*/*hide*/*uncover*/*unhide*
-   routines (12), (13), (14), (15), Addison-Wesley (2022).
-.. [3] J. Rudge, ``xcover`` (https://github.com/johnrudge/xcover).
+   secondary items, steps X1-X8, with its *cover* and *hide* operations),
+   Addison-Wesley (2022).
+.. [3] P. Briggs and L. Torczon, "An efficient representation for sparse
+   sets", *ACM Letters on Programming Languages and Systems* 2 (1993),
+   59-69; "dancing cells" is Knuth's name for this technique in his
+   constraint-satisfaction drafts of TAOCP Vol. 4 (Pre-Fascicle 7A).
+.. [4] J. Rudge, ``xcover`` (https://github.com/johnrudge/xcover).
 """
 
 from __future__ import annotations
@@ -67,10 +74,13 @@ _NO_LIMIT = np.iinfo(np.int64).max
 _PC_X2 = 0  # enter level l (also the start)
 _PC_X5 = 1  # try x_l (after a stop on the node budget)
 _PC_X8 = 2  # leave level l (after a stop on a full solution buffer)
-_PC_DONE = 3  # search space exhausted
+_PC_X6 = 3  # try again
+_PC_DONE = 4  # search space exhausted
 
-# Layout of the ``state`` array of ``_dance``.
-_S_PC, _S_LEVEL, _S_ITEM, _S_NODES, _S_SOLUTIONS = range(5)
+# Layout of the ``state`` array of ``_dance``: program counter, level l,
+# nodes, solutions, active primary items, active items (all), epoch of
+# the last cover step (options hidden in that step carry it as their stamp).
+_S_PC, _S_LEVEL, _S_NODES, _S_SOLUTIONS, _S_PRIMARY, _S_ACTIVE, _S_EPOCH = range(7)
 
 
 # --------------------------------------------------------------------- public API
@@ -108,8 +118,8 @@ def count(indptr, indices, n_items: int, n_secondary: int = 0,
 
     Notes
     -----
-    Knuth's Algorithm X with dancing links [1]_; time O(updates), memory
-    O(n_items + len(indices)).
+    Knuth's Algorithm X [1]_ on sparse sets; time O(entries moved), memory
+    O(n_primary * n_items + len(indices)) (the saved list lengths).
 
     References
     ----------
@@ -310,22 +320,33 @@ class _Engine:
         n_secondary = int(n_secondary)
         if indptr.ndim != 1 or indices.ndim != 1 or len(indptr) == 0:
             raise InputError("indptr and indices must be 1-d arrays, indptr non-empty")
-        if not (0 <= n_secondary <= n_items) or n_items >= 2**31 - len(indices) - 1:
+        if not 0 <= n_secondary <= n_items:
             raise InputError(f"need 0 <= n_secondary <= n_items, got n_secondary={n_secondary}, "
                              f"n_items={n_items}")
+        if len(indices) >= 2**31 - 1:
+            raise InputError(f"too many option entries ({len(indices)}) for int32 indices")
         if indptr[0] != 0 or indptr[-1] != len(indices) or (np.diff(indptr.astype(np.int64)) < 0).any():
             raise InputError(f"indptr must rise from 0 to len(indices)={len(indices)}")
         if len(indices) and (indices.min() < 0 or indices.max() >= n_items):
             raise InputError(f"an item id is outside 0..{n_items - 1}")
-        self.indptr = indptr.astype(np.int32)
-        self.indices = indices.astype(np.int32)
-        arrays = _setup(self.indptr, self.indices, np.int64(n_items), np.int64(n_secondary))
-        (self.opt_of, self.ulink, self.dlink, self.llink, self.rlink, self.length, bad) = arrays
+        self.indptr = indptr.astype(np.uint32)
+        self.indices = indices.astype(np.uint32)
+        n_primary = n_items - n_secondary
+        (self.opt_of, self.start, self.size, self.cells, self.where, self.active, self.apos,
+         bad) = _setup(self.indptr, self.indices, np.int64(n_items), np.int64(n_secondary))
         if bad >= 0:
             raise InputError(f"option {bad} lists an item twice")
-        depth = n_items - n_secondary + 1
+        depth = n_primary + 1
+        # per level l: chosen item, position of x_l in its list, list length, option x_l
+        self.level_item = np.zeros(depth, dtype=np.int32)
+        self.level_pos = np.zeros(depth, dtype=np.int32)
+        self.level_end = np.zeros(depth, dtype=np.int32)
         self.x = np.zeros(depth, dtype=np.int32)
-        self.state = np.zeros(5, dtype=np.int64)
+        # per level l: the item-list lengths and active counts saved after X4
+        self.saved_size = np.zeros((depth, n_items), dtype=np.uint32)
+        self.saved_active = np.zeros((depth, 2), dtype=np.int32)
+        self.stamp = np.zeros(len(self.indptr) - 1, dtype=np.uint32)
+        self.state = np.array([_PC_X2, 0, 0, 0, n_primary, n_items, 0], dtype=np.int64)
         self.out = np.zeros((_MAX_BATCH, depth), dtype=np.int32)
         self.out_len = np.zeros(_MAX_BATCH, dtype=np.int32)
         self.out_nodes = np.zeros(_MAX_BATCH, dtype=np.int64)
@@ -334,131 +355,149 @@ class _Engine:
         """Run until done, ``stop_nodes`` nodes, or ``batch`` solutions (0: count only)."""
         if self.state[_S_PC] == _PC_DONE:
             return _PC_DONE, 0
-        code, n_out = _dance(self.indptr, self.indices, self.opt_of, self.ulink, self.dlink,
-                             self.llink, self.rlink, self.length, self.x, self.state,
-                             np.int64(stop_nodes), self.out, self.out_len, self.out_nodes,
-                             np.int64(batch))
+        code, n_out = _dance(self.indptr, self.indices, self.opt_of, self.start, self.size,
+                             self.cells, self.where, self.active, self.apos, self.stamp,
+                             self.level_item,
+                             self.level_pos, self.level_end, self.x, self.saved_size,
+                             self.saved_active, self.state, np.int64(stop_nodes), self.out,
+                             self.out_len, self.out_nodes, np.int64(batch))
         return int(code), int(n_out)
 
 
 # -------------------------------------------------------------- compiled search
 @njit(cache=True)
 def _setup(indptr, indices, n_items, n_secondary):  # pragma: no cover - compiled
-    """X1 [Initialize]: build the linked lists; return them and a repeated-item flag."""
+    """X1 [Initialize]: item lists and active-item sets; also the first option repeating an item."""
     n_opts = len(indptr) - 1
     m = len(indices)
-    n = n_items
-    ulink = np.empty(n + m, dtype=np.int32)
-    dlink = np.empty(n + m, dtype=np.int32)
-    length = np.zeros(n, dtype=np.int32)
-    opt_of = np.empty(m, dtype=np.int32)
-    stamp = np.full(n, -1, dtype=np.int64)
-    for i in range(n):
-        ulink[i] = i
-        dlink[i] = i
+    opt_of = np.empty(m, dtype=np.uint32)
+    size = np.zeros(n_items, dtype=np.uint32)
+    stamp = np.full(n_items, -1, dtype=np.int64)
     bad = -1
     for o in range(n_opts):
         for k in range(indptr[o], indptr[o + 1]):
             i = indices[k]
-            if stamp[i] == o:
+            if stamp[i] == o and bad < 0:
                 bad = o
             stamp[i] = o
             opt_of[k] = o
-            # append node n+k at the bottom of item i's vertical list
-            x = n + k
-            u = ulink[i]
-            ulink[x] = u
-            dlink[x] = i
-            dlink[u] = x
-            ulink[i] = x
-            length[i] += 1
-    # horizontal list of the primary items 0 .. n_primary-1, head n
-    n_primary = n - n_secondary
-    llink = np.empty(n + 1, dtype=np.int32)
-    rlink = np.empty(n + 1, dtype=np.int32)
-    prev = n
-    for i in range(n_primary):
-        llink[i] = prev
-        rlink[prev] = i
-        prev = i
-    rlink[prev] = n
-    llink[n] = prev
-    for i in range(n_primary, n):  # secondary items: self-linked
-        llink[i] = i
-        rlink[i] = i
-    return opt_of, ulink, dlink, llink, rlink, length, bad
+            size[i] += 1
+    # item i's list is cells[start[i] : start[i] + size[i]] (entries k of indices,
+    # in increasing option order at the start); where[k] is k's position in it
+    start = np.zeros(n_items, dtype=np.uint32)
+    acc = 0
+    for i in range(n_items):
+        start[i] = acc
+        acc += size[i]
+    fill = start.copy()
+    cells = np.empty(m, dtype=np.uint32)
+    where = np.empty(m, dtype=np.uint32)
+    for k in range(m):
+        i = indices[k]
+        cells[fill[i]] = k
+        where[k] = fill[i]
+        fill[i] += 1
+    # sparse set of the active items: active[0 : n_active]; apos is its inverse
+    active = np.arange(n_items).astype(np.uint32)
+    apos = np.arange(n_items).astype(np.uint32)
+    return opt_of, start, size, cells, where, active, apos, bad
+
+
+@njit(cache=True, inline="always")
+def _deactivate(j, active, apos, n_primary, n_pa, n_act):  # pragma: no cover - compiled
+    """Swap item j past the end of the active set; return the new active counts."""
+    n_act -= 1
+    other = active[n_act]
+    p = apos[j]
+    active[p] = other
+    apos[other] = p
+    active[n_act] = j
+    apos[j] = n_act
+    if j < n_primary:
+        n_pa -= 1
+    return n_pa, n_act
+
+
+@njit(cache=True, inline="always")
+def _next_epoch(epoch, stamp):  # pragma: no cover - compiled
+    """Epoch of a new cover step; stamps are uint32, so clear them all before a wrap."""
+    if epoch == 4294967295:
+        stamp[:] = 0
+        return np.uint32(1)
+    return np.uint32(epoch + 1)
 
 
 @njit(cache=True)
-def _cover(i, n, indptr, indices, opt_of, ulink, dlink, llink, rlink, length):  # pragma: no cover
-    """cover(i), Knuth (12): hide every option of item i, then unlink i."""
-    p = dlink[i]
-    while p != i:
-        # hide(p), Knuth (13): unlink the other nodes of p's option from their items
-        k = p - n
-        o = opt_of[k]
-        for q in range(indptr[o], indptr[o + 1]):
-            if q != k:
-                x = n + q
-                u = ulink[x]
-                d = dlink[x]
-                dlink[u] = d
-                ulink[d] = u
-                length[indices[q]] -= 1
-        p = dlink[p]
-    left = llink[i]
-    right = rlink[i]
-    rlink[left] = right
-    llink[right] = left
+def _hide_item(j, epoch, indptr, indices, opt_of, start, size, cells, where, apos, stamp,
+               n_primary, n_act, check):  # pragma: no cover - compiled
+    """Hide every option of item j not yet stamped with ``epoch`` (Knuth's hide, sparse-set form).
+
+    Each hidden option is stamped and its entries leave the lists of the
+    items still active (swapped past the list's end, the length
+    decremented); the lists of inactive items are left alone. With
+    ``check``, return False as soon as an active primary item loses its last
+    option (a dead end), else True.
+
+    All arrays are uint32 and indices stay unsigned, so numba emits no
+    negative-index wraparound code in this, the innermost loop.
+    """
+    one = np.uint32(1)
+    s = start[j]
+    for t in range(s, s + size[j]):
+        op = opt_of[cells[t]]
+        if stamp[op] == epoch:
+            continue
+        stamp[op] = epoch
+        for q in range(indptr[op], indptr[op + one]):
+            jq = indices[q]
+            if apos[jq] >= n_act:
+                continue
+            if check and size[jq] == one and jq < n_primary:
+                return False
+            new_size = size[jq] - one
+            last = start[jq] + new_size
+            loc = where[q]
+            other = cells[last]
+            cells[loc] = other
+            where[other] = loc
+            cells[last] = q
+            where[q] = last
+            size[jq] = new_size
+    return True
 
 
 @njit(cache=True)
-def _uncover(i, n, indptr, indices, opt_of, ulink, dlink, llink, rlink, length):  # pragma: no cover
-    """uncover(i), Knuth (14): relink i, then unhide its options bottom-up."""
-    left = llink[i]
-    right = rlink[i]
-    rlink[left] = i
-    llink[right] = i
-    p = ulink[i]
-    while p != i:
-        # unhide(p), Knuth (15): relink the other nodes of p's option, in reverse
-        k = p - n
-        o = opt_of[k]
-        for q in range(indptr[o + 1] - 1, indptr[o] - 1, -1):
-            if q != k:
-                x = n + q
-                dlink[ulink[x]] = x
-                ulink[dlink[x]] = x
-                length[indices[q]] += 1
-        p = ulink[p]
-
-
-@njit(cache=True)
-def _dance(indptr, indices, opt_of, ulink, dlink, llink, rlink, length, x, state,
-           stop_nodes, out, out_len, out_nodes, batch):  # pragma: no cover - compiled
+def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, stamp, level_item,
+           level_pos, level_end, x, saved_size, saved_active, state, stop_nodes, out, out_len,
+           out_nodes, batch):  # pragma: no cover - compiled
     """Algorithm X from the step in ``state``; stop when done, on the node budget or a full buffer.
+
+    Dancing-cells form: instead of unhiding, a level restores the list
+    lengths and active counts it saved after X4 (the removed entries sit just
+    past each list's end, so restoring a length brings them back).
 
     Returns ``(pc, n_out)``: ``pc`` is ``_PC_DONE`` (exhausted), ``_PC_X5``
     (``stop_nodes`` reached and one more node needed) or ``_PC_X8`` (``batch``
     solutions written to ``out``); ``batch == 0`` only counts solutions.
     """
-    n = len(length)
-    root = n
+    n_items = len(size)
+    n_primary = len(x) - 1
     pc = state[0]
     level = state[1]
-    i = state[2]
-    nodes = state[3]
-    solutions = state[4]
+    nodes = state[2]
+    solutions = state[3]
+    n_pa = state[4]
+    n_act = state[5]
+    epoch = np.uint32(state[6])
     n_out = 0
     while True:
         if pc == 0:
-            # X2 [Enter level l]: no active primary item left -> visit a solution
-            if rlink[root] == root:
+            # X2 [Enter level l]: no active primary item left -> visit x_0 .. x_{l-1}
+            if n_pa == 0:
                 solutions += 1
                 if batch > 0:
                     for t in range(level):
-                        # insertion sort: the row holds the option ids in increasing order
-                        v = opt_of[x[t] - n]
+                        v = x[t]  # insertion sort: rows hold increasing option ids
                         s = t
                         while s > 0 and out[n_out, s - 1] > v:
                             out[n_out, s] = out[n_out, s - 1]
@@ -472,61 +511,88 @@ def _dance(indptr, indices, opt_of, ulink, dlink, llink, rlink, length, x, state
                         break
                 pc = 2
                 continue
-            # X3 [Choose i]: MRV, the first primary item of least length
+            # X3 [Choose i]: MRV, least list length, ties to the lowest item id
+            i = n_items
             best = 2147483647
-            p = rlink[root]
-            while p != root:
-                lp = length[p]
-                if lp < best:
-                    best = lp
-                    i = p
-                    if lp == 0:
+            for t in range(n_act):
+                j = active[t]
+                if j >= n_primary:
+                    continue
+                lj = size[j]
+                if lj < best or (lj == best and j < i):
+                    best = lj
+                    i = j
+                    if lj == 0:
                         break
-                p = rlink[p]
-            # X4 [Cover i]
-            _cover(i, n, indptr, indices, opt_of, ulink, dlink, llink, rlink, length)
-            x[level] = dlink[i]
+            # X4 [Cover i]: deactivate i and hide its options
+            n_pa, n_act = _deactivate(i, active, apos, n_primary, n_pa, n_act)
+            epoch = _next_epoch(epoch, stamp)
+            _hide_item(i, epoch, indptr, indices, opt_of, start, size, cells, where, apos, stamp,
+                       n_primary, n_act, False)
+            level_item[level] = i
+            level_pos[level] = 0
+            level_end[level] = best
+            if best >= 2:  # a forced move (or none) is never restored to
+                for t in range(n_items):
+                    saved_size[level, t] = size[t]
+                saved_active[level, 0] = n_pa
+                saved_active[level, 1] = n_act
             pc = 1
         elif pc == 1:
-            # X5 [Try x_l]: x_l == i means i's options are used up -> X7
-            xl = x[level]
-            if xl == i:
-                # X7 [Backtrack]
-                _uncover(i, n, indptr, indices, opt_of, ulink, dlink, llink, rlink, length)
+            # X5 [Try x_l]: past the end of i's list -> X7
+            if level_pos[level] >= level_end[level]:
+                # X7 [Backtrack]: nothing to uncover, the parent level restores its state
                 pc = 2
                 continue
             if nodes >= stop_nodes:
                 break
             nodes += 1
-            # cover every other item j of option x_l, left to right
-            k = xl - n
+            i = level_item[level]
+            k = cells[start[i] + level_pos[level]]
             o = opt_of[k]
+            x[level] = o
+            # cover the other items j of option x_l: deactivate them all, then hide
+            # their options (each once: the stamp marks the hidden ones, and x_l)
+            epoch = _next_epoch(epoch, stamp)
+            stamp[o] = epoch
             for q in range(indptr[o], indptr[o + 1]):
                 if q != k:
-                    _cover(indices[q], n, indptr, indices, opt_of, ulink, dlink, llink, rlink, length)
-            level += 1
-            pc = 0
+                    n_pa, n_act = _deactivate(indices[q], active, apos, n_primary, n_pa, n_act)
+            alive = True
+            for q in range(indptr[o], indptr[o + 1]):
+                if q != k:
+                    if not _hide_item(indices[q], epoch, indptr, indices, opt_of, start, size,
+                                      cells, where, apos, stamp, n_primary, n_act, True):
+                        alive = False
+                        break
+            if alive:
+                level += 1
+                pc = 0
+            else:
+                pc = 3  # dead end found while covering: go to X6 at this level
         elif pc == 2:
             # X8 [Leave level l]
             if level == 0:
-                pc = 3
+                pc = 4
                 break
             level -= 1
-            # X6 [Try again]: uncover the other items of x_l right to left, take the next option
-            xl = x[level]
-            k = xl - n
-            o = opt_of[k]
-            for q in range(indptr[o + 1] - 1, indptr[o] - 1, -1):
-                if q != k:
-                    _uncover(indices[q], n, indptr, indices, opt_of, ulink, dlink, llink, rlink, length)
-            i = indices[k]
-            x[level] = dlink[xl]
+            pc = 3
+        elif pc == 3:
+            # X6 [Try again]: restore the state saved after X4 and take the next option
+            level_pos[level] += 1
+            if level_pos[level] < level_end[level]:
+                for t in range(n_items):
+                    size[t] = saved_size[level, t]
+                n_pa = saved_active[level, 0]
+                n_act = saved_active[level, 1]
             pc = 1
         else:
             break
     state[0] = pc
     state[1] = level
-    state[2] = i
-    state[3] = nodes
-    state[4] = solutions
+    state[2] = nodes
+    state[3] = solutions
+    state[4] = n_pa
+    state[5] = n_act
+    state[6] = epoch
     return pc, n_out

@@ -1,0 +1,175 @@
+"""SAT backend: a plain CNF encoding of the exact-cover instance, solved with CaDiCaL.
+
+The third solver family next to CP-SAT and DLX. The exact-cover instance of
+:mod:`ubongo_cp.cover` is written as clauses over one Boolean per placement:
+
+- variables: ``x[o]`` (DIMACS variable ``o + 1``) is true when placement
+  (option) ``o`` is used;
+- *at least one* placement covers each primary item (one clause, UP-2);
+- *at most one* placement covers each item, primary or secondary: pairwise
+  clauses for short lists, Sinz's sequential counter (ladder) from
+  ``pysat.card`` for lists longer than :data:`PAIRWISE_MAX`;
+- copies of one piece take placements in increasing order (binary clauses
+  ``not(a_i and b_j)`` for ``j <= i``), so swapping identical pieces is not a
+  new solution (UP-5).
+
+Solutions are enumerated incrementally: after each model a *blocking
+clause* over the placement variables of the solution (not the auxiliary
+counter variables, which may take several values for one placement set)
+forbids it, and the solver is called again. The time limit is checked
+between slices of ``conflict_budget`` conflicts (``solve_limited``).
+
+References
+----------
+.. [1] C. Sinz, "Towards an optimal CNF encoding of Boolean cardinality
+   constraints", CP 2005, LNCS 3709, pp. 827-831 (sequential counter).
+.. [2] A. Ignatiev, A. Morgado and J. Marques-Silva, "PySAT: A Python
+   toolkit for prototyping with SAT oracles", SAT 2018 (``python-sat``).
+.. [3] A. Biere et al., "CaDiCaL 2.0", CAV 2024 (the SAT solver used).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..cover import ExactCoverInstance
+
+__all__ = ["CnfBackend", "encode", "PAIRWISE_MAX", "DEFAULT_SAT_SOLVER"]
+
+#: Longest literal list whose at-most-one is encoded pairwise (n(n-1)/2
+#: binary clauses, no new variable); longer lists use the sequential counter
+#: (3n clauses, n-1 new variables).
+PAIRWISE_MAX = 6
+
+#: python-sat solver name: CaDiCaL 1.9.5 (python-sat >= 1.8.dev).
+DEFAULT_SAT_SOLVER = "cadical195"
+
+
+def encode(instance: ExactCoverInstance) -> tuple[list[list[int]], int]:
+    """Clauses of ``instance`` (see the module docstring) and the number of variables.
+
+    Returns
+    -------
+    clauses : list of list of int
+        DIMACS clauses; variable ``o + 1`` is option ``o``.
+    n_vars : int
+        Highest variable id used (placements plus counter variables).
+
+    Examples
+    --------
+    One domino in a 1x2 region (one placement; items: two cells and the piece):
+
+    >>> from ubongo_cp.pieces import Piece, Region
+    >>> from ubongo_cp.cover import build_instance
+    >>> inst = build_instance([Piece("D", ((0, 0), (0, 1)))], Region.rectangle(1, 2))
+    >>> encode(inst)
+    ([[1], [1], [1]], 1)
+    """
+    from pysat.card import CardEnc, EncType
+
+    n_options = instance.n_options
+    covering: list[list[int]] = [[] for _ in range(instance.n_items)]
+    indptr, indices = instance.indptr, instance.indices
+    for o in range(n_options):
+        for item in indices[indptr[o]:indptr[o + 1]]:
+            covering[int(item)].append(o + 1)
+    clauses: list[list[int]] = []
+    top = n_options
+    for item, lits in enumerate(covering):
+        # At least one placement covers each primary item (UP-2).
+        if item < instance.n_primary:
+            clauses.append(list(lits))
+        # At most one placement covers each item (no overlap; each piece once).
+        if len(lits) <= 1:
+            continue
+        if len(lits) <= PAIRWISE_MAX:
+            clauses.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:])
+        else:
+            enc = CardEnc.atmost(lits=lits, bound=1, top_id=top, encoding=EncType.seqcounter)
+            clauses.extend(enc.clauses)
+            top = max(top, enc.nv)
+    # Copies of one piece take placements in increasing option order (UP-5).
+    if not instance.optional_pieces:
+        first = instance.piece_first_option
+        counts = instance.options_per_piece()
+        for group in instance.copy_groups:
+            for a, b in zip(group, group[1:]):
+                fa, fb, n = int(first[a]), int(first[b]), int(counts[a])
+                clauses.extend([-(fa + i + 1), -(fb + j + 1)] for i in range(n) for j in range(i + 1))
+    return clauses, top
+
+
+@dataclass
+class CnfBackend:
+    """CaDiCaL on the CNF encoding, enumerating with blocking clauses.
+
+    Follows the :class:`~ubongo_cp.solvers.base.Backend` protocol.
+
+    Attributes
+    ----------
+    solver : str
+        python-sat solver name (default :data:`DEFAULT_SAT_SOLVER`).
+    conflict_budget : int
+        With a time limit, the solver runs in slices of this many conflicts
+        and the clock is read between slices (CaDiCaL in python-sat cannot
+        be interrupted from another thread).
+    name : str
+        ``"sat"``.
+
+    Notes
+    -----
+    ``stats`` holds ``sat_calls`` (solver calls), ``variables``, ``clauses``
+    (of the encoding, blocking clauses excluded), and CaDiCaL's accumulated
+    ``conflicts``, ``decisions`` and ``propagations``. Each enumerated
+    solution costs one incremental SAT call, so enumeration is O(solutions)
+    calls; this backend is meant for comparison, not for large counts.
+    """
+
+    solver: str = DEFAULT_SAT_SOLVER
+    conflict_budget: int = 2000
+    name: str = "sat"
+
+    def run(self, instance, on_solution, *, time_limit=None, first_only=False):
+        """Enumerate the instance's solutions; see the class docstring."""
+        from pysat.solvers import Solver
+
+        clauses, n_vars = encode(instance)
+        n_options = instance.n_options
+        deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
+        calls = 0
+        exhausted = timed_out = False
+        with Solver(name=self.solver, bootstrap_with=clauses) as sat:
+            while True:
+                result = self._solve(sat, deadline)
+                calls += 1
+                if result is None:
+                    timed_out = True
+                    break
+                if result is False:
+                    exhausted = True
+                    break
+                model = sat.get_model()
+                chosen = [v - 1 for v in model[:n_options] if v > 0]
+                if not on_solution(chosen):
+                    break
+                # Blocking clause over the placement variables of this solution.
+                sat.add_clause([-(o + 1) for o in chosen])
+            acc = sat.accum_stats() or {}
+        stats = {"sat_calls": calls, "variables": n_vars, "clauses": len(clauses),
+                 "conflicts": int(acc.get("conflicts", 0)), "decisions": int(acc.get("decisions", 0)),
+                 "propagations": int(acc.get("propagations", 0))}
+        if timed_out:
+            stats["timed_out"] = True
+        return exhausted, stats
+
+    def _solve(self, sat, deadline) -> bool | None:
+        """One SAT call; ``None`` when the deadline passed first (checked every conflict budget)."""
+        if deadline is None:
+            return sat.solve()
+        while time.perf_counter() < deadline:
+            sat.conf_budget(self.conflict_budget)
+            result = sat.solve_limited()
+            if result is not None:
+                return result
+        return None

@@ -7,7 +7,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# The project's shared material (rules, piece sets, published analysis) sits
+# beside the checkout in CI; a copy of the files the tests read is kept in
+# tests/data/shared for checkouts elsewhere.
+SHARED = next(p for p in (ROOT.parent / "shared", ROOT / "tests" / "data" / "shared")
+              if (p / "RULES.md").exists())
 PUZZLES = ROOT / "puzzles"
 
 

@@ -43,7 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _plugin(module: str, func: str, subparsers) -> None:
-    if importlib.util.find_spec(module) is None:
+    try:
+        if importlib.util.find_spec(module) is None:
+            return
+    except ModuleNotFoundError:  # a parent package is missing
         return
     getattr(importlib.import_module(module), func)(subparsers)
 

@@ -43,6 +43,9 @@ CASES = [
      "not a batch result table"),
     (["simulate", "domino", "--replay", "{f}"], "record_truncated.json", ":1: not JSON"),
     (["simulate", "domino", "--replay", "{f}"], "record_domino_illegal_move.json", "move 1: illegal action 80"),
+    (["orion", "analyze", "{f}"], "record_orion_overlap.json", "move 3 (player 0, tile D1b): illegal action"),
+    (["orion", "analyze", "{f}"], "record_orion_bad_layout.json", "setup: OD-1: two tokens on"),
+    (["orion", "analyze", "{f}"], "record_truncated.json", "not JSON"),
 ]
 
 

@@ -1,0 +1,86 @@
+"""Orion Duel agents and the tournament statistics."""
+
+import pandas as pd
+import pytest
+
+from ubongo_cp.errors import InputError
+from ubongo_cp.games.base import RandomAgent
+from ubongo_cp.games.orion.agents import GreedyAgent, SatAgent, make_agent, w1_graph_distance
+from ubongo_cp.games.orion.engine import OrionGame, OrionState, Setup
+from ubongo_cp.games.orion.study import end_conditions, first_player_advantage, wilson
+
+GAME = OrionGame.get()
+GAL = ((0, 0), (3, 0), (-3, 0), (0, -3), (-3, 3), (3, -3), (1, 3), (-2, 5))
+HOLES = ((2, -1), (-2, 1), (1, -5), (4, -5), (-2, -3), (5, -3), (-5, 1))
+N_TO_S = [(1, -5), (1, -4), (1, -3), (1, -2), (1, -1), (1, 0), (1, 1), (1, 2), (1, 3), (0, 4), (-1, 5)]
+
+
+def gap_position():
+    """Player 0 to move; its colour joins N and S except (1, 0) (tokens removed)."""
+    s = OrionState(Setup(GAL, HOLES, 0))
+    s.galaxy[:] = False
+    s.hole[:] = False
+    s.token = s.galaxy | s.hole
+    s.pl_token = s.token[GAME.pl_cells].any(axis=1)
+    for h in N_TO_S:
+        if h != (1, 0):
+            s.colour[GAME.board.index[h]] = 0
+    s._legal = {}
+    return s
+
+
+def test_w1_graph_distance_hand_case():
+    s = gap_position()
+    assert w1_graph_distance(s, s.colour, 0) == 1
+    # player 1 owns nothing: its cheapest chain is the shortest side-to-side path
+    # avoiding colour 0 -- 10 hexes (N-S rows r = -5 .. 4 plus one, or NE-SW / NW-SE)
+    from ubongo_cp.games.orion.sat import graph_distance
+    assert w1_graph_distance(s, s.colour, 1) == graph_distance(s, 1)
+    empty = OrionState(Setup(GAL, HOLES, 0))
+    assert w1_graph_distance(empty, empty.colour, 0) == 11   # rows r = -5 .. 5 (N to S)
+
+
+@pytest.mark.parametrize("agent", [GreedyAgent(0), SatAgent(0, top=3, time_limit=0.3)])
+def test_agents_take_an_immediate_win(agent):
+    s = gap_position()
+    a = agent(s)
+    s.apply_action(a)
+    assert s.is_terminal() and s.winner == 0 and s.end_rule == "OD-5"
+
+
+def test_agents_return_legal_moves_midgame():
+    s = OrionState(seed=4)
+    r = RandomAgent(4)
+    for _ in range(10):
+        s.apply_action(r(s))
+    for agent in (GreedyAgent(1), SatAgent(1, top=2, time_limit=0.3)):
+        assert agent(s) in s.legal_actions()
+
+
+def test_make_agent():
+    assert isinstance(make_agent("greedy", 1), GreedyAgent)
+    with pytest.raises(InputError, match="unknown agent 'alpha'"):
+        make_agent("alpha")
+
+
+def test_wilson_published_value():
+    lo, hi = wilson(7, 10)            # textbook value: 0.3968 .. 0.8922
+    assert round(lo, 4) == 0.3968 and round(hi, 4) == 0.8922
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_first_player_advantage_and_end_conditions_tables():
+    rows = []
+    for g in range(10):
+        first_wins = g < 7
+        for seat in (0, 1):
+            won = first_wins == (seat == 0)
+            rows.append({"game": g, "agent": "a", "opponent": "a", "seat": seat,
+                         "result": "win" if won else "loss", "points": 1.0 * won,
+                         "end_rule": "OD-5", "condition": "W1" if g < 6 else "W3", "length": 12})
+    df = pd.DataFrame(rows)
+    fpa = first_player_advantage(df).set_index("pairing")
+    assert fpa.loc["all", "first_mover_rate"] == 0.7 and fpa.loc["all", "games"] == 10
+    assert round(fpa.loc["all", "ci_low"], 4) == 0.3968
+    ec = end_conditions(df).set_index("condition")
+    assert ec.loc["W1", "games"] == 6 and ec.loc["W3", "share"] == 0.4

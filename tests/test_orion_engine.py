@@ -1,0 +1,314 @@
+"""Orion Duel engine: OD-1 setup, OD-2/OD-3 moves, W1-W3 (OD-4), OD-5/6/7 ends."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+from ubongo_cp.errors import IllegalActionError, InputError
+from ubongo_cp.games.base import TERMINAL, RandomAgent, play_game
+from ubongo_cp.games.orion.engine import (OrionGame, OrionState, Setup, evaluate_wins,
+                                          random_setup, validate_setup)
+from ubongo_cp.games.orion.hexgrid import distance, neighbours
+
+GAME = OrionGame.get()
+IDX = GAME.board.index
+NAMES = GAME.tiles.names
+
+
+def action(tile, cells):
+    """Action id of tile ``tile`` covering ``[(hex, is_own), ...]``."""
+    a = GAME.placement_id(NAMES[tile], [(IDX[h], o) for h, o in cells])
+    assert a is not None, (tile, cells)
+    return a
+
+
+def interior_galaxy(setup):
+    return next(g for g in setup.galaxies if all(n in IDX for n in neighbours(g))
+                and all(m in IDX for n in neighbours(g) for m in neighbours(n)))
+
+
+# --- OD-1 -------------------------------------------------------------------
+
+GAL = ((0, 0), (3, 0), (-3, 0), (0, -3), (-3, 3), (3, -3), (1, 3), (-2, 5))
+HOLES = ((2, -1), (-2, 1), (1, -5), (4, -5), (-2, -3), (5, -3), (-5, 1))
+
+
+def test_od1_valid_hand_layout():
+    validate_setup(Setup(GAL, HOLES, 0))
+
+
+@pytest.mark.parametrize("gal,holes,msg", [
+    (GAL[:-1] + ((1, 1),), HOLES, "galaxies .* 2 apart"),             # rule OD-1: galaxies >= 3 apart
+    (GAL, HOLES[:-1] + ((-4, 4),), "black hole .* next to galaxy"),   # black hole next to a galaxy
+    (GAL, HOLES[:-1] + ((0, 0),), "two tokens on"),                   # black hole on a galaxy
+    (GAL, HOLES[:-1] + ((-1, -1),), "black holes .* 2 apart"),        # black holes >= 3 apart
+    (GAL[:-1], HOLES, "7 galaxies placed, 8 required"),
+    (GAL, HOLES + ((-5, 1),), "8 black holes placed, 7 required"),
+    (GAL[:-1] + ((5, 0),), HOLES, "galaxy at \\(5, 0\\) is off the board"),                  # (5, 0) is a removed corner
+])
+def test_od1_errors(gal, holes, msg):
+    with pytest.raises(InputError, match="OD-1: " + msg):
+        validate_setup(Setup(gal, holes, 0))
+
+
+def test_od1_black_hole_two_from_galaxy_is_fine():
+    assert distance((2, -1), (0, 0)) == 2 and distance((2, -1), (3, 0)) == 2
+    validate_setup(Setup(GAL, HOLES, 1))
+
+
+def test_random_setups_are_valid_and_seeded():
+    for seed in range(25):
+        s = random_setup(seed)
+        validate_setup(s)
+        gal, hol = s.galaxies, s.black_holes
+        assert min(distance(a, b) for i, a in enumerate(gal) for b in gal[i + 1:]) >= 3
+        assert min(distance(a, b) for a in hol for b in gal) >= 2
+    assert random_setup(5) == random_setup(5)
+
+
+def test_bad_first_player():
+    with pytest.raises(InputError, match="first player"):
+        OrionState(Setup(GAL, HOLES, 2))
+
+
+# --- OD-2 / OD-3 ------------------------------------------------------------
+
+def find(tile, own, opp=(), state=None):
+    """Placements of ``tile`` with exactly these own / opponent-colour hexes."""
+    want = {(IDX[h], True) for h in own} | {(IDX[h], False) for h in opp}
+    out = [p.id for p in GAME.placements if p.tile == NAMES[tile]
+           and {(c, o) for c, o in zip(p.cells, p.own)} >= want
+           and sum(p.own) == len(own) and (not opp or len(p.cells) - sum(p.own) == len(opp))]
+    return out
+
+
+def test_od2_overlap_and_reuse_are_illegal():
+    s = OrionState(Setup(GAL, HOLES, 0))
+    s.apply_action(action("D2", [((1, 1), True), ((2, 1), True)]))
+    with pytest.raises(IllegalActionError, match="OD-2: hexes"):       # player 1 on a covered hex
+        s.apply_action(action("D2", [((1, 1), True), ((0, 1), True)]))
+    s.apply_action(action("S1", [((-1, -1), True)]))
+    with pytest.raises(IllegalActionError, match="OD-2: player 0 has already placed tile D2"):
+        s.apply_action(action("D2", [((1, 2), True), ((2, 2), True)]))
+    with pytest.raises(IllegalActionError, match="no such placement"):
+        s.apply_action(10 ** 6)
+
+
+def test_od3_token_needs_same_colour_connection():
+    s = OrionState(Setup(GAL, HOLES, 0))
+    on_galaxy = action("S1", [((0, 0), True)])
+    assert on_galaxy not in s.legal_actions()                     # nothing placed yet: rule OD-3
+    with pytest.raises(IllegalActionError, match="OD-3: the hex on the galaxy at \\(0, 0\\)"):
+        s.apply_action(on_galaxy)
+    # OD-2: a tile need not touch earlier tiles
+    s.apply_action(action("D2", [((1, 0), True), ((2, 0), True)]))   # colour 0 next to (0, 0)
+    # player 1 may not put its own colour 1 on the galaxy (no colour-1 hex yet) ...
+    assert action("S1", [((0, 0), True)]) not in s.legal_actions()
+    # ... but may put colour 0 (its opponent's colour) there, joined to (1, 0)
+    d1 = action("D1a", [((-1, 0), True), ((0, 0), False)])
+    assert d1 in s.legal_actions()
+    s.apply_action(d1)
+    assert s.hex_colour((0, 0)) == 0 and s.hex_colour((-1, 0)) == 1
+
+
+def test_od3_connection_may_run_through_the_new_tile():
+    s = OrionState(Setup(GAL, HOLES, 0))
+    s.apply_action(action("D2", [((1, -2), True), ((2, -2), True)]))
+    s.apply_action(action("S1", [((-4, 3), True)]))
+    legal = set(s.legal_actions())
+    # galaxy (0, -3) is not next to colour 0; a single on it is illegal
+    assert action("S1", [((0, -3), True)]) not in legal
+    # a bent tile with own hexes (0,-3) and (0,-2): (0,-2) touches (1,-2) -> legal
+    through = find("V3a", [(0, -3), (0, -2)])
+    assert any(p in legal for p in through)
+    # a straight tile with own hexes (0,-3) and (0,-4) touches no colour-0 hex -> illegal
+    away = find("I3a", [(0, -3), (0, -4)])
+    assert away and not any(p in legal for p in away)
+
+
+def test_od3_other_colour_on_a_token_must_also_join():
+    s = OrionState(Setup(GAL, HOLES, 0))
+    s.apply_action(action("S1", [((-1, 1), True)]))               # colour 0 next to galaxy (0,0)
+    s.apply_action(action("S1", [((-4, 3), True)]))               # player 1 elsewhere
+    # own hex on the galaxy joins (-1, 1); the opponent-colour hex on the black hole (2,-1)
+    # is not next to any colour-1 hex -> OD-3 forbids it
+    bad = [p for p in find("V3a", [(0, 0), (1, -1)], [(2, -1)])]
+    assert bad
+    for p in bad:
+        assert p not in s.legal_actions()
+        assert "OD-3" in s.why_illegal(p) and "black hole" in s.why_illegal(p)
+    good = find("D1a", [(0, 0)], [(1, 0)])
+    assert good and all(p in s.legal_actions() for p in good)
+
+
+# --- W1, W2, W3 -----------------------------------------------------------------
+
+N_TO_S = [(1, -5), (1, -4), (1, -3), (1, -2), (1, -1), (1, 0), (1, 1), (1, 2), (1, 3), (0, 4), (-1, 5)]
+
+
+def masks(gal=(), hol=()):
+    g = np.zeros(GAME.n + 1, dtype=bool)
+    h = np.zeros(GAME.n + 1, dtype=bool)
+    g[[IDX[x] for x in gal]] = True
+    h[[IDX[x] for x in hol]] = True
+    return g, h
+
+
+def colouring(assign):
+    c = np.full(GAME.n + 1, -1, dtype=np.int64)
+    for hexes, col in assign:
+        for x in hexes:
+            c[IDX[x]] = col
+    return c
+
+
+def test_w1_chain_between_opposite_sides():
+    g, h = masks()
+    wins = evaluate_wins(GAME, colouring([(N_TO_S, 0)]), g, h)
+    assert [w.condition for w in wins[0]] == ["W1"] and wins[1] == []
+    w = wins[0][0]
+    assert w.sides == ("N", "S") and w.hexes[0] == (1, -5) and w.hexes[-1] == (-1, 5)
+    # one missing hex breaks it; an opponent hex in the gap too
+    assert evaluate_wins(GAME, colouring([(N_TO_S[:5] + N_TO_S[6:], 0)]), g, h) == [[], []]
+    wins = evaluate_wins(GAME, colouring([(N_TO_S[:5] + N_TO_S[6:], 0), ([N_TO_S[5]], 1)]), g, h)
+    assert wins == [[], []]
+    # N to NE is not an opposite pair
+    assert evaluate_wins(GAME, colouring([([(4, -5), (5, -5 + 1)], 0)]), g, h) == [[], []]
+
+
+def test_w2_four_galaxies_on_one_chain_and_w3_three_black_holes():
+    chain = [(-3, 0), (-2, 0), (-1, 0), (0, 0), (1, 0), (2, 0), (3, 0), (4, -1), (4, -2)]
+    g, h = masks(gal=[(-3, 0), (0, 0), (3, 0), (4, -2)])
+    wins = evaluate_wins(GAME, colouring([(chain, 1)]), g, h)
+    assert [w.condition for w in wins[1]] == ["W2"] and wins[0] == []
+    assert sorted(wins[1][0].tokens) == sorted([(-3, 0), (0, 0), (3, 0), (4, -2)])
+    # three galaxies are not enough
+    g3, _ = masks(gal=[(-3, 0), (0, 0), (3, 0)])
+    assert evaluate_wins(GAME, colouring([(chain, 1)]), g3, h) == [[], []]
+    # the same chain over 3 black holes: W3 for the *other* player (player 0)
+    g0, h3 = masks(hol=[(-3, 0), (0, 0), (3, 0)])
+    wins = evaluate_wins(GAME, colouring([(chain, 1)]), g0, h3)
+    assert wins[1] == [] and [w.condition for w in wins[0]] == ["W3"]
+    assert wins[0][0].colour == 1
+    # split chain: 2 + 1 black holes -> nothing
+    split = chain[:4] + chain[5:]
+    assert evaluate_wins(GAME, colouring([(split, 1)]), g0, h3) == [[], []]
+
+
+# --- OD-5, OD-6, OD-7 --------------------------------------------------------
+
+def crafted(colours, used0, used1, player, gal=(), hol=()):
+    """A state with a hand-made board (tokens replaced, OD-1 bypassed)."""
+    s = OrionState(Setup(GAL, HOLES, player))
+    s.galaxy[:], s.hole[:] = masks(gal, hol)
+    s.token = s.galaxy | s.hole
+    s.pl_token = s.token[GAME.pl_cells].any(axis=1)
+    s.colour[:] = colouring(colours)
+    s.used[0, :] = [t in used0 for t in GAME.tiles.names]
+    s.used[1, :] = [t in used1 for t in GAME.tiles.names]
+    s._legal = {}
+    return s
+
+
+ALL = set(GAME.tiles.names)
+
+
+def test_od5_immediate_win_when_ahead():
+    s = crafted([(N_TO_S[:5] + N_TO_S[6:], 0)], set(), set(), 0)
+    s.apply_action(action("S1", [(N_TO_S[5], True)]))
+    assert s.is_terminal() and s.winner == 0 and s.end_rule == "OD-5"
+    assert s.returns() == [1.0, 0.0] and s.current_player() == TERMINAL
+    with pytest.raises(IllegalActionError, match="game is over"):
+        s.apply_action(0)
+
+
+def test_od5_the_player_ahead_wins_even_if_the_other_moved():
+    # colour 1 already joins NW and SE; player 0's quiet move leaves the count 0 : 1
+    nw_se = [(-1, -4), (-1, -3), (-1, -2), (-1, -1), (-1, 0), (-1, 1), (-1, 2), (0, 2), (0, 3),
+             (1, 3), (2, 3)]
+    assert (2, 3) in dict(GAME.board.sides)["SE"] and (-1, -4) in dict(GAME.board.sides)["NW"]
+    s = crafted([(nw_se, 1)], set(), set(), 0)
+    s.apply_action(action("S1", [((3, -3), True)]))
+    assert s.is_terminal() and s.winner == 1 and s.end_rule == "OD-5"
+
+
+def test_od5_equal_counts_continue_game():
+    nw_se = [(-1, -4), (-1, -3), (-1, -2), (-1, -1), (-1, 0), (-1, 1), (-1, 2), (0, 2), (0, 3),
+             (1, 3), (2, 3)]
+    ne = [(5, -4), (4, -3), (4, -2), (3, -1), (2, 0), (1, 1)]  # colour 0 from NE towards the wall
+    # colour 0 completes W2 (4 galaxies) against colour 1's W1: 1 : 1, the game goes on
+    s2 = crafted([(nw_se, 1), (ne[:-1], 0)], set(), set(), 0,
+                 gal=[(5, -4), (4, -2), (2, 0), (1, 1)])
+    s2.apply_action(action("S1", [((1, 1), True)]))
+    assert [w.condition for w in s2.wins[0]] == ["W2"] and [w.condition for w in s2.wins[1]] == ["W1"]
+    assert not s2.is_terminal() and s2.current_player() == 1
+
+
+def _split_board():
+    """Colour 1 on q <= 0 and colour 0 on q >= 1: no opposite pair is joined by either."""
+    left = [h for h in GAME.board.hexes if h[0] <= 0]
+    right = [h for h in GAME.board.hexes if h[0] >= 1]
+    return left, right
+
+
+def test_od6_no_legal_move_loses():
+    left, right = _split_board()
+    holes = [(0, 0), (-2, 2), (3, 0)]     # isolated free hexes
+    left = [h for h in left if h not in holes]
+    right = [h for h in right if h not in holes]
+    s = crafted([(left, 1), (right, 0)], ALL - {"S1"}, ALL - {"D2"}, 0)
+    assert evaluate_wins(GAME, s.colour, s.galaxy, s.hole) == [[], []]
+    assert len(s.legal_actions()) == 3                      # S1 on any of the three holes
+    s.apply_action(action("S1", [((3, 0), True)]))
+    assert s.is_terminal() and s.end_rule == "OD-6" and s.winner == 0   # player 1 has no move
+    assert s.returns() == [1.0, 0.0]
+
+
+@pytest.mark.parametrize("gal0,hol0,gal1,winner", [
+    ([(2, 0), (3, -2)], [(2, 2)], [(-2, 0)], -1),   # 2 - 1 = 1 vs 1 - 0 = 1: draw
+    ([(2, 0), (3, -2)], [], [(-2, 0)], 0),           # 2 vs 1
+    ([(2, 0)], [(2, 2)], [(-2, 0)], 1),              # 0 vs 1
+])
+def test_od7_final_score(gal0, hol0, gal1, winner):
+    left, right = _split_board()
+    last = (0, 0)
+    left = [h for h in left if h != last]
+    s = crafted([(left, 1), (right, 0)], ALL, ALL - {"S1"}, 1, gal=gal0 + gal1, hol=hol0)
+    s.apply_action(action("S1", [(last, True)]))
+    assert s.is_terminal() and s.end_rule == "OD-7" and s.winner == winner
+    assert s.scores() == (len(gal0) - len(hol0), len(gal1))
+    assert s.returns() == ([0.5, 0.5] if winner < 0 else [1.0 * (winner == 0), 1.0 * (winner == 1)])
+
+
+# --- conformance (OpenSpiel-style layer 1) -------------------------------------
+
+def test_random_games_conform():
+    for seed in range(12):
+        s = OrionState(seed=seed)
+        rng = np.random.default_rng(seed)
+        n = 0
+        while not s.is_terminal():
+            acts = s.legal_actions()
+            assert acts == sorted(set(acts)) and acts
+            c = s.clone()
+            a = acts[int(rng.integers(len(acts)))]
+            s.apply_action(a)
+            assert c.history == s.history[:-1]             # clone is independent
+            n += 1
+        assert n <= GAME.max_moves() and sum(s.returns()) == 1.0
+        assert s.legal_actions() == []
+        t = pickle.loads(pickle.dumps(s))
+        assert t.history == s.history and t.winner == s.winner
+        # replay from the setup reproduces the game
+        r = OrionState(s.setup)
+        for a in s.history:
+            r.apply_action(a)
+        assert r.winner == s.winner and r.end_rule == s.end_rule
+        assert (r.colour == s.colour).all()
+
+
+def test_play_game_with_random_agents():
+    s = play_game(OrionState(seed=99), [RandomAgent(1), RandomAgent(2)])
+    assert s.is_terminal() and s.end_rule in ("OD-5", "OD-6", "OD-7")
+    assert str(s).splitlines()[0].startswith("player 0 = a")

@@ -1,0 +1,81 @@
+"""Orion Duel game records: JSON round trip, replay validation, clear errors."""
+
+import json
+
+import pytest
+
+from ubongo_cp.errors import InputError
+from ubongo_cp.games.base import RandomAgent, play_game
+from ubongo_cp.games.orion.engine import OrionState
+from ubongo_cp.games.orion.records import load_record, record_of, replay, save_record
+
+
+@pytest.fixture(scope="module")
+def game():
+    return play_game(OrionState(seed=11), [RandomAgent(1), RandomAgent(2)])
+
+
+def test_round_trip(game, tmp_path):
+    path = tmp_path / "g.json"
+    save_record(game, path, players=["random", "random"])
+    back = load_record(path)
+    assert back.history == game.history
+    assert back.winner == game.winner and back.end_rule == game.end_rule
+    assert (back.colour == game.colour).all()
+    data = json.loads(path.read_text())
+    assert data["result"]["moves"] == len(game.history)
+    assert data["moves"][0]["player"] == game.setup.first_player
+
+
+def test_malformed_json_names_file_and_line(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "ubongo-cp/orion-duel",\n "moves": [,]}\n')
+    with pytest.raises(InputError, match=r"bad.json:2: malformed JSON"):
+        load_record(path)
+
+
+def test_wrong_format_and_setup(game):
+    rec = record_of(game)
+    with pytest.raises(InputError, match="not an Orion Duel record"):
+        replay({**rec, "format": "chess"})
+    bad = json.loads(json.dumps(rec))
+    bad["setup"]["galaxies"][1] = bad["setup"]["galaxies"][0]
+    with pytest.raises(InputError, match="setup: OD-1: two tokens"):
+        replay(bad)
+    bad["setup"]["galaxies"][1] = "x"
+    with pytest.raises(InputError, match="setup: missing or malformed"):
+        replay(bad)
+
+
+def test_illegal_move_names_move_number_and_rule(game):
+    rec = json.loads(json.dumps(record_of(game)))
+    rec.pop("result")
+    rec["moves"][2] = dict(rec["moves"][0], player=rec["moves"][2]["player"])  # same hexes again
+    with pytest.raises(InputError, match=r"move 3 \(player \d, tile \w+\): .*OD-2"):
+        replay(rec)
+
+
+def test_wrong_turn_unknown_tile_off_board_and_after_end(game):
+    rec = json.loads(json.dumps(record_of(game)))
+    m = rec["moves"]
+    r1 = {**rec, "moves": [dict(m[0], player=1 - m[0]["player"])]}
+    with pytest.raises(InputError, match="move 1 .*turn"):
+        replay(r1)
+    r2 = {**rec, "moves": [dict(m[0], tile="Z9")]}
+    with pytest.raises(InputError, match="move 1 .*unknown tile"):
+        replay(r2)
+    r3 = {**rec, "moves": [dict(m[0], anchor=[9, 9])]}
+    with pytest.raises(InputError, match="move 1 .*OD-2: hex .* off the board"):
+        replay(r3)
+    extra = dict(m[1]) if len(m) > 1 else dict(m[0])
+    r4 = {**rec, "moves": m + [extra]}
+    r4.pop("result")
+    with pytest.raises(InputError, match=f"move {len(m) + 1} .*already ended"):
+        replay(r4)
+
+
+def test_result_mismatch(game):
+    rec = json.loads(json.dumps(record_of(game)))
+    rec["result"]["winner"] = 1 - rec["result"]["winner"] if rec["result"]["winner"] >= 0 else 0
+    with pytest.raises(InputError, match="result says winner"):
+        replay(rec)

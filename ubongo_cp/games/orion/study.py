@@ -1,0 +1,143 @@
+"""Orion Duel tournaments: a pandas table of games and win rates with confidence intervals.
+
+Every pairing of agents plays ``games`` games with fresh seeded random
+layouts (OD-1); the agents swap seats every other game, so each agent moves
+first equally often. The first mover is player 0 (``Setup.first_player =
+0``). Intervals are Wilson score intervals [1]_.
+
+References
+----------
+.. [1] E. B. Wilson, "Probable inference, the law of succession, and
+   statistical inference", J. Amer. Statist. Assoc. 22 (1927), pp. 209-212.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..base import play_game
+from .agents import make_agent
+from .engine import OrionState, random_setup
+
+__all__ = ["run_tournament", "win_rates", "end_conditions", "first_player_advantage", "wilson"]
+
+
+def wilson(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% by default).
+
+    Examples
+    --------
+    >>> lo, hi = wilson(50, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.404, 0.596)
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
+                   self_play: bool = True, progress: bool = False) -> pd.DataFrame:
+    """Play every pairing of ``agents`` ``games`` times; one row per game and seat.
+
+    Parameters
+    ----------
+    agents : sequence of str
+        Agent names (:data:`.agents.AGENTS`).
+    games : int
+        Games per pairing (seats alternate).
+    seed : int
+        Master seed: layouts and agents are seeded from it.
+    self_play : bool
+        Include each agent against itself.
+    progress : bool
+        Show a tqdm bar.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``game, agent, opponent, seat`` (0 moves first), ``result``
+        (``win``/``loss``/``draw``), ``points`` (1, 0, 0.5), ``end_rule``
+        (OD-5/6/7), ``condition`` (the winner's fulfilled conditions for an
+        OD-5 end, ``"no move"`` for OD-6, ``"score"``/``"draw"`` for OD-7),
+        ``length`` (moves).
+    """
+    names = list(agents)
+    pairs = [(a, b) for a, b in itertools.combinations_with_replacement(names, 2)
+             if self_play or a != b]
+    jobs = [(a, b, g) for a, b in pairs for g in range(games)]
+    it = jobs
+    if progress:
+        from tqdm import tqdm
+        it = tqdm(jobs, desc="orion games")
+    rows = []
+    ss = np.random.SeedSequence(seed)
+    for gid, ((a, b, g), child) in enumerate(zip(it, ss.spawn(len(jobs)))):
+        first, second = (a, b) if g % 2 == 0 else (b, a)
+        s1, s2, s3 = child.spawn(3)
+        state = OrionState(random_setup(np.random.default_rng(s1), first_player=0))
+        play_game(state, [make_agent(first, np.random.default_rng(s2)),
+                          make_agent(second, np.random.default_rng(s3))])
+        cond = _condition(state)
+        for seat, (agent, opp) in enumerate(((first, second), (second, first))):
+            pts = state.returns()[seat]
+            rows.append({"game": gid, "agent": agent, "opponent": opp, "seat": seat,
+                         "result": "win" if pts == 1 else "loss" if pts == 0 else "draw",
+                         "points": pts, "end_rule": state.end_rule, "condition": cond,
+                         "length": len(state.history)})
+    return pd.DataFrame(rows)
+
+
+def _condition(state: OrionState) -> str:
+    if state.end_rule == "OD-5":
+        return "+".join(w.condition for w in state.wins[state.winner])
+    if state.end_rule == "OD-6":
+        return "no move"
+    return "draw" if state.winner < 0 else "score"
+
+
+def win_rates(df: pd.DataFrame) -> pd.DataFrame:
+    """Per agent and opponent: games, points rate (draw = 1/2) and its 95% Wilson interval."""
+    out = []
+    for (agent, opp), g in df.groupby(["agent", "opponent"], sort=True):
+        n = len(g)
+        pts = g["points"].sum()
+        lo, hi = wilson(pts, n)
+        out.append({"agent": agent, "opponent": opp, "games": n, "wins": int((g.result == "win").sum()),
+                    "draws": int((g.result == "draw").sum()), "rate": pts / n, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(out)
+
+
+def first_player_advantage(df: pd.DataFrame) -> pd.DataFrame:
+    """Points rate of the first mover (seat 0) per pairing and overall, with 95% Wilson intervals."""
+    first = df[df.seat == 0].copy()
+    first["pairing"] = first.agent + " vs " + first.opponent
+    first.loc[first.agent > first.opponent, "pairing"] = first.opponent + " vs " + first.agent
+    out = []
+    for key, g in list(first.groupby("pairing", sort=True)) + [("all", first)]:
+        n = len(g)
+        pts = g["points"].sum()
+        lo, hi = wilson(pts, n)
+        out.append({"pairing": key, "games": n, "first_mover_rate": pts / n, "ci_low": lo,
+                    "ci_high": hi, "mean_length": g["length"].mean()})
+    return pd.DataFrame(out)
+
+
+def end_conditions(df: pd.DataFrame) -> pd.DataFrame:
+    """How games ended: share of games per deciding condition, with 95% Wilson intervals."""
+    games = df[df.seat == 0]
+    n = len(games)
+    out = []
+    for cond, k in games["condition"].value_counts().items():
+        lo, hi = wilson(k, n)
+        out.append({"condition": cond, "games": int(k), "share": k / n, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(out)

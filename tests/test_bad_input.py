@@ -45,7 +45,7 @@ CASES = [
     (["simulate", "domino", "--replay", "{f}"], "record_domino_illegal_move.json", "move 1: illegal action 80"),
     (["orion", "analyze", "{f}"], "record_orion_overlap.json", "move 3 (player 0, tile D1b): illegal action"),
     (["orion", "analyze", "{f}"], "record_orion_bad_layout.json", "setup: OD-1: two tokens on"),
-    (["orion", "analyze", "{f}"], "record_truncated.json", "not JSON"),
+    (["orion", "analyze", "{f}"], "record_truncated.json", ":1: malformed JSON"),
 ]
 
 

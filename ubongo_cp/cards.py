@@ -153,6 +153,9 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
                          path=where, line=line_of("side"))
     pieces_spec = field_("pieces", str)
     pieces_path = resolve_pieces_path(pieces_spec, relative_to=where)
+    if not pieces_path.is_file():
+        raise InputError(f"piece-set file {pieces_spec!r} not found (looked at {pieces_path})",
+                         path=where, line=line_of("pieces"))
     piece_set = load_pieces(pieces_path)
     region_text = field_("region", str)
     region_line = line_of("region")

@@ -26,6 +26,7 @@ cpsat-symmetry-split  the orbit decomposition, split into one sub-problem per
 dlx                   the ``"dlx"`` backend of :func:`~ubongo_cp.solvers.get_backend`
 xcover                the ``xcover`` package (dancing cells), the DLX baseline
 dlx-symmetry          the ``"dlx"`` backend on the orbit decomposition
+xcover-symmetry       ``xcover`` on the orbit decomposition
 sat                   CaDiCaL on a plain CNF encoding (:mod:`.cnf`)
 ====================  =======================================================
 
@@ -342,7 +343,7 @@ def _orbit_solve(make_backend: Callable[[], object], instance: ExactCoverInstanc
         return SolveResult(NO_SOLUTION, [], 0, True, 0,
                            {"wall_seconds": time.perf_counter() - start, "reason": reason})
     plan = symmetry_orbits(instance) if (limit is None or limit == 1) else None
-    backend = make_backend()
+    backend = _StopGuard(make_backend())
     if plan is None:
         result = drive(backend, instance, limit=limit, time_limit=time_limit, keep=keep)
         result.stats["wall_seconds"] = time.perf_counter() - start
@@ -407,15 +408,11 @@ class _Collector:
 
             def on_solution_callback(self) -> None:
                 chosen = [o for o, var in enumerate(x) if self.boolean_value(var)]
-                if stop_flag is not None and stop_flag.is_set():
-                    self.stopped = True
-                    self.stop_search()
-                    return
                 if lock is not None:
                     with lock:
-                        go = on_solution(chosen)
+                        go = not (stop_flag is not None and stop_flag.is_set()) and on_solution(chosen)
                 else:
-                    go = on_solution(chosen)
+                    go = not (stop_flag is not None and stop_flag.is_set()) and on_solution(chosen)
                 if not go:
                     self.stopped = True
                     if stop_flag is not None:
@@ -629,9 +626,33 @@ def _solve_pinned_collect(instance, options, time_limit, first_only, presolve=Tr
 
 
 # ------------------------------------------------------------------------ registry
+class _StopGuard:
+    """Backend wrapper: once ``on_solution`` has returned False, later solutions are dropped.
+
+    CP-SAT with several workers can report a second solution after
+    ``stop_search`` was requested (seen with 2 workers and ``limit=1``).
+    """
+
+    def __init__(self, backend) -> None:
+        self.inner = backend
+        self.name = backend.name
+
+    def run(self, instance, on_solution, **kwargs):
+        stopped = False
+
+        def guarded(options) -> bool:
+            nonlocal stopped
+            if stopped:
+                return False
+            stopped = not on_solution(options)
+            return not stopped
+
+        return self.inner.run(instance, guarded, **kwargs)
+
+
 def _driven(factory: Callable[[], object]) -> Callable[..., SolveResult]:
     def run(instance, *, limit=None, time_limit=None, keep=None):
-        return drive(factory(), instance, limit=limit, time_limit=time_limit, keep=keep)
+        return drive(_StopGuard(factory()), instance, limit=limit, time_limit=time_limit, keep=keep)
 
     return run
 
@@ -686,5 +707,7 @@ STRATEGIES: dict[str, Strategy] = {s.name: s for s in [
     Strategy("dlx", "dlx", "the dlx backend (Algorithm X)", _driven(_named("dlx"))),
     Strategy("xcover", "dlx", "the xcover package (dancing cells), DLX baseline", _driven(_named("xcover"))),
     Strategy("dlx-symmetry", "dlx", "the dlx backend on the orbit decomposition", _orbits(_named("dlx"))),
+    Strategy("xcover-symmetry", "dlx", "the xcover package on the orbit decomposition",
+             _orbits(_named("xcover"))),
     Strategy("sat", "sat", "CaDiCaL on a plain CNF encoding, blocking clauses", _driven(_sat)),
 ]}

@@ -28,7 +28,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--count", action="store_true", help="count all solutions")
     p.add_argument("--limit", type=int, help="stop after N solutions")
     p.add_argument("--time-limit", type=float, help="seconds")
-    p.add_argument("--backend", default="cpsat", help="cpsat (default), dlx or xcover")
+    p.add_argument("--backend", help="cpsat, dlx, xcover, or a strategy such as dlx-symmetry "
+                                     "(default: dlx for a first solution, dlx-symmetry for counting)")
     p.add_argument("--json", action="store_true", help="print JSON instead of drawings")
     p.set_defaults(func=_cmd_solve)
 

@@ -38,7 +38,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .geometry import SYMMETRIES, Cell, Shape, symmetry_group, transform
+from .geometry import ORIENTATION_MODES, SYMMETRIES, Cell, Shape, symmetry_group, transform
 from .pieces import Piece, Region
 
 __all__ = ["ExactCoverInstance", "build_instance", "verify_solution"]
@@ -205,8 +205,14 @@ class ExactCoverInstance:
     # ------------------------------------------------------------ symmetry
     @cached_property
     def region_symmetries(self) -> list[tuple[int, int, int, int]]:
-        """Symmetries of the region (a subgroup of D4; the identity first)."""
-        return symmetry_group(self.region.cells)
+        """Symmetries of the region that map placements to placements (identity first).
+
+        All of the region's symmetry group in free mode (UP-3); only its
+        rotations in one-sided mode, and only the identity in fixed mode,
+        since a mirror image of a one-sided placement is not a placement.
+        """
+        allowed = SYMMETRIES[:ORIENTATION_MODES[self.mode]]
+        return [sym for sym in symmetry_group(self.region.cells) if sym in allowed]
 
     @cached_property
     def option_signature(self) -> np.ndarray:

@@ -17,7 +17,6 @@ from .base import NO_SOLUTION, SOLVED, UNKNOWN, SolveResult, drive
 __all__ = ["solve", "BACKENDS", "get_backend", "SolveResult", "SOLVED", "NO_SOLUTION", "UNKNOWN"]
 
 BACKENDS = ("cpsat", "dlx", "xcover")
-DEFAULT_BACKEND = "cpsat"
 
 
 def get_backend(name: str):
@@ -43,7 +42,7 @@ def get_backend(name: str):
     raise InputError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
 
 
-def solve(instance: ExactCoverInstance, *, backend: str = DEFAULT_BACKEND, limit: int | None = None,
+def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: int | None = None,
           time_limit: float | None = None, keep: int | None = None) -> SolveResult:
     """Solve (find, count, or enumerate) the exact covers of ``instance``.
 
@@ -51,8 +50,13 @@ def solve(instance: ExactCoverInstance, *, backend: str = DEFAULT_BACKEND, limit
     ----------
     instance : ExactCoverInstance
         From :func:`ubongo_cp.cover.build_instance`.
-    backend : {"cpsat", "dlx"}
-        Solver backend.
+    backend : str, optional
+        A backend (``"cpsat"``, ``"dlx"``, ``"xcover"``) or a named strategy of
+        :mod:`.strategies` (e.g. ``"dlx-symmetry"``, ``"cpsat-symmetry-split"``,
+        ``"sat"``). Default: the measured winner for the question asked
+        (:data:`.strategies.DEFAULT_STRATEGY`): ``"dlx"`` for a first
+        solution (``limit=1``), ``"dlx-symmetry"`` (orbit decomposition by
+        the region's symmetries on the DLX backend) for counting.
     limit : int, optional
         Stop after this many solutions (1 = first solution only).
     time_limit : float, optional
@@ -68,17 +72,25 @@ def solve(instance: ExactCoverInstance, *, backend: str = DEFAULT_BACKEND, limit
     Raises
     ------
     InputError
-        For an unknown backend or a negative limit.
+        For an unknown backend/strategy or a limit below 1.
 
     Examples
     --------
     >>> from ubongo_cp.pieces import load_pieces, Region
     >>> from ubongo_cp.cover import build_instance
     >>> inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20))
-    >>> r = solve(inst, backend="dlx")
+    >>> r = solve(inst)
     >>> r.count, r.count_reduced, r.complete
     (8, 2, True)
     """
     if limit is not None and limit < 1:
         raise InputError(f"limit must be at least 1, got {limit}")
-    return drive(get_backend(backend), instance, limit=limit, time_limit=time_limit, keep=keep)
+    from .strategies import DEFAULT_STRATEGY, solve_with, strategy_names
+
+    name = backend or DEFAULT_STRATEGY["first" if limit == 1 else "count"]
+    if name in BACKENDS:
+        return drive(get_backend(name), instance, limit=limit, time_limit=time_limit, keep=keep)
+    if name in strategy_names():
+        return solve_with(instance, name, limit=limit, time_limit=time_limit, keep=keep)
+    raise InputError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)} "
+                     f"or a strategy ({', '.join(n for n in strategy_names() if n not in BACKENDS)})")

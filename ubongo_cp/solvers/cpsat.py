@@ -69,6 +69,8 @@ class _Collector(cp_model.CpSolverSolutionCallback):
         self.stopped = False
 
     def on_solution_callback(self) -> None:
+        if self.stopped:  # a solution that arrived after the stop request (several workers)
+            return
         chosen = [o for o, var in enumerate(self._x) if self.boolean_value(var)]
         if not self._on_solution(chosen):
             self.stopped = True

@@ -204,15 +204,9 @@ def load_card(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS) -> 
     InputError
         For a missing file or any validation error.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("file not found", path=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a card file", path=path) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason})", path=path) from None
-    return parse_card(text, path=path, max_cells=max_cells)
+    from .io import read_text
+
+    return parse_card(read_text(path), path=path, max_cells=max_cells)
 
 
 def card_to_toml(card: CardSide, *, header: str | None = None) -> str:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes"]
+__all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "read_text"]
 
 
 @contextmanager
@@ -48,3 +48,25 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically."""
     with atomic_path(path) as tmp:
         tmp.write_bytes(data)
+
+
+def read_text(path: str | os.PathLike) -> str:
+    """Read a UTF-8 text file; any failure becomes an :class:`InputError` naming the file.
+
+    Raises
+    ------
+    InputError
+        Missing file, a directory, unreadable, or not UTF-8.
+    """
+    from .errors import InputError
+
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("file not found", path=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", path=path) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", path=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=path) from None

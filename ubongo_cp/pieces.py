@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from .errors import InputError
+from .io import read_text
 from .geometry import Shape, format_grid, is_connected, normalize, orientations, parse_grid
 
 __all__ = [
@@ -289,7 +290,7 @@ def load_pieces(spec: str | os.PathLike = "classic") -> PieceSet:
     (21, 48)
     """
     path = resolve_pieces_path(spec)
-    return parse_pieces(_read(path), path=os.fspath(spec) if os.fspath(spec) not in SHIPPED_PIECE_SETS
+    return parse_pieces(read_text(path), path=os.fspath(spec) if os.fspath(spec) not in SHIPPED_PIECE_SETS
                         else os.fspath(path))
 
 
@@ -325,20 +326,7 @@ def load_region(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS) -
     InputError
         For a missing/unreadable file or malformed content.
     """
-    return parse_region(_read(path), path=os.fspath(path), max_cells=max_cells)
-
-
-def _read(path: str | os.PathLike) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("file not found", path=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a file", path=path) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", path=path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+    return parse_region(read_text(path), path=os.fspath(path), max_cells=max_cells)
 
 
 def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:

@@ -978,9 +978,9 @@ def game_record(state: DominoState, agents: Sequence[str] | None = None) -> dict
 def save_record(state: DominoState, path: str | os.PathLike,
                 agents: Sequence[str] | None = None) -> None:
     """Write :func:`game_record` of ``state`` as JSON to ``path``."""
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(game_record(state, agents), fh, indent=1)
-        fh.write("\n")
+    from ..io import atomic_write_text
+
+    atomic_write_text(path, json.dumps(game_record(state, agents), indent=1) + "\n")
 
 
 def load_record(path: str | os.PathLike) -> dict[str, Any]:

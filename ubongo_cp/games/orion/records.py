@@ -60,9 +60,9 @@ def record_of(state: OrionState, players: Sequence[str] | None = None) -> dict:
 def save_record(state: OrionState, path: str | os.PathLike,
                 players: Sequence[str] | None = None) -> None:
     """Write the record of ``state``'s game to ``path`` (JSON, indented)."""
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(record_of(state, players), fh, indent=1)
-        fh.write("\n")
+    from ...io import atomic_write_text
+
+    atomic_write_text(path, json.dumps(record_of(state, players), indent=1) + "\n")
 
 
 def load_record(path: str | os.PathLike) -> OrionState:

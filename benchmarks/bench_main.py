@@ -4,6 +4,10 @@ Run: ``python -m benchmarks.bench_main [--quick]``. Prints a Markdown table
 and writes ``benchmarks/results/main.csv``. Every figure is the wall time of
 a whole ``ubongo-cp`` process (seconds), so start-up and imports count.
 
+The last rows time the same batches inside one warm process (imports done),
+which isolates the parallel part from the ~1 s of interpreter start-up and
+imports that every whole-process run pays once.
+
 Targets: generate classic < 60 s, Duel < 300 s; batch classic (432 tasks)
 with 2 jobs < 20 s; Duel (360 tasks) < 60 s and 2 jobs >= 1.6x faster than 1;
 classic batch on a 2-worker Dask LocalCluster within 1.3x of the process pool.
@@ -48,6 +52,26 @@ def main(argv=None) -> int:
             t = _run(["batch", f"puzzles/decks/{game}", "--out", str(out), "--jobs", jobs, "--executor", executor,
                       "--no-progress"])
             rows.append((f"batch {game} deck", f"{executor}, {jobs} job(s)", t))
+        # The same batches inside one warm process (imports done): the parallel
+        # part alone, without interpreter start-up. Median of 3.
+        import statistics
+
+        from ubongo_cp.batch import run_batch
+        from ubongo_cp.executors import _preload
+
+        _preload()
+        inproc = [("duel", 1, "local"), ("duel", 2, "local"), ("classic", 1, "local"), ("classic", 2, "local")]
+        if not args.quick:
+            inproc += [("classic", 2, "dask"), ("duel", 2, "dask")]
+        for game, jobs, executor in inproc:
+            times = []
+            for k in range(3):
+                out = tmp / f"inproc_{game}_{jobs}_{executor}_{k}"
+                t0 = time.perf_counter()
+                run_batch(ROOT / "puzzles" / "decks" / game, out, jobs=jobs, executor=executor, progress=False)
+                times.append(time.perf_counter() - t0)
+            rows.append((f"batch {game} deck (in one warm process)", f"{executor}, {jobs} job(s)",
+                         statistics.median(times)))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("| job | executor | seconds |\n|---|---|---:|")
@@ -60,5 +84,5 @@ def main(argv=None) -> int:
     return 0
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # needed: Dask's LocalCluster starts processes
     sys.exit(main())

@@ -34,6 +34,17 @@ EXECUTORS = ("local", "dask")
 
 OnError = Callable[[tuple, BaseException], Any]
 
+#: Modules imported before worker processes are forked, so that every worker
+#: starts with the solver backends loaded instead of importing them itself.
+PRELOAD = ("ubongo_cp.rate", "ubongo_cp.solvers.cpsat", "ubongo_cp.solvers.dancing")
+
+
+def _preload() -> None:
+    import importlib
+
+    for module in PRELOAD:
+        importlib.import_module(module)
+
 
 class LocalExecutor:
     """Process-pool executor with crash recovery (see module docstring)."""
@@ -58,6 +69,7 @@ class LocalExecutor:
                         raise
                     yield on_error(item, exc)
             return
+        _preload()
         todo = deque(range(len(items)))  # items not yet run
         alone: deque[int] = deque()      # suspects of a pool crash: run one at a time
         solo: set[int] = set()
@@ -111,13 +123,7 @@ class LocalExecutor:
 class DaskExecutor:
     """``dask.distributed`` executor (see module docstring)."""
 
-    #: Modules imported before a LocalCluster forks its workers, so that each
-    #: worker starts with them loaded (the solver backends).
-    PRELOAD = ("ubongo_cp.rate", "ubongo_cp.solvers.cpsat", "ubongo_cp.solvers.dancing")
-
     def __init__(self, jobs: int | None = None, scheduler: str | None = None) -> None:
-        import importlib
-
         import dask
         from dask.distributed import Client, LocalCluster
 
@@ -128,13 +134,12 @@ class DaskExecutor:
             except (OSError, TimeoutError) as exc:
                 raise InputError(f"cannot reach dask scheduler {scheduler}: {exc}") from None
         else:
-            for module in self.PRELOAD:
-                importlib.import_module(module)
+            _preload()
             # Fork (not spawn) the workers: they start in well under a second with
             # the solver modules already imported, instead of re-importing everything.
             with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}):
                 self.cluster = LocalCluster(n_workers=max(1, jobs or os.cpu_count() or 1), threads_per_worker=1,
-                                            processes=True, dashboard_address=None, silence_logs=40)
+                                            processes=True, dashboard_address=None, silence_logs=50)
             self.client = Client(self.cluster)
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,

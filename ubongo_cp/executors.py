@@ -79,15 +79,23 @@ class LocalExecutor:
             broken = False
             try:
                 while (todo or alone or running) and not broken:
-                    if alone:
-                        if not running:
-                            i = alone.popleft()
-                            solo.add(i)
-                            running[pool.submit(func, *items[i], **kwargs)] = i
-                    else:
-                        while todo and len(running) < 2 * self.jobs:
-                            i = todo.popleft()
-                            running[pool.submit(func, *items[i], **kwargs)] = i
+                    try:
+                        if alone:
+                            if not running:
+                                i = alone.popleft()
+                                solo.add(i)
+                                running[pool.submit(func, *items[i], **kwargs)] = i
+                        else:
+                            while todo and len(running) < 2 * self.jobs:
+                                i = todo.popleft()
+                                running[pool.submit(func, *items[i], **kwargs)] = i
+                    except BrokenProcessPool:
+                        # A worker died before this unit could be handed over: the
+                        # unit is not a suspect; run it again in the next pool.
+                        (alone if i in solo else todo).appendleft(i)
+                        solo.discard(i)
+                    if not running:
+                        break
                     finished, _ = wait(running, return_when=FIRST_COMPLETED)
                     for fut in finished:
                         i = running.pop(fut)

@@ -11,6 +11,7 @@ import json
 import sys
 
 from .errors import InputError
+from .executors import add_executor_arguments
 
 __all__ = ["add_parsers"]
 
@@ -172,9 +173,7 @@ def _add_generate(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same deck)")
     p.add_argument("--cards", type=int, help="number of cards (default 36 classic, 9 duel)")
     p.add_argument("--quiet", action="store_true", help="no per-card progress lines")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes for the region searches (default 1)")
-    p.add_argument("--executor", default="local", help="local (process pool, default) or dask")
-    p.add_argument("--scheduler", help="dask scheduler address (with --executor dask)")
+    add_executor_arguments(p, default_jobs=1)
     p.set_defaults(func=_cmd_generate)
 
 
@@ -203,11 +202,9 @@ def _add_batch(sub) -> None:
                                    "and summary.md. Re-running resumes from OUT/tasks.jsonl.")
     p.add_argument("deck", help="deck directory of card-side TOML files")
     p.add_argument("--out", required=True, help="output directory")
-    p.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
     p.add_argument("--time-limit", type=float, help="seconds per task and backend")
     p.add_argument("--backend", default="dlx", help="backend whose count is reported: dlx (default), cpsat, xcover")
-    p.add_argument("--executor", default="local", help="local (process pool, default) or dask")
-    p.add_argument("--scheduler", help="dask scheduler address, e.g. tcp://host:8786 (with --executor dask)")
+    add_executor_arguments(p, default_jobs=None)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_batch)
 

@@ -19,8 +19,10 @@ result as soon as it is ready, so callers can save finished work at once.
 
 from __future__ import annotations
 
+import math
 import os
 from collections import deque
+from contextlib import nullcontext
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -28,7 +30,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from .errors import InputError
 
-__all__ = ["make_executor", "LocalExecutor", "DaskExecutor", "EXECUTORS"]
+__all__ = ["make_executor", "map_chunks", "add_executor_arguments", "LocalExecutor", "DaskExecutor", "EXECUTORS"]
 
 EXECUTORS = ("local", "dask")
 
@@ -210,3 +212,102 @@ def make_executor(kind: str = "local", *, jobs: int | None = None, scheduler: st
         yield ex
     finally:
         ex.close()
+
+
+# --------------------------------------------------------------------------
+# Chunks of independent work (e.g. games) on an executor
+# --------------------------------------------------------------------------
+
+#: Chunks per worker when the games run in parallel (balances uneven chunks).
+CHUNKS_PER_JOB = 4
+#: Games per chunk when a progress bar is shown in-process (so that it moves).
+PROGRESS_CHUNK = 50
+
+
+def _run_chunk(start: int, stop: int, func: Callable, args: tuple) -> tuple[int, int, list]:
+    return start, stop, func(*args)
+
+
+def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int, int], tuple], *,
+                    executor: Any = "local", jobs: int | None = 1, scheduler: str | None = None,
+                    progress: bool = False, desc: str = "games", unit: str = "game") -> list:
+    """Run games ``0 .. games-1`` in chunks on an executor; return all rows in game order.
+
+    Parameters
+    ----------
+    func : callable
+        Top-level (picklable) function; ``func(*chunk_args(start, stop))``
+        plays games ``start .. stop-1`` and returns their rows (a list).
+    games : int
+        Number of games.
+    chunk_args : callable
+        ``chunk_args(start, stop)`` gives the arguments of one chunk; called
+        in this process.
+    executor : str or executor object
+        ``"local"`` or ``"dask"`` (see :func:`ubongo_cp.executors.make_executor`),
+        or an executor already made (it is not closed).
+    jobs : int, optional
+        Worker processes (``"local"``, 1 = in this process) or LocalCluster
+        workers (``"dask"``); ``None``: all cores.
+    scheduler : str, optional
+        Dask scheduler address (with ``executor="dask"``).
+    progress : bool
+        Show a tqdm bar counting finished games.
+
+    Returns
+    -------
+    list
+        The rows of all chunks, chunk by chunk in game order.
+
+    Examples
+    --------
+    >>> map_chunks(list, 5, lambda a, b: (range(a, b),))
+    [0, 1, 2, 3, 4]
+    """
+    if isinstance(executor, str):
+        ctx = make_executor(executor, jobs=jobs, scheduler=scheduler)
+    else:
+        ctx = nullcontext(executor)
+    with ctx as ex:
+        width = jobs or getattr(ex, "jobs", None) or os.cpu_count() or 1
+        in_process = isinstance(ex, LocalExecutor) and ex.jobs == 1
+        k = 1 if in_process else CHUNKS_PER_JOB * width
+        if progress:
+            k = max(k, math.ceil(games / PROGRESS_CHUNK))
+        k = max(1, min(games, k))
+        bounds = [(games * i // k, games * (i + 1) // k) for i in range(k)]
+        items = [(a, b, func, chunk_args(a, b)) for a, b in bounds]
+        bar = None
+        if progress:
+            from tqdm import tqdm
+            bar = tqdm(total=games, desc=desc, unit=unit)
+        parts = []
+        try:
+            for a, b, rows in ex.map_unordered(_run_chunk, items):
+                parts.append((a, rows))
+                if bar is not None:
+                    bar.update(b - a)
+        finally:
+            if bar is not None:
+                bar.close()
+    parts.sort(key=lambda part: part[0])
+    return [row for _, rows in parts for row in rows]
+
+
+def add_executor_arguments(parser, *, default_jobs: int | None = 1) -> None:
+    """Add ``--executor``, ``--jobs`` and ``--scheduler`` to a CLI parser.
+
+    The results of every command that takes them do not depend on them.
+    """
+    jobs_help = ("worker processes (local) or LocalCluster workers (dask); default "
+                 + ("1 (in-process)" if default_jobs == 1 else "all cores"))
+    parser.add_argument("--executor", choices=EXECUTORS, default="local",
+                        help="local (process pool, default) or dask (a LocalCluster, or --scheduler)")
+    parser.add_argument("--jobs", type=int, default=default_jobs, help=jobs_help)
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="dask scheduler address, e.g. tcp://host:8786 (with --executor dask)")
+
+
+def executor_options(args) -> dict:
+    """The ``executor``, ``jobs``, ``scheduler`` keyword arguments from parsed CLI ``args``."""
+    return {"executor": args.executor, "jobs": args.jobs, "scheduler": args.scheduler}

@@ -39,6 +39,9 @@ def add_simulate_parsers(simulate_subparsers) -> None:
                    help="replay and check a game record instead of simulating")
     p.add_argument("--show-moves", action="store_true", help="with --replay: print every move")
     p.add_argument("--progress", action="store_true", help="show a progress bar")
+    from ..executors import add_executor_arguments
+
+    add_executor_arguments(p)
     rules = p.add_argument_group("rule settings (RULES.md section 5 decisions)")
     rules.add_argument("--domino-set", choices=("double-five", "one-to-six"), default="double-five")
     rules.add_argument("--first-player", type=int, default=0)
@@ -89,13 +92,17 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
         all_out_winner=args.all_out_winner, stall_ties=args.stall_ties,
         stall_distance=args.stall_distance, max_rounds=args.max_rounds)
     df = simulate(agents, args.games, seed=args.seed, settings=settings,
-                  rotate_seats=args.rotate_seats, progress=args.progress)
+                  rotate_seats=args.rotate_seats, progress=args.progress,
+                  executor=args.executor, jobs=args.jobs, scheduler=args.scheduler)
     print(summary_text(df))
     if args.out:
-        if args.out.lower().endswith(".parquet"):
-            df.to_parquet(args.out, index=False)
-        else:
-            df.to_csv(args.out, index=False)
+        from ..io import atomic_path
+
+        with atomic_path(args.out) as tmp:
+            if args.out.lower().endswith(".parquet"):
+                df.to_parquet(tmp, index=False)
+            else:
+                df.to_csv(tmp, index=False)
         print(f"wrote {len(df)} rows to {args.out}")
     if args.plot:
         plot_lengths(df, args.plot)

@@ -6,6 +6,10 @@
 table with Wilson score intervals [1]_ and a chi-square goodness-of-fit test
 [2]_; :func:`plot_lengths` draws the distribution of game lengths.
 
+The games run in chunks on an executor (``executor="local"`` or ``"dask"``,
+see :mod:`ubongo_cp.executors`); game ``g``'s seed depends only on the run
+seed and ``g``, so the table does not depend on the executor or the jobs.
+
 A shared win (DN-12 ties) counts as ``1/k`` of a win for each of the ``k``
 winners, so the win counts of a run sum to the number of decided games.
 
@@ -26,8 +30,10 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from ..io import atomic_path
 from .domino import DominoSettings, DominoState, new_game
 from .domino_agents import AGENT_NAMES, make_agent
+from ..executors import map_chunks
 
 __all__ = [
     "play_one",
@@ -105,7 +111,8 @@ def play_one(agents: Sequence[str], seed: int,
 
 def simulate(agents: Sequence[str], games: int, seed: int = 0,
              settings: DominoSettings | None = None, rotate_seats: bool = False,
-             progress: bool = False) -> pd.DataFrame:
+             progress: bool = False, executor="local", jobs: int | None = 1,
+             scheduler: str | None = None) -> pd.DataFrame:
     """Play ``games`` games and return one row per game.
 
     Parameters
@@ -123,6 +130,12 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
         agent plays every seat equally often (for agent comparisons).
     progress : bool
         Show a tqdm progress bar on standard error.
+    executor : str or executor object
+        ``"local"`` (default) or ``"dask"`` (see :mod:`ubongo_cp.executors`).
+    jobs : int, optional
+        Worker processes (1, the default, plays in this process).
+    scheduler : str, optional
+        Dask scheduler address (with ``executor="dask"``).
 
     Returns
     -------
@@ -150,16 +163,24 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
     n = len(agents)
     settings = settings or DominoSettings(num_players=n)
     seeds = np.random.default_rng(seed).integers(2**63 - 1, size=games)
-    it = range(games)
-    if progress:
-        from tqdm import tqdm
-        it = tqdm(it, desc="domino games", unit="game")
-    rows = []
-    for g in it:
-        seating = [agents[(s + g) % n] for s in range(n)] if rotate_seats else list(agents)
-        row, _ = play_one(seating, int(seeds[g]), settings)
-        rows.append({"game": g, **row})
+    agents = list(agents)
+    rows = map_chunks(_domino_rows, games,
+                           lambda a, b: (agents, a, [int(x) for x in seeds[a:b]], settings, rotate_seats),
+                           executor=executor, jobs=jobs, scheduler=scheduler, progress=progress,
+                           desc="domino games", unit="game")
     return pd.DataFrame(rows)
+
+
+def _domino_rows(agents: list[str], start: int, seeds: list[int], settings: DominoSettings,
+                 rotate_seats: bool) -> list[dict]:
+    """Rows of games ``start .. start + len(seeds) - 1`` of :func:`simulate`."""
+    n = len(agents)
+    rows = []
+    for g, game_seed in enumerate(seeds, start):
+        seating = [agents[(s + g) % n] for s in range(n)] if rotate_seats else list(agents)
+        row, _ = play_one(seating, game_seed, settings)
+        rows.append({"game": g, **row})
+    return rows
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -320,7 +341,8 @@ def plot_lengths(df: pd.DataFrame, path: str, title: str | None = None) -> None:
     ax.set_title(title or f"Domino, nezlob se!: {len(df)} games, agents {df['agents'].iloc[0]}")
     ax.legend(title="end reason")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=110, format="png")
     plt.close(fig)
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..executors import add_executor_arguments, executor_options
+
 __all__ = ["add_simulate_parsers"]
 
 _STRATEGY_NAMES = ("stay", "most-gems", "leading", "lookahead")
@@ -63,6 +65,7 @@ def _common(p: argparse.ArgumentParser, game: str) -> None:
     p.add_argument("--out", metavar="FILE", help="write the table to FILE.csv or FILE.parquet")
     p.add_argument("--sigma", type=float, default=0.4,
                    help="noise of the solve-time model (sd of log time, default 0.4)")
+    add_executor_arguments(p)
 
 
 def _tasks(args, game: str):
@@ -89,7 +92,7 @@ def _run_sweep(args, deck) -> int:
         raise InputError(f"--sweep ratios {args.sweep} must be > 0")
     slow = [args.skill_a / r for r in args.sweep]
     sweep = handicap_sweep(deck, slow, args.games, args.seed, fast_skill=args.skill_a, side=args.side,
-                           orange_fields=args.orange, model=_model(args))
+                           orange_fields=args.orange, model=_model(args), **executor_options(args))
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
     print(f"{args.games} Duel matches per setting, side {args.side}, skill A {args.skill_a:g}, "
           f"orange fields {' '.join(map(str, args.orange))}, sigma {args.sigma:g}, seed {args.seed}, tasks: {src}")
@@ -132,7 +135,7 @@ def _run_ubongo(args) -> int:
     deck = _tasks(args, "classic")
     table = simulate_ubongo(deck, args.players, args.games, args.seed, strategies=args.strategy,
                             skills=args.skills, side=args.side, all_cards=args.all_cards, timer=args.timer,
-                            model=_model(args))
+                            model=_model(args), **executor_options(args))
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
     print(f"{args.games} gem games, {args.players} players, {args.side} side, seed {args.seed}, tasks: {src}")
     with pd.option_context("display.width", 120, "display.precision", 3):
@@ -162,7 +165,8 @@ def _run_duel(args) -> int:
     if args.plot:
         raise InputError("--plot needs --sweep")
     table = simulate_duel(deck, args.games, args.skill_a, args.skill_b, args.seed, side=args.side,
-                          handicap=args.handicap, orange_fields=args.orange, model=_model(args))
+                          handicap=args.handicap, orange_fields=args.orange, model=_model(args),
+                          **executor_options(args))
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
     mode = f"handicap, orange fields {' '.join(map(str, args.orange))}" if args.handicap else "normal rules"
     print(f"{args.games} Duel matches, side {args.side}, {mode}, seed {args.seed}, tasks: {src}")

@@ -16,19 +16,28 @@ from the rated deck through :class:`~ubongo_cp.games.players.SolveTimeModel`.
 Seeding: game (match) ``g`` of a run with seed ``s`` uses child ``g`` of
 ``numpy.random.SeedSequence(s)``; that child spawns the game's generator and
 one generator per player strategy.
+
+Execution: :func:`simulate_ubongo` and :func:`simulate_duel` split the games
+into chunks run by an executor (:mod:`ubongo_cp.executors`, ``"local"`` or
+``"dask"``) through :func:`map_chunks`. A game's randomness depends only
+on the run seed and the game index, so the table is the same whatever the
+executor, the number of jobs and the chunking.
 """
 
 from __future__ import annotations
 
 import math
 import os
+from contextlib import nullcontext
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..executors import make_executor, map_chunks
+from ..io import atomic_path
 from .base import CHANCE
 from .duel import (A_SCORES, B_SCORES, DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_RESOLUTION,
                    MAX_REROLLS, NUM_FACES as DUEL_FACES, TARGET, TIE, DuelState, settle_duel, unsolvable)
@@ -237,7 +246,8 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
                     strategies: Sequence[str] | None = None, skills: Sequence[float] | None = None,
                     side: str = "easy", model: SolveTimeModel | None = None, timer: float = DEFAULT_TIMER,
                     move_time: float = 0.0, all_cards: bool = False, fast: bool = True,
-                    progress: bool = False) -> pd.DataFrame:
+                    progress: bool = False, executor="local", jobs: int | None = 1,
+                    scheduler: str | None = None) -> pd.DataFrame:
     """Simulate many gem games; one row per game x player.
 
     Parameters
@@ -259,6 +269,9 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
         and every strategy plays with every skill.
     progress : bool
         Show a tqdm progress bar.
+    executor, jobs, scheduler
+        Where the games run (see :func:`map_chunks`); the table does
+        not depend on them.
 
     Returns
     -------
@@ -285,17 +298,24 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     if any(not s > 0 for s in skills):
         raise InputError(f"skills {skills} must be > 0")
     seat_strats = [strategies[p % len(strategies)] for p in range(num_players)]
-    rows = []
     seeds = _game_seeds(seed, games)
-    it = range(games)
-    if progress:
-        from tqdm import tqdm
-        it = tqdm(it, desc="gem games", unit="game")
-    for g in it:
+    opts = {"side": side, "model": model, "timer": timer, "move_time": move_time, "all_cards": all_cards,
+            "fast": fast}
+    rows = map_chunks(_ubongo_rows, games, lambda a, b: (deck, seat_strats, skills, a, seeds[a:b], opts),
+                           executor=executor, jobs=jobs, scheduler=scheduler, progress=progress,
+                           desc="gem games", unit="game")
+    return pd.DataFrame(rows)
+
+
+def _ubongo_rows(deck: TaskDeck, seat_strats: list[str], skills: list[float], start: int,
+                 seeds: Sequence[np.random.SeedSequence], opts: dict) -> list[dict]:
+    """Rows of games ``start .. start + len(seeds) - 1`` of :func:`simulate_ubongo`."""
+    num_players = len(seat_strats)
+    rows = []
+    for g, game_seed in enumerate(seeds, start):
         # Skills rotate over the seats game by game, so that every strategy meets every skill.
         seat_skills = [skills[(p + g) % len(skills)] for p in range(num_players)]
-        r = play_ubongo_game(deck, seat_strats, seat_skills, seeds[g], side=side, model=model, timer=timer,
-                             move_time=move_time, all_cards=all_cards, fast=fast)
+        r = play_ubongo_game(deck, seat_strats, seat_skills, game_seed, **opts)
         for p in range(num_players):
             gems = r["gems"][p]
             row = {"game": g, "seat": p, "strategy": seat_strats[p], "skill": seat_skills[p]}
@@ -303,7 +323,7 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
             row.update({"total": sum(gems), "top": max(gems), "score": "-".join(map(str, sorted_counts(gems))),
                         "win": r["returns"][p], "solved": r["solved"][p], "extended": r["extended"]})
             rows.append(row)
-    return pd.DataFrame(rows)
+    return rows
 
 
 def summarise_ubongo(table: pd.DataFrame, by: Sequence[str] = ("strategy", "skill")) -> pd.DataFrame:
@@ -458,8 +478,13 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
                   side: str = "A", handicap: bool = False, orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS,
                   model: SolveTimeModel | None = None, give_up: float = DEFAULT_GIVE_UP,
                   tie_resolution: float = DEFAULT_TIE_RESOLUTION, fast: bool = True,
-                  progress: bool = False) -> pd.DataFrame:
+                  progress: bool = False, executor="local", jobs: int | None = 1,
+                  scheduler: str | None = None) -> pd.DataFrame:
     """Simulate Duel matches; one row per match.
+
+    Match ``g`` uses child ``g`` of ``SeedSequence(seed)``; ``executor``,
+    ``jobs`` and ``scheduler`` say where the matches run (see
+    :func:`map_chunks`) and do not change the table.
 
     Returns
     -------
@@ -483,20 +508,25 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
     if any(not 0 < int(f) < TARGET for f in orange_fields):
         raise InputError(f"orange fields {list(orange_fields)} must lie in 1..{TARGET - 1} (UD-7)")
     seeds = _game_seeds(seed, games)
-    it = range(games)
-    if progress:
-        from tqdm import tqdm
-        it = tqdm(it, desc="duel matches", unit="match")
-    rows = []
-    for g in it:
-        r = play_duel_match(deck, (skill_a, skill_b), seeds[g], side=side, model=model, handicap=handicap,
-                            orange_fields=orange_fields, give_up=give_up, tie_resolution=tie_resolution,
-                            fast=fast)
-        rows.append({"match": g, "side": side, "skill_a": skill_a, "skill_b": skill_b, "handicap": handicap,
-                     "winner": "AB"[r["winner"]], "score_a": r["scores"][0], "score_b": r["scores"][1],
-                     "duels": r["duels"], "ties": r["ties"], "rerolls": r["rerolls"],
-                     "handicap_duels": r["handicap_duels"], "minutes": r["time"] / 60.0})
+    opts = {"side": side, "model": model, "handicap": handicap, "orange_fields": tuple(orange_fields),
+            "give_up": give_up, "tie_resolution": tie_resolution, "fast": fast}
+    rows = map_chunks(_duel_rows, games, lambda a, b: (deck, (skill_a, skill_b), a, seeds[a:b], opts),
+                           executor=executor, jobs=jobs, scheduler=scheduler, progress=progress,
+                           desc="duel matches", unit="match")
     return pd.DataFrame(rows)
+
+
+def _duel_rows(deck: TaskDeck, skills: tuple[float, float], start: int,
+               seeds: Sequence[np.random.SeedSequence], opts: dict) -> list[dict]:
+    """Rows of matches ``start .. start + len(seeds) - 1`` of :func:`simulate_duel`."""
+    rows = []
+    for g, match_seed in enumerate(seeds, start):
+        r = play_duel_match(deck, skills, match_seed, **opts)
+        rows.append({"match": g, "side": opts["side"], "skill_a": skills[0], "skill_b": skills[1],
+                     "handicap": opts["handicap"], "winner": "AB"[r["winner"]], "score_a": r["scores"][0],
+                     "score_b": r["scores"][1], "duels": r["duels"], "ties": r["ties"], "rerolls": r["rerolls"],
+                     "handicap_duels": r["handicap_duels"], "minutes": r["time"] / 60.0})
+    return rows
 
 
 def summarise_duel(table: pd.DataFrame) -> pd.DataFrame:
@@ -512,11 +542,13 @@ def summarise_duel(table: pd.DataFrame) -> pd.DataFrame:
 
 def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=0, *, fast_skill: float = 1.0,
                    side: str = "A", orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS,
-                   model: SolveTimeModel | None = None) -> pd.DataFrame:
+                   model: SolveTimeModel | None = None, executor="local", jobs: int | None = 1,
+                   scheduler: str | None = None) -> pd.DataFrame:
     """The slower player's win rate with and without the UD-7 handicap.
 
     Player A has ``fast_skill``; player B each of ``slow_skills`` in turn.
     Both variants of one gap use the same match seeds (common random numbers).
+    All settings run on one executor (see :func:`map_chunks`).
 
     Returns
     -------
@@ -527,17 +559,20 @@ def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=
     """
     deck = as_deck(tasks, "duel")
     rows = []
-    for sb in slow_skills:
-        res = {}
-        for h in (False, True):
-            t = simulate_duel(deck, games, fast_skill, sb, seed, side=side, handicap=h,
-                              orange_fields=orange_fields, model=model)
-            p = float((t["winner"] == "B").mean())
-            res[h] = (p, math.sqrt(p * (1 - p) / games))
-        rows.append({"skill_a": fast_skill, "skill_b": sb, "speed_ratio": fast_skill / sb,
-                     "win_b_normal": res[False][0], "win_b_handicap": res[True][0],
-                     "gain": 100 * (res[True][0] - res[False][0]),
-                     "se_normal": res[False][1], "se_handicap": res[True][1]})
+    ctx = make_executor(executor, jobs=jobs, scheduler=scheduler) if isinstance(executor, str) \
+        else nullcontext(executor)
+    with ctx as ex:
+        for sb in slow_skills:
+            res = {}
+            for h in (False, True):
+                t = simulate_duel(deck, games, fast_skill, sb, seed, side=side, handicap=h,
+                                  orange_fields=orange_fields, model=model, executor=ex, jobs=jobs)
+                p = float((t["winner"] == "B").mean())
+                res[h] = (p, math.sqrt(p * (1 - p) / games))
+            rows.append({"skill_a": fast_skill, "skill_b": sb, "speed_ratio": fast_skill / sb,
+                         "win_b_normal": res[False][0], "win_b_handicap": res[True][0],
+                         "gain": 100 * (res[True][0] - res[False][0]),
+                         "se_normal": res[False][1], "se_handicap": res[True][1]})
     return pd.DataFrame(rows)
 
 
@@ -561,8 +596,8 @@ def plot_handicap_sweep(sweep: pd.DataFrame, path: str | os.PathLike, title: str
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png")
     plt.close(fig)
 
 
@@ -578,9 +613,9 @@ def write_table(table: pd.DataFrame, path: str | os.PathLike) -> Path:
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".parquet", ".pq"):
         raise InputError(f"output must end in .csv or .parquet, not {suffix or '(no suffix)'}", path=path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if suffix == ".csv":
-        table.to_csv(path, index=False)
-    else:
-        table.to_parquet(path, index=False)
+    with atomic_path(path) as tmp:
+        if suffix == ".csv":
+            table.to_csv(tmp, index=False)
+        else:
+            table.to_parquet(tmp, index=False)
     return path

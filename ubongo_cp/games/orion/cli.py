@@ -43,6 +43,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     tour.add_argument("--seed", type=int, default=0)
     tour.add_argument("--out", metavar="FILE", help="write the per-game table (.csv or .parquet)")
     tour.add_argument("--no-self-play", action="store_true", help="skip an agent against itself")
+    from ...executors import add_executor_arguments
+
+    add_executor_arguments(tour)
     tour.set_defaults(func=_run_tournament)
     return orion
 
@@ -135,12 +138,16 @@ def _run_tournament(args) -> int:
         raise InputError(f"unknown agent(s) {bad} (choose from {', '.join(AGENTS)})")
     if args.games < 1:
         raise InputError(f"--games must be at least 1, got {args.games}")
-    df = run_tournament(names, args.games, seed=args.seed, self_play=not args.no_self_play)
+    df = run_tournament(names, args.games, seed=args.seed, self_play=not args.no_self_play,
+                        executor=args.executor, jobs=args.jobs, scheduler=args.scheduler)
     if args.out:
-        if args.out.endswith(".parquet"):
-            df.to_parquet(args.out, index=False)
-        else:
-            df.to_csv(args.out, index=False)
+        from ...io import atomic_path
+
+        with atomic_path(args.out) as tmp:
+            if args.out.endswith(".parquet"):
+                df.to_parquet(tmp, index=False)
+            else:
+                df.to_csv(tmp, index=False)
         print(f"per-game table written to {args.out} ({len(df)} rows)")
     fmt = {"rate": "{:.3f}".format, "ci_low": "{:.3f}".format, "ci_high": "{:.3f}".format,
            "first_mover_rate": "{:.3f}".format, "share": "{:.3f}".format,

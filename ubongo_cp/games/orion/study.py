@@ -3,7 +3,10 @@
 Every pairing of agents plays ``games`` games with fresh seeded random
 layouts (OD-1); the agents swap seats every other game, so each agent moves
 first equally often. The first mover is player 0 (``Setup.first_player =
-0``). Intervals are Wilson score intervals [1]_.
+0``). Intervals are Wilson score intervals [1]_. The games run in chunks on
+an executor (``"local"`` or ``"dask"``, see :mod:`ubongo_cp.executors`);
+game ``i`` uses child ``i`` of ``SeedSequence(seed)``, so the table does not
+depend on the executor or the number of jobs.
 
 References
 ----------
@@ -21,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..base import play_game
+from ...executors import map_chunks
 from .agents import make_agent
 from .engine import OrionState, random_setup
 
@@ -46,7 +50,8 @@ def wilson(successes: float, n: int, z: float = 1.959963984540054) -> tuple[floa
 
 
 def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
-                   self_play: bool = True, progress: bool = False) -> pd.DataFrame:
+                   self_play: bool = True, progress: bool = False, executor="local",
+                   jobs: int | None = 1, scheduler: str | None = None) -> pd.DataFrame:
     """Play every pairing of ``agents`` ``games`` times; one row per game and seat.
 
     Parameters
@@ -61,6 +66,12 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         Include each agent against itself.
     progress : bool
         Show a tqdm bar.
+    executor : str or executor object
+        ``"local"`` (default) or ``"dask"`` (see :mod:`ubongo_cp.executors`).
+    jobs : int, optional
+        Worker processes (1, the default, plays in this process).
+    scheduler : str, optional
+        Dask scheduler address (with ``executor="dask"``).
 
     Returns
     -------
@@ -74,14 +85,19 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     names = list(agents)
     pairs = [(a, b) for a, b in itertools.combinations_with_replacement(names, 2)
              if self_play or a != b]
-    jobs = [(a, b, g) for a, b in pairs for g in range(games)]
-    it = jobs
-    if progress:
-        from tqdm import tqdm
-        it = tqdm(jobs, desc="orion games")
+    todo = [(a, b, g) for a, b in pairs for g in range(games)]
+    children = np.random.SeedSequence(seed).spawn(len(todo))
+    rows = map_chunks(_tournament_rows, len(todo), lambda i, j: (i, todo[i:j], children[i:j]),
+                           executor=executor, jobs=jobs, scheduler=scheduler, progress=progress,
+                           desc="orion games", unit="game")
+    return pd.DataFrame(rows)
+
+
+def _tournament_rows(start: int, todo: Sequence[tuple[str, str, int]],
+                     children: Sequence[np.random.SeedSequence]) -> list[dict]:
+    """Rows of games ``start .. start + len(todo) - 1`` of :func:`run_tournament`."""
     rows = []
-    ss = np.random.SeedSequence(seed)
-    for gid, ((a, b, g), child) in enumerate(zip(it, ss.spawn(len(jobs)))):
+    for gid, ((a, b, g), child) in enumerate(zip(todo, children), start):
         first, second = (a, b) if g % 2 == 0 else (b, a)
         s1, s2, s3 = child.spawn(3)
         state = OrionState(random_setup(np.random.default_rng(s1), first_player=0))
@@ -94,7 +110,7 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
                          "result": "win" if pts == 1 else "loss" if pts == 0 else "draw",
                          "points": pts, "end_rule": state.end_rule, "condition": cond,
                          "length": len(state.history)})
-    return pd.DataFrame(rows)
+    return rows
 
 
 def _condition(state: OrionState) -> str:

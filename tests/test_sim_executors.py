@@ -1,0 +1,103 @@
+"""The game simulators give the same table whatever the executor, jobs and chunking."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from ubongo_cp.cli import main
+from ubongo_cp.games.domino_sim import simulate
+from ubongo_cp.games.orion.study import run_tournament
+from ubongo_cp.executors import CHUNKS_PER_JOB, map_chunks
+from ubongo_cp.games.ubongo_sim import (as_deck, handicap_sweep, simulate_duel,
+                                        simulate_ubongo, synthetic_tasks)
+
+
+@pytest.fixture(scope="module")
+def classic():
+    return as_deck(synthetic_tasks("classic"), "classic")
+
+
+@pytest.fixture(scope="module")
+def duel():
+    return as_deck(synthetic_tasks("duel"), "duel")
+
+
+def _rows(a, b):
+    return (list(range(a, b)),)
+
+
+def _identity(rows):
+    return rows
+
+
+def test_chunks_come_back_in_game_order():
+    # 4 * jobs chunks over 2 processes finish in any order; rows are still in game order.
+    assert map_chunks(_identity, 11, _rows, jobs=2) == list(range(11))
+    assert CHUNKS_PER_JOB * 2 < 11  # several games per chunk as well as several chunks
+
+
+def test_ubongo_jobs_do_not_change_table(classic):
+    kw = dict(strategies=["stay", "lookahead"], skills=[1.0, 1.5])
+    one = simulate_ubongo(classic, 3, 10, seed=5, **kw)
+    two = simulate_ubongo(classic, 3, 10, seed=5, jobs=2, **kw)
+    pd.testing.assert_frame_equal(one, two)
+    assert list(one["game"]) == [g for g in range(10) for _ in range(3)]
+    # the first games do not depend on how many games the run has
+    pd.testing.assert_frame_equal(simulate_ubongo(classic, 3, 4, seed=5, **kw), one.iloc[:12])
+
+
+def test_duel_and_sweep_jobs_do_not_change_table(duel):
+    one = simulate_duel(duel, 12, 1.0, 0.8, seed=3, handicap=True)
+    two = simulate_duel(duel, 12, 1.0, 0.8, seed=3, handicap=True, jobs=2)
+    pd.testing.assert_frame_equal(one, two)
+    assert list(one["match"]) == list(range(12))
+    s1 = handicap_sweep(duel, [0.8], games=8, seed=1)
+    s2 = handicap_sweep(duel, [0.8], games=8, seed=1, jobs=2)
+    pd.testing.assert_frame_equal(s1, s2)
+
+
+def test_domino_jobs_do_not_change_table():
+    one = simulate(["random", "greedy", "careful"], 9, seed=4, rotate_seats=True)
+    two = simulate(["random", "greedy", "careful"], 9, seed=4, rotate_seats=True, jobs=2)
+    pd.testing.assert_frame_equal(one, two)
+    assert list(one["game"]) == list(range(9))
+
+
+def test_orion_jobs_do_not_change_table():
+    one = run_tournament(["random", "greedy"], 2, seed=2)
+    two = run_tournament(["random", "greedy"], 2, seed=2, jobs=2)
+    pd.testing.assert_frame_equal(one, two)
+    assert list(one["game"]) == [g for g in range(6) for _ in range(2)]
+
+
+def test_dask_gives_same_table(duel):
+    pytest.importorskip("dask.distributed")
+    one = simulate_duel(duel, 10, 1.0, 0.7, seed=8)
+    two = simulate_duel(duel, 10, 1.0, 0.7, seed=8, executor="dask", jobs=2)
+    pd.testing.assert_frame_equal(one, two)
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "ubongo", "--synthetic", "--games", "6", "--players", "2"],
+    ["simulate", "duel", "--synthetic", "--games", "6"],
+    ["simulate", "domino", "--games", "6", "--players", "2"],
+    ["orion", "tournament", "--games", "2", "--agents", "random"],
+])
+def test_cli_jobs_same_out_file(argv, tmp_path, capsys):
+    for jobs in ("1", "2"):
+        assert main(argv + ["--jobs", jobs, "--out", str(tmp_path / f"t{jobs}.csv")]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "t1.csv").read_bytes() == (tmp_path / "t2.csv").read_bytes()
+    # written atomically: only the two tables, no temporary files left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t1.csv", "t2.csv"]
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["simulate", "duel", "--synthetic", "--games", "2", "--jobs", "0"], "--jobs must be at least 1"),
+    (["simulate", "domino", "--games", "2", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --executor dask"),
+])
+def test_cli_bad_executor_options_exit_2(argv, msg, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert msg in err and "Traceback" not in err

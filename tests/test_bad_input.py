@@ -95,3 +95,32 @@ def test_fuzz_card_parser_raises_only_input_errors(lines):
         parse_card("\n".join(lines) + "\n", path="fuzz.toml")
     except InputError as exc:
         assert str(exc).startswith("fuzz.toml")
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["generate", "--game", "classic", "--out", "{tmp}/d", "--cards", "1", "--seed", "-5"], "--seed must be at least 0"),
+    (["simulate", "duel", "--games", "0"], "--games must be at least 1"),
+    (["simulate", "ubongo", "--games", "3", "--timer", "0"], "--timer must be a positive number"),
+    (["batch", EXAMPLES, "--out", "{tmp}/o", "--backend", "foo"], "unknown backend 'foo'"),
+    (["batch", EXAMPLES, "--out", "{tmp}/o", "--time-limit", "-1"], "--time-limit must be a positive number"),
+    (["analyze", "--pieces", "duel", "--region", REGION, "--k", "22"], "--k 22 is larger than the piece set"),
+    (["solve", "--pieces", "classic", "--region", REGION, "--use", ""], "--use: no piece names given"),
+    (["solve", "--pieces", "classic", "--region", REGION, "--face", "1"], "--face goes with a card file"),
+    (["booklet", EXAMPLES, "--out", "{tmp}"], "is a directory, expected a file name"),
+    (["batch", EXAMPLES, "--out", REGION], "File exists"),
+    (["orion", "tournament", "--games", "1", "--agents", "greedy", "--no-self-play"], "no pairing to play"),
+    (["batch", EXAMPLES, "--out", "{tmp}/o", "--jobs", "100000"], "--jobs 100000 is more than"),
+])
+def test_bad_arguments_exit_2(run_cli, tmp_path, argv, fragment):
+    code, out, err = run_cli(*[a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert code == 2 and err.count("\n") == 1 and fragment in err, err
+
+
+def test_die_faces_follow_the_die(tmp_path):
+    # UG-4: the classic die has six faces; UD-2: the Duel die twenty.
+    path = tmp_path / "c.toml"
+    path.write_text('game = "classic"\ncard = "F"\nside = "easy"\npieces = "classic"\nregion = "####"\n'
+                    '[tasks]\n7 = ["I4"]\n')
+    with pytest.raises(InputError, match="faces 1..6"):
+        from ubongo_cp.cards import load_card
+        load_card(path)

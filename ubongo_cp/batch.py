@@ -166,6 +166,12 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *, jobs: 
     """
     from .report import write_reports
 
+    from .solvers import BACKENDS
+
+    if backend not in BACKENDS:
+        raise InputError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if time_limit is not None and not time_limit > 0:
+        raise InputError(f"--time-limit must be a positive number of seconds, got {time_limit}")
     start = time.perf_counter()
     deck_dir, out = Path(deck_dir), Path(out_dir)
     cards, problems = load_deck(deck_dir)

@@ -42,6 +42,8 @@ __all__ = ["GAMES", "SIDES", "CardSide", "load_card", "parse_card", "write_card"
 #: Card sides of each game (RULES.md §2 UG-1, §3 UD-1).
 SIDES = {"classic": ("easy", "hard"), "duel": ("A", "B")}
 GAMES = tuple(SIDES)
+#: Faces of each game's die: a six-sided die (UG-4) and a d20 (UD-2).
+DIE_FACES = {"classic": 6, "duel": 20}
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,9 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         if not re.fullmatch(r"[0-9]+", face_key) or int(face_key) < 1:
             raise InputError(f"die face {face_key!r} is not a positive integer", path=where, line=line)
         face = int(face_key)
+        if face > DIE_FACES[game]:
+            raise InputError(f"die face {face} does not exist: the {game} die has faces 1..{DIE_FACES[game]} "
+                             f"({'UG-4' if game == 'classic' else 'UD-2'})", path=where, line=line)
         if face in tasks:
             raise InputError(f"die face {face} appears twice", path=where, line=line)
         if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):

@@ -51,15 +51,46 @@ def _plugin(module: str, func: str, subparsers) -> None:
     getattr(importlib.import_module(module), func)(subparsers)
 
 
+#: Common options and the smallest value each may take (checked for every command).
+_MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1}
+#: Options that must be positive when given.
+_POSITIVE = ("time_limit", "timer")
+
+
+def _check_common(args: argparse.Namespace) -> None:
+    import math
+    import os
+
+    for name, low in _MINIMUM.items():
+        value = getattr(args, name, None)
+        if isinstance(value, int) and value < low:
+            raise UbongoError(f"--{name.replace('_', '-')} must be at least {low}, got {value}")
+    for name in _POSITIVE:
+        value = getattr(args, name, None)
+        if isinstance(value, (int, float)) and not (value > 0 and math.isfinite(value)):
+            raise UbongoError(f"--{name.replace('_', '-')} must be a positive number of seconds, got {value}")
+    jobs = getattr(args, "jobs", None)
+    cap = 8 * (os.cpu_count() or 1)
+    if isinstance(jobs, int) and jobs > cap and getattr(args, "executor", "local") == "local" \
+            and not getattr(args, "scheduler", None):
+        raise UbongoError(f"--jobs {jobs} is more than {cap} (8 per core on this machine)")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (also used by the console script)."""
+    """Run the CLI; returns the exit status (also used by the console script).
+
+    Set ``UBONGO_CP_DEBUG=1`` to get the full traceback of an unexpected error.
+    """
+    import os
+
     args = build_parser().parse_args(argv)
     try:
+        _check_common(args)
         return int(args.func(args) or 0)
     except UbongoError as exc:
         print(f"ubongo-cp: error: {exc}", file=sys.stderr)
         return 2
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
+    except (FileNotFoundError, FileExistsError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
         name = exc.filename if exc.filename is not None else ""
         print(f"ubongo-cp: error: {name}: {exc.strerror or exc}", file=sys.stderr)
         return 2
@@ -69,6 +100,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ubongo-cp: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
+        if os.environ.get("UBONGO_CP_DEBUG"):
+            raise
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        print(f"ubongo-cp: error: {type(exc).__name__}: {first} (set UBONGO_CP_DEBUG=1 for details)",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -59,14 +59,16 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
     if args.card:
-        if args.pieces or args.region or args.use:
+        if args.pieces or args.region or args.use is not None:
             raise InputError("give either a card file or --pieces/--region, not both")
         return _solve_card(args)
     if not args.pieces or not args.region:
         raise InputError("solve needs a card file, or both --pieces and --region")
+    if args.face is not None:
+        raise InputError("--face goes with a card file, not with --pieces/--region")
     piece_set = load_pieces(args.pieces)
     region = load_region(args.region)
-    names = piece_names_arg(args.use) if args.use else None
+    names = piece_names_arg(args.use) if args.use is not None else None
     pieces = piece_set.select(names)
     instance = build_instance(pieces, region)
     limit = None if args.count else (args.limit or 1)

@@ -22,7 +22,13 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
 
     On an exception the temporary file is removed and ``path`` is untouched.
     """
+    from .errors import InputError
+
     target = Path(path)
+    if target.is_dir():
+        raise InputError("is a directory, expected a file name to write", path=target)
+    if target.parent.exists() and not target.parent.is_dir():
+        raise InputError("is a file, expected a directory", path=target.parent)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or target.suffix, dir=target.parent)
     os.close(fd)

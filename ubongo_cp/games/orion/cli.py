@@ -115,8 +115,11 @@ def _run_analyze(args) -> int:
             if state.is_terminal():
                 row += ["-", "-"]
             else:
-                row += ["yes" if is_safe_connection(state, p, time_limit=tl).safe else "no"
-                        for p in (0, 1)]
+                for p in (0, 1):
+                    try:
+                        row.append("yes" if is_safe_connection(state, p, time_limit=tl).safe else "no")
+                    except TimeoutError:
+                        row.append("?")
             print(" | ".join(row))
         if k < len(final.history):
             state.apply_action(final.history[k])

@@ -85,11 +85,15 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     names = list(agents)
     pairs = [(a, b) for a, b in itertools.combinations_with_replacement(names, 2)
              if self_play or a != b]
+    if not pairs:
+        from ...errors import InputError
+
+        raise InputError("no pairing to play: give two agents, or allow self-play")
     todo = [(a, b, g) for a, b in pairs for g in range(games)]
     children = np.random.SeedSequence(seed).spawn(len(todo))
     rows = map_chunks(_tournament_rows, len(todo), lambda i, j: (i, todo[i:j], children[i:j]),
-                           executor=executor, jobs=jobs, scheduler=scheduler, progress=progress,
-                           desc="orion games", unit="game")
+                      executor=executor, jobs=jobs, scheduler=scheduler, progress=progress,
+                      desc="orion games", unit="game")
     return pd.DataFrame(rows)
 
 

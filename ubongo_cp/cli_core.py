@@ -115,8 +115,9 @@ def _print_result(result, region, names, *, counting: bool, indent: str = "") ->
     if result.status == "unknown":
         print(f"{indent}unknown: time limit reached before any solution")
         return
-    if counting or not result.complete:
-        exact = "" if result.complete else " (search stopped early: lower bound)"
+    if counting:
+        stopped = "time limit reached" if result.stats.get("timed_out") else "search stopped by --limit"
+        exact = "" if result.complete else f" ({stopped}: a lower bound)"
         reduced = ""
         if result.complete and result.count_reduced is not None and result.count_reduced != n:
             reduced = f", {result.count_reduced} up to the region's symmetry"

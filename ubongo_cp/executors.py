@@ -154,17 +154,35 @@ class DaskExecutor:
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
                       **kwargs) -> Iterator[Any]:
-        """As :meth:`LocalExecutor.map_unordered`, on the cluster."""
+        """As :meth:`LocalExecutor.map_unordered`, on the cluster.
+
+        Items travel in batches (about :data:`CHUNKS_PER_JOB` per worker),
+        since every Dask task costs a scheduler round trip; a batch that
+        fails is re-run item by item, so ``on_error`` still sees the one item
+        that failed.
+        """
         from dask.distributed import as_completed
 
-        futures = {self.client.submit(func, *item, pure=False, **kwargs): i for i, item in enumerate(items)}
+        workers = max(1, len(self.client.scheduler_info().get("workers", {})) or 1)
+        n_batches = max(1, min(len(items), CHUNKS_PER_JOB * workers))
+        bounds = [(len(items) * b // n_batches, len(items) * (b + 1) // n_batches) for b in range(n_batches)]
+        futures = {self.client.submit(_run_batch, func, list(items[a:z]), kwargs, pure=False): (a, z)
+                   for a, z in bounds if z > a}
         for fut in as_completed(futures):
+            a, z = futures[fut]
             try:
-                yield fut.result()
-            except Exception as exc:  # noqa: BLE001 - includes KilledWorker
-                if on_error is None:
-                    raise
-                yield on_error(items[futures[fut]], exc)
+                yield from fut.result()
+                continue
+            except Exception:  # noqa: BLE001 - re-run the batch one item at a time below
+                pass
+            singles = {self.client.submit(func, *items[i], pure=False, **kwargs): i for i in range(a, z)}
+            for single in as_completed(singles):
+                try:
+                    yield single.result()
+                except Exception as exc:  # noqa: BLE001 - includes KilledWorker
+                    if on_error is None:
+                        raise
+                    yield on_error(items[singles[single]], exc)
 
     def map_ordered(self, func: Callable, items: Sequence[tuple], **kwargs) -> list[Any]:
         """``[func(*item, **kwargs) for item in items]``, computed on the cluster (errors propagate)."""
@@ -175,6 +193,11 @@ class DaskExecutor:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+def _run_batch(func: Callable, items: list, kwargs: dict) -> list:
+    """Run ``func`` over a batch of items in one Dask task."""
+    return [func(*item, **kwargs) for item in items]
 
 
 def _ordered(executor, func: Callable, items: Sequence[tuple], **kwargs) -> list[Any]:

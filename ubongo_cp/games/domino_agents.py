@@ -92,36 +92,41 @@ def open_ends(state: DominoState) -> set[int]:
     return ends
 
 
-class GreedyAgent:
-    """The longest move (most attachments, DN-8), ties at random; ignores DN-11."""
+class _SeededAgent:
+    """Base of the planning agents: a seeded generator, and no thought for a forced move."""
 
-    name = "greedy"
+    name = ""
 
     def __init__(self, seed: int | np.random.Generator | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
     def __call__(self, state: DominoState) -> int:
         legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+        return legal[0] if len(legal) == 1 else self.choose(state, legal)
+
+    def choose(self, state: DominoState, legal: list[int]) -> int:
+        """The action when there is a real choice among ``legal``."""
+        raise NotImplementedError
+
+
+class GreedyAgent(_SeededAgent):
+    """The longest move (most attachments, DN-8), ties at random; ignores DN-11."""
+
+    name = "greedy"
+
+    def choose(self, state: DominoState, legal: list[int]) -> int:
         plans = turn_plans(state)
         best = max(_n_attached(acts) for acts, _ in plans)
         pick = [acts for acts, _ in plans if _n_attached(acts) == best]
         return pick[int(self.rng.integers(len(pick)))][0]
 
 
-class CarefulAgent:
+class CarefulAgent(_SeededAgent):
     """Never overshoots (DN-11), keeps dominoes that match an open end, swaps dead ones (DN-10)."""
 
     name = "careful"
 
-    def __init__(self, seed: int | np.random.Generator | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def __call__(self, state: DominoState) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def choose(self, state: DominoState, legal: list[int]) -> int:
         p = state.cur
         scored = []
         for acts, after in turn_plans(state):
@@ -140,7 +145,7 @@ class CarefulAgent:
         return first
 
 
-class LookaheadAgent:
+class LookaheadAgent(_SeededAgent):
     """One-turn look-ahead: plays out each own turn plan on a clone and scores the result.
 
     The score (higher is better) of the position after the turn:
@@ -161,13 +166,7 @@ class LookaheadAgent:
 
     name = "lookahead"
 
-    def __init__(self, seed: int | np.random.Generator | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def __call__(self, state: DominoState) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def choose(self, state: DominoState, legal: list[int]) -> int:
         p = state.cur
         plans = turn_plans(state)
         order = self.rng.permutation(len(plans))

@@ -130,12 +130,9 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
         agent plays every seat equally often (for agent comparisons).
     progress : bool
         Show a tqdm progress bar on standard error.
-    executor : str or executor object
-        ``"local"`` (default) or ``"dask"`` (see :mod:`ubongo_cp.executors`).
-    jobs : int, optional
-        Worker processes (1, the default, plays in this process).
-    scheduler : str, optional
-        Dask scheduler address (with ``executor="dask"``).
+    executor, jobs, scheduler : optional
+        Where the games run (default: in this process); see
+        :func:`ubongo_cp.executors.map_chunks`. The table does not depend on them.
 
     Returns
     -------

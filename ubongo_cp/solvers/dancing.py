@@ -150,14 +150,8 @@ def search(indptr, indices, n_items: int, n_secondary: int = 0,
 
     Parameters
     ----------
-    indptr : array_like of int, shape (n_options + 1,)
-        CSR row pointers: option ``o`` is ``indices[indptr[o]:indptr[o+1]]``.
-    indices : array_like of int, shape (indptr[-1],)
-        Items of each option, each in ``0 .. n_items-1``, distinct within an option.
-    n_items : int
-        Number of items.
-    n_secondary : int
-        The last ``n_secondary`` items are secondary (covered at most once).
+    indptr, indices, n_items, n_secondary
+        The instance, as in :func:`count`.
     heartbeat : int
         A heartbeat is yielded each time the node count reaches a multiple
         of ``heartbeat`` and the search needs a further node.

@@ -467,22 +467,7 @@ def passable_hexes(state: OrionState, player: int, colour: np.ndarray | None = N
 def can_connect(state: OrionState, player: int, colour: np.ndarray | None = None,
                 relaxed: bool = False, pairs: list[int] | None = None) -> bool:
     """BFS: some opposite pair is joined through passable hexes (:func:`passable_hexes`)."""
-    ok = passable_hexes(state, player, colour, relaxed)
-    adj = state.game.adjacency
-    sp = state.game.side_pairs
-    for k in (range(len(sp)) if pairs is None else pairs):
-        a, bside = sp[k]
-        seen = {h for h in a if h in ok}
-        todo = deque(seen)
-        while todo:
-            u = todo.popleft()
-            if u in bside:
-                return True
-            for v in adj[u]:
-                if v in ok and v not in seen:
-                    seen.add(v)
-                    todo.append(v)
-    return False
+    return _joins_opposite_sides(state.game, passable_hexes(state, player, colour, relaxed), pairs)
 
 
 # ---------------------------------------------------------------------------
@@ -500,19 +485,24 @@ def _fulfilled(state, player, goal, pairs=None) -> bool:
     if goal == "galaxies":
         wins = evaluate_wins(state.game, state.colour, state.galaxy, state.hole)[player]
         return any(w.condition == "W2" for w in wins)
-    sp = state.game.side_pairs
     own = set(np.flatnonzero(state.colour[:-1] == player).tolist())
-    adj = state.game.adjacency
+    return _joins_opposite_sides(state.game, own, pairs)
+
+
+def _joins_opposite_sides(game, hexes, pairs=None) -> bool:
+    """BFS: do ``hexes`` hold a chain from one side of an opposite pair to the other (W1)?"""
+    adj = game.adjacency
+    sp = game.side_pairs
     for k in (range(len(sp)) if pairs is None else pairs):
         a, bside = sp[k]
-        seen = {h for h in a if h in own}
-        todo = list(seen)
+        seen = {h for h in a if h in hexes}
+        todo = deque(seen)
         while todo:
-            u = todo.pop()
+            u = todo.popleft()
             if u in bside:
                 return True
             for v in adj[u]:
-                if v in own and v not in seen:
+                if v in hexes and v not in seen:
                     seen.add(v)
                     todo.append(v)
     return False

@@ -78,9 +78,8 @@ _PC_X6 = 3  # try again
 _PC_DONE = 4  # search space exhausted
 
 # Layout of the ``state`` array of ``_dance``: program counter, level l,
-# nodes, solutions, active primary items, active items (all), epoch of
-# the last cover step (options hidden in that step carry it as their stamp).
-_S_PC, _S_LEVEL, _S_NODES, _S_SOLUTIONS, _S_PRIMARY, _S_ACTIVE, _S_EPOCH = range(7)
+# nodes, solutions, active primary items, active items (all).
+_S_PC, _S_LEVEL, _S_NODES, _S_SOLUTIONS, _S_PRIMARY, _S_ACTIVE = range(6)
 
 
 # --------------------------------------------------------------------- public API
@@ -339,8 +338,7 @@ class _Engine:
         # per level l: the item-list lengths and active counts saved after X4
         self.saved_size = np.zeros((depth, n_items), dtype=np.uint32)
         self.saved_active = np.zeros((depth, 2), dtype=np.int32)
-        self.stamp = np.zeros(len(self.indptr) - 1, dtype=np.uint32)
-        self.state = np.array([_PC_X2, 0, 0, 0, n_primary, n_items, 0], dtype=np.int64)
+        self.state = np.array([_PC_X2, 0, 0, 0, n_primary, n_items], dtype=np.int64)
         self.out = np.zeros((_MAX_BATCH, depth), dtype=np.int32)
         self.out_len = np.zeros(_MAX_BATCH, dtype=np.int32)
         self.out_nodes = np.zeros(_MAX_BATCH, dtype=np.int64)
@@ -350,7 +348,7 @@ class _Engine:
         if self.state[_S_PC] == _PC_DONE:
             return _PC_DONE, 0
         code, n_out = _dance(self.indptr, self.indices, self.opt_of, self.start, self.size,
-                             self.cells, self.where, self.active, self.apos, self.stamp,
+                             self.cells, self.where, self.active, self.apos,
                              self.level_item,
                              self.level_pos, self.level_end, self.x, self.saved_size,
                              self.saved_active, self.state, np.int64(stop_nodes), self.out,
@@ -413,24 +411,49 @@ def _deactivate(j, active, apos, n_primary, n_pa, n_act):  # pragma: no cover - 
 
 
 @njit(cache=True, inline="always")
-def _next_epoch(epoch, stamp):  # pragma: no cover - compiled
-    """Epoch of a new cover step; stamps are uint32, so clear them all before a wrap."""
-    if epoch == 4294967295:
-        stamp[:] = 0
-        return np.uint32(1)
-    return np.uint32(epoch + 1)
+def _remove_entry(q, jq, start, size, cells, where):  # pragma: no cover - compiled
+    """Swap entry q past the end of item jq's list, which shrinks by one."""
+    new_size = size[jq] - np.uint32(1)
+    last = start[jq] + new_size
+    loc = where[q]
+    other = cells[last]
+    cells[loc] = other
+    where[other] = loc
+    cells[last] = q
+    where[q] = last
+    size[jq] = new_size
 
 
 @njit(cache=True)
-def _hide_item(j, epoch, indptr, indices, opt_of, start, size, cells, where, apos, stamp,
-               n_primary, n_act, check):  # pragma: no cover - compiled
-    """Hide every option of item j not yet stamped with ``epoch`` (Knuth's hide, sparse-set form).
+def _hide_chosen(i, indptr, indices, opt_of, start, size, cells, where, apos,
+                 n_act):  # pragma: no cover - compiled
+    """X4: hide every option of the chosen item ``i`` (already inactive).
 
-    Each hidden option is stamped and its entries leave the lists of the
-    items still active (swapped past the list's end, the length
-    decremented); the lists of inactive items are left alone. With
-    ``check``, return False as soon as an active primary item loses its last
-    option (a dead end), else True.
+    Each entry of each option of ``i`` leaves the list of its item if that
+    item is active; ``i``'s own list is left as it is (X5 walks it).
+    """
+    one = np.uint32(1)
+    s = start[i]
+    for t in range(s, s + size[i]):
+        op = opt_of[cells[t]]
+        for q in range(indptr[op], indptr[op + one]):
+            jq = indices[q]
+            if apos[jq] < n_act:
+                _remove_entry(q, jq, start, size, cells, where)
+
+
+@njit(cache=True)
+def _hide_other(j, indptr, indices, opt_of, start, size, cells, where, apos, n_primary,
+                old_act, n_act):  # pragma: no cover - compiled
+    """X5: hide the remaining options of ``j``, another item of the option just tried.
+
+    ``old_act`` is the number of active items before this cover step: the
+    entries leave the lists of those items, including the option's other
+    items (already inactive), so that an option holding two of them is
+    hidden once, from the first one's list, and is gone from the second
+    one's list by the time its turn comes (no marks needed). Returns False
+    as soon as an item still active and primary loses its last option (a
+    dead end), else True.
 
     All arrays are uint32 and indices stay unsigned, so numba emits no
     negative-index wraparound code in this, the innermost loop.
@@ -439,29 +462,21 @@ def _hide_item(j, epoch, indptr, indices, opt_of, start, size, cells, where, apo
     s = start[j]
     for t in range(s, s + size[j]):
         op = opt_of[cells[t]]
-        if stamp[op] == epoch:
-            continue
-        stamp[op] = epoch
         for q in range(indptr[op], indptr[op + one]):
             jq = indices[q]
-            if apos[jq] >= n_act:
+            if jq == j:
                 continue
-            if check and size[jq] == one and jq < n_primary:
+            a = apos[jq]
+            if a >= old_act:
+                continue
+            if size[jq] == one and a < n_act and jq < n_primary:
                 return False
-            new_size = size[jq] - one
-            last = start[jq] + new_size
-            loc = where[q]
-            other = cells[last]
-            cells[loc] = other
-            where[other] = loc
-            cells[last] = q
-            where[q] = last
-            size[jq] = new_size
+            _remove_entry(q, jq, start, size, cells, where)
     return True
 
 
 @njit(cache=True)
-def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, stamp, level_item,
+def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, level_item,
            level_pos, level_end, x, saved_size, saved_active, state, stop_nodes, out, out_len,
            out_nodes, batch):  # pragma: no cover - compiled
     """Algorithm X from the step in ``state``; stop when done, on the node budget or a full buffer.
@@ -482,7 +497,6 @@ def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, sta
     solutions = state[3]
     n_pa = state[4]
     n_act = state[5]
-    epoch = np.uint32(state[6])
     n_out = 0
     while True:
         if pc == 0:
@@ -520,9 +534,7 @@ def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, sta
                         break
             # X4 [Cover i]: deactivate i and hide its options
             n_pa, n_act = _deactivate(i, active, apos, n_primary, n_pa, n_act)
-            epoch = _next_epoch(epoch, stamp)
-            _hide_item(i, epoch, indptr, indices, opt_of, start, size, cells, where, apos, stamp,
-                       n_primary, n_act, False)
+            _hide_chosen(i, indptr, indices, opt_of, start, size, cells, where, apos, n_act)
             level_item[level] = i
             level_pos[level] = 0
             level_end[level] = best
@@ -546,17 +558,16 @@ def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, sta
             o = opt_of[k]
             x[level] = o
             # cover the other items j of option x_l: deactivate them all, then hide
-            # their options (each once: the stamp marks the hidden ones, and x_l)
-            epoch = _next_epoch(epoch, stamp)
-            stamp[o] = epoch
+            # their options (x_l itself left their lists in X4)
+            old_act = n_act
             for q in range(indptr[o], indptr[o + 1]):
                 if q != k:
                     n_pa, n_act = _deactivate(indices[q], active, apos, n_primary, n_pa, n_act)
             alive = True
             for q in range(indptr[o], indptr[o + 1]):
                 if q != k:
-                    if not _hide_item(indices[q], epoch, indptr, indices, opt_of, start, size,
-                                      cells, where, apos, stamp, n_primary, n_act, True):
+                    if not _hide_other(indices[q], indptr, indices, opt_of, start, size, cells, where,
+                                       apos, n_primary, old_act, n_act):
                         alive = False
                         break
             if alive:
@@ -588,5 +599,4 @@ def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, sta
     state[3] = solutions
     state[4] = n_pa
     state[5] = n_act
-    state[6] = epoch
     return pc, n_out

@@ -2,7 +2,8 @@
 
 Run: ``python -m benchmarks.bench_main [--quick]``. Prints a Markdown table
 and writes ``benchmarks/results/main.csv``. Every figure is the wall time of
-a whole ``ubongo-cp`` process (seconds), so start-up and imports count.
+a whole ``ubongo-cp`` process (seconds), so start-up and imports count: the
+median of ``ROUNDS`` interleaved rounds (``REPEATS`` for the Dask pair).
 
 The last rows time the same batches inside one warm process (imports done),
 which isolates the parallel part from the ~1 s of interpreter start-up and
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -25,6 +27,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
+#: Interleaved rounds of the whole-command timings (medians reported).
+ROUNDS = 3
+#: Interleaved runs per executor for the Dask-overhead target.
+REPEATS = 7
 
 
 def _run(args: list[str]) -> float:
@@ -34,32 +40,68 @@ def _run(args: list[str]) -> float:
     return time.perf_counter() - t0
 
 
+def _interleaved(commands: dict, rounds: int) -> dict:
+    """Median wall seconds of each command over ``rounds`` interleaved rounds.
+
+    Each round runs every command once (outputs removed first, so nothing
+    resumes), in turn, so that a drift in the machine's load hits all alike.
+    """
+    times: dict = {key: [] for key in commands}
+    for _ in range(rounds):
+        for key, argv in commands.items():
+            shutil.rmtree(argv[argv.index("--out") + 1], ignore_errors=True)
+            times[key].append(_run(argv))
+    return {key: statistics.median(ts) for key, ts in times.items()}
+
+
+def _cluster_round_trip() -> float:
+    """Median seconds to start a 2-worker LocalCluster, run one task, close it."""
+    from ubongo_cp.executors import make_executor
+
+    times = []
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        with make_executor("dask", jobs=2) as pool:
+            pool.map_ordered(abs, [(-1,)])
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="skip the Duel 1-job run and the Dask run")
+    ap.add_argument("--quick", action="store_true", help="one round; skip the 1-job runs and the Dask runs")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="bench_main_"))
     rows = []
     try:
-        for game in ("classic", "duel"):
-            t = _run(["generate", "--game", game, "--out", str(tmp / f"gen_{game}"), "--seed", "2026", "--quiet"])
-            rows.append((f"generate {game} deck", "local, 1 job", t))
-        configs = [("classic", "2", "local"), ("duel", "2", "local")]
+        # Whole commands, interleaved rounds (the machine's load drifts), medians.
+        commands = {(f"generate {game} deck", "local, 1 job"):
+                    ["generate", "--game", game, "--out", str(tmp / f"gen_{game}"), "--seed", "2026", "--quiet"]
+                    for game in ("classic", "duel")}
+        configs = [("classic", "2"), ("duel", "2")] + ([] if args.quick else [("duel", "1"), ("classic", "1")])
+        for game, jobs in configs:
+            commands[(f"batch {game} deck", f"local, {jobs} job(s)")] = [
+                "batch", f"puzzles/decks/{game}", "--out", str(tmp / f"batch_{game}_{jobs}"), "--jobs", jobs,
+                "--no-progress"]
+        for (job, ex), t in _interleaved(commands, 1 if args.quick else ROUNDS).items():
+            rows.append((job, ex, t))
         if not args.quick:
-            configs += [("duel", "1", "local"), ("classic", "1", "local"), ("classic", "2", "dask")]
-        for game, jobs, executor in configs:
-            out = tmp / f"batch_{game}_{jobs}_{executor}"
-            t = _run(["batch", f"puzzles/decks/{game}", "--out", str(out), "--jobs", jobs, "--executor", executor,
-                      "--no-progress"])
-            rows.append((f"batch {game} deck", f"{executor}, {jobs} job(s)", t))
+            # Dask target: the classic batch with either executor, REPEATS rounds.
+            pair = {executor: ["batch", "puzzles/decks/classic", "--out", str(tmp / f"pair_{executor}"),
+                               "--jobs", "2", "--executor", executor, "--no-progress"]
+                    for executor in ("local", "dask")}
+            medians = _interleaved(pair, REPEATS)
+            for executor, t in medians.items():
+                rows.append(("batch classic deck", f"{executor}, 2 job(s), median of {REPEATS} interleaved", t))
+            rows.append(("dask / local (classic, 2 workers)", "ratio", medians["dask"] / medians["local"]))
+            rows.append(("dask LocalCluster round trip (start, one task, close)", "dask, 2 workers",
+                         _cluster_round_trip()))
         # The same batches inside one warm process (imports done): the parallel
         # part alone, without interpreter start-up. Median of 3.
-        import statistics
-
         from ubongo_cp.batch import run_batch
         from ubongo_cp.executors import _preload
 
-        _preload()
+        _preload(("distributed",))
         inproc = [("duel", 1, "local"), ("duel", 2, "local"), ("classic", 1, "local"), ("classic", 2, "local")]
         if not args.quick:
             inproc += [("classic", 2, "dask"), ("duel", 2, "dask")]

@@ -101,3 +101,36 @@ def test_cli_bad_executor_options_exit_2(argv, msg, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert msg in err and "Traceback" not in err
+
+
+_PRELOAD_PROBE = """
+import gc, sys
+from ubongo_cp.executors import PRELOAD, _preload
+{setup}
+_preload()
+print(gc.isenabled(), gc.get_freeze_count() > 0, all(m in sys.modules for m in PRELOAD))
+"""
+
+
+@pytest.mark.parametrize("setup, enabled", [("", "True"), ("gc.disable()", "False")])
+def test_preload_loads_modules_freezes_them_and_restores_gc_state(setup, enabled):
+    # gc.freeze recipe (Python docs): the preloaded modules end in the permanent
+    # generation, and the collector is left as the caller had it.
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _PRELOAD_PROBE.format(setup=setup)], capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == [enabled, "True", "True"]
+
+
+@pytest.mark.parametrize("argv, status", [(["solve", "--pieces", "classic", "--region", "missing.txt"], 2),
+                                          (["solve", "puzzles/examples/classic_X1_easy.toml"], 0)])
+def test_console_entry_exits_with_the_status_of_main(argv, status, capsys):
+    # ``run`` (the console script) must pass main's status on to the shell.
+    from conftest import ROOT
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "ubongo_cp.cli", *argv], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == status, proc.stderr

@@ -26,22 +26,51 @@ from ortools.sat.python import cp_model
 
 from ..cover import ExactCoverInstance
 
-__all__ = ["CpSatBackend", "build_model"]
+__all__ = ["CpSatBackend", "build_model", "new_model"]
+
+
+class _Model(cp_model.CpModel):
+    """A :class:`~ortools.sat.python.cp_model.CpModel` without camelCase aliases."""
+
+    def _add_pre_pep8_methods(self) -> None:
+        """Skip OR-Tools' per-model aliasing (see :func:`new_model`)."""
+
+
+def new_model() -> cp_model.CpModel:
+    """An empty CP-SAT model, made about 0.17 ms faster than ``CpModel()``.
+
+    OR-Tools 9.x's ``CpModel.__init__`` gives every new model a deprecated
+    camelCase alias of each ``add_*``/``new_*``/``clear_*`` method (a walk
+    over ``dir(model)``): 0.17 ms per model on this machine, about a tenth
+    of what building and solving a 3-piece card task takes.
+    This toolkit calls only the snake_case API, so its models skip that step
+    (it is a private method of OR-Tools; if a later version drops it, the
+    override is never called and nothing changes).
+
+    Returns
+    -------
+    ortools.sat.python.cp_model.CpModel
+        A subclass instance; everything else is the stock model.
+    """
+    return _Model()
 
 
 def build_model(instance: ExactCoverInstance) -> tuple[cp_model.CpModel, list]:
     """The CP-SAT model of ``instance``: (model, one Bool variable per option)."""
-    model = cp_model.CpModel()
-    # Variables: one Bool per placement, named by piece, orientation and anchor (unique).
-    x = [model.new_bool_var(f"o{o}") for o in range(instance.n_options)]
+    model = new_model()
+    # Variables: one Bool per placement ("o" + option id).
+    n = instance.n_options
+    x = [model.new_bool_var(f"o{o}") for o in range(n)]
     # Constraints: each primary item is covered by exactly one chosen placement,
-    # each secondary item by at most one.
-    covering: list[list] = [[] for _ in range(instance.n_items)]
-    indptr, indices = instance.indptr, instance.indices
-    for o in range(instance.n_options):
-        for item in indices[indptr[o]:indptr[o + 1]]:
-            covering[item].append(x[o])
-    for item, lits in enumerate(covering):
+    # each secondary item by at most one. The options covering each item come
+    # from the CSR arrays at once: entries sorted by item (stably, so options
+    # stay in increasing order), cut at each item's first entry.
+    option_of_entry = np.repeat(np.arange(n), np.diff(instance.indptr.astype(np.int64)))
+    order = np.argsort(instance.indices, kind="stable")
+    cuts = np.searchsorted(instance.indices[order], np.arange(instance.n_items + 1)).tolist()
+    options = option_of_entry[order].tolist()
+    for item in range(instance.n_items):
+        lits = [x[o] for o in options[cuts[item]:cuts[item + 1]]]
         if item < instance.n_primary:
             model.add_exactly_one(lits)
         elif lits:

@@ -88,6 +88,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ...errors import InputError
+from ...solvers.cpsat import new_model
 from .engine import W2_GALAXIES, OrionState, evaluate_wins
 
 __all__ = [
@@ -362,20 +363,20 @@ def min_blocking_set(state: OrionState, player: int, *, relaxed: bool = False,
     pairs = list(range(len(game.side_pairs))) if pairs is None else list(pairs)
     if _fulfilled(state, player, "sides", pairs):
         return BlockResult(player, None, "already", time.perf_counter() - t0)
-    model = cp_model.CpModel()
+    model = new_model()
     free = [h for h in range(game.n) if state.colour[h] < 0]
     # Variables: blocked hexes.
-    b = {h: model.NewBoolVar(f"b_{h}") for h in free}
+    b = {h: model.new_bool_var(f"b_{h}") for h in free}
     # Constraints: passability of every free hex, lower-bounded by its tile conditions.
     passv = _passability(model, state, player, relaxed, lambda h: [b[h]])
     # Constraints: one closed reach set per pair; the target side is never reached.
     _closed_reach_sets(model, state, player, passv, pairs)
-    model.Minimize(sum(b.values()))
+    model.minimize(sum(b.values()))
     status, solver = _solve(model, time_limit, num_workers)
     if status == "infeasible":  # cannot happen: blocking every free hex always works
         raise RuntimeError("blocking model infeasible")
     hexes = None if status == "unknown" else [game.board.hexes[h] for h in free
-                                              if solver.Value(b[h])]
+                                              if solver.value(b[h])]
     return BlockResult(player, hexes, "optimal" if status == "optimal" else status,
                        time.perf_counter() - t0)
 
@@ -426,10 +427,10 @@ def is_safe_connection(state: OrionState, player: int, *, method: str = "sat",
             if not can_connect(state, player, colour, pairs=pairs):
                 return SafetyResult(player, False, a, time.perf_counter() - t0)
         return SafetyResult(player, True, None, time.perf_counter() - t0)
-    model = cp_model.CpModel()
+    model = new_model()
     # Variables: which opponent placement is played (exactly one).
-    y = {a: model.NewBoolVar(f"y_{a}") for a in moves}
-    model.AddExactlyOne(y.values())
+    y = {a: model.new_bool_var(f"y_{a}") for a in moves}
+    model.add_exactly_one(y.values())
     cover: dict[int, list] = {}
     gift: dict[int, list] = {}
     for a, v in y.items():
@@ -447,7 +448,7 @@ def is_safe_connection(state: OrionState, player: int, *, method: str = "sat",
         raise TimeoutError(f"is_safe_connection: no answer in {time_limit} s")
     if status == "infeasible":
         return SafetyResult(player, True, None, time.perf_counter() - t0)
-    cut = next(a for a, v in y.items() if solver.Value(v))
+    cut = next(a for a, v in y.items() if solver.value(v))
     return SafetyResult(player, False, cut, time.perf_counter() - t0)
 
 
@@ -622,7 +623,7 @@ class _Context:
             viable = self.pairs if self.goal == "sides" else self.subsets
         if not U or not viable:
             return "infeasible", [], []
-        model = cp_model.CpModel()
+        model = new_model()
         # Variables: candidate placements (relaxed: one claim per free hex).
         x: dict[int, cp_model.IntVar] = {}
         own_by_hex: dict[int, list] = {}
@@ -631,7 +632,7 @@ class _Context:
         if self.relaxed:
             for h in self.free:
                 if h in U:
-                    x[h] = model.NewBoolVar(f"claim_{h}")
+                    x[h] = model.new_bool_var(f"claim_{h}")
                     own_by_hex[h] = [x[h]]
             units = {t: 1 for t in x}
         else:
@@ -639,7 +640,7 @@ class _Context:
             cand = self._candidates(U)
             for t, need in cand:
                 pl = game.placements[t]
-                x[t] = model.NewBoolVar(f"x_{game.tiles.tiles[pl.tile].name}_{t}")
+                x[t] = model.new_bool_var(f"x_{game.tiles.tiles[pl.tile].name}_{t}")
                 units[t] = sum(pl.own)
                 for c, o in zip(pl.cells, pl.own):
                     cover_by_hex.setdefault(c, []).append(x[t])
@@ -650,7 +651,7 @@ class _Context:
             # Constraints: no overlap (OD-2), each tile at most once.
             for h, vs in cover_by_hex.items():
                 if len(vs) > 1:
-                    model.AddAtMostOne(vs)
+                    model.add_at_most_one(vs)
             # Tiles of one shape are interchangeable: one variable per shape
             # placement, at most (remaining tiles of that shape) of them.
             by_type: dict[int, list] = {}
@@ -659,11 +660,11 @@ class _Context:
             for rep, vs in by_type.items():
                 cnt = self.type_count[rep]
                 if len(vs) > cnt:
-                    model.Add(sum(vs) <= cnt) if cnt > 1 else model.AddAtMostOne(vs)
+                    model.add(sum(vs) <= cnt) if cnt > 1 else model.add_at_most_one(vs)
         # Constraints: the decision question and the graph bound on own hexes placed.
-        model.Add(sum(x.values()) <= k)
+        model.add(sum(x.values()) <= k)
         if prune and self.lb_hexes > 0:
-            model.Add(sum(units[t] * v for t, v in x.items()) >= self.lb_hexes)
+            model.add(sum(units[t] * v for t, v in x.items()) >= self.lb_hexes)
         # Nodes of the reachability graph: free hexes of U (cost 1) and the
         # existing own components touching U, contracted to one node (cost 0).
         adj = self.adj
@@ -696,17 +697,17 @@ class _Context:
         if not nodes:
             return "infeasible", [], []
         # Variables: R[v][j] = "v reached with at most j claimed hexes on its support path".
-        R = {v: {j: model.NewBoolVar(f"R_{v[0]}{v[1]}_{j}") for j in range(lo[v], hi[v] + 1)}
+        R = {v: {j: model.new_bool_var(f"R_{v[0]}{v[1]}_{j}") for j in range(lo[v], hi[v] + 1)}
              for v in nodes}
         r = {v: R[v][hi[v]] for v in nodes}
         # Constraints: layers are monotone.
         for v in nodes:
             for j in range(lo[v], hi[v]):
-                model.AddImplication(R[v][j], R[v][j + 1])
+                model.add_implication(R[v][j], R[v][j + 1])
         # Constraints: a reached free hex has P's colour (an own hex of a chosen placement).
         for v in nodes:
             if v[0] == "h":
-                model.Add(r[v] <= sum(own_by_hex.get(v[1], [])))
+                model.add(r[v] <= sum(own_by_hex.get(v[1], [])))
         # Variables and constraints: sources.
         src: dict = {}
         tok = self.state.token
@@ -714,27 +715,27 @@ class _Context:
             sel = []
             src_pairs: dict = {}
             for i, p in enumerate(viable):
-                s_k = model.NewBoolVar(f"pair_{i}")
+                s_k = model.new_bool_var(f"pair_{i}")
                 sel.append(s_k)
                 # Constraints: the chosen pair's target side is reached.
                 targets = [r[v] for v, hs in nodes.items() if any(h in p[1] for h in hs)]
-                model.AddBoolOr(targets or [model.NewConstant(0)]).OnlyEnforceIf(s_k)
+                model.add_bool_or(targets or [model.new_constant(0)]).only_enforce_if(s_k)
                 for v, hs in nodes.items():
                     if any(h in p[0] for h in hs):
                         if v not in src:
-                            src[v] = model.NewBoolVar(f"src_{v[0]}{v[1]}")
+                            src[v] = model.new_bool_var(f"src_{v[0]}{v[1]}")
                         src_pairs.setdefault(v, []).append(s_k)
-            model.AddExactlyOne(sel)
+            model.add_exactly_one(sel)
             for v, s in src.items():
-                model.AddBoolOr(src_pairs[v]).OnlyEnforceIf(s)
+                model.add_bool_or(src_pairs[v]).only_enforce_if(s)
         else:
             for v, hs in nodes.items():
                 if v[0] == "c" or not tok[v[1]]:
-                    src[v] = model.NewBoolVar(f"src_{v[0]}{v[1]}")
-            model.AddExactlyOne(src.values())
+                    src[v] = model.new_bool_var(f"src_{v[0]}{v[1]}")
+            model.add_exactly_one(src.values())
             # Constraints: the chain covers at least 4 galaxies (W2).
             gal = [(sum(int(self.state.galaxy[h]) for h in hs), r[v]) for v, hs in nodes.items()]
-            model.Add(sum(g * lit for g, lit in gal if g) >= W2_GALAXIES)
+            model.add(sum(g * lit for g, lit in gal if g) >= W2_GALAXIES)
         # Constraints: support -- a node reached at layer j is a source or has a
         # neighbour reached at layer j - cost (free hexes climb one layer, so no cycle).
         for v in nodes:
@@ -742,24 +743,24 @@ class _Context:
                 lits = [src[v]] if v in src and j >= cost[v] else []
                 jj = j - cost[v]
                 lits += [R[u][jj] for u in nbrs[v] if u in R and lo[u] <= jj <= hi[u]]
-                model.AddBoolOr(lits + [R[v][j].Not()])
+                model.add_bool_or(lits + [R[v][j].negated()])
         # Constraints: OD-3 for own-colour token covers not legal now -- the
         # token hex is on the chain and the tile holds no source.
         for t, hs, owns in needs:
             for h in hs:
                 v = ("h", h)
                 if v in r:
-                    model.AddImplication(x[t], r[v])
+                    model.add_implication(x[t], r[v])
                 else:
-                    model.Add(x[t] == 0)
+                    model.add(x[t] == 0)
             for g in owns:
                 if ("h", g) in src:
-                    model.AddImplication(x[t], src[("h", g)].Not())
+                    model.add_implication(x[t], src[("h", g)].negated())
         status, solver = _solve(model, time_limit, num_workers)
         if status in ("optimal", "feasible"):
-            chosen = [t for t, v in x.items() if solver.Value(v)]
+            chosen = [t for t, v in x.items() if solver.value(v)]
             plan = sorted(chosen) if self.relaxed else self._assign_tiles(chosen)
-            chain = sorted((game.board.hexes[h] for v, hs in nodes.items() if solver.Value(r[v])
+            chain = sorted((game.board.hexes[h] for v, hs in nodes.items() if solver.value(r[v])
                             for h in hs), key=lambda h: (h[1], h[0]))
             return "feasible", plan, chain
         return status, [], []
@@ -978,14 +979,14 @@ def _passability(model, state, player, relaxed, blockers, gifts=None) -> dict:
         gl = (gifts or {}).get(h, [])
         if h not in conds and not gl:
             continue
-        v = model.NewBoolVar(f"pass_{h}")
+        v = model.new_bool_var(f"pass_{h}")
         passv[h] = v
         for s in conds.get(h, []):
             # pass_h or some hex of this way is blocked
             lits = [v] + list(blockers(h)) + [lit for o in s for lit in blockers(o)]
-            model.AddBoolOr(lits)
+            model.add_bool_or(lits)
         for g in gl:
-            model.AddImplication(g, v)
+            model.add_implication(g, v)
     return passv
 
 
@@ -996,23 +997,23 @@ def _closed_reach_sets(model, state, player, passv, pairs) -> None:
     nodes = sorted(own | set(passv))
     for k in pairs:
         a, bside = game.side_pairs[k]
-        reach = {h: model.NewBoolVar(f"reach_{k}_{h}") for h in nodes}
+        reach = {h: model.new_bool_var(f"reach_{k}_{h}") for h in nodes}
         for h in nodes:
-            ok = [] if h in own else [passv[h].Not()]
+            ok = [] if h in own else [passv[h].negated()]
             if h in a:  # passable source hexes are reached
-                model.AddBoolOr([reach[h]] + ok)
+                model.add_bool_or([reach[h]] + ok)
             for u in game.adjacency[h]:
                 if u in reach:  # closure: reached neighbour and passable h => h reached
-                    model.AddBoolOr([reach[u].Not(), reach[h]] + ok)
+                    model.add_bool_or([reach[u].negated(), reach[h]] + ok)
             if h in bside:
-                model.Add(reach[h] == 0)
+                model.add(reach[h] == 0)
 
 
 def _solve(model, time_limit, num_workers):
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.01, float(time_limit))
     solver.parameters.num_workers = num_workers
-    st = solver.Solve(model)
+    st = solver.solve(model)
     name = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
             cp_model.INFEASIBLE: "infeasible"}.get(st, "unknown")
     return name, solver

@@ -16,6 +16,7 @@ import pytest
 from conftest import PUZZLES, ROOT
 from ubongo_cp import batch
 from ubongo_cp.batch import JOURNAL, run_batch
+from ubongo_cp.cards import load_card
 
 STABLE = ["card_id", "side", "face", "pieces", "count", "count_reduced", "status", "placements", "dlx_nodes",
           "cpsat_count", "task_hash"]
@@ -80,6 +81,22 @@ def test_input_that_always_crashes_its_worker_is_marked_and_run_goes_on(deck, un
     ref = undisturbed[~((undisturbed["card_id"] == "02") & (undisturbed["side"] == "easy"))]
     pd.testing.assert_frame_equal(good[STABLE].reset_index(drop=True), ref[STABLE].reset_index(drop=True))
     assert "Unsolvable or failed tasks" in (tmp_path / "out" / "summary.md").read_text()
+
+
+def test_rerun_retries_tasks_that_ended_in_an_error(deck, undisturbed, tmp_path, monkeypatch):
+    # A failed unit (here: its worker always dies) is recorded as "error";
+    # running the same batch again, with the cause gone, computes exactly those
+    # tasks and ends with the undisturbed tables.
+    global _AREA, _PIECES
+    _AREA, _PIECES = _target(deck)
+    with monkeypatch.context() as m:
+        m.setattr(batch, "rate_instance", _crashing(tmp_path / "m", always=True))
+        first = run_batch(deck, tmp_path / "out", jobs=2, progress=False)
+    n_errors = int((first.tasks["status"] == "error").sum())
+    assert n_errors == len(load_card(deck / "02_easy.toml").tasks)
+    again = run_batch(deck, tmp_path / "out", jobs=2, progress=False)
+    assert (again.ran, again.skipped) == (n_errors, len(undisturbed) - n_errors)
+    pd.testing.assert_frame_equal(again.tasks[STABLE], undisturbed[STABLE])
 
 
 def test_runner_killed_mid_batch_resumes_to_the_same_tables(tmp_path):

@@ -96,6 +96,14 @@ def test_cli_jobs_same_out_file(argv, tmp_path, capsys):
 @pytest.mark.parametrize("argv, msg", [
     (["simulate", "duel", "--synthetic", "--games", "2", "--jobs", "0"], "--jobs must be at least 1"),
     (["simulate", "domino", "--games", "2", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --executor dask"),
+    # Malformed Dask addresses are bad input too (found by a new user's test).
+    (["simulate", "domino", "--games", "2", "--executor", "dask", "--scheduler", "foo"],
+     "cannot reach dask scheduler foo: missing port number"),
+    (["simulate", "domino", "--games", "2", "--executor", "dask", "--scheduler", "http://127.0.0.1:1"],
+     "cannot reach dask scheduler http://127.0.0.1:1: unknown address scheme 'http'"),
+    (["simulate", "domino", "--games", "2", "--executor", "dask", "--scheduler", ""],
+     "--scheduler needs an address"),
+    (["simulate", "domino", "--games", "2", "--executor", "dask", "--jobs", "1000"], "--jobs 1000 is more than"),
 ])
 def test_cli_bad_executor_options_exit_2(argv, msg, capsys):
     assert main(argv) == 2
@@ -134,3 +142,43 @@ def test_console_entry_exits_with_the_status_of_main(argv, status, capsys):
 
     proc = subprocess.run([sys.executable, "-m", "ubongo_cp.cli", *argv], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == status, proc.stderr
+
+
+def test_silent_server_at_scheduler_address_is_an_error_not_a_hang(monkeypatch, capsys):
+    # A server that accepts the connection and never answers (as a web server
+    # does for Dask's handshake) used to block the command for ever.
+    import socket
+    import time
+
+    from ubongo_cp import executors
+
+    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", 1.0)
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        t0 = time.perf_counter()
+        status = main(["simulate", "domino", "--games", "2", "--executor", "dask",
+                       "--scheduler", f"tcp://127.0.0.1:{port}"])
+        took = time.perf_counter() - t0
+    err = capsys.readouterr().err
+    assert status == 2 and f"no answer from a Dask scheduler at tcp://127.0.0.1:{port} within 6 s" in err
+    assert took < 30  # CONNECT_TIMEOUT + 5 s, not for ever
+
+
+def test_dask_run_without_workers_stops_with_a_message():
+    # Dask itself waits for ever for a worker; the executor gives up after
+    # worker_timeout seconds without one and says what to do.
+    import time
+
+    from ubongo_cp.errors import UbongoError
+    from ubongo_cp.executors import DaskExecutor
+
+    ex = DaskExecutor(jobs=1, worker_timeout=2.0)
+    try:
+        ex.cluster.scale(0)
+        deadline = time.time() + 30
+        while ex.client.scheduler_info().get("workers") and time.time() < deadline:
+            time.sleep(0.1)
+        with pytest.raises(UbongoError, match="no Dask worker in the local cluster for 2 s"):
+            list(ex.map_unordered(abs, [(-1,), (-2,)]))
+    finally:
+        ex.close()

@@ -4,11 +4,13 @@ Results are appended to a journal (``tasks.jsonl``, one JSON object per
 finished task, flushed and fsynced) as they arrive, so a run that dies
 loses nothing: re-running the same command resumes and skips the tasks
 already in the journal (a task is identified by card id, side, face and a
-hash of its pieces and region, so an edited card is re-run). The final
-tables are rebuilt from the journal and written atomically.
+hash of its pieces and region, so an edited card is re-run); tasks whose
+row says ``"error"`` are run again. The final tables are rebuilt from the
+journal and written atomically.
 
 Work is spread over processes (``jobs``) with one unit of work per card
-side; a task that raises is recorded with status ``"error"`` and the run
+side, sent as the parsed card side (workers never read the deck's files);
+a task that raises is recorded with status ``"error"`` and the run
 goes on; a worker process that dies is replaced and its card side retried
 once, then recorded as ``"error"``. Executors: ``"local"`` (a process pool)
 or ``"dask"`` (a ``dask.distributed`` cluster; see :mod:`ubongo_cp.executors`).
@@ -42,14 +44,17 @@ def task_hash(card: CardSide, face: int) -> str:
     return h.hexdigest()[:12]
 
 
-def rate_card_side(card_path: str, faces: list[int], backend: str = "dlx",
+def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend: str = "dlx",
                    time_limit: float | None = None) -> list[dict[str, Any]]:
-    """Rate the given faces of one card file (the unit of work sent to a worker).
+    """Rate the given faces of one card side (the unit of work sent to a worker).
 
-    Never raises for a task: an exception becomes a row with status
-    ``"error"`` and the message in ``error``.
+    ``card`` is a parsed :class:`~ubongo_cp.cards.CardSide` (what
+    :func:`run_batch` sends, so that workers need no access to the deck's
+    files) or the path of a card file. Never raises for a task: an exception
+    becomes a row with status ``"error"`` and the message in ``error``.
     """
-    card = load_card(card_path)
+    if not isinstance(card, CardSide):
+        card = load_card(card)
     rows = []
     for face in faces:
         base = _task_base(card, face)
@@ -70,9 +75,9 @@ def _task_base(card: CardSide, face: int) -> dict[str, Any]:
     }
 
 
-def _error_rows(item: tuple[str, list[int]], exc: BaseException) -> list[dict[str, Any]]:
+def _error_rows(item: tuple[CardSide, list[int]], exc: BaseException) -> list[dict[str, Any]]:
     """Rows recording that a whole unit of work failed (e.g. its worker process died)."""
-    card = load_card(item[0])
+    card = item[0]
     rows = []
     for face in item[1]:
         row = _task_base(card, face)
@@ -179,19 +184,22 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *, jobs: 
     journal_path = out / JOURNAL
     done = _read_journal(journal_path)
     wanted: dict[tuple, None] = {}
-    work: list[tuple[str, list[int]]] = []
+    work: list[tuple[CardSide, list[int]]] = []
     skipped = 0
     for card in cards:
         faces = []
         for face in card.tasks:
             key = (card.card_id, card.side, face, task_hash(card, face))
             wanted[key] = None
-            if key in done:
+            # A task that ended in an error (its worker died, the cluster could
+            # not read it, ...) is run again; solved, unsolvable and timed-out
+            # tasks are final.
+            if key in done and done[key].get("status") != "error":
                 skipped += 1
             else:
                 faces.append(face)
         if faces:
-            work.append((card.path, faces))
+            work.append((card, faces))
     total_tasks = sum(len(f) for _, f in work)
 
     from .executors import make_executor

@@ -71,8 +71,7 @@ def _check_common(args: argparse.Namespace) -> None:
             raise UbongoError(f"--{name.replace('_', '-')} must be a positive number of seconds, got {value}")
     jobs = getattr(args, "jobs", None)
     cap = 8 * (os.cpu_count() or 1)
-    if isinstance(jobs, int) and jobs > cap and getattr(args, "executor", "local") == "local" \
-            and not getattr(args, "scheduler", None):
+    if isinstance(jobs, int) and jobs > cap and not getattr(args, "scheduler", None):  # local pool or LocalCluster
         raise UbongoError(f"--jobs {jobs} is more than {cap} (8 per core on this machine)")
 
 

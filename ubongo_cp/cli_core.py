@@ -217,7 +217,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
     outcome = run_batch(args.deck, args.out, jobs=args.jobs, time_limit=args.time_limit, backend=args.backend,
                         executor=args.executor, scheduler=args.scheduler, progress=not args.no_progress)
-    print(outcome.summary)
+    print(outcome.summary.rstrip("\n"))
     print(f"\n{outcome.ran} task(s) computed, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
           f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.csv, summary.md)")
     return 0

@@ -29,7 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
-from .errors import InputError
+from .errors import InputError, UbongoError
 
 __all__ = ["make_executor", "map_chunks", "add_executor_arguments", "LocalExecutor", "DaskExecutor", "EXECUTORS"]
 
@@ -155,18 +155,20 @@ class LocalExecutor:
 class DaskExecutor:
     """``dask.distributed`` executor (see module docstring)."""
 
-    def __init__(self, jobs: int | None = None, scheduler: str | None = None) -> None:
+    def __init__(self, jobs: int | None = None, scheduler: str | None = None, *,
+                 worker_timeout: float | None = None) -> None:
+        if scheduler is not None and not scheduler.strip():
+            raise InputError("--scheduler needs an address, e.g. tcp://10.0.0.5:8786")
         if not scheduler:  # workers are forked from this process: load everything first
             _preload(("distributed",))
         import dask
         from dask.distributed import Client, LocalCluster
 
         self.cluster = None
+        self.where = f"at {scheduler}" if scheduler else "in the local cluster"
+        self.worker_timeout = NO_WORKER_TIMEOUT if worker_timeout is None else float(worker_timeout)
         if scheduler:
-            try:
-                self.client = Client(scheduler, timeout="10s")
-            except (OSError, TimeoutError) as exc:
-                raise InputError(f"cannot reach dask scheduler {scheduler}: {exc}") from None
+            self.client = _connect(scheduler, CONNECT_TIMEOUT)
         else:
             # Fork (not spawn) the workers: they start in well under a second with
             # the solver modules already imported, instead of re-importing everything.
@@ -185,14 +187,12 @@ class DaskExecutor:
         fails is re-run item by item, so ``on_error`` still sees the one item
         that failed.
         """
-        from dask.distributed import as_completed
-
         workers = max(1, len(self.client.scheduler_info().get("workers", {})) or 1)
         n_batches = max(1, min(len(items), CHUNKS_PER_JOB * workers))
         bounds = [(len(items) * b // n_batches, len(items) * (b + 1) // n_batches) for b in range(n_batches)]
         futures = {self.client.submit(_run_batch, func, list(items[a:z]), kwargs, pure=False): (a, z)
                    for a, z in bounds if z > a}
-        for fut in as_completed(futures):
+        for fut in self._as_completed(futures):
             a, z = futures[fut]
             try:
                 yield from fut.result()
@@ -200,13 +200,56 @@ class DaskExecutor:
             except Exception:  # noqa: BLE001 - re-run the batch one item at a time below
                 pass
             singles = {self.client.submit(func, *items[i], pure=False, **kwargs): i for i in range(a, z)}
-            for single in as_completed(singles):
+            for single in self._as_completed(singles):
                 try:
                     yield single.result()
                 except Exception as exc:  # noqa: BLE001 - includes KilledWorker
                     if on_error is None:
                         raise
                     yield on_error(items[singles[single]], exc)
+
+    def _as_completed(self, futures) -> Iterator:
+        """The futures as they finish (``distributed.as_completed``), watched.
+
+        Dask waits for ever when a cluster has no worker left (or never had
+        one). A watchdog thread checks the worker count every
+        :data:`WORKER_CHECK` seconds; after ``worker_timeout`` seconds
+        without any worker it cancels the futures, and this raises.
+
+        Raises
+        ------
+        UbongoError
+            When the cluster had no worker for ``worker_timeout`` seconds.
+        """
+        import threading
+
+        from dask.distributed import as_completed
+
+        stop, lost = threading.Event(), threading.Event()
+        watch = threading.Thread(target=self._watch_workers, args=(list(futures), stop, lost),
+                                 name="ubongo-cp-worker-watch", daemon=True)
+        watch.start()
+        try:
+            for fut in as_completed(futures):
+                if lost.is_set():
+                    raise UbongoError(f"no Dask worker {self.where} for {self.worker_timeout:g} s; the tasks "
+                                      "finished so far are kept: start workers and run the command again")
+                yield fut
+        finally:
+            stop.set()
+
+    def _watch_workers(self, futures: list, stop, lost) -> None:
+        idle = 0.0
+        while not stop.wait(WORKER_CHECK):
+            try:
+                n = len(self.client.scheduler_info().get("workers", {}))
+            except Exception:  # noqa: BLE001 - scheduler unreachable: no worker either
+                n = 0
+            idle = idle + WORKER_CHECK if n == 0 else 0.0
+            if idle >= self.worker_timeout:
+                lost.set()
+                self.client.cancel([f for f in futures if not f.done()])
+                return
 
     def map_ordered(self, func: Callable, items: Sequence[tuple], **kwargs) -> list[Any]:
         """``[func(*item, **kwargs) for item in items]``, computed on the cluster (errors propagate)."""
@@ -217,6 +260,54 @@ class DaskExecutor:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+#: Seconds to wait for a Dask scheduler to answer (connection and handshake).
+CONNECT_TIMEOUT = 10.0
+#: Seconds a Dask run waits while its cluster has no worker before it stops.
+NO_WORKER_TIMEOUT = 120.0
+#: Seconds between two checks of the worker count during a Dask run.
+WORKER_CHECK = 1.0
+
+
+def _connect(address: str, timeout: float):
+    """A ``distributed.Client`` connected to ``address``.
+
+    The connection is made in a daemon thread and given ``timeout`` + 5
+    seconds: ``distributed``'s own timeout covers the TCP connection only,
+    so a server that accepts it but never answers the Dask handshake (a web
+    server, a dashboard port) would otherwise block for ever.
+
+    Raises
+    ------
+    InputError
+        For a malformed or unreachable address, or no answer in time.
+    """
+    import threading
+
+    from dask.distributed import Client
+
+    box: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = Client(address, timeout=f"{timeout}s")
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+            box["error"] = exc
+
+    thread = threading.Thread(target=connect, name="ubongo-cp-dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 5)
+    if "client" in box:
+        return box["client"]
+    exc = box.get("error")
+    if exc is None:
+        raise InputError(f"no answer from a Dask scheduler at {address} within {timeout + 5:g} s "
+                         "(is this the scheduler's address, e.g. tcp://10.0.0.5:8786?)")
+    if isinstance(exc, (OSError, TimeoutError, ValueError, TypeError)):
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"cannot reach dask scheduler {address}: {reason}") from None
+    raise exc
 
 
 #: Dask configuration of the LocalCluster this module starts (not of a cluster

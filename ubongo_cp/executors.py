@@ -12,9 +12,12 @@ result as soon as it is ready, so callers can save finished work at once.
 - ``"dask"``: a ``dask.distributed`` client, connected to ``scheduler``
   (e.g. ``tcp://10.0.0.5:8786``) or to a new ``LocalCluster`` with ``jobs``
   single-threaded worker processes (forked, with the solver modules
-  preloaded, so that the cluster starts in well under a second). Dask reschedules the work of a lost
-  worker itself; a unit whose workers keep dying raises ``KilledWorker``,
-  which is handed to ``on_error``.
+  preloaded, so that the cluster starts in about 0.1 s). Dask reschedules
+  the work of a lost worker itself; a unit whose workers keep dying raises
+  ``KilledWorker``, which is handed to ``on_error``. Dask would wait for
+  ever on a cluster without workers, so a watchdog stops the run after
+  :data:`NO_WORKER_TIMEOUT` seconds without one (``UbongoError``); the
+  connection to a scheduler is given :data:`CONNECT_TIMEOUT` + 5 seconds.
 """
 
 from __future__ import annotations
@@ -153,7 +156,24 @@ class LocalExecutor:
 
 
 class DaskExecutor:
-    """``dask.distributed`` executor (see module docstring)."""
+    """``dask.distributed`` executor (see module docstring).
+
+    Parameters
+    ----------
+    jobs : int, optional
+        Workers of the LocalCluster started when ``scheduler`` is None
+        (default: one per core); ignored with a scheduler.
+    scheduler : str, optional
+        Address of a running scheduler, e.g. ``tcp://10.0.0.5:8786``.
+    worker_timeout : float, optional
+        Seconds a run may go without any worker before it stops
+        (default :data:`NO_WORKER_TIMEOUT`).
+
+    Raises
+    ------
+    InputError
+        For an empty, malformed or unreachable scheduler address.
+    """
 
     def __init__(self, jobs: int | None = None, scheduler: str | None = None, *,
                  worker_timeout: float | None = None) -> None:

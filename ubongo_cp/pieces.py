@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
@@ -290,8 +290,15 @@ def load_pieces(spec: str | os.PathLike = "classic") -> PieceSet:
     (21, 48)
     """
     path = resolve_pieces_path(spec)
-    return parse_pieces(read_text(path), path=os.fspath(spec) if os.fspath(spec) not in SHIPPED_PIECE_SETS
-                        else os.fspath(path))
+    label = os.fspath(spec) if os.fspath(spec) not in SHIPPED_PIECE_SETS else os.fspath(path)
+    return _parse_pieces_cached(read_text(path), label)
+
+
+@lru_cache(maxsize=32)
+def _parse_pieces_cached(text: str, path: str) -> PieceSet:
+    """:func:`parse_pieces`, once per distinct file content: every card of a
+    deck names the same piece set, and a :class:`PieceSet` is immutable."""
+    return parse_pieces(text, path=path)
 
 
 def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REGION_CELLS) -> Region:

@@ -41,7 +41,7 @@ CASES = [
     (["batch", "{f}", "--out", "{tmp}/o"], "region_empty.txt", "not a directory"),
     (["booklet", EXAMPLES, "--out", "{tmp}/b.pdf", "--results", "{f}"], "card_wrong_area.toml",
      "not a batch result table"),
-    (["simulate", "domino", "--replay", "{f}"], "record_truncated.json", ":1: not JSON"),
+    (["simulate", "domino", "--replay", "{f}"], "record_truncated.json", ":1: malformed JSON"),
     (["simulate", "domino", "--replay", "{f}"], "record_domino_illegal_move.json", "move 1: illegal action 80"),
     (["orion", "analyze", "{f}"], "record_orion_overlap.json", "move 3 (player 0, tile D1b): illegal action"),
     (["orion", "analyze", "{f}"], "record_orion_bad_layout.json", "setup: OD-1: two tokens on"),
@@ -107,7 +107,7 @@ def test_fuzz_card_parser_raises_only_input_errors(lines):
     (["solve", "--pieces", "classic", "--region", REGION, "--use", ""], "--use: no piece names given"),
     (["solve", "--pieces", "classic", "--region", REGION, "--face", "1"], "--face goes with a card file"),
     (["booklet", EXAMPLES, "--out", "{tmp}"], "is a directory, expected a file name"),
-    (["batch", EXAMPLES, "--out", REGION], "File exists"),
+    (["batch", EXAMPLES, "--out", REGION], "would overwrite a file of the deck directory"),
     (["orion", "tournament", "--games", "1", "--agents", "greedy", "--no-self-play"], "no pairing to play"),
     (["batch", EXAMPLES, "--out", "{tmp}/o", "--jobs", "100000"], "--jobs 100000 is more than"),
 ])
@@ -124,3 +124,36 @@ def test_die_faces_follow_the_die(tmp_path):
     with pytest.raises(InputError, match="faces 1..6"):
         from ubongo_cp.cards import load_card
         load_card(path)
+
+
+def test_outputs_never_overwrite_inputs(run_cli, tmp_path):
+    # Found by a new user's test: each of these used to replace an input file.
+    import shutil
+
+    tasks = tmp_path / "tasks.csv"
+    shutil.copy(Path(EXAMPLES).parent / "decks" / "classic" / "tasks.csv", tasks)
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    shutil.copy(Path(EXAMPLES) / "classic_X1_easy.toml", deck / "x1.toml")
+    before = tasks.read_bytes(), (deck / "x1.toml").read_bytes()
+    cases = [
+        (["simulate", "ubongo", "--games", "2", "--tasks", tasks, "--out", tasks], "would overwrite the tasks input"),
+        (["simulate", "domino", "--games", "2", "--out", tmp_path / "a.csv", "--record", tmp_path / "a.csv"],
+         "--out and --record name the same file"),
+        (["booklet", deck, "--out", deck / "x1.toml"], "would overwrite a file of the deck directory"),
+    ]
+    for argv, fragment in cases:
+        code, _, err = run_cli(*argv)
+        assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1, err
+    assert (tasks.read_bytes(), (deck / "x1.toml").read_bytes()) == before
+    assert not (tmp_path / "a.csv").exists()
+
+
+@pytest.mark.parametrize("content", [b"\x87\x00garbage", b"[1, 2, 3]", b"[" * 100_000])
+@pytest.mark.parametrize("command", [["simulate", "domino", "--replay"], ["orion", "analyze"]])
+def test_records_that_are_not_json_objects_exit_2(run_cli, tmp_path, command, content):
+    # Binary garbage, a JSON list, nesting deep enough to overflow the decoder.
+    f = tmp_path / "record.json"
+    f.write_bytes(content)
+    code, _, err = run_cli(*command, f)
+    assert code == 2 and str(f) in err and len(err.strip().splitlines()) == 1, err

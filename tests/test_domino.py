@@ -606,7 +606,7 @@ def test_bad_records_are_input_errors(tmp_path):
         replay_record(_mutate(s, lambda r: r["moves"][swap_i].pop("swap_depth")))
     bad = tmp_path / "broken.json"
     bad.write_text('{"format": "ubongo-cp/domino-record",\n "moves": [1, 2,, 3]}')
-    with pytest.raises(InputError, match="broken.json:2: not JSON"):
+    with pytest.raises(InputError, match="broken.json:2: malformed JSON"):
         replay_record(bad)
 
 

@@ -53,8 +53,49 @@ def _plugin(module: str, func: str, subparsers) -> None:
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1}
+#: Largest value each option may take: beyond it the run could not keep its
+#: results in memory (a user asked for 10**12 games and got 10 GB in 30 s).
+_MAXIMUM = {"games": 10_000_000, "cards": 10_000}
 #: Options that must be positive when given.
 _POSITIVE = ("time_limit", "timer")
+
+
+#: Options naming files a command writes, and options naming what it reads.
+_OUTPUTS = ("out", "plot", "save", "picture", "record")
+_INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record")
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse an output that would overwrite an input, or another output.
+
+    ``record`` is an output where the command also has ``--replay``
+    (``simulate domino --record``) and an input otherwise (``orion
+    analyze RECORD``). An output that is an existing file inside an input
+    directory (a deck, a results directory) is refused too.
+    """
+    import os
+
+    def real(value) -> str | None:
+        return os.path.realpath(value) if isinstance(value, (str, os.PathLike)) and str(value) else None
+
+    record_is_output = hasattr(args, "replay")
+    outputs = {name: real(getattr(args, name, None)) for name in _OUTPUTS
+               if name != "record" or record_is_output}
+    inputs = {name: real(getattr(args, name, None)) for name in _INPUTS
+              if name != "record" or not record_is_output}
+    outputs = {k: v for k, v in outputs.items() if v}
+    inputs = {k: v for k, v in inputs.items() if v and os.path.exists(v)}
+    seen: dict[str, str] = {}
+    for name, path in outputs.items():
+        if path in seen:
+            raise UbongoError(f"--{seen[path]} and --{name} name the same file {getattr(args, name)}")
+        seen[path] = name
+        for in_name, in_path in inputs.items():
+            inside = os.path.isdir(in_path) and os.path.isfile(path) and os.path.dirname(path) == in_path
+            if path == in_path or inside:
+                what = f"the {in_name} input" if path == in_path else f"a file of the {in_name} directory"
+                raise UbongoError(f"--{name} {getattr(args, name)} would overwrite {what}; "
+                                  "choose another output path")
 
 
 def _check_common(args: argparse.Namespace) -> None:
@@ -65,10 +106,15 @@ def _check_common(args: argparse.Namespace) -> None:
         value = getattr(args, name, None)
         if isinstance(value, int) and value < low:
             raise UbongoError(f"--{name.replace('_', '-')} must be at least {low}, got {value}")
+    for name, high in _MAXIMUM.items():
+        value = getattr(args, name, None)
+        if isinstance(value, int) and value > high:
+            raise UbongoError(f"--{name} must be at most {high:,}, got {value:,}")
     for name in _POSITIVE:
         value = getattr(args, name, None)
         if isinstance(value, (int, float)) and not (value > 0 and math.isfinite(value)):
             raise UbongoError(f"--{name.replace('_', '-')} must be a positive number of seconds, got {value}")
+    _check_outputs(args)
     jobs = getattr(args, "jobs", None)
     cap = 8 * (os.cpu_count() or 1)
     if isinstance(jobs, int) and jobs > cap and not getattr(args, "scheduler", None):  # local pool or LocalCluster
@@ -82,8 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     """
     import os
 
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         _check_common(args)
         return int(args.func(args) or 0)
     except UbongoError as exc:

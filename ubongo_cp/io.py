@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "read_text"]
+__all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "read_text", "read_json_object"]
 
 
 @contextmanager
@@ -76,3 +76,28 @@ def read_text(path: str | os.PathLike) -> str:
         raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", path=path) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+
+
+def read_json_object(path: str | os.PathLike, what: str = "a record") -> dict:
+    """Read a UTF-8 JSON file holding one object (e.g. a game record).
+
+    Raises
+    ------
+    InputError
+        As :func:`read_text`; malformed JSON (with its line), nesting too
+        deep to decode, or a top-level value that is not an object.
+    """
+    import json
+
+    from .errors import InputError
+
+    text = read_text(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=path, line=exc.lineno) from None
+    except RecursionError:
+        raise InputError("malformed JSON: nested too deeply", path=path) from None
+    if not isinstance(data, dict):
+        raise InputError(f"{what} must be a JSON object, got {type(data).__name__}", path=path)
+    return data

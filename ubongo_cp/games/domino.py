@@ -989,13 +989,11 @@ def load_record(path: str | os.PathLike) -> dict[str, Any]:
     Raises
     ------
     InputError
-        If the file is not JSON.
+        If the file is missing, not UTF-8, not JSON or not a JSON object.
     """
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not JSON: {exc.msg}", path=path, line=exc.lineno) from None
+    from ..io import read_json_object
+
+    return read_json_object(path)
 
 
 def replay_record(record: dict[str, Any] | str | os.PathLike, *,

@@ -164,12 +164,21 @@ class CnfBackend:
         return exhausted, stats
 
     def _solve(self, sat, deadline) -> bool | None:
-        """One SAT call; ``None`` when the deadline passed first (checked every conflict budget)."""
-        if deadline is None:
-            return sat.solve()
-        while time.perf_counter() < deadline:
-            sat.conf_budget(self.conflict_budget)
-            result = sat.solve_limited()
-            if result is not None:
-                return result
-        return None
+        """One SAT call; ``None`` when the deadline passed first (checked every conflict budget).
+
+        python-sat's solvers catch Ctrl-C themselves and raise an error that
+        says so; it becomes ``KeyboardInterrupt`` here.
+        """
+        try:
+            if deadline is None:
+                return sat.solve()
+            while time.perf_counter() < deadline:
+                sat.conf_budget(self.conflict_budget)
+                result = sat.solve_limited()
+                if result is not None:
+                    return result
+            return None
+        except Exception as exc:  # noqa: BLE001 - only the interrupt is translated
+            if "keyboard interrupt" in str(exc).lower():
+                raise KeyboardInterrupt from None
+            raise

@@ -19,14 +19,74 @@ References
 
 from __future__ import annotations
 
+import signal
+import threading
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from ortools.sat.python import cp_model
 
 from ..cover import ExactCoverInstance
 
-__all__ = ["CpSatBackend", "build_model", "new_model"]
+__all__ = ["CpSatBackend", "build_model", "new_model", "run_solver", "stop_active_solvers"]
+
+#: Solvers running in threads other than the main one (see :func:`run_solver`).
+_ACTIVE: set = set()
+_ACTIVE_LOCK = threading.Lock()
+
+
+def run_solver(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None, *,
+               stopped: Callable[[], bool] = lambda: False) -> int:
+    """``solver.solve(model, callback)``, keeping Ctrl-C working.
+
+    OR-Tools' CP-SAT catches SIGINT during a solve (it then stops as if its
+    time limit had been reached) and leaves the operating system's default
+    handler behind, so that a later Ctrl-C killed the process without any
+    cleanup (found by a new user's test). In the main thread this puts
+    Python's handler back after the solve and raises ``KeyboardInterrupt``
+    when the search stopped early for none of our reasons: not complete,
+    below its time limit, and not ``stopped()`` by the caller's callback.
+    In other threads CP-SAT is told not to catch SIGINT (only the main
+    thread receives signals, and concurrent OR-Tools handlers abort the
+    process); those solvers can be stopped with :func:`stop_active_solvers`.
+
+    Returns
+    -------
+    int
+        The CP-SAT status.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        When Ctrl-C stopped the search.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        solver.parameters.catch_sigint_signal = False
+        with _ACTIVE_LOCK:
+            _ACTIVE.add(solver)
+        try:
+            return solver.solve(model, callback)
+        finally:
+            with _ACTIVE_LOCK:
+                _ACTIVE.discard(solver)
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        status = solver.solve(model, callback)
+    finally:
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)
+    if status in (cp_model.UNKNOWN, cp_model.FEASIBLE) and not stopped() \
+            and solver.wall_time < 0.95 * solver.parameters.max_time_in_seconds:
+        raise KeyboardInterrupt
+    return status
+
+
+def stop_active_solvers() -> None:
+    """Ask every solver running under :func:`run_solver` in another thread to stop."""
+    with _ACTIVE_LOCK:
+        for solver in _ACTIVE:
+            solver.stop_search()
 
 
 class _Model(cp_model.CpModel):
@@ -137,7 +197,7 @@ class CpSatBackend:
         if time_limit is not None:
             params.max_time_in_seconds = float(time_limit)
         collector = _Collector(x, on_solution)
-        status = solver.solve(model, collector)
+        status = run_solver(solver, model, collector, stopped=lambda: collector.stopped)
         exhausted = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.stopped
         if first_only and status == cp_model.OPTIMAL:
             exhausted = False

@@ -465,7 +465,9 @@ class CpSatMrvBackend:
         if time_limit is not None:
             params.max_time_in_seconds = float(time_limit)
         collector = _Collector.make(x, on_solution)
-        status = solver.solve(model, collector)
+        from .cpsat import run_solver
+
+        status = run_solver(solver, model, collector, stopped=lambda: collector.stopped)
         return _cpsat_outcome(solver, status, collector, first_only)
 
 
@@ -535,7 +537,14 @@ class CpSatSplitBackend:
                 results.append(exhausted)
 
         with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            list(pool.map(work, pivots))
+            try:
+                list(pool.map(work, pivots))
+            except KeyboardInterrupt:  # stop the running sub-problems, skip the rest
+                from .cpsat import stop_active_solvers
+
+                stop.set()
+                stop_active_solvers()
+                raise
         exhausted = all(results) and not stop.is_set()
         return exhausted, totals
 
@@ -549,19 +558,27 @@ class CpSatSplitBackend:
             chunks = [pivots[i::self.jobs] for i in range(self.jobs)]
             futures = [pool.submit(_solve_pinned_collect, instance, chunk, remaining, first_only, self.presolve)
                        for chunk in chunks if chunk]
-            for fut in as_completed(futures):
-                done, stats, solutions = fut.result()
-                totals["branches"] += stats["branches"]
-                totals["conflicts"] += stats["conflicts"]
-                exhausted &= done
-                for sol in solutions:
-                    if not on_solution(sol):
-                        stopped = True
+            try:
+                for fut in as_completed(futures):
+                    done, stats, solutions = fut.result()
+                    totals["branches"] += stats["branches"]
+                    totals["conflicts"] += stats["conflicts"]
+                    exhausted &= done
+                    for sol in solutions:
+                        if not on_solution(sol):
+                            stopped = True
+                            break
+                    if stopped:
+                        for f in futures:
+                            f.cancel()
                         break
-                if stopped:
-                    for f in futures:
-                        f.cancel()
-                    break
+            except KeyboardInterrupt:
+                # End the workers' searches so that the pool shuts down at once
+                # instead of waiting for them (their results are not wanted).
+                for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                    if proc.is_alive():
+                        proc.terminate()
+                raise
         return exhausted and not stopped, totals
 
 
@@ -594,7 +611,9 @@ def _solve_pinned(model, option, time_limit, first_only, on_solution, stop, lock
     if time_limit is not None:
         params.max_time_in_seconds = float(time_limit)
     collector = _Collector.make(x, on_solution, stop, lock)
-    status = solver.solve(sub, collector)
+    from .cpsat import run_solver
+
+    status = run_solver(solver, sub, collector, stopped=lambda: collector.stopped or (stop is not None and stop.is_set()))
     return _cpsat_outcome(solver, status, collector, first_only)
 
 

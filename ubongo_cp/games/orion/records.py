@@ -74,13 +74,9 @@ def load_record(path: str | os.PathLike) -> OrionState:
         Naming ``path`` and, for bad JSON, the line; for a bad move, the move
         number (1-based) and the rule broken.
     """
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON: {exc.msg} (column {exc.colno})",
-                         path=path, line=exc.lineno) from None
-    return replay(data, path=path)
+    from ...io import read_json_object
+
+    return replay(read_json_object(path), path=path)
 
 
 def replay(data: dict, path: str | os.PathLike | None = None) -> OrionState:

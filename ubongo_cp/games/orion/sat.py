@@ -88,7 +88,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ...errors import InputError
-from ...solvers.cpsat import new_model
+from ...solvers.cpsat import new_model, run_solver
 from .engine import W2_GALAXIES, OrionState, evaluate_wins
 
 __all__ = [
@@ -1013,7 +1013,7 @@ def _solve(model, time_limit, num_workers):
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(0.01, float(time_limit))
     solver.parameters.num_workers = num_workers
-    st = solver.solve(model)
+    st = run_solver(solver, model)
     name = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
             cp_model.INFEASIBLE: "infeasible"}.get(st, "unknown")
     return name, solver

@@ -1,0 +1,51 @@
+"""Ctrl-C (SIGINT) ends every command with exit status 130 and one line.
+
+OR-Tools' CP-SAT catches SIGINT while it searches and used to leave the
+default handler behind, so a later Ctrl-C killed the process without
+cleanup; a Ctrl-C during a long CP-SAT search was taken for a time limit.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import ROOT
+
+_AFTER_SOLVE = """
+import os, signal, time
+from ubongo_cp.cover import build_instance
+from ubongo_cp.pieces import Region, load_pieces
+from ubongo_cp.solvers import solve
+solve(build_instance(load_pieces("pentominoes").pieces[:1], Region.rectangle(1, 5)), backend="cpsat")
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(2)
+    print("no interrupt")
+except KeyboardInterrupt:
+    print("KeyboardInterrupt")
+"""
+
+
+def test_ctrl_c_after_a_cpsat_solve_is_still_a_keyboard_interrupt():
+    proc = subprocess.run([sys.executable, "-c", _AFTER_SOLVE], capture_output=True, text=True, cwd=ROOT)
+    assert (proc.returncode, proc.stdout.strip()) == (0, "KeyboardInterrupt"), proc.stderr
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "cpsat-split"])
+def test_ctrl_c_during_a_long_cpsat_search_exits_130(backend, tmp_path):
+    # 32 dominoes on an 8x8 board: 12,988,816 tilings, far too many to count in seconds.
+    region = tmp_path / "sq8.txt"
+    region.write_text("########\n" * 8)
+    cmd = [sys.executable, "-m", "ubongo_cp.cli", "solve", "--pieces", "classic", "--region", str(region),
+           "--use", ",".join(["I2"] * 32), "--count", "--backend", backend]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert err.strip() == "ubongo-cp: interrupted"

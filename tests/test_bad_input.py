@@ -36,6 +36,7 @@ CASES = [
     (["solve", "{f}"], "card_wrong_type.toml", ":5: field 'region' must be a str, got int"),
     (["solve", "{f}"], "card_tasks_not_table.toml", ":6: field 'tasks' must be a dict, got str"),
     (["solve", "{f}"], "card_bad_syntax.toml", ":1: invalid TOML"),
+    (["solve", "{f}"], "card_id_path.toml", ":3: card id '../../escaped' may hold only letters"),
     (["solve", "{f}"], "card_not_utf8.toml", "not UTF-8 text"),
     (["booklet", "{f}", "--out", "{tmp}/b.pdf"], "card_wrong_area.toml", "not a directory"),
     (["batch", "{f}", "--out", "{tmp}/o"], "region_empty.txt", "not a directory"),

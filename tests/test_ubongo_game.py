@@ -399,10 +399,19 @@ def test_cli_ubongo_writes_table(tmp_path, capsys):
     assert table["win"].tolist() == expected["win"].tolist()
 
 
-def test_cli_missing_default_tasks_is_a_clear_error(tmp_path, monkeypatch):
+def test_cli_default_tasks_found_from_any_directory(tmp_path, monkeypatch):
+    # The shipped rated deck is found beside the shipped piece sets, not
+    # relative to the current directory (a user ran the simulator elsewhere).
+    from ubongo_cp.games.ubongo_sim import default_tasks_path
+
     monkeypatch.chdir(tmp_path)
-    args = _parser().parse_args(["ubongo", "--games", "2"])
-    with pytest.raises(InputError, match=r"puzzles/decks/classic/tasks\.csv: tasks table not found"):
+    path = default_tasks_path("classic")
+    assert path.is_absolute() and path.parts[-3:] == ("decks", "classic", "tasks.csv") and path.exists()
+
+
+def test_cli_missing_tasks_is_a_clear_error(tmp_path):
+    args = _parser().parse_args(["ubongo", "--games", "2", "--tasks", str(tmp_path / "none.csv")])
+    with pytest.raises(InputError, match=r"none\.csv: tasks table not found"):
         args.func(args)
 
 

@@ -149,6 +149,10 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         card_id = str(card_id)
     if not isinstance(card_id, str) or not card_id:
         raise InputError("field 'card' must be a non-empty string", path=where, line=line_of("card"))
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", card_id):
+        # Card ids name output files (booklet pages): no separators, no "..".
+        raise InputError(f"card id {card_id!r} may hold only letters, digits, '_' and '-'",
+                         path=where, line=line_of("card"))
     side = field_("side", str)
     if side not in SIDES[game]:
         raise InputError(f"side {side!r} is not a side of a {game} card ({', '.join(SIDES[game])})",

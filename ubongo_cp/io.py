@@ -29,8 +29,11 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
         raise InputError("is a directory, expected a file name to write", path=target)
     if target.parent.exists() and not target.parent.is_dir():
         raise InputError("is a file, expected a directory", path=target.parent)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or target.suffix, dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or target.suffix, dir=target.parent)
+    except OSError as exc:  # name the user's path, not the temporary one
+        raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
     os.close(fd)
     umask = os.umask(0)
     os.umask(umask)

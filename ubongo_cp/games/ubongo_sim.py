@@ -65,8 +65,18 @@ __all__ = [
 
 
 def default_tasks_path(game: str) -> Path:
-    """``puzzles/decks/<game>/tasks.csv`` (``game`` is "classic" or "duel")."""
-    return Path("puzzles") / "decks" / game / "tasks.csv"
+    """The shipped rated deck ``puzzles/decks/<game>/tasks.csv`` (``game`` is "classic" or "duel").
+
+    Found beside the shipped piece sets, so it does not depend on the
+    current directory.
+    """
+    from ..pieces import shipped_pieces_dir
+
+    path = shipped_pieces_dir().parent / "decks" / game / "tasks.csv"
+    try:  # as the README shows it, when run from the project's directory
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
 
 
 def load_tasks(path: str | os.PathLike) -> pd.DataFrame:

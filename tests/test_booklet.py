@@ -210,3 +210,23 @@ def test_palette_gives_every_piece_of_a_shipped_set_its_own_colour(pieces, n):
     names = load_pieces(pieces).names
     colours = piece_colours(names)
     assert len(names) == n and len(set(colours.values())) == n
+
+
+def test_results_of_another_deck_are_ignored(tmp_path):
+    # A results table whose row has the same card id, side and face but
+    # another task (task_hash) must not lend its difficulty or count.
+    import pandas as pd
+
+    from ubongo_cp.booklet import task_views
+    from ubongo_cp.cards import load_card, task_hash
+
+    from conftest import PUZZLES
+
+    card = load_card(PUZZLES / "examples" / "classic_X1_easy.toml")
+    face = next(iter(card.tasks))
+    row = {"card_id": card.card_id, "side": card.side, "face": face, "status": "solved", "count": 7,
+           "difficulty": 9.99, "solution": "", "task_hash": "0" * 12}
+    views = task_views(card, pd.DataFrame([row]))
+    assert views[0].difficulty is None and views[0].count in (None, 1)
+    row["task_hash"] = task_hash(card, face)
+    assert task_views(card, pd.DataFrame([row]))[0].difficulty == 9.99

@@ -71,3 +71,17 @@ def test_piece_usage_is_spread():
             for n in names:
                 usage[n] = usage.get(n, 0) + 1
     assert len(usage) == 21  # every Duel piece is used somewhere
+
+
+def test_generate_refuses_a_directory_with_cards_it_would_not_replace(tmp_path, capsys):
+    # A smaller deck written over a larger one used to keep the old cards.
+    from ubongo_cp.cli import main
+
+    out = tmp_path / "deck"
+    assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "2", "--quiet"]) == 0
+    before = sorted(p.name for p in out.glob("*.toml"))
+    assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "1", "--quiet"]) == 2
+    assert "holds 2 card file(s) this deck would not replace (e.g. 02_easy.toml)" in capsys.readouterr().err
+    assert sorted(p.name for p in out.glob("*.toml")) == before
+    # The same command again replaces every file: allowed.
+    assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "2", "--quiet"]) == 0

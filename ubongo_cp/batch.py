@@ -18,7 +18,6 @@ or ``"dask"`` (a ``dask.distributed`` cluster; see :mod:`ubongo_cp.executors`).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -26,22 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from .cards import CardSide, DeckProblem, load_card, load_deck
+from .cards import CardSide, DeckProblem, load_card, load_deck, task_hash
 from .errors import InputError
 from .rate import rate_instance
 
 __all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "JOURNAL"]
 
 JOURNAL = "tasks.jsonl"
-
-
-def task_hash(card: CardSide, face: int) -> str:
-    """A short hash of a task's content (region and piece shapes), for resuming."""
-    h = hashlib.sha1()
-    h.update(repr(card.region.cells).encode())
-    for p in card.task_pieces(face):
-        h.update(f"{p.name}:{p.cells}".encode())
-    return h.hexdigest()[:12]
 
 
 def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend: str = "dlx",

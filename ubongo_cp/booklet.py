@@ -52,7 +52,7 @@ from matplotlib.patches import FancyBboxPatch, Rectangle
 from matplotlib.path import Path
 from matplotlib.textpath import TextToPath
 
-from .cards import CardSide
+from .cards import CardSide, task_hash
 from .cover import verify_solution
 from .errors import InputError
 from .geometry import Cell, orientations
@@ -237,7 +237,9 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
     whose solution passes :func:`~ubongo_cp.cover.verify_solution` (rules
     UP-2, UP-3). A row without solution whose status is ``"no solution"``
     (or, lacking a status column, whose count is 0) is shown as unsolvable.
-    Every other task is solved here with CP-SAT (``limit=1``).
+    Every other task is solved here with CP-SAT (``limit=1``). A row whose
+    ``task_hash`` differs from the task's (results of another deck) is
+    ignored altogether, its difficulty and count included.
 
     Raises
     ------
@@ -248,6 +250,8 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
     views = []
     for face, names in card.tasks.items():
         row = index.get((_norm_id(card.card_id), str(card.side), int(face)))
+        if row is not None and isinstance(row.get("task_hash"), str) and row["task_hash"] != task_hash(card, face):
+            row = None  # a row of another deck's card with this id: not this task's
         views.append(_view_from_row(card, face, names, row) if row is not None else None)
         if views[-1] is None:
             views[-1] = _solve_view(card, face, names, row, time_limit)

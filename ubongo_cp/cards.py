@@ -37,7 +37,7 @@ from .errors import InputError
 from .pieces import MAX_REGION_CELLS, Piece, PieceSet, Region, load_pieces, parse_region, resolve_pieces_path
 
 __all__ = ["GAMES", "SIDES", "CardSide", "load_card", "parse_card", "write_card", "card_to_toml",
-           "load_deck", "DeckProblem"]
+           "load_deck", "DeckProblem", "task_hash"]
 
 #: Card sides of each game (RULES.md §2 UG-1, §3 UD-1).
 SIDES = {"classic": ("easy", "hard"), "duel": ("A", "B")}
@@ -326,3 +326,19 @@ def iter_tasks(cards: Iterable[CardSide]):
     for card in cards:
         for face in card.tasks:
             yield card, face
+
+
+def task_hash(card: CardSide, face: int) -> str:
+    """A short hash of a task's content (region and piece shapes).
+
+    Identifies a task across runs (batch resume) and tables (booklet
+    results): an edited card, or another deck's card with the same id,
+    hashes differently.
+    """
+    import hashlib
+
+    h = hashlib.sha1()
+    h.update(repr(card.region.cells).encode())
+    for p in card.task_pieces(face):
+        h.update(f"{p.name}:{p.cells}".encode())
+    return h.hexdigest()[:12]

@@ -199,6 +199,28 @@ def find_region(seed: np.random.SeedSequence, pieces: str, spec: SideSpec) -> tu
     return best[0], sorted(best[1], key=lambda s: s.count), spec.attempts
 
 
+def _card_id(game: str, i: int, width: int) -> str:
+    return f"{i + 1:0{width}d}" if game == "classic" else str(i + 1)
+
+
+def _check_out_dir(out: Path, names: set[str]) -> None:
+    """Before any work: ``out`` must be usable, and hold no card file this deck would not replace.
+
+    A card left over from an earlier, larger deck would silently join the
+    new one (found by a user's test).
+    """
+    if out.exists() and not out.is_dir():
+        raise InputError("is a file, expected a directory for the deck", path=out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the deck directory: {exc.strerror or exc}", path=out) from None
+    stale = sorted(p.name for p in out.glob("*.toml") if p.name not in names)
+    if stale:
+        raise InputError(f"holds {len(stale)} card file(s) this deck would not replace (e.g. {stale[0]}); "
+                         "choose an empty directory", path=out)
+
+
 def generate_deck(game: str, out_dir: str | os.PathLike | None, *, seed: int = 0, cards: int | None = None,
                   spec: DeckSpec | None = None, command: str | None = None,
                   progress: Callable[[str], None] | None = None, executor: str = "local",
@@ -242,6 +264,9 @@ def generate_deck(game: str, out_dir: str | os.PathLike | None, *, seed: int = 0
         spec = replace(spec, cards=cards)
     piece_set = load_pieces(spec.pieces)
     width = 2 if spec.cards < 100 else 3
+    if out_dir is not None:
+        _check_out_dir(Path(out_dir), {f"{_card_id(game, i, width)}_{side}.toml"
+                                       for i in range(spec.cards) for side in spec.sides})
     sides = [(i, side, side_spec) for i in range(spec.cards) for side, side_spec in spec.sides.items()]
     # Two seeds per card side: one for its region search, one for picking its tasks.
     children = np.random.SeedSequence(seed).spawn(2 * len(sides))
@@ -257,7 +282,7 @@ def generate_deck(game: str, out_dir: str | os.PathLike | None, *, seed: int = 0
     usage: dict[str, int] = {}
     deck: list[CardSide] = []
     for n, ((i, side, side_spec), (region, pool_, tried)) in enumerate(zip(sides, found)):
-        card_id = f"{i + 1:0{width}d}" if game == "classic" else str(i + 1)
+        card_id = _card_id(game, i, width)
         subsets = _pick_tasks(np.random.default_rng(children[2 * n + 1]), pool_, side_spec.tasks, usage)
         tasks = {face + 1: s.pieces for face, s in enumerate(subsets)}
         meta = {"generator": {"command": command, "seed": seed, "regions_tried": tried,

@@ -79,3 +79,22 @@ def test_result_mismatch(game):
     rec["result"]["winner"] = 1 - rec["result"]["winner"] if rec["result"]["winner"] >= 0 else 0
     with pytest.raises(InputError, match="result says winner"):
         replay(rec)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda r: r.update(version=9), "record version 9 is not supported"),
+    (lambda r: r["setup"].update(first_player="0"), "first_player must be 0 or 1"),
+    (lambda r: r.update(result="x"), "'result' must be an object"),
+    (lambda r: r.update(players=5), "'players' must be a list of two labels"),
+    (lambda r: r["moves"][0].update(rotation=-1), "move 1 .*rotation must be an integer 0..5, got -1"),
+    (lambda r: r["moves"][0].update(rotation="1"), "rotation must be an integer 0..5, got '1'"),
+    (lambda r: r["moves"][0].update(rotation=9), "rotation must be an integer 0..5, got 9"),
+    (lambda r: r["moves"][0].update(flip="no"), "flip must be true or false, got 'no'"),
+])
+def test_out_of_range_fields_are_refused(game, change, message):
+    # Found by a user's test: each of these used to be accepted (and e.g. a
+    # rotation of 9 taken modulo 6).
+    rec = json.loads(json.dumps(record_of(game)))
+    change(rec)
+    with pytest.raises(InputError, match=message):
+        replay(rec)

@@ -1040,8 +1040,10 @@ def replay_record(record: dict[str, Any] | str | os.PathLike, *,
             raise InputError(f"unknown settings {sorted(unknown)}", path=path)
         settings = DominoSettings(**raw)
         deal = record["deal"]
-        state = DominoState.from_deal(settings, deal["start"], deal["hands"],
-                                      deal["stock_top_first"], int(record.get("seed", 0)))
+        seed = record.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise InputError(f"'seed' must be a non-negative integer, got {seed!r}")
+        state = DominoState.from_deal(settings, deal["start"], deal["hands"], deal["stock_top_first"], seed)
         moves = list(record["moves"])
     except InputError as exc:
         raise InputError(exc.message, path=path) from None
@@ -1053,6 +1055,8 @@ def replay_record(record: dict[str, Any] | str | os.PathLike, *,
         a = move["action"]
         if state.is_terminal():
             raise InputError(f"move {i}: the game is already over ({state.end_reason})", path=path)
+        if "n" in move and move["n"] != i:
+            raise InputError(f"move {i}: numbered {move['n']!r}", path=path)
         if "player" in move and move["player"] != state.cur:
             raise InputError(f"move {i}: recorded for player {move['player']} "
                              f"but player {state.cur} is to act", path=path)

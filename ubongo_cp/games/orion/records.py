@@ -93,10 +93,22 @@ def replay(data: dict, path: str | os.PathLike | None = None) -> OrionState:
     if data.get("format") != FORMAT:
         raise InputError(f"not an Orion Duel record (format {data.get('format')!r}, "
                          f"expected {FORMAT!r})", path=path)
+    if data.get("version", 1) != 1:
+        raise InputError(f"record version {data.get('version')!r} is not supported (expected 1)", path=path)
+    players = data.get("players")
+    if players is not None and (not isinstance(players, list) or len(players) != 2
+                                or not all(isinstance(p, str) for p in players)):
+        raise InputError(f"'players' must be a list of two labels, got {players!r}", path=path)
+    res = data.get("result")
+    if res is not None and not (isinstance(res, dict) and res.get("winner") in (0, 1, -1, None)
+                                and not isinstance(res.get("winner"), bool)):
+        raise InputError(f"'result' must be an object with winner 0, 1, -1 (draw) or null, got {res!r}", path=path)
     try:
         s = data["setup"]
-        setup = Setup(tuple(_hex(h) for h in s["galaxies"]), tuple(_hex(h) for h in s["black_holes"]),
-                      int(s.get("first_player", 0)))
+        first = s.get("first_player", 0)
+        if not _is_int(first) or first not in (0, 1):
+            raise ValueError(f"first_player must be 0 or 1, got {first!r}")
+        setup = Setup(tuple(_hex(h) for h in s["galaxies"]), tuple(_hex(h) for h in s["black_holes"]), first)
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"setup: missing or malformed field ({exc})", path=path) from None
     flips = data.get("flips", True)
@@ -124,6 +136,10 @@ def replay(data: dict, path: str | os.PathLike | None = None) -> OrionState:
     return state
 
 
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _hex(h) -> tuple[int, int]:
     if not (isinstance(h, (list, tuple)) and len(h) == 2 and all(isinstance(x, int) for x in h)):
         raise ValueError(f"a hex must be [q, r] with two integers, got {h!r}")
@@ -147,8 +163,12 @@ def _move_action(state: OrionState, mv, k: int, path) -> int:
     game = state.game
     try:
         ti = game.tiles.names[mv["tile"]]
-        rot = int(mv.get("rotation", 0))
-        flip = bool(mv.get("flip", False))
+        rot = mv.get("rotation", 0)
+        flip = mv.get("flip", False)
+        if not _is_int(rot) or not 0 <= rot < 6:
+            raise ValueError(f"rotation must be an integer 0..5, got {rot!r}")
+        if not isinstance(flip, bool):
+            raise ValueError(f"flip must be true or false, got {flip!r}")
         anchor = _hex(mv["anchor"])
     except KeyError as exc:
         raise InputError(f"{where}: unknown tile or missing field {exc}", path=path) from None

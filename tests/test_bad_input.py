@@ -158,3 +158,17 @@ def test_records_that_are_not_json_objects_exit_2(run_cli, tmp_path, command, co
     f.write_bytes(content)
     code, _, err = run_cli(*command, f)
     assert code == 2 and str(f) in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_region_file_with_a_byte_order_mark_is_read(tmp_path):
+    # Editors on some systems start UTF-8 files with a BOM; it is not a cell.
+    from ubongo_cp.pieces import load_region
+
+    f = tmp_path / "bom.txt"
+    f.write_bytes(b"\xef\xbb\xbf##\n##\n")
+    assert load_region(f).area == 4
+
+
+def test_card_with_use_says_what_to_do(run_cli):
+    code, _, err = run_cli("solve", str(Path(EXAMPLES) / "classic_X1_easy.toml"), "--use", "I2")
+    assert code == 2 and "--use goes with --pieces/--region; with a card file, pick a task with --face" in err

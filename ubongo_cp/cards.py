@@ -96,7 +96,7 @@ class CardSide:
             For a face the card side does not have.
         """
         if face not in self.tasks:
-            raise InputError(f"card {self.card_id}{self.side} has no face {face} "
+            raise InputError(f"card {self.card_id} side {self.side} has no face {face} "
                              f"(faces {min(self.tasks)}..{max(self.tasks)})", path=self.path)
         return self.piece_set.select(self.tasks[face])
 

@@ -59,8 +59,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
     if args.card:
-        if args.pieces or args.region or args.use is not None:
+        if args.pieces or args.region:
             raise InputError("give either a card file or --pieces/--region, not both")
+        if args.use is not None:
+            raise InputError("--use goes with --pieces/--region; with a card file, pick a task with --face")
         return _solve_card(args)
     if not args.pieces or not args.region:
         raise InputError("solve needs a card file, or both --pieces and --region")

@@ -65,12 +65,13 @@ def read_text(path: str | os.PathLike) -> str:
     Raises
     ------
     InputError
-        Missing file, a directory, unreadable, or not UTF-8.
+        Missing file, a directory, unreadable, or not UTF-8 (a UTF-8
+        byte-order mark at the start is allowed and dropped).
     """
     from .errors import InputError
 
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")  # a leading byte-order mark is dropped
     except FileNotFoundError:
         raise InputError("file not found", path=path) from None
     except IsADirectoryError:

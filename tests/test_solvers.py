@@ -97,3 +97,20 @@ def test_backends_agree_on_random_instances(case):
         assert r.complete
         for sol in r.solutions:
             assert verify_solution(pieces, region, sol) is None
+
+
+def test_default_backend_for_many_identical_pieces_is_cpsat():
+    # 9 O4 tile a 6x6 board one way; DLX meets that tiling 9! = 362,880 times
+    # (once per ordering of the copies), so the default switches to CP-SAT.
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import Region, load_pieces
+    from ubongo_cp.solvers import MAX_COPY_REPEATS, copy_repeats, solve
+
+    o4 = load_pieces("classic")["O4"]
+    many = build_instance([o4] * 9, Region.rectangle(6, 6))
+    assert copy_repeats(many) == 362_880 > MAX_COPY_REPEATS
+    result = solve(many)
+    assert (result.count, result.complete, result.backend) == (1, True, "cpsat")
+    few = build_instance([o4] * 4, Region.rectangle(4, 4))  # 4! = 24: DLX stays the default
+    assert copy_repeats(few) == 24 and solve(few).count == solve(few, backend="cpsat").count == 1
+    assert solve(few).backend != "cpsat"

@@ -14,7 +14,8 @@ from ..cover import ExactCoverInstance
 from ..errors import InputError
 from .base import NO_SOLUTION, SOLVED, UNKNOWN, SolveResult, drive
 
-__all__ = ["solve", "BACKENDS", "get_backend", "SolveResult", "SOLVED", "NO_SOLUTION", "UNKNOWN"]
+__all__ = ["solve", "BACKENDS", "get_backend", "SolveResult", "SOLVED", "NO_SOLUTION", "UNKNOWN", "copy_repeats",
+           "MAX_COPY_REPEATS"]
 
 BACKENDS = ("cpsat", "dlx", "xcover")
 
@@ -42,6 +43,23 @@ def get_backend(name: str):
     raise InputError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
 
 
+#: Above this many orderings of identical pieces per solution, the default
+#: backend is CP-SAT (see :func:`solve`).
+MAX_COPY_REPEATS = 24
+
+
+def copy_repeats(instance: ExactCoverInstance) -> int:
+    """How many times a DLX search meets each solution: the orderings of the copies.
+
+    The product over groups of identical pieces (UP-5) of (group size)!;
+    1 without copies. DLX filters the repeats out (canonical order of the
+    copies' placements) but has to find them all first.
+    """
+    import math
+
+    return math.prod(math.factorial(len(g)) for g in instance.copy_groups)
+
+
 def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: int | None = None,
           time_limit: float | None = None, keep: int | None = None) -> SolveResult:
     """Solve (find, count, or enumerate) the exact covers of ``instance``.
@@ -56,7 +74,11 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         ``"sat"``). Default: the measured winner for the question asked
         (:data:`.strategies.DEFAULT_STRATEGY`): ``"dlx"`` for a first
         solution (``limit=1``), ``"dlx-symmetry"`` (orbit decomposition by
-        the region's symmetries on the DLX backend) for counting.
+        the region's symmetries on the DLX backend) for counting; but
+        ``"cpsat"`` when identical pieces would make DLX meet each solution
+        more than :data:`MAX_COPY_REPEATS` times (CP-SAT orders the copies'
+        placements by a constraint instead; e.g. 16 O4 on an 8x8 board:
+        DLX found no first solution in 60 s, CP-SAT needs about 1 s).
     limit : int, optional
         Stop after this many solutions (1 = first solution only).
     time_limit : float, optional
@@ -88,6 +110,8 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     from .strategies import DEFAULT_STRATEGY, solve_with, strategy_names
 
     name = backend or DEFAULT_STRATEGY["first" if limit == 1 else "count"]
+    if backend is None and copy_repeats(instance) > MAX_COPY_REPEATS:
+        name = "cpsat"  # DLX would meet every solution once per ordering of the copies
     if name in BACKENDS:
         return drive(get_backend(name), instance, limit=limit, time_limit=time_limit, keep=keep)
     if name in strategy_names():

@@ -19,10 +19,9 @@ References
 
 from __future__ import annotations
 
-import signal
+import os
 import threading
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -36,20 +35,19 @@ _ACTIVE: set = set()
 _ACTIVE_LOCK = threading.Lock()
 
 
-def run_solver(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None, *,
-               stopped: Callable[[], bool] = lambda: False) -> int:
+def run_solver(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None) -> int:
     """``solver.solve(model, callback)``, keeping Ctrl-C working.
 
-    OR-Tools' CP-SAT catches SIGINT during a solve (it then stops as if its
-    time limit had been reached) and leaves the operating system's default
-    handler behind, so that a later Ctrl-C killed the process without any
-    cleanup (found by a new user's test). In the main thread this puts
-    Python's handler back after the solve and raises ``KeyboardInterrupt``
-    when the search stopped early for none of our reasons: not complete,
-    below its time limit, and not ``stopped()`` by the caller's callback.
-    In other threads CP-SAT is told not to catch SIGINT (only the main
-    thread receives signals, and concurrent OR-Tools handlers abort the
-    process); those solvers can be stopped with :func:`stop_active_solvers`.
+    OR-Tools' CP-SAT catches SIGINT during a solve by default (it then stops
+    as if its time limit had been reached) and leaves the operating system's
+    default handler behind, so that a later Ctrl-C killed the process without
+    any cleanup, and a Ctrl-C during a search was reported as a time-out
+    (found by a new user's test). Here CP-SAT never catches SIGINT
+    (``catch_sigint_signal = False``). Called from the main thread, the
+    search runs in a helper thread while the main thread waits, so Python
+    sees Ctrl-C at once, stops the search and raises ``KeyboardInterrupt``
+    (one long-lived helper thread per process, see :func:`_search_thread`). Called from another thread, the
+    solver is registered for :func:`stop_active_solvers`.
 
     Returns
     -------
@@ -59,10 +57,10 @@ def run_solver(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None
     Raises
     ------
     KeyboardInterrupt
-        When Ctrl-C stopped the search.
+        When Ctrl-C came during the search.
     """
+    solver.parameters.catch_sigint_signal = False
     if threading.current_thread() is not threading.main_thread():
-        solver.parameters.catch_sigint_signal = False
         with _ACTIVE_LOCK:
             _ACTIVE.add(solver)
         try:
@@ -70,16 +68,56 @@ def run_solver(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None
         finally:
             with _ACTIVE_LOCK:
                 _ACTIVE.discard(solver)
-    handler = signal.getsignal(signal.SIGINT)
+    box: dict = {}
+    done = threading.Event()  # not Thread.join: after an interrupted join, CPython 3.11 may
+                              # report a thread finished while it still runs
+    _search_thread().put((solver, model, callback, box, done))
     try:
-        status = solver.solve(model, callback)
-    finally:
-        if handler is not None:
-            signal.signal(signal.SIGINT, handler)
-    if status in (cp_model.UNKNOWN, cp_model.FEASIBLE) and not stopped() \
-            and solver.wall_time < 0.95 * solver.parameters.max_time_in_seconds:
-        raise KeyboardInterrupt
-    return status
+        done.wait()
+    except KeyboardInterrupt:
+        solver.stop_search()
+        done.wait()
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["status"]
+
+
+_SEARCHES = None
+
+
+def _forget_search_thread() -> None:
+    global _SEARCHES
+    _SEARCHES = None  # a forked child has the queue but not the thread: start its own
+
+
+os.register_at_fork(after_in_child=_forget_search_thread)
+
+
+def _search_thread():
+    """The queue of the one long-lived thread that runs the main thread's searches.
+
+    One thread for the whole process: starting a thread per search cost
+    0.1-0.5 ms, a third of a card task's whole rating.
+    """
+    global _SEARCHES
+    if _SEARCHES is None:
+        import queue
+
+        _SEARCHES = queue.SimpleQueue()
+
+        def serve(jobs) -> None:
+            while True:
+                solver, model, callback, box, done = jobs.get()
+                try:
+                    box["status"] = solver.solve(model, callback)
+                except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+                    box["error"] = exc
+                finally:
+                    done.set()
+
+        threading.Thread(target=serve, args=(_SEARCHES,), name="ubongo-cp-cpsat", daemon=True).start()
+    return _SEARCHES
 
 
 def stop_active_solvers() -> None:
@@ -197,7 +235,7 @@ class CpSatBackend:
         if time_limit is not None:
             params.max_time_in_seconds = float(time_limit)
         collector = _Collector(x, on_solution)
-        status = run_solver(solver, model, collector, stopped=lambda: collector.stopped)
+        status = run_solver(solver, model, collector)
         exhausted = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.stopped
         if first_only and status == cp_model.OPTIMAL:
             exhausted = False

@@ -467,7 +467,7 @@ class CpSatMrvBackend:
         collector = _Collector.make(x, on_solution)
         from .cpsat import run_solver
 
-        status = run_solver(solver, model, collector, stopped=lambda: collector.stopped)
+        status = run_solver(solver, model, collector)
         return _cpsat_outcome(solver, status, collector, first_only)
 
 
@@ -613,7 +613,7 @@ def _solve_pinned(model, option, time_limit, first_only, on_solution, stop, lock
     collector = _Collector.make(x, on_solution, stop, lock)
     from .cpsat import run_solver
 
-    status = run_solver(solver, sub, collector, stopped=lambda: collector.stopped or (stop is not None and stop.is_set()))
+    status = run_solver(solver, sub, collector)
     return _cpsat_outcome(solver, status, collector, first_only)
 
 

@@ -430,7 +430,10 @@ def _hide_chosen(i, indptr, indices, opt_of, start, size, cells, where, apos,
     """X4: hide every option of the chosen item ``i`` (already inactive).
 
     Each entry of each option of ``i`` leaves the list of its item if that
-    item is active; ``i``'s own list is left as it is (X5 walks it).
+    item is active; ``i``'s own list is left as it is (X5 walks it). The
+    same loop as :func:`_hide_other` without its two tests (``i`` is
+    already inactive, and X4 does not look for dead ends), kept apart
+    because this is the innermost loop of the search.
     """
     one = np.uint32(1)
     s = start[i]

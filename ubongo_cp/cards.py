@@ -274,6 +274,9 @@ def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
 
     Parameters
     ----------
+    deck_dir : path or str
+        A deck directory, or the name of a shipped deck (``"classic"``,
+        ``"duel"``; see :func:`ubongo_cp.shipped.resolve_deck`).
     strict : bool
         Raise on the first malformed card instead of collecting it.
 
@@ -290,7 +293,9 @@ def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
     InputError
         When ``deck_dir`` is missing, is not a directory or holds no card file.
     """
-    deck = Path(deck_dir)
+    from .shipped import resolve_deck
+
+    deck = resolve_deck(deck_dir)
     if not deck.exists():
         raise InputError("deck directory not found", path=deck)
     if not deck.is_dir():

@@ -53,7 +53,7 @@ def add_parsers(sub) -> None:
 # --------------------------------------------------------------------- solve
 def _cmd_solve(args: argparse.Namespace) -> int:
     from .cover import build_instance
-    from .pieces import load_pieces, load_region, piece_names_arg
+    from .pieces import load_pieces, load_region
     from .solvers import solve
 
     if args.limit is not None and args.limit < 1:
@@ -146,6 +146,14 @@ def _draw(solution: dict, chars: dict, region) -> str:
             owner[tuple(cell)] = ch
     height, width = region.height, region.width
     return "\n".join("".join(owner.get((r, c), " ") for c in range(width)).rstrip() for r in range(height))
+
+
+def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:
+    """Split a comma/space separated list of piece names."""
+    names = [n for n in text.replace(",", " ").split() if n]
+    if not names:
+        raise InputError(f"{source}: no piece names given")
+    return names
 
 
 # ------------------------------------------------------------------- analyze

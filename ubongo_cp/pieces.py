@@ -7,9 +7,10 @@ empty, rows may be ragged, lines starting with ``%`` are comments.
   first line of a block is the piece name, the following lines its shape.
 - A *region file* is one grid.
 
-The shipped catalogues live in ``puzzles/pieces/`` (``classic``, ``duel``,
-``pentominoes``, ``tetrominoes``); their shapes are the public facts of
-``RULES.md`` §1. A catalogue can be named by its short name or by a path.
+The shipped catalogues (``classic``, ``duel``, ``pentominoes``,
+``tetrominoes``) are package data (:mod:`ubongo_cp.shipped`); their shapes are
+the public facts of ``RULES.md`` §1. A catalogue can be named by its short
+name or by a path.
 """
 
 from __future__ import annotations
@@ -18,19 +19,18 @@ import os
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator
 
 from .errors import InputError
 from .io import read_text
 from .geometry import Shape, format_grid, is_connected, normalize, orientations, parse_grid
+from .shipped import SHIPPED_PIECE_SETS, piece_set_path
 
 __all__ = [
     "Piece",
     "PieceSet",
     "Region",
-    "SHIPPED_PIECE_SETS",
     "MAX_REGION_CELLS",
-    "shipped_pieces_dir",
     "resolve_pieces_path",
     "parse_pieces",
     "load_pieces",
@@ -41,8 +41,6 @@ __all__ = [
 #: Default limit on the size of a region (cells); larger regions are rejected
 #: as bad input before any placement is enumerated.
 MAX_REGION_CELLS = 400
-
-SHIPPED_PIECE_SETS = ("classic", "duel", "pentominoes", "tetrominoes")
 
 
 @dataclass(frozen=True)
@@ -194,11 +192,6 @@ class Region:
         return format_grid(self.cells)
 
 
-def shipped_pieces_dir() -> Path:
-    """Directory of the shipped piece-set files (``puzzles/pieces``)."""
-    return Path(__file__).resolve().parent.parent / "puzzles" / "pieces"
-
-
 def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLike | None = None) -> Path:
     """Turn a piece-set reference into a path.
 
@@ -208,7 +201,7 @@ def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLi
     """
     spec_s = os.fspath(spec)
     if spec_s in SHIPPED_PIECE_SETS:
-        return shipped_pieces_dir() / f"{spec_s}.txt"
+        return piece_set_path(spec_s)
     path = Path(spec_s)
     if not path.is_absolute() and relative_to is not None:
         candidate = Path(relative_to).parent / path
@@ -334,20 +327,3 @@ def load_region(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS) -
         For a missing/unreadable file or malformed content.
     """
     return parse_region(read_text(path), path=os.fspath(path), max_cells=max_cells)
-
-
-def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:
-    """Split a comma/space separated list of piece names (CLI helper)."""
-    names = [n for n in text.replace(",", " ").split() if n]
-    if not names:
-        raise InputError(f"{source}: no piece names given")
-    return names
-
-
-def check_area(pieces: Sequence[Piece], region: Region, *, path: str | None = None) -> None:
-    """Raise :class:`InputError` when the pieces' total area differs from the region's (rule UP-4)."""
-    total = sum(p.size for p in pieces)
-    if total != region.area:
-        names = " ".join(p.name for p in pieces)
-        raise InputError(f"pieces {names} cover {total} cells but the region has {region.area} (UP-4)",
-                         path=path or region.path)

@@ -70,9 +70,9 @@ def default_tasks_path(game: str) -> Path:
     Found beside the shipped piece sets, so it does not depend on the
     current directory.
     """
-    from ..pieces import shipped_pieces_dir
+    from ..shipped import deck_tasks_path
 
-    path = shipped_pieces_dir().parent / "decks" / game / "tasks.csv"
+    path = deck_tasks_path(game)
     try:  # as the README shows it, when run from the project's directory
         return path.relative_to(Path.cwd())
     except ValueError:

@@ -1,0 +1,55 @@
+"""The wheel carries the shipped data; the repository's puzzles/ is that same data."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def unpacked_wheel(tmp_path_factory) -> Path:
+    """``pip wheel --no-deps .`` unpacked into a directory outside the checkout."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp / "dist"), str(ROOT)],
+                   check=True, capture_output=True)
+    (wheel,) = (tmp / "dist").glob("ubongo_cp-*.whl")
+    site = tmp / "site"
+    with zipfile.ZipFile(wheel) as zf:
+        zf.extractall(site)
+    return site
+
+
+def test_installed_wheel_loads_the_shipped_data(unpacked_wheel):
+    script = """
+import ubongo_cp, sys
+assert ubongo_cp.__file__.startswith(sys.argv[1]), ubongo_cp.__file__
+from ubongo_cp.pieces import load_pieces
+from ubongo_cp.cards import load_deck
+from ubongo_cp.shipped import resolve_deck
+sizes = [len(load_pieces(n)) for n in ("classic", "duel", "pentominoes", "tetrominoes")]
+cards, problems = load_deck(resolve_deck("classic"))
+duel, _ = load_deck(resolve_deck("duel"))
+print(sizes, len(cards), len(problems), len(duel), sum(len(c.tasks) for c in duel))
+"""
+    out = subprocess.run([sys.executable, "-c", script, str(unpacked_wheel)], cwd=unpacked_wheel.parent,
+                         env={"PYTHONPATH": str(unpacked_wheel), "PATH": "/usr/bin:/bin"},
+                         check=True, capture_output=True, text=True).stdout
+    # RULES.md section 1: 12 classic pieces, 21 Duel pieces, 12 pentominoes; 5 tetrominoes;
+    # the shipped decks: 36 cards x 2 sides (classic), 9 x 2 sides x 20 faces (Duel).
+    assert out.split() == ["[12,", "21,", "12,", "5]", "72", "0", "18", "360"]
+
+
+def test_puzzles_is_the_package_data():
+    """The human-facing puzzles/ is a link to the package data, not a copy that could drift."""
+    link = ROOT / "puzzles"
+    if not link.exists():  # an sdist or an installed tree has no puzzles/
+        pytest.skip("no puzzles/ beside the package")
+    assert link.resolve() == (ROOT / "ubongo_cp" / "data").resolve()

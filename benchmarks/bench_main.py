@@ -99,7 +99,7 @@ def main(argv=None) -> int:
         # The same batches inside one warm process (imports done): the parallel
         # part alone, without interpreter start-up. Median of 3.
         from ubongo_cp.batch import run_batch
-        from ubongo_cp.executors import _preload
+        from ubongo_cp.executors import _preload, make_executor
 
         _preload(("distributed",))
         inproc = [("duel", 1, "local"), ("duel", 2, "local"), ("classic", 1, "local"), ("classic", 2, "local")]
@@ -110,7 +110,8 @@ def main(argv=None) -> int:
             for k in range(3):
                 out = tmp / f"inproc_{game}_{jobs}_{executor}_{k}"
                 t0 = time.perf_counter()
-                run_batch(ROOT / "puzzles" / "decks" / game, out, jobs=jobs, executor=executor, progress=False)
+                with make_executor(executor, jobs=jobs) as ex:
+                    run_batch(ROOT / "puzzles" / "decks" / game, out, executor=ex, progress=False)
                 times.append(time.perf_counter() - t0)
             rows.append((f"batch {game} deck (in one warm process)", f"{executor}, {jobs} job(s)",
                          statistics.median(times)))

@@ -104,11 +104,12 @@ def test_fuzz_card_parser_raises_only_input_errors(lines):
     (["simulate", "ubongo", "--games", "3", "--timer", "0"], "--timer must be a positive number"),
     (["batch", EXAMPLES, "--out", "{tmp}/o", "--backend", "foo"], "unknown backend 'foo'"),
     (["batch", EXAMPLES, "--out", "{tmp}/o", "--time-limit", "-1"], "--time-limit must be a positive number"),
-    (["analyze", "--pieces", "duel", "--region", REGION, "--k", "22"], "--k 22 is larger than the piece set"),
+    (["analyze", "--pieces", "duel", "--region", REGION, "--k", "22"], "k = 22 is larger than the piece set"),
     (["solve", "--pieces", "classic", "--region", REGION, "--use", ""], "--use: no piece names given"),
     (["solve", "--pieces", "classic", "--region", REGION, "--face", "1"], "--face goes with a card file"),
     (["booklet", EXAMPLES, "--out", "{tmp}"], "is a directory, expected a file name"),
-    (["batch", EXAMPLES, "--out", REGION], "would overwrite a file of the deck directory"),
+    (["batch", EXAMPLES, "--out", REGION], "is a file, expected a directory for the results"),
+    (["batch", EXAMPLES, "--out", EXAMPLES], "would overwrite the deck input"),
     (["orion", "tournament", "--games", "1", "--agents", "greedy", "--no-self-play"], "no pairing to play"),
     (["batch", EXAMPLES, "--out", "{tmp}/o", "--jobs", "100000"], "--jobs 100000 is more than"),
 ])
@@ -141,7 +142,7 @@ def test_outputs_never_overwrite_inputs(run_cli, tmp_path):
         (["simulate", "ubongo", "--games", "2", "--tasks", tasks, "--out", tasks], "would overwrite the tasks input"),
         (["simulate", "domino", "--games", "2", "--out", tmp_path / "a.csv", "--record", tmp_path / "a.csv"],
          "--out and --record name the same file"),
-        (["booklet", deck, "--out", deck / "x1.toml"], "would overwrite a file of the deck directory"),
+        (["booklet", deck, "--out", deck / "x1.toml"], "would overwrite a file read from the deck directory"),
     ]
     for argv, fragment in cases:
         code, _, err = run_cli(*argv)

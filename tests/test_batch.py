@@ -11,6 +11,7 @@ import pytest
 from conftest import PUZZLES
 from ubongo_cp.batch import JOURNAL, run_batch
 from ubongo_cp.cards import load_card
+from ubongo_cp.executors import LocalExecutor
 from ubongo_cp.solvers import solve
 
 STABLE = ["card_id", "side", "face", "pieces", "area", "count", "count_reduced", "status", "placements",
@@ -27,7 +28,7 @@ def deck(tmp_path):
 
 
 def test_batch_counts_match_an_independent_solver(deck, tmp_path):
-    out = run_batch(deck, tmp_path / "out", jobs=1, progress=False)
+    out = run_batch(deck, tmp_path / "out", progress=False)
     df = out.tasks
     assert len(df) == 18 and out.ran == 18 and out.skipped == 0
     for row in df.itertuples():
@@ -43,24 +44,24 @@ def test_batch_counts_match_an_independent_solver(deck, tmp_path):
 
 
 def test_resume_after_runner_crash_loses_and_duplicates_nothing(deck, tmp_path):
-    full = run_batch(deck, tmp_path / "full", jobs=1, progress=False).tasks
+    full = run_batch(deck, tmp_path / "full", progress=False).tasks
     # Simulate a runner killed half-way: half the journal written, the last line torn, no tables.
     out = tmp_path / "crashed"
     out.mkdir()
     lines = (tmp_path / "full" / JOURNAL).read_text().splitlines(keepends=True)
     (out / JOURNAL).write_text("".join(lines[:9]) + lines[9][: len(lines[9]) // 2])
-    again = run_batch(deck, out, jobs=1, progress=False)
+    again = run_batch(deck, out, progress=False)
     assert (again.skipped, again.ran) == (9, 9)
     pd.testing.assert_frame_equal(again.tasks[STABLE], full[STABLE])
     # A third run computes nothing and keeps the same table.
-    third = run_batch(deck, out, jobs=1, progress=False)
+    third = run_batch(deck, out, progress=False)
     assert (third.ran, third.skipped) == (0, 18)
     pd.testing.assert_frame_equal(third.tasks[STABLE], full[STABLE])
 
 
 def test_parallel_equals_serial(deck, tmp_path):
-    one = run_batch(deck, tmp_path / "one", jobs=1, progress=False).tasks
-    two = run_batch(deck, tmp_path / "two", jobs=2, progress=False).tasks
+    one = run_batch(deck, tmp_path / "one", progress=False).tasks
+    two = run_batch(deck, tmp_path / "two", executor=LocalExecutor(2), progress=False).tasks
     pd.testing.assert_frame_equal(one[STABLE], two[STABLE])
 
 
@@ -69,7 +70,7 @@ def test_bad_card_is_skipped_and_unsolvable_task_reported(deck, tmp_path):
                                       'region = "##"\n[tasks]\n1 = ["Q7"]\n')
     (deck / "zz_unsolvable.toml").write_text('game = "classic"\ncard = "U"\nside = "easy"\npieces = "classic"\n'
                                              'region = """\n###\n#..\n"""\n[tasks]\n1 = ["O4"]\n')
-    out = run_batch(deck, tmp_path / "out", jobs=1, progress=False)
+    out = run_batch(deck, tmp_path / "out", progress=False)
     assert len(out.problems) == 1 and "Q7" in out.problems[0].message
     row = out.tasks[out.tasks["card_id"] == "U"].iloc[0]
     assert row["status"] == "no solution" and row["count"] == 0
@@ -84,7 +85,7 @@ def test_time_limit_is_recorded_not_dropped(tmp_path):
     names = ", ".join(f'"{n}"' for n in "FILNPTUVWXYZ")
     (deck / "p.toml").write_text(f'game = "classic"\ncard = "P"\nside = "hard"\npieces = "pentominoes"\n'
                                  f'region = """\n{region}\n"""\n[tasks]\n1 = [{names}]\n')
-    out = run_batch(deck, tmp_path / "out", jobs=1, progress=False, time_limit=0.2)
+    out = run_batch(deck, tmp_path / "out", progress=False, time_limit=0.2)
     row = out.tasks.iloc[0]
     assert row["status"] == "timeout" and 0 < row["count"] < 9356
 

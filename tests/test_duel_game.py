@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
 import math
 import pickle
 
@@ -17,7 +15,6 @@ from ubongo_cp.errors import IllegalActionError, InputError
 from ubongo_cp.games.base import CHANCE, TERMINAL
 from ubongo_cp.games.duel import A_SCORES, B_SCORES, NEITHER, TIE, DuelState, settle_duel
 from ubongo_cp.games.players import ScriptedTimes, SolveTimeModel, TaskDeck
-from ubongo_cp.games.ubongo_cli import add_simulate_parsers
 from ubongo_cp.games.ubongo_sim import (handicap_sweep, play_duel_match, run_state, simulate_duel,
                                         summarise_duel, synthetic_tasks)
 
@@ -288,10 +285,17 @@ def test_input_errors(deck):
 
 
 # ------------------------------------------------------------------ CLI
+class _SimulateParser:
+    """``ubongo-cp simulate ...`` arguments parsed by the real command-line parser."""
+
+    def parse_args(self, argv):
+        from ubongo_cp.cli import build_parser
+
+        return build_parser().parse_args(["simulate", *argv])
+
+
 def _parser():
-    p = argparse.ArgumentParser(prog="ubongo-cp simulate")
-    add_simulate_parsers(p.add_subparsers(dest="game", required=True))
-    return p
+    return _SimulateParser()
 
 
 def test_cli_duel(tmp_path, capsys):
@@ -317,8 +321,6 @@ def test_cli_duel_bad_out_and_missing_columns(tmp_path):
         args.func(args)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ubongo_cp.cli_core") is None,
-                    reason="ubongo_cp.cli_core (the lead's core CLI) not there yet")
 def test_cli_duel_through_main(capsys):
     from ubongo_cp.cli import main
 

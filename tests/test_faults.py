@@ -17,6 +17,7 @@ from conftest import PUZZLES, ROOT
 from ubongo_cp import batch
 from ubongo_cp.batch import JOURNAL, run_batch
 from ubongo_cp.cards import load_card
+from ubongo_cp.executors import LocalExecutor, make_executor
 
 STABLE = ["card_id", "side", "face", "pieces", "count", "count_reduced", "status", "placements", "dlx_nodes",
           "cpsat_count", "task_hash"]
@@ -32,7 +33,7 @@ def deck(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def undisturbed(deck, tmp_path_factory):
-    return run_batch(deck, tmp_path_factory.mktemp("ref"), jobs=1, progress=False).tasks
+    return run_batch(deck, tmp_path_factory.mktemp("ref"), progress=False).tasks
 
 
 def _crashing(marker: Path, always: bool):
@@ -61,7 +62,7 @@ def test_worker_killed_mid_batch_is_replaced_and_nothing_lost(deck, undisturbed,
     _AREA, _PIECES = _target(deck)
     # The pool forks after the patch, so workers inherit it; the first attempt dies, the retry succeeds.
     monkeypatch.setattr(batch, "rate_instance", _crashing(tmp_path / "crashed-once", always=False))
-    out = run_batch(deck, tmp_path / "out", jobs=2, progress=False)
+    out = run_batch(deck, tmp_path / "out", executor=LocalExecutor(2), progress=False)
     assert (tmp_path / "crashed-once").exists()
     pd.testing.assert_frame_equal(out.tasks[STABLE], undisturbed[STABLE])
     journal = (tmp_path / "out" / JOURNAL).read_text().splitlines()
@@ -72,7 +73,7 @@ def test_input_that_always_crashes_its_worker_is_marked_and_run_goes_on(deck, un
     global _AREA, _PIECES
     _AREA, _PIECES = _target(deck)
     monkeypatch.setattr(batch, "rate_instance", _crashing(tmp_path / "m", always=True))
-    out = run_batch(deck, tmp_path / "out", jobs=2, progress=False)
+    out = run_batch(deck, tmp_path / "out", executor=LocalExecutor(2), progress=False)
     bad = out.tasks[out.tasks["status"] == "error"]
     # The whole unit of work (card 02 easy) is marked; every other card side is complete.
     assert set(zip(bad["card_id"], bad["side"])) == {("02", "easy")}
@@ -91,10 +92,10 @@ def test_rerun_retries_tasks_that_ended_in_an_error(deck, undisturbed, tmp_path,
     _AREA, _PIECES = _target(deck)
     with monkeypatch.context() as m:
         m.setattr(batch, "rate_instance", _crashing(tmp_path / "m", always=True))
-        first = run_batch(deck, tmp_path / "out", jobs=2, progress=False)
+        first = run_batch(deck, tmp_path / "out", executor=LocalExecutor(2), progress=False)
     n_errors = int((first.tasks["status"] == "error").sum())
     assert n_errors == len(load_card(deck / "02_easy.toml").tasks)
-    again = run_batch(deck, tmp_path / "out", jobs=2, progress=False)
+    again = run_batch(deck, tmp_path / "out", executor=LocalExecutor(2), progress=False)
     assert (again.ran, again.skipped) == (n_errors, len(undisturbed) - n_errors)
     pd.testing.assert_frame_equal(again.tasks[STABLE], undisturbed[STABLE])
 
@@ -116,12 +117,12 @@ def test_runner_killed_mid_batch_resumes_to_the_same_tables(tmp_path):
     written = journal.read_text().count("\n")
     assert 60 <= written < 432, written  # killed half-way
     assert not (out / "tasks.parquet").exists()  # no table pretends to be complete
-    resumed = run_batch(deck, out, jobs=2, progress=False)
+    resumed = run_batch(deck, out, executor=LocalExecutor(2), progress=False)
     assert resumed.skipped >= 60 and resumed.skipped + resumed.ran == 432
-    reference = run_batch(deck, tmp_path / "ref", jobs=2, progress=False)
+    reference = run_batch(deck, tmp_path / "ref", executor=LocalExecutor(2), progress=False)
     pd.testing.assert_frame_equal(resumed.tasks[STABLE], reference.tasks[STABLE])
 
 
 def test_dask_executor_gives_the_same_table(deck, undisturbed, tmp_path):
-    out = run_batch(deck, tmp_path / "dask", jobs=2, executor="dask", progress=False)
+    out = run_batch(deck, tmp_path / "dask", executor=make_executor("dask", jobs=2), progress=False)
     pd.testing.assert_frame_equal(out.tasks[STABLE], undisturbed[STABLE])

@@ -8,7 +8,7 @@ import pytest
 from ubongo_cp.cli import main
 from ubongo_cp.games.domino_sim import simulate
 from ubongo_cp.games.orion.study import run_tournament
-from ubongo_cp.executors import CHUNKS_PER_JOB, map_chunks
+from ubongo_cp.executors import CHUNKS_PER_JOB, LocalExecutor, make_executor, map_chunks
 from ubongo_cp.games.ubongo_sim import (as_deck, handicap_sweep, simulate_duel,
                                         simulate_ubongo, synthetic_tasks)
 
@@ -33,14 +33,14 @@ def _identity(rows):
 
 def test_chunks_come_back_in_game_order():
     # 4 * jobs chunks over 2 processes finish in any order; rows are still in game order.
-    assert map_chunks(_identity, 11, _rows, jobs=2) == list(range(11))
+    assert map_chunks(_identity, 11, _rows, executor=LocalExecutor(2)) == list(range(11))
     assert CHUNKS_PER_JOB * 2 < 11  # several games per chunk as well as several chunks
 
 
 def test_ubongo_jobs_do_not_change_table(classic):
     kw = dict(strategies=["stay", "lookahead"], skills=[1.0, 1.5])
     one = simulate_ubongo(classic, 3, 10, seed=5, **kw)
-    two = simulate_ubongo(classic, 3, 10, seed=5, jobs=2, **kw)
+    two = simulate_ubongo(classic, 3, 10, seed=5, executor=LocalExecutor(2), **kw)
     pd.testing.assert_frame_equal(one, two)
     assert list(one["game"]) == [g for g in range(10) for _ in range(3)]
     # the first games do not depend on how many games the run has
@@ -49,24 +49,24 @@ def test_ubongo_jobs_do_not_change_table(classic):
 
 def test_duel_and_sweep_jobs_do_not_change_table(duel):
     one = simulate_duel(duel, 12, 1.0, 0.8, seed=3, handicap=True)
-    two = simulate_duel(duel, 12, 1.0, 0.8, seed=3, handicap=True, jobs=2)
+    two = simulate_duel(duel, 12, 1.0, 0.8, seed=3, handicap=True, executor=LocalExecutor(2))
     pd.testing.assert_frame_equal(one, two)
     assert list(one["match"]) == list(range(12))
     s1 = handicap_sweep(duel, [0.8], games=8, seed=1)
-    s2 = handicap_sweep(duel, [0.8], games=8, seed=1, jobs=2)
+    s2 = handicap_sweep(duel, [0.8], games=8, seed=1, executor=LocalExecutor(2))
     pd.testing.assert_frame_equal(s1, s2)
 
 
 def test_domino_jobs_do_not_change_table():
     one = simulate(["random", "greedy", "careful"], 9, seed=4, rotate_seats=True)
-    two = simulate(["random", "greedy", "careful"], 9, seed=4, rotate_seats=True, jobs=2)
+    two = simulate(["random", "greedy", "careful"], 9, seed=4, rotate_seats=True, executor=LocalExecutor(2))
     pd.testing.assert_frame_equal(one, two)
     assert list(one["game"]) == list(range(9))
 
 
 def test_orion_jobs_do_not_change_table():
     one = run_tournament(["random", "greedy"], 2, seed=2)
-    two = run_tournament(["random", "greedy"], 2, seed=2, jobs=2)
+    two = run_tournament(["random", "greedy"], 2, seed=2, executor=LocalExecutor(2))
     pd.testing.assert_frame_equal(one, two)
     assert list(one["game"]) == [g for g in range(6) for _ in range(2)]
 
@@ -74,7 +74,7 @@ def test_orion_jobs_do_not_change_table():
 def test_dask_gives_same_table(duel):
     pytest.importorskip("dask.distributed")
     one = simulate_duel(duel, 10, 1.0, 0.7, seed=8)
-    two = simulate_duel(duel, 10, 1.0, 0.7, seed=8, executor="dask", jobs=2)
+    two = simulate_duel(duel, 10, 1.0, 0.7, seed=8, executor=make_executor("dask", jobs=2))
     pd.testing.assert_frame_equal(one, two)
 
 
@@ -95,7 +95,6 @@ def test_cli_jobs_same_out_file(argv, tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, msg", [
     (["simulate", "duel", "--synthetic", "--games", "2", "--jobs", "0"], "--jobs must be at least 1"),
-    (["simulate", "domino", "--games", "2", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --executor dask"),
     # Malformed Dask addresses are bad input too (found by a new user's test).
     (["simulate", "domino", "--games", "2", "--executor", "dask", "--scheduler", "foo"],
      "cannot reach dask scheduler foo: missing port number"),
@@ -113,10 +112,10 @@ def test_cli_bad_executor_options_exit_2(argv, msg, capsys):
 
 _PRELOAD_PROBE = """
 import gc, sys
-from ubongo_cp.executors import PRELOAD, _preload
+from ubongo_cp.executors import _preload
 {setup}
-_preload()
-print(gc.isenabled(), gc.get_freeze_count() > 0, all(m in sys.modules for m in PRELOAD))
+_preload(["ubongo_cp.rate", "fractions"])
+print(gc.isenabled(), gc.get_freeze_count() > 0, all(m in sys.modules for m in ["ubongo_cp.rate", "fractions"]))
 """
 
 
@@ -174,6 +173,7 @@ def test_dask_run_without_workers_stops_with_a_message():
 
     ex = DaskExecutor(jobs=1, worker_timeout=2.0)
     try:
+        ex.client  # starts the cluster
         ex.cluster.scale(0)
         deadline = time.time() + 30
         while ex.client.scheduler_info().get("workers") and time.time() < deadline:

@@ -150,9 +150,9 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     if len(set(names)) != len(names):
         raise InputError("subset analysis needs distinct piece names")
     if k is not None and k < 1:
-        raise InputError(f"--k must be at least 1, got {k}")
+        raise InputError(f"k must be at least 1, got {k}")
     if k is not None and k > len(pieces):
-        raise InputError(f"--k {k} is larger than the piece set ({len(pieces)} pieces)")
+        raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces)")
     start = time.perf_counter()
     instance = build_instance(pieces, region, optional_pieces=True)
     counts: dict[tuple[int, ...], int] = {}

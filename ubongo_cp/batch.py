@@ -8,12 +8,12 @@ hash of its pieces and region, so an edited card is re-run); tasks whose
 row says ``"error"`` are run again. The final tables are rebuilt from the
 journal and written atomically.
 
-Work is spread over processes (``jobs``) with one unit of work per card
-side, sent as the parsed card side (workers never read the deck's files);
-a task that raises is recorded with status ``"error"`` and the run
-goes on; a worker process that dies is replaced and its card side retried
-once, then recorded as ``"error"``. Executors: ``"local"`` (a process pool)
-or ``"dask"`` (a ``dask.distributed`` cluster; see :mod:`ubongo_cp.executors`).
+Work is spread over an executor (:mod:`ubongo_cp.executors`: a process
+pool or a Dask cluster) with one unit of work per card side, sent as the
+parsed card side (workers never read the deck's files); a task that raises
+is recorded with status ``"error"`` and the run goes on; a worker process
+that dies is replaced and its card side retried once, then recorded as
+``"error"``.
 """
 
 from __future__ import annotations
@@ -23,15 +23,19 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .cards import CardSide, DeckProblem, load_card, load_deck, task_hash
 from .errors import InputError
+from .executors import Executor, using
 from .rate import rate_instance
 
 __all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "JOURNAL"]
 
 JOURNAL = "tasks.jsonl"
+
+#: Modules a worker needs to rate tasks (imported before workers are forked).
+WORKER_MODULES = ("ubongo_cp.rate", "ubongo_cp.solvers.cpsat", "ubongo_cp.solvers.dancing")
 
 
 def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend: str = "dlx",
@@ -126,9 +130,9 @@ def _read_journal(path: Path) -> dict[tuple, dict]:
     return done
 
 
-def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *, jobs: int | None = None,
-              time_limit: float | None = None, backend: str = "dlx", executor: str = "local",
-              scheduler: str | None = None, progress: bool = True) -> BatchOutcome:
+def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
+              time_limit: float | None = None, backend: str = "dlx", executor: Executor | None = None,
+              progress: bool = True) -> BatchOutcome:
     """Solve, count and rate every task of a deck; write the tables.
 
     Parameters
@@ -138,15 +142,13 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *, jobs: 
     out_dir : path
         Output directory (created); holds ``tasks.jsonl`` (journal),
         ``tasks.parquet``, ``tasks.csv``, ``cards.csv``, ``summary.md``.
-    jobs : int, optional
-        Worker processes (default: all cores; 1 runs in this process).
     time_limit : float, optional
         Seconds per task and backend; time-outs are recorded as ``"timeout"``.
     backend : {"dlx", "cpsat", "xcover"}
         Backend whose count is reported (the other one cross-checks).
-    executor : {"local", "dask"}
-        Where the work runs; ``scheduler`` is a dask scheduler address
-        (without it a ``LocalCluster`` with ``jobs`` workers is started).
+    executor : Executor, optional
+        Where the work runs (default: in this process; see
+        :mod:`ubongo_cp.executors`); the tables do not depend on it.
     progress : bool
         Show a tqdm progress bar (rate and ETA) on standard error.
 
@@ -166,10 +168,12 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *, jobs: 
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if time_limit is not None and not time_limit > 0:
-        raise InputError(f"--time-limit must be a positive number of seconds, got {time_limit}")
+        raise InputError(f"the time limit must be a positive number of seconds, got {time_limit}")
     start = time.perf_counter()
     deck_dir, out = Path(deck_dir), Path(out_dir)
     cards, problems = load_deck(deck_dir)
+    if out.exists() and not out.is_dir():
+        raise InputError("is a file, expected a directory for the results", path=out)
     out.mkdir(parents=True, exist_ok=True)
     journal_path = out / JOURNAL
     done = _read_journal(journal_path)
@@ -192,11 +196,9 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *, jobs: 
             work.append((card, faces))
     total_tasks = sum(len(f) for _, f in work)
 
-    from .executors import make_executor
-
     ran = 0
-    with journal_path.open("a", encoding="utf-8") as journal, \
-            make_executor(executor, jobs=jobs, scheduler=scheduler) as pool:
+    with journal_path.open("a", encoding="utf-8") as journal, using(executor) as pool:
+        pool.warm(WORKER_MODULES)
         bar = None
         if progress and total_tasks:
             from tqdm import tqdm
@@ -219,9 +221,3 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *, jobs: 
                                                 seconds=time.perf_counter() - start)
     return BatchOutcome(tasks_df, cards_df, problems, ran, skipped, time.perf_counter() - start, out, summary)
 
-
-def missing_tasks(outcome: BatchOutcome) -> Iterable[tuple]:
-    """Keys of tasks whose status is not final (error/timeout), for reporting."""
-    df = outcome.tasks
-    bad = df[df["status"].isin(["error", "timeout"])]
-    return list(zip(bad["card_id"], bad["side"], bad["face"]))

@@ -1,23 +1,33 @@
-"""Executors: run independent units of work locally or on a Dask cluster.
+"""Executors: run independent units of work in this process, a process pool or a Dask cluster.
 
-Both executors offer one method, :meth:`map_unordered`, which yields each
-result as soon as it is ready, so callers can save finished work at once.
+Library functions that can spread work (``run_batch``, ``generate_deck``,
+the game simulators, the Orion tournament, the census) take one
+``executor`` argument: an :class:`Executor` object, or ``None`` to run
+everything in the calling process. The command line builds the object from
+its ``--executor``, ``--jobs`` and ``--scheduler`` options
+(:func:`make_executor`); results never depend on which executor ran them.
 
-- ``"local"``: a :class:`concurrent.futures.ProcessPoolExecutor` (``jobs``
-  processes; ``jobs=1`` runs in the calling process). A worker process that
-  dies (killed, out of memory, a crash in native code) breaks the pool; the
-  pool is rebuilt, the units that were in flight become suspects and are run
-  again one at a time, and a unit that breaks the pool on its own is handed
-  to ``on_error``; the others finish normally.
-- ``"dask"``: a ``dask.distributed`` client, connected to ``scheduler``
-  (e.g. ``tcp://10.0.0.5:8786``) or to a new ``LocalCluster`` with ``jobs``
-  single-threaded worker processes (forked, with the solver modules
-  preloaded, so that the cluster starts in about 0.1 s). Dask reschedules
-  the work of a lost worker itself; a unit whose workers keep dying raises
-  ``KilledWorker``, which is handed to ``on_error``. Dask would wait for
-  ever on a cluster without workers, so a watchdog stops the run after
-  :data:`NO_WORKER_TIMEOUT` seconds without one (``UbongoError``); the
-  connection to a scheduler is given :data:`CONNECT_TIMEOUT` + 5 seconds.
+Every executor offers :meth:`Executor.map_unordered`, which yields each
+result as soon as it is ready, so callers can save finished work at once,
+and :meth:`Executor.map_ordered`.
+
+- :class:`LocalExecutor`: a :class:`concurrent.futures.ProcessPoolExecutor`
+  (``jobs`` processes; ``jobs=1`` runs in the calling process). A worker
+  process that dies (killed, out of memory, a crash in native code) breaks
+  the pool; the pool is rebuilt, the units that were in flight become
+  suspects and are run again one at a time, and a unit that breaks the pool
+  on its own is handed to ``on_error``; the others finish normally.
+- :class:`DaskExecutor`: a ``dask.distributed`` client, connected to
+  ``scheduler`` (e.g. ``tcp://10.0.0.5:8786``) or to a new ``LocalCluster``
+  with ``jobs`` single-threaded worker processes (forked, with the modules
+  named by :meth:`Executor.warm` preloaded, so that the cluster starts in
+  about 0.1 s). The cluster is started, or the scheduler reached, when the
+  first work is mapped. Dask reschedules the work of a lost worker itself; a
+  unit whose workers keep dying raises ``KilledWorker``, which is handed to
+  ``on_error``. Dask would wait for ever on a cluster without workers, so a
+  watchdog stops the run after :data:`NO_WORKER_TIMEOUT` seconds without one
+  (``UbongoError``); the connection to a scheduler is given
+  :data:`CONNECT_TIMEOUT` + 5 seconds.
 """
 
 from __future__ import annotations
@@ -26,7 +36,6 @@ import math
 import os
 import sys
 from collections import deque
-from contextlib import nullcontext
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -34,19 +43,15 @@ from typing import Any, Callable, Iterator, Sequence
 
 from .errors import InputError, UbongoError
 
-__all__ = ["make_executor", "map_chunks", "add_executor_arguments", "LocalExecutor", "DaskExecutor", "EXECUTORS"]
+__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "make_executor", "using", "map_chunks", "EXECUTORS"]
 
 EXECUTORS = ("local", "dask")
 
 OnError = Callable[[tuple, BaseException], Any]
 
-#: Modules imported before worker processes are forked, so that every worker
-#: starts with the solver backends loaded instead of importing them itself.
-PRELOAD = ("ubongo_cp.rate", "ubongo_cp.solvers.cpsat", "ubongo_cp.solvers.dancing")
 
-
-def _preload(extra: Sequence[str] = ()) -> None:
-    """Import :data:`PRELOAD` (and ``extra``) before worker processes are forked.
+def _preload(modules: Sequence[str] = ()) -> None:
+    """Import ``modules`` before worker processes are forked.
 
     The imports run with the cyclic garbage collector paused, and what they
     loaded is then moved to the permanent generation with :func:`gc.freeze`:
@@ -59,7 +64,7 @@ def _preload(extra: Sequence[str] = ()) -> None:
     import gc
     import importlib
 
-    modules = [m for m in (*PRELOAD, *extra) if m not in sys.modules]
+    modules = [m for m in modules if m not in sys.modules]
     if not modules:
         return
     enabled = gc.isenabled()
@@ -73,11 +78,31 @@ def _preload(extra: Sequence[str] = ()) -> None:
             gc.enable()
 
 
-class LocalExecutor:
-    """Process-pool executor with crash recovery (see module docstring)."""
+class Executor:
+    """What every executor offers (see the module docstring).
 
-    def __init__(self, jobs: int | None = None) -> None:
-        self.jobs = max(1, jobs or os.cpu_count() or 1)
+    An executor is a context manager: leaving the ``with`` block closes it.
+
+    Attributes
+    ----------
+    jobs : int
+        Number of workers (for a cluster reached by address: those it had
+        when first asked, at least 1).
+    """
+
+    jobs: int = 1
+
+    def __init__(self) -> None:
+        self._warm: list[str] = []
+
+    def warm(self, modules: Sequence[str]) -> None:
+        """Name modules the work will import, so workers start with them loaded.
+
+        Call it before the first map: a process pool forks its workers, and a
+        local Dask cluster is started, after importing them here (see
+        :func:`_preload`). Harmless afterwards (the modules are just imported).
+        """
+        self._warm.extend(m for m in modules if m not in self._warm)
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
                       **kwargs) -> Iterator[Any]:
@@ -87,6 +112,54 @@ class LocalExecutor:
         whose return value is yielded instead; without ``on_error`` they
         propagate.
         """
+        raise NotImplementedError
+
+    def map_ordered(self, func: Callable, items: Sequence[tuple], **kwargs) -> list[Any]:
+        """``[func(*item, **kwargs) for item in items]``, computed by this executor (errors propagate)."""
+        tagged = [(i, func, item, kwargs) for i, item in enumerate(items)]
+        results: list[Any] = [None] * len(items)
+        for i, value in self.map_unordered(_call_tagged, tagged):
+            results[i] = value
+        return results
+
+    def close(self) -> None:
+        """Release what the executor holds (workers, connections)."""
+
+    def __enter__(self) -> "Executor":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _call_tagged(i: int, func: Callable, item: tuple, kwargs: dict):
+    return i, func(*item, **kwargs)
+
+
+class LocalExecutor(Executor):
+    """Process-pool executor with crash recovery (see the module docstring).
+
+    Parameters
+    ----------
+    jobs : int, optional
+        Worker processes (default: one per core); 1 runs every unit in the
+        calling process.
+
+    Raises
+    ------
+    InputError
+        For ``jobs < 1``.
+    """
+
+    def __init__(self, jobs: int | None = None) -> None:
+        super().__init__()
+        if jobs is not None and jobs < 1:
+            raise InputError(f"jobs must be at least 1, got {jobs}")
+        self.jobs = max(1, jobs or os.cpu_count() or 1)
+
+    def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
+                      **kwargs) -> Iterator[Any]:
+        """As :meth:`Executor.map_unordered`; in this process when ``jobs == 1``."""
         if self.jobs == 1 or len(items) <= 1:
             for item in items:
                 try:
@@ -96,7 +169,7 @@ class LocalExecutor:
                         raise
                     yield on_error(item, exc)
             return
-        _preload()
+        _preload(self._warm)
         todo = deque(range(len(items)))  # items not yet run
         alone: deque[int] = deque()      # suspects of a pool crash: run one at a time
         solo: set[int] = set()
@@ -147,15 +220,9 @@ class LocalExecutor:
             finally:
                 pool.shutdown(wait=True, cancel_futures=True)
 
-    def map_ordered(self, func: Callable, items: Sequence[tuple], **kwargs) -> list[Any]:
-        """``[func(*item, **kwargs) for item in items]``, computed in parallel (errors propagate)."""
-        return _ordered(self, func, items, **kwargs)
-
-    def close(self) -> None:
-        """Nothing to release (pools live inside :meth:`map_unordered`)."""
 
 
-class DaskExecutor:
+class DaskExecutor(Executor):
     """``dask.distributed`` executor (see module docstring).
 
     Parameters
@@ -177,26 +244,53 @@ class DaskExecutor:
 
     def __init__(self, jobs: int | None = None, scheduler: str | None = None, *,
                  worker_timeout: float | None = None) -> None:
+        super().__init__()
         if scheduler is not None and not scheduler.strip():
-            raise InputError("--scheduler needs an address, e.g. tcp://10.0.0.5:8786")
-        if not scheduler:  # workers are forked from this process: load everything first
-            _preload(("distributed",))
-        import dask
-        from dask.distributed import Client, LocalCluster
-
+            raise InputError("the Dask scheduler needs an address, e.g. tcp://10.0.0.5:8786")
+        if jobs is not None and jobs < 1:
+            raise InputError(f"jobs must be at least 1, got {jobs}")
+        self.scheduler = scheduler or None
+        self._n_workers = max(1, jobs or os.cpu_count() or 1)
         self.cluster = None
+        self._client = None
         self.where = f"at {scheduler}" if scheduler else "in the local cluster"
         self.worker_timeout = NO_WORKER_TIMEOUT if worker_timeout is None else float(worker_timeout)
-        if scheduler:
-            self.client = _connect(scheduler, CONNECT_TIMEOUT)
-        else:
-            # Fork (not spawn) the workers: they start in well under a second with
-            # the solver modules already imported, instead of re-importing everything.
-            _poll_worker_start_faster()
-            with dask.config.set(LOCAL_CLUSTER_CONFIG):
-                self.cluster = LocalCluster(n_workers=max(1, jobs or os.cpu_count() or 1), threads_per_worker=1,
-                                            processes=True, dashboard_address=None, silence_logs=50)
-            self.client = Client(self.cluster)
+
+    @property
+    def jobs(self) -> int:  # type: ignore[override]
+        """Workers: of the LocalCluster, or those the scheduler had when reached (at least 1)."""
+        if self.scheduler is None:
+            return self._n_workers
+        return max(1, len(self.client.scheduler_info().get("workers", {})))
+
+    @property
+    def client(self):
+        """The ``distributed.Client``; the cluster is started (or the scheduler reached) on first use.
+
+        Raises
+        ------
+        InputError
+            For a malformed or unreachable scheduler address.
+        """
+        if self._client is None:
+            if self.scheduler:
+                _preload(self._warm)
+                self._client = _connect(self.scheduler, CONNECT_TIMEOUT)
+            else:
+                # Workers are forked from this process (not spawned): they start in
+                # well under a second with the warmed modules already imported.
+                _preload(("distributed", *self._warm))
+                import dask
+                from dask.distributed import Client, LocalCluster
+
+                _poll_worker_start_faster()
+                with dask.config.set(LOCAL_CLUSTER_CONFIG):
+                    # The scheduler always serves HTTP (health checks); ":0" takes a free
+                    # port instead of 8787, which another Dask may hold.
+                    self.cluster = LocalCluster(n_workers=self._n_workers, threads_per_worker=1, processes=True,
+                                                dashboard_address=":0", silence_logs=50)
+                self._client = Client(self.cluster)
+        return self._client
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
                       **kwargs) -> Iterator[Any]:
@@ -271,15 +365,14 @@ class DaskExecutor:
                 self.client.cancel([f for f in futures if not f.done()])
                 return
 
-    def map_ordered(self, func: Callable, items: Sequence[tuple], **kwargs) -> list[Any]:
-        """``[func(*item, **kwargs) for item in items]``, computed on the cluster (errors propagate)."""
-        return _ordered(self, func, items, **kwargs)
-
     def close(self) -> None:
-        """Close the client and the cluster this executor started."""
-        self.client.close()
+        """Close the client and the cluster this executor started (if it started them)."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
         if self.cluster is not None:
             self.cluster.close()
+            self.cluster = None
 
 
 #: Seconds to wait for a Dask scheduler to answer (connection and handshake).
@@ -375,41 +468,30 @@ def _run_batch(func: Callable, items: list, kwargs: dict) -> list:
     return [func(*item, **kwargs) for item in items]
 
 
-def _ordered(executor, func: Callable, items: Sequence[tuple], **kwargs) -> list[Any]:
-    tagged = [(i, func, item, kwargs) for i, item in enumerate(items)]
-    results: list[Any] = [None] * len(items)
-    for i, value in executor.map_unordered(_call_tagged, tagged):
-        results[i] = value
-    return results
+def make_executor(kind: str = "local", *, jobs: int | None = None, scheduler: str | None = None) -> Executor:
+    """An executor of ``kind``: ``"local"`` (:class:`LocalExecutor`) or ``"dask"`` (:class:`DaskExecutor`).
 
-
-def _call_tagged(i: int, func: Callable, item: tuple, kwargs: dict):
-    return i, func(*item, **kwargs)
-
-
-@contextmanager
-def make_executor(kind: str = "local", *, jobs: int | None = None, scheduler: str | None = None):
-    """Context manager yielding an executor of ``kind`` (``"local"`` or ``"dask"``).
+    A scheduler address implies ``"dask"``. Use the result as a context
+    manager (``with make_executor(...) as ex:``) so that it is closed.
 
     Raises
     ------
     InputError
-        For an unknown kind, a non-positive ``jobs``, or an unreachable scheduler.
+        For an unknown kind or ``jobs < 1``.
     """
-    if jobs is not None and jobs < 1:
-        raise InputError(f"--jobs must be at least 1, got {jobs}")
+    if scheduler is not None and kind == "local":
+        kind = "dask"
     if kind == "local":
-        if scheduler:
-            raise InputError("--scheduler needs --executor dask")
-        ex: LocalExecutor | DaskExecutor = LocalExecutor(jobs)
-    elif kind == "dask":
-        ex = DaskExecutor(jobs, scheduler)
-    else:
-        raise InputError(f"unknown executor {kind!r}; choose one of {', '.join(EXECUTORS)}")
-    try:
-        yield ex
-    finally:
-        ex.close()
+        return LocalExecutor(jobs)
+    if kind == "dask":
+        return DaskExecutor(jobs, scheduler)
+    raise InputError(f"unknown executor {kind!r}; choose one of {', '.join(EXECUTORS)}")
+
+
+@contextmanager
+def using(executor: Executor | None) -> Iterator[Executor]:
+    """``executor`` itself (left open), or an in-process :class:`LocalExecutor` for ``None``."""
+    yield LocalExecutor(1) if executor is None else executor
 
 
 # --------------------------------------------------------------------------
@@ -427,8 +509,8 @@ def _run_chunk(start: int, stop: int, func: Callable, args: tuple) -> tuple[int,
 
 
 def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int, int], tuple], *,
-                    executor: Any = "local", jobs: int | None = 1, scheduler: str | None = None,
-                    progress: bool = False, desc: str = "games", unit: str = "game") -> list:
+               executor: Executor | None = None, progress: bool = False, desc: str = "games",
+               unit: str = "game") -> list:
     """Run games ``0 .. games-1`` in chunks on an executor; return all rows in game order.
 
     Parameters
@@ -441,14 +523,9 @@ def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int,
     chunk_args : callable
         ``chunk_args(start, stop)`` gives the arguments of one chunk; called
         in this process.
-    executor : str or executor object
-        ``"local"`` or ``"dask"`` (see :func:`ubongo_cp.executors.make_executor`),
-        or an executor already made (it is not closed).
-    jobs : int, optional
-        Worker processes (``"local"``, 1 = in this process) or LocalCluster
-        workers (``"dask"``); ``None``: all cores.
-    scheduler : str, optional
-        Dask scheduler address (with ``executor="dask"``).
+    executor : Executor, optional
+        Where the chunks run (default: in this process); about
+        :data:`CHUNKS_PER_JOB` chunks per worker.
     progress : bool
         Show a tqdm bar counting finished games.
 
@@ -462,14 +539,9 @@ def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int,
     >>> map_chunks(list, 5, lambda a, b: (range(a, b),))
     [0, 1, 2, 3, 4]
     """
-    if isinstance(executor, str):
-        ctx = make_executor(executor, jobs=jobs, scheduler=scheduler)
-    else:
-        ctx = nullcontext(executor)
-    with ctx as ex:
-        width = jobs or getattr(ex, "jobs", None) or os.cpu_count() or 1
+    with using(executor) as ex:
         in_process = isinstance(ex, LocalExecutor) and ex.jobs == 1
-        k = 1 if in_process else CHUNKS_PER_JOB * width
+        k = 1 if in_process else CHUNKS_PER_JOB * ex.jobs
         if progress:
             k = max(k, math.ceil(games / PROGRESS_CHUNK))
         k = max(1, min(games, k))
@@ -490,22 +562,3 @@ def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int,
                 bar.close()
     parts.sort(key=lambda part: part[0])
     return [row for _, rows in parts for row in rows]
-
-
-def add_executor_arguments(parser, *, default_jobs: int | None = 1) -> None:
-    """Add ``--executor``, ``--jobs`` and ``--scheduler`` to a CLI parser.
-
-    The results of every command that takes them do not depend on them.
-    """
-    jobs_help = ("worker processes (local) or LocalCluster workers (dask); default "
-                 + ("1 (in-process)" if default_jobs == 1 else "all cores"))
-    parser.add_argument("--executor", choices=EXECUTORS, default="local",
-                        help="local (process pool, default) or dask (a LocalCluster, or --scheduler)")
-    parser.add_argument("--jobs", type=int, default=default_jobs, help=jobs_help)
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="dask scheduler address, e.g. tcp://host:8786 (with --executor dask)")
-
-
-def executor_options(args) -> dict:
-    """The ``executor``, ``jobs``, ``scheduler`` keyword arguments from parsed CLI ``args``."""
-    return {"executor": args.executor, "jobs": args.jobs, "scheduler": args.scheduler}

@@ -33,6 +33,7 @@ import numpy as np
 from .analyze import analyze
 from .cards import CardSide, write_card
 from .errors import InputError
+from .executors import Executor, using
 from .geometry import Cell, is_connected, normalize
 from .pieces import PieceSet, Region, load_pieces
 
@@ -223,8 +224,8 @@ def _check_out_dir(out: Path, names: set[str]) -> None:
 
 def generate_deck(game: str, out_dir: str | os.PathLike | None, *, seed: int = 0, cards: int | None = None,
                   spec: DeckSpec | None = None, command: str | None = None,
-                  progress: Callable[[str], None] | None = None, executor: str = "local",
-                  jobs: int | None = 1, scheduler: str | None = None) -> list[CardSide]:
+                  progress: Callable[[str], None] | None = None,
+                  executor: Executor | None = None) -> list[CardSide]:
     """Generate a whole deck and (optionally) write one TOML file per card side.
 
     Parameters
@@ -241,9 +242,9 @@ def generate_deck(game: str, out_dir: str | os.PathLike | None, *, seed: int = 0
         Override the whole layout.
     command : str, optional
         The command line recorded in each file's header.
-    executor, jobs, scheduler : optional
-        Where the per-side region searches run (see :mod:`ubongo_cp.executors`);
-        the deck is identical whichever is used.
+    executor : Executor, optional
+        Where the per-side region searches run (default: in this process; see
+        :mod:`ubongo_cp.executors`); the deck is identical whichever is used.
 
     Returns
     -------
@@ -260,7 +261,7 @@ def generate_deck(game: str, out_dir: str | os.PathLike | None, *, seed: int = 0
         spec = DECK_SPECS[game]
     if cards is not None:
         if cards < 1:
-            raise InputError(f"--cards must be at least 1, got {cards}")
+            raise InputError(f"the number of cards must be at least 1, got {cards}")
         spec = replace(spec, cards=cards)
     piece_set = load_pieces(spec.pieces)
     width = 2 if spec.cards < 100 else 3
@@ -273,11 +274,10 @@ def generate_deck(game: str, out_dir: str | os.PathLike | None, *, seed: int = 0
     command = command or f"ubongo-cp generate --game {game} --seed {seed}"
     start = time.perf_counter()
     # Phase 1 (independent per side, parallel): find a region and its candidate tasks.
-    from .executors import make_executor
-
     work = [(children[2 * n], spec.pieces, side_spec) for n, (_, _, side_spec) in enumerate(sides)]
-    with make_executor(executor, jobs=jobs, scheduler=scheduler) as pool:
-        found = list(pool.map_ordered(find_region, work))
+    with using(executor) as pool:
+        pool.warm(("ubongo_cp.generate",))
+        found = pool.map_ordered(find_region, work)
     # Phase 2 (sequential, deterministic): pick tasks so that piece usage spreads over the deck.
     usage: dict[str, int] = {}
     deck: list[CardSide] = []

@@ -33,7 +33,7 @@ import pandas as pd
 from ..io import atomic_path
 from .domino import DominoSettings, DominoState, new_game
 from .domino_agents import AGENT_NAMES, make_agent
-from ..executors import map_chunks
+from ..executors import Executor, map_chunks
 
 __all__ = [
     "play_one",
@@ -111,8 +111,7 @@ def play_one(agents: Sequence[str], seed: int,
 
 def simulate(agents: Sequence[str], games: int, seed: int = 0,
              settings: DominoSettings | None = None, rotate_seats: bool = False,
-             progress: bool = False, executor="local", jobs: int | None = 1,
-             scheduler: str | None = None) -> pd.DataFrame:
+             progress: bool = False, executor: Executor | None = None) -> pd.DataFrame:
     """Play ``games`` games and return one row per game.
 
     Parameters
@@ -130,9 +129,9 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
         agent plays every seat equally often (for agent comparisons).
     progress : bool
         Show a tqdm progress bar on standard error.
-    executor, jobs, scheduler : optional
+    executor : Executor, optional
         Where the games run (default: in this process); see
-        :func:`ubongo_cp.executors.map_chunks`. The table does not depend on them.
+        :func:`ubongo_cp.executors.map_chunks`. The table does not depend on it.
 
     Returns
     -------
@@ -162,9 +161,8 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
     seeds = np.random.default_rng(seed).integers(2**63 - 1, size=games)
     agents = list(agents)
     rows = map_chunks(_domino_rows, games,
-                           lambda a, b: (agents, a, [int(x) for x in seeds[a:b]], settings, rotate_seats),
-                           executor=executor, jobs=jobs, scheduler=scheduler, progress=progress,
-                           desc="domino games", unit="game")
+                      lambda a, b: (agents, a, [int(x) for x in seeds[a:b]], settings, rotate_seats),
+                      executor=executor, progress=progress, desc="domino games", unit="game")
     return pd.DataFrame(rows)
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 import os
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -36,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..executors import make_executor, map_chunks
+from ..executors import Executor, map_chunks
 from ..io import atomic_path
 from .base import CHANCE
 from .duel import (A_SCORES, B_SCORES, DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_RESOLUTION,
@@ -256,8 +255,7 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
                     strategies: Sequence[str] | None = None, skills: Sequence[float] | None = None,
                     side: str = "easy", model: SolveTimeModel | None = None, timer: float = DEFAULT_TIMER,
                     move_time: float = 0.0, all_cards: bool = False, fast: bool = True,
-                    progress: bool = False, executor="local", jobs: int | None = 1,
-                    scheduler: str | None = None) -> pd.DataFrame:
+                    progress: bool = False, executor: Executor | None = None) -> pd.DataFrame:
     """Simulate many gem games; one row per game x player.
 
     Parameters
@@ -279,9 +277,9 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
         and every strategy plays with every skill.
     progress : bool
         Show a tqdm progress bar.
-    executor, jobs, scheduler
-        Where the games run (see :func:`map_chunks`); the table does
-        not depend on them.
+    executor : Executor, optional
+        Where the games run (default: in this process; see
+        :func:`~ubongo_cp.executors.map_chunks`); the table does not depend on it.
 
     Returns
     -------
@@ -312,8 +310,7 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     opts = {"side": side, "model": model, "timer": timer, "move_time": move_time, "all_cards": all_cards,
             "fast": fast}
     rows = map_chunks(_ubongo_rows, games, lambda a, b: (deck, seat_strats, skills, a, seeds[a:b], opts),
-                           executor=executor, jobs=jobs, scheduler=scheduler, progress=progress,
-                           desc="gem games", unit="game")
+                      executor=executor, progress=progress, desc="gem games", unit="game")
     return pd.DataFrame(rows)
 
 
@@ -488,13 +485,12 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
                   side: str = "A", handicap: bool = False, orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS,
                   model: SolveTimeModel | None = None, give_up: float = DEFAULT_GIVE_UP,
                   tie_resolution: float = DEFAULT_TIE_RESOLUTION, fast: bool = True,
-                  progress: bool = False, executor="local", jobs: int | None = 1,
-                  scheduler: str | None = None) -> pd.DataFrame:
+                  progress: bool = False, executor: Executor | None = None) -> pd.DataFrame:
     """Simulate Duel matches; one row per match.
 
-    Match ``g`` uses child ``g`` of ``SeedSequence(seed)``; ``executor``,
-    ``jobs`` and ``scheduler`` say where the matches run (see
-    :func:`map_chunks`) and do not change the table.
+    Match ``g`` uses child ``g`` of ``SeedSequence(seed)``; ``executor``
+    says where the matches run (default: in this process; see
+    :func:`~ubongo_cp.executors.map_chunks`) and does not change the table.
 
     Returns
     -------
@@ -521,8 +517,7 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
     opts = {"side": side, "model": model, "handicap": handicap, "orange_fields": tuple(orange_fields),
             "give_up": give_up, "tie_resolution": tie_resolution, "fast": fast}
     rows = map_chunks(_duel_rows, games, lambda a, b: (deck, (skill_a, skill_b), a, seeds[a:b], opts),
-                           executor=executor, jobs=jobs, scheduler=scheduler, progress=progress,
-                           desc="duel matches", unit="match")
+                      executor=executor, progress=progress, desc="duel matches", unit="match")
     return pd.DataFrame(rows)
 
 
@@ -552,8 +547,7 @@ def summarise_duel(table: pd.DataFrame) -> pd.DataFrame:
 
 def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=0, *, fast_skill: float = 1.0,
                    side: str = "A", orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS,
-                   model: SolveTimeModel | None = None, executor="local", jobs: int | None = 1,
-                   scheduler: str | None = None) -> pd.DataFrame:
+                   model: SolveTimeModel | None = None, executor: Executor | None = None) -> pd.DataFrame:
     """The slower player's win rate with and without the UD-7 handicap.
 
     Player A has ``fast_skill``; player B each of ``slow_skills`` in turn.
@@ -569,20 +563,17 @@ def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=
     """
     deck = as_deck(tasks, "duel")
     rows = []
-    ctx = make_executor(executor, jobs=jobs, scheduler=scheduler) if isinstance(executor, str) \
-        else nullcontext(executor)
-    with ctx as ex:
-        for sb in slow_skills:
-            res = {}
-            for h in (False, True):
-                t = simulate_duel(deck, games, fast_skill, sb, seed, side=side, handicap=h,
-                                  orange_fields=orange_fields, model=model, executor=ex, jobs=jobs)
-                p = float((t["winner"] == "B").mean())
-                res[h] = (p, math.sqrt(p * (1 - p) / games))
-            rows.append({"skill_a": fast_skill, "skill_b": sb, "speed_ratio": fast_skill / sb,
-                         "win_b_normal": res[False][0], "win_b_handicap": res[True][0],
-                         "gain": 100 * (res[True][0] - res[False][0]),
-                         "se_normal": res[False][1], "se_handicap": res[True][1]})
+    for sb in slow_skills:
+        res = {}
+        for h in (False, True):
+            t = simulate_duel(deck, games, fast_skill, sb, seed, side=side, handicap=h,
+                              orange_fields=orange_fields, model=model, executor=executor)
+            p = float((t["winner"] == "B").mean())
+            res[h] = (p, math.sqrt(p * (1 - p) / games))
+        rows.append({"skill_a": fast_skill, "skill_b": sb, "speed_ratio": fast_skill / sb,
+                     "win_b_normal": res[False][0], "win_b_handicap": res[True][0],
+                     "gain": 100 * (res[True][0] - res[False][0]),
+                     "se_normal": res[False][1], "se_handicap": res[True][1]})
     return pd.DataFrame(rows)
 
 

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..base import play_game
-from ...executors import map_chunks
+from ...executors import Executor, map_chunks
 from .agents import make_agent
 from .engine import OrionState, random_setup
 
@@ -50,8 +50,8 @@ def wilson(successes: float, n: int, z: float = 1.959963984540054) -> tuple[floa
 
 
 def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
-                   self_play: bool = True, progress: bool = False, executor="local",
-                   jobs: int | None = 1, scheduler: str | None = None) -> pd.DataFrame:
+                   self_play: bool = True, progress: bool = False,
+                   executor: Executor | None = None) -> pd.DataFrame:
     """Play every pairing of ``agents`` ``games`` times; one row per game and seat.
 
     Parameters
@@ -66,9 +66,9 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         Include each agent against itself.
     progress : bool
         Show a tqdm bar.
-    executor, jobs, scheduler : optional
+    executor : Executor, optional
         Where the games run (default: in this process); see
-        :func:`ubongo_cp.executors.map_chunks`. The table does not depend on them.
+        :func:`ubongo_cp.executors.map_chunks`. The table does not depend on it.
 
     Returns
     -------
@@ -89,8 +89,7 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     todo = [(a, b, g) for a, b in pairs for g in range(games)]
     children = np.random.SeedSequence(seed).spawn(len(todo))
     rows = map_chunks(_tournament_rows, len(todo), lambda i, j: (i, todo[i:j], children[i:j]),
-                      executor=executor, jobs=jobs, scheduler=scheduler, progress=progress,
-                      desc="orion games", unit="game")
+                      executor=executor, progress=progress, desc="orion games", unit="game")
     return pd.DataFrame(rows)
 
 

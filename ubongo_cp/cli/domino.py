@@ -1,6 +1,5 @@
 """``ubongo-cp simulate domino``: simulate or replay games of Domino, nezlob se!
 
-Registered by :mod:`ubongo_cp.cli` through :func:`add_simulate_parsers`.
 Heavy modules (pandas, matplotlib) are imported inside the run function.
 """
 
@@ -11,12 +10,14 @@ import os
 
 from ..errors import InputError
 
-__all__ = ["add_simulate_parsers", "run_simulate_domino"]
+from .common import add_executor_arguments, add_progress_argument, executor_from
+
+__all__ = ["add_parsers", "run_simulate_domino"]
 
 _AGENT_NAMES = ("random", "greedy", "careful", "lookahead")
 
 
-def add_simulate_parsers(simulate_subparsers) -> None:
+def add_parsers(simulate_subparsers) -> None:
     """Add the ``domino`` sub-command to the ``simulate`` sub-parsers."""
     p = simulate_subparsers.add_parser(
         "domino",
@@ -38,9 +39,7 @@ def add_simulate_parsers(simulate_subparsers) -> None:
     p.add_argument("--replay", metavar="GAME.json",
                    help="replay and check a game record instead of simulating")
     p.add_argument("--show-moves", action="store_true", help="with --replay: print every move")
-    p.add_argument("--progress", action="store_true", help="show a progress bar")
-    from ..executors import add_executor_arguments
-
+    add_progress_argument(p)
     add_executor_arguments(p)
     rules = p.add_argument_group("rule settings (RULES.md section 5 decisions)")
     rules.add_argument("--domino-set", choices=("double-five", "one-to-six"), default="double-five")
@@ -68,8 +67,8 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
     """
     if args.replay:
         return _replay(args)
-    from .domino import DominoSettings, save_record
-    from .domino_sim import play_one, plot_lengths, simulate, summary_text
+    from ..games.domino import DominoSettings, save_record
+    from ..games.domino_sim import play_one, plot_lengths, simulate, summary_text
 
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     for a in agents:
@@ -91,9 +90,9 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
         may_decline=not args.must_attach, eliminated_field_free=not args.eliminated_field_blocked,
         all_out_winner=args.all_out_winner, stall_ties=args.stall_ties,
         stall_distance=args.stall_distance, max_rounds=args.max_rounds)
-    df = simulate(agents, args.games, seed=args.seed, settings=settings,
-                  rotate_seats=args.rotate_seats, progress=args.progress,
-                  executor=args.executor, jobs=args.jobs, scheduler=args.scheduler)
+    with executor_from(args) as executor:
+        df = simulate(agents, args.games, seed=args.seed, settings=settings,
+                      rotate_seats=args.rotate_seats, progress=not args.no_progress, executor=executor)
     print(summary_text(df))
     if args.out:
         from ..io import atomic_path
@@ -116,7 +115,7 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .domino import replay_record
+    from ..games.domino import replay_record
 
     def show(n, state, action):
         print(f"{n:4d}  round {state.round:3d}  player {state.cur}  {state.action_to_string(action)}")

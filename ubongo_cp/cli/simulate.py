@@ -1,22 +1,25 @@
-"""``ubongo-cp simulate ubongo`` and ``ubongo-cp simulate duel`` sub-commands.
+"""``ubongo-cp simulate``: the group, and its ``ubongo`` and ``duel`` sub-commands.
 
-Registered by :mod:`ubongo_cp.cli` through :func:`add_simulate_parsers`;
-heavy modules (pandas, the engines) are imported inside the run functions.
+Heavy modules (pandas, the engines) are imported inside the run functions.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from ..executors import add_executor_arguments, executor_options
+from .common import add_executor_arguments, add_progress_argument, executor_from
 
-__all__ = ["add_simulate_parsers"]
+__all__ = ["add_parsers"]
 
 _STRATEGY_NAMES = ("stay", "most-gems", "leading", "lookahead")
 
 
-def add_simulate_parsers(simulate_subparsers) -> None:
-    """Add the ``ubongo`` and ``duel`` parsers to the ``simulate`` sub-parsers."""
+def add_parsers(sub):
+    """Add ``simulate`` with ``ubongo`` and ``duel`` to ``sub``; returns the ``simulate`` sub-parsers."""
+    simulate = sub.add_parser("simulate", help="simulate many games and tabulate the outcomes",
+                              description="Simulate many seeded games of one of the games and tabulate "
+                                          "the outcomes (one row per game).")
+    simulate_subparsers = simulate.add_subparsers(dest="game", required=True, metavar="GAME")
     p = simulate_subparsers.add_parser(
         "ubongo", help="simulate Ubongo gem games (2005 edition, rules UG-1..UG-10)",
         description="Simulate gem games with solve times drawn from the rated classic deck; prints "
@@ -54,6 +57,7 @@ def add_simulate_parsers(simulate_subparsers) -> None:
     d.add_argument("--plot", metavar="PNG", help="with --sweep: plot the win rates to PNG")
     _common(d, "duel")
     d.set_defaults(func=_run_duel)
+    return simulate_subparsers
 
 
 def _common(p: argparse.ArgumentParser, game: str) -> None:
@@ -66,10 +70,11 @@ def _common(p: argparse.ArgumentParser, game: str) -> None:
     p.add_argument("--sigma", type=float, default=0.4,
                    help="noise of the solve-time model (sd of log time, default 0.4)")
     add_executor_arguments(p)
+    add_progress_argument(p)
 
 
 def _tasks(args, game: str):
-    from .ubongo_sim import as_deck, default_tasks_path, synthetic_tasks
+    from ..games.ubongo_sim import as_deck, default_tasks_path, synthetic_tasks
 
     if args.synthetic:
         return as_deck(synthetic_tasks(game), game)
@@ -77,7 +82,7 @@ def _tasks(args, game: str):
 
 
 def _model(args):
-    from .players import SolveTimeModel
+    from ..games.players import SolveTimeModel
 
     return SolveTimeModel(sigma=args.sigma)
 
@@ -86,13 +91,14 @@ def _run_sweep(args, deck) -> int:
     import pandas as pd
 
     from ..errors import InputError
-    from .ubongo_sim import handicap_sweep, plot_handicap_sweep, write_table
+    from ..games.ubongo_sim import handicap_sweep, plot_handicap_sweep, write_table
 
     if any(not r > 0 for r in args.sweep):
         raise InputError(f"--sweep ratios {args.sweep} must be > 0")
     slow = [args.skill_a / r for r in args.sweep]
-    sweep = handicap_sweep(deck, slow, args.games, args.seed, fast_skill=args.skill_a, side=args.side,
-                           orange_fields=args.orange, model=_model(args), **executor_options(args))
+    with executor_from(args) as executor:
+        sweep = handicap_sweep(deck, slow, args.games, args.seed, fast_skill=args.skill_a, side=args.side,
+                               orange_fields=args.orange, model=_model(args), executor=executor)
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
     print(f"{args.games} Duel matches per setting, side {args.side}, skill A {args.skill_a:g}, "
           f"orange fields {' '.join(map(str, args.orange))}, sigma {args.sigma:g}, seed {args.seed}, tasks: {src}")
@@ -127,15 +133,16 @@ def _run_ubongo(args) -> int:
     import pandas as pd
 
     from ..errors import InputError
-    from .ubongo_sim import simulate_ubongo, summarise_ubongo, write_table
+    from ..games.ubongo_sim import simulate_ubongo, summarise_ubongo, write_table
 
     _check_out(args)
     if args.games < 1:
         raise InputError(f"--games must be >= 1, not {args.games}")
     deck = _tasks(args, "classic")
-    table = simulate_ubongo(deck, args.players, args.games, args.seed, strategies=args.strategy,
-                            skills=args.skills, side=args.side, all_cards=args.all_cards, timer=args.timer,
-                            model=_model(args), **executor_options(args))
+    with executor_from(args) as executor:
+        table = simulate_ubongo(deck, args.players, args.games, args.seed, strategies=args.strategy,
+                                skills=args.skills, side=args.side, all_cards=args.all_cards, timer=args.timer,
+                                model=_model(args), executor=executor, progress=not args.no_progress)
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
     print(f"{args.games} gem games, {args.players} players, {args.side} side, seed {args.seed}, tasks: {src}")
     with pd.option_context("display.width", 120, "display.precision", 3):
@@ -154,7 +161,7 @@ def _run_duel(args) -> int:
     import pandas as pd
 
     from ..errors import InputError
-    from .ubongo_sim import simulate_duel, summarise_duel, write_table
+    from ..games.ubongo_sim import simulate_duel, summarise_duel, write_table
 
     _check_out(args)
     if args.games < 1:
@@ -164,9 +171,10 @@ def _run_duel(args) -> int:
         return _run_sweep(args, deck)
     if args.plot:
         raise InputError("--plot needs --sweep")
-    table = simulate_duel(deck, args.games, args.skill_a, args.skill_b, args.seed, side=args.side,
-                          handicap=args.handicap, orange_fields=args.orange, model=_model(args),
-                          **executor_options(args))
+    with executor_from(args) as executor:
+        table = simulate_duel(deck, args.games, args.skill_a, args.skill_b, args.seed, side=args.side,
+                              handicap=args.handicap, orange_fields=args.orange, model=_model(args),
+                              executor=executor, progress=not args.no_progress)
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
     mode = f"handicap, orange fields {' '.join(map(str, args.orange))}" if args.handicap else "normal rules"
     print(f"{args.games} Duel matches, side {args.side}, {mode}, seed {args.seed}, tasks: {src}")

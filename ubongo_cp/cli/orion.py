@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["add_parser"]
+from .common import add_executor_arguments, add_progress_argument, executor_from
+
+__all__ = ["add_parsers"]
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parsers(subparsers) -> argparse.ArgumentParser:
     """Add ``orion`` with sub-commands ``play``, ``analyze``, ``tournament`` to ``subparsers``."""
     orion = subparsers.add_parser("orion", help="Orion Duel: play, analyse and compare agents",
                                   description="Orion Duel (RULES.md section 4).")
@@ -43,18 +45,17 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     tour.add_argument("--seed", type=int, default=0)
     tour.add_argument("--out", metavar="FILE", help="write the per-game table (.csv or .parquet)")
     tour.add_argument("--no-self-play", action="store_true", help="skip an agent against itself")
-    from ...executors import add_executor_arguments
-
     add_executor_arguments(tour)
+    add_progress_argument(tour)
     tour.set_defaults(func=_run_tournament)
     return orion
 
 
 def _run_play(args) -> int:
-    from ..base import play_game
-    from .agents import make_agent
-    from .engine import OrionState, random_setup
-    from .records import save_record
+    from ..games.base import play_game
+    from ..games.orion.agents import make_agent
+    from ..games.orion.engine import OrionState, random_setup
+    from ..games.orion.records import save_record
 
     agents = [make_agent(args.p0, args.seed * 2 + 1), make_agent(args.p1, args.seed * 2 + 2)]
     state = OrionState(random_setup(args.seed, first_player=args.first))
@@ -72,7 +73,7 @@ def _run_play(args) -> int:
         save_record(state, args.save, players=[args.p0, args.p1])
         print(f"record written to {args.save}")
     if args.picture:
-        from .render import draw
+        from ..games.orion.render import draw
         hl = [h for w in state.wins[state.winner] for h in w.hexes] if state.winner in (0, 1) else []
         draw(state, path=args.picture, title=f"{args.p0} (0) vs {args.p1} (1), seed {args.seed}",
              highlight=hl, highlight_label="winning chain")
@@ -81,9 +82,9 @@ def _run_play(args) -> int:
 
 
 def _run_analyze(args) -> int:
-    from .engine import OrionState
-    from .records import load_record
-    from .sat import connect_distance, is_safe_connection, min_blocking_set
+    from ..games.orion.engine import OrionState
+    from ..games.orion.records import load_record
+    from ..games.orion.sat import connect_distance, is_safe_connection, min_blocking_set
 
     final = load_record(args.record)
     state = OrionState(final.setup, final.game)
@@ -131,9 +132,9 @@ def _run_analyze(args) -> int:
 
 
 def _run_tournament(args) -> int:
-    from ...errors import InputError
-    from .agents import AGENTS
-    from .study import end_conditions, first_player_advantage, run_tournament, win_rates
+    from ..errors import InputError
+    from ..games.orion.agents import AGENTS
+    from ..games.orion.study import end_conditions, first_player_advantage, run_tournament, win_rates
 
     names = [a.strip() for a in args.agents.split(",") if a.strip()]
     bad = [a for a in names if a not in AGENTS]
@@ -141,10 +142,11 @@ def _run_tournament(args) -> int:
         raise InputError(f"unknown agent(s) {bad} (choose from {', '.join(AGENTS)})")
     if args.games < 1:
         raise InputError(f"--games must be at least 1, got {args.games}")
-    df = run_tournament(names, args.games, seed=args.seed, self_play=not args.no_self_play,
-                        executor=args.executor, jobs=args.jobs, scheduler=args.scheduler)
+    with executor_from(args) as executor:
+        df = run_tournament(names, args.games, seed=args.seed, self_play=not args.no_self_play,
+                            executor=executor, progress=not args.no_progress)
     if args.out:
-        from ...io import atomic_path
+        from ..io import atomic_path
 
         with atomic_path(args.out) as tmp:
             if args.out.endswith(".parquet"):

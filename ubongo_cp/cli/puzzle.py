@@ -1,4 +1,4 @@
-"""The core sub-commands of ``ubongo-cp``: solve, analyze, generate, batch, booklet.
+"""``ubongo-cp solve`` and ``ubongo-cp analyze``: one puzzle, or one region's subsets.
 
 Each ``_cmd_*`` function is a thin layer over the package API; heavy modules
 are imported inside them so that ``ubongo-cp --help`` stays fast.
@@ -10,8 +10,8 @@ import argparse
 import json
 import sys
 
-from .errors import InputError
-from .executors import add_executor_arguments
+from ..errors import InputError
+from .common import piece_names_arg
 
 __all__ = ["add_parsers"]
 
@@ -44,17 +44,13 @@ def add_parsers(sub) -> None:
     p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
     p.set_defaults(func=_cmd_analyze)
 
-    for name in ("generate", "batch", "booklet", "bench"):
-        adder = globals().get(f"_add_{name}")
-        if adder is not None:
-            adder(sub)
 
 
 # --------------------------------------------------------------------- solve
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from .cover import build_instance
-    from .pieces import load_pieces, load_region
-    from .solvers import solve
+    from ..cover import build_instance
+    from ..pieces import load_pieces, load_region
+    from ..solvers import solve
 
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
@@ -85,8 +81,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _solve_card(args: argparse.Namespace) -> int:
-    from .cards import load_card
-    from .solvers import solve
+    from ..cards import load_card
+    from ..solvers import solve
 
     card = load_card(args.card)
     faces = [args.face] if args.face is not None else list(card.tasks)
@@ -107,7 +103,7 @@ def _solve_card(args: argparse.Namespace) -> int:
 
 
 def _print_result(result, region, names, *, counting: bool, indent: str = "") -> None:
-    from .geometry import label_chars
+    from ..geometry import label_chars
 
     n = result.count
     if result.status == "no solution":
@@ -148,18 +144,10 @@ def _draw(solution: dict, chars: dict, region) -> str:
     return "\n".join("".join(owner.get((r, c), " ") for c in range(width)).rstrip() for r in range(height))
 
 
-def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:
-    """Split a comma/space separated list of piece names."""
-    names = [n for n in text.replace(",", " ").split() if n]
-    if not names:
-        raise InputError(f"{source}: no piece names given")
-    return names
-
-
 # ------------------------------------------------------------------- analyze
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    from .analyze import analyze
-    from .pieces import load_pieces, load_region
+    from ..analyze import analyze
+    from ..pieces import load_pieces, load_region
 
     piece_set = load_pieces(args.pieces)
     region = load_region(args.region)
@@ -173,85 +161,4 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         print(f"{' '.join(s.pieces):<{width}}  {s.count}")
     print(f"{len(result.subsets)} of {result.matching_area} area-matching {args.k}-subsets tile the "
           f"{region.area}-cell region ({result.total_solutions} solutions) [{args.backend}, {result.seconds:.2f} s]")
-    return 0
-
-
-# ------------------------------------------------------------------ generate
-def _add_generate(sub) -> None:
-    p = sub.add_parser("generate", help="generate a whole deck of card sides (TOML files)",
-                       description="Generate a deck: per card side a random region and die-face tasks that "
-                                   "tile it, uniquely where possible (UP-1..UP-4, UG-1, UD-1).")
-    p.add_argument("--game", required=True, choices=["classic", "duel"])
-    p.add_argument("--out", required=True, help="output directory for the card files")
-    p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same deck)")
-    p.add_argument("--cards", type=int, help="number of cards (default 36 classic, 9 duel)")
-    p.add_argument("--quiet", action="store_true", help="no per-card progress lines")
-    add_executor_arguments(p, default_jobs=1)
-    p.set_defaults(func=_cmd_generate)
-
-
-def _cmd_generate(args: argparse.Namespace) -> int:
-    import time
-
-    from .generate import generate_deck
-
-    start = time.perf_counter()
-    command = f"ubongo-cp generate --game {args.game} --seed {args.seed}" + \
-              (f" --cards {args.cards}" if args.cards else "")
-    say = None if args.quiet else (lambda msg: print(msg, file=sys.stderr))
-    deck = generate_deck(args.game, args.out, seed=args.seed, cards=args.cards, command=command, progress=say,
-                         executor=args.executor, jobs=args.jobs, scheduler=args.scheduler)
-    unique = sum(1 for c in deck for n in c.meta["generator"]["solutions"] if n == 1)
-    tasks = sum(len(c.tasks) for c in deck)
-    print(f"wrote {len(deck)} card sides ({tasks} tasks, {unique} uniquely solvable) to {args.out} "
-          f"in {time.perf_counter() - start:.1f} s")
-    return 0
-
-
-# --------------------------------------------------------------------- batch
-def _add_batch(sub) -> None:
-    p = sub.add_parser("batch", help="solve, count and rate every card side x die face of a deck",
-                       description="Batch over a deck directory; writes tasks.parquet, tasks.csv, cards.csv "
-                                   "and summary.md. Re-running resumes from OUT/tasks.jsonl.")
-    p.add_argument("deck", help="deck directory of card-side TOML files")
-    p.add_argument("--out", required=True, help="output directory")
-    p.add_argument("--time-limit", type=float, help="seconds per task and backend")
-    p.add_argument("--backend", default="dlx", help="backend whose count is reported: dlx (default), cpsat, xcover")
-    add_executor_arguments(p, default_jobs=None)
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.set_defaults(func=_cmd_batch)
-
-
-def _cmd_batch(args: argparse.Namespace) -> int:
-    from .batch import run_batch
-
-    outcome = run_batch(args.deck, args.out, jobs=args.jobs, time_limit=args.time_limit, backend=args.backend,
-                        executor=args.executor, scheduler=args.scheduler, progress=not args.no_progress)
-    print(outcome.summary.rstrip("\n"))
-    print(f"\n{outcome.ran} task(s) computed, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
-          f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.csv, summary.md)")
-    return 0
-
-
-# ------------------------------------------------------------------- booklet
-def _add_booklet(sub) -> None:
-    p = sub.add_parser("booklet", help="printable PDF solution booklet, one A4 page per card side")
-    p.add_argument("deck", help="deck directory of card-side TOML files")
-    p.add_argument("--out", required=True, help="PDF file to write")
-    p.add_argument("--png", help="also write one PNG per page into this directory")
-    p.add_argument("--results", help="batch output directory (or tasks.parquet) to reuse solutions and ratings")
-    p.set_defaults(func=_cmd_booklet)
-
-
-def _cmd_booklet(args: argparse.Namespace) -> int:
-    from .booklet import make_booklet
-    from .cards import load_deck
-    from .report import load_tasks
-
-    cards, problems = load_deck(args.deck)
-    for prob in problems:
-        print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
-    results = load_tasks(args.results) if args.results else None
-    pages = make_booklet(cards, args.out, png_dir=args.png, results=results)
-    print(f"wrote {pages} page(s) to {args.out}" + (f" and PNGs to {args.png}" if args.png else ""))
     return 0

@@ -1,0 +1,134 @@
+"""What every sub-command shares: option checks, output-path checks, executor options.
+
+The library never speaks in command-line flags; this module (and the other
+modules of :mod:`ubongo_cp.cli`) is the only place that does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import math
+import os
+
+from ..errors import InputError, UbongoError
+from ..executors import EXECUTORS, Executor, make_executor
+
+__all__ = ["check_common", "add_executor_arguments", "executor_from", "piece_names_arg", "add_progress_argument"]
+
+#: Common options and the smallest value each may take (checked for every command).
+_MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1}
+#: Largest value each option may take: beyond it the run could not keep its
+#: results in memory (a user asked for 10**12 games and got 10 GB in 30 s).
+_MAXIMUM = {"games": 10_000_000, "cards": 10_000}
+#: Options that must be positive when given.
+_POSITIVE = ("time_limit", "timer")
+
+#: Options naming files a command writes, and options naming what it reads.
+_OUTPUTS = ("out", "plot", "save", "picture", "record")
+_INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record")
+#: For inputs that are directories: the files the command reads from them.
+#: An output may be written into such a directory (``booklet --results OUT
+#: --out OUT/booklet.pdf``, run again) but never over one of these files.
+_READS_FROM_DIRECTORY = {"deck": ("*.toml",), "results": ("tasks.*", "cards.*")}
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse an output that would overwrite an input, or another output.
+
+    ``record`` is an output where the command also has ``--replay``
+    (``simulate domino --record``) and an input otherwise (``orion
+    analyze RECORD``). An output inside an input directory may not replace
+    a file the command reads from there (:data:`_READS_FROM_DIRECTORY`).
+    """
+    def real(value) -> str | None:
+        return os.path.realpath(value) if isinstance(value, (str, os.PathLike)) and str(value) else None
+
+    record_is_output = hasattr(args, "replay")
+    outputs = {name: real(getattr(args, name, None)) for name in _OUTPUTS
+               if name != "record" or record_is_output}
+    inputs = {name: real(getattr(args, name, None)) for name in _INPUTS
+              if name != "record" or not record_is_output}
+    outputs = {k: v for k, v in outputs.items() if v}
+    inputs = {k: v for k, v in inputs.items() if v and os.path.exists(v)}
+    seen: dict[str, str] = {}
+    for name, path in outputs.items():
+        if path in seen:
+            raise UbongoError(f"--{seen[path]} and --{name} name the same file {getattr(args, name)}")
+        seen[path] = name
+        for in_name, in_path in inputs.items():
+            read_there = (os.path.isdir(in_path) and os.path.dirname(path) == in_path
+                          and any(fnmatch.fnmatch(os.path.basename(path), pattern)
+                                  for pattern in _READS_FROM_DIRECTORY.get(in_name, ("*",))))
+            if path == in_path or read_there:
+                what = f"the {in_name} input" if path == in_path else f"a file read from the {in_name} directory"
+                raise UbongoError(f"--{name} {getattr(args, name)} would overwrite {what}; "
+                                  "choose another output path")
+
+
+def check_common(args: argparse.Namespace) -> None:
+    """Check the options many commands share (ranges, output paths, job counts).
+
+    Raises
+    ------
+    UbongoError
+        With a message naming the option.
+    """
+    for name, low in _MINIMUM.items():
+        value = getattr(args, name, None)
+        if isinstance(value, int) and value < low:
+            raise UbongoError(f"--{name.replace('_', '-')} must be at least {low}, got {value}")
+    for name, high in _MAXIMUM.items():
+        value = getattr(args, name, None)
+        if isinstance(value, int) and value > high:
+            raise UbongoError(f"--{name} must be at most {high:,}, got {value:,}")
+    for name in _POSITIVE:
+        value = getattr(args, name, None)
+        if isinstance(value, (int, float)) and not (value > 0 and math.isfinite(value)):
+            raise UbongoError(f"--{name.replace('_', '-')} must be a positive number of seconds, got {value}")
+    _check_outputs(args)
+    jobs = getattr(args, "jobs", None)
+    cap = 8 * (os.cpu_count() or 1)
+    if isinstance(jobs, int) and jobs > cap and not getattr(args, "scheduler", None):  # local pool or LocalCluster
+        raise UbongoError(f"--jobs {jobs} is more than {cap} (8 per core on this machine)")
+    scheduler = getattr(args, "scheduler", None)
+    if scheduler is not None and not scheduler.strip():
+        raise UbongoError("--scheduler needs an address, e.g. tcp://10.0.0.5:8786")
+
+
+def add_executor_arguments(parser: argparse.ArgumentParser, *, default_jobs: int | None = 1) -> None:
+    """Add ``--executor``, ``--jobs`` and ``--scheduler`` to a sub-command.
+
+    The results of every command that takes them do not depend on them.
+    """
+    jobs_help = ("worker processes (local) or LocalCluster workers (dask); default "
+                 + ("1 (in-process)" if default_jobs == 1 else "all cores"))
+    parser.add_argument("--executor", choices=EXECUTORS, default="local",
+                        help="local (process pool, default) or dask (a LocalCluster, or --scheduler)")
+    parser.add_argument("--jobs", type=int, default=default_jobs, help=jobs_help)
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="dask scheduler address, e.g. tcp://host:8786 (implies --executor dask)")
+
+
+def executor_from(args: argparse.Namespace) -> Executor:
+    """The executor the options of :func:`add_executor_arguments` ask for (use it in a ``with``)."""
+    return make_executor(args.executor, jobs=args.jobs, scheduler=args.scheduler)
+
+
+def add_progress_argument(parser: argparse.ArgumentParser) -> None:
+    """``--no-progress``: the one name every command uses to silence its progress output."""
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
+
+
+def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:
+    """Split a comma/space separated list of piece names.
+
+    Raises
+    ------
+    InputError
+        When no name is given.
+    """
+    names = [n for n in text.replace(",", " ").split() if n]
+    if not names:
+        raise InputError(f"{source}: no piece names given")
+    return names

@@ -1,0 +1,107 @@
+"""``ubongo-cp generate``, ``batch`` and ``booklet``: whole decks.
+
+Each ``_cmd_*`` function is a thin layer over the package API; heavy modules
+are imported inside them so that ``ubongo-cp --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .common import add_executor_arguments, add_progress_argument, executor_from
+
+__all__ = ["add_parsers"]
+
+
+def add_parsers(sub) -> None:
+    """Add ``generate``, ``batch`` and ``booklet`` to the top-level ``subparsers``."""
+    _add_generate(sub)
+    _add_batch(sub)
+    _add_booklet(sub)
+
+
+# ------------------------------------------------------------------ generate
+def _add_generate(sub) -> None:
+    p = sub.add_parser("generate", help="generate a whole deck of card sides (TOML files)",
+                       description="Generate a deck: per card side a random region and die-face tasks that "
+                                   "tile it, uniquely where possible (UP-1..UP-4, UG-1, UD-1).")
+    p.add_argument("--game", required=True, choices=["classic", "duel"])
+    p.add_argument("--out", required=True, help="output directory for the card files")
+    p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same deck)")
+    p.add_argument("--cards", type=int, help="number of cards (default 36 classic, 9 duel)")
+    add_progress_argument(p)
+    p.add_argument("--quiet", action="store_true", dest="no_progress", help=argparse.SUPPRESS)  # old name
+    add_executor_arguments(p, default_jobs=1)
+    p.set_defaults(func=_cmd_generate)
+
+
+def _cmd_generate(args: argparse.Namespace) -> int:
+    import time
+
+    from ..generate import generate_deck
+
+    start = time.perf_counter()
+    command = f"ubongo-cp generate --game {args.game} --seed {args.seed}" + \
+              (f" --cards {args.cards}" if args.cards else "")
+    say = None if args.no_progress else (lambda msg: print(msg, file=sys.stderr))
+    with executor_from(args) as executor:
+        deck = generate_deck(args.game, args.out, seed=args.seed, cards=args.cards, command=command, progress=say,
+                             executor=executor)
+    unique = sum(1 for c in deck for n in c.meta["generator"]["solutions"] if n == 1)
+    tasks = sum(len(c.tasks) for c in deck)
+    print(f"wrote {len(deck)} card sides ({tasks} tasks, {unique} uniquely solvable) to {args.out} "
+          f"in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+# --------------------------------------------------------------------- batch
+def _add_batch(sub) -> None:
+    p = sub.add_parser("batch", help="solve, count and rate every card side x die face of a deck",
+                       description="Batch over a deck directory; writes tasks.parquet, tasks.csv, cards.csv "
+                                   "and summary.md. Re-running resumes from OUT/tasks.jsonl.")
+    p.add_argument("deck", help="deck directory of card-side TOML files")
+    p.add_argument("--out", required=True, help="output directory")
+    p.add_argument("--time-limit", type=float, help="seconds per task and backend")
+    p.add_argument("--backend", default="dlx", help="backend whose count is reported: dlx (default), cpsat, xcover")
+    add_executor_arguments(p, default_jobs=None)
+    add_progress_argument(p)
+    p.set_defaults(func=_cmd_batch)
+
+
+def _cmd_batch(args: argparse.Namespace) -> int:
+    from ..batch import run_batch
+
+    with executor_from(args) as executor:
+        outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
+                            executor=executor, progress=not args.no_progress)
+    print(outcome.summary.rstrip("\n"))
+    print(f"\n{outcome.ran} task(s) computed, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
+          f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.csv, summary.md)")
+    return 0
+
+
+# ------------------------------------------------------------------- booklet
+def _add_booklet(sub) -> None:
+    p = sub.add_parser("booklet", help="printable PDF solution booklet, one A4 page per card side",
+                       description="Write a printable PDF booklet of a deck: one A4 page per card side with the "
+                                   "region, the task table and every task's solution (UP-1, UP-2).")
+    p.add_argument("deck", help="deck directory of card-side TOML files")
+    p.add_argument("--out", required=True, help="PDF file to write")
+    p.add_argument("--png", help="also write one PNG per page into this directory")
+    p.add_argument("--results", help="batch output directory (or tasks.parquet) to reuse solutions and ratings")
+    p.set_defaults(func=_cmd_booklet)
+
+
+def _cmd_booklet(args: argparse.Namespace) -> int:
+    from ..booklet import make_booklet
+    from ..cards import load_deck
+    from ..report import load_tasks
+
+    cards, problems = load_deck(args.deck)
+    for prob in problems:
+        print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
+    results = load_tasks(args.results) if args.results else None
+    pages = make_booklet(cards, args.out, png_dir=args.png, results=results)
+    print(f"wrote {pages} page(s) to {args.out}" + (f" and PNGs to {args.png}" if args.png else ""))
+    return 0

@@ -29,6 +29,7 @@ from .cards import CardSide, DeckProblem, load_card, load_deck, task_hash
 from .errors import InputError
 from .executors import Executor, using
 from .rate import rate_instance
+from .status import Status
 
 __all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "JOURNAL"]
 
@@ -55,7 +56,7 @@ def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend
         try:
             base.update(rate_instance(card.instance(face), backend=backend, time_limit=time_limit))
         except Exception as exc:  # noqa: BLE001 - one bad task must not stop the batch
-            base.update(status="error", error=f"{type(exc).__name__}: {exc}")
+            base.update(status=Status.ERROR.value, error=f"{type(exc).__name__}: {exc}")
         rows.append(base)
     return rows
 
@@ -75,7 +76,7 @@ def _error_rows(item: tuple[CardSide, list[int]], exc: BaseException) -> list[di
     rows = []
     for face in item[1]:
         row = _task_base(card, face)
-        row.update(status="error", error=f"worker failed: {type(exc).__name__}: {exc}")
+        row.update(status=Status.ERROR.value, error=f"worker failed: {type(exc).__name__}: {exc}")
         rows.append(row)
     return rows
 
@@ -188,7 +189,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
             # A task that ended in an error (its worker died, the cluster could
             # not read it, ...) is run again; solved, unsolvable and timed-out
             # tasks are final.
-            if key in done and done[key].get("status") != "error":
+            if key in done and done[key].get("status") != Status.ERROR:
                 skipped += 1
             else:
                 faces.append(face)

@@ -32,6 +32,7 @@ import time
 from typing import Any
 
 from .cover import ExactCoverInstance
+from .status import Status
 
 __all__ = ["rate_instance", "difficulty_score", "RATING_COLUMNS"]
 
@@ -88,7 +89,7 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = "dlx", time_li
     row: dict[str, Any] = {
         # Status: solved / no solution (complete search), timeout (cut by time_limit),
         # disagreement (the two backends counted differently: a bug to report).
-        "status": primary.status if primary.complete else "timeout",
+        "status": (primary.status if primary.complete else Status.TIMEOUT).value,
         "count": primary.count,
         "count_reduced": primary.count_reduced,
         "complete": primary.complete,
@@ -120,7 +121,7 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = "dlx", time_li
         else:
             row["dlx_nodes"] = second.stats.get("nodes")
         if second.complete and second.count != primary.count:
-            row["status"] = "disagreement"
+            row["status"] = Status.DISAGREEMENT.value
     nodes = row["dlx_nodes"]
     row["difficulty"] = (difficulty_score(nodes, primary.count, placements, instance.n_cells)
                          if primary.complete and nodes is not None else float("nan"))

@@ -16,6 +16,7 @@ import pandas as pd
 from .cards import DeckProblem
 from .io import atomic_path, atomic_write_text
 from .rate import RATING_COLUMNS
+from .status import Status
 
 __all__ = ["TASK_COLUMNS", "tasks_frame", "cards_frame", "summary_markdown", "write_reports", "load_tasks"]
 
@@ -55,10 +56,10 @@ def cards_frame(tasks: pd.DataFrame) -> pd.DataFrame:
         game=("game", "first"),
         area=("area", "first"),
         tasks=("face", "size"),
-        solved=("status", lambda s: int((s == "solved").sum())),
+        solved=("status", lambda s: int((s == Status.SOLVED).sum())),
         unique=("count", lambda s: int((s == 1).sum())),
-        unsolvable=("status", lambda s: int((s == "no solution").sum())),
-        failed=("status", lambda s: int(s.isin(["error", "timeout", "disagreement"]).sum())),
+        unsolvable=("status", lambda s: int((s == Status.NO_SOLUTION).sum())),
+        failed=("status", lambda s: int(s.isin([st.value for st in Status if st.failed]).sum())),
         difficulty_mean=("difficulty", "mean"),
         difficulty_min=("difficulty", "min"),
         difficulty_max=("difficulty", "max"),
@@ -81,7 +82,7 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
         f"backend disagreement {status.get('disagreement', 0)}",
     ]
     if n:
-        solved = tasks[tasks["status"] == "solved"]
+        solved = tasks[tasks["status"] == Status.SOLVED]
         lines.append(f"- uniquely solvable tasks: {int((solved['count'] == 1).sum())} of {len(solved)}; "
                      f"median solutions {float(solved['count'].median()) if len(solved) else math.nan:g}")
         lines.append(f"- solver time: {tasks['seconds'].sum():.2f} s in all")
@@ -90,7 +91,7 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
     lines.append("")
     if problems:
         lines += ["## Skipped card files", ""] + [f"- {p.message}" for p in problems] + [""]
-    bad = tasks[tasks["status"] != "solved"] if n else tasks
+    bad = tasks[tasks["status"] != Status.SOLVED] if n else tasks
     if len(bad):
         lines += ["## Unsolvable or failed tasks", ""]
         view = bad[["card_id", "side", "face", "pieces", "status", "error"]]

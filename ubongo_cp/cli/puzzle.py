@@ -11,6 +11,7 @@ import json
 import sys
 
 from ..errors import InputError
+from ..status import Status
 from .common import piece_names_arg
 
 __all__ = ["add_parsers"]
@@ -106,11 +107,11 @@ def _print_result(result, region, names, *, counting: bool, indent: str = "") ->
     from ..geometry import label_chars
 
     n = result.count
-    if result.status == "no solution":
+    if result.status == Status.NO_SOLUTION:
         reason = result.stats.get("reason")
         print(f"{indent}no solution" + (f" ({reason})" if reason else ""))
         return
-    if result.status == "unknown":
+    if result.status == Status.UNKNOWN:
         print(f"{indent}unknown: time limit reached before any solution")
         return
     if counting:

@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
 from ..cover import ExactCoverInstance
+from ..status import Status
 
 __all__ = ["SOLVED", "NO_SOLUTION", "UNKNOWN", "SolveResult", "Backend", "drive", "REDUCE_LIMIT"]
 
-SOLVED = "solved"
-NO_SOLUTION = "no solution"
-UNKNOWN = "unknown"
+SOLVED = Status.SOLVED
+NO_SOLUTION = Status.NO_SOLUTION
+UNKNOWN = Status.UNKNOWN
 
 #: Largest number of solutions for which the symmetry-reduced count is computed
 #: (each solution's canonical key is kept in memory).
@@ -128,7 +129,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
                                    first_only=limit == 1)
     complete = exhausted
     if count == 0:
-        status = NO_SOLUTION if exhausted else "unknown"
+        status = NO_SOLUTION if exhausted else UNKNOWN
     else:
         status = SOLVED
     reduced = None

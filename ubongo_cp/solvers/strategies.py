@@ -465,7 +465,7 @@ class CpSatMrvBackend:
         if time_limit is not None:
             params.max_time_in_seconds = float(time_limit)
         collector = _Collector.make(x, on_solution)
-        from .cpsat import run_solver
+        from ..cpsat_runtime import run_solver
 
         status = run_solver(solver, model, collector)
         return _cpsat_outcome(solver, status, collector, first_only)
@@ -540,7 +540,7 @@ class CpSatSplitBackend:
             try:
                 list(pool.map(work, pivots))
             except KeyboardInterrupt:  # stop the running sub-problems, skip the rest
-                from .cpsat import stop_active_solvers
+                from ..cpsat_runtime import stop_active_solvers
 
                 stop.set()
                 stop_active_solvers()
@@ -611,7 +611,7 @@ def _solve_pinned(model, option, time_limit, first_only, on_solution, stop, lock
     if time_limit is not None:
         params.max_time_in_seconds = float(time_limit)
     collector = _Collector.make(x, on_solution, stop, lock)
-    from .cpsat import run_solver
+    from ..cpsat_runtime import run_solver
 
     status = run_solver(solver, sub, collector)
     return _cpsat_outcome(solver, status, collector, first_only)

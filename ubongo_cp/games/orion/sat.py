@@ -88,7 +88,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from ...errors import InputError
-from ...solvers.cpsat import new_model, run_solver
+from ...cpsat_runtime import new_model, run_solver
 from .engine import W2_GALAXIES, OrionState, evaluate_wins
 
 __all__ = [

@@ -1,0 +1,44 @@
+"""The status of a solved task, as one enumeration used by every result and table.
+
+``Status`` is a :class:`enum.StrEnum`: its members are strings, so tables,
+JSON output and journals hold the plain values (``"solved"``, ...) and read
+back equal to the members.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = ["Status"]
+
+
+class Status(StrEnum):
+    """Outcome of one search or one task of a batch.
+
+    Members
+    -------
+    SOLVED
+        At least one solution found (all of them when the result is complete).
+    NO_SOLUTION
+        Proved to have none (by search, or by a pre-check such as the area).
+    UNKNOWN
+        The time limit was reached before any solution was found or none proved.
+    TIMEOUT
+        A batch task whose search was cut by the time limit.
+    DISAGREEMENT
+        A batch task whose two backends counted differently (a bug to report).
+    ERROR
+        A batch task that raised, or whose worker died (run again on resume).
+    """
+
+    SOLVED = "solved"
+    NO_SOLUTION = "no solution"
+    UNKNOWN = "unknown"
+    TIMEOUT = "timeout"
+    DISAGREEMENT = "disagreement"
+    ERROR = "error"
+
+    @property
+    def failed(self) -> bool:
+        """True for the statuses that mean the task has no trustworthy answer."""
+        return self in (Status.TIMEOUT, Status.DISAGREEMENT, Status.ERROR)

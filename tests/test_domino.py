@@ -662,14 +662,23 @@ def test_unknown_agent():
 
 
 def test_wilson_and_chi2_against_published_values():
-    from ubongo_cp.games.domino_sim import chi2_sf, wilson_interval
-    # Wilson (1927) interval for 5/10 at 95 %: 0.2366 .. 0.7634 (e.g. Agresti & Coull 1998).
+    import math
+
+    from ubongo_cp.games.stats import chisquare_uniform, wilson_interval
+    # Wilson (1927) interval for 5/10 at 95 %: 0.2366 .. 0.7634 (e.g. Agresti & Coull 1998);
+    # 7/10: 0.3968 .. 0.8922 (textbook value).
     lo, hi = wilson_interval(5, 10)
     assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
-    # Tabulated chi-square critical values: P(X >= x) = 0.05 and 0.01.
-    for x, dof, p in [(3.841459, 1, 0.05), (5.991465, 2, 0.05), (7.814728, 3, 0.05),
-                      (6.634897, 1, 0.01), (11.344867, 3, 0.01), (13.276704, 4, 0.01)]:
-        assert chi2_sf(x, dof) == pytest.approx(p, rel=1e-5)
+    lo, hi = wilson_interval(7, 10)
+    assert round(lo, 4) == 0.3968 and round(hi, 4) == 0.8922
+    assert all(math.isnan(x) for x in wilson_interval(0, 0))
+    # Tabulated chi-square critical values P(X >= x) = 0.05 and 0.01: counts whose
+    # statistic against equal shares is exactly x (two categories: x = (a - b)^2 / (a + b)).
+    for x, p in [(3.841459, 0.05), (6.634897, 0.01)]:
+        total = 1000.0
+        d = math.sqrt(x * total)
+        assert chisquare_uniform([(total + d) / 2, (total - d) / 2])["p_value"] == pytest.approx(p, rel=1e-5)
+    assert math.isnan(chisquare_uniform([0, 0, 0])["chi2"])
 
 
 def test_simulate_table_and_rates():

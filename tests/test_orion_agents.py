@@ -7,7 +7,7 @@ from ubongo_cp.errors import InputError
 from ubongo_cp.games.base import RandomAgent
 from ubongo_cp.games.orion.agents import GreedyAgent, SatAgent, make_agent, w1_graph_distance
 from ubongo_cp.games.orion.engine import OrionGame, OrionState, Setup
-from ubongo_cp.games.orion.study import end_conditions, first_player_advantage, wilson
+from ubongo_cp.games.orion.study import end_conditions, first_player_advantage
 
 GAME = OrionGame.get()
 GAL = ((0, 0), (3, 0), (-3, 0), (0, -3), (-3, 3), (3, -3), (1, 3), (-2, 5))
@@ -61,12 +61,6 @@ def test_make_agent():
     assert isinstance(make_agent("greedy", 1), GreedyAgent)
     with pytest.raises(InputError, match="unknown agent 'alpha'"):
         make_agent("alpha")
-
-
-def test_wilson_published_value():
-    lo, hi = wilson(7, 10)            # textbook value: 0.3968 .. 0.8922
-    assert round(lo, 4) == 0.3968 and round(hi, 4) == 0.8922
-    assert wilson(0, 0) == (0.0, 1.0)
 
 
 def test_first_player_advantage_and_end_conditions_tables():

@@ -3,8 +3,9 @@
 :func:`simulate` plays games with the agents of
 :mod:`ubongo_cp.games.domino_agents`; :func:`win_rates`,
 :func:`end_reason_rates` and :func:`seat_uniformity_test` summarise the
-table with Wilson score intervals [1]_ and a chi-square goodness-of-fit test
-[2]_; :func:`plot_lengths` draws the distribution of game lengths.
+table with Wilson score intervals and a chi-square goodness-of-fit test
+(:mod:`ubongo_cp.games.stats`); :func:`plot_lengths` draws the distribution
+of game lengths.
 
 The games run in chunks on an executor (``executor="local"`` or ``"dask"``,
 see :mod:`ubongo_cp.executors`); game ``g``'s seed depends only on the run
@@ -12,14 +13,6 @@ seed and ``g``, so the table does not depend on the executor or the jobs.
 
 A shared win (DN-12 ties) counts as ``1/k`` of a win for each of the ``k``
 winners, so the win counts of a run sum to the number of decided games.
-
-References
-----------
-.. [1] E. B. Wilson, "Probable inference, the law of succession, and
-   statistical inference", J. Amer. Statist. Assoc. 22 (1927) 209-212.
-.. [2] M. Abramowitz and I. A. Stegun, *Handbook of Mathematical Functions*
-   (1964), 26.4.4 and 26.4.5 (chi-square upper tail for integer degrees of
-   freedom).
 """
 
 from __future__ import annotations
@@ -34,23 +27,18 @@ from ..io import atomic_path
 from .domino import DominoSettings, DominoState, new_game
 from .domino_agents import AGENT_NAMES, make_agent
 from ..executors import Executor, map_chunks
+from .stats import Z95, chisquare_uniform, wilson_interval
 
 __all__ = [
     "play_one",
     "simulate",
-    "wilson_interval",
     "win_rates",
     "end_reason_rates",
     "elimination_rate",
     "seat_uniformity_test",
-    "chi2_sf",
     "plot_lengths",
     "summary_text",
 ]
-
-#: two-sided 95 % normal quantile used by default.
-Z95 = 1.959963984540054
-
 
 def play_one(agents: Sequence[str], seed: int,
              settings: DominoSettings | None = None) -> tuple[dict, DominoState]:
@@ -178,32 +166,6 @@ def _domino_rows(agents: list[str], start: int, seeds: list[int], settings: Domi
     return rows
 
 
-def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion [1]_.
-
-    With ``p = successes / n``::
-
-        centre = (p + z**2 / (2 n)) / (1 + z**2 / n)
-        half   = z / (1 + z**2 / n) * sqrt(p (1 - p) / n + z**2 / (4 n**2))
-
-    Returns ``(nan, nan)`` for ``n == 0``.
-
-    Examples
-    --------
-    >>> [round(x, 4) for x in wilson_interval(5, 10)]
-    [0.2366, 0.7634]
-    >>> [round(x, 4) for x in wilson_interval(0, 20)]
-    [0.0, 0.1611]
-    """
-    if n <= 0:
-        return (math.nan, math.nan)
-    p = successes / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z / denom * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 def win_rates(df: pd.DataFrame, by: str = "seat", z: float = Z95) -> pd.DataFrame:
     """Win rate per seat or per agent with Wilson intervals.
 
@@ -268,48 +230,13 @@ def seat_uniformity_test(df: pd.DataFrame) -> dict:
     Returns
     -------
     dict
-        ``chi2``, ``dof`` (seats - 1), ``p_value`` (:func:`chi2_sf`),
+        ``chi2``, ``dof`` (seats - 1), ``p_value``
+        (:func:`~ubongo_cp.games.stats.chisquare_uniform`),
         ``observed`` wins per seat, ``expected`` per seat.
     """
     n = int(df["players"].iloc[0])
     obs = np.array([df[f"return_{s}"].sum() for s in range(n)], dtype=float)
-    exp = obs.sum() / n
-    if exp == 0:
-        return {"chi2": math.nan, "dof": n - 1, "p_value": math.nan,
-                "observed": obs.tolist(), "expected": exp}
-    chi2 = float(((obs - exp) ** 2 / exp).sum())
-    return {"chi2": chi2, "dof": n - 1, "p_value": chi2_sf(chi2, n - 1),
-            "observed": obs.tolist(), "expected": float(exp)}
-
-
-def chi2_sf(x: float, dof: int) -> float:
-    """Upper tail ``P(X >= x)`` of the chi-square distribution, integer ``dof`` [2]_.
-
-    Even ``dof``: ``exp(-x/2) * sum_{k < dof/2} (x/2)**k / k!`` (A&S 26.4.4);
-    odd ``dof``: ``erfc(sqrt(x/2)) + sqrt(2x/pi) exp(-x/2) * sum_{r=1}^{(dof-1)/2}
-    x**(r-1) / (1*3*...*(2r-1))`` (A&S 26.4.5).
-
-    Examples
-    --------
-    >>> round(chi2_sf(3.841458820694124, 1), 6), round(chi2_sf(7.814727903251178, 3), 6)
-    (0.05, 0.05)
-    """
-    if dof < 1 or int(dof) != dof:
-        raise ValueError(f"dof must be a positive integer, got {dof}")
-    if x <= 0:
-        return 1.0
-    if dof % 2 == 0:
-        term, total = 1.0, 1.0
-        for k in range(1, dof // 2):
-            term *= (x / 2) / k
-            total += term
-        return min(1.0, math.exp(-x / 2) * total)
-    total = 0.0
-    term = 1.0
-    for r in range(1, (dof - 1) // 2 + 1):
-        term = 1.0 if r == 1 else term * x / (2 * r - 1)
-        total += term
-    return min(1.0, math.erfc(math.sqrt(x / 2)) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2) * total)
+    return {**chisquare_uniform(obs), "observed": obs.tolist(), "expected": float(obs.sum() / n)}
 
 
 def plot_lengths(df: pd.DataFrame, path: str, title: str | None = None) -> None:

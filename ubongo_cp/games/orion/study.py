@@ -17,7 +17,6 @@ References
 from __future__ import annotations
 
 import itertools
-import math
 from typing import Sequence
 
 import numpy as np
@@ -25,28 +24,11 @@ import pandas as pd
 
 from ..base import play_game
 from ...executors import Executor, map_chunks
+from ..stats import wilson_interval
 from .agents import make_agent
 from .engine import OrionState, random_setup
 
-__all__ = ["run_tournament", "win_rates", "end_conditions", "first_player_advantage", "wilson"]
-
-
-def wilson(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval of a proportion (95% by default).
-
-    Examples
-    --------
-    >>> lo, hi = wilson(50, 100)
-    >>> round(lo, 3), round(hi, 3)
-    (0.404, 0.596)
-    """
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+__all__ = ["run_tournament", "win_rates", "end_conditions", "first_player_advantage"]
 
 
 def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
@@ -127,7 +109,7 @@ def win_rates(df: pd.DataFrame) -> pd.DataFrame:
     for (agent, opp), g in df.groupby(["agent", "opponent"], sort=True):
         n = len(g)
         pts = g["points"].sum()
-        lo, hi = wilson(pts, n)
+        lo, hi = wilson_interval(pts, n)
         out.append({"agent": agent, "opponent": opp, "games": n, "wins": int((g.result == "win").sum()),
                     "draws": int((g.result == "draw").sum()), "rate": pts / n, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(out)
@@ -142,7 +124,7 @@ def first_player_advantage(df: pd.DataFrame) -> pd.DataFrame:
     for key, g in list(first.groupby("pairing", sort=True)) + [("all", first)]:
         n = len(g)
         pts = g["points"].sum()
-        lo, hi = wilson(pts, n)
+        lo, hi = wilson_interval(pts, n)
         out.append({"pairing": key, "games": n, "first_mover_rate": pts / n, "ci_low": lo,
                     "ci_high": hi, "mean_length": g["length"].mean()})
     return pd.DataFrame(out)
@@ -154,6 +136,6 @@ def end_conditions(df: pd.DataFrame) -> pd.DataFrame:
     n = len(games)
     out = []
     for cond, k in games["condition"].value_counts().items():
-        lo, hi = wilson(k, n)
+        lo, hi = wilson_interval(k, n)
         out.append({"condition": cond, "games": int(k), "share": k / n, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(out)

@@ -110,7 +110,7 @@ def matching_subsets(pieces: Sequence[Piece], area: int, k: int) -> int:
 
 
 def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, backend: str = "dlx",
-            time_limit: float | None = None, keep_solutions: bool = False) -> AnalysisResult:
+            time_limit: float | None = None, keep_solutions: bool = False, mode: str = "free") -> AnalysisResult:
     """Find every K-subset of ``pieces`` that tiles ``region`` and count its tilings.
 
     Parameters
@@ -127,6 +127,8 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         Seconds; raises :class:`InputError`-free ``TimeoutError`` if exceeded.
     keep_solutions : bool
         Also return the option-id solutions grouped by subset.
+    mode : {"free", "one-sided", "fixed"}
+        Orientations allowed (UP-3: free).
 
     Returns
     -------
@@ -154,7 +156,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     if k is not None and k > len(pieces):
         raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces)")
     start = time.perf_counter()
-    instance = build_instance(pieces, region, optional_pieces=True)
+    instance = build_instance(pieces, region, optional_pieces=True, mode=mode)
     counts: dict[tuple[int, ...], int] = {}
     groups: dict[tuple[int, ...], list[list[int]]] = {}
     option_piece = instance.option_piece

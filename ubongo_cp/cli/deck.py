@@ -24,12 +24,17 @@ def add_parsers(sub) -> None:
 # ------------------------------------------------------------------ generate
 def _add_generate(sub) -> None:
     p = sub.add_parser("generate", help="generate a whole deck of card sides (TOML files)",
-                       description="Generate a deck: per card side a random region and die-face tasks that "
-                                   "tile it, uniquely where possible (UP-1..UP-4, UG-1, UD-1).")
-    p.add_argument("--game", required=True, choices=["classic", "duel"])
+                       description="Generate a deck from a deck spec: per card side a random region and "
+                                   "die-face tasks that tile it (UP-1..UP-4). --game classic|duel are the "
+                                   "two shipped specs (UG-1, UG-3, UD-1, UD-2); --spec FILE is your own.")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--game", choices=["classic", "duel"], help="a shipped game's deck")
+    which.add_argument("--spec", metavar="DECK.toml", help="your own deck spec (format: ubongo_cp.specs)")
     p.add_argument("--out", required=True, help="output directory for the card files")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same deck)")
-    p.add_argument("--cards", type=int, help="number of cards (default 36 classic, 9 duel)")
+    p.add_argument("--cards", type=int, help="number of cards (default: the spec's, 36 classic, 9 duel)")
+    p.add_argument("--from-census", metavar="DIR",
+                   help="draw candidate regions from a census (ubongo-cp census) instead of random growth")
     add_progress_argument(p)
     p.add_argument("--quiet", action="store_true", dest="no_progress", help=argparse.SUPPRESS)  # old name
     add_executor_arguments(p, default_jobs=1)
@@ -42,12 +47,18 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     from ..generate import generate_deck
 
     start = time.perf_counter()
-    command = f"ubongo-cp generate --game {args.game} --seed {args.seed}" + \
-              (f" --cards {args.cards}" if args.cards else "")
+    which = f"--game {args.game}" if args.game else f"--spec {args.spec}"
+    command = f"ubongo-cp generate {which} --seed {args.seed}" + (f" --cards {args.cards}" if args.cards else "")
     say = None if args.no_progress else (lambda msg: print(msg, file=sys.stderr))
+    candidates = None
+    if args.from_census:
+        from ..census import census_regions
+
+        candidates = census_regions(args.from_census)
+        command += f" --from-census {args.from_census}"
     with executor_from(args) as executor:
-        deck = generate_deck(args.game, args.out, seed=args.seed, cards=args.cards, command=command, progress=say,
-                             executor=executor)
+        deck = generate_deck(args.game or args.spec, args.out, seed=args.seed, cards=args.cards, command=command,
+                             progress=say, executor=executor, candidates=candidates)
     unique = sum(1 for c in deck for n in c.meta["generator"]["solutions"] if n == 1)
     tasks = sum(len(c.tasks) for c in deck)
     print(f"wrote {len(deck)} card sides ({tasks} tasks, {unique} uniquely solvable) to {args.out} "

@@ -1,7 +1,7 @@
 """Core benchmark (issue: core): one classic task, pentomino 6x10, subset analysis.
 
 Run: ``python -m benchmarks.bench_core [--quick]``. Prints a Markdown table
-and writes ``benchmarks/results/core.csv``.
+and writes ``benchmarks/out/core.csv``.
 
 Figures
 -------
@@ -33,7 +33,7 @@ from ubongo_cp.pieces import Region, load_pieces
 from ubongo_cp.solvers import solve
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
+RESULTS = ROOT / "benchmarks" / "out"
 
 
 def _median(fn, repeat):

@@ -2,15 +2,15 @@
 
 Run ``python -m benchmarks.run [--suite first|count|analyze|pentomino|all]
 [--strategies a,b,c] [--quick] [--time-limit S]``. For each suite it writes a
-tidy table ``benchmarks/results/<suite>.csv`` with the columns
+tidy table ``benchmarks/out/<suite>.csv`` (``--out DIR``; the reference tables are ``benchmarks/results/``) with the columns
 ``suite, instance, strategy, seconds, status, count, counters`` (one row per
 instance x strategy; ``seconds`` is wall time, instance build excluded;
 ``status`` is ``solved``/``no solution``/``timeout``; ``counters`` the
 backend counters as JSON), then rebuilds from every suite CSV present:
 
-- ``benchmarks/results/cactus.png``: instances solved vs time, one line per
+- ``cactus.png``: instances solved vs time, one line per
   strategy, one panel per suite;
-- ``benchmarks/results/summary.md``: per suite and strategy the instances
+- ``summary.md``: per suite and strategy the instances
   solved, median seconds and PAR2 score (mean seconds with each time-out
   counted as twice the time limit), and whether every strategy's count agrees.
 
@@ -48,7 +48,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
+#: Default output: untracked. The reference tables the README and notebook 02 read are in
+#: benchmarks/results/ and change only on purpose (``--out benchmarks/results``).
+RESULTS = ROOT / "benchmarks" / "out"
 SUITES = ("first", "count", "analyze", "pentomino")
 COLUMNS = ["suite", "instance", "strategy", "seconds", "status", "count", "counters"]
 

@@ -13,6 +13,7 @@ import sys
 from ..errors import InputError
 from ..status import Status
 from .common import piece_names_arg
+from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers"]
 
@@ -22,7 +23,8 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("solve", help="solve/count one puzzle, or the tasks of a card side",
                        description="Solve a polyomino exact-cover puzzle (rules UP-2, UP-3). Either give "
                                    "--pieces and --region, or a card-side TOML file.")
-    p.add_argument("card", nargs="?", help="card-side TOML file (solves its tasks)")
+    p.add_argument("card", nargs="?", help="card-side TOML file (solves its tasks), or a BurrTools .xmpuzzle file")
+    p.add_argument("--problem", type=int, help="with a .xmpuzzle file: which of its problems, from 1 (default 1)")
     p.add_argument("--pieces", help="piece-set file or shipped set name (classic, duel, pentominoes, tetrominoes)")
     p.add_argument("--region", help="region file (ASCII: '#' cell, '.' empty)")
     p.add_argument("--use", help="comma-separated piece names to use (default: every piece in the set)")
@@ -55,20 +57,25 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
-    if args.card:
+    if args.problem is not None and not is_xmpuzzle(args.card):
+        raise InputError("--problem goes with a BurrTools .xmpuzzle file")
+    if args.card and not is_xmpuzzle(args.card):
         if args.pieces or args.region:
             raise InputError("give either a card file or --pieces/--region, not both")
         if args.use is not None:
             raise InputError("--use goes with --pieces/--region; with a card file, pick a task with --face")
         return _solve_card(args)
-    if not args.pieces or not args.region:
-        raise InputError("solve needs a card file, or both --pieces and --region")
-    if args.face is not None:
-        raise InputError("--face goes with a card file, not with --pieces/--region")
-    piece_set = load_pieces(args.pieces)
-    region = load_region(args.region)
-    names = piece_names_arg(args.use) if args.use is not None else None
-    pieces = piece_set.select(names)
+    if args.card:  # a BurrTools file (issue 14): its problem's pieces and result
+        pieces, region = xmpuzzle_task(args)
+    else:
+        if not args.pieces or not args.region:
+            raise InputError("solve needs a card file, or both --pieces and --region")
+        if args.face is not None:
+            raise InputError("--face goes with a card file, not with --pieces/--region")
+        piece_set = load_pieces(args.pieces)
+        region = load_region(args.region)
+        names = piece_names_arg(args.use) if args.use is not None else None
+        pieces = piece_set.select(names)
     instance = build_instance(pieces, region)
     limit = None if args.count else (args.limit or 1)
     if args.count and args.limit:

@@ -265,6 +265,15 @@ def test_solve_xmpuzzle_prints_the_problem_and_its_solution(run_cli):
     assert "BurrTools stored 9 assemblies for it" in out and "36 solutions, 9 up to the region's symmetry" in out
 
 
+def test_export_refuses_a_card_with_restricted_orientations(run_cli, tmp_path):
+    text = CARD.read_text().replace('pieces = "../pieces/classic.txt"', 'pieces = "classic"\norientations = "one-sided"')
+    card = tmp_path / "one_sided.toml"
+    card.write_text(text)
+    code, out, err = run_cli("export", card, "--face", "1", "--out", tmp_path / "x.xmpuzzle")
+    assert (code, out) == (2, "") and "allows one-sided orientations only" in err
+    assert not (tmp_path / "x.xmpuzzle").exists()
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["solve", DATA / "two_problems.xmpuzzle", "--face", "1"], "--face does not go with a BurrTools file"),
     (["solve", DATA / "two_problems.xmpuzzle", "--pieces", "classic"], "--pieces does not go with a BurrTools"),

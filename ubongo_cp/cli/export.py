@@ -36,6 +36,10 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from ..cards import load_card
 
     card = load_card(args.card)
+    if card.orientations != "free":  # BurrTools has no such restriction: a flat piece may be turned over
+        raise InputError(f"card {card.card_id} side {card.side} allows {card.orientations} orientations only; "
+                         "BurrTools turns pieces freely in space, so only free orientations (UP-3) can be "
+                         "exported", path=args.card)
     pieces = card.task_pieces(args.face)
     colours = None
     if not args.no_colours:

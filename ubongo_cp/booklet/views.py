@@ -1,0 +1,158 @@
+"""What a booklet page shows about each task: solution, count and difficulty, from a results table or solved here."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Mapping
+
+from ..cards import CardSide, task_hash
+from ..cover import verify_solution
+from ..errors import InputError
+from ..geometry import Cell
+from ..solvers import NO_SOLUTION, SOLVED, UNKNOWN, solve
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["TaskView", "task_views"]
+
+
+@dataclass(frozen=True)
+class TaskView:
+    """What a page shows about one task (one die face of a card side).
+
+    Attributes
+    ----------
+    face : int
+        Die face.
+    pieces : tuple of str
+        Piece names of the task.
+    status : str
+        ``"solved"``, ``"no solution"`` or ``"unknown"`` (time limit reached).
+    solution : dict of str -> list of (row, col), or None
+        One solution (piece name -> covered cells; a second copy of a piece
+        is named ``"name#2"``), or None when not solved.
+    count : int or None
+        Number of solutions, when known.
+    count_is_lower_bound : bool
+        True when ``count`` is only a lower bound (the search was cut off).
+    difficulty : float or None
+        Difficulty score from the batch runner, when known.
+    """
+
+    face: int
+    pieces: tuple[str, ...]
+    status: str
+    solution: dict[str, list[Cell]] | None
+    count: int | None = None
+    count_is_lower_bound: bool = False
+    difficulty: float | None = None
+
+
+def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, *,
+               time_limit: float | None = 10.0) -> list[TaskView]:
+    """One :class:`TaskView` per task of ``card``, in face order.
+
+    A task's solution, count and difficulty come from ``results`` (a batch
+    runner DataFrame, see :func:`~ubongo_cp.booklet.make_booklet`) when it has a row for the task
+    whose solution passes :func:`~ubongo_cp.cover.verify_solution` (rules
+    UP-2, UP-3). A row without solution whose status is ``"no solution"``
+    (or, lacking a status column, whose count is 0) is shown as unsolvable.
+    Every other task is solved here with CP-SAT (``limit=1``). A row whose
+    ``task_hash`` differs from the task's (results of another deck) is
+    ignored altogether, its difficulty and count included.
+
+    Raises
+    ------
+    InputError
+        For a malformed ``results`` table (missing columns).
+    """
+    index = results if isinstance(results, dict) else results_index(results)
+    views = []
+    for face, names in card.tasks.items():
+        row = index.get((_norm_id(card.card_id), str(card.side), int(face)))
+        if row is not None and isinstance(row.get("task_hash"), str) and row["task_hash"] != task_hash(card, face):
+            row = None  # a row of another deck's card with this id: not this task's
+        views.append(_view_from_row(card, face, names, row) if row is not None else None)
+        if views[-1] is None:
+            views[-1] = _solve_view(card, face, names, row, time_limit)
+    return views
+
+
+def _norm_id(value) -> str:
+    """Card ids compare as strings; ids a CSV reader turned into numbers match their text form."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).strip()
+    return str(int(text)) if text.isdigit() else text
+
+
+def results_index(results) -> dict:
+    """``(card_id, side, face) -> row dict`` of a results DataFrame (empty for None)."""
+    if results is None:
+        return {}
+    missing = {"card_id", "side", "face"} - set(results.columns)
+    if missing:
+        raise InputError(f"results table lacks column(s) {', '.join(sorted(missing))}")
+    index = {}
+    for row in results.to_dict("records"):
+        try:
+            face = int(row["face"])
+        except (TypeError, ValueError):
+            continue
+        index[(_norm_id(row["card_id"]), str(row["side"]), face)] = row
+    return index
+
+
+def _is_missing(value) -> bool:
+    """None, NaN, pandas' NA (nullable dtypes) or a blank string."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return True
+    try:
+        return bool(value != value)     # NaN is the one value unequal to itself
+    except (TypeError, ValueError):     # pd.NA: its truth value is ambiguous
+        return True
+
+
+def _number(value, kind=float):
+    if _is_missing(value):
+        return None
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _view_from_row(card: CardSide, face: int, names: tuple[str, ...], row: dict) -> TaskView | None:
+    """A view from a results row, or None when the row has no usable answer."""
+    count = _number(row.get("count"), int)
+    difficulty = _number(row.get("difficulty"))
+    status = row.get("status")
+    status = None if _is_missing(status) else str(status)
+    raw = row.get("solution")
+    if not _is_missing(raw):
+        try:
+            solution = {str(k): [tuple(map(int, c)) for c in v] for k, v in json.loads(raw).items()}
+        except (TypeError, ValueError, AttributeError):
+            return None
+        if verify_solution(card.task_pieces(face), card.region, solution) is not None:
+            return None  # stale or foreign result: solve again
+        complete = row.get("complete")
+        partial = status == UNKNOWN or (not _is_missing(complete) and not bool(complete))
+        return TaskView(face, names, SOLVED, solution, count, partial, difficulty)
+    if status == NO_SOLUTION or (status is None and count == 0):
+        return TaskView(face, names, NO_SOLUTION, None, 0, False, difficulty)
+    return None
+
+
+def _solve_view(card: CardSide, face: int, names: tuple[str, ...], row: dict | None,
+                time_limit: float | None) -> TaskView:
+    result = solve(card.instance(face), backend="cpsat", limit=1, time_limit=time_limit)
+    difficulty = None if row is None else _number(row.get("difficulty"))
+    count = None if row is None else _number(row.get("count"), int)
+    if result.status == SOLVED:
+        return TaskView(face, names, SOLVED, result.solutions[0], count or None, False, difficulty)
+    if result.status == NO_SOLUTION:
+        return TaskView(face, names, NO_SOLUTION, None, 0, False, difficulty)
+    return TaskView(face, names, UNKNOWN, None, None, False, difficulty)

@@ -98,3 +98,86 @@ def test_cli_batch_and_generate(run_cli, tmp_path):
     assert code == 0 and "tasks: 12; solved 12" in out
     code, out, err = run_cli("batch", tmp_path / "missing", "--out", tmp_path / "o")
     assert code == 2 and "deck directory not found" in err
+
+
+# ---------------------------------------------------------------- the tables' file forms (ubongo_cp.report)
+
+def test_tables_keep_structure_in_parquet_and_text_in_csv(deck, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ubongo_cp.report import load_cards, load_tasks
+
+    out = run_batch(deck, tmp_path / "out", progress=False)
+    schema = pq.read_schema(tmp_path / "out" / "tasks.parquet")
+    assert schema.field("pieces").type == pa.list_(pa.string())
+    assert schema.field("solution").type == pa.list_(
+        pa.struct([("piece", pa.string()), ("cells", pa.list_(pa.list_(pa.int16())))]))
+    raw = pq.read_table(tmp_path / "out" / "tasks.parquet").to_pylist()[0]
+    card = load_card(deck / "01_easy.toml")
+    assert raw["card_id"] == "01" and raw["pieces"] == list(card.tasks[1])
+    assert raw["error"] is None                                  # missing, not ""
+    # The stored solution is a tiling of the card's region by the task's pieces.
+    stored = {e["piece"]: [tuple(c) for c in e["cells"]] for e in raw["solution"]}
+    assert sorted(stored) == sorted(card.tasks[1])
+    assert sorted(c for cells in stored.values() for c in cells) == sorted(card.region.cells)
+    # CSV: the text forms, read back as text ("01" stays "01"), the error field empty.
+    plain = pd.read_csv(tmp_path / "out" / "tasks.csv", dtype=str, keep_default_na=False)
+    assert plain.loc[0, "card_id"] == "01" and plain.loc[0, "pieces"] == " ".join(card.tasks[1])
+    assert plain.loc[0, "error"] == "" and json.loads(plain.loc[0, "solution"]) == {
+        k: [list(c) for c in v] for k, v in stored.items()}
+    # Both files read back to the same table, equal to the one the run returned.
+    from_csv, from_parquet = load_tasks(tmp_path / "out" / "tasks.csv"), load_tasks(tmp_path / "out")
+    pd.testing.assert_frame_equal(from_csv, from_parquet)
+    pd.testing.assert_frame_equal(from_parquet, out.tasks)
+    assert from_csv["card_id"].tolist()[:6] == ["01"] * 6 and from_csv["error"].isna().all()
+    assert from_csv["status"].dtype == "category" and set(from_csv["status"].cat.categories) >= {"solved"}
+    # cards.parquet beside cards.csv: the same table.
+    pd.testing.assert_frame_equal(load_cards(tmp_path / "out" / "cards.csv"), load_cards(tmp_path / "out"),
+                                  check_exact=False, atol=1e-4)
+    assert load_cards(tmp_path / "out")["card_id"].tolist() == ["01", "01", "02"]
+
+
+def test_error_rows_keep_their_message(deck, tmp_path):
+    from ubongo_cp.report import load_tasks, tasks_frame, write_table
+
+    rows = run_batch(deck, tmp_path / "out", progress=False).tasks.to_dict("records")
+    rows[0].update(status="error", error="worker failed: boom", solution=None, count=None)
+    table = tasks_frame(rows)
+    for name in ("t.csv", "t.parquet"):
+        write_table(table, tmp_path / name)
+        back = load_tasks(tmp_path / name)
+        assert back.loc[0, "error"] == "worker failed: boom" and back["error"].isna().sum() == len(rows) - 1
+        assert back.loc[0, "status"] == "error" and pd.isna(back.loc[0, "count"]) and back.loc[0, "solution"] is None
+
+
+def test_bad_table_values_name_file_and_line(tmp_path):
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.report import load_tasks
+
+    good = (PUZZLES / "decks" / "classic" / "tasks.csv").read_text().splitlines()
+    header = good[0].split(",")
+    for column, value, message in [("face", "six", "column face: 'six' is not a number"),
+                                   ("status", "solveed", "column status: 'solveed' is not a status"),
+                                   ("count", "1.5", "column count: '1.5' is not a whole number")]:
+        cells = good[3].split(",")
+        cells[header.index(column)] = value
+        path = tmp_path / f"bad_{column}.csv"
+        path.write_text("\n".join(good[:3] + [",".join(cells)] + good[4:]) + "\n")
+        with pytest.raises(InputError, match=rf"bad_{column}\.csv:4: {message}"):
+            load_tasks(path)
+    with pytest.raises(InputError, match="tasks table lacks column\\(s\\) status"):
+        pd.DataFrame({"card_id": ["01"], "side": ["easy"], "face": [1]}).to_csv(tmp_path / "k.csv", index=False)
+        load_tasks(tmp_path / "k.csv")
+    with pytest.raises(InputError, match="tasks table not found"):
+        load_tasks(tmp_path / "nowhere")
+
+
+def test_tables_of_the_old_form_are_still_read(deck, tmp_path):
+    # Before list columns: pieces as text and solution as JSON text inside Parquet, "" for no error.
+    from ubongo_cp.report import load_tasks
+
+    new = run_batch(deck, tmp_path / "out", progress=False).tasks
+    old = pd.read_csv(tmp_path / "out" / "tasks.csv", dtype={"card_id": str}).fillna({"error": ""})
+    old.to_parquet(tmp_path / "old.parquet", index=False)
+    pd.testing.assert_frame_equal(load_tasks(tmp_path / "old.parquet"), new)

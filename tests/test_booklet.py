@@ -177,8 +177,7 @@ def test_results_table_is_used_and_checked(tmp_path):
     good = {k: [list(c) for c in v] for k, v in first.solutions[0].items()}
     bad = {k: [[r, c + 1] for r, c in v] for k, v in good.items()}     # shifted: not a cover of the region
     results = pd.DataFrame([
-        # card ids read back from CSV as numbers ("01" -> 1) still match
-        dict(card_id=1, side="easy", face=1, count=first.count, difficulty=2.5, solution=json.dumps(good)),
+        dict(card_id="01", side="easy", face=1, count=first.count, difficulty=2.5, solution=json.dumps(good)),
         dict(card_id="01", side="easy", face=6, count=3, difficulty=7.25, solution=json.dumps(bad)),
         dict(card_id="01", side="easy", face=2, count=0, difficulty=1.0, solution=float("nan")),
         dict(card_id="01", side="easy", face=3, count=None, difficulty=float("nan"), solution=""),
@@ -196,6 +195,21 @@ def test_results_table_is_used_and_checked(tmp_path):
     assert views[3].status == "no solution" and views[3].difficulty is None
     texts = [t.get_text() for t in render_page(card, list(views.values())).axes[0].texts]
     assert "difficulty" in texts and "7.25" in texts
+    # The same table through the one reader (CSV and Parquet): the same views.
+    from ubongo_cp.report import load_tasks, write_table, normalize_tasks
+
+    table = normalize_tasks(results.assign(status=["solved", "solved", "no solution", None]))
+    for name in ("r.csv", "r.parquet"):
+        write_table(table, tmp_path / name)
+        again = {v.face: v for v in task_views(card, load_tasks(tmp_path / name))}
+        assert again[1] == views[1] and again[6].count == 3 and again[2].status == "no solution"
+
+
+def test_results_with_numeric_card_ids_are_refused():
+    # A CSV read with plain pandas turns card "01" into 1: it could no longer be matched, so it is refused.
+    results = pd.DataFrame([dict(card_id=1, side="easy", face=1, count=1, difficulty=2.5, solution="")])
+    with pytest.raises(InputError, match="card_id holds numbers.*load_tasks"):
+        task_views(parse_card(SMALL_CARD), results)
 
 
 def test_bad_input():

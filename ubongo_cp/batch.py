@@ -66,7 +66,7 @@ def _task_base(card: CardSide, face: int) -> dict[str, Any]:
     return {
         "card_id": card.card_id, "side": card.side, "face": face, "game": card.game,
         "pieces": " ".join(names), "n_pieces": len(names), "area": card.region.area,
-        "task_hash": task_hash(card, face), "card_file": os.path.basename(card.path or ""), "error": "",
+        "task_hash": task_hash(card, face), "card_file": os.path.basename(card.path or ""), "error": None,
     }
 
 
@@ -142,7 +142,8 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         Directory of card-side TOML files.
     out_dir : path
         Output directory (created); holds ``tasks.jsonl`` (journal),
-        ``tasks.parquet``, ``tasks.csv``, ``cards.csv``, ``summary.md``.
+        ``tasks.parquet``, ``tasks.csv``, ``cards.parquet``, ``cards.csv``, ``summary.md``
+        (:mod:`ubongo_cp.report`).
     time_limit : float, optional
         Seconds per task and backend; time-outs are recorded as ``"timeout"``.
     backend : {"dlx", "cpsat", "xcover"}

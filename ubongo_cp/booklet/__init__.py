@@ -66,10 +66,9 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
         Directory for one PNG per page, named by :func:`page_png_name`
         (``{game}_{card_id}_{side}.png``), A4 at ``dpi``.
     results : pandas.DataFrame, optional
-        The batch runner's task table with columns ``card_id, side, face,
-        count, difficulty, solution`` (``solution`` a JSON string
-        ``{"piece": [[row, col], ...]}``, empty or NaN when unsolved) and
-        optionally ``status``. Used where it has a valid solution for a task
+        The batch runner's task table, as :func:`ubongo_cp.report.load_tasks`
+        reads it (columns ``card_id, side, face`` and any of ``status, count,
+        complete, difficulty, solution, task_hash``). Used where it has a valid solution for a task
         (checked with :func:`ubongo_cp.cover.verify_solution`); other tasks are
         solved here (see :func:`task_views`).
     dpi : int

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping
 
@@ -71,7 +70,7 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
     index = results if isinstance(results, dict) else results_index(results)
     views = []
     for face, names in card.tasks.items():
-        row = index.get((_norm_id(card.card_id), str(card.side), int(face)))
+        row = index.get((card.card_id, card.side, int(face)))
         if row is not None and isinstance(row.get("task_hash"), str) and row["task_hash"] != task_hash(card, face):
             row = None  # a row of another deck's card with this id: not this task's
         views.append(_view_from_row(card, face, names, row) if row is not None else None)
@@ -80,28 +79,29 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
     return views
 
 
-def _norm_id(value) -> str:
-    """Card ids compare as strings; ids a CSV reader turned into numbers match their text form."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    text = str(value).strip()
-    return str(int(text)) if text.isdigit() else text
-
-
 def results_index(results) -> dict:
-    """``(card_id, side, face) -> row dict`` of a results DataFrame (empty for None)."""
+    """``(card_id, side, face) -> row dict`` of a task table (empty for None).
+
+    The table is brought to the in-memory form of :func:`ubongo_cp.report.normalize_tasks`
+    (what :func:`ubongo_cp.report.load_tasks` returns): card ids are text and
+    solutions are dicts.
+
+    Raises
+    ------
+    InputError
+        For a table without the key columns, or one whose card ids are numbers.
+    """
+    from ..report import KEY_COLUMNS, normalize_tasks
+
     if results is None:
         return {}
-    missing = {"card_id", "side", "face"} - set(results.columns)
+    missing = [c for c in KEY_COLUMNS if c not in results.columns]
     if missing:
-        raise InputError(f"results table lacks column(s) {', '.join(sorted(missing))}")
+        raise InputError(f"tasks table lacks column(s) {', '.join(missing)}")
     index = {}
-    for row in results.to_dict("records"):
-        try:
-            face = int(row["face"])
-        except (TypeError, ValueError):
-            continue
-        index[(_norm_id(row["card_id"]), str(row["side"]), face)] = row
+    for row in normalize_tasks(results).to_dict("records"):
+        if not _is_missing(row["face"]):
+            index[(row["card_id"], row["side"], int(row["face"]))] = row
     return index
 
 
@@ -130,12 +130,8 @@ def _view_from_row(card: CardSide, face: int, names: tuple[str, ...], row: dict)
     difficulty = _number(row.get("difficulty"))
     status = row.get("status")
     status = None if _is_missing(status) else str(status)
-    raw = row.get("solution")
-    if not _is_missing(raw):
-        try:
-            solution = {str(k): [tuple(map(int, c)) for c in v] for k, v in json.loads(raw).items()}
-        except (TypeError, ValueError, AttributeError):
-            return None
+    solution = row.get("solution")
+    if solution is not None:
         if verify_solution(card.task_pieces(face), card.region, solution) is not None:
             return None  # stale or foreign result: solve again
         complete = row.get("complete")

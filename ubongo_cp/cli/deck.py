@@ -69,7 +69,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------- batch
 def _add_batch(sub) -> None:
     p = sub.add_parser("batch", help="solve, count and rate every card side x die face of a deck",
-                       description="Batch over a deck directory; writes tasks.parquet, tasks.csv, cards.csv "
+                       description="Batch over a deck directory; writes tasks.parquet, tasks.csv, cards.parquet, cards.csv "
                                    "and summary.md. Re-running resumes from OUT/tasks.jsonl.")
     p.add_argument("deck", help="deck directory of card-side TOML files")
     p.add_argument("--out", required=True, help="output directory")
@@ -88,7 +88,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
                             executor=executor, progress=not args.no_progress)
     print(outcome.summary.rstrip("\n"))
     print(f"\n{outcome.ran} task(s) computed, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
-          f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.csv, summary.md)")
+          f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.parquet, cards.csv, summary.md)")
     return 0
 
 

@@ -107,6 +107,18 @@ class CardSide:
         """The exact-cover instance of the task on ``face`` (see :mod:`ubongo_cp.cover`)."""
         return build_instance(self.task_pieces(face), self.region, mode=self.orientations)
 
+    def draw(self, *, cell_mm: float = 8.0):
+        """The card side as printed: region, die-face table with piece icons (a matplotlib Figure)."""
+        from .draw.card import card_figure
+
+        return card_figure(self, cell_mm)
+
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (matplotlib is imported only here)."""
+        from .draw.figures import figure_svg
+
+        return figure_svg(self.draw())
+
 
 def parse_card(text: str, *, path: str | os.PathLike | None = None,
                max_cells: int = MAX_REGION_CELLS) -> CardSide:

@@ -25,7 +25,7 @@ _MAXIMUM = {"games": 10_000_000, "cards": 10_000}
 _POSITIVE = ("time_limit", "timer")
 
 #: Options naming files a command writes, and options naming what it reads.
-_OUTPUTS = ("out", "plot", "save", "picture", "record")
+_OUTPUTS = ("out", "plot", "save", "picture", "record", "draw")
 _INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record")
 #: For inputs that are directories: the files the command reads from them.
 #: An output may be written into such a directory (``booklet --results OUT

@@ -35,6 +35,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--backend", help="cpsat, dlx, xcover, or a strategy such as dlx-symmetry "
                                      "(default: dlx for a first solution, dlx-symmetry for counting)")
     p.add_argument("--json", action="store_true", help="print JSON instead of drawings")
+    p.add_argument("--draw", metavar="FILE", help="also draw the solutions shown (with a card: each task's first) "
+                                                  "to FILE.svg, .png or .pdf, in the booklet's colours")
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("analyze", help="which K pieces of a set tile a region, and in how many ways",
@@ -59,6 +61,10 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
     if args.problem is not None and not is_xmpuzzle(args.card):
         raise InputError("--problem goes with a BurrTools .xmpuzzle file")
+    if args.draw:
+        from ..draw.figures import check_format
+
+        check_format(args.draw)
     if args.card and not is_xmpuzzle(args.card):
         if args.pieces or args.region:
             raise InputError("give either a card file or --pieces/--region, not both")
@@ -85,6 +91,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
     else:
         _print_result(result, region, [p.name for p in pieces], counting=args.count)
+    if args.draw:
+        from ..draw.figures import result_panels, save_solutions
+
+        names = list(dict.fromkeys(p.name for p in pieces)) if args.card else piece_set.names  # card: .xmpuzzle
+        save_solutions(args.draw, result_panels(result, region.cells, most=1 if not args.count else 20), names)
     return 0
 
 
@@ -94,10 +105,14 @@ def _solve_card(args: argparse.Namespace) -> int:
 
     card = load_card(args.card)
     faces = [args.face] if args.face is not None else list(card.tasks)
-    out = []
+    out, panels = [], []
     for face in faces:
         instance = card.instance(face)
         result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit)
+        if args.draw:
+            from ..draw.figures import result_panels
+
+            panels += result_panels(result, card.region.cells, most=1, prefix=f"face {face}: ")
         if args.json:
             out.append({"face": face, "pieces": list(card.tasks[face]), **result.to_json()})
         else:
@@ -107,6 +122,10 @@ def _solve_card(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out[0] if args.face is not None else
                          {"card": card.card_id, "side": card.side, "tasks": out}))
+    if args.draw:
+        from ..draw.figures import save_solutions
+
+        save_solutions(args.draw, panels, card.piece_set.names)
     return 0
 
 

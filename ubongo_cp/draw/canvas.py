@@ -177,18 +177,30 @@ def base_name(name: str) -> str:
 
 
 def colour_of(name: str, colours: Mapping[str, str]) -> str:
-    """A piece's colour; a second copy (``"X#2"``) gets a darker shade of it, a third one darker still.
+    """A piece's colour; further copies (``"X#2"``, ``"X#3"``, ...) get shades of it, each copy its own.
+
+    Copy 2 is 35 % darker, copy 3 45 % lighter (mixed with white), copy 4
+    60 % darker, copy 5 70 % lighter, then the cycle repeats.
 
     Examples
     --------
-    >>> colour_of("I2", {"I2": "#e69f00"}), colour_of("I2#2", {"I2": "#e69f00"})
-    ('#e69f00', '#966700')
+    >>> [colour_of(n, {"I2": "#e69f00"}) for n in ("I2", "I2#2", "I2#3")]
+    ['#e69f00', '#966700', '#f1ca73']
     """
     base = colours.get(base_name(name), "#bbbbbb")
     if "#" not in name:
         return base
-    k = 0.35 if name.endswith("2") else 0.5
-    return to_hex(tuple(v * (1 - k) for v in to_rgb(base)))
+    try:
+        copy = int(name.rsplit("#", 1)[1])
+    except ValueError:
+        copy = 2
+    k, lighter = _COPY_SHADES[(copy - 2) % len(_COPY_SHADES)]
+    rgb = to_rgb(base)
+    return to_hex(tuple(v + (1 - v) * k if lighter else v * (1 - k) for v in rgb))
+
+
+#: (amount, lighter?) of the shades of copies 2, 3, 4, 5 of a piece.
+_COPY_SHADES = ((0.35, False), (0.45, True), (0.6, False), (0.7, True))
 
 
 def text_colour(fill: str) -> str:
@@ -267,13 +279,14 @@ def shape_size(cells) -> tuple[int, int]:
     return 1 + max(r for r, _ in cells), 1 + max(c for _, c in cells)
 
 
-def label_point(cells: Sequence[Cell], w: float, h: float) -> tuple[float, float]:
+def label_point(cells: Sequence[Cell], w: float, h: float, *, strict: bool = False) -> tuple[float, float] | None:
     """Where to centre a ``w`` x ``h`` (cells) label inside a piece: nearest to its centroid.
 
     Candidates are cell centres, midpoints of adjacent cells and centres of
     2 x 2 blocks (so labels sit on the cell grid); a candidate fits when the
     label's corners and centre lie in the piece.
-    Returns (row, col) coordinates in cells (cell (r, c) spans [r, r+1]).
+    Returns (row, col) coordinates in cells (cell (r, c) spans [r, r+1]);
+    when no candidate fits, the nearest candidate, or None if ``strict``.
 
     Examples
     --------
@@ -294,7 +307,8 @@ def label_point(cells: Sequence[Cell], w: float, h: float) -> tuple[float, float
         return all((math.floor(py), math.floor(px)) in cellset for py, px in pts)
 
     candidates.sort(key=lambda p: ((p[0] - cy) ** 2 + (p[1] - cx) ** 2, p))
-    return next((p for p in candidates if fits(*p)), candidates[0])
+    return next((p for p in candidates if fits(*p)), None) if strict else \
+        next((p for p in candidates if fits(*p)), candidates[0])
 
 
 @lru_cache(maxsize=4096)

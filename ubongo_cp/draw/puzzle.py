@@ -118,7 +118,13 @@ def label_piece(canvas: Canvas, name: str, cells, x0: float, y0: float, cs: floa
         size *= 1.8 / width_cells
         width_cells = 1.8
     height_cells = size / PT_PER_MM / cs * 0.8
-    r, c = label_point(cells, width_cells, height_cells)
+    spot = label_point(cells, width_cells, height_cells, strict=True)
+    for _ in range(4):    # fits nowhere (a long name in a one-cell-wide piece): smaller, down to 0.4 times
+        if spot is not None:
+            break
+        size, width_cells, height_cells = size * 0.8, width_cells * 0.8, height_cells * 0.8
+        spot = label_point(cells, width_cells, height_cells, strict=True)
+    r, c = spot if spot is not None else label_point(cells, width_cells, height_cells)
     canvas.text(x0 + c * cs, y0 + r * cs, name, ha="center", va="center_baseline", fontsize=size,
                 fontweight="bold", color=text_colour(fill))
 

@@ -113,8 +113,11 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     if backend is None and copy_repeats(instance) > MAX_COPY_REPEATS:
         name = "cpsat"  # DLX would meet every solution once per ordering of the copies
     if name in BACKENDS:
-        return drive(get_backend(name), instance, limit=limit, time_limit=time_limit, keep=keep)
-    if name in strategy_names():
-        return solve_with(instance, name, limit=limit, time_limit=time_limit, keep=keep)
-    raise InputError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)} "
-                     f"or a strategy ({', '.join(n for n in strategy_names() if n not in BACKENDS)})")
+        result = drive(get_backend(name), instance, limit=limit, time_limit=time_limit, keep=keep)
+    elif name in strategy_names():
+        result = solve_with(instance, name, limit=limit, time_limit=time_limit, keep=keep)
+    else:
+        raise InputError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)} "
+                         f"or a strategy ({', '.join(n for n in strategy_names() if n not in BACKENDS)})")
+    result.instance = instance    # the result can draw itself (SolveResult.draw)
+    return result

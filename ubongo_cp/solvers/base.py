@@ -46,6 +46,9 @@ class SolveResult:
         Name of the backend that produced it.
     option_solutions : list of list of int
         The kept solutions as option ids of the instance.
+    instance : ExactCoverInstance or None
+        The instance solved, when known (set by :func:`ubongo_cp.solvers.solve`);
+        lets the result draw itself (:meth:`draw`, a picture in a notebook).
     """
 
     status: str
@@ -56,6 +59,7 @@ class SolveResult:
     stats: dict = field(default_factory=dict)
     backend: str = ""
     option_solutions: list[list[int]] = field(default_factory=list, repr=False)
+    instance: ExactCoverInstance | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
         """The CLI's stable JSON form: ``{"count", "complete", "solutions"}`` plus extras."""
@@ -67,6 +71,27 @@ class SolveResult:
             "solutions": [{k: [list(c) for c in v] for k, v in s.items()} for s in self.solutions],
             "stats": self.stats,
         }
+
+
+    def draw(self, instance: ExactCoverInstance | None = None, *, colours=None, most: int = 12):
+        """The kept solutions (at most ``most``) as a matplotlib Figure, one panel each.
+
+        Raises
+        ------
+        ValueError
+            When the result does not know its instance and none is given.
+        """
+        from ..draw.figures import result_figure
+
+        return result_figure(self, instance, colours, most=most)
+
+    def _repr_svg_(self) -> str | None:
+        """A picture in a notebook when the result knows its instance (else the text repr)."""
+        if self.instance is None:
+            return None
+        from ..draw.figures import figure_svg
+
+        return figure_svg(self.draw())
 
 
 OnSolution = Callable[[Sequence[int]], bool]

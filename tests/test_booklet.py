@@ -244,3 +244,132 @@ def test_results_of_another_deck_are_ignored(tmp_path):
     assert views[0].difficulty is None and views[0].count in (None, 1)
     row["task_hash"] = task_hash(card, face)
     assert task_views(card, pd.DataFrame([row]))[0].difficulty == 9.99
+
+
+# ------------------------------------------------------------------ issue 14: titles, labels, icons, all solutions
+
+MULTI_CARD = '''
+game = "classic"
+card = "M1"
+side = "hard"
+pieces = "classic"
+game_title = "Blokko"
+region = """
+####
+####
+####
+"""
+
+[tasks]
+1 = ["I2", "L5", "P5"]
+2 = ["I2", "L3", "T4", "I3"]
+'''
+
+
+def test_title_comes_from_the_game_or_the_card_file():
+    card = parse_card(MULTI_CARD)
+    texts = [t.get_text() for t in render_page(card, task_views(card)).axes[0].texts]
+    assert texts[0].startswith("Blokko  \u00b7  card M1  \u00b7  hard side")
+    plain = parse_card(MULTI_CARD.replace('game_title = "Blokko"', 'title = "Tiles"'))
+    assert render_page(plain, task_views(plain)).axes[0].texts[0].get_text().startswith("Tiles")
+    duel = next(c for c in load_deck(PUZZLES / "examples")[0] if c.game == "duel")
+    assert render_page(duel, task_views(duel)).axes[0].texts[0].get_text().startswith("Ubongo Duel  \u00b7  card X2")
+
+
+def _panel_infos(fig) -> list[str]:
+    return [t.get_text() for t in fig.axes[0].texts if re.match(r"(\u2265?\d+ sol|sol\. \d|solution \d)", t.get_text())]
+
+
+def test_one_header_style_per_page_and_icons_for_five_piece_tasks():
+    from ubongo_cp.report import load_tasks
+
+    cards, _ = load_deck(PUZZLES / "decks" / "duel")
+    card = next(c for c in cards if (c.card_id, c.side) == ("3", "B"))      # 20 tasks of 5 pieces
+    fig = render_page(card, task_views(card, load_tasks(PUZZLES / "decks" / "duel" / "tasks.csv")))
+    infos = _panel_infos(fig)
+    assert len(infos) == 20
+    # One style on the whole page (it used to mix "1 sol." and "1 solution"), difficulty included.
+    shapes = {re.sub(r"[\d.]+", "N", t) for t in infos}
+    assert len(shapes) == 1 and "d" in next(iter(shapes)), shapes
+    # The task table draws every piece's shape: one collection of 20 x 5 icons, each the piece's cell count.
+    icons = [c for c in fig.axes[0].collections if len(c.get_paths()) == 100]
+    assert len(icons) == 1
+    sizes = [len(p.vertices) // 5 for p in icons[0].get_paths()]
+    assert sizes == [card.piece_set[n].size for names in card.tasks.values() for n in names]
+
+
+def test_all_solutions_draws_every_solution_on_continuation_pages(tmp_path):
+    from pypdf import PdfReader
+
+    card = parse_card(MULTI_CARD)
+    # Independent counts (DLX, full enumeration): face 1 has 8 tilings, face 2 has 28.
+    counts = {f: solve(card.instance(f), backend="dlx").count for f in card.tasks}
+    assert counts == {1: 8, 2: 28}
+    views = task_views(card, all_solutions=True, most=10)
+    assert (views[0].count, views[0].count_is_lower_bound, len(views[0].solutions)) == (8, False, 8)
+    assert (views[1].count, views[1].count_is_lower_bound, len(views[1].solutions)) == (10, True, 10)
+    for view in views:
+        keys = {frozenset((k, tuple(sorted(v))) for k, v in s.items()) for s in view.solutions}
+        assert len(keys) == len(view.solutions)                                 # all different
+        for s in view.solutions:
+            assert verify_solution(card.task_pieces(view.face), card.region, s) is None
+    from ubongo_cp.booklet import render_pages
+
+    figs = render_pages(card, views)
+    gids = [c.get_gid() for f in figs for c in f.axes[0].collections if (c.get_gid() or "").startswith("solution/")]
+    assert len(gids) == 18 and "solution/1/8" in gids and "solution/2/10" in gids
+    assert len(figs) == 2 and figs[1].axes[0].texts[0].get_text().endswith("(continued)")
+    headers = _panel_infos(figs[0])
+    assert headers[0] == "solution 1 of 8" or headers[0].startswith("sol. 1 of 8"), headers
+    pages = make_booklet([card], tmp_path / "all.pdf", png_dir=tmp_path / "png", all_solutions=True, most=10, dpi=20)
+    assert pages == 2 and len(PdfReader(tmp_path / "all.pdf").pages) == 2
+    assert sorted(p.name for p in (tmp_path / "png").iterdir()) == ["classic_M1_hard.png", "classic_M1_hard_2.png"]
+
+
+def test_pdf_has_a_bookmark_per_card_side(booklet, example_cards):
+    from pypdf import PdfReader
+
+    _, out = booklet
+    reader = PdfReader(out / "booklet.pdf")
+    marks = [(m.title, reader.get_destination_page_number(m)) for m in reader.outline]
+    assert marks == [("card X1 \u00b7 easy side", 0), ("card X1 \u00b7 hard side", 1), ("card X2 \u00b7 side A", 2)]
+    assert reader.metadata.title == "Ubongo / Ubongo Duel solution booklet"
+
+
+def test_png_directory_is_replaced_as_a_whole(example_cards, tmp_path, monkeypatch):
+    import ubongo_cp.booklet as booklet_module
+
+    pngs = tmp_path / "pages"
+    pngs.mkdir()
+    (pngs / "classic_gone_easy.png").write_bytes(b"old page")        # a card side no longer in the deck
+    (pngs / "notes.txt").write_text("mine")
+    make_booklet(example_cards, tmp_path / "b.pdf", png_dir=pngs, dpi=20)
+    first = {p.name: p.read_bytes() for p in pngs.iterdir()}
+    assert sorted(first) == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png", "notes.txt"]
+    # A run interrupted after its first page leaves the directory (and the PDF) as they were.
+    real = booklet_module.render_pages
+    calls = []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(booklet_module, "render_pages", interrupted)
+    pdf_before = (tmp_path / "b.pdf").read_bytes()
+    with pytest.raises(KeyboardInterrupt):
+        make_booklet(list(reversed(example_cards)), tmp_path / "b.pdf", png_dir=pngs, dpi=30)
+    assert {p.name: p.read_bytes() for p in pngs.iterdir()} == first
+    assert (tmp_path / "b.pdf").read_bytes() == pdf_before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.pdf", "pages"]        # no temporary left
+
+
+def test_cli_booklet_progress_and_options(run_cli, tmp_path):
+    deck = PUZZLES / "examples"
+    code, out, err = run_cli("booklet", deck, "--out", tmp_path / "a.pdf")
+    assert code == 0 and "booklet" in err and "3/3" in err
+    code, out, err = run_cli("booklet", deck, "--out", tmp_path / "b.pdf", "--no-progress")
+    assert code == 0 and err == "" and out.strip() == f"wrote 3 page(s) to {tmp_path / 'b.pdf'}"
+    code, out, err = run_cli("booklet", deck, "--out", tmp_path / "c.pdf", "--most", "3")
+    assert code == 2 and "--most goes with --all-solutions" in err

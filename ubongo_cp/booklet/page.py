@@ -16,9 +16,10 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from ..cards import CardSide
+from ..draw.card import game_title, side_label
 from ..draw.canvas import (INK, MUTED, Canvas, base_name, colour_of, lying, piece_colours, text_colour,
                            text_width_mm)
-from ..draw.puzzle import (IconBatch, die_face, draw_icon_row, draw_piece_icons, draw_region, draw_solution,
+from ..draw.puzzle import (ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region, draw_solution,
                            draw_unsolved, icon_scale)
 from ..solvers import NO_SOLUTION, SOLVED, UNKNOWN
 from .layout import PAGE_MM, Layout
@@ -26,7 +27,6 @@ from .views import TaskView
 
 __all__ = ["render_page"]
 
-_GAME_TITLES = {"classic": "Ubongo", "duel": "Ubongo Duel"}
 _RULE = "#bbbbbb"
 _NO_SOLUTION = "#c0392b"
 _UNKNOWN = "#b9770e"
@@ -50,17 +50,42 @@ def render_page(card: CardSide, views: Sequence[TaskView], *, page: int | None =
     page, pages : int, optional
         Page number and page count for the footer.
     """
-    canvas = Canvas(*PAGE_MM)
+    return render_pages(card, views, page=page, pages=pages)[0]
+
+
+def render_pages(card: CardSide, views: Sequence[TaskView], *, page: int | None = None,
+                 pages: int | None = None) -> list[Figure]:
+    """Draw a card side's page and, when its views hold more solutions than fit, continuation pages.
+
+    Every solution of every view (:attr:`TaskView.solutions`) gets a panel;
+    the panels after the first of a task have the gid
+    ``"solution/{face}/{k}"`` (``k`` from 2). ``page`` is the first page's
+    number; see :func:`render_page` for the rest.
+    """
+    items = [(v, k) for v in views for k in range(1, max(1, len(v.solutions)) + 1)]
+    layout = Layout(len(views), len(items))
+    spots = layout.panel_origins(len(items))
     colours = piece_colours(card.piece_set.names)
-    layout = Layout(len(views))
-    _draw_title(canvas, card, views)
-    _draw_region_box(canvas, card, layout)
-    _draw_task_table(canvas, card, views, colours, layout)
-    if layout.key_box is not None:
-        _draw_piece_key(canvas, card, views, colours, layout.key_box)
-    _draw_solutions(canvas, card, views, colours, layout)
-    _draw_footer(canvas, card, page, pages)
-    return canvas.finish()
+    style = _header_style(items, layout)
+    figures, start = [], 0
+    for i, page_spots in enumerate(spots):
+        canvas = Canvas(*PAGE_MM)
+        _draw_title(canvas, card, views, continued=i > 0)
+        if i == 0:
+            _draw_region_box(canvas, card, layout)
+            _draw_task_table(canvas, card, views, colours, layout)
+        _draw_solutions(canvas, card, items[start:start + len(page_spots)], page_spots, colours, layout, style,
+                        heading=i == 0)
+        _draw_footer(canvas, card, None if page is None else page + i, pages)
+        figures.append(canvas.finish())
+        start += len(page_spots)
+    return figures
+
+
+def pages_needed(views: Sequence[TaskView]) -> int:
+    """How many pages :func:`render_pages` draws for these views."""
+    panels = sum(max(1, len(v.solutions)) for v in views)
+    return len(Layout(len(views), panels).panel_origins(panels))
 
 
 def _plural(n: int, word: str) -> str:
@@ -84,11 +109,11 @@ def _difficulty_text(view: TaskView) -> str:
     return f"{d:.2f}" if abs(d) < 10 else f"{d:.1f}" if abs(d) < 100 else f"{d:.0f}"
 
 
-def _draw_title(canvas: Canvas, card: CardSide, views: Sequence[TaskView]) -> None:
+def _draw_title(canvas: Canvas, card: CardSide, views: Sequence[TaskView], *, continued: bool = False) -> None:
     m = Layout.margin
-    side = f"{card.side} side" if card.game == "classic" else f"side {card.side}"
-    title = f"{_GAME_TITLES.get(card.game, card.game)}  \u00b7  card {card.card_id}  \u00b7  {side}"
-    canvas.text(m, 17.0, title, fontsize=19, fontweight="bold", color=INK, va="baseline")
+    title = f"{game_title(card)}  \u00b7  card {card.card_id}  \u00b7  {side_label(card)}"
+    canvas.text(m, 17.0, title + ("  (continued)" if continued else ""), fontsize=19, fontweight="bold", color=INK,
+                va="baseline")
     sizes = sorted({len(v.pieces) for v in views})
     per = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]}\u2013{sizes[-1]}"
     faces = [v.face for v in views]
@@ -122,8 +147,10 @@ def _draw_region_box(canvas: Canvas, card: CardSide, layout: Layout) -> None:
 
 def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], colours, layout: Layout) -> None:
     x, y, w, h = layout.table_box
-    counts_known = any(v.count is not None or v.status != SOLVED for v in views)
-    diff_known = any(v.difficulty is not None for v in views)
+    # Compact (Duel) tables need their width for the icons: counts and difficulties are in the panels' headers.
+    counts_known = not layout.compact and any(v.count is not None or v.status != SOLVED for v in views)
+    diff_known = not layout.compact and any(v.difficulty is not None for v in views)
+    label_pt, icon_gap, smallest = (7.0, 2.0, 1.0) if layout.compact else (ICON_LABEL_PT, 3.0, 1.5)
     canvas.text(x, y + 3.0, "Tasks", fontsize=11, fontweight="bold", color=INK, va="baseline")
     blocks = 2 if layout.compact and len(views) > 10 else 1
     per_block = math.ceil(len(views) / blocks)
@@ -139,10 +166,10 @@ def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], 
         bx = x + b * (bw + gap)
         pieces_x = bx + row_h * 0.72 + 3.0
         pieces_w = bw - (pieces_x - bx) - num_w - diff_w
-        icon_cs = None
-        if not layout.compact:  # icons where they fit nicely (one scale for the whole table)
-            icon_cs = min(icon_scale(_shapes(card, v.pieces), v.pieces, pieces_w, row_h) for v in views)
-            icon_cs = icon_cs if icon_cs >= 1.5 else None
+        # Icons where they fit (one scale for the whole table), else name chips.
+        icon_cs = min(icon_scale(_shapes(card, v.pieces), v.pieces, pieces_w, row_h, label_pt=label_pt, gap=icon_gap)
+                      for v in views)
+        icon_cs = icon_cs if icon_cs >= smallest else None
         canvas.text(bx, head_y, "face", fontsize=7.5, color=MUTED, va="baseline")
         canvas.text(pieces_x, head_y, "pieces", fontsize=7.5, color=MUTED, va="baseline")
         if counts_known:
@@ -161,7 +188,7 @@ def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], 
                 _draw_name_chips(canvas, view.pieces, colours, pieces_x, ry, pieces_w, row_h)
             else:
                 draw_icon_row(canvas, _shapes(card, view.pieces), view.pieces, colours, pieces_x, ry, row_h,
-                              icon_cs, icons)
+                              icon_cs, icons, label_pt=label_pt, gap=icon_gap)
             mid = ry + row_h / 2
             if counts_known:
                 colour = {NO_SOLUTION: _NO_SOLUTION, UNKNOWN: _UNKNOWN}.get(view.status, INK)
@@ -193,36 +220,24 @@ def _draw_name_chips(canvas: Canvas, names, colours, x, y, w, row_h) -> None:
         cx += cw + 1.2
 
 
-def _draw_piece_key(canvas: Canvas, card: CardSide, views: Sequence[TaskView], colours, box) -> None:
-    """A strip with an icon of every piece used on the page, in piece-set order."""
-    x, y, w, h = box
-    used = {base_name(n) for v in views for n in v.pieces}
-    pieces = [p for p in card.piece_set if p.name in used]
-    canvas.text(x, y + 3.0, "Pieces", fontsize=11, fontweight="bold", color=INK, va="baseline")
-    draw_piece_icons(canvas, pieces, colours, x, y + 5.0, w, h - 5.0)
-
-
-def _draw_solutions(canvas: Canvas, card: CardSide, views: Sequence[TaskView], colours, layout: Layout) -> None:
-    gx, gy, gw, gh = layout.grid_box
-    canvas.text(gx, gy - 3.0, "Solutions", fontsize=11, fontweight="bold", color=INK, va="baseline")
-    cols, rows = layout.cols, layout.rows
-    gap = 3.0
-    pw = (gw - gap * (cols - 1)) / cols
-    ph = (gh - gap * (rows - 1)) / rows
-    header = 8.0 if not layout.compact else 6.5
+def _draw_solutions(canvas: Canvas, card: CardSide, items, spots, colours, layout: Layout, style,
+                    *, heading: bool = True) -> None:
+    """One panel per ``(view, k)`` item (the ``k``-th solution of a task) at the given top-left corners."""
+    gx, gy = layout.grid_box[:2]
+    if heading:
+        canvas.text(gx, gy - 3.0, "Solutions", fontsize=11, fontweight="bold", color=INK, va="baseline")
+    pw, ph = layout.panel_w, layout.panel_h
+    header = _header_height(layout)
     region = card.region
     cs = min((pw - 4.0) / region.width, (ph - header - 3.0) / region.height, 13.0)
     thin: dict[str, list] = {_NO_SOLUTION: [], _UNKNOWN: []}
     thick, inner = [], []
-    for k, view in enumerate(views):
-        px = gx + (k % cols) * (pw + gap)
-        py = gy + (k // cols) * (ph + gap)
+    info_pt, names_pt = _header_points(layout)
+    for (view, k), (px, py) in zip(items, spots):
         canvas.rounded_box(px, py, pw, ph, 2.0, facecolor="none", edgecolor="#d0d0d0", linewidth=0.6)
         s = header - 2.5
         die_face(canvas, px + 1.8, py + 1.6, s, view.face)
-        info_pt = 7.0 if layout.compact else 8.0
-        names_pt = 7.0 if layout.compact else 8.5
-        names, info = _panel_header(view, pw - s - 5.6, names_pt, info_pt)
+        names, info = _panel_header(view, k, style)
         if names:
             canvas.text(px + s + 3.6, py + 1.6 + s / 2, names, va="center_baseline", fontsize=names_pt, color=INK)
         if info:
@@ -232,7 +247,8 @@ def _draw_solutions(canvas: Canvas, card: CardSide, views: Sequence[TaskView], c
         x0 = px + (pw - cs * region.width) / 2
         y0 = py + header + (ph - header - cs * region.height) / 2
         if view.status == SOLVED and view.solution:
-            lines = draw_solution(canvas, view.solution, colours, x0, y0, cs, gid=f"solution/{view.face}")
+            gid = f"solution/{view.face}" + ("" if k == 1 else f"/{k}")
+            lines = draw_solution(canvas, view.solutions[k - 1], colours, x0, y0, cs, gid=gid)
             inner += lines[0]
             thick += lines[1]
         else:
@@ -250,37 +266,69 @@ def _draw_solutions(canvas: Canvas, card: CardSide, views: Sequence[TaskView], c
         canvas.stroke(segments, colour, 1.2)
 
 
-def _panel_header(view: TaskView, width: float, names_pt: float, info_pt: float) -> tuple[str, str]:
-    """The piece names and the status/count/difficulty text of a solution panel's header.
+def _header_height(layout: Layout) -> float:
+    """Height of a solution panel's header, mm."""
+    return 6.5 if layout.compact else 8.0
 
-    The longest variants that fit side by side in ``width`` mm: the count and
-    difficulty shrink to abbreviations first, then the names are dropped (the
-    task table lists them).
+
+def _header_points(layout: Layout) -> tuple[float, float]:
+    """Font sizes (points) of a panel header's info and piece names."""
+    return (7.0, 7.0) if layout.compact else (8.0, 8.5)
+
+
+#: Panel header styles, most informative first: (long words, difficulty shown, piece names shown).
+#: The task table lists the pieces, so the names go before the difficulty does.
+_STYLES = [(True, True, True), (True, True, False), (False, True, True), (False, True, False),
+           (True, False, True), (True, False, False), (False, False, True), (False, False, False)]
+
+
+def _header_style(items, layout: Layout) -> tuple[bool, bool, bool] | None:
+    """The one header style of a card side's panels: the first of :data:`_STYLES` that fits every panel.
+
+    None when not even the shortest fits (headers then show the die face only).
     """
+    info_pt, names_pt = _header_points(layout)
+    width = layout.panel_w - (_header_height(layout) - 2.5) - 5.6
+    for style in _STYLES:
+        if all(_header_width(view, k, style, names_pt, info_pt) <= width for view, k in items):
+            return style
+    return None
+
+
+def _header_width(view: TaskView, k: int, style, names_pt: float, info_pt: float) -> float:
+    names, info = _panel_header(view, k, style)
+    return (text_width_mm(names, names_pt) + 2.0 if names else 0.0) + text_width_mm(info, info_pt)
+
+
+def _panel_header(view: TaskView, k: int, style) -> tuple[str, str]:
+    """The piece names and the status/count/difficulty text of the ``k``-th panel of ``view`` in ``style``.
+
+    A task's panels say which of its solutions they show when it has more than one.
+    """
+    if style is None:
+        return "", ""
+    long, with_diff, with_names = style
+    names = " ".join(view.pieces) if with_names else ""
     if view.status == NO_SOLUTION:
-        infos = ["no solution"]
-    elif view.status == UNKNOWN:
-        infos = ["not solved"]
+        return names, "no solution"
+    if view.status == UNKNOWN:
+        return names, "not solved"
+    count = None if view.count is None else ("\u2265" if view.count_is_lower_bound else "") + str(view.count)
+    if len(view.solutions) > 1:
+        of = f"{k} of {count or len(view.solutions)}"
+        count_text = f"solution {of}" if long else f"sol. {of}"
+    elif count is not None:
+        count_text = _plural_text(count, "solution") if long else f"{count} sol."
     else:
-        count = None if view.count is None else ("\u2265" if view.count_is_lower_bound else "") + str(view.count)
-        diff = _difficulty_text(view)
-        infos = []
-        if count is not None and diff:
-            infos += [f"{_plural_text(count, 'solution')}  \u00b7  diff. {diff}", f"{count} sol. \u00b7 d. {diff}"]
-        if count is not None:
-            infos += [_plural_text(count, "solution"), f"{count} sol."]
-        elif diff:
-            infos += [f"difficulty {diff}", f"d. {diff}"]
-        infos = infos or [""]
-    names = " ".join(view.pieces)
-    names_w = text_width_mm(names, names_pt) + 2.0
-    for info in infos:
-        if names_w + text_width_mm(info, info_pt) <= width:
-            return names, info
-    for info in infos:
-        if text_width_mm(info, info_pt) <= width:
-            return "", info
-    return "", ""
+        count_text = ""
+    diff = _difficulty_text(view) if with_diff else ""
+    if not diff:
+        diff_text = ""
+    elif count_text:
+        diff_text = f"diff. {diff}" if long else f"d. {diff}"
+    else:
+        diff_text = f"difficulty {diff}" if long else f"d. {diff}"
+    return names, ("  \u00b7  " if long else " \u00b7 ").join(t for t in (count_text, diff_text) if t)
 
 
 def _plural_text(count: str, word: str) -> str:

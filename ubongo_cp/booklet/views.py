@@ -14,7 +14,10 @@ from ..solvers import NO_SOLUTION, SOLVED, UNKNOWN, solve
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["TaskView", "task_views"]
+__all__ = ["TaskView", "task_views", "MOST_SOLUTIONS"]
+
+#: Default largest number of solutions drawn per task with ``all_solutions``.
+MOST_SOLUTIONS = 24
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,8 @@ class TaskView:
         True when ``count`` is only a lower bound (the search was cut off).
     difficulty : float or None
         Difficulty score from the batch runner, when known.
+    more : tuple of dict
+        Further solutions, when every solution is to be drawn (``all_solutions``).
     """
 
     face: int
@@ -47,10 +52,17 @@ class TaskView:
     count: int | None = None
     count_is_lower_bound: bool = False
     difficulty: float | None = None
+    more: tuple = ()
+
+    @property
+    def solutions(self) -> list[dict[str, list[Cell]]]:
+        """Every solution the page draws: ``solution`` and then ``more``."""
+        return ([self.solution] if self.solution else []) + list(self.more)
 
 
 def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, *,
-               time_limit: float | None = 10.0) -> list[TaskView]:
+               time_limit: float | None = 10.0, all_solutions: bool = False,
+               most: int = MOST_SOLUTIONS) -> list[TaskView]:
     """One :class:`TaskView` per task of ``card``, in face order.
 
     A task's solution, count and difficulty come from ``results`` (a batch
@@ -61,6 +73,10 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
     Every other task is solved here with CP-SAT (``limit=1``). A row whose
     ``task_hash`` differs from the task's (results of another deck) is
     ignored altogether, its difficulty and count included.
+
+    With ``all_solutions``, every solved task not known to be unique is
+    solved again for all its solutions (at most ``most``; the count becomes
+    exact when the search ends before that), drawn one panel each.
 
     Raises
     ------
@@ -76,7 +92,27 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
         views.append(_view_from_row(card, face, names, row) if row is not None else None)
         if views[-1] is None:
             views[-1] = _solve_view(card, face, names, row, time_limit)
+        if all_solutions and views[-1].status == SOLVED and (views[-1].count != 1 or views[-1].count_is_lower_bound):
+            views[-1] = _every_solution(card, views[-1], time_limit, most)
     return views
+
+
+def _every_solution(card: CardSide, view: TaskView, time_limit: float | None, most: int) -> TaskView:
+    """``view`` with its other solutions (up to ``most`` in all) and, when the search ended, the exact count."""
+    from dataclasses import replace
+
+    result = solve(card.instance(view.face), limit=most, time_limit=time_limit)
+    first = _canonical(view.solution)
+    others = tuple(s for s in result.solutions if _canonical(s) != first)[:most - 1]
+    if result.complete:
+        return replace(view, more=others, count=result.count, count_is_lower_bound=False)
+    count = max(view.count or 0, result.count)
+    return replace(view, more=others, count=count, count_is_lower_bound=True)
+
+
+def _canonical(solution) -> frozenset:
+    """A solution as a set of (piece, cells), copies of a piece not told apart (UP-5)."""
+    return frozenset((name.split("#")[0], tuple(sorted(map(tuple, cells)))) for name, cells in solution.items())
 
 
 def results_index(results) -> dict:

@@ -101,18 +101,28 @@ def _add_booklet(sub) -> None:
     p.add_argument("--out", required=True, help="PDF file to write")
     p.add_argument("--png", help="also write one PNG per page into this directory")
     p.add_argument("--results", help="batch output directory (or tasks.parquet) to reuse solutions and ratings")
+    p.add_argument("--all-solutions", action="store_true",
+                   help="draw every solution of tasks with more than one (at most --most per task; "
+                        "continuation pages where they do not fit)")
+    p.add_argument("--most", type=int, default=None, help="with --all-solutions: solutions drawn per task "
+                                                         "(default 24)")
+    add_progress_argument(p)
     p.set_defaults(func=_cmd_booklet)
 
 
 def _cmd_booklet(args: argparse.Namespace) -> int:
-    from ..booklet import make_booklet
+    from ..booklet import MOST_SOLUTIONS, make_booklet
     from ..cards import load_deck
+    from ..errors import InputError
     from ..report import load_tasks
 
+    if args.most is not None and not args.all_solutions:
+        raise InputError("--most goes with --all-solutions")
     cards, problems = load_deck(args.deck)
     for prob in problems:
         print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
-    results = load_tasks(args.results) if args.results else None
-    pages = make_booklet(cards, args.out, png_dir=args.png, results=results)
+    results = load_tasks(args.results, required=("card_id", "side", "face")) if args.results else None
+    pages = make_booklet(cards, args.out, png_dir=args.png, results=results, all_solutions=args.all_solutions,
+                         most=args.most or MOST_SOLUTIONS, progress=not args.no_progress)
     print(f"wrote {pages} page(s) to {args.out}" + (f" and PNGs to {args.png}" if args.png else ""))
     return 0

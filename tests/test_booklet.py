@@ -373,3 +373,63 @@ def test_cli_booklet_progress_and_options(run_cli, tmp_path):
     assert code == 0 and err == "" and out.strip() == f"wrote 3 page(s) to {tmp_path / 'b.pdf'}"
     code, out, err = run_cli("booklet", deck, "--out", tmp_path / "c.pdf", "--most", "3")
     assert code == 2 and "--most goes with --all-solutions" in err
+
+
+# ------------------------------------------------------------------ playtest cards (issue 14, task C)
+
+def test_playtest_cards_are_true_to_scale_on_a4(run_cli, tmp_path):
+    from pypdf import PdfReader
+
+    from ubongo_cp.booklet.playtest import card_sheets, piece_sheets
+
+    cards, _ = load_deck(PUZZLES / "decks" / "classic")
+    cards = cards[:8]
+    cell = 17.5
+    code, out, err = run_cli("cards", PUZZLES / "decks" / "classic", "--out", tmp_path / "cards.pdf",
+                             "--cell-mm", cell, "--no-progress")
+    assert code == 0 and out.startswith("wrote 72 card side(s) on ") and "and the pieces on" in out
+    reader = PdfReader(tmp_path / "cards.pdf")
+    for page in reader.pages:                         # A4 portrait: 210 x 297 mm = 595.28 x 841.89 pt
+        assert float(page.mediabox.width) == pytest.approx(210 / 25.4 * 72, abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(297 / 25.4 * 72, abs=0.01)
+    figs = card_sheets(cards, cell)
+    seen = []
+    for fig in figs:
+        ax = fig.axes[0]
+        # Data coordinates are millimetres on paper: 1 data unit is 1/25.4 inch at any dpi.
+        (x0, _), (x1, _) = ax.transData.transform([(0, 0), (100, 0)])
+        assert (x1 - x0) / fig.dpi * 25.4 == pytest.approx(100.0)
+        boxes = []
+        for coll in ax.collections:
+            gid = coll.get_gid() or ""
+            if gid.startswith("region/"):
+                card = next(c for c in cards if gid == f"region/{c.card_id}/{c.side}")
+                squares = coll.get_paths()[0].vertices.reshape(-1, 5, 2)
+                assert len(squares) == card.region.area
+                sizes = squares.max(axis=1) - squares.min(axis=1)
+                assert np.allclose(sizes, cell)                      # every drawn cell is 17.5 mm square
+                lo, hi = squares.min(axis=(0, 1)), squares.max(axis=(0, 1))
+                assert np.allclose(hi - lo, [card.region.width * cell, card.region.height * cell])
+                assert lo.min() >= 10.0 and hi[0] <= 200.0 and hi[1] <= 287.0     # inside the page margins
+                boxes.append((lo, hi))
+                seen.append(gid)
+        for i, (lo, hi) in enumerate(boxes):                         # regions never overlap
+            for lo2, hi2 in boxes[i + 1:]:
+                assert (hi <= lo2 + 1e-9).any() or (hi2 <= lo + 1e-9).any()
+    assert sorted(seen) == sorted(f"region/{c.card_id}/{c.side}" for c in cards)
+    assert len(figs) < len(cards)                                    # several card sides per page
+    pieces = piece_sheets(cards[0].piece_set, cell)
+    drawn = {c.get_gid(): c for f in pieces for c in f.axes[0].collections if (c.get_gid() or "").startswith("piece/")}
+    assert sorted(drawn) == sorted(f"piece/{n}" for n in cards[0].piece_set.names)
+    for name, coll in drawn.items():
+        squares = coll.get_paths()[0].vertices.reshape(-1, 5, 2)
+        assert len(squares) == cards[0].piece_set[name.split("/")[1]].size
+        assert np.allclose(squares.max(axis=1) - squares.min(axis=1), cell)
+
+
+def test_playtest_cards_refuse_what_does_not_fit(run_cli, tmp_path):
+    code, out, err = run_cli("cards", PUZZLES / "decks" / "duel", "--out", tmp_path / "c.pdf", "--cell-mm", "40")
+    assert code == 2 and "larger than an A4 page; choose a smaller cell size" in err and err.count("\n") == 1
+    code, out, err = run_cli("cards", PUZZLES / "decks" / "duel", "--out", tmp_path / "c.pdf", "--cell-mm", "0")
+    assert code == 2 and "--cell-mm must be a positive number of millimetres" in err
+    assert not (tmp_path / "c.pdf").exists()

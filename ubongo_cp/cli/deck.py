@@ -1,4 +1,4 @@
-"""``ubongo-cp generate``, ``batch`` and ``booklet``: whole decks.
+"""``ubongo-cp generate``, ``batch``, ``booklet`` and ``cards``: whole decks.
 
 Each ``_cmd_*`` function is a thin layer over the package API; heavy modules
 are imported inside them so that ``ubongo-cp --help`` stays fast.
@@ -15,10 +15,11 @@ __all__ = ["add_parsers"]
 
 
 def add_parsers(sub) -> None:
-    """Add ``generate``, ``batch`` and ``booklet`` to the top-level ``subparsers``."""
+    """Add ``generate``, ``batch``, ``booklet`` and ``cards`` to the top-level ``subparsers``."""
     _add_generate(sub)
     _add_batch(sub)
     _add_booklet(sub)
+    _add_cards(sub)
 
 
 # ------------------------------------------------------------------ generate
@@ -125,4 +126,40 @@ def _cmd_booklet(args: argparse.Namespace) -> int:
     pages = make_booklet(cards, args.out, png_dir=args.png, results=results, all_solutions=args.all_solutions,
                          most=args.most or MOST_SOLUTIONS, progress=not args.no_progress)
     print(f"wrote {pages} page(s) to {args.out}" + (f" and PNGs to {args.png}" if args.png else ""))
+    return 0
+
+
+# --------------------------------------------------------------------- cards
+def _add_cards(sub) -> None:
+    from ..booklet.playtest import DEFAULT_CELL_MM
+
+    p = sub.add_parser("cards", help="printable playtest cards (true scale, cut marks) and a sheet of the pieces",
+                       description="Write printable playtest cards of a deck: every card side with its region at "
+                                   "--cell-mm millimetres per cell and its die-face table, several per A4 page with "
+                                   "cut marks, then the pieces at the same scale to cut out. No solutions. Print at "
+                                   "actual size (100 %%).")
+    p.add_argument("deck", help="deck directory of card-side TOML files (or a shipped deck name)")
+    p.add_argument("--out", required=True, help="PDF file to write")
+    p.add_argument("--cell-mm", type=float, default=DEFAULT_CELL_MM,
+                   help=f"size of a cell on paper in mm (default {DEFAULT_CELL_MM:g}, an estimate of the "
+                        "physical games' pieces: measure yours)")
+    p.add_argument("--no-pieces", action="store_true", help="leave out the piece sheets")
+    add_progress_argument(p)
+    p.set_defaults(func=_cmd_cards)
+
+
+def _cmd_cards(args: argparse.Namespace) -> int:
+    from ..booklet.playtest import make_playtest_cards
+    from ..cards import load_deck
+    from ..errors import InputError
+
+    if not args.cell_mm > 0 or args.cell_mm != args.cell_mm:
+        raise InputError(f"--cell-mm must be a positive number of millimetres, got {args.cell_mm}")
+    cards, problems = load_deck(args.deck)
+    for prob in problems:
+        print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
+    card_pages, piece_pages = make_playtest_cards(cards, args.out, cell_mm=args.cell_mm, pieces=not args.no_pieces,
+                                                  progress=not args.no_progress)
+    print(f"wrote {len(cards)} card side(s) on {card_pages} page(s)"
+          + (f" and the pieces on {piece_pages} page(s)" if piece_pages else "") + f" to {args.out}")
     return 0

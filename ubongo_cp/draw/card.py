@@ -54,7 +54,10 @@ class CardFace:
         Size of a region cell on paper, mm (the region is drawn at exactly this scale).
     table_beside : bool, optional
         Put the die-face table right of the region (True) or below it
-        (False); default: whichever gives the smaller card.
+        (False); default: with ``fit``, whichever puts more such cards in
+        that area (then the smaller card), else the smaller card.
+    fit : (float, float), optional
+        Largest width and height, mm (a page's printable area; cards 8 mm apart).
 
     Attributes
     ----------
@@ -68,7 +71,8 @@ class CardFace:
     icon_cs = 2.2      # mm per cell of the table's piece icons
     gap = 3.0          # between icons
 
-    def __init__(self, card: "CardSide", cell_mm: float, *, table_beside: bool | None = None):
+    def __init__(self, card: "CardSide", cell_mm: float, *, table_beside: bool | None = None,
+                 fit: tuple[float, float] | None = None):
         self.card, self.cs = card, float(cell_mm)
         self.region_w = card.region.width * self.cs
         self.region_h = card.region.height * self.cs
@@ -82,7 +86,12 @@ class CardFace:
         beside = (self.region_w + 6.0 + self.table_w + 2 * self.pad,
                   2 * self.pad + self.header + max(self.region_h, self.table_h))
         if table_beside is None:
-            table_beside = beside[0] * beside[1] < below[0] * below[1]
+            def per_area(size):     # how many such cards fit in ``fit`` (0: none)
+                if fit is None:
+                    return 1
+                return int((fit[0] + 8.0) // (size[0] + 8.0)) * int((fit[1] + 8.0) // (size[1] + 8.0))
+
+            table_beside = (per_area(beside), -beside[0] * beside[1]) > (per_area(below), -below[0] * below[1])
         self.table_beside = table_beside
         self.width, self.height = beside if table_beside else below
 

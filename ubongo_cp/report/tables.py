@@ -1,11 +1,4 @@
-"""The batch tables: building, writing and reading them (the one reader), and the Markdown summary.
-
-Files written by :func:`write_reports` (atomically, see :mod:`ubongo_cp.io`):
-``tasks.parquet`` and ``tasks.csv`` (one row per card side x die face),
-``cards.parquet`` and ``cards.csv`` (one row per card side) and
-``summary.md``. Every column's name, dtype, unit and meaning is listed in
-``docs/tables.md``; :data:`TASK_DTYPES` and :data:`CARD_DTYPES` are the
-dtypes in memory.
+"""The batch tables' file forms, dtypes and the one reader: :func:`load_tasks`, :func:`load_cards`, :func:`write_table`.
 
 The two file forms of a task table hold the same values:
 
@@ -25,28 +18,26 @@ as text (``"01"`` stays ``"01"``), ``status`` as a categorical of
 ``pieces`` as a list of names, ``solution`` as a dict piece name ->
 list of ``(row, col)`` (None when there is none) and ``error`` as text or
 ``<NA>``. Every reader of the tables (booklet, notebooks, the game
-simulators) goes through it.
+simulators) goes through it. Columns, dtypes and units: ``docs/tables.md``.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import pandas as pd
 
-from .cards import DeckProblem
-from .errors import InputError
-from .io import atomic_path, atomic_write_text
-from .rate import RATING_COLUMNS
-from .status import Status
+from ..errors import InputError
+from ..io import atomic_path
+from ..rate import RATING_COLUMNS
+from ..status import Status
 
-__all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "tasks_frame",
-           "cards_frame", "summary_markdown", "write_reports", "load_tasks", "load_cards", "normalize_tasks",
-           "TaskRecord", "task_record"]
+__all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS",
+           "write_table", "text_view", "load_tasks", "load_cards", "normalize_tasks", "cast_columns", "TaskRecord",
+           "task_record"]
 
 #: Column order of ``tasks.csv``/``tasks.parquet``.
 TASK_COLUMNS = ["card_id", "side", "face", "game", "pieces", "n_pieces", "area", *RATING_COLUMNS,
@@ -79,101 +70,7 @@ CARD_COLUMNS = list(CARD_DTYPES)
 KEY_COLUMNS = ("card_id", "side", "face")
 
 
-# --------------------------------------------------------------------------- building
-
-def tasks_frame(rows: Sequence[dict]) -> pd.DataFrame:
-    """The per-task table from result rows (the batch journal's), sorted by card id, side and face.
-
-    Raises
-    ------
-    InputError
-        For a value that does not fit its column (see :func:`normalize_tasks`).
-    """
-    df = pd.DataFrame(list(rows))
-    for col in TASK_COLUMNS:
-        if col not in df:
-            df[col] = None
-    df = normalize_tasks(df[TASK_COLUMNS])
-    if len(df):
-        df = df.sort_values(["card_id", "side", "face"], kind="stable").reset_index(drop=True)
-    return df
-
-
-def cards_frame(tasks: pd.DataFrame) -> pd.DataFrame:
-    """Aggregates per card side: tasks, solved, unique, unsolvable, difficulty statistics, seconds."""
-    if tasks.empty:
-        return _cast(pd.DataFrame({c: [] for c in CARD_COLUMNS}), CARD_DTYPES)
-    g = tasks.groupby(["card_id", "side"], sort=True)
-    out = g.agg(
-        game=("game", "first"),
-        area=("area", "first"),
-        tasks=("face", "size"),
-        solved=("status", lambda s: int((s == Status.SOLVED).sum())),
-        unique=("count", lambda s: int((s == 1).sum())),
-        unsolvable=("status", lambda s: int((s == Status.NO_SOLUTION).sum())),
-        failed=("status", lambda s: int(s.isin([st.value for st in Status if st.failed]).sum())),
-        difficulty_mean=("difficulty", "mean"),
-        difficulty_min=("difficulty", "min"),
-        difficulty_max=("difficulty", "max"),
-        count_mean=("count", "mean"),
-        seconds=("seconds", "sum"),
-    ).reset_index()
-    return _cast(out[CARD_COLUMNS], CARD_DTYPES)
-
-
-def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequence[DeckProblem], *,
-                     deck_name: str = "", seconds: float | None = None, top: int = 5) -> str:
-    """The human summary: totals, problems, unsolvable and failed tasks, hardest and easiest tasks."""
-    lines = [f"# Batch summary: {deck_name}", ""]
-    n = len(tasks)
-    status = tasks["status"].astype(str).value_counts().to_dict() if n else {}
-    lines += [
-        f"- card sides: {len(cards)} ({len(problems)} card file(s) skipped)",
-        f"- tasks: {n}; solved {status.get('solved', 0)}, no solution {status.get('no solution', 0)}, "
-        f"timeout {status.get('timeout', 0)}, error {status.get('error', 0)}, "
-        f"backend disagreement {status.get('disagreement', 0)}",
-    ]
-    if n:
-        solved = tasks[tasks["status"] == Status.SOLVED]
-        lines.append(f"- uniquely solvable tasks: {int((solved['count'] == 1).sum())} of {len(solved)}; "
-                     f"median solutions {float(solved['count'].median()) if len(solved) else math.nan:g}")
-        lines.append(f"- solver time: {tasks['seconds'].sum():.2f} s in all")
-    if seconds is not None:
-        lines.append(f"- wall time of this run: {seconds:.2f} s")
-    lines.append("")
-    if problems:
-        lines += ["## Skipped card files", ""] + [f"- {p.message}" for p in problems] + [""]
-    shown = _text_view(tasks)
-    bad = shown[tasks["status"] != Status.SOLVED] if n else shown
-    if len(bad):
-        lines += ["## Unsolvable or failed tasks", ""]
-        lines += [bad[["card_id", "side", "face", "pieces", "status", "error"]].to_markdown(index=False), ""]
-    rated = shown.dropna(subset=["difficulty"]) if n else shown
-    cols = ["card_id", "side", "face", "pieces", "count", "dlx_nodes", "placements", "difficulty"]
-    if len(rated):
-        lines += ["## Hardest tasks", "", rated.nlargest(top, "difficulty")[cols].to_markdown(index=False,
-                                                                                          floatfmt=".2f"), ""]
-        lines += ["## Easiest tasks", "", rated.nsmallest(top, "difficulty")[cols].to_markdown(index=False,
-                                                                                           floatfmt=".2f"), ""]
-    return "\n".join(lines)
-
-
 # --------------------------------------------------------------------------- writing
-
-def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir: str | Path, *,
-                  deck_name: str = "", seconds: float | None = None):
-    """Write the five report files; returns (tasks, cards, summary text)."""
-    out = Path(out_dir)
-    tasks = tasks_frame(rows)
-    cards = cards_frame(tasks)
-    summary = summary_markdown(tasks, cards, problems, deck_name=deck_name, seconds=seconds)
-    write_table(tasks, out / "tasks.parquet")
-    write_table(tasks, out / "tasks.csv")
-    write_table(cards, out / "cards.parquet")
-    write_table(cards, out / "cards.csv")
-    atomic_write_text(out / "summary.md", summary)
-    return tasks, cards, summary
-
 
 def write_table(df: pd.DataFrame, path: str | Path) -> None:
     """Write a task or card table as Parquet or CSV (by suffix), atomically, in the forms of the module docstring.
@@ -187,7 +84,7 @@ def write_table(df: pd.DataFrame, path: str | Path) -> None:
     tasks = "face" in df.columns      # a task table (a card table has no face column)
     with atomic_path(path) as tmp:
         if path.suffix == ".csv":
-            (_text_view(df) if tasks else df).to_csv(tmp, index=False,
+            (text_view(df) if tasks else df).to_csv(tmp, index=False,
                                                      **({} if tasks else {"float_format": "%.4f"}))
         elif path.suffix == ".parquet":
             import pyarrow.parquet as pq
@@ -197,7 +94,7 @@ def write_table(df: pd.DataFrame, path: str | Path) -> None:
             raise InputError("a table is written as .parquet or .csv", path=path)
 
 
-def _text_view(df: pd.DataFrame) -> pd.DataFrame:
+def text_view(df: pd.DataFrame) -> pd.DataFrame:
     """The CSV/Markdown form: pieces as space-separated names, solution as JSON, no error as empty text."""
     out = df.copy()
     if "pieces" in df:
@@ -317,7 +214,7 @@ def load_cards(path: str | Path) -> pd.DataFrame:
     missing = [c for c in ("card_id", "side") if c not in df.columns]
     if missing:
         raise InputError(f"cards table lacks column(s) {', '.join(missing)}", path=path)
-    return _cast(df, CARD_DTYPES, path=path)
+    return cast_columns(df, CARD_DTYPES, path=path)
 
 
 def normalize_tasks(df: pd.DataFrame, *, path: str | Path | None = None) -> pd.DataFrame:
@@ -336,7 +233,7 @@ def normalize_tasks(df: pd.DataFrame, *, path: str | Path | None = None) -> pd.D
     if "card_id" in df.columns and pd.api.types.is_numeric_dtype(df["card_id"]) and len(df):
         raise InputError("card_id holds numbers, not text (a CSV read with plain pandas turns '01' into 1); "
                          "read the table with ubongo_cp.report.load_tasks", path=path)
-    return _cast(df, TASK_DTYPES, path=path)
+    return cast_columns(df, TASK_DTYPES, path=path)
 
 
 def _table_path(path: str | Path, stem: str) -> Path:
@@ -363,7 +260,7 @@ def _read_raw(path: Path) -> pd.DataFrame:
         raise InputError(f"not a batch result table: {first}", path=path) from None
 
 
-def _cast(df: pd.DataFrame, dtypes: dict, *, path=None) -> pd.DataFrame:
+def cast_columns(df: pd.DataFrame, dtypes: dict, *, path=None) -> pd.DataFrame:
     """Each column of ``dtypes`` present in ``df`` in its in-memory form."""
     df = df.copy()
     csv = path is not None and Path(path).suffix.lower() == ".csv"
@@ -494,12 +391,12 @@ class TaskRecord:
 
     def draw(self):
         """The solution (or the piece names, for a task without one) as a matplotlib Figure."""
-        from .draw.figures import task_record_figure
+        from ..draw.figures import task_record_figure
 
         return task_record_figure(self)
 
     def _repr_svg_(self) -> str:
-        from .draw.figures import figure_svg
+        from ..draw.figures import figure_svg
 
         return figure_svg(self.draw())
 

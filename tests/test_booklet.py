@@ -433,3 +433,20 @@ def test_playtest_cards_refuse_what_does_not_fit(run_cli, tmp_path):
     code, out, err = run_cli("cards", PUZZLES / "decks" / "duel", "--out", tmp_path / "c.pdf", "--cell-mm", "0")
     assert code == 2 and "--cell-mm must be a positive number of millimetres" in err
     assert not (tmp_path / "c.pdf").exists()
+
+
+def test_batch_and_booklet_run_twice_into_the_same_folder(run_cli, tmp_path):
+    # What `make run` does, twice: the second run resumes the batch and rewrites its own outputs.
+    deck, out = PUZZLES / "examples", tmp_path / "out"
+    for attempt in (1, 2):
+        code, printed, err = run_cli("batch", deck, "--out", out, "--no-progress")
+        assert code == 0, err
+        assert (f"{32 if attempt == 1 else 0} task(s) computed, {0 if attempt == 1 else 32} resumed"
+                in printed)
+        code, printed, err = run_cli("booklet", deck, "--results", out, "--out", out / "booklet.pdf",
+                                     "--png", out / "pages", "--no-progress")
+        assert code == 0 and err == "", err
+        assert sorted(p.name for p in (out / "pages").iterdir()) == [
+            "classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png"]
+    assert sorted(p.name for p in out.iterdir()) == ["booklet.pdf", "cards.csv", "cards.parquet", "pages",
+                                                    "summary.md", "tasks.csv", "tasks.jsonl", "tasks.parquet"]

@@ -89,28 +89,37 @@ def make_playtest_cards(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *
     cards = list(cards)
     if not cards:
         raise InputError("no card sides to print")
-    sheets = card_sheets(cards, cell_mm)
+    card_pages = _card_pages(cards, cell_mm)      # packed first (cheap); each page drawn, written and freed
     sets = list({id(c.piece_set): c.piece_set for c in cards}.values()) if pieces else []
-    piece_pages = [fig for piece_set in sets for fig in piece_sheets(piece_set, cell_mm)]
-    figures = sheets + piece_pages
-    bar = None
-    if progress:
-        from tqdm import tqdm
+    piece_pages = {id(s): _piece_pages(s, cell_mm) for s in sets}
+    total = len(card_pages) + sum(len(p) for p in piece_pages.values())
 
-        bar = tqdm(total=len(figures), unit="page", desc="cards", dynamic_ncols=True)
+    def figures():
+        for number, placed in enumerate(card_pages, 1):
+            yield _draw_card_page(placed, number, len(card_pages), cell_mm)
+        for piece_set in sets:
+            pages = piece_pages[id(piece_set)]
+            for number, placed in enumerate(pages, 1):
+                yield _draw_piece_page(piece_set, placed, number, len(pages), cell_mm)
+
     titles = " / ".join(dict.fromkeys(game_title(c) for c in cards))
-    try:
-        with atomic_path(out_pdf, suffix=".pdf") as tmp:
+    with atomic_path(out_pdf, suffix=".pdf") as tmp:
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, unit="page", desc="cards", dynamic_ncols=True)
+        try:
             with PdfPages(tmp, metadata={"Title": f"{titles} playtest cards", "Creator": "ubongo-cp"}) as pdf:
-                for fig in figures:
+                for fig in figures():
                     pdf.savefig(fig)
                     fig.clear()
                     if bar is not None:
                         bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
-    return len(sheets), len(piece_pages)
+        finally:
+            if bar is not None:
+                bar.close()
+    return len(card_pages), total - len(card_pages)
 
 
 def card_sheets(cards: Sequence[CardSide], cell_mm: float = DEFAULT_CELL_MM) -> list[Figure]:
@@ -123,6 +132,12 @@ def card_sheets(cards: Sequence[CardSide], cell_mm: float = DEFAULT_CELL_MM) -> 
     InputError
         When ``cell_mm`` is not positive or a card side does not fit on a page.
     """
+    pages = _card_pages(cards, cell_mm)
+    return [_draw_card_page(placed, number, len(pages), cell_mm) for number, placed in enumerate(pages, 1)]
+
+
+def _card_pages(cards: Sequence[CardSide], cell_mm: float) -> list[list[_Placed]]:
+    """The card faces packed on pages (nothing drawn yet)."""
     _check_cell(cell_mm)
     room = (PAGE_MM[0] - 2 * MARGIN, PAGE_MM[1] - 2 * MARGIN - _FOOTER)
     faces = [CardFace(card, cell_mm, fit=room) for card in cards]
@@ -131,17 +146,17 @@ def card_sheets(cards: Sequence[CardSide], cell_mm: float = DEFAULT_CELL_MM) -> 
             card = face.card
             raise InputError(f"card {card.card_id} side {card.side} is {face.width:.0f} x {face.height:.0f} mm at "
                              f"{cell_mm:g} mm per cell: larger than an A4 page; choose a smaller cell size")
-    pages = _pack([(f.width, f.height, f) for f in faces])
-    figures = []
-    for number, placed in enumerate(pages, 1):
-        canvas = Canvas(*PAGE_MM)
-        for p in placed:
-            canvas.rounded_box(p.x, p.y, p.w, p.h, 0.0, facecolor="none", edgecolor="#cccccc", linewidth=0.3)
-            p.item.draw(canvas, p.x, p.y)
-            _cut_marks(canvas, p)
-        _footer(canvas, f"playtest cards \u00b7 {cell_mm:g} mm per cell \u00b7 page {number} / {len(pages)}")
-        figures.append(canvas.finish())
-    return figures
+    return _pack([(f.width, f.height, f) for f in faces])
+
+
+def _draw_card_page(placed: Sequence[_Placed], number: int, pages: int, cell_mm: float) -> Figure:
+    canvas = Canvas(*PAGE_MM)
+    for p in placed:
+        canvas.rounded_box(p.x, p.y, p.w, p.h, 0.0, facecolor="none", edgecolor="#cccccc", linewidth=0.3)
+        p.item.draw(canvas, p.x, p.y)
+        _cut_marks(canvas, p)
+    _footer(canvas, f"playtest cards \u00b7 {cell_mm:g} mm per cell \u00b7 page {number} / {pages}")
+    return canvas.finish()
 
 
 def piece_sheets(piece_set: PieceSet, cell_mm: float = DEFAULT_CELL_MM) -> list[Figure]:
@@ -155,8 +170,13 @@ def piece_sheets(piece_set: PieceSet, cell_mm: float = DEFAULT_CELL_MM) -> list[
     InputError
         When ``cell_mm`` is not positive or a piece does not fit on a page.
     """
+    pages = _piece_pages(piece_set, cell_mm)
+    return [_draw_piece_page(piece_set, placed, number, len(pages), cell_mm) for number, placed in enumerate(pages, 1)]
+
+
+def _piece_pages(piece_set: PieceSet, cell_mm: float) -> list[list[_Placed]]:
+    """The pieces packed on pages (nothing drawn yet)."""
     _check_cell(cell_mm)
-    colours = piece_colours(piece_set.names)
     items = []
     for piece in piece_set:
         h = (1 + max(r for r, _ in piece.cells)) * cell_mm
@@ -165,26 +185,28 @@ def piece_sheets(piece_set: PieceSet, cell_mm: float = DEFAULT_CELL_MM) -> list[
             raise InputError(f"piece {piece.name} is {w:.0f} x {h:.0f} mm at {cell_mm:g} mm per cell: larger than "
                              "an A4 page; choose a smaller cell size")
         items.append((w, h, piece))
-    pages = _pack(items, gutter=GUTTER)
+    return _pack(items, gutter=GUTTER)
+
+
+def _draw_piece_page(piece_set: PieceSet, placed: Sequence[_Placed], number: int, pages: int,
+                     cell_mm: float) -> Figure:
+    colours = piece_colours(piece_set.names)
+    canvas = Canvas(*PAGE_MM)
+    outlines, grid = [], []
+    for p in placed:
+        piece = p.item
+        fill = colours[piece.name]
+        canvas.fill_cells([cells_path(piece.cells, p.x, p.y, cell_mm)], [fill], gid=f"piece/{piece.name}")
+        owner = {c: 0 for c in piece.cells}
+        grid += inner_edges(owner, p.x, p.y, cell_mm)
+        outlines += boundary_edges(owner, p.x, p.y, cell_mm)
+        label_piece(canvas, piece.name, piece.cells, p.x, p.y, cell_mm, fill)
+    canvas.stroke(grid, "white", 0.5)
+    canvas.stroke(outlines, INK, 0.8)
     name = os.path.basename(piece_set.path or "pieces")
-    figures = []
-    for number, placed in enumerate(pages, 1):
-        canvas = Canvas(*PAGE_MM)
-        outlines, grid = [], []
-        for p in placed:
-            piece = p.item
-            fill = colours[piece.name]
-            canvas.fill_cells([cells_path(piece.cells, p.x, p.y, cell_mm)], [fill], gid=f"piece/{piece.name}")
-            owner = {c: 0 for c in piece.cells}
-            grid += inner_edges(owner, p.x, p.y, cell_mm)
-            outlines += boundary_edges(owner, p.x, p.y, cell_mm)
-            label_piece(canvas, piece.name, piece.cells, p.x, p.y, cell_mm, fill)
-        canvas.stroke(grid, "white", 0.5)
-        canvas.stroke(outlines, INK, 0.8)
-        _footer(canvas, f"pieces of {name} \u00b7 {cell_mm:g} mm per cell \u00b7 cut along the black outlines "
-                        f"\u00b7 page {number} / {len(pages)}")
-        figures.append(canvas.finish())
-    return figures
+    _footer(canvas, f"pieces of {name} \u00b7 {cell_mm:g} mm per cell \u00b7 cut along the black outlines "
+                    f"\u00b7 page {number} / {pages}")
+    return canvas.finish()
 
 
 def _check_cell(cell_mm: float) -> None:

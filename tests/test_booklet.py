@@ -450,3 +450,19 @@ def test_batch_and_booklet_run_twice_into_the_same_folder(run_cli, tmp_path):
             "classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png"]
     assert sorted(p.name for p in out.iterdir()) == ["booklet.pdf", "cards.csv", "cards.parquet", "pages",
                                                     "summary.md", "tasks.csv", "tasks.jsonl", "tasks.parquet"]
+
+
+def test_a_custom_spec_deck_is_titled_by_its_spec(tmp_path):
+    # generate --spec writes deck.toml (title "Tiny Blocks") beside the cards; pages and cards use that title.
+    from pypdf import PdfReader
+
+    from ubongo_cp.booklet.playtest import make_playtest_cards
+    from ubongo_cp.generate import generate_deck
+
+    deck = generate_deck(str(PUZZLES / "examples" / "designer" / "deck.toml"), tmp_path / "deck", seed=3, cards=1)
+    cards, problems = load_deck(tmp_path / "deck")
+    assert problems == [] and len(cards) == len(deck) == 2
+    title = render_page(cards[0], task_views(cards[0])).axes[0].texts[0].get_text()
+    assert title.startswith("Tiny Blocks  \u00b7  card ") and "easy side" in title
+    make_playtest_cards(cards, tmp_path / "cards.pdf")
+    assert PdfReader(tmp_path / "cards.pdf").metadata.title == "Tiny Blocks playtest cards"

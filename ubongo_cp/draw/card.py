@@ -17,31 +17,44 @@ from .puzzle import ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_regi
 if TYPE_CHECKING:  # pragma: no cover
     from ..cards import CardSide
 
-__all__ = ["GAME_TITLES", "game_title", "side_label", "CardFace"]
-
-#: Name of each game as printed on its cards and pages (a card file's ``game_title`` or ``title`` key wins).
-GAME_TITLES = {"classic": "Ubongo", "duel": "Ubongo Duel"}
-
+__all__ = ["game_title", "side_label", "CardFace", "card_figure"]
 
 def game_title(card: "CardSide") -> str:
-    """The game's name for a card side: its file's ``game_title`` (or ``title``) key, else the game's name.
+    """The game's name for a card side: its file's ``game_title`` (or ``title``) key, else its deck spec's title.
+
+    The spec is the shipped game's (``Ubongo``, ``Ubongo Duel``) or the
+    ``deck.toml`` beside the card file (:func:`ubongo_cp.specs.spec_for_card`);
+    the game's id when neither names it.
 
     Examples
     --------
     >>> from types import SimpleNamespace as Card
-    >>> game_title(Card(game="duel", meta={})), game_title(Card(game="classic", meta={"title": "Blokko"}))
+    >>> game_title(Card(game="duel", meta={}, path=None)), game_title(Card(game="classic", meta={"title": "Blokko"}))
     ('Ubongo Duel', 'Blokko')
     """
     for key in ("game_title", "title"):
         value = card.meta.get(key)
         if isinstance(value, str) and value.strip():
             return value.strip()
-    return GAME_TITLES.get(card.game, card.game)
+    from ..errors import InputError
+    from ..specs import spec_for_card
+
+    try:
+        return spec_for_card(card.game, card.path).title
+    except InputError:
+        return card.game
 
 
 def side_label(card: "CardSide") -> str:
-    """``"easy side"`` (classic) or ``"side A"`` (Duel)."""
-    return f"{card.side} side" if card.game == "classic" else f"side {card.side}"
+    """``"easy side"`` for a side named by a word, ``"side A"`` for one named by a letter.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Card
+    >>> side_label(Card(side="hard")), side_label(Card(side="B"))
+    ('hard side', 'side B')
+    """
+    return f"{card.side} side" if len(card.side) > 1 else f"side {card.side}"
 
 
 class CardFace:

@@ -1,4 +1,4 @@
-"""One booklet page: a card side's title, region, task table, piece key, solutions and footer.
+"""One booklet page: a card side's title, region, task table, solutions and footer (and continuation pages).
 
 Each ``_draw_*`` function draws one part of the page on the page's
 :class:`~ubongo_cp.draw.canvas.Canvas` (the page object: the figure, its

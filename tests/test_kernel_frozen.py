@@ -11,6 +11,7 @@ task of the shipped decks.
 
 from __future__ import annotations
 
+import importlib.util
 import zlib
 from pathlib import Path
 
@@ -19,7 +20,18 @@ import pytest
 
 from ubongo_cp.cover import build_instance
 from ubongo_cp.pieces import Region, load_pieces
+from ubongo_cp.solvers import dancing
 from ubongo_cp.solvers.dancing import count, search
+
+KERNELS = ["c", "numba"] if importlib.util.find_spec("ubongo_cp.solvers._dance") else ["numba"]
+
+
+@pytest.fixture(autouse=True, params=KERNELS)
+def kernel(request, monkeypatch):
+    """Run every test of this module on each kernel (C, when built, and numba)."""
+    monkeypatch.setattr(dancing, "KERNEL", request.param)
+    return request.param
+
 
 ROOT = Path(__file__).resolve().parent.parent
 

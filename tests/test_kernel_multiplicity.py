@@ -8,19 +8,30 @@ values or a cell-by-cell tiling enumeration written here.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ubongo_cp.cover import build_instance, verify_solution
 from ubongo_cp.errors import InputError
 from ubongo_cp.geometry import SYMMETRIES, transform
 from ubongo_cp.pieces import Region, load_pieces
+from ubongo_cp.solvers import dancing
 from ubongo_cp.solvers.dancing import count, search
+
+KERNELS = ["c", "numba"] if importlib.util.find_spec("ubongo_cp.solvers._dance") else ["numba"]
+
+
+@pytest.fixture(autouse=True, params=KERNELS)
+def kernel(request, monkeypatch):
+    """Run every test of this module on each kernel (C, when built, and numba)."""
+    monkeypatch.setattr(dancing, "KERNEL", request.param)
+    return request.param
 
 
 def csr(options):
@@ -124,7 +135,7 @@ def matrices(draw):
     return options, n_items, n_secondary, lo, hi
 
 
-@settings(deadline=None, max_examples=400)
+@settings(deadline=None, max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(matrices())
 def test_random_matrices_against_brute_force_and_reference(matrix):
     options, n_items, n_secondary, lo, hi = matrix
@@ -142,7 +153,7 @@ def test_random_matrices_against_brute_force_and_reference(matrix):
     assert count(indptr, indices, n_items, n_secondary, multiplicity=mult) == (len(expected), ref_nodes, True)
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(matrices(), st.integers(1, 5))
 def test_node_budget_resumes_in_the_same_place(matrix, limit):
     options, n_items, n_secondary, lo, hi = matrix

@@ -39,15 +39,30 @@
 #define K_COVER_NULL 1 /* covered with slack left: its options, then the null move */
 #define K_TWEAK 2      /* bound stays >= 1: tweak its options one by one */
 
+/* Memory layout (the sparse sets of dancing.py's docstring, regrouped so that
+ * the inner loops touch few cache lines):
+ *   ent[q] = {item, where, lo, hi}: entry q's item, its position in that item's
+ *            list, and the entries lo .. hi-1 of its option (dancing.py's
+ *            indices[q], where[q], indptr[opt_of[q]] and indptr[opt_of[q]+1]);
+ *   itm[i] = {start, end, apos, last1}: item i's list is cells[start .. end)
+ *            (its length is dancing.py's size[i]), apos its position in the
+ *            active set, last1 = start + 1 for a primary item (its list is down
+ *            to one option when end == last1), UINT32_MAX for a secondary one.
+ *            A level saves and restores the ends (saved_end). */
+typedef struct { uint32_t item, where, lo, hi; } Ent;
+typedef struct { uint32_t start, end, apos, last1; } Itm;
+
 typedef struct {
     PyObject_HEAD
     int64_t n_items, n_primary, n_opts, m, depth;
     int mult;
     long long bad;
-    uint32_t *indptr, *indices, *opt_of, *start, *size, *cells, *where, *active, *apos;
+    uint32_t *indptr, *opt_of, *cells, *active;
+    Ent *ent;
+    Itm *itm;
     int32_t *bound, *slack;
     int32_t *level_item, *level_pos, *level_end, *level_kind, *x;
-    uint32_t *saved_size;  /* depth x n_items */
+    uint32_t *saved_end;   /* depth x n_items: the list ends saved by each level */
     int64_t *saved_active; /* depth x 2 */
     long long pc, level, nodes, solutions, n_pa, n_act;
 } Engine;
@@ -56,99 +71,123 @@ typedef struct {
 static inline void deactivate(Engine *e, uint32_t j, int64_t *n_pa, int64_t *n_act)
 {
     /* Swap item j past the end of the active set. */
-    uint32_t *active = e->active, *apos = e->apos;
+    uint32_t *active = e->active;
+    Itm *itm = e->itm;
     int64_t na = --(*n_act);
     uint32_t other = active[na];
-    uint32_t p = apos[j];
+    uint32_t p = itm[j].apos;
     active[p] = other;
-    apos[other] = p;
+    itm[other].apos = p;
     active[na] = j;
-    apos[j] = (uint32_t)na;
+    itm[j].apos = (uint32_t)na;
     if (j < e->n_primary)
         --(*n_pa);
 }
 
-static inline void remove_entry(uint32_t *restrict start, uint32_t *restrict size,
-                                uint32_t *restrict cells, uint32_t *restrict where,
+static inline void remove_entry(Itm *restrict itm, uint32_t *restrict cells, Ent *restrict ent,
                                 uint32_t q, uint32_t jq)
 {
     /* Swap entry q past the end of item jq's list, which shrinks by one. */
-    uint32_t new_size = size[jq] - 1;
-    uint32_t last = start[jq] + new_size;
-    uint32_t loc = where[q];
+    uint32_t last = itm[jq].end - 1;
+    uint32_t loc = ent[q].where;
     uint32_t other = cells[last];
     cells[loc] = other;
-    where[other] = loc;
+    ent[other].where = loc;
     cells[last] = q;
-    where[q] = last;
-    size[jq] = new_size;
+    ent[q].where = last;
+    itm[jq].end = last;
+}
+
+/* Invariant used by the hiding loops below: an option still in the list of an
+ * item active before the current cover step holds active items only (when an
+ * item is covered its options leave every list of an item active then, and a
+ * restore brings back a state where this held). So when X4 walks the chosen
+ * item's options, or X5 the options of an item it just deactivated, every
+ * entry other than the walked item's own entry k = cells[t] belongs to an
+ * item active before the step: the apos tests of the numba kernel (and of
+ * Knuth's algorithm) always pass, and the own entry is skipped by splitting
+ * the option's entries at k. The entries are visited in the same order, so
+ * the swaps (hence the lists' orders) are the numba kernel's. */
+
+/* Remove entries lo .. hi-1 (of one option) from their items' lists. */
+static inline void hide_entries(Itm *restrict itm, uint32_t *restrict cells, Ent *restrict ent,
+                                uint32_t lo, uint32_t hi)
+{
+    for (uint32_t q = lo; q < hi; q++)
+        remove_entry(itm, cells, ent, q, ent[q].item);
+}
+
+/* The same, but 0 as soon as an item still active (apos < na) and primary would
+ * lose its last option (a dead end), before removing anything of that entry. */
+static inline int hide_entries_checked(Itm *restrict itm, uint32_t *restrict cells, Ent *restrict ent,
+                                       uint32_t lo, uint32_t hi, uint32_t na)
+{
+    for (uint32_t q = lo; q < hi; q++) {
+        uint32_t jq = ent[q].item;
+        if (itm[jq].end == itm[jq].last1 && itm[jq].apos < na)
+            return 0;
+        remove_entry(itm, cells, ent, q, jq);
+    }
+    return 1;
 }
 
 /* X4: hide every option of the chosen item i (already inactive). */
-static void hide_chosen(Engine *e, uint32_t i, int64_t n_act)
+static void hide_chosen(Engine *e, uint32_t i)
 {
-    const uint32_t *indptr = e->indptr, *indices = e->indices, *opt_of = e->opt_of, *apos = e->apos;
-    uint32_t *start = e->start, *size = e->size, *cells = e->cells, *where = e->where;
-    uint32_t s = start[i], end = s + size[i];
+    Itm *restrict itm = e->itm;
+    uint32_t *restrict cells = e->cells;
+    Ent *restrict ent = e->ent;
+    uint32_t s = itm[i].start, end = itm[i].end;
     for (uint32_t t = s; t < end; t++) {
-        uint32_t op = opt_of[cells[t]];
-        for (uint32_t q = indptr[op]; q < indptr[op + 1]; q++) {
-            uint32_t jq = indices[q];
-            if (apos[jq] < n_act)
-                remove_entry(start, size, cells, where, q, jq);
-        }
+        uint32_t k = cells[t];
+        const Ent r = ent[k];
+        hide_entries(itm, cells, ent, r.lo, k);
+        hide_entries(itm, cells, ent, k + 1, r.hi);
     }
 }
 
 /* X5: hide the remaining options of j, another item of the option just tried;
  * 0 on a dead end (an active primary item loses its last option). */
-static int hide_other(Engine *e, uint32_t j, int64_t old_act, int64_t n_act)
+static int hide_other(Engine *e, uint32_t j, int64_t n_act)
 {
-    const uint32_t *indptr = e->indptr, *indices = e->indices, *opt_of = e->opt_of, *apos = e->apos;
-    uint32_t *start = e->start, *size = e->size, *cells = e->cells, *where = e->where;
-    const int64_t n_primary = e->n_primary;
-    uint32_t s = start[j], end = s + size[j];
+    Itm *restrict itm = e->itm;
+    uint32_t *restrict cells = e->cells;
+    Ent *restrict ent = e->ent;
+    const uint32_t na = (uint32_t)n_act;
+    uint32_t s = itm[j].start, end = itm[j].end;
     for (uint32_t t = s; t < end; t++) {
-        uint32_t op = opt_of[cells[t]];
-        for (uint32_t q = indptr[op]; q < indptr[op + 1]; q++) {
-            uint32_t jq = indices[q];
-            if (jq == j)
-                continue;
-            uint32_t a = apos[jq];
-            if (a >= old_act)
-                continue;
-            if (size[jq] == 1 && a < n_act && jq < n_primary)
-                return 0;
-            remove_entry(start, size, cells, where, q, jq);
-        }
+        uint32_t k = cells[t];
+        const Ent r = ent[k];
+        if (!hide_entries_checked(itm, cells, ent, r.lo, k, na) ||
+            !hide_entries_checked(itm, cells, ent, k + 1, r.hi, na))
+            return 0;
     }
     return 1;
 }
 
 /* M6: hide_other with multiplicities: dead when an active primary item's list
  * becomes shorter than max(bound - slack, 0). */
-static int hide_other_m(Engine *e, uint32_t j, int64_t old_act, int64_t n_act)
+static int hide_other_m(Engine *e, uint32_t j, int64_t n_act)
 {
-    const uint32_t *indptr = e->indptr, *indices = e->indices, *opt_of = e->opt_of, *apos = e->apos;
-    uint32_t *start = e->start, *size = e->size, *cells = e->cells, *where = e->where;
+    Itm *restrict itm = e->itm;
+    uint32_t *restrict cells = e->cells;
+    Ent *restrict ent = e->ent;
     const int32_t *bound = e->bound, *slack = e->slack;
     const int64_t n_primary = e->n_primary;
-    uint32_t s = start[j], end = s + size[j];
+    uint32_t s = itm[j].start, end = itm[j].end;
     for (uint32_t t = s; t < end; t++) {
-        uint32_t op = opt_of[cells[t]];
-        for (uint32_t q = indptr[op]; q < indptr[op + 1]; q++) {
-            uint32_t jq = indices[q];
-            if (jq == j)
+        uint32_t k = cells[t];
+        const Ent r = ent[k];
+        for (uint32_t q = r.lo; q < r.hi; q++) {
+            if (q == k)
                 continue;
-            uint32_t a = apos[jq];
-            if (a >= old_act)
-                continue;
-            if (a < n_act && jq < n_primary) {
+            uint32_t jq = ent[q].item;
+            if (itm[jq].apos < n_act && jq < n_primary) {
                 int64_t b = bound[jq], sl = slack[jq];
-                if (b > sl && (int64_t)size[jq] <= b - sl)
+                if (b > sl && (int64_t)(itm[jq].end - itm[jq].start) <= b - sl)
                     return 0;
             }
-            remove_entry(start, size, cells, where, q, jq);
+            remove_entry(itm, cells, ent, q, jq);
         }
     }
     return 1;
@@ -158,20 +197,20 @@ static int hide_other_m(Engine *e, uint32_t j, int64_t old_act, int64_t n_act)
 static void tweak(Engine *e, uint32_t o, int64_t n_act)
 {
     for (uint32_t q = e->indptr[o]; q < e->indptr[o + 1]; q++) {
-        uint32_t jq = e->indices[q];
-        if (e->apos[jq] < n_act)
-            remove_entry(e->start, e->size, e->cells, e->where, q, jq);
+        uint32_t jq = e->ent[q].item;
+        if (e->itm[jq].apos < n_act)
+            remove_entry(e->itm, e->cells, e->ent, q, jq);
     }
 }
 
 /* M6 [Try x_l]: option o covers its items other than i once more. */
 static int use_option_m(Engine *e, uint32_t o, uint32_t i, int64_t *n_pa, int64_t *n_act)
 {
-    int64_t old_act = *n_act;
-    const uint32_t *indptr = e->indptr, *indices = e->indices;
+    const uint32_t *indptr = e->indptr;
+    const Ent *ent = e->ent;
     int32_t *bound = e->bound;
     for (uint32_t q = indptr[o]; q < indptr[o + 1]; q++) {
-        uint32_t j = indices[q];
+        uint32_t j = ent[q].item;
         if (j != i) {
             bound[j] -= 1;
             if (bound[j] == 0)
@@ -179,9 +218,9 @@ static int use_option_m(Engine *e, uint32_t o, uint32_t i, int64_t *n_pa, int64_
         }
     }
     for (uint32_t q = indptr[o]; q < indptr[o + 1]; q++) {
-        uint32_t j = indices[q];
+        uint32_t j = ent[q].item;
         if (j != i && bound[j] == 0)
-            if (!hide_other_m(e, j, old_act, *n_act))
+            if (!hide_other_m(e, j, *n_act))
                 return 0;
     }
     return 1;
@@ -191,24 +230,42 @@ static int use_option_m(Engine *e, uint32_t o, uint32_t i, int64_t *n_pa, int64_
 static void unuse_option_m(Engine *e, uint32_t o, uint32_t i)
 {
     for (uint32_t q = e->indptr[o]; q < e->indptr[o + 1]; q++) {
-        uint32_t j = e->indices[q];
+        uint32_t j = e->ent[q].item;
         if (j != i)
             e->bound[j] += 1;
     }
 }
 
+/* A level's state: the ends of the items active at the save and the active
+ * counts. Only active items' lists change while the level's subtree is
+ * searched (an inactive item's options are gone from every active list), and
+ * restoring the active count brings back exactly the items active at the
+ * save (in some order), so saving and restoring their ends suffices: O(n_act)
+ * instead of O(n_items). */
 static inline void save_state(Engine *e, int64_t level, int64_t n_pa, int64_t n_act)
 {
-    memcpy(e->saved_size + level * e->n_items, e->size, (size_t)e->n_items * sizeof(uint32_t));
+    uint32_t *saved = e->saved_end + level * e->n_items;
+    const Itm *itm = e->itm;
+    const uint32_t *active = e->active;
+    for (int64_t t = 0; t < n_act; t++) {
+        uint32_t j = active[t];
+        saved[j] = itm[j].end;
+    }
     e->saved_active[2 * level] = n_pa;
     e->saved_active[2 * level + 1] = n_act;
 }
 
 static inline void restore_state(Engine *e, int64_t level, int64_t *n_pa, int64_t *n_act)
 {
-    memcpy(e->size, e->saved_size + level * e->n_items, (size_t)e->n_items * sizeof(uint32_t));
+    const uint32_t *saved = e->saved_end + level * e->n_items;
+    Itm *itm = e->itm;
+    const uint32_t *active = e->active;
     *n_pa = e->saved_active[2 * level];
     *n_act = e->saved_active[2 * level + 1];
+    for (int64_t t = 0; t < *n_act; t++) {
+        uint32_t j = active[t];
+        itm[j].end = saved[j];
+    }
 }
 
 /* ------------------------------------------------------------------ the search */
@@ -217,8 +274,10 @@ static int dance(Engine *e, int64_t stop_nodes, int32_t *out, int32_t *out_len, 
 {
     const int64_t n_items = e->n_items, n_primary = e->n_primary, depth = e->depth;
     const int mult = e->mult;
-    const uint32_t *indptr = e->indptr, *indices = e->indices, *opt_of = e->opt_of;
-    uint32_t *start = e->start, *size = e->size, *cells = e->cells, *active = e->active;
+    const uint32_t *indptr = e->indptr, *opt_of = e->opt_of;
+    const Ent *ent = e->ent;
+    Itm *itm = e->itm;
+    uint32_t *cells = e->cells, *active = e->active;
     int32_t *bound = e->bound, *slack = e->slack;
     int32_t *level_item = e->level_item, *level_pos = e->level_pos, *level_end = e->level_end;
     int32_t *level_kind = e->level_kind, *x = e->x;
@@ -263,7 +322,7 @@ static int dance(Engine *e, int64_t stop_nodes, int32_t *out, int32_t *out_len, 
                     uint32_t j = active[t];
                     if (j >= n_primary)
                         continue;
-                    int64_t lj = size[j];
+                    int64_t lj = itm[j].end - itm[j].start;
                     if (lj < best || (lj == best && j < i)) {
                         best = lj;
                         i = j;
@@ -273,7 +332,7 @@ static int dance(Engine *e, int64_t stop_nodes, int32_t *out, int32_t *out_len, 
                 }
                 /* X4 [Cover i]: deactivate i and hide its options */
                 deactivate(e, (uint32_t)i, &n_pa, &n_act);
-                hide_chosen(e, (uint32_t)i, n_act);
+                hide_chosen(e, (uint32_t)i);
                 level_item[level] = (int32_t)i;
                 level_pos[level] = 0;
                 level_end[level] = (int32_t)best;
@@ -289,7 +348,7 @@ static int dance(Engine *e, int64_t stop_nodes, int32_t *out, int32_t *out_len, 
                 uint32_t j = active[t];
                 if (j >= n_primary)
                     continue;
-                int64_t b = bound[j], sj = slack[j], lj = size[j];
+                int64_t b = bound[j], sj = slack[j], lj = itm[j].end - itm[j].start;
                 if (sj > b)
                     sj = b;
                 int64_t th = lj + sj - b + 1;
@@ -311,9 +370,9 @@ static int dance(Engine *e, int64_t stop_nodes, int32_t *out, int32_t *out_len, 
             } else if (bound[i] == 1) {
                 /* M4 [Prepare to branch on i], bound reaching 0: cover i as X4 does */
                 deactivate(e, (uint32_t)i, &n_pa, &n_act);
-                hide_chosen(e, (uint32_t)i, n_act);
+                hide_chosen(e, (uint32_t)i);
                 level_kind[level] = slack[i] == 0 ? K_COVER : K_COVER_NULL;
-                level_end[level] = (int32_t)size[i] + level_kind[level];
+                level_end[level] = (int32_t)(itm[i].end - itm[i].start) + level_kind[level];
                 if (level_end[level] >= 2)
                     save_state(e, level, n_pa, n_act);
             } else {
@@ -341,7 +400,7 @@ static int dance(Engine *e, int64_t stop_nodes, int32_t *out, int32_t *out_len, 
                 if (nodes >= stop_nodes)
                     break;
                 nodes++;
-                uint32_t k = cells[start[i] + (uint32_t)level_pos[level]];
+                uint32_t k = cells[itm[i].start + (uint32_t)level_pos[level]];
                 uint32_t o = opt_of[k];
                 x[level] = (int32_t)o;
                 if (mult) {
@@ -349,13 +408,12 @@ static int dance(Engine *e, int64_t stop_nodes, int32_t *out, int32_t *out_len, 
                 } else {
                     /* cover the other items j of option x_l: deactivate them all, then
                      * hide their options (x_l itself left their lists in X4) */
-                    int64_t old_act = n_act;
                     for (uint32_t q = indptr[o]; q < indptr[o + 1]; q++)
                         if (q != k)
-                            deactivate(e, indices[q], &n_pa, &n_act);
+                            deactivate(e, ent[q].item, &n_pa, &n_act);
                     alive = 1;
                     for (uint32_t q = indptr[o]; q < indptr[o + 1]; q++)
-                        if (q != k && !hide_other(e, indices[q], old_act, n_act)) {
+                        if (q != k && !hide_other(e, ent[q].item, n_act)) {
                             alive = 0;
                             break;
                         }
@@ -363,7 +421,7 @@ static int dance(Engine *e, int64_t stop_nodes, int32_t *out, int32_t *out_len, 
             } else {
                 /* M5 [Possibly tweak x_l]: too few options left for i's lower bound -> M8 */
                 uint32_t i = (uint32_t)level_item[level];
-                int64_t li = size[i];
+                int64_t li = itm[i].end - itm[i].start;
                 if (li <= (int64_t)bound[i] - slack[i]) {
                     bound[i] += 1; /* M8 [Restore i] */
                     pc = PC_X8;
@@ -381,9 +439,9 @@ static int dance(Engine *e, int64_t stop_nodes, int32_t *out, int32_t *out_len, 
                     break;
                 nodes++;
                 /* x_l: the least option id left in i's list (Knuth's list order) */
-                uint32_t s0 = start[i];
+                uint32_t s0 = itm[i].start;
                 uint32_t o = opt_of[cells[s0]];
-                for (uint32_t t = s0 + 1; t < s0 + size[i]; t++) {
+                for (uint32_t t = s0 + 1; t < itm[i].end; t++) {
                     uint32_t ot = opt_of[cells[t]];
                     if (ot < o)
                         o = ot;
@@ -446,11 +504,11 @@ static int dance(Engine *e, int64_t stop_nodes, int32_t *out, int32_t *out_len, 
 /* ----------------------------------------------------------- Python glue (X1) */
 static void engine_free(Engine *e)
 {
-    void **ptrs[] = {(void **)&e->indptr, (void **)&e->indices, (void **)&e->opt_of,
-                     (void **)&e->start, (void **)&e->size, (void **)&e->cells, (void **)&e->where,
-                     (void **)&e->active, (void **)&e->apos, (void **)&e->bound, (void **)&e->slack,
+    void **ptrs[] = {(void **)&e->indptr, (void **)&e->opt_of, (void **)&e->cells, (void **)&e->active,
+                     (void **)&e->ent, (void **)&e->itm, (void **)&e->bound,
+                     (void **)&e->slack,
                      (void **)&e->level_item, (void **)&e->level_pos, (void **)&e->level_end,
-                     (void **)&e->level_kind, (void **)&e->x, (void **)&e->saved_size,
+                     (void **)&e->level_kind, (void **)&e->x, (void **)&e->saved_end,
                      (void **)&e->saved_active};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) {
         free(*ptrs[k]);
@@ -496,14 +554,11 @@ static int Engine_init(Engine *e, PyObject *args, PyObject *kwds)
     e->mult = mult;
     size_t ni = (size_t)n_items + 1, mm = (size_t)m + 1, dd = (size_t)depth;
     e->indptr = malloc((size_t)(n_opts + 1) * 4);
-    e->indices = malloc(mm * 4);
     e->opt_of = malloc(mm * 4);
     e->cells = malloc(mm * 4);
-    e->where = malloc(mm * 4);
-    e->start = malloc(ni * 4);
-    e->size = calloc(ni, 4);
     e->active = malloc(ni * 4);
-    e->apos = malloc(ni * 4);
+    e->ent = malloc(mm * sizeof(Ent));
+    e->itm = calloc(ni, sizeof(Itm));
     e->bound = malloc(ni * 4);
     e->slack = malloc(ni * 4);
     e->level_item = calloc(dd, 4);
@@ -511,16 +566,15 @@ static int Engine_init(Engine *e, PyObject *args, PyObject *kwds)
     e->level_end = calloc(dd, 4);
     e->level_kind = calloc(dd, 4);
     e->x = calloc(dd, 4);
-    e->saved_size = calloc(dd * ni, 4);
+    e->saved_end = calloc(dd * ni, 4);
     e->saved_active = calloc(dd * 2, 8);
-    if (!e->indptr || !e->indices || !e->opt_of || !e->cells || !e->where || !e->start || !e->size ||
-        !e->active || !e->apos || !e->bound || !e->slack || !e->level_item || !e->level_pos ||
-        !e->level_end || !e->level_kind || !e->x || !e->saved_size || !e->saved_active) {
+    if (!e->indptr || !e->opt_of || !e->cells || !e->active || !e->ent || !e->itm ||
+        !e->bound || !e->slack || !e->level_item || !e->level_pos ||
+        !e->level_end || !e->level_kind || !e->x || !e->saved_end || !e->saved_active) {
         PyErr_NoMemory();
         goto done;
     }
     memcpy(e->indptr, bi.buf, (size_t)bi.len);
-    memcpy(e->indices, bx.buf, (size_t)bx.len);
     memcpy(e->bound, bb.buf, (size_t)bb.len);
     memcpy(e->slack, bs.buf, (size_t)bs.len);
     /* X1 [Initialize]: item lists and the active-item set; the first option repeating an item */
@@ -536,29 +590,38 @@ static int Engine_init(Engine *e, PyObject *args, PyObject *kwds)
         for (int64_t i = 0; i < n_items; i++)
             stamp[i] = -1;
         e->bad = -1;
+        const uint32_t *indices = bx.buf;
         for (int64_t o = 0; o < n_opts; o++)
             for (uint32_t k = e->indptr[o]; k < e->indptr[o + 1]; k++) {
-                uint32_t i = e->indices[k];
+                uint32_t i = indices[k];
                 if (stamp[i] == o && e->bad < 0)
                     e->bad = o;
                 stamp[i] = o;
                 e->opt_of[k] = (uint32_t)o;
-                e->size[i]++;
+                e->ent[k].lo = e->indptr[o];
+                e->ent[k].hi = e->indptr[o + 1];
+                e->ent[k].item = i;
+                e->itm[i].end++;
             }
+        /* item i's list: cells[start[i] .. start[i] + size[i]) holds entries k of
+         * option order at the start; ent[k].where is k's position in it */
         uint32_t acc = 0;
         for (int64_t i = 0; i < n_items; i++) {
-            e->start[i] = acc;
+            uint32_t n = e->itm[i].end;
+            e->itm[i].start = acc;
             fill[i] = acc;
-            acc += e->size[i];
+            acc += n;
+            e->itm[i].end = acc;
+            e->itm[i].last1 = i < n_primary ? e->itm[i].start + 1 : UINT32_MAX;
         }
         for (int64_t k = 0; k < m; k++) {
-            uint32_t i = e->indices[k];
+            uint32_t i = indices[k];
             e->cells[fill[i]] = (uint32_t)k;
-            e->where[k] = fill[i];
+            e->ent[k].where = fill[i];
             fill[i]++;
         }
         for (int64_t i = 0; i < n_items; i++)
-            e->active[i] = e->apos[i] = (uint32_t)i;
+            e->active[i] = e->itm[i].apos = (uint32_t)i;
         free(stamp);
         free(fill);
     }

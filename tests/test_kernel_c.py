@@ -143,3 +143,49 @@ def test_default_path_never_imports_numba():
     done = _python(code, UBONGO_CP_KERNEL="")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().split("\n")[-1] == "0 c False"
+
+
+def _wheel(tmp_path, **env) -> Path:
+    """``pip wheel --no-deps .`` (with ``env``) of a clean copy of the checkout, unpacked into ``tmp_path/site``.
+
+    A copy, because an in-tree build reuses ``build/`` and the editable
+    install's compiled module lies beside the source.
+    """
+    import shutil
+    import zipfile
+
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.so", "*.egg-info", "__pycache__", "out", ".hypothesis", "notebooks"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"),
+                    str(src)], check=True, capture_output=True, env={**os.environ, **env}, timeout=600)
+    (wheel,) = (tmp_path / "dist").glob("ubongo_cp-*.whl")
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as zf:
+        zf.extractall(site)
+    return site
+
+
+def _run_from(site: Path) -> str:
+    code = ("import sys, ubongo_cp\n"
+            "assert ubongo_cp.__file__.startswith(sys.argv[1]), ubongo_cp.__file__\n" + KNUTH)
+    env = {**os.environ, "PYTHONPATH": str(site), "UBONGO_CP_KERNEL": ""}
+    done = subprocess.run([sys.executable, "-c", code, str(site)], cwd=site.parent, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split("\n")[0]
+
+
+@pytest.mark.slow
+@needs_c
+def test_wheel_carries_the_c_kernel(tmp_path):
+    site = _wheel(tmp_path)
+    assert list((site / "ubongo_cp" / "solvers").glob("_dance*.so"))
+    assert _run_from(site) == "c (1, 5, True) False"
+
+
+@pytest.mark.slow
+def test_wheel_built_without_a_compiler_falls_back_to_numba(tmp_path):
+    site = _wheel(tmp_path, CC="false")  # every compile fails: the extension is optional
+    assert not list((site / "ubongo_cp" / "solvers").glob("_dance*.so"))
+    assert _run_from(site) == "numba (1, 5, True) True"

@@ -8,13 +8,15 @@ a Python call per solution.
 
 Kernels
 -------
-The search runs in one of two kernels that perform the same steps on the
-same arrays, hence give the same tree, node counts and order of solutions:
+The search runs in one of two kernels that perform the same steps (the same
+sparse-set swaps, in the same order), hence give the same tree, node counts
+and order of solutions; the tests run them against each other:
 
 - ``"c"`` (default): the C extension ``ubongo_cp.solvers._dance``
   (``_dance.c``), compiled when the package is installed (``setup.py``;
   optional, so an install without a compiler still works). Importing it
-  costs well under a millisecond; numba is never imported.
+  costs about 0.2 ms; numba is never imported. Its arrays are laid out for
+  the inner loops (see the file), and it is about 1.7x faster than numba.
 - ``"numba"`` (fallback, ``_dance_numba.py``): used when the extension is
   missing, or when the environment variable ``UBONGO_CP_KERNEL=numba`` is
   set at import (``UBONGO_CP_KERNEL=c`` insists on C). Importing numba costs
@@ -31,7 +33,8 @@ Conventions
   An option must hold at least one primary item to be chosen (as in [2]_).
 - **Multiplicities** (optional, Algorithm M of [2]_): item ``i`` may carry
   bounds ``[lo..hi]``: it must be covered at least ``lo`` and at most
-  ``hi`` times (default ``[1..1]`` primary, ``[0..1]`` secondary). A piece
+  ``hi`` times (default ``[1..1]`` primary, ``[0..1]`` secondary; a
+  secondary item needs ``lo = 0``, a primary one may have ``lo = 0``). A piece
   type with ``k`` identical copies is then one item ``[k..k]`` (or ``[0..k]``
   secondary in subset analysis), and each *set* of options that is a
   solution is found exactly once: copy orderings are never enumerated.
@@ -70,9 +73,10 @@ use the same idea): item ``i``'s remaining options are the entries
 ``where`` the inverse permutation); hiding an option swaps its entries past
 the end of the lists of the items still active. The active items form a
 second sparse set. Nothing is unhidden: each level saves the list lengths
-after step X4 and restores them before trying its next option (X6), which
-brings back exactly the entries removed since. All index arrays are uint32
-(for numba: no negative-index wraparound code in the inner loop).
+after step X4 (in M: after each tweak) and restores them before trying its
+next option (X6), which brings back exactly the entries removed since. All
+index arrays are uint32 (for numba: no negative-index wraparound code in the
+inner loop).
 
 References
 ----------
@@ -80,8 +84,9 @@ References
    Science* (2000), pp. 187-214; arXiv:cs/0011047.
 .. [2] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B,
    Section 7.2.2.1 "Dancing links", Algorithm X (exact cover with primary and
-   secondary items, steps X1-X8, with its *cover* and *hide* operations),
-   Addison-Wesley (2022).
+   secondary items, steps X1-X8, with its *cover* and *hide* operations) and
+   Algorithm M (exact covering with multiplicities, steps M1-M9, with its
+   *tweak* operation), Addison-Wesley (2022).
 .. [3] P. Briggs and L. Torczon, "An efficient representation for sparse
    sets", *ACM Letters on Programming Languages and Systems* 2 (1993),
    59-69; "dancing cells" is Knuth's name for this technique in his

@@ -57,22 +57,30 @@ def commands(tmp: Path) -> list[tuple[str, list[str]]]:
     ]
 
 
-def _time(argv: list[str], env: dict | None = None) -> float:
+def _time(argv: list[str], env: dict | None = None, cwd: Path = ROOT) -> float:
     t0 = time.perf_counter()
-    proc = subprocess.run(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     took = time.perf_counter() - t0
     if proc.returncode not in (0, 2):
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr[-500:]}")
     return took
 
 
-def _baseline_env(rev: str) -> dict:
-    """A checkout of ``rev`` under benchmarks/out, and the environment that imports it first."""
+def _baseline(rev: str) -> tuple[dict, Path]:
+    """A checkout of ``rev`` under benchmarks/out; the environment and directory that run it.
+
+    ``python -m`` puts the current directory first on ``sys.path``, so the
+    baseline's commands run from inside its checkout (relative paths such as
+    ``puzzles/examples/...`` exist there too).
+    """
     where = OUT / f"baseline-{rev}"
     if not where.exists():
         subprocess.run(["git", "worktree", "add", "--detach", str(where), rev], cwd=ROOT, check=True,
                        capture_output=True)
-    return {**os.environ, "PYTHONPATH": str(where)}
+        if (where / "setup.py").exists():  # the revision's own compiled kernel, built in place
+            subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=where,
+                           capture_output=True)
+    return {**os.environ, "PYTHONPATH": str(where)}, where
 
 
 def main(argv=None) -> int:
@@ -99,18 +107,18 @@ def main(argv=None) -> int:
     tmp = OUT / "startup-inputs"
     tmp.mkdir(exist_ok=True)
     cmds = commands(tmp)
-    env_base = _baseline_env(args.baseline) if args.baseline else None
+    env_base, base_dir = _baseline(args.baseline) if args.baseline else (None, ROOT)
     times: dict[str, list[float]] = {label: [] for label, _ in cmds}
     base_times: dict[str, list[float]] = {label: [] for label, _ in cmds}
     for label, cmd in cmds:  # warm caches (numba's, the OS's) once for both
         _time([py, "-m", "ubongo_cp.cli", *cmd])
         if env_base:
-            _time([py, "-m", "ubongo_cp.cli", *cmd], env_base)
+            _time([py, "-m", "ubongo_cp.cli", *cmd], env_base, base_dir)
     for _ in range(args.repeat):
         for label, cmd in cmds:
             times[label].append(_time([py, "-m", "ubongo_cp.cli", *cmd]))
             if env_base:
-                base_times[label].append(_time([py, "-m", "ubongo_cp.cli", *cmd], env_base))
+                base_times[label].append(_time([py, "-m", "ubongo_cp.cli", *cmd], env_base, base_dir))
     head = "| command | seconds |" + (f" baseline {args.baseline} | ratio |" if env_base else "")
     print(head + "\n|---|---:|" + ("---:|---:|" if env_base else ""))
     lines = ["command,seconds" + (",baseline_seconds,ratio" if env_base else "")]

@@ -1,0 +1,246 @@
+"""Census: rows equal the subset analysis, identical datasets for any executor and after interruptions."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from conftest import ROOT
+from ubongo_cp.analyze import analyze
+from ubongo_cp.census import (
+    census_regions, census_summary, make_spec, read_census, read_manifest, region_from_text, region_text,
+    run_census,
+)
+from ubongo_cp.errors import InputError, UbongoError
+from ubongo_cp.pieces import load_pieces
+from ubongo_cp.polyominoes import canonical_form, free_polyominoes, symmetry_order
+
+CLASSIC = load_pieces("classic")
+# A small census: classic set, K = 3, 8 and 9 cells within 4x4 (332 regions), 3 shards per size.
+PARAMS = dict(pieces="classic", k=3, cells=[8, 9], box=(4, 4), shards=3)
+
+
+def census(out, **kw):
+    args = {**PARAMS, "jobs": 1, "progress": False, **kw}
+    return run_census(args.pop("pieces"), args.pop("k"), args.pop("cells"), out_dir=out, **args)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    out = tmp_path_factory.mktemp("census") / "ref"
+    outcome = census(out, per_subset=True)
+    return out, outcome
+
+
+def test_every_region_once(reference):
+    out, outcome = reference
+    frame = read_census(out)
+    expected = {region_text(s) for n in (8, 9) for s in free_polyominoes(n, box=(4, 4))}
+    assert len(frame) == outcome.regions == len(expected) == 332
+    assert set(frame["region"]) == expected and frame["region"].is_unique
+    assert outcome.shards == 6 and outcome.ran == 6 and outcome.resumed == 0
+    # pandas reads the dataset directory as one table
+    assert len(pd.read_parquet(out / "regions")) == 332
+
+
+def test_rows_equal_the_subset_analysis(reference):
+    out, _ = reference
+    frame = read_census(out)
+    for i in random.Random(7).sample(range(len(frame)), 25):
+        row = frame.iloc[i]
+        region = region_from_text(row["region"])
+        assert canonical_form(region.cells) == region.cells
+        result = analyze(CLASSIC.pieces, region, 3)
+        unique = sorted(" ".join(s.pieces) for s in result.subsets if s.count == 1)
+        assert (row["cells"], row["rows"], row["cols"]) == (region.area, region.height, region.width)
+        assert row["rows"] <= row["cols"] and row["holes"] == 0
+        assert row["symmetry"] == symmetry_order(region.cells)
+        assert row["matching_subsets"] == result.matching_area
+        assert row["tiling_subsets"] == len(result.subsets)
+        assert row["unique_subsets"] == len(unique) and list(row["unique_sets"]) == unique
+        assert row["solutions"] == result.total_solutions
+
+
+def test_per_subset_table_agrees_with_the_regions(reference):
+    out, _ = reference
+    regions = read_census(out).set_index("region")
+    subsets = read_census(out, "subsets")
+    grouped = subsets.groupby("region")["count"]
+    tiling = regions[regions["tiling_subsets"] > 0]
+    assert (grouped.size().reindex(tiling.index) == tiling["tiling_subsets"]).all()
+    assert (grouped.sum().reindex(tiling.index) == tiling["solutions"]).all()
+    unique = subsets[subsets["count"] == 1].groupby("region")["pieces"].apply(sorted)
+    for region, names in unique.items():
+        assert list(regions.loc[region, "unique_sets"]) == names
+
+
+def test_process_pool_gives_the_same_dataset(reference, tmp_path):
+    ref, _ = reference
+    census(tmp_path / "pool", per_subset=True, jobs=2)
+    for table in ("regions", "subsets"):
+        pd.testing.assert_frame_equal(read_census(tmp_path / "pool", table), read_census(ref, table))
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_gives_the_same_dataset(reference, tmp_path):
+    ref, _ = reference
+    census(tmp_path / "dask", per_subset=True, executor="dask", jobs=2)
+    for table in ("regions", "subsets"):
+        pd.testing.assert_frame_equal(read_census(tmp_path / "dask", table), read_census(ref, table))
+
+
+def test_interrupted_run_resumes_to_the_same_dataset(reference, tmp_path):
+    ref, _ = reference
+    out = tmp_path / "stopped"
+    seen = []
+
+    def stop_after_two(n, index, rows):
+        seen.append((n, index))
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        census(out, per_subset=True, on_shard=stop_after_two)
+    assert len(list((out / "regions").glob("*.parquet"))) == 2
+    outcome = census(out, per_subset=True)
+    assert (outcome.ran, outcome.resumed) == (4, 2)
+    for table in ("regions", "subsets"):
+        pd.testing.assert_frame_equal(read_census(out, table), read_census(ref, table))
+    # a lost shard file (and a temporary file a killed run left) : only that shard is run again
+    victim = sorted((out / "regions").glob("*.parquet"))[3]
+    victim.unlink()
+    (out / "regions" / f".{victim.name}.x1y2z3.parquet").write_bytes(b"half a file")
+    outcome = census(out, per_subset=True)
+    assert (outcome.ran, outcome.resumed) == (1, 5)
+    assert not list((out / "regions").glob(".*"))
+    for table in ("regions", "subsets"):
+        pd.testing.assert_frame_equal(read_census(out, table), read_census(ref, table))
+
+
+@pytest.mark.slow
+def test_killed_process_resumes_to_the_same_dataset(reference, tmp_path):
+    ref, _ = reference
+    out = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "ubongo_cp.cli", "census", "--pieces", "classic", "--k", "3", "--cells", "8-9",
+           "--box", "4x4", "--shards", "3", "--jobs", "1", "--no-progress", "--out", str(out)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not list((out / "regions").glob("n*.parquet")) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    finished = len(list((out / "regions").glob("n*.parquet")))
+    assert 1 <= finished < 6
+    outcome = census(out)
+    assert (outcome.ran, outcome.resumed) == (6 - finished, finished)
+    pd.testing.assert_frame_equal(read_census(out), read_census(ref))
+
+
+def test_count_only_counts_the_same_regions(reference, tmp_path):
+    ref, _ = reference
+    outcome = census(tmp_path / "count", count_only=True)
+    counts = read_census(tmp_path / "count", "counts")
+    regions = read_census(ref)
+    assert outcome.regions == counts["regions"].sum() == len(regions)
+    by_class = regions.groupby(["cells", "rows", "cols", "symmetry", "holes"]).size()
+    assert counts.groupby(["cells", "rows", "cols", "symmetry", "holes"])["regions"].sum().equals(by_class)
+    with pytest.raises(InputError, match="count-only census has no 'regions'"):
+        read_census(tmp_path / "count")
+    assert census_summary(tmp_path / "count") == {"regions": 332, "count_only": True}
+    # with holes: OEIS A000105 (369 octominoes, 6 with a hole)
+    outcome = run_census("classic", 3, 8, holes=True, count_only=True, out_dir=tmp_path / "holes", jobs=1,
+                         progress=False)
+    counts = read_census(tmp_path / "holes", "counts")
+    assert outcome.regions == 369 and counts.loc[counts["holes"] > 0, "regions"].sum() == 6
+
+
+def test_census_regions_best_first(reference):
+    out, _ = reference
+    frame = read_census(out)
+    picked = census_regions(out, min_unique=4)
+    assert len(picked) == (frame["unique_subsets"] >= 4).sum() > 0
+    goodness = [frame.set_index("region").loc[region_text(r.cells), "unique_subsets"] for r in picked]
+    assert goodness == sorted(goodness, reverse=True) and min(goodness) >= 4
+    assert census_regions(out, min_unique=4) == picked  # deterministic
+    nine = census_regions(out, min_unique=1, cells=9, limit=5)
+    assert len(nine) == 5 and all(r.area == 9 for r in nine)
+    summary = census_summary(out)
+    assert summary["regions"] == 332 and summary["best"]["region"] == region_text(picked[0].cells)
+    assert summary["cards"] == (frame["unique_subsets"] >= 6).sum()
+
+
+def test_refuses_a_census_of_other_parameters(reference, tmp_path):
+    ref, _ = reference
+    for change, what in [({"k": 2}, "k: 3, asked 2"), ({"box": (4, 5)}, "box"), ({"per_subset": False}, "per_subset"),
+                         ({"holes": True}, "holes"), ({"cells": [8]}, "cells"), ({"shards": 4}, "shard counts")]:
+        with pytest.raises(InputError, match=what):
+            census(ref, **{"per_subset": True, **change})
+    with pytest.raises(InputError, match="not a census directory"):
+        read_census(tmp_path)
+    (tmp_path / "stray" / "regions").mkdir(parents=True)
+    with pytest.raises(InputError, match="no manifest.json"):
+        census(tmp_path / "stray")
+    out = tmp_path / "extra"
+    census(out, cells=[8], shards=1)
+    (out / "regions" / "n08-00000-of-00002.parquet").write_bytes(b"")
+    with pytest.raises(InputError, match="belongs to no shard"):
+        census(out, cells=[8], shards=None)
+    assert read_manifest(out)["plan"] == {"8": {"shards": 1, "depth": 3}}
+
+
+@pytest.mark.parametrize("args, message", [
+    (("nosuchset", 3, 8), "unknown piece set 'nosuchset'"),
+    (("classic", 13, 8), "K = 13 is more than the 12 pieces of classic"),
+    (("classic", 0, 8), "K must be at least 1"),
+    (("classic", 3, 7), "7 cells is smaller than the 3 smallest pieces of classic (8 cells)"),
+    (("classic", 4, 21), "21 cells is larger than the 4 largest pieces of classic (20 cells)"),
+    (("duel", 4, [20, 30]), "30 cells is larger"),
+])
+def test_bad_input(args, message):
+    with pytest.raises(InputError) as info:
+        make_spec(*args)
+    assert message in str(info.value) and "\n" not in str(info.value) and "--" not in str(info.value)
+    with pytest.raises(InputError, match=r"does not fit a 3x4 box \(12 cells\)"):
+        make_spec("classic", 3, 13, box=(4, 3))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--pieces", "nosuchset", "--k", "3", "--cells", "8"], "unknown piece set"),
+    (["--pieces", "classic", "--k", "13", "--cells", "8"], "K = 13 is more than"),
+    (["--pieces", "classic", "--k", "3", "--cells", "5"], "smaller than the 3 smallest"),
+    (["--pieces", "classic", "--k", "3", "--cells", "16"], "larger than the 3 largest"),
+    (["--pieces", "classic", "--k", "3", "--cells", "12", "--box", "3x3"], "does not fit a 3x3 box"),
+    (["--pieces", "classic", "--k", "3", "--cells", "12", "--box", "3by3"], "--box expects RxC"),
+    (["--pieces", "classic", "--k", "3", "--cells", "twelve"], "--cells expects N or a range"),
+    (["--pieces", "classic", "--k", "3", "--cells", "9-8"], "range increasing"),
+    (["--pieces", "classic", "--k", "3", "--cells", "8", "--shards", "0"], "--shards must be at least 1"),
+])
+def test_cli_bad_input_exits_2_with_one_line(run_cli, tmp_path, argv, message):
+    code, out, err = run_cli("census", *argv, "--out", tmp_path / "c", "--no-progress")
+    assert code == 2 and out == ""
+    assert err.startswith("ubongo-cp: error: ") and message in err and err.count("\n") == 1
+    assert not (tmp_path / "c").exists()
+
+
+def test_cli_runs_resumes_and_summarises(run_cli, tmp_path):
+    argv = ["census", "--pieces", "classic", "--k", "3", "--cells", "8", "--box", "4x4", "--out", tmp_path / "c",
+            "--jobs", "1", "--no-progress"]
+    code, out, err = run_cli(*argv)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("census classic, K = 3, 8 cells (hole-free, within 4x4): 134 regions in 1 shard(s) "
+                               "(1 run now, 0 resumed)")
+    assert lines[1].startswith("regions with >= 1 uniquely tiling subset: ")
+    assert lines[2].startswith("regions with >= 6 (a card side): ")
+    assert lines[3].startswith("best region: ") and "#" in lines[4]
+    assert lines[-1].startswith(f"dataset {tmp_path / 'c'}/regions") and "wall time" in lines[-1]
+    code, out, _ = run_cli(*argv)
+    assert code == 0 and "(0 run now, 1 resumed)" in out

@@ -1,0 +1,776 @@
+"""Census: every region of N cells analysed for a piece set and K, sharded over an executor.
+
+The generator (:mod:`ubongo_cp.generate`) samples regions until one is good
+enough; a census gives the whole picture. Every free, connected region of N
+cells (hole-free unless asked, inside a box if given) is enumerated once by
+Redelmeier's algorithm (:mod:`ubongo_cp.polyominoes`), and the subset
+analysis (:func:`ubongo_cp.analyze.analyze`: one exact-cover search over the
+whole piece set) tells which K-subsets tile it and in how many ways (rules
+UP-2, UP-4: a task's pieces cover the region exactly). The number of
+*uniquely* tiling K-subsets is the region's goodness as a card: a classic
+card side needs 6 of them, one per die face (UG-1, UG-3).
+
+Work and output
+---------------
+The enumeration of each size N is cut into ``S`` shards by Redelmeier's
+search tree itself (:class:`ubongo_cp.polyominoes.Shard`); ``S`` follows
+from the expected number of regions (:data:`ROWS_PER_SHARD` per shard, from
+Knuth's estimate of the tree) and is fixed in the manifest. A unit of work is
+``(parameters, N, shard id)``: the worker enumerates its shard, analyses each
+region and returns the rows; workers never exchange regions and need no
+files. The process that runs the census writes one Parquet file per finished
+shard, atomically (:mod:`ubongo_cp.io`)::
+
+    OUT/manifest.json                      parameters and shard plan (JSON)
+    OUT/regions/n12-00003-of-00030.parquet one row per region   (a Parquet dataset)
+    OUT/subsets/n12-00003-of-00030.parquet one row per (region, tiling subset), with per_subset
+    OUT/counts/n12-00003-of-00030.parquet  count_only: regions per shape class
+
+``pandas.read_parquet("OUT/regions")`` (or :func:`read_census`) reads a table
+as one frame. A killed run resumes where it stopped: a shard whose file
+exists is finished and skipped, so nothing is lost or counted twice. A
+directory holding a census of other parameters is refused. The dataset is
+the same (same rows; same order once sorted by ``cells`` and ``region``,
+which :func:`read_census` does) for any executor, any number of jobs, and
+after any interruption and resume.
+
+Regions table (``regions/``), one row per region:
+
+=================  =========  ==================================================
+column             type       meaning
+=================  =========  ==================================================
+region             string     canonical form (:func:`~ubongo_cp.polyominoes.canonical_form`):
+                              ``#``/``.`` rows joined by ``/``, e.g. ``"###/#.."``
+cells              int16      N
+rows, cols         int8       bounding box of the canonical form (rows <= cols)
+symmetry           int8       order of the region's stabiliser (1, 2, 4 or 8)
+holes              int8       enclosed empty components (0 unless ``holes``)
+matching_subsets   int32      K-subsets whose area is N (``AnalysisResult.matching_area``)
+tiling_subsets     int32      K-subsets that tile the region
+unique_subsets     int32      K-subsets with exactly one tiling (the goodness)
+solutions          int64      tilings by K-subsets in all
+unique_sets        list<str>  the uniquely tiling subsets, piece names joined by
+                              spaces in piece-set order, sorted
+=================  =========  ==================================================
+
+Subsets table (``subsets/``, with ``per_subset``): ``region``, ``cells``,
+``pieces`` (names joined by spaces) and ``count`` (tilings). Counts table
+(``counts/``, with ``count_only``: nothing is analysed, no region is
+written): ``cells``, ``rows``, ``cols``, ``symmetry``, ``holes`` and
+``regions``, the number of regions of that class in the shard.
+
+References
+----------
+.. [1] D. H. Redelmeier, "Counting polyominoes: yet another attack",
+   *Discrete Mathematics* 36 (1981), 191-203 (the enumeration).
+.. [2] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B, 7.2.2.1
+   (exact cover with secondary items: the subset analysis).
+.. [3] D. E. Knuth, "Estimating the efficiency of backtrack programs",
+   *Math. Comp.* 29 (1975), 121-136 (the shard plan).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import time
+from collections import Counter
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from . import __version__
+from .errors import InputError, UbongoError
+from .geometry import format_grid, parse_grid
+from .pieces import SHIPPED_PIECE_SETS, PieceSet, Region, load_pieces
+from .polyominoes import Shard, estimate_count, free_polyominoes, shard_depth
+
+__all__ = [
+    "CensusSpec",
+    "CensusOutcome",
+    "run_census",
+    "make_spec",
+    "census_shard",
+    "read_census",
+    "read_manifest",
+    "census_regions",
+    "census_summary",
+    "region_text",
+    "region_from_text",
+    "TABLES",
+    "MANIFEST",
+    "ROWS_PER_SHARD",
+    "CARD_UNIQUE",
+]
+
+#: The manifest's file name inside a census directory.
+MANIFEST = "manifest.json"
+#: Format tag written to (and required from) every manifest.
+FORMAT = "ubongo-cp census 1"
+#: Regions wanted per shard of an analysed census (a shard's rows stay a few MB).
+ROWS_PER_SHARD = 2000
+#: Search-tree leaves (fixed polyominoes, about 8 per region) wanted per shard of a count-only census.
+LEAVES_PER_COUNT_SHARD = 2_000_000
+#: Most shards per size; beyond, shards grow instead.
+MAX_SHARDS = 100_000
+#: Random paths of Knuth's estimate used to plan the shards.
+PLAN_PROBES = 10_000
+#: Uniquely tiling subsets a region needs to make a classic card side (one per die face, UG-3).
+CARD_UNIQUE = 6
+#: Dask: shards sent per worker in one wave (two per Dask task), so that
+#: finished shards come back, and are saved, a few at a time.
+DASK_WAVE = 8
+
+
+def _schemas():
+    import pyarrow as pa
+
+    return {
+        "regions": pa.schema([
+            ("region", pa.string()), ("cells", pa.int16()), ("rows", pa.int8()), ("cols", pa.int8()),
+            ("symmetry", pa.int8()), ("holes", pa.int8()), ("matching_subsets", pa.int32()),
+            ("tiling_subsets", pa.int32()), ("unique_subsets", pa.int32()), ("solutions", pa.int64()),
+            ("unique_sets", pa.list_(pa.string())),
+        ]),
+        "subsets": pa.schema([("region", pa.string()), ("cells", pa.int16()), ("pieces", pa.string()),
+                              ("count", pa.int64())]),
+        "counts": pa.schema([("cells", pa.int16()), ("rows", pa.int8()), ("cols", pa.int8()),
+                             ("symmetry", pa.int8()), ("holes", pa.int8()), ("regions", pa.int64())]),
+    }
+
+
+#: Table name -> its sort key when read (rows are identical in that order whatever ran them).
+TABLES = {"regions": ["cells", "region"], "subsets": ["cells", "region", "pieces"],
+          "counts": ["cells", "rows", "cols", "symmetry", "holes"]}
+
+
+@dataclass(frozen=True)
+class CensusSpec:
+    """The parameters of a census (what a worker needs besides N and the shard).
+
+    Attributes
+    ----------
+    piece_set : PieceSet
+        The pieces (parsed: workers read no files).
+    pieces : str
+        How the set was named (a shipped name or a path), for the record.
+    k : int
+        Pieces per subset (K).
+    cells : tuple of int
+        Region sizes N, increasing.
+    box : (int, int) or None
+        Box the regions fit in either orientation, stored as (shorter, longer).
+    holes : bool
+        Regions with holes too.
+    count_only : bool
+        Only count the regions (no analysis).
+    per_subset : bool
+        Also write the subsets table.
+    """
+
+    piece_set: PieceSet
+    pieces: str
+    k: int
+    cells: tuple[int, ...]
+    box: tuple[int, int] | None
+    holes: bool
+    count_only: bool
+    per_subset: bool
+
+    def parameters(self) -> dict[str, Any]:
+        """The JSON parameters compared when a census is resumed."""
+        return {
+            "pieces": self.pieces,
+            "piece_shapes": [[p.name, region_text(p.cells)] for p in self.piece_set.pieces],
+            "k": self.k, "cells": list(self.cells), "box": list(self.box) if self.box else None,
+            "holes": self.holes, "count_only": self.count_only, "per_subset": self.per_subset,
+        }
+
+    def tables(self) -> tuple[str, ...]:
+        """The tables this census writes, the one that marks a finished shard last."""
+        if self.count_only:
+            return ("counts",)
+        return ("subsets", "regions") if self.per_subset else ("regions",)
+
+
+@dataclass
+class CensusOutcome:
+    """What :func:`run_census` did.
+
+    Attributes
+    ----------
+    out_dir : Path
+        The census directory.
+    manifest : dict
+        Its manifest (parameters and shard plan).
+    shards : int
+        Shards in the plan (all sizes).
+    ran, resumed : int
+        Shards computed in this run, and shards found finished.
+    regions : int
+        Regions in the census (rows of ``regions/``, or counted with ``count_only``).
+    seconds : float
+        Wall time of this run (seconds).
+    """
+
+    out_dir: Path
+    manifest: dict
+    shards: int
+    ran: int
+    resumed: int
+    regions: int
+    seconds: float
+    extra: dict = field(default_factory=dict)
+
+
+def region_text(cells) -> str:
+    """A shape as ``#``/``.`` rows joined by ``/`` (the census's region key).
+
+    Examples
+    --------
+    >>> region_text([(0, 0), (0, 1), (0, 2), (1, 0)])
+    '###/#..'
+    """
+    return format_grid(cells).replace("\n", "/")
+
+
+def region_from_text(text: str) -> Region:
+    """The :class:`~ubongo_cp.pieces.Region` of a census region key (inverse of :func:`region_text`).
+
+    Raises
+    ------
+    InputError
+        On characters other than ``#``, ``.`` and ``/``, or no cell.
+
+    Examples
+    --------
+    >>> region_from_text("###/#..").cells
+    ((0, 0), (0, 1), (0, 2), (1, 0))
+    """
+    return Region(parse_grid(text.split("/")))
+
+
+def census_shard(spec: CensusSpec, n: int, index: int, count: int, depth: int) -> dict[str, Any]:
+    """Enumerate and analyse one shard: the unit of work a worker runs.
+
+    Parameters
+    ----------
+    spec : CensusSpec
+        The census parameters.
+    n : int
+        Region size (cells).
+    index, count, depth : int
+        The shard (:class:`~ubongo_cp.polyominoes.Shard`).
+
+    Returns
+    -------
+    dict
+        ``{"n", "index", "count", <table>: {column: list}}`` for the tables of
+        ``spec`` (see the module docstring), rows in enumeration order.
+
+    Raises
+    ------
+    InputError
+        For a shard outside the plan.
+
+    Notes
+    -----
+    One :func:`~ubongo_cp.analyze.analyze` call (one exact-cover search over
+    the whole piece set, UP-2/UP-4) per region; memory is the shard's rows.
+    """
+    from .analyze import analyze
+
+    shard = Shard(index, count, depth)
+    regions = free_polyominoes(n, holes=spec.holes, box=spec.box, shard=shard, data=True)
+    out: dict[str, Any] = {"n": n, "index": index, "count": count}
+    if spec.count_only:
+        tally: Counter = Counter()
+        for shape, order, holes in regions:
+            tally[(1 + shape[-1][0], 1 + max(c for _, c in shape), order, holes)] += 1
+        keys = sorted(tally)
+        out["counts"] = {"cells": [n] * len(keys), "rows": [k[0] for k in keys], "cols": [k[1] for k in keys],
+                         "symmetry": [k[2] for k in keys], "holes": [k[3] for k in keys],
+                         "regions": [tally[k] for k in keys]}
+        return out
+    pieces = spec.piece_set.pieces
+    rows: dict[str, list] = {name: [] for name in ("region", "cells", "rows", "cols", "symmetry", "holes",
+                                                   "matching_subsets", "tiling_subsets", "unique_subsets",
+                                                   "solutions", "unique_sets")}
+    subsets: dict[str, list] = {"region": [], "cells": [], "pieces": [], "count": []}
+    for shape, order, holes in regions:
+        result = analyze(pieces, Region(shape), spec.k)
+        key = region_text(shape)
+        unique = [" ".join(s.pieces) for s in result.subsets if s.count == 1]
+        rows["region"].append(key)
+        rows["cells"].append(n)
+        rows["rows"].append(1 + shape[-1][0])
+        rows["cols"].append(1 + max(c for _, c in shape))
+        rows["symmetry"].append(order)
+        rows["holes"].append(holes)
+        rows["matching_subsets"].append(result.matching_area)
+        rows["tiling_subsets"].append(len(result.subsets))
+        rows["unique_subsets"].append(len(unique))
+        rows["solutions"].append(result.total_solutions)
+        rows["unique_sets"].append(sorted(unique))
+        if spec.per_subset:
+            for s in result.subsets:
+                subsets["region"].append(key)
+                subsets["cells"].append(n)
+                subsets["pieces"].append(" ".join(s.pieces))
+                subsets["count"].append(s.count)
+    out["regions"] = rows
+    if spec.per_subset:
+        out["subsets"] = subsets
+    return out
+
+
+def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterable[int], *,
+               out_dir: str | os.PathLike, box: tuple[int, int] | None = None, holes: bool = False,
+               count_only: bool = False, per_subset: bool = False, executor: Any = "local",
+               jobs: int | None = None, scheduler: str | None = None, shards: int | None = None,
+               progress: bool = True,
+               on_shard: Callable[[int, int, int], None] | None = None) -> CensusOutcome:
+    """Enumerate every region of ``cells`` cells and analyse it for ``k`` pieces of a set; write a dataset.
+
+    Parameters
+    ----------
+    pieces : str, path or PieceSet
+        A shipped set name (``classic``, ``duel``, ...), a piece-set file,
+        or a parsed set.
+    k : int
+        Pieces per subset (K).
+    cells : int or iterable of int
+        Region size N (cells), or several sizes (e.g. ``range(10, 14)``).
+    out_dir : path
+        Census directory (created; see the module docstring for its files).
+        An existing census there with the same parameters is resumed.
+    box : (int, int), optional
+        Only regions that fit an R x C box, in either orientation (regions
+        count up to symmetry).
+    holes : bool
+        Include regions with holes (default: hole-free only).
+    count_only : bool
+        Only enumerate: write per shard the number of regions of each shape
+        class (``counts/``) instead of analysed rows.
+    per_subset : bool
+        Also write ``subsets/``, one row per (region, tiling subset).
+    executor : {"local", "dask"} or executor object
+        Where the shards run (:func:`ubongo_cp.executors.make_executor`); an
+        executor object is used as is and not closed.
+    jobs : int, optional
+        Worker processes or LocalCluster workers (default: all cores; 1 runs
+        in this process).
+    scheduler : str, optional
+        Dask scheduler address, with ``executor="dask"``.
+    shards : int, optional
+        Shards per size (default: from the expected number of regions,
+        :data:`ROWS_PER_SHARD` each). A resumed census keeps its own.
+    progress : bool
+        Show a tqdm bar of finished shards on standard error.
+    on_shard : callable, optional
+        ``on_shard(n, index, rows)``, called after each shard's files are
+        written; an exception from it stops the run (the shard is kept).
+
+    Returns
+    -------
+    CensusOutcome
+
+    Raises
+    ------
+    InputError
+        For an unknown piece set, K below 1 or above the set's size, a size
+        N that no K pieces can cover (below the K smallest pieces' area or
+        above the K largest pieces') or that exceeds the box, a box side
+        below 1, a directory holding a census of other parameters (or other
+        files where the census's would go), or an unusable executor.
+    UbongoError
+        When some shards failed (their error is named; the others are
+        saved and the same call resumes).
+
+    See Also
+    --------
+    read_census, census_regions, census_summary
+
+    Notes
+    -----
+    Cost: one :func:`~ubongo_cp.analyze.analyze` call per region (about
+    4 ms for classic K = 3 on 12 cells, see ``benchmarks/bench_census.py``)
+    plus about 8 search-tree leaves per region for the enumeration.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     outcome = run_census("classic", 3, 8, out_dir=tmp, jobs=1, progress=False)
+    ...     best = census_summary(tmp)["best"]
+    >>> outcome.regions, best["matching_subsets"], best["unique_subsets"]  # A000104: 363; only I2 I3 L3 cover 8
+    (363, 1, 1)
+    """
+    start = time.perf_counter()
+    spec = make_spec(pieces, k, cells, box=box, holes=holes, count_only=count_only, per_subset=per_subset)
+    if shards is not None and not 1 <= shards <= MAX_SHARDS:
+        raise InputError(f"shards must be between 1 and {MAX_SHARDS}, got {shards}")
+    out = Path(out_dir)
+    manifest = _open_census(out, spec, shards)
+    plan = {int(n): (p["shards"], p["depth"]) for n, p in manifest["plan"].items()}
+    tables = spec.tables()
+    todo, resumed = [], 0
+    for n in spec.cells:
+        count, depth = plan[n]
+        for i in range(count):
+            if (out / tables[-1] / _shard_name(n, i, count)).exists():
+                resumed += 1
+            else:
+                todo.append((spec, n, i, count, depth))
+    ran = 0
+    failed: list[tuple[int, int, str]] = []
+
+    def on_error(item: tuple, exc: BaseException) -> dict:
+        return {"error": f"{type(exc).__name__}: {exc}", "n": item[1], "index": item[2]}
+
+    from .executors import make_executor
+
+    ctx = make_executor(executor, jobs=jobs, scheduler=scheduler) if isinstance(executor, str) \
+        else nullcontext(executor)
+    bar = None
+    if progress and todo:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(todo), unit="shard", desc=f"census {spec.pieces} K={spec.k}", dynamic_ncols=True)
+    try:
+        with ctx as ex:
+            for result in _map_shards(ex, todo, on_error):
+                if "error" in result:
+                    failed.append((result["n"], result["index"], result["error"]))
+                    continue
+                rows = _write_shard(out, spec, result)
+                ran += 1
+                if bar is not None:
+                    bar.update(1)
+                if on_shard is not None:
+                    on_shard(result["n"], result["index"], rows)
+    finally:
+        if bar is not None:
+            bar.close()
+    if failed:
+        n, i, error = failed[0]
+        raise UbongoError(f"{len(failed)} of {len(todo)} shard(s) failed (first: size {n} shard {i}: {error}); "
+                          f"the other shards are saved in {out}: run the census again to retry")
+    return CensusOutcome(out, manifest, sum(c for c, _ in plan.values()), ran, resumed,
+                         _count_regions(out, spec), time.perf_counter() - start)
+
+
+def make_spec(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterable[int], *,
+              box: tuple[int, int] | None = None, holes: bool = False, count_only: bool = False,
+              per_subset: bool = False) -> CensusSpec:
+    """Check the parameters of a census (see :func:`run_census`) and bundle them.
+
+    Raises
+    ------
+    InputError
+        One line naming the parameter and what is wrong (see :func:`run_census`).
+
+    Examples
+    --------
+    >>> make_spec("classic", 3, 20).cells
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: a region of 20 cells is larger than the 3 largest pieces of classic (15 cells)
+    """
+    if isinstance(pieces, PieceSet):
+        piece_set, label = pieces, pieces.path or "pieces"
+    else:
+        label = os.fspath(pieces)
+        if label not in SHIPPED_PIECE_SETS and not os.path.exists(label):
+            raise InputError(f"unknown piece set {label!r}: neither a shipped set "
+                             f"({', '.join(SHIPPED_PIECE_SETS)}) nor a file")
+        piece_set = load_pieces(label)
+    name = label if label in SHIPPED_PIECE_SETS else os.path.basename(label)
+    if not isinstance(k, int) or k < 1:
+        raise InputError(f"K must be at least 1, got {k}")
+    if k > len(piece_set):
+        raise InputError(f"K = {k} is more than the {len(piece_set)} pieces of {name}")
+    sizes = tuple(sorted([cells] if isinstance(cells, int) else set(cells)))
+    if not sizes:
+        raise InputError("no region size given")
+    if box is not None:
+        if len(box) != 2 or min(box) < 1:
+            raise InputError(f"a box needs two sides of at least 1 cell, got {box}")
+        box = (min(box), max(box))
+    areas = sorted(p.size for p in piece_set.pieces)
+    low, high = sum(areas[:k]), sum(areas[-k:])
+    for n in sizes:
+        if n < low:
+            raise InputError(f"a region of {n} cells is smaller than the {k} smallest pieces of {name} "
+                             f"({low} cells)")
+        if n > high:
+            raise InputError(f"a region of {n} cells is larger than the {k} largest pieces of {name} "
+                             f"({high} cells)")
+        if box is not None and n > box[0] * box[1]:
+            raise InputError(f"a region of {n} cells does not fit a {box[0]}x{box[1]} box "
+                             f"({box[0] * box[1]} cells)")
+    return CensusSpec(piece_set, label, k, sizes, box, bool(holes), bool(count_only), bool(per_subset))
+
+
+def read_manifest(out_dir: str | os.PathLike) -> dict:
+    """The manifest of a census directory.
+
+    Raises
+    ------
+    InputError
+        When the directory holds no census manifest, or an unreadable one.
+    """
+    from .io import read_json_object
+
+    path = Path(out_dir) / MANIFEST
+    if not path.exists():
+        raise InputError(f"not a census directory (no {MANIFEST})", path=out_dir)
+    manifest = read_json_object(path, what="a census manifest")
+    if manifest.get("format") != FORMAT:
+        raise InputError(f"not a census manifest of this version (format {manifest.get('format')!r}, "
+                         f"expected {FORMAT!r})", path=path)
+    return manifest
+
+
+def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: Sequence[str] | None = None,
+                filters=None):
+    """One table of a census as a pandas DataFrame, sorted by its key.
+
+    Parameters
+    ----------
+    out_dir : path
+        Census directory.
+    table : {"regions", "subsets", "counts"}
+        Which table (see the module docstring).
+    columns : list of str, optional
+        Columns to read (the sort key is always read).
+    filters : pyarrow expression, optional
+        Row filter, e.g. ``pyarrow.dataset.field("unique_subsets") >= 6``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows sorted by :data:`TABLES` ``[table]`` (the same whatever executor,
+        job count or interruptions produced them); the finished shards only,
+        if the census is not complete.
+
+    Raises
+    ------
+    InputError
+        For a directory without a census, or a table this census did not write.
+    """
+    import pyarrow.dataset as ds
+
+    manifest = read_manifest(out_dir)
+    spec_tables = ("counts",) if manifest["count_only"] else (
+        ("regions", "subsets") if manifest["per_subset"] else ("regions",))
+    if table not in spec_tables:
+        kind = "a count-only census" if manifest["count_only"] else "this census"
+        raise InputError(f"{kind} has no {table!r} table (it has {', '.join(spec_tables)})", path=out_dir)
+    schema = _schemas()[table]
+    key = TABLES[table]
+    wanted = None if columns is None else list(dict.fromkeys([*key, *columns]))
+    files = sorted(str(p) for p in (Path(out_dir) / table).glob("n*.parquet"))
+    data = ds.dataset(files, schema=schema, format="parquet").to_table(columns=wanted, filter=filters)
+    frame = data.to_pandas()
+    return frame.sort_values(key, kind="stable").reset_index(drop=True)
+
+
+def census_regions(out_dir: str | os.PathLike, min_unique: int = CARD_UNIQUE, *,
+                   cells: int | Iterable[int] | None = None, limit: int | None = None) -> list[Region]:
+    """Candidate card regions from a census, best first.
+
+    Parameters
+    ----------
+    out_dir : path
+        Census directory (analysed, not count-only).
+    min_unique : int
+        Least number of uniquely tiling K-subsets (default :data:`CARD_UNIQUE`).
+    cells : int or iterable of int, optional
+        Only these region sizes.
+    limit : int, optional
+        At most this many regions.
+
+    Returns
+    -------
+    list of Region
+        Sorted by uniquely tiling subsets (most first), then size, then the
+        region key: the same list on every call.
+
+    Raises
+    ------
+    InputError
+        For a directory without an analysed census.
+    """
+    import pyarrow.dataset as ds
+
+    expr = ds.field("unique_subsets") >= int(min_unique)
+    if cells is not None:
+        sizes = [cells] if isinstance(cells, int) else list(cells)
+        expr = expr & ds.field("cells").isin(sizes)
+    frame = read_census(out_dir, "regions", columns=["unique_subsets"], filters=expr)
+    frame = frame.sort_values(["unique_subsets", "cells", "region"], ascending=[False, True, True], kind="stable")
+    keys = frame["region"].tolist()[:limit] if limit is not None else frame["region"].tolist()
+    return [region_from_text(key) for key in keys]
+
+
+def census_summary(out_dir: str | os.PathLike, card: int = CARD_UNIQUE) -> dict[str, Any]:
+    """Headline figures of a census: regions, good regions, the best region.
+
+    Returns
+    -------
+    dict
+        ``regions``; for an analysed census also ``with_unique`` (regions
+        with at least one uniquely tiling subset), ``cards`` (at least
+        ``card`` of them) and ``best`` (the row of the region with the most,
+        ties broken as in :func:`census_regions`, or None).
+
+    Raises
+    ------
+    InputError
+        For a directory without a census.
+    """
+    manifest = read_manifest(out_dir)
+    if manifest["count_only"]:
+        counts = read_census(out_dir, "counts")
+        return {"regions": int(counts["regions"].sum()), "count_only": True}
+    frame = read_census(out_dir, "regions", columns=["rows", "cols", "matching_subsets", "tiling_subsets",
+                                                     "unique_subsets", "solutions"])
+    best = None
+    if len(frame):
+        top = frame.sort_values(["unique_subsets", "cells", "region"], ascending=[False, True, True],
+                                kind="stable").iloc[0]
+        best = {key: (value.item() if hasattr(value, "item") else value) for key, value in top.items()}
+    return {"regions": len(frame), "with_unique": int((frame["unique_subsets"] >= 1).sum()),
+            "cards": int((frame["unique_subsets"] >= card).sum()), "card": card, "best": best,
+            "count_only": False}
+
+
+# --------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------
+
+def _shard_name(n: int, index: int, count: int) -> str:
+    return f"n{n:02d}-{index:05d}-of-{count:05d}.parquet"
+
+
+_SHARD_FILE = re.compile(r"n(\d+)-(\d+)-of-(\d+)\.parquet")
+
+
+def _plan(spec: CensusSpec, shards: int | None) -> dict[str, dict[str, int]]:
+    """Shards and sharding depth per size, from Knuth's estimate of the search tree."""
+    plan = {}
+    for n in spec.cells:
+        if shards is None:
+            leaves = estimate_count(n, holes=None, box=spec.box, probes=PLAN_PROBES)
+            if spec.count_only:
+                count = math.ceil(leaves / LEAVES_PER_COUNT_SHARD)
+            else:
+                count = math.ceil(leaves / 8 / ROWS_PER_SHARD)  # about 8 leaves per free polyomino
+            count = min(MAX_SHARDS, max(1, count))
+        else:
+            count = shards
+        plan[str(n)] = {"shards": count, "depth": shard_depth(n, count, box=spec.box)}
+    return plan
+
+
+def _open_census(out: Path, spec: CensusSpec, shards: int | None) -> dict:
+    """Create or check the census directory; return its manifest.
+
+    A manifest with other parameters, or files where the census's would go
+    that belong to no shard of the plan, is refused. Temporary files left
+    by a killed run are removed.
+    """
+    from .io import atomic_write_text
+
+    if out.exists() and not out.is_dir():
+        raise InputError("is a file, expected a directory for the census", path=out)
+    params = spec.parameters()
+    if (out / MANIFEST).exists():
+        manifest = read_manifest(out)
+        for key, value in params.items():
+            if key == "pieces":
+                continue  # the same shapes under another name (a path to the same file) are the same census
+            if manifest.get(key) != value:
+                raise InputError(f"holds a census of other parameters ({key}: {_show(manifest.get(key))}, "
+                                 f"asked {_show(value)}); choose another directory", path=out)
+        if shards is not None and any(p["shards"] != shards for p in manifest["plan"].values()):
+            raise InputError(f"holds this census with other shard counts than {shards}; resume it without one",
+                             path=out)
+    else:
+        stray = [t for t in TABLES if (out / t).exists()]
+        if stray:
+            raise InputError(f"has a {stray[0]}/ directory but no {MANIFEST}; choose another directory", path=out)
+        manifest = {"format": FORMAT, **params, "plan": _plan(spec, shards), "version": __version__}
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create the census directory: {exc.strerror or exc}", path=out) from None
+        atomic_write_text(out / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+    expected = {_shard_name(int(n), i, p["shards"]) for n, p in manifest["plan"].items() for i in range(p["shards"])}
+    for table in spec.tables():
+        folder = out / table
+        folder.mkdir(exist_ok=True)
+        for path in folder.iterdir():
+            if path.name.startswith(".") and _SHARD_FILE.match(path.name[1:]):
+                path.unlink()  # a temporary file of a shard a killed run was writing
+            elif path.name not in expected:
+                raise InputError(f"{table}/{path.name} belongs to no shard of this census; "
+                                 "choose another directory", path=out)
+    return manifest
+
+
+def _show(value) -> str:
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
+def _map_shards(ex, todo: list, on_error) -> Iterator[dict]:
+    """Run the shards on the executor, yielding results as they finish.
+
+    A process pool keeps ``2 x jobs`` shards in flight, so results arrive
+    one by one. Dask batches the items of one call (about four per worker),
+    so shards go in waves of :data:`DASK_WAVE` per worker: a killed run
+    loses at most a wave's unfinished shards, not a quarter of the census.
+    """
+    from .executors import DaskExecutor
+
+    if not isinstance(ex, DaskExecutor):
+        yield from ex.map_unordered(census_shard, todo, on_error=on_error)
+        return
+    a = 0
+    while a < len(todo):
+        workers = len(ex.client.scheduler_info().get("workers", {})) or 1
+        wave = todo[a:a + DASK_WAVE * workers]
+        yield from ex.map_unordered(census_shard, wave, on_error=on_error)
+        a += len(wave)
+
+
+def _write_shard(out: Path, spec: CensusSpec, result: dict) -> int:
+    """Write a finished shard's tables atomically (the marking table last); return its row count."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .io import atomic_path
+
+    schemas = _schemas()
+    name = _shard_name(result["n"], result["index"], result["count"])
+    rows = 0
+    for table in spec.tables():
+        data = pa.table(result[table], schema=schemas[table])
+        with atomic_path(out / table / name) as tmp:
+            pq.write_table(data, tmp, compression="zstd")
+        rows = data.num_rows if table != "counts" else int(sum(result[table]["regions"]))
+    return rows
+
+
+def _count_regions(out: Path, spec: CensusSpec) -> int:
+    """Regions in the finished shards (Parquet footers only; count tables are summed)."""
+    import pyarrow.parquet as pq
+
+    if spec.count_only:
+        return sum(int(sum(pq.read_table(p, columns=["regions"]).column(0).to_pylist()))
+                   for p in (out / "counts").glob("n*.parquet"))
+    return sum(pq.read_metadata(p).num_rows for p in (out / "regions").glob("n*.parquet"))

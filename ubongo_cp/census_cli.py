@@ -1,0 +1,124 @@
+"""``ubongo-cp census``: every region of N cells analysed for a piece set and K (the command line).
+
+Heavy modules (the census, pandas, pyarrow) are imported inside the run
+function, so building the parser stays cheap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+from .errors import InputError
+
+__all__ = ["add_parser", "parse_cells", "parse_box"]
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``census`` sub-command to the top-level ``subparsers``."""
+    from .executors import add_executor_arguments
+
+    p = subparsers.add_parser(
+        "census", help="analyse every region of N cells: which make good cards, how rare, which are best",
+        description="Enumerate every free region of N cells (hole-free unless --holes, inside an RxC box in "
+                    "either orientation if --box) with Redelmeier's algorithm and run the subset analysis "
+                    "(which K-subsets tile it, how many ways; UP-2, UP-4) on each. Writes a Parquet dataset "
+                    "OUT/regions (pandas.read_parquet reads it) and OUT/manifest.json; re-running the same "
+                    "command resumes an interrupted census.")
+    p.add_argument("--pieces", required=True, help="piece-set file or shipped set name (classic, duel, ...)")
+    p.add_argument("--k", type=int, required=True, help="pieces per subset (K)")
+    p.add_argument("--cells", required=True, metavar="N",
+                   help="region size in cells, or a range such as 10-13")
+    p.add_argument("--box", metavar="RxC", help="only regions fitting an R x C box (either orientation)")
+    p.add_argument("--holes", action="store_true", help="include regions with holes")
+    p.add_argument("--out", required=True, metavar="DIR", help="census directory (resumed if it holds this census)")
+    p.add_argument("--count-only", action="store_true",
+                   help="only enumerate: regions per shape class in OUT/counts, no analysis")
+    p.add_argument("--per-subset", action="store_true",
+                   help="also write OUT/subsets: one row per (region, tiling subset, count)")
+    p.add_argument("--shards", type=int, help="shards per size (default: from the expected number of regions)")
+    add_executor_arguments(p, default_jobs=None)
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=_run)
+    return p
+
+
+def parse_cells(text: str) -> list[int]:
+    """``"12"`` -> [12]; ``"10-13"`` (or ``10..13``) -> [10, 11, 12, 13].
+
+    Raises
+    ------
+    InputError
+        For anything else, or an empty range.
+
+    Examples
+    --------
+    >>> parse_cells("12"), parse_cells("10-13")
+    ([12], [10, 11, 12, 13])
+    """
+    match = re.fullmatch(r"\s*(\d+)\s*(?:(?:-|\.\.)\s*(\d+)\s*)?", text)
+    if not match:
+        raise InputError(f"--cells expects N or a range A-B, got {text!r}")
+    low = int(match.group(1))
+    high = int(match.group(2)) if match.group(2) else low
+    if low < 1 or high < low:
+        raise InputError(f"--cells {text}: sizes must be at least 1 and the range increasing")
+    return list(range(low, high + 1))
+
+
+def parse_box(text: str) -> tuple[int, int]:
+    """``"6x7"`` -> (6, 7).
+
+    Raises
+    ------
+    InputError
+        For anything but two positive integers joined by ``x``.
+
+    Examples
+    --------
+    >>> parse_box("6x7")
+    (6, 7)
+    """
+    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    if not match or min(int(match.group(1)), int(match.group(2))) < 1:
+        raise InputError(f"--box expects RxC with R, C at least 1, e.g. 6x6, got {text!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .census import census_summary, region_from_text, run_census
+    from .geometry import format_grid
+
+    cells = parse_cells(args.cells)
+    box = parse_box(args.box) if args.box else None
+    if args.shards is not None and args.shards < 1:
+        raise InputError(f"--shards must be at least 1, got {args.shards}")
+    outcome = run_census(args.pieces, args.k, cells, out_dir=args.out, box=box, holes=args.holes,
+                         count_only=args.count_only, per_subset=args.per_subset, executor=args.executor,
+                         jobs=args.jobs, scheduler=args.scheduler, shards=args.shards,
+                         progress=not args.no_progress)
+    summary = census_summary(args.out)
+    sizes = f"{cells[0]}" if len(cells) == 1 else f"{cells[0]}-{cells[-1]}"
+    where = f"within {box[0]}x{box[1]}" if box else "any box"
+    kind = "with holes allowed" if args.holes else "hole-free"
+    print(f"census {outcome.manifest['pieces']}, K = {args.k}, {sizes} cells ({kind}, {where}): "
+          f"{summary['regions']:,} regions in {outcome.shards} shard(s) "
+          f"({outcome.ran} run now, {outcome.resumed} resumed)")
+    if not summary["count_only"]:
+        total = max(1, summary["regions"])
+        print(f"regions with >= 1 uniquely tiling subset: {summary['with_unique']:,} "
+              f"({100 * summary['with_unique'] / total:.1f} %)")
+        print(f"regions with >= {summary['card']} (a card side): {summary['cards']:,} "
+              f"({100 * summary['cards'] / total:.1f} %)")
+        best = summary["best"]
+        if best is not None:
+            print(f"best region: {best['unique_subsets']} uniquely tiling of {best['tiling_subsets']} tiling "
+                  f"and {best['matching_subsets']} area-matching {args.k}-subsets "
+                  f"({best['cells']} cells, {best['rows']}x{best['cols']}):")
+            for line in format_grid(region_from_text(best["region"]).cells).splitlines():
+                print("  " + line)
+    table = "counts" if args.count_only else "regions"
+    print(f"dataset {args.out}/{table} (pandas.read_parquet), manifest {args.out}/manifest.json; "
+          f"wall time {outcome.seconds:.1f} s", file=sys.stdout)
+    return 0

@@ -85,7 +85,8 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from . import __version__
 from .errors import InputError, UbongoError
 from .geometry import format_grid, parse_grid
-from .pieces import SHIPPED_PIECE_SETS, PieceSet, Region, load_pieces
+from .pieces import PieceSet, Region, load_pieces
+from .shipped import SHIPPED_PIECE_SETS
 from .polyominoes import Shard, estimate_count, free_polyominoes, shard_depth
 
 __all__ = [

@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
-def test_both_notebooks_present():
-    assert [p.name for p in NOTEBOOKS] == ["01_deck_report.ipynb", "02_solver_strategies.ipynb"]
+def test_notebooks_present():
+    assert [p.name for p in NOTEBOOKS] == ["01_deck_report.ipynb", "02_solver_strategies.ipynb", "03_census.ipynb"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -30,6 +30,7 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     # Small inputs: the deck report runs the batch on puzzles/examples (3 card sides);
     # the strategy notebook finds no results in an empty directory and runs a tiny benchmark.
     monkeypatch.delenv("UBONGO_BATCH_DIRS", raising=False)
+    monkeypatch.delenv("UBONGO_CENSUS_DIR", raising=False)  # the census notebook makes a small census
     monkeypatch.setenv("UBONGO_BENCH_DIR", str(tmp_path / "bench"))
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(path, as_version=4)

@@ -9,9 +9,11 @@ import pytest
 
 from ubongo_cp.errors import InputError
 from ubongo_cp.geometry import normalize, orientations
+from collections import Counter
+
 from ubongo_cp.polyominoes import (
-    Shard, canonical_form, count_holes, depth_counts, estimate_count, fits_box, fixed_polyominoes,
-    free_polyominoes, shard_depth, symmetry_order,
+    Shard, canonical_form, count_holes, count_polyominoes, depth_counts, estimate_count, fits_box,
+    fixed_polyominoes, free_polyominoes, shard_depth, symmetry_order,
 )
 
 # OEIS A001168 (fixed), A000105 (free), A000104 (free without holes), n = 1..10.
@@ -31,6 +33,31 @@ def test_fixed_polyominoes_a001168():
 def test_free_polyominoes_a000105_and_a000104():
     assert [count(free_polyominoes(n, holes=True)) for n in range(1, 11)] == FREE
     assert [count(free_polyominoes(n)) for n in range(1, 11)] == FREE_NO_HOLES
+
+
+def test_compiled_counter_a001168_a000105_a000104():
+    assert [count_polyominoes(n, holes=True, free=False) for n in range(1, 11)] == FIXED
+    assert [count_polyominoes(n, holes=True) for n in range(1, 11)] == FREE
+    assert [count_polyominoes(n) for n in range(1, 11)] == FREE_NO_HOLES
+
+
+def _classes(shapes_with_data):
+    return Counter((1 + max(r for r, _ in s), 1 + max(c for _, c in s), order, holes)
+                   for s, order, holes in shapes_with_data)
+
+
+@pytest.mark.parametrize("n, holes, box", [(9, True, None), (10, False, (4, 5)), (8, True, (3, 6))])
+def test_compiled_counter_equals_the_generator_shard_by_shard(n, holes, box):
+    shards = 7
+    depth = shard_depth(n, shards, box=box)
+    for i in range(shards):
+        shard = Shard(i, shards, depth)
+        expected = _classes(free_polyominoes(n, holes=holes, box=box, shard=shard, data=True))
+        assert count_polyominoes(n, holes=holes, box=box, shard=shard, by_class=True) == dict(sorted(expected.items()))
+        fixed = Counter((1 + max(r for r, _ in s), 1 + max(c for _, c in s), 0, count_holes(s))
+                        for s in fixed_polyominoes(n, holes=holes, box=box, shard=shard))
+        assert count_polyominoes(n, holes=holes, box=box, shard=shard, free=False, by_class=True) == \
+            dict(sorted(fixed.items()))
 
 
 def test_burnside_symmetry_orders_give_the_fixed_count():

@@ -58,6 +58,7 @@ __all__ = [
     "NODES_PER_SHARD",
     "fixed_polyominoes",
     "free_polyominoes",
+    "count_polyominoes",
     "canonical_form",
     "symmetry_order",
     "count_holes",
@@ -217,6 +218,69 @@ def free_polyominoes(n: int, *, holes: bool = False, box: tuple[int, int] | None
     """
     for item in _enumerate(n, holes=holes, box=box, shard=shard, free=True):
         yield item if data else item[0]
+
+
+def count_polyominoes(n: int, *, holes: bool = False, box: tuple[int, int] | None = None,
+                      shard: Shard | None = None, free: bool = True, by_class: bool = False):
+    """Count what :func:`free_polyominoes` (or :func:`fixed_polyominoes`) would yield, without yielding.
+
+    The same search (same tree, same order, hence the same shards) compiled
+    with numba: about 5 million search-tree leaves per second against about
+    0.2 million for the generators, for ``count_only`` censuses.
+
+    Parameters
+    ----------
+    n : int
+        Number of cells (``n >= 1``).
+    holes, box, shard : optional
+        As in :func:`free_polyominoes`.
+    free : bool
+        Count free polyominoes (default) or, with ``False``, fixed ones (as
+        :func:`fixed_polyominoes`: the box in the given orientation).
+    by_class : bool
+        Return counts per ``(rows, cols, symmetry order, holes)`` instead of
+        the total (symmetry order 0 for fixed polyominoes; rows <= cols for
+        free ones, which are counted in canonical form).
+
+    Returns
+    -------
+    int or dict
+        The count, or ``{(rows, cols, symmetry, holes): count}`` sorted by key.
+
+    Raises
+    ------
+    InputError
+        For ``n < 1`` or a box side below 1.
+
+    Notes
+    -----
+    The first call in a new environment compiles the kernel (a few seconds;
+    numba caches it in ``__pycache__``).
+
+    References
+    ----------
+    D. H. Redelmeier, *Discrete Math.* 36 (1981) 191-203; OEIS A001168,
+    A000105, A000104.
+
+    Examples
+    --------
+    >>> count_polyominoes(12, holes=True), count_polyominoes(12), count_polyominoes(12, holes=True, free=False)
+    (63600, 58937, 505861)
+    >>> count_polyominoes(4, by_class=True)
+    {(1, 4, 4, 0): 1, (2, 2, 8, 0): 1, (2, 3, 1, 0): 1, (2, 3, 2, 0): 2}
+    """
+    import numpy as np
+
+    from ._polycount import count_leaves
+
+    grid = _Grid(n, box)  # validates n and box
+    hist = np.zeros((n + 2, n + 2, 9, n + 1), dtype=np.int64)
+    rows, cols = box if box is not None else (0, 0)
+    pick, deal, cut = (shard.index, shard.count, min(shard.depth, n)) if shard is not None else (0, 1, 0)
+    count_leaves(n, grid.m, rows, cols, free, holes, pick, deal, cut, np.array(SYMMETRIES, dtype=np.int64), hist)
+    if not by_class:
+        return int(hist.sum())
+    return {tuple(int(x) for x in key): int(hist[key]) for key in zip(*np.nonzero(hist))}
 
 
 def canonical_form(cells) -> Shape:

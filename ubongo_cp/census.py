@@ -217,6 +217,10 @@ class CensusOutcome:
         Regions in the census (rows of ``regions/``, or counted with ``count_only``).
     seconds : float
         Wall time of this run (seconds).
+    extra : dict
+        ``cpu_seconds``: CPU time of the shards run now, summed over the
+        workers; ``worker_peak_rss_mb``: the largest peak resident set (MiB)
+        a worker process reported (None when no shard ran).
     """
 
     out_dir: Path
@@ -272,7 +276,10 @@ def census_shard(spec: CensusSpec, n: int, index: int, count: int, depth: int) -
     -------
     dict
         ``{"n", "index", "count", <table>: {column: list}}`` for the tables of
-        ``spec`` (see the module docstring), rows in enumeration order.
+        ``spec`` (see the module docstring), rows in enumeration order, and
+        ``cpu_seconds`` (the shard's CPU time) and ``peak_rss_kb`` (the
+        worker process's peak resident set so far, KiB), which are reported
+        but never written to the dataset.
 
     Raises
     ------
@@ -286,6 +293,7 @@ def census_shard(spec: CensusSpec, n: int, index: int, count: int, depth: int) -
     """
     from .analyze import analyze
 
+    start = time.process_time()
     shard = Shard(index, count, depth)
     out: dict[str, Any] = {"n": n, "index": index, "count": count}
     if spec.count_only:  # the compiled counter: same tree, same shards, no region leaves it
@@ -294,7 +302,7 @@ def census_shard(spec: CensusSpec, n: int, index: int, count: int, depth: int) -
         out["counts"] = {"cells": [n] * len(keys), "rows": [k[0] for k in keys], "cols": [k[1] for k in keys],
                          "symmetry": [k[2] for k in keys], "holes": [k[3] for k in keys],
                          "regions": [tally[k] for k in keys]}
-        return out
+        return _with_usage(out, start)
     regions = free_polyominoes(n, holes=spec.holes, box=spec.box, shard=shard, data=True)
     pieces = spec.piece_set.pieces
     rows: dict[str, list] = {name: [] for name in ("region", "cells", "rows", "cols", "symmetry", "holes",
@@ -325,6 +333,18 @@ def census_shard(spec: CensusSpec, n: int, index: int, count: int, depth: int) -
     out["regions"] = rows
     if spec.per_subset:
         out["subsets"] = subsets
+    return _with_usage(out, start)
+
+
+def _with_usage(out: dict, start: float) -> dict:
+    """Add the shard's CPU seconds and the worker's peak RSS (KiB; None where unknown) to a result."""
+    out["cpu_seconds"] = time.process_time() - start
+    try:
+        import resource
+
+        out["peak_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    except (ImportError, OSError):  # pragma: no cover - not POSIX
+        out["peak_rss_kb"] = None
     return out
 
 
@@ -428,6 +448,7 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
                 todo.append((spec, n, i, count, depth))
     ran = 0
     failed: list[tuple[int, int, str]] = []
+    usage = {"cpu_seconds": 0.0, "worker_peak_rss_mb": None}
 
     def on_error(item: tuple, exc: BaseException) -> dict:
         return {"error": f"{type(exc).__name__}: {exc}", "n": item[1], "index": item[2]}
@@ -449,6 +470,9 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
                     continue
                 rows = _write_shard(out, spec, result)
                 ran += 1
+                usage["cpu_seconds"] += result["cpu_seconds"]
+                if result["peak_rss_kb"] is not None:
+                    usage["worker_peak_rss_mb"] = max(usage["worker_peak_rss_mb"] or 0.0, result["peak_rss_kb"] / 1024)
                 if bar is not None:
                     bar.update(1)
                 if on_shard is not None:
@@ -461,7 +485,7 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
         raise UbongoError(f"{len(failed)} of {len(todo)} shard(s) failed (first: size {n} shard {i}: {error}); "
                           f"the other shards are saved in {out}: run the census again to retry")
     return CensusOutcome(out, manifest, sum(c for c, _ in plan.values()), ran, resumed,
-                         _count_regions(out, spec), time.perf_counter() - start)
+                         _count_regions(out, spec), time.perf_counter() - start, usage)
 
 
 def make_spec(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterable[int], *,

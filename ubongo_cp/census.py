@@ -96,6 +96,7 @@ __all__ = [
     "run_census",
     "make_spec",
     "census_shard",
+    "census_row",
     "read_census",
     "read_manifest",
     "census_regions",
@@ -291,8 +292,6 @@ def census_shard(spec: CensusSpec, n: int, index: int, count: int, depth: int) -
     One :func:`~ubongo_cp.analyze.analyze` call (one exact-cover search over
     the whole piece set, UP-2/UP-4) per region; memory is the shard's rows.
     """
-    from .analyze import analyze
-
     start = time.process_time()
     shard = Shard(index, count, depth)
     out: dict[str, Any] = {"n": n, "index": index, "count": count}
@@ -303,37 +302,73 @@ def census_shard(spec: CensusSpec, n: int, index: int, count: int, depth: int) -
                          "symmetry": [k[2] for k in keys], "holes": [k[3] for k in keys],
                          "regions": [tally[k] for k in keys]}
         return _with_usage(out, start)
-    regions = free_polyominoes(n, holes=spec.holes, box=spec.box, shard=shard, data=True)
-    pieces = spec.piece_set.pieces
-    rows: dict[str, list] = {name: [] for name in ("region", "cells", "rows", "cols", "symmetry", "holes",
-                                                   "matching_subsets", "tiling_subsets", "unique_subsets",
-                                                   "solutions", "unique_sets")}
-    subsets: dict[str, list] = {"region": [], "cells": [], "pieces": [], "count": []}
-    for shape, order, holes in regions:
-        result = analyze(pieces, Region(shape), spec.k)
-        key = region_text(shape)
-        unique = [" ".join(s.pieces) for s in result.subsets if s.count == 1]
-        rows["region"].append(key)
-        rows["cells"].append(n)
-        rows["rows"].append(1 + shape[-1][0])
-        rows["cols"].append(1 + max(c for _, c in shape))
-        rows["symmetry"].append(order)
-        rows["holes"].append(holes)
-        rows["matching_subsets"].append(result.matching_area)
-        rows["tiling_subsets"].append(len(result.subsets))
-        rows["unique_subsets"].append(len(unique))
-        rows["solutions"].append(result.total_solutions)
-        rows["unique_sets"].append(sorted(unique))
+    rows: dict[str, list] = {name: [] for name in _schemas()["regions"].names}
+    subsets: dict[str, list] = {name: [] for name in _schemas()["subsets"].names}
+    for shape, order, holes in free_polyominoes(n, holes=spec.holes, box=spec.box, shard=shard, data=True):
+        row, tiling = census_row(spec, shape, symmetry=order, holes=holes)
+        for name, value in row.items():
+            rows[name].append(value)
         if spec.per_subset:
-            for s in result.subsets:
-                subsets["region"].append(key)
-                subsets["cells"].append(n)
-                subsets["pieces"].append(" ".join(s.pieces))
-                subsets["count"].append(s.count)
+            for sub in tiling:
+                for name, value in sub.items():
+                    subsets[name].append(value)
     out["regions"] = rows
     if spec.per_subset:
         out["subsets"] = subsets
     return _with_usage(out, start)
+
+
+def census_row(spec: CensusSpec, cells, *, symmetry: int | None = None,
+               holes: int | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The census row of one region, and its rows of the subsets table.
+
+    Parameters
+    ----------
+    spec : CensusSpec
+        The census parameters (piece set and K).
+    cells : iterable of (row, col)
+        The region, in canonical form (:func:`~ubongo_cp.polyominoes.canonical_form`)
+        as the census stores it; any other image gives the same analysis but
+        another key.
+    symmetry, holes : int, optional
+        Already known by the enumeration; computed when not given.
+
+    Returns
+    -------
+    row : dict
+        The columns of the regions table (see the module docstring).
+    subsets : list of dict
+        One row of the subsets table per tiling K-subset.
+
+    Notes
+    -----
+    One :func:`~ubongo_cp.analyze.analyze` call: one exact-cover search over
+    the whole piece set (UP-2, UP-4).
+
+    Examples
+    --------
+    >>> row, subsets = census_row(make_spec("classic", 3, 8), [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0),
+    ...                                                         (1, 1), (1, 2), (1, 3)])
+    >>> row["region"], row["tiling_subsets"], row["unique_sets"], subsets
+    ('####/####', 1, [], [{'region': '####/####', 'cells': 8, 'pieces': 'I2 I3 L3', 'count': 4}])
+    """
+    from .analyze import analyze
+    from .polyominoes import count_holes, symmetry_order
+
+    shape = tuple(sorted(cells))
+    result = analyze(spec.piece_set.pieces, Region(shape), spec.k)
+    key = region_text(shape)
+    unique = sorted(" ".join(s.pieces) for s in result.subsets if s.count == 1)
+    row = {
+        "region": key, "cells": len(shape), "rows": 1 + max(r for r, _ in shape),
+        "cols": 1 + max(c for _, c in shape),
+        "symmetry": symmetry_order(shape) if symmetry is None else symmetry,
+        "holes": count_holes(shape) if holes is None else holes,
+        "matching_subsets": result.matching_area, "tiling_subsets": len(result.subsets),
+        "unique_subsets": len(unique), "solutions": result.total_solutions, "unique_sets": unique,
+    }
+    return row, [{"region": key, "cells": len(shape), "pieces": " ".join(s.pieces), "count": s.count}
+                 for s in result.subsets]
 
 
 def _with_usage(out: dict, start: float) -> dict:

@@ -236,11 +236,13 @@ def test_cli_runs_resumes_and_summarises(run_cli, tmp_path):
     code, out, err = run_cli(*argv)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].startswith("census classic, K = 3, 8 cells (hole-free, within 4x4): 134 regions in 1 shard(s) "
-                               "(1 run now, 0 resumed)")
+    shards = read_manifest(tmp_path / "c")["plan"]["8"]["shards"]
+    assert lines[0] == (f"census classic, K = 3, 8 cells (hole-free, within 4x4): 134 regions in {shards} shard(s) "
+                        f"({shards} run now, 0 resumed)")
     assert lines[1].startswith("regions with >= 1 uniquely tiling subset: ")
     assert lines[2].startswith("regions with >= 6 (a card side): ")
     assert lines[3].startswith("best region: ") and "#" in lines[4]
     assert lines[-1].startswith(f"dataset {tmp_path / 'c'}/regions") and "wall time" in lines[-1]
+    assert "CPU-s in the shards, worker peak RSS" in lines[-1]
     code, out, _ = run_cli(*argv)
-    assert code == 0 and "(0 run now, 1 resumed)" in out
+    assert code == 0 and f"(0 run now, {shards} resumed)" in out and "CPU-s" not in out

@@ -115,6 +115,10 @@ MANIFEST = "manifest.json"
 FORMAT = "ubongo-cp census 1"
 #: Regions wanted per shard of an analysed census (a shard's rows stay a few MB).
 ROWS_PER_SHARD = 2000
+#: Shards per size of a small analysed census (so that it runs on several workers), each of at least
+#: :data:`MIN_ROWS` regions.
+MIN_SHARDS = 16
+MIN_ROWS = 100
 #: Search-tree leaves (fixed polyominoes, about 8 per region) wanted per shard of a count-only census
 #: (the compiled counter meets about 3-5 million a second).
 LEAVES_PER_COUNT_SHARD = 20_000_000
@@ -728,8 +732,9 @@ def _plan(spec: CensusSpec, shards: int | None) -> dict[str, dict[str, int]]:
             leaves = estimate_count(n, holes=None, box=spec.box, probes=PLAN_PROBES)
             if spec.count_only:
                 count = math.ceil(leaves / LEAVES_PER_COUNT_SHARD)
-            else:
-                count = math.ceil(leaves / 8 / ROWS_PER_SHARD)  # about 8 leaves per free polyomino
+            else:  # about 8 leaves per free polyomino; small censuses still spread over several workers
+                regions = leaves / 8
+                count = max(math.ceil(regions / ROWS_PER_SHARD), min(MIN_SHARDS, math.ceil(regions / MIN_ROWS)))
             count = min(MAX_SHARDS, max(1, count))
         else:
             count = shards

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 
 from .errors import InputError
 
@@ -119,6 +118,11 @@ def _run(args: argparse.Namespace) -> int:
             for line in format_grid(region_from_text(best["region"]).cells).splitlines():
                 print("  " + line)
     table = "counts" if args.count_only else "regions"
+    usage = ""
+    if outcome.ran:
+        usage = f", {outcome.extra['cpu_seconds']:.1f} CPU-s in the shards"
+        if outcome.extra["worker_peak_rss_mb"] is not None:
+            usage += f", worker peak RSS {outcome.extra['worker_peak_rss_mb']:.0f} MB"
     print(f"dataset {args.out}/{table} (pandas.read_parquet), manifest {args.out}/manifest.json; "
-          f"wall time {outcome.seconds:.1f} s", file=sys.stdout)
+          f"wall time {outcome.seconds:.1f} s{usage}")
     return 0

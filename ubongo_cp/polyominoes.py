@@ -66,6 +66,7 @@ __all__ = [
     "depth_counts",
     "shard_depth",
     "estimate_count",
+    "sample_polyominoes",
 ]
 
 #: Depth-d nodes wanted per shard when :func:`shard_depth` picks ``d``: with
@@ -469,25 +470,58 @@ def estimate_count(n: int, *, holes: bool | None = False, box: tuple[int, int] |
     """
     if probes < 2:
         raise InputError(f"probes must be at least 2, got {probes}")
-    rng = random.Random(seed)
-    depth = 0
-    for d in range(1, n + 1):
-        if sum(1 for _ in _nodes(n, box, free, d)) > probes // 2:
-            break
-        depth = d
-    if depth == n:  # small enough to count
-        return float(sum(1 for _, cells, bbox in _nodes(n, box, free, n)
-                         if holes is None or _leaf(cells, _Grid(n, box).w, *bbox, holes, free) is not None))
-    grid = _Grid(n, box)
-    if depth == 0:
-        return sum(_probe(grid, [grid.origin], [], (-1, 1 << 30, -(1 << 30)), n, box, free, holes, rng)
-                   for _ in range(probes)) / probes
-    starts = sum(1 for _ in _nodes(n, box, free, depth))
-    per = max(1, probes // starts)
-    total = 0.0
-    for untried, cells, bbox in _nodes(n, box, free, depth, grid=grid):
-        total += sum(_probe(grid, untried, cells, bbox, n, box, free, holes, rng) for _ in range(per)) / per
-    return total
+    return float(sum(weight for weight, _ in _stratified_probes(n, box, free, holes, probes, seed)))
+
+
+def sample_polyominoes(n: int, probes: int = 2000, *, holes: bool = False, box: tuple[int, int] | None = None,
+                       seed: int = 0) -> list[tuple[Shape, float]]:
+    """Random free polyominoes with importance weights, from the probes of :func:`estimate_count`.
+
+    Each probe that ends in a wanted leaf gives that polyomino (canonical
+    form) and its weight; for any function ``f`` of a polyomino,
+    ``sum(w * f(s))`` estimates the sum of ``f`` over every polyomino
+    :func:`free_polyominoes` would yield (unbiased), and
+    ``sum(w * f(s)) / sum(w)`` its mean. Unlike the first polyominoes of an
+    enumeration or of a shard (met first by the search, hence long and
+    thin), the sample is spread over the whole tree.
+
+    Parameters
+    ----------
+    n : int
+        Number of cells.
+    probes : int
+        About how many random paths to follow; roughly one in 8 ends in a
+        wanted leaf (a canonical one).
+    holes, box : optional
+        As in :func:`free_polyominoes`.
+    seed : int
+        Seed of the paths (same seed, same sample).
+
+    Returns
+    -------
+    list of (Shape, float)
+        Polyominoes (with repetitions) and their weights, in the order drawn.
+
+    Raises
+    ------
+    InputError
+        For ``n < 1``, a box side below 1 or ``probes < 2``.
+
+    References
+    ----------
+    D. E. Knuth, *Math. Comp.* 29 (1975) 121-136 (random probes of a
+    backtrack tree).
+
+    Examples
+    --------
+    >>> sample = sample_polyominoes(9, 400, seed=1)
+    >>> all(len(s) == 9 for s, _ in sample), 0.7 * 1248 < sum(w for _, w in sample) < 1.3 * 1248  # A000104
+    (True, True)
+    """
+    if probes < 2:
+        raise InputError(f"probes must be at least 2, got {probes}")
+    return [(item[0], weight) for weight, item in _stratified_probes(n, box, True, holes, probes, seed)
+            if item is not None]
 
 
 # --------------------------------------------------------------------------
@@ -716,12 +750,13 @@ def _nodes(n: int, box, free: bool, depth: int, *, grid: _Grid | None = None) ->
 
 
 def _probe(grid: _Grid, untried: list, cells: list, bbox: tuple, n: int, box, free: bool,
-           holes: bool | None, rng: random.Random) -> float:
-    """One random path from a node down to depth ``n`` (Knuth 1975); its weight.
+           holes: bool | None, rng: random.Random) -> tuple[float, tuple | None]:
+    """One random path from a node down to depth ``n`` (Knuth 1975): its weight and leaf.
 
     The weight (product of the branching degrees) counts when the path ends
-    in a wanted leaf (``_leaf`` with ``holes``; any leaf when ``holes`` is
-    None). ``grid.seen`` is left as found.
+    in a wanted leaf (``_leaf`` with ``holes``, whose result comes with it;
+    any leaf when ``holes`` is None, with None); otherwise ``(0.0, None)``.
+    ``grid.seen`` is left as found.
     """
     W, seen = grid.w, grid.seen
     cells = list(cells)
@@ -736,7 +771,7 @@ def _probe(grid: _Grid, untried: list, cells: list, bbox: tuple, n: int, box, fr
                 if box is None or _fits(max(r, hi_r), max(q, hi_q) - min(q, lo_q) + 1, box, free):
                     children.append(j)
             if not children:
-                return 0.0
+                return 0.0, None
             weight *= len(children)
             j = children[int(rng.random() * len(children))]
             c = untried[j]
@@ -744,9 +779,10 @@ def _probe(grid: _Grid, untried: list, cells: list, bbox: tuple, n: int, box, fr
             hi_r, lo_q, hi_q = max(r, hi_r), min(q, lo_q), max(q, hi_q)
             cells.append(c)
             if len(cells) == n:
-                if holes is None or _leaf(cells, W, hi_r, lo_q, hi_q, holes, free) is not None:
-                    return weight
-                return 0.0
+                if holes is None:
+                    return weight, None
+                item = _leaf(cells, W, hi_r, lo_q, hi_q, holes, free)
+                return (weight, item) if item is not None else (0.0, None)
             # the child's untried set: the cells after c, then c's new neighbours
             untried = untried[j + 1:]
             for nb in (c + 1, c + W, c - 1, c - W):
@@ -757,3 +793,37 @@ def _probe(grid: _Grid, untried: list, cells: list, bbox: tuple, n: int, box, fr
     finally:
         for nb in marked:
             seen[nb] = 0
+
+
+def _stratified_probes(n: int, box, free: bool, holes: bool | None, probes: int,
+                       seed: int) -> Iterator[tuple[float, tuple | None]]:
+    """Knuth's probes below the deepest level with at most ``probes / 2`` nodes.
+
+    Yields ``(weight, leaf)`` per probe, the weight divided by the probes
+    per start node, so that the weights sum to the estimate; when the whole
+    tree has few leaves, every wanted leaf once with weight 1 instead.
+    """
+    rng = random.Random(seed)
+    depth = 0
+    for d in range(1, n + 1):
+        if sum(1 for _ in _nodes(n, box, free, d)) > probes // 2:
+            break
+        depth = d
+    grid = _Grid(n, box)
+    if depth == n:  # small enough to count
+        for _, cells, bbox in _nodes(n, box, free, n, grid=grid):
+            item = None if holes is None else _leaf(cells, grid.w, *bbox, holes, free)
+            if holes is None or item is not None:
+                yield 1.0, item
+        return
+    if depth == 0:
+        starts = [([grid.origin], [], (-1, 1 << 30, -(1 << 30)))]
+        per = probes
+    else:
+        starts = _nodes(n, box, free, depth, grid=grid)
+        per = max(1, probes // sum(1 for _ in _nodes(n, box, free, depth)))
+    for untried, cells, bbox in starts:
+        for _ in range(per):
+            weight, item = _probe(grid, untried, cells, bbox, n, box, free, holes, rng)
+            if weight:
+                yield weight / per, item

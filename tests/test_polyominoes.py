@@ -13,7 +13,7 @@ from collections import Counter
 
 from ubongo_cp.polyominoes import (
     Shard, canonical_form, count_holes, count_polyominoes, depth_counts, estimate_count, fits_box,
-    fixed_polyominoes, free_polyominoes, shard_depth, symmetry_order,
+    fixed_polyominoes, free_polyominoes, sample_polyominoes, shard_depth, symmetry_order,
 )
 
 # OEIS A001168 (fixed), A000105 (free), A000104 (free without holes), n = 1..10.
@@ -163,6 +163,18 @@ def test_estimates():
     assert 0.7 * 16094 < estimate_count(11) < 1.3 * 16094  # A000104
     assert 0.7 * FIXED[9] < estimate_count(10, holes=True, free=False) < 1.3 * FIXED[9]
     assert estimate_count(12, seed=3) == estimate_count(12, seed=3)
+
+
+def test_weighted_sample_is_spread_over_every_polyomino():
+    everything = set(free_polyominoes(9))
+    sample = sample_polyominoes(9, 3000, seed=2)
+    assert {s for s, _ in sample} <= everything and len({s for s, _ in sample}) > 150
+    total = sum(w for _, w in sample)
+    assert 0.8 * 1248 < total < 1.2 * 1248  # the weights estimate the count (A000104)
+    # and weighted means estimate means over all regions, e.g. the share of 2-row regions
+    two_rows = sum(1 for s in everything if s[-1][0] == 1) / len(everything)
+    assert abs(sum(w for s, w in sample if s[-1][0] == 1) / total - two_rows) < 0.05
+    assert sample_polyominoes(5, 200) == [(s, 1.0) for s in free_polyominoes(5)]  # small trees: all, weight 1
 
 
 def test_bad_arguments():

@@ -457,8 +457,9 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
     Notes
     -----
     Cost: one :func:`~ubongo_cp.analyze.analyze` call per region (about
-    4 ms for classic K = 3 on 12 cells, see ``benchmarks/bench_census.py``)
-    plus about 8 search-tree leaves per region for the enumeration.
+    2 ms of CPU for classic K = 3 on 12 cells, 3-4 ms for Duel K = 4 on 22;
+    ``benchmarks/bench_census.py``) plus about 8 search-tree leaves per
+    region for the enumeration. Memory: one shard's rows per worker.
 
     Examples
     --------
@@ -473,6 +474,12 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
     spec = make_spec(pieces, k, cells, box=box, holes=holes, count_only=count_only, per_subset=per_subset)
     if shards is not None and not 1 <= shards <= MAX_SHARDS:
         raise InputError(f"shards must be between 1 and {MAX_SHARDS}, got {shards}")
+    if jobs is not None and jobs < 1:
+        raise InputError(f"jobs must be at least 1, got {jobs}")
+    from .executors import EXECUTORS, make_executor
+
+    if isinstance(executor, str) and executor not in EXECUTORS:
+        raise InputError(f"unknown executor {executor!r}; choose one of {', '.join(EXECUTORS)}")
     out = Path(out_dir)
     manifest = _open_census(out, spec, shards)
     plan = {int(n): (p["shards"], p["depth"]) for n, p in manifest["plan"].items()}
@@ -492,10 +499,12 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
     def on_error(item: tuple, exc: BaseException) -> dict:
         return {"error": f"{type(exc).__name__}: {exc}", "n": item[1], "index": item[2]}
 
-    from .executors import make_executor
-
-    ctx = make_executor(executor, jobs=jobs, scheduler=scheduler) if isinstance(executor, str) \
-        else nullcontext(executor)
+    if not todo:  # everything was finished: no executor to start
+        ctx = nullcontext(None)
+    elif isinstance(executor, str):
+        ctx = make_executor(executor, jobs=jobs, scheduler=scheduler)
+    else:
+        ctx = nullcontext(executor)
     bar = None
     if progress and todo:
         from tqdm import tqdm
@@ -802,6 +811,8 @@ def _map_shards(ex, todo: list, on_error) -> Iterator[dict]:
     """
     from .executors import DaskExecutor
 
+    if not todo:
+        return
     if not isinstance(ex, DaskExecutor):
         yield from ex.map_unordered(census_shard, todo, on_error=on_error)
         return

@@ -145,8 +145,10 @@ def census_process(out: Path, pieces: str, k: int, cells, *, box=None, count_onl
     shutil.rmtree(out, ignore_errors=True)
     code = ("import json, sys, time; t = time.perf_counter()\n"
             "from ubongo_cp.census import run_census\n"
-            f"o = run_census({pieces!r}, {k}, {list(cells)!r}, out_dir={str(out)!r}, box={box!r}, "
-            f"count_only={count_only}, jobs={jobs}, progress=False)\n"
+            "from ubongo_cp.executors import make_executor\n"
+            f"with make_executor('local', jobs={jobs}) as pool:\n"
+            f"    o = run_census({pieces!r}, {k}, {list(cells)!r}, out_dir={str(out)!r}, box={box!r}, "
+            f"count_only={count_only}, executor=pool, progress=False)\n"
             "print(json.dumps({'regions': o.regions, 'shards': o.shards, 'census_s': o.seconds, "
             "'process_s': time.perf_counter() - t, **o.extra}))\n")
     t = time.perf_counter()

@@ -19,7 +19,8 @@ from ubongo_cp.census import (
     census_regions, census_summary, make_spec, read_census, read_manifest, region_from_text, region_text,
     run_census,
 )
-from ubongo_cp.errors import InputError, UbongoError
+from ubongo_cp.errors import InputError
+from ubongo_cp.executors import make_executor
 from ubongo_cp.pieces import load_pieces
 from ubongo_cp.polyominoes import canonical_form, free_polyominoes, symmetry_order
 
@@ -29,7 +30,8 @@ PARAMS = dict(pieces="classic", k=3, cells=[8, 9], box=(4, 4), shards=3)
 
 
 def census(out, **kw):
-    args = {**PARAMS, "jobs": 1, "progress": False, **kw}
+    """The small census, in this process unless an executor is given."""
+    args = {**PARAMS, "progress": False, **kw}
     return run_census(args.pop("pieces"), args.pop("k"), args.pop("cells"), out_dir=out, **args)
 
 
@@ -84,7 +86,8 @@ def test_per_subset_table_agrees_with_the_regions(reference):
 
 def test_process_pool_gives_the_same_dataset(reference, tmp_path):
     ref, _ = reference
-    census(tmp_path / "pool", per_subset=True, jobs=2)
+    with make_executor("local", jobs=2) as pool:
+        census(tmp_path / "pool", per_subset=True, executor=pool)
     for table in ("regions", "subsets"):
         pd.testing.assert_frame_equal(read_census(tmp_path / "pool", table), read_census(ref, table))
 
@@ -92,7 +95,8 @@ def test_process_pool_gives_the_same_dataset(reference, tmp_path):
 @pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_dataset(reference, tmp_path):
     ref, _ = reference
-    census(tmp_path / "dask", per_subset=True, executor="dask", jobs=2)
+    with make_executor("dask", jobs=2) as cluster:  # a real LocalCluster
+        census(tmp_path / "dask", per_subset=True, executor=cluster)
     for table in ("regions", "subsets"):
         pd.testing.assert_frame_equal(read_census(tmp_path / "dask", table), read_census(ref, table))
 
@@ -156,8 +160,7 @@ def test_count_only_counts_the_same_regions(reference, tmp_path):
         read_census(tmp_path / "count")
     assert census_summary(tmp_path / "count") == {"regions": 332, "count_only": True}
     # with holes: OEIS A000105 (369 octominoes, 6 with a hole)
-    outcome = run_census("classic", 3, 8, holes=True, count_only=True, out_dir=tmp_path / "holes", jobs=1,
-                         progress=False)
+    outcome = run_census("classic", 3, 8, holes=True, count_only=True, out_dir=tmp_path / "holes", progress=False)
     counts = read_census(tmp_path / "holes", "counts")
     assert outcome.regions == 369 and counts.loc[counts["holes"] > 0, "regions"].sum() == 6
 

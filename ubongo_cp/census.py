@@ -78,13 +78,13 @@ import math
 import os
 import re
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from . import __version__
 from .errors import InputError, UbongoError
+from .executors import Executor, using
 from .geometry import format_grid, parse_grid
 from .pieces import PieceSet, Region, load_pieces
 from .shipped import SHIPPED_PIECE_SETS
@@ -128,6 +128,8 @@ MAX_SHARDS = 100_000
 PLAN_PROBES = 10_000
 #: Uniquely tiling subsets a region needs to make a classic card side (one per die face, UG-3).
 CARD_UNIQUE = 6
+#: Modules a worker imports to run a shard (imported before workers are forked).
+WORKER_MODULES = ("ubongo_cp.census", "ubongo_cp.analyze", "ubongo_cp.solvers.dancing")
 #: Dask: shards sent per worker in one wave (two per Dask task), so that
 #: finished shards come back, and are saved, a few at a time.
 DASK_WAVE = 8
@@ -389,9 +391,8 @@ def _with_usage(out: dict, start: float) -> dict:
 
 def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterable[int], *,
                out_dir: str | os.PathLike, box: tuple[int, int] | None = None, holes: bool = False,
-               count_only: bool = False, per_subset: bool = False, executor: Any = "local",
-               jobs: int | None = None, scheduler: str | None = None, shards: int | None = None,
-               progress: bool = True,
+               count_only: bool = False, per_subset: bool = False, executor: Executor | None = None,
+               shards: int | None = None, progress: bool = True,
                on_shard: Callable[[int, int, int], None] | None = None) -> CensusOutcome:
     """Enumerate every region of ``cells`` cells and analyse it for ``k`` pieces of a set; write a dataset.
 
@@ -417,14 +418,10 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
         class (``counts/``) instead of analysed rows.
     per_subset : bool
         Also write ``subsets/``, one row per (region, tiling subset).
-    executor : {"local", "dask"} or executor object
-        Where the shards run (:func:`ubongo_cp.executors.make_executor`); an
-        executor object is used as is and not closed.
-    jobs : int, optional
-        Worker processes or LocalCluster workers (default: all cores; 1 runs
-        in this process).
-    scheduler : str, optional
-        Dask scheduler address, with ``executor="dask"``.
+    executor : Executor, optional
+        Where the shards run (default: in this process; see
+        :mod:`ubongo_cp.executors`: a process pool or a Dask cluster); it is
+        left open. The dataset does not depend on it.
     shards : int, optional
         Shards per size (default: from the expected number of regions,
         :data:`ROWS_PER_SHARD` each). A resumed census keeps its own.
@@ -444,8 +441,8 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
         For an unknown piece set, K below 1 or above the set's size, a size
         N that no K pieces can cover (below the K smallest pieces' area or
         above the K largest pieces') or that exceeds the box, a box side
-        below 1, a directory holding a census of other parameters (or other
-        files where the census's would go), or an unusable executor.
+        below 1, or a directory holding a census of other parameters (or
+        other files where the census's would go).
     UbongoError
         When some shards failed (their error is named; the others are
         saved and the same call resumes).
@@ -465,7 +462,7 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
     --------
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     outcome = run_census("classic", 3, 8, out_dir=tmp, jobs=1, progress=False)
+    ...     outcome = run_census("classic", 3, 8, out_dir=tmp, progress=False)
     ...     best = census_summary(tmp)["best"]
     >>> outcome.regions, best["matching_subsets"], best["unique_subsets"]  # A000104: 363; only I2 I3 L3 cover 8
     (363, 1, 1)
@@ -474,12 +471,6 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
     spec = make_spec(pieces, k, cells, box=box, holes=holes, count_only=count_only, per_subset=per_subset)
     if shards is not None and not 1 <= shards <= MAX_SHARDS:
         raise InputError(f"shards must be between 1 and {MAX_SHARDS}, got {shards}")
-    if jobs is not None and jobs < 1:
-        raise InputError(f"jobs must be at least 1, got {jobs}")
-    from .executors import EXECUTORS, make_executor
-
-    if isinstance(executor, str) and executor not in EXECUTORS:
-        raise InputError(f"unknown executor {executor!r}; choose one of {', '.join(EXECUTORS)}")
     out = Path(out_dir)
     manifest = _open_census(out, spec, shards)
     plan = {int(n): (p["shards"], p["depth"]) for n, p in manifest["plan"].items()}
@@ -499,19 +490,14 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
     def on_error(item: tuple, exc: BaseException) -> dict:
         return {"error": f"{type(exc).__name__}: {exc}", "n": item[1], "index": item[2]}
 
-    if not todo:  # everything was finished: no executor to start
-        ctx = nullcontext(None)
-    elif isinstance(executor, str):
-        ctx = make_executor(executor, jobs=jobs, scheduler=scheduler)
-    else:
-        ctx = nullcontext(executor)
     bar = None
     if progress and todo:
         from tqdm import tqdm
 
         bar = tqdm(total=len(todo), unit="shard", desc=f"census {spec.pieces} K={spec.k}", dynamic_ncols=True)
     try:
-        with ctx as ex:
+        with using(executor) as ex:  # executors start lazily: nothing starts when every shard is finished
+            ex.warm(WORKER_MODULES)
             for result in _map_shards(ex, todo, on_error):
                 if "error" in result:
                     failed.append((result["n"], result["index"], result["error"]))
@@ -818,7 +804,7 @@ def _map_shards(ex, todo: list, on_error) -> Iterator[dict]:
         return
     a = 0
     while a < len(todo):
-        workers = len(ex.client.scheduler_info().get("workers", {})) or 1
+        workers = ex.jobs  # a cluster reached by address: the workers it has now
         wave = todo[a:a + DASK_WAVE * workers]
         yield from ex.map_unordered(census_shard, wave, on_error=on_error)
         a += len(wave)

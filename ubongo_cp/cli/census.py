@@ -9,15 +9,14 @@ from __future__ import annotations
 import argparse
 import re
 
-from .errors import InputError
+from ..errors import InputError
+from .common import add_executor_arguments, add_progress_argument, executor_from
 
-__all__ = ["add_parser", "parse_cells", "parse_box"]
+__all__ = ["add_parsers", "parse_cells", "parse_box"]
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parsers(subparsers) -> argparse.ArgumentParser:
     """Add the ``census`` sub-command to the top-level ``subparsers``."""
-    from .executors import add_executor_arguments
-
     p = subparsers.add_parser(
         "census", help="analyse every region of N cells: which make good cards, how rare, which are best",
         description="Enumerate every free region of N cells (hole-free unless --holes, inside an RxC box in "
@@ -38,7 +37,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="also write OUT/subsets: one row per (region, tiling subset, count)")
     p.add_argument("--shards", type=int, help="shards per size (default: from the expected number of regions)")
     add_executor_arguments(p, default_jobs=None)
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_progress_argument(p)
     p.set_defaults(func=_run)
     return p
 
@@ -86,17 +85,17 @@ def parse_box(text: str) -> tuple[int, int]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .census import census_summary, region_from_text, run_census
-    from .geometry import format_grid
+    from ..census import census_summary, region_from_text, run_census
+    from ..geometry import format_grid
 
     cells = parse_cells(args.cells)
     box = parse_box(args.box) if args.box else None
     if args.shards is not None and args.shards < 1:
         raise InputError(f"--shards must be at least 1, got {args.shards}")
-    outcome = run_census(args.pieces, args.k, cells, out_dir=args.out, box=box, holes=args.holes,
-                         count_only=args.count_only, per_subset=args.per_subset, executor=args.executor,
-                         jobs=args.jobs, scheduler=args.scheduler, shards=args.shards,
-                         progress=not args.no_progress)
+    with executor_from(args) as executor:
+        outcome = run_census(args.pieces, args.k, cells, out_dir=args.out, box=box, holes=args.holes,
+                             count_only=args.count_only, per_subset=args.per_subset, executor=executor,
+                             shards=args.shards, progress=not args.no_progress)
     summary = census_summary(args.out)
     sizes = f"{cells[0]}" if len(cells) == 1 else f"{cells[0]}-{cells[-1]}"
     where = f"within {box[0]}x{box[1]}" if box else "any box"

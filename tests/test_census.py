@@ -215,6 +215,12 @@ def test_bad_input(args, message):
         make_spec("classic", 3, 13, box=(4, 3))
 
 
+def test_refuses_a_census_too_large_to_hold(tmp_path):
+    with pytest.raises(InputError, match="regions of 40 cells: more than one census can hold"):
+        run_census("pentominoes", 8, 40, out_dir=tmp_path / "huge", progress=False)
+    assert not (tmp_path / "huge").exists()
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--pieces", "nosuchset", "--k", "3", "--cells", "8"], "unknown piece set"),
     (["--pieces", "classic", "--k", "13", "--cells", "8"], "K = 13 is more than"),

@@ -87,8 +87,8 @@ from .errors import InputError, UbongoError
 from .executors import Executor, using
 from .geometry import format_grid, parse_grid
 from .pieces import PieceSet, Region, load_pieces
-from .shipped import SHIPPED_PIECE_SETS
 from .polyominoes import Shard, count_polyominoes, estimate_count, free_polyominoes, shard_depth
+from .shipped import SHIPPED_PIECE_SETS
 
 __all__ = [
     "CensusSpec",
@@ -122,8 +122,11 @@ MIN_ROWS = 100
 #: Search-tree leaves (fixed polyominoes, about 8 per region) wanted per shard of a count-only census
 #: (the compiled counter meets about 3-5 million a second).
 LEAVES_PER_COUNT_SHARD = 20_000_000
-#: Most shards per size; beyond, shards grow instead.
+#: Most shards per size; beyond, shards grow instead, up to the limits below (a census larger than
+#: that is refused: its shards would not fit a worker's memory, or would run for days).
 MAX_SHARDS = 100_000
+MAX_ROWS_PER_SHARD = 200_000
+MAX_LEAVES_PER_SHARD = 10_000_000_000
 #: Random paths of Knuth's estimate used to plan the shards.
 PLAN_PROBES = 10_000
 #: Uniquely tiling subsets a region needs to make a classic card side (one per die face, UG-3).
@@ -375,18 +378,6 @@ def census_row(spec: CensusSpec, cells, *, symmetry: int | None = None,
     }
     return row, [{"region": key, "cells": len(shape), "pieces": " ".join(s.pieces), "count": s.count}
                  for s in result.subsets]
-
-
-def _with_usage(out: dict, start: float) -> dict:
-    """Add the shard's CPU seconds and the worker's peak RSS (KiB; None where unknown) to a result."""
-    out["cpu_seconds"] = time.process_time() - start
-    try:
-        import resource
-
-        out["peak_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-    except (ImportError, OSError):  # pragma: no cover - not POSIX
-        out["peak_rss_kb"] = None
-    return out
 
 
 def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterable[int], *,
@@ -731,6 +722,10 @@ def _plan(spec: CensusSpec, shards: int | None) -> dict[str, dict[str, int]]:
                 regions = leaves / 8
                 count = max(math.ceil(regions / ROWS_PER_SHARD), min(MIN_SHARDS, math.ceil(regions / MIN_ROWS)))
             count = min(MAX_SHARDS, max(1, count))
+            if spec.count_only and leaves / count > MAX_LEAVES_PER_SHARD or \
+                    not spec.count_only and leaves / 8 / count > MAX_ROWS_PER_SHARD:
+                raise InputError(f"about {leaves / 8:.1e} regions of {n} cells: more than one census can hold "
+                                 f"in {MAX_SHARDS:,} shards; give a box or fewer cells")
         else:
             count = shards
         plan[str(n)] = {"shards": count, "depth": shard_depth(n, count, box=spec.box)}
@@ -836,3 +831,15 @@ def _count_regions(out: Path, spec: CensusSpec) -> int:
         return sum(int(sum(pq.read_table(p, columns=["regions"]).column(0).to_pylist()))
                    for p in (out / "counts").glob("n*.parquet"))
     return sum(pq.read_metadata(p).num_rows for p in (out / "regions").glob("n*.parquet"))
+
+
+def _with_usage(out: dict, start: float) -> dict:
+    """Add the shard's CPU seconds and the worker's peak RSS (KiB; None where unknown) to a result."""
+    out["cpu_seconds"] = time.process_time() - start
+    try:
+        import resource
+
+        out["peak_rss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    except (ImportError, OSError):  # pragma: no cover - not POSIX
+        out["peak_rss_kb"] = None
+    return out

@@ -16,8 +16,8 @@ What is measured, and how:
    (one :func:`~ubongo_cp.analyze.analyze` call each) for classic K = 3 on
    12 cells within 6x6, classic K = 4 on 16 cells within 7x7 and Duel K = 4
    on 22 cells within 7x7 (the middle sizes of the card sides), after a
-   warm-up, on regions drawn by Knuth's random probes over the whole
-   enumeration (weighted means).
+   warm-up, on every k-th region of two random shards of the census's own
+   plan (a sample that stands for the whole enumeration).
 3. **Whole census**: every hole-free 12-cell region (58937), classic set,
    K = 3, two worker processes (``--jobs 2``), in a fresh process: wall
    time, CPU time in the shards, peak RSS per worker
@@ -28,10 +28,9 @@ What is measured, and how:
 5. **Projections** of analysed censuses on a Dask cluster: 16-20 cells
    within 6x6, classic set, K = 4 (region counts from (4)), and Duel side A,
    K = 4, 21-23 cells within 7x7 (counts estimated): CPU-hours from the
-   weighted mean cost per region of a sample drawn by Knuth's random probes
-   (the first regions of a shard would be biased: long and cheap), output
-   size from the bytes per row of the sample (calibrated against the real
-   12-cell dataset).
+   mean cost per region of a sample drawn as in (2) (the first regions of a
+   shard would be biased: long and cheap), output size from the bytes per
+   row of the sample (calibrated against the real 12-cell dataset).
 
 The machine is shared: figures are noisy (the load average is recorded).
 """
@@ -59,57 +58,58 @@ RATE_CASES = [("classic", 3, 12, (6, 6), 240), ("classic", 4, 16, (7, 7), 120), 
 PROJECTION = dict(pieces="classic", k=4, cells=range(16, 21), box=(6, 6))
 #: Duel side A (UD-1, UD-2): K = 4, 21-23 cells within 7x7; too large to count here.
 DUEL_A = dict(pieces="duel", k=4, cells=range(21, 24), box=(7, 7))
-#: Regions sampled per size for the projections' per-region cost and bytes per row.
-PROJECTION_SAMPLE = 60
+#: Regions analysed per size for the projections' per-region cost and bytes per row.
+PROJECTION_SAMPLE = 80
 
 
-def sample_regions(n: int, box, count: int, seed: int = 0) -> list[tuple[tuple, float]]:
-    """``count`` regions drawn over the whole enumeration, with importance weights.
+def sample_regions(spec, n: int, count: int, shards: int = 2, seed: int = 0) -> list:
+    """About ``count`` regions of ``n`` cells from random shards of the census's own plan.
 
-    Knuth's random probes of the search tree
-    (:func:`ubongo_cp.polyominoes.sample_polyominoes`), a uniform subset of
-    the polyominoes they reach; weighted means (``sum(w * f) / sum(w)``)
-    estimate means over every region. The first regions of an enumeration
-    or of a shard would not do: the search meets long, thin regions first,
-    and they are the cheapest to analyse.
+    ``shards`` shards of :func:`ubongo_cp.census.plan_census` are drawn at
+    random (seeded); each is counted (compiled counter), enumerated in full
+    and every k-th region kept: a cluster sample of the search tree's
+    subtrees, systematic inside each shard, so the regions stand for all of
+    them. (The first regions of an enumeration or a shard would not: the
+    search meets long, thin regions first, which are the cheapest to analyse;
+    Knuth's random probes die in a box, leaving a few heavy weights.)
     """
     import random
 
-    from ubongo_cp.polyominoes import sample_polyominoes
+    from ubongo_cp.census import plan_census, make_spec
+    from ubongo_cp.polyominoes import Shard, count_polyominoes, free_polyominoes
 
-    sample = sample_polyominoes(n, max(2000, 40 * count), box=box, seed=seed)
-    return random.Random(seed).sample(sample, min(count, len(sample)))
+    plan = plan_census(make_spec(spec.piece_set, spec.k, n, box=spec.box))[str(n)]
+    total, depth = plan["shards"], plan["depth"]
+    per = math.ceil(count / shards)
+    regions = []
+    for i in sorted(random.Random(seed).sample(range(total), min(shards, total))):
+        shard = Shard(i, total, depth)
+        step = max(1, count_polyominoes(n, box=spec.box, shard=shard) // per)
+        picked = [shape for j, shape in enumerate(free_polyominoes(n, box=spec.box, shard=shard)) if j % step == 0]
+        regions += picked[:per]
+    return regions
 
 
-def analysed_sample(spec, n: int, box, count: int) -> dict:
-    """Analyse a weighted sample of regions (warm process): weighted mean CPU cost, unique subsets, rows."""
+def analysed_sample(spec, n: int, count: int) -> dict:
+    """Analyse a sample of regions in this (warm) process: CPU cost per region, rows."""
     from ubongo_cp.census import census_row
 
-    sample = sample_regions(n, box, count)
-    for shape, _ in sample[:3]:  # warm-up: the DLX kernel loaded, caches filled
+    sample = sample_regions(spec, n, count)
+    for shape in sample[:3]:  # warm-up: the DLX kernel loaded, caches filled
         census_row(spec, shape)
-    total_w = cost = unique = tiling = squares = 0.0
-    rows = []
-    for shape, w in sample:
-        squares += w * w
-        cpu = time.process_time()
-        row, _ = census_row(spec, shape)
-        cpu = time.process_time() - cpu
-        total_w += w
-        cost += w * cpu
-        unique += w * row["unique_subsets"]
-        tiling += w * row["tiling_subsets"]
-        rows.append(row)
-    return {"regions": len(sample), "effective": total_w ** 2 / squares, "ms_per_region": 1000 * cost / total_w,
-            "per_core_per_s": total_w / cost, "mean_unique": unique / total_w, "mean_tiling": tiling / total_w,
-            "rows": rows}
+    cpu = time.process_time()
+    rows = [census_row(spec, shape)[0] for shape in sample]
+    cpu = time.process_time() - cpu
+    return {"regions": len(rows), "ms_per_region": 1000 * cpu / len(rows), "per_core_per_s": len(rows) / cpu,
+            "mean_unique": sum(r["unique_subsets"] for r in rows) / len(rows),
+            "mean_tiling": sum(r["tiling_subsets"] for r in rows) / len(rows), "rows": rows}
 
 
 def analysis_rate(pieces: str, k: int, n: int, box, count: int) -> dict:
-    """Regions per CPU second of census_row on a weighted sample, in this (warm) process."""
+    """Regions per CPU second of census_row on a sample, in this (warm) process."""
     from ubongo_cp.census import make_spec
 
-    result = analysed_sample(make_spec(pieces, k, n, box=box), n, box, count)
+    result = analysed_sample(make_spec(pieces, k, n, box=box), n, count)
     del result["rows"]
     return result
 
@@ -182,8 +182,8 @@ def projection_samples(case: dict, quick: bool) -> list[dict]:
     spec = make_spec(case["pieces"], case["k"], list(case["cells"]), box=case["box"])
     out = []
     for n in case["cells"]:
-        r = analysed_sample(spec, n, case["box"], PROJECTION_SAMPLE // (3 if quick else 1))
-        out.append({"n": n, "sampled": r["regions"], "effective": r["effective"], "ms_per_region": r["ms_per_region"],
+        r = analysed_sample(spec, n, PROJECTION_SAMPLE // (3 if quick else 1))
+        out.append({"n": n, "sampled": r["regions"], "ms_per_region": r["ms_per_region"],
                     "mean_unique": r["mean_unique"], "mean_tiling": r["mean_tiling"],
                     "sample_bytes_per_row": bytes_per_row(r["rows"])})
     return out
@@ -211,7 +211,7 @@ def projection_table(title: str, case: dict, counts: dict, samples: list[dict], 
                      figures: list, note: str) -> list[str]:
     """Markdown of one projection: regions, CPU-hours, output per size; cluster wall times; the command."""
     md = ["", f"## Projection: {title}", "", note, "",
-          "| cells | regions | sample (effective) | ms per region | CPU-hours | MB of Parquet |",
+          "| cells | regions | regions analysed | ms per region | CPU-hours | MB of Parquet |",
           "|--:|--:|--:|--:|--:|--:|"]
     total_cpu_h = total_mb = total_regions = 0.0
     for s in samples:
@@ -222,7 +222,7 @@ def projection_table(title: str, case: dict, counts: dict, samples: list[dict], 
         total_cpu_h, total_mb, total_regions = total_cpu_h + cpu_h, total_mb + mb, total_regions + regions
         figures.append({"part": f"projection {title}", "n": n, "regions": regions, "cpu_hours": cpu_h, "mb": mb,
                         **s})
-        md.append(f"| {n} | {regions:,.0f} | {s['sampled']} ({s['effective']:.0f}) | {s['ms_per_region']:.1f} | "
+        md.append(f"| {n} | {regions:,.0f} | {s['sampled']} | {s['ms_per_region']:.1f} | "
                   f"{cpu_h:,.1f} | {mb:,.0f} |")
     md.append(f"| all | {total_regions:,.0f} | | | {total_cpu_h:,.1f} | {total_mb:,.0f} |")
     from ubongo_cp.census import MAX_SHARDS, ROWS_PER_SHARD
@@ -268,12 +268,12 @@ def main(argv=None) -> int:
 
     # 2. Analysis rate per core, warm.
     md += ["", "## Analysis rate per core (warm process, CPU time)", "",
-           "| pieces | K | cells | box | regions sampled (effective) | ms per region | regions per second per core |",
+           "| pieces | K | cells | box | regions analysed | ms per region | regions per second per core |",
            "|---|--:|--:|---|--:|--:|--:|"]
     for pieces, k, n, box, count in RATE_CASES:
         r = analysis_rate(pieces, k, n, box, count // (4 if args.quick else 1))
         figures.append({"part": "rate", "pieces": pieces, "k": k, "n": n, "box": f"{box[0]}x{box[1]}", **r})
-        md.append(f"| {pieces} | {k} | {n} | {box[0]}x{box[1]} | {r['regions']} ({r['effective']:.0f}) | "
+        md.append(f"| {pieces} | {k} | {n} | {box[0]}x{box[1]} | {r['regions']} | "
                   f"{r['ms_per_region']:.2f} | {r['per_core_per_s']:.0f} |")
 
     # 3. Whole censuses on two workers, each in a fresh process.
@@ -316,10 +316,9 @@ def main(argv=None) -> int:
         projection_samples(PROJECTION, args.quick), calibration, figures,
         "Region counts " + ("exact (the count-only census above)" if not args.quick else
                             "exact for 16-17 cells, estimated (Knuth) beyond (--quick)")
-        + "; per-region CPU cost, unique subsets and bytes per row are weighted means over a sample of "
-        f"{PROJECTION_SAMPLE} regions per size drawn by Knuth's random probes (the effective sample size, "
-        "(sum w)^2 / sum w^2, in brackets: the weights are uneven), bytes calibrated against the real 12-cell "
-        f"dataset (x{calibration:.2f}).")
+        + f"; per-region CPU cost and bytes per row from about {PROJECTION_SAMPLE} regions per size, every k-th "
+        "region of two random shards of the census's own plan, analysed in a warm process; bytes calibrated "
+        f"against the real 12-cell dataset (x{calibration:.2f}).")
     leaves_16_20 = sum(estimate_count(n, box=PROJECTION["box"], holes=None, probes=20000) for n in cells)
     counter_rate = leaves_16_20 / r["cpu_seconds"]
     duel_leaves = sum(estimate_count(n, box=DUEL_A["box"], holes=None, probes=20000) for n in DUEL_A["cells"])

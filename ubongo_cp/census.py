@@ -95,6 +95,7 @@ __all__ = [
     "CensusOutcome",
     "run_census",
     "make_spec",
+    "plan_census",
     "census_shard",
     "census_row",
     "read_census",
@@ -699,19 +700,37 @@ def census_summary(out_dir: str | os.PathLike, card: int = CARD_UNIQUE) -> dict[
             "count_only": False}
 
 
-# --------------------------------------------------------------------------
-# helpers
-# --------------------------------------------------------------------------
+def plan_census(spec: CensusSpec, shards: int | None = None) -> dict[str, dict[str, int]]:
+    """The shard plan of a census: shards and sharding depth per size.
 
-def _shard_name(n: int, index: int, count: int) -> str:
-    return f"n{n:02d}-{index:05d}-of-{count:05d}.parquet"
+    Parameters
+    ----------
+    spec : CensusSpec
+        The census (:func:`make_spec`).
+    shards : int, optional
+        Shards per size; by default from Knuth's estimate of the search tree
+        (:func:`~ubongo_cp.polyominoes.estimate_count`, seeded: the same
+        plan every time): :data:`ROWS_PER_SHARD` regions per shard, at least
+        up to :data:`MIN_SHARDS` shards of :data:`MIN_ROWS` regions, at most
+        :data:`MAX_SHARDS`; a count-only census aims at
+        :data:`LEAVES_PER_COUNT_SHARD` search-tree leaves per shard.
 
+    Returns
+    -------
+    dict
+        ``{str(N): {"shards": S, "depth": d}}``, as in the manifest.
 
-_SHARD_FILE = re.compile(r"n(\d+)-(\d+)-of-(\d+)\.parquet")
+    Raises
+    ------
+    InputError
+        For a census that cannot be held (shards beyond
+        :data:`MAX_ROWS_PER_SHARD` regions even at :data:`MAX_SHARDS`).
 
-
-def _plan(spec: CensusSpec, shards: int | None) -> dict[str, dict[str, int]]:
-    """Shards and sharding depth per size, from Knuth's estimate of the search tree."""
+    Examples
+    --------
+    >>> plan_census(make_spec("classic", 3, [8, 12]))
+    {'8': {'shards': 4, 'depth': 4}, '12': {'shards': 32, 'depth': 6}}
+    """
     plan = {}
     for n in spec.cells:
         if shards is None:
@@ -730,6 +749,17 @@ def _plan(spec: CensusSpec, shards: int | None) -> dict[str, dict[str, int]]:
             count = shards
         plan[str(n)] = {"shards": count, "depth": shard_depth(n, count, box=spec.box)}
     return plan
+
+
+# --------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------
+
+def _shard_name(n: int, index: int, count: int) -> str:
+    return f"n{n:02d}-{index:05d}-of-{count:05d}.parquet"
+
+
+_SHARD_FILE = re.compile(r"n(\d+)-(\d+)-of-(\d+)\.parquet")
 
 
 def _open_census(out: Path, spec: CensusSpec, shards: int | None) -> dict:
@@ -759,7 +789,7 @@ def _open_census(out: Path, spec: CensusSpec, shards: int | None) -> dict:
         stray = [t for t in TABLES if (out / t).exists()]
         if stray:
             raise InputError(f"has a {stray[0]}/ directory but no {MANIFEST}; choose another directory", path=out)
-        manifest = {"format": FORMAT, **params, "plan": _plan(spec, shards), "version": __version__}
+        manifest = {"format": FORMAT, **params, "plan": plan_census(spec, shards), "version": __version__}
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

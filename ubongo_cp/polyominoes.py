@@ -483,7 +483,11 @@ def sample_polyominoes(n: int, probes: int = 2000, *, holes: bool = False, box: 
     :func:`free_polyominoes` would yield (unbiased), and
     ``sum(w * f(s)) / sum(w)`` its mean. Unlike the first polyominoes of an
     enumeration or of a shard (met first by the search, hence long and
-    thin), the sample is spread over the whole tree.
+    thin), the sample is spread over the whole tree. In a tight box most
+    paths die and a few heavy weights dominate: the effective sample size
+    ``sum(w) ** 2 / sum(w * w)`` can then be a handful, fine for a count,
+    poor for a mean (``benchmarks/bench_census.py`` samples whole shards
+    instead).
 
     Parameters
     ----------

@@ -1,9 +1,11 @@
 """Census benchmark: enumeration at scale, analysis rate per core, a whole census on two cores, a projection.
 
-Run: ``python -m benchmarks.bench_census [--quick]``. Writes only to the
-untracked ``benchmarks/out/``: ``bench_census.csv`` (every figure),
-``bench_census.md`` (the tables and the projection, also printed) and the
-census directories it makes (``benchmarks/out/census-*``).
+Run: ``python -m benchmarks.bench_census [--quick] [--parts a,b]``. Writes
+only to the untracked ``benchmarks/out/``: per part
+``bench_census.<part>.json``, and, assembled from the latest run of every
+part, ``bench_census.csv`` (every figure) and ``bench_census.md`` (the tables
+and the projections, also printed); and the census directories it makes
+(``benchmarks/out/census-*``).
 
 What is measured, and how:
 
@@ -65,9 +67,10 @@ PROJECTION_SAMPLE = 80
 def sample_regions(spec, n: int, count: int, shards: int = 2, seed: int = 0) -> list:
     """About ``count`` regions of ``n`` cells from random shards of the census's own plan.
 
-    ``shards`` shards of :func:`ubongo_cp.census.plan_census` are drawn at
-    random (seeded); each is counted (compiled counter), enumerated in full
-    and every k-th region kept: a cluster sample of the search tree's
+    Shards of :func:`ubongo_cp.census.plan_census` are drawn at random
+    (seeded) until about ``count`` regions are in; each is counted (compiled
+    counter), enumerated in full and every k-th region kept, about
+    ``count / shards`` per shard: a cluster sample of the search tree's
     subtrees, systematic inside each shard, so the regions stand for all of
     them. (The first regions of an enumeration or a shard would not: the
     search meets long, thin regions first, which are the cheapest to analyse;
@@ -81,12 +84,16 @@ def sample_regions(spec, n: int, count: int, shards: int = 2, seed: int = 0) -> 
     plan = plan_census(make_spec(spec.piece_set, spec.k, n, box=spec.box))[str(n)]
     total, depth = plan["shards"], plan["depth"]
     per = math.ceil(count / shards)
+    order = list(range(total))
+    random.Random(seed).shuffle(order)
     regions = []
-    for i in sorted(random.Random(seed).sample(range(total), min(shards, total))):
+    for i in order[:50]:  # shards may be empty (canonical regions gather in some subtrees): draw on
         shard = Shard(i, total, depth)
         step = max(1, count_polyominoes(n, box=spec.box, shard=shard) // per)
         picked = [shape for j, shape in enumerate(free_polyominoes(n, box=spec.box, shard=shard)) if j % step == 0]
         regions += picked[:per]
+        if len(regions) >= count:
+            break
     return regions
 
 
@@ -245,82 +252,95 @@ def projection_table(title: str, case: dict, counts: dict, samples: list[dict], 
     return md
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true",
-                    help="small versions of every part (the whole census of 10 cells instead of 12; count 16-17 "
-                         "cells only)")
-    args = ap.parse_args(argv)
-    OUT.mkdir(parents=True, exist_ok=True)
-    figures: list[dict] = []
-    md: list[str] = ["# Census benchmark", "",
-                     f"`python -m benchmarks.bench_census{' --quick' if args.quick else ''}`; "
-                     f"{os.cpu_count()} cores, load average at start {os.getloadavg()[0]:.2f} "
-                     "(a shared machine: figures are noisy).", ""]
+PARTS = ("enumeration", "rate", "census", "count", "projection")
 
-    # 1. Enumeration against the published counts.
-    md += ["## Enumeration (one process)", "",
-           "| polyominoes | n | published | generator | s | compiled counter | s |", "|---|--:|--:|--:|--:|--:|--:|"]
+
+def part_enumeration(args) -> tuple[list[str], list[dict]]:
+    """1. The published counts at n = 11, 12."""
+    md = ["## Enumeration (one process)", "",
+          "| polyominoes | n | published | generator | s | compiled counter | s |", "|---|--:|--:|--:|--:|--:|--:|"]
+    figures = []
     for row in enumeration(args.quick):
         figures.append({"part": "enumeration", **row})
         md.append(f"| {row['what']} | {row['n']} | {row['published']:,} | {row.get('generator', float('nan')):,} | "
                   f"{row.get('generator_s', float('nan')):.2f} | {row['compiled']:,} | {row['compiled_s']:.3f} |")
+    return md, figures
 
-    # 2. Analysis rate per core, warm.
-    md += ["", "## Analysis rate per core (warm process, CPU time)", "",
-           "| pieces | K | cells | box | regions analysed | ms per region | regions per second per core |",
-           "|---|--:|--:|---|--:|--:|--:|"]
+
+def part_rate(args) -> tuple[list[str], list[dict]]:
+    """2. Analysis rate per core, warm."""
+    md = ["## Analysis rate per core (warm process, CPU time)", "",
+          "| pieces | K | cells | box | regions analysed | ms per region | regions per second per core |",
+          "|---|--:|--:|---|--:|--:|--:|"]
+    figures = []
     for pieces, k, n, box, count in RATE_CASES:
         r = analysis_rate(pieces, k, n, box, count // (4 if args.quick else 1))
         figures.append({"part": "rate", "pieces": pieces, "k": k, "n": n, "box": f"{box[0]}x{box[1]}", **r})
         md.append(f"| {pieces} | {k} | {n} | {box[0]}x{box[1]} | {r['regions']} | "
                   f"{r['ms_per_region']:.2f} | {r['per_core_per_s']:.0f} |")
+    return md, figures
 
-    # 3. Whole censuses on two workers, each in a fresh process.
-    sizes = [8, 10] if args.quick else [10, 11, 12]
-    md += ["", "## Whole census, classic K = 3, hole-free, any box, 2 worker processes (fresh process each)", "",
-           "| cells | regions | shards | wall s | CPU s in shards | regions/s | worker peak RSS MB |",
-           "|--:|--:|--:|--:|--:|--:|--:|"]
-    for n in sizes:
+
+def part_census(args) -> tuple[list[str], list[dict]]:
+    """3. Whole censuses on two workers, each in a fresh process."""
+    md = ["## Whole census, classic K = 3, hole-free, any box, 2 worker processes (fresh process each)", "",
+          "| cells | regions | shards | wall s | CPU s in shards | regions/s | worker peak RSS MB |",
+          "|--:|--:|--:|--:|--:|--:|--:|"]
+    figures = []
+    for n in [8, 10] if args.quick else [10, 11, 12]:
         r = census_process(OUT / f"census-classic-k3-n{n}", "classic", 3, [n])
         figures.append({"part": "census", "n": n, **r})
         md.append(f"| {n} | {r['regions']:,} | {r['shards']} | {r['wall_s']:.1f} | {r['cpu_seconds']:.1f} | "
                   f"{r['regions'] / r['wall_s']:.0f} | {r['worker_peak_rss_mb']:.0f} |")
-    if not args.quick:
-        assert figures[-1]["regions"] == 58937, figures[-1]
+    if not args.quick and figures[-1]["regions"] != 58937:
+        raise SystemExit(f"the 12-cell census has {figures[-1]['regions']} regions, not 58937 (A000104)")
+    return md, figures
 
-    # 4. Count-only census of the projection's design space.
+
+def part_count(args) -> tuple[list[str], list[dict]]:
+    """4. Count-only census of the projection's design space."""
+    from ubongo_cp.census import read_census
+
     cells = list(PROJECTION["cells"])[:2] if args.quick else list(PROJECTION["cells"])
     out = OUT / "census-classic-k4-16-20-6x6-count"
     r = census_process(out, PROJECTION["pieces"], PROJECTION["k"], cells, box=PROJECTION["box"], count_only=True)
-    from ubongo_cp.census import read_census
-
     counts = read_census(out, "counts").groupby("cells")["regions"].sum()
-    figures.append({"part": "count-only", "cells": f"{cells[0]}-{cells[-1]}", **r})
-    md += ["", f"## Count-only census: hole-free regions of {cells[0]}-{cells[-1]} cells within 6x6 "
-           f"(2 workers, {r['wall_s']:.0f} s wall, {r['cpu_seconds']:.0f} CPU-s)", "",
-           "| cells | regions |", "|--:|--:|"]
+    figures = [{"part": "count-only", "cells": f"{cells[0]}-{cells[-1]}", **r}]
+    figures += [{"part": "count", "n": n, "regions": int(counts[n])} for n in cells]
+    md = [f"## Count-only census: hole-free regions of {cells[0]}-{cells[-1]} cells within 6x6 "
+          f"(2 workers, {r['wall_s']:.0f} s wall, {r['cpu_seconds']:.0f} CPU-s)", "",
+          "| cells | regions |", "|--:|--:|"]
     md += [f"| {n} | {int(counts[n]):,} |" for n in cells]
     md.append(f"| all | {int(counts.sum()):,} |")
+    return md, figures
 
-    # 5. Projections: the analysed census of that space, and of Duel side A, on a Dask cluster.
+
+def part_projection(args) -> tuple[list[str], list[dict]]:
+    """5. Projections: the analysed census of that space, and of Duel side A, on a Dask cluster."""
     from ubongo_cp.polyominoes import estimate_count
 
+    counted = _load_part("count")
+    if counted is None:
+        raise SystemExit("the projection needs the count-only census: run the 'count' part first")
+    exact = {f["n"]: f["regions"] for f in counted if f["part"] == "count"}
+    count_cpu = next(f["cpu_seconds"] for f in counted if f["part"] == "count-only")
+    figures: list[dict] = []
     calibration = bytes_calibration()
-    exact = {n: int(counts[n]) for n in cells}
+    counts = dict(exact)
     for n in PROJECTION["cells"]:
-        if n not in exact:
-            exact[n] = estimate_count(n, box=PROJECTION["box"], probes=20000)
-    md += projection_table(
-        "classic set, K = 4, hole-free regions of 16-20 cells within 6x6", PROJECTION, exact,
+        if n not in counts:
+            counts[n] = estimate_count(n, box=PROJECTION["box"], probes=20000)
+    all_exact = len(exact) == len(PROJECTION["cells"])
+    md = projection_table(
+        "classic set, K = 4, hole-free regions of 16-20 cells within 6x6", PROJECTION, counts,
         projection_samples(PROJECTION, args.quick), calibration, figures,
-        "Region counts " + ("exact (the count-only census above)" if not args.quick else
-                            "exact for 16-17 cells, estimated (Knuth) beyond (--quick)")
+        "Region counts " + ("exact (the count-only census above)" if all_exact else
+                            "exact where counted above, estimated (Knuth) beyond")
         + f"; per-region CPU cost and bytes per row from about {PROJECTION_SAMPLE} regions per size, every k-th "
-        "region of two random shards of the census's own plan, analysed in a warm process; bytes calibrated "
+        "region of random shards of the census's own plan, analysed in a warm process; bytes calibrated "
         f"against the real 12-cell dataset (x{calibration:.2f}).")
-    leaves_16_20 = sum(estimate_count(n, box=PROJECTION["box"], holes=None, probes=20000) for n in cells)
-    counter_rate = leaves_16_20 / r["cpu_seconds"]
+    leaves = sum(estimate_count(n, box=PROJECTION["box"], holes=None, probes=20000) for n in exact)
+    counter_rate = leaves / count_cpu
     duel_leaves = sum(estimate_count(n, box=DUEL_A["box"], holes=None, probes=20000) for n in DUEL_A["cells"])
     figures.append({"part": "counter rate", "leaves_per_cpu_s": counter_rate, "duel_a_leaves": duel_leaves})
     estimates = {}
@@ -341,14 +361,56 @@ def main(argv=None) -> int:
            "writes the dataset; a killed client resumes with the same command, losing at most the shards in "
            "flight (sent in waves of 8 per worker). Memory: a worker holds one shard's rows at a time; its peak "
            "RSS stayed flat as N grew (whole-census table above)."]
-    text = "\n".join(md) + "\n"
-    (OUT / "bench_census.md").write_text(text, encoding="utf-8")
+    return md[1:], figures  # without the leading blank line
+
+
+def _load_part(part: str) -> list[dict] | None:
+    path = OUT / f"bench_census.{part}.json"
+    return json.loads(path.read_text(encoding="utf-8"))["figures"] if path.exists() else None
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="small versions of every part (the whole census of 10 cells instead of 12; count 16-17 "
+                         "cells only)")
+    ap.add_argument("--parts", default=",".join(PARTS),
+                    help=f"comma-separated parts to run (default all: {','.join(PARTS)}); the report is assembled "
+                         "from the latest run of each part")
+    args = ap.parse_args(argv)
+    parts = [p.strip() for p in args.parts.split(",") if p.strip()]
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown:
+        ap.error(f"unknown part(s) {', '.join(unknown)}; choose from {', '.join(PARTS)}")
+    OUT.mkdir(parents=True, exist_ok=True)
+    for part in PARTS:
+        if part not in parts:
+            continue
+        load = os.getloadavg()[0]
+        start = time.perf_counter()
+        md, figures = globals()[f"part_{part}"](args)
+        record = {"part": part, "quick": args.quick, "load_at_start": load, "seconds": time.perf_counter() - start,
+                  "md": md, "figures": figures}
+        (OUT / f"bench_census.{part}.json").write_text(json.dumps(record, indent=1, default=str), encoding="utf-8")
+    text = ["# Census benchmark", "",
+            f"`python -m benchmarks.bench_census`; {os.cpu_count()} cores, a shared machine: figures are noisy "
+            "(the load average when each part started is given).", ""]
+    figures = []
+    for part in PARTS:
+        path = OUT / f"bench_census.{part}.json"
+        if not path.exists():
+            continue
+        record = json.loads(path.read_text(encoding="utf-8"))
+        text += [*record["md"], "", f"*(part `{part}`{' --quick' if record['quick'] else ''}: load average "
+                 f"{record['load_at_start']:.1f} at start, {record['seconds']:.0f} s)*", ""]
+        figures += record["figures"]
+    (OUT / "bench_census.md").write_text("\n".join(text), encoding="utf-8")
     keys = sorted({k for f in figures for k in f})
     with (OUT / "bench_census.csv").open("w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=keys)
         writer.writeheader()
         writer.writerows(figures)
-    print(text)
+    print("\n".join(text))
     print(f"wrote {OUT / 'bench_census.md'} and {OUT / 'bench_census.csv'}")
     return 0
 

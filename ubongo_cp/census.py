@@ -606,7 +606,9 @@ def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: 
     pandas.DataFrame
         Rows sorted by :data:`TABLES` ``[table]`` (the same whatever executor,
         job count or interruptions produced them); the finished shards only,
-        if the census is not complete.
+        if the census is not complete. Integer columns keep their Parquet
+        widths (int8 ... int64), ``region`` and ``pieces`` are str,
+        ``unique_sets`` a list of str.
 
     Raises
     ------
@@ -627,6 +629,8 @@ def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: 
     files = sorted(str(p) for p in (Path(out_dir) / table).glob("n*.parquet"))
     data = ds.dataset(files, schema=schema, format="parquet").to_table(columns=wanted, filter=filters)
     frame = data.to_pandas()
+    if "unique_sets" in frame:  # pyarrow gives numpy arrays; lists compare and print plainly
+        frame["unique_sets"] = frame["unique_sets"].map(list)
     return frame.sort_values(key, kind="stable").reset_index(drop=True)
 
 

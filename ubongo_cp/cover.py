@@ -168,7 +168,7 @@ class ExactCoverInstance:
 
     @cached_property
     def _item_counts(self) -> np.ndarray:
-        return np.diff(self._item_csr[0])
+        return np.bincount(self.indices, minlength=self.n_items)
 
     def options_per_piece(self) -> np.ndarray:
         """Number of placements of each piece copy, shape (len(pieces),)."""

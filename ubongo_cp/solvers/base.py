@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
+import numpy as np
+
 from ..cover import ExactCoverInstance
 from ..status import Status
 from .orbits import Decomposition, orbit_plan
@@ -197,7 +199,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
             if len(keys) > REDUCE_LIMIT:
                 keys = None
         go = limit is None or found < limit
-        if (on_solution is not None or keep is None or len(kept) < keep) and not hand_on([int(o) for o in options]):
+        if (on_solution is not None or keep is None or len(kept) < keep) and not hand_on(_ints(options)):
             go = False
         stopped = not go
         return go
@@ -246,3 +248,8 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     stats = {"wall_seconds": time.perf_counter() - start, **stats, **notes}
     return SolveResult(status, [instance.solution_dict(s) for s in kept], count, exhausted, reduced, stats,
                        name, kept, instance)
+
+
+def _ints(options: Sequence[int]) -> list[int]:
+    """Option ids as a list of Python ints (backends hand numpy arrays or lists)."""
+    return options.tolist() if isinstance(options, np.ndarray) else [int(o) for o in options]

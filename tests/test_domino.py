@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 from ubongo_cp.errors import IllegalActionError, InputError
-from ubongo_cp.games.base import TERMINAL
-from ubongo_cp.games.domino import (
-    END_TURN, HAND_SIZE, NUM_ACTIONS, NUM_DOMINOES, OFF, OUT, DominoSettings, DominoState,
-    action_name, decode_attach, encode_attach, encode_swap, game_record, is_attach, is_swap, new_game,
-    parse_domino, replay_record, save_record,
+from ubongo_cp.games.base import TERMINAL, load_record, record_of, replay_record, save_record
+from ubongo_cp.games.domino.actions import (
+    END_TURN, HAND_SIZE, NUM_ACTIONS, NUM_DOMINOES, OFF, OUT, action_name, decode_attach, encode_attach,
+    encode_swap, is_attach, is_swap, parse_domino,
 )
+from ubongo_cp.games.domino.state import DominoSettings, DominoState, new_game
 
 D = parse_domino
 
@@ -543,7 +543,7 @@ def test_round_limit_bounds_a_game_of_passes():
 
 
 def _recorded_game(seed: int = 5):
-    from ubongo_cp.games.domino_sim import play_one
+    from ubongo_cp.games.domino.sim import play_one
     _, s = play_one(["random", "careful", "lookahead"], seed)
     assert s.swap_depths, "pick a seed whose game has a swap"
     return s
@@ -552,8 +552,8 @@ def _recorded_game(seed: int = 5):
 def test_record_save_load_replay(tmp_path):
     s = _recorded_game()
     path = tmp_path / "game.json"
-    save_record(s, path, agents=["random", "careful", "lookahead"])
-    r = replay_record(path)
+    save_record(s, path, players=["random", "careful", "lookahead"])
+    r = load_record(path)
     assert str(r) == str(s) and r.returns() == s.returns() and r.history == s.history
     rec = json.loads(path.read_text())
     assert rec["moves"][0]["n"] == 1 and rec["result"]["end_reason"] == s.end_reason
@@ -561,18 +561,18 @@ def test_record_save_load_replay(tmp_path):
     # A record of an unfinished game replays to the same position.
     t = new_game(DominoSettings(num_players=2), seed=2)
     t.apply_action(t.legal_actions()[0])
-    assert str(replay_record(game_record(t))) == str(t)
+    assert str(replay_record(record_of(t))) == str(t)
 
 
 def _mutate(s, edit):
-    rec = game_record(s)
+    rec = record_of(s)
     edit(rec)
     return rec
 
 
 def test_bad_record_illegal_move_names_move_and_rule(tmp_path):
     s = _recorded_game()
-    rec = game_record(s)
+    rec = record_of(s)
     k = next(i for i, m in enumerate(rec["moves"]) if m["action"] == END_TURN)
     # Replace a pass by attaching a domino the player does not hold.
     state = replay_record({**rec, "moves": rec["moves"][:k], "result": None})
@@ -581,7 +581,7 @@ def test_bad_record_illegal_move_names_move_and_rule(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(rec))
     with pytest.raises(IllegalActionError, match=rf"bad.json: move {k + 1}: illegal action .*DN-4"):
-        replay_record(path)
+        load_record(path)
 
 
 def test_bad_records_are_input_errors(tmp_path):
@@ -595,20 +595,22 @@ def test_bad_records_are_input_errors(tmp_path):
         (lambda r: r.update(seed=1.5), r"'seed' must be a non-negative integer, got 1.5"),
         (lambda r: r["result"].update(returns=[0.3, 0.3, 0.4]), "does not match the replay"),
         (lambda r: r["deal"]["hands"][0].__setitem__(0, r["deal"]["hands"][1][0]), "duplicated"),
-        (lambda r: r.update(format="other"), "not a ubongo-cp/domino-record"),
+        (lambda r: r.update(format="other"), "not a game record this version reads: format 'other'"),
+        (lambda r: r.update(version=2), "ubongo-cp/domino-record record version 2 is not supported"),
+        (lambda r: r["moves"][1].update(action=True), "move 2: needs an integer 'action'"),
         (lambda r: r["settings"].update(colour="red"), "unknown settings"),
         (lambda r: r["moves"][1].update(action="x"), "move 2: needs an integer 'action'"),
     ]
     for edit, msg in cases:
         with pytest.raises(InputError, match=msg):
             replay_record(_mutate(s, edit))
-    swap_i = next(i for i, m in enumerate(game_record(s)["moves"]) if "swap_depth" in m)
+    swap_i = next(i for i, m in enumerate(record_of(s)["moves"]) if "swap_depth" in m)
     with pytest.raises(InputError, match=rf"move {swap_i + 1}: a swap needs 'swap_depth'"):
         replay_record(_mutate(s, lambda r: r["moves"][swap_i].pop("swap_depth")))
     bad = tmp_path / "broken.json"
     bad.write_text('{"format": "ubongo-cp/domino-record",\n "moves": [1, 2,, 3]}')
     with pytest.raises(InputError, match="broken.json:2: malformed JSON"):
-        replay_record(bad)
+        load_record(bad)
 
 
 # ---------------------------------------------------------------------------
@@ -628,7 +630,7 @@ def _play_turn(agent, s):
 
 
 def test_greedy_takes_longest_move_careful_and_lookahead_the_win():
-    from ubongo_cp.games.domino_agents import make_agent
+    from ubongo_cp.games.domino.agents import make_agent
     g = _play_turn(make_agent("greedy", 0), _plan_position())
     assert g.pawns[0] == OUT and g.eliminated == [0]       # 4 fields: overshoot (DN-11)
     for name in ("careful", "lookahead"):
@@ -637,7 +639,7 @@ def test_greedy_takes_longest_move_careful_and_lookahead_the_win():
 
 
 def test_careful_never_falls_off_and_agents_play_legally():
-    from ubongo_cp.games.domino_sim import play_one
+    from ubongo_cp.games.domino.sim import play_one
     for seed in range(60):
         row, s = play_one(["careful", "greedy", "lookahead", "random"], seed)
         assert 0 not in s.eliminated
@@ -645,14 +647,14 @@ def test_careful_never_falls_off_and_agents_play_legally():
 
 
 def test_careful_swaps_a_dead_domino():
-    from ubongo_cp.games.domino_agents import make_agent
+    from ubongo_cp.games.domino.agents import make_agent
     # Open end 5 (front closed: P1 off the path); 0-0 matches nothing, shares no symbol.
     s = position(["2|4", "4|5"], [1, OFF], [["0-0", "1-2", "2-3"], ["1-1", "3-3", "4-4"]])
     assert make_agent("careful", 0)(s) == encode_swap(D("0-0"))
 
 
 def test_unknown_agent():
-    from ubongo_cp.games.domino_agents import make_agent
+    from ubongo_cp.games.domino.agents import make_agent
     with pytest.raises(ValueError, match="unknown agent 'smart'"):
         make_agent("smart")
 
@@ -682,7 +684,7 @@ def test_wilson_and_chi2_against_published_values():
 
 
 def test_simulate_table_and_rates():
-    from ubongo_cp.games.domino_sim import end_reason_rates, simulate, win_rates
+    from ubongo_cp.games.domino.sim import end_reason_rates, simulate, win_rates
     df = simulate(["random", "careful"], games=40, seed=3, rotate_seats=True)
     assert len(df) == 40 and set(df["agent_0"][:2]) == {"random", "careful"}
     seat = win_rates(df, "seat")
@@ -713,7 +715,7 @@ def test_cli_simulate_writes_table_plot_and_record(tmp_path, capsys):
     assert code == 0 and "win rate by seat" in text and "win rate by agent" in text
     df = pd.read_parquet(out)
     assert len(df) == 30 and png.stat().st_size > 1000
-    assert replay_record(rec).returns() == [df.loc[0, f"return_{s}"] for s in range(3)]
+    assert load_record(rec).returns() == [df.loc[0, f"return_{s}"] for s in range(3)]
     assert _cli(["domino", "--replay", str(rec), "--show-moves"]) == 0
     assert "replayed" in capsys.readouterr().out
 

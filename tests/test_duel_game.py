@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import pickle
 
 import numpy as np
 import pandas as pd
@@ -12,11 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ubongo_cp.errors import IllegalActionError, InputError
-from ubongo_cp.games.base import CHANCE, TERMINAL
-from ubongo_cp.games.duel import A_SCORES, B_SCORES, NEITHER, TIE, DuelState, settle_duel
-from ubongo_cp.games.players import ScriptedTimes, SolveTimeModel, TaskDeck
-from ubongo_cp.games.ubongo_sim import (handicap_sweep, play_duel_match, run_state, simulate_duel,
-                                        summarise_duel, synthetic_tasks)
+from ubongo_cp.games.base import CHANCE, TERMINAL, play_game
+from ubongo_cp.games.duel.sim import handicap_sweep, simulate_duel, summarise_duel
+from ubongo_cp.games.duel.state import A_SCORES, B_SCORES, NEITHER, TIE, DuelState, settle_duel
+from ubongo_cp.games.tasks import ScriptedTimes, SolveTimeModel, TaskDeck, synthetic_tasks
 
 INF = math.inf
 
@@ -184,40 +182,12 @@ def test_ud7_leader_who_cannot_solve_roll_1_cannot_score(deck):
 def test_ud5_endless_rerolls_are_an_error(deck):
     s = DuelState(deck, skills=(0.01, 0.01), model=SolveTimeModel(sigma=0.0), max_rerolls=50, seed=1)
     with pytest.raises(InputError, match="no point scored on card 1 in 50 rolls"):
-        run_state(s)
+        play_game(s, ())
     tie = DuelState(deck, model=SolveTimeModel(sigma=0.0), max_rerolls=30, seed=1)
     with pytest.raises(InputError, match="UD-6"):  # equal players without noise tie for ever
-        run_state(tie)
+        play_game(tie, ())
     with pytest.raises(InputError, match="UD-5"):
         simulate_duel(deck, 1, 0.01, 0.01, model=SolveTimeModel(sigma=0.0))
-
-
-# -------------------------------------------------------------- conformance
-@pytest.mark.parametrize("seed, handicap", [(0, False), (1, True), (2, True)])
-def test_conformance_random_matches(deck, seed, handicap):
-    rng = np.random.default_rng(seed)
-    s = DuelState(deck, "B", skills=(1.0, 0.6), handicap=handicap, seed=seed)
-    steps = 0
-    while not s.is_terminal():
-        acts = s.legal_actions()
-        assert acts == sorted(set(acts)) == list(range(20))
-        s.apply_action(acts[int(rng.integers(20))])
-        steps += 1
-        assert steps < 10_000
-    assert sorted(s.returns()) == [0.0, 1.0] and max(s.scores) == 5
-    assert "A " in str(s) and "[over]" in str(s)
-
-
-def test_clone_and_pickle(deck):
-    s = DuelState(deck, "A", handicap=True, seed=4, scores=(3, 0))
-    s.apply_action(3)  # roll 1 pending
-    c = s.clone()
-    run_state(c)
-    assert s.roll1 == 4 and s.scores == [3, 0] and not s.is_terminal()
-    p = pickle.loads(pickle.dumps(s))
-    run_state(s)
-    run_state(p)
-    assert s.scores == p.scores == c.scores and s.history == p.history
 
 
 # ------------------------------------------------------- property tests
@@ -239,20 +209,6 @@ def test_properties_match_ends_with_one_at_five(deck, seed, sa, sb, handicap, si
         assert steps < 10_000
     assert sorted(s.scores)[1] == 5 and sorted(s.scores)[0] < 5  # exactly one player at 5 (UD-4)
     assert s.card_index == sum(s.scores) <= 9
-
-
-# -------------------------------------------- fast path == GameState path
-@pytest.mark.parametrize("kw", [
-    {},
-    {"handicap": True},
-    {"handicap": True, "orange_fields": (1, 2, 3, 4), "side": "B", "give_up": 70.0},
-    {"tie_resolution": 5.0},
-])
-def test_fast_path_matches_state_path(deck, kw):
-    for seed in range(10):
-        skills = (1.0, 0.4 + 0.1 * seed)
-        assert play_duel_match(deck, skills, seed, fast=True, **kw) == \
-            play_duel_match(deck, skills, seed, fast=False, **kw)
 
 
 def test_simulate_duel_table_and_summary(deck):

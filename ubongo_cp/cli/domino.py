@@ -67,8 +67,9 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
     """
     if args.replay:
         return _replay(args)
-    from ..games.domino import DominoSettings, save_record
-    from ..games.domino_sim import play_one, plot_lengths, simulate, summary_text
+    from ..games.base import save_record
+    from ..games.domino.sim import play_one, plot_lengths, simulate, summary_text
+    from ..games.domino.state import DominoSettings
 
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     for a in agents:
@@ -95,13 +96,9 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
                       rotate_seats=args.rotate_seats, progress=not args.no_progress, executor=executor)
     print(summary_text(df))
     if args.out:
-        from ..io import atomic_path
+        from ..io import write_table
 
-        with atomic_path(args.out) as tmp:
-            if args.out.lower().endswith(".parquet"):
-                df.to_parquet(tmp, index=False)
-            else:
-                df.to_csv(tmp, index=False)
+        write_table(df, args.out)
         print(f"wrote {len(df)} rows to {args.out}")
     if args.plot:
         plot_lengths(df, args.plot)
@@ -109,18 +106,19 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
     if args.record:
         seating = df.loc[0, "agents"].split(",")
         _, state = play_one(seating, int(df.loc[0, "seed"]), settings)
-        save_record(state, args.record, agents=seating)
+        save_record(state, args.record, players=seating)
         print(f"wrote the record of game 0 ({len(state.history)} moves) to {args.record}")
     return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from ..games.domino import replay_record
+    from ..games.base import load_record
+    from ..games.domino.state import DominoState
 
     def show(n, state, action):
         print(f"{n:4d}  round {state.round:3d}  player {state.cur}  {state.action_to_string(action)}")
 
-    state = replay_record(args.replay, on_move=show if args.show_moves else None)
+    state = load_record(args.replay, game=DominoState, on_move=show if args.show_moves else None)
     print(state)
     if state.is_terminal():
         print(f"replayed {len(state.history)} moves: {state.end_reason}, returns {state.returns()}")

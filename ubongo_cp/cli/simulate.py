@@ -74,7 +74,7 @@ def _common(p: argparse.ArgumentParser, game: str) -> None:
 
 
 def _tasks(args, game: str):
-    from ..games.ubongo_sim import as_deck, default_tasks_path, synthetic_tasks
+    from ..games.tasks import as_deck, default_tasks_path, synthetic_tasks
 
     if args.synthetic:
         return as_deck(synthetic_tasks(game), game)
@@ -82,7 +82,7 @@ def _tasks(args, game: str):
 
 
 def _model(args):
-    from ..games.players import SolveTimeModel
+    from ..games.tasks import SolveTimeModel
 
     return SolveTimeModel(sigma=args.sigma)
 
@@ -91,7 +91,8 @@ def _run_sweep(args, deck) -> int:
     import pandas as pd
 
     from ..errors import InputError
-    from ..games.ubongo_sim import handicap_sweep, plot_handicap_sweep, write_table
+    from ..games.duel.sim import handicap_sweep, plot_handicap_sweep
+    from ..io import write_table
 
     if any(not r > 0 for r in args.sweep):
         raise InputError(f"--sweep ratios {args.sweep} must be > 0")
@@ -133,7 +134,8 @@ def _run_ubongo(args) -> int:
     import pandas as pd
 
     from ..errors import InputError
-    from ..games.ubongo_sim import simulate_ubongo, summarise_ubongo, write_table
+    from ..games.ubongo.sim import simulate_ubongo, summarise_ubongo
+    from ..io import write_table
 
     _check_out(args)
     if args.games < 1:
@@ -161,7 +163,8 @@ def _run_duel(args) -> int:
     import pandas as pd
 
     from ..errors import InputError
-    from ..games.ubongo_sim import simulate_duel, summarise_duel, write_table
+    from ..games.duel.sim import simulate_duel, summarise_duel
+    from ..io import write_table
 
     _check_out(args)
     if args.games < 1:

@@ -35,11 +35,13 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import InputError
-from .base import CHANCE, TERMINAL, GameState
-from .players import SolveTimeModel, TaskDeck
+from ...errors import InputError
+from ..base import CHANCE, TERMINAL, GameFacts, GameState
+from ..tasks import SolveTimeModel, TaskDeck
 
-__all__ = ["MAX_REROLLS", "unsolvable", "TARGET", "NUM_FACES", "DEFAULT_ORANGE_FIELDS", "DuelState", "settle_duel"]
+__all__ = ["FACTS", "MAX_REROLLS", "TARGET", "NUM_FACES", "DEFAULT_ORANGE_FIELDS", "DEFAULT_GIVE_UP",
+           "DEFAULT_TIE_RESOLUTION", "A_SCORES", "B_SCORES", "TIE", "NEITHER", "DuelState", "settle_duel",
+           "unsolvable"]
 
 #: UD-4: the first player to win 5 duels wins the match.
 TARGET = 5
@@ -54,6 +56,15 @@ DEFAULT_TIE_RESOLUTION = 0.1
 #: Rolls in a row without a point on one card (UD-5 re-rolls, UD-6 ties) after which the
 #: players are deemed unable to go on (e.g. equal skills without noise tie for ever).
 MAX_REROLLS = 1000
+#: Cards of a Duel deck side (UD-1: A1..A9 or B1..B9).
+NUM_CARDS = 9
+
+#: The game's facts. Length bound: at most 9 scoring duels (4 + 4 + 1,
+#: UD-4), one per card (UD-3); on each card fewer than ``MAX_REROLLS``
+#: duels without a point before the engine gives up (UD-5, UD-6), so at most
+#: ``MAX_REROLLS`` duels per card, each of at most 2 rolls (UD-7).
+FACTS = GameFacts(name="duel", min_players=2, max_players=2, chance_nodes=True, sampled_chance=True,
+                  returns_sum=(1.0,), max_game_length=NUM_CARDS * MAX_REROLLS * 2)
 
 #: Outcome codes of :func:`settle_duel`.
 A_SCORES, B_SCORES, TIE, NEITHER = 0, 1, 2, 3
@@ -102,7 +113,7 @@ class DuelState(GameState):
         The side both players use (UD-1).
     skills : (float, float)
         Skills of players A (0) and B (1); see
-        :class:`~ubongo_cp.games.players.SolveTimeModel`.
+        :class:`~ubongo_cp.games.tasks.SolveTimeModel`.
     model : SolveTimeModel, optional
         Solve-time model (default ``SolveTimeModel()``).
     handicap : bool
@@ -111,8 +122,7 @@ class DuelState(GameState):
         Scores at which a leader stands on an orange field (UD-7, default
         3 and 4).
     give_up : float
-        Seconds after which a player stops trying a task (UD-5); the whole
-        time of a leader's two tasks is not capped, each task is.
+        Seconds after which a player stops trying a task (UD-5).
     tie_resolution : float
         Finishing times equal after rounding to this many seconds are a tie
         (UD-6).
@@ -134,6 +144,7 @@ class DuelState(GameState):
         after ``max_rerolls`` rolls in a row without a point on one card.
     """
 
+    facts = FACTS
     num_players = 2
 
     def __init__(self, deck: TaskDeck, side: str = "A", *, skills: Sequence[float] = (1.0, 1.0),
@@ -149,9 +160,14 @@ class DuelState(GameState):
         self.deck = deck
         self.side = side
         self.ratios = deck.side_ratios(side)
-        self.skills = np.asarray(skills, dtype=float)
-        if self.skills.shape != (2,) or not (self.skills > 0).all():
-            raise InputError(f"skills {list(skills)} must be two numbers > 0")
+        self._rows = deck.side_rows(side)  # per card, the ratio of each face's task (UD-2)
+        self._ids = deck.cards[side]
+        if len(skills) != 2 or not all(0 < s < math.inf for s in skills):
+            raise InputError(f"skills {list(skills)} must be two finite numbers > 0")
+        self.skills = np.array(skills, dtype=float)
+        a, b = self.skills.tolist()
+        # UD-7 draws, leader first twice, then the trailing player: when A leads, when B leads.
+        self._handicap_skills = (np.array((a, a, b)), np.array((b, b, a)))
         self.model = model if model is not None else SolveTimeModel()
         self.handicap = bool(handicap)
         self.orange_fields = frozenset(int(f) for f in orange_fields)
@@ -176,25 +192,29 @@ class DuelState(GameState):
 
     # ------------------------------------------------------------------ API
     def current_player(self) -> int:
-        return TERMINAL if self.is_terminal() else CHANCE
+        return TERMINAL if TARGET in self.scores else CHANCE
 
     def legal_actions(self) -> list[int]:
-        return [] if self.is_terminal() else list(range(NUM_FACES))
+        return [] if TARGET in self.scores else list(range(NUM_FACES))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [] if self.is_terminal() else [(a, 1.0 / NUM_FACES) for a in range(NUM_FACES)]
+        return [] if TARGET in self.scores else [(a, 1.0 / NUM_FACES) for a in range(NUM_FACES)]
 
-    def sample_chance(self) -> int:
-        """Draw a d20 roll from ``self.rng`` (one ``integers(20)`` call)."""
-        return int(self.rng.integers(NUM_FACES))
+    def sample_chance(self, rng: np.random.Generator | None = None) -> int:
+        """Draw a d20 roll (one ``integers(20)`` call) from ``rng``, by default ``self.rng``."""
+        return int((self.rng if rng is None else rng).integers(NUM_FACES))
 
     def is_terminal(self) -> bool:
         return TARGET in self.scores  # UD-4
 
     def returns(self) -> list[float]:
-        if not self.is_terminal():
+        if TARGET not in self.scores:
             return [0.0, 0.0]
         return [1.0, 0.0] if self.scores[0] == TARGET else [0.0, 1.0]
+
+    def max_game_length(self) -> int:
+        """At most :data:`NUM_CARDS` cards x ``max_rerolls`` duels x 2 rolls (see :data:`FACTS`)."""
+        return NUM_CARDS * self.max_rerolls * 2
 
     def leader(self) -> int | None:
         """The leading player, or None with equal scores."""
@@ -203,47 +223,45 @@ class DuelState(GameState):
 
     def handicap_active(self) -> bool:
         """True when the next duel is a handicap duel (UD-7: leader on an orange field)."""
-        lead = self.leader()
-        return self.handicap and lead is not None and self.scores[lead] in self.orange_fields
+        a, b = self.scores
+        return self.handicap and a != b and max(a, b) in self.orange_fields
 
     def card(self) -> str:
         """Id of the card being played (UD-1: the stack in order 1..9)."""
-        ids = self.deck.cards[self.side]
-        return ids[self.card_index % len(ids)]
+        return self._ids[self.card_index % len(self._ids)]
 
-    def apply_action(self, action: int) -> None:
-        action = int(action)
-        if self.is_terminal():
+    def _apply_action(self, action: int) -> None:
+        scores = self.scores
+        if TARGET in scores:
             raise self._illegal(action, f"the match is over, a player has {TARGET} points (UD-4)")
         if not 0 <= action < NUM_FACES:
             raise self._illegal(action, f"the d20 has faces 1..{NUM_FACES}, actions 0..{NUM_FACES - 1} (UD-2)")
         face = action + 1
-        row = self.ratios[self.card_index % len(self.ratios)]
-        if self.handicap_active():
+        card = self.card_index % len(self._rows)
+        row = self._rows[card]
+        a, b = scores
+        if self.handicap and a != b and max(a, b) in self.orange_fields:
             if self.roll1 is None:  # UD-7 roll 1: for the leader only
                 self.roll1 = face
                 return
-            lead = self.leader()
-            trail = 1 - lead
-            t = np.asarray(self.model.sample(
-                np.array([row[self.roll1 - 1], row[face - 1], row[face - 1]]),
-                np.array([self.skills[lead], self.skills[lead], self.skills[trail]]), self.rng), dtype=float)
+            lead = 0 if a > b else 1
+            r = row[face - 1]
+            t = np.asarray(self.model.sample(np.array((row[self.roll1 - 1], r, r)), self._handicap_skills[lead],
+                                             self.rng), dtype=float).tolist()
             # UD-7: the leader solves roll 1 (no point), then roll 2; each task capped by UD-5.
             t_lead = t[0] + t[1] if (t[0] <= self.give_up and t[1] <= self.give_up) else math.inf
-            times = [0.0, 0.0]
-            times[lead], times[trail] = t_lead, float(t[2])
+            times = [t_lead, t[2]] if lead == 0 else [t[2], t_lead]
             rolls = (self.roll1, face)
             self.roll1 = None
         else:
-            t = np.asarray(self.model.sample(np.array([row[face - 1], row[face - 1]]), self.skills, self.rng),
-                           dtype=float)
-            times = [float(t[0]), float(t[1])]
+            r = row[face - 1]
+            times = np.asarray(self.model.sample(np.array((r, r)), self.skills, self.rng), dtype=float).tolist()
             rolls = (face,)
         outcome = settle_duel(times[0], times[1], self.give_up, self.tie_resolution)
-        self.history.append({"card": self.card(), "rolls": rolls, "times": times, "outcome": outcome,
-                             "handicap": len(rolls) == 2, "scores_before": tuple(self.scores)})
-        if outcome in (A_SCORES, B_SCORES):  # UD-3: one step, next card
-            self.scores[outcome] += 1
+        self.history.append({"card": self._ids[card % len(self._ids)], "rolls": rolls, "times": times,
+                             "outcome": outcome, "handicap": len(rolls) == 2, "scores_before": (a, b)})
+        if outcome <= B_SCORES:  # UD-3: one step, next card
+            scores[outcome] += 1
             self.card_index += 1
             self._rerolls_here = 0
         else:
@@ -274,3 +292,9 @@ class DuelState(GameState):
         extra = f", roll 1 = {self.roll1}" if self.roll1 is not None else ""
         where = " [over]" if self.is_terminal() else f", card {self.side}{self.card()}{extra}"
         return f"Ubongo Duel ({mode}, side {self.side}): A {self.scores[0]} - B {self.scores[1]}{where}"
+
+    def picture(self):
+        """The score board as a matplotlib figure (:func:`ubongo_cp.games.duel.render.figure`)."""
+        from .render import figure
+
+        return figure(self)

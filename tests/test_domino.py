@@ -210,6 +210,17 @@ def test_dn5_entering_on_next_free_field():
     assert s.pawns == [2, 1]
 
 
+def test_dn5_later_pawn_enters_behind_a_pawn_that_moved_on():
+    # DN-5 "the start field, or the next free field": behind the first pawn once it has moved.
+    s = deal("2-4", [["4-5", "0-0", "0-2"], ["1-5", "1-1", "0-3"]])
+    s.apply_action(at_end("4-5", 4))                      # P0 enters on the start field 0
+    s.apply_action(END_TURN)                              # P1 attaches nothing, stays off the path
+    s.apply_action(END_TURN)                              # P0 moves 1 field: 0 -> 1 (DN-8)
+    assert s.pawns == [1, OFF]
+    s.apply_action(at_end("1-5", 5))                      # P1 enters on the free start field
+    assert s.pawns == [1, 0]
+
+
 def test_dn6_second_domino_continues_the_first():
     s = position(["2|4", "4|5", "5|1"], [1, 3], [["0-2", "1-3", "0-4"], ["2-2", "3-3", "4-4"]])
     s.apply_action(before("0-2", 2))                      # all entered: before the start
@@ -378,6 +389,19 @@ def test_dn12_ties(distance, ties, expected):
     assert s.pawns == [6, 7] and s.end_reason == "stalled" and s.returns() == expected
 
 
+def test_dn12_queue_of_pawns_is_won_by_the_nearest_counting_occupied_fields():
+    # RULES.md DN-12: a queue of pawns 6, 5, 4 and 3 fields from Domina is won by the pawn 3 away
+    # (fields holding other pawns count). Counting only free fields (as a DN-8 move does) every pawn
+    # of the queue is 3 free fields away: a four-way tie, the old default.
+    from ubongo_cp.games.domino.sim import play_one
+    _, s = play_one(["careful"] * 4, 183644244059912840)
+    assert s.end_reason == "stalled" and [s.fields_to_domina(q) for q in range(4)] == [6, 5, 4, 3]
+    assert [s.free_fields_to_domina(q) for q in range(4)] == [3, 3, 3, 3]
+    assert s.returns() == [0.0, 0.0, 0.0, 1.0] and DominoSettings().stall_distance == "fields"
+    _, t = play_one(["careful"] * 4, 183644244059912840, DominoSettings(stall_distance="free_fields"))
+    assert t.history == s.history and t.returns() == [0.25] * 4
+
+
 def test_dn12_attachment_resets_the_round():
     s = position(["0|1", "1|2", "2|3", "3|4", "4|5", "5|0"], [2, 6],
                  [["0-0", "3-3", "4-4"], ["1-1", "2-4", "1-3"]], empty_stock=True)
@@ -536,6 +560,7 @@ def test_round_limit_bounds_a_game_of_passes():
         s.apply_action(END_TURN)
         n += 1
     assert s.end_reason == "round_limit" and n == 10 and s.returns() == [0.0, 0.0]
+    assert s.round == 5  # the rounds played, not one more
 
 
 # ---------------------------------------------------------------------------
@@ -646,6 +671,14 @@ def test_careful_never_falls_off_and_agents_play_legally():
         check_invariants(s)
 
 
+def test_careful_agent_falls_off_only_when_every_plan_does():
+    # With may_decline False a player who can attach must (DN-4 decision): in game 12 the careful
+    # agent of seat 1 must attach and every plan overshoots (DN-11). It used to find no plan at all.
+    from ubongo_cp.games.domino.sim import play_one
+    row, s = play_one(["careful", "careful"], 12, DominoSettings(num_players=2, may_decline=False))
+    assert s.eliminated == [1] and row["end_reason"] == "finish" and s.returns() == [1.0, 0.0]
+
+
 def test_careful_swaps_a_dead_domino():
     from ubongo_cp.games.domino.agents import make_agent
     # Open end 5 (front closed: P1 off the path); 0-0 matches nothing, shares no symbol.
@@ -681,6 +714,19 @@ def test_wilson_and_chi2_against_published_values():
         d = math.sqrt(x * total)
         assert chisquare_uniform([(total + d) / 2, (total - d) / 2])["p_value"] == pytest.approx(p, rel=1e-5)
     assert math.isnan(chisquare_uniform([0, 0, 0])["chi2"])
+
+
+def test_seeded_games_replay_the_saved_table():
+    # Saved playthroughs: 40 games of all four agents, written by the previous implementation
+    # (its own game loop, before play_game), with the DN-12 measure it used then.
+    import pandas as pd
+    from pathlib import Path
+
+    from ubongo_cp.games.domino.sim import simulate
+    want = pd.read_csv(Path(__file__).parent / "data" / "games" / "domino_seed7.csv")
+    got = simulate(["random", "greedy", "careful", "lookahead"], 40, seed=7, rotate_seats=True,
+                   settings=DominoSettings(stall_distance="free_fields"))
+    pd.testing.assert_frame_equal(got[list(want.columns)], want, check_dtype=False)
 
 
 def test_simulate_table_and_rates():
@@ -725,6 +771,9 @@ def test_cli_simulate_writes_table_plot_and_record(tmp_path, capsys):
     (["--agents", "smart"], "unknown agent 'smart'"),
     (["--out", "x.xlsx"], ".csv or .parquet"),
     (["--games", "0"], "at least 1"),
+    (["--replay", "g.json", "--games", "3", "--stall-distance", "free_fields"],
+     r"--replay replays a record and takes no simulation options \(given: --games, --stall-distance\)"),
+    (["--show-moves"], "--show-moves goes with --replay"),
 ])
 def test_cli_bad_arguments(argv, msg):
     with pytest.raises(InputError, match=msg):
@@ -736,3 +785,18 @@ def test_cli_through_main(capsys):
     assert main(["simulate", "domino", "--games", "5", "--players", "2", "--seed", "2"]) == 0
     assert "5 games, 2 players" in capsys.readouterr().out
     assert main(["simulate", "domino", "--agents", "x,y"]) == 2
+
+
+def test_cli_games_without_a_winner_say_n_a_for_the_seat_test(capsys):
+    # --max-rounds 1: every game hits the engine's round bound, nobody wins: no chi-square to compute.
+    assert _cli(["domino", "--games", "4", "--max-rounds", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "equal seats? n/a (no game had a winner)" in out and "nan" not in out
+    assert "round_limit         4 100.0%" in out and "rounds: mean 1.00" in out
+
+
+def test_cli_default_stall_distance_and_progress_bar(capsys):
+    from ubongo_cp.cli import build_parser, main
+    assert build_parser().parse_args(["simulate", "domino"]).stall_distance == "fields"  # DN-12
+    assert main(["simulate", "domino", "--games", "3"]) == 0
+    assert "domino games: 100%" in capsys.readouterr().err

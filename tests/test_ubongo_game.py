@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -13,7 +14,8 @@ from hypothesis import strategies as st
 
 from ubongo_cp.errors import IllegalActionError, InputError
 from ubongo_cp.games.base import CHANCE, TERMINAL
-from ubongo_cp.games.tasks import ScriptedTimes, SolveTimeModel, TaskDeck, load_tasks, synthetic_tasks
+from ubongo_cp.games.tasks import (ScriptedTimes, SolveTimeModel, TaskDeck, default_tasks_path, load_tasks,
+                                   synthetic_tasks)
 from ubongo_cp.games.ubongo.agents import LeadingColour, LookAhead, MostGems, Stay
 from ubongo_cp.games.ubongo.sim import play_ubongo_game, simulate_ubongo, summarise_ubongo
 from ubongo_cp.games.ubongo.state import EMPTY, NUM_GEMS, UbongoState, sorted_counts, take_gems, ug10_winners
@@ -184,6 +186,16 @@ def test_ug5_ranking_and_allowances(deck):
     assert s.pawns.tolist() == [1, 3, 5, 3] and s.current_player() == CHANCE
 
 
+def test_ug5_equal_times_are_ranked_by_seat(deck):
+    # Decision (RULES.md is silent; docs/games.md): equal finishing times rank the lower seat first.
+    s = state_with(deck, [[30.0, 20.0, 20.0]], pawns=(0, 0, 0))
+    s.apply_action(0)
+    assert s.history[0]["finish_order"] == [1, 2, 0]
+    assert s.mover() == (1, 0, 3)  # seat 1 is first: 3 fields (UG-5)
+    s.apply_action(0)
+    assert s.mover() == (2, 0, 2)
+
+
 def test_ug5_fourth_does_not_move_and_two_players_first_moves_three(deck):
     s = state_with(deck, [[1.0, 2.0, 3.0, 4.0]], n=4, pawns=(0, 1, 2, 2))
     s.apply_action(0)
@@ -304,6 +316,14 @@ def test_properties_conservation_pawns_monotone_scores(deck, seed, n, side, all_
     assert (s.pawns >= 0).all()
 
 
+def test_seeded_games_replay_the_saved_table():
+    # Saved playthroughs (OpenSpiel's regression layer): 12 games on the shipped classic deck, written
+    # by the previous implementation (its separate fast loop) before the one-engine rework.
+    want = pd.read_csv(Path(__file__).parent / "data" / "games" / "gem_seed7.csv", dtype={"score": str})
+    got = simulate_ubongo(default_tasks_path("classic"), 4, 12, 7, skills=[1.25, 1, 1, 0.8])
+    pd.testing.assert_frame_equal(got[list(want.columns)], want, check_dtype=False)
+
+
 def test_simulate_table_and_summary():
     table = simulate_ubongo(synthetic_tasks("classic"), 4, 30, seed=3, skills=[1.0, 2.0])
     assert len(table) == 120 and set(table["strategy"]) == {"stay", "most-gems", "leading", "lookahead"}
@@ -370,3 +390,55 @@ def test_cli_through_main(tmp_path, capsys):
     assert main(["simulate", "ubongo", "--games", "3", "--tasks", str(tmp_path / "none.csv")]) == 2
     assert "tasks table not found" in capsys.readouterr().err
 
+
+
+# ----------------------------------------------- CLI rough edges (issue 14)
+@pytest.mark.parametrize("argv, message", [
+    (["--skills", "inf"], "--skills must be a finite number > 0, got inf"),
+    (["--skills", "1", "nan"], "--skills must be a finite number > 0, got nan"),
+    (["--skills", "0"], "--skills must be a finite number > 0, got 0.0"),
+    (["--sigma", "-0.1"], "--sigma must be a finite number >= 0, got -0.1"),
+    (["--move-time", "inf"], "--move-time must be a finite number >= 0, got inf"),
+    (["--timer", "inf"], "--timer must be a positive number of seconds, got inf"),
+    (["--players", "2", "--strategy", "stay", "leading", "lookahead"], "--strategy lists 3 names for --players 2"),
+])
+def test_cli_refuses_odd_numbers_and_extra_strategies(argv, message, capsys):
+    from ubongo_cp.cli import main
+
+    assert main(["simulate", "ubongo", "--games", "2", "--synthetic", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_one_game_says_n_a_for_the_standard_error(capsys):
+    from ubongo_cp.cli import main
+
+    assert main(["simulate", "ubongo", "--games", "1", "--synthetic", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "NaN" not in out and "nan" not in out
+    # One seat per strategy: no standard error; 4 seats of skill 1: sd of (1, 0, 0, 0) / 2 = 0.25.
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.split()}
+    assert rows["stay"][3] == "n/a" and rows["1.0"][3] == "0.25"
+
+
+def test_cli_move_time_reaches_the_engine(tmp_path, capsys):
+    from ubongo_cp.cli import main
+
+    out = tmp_path / "g.csv"
+    assert main(["simulate", "ubongo", "--games", "6", "--synthetic", "--move-time", "25", "--timer", "40",
+                 "--no-progress", "--out", str(out)]) == 0
+    assert "move time 25 s" in capsys.readouterr().out
+    expected = simulate_ubongo(synthetic_tasks("classic"), 4, 6, 0, move_time=25.0, timer=40.0)
+    table = pd.read_csv(out)
+    assert table["solved"].tolist() == expected["solved"].tolist()
+    assert table["solved"].tolist() != simulate_ubongo(synthetic_tasks("classic"), 4, 6, 0, timer=40.0)[
+        "solved"].tolist()  # UG-7: a 25 s move costs solvers their gems
+
+
+def test_cli_shows_a_progress_bar_unless_told_not_to(capsys):
+    from ubongo_cp.cli import main
+
+    assert main(["simulate", "ubongo", "--games", "3", "--synthetic"]) == 0
+    assert "gem games: 100%" in capsys.readouterr().err
+    assert main(["simulate", "ubongo", "--games", "3", "--synthetic", "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""

@@ -15,6 +15,10 @@ from .common import add_executor_arguments, add_progress_argument, executor_from
 __all__ = ["add_parsers", "run_simulate_domino"]
 
 _AGENT_NAMES = ("random", "greedy", "careful", "lookahead")
+#: Options of a simulation run; --replay takes none of them.
+_SIMULATION_OPTIONS = ("players", "games", "agents", "seed", "rotate_seats", "out", "plot", "record",
+                       "executor", "jobs", "scheduler", "domino_set", "first_player", "must_attach",
+                       "eliminated_field_blocked", "all_out_winner", "stall_ties", "stall_distance", "max_rounds")
 
 
 def add_parsers(simulate_subparsers) -> None:
@@ -50,11 +54,13 @@ def add_parsers(simulate_subparsers) -> None:
                        help="a fallen pawn keeps blocking its field (default: the field is free)")
     rules.add_argument("--all-out-winner", choices=("nobody", "last_out"), default="nobody")
     rules.add_argument("--stall-ties", choices=("share", "nobody"), default="share")
-    rules.add_argument("--stall-distance", choices=("free_fields", "fields"), default="free_fields",
-                       help="DN-12 nearness: fields a move counts (default) or plain fields")
+    rules.add_argument("--stall-distance", choices=("fields", "free_fields"), default="fields",
+                       help="DN-12 nearness: fields along the path, counting those that hold other pawns "
+                            "(default), or only the free fields a move counts (DN-8)")
     rules.add_argument("--max-rounds", type=int, default=500,
                        help="engine bound on rounds, not a rule (default 500)")
-    p.set_defaults(func=run_simulate_domino)
+    p.set_defaults(func=run_simulate_domino,
+                   simulation_defaults={name: p.get_default(name) for name in _SIMULATION_OPTIONS})
 
 
 def run_simulate_domino(args: argparse.Namespace) -> int:
@@ -66,7 +72,14 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
         Bad player count, agent list, output suffix, or game record.
     """
     if args.replay:
+        defaults = getattr(args, "simulation_defaults", {})
+        given = [name for name, value in defaults.items() if getattr(args, name) != value]
+        if given:
+            raise InputError(f"--replay replays a record and takes no simulation options (given: "
+                             f"{', '.join('--' + name.replace('_', '-') for name in given)})")
         return _replay(args)
+    if args.show_moves:
+        raise InputError("--show-moves goes with --replay")
     from ..games.base import save_record
     from ..games.domino.sim import play_one, plot_lengths, simulate, summary_text
     from ..games.domino.state import DominoSettings

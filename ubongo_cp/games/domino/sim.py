@@ -289,7 +289,10 @@ def summary_text(df: pd.DataFrame) -> str:
     lines.append("win rate by seat:")
     lines += ci_table(win_rates(df, "seat"), "seat", "wins", "rate")
     test = seat_uniformity_test(df)
-    lines.append(f"  equal seats? chi2 = {test['chi2']:.2f}, dof = {test['dof']}, p = {test['p_value']:.3g}")
+    if math.isnan(test["chi2"]):  # no decided game (e.g. every game hit the round bound)
+        lines.append("  equal seats? n/a (no game had a winner)")
+    else:
+        lines.append(f"  equal seats? chi2 = {test['chi2']:.2f}, dof = {test['dof']}, p = {test['p_value']:.3g}")
     if df[[c for c in df.columns if c.startswith("agent_")]].stack().nunique() > 1:
         lines.append("win rate by agent (per seat-game):")
         lines += ci_table(win_rates(df, "agent"), "agent", "wins", "rate")

@@ -100,13 +100,14 @@ class DominoSettings:
         last pawn to fall off).
     stall_ties : {"share", "nobody"}
         Pawns equally near Domina under DN-12 share the win (default), or
-        nobody wins.
-    stall_distance : {"free_fields", "fields"}
-        How DN-12 measures "nearest Domina": the fields a move must count to
-        land on Domina, fields of other pawns not counted as in DN-8
-        (default; two pawns on neighbouring fields are then equally near,
-        the case the ``stall_ties`` decision speaks of), or plain fields
-        (pawns on different fields are never equally near).
+        nobody wins. Only ``stall_distance="free_fields"`` can make two
+        pawns equally near (two pawns never share a field).
+    stall_distance : {"fields", "free_fields"}
+        How DN-12 measures "nearest Domina": fields along the path, counting
+        fields that hold other pawns (default, RULES.md DN-12: a queue of
+        pawns 6, 5, 4 and 3 fields from Domina is won by the pawn 3 away),
+        or the fields a move must count to land on Domina, fields of other
+        pawns not counted as in DN-8 (that queue is then a four-way tie).
     max_rounds : int
         Engine bound, not a rule: the game ends with ``end_reason ==
         "round_limit"`` and no winner when round ``max_rounds`` is over. It
@@ -127,7 +128,7 @@ class DominoSettings:
     eliminated_field_free: bool = True
     all_out_winner: str = "nobody"
     stall_ties: str = "share"
-    stall_distance: str = "free_fields"
+    stall_distance: str = "fields"
     max_rounds: int = DEFAULT_MAX_ROUNDS
 
     def __post_init__(self) -> None:
@@ -143,8 +144,8 @@ class DominoSettings:
             raise InputError(f"all_out_winner must be 'nobody' or 'last_out', got {self.all_out_winner!r}")
         if self.stall_ties not in ("share", "nobody"):
             raise InputError(f"stall_ties must be 'share' or 'nobody', got {self.stall_ties!r}")
-        if self.stall_distance not in ("free_fields", "fields"):
-            raise InputError(f"stall_distance must be 'free_fields' or 'fields', "
+        if self.stall_distance not in ("fields", "free_fields"):
+            raise InputError(f"stall_distance must be 'fields' or 'free_fields', "
                              f"got {self.stall_distance!r}")
         if not isinstance(self.max_rounds, int) or self.max_rounds < 1:
             raise InputError(f"max_rounds must be a positive integer, got {self.max_rounds!r}")
@@ -226,6 +227,12 @@ class DominoState(GameState):
     * DN-2: until the first attachment every player in turn may attach to
       either half of the start domino; a player who does not has lost its
       turn but may still swap under DN-10.
+    * DN-5: an entering pawn stands on the start field, or when that is
+      taken on the next free field towards Domina ("next" in the direction
+      of the path, the seed's "další volné pole"). So a pawn that enters
+      while an earlier pawn still stands on the start field (it entered
+      this round and has not moved yet, DN-5) lands ahead of it; once the
+      earlier pawn has moved on, later pawns enter behind it.
     * DN-6: the second domino continues from the first one on the same side
       (end or before start), and "already on the path" means at the start of
       the turn, so the turn a pawn enters (DN-5) has one attachment.
@@ -542,8 +549,8 @@ class DominoState(GameState):
         if self.attached == 1:
             self.side = side
             if self.pawns[p] == OFF:                              # DN-5 entering
-                f = self.start
-                while f in self.pawns or f in self.blocked:
+                f = self.start                                    # the start field, or the next
+                while f in self.pawns or f in self.blocked:       # free one towards Domina
                     f += 1
                 self.pawns[p] = f
                 self.entered[p] = True
@@ -621,10 +628,10 @@ class DominoState(GameState):
             q = (q + 1) % n
         fp = self.settings.first_player
         if (q - fp) % n <= (p - fp) % n:
-            self.round += 1
-            if self.round > self.settings.max_rounds:
+            if self.round == self.settings.max_rounds:          # the engine's bound, not a rule
                 self._finish([0.0] * n, "round_limit")
                 return
+            self.round += 1
         self.cur = q
         self.attached = 0
         self.entered_now = False

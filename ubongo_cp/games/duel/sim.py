@@ -21,7 +21,7 @@ from ...io import atomic_path
 from ..base import play_game
 from ..stats import binomial_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck
-from .state import (DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_RESOLUTION, TARGET, DuelState)
+from .state import (DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_WINDOW, TARGET, DuelState)
 
 __all__ = ["play_duel_match", "simulate_duel", "summarise_duel", "handicap_sweep", "plot_handicap_sweep"]
 
@@ -29,7 +29,7 @@ __all__ = ["play_duel_match", "simulate_duel", "summarise_duel", "handicap_sweep
 def play_duel_match(deck: TaskDeck, skills: Sequence[float], seed, *, side: str = "A",
                     model: SolveTimeModel | None = None, handicap: bool = False,
                     orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS, give_up: float = DEFAULT_GIVE_UP,
-                    tie_resolution: float = DEFAULT_TIE_RESOLUTION) -> dict:
+                    tie_window: float = DEFAULT_TIE_WINDOW) -> dict:
     """Play one Duel match; return scores and statistics.
 
     Parameters
@@ -48,8 +48,9 @@ def play_duel_match(deck: TaskDeck, skills: Sequence[float], seed, *, side: str 
     dict
         ``scores`` (A, B), ``winner`` (0 or 1), ``duels`` (settled duels:
         points, ties and re-rolls), ``ties`` (UD-6), ``rerolls`` (UD-5),
-        ``handicap_duels`` (UD-7), ``time`` (seconds of play: the winning
-        time of each duel, ``give_up`` when neither solved).
+        ``handicap_duels`` (UD-7), ``time`` (seconds of play: the sum of
+        each duel's ``seconds``, its winning or tying time, or when the
+        last player gave up).
 
     Raises
     ------
@@ -58,12 +59,12 @@ def play_duel_match(deck: TaskDeck, skills: Sequence[float], seed, *, side: str 
     """
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     state = DuelState(deck, side, skills=skills, model=model, handicap=handicap, orange_fields=orange_fields,
-                      give_up=give_up, tie_resolution=tie_resolution, seed=np.random.default_rng(ss))
+                      give_up=give_up, tie_window=tie_window, seed=np.random.default_rng(ss))
     play_game(state, ())
     handicap_duels, clock = 0, 0.0
     for h in state.history:
         handicap_duels += h["handicap"]
-        clock += min(give_up, h["times"][0], h["times"][1])
+        clock += h["seconds"]
     return {"scores": tuple(state.scores), "winner": state.scores.index(TARGET), "duels": len(state.history),
             "ties": state.ties, "rerolls": state.rerolls, "handicap_duels": handicap_duels, "time": clock}
 
@@ -71,7 +72,7 @@ def play_duel_match(deck: TaskDeck, skills: Sequence[float], seed, *, side: str 
 def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float = 1.0, seed=0, *,
                   side: str = "A", handicap: bool = False, orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS,
                   model: SolveTimeModel | None = None, give_up: float = DEFAULT_GIVE_UP,
-                  tie_resolution: float = DEFAULT_TIE_RESOLUTION,
+                  tie_window: float = DEFAULT_TIE_WINDOW,
                   progress: bool = False, executor: Executor | None = None) -> pd.DataFrame:
     """Simulate Duel matches; one row per match.
 
@@ -102,7 +103,7 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
         raise InputError(f"orange fields {list(orange_fields)} must lie in 1..{TARGET - 1} (UD-7)")
     seeds = np.random.SeedSequence(seed).spawn(games)
     opts = {"side": side, "model": model, "handicap": handicap, "orange_fields": tuple(orange_fields),
-            "give_up": give_up, "tie_resolution": tie_resolution}
+            "give_up": give_up, "tie_window": tie_window}
     rows = map_chunks(_duel_rows, games, lambda a, b: (deck, (skill_a, skill_b), a, seeds[a:b], opts),
                       executor=executor, progress=progress, desc="duel matches", unit="match")
     return pd.DataFrame(rows)

@@ -7,14 +7,20 @@ the d20, probability 1/20 each). Applying a roll that completes a duel draws
 the solve times from the state's generator and settles it:
 
 * the faster player scores one step and both turn to the next card (UD-3);
-* equal times (after rounding to ``tie_resolution`` seconds) score nothing
-  and the same card is played again with a new roll (UD-6);
-* when neither solves within ``give_up`` seconds (or the task has no
-  solution) the players roll again on the same card (UD-5; they always agree);
+* finishing times less than ``tie_window`` seconds apart (default 0.1 s:
+  ``|t_a - t_b| < 0.1``) are "exactly the same moment": nobody scores and
+  the same card is played again with a new roll (UD-6);
+* a player gives up on a task after ``give_up`` seconds (a model parameter;
+  a task with no solution is never solved); when neither solves, the
+  players roll again on the same card (UD-5; they always agree);
 * handicap variant (UD-7): while the leader stands on an orange field the
   duel takes two rolls; the leader solves the roll-1 task (no point), then
   the roll-2 task; the trailing player starts on roll 2 at once; the first
-  to finish roll 2 scores. With equal scores a duel is normal.
+  to finish roll 2 scores. With equal scores a duel is normal. The give-up
+  time applies to each task, as UD-5 speaks of one task ("the given
+  figure", seed 000): the leader has ``give_up`` seconds for roll 1 and
+  again for roll 2, so it may finish after up to twice ``give_up`` seconds
+  and still score if the trailing player gave up.
 
 The match ends when a player reaches 5 points (UD-4): ``returns()`` is
 ``[1, 0]`` or ``[0, 1]``. Cards are played in order 1..9 (UD-1); a full deck
@@ -40,8 +46,8 @@ from ..base import CHANCE, TERMINAL, GameFacts, GameState
 from ..tasks import SolveTimeModel, TaskDeck
 
 __all__ = ["FACTS", "MAX_REROLLS", "TARGET", "NUM_FACES", "DEFAULT_ORANGE_FIELDS", "DEFAULT_GIVE_UP",
-           "DEFAULT_TIE_RESOLUTION", "A_SCORES", "B_SCORES", "TIE", "NEITHER", "DuelState", "settle_duel",
-           "unsolvable"]
+           "DEFAULT_TIE_WINDOW", "A_SCORES", "B_SCORES", "TIE", "NEITHER", "DuelState", "finish_time",
+           "settle_duel", "unsolvable"]
 
 #: UD-4: the first player to win 5 duels wins the match.
 TARGET = 5
@@ -51,8 +57,8 @@ NUM_FACES = 20
 DEFAULT_ORANGE_FIELDS = (3, 4)
 #: Seconds after which a player gives up on a task (UD-5), a model parameter.
 DEFAULT_GIVE_UP = 300.0
-#: Times closer than this (seconds) count as "exactly the same moment" (UD-6).
-DEFAULT_TIE_RESOLUTION = 0.1
+#: Finishing times less than this many seconds apart count as "exactly the same moment" (UD-6).
+DEFAULT_TIE_WINDOW = 0.1
 #: Rolls in a row without a point on one card (UD-5 re-rolls, UD-6 ties) after which the
 #: players are deemed unable to go on (e.g. equal skills without noise tie for ever).
 MAX_REROLLS = 1000
@@ -76,30 +82,45 @@ def unsolvable(card: str, rerolls: int) -> InputError:
                       "UD-6 ties): the skills, noise or give-up time make the deck unplayable")
 
 
-def settle_duel(t_a: float, t_b: float, give_up: float = DEFAULT_GIVE_UP,
-                tie_resolution: float = DEFAULT_TIE_RESOLUTION) -> int:
-    """Outcome of one duel from the two finishing times (seconds).
+def finish_time(task_times: Sequence[float], give_up: float = DEFAULT_GIVE_UP) -> float:
+    """When a player who solves ``task_times`` one after the other finishes; ``inf`` if it gives up.
 
-    Returns :data:`A_SCORES` (0) or :data:`B_SCORES` (1) for the faster
-    player (UD-3), :data:`TIE` (2) for equal rounded times (UD-6) and
-    :data:`NEITHER` (3) when both exceed ``give_up`` (UD-5).
+    The player gives up on a task that takes more than ``give_up`` seconds
+    (UD-5), each task on its own (UD-7: the leader's two tasks).
 
     Examples
     --------
-    >>> settle_duel(31.0, 42.5), settle_duel(50.0, 49.0), settle_duel(40.02, 39.98)
-    (0, 1, 2)
-    >>> settle_duel(math.inf, 301.0)
-    3
+    >>> finish_time([40.0]), finish_time([301.0]), finish_time([250.0, 200.0]), finish_time([math.inf, 5.0])
+    (40.0, inf, 450.0, inf)
     """
-    a_ok = t_a <= give_up
-    b_ok = t_b <= give_up
-    if not a_ok and not b_ok:
+    total = 0.0
+    for t in task_times:
+        if not t <= give_up:
+            return math.inf
+        total += t
+    return total
+
+
+def settle_duel(t_a: float, t_b: float, tie_window: float = DEFAULT_TIE_WINDOW) -> int:
+    """Outcome of one duel from the two finishing times in seconds (``inf``: gave up).
+
+    Returns :data:`A_SCORES` (0) or :data:`B_SCORES` (1) for the faster
+    player (UD-3), :data:`TIE` (2) when both finished less than
+    ``tie_window`` seconds apart (UD-6: "at exactly the same moment") and
+    :data:`NEITHER` (3) when both gave up (UD-5).
+
+    Examples
+    --------
+    >>> settle_duel(31.0, 42.5), settle_duel(50.0, 49.0), settle_duel(40.04, 40.06), settle_duel(40.051, 40.149)
+    (0, 1, 2, 2)
+    >>> settle_duel(40.0, 40.1), settle_duel(math.inf, 301.0), settle_duel(math.inf, math.inf)
+    (0, 1, 3)
+    """
+    if t_a == math.inf and t_b == math.inf:
         return NEITHER
-    if a_ok and b_ok and round(t_a / tie_resolution) == round(t_b / tie_resolution):
+    if abs(t_a - t_b) < tie_window:
         return TIE
-    if not b_ok or (a_ok and t_a < t_b):
-        return A_SCORES
-    return B_SCORES
+    return A_SCORES if t_a < t_b else B_SCORES
 
 
 class DuelState(GameState):
@@ -122,10 +143,10 @@ class DuelState(GameState):
         Scores at which a leader stands on an orange field (UD-7, default
         3 and 4).
     give_up : float
-        Seconds after which a player stops trying a task (UD-5).
-    tie_resolution : float
-        Finishing times equal after rounding to this many seconds are a tie
-        (UD-6).
+        Seconds after which a player stops trying a task (UD-5; in a
+        handicap duel each of the leader's two tasks, UD-7).
+    tie_window : float
+        Finishing times less than this many seconds apart are a tie (UD-6).
     max_rerolls : int
         Rolls in a row without a point on one card (UD-5, UD-6) after which
         :meth:`apply_action` raises :class:`~ubongo_cp.errors.InputError`
@@ -150,7 +171,7 @@ class DuelState(GameState):
     def __init__(self, deck: TaskDeck, side: str = "A", *, skills: Sequence[float] = (1.0, 1.0),
                  model=None, handicap: bool = False,
                  orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS,
-                 give_up: float = DEFAULT_GIVE_UP, tie_resolution: float = DEFAULT_TIE_RESOLUTION,
+                 give_up: float = DEFAULT_GIVE_UP, tie_window: float = DEFAULT_TIE_WINDOW,
                  max_rerolls: int = MAX_REROLLS, seed: int | np.random.Generator | None = None,
                  scores: Sequence[int] = (0, 0), card_index: int = 0) -> None:
         if deck.game != "duel":
@@ -173,10 +194,10 @@ class DuelState(GameState):
         self.orange_fields = frozenset(int(f) for f in orange_fields)
         if any(not 0 < f < TARGET for f in self.orange_fields):
             raise InputError(f"orange fields {sorted(self.orange_fields)} must lie in 1..{TARGET - 1} (UD-7)")
-        if not (give_up > 0 and tie_resolution > 0):
-            raise InputError(f"give-up time {give_up} and tie resolution {tie_resolution} must be > 0")
+        if not (give_up > 0 and 0 < tie_window < math.inf):
+            raise InputError(f"give-up time {give_up} and tie window {tie_window} must be > 0")
         self.give_up = float(give_up)
-        self.tie_resolution = float(tie_resolution)
+        self.tie_window = float(tie_window)
         self.max_rerolls = int(max_rerolls)
         self._rerolls_here = 0
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -248,18 +269,26 @@ class DuelState(GameState):
             r = row[face - 1]
             t = np.asarray(self.model.sample(np.array((row[self.roll1 - 1], r, r)), self._handicap_skills[lead],
                                              self.rng), dtype=float).tolist()
-            # UD-7: the leader solves roll 1 (no point), then roll 2; each task capped by UD-5.
-            t_lead = t[0] + t[1] if (t[0] <= self.give_up and t[1] <= self.give_up) else math.inf
-            times = [t_lead, t[2]] if lead == 0 else [t[2], t_lead]
+            # UD-7: the leader solves roll 1 (no point), then roll 2; UD-5 gives up on each task alone.
+            give_up = self.give_up
+            t_lead = finish_time(t[:2], give_up)
+            t_trail = finish_time(t[2:], give_up)
+            times = [t_lead, t_trail] if lead == 0 else [t_trail, t_lead]
+            # When neither solves, the duel lasts until the later of the two gives up.
+            last = give_up + (t[0] if t[0] <= give_up else 0.0)
             rolls = (self.roll1, face)
             self.roll1 = None
         else:
             r = row[face - 1]
-            times = np.asarray(self.model.sample(np.array((r, r)), self.skills, self.rng), dtype=float).tolist()
+            t = np.asarray(self.model.sample(np.array((r, r)), self.skills, self.rng), dtype=float).tolist()
+            give_up = self.give_up
+            times = [t[0] if t[0] <= give_up else math.inf, t[1] if t[1] <= give_up else math.inf]
+            last = give_up
             rolls = (face,)
-        outcome = settle_duel(times[0], times[1], self.give_up, self.tie_resolution)
+        outcome = settle_duel(times[0], times[1], self.tie_window)
         self.history.append({"card": self._ids[card % len(self._ids)], "rolls": rolls, "times": times,
-                             "outcome": outcome, "handicap": len(rolls) == 2, "scores_before": (a, b)})
+                             "outcome": outcome, "seconds": last if outcome == NEITHER else min(times),
+                             "handicap": len(rolls) == 2, "scores_before": (a, b)})
         if outcome <= B_SCORES:  # UD-3: one step, next card
             scores[outcome] += 1
             self.card_index += 1

@@ -42,7 +42,7 @@ GAMES = {
                                     handicap=seed % 3 != 0), range(8)),
     "domino": (lambda seed: new_game(DominoSettings(num_players=2 + seed % 3, may_decline=seed % 4 != 1,
                                                     eliminated_field_free=seed % 5 != 2), seed=seed), range(12)),
-    "orion": (lambda seed: OrionState(seed=seed), range(3)),
+    "orion": (lambda seed: OrionState(seed=seed), range(6)),
 }
 STATE_CLASSES = {"ubongo": UbongoState, "duel": DuelState, "domino": DominoState, "orion": OrionState}
 
@@ -75,6 +75,7 @@ def random_playout(state, rng: np.random.Generator, record_at: int | None = None
         assert legal and legal == sorted(set(legal)), legal
         assert all(type(a) is int for a in legal)
         player = state.current_player()
+        assert player != TERMINAL  # current_player() is TERMINAL exactly when the game is over
         if player == CHANCE:
             assert facts.chance_nodes
             outcomes = state.chance_outcomes()

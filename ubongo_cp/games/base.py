@@ -314,12 +314,13 @@ def play_game(state: GameState, agents: Sequence[Agent], rng: np.random.Generato
     """
     limit = state.max_game_length() if max_steps is None else max_steps
     steps = 0
-    while not state.is_terminal():
+    player = state.current_player()
+    while player != TERMINAL:  # the contract: current_player() is TERMINAL exactly when is_terminal()
         if steps >= limit:
             raise RuntimeError(f"game not over after {limit} actions")
-        player = state.current_player()
         state.apply_action(state.sample_chance(rng) if player == CHANCE else agents[player](state))
         steps += 1
+        player = state.current_player()
     return state
 
 

@@ -261,7 +261,7 @@ class DuelState(GameState):
         card = self.card_index % len(self._rows)
         row = self._rows[card]
         a, b = scores
-        if self.handicap and a != b and max(a, b) in self.orange_fields:
+        if self.handicap_active():
             if self.roll1 is None:  # UD-7 roll 1: for the leader only
                 self.roll1 = face
                 return

@@ -17,7 +17,7 @@ from ubongo_cp.games.base import CHANCE, TERMINAL
 from ubongo_cp.games.tasks import (ScriptedTimes, SolveTimeModel, TaskDeck, default_tasks_path, load_tasks,
                                    synthetic_tasks)
 from ubongo_cp.games.ubongo.agents import LeadingColour, LookAhead, MostGems, Stay
-from ubongo_cp.games.ubongo.sim import play_ubongo_game, simulate_ubongo, summarise_ubongo
+from ubongo_cp.games.ubongo.sim import simulate_ubongo, summarise_ubongo
 from ubongo_cp.games.ubongo.state import EMPTY, NUM_GEMS, UbongoState, sorted_counts, take_gems, ug10_winners
 
 INF = math.inf

@@ -42,9 +42,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..specs import game_spec
 
 __all__ = [
-    "GAMES",
     "REQUIRED_COLUMNS",
     "TaskDeck",
     "SolveTimeModel",
@@ -54,13 +54,6 @@ __all__ = [
     "as_deck",
     "synthetic_tasks",
 ]
-
-#: Facts per game: valid card sides and die faces (UG-1/UG-4 six-sided die,
-#: UD-1/UD-2 sides A/B and a 20-sided die).
-GAMES = {
-    "classic": {"sides": ("easy", "hard"), "faces": 6},
-    "duel": {"sides": ("A", "B"), "faces": 20},
-}
 
 #: Columns of the per-task table this module reads (the batch runner writes
 #: more: pieces, area, count, count_reduced; they are kept but not needed).
@@ -86,7 +79,9 @@ class TaskDeck:
         "no solution" or "unknown") and ``difficulty`` (float >= 0, larger is
         harder, arbitrary scale).
     game : {"classic", "duel"}
-        Which deck this is (fixes the valid sides and faces).
+        Which deck this is: the sides and die faces come from the game's
+        shipped spec (:func:`ubongo_cp.specs.game_spec`, the one table of
+        game facts).
     path : str or os.PathLike, optional
         File the table came from, named in error messages.
 
@@ -121,12 +116,14 @@ class TaskDeck:
     """
 
     def __init__(self, tasks: pd.DataFrame, game: str, path: str | os.PathLike | None = None) -> None:
-        if game not in GAMES:
-            raise InputError(f"unknown game {game!r} (expected one of {sorted(GAMES)})", path=path)
+        try:
+            spec = game_spec(game)
+        except InputError as exc:
+            raise InputError(exc.message, path=path) from None
         self.game = game
         self.path = None if path is None else os.fspath(path)
-        facts = GAMES[game]
-        n_faces = facts["faces"]
+        sides = spec.side_names
+        faces_of = {s: spec.side(s).faces for s in sides}
         missing = [c for c in REQUIRED_COLUMNS if c not in tasks.columns]
         if missing:
             raise InputError(f"tasks table lacks column(s) {', '.join(missing)} "
@@ -140,9 +137,10 @@ class TaskDeck:
         diff = pd.to_numeric(tasks["difficulty"], errors="coerce").to_numpy(dtype=float)
         for i in range(len(tasks)):
             line = i + 2  # header is line 1 of a CSV
-            if side[i] not in facts["sides"]:
-                raise InputError(f"side {side[i]!r} is not one of {facts['sides']} ({game} deck)",
+            if side[i] not in faces_of:
+                raise InputError(f"side {side[i]!r} is not one of {sides} ({game} deck)",
                                  path=path, line=line)
+            n_faces = faces_of[side[i]]
             if not (face[i] == face[i] and float(face[i]).is_integer() and 1 <= face[i] <= n_faces):
                 raise InputError(f"face {tasks['face'].iloc[i]} is not an integer 1..{n_faces}",
                                  path=path, line=line)
@@ -164,13 +162,13 @@ class TaskDeck:
         self.ratios: dict[str, np.ndarray] = {}
         self._rows: dict[str, list[list[float]]] = {}
         seen: dict[tuple[str, str, int], int] = {}
-        for s in facts["sides"]:
+        for s in sides:
             rows = np.flatnonzero(side == s)
             if len(rows) == 0:
                 continue
             ids = sorted(set(card[rows]), key=_card_key)
             index = {c: k for k, c in enumerate(ids)}
-            arr = np.full((len(ids), n_faces), np.nan)
+            arr = np.full((len(ids), faces_of[s]), np.nan)
             for i in rows:
                 key = (card[i], s, int(face[i]))
                 if key in seen:
@@ -355,14 +353,19 @@ def as_deck(tasks, game: str) -> TaskDeck:
     return TaskDeck(load_tasks(tasks), game, path=tasks)
 
 
+#: Median difficulty of each side of the synthetic decks (a made-up scale).
+_SYNTHETIC_CENTRES = {"classic": (1.0, 2.0), "duel": (1.0, 1.8)}
+
+
 def synthetic_tasks(game: str, seed: int = 0) -> pd.DataFrame:
     """A made-up rated deck with the batch runner's schema (until the real one exists).
 
-    Classic: cards "01".."36", sides easy/hard, faces 1..6; Duel: cards
-    "1".."9", sides A/B, faces 1..20. Difficulties are log-normal with
-    sigma 0.5 around 1 (easy, A) and 2 (hard) or 1.8 (B); every task is
-    "solved". The pieces are random picks of the right number (3/4 classic,
-    4/5 Duel) and carry no meaning.
+    Cards, sides, die faces, pieces per task and the piece set are the
+    game's (:func:`ubongo_cp.specs.game_spec`): classic cards "01".."36",
+    sides easy/hard, faces 1..6; Duel cards "1".."9", sides A/B, faces
+    1..20. Difficulties are log-normal with sigma 0.5 around 1 (first side)
+    and 2 (classic hard) or 1.8 (Duel B); every task is "solved". The pieces
+    are random picks of the side's number and carry no meaning.
 
     Examples
     --------
@@ -370,28 +373,21 @@ def synthetic_tasks(game: str, seed: int = 0) -> pd.DataFrame:
     >>> len(df), sorted(df.side.unique()), int(df.face.max())
     (360, ['A', 'B'], 20)
     """
-    if game not in GAMES:
-        raise InputError(f"unknown game {game!r} (expected one of {sorted(GAMES)})")
+    from ..pieces import load_pieces
+
+    spec = game_spec(game)
+    pieces = load_pieces(spec.pieces).pieces
     rng = np.random.default_rng(seed)
-    if game == "classic":
-        cards = [f"{i:02d}" for i in range(1, 37)]
-        sides = {"easy": (1.0, 3), "hard": (2.0, 4)}
-        names = ["I2", "I3", "L3", "T4", "L4", "I4", "S4", "O4", "Y5", "L5", "P5", "Z5"]
-        sizes = [2, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5]
-    else:
-        cards = [str(i) for i in range(1, 10)]
-        sides = {"A": (1.0, 4), "B": (1.8, 5)}
-        names = list("ABCDEFGHIJKLMNOPQRSTU")
-        sizes = [5, 5, 5, 5, 6, 6, 5, 6, 6, 5, 6, 5, 6, 6, 5, 6, 6, 6, 6, 5, 5]
-    faces = GAMES[game]["faces"]
+    cards = [spec.card_id(i) for i in range(spec.cards)]
     rows = []
-    for side, (centre, k) in sides.items():
+    for side, centre in zip(spec.side_names, _SYNTHETIC_CENTRES[game]):
+        k, faces = spec.side(side).pieces_per_task, spec.side(side).faces
         for c in cards:
             for f in range(1, faces + 1):
-                pick = rng.choice(len(names), size=k, replace=False)
+                pick = rng.choice(len(pieces), size=k, replace=False)
                 rows.append({"card_id": c, "side": side, "face": f,
-                             "pieces": " ".join(names[i] for i in sorted(pick)),
-                             "area": int(sum(sizes[i] for i in pick)), "count": 1, "count_reduced": 1,
+                             "pieces": " ".join(pieces[i].name for i in sorted(pick)),
+                             "area": int(sum(pieces[i].size for i in pick)), "count": 1, "count_reduced": 1,
                              "status": "solved",
                              "difficulty": float(centre * math.exp(0.5 * rng.standard_normal()))})
     return pd.DataFrame(rows)

@@ -7,13 +7,12 @@ only when a picture is drawn.
 
 from __future__ import annotations
 
+from ...draw.canvas import PALETTE, text_colour
 from ..base import picture_axes
 from .actions import OFF, OUT, domino_name
 
-__all__ = ["PAWN_COLOURS", "FIELDS_PER_ROW", "figure"]
+__all__ = ["FIELDS_PER_ROW", "figure"]
 
-#: Pawn colours per seat (Okabe-Ito, colour-blind safe).
-PAWN_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#CC79A7")
 #: Path fields drawn per row before the picture wraps.
 FIELDS_PER_ROW = 24
 
@@ -47,8 +46,9 @@ def figure(state):
         ax.text(x, y, str(symbol), ha="center", va="center", fontsize=9)
         if f in pawn_at:
             q = pawn_at[f]
-            ax.add_patch(Circle((x, y + 0.72), 0.24, facecolor=PAWN_COLOURS[q % 4], edgecolor="black", zorder=3))
-            ax.text(x, y + 0.72, str(q), ha="center", va="center", fontsize=7, color="white", zorder=4)
+            fill = PALETTE[q % len(PALETTE)]  # seat q's colour, the toolkit's colour-blind-safe set
+            ax.add_patch(Circle((x, y + 0.72), 0.24, facecolor=fill, edgecolor="black", zorder=3))
+            ax.text(x, y + 0.72, str(q), ha="center", va="center", fontsize=7, color=text_colour(fill), zorder=4)
         elif f in state.blocked:
             ax.text(x, y + 0.72, "x", ha="center", va="center", fontsize=9)
     y0 = -1.6 * (rows - 1) - 1.1
@@ -63,8 +63,7 @@ def figure(state):
         where = ("off the path" if pos == OFF else "out" if pos == OUT
                  else f"{state.domina - pos} field(s) to Domina")
         hand = " ".join(domino_name(d, ds) for d in sorted(state.hands[q])) or "-"
-        ax.text(-0.5, y0 - 0.75 * (q + 1), f"player {q}: {where}; hand {hand}", fontsize=8, va="center",
-                color=PAWN_COLOURS[q % 4])
+        ax.text(-0.5, y0 - 0.75 * (q + 1), f"player {q}: {where}; hand {hand}", fontsize=8, va="center")
     ax.set_xlim(-0.7, max(width, 12) - 0.3)
     ax.set_ylim(y0 - 0.75 * text_rows - 0.2, 1.1)
     return fig

@@ -51,7 +51,7 @@ import numpy as np
 
 from ...errors import InputError
 from ..base import TERMINAL, GameFacts, GameState
-from .actions import (DOMINO_SETS, END_REASONS, END_TURN, HAND_SIZE, MOVE_STEPS, NUM_ACTIONS, NUM_ATTACH,
+from .actions import (DOMINO_SETS, END_TURN, HAND_SIZE, MOVE_STEPS, NUM_ACTIONS, NUM_ATTACH,
                       NUM_DOMINOES, OFF, OUT, SWAP_BASE, action_name, decode_attach, domino_name, is_attach,
                       is_swap, parse_domino)
 

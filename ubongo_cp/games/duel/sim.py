@@ -21,7 +21,7 @@ from ...io import atomic_path
 from ..base import play_game
 from ..stats import binomial_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck
-from .state import (DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_WINDOW, TARGET, DuelState)
+from .state import DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_WINDOW, SIDES, TARGET, DuelState
 
 __all__ = ["play_duel_match", "simulate_duel", "summarise_duel", "handicap_sweep", "plot_handicap_sweep"]
 
@@ -97,8 +97,8 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
         raise InputError(f"number of matches must be >= 1, not {games}")
     if not (0 < skill_a < np.inf and 0 < skill_b < np.inf):
         raise InputError(f"skills {skill_a}, {skill_b} must be finite numbers > 0")
-    if side not in ("A", "B"):
-        raise InputError(f"side {side!r} is not 'A' or 'B' (UD-1)")
+    if side not in SIDES:
+        raise InputError(f"side {side!r} is not one of {', '.join(SIDES)} (UD-1)")
     if any(not 0 < int(f) < TARGET for f in orange_fields):
         raise InputError(f"orange fields {list(orange_fields)} must lie in 1..{TARGET - 1} (UD-7)")
     seeds = np.random.SeedSequence(seed).spawn(games)

@@ -42,17 +42,20 @@ from typing import Sequence
 import numpy as np
 
 from ...errors import InputError
+from ...specs import game_spec
 from ..base import CHANCE, TERMINAL, GameFacts, GameState
 from ..tasks import SolveTimeModel, TaskDeck
 
-__all__ = ["FACTS", "MAX_REROLLS", "TARGET", "NUM_FACES", "DEFAULT_ORANGE_FIELDS", "DEFAULT_GIVE_UP",
+__all__ = ["FACTS", "MAX_REROLLS", "TARGET", "NUM_FACES", "SIDES", "NUM_CARDS", "DEFAULT_ORANGE_FIELDS", "DEFAULT_GIVE_UP",
            "DEFAULT_TIE_WINDOW", "A_SCORES", "B_SCORES", "TIE", "NEITHER", "DuelState", "finish_time",
            "settle_duel", "unsolvable"]
 
 #: UD-4: the first player to win 5 duels wins the match.
 TARGET = 5
-#: UD-2: a 20-sided die picks the task.
-NUM_FACES = 20
+#: UD-1: the card sides both players may play, A and B (from the game's spec, the one table of game facts).
+SIDES = game_spec("duel").side_names
+#: UD-2: a 20-sided die picks the task, one per task of a card side (from the spec).
+NUM_FACES = game_spec("duel").side(SIDES[0]).faces
 #: UD-7: orange fields of the handicap board, 3 and 4 in each lane (*configurable*).
 DEFAULT_ORANGE_FIELDS = (3, 4)
 #: Seconds after which a player gives up on a task (UD-5), a model parameter.
@@ -62,8 +65,8 @@ DEFAULT_TIE_WINDOW = 0.1
 #: Rolls in a row without a point on one card (UD-5 re-rolls, UD-6 ties) after which the
 #: players are deemed unable to go on (e.g. equal skills without noise tie for ever).
 MAX_REROLLS = 1000
-#: Cards of a Duel deck side (UD-1: A1..A9 or B1..B9).
-NUM_CARDS = 9
+#: Cards of a Duel deck side (UD-1: A1..A9 or B1..B9; from the spec).
+NUM_CARDS = game_spec("duel").cards
 
 #: The game's facts. Length bound: at most 9 scoring duels (4 + 4 + 1,
 #: UD-4), one per card (UD-3); on each card fewer than ``MAX_REROLLS``
@@ -176,8 +179,8 @@ class DuelState(GameState):
                  scores: Sequence[int] = (0, 0), card_index: int = 0) -> None:
         if deck.game != "duel":
             raise InputError(f"a Duel match needs the duel deck, not the {deck.game} deck", path=deck.path)
-        if side not in ("A", "B"):
-            raise InputError(f"side {side!r} is not 'A' or 'B' (UD-1)")
+        if side not in SIDES:
+            raise InputError(f"side {side!r} is not one of {', '.join(SIDES)} (UD-1)")
         self.deck = deck
         self.side = side
         self.ratios = deck.side_ratios(side)

@@ -7,13 +7,11 @@ only when a picture is drawn.
 
 from __future__ import annotations
 
+from ...draw.canvas import PALETTE
 from ..base import picture_axes
 from .state import EMPTY, HOLES_PER_LANE, NUM_LANES, sorted_counts
 
-__all__ = ["GEM_COLOURS", "figure"]
-
-#: Gem colours 0..5 (Okabe-Ito, colour-blind safe); more colours cycle.
-GEM_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#CC79A7")
+__all__ = ["figure"]
 
 
 def figure(state):
@@ -35,7 +33,7 @@ def figure(state):
         ax.text(-1.03, y, here, ha="center", va="center", fontsize=8, color="white", weight="bold")
         for h in range(HOLES_PER_LANE):
             g = int(board[lane, h])
-            colour = "none" if g == EMPTY else GEM_COLOURS[g % len(GEM_COLOURS)]
+            colour = "none" if g == EMPTY else PALETTE[g % len(PALETTE)]  # the toolkit's colour-blind-safe set
             ax.add_patch(Circle((h, y), 0.36, facecolor=colour, edgecolor="#555555", lw=0.6))
     phase = "over" if state.is_terminal() else state.phase
     ax.text(12.2, NUM_LANES - 0.5, f"round {min(state.round + 1, state.num_rounds)}/{state.num_rounds}, {phase}",

@@ -43,6 +43,7 @@ from typing import Sequence
 import numpy as np
 
 from ...errors import IllegalActionError, InputError
+from ...specs import game_spec
 from ..base import CHANCE, TERMINAL, GameFacts, GameState
 from ..tasks import SolveTimeModel, TaskDeck
 
@@ -56,6 +57,7 @@ __all__ = [
     "MOVE_ALLOWANCE",
     "CARDS_PER_PLAYER",
     "NUM_FACES",
+    "SIDES",
     "DEFAULT_TIMER",
     "UbongoState",
     "take_gems",
@@ -77,8 +79,10 @@ EMPTY = -1
 MOVE_ALLOWANCE = (3, 2, 1, 0)
 #: UG-3: cards in play per player (9 rounds).
 CARDS_PER_PLAYER = 9
-#: Die faces (UG-4, six symbols numbered 1..6).
-NUM_FACES = 6
+#: UG-1: the card sides, in order (from the game's spec, the one table of game facts).
+SIDES = game_spec("classic").side_names
+#: Die faces (UG-4: six symbols numbered 1..6, one per task of a card side; from the spec).
+NUM_FACES = game_spec("classic").side(SIDES[0]).faces
 #: Default sand timer in seconds (RULES.md section 2, *configurable*).
 DEFAULT_TIMER = 60.0
 
@@ -208,8 +212,8 @@ class UbongoState(GameState):
             raise InputError(f"the gem game needs the classic deck, not the {deck.game} deck", path=deck.path)
         if not 2 <= num_players <= 4:
             raise InputError(f"the gem game takes 2 to 4 players, not {num_players}")
-        if side not in ("easy", "hard"):  # UG-1
-            raise InputError(f"side {side!r} is not 'easy' or 'hard' (UG-1)")
+        if side not in SIDES:  # UG-1
+            raise InputError(f"side {side!r} is not one of {', '.join(SIDES)} (UG-1)")
         self.num_players = num_players
         self.side = side
         self.deck = deck

@@ -11,8 +11,10 @@ import pytest
 from conftest import PUZZLES
 from ubongo_cp.batch import JOURNAL, run_batch
 from ubongo_cp.cards import load_card
+from ubongo_cp.cover import task_instance
 from ubongo_cp.executors import LocalExecutor
 from ubongo_cp.solvers import solve
+from ubongo_cp.status import Status
 
 STABLE = ["card_id", "side", "face", "pieces", "area", "count", "count_reduced", "status", "placements",
           "min_piece_placements", "cpsat_count", "task_hash"]
@@ -33,8 +35,8 @@ def test_batch_counts_match_an_independent_solver(deck, tmp_path):
     assert len(df) == 18 and out.ran == 18 and out.skipped == 0
     for row in df.itertuples():
         card = load_card(deck / f"{row.card_id}_{row.side}.toml")
-        assert row.count == solve(card.instance(row.face), backend="cpsat").count
-        assert row.count == row.cpsat_count and row.status == "solved"
+        assert row.count == solve(task_instance(card, row.face), backend="cpsat").count
+        assert row.count == row.cpsat_count and row.status == Status.SOLVED
         assert row.dlx_nodes is not pd.NA and row.difficulty == row.difficulty  # not NaN
     for name in ("tasks.parquet", "tasks.csv", "cards.csv", "summary.md", JOURNAL):
         assert (tmp_path / "out" / name).exists()
@@ -73,7 +75,7 @@ def test_bad_card_is_skipped_and_unsolvable_task_reported(deck, tmp_path):
     out = run_batch(deck, tmp_path / "out", progress=False)
     assert len(out.problems) == 1 and "Q7" in out.problems[0].message
     row = out.tasks[out.tasks["card_id"] == "U"].iloc[0]
-    assert row["status"] == "no solution" and row["count"] == 0
+    assert row["status"] == Status.NO_SOLUTION and row["count"] == 0
     summary = (tmp_path / "out" / "summary.md").read_text()
     assert "zz_bad.toml" in summary and "Unsolvable or failed tasks" in summary and "O4" in summary
 
@@ -87,7 +89,7 @@ def test_time_limit_is_recorded_not_dropped(tmp_path):
                                  f'region = """\n{region}\n"""\n[tasks]\n1 = [{names}]\n')
     out = run_batch(deck, tmp_path / "out", progress=False, time_limit=0.2)
     row = out.tasks.iloc[0]
-    assert row["status"] == "timeout" and 0 < row["count"] < 9356
+    assert row["status"] == Status.TIMEOUT and 0 < row["count"] < 9356
 
 
 def test_cli_batch_and_generate(run_cli, tmp_path):
@@ -181,3 +183,43 @@ def test_tables_of_the_old_form_are_still_read(deck, tmp_path):
     old = pd.read_csv(tmp_path / "out" / "tasks.csv", dtype={"card_id": str}).fillna({"error": ""})
     old.to_parquet(tmp_path / "old.parquet", index=False)
     pd.testing.assert_frame_equal(load_tasks(tmp_path / "old.parquet"), new)
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["classic", "duel"])
+def test_shipped_deck_tables_rebuild_identically(game, tmp_path):
+    # The shipped ratings (puzzles/decks/*/tasks.csv, read by the game simulators) are what
+    # `ubongo-cp batch` computes today: same counts, search nodes and difficulty.
+    shipped = pd.read_csv(PUZZLES / "decks" / game / "tasks.csv", dtype={"card_id": str})
+    rebuilt = run_batch(PUZZLES / "decks" / game, tmp_path / "out", progress=False).tasks
+    keys = ["card_id", "side", "face"]
+    columns = ["status", "count", "count_reduced", "placements", "dlx_nodes", "cpsat_count", "task_hash"]
+    merged = shipped.merge(rebuilt, on=keys, suffixes=("_shipped", "_now"), validate="one_to_one")
+    assert len(merged) == len(shipped) == len(rebuilt) > 0
+    for col in columns:
+        assert (merged[f"{col}_shipped"] == merged[f"{col}_now"]).all(), col
+    assert (merged["difficulty_shipped"] - merged["difficulty_now"]).abs().max() < 1e-9
+
+
+def test_every_registered_solver_rates_alike(deck, tmp_path):
+    # Whatever solver reports the count, the rating takes the DLX search nodes and the
+    # CP-SAT cross-check from the registry's answers: the same table for every name
+    # (`--backend xcover` used to write difficulty = NaN for every task).
+    from ubongo_cp.solvers import solver_names
+
+    one = tmp_path / "one"
+    one.mkdir()
+    shutil.copy(deck / "01_hard.toml", one / "01_hard.toml")
+    stable = ["face", "status", "count", "count_reduced", "dlx_nodes", "cpsat_count", "difficulty"]
+    reference = run_batch(one, tmp_path / "dlx", progress=False).tasks[stable]
+    assert reference["difficulty"].notna().all() and (reference["status"] == Status.SOLVED).all()
+    for name in solver_names():
+        got = run_batch(one, tmp_path / name, backend=name, progress=False).tasks
+        pd.testing.assert_frame_equal(got[stable], reference, check_dtype=False, obj=name)
+        assert got["cpsat_branches"].notna().all(), name
+
+
+def test_cli_batch_with_xcover_rates_every_task(run_cli, deck, tmp_path):
+    code, out, err = run_cli("batch", deck, "--out", tmp_path / "o", "--backend", "xcover", "--jobs", "1",
+                             "--no-progress")
+    assert code == 0, err
+    table = pd.read_csv(tmp_path / "o" / "tasks.csv")
+    assert len(table) == 18 and table["difficulty"].notna().all() and (table["dlx_nodes"] > 0).all()

@@ -13,7 +13,7 @@ from matplotlib.image import imread
 
 from ubongo_cp.booklet import PAGE_MM, make_booklet, page_png_name, piece_colours, render_page, task_views
 from ubongo_cp.cards import load_deck, parse_card
-from ubongo_cp.cover import verify_solution
+from ubongo_cp.cover import task_instance, verify_solution
 from ubongo_cp.errors import InputError
 from ubongo_cp.pieces import load_pieces
 from ubongo_cp.solvers import solve
@@ -154,7 +154,7 @@ def test_rendered_pixels_have_the_piece_colours(example_cards, tmp_path):
 def test_unsolvable_tasks_are_drawn_as_such(tmp_path):
     card = parse_card(SMALL_CARD)
     # Independent check of which tasks are solvable (DLX backend, full count).
-    solvable = {face: solve(card.instance(face), backend="dlx").count > 0 for face in card.tasks}
+    solvable = {face: solve(task_instance(card, face), backend="dlx").count > 0 for face in card.tasks}
     assert solvable == {1: True, 2: False, 3: False, 4: False, 5: False, 6: True}
     views = task_views(card)
     assert {v.face: v.status for v in views} == {f: "solved" if ok else "no solution" for f, ok in solvable.items()}
@@ -173,7 +173,7 @@ def test_unsolvable_tasks_are_drawn_as_such(tmp_path):
 
 def test_results_table_is_used_and_checked(tmp_path):
     card = parse_card(SMALL_CARD)
-    first = solve(card.instance(1), backend="dlx")
+    first = solve(task_instance(card, 1), backend="dlx")
     good = {k: [list(c) for c in v] for k, v in first.solutions[0].items()}
     bad = {k: [[r, c + 1] for r, c in v] for k, v in good.items()}     # shifted: not a cover of the region
     results = pd.DataFrame([
@@ -303,7 +303,7 @@ def test_all_solutions_draws_every_solution_on_continuation_pages(tmp_path):
 
     card = parse_card(MULTI_CARD)
     # Independent counts (DLX, full enumeration): face 1 has 8 tilings, face 2 has 28.
-    counts = {f: solve(card.instance(f), backend="dlx").count for f in card.tasks}
+    counts = {f: solve(task_instance(card, f), backend="dlx").count for f in card.tasks}
     assert counts == {1: 8, 2: 28}
     views = task_views(card, all_solutions=True, most=10)
     assert (views[0].count, views[0].count_is_lower_bound, len(views[0].solutions)) == (8, False, 8)

@@ -6,16 +6,16 @@ import doctest
 import re
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from conftest import PUZZLES, ROOT
 from ubongo_cp.cards import load_card
-from ubongo_cp.cover import build_instance, verify_solution
+from ubongo_cp.cover import build_instance, task_instance, verify_solution
 from ubongo_cp.pieces import Region, load_pieces
 from ubongo_cp.solvers import solve
-from ubongo_cp.solvers.base import drive
 
 
 def _squares(path) -> list[tuple[float, float]]:
@@ -58,17 +58,17 @@ def test_notebook_pictures_are_svg(tmp_path):
     from ubongo_cp.report import load_tasks, task_record
 
     card = load_card(PUZZLES / "examples" / "classic_X1_easy.toml")
-    result = solve(card.instance(1))
+    result = solve(task_instance(card, 1))
     for obj in (load_pieces("duel"), card.region, card, result,
                 task_record(load_tasks(PUZZLES / "decks" / "classic" / "tasks.csv").iloc[0])):
         svg = obj._repr_svg_()
         assert svg.startswith("<?xml") and "<svg" in svg, type(obj)
     # A result that does not know its instance falls back to its text repr, and says what to pass to draw.
-    bare = drive(__import__("ubongo_cp.solvers.dancing", fromlist=["x"]).DancingBackend(), card.instance(1))
+    bare = replace(result, instance=None)
     assert bare._repr_svg_() is None
     with pytest.raises(ValueError, match="instance="):
         bare.draw()
-    assert bare.draw(card.instance(1)) is not None
+    assert bare.draw(task_instance(card, 1)) is not None
 
 
 def test_card_picture_draws_every_task_with_icons():
@@ -94,7 +94,7 @@ def test_solve_draw_writes_one_panel_per_task(run_cli, tmp_path):
     from ubongo_cp.draw.figures import result_panels, solutions_figure
 
     parsed = load_card(card)
-    panels = [p for f in parsed.tasks for p in result_panels(solve(parsed.instance(f), limit=1), parsed.region.cells,
+    panels = [p for f in parsed.tasks for p in result_panels(solve(task_instance(parsed, f), limit=1), parsed.region.cells,
                                                               most=1, prefix=f"face {f}: ")]
     assert len(panels) == len(parsed.tasks)
     assert sum((c.get_gid() or "").startswith("solution/")

@@ -8,6 +8,7 @@ import pytest
 
 from conftest import PUZZLES
 from ubongo_cp.cards import load_deck
+from ubongo_cp.cover import task_instance
 from ubongo_cp.generate import _has_hole, generate_deck, random_region
 from ubongo_cp.specs import load_spec
 from ubongo_cp.geometry import is_connected
@@ -48,7 +49,7 @@ def test_generated_sides_follow_the_rules(game):
         for face, names in card.tasks.items():
             assert len(names) == side.pieces_per_task
             # UP-2/UP-4, checked by the CP-SAT backend (the generator used DLX).
-            result = solve(card.instance(face), backend="cpsat")
+            result = solve(task_instance(card, face), backend="cpsat")
             assert result.complete and result.count == recorded[face - 1] >= 1
 
 

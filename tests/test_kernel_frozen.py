@@ -194,6 +194,7 @@ def test_shipped_decks_reproduce_their_node_counts(deck):
     import csv
 
     from ubongo_cp.cards import load_card
+    from ubongo_cp.cover import task_instance
 
     folder = ROOT / "puzzles" / "decks" / deck
     with open(folder / "tasks.csv", newline="") as f:
@@ -202,7 +203,7 @@ def test_shipped_decks_reproduce_their_node_counts(deck):
     cards = {}
     for row in rows:
         card = cards.get(row["card_file"]) or cards.setdefault(row["card_file"], load_card(folder / row["card_file"]))
-        inst = card.instance(int(row["face"]))
+        inst = task_instance(card, int(row["face"]))
         n, nodes, done = count(inst.indptr, inst.indices, inst.n_items, inst.n_secondary)
         raw = int(row["count"]) * max(1, _copy_orderings(inst))
         assert done and (n, nodes) == (raw, int(row["dlx_nodes"])), (deck, row["card_file"], row["face"])

@@ -30,12 +30,10 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable
 
 import tomli_w
 
-from .cover import ExactCoverInstance, build_instance
 from .errors import InputError
 from .geometry import ORIENTATION_MODES
 from .specs import DECK_SPEC_FILE, spec_for_card
@@ -102,10 +100,6 @@ class CardSide:
             raise InputError(f"card {self.card_id} side {self.side} has no face {face} "
                              f"(faces {min(self.tasks)}..{max(self.tasks)})", path=self.path)
         return self.piece_set.select(self.tasks[face])
-
-    def instance(self, face: int) -> ExactCoverInstance:
-        """The exact-cover instance of the task on ``face`` (see :mod:`ubongo_cp.cover`)."""
-        return build_instance(self.task_pieces(face), self.region, mode=self.orientations)
 
     def draw(self, *, cell_mm: float = 8.0):
         """The card side as printed: region, die-face table with piece icons (a matplotlib Figure)."""

@@ -13,7 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "read_bytes", "read_text", "read_json_object"]
+__all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "read_bytes", "read_text", "read_json_object",
+           "write_table"]
 
 
 @contextmanager
@@ -121,3 +122,27 @@ def read_json_object(path: str | os.PathLike, what: str = "a record") -> dict:
     if not isinstance(data, dict):
         raise InputError(f"{what} must be a JSON object, got {type(data).__name__}", path=path)
     return data
+
+
+def write_table(table, path: str | os.PathLike) -> Path:
+    """Write a pandas ``table`` as CSV or Parquet, chosen by the suffix ``.csv`` / ``.parquet`` / ``.pq``.
+
+    Written atomically (:func:`atomic_path`), without the index.
+
+    Raises
+    ------
+    InputError
+        For any other suffix.
+    """
+    from .errors import InputError
+
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".parquet", ".pq"):
+        raise InputError(f"output must end in .csv or .parquet, not {suffix or '(no suffix)'}", path=path)
+    with atomic_path(path) as tmp:
+        if suffix == ".csv":
+            table.to_csv(tmp, index=False)
+        else:
+            table.to_parquet(tmp, index=False)
+    return path

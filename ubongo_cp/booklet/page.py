@@ -21,7 +21,7 @@ from ..draw.canvas import (INK, MUTED, Canvas, base_name, colour_of, lying, piec
                            text_width_mm)
 from ..draw.puzzle import (ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region, draw_solution,
                            draw_unsolved, icon_scale)
-from ..solvers import NO_SOLUTION, SOLVED, UNKNOWN
+from ..status import Status
 from .layout import PAGE_MM, Layout
 from .views import TaskView
 
@@ -93,9 +93,9 @@ def _plural(n: int, word: str) -> str:
 
 
 def _count_text(view: TaskView) -> str:
-    if view.status == NO_SOLUTION:
+    if view.status == Status.NO_SOLUTION:
         return "none"
-    if view.status == UNKNOWN:
+    if view.status == Status.UNKNOWN:
         return "?"
     if view.count is None:
         return "\u2265 1"
@@ -117,8 +117,8 @@ def _draw_title(canvas: Canvas, card: CardSide, views: Sequence[TaskView], *, co
     sizes = sorted({len(v.pieces) for v in views})
     per = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]}\u2013{sizes[-1]}"
     faces = [v.face for v in views]
-    unsolvable = sum(v.status == NO_SOLUTION for v in views)
-    unknown = sum(v.status == UNKNOWN for v in views)
+    unsolvable = sum(v.status == Status.NO_SOLUTION for v in views)
+    unknown = sum(v.status == Status.UNKNOWN for v in views)
     parts = [f"{_plural(len(views), 'task')} (die faces {min(faces)}\u2013{max(faces)})",
              f"{per} pieces per task", f"region of {card.region.area} cells"]
     if unsolvable:
@@ -148,7 +148,7 @@ def _draw_region_box(canvas: Canvas, card: CardSide, layout: Layout) -> None:
 def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], colours, layout: Layout) -> None:
     x, y, w, h = layout.table_box
     # Compact (Duel) tables need their width for the icons: counts and difficulties are in the panels' headers.
-    counts_known = not layout.compact and any(v.count is not None or v.status != SOLVED for v in views)
+    counts_known = not layout.compact and any(v.count is not None or v.status != Status.SOLVED for v in views)
     diff_known = not layout.compact and any(v.difficulty is not None for v in views)
     label_pt, icon_gap, smallest = (7.0, 2.0, 1.0) if layout.compact else (ICON_LABEL_PT, 3.0, 1.5)
     canvas.text(x, y + 3.0, "Tasks", fontsize=11, fontweight="bold", color=INK, va="baseline")
@@ -191,10 +191,10 @@ def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], 
                               icon_cs, icons, label_pt=label_pt, gap=icon_gap)
             mid = ry + row_h / 2
             if counts_known:
-                colour = {NO_SOLUTION: _NO_SOLUTION, UNKNOWN: _UNKNOWN}.get(view.status, INK)
+                colour = {Status.NO_SOLUTION: _NO_SOLUTION, Status.UNKNOWN: _UNKNOWN}.get(view.status, INK)
                 canvas.text(pieces_x + pieces_w + num_w - 1.0, mid, _count_text(view), ha="right",
                             va="center_baseline", fontsize=9, color=colour,
-                            fontweight="bold" if view.status != SOLVED else "normal")
+                            fontweight="bold" if view.status != Status.SOLVED else "normal")
             if diff_known:
                 canvas.text(bx + bw - 1.0, mid, _difficulty_text(view), ha="right", va="center_baseline",
                             fontsize=9, color=INK)
@@ -241,22 +241,22 @@ def _draw_solutions(canvas: Canvas, card: CardSide, items, spots, colours, layou
         if names:
             canvas.text(px + s + 3.6, py + 1.6 + s / 2, names, va="center_baseline", fontsize=names_pt, color=INK)
         if info:
-            colour = {NO_SOLUTION: _NO_SOLUTION, UNKNOWN: _UNKNOWN}.get(view.status, MUTED)
+            colour = {Status.NO_SOLUTION: _NO_SOLUTION, Status.UNKNOWN: _UNKNOWN}.get(view.status, MUTED)
             canvas.text(px + pw - 2.0, py + 1.6 + s / 2, info, ha="right", va="center_baseline",
                         fontsize=info_pt, color=colour)
         x0 = px + (pw - cs * region.width) / 2
         y0 = py + header + (ph - header - cs * region.height) / 2
-        if view.status == SOLVED and view.solution:
+        if view.status == Status.SOLVED and view.solution:
             gid = f"solution/{view.face}" + ("" if k == 1 else f"/{k}")
             lines = draw_solution(canvas, view.solutions[k - 1], colours, x0, y0, cs, gid=gid)
             inner += lines[0]
             thick += lines[1]
         else:
-            colour = _NO_SOLUTION if view.status == NO_SOLUTION else _UNKNOWN
-            hatch = "#e6b0aa" if view.status == NO_SOLUTION else "#ecd3a8"
+            colour = _NO_SOLUTION if view.status == Status.NO_SOLUTION else _UNKNOWN
+            hatch = "#e6b0aa" if view.status == Status.NO_SOLUTION else "#ecd3a8"
             thin[colour] += draw_unsolved(canvas, region.cells, x0, y0, cs, hatch_colour=hatch,
                                           gid=f"unsolved/{view.face}")
-            text = "NO SOLUTION" if view.status == NO_SOLUTION else "NOT SOLVED\n(time limit)"
+            text = "NO SOLUTION" if view.status == Status.NO_SOLUTION else "NOT SOLVED\n(time limit)"
             canvas.text(x0 + cs * region.width / 2, y0 + cs * region.height / 2, text, ha="center", va="center",
                         fontsize=9 if layout.compact else 12, fontweight="bold", color=colour,
                         bbox=dict(boxstyle="round,pad=0.3", facecolor="white", edgecolor=colour, linewidth=1.0))
@@ -309,9 +309,9 @@ def _panel_header(view: TaskView, k: int, style) -> tuple[str, str]:
         return "", ""
     long, with_diff, with_names = style
     names = " ".join(view.pieces) if with_names else ""
-    if view.status == NO_SOLUTION:
+    if view.status == Status.NO_SOLUTION:
         return names, "no solution"
-    if view.status == UNKNOWN:
+    if view.status == Status.UNKNOWN:
         return names, "not solved"
     count = None if view.count is None else ("\u2265" if view.count_is_lower_bound else "") + str(view.count)
     if len(view.solutions) > 1:

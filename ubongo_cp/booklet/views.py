@@ -6,10 +6,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping
 
 from ..cards import CardSide, task_hash
-from ..cover import verify_solution
+from ..cover import task_instance, verify_solution
 from ..errors import InputError
 from ..geometry import Cell
-from ..solvers import NO_SOLUTION, SOLVED, UNKNOWN, solve
+from ..solvers import solve
+from ..status import Status
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -92,7 +93,8 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
         views.append(_view_from_row(card, face, names, row) if row is not None else None)
         if views[-1] is None:
             views[-1] = _solve_view(card, face, names, row, time_limit)
-        if all_solutions and views[-1].status == SOLVED and (views[-1].count != 1 or views[-1].count_is_lower_bound):
+        view = views[-1]
+        if all_solutions and view.status == Status.SOLVED and (view.count != 1 or view.count_is_lower_bound):
             views[-1] = _every_solution(card, views[-1], time_limit, most)
     return views
 
@@ -101,7 +103,7 @@ def _every_solution(card: CardSide, view: TaskView, time_limit: float | None, mo
     """``view`` with its other solutions (up to ``most`` in all) and, when the search ended, the exact count."""
     from dataclasses import replace
 
-    result = solve(card.instance(view.face), limit=most, time_limit=time_limit)
+    result = solve(task_instance(card, view.face), limit=most, time_limit=time_limit)
     first = _canonical(view.solution)
     others = tuple(s for s in result.solutions if _canonical(s) != first)[:most - 1]
     if result.complete:
@@ -171,20 +173,20 @@ def _view_from_row(card: CardSide, face: int, names: tuple[str, ...], row: dict)
         if verify_solution(card.task_pieces(face), card.region, solution) is not None:
             return None  # stale or foreign result: solve again
         complete = row.get("complete")
-        partial = status == UNKNOWN or (not _is_missing(complete) and not bool(complete))
-        return TaskView(face, names, SOLVED, solution, count, partial, difficulty)
-    if status == NO_SOLUTION or (status is None and count == 0):
-        return TaskView(face, names, NO_SOLUTION, None, 0, False, difficulty)
+        partial = status == Status.UNKNOWN or (not _is_missing(complete) and not bool(complete))
+        return TaskView(face, names, Status.SOLVED, solution, count, partial, difficulty)
+    if status == Status.NO_SOLUTION or (status is None and count == 0):
+        return TaskView(face, names, Status.NO_SOLUTION, None, 0, False, difficulty)
     return None
 
 
 def _solve_view(card: CardSide, face: int, names: tuple[str, ...], row: dict | None,
                 time_limit: float | None) -> TaskView:
-    result = solve(card.instance(face), backend="cpsat", limit=1, time_limit=time_limit)
+    result = solve(task_instance(card, face), backend="cpsat", limit=1, time_limit=time_limit)
     difficulty = None if row is None else _number(row.get("difficulty"))
     count = None if row is None else _number(row.get("count"), int)
-    if result.status == SOLVED:
-        return TaskView(face, names, SOLVED, result.solutions[0], count or None, False, difficulty)
-    if result.status == NO_SOLUTION:
-        return TaskView(face, names, NO_SOLUTION, None, 0, False, difficulty)
-    return TaskView(face, names, UNKNOWN, None, None, False, difficulty)
+    if result.status == Status.SOLVED:
+        return TaskView(face, names, Status.SOLVED, result.solutions[0], count or None, False, difficulty)
+    if result.status == Status.NO_SOLUTION:
+        return TaskView(face, names, Status.NO_SOLUTION, None, 0, False, difficulty)
+    return TaskView(face, names, Status.UNKNOWN, None, None, False, difficulty)

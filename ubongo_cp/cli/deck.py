@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from .common import add_executor_arguments, add_progress_argument, executor_from
 
 __all__ = ["add_parsers"]
@@ -75,7 +76,8 @@ def _add_batch(sub) -> None:
     p.add_argument("deck", help="deck directory of card-side TOML files")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--time-limit", type=float, help="seconds per task and backend")
-    p.add_argument("--backend", default="dlx", help="backend whose count is reported: dlx (default), cpsat, xcover")
+    p.add_argument("--backend", default=DEFAULT_STRATEGY["rate"],
+                   help=f"solver whose count is reported: {', '.join(solver_names())} (default: %(default)s)")
     add_executor_arguments(p, default_jobs=None)
     add_progress_argument(p)
     p.set_defaults(func=_cmd_batch)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from ..errors import InputError
+from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..status import Status
 from .common import piece_names_arg
 from .export import is_xmpuzzle, xmpuzzle_task
@@ -32,8 +32,9 @@ def add_parsers(sub) -> None:
     p.add_argument("--count", action="store_true", help="count all solutions")
     p.add_argument("--limit", type=int, help="stop after N solutions")
     p.add_argument("--time-limit", type=float, help="seconds")
-    p.add_argument("--backend", help="cpsat, dlx, xcover, or a strategy such as dlx-symmetry "
-                                     "(default: dlx for a first solution, dlx-symmetry for counting)")
+    p.add_argument("--backend", help=f"solver: {', '.join(solver_names())} (default: "
+                                     f"{DEFAULT_STRATEGY['first']} for a first solution, "
+                                     f"{DEFAULT_STRATEGY['count']} for counting)")
     p.add_argument("--json", action="store_true", help="print JSON instead of drawings")
     p.add_argument("--draw", metavar="FILE", help="also draw the solutions shown (with a card: each task's first) "
                                                   "to FILE.svg, .png or .pdf, in the booklet's colours")
@@ -45,7 +46,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--pieces", required=True, help="piece-set file or shipped set name")
     p.add_argument("--region", required=True, help="region file")
     p.add_argument("--k", type=int, required=True, help="number of pieces per subset")
-    p.add_argument("--backend", default="dlx", help="dlx (default), cpsat or xcover")
+    p.add_argument("--backend", default=DEFAULT_STRATEGY["analyze"],
+                   help=f"solver: {', '.join(solver_names())} (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
     p.set_defaults(func=_cmd_analyze)
 
@@ -103,13 +105,14 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _solve_card(args: argparse.Namespace) -> int:
     from ..cards import load_card
+    from ..cover import task_instance
     from ..solvers import solve
 
     card = load_card(args.card)
     faces = [args.face] if args.face is not None else list(card.tasks)
     out, panels = [], []
     for face in faces:
-        instance = card.instance(face)
+        instance = task_instance(card, face)
         result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit)
         if args.draw:
             from ..draw.figures import result_panels

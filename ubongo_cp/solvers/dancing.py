@@ -101,14 +101,12 @@ References
 from __future__ import annotations
 
 import os
-import time
-from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["search", "count", "DancingSearch", "DancingBackend", "DEFAULT_HEARTBEAT", "KERNEL"]
+__all__ = ["search", "count", "DancingSearch", "DEFAULT_HEARTBEAT", "KERNEL"]
 
 #: Default number of search nodes between two heartbeats of :func:`search`
 #: (about 5-20 ms of search on a 2020s laptop core).
@@ -339,55 +337,6 @@ class DancingSearch:
                 stop += beat
             else:  # the buffer was full
                 batch = min(2 * batch, _MAX_BATCH)
-
-
-@dataclass
-class DancingBackend:
-    """Exact-cover backend running this module's Algorithm X.
-
-    ``run`` follows the :class:`~ubongo_cp.solvers.base.Backend` protocol:
-    it calls ``on_solution(option_ids)`` for each solution that is canonical
-    for copies of identical pieces (:meth:`ExactCoverInstance.is_canonical`,
-    rule UP-5) and returns ``(exhausted, stats)``. The time limit is checked
-    at every solution and every heartbeat, so it holds within about
-    ``heartbeat`` nodes of search.
-
-    Attributes
-    ----------
-    name : str
-        ``"dlx"``.
-    heartbeat : int
-        Nodes between two time-limit checks.
-
-    Notes
-    -----
-    ``stats`` holds ``nodes`` (search-tree nodes, see the module docstring),
-    ``solutions_seen`` (canonical solutions passed on), ``solutions_raw``
-    (all exact covers met, copies of a piece told apart) and, on a time-out,
-    ``timed_out``.
-    """
-
-    name: str = "dlx"
-    heartbeat: int = DEFAULT_HEARTBEAT
-
-    def run(self, instance, on_solution, *, time_limit=None, first_only=False):
-        """Enumerate the instance's solutions; see the class docstring."""
-        deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
-        it = search(instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
-                    heartbeat=self.heartbeat, multiplicity=getattr(instance, "multiplicity", None))
-        found = 0
-
-        def stats(**extra):
-            return {"nodes": it.nodes, "solutions_seen": found, "solutions_raw": it.solutions, **extra}
-
-        for options, _nodes in it:
-            if options is not None and instance.is_canonical(options):
-                found += 1
-                if not on_solution(options):
-                    return False, stats()
-            if deadline is not None and time.perf_counter() > deadline:
-                return False, stats(timed_out=True)
-        return True, stats()
 
 
 # ------------------------------------------------------------------ Python glue

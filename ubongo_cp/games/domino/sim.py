@@ -1,7 +1,8 @@
 """Simulation study of Domino, nezlob se!: many seeded games, one pandas row per game.
 
 :func:`simulate` plays games with the agents of
-:mod:`ubongo_cp.games.domino_agents`; :func:`win_rates`,
+:mod:`ubongo_cp.games.domino.agents` through
+:func:`ubongo_cp.games.base.play_game`; :func:`win_rates`,
 :func:`end_reason_rates` and :func:`seat_uniformity_test` summarise the
 table with Wilson score intervals and a chi-square goodness-of-fit test
 (:mod:`ubongo_cp.games.stats`); :func:`plot_lengths` draws the distribution
@@ -23,11 +24,13 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ..io import atomic_path
-from .domino import DominoSettings, DominoState, new_game
-from .domino_agents import AGENT_NAMES, make_agent
-from ..executors import Executor, map_chunks
-from .stats import Z95, chisquare_uniform, wilson_interval
+from ...executors import Executor, map_chunks
+from ...io import atomic_path
+from ..base import play_game
+from ..stats import Z95, chisquare_uniform, wilson_interval
+from .actions import END_REASONS
+from .agents import AGENT_NAMES, make_agent
+from .state import DominoSettings, DominoState, new_game
 
 __all__ = [
     "play_one",
@@ -40,6 +43,7 @@ __all__ = [
     "summary_text",
 ]
 
+
 def play_one(agents: Sequence[str], seed: int,
              settings: DominoSettings | None = None) -> tuple[dict, DominoState]:
     """Play one game; ``agents[s]`` sits at seat ``s``.
@@ -47,9 +51,9 @@ def play_one(agents: Sequence[str], seed: int,
     Parameters
     ----------
     agents : sequence of str
-        One agent name per seat (see :data:`~ubongo_cp.games.domino_agents.AGENT_NAMES`).
+        One agent name per seat (see :data:`~ubongo_cp.games.domino.agents.AGENT_NAMES`).
     seed : int
-        Seeds the deal (:func:`~ubongo_cp.games.domino.new_game`) and agent
+        Seeds the deal (:func:`~ubongo_cp.games.domino.state.new_game`) and agent
         ``s`` with ``numpy.random.default_rng([seed, s])``.
     settings : DominoSettings, optional
         Default: the documented defaults with ``len(agents)`` players.
@@ -65,14 +69,8 @@ def play_one(agents: Sequence[str], seed: int,
     if len(agents) != settings.num_players:
         raise ValueError(f"{len(agents)} agents for {settings.num_players} players")
     state = new_game(settings, seed=seed)
-    players = [make_agent(a, np.random.default_rng([seed, s])) for s, a in enumerate(agents)]
-    limit = settings.max_game_length
-    actions = 0
-    while not state.is_terminal():
-        state.apply_action(players[state.cur](state))
-        actions += 1
-        if actions > limit:                                  # pragma: no cover - bound proven
-            raise RuntimeError(f"game {seed} exceeded {limit} actions")
+    play_game(state, [make_agent(a, np.random.default_rng([seed, s])) for s, a in enumerate(agents)])
+    actions = len(state.history)
     ret = state.returns()
     winners = [s for s, r in enumerate(ret) if r > 0]
     row = {
@@ -201,8 +199,6 @@ def win_rates(df: pd.DataFrame, by: str = "seat", z: float = Z95) -> pd.DataFram
 
 def end_reason_rates(df: pd.DataFrame, z: float = Z95) -> pd.DataFrame:
     """Share of games per end reason with Wilson intervals (every reason listed, zeros included)."""
-    from .domino import END_REASONS
-
     total = len(df)
     counts = df["end_reason"].value_counts()
     rows = []
@@ -241,14 +237,10 @@ def seat_uniformity_test(df: pd.DataFrame) -> dict:
 
 def plot_lengths(df: pd.DataFrame, path: str, title: str | None = None) -> None:
     """Histogram of game lengths in rounds, stacked by end reason; saved to ``path`` (PNG)."""
-    import matplotlib
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .domino import END_REASONS
-
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig = Figure(figsize=(7, 4))
+    ax = fig.add_subplot()
     top = int(df["rounds"].max()) if len(df) else 1
     bins = np.arange(0.5, top + 1.5, 1.0)
     data, labels = [], []
@@ -265,7 +257,6 @@ def plot_lengths(df: pd.DataFrame, path: str, title: str | None = None) -> None:
     fig.tight_layout()
     with atomic_path(path) as tmp:
         fig.savefig(tmp, dpi=110, format="png")
-    plt.close(fig)
 
 
 def summary_text(df: pd.DataFrame) -> str:
@@ -298,7 +289,10 @@ def summary_text(df: pd.DataFrame) -> str:
     lines.append("win rate by seat:")
     lines += ci_table(win_rates(df, "seat"), "seat", "wins", "rate")
     test = seat_uniformity_test(df)
-    lines.append(f"  equal seats? chi2 = {test['chi2']:.2f}, dof = {test['dof']}, p = {test['p_value']:.3g}")
+    if math.isnan(test["chi2"]):  # no decided game (e.g. every game hit the round bound)
+        lines.append("  equal seats? n/a (no game had a winner)")
+    else:
+        lines.append(f"  equal seats? chi2 = {test['chi2']:.2f}, dof = {test['dof']}, p = {test['p_value']:.3g}")
     if df[[c for c in df.columns if c.startswith("agent_")]].stack().nunique() > 1:
         lines.append("win rate by agent (per seat-game):")
         lines += ci_table(win_rates(df, "agent"), "agent", "wins", "rate")

@@ -1,20 +1,14 @@
-"""Player models for the Ubongo engines: rated task decks, solve times, movement strategies.
-
-Three pieces, shared by the gem game (:mod:`ubongo_cp.games.ubongo`) and the
-Duel (:mod:`ubongo_cp.games.duel`):
+"""Rated task decks and the solve-time model, shared by the gem game and Ubongo Duel.
 
 * :class:`TaskDeck` -- the per-task table of a rated deck (one row per card
-  side x die face, from the lead's batch runner), reduced to one array of
+  side x die face, from the batch runner), reduced to one array of
   *difficulty ratios* per card side: ``ratio[card, face-1] = difficulty /
   median difficulty of the deck``; ``inf`` marks a task with no solution.
+  :func:`load_tasks`, :func:`as_deck` and :func:`default_tasks_path` read
+  the tables; :func:`synthetic_tasks` makes a stand-in for tests.
 * :class:`SolveTimeModel` -- how long a player of a given skill takes on a
-  task of a given ratio (seconds), with log-normal noise.
-* Movement strategies for the gem game (rule UG-5): :class:`Stay`,
-  :class:`MostGems`, :class:`LeadingColour`, :class:`LookAhead`.
-
-Glossary: a *lane* is one of the 6 rows of gem holes, listed front to back
-(hole 0 is nearest the red pawn field); *field* ``f`` (0..5) is the red field
-at the head of lane ``f``. Colours are integers ``0..C-1``.
+  task of a given ratio (seconds), with log-normal noise; the player model
+  of both Ubongo engines. :class:`ScriptedTimes` replays fixed times (tests).
 
 The solve-time model
 --------------------
@@ -41,36 +35,25 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..specs import game_spec
 
 __all__ = [
-    "GAMES",
     "REQUIRED_COLUMNS",
     "TaskDeck",
     "SolveTimeModel",
     "ScriptedTimes",
-    "Strategy",
-    "Stay",
-    "MostGems",
-    "LeadingColour",
-    "LookAhead",
-    "STRATEGIES",
-    "StrategyAgent",
-    "make_strategy",
-    "sorted_counts",
+    "default_tasks_path",
+    "load_tasks",
+    "as_deck",
+    "synthetic_tasks",
 ]
-
-#: Facts per game: valid card sides and die faces (UG-1/UG-4 six-sided die,
-#: UD-1/UD-2 sides A/B and a 20-sided die).
-GAMES = {
-    "classic": {"sides": ("easy", "hard"), "faces": 6},
-    "duel": {"sides": ("A", "B"), "faces": 20},
-}
 
 #: Columns of the per-task table this module reads (the batch runner writes
 #: more: pieces, area, count, count_reduced; they are kept but not needed).
@@ -96,7 +79,9 @@ class TaskDeck:
         "no solution" or "unknown") and ``difficulty`` (float >= 0, larger is
         harder, arbitrary scale).
     game : {"classic", "duel"}
-        Which deck this is (fixes the valid sides and faces).
+        Which deck this is: the sides and die faces come from the game's
+        shipped spec (:func:`ubongo_cp.specs.game_spec`, the one table of
+        game facts).
     path : str or os.PathLike, optional
         File the table came from, named in error messages.
 
@@ -131,12 +116,14 @@ class TaskDeck:
     """
 
     def __init__(self, tasks: pd.DataFrame, game: str, path: str | os.PathLike | None = None) -> None:
-        if game not in GAMES:
-            raise InputError(f"unknown game {game!r} (expected one of {sorted(GAMES)})", path=path)
+        try:
+            spec = game_spec(game)
+        except InputError as exc:
+            raise InputError(exc.message, path=path) from None
         self.game = game
         self.path = None if path is None else os.fspath(path)
-        facts = GAMES[game]
-        n_faces = facts["faces"]
+        sides = spec.side_names
+        faces_of = {s: spec.side(s).faces for s in sides}
         missing = [c for c in REQUIRED_COLUMNS if c not in tasks.columns]
         if missing:
             raise InputError(f"tasks table lacks column(s) {', '.join(missing)} "
@@ -150,9 +137,10 @@ class TaskDeck:
         diff = pd.to_numeric(tasks["difficulty"], errors="coerce").to_numpy(dtype=float)
         for i in range(len(tasks)):
             line = i + 2  # header is line 1 of a CSV
-            if side[i] not in facts["sides"]:
-                raise InputError(f"side {side[i]!r} is not one of {facts['sides']} ({game} deck)",
+            if side[i] not in faces_of:
+                raise InputError(f"side {side[i]!r} is not one of {sides} ({game} deck)",
                                  path=path, line=line)
+            n_faces = faces_of[side[i]]
             if not (face[i] == face[i] and float(face[i]).is_integer() and 1 <= face[i] <= n_faces):
                 raise InputError(f"face {tasks['face'].iloc[i]} is not an integer 1..{n_faces}",
                                  path=path, line=line)
@@ -172,14 +160,15 @@ class TaskDeck:
         top = float(diff[known].max())
         self.cards: dict[str, list[str]] = {}
         self.ratios: dict[str, np.ndarray] = {}
+        self._rows: dict[str, list[list[float]]] = {}
         seen: dict[tuple[str, str, int], int] = {}
-        for s in facts["sides"]:
+        for s in sides:
             rows = np.flatnonzero(side == s)
             if len(rows) == 0:
                 continue
             ids = sorted(set(card[rows]), key=_card_key)
             index = {c: k for k, c in enumerate(ids)}
-            arr = np.full((len(ids), n_faces), np.nan)
+            arr = np.full((len(ids), faces_of[s]), np.nan)
             for i in rows:
                 key = (card[i], s, int(face[i]))
                 if key in seen:
@@ -210,6 +199,19 @@ class TaskDeck:
             raise InputError(f"the {self.game} deck has no task on side {side!r} "
                              f"(sides present: {', '.join(self.ratios) or 'none'})", path=self.path)
         return self.ratios[side]
+
+    def side_rows(self, side: str) -> list[list[float]]:
+        """Ratios of one side as nested lists, ``rows[card][face - 1]`` (cached; the engines' view).
+
+        Raises
+        ------
+        InputError
+            If the deck has no task on ``side``.
+        """
+        rows = self._rows.get(side)
+        if rows is None:
+            rows = self._rows[side] = self.side_ratios(side).tolist()
+        return rows
 
     def __repr__(self) -> str:
         sizes = ", ".join(f"{s}: {len(c)} cards" for s, c in self.cards.items())
@@ -252,15 +254,16 @@ class SolveTimeModel:
 
     def times(self, ratios: np.ndarray, skills: np.ndarray, z: np.ndarray) -> np.ndarray:
         """Solve times in seconds, shape of ``ratios``, for standard-normal draws ``z``."""
-        with np.errstate(invalid="ignore"):
-            return (self.base + self.scale * ratios) / skills * np.exp(
-                self.sigma * z - 0.5 * self.sigma * self.sigma)
+        work = self.base + self.scale * ratios
+        if self.scale == 0:  # 0 x inf: a task with no solution still takes forever
+            work = np.where(np.isinf(ratios), np.inf, work)
+        return work / skills * np.exp(self.sigma * z - 0.5 * self.sigma * self.sigma)
 
     def sample(self, ratios: np.ndarray, skills: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Draw solve times (seconds) for tasks ``ratios`` and players ``skills``.
 
-        Exactly one ``rng.standard_normal(len(ratios))`` call, so that the
-        fast simulation loops can replay the same stream.
+        Exactly one ``rng.standard_normal(len(ratios))`` call per draw (the
+        chance stream the engines document).
         """
         return self.times(ratios, skills, rng.standard_normal(len(ratios)))
 
@@ -289,173 +292,102 @@ class ScriptedTimes:
         return t.copy()
 
 
-def sorted_counts(counts: Sequence[int]) -> tuple[int, ...]:
-    """Gem counts per colour sorted in descending order: the UG-10 score.
+def default_tasks_path(game: str) -> Path:
+    """The shipped rated deck ``puzzles/decks/<game>/tasks.csv`` (``game`` is "classic" or "duel").
 
-    Two players compare these tuples lexicographically (rule UG-10).
-
-    >>> sorted_counts([4, 3, 2, 6, 1, 0]) > sorted_counts([6, 4, 2, 2, 2, 2])
-    True
+    Found beside the shipped piece sets, so it does not depend on the
+    current directory.
     """
-    return tuple(sorted(counts, reverse=True))
+    from ..shipped import deck_tasks_path
+
+    path = deck_tasks_path(game)
+    try:  # as the README shows it, when run from the project's directory
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
 
 
-# --------------------------------------------------------------------------
-# Movement strategies (rule UG-5: move up to 3/2/1/0 fields either way;
-# rule UG-6: then take the two front gems of the lane).
-# --------------------------------------------------------------------------
-
-class Strategy:
-    """Base class of gem-game movement strategies.
-
-    A strategy sees plain data, so the same object drives the
-    :class:`~ubongo_cp.games.ubongo.UbongoState` path and the fast
-    simulation loop: ``lanes[f]`` is the list of gem colours of lane ``f``
-    front to back (empty holes skipped), ``pos`` the pawn's field,
-    ``allowance`` how far it may move (UG-5), ``counts`` its gems per colour.
-    Candidate fields are tried nearest first, then lowest field, and the
-    first best one wins (deterministic tie-break).
-    """
-
-    name = "strategy"
-
-    def start(self, lanes: Sequence[Sequence[int]], num_colours: int, rng: np.random.Generator) -> int:
-        """Starting field (rule UG-2: any red field, shared fields allowed)."""
-        return self.move(lanes, 0, len(lanes) - 1, [0] * num_colours)
-
-    def move(self, lanes: Sequence[Sequence[int]], pos: int, allowance: int,
-             counts: Sequence[int]) -> int:
-        """Destination field, within ``allowance`` of ``pos`` (rule UG-5)."""
-        best, best_value = pos, None
-        for f in _candidates(pos, allowance, len(lanes)):
-            v = self.value(lanes, f, counts)
-            if best_value is None or v > best_value:
-                best, best_value = f, v
-        return best
-
-    def value(self, lanes, field: int, counts) -> tuple:
-        """Comparable value of moving to ``field`` (larger is better)."""
-        return ()
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-class Stay(Strategy):
-    """Never move; start on a uniformly random field (the strategy's rng)."""
-
-    name = "stay"
-
-    def start(self, lanes, num_colours, rng) -> int:
-        return int(rng.integers(len(lanes)))
-
-    def move(self, lanes, pos, allowance, counts) -> int:
-        return pos
-
-
-class MostGems(Strategy):
-    """Move to the reachable lane that yields the most gems now (2, 1 or 0)."""
-
-    name = "most-gems"
-
-    def value(self, lanes, field, counts) -> tuple:
-        return (min(2, len(lanes[field])),)
-
-
-class LeadingColour(Strategy):
-    """Maximise the gems taken of its leading colour (the colour it holds most of).
-
-    With several leading colours (e.g. at the start, all at 0) any of them
-    counts; ties are broken by the number of gems taken.
-    """
-
-    name = "leading"
-
-    def value(self, lanes, field, counts) -> tuple:
-        top = max(counts)
-        taken = lanes[field][:2]
-        best = max((sum(1 for g in taken if g == c) for c in range(len(counts)) if counts[c] == top),
-                   default=0)
-        return (best, len(taken))
-
-
-class LookAhead(Strategy):
-    """One-round look-ahead on the UG-10 score.
-
-    For each reachable field, take its two front gems, then assume that next
-    round it moves up to ``reach`` fields (default 2, the allowance of a
-    second finisher) to the best lane of the board left by its own take
-    (other players ignored); compare the resulting sorted gem counts
-    (rule UG-10), then the counts after this round alone.
-    """
-
-    name = "lookahead"
-
-    def __init__(self, reach: int = 2) -> None:
-        self.reach = reach
-
-    def value(self, lanes, field, counts) -> tuple:
-        now = list(counts)
-        for g in lanes[field][:2]:
-            now[g] += 1
-        best_next = None
-        for f2 in _candidates(field, self.reach, len(lanes)):
-            nxt = list(now)
-            gems = lanes[f2][2:4] if f2 == field else lanes[f2][:2]
-            for g in gems:
-                nxt[g] += 1
-            key = sorted_counts(nxt)
-            if best_next is None or key > best_next:
-                best_next = key
-        return (best_next, sorted_counts(now))
-
-
-#: Strategy names accepted by :func:`make_strategy` and the CLI.
-STRATEGIES = {"stay": Stay, "most-gems": MostGems, "leading": LeadingColour, "lookahead": LookAhead}
-
-
-class StrategyAgent:
-    """An agent (``state -> action``) for :class:`~ubongo_cp.games.ubongo.UbongoState`.
+def load_tasks(path: str | os.PathLike) -> pd.DataFrame:
+    """Read a per-task table (CSV or Parquet, by suffix).
 
     Parameters
     ----------
-    strategy : Strategy
-        Chooses the starting field (UG-2) and every move (UG-5).
-    rng : int or numpy.random.Generator, optional
-        The strategy's own generator (only :class:`Stay` draws from it).
-    """
+    path : str or os.PathLike
+        ``*.csv`` or ``*.parquet`` / ``*.pq`` file from the batch runner.
 
-    def __init__(self, strategy: Strategy, rng=None) -> None:
-        self.strategy = strategy
-        self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-
-    def __call__(self, state) -> int:
-        player = state.current_player()
-        if state.phase == "setup":
-            return self.strategy.start(state.lanes(), state.num_colours, self.rng)
-        return self.strategy.move(state.lanes(), int(state.pawns[player]), state.move_allowance(),
-                                  state.gems[player].tolist())
-
-
-def make_strategy(name: str) -> Strategy:
-    """A strategy object from its name (one of :data:`STRATEGIES`).
+    Returns
+    -------
+    pandas.DataFrame
+        The table, ``card_id`` and ``side`` read as strings ("01" stays "01").
 
     Raises
     ------
     InputError
-        For an unknown name.
+        If the file is missing or unreadable (columns are checked by
+        :class:`TaskDeck`).
     """
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("tasks table not found (run the batch job first, or pass --tasks FILE "
+                         "or --synthetic)", path=path)
     try:
-        return STRATEGIES[name]()
-    except KeyError:
-        raise InputError(f"unknown strategy {name!r} (choose from {', '.join(STRATEGIES)})") from None
+        if path.suffix.lower() in (".parquet", ".pq"):
+            df = pd.read_parquet(path)
+            for col in ("card_id", "side"):
+                if col in df.columns:
+                    df[col] = df[col].astype(str)
+            return df
+        return pd.read_csv(path, dtype={"card_id": str, "side": str})
+    except (ValueError, OSError, pd.errors.ParserError) as exc:
+        raise InputError(f"cannot read tasks table: {exc}", path=path) from None
 
 
-def _candidates(pos: int, allowance: int, n_fields: int) -> list[int]:
-    """Fields within ``allowance`` of ``pos``: nearest first, then lower index."""
-    out = [pos]
-    for d in range(1, allowance + 1):
-        for f in (pos - d, pos + d):
-            if 0 <= f < n_fields:
-                out.append(f)
-    return out
+def as_deck(tasks, game: str) -> TaskDeck:
+    """A :class:`TaskDeck` from a deck, a DataFrame or a path to a table."""
+    if isinstance(tasks, TaskDeck):
+        if tasks.game != game:
+            raise InputError(f"expected the {game} deck, got the {tasks.game} deck", path=tasks.path)
+        return tasks
+    if isinstance(tasks, pd.DataFrame):
+        return TaskDeck(tasks, game)
+    return TaskDeck(load_tasks(tasks), game, path=tasks)
+
+
+#: Median difficulty of each side of the synthetic decks (a made-up scale).
+_SYNTHETIC_CENTRES = {"classic": (1.0, 2.0), "duel": (1.0, 1.8)}
+
+
+def synthetic_tasks(game: str, seed: int = 0) -> pd.DataFrame:
+    """A made-up rated deck with the batch runner's schema (until the real one exists).
+
+    Cards, sides, die faces, pieces per task and the piece set are the
+    game's (:func:`ubongo_cp.specs.game_spec`): classic cards "01".."36",
+    sides easy/hard, faces 1..6; Duel cards "1".."9", sides A/B, faces
+    1..20. Difficulties are log-normal with sigma 0.5 around 1 (first side)
+    and 2 (classic hard) or 1.8 (Duel B); every task is "solved". The pieces
+    are random picks of the side's number and carry no meaning.
+
+    Examples
+    --------
+    >>> df = synthetic_tasks("duel")
+    >>> len(df), sorted(df.side.unique()), int(df.face.max())
+    (360, ['A', 'B'], 20)
+    """
+    from ..pieces import load_pieces
+
+    spec = game_spec(game)
+    pieces = load_pieces(spec.pieces).pieces
+    rng = np.random.default_rng(seed)
+    cards = [spec.card_id(i) for i in range(spec.cards)]
+    rows = []
+    for side, centre in zip(spec.side_names, _SYNTHETIC_CENTRES[game]):
+        k, faces = spec.side(side).pieces_per_task, spec.side(side).faces
+        for c in cards:
+            for f in range(1, faces + 1):
+                pick = rng.choice(len(pieces), size=k, replace=False)
+                rows.append({"card_id": c, "side": side, "face": f,
+                             "pieces": " ".join(pieces[i].name for i in sorted(pick)),
+                             "area": int(sum(pieces[i].size for i in pick)), "count": 1, "count_reduced": 1,
+                             "status": "solved",
+                             "difficulty": float(centre * math.exp(0.5 * rng.standard_normal()))})
+    return pd.DataFrame(rows)

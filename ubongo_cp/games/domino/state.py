@@ -6,9 +6,10 @@ exposed per player through :meth:`DominoState.observation`.
 
 Conventions
 -----------
-* A *domino* is an id ``0..20`` into :data:`DOMINO_SETS` ``[settings.domino_set]``,
-  the 21 pairs ``(lo, hi)`` with ``lo <= hi`` in lexicographic order
-  (``0-0, 0-1, ..., 5-5`` for the default double-five set).
+* Dominoes and action ids: :mod:`ubongo_cp.games.domino.actions`. Before
+  the first attachment (DN-2), attach side 0 attaches to the start domino's
+  high half and side 1 to its low half, and the path is then turned to run
+  towards the new domino; for a double start domino only side 0 is offered.
 * The *path* is a list of field symbols; field ``i`` and ``i ^ 1`` form one
   domino (every domino is two fields, DN-3), so ``path_ids[i // 2]`` is the
   domino lying on field ``i``. Field indices grow towards Domina. Before the
@@ -16,29 +17,16 @@ Conventions
   direction (DN-2).
 * ``start`` is the index of the start field, ``domina`` the index of
   Domina's field (always the last field, DN-7). A pawn position is a field
-  index, :data:`OFF` (waiting beside the start, not yet on the path) or
-  :data:`OUT` (fell off the path, DN-11).
-
-Actions (dense ids, :data:`NUM_ACTIONS` in all)
------------------------------------------------
-* ``attach``: ``4 * domino + 2 * side + flip`` for ids ``0..83``. ``side``
-  0 attaches at the end of the path (after Domina's field), 1 before the
-  start (DN-7). ``flip`` 0 puts the domino's low half against the path, 1 its
-  high half; a double has only ``flip`` 0. Before the first attachment
-  (DN-2), side 0 attaches to the start domino's high half and side 1 to its
-  low half, and the path is then turned to run towards the new domino; for a
-  double start domino only side 0 is offered.
-* ``swap``: ``84 + domino`` returns that domino face down and takes the top
-  of the stock (DN-10), then ends the turn.
-* ``end turn``: :data:`END_TURN` (105) ends the turn: the pawn moves (DN-8),
-  the player draws (DN-9).
+  index, :data:`~ubongo_cp.games.domino.actions.OFF` (waiting beside the
+  start, not yet on the path) or :data:`~ubongo_cp.games.domino.actions.OUT`
+  (fell off the path, DN-11).
 
 A turn is a sequence of actions by the same player (DN-4): zero, one or two
 attachments, then the end of the turn. The turn ends by itself after an
 attachment when no second attachment is possible (DN-6: the pawn was not on
 the path at the start of the turn, two were attached already, or no domino in
 hand fits the new end); otherwise the player picks a second attachment on the
-same side or :data:`END_TURN`. So every decision node offers a real choice
+same side or ``END_TURN``. So every decision node offers a real choice
 except a forced pass (``[END_TURN]``).
 
 Chance: the shuffle (DN-1) comes from ``numpy.random.default_rng(seed)``;
@@ -46,7 +34,8 @@ the stock is a face-down pile drawn from the top. A swapped domino goes back
 at a uniformly random depth of the pile, drawn from
 ``numpy.random.default_rng((seed, k))`` for the ``k``-th swap of the game, so
 a clone replays the same chance events and the state carries no generator to
-copy. Game records store the depth of every swap.
+copy. Game records (:mod:`ubongo_cp.games.domino.records`) store the depth
+of every swap.
 
 Decisions where the seed is silent are fields of :class:`DominoSettings`
 with the defaults of ``RULES.md``; a few readings of the text are listed in
@@ -55,76 +44,36 @@ the Notes of :class:`DominoState`.
 
 from __future__ import annotations
 
-import json
-import os
-from dataclasses import asdict, dataclass, fields
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 import numpy as np
 
-from ..errors import IllegalActionError, InputError
-from .base import TERMINAL, GameState
+from ...errors import InputError
+from ..base import TERMINAL, GameFacts, GameState
+from .actions import (DOMINO_SETS, END_TURN, HAND_SIZE, MOVE_STEPS, NUM_ACTIONS, NUM_ATTACH,
+                      NUM_DOMINOES, OFF, OUT, SWAP_BASE, action_name, decode_attach, domino_name, is_attach,
+                      is_swap, parse_domino)
 
 __all__ = [
-    "DOMINO_SETS",
-    "HAND_SIZE",
-    "NUM_DOMINOES",
-    "NUM_ACTIONS",
-    "NUM_ATTACH",
-    "SWAP_BASE",
-    "END_TURN",
-    "OFF",
-    "OUT",
-    "MOVE_STEPS",
-    "END_REASONS",
+    "FACTS",
     "DominoSettings",
     "DominoObservation",
     "DominoState",
-    "encode_attach",
-    "decode_attach",
-    "encode_swap",
-    "is_attach",
-    "is_swap",
-    "action_name",
-    "domino_name",
-    "parse_domino",
     "new_game",
-    "game_record",
-    "save_record",
-    "load_record",
-    "replay_record",
 ]
 
+#: Engine bound on rounds (not a rule; see :class:`DominoSettings`).
+DEFAULT_MAX_ROUNDS = 500
 
-def _pairs(lo: int, hi: int) -> tuple[tuple[int, int], ...]:
-    return tuple((a, b) for a in range(lo, hi + 1) for b in range(a, hi + 1))
-
-
-#: The two 21-domino sets of ``RULES.md`` section 5: the default double-five
-#: set (0-0 ... 5-5) and the *configurable* 1-1 ... 6-6 set.
-DOMINO_SETS: dict[str, tuple[tuple[int, int], ...]] = {
-    "double-five": _pairs(0, 5),
-    "one-to-six": _pairs(1, 6),
-}
-#: Dominoes in the game (DN-1 material list).
-NUM_DOMINOES = 21
-#: DN-1 / DN-9 / DN-10: hand size at setup, refill limit, swap condition.
-HAND_SIZE = 3
-#: DN-8: fields moved after attaching 0, 1 or 2 dominoes.
-MOVE_STEPS = (1, 2, 4)
-#: Attach ids ``0..83``, swap ids ``84..104``, end-of-turn id 105.
-NUM_ATTACH = 4 * NUM_DOMINOES
-SWAP_BASE = NUM_ATTACH
-END_TURN = SWAP_BASE + NUM_DOMINOES
-NUM_ACTIONS = END_TURN + 1
-#: Pawn position: waiting beside the start field (DN-2), not yet on the path.
-OFF = -1
-#: Pawn position: fell off the path past Domina (DN-11), out of the game.
-OUT = -2
-#: ``end_reason`` values: a pawn reached Domina (DN-11), the DN-12 stalled
-#: end, every pawn fell off (DN-11), the engine's round bound (not a rule).
-END_REASONS = ("finish", "stalled", "all_out", "round_limit")
-
+#: The game's facts. Length bound with the default settings: a turn is at
+#: most two actions (attach + attach, attach + end turn, a swap, or a pass;
+#: DN-4, DN-6, DN-10), 4 turns a round, and the engine ends the game after
+#: ``max_rounds`` rounds: 2 x 4 x 500 = 4000 (:meth:`DominoState.max_game_length`
+#: for other settings). Nobody wins when every pawn fell off or the round
+#: bound ended the game, so the returns sum to 0 or 1.
+FACTS = GameFacts(name="domino", min_players=2, max_players=4, chance_nodes=False, sampled_chance=True,
+                  returns_sum=(0.0, 1.0), max_game_length=2 * 4 * DEFAULT_MAX_ROUNDS)
 
 @dataclass(frozen=True)
 class DominoSettings:
@@ -151,13 +100,14 @@ class DominoSettings:
         last pawn to fall off).
     stall_ties : {"share", "nobody"}
         Pawns equally near Domina under DN-12 share the win (default), or
-        nobody wins.
-    stall_distance : {"free_fields", "fields"}
-        How DN-12 measures "nearest Domina": the fields a move must count to
-        land on Domina, fields of other pawns not counted as in DN-8
-        (default; two pawns on neighbouring fields are then equally near,
-        the case the ``stall_ties`` decision speaks of), or plain fields
-        (pawns on different fields are never equally near).
+        nobody wins. Only ``stall_distance="free_fields"`` can make two
+        pawns equally near (two pawns never share a field).
+    stall_distance : {"fields", "free_fields"}
+        How DN-12 measures "nearest Domina": fields along the path, counting
+        fields that hold other pawns (default, RULES.md DN-12: a queue of
+        pawns 6, 5, 4 and 3 fields from Domina is won by the pawn 3 away),
+        or the fields a move must count to land on Domina, fields of other
+        pawns not counted as in DN-8 (that queue is then a four-way tie).
     max_rounds : int
         Engine bound, not a rule: the game ends with ``end_reason ==
         "round_limit"`` and no winner when round ``max_rounds`` is over. It
@@ -178,8 +128,8 @@ class DominoSettings:
     eliminated_field_free: bool = True
     all_out_winner: str = "nobody"
     stall_ties: str = "share"
-    stall_distance: str = "free_fields"
-    max_rounds: int = 500
+    stall_distance: str = "fields"
+    max_rounds: int = DEFAULT_MAX_ROUNDS
 
     def __post_init__(self) -> None:
         if not isinstance(self.num_players, int) or not 2 <= self.num_players <= 4:
@@ -194,8 +144,8 @@ class DominoSettings:
             raise InputError(f"all_out_winner must be 'nobody' or 'last_out', got {self.all_out_winner!r}")
         if self.stall_ties not in ("share", "nobody"):
             raise InputError(f"stall_ties must be 'share' or 'nobody', got {self.stall_ties!r}")
-        if self.stall_distance not in ("free_fields", "fields"):
-            raise InputError(f"stall_distance must be 'free_fields' or 'fields', "
+        if self.stall_distance not in ("fields", "free_fields"):
+            raise InputError(f"stall_distance must be 'fields' or 'free_fields', "
                              f"got {self.stall_distance!r}")
         if not isinstance(self.max_rounds, int) or self.max_rounds < 1:
             raise InputError(f"max_rounds must be a positive integer, got {self.max_rounds!r}")
@@ -252,116 +202,6 @@ class DominoObservation:
     round: int
 
 
-# ---------------------------------------------------------------------------
-# Action ids
-
-
-def encode_attach(domino: int, side: int, flip: int) -> int:
-    """Action id of attaching ``domino`` at ``side`` (0 end, 1 before start) with ``flip``.
-
-    Examples
-    --------
-    >>> encode_attach(17, 0, 1), decode_attach(71)
-    (69, (17, 1, 1))
-    """
-    if not (0 <= domino < NUM_DOMINOES and side in (0, 1) and flip in (0, 1)):
-        raise ValueError(f"bad attach ({domino}, {side}, {flip})")
-    return 4 * domino + 2 * side + flip
-
-
-def decode_attach(action: int) -> tuple[int, int, int]:
-    """``(domino, side, flip)`` of an attach action id ``0..83``."""
-    if not 0 <= action < NUM_ATTACH:
-        raise ValueError(f"{action} is not an attach action")
-    return action >> 2, (action >> 1) & 1, action & 1
-
-
-def encode_swap(domino: int) -> int:
-    """Action id of swapping ``domino`` with the top of the stock (DN-10)."""
-    if not 0 <= domino < NUM_DOMINOES:
-        raise ValueError(f"bad domino id {domino}")
-    return SWAP_BASE + domino
-
-
-def is_attach(action: int) -> bool:
-    """True for attach ids ``0..83``."""
-    return 0 <= action < NUM_ATTACH
-
-
-def is_swap(action: int) -> bool:
-    """True for swap ids ``84..104``."""
-    return SWAP_BASE <= action < END_TURN
-
-
-def domino_name(domino: int, domino_set: str = "double-five") -> str:
-    """``"lo-hi"`` name of a domino id.
-
-    Examples
-    --------
-    >>> domino_name(0), domino_name(20), domino_name(20, "one-to-six")
-    ('0-0', '5-5', '6-6')
-    """
-    lo, hi = DOMINO_SETS[domino_set][domino]
-    return f"{lo}-{hi}"
-
-
-def parse_domino(text: str, domino_set: str = "double-five") -> int:
-    """Domino id of ``"a-b"`` (either order).
-
-    Raises
-    ------
-    InputError
-        If ``text`` is not a domino of the set.
-
-    Examples
-    --------
-    >>> parse_domino("5-2"), parse_domino("0-0"), parse_domino("5-5")
-    (14, 0, 20)
-    """
-    try:
-        a, b = (int(x) for x in str(text).split("-"))
-    except ValueError:
-        raise InputError(f"bad domino {text!r} (expected 'a-b')") from None
-    pair = (min(a, b), max(a, b))
-    try:
-        return DOMINO_SETS[domino_set].index(pair)
-    except ValueError:
-        raise InputError(f"domino {text!r} is not in the {domino_set} set") from None
-
-
-def action_name(action: int, domino_set: str = "double-five") -> str:
-    """Readable name of an action id, independent of the state.
-
-    An attachment shows the domino in path order (start side on the left):
-    ``near|far`` at the end, ``far|near`` before the start.
-
-    Examples
-    --------
-    >>> action_name(encode_attach(parse_domino("2-5"), 0, 1))
-    'attach 2-5 at end as 5|2'
-    >>> action_name(encode_attach(parse_domino("2-5"), 1, 0))
-    'attach 2-5 before start as 5|2'
-    >>> action_name(encode_swap(parse_domino("3-4"))), action_name(END_TURN)
-    ('swap 3-4', 'end turn')
-    """
-    if is_attach(action):
-        d, side, flip = decode_attach(action)
-        lo, hi = DOMINO_SETS[domino_set][d]
-        near, far = (hi, lo) if flip else (lo, hi)
-        if side == 0:
-            return f"attach {lo}-{hi} at end as {near}|{far}"
-        return f"attach {lo}-{hi} before start as {far}|{near}"
-    if is_swap(action):
-        return f"swap {domino_name(action - SWAP_BASE, domino_set)}"
-    if action == END_TURN:
-        return "end turn"
-    return f"unknown action {action}"
-
-
-# ---------------------------------------------------------------------------
-# The state
-
-
 class DominoState(GameState):
     """State of a game of Domino, nezlob se! (DN-1 ... DN-12).
 
@@ -387,6 +227,12 @@ class DominoState(GameState):
     * DN-2: until the first attachment every player in turn may attach to
       either half of the start domino; a player who does not has lost its
       turn but may still swap under DN-10.
+    * DN-5: an entering pawn stands on the start field, or when that is
+      taken on the next free field towards Domina ("next" in the direction
+      of the path, the seed's "další volné pole"). So a pawn that enters
+      while an earlier pawn still stands on the start field (it entered
+      this round and has not moved yet, DN-5) lands ahead of it; once the
+      earlier pawn has moved on, later pawns enter behind it.
     * DN-6: the second domino continues from the first one on the same side
       (end or before start), and "already on the path" means at the start of
       the turn, so the turn a pawn enters (DN-5) has one attachment.
@@ -404,6 +250,8 @@ class DominoState(GameState):
       still in the game (one round); the pawn nearest Domina wins, measured
       by ``settings.stall_distance`` (pawns off the path are not candidates).
     """
+
+    facts = FACTS
 
     __slots__ = (
         "settings", "num_players", "dominoes", "seed", "hands", "stock", "path", "path_ids",
@@ -527,19 +375,22 @@ class DominoState(GameState):
         acts.sort()
         return acts
 
-    def apply_action(self, action: int) -> None:
-        """Play ``action`` for the current player.
-
-        Raises
-        ------
-        IllegalActionError
-            If ``action`` is not legal; the message names the action and the
-            rule (DN-2 ... DN-10) that forbids it.
-        """
+    def _apply_action(self, action: int) -> None:
+        """Play ``action``; an illegal one raises an error naming the rule (DN-2 ... DN-10)."""
         why = self.why_illegal(action)
         if why is not None:
             raise self._illegal(action, why)
         self._apply(action)
+
+    def max_game_length(self) -> int:
+        """``settings.max_game_length``: two actions per turn at most, ``max_rounds`` rounds (:data:`FACTS`)."""
+        return self.settings.max_game_length
+
+    def picture(self):
+        """The path, pawns and hands as a matplotlib figure (:func:`ubongo_cp.games.domino.render.figure`)."""
+        from .render import figure
+
+        return figure(self)
 
     def action_to_string(self, action: int) -> str:
         """Readable name, e.g. ``"attach 2-5 at end as 5|2"`` (see :func:`action_name`).
@@ -698,8 +549,8 @@ class DominoState(GameState):
         if self.attached == 1:
             self.side = side
             if self.pawns[p] == OFF:                              # DN-5 entering
-                f = self.start
-                while f in self.pawns or f in self.blocked:
+                f = self.start                                    # the start field, or the next
+                while f in self.pawns or f in self.blocked:       # free one towards Domina
                     f += 1
                 self.pawns[p] = f
                 self.entered[p] = True
@@ -777,10 +628,10 @@ class DominoState(GameState):
             q = (q + 1) % n
         fp = self.settings.first_player
         if (q - fp) % n <= (p - fp) % n:
-            self.round += 1
-            if self.round > self.settings.max_rounds:
+            if self.round == self.settings.max_rounds:          # the engine's bound, not a rule
                 self._finish([0.0] * n, "round_limit")
                 return
+            self.round += 1
         self.cur = q
         self.attached = 0
         self.entered_now = False
@@ -902,10 +753,6 @@ class DominoState(GameState):
         return "\n".join(lines)
 
 
-# ---------------------------------------------------------------------------
-# Construction and game records
-
-
 def new_game(settings: DominoSettings | None = None, seed: int = 0) -> DominoState:
     """A shuffled game (DN-1): start domino, ``HAND_SIZE`` dominoes per hand, the rest as stock.
 
@@ -929,160 +776,6 @@ def new_game(settings: DominoSettings | None = None, seed: int = 0) -> DominoSta
     hands = [order[1 + HAND_SIZE * q: 1 + HAND_SIZE * (q + 1)] for q in range(n)]
     stock = order[1 + HAND_SIZE * n:]
     return DominoState(settings, order[0], hands, stock, seed)
-
-
-RECORD_FORMAT = "ubongo-cp/domino-record"
-RECORD_VERSION = 1
-
-
-def game_record(state: DominoState, agents: Sequence[str] | None = None) -> dict[str, Any]:
-    """JSON-ready record of the game so far: settings, deal, moves, result.
-
-    Each move stores the move number (from 1), player, action id, its name,
-    and for a swap the depth at which the returned domino went into the stock.
-    """
-    ds = state.settings.domino_set
-
-    def names(ids: Sequence[int]) -> list[str]:
-        return [domino_name(d, ds) for d in ids]
-
-    replay = DominoState(state.settings, state.deal["start"], state.deal["hands"],
-                         state.deal["stock"], state.seed)
-    moves = []
-    depths = iter(state.swap_depths)
-    for i, a in enumerate(state.history, 1):
-        move = {"n": i, "player": replay.cur, "action": a, "text": replay.action_to_string(a)}
-        if is_swap(a):
-            move["swap_depth"] = next(depths)
-            replay._forced_depth = move["swap_depth"]
-        replay._apply(a)
-        moves.append(move)
-    rec: dict[str, Any] = {
-        "format": RECORD_FORMAT,
-        "version": RECORD_VERSION,
-        "settings": asdict(state.settings),
-        "seed": state.seed,
-        "deal": {"start": domino_name(state.deal["start"], ds),
-                 "hands": [names(h) for h in state.deal["hands"]],
-                 "stock_top_first": names(state.deal["stock"])},
-        "moves": moves,
-    }
-    if agents is not None:
-        rec["agents"] = list(agents)
-    if state.is_terminal():
-        rec["result"] = {"returns": state.returns(), "end_reason": state.end_reason,
-                         "rounds": state.round, "eliminated": list(state.eliminated)}
-    return rec
-
-
-def save_record(state: DominoState, path: str | os.PathLike,
-                agents: Sequence[str] | None = None) -> None:
-    """Write :func:`game_record` of ``state`` as JSON to ``path``."""
-    from ..io import atomic_write_text
-
-    atomic_write_text(path, json.dumps(game_record(state, agents), indent=1) + "\n")
-
-
-def load_record(path: str | os.PathLike) -> dict[str, Any]:
-    """Read a JSON game record (structure checked by :func:`replay_record`).
-
-    Raises
-    ------
-    InputError
-        If the file is missing, not UTF-8, not JSON or not a JSON object.
-    """
-    from ..io import read_json_object
-
-    return read_json_object(path)
-
-
-def replay_record(record: dict[str, Any] | str | os.PathLike, *,
-                  path: str | os.PathLike | None = None,
-                  on_move: Callable[[int, DominoState, int], None] | None = None) -> DominoState:
-    """Rebuild a game from a record, checking every move against the rules.
-
-    Parameters
-    ----------
-    record : dict or path
-        A record from :func:`game_record`, or a JSON file holding one.
-    path : path, optional
-        File name used in error messages (set automatically for a path).
-    on_move : callable, optional
-        Called as ``on_move(n, state, action)`` before move ``n`` (from 1) is
-        applied, after it was checked.
-
-    Returns
-    -------
-    DominoState
-        The state after the last recorded move.
-
-    Raises
-    ------
-    InputError
-        Malformed record, bad deal, a move by the wrong player, a move name
-        that does not match its id, or a result that differs from the replay;
-        the message names the move number.
-    IllegalActionError
-        A recorded move the rules forbid; the message names the move number
-        and the rule.
-    """
-    if not isinstance(record, dict):
-        path = record
-        record = load_record(record)
-    where = "record" if path is None else os.fspath(path)
-    if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
-        raise InputError(f"not a {RECORD_FORMAT} version {RECORD_VERSION} record", path=path)
-    try:
-        known = {f.name for f in fields(DominoSettings)}
-        raw = dict(record["settings"])
-        unknown = set(raw) - known
-        if unknown:
-            raise InputError(f"unknown settings {sorted(unknown)}", path=path)
-        settings = DominoSettings(**raw)
-        deal = record["deal"]
-        seed = record.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise InputError(f"'seed' must be a non-negative integer, got {seed!r}")
-        state = DominoState.from_deal(settings, deal["start"], deal["hands"], deal["stock_top_first"], seed)
-        moves = list(record["moves"])
-    except InputError as exc:
-        raise InputError(exc.message, path=path) from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InputError(f"malformed record ({type(exc).__name__}: {exc})", path=path) from None
-    for i, move in enumerate(moves, 1):
-        if not isinstance(move, dict) or not isinstance(move.get("action"), int):
-            raise InputError(f"move {i}: needs an integer 'action'", path=path)
-        a = move["action"]
-        if state.is_terminal():
-            raise InputError(f"move {i}: the game is already over ({state.end_reason})", path=path)
-        if "n" in move and move["n"] != i:
-            raise InputError(f"move {i}: numbered {move['n']!r}", path=path)
-        if "player" in move and move["player"] != state.cur:
-            raise InputError(f"move {i}: recorded for player {move['player']} "
-                             f"but player {state.cur} is to act", path=path)
-        if "text" in move and 0 <= a < NUM_ACTIONS and move["text"] != state.action_to_string(a):
-            raise InputError(f"move {i}: text {move['text']!r} does not match action {a} "
-                             f"({state.action_to_string(a)!r})", path=path)
-        why = state.why_illegal(a)
-        if why is not None:
-            raise IllegalActionError(f"{where}: move {i}: illegal action {a} "
-                                     f"({state.action_to_string(a)}) by player {state.cur}: {why}")
-        if is_swap(a):
-            depth = move.get("swap_depth")
-            if not isinstance(depth, int) or not 0 <= depth <= len(state.stock) - 1:
-                raise InputError(f"move {i}: a swap needs 'swap_depth' in 0..{len(state.stock) - 1}",
-                                 path=path)
-            state._forced_depth = depth
-        if on_move is not None:
-            on_move(i, state, a)
-        state._apply(a)
-    result = record.get("result")
-    if result is not None:
-        got = {"returns": state.returns(), "end_reason": state.end_reason}
-        want = {"returns": result.get("returns"), "end_reason": result.get("end_reason")}
-        if got != want:
-            raise InputError(f"result {want} does not match the replay {got}", path=path)
-    return state
 
 
 def _check_deal(start: int, hands: Sequence[Sequence[int]], stock: Sequence[int], n: int) -> None:

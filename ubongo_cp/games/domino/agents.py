@@ -11,7 +11,7 @@ domino the clone drew from the stock.
 * ``random``: a uniformly random legal action.
 * ``greedy``: the longest move, i.e. the turn with the most attachments
   (DN-8 moves 4 > 2 > 1), blind to overshooting (DN-11); never swaps.
-* ``careful``: never overshoots (DN-11) and keeps matching symbols: takes a
+* ``careful``: never overshoots (DN-11) when it can help it, and keeps matching symbols: takes a
   winning turn when there is one, else the safe turn with the most
   attachments that leaves the most dominoes in hand matching an open end;
   with nothing to attach it swaps (DN-10) a domino that matches no open end.
@@ -26,8 +26,9 @@ from typing import Callable
 
 import numpy as np
 
-from .base import RandomAgent
-from .domino import END_TURN, OUT, SWAP_BASE, DominoState, is_attach, is_swap
+from ..base import RandomAgent
+from .actions import END_TURN, OUT, SWAP_BASE, is_attach, is_swap
+from .state import DominoState
 
 __all__ = [
     "AGENT_NAMES",
@@ -50,7 +51,7 @@ def make_agent(name: str, seed: int | np.random.Generator | None = None) -> Call
 
     Examples
     --------
-    >>> from ubongo_cp.games.domino import new_game
+    >>> from ubongo_cp.games.domino.state import new_game
     >>> s = new_game(seed=3)
     >>> make_agent("careful", seed=0)(s) in s.legal_actions()
     True
@@ -128,10 +129,11 @@ class CarefulAgent(_SeededAgent):
 
     def choose(self, state: DominoState, legal: list[int]) -> int:
         p = state.cur
+        plans = turn_plans(state)
+        # DN-11: never overshoot, unless every plan does (a must-attach game, may_decline False).
+        safe = [(acts, after) for acts, after in plans if after.pawns[p] != OUT] or plans
         scored = []
-        for acts, after in turn_plans(state):
-            if after.pawns[p] == OUT:
-                continue                                   # DN-11: never overshoot
+        for acts, after in safe:
             if after.is_terminal() and after.returns()[p] > 0:
                 key = (1, 0, 0)
             else:

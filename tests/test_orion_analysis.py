@@ -15,7 +15,8 @@ import pytest
 
 from ubongo_cp.errors import InputError
 from ubongo_cp.games.base import RandomAgent
-from ubongo_cp.games.orion.blocking import is_safe_connection, min_blocking_set
+from ubongo_cp.games.orion.blocking import min_blocking_set
+from ubongo_cp.games.orion.safety import is_safe_connection
 from ubongo_cp.games.orion.distance import connect_distance, connect_within, graph_distance
 from ubongo_cp.games.orion.graphs import INF, steiner_costs
 from ubongo_cp.games.orion.plans import plan_hexes, solo, verify_plan

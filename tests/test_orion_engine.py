@@ -10,7 +10,8 @@ from ubongo_cp.games.base import TERMINAL, RandomAgent, play_game
 from ubongo_cp.games.orion.board import Board, default_board
 from ubongo_cp.games.orion.hexgrid import distance, hexagon, neighbours
 from ubongo_cp.games.orion.setup import Setup, SetupRules, random_setup, validate_setup
-from ubongo_cp.games.orion.state import OrionGame, OrionState, evaluate_wins
+from ubongo_cp.games.orion.state import OrionGame, OrionState
+from ubongo_cp.games.orion.wins import evaluate_wins
 
 GAME = OrionGame.get()
 IDX = GAME.board.index

@@ -10,7 +10,8 @@ positions of the audit, and on the positions of a real greedy game.
 import pytest
 
 from ubongo_cp.games.orion.agents import make_agent
-from ubongo_cp.games.orion.blocking import is_safe_connection, min_blocking_set
+from ubongo_cp.games.orion.blocking import min_blocking_set
+from ubongo_cp.games.orion.safety import is_safe_connection
 from ubongo_cp.games.orion.brute import (all_plan_sets, brute_blocking, brute_distance,
                                          brute_safety, small_position)
 from ubongo_cp.games.orion.distance import connect_distance, connect_within
@@ -178,6 +179,23 @@ def test_plans_that_end_the_game_earlier_do_not_count():
     assert brute_distance(s, 1) is None and all_plan_sets(s, 1) == {}
     assert connect_distance(s, 1).status == "unreachable"
     assert min_blocking_set(s, 1).hexes == []
+
+
+def test_a_move_that_gives_the_player_its_goal_does_not_refute_safety():
+    # Found by the benchmark's brute-force comparison: player 1's D1 lays player 0's
+    # colour on (2, -2), which completes player 0's W1 and a chain of player 0's colour
+    # over 3 black holes (W3 for player 1): 1 : 1, the game goes on, player 0 connected.
+    s = small_position(20075, 13, 4)
+    safe, refuting = brute_safety(s, 0)
+    assert safe and refuting == []
+    r = is_safe_connection(s, 0)
+    assert r.safe and r.status == "safe"
+    y = s.game.placement_id(s.game.tiles.names["D1b"], [(s.game.board.index[(1, -2)], True),
+                                                        (s.game.board.index[(2, -2)], False)])
+    after = solo(s, 1)
+    after.place(y, 1)
+    assert not after.is_terminal() and after.conditions() == ({"W1"}, {"W3"})
+    assert connect_distance(after, 0).status == "already"
 
 
 def test_real_greedy_game_answers_are_consistent():

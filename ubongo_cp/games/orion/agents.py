@@ -12,7 +12,8 @@ import numpy as np
 
 from ..base import RandomAgent
 from .graphs import INF, node_weighted_distances
-from .state import OrionState, win_conditions
+from .state import OrionState
+from .wins import win_conditions
 
 __all__ = ["RandomAgent", "GreedyAgent", "SatAgent", "make_agent", "AGENTS", "w1_graph_distance"]
 

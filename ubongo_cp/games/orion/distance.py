@@ -28,6 +28,7 @@ from .graphs import INF, node_weighted_distances, node_weighted_path
 from .plans import check_query, goal_fulfilled, order_plan
 from .reach import ReachModel
 from .state import OrionState
+from .wins import evaluate_wins
 
 __all__ = ["ConnectResult", "connect_distance", "connect_within", "graph_distance", "shortest_plan"]
 
@@ -134,6 +135,8 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
     answer "unreachable" stays a proof. Used by :mod:`.blocking`.
     """
     t0 = time.perf_counter()
+    if goal_fulfilled(state, player, goal, pairs):
+        return ConnectResult(player, goal, 0, "already", seconds=time.perf_counter() - t0)
     ctx = ReachModel(state, player, goal, pairs=pairs, blocked=blocked, relaxed=relaxed)
     res = ConnectResult(player, goal, None, "unreachable", lower_bound=ctx.lb_tiles or 0)
     if ctx.lb_tiles is None:
@@ -168,7 +171,7 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
     if res.status == "unknown" and upper is not None:
         res.tiles, res.plan = len(upper), upper  # best plan known, optimality open
     if res.plan:
-        res.chain = ctx.chain(res.plan)
+        res.chain = _chain(ctx, res.plan)
     res.seconds = time.perf_counter() - t0
     return res
 
@@ -258,3 +261,19 @@ def _cover(ctx: ReachModel, targets: set[int]) -> list[int] | None:
         used[pl.tile] = True
         plan.append(t)
     return sorted(plan)
+
+
+def _chain(ctx: ReachModel, plan: list[int]) -> list:
+    """The goal's witness chain (hexes) after ``plan`` (relaxed: claimed hexes)."""
+    state, player = ctx.state, ctx.player
+    colour = state.colour.copy()
+    pls = state.game.placements
+    for a in plan:
+        if ctx.relaxed:
+            colour[a] = player
+            continue
+        for c, o in zip(pls[a].cells, pls[a].own):
+            colour[c] = player if o else 1 - player
+    want = "W1" if ctx.goal == "sides" else "W2"
+    wins = evaluate_wins(state.game, colour, state.galaxy, state.hole)[player]
+    return next((list(w.hexes) for w in wins if w.condition == want), [])

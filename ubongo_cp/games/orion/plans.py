@@ -30,9 +30,10 @@ from typing import Iterable, Sequence
 
 from ...errors import InputError
 from .graphs import joins_sides
-from .state import OrionState, win_conditions
+from .state import OrionState
+from .wins import win_conditions
 
-__all__ = ["GOALS", "check_query", "goal_fulfilled", "order_plan", "verify_plan",
+__all__ = ["GOALS", "check_query", "query_start", "goal_fulfilled", "order_plan", "verify_plan",
            "minimal_plan", "plan_hexes", "solo"]
 
 #: Goal names of the analysis and the win condition each stands for (OD-4).
@@ -61,6 +62,22 @@ def check_query(state: OrionState, player: int, goal: str, pairs=None) -> list[i
     if bad or not pairs:
         raise InputError(f"pairs must be indices 0..{n - 1} of opposite side pairs, got {pairs!r}")
     return None if len(set(pairs)) == n else sorted(set(pairs))
+
+
+def query_start(state: OrionState, player: int, goal: str, pairs, res, t0: float):
+    """The start of every analysis question: ``(pairs to use, done)``.
+
+    Checks the arguments (:func:`check_query`); ``done`` when ``player``
+    fulfils the goal now, then ``res.seconds`` is set from ``t0``
+    (:func:`time.perf_counter`).
+    """
+    import time
+
+    keys = check_query(state, player, goal, pairs)
+    done = goal_fulfilled(state, player, goal, keys)
+    if done:
+        res.seconds = time.perf_counter() - t0
+    return keys, done
 
 
 def goal_fulfilled(state: OrionState, player: int, goal: str, pairs=None, colour=None) -> bool:
@@ -119,6 +136,8 @@ def order_plan(state: OrionState, player: int, plan: Iterable[int], goal: str = 
     plan = list(dict.fromkeys(plan))
     if state.winner is not None:
         return None
+    if goal_fulfilled(state, player, goal, pairs):
+        return []   # the goal needs no tile
     start = solo(state, player)
     failed: set[frozenset] = set()
 

@@ -3,7 +3,7 @@
 The question is the plan question of :mod:`.plans` (the other player
 passes; a set of free hexes may be *blocked*, i.e. taken out of play). It
 is decided by a CP-SAT model of a relaxation, refined lazily until every
-answer is exact (counterexample-guided abstraction refinement [4]_):
+answer is exact (counterexample-guided abstraction refinement [3]_):
 
 * the model chooses a set of placements (OD-2: free unblocked hexes, no
   overlap, each remaining tile at most once, at most k of them) whose
@@ -50,8 +50,7 @@ References
    acyclicity", JELIA 2014, LNCS 8761.
 .. [2] S. E. Dreyfus, R. A. Wagner, "The Steiner problem in graphs",
    Networks 1 (1971).
-.. [3] K. Menger, "Zur allgemeinen Kurventheorie", Fund. Math. 10 (1927).
-.. [4] E. Clarke, O. Grumberg, S. Jha, Y. Lu, H. Veith,
+.. [3] E. Clarke, O. Grumberg, S. Jha, Y. Lu, H. Veith,
    "Counterexample-guided abstraction refinement", CAV 2000, LNCS 1855.
 """
 
@@ -67,16 +66,16 @@ from ortools.sat.python import cp_model
 from ...cpsat_runtime import new_model, run_solver
 from .graphs import INF, colour_components, node_weighted_distances, steiner_costs, tile_group
 from .plans import order_plan
-from .state import W2_GALAXIES, OrionState, evaluate_wins
+from .state import OrionState
+from .wins import W2_GALAXIES
 
 __all__ = ["ReachAnswer", "ReachModel", "solve_model", "DECISION_PARAMETERS"]
 
-#: CP-SAT parameters of the reachability decision models (:func:`solve_model`).
-#: Measured on 12 mid-game questions and one hard early "3 tiles?" question
-#: (950 variables), 1 worker: defaults 4.7 s and 8.7 s; without presolve,
-#: symmetry, linearisation 1.3 s and 47 s; the set below 0.16 s and 0.12 s
-#: (SAT inprocessing and probing cost more than they bring on these small
-#: models; the LP relaxation of the tile budget is what proves the hard ones).
+#: CP-SAT parameters of the decision models (:func:`solve_model`). On 12 mid-game
+#: questions and one hard "3 tiles?" question (950 variables), 1 worker: defaults
+#: 4.7 s and 8.7 s; no presolve/symmetry/linearisation 1.3 s and 47 s; these 0.16 s
+#: and 0.12 s (inprocessing and probing do not pay on small models; the LP of the
+#: tile budget proves the hard ones).
 DECISION_PARAMETERS = {"cp_model_presolve": False, "use_sat_inprocessing": False,
                        "symmetry_level": 0, "cp_model_probing_level": 0}
 
@@ -85,16 +84,10 @@ DECISION_PARAMETERS = {"cp_model_presolve": False, "use_sat_inprocessing": False
 class ReachAnswer:
     """Answer of :meth:`ReachModel.decide`.
 
-    Attributes
-    ----------
-    status : str
-        ``"feasible"`` (``plan`` is an ordered plan the engine accepted),
-        ``"infeasible"`` (proved: no plan of at most k tiles) or
-        ``"unknown"`` (time limit).
-    plan : list of int
-        Action ids in playing order (relaxed: free hex indices).
-    rounds : int
-        CP-SAT solves (1 + no-goods added).
+    ``status`` is ``"feasible"`` (``plan``: action ids in playing order the
+    engine accepted; relaxed: free hex indices), ``"infeasible"`` (proved: no
+    plan of at most k tiles) or ``"unknown"`` (time limit); ``rounds`` counts
+    CP-SAT solves (1 + no-goods added).
     """
 
     status: str
@@ -157,7 +150,23 @@ class ReachModel:
         self.prefix = list(itertools.accumulate(self.supply))
         self.max_tiles = len(self.supply)
         self.pair_keys = None if pairs is None or goal != "sides" else list(pairs)
-        if goal == "sides":
+        self.lb_hexes = self._graph_bounds(pairs)
+        if self.lb_hexes >= INF:
+            self.lb_tiles = None
+        elif self.lb_hexes == 0:
+            self.lb_tiles = 0
+        else:
+            self.lb_tiles = next((k + 1 for k, v in enumerate(self.prefix) if v >= self.lb_hexes), None)
+
+    def _graph_bounds(self, pairs) -> int:
+        """Fewest free hexes on a chain for the goal; fills ``pairs`` (W1) or ``tree`` (W2).
+
+        W1: per pair, node-weighted distances from both sides and the cost of
+        the cheapest chain through each hex; W2: per hex, the cheapest Steiner
+        tree over 4 galaxies through it.
+        """
+        game, n = self.state.game, self.state.game.n
+        if self.goal == "sides":
             keys = range(len(game.side_pairs)) if pairs is None else pairs
             self.pairs = []
             for k in keys:
@@ -167,17 +176,10 @@ class ReachModel:
                 through = [da[h] + db[h] - self.cost[h] if da[h] < INF and db[h] < INF else INF
                            for h in range(n)]
                 self.pairs.append((a, b, min(da[h] for h in b), through, da, db))
-            self.lb_hexes = min(p[2] for p in self.pairs)
-        else:
-            gals = [h for h in range(n) if state.galaxy[h] and self.cost[h] < INF]
-            self.tree = steiner_costs(self.adj, self.cost, gals, W2_GALAXIES)
-            self.lb_hexes = int(self.tree.min()) if len(gals) >= W2_GALAXIES else INF
-        if self.lb_hexes >= INF:
-            self.lb_tiles = None
-        elif self.lb_hexes == 0:
-            self.lb_tiles = 0
-        else:
-            self.lb_tiles = next((k + 1 for k, v in enumerate(self.prefix) if v >= self.lb_hexes), None)
+            return min(p[2] for p in self.pairs)
+        gals = [h for h in range(n) if self.state.galaxy[h] and self.cost[h] < INF]
+        self.tree = steiner_costs(self.adj, self.cost, gals, W2_GALAXIES)
+        return int(self.tree.min()) if len(gals) >= W2_GALAXIES else INF
 
     def budget(self, k: int) -> int:
         """Own hexes that ``k`` remaining tiles give at most (relaxed: ``k`` hexes)."""
@@ -197,19 +199,11 @@ class ReachModel:
 
     def decide(self, k: int, time_limit: float = 10.0, num_workers: int = 1,
                prune: bool = True) -> ReachAnswer:
-        """Is there a plan of at most ``k`` tiles? Exact (see the module docstring).
+        """Is there a plan of at most ``k`` tiles (relaxed: hexes)? Exact (module docstring).
 
-        Parameters
-        ----------
-        k : int
-            Tile budget (relaxed: hexes).
-        time_limit : float
-            Seconds for all rounds together.
-        num_workers : int
-            CP-SAT workers.
-        prune : bool
-            Restrict the model to useful hexes and placements (exact either
-            way; off only to cross-check).
+        ``time_limit`` (seconds) covers all rounds, each solved by CP-SAT with
+        ``num_workers``; ``prune`` restricts the model to useful hexes and
+        placements (exact either way; off only to cross-check).
         """
         t0 = time.perf_counter()
         ans = ReachAnswer("infeasible")
@@ -262,41 +256,40 @@ class ReachModel:
         return self._models[key]
 
     def _add_nogood(self, chosen: list[int]) -> None:
+        """Forbid the placement set ``chosen`` in every model, built or to come."""
         self._nogoods.append(list(chosen))
         for built in self._models.values():
             if built is not None and all(t in built[1] for t in chosen):
                 built[0].add_bool_or([built[1][t].negated() for t in chosen])
 
-    def chain(self, plan: list[int]) -> list:
-        """The goal's witness chain (hexes) after ``plan``."""
-        state, player = self.state, self.player
-        colour = state.colour.copy()
-        pls = state.game.placements
-        for a in plan:
-            if self.relaxed:
-                colour[a] = player
-                continue
-            for c, o in zip(pls[a].cells, pls[a].own):
-                colour[c] = player if o else 1 - player
-        want = "W1" if self.goal == "sides" else "W2"
-        wins = evaluate_wins(state.game, colour, state.galaxy, state.hole)[player]
-        return next((list(w.hexes) for w in wins if w.condition == want), [])
-
-    # -- model ------------------------------------------------------------
-
     def _build(self, k: int, prune: bool):
         """The CP-SAT model of "a plan set of <= k tiles" (None when trivially infeasible)."""
-        state, player, game = self.state, self.player, self.state.game
-        n = game.n
+        game = self.state.game
         budget = self.budget(k)
         if prune:
             U, viable = self.useful(budget)
         else:
-            U = {h for h in range(n) if self.cost[h] < INF}
+            U = {h for h in range(game.n) if self.cost[h] < INF}
             viable = self.pairs if self.goal == "sides" else [None]
         if not U or not viable:
             return None
         model = new_model()
+        x, own_by_hex = self._placements(model, U, prune)
+        # Constraints: the tile budget and the graph bound on own hexes placed.
+        model.add(sum(x.values()) <= k)
+        if prune and self.lb_hexes > 0:
+            units = [(1 if self.relaxed else sum(game.placements[t].own), v) for t, v in x.items()]
+            model.add(sum(u * v for u, v in units) >= self.lb_hexes)
+        self._connect(model, U, viable, budget, prune, own_by_hex)
+        return model, x
+
+    def _placements(self, model, U, prune):
+        """Placement variables and their constraints (OD-2 overlap, tile counts, OD-3).
+
+        Returns ``x`` (action -> Boolean; relaxed: hex -> claim) and, per hex,
+        the Booleans that give it the player's colour.
+        """
+        game, player = self.state.game, self.player
         # Variables: candidate placements (relaxed: one claim per free hex).
         x: dict[int, cp_model.IntVar] = {}
         own_by_hex: dict[int, list] = {}
@@ -306,70 +299,41 @@ class ReachModel:
                 if h in U:
                     x[h] = model.new_bool_var(f"claim_{h}")
                     own_by_hex[h] = [x[h]]
-            units = {t: 1 for t in x}
-        else:
-            units = {}
-            cands, od3 = self._candidates(U, prune)
-            for t in cands:
-                pl = game.placements[t]
-                x[t] = model.new_bool_var(f"x_{game.tiles.tiles[pl.tile].name}_{t}")
-                units[t] = sum(pl.own)
-                for c, o in zip(pl.cells, pl.own):
-                    (own_by_hex if o else opp_by_hex).setdefault(c, []).append(x[t])
-            # Constraints: no overlap (OD-2).
-            for h in set(own_by_hex) | set(opp_by_hex):
-                vs = own_by_hex.get(h, []) + opp_by_hex.get(h, [])
-                if len(vs) > 1:
-                    model.add_at_most_one(vs)
-            # Constraints: tiles of one shape are interchangeable -- one variable per
-            # shape placement, at most (remaining tiles of that shape) of them.
-            by_type: dict[int, list] = {}
-            for t, v in x.items():
-                by_type.setdefault(game.placements[t].tile, []).append(v)
-            for rep, vs in by_type.items():
-                cnt = len(self.type_tiles[rep])
-                if len(vs) > cnt:
-                    model.add(sum(vs) <= cnt)
-            # Constraints: OD-3 in the final colouring -- a token-covering group of
-            # colour c touches a hex of colour c of another chosen placement.
-            for t, groups in od3.items():
-                for nbrs, c in groups:
-                    lits = [v for h in nbrs for v in (own_by_hex if c == player else opp_by_hex).get(h, ())]
-                    model.add_bool_or([x[t].negated()] + lits)
-        # Constraints: the tile budget and the graph bound on own hexes placed.
-        model.add(sum(x.values()) <= k)
-        if prune and self.lb_hexes > 0:
-            model.add(sum(units[t] * v for t, v in x.items()) >= self.lb_hexes)
-        self._connect(model, U, viable, budget, prune, own_by_hex)
-        return model, x
+            return x, own_by_hex
+        cands, od3 = self._candidates(U, prune)
+        for t in cands:
+            pl = game.placements[t]
+            x[t] = model.new_bool_var(f"x_{game.tiles.tiles[pl.tile].name}_{t}")
+            for c, o in zip(pl.cells, pl.own):
+                (own_by_hex if o else opp_by_hex).setdefault(c, []).append(x[t])
+        # Constraints: no overlap (OD-2).
+        for h in set(own_by_hex) | set(opp_by_hex):
+            vs = own_by_hex.get(h, []) + opp_by_hex.get(h, [])
+            if len(vs) > 1:
+                model.add_at_most_one(vs)
+        # Constraints: tiles of one shape are interchangeable -- one variable per
+        # shape placement, at most (remaining tiles of that shape) of them.
+        by_type: dict[int, list] = {}
+        for t, v in x.items():
+            by_type.setdefault(game.placements[t].tile, []).append(v)
+        for rep, vs in by_type.items():
+            if len(vs) > len(self.type_tiles[rep]):
+                model.add(sum(vs) <= len(self.type_tiles[rep]))
+        # Constraints: OD-3 in the final colouring -- a token-covering group of
+        # colour c touches a hex of colour c of another chosen placement.
+        for t, groups in od3.items():
+            for nbrs, c in groups:
+                by_hex = own_by_hex if c == player else opp_by_hex
+                model.add_bool_or([x[t].negated()] + [v for h in nbrs for v in by_hex.get(h, ())])
+        return x, own_by_hex
 
     def _connect(self, model, U, viable, budget, prune, own_by_hex) -> None:
         """Cost-layer reachability: the goal's chain exists in the final colouring."""
-        adj, comp_of = self.adj, self.comp_of
-        state = self.state
-        nodes: dict = {}
-        for h in sorted(U):
-            if self.cost[h] == 1:
-                nodes[("h", h)] = [h]
-            elif self.cost[h] == 0:
-                nodes.setdefault(("c", comp_of[h]), self.comps[comp_of[h]])
-        key_of = {h: v for v, hs in nodes.items() for h in hs}
-        nbrs = {v: sorted({key_of[u] for h in hs for u in adj[h] if u in key_of} - {v})
-                for v, hs in nodes.items()}
-        cost = {v: (1 if v[0] == "h" else 0) for v in nodes}
-        # Layer bounds: a node is reached with at most j claimed hexes, lo <= j <= hi.
-        lo, hi = {}, {}
-        for v, hs in nodes.items():
-            h = hs[0]
-            if prune and self.goal == "sides":
-                lo[v] = min(p[4][h] for p in viable)
-                hi[v] = budget - min(p[5][h] - self.cost[h] for p in viable)
-            else:
-                lo[v], hi[v] = cost[v], budget
-        nodes = {v: hs for v, hs in nodes.items() if lo[v] <= hi[v]}
+        nodes, nbrs, lo, hi = self._nodes(U, viable, budget, prune)
         if not nodes:
             model.add_bool_or([])  # no node can be on a chain: infeasible
             return
+        cost = {v: (1 if v[0] == "h" else 0) for v in nodes}
         # Variables: R[v][j] = "v reached with at most j claimed hexes on its support path".
         R = {v: {j: model.new_bool_var(f"R_{v[0]}{v[1]}_{j}") for j in range(lo[v], hi[v] + 1)}
              for v in nodes}
@@ -382,32 +346,7 @@ class ReachModel:
         for v in nodes:
             if v[0] == "h":
                 model.add(r[v] <= sum(own_by_hex.get(v[1], [])))
-        # Variables and constraints: sources and the goal.
-        src: dict = {}
-        if self.goal == "sides":
-            sel = []
-            src_pairs: dict = {}
-            for i, p in enumerate(viable):
-                s_k = model.new_bool_var(f"pair_{i}")
-                sel.append(s_k)
-                # Constraints: the chosen pair's target side is reached.
-                targets = [r[v] for v, hs in nodes.items() if any(h in p[1] for h in hs)]
-                model.add_bool_or(targets).only_enforce_if(s_k)
-                for v, hs in nodes.items():
-                    if any(h in p[0] for h in hs):
-                        if v not in src:
-                            src[v] = model.new_bool_var(f"src_{v[0]}{v[1]}")
-                        src_pairs.setdefault(v, []).append(s_k)
-            model.add_exactly_one(sel)
-            for v, s in src.items():
-                model.add_bool_or(src_pairs[v]).only_enforce_if(s)
-        else:
-            for v in nodes:
-                src[v] = model.new_bool_var(f"src_{v[0]}{v[1]}")
-            model.add_exactly_one(src.values())
-            # Constraints: the chain covers at least 4 galaxies (W2).
-            gal = [(sum(int(state.galaxy[h]) for h in hs), r[v]) for v, hs in nodes.items()]
-            model.add(sum(g * lit for g, lit in gal if g) >= W2_GALAXIES)
+        src = self._goal(model, nodes, r, viable)
         # Constraints: support -- a node reached at layer j is a source or has a
         # neighbour reached at layer j - cost (free hexes climb one layer: no cycle).
         for v in nodes:
@@ -416,6 +355,58 @@ class ReachModel:
                 jj = j - cost[v]
                 lits += [R[u][jj] for u in nbrs[v] if u in R and lo[u] <= jj <= hi[u]]
                 model.add_bool_or(lits + [R[v][j].negated()])
+
+    def _nodes(self, U, viable, budget, prune):
+        """Chain nodes (free hexes of ``U``; own components touching it, contracted), their
+        neighbours, and layer bounds ``lo[v] <= j <= hi[v]`` (nodes with none dropped)."""
+        nodes: dict = {}
+        for h in sorted(U):
+            if self.cost[h] == 1:
+                nodes[("h", h)] = [h]
+            elif self.cost[h] == 0:
+                nodes.setdefault(("c", self.comp_of[h]), self.comps[self.comp_of[h]])
+        key_of = {h: v for v, hs in nodes.items() for h in hs}
+        nbrs = {v: sorted({key_of[u] for h in hs for u in self.adj[h] if u in key_of} - {v})
+                for v, hs in nodes.items()}
+        lo, hi = {}, {}
+        for v, hs in nodes.items():
+            h = hs[0]
+            if prune and self.goal == "sides":
+                lo[v] = min(p[4][h] for p in viable)
+                hi[v] = budget - min(p[5][h] - self.cost[h] for p in viable)
+            else:
+                lo[v], hi[v] = (1 if v[0] == "h" else 0), budget
+        nodes = {v: hs for v, hs in nodes.items() if lo[v] <= hi[v]}
+        return nodes, nbrs, lo, hi
+
+    def _goal(self, model, nodes, r, viable) -> dict:
+        """Sources and the goal (W1: one viable pair, its target side reached; W2: 4 galaxies)."""
+        src: dict = {}
+        if self.goal == "galaxies":
+            for v in nodes:
+                src[v] = model.new_bool_var(f"src_{v[0]}{v[1]}")
+            model.add_exactly_one(src.values())
+            # Constraints: the chain covers at least 4 galaxies (W2).
+            gal = [(sum(int(self.state.galaxy[h]) for h in hs), r[v]) for v, hs in nodes.items()]
+            model.add(sum(g * lit for g, lit in gal if g) >= W2_GALAXIES)
+            return src
+        sel = []
+        src_pairs: dict = {}
+        for i, p in enumerate(viable):
+            s_k = model.new_bool_var(f"pair_{i}")
+            sel.append(s_k)
+            # Constraints: the chosen pair's target side is reached.
+            model.add_bool_or([r[v] for v, hs in nodes.items() if any(h in p[1] for h in hs)]
+                              ).only_enforce_if(s_k)
+            for v, hs in nodes.items():
+                if any(h in p[0] for h in hs):
+                    if v not in src:
+                        src[v] = model.new_bool_var(f"src_{v[0]}{v[1]}")
+                    src_pairs.setdefault(v, []).append(s_k)
+        model.add_exactly_one(sel)
+        for v, s in src.items():
+            model.add_bool_or(src_pairs[v]).only_enforce_if(s)
+        return src
 
     def _candidates(self, U: set[int], prune: bool):
         """Candidate placements and their OD-3 clauses.

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .blocking import is_safe_connection, min_blocking_set
+from .blocking import min_blocking_set
+from .safety import is_safe_connection
 from .distance import connect_distance
 from .state import OrionState
 

@@ -7,7 +7,9 @@ OUT    ?= out
 
 .PHONY: install run test bench clean
 
-$(VENV)/.installed: pyproject.toml
+# The install also compiles the C search kernel (setup.py; optional: without a
+# compiler the numba kernel is used), so a change to its source reinstalls.
+$(VENV)/.installed: pyproject.toml setup.py ubongo_cp/solvers/_dance.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@
@@ -25,4 +27,4 @@ bench: install
 	$(PY) -m benchmarks.run --quick
 
 clean:
-	rm -rf $(VENV) $(OUT) build *.egg-info
+	rm -rf $(VENV) $(OUT) build *.egg-info ubongo_cp/solvers/_dance*.so

@@ -1,7 +1,7 @@
 """Core benchmark (issue: core): one classic task, pentomino 6x10, subset analysis.
 
 Run: ``python -m benchmarks.bench_core [--quick]``. Prints a Markdown table
-and writes ``benchmarks/results/core.csv``.
+and writes ``benchmarks/out/core.csv``.
 
 Figures
 -------
@@ -28,12 +28,12 @@ from pathlib import Path
 import numpy as np
 
 from ubongo_cp.cards import load_card
-from ubongo_cp.cover import build_instance
+from ubongo_cp.cover import build_instance, task_instance
 from ubongo_cp.pieces import Region, load_pieces
 from ubongo_cp.solvers import solve
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
+RESULTS = ROOT / "benchmarks" / "out"
 
 
 def _median(fn, repeat):
@@ -61,9 +61,9 @@ def main(argv=None) -> int:
     rows = []
     card = load_card(ROOT / "puzzles" / "decks" / "classic" / "01_hard.toml")
     for backend in ("cpsat", "dlx", "xcover"):
-        solve(card.instance(1), backend=backend)  # warm-up (loads compiled code)
-        t_first, _ = _median(lambda: solve(card.instance(1), backend=backend, limit=1), rep_small)
-        t_all, r = _median(lambda: solve(card.instance(1), backend=backend), rep_small)
+        solve(task_instance(card, 1), backend=backend)  # warm-up (loads compiled code)
+        t_first, _ = _median(lambda: solve(task_instance(card, 1), backend=backend, limit=1), rep_small)
+        t_all, r = _median(lambda: solve(task_instance(card, 1), backend=backend), rep_small)
         rows.append(("classic task 01 hard face 1, first solution", backend, t_first * 1e3, "ms", 1))
         rows.append(("classic task 01 hard face 1, count all", backend, t_all * 1e3, "ms", r.count))
     pents = load_pieces("pentominoes").pieces

@@ -69,7 +69,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one run per figure")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--csv", action="store_true", help="write benchmarks/results/bench_dancing.csv")
+    parser.add_argument("--csv", action="store_true", help="write benchmarks/out/bench_dancing.csv")
     args = parser.parse_args(argv)
     repeat = 1 if args.quick else args.repeat
 
@@ -97,7 +97,7 @@ def main(argv=None) -> int:
               f"| {tx[0]:.2f} / {tx[1]:.2f} | {tc[1] / tx[1]:.2f} |")
     print(f"\nmedian of {repeat} run(s); target: 6x10 count time <= xcover time")
     if args.csv:
-        out = Path(__file__).resolve().parent / "results" / "bench_dancing.csv"
+        out = Path(__file__).resolve().parent / "out" / "bench_dancing.csv"
         out.parent.mkdir(parents=True, exist_ok=True)
         with out.open("w") as f:
             f.write("case,options,solutions,nodes,count_wall_s,count_cpu_s,search_wall_s,search_cpu_s,"

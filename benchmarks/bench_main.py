@@ -1,7 +1,7 @@
 """Main-job benchmark (issues: main job, batch at scale): generation, batch, executors.
 
 Run: ``python -m benchmarks.bench_main [--quick]``. Prints a Markdown table
-and writes ``benchmarks/results/main.csv``. Every figure is the wall time of
+and writes ``benchmarks/out/main.csv``. Every figure is the wall time of
 a whole ``ubongo-cp`` process (seconds), so start-up and imports count: the
 median of ``ROUNDS`` interleaved rounds (``REPEATS`` for the Dask pair).
 
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
+RESULTS = ROOT / "benchmarks" / "out"
 #: Interleaved rounds of the whole-command timings (medians reported).
 ROUNDS = 3
 #: Interleaved runs per executor for the Dask-overhead target.

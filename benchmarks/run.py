@@ -2,15 +2,15 @@
 
 Run ``python -m benchmarks.run [--suite first|count|analyze|pentomino|all]
 [--strategies a,b,c] [--quick] [--time-limit S]``. For each suite it writes a
-tidy table ``benchmarks/results/<suite>.csv`` with the columns
+tidy table ``benchmarks/out/<suite>.csv`` (``--out DIR``; the reference tables are ``benchmarks/results/``) with the columns
 ``suite, instance, strategy, seconds, status, count, counters`` (one row per
 instance x strategy; ``seconds`` is wall time, instance build excluded;
 ``status`` is ``solved``/``no solution``/``timeout``; ``counters`` the
 backend counters as JSON), then rebuilds from every suite CSV present:
 
-- ``benchmarks/results/cactus.png``: instances solved vs time, one line per
+- ``cactus.png``: instances solved vs time, one line per
   strategy, one panel per suite;
-- ``benchmarks/results/summary.md``: per suite and strategy the instances
+- ``summary.md``: per suite and strategy the instances
   solved, median seconds and PAR2 score (mean seconds with each time-out
   counted as twice the time limit), and whether every strategy's count agrees.
 
@@ -47,8 +47,12 @@ import sys
 import time
 from pathlib import Path
 
+from ubongo_cp.status import Status
+
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results"
+#: Default output: untracked. The reference tables the README and notebook 02 read are in
+#: benchmarks/results/ and change only on purpose (``--out benchmarks/results``).
+RESULTS = ROOT / "benchmarks" / "out"
 SUITES = ("first", "count", "analyze", "pentomino")
 COLUMNS = ["suite", "instance", "strategy", "seconds", "status", "count", "counters"]
 
@@ -65,12 +69,12 @@ QUICK_PENTOMINO = ("xcover-direct", "xcover", "dlx", "dlx-symmetry", "xcover-sym
 
 def main(argv: list[str] | None = None) -> int:
     """Parse arguments, run the suites, write CSV, plot and summary; returns 0."""
-    from ubongo_cp.solvers.strategies import STRATEGIES
+    from ubongo_cp.solvers import SOLVERS
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--suite", default="all", choices=[*SUITES, "all"])
     ap.add_argument("--strategies", default="",
-                    help=f"comma-separated names (default: all for the suite); solving: {', '.join(STRATEGIES)}; "
+                    help=f"comma-separated names (default: all for the suite); solving: {', '.join(SOLVERS)}; "
                          f"analyze: {', '.join(ANALYZE_METHODS)}; pentomino also: xcover-direct")
     ap.add_argument("--quick", action="store_true", help="sampled tasks, fewer instances and strategies")
     ap.add_argument("--time-limit", type=float, default=None, help="seconds per instance (default per suite)")
@@ -103,18 +107,18 @@ def main(argv: list[str] | None = None) -> int:
 # ---------------------------------------------------------------------- suites
 def _strategies_for(suite: str, requested: list[str], quick: bool) -> list[str]:
     from ubongo_cp.errors import InputError
-    from ubongo_cp.solvers.strategies import STRATEGIES
+    from ubongo_cp.solvers import SOLVERS
 
     if suite == "analyze":
         known = ANALYZE_METHODS
         default = QUICK_ANALYZE if quick else ANALYZE_METHODS
     else:
-        known = (*STRATEGIES, "xcover-direct") if suite == "pentomino" else tuple(STRATEGIES)
-        default = (QUICK_PENTOMINO if quick else ("xcover-direct", *STRATEGIES)) if suite == "pentomino" \
-            else tuple(STRATEGIES)
+        known = (*SOLVERS, "xcover-direct") if suite == "pentomino" else tuple(SOLVERS)
+        default = (QUICK_PENTOMINO if quick else ("xcover-direct", *SOLVERS)) if suite == "pentomino" \
+            else tuple(SOLVERS)
     if not requested:
         return list(default)
-    unknown = [s for s in requested if s not in known and s not in STRATEGIES and s not in ANALYZE_METHODS
+    unknown = [s for s in requested if s not in known and s not in SOLVERS and s not in ANALYZE_METHODS
                and s != "xcover-direct"]
     if unknown:
         raise InputError(f"unknown strategy {unknown[0]!r}")
@@ -172,7 +176,9 @@ def run_suite(suite: str, names: list[str], *, quick: bool, time_limit: float, s
         instances = [(f"{h}x{w}", build_instance(pents, Region.rectangle(h, w))) for h, w in shapes]
         limit = None
     else:
-        instances = [(label, card.instance(face)) for label, (card, face) in deck_tasks(quick, seed, sample)]
+        from ubongo_cp.cover import task_instance
+
+        instances = [(label, task_instance(card, face)) for label, (card, face) in deck_tasks(quick, seed, sample)]
         limit = 1 if suite == "first" else None
     for name in names:
         _warm_up(name)
@@ -183,20 +189,20 @@ def run_suite(suite: str, names: list[str], *, quick: bool, time_limit: float, s
 
 
 def _run_solve(suite, label, name, inst, limit, time_limit) -> dict:
-    from ubongo_cp.solvers.strategies import solve_with
+    from ubongo_cp.solvers import solve
 
     if name == "xcover-direct":
         return _xcover_direct(suite, label, inst, time_limit)
     start = time.perf_counter()
-    result = solve_with(inst, name, limit=limit, time_limit=time_limit, keep=1 if limit == 1 else 0)
+    result = solve(inst, backend=name, limit=limit, time_limit=time_limit, keep=1 if limit == 1 else 0)
     seconds = time.perf_counter() - start
     if limit == 1:
-        done = result.status in ("solved", "no solution") and (result.count >= 1 or result.complete)
+        done = result.status in (Status.SOLVED, Status.NO_SOLUTION) and (result.count >= 1 or result.complete)
     else:
         done = result.complete
     counters = {k: v for k, v in result.stats.items() if k != "wall_seconds"}
     return {"suite": suite, "instance": label, "strategy": name, "seconds": seconds,
-            "status": result.status if done else "timeout", "count": result.count if done else None,
+            "status": result.status if done else Status.TIMEOUT, "count": result.count if done else None,
             "counters": json.dumps(counters, sort_keys=True)}
 
 
@@ -216,7 +222,7 @@ def _xcover_direct(suite, label, inst, time_limit) -> dict:
             timed_out = True
             break
     seconds = time.perf_counter() - start
-    status = "timeout" if timed_out else ("solved" if n else "no solution")
+    status = Status.TIMEOUT if timed_out else (Status.SOLVED if n else Status.NO_SOLUTION)
     return {"suite": suite, "instance": label, "strategy": "xcover-direct", "seconds": seconds,
             "status": status, "count": None if timed_out else n, "counters": "{}"}
 
@@ -229,14 +235,14 @@ def _run_analyze(suite, label, name, pieces, region, k, time_limit) -> dict:
     try:
         if name.startswith("analyze-"):
             res = analyze(pieces, region, k, backend=name.split("-", 1)[1], time_limit=time_limit)
-            count, status = res.total_solutions, ("solved" if res.subsets else "no solution")
+            count, status = res.total_solutions, (Status.SOLVED if res.subsets else Status.NO_SOLUTION)
             counters = {"subsets": len(res.subsets), "matching_area": res.matching_area, **res.stats}
         else:
             count, n_subsets, matching = _per_subset(pieces, region, k, name.split("-", 2)[2], start + time_limit)
-            status = "solved" if n_subsets else "no solution"
+            status = Status.SOLVED if n_subsets else Status.NO_SOLUTION
             counters = {"subsets": n_subsets, "matching_area": matching}
     except TimeoutError:
-        count, status = None, "timeout"
+        count, status = None, Status.TIMEOUT
     seconds = time.perf_counter() - start
     return {"suite": suite, "instance": label, "strategy": name, "seconds": seconds, "status": status,
             "count": count, "counters": json.dumps(counters, sort_keys=True, default=str)}
@@ -247,7 +253,7 @@ def _per_subset(pieces, region, k, strategy, deadline):
     from itertools import combinations
 
     from ubongo_cp.cover import build_instance
-    from ubongo_cp.solvers.strategies import solve_with
+    from ubongo_cp.solvers import solve
 
     total = subsets = matching = 0
     for combo in combinations(pieces, k):
@@ -257,7 +263,7 @@ def _per_subset(pieces, region, k, strategy, deadline):
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
             raise TimeoutError
-        result = solve_with(build_instance(combo, region), strategy, time_limit=remaining, keep=0)
+        result = solve(build_instance(combo, region), backend=strategy, time_limit=remaining, keep=0)
         if not result.complete:
             raise TimeoutError
         total += result.count
@@ -281,10 +287,10 @@ def _warm_up(name: str) -> None:
     if name == "xcover-direct":
         _xcover_direct("warm-up", "", inst, 60.0)
         return
-    from ubongo_cp.solvers.strategies import solve_with
+    from ubongo_cp.solvers import solve
 
-    solve_with(inst, name, keep=0)
-    solve_with(inst, name, limit=1)
+    solve(inst, backend=name, keep=0)
+    solve(inst, backend=name, limit=1)
 
 
 def _progress(row: dict) -> None:
@@ -293,10 +299,10 @@ def _progress(row: dict) -> None:
 
 
 def _dlx_engine() -> str:
-    """Class name of the backend that ``get_backend("dlx")`` returns right now."""
-    import ubongo_cp.solvers as solvers
+    """Class name of the backend that the ``"dlx"`` solver makes right now."""
+    from ubongo_cp.solvers import get_solver
 
-    return type(solvers.get_backend("dlx")).__name__
+    return type(get_solver("dlx").make()).__name__
 
 
 def _load() -> str:
@@ -339,7 +345,7 @@ def summary_table(df):
 
     rows = []
     for (suite, strategy), g in df.groupby(["suite", "strategy"], sort=False):
-        solved = g["status"] != "timeout"
+        solved = g["status"] != Status.TIMEOUT
         par2 = g["seconds"].where(solved, 2 * g["time_limit"]).mean()
         rows.append({"suite": suite, "strategy": strategy, "instances": len(g), "solved": int(solved.sum()),
                      "median_s": float(g["seconds"].median()), "total_s": float(g["seconds"].sum()),
@@ -353,7 +359,7 @@ def summary_table(df):
 def disagreements(df) -> list[str]:
     """Instances on which two strategies that finished report different counts."""
     bad = []
-    done = df[df["status"] != "timeout"]
+    done = df[df["status"] != Status.TIMEOUT]
     for (suite, inst), g in done.groupby(["suite", "instance"]):
         counts = g.dropna(subset=["count"])
         if suite == "first":
@@ -378,7 +384,7 @@ def cactus_plot(df, path: Path) -> None:
         sub = df[df["suite"] == suite]
         ax.set_prop_cycle(color=plt.cm.tab20.colors)
         for strategy, g in sub.groupby("strategy", sort=False):
-            times = np.sort(g.loc[g["status"] != "timeout", "seconds"].to_numpy())
+            times = np.sort(g.loc[g["status"] != Status.TIMEOUT, "seconds"].to_numpy())
             if len(times) == 0:
                 continue
             ax.step(np.r_[times, sub["time_limit"].iloc[0]], np.r_[np.arange(1, len(times) + 1), len(times)],

@@ -1,4 +1,4 @@
-"""Subset analysis against the published reference in shared/examples."""
+"""Subset analysis against the published reference in shared/examples, with every registered solver."""
 
 from __future__ import annotations
 
@@ -8,19 +8,50 @@ import pytest
 
 from conftest import SHARED
 from ubongo_cp.analyze import analyze, analyze_per_subset, matching_subsets
+from ubongo_cp.cover import verify_solution
+from ubongo_cp.errors import InputError
 from ubongo_cp.pieces import Region, load_pieces, load_region
+from ubongo_cp.solvers import solver_names
 
 DUEL = load_pieces("duel")
 
 
-@pytest.mark.parametrize("backend", ["dlx", "cpsat", "xcover"])
+@pytest.mark.parametrize("backend", solver_names())
 def test_duel_board1_matches_published_analysis(backend):
+    # 13 triples tile the board, 14 solutions in all (shared/examples/duel_board1_analysis.json).
     ref = json.loads((SHARED / "examples" / "duel_board1_analysis.json").read_text())
     region = load_region(SHARED / "examples" / "duel_board1.txt")
-    result = analyze(DUEL.pieces, region, ref["k"], backend=backend)
+    result = analyze(DUEL.pieces, region, ref["k"], backend=backend, keep_solutions=True)
     assert [{"use": list(s.pieces), "count": s.count} for s in result.subsets] == ref["solvable"]
     assert result.matching_area == ref["subsets_with_matching_area"]
-    assert result.total_solutions == ref["total_solutions"]
+    assert result.total_solutions == ref["total_solutions"] == 14 and len(result.subsets) == 13
+    for names, solutions in result.solutions.items():
+        pieces = [DUEL[n] for n in names]
+        for options in solutions:
+            assert verify_solution(pieces, region, result.instance.solution_dict(options)) is None
+
+
+@pytest.mark.parametrize("backend", ["dlx", "cpsat", "sat"])
+def test_k_keeps_only_covers_of_that_size(backend):
+    # The 2x4 rectangle and the classic set, by hand: I3 lies along a row, so
+    # - I3 + L5: L5's long arm along either row, its foot at either end: 4;
+    # - L3 + P5: P5 fills three columns at either end, less the corner cell next to the
+    #   free column, at the top or the bottom; L3 fills the rest: 4;
+    # - I2 I3 L3: I3 at either end of either row; L3 must cover the cell beside it: 4.
+    # No other subset: two 4-cell pieces would have to be O4+O4, I4+I4 or L4+L4 (one each).
+    classic = load_pieces("classic")
+    region = Region.rectangle(2, 4)
+    every = analyze(classic.pieces, region, None, backend=backend)
+    assert [(s.pieces, s.count) for s in every.subsets] == \
+        [(("I2", "I3", "L3"), 4), (("I3", "L5"), 4), (("L3", "P5"), 4)]
+    assert [s.pieces for s in analyze(classic.pieces, region, 2, backend=backend).subsets] == \
+        [("I3", "L5"), ("L3", "P5")]
+    assert [s.pieces for s in analyze(classic.pieces, region, 3, backend=backend).subsets] == [("I2", "I3", "L3")]
+
+
+def test_unknown_solver_is_the_registry_message():
+    with pytest.raises(InputError, match="unknown backend 'nope'; choose one of cpsat, "):
+        analyze(DUEL.pieces, Region.rectangle(3, 5), 3, backend="nope")
 
 
 def test_one_search_equals_per_subset_solving():

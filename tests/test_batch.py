@@ -11,8 +11,10 @@ import pytest
 from conftest import PUZZLES
 from ubongo_cp.batch import JOURNAL, run_batch
 from ubongo_cp.cards import load_card
+from ubongo_cp.cover import task_instance
 from ubongo_cp.executors import LocalExecutor
 from ubongo_cp.solvers import solve
+from ubongo_cp.status import Status
 
 STABLE = ["card_id", "side", "face", "pieces", "area", "count", "count_reduced", "status", "placements",
           "min_piece_placements", "cpsat_count", "task_hash"]
@@ -33,8 +35,8 @@ def test_batch_counts_match_an_independent_solver(deck, tmp_path):
     assert len(df) == 18 and out.ran == 18 and out.skipped == 0
     for row in df.itertuples():
         card = load_card(deck / f"{row.card_id}_{row.side}.toml")
-        assert row.count == solve(card.instance(row.face), backend="cpsat").count
-        assert row.count == row.cpsat_count and row.status == "solved"
+        assert row.count == solve(task_instance(card, row.face), backend="cpsat").count
+        assert row.count == row.cpsat_count and row.status == Status.SOLVED
         assert row.dlx_nodes is not pd.NA and row.difficulty == row.difficulty  # not NaN
     for name in ("tasks.parquet", "tasks.csv", "cards.csv", "summary.md", JOURNAL):
         assert (tmp_path / "out" / name).exists()
@@ -73,7 +75,7 @@ def test_bad_card_is_skipped_and_unsolvable_task_reported(deck, tmp_path):
     out = run_batch(deck, tmp_path / "out", progress=False)
     assert len(out.problems) == 1 and "Q7" in out.problems[0].message
     row = out.tasks[out.tasks["card_id"] == "U"].iloc[0]
-    assert row["status"] == "no solution" and row["count"] == 0
+    assert row["status"] == Status.NO_SOLUTION and row["count"] == 0
     summary = (tmp_path / "out" / "summary.md").read_text()
     assert "zz_bad.toml" in summary and "Unsolvable or failed tasks" in summary and "O4" in summary
 
@@ -87,7 +89,7 @@ def test_time_limit_is_recorded_not_dropped(tmp_path):
                                  f'region = """\n{region}\n"""\n[tasks]\n1 = [{names}]\n')
     out = run_batch(deck, tmp_path / "out", progress=False, time_limit=0.2)
     row = out.tasks.iloc[0]
-    assert row["status"] == "timeout" and 0 < row["count"] < 9356
+    assert row["status"] == Status.TIMEOUT and 0 < row["count"] < 9356
 
 
 def test_cli_batch_and_generate(run_cli, tmp_path):
@@ -98,3 +100,126 @@ def test_cli_batch_and_generate(run_cli, tmp_path):
     assert code == 0 and "tasks: 12; solved 12" in out
     code, out, err = run_cli("batch", tmp_path / "missing", "--out", tmp_path / "o")
     assert code == 2 and "deck directory not found" in err
+
+
+# ---------------------------------------------------------------- the tables' file forms (ubongo_cp.report)
+
+def test_tables_keep_structure_in_parquet_and_text_in_csv(deck, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ubongo_cp.report import load_cards, load_tasks
+
+    out = run_batch(deck, tmp_path / "out", progress=False)
+    schema = pq.read_schema(tmp_path / "out" / "tasks.parquet")
+    assert schema.field("pieces").type == pa.list_(pa.string())
+    assert schema.field("solution").type == pa.list_(
+        pa.struct([("piece", pa.string()), ("cells", pa.list_(pa.list_(pa.int16())))]))
+    raw = pq.read_table(tmp_path / "out" / "tasks.parquet").to_pylist()[0]
+    card = load_card(deck / "01_easy.toml")
+    assert raw["card_id"] == "01" and raw["pieces"] == list(card.tasks[1])
+    assert raw["error"] is None                                  # missing, not ""
+    # The stored solution is a tiling of the card's region by the task's pieces.
+    stored = {e["piece"]: [tuple(c) for c in e["cells"]] for e in raw["solution"]}
+    assert sorted(stored) == sorted(card.tasks[1])
+    assert sorted(c for cells in stored.values() for c in cells) == sorted(card.region.cells)
+    # CSV: the text forms, read back as text ("01" stays "01"), the error field empty.
+    plain = pd.read_csv(tmp_path / "out" / "tasks.csv", dtype=str, keep_default_na=False)
+    assert plain.loc[0, "card_id"] == "01" and plain.loc[0, "pieces"] == " ".join(card.tasks[1])
+    assert plain.loc[0, "error"] == "" and json.loads(plain.loc[0, "solution"]) == {
+        k: [list(c) for c in v] for k, v in stored.items()}
+    # Both files read back to the same table, equal to the one the run returned.
+    from_csv, from_parquet = load_tasks(tmp_path / "out" / "tasks.csv"), load_tasks(tmp_path / "out")
+    pd.testing.assert_frame_equal(from_csv, from_parquet)
+    pd.testing.assert_frame_equal(from_parquet, out.tasks)
+    assert from_csv["card_id"].tolist()[:6] == ["01"] * 6 and from_csv["error"].isna().all()
+    assert from_csv["status"].dtype == "category" and set(from_csv["status"].cat.categories) >= {"solved"}
+    # cards.parquet beside cards.csv: the same table.
+    pd.testing.assert_frame_equal(load_cards(tmp_path / "out" / "cards.csv"), load_cards(tmp_path / "out"),
+                                  check_exact=False, atol=1e-4)
+    assert load_cards(tmp_path / "out")["card_id"].tolist() == ["01", "01", "02"]
+
+
+def test_error_rows_keep_their_message(deck, tmp_path):
+    from ubongo_cp.report import load_tasks, tasks_frame, write_table
+
+    rows = run_batch(deck, tmp_path / "out", progress=False).tasks.to_dict("records")
+    rows[0].update(status="error", error="worker failed: boom", solution=None, count=None)
+    table = tasks_frame(rows)
+    for name in ("t.csv", "t.parquet"):
+        write_table(table, tmp_path / name)
+        back = load_tasks(tmp_path / name)
+        assert back.loc[0, "error"] == "worker failed: boom" and back["error"].isna().sum() == len(rows) - 1
+        assert back.loc[0, "status"] == "error" and pd.isna(back.loc[0, "count"]) and back.loc[0, "solution"] is None
+
+
+def test_bad_table_values_name_file_and_line(tmp_path):
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.report import load_tasks
+
+    good = (PUZZLES / "decks" / "classic" / "tasks.csv").read_text().splitlines()
+    header = good[0].split(",")
+    for column, value, message in [("face", "six", "column face: 'six' is not a number"),
+                                   ("status", "solveed", "column status: 'solveed' is not a status"),
+                                   ("count", "1.5", "column count: '1.5' is not a whole number")]:
+        cells = good[3].split(",")
+        cells[header.index(column)] = value
+        path = tmp_path / f"bad_{column}.csv"
+        path.write_text("\n".join(good[:3] + [",".join(cells)] + good[4:]) + "\n")
+        with pytest.raises(InputError, match=rf"bad_{column}\.csv:4: {message}"):
+            load_tasks(path)
+    with pytest.raises(InputError, match="tasks table lacks column\\(s\\) status"):
+        pd.DataFrame({"card_id": ["01"], "side": ["easy"], "face": [1]}).to_csv(tmp_path / "k.csv", index=False)
+        load_tasks(tmp_path / "k.csv")
+    with pytest.raises(InputError, match="tasks table not found"):
+        load_tasks(tmp_path / "nowhere")
+
+
+def test_tables_of_the_old_form_are_still_read(deck, tmp_path):
+    # Before list columns: pieces as text and solution as JSON text inside Parquet, "" for no error.
+    from ubongo_cp.report import load_tasks
+
+    new = run_batch(deck, tmp_path / "out", progress=False).tasks
+    old = pd.read_csv(tmp_path / "out" / "tasks.csv", dtype={"card_id": str}).fillna({"error": ""})
+    old.to_parquet(tmp_path / "old.parquet", index=False)
+    pd.testing.assert_frame_equal(load_tasks(tmp_path / "old.parquet"), new)
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["classic", "duel"])
+def test_shipped_deck_tables_rebuild_identically(game, tmp_path):
+    # The shipped ratings (puzzles/decks/*/tasks.csv, read by the game simulators) are what
+    # `ubongo-cp batch` computes today: same counts, search nodes and difficulty.
+    shipped = pd.read_csv(PUZZLES / "decks" / game / "tasks.csv", dtype={"card_id": str})
+    rebuilt = run_batch(PUZZLES / "decks" / game, tmp_path / "out", progress=False).tasks
+    keys = ["card_id", "side", "face"]
+    columns = ["status", "count", "count_reduced", "placements", "dlx_nodes", "cpsat_count", "task_hash"]
+    merged = shipped.merge(rebuilt, on=keys, suffixes=("_shipped", "_now"), validate="one_to_one")
+    assert len(merged) == len(shipped) == len(rebuilt) > 0
+    for col in columns:
+        assert (merged[f"{col}_shipped"] == merged[f"{col}_now"]).all(), col
+    assert (merged["difficulty_shipped"] - merged["difficulty_now"]).abs().max() < 1e-9
+
+
+def test_every_registered_solver_rates_alike(deck, tmp_path):
+    # Whatever solver reports the count, the rating takes the DLX search nodes and the
+    # CP-SAT cross-check from the registry's answers: the same table for every name
+    # (`--backend xcover` used to write difficulty = NaN for every task).
+    from ubongo_cp.solvers import solver_names
+
+    one = tmp_path / "one"
+    one.mkdir()
+    shutil.copy(deck / "01_hard.toml", one / "01_hard.toml")
+    stable = ["face", "status", "count", "count_reduced", "dlx_nodes", "cpsat_count", "difficulty"]
+    reference = run_batch(one, tmp_path / "dlx", progress=False).tasks[stable]
+    assert reference["difficulty"].notna().all() and (reference["status"] == Status.SOLVED).all()
+    for name in solver_names():
+        got = run_batch(one, tmp_path / name, backend=name, progress=False).tasks
+        pd.testing.assert_frame_equal(got[stable], reference, check_dtype=False, obj=name)
+        assert got["cpsat_branches"].notna().all(), name
+
+
+def test_cli_batch_with_xcover_rates_every_task(run_cli, deck, tmp_path):
+    code, out, err = run_cli("batch", deck, "--out", tmp_path / "o", "--backend", "xcover", "--jobs", "1",
+                             "--no-progress")
+    assert code == 0, err
+    table = pd.read_csv(tmp_path / "o" / "tasks.csv")
+    assert len(table) == 18 and table["difficulty"].notna().all() and (table["dlx_nodes"] > 0).all()

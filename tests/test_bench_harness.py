@@ -54,3 +54,17 @@ def test_harness_end_to_end_on_tiny_run(tmp_path):
     assert len(df) == 2 * 2 * 2
     assert set(df["status"]) <= {"solved", "no solution"}
     assert not disagreements(df)
+
+
+def test_benchmarks_write_to_an_untracked_folder_by_default():
+    # The reference tables in benchmarks/results/ change only on purpose (--out benchmarks/results).
+    import subprocess
+
+    from benchmarks import bench_core, bench_main, run
+    from conftest import ROOT
+
+    for default in (run.RESULTS, bench_core.RESULTS, bench_main.RESULTS):
+        assert default == ROOT / "benchmarks" / "out"
+    probe = "benchmarks/out/probe.csv"
+    ignored = subprocess.run(["git", "check-ignore", "-q", probe], cwd=ROOT).returncode == 0
+    assert ignored or not (ROOT / ".git").exists()

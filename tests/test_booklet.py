@@ -13,7 +13,7 @@ from matplotlib.image import imread
 
 from ubongo_cp.booklet import PAGE_MM, make_booklet, page_png_name, piece_colours, render_page, task_views
 from ubongo_cp.cards import load_deck, parse_card
-from ubongo_cp.cover import verify_solution
+from ubongo_cp.cover import task_instance, verify_solution
 from ubongo_cp.errors import InputError
 from ubongo_cp.pieces import load_pieces
 from ubongo_cp.solvers import solve
@@ -154,7 +154,7 @@ def test_rendered_pixels_have_the_piece_colours(example_cards, tmp_path):
 def test_unsolvable_tasks_are_drawn_as_such(tmp_path):
     card = parse_card(SMALL_CARD)
     # Independent check of which tasks are solvable (DLX backend, full count).
-    solvable = {face: solve(card.instance(face), backend="dlx").count > 0 for face in card.tasks}
+    solvable = {face: solve(task_instance(card, face), backend="dlx").count > 0 for face in card.tasks}
     assert solvable == {1: True, 2: False, 3: False, 4: False, 5: False, 6: True}
     views = task_views(card)
     assert {v.face: v.status for v in views} == {f: "solved" if ok else "no solution" for f, ok in solvable.items()}
@@ -173,12 +173,11 @@ def test_unsolvable_tasks_are_drawn_as_such(tmp_path):
 
 def test_results_table_is_used_and_checked(tmp_path):
     card = parse_card(SMALL_CARD)
-    first = solve(card.instance(1), backend="dlx")
+    first = solve(task_instance(card, 1), backend="dlx")
     good = {k: [list(c) for c in v] for k, v in first.solutions[0].items()}
     bad = {k: [[r, c + 1] for r, c in v] for k, v in good.items()}     # shifted: not a cover of the region
     results = pd.DataFrame([
-        # card ids read back from CSV as numbers ("01" -> 1) still match
-        dict(card_id=1, side="easy", face=1, count=first.count, difficulty=2.5, solution=json.dumps(good)),
+        dict(card_id="01", side="easy", face=1, count=first.count, difficulty=2.5, solution=json.dumps(good)),
         dict(card_id="01", side="easy", face=6, count=3, difficulty=7.25, solution=json.dumps(bad)),
         dict(card_id="01", side="easy", face=2, count=0, difficulty=1.0, solution=float("nan")),
         dict(card_id="01", side="easy", face=3, count=None, difficulty=float("nan"), solution=""),
@@ -196,6 +195,21 @@ def test_results_table_is_used_and_checked(tmp_path):
     assert views[3].status == "no solution" and views[3].difficulty is None
     texts = [t.get_text() for t in render_page(card, list(views.values())).axes[0].texts]
     assert "difficulty" in texts and "7.25" in texts
+    # The same table through the one reader (CSV and Parquet): the same views.
+    from ubongo_cp.report import load_tasks, write_table, normalize_tasks
+
+    table = normalize_tasks(results.assign(status=["solved", "solved", "no solution", None]))
+    for name in ("r.csv", "r.parquet"):
+        write_table(table, tmp_path / name)
+        again = {v.face: v for v in task_views(card, load_tasks(tmp_path / name))}
+        assert again[1] == views[1] and again[6].count == 3 and again[2].status == "no solution"
+
+
+def test_results_with_numeric_card_ids_are_refused():
+    # A CSV read with plain pandas turns card "01" into 1: it could no longer be matched, so it is refused.
+    results = pd.DataFrame([dict(card_id=1, side="easy", face=1, count=1, difficulty=2.5, solution="")])
+    with pytest.raises(InputError, match="card_id holds numbers.*load_tasks"):
+        task_views(parse_card(SMALL_CARD), results)
 
 
 def test_bad_input():
@@ -230,3 +244,225 @@ def test_results_of_another_deck_are_ignored(tmp_path):
     assert views[0].difficulty is None and views[0].count in (None, 1)
     row["task_hash"] = task_hash(card, face)
     assert task_views(card, pd.DataFrame([row]))[0].difficulty == 9.99
+
+
+# ------------------------------------------------------------------ issue 14: titles, labels, icons, all solutions
+
+MULTI_CARD = '''
+game = "classic"
+card = "M1"
+side = "hard"
+pieces = "classic"
+game_title = "Blokko"
+region = """
+####
+####
+####
+"""
+
+[tasks]
+1 = ["I2", "L5", "P5"]
+2 = ["I2", "L3", "T4", "I3"]
+'''
+
+
+def test_title_comes_from_the_game_or_the_card_file():
+    card = parse_card(MULTI_CARD)
+    texts = [t.get_text() for t in render_page(card, task_views(card)).axes[0].texts]
+    assert texts[0].startswith("Blokko  \u00b7  card M1  \u00b7  hard side")
+    plain = parse_card(MULTI_CARD.replace('game_title = "Blokko"', 'title = "Tiles"'))
+    assert render_page(plain, task_views(plain)).axes[0].texts[0].get_text().startswith("Tiles")
+    duel = next(c for c in load_deck(PUZZLES / "examples")[0] if c.game == "duel")
+    assert render_page(duel, task_views(duel)).axes[0].texts[0].get_text().startswith("Ubongo Duel  \u00b7  card X2")
+
+
+def _panel_infos(fig) -> list[str]:
+    return [t.get_text() for t in fig.axes[0].texts if re.match(r"(\u2265?\d+ sol|sol\. \d|solution \d)", t.get_text())]
+
+
+def test_one_header_style_per_page_and_icons_for_five_piece_tasks():
+    from ubongo_cp.report import load_tasks
+
+    cards, _ = load_deck(PUZZLES / "decks" / "duel")
+    card = next(c for c in cards if (c.card_id, c.side) == ("3", "B"))      # 20 tasks of 5 pieces
+    fig = render_page(card, task_views(card, load_tasks(PUZZLES / "decks" / "duel" / "tasks.csv")))
+    infos = _panel_infos(fig)
+    assert len(infos) == 20
+    # One style on the whole page (it used to mix "1 sol." and "1 solution"), difficulty included.
+    shapes = {re.sub(r"[\d.]+", "N", t) for t in infos}
+    assert len(shapes) == 1 and "d" in next(iter(shapes)), shapes
+    # The task table draws every piece's shape: one collection of 20 x 5 icons, each the piece's cell count.
+    icons = [c for c in fig.axes[0].collections if len(c.get_paths()) == 100]
+    assert len(icons) == 1
+    sizes = [len(p.vertices) // 5 for p in icons[0].get_paths()]
+    assert sizes == [card.piece_set[n].size for names in card.tasks.values() for n in names]
+
+
+def test_all_solutions_draws_every_solution_on_continuation_pages(tmp_path):
+    from pypdf import PdfReader
+
+    card = parse_card(MULTI_CARD)
+    # Independent counts (DLX, full enumeration): face 1 has 8 tilings, face 2 has 28.
+    counts = {f: solve(task_instance(card, f), backend="dlx").count for f in card.tasks}
+    assert counts == {1: 8, 2: 28}
+    views = task_views(card, all_solutions=True, most=10)
+    assert (views[0].count, views[0].count_is_lower_bound, len(views[0].solutions)) == (8, False, 8)
+    assert (views[1].count, views[1].count_is_lower_bound, len(views[1].solutions)) == (10, True, 10)
+    for view in views:
+        keys = {frozenset((k, tuple(sorted(v))) for k, v in s.items()) for s in view.solutions}
+        assert len(keys) == len(view.solutions)                                 # all different
+        for s in view.solutions:
+            assert verify_solution(card.task_pieces(view.face), card.region, s) is None
+    from ubongo_cp.booklet import render_pages
+
+    figs = render_pages(card, views)
+    gids = [c.get_gid() for f in figs for c in f.axes[0].collections if (c.get_gid() or "").startswith("solution/")]
+    assert len(gids) == 18 and "solution/1/8" in gids and "solution/2/10" in gids
+    assert len(figs) == 2 and figs[1].axes[0].texts[0].get_text().endswith("(continued)")
+    headers = _panel_infos(figs[0])
+    assert headers[0] == "solution 1 of 8" or headers[0].startswith("sol. 1 of 8"), headers
+    pages = make_booklet([card], tmp_path / "all.pdf", png_dir=tmp_path / "png", all_solutions=True, most=10, dpi=20)
+    assert pages == 2 and len(PdfReader(tmp_path / "all.pdf").pages) == 2
+    assert sorted(p.name for p in (tmp_path / "png").iterdir()) == ["classic_M1_hard.png", "classic_M1_hard_2.png"]
+
+
+def test_pdf_has_a_bookmark_per_card_side(booklet, example_cards):
+    from pypdf import PdfReader
+
+    _, out = booklet
+    reader = PdfReader(out / "booklet.pdf")
+    marks = [(m.title, reader.get_destination_page_number(m)) for m in reader.outline]
+    assert marks == [("card X1 \u00b7 easy side", 0), ("card X1 \u00b7 hard side", 1), ("card X2 \u00b7 side A", 2)]
+    assert reader.metadata.title == "Ubongo / Ubongo Duel solution booklet"
+
+
+def test_png_directory_is_replaced_as_a_whole(example_cards, tmp_path, monkeypatch):
+    import ubongo_cp.booklet as booklet_module
+
+    pngs = tmp_path / "pages"
+    pngs.mkdir()
+    (pngs / "classic_gone_easy.png").write_bytes(b"old page")        # a card side no longer in the deck
+    (pngs / "notes.txt").write_text("mine")
+    make_booklet(example_cards, tmp_path / "b.pdf", png_dir=pngs, dpi=20)
+    first = {p.name: p.read_bytes() for p in pngs.iterdir()}
+    assert sorted(first) == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png", "notes.txt"]
+    # A run interrupted after its first page leaves the directory (and the PDF) as they were.
+    real = booklet_module.render_pages
+    calls = []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(booklet_module, "render_pages", interrupted)
+    pdf_before = (tmp_path / "b.pdf").read_bytes()
+    with pytest.raises(KeyboardInterrupt):
+        make_booklet(list(reversed(example_cards)), tmp_path / "b.pdf", png_dir=pngs, dpi=30)
+    assert {p.name: p.read_bytes() for p in pngs.iterdir()} == first
+    assert (tmp_path / "b.pdf").read_bytes() == pdf_before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.pdf", "pages"]        # no temporary left
+
+
+def test_cli_booklet_progress_and_options(run_cli, tmp_path):
+    deck = PUZZLES / "examples"
+    code, out, err = run_cli("booklet", deck, "--out", tmp_path / "a.pdf")
+    assert code == 0 and "booklet" in err and "3/3" in err
+    code, out, err = run_cli("booklet", deck, "--out", tmp_path / "b.pdf", "--no-progress")
+    assert code == 0 and err == "" and out.strip() == f"wrote 3 page(s) to {tmp_path / 'b.pdf'}"
+    code, out, err = run_cli("booklet", deck, "--out", tmp_path / "c.pdf", "--most", "3")
+    assert code == 2 and "--most goes with --all-solutions" in err
+
+
+# ------------------------------------------------------------------ playtest cards (issue 14, task C)
+
+def test_playtest_cards_are_true_to_scale_on_a4(run_cli, tmp_path):
+    from pypdf import PdfReader
+
+    from ubongo_cp.booklet.playtest import card_sheets, piece_sheets
+
+    cards, _ = load_deck(PUZZLES / "decks" / "classic")
+    cards = cards[:8]
+    cell = 17.5
+    code, out, err = run_cli("cards", PUZZLES / "decks" / "classic", "--out", tmp_path / "cards.pdf",
+                             "--cell-mm", cell, "--no-progress")
+    assert code == 0 and out.startswith("wrote 72 card side(s) on ") and "and the pieces on" in out
+    reader = PdfReader(tmp_path / "cards.pdf")
+    for page in reader.pages:                         # A4 portrait: 210 x 297 mm = 595.28 x 841.89 pt
+        assert float(page.mediabox.width) == pytest.approx(210 / 25.4 * 72, abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(297 / 25.4 * 72, abs=0.01)
+    figs = card_sheets(cards, cell)
+    seen = []
+    for fig in figs:
+        ax = fig.axes[0]
+        # Data coordinates are millimetres on paper: 1 data unit is 1/25.4 inch at any dpi.
+        (x0, _), (x1, _) = ax.transData.transform([(0, 0), (100, 0)])
+        assert (x1 - x0) / fig.dpi * 25.4 == pytest.approx(100.0)
+        boxes = []
+        for coll in ax.collections:
+            gid = coll.get_gid() or ""
+            if gid.startswith("region/"):
+                card = next(c for c in cards if gid == f"region/{c.card_id}/{c.side}")
+                squares = coll.get_paths()[0].vertices.reshape(-1, 5, 2)
+                assert len(squares) == card.region.area
+                sizes = squares.max(axis=1) - squares.min(axis=1)
+                assert np.allclose(sizes, cell)                      # every drawn cell is 17.5 mm square
+                lo, hi = squares.min(axis=(0, 1)), squares.max(axis=(0, 1))
+                assert np.allclose(hi - lo, [card.region.width * cell, card.region.height * cell])
+                assert lo.min() >= 10.0 and hi[0] <= 200.0 and hi[1] <= 287.0     # inside the page margins
+                boxes.append((lo, hi))
+                seen.append(gid)
+        for i, (lo, hi) in enumerate(boxes):                         # regions never overlap
+            for lo2, hi2 in boxes[i + 1:]:
+                assert (hi <= lo2 + 1e-9).any() or (hi2 <= lo + 1e-9).any()
+    assert sorted(seen) == sorted(f"region/{c.card_id}/{c.side}" for c in cards)
+    assert len(figs) < len(cards)                                    # several card sides per page
+    pieces = piece_sheets(cards[0].piece_set, cell)
+    drawn = {c.get_gid(): c for f in pieces for c in f.axes[0].collections if (c.get_gid() or "").startswith("piece/")}
+    assert sorted(drawn) == sorted(f"piece/{n}" for n in cards[0].piece_set.names)
+    for name, coll in drawn.items():
+        squares = coll.get_paths()[0].vertices.reshape(-1, 5, 2)
+        assert len(squares) == cards[0].piece_set[name.split("/")[1]].size
+        assert np.allclose(squares.max(axis=1) - squares.min(axis=1), cell)
+
+
+def test_playtest_cards_refuse_what_does_not_fit(run_cli, tmp_path):
+    code, out, err = run_cli("cards", PUZZLES / "decks" / "duel", "--out", tmp_path / "c.pdf", "--cell-mm", "40")
+    assert code == 2 and "larger than an A4 page; choose a smaller cell size" in err and err.count("\n") == 1
+    code, out, err = run_cli("cards", PUZZLES / "decks" / "duel", "--out", tmp_path / "c.pdf", "--cell-mm", "0")
+    assert code == 2 and "--cell-mm must be a positive number of millimetres" in err
+    assert not (tmp_path / "c.pdf").exists()
+
+
+def test_batch_and_booklet_run_twice_into_the_same_folder(run_cli, tmp_path):
+    # What `make run` does, twice: the second run resumes the batch and rewrites its own outputs.
+    deck, out = PUZZLES / "examples", tmp_path / "out"
+    for attempt in (1, 2):
+        code, printed, err = run_cli("batch", deck, "--out", out, "--no-progress")
+        assert code == 0, err
+        assert (f"{32 if attempt == 1 else 0} task(s) computed, {0 if attempt == 1 else 32} resumed"
+                in printed)
+        code, printed, err = run_cli("booklet", deck, "--results", out, "--out", out / "booklet.pdf",
+                                     "--png", out / "pages", "--no-progress")
+        assert code == 0 and err == "", err
+        assert sorted(p.name for p in (out / "pages").iterdir()) == [
+            "classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png"]
+    assert sorted(p.name for p in out.iterdir()) == ["booklet.pdf", "cards.csv", "cards.parquet", "pages",
+                                                    "summary.md", "tasks.csv", "tasks.jsonl", "tasks.parquet"]
+
+
+def test_a_custom_spec_deck_is_titled_by_its_spec(tmp_path):
+    # generate --spec writes deck.toml (title "Tiny Blocks") beside the cards; pages and cards use that title.
+    from pypdf import PdfReader
+
+    from ubongo_cp.booklet.playtest import make_playtest_cards
+    from ubongo_cp.generate import generate_deck
+
+    deck = generate_deck(str(PUZZLES / "examples" / "designer" / "deck.toml"), tmp_path / "deck", seed=3, cards=1)
+    cards, problems = load_deck(tmp_path / "deck")
+    assert problems == [] and len(cards) == len(deck) == 2
+    title = render_page(cards[0], task_views(cards[0])).axes[0].texts[0].get_text()
+    assert title.startswith("Tiny Blocks  \u00b7  card ") and "easy side" in title
+    make_playtest_cards(cards, tmp_path / "cards.pdf")
+    assert PdfReader(tmp_path / "cards.pdf").metadata.title == "Tiny Blocks playtest cards"

@@ -18,7 +18,8 @@ from ubongo_cp.cover import build_instance, verify_solution
 from ubongo_cp.errors import InputError
 from ubongo_cp.pieces import Region, load_pieces
 from ubongo_cp.solvers.base import drive
-from ubongo_cp.solvers.dancing import DancingBackend, count, search
+from ubongo_cp.solvers.dancing import count, search
+from ubongo_cp.solvers.dlx import DancingBackend
 
 xcover = pytest.importorskip("xcover.dancing_cells")
 

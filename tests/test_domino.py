@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 from ubongo_cp.errors import IllegalActionError, InputError
-from ubongo_cp.games.base import TERMINAL
-from ubongo_cp.games.domino import (
-    END_TURN, HAND_SIZE, NUM_ACTIONS, NUM_DOMINOES, OFF, OUT, DominoSettings, DominoState,
-    action_name, decode_attach, encode_attach, encode_swap, game_record, is_attach, is_swap, new_game,
-    parse_domino, replay_record, save_record,
+from ubongo_cp.games.base import TERMINAL, load_record, record_of, replay_record, save_record
+from ubongo_cp.games.domino.actions import (
+    END_TURN, HAND_SIZE, NUM_ACTIONS, NUM_DOMINOES, OFF, OUT, action_name, decode_attach, encode_attach,
+    encode_swap, is_attach, is_swap, parse_domino,
 )
+from ubongo_cp.games.domino.state import DominoSettings, DominoState, new_game
 
 D = parse_domino
 
@@ -210,6 +210,17 @@ def test_dn5_entering_on_next_free_field():
     assert s.pawns == [2, 1]
 
 
+def test_dn5_later_pawn_enters_behind_a_pawn_that_moved_on():
+    # DN-5 "the start field, or the next free field": behind the first pawn once it has moved.
+    s = deal("2-4", [["4-5", "0-0", "0-2"], ["1-5", "1-1", "0-3"]])
+    s.apply_action(at_end("4-5", 4))                      # P0 enters on the start field 0
+    s.apply_action(END_TURN)                              # P1 attaches nothing, stays off the path
+    s.apply_action(END_TURN)                              # P0 moves 1 field: 0 -> 1 (DN-8)
+    assert s.pawns == [1, OFF]
+    s.apply_action(at_end("1-5", 5))                      # P1 enters on the free start field
+    assert s.pawns == [1, 0]
+
+
 def test_dn6_second_domino_continues_the_first():
     s = position(["2|4", "4|5", "5|1"], [1, 3], [["0-2", "1-3", "0-4"], ["2-2", "3-3", "4-4"]])
     s.apply_action(before("0-2", 2))                      # all entered: before the start
@@ -378,6 +389,19 @@ def test_dn12_ties(distance, ties, expected):
     assert s.pawns == [6, 7] and s.end_reason == "stalled" and s.returns() == expected
 
 
+def test_dn12_queue_of_pawns_is_won_by_the_nearest_counting_occupied_fields():
+    # RULES.md DN-12: a queue of pawns 6, 5, 4 and 3 fields from Domina is won by the pawn 3 away
+    # (fields holding other pawns count). Counting only free fields (as a DN-8 move does) every pawn
+    # of the queue is 3 free fields away: a four-way tie, the old default.
+    from ubongo_cp.games.domino.sim import play_one
+    _, s = play_one(["careful"] * 4, 183644244059912840)
+    assert s.end_reason == "stalled" and [s.fields_to_domina(q) for q in range(4)] == [6, 5, 4, 3]
+    assert [s.free_fields_to_domina(q) for q in range(4)] == [3, 3, 3, 3]
+    assert s.returns() == [0.0, 0.0, 0.0, 1.0] and DominoSettings().stall_distance == "fields"
+    _, t = play_one(["careful"] * 4, 183644244059912840, DominoSettings(stall_distance="free_fields"))
+    assert t.history == s.history and t.returns() == [0.25] * 4
+
+
 def test_dn12_attachment_resets_the_round():
     s = position(["0|1", "1|2", "2|3", "3|4", "4|5", "5|0"], [2, 6],
                  [["0-0", "3-3", "4-4"], ["1-1", "2-4", "1-3"]], empty_stock=True)
@@ -536,6 +560,7 @@ def test_round_limit_bounds_a_game_of_passes():
         s.apply_action(END_TURN)
         n += 1
     assert s.end_reason == "round_limit" and n == 10 and s.returns() == [0.0, 0.0]
+    assert s.round == 5  # the rounds played, not one more
 
 
 # ---------------------------------------------------------------------------
@@ -543,7 +568,7 @@ def test_round_limit_bounds_a_game_of_passes():
 
 
 def _recorded_game(seed: int = 5):
-    from ubongo_cp.games.domino_sim import play_one
+    from ubongo_cp.games.domino.sim import play_one
     _, s = play_one(["random", "careful", "lookahead"], seed)
     assert s.swap_depths, "pick a seed whose game has a swap"
     return s
@@ -552,8 +577,8 @@ def _recorded_game(seed: int = 5):
 def test_record_save_load_replay(tmp_path):
     s = _recorded_game()
     path = tmp_path / "game.json"
-    save_record(s, path, agents=["random", "careful", "lookahead"])
-    r = replay_record(path)
+    save_record(s, path, players=["random", "careful", "lookahead"])
+    r = load_record(path)
     assert str(r) == str(s) and r.returns() == s.returns() and r.history == s.history
     rec = json.loads(path.read_text())
     assert rec["moves"][0]["n"] == 1 and rec["result"]["end_reason"] == s.end_reason
@@ -561,18 +586,18 @@ def test_record_save_load_replay(tmp_path):
     # A record of an unfinished game replays to the same position.
     t = new_game(DominoSettings(num_players=2), seed=2)
     t.apply_action(t.legal_actions()[0])
-    assert str(replay_record(game_record(t))) == str(t)
+    assert str(replay_record(record_of(t))) == str(t)
 
 
 def _mutate(s, edit):
-    rec = game_record(s)
+    rec = record_of(s)
     edit(rec)
     return rec
 
 
 def test_bad_record_illegal_move_names_move_and_rule(tmp_path):
     s = _recorded_game()
-    rec = game_record(s)
+    rec = record_of(s)
     k = next(i for i, m in enumerate(rec["moves"]) if m["action"] == END_TURN)
     # Replace a pass by attaching a domino the player does not hold.
     state = replay_record({**rec, "moves": rec["moves"][:k], "result": None})
@@ -581,7 +606,7 @@ def test_bad_record_illegal_move_names_move_and_rule(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(rec))
     with pytest.raises(IllegalActionError, match=rf"bad.json: move {k + 1}: illegal action .*DN-4"):
-        replay_record(path)
+        load_record(path)
 
 
 def test_bad_records_are_input_errors(tmp_path):
@@ -595,20 +620,22 @@ def test_bad_records_are_input_errors(tmp_path):
         (lambda r: r.update(seed=1.5), r"'seed' must be a non-negative integer, got 1.5"),
         (lambda r: r["result"].update(returns=[0.3, 0.3, 0.4]), "does not match the replay"),
         (lambda r: r["deal"]["hands"][0].__setitem__(0, r["deal"]["hands"][1][0]), "duplicated"),
-        (lambda r: r.update(format="other"), "not a ubongo-cp/domino-record"),
+        (lambda r: r.update(format="other"), "not a game record this version reads: format 'other'"),
+        (lambda r: r.update(version=2), "ubongo-cp/domino-record record version 2 is not supported"),
+        (lambda r: r["moves"][1].update(action=True), "move 2: needs an integer 'action'"),
         (lambda r: r["settings"].update(colour="red"), "unknown settings"),
         (lambda r: r["moves"][1].update(action="x"), "move 2: needs an integer 'action'"),
     ]
     for edit, msg in cases:
         with pytest.raises(InputError, match=msg):
             replay_record(_mutate(s, edit))
-    swap_i = next(i for i, m in enumerate(game_record(s)["moves"]) if "swap_depth" in m)
+    swap_i = next(i for i, m in enumerate(record_of(s)["moves"]) if "swap_depth" in m)
     with pytest.raises(InputError, match=rf"move {swap_i + 1}: a swap needs 'swap_depth'"):
         replay_record(_mutate(s, lambda r: r["moves"][swap_i].pop("swap_depth")))
     bad = tmp_path / "broken.json"
     bad.write_text('{"format": "ubongo-cp/domino-record",\n "moves": [1, 2,, 3]}')
     with pytest.raises(InputError, match="broken.json:2: malformed JSON"):
-        replay_record(bad)
+        load_record(bad)
 
 
 # ---------------------------------------------------------------------------
@@ -628,7 +655,7 @@ def _play_turn(agent, s):
 
 
 def test_greedy_takes_longest_move_careful_and_lookahead_the_win():
-    from ubongo_cp.games.domino_agents import make_agent
+    from ubongo_cp.games.domino.agents import make_agent
     g = _play_turn(make_agent("greedy", 0), _plan_position())
     assert g.pawns[0] == OUT and g.eliminated == [0]       # 4 fields: overshoot (DN-11)
     for name in ("careful", "lookahead"):
@@ -637,22 +664,30 @@ def test_greedy_takes_longest_move_careful_and_lookahead_the_win():
 
 
 def test_careful_never_falls_off_and_agents_play_legally():
-    from ubongo_cp.games.domino_sim import play_one
+    from ubongo_cp.games.domino.sim import play_one
     for seed in range(60):
         row, s = play_one(["careful", "greedy", "lookahead", "random"], seed)
         assert 0 not in s.eliminated
         check_invariants(s)
 
 
+def test_careful_agent_falls_off_only_when_every_plan_does():
+    # With may_decline False a player who can attach must (DN-4 decision): in game 12 the careful
+    # agent of seat 1 must attach and every plan overshoots (DN-11). It used to find no plan at all.
+    from ubongo_cp.games.domino.sim import play_one
+    row, s = play_one(["careful", "careful"], 12, DominoSettings(num_players=2, may_decline=False))
+    assert s.eliminated == [1] and row["end_reason"] == "finish" and s.returns() == [1.0, 0.0]
+
+
 def test_careful_swaps_a_dead_domino():
-    from ubongo_cp.games.domino_agents import make_agent
+    from ubongo_cp.games.domino.agents import make_agent
     # Open end 5 (front closed: P1 off the path); 0-0 matches nothing, shares no symbol.
     s = position(["2|4", "4|5"], [1, OFF], [["0-0", "1-2", "2-3"], ["1-1", "3-3", "4-4"]])
     assert make_agent("careful", 0)(s) == encode_swap(D("0-0"))
 
 
 def test_unknown_agent():
-    from ubongo_cp.games.domino_agents import make_agent
+    from ubongo_cp.games.domino.agents import make_agent
     with pytest.raises(ValueError, match="unknown agent 'smart'"):
         make_agent("smart")
 
@@ -681,8 +716,21 @@ def test_wilson_and_chi2_against_published_values():
     assert math.isnan(chisquare_uniform([0, 0, 0])["chi2"])
 
 
+def test_seeded_games_replay_the_saved_table():
+    # Saved playthroughs: 40 games of all four agents, written by the previous implementation
+    # (its own game loop, before play_game), with the DN-12 measure it used then.
+    import pandas as pd
+    from pathlib import Path
+
+    from ubongo_cp.games.domino.sim import simulate
+    want = pd.read_csv(Path(__file__).parent / "data" / "games" / "domino_seed7.csv")
+    got = simulate(["random", "greedy", "careful", "lookahead"], 40, seed=7, rotate_seats=True,
+                   settings=DominoSettings(stall_distance="free_fields"))
+    pd.testing.assert_frame_equal(got[list(want.columns)], want, check_dtype=False)
+
+
 def test_simulate_table_and_rates():
-    from ubongo_cp.games.domino_sim import end_reason_rates, simulate, win_rates
+    from ubongo_cp.games.domino.sim import end_reason_rates, simulate, win_rates
     df = simulate(["random", "careful"], games=40, seed=3, rotate_seats=True)
     assert len(df) == 40 and set(df["agent_0"][:2]) == {"random", "careful"}
     seat = win_rates(df, "seat")
@@ -713,7 +761,7 @@ def test_cli_simulate_writes_table_plot_and_record(tmp_path, capsys):
     assert code == 0 and "win rate by seat" in text and "win rate by agent" in text
     df = pd.read_parquet(out)
     assert len(df) == 30 and png.stat().st_size > 1000
-    assert replay_record(rec).returns() == [df.loc[0, f"return_{s}"] for s in range(3)]
+    assert load_record(rec).returns() == [df.loc[0, f"return_{s}"] for s in range(3)]
     assert _cli(["domino", "--replay", str(rec), "--show-moves"]) == 0
     assert "replayed" in capsys.readouterr().out
 
@@ -723,6 +771,9 @@ def test_cli_simulate_writes_table_plot_and_record(tmp_path, capsys):
     (["--agents", "smart"], "unknown agent 'smart'"),
     (["--out", "x.xlsx"], ".csv or .parquet"),
     (["--games", "0"], "at least 1"),
+    (["--replay", "g.json", "--games", "3", "--stall-distance", "free_fields"],
+     r"--replay replays a record and takes no simulation options \(given: --games, --stall-distance\)"),
+    (["--show-moves"], "--show-moves goes with --replay"),
 ])
 def test_cli_bad_arguments(argv, msg):
     with pytest.raises(InputError, match=msg):
@@ -734,3 +785,18 @@ def test_cli_through_main(capsys):
     assert main(["simulate", "domino", "--games", "5", "--players", "2", "--seed", "2"]) == 0
     assert "5 games, 2 players" in capsys.readouterr().out
     assert main(["simulate", "domino", "--agents", "x,y"]) == 2
+
+
+def test_cli_games_without_a_winner_say_n_a_for_the_seat_test(capsys):
+    # --max-rounds 1: every game hits the engine's round bound, nobody wins: no chi-square to compute.
+    assert _cli(["domino", "--games", "4", "--max-rounds", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "equal seats? n/a (no game had a winner)" in out and "nan" not in out
+    assert "round_limit         4 100.0%" in out and "rounds: mean 1.00" in out
+
+
+def test_cli_default_stall_distance_and_progress_bar(capsys):
+    from ubongo_cp.cli import build_parser, main
+    assert build_parser().parse_args(["simulate", "domino"]).stall_distance == "fields"  # DN-12
+    assert main(["simulate", "domino", "--games", "3"]) == 0
+    assert "domino games: 100%" in capsys.readouterr().err

@@ -19,10 +19,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ubongo_cp.games.domino import (
-    MOVE_STEPS, NUM_ACTIONS, NUM_DOMINOES, OUT, DominoSettings, game_record, is_attach, new_game,
-    replay_record,
-)
+from ubongo_cp.games.base import record_of, replay_record
+from ubongo_cp.games.domino.actions import MOVE_STEPS, NUM_ACTIONS, NUM_DOMINOES, OUT, is_attach
+from ubongo_cp.games.domino.state import DominoSettings, new_game
 
 SETTINGS = st.builds(
     DominoSettings,
@@ -90,5 +89,5 @@ def test_random_legal_play_keeps_invariants(rules, seed, data):
     assert len(s.history) <= rules.max_game_length
     if twin is not None:
         assert str(twin) == str(s) and twin.returns() == s.returns()
-    replayed = replay_record(game_record(s))
+    replayed = replay_record(record_of(s))
     assert str(replayed) == str(s) and replayed.returns() == s.returns()

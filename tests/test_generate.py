@@ -8,7 +8,9 @@ import pytest
 
 from conftest import PUZZLES
 from ubongo_cp.cards import load_deck
-from ubongo_cp.generate import DECK_SPECS, _has_hole, generate_deck, random_region
+from ubongo_cp.cover import task_instance
+from ubongo_cp.generate import _has_hole, generate_deck, random_region
+from ubongo_cp.specs import load_spec
 from ubongo_cp.geometry import is_connected
 from ubongo_cp.solvers import solve
 
@@ -35,18 +37,19 @@ def test_generated_sides_follow_the_rules(game):
     deck = generate_deck(game, None, seed=11, cards=2)
     again = generate_deck(game, None, seed=11, cards=2)
     assert [(c.region.cells, c.tasks) for c in deck] == [(c.region.cells, c.tasks) for c in again]
-    spec = DECK_SPECS[game]
-    assert [(c.card_id, c.side) for c in deck] == [(c.card_id, s) for c in deck[::2] for s in spec.sides]
+    spec = load_spec(game)
+    assert [(c.card_id, c.side) for c in deck] == [(c.card_id, s) for c in deck[::2] for s in spec.side_names]
     for card in deck:
-        side = spec.sides[card.side]
-        assert sorted(card.tasks) == list(range(1, side.tasks + 1))
-        assert card.region.height <= side.max_height and card.region.width <= side.max_width
-        assert len({frozenset(t) for t in card.tasks.values()}) == side.tasks  # no repeated piece set
+        side = spec.side(card.side)
+        assert sorted(card.tasks) == list(range(1, side.faces + 1))
+        assert card.region.height <= side.max_rows and card.region.width <= side.max_cols
+        assert side.cells[0] <= card.region.area <= side.cells[1]
+        assert len({frozenset(t) for t in card.tasks.values()}) == side.faces  # no repeated piece set
         recorded = card.meta["generator"]["solutions"]
         for face, names in card.tasks.items():
             assert len(names) == side.pieces_per_task
             # UP-2/UP-4, checked by the CP-SAT backend (the generator used DLX).
-            result = solve(card.instance(face), backend="cpsat")
+            result = solve(task_instance(card, face), backend="cpsat")
             assert result.complete and result.count == recorded[face - 1] >= 1
 
 

@@ -1,4 +1,6 @@
-"""Geometry and piece catalogues, checked against RULES.md §1 (public facts)."""
+"""Geometry and piece catalogues, checked against RULES.md §1 (public facts).
+
+The orientation counts (rule UP-3) are in ``tests/test_puzzle_rules.py``."""
 
 from __future__ import annotations
 
@@ -10,24 +12,6 @@ from conftest import PUZZLES, SHARED
 from ubongo_cp.errors import InputError
 from ubongo_cp.geometry import normalize, orientations, symmetry_group
 from ubongo_cp.pieces import load_pieces, load_region, parse_pieces, parse_region, Region
-
-
-def test_pentomino_orientation_counts():
-    # RULES.md §1: 63 fixed orientations, F8 I2 L8 N8 P8 T4 U4 V4 W4 X1 Y8 Z4.
-    expected = dict(F=8, I=2, L=8, N=8, P=8, T=4, U=4, V=4, W=4, X=1, Y=8, Z=4)
-    got = {p.name: len(p.orientations()) for p in load_pieces("pentominoes")}
-    assert got == expected
-    assert sum(got.values()) == 63
-
-
-def test_one_sided_and_fixed_modes():
-    # Rotations only, by hand: F4 I2 L4 N4 P4 T4 U4 V4 W4 X1 Y4 Z2 = 41
-    # (I and Z have 180-degree symmetry, X has all); fixed mode keeps the 12 shapes.
-    pents = load_pieces("pentominoes")
-    assert sum(len(p.orientations("one-sided")) for p in pents) == 41
-    assert sum(len(p.orientations("fixed")) for p in pents) == 12
-    with pytest.raises(ValueError):
-        orientations(pents["F"].cells, "mirror")
 
 
 def test_symmetry_groups_by_hand():

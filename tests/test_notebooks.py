@@ -44,3 +44,47 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     assert Path(printed.strip()).resolve() == Path(sys.executable).resolve()
     if path.stem.startswith("02"):
         assert (tmp_path / "bench" / "first.csv").exists() and (tmp_path / "bench" / "count.csv").exists()
+
+
+def _run(nb, cwd, env_dirs, monkeypatch):
+    if env_dirs is None:
+        monkeypatch.delenv("UBONGO_BATCH_DIRS", raising=False)
+    else:
+        monkeypatch.setenv("UBONGO_BATCH_DIRS", env_dirs)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    client = NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(cwd)}})
+    client.execute()
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
+def test_deck_report_keeps_two_decks_apart(tmp_path, monkeypatch):
+    # Two decks whose card ids are the same ("1" and "2"), batched into folders of the same name:
+    # the report must show two decks of 2 card sides each, not one deck whose sides hold 12 tasks.
+    from ubongo_cp.batch import run_batch
+    from ubongo_cp.generate import generate_deck
+
+    for name, seed in (("a", 1), ("b", 2)):
+        generate_deck("classic", tmp_path / name / "deck", seed=seed, cards=1)
+        run_batch(tmp_path / name / "deck", tmp_path / name / "out", progress=False)
+    nb = nbformat.read(ROOT / "notebooks" / "01_deck_report.ipynb", as_version=4)
+    printed = _run(nb, tmp_path, "a/out:b/out", monkeypatch)
+    assert "2 deck(s), 4 card side(s), 24 task(s) from a/out, b/out" in printed
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert sum("image/svg+xml" in o.get("data", {}) for o in outputs) == 2      # the two drawn task rows
+
+
+def test_deck_report_runs_outside_the_repository(tmp_path, monkeypatch):
+    # Copied anywhere, it finds the example deck through the installed package (it used to stop with a
+    # bare StopIteration looking for pyproject.toml); a wrong directory is named in the error.
+    copy = tmp_path / "elsewhere" / "report.ipynb"
+    copy.parent.mkdir()
+    copy.write_bytes((ROOT / "notebooks" / "01_deck_report.ipynb").read_bytes())
+    nb = nbformat.read(copy, as_version=4)
+    printed = _run(nb, copy.parent, None, monkeypatch)
+    assert "1 deck(s), 3 card side(s), 32 task(s)" in printed
+    nb = nbformat.read(copy, as_version=4)
+    from nbclient.exceptions import CellExecutionError
+
+    with pytest.raises(CellExecutionError, match="no batch results in nowhere .*set UBONGO_BATCH_DIRS"):
+        _run(nb, copy.parent, "nowhere", monkeypatch)

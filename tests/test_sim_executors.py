@@ -6,11 +6,12 @@ import pandas as pd
 import pytest
 
 from ubongo_cp.cli import main
-from ubongo_cp.games.domino_sim import simulate
+from ubongo_cp.games.domino.sim import simulate
 from ubongo_cp.games.orion.sim import run_tournament
 from ubongo_cp.executors import CHUNKS_PER_JOB, LocalExecutor, make_executor, map_chunks
-from ubongo_cp.games.ubongo_sim import (as_deck, handicap_sweep, simulate_duel,
-                                        simulate_ubongo, synthetic_tasks)
+from ubongo_cp.games.duel.sim import handicap_sweep, simulate_duel
+from ubongo_cp.games.tasks import as_deck, synthetic_tasks
+from ubongo_cp.games.ubongo.sim import simulate_ubongo
 
 
 @pytest.fixture(scope="module")

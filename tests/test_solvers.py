@@ -1,116 +1,285 @@
-"""Solver backends against published counts, hand cases and each other."""
+"""Every registered solver against published counts, hand cases, the shipped decks and each other.
+
+Each test body runs over the registry itself (``solver_names()``), so a new
+solver is one line in :data:`ubongo_cp.solvers.registry.SOLVERS`. The
+published counts (RULES.md §1) are asserted here and nowhere else; the
+larger rectangles run only on the solvers that enumerate thousands of
+tilings in about a second (read from the registry: the DLX family on the
+orbit decomposition), the 3x20 one on the DLX family and every orbit
+decomposition (plain CP-SAT and the CNF encoding need 3-45 s for it, see
+``benchmarks/``).
+"""
 
 from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from ubongo_cp.cover import build_instance, verify_solution
-from ubongo_cp.pieces import Piece, Region, load_pieces
-from ubongo_cp.solvers import BACKENDS, solve
+from conftest import PUZZLES, ROOT
+from ubongo_cp.cards import load_card
+from ubongo_cp.cover import build_instance, task_instance, verify_solution
+from ubongo_cp.errors import InputError
+from ubongo_cp.geometry import normalize
+from ubongo_cp.pieces import Region, load_pieces, load_region
+from ubongo_cp.solvers import MAX_COPY_REPEATS, SOLVERS, copy_repeats, get_solver, solve, solver_names
+from ubongo_cp.status import Status
 
 PENTS = load_pieces("pentominoes")
 TETS = load_pieces("tetrominoes")
 CLASSIC = load_pieces("classic")
+NAMES = solver_names()
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_pentominoes_3x20(backend):
-    # RULES.md §1: 8 tilings of 3x20 (2 up to symmetry).
-    inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
-    result = solve(inst, backend=backend)
-    assert (result.count, result.count_reduced, result.complete) == (8, 2, True)
+def _check(result, instance):
+    """Every solution a solver returns passes the independent check (UP-2, UP-3)."""
+    assert len(result.solutions) == len(result.option_solutions)
     for sol in result.solutions:
-        assert verify_solution(PENTS.pieces, inst.region, sol) is None
+        assert verify_solution(instance.pieces, instance.region, sol) is None
 
 
-def test_pentominoes_4x15_fast_backend():
-    # RULES.md §1: 1472 tilings of 4x15 (368 up to symmetry).
-    result = solve(build_instance(PENTS.pieces, Region.rectangle(4, 15)), backend="dlx", keep=0)
-    assert (result.count, result.count_reduced) == (1472, 368)
+def _fast_enumeration(spec) -> bool:
+    """Enumerates thousands of pentomino tilings in about a second."""
+    return spec.family == "dlx" and spec.orbits
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("shape", [(4, 5), (2, 10)])
-def test_tetrominoes_tile_no_rectangle(backend, shape):
-    # RULES.md §1: the five tetrominoes tile neither 4x5 nor 2x10 (colouring parity).
-    result = solve(build_instance(TETS.pieces, Region.rectangle(*shape)), backend=backend)
-    assert (result.status, result.count, result.complete) == ("no solution", 0, True)
+@dataclass(frozen=True)
+class Published:
+    pieces: str
+    shape: tuple[int, int]
+    count: int
+    reduced: int
+    runs_on: object  # SolverSpec -> bool
+
+    def __str__(self) -> str:
+        return f"{self.pieces}-{self.shape[0]}x{self.shape[1]}"
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_hand_counted_cases(backend):
-    # 2x3 with I3 twice: two horizontal or two vertical... only horizontal fits
-    # as a pair (rows), or vertical I3 needs 3 rows: exactly 1 tiling; swapping
-    # identical pieces is not a new solution (UP-5).
-    i3 = CLASSIC["I3"]
-    assert solve(build_instance([i3, i3], Region.rectangle(2, 3)), backend=backend).count == 1
-    # Domino twice in 2x2: horizontal pair or vertical pair = 2 (reduced 1 by the square's symmetry).
-    i2 = CLASSIC["I2"]
-    r = solve(build_instance([i2, i2], Region.rectangle(2, 2)), backend=backend)
+# RULES.md §1, "known external figures": fixed region, flips allowed (UP-3, UP-5).
+PUBLISHED = [
+    Published("pentominoes", (3, 20), 8, 2, lambda s: s.family == "dlx" or s.orbits),
+    Published("pentominoes", (4, 15), 1472, 368, _fast_enumeration),
+    Published("pentominoes", (5, 12), 4040, 1010, _fast_enumeration),
+    Published("pentominoes", (6, 10), 9356, 2339, _fast_enumeration),
+    # The five tetrominoes tile neither 4x5 nor 2x10 (chessboard parity of T4).
+    Published("tetrominoes", (4, 5), 0, 0, lambda s: True),
+    Published("tetrominoes", (2, 10), 0, 0, lambda s: True),
+]
+
+
+@pytest.mark.parametrize("name, case", [(n, c) for c in PUBLISHED for n in NAMES if c.runs_on(SOLVERS[n])],
+                         ids=str)
+def test_published_counts(name, case):
+    inst = build_instance(load_pieces(case.pieces).pieces, Region.rectangle(*case.shape))
+    result = solve(inst, backend=name, keep=20)
+    status = Status.SOLVED if case.count else Status.NO_SOLUTION
+    assert (result.count, result.count_reduced, result.complete, result.status) == \
+        (case.count, case.reduced, True, status)
+    assert result.backend == name
+    _check(result, inst)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_hand_counted_cases(name):
+    i2, i3 = CLASSIC["I2"], CLASSIC["I3"]
+    # I3 twice in 2x3: only the two horizontal rows (vertical needs 3 rows) = 1 tiling;
+    # swapping identical pieces is not a new solution (UP-5).
+    assert solve(build_instance([i3, i3], Region.rectangle(2, 3)), backend=name).count == 1
+    # Domino twice in 2x2: horizontal pair or vertical pair = 2, 1 up to the square's symmetry.
+    r = solve(build_instance([i2, i2], Region.rectangle(2, 2)), backend=name)
     assert (r.count, r.count_reduced) == (2, 1)
-    # L3 + I3 in 2x3: L3 must fill a corner with I3... hand count: 0 (I3 leaves a 1x3 or 2x... ) -> area 6 != 6? 3+3=6.
-    # I3 horizontal in row 0 leaves row 1 (I-shape) which L3 cannot fill: no tiling.
-    assert solve(build_instance([CLASSIC["L3"], i3], Region.rectangle(2, 3)), backend=backend).count == 0
-    # Area mismatch is caught before search, with the reason.
-    r = solve(build_instance([i2], Region.rectangle(2, 2)), backend=backend)
-    assert r.status == "no solution" and "area" in r.stats["reason"]
+    # L3 + I3 in 2x3: I3 lies along a row (3 cells), the other row is an I shape that L3 cannot fill.
+    assert solve(build_instance([CLASSIC["L3"], i3], Region.rectangle(2, 3)), backend=name).count == 0
+    # Area mismatch is caught before any search, with the reason (UP-4).
+    r = solve(build_instance([i2], Region.rectangle(2, 2)), backend=name)
+    assert r.status == Status.NO_SOLUTION and "area" in r.stats["reason"]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_limit_and_first_solution(backend):
-    inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
-    r = solve(inst, backend=backend, limit=3)
-    assert r.count == 3 and not r.complete and r.status == "solved" and len(r.solutions) == 3
-    r1 = solve(inst, backend=backend, limit=1)
-    assert r1.count == 1 and verify_solution(PENTS.pieces, inst.region, r1.solutions[0]) is None
+@pytest.mark.parametrize("name", NAMES)
+def test_limit_and_first_solution(name):
+    # I3 L4 P5 in 3x4: 20 tilings (every solver agrees, below); a limit cuts the search.
+    inst = build_instance([CLASSIC[n] for n in ("I3", "L4", "P5")], Region.rectangle(3, 4))
+    r = solve(inst, backend=name, limit=3)
+    assert (r.count, r.complete, r.status, len(r.solutions)) == (3, False, Status.SOLVED, 3)
+    assert len({tuple(s) for s in r.option_solutions}) == 3
+    r1 = solve(inst, backend=name, limit=1)
+    assert (r1.count, r1.complete, len(r1.solutions)) == (1, False, 1)
+    _check(r, inst)
+    _check(r1, inst)
+    every = solve(inst, backend=name)
+    assert (every.count, every.count_reduced, every.complete) == (20, 5, True)
 
 
+@pytest.mark.parametrize("name", [n for n in NAMES if SOLVERS[n].stops_mid_search])
+def test_time_limit_stops_the_search(name):
+    # 6x10 takes every solver at least a second; 0.05 s cannot finish the count.
+    inst = build_instance(PENTS.pieces, Region.rectangle(6, 10))
+    t0 = time.perf_counter()
+    result = solve(inst, backend=name, time_limit=0.05, keep=0)
+    assert (result.complete, result.count_reduced) == (False, None)
+    assert result.count < 9356 and time.perf_counter() - t0 < 30
+    assert result.status in (Status.SOLVED, Status.UNKNOWN)
+
+
+CARDS = ["classic/01_hard.toml", "classic/17_easy.toml", "duel/3_B.toml"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("card_file", CARDS)
+def test_shipped_tasks_match_generator_record(name, card_file):
+    # The generator recorded each task's count in [generator].solutions (UP-5 fixed count).
+    path = PUZZLES / "decks" / card_file
+    card = load_card(path)
+    recorded = tomllib.loads(path.read_text())["generator"]["solutions"]
+    for face in sorted(card.tasks)[:2]:
+        inst = task_instance(card, face)
+        result = solve(inst, backend=name)
+        assert (result.count, result.complete) == (recorded[face - 1], True)
+        first = solve(inst, backend=name, limit=1)
+        assert (first.status, first.count) == (Status.SOLVED, 1)
+        _check(result, inst)
+        _check(first, inst)
+
+
+# Random small instances: random regions in a strip and rectangles (symmetric, so that
+# the orbit decomposition and the reduced count meet), tiled by random multisets of
+# classic pieces or tetrominoes (copies of one name: UP-5), some with an area mismatch.
 @st.composite
 def small_instances(draw):
+    if draw(st.booleans()):
+        h = draw(st.integers(2, 3))
+        w = draw(st.integers(h, 5))
+        chosen, total = [], 0
+        while total < h * w:
+            fits = [p for p in CLASSIC.pieces if p.size <= h * w - total]
+            if not fits:
+                break
+            chosen.append(draw(st.sampled_from(fits)))
+            total += chosen[-1].size
+        if total != h * w:
+            chosen.append(CLASSIC["I2"])  # an area mismatch: the pre-check case
+        return build_instance(chosen, Region.rectangle(h, w))
     source = draw(st.sampled_from([CLASSIC, TETS]))
-    names = draw(st.lists(st.sampled_from(source.names), min_size=1, max_size=4))
-    pieces = source.select(names)
+    pieces = source.select(draw(st.lists(st.sampled_from(source.names), min_size=1, max_size=4)))
     area = sum(p.size for p in pieces)
     width = draw(st.integers(1, 6))
-    # A random region of the right area inside a width-wide strip: fill row by row, then drop cells.
     cells = [(i // width, i % width) for i in range(area + draw(st.integers(0, 4)))]
-    drop = draw(st.lists(st.sampled_from(cells), unique=True,
-                         min_size=len(cells) - area, max_size=len(cells) - area))
-    region_cells = [c for c in cells if c not in set(drop)]
-    if not region_cells:
-        region_cells = cells[:area]
-    from ubongo_cp.geometry import normalize
-    return pieces, Region(normalize(region_cells))
+    drop = set(draw(st.lists(st.sampled_from(cells), unique=True, min_size=len(cells) - area,
+                             max_size=len(cells) - area)))
+    region_cells = [c for c in cells if c not in drop] or cells[:area]
+    return build_instance(pieces, Region(normalize(region_cells)))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_instances())
-def test_backends_agree_on_random_instances(case):
-    pieces, region = case
-    inst = build_instance(pieces, region)
-    results = [solve(inst, backend=b) for b in BACKENDS]
-    counts = {r.count for r in results}
-    assert len(counts) == 1, [(r.backend, r.count) for r in results]
-    assert len({r.count_reduced for r in results}) == 1
-    for r in results:
-        assert r.complete
-        for sol in r.solutions:
-            assert verify_solution(pieces, region, sol) is None
+def test_every_solver_agrees_on_random_instances(inst):
+    expected = solve(inst, backend="xcover", keep=0)  # plain search, no symmetry used: the reference
+    for name in NAMES:
+        got = solve(inst, backend=name, keep=3)
+        assert (got.count, got.count_reduced, got.complete) == \
+            (expected.count, expected.count_reduced, True), name
+        _check(got, inst)
 
 
-def test_default_backend_for_many_identical_pieces_is_cpsat():
+def test_default_solver_for_many_identical_pieces_is_cpsat():
     # 9 O4 tile a 6x6 board one way; DLX meets that tiling 9! = 362,880 times
     # (once per ordering of the copies), so the default switches to CP-SAT.
-    from ubongo_cp.cover import build_instance
-    from ubongo_cp.pieces import Region, load_pieces
-    from ubongo_cp.solvers import MAX_COPY_REPEATS, copy_repeats, solve
-
-    o4 = load_pieces("classic")["O4"]
+    o4 = CLASSIC["O4"]
     many = build_instance([o4] * 9, Region.rectangle(6, 6))
     assert copy_repeats(many) == 362_880 > MAX_COPY_REPEATS
     result = solve(many)
     assert (result.count, result.complete, result.backend) == (1, True, "cpsat")
     few = build_instance([o4] * 4, Region.rectangle(4, 4))  # 4! = 24: DLX stays the default
     assert copy_repeats(few) == 24 and solve(few).count == solve(few, backend="cpsat").count == 1
-    assert solve(few).backend != "cpsat"
+    assert solve(few).backend == "dlx-symmetry"
+    assert solve(few, limit=1).backend == "dlx"
+
+
+# ---------------------------------------------------------------- the registry
+def test_unknown_name_and_bad_limit_have_one_message():
+    inst = build_instance(TETS.pieces, Region.rectangle(4, 5))
+    with pytest.raises(InputError) as err:
+        solve(inst, backend="nope")
+    assert str(err.value) == f"unknown backend 'nope'; choose one of {', '.join(NAMES)}"
+    with pytest.raises(InputError, match="limit must be at least 1"):
+        solve(inst, backend="dlx", limit=0)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_spec_makes_a_backend(name):
+    spec = get_solver(name)
+    backend = spec.make()
+    assert callable(backend.run) and spec.module.startswith("ubongo_cp.solvers.")
+    assert spec.family in ("cpsat", "dlx", "sat") and spec.summary
+    if spec.cardinality:
+        assert spec.make(cardinality=3).cardinality == 3
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reported_counters_match_the_registry(name):
+    # What the registry says a solver reports is what it reports (the rating relies on it):
+    # the search-tree size of Algorithm X on the task itself, counted by the kernel alone.
+    # The 3x4 rectangle is symmetric, so the orbit decompositions search a smaller tree.
+    from ubongo_cp.solvers.dancing import count
+
+    inst = build_instance([CLASSIC[n] for n in ("I3", "L4", "P5")], Region.rectangle(3, 4))
+    tree = count(inst.indptr, inst.indices, inst.n_items, inst.n_secondary)[1]
+    stats = solve(inst, backend=name).stats
+    assert (stats.get("nodes") == tree) == SOLVERS[name].reports_nodes
+    if SOLVERS[name].reports_branches:
+        assert stats["branches"] >= 0 and stats["conflicts"] >= 0
+
+
+def test_a_new_solver_is_one_registry_entry(monkeypatch):
+    # Registered once, a solver works in solve and analyze at once; what it cannot do
+    # (here: secondary items) is refused by the front function with a clear message.
+    from ubongo_cp.analyze import analyze
+
+    monkeypatch.setitem(SOLVERS, "dlx-copy", replace(SOLVERS["dlx"], name="dlx-copy"))
+    inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
+    assert solve(inst, backend="dlx-copy").backend == "dlx-copy"
+    board = load_region(PUZZLES / "examples" / "duel_board1.txt")
+    assert analyze(load_pieces("duel").pieces, board, 3, backend="dlx-copy").total_solutions == 14
+    monkeypatch.setitem(SOLVERS, "primary-only", replace(SOLVERS["dlx"], name="primary-only", secondary_items=False))
+    with pytest.raises(InputError, match="backend 'primary-only' cannot enumerate covers with optional pieces"):
+        analyze(load_pieces("duel").pieces, board, 3, backend="primary-only")
+
+
+def test_importing_the_solvers_loads_no_search_engine():
+    # Start-up time: the registry and `ubongo-cp --help` import neither OR-Tools nor numba.
+    code = ("import sys\nfrom ubongo_cp.solvers import solver_names, get_solver\n"
+            "from ubongo_cp.cli import build_parser\nbuild_parser()\nget_solver('cpsat'); solver_names()\n"
+            "print(sorted(m for m in ('ortools', 'numba', 'pysat', 'xcover') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
+
+
+# ------------------------------------------------------------------ the commands
+def test_every_command_rejects_an_unknown_name_with_one_message(run_cli, tmp_path):
+    region = str(PUZZLES / "examples" / "duel_board1.txt")
+    card = str(PUZZLES / "examples" / "classic_X1_easy.toml")
+    errors = set()
+    for argv in (["solve", card, "--backend", "foo"],
+                 ["solve", "--pieces", "duel", "--region", region, "--backend", "foo"],
+                 ["analyze", "--pieces", "duel", "--region", region, "--k", "3", "--backend", "foo"],
+                 ["batch", str(PUZZLES / "examples"), "--out", str(tmp_path / "o"), "--backend", "foo"]):
+        code, out, err = run_cli(*argv)
+        assert code == 2 and out == "", argv
+        errors.add(err)
+    assert errors == {f"ubongo-cp: error: unknown backend 'foo'; choose one of {', '.join(NAMES)}\n"}
+    assert not (tmp_path / "o").exists()  # rejected before any work
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_command_accepts_every_name(run_cli, name):
+    region = str(PUZZLES / "examples" / "duel_board1.txt")
+    code, out, err = run_cli("analyze", "--pieces", "duel", "--region", region, "--k", "3", "--backend", name)
+    assert code == 0 and f"13 of 495 area-matching 3-subsets tile the 16-cell region (14 solutions) [{name}," in out
+    code, out, err = run_cli("solve", str(PUZZLES / "examples" / "classic_X1_easy.toml"), "--face", "1",
+                             "--backend", name)
+    assert code == 0 and f"  1 solution [{name}, " in out, err

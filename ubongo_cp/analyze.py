@@ -8,9 +8,13 @@ set of pieces, and covers are grouped by that set [1]_. A piece with no
 placement in the region never appears in an option, so it prunes every
 subset holding it for free.
 
-With the CP-SAT backend the cardinality ``sum(piece used) == K`` is a
-constraint; with the DLX backend covers of other sizes are discarded (for
-the Duel set K is implied by the area in most cases).
+The search runs through the solvers' one driver (:func:`ubongo_cp.solvers.solve`
+with a per-solution callback), so any registered solver name works. With a
+solver that supports it (the CP-SAT ones) the cardinality
+``sum(piece used) == K`` is a constraint of the model; for the others
+covers of other sizes are discarded (for the Duel set K is implied by the
+area in most cases). The orbit decomposition does not apply to optional
+pieces: the ``*-symmetry`` solvers run their plain search here.
 
 References
 ----------
@@ -109,8 +113,8 @@ def matching_subsets(pieces: Sequence[Piece], area: int, k: int) -> int:
     return int(ways[k][area])
 
 
-def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, backend: str = "dlx",
-            time_limit: float | None = None, keep_solutions: bool = False) -> AnalysisResult:
+def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, backend: str | None = None,
+            time_limit: float | None = None, keep_solutions: bool = False, mode: str = "free") -> AnalysisResult:
     """Find every K-subset of ``pieces`` that tiles ``region`` and count its tilings.
 
     Parameters
@@ -121,12 +125,16 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         Target cells.
     k : int, optional
         Subset size; ``None`` accepts tilings with any number of pieces.
-    backend : {"dlx", "cpsat", "xcover"}
-        Search backend (default ``"dlx"``, the fastest measured for enumeration).
+    backend : str, optional
+        A registered solver name (:func:`ubongo_cp.solvers.solver_names`);
+        default ``DEFAULT_STRATEGY["analyze"]`` (``"dlx"``, the fastest
+        measured for this enumeration).
     time_limit : float, optional
-        Seconds; raises :class:`InputError`-free ``TimeoutError`` if exceeded.
+        Seconds; ``TimeoutError`` if exceeded.
     keep_solutions : bool
         Also return the option-id solutions grouped by subset.
+    mode : {"free", "one-sided", "fixed"}
+        Orientations allowed (UP-3: free).
 
     Returns
     -------
@@ -135,7 +143,8 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     Raises
     ------
     InputError
-        If piece names repeat, or ``k`` is not positive.
+        If piece names repeat, ``k`` is not positive or larger than the set,
+        or the solver name is unknown.
     TimeoutError
         If the search did not finish within ``time_limit``.
 
@@ -153,30 +162,26 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         raise InputError(f"k must be at least 1, got {k}")
     if k is not None and k > len(pieces):
         raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces)")
+    from .solvers import DEFAULT_STRATEGY, solve
+
     start = time.perf_counter()
-    instance = build_instance(pieces, region, optional_pieces=True)
+    instance = build_instance(pieces, region, optional_pieces=True, mode=mode)
     counts: dict[tuple[int, ...], int] = {}
     groups: dict[tuple[int, ...], list[list[int]]] = {}
     option_piece = instance.option_piece
 
     def on_solution(options) -> bool:
         used = tuple(sorted(int(option_piece[o]) for o in options))
-        if k is None or len(used) == k:
-            counts[used] = counts.get(used, 0) + 1
-            if keep_solutions:
-                groups.setdefault(used, []).append([int(o) for o in options])
+        counts[used] = counts.get(used, 0) + 1
+        if keep_solutions:
+            groups.setdefault(used, []).append(list(options))
         return True
 
-    stats: dict = {}
-    if instance.precheck() is None:
-        from .solvers import get_backend
-
-        engine = get_backend(backend)
-        if backend == "cpsat":
-            engine.cardinality = k
-        exhausted, stats = engine.run(instance, on_solution, time_limit=time_limit, first_only=False)
-        if not exhausted:
-            raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
+    result = solve(instance, backend=backend or DEFAULT_STRATEGY["analyze"], time_limit=time_limit, keep=0,
+                   reduce=False, on_solution=on_solution, pieces_used=k)
+    if not result.complete:
+        raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
+    stats = {key: value for key, value in result.stats.items() if key != "wall_seconds"}
     subsets = [SubsetCount(tuple(names[i] for i in used), counts[used]) for used in sorted(counts)]
     return AnalysisResult(
         subsets=subsets,

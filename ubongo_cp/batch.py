@@ -26,20 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CardSide, DeckProblem, load_card, load_deck, task_hash
+from .cover import task_instance
 from .errors import InputError
 from .executors import Executor, using
-from .rate import rate_instance
+from .rate import NODE_SOLVER, rate_instance, rating_modules
 from .status import Status
 
 __all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "JOURNAL"]
 
 JOURNAL = "tasks.jsonl"
 
-#: Modules a worker needs to rate tasks (imported before workers are forked).
-WORKER_MODULES = ("ubongo_cp.rate", "ubongo_cp.solvers.cpsat", "ubongo_cp.solvers.dancing")
 
-
-def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend: str = "dlx",
+def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend: str = NODE_SOLVER,
                    time_limit: float | None = None) -> list[dict[str, Any]]:
     """Rate the given faces of one card side (the unit of work sent to a worker).
 
@@ -54,7 +52,7 @@ def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend
     for face in faces:
         base = _task_base(card, face)
         try:
-            base.update(rate_instance(card.instance(face), backend=backend, time_limit=time_limit))
+            base.update(rate_instance(task_instance(card, face), backend=backend, time_limit=time_limit))
         except Exception as exc:  # noqa: BLE001 - one bad task must not stop the batch
             base.update(status=Status.ERROR.value, error=f"{type(exc).__name__}: {exc}")
         rows.append(base)
@@ -66,7 +64,7 @@ def _task_base(card: CardSide, face: int) -> dict[str, Any]:
     return {
         "card_id": card.card_id, "side": card.side, "face": face, "game": card.game,
         "pieces": " ".join(names), "n_pieces": len(names), "area": card.region.area,
-        "task_hash": task_hash(card, face), "card_file": os.path.basename(card.path or ""), "error": "",
+        "task_hash": task_hash(card, face), "card_file": os.path.basename(card.path or ""), "error": None,
     }
 
 
@@ -132,7 +130,7 @@ def _read_journal(path: Path) -> dict[tuple, dict]:
 
 
 def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
-              time_limit: float | None = None, backend: str = "dlx", executor: Executor | None = None,
+              time_limit: float | None = None, backend: str = NODE_SOLVER, executor: Executor | None = None,
               progress: bool = True) -> BatchOutcome:
     """Solve, count and rate every task of a deck; write the tables.
 
@@ -142,11 +140,15 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         Directory of card-side TOML files.
     out_dir : path
         Output directory (created); holds ``tasks.jsonl`` (journal),
-        ``tasks.parquet``, ``tasks.csv``, ``cards.csv``, ``summary.md``.
+        ``tasks.parquet``, ``tasks.csv``, ``cards.parquet``, ``cards.csv``, ``summary.md``
+        (:mod:`ubongo_cp.report`).
     time_limit : float, optional
         Seconds per task and backend; time-outs are recorded as ``"timeout"``.
-    backend : {"dlx", "cpsat", "xcover"}
-        Backend whose count is reported (the other one cross-checks).
+    backend : str
+        Registered solver (:func:`ubongo_cp.solvers.solver_names`) whose
+        count is reported; the rating adds the DLX search nodes and the
+        CP-SAT cross-check where it does not report them
+        (:func:`ubongo_cp.rate.rate_instance`).
     executor : Executor, optional
         Where the work runs (default: in this process; see
         :mod:`ubongo_cp.executors`); the tables do not depend on it.
@@ -160,14 +162,12 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     Raises
     ------
     InputError
-        When the deck directory is missing or holds no card file.
+        When the deck directory is missing or holds no card file, or for an
+        unknown solver name.
     """
     from .report import write_reports
 
-    from .solvers import BACKENDS
-
-    if backend not in BACKENDS:
-        raise InputError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    worker_modules = rating_modules(backend)  # also checks the name before any work
     if time_limit is not None and not time_limit > 0:
         raise InputError(f"the time limit must be a positive number of seconds, got {time_limit}")
     start = time.perf_counter()
@@ -199,7 +199,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
 
     ran = 0
     with journal_path.open("a", encoding="utf-8") as journal, using(executor) as pool:
-        pool.warm(WORKER_MODULES)
+        pool.warm(worker_modules)
         bar = None
         if progress and total_tasks:
             from tqdm import tqdm

@@ -2,10 +2,11 @@
 
 A card side (rule UP-1) is stored as one TOML file::
 
-    game = "classic"          # "classic" or "duel"
+    game = "classic"          # a game: "classic", "duel", or the game of a deck.toml beside the file
     card = "01"               # card id
-    side = "easy"             # classic: "easy"/"hard"; duel: "A"/"B"
+    side = "easy"             # a side of that game (classic: "easy"/"hard"; duel: "A"/"B")
     pieces = "classic"        # shipped set name, or a path relative to this file
+    orientations = "free"     # optional: free (UP-3, the default) | one-sided | fixed
     region = '''
     .##.
     ####
@@ -14,10 +15,12 @@ A card side (rule UP-1) is stored as one TOML file::
     [tasks]                   # die face -> piece names (rules UP-1, UP-4)
     1 = ["I2", "L3", "T4"]
 
-Validation (each error names the file and, where it can, the line): TOML
-syntax and duplicate keys, missing or mistyped fields, unknown piece names,
-a task whose area differs from the region's (UP-4), faces that are not
-positive integers.
+The game's facts (its sides, its die) come from its deck spec
+(:mod:`ubongo_cp.specs`). Validation (each error names the file and, where
+it can, the line): TOML syntax and duplicate keys, missing or mistyped
+fields, an unknown game or side, unknown piece names, a task whose area
+differs from the region's (UP-4), faces that are not positive integers or
+beyond the game's die.
 """
 
 from __future__ import annotations
@@ -27,23 +30,17 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable
 
 import tomli_w
 
-from .cover import ExactCoverInstance, build_instance
 from .errors import InputError
+from .geometry import ORIENTATION_MODES
+from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import MAX_REGION_CELLS, Piece, PieceSet, Region, load_pieces, parse_region, resolve_pieces_path
 
-__all__ = ["GAMES", "SIDES", "CardSide", "load_card", "parse_card", "write_card", "card_to_toml",
-           "load_deck", "DeckProblem", "task_hash"]
-
-#: Card sides of each game (RULES.md §2 UG-1, §3 UD-1).
-SIDES = {"classic": ("easy", "hard"), "duel": ("A", "B")}
-GAMES = tuple(SIDES)
-#: Faces of each game's die: a six-sided die (UG-4) and a d20 (UD-2).
-DIE_FACES = {"classic": 6, "duel": 20}
+__all__ = ["CardSide", "load_card", "parse_card", "write_card", "card_to_toml", "load_deck", "DeckProblem",
+           "task_hash"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +67,9 @@ class CardSide:
         The file it was read from.
     meta : dict
         Any other top-level keys (e.g. the generator's record).
+    orientations : str
+        Orientation mode of the pieces: ``"free"`` (rule UP-3), ``"one-sided"``
+        or ``"fixed"``.
     """
 
     game: str
@@ -81,6 +81,7 @@ class CardSide:
     tasks: dict[int, tuple[str, ...]]
     path: str | None = None
     meta: dict = field(default_factory=dict, compare=False)
+    orientations: str = "free"
 
     @property
     def key(self) -> tuple[str, str]:
@@ -100,9 +101,17 @@ class CardSide:
                              f"(faces {min(self.tasks)}..{max(self.tasks)})", path=self.path)
         return self.piece_set.select(self.tasks[face])
 
-    def instance(self, face: int) -> ExactCoverInstance:
-        """The exact-cover instance of the task on ``face`` (see :mod:`ubongo_cp.cover`)."""
-        return build_instance(self.task_pieces(face), self.region)
+    def draw(self, *, cell_mm: float = 8.0):
+        """The card side as printed: region, die-face table with piece icons (a matplotlib Figure)."""
+        from .draw.card import card_figure
+
+        return card_figure(self, cell_mm)
+
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (matplotlib is imported only here)."""
+        from .draw.figures import figure_svg
+
+        return figure_svg(self.draw())
 
 
 def parse_card(text: str, *, path: str | os.PathLike | None = None,
@@ -142,8 +151,10 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         return value
 
     game = field_("game", str)
-    if game not in SIDES:
-        raise InputError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}", path=where, line=line_of("game"))
+    try:
+        spec = spec_for_card(game, where)
+    except InputError as exc:
+        raise InputError(exc.message, path=where, line=line_of("game")) from None
     card_id = data.get("card")
     if isinstance(card_id, int) and not isinstance(card_id, bool):
         card_id = str(card_id)
@@ -154,9 +165,14 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         raise InputError(f"card id {card_id!r} may hold only letters, digits, '_' and '-'",
                          path=where, line=line_of("card"))
     side = field_("side", str)
-    if side not in SIDES[game]:
-        raise InputError(f"side {side!r} is not a side of a {game} card ({', '.join(SIDES[game])})",
+    if side not in spec.side_names:
+        raise InputError(f"side {side!r} is not a side of a {game} card ({', '.join(spec.side_names)})",
                          path=where, line=line_of("side"))
+    faces = spec.side(side).faces
+    orientations = field_("orientations", str, "free")
+    if orientations not in ORIENTATION_MODES:
+        raise InputError(f"orientations must be one of {', '.join(ORIENTATION_MODES)}, got {orientations!r}",
+                         path=where, line=line_of("orientations"))
     pieces_spec = field_("pieces", str)
     pieces_path = resolve_pieces_path(pieces_spec, relative_to=where)
     if not pieces_path.is_file():
@@ -185,9 +201,10 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         if not re.fullmatch(r"[0-9]+", face_key) or int(face_key) < 1:
             raise InputError(f"die face {face_key!r} is not a positive integer", path=where, line=line)
         face = int(face_key)
-        if face > DIE_FACES[game]:
-            raise InputError(f"die face {face} does not exist: the {game} die has faces 1..{DIE_FACES[game]} "
-                             f"({'UG-4' if game == 'classic' else 'UD-2'})", path=where, line=line)
+        if face > faces:
+            rule = f" ({spec.die_rule})" if spec.die_rule else ""
+            raise InputError(f"die face {face} does not exist: the {game} die has faces 1..{faces}{rule}",
+                             path=where, line=line)
         if face in tasks:
             raise InputError(f"die face {face} appears twice", path=where, line=line)
         if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
@@ -201,8 +218,10 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
             raise InputError(f"task of face {face} ({' '.join(names)}) covers {area} cells but the region "
                              f"has {region.area} (UP-4)", path=where, line=line)
         tasks[face] = tuple(names)
-    meta = {k: v for k, v in data.items() if k not in {"game", "card", "side", "pieces", "region", "tasks"}}
-    return CardSide(game, card_id, side, pieces_spec, piece_set, region, dict(sorted(tasks.items())), where, meta)
+    meta = {k: v for k, v in data.items()
+            if k not in {"game", "card", "side", "pieces", "region", "tasks", "orientations"}}
+    return CardSide(game, card_id, side, pieces_spec, piece_set, region, dict(sorted(tasks.items())), where, meta,
+                    orientations)
 
 
 def load_card(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS) -> CardSide:
@@ -229,7 +248,10 @@ def card_to_toml(card: CardSide, *, header: str | None = None) -> str:
 
     lines = [f"# {ln}" for ln in (header or "").splitlines()]
     lines += [f"game = {q(card.game)}", f"card = {q(card.card_id)}", f"side = {q(card.side)}",
-              f"pieces = {q(card.pieces_spec)}", 'region = """', *card.region.to_ascii().splitlines(), '"""']
+              f"pieces = {q(card.pieces_spec)}"]
+    if card.orientations != "free":
+        lines.append(f"orientations = {q(card.orientations)}")
+    lines += ['region = """', *card.region.to_ascii().splitlines(), '"""']
     plain = {k: v for k, v in card.meta.items() if not isinstance(v, dict)}
     tables = {k: v for k, v in card.meta.items() if isinstance(v, dict)}
     lines += [f"{k} = {_toml_value(v)}" for k, v in plain.items()]
@@ -300,7 +322,7 @@ def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
         raise InputError("deck directory not found", path=deck)
     if not deck.is_dir():
         raise InputError("not a directory (expected a deck directory of *.toml card files)", path=deck)
-    files = sorted(deck.glob("*.toml"))
+    files = sorted(f for f in deck.glob("*.toml") if f.name != DECK_SPEC_FILE)
     if not files:
         raise InputError("no *.toml card files in deck directory", path=deck)
     cards: list[CardSide] = []

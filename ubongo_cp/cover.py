@@ -32,16 +32,19 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
 from .geometry import ORIENTATION_MODES, SYMMETRIES, Cell, Shape, symmetry_group, transform
 from .pieces import Piece, Region
 
-__all__ = ["ExactCoverInstance", "build_instance", "verify_solution"]
+if TYPE_CHECKING:
+    from .cards import CardSide
+
+__all__ = ["ExactCoverInstance", "build_instance", "task_instance", "verify_solution"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,7 +81,6 @@ class ExactCoverInstance:
     option_piece: np.ndarray
     option_orientation: np.ndarray
     option_offset: np.ndarray
-    _cache: dict = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -144,14 +146,37 @@ class ExactCoverInstance:
         cells = self.cells
         return [cells[i] for i in self.option_items(option) if i < self.n_cells]
 
+    @cached_property
+    def _item_csr(self) -> tuple[np.ndarray, np.ndarray]:
+        """The transpose of the options: (pointers, shape (n_items + 1,); option ids, shape (entries,))."""
+        option_of_entry = np.repeat(np.arange(self.n_options), np.diff(self.indptr.astype(np.int64)))
+        order = np.argsort(self.indices, kind="stable")  # stable: each item's options stay increasing
+        ptr = np.searchsorted(self.indices[order], np.arange(self.n_items + 1))
+        return ptr, option_of_entry[order]
+
+    @cached_property
+    def item_options(self) -> tuple[list[int], ...]:
+        """The options covering each item (a list of option ids, increasing), one list per item."""
+        ptr, options = self._item_csr
+        options = options.tolist()
+        cuts = ptr.tolist()
+        return tuple(options[cuts[i]:cuts[i + 1]] for i in range(self.n_items))
+
+    def options_per_item(self) -> np.ndarray:
+        """Number of placements covering each item, shape (n_items,)."""
+        return self._item_counts
+
+    @cached_property
+    def _item_counts(self) -> np.ndarray:
+        return np.bincount(self.indices, minlength=self.n_items)
+
     def options_per_piece(self) -> np.ndarray:
         """Number of placements of each piece copy, shape (len(pieces),)."""
-        return np.bincount(self.option_piece, minlength=len(self.pieces))
+        return self.options_per_item()[self.n_cells:]
 
     def options_per_cell(self) -> np.ndarray:
         """Number of placements covering each cell item, shape (n_cells,)."""
-        items = self.indices
-        return np.bincount(items[items < self.n_cells], minlength=self.n_cells)
+        return self.options_per_item()[:self.n_cells]
 
     def solution_dict(self, options: Iterable[int]) -> dict[str, list[Cell]]:
         """Piece name -> sorted covered cells, for a solution given as option ids.
@@ -215,46 +240,73 @@ class ExactCoverInstance:
         return [sym for sym in symmetry_group(self.region.cells) if sym in allowed]
 
     @cached_property
+    def _placement_blocks(self) -> list[tuple[int, np.ndarray, np.ndarray]]:
+        """Per piece copy with placements: (first option id, cell items (n, size), the same sorted by row)."""
+        blocks = []
+        for p, n in enumerate(self.options_per_piece().tolist()):
+            if n:
+                lo, size = int(self.piece_first_option[p]), self.pieces[p].size
+                start = int(self.indptr[lo])
+                # A piece copy's options are contiguous; each holds `size` cells, then the piece's item.
+                cells = self.indices[start:start + n * (size + 1)].reshape(n, size + 1)[:, :size]
+                blocks.append((lo, cells, np.sort(cells, axis=1)))
+        return blocks
+
+    @cached_property
     def option_signature(self) -> np.ndarray:
-        """Id of each option's (piece name, covered cells): equal for copies of a piece."""
+        """Id of each option's (piece name, covered cells), shape (n_options,): equal for copies of a piece."""
         keys: dict[tuple, int] = {}
         sig = np.empty(self.n_options, dtype=np.int64)
-        for o in range(self.n_options):
-            key = (self.pieces[int(self.option_piece[o])].name, tuple(self.option_items(o)[:-1]))
-            sig[o] = keys.setdefault(key, len(keys))
-        self._cache["sig_keys"] = keys
+        for lo, _, rows in self._placement_blocks:
+            name = self.pieces[int(self.option_piece[lo])].name
+            sig[lo:lo + len(rows)] = [keys.setdefault((name, row.tobytes()), len(keys)) for row in rows]
         return sig
 
     @cached_property
-    def signature_images(self) -> list[np.ndarray]:
-        """For each non-identity region symmetry, the image signature of each signature."""
-        sig = self.option_signature
-        keys: dict[tuple, int] = self._cache["sig_keys"]
-        if len(self.region_symmetries) <= 1:
+    def option_perms(self) -> list[np.ndarray]:
+        """Option permutation of each non-identity region symmetry, each of shape (n_options,).
+
+        ``perm[o]`` is the placement of the same piece copy on the image of
+        ``o``'s cells under the symmetry (one per entry of
+        :attr:`region_symmetries` after the identity, in that order). A
+        symmetry that does not map every placement to a placement is left
+        out (it cannot happen with :attr:`region_symmetries`, which already
+        keeps only the symmetries of the orientation mode).
+
+        Notes
+        -----
+        Cost O(|G| x options x piece size); computed once per instance.
+        """
+        if len(self.region_symmetries) <= 1 or self.n_options == 0:
             return []
-        base = self.region.cells
         index = {cell: i for i, cell in enumerate(self.cells)}
-        images = []
-        for sym in self.region_symmetries[1:]:
-            a, b, c, d = sym
-            raw = [(a * r + b * q, c * r + d * q) for r, q in base]
+        blocks = [(lo, cells, {row.tobytes(): lo + i for i, row in enumerate(rows)})
+                  for lo, cells, rows in self._placement_blocks]
+        perms = []
+        for a, b, c, d in self.region_symmetries[1:]:
+            raw = [(a * r + b * q, c * r + d * q) for r, q in self.cells]
             r0 = min(r for r, _ in raw)
             c0 = min(q for _, q in raw)
-            cell_map = np.array([index[(r - r0, q - c0)] for r, q in raw], dtype=np.int64)
-            image = np.empty(len(keys), dtype=np.int64)
-            for (name, items), s in keys.items():
-                mapped = tuple(sorted(int(cell_map[i]) for i in items))
-                image[s] = keys[(name, mapped)]
-            images.append(image)
-        del sig
-        return images
+            cell_map = np.array([index[(r - r0, q - c0)] for r, q in raw], dtype=self.indices.dtype)
+            perm = np.empty(self.n_options, dtype=np.int64)
+            for lo, cells, where in blocks:
+                images = [where.get(row.tobytes(), -1) for row in np.sort(cell_map[cells], axis=1)]
+                perm[lo:lo + len(images)] = images
+            if (perm >= 0).all():
+                perms.append(perm)
+        return perms
+
+    @cached_property
+    def _signature_images(self) -> list[np.ndarray]:
+        """``option_signature[perm]`` for each of :attr:`option_perms`."""
+        return [self.option_signature[perm] for perm in self.option_perms]
 
     def canonical_key(self, options: Sequence[int]) -> tuple[int, ...]:
-        """A key equal for two solutions exactly when a region symmetry maps one to the other."""
-        sig = self.option_signature[np.asarray(options, dtype=np.int64)]
-        best = tuple(sorted(sig.tolist()))
-        for image in self.signature_images:
-            cand = tuple(sorted(image[sig].tolist()))
+        """A key equal for two solutions exactly when a region symmetry maps one to the other (UP-5)."""
+        options = np.asarray(options, dtype=np.int64)
+        best = tuple(sorted(self.option_signature[options].tolist()))
+        for image in self._signature_images:
+            cand = tuple(sorted(image[options].tolist()))
             if cand < best:
                 best = cand
         return best
@@ -330,6 +382,37 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         option_orientation=(np.concatenate(blocks_orient) if blocks_orient else np.zeros(0)).astype(np.int16),
         option_offset=(np.concatenate(blocks_offset) if blocks_offset else np.zeros((0, 2))).astype(np.int32),
     )
+
+
+def task_instance(card: "CardSide", face: int) -> ExactCoverInstance:
+    """The exact-cover instance of the task on ``face`` of a card side (rules UP-1, UP-2).
+
+    Parameters
+    ----------
+    card : CardSide
+        A parsed card side (:func:`ubongo_cp.cards.load_card`).
+    face : int
+        A die face of the card side.
+
+    Returns
+    -------
+    ExactCoverInstance
+        ``build_instance(card.task_pieces(face), card.region, mode=card.orientations)``
+        (the card's orientation mode: free by rule UP-3 unless the card says otherwise).
+
+    Raises
+    ------
+    InputError
+        For a face the card side does not have.
+
+    Examples
+    --------
+    >>> from ubongo_cp.cards import load_card
+    >>> inst = task_instance(load_card("puzzles/examples/classic_X1_easy.toml"), 1)
+    >>> [p.name for p in inst.pieces], inst.n_cells
+    (['I2', 'L4', 'Y5'], 11)
+    """
+    return build_instance(card.task_pieces(face), card.region, mode=card.orientations)
 
 
 def _placements(shapes: list[Shape], grid: np.ndarray, index: np.ndarray):

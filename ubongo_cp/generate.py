@@ -1,14 +1,22 @@
-"""Deck generation: regions and tasks for whole decks of Ubongo / Ubongo Duel cards.
+"""Deck generation: regions and tasks for whole decks of cards, from a deck spec.
 
-For each card side the generator draws random connected, hole-free regions
-that fit the card, asks the subset analysis (:func:`ubongo_cp.analyze.analyze`,
-one exact-cover search over the whole piece set) which K-subsets tile each
-one and how many ways, and keeps the first region that offers enough
-uniquely solvable subsets. Tasks are then picked so that piece usage is
-spread evenly over the deck. Rules: UP-1 (a region and a task table per
-side), UP-2/UP-4 (every task tiles the region), UG-1/UG-3 (classic: 36
-cards, easy side 3 pieces, hard side 4; 6 die faces) and UD-1/UD-2 (Duel:
-9 cards, side A 4 pieces, side B 5 pieces; 20 die faces).
+A deck spec (:mod:`ubongo_cp.specs`: the shipped ``classic`` and ``duel``
+games, or a designer's own TOML file) says, per card side, how many pieces
+a task uses, how many die faces there are, the region's box and cell range,
+the solution policy and an optional difficulty band. For each card side the
+generator draws random connected, hole-free regions that fit the box, asks
+the subset analysis (:func:`ubongo_cp.analyze.analyze`, one exact-cover
+search over the whole piece set) which K-subsets tile each one and how many
+ways, and keeps the first region that offers a task for every die face
+(uniquely solvable, or with at most ``max_solutions`` solutions; within the
+difficulty band if one is given). Tasks are then picked so that piece usage
+is spread evenly over the deck. Rules: UP-1 (a region and a task table per
+side), UP-2/UP-4 (every task tiles the region); the shipped specs encode
+UG-1/UG-3/UG-4 (classic) and UD-1/UD-2 (Duel).
+
+A side whose search budget (``attempts`` regions) runs out says so and gets
+the best region found, with the tasks it has (fewer than its faces); a side
+for which no region offered any task is left out, and said so.
 
 Pruning: a piece that has no placement in a candidate region never appears
 in the exact-cover options, so every subset holding it is excluded without
@@ -24,7 +32,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -35,62 +43,11 @@ from .cards import CardSide, write_card
 from .errors import InputError
 from .executors import Executor, using
 from .geometry import Cell, is_connected, normalize
-from .pieces import PieceSet, Region, load_pieces
+from .pieces import Region, load_pieces
+from .shipped import SHIPPED_PIECE_SETS
+from .specs import DECK_SPEC_FILE, SHIPPED_SPECS, DeckSpec, SideSpec, load_spec
 
-__all__ = ["SideSpec", "DeckSpec", "DECK_SPECS", "random_region", "find_region", "generate_deck"]
-
-
-@dataclass(frozen=True)
-class SideSpec:
-    """How to generate one side of every card.
-
-    Attributes
-    ----------
-    pieces_per_task : int
-        K, the number of pieces in each task.
-    tasks : int
-        Die faces per side (6 classic, 20 Duel).
-    max_height, max_width : int
-        The region must fit this box (cells).
-    areas : tuple of int
-        Region areas (cells) to draw from.
-    max_solutions : int
-        Largest solution count accepted for a task when too few uniquely
-        solvable subsets exist (recorded per task).
-    attempts : int
-        Candidate regions tried per side before accepting non-unique tasks.
-    """
-
-    pieces_per_task: int
-    tasks: int
-    max_height: int
-    max_width: int
-    areas: tuple[int, ...]
-    max_solutions: int = 4
-    attempts: int = 400
-
-
-@dataclass(frozen=True)
-class DeckSpec:
-    """A deck: the piece set, the number of cards and the two sides' specs."""
-
-    game: str
-    pieces: str
-    cards: int
-    sides: dict[str, SideSpec] = field(default_factory=dict)
-
-
-#: Defaults per game (RULES.md §2 UG-1/UG-3 and §3 UD-1/UD-2; card sizes from issue 8).
-DECK_SPECS: dict[str, DeckSpec] = {
-    "classic": DeckSpec("classic", "classic", 36, {
-        "easy": SideSpec(3, 6, 6, 6, (10, 11, 12, 13)),
-        "hard": SideSpec(4, 6, 7, 7, (14, 15, 16, 17)),
-    }),
-    "duel": DeckSpec("duel", "duel", 9, {
-        "A": SideSpec(4, 20, 7, 7, (21, 22, 23)),
-        "B": SideSpec(5, 20, 8, 8, (26, 27, 28)),
-    }),
-}
+__all__ = ["random_region", "find_region", "SideSearch", "generate_deck"]
 
 
 def random_region(rng: np.random.Generator, area: int, max_height: int, max_width: int) -> Region:
@@ -155,8 +112,47 @@ def _pick_tasks(rng, subsets, n, usage: dict[str, int]) -> list:
     return chosen
 
 
-def find_region(seed: np.random.SeedSequence, pieces: str, spec: SideSpec) -> tuple[Region, list, int]:
-    """Draw regions until one offers ``spec.tasks`` tiling subsets (phase 1, parallel).
+@dataclass(frozen=True)
+class SideSearch:
+    """What the region search of one card side found (phase 1).
+
+    Attributes
+    ----------
+    region : Region or None
+        The region kept (None when no candidate offered any task).
+    pool : list of SubsetCount
+        Its acceptable tasks, fewest solutions first.
+    tried : int
+        Candidate regions examined.
+    complete : bool
+        True when the pool has a task for every die face.
+    """
+
+    region: Region | None
+    pool: list
+    tried: int
+    complete: bool
+
+
+def _acceptable(subsets, side: SideSpec, pieces, region: Region) -> list:
+    """The subsets that make tasks under the side's solution policy and difficulty band."""
+    limit = 1 if side.unique else side.max_solutions
+    ok = [s for s in subsets if 1 <= s.count <= limit]
+    if side.difficulty is not None and ok:
+        from .cover import build_instance
+        from .rate import rate_instance
+
+        by_name = {p.name: p for p in pieces}
+        low, high = side.difficulty
+        ok = [s for s in ok
+              if low <= rate_instance(build_instance([by_name[n] for n in s.pieces], region, mode=side.orientations),
+                                      cross_check=False)["difficulty"] <= high]
+    return ok
+
+
+def find_region(seed: np.random.SeedSequence, pieces: str, side: SideSpec,
+                candidates: list[Region] | None = None) -> SideSearch:
+    """Draw regions until one offers a task for every die face (phase 1, parallel).
 
     Parameters
     ----------
@@ -164,44 +160,40 @@ def find_region(seed: np.random.SeedSequence, pieces: str, spec: SideSpec) -> tu
         This card side's own seed.
     pieces : str
         Piece-set reference (shipped name or path).
-    spec : SideSpec
+    side : SideSpec
+        The side's spec (box, cell range, K, faces, policy, band, orientations).
+    candidates : list of Region, optional
+        Regions to try, in order, instead of random growth (e.g. from a
+        census); at most ``side.attempts`` of them.
 
     Returns
     -------
-    region : Region
-    pool : list of SubsetCount
-        Candidate tasks: the uniquely solvable subsets, or, when no region
-        offered enough of them in ``spec.attempts`` tries, the subsets of the
-        best region with at most ``spec.max_solutions`` solutions.
-    tried : int
-        Candidate regions examined.
-
-    Raises
-    ------
-    InputError
-        When no region in ``spec.attempts`` tries can supply the tasks.
+    SideSearch
+        The first region with enough acceptable subsets, or (``complete`` False)
+        the region with the most of them among all tried.
     """
     rng = np.random.default_rng(seed)
     piece_set = load_pieces(pieces)
-    best = None
-    for tried in range(1, spec.attempts + 1):
-        area = int(rng.choice(spec.areas))
-        region = random_region(rng, area, spec.max_height, spec.max_width)
-        result = analyze(piece_set.pieces, region, spec.pieces_per_task)
-        unique = [s for s in result.subsets if s.count == 1]
-        if len(unique) >= spec.tasks:
-            return region, unique, tried
-        few = [s for s in result.subsets if s.count <= spec.max_solutions]
-        if len(few) >= spec.tasks and (best is None or len(unique) > best[2]):
-            best = (region, few, len(unique))
+    best: SideSearch | None = None
+    tried = 0
+    for tried in range(1, side.attempts + 1):
+        if candidates is not None:
+            if tried > len(candidates):
+                tried -= 1
+                break
+            region = candidates[tried - 1]
+        else:
+            area = int(rng.choice(side.areas))
+            region = random_region(rng, area, side.max_rows, side.max_cols)
+        result = analyze(piece_set.pieces, region, side.pieces_per_task, mode=side.orientations)
+        ok = _acceptable(result.subsets, side, piece_set.pieces, region)
+        if len(ok) >= side.faces:
+            return SideSearch(region, sorted(ok, key=lambda s: s.count) if not side.unique else ok, tried, True)
+        if ok and (best is None or len(ok) > len(best.pool)):
+            best = SideSearch(region, sorted(ok, key=lambda s: s.count), tried, False)
     if best is None:
-        raise InputError(f"no region with {spec.tasks} tiling {spec.pieces_per_task}-piece subsets found in "
-                         f"{spec.attempts} attempts; relax the side's areas or max_solutions")
-    return best[0], sorted(best[1], key=lambda s: s.count), spec.attempts
-
-
-def _card_id(game: str, i: int, width: int) -> str:
-    return f"{i + 1:0{width}d}" if game == "classic" else str(i + 1)
+        return SideSearch(None, [], tried, False)
+    return replace(best, tried=tried)
 
 
 def _check_out_dir(out: Path, names: set[str]) -> None:
@@ -216,84 +208,132 @@ def _check_out_dir(out: Path, names: set[str]) -> None:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"cannot create the deck directory: {exc.strerror or exc}", path=out) from None
-    stale = sorted(p.name for p in out.glob("*.toml") if p.name not in names)
+    stale = sorted(p.name for p in out.glob("*.toml") if p.name not in names and p.name != DECK_SPEC_FILE)
     if stale:
         raise InputError(f"holds {len(stale)} card file(s) this deck would not replace (e.g. {stale[0]}); "
                          "choose an empty directory", path=out)
 
 
-def generate_deck(game: str, out_dir: str | os.PathLike | None, *, seed: int = 0, cards: int | None = None,
-                  spec: DeckSpec | None = None, command: str | None = None,
-                  progress: Callable[[str], None] | None = None,
-                  executor: Executor | None = None) -> list[CardSide]:
+def _write_spec_copy(spec: DeckSpec, out: Path) -> str:
+    """Copy a custom spec (and a piece-set file) into the deck directory; returns the cards' ``pieces`` value.
+
+    The deck directory is then self-contained: its cards name ``pieces.txt``
+    beside them (or a shipped set), and ``deck.toml`` gives their game's facts.
+    """
+    import re
+
+    from .io import atomic_write_text, read_text
+
+    pieces_ref = spec.pieces
+    if spec.pieces not in SHIPPED_PIECE_SETS:
+        atomic_write_text(out / "pieces.txt", read_text(spec.pieces_path()))
+        pieces_ref = "pieces.txt"
+    text = re.sub(r'(?m)^(\s*pieces\s*=\s*).*$', f'\\g<1>"{pieces_ref}"', spec.text, count=1)
+    atomic_write_text(out / DECK_SPEC_FILE, text)
+    return pieces_ref
+
+
+def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike | None, *, seed: int = 0,
+                  cards: int | None = None, command: str | None = None,
+                  progress: Callable[[str], None] | None = None, executor: Executor | None = None,
+                  candidates: list[Region] | None = None) -> list[CardSide]:
     """Generate a whole deck and (optionally) write one TOML file per card side.
 
     Parameters
     ----------
-    game : {"classic", "duel"}
-        Which deck layout (see :data:`DECK_SPECS`).
+    spec : DeckSpec, str or path
+        The deck spec: a :class:`~ubongo_cp.specs.DeckSpec`, a shipped game
+        (``"classic"``, ``"duel"``) or a spec file (see :mod:`ubongo_cp.specs`).
     out_dir : path or None
-        Where to write ``<card>_<side>.toml`` files (None: do not write).
+        Where to write ``<card>_<side>.toml`` files (None: do not write). For
+        a spec that is not shipped, the directory also gets ``deck.toml`` and
+        ``pieces.txt`` (copies), so that it is self-contained.
     seed : int
         Random seed; the same seed gives the same deck.
     cards : int, optional
-        Number of cards (default: 36 classic, 9 Duel).
-    spec : DeckSpec, optional
-        Override the whole layout.
+        Number of cards (default: the spec's).
     command : str, optional
         The command line recorded in each file's header.
+    progress : callable, optional
+        Called with one line per card side.
     executor : Executor, optional
         Where the per-side region searches run (default: in this process; see
         :mod:`ubongo_cp.executors`); the deck is identical whichever is used.
+    candidates : list of Region, optional
+        Candidate regions (e.g. from a census), tried in order for every
+        side that they fit, instead of random growth.
 
     Returns
     -------
     list of CardSide
+        The card sides written (a side whose search found no task at all is
+        left out and reported through ``progress``).
 
     Raises
     ------
     InputError
-        For an unknown game or a layout that cannot be filled.
+        For a bad spec, a bad number of cards, or an unusable output directory.
     """
-    if spec is None:
-        if game not in DECK_SPECS:
-            raise InputError(f"unknown game {game!r}; choose classic or duel")
-        spec = DECK_SPECS[game]
+    if not isinstance(spec, DeckSpec):
+        spec = load_spec(spec)
     if cards is not None:
         if cards < 1:
             raise InputError(f"the number of cards must be at least 1, got {cards}")
         spec = replace(spec, cards=cards)
-    piece_set = load_pieces(spec.pieces)
-    width = 2 if spec.cards < 100 else 3
-    if out_dir is not None:
-        _check_out_dir(Path(out_dir), {f"{_card_id(game, i, width)}_{side}.toml"
-                                       for i in range(spec.cards) for side in spec.sides})
-    sides = [(i, side, side_spec) for i in range(spec.cards) for side, side_spec in spec.sides.items()]
+    if spec.game in SHIPPED_SPECS:
+        facts = load_spec(spec.game)
+        if [(s.name, s.faces) for s in spec.sides] != [(s.name, s.faces) for s in facts.sides]:
+            raise InputError(f"game {spec.game!r} is a shipped game with sides "
+                             f"{', '.join(f'{s.name} ({s.faces} faces)' for s in facts.sides)}; give your own "
+                             "game another name", path=spec.path)
+    piece_set = load_pieces(spec.pieces_path())
+    out = Path(out_dir) if out_dir is not None else None
+    if out is not None:
+        _check_out_dir(out, {f"{spec.card_id(i)}_{side.name}.toml" for i in range(spec.cards) for side in spec.sides})
+    pieces_ref = spec.pieces if spec.pieces in SHIPPED_PIECE_SETS else spec.pieces_path()
+    if out is not None and (spec.game not in SHIPPED_SPECS or spec.pieces not in SHIPPED_PIECE_SETS):
+        pieces_ref = _write_spec_copy(spec, out)
+    sides = [(i, side) for i in range(spec.cards) for side in spec.sides]
     # Two seeds per card side: one for its region search, one for picking its tasks.
     children = np.random.SeedSequence(seed).spawn(2 * len(sides))
-    command = command or f"ubongo-cp generate --game {game} --seed {seed}"
+    command = command or f"ubongo-cp generate --game {spec.game} --seed {seed}"
     start = time.perf_counter()
     # Phase 1 (independent per side, parallel): find a region and its candidate tasks.
-    work = [(children[2 * n], spec.pieces, side_spec) for n, (_, _, side_spec) in enumerate(sides)]
+    work = []
+    for n, (_, side) in enumerate(sides):
+        fitting = None if candidates is None else [
+            r for r in candidates if side.cells[0] <= r.area <= side.cells[1]
+            and min(r.height, r.width) <= min(side.max_rows, side.max_cols)
+            and max(r.height, r.width) <= max(side.max_rows, side.max_cols)]
+        work.append((children[2 * n], spec.pieces_path(), side, fitting))
     with using(executor) as pool:
         pool.warm(("ubongo_cp.generate",))
         found = pool.map_ordered(find_region, work)
     # Phase 2 (sequential, deterministic): pick tasks so that piece usage spreads over the deck.
     usage: dict[str, int] = {}
     deck: list[CardSide] = []
-    for n, ((i, side, side_spec), (region, pool_, tried)) in enumerate(zip(sides, found)):
-        card_id = _card_id(game, i, width)
-        subsets = _pick_tasks(np.random.default_rng(children[2 * n + 1]), pool_, side_spec.tasks, usage)
+    for n, ((i, side), search) in enumerate(zip(sides, found)):
+        card_id = spec.card_id(i)
+        if search.region is None:
+            if progress:
+                progress(f"card {card_id} side {side.name}: no region in {search.tried} tried offers a task "
+                         "(relax the side's cells, box, max_solutions or difficulty, or raise attempts); left out")
+            continue
+        n_tasks = min(side.faces, len(search.pool))
+        subsets = _pick_tasks(np.random.default_rng(children[2 * n + 1]), search.pool, n_tasks, usage)
         tasks = {face + 1: s.pieces for face, s in enumerate(subsets)}
-        meta = {"generator": {"command": command, "seed": seed, "regions_tried": tried,
+        meta = {"generator": {"command": command, "seed": seed, "regions_tried": search.tried,
                               "solutions": [s.count for s in subsets]}}
-        card = CardSide(game, card_id, side, spec.pieces, piece_set, region, tasks, None, meta)
-        if out_dir is not None:
-            path = Path(out_dir) / f"{card_id}_{side}.toml"
+        card = CardSide(spec.game, card_id, side.name, pieces_ref, piece_set, search.region, tasks, None, meta,
+                        side.orientations)
+        if out is not None:
+            path = out / f"{card_id}_{side.name}.toml"
             write_card(card, path, header=f"Generated by `{command}`; do not edit by hand.")
             card = replace(card, path=os.fspath(path))
         deck.append(card)
         if progress:
-            progress(f"card {card_id} side {side}: {region.area} cells, {tried} region(s) tried, "
-                     f"{time.perf_counter() - start:.1f} s")
+            short = "" if search.complete else (f"; search budget spent: only {n_tasks} of {side.faces} tasks "
+                                                "(relax the spec or raise attempts)")
+            progress(f"card {card_id} side {side.name}: {search.region.area} cells, {search.tried} region(s) tried, "
+                     f"{time.perf_counter() - start:.1f} s{short}")
     return deck

@@ -13,7 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "read_text", "read_json_object"]
+__all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "read_bytes", "read_text", "read_json_object",
+           "write_table"]
 
 
 @contextmanager
@@ -59,27 +60,43 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
         tmp.write_bytes(data)
 
 
+def read_bytes(path: str | os.PathLike) -> bytes:
+    """Read a file's bytes; any failure becomes an :class:`InputError` naming the file.
+
+    Raises
+    ------
+    InputError
+        Missing file, a directory, or unreadable.
+    """
+    from .errors import InputError
+
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError("file not found", path=path) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", path=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+
+
 def read_text(path: str | os.PathLike) -> str:
     """Read a UTF-8 text file; any failure becomes an :class:`InputError` naming the file.
 
     Raises
     ------
     InputError
-        Missing file, a directory, unreadable, or not UTF-8 (a UTF-8
-        byte-order mark at the start is allowed and dropped).
+        As :func:`read_bytes`, or not UTF-8 (a UTF-8 byte-order mark at the
+        start is allowed and dropped).
     """
     from .errors import InputError
 
+    data = read_bytes(path)
     try:
-        return Path(path).read_text(encoding="utf-8-sig")  # a leading byte-order mark is dropped
-    except FileNotFoundError:
-        raise InputError("file not found", path=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a file", path=path) from None
+        text = data.decode("utf-8-sig")  # a leading byte-order mark is dropped
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", path=path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as open() in text mode
 
 
 def read_json_object(path: str | os.PathLike, what: str = "a record") -> dict:
@@ -105,3 +122,27 @@ def read_json_object(path: str | os.PathLike, what: str = "a record") -> dict:
     if not isinstance(data, dict):
         raise InputError(f"{what} must be a JSON object, got {type(data).__name__}", path=path)
     return data
+
+
+def write_table(table, path: str | os.PathLike) -> Path:
+    """Write a pandas ``table`` as CSV or Parquet, chosen by the suffix ``.csv`` / ``.parquet`` / ``.pq``.
+
+    Written atomically (:func:`atomic_path`), without the index.
+
+    Raises
+    ------
+    InputError
+        For any other suffix.
+    """
+    from .errors import InputError
+
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".parquet", ".pq"):
+        raise InputError(f"output must end in .csv or .parquet, not {suffix or '(no suffix)'}", path=path)
+    with atomic_path(path) as tmp:
+        if suffix == ".csv":
+            table.to_csv(tmp, index=False)
+        else:
+            table.to_parquet(tmp, index=False)
+    return path

@@ -138,6 +138,18 @@ class PieceSet:
         """Cells of all pieces together."""
         return sum(p.size for p in self.pieces)
 
+    def draw(self, *, cell_mm: float = 5.0):
+        """Every piece with its name, in the booklet's colours (a matplotlib Figure; see :mod:`ubongo_cp.draw`)."""
+        from .draw.figures import pieces_figure
+
+        return pieces_figure(self.pieces, cell_mm=cell_mm)
+
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (matplotlib is imported only here)."""
+        from .draw.figures import figure_svg
+
+        return figure_svg(self.draw())
+
 
 @dataclass(frozen=True)
 class Region:
@@ -190,6 +202,18 @@ class Region:
     def to_ascii(self) -> str:
         """The region as ``#``/``.`` rows."""
         return format_grid(self.cells)
+
+    def draw(self, *, cell_mm: float = 8.0):
+        """The region with its cell grid (a matplotlib Figure; see :mod:`ubongo_cp.draw`)."""
+        from .draw.figures import region_figure
+
+        return region_figure(self.cells, cell_mm=cell_mm)
+
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (matplotlib is imported only here)."""
+        from .draw.figures import figure_svg
+
+        return figure_svg(self.draw())
 
 
 def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLike | None = None) -> Path:

@@ -1,9 +1,15 @@
 """Difficulty rating of one task (card side x die face).
 
-Every task is solved by both backends on the same exact-cover instance:
-the DLX backend counts all solutions and reports its search nodes, CP-SAT
-(presolve off, so that its search counters mean something on instances this
-small) counts them again as a cross-check and reports branches and conflicts.
+Every task is solved by two solver families on the same exact-cover
+instance: the chosen solver counts all solutions; the DLX engine
+(:data:`NODE_SOLVER`) supplies the search nodes the rating needs unless
+the chosen solver reports them itself, and CP-SAT (:data:`CHECK_SOLVER`,
+presolve off, so that its search counters mean something on instances this
+small) counts them again as a cross-check and reports branches and
+conflicts unless the chosen solver is a CP-SAT search of the instance. What
+a solver reports is read from the registry
+(:class:`~ubongo_cp.solvers.registry.SolverSpec`), so every registered name
+rates a task the same way.
 
 Composite difficulty (dimensionless, larger = harder)::
 
@@ -32,9 +38,17 @@ import time
 from typing import Any
 
 from .cover import ExactCoverInstance
+from .solvers.registry import DEFAULT_STRATEGY
 from .status import Status
 
-__all__ = ["rate_instance", "difficulty_score", "RATING_COLUMNS"]
+__all__ = ["rate_instance", "difficulty_score", "rating_modules", "RATING_COLUMNS", "NODE_SOLVER", "CHECK_SOLVER"]
+
+#: The solver whose search-tree nodes measure difficulty (it must report them).
+NODE_SOLVER = DEFAULT_STRATEGY["rate"]
+#: The cross-checking solver: CP-SAT with presolve off (with presolve, CP-SAT
+#: settles these small instances by propagation alone and its branch and
+#: conflict counters are all 0).
+CHECK_SOLVER = "cpsat-nopresolve"
 
 #: Columns produced by :func:`rate_instance`, in order.
 RATING_COLUMNS = [
@@ -56,72 +70,102 @@ def difficulty_score(nodes: int, count: int, placements: int, cells: int) -> flo
     return math.log2(1 + nodes / count) + math.log2(placements / cells)
 
 
-def rate_instance(instance: ExactCoverInstance, *, backend: str = "dlx", time_limit: float | None = None,
+def rating_modules(backend: str = NODE_SOLVER) -> tuple[str, ...]:
+    """Modules a process imports to rate tasks with ``backend`` (to load them before workers start).
+
+    Raises
+    ------
+    InputError
+        For an unknown solver name.
+
+    Examples
+    --------
+    >>> rating_modules("dlx")
+    ('ubongo_cp.rate', 'ubongo_cp.solvers.dlx', 'ubongo_cp.solvers.cpsat')
+    """
+    from .solvers import get_solver
+
+    modules = ["ubongo_cp.rate"]
+    for name in (backend, NODE_SOLVER, CHECK_SOLVER):
+        if get_solver(name).module not in modules:
+            modules.append(get_solver(name).module)
+    return tuple(modules)
+
+
+def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, time_limit: float | None = None,
                   cross_check: bool = True) -> dict[str, Any]:
     """Solve, count and rate one task.
 
     Parameters
     ----------
     instance : ExactCoverInstance
-        The task (from :meth:`ubongo_cp.cards.CardSide.instance`).
-    backend : {"dlx", "cpsat", "xcover"}
-        Backend whose count is reported as ``count``.
+        The task (from :func:`ubongo_cp.cover.task_instance`).
+    backend : str
+        Registered solver (:mod:`ubongo_cp.solvers.registry`) whose count is
+        reported as ``count``; default ``"dlx"``.
     time_limit : float, optional
-        Seconds per backend run; on time-out ``status`` is ``"timeout"``.
+        Seconds per solver run; on time-out ``status`` is ``"timeout"``.
     cross_check : bool
-        Also run the other backend (CP-SAT when ``backend`` is DLX and vice
-        versa) for its counters and a second count (``cpsat_count``).
+        Also count with :data:`CHECK_SOLVER` (for its counters and a second
+        count, ``cpsat_count``) unless ``backend`` reports CP-SAT counters
+        itself. The search nodes are always taken: from ``backend`` when it
+        reports them, else from a run of :data:`NODE_SOLVER` (also a second
+        count).
 
     Returns
     -------
     dict
         Keys :data:`RATING_COLUMNS`; ``solution`` is the first solution as
         JSON (piece name -> [[row, col], ...]) or ``""``; ``seconds`` is the
-        wall time of the primary backend (seconds).
-    """
-    from .solvers import solve
+        wall time of the primary solver (seconds). ``status`` is
+        ``"disagreement"`` when a second count differs.
 
+    Raises
+    ------
+    InputError
+        For an unknown solver name.
+    """
+    from .solvers import get_solver, solve
+
+    spec = get_solver(backend)
     start = time.perf_counter()
     primary = solve(instance, backend=backend, time_limit=time_limit, keep=1)
     seconds = time.perf_counter() - start
     placements = instance.n_options
     per_piece = instance.options_per_piece()
+    settled = "reason" in primary.stats  # the pre-check proved there is no solution: no search ran
+    counts_cpsat = spec.reports_branches and primary.complete
     row: dict[str, Any] = {
         # Status: solved / no solution (complete search), timeout (cut by time_limit),
-        # disagreement (the two backends counted differently: a bug to report).
+        # disagreement (two solvers counted differently: a bug to report).
         "status": (primary.status if primary.complete else Status.TIMEOUT).value,
         "count": primary.count,
         "count_reduced": primary.count_reduced,
         "complete": primary.complete,
         "placements": placements,
         "min_piece_placements": int(per_piece.min()) if len(per_piece) else 0,
-        "dlx_nodes": primary.stats.get("nodes", 0 if "reason" in primary.stats else None),
-        "cpsat_branches": primary.stats.get("branches"),
-        "cpsat_conflicts": primary.stats.get("conflicts"),
-        "cpsat_count": primary.count if backend == "cpsat" and primary.complete else None,
+        "dlx_nodes": 0 if settled else (primary.stats.get("nodes") if spec.reports_nodes else None),
+        "cpsat_branches": primary.stats.get("branches") if spec.reports_branches else None,
+        "cpsat_conflicts": primary.stats.get("conflicts") if spec.reports_branches else None,
+        "cpsat_count": primary.count if counts_cpsat else None,
         "seconds": seconds,
         "solution": json.dumps({k: [list(c) for c in v] for k, v in primary.solutions[0].items()})
         if primary.solutions else "",
     }
-    if cross_check and primary.complete and "reason" not in primary.stats:
-        other = "cpsat" if backend != "cpsat" else "dlx"
-        if other == "cpsat":
-            # Presolve off: with it, CP-SAT settles these small instances by
-            # propagation alone and its branch/conflict counters are all 0.
-            from .solvers.base import drive
-            from .solvers.cpsat import CpSatBackend
-
-            second = drive(CpSatBackend(presolve=False), instance, time_limit=time_limit, keep=0, reduce=False)
-        else:
-            second = solve(instance, backend=other, time_limit=time_limit, keep=0)
-        if other == "cpsat":
+    checks = []
+    if primary.complete and not settled:
+        if cross_check and not spec.reports_branches:
+            second = solve(instance, backend=CHECK_SOLVER, time_limit=time_limit, keep=0, reduce=False)
             row["cpsat_branches"] = second.stats.get("branches")
             row["cpsat_conflicts"] = second.stats.get("conflicts")
             row["cpsat_count"] = second.count if second.complete else None
-        else:
+            checks.append(second)
+        if not spec.reports_nodes:
+            second = solve(instance, backend=NODE_SOLVER, time_limit=time_limit, keep=0, reduce=False)
             row["dlx_nodes"] = second.stats.get("nodes")
-        if second.complete and second.count != primary.count:
-            row["status"] = Status.DISAGREEMENT.value
+            checks.append(second)
+    if any(r.complete and r.count != primary.count for r in checks):
+        row["status"] = Status.DISAGREEMENT.value
     nodes = row["dlx_nodes"]
     row["difficulty"] = (difficulty_score(nodes, primary.count, placements, instance.n_cells)
                          if primary.complete and nodes is not None else float("nan"))

@@ -16,7 +16,7 @@ import sys
 
 from .. import __version__
 from ..errors import UbongoError
-from . import deck, domino, orion, puzzle, simulate
+from . import deck, domino, export, orion, puzzle, simulate
 from .common import check_common
 
 __all__ = ["main", "run", "build_parser"]
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim = simulate.add_parsers(sub)
     domino.add_parsers(sim)
     orion.add_parsers(sub)
+    export.add_parsers(sub)
     return parser
 
 

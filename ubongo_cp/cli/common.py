@@ -17,7 +17,7 @@ from ..executors import EXECUTORS, Executor, make_executor
 __all__ = ["check_common", "add_executor_arguments", "executor_from", "piece_names_arg", "add_progress_argument"]
 
 #: Common options and the smallest value each may take (checked for every command).
-_MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1}
+_MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1}
 #: Largest value each option may take: beyond it the run could not keep its
 #: results in memory (a user asked for 10**12 games and got 10 GB in 30 s).
 _MAXIMUM = {"games": 10_000_000, "cards": 10_000}
@@ -25,7 +25,7 @@ _MAXIMUM = {"games": 10_000_000, "cards": 10_000}
 _POSITIVE = ("time_limit", "timer")
 
 #: Options naming files a command writes, and options naming what it reads.
-_OUTPUTS = ("out", "plot", "save", "picture", "record")
+_OUTPUTS = ("out", "plot", "save", "picture", "record", "draw")
 _INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record")
 #: For inputs that are directories: the files the command reads from them.
 #: An output may be written into such a directory (``booklet --results OUT

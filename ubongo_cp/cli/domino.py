@@ -15,6 +15,10 @@ from .common import add_executor_arguments, add_progress_argument, executor_from
 __all__ = ["add_parsers", "run_simulate_domino"]
 
 _AGENT_NAMES = ("random", "greedy", "careful", "lookahead")
+#: Options of a simulation run; --replay takes none of them.
+_SIMULATION_OPTIONS = ("players", "games", "agents", "seed", "rotate_seats", "out", "plot", "record",
+                       "executor", "jobs", "scheduler", "domino_set", "first_player", "must_attach",
+                       "eliminated_field_blocked", "all_out_winner", "stall_ties", "stall_distance", "max_rounds")
 
 
 def add_parsers(simulate_subparsers) -> None:
@@ -50,11 +54,13 @@ def add_parsers(simulate_subparsers) -> None:
                        help="a fallen pawn keeps blocking its field (default: the field is free)")
     rules.add_argument("--all-out-winner", choices=("nobody", "last_out"), default="nobody")
     rules.add_argument("--stall-ties", choices=("share", "nobody"), default="share")
-    rules.add_argument("--stall-distance", choices=("free_fields", "fields"), default="free_fields",
-                       help="DN-12 nearness: fields a move counts (default) or plain fields")
+    rules.add_argument("--stall-distance", choices=("fields", "free_fields"), default="fields",
+                       help="DN-12 nearness: fields along the path, counting those that hold other pawns "
+                            "(default), or only the free fields a move counts (DN-8)")
     rules.add_argument("--max-rounds", type=int, default=500,
                        help="engine bound on rounds, not a rule (default 500)")
-    p.set_defaults(func=run_simulate_domino)
+    p.set_defaults(func=run_simulate_domino,
+                   simulation_defaults={name: p.get_default(name) for name in _SIMULATION_OPTIONS})
 
 
 def run_simulate_domino(args: argparse.Namespace) -> int:
@@ -66,9 +72,17 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
         Bad player count, agent list, output suffix, or game record.
     """
     if args.replay:
+        defaults = getattr(args, "simulation_defaults", {})
+        given = [name for name, value in defaults.items() if getattr(args, name) != value]
+        if given:
+            raise InputError(f"--replay replays a record and takes no simulation options (given: "
+                             f"{', '.join('--' + name.replace('_', '-') for name in given)})")
         return _replay(args)
-    from ..games.domino import DominoSettings, save_record
-    from ..games.domino_sim import play_one, plot_lengths, simulate, summary_text
+    if args.show_moves:
+        raise InputError("--show-moves goes with --replay")
+    from ..games.base import save_record
+    from ..games.domino.sim import play_one, plot_lengths, simulate, summary_text
+    from ..games.domino.state import DominoSettings
 
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     for a in agents:
@@ -95,13 +109,9 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
                       rotate_seats=args.rotate_seats, progress=not args.no_progress, executor=executor)
     print(summary_text(df))
     if args.out:
-        from ..io import atomic_path
+        from ..io import write_table
 
-        with atomic_path(args.out) as tmp:
-            if args.out.lower().endswith(".parquet"):
-                df.to_parquet(tmp, index=False)
-            else:
-                df.to_csv(tmp, index=False)
+        write_table(df, args.out)
         print(f"wrote {len(df)} rows to {args.out}")
     if args.plot:
         plot_lengths(df, args.plot)
@@ -109,18 +119,19 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
     if args.record:
         seating = df.loc[0, "agents"].split(",")
         _, state = play_one(seating, int(df.loc[0, "seed"]), settings)
-        save_record(state, args.record, agents=seating)
+        save_record(state, args.record, players=seating)
         print(f"wrote the record of game 0 ({len(state.history)} moves) to {args.record}")
     return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from ..games.domino import replay_record
+    from ..games.base import load_record
+    from ..games.domino.state import DominoState
 
     def show(n, state, action):
         print(f"{n:4d}  round {state.round:3d}  player {state.cur}  {state.action_to_string(action)}")
 
-    state = replay_record(args.replay, on_move=show if args.show_moves else None)
+    state = load_record(args.replay, game=DominoState, on_move=show if args.show_moves else None)
     print(state)
     if state.is_terminal():
         print(f"replayed {len(state.history)} moves: {state.end_reason}, returns {state.returns()}")

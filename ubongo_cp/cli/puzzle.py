@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from ..errors import InputError
+from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..status import Status
 from .common import piece_names_arg
+from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers"]
 
@@ -22,7 +23,8 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("solve", help="solve/count one puzzle, or the tasks of a card side",
                        description="Solve a polyomino exact-cover puzzle (rules UP-2, UP-3). Either give "
                                    "--pieces and --region, or a card-side TOML file.")
-    p.add_argument("card", nargs="?", help="card-side TOML file (solves its tasks)")
+    p.add_argument("card", nargs="?", help="card-side TOML file (solves its tasks), or a BurrTools .xmpuzzle file")
+    p.add_argument("--problem", type=int, help="with a .xmpuzzle file: which of its problems, from 1 (default 1)")
     p.add_argument("--pieces", help="piece-set file or shipped set name (classic, duel, pentominoes, tetrominoes)")
     p.add_argument("--region", help="region file (ASCII: '#' cell, '.' empty)")
     p.add_argument("--use", help="comma-separated piece names to use (default: every piece in the set)")
@@ -30,9 +32,12 @@ def add_parsers(sub) -> None:
     p.add_argument("--count", action="store_true", help="count all solutions")
     p.add_argument("--limit", type=int, help="stop after N solutions")
     p.add_argument("--time-limit", type=float, help="seconds")
-    p.add_argument("--backend", help="cpsat, dlx, xcover, or a strategy such as dlx-symmetry "
-                                     "(default: dlx for a first solution, dlx-symmetry for counting)")
+    p.add_argument("--backend", help=f"solver: {', '.join(solver_names())} (default: "
+                                     f"{DEFAULT_STRATEGY['first']} for a first solution, "
+                                     f"{DEFAULT_STRATEGY['count']} for counting)")
     p.add_argument("--json", action="store_true", help="print JSON instead of drawings")
+    p.add_argument("--draw", metavar="FILE", help="also draw the solutions shown (with a card: each task's first) "
+                                                  "to FILE.svg, .png or .pdf, in the booklet's colours")
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("analyze", help="which K pieces of a set tile a region, and in how many ways",
@@ -41,7 +46,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--pieces", required=True, help="piece-set file or shipped set name")
     p.add_argument("--region", required=True, help="region file")
     p.add_argument("--k", type=int, required=True, help="number of pieces per subset")
-    p.add_argument("--backend", default="dlx", help="dlx (default), cpsat or xcover")
+    p.add_argument("--backend", default=DEFAULT_STRATEGY["analyze"],
+                   help=f"solver: {', '.join(solver_names())} (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
     p.set_defaults(func=_cmd_analyze)
 
@@ -55,42 +61,63 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
-    if args.card:
+    if args.problem is not None and not is_xmpuzzle(args.card):
+        raise InputError("--problem goes with a BurrTools .xmpuzzle file")
+    if args.draw:
+        from ..draw.figures import check_format
+
+        check_format(args.draw)
+    if args.card and not is_xmpuzzle(args.card):
         if args.pieces or args.region:
             raise InputError("give either a card file or --pieces/--region, not both")
         if args.use is not None:
             raise InputError("--use goes with --pieces/--region; with a card file, pick a task with --face")
         return _solve_card(args)
-    if not args.pieces or not args.region:
-        raise InputError("solve needs a card file, or both --pieces and --region")
-    if args.face is not None:
-        raise InputError("--face goes with a card file, not with --pieces/--region")
-    piece_set = load_pieces(args.pieces)
-    region = load_region(args.region)
-    names = piece_names_arg(args.use) if args.use is not None else None
-    pieces = piece_set.select(names)
+    if args.card:  # a BurrTools file (issue 14): its problem's pieces and result
+        pieces, region = xmpuzzle_task(args)
+    else:
+        if not args.pieces or not args.region:
+            raise InputError("solve needs a card file, or both --pieces and --region")
+        if args.face is not None:
+            raise InputError("--face goes with a card file, not with --pieces/--region")
+        piece_set = load_pieces(args.pieces)
+        region = load_region(args.region)
+        names = piece_names_arg(args.use) if args.use is not None else None
+        pieces = piece_set.select(names)
     instance = build_instance(pieces, region)
     limit = None if args.count else (args.limit or 1)
     if args.count and args.limit:
         limit = args.limit
-    result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit)
+    # a printed count shows 20 solutions: keep no more (drawing all 9,356 of 6x10 took ~0.4 s)
+    keep = 20 if args.count and not args.json else None
+    result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit, keep=keep)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
         _print_result(result, region, [p.name for p in pieces], counting=args.count)
+    if args.draw:
+        from ..draw.figures import result_panels, save_solutions
+
+        names = list(dict.fromkeys(p.name for p in pieces)) if args.card else piece_set.names  # card: .xmpuzzle
+        save_solutions(args.draw, result_panels(result, region.cells, most=1 if not args.count else 20), names)
     return 0
 
 
 def _solve_card(args: argparse.Namespace) -> int:
     from ..cards import load_card
+    from ..cover import task_instance
     from ..solvers import solve
 
     card = load_card(args.card)
     faces = [args.face] if args.face is not None else list(card.tasks)
-    out = []
+    out, panels = [], []
     for face in faces:
-        instance = card.instance(face)
+        instance = task_instance(card, face)
         result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit)
+        if args.draw:
+            from ..draw.figures import result_panels
+
+            panels += result_panels(result, card.region.cells, most=1, prefix=f"face {face}: ")
         if args.json:
             out.append({"face": face, "pieces": list(card.tasks[face]), **result.to_json()})
         else:
@@ -100,6 +127,10 @@ def _solve_card(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out[0] if args.face is not None else
                          {"card": card.card_id, "side": card.side, "tasks": out}))
+    if args.draw:
+        from ..draw.figures import save_solutions
+
+        save_solutions(args.draw, panels, card.piece_set.names)
     return 0
 
 
@@ -130,8 +161,8 @@ def _print_result(result, region, names, *, counting: bool, indent: str = "") ->
         print(f"{indent}solution {i}:" if len(shown) > 1 or counting else f"{indent}solution:")
         for line in art.splitlines():
             print(indent + "  " + line)
-    if len(shown) < len(result.solutions):
-        print(f"{indent}... {len(result.solutions) - len(shown)} more (use --json for all)")
+    if len(shown) < max(n, len(result.solutions)):
+        print(f"{indent}... {max(n, len(result.solutions)) - len(shown)} more (use --json for all)")
     print(f"{indent}legend: {legend}")
 
 

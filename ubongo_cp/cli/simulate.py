@@ -6,7 +6,9 @@ Heavy modules (pandas, the engines) are imported inside the run functions.
 from __future__ import annotations
 
 import argparse
+import math
 
+from ..errors import InputError
 from .common import add_executor_arguments, add_progress_argument, executor_from
 
 __all__ = ["add_parsers"]
@@ -28,14 +30,17 @@ def add_parsers(sub):
     p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--strategy", nargs="+", choices=_STRATEGY_NAMES, metavar="NAME",
-                   help="movement strategy per seat, cycled if shorter: " + ", ".join(_STRATEGY_NAMES)
-                        + " (default: all four in that order)")
+                   help="movement strategy per seat, at most one per player, cycled if shorter: "
+                        + ", ".join(_STRATEGY_NAMES) + " (default: all four in that order)")
     p.add_argument("--skills", nargs="+", type=float, metavar="X",
                    help="solve speeds of the players (1 = average; default 1); they rotate over the seats "
                         "game by game so every strategy plays with every skill")
     p.add_argument("--side", choices=("easy", "hard"), default="easy", help="card side (UG-1, default easy)")
     p.add_argument("--all-cards", action="store_true", help="play every card (UG-3 variant)")
     p.add_argument("--timer", type=float, default=60.0, help="sand timer in seconds (default 60)")
+    p.add_argument("--move-time", type=float, default=0.0, metavar="S",
+                   help="seconds a solver needs to move and take gems, which must also fit before the timer "
+                        "runs out (UG-7; default 0)")
     _common(p, "classic")
     p.set_defaults(func=_run_ubongo)
 
@@ -68,13 +73,34 @@ def _common(p: argparse.ArgumentParser, game: str) -> None:
                      help="use a made-up rated deck (for trying the simulator before the batch job ran)")
     p.add_argument("--out", metavar="FILE", help="write the table to FILE.csv or FILE.parquet")
     p.add_argument("--sigma", type=float, default=0.4,
-                   help="noise of the solve-time model (sd of log time, default 0.4)")
+                   help="noise of the solve-time model (sd of log time, >= 0, default 0.4)")
     add_executor_arguments(p)
     add_progress_argument(p)
 
 
+#: Options that must be finite numbers > 0, and options that must be finite numbers >= 0.
+_POSITIVE = ("skills", "skill_a", "skill_b", "sweep")
+_NON_NEGATIVE = ("move_time", "sigma")
+
+
+def _check_numbers(args) -> None:
+    """Refuse non-finite or out-of-range numbers (``--skills inf``, ``--sigma nan``, ``--move-time -1``).
+
+    Raises
+    ------
+    InputError
+        Naming the option and the value.
+    """
+    for names, low, strict in ((_POSITIVE, "> 0", True), (_NON_NEGATIVE, ">= 0", False)):
+        for name in names:
+            value = getattr(args, name, None)
+            for v in value if isinstance(value, list) else [] if value is None else [value]:
+                if not (math.isfinite(v) and (v > 0 if strict else v >= 0)):
+                    raise InputError(f"--{name.replace('_', '-')} must be a finite number {low}, got {v}")
+
+
 def _tasks(args, game: str):
-    from ..games.ubongo_sim import as_deck, default_tasks_path, synthetic_tasks
+    from ..games.tasks import as_deck, default_tasks_path, synthetic_tasks
 
     if args.synthetic:
         return as_deck(synthetic_tasks(game), game)
@@ -82,7 +108,7 @@ def _tasks(args, game: str):
 
 
 def _model(args):
-    from ..games.players import SolveTimeModel
+    from ..games.tasks import SolveTimeModel
 
     return SolveTimeModel(sigma=args.sigma)
 
@@ -90,15 +116,14 @@ def _model(args):
 def _run_sweep(args, deck) -> int:
     import pandas as pd
 
-    from ..errors import InputError
-    from ..games.ubongo_sim import handicap_sweep, plot_handicap_sweep, write_table
+    from ..games.duel.sim import handicap_sweep, plot_handicap_sweep
+    from ..io import write_table
 
-    if any(not r > 0 for r in args.sweep):
-        raise InputError(f"--sweep ratios {args.sweep} must be > 0")
     slow = [args.skill_a / r for r in args.sweep]
     with executor_from(args) as executor:
         sweep = handicap_sweep(deck, slow, args.games, args.seed, fast_skill=args.skill_a, side=args.side,
-                               orange_fields=args.orange, model=_model(args), executor=executor)
+                               orange_fields=args.orange, model=_model(args), progress=not args.no_progress,
+                               executor=executor)
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
     print(f"{args.games} Duel matches per setting, side {args.side}, skill A {args.skill_a:g}, "
           f"orange fields {' '.join(map(str, args.orange))}, sigma {args.sigma:g}, seed {args.seed}, tasks: {src}")
@@ -123,8 +148,6 @@ def _run_sweep(args, deck) -> int:
 
 
 def _check_out(args) -> None:
-    from ..errors import InputError
-
     if args.out and not args.out.lower().endswith((".csv", ".parquet", ".pq")):
         raise InputError("--out must end in .csv or .parquet", path=args.out)
 
@@ -132,26 +155,33 @@ def _check_out(args) -> None:
 def _run_ubongo(args) -> int:
     import pandas as pd
 
-    from ..errors import InputError
-    from ..games.ubongo_sim import simulate_ubongo, summarise_ubongo, write_table
+    from ..games.ubongo.sim import simulate_ubongo, summarise_ubongo
+    from ..io import write_table
 
     _check_out(args)
+    _check_numbers(args)
     if args.games < 1:
         raise InputError(f"--games must be >= 1, not {args.games}")
+    if args.strategy and len(args.strategy) > args.players:
+        raise InputError(f"--strategy lists {len(args.strategy)} names for --players {args.players} "
+                         "(give at most one per seat; a shorter list is cycled)")
     deck = _tasks(args, "classic")
     with executor_from(args) as executor:
         table = simulate_ubongo(deck, args.players, args.games, args.seed, strategies=args.strategy,
                                 skills=args.skills, side=args.side, all_cards=args.all_cards, timer=args.timer,
-                                model=_model(args), executor=executor, progress=not args.no_progress)
+                                move_time=args.move_time, model=_model(args), executor=executor,
+                                progress=not args.no_progress)
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
-    print(f"{args.games} gem games, {args.players} players, {args.side} side, seed {args.seed}, tasks: {src}")
+    move = f", move time {args.move_time:g} s" if args.move_time else ""
+    print(f"{args.games} gem games, {args.players} players, {args.side} side{move}, seed {args.seed}, tasks: {src}")
     with pd.option_context("display.width", 120, "display.precision", 3):
         for by in (["strategy"], ["skill"], ["strategy", "skill"]):
             if by == ["strategy", "skill"] and (table["strategy"].nunique() == 1 or table["skill"].nunique() == 1):
                 continue
             print()
+            # A standard error needs two seats in the group: "n/a" for one (e.g. --games 1).
             print(summarise_ubongo(table, by)[["seats", "win_rate", "win_rate_se", "mean_top", "mean_total",
-                                               "mean_solved"]].to_string())
+                                               "mean_solved"]].to_string(na_rep="n/a"))
     if args.out:
         print(f"\nwrote {write_table(table, args.out)} ({len(table)} rows)")
     return 0
@@ -160,10 +190,11 @@ def _run_ubongo(args) -> int:
 def _run_duel(args) -> int:
     import pandas as pd
 
-    from ..errors import InputError
-    from ..games.ubongo_sim import simulate_duel, summarise_duel, write_table
+    from ..games.duel.sim import simulate_duel, summarise_duel
+    from ..io import write_table
 
     _check_out(args)
+    _check_numbers(args)
     if args.games < 1:
         raise InputError(f"--games must be >= 1, not {args.games}")
     deck = _tasks(args, "duel")

@@ -1,15 +1,26 @@
-"""The game-state contract shared by every engine (Ubongo, Duel, Orion Duel, domino).
+"""The contract every game engine shares: facts, states, action ids, play, records, pictures.
 
-The contract follows OpenSpiel's Python games [1]_: a state is mutated by
-``apply_action`` and copied by ``clone``; actions are dense integer ids,
-``legal_actions()`` returns them sorted; ``returns()`` gives one number per
-player. Chance (die rolls, shuffles, solve times) is drawn from the state's
-seeded :class:`numpy.random.Generator`, so a game is reproducible from its
-seed. Engines that model chance as an explicit player report
-``current_player() == CHANCE`` and list ``chance_outcomes()``.
+Engines: the Ubongo gem game (:mod:`.ubongo`), Ubongo Duel (:mod:`.duel`),
+Domino, nezlob se! (:mod:`.domino`) and Orion Duel (:mod:`.orion`). Each is a
+package with the same files: ``state.py`` (the rules, a :class:`GameState`
+subclass and its :class:`GameFacts`), ``agents.py`` (agents or player
+models), ``sim.py`` (the simulation study), ``records.py`` (game records,
+where the game keeps them) and ``render.py`` (pictures).
 
-Conventions: players are ``0 .. num_players-1``; :data:`CHANCE` and
-:data:`TERMINAL` are the special player ids used by OpenSpiel.
+The state contract follows OpenSpiel's Python games [1]_: a state is mutated
+by :meth:`GameState.apply_action` and copied by :meth:`GameState.clone`;
+actions are dense integer ids, ``legal_actions()`` returns them sorted;
+``returns()`` gives one number per player. Players are ``0 .. n-1``;
+:data:`CHANCE` and :data:`TERMINAL` are OpenSpiel's special player ids.
+Chance is either explicit (``current_player() == CHANCE``, with
+``chance_outcomes()`` and :meth:`GameState.sample_chance`) or sampled inside
+a transition from the state's own seeded :class:`numpy.random.Generator`;
+either way a game is reproducible from its seed.
+
+Game records are JSON objects ``{"format": ..., "version": ..., ...}``; one
+API reads and writes them for every game that keeps them
+(:func:`record_of`, :func:`save_record`, :func:`load_record`,
+:func:`replay_record`); a game joins it with :func:`register_record_format`.
 
 References
 ----------
@@ -21,29 +32,136 @@ from __future__ import annotations
 
 import abc
 import copy
-from typing import Callable, Sequence
+import functools
+import importlib
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Sequence
 
 import numpy as np
 
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, InputError
 
-__all__ = ["CHANCE", "TERMINAL", "GameState", "Agent", "RandomAgent", "play_game"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "GameFacts",
+    "GameState",
+    "action_id",
+    "Agent",
+    "RandomAgent",
+    "play_game",
+    "picture_axes",
+    "RecordFormat",
+    "register_record_format",
+    "record_format_of",
+    "record_of",
+    "save_record",
+    "load_record",
+    "replay_record",
+]
 
 #: Player id of chance nodes (OpenSpiel's ``pyspiel.PlayerId.CHANCE``).
 CHANCE = -1
 #: Player id reported by terminal states (OpenSpiel's ``PlayerId.TERMINAL``).
 TERMINAL = -4
+#: Bound on the actions of a game whose engine declares no facts (OpenSpiel
+#: engines always declare one; this only guards :func:`play_game`).
+_UNDECLARED_LENGTH = 1_000_000
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What a game declares about itself, as data (OpenSpiel's ``GameType`` and ``GameInfo``).
+
+    Each engine's ``state.py`` defines one at the top, with a comment
+    justifying its length bound, and sets it as ``facts`` of its state class.
+
+    Parameters
+    ----------
+    name : str
+        Short name of the game.
+    min_players, max_players : int
+        Player counts the engine accepts.
+    chance_nodes : bool
+        The game has explicit chance nodes (``current_player() == CHANCE``).
+    sampled_chance : bool
+        Some transitions draw chance events inside themselves from the
+        state's seeded generator (OpenSpiel's "sampled stochastic").
+    returns_sum : tuple of float
+        The values ``sum(returns())`` may take at a terminal state.
+    max_game_length : int
+        Most actions a game with the default settings can take;
+        :meth:`GameState.max_game_length` gives the bound of one state's
+        settings.
+    """
+
+    name: str
+    min_players: int
+    max_players: int
+    chance_nodes: bool
+    sampled_chance: bool
+    returns_sum: tuple[float, ...]
+    max_game_length: int
+
+
+def action_id(action: Any) -> int:
+    """``action`` as a Python ``int``, or :class:`IllegalActionError` if it is not an integer id.
+
+    Python and NumPy integers pass; ``bool`` (``True`` is not action 1),
+    floats (``2.9`` is not action 2), strings (``'5'``) and ``None`` are
+    refused. This is the one place every engine checks the type of an action
+    (:meth:`GameState.apply_action` calls it before the rules see the action).
+
+    Raises
+    ------
+    IllegalActionError
+        For anything but an integer.
+
+    Examples
+    --------
+    >>> action_id(3), action_id(np.int64(4))
+    (3, 4)
+    >>> action_id(2.9)
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.IllegalActionError: illegal action 2.9: an action is an integer id, not a float
+    """
+    if type(action) is int:
+        return action
+    if isinstance(action, np.integer):
+        return int(action)
+    raise IllegalActionError(f"illegal action {action!r}: an action is an integer id, "
+                             f"not a {type(action).__name__}")
 
 
 class GameState(abc.ABC):
-    """Abstract state of a sequential game with optional chance nodes.
+    """Abstract state of a sequential game with optional chance.
 
-    Subclasses must implement the abstract methods; ``clone`` defaults to a
-    deep copy (the generator is copied too, so a clone replays the same
-    chance events).
+    Engines implement :meth:`current_player`, :meth:`legal_actions`,
+    :meth:`_apply_action`, :meth:`is_terminal` and :meth:`returns`, and set
+    the class attribute ``facts`` (a :class:`GameFacts`). ``clone`` defaults
+    to a deep copy (the generator is copied too, so a clone replays the same
+    chance events). An engine that overrides :meth:`apply_action` itself gets
+    the :func:`action_id` check wrapped around its method, so the check holds
+    for every engine.
     """
 
+    #: The game's facts (set by every engine).
+    facts: ClassVar[GameFacts | None] = None
     num_players: int
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("apply_action")
+        if own is not None and not getattr(own, "_checks_action_id", False):
+            @functools.wraps(own)
+            def apply_action(self, action, _own=own):
+                return _own(self, action_id(action))
+
+            apply_action._checks_action_id = True
+            cls.apply_action = apply_action
 
     @abc.abstractmethod
     def current_player(self) -> int:
@@ -53,16 +171,20 @@ class GameState(abc.ABC):
     def legal_actions(self) -> list[int]:
         """Sorted list of the integer ids of the legal actions (empty if terminal)."""
 
-    @abc.abstractmethod
     def apply_action(self, action: int) -> None:
-        """Play ``action`` for the current player.
+        """Play ``action`` for the current player (or chance).
 
         Raises
         ------
         IllegalActionError
-            If ``action`` is not legal here; the message names the action and
-            the rule that forbids it.
+            If ``action`` is not an integer (:func:`action_id`) or not legal
+            here; the message names the action and the rule that forbids it.
         """
+        self._apply_action(action if type(action) is int else action_id(action))
+
+    def _apply_action(self, action: int) -> None:
+        """Engine part of :meth:`apply_action`: ``action`` is a Python ``int``."""
+        raise NotImplementedError(f"{type(self).__name__} implements neither _apply_action nor apply_action")
 
     @abc.abstractmethod
     def is_terminal(self) -> bool:
@@ -80,13 +202,70 @@ class GameState(abc.ABC):
         """``(action, probability)`` pairs at a chance node (probabilities sum to 1)."""
         return []
 
+    def sample_chance(self, rng: np.random.Generator | None = None) -> int:
+        """Draw a chance action at a chance node, from ``rng`` (default: a fresh generator).
+
+        Engines whose states carry their own generator draw from it when
+        ``rng`` is None, so a game is reproducible from the state's seed.
+        """
+        outcomes = self.chance_outcomes()
+        probs = np.array([p for _, p in outcomes], dtype=float)
+        rng = rng if rng is not None else np.random.default_rng()
+        return int(outcomes[rng.choice(len(outcomes), p=probs / probs.sum())][0])
+
+    def max_game_length(self) -> int:
+        """Most actions a game from the initial state of these settings can take.
+
+        Default: ``facts.max_game_length``; engines whose bound depends on
+        their settings override it.
+        """
+        facts = type(self).facts
+        return _UNDECLARED_LENGTH if facts is None else facts.max_game_length
+
     def clone(self) -> "GameState":
         """An independent deep copy of this state."""
         return copy.deepcopy(self)
 
+    def picture(self):
+        """A :class:`matplotlib.figure.Figure` of the state, or None (default: no picture)."""
+        return None
+
+    def _repr_png_(self) -> bytes | None:
+        """PNG of :meth:`picture`, which Jupyter shows for a state left at the end of a cell."""
+        fig = self.picture()
+        if fig is None:
+            return None
+        import io
+
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png")
+        return buf.getvalue()
+
     def _illegal(self, action: int, why: str) -> IllegalActionError:
         """Build the error raised for an illegal ``action`` (helper for engines)."""
         return IllegalActionError(f"illegal action {action} ({self.action_to_string(action)}): {why}")
+
+
+def picture_axes(width: float, height: float, dpi: int = 80):
+    """A blank figure for a state picture: ``(figure, axes)``, equal aspect, no axis lines.
+
+    Uses :class:`matplotlib.figure.Figure` directly (no pyplot, no global
+    backend), imported here so that the engines load without matplotlib.
+
+    Parameters
+    ----------
+    width, height : float
+        Figure size in inches.
+    dpi : int
+        Resolution of the PNG Jupyter shows (dots per inch).
+    """
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=dpi)
+    ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    return fig, ax
 
 
 Agent = Callable[[GameState], int]
@@ -104,36 +283,179 @@ class RandomAgent:
         return actions[int(self.rng.integers(len(actions)))]
 
 
-def play_game(state: GameState, agents: Sequence[Agent],
-              rng: np.random.Generator | None = None, max_steps: int = 1_000_000) -> GameState:
-    """Play ``state`` to the end with one agent per seat; chance sampled from ``rng``.
+def play_game(state: GameState, agents: Sequence[Agent], rng: np.random.Generator | None = None,
+              max_steps: int | None = None) -> GameState:
+    """Play ``state`` to the end with one agent per seat: the one game loop of every engine.
 
     Parameters
     ----------
     state : GameState
         Start state; it is mutated and returned.
     agents : sequence of Agent
-        ``agents[p]`` chooses for player ``p``.
+        ``agents[p]`` chooses for player ``p`` (may be empty for a game of
+        chance nodes only, such as Ubongo Duel).
     rng : numpy.random.Generator, optional
-        Samples explicit chance nodes (default: a fresh unseeded generator).
-    max_steps : int
-        Safety bound on the number of actions.
+        Passed to :meth:`GameState.sample_chance` at chance nodes (default:
+        the state's own generator where it has one).
+    max_steps : int, optional
+        Bound on the number of actions (default
+        :meth:`GameState.max_game_length`).
+
+    Returns
+    -------
+    GameState
+        ``state``, now terminal.
 
     Raises
     ------
     RuntimeError
-        If the game is not over after ``max_steps`` actions.
+        If the game is not over after ``max_steps`` actions (an engine whose
+        declared bound is wrong).
     """
-    rng = rng or np.random.default_rng()
-    for _ in range(max_steps):
-        if state.is_terminal():
-            return state
+    limit = state.max_game_length() if max_steps is None else max_steps
+    steps = 0
+    player = state.current_player()
+    while player != TERMINAL:  # the contract: current_player() is TERMINAL exactly when is_terminal()
+        if steps >= limit:
+            raise RuntimeError(f"game not over after {limit} actions")
+        state.apply_action(state.sample_chance(rng) if player == CHANCE else agents[player](state))
+        steps += 1
         player = state.current_player()
-        if player == CHANCE:
-            outcomes = state.chance_outcomes()
-            actions = [a for a, _ in outcomes]
-            probs = np.array([p for _, p in outcomes], dtype=float)
-            state.apply_action(int(actions[rng.choice(len(actions), p=probs / probs.sum())]))
-        else:
-            state.apply_action(agents[player](state))
-    raise RuntimeError(f"game not over after {max_steps} actions")
+    return state
+
+
+# ---------------------------------------------------------------------------
+# Game records
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """How one game writes and replays its JSON records.
+
+    Parameters
+    ----------
+    name : str
+        The record's ``"format"`` value, e.g. ``"ubongo-cp/domino-record"``.
+    version : int
+        The record's ``"version"`` value this code writes and reads.
+    state_type : type
+        The engine's :class:`GameState` subclass.
+    write : callable
+        ``write(state, players)`` -> the record (a JSON-ready dict holding
+        ``format`` and ``version``); ``players`` are optional labels, one per
+        seat.
+    read : callable
+        ``read(record, path, on_move)`` -> the final state, replayed move by
+        move through the rules (``path`` names the file in errors,
+        ``on_move(n, state, action)`` is called before move ``n``, from 1, is
+        applied). Raises :class:`~ubongo_cp.errors.InputError` for a
+        malformed record and an error naming the move number and the rule
+        for an illegal move.
+    """
+
+    name: str
+    version: int
+    state_type: type
+    write: Callable[[GameState, Sequence[str] | None], dict]
+    read: Callable[[dict, "str | os.PathLike | None", "Callable | None"], GameState]
+
+
+_FORMATS: dict[str, RecordFormat] = {}
+#: Packages that register record formats, imported when a record names a
+#: format not registered yet.
+_RECORD_PACKAGES = ("ubongo_cp.games.domino", "ubongo_cp.games.orion")
+
+
+def register_record_format(fmt: RecordFormat) -> None:
+    """Make :func:`record_of`, :func:`save_record` and :func:`load_record` know a game's records."""
+    _FORMATS[fmt.name] = fmt
+
+
+def record_format_of(state_type: type) -> RecordFormat | None:
+    """The record format registered for ``state_type`` (or a base class of it), or None."""
+    for fmt in _FORMATS.values():
+        if issubclass(state_type, fmt.state_type):
+            return fmt
+    return None
+
+
+def record_of(state: GameState, players: Sequence[str] | None = None) -> dict:
+    """The JSON-ready record of the game that led to ``state``.
+
+    Parameters
+    ----------
+    state : GameState
+        Any state of a game that keeps records (a terminal one gets a
+        ``result``).
+    players : sequence of str, optional
+        Labels of who played each seat (agent names).
+
+    Raises
+    ------
+    TypeError
+        If the game keeps no records (the Ubongo gem game and Ubongo Duel:
+        see ``docs/games.md``).
+    """
+    fmt = record_format_of(type(state))
+    if fmt is None:
+        raise TypeError(f"{type(state).__name__} keeps no game records")
+    return fmt.write(state, None if players is None else list(players))
+
+
+def save_record(state: GameState, path: str | os.PathLike, players: Sequence[str] | None = None) -> None:
+    """Write :func:`record_of` ``(state, players)`` to ``path`` as indented JSON (atomically)."""
+    from ..io import atomic_write_text
+
+    atomic_write_text(path, json.dumps(record_of(state, players), indent=1) + "\n")
+
+
+def load_record(path: str | os.PathLike, *, game: type | None = None,
+                on_move: Callable[[int, GameState, int], None] | None = None) -> GameState:
+    """Read a JSON game record and replay it through the rules; returns the final state.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The JSON file.
+    game : type, optional
+        The state class the record must be of (default: any registered
+        game, found from the record's ``format``).
+    on_move : callable, optional
+        ``on_move(n, state, action)``, called before move ``n`` (from 1) is
+        applied.
+
+    Raises
+    ------
+    InputError
+        If the file is missing, not UTF-8, not a JSON object, of an unknown
+        format or version, of another game than ``game``, or malformed (the
+        message names the file, and the move number where there is one).
+    IllegalActionError
+        For a recorded move the rules forbid (naming the file, the move
+        number and the rule).
+    """
+    from ..io import read_json_object
+
+    return replay_record(read_json_object(path), path=path, game=game, on_move=on_move)
+
+
+def replay_record(record: dict, *, path: str | os.PathLike | None = None, game: type | None = None,
+                  on_move: Callable[[int, GameState, int], None] | None = None) -> GameState:
+    """Replay a record dict (see :func:`load_record`); ``path`` names the file in errors."""
+    if not isinstance(record, dict):
+        raise InputError("a game record must be a JSON object", path=path)
+    name = record.get("format")
+    fmt = _FORMATS.get(name) if isinstance(name, str) else None
+    if fmt is None:
+        for package in _RECORD_PACKAGES:
+            importlib.import_module(package)
+        fmt = _FORMATS.get(name) if isinstance(name, str) else None
+    if fmt is None:
+        raise InputError(f"not a game record this version reads: format {name!r} "
+                         f"(known: {', '.join(sorted(_FORMATS))})", path=path)
+    if game is not None and not issubclass(fmt.state_type, game):
+        raise InputError(f"a {fmt.name} record is not a {game.__name__} record", path=path)
+    if record.get("version") != fmt.version:
+        raise InputError(f"{fmt.name} record version {record.get('version')!r} is not supported "
+                         f"(expected {fmt.version})", path=path)
+    return fmt.read(record, path, on_move)

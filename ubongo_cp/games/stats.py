@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-__all__ = ["Z95", "wilson_interval", "binomial_se", "chisquare_uniform"]
+__all__ = ["Z95", "wilson_interval", "binomial_se", "mean_se", "chisquare_uniform"]
 
 #: Two-sided 95 % normal quantile.
 Z95 = 1.959963984540054
@@ -75,6 +75,25 @@ def binomial_se(p: float, n: int) -> float:
     if n < 1:
         return math.nan
     return math.sqrt(max(p * (1 - p), 0.0) / n)
+
+
+def mean_se(values: Sequence[float]) -> float:
+    """Standard error of a sample mean, ``std(values, ddof=1) / sqrt(n)``; NaN for ``n < 2``.
+
+    For shares that are not 0/1 outcomes (a win shared by k players counts
+    1/k), where :func:`binomial_se` does not apply. With one value the
+    sample standard deviation, and so the error, is undefined.
+
+    Examples
+    --------
+    >>> round(mean_se([0.0, 1.0, 0.5, 0.5]), 4), mean_se([1.0])
+    (0.2041, nan)
+    """
+    n = len(values)
+    if n < 2:
+        return math.nan
+    mean = math.fsum(values) / n
+    return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1) / n)
 
 
 def chisquare_uniform(observed: Sequence[float]) -> dict:

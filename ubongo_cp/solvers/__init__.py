@@ -1,51 +1,46 @@
-"""Solver backends for exact-cover instances, behind one ``solve`` function.
+"""Solvers for exact-cover instances, behind one ``solve`` function and one registry.
 
-Backends: ``"cpsat"`` (OR-Tools CP-SAT, :mod:`.cpsat`), ``"dlx"`` (our
-numba Algorithm X with dancing cells and search-node counts,
-:mod:`.dancing`) and ``"xcover"`` (the ``xcover`` package's Algorithm C,
-:mod:`.dlx`, kept as an independent reference). Both consume the same
-:class:`~ubongo_cp.cover.ExactCoverInstance` and return a
-:class:`~ubongo_cp.solvers.base.SolveResult`.
+Every solver, a plain backend or a strategy built on one, is registered by
+name in :mod:`.registry` with what it reports and supports; :func:`solve`
+looks it up and runs it through the one driver, :func:`.base.drive`.
+
+Backends (one module each): :mod:`.cpsat` (OR-Tools CP-SAT), :mod:`.split`
+(CP-SAT on independent sub-problems), :mod:`.dlx` (our Algorithm X over the
+search kernel :mod:`.dancing`, with search-node counts), :mod:`.xcover` (the
+``xcover`` package, an independent reference) and :mod:`.cnf` (CaDiCaL on a
+CNF encoding); :mod:`.orbits` is the orbit decomposition any of them can run
+on. All consume the same :class:`~ubongo_cp.cover.ExactCoverInstance` and
+return a :class:`~ubongo_cp.solvers.base.SolveResult`. Importing this
+package imports no search engine (OR-Tools, numba): a backend's module is
+imported when it is first used.
 """
 
 from __future__ import annotations
 
-from ..cover import ExactCoverInstance
+import math
+from typing import TYPE_CHECKING
+
 from ..errors import InputError
-from .base import NO_SOLUTION, SOLVED, UNKNOWN, SolveResult, drive
+from .registry import DEFAULT_STRATEGY, SOLVERS, SolverSpec, get_solver, solver_names
 
-__all__ = ["solve", "BACKENDS", "get_backend", "SolveResult", "SOLVED", "NO_SOLUTION", "UNKNOWN", "copy_repeats",
-           "MAX_COPY_REPEATS"]
+if TYPE_CHECKING:
+    from ..cover import ExactCoverInstance
+    from .base import OnSolution, SolveResult
 
-BACKENDS = ("cpsat", "dlx", "xcover")
-
-
-def get_backend(name: str):
-    """The backend object for ``name`` (``"cpsat"`` or ``"dlx"``).
-
-    Raises
-    ------
-    InputError
-        For an unknown name.
-    """
-    if name == "cpsat":
-        from .cpsat import CpSatBackend
-
-        return CpSatBackend()
-    if name == "dlx":
-        from .dancing import DancingBackend
-
-        return DancingBackend()
-    if name == "xcover":
-        from .dlx import DlxBackend
-
-        return DlxBackend(name="xcover")
-    raise InputError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
-
+__all__ = ["solve", "SolveResult", "SOLVERS", "SolverSpec", "get_solver", "solver_names", "DEFAULT_STRATEGY",
+           "copy_repeats", "MAX_COPY_REPEATS"]
 
 #: Above this many orderings of identical pieces per solution, the default
-#: backend is CP-SAT (see :func:`solve`).
+#: solver is CP-SAT (see :func:`solve`).
 MAX_COPY_REPEATS = 24
+
+
+def __getattr__(name: str):
+    if name == "SolveResult":  # imported on first use: it pulls in numpy and the instance module
+        from .base import SolveResult
+
+        return SolveResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def copy_repeats(instance: ExactCoverInstance) -> int:
@@ -55,13 +50,12 @@ def copy_repeats(instance: ExactCoverInstance) -> int:
     1 without copies. DLX filters the repeats out (canonical order of the
     copies' placements) but has to find them all first.
     """
-    import math
-
     return math.prod(math.factorial(len(g)) for g in instance.copy_groups)
 
 
 def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: int | None = None,
-          time_limit: float | None = None, keep: int | None = None) -> SolveResult:
+          time_limit: float | None = None, keep: int | None = None, reduce: bool = True,
+          on_solution: OnSolution | None = None, pieces_used: int | None = None) -> SolveResult:
     """Solve (find, count, or enumerate) the exact covers of ``instance``.
 
     Parameters
@@ -69,10 +63,10 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     instance : ExactCoverInstance
         From :func:`ubongo_cp.cover.build_instance`.
     backend : str, optional
-        A backend (``"cpsat"``, ``"dlx"``, ``"xcover"``) or a named strategy of
-        :mod:`.strategies` (e.g. ``"dlx-symmetry"``, ``"cpsat-symmetry-split"``,
-        ``"sat"``). Default: the measured winner for the question asked
-        (:data:`.strategies.DEFAULT_STRATEGY`): ``"dlx"`` for a first
+        A registered solver name (:data:`SOLVERS`: e.g. ``"cpsat"``,
+        ``"dlx"``, ``"xcover"``, ``"sat"``, ``"dlx-symmetry"``,
+        ``"cpsat-symmetry-split"``). Default: the measured winner for the
+        question asked (:data:`DEFAULT_STRATEGY`): ``"dlx"`` for a first
         solution (``limit=1``), ``"dlx-symmetry"`` (orbit decomposition by
         the region's symmetries on the DLX backend) for counting; but
         ``"cpsat"`` when identical pieces would make DLX meet each solution
@@ -83,18 +77,31 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         Stop after this many solutions (1 = first solution only).
     time_limit : float, optional
         Seconds; on time-out ``complete`` is False and ``status`` is
-        ``"unknown"`` if nothing was found.
+        ``Status.UNKNOWN`` if nothing was found.
     keep : int, optional
         Keep at most this many solutions (default: all found).
+    reduce : bool
+        Also count the solutions up to the region's symmetries (UP-5).
+    on_solution : callable, optional
+        ``on_solution(option_ids) -> bool``, called with every solution
+        (option ids of ``instance``); returning False stops the search.
+    pieces_used : int, optional
+        Only covers using exactly this many pieces (the subset analysis,
+        with optional pieces): a constraint of the model where the solver
+        supports it (:attr:`SolverSpec.cardinality`), else a filter.
 
     Returns
     -------
     SolveResult
+        ``backend`` is the registered name; ``stats["wall_seconds"]`` the
+        wall time in seconds (instance build excluded).
 
     Raises
     ------
     InputError
-        For an unknown backend/strategy or a limit below 1.
+        For an unknown solver name (the message lists the registered ones),
+        a limit below 1, or optional pieces with a solver that does not
+        enumerate with secondary items.
 
     Examples
     --------
@@ -102,19 +109,19 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     >>> from ubongo_cp.cover import build_instance
     >>> inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20))
     >>> r = solve(inst)
-    >>> r.count, r.count_reduced, r.complete
-    (8, 2, True)
+    >>> r.count, r.count_reduced, r.complete, r.backend
+    (8, 2, True, 'dlx-symmetry')
     """
     if limit is not None and limit < 1:
         raise InputError(f"limit must be at least 1, got {limit}")
-    from .strategies import DEFAULT_STRATEGY, solve_with, strategy_names
-
     name = backend or DEFAULT_STRATEGY["first" if limit == 1 else "count"]
     if backend is None and copy_repeats(instance) > MAX_COPY_REPEATS:
         name = "cpsat"  # DLX would meet every solution once per ordering of the copies
-    if name in BACKENDS:
-        return drive(get_backend(name), instance, limit=limit, time_limit=time_limit, keep=keep)
-    if name in strategy_names():
-        return solve_with(instance, name, limit=limit, time_limit=time_limit, keep=keep)
-    raise InputError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)} "
-                     f"or a strategy ({', '.join(n for n in strategy_names() if n not in BACKENDS)})")
+    spec = get_solver(name)
+    if instance.optional_pieces and not spec.secondary_items:
+        raise InputError(f"backend {name!r} cannot enumerate covers with optional pieces (secondary items)")
+    from .base import drive
+
+    extra = {"cardinality": pieces_used} if spec.cardinality and pieces_used is not None else {}
+    return drive(spec.make(**extra), instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,
+                 orbits=spec.orbits, on_solution=on_solution, pieces_used=pieces_used, name=spec.name)

@@ -1,4 +1,12 @@
-"""Result type and the common driver shared by every solver backend."""
+"""The result type, the backend protocol and the one driver that runs every solver.
+
+:func:`drive` is the only place that turns what a backend finds into a
+:class:`SolveResult`: the cheap pre-check, solution limits, kept solutions,
+the symmetry-reduced count (UP-5), time limits, the orbit decomposition
+(:mod:`.orbits`), a per-solution callback and a filter on the number of
+pieces used (for the subset analysis). :func:`ubongo_cp.solvers.solve`
+looks the backend up in the registry and calls it.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +14,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
+import numpy as np
+
 from ..cover import ExactCoverInstance
 from ..status import Status
+from .orbits import Decomposition, orbit_plan
 
-__all__ = ["SOLVED", "NO_SOLUTION", "UNKNOWN", "SolveResult", "Backend", "drive", "REDUCE_LIMIT"]
-
-SOLVED = Status.SOLVED
-NO_SOLUTION = Status.NO_SOLUTION
-UNKNOWN = Status.UNKNOWN
+__all__ = ["SolveResult", "Backend", "OnSolution", "drive", "REDUCE_LIMIT"]
 
 #: Largest number of solutions for which the symmetry-reduced count is computed
 #: (each solution's canonical key is kept in memory).
@@ -22,13 +29,13 @@ REDUCE_LIMIT = 2_000_000
 
 @dataclass
 class SolveResult:
-    """What a backend found.
+    """What a solver found.
 
     Attributes
     ----------
-    status : str
-        ``"solved"`` (at least one solution), ``"no solution"`` (proved none),
-        or ``"unknown"`` (time limit reached before either).
+    status : Status
+        ``SOLVED`` (at least one solution), ``NO_SOLUTION`` (proved none),
+        or ``UNKNOWN`` (time limit reached before either).
     solutions : list of dict
         Piece name -> list of (row, col) cells, at most ``keep`` of them.
     count : int
@@ -37,18 +44,23 @@ class SolveResult:
         True when the search space was exhausted (no ``limit``/time-out cut it).
     count_reduced : int or None
         Solutions up to the region's symmetries (UP-5), when ``complete``;
-        equals ``count`` for an asymmetric region.
+        equals ``count`` for an asymmetric region; None when not asked for.
     stats : dict
         ``wall_seconds`` (float, seconds, instance build excluded), backend
         counters (``branches``/``conflicts`` for CP-SAT, ``nodes`` for DLX),
-        ``reason`` when a cheap pre-check proved there is no solution.
+        ``reason`` when a cheap pre-check proved there is no solution,
+        ``symmetry`` (and the plan's figures) for the orbit decomposition.
     backend : str
-        Name of the backend that produced it.
+        Registered name of the solver that produced it.
     option_solutions : list of list of int
         The kept solutions as option ids of the instance.
+    instance : ExactCoverInstance or None
+        The instance solved (set by :func:`drive`; None for a result made
+        otherwise); lets the result draw itself (:meth:`draw`, a picture in
+        a notebook).
     """
 
-    status: str
+    status: Status
     solutions: list[dict]
     count: int
     complete: bool
@@ -56,6 +68,7 @@ class SolveResult:
     stats: dict = field(default_factory=dict)
     backend: str = ""
     option_solutions: list[list[int]] = field(default_factory=list, repr=False)
+    instance: ExactCoverInstance | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
         """The CLI's stable JSON form: ``{"count", "complete", "solutions"}`` plus extras."""
@@ -68,7 +81,28 @@ class SolveResult:
             "stats": self.stats,
         }
 
+    def draw(self, instance: ExactCoverInstance | None = None, *, colours=None, most: int = 12):
+        """The kept solutions (at most ``most``) as a matplotlib Figure, one panel each.
 
+        Raises
+        ------
+        ValueError
+            When the result does not know its instance and none is given.
+        """
+        from ..draw.figures import result_figure
+
+        return result_figure(self, instance, colours, most=most)
+
+    def _repr_svg_(self) -> str | None:
+        """A picture in a notebook when the result knows its instance (else the text repr)."""
+        if self.instance is None:
+            return None
+        from ..draw.figures import figure_svg
+
+        return figure_svg(self.draw())
+
+
+#: ``on_solution(option_ids) -> bool``: called once per solution; False stops the search.
 OnSolution = Callable[[Sequence[int]], bool]
 
 
@@ -88,12 +122,17 @@ class Backend(Protocol):
 
 
 def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None = None,
-          time_limit: float | None = None, keep: int | None = None,
-          reduce: bool = True) -> SolveResult:
+          time_limit: float | None = None, keep: int | None = None, reduce: bool = True,
+          orbits: bool = False, on_solution: OnSolution | None = None, pieces_used: int | None = None,
+          name: str | None = None) -> SolveResult:
     """Run ``backend`` on ``instance`` and assemble a :class:`SolveResult`.
 
     Parameters
     ----------
+    backend : Backend
+        A backend object (see :meth:`.registry.SolverSpec.make`).
+    instance : ExactCoverInstance
+        The instance to solve.
     limit : int, optional
         Stop after this many solutions (``count`` is then a lower bound and
         ``complete`` is False unless the space was exhausted at the same time).
@@ -102,39 +141,115 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     keep : int, optional
         Keep at most this many solutions as dicts (default: all found).
     reduce : bool
-        Compute the symmetry-reduced count (UP-5) when the count is complete.
+        Compute the symmetry-reduced count (UP-5) when the count is complete
+        (else ``count_reduced`` is None).
+    orbits : bool
+        Search the orbit decomposition (:mod:`.orbits`) when it applies: no
+        ``limit`` above 1, a symmetric region, a piece with a unique name, no
+        optional pieces; ``stats["symmetry"]`` says which case applied.
+    on_solution : callable, optional
+        Called with every solution (option ids of ``instance``, also the
+        ones the orbit decomposition stands for); returning False stops.
+    pieces_used : int, optional
+        Count only covers that use exactly this many pieces (with optional
+        pieces; backends that can constrain it in the model are made so by
+        the caller).
+    name : str, optional
+        ``SolveResult.backend`` (default ``backend.name``).
+
+    Returns
+    -------
+    SolveResult
     """
     start = time.perf_counter()
+    name = backend.name if name is None else name
     reason = instance.precheck()
     if reason is not None:
-        return SolveResult(NO_SOLUTION, [], 0, True, 0,
-                           {"wall_seconds": time.perf_counter() - start, "reason": reason}, backend.name)
-    count = 0
+        return SolveResult(Status.NO_SOLUTION, [], 0, True, 0,
+                           {"wall_seconds": time.perf_counter() - start, "reason": reason}, name, [], instance)
+    decomposition, notes = None, {}
+    if orbits:
+        plan = orbit_plan(instance) if limit is None or limit == 1 else None
+        if plan is not None:
+            decomposition = Decomposition(instance, plan)
+            notes = decomposition.stats()
+        else:
+            notes = {"symmetry": "not applicable" if limit is None or limit == 1 else "limit > 1"}
+    count = found = free = 0  # solutions (weighted), solutions searched, with a trivial stabiliser
     kept: list[list[int]] = []
-    symmetric = reduce and len(instance.region_symmetries) > 1
-    keys: set | None = set() if symmetric else None
+    keys: set | None = set() if reduce and len(instance.region_symmetries) > 1 else None
+    stopped = False
 
-    def on_solution(options: Sequence[int]) -> bool:
-        nonlocal count, keys
-        count += 1
+    def hand_on(solution: list[int]) -> bool:
+        """Keep a solution of the whole instance and give it to ``on_solution``; False to stop."""
         if keep is None or len(kept) < keep:
-            kept.append([int(o) for o in options])
+            kept.append(solution)
+        return on_solution is None or bool(on_solution(solution))
+
+    def plain(options: Sequence[int]) -> bool:
+        nonlocal count, found, keys, stopped
+        if stopped:  # e.g. CP-SAT with several workers after the stop request
+            return False
+        if pieces_used is not None and len(options) != pieces_used:
+            return True
+        count += 1
+        found += 1
         if keys is not None:
             keys.add(instance.canonical_key(options))
             if len(keys) > REDUCE_LIMIT:
                 keys = None
-        return limit is None or count < limit
+        go = limit is None or found < limit
+        if (on_solution is not None or keep is None or len(kept) < keep) and not hand_on(_ints(options)):
+            go = False
+        stopped = not go
+        return go
 
-    exhausted, stats = backend.run(instance, on_solution, time_limit=time_limit,
+    def lifted(options: Sequence[int]) -> bool:
+        nonlocal count, found, free, keys, stopped
+        if stopped:
+            return False
+        original, weight = decomposition.lift(options)
+        if pieces_used is not None and len(original) != pieces_used:
+            return True
+        found += 1
+        count += weight
+        if weight == decomposition.plan.group_order:
+            free += 1  # trivial stabiliser: the only member of its solution orbit found
+        elif keys is not None:
+            keys.add(instance.canonical_key(original))
+            if len(keys) > REDUCE_LIMIT:
+                keys = None
+        go = limit is None or found < limit
+        # The solutions this one stands for: its images under one symmetry per placement of its orbit.
+        if on_solution is not None or keep is None or len(kept) < keep:
+            for image in decomposition.images(original):
+                if not hand_on(image):
+                    go = False
+                    break
+                if limit == 1 or (on_solution is None and keep is not None and len(kept) >= keep):
+                    break
+        stopped = not go
+        return go
+
+    target = instance if decomposition is None else decomposition.restricted
+    exhausted, stats = backend.run(target, plain if decomposition is None else lifted, time_limit=time_limit,
                                    first_only=limit == 1)
-    complete = exhausted
-    if count == 0:
-        status = NO_SOLUTION if exhausted else UNKNOWN
-    else:
-        status = SOLVED
+    if decomposition is not None:
+        notes["solutions_searched"] = found
+        if limit == 1 and found:
+            count, exhausted = 1, False  # a first-solution search: the weighted count is not asked for
+    status = Status.SOLVED if count else (Status.NO_SOLUTION if exhausted else Status.UNKNOWN)
     reduced = None
-    if complete:
-        reduced = count if not symmetric else (len(keys) if keys is not None else None)
-    stats = {"wall_seconds": time.perf_counter() - start, **stats}
-    return SolveResult(status, [instance.solution_dict(s) for s in kept], count, complete, reduced,
-                       stats, backend.name, kept)
+    if exhausted and reduce:
+        if len(instance.region_symmetries) <= 1:
+            reduced = count
+        elif keys is not None:
+            reduced = free + len(keys)
+    stats = {"wall_seconds": time.perf_counter() - start, **stats, **notes}
+    return SolveResult(status, [instance.solution_dict(s) for s in kept], count, exhausted, reduced, stats,
+                       name, kept, instance)
+
+
+def _ints(options: Sequence[int]) -> list[int]:
+    """Option ids as a list of Python ints (backends hand numpy arrays or lists)."""
+    return options.tolist() if isinstance(options, np.ndarray) else [int(o) for o in options]

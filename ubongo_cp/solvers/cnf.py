@@ -68,15 +68,10 @@ def encode(instance: ExactCoverInstance) -> tuple[list[list[int]], int]:
     """
     from pysat.card import CardEnc, EncType
 
-    n_options = instance.n_options
-    covering: list[list[int]] = [[] for _ in range(instance.n_items)]
-    indptr, indices = instance.indptr, instance.indices
-    for o in range(n_options):
-        for item in indices[indptr[o]:indptr[o + 1]]:
-            covering[int(item)].append(o + 1)
     clauses: list[list[int]] = []
-    top = n_options
-    for item, lits in enumerate(covering):
+    top = instance.n_options
+    for item, options in enumerate(instance.item_options):
+        lits = [o + 1 for o in options]
         # At least one placement covers each primary item (UP-2).
         if item < instance.n_primary:
             clauses.append(list(lits))

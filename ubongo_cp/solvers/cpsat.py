@@ -11,6 +11,11 @@ CP-SAT solver the way OR-Tools' own ``pentominoes_sat.py`` example does:
   reported exactly once (``enumerate_all_solutions``);
 - statistics: wall time, branches, conflicts.
 
+The one parameter setup (:func:`new_solver`), solution collector
+(:class:`SolutionCollector`) and reading of the outcome (:func:`outcome`)
+of every CP-SAT search of the polyomino solvers live here; the split
+strategies (:mod:`.split`) reuse them.
+
 References
 ----------
 .. [1] L. Perron and F. Didier, "CP-SAT", OR-Tools (Google),
@@ -19,6 +24,7 @@ References
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,24 +33,27 @@ from ortools.sat.python import cp_model
 from ..cover import ExactCoverInstance
 from ..cpsat_runtime import new_model, run_solver
 
-__all__ = ["CpSatBackend", "build_model"]
+__all__ = ["CpSatBackend", "build_model", "new_solver", "SolutionCollector", "outcome", "mrv_order"]
 
-def build_model(instance: ExactCoverInstance) -> tuple[cp_model.CpModel, list]:
-    """The CP-SAT model of ``instance``: (model, one Bool variable per option)."""
+
+def build_model(instance: ExactCoverInstance, *, cardinality: int | None = None) -> tuple[cp_model.CpModel, list]:
+    """The CP-SAT model of ``instance``: (model, one Bool variable per option).
+
+    Parameters
+    ----------
+    instance : ExactCoverInstance
+        The exact-cover instance.
+    cardinality : int, optional
+        Exactly this many placements are used (with optional pieces: this
+        many pieces, each used at most once).
+    """
     model = new_model()
     # Variables: one Bool per placement ("o" + option id).
-    n = instance.n_options
-    x = [model.new_bool_var(f"o{o}") for o in range(n)]
+    x = [model.new_bool_var(f"o{o}") for o in range(instance.n_options)]
     # Constraints: each primary item is covered by exactly one chosen placement,
-    # each secondary item by at most one. The options covering each item come
-    # from the CSR arrays at once: entries sorted by item (stably, so options
-    # stay in increasing order), cut at each item's first entry.
-    option_of_entry = np.repeat(np.arange(n), np.diff(instance.indptr.astype(np.int64)))
-    order = np.argsort(instance.indices, kind="stable")
-    cuts = np.searchsorted(instance.indices[order], np.arange(instance.n_items + 1)).tolist()
-    options = option_of_entry[order].tolist()
-    for item in range(instance.n_items):
-        lits = [x[o] for o in options[cuts[item]:cuts[item + 1]]]
+    # each secondary item by at most one.
+    for item, options in enumerate(instance.item_options):
+        lits = [x[o] for o in options]
         if item < instance.n_primary:
             model.add_exactly_one(lits)
         elif lits:
@@ -59,30 +68,115 @@ def build_model(instance: ExactCoverInstance) -> tuple[cp_model.CpModel, list]:
                 local_a = sum(i * x[first[a] + i] for i in range(int(counts[a])))
                 local_b = sum(i * x[first[b] + i] for i in range(int(counts[b])))
                 model.add(local_a < local_b)
+    # The number of placements used (the subset analysis: pieces per subset).
+    if cardinality is not None:
+        model.add(sum(x) == cardinality)
     return model, x
 
 
-class _Collector(cp_model.CpSolverSolutionCallback):
-    """Collects solutions as option ids; never prints."""
+def new_solver(*, first_only: bool, workers: int = 1, presolve: bool = True, time_limit: float | None = None,
+               fixed_search: bool = False) -> cp_model.CpSolver:
+    """A CP-SAT solver with the toolkit's parameters.
 
-    def __init__(self, x, on_solution) -> None:
+    Parameters
+    ----------
+    first_only : bool
+        Stop at the first solution; else enumerate all solutions, with one
+        worker so that each is reported exactly once (Perron, google/or-tools
+        #1186).
+    workers : int
+        Search workers of a first-solution search.
+    presolve : bool
+        CP-SAT presolve on/off.
+    time_limit : float, optional
+        Seconds.
+    fixed_search : bool
+        Follow the model's decision strategy (``FIXED_SEARCH``).
+    """
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.num_workers = workers if first_only else 1
+    params.enumerate_all_solutions = not first_only
+    if not presolve:
+        params.cp_model_presolve = False
+    if fixed_search:
+        params.search_branching = cp_model.FIXED_SEARCH
+    if time_limit is not None:
+        params.max_time_in_seconds = float(time_limit)
+    return solver
+
+
+class SolutionCollector(cp_model.CpSolverSolutionCallback):
+    """Hands each solution to ``on_solution`` as option ids; never prints.
+
+    Parameters
+    ----------
+    x : list
+        The option variables of :func:`build_model`.
+    on_solution : callable
+        ``on_solution(option_ids) -> bool``; False stops the search.
+    stop : threading.Event, optional
+        Shared by concurrent searches: set when one of them stops; a search
+        that sees it set stops too.
+    lock : threading.Lock, optional
+        Held while ``on_solution`` runs (concurrent searches share it).
+    """
+
+    def __init__(self, x, on_solution, stop: threading.Event | None = None,
+                 lock: threading.Lock | None = None) -> None:
         super().__init__()
         self._x = x
         self._on_solution = on_solution
+        self._stop = stop
+        self._lock = lock
         self.stopped = False
 
     def on_solution_callback(self) -> None:
         if self.stopped:  # a solution that arrived after the stop request (several workers)
             return
         chosen = [o for o, var in enumerate(self._x) if self.boolean_value(var)]
-        if not self._on_solution(chosen):
+        if self._lock is None:
+            go = not self._stopped_elsewhere() and self._on_solution(chosen)
+        else:
+            with self._lock:
+                go = not self._stopped_elsewhere() and self._on_solution(chosen)
+        if not go:
             self.stopped = True
+            if self._stop is not None:
+                self._stop.set()
             self.stop_search()
+
+    def _stopped_elsewhere(self) -> bool:
+        return self._stop is not None and self._stop.is_set()
+
+
+def outcome(solver: cp_model.CpSolver, status: int, collector: SolutionCollector,
+            first_only: bool) -> tuple[bool, dict]:
+    """``(exhausted, stats)`` of a finished CP-SAT search (the backend protocol's return value)."""
+    exhausted = status == cp_model.INFEASIBLE or (status == cp_model.OPTIMAL and not collector.stopped
+                                                  and not first_only)
+    return exhausted, {"branches": int(solver.num_branches), "conflicts": int(solver.num_conflicts),
+                       "solver_seconds": float(solver.wall_time)}
+
+
+def mrv_order(instance: ExactCoverInstance) -> list[int]:
+    """Options listed item by item, the primary item with the fewest placements first (a static MRV order)."""
+    per_item = instance.item_options
+    order: list[int] = []
+    seen = np.zeros(instance.n_options, dtype=bool)
+    for item in sorted(range(instance.n_primary), key=lambda i: (len(per_item[i]), i)):
+        for o in per_item[item]:
+            if not seen[o]:
+                seen[o] = True
+                order.append(o)
+    return order + [o for o in range(instance.n_options) if not seen[o]]
 
 
 @dataclass
 class CpSatBackend:
-    """OR-Tools CP-SAT backend (the primary backend).
+    """OR-Tools CP-SAT backend (the modelling backend).
+
+    Follows the :class:`~ubongo_cp.solvers.base.Backend` protocol.
 
     Parameters
     ----------
@@ -90,33 +184,30 @@ class CpSatBackend:
         Search workers for a first-solution search; enumeration always uses 1.
     presolve : bool
         CP-SAT presolve on/off.
+    mrv : bool
+        Fixed search that branches on the placements of the most constrained
+        items first (:func:`mrv_order`, each tried at value 1 first:
+        ``CHOOSE_FIRST``, ``SELECT_MAX_VALUE``). CP-SAT cannot re-order items
+        dynamically as DLX does.
+    cardinality : int, optional
+        Exactly this many placements (see :func:`build_model`).
     """
 
     workers: int = 1
     presolve: bool = True
+    mrv: bool = False
     cardinality: int | None = None
     name: str = "cpsat"
 
     def run(self, instance, on_solution, *, time_limit=None, first_only=False):
-        model, x = build_model(instance)
-        if self.cardinality is not None:
-            # Exactly `cardinality` placements: each uses one piece, each piece at most once.
-            model.add(sum(x) == self.cardinality)
-        solver = cp_model.CpSolver()
-        params = solver.parameters
-        params.num_workers = self.workers if first_only else 1
-        params.enumerate_all_solutions = not first_only
-        if not self.presolve:
-            params.cp_model_presolve = False
-        if time_limit is not None:
-            params.max_time_in_seconds = float(time_limit)
-        collector = _Collector(x, on_solution)
+        """Backend protocol (see :class:`~ubongo_cp.solvers.base.Backend`)."""
+        model, x = build_model(instance, cardinality=self.cardinality)
+        if self.mrv:
+            # Decision strategy: placements of the most constrained primary item first.
+            model.add_decision_strategy([x[o] for o in mrv_order(instance)], cp_model.CHOOSE_FIRST,
+                                        cp_model.SELECT_MAX_VALUE)
+        solver = new_solver(first_only=first_only, workers=self.workers, presolve=self.presolve,
+                            time_limit=time_limit, fixed_search=self.mrv)
+        collector = SolutionCollector(x, on_solution)
         status = run_solver(solver, model, collector)
-        exhausted = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.stopped
-        if first_only and status == cp_model.OPTIMAL:
-            exhausted = False
-        if status == cp_model.INFEASIBLE:
-            exhausted = True
-        stats = {"branches": int(solver.num_branches), "conflicts": int(solver.num_conflicts),
-                 "solver_seconds": float(solver.wall_time)}
-        return exhausted, stats
+        return outcome(solver, status, collector, first_only)

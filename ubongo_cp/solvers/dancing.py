@@ -1,4 +1,4 @@
-"""Exact cover by Knuth's Algorithm X with dancing cells, compiled with numba.
+"""Exact cover by Knuth's Algorithm X (and M) with dancing cells, in C or numba.
 
 The toolkit's own exact-cover search engine, for primary and secondary items
 [1]_ [2]_. Unlike the ``xcover`` package [4]_ it reports the number of
@@ -6,12 +6,39 @@ search-tree nodes (used to rate puzzle difficulty), hands control back to
 Python every ``heartbeat`` nodes (time limits), and counts solutions without
 a Python call per solution.
 
+Kernels
+-------
+The search runs in one of two kernels that perform the same steps (the same
+sparse-set swaps, in the same order), hence give the same tree, node counts
+and order of solutions; the tests run them against each other:
+
+- ``"c"`` (default): the C extension ``ubongo_cp.solvers._dance``
+  (``_dance.c``), compiled when the package is installed (``setup.py``;
+  optional, so an install without a compiler still works). Importing it
+  costs about 0.2 ms; numba is never imported. Its arrays are laid out for
+  the inner loops (see the file): on the 6x10 pentomino count it runs in
+  0.6-0.75 of the numba kernel's time (in-process, shared machine).
+- ``"numba"`` (fallback, ``_dance_numba.py``): used when the extension is
+  missing, or when the environment variable ``UBONGO_CP_KERNEL=numba`` is
+  set at import (``UBONGO_CP_KERNEL=c`` insists on C). Importing numba costs
+  about 0.4 s and loading the cached compiled kernel more.
+
+:data:`KERNEL` tells which one is in use.
+
 Conventions
 -----------
 - Options come in CSR form, as in :class:`~ubongo_cp.cover.ExactCoverInstance`:
   option ``o`` covers items ``indices[indptr[o]:indptr[o+1]]``.
 - Items are ``0 .. n_items-1``; the last ``n_secondary`` are *secondary*
   (covered at most once), the others *primary* (covered exactly once).
+  An option must hold at least one primary item to be chosen (as in [2]_).
+- **Multiplicities** (optional, Algorithm M of [2]_): item ``i`` may carry
+  bounds ``[lo..hi]``: it must be covered at least ``lo`` and at most
+  ``hi`` times (default ``[1..1]`` primary, ``[0..1]`` secondary; a
+  secondary item needs ``lo = 0``, a primary one may have ``lo = 0``). A piece
+  type with ``k`` identical copies is then one item ``[k..k]`` (or ``[0..k]``
+  secondary in subset analysis), and each *set* of options that is a
+  solution is found exactly once: copy orderings are never enumerated.
 - Item choice (step X3) is MRV: the primary item with the fewest remaining
   options, ties broken by the lowest item id (an item with no option left
   is taken at once: that branch is dead whichever such item is chosen).
@@ -22,6 +49,24 @@ Conventions
   (hence the total) is the one of Knuth's Algorithm X with this MRV rule:
   it does not depend on the order in which an item's options are tried;
   that order only decides which solution comes first.
+- **Algorithm M** (only when some bound is not ``[1..1]`` / ``[0..1]``; the
+  search is then exactly Knuth's Algorithm M, steps M1-M9, as in his DLX3
+  program [5]_). Item choice (M3) minimises the branching degree
+  ``theta = len + 1 - max(bound - slack, 0)``, where ``bound`` is how many
+  more options may still cover the item and ``slack = hi - lo``; ties go to
+  the smaller ``min(slack, bound)``, then to the longer list, then to the
+  lowest id ([5]_'s order). ``theta`` equals the list length for an item with
+  bounds ``[1..1]``, so X3's choice is the special case. A chosen item whose
+  bound reaches 0 is covered as in X4 (with slack, the last branch is the
+  *null move*: no further option for it); one whose bound stays above 0 is
+  *tweaked* (M5): its options are tried in increasing option id, each one
+  hidden for good (from the item's own list too) before it is tried, so the
+  branches meet disjoint sets of solutions, and the item stays active with
+  its bound one lower. Secondary items are never chosen: their bound goes
+  down as options using them are chosen, and they are covered (their other
+  options hidden) when it reaches 0. A node is still an option tried: a null
+  move is a branch of the tree but not a node. With multiplicities the tree
+  depends on the order of a tweaked item's options, hence the fixed order.
 
 Data structure ("dancing cells", sparse sets [3]_; Knuth's SSXC programs
 use the same idea): item ``i``'s remaining options are the entries
@@ -29,9 +74,10 @@ use the same idea): item ``i``'s remaining options are the entries
 ``where`` the inverse permutation); hiding an option swaps its entries past
 the end of the lists of the items still active. The active items form a
 second sparse set. Nothing is unhidden: each level saves the list lengths
-after step X4 and restores them before trying its next option (X6), which
-brings back exactly the entries removed since. All index arrays are uint32,
-so numba emits no negative-index wraparound code in the inner loop.
+after step X4 (in M: after each tweak) and restores them before trying its
+next option (X6), which brings back exactly the entries removed since. All
+index arrays are uint32 (for numba: no negative-index wraparound code in the
+inner loop).
 
 References
 ----------
@@ -39,26 +85,28 @@ References
    Science* (2000), pp. 187-214; arXiv:cs/0011047.
 .. [2] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B,
    Section 7.2.2.1 "Dancing links", Algorithm X (exact cover with primary and
-   secondary items, steps X1-X8, with its *cover* and *hide* operations),
-   Addison-Wesley (2022).
+   secondary items, steps X1-X8, with its *cover* and *hide* operations) and
+   Algorithm M (exact covering with multiplicities, steps M1-M9, with its
+   *tweak* operation), Addison-Wesley (2022).
 .. [3] P. Briggs and L. Torczon, "An efficient representation for sparse
    sets", *ACM Letters on Programming Languages and Systems* 2 (1993),
    59-69; "dancing cells" is Knuth's name for this technique in his
    constraint-satisfaction drafts of TAOCP Vol. 4 (Pre-Fascicle 7A).
 .. [4] J. Rudge, ``xcover`` (https://github.com/johnrudge/xcover).
+.. [5] D. E. Knuth, DLX3 (2017), the CWEB program for exact covering with
+   multiplicities that accompanies Section 7.2.2.1 (MDANCE, 2004, is its
+   ancestor); https://www-cs-faculty.stanford.edu/~knuth/programs.html.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
+import os
 
 import numpy as np
-from numba import njit
 
 from ..errors import InputError
 
-__all__ = ["search", "count", "DancingSearch", "DancingBackend", "DEFAULT_HEARTBEAT"]
+__all__ = ["search", "count", "DancingSearch", "DEFAULT_HEARTBEAT", "KERNEL"]
 
 #: Default number of search nodes between two heartbeats of :func:`search`
 #: (about 5-20 ms of search on a 2020s laptop core).
@@ -70,21 +118,40 @@ _MAX_BATCH = 1024
 
 _NO_LIMIT = np.iinfo(np.int64).max
 
-# Program counter of the resumable search ``_dance``: the step to run next.
-_PC_X2 = 0  # enter level l (also the start)
-_PC_X5 = 1  # try x_l (after a stop on the node budget)
-_PC_X8 = 2  # leave level l (after a stop on a full solution buffer)
-_PC_X6 = 3  # try again
+# Program counters the kernels' ``step`` returns (see _dance.c / _dance_numba.py).
+_PC_X5 = 1  # stopped on the node budget
+_PC_X8 = 2  # stopped on a full solution buffer
 _PC_DONE = 4  # search space exhausted
 
-# Layout of the ``state`` array of ``_dance``: program counter, level l,
-# nodes, solutions, active primary items, active items (all).
-_S_PC, _S_LEVEL, _S_NODES, _S_SOLUTIONS, _S_PRIMARY, _S_ACTIVE = range(6)
+
+def _pick_kernel() -> str:
+    """The kernel named by ``UBONGO_CP_KERNEL`` (``c``, ``numba``; unset: C if built)."""
+    want = os.environ.get("UBONGO_CP_KERNEL", "").strip().lower()
+    if want not in ("", "c", "numba"):
+        raise InputError(f"UBONGO_CP_KERNEL must be 'c' or 'numba' (or unset), got {want!r}")
+    if want == "numba":
+        return "numba"
+    try:
+        from . import _dance  # noqa: F401
+    except ImportError:
+        if want == "c":
+            raise InputError("UBONGO_CP_KERNEL=c but the C kernel (ubongo_cp.solvers._dance) is not "
+                             "built; reinstall with a C compiler (pip install -e .)") from None
+        return "numba"
+    return "c"
+
+
+#: The kernel every search uses: ``"c"`` (the C extension ``_dance``, compiled
+#: when the package is installed) or ``"numba"`` (the fallback, used when the
+#: extension is missing). Chosen at import; the environment variable
+#: ``UBONGO_CP_KERNEL=numba`` (or ``c``) forces one. Both give the same search
+#: tree, node counts and order of the solutions.
+KERNEL = _pick_kernel()
 
 
 # --------------------------------------------------------------------- public API
 def count(indptr, indices, n_items: int, n_secondary: int = 0,
-          node_limit: int | None = None) -> tuple[int, int, bool]:
+          node_limit: int | None = None, multiplicity=None) -> tuple[int, int, bool]:
     """Count the exact covers, without a Python call per solution.
 
     Parameters
@@ -100,6 +167,12 @@ def count(indptr, indices, n_items: int, n_secondary: int = 0,
     node_limit : int, optional
         Stop before trying option number ``node_limit + 1`` (see the module
         docstring for what a node is). Default: no limit.
+    multiplicity : array_like of int, shape (n_items, 2), optional
+        Row ``i`` is ``(lo, hi)``: item ``i`` must be covered at least ``lo``
+        and at most ``hi`` times. Primary items need ``0 <= lo <= hi`` and
+        ``hi >= 1``; secondary items need ``lo == 0`` and ``hi >= 1``.
+        Default: ``(1, 1)`` for primary, ``(0, 1)`` for secondary items
+        (Algorithm X; with these rows given explicitly the search is the same).
 
     Returns
     -------
@@ -113,17 +186,19 @@ def count(indptr, indices, n_items: int, n_secondary: int = 0,
     Raises
     ------
     InputError
-        For malformed CSR arrays (see :func:`search`).
+        For malformed CSR arrays or multiplicities (see :func:`search`).
 
     Notes
     -----
-    Knuth's Algorithm X [1]_ on sparse sets; time O(entries moved), memory
-    O(n_primary * n_items + len(indices)) (the saved list lengths).
+    Knuth's Algorithm X [1]_ (Algorithm M with multiplicities) on sparse
+    sets; time O(entries moved), memory O(depth * n_items + len(indices))
+    (the saved list lengths), where depth is ``n_primary + 1`` for Algorithm
+    X and at most ``min(sum of primary hi, n_options + n_primary) + 1`` for M.
 
     References
     ----------
     .. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B,
-       7.2.2.1, Algorithm X; "Dancing Links", arXiv:cs/0011047.
+       7.2.2.1, Algorithms X and M; "Dancing Links", arXiv:cs/0011047.
 
     Examples
     --------
@@ -134,22 +209,30 @@ def count(indptr, indices, n_items: int, n_secondary: int = 0,
     >>> indices = [i for o in opts for i in o]
     >>> count(indptr, indices, 7)
     (1, 5, True)
+
+    Multiplicities: two copies of a domino in a 1x4 strip are one item
+    ``[2..2]`` (items 0-3 the cells, 4 the domino); the one tiling is found once:
+
+    >>> dominoes = [[0, 1, 4], [1, 2, 4], [2, 3, 4]]
+    >>> mult = [(1, 1)] * 4 + [(2, 2)]
+    >>> count([0, 3, 6, 9], [i for o in dominoes for i in o], 5, multiplicity=mult)
+    (1, 2, True)
     """
-    engine = _Engine(indptr, indices, n_items, n_secondary)
+    engine = _Engine(indptr, indices, n_items, n_secondary, multiplicity)
     limit = _NO_LIMIT if node_limit is None else int(node_limit)
     if limit < 0:
         raise InputError(f"node_limit must be at least 0, got {node_limit}")
     code, _ = engine.step(limit, 0)
-    return int(engine.state[_S_SOLUTIONS]), int(engine.state[_S_NODES]), code == _PC_DONE
+    return engine.solutions, engine.nodes, code == _PC_DONE
 
 
 def search(indptr, indices, n_items: int, n_secondary: int = 0,
-           heartbeat: int = DEFAULT_HEARTBEAT) -> "DancingSearch":
+           heartbeat: int = DEFAULT_HEARTBEAT, multiplicity=None) -> "DancingSearch":
     """Enumerate the exact covers lazily, with a heartbeat every ``heartbeat`` nodes.
 
     Parameters
     ----------
-    indptr, indices, n_items, n_secondary
+    indptr, indices, n_items, n_secondary, multiplicity
         The instance, as in :func:`count`.
     heartbeat : int
         A heartbeat is yielded each time the node count reaches a multiple
@@ -170,19 +253,22 @@ def search(indptr, indices, n_items: int, n_secondary: int = 0,
     InputError
         When ``indptr`` is not non-decreasing from 0 to ``len(indices)``, an
         item is out of range or repeated in one option, ``n_secondary`` is
-        not in ``0 .. n_items``, or ``heartbeat < 1``.
+        not in ``0 .. n_items``, ``heartbeat < 1``, or ``multiplicity`` is not
+        an integer array of shape (n_items, 2) with ``0 <= lo <= hi``,
+        ``1 <= hi < 2**31`` and ``lo == 0`` for secondary items.
 
     Notes
     -----
-    Knuth's Algorithm X [1]_ run as a resumable state machine in numba: the
-    compiled search stops on a node budget or a full buffer of solutions and
-    resumes where it stopped, so Python sees every solution and regains
-    control at least every ``heartbeat`` nodes.
+    Knuth's Algorithm X (M with multiplicities) [1]_ run as a resumable
+    state machine in the kernel (:data:`KERNEL`): the compiled search stops
+    on a node budget or a full buffer of solutions and resumes where it
+    stopped, so Python sees every solution and regains control at least
+    every ``heartbeat`` nodes.
 
     References
     ----------
     .. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B,
-       7.2.2.1, Algorithm X; "Dancing Links", arXiv:cs/0011047.
+       7.2.2.1, Algorithms X and M; "Dancing Links", arXiv:cs/0011047.
 
     Examples
     --------
@@ -195,7 +281,7 @@ def search(indptr, indices, n_items: int, n_secondary: int = 0,
     """
     if int(heartbeat) < 1:
         raise InputError(f"heartbeat must be at least 1, got {heartbeat}")
-    return DancingSearch(_Engine(indptr, indices, n_items, n_secondary), int(heartbeat))
+    return DancingSearch(_Engine(indptr, indices, n_items, n_secondary, multiplicity), int(heartbeat))
 
 
 class DancingSearch:
@@ -221,7 +307,7 @@ class DancingSearch:
     @property
     def nodes(self) -> int:
         """Search-tree nodes explored so far."""
-        return int(self._engine.state[_S_NODES])
+        return self._engine.nodes
 
     def __iter__(self) -> "DancingSearch":
         return self
@@ -253,60 +339,11 @@ class DancingSearch:
                 batch = min(2 * batch, _MAX_BATCH)
 
 
-@dataclass
-class DancingBackend:
-    """Exact-cover backend running this module's Algorithm X.
-
-    ``run`` follows the :class:`~ubongo_cp.solvers.base.Backend` protocol:
-    it calls ``on_solution(option_ids)`` for each solution that is canonical
-    for copies of identical pieces (:meth:`ExactCoverInstance.is_canonical`,
-    rule UP-5) and returns ``(exhausted, stats)``. The time limit is checked
-    at every solution and every heartbeat, so it holds within about
-    ``heartbeat`` nodes of search.
-
-    Attributes
-    ----------
-    name : str
-        ``"dlx"``.
-    heartbeat : int
-        Nodes between two time-limit checks.
-
-    Notes
-    -----
-    ``stats`` holds ``nodes`` (search-tree nodes, see the module docstring),
-    ``solutions_seen`` (canonical solutions passed on), ``solutions_raw``
-    (all exact covers met, copies of a piece told apart) and, on a time-out,
-    ``timed_out``.
-    """
-
-    name: str = "dlx"
-    heartbeat: int = DEFAULT_HEARTBEAT
-
-    def run(self, instance, on_solution, *, time_limit=None, first_only=False):
-        """Enumerate the instance's solutions; see the class docstring."""
-        deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
-        it = search(instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
-                    heartbeat=self.heartbeat)
-        found = 0
-
-        def stats(**extra):
-            return {"nodes": it.nodes, "solutions_seen": found, "solutions_raw": it.solutions, **extra}
-
-        for options, _nodes in it:
-            if options is not None and instance.is_canonical(options):
-                found += 1
-                if not on_solution(options):
-                    return False, stats()
-            if deadline is not None and time.perf_counter() > deadline:
-                return False, stats(timed_out=True)
-        return True, stats()
-
-
 # ------------------------------------------------------------------ Python glue
 class _Engine:
-    """The compiled search's arrays and resumable state."""
+    """One instance's search on the chosen kernel (:data:`KERNEL`), with its output buffers."""
 
-    def __init__(self, indptr, indices, n_items, n_secondary) -> None:
+    def __init__(self, indptr, indices, n_items, n_secondary, multiplicity=None) -> None:
         indptr = np.asarray(indptr)
         indices = np.asarray(indices)
         n_items = int(n_items)
@@ -322,284 +359,70 @@ class _Engine:
             raise InputError(f"indptr must rise from 0 to len(indices)={len(indices)}")
         if len(indices) and (indices.min() < 0 or indices.max() >= n_items):
             raise InputError(f"an item id is outside 0..{n_items - 1}")
-        self.indptr = indptr.astype(np.uint32)
-        self.indices = indices.astype(np.uint32)
         n_primary = n_items - n_secondary
-        (self.opt_of, self.start, self.size, self.cells, self.where, self.active, self.apos,
-         bad) = _setup(self.indptr, self.indices, np.int64(n_items), np.int64(n_secondary))
-        if bad >= 0:
-            raise InputError(f"option {bad} lists an item twice")
-        depth = n_primary + 1
-        # per level l: chosen item, position of x_l in its list, list length, option x_l
-        self.level_item = np.zeros(depth, dtype=np.int32)
-        self.level_pos = np.zeros(depth, dtype=np.int32)
-        self.level_end = np.zeros(depth, dtype=np.int32)
-        self.x = np.zeros(depth, dtype=np.int32)
-        # per level l: the item-list lengths and active counts saved after X4
-        self.saved_size = np.zeros((depth, n_items), dtype=np.uint32)
-        self.saved_active = np.zeros((depth, 2), dtype=np.int32)
-        self.state = np.array([_PC_X2, 0, 0, 0, n_primary, n_items], dtype=np.int64)
-        self.out = np.zeros((_MAX_BATCH, depth), dtype=np.int32)
-        self.out_len = np.zeros(_MAX_BATCH, dtype=np.int32)
-        self.out_nodes = np.zeros(_MAX_BATCH, dtype=np.int64)
+        lo, hi = _bounds(multiplicity, n_items, n_primary)
+        mult = bool((hi != 1).any() or (lo[:n_primary] != 1).any())
+        if mult:  # each level lowers the bounds of the active primary items or deactivates one
+            depth = int(min(int(hi[:n_primary].sum()), len(indptr) - 1 + n_primary)) + 1
+        else:
+            depth = n_primary + 1
+        if KERNEL == "c":
+            from ._dance import Engine
+        else:
+            from ._dance_numba import Engine
+        self._kernel = Engine(np.ascontiguousarray(indptr, dtype=np.uint32),
+                              np.ascontiguousarray(indices, dtype=np.uint32), n_items, n_primary,
+                              hi.astype(np.int32), (hi - lo).astype(np.int32), depth, mult)
+        if self._kernel.bad >= 0:
+            raise InputError(f"option {self._kernel.bad} lists an item twice")
+        self.depth = depth
+        self.out = np.zeros((0, depth), dtype=np.int32)
+        self.out_len = np.zeros(0, dtype=np.int32)
+        self.out_nodes = np.zeros(0, dtype=np.int64)
+
+    @property
+    def nodes(self) -> int:
+        """Search-tree nodes (options tried) so far."""
+        return int(self._kernel.nodes)
+
+    @property
+    def solutions(self) -> int:
+        """Solutions found so far."""
+        return int(self._kernel.solutions)
 
     def step(self, stop_nodes: int, batch: int) -> tuple[int, int]:
         """Run until done, ``stop_nodes`` nodes, or ``batch`` solutions (0: count only)."""
-        if self.state[_S_PC] == _PC_DONE:
-            return _PC_DONE, 0
-        code, n_out = _dance(self.indptr, self.indices, self.opt_of, self.start, self.size,
-                             self.cells, self.where, self.active, self.apos,
-                             self.level_item,
-                             self.level_pos, self.level_end, self.x, self.saved_size,
-                             self.saved_active, self.state, np.int64(stop_nodes), self.out,
-                             self.out_len, self.out_nodes, np.int64(batch))
+        if batch > len(self.out_len):  # output rows for the batch (it doubles up to _MAX_BATCH)
+            self.out = np.zeros((batch, self.depth), dtype=np.int32)
+            self.out_len = np.zeros(batch, dtype=np.int32)
+            self.out_nodes = np.zeros(batch, dtype=np.int64)
+        code, n_out = self._kernel.step(int(stop_nodes), int(batch), self.out, self.out_len, self.out_nodes)
         return int(code), int(n_out)
 
 
-# -------------------------------------------------------------- compiled search
-@njit(cache=True)
-def _setup(indptr, indices, n_items, n_secondary):  # pragma: no cover - compiled
-    """X1 [Initialize]: item lists and active-item sets; also the first option repeating an item."""
-    n_opts = len(indptr) - 1
-    m = len(indices)
-    opt_of = np.empty(m, dtype=np.uint32)
-    size = np.zeros(n_items, dtype=np.uint32)
-    stamp = np.full(n_items, -1, dtype=np.int64)
-    bad = -1
-    for o in range(n_opts):
-        for k in range(indptr[o], indptr[o + 1]):
-            i = indices[k]
-            if stamp[i] == o and bad < 0:
-                bad = o
-            stamp[i] = o
-            opt_of[k] = o
-            size[i] += 1
-    # item i's list is cells[start[i] : start[i] + size[i]] (entries k of indices,
-    # in increasing option order at the start); where[k] is k's position in it
-    start = np.zeros(n_items, dtype=np.uint32)
-    acc = 0
-    for i in range(n_items):
-        start[i] = acc
-        acc += size[i]
-    fill = start.copy()
-    cells = np.empty(m, dtype=np.uint32)
-    where = np.empty(m, dtype=np.uint32)
-    for k in range(m):
-        i = indices[k]
-        cells[fill[i]] = k
-        where[k] = fill[i]
-        fill[i] += 1
-    # sparse set of the active items: active[0 : n_active]; apos is its inverse
-    active = np.arange(n_items).astype(np.uint32)
-    apos = np.arange(n_items).astype(np.uint32)
-    return opt_of, start, size, cells, where, active, apos, bad
-
-
-@njit(cache=True, inline="always")
-def _deactivate(j, active, apos, n_primary, n_pa, n_act):  # pragma: no cover - compiled
-    """Swap item j past the end of the active set; return the new active counts."""
-    n_act -= 1
-    other = active[n_act]
-    p = apos[j]
-    active[p] = other
-    apos[other] = p
-    active[n_act] = j
-    apos[j] = n_act
-    if j < n_primary:
-        n_pa -= 1
-    return n_pa, n_act
-
-
-@njit(cache=True, inline="always")
-def _remove_entry(q, jq, start, size, cells, where):  # pragma: no cover - compiled
-    """Swap entry q past the end of item jq's list, which shrinks by one."""
-    new_size = size[jq] - np.uint32(1)
-    last = start[jq] + new_size
-    loc = where[q]
-    other = cells[last]
-    cells[loc] = other
-    where[other] = loc
-    cells[last] = q
-    where[q] = last
-    size[jq] = new_size
-
-
-@njit(cache=True)
-def _hide_chosen(i, indptr, indices, opt_of, start, size, cells, where, apos,
-                 n_act):  # pragma: no cover - compiled
-    """X4: hide every option of the chosen item ``i`` (already inactive).
-
-    Each entry of each option of ``i`` leaves the list of its item if that
-    item is active; ``i``'s own list is left as it is (X5 walks it). The
-    same loop as :func:`_hide_other` without its two tests (``i`` is
-    already inactive, and X4 does not look for dead ends), kept apart
-    because this is the innermost loop of the search.
-    """
-    one = np.uint32(1)
-    s = start[i]
-    for t in range(s, s + size[i]):
-        op = opt_of[cells[t]]
-        for q in range(indptr[op], indptr[op + one]):
-            jq = indices[q]
-            if apos[jq] < n_act:
-                _remove_entry(q, jq, start, size, cells, where)
-
-
-@njit(cache=True)
-def _hide_other(j, indptr, indices, opt_of, start, size, cells, where, apos, n_primary,
-                old_act, n_act):  # pragma: no cover - compiled
-    """X5: hide the remaining options of ``j``, another item of the option just tried.
-
-    ``old_act`` is the number of active items before this cover step: the
-    entries leave the lists of those items, including the option's other
-    items (already inactive), so that an option holding two of them is
-    hidden once, from the first one's list, and is gone from the second
-    one's list by the time its turn comes (no marks needed). Returns False
-    as soon as an item still active and primary loses its last option (a
-    dead end), else True.
-
-    All arrays are uint32 and indices stay unsigned, so numba emits no
-    negative-index wraparound code in this, the innermost loop.
-    """
-    one = np.uint32(1)
-    s = start[j]
-    for t in range(s, s + size[j]):
-        op = opt_of[cells[t]]
-        for q in range(indptr[op], indptr[op + one]):
-            jq = indices[q]
-            if jq == j:
-                continue
-            a = apos[jq]
-            if a >= old_act:
-                continue
-            if size[jq] == one and a < n_act and jq < n_primary:
-                return False
-            _remove_entry(q, jq, start, size, cells, where)
-    return True
-
-
-@njit(cache=True)
-def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, level_item,
-           level_pos, level_end, x, saved_size, saved_active, state, stop_nodes, out, out_len,
-           out_nodes, batch):  # pragma: no cover - compiled
-    """Algorithm X from the step in ``state``; stop when done, on the node budget or a full buffer.
-
-    Dancing-cells form: instead of unhiding, a level restores the list
-    lengths and active counts it saved after X4 (the removed entries sit just
-    past each list's end, so restoring a length brings them back).
-
-    Returns ``(pc, n_out)``: ``pc`` is ``_PC_DONE`` (exhausted), ``_PC_X5``
-    (``stop_nodes`` reached and one more node needed) or ``_PC_X8`` (``batch``
-    solutions written to ``out``); ``batch == 0`` only counts solutions.
-    """
-    n_items = len(size)
-    n_primary = len(x) - 1
-    pc = state[0]
-    level = state[1]
-    nodes = state[2]
-    solutions = state[3]
-    n_pa = state[4]
-    n_act = state[5]
-    n_out = 0
-    while True:
-        if pc == 0:
-            # X2 [Enter level l]: no active primary item left -> visit x_0 .. x_{l-1}
-            if n_pa == 0:
-                solutions += 1
-                if batch > 0:
-                    for t in range(level):
-                        v = x[t]  # insertion sort: rows hold increasing option ids
-                        s = t
-                        while s > 0 and out[n_out, s - 1] > v:
-                            out[n_out, s] = out[n_out, s - 1]
-                            s -= 1
-                        out[n_out, s] = v
-                    out_len[n_out] = level
-                    out_nodes[n_out] = nodes
-                    n_out += 1
-                    if n_out == batch:
-                        pc = 2
-                        break
-                pc = 2
-                continue
-            # X3 [Choose i]: MRV, least list length, ties to the lowest item id
-            i = n_items
-            best = 2147483647
-            for t in range(n_act):
-                j = active[t]
-                if j >= n_primary:
-                    continue
-                lj = size[j]
-                if lj < best or (lj == best and j < i):
-                    best = lj
-                    i = j
-                    if lj == 0:
-                        break
-            # X4 [Cover i]: deactivate i and hide its options
-            n_pa, n_act = _deactivate(i, active, apos, n_primary, n_pa, n_act)
-            _hide_chosen(i, indptr, indices, opt_of, start, size, cells, where, apos, n_act)
-            level_item[level] = i
-            level_pos[level] = 0
-            level_end[level] = best
-            if best >= 2:  # a forced move (or none) is never restored to
-                for t in range(n_items):
-                    saved_size[level, t] = size[t]
-                saved_active[level, 0] = n_pa
-                saved_active[level, 1] = n_act
-            pc = 1
-        elif pc == 1:
-            # X5 [Try x_l]: past the end of i's list -> X7
-            if level_pos[level] >= level_end[level]:
-                # X7 [Backtrack]: nothing to uncover, the parent level restores its state
-                pc = 2
-                continue
-            if nodes >= stop_nodes:
-                break
-            nodes += 1
-            i = level_item[level]
-            k = cells[start[i] + level_pos[level]]
-            o = opt_of[k]
-            x[level] = o
-            # cover the other items j of option x_l: deactivate them all, then hide
-            # their options (x_l itself left their lists in X4)
-            old_act = n_act
-            for q in range(indptr[o], indptr[o + 1]):
-                if q != k:
-                    n_pa, n_act = _deactivate(indices[q], active, apos, n_primary, n_pa, n_act)
-            alive = True
-            for q in range(indptr[o], indptr[o + 1]):
-                if q != k:
-                    if not _hide_other(indices[q], indptr, indices, opt_of, start, size, cells, where,
-                                       apos, n_primary, old_act, n_act):
-                        alive = False
-                        break
-            if alive:
-                level += 1
-                pc = 0
-            else:
-                pc = 3  # dead end found while covering: go to X6 at this level
-        elif pc == 2:
-            # X8 [Leave level l]
-            if level == 0:
-                pc = 4
-                break
-            level -= 1
-            pc = 3
-        elif pc == 3:
-            # X6 [Try again]: restore the state saved after X4 and take the next option
-            level_pos[level] += 1
-            if level_pos[level] < level_end[level]:
-                for t in range(n_items):
-                    size[t] = saved_size[level, t]
-                n_pa = saved_active[level, 0]
-                n_act = saved_active[level, 1]
-            pc = 1
-        else:
-            break
-    state[0] = pc
-    state[1] = level
-    state[2] = nodes
-    state[3] = solutions
-    state[4] = n_pa
-    state[5] = n_act
-    return pc, n_out
+def _bounds(multiplicity, n_items: int, n_primary: int) -> tuple[np.ndarray, np.ndarray]:
+    """Checked ``(lo, hi)`` arrays (int64, shape (n_items,)) from the ``multiplicity`` argument."""
+    lo = np.zeros(n_items, dtype=np.int64)
+    lo[:n_primary] = 1
+    hi = np.ones(n_items, dtype=np.int64)
+    if multiplicity is None:
+        return lo, hi
+    m = np.asarray(multiplicity)
+    if m.shape != (n_items, 2):
+        raise InputError(f"multiplicity must have shape (n_items, 2) = ({n_items}, 2), got {m.shape}")
+    if m.size and not np.issubdtype(m.dtype, np.integer):
+        if not np.issubdtype(m.dtype, np.floating) or not np.array_equal(m, np.round(m)):
+            raise InputError(f"multiplicity must hold integers, got dtype {m.dtype}")
+    m = m.astype(np.int64)
+    lo, hi = m[:, 0].copy(), m[:, 1].copy()
+    bad = np.flatnonzero((lo < 0) | (lo > hi) | (hi < 1) | (hi >= 2**31))
+    if len(bad):
+        i = int(bad[0])
+        raise InputError(f"multiplicity of item {i} is [{lo[i]}..{hi[i]}]; need 0 <= lo <= hi and "
+                         f"1 <= hi < 2**31")
+    bad = np.flatnonzero(lo[n_primary:] != 0)
+    if len(bad):
+        i = n_primary + int(bad[0])
+        raise InputError(f"secondary item {i} has lo = {lo[i]}; secondary items are covered at most "
+                         f"hi times (lo must be 0; make the item primary for a lower bound)")
+    return lo, hi

@@ -1,18 +1,16 @@
-"""DLX backend: Knuth's Algorithm X via the ``xcover`` package (dancing cells).
+"""The ``dlx`` backend: the toolkit's own Algorithm X (:mod:`.dancing`) behind the backend protocol.
 
-The instance's CSR options are handed to ``xcover``'s numba-compiled
-Algorithm C (exact covering with colours, no colours used here) without any
-re-encoding. Copies of identical pieces are filtered to canonical order
-(:meth:`ExactCoverInstance.is_canonical`), so counts follow UP-5.
-
-The time limit is checked between solutions (xcover cannot be interrupted
-inside the search).
+The search kernel (:mod:`.dancing`: Knuth's Algorithm X with dancing cells,
+compiled) enumerates the exact covers of the instance's CSR options and
+counts search-tree nodes; this adapter filters copies of identical pieces to
+canonical order (:meth:`~ubongo_cp.cover.ExactCoverInstance.is_canonical`,
+UP-5), checks the time limit at every solution and every heartbeat of the
+kernel, and reports the node count (the rating's measure, :mod:`ubongo_cp.rate`).
 
 References
 ----------
-.. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B, 7.2.2.1
-   (Algorithm C; dancing cells).
-.. [2] J. Rudge, ``xcover`` (https://github.com/johnrudge/xcover).
+.. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B, 7.2.2.1,
+   Algorithm X; "Dancing Links", arXiv:cs/0011047.
 """
 
 from __future__ import annotations
@@ -20,31 +18,55 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import numpy as np
+from .dancing import DEFAULT_HEARTBEAT, search
 
-__all__ = ["DlxBackend"]
+__all__ = ["DancingBackend"]
 
 
 @dataclass
-class DlxBackend:
-    """Exact-cover backend built on ``xcover.dancing_cells.algorithm_c``."""
+class DancingBackend:
+    """Exact-cover backend running the search kernel of :mod:`.dancing` (Algorithm X).
+
+    ``run`` follows the :class:`~ubongo_cp.solvers.base.Backend` protocol:
+    it calls ``on_solution(option_ids)`` for each solution that is canonical
+    for copies of identical pieces (:meth:`ExactCoverInstance.is_canonical`,
+    rule UP-5) and returns ``(exhausted, stats)``. The time limit is checked
+    at every solution and every heartbeat, so it holds within about
+    ``heartbeat`` nodes of search.
+
+    Attributes
+    ----------
+    name : str
+        ``"dlx"``.
+    heartbeat : int
+        Nodes between two time-limit checks.
+
+    Notes
+    -----
+    ``stats`` holds ``nodes`` (search-tree nodes, see :mod:`.dancing`),
+    ``solutions_seen`` (canonical solutions passed on), ``solutions_raw``
+    (all exact covers met, copies of a piece told apart) and, on a time-out,
+    ``timed_out``.
+    """
 
     name: str = "dlx"
+    heartbeat: int = DEFAULT_HEARTBEAT
 
     def run(self, instance, on_solution, *, time_limit=None, first_only=False):
-        from xcover.dancing_cells import algorithm_c
-
+        """Enumerate the instance's solutions; see the class docstring."""
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
-        colors = np.zeros(len(instance.indices), dtype=np.uint32)
+        it = search(instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
+                    heartbeat=self.heartbeat, multiplicity=getattr(instance, "multiplicity", None))
         found = 0
-        search = algorithm_c(instance.indices, instance.indptr, colors,
-                             np.uint32(instance.n_items), np.uint32(instance.n_secondary))
-        for options in search:
-            if not instance.is_canonical(options):
-                continue
-            found += 1
-            if not on_solution(options):
-                return False, {"solutions_seen": found}
+
+        def stats(**extra):
+            return {"nodes": it.nodes, "solutions_seen": found, "solutions_raw": it.solutions, **extra}
+
+        for options, _nodes in it:
+            if options is not None and instance.is_canonical(options):
+                found += 1
+                if not on_solution(options):
+                    return False, stats()
             if deadline is not None and time.perf_counter() > deadline:
-                return False, {"solutions_seen": found, "timed_out": True}
-        return True, {"solutions_seen": found}
+                return False, stats(timed_out=True)
+        return True, stats()

@@ -1,0 +1,289 @@
+"""BurrTools ``.xmpuzzle`` files (issue 14): read, write, refuse, and agree with BurrTools' own counts.
+
+Expected values come from outside the reader: hand derivations from the
+format (``tests/data/burrtools/*.xmpuzzle``, hand-written XML), counts that
+BurrTools itself computed and stored in files it wrote
+(``tests/data/burrtools/solved/``), published counts (pentominoes,
+domino tilings) and public files of the BurrTools repository
+(``tests/data/burrtools/public/``; see the README there).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from ubongo_cp.burrtools import read_xmpuzzle, write_xmpuzzle
+from ubongo_cp.cards import load_card
+from ubongo_cp.cover import build_instance
+from ubongo_cp.errors import InputError
+from ubongo_cp.geometry import normalize
+from ubongo_cp.pieces import Piece, Region, load_pieces
+from ubongo_cp.solvers import solve
+
+DATA = Path(__file__).parent / "data" / "burrtools"
+CARD = Path(__file__).parent.parent / "puzzles" / "examples" / "classic_X1_hard.toml"
+L3 = ((0, 0), (1, 0), (1, 1))  # "#." over "##"
+
+
+def _count(problem):
+    result = solve(build_instance(problem.pieces, problem.region), limit=None)
+    assert result.complete
+    return result.count, result.count_reduced
+
+
+# ------------------------------------------------------------- hand-made files
+def test_hand_made_file_reads_as_derived_from_the_format():
+    # Shape S1 is x=2, y=2, z=1 "#1#1#1_": voxels run x fastest, so y=0 is "##" and y=1 is "#_";
+    # y points up in BurrTools, so the top row is y=1: "#." over "##", the L-tromino, in colour 1.
+    first = read_xmpuzzle(DATA / "two_problems.xmpuzzle")
+    assert [(p.name, p.cells) for p in first.pieces] == [("S1", L3), ("S1", L3)]  # unnamed: BurrTools' label
+    assert first.region.cells == Region.rectangle(2, 3).cells
+    assert (first.name, first.number, first.n_problems) == ("two trominoes", 1, 2)
+    assert first.colours == {"S1": "#ff0000"} and first.assemblies is None
+    # Problem 2: shape 'domino' used min=max=2 times; the result is x=2, y=3, z=2 with z=1 empty:
+    # y=0 "#_", y=1 "#_", y=2 "##", so from the top: "##", "#.", "#.".
+    second = read_xmpuzzle(DATA / "two_problems.xmpuzzle", 2)
+    assert [(p.name, p.cells) for p in second.pieces] == [("domino", ((0, 0), (1, 0)))] * 2
+    assert second.region.to_ascii() == "##\n#.\n#."
+    assert (second.name, second.number, second.colours) == ("dominoes in a corner", 2, {})
+
+
+def test_gzip_and_plain_xml_read_alike():
+    for number in (1, 2):
+        plain = read_xmpuzzle(DATA / "two_problems.xmpuzzle", number)
+        packed = read_xmpuzzle(DATA / "two_problems_gzip.xmpuzzle", number)
+        assert (plain.pieces, plain.region.cells, plain.colours) == (packed.pieces, packed.region.cells,
+                                                                  packed.colours)
+
+
+def test_hand_made_problems_count_as_by_hand():
+    # 2x3 by two L-trominoes: the two tilings are mirror images (1 up to symmetry); copies are
+    # not told apart (UP-5). The corner "##/#./#." by two dominoes: (0,1) forces the top domino.
+    assert _count(read_xmpuzzle(DATA / "two_problems.xmpuzzle", 1)) == (2, 1)
+    assert _count(read_xmpuzzle(DATA / "two_problems.xmpuzzle", 2)) == (1, 1)
+
+
+def test_a_flat_piece_drawn_standing_is_turned_into_the_plane():
+    # x=2, y=1, z=2 "###_": (0,0,0), (1,0,0), (0,0,1) lie in the x-z plane; z up: "#." over "##".
+    problem = read_xmpuzzle(DATA / "standing_piece.xmpuzzle")
+    assert [p.cells for p in problem.pieces] == [L3, L3]
+    assert _count(problem) == (2, 1)  # as lying flat (above); burrTxt also finds 1 assembly
+
+
+def test_equal_shapes_under_two_ids_are_two_pieces():
+    # Shapes S1 and S2 are both a vertical domino; the corner "##/#./#." has one tiling, and the two
+    # dominoes can swap in it: 2 solutions (BurrTools also counts 2 assemblies: it tells them apart).
+    problem = read_xmpuzzle(DATA / "twin_shapes.xmpuzzle")
+    assert [p.name for p in problem.pieces] == ["S1", "S2"] and problem.region.to_ascii() == "##\n#.\n#."
+    assert _count(problem) == (2, 2)
+
+
+# ------------------------------------------------- files BurrTools solved itself
+@pytest.mark.slow
+@pytest.mark.parametrize("name, published", [
+    ("pentominoes_6x10", (9356, 2339)),   # Haselgrove & Haselgrove (1960)
+    ("pentominoes_3x20", (8, 2)),
+    ("dominoes_4x4", (36, None)),         # Kasteleyn / Temperley-Fisher: 36 domino tilings of 4x4
+    ("l_tetrominoes_4x4", (None, None)),  # BurrTools' count only: a second solver
+])
+def test_counts_equal_the_assemblies_burrtools_stored(name, published):
+    problem = read_xmpuzzle(DATA / "solved" / f"{name}.xmpuzzle")
+    count, reduced = _count(problem)
+    assert reduced == problem.assemblies  # BurrTools counts up to the result's symmetry
+    assert (count if published[0] else None, reduced if published[1] else None) == published
+
+
+def test_burrtools_keeps_the_colours_it_was_given():
+    from ubongo_cp.booklet import piece_colours
+
+    problem = read_xmpuzzle(DATA / "solved" / "pentominoes_6x10.xmpuzzle")
+    assert problem.colours == piece_colours(load_pieces("pentominoes").names)
+    assert [p.cells for p in problem.pieces] == [p.cells for p in load_pieces("pentominoes").pieces]
+
+
+# ------------------------------------------------------------------- refusals
+REFUSALS = [
+    # (file under tests/data/burrtools, line, fragment of the message)
+    ("public/Bermuda.xmpuzzle", 3, "grid type 1 (triangular prisms) is not a plane of squares"),
+    ("public/PelikanBurr.xmpuzzle", 6, "shape S1 'Result' (the result of problem 1 'Problem') is 3-D"),
+    ("public/SolidSixPieceBurrs.xmpuzzle", 36, "shape S1 may be used 0 to 6 times; ranges of piece counts"),
+    ("public/Representation0.xmpuzzle", None, "the file defines no problem"),
+    ("bad/grid_unknown.xmpuzzle", 4, "grid type 9 (unknown to BurrTools)"),
+    ("bad/piece_3d.xmpuzzle", 7, "shape S2 'tripod' (a piece of problem 1) is 3-D: its filled voxels span 2x2x2"),
+    ("bad/range.xmpuzzle", 12, "problem 1 'monominoes': shape S2 may be used 1 to 2 times"),
+    ("bad/variable.xmpuzzle", 6, "shape S1 (the result of problem 1) has 1 variable voxel(s) ('+')"),
+    ("bad/colour_constraint.xmpuzzle", 13, "problem 1 uses colour constraints"),
+    ("bad/disconnected.xmpuzzle", 7, "shape S2 'gap' (a piece of problem 1) is not connected"),
+    ("bad/empty_piece.xmpuzzle", 7, "shape S2 'ghost' (a piece of problem 1) has no filled voxel"),
+    ("bad/no_pieces.xmpuzzle", 9, "problem 1 uses no piece"),
+    ("bad/no_result.xmpuzzle", 9, "problem 1 'lost' has no <result>"),
+    ("bad/shape_id.xmpuzzle", 12, "<shape> names shape id 7, but the file has 2 shape(s)"),
+    ("bad/voxel_count.xmpuzzle", 7, "shape S2: 3 voxels given for a 2x2x1 space (4 expected)"),
+    ("bad/voxel_char.xmpuzzle", 6, "shape S1: unknown character 'x' in its voxels"),
+    ("bad/version.xmpuzzle", 3, "<puzzle> version '3': BurrTools files have version 1 or 2"),
+    ("bad/not_puzzle.xmpuzzle", 3, "the root element is <burr>, not <puzzle>"),
+    ("bad/malformed.xmpuzzle", 7, "malformed XML: mismatched tag"),
+    ("bad/doctype.xmpuzzle", 3, "a DOCTYPE is not expected"),
+    ("bad/not_xml.xmpuzzle", None, "neither gzip-compressed nor XML"),
+    ("bad/truncated_gzip.xmpuzzle", None, "corrupt gzip data"),
+]
+
+
+@pytest.mark.parametrize("name, line, fragment", REFUSALS, ids=[c[0] for c in REFUSALS])
+def test_content_outside_the_2d_subset_is_refused_naming_file_and_line(name, line, fragment):
+    with pytest.raises(InputError) as info:
+        read_xmpuzzle(DATA / name)
+    assert (info.value.path, info.value.line) == (str(DATA / name), line)
+    assert fragment in info.value.message
+
+
+def test_a_problem_number_must_exist_and_the_result_must_fit():
+    with pytest.raises(InputError, match=r"no problem 3: the file has 2 problem\(s\), numbered from 1"):
+        read_xmpuzzle(DATA / "two_problems.xmpuzzle", 3)
+    with pytest.raises(InputError, match="no problem 0"):
+        read_xmpuzzle(DATA / "two_problems.xmpuzzle", 0)
+    with pytest.raises(InputError, match="the result of problem 1 'two trominoes' has 6 cells, over the limit of 5"):
+        read_xmpuzzle(DATA / "two_problems.xmpuzzle", max_cells=5)
+    with pytest.raises(InputError, match="file not found"):
+        read_xmpuzzle(DATA / "missing.xmpuzzle")
+
+
+def test_an_absurd_piece_count_is_refused_before_it_fills_memory(tmp_path):
+    many = tmp_path / "many.xmpuzzle"
+    many.write_text('<puzzle version="2"><shapes><voxel x="1" y="1" z="1" type="0">#</voxel>'
+                    '<voxel x="2" y="1" z="1" type="0">##</voxel></shapes><problems><problem><shapes>'
+                    '<shape id="0" count="999999999"/></shapes><result id="1"/></problem></problems></puzzle>')
+    with pytest.raises(InputError, match="problem 1 uses shape S1 999999999 times, over the limit of 400"):
+        read_xmpuzzle(many)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_fuzz_reader_raises_only_input_errors(tmp_path_factory, data):
+    text = (DATA / "two_problems.xmpuzzle").read_text()
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(text) - 1))
+        j = data.draw(st.integers(i, min(len(text), i + 8)))
+        text = text[:i] + data.draw(st.text("<>/=\"#_+0129xyzid &;", max_size=4)) + text[j:]
+    path = tmp_path_factory.mktemp("fuzz") / "f.xmpuzzle"
+    path.write_text(text)
+    try:
+        read_xmpuzzle(path, data.draw(st.integers(1, 2)))
+    except InputError:
+        pass
+
+
+# --------------------------------------------------------------------- writer
+def test_written_file_is_burrtools_xml_on_the_brick_grid(tmp_path):
+    classic = load_pieces("classic")
+    out = tmp_path / "t.xmpuzzle"
+    write_xmpuzzle(out, classic.select(["L3", "I2", "L3"]), Region.rectangle(2, 4), name="a & b",
+                   colours={"L3": "#ff8000"})
+    raw = out.read_bytes()
+    xml = gzip.decompress(raw).decode()
+    assert raw[:2] == b"\x1f\x8b" and xml.startswith('<?xml version="1.0"?>\n<puzzle version="2">')
+    assert '<gridType type="0"/>' in xml and '<color red="255" green="128" blue="0"/>' in xml
+    # L3 "#." over "##" is y=0 "##", y=1 "#_" (y up), coloured 1; I2 is 1x2; the result is 4x2.
+    voxels = re.findall(r'<voxel x="(\d+)" y="(\d+)" z="(\d+)" name="([^"]*)" type="0">([^<]*)</voxel>', xml)
+    assert voxels == [("2", "2", "1", "L3", "#1#1#1_"), ("1", "2", "1", "I2", "##"),
+                      ("4", "2", "1", "Result", "########")]
+    assert re.findall(r'<shape id="(\d+)" count="(\d+)"/>', xml) == [("0", "2"), ("1", "1")]
+    assert '<result id="2"/>' in xml and 'name="a &amp; b"' in xml
+    write_xmpuzzle(tmp_path / "again.xmpuzzle", classic.select(["L3", "I2", "L3"]), Region.rectangle(2, 4),
+                   name="a & b", colours={"L3": "#ff8000"})
+    assert (tmp_path / "again.xmpuzzle").read_bytes() == raw  # same input, same bytes
+
+
+_SHIPPED = [p for name in ("classic", "duel", "pentominoes") for p in load_pieces(name).pieces]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=st.lists(st.sampled_from(_SHIPPED), min_size=1, max_size=6),
+       region=st.sets(st.tuples(st.integers(0, 7), st.integers(0, 9)), min_size=1, max_size=40),
+       coloured=st.booleans())
+def test_round_trip_gives_the_same_pieces_and_region(tmp_path, pieces, region, coloured):
+    by_name: dict[str, Piece] = {}
+    pieces = [by_name.setdefault(p.name, p) for p in pieces]  # one shape per name (duel and pentomino names overlap)
+    region = Region(normalize(region))
+    colours = {p.name: "#%02x%02x%02x" % (17 * i, 255 - 17 * i, 3 * i) for i, p in enumerate(by_name.values())}
+    out = tmp_path / "rt.xmpuzzle"
+    write_xmpuzzle(out, pieces, region, name="rt", colours=colours if coloured else None)
+    back = read_xmpuzzle(out)
+    order = sorted(range(len(pieces)), key=lambda i: list(by_name).index(pieces[i].name))  # grouped by shape
+    assert back.pieces == [pieces[i] for i in order]
+    assert back.region.cells == region.cells
+    assert back.colours == (colours if coloured else {})
+    assert (back.name, back.number, back.n_problems, back.assemblies) == ("rt", 1, 1, None)
+
+
+def test_writer_refusals(tmp_path):
+    classic = load_pieces("classic")
+    out = tmp_path / "x.xmpuzzle"
+    region = Region.rectangle(2, 2)
+    with pytest.raises(InputError, match="no pieces to write"):
+        write_xmpuzzle(out, [], region)
+    with pytest.raises(InputError, match="two different pieces are named 'I2'"):
+        write_xmpuzzle(out, [classic["I2"], Piece("I2", ((0, 0), (0, 1), (0, 2)))], region)
+    with pytest.raises(InputError, match="a colour is given for 'O4', which is not among the pieces"):
+        write_xmpuzzle(out, [classic["I2"]], region, colours={"O4": "red"})
+    with pytest.raises(InputError, match="colour 'no-such-colour' of piece 'I2' is not a colour"):
+        write_xmpuzzle(out, [classic["I2"]], region, colours={"I2": "no-such-colour"})
+    many = [Piece(f"P{i}", ((0, 0),)) for i in range(64)]
+    with pytest.raises(InputError, match="64 colours; BurrTools allows at most 63"):
+        write_xmpuzzle(out, many, region, colours={p.name: (i / 64, 0, 0) for i, p in enumerate(many)})
+    assert not out.exists()
+
+
+# ------------------------------------------------------------------------ CLI
+def test_export_then_solve_counts_as_the_card(run_cli, tmp_path):
+    card = load_card(CARD)
+    for face in card.tasks:
+        out = tmp_path / f"face{face}.xmpuzzle"
+        code, text, _ = run_cli("export", CARD, "--face", face, "--out", out)
+        assert code == 0 and text.startswith(f"wrote {out}: card X1 side hard, face {face}")
+        back = read_xmpuzzle(out)
+        assert [p.name for p in back.pieces] == list(card.tasks[face]) and back.region.cells == card.region.cells
+        code, from_file, _ = run_cli("solve", out, "--count", "--json")
+        code2, from_card, _ = run_cli("solve", CARD, "--face", face, "--json")
+        assert code == code2 == 0
+        assert json.loads(from_file)["count"] == json.loads(from_card)["count"]
+
+
+def test_solve_xmpuzzle_prints_the_problem_and_its_solution(run_cli):
+    code, out, err = run_cli("solve", DATA / "two_problems.xmpuzzle", "--problem", "2", "--count")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "problem 2 'dominoes in a corner' of 2: 2 pieces (domino x2), 4-cell result"
+    assert lines[1].startswith("1 solution [")
+    code, out, _ = run_cli("solve", DATA / "solved" / "dominoes_4x4.xmpuzzle", "--count")
+    assert "BurrTools stored 9 assemblies for it" in out and "36 solutions, 9 up to the region's symmetry" in out
+
+
+def test_export_refuses_a_card_with_restricted_orientations(run_cli, tmp_path):
+    text = CARD.read_text().replace('pieces = "../pieces/classic.txt"', 'pieces = "classic"\norientations = "one-sided"')
+    card = tmp_path / "one_sided.toml"
+    card.write_text(text)
+    code, out, err = run_cli("export", card, "--face", "1", "--out", tmp_path / "x.xmpuzzle")
+    assert (code, out) == (2, "") and "allows one-sided orientations only" in err
+    assert not (tmp_path / "x.xmpuzzle").exists()
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["solve", DATA / "two_problems.xmpuzzle", "--face", "1"], "--face does not go with a BurrTools file"),
+    (["solve", DATA / "two_problems.xmpuzzle", "--pieces", "classic"], "--pieces does not go with a BurrTools"),
+    (["solve", CARD, "--problem", "2"], "--problem goes with a BurrTools .xmpuzzle file"),
+    (["solve", DATA / "two_problems.xmpuzzle", "--problem", "5"], "no problem 5: the file has 2 problem(s)"),
+    (["solve", DATA / "bad" / "range.xmpuzzle"], "range.xmpuzzle:12: problem 1 'monominoes'"),
+    (["export", CARD, "--face", "9", "--out", "x.xmpuzzle"], "has no face 9"),
+    (["export", CARD, "--face", "1", "--out", CARD], "would overwrite the card input"),
+])
+def test_cli_refusals_exit_2_with_one_line(run_cli, argv, fragment):
+    code, out, err = run_cli(*argv)
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1 and fragment in err

@@ -1,0 +1,121 @@
+"""Pictures (ubongo_cp.draw): solve --draw, the notebook pictures of the puzzle objects, lazy matplotlib."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import subprocess
+import sys
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from conftest import PUZZLES, ROOT
+from ubongo_cp.cards import load_card
+from ubongo_cp.cover import build_instance, task_instance, verify_solution
+from ubongo_cp.pieces import Region, load_pieces
+from ubongo_cp.solvers import solve
+
+
+def _squares(path) -> list[tuple[float, float]]:
+    """Top-left corners (x, y) of the square sub-paths of a cells path (5 vertices each)."""
+    return [tuple(sq.min(axis=0)) for sq in path.vertices.reshape(-1, 5, 2)]
+
+
+def test_importing_the_puzzle_core_does_not_import_matplotlib():
+    code = ("import sys, ubongo_cp.pieces, ubongo_cp.cards, ubongo_cp.solvers, ubongo_cp.report; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
+
+
+def test_result_draws_every_solution_with_copies_told_apart():
+    # Four copies of I2 and one O4 tile a 3x4 rectangle in 14 ways (identical pieces not told apart, UP-5);
+    # brute force over the result's own solutions: each drawn piece covers exactly its cells.
+    pieces = load_pieces("classic").select(["I2", "I2", "I2", "I2", "O4"])
+    region = Region.rectangle(3, 4)
+    result = solve(build_instance(pieces, region))
+    assert result.count == 14 and result.instance is not None
+    fig = result.draw()
+    panels = {c.get_gid(): c for c in fig.axes[0].collections if (c.get_gid() or "").startswith("solution/")}
+    assert len(panels) == 12        # at most 12 panels by default
+    for k, solution in enumerate(result.solutions[:12]):
+        assert verify_solution(pieces, region, solution) is None
+        coll = panels[f"solution/{k}"]
+        fills = {tuple(np.round(c, 4)) for c in coll.get_facecolors()}
+        assert len(fills) == 5, "each copy of I2 has its own shade"
+        corners = [sorted(_squares(p)) for p in coll.get_paths()]
+        # The same cell size and offset for every piece: the corners map back to the solution's cells.
+        xs = sorted({x for cs in corners for x, _ in cs})
+        ys = sorted({y for cs in corners for _, y in cs})
+        step = xs[1] - xs[0]
+        cells = [sorted((round((y - ys[0]) / step), round((x - xs[0]) / step)) for x, y in cs) for cs in corners]
+        assert cells == [sorted(v) for v in solution.values()]
+
+
+def test_notebook_pictures_are_svg(tmp_path):
+    from ubongo_cp.report import load_tasks, task_record
+
+    card = load_card(PUZZLES / "examples" / "classic_X1_easy.toml")
+    result = solve(task_instance(card, 1))
+    for obj in (load_pieces("duel"), card.region, card, result,
+                task_record(load_tasks(PUZZLES / "decks" / "classic" / "tasks.csv").iloc[0])):
+        svg = obj._repr_svg_()
+        assert svg.startswith("<?xml") and "<svg" in svg, type(obj)
+    # A result that does not know its instance falls back to its text repr, and says what to pass to draw.
+    bare = replace(result, instance=None)
+    assert bare._repr_svg_() is None
+    with pytest.raises(ValueError, match="instance="):
+        bare.draw()
+    assert bare.draw(task_instance(card, 1)) is not None
+
+
+def test_card_picture_draws_every_task_with_icons():
+    card = load_card(PUZZLES / "decks" / "duel" / "3_B.toml")       # 20 tasks of 5 pieces
+    fig = card.draw(cell_mm=10)
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert [str(f) for f in range(1, 21)] == [t for t in texts if t.isdigit()][:20]
+    icons = [c for c in fig.axes[0].collections if len(c.get_paths()) == 100]   # 20 rows x 5 piece icons
+    assert len(icons) == 1
+    region = next(c for c in fig.axes[0].collections if c.get_gid() == "region/3/B")
+    xs = sorted({x for x, _ in _squares(region.get_paths()[0])})
+    assert np.allclose(np.diff(xs), 10.0)                            # drawn at 10 mm per cell
+
+
+def test_solve_draw_writes_one_panel_per_task(run_cli, tmp_path):
+    from matplotlib.image import imread
+
+    card = PUZZLES / "examples" / "classic_X1_easy.toml"
+    code, out, err = run_cli("solve", card, "--draw", tmp_path / "tasks.png")
+    assert code == 0, err
+    image = imread(tmp_path / "tasks.png")
+    assert image.shape[0] > 100 and image.shape[1] > 100
+    from ubongo_cp.draw.figures import result_panels, solutions_figure
+
+    parsed = load_card(card)
+    panels = [p for f in parsed.tasks for p in result_panels(solve(task_instance(parsed, f), limit=1), parsed.region.cells,
+                                                              most=1, prefix=f"face {f}: ")]
+    assert len(panels) == len(parsed.tasks)
+    assert sum((c.get_gid() or "").startswith("solution/")
+               for c in solutions_figure(panels, {}).axes[0].collections) == len(parsed.tasks)
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", PUZZLES / "examples" / "rect_3x20.txt",
+                             "--count", "--draw", tmp_path / "all.svg")
+    assert code == 0 and (tmp_path / "all.svg").read_text().count("<svg") == 1
+    code, out, err = run_cli("solve", card, "--draw", tmp_path / "x.jpg")
+    assert code == 2 and "use one of .svg, .png, .pdf" in err and err.count("\n") == 1
+    code, out, err = run_cli("solve", card, "--draw", card)
+    assert code == 2 and "would overwrite" in err
+
+
+def test_readme_python_api_session(tmp_path, monkeypatch):
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Python API", 1)[1].split("\n## ", 1)[0]
+    session = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    assert 8 <= len([ln for ln in session.splitlines() if ln.startswith(">>> ")]) <= 12
+    monkeypatch.chdir(tmp_path)
+    test = doctest.DocTestParser().get_doctest(session, {}, "README Python API", "README.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 8
+    assert (tmp_path / "tilings.svg").read_text().count("<svg") == 1

@@ -1,0 +1,109 @@
+"""The orbit decomposition (ubongo_cp.solvers.orbits) and the instance's symmetry maps it rests on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ubongo_cp.cover import build_instance
+from ubongo_cp.geometry import transform
+from ubongo_cp.pieces import Region, load_pieces
+from ubongo_cp.solvers import SOLVERS, solve, solver_names
+from ubongo_cp.solvers.orbits import orbit_plan
+
+PENTS = load_pieces("pentominoes")
+CLASSIC = load_pieces("classic")
+ORBIT_NAMES = [n for n in solver_names() if SOLVERS[n].orbits]
+
+
+def test_plan_6x10_restricts_x_to_a_quarter():
+    # Knuth (Dancing Links, 2000): X restricted to a quarter of the 6x10 rectangle.
+    plan = orbit_plan(build_instance(PENTS.pieces, Region.rectangle(6, 10)))
+    assert PENTS.pieces[plan.piece].name == "X"
+    assert (plan.group_order, plan.n_orbits, int(plan.weight.sum())) == (4, 8, 32)
+
+
+def test_option_perms_map_each_placement_onto_its_image():
+    # Checked against geometry directly: the image of each placement's cells under the
+    # symmetry, re-anchored in the region, is the cells of the placement perm[o].
+    inst = build_instance([CLASSIC[n] for n in ("L4", "T4", "I4", "O4")], Region.rectangle(4, 4))
+    perms = inst.option_perms
+    assert len(perms) == len(inst.region_symmetries) - 1 == 7  # the square's group D4
+    for sym, perm in zip(inst.region_symmetries[1:], perms):
+        assert sorted(perm.tolist()) == list(range(inst.n_options))  # a permutation
+        for o in range(inst.n_options):
+            cells = inst.option_cells(o)
+            a, b, c, d = sym
+            image = sorted((a * r + b * q + (3 if a + b < 0 else 0), c * r + d * q + (3 if c + d < 0 else 0))
+                           for r, q in cells)
+            assert sorted(inst.option_cells(int(perm[o]))) == image
+            assert inst.option_piece[perm[o]] == inst.option_piece[o]
+    assert transform(inst.region.cells, inst.region_symmetries[1]) == inst.region.cells
+
+
+def test_canonical_key_is_equal_exactly_on_symmetric_solutions():
+    # 2x2 with two dominoes: the two tilings are mirror images (one solution up to symmetry, UP-5).
+    inst = build_instance([CLASSIC["I2"], CLASSIC["I2"]], Region.rectangle(2, 2))
+    sols = solve(inst, backend="xcover").option_solutions
+    assert len(sols) == 2 and inst.canonical_key(sols[0]) == inst.canonical_key(sols[1])
+    asym = build_instance([CLASSIC["L3"], CLASSIC["I3"]], Region.from_ascii("##\n##\n#.\n#.\n"))
+    assert asym.option_perms == []
+
+
+def test_not_applicable_when_names_repeat():
+    # Two copies of I2 in a 2x2 square: no piece with a unique name, so no decomposition.
+    inst = build_instance([CLASSIC["I2"], CLASSIC["I2"]], Region.rectangle(2, 2))
+    assert orbit_plan(inst) is None
+    r = solve(inst, backend="dlx-symmetry")
+    assert (r.count, r.count_reduced, r.stats["symmetry"]) == (2, 1, "not applicable")
+
+
+def test_not_applicable_with_optional_pieces_or_a_limit():
+    inst = build_instance(PENTS.pieces[:4], Region.rectangle(2, 5), optional_pieces=True)
+    assert orbit_plan(inst) is None
+    assert solve(inst, backend="dlx-symmetry").stats["symmetry"] == "not applicable"
+    full = build_instance(PENTS.pieces, Region.rectangle(3, 20))
+    assert solve(full, backend="dlx-symmetry", limit=2).stats["symmetry"] == "limit > 1"
+
+
+@pytest.mark.parametrize("name", ORBIT_NAMES)
+@pytest.mark.parametrize("shape, names, orbit_sizes", [
+    # O4 in 3x4: 6 placements, orbits of size 4 and 2 (the two centred ones are
+    # fixed by the left-right mirror); I2 is used twice (copies not told apart, UP-5).
+    ((3, 4), ["O4", "L4", "I2", "I2"], [2, 4]),
+    # 4x4 square: the full group D4 of order 8; L4 used twice.
+    ((4, 4), ["O4", "I4", "L4", "L4"], [4]),
+])
+def test_stabilisers_and_copies(name, shape, names, orbit_sizes):
+    inst = build_instance([CLASSIC[n] for n in names], Region.rectangle(*shape))
+    plan = orbit_plan(inst)
+    assert sorted(set(plan.weight[plan.weight > 0].tolist())) == orbit_sizes
+    expected = solve(inst, backend="xcover", keep=0)  # no symmetry used: the reference
+    assert expected.count > 0
+    got = solve(inst, backend=name)
+    assert (got.count, got.count_reduced, got.stats["symmetry"]) == (expected.count, expected.count_reduced,
+                                                                     "orbits")
+
+
+@pytest.mark.parametrize("shape, names", [((3, 20), None), ((3, 4), ["O4", "L4", "I2", "I2"]),
+                                          ((4, 4), ["O4", "I4", "L4", "L4"])])
+def test_every_solution_is_handed_on(shape, names):
+    # The decomposition searches representatives only, but keeps and hands on every
+    # solution (images under the symmetries): the same set as the plain search.
+    pieces = PENTS.pieces if names is None else [CLASSIC[n] for n in names]
+    inst = build_instance(pieces, Region.rectangle(*shape))
+    expected = {tuple(sorted(s)) for s in solve(inst, backend="xcover").option_solutions}
+    for name in ORBIT_NAMES:
+        seen = []
+        got = solve(inst, backend=name, on_solution=lambda s: seen.append(tuple(s)) is None)
+        assert len(got.option_solutions) == got.count == len(seen) == len(expected)
+        assert {tuple(sorted(s)) for s in got.option_solutions} == set(seen) == expected
+        kept = solve(inst, backend=name, keep=3)
+        assert len(kept.option_solutions) == 3 and kept.count == len(expected)
+
+
+def test_first_solution_on_the_decomposition_counts_one():
+    inst = build_instance(PENTS.pieces, Region.rectangle(6, 10))
+    r = solve(inst, backend="dlx-symmetry", limit=1)
+    assert (r.count, r.complete, len(r.solutions), r.stats["symmetry"]) == (1, False, 1, "orbits")
+    assert np.isin(r.option_solutions[0], np.arange(inst.n_options)).all()

@@ -1,0 +1,130 @@
+"""Deck specs: the shipped games' facts as data, a designer's own deck end to end, bad specs."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conftest import PUZZLES
+from ubongo_cp.cards import load_card, load_deck
+from ubongo_cp.cover import build_instance
+from ubongo_cp.errors import InputError
+from ubongo_cp.generate import generate_deck
+from ubongo_cp.rate import rate_instance
+from ubongo_cp.solvers import solve
+from ubongo_cp.specs import load_spec, parse_spec
+
+DESIGNER = PUZZLES / "examples" / "designer"
+
+
+def test_shipped_specs_hold_the_rules_facts():
+    # UG-1/UG-3/UG-4: 36 cards, easy 3 pieces, hard 4, a six-sided die.
+    classic = load_spec("classic")
+    assert (classic.cards, classic.side_names, classic.pieces) == (36, ("easy", "hard"), "classic")
+    assert [(s.pieces_per_task, s.faces) for s in classic.sides] == [(3, 6), (4, 6)]
+    # UD-1/UD-2: 9 cards, side A 4 pieces, side B 5, a d20.
+    duel = load_spec("duel")
+    assert (duel.cards, duel.side_names) == (9, ("A", "B"))
+    assert [(s.pieces_per_task, s.faces) for s in duel.sides] == [(4, 20), (5, 20)]
+    assert (classic.card_id(0), duel.card_id(0)) == ("01", "1")
+
+
+def _spec(body: str, tmp_path, pieces: str = "classic"):
+    text = f'game = "mine"\npieces = "{pieces}"\ncards = 2\n' + body
+    path = tmp_path / "deck.toml"
+    path.write_text(text)
+    return path
+
+
+SIDE = '[[sides]]\nname = "s"\npieces_per_task = 3\nfaces = 4\nmax_rows = 5\nmax_cols = 5\n'
+
+
+@pytest.mark.parametrize("body, message", [
+    (SIDE.replace("pieces_per_task = 3", "pieces_per_task = 13"), "pieces_per_task must be 1..12"),
+    (SIDE.replace("max_rows = 5", "max_rows = 1").replace("max_cols = 5", "max_cols = 3"),
+     "the 3 smallest pieces cover 8 cells, more than the 1x3 box holds"),
+    (SIDE + "difficulty = [5.0, 2.0]\n", r"difficulty band \[5.0, 2.0\] is impossible"),
+    (SIDE + "cells = [40, 45]\n", "does not fit the 5x5 box"),
+    (SIDE + "cells = [2, 5]\n", "no 3 pieces of the set cover 2..5 cells"),
+    (SIDE + "unique = true\nmax_solutions = 3\n", "either unique = true or max_solutions"),
+    (SIDE + "orientations = \"mirror\"\n", "orientations must be one of"),
+    (SIDE + "colour = 3\n", "unknown key 'colour'"),
+    ("", "missing key 'sides'"),
+])
+def test_bad_specs_name_the_problem(tmp_path, body, message):
+    with pytest.raises(InputError, match=message):
+        load_spec(_spec(body, tmp_path))
+
+
+def test_bad_spec_errors_name_the_line(tmp_path):
+    path = _spec(SIDE + "colour = 3\n", tmp_path)
+    with pytest.raises(InputError) as err:
+        load_spec(path)
+    assert err.value.line == 10 and err.value.path == str(path)
+
+
+def test_unknown_piece_set_is_bad_input(tmp_path):
+    with pytest.raises(InputError, match="piece set 'nosuch.txt'"):
+        load_spec(_spec(SIDE, tmp_path, pieces="nosuch.txt"))
+
+
+def test_a_shipped_game_name_keeps_its_sides(tmp_path):
+    path = _spec(SIDE, tmp_path)
+    path.write_text(path.read_text().replace('game = "mine"', 'game = "classic"'))
+    with pytest.raises(InputError, match="is a shipped game"):
+        generate_deck(path, None, seed=1, cards=1)
+
+
+def test_cli_bad_spec_exits_2_with_one_line(tmp_path, run_cli):
+    code, _, err = run_cli("generate", "--spec", _spec(SIDE + "colour = 3\n", tmp_path), "--out", tmp_path / "d")
+    assert code == 2 and err.count("\n") == 1 and "deck.toml:10: side 1: unknown key 'colour'" in err
+
+
+def test_designers_deck_end_to_end(tmp_path):
+    """A designer's own 8-piece set and spec: generate, read back, check every task independently."""
+    spec_dir = tmp_path / "design"
+    shutil.copytree(DESIGNER, spec_dir)
+    spec = load_spec(spec_dir / "deck.toml")
+    out = tmp_path / "deck"
+    deck = generate_deck(spec, out, seed=3, cards=1)
+    # The deck directory is self-contained: cards, their game's spec and the piece set.
+    shutil.rmtree(spec_dir)
+    assert sorted(p.name for p in out.iterdir()) == ["01_easy.toml", "01_hard.toml", "deck.toml", "pieces.txt"]
+    cards, problems = load_deck(out)
+    assert not problems and [(c.game, c.side) for c in cards] == [("tinyblocks", "easy"), ("tinyblocks", "hard")]
+    assert [c.tasks for c in cards] == [c.tasks for c in deck]
+    for card in cards:
+        side = spec.side(card.side)
+        assert sorted(card.tasks) == list(range(1, side.faces + 1))
+        assert side.cells[0] <= card.region.area <= side.cells[1]
+        for face in card.tasks:
+            inst = build_instance(card.task_pieces(face), card.region)
+            # unique = true: exactly one solution (UP-5), counted by CP-SAT (the generator used DLX).
+            assert solve(inst, backend="cpsat").count == 1
+            if side.difficulty is not None:
+                low, high = side.difficulty
+                assert low <= rate_instance(inst, cross_check=False)["difficulty"] <= high
+
+
+def test_max_solutions_policy_and_one_sided_pieces(tmp_path):
+    body = SIDE.replace("faces = 4", "faces = 3") + 'max_solutions = 3\norientations = "one-sided"\n'
+    deck = generate_deck(_spec(body, tmp_path), tmp_path / "d", seed=5, cards=1)
+    (card,) = deck
+    assert card.orientations == "one-sided"
+    assert load_card(tmp_path / "d" / "01_s.toml").orientations == "one-sided"
+    counts = card.meta["generator"]["solutions"]
+    for face, names in card.tasks.items():
+        # Counted again with one-sided pieces only (rotations, no reflections; UP-3 relaxed by the spec).
+        result = solve(build_instance(card.task_pieces(face), card.region, mode="one-sided"), backend="cpsat")
+        assert 1 <= result.count <= 3 and result.count == counts[face - 1]
+
+
+def test_a_side_out_of_budget_says_so_and_keeps_what_it_found(tmp_path):
+    body = SIDE.replace("faces = 4", "faces = 40") + "attempts = 3\n"
+    lines = []
+    deck = generate_deck(_spec(body, tmp_path), tmp_path / "d", seed=2, cards=1, progress=lines.append)
+    assert "search budget spent" in lines[0]
+    (card,) = deck
+    assert 1 <= len(card.tasks) < 40
+    assert card.meta["generator"]["regions_tried"] == 3

@@ -1,0 +1,78 @@
+"""Where the parts of a booklet page go: boxes in millimetres on an A4 portrait page."""
+
+from __future__ import annotations
+
+import math
+
+__all__ = ["PAGE_MM", "Layout"]
+
+#: Page size (width, height) in mm: ISO 216 A4 portrait.
+PAGE_MM = (210.0, 297.0)
+
+
+class Layout:
+    """Boxes ``(x, y, width, height)`` in mm of a page's parts for ``n`` tasks (and ``panels`` solution panels).
+
+    Card sides with up to 8 tasks (classic, faces 1-6) get a 3-column grid
+    of large solutions beside a region box and a task table with piece
+    icons, solution counts and difficulties; larger sides (Duel, faces
+    1-20) get a narrower region box, a two-block task table of piece icons
+    (the counts and difficulties are in each solution's header) and a
+    5-column grid.
+
+    A page holds ``cols * rows`` solution panels; panels beyond those
+    (every solution of multi-solution tasks, see ``all_solutions`` in
+    :func:`~ubongo_cp.booklet.make_booklet`) go on continuation pages with
+    panels of the same size (:meth:`panel_origins`).
+
+    Attributes
+    ----------
+    compact : bool
+        More than 8 tasks (the Duel layout).
+    region_box, table_box, grid_box : tuple of float
+    cols, rows : int
+        The solution grid of the first page.
+    panel_w, panel_h, gap : float
+        A solution panel's size and the gap between panels, mm.
+    """
+
+    margin = 12.0
+    gap = 3.0
+    #: Top of the solution grid on a continuation page, mm.
+    continued_top = 38.0
+
+    def __init__(self, n: int, panels: int | None = None):
+        m = self.margin
+        width = PAGE_MM[0] - 2 * m
+        self.compact = n > 8
+        if not self.compact:    # classic: faces 1-6
+            self.region_box = (m, 33.0, 66.0, 80.0)
+            self.table_box = (m + 74.0, 33.0, width - 74.0, 80.0)
+            self.cols = 3
+            grid_top = 124.0
+        else:                   # duel: faces 1-20
+            self.region_box = (m, 33.0, 44.0, 74.0)
+            self.table_box = (m + 50.0, 33.0, width - 50.0, 74.0)
+            self.cols = 5
+            grid_top = 118.0
+        # One panel per task; more panels (every solution drawn) make them smaller, down to the most rows.
+        most_rows = 3 if not self.compact else 4
+        self.rows = max(1, min(math.ceil(max(n, panels or 0) / self.cols), max(most_rows, math.ceil(n / self.cols))))
+        self.grid_box = (m, grid_top, width, PAGE_MM[1] - 12.0 - grid_top)
+        self.panel_w = (width - self.gap * (self.cols - 1)) / self.cols
+        self.panel_h = (self.grid_box[3] - self.gap * (self.rows - 1)) / self.rows
+
+    def panel_origins(self, count: int) -> list[list[tuple[float, float]]]:
+        """Top-left corners (mm) of ``count`` panels, page by page: the first page's grid, then continuations."""
+        gx, gy = self.grid_box[:2]
+        per_page = [self.cols * self.rows]
+        later_rows = max(1, int((PAGE_MM[1] - 12.0 - self.continued_top + self.gap) // (self.panel_h + self.gap)))
+        pages, k = [], 0
+        while k < count or not pages:
+            top = gy if not pages else self.continued_top
+            capacity = per_page[0] if not pages else self.cols * later_rows
+            spots = [(gx + (i % self.cols) * (self.panel_w + self.gap), top + (i // self.cols) * (self.panel_h + self.gap))
+                     for i in range(min(capacity, count - k))]
+            pages.append(spots)
+            k += len(spots)
+        return pages

@@ -1,0 +1,252 @@
+"""Printable playtest cards: card sides at true scale with cut marks, and a sheet of the pieces to cut out.
+
+A designer prints the PDF at actual size (100 %, no "fit to page"), cuts
+out the cards and the pieces, rolls a die and plays. Every card side is
+drawn as on a real card (:class:`~ubongo_cp.draw.card.CardFace`): the game,
+card id and side, the region at ``cell_mm`` millimetres per cell, and the
+die-face table with a small icon of each piece; no solutions. Cards are
+packed in rows on A4 portrait pages in deck order, each with cut marks at
+its corners; the piece sheets that follow show every piece of the deck's
+piece set(s) at the same scale, named, with a black cutting outline.
+
+Each page also carries a 100 mm scale bar, so a print can be checked with
+a ruler.
+
+Cell size: :data:`DEFAULT_CELL_MM` (20 mm) is an estimate, not a measured
+or published figure: no published dimension of the Ubongo pieces was found
+(see ``docs/booklet.md``). Designers who own the game should measure a
+piece (e.g. the I2 domino: its long side is two cells) and pass that.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Sequence
+
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
+
+from ..cards import CardSide
+from ..draw.canvas import INK, MUTED, Canvas, boundary_edges, cells_path, inner_edges, piece_colours
+from ..draw.card import CardFace, game_title
+from ..draw.puzzle import label_piece
+from ..errors import InputError
+from ..io import atomic_path
+from ..pieces import PieceSet
+from .layout import PAGE_MM
+
+__all__ = ["DEFAULT_CELL_MM", "make_playtest_cards", "card_sheets", "piece_sheets"]
+
+#: Default size of a cell on paper, mm (an estimate; see the module docstring).
+DEFAULT_CELL_MM = 20.0
+#: Page margin and the gap between cards (where the cut marks go), mm.
+MARGIN = 10.0
+GUTTER = 8.0
+_FOOTER = 12.0     # room for the scale bar and page note at the bottom of a page
+_MARK = 4.0        # length of a cut mark, mm
+_MARK_GAP = 1.0    # between a card's corner and its marks, mm
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """Something packed on a page: its top-left corner and size (mm), and what it is."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    item: object
+
+
+def make_playtest_cards(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *, cell_mm: float = DEFAULT_CELL_MM,
+                        pieces: bool = True, progress: bool = False) -> tuple[int, int]:
+    """Write printable playtest cards (A4 portrait PDF): card sheets, then piece sheets.
+
+    Parameters
+    ----------
+    cards : sequence of CardSide
+        The card sides, in this order.
+    out_pdf : path
+        The PDF to write (atomically).
+    cell_mm : float
+        Size of a region cell and of a piece's cell on paper, mm.
+    pieces : bool
+        Add the piece sheets (every piece of each piece set the cards use).
+    progress : bool
+        Show a tqdm progress bar (pages) on standard error.
+
+    Returns
+    -------
+    card_pages, piece_pages : int
+
+    Raises
+    ------
+    InputError
+        When ``cards`` is empty, ``cell_mm`` is not positive, or a card side
+        or a piece does not fit on an A4 page at that cell size.
+    """
+    cards = list(cards)
+    if not cards:
+        raise InputError("no card sides to print")
+    card_pages = _card_pages(cards, cell_mm)      # packed first (cheap); each page drawn, written and freed
+    sets = list({id(c.piece_set): c.piece_set for c in cards}.values()) if pieces else []
+    piece_pages = {id(s): _piece_pages(s, cell_mm) for s in sets}
+    total = len(card_pages) + sum(len(p) for p in piece_pages.values())
+
+    def figures():
+        for number, placed in enumerate(card_pages, 1):
+            yield _draw_card_page(placed, number, len(card_pages), cell_mm)
+        for piece_set in sets:
+            pages = piece_pages[id(piece_set)]
+            for number, placed in enumerate(pages, 1):
+                yield _draw_piece_page(piece_set, placed, number, len(pages), cell_mm)
+
+    titles = " / ".join(dict.fromkeys(game_title(c) for c in cards))
+    with atomic_path(out_pdf, suffix=".pdf") as tmp:
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, unit="page", desc="cards", dynamic_ncols=True)
+        try:
+            with PdfPages(tmp, metadata={"Title": f"{titles} playtest cards", "Creator": "ubongo-cp"}) as pdf:
+                for fig in figures():
+                    pdf.savefig(fig)
+                    fig.clear()
+                    if bar is not None:
+                        bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
+    return len(card_pages), total - len(card_pages)
+
+
+def card_sheets(cards: Sequence[CardSide], cell_mm: float = DEFAULT_CELL_MM) -> list[Figure]:
+    """The card pages: card sides at ``cell_mm`` per cell packed in rows, with cut marks.
+
+    Each region's cell collection has the gid ``"region/{card_id}/{side}"``.
+
+    Raises
+    ------
+    InputError
+        When ``cell_mm`` is not positive or a card side does not fit on a page.
+    """
+    pages = _card_pages(cards, cell_mm)
+    return [_draw_card_page(placed, number, len(pages), cell_mm) for number, placed in enumerate(pages, 1)]
+
+
+def _card_pages(cards: Sequence[CardSide], cell_mm: float) -> list[list[_Placed]]:
+    """The card faces packed on pages (nothing drawn yet)."""
+    _check_cell(cell_mm)
+    room = (PAGE_MM[0] - 2 * MARGIN, PAGE_MM[1] - 2 * MARGIN - _FOOTER)
+    faces = [CardFace(card, cell_mm, fit=room) for card in cards]
+    for face in faces:
+        if face.width > room[0] or face.height > room[1]:
+            card = face.card
+            raise InputError(f"card {card.card_id} side {card.side} is {face.width:.0f} x {face.height:.0f} mm at "
+                             f"{cell_mm:g} mm per cell: larger than an A4 page; choose a smaller cell size")
+    return _pack([(f.width, f.height, f) for f in faces])
+
+
+def _draw_card_page(placed: Sequence[_Placed], number: int, pages: int, cell_mm: float) -> Figure:
+    canvas = Canvas(*PAGE_MM)
+    for p in placed:
+        canvas.rounded_box(p.x, p.y, p.w, p.h, 0.0, facecolor="none", edgecolor="#cccccc", linewidth=0.3)
+        p.item.draw(canvas, p.x, p.y)
+        _cut_marks(canvas, p)
+    _footer(canvas, f"playtest cards \u00b7 {cell_mm:g} mm per cell \u00b7 page {number} / {pages}")
+    return canvas.finish()
+
+
+def piece_sheets(piece_set: PieceSet, cell_mm: float = DEFAULT_CELL_MM) -> list[Figure]:
+    """Every piece of ``piece_set`` at ``cell_mm`` per cell, named, with a black cutting outline.
+
+    Each piece's collection has the gid ``"piece/{name}"`` (its squares are
+    ``cell_mm`` wide, in mm).
+
+    Raises
+    ------
+    InputError
+        When ``cell_mm`` is not positive or a piece does not fit on a page.
+    """
+    pages = _piece_pages(piece_set, cell_mm)
+    return [_draw_piece_page(piece_set, placed, number, len(pages), cell_mm) for number, placed in enumerate(pages, 1)]
+
+
+def _piece_pages(piece_set: PieceSet, cell_mm: float) -> list[list[_Placed]]:
+    """The pieces packed on pages (nothing drawn yet)."""
+    _check_cell(cell_mm)
+    items = []
+    for piece in piece_set:
+        h = (1 + max(r for r, _ in piece.cells)) * cell_mm
+        w = (1 + max(c for _, c in piece.cells)) * cell_mm
+        if w > PAGE_MM[0] - 2 * MARGIN or h > PAGE_MM[1] - 2 * MARGIN - _FOOTER:
+            raise InputError(f"piece {piece.name} is {w:.0f} x {h:.0f} mm at {cell_mm:g} mm per cell: larger than "
+                             "an A4 page; choose a smaller cell size")
+        items.append((w, h, piece))
+    return _pack(items, gutter=GUTTER)
+
+
+def _draw_piece_page(piece_set: PieceSet, placed: Sequence[_Placed], number: int, pages: int,
+                     cell_mm: float) -> Figure:
+    colours = piece_colours(piece_set.names)
+    canvas = Canvas(*PAGE_MM)
+    outlines, grid = [], []
+    for p in placed:
+        piece = p.item
+        fill = colours[piece.name]
+        canvas.fill_cells([cells_path(piece.cells, p.x, p.y, cell_mm)], [fill], gid=f"piece/{piece.name}")
+        owner = {c: 0 for c in piece.cells}
+        grid += inner_edges(owner, p.x, p.y, cell_mm)
+        outlines += boundary_edges(owner, p.x, p.y, cell_mm)
+        label_piece(canvas, piece.name, piece.cells, p.x, p.y, cell_mm, fill)
+    canvas.stroke(grid, "white", 0.5)
+    canvas.stroke(outlines, INK, 0.8)
+    name = os.path.basename(piece_set.path or "pieces")
+    _footer(canvas, f"pieces of {name} \u00b7 {cell_mm:g} mm per cell \u00b7 cut along the black outlines "
+                    f"\u00b7 page {number} / {pages}")
+    return canvas.finish()
+
+
+def _check_cell(cell_mm: float) -> None:
+    if not cell_mm > 0:
+        raise InputError(f"the cell size must be a positive number of millimetres, got {cell_mm}")
+
+
+def _pack(items: Sequence[tuple[float, float, object]], *, gutter: float = GUTTER) -> list[list[_Placed]]:
+    """Shelf packing in order: left to right in rows, rows top to bottom, a new page when a row does not fit."""
+    width, bottom = PAGE_MM[0] - MARGIN, PAGE_MM[1] - MARGIN - _FOOTER
+    pages: list[list[_Placed]] = [[]]
+    x, y, row_h = MARGIN, MARGIN, 0.0
+    for w, h, item in items:
+        if x > MARGIN and x + w > width:          # next row
+            x, y, row_h = MARGIN, y + row_h + gutter, 0.0
+        if y + h > bottom:                        # next page
+            pages.append([])
+            x, y, row_h = MARGIN, MARGIN, 0.0
+        pages[-1].append(_Placed(x, y, w, h, item))
+        x += w + gutter
+        row_h = max(row_h, h)
+    return pages
+
+
+def _cut_marks(canvas: Canvas, p: _Placed) -> None:
+    """Short lines outside each corner of a card, along its edges (in the gutter)."""
+    segments = []
+    for cx, sx in ((p.x, -1), (p.x + p.w, 1)):
+        for cy, sy in ((p.y, -1), (p.y + p.h, 1)):
+            segments.append(((cx + sx * _MARK_GAP, cy), (cx + sx * (_MARK_GAP + _MARK), cy)))
+            segments.append(((cx, cy + sy * _MARK_GAP), (cx, cy + sy * (_MARK_GAP + _MARK))))
+    canvas.stroke(segments, INK, 0.4)
+
+
+def _footer(canvas: Canvas, note: str) -> None:
+    """The page note and a 100 mm scale bar (check the print with a ruler)."""
+    y = PAGE_MM[1] - MARGIN
+    x0 = PAGE_MM[0] - MARGIN - 100.0
+    ticks = [((x0 + 10.0 * i, y - (2.0 if i % 5 else 3.0)), (x0 + 10.0 * i, y)) for i in range(11)]
+    canvas.stroke([((x0, y), (x0 + 100.0, y))] + ticks, INK, 0.5)
+    canvas.text(x0 + 50.0, y - 4.0, "100 mm: print at actual size (100 %)", ha="center", fontsize=6.5, color=MUTED,
+                va="baseline")
+    canvas.text(MARGIN, MARGIN - 3.0, note, fontsize=6.5, color=MUTED, va="baseline")

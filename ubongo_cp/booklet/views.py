@@ -1,0 +1,192 @@
+"""What a booklet page shows about each task: solution, count and difficulty, from a results table or solved here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Mapping
+
+from ..cards import CardSide, task_hash
+from ..cover import task_instance, verify_solution
+from ..errors import InputError
+from ..geometry import Cell
+from ..solvers import solve
+from ..status import Status
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["TaskView", "task_views", "MOST_SOLUTIONS"]
+
+#: Default largest number of solutions drawn per task with ``all_solutions``.
+MOST_SOLUTIONS = 24
+
+
+@dataclass(frozen=True)
+class TaskView:
+    """What a page shows about one task (one die face of a card side).
+
+    Attributes
+    ----------
+    face : int
+        Die face.
+    pieces : tuple of str
+        Piece names of the task.
+    status : str
+        ``"solved"``, ``"no solution"`` or ``"unknown"`` (time limit reached).
+    solution : dict of str -> list of (row, col), or None
+        One solution (piece name -> covered cells; a second copy of a piece
+        is named ``"name#2"``), or None when not solved.
+    count : int or None
+        Number of solutions, when known.
+    count_is_lower_bound : bool
+        True when ``count`` is only a lower bound (the search was cut off).
+    difficulty : float or None
+        Difficulty score from the batch runner, when known.
+    more : tuple of dict
+        Further solutions, when every solution is to be drawn (``all_solutions``).
+    """
+
+    face: int
+    pieces: tuple[str, ...]
+    status: str
+    solution: dict[str, list[Cell]] | None
+    count: int | None = None
+    count_is_lower_bound: bool = False
+    difficulty: float | None = None
+    more: tuple = ()
+
+    @property
+    def solutions(self) -> list[dict[str, list[Cell]]]:
+        """Every solution the page draws: ``solution`` and then ``more``."""
+        return ([self.solution] if self.solution else []) + list(self.more)
+
+
+def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, *,
+               time_limit: float | None = 10.0, all_solutions: bool = False,
+               most: int = MOST_SOLUTIONS) -> list[TaskView]:
+    """One :class:`TaskView` per task of ``card``, in face order.
+
+    A task's solution, count and difficulty come from ``results`` (a batch
+    runner DataFrame, see :func:`~ubongo_cp.booklet.make_booklet`) when it has a row for the task
+    whose solution passes :func:`~ubongo_cp.cover.verify_solution` (rules
+    UP-2, UP-3). A row without solution whose status is ``"no solution"``
+    (or, lacking a status column, whose count is 0) is shown as unsolvable.
+    Every other task is solved here with CP-SAT (``limit=1``). A row whose
+    ``task_hash`` differs from the task's (results of another deck) is
+    ignored altogether, its difficulty and count included.
+
+    With ``all_solutions``, every solved task not known to be unique is
+    solved again for all its solutions (at most ``most``; the count becomes
+    exact when the search ends before that), drawn one panel each.
+
+    Raises
+    ------
+    InputError
+        For a malformed ``results`` table (missing columns).
+    """
+    index = results if isinstance(results, dict) else results_index(results)
+    views = []
+    for face, names in card.tasks.items():
+        row = index.get((card.card_id, card.side, int(face)))
+        if row is not None and isinstance(row.get("task_hash"), str) and row["task_hash"] != task_hash(card, face):
+            row = None  # a row of another deck's card with this id: not this task's
+        views.append(_view_from_row(card, face, names, row) if row is not None else None)
+        if views[-1] is None:
+            views[-1] = _solve_view(card, face, names, row, time_limit)
+        view = views[-1]
+        if all_solutions and view.status == Status.SOLVED and (view.count != 1 or view.count_is_lower_bound):
+            views[-1] = _every_solution(card, views[-1], time_limit, most)
+    return views
+
+
+def _every_solution(card: CardSide, view: TaskView, time_limit: float | None, most: int) -> TaskView:
+    """``view`` with its other solutions (up to ``most`` in all) and, when the search ended, the exact count."""
+    from dataclasses import replace
+
+    result = solve(task_instance(card, view.face), limit=most, time_limit=time_limit)
+    first = _canonical(view.solution)
+    others = tuple(s for s in result.solutions if _canonical(s) != first)[:most - 1]
+    if result.complete:
+        return replace(view, more=others, count=result.count, count_is_lower_bound=False)
+    count = max(view.count or 0, result.count)
+    return replace(view, more=others, count=count, count_is_lower_bound=True)
+
+
+def _canonical(solution) -> frozenset:
+    """A solution as a set of (piece, cells), copies of a piece not told apart (UP-5)."""
+    return frozenset((name.split("#")[0], tuple(sorted(map(tuple, cells)))) for name, cells in solution.items())
+
+
+def results_index(results) -> dict:
+    """``(card_id, side, face) -> row dict`` of a task table (empty for None).
+
+    The table is brought to the in-memory form of :func:`ubongo_cp.report.normalize_tasks`
+    (what :func:`ubongo_cp.report.load_tasks` returns): card ids are text and
+    solutions are dicts.
+
+    Raises
+    ------
+    InputError
+        For a table without the key columns, or one whose card ids are numbers.
+    """
+    from ..report import KEY_COLUMNS, normalize_tasks
+
+    if results is None:
+        return {}
+    missing = [c for c in KEY_COLUMNS if c not in results.columns]
+    if missing:
+        raise InputError(f"tasks table lacks column(s) {', '.join(missing)}")
+    index = {}
+    for row in normalize_tasks(results).to_dict("records"):
+        if not _is_missing(row["face"]):
+            index[(row["card_id"], row["side"], int(row["face"]))] = row
+    return index
+
+
+def _is_missing(value) -> bool:
+    """None, NaN, pandas' NA (nullable dtypes) or a blank string."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return True
+    try:
+        return bool(value != value)     # NaN is the one value unequal to itself
+    except (TypeError, ValueError):     # pd.NA: its truth value is ambiguous
+        return True
+
+
+def _number(value, kind=float):
+    if _is_missing(value):
+        return None
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _view_from_row(card: CardSide, face: int, names: tuple[str, ...], row: dict) -> TaskView | None:
+    """A view from a results row, or None when the row has no usable answer."""
+    count = _number(row.get("count"), int)
+    difficulty = _number(row.get("difficulty"))
+    status = row.get("status")
+    status = None if _is_missing(status) else str(status)
+    solution = row.get("solution")
+    if solution is not None:
+        if verify_solution(card.task_pieces(face), card.region, solution) is not None:
+            return None  # stale or foreign result: solve again
+        complete = row.get("complete")
+        partial = status == Status.UNKNOWN or (not _is_missing(complete) and not bool(complete))
+        return TaskView(face, names, Status.SOLVED, solution, count, partial, difficulty)
+    if status == Status.NO_SOLUTION or (status is None and count == 0):
+        return TaskView(face, names, Status.NO_SOLUTION, None, 0, False, difficulty)
+    return None
+
+
+def _solve_view(card: CardSide, face: int, names: tuple[str, ...], row: dict | None,
+                time_limit: float | None) -> TaskView:
+    result = solve(task_instance(card, face), backend="cpsat", limit=1, time_limit=time_limit)
+    difficulty = None if row is None else _number(row.get("difficulty"))
+    count = None if row is None else _number(row.get("count"), int)
+    if result.status == Status.SOLVED:
+        return TaskView(face, names, Status.SOLVED, result.solutions[0], count or None, False, difficulty)
+    if result.status == Status.NO_SOLUTION:
+        return TaskView(face, names, Status.NO_SOLUTION, None, 0, False, difficulty)
+    return TaskView(face, names, Status.UNKNOWN, None, None, False, difficulty)

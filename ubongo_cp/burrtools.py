@@ -1,0 +1,500 @@
+"""BurrTools ``.xmpuzzle`` files, 2-D subset: read a problem as pieces and a region, write one.
+
+BurrTools [1]_ is the puzzle designers' reference solver; its ``.xmpuzzle``
+file is gzip-compressed XML (BurrTools also reads it uncompressed, and so
+does :func:`read_xmpuzzle`). The parts this module reads and writes::
+
+    <puzzle version="2">
+      <gridType type="0"/>                      0 = bricks (cubes); a plane of squares is z depth 1
+      <colors><color red= green= blue=/></colors>   colour k of a voxel is the k-th entry (1-based)
+      <shapes>
+        <voxel x="3" y="2" z="1" name="L4" type="0">###__#</voxel>
+      </shapes>
+      <problems>
+        <problem name="..." state="0">
+          <shapes><shape id="0" count="2"/> ...</shapes>     piece = shape id (0-based), used count times
+          <result id="5"/>                                    the shape to build (the region)
+          <bitmap/>                                           colour constraints (pairs)
+        </problem>
+      </problems>
+      <comment/>
+    </puzzle>
+
+A ``<voxel>`` lists its x*y*z voxels, x fastest, then y, then z: ``#``
+filled, ``_`` empty, ``+`` variable, each maybe followed by a colour number.
+BurrTools draws y upwards, so a cell ``(row, col)`` (row 0 at the top) is
+voxel ``x = col``, ``y = height - 1 - row``, ``z = 0``.
+
+Reading takes one problem: each ``<shape id count>`` gives ``count`` copies
+of one :class:`Piece` (not told apart, UP-5), named by the shape's ``name``
+or BurrTools' label ``S<id+1>``, and ``<result>`` gives the :class:`Region`.
+BurrTools turns pieces in space: a flat piece turned over is its mirror image
+(UP-3), and one drawn standing up (flat in x or y) is turned into the plane,
+as here. Its assembly count is the count up to the region's symmetries.
+
+Anything else is refused, naming the file, the XML line and what is wrong,
+never read in part: other grid types, shapes not one voxel deep, variable
+voxels, ranges of piece counts (``min`` != ``max``), colour constraints
+(coloured voxels in result and piece), disconnected pieces. Piece groups
+(disassembly only) and stored solutions are ignored.
+
+References
+----------
+.. [1] A. Röver et al., *BurrTools*, https://github.com/burr-tools/burr-tools
+   (``src/lib/puzzle.cpp``: the page "The xmpuzzle format"; ``voxel.cpp``,
+   ``problem.cpp`` and ``gridtype.h`` for the elements above).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import re
+import zlib
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Mapping, NamedTuple, Sequence
+from xml.parsers import expat
+
+from .errors import InputError
+from .geometry import Cell, is_connected, normalize
+from .io import atomic_write_bytes, read_bytes
+from .pieces import MAX_REGION_CELLS, Piece, Region
+
+__all__ = ["GRID_TYPES", "BurrToolsProblem", "read_xmpuzzle", "write_xmpuzzle"]
+
+#: BurrTools' grid types (``gridType_c::gridType`` in ``src/lib/gridtype.h``);
+#: only 0, the brick grid, holds squares.
+GRID_TYPES = {0: "bricks", 1: "triangular prisms", 2: "spheres", 3: "rhombic dodecahedra",
+              4: "tetrahedra and octahedra"}
+#: File versions BurrTools loads (``puzzle_c::puzzle_c``); both are read alike.
+VERSIONS = ("1", "2")
+#: BurrTools allows at most 63 colours (``puzzle_c::addColor``; colour 0 is "none").
+MAX_COLOURS = 63
+#: Refuse files that decompress to more than this many bytes (a gzip bomb).
+MAX_XML_BYTES = 64 * 2**20
+_VOXELS = re.compile(r"([#+_])([0-9]*)")
+_VOXEL_TEXT = re.compile(r"(?:[#+_][0-9]*)*")
+
+
+class BurrToolsProblem(NamedTuple):
+    """One problem of a ``.xmpuzzle`` file, as pieces and a region.
+
+    Unpacks as ``pieces, region, *rest``.
+
+    Attributes
+    ----------
+    pieces : list of Piece
+        The pieces to place; a shape used ``k`` times is ``k`` equal
+        :class:`Piece` objects with one name (UP-5).
+    region : Region
+        The result shape.
+    name : str
+        The problem's name ("" when it has none).
+    number : int
+        Which problem this is, from 1 (BurrTools' ``burrTxt -o`` counts from 0).
+    n_problems : int
+        Problems in the file.
+    colours : dict of str -> str
+        Piece name -> ``"#rrggbb"``, for pieces whose voxels all carry one
+        colour of the file's ``<colors>``.
+    assemblies : int or None
+        The assembly count BurrTools stored having solved the problem to the
+        end (``state="2"``), else None; compare with ``count_reduced``.
+    """
+
+    pieces: list[Piece]
+    region: Region
+    name: str
+    number: int
+    n_problems: int
+    colours: dict[str, str]
+    assemblies: int | None
+
+
+def read_xmpuzzle(path: str | os.PathLike, problem: int = 1, *,
+                  max_cells: int = MAX_REGION_CELLS) -> BurrToolsProblem:
+    """Read one problem of a BurrTools ``.xmpuzzle`` file as pieces and a region.
+
+    Parameters
+    ----------
+    path : str or path
+        The file, gzip-compressed (as BurrTools saves it) or plain XML.
+    problem : int
+        Which problem, 1-based (default: the first).
+    max_cells : int
+        Largest result shape accepted (cells), as for region files.
+
+    Returns
+    -------
+    BurrToolsProblem
+        Pieces and region in cells ``(row, col)``, row 0 at the top.
+
+    Raises
+    ------
+    InputError
+        Naming the file and, where it can, the line of the XML: unreadable,
+        corrupt gzip, malformed XML or voxel spaces, no such problem, or
+        content outside the 2-D subset (module docstring); a result larger
+        than ``max_cells``.
+
+    See Also
+    --------
+    write_xmpuzzle : the inverse.
+    ubongo_cp.cover.build_instance : the next step for the pieces and region.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from ubongo_cp.pieces import load_pieces
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "t.xmpuzzle"
+    >>> ps = load_pieces("classic")
+    >>> write_xmpuzzle(out, ps.select(["I2", "I2", "L4"]), Region.rectangle(2, 4))
+    >>> pieces, region, *_ = read_xmpuzzle(out)
+    >>> [p.name for p in pieces], region.area
+    (['I2', 'I2', 'L4'], 8)
+    """
+    where = os.fspath(path)
+    root = _parse_xml(_xml_bytes(read_bytes(path), where), where)
+    return _Puzzle.from_tree(root, where).problem(problem, max_cells=max_cells)
+
+
+def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Region, *,
+                   name: str = "", colours: Mapping[str, object] | None = None, comment: str = "") -> None:
+    """Write pieces and a region as a one-problem BurrTools ``.xmpuzzle`` file.
+
+    The grid is BurrTools' brick grid (``type="0"``) with every shape z depth
+    1, the region is the problem's result, each distinct piece one shape
+    named after it and used as many times as it appears in ``pieces``. The
+    file is gzip-compressed XML, as BurrTools saves it, written atomically;
+    the same input gives the same bytes.
+
+    Parameters
+    ----------
+    path : str or path
+        Output file (conventionally ``*.xmpuzzle``).
+    pieces : sequence of Piece
+        The pieces; a name given ``k`` times is one shape with ``count="k"``.
+    region : Region
+        The result shape.
+    name : str
+        The problem's name.
+    colours : mapping of str -> colour, optional
+        Piece name -> a matplotlib colour (``"#e69f00"``, ``"orange"``,
+        ``(r, g, b)`` in 0..1); the piece's voxels get that colour. The
+        result stays uncoloured, so colours add no constraint.
+    comment : str
+        The puzzle's comment.
+
+    Raises
+    ------
+    InputError
+        No pieces, two different pieces with one name, a colour for a piece
+        not given or not a colour, more than 63 colours, or an unwritable
+        ``path``.
+
+    See Also
+    --------
+    read_xmpuzzle : the inverse.
+    """
+    where = os.fspath(path)
+    if not pieces:
+        raise InputError("no pieces to write", path=where)
+    shapes: dict[str, Piece] = {}
+    for piece in pieces:
+        if shapes.setdefault(piece.name, piece).cells != piece.cells:
+            raise InputError(f"two different pieces are named {piece.name!r}", path=where)
+    counts = Counter(piece.name for piece in pieces)
+    palette, voxel_colour = _colour_table(colours or {}, shapes, where)
+    out = io.StringIO()
+    out.write('<?xml version="1.0"?>\n<puzzle version="2">\n <gridType type="0"/>\n <colors>\n')
+    out.write("".join(f'  <color red="{r}" green="{g}" blue="{b}"/>\n' for r, g, b in palette))
+    out.write(" </colors>\n <shapes>\n" + "".join(_voxel_xml(p.cells, p.name, voxel_colour.get(p.name, 0))
+                                                   for p in shapes.values()))
+    out.write(_voxel_xml(region.cells, "Result", 0) + " </shapes>\n <problems>\n")
+    out.write(f'  <problem name="{_escape(name)}" state="0">\n   <shapes>\n')
+    out.write("".join(f'    <shape id="{i}" count="{counts[n]}"/>\n' for i, n in enumerate(shapes)))
+    out.write(f'   </shapes>\n   <result id="{len(shapes)}"/>\n   <bitmap/>\n  </problem>\n </problems>\n')
+    out.write(f" <comment>{_escape(comment, attribute=False)}</comment>\n" if comment else " <comment/>\n")
+    out.write("</puzzle>\n")
+    atomic_write_bytes(path, gzip.compress(out.getvalue().encode("utf-8"), mtime=0))
+
+
+# --------------------------------------------------------------------- writing
+def _escape(text: str, *, attribute: bool = True) -> str:
+    """XML-escape an attribute value (white space runs become one space) or text."""
+    from xml.sax.saxutils import escape
+
+    return escape(" ".join(str(text).split()), {'"': "&quot;"}) if attribute else escape(str(text))
+
+
+def _voxel_xml(cells: Sequence[Cell], name: str, colour: int) -> str:
+    """One ``<voxel>`` element: the cells in a width x height x 1 voxel space."""
+    cells = normalize(cells)
+    height = 1 + max(r for r, _ in cells)
+    width = 1 + max(c for _, c in cells)
+    filled = set(cells)
+    mark = "#" + (str(colour) if colour else "")
+    body = "".join(mark if (height - 1 - y, x) in filled else "_" for y in range(height) for x in range(width))
+    return f'  <voxel x="{width}" y="{height}" z="1" name="{_escape(name)}" type="0">{body}</voxel>\n'
+
+
+def _colour_table(colours: Mapping[str, object], shapes: Mapping[str, Piece],
+                  where: str) -> tuple[list[tuple[int, int, int]], dict[str, int]]:
+    """``<colors>`` entries (8-bit RGB) and each piece's 1-based colour index."""
+    from matplotlib.colors import to_rgb
+
+    palette: list[tuple[int, int, int]] = []
+    index: dict[str, int] = {}
+    for piece_name, spec in colours.items():
+        if piece_name not in shapes:
+            raise InputError(f"a colour is given for {piece_name!r}, which is not among the pieces", path=where)
+        try:
+            rgb = tuple(round(255 * v) for v in to_rgb(spec))
+        except (ValueError, TypeError):
+            raise InputError(f"colour {spec!r} of piece {piece_name!r} is not a colour", path=where) from None
+        if rgb not in palette:
+            palette.append(rgb)
+        index[piece_name] = palette.index(rgb) + 1
+    if len(palette) > MAX_COLOURS:
+        raise InputError(f"{len(palette)} colours; BurrTools allows at most {MAX_COLOURS}", path=where)
+    return palette, index
+
+
+# --------------------------------------------------------------------- reading
+@dataclass
+class _Node:
+    """An XML element with the line it starts on (ElementTree keeps no lines)."""
+
+    tag: str
+    attrs: dict[str, str]
+    line: int
+    children: list["_Node"] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)
+
+    def int_attr(self, key: str, where: str, *, default: int | None = None, what: str = "") -> int:
+        """A non-negative decimal attribute (``default`` when missing)."""
+        value, what = self.attrs.get(key, "").strip(), what or f"<{self.tag}>"
+        if not value and default is not None:
+            return default
+        if not re.fullmatch(r"[0-9]+", value):
+            raise InputError(f"{what}: {key}={value!r} is not a whole number" if value else
+                             f"{what} has no {key!r} attribute", path=where, line=self.line)
+        return int(value)
+
+
+def _xml_bytes(raw: bytes, where: str) -> bytes:
+    """The XML of a file: gunzipped when it starts with the gzip magic number."""
+    if raw[:2] != b"\x1f\x8b":
+        if not raw.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+            raise InputError("not a BurrTools file: neither gzip-compressed nor XML", path=where)
+        return raw
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as stream:
+            data = stream.read(MAX_XML_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(f"corrupt gzip data ({exc})", path=where) from None
+    if len(data) > MAX_XML_BYTES:
+        raise InputError(f"decompresses to more than {MAX_XML_BYTES // 2**20} MiB of XML", path=where)
+    return data
+
+
+def _parse_xml(data: bytes, where: str) -> _Node:
+    """Parse XML into :class:`_Node` objects with line numbers (expat)."""
+    parser = expat.ParserCreate()
+    stack: list[_Node] = []
+    roots: list[_Node] = []
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        node = _Node(tag, attrs, parser.CurrentLineNumber)
+        (stack[-1].children if stack else roots).append(node)
+        stack.append(node)
+
+    def doctype(*_args) -> None:
+        raise InputError("a DOCTYPE is not expected in a BurrTools file", path=where,
+                         line=parser.CurrentLineNumber)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = lambda tag: stack.pop()
+    parser.CharacterDataHandler = lambda text: stack[-1].text.append(text) if stack else None
+    parser.StartDoctypeDeclHandler = doctype
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as exc:
+        raise InputError(f"malformed XML: {expat.ErrorString(exc.code)} (column {exc.offset + 1})",
+                         path=where, line=exc.lineno) from None
+    return roots[0]
+
+
+@dataclass
+class _Shape:
+    """A ``<voxel>`` space: filled voxels with their colours, variable voxels."""
+
+    index: int
+    name: str
+    line: int
+    filled: dict[tuple[int, int, int], int]
+    variable: int
+
+    @property
+    def label(self) -> str:
+        """How BurrTools shows the shape: ``S<id+1>`` and its name."""
+        return f"shape S{self.index + 1}" + (f" {self.name!r}" if self.name else "")
+
+    def cells(self, where: str, role: str) -> tuple[Cell, ...]:
+        """The filled voxels as normalised cells, if the shape is flat and has no variable voxel."""
+        if not self.filled:
+            raise InputError(f"{self.label} ({role}) has no filled voxel", path=where, line=self.line)
+        # The plane the shape lies in: z = const (as drawn in a 2-D puzzle), else y or x = const
+        # (a flat piece drawn standing up, which BurrTools turns into the plane).
+        plane = next((axes for depth, axes in ((2, (1, 0)), (1, (2, 0)), (0, (2, 1)))
+                      if len({v[depth] for v in self.filled}) == 1), None)
+        if plane is None:
+            layers = "x".join(str(len({v[a] for v in self.filled})) for a in range(3))
+            raise InputError(f"{self.label} ({role}) is 3-D: its filled voxels span {layers} layers in x, y and "
+                             "z; only 2-D puzzles (shapes one voxel deep) are read", path=where, line=self.line)
+        if self.variable:
+            raise InputError(f"{self.label} ({role}) has {self.variable} variable voxel(s) ('+'); only filled "
+                             "('#') and empty ('_') voxels are read", path=where, line=self.line)
+        row, col = plane
+        return normalize((-v[row], v[col]) for v in self.filled)  # y (or z) points up, rows down
+
+    @classmethod
+    def from_node(cls, node: _Node, index: int, where: str) -> "_Shape":
+        what = f"shape S{index + 1}"
+        sx, sy, sz = (node.int_attr(k, where, what=what) for k in ("x", "y", "z"))
+        if node.int_attr("type", where, what=what) != 0:
+            raise InputError(f"{what}: unknown voxel type (BurrTools knows only 0)", path=where, line=node.line)
+        text = "".join(node.text).strip()
+        if not _VOXEL_TEXT.fullmatch(text):
+            bad = re.search(r"[^#+_0-9]", text)
+            problem = f"unknown character {bad.group()!r}" if bad else "a colour number before the first voxel"
+            raise InputError(f"{what}: {problem} in its voxels (expected '#', '+' or '_', each maybe followed "
+                             "by a colour number)", path=where, line=node.line)
+        tokens = _VOXELS.findall(text)
+        if len(tokens) != sx * sy * sz:
+            raise InputError(f"{what}: {len(tokens)} voxels given for a {sx}x{sy}x{sz} space "
+                             f"({sx * sy * sz} expected)", path=where, line=node.line)
+        filled = {(i % sx, (i // sx) % sy, i // (sx * sy)): int(colour or 0)
+                  for i, (state, colour) in enumerate(tokens) if state == "#"}
+        variable = sum(state == "+" for state, _ in tokens)
+        return cls(index, node.attrs.get("name", "").strip(), node.line, filled, variable)
+
+
+@dataclass
+class _Puzzle:
+    """The parts of a ``<puzzle>`` that the 2-D subset needs."""
+
+    where: str
+    colours: list[tuple[int, int, int]]
+    shapes: list[_Shape]
+    problems: list[_Node]
+
+    @classmethod
+    def from_tree(cls, root: _Node, where: str) -> "_Puzzle":
+        if root.tag != "puzzle":
+            raise InputError(f"not a BurrTools puzzle: the root element is <{root.tag}>, not <puzzle>",
+                             path=where, line=root.line)
+        version = root.attrs.get("version")
+        if version not in VERSIONS:
+            raise InputError(f"<puzzle> version {version!r}: BurrTools files have version 1 or 2",
+                             path=where, line=root.line)
+        colours, shapes, problems = [], [], []
+        for node in root.children:
+            if node.tag == "gridType":  # no <gridType>: bricks, as in BurrTools
+                grid = node.int_attr("type", where)
+                if grid != 0:
+                    kind = GRID_TYPES.get(grid, "unknown to BurrTools")
+                    raise InputError(f"grid type {grid} ({kind}) is not a plane of squares; only the brick "
+                                     "grid (type 0) is read", path=where, line=node.line)
+            elif node.tag == "colors":
+                colours += [tuple(c.int_attr(k, where) & 0xFF for k in ("red", "green", "blue"))
+                            for c in node.children if c.tag == "color"]
+            elif node.tag == "shapes":
+                shapes += [_Shape.from_node(v, len(shapes) + i, where)
+                           for i, v in enumerate(n for n in node.children if n.tag == "voxel")]
+            elif node.tag == "problems":
+                problems += [n for n in node.children if n.tag == "problem"]
+        return cls(where, colours, shapes, problems)
+
+    def problem(self, number: int, *, max_cells: int) -> BurrToolsProblem:
+        """Problem ``number`` (1-based) as pieces and a region."""
+        where = self.where
+        if not self.problems:
+            raise InputError("the file defines no problem (no <problem> element)", path=where)
+        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(self.problems):
+            raise InputError(f"no problem {number}: the file has {len(self.problems)} problem(s), "
+                             f"numbered from 1", path=where)
+        node = self.problems[number - 1]
+        name = node.attrs.get("name", "").strip()
+        title = f"problem {number}" + (f" {name!r}" if name else "")
+        parts, result = self._parts(node, title)
+        if not parts:
+            raise InputError(f"{title} uses no piece", path=where, line=node.line)
+        region = Region(self.shapes[result].cells(where, f"the result of {title}"), where)
+        if region.area > max_cells:
+            raise InputError(f"the result of {title} has {region.area} cells, over the limit of {max_cells}",
+                             path=where, line=self.shapes[result].line)
+        # Colour constraints: a coloured piece voxel may then lie only on result voxels of an allowed
+        # colour (BurrTools' problem_c::placementAllowed); without coloured result voxels they are moot.
+        coloured = [self.shapes[i].label for i, _ in parts if any(self.shapes[i].filled.values())]
+        if self.colours and coloured and any(self.shapes[result].filled.values()):
+            raise InputError(f"{title} uses colour constraints (coloured voxels in its result and in "
+                             f"{coloured[0]}); they are not read", path=where, line=node.line)
+        names = self._names([shape for shape, _ in parts])
+        pieces: list[Piece] = []
+        for shape_id, count in parts:
+            shape = self.shapes[shape_id]
+            cells = shape.cells(where, f"a piece of {title}")
+            if not is_connected(cells):
+                raise InputError(f"{shape.label} (a piece of {title}) is not connected; pieces are polyominoes",
+                                 path=where, line=shape.line)
+            if count > max_cells:
+                raise InputError(f"{title} uses {shape.label} {count} times, over the limit of {max_cells}",
+                                 path=where, line=node.line)
+            pieces += [Piece(names[shape_id], cells)] * count
+        solved = node.attrs.get("state") == "2" and re.fullmatch(r"[0-9]+", node.attrs.get("assemblies", ""))
+        assemblies = int(node.attrs["assemblies"]) if solved else None  # state 2: solved to the end
+        one_colour = {names[i]: set(self.shapes[i].filled.values()) for i, _ in parts}
+        colours = {piece: "#{:02x}{:02x}{:02x}".format(*self.colours[k - 1]) for piece, used in one_colour.items()
+                   if len(used) == 1 and 0 < (k := min(used)) <= len(self.colours)}
+        return BurrToolsProblem(pieces, region, name, number, len(self.problems), colours, assemblies)
+
+    def _parts(self, node: _Node, title: str) -> tuple[list[tuple[int, int]], int]:
+        """``[(shape id, count), ...]`` of a problem (count > 0) and its result's shape id."""
+        where = self.where
+        parts: list[tuple[int, int]] = []
+        results = [n for n in node.children if n.tag == "result"]
+        if not results:
+            raise InputError(f"{title} has no <result>", path=where, line=node.line)
+        result = self._shape_id(results[-1], title)
+        for shape in (s for group in node.children if group.tag == "shapes"
+                      for s in group.children if s.tag == "shape"):
+            shape_id = self._shape_id(shape, title)
+            if "count" in shape.attrs:
+                low = high = shape.int_attr("count", where)
+            else:
+                low = shape.int_attr("min", where, default=1)
+                high = shape.int_attr("max", where, default=1)
+            if low != high:
+                raise InputError(f"{title}: {self.shapes[shape_id].label} may be used {low} to {high} times; "
+                                 "ranges of piece counts are not read (give one count)", path=where,
+                                 line=shape.line)
+            if low:
+                parts.append((shape_id, low))
+        return parts, result
+
+    def _shape_id(self, node: _Node, title: str) -> int:
+        shape_id = node.int_attr("id", self.where, what=f"<{node.tag}> of {title}")
+        if shape_id >= len(self.shapes):
+            raise InputError(f"{title}: <{node.tag}> names shape id {shape_id}, but the file has "
+                             f"{len(self.shapes)} shape(s) (ids from 0)", path=self.where, line=node.line)
+        return shape_id
+
+    def _names(self, shape_ids: list[int]) -> dict[int, str]:
+        """Piece names: the shapes' names when distinct, else BurrTools' labels ``S<id+1>``."""
+        names = {i: self.shapes[i].name or f"S{i + 1}" for i in shape_ids}
+        if len(set(names.values())) < len(names):
+            names = {i: f"S{i + 1}" for i in shape_ids}
+        return names

@@ -1,0 +1,95 @@
+"""``ubongo-cp export`` and the BurrTools side of ``ubongo-cp solve`` (issue 14).
+
+``export CARD.toml --face F --out X.xmpuzzle`` writes a card task as a
+BurrTools file; ``solve X.xmpuzzle`` reads one problem of a BurrTools file
+(:func:`xmpuzzle_task`) and solves it on the same path as ``--pieces`` and
+``--region``. The library side is :mod:`ubongo_cp.burrtools`.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import InputError
+
+__all__ = ["add_parsers", "is_xmpuzzle", "xmpuzzle_task"]
+
+
+def add_parsers(sub) -> None:
+    """Add ``export`` to the top-level ``subparsers``."""
+    p = sub.add_parser("export", help="write a card task as a BurrTools .xmpuzzle file",
+                       description="Write the task of one die face as a BurrTools puzzle: the task's pieces, "
+                                   "the card's region as the result, on BurrTools' brick grid with z depth 1. "
+                                   "BurrTools counts the assemblies up to the region's symmetries, which is "
+                                   "the 'up to the region's symmetry' count of ubongo-cp solve.")
+    p.add_argument("card", help="card-side TOML file")
+    p.add_argument("--face", type=int, required=True, help="the die face whose task to write")
+    p.add_argument("--out", required=True, help="output file (.xmpuzzle)")
+    p.add_argument("--no-colours", action="store_true",
+                   help="leave the pieces uncoloured (default: the booklet's colour of each piece)")
+    p.set_defaults(func=_cmd_export)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .. import __version__
+    from ..burrtools import write_xmpuzzle
+    from ..cards import load_card
+
+    card = load_card(args.card)
+    if card.orientations != "free":  # BurrTools has no such restriction: a flat piece may be turned over
+        raise InputError(f"card {card.card_id} side {card.side} allows {card.orientations} orientations only; "
+                         "BurrTools turns pieces freely in space, so only free orientations (UP-3) can be "
+                         "exported", path=args.card)
+    pieces = card.task_pieces(args.face)
+    colours = None
+    if not args.no_colours:
+        from ..booklet import piece_colours
+
+        every = piece_colours(card.piece_set.names)
+        colours = {p.name: every[p.name] for p in pieces}
+    title = f"card {card.card_id} side {card.side}, face {args.face}"
+    write_xmpuzzle(args.out, pieces, card.region, name=title, colours=colours,
+                   comment=f"{title} ({args.card}), written by ubongo-cp {__version__}")
+    print(f"wrote {args.out}: {title}, {len(pieces)} pieces ({' '.join(p.name for p in pieces)}), "
+          f"{card.region.area}-cell result")
+    return 0
+
+
+def is_xmpuzzle(path: str | None) -> bool:
+    """True for a file name ending in ``.xmpuzzle`` (any case): a BurrTools file."""
+    return bool(path) and str(path).lower().endswith(".xmpuzzle")
+
+
+def xmpuzzle_task(args: argparse.Namespace) -> tuple[list, object]:
+    """The pieces and region of ``solve FILE.xmpuzzle [--problem N]``.
+
+    Prints which problem was read (unless ``--json``), with the assembly
+    count BurrTools stored in the file when it solved the problem.
+
+    Raises
+    ------
+    InputError
+        For options that do not go with a BurrTools file, and anything
+        :func:`ubongo_cp.burrtools.read_xmpuzzle` refuses.
+    """
+    from ..burrtools import read_xmpuzzle
+
+    for option, value in (("--pieces", args.pieces), ("--region", args.region), ("--use", args.use),
+                          ("--face", args.face)):
+        if value is not None:
+            raise InputError(f"{option} does not go with a BurrTools file: its problem names the pieces "
+                             "and the result (pick a problem with --problem N)")
+    number = 1 if args.problem is None else args.problem
+    problem = read_xmpuzzle(args.card, number)
+    if not args.json:
+        counts: dict[str, int] = {}
+        for piece in problem.pieces:
+            counts[piece.name] = counts.get(piece.name, 0) + 1
+        names = " ".join(name + (f" x{k}" if k > 1 else "") for name, k in counts.items())
+        label = f" {problem.name!r}" if problem.name else ""
+        print(f"problem {problem.number}{label} of {problem.n_problems}: {len(problem.pieces)} pieces "
+              f"({names}), {problem.region.area}-cell result")
+        if problem.assemblies is not None:
+            print(f"BurrTools stored {problem.assemblies} assemblies for it (counted up to the result's "
+                  "symmetry)")
+    return problem.pieces, problem.region

@@ -1,0 +1,154 @@
+"""A card side as printed on a card: title, region at a chosen cell size, die-face table with piece icons.
+
+:class:`CardFace` computes the card's size in mm before anything is drawn
+(so sheets of cards can be packed) and draws it with its top-left corner
+anywhere on a :class:`~ubongo_cp.draw.canvas.Canvas`. Used by the playtest
+cards (:mod:`ubongo_cp.booklet.playtest`) and by ``CardSide._repr_svg_``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from .canvas import INK, MUTED, Canvas, lying, piece_colours, shape_size, text_width_mm
+from .puzzle import ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..cards import CardSide
+
+__all__ = ["game_title", "side_label", "CardFace", "card_figure"]
+
+def game_title(card: "CardSide") -> str:
+    """The game's name for a card side: its file's ``game_title`` (or ``title``) key, else its deck spec's title.
+
+    The spec is the shipped game's (``Ubongo``, ``Ubongo Duel``) or the
+    ``deck.toml`` beside the card file (:func:`ubongo_cp.specs.spec_for_card`);
+    the game's id when neither names it.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Card
+    >>> game_title(Card(game="duel", meta={}, path=None)), game_title(Card(game="classic", meta={"title": "Blokko"}))
+    ('Ubongo Duel', 'Blokko')
+    """
+    for key in ("game_title", "title"):
+        value = card.meta.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    from ..errors import InputError
+    from ..specs import spec_for_card
+
+    try:
+        return spec_for_card(card.game, card.path).title
+    except InputError:
+        return card.game
+
+
+def side_label(card: "CardSide") -> str:
+    """``"easy side"`` for a side named by a word, ``"side A"`` for one named by a letter.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Card
+    >>> side_label(Card(side="hard")), side_label(Card(side="B"))
+    ('hard side', 'side B')
+    """
+    return f"{card.side} side" if len(card.side) > 1 else f"side {card.side}"
+
+
+class CardFace:
+    """Geometry of one printed card side at cell size ``cell_mm``.
+
+    Parameters
+    ----------
+    card : CardSide
+    cell_mm : float
+        Size of a region cell on paper, mm (the region is drawn at exactly this scale).
+    table_beside : bool, optional
+        Put the die-face table right of the region (True) or below it
+        (False); default: with ``fit``, whichever puts more such cards in
+        that area (then the smaller card), else the smaller card.
+    fit : (float, float), optional
+        Largest width and height, mm (a page's printable area; cards 8 mm apart).
+
+    Attributes
+    ----------
+    width, height : float
+        The card's size, mm (the cut line).
+    """
+
+    pad = 5.0
+    header = 8.0
+    row_h = 7.0
+    icon_cs = 2.2      # mm per cell of the table's piece icons
+    gap = 3.0          # between icons
+
+    def __init__(self, card: "CardSide", cell_mm: float, *, table_beside: bool | None = None,
+                 fit: tuple[float, float] | None = None):
+        self.card, self.cs = card, float(cell_mm)
+        self.region_w = card.region.width * self.cs
+        self.region_h = card.region.height * self.cs
+        self.blocks = 1 if len(card.tasks) <= 8 else 2
+        self.per_block = math.ceil(len(card.tasks) / self.blocks)
+        self.row_w = max(self._row_width(names) for names in card.tasks.values())
+        self.table_w = self.blocks * self.row_w + (self.blocks - 1) * 4.0
+        self.table_h = self.per_block * self.row_h
+        below = (max(self.region_w, self.table_w) + 2 * self.pad,
+                 2 * self.pad + self.header + self.region_h + 4.0 + self.table_h)
+        beside = (self.region_w + 6.0 + self.table_w + 2 * self.pad,
+                  2 * self.pad + self.header + max(self.region_h, self.table_h))
+        if table_beside is None:
+            def per_area(size):     # how many such cards fit in ``fit`` (0: none)
+                if fit is None:
+                    return 1
+                return int((fit[0] + 8.0) // (size[0] + 8.0)) * int((fit[1] + 8.0) // (size[1] + 8.0))
+
+            table_beside = (per_area(beside), -beside[0] * beside[1]) > (per_area(below), -below[0] * below[1])
+        self.table_beside = table_beside
+        self.width, self.height = beside if table_beside else below
+
+    def _row_width(self, names) -> float:
+        shapes = [lying(self.card.piece_set[n].cells) for n in names]
+        return (self.row_h * 0.8 + 2.0 + sum(shape_size(s)[1] * self.icon_cs + 1.0 + text_width_mm(n, ICON_LABEL_PT)
+                                             + 1.2 + self.gap for s, n in zip(shapes, names)))
+
+    def draw(self, canvas: Canvas, x: float, y: float) -> None:
+        """Draw the card with its top-left corner at ``(x, y)`` mm.
+
+        The region's cell collection has the gid ``"region/{card_id}/{side}"``
+        (its squares are ``cell_mm`` wide, in mm).
+        """
+        card, pad = self.card, self.pad
+        canvas.text(x + pad, y + pad + 4.5, f"{game_title(card)}  \u00b7  card {card.card_id}  \u00b7  {side_label(card)}",
+                    fontsize=9, fontweight="bold", color=INK, va="baseline")
+        top = y + pad + self.header
+        draw_region(canvas, card.region.cells, x + pad, top, self.cs, gid=f"region/{card.card_id}/{card.side}")
+        if self.table_beside:
+            tx, ty = x + pad + self.region_w + 6.0, top
+        else:
+            tx, ty = x + pad, top + self.region_h + 4.0
+        colours = piece_colours(card.piece_set.names)
+        icons = IconBatch()
+        faces = list(card.tasks.items())
+        for i, (face, names) in enumerate(faces):
+            bx = tx + (i // self.per_block) * (self.row_w + 4.0)
+            ry = ty + (i % self.per_block) * self.row_h
+            s = self.row_h * 0.8
+            die_face(canvas, bx, ry + (self.row_h - s) / 2, s, face)
+            shapes = [lying(card.piece_set[n].cells) for n in names]
+            cs = min(self.icon_cs, self.row_h * 0.8 / max(shape_size(sh)[0] for sh in shapes))
+            draw_icon_row(canvas, shapes, names, colours, bx + s + 2.0, ry, self.row_h, cs, icons, gap=self.gap)
+        icons.draw(canvas)
+
+
+def card_figure(card: "CardSide", cell_mm: float = 8.0):
+    """One card side as a figure of its own size (for notebooks): :class:`CardFace` at ``cell_mm``."""
+    face = CardFace(card, cell_mm)
+    canvas = Canvas(face.width, face.height)
+    canvas.rounded_box(0.3, 0.3, face.width - 0.6, face.height - 0.6, 2.0, facecolor="none", edgecolor="#bbbbbb",
+                       linewidth=0.6)
+    face.draw(canvas, 0.0, 0.0)
+    canvas.text(face.width - face.pad, face.pad + 4.5, f"{card.region.area} cells", ha="right", fontsize=7.5,
+                color=MUTED, va="baseline")
+    return canvas.finish()

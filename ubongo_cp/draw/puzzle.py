@@ -1,0 +1,207 @@
+"""Drawing the parts of a puzzle on a :class:`~ubongo_cp.draw.canvas.Canvas`: regions, solutions, pieces, die faces.
+
+One function per thing drawn, shared by the booklet, the playtest cards,
+``solve --draw`` and the notebook pictures, so a solution looks the same
+everywhere: each piece filled with its colour (:func:`piece_colours`; a
+second copy of a piece, ``"I2#2"``, a darker shade), its cell grid in thin
+white lines, black outlines between pieces and its name written inside it
+(colour is never the only cue).
+
+Coordinates are millimetres on the canvas, cells ``(row, col)`` with row 0
+at the top; ``cs`` is the cell size in mm.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Sequence
+
+from matplotlib.collections import PathCollection
+
+from ..geometry import Cell
+from .canvas import (INK, PT_PER_MM, Canvas, boundary_edges, cells_path, colour_of, inner_edges, label_point, lying,
+                     shape_size, text_colour, text_width_mm)
+
+__all__ = ["REGION_FILL", "draw_region", "draw_solution", "draw_unsolved", "label_piece", "die_face",
+           "icon_scale", "draw_icon_row", "draw_piece_icons"]
+
+REGION_FILL = "#efe6cf"     # card-board beige
+REGION_GRID = "#c9bb98"
+#: Size of the piece names written beside icons (points).
+ICON_LABEL_PT = 8.5
+
+
+def draw_region(canvas: Canvas, cells: Iterable[Cell], x0: float, y0: float, cs: float, *,
+                outline_lw: float = 2.0, gid: str | None = None) -> None:
+    """A region on card-board beige with its cell grid and a black outline.
+
+    Parameters
+    ----------
+    canvas : Canvas
+    cells : iterable of (row, col)
+    x0, y0 : float
+        Top-left corner of cell (0, 0), mm.
+    cs : float
+        Cell size, mm (the drawn squares are exactly ``cs`` wide).
+    outline_lw : float
+        Outline width, points.
+    gid : str, optional
+        Group id of the filled cells' collection (for tests and tools).
+    """
+    cells = list(cells)
+    owner = {c: 0 for c in cells}
+    canvas.add(PathCollection([cells_path(cells, x0, y0, cs)], facecolors=REGION_FILL, edgecolors="none"), gid=gid)
+    canvas.stroke(inner_edges(owner, x0, y0, cs), REGION_GRID, 0.6)
+    canvas.stroke(boundary_edges(owner, x0, y0, cs), INK, outline_lw)
+
+
+def draw_solution(canvas: Canvas, solution: Mapping[str, Sequence[Cell]], colours: Mapping[str, str],
+                  x0: float, y0: float, cs: float, *, gid: str | None = None) -> tuple[list, list]:
+    """Fill and label the pieces of one solution; return the outline segments to stroke.
+
+    Parameters
+    ----------
+    canvas : Canvas
+    solution : dict of str -> sequence of (row, col)
+        Piece name (``"name#2"`` for a second copy) -> covered cells.
+    colours : dict of str -> str
+        Piece name -> colour (:func:`piece_colours`).
+    x0, y0 : float
+        Top-left corner of cell (0, 0), mm.
+    cs : float
+        Cell size, mm.
+    gid : str, optional
+        Group id of the pieces' collection: one path per piece, in the order
+        of ``solution``, a square sub-path per cell.
+
+    Returns
+    -------
+    inner, outline : list of segments
+        The cell grid inside the pieces and the pieces' outlines, for the
+        caller to stroke (a page strokes all its solutions' outlines at once:
+        one path each instead of one per panel). :func:`stroke_solution`
+        strokes them as the booklet does.
+    """
+    owner: dict[Cell, str] = {}
+    paths, fills = [], []
+    for name, cells in solution.items():
+        cells = [tuple(c) for c in cells]
+        owner.update((c, name) for c in cells)
+        fill = colour_of(name, colours)
+        paths.append(cells_path(cells, x0, y0, cs))
+        fills.append(fill)
+        label_piece(canvas, name, cells, x0, y0, cs, fill)
+    canvas.fill_cells(paths, fills, gid=gid)
+    return inner_edges(owner, x0, y0, cs), boundary_edges(owner, x0, y0, cs)
+
+
+def stroke_solution(canvas: Canvas, inner: Sequence, outline: Sequence, *, lw: float = 2.0) -> None:
+    """Stroke the segments :func:`draw_solution` returned: a translucent white grid, black outlines."""
+    canvas.stroke(inner, (1.0, 1.0, 1.0, 0.45), 0.4)
+    canvas.stroke(outline, INK, lw)
+
+
+def draw_unsolved(canvas: Canvas, cells: Iterable[Cell], x0: float, y0: float, cs: float, *, hatch_colour: str,
+                  gid: str | None = None) -> list:
+    """A hatched grey region (a task without a drawn solution); returns its outline segments."""
+    cells = list(cells)
+    canvas.add(PathCollection([cells_path(cells, x0, y0, cs)], facecolors="#f6f6f6", edgecolors=[hatch_colour],
+                              linewidths=0.0, hatch="////"), gid=gid)
+    return boundary_edges({c: 0 for c in cells}, x0, y0, cs)
+
+
+def label_piece(canvas: Canvas, name: str, cells, x0: float, y0: float, cs: float, fill: str) -> None:
+    """Write a piece's name inside it, as large as fits (at most 12 pt)."""
+    cs_pt = cs * PT_PER_MM
+    size = min(12.0, cs_pt * (0.6 if len(name) == 1 else 0.5))
+    width_cells = text_width_mm(name, size, True) / cs
+    if width_cells > 1.8:     # long names ("I2#2"): shrink to fit two cells
+        size *= 1.8 / width_cells
+        width_cells = 1.8
+    height_cells = size / PT_PER_MM / cs * 0.8
+    spot = label_point(cells, width_cells, height_cells, strict=True)
+    for _ in range(4):    # fits nowhere (a long name in a one-cell-wide piece): smaller, down to 0.4 times
+        if spot is not None:
+            break
+        size, width_cells, height_cells = size * 0.8, width_cells * 0.8, height_cells * 0.8
+        spot = label_point(cells, width_cells, height_cells, strict=True)
+    r, c = spot if spot is not None else label_point(cells, width_cells, height_cells)
+    canvas.text(x0 + c * cs, y0 + r * cs, name, ha="center", va="center_baseline", fontsize=size,
+                fontweight="bold", color=text_colour(fill))
+
+
+def die_face(canvas: Canvas, x: float, y: float, s: float, face: int, *, fill: str = INK) -> None:
+    """A die-like rounded square of side ``s`` mm with the face number, top-left corner at (x, y)."""
+    canvas.rounded_box(x, y, s, s, s * 0.22, facecolor=fill, edgecolor="none")
+    size = min(s * PT_PER_MM * 0.55, s * PT_PER_MM * 0.95 / (0.68 * len(str(face))))
+    canvas.text(x + s / 2, y + s / 2, str(face), ha="center", va="center_baseline", fontsize=size,
+                color="white", fontweight="bold")
+
+
+def icon_scale(shapes: Sequence[Sequence[Cell]], names: Sequence[str], w: float, row_h: float, *,
+               label_pt: float = ICON_LABEL_PT, gap: float = 3.0, largest: float = 3.6) -> float:
+    """Largest icon cell size (mm, at most ``largest``) that fits a row of icons and names into ``w`` x ``row_h``.
+
+    ``shapes`` are the icons' cells (:func:`lying` rotations), ``names``
+    the labels written after them.
+    """
+    label_w = sum(text_width_mm(n, label_pt) + 1.2 for n in names)
+    gaps = gap * (len(names) - 1)
+    cells_wide = sum(shape_size(s)[1] for s in shapes)
+    tall = max(shape_size(s)[0] for s in shapes)
+    return min((w - label_w - gaps - 1.0) / cells_wide, row_h * 0.72 / tall, largest)
+
+
+class IconBatch:
+    """Icon paths gathered over a table, filled and gridded at once by :meth:`draw` (one artist each)."""
+
+    def __init__(self):
+        self.paths: list = []
+        self.colours: list = []
+        self.lines: list = []
+
+    def add(self, shape, x: float, y: float, cs: float, colour: str) -> None:
+        self.paths.append(cells_path(shape, x, y, cs))
+        self.colours.append(colour)
+        self.lines.extend(inner_edges({c: 0 for c in shape}, x, y, cs))
+
+    def draw(self, canvas: Canvas) -> None:
+        if self.paths:
+            canvas.fill_cells(self.paths, self.colours)
+            canvas.stroke(self.lines, "white", 0.5)
+
+
+def draw_icon_row(canvas: Canvas, shapes, names: Sequence[str], colours: Mapping[str, str], x: float, y: float,
+                  row_h: float, cs: float, icons: IconBatch, *, label_pt: float = ICON_LABEL_PT,
+                  gap: float = 3.0) -> None:
+    """Piece icons (cell size ``cs`` mm) each followed by its name, in one table row of height ``row_h``."""
+    label_w = [text_width_mm(n, label_pt) + 1.2 for n in names]
+    cx = x
+    for name, shape, lw_ in zip(names, shapes, label_w):
+        sh, sw = shape_size(shape)
+        iy = y + (row_h - sh * cs) / 2
+        icons.add(shape, cx, iy, cs, colour_of(name, colours))
+        cx += sw * cs + 1.0
+        canvas.text(cx, y + row_h / 2, name, fontsize=label_pt, color=INK, va="center_baseline")
+        cx += lw_ + gap - 1.0
+
+
+def draw_piece_icons(canvas: Canvas, pieces: Sequence, colours: Mapping[str, str], x: float, y: float, w: float,
+                     h: float, *, label_pt: float = 7.5, largest: float = 2.4) -> float:
+    """A strip of piece icons with their names below, evenly spaced in the box ``(x, y, w, h)`` mm.
+
+    ``pieces`` are :class:`~ubongo_cp.pieces.Piece` objects (drawn lying).
+    Returns the cell size used (mm).
+    """
+    shapes = [lying(p.cells) for p in pieces]
+    slot = w / max(len(pieces), 1)
+    cs = min(min((slot - 2.0) / shape_size(s)[1] for s in shapes),
+             (h - 4.0) / max(shape_size(s)[0] for s in shapes), largest)
+    icons = IconBatch()
+    for i, (piece, shape) in enumerate(zip(pieces, shapes)):
+        sh, sw = shape_size(shape)
+        icons.add(shape, x + i * slot + (slot - sw * cs) / 2, y + (h - 4.0 - sh * cs) / 2, cs,
+                  colours[piece.name])
+        canvas.text(x + i * slot + slot / 2, y + h, piece.name, ha="center", va="baseline", fontsize=label_pt,
+                    color=INK)
+    icons.draw(canvas)
+    return cs

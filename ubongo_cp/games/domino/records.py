@@ -1,0 +1,168 @@
+"""Domino, nezlob se! game records: the JSON record of a game and its checked replay.
+
+Read and write them with the records API of :mod:`ubongo_cp.games.base`
+(:func:`~ubongo_cp.games.base.record_of`, :func:`~ubongo_cp.games.base.save_record`,
+:func:`~ubongo_cp.games.base.load_record`); this module registers the
+format ``ubongo-cp/domino-record`` version 1 there.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, fields
+from typing import Any, Callable, Sequence
+
+from ...errors import IllegalActionError, InputError
+from ..base import RecordFormat, register_record_format
+from .actions import NUM_ACTIONS, domino_name, is_swap
+from .state import DominoSettings, DominoState
+
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "record_of", "replay"]
+
+RECORD_FORMAT = "ubongo-cp/domino-record"
+RECORD_VERSION = 1
+
+
+def record_of(state: DominoState, players: Sequence[str] | None = None) -> dict[str, Any]:
+    """JSON-ready record of the game so far: settings, seed, deal, moves, result.
+
+    Each move stores the move number (from 1), player, action id, its name,
+    and for a swap the depth at which the returned domino went into the stock.
+    ``players`` (optional) label the seats, e.g. with agent names.
+
+    Examples
+    --------
+    >>> from ubongo_cp.games.domino.state import new_game
+    >>> s = new_game(seed=3)
+    >>> s.apply_action(s.legal_actions()[-1])
+    >>> rec = record_of(s, ["random"] * 4)
+    >>> rec["format"], rec["moves"], rec["players"][0]
+    ('ubongo-cp/domino-record', [{'n': 1, 'player': 0, 'action': 105, 'text': 'end turn'}], 'random')
+    """
+    ds = state.settings.domino_set
+
+    def names(ids: Sequence[int]) -> list[str]:
+        return [domino_name(d, ds) for d in ids]
+
+    replay_state = DominoState(state.settings, state.deal["start"], state.deal["hands"],
+                               state.deal["stock"], state.seed)
+    moves = []
+    depths = iter(state.swap_depths)
+    for i, a in enumerate(state.history, 1):
+        move = {"n": i, "player": replay_state.cur, "action": a, "text": replay_state.action_to_string(a)}
+        if is_swap(a):
+            move["swap_depth"] = next(depths)
+            replay_state._forced_depth = move["swap_depth"]
+        replay_state._apply(a)
+        moves.append(move)
+    rec: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "settings": asdict(state.settings),
+        "seed": state.seed,
+        "deal": {"start": domino_name(state.deal["start"], ds),
+                 "hands": [names(h) for h in state.deal["hands"]],
+                 "stock_top_first": names(state.deal["stock"])},
+        "moves": moves,
+    }
+    if players is not None:
+        rec["players"] = list(players)
+    if state.is_terminal():
+        rec["result"] = {"returns": state.returns(), "end_reason": state.end_reason,
+                         "rounds": state.round, "eliminated": list(state.eliminated)}
+    return rec
+
+
+def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
+           on_move: Callable[[int, DominoState, int], None] | None = None) -> DominoState:
+    """Rebuild a game from a record, checking every move against the rules.
+
+    Called by :func:`ubongo_cp.games.base.replay_record` (which checked the
+    format and version).
+
+    Parameters
+    ----------
+    record : dict
+        A record from :func:`record_of` (a ``players`` or older ``agents``
+        list of labels is ignored).
+    path : path, optional
+        File name used in error messages.
+    on_move : callable, optional
+        Called as ``on_move(n, state, action)`` before move ``n`` (from 1) is
+        applied, after it was checked.
+
+    Returns
+    -------
+    DominoState
+        The state after the last recorded move.
+
+    Raises
+    ------
+    InputError
+        Malformed record, bad deal, a move by the wrong player, a move name
+        that does not match its id, or a result that differs from the replay;
+        the message names the move number.
+    IllegalActionError
+        A recorded move the rules forbid; the message names the move number
+        and the rule.
+    """
+    where = "record" if path is None else os.fspath(path)
+    try:
+        known = {f.name for f in fields(DominoSettings)}
+        raw = dict(record["settings"])
+        unknown = set(raw) - known
+        if unknown:
+            raise InputError(f"unknown settings {sorted(unknown)}", path=path)
+        settings = DominoSettings(**raw)
+        deal = record["deal"]
+        seed = record.get("seed", 0)
+        if not _is_int(seed) or seed < 0:
+            raise InputError(f"'seed' must be a non-negative integer, got {seed!r}")
+        state = DominoState.from_deal(settings, deal["start"], deal["hands"], deal["stock_top_first"], seed)
+        moves = list(record["moves"])
+    except InputError as exc:
+        raise InputError(exc.message, path=path) from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"malformed record ({type(exc).__name__}: {exc})", path=path) from None
+    for i, move in enumerate(moves, 1):
+        a = move.get("action") if isinstance(move, dict) else None
+        if not _is_int(a):
+            raise InputError(f"move {i}: needs an integer 'action'", path=path)
+        if state.is_terminal():
+            raise InputError(f"move {i}: the game is already over ({state.end_reason})", path=path)
+        if "n" in move and move["n"] != i:
+            raise InputError(f"move {i}: numbered {move['n']!r}", path=path)
+        if "player" in move and move["player"] != state.cur:
+            raise InputError(f"move {i}: recorded for player {move['player']} "
+                             f"but player {state.cur} is to act", path=path)
+        if "text" in move and 0 <= a < NUM_ACTIONS and move["text"] != state.action_to_string(a):
+            raise InputError(f"move {i}: text {move['text']!r} does not match action {a} "
+                             f"({state.action_to_string(a)!r})", path=path)
+        why = state.why_illegal(a)
+        if why is not None:
+            raise IllegalActionError(f"{where}: move {i}: illegal action {a} "
+                                     f"({state.action_to_string(a)}) by player {state.cur}: {why}")
+        if is_swap(a):
+            depth = move.get("swap_depth")
+            if not _is_int(depth) or not 0 <= depth <= len(state.stock) - 1:
+                raise InputError(f"move {i}: a swap needs 'swap_depth' in 0..{len(state.stock) - 1}",
+                                 path=path)
+            state._forced_depth = depth
+        if on_move is not None:
+            on_move(i, state, a)
+        state._apply(a)
+    result = record.get("result")
+    if result is not None:
+        got = {"returns": state.returns(), "end_reason": state.end_reason}
+        want = {"returns": result.get("returns"), "end_reason": result.get("end_reason")}
+        if got != want:
+            raise InputError(f"result {want} does not match the replay {got}", path=path)
+    return state
+
+
+def _is_int(value: Any) -> bool:
+    """A JSON integer (``true``/``false`` are not)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+register_record_format(RecordFormat(RECORD_FORMAT, RECORD_VERSION, DominoState, record_of, replay))

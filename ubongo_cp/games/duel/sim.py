@@ -1,0 +1,190 @@
+"""Simulation study of Ubongo Duel: seeded matches through the engine, the handicap sweep and its plot.
+
+Every match is played by :func:`ubongo_cp.games.base.play_game` on a
+:class:`~ubongo_cp.games.duel.state.DuelState` (the one implementation of the
+rules). Match ``g`` of a run with seed ``s`` uses child ``g`` of
+``numpy.random.SeedSequence(s)``; the matches run in chunks on an executor
+(:func:`~ubongo_cp.executors.map_chunks`) and the table does not depend on it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ...errors import InputError
+from ...executors import Executor, map_chunks
+from ...io import atomic_path
+from ..base import play_game
+from ..stats import binomial_se
+from ..tasks import SolveTimeModel, TaskDeck, as_deck
+from .state import DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_WINDOW, SIDES, TARGET, DuelState
+
+__all__ = ["play_duel_match", "simulate_duel", "summarise_duel", "handicap_sweep", "plot_handicap_sweep"]
+
+
+def play_duel_match(deck: TaskDeck, skills: Sequence[float], seed, *, side: str = "A",
+                    model: SolveTimeModel | None = None, handicap: bool = False,
+                    orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS, give_up: float = DEFAULT_GIVE_UP,
+                    tie_window: float = DEFAULT_TIE_WINDOW) -> dict:
+    """Play one Duel match; return scores and statistics.
+
+    Parameters
+    ----------
+    deck : TaskDeck
+        The rated Duel deck.
+    skills : (float, float)
+        Skills of players A and B.
+    seed : int or numpy.random.SeedSequence
+        Seeds the match's generator.
+    Other parameters
+        As :class:`~ubongo_cp.games.duel.state.DuelState`.
+
+    Returns
+    -------
+    dict
+        ``scores`` (A, B), ``winner`` (0 or 1), ``duels`` (settled duels:
+        points, ties and re-rolls), ``ties`` (UD-6), ``rerolls`` (UD-5),
+        ``handicap_duels`` (UD-7), ``time`` (seconds of play: the sum of
+        each duel's ``seconds``, its winning or tying time, or when the
+        last player gave up).
+
+    Raises
+    ------
+    InputError
+        For bad settings, or a card on which nobody ever scores.
+    """
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    state = DuelState(deck, side, skills=skills, model=model, handicap=handicap, orange_fields=orange_fields,
+                      give_up=give_up, tie_window=tie_window, seed=np.random.default_rng(ss))
+    play_game(state, ())
+    handicap_duels, clock = 0, 0.0
+    for h in state.history:
+        handicap_duels += h["handicap"]
+        clock += h["seconds"]
+    return {"scores": tuple(state.scores), "winner": state.scores.index(TARGET), "duels": len(state.history),
+            "ties": state.ties, "rerolls": state.rerolls, "handicap_duels": handicap_duels, "time": clock}
+
+
+def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float = 1.0, seed=0, *,
+                  side: str = "A", handicap: bool = False, orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS,
+                  model: SolveTimeModel | None = None, give_up: float = DEFAULT_GIVE_UP,
+                  tie_window: float = DEFAULT_TIE_WINDOW,
+                  progress: bool = False, executor: Executor | None = None) -> pd.DataFrame:
+    """Simulate Duel matches; one row per match.
+
+    Match ``g`` uses child ``g`` of ``SeedSequence(seed)``; ``executor``
+    says where the matches run (default: in this process; see
+    :func:`~ubongo_cp.executors.map_chunks`) and does not change the table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``match, side, skill_a, skill_b, handicap, winner`` ("A" or
+        "B"), ``score_a, score_b, duels, ties, rerolls, handicap_duels,
+        minutes`` (modelled playing time).
+
+    Raises
+    ------
+    InputError
+        For a bad deck, skill, side or orange fields.
+    """
+    deck = as_deck(tasks, "duel")
+    if games < 1:
+        raise InputError(f"number of matches must be >= 1, not {games}")
+    if not (0 < skill_a < np.inf and 0 < skill_b < np.inf):
+        raise InputError(f"skills {skill_a}, {skill_b} must be finite numbers > 0")
+    if side not in SIDES:
+        raise InputError(f"side {side!r} is not one of {', '.join(SIDES)} (UD-1)")
+    if any(not 0 < int(f) < TARGET for f in orange_fields):
+        raise InputError(f"orange fields {list(orange_fields)} must lie in 1..{TARGET - 1} (UD-7)")
+    seeds = np.random.SeedSequence(seed).spawn(games)
+    opts = {"side": side, "model": model, "handicap": handicap, "orange_fields": tuple(orange_fields),
+            "give_up": give_up, "tie_window": tie_window}
+    rows = map_chunks(_duel_rows, games, lambda a, b: (deck, (skill_a, skill_b), a, seeds[a:b], opts),
+                      executor=executor, progress=progress, desc="duel matches", unit="match")
+    return pd.DataFrame(rows)
+
+
+def _duel_rows(deck: TaskDeck, skills: tuple[float, float], start: int,
+               seeds: Sequence[np.random.SeedSequence], opts: dict) -> list[dict]:
+    """Rows of matches ``start .. start + len(seeds) - 1`` of :func:`simulate_duel`."""
+    rows = []
+    for g, match_seed in enumerate(seeds, start):
+        r = play_duel_match(deck, skills, match_seed, **opts)
+        rows.append({"match": g, "side": opts["side"], "skill_a": skills[0], "skill_b": skills[1],
+                     "handicap": opts["handicap"], "winner": "AB"[r["winner"]], "score_a": r["scores"][0],
+                     "score_b": r["scores"][1], "duels": r["duels"], "ties": r["ties"], "rerolls": r["rerolls"],
+                     "handicap_duels": r["handicap_duels"], "minutes": r["time"] / 60.0})
+    return rows
+
+
+def summarise_duel(table: pd.DataFrame) -> pd.DataFrame:
+    """Win rates of A and B per (skill_a, skill_b, handicap), with the binomial standard error."""
+    t = table.assign(a_wins=(table["winner"] == "A").astype(float))
+    g = t.groupby(["skill_a", "skill_b", "handicap"])
+    n = g.size()
+    p = g["a_wins"].mean()
+    return pd.DataFrame({"matches": n, "win_rate_a": p, "win_rate_b": 1 - p,
+                         "se": [binomial_se(pi, ni) for pi, ni in zip(p, n)], "mean_duels": g["duels"].mean(),
+                         "mean_minutes": g["minutes"].mean()})
+
+
+def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=0, *, fast_skill: float = 1.0,
+                   side: str = "A", orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS,
+                   model: SolveTimeModel | None = None, progress: bool = False,
+                   executor: Executor | None = None) -> pd.DataFrame:
+    """The slower player's win rate with and without the UD-7 handicap.
+
+    Player A has ``fast_skill``; player B each of ``slow_skills`` in turn.
+    Both variants of one gap use the same match seeds (common random numbers).
+    All settings run on one executor (see
+    :func:`~ubongo_cp.executors.map_chunks`); ``progress`` shows one bar per
+    setting.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per slow skill: ``skill_a, skill_b, speed_ratio`` (A / B),
+        ``win_b_normal, win_b_handicap, gain`` (percentage points) and
+        binomial standard errors ``se_normal, se_handicap``.
+    """
+    deck = as_deck(tasks, "duel")
+    rows = []
+    for sb in slow_skills:
+        res = {}
+        for h in (False, True):
+            t = simulate_duel(deck, games, fast_skill, sb, seed, side=side, handicap=h,
+                              orange_fields=orange_fields, model=model, progress=progress, executor=executor)
+            p = float((t["winner"] == "B").mean())
+            res[h] = (p, binomial_se(p, games))
+        rows.append({"skill_a": fast_skill, "skill_b": sb, "speed_ratio": fast_skill / sb,
+                     "win_b_normal": res[False][0], "win_b_handicap": res[True][0],
+                     "gain": 100 * (res[True][0] - res[False][0]),
+                     "se_normal": res[False][1], "se_handicap": res[True][1]})
+    return pd.DataFrame(rows)
+
+
+def plot_handicap_sweep(sweep: pd.DataFrame, path: str | os.PathLike, title: str | None = None) -> None:
+    """Plot :func:`handicap_sweep` output (win rate of B vs speed ratio) to ``path`` (PNG)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6.4, 4.2), dpi=120)
+    ax = fig.add_subplot()
+    x = sweep["speed_ratio"]
+    for col, se, label, marker in (("win_b_normal", "se_normal", "normal rules (UD-1..UD-6)", "o"),
+                                   ("win_b_handicap", "se_handicap", "handicap variant (UD-7)", "s")):
+        ax.errorbar(x, 100 * sweep[col], yerr=196 * sweep[se], marker=marker, capsize=3, label=label)
+    ax.axhline(50, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("speed gap: skill of faster player / skill of slower player")
+    ax.set_ylabel("slower player's match win rate (%)")
+    ax.set_ylim(0, 60)
+    ax.set_title(title or "Ubongo Duel: does the handicap variant help the slower player?")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png")

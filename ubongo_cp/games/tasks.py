@@ -1,0 +1,393 @@
+"""Rated task decks and the solve-time model, shared by the gem game and Ubongo Duel.
+
+* :class:`TaskDeck` -- the per-task table of a rated deck (one row per card
+  side x die face, from the batch runner), reduced to one array of
+  *difficulty ratios* per card side: ``ratio[card, face-1] = difficulty /
+  median difficulty of the deck``; ``inf`` marks a task with no solution.
+  :func:`load_tasks`, :func:`as_deck` and :func:`default_tasks_path` read
+  the tables; :func:`synthetic_tasks` makes a stand-in for tests.
+* :class:`SolveTimeModel` -- how long a player of a given skill takes on a
+  task of a given ratio (seconds), with log-normal noise; the player model
+  of both Ubongo engines. :class:`ScriptedTimes` replays fixed times (tests).
+
+The solve-time model
+--------------------
+Player ``p`` with skill ``s_p > 0`` (1 = an average player, 2 = twice as
+fast) solving a task whose rated difficulty is ``d`` takes::
+
+    T = (base + scale * d / median(d)) / s_p * exp(sigma * Z - sigma**2 / 2)
+
+seconds, ``Z`` standard normal, independent per player and task. So the
+median-difficulty task takes an average player ``base + scale`` seconds on
+average (the noise factor has mean 1), time grows linearly with the rated
+difficulty (the composite score of the batch runner, whose scale is
+arbitrary; dividing by the deck median makes it unit-free), and skill
+divides the whole time. ``base`` is the time to pick up the named pieces
+and place them even when the task is trivial. A task rated "no solution"
+takes ``inf``. Defaults (``base`` 10 s, ``scale`` 30 s, ``sigma`` 0.4) give
+an average player about 40 s on a median task, against the 60 s timer of
+the gem game (RULES.md section 2); they are modelling choices, not rules,
+and every one is a parameter.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..specs import game_spec
+
+__all__ = [
+    "REQUIRED_COLUMNS",
+    "TaskDeck",
+    "SolveTimeModel",
+    "ScriptedTimes",
+    "default_tasks_path",
+    "load_tasks",
+    "as_deck",
+    "synthetic_tasks",
+]
+
+#: Columns of the per-task table this module reads (the batch runner writes
+#: more: pieces, area, count, count_reduced; they are kept but not needed).
+REQUIRED_COLUMNS = ("card_id", "side", "face", "status", "difficulty")
+
+_STATUSES = ("solved", "no solution", "unknown")
+
+
+def _card_key(card_id: str):
+    """Sort card ids numerically when they are numbers ("2" before "10")."""
+    return (0, int(card_id), card_id) if card_id.isdigit() else (1, 0, card_id)
+
+
+class TaskDeck:
+    """A rated deck: difficulty ratios per card side, card and die face.
+
+    Parameters
+    ----------
+    tasks : pandas.DataFrame
+        One row per card side x die face with at least the columns
+        :data:`REQUIRED_COLUMNS`: ``card_id`` (str), ``side`` (str),
+        ``face`` (int, 1..6 classic / 1..20 duel), ``status`` ("solved",
+        "no solution" or "unknown") and ``difficulty`` (float >= 0, larger is
+        harder, arbitrary scale).
+    game : {"classic", "duel"}
+        Which deck this is: the sides and die faces come from the game's
+        shipped spec (:func:`ubongo_cp.specs.game_spec`, the one table of
+        game facts).
+    path : str or os.PathLike, optional
+        File the table came from, named in error messages.
+
+    Attributes
+    ----------
+    median : float
+        Median difficulty of the solvable tasks of the whole deck (both
+        sides); 1.0 if that median is 0.
+    cards : dict of str -> list of str
+        Card ids per side, sorted numerically.
+    ratios : dict of str -> numpy.ndarray
+        Per side, shape ``(n_cards, n_faces)``: ``difficulty / median``;
+        ``inf`` for a task with status "no solution". A task with status
+        "unknown" (the solver gave up) keeps its difficulty, or the deck's
+        largest difficulty when it has none.
+
+    Raises
+    ------
+    InputError
+        A missing column, a bad side, face, status or difficulty (with the
+        CSV line number ``row + 2``), a duplicated task, a card side that
+        lacks some face, or a card side whose tasks are all unsolvable.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"card_id": ["1"] * 6, "side": ["easy"] * 6,
+    ...                    "face": range(1, 7), "status": ["solved"] * 6,
+    ...                    "difficulty": [1, 2, 2, 3, 4, 8]})
+    >>> deck = TaskDeck(df, "classic")
+    >>> deck.median, deck.ratios["easy"].tolist()
+    (2.5, [[0.4, 0.8, 0.8, 1.2, 1.6, 3.2]])
+    """
+
+    def __init__(self, tasks: pd.DataFrame, game: str, path: str | os.PathLike | None = None) -> None:
+        try:
+            spec = game_spec(game)
+        except InputError as exc:
+            raise InputError(exc.message, path=path) from None
+        self.game = game
+        self.path = None if path is None else os.fspath(path)
+        sides = spec.side_names
+        faces_of = {s: spec.side(s).faces for s in sides}
+        missing = [c for c in REQUIRED_COLUMNS if c not in tasks.columns]
+        if missing:
+            raise InputError(f"tasks table lacks column(s) {', '.join(missing)} "
+                             f"(needs {', '.join(REQUIRED_COLUMNS)})", path=path)
+        if len(tasks) == 0:
+            raise InputError("tasks table has no rows", path=path)
+        card = tasks["card_id"].astype(str).str.strip().to_numpy()
+        side = tasks["side"].astype(str).str.strip().to_numpy()
+        status = tasks["status"].astype(str).str.strip().to_numpy()
+        face = pd.to_numeric(tasks["face"], errors="coerce").to_numpy(dtype=float)
+        diff = pd.to_numeric(tasks["difficulty"], errors="coerce").to_numpy(dtype=float)
+        for i in range(len(tasks)):
+            line = i + 2  # header is line 1 of a CSV
+            if side[i] not in faces_of:
+                raise InputError(f"side {side[i]!r} is not one of {sides} ({game} deck)",
+                                 path=path, line=line)
+            n_faces = faces_of[side[i]]
+            if not (face[i] == face[i] and float(face[i]).is_integer() and 1 <= face[i] <= n_faces):
+                raise InputError(f"face {tasks['face'].iloc[i]} is not an integer 1..{n_faces}",
+                                 path=path, line=line)
+            if status[i] not in _STATUSES:
+                raise InputError(f"status {status[i]!r} is not one of {_STATUSES}", path=path, line=line)
+            if status[i] == "solved" and not (diff[i] >= 0 and math.isfinite(diff[i])):
+                raise InputError(f"difficulty {tasks['difficulty'].iloc[i]} of a solved task "
+                                 "is not a number >= 0", path=path, line=line)
+            if status[i] == "unknown" and diff[i] < 0:
+                raise InputError(f"difficulty {diff[i]} is negative", path=path, line=line)
+        solvable = status != "no solution"
+        known = solvable & np.isfinite(diff)
+        if not known.any():
+            raise InputError("no task of the deck is solvable with a difficulty", path=path)
+        median = float(np.median(diff[known]))
+        self.median = median if median > 0 else 1.0
+        top = float(diff[known].max())
+        self.cards: dict[str, list[str]] = {}
+        self.ratios: dict[str, np.ndarray] = {}
+        self._rows: dict[str, list[list[float]]] = {}
+        seen: dict[tuple[str, str, int], int] = {}
+        for s in sides:
+            rows = np.flatnonzero(side == s)
+            if len(rows) == 0:
+                continue
+            ids = sorted(set(card[rows]), key=_card_key)
+            index = {c: k for k, c in enumerate(ids)}
+            arr = np.full((len(ids), faces_of[s]), np.nan)
+            for i in rows:
+                key = (card[i], s, int(face[i]))
+                if key in seen:
+                    raise InputError(f"task card {card[i]} side {s} face {int(face[i])} appears twice "
+                                     f"(first on line {seen[key]})", path=path, line=i + 2)
+                seen[key] = i + 2
+                d = diff[i] if math.isfinite(diff[i]) else top
+                arr[index[card[i]], int(face[i]) - 1] = d / self.median if solvable[i] else math.inf
+            for k, c in enumerate(ids):
+                gaps = np.flatnonzero(np.isnan(arr[k]))
+                if len(gaps):
+                    raise InputError(f"card {c} side {s} lacks face(s) "
+                                     f"{', '.join(str(g + 1) for g in gaps)}", path=path)
+                if np.isinf(arr[k]).all():
+                    raise InputError(f"card {c} side {s} has no solvable task", path=path)
+            self.cards[s] = ids
+            self.ratios[s] = arr
+
+    def side_ratios(self, side: str) -> np.ndarray:
+        """Ratios of one side, shape ``(n_cards, n_faces)``.
+
+        Raises
+        ------
+        InputError
+            If the deck has no task on ``side``.
+        """
+        if side not in self.ratios:
+            raise InputError(f"the {self.game} deck has no task on side {side!r} "
+                             f"(sides present: {', '.join(self.ratios) or 'none'})", path=self.path)
+        return self.ratios[side]
+
+    def side_rows(self, side: str) -> list[list[float]]:
+        """Ratios of one side as nested lists, ``rows[card][face - 1]`` (cached; the engines' view).
+
+        Raises
+        ------
+        InputError
+            If the deck has no task on ``side``.
+        """
+        rows = self._rows.get(side)
+        if rows is None:
+            rows = self._rows[side] = self.side_ratios(side).tolist()
+        return rows
+
+    def __repr__(self) -> str:
+        sizes = ", ".join(f"{s}: {len(c)} cards" for s, c in self.cards.items())
+        return f"TaskDeck({self.game}, {sizes}, median difficulty {self.median:g})"
+
+
+@dataclass(frozen=True)
+class SolveTimeModel:
+    """Solve time = (base + scale x difficulty ratio) / skill x log-normal noise.
+
+    See the module docstring for the formula and the defaults' rationale.
+
+    Parameters
+    ----------
+    base : float
+        Seconds a player of skill 1 needs even on a trivial task.
+    scale : float
+        Extra seconds per unit of difficulty ratio (a median task has ratio 1).
+    sigma : float
+        Standard deviation of the log of the noise factor (0 = deterministic);
+        the factor is ``exp(sigma Z - sigma^2 / 2)``, mean 1.
+
+    Examples
+    --------
+    >>> m = SolveTimeModel(base=10, scale=30, sigma=0)
+    >>> m.times(np.array([1.0, 2.0, np.inf]), np.array([1.0, 2.0, 1.0]), np.zeros(3)).tolist()
+    [40.0, 35.0, inf]
+    """
+
+    base: float = 10.0
+    scale: float = 30.0
+    sigma: float = 0.4
+
+    def __post_init__(self) -> None:
+        if not (self.base >= 0 and self.scale >= 0 and self.base + self.scale > 0):
+            raise InputError(f"solve-time base {self.base} and scale {self.scale} must be >= 0, "
+                             "not both 0")
+        if not self.sigma >= 0:
+            raise InputError(f"solve-time sigma {self.sigma} must be >= 0")
+
+    def times(self, ratios: np.ndarray, skills: np.ndarray, z: np.ndarray) -> np.ndarray:
+        """Solve times in seconds, shape of ``ratios``, for standard-normal draws ``z``."""
+        work = self.base + self.scale * ratios
+        if self.scale == 0:  # 0 x inf: a task with no solution still takes forever
+            work = np.where(np.isinf(ratios), np.inf, work)
+        return work / skills * np.exp(self.sigma * z - 0.5 * self.sigma * self.sigma)
+
+    def sample(self, ratios: np.ndarray, skills: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Draw solve times (seconds) for tasks ``ratios`` and players ``skills``.
+
+        Exactly one ``rng.standard_normal(len(ratios))`` call per draw (the
+        chance stream the engines document).
+        """
+        return self.times(ratios, skills, rng.standard_normal(len(ratios)))
+
+
+class ScriptedTimes:
+    """A solve-time "model" that returns pre-set times (for hand-built tests).
+
+    Parameters
+    ----------
+    script : sequence of sequences of float
+        One vector of times (seconds; ``math.inf`` = does not solve) per call
+        of :meth:`sample`, in order.
+    """
+
+    def __init__(self, script: Sequence[Sequence[float]]) -> None:
+        self.script = [np.asarray(t, dtype=float) for t in script]
+        self.calls = 0
+
+    def sample(self, ratios, skills, rng) -> np.ndarray:
+        if self.calls >= len(self.script):
+            raise RuntimeError(f"scripted times exhausted after {self.calls} calls")
+        t = self.script[self.calls]
+        if len(t) != len(ratios):
+            raise ValueError(f"scripted call {self.calls} has {len(t)} times, needs {len(ratios)}")
+        self.calls += 1
+        return t.copy()
+
+
+def default_tasks_path(game: str) -> Path:
+    """The shipped rated deck ``puzzles/decks/<game>/tasks.csv`` (``game`` is "classic" or "duel").
+
+    Found beside the shipped piece sets, so it does not depend on the
+    current directory.
+    """
+    from ..shipped import deck_tasks_path
+
+    path = deck_tasks_path(game)
+    try:  # as the README shows it, when run from the project's directory
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
+def load_tasks(path: str | os.PathLike) -> pd.DataFrame:
+    """Read a per-task table (CSV or Parquet, by suffix).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        ``*.csv`` or ``*.parquet`` / ``*.pq`` file from the batch runner.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table, ``card_id`` and ``side`` read as strings ("01" stays "01").
+
+    Raises
+    ------
+    InputError
+        If the file is missing or unreadable (columns are checked by
+        :class:`TaskDeck`).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("tasks table not found (run the batch job first, or pass --tasks FILE "
+                         "or --synthetic)", path=path)
+    try:
+        if path.suffix.lower() in (".parquet", ".pq"):
+            df = pd.read_parquet(path)
+            for col in ("card_id", "side"):
+                if col in df.columns:
+                    df[col] = df[col].astype(str)
+            return df
+        return pd.read_csv(path, dtype={"card_id": str, "side": str})
+    except (ValueError, OSError, pd.errors.ParserError) as exc:
+        raise InputError(f"cannot read tasks table: {exc}", path=path) from None
+
+
+def as_deck(tasks, game: str) -> TaskDeck:
+    """A :class:`TaskDeck` from a deck, a DataFrame or a path to a table."""
+    if isinstance(tasks, TaskDeck):
+        if tasks.game != game:
+            raise InputError(f"expected the {game} deck, got the {tasks.game} deck", path=tasks.path)
+        return tasks
+    if isinstance(tasks, pd.DataFrame):
+        return TaskDeck(tasks, game)
+    return TaskDeck(load_tasks(tasks), game, path=tasks)
+
+
+#: Median difficulty of each side of the synthetic decks (a made-up scale).
+_SYNTHETIC_CENTRES = {"classic": (1.0, 2.0), "duel": (1.0, 1.8)}
+
+
+def synthetic_tasks(game: str, seed: int = 0) -> pd.DataFrame:
+    """A made-up rated deck with the batch runner's schema (until the real one exists).
+
+    Cards, sides, die faces, pieces per task and the piece set are the
+    game's (:func:`ubongo_cp.specs.game_spec`): classic cards "01".."36",
+    sides easy/hard, faces 1..6; Duel cards "1".."9", sides A/B, faces
+    1..20. Difficulties are log-normal with sigma 0.5 around 1 (first side)
+    and 2 (classic hard) or 1.8 (Duel B); every task is "solved". The pieces
+    are random picks of the side's number and carry no meaning.
+
+    Examples
+    --------
+    >>> df = synthetic_tasks("duel")
+    >>> len(df), sorted(df.side.unique()), int(df.face.max())
+    (360, ['A', 'B'], 20)
+    """
+    from ..pieces import load_pieces
+
+    spec = game_spec(game)
+    pieces = load_pieces(spec.pieces).pieces
+    rng = np.random.default_rng(seed)
+    cards = [spec.card_id(i) for i in range(spec.cards)]
+    rows = []
+    for side, centre in zip(spec.side_names, _SYNTHETIC_CENTRES[game]):
+        k, faces = spec.side(side).pieces_per_task, spec.side(side).faces
+        for c in cards:
+            for f in range(1, faces + 1):
+                pick = rng.choice(len(pieces), size=k, replace=False)
+                rows.append({"card_id": c, "side": side, "face": f,
+                             "pieces": " ".join(pieces[i].name for i in sorted(pick)),
+                             "area": int(sum(pieces[i].size for i in pick)), "count": 1, "count_reduced": 1,
+                             "status": "solved",
+                             "difficulty": float(centre * math.exp(0.5 * rng.standard_normal()))})
+    return pd.DataFrame(rows)

@@ -1,0 +1,193 @@
+"""Simulation study of the gem game: many seeded games through the engine, one pandas row per seat.
+
+Every game is played by :func:`ubongo_cp.games.base.play_game` on a
+:class:`~ubongo_cp.games.ubongo.state.UbongoState` (the one implementation of
+the rules). No puzzle is solved in the loop: solve times come from the rated
+deck through :class:`~ubongo_cp.games.tasks.SolveTimeModel`.
+
+Seeding: game ``g`` of a run with seed ``s`` uses child ``g`` of
+``numpy.random.SeedSequence(s)``; that child spawns the game's generator and
+one generator per player strategy.
+
+Execution: :func:`simulate_ubongo` splits the games into chunks run by an
+executor (:mod:`ubongo_cp.executors`) through
+:func:`~ubongo_cp.executors.map_chunks`. A game's randomness depends only on
+the run seed and the game index, so the table is the same whatever the
+executor, the number of jobs and the chunking.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ...errors import InputError
+from ...executors import Executor, map_chunks
+from ..base import play_game
+from ..stats import mean_se
+from ..tasks import SolveTimeModel, TaskDeck, as_deck
+from .agents import STRATEGIES, StrategyAgent, make_strategy
+from .state import DEFAULT_COLOUR_COUNTS, DEFAULT_TIMER, UbongoState, sorted_counts
+
+__all__ = ["play_ubongo_game", "simulate_ubongo", "summarise_ubongo"]
+
+
+def play_ubongo_game(deck: TaskDeck, strategies: Sequence[str], skills: Sequence[float], seed, *,
+                     side: str = "easy", model: SolveTimeModel | None = None, timer: float = DEFAULT_TIMER,
+                     move_time: float = 0.0, all_cards: bool = False,
+                     colour_counts: Sequence[int] = DEFAULT_COLOUR_COUNTS) -> dict:
+    """Play one gem game; return the final gems and statistics.
+
+    Parameters
+    ----------
+    deck : TaskDeck
+        Classic rated deck.
+    strategies : sequence of str
+        One strategy name per player (keys of
+        :data:`~ubongo_cp.games.ubongo.agents.STRATEGIES`).
+    skills : sequence of float
+        One skill per player.
+    seed : int or numpy.random.SeedSequence
+        Game seed; spawns the game generator and one per strategy.
+    Other parameters
+        As :class:`~ubongo_cp.games.ubongo.state.UbongoState`.
+
+    Returns
+    -------
+    dict
+        ``gems`` (list of per-colour lists), ``returns`` (UG-10 shares),
+        ``solved`` (rounds each player took gems in), ``extended`` (rounds
+        with the UG-8 re-turn), ``pawns`` (final fields), ``rounds``.
+
+    Raises
+    ------
+    InputError
+        For a bad strategy name, skill count or any bad game setting.
+    """
+    n = len(strategies)
+    if len(skills) != n:
+        raise InputError(f"{len(skills)} skills for {n} players")
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    game_ss, agent_ss = ss.spawn(2)
+    agents = [StrategyAgent(make_strategy(s), np.random.default_rng(r))
+              for s, r in zip(strategies, agent_ss.spawn(n))]
+    state = UbongoState(deck, n, side, skills=skills, model=model, timer=timer, move_time=move_time,
+                        all_cards=all_cards, colour_counts=colour_counts, seed=np.random.default_rng(game_ss))
+    play_game(state, agents)
+    solved = [0] * n
+    for h in state.history:
+        for p, _, _ in h["moves"]:
+            solved[p] += 1
+    return {"gems": state.gems.tolist(), "returns": state.returns(), "solved": solved,
+            "extended": sum(h["extended"] for h in state.history), "pawns": state.pawns.tolist(),
+            "rounds": state.num_rounds}
+
+
+def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
+                    strategies: Sequence[str] | None = None, skills: Sequence[float] | None = None,
+                    side: str = "easy", model: SolveTimeModel | None = None, timer: float = DEFAULT_TIMER,
+                    move_time: float = 0.0, all_cards: bool = False,
+                    progress: bool = False, executor: Executor | None = None) -> pd.DataFrame:
+    """Simulate many gem games; one row per game x player.
+
+    Parameters
+    ----------
+    tasks : TaskDeck, pandas.DataFrame or path
+        The rated classic deck.
+    num_players : int
+        2 to 4.
+    games : int
+        Number of games.
+    seed : int
+        Run seed (game ``g`` uses child ``g`` of ``SeedSequence(seed)``).
+    strategies : sequence of str, optional
+        Strategy per seat, at most ``num_players`` names; a shorter list is
+        cycled (default: stay, most-gems, leading, lookahead).
+    skills : sequence of float, optional
+        Skills of the players (default 1.0); in game ``g`` seat ``p`` gets
+        ``skills[(p + g) % len(skills)]``, so skills rotate over the seats
+        and every strategy plays with every skill.
+    progress : bool
+        Show a tqdm progress bar.
+    executor : Executor, optional
+        Where the games run (default: in this process; see
+        :func:`~ubongo_cp.executors.map_chunks`); the table does not depend on it.
+    Other parameters
+        As :class:`~ubongo_cp.games.ubongo.state.UbongoState`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``game, seat, strategy, skill, gems_0 .. gems_{C-1}, total,
+        top, score`` (sorted counts "6-4-2-2-2-2", rule UG-10), ``win``
+        (1, 1/k for a k-way shared win, 0), ``solved`` (rounds with gems
+        taken), ``extended`` (rounds of the game with the UG-8 re-turn).
+
+    Raises
+    ------
+    InputError
+        For a bad deck, player count, strategy list or skill.
+    """
+    deck = as_deck(tasks, "classic")
+    if not 2 <= num_players <= 4:
+        raise InputError(f"the gem game takes 2 to 4 players, not {num_players}")
+    if games < 1:
+        raise InputError(f"number of games must be >= 1, not {games}")
+    if strategies and len(strategies) > num_players:
+        raise InputError(f"{len(strategies)} strategies for {num_players} players "
+                         "(give at most one per seat; a shorter list is cycled)")
+    strategies = list(strategies or list(STRATEGIES))
+    skills = [float(s) for s in (skills or [1.0])]
+    for s in strategies:
+        make_strategy(s)
+    if any(not 0 < s < np.inf for s in skills):
+        raise InputError(f"skills {skills} must be finite numbers > 0")
+    seat_strats = [strategies[p % len(strategies)] for p in range(num_players)]
+    seeds = np.random.SeedSequence(seed).spawn(games)
+    opts = {"side": side, "model": model, "timer": timer, "move_time": move_time, "all_cards": all_cards}
+    rows = map_chunks(_ubongo_rows, games, lambda a, b: (deck, seat_strats, skills, a, seeds[a:b], opts),
+                      executor=executor, progress=progress, desc="gem games", unit="game")
+    return pd.DataFrame(rows)
+
+
+def _ubongo_rows(deck: TaskDeck, seat_strats: list[str], skills: list[float], start: int,
+                 seeds: Sequence[np.random.SeedSequence], opts: dict) -> list[dict]:
+    """Rows of games ``start .. start + len(seeds) - 1`` of :func:`simulate_ubongo`."""
+    num_players = len(seat_strats)
+    rows = []
+    for g, game_seed in enumerate(seeds, start):
+        # Skills rotate over the seats game by game, so that every strategy meets every skill.
+        seat_skills = [skills[(p + g) % len(skills)] for p in range(num_players)]
+        r = play_ubongo_game(deck, seat_strats, seat_skills, game_seed, **opts)
+        for p in range(num_players):
+            gems = r["gems"][p]
+            row = {"game": g, "seat": p, "strategy": seat_strats[p], "skill": seat_skills[p]}
+            row.update({f"gems_{c}": v for c, v in enumerate(gems)})
+            row.update({"total": sum(gems), "top": max(gems), "score": "-".join(map(str, sorted_counts(gems))),
+                        "win": r["returns"][p], "solved": r["solved"][p], "extended": r["extended"]})
+            rows.append(row)
+    return rows
+
+
+def summarise_ubongo(table: pd.DataFrame, by: Sequence[str] = ("strategy", "skill")) -> pd.DataFrame:
+    """Win rate (mean UG-10 share) and gems per group of seats.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``by``; columns ``seats`` (game x seat rows), ``win_rate``,
+        ``win_rate_se`` (standard error of the mean share,
+        :func:`~ubongo_cp.games.stats.mean_se`; NaN for a group of one seat),
+        ``mean_total``, ``mean_top``, ``mean_solved``.
+    """
+    g = table.groupby(list(by))
+    return pd.DataFrame({
+        "seats": g.size(),
+        "win_rate": g["win"].mean(),
+        "win_rate_se": g["win"].agg(lambda w: mean_se(w.tolist())),
+        "mean_total": g["total"].mean(),
+        "mean_top": g["top"].mean(),
+        "mean_solved": g["solved"].mean(),
+    })

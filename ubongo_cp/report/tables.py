@@ -1,0 +1,425 @@
+"""The batch tables' file forms, dtypes and the one reader: :func:`load_tasks`, :func:`load_cards`, :func:`write_table`.
+
+The two file forms of a task table hold the same values:
+
+- **Parquet** keeps structure: ``pieces`` is ``list<string>``,
+  ``solution`` is ``list<struct<piece: string, cells: list<list<int16>>>>``
+  (one entry per piece, its cells as ``[row, col]`` pairs), a missing value
+  (``error`` of a task that did not fail, ``solution`` of a task without
+  one, ``count`` of a task that was never counted) is null.
+- **CSV** keeps text: ``pieces`` is the names separated by single spaces,
+  ``solution`` is JSON ``{"piece": [[row, col], ...]}``, and a missing
+  value is an empty field.
+
+:func:`load_tasks` reads either form (and tables written before list
+columns existed) into one form in memory: ``card_id`` and the other keys
+as text (``"01"`` stays ``"01"``), ``status`` as a categorical of
+:class:`~ubongo_cp.status.Status` values, counts as nullable integers,
+``pieces`` as a list of names, ``solution`` as a dict piece name ->
+list of ``(row, col)`` (None when there is none) and ``error`` as text or
+``<NA>``. Every reader of the tables (booklet, notebooks, the game
+simulators) goes through it. Columns, dtypes and units: ``docs/tables.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import pandas as pd
+
+from ..errors import InputError
+from ..io import atomic_path
+from ..rate import RATING_COLUMNS
+from ..status import Status
+
+__all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS",
+           "write_table", "text_view", "load_tasks", "load_cards", "normalize_tasks", "cast_columns", "TaskRecord",
+           "task_record"]
+
+#: Column order of ``tasks.csv``/``tasks.parquet``.
+TASK_COLUMNS = ["card_id", "side", "face", "game", "pieces", "n_pieces", "area", *RATING_COLUMNS,
+                "error", "task_hash", "card_file"]
+
+#: The task status as a pandas dtype: a categorical whose categories are the :class:`Status` values.
+STATUS_DTYPE = pd.CategoricalDtype([s.value for s in Status])
+
+_TEXT = ("card_id", "side", "game", "error", "task_hash", "card_file")
+_INTEGER = ("face", "n_pieces", "area", "count", "count_reduced", "placements", "min_piece_placements",
+            "dlx_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count")
+_FLOAT = ("difficulty", "seconds")
+
+#: dtype of each task-table column in memory (``object`` columns hold lists and dicts).
+TASK_DTYPES: dict[str, object] = {
+    **{c: "string" for c in _TEXT}, **{c: "Int64" for c in _INTEGER}, **{c: "float64" for c in _FLOAT},
+    "status": STATUS_DTYPE, "complete": "bool", "pieces": "object", "solution": "object",
+}
+
+#: Column order of ``cards.csv``/``cards.parquet`` and their dtypes in memory.
+CARD_DTYPES: dict[str, object] = {
+    "card_id": "string", "side": "string", "game": "string", "area": "Int64", "tasks": "Int64",
+    "solved": "Int64", "unique": "Int64", "unsolvable": "Int64", "failed": "Int64",
+    "difficulty_mean": "float64", "difficulty_min": "float64", "difficulty_max": "float64",
+    "count_mean": "float64", "seconds": "float64",
+}
+CARD_COLUMNS = list(CARD_DTYPES)
+
+#: Columns without which a table is not a task table (the keys of a task).
+KEY_COLUMNS = ("card_id", "side", "face")
+
+
+# --------------------------------------------------------------------------- writing
+
+def write_table(df: pd.DataFrame, path: str | Path) -> None:
+    """Write a task or card table as Parquet or CSV (by suffix), atomically, in the forms of the module docstring.
+
+    Raises
+    ------
+    InputError
+        For a suffix other than ``.parquet``/``.csv``, or a path that cannot be written.
+    """
+    path = Path(path)
+    tasks = "face" in df.columns      # a task table (a card table has no face column)
+    with atomic_path(path) as tmp:
+        if path.suffix == ".csv":
+            (text_view(df) if tasks else df).to_csv(tmp, index=False,
+                                                     **({} if tasks else {"float_format": "%.4f"}))
+        elif path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            pq.write_table(_arrow_table(df) if tasks else _plain_arrow(df), tmp)
+        else:
+            raise InputError("a table is written as .parquet or .csv", path=path)
+
+
+def text_view(df: pd.DataFrame) -> pd.DataFrame:
+    """The CSV/Markdown form: pieces as space-separated names, solution as JSON, no error as empty text."""
+    out = df.copy()
+    if "pieces" in df:
+        out["pieces"] = [" ".join(p) for p in df["pieces"]]
+    if "solution" in df:
+        out["solution"] = ["" if s is None else json.dumps({k: [list(c) for c in v] for k, v in s.items()})
+                           for s in df["solution"]]
+    if "error" in df:
+        out["error"] = df["error"].fillna("").astype(object)
+    if "status" in df:
+        out["status"] = df["status"].astype(object)
+    return out
+
+
+def _arrow_schema(df: pd.DataFrame):
+    import pyarrow as pa
+
+    arrow = {"string": pa.string(), "Int64": pa.int64(), "float64": pa.float64(), "bool": pa.bool_()}
+    fields = []
+    for col in df.columns:
+        if col == "pieces":
+            kind = pa.list_(pa.string())
+        elif col == "solution":
+            kind = pa.list_(pa.struct([("piece", pa.string()), ("cells", pa.list_(pa.list_(pa.int16())))]))
+        elif col == "status":
+            kind = pa.string()
+        else:
+            kind = arrow[str(TASK_DTYPES.get(col, CARD_DTYPES.get(col)))]
+        fields.append(pa.field(col, kind))
+    return pa.schema(fields)
+
+
+def _arrow_table(df: pd.DataFrame):
+    """The Parquet form of a task table: list and struct columns, nulls for missing values."""
+    import pyarrow as pa
+
+    data = {}
+    for col in df.columns:
+        values = df[col]
+        if col == "pieces":
+            data[col] = [list(p) for p in values]
+        elif col == "solution":
+            data[col] = [None if s is None else [{"piece": k, "cells": [list(c) for c in v]} for k, v in s.items()]
+                         for s in values]
+        elif col == "status":
+            data[col] = [None if pd.isna(v) else str(v) for v in values]
+        else:
+            data[col] = [None if pd.isna(v) else v for v in values.astype(object)]
+    return pa.Table.from_pydict(data, schema=_arrow_schema(df))
+
+
+def _plain_arrow(df: pd.DataFrame):
+    import pyarrow as pa
+
+    table = pa.Table.from_pandas(df, schema=_arrow_schema(df), preserve_index=False)
+    return table.replace_schema_metadata(None)
+
+
+# --------------------------------------------------------------------------- reading
+
+def load_tasks(path: str | Path, *, required: Iterable[str] = KEY_COLUMNS + ("status",)) -> pd.DataFrame:
+    """Read a task table (``tasks.parquet`` or ``tasks.csv``, or a batch output directory).
+
+    The one reader of the batch runner's task table: every reader in the
+    toolkit (booklet, notebooks, game simulators) uses it, so every one sees
+    the same dtypes (:data:`TASK_DTYPES`; see the module docstring).
+
+    Parameters
+    ----------
+    path : str or path
+        A ``.parquet``/``.pq`` or ``.csv`` file, or a directory holding
+        ``tasks.parquet`` (else ``tasks.csv``).
+    required : iterable of str
+        Columns the table must have (default: ``card_id, side, face,
+        status``). Other known columns are normalised when present and
+        unknown ones kept as they are.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per task, columns in file order.
+
+    Raises
+    ------
+    InputError
+        For a missing or unreadable file, a missing required column, or a
+        value that does not fit its column (naming the file and, for CSV,
+        the line).
+
+    Examples
+    --------
+    >>> from ubongo_cp.shipped import deck_tasks_path
+    >>> tasks = load_tasks(deck_tasks_path("classic"))
+    >>> tasks.loc[0, "card_id"], tasks.loc[0, "pieces"], str(tasks["status"].dtype)
+    ('01', ['I3', 'S4', 'P5'], 'category')
+    """
+    path = _table_path(path, "tasks")
+    df = _read_raw(path)
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise InputError(f"tasks table lacks column(s) {', '.join(missing)}", path=path)
+    return normalize_tasks(df, path=path)
+
+
+def load_cards(path: str | Path) -> pd.DataFrame:
+    """Read a card-side table (``cards.parquet``/``cards.csv``, or a batch output directory).
+
+    Returns a DataFrame with the dtypes :data:`CARD_DTYPES` (``card_id`` as text).
+
+    Raises
+    ------
+    InputError
+        For a missing or unreadable file, a missing key column or a value that does not fit its column.
+    """
+    path = _table_path(path, "cards")
+    df = _read_raw(path)
+    missing = [c for c in ("card_id", "side") if c not in df.columns]
+    if missing:
+        raise InputError(f"cards table lacks column(s) {', '.join(missing)}", path=path)
+    return cast_columns(df, CARD_DTYPES, path=path)
+
+
+def normalize_tasks(df: pd.DataFrame, *, path: str | Path | None = None) -> pd.DataFrame:
+    """A task table with every known column in its in-memory form (:data:`TASK_DTYPES`).
+
+    Accepts the CSV text forms, the Parquet list/struct forms and the
+    in-memory forms alike (and JSON text solutions from the batch journal).
+
+    Raises
+    ------
+    InputError
+        When ``card_id`` holds numbers (a CSV read without this reader turns
+        ``"01"`` into 1: the ids can no longer be matched), or a value does
+        not fit its column; naming ``path`` and, for a CSV, the line.
+    """
+    if "card_id" in df.columns and pd.api.types.is_numeric_dtype(df["card_id"]) and len(df):
+        raise InputError("card_id holds numbers, not text (a CSV read with plain pandas turns '01' into 1); "
+                         "read the table with ubongo_cp.report.load_tasks", path=path)
+    return cast_columns(df, TASK_DTYPES, path=path)
+
+
+def _table_path(path: str | Path, stem: str) -> Path:
+    path = Path(path)
+    if path.is_dir():
+        parquet = path / f"{stem}.parquet"
+        path = parquet if parquet.exists() or not (path / f"{stem}.csv").exists() else path / f"{stem}.csv"
+    if not path.is_file():
+        raise InputError(f"{stem} table not found", path=path)
+    return path
+
+
+def _read_raw(path: Path) -> pd.DataFrame:
+    """The table as stored: CSV cells as text (no value is guessed), Parquet values as Python objects."""
+    try:
+        if path.suffix.lower() in (".parquet", ".pq"):
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(path)
+            return pd.DataFrame({name: table.column(name).to_pylist() for name in table.column_names})
+        return pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (ValueError, OSError, pd.errors.ParserError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"not a batch result table: {first}", path=path) from None
+
+
+def cast_columns(df: pd.DataFrame, dtypes: dict, *, path=None) -> pd.DataFrame:
+    """Each column of ``dtypes`` present in ``df`` in its in-memory form."""
+    df = df.copy()
+    csv = path is not None and Path(path).suffix.lower() == ".csv"
+
+    def fail(col: str, position: int, value, what: str):
+        line = position + 2 if csv else None   # header line, then 1-based rows
+        where = "" if csv else f" (row {position + 1})"
+        raise InputError(f"column {col}{where}: {value!r} is not {what}", path=path, line=line)
+
+    for col, kind in dtypes.items():
+        if col not in df.columns:
+            continue
+        values = df[col].tolist()
+        if col == "pieces":
+            df[col] = [_pieces(v, col, i, fail) for i, v in enumerate(values)]
+        elif col == "solution":
+            df[col] = [_solution(v, col, i, fail) for i, v in enumerate(values)]
+        elif col == "status":
+            known = set(STATUS_DTYPE.categories)
+            clean = [None if _missing(v) else str(v) for v in values]
+            for i, v in enumerate(clean):
+                if v is not None and v not in known:
+                    fail(col, i, v, f"a status ({', '.join(known)})")
+            df[col] = pd.Series(clean, index=df.index, dtype=STATUS_DTYPE)
+        elif kind == "string":
+            df[col] = pd.Series([None if _missing(v) else str(v) for v in values], index=df.index, dtype="string")
+        elif kind == "bool":
+            df[col] = [_bool(v, col, i, fail) for i, v in enumerate(values)]
+            df[col] = df[col].astype(bool)
+        else:
+            numbers = pd.to_numeric(pd.Series([None if _missing(v) else v for v in values], index=df.index,
+                                              dtype=object), errors="coerce")
+            for i in range(len(values)):
+                if pd.isna(numbers.iloc[i]) and not _missing(values[i]) and not _is_nan(values[i]):
+                    fail(col, i, values[i], "a number")
+            if kind == "Int64":
+                whole = numbers.dropna()
+                if (whole != whole.round()).any():
+                    i = int(df.index.get_loc(whole[whole != whole.round()].index[0]))
+                    fail(col, i, values[i], "a whole number")
+            df[col] = numbers.astype(kind)
+    return df
+
+
+def _missing(value) -> bool:
+    """None, NaN, pandas' NA or an empty string (CSV's missing value)."""
+    if value is None or (isinstance(value, str) and value == ""):
+        return True
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):     # a list or an array: present
+        return False
+
+
+def _is_nan(value) -> bool:
+    return isinstance(value, str) and value.strip().lower() == "nan"
+
+
+def _bool(value, col, i, fail) -> bool:
+    if _missing(value):
+        return False
+    if isinstance(value, str):
+        if value.strip().lower() in ("true", "1"):
+            return True
+        if value.strip().lower() in ("false", "0"):
+            return False
+        fail(col, i, value, "True or False")
+    return bool(value)
+
+
+def _pieces(value, col, i, fail) -> list[str]:
+    if _missing(value):
+        return []
+    if isinstance(value, str):
+        return value.split()
+    try:
+        return [str(v) for v in value]
+    except TypeError:
+        fail(col, i, value, "a list of piece names")
+
+
+def _solution(value, col, i, fail) -> dict | None:
+    """Piece name -> list of (row, col), from JSON text, Parquet's list of structs or a dict."""
+    if _missing(value):
+        return None
+    try:
+        if isinstance(value, str):
+            value = json.loads(value)
+        if isinstance(value, dict):
+            items = value.items()
+        else:   # the Parquet form: [{"piece": name, "cells": [[row, col], ...]}, ...]
+            items = [(entry["piece"], entry["cells"]) for entry in value]
+        return {str(k): [(int(c[0]), int(c[1])) for c in cells] for k, cells in items}
+    except (ValueError, TypeError, KeyError, IndexError):
+        text = value if isinstance(value, str) else repr(value)
+        fail(col, i, text[:60], "a solution (piece -> [[row, col], ...])")
+
+
+# --------------------------------------------------------------------------- one row as an object
+
+@dataclass(frozen=True)
+class TaskRecord:
+    """One row of a task table, as an object that shows itself as a picture in a notebook.
+
+    Attributes
+    ----------
+    card_id, side : str
+    face : int
+    game : str
+    pieces : tuple of str
+    status : Status
+    count : int or None
+        Number of solutions, when known.
+    difficulty : float or None
+    solution : dict of str -> list of (row, col), or None
+        The first solution (its cells give the region's cells and the pieces' shapes).
+    """
+
+    card_id: str
+    side: str
+    face: int
+    game: str
+    pieces: tuple[str, ...]
+    status: Status
+    count: int | None = None
+    difficulty: float | None = None
+    solution: dict | None = None
+
+    def draw(self):
+        """The solution (or the piece names, for a task without one) as a matplotlib Figure."""
+        from ..draw.figures import task_record_figure
+
+        return task_record_figure(self)
+
+    def _repr_svg_(self) -> str:
+        from ..draw.figures import figure_svg
+
+        return figure_svg(self.draw())
+
+
+def task_record(row) -> TaskRecord:
+    """A :class:`TaskRecord` from one row of a task table (a pandas Series or a dict).
+
+    Examples
+    --------
+    >>> from ubongo_cp.shipped import deck_tasks_path
+    >>> record = task_record(load_tasks(deck_tasks_path("classic")).iloc[0])
+    >>> record.card_id, record.face, record.pieces, record.count
+    ('01', 1, ('I3', 'S4', 'P5'), 1)
+    """
+    get = row.get
+
+    def value(key, kind):
+        v = get(key)
+        return None if _missing(v) else kind(v)
+
+    def fail(col, _position, text, what):
+        raise InputError(f"column {col}: {text!r} is not {what}")
+
+    return TaskRecord(str(get("card_id")), str(get("side")), int(get("face")), str(get("game") or ""),
+                      tuple(_pieces(get("pieces"), "pieces", 0, fail)), Status(str(get("status"))),
+                      value("count", int), value("difficulty", float), _solution(get("solution"), "solution", 0, fail))

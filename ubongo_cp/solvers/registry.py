@@ -1,0 +1,189 @@
+"""The one registry of solvers: every backend and strategy by name, with what it reports and supports.
+
+A *solver* is a named way to answer "find one solution", "count all
+solutions" or "enumerate them" for an
+:class:`~ubongo_cp.cover.ExactCoverInstance`: a backend class (the module
+that talks to one search engine) with its options, optionally run on the
+orbit decomposition (:mod:`.orbits`). Every command and library function
+that takes a backend name (``solve``, ``analyze``, ``batch``, the rating,
+the benchmarks) looks it up here, so every name works everywhere and an
+unknown name gets one message, from :func:`get_solver`. Backend modules are
+imported only when a solver is made (:meth:`SolverSpec.make`): reading the
+registry imports neither OR-Tools nor numba.
+
+====================  =======================================================
+name                  configuration
+====================  =======================================================
+cpsat                 CP-SAT, the plain model of :mod:`.cpsat` (1 worker)
+cpsat-nopresolve      the same with CP-SAT presolve off
+cpsat-2workers        2 search workers for a first-solution search
+                      (enumeration always runs 1 worker so that every
+                      solution is seen once)
+cpsat-mrv             fixed search: branch on the placements of the most
+                      constrained items first (``add_decision_strategy``)
+cpsat-symmetry        CP-SAT on the orbit decomposition
+cpsat-split           one sub-problem per placement of the most constrained
+                      piece, solved by 2 concurrent threads (:mod:`.split`)
+cpsat-split-proc      the same split on a pool of 2 processes
+cpsat-symmetry-split  the orbit decomposition, split into one sub-problem per
+                      representative placement (2 threads, presolve off)
+dlx                   our Algorithm X with dancing cells (:mod:`.dlx` over the
+                      kernel :mod:`.dancing`), with search-node counts
+xcover                the ``xcover`` package (dancing cells), the DLX baseline
+dlx-symmetry          ``dlx`` on the orbit decomposition
+xcover-symmetry       ``xcover`` on the orbit decomposition
+sat                   CaDiCaL on a plain CNF encoding (:mod:`.cnf`)
+====================  =======================================================
+
+References
+----------
+.. [1] L. Perron (OR-Tools), google/or-tools issues #1186 and #1208: CP-SAT
+   enumerates all solutions with one worker only; #1213: decompose the
+   problem logically yourself. Hence the split strategies.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from ..errors import InputError
+
+__all__ = ["SolverSpec", "SOLVERS", "get_solver", "solver_names", "DEFAULT_STRATEGY"]
+
+#: The solver recommended for each question, from the measured benchmarks
+#: (``docs/strategies.md``): first solution, count all, subset analysis; and
+#: the rating's solver (:mod:`ubongo_cp.rate`: its search nodes measure difficulty).
+DEFAULT_STRATEGY = {"first": "dlx", "count": "dlx-symmetry", "analyze": "dlx", "rate": "dlx"}
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    """One registered solver: how to make it, and what it reports and supports.
+
+    Attributes
+    ----------
+    name : str
+        Registry key (e.g. ``"cpsat-mrv"``).
+    family : str
+        ``"cpsat"``, ``"dlx"`` or ``"sat"``: the search engine.
+    summary : str
+        One line: what the configuration does.
+    backend : str
+        ``"module:Class"`` of the backend class inside :mod:`ubongo_cp.solvers`
+        (the :class:`~ubongo_cp.solvers.base.Backend` protocol).
+    options : tuple of (str, object)
+        Keyword arguments of the backend class.
+    orbits : bool
+        Run on the orbit decomposition by the region's symmetries
+        (:mod:`.orbits`; falls back to the plain search where it does not
+        apply, e.g. with optional pieces or a solution limit above 1).
+    reports_nodes : bool
+        ``stats["nodes"]`` is the size of Algorithm X's search tree on the
+        instance itself (the rating's measure, :mod:`ubongo_cp.rate`). False
+        on the orbit decomposition, whose nodes are those of a restricted search.
+    reports_branches : bool
+        ``stats["branches"]``/``["conflicts"]`` are CP-SAT's counters of one
+        search of the instance itself (not of sub-problems or a restriction).
+    stops_mid_search : bool
+        A time limit can stop the search between two solutions (else it is
+        checked only when a solution is found: ``xcover`` cannot be interrupted).
+    secondary_items : bool
+        Enumerates covers with secondary items (optional pieces, each used at
+        most once): what the subset analysis (:mod:`ubongo_cp.analyze`) needs.
+    cardinality : bool
+        Can constrain the number of pieces used in the model itself
+        (``cardinality=`` of the backend); for the others the driver drops
+        covers of other sizes.
+    """
+
+    name: str
+    family: str
+    summary: str
+    backend: str
+    options: tuple = ()
+    orbits: bool = False
+    reports_nodes: bool = False
+    reports_branches: bool = False
+    stops_mid_search: bool = True
+    secondary_items: bool = True
+    cardinality: bool = False
+
+    @property
+    def module(self) -> str:
+        """Full name of the backend's module (what a worker process imports to run it)."""
+        return f"{__package__}.{self.backend.split(':')[0]}"
+
+    def make(self, **extra):
+        """A new backend object (its module imported now), with ``extra`` keyword arguments."""
+        cls = getattr(importlib.import_module(self.module), self.backend.split(":")[1])
+        return cls(**dict(self.options), **extra)
+
+
+_CPSAT = "cpsat:CpSatBackend"
+_SPLIT = "split:CpSatSplitBackend"
+_DLX = "dlx:DancingBackend"
+_XCOVER = "xcover:XcoverBackend"
+
+#: Every solver by name (one line per solver).
+SOLVERS: dict[str, SolverSpec] = {s.name: s for s in [
+    SolverSpec("cpsat", "cpsat", "CP-SAT plain model, 1 worker, presolve on", _CPSAT,
+               reports_branches=True, cardinality=True),
+    SolverSpec("cpsat-nopresolve", "cpsat", "CP-SAT with presolve off", _CPSAT, (("presolve", False),),
+               reports_branches=True, cardinality=True),
+    SolverSpec("cpsat-2workers", "cpsat", "CP-SAT with 2 workers for a first solution (1 when enumerating)",
+               _CPSAT, (("workers", 2),), reports_branches=True, cardinality=True),
+    SolverSpec("cpsat-mrv", "cpsat", "CP-SAT fixed search on the most constrained items' placements first",
+               _CPSAT, (("mrv", True),), reports_branches=True, cardinality=True),
+    SolverSpec("cpsat-symmetry", "cpsat", "CP-SAT on the orbit decomposition (one piece at orbit "
+               "representatives)", _CPSAT, orbits=True, cardinality=True),
+    SolverSpec("cpsat-split", "cpsat", "CP-SAT, one sub-problem per placement of the most constrained piece, "
+               "2 threads", _SPLIT, cardinality=True),
+    SolverSpec("cpsat-split-proc", "cpsat", "cpsat-split on a pool of 2 processes", _SPLIT,
+               (("executor", "process"),), cardinality=True),
+    SolverSpec("cpsat-symmetry-split", "cpsat", "orbit decomposition, then one CP-SAT sub-problem per "
+               "representative placement, 2 threads, presolve off", _SPLIT, (("presolve", False),),
+               orbits=True, cardinality=True),
+    SolverSpec("dlx", "dlx", "our Algorithm X with dancing cells, search-node counts", _DLX, reports_nodes=True),
+    SolverSpec("xcover", "dlx", "the xcover package (dancing cells), DLX baseline", _XCOVER,
+               stops_mid_search=False),
+    SolverSpec("dlx-symmetry", "dlx", "dlx on the orbit decomposition", _DLX, orbits=True),
+    SolverSpec("xcover-symmetry", "dlx", "the xcover package on the orbit decomposition", _XCOVER, orbits=True,
+               stops_mid_search=False),
+    SolverSpec("sat", "sat", "CaDiCaL on a plain CNF encoding, blocking clauses", "cnf:CnfBackend"),
+]}
+
+
+def solver_names(family: str | None = None) -> list[str]:
+    """Registered names in registry order, optionally only those of one family.
+
+    Examples
+    --------
+    >>> solver_names("dlx")
+    ['dlx', 'xcover', 'dlx-symmetry', 'xcover-symmetry']
+    """
+    return [n for n, s in SOLVERS.items() if family is None or s.family == family]
+
+
+def get_solver(name: str) -> SolverSpec:
+    """The solver registered as ``name``.
+
+    Raises
+    ------
+    InputError
+        For an unknown name; the message lists every registered name (the
+        one message every command gives for an unknown backend).
+
+    Examples
+    --------
+    >>> get_solver("dlx").reports_nodes
+    True
+    >>> get_solver("nope")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: unknown backend 'nope'; choose one of cpsat, cpsat-nopresolve, ..., sat
+    """
+    try:
+        return SOLVERS[name]
+    except (KeyError, TypeError):
+        raise InputError(f"unknown backend {name!r}; choose one of {', '.join(SOLVERS)}") from None

@@ -1,0 +1,379 @@
+"""Deck specifications: the facts of a game's cards, as data (TOML).
+
+A deck spec names the piece set, the number of cards and, per card side,
+the pieces per task, the die faces, the region's bounding box and cell-count
+range, the solution policy, an optional difficulty band and the orientation
+mode. The two shipped games are specs too (``data/specs/classic.toml`` and
+``duel.toml``): they are the toolkit's one table of game facts (sides, die
+faces, cards, pieces per side, piece set), read by the card reader, the
+generator, the booklet and the game simulators.
+
+File format (every key but the ones marked optional is required)::
+
+    game = "mygame"              # a name: letters, digits, '_' and '-'
+    title = "My game"            # optional, for booklets and cards (default: the name)
+    pieces = "pieces.txt"        # shipped set name, or a file relative to the spec
+    cards = 24
+    card_ids = "padded"          # optional: "padded" (01, 02, ...; default) or "plain" (1, 2, ...)
+    die_rule = "UG-4"            # optional: the rule id quoted when a die face does not exist
+
+    [[sides]]                    # one table per card side, in printing order
+    name = "easy"
+    pieces_per_task = 3          # K
+    faces = 6                    # die faces: tasks per side
+    max_rows = 6                 # the region fits max_rows x max_cols cells
+    max_cols = 6
+    cells = [10, 13]             # optional: region cell counts, inclusive (default: what K pieces can cover)
+    unique = true                # every task has exactly one solution (UP-5), or:
+    # max_solutions = 3          #   every task has 1..3 solutions (fewest preferred)
+    difficulty = [2.0, 6.0]      # optional: band of the rating's difficulty (ubongo_cp.rate)
+    orientations = "free"        # optional: free (UP-3) | one-sided | fixed
+    attempts = 400               # optional: regions tried before the side gives up
+
+A deck directory written by ``ubongo-cp generate --spec`` holds a copy of its
+spec as ``deck.toml``, so that its card files can be read without the
+original (:func:`spec_for_card`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+from pathlib import Path
+
+from .errors import InputError
+from .geometry import ORIENTATION_MODES
+from .shipped import data_dir
+
+__all__ = ["SideSpec", "DeckSpec", "SHIPPED_SPECS", "DECK_SPEC_FILE", "load_spec", "parse_spec", "game_spec",
+           "spec_for_card"]
+
+#: The shipped deck specs (``data/specs/<name>.toml``): the two games.
+SHIPPED_SPECS = ("classic", "duel")
+#: Name of the spec copy inside a generated deck directory.
+DECK_SPEC_FILE = "deck.toml"
+
+_TOP_KEYS = {"game", "title", "pieces", "cards", "card_ids", "die_rule", "sides"}
+_SIDE_KEYS = {"name", "pieces_per_task", "faces", "max_rows", "max_cols", "cells", "unique", "max_solutions",
+              "difficulty", "orientations", "attempts"}
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    """How every card's side ``name`` looks, and how the generator makes it.
+
+    Attributes
+    ----------
+    name : str
+        Side name (``"easy"``, ``"A"``, ...).
+    pieces_per_task : int
+        K, the number of pieces in each task.
+    faces : int
+        Die faces, i.e. tasks per side.
+    max_rows, max_cols : int
+        The region fits this box (cells).
+    cells : tuple of (int, int)
+        Smallest and largest region cell count (inclusive).
+    unique : bool
+        Every task has exactly one solution; otherwise up to ``max_solutions``.
+    max_solutions : int
+        Largest solution count of an accepted task (1 when ``unique``).
+    difficulty : tuple of (float, float) or None
+        Accepted band of :func:`ubongo_cp.rate.difficulty_score`, if any.
+    orientations : str
+        ``"free"`` (rule UP-3), ``"one-sided"`` or ``"fixed"``.
+    attempts : int
+        Candidate regions tried before the side gives up.
+    """
+
+    name: str
+    pieces_per_task: int
+    faces: int
+    max_rows: int
+    max_cols: int
+    cells: tuple[int, int]
+    unique: bool = True
+    max_solutions: int = 1
+    difficulty: tuple[float, float] | None = None
+    orientations: str = "free"
+    attempts: int = 400
+
+    @property
+    def areas(self) -> tuple[int, ...]:
+        """Region cell counts the generator draws from."""
+        return tuple(range(self.cells[0], self.cells[1] + 1))
+
+
+@dataclass(frozen=True)
+class DeckSpec:
+    """A deck: the piece set, the number of cards and the sides' specs.
+
+    Attributes
+    ----------
+    game : str
+        The game's name, written into every card file (``game = ...``).
+    title : str
+        Human title (booklets, printed cards).
+    pieces : str
+        The piece set: a shipped name, or a path (absolute, or relative to
+        the directory of the spec file it came from).
+    cards : int
+        Number of cards.
+    sides : tuple of SideSpec
+        The card sides, in order.
+    card_ids : str
+        ``"padded"`` (``01``...) or ``"plain"`` (``1``...).
+    die_rule : str
+        Rule id quoted in die-face errors (empty for custom games).
+    path : str or None
+        The file it was read from.
+    text : str
+        The spec file's text (copied into generated decks).
+    """
+
+    game: str
+    title: str
+    pieces: str
+    cards: int
+    sides: tuple[SideSpec, ...]
+    card_ids: str = "padded"
+    die_rule: str = ""
+    path: str | None = None
+    text: str = field(default="", repr=False, compare=False)
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        """Names of the sides, in order."""
+        return tuple(s.name for s in self.sides)
+
+    def side(self, name: str) -> SideSpec:
+        """The spec of side ``name``.
+
+        Raises
+        ------
+        InputError
+            When the game has no such side.
+        """
+        for s in self.sides:
+            if s.name == name:
+                return s
+        raise InputError(f"side {name!r} is not a side of a {self.game} card ({', '.join(self.side_names)})",
+                         path=self.path)
+
+    def card_id(self, index: int) -> str:
+        """The id of card ``index`` (0-based): ``"01"`` or ``"1"`` style."""
+        width = 2 if self.cards < 100 else len(str(self.cards))
+        return f"{index + 1:0{width}d}" if self.card_ids == "padded" else str(index + 1)
+
+    def pieces_path(self) -> str:
+        """The piece-set reference resolved against the spec's directory (a shipped name stays a name)."""
+        from .pieces import resolve_pieces_path
+
+        if self.path is None:
+            return self.pieces
+        return os.fspath(resolve_pieces_path(self.pieces, relative_to=self.path))
+
+
+def load_spec(spec: str | os.PathLike) -> DeckSpec:
+    """Read a deck spec: a shipped name (``"classic"``, ``"duel"``) or a TOML file.
+
+    Raises
+    ------
+    InputError
+        For a missing file or any problem listed under :func:`parse_spec`.
+
+    Examples
+    --------
+    >>> s = load_spec("duel")
+    >>> s.cards, s.side_names, s.side("B").pieces_per_task, s.side("B").faces
+    (9, ('A', 'B'), 5, 20)
+    """
+    name = os.fspath(spec)
+    if name in SHIPPED_SPECS:
+        return _shipped(name)
+    from .io import read_text
+
+    return parse_spec(read_text(spec), path=name)
+
+
+@lru_cache(maxsize=None)
+def _shipped(name: str) -> DeckSpec:
+    path = data_dir() / "specs" / f"{name}.toml"
+    return parse_spec(path.read_text(encoding="utf-8"), path=os.fspath(path))
+
+
+def game_spec(game: str) -> DeckSpec:
+    """The facts of a shipped game (``"classic"`` or ``"duel"``).
+
+    Raises
+    ------
+    InputError
+        For another name.
+    """
+    if game not in SHIPPED_SPECS:
+        raise InputError(f"unknown game {game!r}; expected one of {', '.join(SHIPPED_SPECS)}")
+    return _shipped(game)
+
+
+def spec_for_card(game: str, card_path: str | os.PathLike | None) -> DeckSpec:
+    """The spec of a card file's ``game``: a shipped game, or the ``deck.toml`` beside the card.
+
+    Raises
+    ------
+    InputError
+        When the game is not shipped and no ``deck.toml`` of that game lies
+        beside the card file.
+    """
+    if game in SHIPPED_SPECS:
+        return _shipped(game)
+    if card_path is not None:
+        candidate = Path(card_path).parent / DECK_SPEC_FILE
+        if candidate.is_file():
+            spec = _spec_file_cached(os.fspath(candidate), candidate.stat().st_mtime_ns)
+            if spec.game == game:
+                return spec
+    raise InputError(f"unknown game {game!r}: not a shipped game ({', '.join(SHIPPED_SPECS)}) and no "
+                     f"{DECK_SPEC_FILE} of that game beside the card file")
+
+
+@lru_cache(maxsize=64)
+def _spec_file_cached(path: str, mtime_ns: int) -> DeckSpec:
+    return load_spec(path)
+
+
+def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
+    """Parse and validate a deck spec (see the module docstring for the format).
+
+    Raises
+    ------
+    InputError
+        Naming the file and line: TOML syntax, a missing, unknown or mistyped
+        key, a value out of range (cards, faces, K, box), a piece set that
+        cannot be read or has fewer than K pieces, a side whose K pieces can
+        never fill its box or whose cell range no K pieces can cover, a
+        difficulty band with min > max, an unknown orientation mode.
+    """
+    from .pieces import load_pieces, resolve_pieces_path
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise InputError(f"invalid TOML: {msg}", path=path, line=int(match.group(1)) if match else None) from None
+
+    def line_of(key: str, nth: int = 0) -> int | None:
+        found = list(re.finditer(rf'^\s*"?{re.escape(key)}"?\s*=', text, re.M))
+        if not found:
+            return None
+        m = found[min(nth, len(found) - 1)]
+        return text.count("\n", 0, m.start()) + 1
+
+    def fail(message: str, key: str | None = None, nth: int = 0):
+        raise InputError(message, path=path, line=line_of(key, nth) if key else None)
+
+    def get(table: dict, key: str, kind, *, default=None, where: str = "", nth: int = 0):
+        if key not in table:
+            if default is not None:
+                return default
+            fail(f"{where}missing key {key!r}", None)
+        value = table[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            names = " or ".join(k.__name__ for k in kinds)
+            fail(f"{where}{key!r} must be a {names}, got {type(value).__name__}", key, nth)
+        return value
+
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        fail(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})", unknown[0])
+    game = get(data, "game", str)
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", game):
+        fail(f"game name {game!r} may hold only letters, digits, '_' and '-'", "game")
+    title = get(data, "title", str, default=game)
+    pieces = get(data, "pieces", str)
+    cards = get(data, "cards", int)
+    if not 1 <= cards <= 10_000:
+        fail(f"cards must be 1..10000, got {cards}", "cards")
+    card_ids = get(data, "card_ids", str, default="padded")
+    if card_ids not in ("padded", "plain"):
+        fail(f"card_ids must be 'padded' or 'plain', got {card_ids!r}", "card_ids")
+    die_rule = get(data, "die_rule", str, default="")
+    pieces_ref = os.fspath(resolve_pieces_path(pieces, relative_to=path)) if path else pieces
+    try:
+        piece_set = load_pieces(pieces_ref)
+    except InputError as exc:
+        fail(f"piece set {pieces!r}: {exc}", "pieces")
+    raw_sides = get(data, "sides", list)
+    if not raw_sides or not all(isinstance(s, dict) for s in raw_sides):
+        fail("'sides' must be one or more [[sides]] tables", "sides")
+    sizes = sorted(p.size for p in piece_set.pieces)
+    sides = []
+    for n, raw in enumerate(raw_sides):
+        where = f"side {n + 1}: "
+        bad = sorted(set(raw) - _SIDE_KEYS)
+        if bad:
+            fail(f"{where}unknown key {bad[0]!r} (known: {', '.join(sorted(_SIDE_KEYS))})", bad[0], n)
+        name = get(raw, "name", str, where=where, nth=n)
+        where = f"side {name!r}: "
+        if name in [s.name for s in sides] or not re.fullmatch(r"[A-Za-z0-9_-]+", name):
+            fail(f"{where}side names must be distinct and hold only letters, digits, '_' and '-'", "name", n)
+        k = get(raw, "pieces_per_task", int, where=where, nth=n)
+        faces = get(raw, "faces", int, where=where, nth=n)
+        rows = get(raw, "max_rows", int, where=where, nth=n)
+        cols = get(raw, "max_cols", int, where=where, nth=n)
+        if not 1 <= k <= len(sizes):
+            fail(f"{where}pieces_per_task must be 1..{len(sizes)} (the piece set has {len(sizes)} pieces), "
+                 f"got {k}", "pieces_per_task", n)
+        if not 1 <= faces <= 1000:
+            fail(f"{where}faces must be 1..1000, got {faces}", "faces", n)
+        if rows < 1 or cols < 1:
+            fail(f"{where}the box {rows}x{cols} has no cells", "max_rows", n)
+        low, high = sum(sizes[:k]), sum(sizes[-k:])
+        if low > rows * cols:
+            fail(f"{where}the {k} smallest pieces cover {low} cells, more than the {rows}x{cols} box holds",
+                 "max_rows", n)
+        cells = get(raw, "cells", list, default=[low, min(high, rows * cols)], where=where, nth=n)
+        if (len(cells) != 2 or not all(isinstance(c, int) and not isinstance(c, bool) for c in cells)
+                or cells[0] > cells[1]):
+            fail(f"{where}cells must be [smallest, largest] cell counts, got {cells}", "cells", n)
+        if cells[0] > rows * cols:
+            fail(f"{where}a region of {cells[0]} cells does not fit the {rows}x{cols} box", "cells", n)
+        if cells[1] < low or cells[0] > high:
+            fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells (they cover {low}..{high})",
+                 "cells", n)
+        if not any(cells[0] <= sum(c) <= cells[1] for c in combinations(sizes, k)):
+            fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells", "cells", n)
+        unique = get(raw, "unique", bool, default="absent", where=where, nth=n)
+        has_max = "max_solutions" in raw
+        if unique == "absent":
+            unique = not has_max
+        if unique and has_max:
+            fail(f"{where}give either unique = true or max_solutions = M, not both", "max_solutions", n)
+        if not unique and not has_max:
+            fail(f"{where}unique = false needs max_solutions = M", "unique", n)
+        max_solutions = get(raw, "max_solutions", int, default=1, where=where, nth=n)
+        if max_solutions < 1:
+            fail(f"{where}max_solutions must be at least 1, got {max_solutions}", "max_solutions", n)
+        band = raw.get("difficulty")
+        if band is not None:
+            if (not isinstance(band, list) or len(band) != 2
+                    or not all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in band)):
+                fail(f"{where}difficulty must be [min, max], got {band!r}", "difficulty", n)
+            if not (0 <= band[0] <= band[1] < float("inf")):
+                fail(f"{where}difficulty band {band} is impossible: need 0 <= min <= max", "difficulty", n)
+            band = (float(band[0]), float(band[1]))
+        mode = get(raw, "orientations", str, default="free", where=where, nth=n)
+        if mode not in ORIENTATION_MODES:
+            fail(f"{where}orientations must be one of {', '.join(ORIENTATION_MODES)}, got {mode!r}",
+                 "orientations", n)
+        attempts = get(raw, "attempts", int, default=400, where=where, nth=n)
+        if not 1 <= attempts <= 1_000_000:
+            fail(f"{where}attempts must be 1..1000000, got {attempts}", "attempts", n)
+        sides.append(SideSpec(name, k, faces, rows, cols, (cells[0], cells[1]), bool(unique),
+                              1 if unique else max_solutions, band, mode, attempts))
+    return DeckSpec(game, title, pieces, cards, tuple(sides), card_ids, die_rule, path, text)

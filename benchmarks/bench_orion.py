@@ -1,12 +1,20 @@
-"""Orion Duel benchmarks (issue 7): engine speed and the SAT analysis on mid-game positions.
+"""Orion Duel benchmarks: engine speed, the exact analysis on mid-game positions, brute-force agreement.
 
-Run ``python -m benchmarks.bench_orion [--quick] [--ablation]``. Prints a
-Markdown table of the measured figures against the targets and writes
-``benchmarks/results/orion.csv``. Single process, CP-SAT with one worker.
+Run ``python -m benchmarks.bench_orion [--quick] [--exact] [--ablation] [--graphs]``.
+Prints Markdown tables and writes ``benchmarks/out/orion.csv`` (and
+``orion_exact.csv`` with ``--exact``). Single process, CP-SAT with one
+worker, the load average printed with the figures.
 
-Targets: >= 100 random-vs-random games per minute on one core;
-connect_distance median < 1 s and min_blocking_set median < 200 ms on
-mid-game positions (10 tiles placed).
+Targets (issues 7 and 15): >= 100 random-vs-random games per minute on one
+core; on mid-game positions (16-24 tiles placed, from greedy-vs-greedy
+games; both players) the median of ``min_blocking_set`` and
+``is_safe_connection`` <= 200 ms, exact under the full rules; p95 reported.
+
+``--exact``: the three exact questions against the brute force of
+:mod:`ubongo_cp.games.orion.brute` on random small positions larger than
+the test suite's (every disagreement is listed; the target is none).
+``--ablation``: ``connect_distance`` without the greedy bound / pruning.
+``--graphs``: the fast hand-written graph searches against networkx.
 """
 
 from __future__ import annotations
@@ -16,25 +24,31 @@ import csv
 import os
 import statistics
 import time
+from pathlib import Path
 
 from ubongo_cp.games.base import RandomAgent, play_game
-from ubongo_cp.games.orion.engine import OrionState
-from ubongo_cp.games.orion.sat import connect_distance, is_safe_connection, min_blocking_set
+from ubongo_cp.games.orion.agents import make_agent
+from ubongo_cp.games.orion.blocking import min_blocking_set
+from ubongo_cp.games.orion.safety import is_safe_connection
+from ubongo_cp.games.orion.distance import connect_distance
+from ubongo_cp.games.orion.setup import random_setup
+from ubongo_cp.games.orion.state import OrionState
+
+OUT = Path(__file__).resolve().parent / "out"
 
 
-def midgame_positions(count: int, placed: int = 10, seed0: int = 1000) -> list[OrionState]:
-    """Positions after ``placed`` random moves (games that ended earlier are skipped)."""
+def midgame_positions(count: int, agent: str = "greedy", seed0: int = 0) -> list[OrionState]:
+    """Positions with 16-24 tiles placed (16 + seed % 9), from seeded games; ended games skipped."""
     out, seed = [], seed0
     while len(out) < count:
-        s = OrionState(seed=seed)
-        agent = RandomAgent(seed)
-        for _ in range(placed):
-            if s.is_terminal():
-                break
-            s.apply_action(agent(s))
+        seed += 1
+        s = OrionState(random_setup(seed, first_player=0))
+        agents = [make_agent(agent, 2 * seed + 1), make_agent(agent, 2 * seed + 2)]
+        target = 16 + seed % 9
+        while not s.is_terminal() and len(s.history) < target:
+            s.apply_action(agents[s.current_player()](s))
         if not s.is_terminal():
             out.append(s)
-        seed += 1
     return out
 
 
@@ -43,15 +57,24 @@ def _q(xs, q):
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
+def _load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer games and positions")
+    ap.add_argument("--exact", action="store_true", help="brute-force agreement on larger small positions")
     ap.add_argument("--ablation", action="store_true",
                     help="also time connect_distance without greedy bound / pruning")
+    ap.add_argument("--graphs", action="store_true", help="fast graph searches against networkx")
+    ap.add_argument("--time-limit", type=float, default=20.0, help="seconds per question (default 20)")
     args = ap.parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
     n_games = 60 if args.quick else 300
-    n_pos = 8 if args.quick else 25
+    n_pos = 10 if args.quick else 40
     rows = []
+    print(f"load average before: {_load()}")
 
     t0 = time.perf_counter()
     lengths = []
@@ -64,56 +87,163 @@ def main(argv=None) -> int:
 
     positions = midgame_positions(n_pos)
     cases = [(s, p) for s in positions for p in (0, 1)]
+    tl = args.time_limit
 
-    def timed(label, fn, target=None, detail=None):
+    def timed(label, fn, target="-", detail=None):
         times, stats = [], []
         for s, p in cases:
             t = time.perf_counter()
             r = fn(s, p)
             times.append(time.perf_counter() - t)
             stats.append(r)
-        med = statistics.median(times)
-        note = f"{len(times)} cases (positions x 2 players); p90 {_q(times, 0.9):.3f} s, max {max(times):.3f} s"
+        note = (f"{len(times)} cases; p95 {_q(times, 0.95):.3f} s, max {max(times):.3f} s; "
+                + _statuses(stats))
+        live = [t for t, r in zip(times, stats) if _live(r)]
+        if len(live) < len(times):  # without the answers that need no search
+            note += (f"; cases still open (player can reach the goal): {len(live)}, median "
+                     f"{statistics.median(live):.3f} s, p95 {_q(live, 0.95):.3f} s")
         if detail:
             note += "; " + detail(stats)
-        rows.append((label, f"{med:.3f} s", target or "-", note))
+        rows.append((label, f"{statistics.median(times):.3f} s", target, note))
         return stats
 
-    def cd_detail(rs):
-        st = {}
-        for r in rs:
-            st[r.status] = st.get(r.status, 0) + 1
-        greedy = sum(1 for r in rs if r.questions and r.questions[-1][1] == "greedy")
-        return ", ".join(f"{k} {v}" for k, v in sorted(st.items())) + f"; answered by the greedy bound {greedy}"
-
-    timed("connect_distance W1 (median)", lambda s, p: connect_distance(s, p, "sides", time_limit=10),
-          "< 1 s", cd_detail)
-    timed("connect_distance W2 (median)", lambda s, p: connect_distance(s, p, "galaxies", time_limit=10),
-          "-", cd_detail)
-    timed("connect_distance W1 relaxed (median)",
-          lambda s, p: connect_distance(s, p, "sides", relaxed=True), "-")
-    timed("min_blocking_set (median)", lambda s, p: min_blocking_set(s, p), "< 0.200 s",
-          lambda rs: f"mean size {statistics.mean(len(r.hexes) for r in rs if r.hexes is not None):.1f} hexes")
-    timed("min_blocking_set relaxed (median)", lambda s, p: min_blocking_set(s, p, relaxed=True), "-")
-    timed("is_safe_connection (median)", lambda s, p: is_safe_connection(s, p), "-",
-          lambda rs: f"safe {sum(r.safe for r in rs)} of {len(rs)}")
+    timed("connect_distance W1 (median)", lambda s, p: connect_distance(s, p, time_limit=tl))
+    timed("connect_distance W2 (median)",
+          lambda s, p: connect_distance(s, p, "galaxies", time_limit=tl))
+    timed("min_blocking_set W1, exact (median)", lambda s, p: min_blocking_set(s, p, time_limit=tl),
+          "<= 0.200 s", lambda rs: "sizes " + _counts(
+              len(r.hexes) if r.hexes is not None else "won" for r in rs)
+          + f"; rounds median {statistics.median(r.rounds for r in rs):.0f}, max {max(r.rounds for r in rs)}")
+    timed("is_safe_connection W1, exact (median)",
+          lambda s, p: is_safe_connection(s, p, time_limit=tl), "<= 0.200 s",
+          lambda rs: f"exact questions median {statistics.median(r.exact for r in rs):.0f}, "
+                     f"max {max(r.exact for r in rs)}; opponent moves median "
+                     f"{statistics.median(r.moves for r in rs):.0f}")
+    timed("min_blocking_set relaxed (median)", lambda s, p: min_blocking_set(s, p, relaxed=True))
     if args.ablation:
         timed("ablation: W1 without greedy bound",
-              lambda s, p: connect_distance(s, p, "sides", time_limit=10, greedy=False), "-", cd_detail)
+              lambda s, p: connect_distance(s, p, time_limit=tl, greedy=False))
         timed("ablation: W1 without greedy bound and pruning",
-              lambda s, p: connect_distance(s, p, "sides", time_limit=10, greedy=False, prune=False),
-              "-", cd_detail)
+              lambda s, p: connect_distance(s, p, time_limit=tl, greedy=False, prune=False))
+    if args.graphs:
+        rows.extend(_graph_rows(positions))
+    if args.exact:
+        rows.extend(_exact_rows(30 if args.quick else 100))
 
+    print(f"load average after: {_load()}")
     print("| measure | value | target | notes |")
     print("|---|---|---|---|")
     for r in rows:
         print("| " + " | ".join(r) + " |")
-    os.makedirs("benchmarks/results", exist_ok=True)
-    with open("benchmarks/results/orion.csv", "w", newline="") as fh:
+    with open(OUT / "orion.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["measure", "value", "target", "notes"])
         w.writerows(rows)
     return 0
+
+
+def _live(r) -> bool:
+    """A case that needed a search: the player can still reach the goal, and has not yet."""
+    if hasattr(r, "hexes"):
+        return bool(r.hexes) or r.hexes is None and r.status != "already"
+    return r.status not in ("unreachable", "already", "over")
+
+
+def _statuses(results) -> str:
+    return _counts(r.status for r in results)
+
+
+def _counts(values) -> str:
+    c: dict = {}
+    for v in values:
+        c[v] = c.get(v, 0) + 1
+    return ", ".join(f"{k} {v}" for k, v in sorted(c.items(), key=lambda kv: str(kv[0])))
+
+
+def _exact_rows(count: int) -> list[tuple]:
+    """The exact questions against the brute force on random small positions (13 free hexes, 3-4 tiles).
+
+    Both players, goals W1 (distance, blocking set, safety) and W2 (distance,
+    blocking set).
+    """
+    from ubongo_cp.games.orion.brute import brute_blocking, brute_distance, brute_safety, small_position
+
+    bad, done, t_brute, t_sat = [], 0, 0.0, 0.0
+    table = []
+    seed = 20_000
+    while done < count:
+        seed += 1
+        s = small_position(seed, 13, 3 + seed % 2)
+        if s is None:
+            continue
+        done += 1
+        for p in (0, 1):
+            for goal in ("sides", "galaxies"):
+                t = time.perf_counter()
+                want = (brute_distance(s, p, goal), brute_blocking(s, p, goal),
+                        brute_safety(s, p, goal)[0] if goal == "sides" else None)
+                t_brute += time.perf_counter() - t
+                t = time.perf_counter()
+                d = connect_distance(s, p, goal, time_limit=60)
+                b = min_blocking_set(s, p, goal, time_limit=60)
+                f = is_safe_connection(s, p, goal, time_limit=60).safe if goal == "sides" else None
+                t_sat += time.perf_counter() - t
+                got = (d.tiles if d.status != "unreachable" else None,
+                       None if b.hexes is None else len(b.hexes), f)
+                table.append((seed, p, goal, *want, *got))
+                if got != want:
+                    bad.append((seed, p, goal, want, got))
+    with open(OUT / "orion_exact.csv", "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["seed", "player", "goal", "brute_distance", "brute_blocking", "brute_safe",
+                    "distance", "blocking", "safe"])
+        w.writerows(table)
+    n = len(table)
+    return [("exact vs brute force (agreement)", f"{n - len(bad)}/{n}", "all",
+             f"{done} random small positions (13 free hexes, 3-4 tiles each), both players, "
+             f"W1 (distance, blocking set, safety) and W2 (distance, blocking set); brute force "
+             f"{t_brute:.1f} s, CP-SAT {t_sat:.1f} s; disagreements: {bad or 'none'}")]
+
+
+def _graph_rows(positions) -> list[tuple]:
+    """Median time per call of the fast graph searches and of their networkx equivalents."""
+    import networkx as nx
+
+    from ubongo_cp.games.orion.graphs import INF, colour_components, hex_graph, node_weighted_distances
+
+    game = positions[0].game
+    adj = game.adjacency
+    g = hex_graph(adj)
+
+    def per_call(fn, reps=200):
+        ts = []
+        for s in positions:
+            t = time.perf_counter()
+            for _ in range(reps):
+                fn(s)
+            ts.append((time.perf_counter() - t) / reps)
+        return statistics.median(ts) * 1e6
+
+    fast_cc = per_call(lambda s: colour_components(adj, s.colour))
+    nx_cc = per_call(lambda s: [list(nx.connected_components(g.subgraph(
+        [h for h in range(game.n) if s.colour[h] == c]))) for c in (0, 1)])
+    a = game.side_pairs[0][0]
+
+    def nx_dist(s):
+        cost = [0 if c == 0 else 1 if c < 0 else INF for c in s.colour[:-1].tolist()]
+        d = nx.DiGraph()
+        d.add_weighted_edges_from((u, v, cost[v]) for u in range(game.n) for v in adj[u]
+                                  if cost[u] < INF and cost[v] < INF)
+        d.add_weighted_edges_from(("s", h, cost[h]) for h in a if cost[h] < INF)
+        return nx.single_source_dijkstra_path_length(d, "s")
+
+    fast_d = per_call(lambda s: node_weighted_distances(
+        adj, [0 if c == 0 else 1 if c < 0 else INF for c in s.colour[:-1].tolist()], a))
+    nx_d = per_call(nx_dist, reps=50)
+    return [("colour components (after every move)", f"{fast_cc:.0f} us", "-",
+             f"networkx {nx_cc:.0f} us ({nx_cc / fast_cc:.1f}x)"),
+            ("0-1 BFS distances (greedy agent, bounds)", f"{fast_d:.0f} us", "-",
+             f"networkx Dijkstra {nx_d:.0f} us ({nx_d / fast_d:.1f}x)")]
 
 
 if __name__ == "__main__":

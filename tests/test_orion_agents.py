@@ -1,13 +1,16 @@
 """Orion Duel agents and the tournament statistics."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from ubongo_cp.errors import InputError
 from ubongo_cp.games.base import RandomAgent
 from ubongo_cp.games.orion.agents import GreedyAgent, SatAgent, make_agent, w1_graph_distance
-from ubongo_cp.games.orion.engine import OrionGame, OrionState, Setup
-from ubongo_cp.games.orion.study import end_conditions, first_player_advantage
+from ubongo_cp.games.orion.setup import Setup, SetupRules
+from ubongo_cp.games.orion.state import OrionGame, OrionState
+from ubongo_cp.games.orion.sim import end_conditions, first_player_advantage, win_rates
+from ubongo_cp.games.stats import wilson_interval
 
 GAME = OrionGame.get()
 GAL = ((0, 0), (3, 0), (-3, 0), (0, -3), (-3, 3), (3, -3), (1, 3), (-2, 5))
@@ -16,17 +19,9 @@ N_TO_S = [(1, -5), (1, -4), (1, -3), (1, -2), (1, -1), (1, 0), (1, 1), (1, 2), (
 
 
 def gap_position():
-    """Player 0 to move; its colour joins N and S except (1, 0) (tokens removed)."""
-    s = OrionState(Setup(GAL, HOLES, 0))
-    s.galaxy[:] = False
-    s.hole[:] = False
-    s.token = s.galaxy | s.hole
-    s.pl_token = s.token[GAME.pl_cells].any(axis=1)
-    for h in N_TO_S:
-        if h != (1, 0):
-            s.colour[GAME.board.index[h]] = 0
-    s._legal = {}
-    return s
+    """Player 0 to move; its colour joins N and S except (1, 0) (no tokens)."""
+    game = OrionGame.get(rules=SetupRules(0, 0))
+    return OrionState.from_board(Setup((), (), 0), {h: 0 for h in N_TO_S if h != (1, 0)}, game=game)
 
 
 def test_w1_graph_distance_hand_case():
@@ -34,7 +29,7 @@ def test_w1_graph_distance_hand_case():
     assert w1_graph_distance(s, s.colour, 0) == 1
     # player 1 owns nothing: its cheapest chain is the shortest side-to-side path
     # avoiding colour 0 -- 10 hexes (N-S rows r = -5 .. 4 plus one, or NE-SW / NW-SE)
-    from ubongo_cp.games.orion.sat import graph_distance
+    from ubongo_cp.games.orion.distance import graph_distance
     assert w1_graph_distance(s, s.colour, 1) == graph_distance(s, 1)
     empty = OrionState(Setup(GAL, HOLES, 0))
     assert w1_graph_distance(empty, empty.colour, 0) == 11   # rows r = -5 .. 5 (N to S)
@@ -61,6 +56,20 @@ def test_make_agent():
     assert isinstance(make_agent("greedy", 1), GreedyAgent)
     with pytest.raises(InputError, match="unknown agent 'alpha'"):
         make_agent("alpha")
+
+
+def test_self_play_rows_have_no_interval():
+    rows = []
+    for g in range(6):
+        for seat, agent in enumerate(("a", "a") if g < 4 else ("a", "b")):
+            won = seat == 0
+            rows.append({"game": g, "agent": agent, "opponent": "ab"[seat == 0 and g >= 4] if g >= 4
+                         else "a", "seat": seat, "result": "win" if won else "loss",
+                         "points": 1.0 * won, "end_rule": "OD-5", "condition": "W1", "length": 9})
+    wr = win_rates(pd.DataFrame(rows)).set_index(["agent", "opponent"])
+    assert wr.loc[("a", "a"), "rate"] == 0.5 and np.isnan(wr.loc[("a", "a"), "ci_low"])
+    lo, hi = wilson_interval(2, 2)
+    assert (wr.loc[("a", "b"), "ci_low"], wr.loc[("a", "b"), "ci_high"]) == (lo, hi)
 
 
 def test_first_player_advantage_and_end_conditions_tables():

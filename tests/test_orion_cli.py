@@ -57,3 +57,50 @@ def test_bad_record_names_the_move(tmp_path, capsys):
     assert main(["orion", "analyze", str(rec)]) == 2
     err = capsys.readouterr().err
     assert "move 2" in err and "OD-2" in err and err.count("\n") == 1
+
+
+def test_play_with_the_seed_tiles_and_literal_spacing(tmp_path, capsys):
+    rec = tmp_path / "seed.json"
+    assert main(["orion", "play", "--seed", "2", "--tiles", "seed", "--spacing", "literal",
+                 "--save", str(rec)]) == 0
+    data = json.loads(rec.read_text())
+    assert data["tiles"] == "seed" and data["setup_rules"]["hole_spacing"] == 2
+    assert {m["tile"][:2] for m in data["moves"]} <= {"I3", "V3", "T3"}
+
+
+def test_play_with_a_tile_file_and_a_bad_one(tmp_path, capsys):
+    good = tmp_path / "t.txt"
+    good.write_text("L3a L3b L3c L3d L3e L3f\nO O x\n")
+    assert main(["orion", "play", "--seed", "1", "--tiles", str(good)]) == 0
+    bad = tmp_path / "bad.txt"
+    bad.write_text("A\nO  x\n")
+    capsys.readouterr()
+    assert main(["orion", "play", "--tiles", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:2:" in err and "between two hex positions" in err
+
+
+def test_analyze_pictures_and_safety_changes(tmp_path, capsys):
+    rec = tmp_path / "g.json"
+    assert main(["orion", "play", "--p0", "greedy", "--p1", "greedy", "--seed", "5",
+                 "--save", str(rec)]) == 0
+    capsys.readouterr()
+    pics = tmp_path / "pics"
+    assert main(["orion", "analyze", str(rec), "--every", "5", "--time-limit", "1",
+                 "--pictures", str(pics)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith("safe0 | safe1 | safety changed")
+    rows = [line.split(" | ") for line in out[2:] if line[:1].isdigit()]
+    n = len(json.loads(rec.read_text())["moves"])
+    assert [int(r[0]) for r in rows] == sorted({*range(0, n + 1, 5), n})
+    assert sorted(p.name for p in pics.iterdir()) == [f"move_{int(r[0]):02d}.png" for r in rows]
+    (tmp_path / "file").write_text("x")
+    assert main(["orion", "analyze", str(rec), "--pictures", str(tmp_path / "file")]) == 2
+
+
+def test_tournament_self_play_rows_show_no_interval(capsys):
+    assert main(["orion", "tournament", "--games", "2", "--agents", "random", "--seed", "3",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.lstrip().startswith("random   random"))
+    assert line.split()[-2:] == ["-", "-"] and "0.500" in line

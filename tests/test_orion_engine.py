@@ -7,9 +7,11 @@ import pytest
 
 from ubongo_cp.errors import IllegalActionError, InputError
 from ubongo_cp.games.base import TERMINAL, RandomAgent, play_game
-from ubongo_cp.games.orion.engine import (OrionGame, OrionState, Setup, evaluate_wins,
-                                          random_setup, validate_setup)
-from ubongo_cp.games.orion.hexgrid import distance, neighbours
+from ubongo_cp.games.orion.board import Board, default_board
+from ubongo_cp.games.orion.hexgrid import distance, hexagon, neighbours
+from ubongo_cp.games.orion.setup import Setup, SetupRules, random_setup, validate_setup
+from ubongo_cp.games.orion.state import OrionGame, OrionState
+from ubongo_cp.games.orion.wins import evaluate_wins
 
 GAME = OrionGame.get()
 IDX = GAME.board.index
@@ -40,7 +42,7 @@ def test_od1_valid_hand_layout():
 
 @pytest.mark.parametrize("gal,holes,msg", [
     (GAL[:-1] + ((1, 1),), HOLES, "galaxies .* 2 apart"),             # rule OD-1: galaxies >= 3 apart
-    (GAL, HOLES[:-1] + ((-4, 4),), "black hole .* next to galaxy"),   # black hole next to a galaxy
+    (GAL, HOLES[:-1] + ((-4, 4),), "black hole .* is 1 from galaxy"),   # black hole next to a galaxy
     (GAL, HOLES[:-1] + ((0, 0),), "two tokens on"),                   # black hole on a galaxy
     (GAL, HOLES[:-1] + ((-1, -1),), "black holes .* 2 apart"),        # black holes >= 3 apart
     (GAL[:-1], HOLES, "7 galaxies placed, 8 required"),
@@ -199,16 +201,11 @@ def test_w2_four_galaxies_on_one_chain_and_w3_three_black_holes():
 # --- OD-5, OD-6, OD-7 --------------------------------------------------------
 
 def crafted(colours, used0, used1, player, gal=(), hol=()):
-    """A state with a hand-made board (tokens replaced, OD-1 bypassed)."""
-    s = OrionState(Setup(GAL, HOLES, player))
-    s.galaxy[:], s.hole[:] = masks(gal, hol)
-    s.token = s.galaxy | s.hole
-    s.pl_token = s.token[GAME.pl_cells].any(axis=1)
-    s.colour[:] = colouring(colours)
-    s.used[0, :] = [t in used0 for t in GAME.tiles.names]
-    s.used[1, :] = [t in used1 for t in GAME.tiles.names]
-    s._legal = {}
-    return s
+    """A hand-made position: the given tokens (OD-1 spacings relaxed to 1), colours, used tiles."""
+    game = OrionGame.get(rules=SetupRules(len(gal), len(hol), 1, 1, 1))
+    cols = {h: c for hexes, c in colours for h in hexes}
+    return OrionState.from_board(Setup(tuple(gal), tuple(hol), player), cols, (used0, used1),
+                                 player, game)
 
 
 ALL = set(GAME.tiles.names)
@@ -224,23 +221,29 @@ def test_od5_immediate_win_when_ahead():
 
 
 def test_od5_the_player_ahead_wins_even_if_the_other_moved():
-    # colour 1 already joins NW and SE; player 0's quiet move leaves the count 0 : 1
+    # colour 1 joins NW and SE but for (2, 3); player 0's D1 puts colour 1 there (its
+    # opponent hex): the count is 0 : 1 after player 0's own move, and player 1 wins (OD-5)
     nw_se = [(-1, -4), (-1, -3), (-1, -2), (-1, -1), (-1, 0), (-1, 1), (-1, 2), (0, 2), (0, 3),
              (1, 3), (2, 3)]
     assert (2, 3) in dict(GAME.board.sides)["SE"] and (-1, -4) in dict(GAME.board.sides)["NW"]
-    s = crafted([(nw_se, 1)], set(), set(), 0)
-    s.apply_action(action("S1", [((3, -3), True)]))
+    s = crafted([(nw_se[:-1], 1)], set(), set(), 0)
+    assert not s.is_terminal()
+    s.apply_action(action("D1a", [((3, 2), True), ((2, 3), False)]))
     assert s.is_terminal() and s.winner == 1 and s.end_rule == "OD-5"
+    assert [w.condition for w in s.wins[1]] == ["W1"] and s.wins[0] == []
+    # a position given with a condition already fulfilled is over at once
+    assert crafted([(nw_se, 1)], set(), set(), 0).winner == 1
 
 
 def test_od5_equal_counts_continue_game():
-    nw_se = [(-1, -4), (-1, -3), (-1, -2), (-1, -1), (-1, 0), (-1, 1), (-1, 2), (0, 2), (0, 3),
-             (1, 3), (2, 3)]
-    ne = [(5, -4), (4, -3), (4, -2), (3, -1), (2, 0), (1, 1)]  # colour 0 from NE towards the wall
-    # colour 0 completes W2 (4 galaxies) against colour 1's W1: 1 : 1, the game goes on
-    s2 = crafted([(nw_se, 1), (ne[:-1], 0)], set(), set(), 0,
-                 gal=[(5, -4), (4, -2), (2, 0), (1, 1)])
-    s2.apply_action(action("S1", [((1, 1), True)]))
+    # colour 1 joins NW and SE but for (1, 2); colour 0 covers 3 galaxies towards (1, 1)
+    nw_se = [(-1, -4), (-1, -3), (-1, -2), (-1, -1), (-1, 0), (-1, 1), (-1, 2), (0, 2), (1, 3),
+             (2, 3)]
+    ne = [(5, -4), (4, -3), (4, -2), (3, -1), (2, 0)]
+    s2 = crafted([(nw_se, 1), (ne, 0)], set(), set(), 0, gal=[(5, -4), (4, -2), (2, 0), (1, 1)])
+    # player 0's D1: own hex on the 4th galaxy (W2, OD-3 joined through (2, 0)), opponent hex
+    # on (1, 2) completing colour 1's W1: 1 : 1, the game goes on (OD-5)
+    s2.apply_action(action("D1a", [((1, 1), True), ((1, 2), False)]))
     assert [w.condition for w in s2.wins[0]] == ["W2"] and [w.condition for w in s2.wins[1]] == ["W1"]
     assert not s2.is_terminal() and s2.current_player() == 1
 
@@ -312,3 +315,116 @@ def test_play_game_with_random_agents():
     s = play_game(OrionState(seed=99), [RandomAgent(1), RandomAgent(2)])
     assert s.is_terminal() and s.end_rule in ("OD-5", "OD-6", "OD-7")
     assert str(s).splitlines()[0].startswith("player 0 = a")
+
+
+# --- action ids, analysis moves, rule options ----------------------------------
+
+@pytest.mark.parametrize("bad", [1.0, "3", True, np.bool_(True), None, [3]])
+def test_non_integer_actions_are_illegal(bad):
+    s = OrionState(Setup(GAL, HOLES, 0))
+    with pytest.raises(IllegalActionError, match="an action is an integer id"):
+        s.apply_action(bad)
+    with pytest.raises(IllegalActionError, match="an action is an integer id"):
+        s.place(bad, 0)
+    assert s.history == []
+
+
+def test_numpy_integer_actions_are_fine():
+    s = OrionState(Setup(GAL, HOLES, 0))
+    a = np.int64(action("D2", [((1, 1), True), ((2, 1), True)]))
+    s.apply_action(a)
+    assert s.history == [int(a)] and type(s.history[0]) is int
+
+
+def test_legal_actions_agree_with_the_rule_check_of_each_action():
+    s = OrionState(seed=21)
+    r = RandomAgent(21)
+    for _ in range(9):
+        s.apply_action(r(s))
+    for p in (0, 1):
+        direct = [a for a in range(len(GAME.placements)) if s._violation(p, a) is None]
+        assert s.legal_actions(p) == direct
+
+
+def test_od3_earlier_hex_of_the_colour_may_be_the_opponents():
+    # RULES.md OD-3 decision: "one of your already lying hexes" = any earlier hex of that
+    # colour, whoever placed it. Player 1 lays colour 0 at (1, 0) (its D1's opponent hex);
+    # player 0 may then cover galaxy (0, 0) with its own colour joined to that hex.
+    s = OrionState(Setup(GAL, HOLES, 1))
+    s.apply_action(action("D1a", [((2, 0), True), ((1, 0), False)]))
+    assert s.hex_colour((1, 0)) == 0 and s.current_player() == 0
+    on_galaxy = action("S1", [((0, 0), True)])
+    assert on_galaxy in s.legal_actions()
+    s.apply_action(on_galaxy)
+    assert s.hex_colour((0, 0)) == 0
+
+
+def test_place_keeps_the_turn_and_skips_od6():
+    s = OrionState(Setup(GAL, HOLES, 0))
+    s.place(action("S1", [((1, 1), True)]), 1)
+    s.place(action("D2", [((3, 1), True), ((3, 2), True)]), 1)
+    assert s.current_player() == 1 and s.used[1].sum() == 2 and s.used[0].sum() == 0
+    with pytest.raises(IllegalActionError, match="OD-2: player 1 has already placed tile S1"):
+        s.place(action("S1", [((-2, 2), True)]), 1)
+
+
+def test_od1_spacings_are_options():
+    # a black hole next to a galaxy, then black holes 2 apart: the seed read literally
+    # (>= 1 and >= 2) allows both, the default (>= 2 and >= 3) neither
+    gal = ((0, 0),)
+    for holes, msg in ((((1, 0), (4, 0)), "black hole \\(1, 0\\) is 1 from galaxy"),
+                       (((2, 0), (4, 0)), "black holes .* 2 apart; they must be at least 3")):
+        with pytest.raises(InputError, match=msg):
+            validate_setup(Setup(gal, holes, 0), rules=SetupRules(1, 2))
+        validate_setup(Setup(gal, holes, 0), rules=SetupRules.literal(1, 2))
+    lit = SetupRules.literal()
+    for seed in range(10):
+        s = random_setup(seed, rules=lit)
+        validate_setup(s, rules=lit)
+        assert min(distance(a, b) for i, a in enumerate(s.black_holes) for b in s.black_holes[i + 1:]) >= 2
+    with pytest.raises(InputError, match="galaxy spacing must be a whole number >= 1"):
+        SetupRules(galaxy_spacing=0)
+
+
+def test_custom_board_with_its_own_token_counts_is_playable():
+    # a radius-3 hexagon (37 hexes), its 6 straight sides, 3 galaxies and 2 black holes
+    full = hexagon(3)
+    rules = {"N": lambda q, r: r == -3, "S": lambda q, r: r == 3, "NE": lambda q, r: q == 3,
+             "SW": lambda q, r: q == -3, "NW": lambda q, r: -q - r == 3, "SE": lambda q, r: -q - r == -3}
+    sides = tuple((k, tuple(h for h in full if f(*h))) for k, f in rules.items())
+    board = Board(tuple(full), sides, (("N", "S"), ("NE", "SW"), ("NW", "SE")), "hexagon-3")
+    game = OrionGame.get(board, None, SetupRules(3, 2))
+    with pytest.raises(InputError, match="8 galaxies placed, 3 required"):
+        OrionState(Setup(GAL, HOLES, 0), game)
+    for seed in range(5):
+        s = play_game(OrionState(game=game, seed=seed), [RandomAgent(seed), RandomAgent(seed + 9)])
+        assert len(s.setup.galaxies) == 3 and len(s.setup.black_holes) == 2
+        assert s.is_terminal() and len(s.history) <= game.max_moves()
+    assert default_board() != board
+
+
+def test_galaxy_player_is_recorded_and_checked():
+    s = random_setup(4)
+    assert s.galaxy_player in (0, 1) and random_setup(4) == s
+    assert random_setup(4).galaxies == random_setup(4, first_player=1).galaxies
+    with pytest.raises(InputError, match="galaxy player must be 0 or 1"):
+        validate_setup(Setup(GAL, HOLES, 0, 2))
+
+
+def test_from_board_errors():
+    setup = Setup(GAL, HOLES, 0)
+    with pytest.raises(InputError, match=r"hex \(9, 9\) is off the board"):
+        OrionState.from_board(setup, {(9, 9): 0})
+    with pytest.raises(InputError, match="colour must be 0 or 1"):
+        OrionState.from_board(setup, {(0, 0): 2})
+    with pytest.raises(InputError, match="unknown tile 'Z9'"):
+        OrionState.from_board(setup, {}, (("Z9",), ()))
+
+
+def test_state_shows_itself_as_a_picture():
+    s = OrionState(Setup(GAL, HOLES, 0))
+    s.apply_action(action("D2", [((1, 1), True), ((2, 1), True)]))
+    png = s._repr_png_()
+    svg = s._repr_svg_()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5_000
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg

@@ -6,8 +6,10 @@ import pytest
 
 from ubongo_cp.errors import InputError
 from ubongo_cp.games.base import RandomAgent, play_game
-from ubongo_cp.games.orion.engine import OrionState
 from ubongo_cp.games.orion.records import load_record, record_of, replay, save_record
+from ubongo_cp.games.orion.setup import SetupRules
+from ubongo_cp.games.orion.state import OrionGame, OrionState
+from ubongo_cp.games.orion.tiles import load_tiles, parse_tiles
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +100,53 @@ def test_out_of_range_fields_are_refused(game, change, message):
     change(rec)
     with pytest.raises(InputError, match=message):
         replay(rec)
+
+
+# --- version 2: tile sets, OD-1 rules, custom boards, the galaxy player ---------
+
+def test_version_1_records_are_still_read(game):
+    rec = json.loads(json.dumps(record_of(game)))
+    for key in ("tiles", "setup_rules", "board"):
+        rec.pop(key, None)
+    rec["setup"].pop("galaxy_player", None)
+    rec["version"] = 1
+    back = replay(rec)
+    assert back.history == game.history and back.setup.galaxy_player is None
+    assert back.game.tiles == game.game.tiles and back.game.tiles.name == "published"
+
+
+def test_galaxy_player_is_recorded(game, tmp_path):
+    rec = record_of(game)
+    assert rec["version"] == 2 and rec["tiles"] == "published"
+    assert rec["setup"]["galaxy_player"] == game.setup.galaxy_player in (0, 1)
+    assert "setup_rules" not in rec and "board" not in rec          # defaults are not written
+    rec["setup"]["galaxy_player"] = 7
+    with pytest.raises(InputError, match="galaxy_player must be 0 or 1"):
+        replay(rec)
+
+
+@pytest.mark.parametrize("tiles", ["seed", "custom"])
+def test_other_tile_sets_and_rules_round_trip(tiles, tmp_path):
+    ts = load_tiles("seed") if tiles == "seed" else parse_tiles("A B\nO O x\n\nC D E\nO\n x", "mine")
+    game = OrionGame.get(None, ts, SetupRules.literal())
+    s = play_game(OrionState(game=game, seed=5), [RandomAgent(1), RandomAgent(2)])
+    path = tmp_path / "g.json"
+    save_record(s, path)
+    data = json.loads(path.read_text())
+    assert data["setup_rules"] == SetupRules.literal().to_json()
+    assert data["tiles"] == "seed" if tiles == "seed" else data["tiles"]["name"] == "mine"
+    back = load_record(path)
+    assert back.game.tiles == ts and back.game.rules == SetupRules.literal()
+    assert back.history == s.history and back.winner == s.winner
+
+
+def test_bad_tile_set_or_rules_in_a_record(game):
+    rec = json.loads(json.dumps(record_of(game)))
+    with pytest.raises(InputError, match="'tiles' must be published or seed"):
+        replay({**rec, "tiles": "moon"})
+    with pytest.raises(InputError, match="'tiles' text: line 2: unknown character 'Q'"):
+        replay({**rec, "tiles": {"name": "x", "text": "A\nQ\n"}})
+    with pytest.raises(InputError, match="'setup_rules': OD-1: hole spacing must be"):
+        replay({**rec, "setup_rules": {"hole_spacing": 0}})
+    with pytest.raises(InputError, match="'setup_rules'"):
+        replay({**rec, "setup_rules": {"holes": 3}})

@@ -37,14 +37,17 @@ from ubongo_cp.shipped import resolve_deck
 sizes = [len(load_pieces(n)) for n in ("classic", "duel", "pentominoes", "tetrominoes")]
 cards, problems = load_deck(resolve_deck("classic"))
 duel, _ = load_deck(resolve_deck("duel"))
-print(sizes, len(cards), len(problems), len(duel), sum(len(c.tasks) for c in duel))
+from ubongo_cp.games.orion.tiles import load_tiles
+orion = [sum(t.size for t in load_tiles(n).tiles) for n in ("published", "seed")]
+print(sizes, len(cards), len(problems), len(duel), sum(len(c.tasks) for c in duel), orion)
 """
     out = subprocess.run([sys.executable, "-c", script, str(unpacked_wheel)], cwd=unpacked_wheel.parent,
                          env={"PYTHONPATH": str(unpacked_wheel), "PATH": "/usr/bin:/bin"},
                          check=True, capture_output=True, text=True).stdout
     # RULES.md section 1: 12 classic pieces, 21 Duel pieces, 12 pentominoes; 5 tetrominoes;
-    # the shipped decks: 36 cards x 2 sides (classic), 9 x 2 sides x 20 faces (Duel).
-    assert out.split() == ["[12,", "21,", "12,", "5]", "72", "0", "18", "360"]
+    # the shipped decks: 36 cards x 2 sides (classic), 9 x 2 sides x 20 faces (Duel);
+    # RULES.md section 4: the Orion tile sets hold 36 (published) and 42 (seed) hexes.
+    assert out.split() == ["[12,", "21,", "12,", "5]", "72", "0", "18", "360", "[36,", "42]"]
 
 
 def test_puzzles_is_the_package_data():

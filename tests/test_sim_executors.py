@@ -7,7 +7,7 @@ import pytest
 
 from ubongo_cp.cli import main
 from ubongo_cp.games.domino.sim import simulate
-from ubongo_cp.games.orion.study import run_tournament
+from ubongo_cp.games.orion.sim import run_tournament
 from ubongo_cp.executors import CHUNKS_PER_JOB, LocalExecutor, make_executor, map_chunks
 from ubongo_cp.games.duel.sim import handicap_sweep, simulate_duel
 from ubongo_cp.games.tasks import as_deck, synthetic_tasks

@@ -1,7 +1,7 @@
 """The CP-SAT runtime shared by every CP-SAT model of the toolkit: solving with Ctrl-C working.
 
 Both the polyomino solvers (:mod:`ubongo_cp.solvers.cpsat`) and the Orion
-Duel analysis (:mod:`ubongo_cp.games.orion.sat`) run their models through
+Duel analysis (:mod:`ubongo_cp.games.orion.reach`) run their models through
 :func:`run_solver` and build them with :func:`new_model`; neither imports
 the other.
 

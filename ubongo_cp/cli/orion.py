@@ -12,6 +12,12 @@ from .common import add_executor_arguments, add_progress_argument, executor_from
 
 __all__ = ["add_parsers"]
 
+_TILES_HELP = ("tile set: published (default, RULES.md section 4), seed (the seed's sentence "
+               "read literally: every tile 2 own hexes + 1 opponent hex) or a tile-set FILE "
+               "(format: docs/orion.md)")
+_SPACING_HELP = ("OD-1 token spacing: default (galaxies >= 3 apart, black holes >= 3 apart and "
+                 ">= 2 from a galaxy) or literal (the seed's words: >= 3, >= 2, >= 1)")
+
 
 def add_parsers(subparsers) -> argparse.ArgumentParser:
     """Add ``orion`` with sub-commands ``play``, ``analyze``, ``tournament`` to ``subparsers``."""
@@ -25,17 +31,23 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     play.add_argument("--p1", default="random", help="agent of player 1 (default random)")
     play.add_argument("--seed", type=int, default=0, help="seed of the layout and the agents")
     play.add_argument("--first", type=int, choices=(0, 1), default=0, help="player who moves first")
+    _add_variant_arguments(play)
     play.add_argument("--save", metavar="GAME.json", help="write the game record (JSON)")
     play.add_argument("--picture", metavar="PNG", help="draw the final position")
     play.add_argument("--moves", action="store_true", help="list every move")
     play.set_defaults(func=_run_play)
 
-    an = sub.add_parser("analyze", help="analyse every position of a game record")
+    an = sub.add_parser("analyze", help="analyse every position of a game record",
+                        description="Per position: each player's fewest tiles to W1 and W2, the "
+                        "fewest free hexes that stop its W1, and whether its W1 is safe against "
+                        "any single opponent move; exact under OD-2...OD-5 (docs/orion.md). "
+                        "The tile set and rules come from the record.")
     an.add_argument("record", metavar="GAME.json")
     an.add_argument("--time-limit", type=float, default=2.0,
                     help="seconds per question (default 2)")
     an.add_argument("--every", type=int, default=1, help="analyse every N-th position")
-    an.add_argument("--galaxies", action="store_true", help="also compute the W2 distance")
+    an.add_argument("--pictures", metavar="DIR",
+                    help="write one PNG per analysed position (move_NN.png), blocking sets outlined")
     an.set_defaults(func=_run_analyze)
 
     tour = sub.add_parser("tournament", help="agents play each other; win rates with 95%% CIs")
@@ -43,6 +55,7 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     tour.add_argument("--agents", default="random,greedy",
                       help="comma-separated agents (default random,greedy)")
     tour.add_argument("--seed", type=int, default=0)
+    _add_variant_arguments(tour)
     tour.add_argument("--out", metavar="FILE", help="write the per-game table (.csv or .parquet)")
     tour.add_argument("--no-self-play", action="store_true", help="skip an agent against itself")
     add_executor_arguments(tour)
@@ -51,14 +64,34 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     return orion
 
 
+def _add_variant_arguments(parser) -> None:
+    parser.add_argument("--tiles", default="published", metavar="published|seed|FILE",
+                        help=_TILES_HELP)
+    parser.add_argument("--spacing", choices=("default", "literal"), default="default",
+                        help=_SPACING_HELP)
+
+
+def _game(args):
+    """The game variant named by ``--tiles`` and ``--spacing``."""
+    from ..games.orion.setup import SetupRules
+    from ..games.orion.state import OrionGame
+    from ..games.orion.tiles import load_tiles
+
+    rules = SetupRules.literal() if args.spacing == "literal" else SetupRules()
+    return OrionGame.get(None, load_tiles(args.tiles), rules)
+
+
 def _run_play(args) -> int:
     from ..games.base import play_game
     from ..games.orion.agents import make_agent
-    from ..games.orion.engine import OrionState, random_setup
     from ..games.orion.records import save_record
+    from ..games.orion.setup import random_setup
+    from ..games.orion.state import OrionState
 
+    game = _game(args)
     agents = [make_agent(args.p0, args.seed * 2 + 1), make_agent(args.p1, args.seed * 2 + 2)]
-    state = OrionState(random_setup(args.seed, first_player=args.first))
+    state = OrionState(random_setup(args.seed, game.board, first_player=args.first,
+                                    rules=game.rules), game)
     play_game(state, agents)
     if args.moves:
         replay = OrionState(state.setup, state.game)
@@ -74,67 +107,112 @@ def _run_play(args) -> int:
         print(f"record written to {args.save}")
     if args.picture:
         from ..games.orion.render import draw
+        from ..io import atomic_path
+
         hl = [h for w in state.wins[state.winner] for h in w.hexes] if state.winner in (0, 1) else []
-        draw(state, path=args.picture, title=f"{args.p0} (0) vs {args.p1} (1), seed {args.seed}",
-             highlight=hl, highlight_label="winning chain")
+        with atomic_path(args.picture) as tmp:
+            draw(state, path=tmp, title=f"{args.p0} (0) vs {args.p1} (1), seed {args.seed}",
+                 highlight=hl, highlight_label="winning chain")
         print(f"picture written to {args.picture}")
     return 0
 
 
 def _run_analyze(args) -> int:
-    from ..games.orion.engine import OrionState
     from ..games.orion.records import load_record
-    from ..games.orion.sat import connect_distance, is_safe_connection, min_blocking_set
+    from ..games.orion.review import review_game
 
     final = load_record(args.record)
-    state = OrionState(final.setup, final.game)
-    cols = ["move", "to move", "d0 W1", "d1 W1"]
-    if args.galaxies:
-        cols += ["d0 W2", "d1 W2"]
-    cols += ["block0", "block1", "safe0", "safe1"]
+    pictures = _pictures_dir(args.pictures) if args.pictures else None
+    cols = ["move", "to move", "d0 W1", "d1 W1", "d0 W2", "d1 W2", "block0", "block1",
+            "safe0", "safe1", "safety changed"]
     print(" | ".join(cols))
     print(" | ".join("-" * len(c) for c in cols))
 
-    def fmt(r):
-        if r.tiles is None:
-            return "-" if r.status == "unreachable" else "?"
-        return f"{r.tiles}" + ("" if r.status in ("optimal", "already") else "?")
+    def show(rev) -> None:
+        s = rev.state
+        row = [str(rev.move), "end" if s.is_terminal() else str(s.current_player())]
+        row += [_distance(rev.distance[(p, g)]) for g in ("sides", "galaxies") for p in (0, 1)]
+        row += [_blocking(b) for b in rev.blocking]
+        row += [_safety(f) for f in rev.safety]
+        changes = [f"{p}: {'now safe' if rev.safety[p].safe else 'no longer safe'}"
+                   for p in (0, 1) if rev.changed[p]]
+        row.append("; ".join(changes))
+        print(" | ".join(row if changes else row[:-1]), flush=True)
+        if pictures is not None:
+            _picture(rev, pictures)
 
-    for k in range(len(final.history) + 1):
-        if k % max(1, args.every) == 0 or k == len(final.history):
-            row = [str(k), str(state.current_player()) if not state.is_terminal() else "end"]
-            tl = args.time_limit
-            row += [fmt(connect_distance(state, p, "sides", time_limit=tl)) for p in (0, 1)]
-            if args.galaxies:
-                row += [fmt(connect_distance(state, p, "galaxies", time_limit=tl)) for p in (0, 1)]
-            for p in (0, 1):
-                b = min_blocking_set(state, p, time_limit=tl)
-                if b.hexes is None:
-                    row.append("won" if b.status == "already" else "?")
-                else:
-                    row.append(f"{len(b.hexes)}" + ("" if b.status == "optimal" else "?"))
-            if state.is_terminal():
-                row += ["-", "-"]
-            else:
-                for p in (0, 1):
-                    try:
-                        row.append("yes" if is_safe_connection(state, p, time_limit=tl).safe else "no")
-                    except TimeoutError:
-                        row.append("?")
-            print(" | ".join(row))
-        if k < len(final.history):
-            state.apply_action(final.history[k])
+    review_game(final, every=args.every, time_limit=args.time_limit, progress=show)
     res = "draw" if final.winner == -1 else f"player {final.winner} wins"
     print(f"result: {res} ({final.end_rule}) after {len(final.history)} moves")
-    print("d = fewest tiles to W1/W2 if the opponent passes (- unreachable, ? time limit); "
-          "block = fewest opponent hexes that stop W1 (? = best found, not proved); safe = no single opponent move stops W1")
+    print("d = fewest own tiles to W1/W2 if the opponent passes (- unreachable, ? time limit, "
+          "n? = plan of n tiles found, fewer not excluded); block = fewest free hexes that stop "
+          "W1 (won: W1 fulfilled; n? = best found, not proved); safe = W1 survives every single "
+          "opponent move (- unreachable, won, ? time limit)")
+    if pictures is not None:
+        print(f"pictures written to {pictures}")
     return 0
+
+
+def _distance(r) -> str:
+    if r.status == "already":
+        return "0"
+    if r.tiles is None:
+        return "-" if r.status in ("unreachable", "over") else "?"
+    return f"{r.tiles}" + ("" if r.status == "optimal" else "?")
+
+
+def _blocking(b) -> str:
+    if b.status == "already":
+        return "won"
+    if b.hexes is None:
+        return "?"
+    return f"{len(b.hexes)}" + ("" if b.status == "optimal" else "?")
+
+
+def _safety(f) -> str:
+    return {"safe": "yes", "refuted": "no", "unreachable": "-", "already": "won",
+            "over": "-", "unknown": "?"}[f.status]
+
+
+def _pictures_dir(path: str):
+    from pathlib import Path
+
+    from ..errors import InputError
+
+    d = Path(path)
+    try:
+        d.mkdir(parents=True, exist_ok=True)   # FileExistsError: a file of that name
+    except OSError as exc:
+        why = "is a file, expected a directory" if isinstance(exc, FileExistsError) else \
+            f"cannot create the directory: {exc.strerror or exc}"
+        raise InputError(f"{why} for the pictures", path=d) from None
+    return d
+
+
+def _picture(rev, directory) -> None:
+    """One PNG of a reviewed position, the two players' W1 blocking sets outlined."""
+    from ..games.orion.render import PLAYER_COLOURS, draw
+    from ..io import atomic_path
+
+    s = rev.state
+    groups = {}
+    for p in (0, 1):
+        b = rev.blocking[p]
+        if b.hexes:
+            groups[f"stops player {p}'s W1 ({len(b.hexes)}{'' if b.status == 'optimal' else '?'})"] = \
+                (b.hexes, PLAYER_COLOURS[p])
+    d = [_distance(rev.distance[(p, "sides")]) for p in (0, 1)]
+    title = (f"after move {rev.move}" if rev.move else "start") + \
+        f": W1 distance {d[0]} (player 0), {d[1]} (player 1); safe {_safety(rev.safety[0])}/" \
+        f"{_safety(rev.safety[1])}"
+    with atomic_path(directory / f"move_{rev.move:02d}.png") as tmp:
+        draw(s, path=tmp, title=title, highlight=groups)
 
 
 def _run_tournament(args) -> int:
     from ..errors import InputError
     from ..games.orion.agents import AGENTS
-    from ..games.orion.study import end_conditions, first_player_advantage, run_tournament, win_rates
+    from ..games.orion.sim import end_conditions, first_player_advantage, run_tournament, win_rates
 
     names = [a.strip() for a in args.agents.split(",") if a.strip()]
     bad = [a for a in names if a not in AGENTS]
@@ -142,9 +220,10 @@ def _run_tournament(args) -> int:
         raise InputError(f"unknown agent(s) {bad} (choose from {', '.join(AGENTS)})")
     if args.games < 1:
         raise InputError(f"--games must be at least 1, got {args.games}")
+    game = _game(args)
     with executor_from(args) as executor:
         df = run_tournament(names, args.games, seed=args.seed, self_play=not args.no_self_play,
-                            executor=executor, progress=not args.no_progress)
+                            executor=executor, progress=not args.no_progress, game=game)
     if args.out:
         from ..io import atomic_path
 
@@ -154,13 +233,15 @@ def _run_tournament(args) -> int:
             else:
                 df.to_csv(tmp, index=False)
         print(f"per-game table written to {args.out} ({len(df)} rows)")
-    fmt = {"rate": "{:.3f}".format, "ci_low": "{:.3f}".format, "ci_high": "{:.3f}".format,
-           "first_mover_rate": "{:.3f}".format, "share": "{:.3f}".format,
-           "mean_length": "{:.1f}".format}
-    print("\nPoints rate per agent and opponent (draw = 1/2), 95% Wilson CI:")
-    print(win_rates(df).to_string(index=False, formatters=fmt))
+    three = "{:.3f}".format
+    fmt = {"rate": three, "ci_low": three, "ci_high": three, "first_mover_rate": three,
+           "share": three, "mean_length": "{:.1f}".format}
+    print("\nPoints rate per agent and opponent (draw = 1/2), 95% Wilson CI "
+          "(none for self-play, 1/2 by construction):")
+    print(win_rates(df).to_string(index=False, formatters=fmt, na_rep="-"))
     print("\nFirst-mover points rate:")
     print(first_player_advantage(df).to_string(index=False, formatters=fmt))
     print("\nHow games ended (winner's conditions for OD-5):")
     print(end_conditions(df).to_string(index=False, formatters=fmt))
     return 0
+

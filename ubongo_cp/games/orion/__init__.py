@@ -1,15 +1,23 @@
-"""Orion Duel (RULES.md section 4): hex engine, records, pictures, SAT analysis, agents.
+"""Orion Duel (RULES.md section 4): hex engine, records, pictures, exact SAT analysis, agents.
 
-Modules: :mod:`.hexgrid` (axial geometry), :mod:`.board` and :mod:`.tiles`
-(the board and tile set as data), :mod:`.engine` (OD-1 ... OD-7),
-:mod:`.records` (JSON game records), :mod:`.render` (ASCII and
-matplotlib), :mod:`.sat` (CP-SAT reachability analysis), :mod:`.agents`,
-:mod:`.study` (tournaments) and :mod:`.cli`.
+Modules, in the layout shared by every game of :mod:`ubongo_cp.games`:
+:mod:`.state` (the game state, OD-2 ... OD-7), :mod:`.agents`, :mod:`.sim`
+(tournaments) and :mod:`.records` (JSON game records); and Orion's own:
+:mod:`.hexgrid` (axial geometry), :mod:`.board` and :mod:`.tiles` (board
+and tile sets as data), :mod:`.setup` (OD-1), :mod:`.wins` (OD-4),
+:mod:`.graphs` (every graph search), :mod:`.render` (ASCII and
+matplotlib), and the analysis: :mod:`.plans` (what a plan is, checked
+through the engine), :mod:`.reach` (the CP-SAT reachability model),
+:mod:`.distance` (``connect_distance``), :mod:`.blocking`
+(``min_blocking_set``), :mod:`.safety` (``is_safe_connection``),
+:mod:`.review` (a whole game) and :mod:`.brute` (the exact brute force
+they are tested against).
 """
 
 from .board import Board, default_board
-from .engine import OrionGame, OrionState, Setup, random_setup, validate_setup
-from .tiles import Tile, TileSet, default_tiles
+from .setup import Setup, SetupRules, random_setup, validate_setup
+from .state import OrionGame, OrionState
+from .tiles import Tile, TileSet, default_tiles, load_tiles
 
-__all__ = ["Board", "default_board", "Tile", "TileSet", "default_tiles", "OrionGame",
-           "OrionState", "Setup", "random_setup", "validate_setup"]
+__all__ = ["Board", "default_board", "Tile", "TileSet", "default_tiles", "load_tiles",
+           "OrionGame", "OrionState", "Setup", "SetupRules", "random_setup", "validate_setup"]

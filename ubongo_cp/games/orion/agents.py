@@ -8,12 +8,12 @@ loses at once.
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
 
 from ..base import RandomAgent
-from .engine import OrionState, evaluate_wins
+from .graphs import INF, node_weighted_distances
+from .state import OrionState
+from .wins import win_conditions
 
 __all__ = ["RandomAgent", "GreedyAgent", "SatAgent", "make_agent", "AGENTS", "w1_graph_distance"]
 
@@ -21,26 +21,16 @@ _FAR = 99
 
 
 def w1_graph_distance(state: OrionState, colour: np.ndarray, player: int) -> int:
-    """Fewest free hexes ``player`` must still claim for W1 on ``colour`` (0-1 BFS; 99 if cut)."""
+    """Fewest free hexes ``player`` must still claim for W1 on ``colour`` (0-1 BFS; 99 if cut).
+
+    Any free hex counts as claimable (tile shapes ignored): the relaxed W1
+    distance of :func:`.distance.graph_distance`, on a hypothetical colouring.
+    """
     game = state.game
-    col = colour.tolist()
-    cost = [0 if c == player else 1 if c < 0 else None for c in col[:-1]]
-    adj = game.adjacency
+    cost = [0 if c == player else 1 if c < 0 else INF for c in colour[:-1].tolist()]
     best = _FAR
     for a, b in game.side_pairs:
-        d = [_FAR] * game.n
-        dq = deque()
-        for s in a:
-            if cost[s] is not None:
-                d[s] = cost[s]
-                dq.appendleft(s) if cost[s] == 0 else dq.append(s)
-        while dq:
-            u = dq.popleft()
-            for v in adj[u]:
-                cv = cost[v]
-                if cv is not None and d[u] + cv < d[v]:
-                    d[v] = d[u] + cv
-                    dq.appendleft(v) if cv == 0 else dq.append(v)
+        d = node_weighted_distances(game.adjacency, cost, a)
         best = min(best, min(d[h] for h in b))
     return best
 
@@ -77,7 +67,7 @@ class GreedyAgent:
             colour = state.colour.copy()
             for c, o in zip(pl.cells, pl.own):
                 colour[c] = p if o else 1 - p
-            wins = evaluate_wins(game, colour, state.galaxy, state.hole)
+            wins = win_conditions(game, colour, state.galaxy, state.hole)
             diff = len(wins[p]) - len(wins[1 - p])
             if diff:
                 out[i] = 1000 * np.sign(diff)
@@ -106,7 +96,7 @@ class SatAgent:
     """SAT-informed: minimise own ``connect_distance`` minus the opponent's (W1).
 
     The greedy heuristic short-lists ``top`` moves; each is scored with
-    :func:`.sat.connect_distance` for both players on the position after the
+    :func:`.distance.connect_distance` for both players on the position after the
     move (``time_limit`` seconds each; unreachable counts as 15 tiles);
     ties are broken by blocking (the opponent's W1 graph distance, larger
     is better), then by the greedy score.
@@ -119,7 +109,7 @@ class SatAgent:
         self.time_limit = time_limit
 
     def __call__(self, state: OrionState) -> int:
-        from .sat import connect_distance
+        from .distance import connect_distance
         p = state.current_player()
         actions = self.greedy.candidates(state)
         sc = self.greedy.scores(state, actions)

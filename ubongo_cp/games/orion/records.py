@@ -2,20 +2,32 @@
 
 A record is a JSON object::
 
-    {"format": "ubongo-cp/orion-duel", "version": 1, "flips": true,
+    {"format": "ubongo-cp/orion-duel", "version": 2, "flips": true,
+     "tiles": "published",                               # optional, see below
+     "setup_rules": {"galaxies": 8, ...},                # optional, OD-1 options
+     "board": {...},                                     # optional, custom boards
      "players": ["random", "greedy"],                    # optional labels
      "setup": {"galaxies": [[q, r], ...], "black_holes": [[q, r], ...],
-               "first_player": 0},
+               "first_player": 0, "galaxy_player": 1},
      "moves": [{"player": 0, "tile": "I3a", "rotation": 2, "flip": false,
                 "anchor": [q, r]}, ...],
      "result": {"winner": 0, "rule": "OD-5", "moves": 17}}  # optional
 
+``tiles`` is the name of a shipped tile set (``published``, ``seed``) or
+``{"name": ..., "text": ...}`` with the tile-set file's text
+(:mod:`.tiles`); ``galaxy_player`` is who placed the galaxies (and chose
+who starts, OD-1); ``setup_rules`` the OD-1 counts and spacings
+(:class:`.setup.SetupRules`) and ``board`` a custom board (hexes, sides,
+pairs), each written only when it differs from the default. Version 1
+records (without these fields: published tiles, default rules and board,
+galaxy player unknown) are still read.
+
 A move puts the tile's base cells through :func:`.hexgrid.transform`
 (reflect if ``flip``, rotate ``rotation`` sixth-turns, then move the first
 base cell to ``anchor``). Loading validates the setup (OD-1) and replays
-every move through :class:`.engine.OrionState`, so an illegal move is
+every move through :class:`.state.OrionState`, so an illegal move is
 reported with its number and the rule it breaks (OD-2, OD-3, or a move
-after the end, OD-5/6/7). The board is the default one (RULES.md §4).
+after the end, OD-5/6/7).
 """
 
 from __future__ import annotations
@@ -25,13 +37,17 @@ import os
 from typing import Sequence
 
 from ...errors import IllegalActionError, InputError
-from .engine import OrionGame, OrionState, Setup
+from .board import Board, default_board
 from .hexgrid import transform
-from .tiles import default_tiles
+from .setup import Setup, SetupRules
+from .state import OrionGame, OrionState
+from .tiles import SHIPPED_TILE_SETS, format_tiles, load_tiles, parse_tiles
 
-__all__ = ["FORMAT", "record_of", "save_record", "load_record", "replay", "move_to_json"]
+__all__ = ["FORMAT", "VERSION", "record_of", "save_record", "load_record", "replay", "move_to_json"]
 
 FORMAT = "ubongo-cp/orion-duel"
+#: Version written; versions 1 and 2 are read.
+VERSION = 2
 
 
 def move_to_json(state: OrionState, action: int, player: int) -> dict:
@@ -43,13 +59,26 @@ def move_to_json(state: OrionState, action: int, player: int) -> dict:
 
 def record_of(state: OrionState, players: Sequence[str] | None = None) -> dict:
     """The record (a JSON-ready dict) of the game that led to ``state``."""
-    replay_state = OrionState(state.setup, state.game)
+    game = state.game
+    replay_state = OrionState(state.setup, game)
     moves = []
     for a in state.history:
         moves.append(move_to_json(replay_state, a, replay_state.current_player()))
         replay_state.apply_action(a)
-    rec = {"format": FORMAT, "version": 1, "flips": state.game.tiles.flips,
-           "setup": state.setup.to_json(), "moves": moves}
+    rec = {"format": FORMAT, "version": VERSION, "flips": game.tiles.flips}
+    tiles = game.tiles
+    if tiles.name in SHIPPED_TILE_SETS and load_tiles(tiles.name, flips=tiles.flips) == tiles:
+        rec["tiles"] = tiles.name
+    else:
+        rec["tiles"] = {"name": tiles.name, "text": format_tiles(tiles)}
+    if game.rules != SetupRules():
+        rec["setup_rules"] = game.rules.to_json()
+    if game.board != default_board():
+        b = game.board
+        rec["board"] = {"name": b.name, "hexes": [list(h) for h in b.hexes],
+                        "sides": {name: [list(h) for h in side] for name, side in b.sides},
+                        "pairs": [list(p) for p in b.pairs]}
+    rec.update({"setup": state.setup.to_json(), "moves": moves})
     if players is not None:
         rec["players"] = list(players)
     if state.is_terminal():
@@ -93,8 +122,9 @@ def replay(data: dict, path: str | os.PathLike | None = None) -> OrionState:
     if data.get("format") != FORMAT:
         raise InputError(f"not an Orion Duel record (format {data.get('format')!r}, "
                          f"expected {FORMAT!r})", path=path)
-    if data.get("version", 1) != 1:
-        raise InputError(f"record version {data.get('version')!r} is not supported (expected 1)", path=path)
+    if data.get("version", 1) not in (1, 2) or isinstance(data.get("version"), bool):
+        raise InputError(f"record version {data.get('version')!r} is not supported (expected 1 or 2)",
+                         path=path)
     players = data.get("players")
     if players is not None and (not isinstance(players, list) or len(players) != 2
                                 or not all(isinstance(p, str) for p in players)):
@@ -108,13 +138,14 @@ def replay(data: dict, path: str | os.PathLike | None = None) -> OrionState:
         first = s.get("first_player", 0)
         if not _is_int(first) or first not in (0, 1):
             raise ValueError(f"first_player must be 0 or 1, got {first!r}")
-        setup = Setup(tuple(_hex(h) for h in s["galaxies"]), tuple(_hex(h) for h in s["black_holes"]), first)
-    except (KeyError, TypeError, ValueError) as exc:
+        gp = s.get("galaxy_player")
+        if gp is not None and (not _is_int(gp) or gp not in (0, 1)):
+            raise ValueError(f"galaxy_player must be 0 or 1, got {gp!r}")
+        setup = Setup(tuple(_hex(h) for h in s["galaxies"]), tuple(_hex(h) for h in s["black_holes"]),
+                      first, gp)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InputError(f"setup: missing or malformed field ({exc})", path=path) from None
-    flips = data.get("flips", True)
-    if not isinstance(flips, bool):
-        raise InputError(f"'flips' must be true or false, got {flips!r}", path=path)
-    game = OrionGame.get(None, default_tiles(flips))
+    game = _game(data, path)
     try:
         state = OrionState(setup, game)
     except InputError as exc:
@@ -134,6 +165,43 @@ def replay(data: dict, path: str | os.PathLike | None = None) -> OrionState:
             raise InputError(f"result says winner {res['winner']} by {res.get('rule')}, the replay "
                              f"gives winner {state.winner} by {state.end_rule}", path=path)
     return state
+
+
+def _game(data: dict, path) -> OrionGame:
+    """The game variant of a record: tile set, flips, OD-1 rules and board."""
+    flips = data.get("flips", True)
+    if not isinstance(flips, bool):
+        raise InputError(f"'flips' must be true or false, got {flips!r}", path=path)
+    spec = data.get("tiles", "published")
+    if isinstance(spec, str) and spec in SHIPPED_TILE_SETS:
+        tiles = load_tiles(spec, flips=flips)
+    elif isinstance(spec, dict) and isinstance(spec.get("text"), str):
+        try:
+            tiles = parse_tiles(spec["text"], str(spec.get("name", "custom")), flips=flips)
+        except InputError as exc:
+            raise InputError(f"'tiles' text: {exc}", path=path) from None
+    else:
+        raise InputError(f"'tiles' must be {' or '.join(SHIPPED_TILE_SETS)} or an object with "
+                         f"the tile-set text, got {spec!r}", path=path)
+    rules = data.get("setup_rules")
+    try:
+        rules = SetupRules(**rules) if rules is not None else SetupRules()
+    except TypeError as exc:
+        raise InputError(f"'setup_rules': {exc}", path=path) from None
+    except InputError as exc:
+        raise InputError(f"'setup_rules': {exc}", path=path) from None
+    board = data.get("board")
+    if board is None:
+        return OrionGame.get(None, tiles, rules)
+    try:
+        board = Board(tuple(_hex(h) for h in board["hexes"]),
+                      tuple((str(k), tuple(_hex(h) for h in v)) for k, v in board["sides"].items()),
+                      tuple((str(a), str(b)) for a, b in board["pairs"]), str(board.get("name", "custom")))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InputError(f"'board': missing or malformed field ({exc})", path=path) from None
+    except InputError as exc:
+        raise InputError(f"'board': {exc}", path=path) from None
+    return OrionGame.get(board, tiles, rules)
 
 
 def _is_int(value) -> bool:

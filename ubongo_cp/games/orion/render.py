@@ -10,11 +10,11 @@ the pointy-top layout of :func:`.hexgrid.to_pixel`.
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .hexgrid import Hex, to_pixel
 
-__all__ = ["ascii_board", "draw", "PLAYER_COLOURS"]
+__all__ = ["ascii_board", "draw", "picture", "PLAYER_COLOURS"]
 
 #: Fill colours of player 0's and player 1's colour (colour-blind safe pair).
 PLAYER_COLOURS = ("#e66100", "#5d3a9b")
@@ -27,7 +27,7 @@ def ascii_board(state) -> str:
 
     Examples
     --------
-    >>> from ubongo_cp.games.orion.engine import OrionState, random_setup
+    >>> from ubongo_cp.games.orion import OrionState, random_setup
     >>> print(ascii_board(OrionState(random_setup(0, first_player=0))).splitlines()[0])
     player 0 = a, player 1 = b, to move: 0, move 0
     """
@@ -64,8 +64,12 @@ def ascii_board(state) -> str:
 
 
 def draw(state, ax=None, path=None, title: str | None = None,
-         highlight: Iterable[Hex] = (), highlight_label: str | None = None):
+         highlight: Iterable[Hex] | Mapping = (), highlight_label: str | None = None):
     """Draw a position with matplotlib: hexes by colour, tokens, the six sides.
+
+    matplotlib is imported here, not at module import; without ``ax`` the
+    figure is a bare :class:`matplotlib.figure.Figure` (no pyplot, so the
+    caller's backend, e.g. Jupyter's, is left alone).
 
     Parameters
     ----------
@@ -75,35 +79,43 @@ def draw(state, ax=None, path=None, title: str | None = None,
     path : str or os.PathLike, optional
         If given, save the figure there (PNG, 150 dpi).
     title : str, optional
-    highlight : iterable of (q, r)
-        Hexes outlined in black (e.g. a witness chain or a blocking set).
+    highlight : iterable of (q, r), or mapping
+        Hexes outlined in black (e.g. a witness chain or a blocking set); or
+        several groups: ``{label: hexes}`` or ``{label: (hexes, colour)}``,
+        each outlined in its colour (default black) with its legend label.
     highlight_label : str, optional
-        Legend text of the highlighted hexes.
+        Legend text of the highlighted hexes (one group).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib
-    if ax is None:
-        matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch, RegularPolygon
 
     board = state.game.board
     if ax is None:
-        fig, ax = plt.subplots(figsize=(7, 7))
+        fig = Figure(figsize=(7, 7))
+        ax = fig.subplots()
     else:
         fig = ax.figure
-    hl = {tuple(h) for h in highlight}
+    groups = []
+    if isinstance(highlight, Mapping):
+        for label, spec in highlight.items():
+            hexes, colour = spec if (isinstance(spec, tuple) and len(spec) == 2
+                                     and isinstance(spec[1], str)) else (spec, "black")
+            groups.append(({tuple(h) for h in hexes}, colour, label))
+    else:
+        groups.append(({tuple(h) for h in highlight}, "black", highlight_label or "highlighted"))
+    edge = {h: colour for hexes, colour, _ in groups for h in hexes}
     for i, h in enumerate(board.hexes):
         x, y = to_pixel(h)
         c = int(state.colour[i])
         face = _FREE if c < 0 else PLAYER_COLOURS[c]
         ax.add_patch(RegularPolygon((x, -y), 6, radius=0.98, orientation=0, facecolor=face,
-                                    edgecolor="black" if h in hl else "white",
-                                    linewidth=3 if h in hl else 1, zorder=2 if h in hl else 1))
+                                    edgecolor=edge.get(h, "white"),
+                                    linewidth=3 if h in edge else 1, zorder=2 if h in edge else 1))
         if state.galaxy[i]:
             ax.plot(x, -y, marker="*", markersize=17, color="#ffd700", markeredgecolor="black",
                     zorder=3)
@@ -130,17 +142,32 @@ def draw(state, ax=None, path=None, title: str | None = None,
                Line2D([], [], marker="*", ls="", color="#ffd700", markeredgecolor="black",
                       markersize=13, label="galaxy"),
                Line2D([], [], marker="o", ls="", color="black", markersize=9, label="black hole")]
-    if hl:
-        handles.append(Patch(facecolor="none", edgecolor="black", linewidth=2,
-                             label=highlight_label or "highlighted"))
+    for hexes, colour, label in groups:
+        if hexes:
+            handles.append(Patch(facecolor="none", edgecolor=colour, linewidth=2, label=label))
     ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, -0.08), ncol=3,
               frameon=False, fontsize=9)
     ax.set_aspect("equal")
-    ax.set_xlim(-11, 11)
-    ax.set_ylim(-10.5, 10.5)
+    px = [to_pixel(h) for h in board.hexes]
+    ax.set_xlim(min(x for x, _ in px) - 3, max(x for x, _ in px) + 3)
+    ax.set_ylim(-max(y for _, y in px) - 3, -min(y for _, y in px) + 3)
     ax.axis("off")
     if title:
         ax.set_title(title)
     if path is not None:
         fig.savefig(path, dpi=150, bbox_inches="tight")
     return fig
+
+
+def picture(state, fmt: str = "png", **kwargs) -> bytes:
+    """The position drawn by :func:`draw` as image bytes (``fmt`` "png" or "svg").
+
+    Used by ``OrionState._repr_png_``/``_repr_svg_`` (Jupyter shows a state
+    as a picture); keyword arguments go to :func:`draw`.
+    """
+    import io
+
+    fig = draw(state, **kwargs)
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, dpi=72 if fmt == "png" else None, bbox_inches="tight")
+    return buf.getvalue()

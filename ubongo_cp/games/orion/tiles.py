@@ -1,20 +1,29 @@
-"""Orion Duel tiles as data: the 14 two-coloured tiles of each player.
+"""Orion Duel tiles as data: the two-coloured tiles of each player, read from tile-set files.
 
 A tile is a polyhex whose hexes carry a colour relative to the owner:
-``OWN`` (the player's colour) or ``OPP`` (the opponent's colour). The default
-set is the public fact in RULES.md section 4 ("Each player has 14 tiles, 36
-hexes (24 own colour, 12 opponent colour)"):
+``OWN`` (the player's colour) or ``OPP`` (the opponent's colour). Both
+players own the same shapes. Tile sets are files (format below); two are
+shipped as package data (``ubongo_cp/data/orion/``):
 
-====  ======================================================  =====
-name  shape (own = O, opponent = x)                           count
-====  ======================================================  =====
-S1    single own hex                                          1
-D2    two hexes, own + own                                    1
-D1*   two hexes, own + opponent                               3
-I3*   straight line of three: O O x (opponent hex at an end)  3
-V3*   bent line of three (120 degrees): O O x                 3
-T3*   triangle of three mutually adjacent hexes: O O x        3
-====  ======================================================  =====
+``published`` (the default; RULES.md §4 "Public facts beyond the seed")
+    14 tiles, 36 hexes (24 own, 12 opponent): S1 (single own hex), D2
+    (own + own), 3 x D1 (own + opponent), 3 x I3 (straight O O x), 3 x V3
+    (bent line, 120 degrees, opponent hex at an end), 3 x T3 (triangle).
+``seed`` (the seed's sentence read literally)
+    14 tiles, each with 2 own hexes and exactly 1 opponent hex (42 hexes):
+    the nine 3-hex tiles of ``published``, 3 x I3m (straight O x O) and
+    2 x V3m (bent O x O). The file's comments say why.
+
+File format (like the polyomino piece files of :mod:`ubongo_cp.pieces`):
+lines starting with ``%`` are comments; blocks are separated by blank
+lines; a block's first line names one or more tiles of the same shape
+(``I3a I3b I3c``), its other lines draw the shape, one hex row per line,
+``O`` (or ``o``) for an own hex, ``x`` (or ``X``) for an opponent hex,
+``.`` or a space for no hex. Rows are shifted half a hex, as on the
+board: the hexes of one row sit every second column, those of the next row
+in the columns between, so ``O O`` over ``   x`` is the bent line V3 and
+``O O`` over `` x`` the triangle T3. The first hex in reading order is the
+tile's anchor (game records name it, :mod:`.records`).
 
 Tiles may be rotated (OD-2); whether they may be turned over is unknown,
 so ``flips`` is *configurable* with the default ``True`` (RULES.md §4).
@@ -25,17 +34,27 @@ translation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+import os
+import re
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
 
 from ...errors import InputError
-from .hexgrid import Hex, distance, transform
+from ...io import read_text
+from .graphs import cells_connected
+from .hexgrid import Hex, neighbours, transform
 
-__all__ = ["OWN", "OPP", "Tile", "Orientation", "TileSet", "default_tiles"]
+__all__ = ["OWN", "OPP", "Tile", "Orientation", "TileSet", "SHIPPED_TILE_SETS", "parse_tiles",
+           "load_tiles", "format_tiles", "default_tiles"]
 
 #: Colour of a tile hex relative to the tile's owner.
 OWN = 1
 OPP = 0
+#: Names of the shipped tile sets (``ubongo_cp/data/orion/<name>.txt``).
+SHIPPED_TILE_SETS = ("published", "seed")
+_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+_SYMBOLS = {"O": OWN, "o": OWN, "x": OPP, "X": OPP}
 
 
 @dataclass(frozen=True)
@@ -83,14 +102,7 @@ class Tile:
             raise InputError(f"tile '{self.name}': hexes repeat")
         if any(c not in (OWN, OPP) for _, c in self.cells):
             raise InputError(f"tile '{self.name}': colours must be OWN (1) or OPP (0)")
-        seen, todo = {hexes[0]}, [hexes[0]]
-        while todo:
-            h = todo.pop()
-            for g in hexes:
-                if g not in seen and distance(g, h) == 1:
-                    seen.add(g)
-                    todo.append(g)
-        if len(seen) != len(hexes):
+        if not cells_connected(hexes, neighbours):
             raise InputError(f"tile '{self.name}' is not connected")
 
     @property
@@ -135,28 +147,166 @@ class TileSet:
         The tiles, in a fixed order (their index is the tile id).
     flips : bool
         Whether tiles may be turned over (*configurable*, default True).
+    name : str
+        A label (the shipped set's or the file's name); not part of equality.
+
+    Raises
+    ------
+    InputError
+        If there is no tile or tile names repeat.
     """
 
     tiles: tuple[Tile, ...]
     flips: bool = True
+    name: str = field(default="custom", compare=False)
 
     def __post_init__(self) -> None:
+        if not self.tiles:
+            raise InputError(f"tile set '{self.name}' has no tiles")
         names = [t.name for t in self.tiles]
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
-            raise InputError(f"tile set: tile names repeat: {dup}")
+            raise InputError(f"tile set '{self.name}': tile names repeat: {dup}")
 
     @cached_property
     def names(self) -> dict[str, int]:
         """Tile name -> tile index."""
         return {t.name: i for i, t in enumerate(self.tiles)}
 
+    def with_flips(self, flips: bool) -> "TileSet":
+        """The same tiles with another ``flips`` setting."""
+        return TileSet(self.tiles, flips, self.name)
+
     def __hash__(self) -> int:
         return hash((self.tiles, self.flips))
 
 
+def parse_tiles(text: str, name: str = "custom", *, flips: bool = True,
+                path: str | os.PathLike | None = None) -> TileSet:
+    r"""Read a tile set from the text format of the module docstring.
+
+    Parameters
+    ----------
+    text : str
+        The file's content.
+    name : str
+        Label of the set.
+    flips : bool
+        Whether tiles may be turned over.
+    path : str or os.PathLike, optional
+        Named in error messages.
+
+    Returns
+    -------
+    TileSet
+
+    Raises
+    ------
+    InputError
+        Naming ``path`` and the line: a bad tile name, an unknown character,
+        a hex between two hex positions of its row, a block without a
+        picture, a disconnected tile, a repeated name, an empty file.
+
+    Examples
+    --------
+    >>> ts = parse_tiles("V3a V3b\nO O\n   x\n")
+    >>> [t.name for t in ts.tiles], ts.tiles[0].cells
+    (['V3a', 'V3b'], (((0, 0), 1), ((1, 0), 1), ((1, 1), 0)))
+    >>> parse_tiles("A\nO  O\n", path="t.txt")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: t.txt:2: 'O' in column 4 lies between two hex positions of its row (rows are shifted half a hex: one row uses every second column)
+    """
+    blocks: list[list[tuple[int, str]]] = []
+    cur: list[tuple[int, str]] = []
+    for k, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("%"):
+            continue
+        if not line.strip():
+            if cur:
+                blocks.append(cur)
+                cur = []
+            continue
+        cur.append((k, line.rstrip()))
+    if cur:
+        blocks.append(cur)
+    if not blocks:
+        raise InputError("no tiles in the file", path=path)
+    tiles: list[Tile] = []
+    where: dict[str, int] = {}
+    for block in blocks:
+        k0, head = block[0]
+        names = head.split()
+        for nm in names:
+            if not _NAME.match(nm):
+                raise InputError(f"tile name {nm!r} may hold only letters, digits, _ and -",
+                                 path=path, line=k0)
+            if nm in where:
+                raise InputError(f"tile {nm!r} named again (first on line {where[nm]})",
+                                 path=path, line=k0)
+            where[nm] = k0
+        cells = _parse_picture(block[1:], path)
+        if not cells:
+            raise InputError(f"tile {names[0]!r} has no picture (a line of O and x below its name)",
+                             path=path, line=k0)
+        for nm in names:
+            try:
+                tiles.append(Tile(nm, cells))
+            except InputError as exc:
+                raise InputError(exc.message, path=path, line=k0) from None
+    return TileSet(tuple(tiles), flips, name)
+
+
+def load_tiles(spec: str | os.PathLike = "published", *, flips: bool = True) -> TileSet:
+    """A shipped tile set by name (:data:`SHIPPED_TILE_SETS`) or a tile-set file by path.
+
+    Raises
+    ------
+    InputError
+        If ``spec`` is neither a shipped name nor a readable file, or the
+        file is malformed (see :func:`parse_tiles`).
+
+    Examples
+    --------
+    >>> ts = load_tiles("seed")
+    >>> len(ts.tiles), sum(t.size for t in ts.tiles), {t.size - t.own_count for t in ts.tiles}
+    (14, 42, {1})
+    """
+    key = os.fspath(spec)
+    if key in SHIPPED_TILE_SETS and not Path(key).exists():
+        return _shipped(key).with_flips(flips)
+    path = Path(spec)
+    return parse_tiles(read_text(path), path.stem, flips=flips, path=path)
+
+
+def format_tiles(tiles: TileSet) -> str:
+    r"""The tile set in the text format (one block per tile; :func:`parse_tiles` reads it back).
+
+    Examples
+    --------
+    >>> print(format_tiles(parse_tiles("T\nO O\n x")), end="")
+    T
+    O O
+     x
+    """
+    out = []
+    for t in tiles.tiles:
+        rs = [r for (q, r), _ in t.cells]
+        xs = [2 * q + r for (q, r), _ in t.cells]
+        x0 = min(xs)
+        rows = []
+        for r in range(min(rs), max(rs) + 1):
+            line = [" "] * (max(xs) - x0 + 1)
+            for (q, rr), c in t.cells:
+                if rr == r:
+                    line[2 * q + r - x0] = "O" if c == OWN else "x"
+            rows.append("".join(line).rstrip())
+        out.append("\n".join([t.name] + rows))
+    return "\n\n".join(out) + "\n"
+
+
 def default_tiles(flips: bool = True) -> TileSet:
-    """The 14 tiles of one player (RULES.md section 4): 36 hexes, 24 own, 12 opponent.
+    """The published tile set (RULES.md section 4): 14 tiles, 36 hexes, 24 own.
 
     Examples
     --------
@@ -164,17 +314,41 @@ def default_tiles(flips: bool = True) -> TileSet:
     >>> len(ts.tiles), sum(t.size for t in ts.tiles), sum(t.own_count for t in ts.tiles)
     (14, 36, 24)
     """
-    O, X = OWN, OPP
-    tiles = [Tile("S1", (((0, 0), O),)), Tile("D2", (((0, 0), O), ((1, 0), O)))]
-    for s in "abc":
-        tiles.append(Tile(f"D1{s}", (((0, 0), O), ((1, 0), X))))
-    for s in "abc":
-        tiles.append(Tile(f"I3{s}", (((0, 0), O), ((1, 0), O), ((2, 0), X))))
-    for s in "abc":  # (0,0)-(1,0)-(1,1): a 120-degree bend at (1,0), opponent hex at an end
-        tiles.append(Tile(f"V3{s}", (((0, 0), O), ((1, 0), O), ((1, 1), X))))
-    for s in "abc":  # three mutually adjacent hexes, one of the opponent's colour
-        tiles.append(Tile(f"T3{s}", (((0, 0), O), ((1, 0), O), ((0, 1), X))))
-    return TileSet(tuple(tiles), flips=flips)
+    return _shipped("published").with_flips(flips)
+
+
+@lru_cache(maxsize=None)
+def _shipped(name: str) -> TileSet:
+    from ...shipped import data_dir
+
+    path = data_dir() / "orion" / f"{name}.txt"
+    return parse_tiles(read_text(path), name, path=path)
+
+
+def _parse_picture(lines: list[tuple[int, str]], path) -> tuple[tuple[Hex, int], ...]:
+    """Cells ``((q, r), colour)`` of a picture, anchored at its first hex in reading order."""
+    raw: list[tuple[int, int, int]] = []   # (row, column, colour)
+    parity = None
+    for i, (k, line) in enumerate(lines):
+        for col, ch in enumerate(line):
+            if ch in " .":
+                continue
+            if ch not in _SYMBOLS:
+                raise InputError(f"unknown character {ch!r} in a tile picture (O own, x opponent, "
+                                 f". or space none)", path=path, line=k)
+            if parity is None:
+                parity = (col - i) % 2
+            elif (col - i) % 2 != parity:
+                raise InputError(f"{ch!r} in column {col + 1} lies between two hex positions of its "
+                                 f"row (rows are shifted half a hex: one row uses every second column)",
+                                 path=path, line=k)
+            raw.append((i, col, _SYMBOLS[ch]))
+    hexes = sorted((((col - i - parity) // 2, i), c) for i, col, c in raw)
+    hexes.sort(key=lambda hc: (hc[0][1], hc[0][0]))  # reading order: row, then column
+    if not hexes:
+        return ()
+    q0, r0 = hexes[0][0]
+    return tuple(((q - q0, r - r0), c) for (q, r), c in hexes)
 
 
 def _shape_key(cells) -> tuple:

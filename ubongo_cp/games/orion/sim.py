@@ -3,15 +3,12 @@
 Every pairing of agents plays ``games`` games with fresh seeded random
 layouts (OD-1); the agents swap seats every other game, so each agent moves
 first equally often. The first mover is player 0 (``Setup.first_player =
-0``). Intervals are Wilson score intervals [1]_. The games run in chunks on
-an executor (``"local"`` or ``"dask"``, see :mod:`ubongo_cp.executors`);
-game ``i`` uses child ``i`` of ``SeedSequence(seed)``, so the table does not
-depend on the executor or the number of jobs.
-
-References
-----------
-.. [1] E. B. Wilson, "Probable inference, the law of succession, and
-   statistical inference", J. Amer. Statist. Assoc. 22 (1927), pp. 209-212.
+0``). Intervals are Wilson score intervals from :mod:`ubongo_cp.games.stats`.
+An agent against itself scores 1/2 by construction (every game gives 1
+point to one of its seats), so self-play rows carry no interval. The games
+run in chunks on an executor (see :mod:`ubongo_cp.executors`); game ``i``
+uses child ``i`` of ``SeedSequence(seed)``, so the table does not depend on
+the executor or the number of jobs.
 """
 
 from __future__ import annotations
@@ -26,14 +23,15 @@ from ..base import play_game
 from ...executors import Executor, map_chunks
 from ..stats import wilson_interval
 from .agents import make_agent
-from .engine import OrionState, random_setup
+from .setup import random_setup
+from .state import OrionGame, OrionState
 
 __all__ = ["run_tournament", "win_rates", "end_conditions", "first_player_advantage"]
 
 
 def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
                    self_play: bool = True, progress: bool = False,
-                   executor: Executor | None = None) -> pd.DataFrame:
+                   executor: Executor | None = None, game: OrionGame | None = None) -> pd.DataFrame:
     """Play every pairing of ``agents`` ``games`` times; one row per game and seat.
 
     Parameters
@@ -51,6 +49,8 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     executor : Executor, optional
         Where the games run (default: in this process); see
         :func:`ubongo_cp.executors.map_chunks`. The table does not depend on it.
+    game : OrionGame, optional
+        Board, tile set and OD-1 rules (default the RULES.md §4 game).
 
     Returns
     -------
@@ -70,19 +70,30 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         raise InputError("no pairing to play: give two agents, or allow self-play")
     todo = [(a, b, g) for a, b in pairs for g in range(games)]
     children = np.random.SeedSequence(seed).spawn(len(todo))
-    rows = map_chunks(_tournament_rows, len(todo), lambda i, j: (i, todo[i:j], children[i:j]),
+    variant = _variant(game)
+    rows = map_chunks(_tournament_rows, len(todo),
+                      lambda i, j: (i, todo[i:j], children[i:j], variant),
                       executor=executor, progress=progress, desc="orion games", unit="game")
     return pd.DataFrame(rows)
 
 
+def _variant(game: OrionGame | None):
+    """What a worker needs to rebuild ``game`` (its placement table is rebuilt, not shipped)."""
+    if game is None:
+        return None
+    return (game.board, game.tiles, game.rules)
+
+
 def _tournament_rows(start: int, todo: Sequence[tuple[str, str, int]],
-                     children: Sequence[np.random.SeedSequence]) -> list[dict]:
+                     children: Sequence[np.random.SeedSequence], variant=None) -> list[dict]:
     """Rows of games ``start .. start + len(todo) - 1`` of :func:`run_tournament`."""
+    game = OrionGame.get(*variant) if variant else OrionGame.get()
     rows = []
     for gid, ((a, b, g), child) in enumerate(zip(todo, children), start):
         first, second = (a, b) if g % 2 == 0 else (b, a)
         s1, s2, s3 = child.spawn(3)
-        state = OrionState(random_setup(np.random.default_rng(s1), first_player=0))
+        setup = random_setup(np.random.default_rng(s1), game.board, first_player=0, rules=game.rules)
+        state = OrionState(setup, game)
         play_game(state, [make_agent(first, np.random.default_rng(s2)),
                           make_agent(second, np.random.default_rng(s3))])
         cond = _condition(state)
@@ -104,12 +115,16 @@ def _condition(state: OrionState) -> str:
 
 
 def win_rates(df: pd.DataFrame) -> pd.DataFrame:
-    """Per agent and opponent: games, points rate (draw = 1/2) and its 95% Wilson interval."""
+    """Per agent and opponent: games, points rate (draw = 1/2) and its 95% Wilson interval.
+
+    Self-play rows (agent == opponent) hold both seats of every game, so
+    their rate is 1/2 by construction: their interval is NaN (not shown).
+    """
     out = []
     for (agent, opp), g in df.groupby(["agent", "opponent"], sort=True):
         n = len(g)
         pts = g["points"].sum()
-        lo, hi = wilson_interval(pts, n)
+        lo, hi = (float("nan"), float("nan")) if agent == opp else wilson_interval(pts, n)
         out.append({"agent": agent, "opponent": opp, "games": n, "wins": int((g.result == "win").sum()),
                     "draws": int((g.result == "draw").sum()), "rate": pts / n, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(out)

@@ -1,0 +1,280 @@
+"""Blocking in Orion Duel: the fewest hexes that stop a player, exact under OD-2...OD-5, with a certificate.
+
+The question of RULES.md §4 ("Analysis questions"), for a player P and a
+goal (``"sides"``: W1, ``"galaxies"``: W2), against the tiles P actually
+holds. "P reaches the goal" means a plan of :mod:`.plans` (P's remaining
+tiles, each legal when played, OD-3 included, the game not over before the
+last tile, the other player passing).
+
+:func:`min_blocking_set` answers it in *bare hexes*: the fewest free hexes
+that, taken out of play, leave P no plan. The hexes are neutral: they take
+no colour, so they neither help P's OD-3 nor complete anyone's chain; this
+is the classic vertex-blocking question. A real opponent can only block
+with its tiles, which also lay hexes of P's colour; any set of hexes the
+opponent's tiles cover that stops P (without the opponent winning first) is
+a blocking set, so the answer is a lower bound on the hexes the opponent
+must cover. The question in real opponent tiles, for one tile, is
+:func:`.safety.is_safe_connection`.
+
+Method: the implicit hitting set loop (counterexample-guided) of Davies and
+Bacchus [1]_ and Moreno-Centeno and Karp [2]_. A plan avoiding the current
+candidate set is found with :func:`.distance.shortest_plan` (exact: a plan,
+or a proof that none exists); it is shrunk to an inclusion-minimal plan and
+its hexes become a set every blocking set must hit. The next candidate is a
+greedy hitting set of the collected sets; when a greedy candidate blocks
+every plan, a minimum hitting set (CP-SAT) gives the lower bound and the
+next candidate ("non-optimal hitting sets", Davies and Bacchus [4]_). A
+candidate that blocks and is as small as a minimum hitting set is a minimum
+blocking set: every blocking set hits every collected plan, so none is
+smaller. The collected plans are the certificate.
+
+References
+----------
+.. [1] J. Davies, F. Bacchus, "Solving MAXSAT by solving a sequence of
+   simpler SAT instances", CP 2011, LNCS 6876, 225-239.
+.. [2] E. Moreno-Centeno, R. M. Karp, "The implicit hitting set approach
+   to solve combinatorial optimization problems with an application to
+   multigenome alignment", Operations Research 61(2) (2013) 453-468.
+.. [3] K. Menger, "Zur allgemeinen Kurventheorie", Fund. Math. 10 (1927)
+   (the relaxed blocking set for one pair is a minimum vertex cut).
+.. [4] J. Davies, F. Bacchus, "Exploiting the power of MIP solvers in
+   MaxSAT", SAT 2013, LNCS 7962, 166-181.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...cpsat_runtime import new_model
+from ...errors import InputError
+from .distance import shortest_plan
+from .plans import minimal_plan, plan_hexes, query_start
+from .reach import solve_model
+from .state import OrionState
+
+__all__ = ["BlockResult", "min_blocking_set"]
+
+
+@dataclass
+class BlockResult:
+    """Answer of :func:`min_blocking_set`, with its certificate.
+
+    Attributes
+    ----------
+    hexes : list of (q, r) or None
+        The blocking set (empty when P cannot reach the goal now); None when
+        P already fulfils the goal (nothing can block it) or no blocking set
+        was verified in time.
+    status : str
+        ``"optimal"`` (proved minimum), ``"feasible"`` (verified blocking,
+        minimality open at the time limit), ``"unknown"`` (nothing verified)
+        or ``"already"``.
+    lower_bound : int
+        No blocking set is smaller (the minimum hitting set of ``plans``).
+    plans : list of list of int
+        The certificate: plans of P (action ids, playing order) collected by
+        the search; every blocking set must hit each plan's hexes.
+    rounds : int
+        Reachability questions asked.
+    """
+
+    player: int
+    goal: str
+    hexes: list | None
+    status: str
+    lower_bound: int = 0
+    plans: list = field(default_factory=list)
+    rounds: int = 0
+    seconds: float = 0.0
+
+
+def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pairs=None,
+                     relaxed: bool = False, time_limit: float = 10.0,
+                     num_workers: int = 1) -> BlockResult:
+    """Fewest free hexes that, taken out of play, leave ``player`` no plan for ``goal``.
+
+    Parameters
+    ----------
+    state : OrionState
+    player : int
+        0 or 1 (either player).
+    goal : {"sides", "galaxies"}
+        W1 or W2 (OD-4).
+    pairs : list of int, optional
+        Opposite pairs that count for W1 (default all three: P is blocked
+        only when every pair is cut).
+    relaxed : bool
+        W1 only: any free hex counts as claimable (no tile shapes, counts,
+        OD-3 or OD-5); the answer is then a minimum vertex cut [3]_ (for
+        one pair), an upper bound of the exact one.
+    time_limit : float
+        Seconds in all.
+    num_workers : int
+        CP-SAT workers.
+
+    Returns
+    -------
+    BlockResult
+
+    Raises
+    ------
+    InputError
+        For a bad player, goal or pair, or ``relaxed`` with W2.
+
+    Notes
+    -----
+    Implicit hitting sets (module docstring). Each round costs one
+    reachability question; the rounds are few in mid-game positions,
+    where plans are short (``benchmarks/bench_orion.py``).
+
+    Examples
+    --------
+    Player 0's colour joins N and S but for (1, 0), and it holds only S1:
+
+    >>> from ubongo_cp.games.orion import OrionGame, OrionState, Setup, SetupRules
+    >>> game = OrionGame.get(rules=SetupRules(0, 0))            # no tokens
+    >>> line = [(1, r) for r in range(-5, 4)] + [(0, 4), (-1, 5)]
+    >>> used = [t for t in game.tiles.names if t != "S1"]
+    >>> s = OrionState.from_board(Setup((), ()), {h: 0 for h in line if h != (1, 0)},
+    ...                           (used, ()), 0, game)
+    >>> r = min_blocking_set(s, 0)
+    >>> r.hexes, r.status, r.plans        # plans: the certificate (S1 on the gap is action 43)
+    ([(1, 0)], 'optimal', [[43]])
+    """
+    t0 = time.perf_counter()
+    res = BlockResult(player, goal, None, "already")
+    keys, done = query_start(state, player, goal, pairs, res, t0)
+    if done:
+        return res
+    if relaxed:
+        if goal != "sides":
+            raise InputError("relaxed blocking is defined for W1 (goal 'sides') only")
+        return _relaxed_blocking(state, player, keys, time_limit, num_workers, t0)
+    hexes = state.game.board.hexes
+    res.status = "unknown"
+    if state.is_terminal():  # nothing more is played: no plan at all
+        res.hexes, res.status = [], "optimal"
+        res.seconds = time.perf_counter() - t0
+        return res
+    sets: list[frozenset[int]] = []
+    best: frozenset[int] | None = None      # smallest verified blocking set
+    lb = 0
+    cand: frozenset[int] = frozenset()
+    relaxed_tried = goal != "sides"
+    while True:
+        if best is None and not relaxed_tried and time.perf_counter() - t0 > time_limit / 2:
+            # Half the time gone and no blocking set verified: a blocking set of the
+            # relaxation (any free hex claimable) blocks every real plan too.
+            relaxed_tried = True
+            rel = _relaxed_blocking(state, player, keys, time_limit / 4, num_workers, t0)
+            if rel.hexes is not None:
+                best = frozenset(state.game.board.index[h] for h in rel.hexes)
+        left = time_limit - (time.perf_counter() - t0)
+        if left <= 0:
+            break
+        ans = shortest_plan(state, player, goal, pairs=keys, blocked=cand, time_limit=left,
+                            num_workers=num_workers, any_plan=True)
+        res.rounds += 1
+        if ans.status == "unknown" and not ans.plan:
+            break
+        if ans.status == "unreachable":  # cand blocks every plan
+            if best is None or len(cand) < len(best):
+                best = cand
+            if len(best) <= lb:
+                break
+            # A greedy candidate blocked: test a minimum hitting set next.
+            found = _min_hitting_set(sets, time_limit - (time.perf_counter() - t0), num_workers)
+            if found is None:
+                break
+            cand, bound = found
+            lb = max(lb, bound)
+            if len(best) <= lb:
+                break
+            continue
+        plan = minimal_plan(state, player, ans.plan, goal, keys)
+        res.plans.append(plan)
+        sets.append(plan_hexes(state, plan))
+        cand = _greedy_hitting_set(sets)
+    if best is not None:
+        res.hexes = [hexes[h] for h in sorted(best)]
+        res.status = "optimal" if len(best) <= lb else "feasible"
+    res.lower_bound = lb
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _greedy_hitting_set(sets: list[frozenset[int]]) -> frozenset[int]:
+    """A hitting set by the greedy rule: take the hex in most sets not yet hit (ties: lowest)."""
+    todo = list(sets)
+    out: set[int] = set()
+    while todo:
+        count: dict[int, int] = {}
+        for s in todo:
+            for h in s:
+                count[h] = count.get(h, 0) + 1
+        h = min(count, key=lambda x: (-count[x], x))
+        out.add(h)
+        todo = [s for s in todo if h not in s]
+    return frozenset(out)
+
+
+def _min_hitting_set(sets: list[frozenset[int]], time_limit: float, num_workers: int):
+    """A minimum set of hexes meeting every set (CP-SAT); ``(set, lower bound)`` or None.
+
+    The bound is CP-SAT's proved objective bound (the set's size when optimal).
+    """
+    if time_limit <= 0:
+        return None
+    model = new_model()
+    # Variables: a hex is in the hitting set.
+    b = {h: model.new_bool_var(f"b_{h}") for h in sorted(set().union(*sets))}
+    # Constraints: every collected plan loses a hex.
+    for s in sets:
+        model.add_bool_or([b[h] for h in s])
+    model.minimize(sum(b.values()))
+    status, solver = solve_model(model, time_limit, num_workers)
+    if status not in ("optimal", "feasible"):
+        return None
+    chosen = frozenset(h for h, v in b.items() if solver.value(v))
+    return chosen, int(np.ceil(solver.best_objective_bound - 1e-9))
+
+
+def _relaxed_blocking(state, player, pairs, time_limit, num_workers, t0) -> BlockResult:
+    """Any free hex claimable: fewest blocked hexes so that no pair is joined (closed reach sets).
+
+    ``pairs``: pair indices, None for all.
+    """
+    game = state.game
+    pairs = range(len(game.side_pairs)) if pairs is None else pairs
+    model = new_model()
+    col = state.colour[:-1].tolist()
+    free = [h for h in range(game.n) if col[h] < 0]
+    own = {h for h in range(game.n) if col[h] == player}
+    # Variables: blocked free hexes.
+    b = {h: model.new_bool_var(f"b_{h}") for h in free}
+    nodes = sorted(own | set(free))
+    for k in pairs:
+        a, bside = game.side_pairs[k]
+        # Variables: a reach set closed under "reached neighbour and not blocked".
+        reach = {h: model.new_bool_var(f"reach_{k}_{h}") for h in nodes}
+        for h in nodes:
+            ok = [] if h in own else [b[h]]
+            if h in a:  # unblocked source hexes are reached
+                model.add_bool_or([reach[h]] + ok)
+            for u in game.adjacency[h]:
+                if u in reach:
+                    model.add_bool_or([reach[u].negated(), reach[h]] + ok)
+            if h in bside:  # Constraints: the target side is never reached.
+                model.add(reach[h] == 0)
+    model.minimize(sum(b.values()))
+    status, solver = solve_model(model, time_limit, num_workers)
+    res = BlockResult(player, "sides", None, "unknown")
+    if status in ("optimal", "feasible"):
+        res.hexes = [game.board.hexes[h] for h in free if solver.value(b[h])]
+        res.status = status
+        res.lower_bound = int(np.ceil(solver.best_objective_bound - 1e-9))
+    res.seconds = time.perf_counter() - t0
+    return res

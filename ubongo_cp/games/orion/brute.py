@@ -1,0 +1,154 @@
+"""Exact brute force for small Orion Duel positions: enumeration of tile placements through the engine.
+
+The reference the CP-SAT analysis (:mod:`.distance`, :mod:`.blocking`) is
+checked against in ``tests/test_orion_exact.py`` and
+``benchmarks/bench_orion.py --exact``. It shares nothing with the models:
+it only asks the engine (:class:`.state.OrionState`) for legal moves
+(``legal_actions``), plays them (``place`` for the player whose plan it is,
+the other passing; ``apply_action``'s rules) and reads the win conditions
+the engine computes after every move. The questions are those of
+:mod:`.plans`.
+
+Cost grows like (legal placements) ** (tiles): use it on positions with few
+free hexes and few remaining tiles.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .plans import solo
+from .state import OrionState
+
+__all__ = ["all_plan_sets", "brute_distance", "brute_blocking", "brute_safety", "small_position"]
+
+_GOAL = {"sides": "W1", "galaxies": "W2"}
+
+
+def all_plan_sets(state: OrionState, player: int, goal: str = "sides",
+                  max_tiles: int | None = None) -> dict[frozenset, int]:
+    """Every position ``player`` can reach its goal in, by breadth-first enumeration.
+
+    Returns
+    -------
+    dict
+        The hex set a plan covers (hex indices, both colours) -> the fewest
+        tiles of a plan covering exactly that set. Empty when the goal
+        cannot be reached; ``{frozenset(): 0}`` when it is fulfilled now.
+    """
+    want = _GOAL[goal]
+    if want in state.conditions()[player]:
+        return {frozenset(): 0}
+    out: dict[frozenset, int] = {}
+    if state.is_terminal():
+        return out
+    start = solo(state, player)
+    frontier = {(): start}
+    seen: set[bytes] = set()
+    limit = len(state.remaining_tiles(player)) if max_tiles is None else max_tiles
+    for depth in range(1, limit + 1):
+        nxt: dict = {}
+        for done, s in frontier.items():
+            for a in s.legal_actions(player):
+                t = s.clone()
+                t.place(a, player)
+                key = t.colour.tobytes() + t.used.tobytes()
+                if key in seen:
+                    continue
+                seen.add(key)
+                if want in t.conditions()[player]:
+                    cells = frozenset(c for b in (*done, a) for c in t.game.placements[b].cells)
+                    out.setdefault(cells, depth)
+                elif not t.is_terminal():
+                    nxt[(*done, a)] = t
+        frontier = nxt
+    return out
+
+
+def brute_distance(state: OrionState, player: int, goal: str = "sides") -> int | None:
+    """Fewest tiles of a plan for ``goal`` (None: unreachable), by enumeration."""
+    sets = all_plan_sets(state, player, goal)
+    return min(sets.values()) if sets else None
+
+
+def brute_blocking(state: OrionState, player: int, goal: str = "sides") -> int | None:
+    """Size of a minimum set of free hexes meeting every plan (None: the goal is fulfilled now).
+
+    A set of hexes taken out of play stops ``player`` exactly when it meets
+    the hexes of every plan; the smallest such set is found by trying all
+    subsets of the plans' hexes, smallest first.
+    """
+    sets = all_plan_sets(state, player, goal)
+    if frozenset() in sets:
+        return None
+    family = [s for s in sets if not any(o < s for o in sets)]
+    universe = sorted(set().union(*family)) if family else []
+    for size in range(len(universe) + 1):
+        for cut in itertools.combinations(universe, size):
+            c = set(cut)
+            if all(not c.isdisjoint(s) for s in family):
+                return size
+    return len(universe)
+
+
+def brute_safety(state: OrionState, player: int, goal: str = "sides") -> tuple[bool, list[int]]:
+    """Whether no single opponent move stops ``player``; and every move that does.
+
+    Returns
+    -------
+    (bool, list of int)
+        ``safe`` and the refuting opponent actions (all of them; empty when
+        safe or when ``player`` cannot reach the goal even unopposed).
+    """
+    if _GOAL[goal] in state.conditions()[player]:
+        return True, []
+    if state.is_terminal() or brute_distance(state, player, goal) is None:
+        return False, []
+    opp = 1 - player
+    refuting = []
+    for y in solo(state, opp).legal_actions(opp):
+        after = solo(state, opp)
+        after.place(y, opp)
+        if after.is_terminal():
+            if after.winner == opp:
+                refuting.append(y)
+            continue
+        if brute_distance(after, player, goal) is None:
+            refuting.append(y)
+    return not refuting, refuting
+
+
+def small_position(seed: int, free: int = 12, tiles: int = 3, moves: int = 12) -> OrionState | None:
+    """A random small position for cross-checks (None when the draw ended the game).
+
+    A random game of ``moves`` moves (random layout, random agents), then
+    random free hexes coloured at random until ``free`` remain, and random
+    unused tiles of each player marked used until at most ``tiles`` remain.
+    Such positions need not be reachable in play; they are valid inputs of
+    the analysis, small enough for this module.
+    """
+    import numpy as np
+
+    from ..base import RandomAgent
+
+    rng = np.random.default_rng(seed)
+    s = OrionState(seed=int(rng.integers(2 ** 31)))
+    agent = RandomAgent(rng)
+    for _ in range(moves):
+        if s.is_terminal():
+            return None
+        s.apply_action(agent(s))
+    board = s.game.board
+    colours = {board.hexes[h]: int(c) for h, c in enumerate(s.colour[:-1]) if c >= 0}
+    open_ = [h for h in board.hexes if h not in colours]
+    rng.shuffle(open_)
+    for h in open_[:max(0, len(open_) - free)]:
+        colours[h] = int(rng.integers(2))
+    names = list(s.game.tiles.names)
+    used = []
+    for p in (0, 1):
+        left = [names[t] for t in s.remaining_tiles(p)]
+        rng.shuffle(left)
+        used.append([names[t] for t in range(len(names)) if s.used[p, t]] + left[tiles:])
+    out = OrionState.from_board(s.setup, colours, used, int(rng.integers(2)), s.game)
+    return None if out.is_terminal() else out

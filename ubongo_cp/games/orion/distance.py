@@ -1,0 +1,279 @@
+"""How many tiles from W1 or W2? ``connect_distance`` with a witness plan, exact under OD-2...OD-5.
+
+The question (RULES.md §4 "Analysis questions"): the fewest of player P's
+remaining tiles that form a plan for the goal while the opponent passes
+(:mod:`.plans`: each tile legal when played, OD-3 included; the game not
+over before the last tile, so plans in which a tile first completes a
+chain of the opponent -- or any other condition -- do not count; P fulfils
+the goal after the last tile).
+
+Method (issue 7, kept): (1) a graph lower bound, the fewest free hexes
+still to claim on a chain (node-weighted shortest paths for W1, an exact
+Steiner tree over 4 galaxies for W2), turned into tiles by the largest
+own-hex counts of the remaining tiles; (2) a greedy plan along such a chain
+as an upper bound (checked by :func:`.plans.order_plan`); (3) decision
+questions "at most k tiles?" (:class:`.reach.ReachModel`) upward from the
+lower bound and below the upper bound. The first feasible k is optimal,
+because every smaller one was proved infeasible.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .graphs import INF, node_weighted_distances, node_weighted_path
+from .plans import check_query, goal_fulfilled, order_plan
+from .reach import ReachModel
+from .state import OrionState
+from .wins import evaluate_wins
+
+__all__ = ["ConnectResult", "connect_distance", "connect_within", "graph_distance", "shortest_plan"]
+
+
+@dataclass
+class ConnectResult:
+    """Answer of :func:`connect_distance`.
+
+    Attributes
+    ----------
+    tiles : int or None
+        Fewest tiles (relaxed: hexes) needed; None when unreachable or unknown.
+    status : str
+        ``"optimal"``, ``"unreachable"``, ``"already"`` (fulfilled now),
+        ``"over"`` (the game is over, nothing more is played) or ``"unknown"``
+        (time limit; ``tiles`` then is the best plan known, or None).
+    plan : list of int
+        Witness placements in playing order (relaxed: hex indices claimed).
+    chain : list of (q, r)
+        The goal's chain after the witness plan.
+    lower_bound : int
+        The graph lower bound the search started from.
+    questions : list of (int, str, float)
+        Decision questions asked: ``(k, "feasible"/"infeasible"/"unknown"/"greedy", seconds)``.
+    seconds : float
+        Wall time.
+    """
+
+    player: int
+    goal: str
+    tiles: int | None
+    status: str
+    plan: list[int] = field(default_factory=list)
+    chain: list = field(default_factory=list)
+    lower_bound: int = 0
+    questions: list = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
+                     relaxed: bool = False, pairs=None, time_limit: float = 10.0,
+                     num_workers: int = 1, prune: bool = True,
+                     greedy: bool = True) -> ConnectResult:
+    """Fewest remaining tiles for ``player`` to reach W1 or W2 if the opponent passes.
+
+    Parameters
+    ----------
+    state : OrionState
+    player : int
+        0 or 1 (either player, whoever is to move).
+    goal : {"sides", "galaxies"}
+        W1 (a chain joining opposite sides) or W2 (a chain over 4 galaxies), OD-4.
+    relaxed : bool
+        Ignore tile shapes, counts, OD-3 and OD-5: any free hex can be
+        claimed; the answer counts hexes (the graph distance).
+    pairs : list of int, optional
+        Opposite pairs that count for W1 (default all three).
+    time_limit : float
+        Seconds for all decision questions together.
+    num_workers : int
+        CP-SAT workers per question.
+    prune, greedy : bool
+        Restrict each question to useful hexes / start from a greedy plan
+        as upper bound (both on by default; off only to measure them,
+        ``benchmarks/bench_orion.py --ablation``).
+
+    Returns
+    -------
+    ConnectResult
+
+    Raises
+    ------
+    InputError
+        For an unknown ``goal``, player or pair.
+
+    Examples
+    --------
+    >>> from ubongo_cp.games.orion import OrionState, random_setup
+    >>> r = connect_distance(OrionState(random_setup(3)), 0)
+    >>> r.status, r.tiles, len(r.plan)
+    ('optimal', 6, 6)
+    """
+    t0 = time.perf_counter()
+    keys = check_query(state, player, goal, pairs)
+    if goal_fulfilled(state, player, goal, keys):
+        return ConnectResult(player, goal, 0, "already", seconds=time.perf_counter() - t0)
+    if state.is_terminal() and not relaxed:
+        return ConnectResult(player, goal, None, "over", seconds=time.perf_counter() - t0)
+    res = shortest_plan(state, player, goal, pairs=keys, relaxed=relaxed, time_limit=time_limit,
+                        num_workers=num_workers, prune=prune, greedy=greedy)
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=None,
+                  blocked=(), relaxed: bool = False, time_limit: float = 10.0,
+                  num_workers: int = 1, prune: bool = True, greedy: bool = True,
+                  any_plan: bool = False) -> ConnectResult:
+    """The search of :func:`connect_distance`, with hexes taken out of play (``blocked``).
+
+    ``pairs`` is None (every pair) or a list of pair indices; no argument
+    check. ``any_plan=True`` returns the greedy plan at once when there is
+    one (status ``"unknown"``: a plan, its length not proved fewest); the
+    answer "unreachable" stays a proof. Used by :mod:`.blocking`.
+    """
+    t0 = time.perf_counter()
+    if goal_fulfilled(state, player, goal, pairs):
+        return ConnectResult(player, goal, 0, "already", seconds=time.perf_counter() - t0)
+    ctx = ReachModel(state, player, goal, pairs=pairs, blocked=blocked, relaxed=relaxed)
+    res = ConnectResult(player, goal, None, "unreachable", lower_bound=ctx.lb_tiles or 0)
+    if ctx.lb_tiles is None:
+        res.seconds = time.perf_counter() - t0
+        return res
+    # A greedy plan along cheapest chains gives an upper bound (and the answer
+    # when it meets the lower bound); decision questions run below it.
+    upper = None if relaxed or not greedy else greedy_plan(ctx)
+    if any_plan and upper is not None and len(upper) > ctx.lb_tiles:
+        res.plan, res.tiles, res.status = upper, len(upper), "unknown"
+        res.seconds = time.perf_counter() - t0
+        return res
+    top = ctx.max_tiles if upper is None else len(upper) - 1
+    for k in range(ctx.lb_tiles, top + 1):
+        left = time_limit - (time.perf_counter() - t0)
+        if left <= 0:
+            res.status = "unknown"
+            break
+        q0 = time.perf_counter()
+        ans = ctx.decide(k, left, num_workers, prune=prune)
+        res.questions.append((k, ans.status, time.perf_counter() - q0))
+        if ans.status == "feasible":
+            res.tiles, res.status, res.plan = len(ans.plan), "optimal", ans.plan
+            break
+        if ans.status == "unknown":
+            res.status = "unknown"
+            break
+    else:
+        if upper is not None:
+            res.tiles, res.status, res.plan = len(upper), "optimal", upper
+            res.questions.append((len(upper), "greedy", 0.0))
+    if res.status == "unknown" and upper is not None:
+        res.tiles, res.plan = len(upper), upper  # best plan known, optimality open
+    if res.plan:
+        res.chain = _chain(ctx, res.plan)
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def connect_within(state: OrionState, player: int, k: int, goal: str = "sides", *,
+                   relaxed: bool = False, prune: bool = True, pairs=None,
+                   time_limit: float = 10.0, num_workers: int = 1):
+    """Decision question: can ``player`` reach ``goal`` with at most ``k`` tiles (hexes)?
+
+    Returns
+    -------
+    (str, list)
+        ``("feasible", plan)``, ``("infeasible", [])`` or ``("unknown", [])``.
+        With ``prune=False`` the model keeps every hex and placement (no
+        graph pruning), for cross-checks.
+    """
+    keys = check_query(state, player, goal, pairs)
+    ans = ReachModel(state, player, goal, pairs=keys, relaxed=relaxed).decide(
+        k, time_limit, num_workers, prune=prune)
+    return ans.status, ans.plan
+
+
+def graph_distance(state: OrionState, player: int) -> int | None:
+    """Fewest free hexes ``player`` must claim for W1 (node-weighted shortest path), or None.
+
+    The answer of the relaxed :func:`connect_distance` (0-1 BFS, :mod:`.graphs`).
+    """
+    cost = [0 if c == player else 1 if c < 0 else INF for c in state.colour[:-1].tolist()]
+    best = min(min(node_weighted_distances(state.game.adjacency, cost, a)[h] for h in b)
+               for a, b in state.game.side_pairs)
+    return None if best >= INF else best
+
+
+def greedy_plan(ctx: ReachModel) -> list[int] | None:
+    """A plan covering the free hexes of a cheapest chain greedily; None if it fails.
+
+    Targets: a cheapest path per viable pair (W1, networkx Dijkstra) or a
+    cheapest Steiner tree's free hexes (W2); each step takes the placement
+    putting the most own hexes on uncovered targets and no opponent hex on a
+    target. The plan is ordered by :func:`.plans.order_plan`; the shortest
+    valid plan wins.
+    """
+    state, player = ctx.state, ctx.player
+    targets_list = []
+    if ctx.goal == "sides":
+        for a, b, dist, *_ in ctx.pairs:
+            if dist < INF:
+                path = node_weighted_path(ctx.adj, ctx.cost, a, b)
+                targets_list.append([h for h in path if ctx.cost[h] == 1])
+    elif ctx.lb_hexes < INF:
+        on = [h for h in range(state.game.n) if ctx.tree[h] == ctx.lb_hexes]
+        targets_list.append([h for h in on if ctx.cost[h] == 1])
+    best = None
+    for targets in targets_list:
+        plan = _cover(ctx, set(targets))
+        if plan is not None and (best is None or len(plan) < len(best)):
+            plan = order_plan(state, player, plan, ctx.goal, ctx.pair_keys)
+            if plan is not None:
+                best = plan
+    return best
+
+
+def _cover(ctx: ReachModel, targets: set[int]) -> list[int] | None:
+    """Greedy cover of ``targets`` by own hexes of remaining tiles (see :func:`greedy_plan`)."""
+    state, player, game = ctx.state, ctx.player, ctx.state.game
+    n = game.n
+    colour = state.colour.copy()
+    colour[list(ctx.blocked)] = 2   # neither player's: never covered
+    used = state.used[player].copy()
+    tgt = np.zeros(n + 1, dtype=bool)
+    tgt[list(targets)] = True
+    real = game.pl_cells < n
+    plan = []
+    while tgt.any():
+        ok = (colour[game.pl_cells] < 0).all(axis=1) & ~used[game.pl_tile]
+        hit = tgt[game.pl_cells]
+        gain = (hit & game.pl_own).sum(axis=1)
+        bad = (hit & ~game.pl_own & real).any(axis=1)
+        score = np.where(ok & ~bad, gain * 10 - game.pl_own.sum(axis=1), -1)
+        t = int(score.argmax())
+        if score[t] <= 0:
+            return None
+        pl = game.placements[t]
+        for c, o in zip(pl.cells, pl.own):
+            colour[c] = player if o else 1 - player
+            tgt[c] = False
+        used[pl.tile] = True
+        plan.append(t)
+    return sorted(plan)
+
+
+def _chain(ctx: ReachModel, plan: list[int]) -> list:
+    """The goal's witness chain (hexes) after ``plan`` (relaxed: claimed hexes)."""
+    state, player = ctx.state, ctx.player
+    colour = state.colour.copy()
+    pls = state.game.placements
+    for a in plan:
+        if ctx.relaxed:
+            colour[a] = player
+            continue
+        for c, o in zip(pls[a].cells, pls[a].own):
+            colour[c] = player if o else 1 - player
+    want = "W1" if ctx.goal == "sides" else "W2"
+    wins = evaluate_wins(state.game, colour, state.galaxy, state.hole)[player]
+    return next((list(w.hexes) for w in wins if w.condition == want), [])

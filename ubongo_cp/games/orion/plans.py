@@ -1,0 +1,214 @@
+"""Plans of one player while the other passes: the exact meaning of every analysis answer.
+
+RULES.md §4 asks the analysis questions "if the opponent passes". A *plan*
+of player P for goal G (``"sides"``: W1, ``"galaxies"``: W2, OD-4) is a
+sequence of P's placements, played one after another by
+:meth:`.state.OrionState.place` (the other player passing), such that
+
+1. each placement is legal when it is played: an unused tile of P on free
+   hexes (OD-2) whose token-covering hexes join earlier hexes of their
+   colour (OD-3) -- earlier hexes include those of P's own earlier
+   placements in the plan, of either colour;
+2. the game is not over before the last placement: after every earlier
+   one, both players fulfil equally many conditions (OD-5). A plan in
+   which a tile completes a condition first -- the opponent's chain of P's
+   opponent-coloured hexes, a W3 of P's colour over 3 black holes, or P's
+   own other condition -- ends the game there and does not count;
+3. after the last placement P fulfils G (for W1 on one of ``pairs``, default
+   any opposite pair). Whether that wins depends on the opponent's count at
+   that moment (OD-5); the analysis asks whether P *reaches* G.
+
+A *plan set* is the unordered set of placements; :func:`order_plan` finds an
+order that makes it a plan (depth-first over orders, failed subsets
+remembered). Every plan the CP-SAT models return is checked here, through
+the engine only, so the engine's rules are the single source of truth.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from ...errors import InputError
+from .graphs import joins_sides
+from .state import OrionState
+from .wins import win_conditions
+
+__all__ = ["GOALS", "check_query", "query_start", "goal_fulfilled", "order_plan", "verify_plan",
+           "minimal_plan", "plan_hexes", "solo"]
+
+#: Goal names of the analysis and the win condition each stands for (OD-4).
+GOALS = {"sides": "W1", "galaxies": "W2"}
+
+
+def check_query(state: OrionState, player: int, goal: str, pairs=None) -> list[int] | None:
+    """Validate the arguments every analysis question takes; the pairs to use.
+
+    Returns None when ``pairs`` names every opposite pair (or is None), else
+    the list of pair indices (the ``pairs`` argument of the plan functions).
+
+    Raises
+    ------
+    InputError
+        For a player other than 0 or 1, an unknown goal or a pair index off
+        the board's list of opposite pairs.
+    """
+    if player not in (0, 1) or isinstance(player, bool):
+        raise InputError(f"player must be 0 or 1, got {player!r}")
+    if goal not in GOALS:
+        raise InputError(f"unknown goal {goal!r} (sides = W1, galaxies = W2)")
+    n = len(state.game.side_pairs)
+    pairs = list(range(n)) if pairs is None else list(pairs)
+    bad = [k for k in pairs if not (isinstance(k, int) and 0 <= k < n)]
+    if bad or not pairs:
+        raise InputError(f"pairs must be indices 0..{n - 1} of opposite side pairs, got {pairs!r}")
+    return None if len(set(pairs)) == n else sorted(set(pairs))
+
+
+def query_start(state: OrionState, player: int, goal: str, pairs, res, t0: float):
+    """The start of every analysis question: ``(pairs to use, done)``.
+
+    Checks the arguments (:func:`check_query`); ``done`` when ``player``
+    fulfils the goal now, then ``res.seconds`` is set from ``t0``
+    (:func:`time.perf_counter`).
+    """
+    import time
+
+    keys = check_query(state, player, goal, pairs)
+    done = goal_fulfilled(state, player, goal, keys)
+    if done:
+        res.seconds = time.perf_counter() - t0
+    return keys, done
+
+
+def goal_fulfilled(state: OrionState, player: int, goal: str, pairs=None, colour=None) -> bool:
+    """Does ``player`` fulfil ``goal`` (W1 on one of ``pairs``, or W2) on ``colour`` (default now)?"""
+    game = state.game
+    whole = pairs is None or len(set(pairs)) == len(game.side_pairs)
+    if colour is None and (goal == "galaxies" or whole):
+        return GOALS[goal] in state.conditions()[player]   # computed by every move (OD-5)
+    colour = state.colour if colour is None else colour
+    if goal == "galaxies":
+        return "W2" in win_conditions(game, colour, state.galaxy, state.hole)[player]
+    own = [h for h in range(game.n) if colour[h] == player]
+    return joins_sides(game.adjacency, own, game.side_pairs, pairs)
+
+
+def solo(state: OrionState, player: int) -> OrionState:
+    """A copy of ``state`` in which ``player`` is to move (the start of a plan).
+
+    A game that is over stays over; :meth:`.state.OrionState.place` then refuses.
+    """
+    s = state.clone()
+    if s.winner is None:
+        s.player = player
+        s._legal = {}
+    return s
+
+
+def order_plan(state: OrionState, player: int, plan: Iterable[int], goal: str = "sides",
+               pairs=None, *, game_end: bool = True) -> list[int] | None:
+    """An order in which the placements ``plan`` form a plan (module docstring), or None.
+
+    Parameters
+    ----------
+    state : OrionState
+    player : int
+    plan : iterable of int
+        Action ids (placements) of ``player``.
+    goal : {"sides", "galaxies"}
+    pairs : list of int, optional
+        Opposite pairs that count for W1 (default all).
+    game_end : bool
+        Apply rule 2 (no end before the last placement); False drops it, to
+        tell an OD-3 failure from a game-end failure.
+
+    Returns
+    -------
+    list of int or None
+        The placements in a working order; a proper prefix when it already
+        reaches the goal; None when no order works (or ``state`` is over).
+
+    Notes
+    -----
+    Depth-first search over orders; a set of placed tiles that failed once
+    is not tried again, so at most 2^k states for k placements.
+    """
+    plan = list(dict.fromkeys(plan))
+    if state.winner is not None:
+        return None
+    if goal_fulfilled(state, player, goal, pairs):
+        return []   # the goal needs no tile
+    start = solo(state, player)
+    failed: set[frozenset] = set()
+
+    def dfs(s: OrionState, done: tuple[int, ...]) -> list[int] | None:
+        key = frozenset(done)
+        if key in failed:
+            return None
+        for a in plan:
+            if a in done or s._violation(player, a):
+                continue
+            nxt = s.clone()
+            nxt._put(player, a)
+            nxt.player = player
+            if goal_fulfilled(nxt, player, goal, pairs):
+                return [*done, a]
+            if nxt.winner is not None:
+                if game_end:
+                    continue
+                nxt.winner = nxt.end_rule = None
+            if len(done) + 1 < len(plan):
+                found = dfs(nxt, (*done, a))
+                if found:
+                    return found
+        failed.add(key)
+        return None
+
+    return dfs(start, ())
+
+
+def verify_plan(state: OrionState, player: int, plan: Sequence[int], goal: str = "sides",
+                relaxed: bool = False, pairs=None) -> bool:
+    """Check a witness independently of the model that produced it.
+
+    Shaped plans: :func:`order_plan` finds an order (any that works).
+    Relaxed plans are free hex indices coloured with ``player``'s colour one
+    by one (tile shapes, OD-3 and OD-5 ignored).
+    """
+    if relaxed:
+        colour = state.colour.copy()
+        for h in plan:
+            if colour[h] >= 0:
+                return False
+            colour[h] = player
+        return goal_fulfilled(state, player, goal, pairs, colour)
+    return order_plan(state, player, plan, goal, pairs) is not None
+
+
+def minimal_plan(state: OrionState, player: int, plan: Sequence[int], goal: str = "sides",
+                 pairs=None) -> list[int]:
+    """An inclusion-minimal sub-plan: tiles dropped one by one while the rest stays a plan.
+
+    ``plan`` must be a plan (:func:`verify_plan`); the result is ordered
+    (:func:`order_plan`). Used to make the sets the blocking search must
+    hit as small as possible.
+    """
+    best = order_plan(state, player, plan, goal, pairs)
+    if best is None:
+        raise ValueError("not a plan")
+    k = 0
+    while k < len(best):
+        trial = best[:k] + best[k + 1:]
+        found = order_plan(state, player, trial, goal, pairs) if trial else None
+        if found is not None:
+            best = found
+            k = 0
+        else:
+            k += 1
+    return best
+
+
+def plan_hexes(state: OrionState, plan: Iterable[int]) -> frozenset[int]:
+    """The hex indices the placements of ``plan`` cover (both colours)."""
+    pls = state.game.placements
+    return frozenset(c for a in plan for c in pls[a].cells)

@@ -1,0 +1,498 @@
+"""Can a player reach W1 or W2 with at most k of its tiles? One CP-SAT model, exact under OD-2...OD-5.
+
+The question is the plan question of :mod:`.plans` (the other player
+passes; a set of free hexes may be *blocked*, i.e. taken out of play). It
+is decided by a CP-SAT model of a relaxation, refined lazily until every
+answer is exact (counterexample-guided abstraction refinement [3]_):
+
+* the model chooses a set of placements (OD-2: free unblocked hexes, no
+  overlap, each remaining tile at most once, at most k of them) whose
+  final colouring holds a chain of the player's colour for the goal, and
+  in which every token-covering hex joins a hex of its colour *in the
+  final colouring* (OD-3 without the order);
+* a solution is ordered by :func:`.plans.order_plan` through the engine.
+  If no order works (an OD-3 support cycle, or the game ending before the
+  last tile, OD-5), a no-good clause forbids exactly that set and the model
+  is solved again.
+
+Every plan satisfies the relaxation, so "infeasible" is a proof; "feasible"
+comes with a plan the engine accepted. Restricting the model to useful
+placements (below) keeps that property for OD-3 failures, which a no-good
+only refines; after a game-end failure the model drops the restriction, so
+that no-goods never remove a plan the restriction hid.
+
+Encoding
+--------
+One Boolean ``x_t`` per candidate placement ``t`` (tiles of one shape share
+the variable, with a count bound, which removes their permutation
+symmetry). Connection uses *cost layers* as acyclic support: every existing
+own component is contracted to one node, and ``R[v][j]`` means "node v is
+on the chain with at most j claimed (free) hexes on its support path"; a
+reached free hex at layer j is a source or has a reached neighbour at layer
+j - 1, a contracted component at layer j is a source or has a reached free
+neighbour at layer j. Every support cycle would climb a layer, so none
+exists and a reached hex always has a real path back to a source. Layers
+are the unary form of the ranking acyclicity encodings of Gebser, Janhunen
+and Rintanen [1]_. OD-3 is one clause per token-covering candidate:
+``x_t -> OR(x_u : u puts colour c next to t's colour-c group)``.
+
+Pruning (``prune=True``): with ``B`` the own hexes k tiles can give at most,
+only hexes on a chain of graph cost <= B (node-weighted shortest paths for
+W1, an exact Steiner tree over 4 galaxies for W2 [2]_) are chain nodes, and
+the candidates are the placements with an own hex there, closed under OD-3
+support (a placement that gives a candidate's group its colour is a
+candidate). The implied constraint "own hexes placed >= hexes to claim"
+is added.
+
+References
+----------
+.. [1] M. Gebser, T. Janhunen, J. Rintanen, "SAT modulo graphs:
+   acyclicity", JELIA 2014, LNCS 8761.
+.. [2] S. E. Dreyfus, R. A. Wagner, "The Steiner problem in graphs",
+   Networks 1 (1971).
+.. [3] E. Clarke, O. Grumberg, S. Jha, Y. Lu, H. Veith,
+   "Counterexample-guided abstraction refinement", CAV 2000, LNCS 1855.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from ...cpsat_runtime import new_model, run_solver
+from .graphs import INF, colour_components, node_weighted_distances, steiner_costs, tile_group
+from .plans import order_plan
+from .state import OrionState
+from .wins import W2_GALAXIES
+
+__all__ = ["ReachAnswer", "ReachModel", "solve_model", "DECISION_PARAMETERS"]
+
+#: CP-SAT parameters of the decision models (:func:`solve_model`). On 12 mid-game
+#: questions and one hard "3 tiles?" question (950 variables), 1 worker: defaults
+#: 4.7 s and 8.7 s; no presolve/symmetry/linearisation 1.3 s and 47 s; these 0.16 s
+#: and 0.12 s (inprocessing and probing do not pay on small models; the LP of the
+#: tile budget proves the hard ones).
+DECISION_PARAMETERS = {"cp_model_presolve": False, "use_sat_inprocessing": False,
+                       "symmetry_level": 0, "cp_model_probing_level": 0}
+
+
+@dataclass
+class ReachAnswer:
+    """Answer of :meth:`ReachModel.decide`.
+
+    ``status`` is ``"feasible"`` (``plan``: action ids in playing order the
+    engine accepted; relaxed: free hex indices), ``"infeasible"`` (proved: no
+    plan of at most k tiles) or ``"unknown"`` (time limit); ``rounds`` counts
+    CP-SAT solves (1 + no-goods added).
+    """
+
+    status: str
+    plan: list[int] = field(default_factory=list)
+    rounds: int = 0
+
+
+class ReachModel:
+    """Bounds, pruning data and the CP-SAT decision model of "reach the goal in <= k tiles".
+
+    Parameters
+    ----------
+    state : OrionState
+    player : int
+    goal : {"sides", "galaxies"}
+    pairs : list of int, optional
+        Opposite pairs that count for W1 (default all).
+    blocked : iterable of int
+        Free hex indices taken out of play (neither player may use them).
+    relaxed : bool
+        Ignore tile shapes, tile counts and OD-3/OD-5: any free hex can be
+        claimed one by one; the answer counts hexes.
+
+    Attributes
+    ----------
+    lb_hexes : int
+        Fewest free hexes on a chain for the goal (``INF`` if none).
+    lb_tiles : int or None
+        Fewest tiles whose own hexes reach ``lb_hexes`` (None: unreachable).
+    max_tiles : int
+        Remaining tiles (relaxed: free hexes).
+    """
+
+    def __init__(self, state: OrionState, player: int, goal: str = "sides", *, pairs=None,
+                 blocked=(), relaxed: bool = False) -> None:
+        self.state, self.player, self.goal, self.relaxed = state, player, goal, relaxed
+        self._models: dict[tuple[int, bool], tuple | None] = {}
+        self._nogoods: list[list[int]] = []
+        game = state.game
+        n = game.n
+        self.adj = game.adjacency
+        self.blocked = frozenset(blocked)
+        col = state.colour[:-1].tolist()
+        self.cost = [INF if h in self.blocked else 0 if c == player else 1 if c < 0 else INF
+                     for h, c in enumerate(col)]
+        self.free = [h for h in range(n) if self.cost[h] == 1]
+        own = [c if c == player else -1 for c in col]
+        self.comp_of, self.comps = colour_components(self.adj, own)
+        if relaxed:
+            self.supply = [1] * len(self.free)
+        else:
+            # Shape classes of the remaining tiles: representative -> its tiles.
+            self.type_tiles: dict[int, list[int]] = {}
+            first: dict[tuple, int] = {}
+            for t in state.remaining_tiles(player):
+                rep = first.setdefault(game.tiles.tiles[t].cells, t)
+                self.type_tiles.setdefault(rep, []).append(t)
+            self.supply = sorted((game.tiles.tiles[t].own_count
+                                  for t in state.remaining_tiles(player)), reverse=True)
+        self.prefix = list(itertools.accumulate(self.supply))
+        self.max_tiles = len(self.supply)
+        self.pair_keys = None if pairs is None or goal != "sides" else list(pairs)
+        self.lb_hexes = self._graph_bounds(pairs)
+        if self.lb_hexes >= INF:
+            self.lb_tiles = None
+        elif self.lb_hexes == 0:
+            self.lb_tiles = 0
+        else:
+            self.lb_tiles = next((k + 1 for k, v in enumerate(self.prefix) if v >= self.lb_hexes), None)
+
+    def _graph_bounds(self, pairs) -> int:
+        """Fewest free hexes on a chain for the goal; fills ``pairs`` (W1) or ``tree`` (W2).
+
+        W1: per pair, node-weighted distances from both sides and the cost of
+        the cheapest chain through each hex; W2: per hex, the cheapest Steiner
+        tree over 4 galaxies through it.
+        """
+        game, n = self.state.game, self.state.game.n
+        if self.goal == "sides":
+            keys = range(len(game.side_pairs)) if pairs is None else pairs
+            self.pairs = []
+            for k in keys:
+                a, b = game.side_pairs[k]
+                da = node_weighted_distances(self.adj, self.cost, a)
+                db = node_weighted_distances(self.adj, self.cost, b)
+                through = [da[h] + db[h] - self.cost[h] if da[h] < INF and db[h] < INF else INF
+                           for h in range(n)]
+                self.pairs.append((a, b, min(da[h] for h in b), through, da, db))
+            return min(p[2] for p in self.pairs)
+        gals = [h for h in range(n) if self.state.galaxy[h] and self.cost[h] < INF]
+        self.tree = steiner_costs(self.adj, self.cost, gals, W2_GALAXIES)
+        return int(self.tree.min()) if len(gals) >= W2_GALAXIES else INF
+
+    def budget(self, k: int) -> int:
+        """Own hexes that ``k`` remaining tiles give at most (relaxed: ``k`` hexes)."""
+        if k <= 0 or not self.prefix:
+            return 0
+        return self.prefix[min(k, len(self.prefix)) - 1]
+
+    def useful(self, budget: int) -> tuple[set[int], list]:
+        """Hexes that can lie on a chain of cost <= budget, and the viable pairs (W1)."""
+        n = self.state.game.n
+        if self.goal == "sides":
+            viable = [p for p in self.pairs if p[2] <= budget]
+            return {h for p in viable for h in range(n) if p[3][h] <= budget}, viable
+        if self.lb_hexes > budget:
+            return set(), []
+        return {h for h in range(n) if self.tree[h] <= budget}, [None]
+
+    def decide(self, k: int, time_limit: float = 10.0, num_workers: int = 1,
+               prune: bool = True) -> ReachAnswer:
+        """Is there a plan of at most ``k`` tiles (relaxed: hexes)? Exact (module docstring).
+
+        ``time_limit`` (seconds) covers all rounds, each solved by CP-SAT with
+        ``num_workers``; ``prune`` restricts the model to useful hexes and
+        placements (exact either way; off only to cross-check).
+        """
+        t0 = time.perf_counter()
+        ans = ReachAnswer("infeasible")
+        if self.lb_tiles is None or k < self.lb_tiles:
+            return ans
+        full = not prune
+        while True:
+            built = self._model(k, prune=not full)
+            if built is None:
+                return ans
+            left = time_limit - (time.perf_counter() - t0)
+            if left <= 0:
+                ans.status = "unknown"
+                return ans
+            model, x = built
+            status, solver = solve_model(model, left, num_workers, decision=True)
+            ans.rounds += 1
+            if status not in ("optimal", "feasible"):
+                ans.status = status
+                return ans
+            chosen = [t for t, v in x.items() if solver.value(v)]
+            if self.relaxed:
+                ans.status, ans.plan = "feasible", sorted(chosen)
+                return ans
+            plan = self._assign_tiles(chosen)
+            order = order_plan(self.state, self.player, plan, self.goal, self.pair_keys)
+            if order is not None:
+                ans.status, ans.plan = "feasible", order
+                return ans
+            # Refine: forbid exactly this set (in every model built). After a
+            # game-end failure (an order exists when OD-5 is ignored) drop the
+            # pruning, so that no-goods never hide a plan with extra tiles outside
+            # the candidates.
+            self._add_nogood(chosen)
+            if not full and order_plan(self.state, self.player, plan, self.goal, self.pair_keys,
+                                       game_end=False) is not None:
+                full = True
+
+    def _model(self, k: int, prune: bool):
+        """The model for ``(k, prune)``, built once, with the no-goods found so far."""
+        key = (k, prune)
+        if key not in self._models:
+            built = self._build(k, prune)
+            if built is not None:
+                model, x = built
+                for ng in self._nogoods:
+                    if all(t in x for t in ng):
+                        model.add_bool_or([x[t].negated() for t in ng])
+            self._models[key] = built
+        return self._models[key]
+
+    def _add_nogood(self, chosen: list[int]) -> None:
+        """Forbid the placement set ``chosen`` in every model, built or to come."""
+        self._nogoods.append(list(chosen))
+        for built in self._models.values():
+            if built is not None and all(t in built[1] for t in chosen):
+                built[0].add_bool_or([built[1][t].negated() for t in chosen])
+
+    def _build(self, k: int, prune: bool):
+        """The CP-SAT model of "a plan set of <= k tiles" (None when trivially infeasible)."""
+        game = self.state.game
+        budget = self.budget(k)
+        if prune:
+            U, viable = self.useful(budget)
+        else:
+            U = {h for h in range(game.n) if self.cost[h] < INF}
+            viable = self.pairs if self.goal == "sides" else [None]
+        if not U or not viable:
+            return None
+        model = new_model()
+        x, own_by_hex = self._placements(model, U, prune)
+        # Constraints: the tile budget and the graph bound on own hexes placed.
+        model.add(sum(x.values()) <= k)
+        if prune and self.lb_hexes > 0:
+            units = [(1 if self.relaxed else sum(game.placements[t].own), v) for t, v in x.items()]
+            model.add(sum(u * v for u, v in units) >= self.lb_hexes)
+        self._connect(model, U, viable, budget, prune, own_by_hex)
+        return model, x
+
+    def _placements(self, model, U, prune):
+        """Placement variables and their constraints (OD-2 overlap, tile counts, OD-3).
+
+        Returns ``x`` (action -> Boolean; relaxed: hex -> claim) and, per hex,
+        the Booleans that give it the player's colour.
+        """
+        game, player = self.state.game, self.player
+        # Variables: candidate placements (relaxed: one claim per free hex).
+        x: dict[int, cp_model.IntVar] = {}
+        own_by_hex: dict[int, list] = {}
+        opp_by_hex: dict[int, list] = {}
+        if self.relaxed:
+            for h in self.free:
+                if h in U:
+                    x[h] = model.new_bool_var(f"claim_{h}")
+                    own_by_hex[h] = [x[h]]
+            return x, own_by_hex
+        cands, od3 = self._candidates(U, prune)
+        for t in cands:
+            pl = game.placements[t]
+            x[t] = model.new_bool_var(f"x_{game.tiles.tiles[pl.tile].name}_{t}")
+            for c, o in zip(pl.cells, pl.own):
+                (own_by_hex if o else opp_by_hex).setdefault(c, []).append(x[t])
+        # Constraints: no overlap (OD-2).
+        for h in set(own_by_hex) | set(opp_by_hex):
+            vs = own_by_hex.get(h, []) + opp_by_hex.get(h, [])
+            if len(vs) > 1:
+                model.add_at_most_one(vs)
+        # Constraints: tiles of one shape are interchangeable -- one variable per
+        # shape placement, at most (remaining tiles of that shape) of them.
+        by_type: dict[int, list] = {}
+        for t, v in x.items():
+            by_type.setdefault(game.placements[t].tile, []).append(v)
+        for rep, vs in by_type.items():
+            if len(vs) > len(self.type_tiles[rep]):
+                model.add(sum(vs) <= len(self.type_tiles[rep]))
+        # Constraints: OD-3 in the final colouring -- a token-covering group of
+        # colour c touches a hex of colour c of another chosen placement.
+        for t, groups in od3.items():
+            for nbrs, c in groups:
+                by_hex = own_by_hex if c == player else opp_by_hex
+                model.add_bool_or([x[t].negated()] + [v for h in nbrs for v in by_hex.get(h, ())])
+        return x, own_by_hex
+
+    def _connect(self, model, U, viable, budget, prune, own_by_hex) -> None:
+        """Cost-layer reachability: the goal's chain exists in the final colouring."""
+        nodes, nbrs, lo, hi = self._nodes(U, viable, budget, prune)
+        if not nodes:
+            model.add_bool_or([])  # no node can be on a chain: infeasible
+            return
+        cost = {v: (1 if v[0] == "h" else 0) for v in nodes}
+        # Variables: R[v][j] = "v reached with at most j claimed hexes on its support path".
+        R = {v: {j: model.new_bool_var(f"R_{v[0]}{v[1]}_{j}") for j in range(lo[v], hi[v] + 1)}
+             for v in nodes}
+        r = {v: R[v][hi[v]] for v in nodes}
+        # Constraints: layers are monotone.
+        for v in nodes:
+            for j in range(lo[v], hi[v]):
+                model.add_implication(R[v][j], R[v][j + 1])
+        # Constraints: a reached free hex has the player's colour.
+        for v in nodes:
+            if v[0] == "h":
+                model.add(r[v] <= sum(own_by_hex.get(v[1], [])))
+        src = self._goal(model, nodes, r, viable)
+        # Constraints: support -- a node reached at layer j is a source or has a
+        # neighbour reached at layer j - cost (free hexes climb one layer: no cycle).
+        for v in nodes:
+            for j in range(lo[v], hi[v] + 1):
+                lits = [src[v]] if v in src and j >= cost[v] else []
+                jj = j - cost[v]
+                lits += [R[u][jj] for u in nbrs[v] if u in R and lo[u] <= jj <= hi[u]]
+                model.add_bool_or(lits + [R[v][j].negated()])
+
+    def _nodes(self, U, viable, budget, prune):
+        """Chain nodes (free hexes of ``U``; own components touching it, contracted), their
+        neighbours, and layer bounds ``lo[v] <= j <= hi[v]`` (nodes with none dropped)."""
+        nodes: dict = {}
+        for h in sorted(U):
+            if self.cost[h] == 1:
+                nodes[("h", h)] = [h]
+            elif self.cost[h] == 0:
+                nodes.setdefault(("c", self.comp_of[h]), self.comps[self.comp_of[h]])
+        key_of = {h: v for v, hs in nodes.items() for h in hs}
+        nbrs = {v: sorted({key_of[u] for h in hs for u in self.adj[h] if u in key_of} - {v})
+                for v, hs in nodes.items()}
+        lo, hi = {}, {}
+        for v, hs in nodes.items():
+            h = hs[0]
+            if prune and self.goal == "sides":
+                lo[v] = min(p[4][h] for p in viable)
+                hi[v] = budget - min(p[5][h] - self.cost[h] for p in viable)
+            else:
+                lo[v], hi[v] = (1 if v[0] == "h" else 0), budget
+        nodes = {v: hs for v, hs in nodes.items() if lo[v] <= hi[v]}
+        return nodes, nbrs, lo, hi
+
+    def _goal(self, model, nodes, r, viable) -> dict:
+        """Sources and the goal (W1: one viable pair, its target side reached; W2: 4 galaxies)."""
+        src: dict = {}
+        if self.goal == "galaxies":
+            for v in nodes:
+                src[v] = model.new_bool_var(f"src_{v[0]}{v[1]}")
+            model.add_exactly_one(src.values())
+            # Constraints: the chain covers at least 4 galaxies (W2).
+            gal = [(sum(int(self.state.galaxy[h]) for h in hs), r[v]) for v, hs in nodes.items()]
+            model.add(sum(g * lit for g, lit in gal if g) >= W2_GALAXIES)
+            return src
+        sel = []
+        src_pairs: dict = {}
+        for i, p in enumerate(viable):
+            s_k = model.new_bool_var(f"pair_{i}")
+            sel.append(s_k)
+            # Constraints: the chosen pair's target side is reached.
+            model.add_bool_or([r[v] for v, hs in nodes.items() if any(h in p[1] for h in hs)]
+                              ).only_enforce_if(s_k)
+            for v, hs in nodes.items():
+                if any(h in p[0] for h in hs):
+                    if v not in src:
+                        src[v] = model.new_bool_var(f"src_{v[0]}{v[1]}")
+                    src_pairs.setdefault(v, []).append(s_k)
+        model.add_exactly_one(sel)
+        for v, s in src.items():
+            model.add_bool_or(src_pairs[v]).only_enforce_if(s)
+        return src
+
+    def _candidates(self, U: set[int], prune: bool):
+        """Candidate placements and their OD-3 clauses.
+
+        Returns ``(candidates, od3)``: sorted action ids of representative
+        tiles on free unblocked hexes (with ``prune``: an own hex in ``U``,
+        closed under OD-3 support), and per token-covering candidate whose
+        cover is not joined now the list of ``(neighbour hexes, colour)``
+        groups that must touch their colour in the final colouring.
+        """
+        state, player, game = self.state, self.player, self.state.game
+        n = game.n
+        rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
+        rep_mask[list(self.type_tiles)] = True
+        open_ = np.array([c < INF and c != 0 for c in self.cost] + [True])  # sentinel pads
+        ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile]
+        if prune:
+            in_u = np.zeros(n + 1, dtype=bool)
+            in_u[list(U)] = True
+            chosen = set(np.flatnonzero(ok & (in_u[game.pl_cells] & game.pl_own).any(axis=1)).tolist())
+        else:
+            chosen = set(np.flatnonzero(ok).tolist())
+        od3: dict[int, list] = {}
+        todo = [t for t in chosen if state.pl_token[t]]
+        seen: set[tuple[int, int]] = set()
+        while todo:
+            t = todo.pop()
+            groups = self._unjoined(t)
+            if not groups:
+                continue
+            od3[t] = groups
+            for nbrs, c in groups:
+                for h in nbrs:
+                    if (h, c) in seen:
+                        continue
+                    seen.add((h, c))
+                    for u, o in game.covering[h]:
+                        if ok[u] and (player if o else 1 - player) == c and u not in chosen:
+                            chosen.add(u)
+                            if state.pl_token[u]:
+                                todo.append(u)
+        return sorted(chosen), od3
+
+    def _unjoined(self, t: int) -> list[tuple[list[int], int]]:
+        """OD-3 groups of placement ``t`` not joined now: ``(free neighbour hexes, colour)``."""
+        state, player = self.state, self.player
+        pl = state.game.placements[t]
+        cols = [player if o else 1 - player for o in pl.own]
+        adj, colour = self.adj, state.colour
+        out = []
+        for i, h in enumerate(pl.cells):
+            if not state.token[h]:
+                continue
+            group = tile_group(pl.cells, cols, i, adj)
+            if any(colour[v] == cols[i] for u in group for v in adj[u]):
+                continue  # joined now (OD-3 is monotone: it stays legal)
+            nb = sorted({v for u in group for v in adj[u]} - set(pl.cells))
+            out.append(([v for v in nb if self.cost[v] == 1], cols[i]))
+        return out
+
+    def _assign_tiles(self, chosen: list[int]) -> list[int]:
+        """Map placements of shape representatives to distinct remaining tiles of that shape."""
+        game = self.state.game
+        pool = {rep: list(ts) for rep, ts in self.type_tiles.items()}
+        plan = []
+        for t in chosen:
+            pl = game.placements[t]
+            tile = pool[pl.tile].pop(0)
+            plan.append(game.placement_id(tile, zip(pl.cells, pl.own)))
+        return sorted(plan)
+
+
+def solve_model(model, time_limit: float, num_workers: int = 1, decision: bool = False):
+    """Solve through :func:`ubongo_cp.cpsat_runtime.run_solver`; ``(status name, solver)``.
+
+    The name is ``"optimal"``, ``"feasible"`` (a solution whose optimality
+    is not proved), ``"infeasible"`` or ``"unknown"`` (time limit).
+    ``decision=True`` uses :data:`DECISION_PARAMETERS`.
+    """
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = max(0.01, float(time_limit))
+    solver.parameters.num_workers = num_workers
+    if decision:
+        for name, value in DECISION_PARAMETERS.items():
+            setattr(solver.parameters, name, value)
+    st = run_solver(solver, model)
+    name = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible",
+            cp_model.INFEASIBLE: "infeasible"}.get(st, "unknown")
+    return name, solver

@@ -1,0 +1,265 @@
+"""Safety in Orion Duel: can one opponent tile stop a player? Exact under OD-2...OD-5, with a refutation.
+
+The question of RULES.md §4 ("Is P's connection already safe?"), for a
+player P and a goal (``"sides"``: W1, ``"galaxies"``: W2), answered in
+*real opponent tiles*: P reaches the goal now (a plan of :mod:`.plans`),
+and still does after every legal placement of the opponent (OD-2, OD-3 for
+the opponent, with its real colours, so the hexes of P's colour it lays
+count for P). A move after which the opponent has won (OD-5) refutes
+safety; a move after which P has won does not. The question in bare hexes
+is :func:`.blocking.min_blocking_set`.
+
+Method: every legal opponent move is checked against a cache of P's plans.
+A move disjoint from a cached *quiet* plan (one whose tiles complete no
+condition but the goal) that touches none of the plan's colours keeps that
+plan valid (OD-3 and the goal are monotone in the colours laid, and no
+condition appears, so OD-5 cannot end the game early); this test runs on
+all moves at once (numpy). Other moves are decided exactly: the conditions
+after the move, a cached plan replayed through the engine, then a
+reachability question (:func:`.distance.shortest_plan`); the plans found
+join the cache.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .distance import shortest_plan
+from .graphs import tile_group
+from .plans import goal_fulfilled, order_plan, plan_hexes, query_start, solo
+from .state import OrionState
+from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
+
+__all__ = ["SafetyResult", "is_safe_connection", "SPARE_PLANS"]
+
+#: Plans with disjoint hexes that :func:`is_safe_connection` looks for after
+#: the first one, before it checks the opponent's moves.
+SPARE_PLANS = 2
+
+
+@dataclass
+class SafetyResult:
+    """Answer of :func:`is_safe_connection`; truthy when safe.
+
+    Attributes
+    ----------
+    safe : bool or None
+        None when the time limit came first.
+    status : str
+        ``"safe"``, ``"refuted"`` (``refutation`` stops P), ``"unreachable"``
+        (P cannot reach the goal even unopposed), ``"already"``, ``"over"``
+        (the game is over) or ``"unknown"``.
+    refutation : int or None
+        An opponent action (legal now) after which P cannot reach the goal
+        or the opponent has won.
+    plan : list of int
+        A plan of P in the current position (the reachability certificate).
+    moves : int
+        Opponent moves checked.
+    exact : int
+        Moves decided by a reachability question (the rest by a cached plan).
+    """
+
+    player: int
+    goal: str
+    safe: bool | None
+    status: str
+    refutation: int | None = None
+    plan: list = field(default_factory=list)
+    moves: int = 0
+    exact: int = 0
+    seconds: float = 0.0
+
+    def __bool__(self) -> bool:
+        return bool(self.safe)
+
+
+def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, pairs=None,
+                       time_limit: float = 10.0, num_workers: int = 1) -> SafetyResult:
+    """Can no single opponent move stop ``player`` from reaching ``goal``?
+
+    Parameters
+    ----------
+    state : OrionState
+    player : int
+        0 or 1; the opponent is ``1 - player`` (its move is asked for even
+        when ``player`` is to move).
+    goal : {"sides", "galaxies"}
+    pairs : list of int, optional
+        Opposite pairs that count for W1 (default all three).
+    time_limit : float
+        Seconds in all.
+    num_workers : int
+
+    Returns
+    -------
+    SafetyResult
+        Safe when P reaches the goal now (certificate ``plan``) and after
+        every legal opponent placement; otherwise ``refutation`` is such a
+        placement (None when P cannot reach the goal at all).
+
+    Raises
+    ------
+    InputError
+        For a bad player, goal or pair.
+
+    Examples
+    --------
+    The position of :func:`.blocking.min_blocking_set`'s example: any opponent tile on
+    (1, 0) stops player 0.
+
+    >>> from ubongo_cp.games.orion import OrionGame, OrionState, Setup, SetupRules
+    >>> game = OrionGame.get(rules=SetupRules(0, 0))
+    >>> line = [(1, r) for r in range(-5, 4)] + [(0, 4), (-1, 5)]
+    >>> used = [t for t in game.tiles.names if t != "S1"]
+    >>> s = OrionState.from_board(Setup((), ()), {h: 0 for h in line if h != (1, 0)},
+    ...                           (used, ()), 0, game)
+    >>> r = is_safe_connection(s, 0)
+    >>> r.status, (1, 0) in [game.board.hexes[c] for c in game.placements[r.refutation].cells]
+    ('refuted', True)
+    """
+    t0 = time.perf_counter()
+    res = SafetyResult(player, goal, True, "already")
+    keys, done = query_start(state, player, goal, pairs, res, t0)
+    if done:
+        return res
+    if state.is_terminal():
+        res.safe, res.status = False, "over"
+        res.seconds = time.perf_counter() - t0
+        return res
+    ans = shortest_plan(state, player, goal, pairs=keys, time_limit=time_limit,
+                        num_workers=num_workers)
+    if not ans.plan:
+        res.safe, res.status = (False, "unreachable") if ans.status == "unreachable" else (None, "unknown")
+        res.seconds = time.perf_counter() - t0
+        return res
+    res.plan = ans.plan
+    game, opp = state.game, 1 - player
+    moves = np.array(solo(state, opp).legal_actions(opp), dtype=np.int64)
+    res.moves = len(moves)
+    base = state.conditions()
+    alone = _alone_conditions(state, moves, opp)
+    cache = [_Cached(state, player, goal, keys, ans.plan, base)]
+    todo = ~cache[0].covers(state, moves, opp, alone)
+    # A few more plans avoiding the hexes of the first ones: a move meeting one plan
+    # then usually leaves another intact (fewer exact questions below).
+    avoid = set(cache[0].hexes.nonzero()[0].tolist())
+    for _ in range(SPARE_PLANS):
+        left = time_limit - (time.perf_counter() - t0)
+        if left <= 0 or not todo.any():
+            break
+        more = shortest_plan(state, player, goal, pairs=keys, blocked=avoid, time_limit=left,
+                             num_workers=num_workers, any_plan=True)
+        if not more.plan:
+            break
+        cache.append(_Cached(state, player, goal, keys, more.plan, base))
+        todo &= ~cache[-1].covers(state, moves, opp, alone)
+        avoid |= plan_hexes(state, more.plan)
+    res.status = "safe"
+    while True:
+        rest = np.flatnonzero(todo)
+        if not len(rest):
+            break
+        i = int(rest[0])
+        todo[i] = False
+        y = int(moves[i])
+        if time.perf_counter() - t0 > time_limit:
+            res.safe, res.status = None, "unknown"
+            break
+        after = solo(state, opp)
+        after._put(opp, y)
+        if after.winner is not None:  # OD-5 after the move
+            if after.winner == opp:
+                res.safe, res.status, res.refutation = False, "refuted", y
+                break
+            continue  # P has won: not stopped
+        if goal_fulfilled(after, player, goal, keys) or any(c.valid_after(after, y) for c in cache):
+            continue  # the move gave P the goal (the game goes on), or a plan survives
+        res.exact += 1
+        left = time_limit - (time.perf_counter() - t0)
+        ans = shortest_plan(solo(after, player), player, goal, pairs=keys,
+                            time_limit=max(left, 0.01), num_workers=num_workers)
+        if ans.status == "unreachable":
+            res.safe, res.status, res.refutation = False, "refuted", y
+            break
+        if not ans.plan:
+            res.safe, res.status = None, "unknown"
+            break
+        if order_plan(state, player, ans.plan, goal, keys) is not None:
+            cache.append(_Cached(state, player, goal, keys, ans.plan, base))
+            todo &= ~cache[-1].covers(state, moves, opp, alone)
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+class _Cached:
+    """A plan of P valid in the position, with what is needed to reuse it after an opponent move."""
+
+    def __init__(self, state, player, goal, keys, plan, base) -> None:
+        self.player, self.goal, self.keys, self.plan = player, goal, keys, list(plan)
+        game = state.game
+        colour = state.colour.copy()
+        for a in plan:
+            pl = game.placements[a]
+            for c, o in zip(pl.cells, pl.own):
+                colour[c] = player if o else 1 - player
+        self.colour = colour
+        self.hexes = np.zeros(game.n + 1, dtype=bool)
+        self.hexes[list(plan_hexes(state, plan))] = True
+        final = win_conditions(game, colour, state.galaxy, state.hole)
+        want = "W1" if goal == "sides" else "W2"
+        # Quiet: the plan's tiles complete no condition but the goal.
+        self.quiet = final[1 - player] <= base[1 - player] and final[player] <= base[player] | {want}
+
+    def covers(self, state, moves, placer, alone) -> np.ndarray:
+        """Moves that leave this plan valid, by a cheap sufficient test (vectorised)."""
+        game = state.game
+        if not self.quiet or not len(moves):
+            return np.zeros(len(moves), dtype=bool)
+        cells = game.pl_cells[moves]
+        disjoint = ~self.hexes[cells].any(axis=1)
+        # Colour of each cell of the move; it must touch no hex of its colour.
+        cols = np.where(game.pl_own[moves], placer, 1 - placer)
+        nb = game.neighbour_table[cells]                          # (moves, M, 6)
+        touch = (self.colour[nb] == cols[:, :, None]) & (cells[:, :, None] < game.n)
+        return disjoint & ~touch.any(axis=(1, 2)) & ~alone
+
+    def valid_after(self, after, y) -> bool:
+        """Exact: is the plan still a plan after opponent move ``y`` (position ``after``)?"""
+        pl = after.game.placements[y]
+        if self.hexes[list(pl.cells)].any():
+            return False
+        return order_plan(after, self.player, self.plan, self.goal, self.keys) is not None
+
+
+def _alone_conditions(state, moves, placer) -> np.ndarray:
+    """Per move: would its tile alone (a group of one colour) fulfil a condition (OD-4)?
+
+    Never with the shipped tiles and spacings (3 hexes cover at most one
+    galaxy and two black holes, and join no opposite sides); a vectorised
+    filter finds the moves that might, and only those are looked at.
+    """
+    game = state.game
+    cells = game.pl_cells[moves]
+    maybe = (state.galaxy[cells].sum(axis=1) >= W2_GALAXIES) | \
+        (state.hole[cells].sum(axis=1) >= W3_BLACK_HOLES)
+    for a, b in game.side_pairs:
+        ina = np.zeros(game.n + 1, dtype=bool)
+        inb = np.zeros(game.n + 1, dtype=bool)
+        ina[list(a)] = True
+        inb[list(b)] = True
+        maybe |= ina[cells].any(axis=1) & inb[cells].any(axis=1)
+    out = np.zeros(len(moves), dtype=bool)
+    for i in np.flatnonzero(maybe).tolist():
+        pl = game.placements[int(moves[i])]
+        cols = [placer if o else 1 - placer for o in pl.own]
+        for j in range(len(pl.cells)):
+            g = set(tile_group(pl.cells, cols, j, game.adjacency))
+            if (sum(state.galaxy[h] for h in g) >= W2_GALAXIES
+                    or sum(state.hole[h] for h in g) >= W3_BLACK_HOLES
+                    or any(g & a and g & b for a, b in game.side_pairs)):
+                out[i] = True
+    return out

@@ -1,0 +1,476 @@
+"""Orion Duel game state: moves (OD-2/OD-3), end of game (OD-5/6/7).
+
+Rules are those of RULES.md section 4 (seed 002); the setup (OD-1) is in
+:mod:`.setup`, the win conditions (OD-4) in :mod:`.wins`. Glossary and
+conventions:
+
+* hexes are axial ``(q, r)`` (:mod:`.hexgrid`); the engine works on hex
+  *indices* ``0 .. n-1`` of :class:`.board.Board` (sorted by ``(r, q)``);
+* player ``p`` (0 or 1) owns colour ``p``; a tile hex marked ``OWN`` gets
+  the placer's colour, a hex marked ``OPP`` the opponent's colour;
+* a *placement* is (tile, fixed orientation, anchor hex) lying inside the
+  board; the action id is the placement's index in
+  :attr:`OrionGame.placements` (dense ints, the same table for both
+  players, ids of one tile contiguous);
+* OD-3 reads "one of your already lying hexes" as any earlier hex of the
+  colour in question, whoever placed it (RULES.md decision): a hex of
+  colour c that the opponent put down as its tile's opponent hex counts.
+
+Game facts (OpenSpiel style): 2 players, no chance after setup,
+deterministic, at most ``2 * len(tiles)`` moves (every move places one of
+the mover's unused tiles, OD-2). Returns are 1 for a win, 0 for a loss and
+0.5 each for a draw (OD-7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from ...errors import IllegalActionError, InputError
+from ..base import TERMINAL, GameState
+from .board import Board, default_board
+from .graphs import tile_group
+from .hexgrid import Hex
+from .setup import Setup, SetupRules, random_setup, validate_setup
+from .tiles import OWN, TileSet, default_tiles
+from .wins import WinWitness, evaluate_wins, win_conditions
+
+__all__ = ["Placement", "OrionGame", "OrionState"]
+
+
+# ---------------------------------------------------------------------------
+# Placements and the game (static data shared by every state)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A tile in a fixed orientation at an anchor: the action of OD-2.
+
+    ``cells`` are hex indices, ``own`` marks which of them take the
+    placer's colour; ``rotation``/``flip``/``anchor`` are the canonical
+    transform of the tile's base cells (see :func:`.hexgrid.transform`).
+    """
+
+    id: int
+    tile: int
+    rotation: int
+    flip: bool
+    anchor: Hex
+    cells: tuple[int, ...]
+    own: tuple[bool, ...]
+
+
+class OrionGame:
+    """Static data of one Orion Duel variant: board, tile set, OD-1 rules, placement table.
+
+    Build with :meth:`get` (cached per board, tile set and rules).
+
+    Attributes
+    ----------
+    placements : list of Placement
+        Every placement of every tile inside the board (action ids).
+    pl_cells : numpy.ndarray, shape (P, M), int
+        Hex indices per placement, padded with the sentinel ``n`` (the
+        number of hexes) up to ``M``, the largest tile size.
+    pl_own : numpy.ndarray, shape (P, M), bool
+        True where the placement puts the placer's colour.
+    pl_tile : numpy.ndarray, shape (P,), int
+        Tile index per placement.
+    """
+
+    def __init__(self, board: Board, tiles: TileSet, rules: SetupRules | None = None) -> None:
+        self.board = board
+        self.tiles = tiles
+        self.rules = rules or SetupRules()
+        self.n = board.num_hexes
+        idx = board.index
+        pls: list[Placement] = []
+        self.lookup: dict[tuple[int, frozenset], int] = {}
+        self.tile_range: list[tuple[int, int]] = []
+        for ti, tile in enumerate(tiles.tiles):
+            start = len(pls)
+            for ori in tile.orientations(tiles.flips):
+                for anchor in board.hexes:
+                    cells = [(h[0] + anchor[0], h[1] + anchor[1]) for h, _ in ori.cells]
+                    if not all(c in idx for c in cells):
+                        continue
+                    ci = tuple(idx[c] for c in cells)
+                    own = tuple(c == OWN for _, c in ori.cells)
+                    key = (ti, frozenset(zip(ci, own)))
+                    if key in self.lookup:
+                        continue
+                    self.lookup[key] = len(pls)
+                    pls.append(Placement(len(pls), ti, ori.rotation, ori.flip, anchor, ci, own))
+            self.tile_range.append((start, len(pls)))
+        self.placements = pls
+        m = max(t.size for t in tiles.tiles)
+        self.pl_cells = np.full((len(pls), m), self.n, dtype=np.int64)
+        self.pl_own = np.zeros((len(pls), m), dtype=bool)
+        for p in pls:
+            self.pl_cells[p.id, :len(p.cells)] = p.cells
+            self.pl_own[p.id, :len(p.own)] = p.own
+        self.pl_tile = np.array([p.tile for p in pls], dtype=np.int64)
+        self.adjacency = board.adjacency
+        self.side_pairs = [(board.side_index[a], board.side_index[b]) for a, b in board.pairs]
+
+    @staticmethod
+    @lru_cache(maxsize=16)
+    def get(board: Board | None = None, tiles: TileSet | None = None,
+            rules: SetupRules | None = None) -> "OrionGame":
+        """The (cached) game for ``board``, ``tiles`` and ``rules`` (defaults: RULES.md §4)."""
+        return OrionGame(board or default_board(), tiles or default_tiles(), rules)
+
+    @cached_property
+    def covering(self) -> tuple[tuple[tuple[int, bool], ...], ...]:
+        """Per hex index, the ``(placement id, is_own)`` pairs of the placements covering it."""
+        out: list[list[tuple[int, bool]]] = [[] for _ in range(self.n)]
+        for p in self.placements:
+            for c, o in zip(p.cells, p.own):
+                out[c].append((p.id, o))
+        return tuple(tuple(x) for x in out)
+
+    @cached_property
+    def neighbour_table(self) -> np.ndarray:
+        """Neighbour indices per hex, shape (n + 1, 6), padded with the sentinel ``n``."""
+        tab = np.full((self.n + 1, 6), self.n, dtype=np.int64)
+        for h, ns in enumerate(self.adjacency):
+            tab[h, :len(ns)] = ns
+        return tab
+
+    def placement_id(self, tile: int, cells_own: Iterable[tuple[int, bool]]) -> int | None:
+        """Action id of ``tile`` covering the given ``(hex index, is_own)`` cells, or None."""
+        return self.lookup.get((tile, frozenset(cells_own)))
+
+    def max_moves(self) -> int:
+        """Upper bound on game length: every move uses one of 2 x (tiles per player)."""
+        return 2 * len(self.tiles.tiles)
+
+
+# ---------------------------------------------------------------------------
+# The state
+
+
+class OrionState(GameState):
+    """An Orion Duel position after setup (OpenSpiel-style state).
+
+    Parameters
+    ----------
+    setup : Setup, optional
+        Token layout and first player; default a random valid layout from
+        ``seed`` (:func:`.setup.random_setup`). Validated by OD-1 against
+        the game's :class:`.setup.SetupRules` (token counts and spacings).
+    game : OrionGame, optional
+        Board, tiles and OD-1 rules (default the RULES.md §4 game).
+    seed : int, optional
+        Seed of the random layout when ``setup`` is not given.
+
+    Raises
+    ------
+    InputError
+        If ``setup`` breaks OD-1.
+
+    Examples
+    --------
+    >>> s = OrionState(random_setup(3))
+    >>> s.current_player() == s.setup.first_player, len(s.legal_actions()) > 1000
+    (True, True)
+    """
+
+    num_players = 2
+
+    def __init__(self, setup: Setup | None = None, game: OrionGame | None = None,
+                 seed: int | None = None) -> None:
+        self.game = game or OrionGame.get()
+        board = self.game.board
+        if setup is None:
+            setup = random_setup(seed, board, rules=self.game.rules)
+        validate_setup(setup, board, self.game.rules)
+        self.setup = setup
+        n = self.game.n
+        idx = board.index
+        self.galaxy = np.zeros(n + 1, dtype=bool)
+        self.hole = np.zeros(n + 1, dtype=bool)
+        self.galaxy[[idx[tuple(h)] for h in setup.galaxies]] = True
+        self.hole[[idx[tuple(h)] for h in setup.black_holes]] = True
+        self.token = self.galaxy | self.hole
+        self.pl_token = self.token[self.game.pl_cells].any(axis=1)
+        self.colour = np.full(n + 1, -1, dtype=np.int64)
+        self.used = np.zeros((2, len(self.game.tiles.tiles)), dtype=bool)
+        self.player = setup.first_player
+        self.history: list[int] = []
+        self.winner: int | None = None      # 0, 1, or -1 for a draw
+        self.end_rule: str | None = None    # "OD-5", "OD-6" or "OD-7"
+        self._conds: tuple[frozenset, frozenset] = (frozenset(), frozenset())
+        self._wins: list[list[WinWitness]] | None = [[], []]
+        self._legal: dict[int, list[int]] = {}
+
+    @classmethod
+    def from_board(cls, setup: Setup, colours: Mapping[Hex, int], used=((), ()),
+                   to_move: int = 0, game: OrionGame | None = None) -> "OrionState":
+        """A position given by its colours (analysis and tests; not checked to be reachable in play).
+
+        Parameters
+        ----------
+        setup : Setup
+            Token layout (validated by OD-1).
+        colours : mapping (q, r) -> 0 or 1
+            The coloured hexes.
+        used : pair of iterables of str
+            Names of the tiles each player has placed.
+        to_move : int
+            The player to move.
+        game : OrionGame, optional
+
+        Raises
+        ------
+        InputError
+            For a hex off the board, a colour other than 0/1, an unknown tile
+            name or a bad player.
+
+        Notes
+        -----
+        The win conditions are evaluated; if one player fulfils more, the
+        position is over (OD-5), as after a real move.
+        """
+        s = cls(setup, game)
+        idx = s.game.board.index
+        if to_move not in (0, 1):
+            raise InputError(f"player to move must be 0 or 1, got {to_move!r}")
+        for h, c in colours.items():
+            if tuple(h) not in idx:
+                raise InputError(f"hex {tuple(h)} is off the board")
+            if c not in (0, 1):
+                raise InputError(f"hex {tuple(h)}: colour must be 0 or 1, got {c!r}")
+            s.colour[idx[tuple(h)]] = c
+        for p in (0, 1):
+            for name in used[p]:
+                if name not in s.game.tiles.names:
+                    raise InputError(f"unknown tile {name!r} (tile set '{s.game.tiles.name}')")
+                s.used[p, s.game.tiles.names[name]] = True
+        s.player = to_move
+        s._after_colours()
+        return s
+
+    # -- contract ---------------------------------------------------------
+
+    def current_player(self) -> int:
+        return TERMINAL if self.winner is not None else self.player
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Sorted ids of the legal placements of ``player`` (default: the one to move).
+
+        OD-2: an unused tile of the player, inside the board, on free hexes;
+        OD-3: a placement covering a token must join same-coloured hexes
+        placed earlier. Empty when the game is over.
+        """
+        if self.winner is not None:
+            return []
+        p = self.player if player is None else player
+        if p not in self._legal:
+            self._legal[p] = self._compute_legal(p)
+        return list(self._legal[p])
+
+    def apply_action(self, action: int) -> None:
+        """Play placement ``action`` for the player to move (OD-2, OD-3), then OD-5, OD-7, OD-6.
+
+        Raises
+        ------
+        IllegalActionError
+            If ``action`` is not an integer id (numpy integers are fine,
+            bools are not), or breaks a rule (the message names it).
+        """
+        action = _action_id(self, action)
+        if self.winner is not None:
+            raise self._illegal(action, "the game is over")
+        why = self._violation(self.player, action)
+        if why:
+            raise self._illegal(action, why)
+        p = self.player
+        self._put(p, action)
+        if self.winner is not None:
+            return
+        if self.used.all():  # OD-7: every tile placed, counts equal
+            s0, s1 = self.scores()
+            self.winner = 0 if s0 > s1 else 1 if s1 > s0 else -1
+            self.end_rule = "OD-7"
+            return
+        self.player = 1 - p
+        if not self.used[self.player].all() and not self.legal_actions():
+            self.winner, self.end_rule = p, "OD-6"  # OD-6: the mover cannot place a tile
+        elif self.used[self.player].all():
+            self.player = p  # the other player has tiles left (only with unequal tile sets)
+
+    def place(self, action: int, player: int) -> None:
+        """Analysis move: ``player`` places ``action`` while the other player passes.
+
+        Not a move of the game (OD-2 has no pass): the "opponent passes"
+        of the analysis questions (RULES.md §4). Same legality as
+        :meth:`apply_action` (OD-2, OD-3) and the same immediate end
+        (OD-5); the turn stays with ``player``; OD-6 and OD-7 are not
+        looked at (the passing player is never asked to move).
+
+        Raises
+        ------
+        IllegalActionError
+            As :meth:`apply_action`.
+        """
+        action = _action_id(self, action)
+        if self.winner is not None:
+            raise self._illegal(action, "the game is over")
+        why = self._violation(player, action)
+        if why:
+            raise self._illegal(action, why)
+        self._put(player, action)
+        self.player = player
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def returns(self) -> list[float]:
+        if self.winner is None:
+            return [0.0, 0.0]
+        if self.winner < 0:
+            return [0.5, 0.5]
+        return [1.0 if p == self.winner else 0.0 for p in (0, 1)]
+
+    def clone(self) -> "OrionState":
+        new = OrionState.__new__(OrionState)
+        new.__dict__.update(self.__dict__)
+        new.colour = self.colour.copy()
+        new.used = self.used.copy()
+        new.history = list(self.history)
+        new._legal = dict(self._legal)
+        return new
+
+    def action_to_string(self, action: int) -> str:
+        """``"I3a r2 f @(q,r)"``: tile, rotation, flip mark, anchor hex."""
+        try:
+            pl = self.game.placements[int(action)]
+        except (IndexError, ValueError, TypeError):
+            return f"#{action!r}"
+        name = self.game.tiles.tiles[pl.tile].name
+        return f"{name} r{pl.rotation}{' f' if pl.flip else ''} @({pl.anchor[0]},{pl.anchor[1]})"
+
+    def __str__(self) -> str:
+        from .render import ascii_board
+        return ascii_board(self)
+
+    def _repr_png_(self) -> bytes:
+        """The position as a PNG picture (Jupyter); see :func:`.render.picture`."""
+        from .render import picture
+        return picture(self, "png")
+
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (Jupyter); see :func:`.render.picture`."""
+        from .render import picture
+        return picture(self, "svg").decode()
+
+    # -- rules helpers ----------------------------------------------------
+
+    def why_illegal(self, action: int) -> str:
+        """The rule an illegal ``action`` of the player to move breaks ("not legal" if none)."""
+        return self._violation(self.player, action) or "not legal"
+
+    def scores(self) -> tuple[int, int]:
+        """OD-7 score per player: galaxies under its colour minus black holes under it."""
+        c = self.colour[:-1]
+        g, h = self.galaxy[:-1], self.hole[:-1]
+        return tuple(int((g & (c == p)).sum() - (h & (c == p)).sum()) for p in (0, 1))
+
+    def remaining_tiles(self, player: int) -> list[int]:
+        """Indices of the tiles ``player`` has not placed yet."""
+        return [i for i in range(self.used.shape[1]) if not self.used[player, i]]
+
+    def hex_colour(self, h: Hex) -> int:
+        """Colour on hex ``h`` (-1 when free)."""
+        return int(self.colour[self.game.board.index[tuple(h)]])
+
+    def conditions(self) -> tuple[frozenset, frozenset]:
+        """The win conditions (``"W1"``, ``"W2"``, ``"W3"``) each player fulfils now (OD-4)."""
+        return self._conds
+
+    @property
+    def wins(self) -> list[list[WinWitness]]:
+        """The fulfilled win conditions with witness chains, per player (:func:`evaluate_wins`).
+
+        Computed when first asked for after a move (witness paths cost more
+        than the conditions themselves, which every move needs for OD-5).
+        """
+        if self._wins is None:
+            self._wins = evaluate_wins(self.game, self.colour, self.galaxy, self.hole)
+        return self._wins
+
+    def _put(self, p: int, action: int) -> None:
+        """Colour the placement's hexes, mark the tile used, apply OD-5."""
+        pl = self.game.placements[action]
+        for c, o in zip(pl.cells, pl.own):
+            self.colour[c] = p if o else 1 - p
+        self.used[p, pl.tile] = True
+        self.history.append(action)
+        self._after_colours()
+
+    def _after_colours(self) -> None:
+        self._legal = {}
+        self._wins = None
+        self._conds = win_conditions(self.game, self.colour, self.galaxy, self.hole)
+        n0, n1 = len(self._conds[0]), len(self._conds[1])
+        if n0 != n1:  # OD-5: more fulfilled conditions wins at once
+            self.winner, self.end_rule = (0 if n0 > n1 else 1), "OD-5"
+
+    def _compute_legal(self, p: int) -> list[int]:
+        game = self.game
+        ok = (self.colour[game.pl_cells] < 0).all(axis=1) & ~self.used[p][game.pl_tile]
+        for t in np.flatnonzero(ok & self.pl_token):
+            if self._od3_violation(p, int(t)):
+                ok[t] = False
+        return np.flatnonzero(ok).tolist()
+
+    def _violation(self, p: int, action: int) -> str | None:
+        """The rule placement ``action`` of player ``p`` breaks now (OD-2, OD-3), or None."""
+        game = self.game
+        if not 0 <= action < len(game.placements):
+            return f"no such placement (ids are 0..{len(game.placements) - 1})"
+        pl = game.placements[action]
+        name = game.tiles.tiles[pl.tile].name
+        if self.used[p, pl.tile]:
+            return f"OD-2: player {p} has already placed tile {name}"
+        busy = [game.board.hexes[c] for c in pl.cells if self.colour[c] >= 0]
+        if busy:
+            return f"OD-2: hexes {busy} are already covered"
+        return self._od3_violation(p, action)
+
+    def _od3_violation(self, p: int, action: int) -> str | None:
+        """OD-3: each token-covering hex of colour c must reach an earlier c hex through c hexes.
+
+        "Earlier c hex" is any hex of colour c on the board, whoever placed
+        it (the RULES.md reading of "one of your already lying hexes").
+        """
+        game = self.game
+        pl = game.placements[action]
+        cols = [p if o else 1 - p for o in pl.own]
+        adj = game.adjacency
+        for i, h in enumerate(pl.cells):
+            if not self.token[h]:
+                continue
+            c = cols[i]
+            group = tile_group(pl.cells, cols, i, adj)
+            if not any(self.colour[v] == c for u in group for v in adj[u]):
+                kind = "galaxy" if self.galaxy[h] else "black hole"
+                return (f"OD-3: the hex on the {kind} at {game.board.hexes[h]} (colour {c}) "
+                        f"does not join a hex of colour {c} placed earlier")
+        return None
+
+
+def _action_id(state: OrionState, action) -> int:
+    """``action`` as an int; IllegalActionError for anything but an integer (bools included).
+
+    A stand-in for the shared non-integer-action check of ``games/base.py``.
+    """
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"illegal action {action!r}: an action is an integer id, "
+                                 f"got {type(action).__name__}")
+    return int(action)

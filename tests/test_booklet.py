@@ -337,7 +337,7 @@ def test_pdf_has_a_bookmark_per_card_side(booklet, example_cards):
 
 
 def test_png_directory_is_replaced_as_a_whole(example_cards, tmp_path, monkeypatch):
-    import ubongo_cp.booklet as booklet_module
+    import ubongo_cp.booklet.book as booklet_module
 
     pngs = tmp_path / "pages"
     pngs.mkdir()

@@ -36,8 +36,6 @@ import math
 import os
 import sys
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
@@ -169,6 +167,10 @@ class LocalExecutor(Executor):
                         raise
                     yield on_error(item, exc)
             return
+        # concurrent.futures.process costs ~0.1 s to import: only on this path.
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        from concurrent.futures.process import BrokenProcessPool
+
         _preload(self._warm)
         todo = deque(range(len(items)))  # items not yet run
         alone: deque[int] = deque()      # suspects of a pool crash: run one at a time

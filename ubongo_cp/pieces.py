@@ -338,7 +338,8 @@ def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REG
         raise InputError("empty region: no '#' cell", path=path)
     cells = parse_grid([ln for _, ln in lines], path=path, first_line=lines[0][0])
     if len(cells) > max_cells:
-        raise InputError(f"region has {len(cells)} cells, over the limit of {max_cells}", path=path)
+        raise InputError(f"region has {len(cells)} cells, over the limit of {max_cells} (a guard against a "
+                         "mistyped region; raise max_cells for larger puzzles)", path=path)
     return Region(normalize(cells), path)
 
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["PAGE_MM", "Layout"]
+__all__ = ["PAGE_MM", "DEFAULT_CELL_MM", "Layout"]
 
 #: Page size (width, height) in mm: ISO 216 A4 portrait.
 PAGE_MM = (210.0, 297.0)
+
+#: Size of a cell on printed playtest cards, in mm: an estimate of the physical
+#: games' pieces, not a measured value (see :mod:`.playtest`).
+DEFAULT_CELL_MM = 20.0
 
 
 class Layout:

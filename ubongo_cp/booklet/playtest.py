@@ -34,12 +34,11 @@ from ..draw.puzzle import label_piece
 from ..errors import InputError
 from ..io import atomic_path
 from ..pieces import PieceSet
-from .layout import PAGE_MM
+from .layout import DEFAULT_CELL_MM, PAGE_MM
 
 __all__ = ["DEFAULT_CELL_MM", "make_playtest_cards", "card_sheets", "piece_sheets"]
 
 #: Default size of a cell on paper, mm (an estimate; see the module docstring).
-DEFAULT_CELL_MM = 20.0
 #: Page margin and the gap between cards (where the cut marks go), mm.
 MARGIN = 10.0
 GUTTER = 8.0

@@ -133,7 +133,7 @@ def _cmd_booklet(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------- cards
 def _add_cards(sub) -> None:
-    from ..booklet.playtest import DEFAULT_CELL_MM
+    from ..booklet.layout import DEFAULT_CELL_MM
 
     p = sub.add_parser("cards", help="printable playtest cards (true scale, cut marks) and a sheet of the pieces",
                        description="Write printable playtest cards of a deck: every card side with its region at "

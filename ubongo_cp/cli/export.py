@@ -80,7 +80,7 @@ def xmpuzzle_task(args: argparse.Namespace) -> tuple[list, object]:
             raise InputError(f"{option} does not go with a BurrTools file: its problem names the pieces "
                              "and the result (pick a problem with --problem N)")
     number = 1 if args.problem is None else args.problem
-    problem = read_xmpuzzle(args.card, number)
+    problem = read_xmpuzzle(args.card, number, max_cells=args.max_cells)
     if not args.json:
         counts: dict[str, int] = {}
         for piece in problem.pieces:

@@ -36,6 +36,7 @@ def add_parsers(sub) -> None:
                                      f"{DEFAULT_STRATEGY['first']} for a first solution, "
                                      f"{DEFAULT_STRATEGY['count']} for counting)")
     p.add_argument("--json", action="store_true", help="print JSON instead of drawings")
+    _add_max_cells(p)
     p.add_argument("--draw", metavar="FILE", help="also draw the solutions shown (with a card: each task's first) "
                                                   "to FILE.svg, .png or .pdf, in the booklet's colours")
     p.set_defaults(func=_cmd_solve)
@@ -49,15 +50,23 @@ def add_parsers(sub) -> None:
     p.add_argument("--backend", default=DEFAULT_STRATEGY["analyze"],
                    help=f"solver: {', '.join(solver_names())} (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
+    _add_max_cells(p)
     p.set_defaults(func=_cmd_analyze)
+
+
+def _add_max_cells(p: argparse.ArgumentParser) -> None:
+    from ..pieces import MAX_REGION_CELLS
+
+    p.add_argument("--max-cells", type=int, default=MAX_REGION_CELLS, metavar="N",
+                   help="largest region accepted, in cells (default %(default)s: a guard against a mistyped "
+                        "region whose placements would fill the memory; raise it for larger puzzles)")
 
 
 
 # --------------------------------------------------------------------- solve
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from ..cover import build_instance
+    # Inputs are read before numpy and the solvers are imported: a bad file fails fast.
     from ..pieces import load_pieces, load_region
-    from ..solvers import solve
 
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
@@ -81,9 +90,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if args.face is not None:
             raise InputError("--face goes with a card file, not with --pieces/--region")
         piece_set = load_pieces(args.pieces)
-        region = load_region(args.region)
+        region = load_region(args.region, max_cells=args.max_cells)
         names = piece_names_arg(args.use) if args.use is not None else None
         pieces = piece_set.select(names)
+    from ..cover import build_instance
+    from ..solvers import solve
+
     instance = build_instance(pieces, region)
     limit = None if args.count else (args.limit or 1)
     if args.count and args.limit:
@@ -105,10 +117,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _solve_card(args: argparse.Namespace) -> int:
     from ..cards import load_card
+
+    card = load_card(args.card, max_cells=args.max_cells)
     from ..cover import task_instance
     from ..solvers import solve
 
-    card = load_card(args.card)
     faces = [args.face] if args.face is not None else list(card.tasks)
     out, panels = [], []
     for face in faces:
@@ -178,11 +191,12 @@ def _draw(solution: dict, chars: dict, region) -> str:
 
 # ------------------------------------------------------------------- analyze
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    from ..analyze import analyze
     from ..pieces import load_pieces, load_region
 
     piece_set = load_pieces(args.pieces)
-    region = load_region(args.region)
+    region = load_region(args.region, max_cells=args.max_cells)
+    from ..analyze import analyze
+
     result = analyze(piece_set.pieces, region, args.k, backend=args.backend)
     if args.json:
         print(json.dumps(result.to_json()))

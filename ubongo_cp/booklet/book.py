@@ -1,0 +1,178 @@
+"""Solution booklets: the PDF and PNG writer (see :mod:`ubongo_cp.booklet`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator, Sequence
+
+from matplotlib.backends.backend_pdf import PdfPages
+
+from ..cards import CardSide
+from ..draw.canvas import PALETTE, piece_colours
+from ..errors import InputError
+from ..io import atomic_path
+from .layout import PAGE_MM
+from ..draw.card import game_title, side_label
+from .page import pages_needed, render_page, render_pages
+from .views import MOST_SOLUTIONS, TaskView, results_index, task_views
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["make_booklet", "render_page", "render_pages", "task_views", "piece_colours", "TaskView", "PALETTE",
+           "PAGE_MM", "page_png_name", "MOST_SOLUTIONS"]
+
+
+def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
+                 png_dir: str | os.PathLike | None = None, results: "pd.DataFrame | None" = None,
+                 dpi: int = 110, time_limit: float | None = 10.0, all_solutions: bool = False,
+                 most: int = MOST_SOLUTIONS, progress: bool = False) -> int:
+    """Write a PDF solution booklet, one A4 page per card side, with a bookmark per card side.
+
+    Parameters
+    ----------
+    cards : sequence of CardSide
+        The card sides, one page each, in this order.
+    out_pdf : path
+        The PDF to write (atomically: a temporary file renamed on success).
+        Its outline (bookmarks) has one entry per card side.
+    png_dir : path, optional
+        Directory for one PNG per page, named by :func:`page_png_name`
+        (``{game}_{card_id}_{side}.png``; continuation pages ``..._2.png``),
+        A4 at ``dpi``. Written atomically as a whole: the pages are drawn
+        into a temporary directory beside it and moved in once the booklet
+        is complete, so an interrupted run leaves the directory as it was,
+        and a completed one replaces every page PNG it held.
+    results : pandas.DataFrame, optional
+        The batch runner's task table, as :func:`ubongo_cp.report.load_tasks`
+        reads it (columns ``card_id, side, face`` and any of ``status, count,
+        complete, difficulty, solution, task_hash``). Used where it has a valid solution for a task
+        (checked with :func:`ubongo_cp.cover.verify_solution`); other tasks are
+        solved here (see :func:`task_views`).
+    dpi : int
+        Resolution of the PNGs (dots per inch); the PDF is vector graphics.
+    time_limit : float, optional
+        Seconds per task solved here (CP-SAT); None for no limit.
+    all_solutions : bool
+        Draw every solution of tasks with more than one (at most ``most``
+        per task), on continuation pages where they do not fit.
+    most : int
+        Largest number of solutions drawn per task with ``all_solutions``.
+    progress : bool
+        Show a tqdm progress bar (pages drawn) on standard error.
+
+    Returns
+    -------
+    int
+        Number of pages written (``len(cards)``, plus continuation pages).
+
+    Raises
+    ------
+    InputError
+        When ``cards`` is empty, ``dpi`` is not positive or ``most`` is below 1.
+
+    Notes
+    -----
+    Cost: one CP-SAT call per task not covered by ``results`` (typically a
+    few ms to tens of ms each), plus about 0.1-0.3 s of drawing per page.
+    Bookmarks are added with pypdf (matplotlib's ``PdfPages`` writes none).
+    """
+    cards = list(cards)
+    if not cards:
+        raise InputError("no card sides to put in the booklet")
+    if dpi <= 0:
+        raise InputError(f"dpi must be positive, got {dpi}")
+    if most < 1:
+        raise InputError(f"most must be at least 1, got {most}")
+    table = results_index(results)
+
+    def views_of(card):
+        return task_views(card, table, time_limit=time_limit, all_solutions=all_solutions, most=most)
+
+    # With every solution drawn a card side may need several pages: settle the views first to number them.
+    settled = [views_of(card) for card in cards] if all_solutions else None
+    total = sum(pages_needed(v) for v in settled) if settled else len(cards)
+    titles = list(dict.fromkeys(game_title(c) for c in cards))
+    outline: list[tuple[str, int]] = []
+    with ExitStack() as stack:
+        pngs = None if png_dir is None else stack.enter_context(_page_directory(png_dir))
+        tmp = stack.enter_context(atomic_path(out_pdf, suffix=".pdf"))
+        bar = _progress_bar(total, progress)    # once the outputs are known to be writable
+        if bar is not None:
+            stack.callback(bar.close)
+        with PdfPages(tmp, metadata={"Title": f"{' / '.join(titles)} solution booklet", "Creator": "ubongo-cp"}) as pdf:
+            number = 1
+            for i, card in enumerate(cards):
+                views = settled[i] if settled else views_of(card)
+                outline.append((f"card {card.card_id} \u00b7 {side_label(card)}", number - 1))
+                for k, fig in enumerate(render_pages(card, views, page=number, pages=total), 1):
+                    pdf.savefig(fig)
+                    if pngs is not None:
+                        fig.savefig(pngs / page_png_name(card, k), dpi=dpi, format="png")
+                    fig.clear()
+                    number += 1
+                    if bar is not None:
+                        bar.update(1)
+        _add_outline(tmp, outline)
+    return total
+
+
+def page_png_name(card: CardSide, page: int = 1) -> str:
+    """File name of a card side's page PNG: ``f"{game}_{card_id}_{side}.png"``, ``..._{page}.png`` after the first."""
+    return f"{card.game}_{card.card_id}_{card.side}" + ("" if page == 1 else f"_{page}") + ".png"
+
+
+def _progress_bar(total: int, show: bool):
+    if not show:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="page", desc="booklet", dynamic_ncols=True)
+
+
+def _add_outline(pdf_path: Path, entries: Sequence[tuple[str, int]]) -> None:
+    """Add bookmarks ``(title, page index)`` to a PDF in place; the viewer opens with them shown."""
+    import io
+
+    from pypdf import PdfReader, PdfWriter
+
+    reader = PdfReader(io.BytesIO(pdf_path.read_bytes()))
+    writer = PdfWriter(clone_from=reader)
+    for title, index in entries:
+        writer.add_outline_item(title=title, page_number=index)
+    writer.page_mode = "/UseOutlines"
+    with open(pdf_path, "wb") as fh:
+        writer.write(fh)
+
+
+@contextmanager
+def _page_directory(png_dir: str | os.PathLike) -> Iterator[Path]:
+    """A temporary directory for the page PNGs, moved onto ``png_dir`` when the block ends without error.
+
+    Page PNGs (``*.png``) already in ``png_dir`` are replaced by the new set
+    (a page of a card side no longer in the deck goes too); other files in
+    it stay. On an error or Ctrl-C the temporary directory is removed and
+    ``png_dir`` is left as it was.
+    """
+    target = Path(png_dir)
+    if target.exists() and not target.is_dir():
+        raise InputError("is a file, expected a directory for the page PNGs", path=target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
+    try:
+        yield tmp
+        target.mkdir(exist_ok=True)
+        for old in target.glob("*.png"):
+            if old.is_file() and not (tmp / old.name).exists():
+                old.unlink()
+        for page in sorted(tmp.iterdir()):
+            os.replace(page, target / page.name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -180,6 +180,50 @@ def test_census_regions_best_first(reference):
     assert summary["cards"] == (frame["unique_subsets"] >= 6).sum()
 
 
+def test_generate_draws_regions_from_a_census(reference, tmp_path):
+    """``generate --from-census`` (issue 16): a side's regions come from the census, best first."""
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.generate import generate_deck
+    from ubongo_cp.solvers import solve
+    from ubongo_cp.specs import parse_spec
+
+    out, _ = reference
+    spec = parse_spec("""game = "census-test"
+pieces = "classic"
+cards = 2
+[[sides]]
+name = "a"
+pieces_per_task = 3
+faces = 4
+max_rows = 4
+max_cols = 4
+cells = [9, 9]
+unique = true
+[[sides]]
+name = "b"
+pieces_per_task = 3
+faces = 4
+max_rows = 5
+max_cols = 5
+cells = [11, 12]
+unique = true
+""", path=str(tmp_path / "deck.toml"))
+    candidates = census_regions(out, min_unique=4)
+    said = []
+    deck = generate_deck(spec, None, seed=1, candidates=candidates, progress=said.append)
+    # Side "a" (9 cells in 4x4) is drawn from the census; side "b" (11-12 cells) has no candidate and says so.
+    assert [c.side for c in deck] == ["a", "a"]
+    assert sum("hold none of 11-12 cells within 5x5" in line for line in said) == 2
+    census_cells = {region_text(r.cells) for r in candidates if r.area == 9}
+    best = region_text(next(r for r in candidates if r.area == 9).cells)
+    for card in deck:
+        assert region_text(card.region.cells) in census_cells
+        assert region_text(card.region.cells) == best          # the first candidate already offers 4 tasks
+        for face, names in card.tasks.items():
+            # each task tiles its region in exactly one way (CP-SAT, independent of the census's DLX analysis)
+            assert solve(build_instance(card.task_pieces(face), card.region), backend="cpsat").count == 1
+
+
 def test_refuses_a_census_of_other_parameters(reference, tmp_path):
     ref, _ = reference
     for change, what in [({"k": 2}, "k: 3, asked 2"), ({"box": (4, 5)}, "box"), ({"per_subset": False}, "per_subset"),

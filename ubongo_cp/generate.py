@@ -315,7 +315,12 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
     for n, ((i, side), search) in enumerate(zip(sides, found)):
         card_id = spec.card_id(i)
         if search.region is None:
-            if progress:
+            if progress and candidates is not None and not work[n][3]:
+                lo, hi = side.cells
+                progress(f"card {card_id} side {side.name}: the candidate regions hold none of "
+                         f"{lo if lo == hi else f'{lo}-{hi}'} cells within {side.max_rows}x{side.max_cols} "
+                         "(a census of those sizes would); left out")
+            elif progress:
                 progress(f"card {card_id} side {side.name}: no region in {search.tried} tried offers a task "
                          "(relax the side's cells, box, max_solutions or difficulty, or raise attempts); left out")
             continue

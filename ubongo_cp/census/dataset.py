@@ -1,0 +1,240 @@
+"""The census directory: manifest, one Parquet file per shard, and the readers."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from .. import __version__
+from ..errors import InputError
+from ..pieces import Region
+
+from .spec import CARD_UNIQUE, CensusSpec, FORMAT, MANIFEST, TABLES, _schemas, plan_census, region_from_text
+
+__all__ = ["read_manifest", "read_census", "census_regions", "census_summary"]
+
+
+def _shard_name(n: int, index: int, count: int) -> str:
+    return f"n{n:02d}-{index:05d}-of-{count:05d}.parquet"
+
+
+_SHARD_FILE = re.compile(r"n(\d+)-(\d+)-of-(\d+)\.parquet")
+
+
+def _open_census(out: Path, spec: CensusSpec, shards: int | None) -> dict:
+    """Create or check the census directory; return its manifest.
+
+    A manifest with other parameters, or files where the census's would go
+    that belong to no shard of the plan, is refused. Temporary files left
+    by a killed run are removed.
+    """
+    from ..io import atomic_write_text
+
+    if out.exists() and not out.is_dir():
+        raise InputError("is a file, expected a directory for the census", path=out)
+    params = spec.parameters()
+    if (out / MANIFEST).exists():
+        manifest = read_manifest(out)
+        for key, value in params.items():
+            if key == "pieces":
+                continue  # the same shapes under another name (a path to the same file) are the same census
+            if manifest.get(key) != value:
+                raise InputError(f"holds a census of other parameters ({key}: {_show(manifest.get(key))}, "
+                                 f"asked {_show(value)}); choose another directory", path=out)
+        if shards is not None and any(p["shards"] != shards for p in manifest["plan"].values()):
+            raise InputError(f"holds this census with other shard counts than {shards}; resume it without one",
+                             path=out)
+    else:
+        stray = [t for t in TABLES if (out / t).exists()]
+        if stray:
+            raise InputError(f"has a {stray[0]}/ directory but no {MANIFEST}; choose another directory", path=out)
+        manifest = {"format": FORMAT, **params, "plan": plan_census(spec, shards), "version": __version__}
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create the census directory: {exc.strerror or exc}", path=out) from None
+        atomic_write_text(out / MANIFEST, json.dumps(manifest, indent=1) + "\n")
+    expected = {_shard_name(int(n), i, p["shards"]) for n, p in manifest["plan"].items() for i in range(p["shards"])}
+    for table in spec.tables():
+        folder = out / table
+        folder.mkdir(exist_ok=True)
+        for path in folder.iterdir():
+            if path.name.startswith(".") and _SHARD_FILE.match(path.name[1:]):
+                path.unlink()  # a temporary file of a shard a killed run was writing
+            elif path.name not in expected:
+                raise InputError(f"{table}/{path.name} belongs to no shard of this census; "
+                                 "choose another directory", path=out)
+    return manifest
+
+
+def _show(value) -> str:
+    return json.dumps(value) if not isinstance(value, str) else value
+
+
+def _write_shard(out: Path, spec: CensusSpec, result: dict) -> int:
+    """Write a finished shard's tables atomically (the marking table last); return its row count."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ..io import atomic_path
+
+    schemas = _schemas()
+    name = _shard_name(result["n"], result["index"], result["count"])
+    rows = 0
+    for table in spec.tables():
+        data = pa.table(result[table], schema=schemas[table])
+        with atomic_path(out / table / name) as tmp:
+            pq.write_table(data, tmp, compression="zstd")
+        rows = data.num_rows if table != "counts" else int(sum(result[table]["regions"]))
+    return rows
+
+
+def _count_regions(out: Path, spec: CensusSpec) -> int:
+    """Regions in the finished shards (Parquet footers only; count tables are summed)."""
+    import pyarrow.parquet as pq
+
+    if spec.count_only:
+        return sum(int(sum(pq.read_table(p, columns=["regions"]).column(0).to_pylist()))
+                   for p in (out / "counts").glob("n*.parquet"))
+    return sum(pq.read_metadata(p).num_rows for p in (out / "regions").glob("n*.parquet"))
+
+
+def read_manifest(out_dir: str | os.PathLike) -> dict:
+    """The manifest of a census directory.
+
+    Raises
+    ------
+    InputError
+        When the directory holds no census manifest, or an unreadable one.
+    """
+    from ..io import read_json_object
+
+    path = Path(out_dir) / MANIFEST
+    if not path.exists():
+        raise InputError(f"not a census directory (no {MANIFEST})", path=out_dir)
+    manifest = read_json_object(path, what="a census manifest")
+    if manifest.get("format") != FORMAT:
+        raise InputError(f"not a census manifest of this version (format {manifest.get('format')!r}, "
+                         f"expected {FORMAT!r})", path=path)
+    return manifest
+
+
+def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: Sequence[str] | None = None,
+                filters=None):
+    """One table of a census as a pandas DataFrame, sorted by its key.
+
+    Parameters
+    ----------
+    out_dir : path
+        Census directory.
+    table : {"regions", "subsets", "counts"}
+        Which table (see the module docstring).
+    columns : list of str, optional
+        Columns to read (the sort key is always read).
+    filters : pyarrow expression, optional
+        Row filter, e.g. ``pyarrow.dataset.field("unique_subsets") >= 6``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows sorted by :data:`TABLES` ``[table]`` (the same whatever executor,
+        job count or interruptions produced them); the finished shards only,
+        if the census is not complete. Integer columns keep their Parquet
+        widths (int8 ... int64), ``region`` and ``pieces`` are str,
+        ``unique_sets`` a list of str.
+
+    Raises
+    ------
+    InputError
+        For a directory without a census, or a table this census did not write.
+    """
+    import pyarrow.dataset as ds
+
+    manifest = read_manifest(out_dir)
+    spec_tables = ("counts",) if manifest["count_only"] else (
+        ("regions", "subsets") if manifest["per_subset"] else ("regions",))
+    if table not in spec_tables:
+        kind = "a count-only census" if manifest["count_only"] else "this census"
+        raise InputError(f"{kind} has no {table!r} table (it has {', '.join(spec_tables)})", path=out_dir)
+    schema = _schemas()[table]
+    key = TABLES[table]
+    wanted = None if columns is None else list(dict.fromkeys([*key, *columns]))
+    files = sorted(str(p) for p in (Path(out_dir) / table).glob("n*.parquet"))
+    data = ds.dataset(files, schema=schema, format="parquet").to_table(columns=wanted, filter=filters)
+    frame = data.to_pandas()
+    if "unique_sets" in frame:  # pyarrow gives numpy arrays; lists compare and print plainly
+        frame["unique_sets"] = frame["unique_sets"].map(list)
+    return frame.sort_values(key, kind="stable").reset_index(drop=True)
+
+
+def census_regions(out_dir: str | os.PathLike, min_unique: int = CARD_UNIQUE, *,
+                   cells: int | Iterable[int] | None = None, limit: int | None = None) -> list[Region]:
+    """Candidate card regions from a census, best first.
+
+    Parameters
+    ----------
+    out_dir : path
+        Census directory (analysed, not count-only).
+    min_unique : int
+        Least number of uniquely tiling K-subsets (default :data:`CARD_UNIQUE`).
+    cells : int or iterable of int, optional
+        Only these region sizes.
+    limit : int, optional
+        At most this many regions.
+
+    Returns
+    -------
+    list of Region
+        Sorted by uniquely tiling subsets (most first), then size, then the
+        region key: the same list on every call.
+
+    Raises
+    ------
+    InputError
+        For a directory without an analysed census.
+    """
+    import pyarrow.dataset as ds
+
+    expr = ds.field("unique_subsets") >= int(min_unique)
+    if cells is not None:
+        sizes = [cells] if isinstance(cells, int) else list(cells)
+        expr = expr & ds.field("cells").isin(sizes)
+    frame = read_census(out_dir, "regions", columns=["unique_subsets"], filters=expr)
+    frame = frame.sort_values(["unique_subsets", "cells", "region"], ascending=[False, True, True], kind="stable")
+    keys = frame["region"].tolist()[:limit] if limit is not None else frame["region"].tolist()
+    return [region_from_text(key) for key in keys]
+
+
+def census_summary(out_dir: str | os.PathLike, card: int = CARD_UNIQUE) -> dict[str, Any]:
+    """Headline figures of a census: regions, good regions, the best region.
+
+    Returns
+    -------
+    dict
+        ``regions``; for an analysed census also ``with_unique`` (regions
+        with at least one uniquely tiling subset), ``cards`` (at least
+        ``card`` of them) and ``best`` (the row of the region with the most,
+        ties broken as in :func:`census_regions`, or None).
+
+    Raises
+    ------
+    InputError
+        For a directory without a census.
+    """
+    manifest = read_manifest(out_dir)
+    if manifest["count_only"]:
+        counts = read_census(out_dir, "counts")
+        return {"regions": int(counts["regions"].sum()), "count_only": True}
+    frame = read_census(out_dir, "regions", columns=["rows", "cols", "matching_subsets", "tiling_subsets",
+                                                     "unique_subsets", "solutions"])
+    best = None
+    if len(frame):
+        top = frame.sort_values(["unique_subsets", "cells", "region"], ascending=[False, True, True],
+                                kind="stable").iloc[0]
+        best = {key: (value.item() if hasattr(value, "item") else value) for key, value in top.items()}
+    return {"regions": len(frame), "with_unique": int((frame["unique_subsets"] >= 1).sum()),
+            "cards": int((frame["unique_subsets"] >= card).sum()), "card": card, "best": best,
+            "count_only": False}

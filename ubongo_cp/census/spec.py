@@ -1,0 +1,262 @@
+"""The parameters of a census, its shard plan and the region text keys."""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from ..errors import InputError
+from ..geometry import format_grid, parse_grid
+from ..pieces import PieceSet, Region, load_pieces
+from ..polyominoes import estimate_count, shard_depth
+from ..shipped import SHIPPED_PIECE_SETS
+
+
+__all__ = ["MANIFEST", "FORMAT", "ROWS_PER_SHARD", "MIN_SHARDS", "MIN_ROWS", "LEAVES_PER_COUNT_SHARD", "MAX_SHARDS", "MAX_ROWS_PER_SHARD", "MAX_LEAVES_PER_SHARD", "PLAN_PROBES", "CARD_UNIQUE", "TABLES", "CensusSpec", "region_text", "region_from_text", "make_spec", "plan_census"]
+
+
+#: The manifest's file name inside a census directory.
+MANIFEST = "manifest.json"
+
+
+#: Format tag written to (and required from) every manifest.
+FORMAT = "ubongo-cp census 1"
+
+
+#: Regions wanted per shard of an analysed census (a shard's rows stay a few MB).
+ROWS_PER_SHARD = 2000
+
+
+#: Shards per size of a small analysed census (so that it runs on several workers), each of at least
+#: :data:`MIN_ROWS` regions.
+MIN_SHARDS = 16
+
+
+MIN_ROWS = 100
+
+
+#: Search-tree leaves (fixed polyominoes, about 8 per region) wanted per shard of a count-only census
+#: (the compiled counter meets about 3-5 million a second).
+LEAVES_PER_COUNT_SHARD = 20_000_000
+
+
+#: Most shards per size; beyond, shards grow instead, up to the limits below (a census larger than
+#: that is refused: its shards would not fit a worker's memory, or would run for days).
+MAX_SHARDS = 100_000
+
+
+MAX_ROWS_PER_SHARD = 200_000
+
+
+MAX_LEAVES_PER_SHARD = 10_000_000_000
+
+
+#: Random paths of Knuth's estimate used to plan the shards.
+PLAN_PROBES = 10_000
+
+
+#: Uniquely tiling subsets a region needs to make a classic card side (one per die face, UG-3).
+CARD_UNIQUE = 6
+
+
+def _schemas():
+    import pyarrow as pa
+
+    return {
+        "regions": pa.schema([
+            ("region", pa.string()), ("cells", pa.int16()), ("rows", pa.int8()), ("cols", pa.int8()),
+            ("symmetry", pa.int8()), ("holes", pa.int8()), ("matching_subsets", pa.int32()),
+            ("tiling_subsets", pa.int32()), ("unique_subsets", pa.int32()), ("solutions", pa.int64()),
+            ("unique_sets", pa.list_(pa.string())),
+        ]),
+        "subsets": pa.schema([("region", pa.string()), ("cells", pa.int16()), ("pieces", pa.string()),
+                              ("count", pa.int64())]),
+        "counts": pa.schema([("cells", pa.int16()), ("rows", pa.int8()), ("cols", pa.int8()),
+                             ("symmetry", pa.int8()), ("holes", pa.int8()), ("regions", pa.int64())]),
+    }
+
+
+#: Table name -> its sort key when read (rows are identical in that order whatever ran them).
+TABLES = {"regions": ["cells", "region"], "subsets": ["cells", "region", "pieces"],
+          "counts": ["cells", "rows", "cols", "symmetry", "holes"]}
+
+
+@dataclass(frozen=True)
+class CensusSpec:
+    """The parameters of a census (what a worker needs besides N and the shard).
+
+    Attributes
+    ----------
+    piece_set : PieceSet
+        The pieces (parsed: workers read no files).
+    pieces : str
+        How the set was named (a shipped name or a path), for the record.
+    k : int
+        Pieces per subset (K).
+    cells : tuple of int
+        Region sizes N, increasing.
+    box : (int, int) or None
+        Box the regions fit in either orientation, stored as (shorter, longer).
+    holes : bool
+        Regions with holes too.
+    count_only : bool
+        Only count the regions (no analysis).
+    per_subset : bool
+        Also write the subsets table.
+    """
+
+    piece_set: PieceSet
+    pieces: str
+    k: int
+    cells: tuple[int, ...]
+    box: tuple[int, int] | None
+    holes: bool
+    count_only: bool
+    per_subset: bool
+
+    def parameters(self) -> dict[str, Any]:
+        """The JSON parameters compared when a census is resumed."""
+        return {
+            "pieces": self.pieces,
+            "piece_shapes": [[p.name, region_text(p.cells)] for p in self.piece_set.pieces],
+            "k": self.k, "cells": list(self.cells), "box": list(self.box) if self.box else None,
+            "holes": self.holes, "count_only": self.count_only, "per_subset": self.per_subset,
+        }
+
+    def tables(self) -> tuple[str, ...]:
+        """The tables this census writes, the one that marks a finished shard last."""
+        if self.count_only:
+            return ("counts",)
+        return ("subsets", "regions") if self.per_subset else ("regions",)
+
+
+def region_text(cells) -> str:
+    """A shape as ``#``/``.`` rows joined by ``/`` (the census's region key).
+
+    Examples
+    --------
+    >>> region_text([(0, 0), (0, 1), (0, 2), (1, 0)])
+    '###/#..'
+    """
+    return format_grid(cells).replace("\n", "/")
+
+
+def region_from_text(text: str) -> Region:
+    """The :class:`~ubongo_cp.pieces.Region` of a census region key (inverse of :func:`region_text`).
+
+    Raises
+    ------
+    InputError
+        On characters other than ``#``, ``.`` and ``/``, or no cell.
+
+    Examples
+    --------
+    >>> region_from_text("###/#..").cells
+    ((0, 0), (0, 1), (0, 2), (1, 0))
+    """
+    return Region(parse_grid(text.split("/")))
+
+
+def make_spec(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterable[int], *,
+              box: tuple[int, int] | None = None, holes: bool = False, count_only: bool = False,
+              per_subset: bool = False) -> CensusSpec:
+    """Check the parameters of a census (see :func:`run_census`) and bundle them.
+
+    Raises
+    ------
+    InputError
+        One line naming the parameter and what is wrong (see :func:`run_census`).
+
+    Examples
+    --------
+    >>> make_spec("classic", 3, 20).cells
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: a region of 20 cells is larger than the 3 largest pieces of classic (15 cells)
+    """
+    if isinstance(pieces, PieceSet):
+        piece_set, label = pieces, pieces.path or "pieces"
+    else:
+        label = os.fspath(pieces)
+        if label not in SHIPPED_PIECE_SETS and not os.path.exists(label):
+            raise InputError(f"unknown piece set {label!r}: neither a shipped set "
+                             f"({', '.join(SHIPPED_PIECE_SETS)}) nor a file")
+        piece_set = load_pieces(label)
+    name = label if label in SHIPPED_PIECE_SETS else os.path.basename(label)
+    if not isinstance(k, int) or k < 1:
+        raise InputError(f"K must be at least 1, got {k}")
+    if k > len(piece_set):
+        raise InputError(f"K = {k} is more than the {len(piece_set)} pieces of {name}")
+    sizes = tuple(sorted([cells] if isinstance(cells, int) else set(cells)))
+    if not sizes:
+        raise InputError("no region size given")
+    if box is not None:
+        if len(box) != 2 or min(box) < 1:
+            raise InputError(f"a box needs two sides of at least 1 cell, got {box}")
+        box = (min(box), max(box))
+    areas = sorted(p.size for p in piece_set.pieces)
+    low, high = sum(areas[:k]), sum(areas[-k:])
+    for n in sizes:
+        if n < low:
+            raise InputError(f"a region of {n} cells is smaller than the {k} smallest pieces of {name} "
+                             f"({low} cells)")
+        if n > high:
+            raise InputError(f"a region of {n} cells is larger than the {k} largest pieces of {name} "
+                             f"({high} cells)")
+        if box is not None and n > box[0] * box[1]:
+            raise InputError(f"a region of {n} cells does not fit a {box[0]}x{box[1]} box "
+                             f"({box[0] * box[1]} cells)")
+    return CensusSpec(piece_set, label, k, sizes, box, bool(holes), bool(count_only), bool(per_subset))
+
+
+def plan_census(spec: CensusSpec, shards: int | None = None) -> dict[str, dict[str, int]]:
+    """The shard plan of a census: shards and sharding depth per size.
+
+    Parameters
+    ----------
+    spec : CensusSpec
+        The census (:func:`make_spec`).
+    shards : int, optional
+        Shards per size; by default from Knuth's estimate of the search tree
+        (:func:`~ubongo_cp.polyominoes.estimate_count`, seeded: the same
+        plan every time): :data:`ROWS_PER_SHARD` regions per shard, at least
+        up to :data:`MIN_SHARDS` shards of :data:`MIN_ROWS` regions, at most
+        :data:`MAX_SHARDS`; a count-only census aims at
+        :data:`LEAVES_PER_COUNT_SHARD` search-tree leaves per shard.
+
+    Returns
+    -------
+    dict
+        ``{str(N): {"shards": S, "depth": d}}``, as in the manifest.
+
+    Raises
+    ------
+    InputError
+        For a census that cannot be held (shards beyond
+        :data:`MAX_ROWS_PER_SHARD` regions even at :data:`MAX_SHARDS`).
+
+    Examples
+    --------
+    >>> plan_census(make_spec("classic", 3, [8, 12]))
+    {'8': {'shards': 4, 'depth': 4}, '12': {'shards': 32, 'depth': 6}}
+    """
+    plan = {}
+    for n in spec.cells:
+        if shards is None:
+            leaves = estimate_count(n, holes=None, box=spec.box, probes=PLAN_PROBES)
+            if spec.count_only:
+                count = math.ceil(leaves / LEAVES_PER_COUNT_SHARD)
+            else:  # about 8 leaves per free polyomino; small censuses still spread over several workers
+                regions = leaves / 8
+                count = max(math.ceil(regions / ROWS_PER_SHARD), min(MIN_SHARDS, math.ceil(regions / MIN_ROWS)))
+            count = min(MAX_SHARDS, max(1, count))
+            if spec.count_only and leaves / count > MAX_LEAVES_PER_SHARD or \
+                    not spec.count_only and leaves / 8 / count > MAX_ROWS_PER_SHARD:
+                raise InputError(f"about {leaves / 8:.1e} regions of {n} cells: more than one census can hold "
+                                 f"in {MAX_SHARDS:,} shards; give a box or fewer cells")
+        else:
+            count = shards
+        plan[str(n)] = {"shards": count, "depth": shard_depth(n, count, box=spec.box)}
+    return plan

@@ -113,7 +113,7 @@ def test_cli_bad_executor_options_exit_2(argv, msg, capsys):
 
 _PRELOAD_PROBE = """
 import gc, sys
-from ubongo_cp.executors import _preload
+from ubongo_cp.executors.base import _preload
 {setup}
 _preload(["ubongo_cp.rate", "fractions"])
 print(gc.isenabled(), gc.get_freeze_count() > 0, all(m in sys.modules for m in ["ubongo_cp.rate", "fractions"]))
@@ -152,7 +152,7 @@ def test_silent_server_at_scheduler_address_is_an_error_not_a_hang(monkeypatch, 
 
     from ubongo_cp import executors
 
-    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr(executors.dask_cluster, "CONNECT_TIMEOUT", 1.0)
     with socket.create_server(("127.0.0.1", 0)) as server:
         port = server.getsockname()[1]
         t0 = time.perf_counter()

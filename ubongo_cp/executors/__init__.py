@@ -1,0 +1,44 @@
+"""Executors: run independent units of work in this process, a process pool or a Dask cluster.
+
+Library functions that can spread work (``run_batch``, ``generate_deck``,
+the game simulators, the Orion tournament, the census) take one
+``executor`` argument: an :class:`Executor` object, or ``None`` to run
+everything in the calling process. The command line builds the object from
+its ``--executor``, ``--jobs`` and ``--scheduler`` options
+(:func:`make_executor`); results never depend on which executor ran them.
+
+Every executor offers :meth:`Executor.map_unordered`, which yields each
+result as soon as it is ready, so callers can save finished work at once,
+and :meth:`Executor.map_ordered`.
+
+- :class:`LocalExecutor`: a :class:`concurrent.futures.ProcessPoolExecutor`
+  (``jobs`` processes; ``jobs=1`` runs in the calling process). A worker
+  process that dies (killed, out of memory, a crash in native code) breaks
+  the pool; the pool is rebuilt, the units that were in flight become
+  suspects and are run again one at a time, and a unit that breaks the pool
+  on its own is handed to ``on_error``; the others finish normally.
+- :class:`DaskExecutor`: a ``dask.distributed`` client, connected to
+  ``scheduler`` (e.g. ``tcp://10.0.0.5:8786``) or to a new ``LocalCluster``
+  with ``jobs`` single-threaded worker processes (forked, with the modules
+  named by :meth:`Executor.warm` preloaded, so that the cluster starts in
+  about 0.1 s). The cluster is started, or the scheduler reached, when the
+  first work is mapped. Dask reschedules the work of a lost worker itself; a
+  unit whose workers keep dying raises ``KilledWorker``, which is handed to
+  ``on_error``. Dask would wait for ever on a cluster without workers, so a
+  watchdog stops the run after :data:`.dask_cluster.NO_WORKER_TIMEOUT` seconds without one
+  (``UbongoError``); the connection to a scheduler is given
+  :data:`.dask_cluster.CONNECT_TIMEOUT` + 5 seconds.
+"""
+
+from __future__ import annotations
+
+from .base import CHUNKS_PER_JOB, EXECUTORS, Executor
+from .chunks import map_chunks
+from .dask_cluster import DaskExecutor
+from .factory import make_executor, using
+from .local import LocalExecutor
+
+__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "make_executor", "using", "map_chunks", "EXECUTORS",
+           "CHUNKS_PER_JOB"]
+
+

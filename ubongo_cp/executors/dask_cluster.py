@@ -1,0 +1,263 @@
+"""The Dask executor: a ``dask.distributed`` client on a scheduler or a new LocalCluster."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Iterator, Sequence
+
+from ..errors import InputError, UbongoError
+
+from .base import CHUNKS_PER_JOB, Executor, OnError, _preload
+
+__all__ = ["DaskExecutor", "CONNECT_TIMEOUT", "NO_WORKER_TIMEOUT", "WORKER_CHECK", "LOCAL_CLUSTER_CONFIG", "WORKER_START_POLL"]
+
+
+class DaskExecutor(Executor):
+    """``dask.distributed`` executor (see module docstring).
+
+    Parameters
+    ----------
+    jobs : int, optional
+        Workers of the LocalCluster started when ``scheduler`` is None
+        (default: one per core); ignored with a scheduler.
+    scheduler : str, optional
+        Address of a running scheduler, e.g. ``tcp://10.0.0.5:8786``.
+    worker_timeout : float, optional
+        Seconds a run may go without any worker before it stops
+        (default :data:`NO_WORKER_TIMEOUT`).
+
+    Raises
+    ------
+    InputError
+        For an empty, malformed or unreachable scheduler address.
+    """
+
+    def __init__(self, jobs: int | None = None, scheduler: str | None = None, *,
+                 worker_timeout: float | None = None) -> None:
+        super().__init__()
+        if scheduler is not None and not scheduler.strip():
+            raise InputError("the Dask scheduler needs an address, e.g. tcp://10.0.0.5:8786")
+        if jobs is not None and jobs < 1:
+            raise InputError(f"jobs must be at least 1, got {jobs}")
+        self.scheduler = scheduler or None
+        self._n_workers = max(1, jobs or os.cpu_count() or 1)
+        self.cluster = None
+        self._client = None
+        self.where = f"at {scheduler}" if scheduler else "in the local cluster"
+        self.worker_timeout = NO_WORKER_TIMEOUT if worker_timeout is None else float(worker_timeout)
+
+    @property
+    def jobs(self) -> int:  # type: ignore[override]
+        """Workers: of the LocalCluster, or those the scheduler had when reached (at least 1)."""
+        if self.scheduler is None:
+            return self._n_workers
+        return max(1, len(self.client.scheduler_info().get("workers", {})))
+
+    @property
+    def client(self):
+        """The ``distributed.Client``; the cluster is started (or the scheduler reached) on first use.
+
+        Raises
+        ------
+        InputError
+            For a malformed or unreachable scheduler address.
+        """
+        if self._client is None:
+            if self.scheduler:
+                _preload(self._warm)
+                self._client = _connect(self.scheduler, CONNECT_TIMEOUT)
+            else:
+                # Workers are forked from this process (not spawned): they start in
+                # well under a second with the warmed modules already imported.
+                _preload(("distributed", *self._warm))
+                import dask
+                from dask.distributed import Client, LocalCluster
+
+                _poll_worker_start_faster()
+                with dask.config.set(LOCAL_CLUSTER_CONFIG):
+                    # The scheduler always serves HTTP (health checks); ":0" takes a free
+                    # port instead of 8787, which another Dask may hold.
+                    self.cluster = LocalCluster(n_workers=self._n_workers, threads_per_worker=1, processes=True,
+                                                dashboard_address=":0", silence_logs=50)
+                self._client = Client(self.cluster)
+        return self._client
+
+    def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
+                      **kwargs) -> Iterator[Any]:
+        """As :meth:`LocalExecutor.map_unordered`, on the cluster.
+
+        Items travel in batches (about :data:`CHUNKS_PER_JOB` per worker),
+        since every Dask task costs a scheduler round trip; a batch that
+        fails is re-run item by item, so ``on_error`` still sees the one item
+        that failed.
+        """
+        workers = max(1, len(self.client.scheduler_info().get("workers", {})) or 1)
+        n_batches = max(1, min(len(items), CHUNKS_PER_JOB * workers))
+        bounds = [(len(items) * b // n_batches, len(items) * (b + 1) // n_batches) for b in range(n_batches)]
+        futures = {self.client.submit(_run_batch, func, list(items[a:z]), kwargs, pure=False): (a, z)
+                   for a, z in bounds if z > a}
+        for fut in self._as_completed(futures):
+            a, z = futures[fut]
+            try:
+                yield from fut.result()
+                continue
+            except Exception:  # noqa: BLE001 - re-run the batch one item at a time below
+                pass
+            singles = {self.client.submit(func, *items[i], pure=False, **kwargs): i for i in range(a, z)}
+            for single in self._as_completed(singles):
+                try:
+                    yield single.result()
+                except Exception as exc:  # noqa: BLE001 - includes KilledWorker
+                    if on_error is None:
+                        raise
+                    yield on_error(items[singles[single]], exc)
+
+    def _as_completed(self, futures) -> Iterator:
+        """The futures as they finish (``distributed.as_completed``), watched.
+
+        Dask waits for ever when a cluster has no worker left (or never had
+        one). A watchdog thread checks the worker count every
+        :data:`WORKER_CHECK` seconds; after ``worker_timeout`` seconds
+        without any worker it cancels the futures, and this raises.
+
+        Raises
+        ------
+        UbongoError
+            When the cluster had no worker for ``worker_timeout`` seconds.
+        """
+        import threading
+
+        from dask.distributed import as_completed
+
+        stop, lost = threading.Event(), threading.Event()
+        watch = threading.Thread(target=self._watch_workers, args=(list(futures), stop, lost),
+                                 name="ubongo-cp-worker-watch", daemon=True)
+        watch.start()
+        try:
+            for fut in as_completed(futures):
+                if lost.is_set():
+                    raise UbongoError(f"no Dask worker {self.where} for {self.worker_timeout:g} s; the tasks "
+                                      "finished so far are kept: start workers and run the command again")
+                yield fut
+        finally:
+            stop.set()
+
+    def _watch_workers(self, futures: list, stop, lost) -> None:
+        idle = 0.0
+        while not stop.wait(WORKER_CHECK):
+            try:
+                n = len(self.client.scheduler_info().get("workers", {}))
+            except Exception:  # noqa: BLE001 - scheduler unreachable: no worker either
+                n = 0
+            idle = idle + WORKER_CHECK if n == 0 else 0.0
+            if idle >= self.worker_timeout:
+                lost.set()
+                self.client.cancel([f for f in futures if not f.done()])
+                return
+
+    def close(self) -> None:
+        """Close the client and the cluster this executor started (if it started them)."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        if self.cluster is not None:
+            self.cluster.close()
+            self.cluster = None
+
+
+#: Seconds to wait for a Dask scheduler to answer (connection and handshake).
+CONNECT_TIMEOUT = 10.0
+
+
+#: Seconds a Dask run waits while its cluster has no worker before it stops.
+NO_WORKER_TIMEOUT = 120.0
+
+
+#: Seconds between two checks of the worker count during a Dask run.
+WORKER_CHECK = 1.0
+
+
+def _connect(address: str, timeout: float):
+    """A ``distributed.Client`` connected to ``address``.
+
+    The connection is made in a daemon thread and given ``timeout`` + 5
+    seconds: ``distributed``'s own timeout covers the TCP connection only,
+    so a server that accepts it but never answers the Dask handshake (a web
+    server, a dashboard port) would otherwise block for ever.
+
+    Raises
+    ------
+    InputError
+        For a malformed or unreachable address, or no answer in time.
+    """
+    import threading
+
+    from dask.distributed import Client
+
+    box: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = Client(address, timeout=f"{timeout}s")
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+            box["error"] = exc
+
+    thread = threading.Thread(target=connect, name="ubongo-cp-dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 5)
+    if "client" in box:
+        return box["client"]
+    exc = box.get("error")
+    if exc is None:
+        raise InputError(f"no answer from a Dask scheduler at {address} within {timeout + 5:g} s "
+                         "(is this the scheduler's address, e.g. tcp://10.0.0.5:8786?)")
+    if isinstance(exc, (OSError, TimeoutError, ValueError, TypeError)):
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"cannot reach dask scheduler {address}: {reason}") from None
+    raise exc
+
+
+#: Dask configuration of the LocalCluster this module starts (not of a cluster
+#: reached with ``scheduler``). Every value is a documented ``distributed``
+#: option: workers forked from this process (solver modules already loaded);
+#: no statistical profiler sampling the task thread every 10 ms and no work
+#: stealing (units arrive in even batches), both of which cost CPU that the
+#: two workers need; the event-loop, system and memory monitors every second
+#: instead of every 20, 500 and 100 ms (memory limits are still enforced).
+#: Together about 0.09 s off the classic batch run in a warm process (0.79 to
+#: 0.70 s, median of 6, cluster start included), measured while tuning.
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.worker.multiprocessing-method": "fork",
+    "distributed.worker.profile.enabled": False,
+    "distributed.scheduler.work-stealing": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+
+
+#: Seconds between a Nanny's checks that its forked worker has started
+#: (distributed's own value is 0.05 s; not a configuration option).
+WORKER_START_POLL = 0.005
+
+
+def _poll_worker_start_faster() -> None:
+    """Let each Nanny notice its new worker sooner.
+
+    A ``distributed`` Nanny polls a queue for its worker's start-up message
+    every ``WorkerProcess._init_msg_interval`` seconds (``distributed/nanny.py``,
+    50 ms), while a forked worker is up in about 40 ms. Polling every 5 ms
+    cuts start, one task and close of a 2-worker LocalCluster from 0.16 to
+    0.10 s (median of 6; ``benchmarks/bench_main.py`` times it as "dask
+    LocalCluster round trip"). The attribute is private; if a later
+    ``distributed`` drops it, this does nothing.
+    """
+    from distributed.nanny import WorkerProcess
+
+    if isinstance(getattr(WorkerProcess, "_init_msg_interval", None), (int, float)):
+        WorkerProcess._init_msg_interval = WORKER_START_POLL
+
+
+def _run_batch(func: Callable, items: list, kwargs: dict) -> list:
+    """Run ``func`` over a batch of items in one Dask task."""
+    return [func(*item, **kwargs) for item in items]

@@ -1,0 +1,39 @@
+"""Building an executor by name, and the in-process default."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from ..errors import InputError
+from .base import EXECUTORS, Executor
+from .dask_cluster import DaskExecutor
+from .local import LocalExecutor
+
+__all__ = ["make_executor", "using"]
+
+
+def make_executor(kind: str = "local", *, jobs: int | None = None, scheduler: str | None = None) -> Executor:
+    """An executor of ``kind``: ``"local"`` (:class:`LocalExecutor`) or ``"dask"`` (:class:`DaskExecutor`).
+
+    A scheduler address implies ``"dask"``. Use the result as a context
+    manager (``with make_executor(...) as ex:``) so that it is closed.
+
+    Raises
+    ------
+    InputError
+        For an unknown kind or ``jobs < 1``.
+    """
+    if scheduler is not None and kind == "local":
+        kind = "dask"
+    if kind == "local":
+        return LocalExecutor(jobs)
+    if kind == "dask":
+        return DaskExecutor(jobs, scheduler)
+    raise InputError(f"unknown executor {kind!r}; choose one of {', '.join(EXECUTORS)}")
+
+
+@contextmanager
+def using(executor: Executor | None) -> Iterator[Executor]:
+    """``executor`` itself (left open), or an in-process :class:`LocalExecutor` for ``None``."""
+    yield LocalExecutor(1) if executor is None else executor

@@ -308,38 +308,34 @@ def default_tasks_path(game: str) -> Path:
 
 
 def load_tasks(path: str | os.PathLike) -> pd.DataFrame:
-    """Read a per-task table (CSV or Parquet, by suffix).
+    """Read a per-task table for the simulators (the toolkit's one reader, :func:`ubongo_cp.report.load_tasks`).
 
     Parameters
     ----------
     path : str or os.PathLike
-        ``*.csv`` or ``*.parquet`` / ``*.pq`` file from the batch runner.
+        ``*.csv`` or ``*.parquet`` / ``*.pq`` file from the batch runner, or
+        its output directory.
 
     Returns
     -------
     pandas.DataFrame
-        The table, ``card_id`` and ``side`` read as strings ("01" stays "01").
+        The table with the report's dtypes (``card_id`` and ``side`` as
+        text: "01" stays "01").
 
     Raises
     ------
     InputError
-        If the file is missing or unreadable (columns are checked by
+        If the file is missing or unreadable, or lacks a column the
+        simulators need (:data:`REQUIRED_COLUMNS`; values are checked by
         :class:`TaskDeck`).
     """
+    from ..report import load_tasks as read_task_table
+
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise InputError("tasks table not found (run the batch job first, or pass --tasks FILE "
                          "or --synthetic)", path=path)
-    try:
-        if path.suffix.lower() in (".parquet", ".pq"):
-            df = pd.read_parquet(path)
-            for col in ("card_id", "side"):
-                if col in df.columns:
-                    df[col] = df[col].astype(str)
-            return df
-        return pd.read_csv(path, dtype={"card_id": str, "side": str})
-    except (ValueError, OSError, pd.errors.ParserError) as exc:
-        raise InputError(f"cannot read tasks table: {exc}", path=path) from None
+    return read_task_table(path, required=REQUIRED_COLUMNS)
 
 
 def as_deck(tasks, game: str) -> TaskDeck:

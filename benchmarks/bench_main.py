@@ -99,7 +99,8 @@ def main(argv=None) -> int:
         # The same batches inside one warm process (imports done): the parallel
         # part alone, without interpreter start-up. Median of 3.
         from ubongo_cp.batch import run_batch
-        from ubongo_cp.executors import _preload, make_executor
+        from ubongo_cp.executors import make_executor
+        from ubongo_cp.executors.base import _preload
 
         _preload(("distributed",))
         inproc = [("duel", 1, "local"), ("duel", 2, "local"), ("classic", 1, "local"), ("classic", 2, "local")]

@@ -33,25 +33,34 @@ ROUNDS = 3
 REPEATS = 7
 
 
-def _run(args: list[str]) -> float:
+def _run(args: list[str], env: dict | None = None, cwd: Path = ROOT) -> float:
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "ubongo_cp.cli", *args], check=True, cwd=ROOT,
+    subprocess.run([sys.executable, "-m", "ubongo_cp.cli", *args], check=True, cwd=cwd, env=env,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - t0
 
 
-def _interleaved(commands: dict, rounds: int) -> dict:
+def _interleaved(commands: dict, rounds: int, baseline: tuple[dict, Path] | None = None) -> dict:
     """Median wall seconds of each command over ``rounds`` interleaved rounds.
 
     Each round runs every command once (outputs removed first, so nothing
     resumes), in turn, so that a drift in the machine's load hits all alike.
+    With ``baseline`` (environment and directory of another revision, see
+    ``bench_startup``) each command also runs there right after, and the
+    value is a pair (this checkout, baseline).
     """
-    times: dict = {key: [] for key in commands}
+    times: dict = {key: ([], []) for key in commands}
     for _ in range(rounds):
         for key, argv in commands.items():
-            shutil.rmtree(argv[argv.index("--out") + 1], ignore_errors=True)
-            times[key].append(_run(argv))
-    return {key: statistics.median(ts) for key, ts in times.items()}
+            out = argv[argv.index("--out") + 1]
+            shutil.rmtree(out, ignore_errors=True)
+            times[key][0].append(_run(argv))
+            if baseline:
+                shutil.rmtree(out, ignore_errors=True)
+                times[key][1].append(_run(argv, *baseline))
+    if baseline:
+        return {key: (statistics.median(a), statistics.median(b)) for key, (a, b) in times.items()}
+    return {key: statistics.median(a) for key, (a, _) in times.items()}
 
 
 def _cluster_round_trip() -> float:
@@ -70,7 +79,15 @@ def _cluster_round_trip() -> float:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="one round; skip the 1-job runs and the Dask runs")
+    ap.add_argument("--baseline", metavar="REV", help="also run the whole commands on this git revision "
+                                                     "(interleaved) and print the ratio")
+    ap.add_argument("--rounds", type=int, default=None, help=f"interleaved rounds (default {ROUNDS}; 1 with --quick)")
     args = ap.parse_args(argv)
+    base = None
+    if args.baseline:
+        from benchmarks.bench_startup import _baseline
+
+        base = _baseline(args.baseline)
     tmp = Path(tempfile.mkdtemp(prefix="bench_main_"))
     rows = []
     try:
@@ -83,8 +100,14 @@ def main(argv=None) -> int:
             commands[(f"batch {game} deck", f"local, {jobs} job(s)")] = [
                 "batch", f"puzzles/decks/{game}", "--out", str(tmp / f"batch_{game}_{jobs}"), "--jobs", jobs,
                 "--no-progress"]
-        for (job, ex), t in _interleaved(commands, 1 if args.quick else ROUNDS).items():
-            rows.append((job, ex, t))
+        rounds = args.rounds or (1 if args.quick else ROUNDS)
+        for (job, ex), t in _interleaved(commands, rounds, base).items():
+            if base:
+                rows.append((job, ex, t[0]))
+                rows.append((job, f"{ex}, baseline {args.baseline}", t[1]))
+                rows.append((job, "ratio this / baseline", t[0] / t[1]))
+            else:
+                rows.append((job, ex, t))
         if not args.quick:
             # Dask target: the classic batch with either executor, REPEATS rounds.
             pair = {executor: ["batch", "puzzles/decks/classic", "--out", str(tmp / f"pair_{executor}"),

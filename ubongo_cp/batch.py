@@ -23,13 +23,14 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .cards import CardSide, DeckProblem, load_card, load_deck, task_hash
 from .cover import task_instance
 from .errors import InputError
 from .executors import Executor, using
-from .rate import NODE_SOLVER, rate_instance, rating_modules
+from .rate import CHECK_SOLVER, NODE_SOLVER, rate_instance, rating_modules
+from .solvers import warm
 from .status import Status
 
 __all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "JOURNAL"]
@@ -131,7 +132,7 @@ def _read_journal(path: Path) -> dict[tuple, dict]:
 
 def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
               time_limit: float | None = None, backend: str = NODE_SOLVER, executor: Executor | None = None,
-              progress: bool = True) -> BatchOutcome:
+              progress: bool = True, notify: Callable[[str], None] | None = None) -> BatchOutcome:
     """Solve, count and rate every task of a deck; write the tables.
 
     Parameters
@@ -154,6 +155,9 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         :mod:`ubongo_cp.executors`); the tables do not depend on it.
     progress : bool
         Show a tqdm progress bar (rate and ETA) on standard error.
+    notify : callable, optional
+        Called with a message when a search engine has to be compiled
+        before the work starts (:func:`ubongo_cp.solvers.warm`).
 
     Returns
     -------
@@ -200,6 +204,9 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     ran = 0
     with journal_path.open("a", encoding="utf-8") as journal, using(executor) as pool:
         pool.warm(worker_modules)
+        # Load (or compile) the engines here, before any task's clock and before workers fork
+        # (they inherit them), so a time limit never counts the warm-up.
+        warm([backend, NODE_SOLVER, CHECK_SOLVER], notify=notify)
         bar = None
         if progress and total_tasks:
             from tqdm import tqdm

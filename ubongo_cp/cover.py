@@ -301,6 +301,17 @@ class ExactCoverInstance:
         """``option_signature[perm]`` for each of :attr:`option_perms`."""
         return [self.option_signature[perm] for perm in self.option_perms]
 
+    def stabiliser_order(self, options: Sequence[int]) -> int:
+        """How many region symmetries (identity included) map this solution onto itself (UP-5).
+
+        By Burnside's lemma the number of solutions up to symmetry is the sum
+        of this over all solutions divided by ``len(region_symmetries)``: no
+        solution needs to be remembered.
+        """
+        options = np.asarray(options, dtype=np.int64)
+        own = np.sort(self.option_signature[options])
+        return 1 + sum(bool(np.array_equal(np.sort(image[options]), own)) for image in self._signature_images)
+
     def canonical_key(self, options: Sequence[int]) -> tuple[int, ...]:
         """A key equal for two solutions exactly when a region symmetry maps one to the other (UP-5)."""
         options = np.asarray(options, dtype=np.int64)

@@ -88,7 +88,8 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
     with executor_from(args) as executor:
         outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
-                            executor=executor, progress=not args.no_progress)
+                            executor=executor, progress=not args.no_progress,
+                            notify=lambda msg: print(msg, file=sys.stderr, flush=True))
     print(outcome.summary.rstrip("\n"))
     print(f"\n{outcome.ran} task(s) computed, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
           f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.parquet, cards.csv, summary.md)")

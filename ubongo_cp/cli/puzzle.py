@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from ..errors import InputError
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
@@ -37,6 +38,9 @@ def add_parsers(sub) -> None:
                                      f"{DEFAULT_STRATEGY['count']} for counting)")
     p.add_argument("--json", action="store_true", help="print JSON instead of drawings")
     _add_max_cells(p)
+    p.add_argument("--max-solutions", default="20", metavar="N|all",
+                   help="with --count: show (or print in the JSON) at most N solutions (default 20); 'all' "
+                        "streams every solution as it is found, holding none")
     p.add_argument("--draw", metavar="FILE", help="also draw the solutions shown (with a card: each task's first) "
                                                   "to FILE.svg, .png or .pdf, in the booklet's colours")
     p.set_defaults(func=_cmd_solve)
@@ -70,6 +74,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
+    most = _max_solutions(args.max_solutions)
     if args.problem is not None and not is_xmpuzzle(args.card):
         raise InputError("--problem goes with a BurrTools .xmpuzzle file")
     if args.draw:
@@ -100,19 +105,84 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     limit = None if args.count else (args.limit or 1)
     if args.count and args.limit:
         limit = args.limit
-    # a printed count shows 20 solutions: keep no more (drawing all 9,356 of 6x10 took ~0.4 s)
-    keep = 20 if args.count and not args.json else None
-    result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit, keep=keep)
-    if args.json:
-        print(json.dumps(result.to_json()))
+    names = [p.name for p in pieces]
+    warm_engines(args.backend, limit)
+    if most is None and args.count:  # --max-solutions all: each solution printed as found, none held
+        stream = _Stream(instance, region, names, as_json=args.json)
+        result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit,
+                       keep=20 if args.draw else 0, on_solution=stream)
+        stream.close(result)
     else:
-        _print_result(result, region, [p.name for p in pieces], counting=args.count)
+        # keep no more than are shown: a count holds at most ``most`` solutions, whatever the count
+        result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit,
+                       keep=most if args.count else None)
+        if args.json:
+            print(json.dumps(result.to_json()))
+        else:
+            _print_result(result, region, names, counting=args.count, most=most)
     if args.draw:
         from ..draw.figures import result_panels, save_solutions
 
         names = list(dict.fromkeys(p.name for p in pieces)) if args.card else piece_set.names  # card: .xmpuzzle
         save_solutions(args.draw, result_panels(result, region.cells, most=1 if not args.count else 20), names)
     return 0
+
+
+def _max_solutions(text: str) -> int | None:
+    """``--max-solutions``: a count of at least 0, or ``all`` (None)."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"--max-solutions takes a number or 'all', got {text!r}") from None
+    if value < 0:
+        raise InputError(f"--max-solutions must be at least 0, got {value}")
+    return value
+
+
+def warm_engines(backend: str | None, limit: int | None = None) -> None:
+    """Load the search engine before any clock starts, saying so on stderr when it has to be compiled."""
+    from ..solvers import warm
+    from ..solvers.registry import DEFAULT_STRATEGY
+
+    warm([backend or DEFAULT_STRATEGY["first" if limit == 1 else "count"]], notify=_say)
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+class _Stream:
+    """``--max-solutions all``: print each solution as the search hands it on, keep none."""
+
+    def __init__(self, instance, region, names: list[str], *, as_json: bool) -> None:
+        from ..geometry import label_chars
+
+        self.instance, self.region, self.names, self.as_json = instance, region, names, as_json
+        self.chars = label_chars(names)
+        self.n = 0
+        if as_json:  # the solutions come first: the count is known only at the end
+            sys.stdout.write('{"solutions": [')
+
+    def __call__(self, options) -> bool:
+        solution = self.instance.solution_dict(options)
+        self.n += 1
+        if self.as_json:
+            sys.stdout.write((", " if self.n > 1 else "")
+                             + json.dumps({k: [list(c) for c in v] for k, v in solution.items()}))
+        else:
+            print(f"solution {self.n}:")
+            for line in _draw(solution, self.chars, self.region).splitlines():
+                print("  " + line)
+        return True
+
+    def close(self, result) -> None:
+        if self.as_json:
+            rest = {k: v for k, v in result.to_json().items() if k != "solutions"}
+            sys.stdout.write("], " + json.dumps(rest)[1:] + "\n")
+            return
+        _print_result(result, self.region, self.names, counting=True, most=0, streamed=self.n)
 
 
 def _solve_card(args: argparse.Namespace) -> int:
@@ -123,10 +193,12 @@ def _solve_card(args: argparse.Namespace) -> int:
     from ..solvers import solve
 
     faces = [args.face] if args.face is not None else list(card.tasks)
+    most = _max_solutions(args.max_solutions)
+    warm_engines(args.backend, args.limit)
     out, panels = [], []
     for face in faces:
         instance = task_instance(card, face)
-        result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit)
+        result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit, keep=most)
         if args.draw:
             from ..draw.figures import result_panels
 
@@ -135,7 +207,7 @@ def _solve_card(args: argparse.Namespace) -> int:
             out.append({"face": face, "pieces": list(card.tasks[face]), **result.to_json()})
         else:
             print(f"card {card.card_id} side {card.side}, face {face}: {' '.join(card.tasks[face])}")
-            _print_result(result, card.region, list(card.tasks[face]), counting=True, indent="  ")
+            _print_result(result, card.region, list(card.tasks[face]), counting=True, indent="  ", most=most)
             print()
     if args.json:
         print(json.dumps(out[0] if args.face is not None else
@@ -147,7 +219,8 @@ def _solve_card(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_result(result, region, names, *, counting: bool, indent: str = "") -> None:
+def _print_result(result, region, names, *, counting: bool, indent: str = "", most: int | None = 20,
+                  streamed: int = 0) -> None:
     from ..geometry import label_chars
 
     n = result.count
@@ -168,14 +241,14 @@ def _print_result(result, region, names, *, counting: bool, indent: str = "") ->
               f"[{result.backend}, {result.stats.get('wall_seconds', 0):.3f} s]")
     chars = label_chars(names)
     legend = " ".join(f"{chars[nm]}={nm}" for nm in names)
-    shown = result.solutions if not counting else result.solutions[:min(len(result.solutions), 20)]
+    shown = result.solutions if not counting or most is None else result.solutions[:most]
     for i, sol in enumerate(shown, 1):
         art = _draw(sol, chars, region)
         print(f"{indent}solution {i}:" if len(shown) > 1 or counting else f"{indent}solution:")
         for line in art.splitlines():
             print(indent + "  " + line)
-    if len(shown) < max(n, len(result.solutions)):
-        print(f"{indent}... {max(n, len(result.solutions)) - len(shown)} more (use --json for all)")
+    if len(shown) + streamed < max(n, len(result.solutions)):
+        print(f"{indent}... {max(n, len(result.solutions)) - len(shown)} more (--max-solutions all shows them)")
     print(f"{indent}legend: {legend}")
 
 

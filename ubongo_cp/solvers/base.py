@@ -20,11 +20,7 @@ from ..cover import ExactCoverInstance
 from ..status import Status
 from .orbits import Decomposition, orbit_plan
 
-__all__ = ["SolveResult", "Backend", "OnSolution", "drive", "REDUCE_LIMIT"]
-
-#: Largest number of solutions for which the symmetry-reduced count is computed
-#: (each solution's canonical key is kept in memory).
-REDUCE_LIMIT = 2_000_000
+__all__ = ["SolveResult", "Backend", "OnSolution", "drive"]
 
 
 @dataclass
@@ -71,12 +67,16 @@ class SolveResult:
     instance: ExactCoverInstance | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
-        """The CLI's stable JSON form: ``{"count", "complete", "solutions"}`` plus extras."""
+        """The CLI's stable JSON form: ``{"count", "complete", "solutions"}`` plus extras.
+
+        ``status`` is ``"timeout"`` when the time limit cut the search (as
+        in a batch table), whatever was found before.
+        """
         return {
             "count": self.count,
             "complete": self.complete,
             "count_reduced": self.count_reduced,
-            "status": self.status,
+            "status": Status.TIMEOUT if self.stats.get("timed_out") else self.status,
             "solutions": [{k: [list(c) for c in v] for k, v in s.items()} for s in self.solutions],
             "stats": self.stats,
         }
@@ -175,9 +175,12 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
             notes = decomposition.stats()
         else:
             notes = {"symmetry": "not applicable" if limit is None or limit == 1 else "limit > 1"}
-    count = found = free = 0  # solutions (weighted), solutions searched, with a trivial stabiliser
+    count = found = 0  # solutions (weighted), solutions searched
+    # Burnside's lemma: solutions up to symmetry = (sum over solutions of their stabiliser's order) / |G|;
+    # ``fixed`` accumulates the sum, so the reduced count needs no solution kept in memory.
+    symmetric = reduce and len(instance.region_symmetries) > 1
+    fixed = 0
     kept: list[list[int]] = []
-    keys: set | None = set() if reduce and len(instance.region_symmetries) > 1 else None
     stopped = False
 
     def hand_on(solution: list[int]) -> bool:
@@ -187,17 +190,15 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         return on_solution is None or bool(on_solution(solution))
 
     def plain(options: Sequence[int]) -> bool:
-        nonlocal count, found, keys, stopped
+        nonlocal count, found, fixed, stopped
         if stopped:  # e.g. CP-SAT with several workers after the stop request
             return False
         if pieces_used is not None and len(options) != pieces_used:
             return True
         count += 1
         found += 1
-        if keys is not None:
-            keys.add(instance.canonical_key(options))
-            if len(keys) > REDUCE_LIMIT:
-                keys = None
+        if symmetric:
+            fixed += instance.stabiliser_order(options)
         go = limit is None or found < limit
         if (on_solution is not None or keep is None or len(kept) < keep) and not hand_on(_ints(options)):
             go = False
@@ -205,7 +206,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         return go
 
     def lifted(options: Sequence[int]) -> bool:
-        nonlocal count, found, free, keys, stopped
+        nonlocal count, found, fixed, stopped
         if stopped:
             return False
         original, weight = decomposition.lift(options)
@@ -213,12 +214,8 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
             return True
         found += 1
         count += weight
-        if weight == decomposition.plan.group_order:
-            free += 1  # trivial stabiliser: the only member of its solution orbit found
-        elif keys is not None:
-            keys.add(instance.canonical_key(original))
-            if len(keys) > REDUCE_LIMIT:
-                keys = None
+        if symmetric:  # the ``weight`` solutions it stands for are its images: same stabiliser order
+            fixed += weight * (1 if weight == decomposition.plan.group_order else instance.stabiliser_order(original))
         go = limit is None or found < limit
         # The solutions this one stands for: its images under one symmetry per placement of its orbit.
         if on_solution is not None or keep is None or len(kept) < keep:
@@ -241,11 +238,11 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     status = Status.SOLVED if count else (Status.NO_SOLUTION if exhausted else Status.UNKNOWN)
     reduced = None
     if exhausted and reduce:
-        if len(instance.region_symmetries) <= 1:
-            reduced = count
-        elif keys is not None:
-            reduced = free + len(keys)
+        reduced = fixed // (1 + len(instance.option_perms)) if symmetric else count
     stats = {"wall_seconds": time.perf_counter() - start, **stats, **notes}
+    if not exhausted and not stopped and time_limit is not None:
+        stats["timed_out"] = True  # neither exhausted nor stopped by a limit or the callback: the clock
+
     return SolveResult(status, [instance.solution_dict(s) for s in kept], count, exhausted, reduced, stats,
                        name, kept, instance)
 

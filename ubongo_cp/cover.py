@@ -211,7 +211,9 @@ class ExactCoverInstance:
 
         Checks (cheap, in this order): total piece area vs region area (UP-4;
         skipped when pieces are optional), a piece with no placement, a cell
-        that no placement covers.
+        that no placement covers, and the colouring arguments of
+        :mod:`ubongo_cp.colouring` (checkerboard, column and row stripes;
+        with every piece used).
         """
         if not self.optional_pieces:
             area = sum(p.size for p in self.pieces)
@@ -225,6 +227,10 @@ class ExactCoverInstance:
         if (per_cell == 0).any():
             r, c = self.cells[int(np.argmin(per_cell))]
             return f"cell ({r}, {c}) cannot be covered by any placement"
+        if not self.optional_pieces:
+            from .colouring import colouring_obstruction
+
+            return colouring_obstruction(self.pieces, self.region, self.mode)
         return None
 
     # ------------------------------------------------------------ symmetry

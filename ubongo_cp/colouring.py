@@ -1,0 +1,174 @@
+"""Colouring arguments: necessary conditions for a tiling, proved before any search.
+
+Colour the plane with weights ``+1`` / ``-1`` that repeat with period 2 in
+both directions: the *checkerboard* ``(-1)^(row + col)``, *column stripes*
+``(-1)^col`` and *row stripes* ``(-1)^row``. A placement of a piece covers
+cells of total weight that depends only on its fixed orientation and on the
+parities of its offset, so each piece can contribute one of at most
+``4 x orientations`` values, its *achievable imbalances*. A tiling of the
+region uses every piece once (UP-2), so the region's total weight must be a
+sum of one achievable imbalance per piece; when no choice gives it, there is
+no tiling, whatever the search would do. Which sums are reachable is a
+subset-sum question answered by dynamic programming over the pieces, on
+integers between ``-area`` and ``area``.
+
+Each condition is a proof of "no solution": the achievable sets are
+supersets of what the placements inside the region can give (any offset
+parity is assumed possible), so a reachable sum never hides a tiling. The
+classic examples it settles at once: three copies of each free tetromino on
+6x10 and the 35 hexominoes on a rectangle of 210 cells (an odd number of
+pieces with imbalance 2, every other piece balanced, against a balanced
+region), and the seven one-sided tetrominoes on 4x7 (only T is unbalanced).
+
+References
+----------
+.. [1] S. W. Golomb, *Polyominoes: Puzzles, Patterns, Problems, and
+   Packings*, 2nd ed., Princeton University Press (1994), ch. 2
+   (checkerboard colouring, e.g. the 35 hexominoes tile no rectangle) and
+   ch. 3 (other colourings, stripes among them).
+.. [2] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B, 7.2.2.1
+   (2022): colouring arguments beside dancing links for polyomino packing.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+from .pieces import Piece, Region
+
+__all__ = ["COLOURINGS", "achievable_imbalances", "colouring_obstruction", "reachable_sums"]
+
+#: The colourings checked, in order: (name, weight of a cell by (row parity, column parity), names of
+#: its two colours). Weights repeat with period 2, so a cell's weight is ``table[row % 2][col % 2]``.
+COLOURINGS: tuple[tuple[str, tuple[tuple[int, int], tuple[int, int]], tuple[str, str]], ...] = (
+    ("checkerboard", ((1, -1), (-1, 1)), ("black", "white")),
+    ("column-stripe", ((1, -1), (1, -1)), ("even-column", "odd-column")),
+    ("row-stripe", ((1, 1), (-1, -1)), ("even-row", "odd-row")),
+)
+
+
+def achievable_imbalances(piece: Piece, colouring: str = "checkerboard", mode: str = "free") -> frozenset[int]:
+    """Weights a placement of ``piece`` can cover under ``colouring`` (one per orientation and offset parity).
+
+    Parameters
+    ----------
+    piece : Piece
+    colouring : str
+        A name in :data:`COLOURINGS`.
+    mode : {"free", "one-sided", "fixed"}
+        Orientations allowed (UP-3: free).
+
+    Returns
+    -------
+    frozenset of int
+        Colour-one cells minus colour-two cells, over every fixed
+        orientation of the mode and every parity of the offset.
+
+    Raises
+    ------
+    KeyError
+        For an unknown colouring name.
+
+    Examples
+    --------
+    >>> T = Piece("T4", ((0, 0), (0, 1), (0, 2), (1, 1)))
+    >>> sorted(achievable_imbalances(T)), sorted(achievable_imbalances(T, "column-stripe"))
+    ([-2, 2], [-2, 0, 2])
+    """
+    return _imbalances(piece, colouring, mode)
+
+
+def reachable_sums(choices: Sequence[frozenset[int]]) -> set[int]:
+    """Every sum of one value from each set (subset-sum by dynamic programming).
+
+    Notes
+    -----
+    O(len(choices) x span x max set size), span being the range of the
+    partial sums (at most twice the region's area here).
+
+    Examples
+    --------
+    >>> sorted(reachable_sums([frozenset({-2, 2})] * 3))
+    [-6, -2, 2, 6]
+    """
+    mask, offset = _reachable_mask(choices)
+    return {i - offset for i in range(mask.bit_length()) if mask >> i & 1}
+
+
+def colouring_obstruction(pieces: Sequence[Piece], region: Region, mode: str = "free") -> str | None:
+    """Why no tiling of ``region`` by all of ``pieces`` exists by a colouring argument; else ``None``.
+
+    Tries each of :data:`COLOURINGS` in turn (see the module docstring).
+    Assumes every piece is used exactly once (UP-2; not for the subset
+    analysis, where pieces are optional).
+
+    Parameters
+    ----------
+    pieces : sequence of Piece
+        The piece copies (a name may repeat).
+    region : Region
+    mode : {"free", "one-sided", "fixed"}
+
+    Returns
+    -------
+    str or None
+        The reason, naming the colouring, e.g. ``"checkerboard colouring:
+        the region has 14 black and 14 white cells, but the pieces always
+        cover black minus white = one of -2, 2 (Golomb)"``.
+
+    Examples
+    --------
+    >>> from ubongo_cp.pieces import load_pieces
+    >>> tetrominoes = load_pieces("tetrominoes").pieces  # I O T S L: only T is unbalanced
+    >>> print(colouring_obstruction(tetrominoes, Region.rectangle(4, 5)))
+    checkerboard colouring: the region has 10 black and 10 white cells, but the pieces always cover black minus white = one of -2, 2 (Golomb)
+    >>> colouring_obstruction([tetrominoes[1]] * 4, Region.rectangle(4, 4)) is None  # four O
+    True
+    """
+    parity = [[0, 0], [0, 0]]  # the region's cells by (row parity, column parity)
+    for r, c in region.cells:
+        parity[r % 2][c % 2] += 1
+    area = region.area
+    for name, table, (one, two) in COLOURINGS:
+        target = sum(table[a][b] * parity[a][b] for a in (0, 1) for b in (0, 1))
+        choices = [achievable_imbalances(p, name, mode) for p in pieces]
+        mask, offset = _reachable_mask(choices)
+        if target + offset < 0 or not mask >> (target + offset) & 1:
+            sums = reachable_sums(choices)
+            n_one = (area + target) // 2
+            return (f"{name} colouring: the region has {n_one} {one} and {area - n_one} {two} cells, but "
+                    f"the pieces always cover {one} minus {two} = {_describe(sums)} (Golomb)")
+    return None
+
+
+def _reachable_mask(choices: Sequence[frozenset[int]]) -> tuple[int, int]:
+    """The reachable sums as bits of an integer: bit ``s + offset`` is set when sum ``s`` is reachable."""
+    mask, offset = 1, 0
+    for values in choices:
+        low = min(values)
+        shifted = 0
+        for v in values:
+            shifted |= mask << (v - low)
+        mask, offset = shifted, offset - low
+    return mask, offset
+
+
+_TABLES = {name: table for name, table, _ in COLOURINGS}
+
+
+@lru_cache(maxsize=4096)
+def _imbalances(piece: Piece, colouring: str, mode: str) -> frozenset[int]:
+    table = _TABLES[colouring]
+    return frozenset(sum(table[(r + dr) % 2][(c + dc) % 2] for r, c in shape)
+                     for shape in piece.orientations(mode) for dr in (0, 1) for dc in (0, 1))
+
+
+def _describe(values: set[int]) -> str:
+    """``one of -2, 2`` for a few values, else their range and step."""
+    ordered = sorted(values)
+    if len(ordered) <= 6:
+        return "one of " + ", ".join(map(str, ordered)) if len(ordered) > 1 else str(ordered[0])
+    steps = {b - a for a, b in zip(ordered, ordered[1:])}
+    step = f" in steps of {steps.pop()}" if len(steps) == 1 else ""
+    return f"a value from {ordered[0]} to {ordered[-1]}{step}"

@@ -16,7 +16,7 @@ import sys
 
 from .. import __version__
 from ..errors import UbongoError
-from . import census, deck, domino, export, orion, puzzle, simulate
+from . import census, deck, domino, exactcover, export, orion, puzzle, simulate
 from .common import check_common
 
 __all__ = ["main", "run", "build_parser"]
@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     domino.add_parsers(sim)
     orion.add_parsers(sub)
     export.add_parsers(sub)
+    exactcover.add_parsers(sub)
     census.add_parsers(sub)
     return parser
 

@@ -74,7 +74,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
-    most = _max_solutions(args.max_solutions)
+    most = max_solutions_arg(args.max_solutions)
     if args.problem is not None and not is_xmpuzzle(args.card):
         raise InputError("--problem goes with a BurrTools .xmpuzzle file")
     if args.draw:
@@ -128,7 +128,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _max_solutions(text: str) -> int | None:
+def max_solutions_arg(text: str) -> int | None:
     """``--max-solutions``: a count of at least 0, or ``all`` (None)."""
     if text.strip().lower() == "all":
         return None
@@ -193,7 +193,7 @@ def _solve_card(args: argparse.Namespace) -> int:
     from ..solvers import solve
 
     faces = [args.face] if args.face is not None else list(card.tasks)
-    most = _max_solutions(args.max_solutions)
+    most = max_solutions_arg(args.max_solutions)
     warm_engines(args.backend, args.limit)
     out, panels = [], []
     for face in faces:

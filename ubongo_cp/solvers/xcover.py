@@ -42,11 +42,20 @@ class XcoverBackend:
         from xcover.dancing_cells import algorithm_c
 
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
-        colors = np.zeros(len(instance.indices), dtype=np.uint32)
+        indices, indptr, n_items = instance.indices, instance.indptr, instance.n_items
+        n_primary = n_items - instance.n_secondary
+        if n_primary == 1:
+            # xcover 0.x fails ("pop from empty list") with one primary item: add a second one, with an
+            # option of its own that every solution then holds (and that is dropped from it).
+            indices = np.append(np.where(indices >= 1, indices + 1, indices), 1).astype(np.uint32)
+            indptr = np.append(indptr, len(indices)).astype(np.uint32)
+            n_items += 1
+        colors = np.zeros(len(indices), dtype=np.uint32)
         found = 0
-        search = algorithm_c(instance.indices, instance.indptr, colors,
-                             np.uint32(instance.n_items), np.uint32(instance.n_secondary))
+        search = algorithm_c(indices, indptr, colors, np.uint32(n_items), np.uint32(instance.n_secondary))
         for options in search:
+            if n_primary == 1:
+                options = [o for o in options if o != instance.n_options]
             if not instance.is_canonical(options):
                 continue
             found += 1

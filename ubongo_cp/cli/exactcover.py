@@ -1,0 +1,94 @@
+"""``ubongo-cp exact-cover``: any exact-cover instance in Knuth's plain format, on any backend.
+
+A thin layer over :mod:`ubongo_cp.exactcover` and :func:`ubongo_cp.solvers.solve`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..solvers.registry import DEFAULT_STRATEGY, solver_names
+from ..status import Status
+from .puzzle import max_solutions_arg, warm_engines
+
+__all__ = ["add_parsers"]
+
+
+def add_parsers(sub) -> None:
+    """Add ``exact-cover`` to the top-level ``subparsers``."""
+    p = sub.add_parser("exact-cover", help="solve/count an exact-cover instance in Knuth's plain format",
+                       description="Read an exact-cover instance (first line: primary items, then '|' and "
+                                   "secondary items; then one option per line; lines beginning with '|' are "
+                                   "comments) and find, count or list its exact covers on any backend.")
+    p.add_argument("file", help="instance file in Knuth's format (as read by his DLX1 and SSXC programs)")
+    p.add_argument("--count", action="store_true", help="count all exact covers")
+    p.add_argument("--limit", type=int, help="stop after N exact covers")
+    p.add_argument("--time-limit", type=float, help="seconds")
+    p.add_argument("--backend", help=f"solver: {', '.join(solver_names())} (default: {DEFAULT_STRATEGY['first']})")
+    p.add_argument("--json", action="store_true", help="print JSON {count, complete, status, solutions, stats}")
+    p.add_argument("--max-solutions", default="20", metavar="N|all",
+                   help="with --count: show at most N covers (default 20); 'all' streams every one, holding none")
+    p.set_defaults(func=_cmd_exact_cover)
+
+
+def _cmd_exact_cover(args: argparse.Namespace) -> int:
+    from ..exactcover import read_exact_cover
+    from ..solvers import solve
+
+    matrix = read_exact_cover(args.file)
+    most = max_solutions_arg(args.max_solutions)
+    limit = (args.limit or None) if args.count else (args.limit or 1)
+    backend = args.backend or DEFAULT_STRATEGY["first"]  # no region: the orbit decomposition never applies
+    warm_engines(backend, limit)
+    streaming = args.count and most is None
+    streamed = []
+
+    def stream(options) -> bool:  # --max-solutions all: each cover printed as found, none held
+        cover = matrix.solution_dict(options)
+        if args.json:
+            sys.stdout.write((", " if streamed else "") + json.dumps(cover))
+        else:
+            _print_cover(cover, len(streamed) + 1)
+        streamed.append(None)
+        return True
+
+    if streaming and args.json:  # the covers come first: the count is known only at the end
+        sys.stdout.write('{"solutions": [')
+    result = solve(matrix, backend=backend, limit=limit, time_limit=args.time_limit,
+                   keep=0 if streaming else (most if args.count else None), reduce=False,
+                   on_solution=stream if streaming else None)
+    head = {"count": result.count, "complete": result.complete,
+            "status": Status.TIMEOUT if result.stats.get("timed_out") else result.status}
+    if args.json:
+        if streaming:
+            sys.stdout.write("], " + json.dumps({**head, "stats": result.stats})[1:] + "\n")
+        else:
+            print(json.dumps({**head, "solutions": result.solutions, "stats": result.stats}))
+        return 0
+    if result.status == Status.NO_SOLUTION:
+        reason = result.stats.get("reason")
+        print("no exact cover" + (f" ({reason})" if reason else ""))
+        return 0
+    if result.status == Status.UNKNOWN:
+        print("unknown: time limit reached before any exact cover")
+        return 0
+    n = result.count
+    if args.count:
+        stopped = "time limit reached" if result.stats.get("timed_out") else "search stopped by --limit"
+        exact = "" if result.complete else f" ({stopped}: a lower bound)"
+        print(f"{n} exact cover{'s' if n != 1 else ''}{exact} [{result.backend}, "
+              f"{result.stats.get('wall_seconds', 0):.3f} s]")
+    for i, cover in enumerate(result.solutions, 1):
+        _print_cover(cover, i if args.count else None)
+    if args.count and len(result.solutions) + len(streamed) < n:
+        print(f"... {n - len(result.solutions) - len(streamed)} more (--max-solutions all shows them)")
+    return 0
+
+
+def _print_cover(cover: dict, number: int | None) -> None:
+    print(f"solution {number}:" if number else "solution:")
+    width = max(len(" ".join(items)) for items in cover.values())
+    for label, items in cover.items():
+        print(f"  {' '.join(items):<{width}}  ({label})")

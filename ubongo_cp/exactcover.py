@@ -1,0 +1,286 @@
+"""General exact-cover instances: Knuth's plain text format, solved on every backend.
+
+The polyomino instances of :mod:`ubongo_cp.cover` are one kind of exact
+cover; this module takes any other, given as Knuth's plain input format
+(the one his DLX1 and SSXC programs read), so that users can run their own
+instances on every registered solver (:mod:`ubongo_cp.solvers`):
+
+- lines that are blank or begin with ``|`` (after spaces) are comments;
+- the first other line names the items, separated by spaces: the primary
+  items, then ``|``, then the secondary items (``|`` and the secondary items
+  may be left out);
+- every further line is one option: the names of the items it covers.
+
+Primary items must be covered exactly once, secondary items at most once.
+Not read (refused with the line): colours (``item:colour``, Knuth's DLX2 and
+XCC format) and multiplicities (``lo:hi|item``, DLX3). Knuth's programs skip
+an option without a primary item; here it is refused, because solvers
+disagree about it (a CP-SAT or SAT model would count it as a free choice).
+
+:class:`ExactCoverMatrix` offers what the backends read from an
+:class:`~ubongo_cp.cover.ExactCoverInstance` (CSR options, primary and
+secondary items, options per item), so ``solve(matrix, backend=...)`` works
+with any registered name; its items play the role of cells, and there are no
+piece copies and no region symmetries.
+
+References
+----------
+.. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B, Section
+   7.2.2.1 (2022), exact covering with primary and secondary items; the
+   input format of his programs DLX1 and SSXC,
+   https://www-cs-faculty.stanford.edu/~knuth/programs.html.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .errors import InputError
+
+__all__ = ["ExactCoverMatrix", "exact_cover_matrix", "parse_exact_cover", "read_exact_cover"]
+
+
+@dataclass(frozen=True, eq=False)
+class ExactCoverMatrix:
+    """An exact-cover problem with named items (primary first, then secondary).
+
+    Attributes
+    ----------
+    item_names : tuple of str
+        Every item, primary items first.
+    n_primary : int
+        Number of primary items (covered exactly once); the rest are
+        secondary (covered at most once).
+    indptr, indices : numpy.ndarray of uint32
+        The options in CSR form: option ``o`` covers items
+        ``indices[indptr[o]:indptr[o+1]]``, in the order given.
+    option_labels : tuple of str
+        Where each option came from (``"line 7"`` in a file, ``"option 3"``
+        from Python, counted from 1).
+    """
+
+    item_names: tuple[str, ...]
+    n_primary: int
+    indptr: np.ndarray
+    indices: np.ndarray
+    option_labels: tuple[str, ...]
+
+    # What the backends and the driver read (the interface of ExactCoverInstance).
+    optional_pieces = True  # no piece items: the non-primary items are at-most-once (secondary)
+    copy_groups: tuple = ()
+    multiplicity = None
+    region_symmetries = ((1, 0, 0, 1),)  # the identity only: nothing to reduce by
+    option_perms: tuple = ()
+    mode = "fixed"
+
+    @property
+    def n_items(self) -> int:
+        """Primary plus secondary items."""
+        return len(self.item_names)
+
+    @property
+    def n_secondary(self) -> int:
+        """Items covered at most once."""
+        return self.n_items - self.n_primary
+
+    @property
+    def n_cells(self) -> int:
+        """The primary items (they play the role of a region's cells)."""
+        return self.n_primary
+
+    @property
+    def n_options(self) -> int:
+        """Number of options."""
+        return len(self.indptr) - 1
+
+    @cached_property
+    def item_options(self) -> tuple[list[int], ...]:
+        """The options covering each item (option ids, increasing), one list per item."""
+        lists: list[list[int]] = [[] for _ in range(self.n_items)]
+        for o in range(self.n_options):
+            for i in self.option_items(o).tolist():
+                lists[i].append(o)
+        return tuple(lists)
+
+    def option_items(self, option: int) -> np.ndarray:
+        """Items covered by ``option``."""
+        return self.indices[self.indptr[option]:self.indptr[option + 1]]
+
+    def options_per_item(self) -> np.ndarray:
+        """Number of options covering each item, shape (n_items,)."""
+        return np.bincount(self.indices, minlength=self.n_items)
+
+    def options_per_cell(self) -> np.ndarray:
+        """Number of options covering each primary item, shape (n_primary,)."""
+        return self.options_per_item()[:self.n_primary]
+
+    def options_per_piece(self) -> np.ndarray:
+        """Empty: a matrix has no piece items."""
+        return np.zeros(0, dtype=np.int64)
+
+    def is_canonical(self, options: Sequence[int]) -> bool:
+        """Always True (no identical pieces to order)."""
+        return True
+
+    def stabiliser_order(self, options: Sequence[int]) -> int:
+        """1: only the identity symmetry."""
+        return 1
+
+    def precheck(self) -> str | None:
+        """Why no exact cover exists without search (a primary item in no option); else ``None``."""
+        per_item = self.options_per_cell()
+        if (per_item == 0).any():
+            return f"primary item {self.item_names[int(np.argmin(per_item))]} is in no option"
+        return None
+
+    def solution_dict(self, options: Iterable[int]) -> dict[str, list[str]]:
+        """Option label -> names of its items, for a solution given as option ids (in option order)."""
+        return {self.option_labels[o]: [self.item_names[i] for i in self.option_items(o).tolist()]
+                for o in sorted(int(o) for o in options)}
+
+
+def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options: Sequence[Sequence[str]], *,
+                       labels: Sequence[str] | None = None, path: str | os.PathLike | None = None,
+                       lines: Sequence[int] | None = None) -> ExactCoverMatrix:
+    """Build and check an :class:`ExactCoverMatrix` from item names.
+
+    Parameters
+    ----------
+    primary, secondary : sequence of str
+        Item names (distinct, no spaces, no ``|`` or ``:``).
+    options : sequence of sequence of str
+        Each option: the names of the items it covers.
+    labels : sequence of str, optional
+        Label of each option (default ``"option 1"``, ...).
+    path, lines : optional
+        File and line of each option, for error messages.
+
+    Returns
+    -------
+    ExactCoverMatrix
+
+    Raises
+    ------
+    InputError
+        For no primary item, a repeated or malformed item name, an option
+        naming an unknown item or one item twice, or an option that covers
+        no primary item (an empty option among them).
+
+    Examples
+    --------
+    >>> m = exact_cover_matrix("ab", "c", [["a", "c"], ["b"], ["a", "b"]])
+    >>> m.n_items, m.n_primary, m.n_options, m.item_options
+    (3, 2, 3, ([0, 2], [1, 2], [0]))
+    >>> exact_cover_matrix("ab", "", [["a"], []])
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: option 2 covers no item
+    """
+    names = list(primary) + list(secondary)
+    if not primary:
+        raise InputError("no primary item", path=path, line=lines[0] if lines else None)
+    index: dict[str, int] = {}
+    for name in names:
+        _check_name(name, path, None)
+        if name in index:
+            raise InputError(f"item {name!r} is named twice", path=path)
+        index[name] = len(index)
+    indptr = [0]
+    indices: list[int] = []
+    for k, option in enumerate(options):
+        line = lines[k] if lines else None
+        where = "option" if lines else f"option {k + 1}"
+        seen: set[int] = set()
+        for name in option:
+            if ":" in name:
+                raise InputError(f"{where} names {name!r}: colours and multiplicities (Knuth's DLX2/DLX3 "
+                                 "formats) are not read", path=path, line=line)
+            if name not in index:
+                raise InputError(f"{where} names unknown item {name!r}", path=path, line=line)
+            if index[name] in seen:
+                raise InputError(f"{where} names item {name!r} twice", path=path, line=line)
+            seen.add(index[name])
+        if not seen:
+            raise InputError(f"{where} covers no item", path=path, line=line)
+        if min(seen) >= len(primary):
+            raise InputError(f"{where} covers no primary item (Knuth's solvers skip such an option; remove it, "
+                             "or make one of its items primary)", path=path, line=line)
+        indices.extend(index[name] for name in option)
+        indptr.append(len(indices))
+    if labels is None:
+        labels = [f"option {k + 1}" for k in range(len(options))]
+    return ExactCoverMatrix(tuple(names), len(primary), np.asarray(indptr, dtype=np.uint32),
+                            np.asarray(indices, dtype=np.uint32), tuple(labels))
+
+
+def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> ExactCoverMatrix:
+    """Read Knuth's plain exact-cover format (see the module docstring) from a string.
+
+    Raises
+    ------
+    InputError
+        Naming the file and line: no item line, ``|`` twice on it, a
+        malformed or repeated item name, an option naming an unknown item
+        or one item twice, or covering no primary item.
+
+    Examples
+    --------
+    Knuth's example, TAOCP 7.2.2.1 (5): seven items, six options.
+
+    >>> m = parse_exact_cover("| TAOCP 7.2.2.1 (5)\\na b c d e f g\\nc e\\na d g\\nb c f\\na d f\\nb g\\nd e g\\n")
+    >>> m.n_primary, m.n_options, m.option_labels[0]
+    (7, 6, 'line 3')
+    """
+    items_line = None
+    options, lines = [], []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("|"):
+            continue  # a comment or a blank line (as in Knuth's programs)
+        if items_line is None:
+            items_line = (number, line)
+        else:
+            options.append(line.split())
+            lines.append(number)
+    if items_line is None:
+        raise InputError("no item line (the first line that is not a comment names the items)", path=path)
+    number, line = items_line
+    parts = line.split("|")
+    if len(parts) > 2:
+        raise InputError("the item line holds '|' twice (primary | secondary)", path=path, line=number)
+    primary, secondary = parts[0].split(), parts[1].split() if len(parts) == 2 else []
+    seen: set[str] = set()
+    for name in primary + secondary:
+        _check_name(name, path, number)
+        if name in seen:
+            raise InputError(f"item {name!r} is named twice", path=path, line=number)
+        seen.add(name)
+    return exact_cover_matrix(primary, secondary, options, labels=[f"line {n}" for n in lines], path=path,
+                              lines=lines)
+
+
+def read_exact_cover(path: str | os.PathLike) -> ExactCoverMatrix:
+    """Read an exact-cover file in Knuth's plain format (see :func:`parse_exact_cover`).
+
+    Raises
+    ------
+    InputError
+        When the file cannot be read, or as :func:`parse_exact_cover`.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read: {exc.strerror if isinstance(exc, OSError) else exc}", path=path) from None
+    return parse_exact_cover(text, path=path)
+
+
+def _check_name(name: str, path, line) -> None:
+    if not name or any(ch.isspace() for ch in name) or "|" in name or ":" in name:
+        raise InputError(f"item name {name!r} holds a space, '|' or ':' (colours and multiplicities of "
+                         "Knuth's DLX2/DLX3 formats are not read)", path=path, line=line)

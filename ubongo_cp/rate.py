@@ -13,16 +13,26 @@ rates a task the same way.
 
 Composite difficulty (dimensionless, larger = harder)::
 
-    difficulty = log2(1 + nodes / count) + log2(placements / cells)
+    difficulty = log2(1 + nodes / count) + log2(placements per cell)
 
 - ``nodes / count``: DLX search nodes spent per solution; a task whose search
   tree is bushy for few solutions is hard to solve by hand too (the solver
   explores the dead ends a human must also rule out);
-- ``placements / cells``: the average number of placements competing for a
-  cell, i.e. the branching a human faces at the start.
+- *placements per cell*: the mean, over the region's cells, of the number of
+  placements covering the cell (the options of the exact-cover instance
+  holding that cell item: ``instance.options_per_cell().mean()``), i.e. the
+  branching a human faces at the start. Every cell of a solvable task is
+  covered by at least one placement, so the term is at least ``log2(1) = 0``
+  and the difficulty is never negative (a forced task, such as I4 in a 1x4
+  region: 1 node, 1 solution, 1 placement per cell, rates 1.0).
 
 A task with no solution has difficulty NaN. The weights are 1 : 1 by
 design; the benchmarks and notebooks show how the score spreads per deck.
+
+(Until issue 13 the second term was ``log2(placements / cells)``, the
+number of placements divided by the area, which is smaller than the mean
+number of placements per cell by about the pieces' size and negative for a
+forced task; the shipped decks' ratings were recomputed with this one.)
 
 References
 ----------
@@ -57,17 +67,35 @@ RATING_COLUMNS = [
 ]
 
 
-def difficulty_score(nodes: int, count: int, placements: int, cells: int) -> float:
+def difficulty_score(nodes: int, count: int, placements_per_cell: float) -> float:
     """The composite difficulty (see module docstring); NaN when ``count`` is 0.
+
+    Parameters
+    ----------
+    nodes : int
+        Search-tree nodes of the DLX engine (options tried).
+    count : int
+        Solutions.
+    placements_per_cell : float
+        Mean number of placements covering a cell of the region (>= 1 for a
+        solvable task).
+
+    Returns
+    -------
+    float
+        ``log2(1 + nodes / count) + log2(placements_per_cell)``; >= 0 when
+        ``placements_per_cell >= 1``; NaN without a solution.
 
     Examples
     --------
-    >>> round(difficulty_score(nodes=30, count=1, placements=64, cells=16), 3)
-    6.954
+    >>> round(difficulty_score(nodes=30, count=1, placements_per_cell=16.0), 3)
+    8.954
+    >>> difficulty_score(nodes=1, count=1, placements_per_cell=1.0)  # forced: I4 in a 1x4 region
+    1.0
     """
-    if count <= 0 or cells <= 0 or placements <= 0:
+    if count <= 0 or not placements_per_cell > 0:
         return float("nan")
-    return math.log2(1 + nodes / count) + math.log2(placements / cells)
+    return math.log2(1 + nodes / count) + math.log2(placements_per_cell)
 
 
 def rating_modules(backend: str = NODE_SOLVER) -> tuple[str, ...]:
@@ -170,6 +198,7 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, t
     if any(r.complete and r.count != primary.count for r in checks):
         row["status"] = Status.DISAGREEMENT.value
     nodes = row["dlx_nodes"]
-    row["difficulty"] = (difficulty_score(nodes, primary.count, placements, instance.n_cells)
+    per_cell = float(instance.options_per_cell().mean()) if instance.n_cells else 0.0
+    row["difficulty"] = (difficulty_score(nodes, primary.count, per_cell)
                          if primary.complete and nodes is not None else float("nan"))
     return row

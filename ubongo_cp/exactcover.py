@@ -37,7 +37,7 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import ClassVar, Iterable, Sequence
 
 import numpy as np
 
@@ -72,12 +72,12 @@ class ExactCoverMatrix:
     option_labels: tuple[str, ...]
 
     # What the backends and the driver read (the interface of ExactCoverInstance).
-    optional_pieces = True  # no piece items: the non-primary items are at-most-once (secondary)
-    copy_groups: tuple = ()
-    multiplicity = None
-    region_symmetries = ((1, 0, 0, 1),)  # the identity only: nothing to reduce by
-    option_perms: tuple = ()
-    mode = "fixed"
+    optional_pieces: ClassVar[bool] = True  # no piece items: the non-primary items are secondary
+    copy_groups: ClassVar[tuple] = ()
+    multiplicity: ClassVar[None] = None
+    region_symmetries: ClassVar[tuple] = ((1, 0, 0, 1),)  # the identity only: nothing to reduce by
+    option_perms: ClassVar[tuple] = ()
+    mode: ClassVar[str] = "fixed"
 
     @property
     def n_items(self) -> int:

@@ -13,9 +13,11 @@ orbit. Every solution orbit holds a solution with P at a representative, and
 
 computed as one search over the restricted instance in which each solution
 found is weighted by the size of its representative's orbit. The reduced
-count is the number of solutions found whose representative has a trivial
-stabiliser (each is the only member of its solution orbit with P at a
-representative) plus the number of distinct canonical keys among the others.
+count follows from Burnside's lemma without remembering any solution: the
+images a found solution stands for share its stabiliser, so the driver adds
+``weight x |stabiliser|`` per solution found and divides the sum by |G|
+(:func:`~ubongo_cp.solvers.base.drive`; a representative with a full orbit
+has a trivial stabiliser, so no symmetry need be tried for it).
 The piece is the one with the fewest orbits (e.g. X in the 6x10 rectangle:
 32 placements, 8 orbits of size 4), so the search space shrinks about |G|-fold.
 

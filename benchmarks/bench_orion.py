@@ -1,6 +1,6 @@
 """Orion Duel benchmarks: engine speed, the exact analysis on mid-game positions, brute-force agreement.
 
-Run ``python -m benchmarks.bench_orion [--quick] [--exact] [--ablation] [--graphs]``.
+Run ``python -m benchmarks.bench_orion [--quick] [--exact | --exact-only] [--ablation] [--graphs]``.
 Prints Markdown tables and writes ``benchmarks/out/orion.csv`` (and
 ``orion_exact.csv`` with ``--exact``). Single process, CP-SAT with one
 worker, the load average printed with the figures.
@@ -65,6 +65,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer games and positions")
     ap.add_argument("--exact", action="store_true", help="brute-force agreement on larger small positions")
+    ap.add_argument("--exact-only", action="store_true",
+                    help="only the brute-force agreement (no timings; it may share the machine)")
     ap.add_argument("--ablation", action="store_true",
                     help="also time connect_distance without greedy bound / pruning")
     ap.add_argument("--graphs", action="store_true", help="fast graph searches against networkx")
@@ -75,6 +77,8 @@ def main(argv=None) -> int:
     n_pos = 10 if args.quick else 40
     rows = []
     print(f"load average before: {_load()}")
+    if args.exact_only:
+        return _report(_exact_rows(30 if args.quick else 100), "orion_exact_summary.csv")
 
     t0 = time.perf_counter()
     lengths = []
@@ -130,12 +134,17 @@ def main(argv=None) -> int:
     if args.exact:
         rows.extend(_exact_rows(30 if args.quick else 100))
 
+    return _report(rows, "orion.csv")
+
+
+def _report(rows, name: str) -> int:
+    """Print ``rows`` as a Markdown table (with the load average) and write ``benchmarks/out/<name>``."""
     print(f"load average after: {_load()}")
     print("| measure | value | target | notes |")
     print("|---|---|---|---|")
     for r in rows:
         print("| " + " | ".join(r) + " |")
-    with open(OUT / "orion.csv", "w", newline="") as fh:
+    with open(OUT / name, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["measure", "value", "target", "notes"])
         w.writerows(rows)

@@ -1,9 +1,11 @@
 """Orion Duel benchmarks: engine speed, the exact analysis on mid-game positions, brute-force agreement.
 
-Run ``python -m benchmarks.bench_orion [--quick] [--exact] [--ablation] [--graphs]``.
+Run ``python -m benchmarks.bench_orion [--quick] [--exact | --exact-only] [--ablation] [--graphs] [--no-w2]``.
 Prints Markdown tables and writes ``benchmarks/out/orion.csv`` (and
 ``orion_exact.csv`` with ``--exact``). Single process, CP-SAT with one
-worker, the load average printed with the figures.
+worker, the load average printed with the figures; each query is timed in
+wall time (the value column) and in CPU time of the process (the notes),
+which a shared machine disturbs less.
 
 Targets (issues 7 and 15): >= 100 random-vs-random games per minute on one
 core; on mid-game positions (16-24 tiles placed, from greedy-vs-greedy
@@ -65,9 +67,13 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer games and positions")
     ap.add_argument("--exact", action="store_true", help="brute-force agreement on larger small positions")
+    ap.add_argument("--exact-only", action="store_true",
+                    help="only the brute-force agreement (no timings; it may share the machine)")
     ap.add_argument("--ablation", action="store_true",
                     help="also time connect_distance without greedy bound / pruning")
     ap.add_argument("--graphs", action="store_true", help="fast graph searches against networkx")
+    ap.add_argument("--no-w2", action="store_true",
+                    help="skip the W2 distances (the slowest questions; no target)")
     ap.add_argument("--time-limit", type=float, default=20.0, help="seconds per question (default 20)")
     args = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -75,28 +81,33 @@ def main(argv=None) -> int:
     n_pos = 10 if args.quick else 40
     rows = []
     print(f"load average before: {_load()}")
+    if args.exact_only:
+        return _report(_exact_rows(30 if args.quick else 100), "orion_exact_summary.csv")
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     lengths = []
     for g in range(n_games):
         s = play_game(OrionState(seed=g), [RandomAgent(2 * g), RandomAgent(2 * g + 1)])
         lengths.append(len(s.history))
-    dt = time.perf_counter() - t0
+    dt, dc = time.perf_counter() - t0, time.process_time() - c0
     rows.append(("random-vs-random games per minute", f"{60 * n_games / dt:.0f}", ">= 100",
-                 f"{n_games} games, mean length {statistics.mean(lengths):.1f} moves"))
+                 f"{n_games} games, mean length {statistics.mean(lengths):.1f} moves; "
+                 f"{60 * n_games / dc:.0f} per CPU minute"))
 
     positions = midgame_positions(n_pos)
     cases = [(s, p) for s in positions for p in (0, 1)]
     tl = args.time_limit
 
     def timed(label, fn, target="-", detail=None):
-        times, stats = [], []
+        times, cpu, stats = [], [], []
         for s, p in cases:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             r = fn(s, p)
             times.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
             stats.append(r)
-        note = (f"{len(times)} cases; p95 {_q(times, 0.95):.3f} s, max {max(times):.3f} s; "
+        note = (f"{len(times)} cases; wall p95 {_q(times, 0.95):.3f} s, max {max(times):.3f} s; "
+                f"CPU median {statistics.median(cpu):.3f} s, p95 {_q(cpu, 0.95):.3f} s; "
                 + _statuses(stats))
         live = [t for t, r in zip(times, stats) if _live(r)]
         if len(live) < len(times):  # without the answers that need no search
@@ -107,9 +118,6 @@ def main(argv=None) -> int:
         rows.append((label, f"{statistics.median(times):.3f} s", target, note))
         return stats
 
-    timed("connect_distance W1 (median)", lambda s, p: connect_distance(s, p, time_limit=tl))
-    timed("connect_distance W2 (median)",
-          lambda s, p: connect_distance(s, p, "galaxies", time_limit=tl))
     timed("min_blocking_set W1, exact (median)", lambda s, p: min_blocking_set(s, p, time_limit=tl),
           "<= 0.200 s", lambda rs: "sizes " + _counts(
               len(r.hexes) if r.hexes is not None else "won" for r in rs)
@@ -120,6 +128,10 @@ def main(argv=None) -> int:
                      f"max {max(r.exact for r in rs)}; opponent moves median "
                      f"{statistics.median(r.moves for r in rs):.0f}")
     timed("min_blocking_set relaxed (median)", lambda s, p: min_blocking_set(s, p, relaxed=True))
+    timed("connect_distance W1 (median)", lambda s, p: connect_distance(s, p, time_limit=tl))
+    if not args.no_w2:
+        timed("connect_distance W2 (median)",
+              lambda s, p: connect_distance(s, p, "galaxies", time_limit=tl))
     if args.ablation:
         timed("ablation: W1 without greedy bound",
               lambda s, p: connect_distance(s, p, time_limit=tl, greedy=False))
@@ -130,12 +142,17 @@ def main(argv=None) -> int:
     if args.exact:
         rows.extend(_exact_rows(30 if args.quick else 100))
 
+    return _report(rows, "orion.csv")
+
+
+def _report(rows, name: str) -> int:
+    """Print ``rows`` as a Markdown table (with the load average) and write ``benchmarks/out/<name>``."""
     print(f"load average after: {_load()}")
     print("| measure | value | target | notes |")
     print("|---|---|---|---|")
     for r in rows:
         print("| " + " | ".join(r) + " |")
-    with open(OUT / "orion.csv", "w", newline="") as fh:
+    with open(OUT / name, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["measure", "value", "target", "notes"])
         w.writerows(rows)

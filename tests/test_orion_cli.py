@@ -18,7 +18,8 @@ def test_play_save_picture_and_analyze(tmp_path, capsys):
     data = json.loads(rec.read_text())
     assert data["players"] == ["greedy", "random"] and data["moves"]
     assert png.stat().st_size > 10_000
-    assert main(["orion", "analyze", str(rec), "--every", "4", "--time-limit", "1"]) == 0
+    # a short limit: the table's layout is checked here, the answers in test_orion_exact.py
+    assert main(["orion", "analyze", str(rec), "--every", "4", "--time-limit", "0.2"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("move | to move | d0 W1")
     assert f"after {len(data['moves'])} moves" in out
@@ -86,13 +87,28 @@ def test_analyze_pictures_and_safety_changes(tmp_path, capsys):
                  "--save", str(rec)]) == 0
     capsys.readouterr()
     pics = tmp_path / "pics"
-    assert main(["orion", "analyze", str(rec), "--every", "5", "--time-limit", "1",
+    assert main(["orion", "analyze", str(rec), "--every", "5", "--time-limit", "0.2",
                  "--pictures", str(pics)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].endswith("safe0 | safe1 | safety changed")
     rows = [line.split(" | ") for line in out[2:] if line[:1].isdigit()]
     n = len(json.loads(rec.read_text())["moves"])
     assert [int(r[0]) for r in rows] == sorted({*range(0, n + 1, 5), n})
+    # the last column marks exactly the rows whose settled safety differs from the last
+    # settled one before: yes/won safe, no/- (unreachable) not; "?" (time limit) and the
+    # final "-" (game over) settle nothing
+    last = [None, None]
+    for r in rows:
+        marks = []
+        for p in (0, 1):
+            now = {"yes": True, "won": True, "no": False, "-": False}.get(r[8 + p])
+            if r[1] == "end" and r[8 + p] == "-":
+                now = None
+            if now is not None:
+                if last[p] is not None and now != last[p]:
+                    marks.append(f"{p}: {'now safe' if now else 'no longer safe'}")
+                last[p] = now
+        assert (r[10] if len(r) > 10 else "") == "; ".join(marks)
     assert sorted(p.name for p in pics.iterdir()) == [f"move_{int(r[0]):02d}.png" for r in rows]
     (tmp_path / "file").write_text("x")
     assert main(["orion", "analyze", str(rec), "--pictures", str(tmp_path / "file")]) == 2

@@ -64,9 +64,7 @@ class GreedyAgent:
         out = np.empty(len(actions))
         for i, a in enumerate(actions):
             pl = game.placements[a]
-            colour = state.colour.copy()
-            for c, o in zip(pl.cells, pl.own):
-                colour[c] = p if o else 1 - p
+            colour = game.paint(state.colour.copy(), (a,), p)
             wins = win_conditions(game, colour, state.galaxy, state.hole)
             diff = len(wins[p]) - len(wins[1 - p])
             if diff:

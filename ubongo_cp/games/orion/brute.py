@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import itertools
 
-from .plans import solo
+from .plans import GOALS, solo
 from .state import OrionState
 
 __all__ = ["all_plan_sets", "brute_distance", "brute_blocking", "brute_safety", "small_position"]
-
-_GOAL = {"sides": "W1", "galaxies": "W2"}
 
 
 def all_plan_sets(state: OrionState, player: int, goal: str = "sides",
@@ -36,7 +34,7 @@ def all_plan_sets(state: OrionState, player: int, goal: str = "sides",
         tiles of a plan covering exactly that set. Empty when the goal
         cannot be reached; ``{frozenset(): 0}`` when it is fulfilled now.
     """
-    want = _GOAL[goal]
+    want = GOALS[goal]
     if want in state.conditions()[player]:
         return {frozenset(): 0}
     out: dict[frozenset, int] = {}
@@ -100,7 +98,7 @@ def brute_safety(state: OrionState, player: int, goal: str = "sides") -> tuple[b
         ``safe`` and the refuting opponent actions (all of them; empty when
         safe or when ``player`` cannot reach the goal even unopposed).
     """
-    if _GOAL[goal] in state.conditions()[player]:
+    if GOALS[goal] in state.conditions()[player]:
         return True, []
     if state.is_terminal() or brute_distance(state, player, goal) is None:
         return False, []

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .graphs import INF, node_weighted_distances, node_weighted_path
-from .plans import check_query, goal_fulfilled, order_plan
+from .plans import GOALS, check_query, goal_fulfilled, order_plan
 from .reach import ReachModel
 from .state import OrionState
 from .wins import evaluate_wins
@@ -255,9 +255,8 @@ def _cover(ctx: ReachModel, targets: set[int]) -> list[int] | None:
         if score[t] <= 0:
             return None
         pl = game.placements[t]
-        for c, o in zip(pl.cells, pl.own):
-            colour[c] = player if o else 1 - player
-            tgt[c] = False
+        game.paint(colour, (t,), player)
+        tgt[list(pl.cells)] = False
         used[pl.tile] = True
         plan.append(t)
     return sorted(plan)
@@ -267,13 +266,9 @@ def _chain(ctx: ReachModel, plan: list[int]) -> list:
     """The goal's witness chain (hexes) after ``plan`` (relaxed: claimed hexes)."""
     state, player = ctx.state, ctx.player
     colour = state.colour.copy()
-    pls = state.game.placements
-    for a in plan:
-        if ctx.relaxed:
-            colour[a] = player
-            continue
-        for c, o in zip(pls[a].cells, pls[a].own):
-            colour[c] = player if o else 1 - player
-    want = "W1" if ctx.goal == "sides" else "W2"
+    if ctx.relaxed:
+        colour[plan] = player
+    else:
+        state.game.paint(colour, plan, player)
     wins = evaluate_wins(state.game, colour, state.galaxy, state.hole)[player]
-    return next((list(w.hexes) for w in wins if w.condition == want), [])
+    return next((list(w.hexes) for w in wins if w.condition == GOALS[ctx.goal]), [])

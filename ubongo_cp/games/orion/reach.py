@@ -454,7 +454,7 @@ class ReachModel:
         """OD-3 groups of placement ``t`` not joined now: ``(free neighbour hexes, colour)``."""
         state, player = self.state, self.player
         pl = state.game.placements[t]
-        cols = [player if o else 1 - player for o in pl.own]
+        cols = pl.colours(player)
         adj, colour = self.adj, state.colour
         out = []
         for i, h in enumerate(pl.cells):

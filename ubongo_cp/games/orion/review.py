@@ -4,7 +4,7 @@ For each reviewed position (before move 1, after every ``every``-th move,
 and the final one): both players' distances to W1 and W2
 (:func:`.distance.connect_distance`), their W1 blocking sets
 (:func:`.blocking.min_blocking_set`) and W1 safety
-(:func:`.blocking.is_safe_connection`). A position *changes* a player's
+(:func:`.safety.is_safe_connection`). A position *changes* a player's
 safety when the answer differs from the previous reviewed position's
 (answers still open at the time limit change nothing).
 """

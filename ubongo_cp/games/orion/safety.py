@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .distance import shortest_plan
-from .graphs import tile_group
-from .plans import goal_fulfilled, order_plan, plan_hexes, query_start, solo
+from .plans import GOALS, goal_fulfilled, order_plan, plan_hexes, query_start, solo
 from .state import OrionState
 from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
 
@@ -201,18 +200,13 @@ class _Cached:
     def __init__(self, state, player, goal, keys, plan, base) -> None:
         self.player, self.goal, self.keys, self.plan = player, goal, keys, list(plan)
         game = state.game
-        colour = state.colour.copy()
-        for a in plan:
-            pl = game.placements[a]
-            for c, o in zip(pl.cells, pl.own):
-                colour[c] = player if o else 1 - player
-        self.colour = colour
+        self.colour = game.paint(state.colour.copy(), plan, player)
         self.hexes = np.zeros(game.n + 1, dtype=bool)
         self.hexes[list(plan_hexes(state, plan))] = True
-        final = win_conditions(game, colour, state.galaxy, state.hole)
-        want = "W1" if goal == "sides" else "W2"
+        final = win_conditions(game, self.colour, state.galaxy, state.hole)
         # Quiet: the plan's tiles complete no condition but the goal.
-        self.quiet = final[1 - player] <= base[1 - player] and final[player] <= base[player] | {want}
+        self.quiet = (final[1 - player] <= base[1 - player]
+                      and final[player] <= base[player] | {GOALS[goal]})
 
     def covers(self, state, moves, placer, alone) -> np.ndarray:
         """Moves that leave this plan valid, by a cheap sufficient test (vectorised)."""
@@ -253,13 +247,10 @@ def _alone_conditions(state, moves, placer) -> np.ndarray:
         inb[list(b)] = True
         maybe |= ina[cells].any(axis=1) & inb[cells].any(axis=1)
     out = np.zeros(len(moves), dtype=bool)
+    blank = np.full(game.n + 1, -1, dtype=np.int64)
     for i in np.flatnonzero(maybe).tolist():
-        pl = game.placements[int(moves[i])]
-        cols = [placer if o else 1 - placer for o in pl.own]
-        for j in range(len(pl.cells)):
-            g = set(tile_group(pl.cells, cols, j, game.adjacency))
-            if (sum(state.galaxy[h] for h in g) >= W2_GALAXIES
-                    or sum(state.hole[h] for h in g) >= W3_BLACK_HOLES
-                    or any(g & a and g & b for a, b in game.side_pairs)):
-                out[i] = True
+        # The tile on an empty board: its one-colour groups are the only chains (OD-4).
+        alone = win_conditions(game, game.paint(blank.copy(), (int(moves[i]),), placer),
+                               state.galaxy, state.hole)
+        out[i] = bool(alone[0] or alone[1])
     return out

@@ -30,8 +30,8 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from ...errors import IllegalActionError, InputError
-from ..base import TERMINAL, GameState
+from ...errors import InputError
+from ..base import TERMINAL, GameState, action_id
 from .board import Board, default_board
 from .graphs import tile_group
 from .hexgrid import Hex
@@ -62,6 +62,14 @@ class Placement:
     anchor: Hex
     cells: tuple[int, ...]
     own: tuple[bool, ...]
+
+    def colours(self, player: int) -> list[int]:
+        """The colour each hex of ``cells`` takes when ``player`` places the tile.
+
+        Own hexes get ``player``'s colour, the others the opponent's (the
+        one place this rule of the tiles is written).
+        """
+        return [player if o else 1 - player for o in self.own]
 
 
 class OrionGame:
@@ -140,6 +148,29 @@ class OrionGame:
         for h, ns in enumerate(self.adjacency):
             tab[h, :len(ns)] = ns
         return tab
+
+    def paint(self, colour: np.ndarray, actions: Iterable[int], player: int) -> np.ndarray:
+        """Lay the placements ``actions`` of ``player`` on ``colour`` (in place; no rule checked).
+
+        Parameters
+        ----------
+        colour : numpy.ndarray, shape (n + 1,), int
+            Colour per hex index (-1 free), as :attr:`OrionState.colour`.
+        actions : iterable of int
+            Placement ids.
+        player : int
+            The placer (0 or 1).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``colour`` itself.
+        """
+        for a in actions:
+            pl = self.placements[a]
+            for c, k in zip(pl.cells, pl.colours(player)):
+                colour[c] = k   # a plain loop: 3 scalar writes beat numpy's fancy indexing
+        return colour
 
     def placement_id(self, tile: int, cells_own: Iterable[tuple[int, bool]]) -> int | None:
         """Action id of ``tile`` covering the given ``(hex index, is_own)`` cells, or None."""
@@ -274,16 +305,17 @@ class OrionState(GameState):
             self._legal[p] = self._compute_legal(p)
         return list(self._legal[p])
 
-    def apply_action(self, action: int) -> None:
+    def _apply_action(self, action: int) -> None:
         """Play placement ``action`` for the player to move (OD-2, OD-3), then OD-5, OD-7, OD-6.
+
+        :meth:`apply_action` (the shared one of :class:`..base.GameState`)
+        refuses anything but an integer id first (:func:`..base.action_id`).
 
         Raises
         ------
         IllegalActionError
-            If ``action`` is not an integer id (numpy integers are fine,
-            bools are not), or breaks a rule (the message names it).
+            If ``action`` breaks a rule (the message names it).
         """
-        action = _action_id(self, action)
         if self.winner is not None:
             raise self._illegal(action, "the game is over")
         why = self._violation(self.player, action)
@@ -318,7 +350,7 @@ class OrionState(GameState):
         IllegalActionError
             As :meth:`apply_action`.
         """
-        action = _action_id(self, action)
+        action = action_id(action)
         if self.winner is not None:
             raise self._illegal(action, "the game is over")
         why = self._violation(player, action)
@@ -406,10 +438,8 @@ class OrionState(GameState):
 
     def _put(self, p: int, action: int) -> None:
         """Colour the placement's hexes, mark the tile used, apply OD-5."""
-        pl = self.game.placements[action]
-        for c, o in zip(pl.cells, pl.own):
-            self.colour[c] = p if o else 1 - p
-        self.used[p, pl.tile] = True
+        self.game.paint(self.colour, (action,), p)
+        self.used[p, self.game.placements[action].tile] = True
         self.history.append(action)
         self._after_colours()
 
@@ -451,7 +481,7 @@ class OrionState(GameState):
         """
         game = self.game
         pl = game.placements[action]
-        cols = [p if o else 1 - p for o in pl.own]
+        cols = pl.colours(p)
         adj = game.adjacency
         for i, h in enumerate(pl.cells):
             if not self.token[h]:
@@ -464,13 +494,3 @@ class OrionState(GameState):
                         f"does not join a hex of colour {c} placed earlier")
         return None
 
-
-def _action_id(state: OrionState, action) -> int:
-    """``action`` as an int; IllegalActionError for anything but an integer (bools included).
-
-    A stand-in for the shared non-integer-action check of ``games/base.py``.
-    """
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise IllegalActionError(f"illegal action {action!r}: an action is an integer id, "
-                                 f"got {type(action).__name__}")
-    return int(action)

@@ -197,3 +197,14 @@ def test_batch_orientations_override_the_cards(tmp_path):
         assert fixed.loc[fixed.face == face, "count"].item() == solve(inst, backend="xcover").count
     assert (fixed["task_hash"] != free["task_hash"]).all()  # a resumed run never mixes the modes
     assert fixed["count"].sum() < free["count"].sum()
+
+
+@pytest.mark.parametrize("backend", ["dlx", "xcover", "cpsat", "sat"])
+def test_more_copies_than_placements_has_no_solution(backend):
+    # Four O4 and a 2x4 region (the area check would stop drive first: each backend is run
+    # directly): 3 placements for 4 copies, so no cover, proved by the search or the encoding.
+    inst = build_instance([CLASSIC["O4"]] * 4, Region.rectangle(2, 4))
+    assert inst.options_per_type().tolist() == [3]
+    found = []
+    exhausted, _ = SOLVERS[backend].make().run(inst, lambda s: found.append(s) or True)
+    assert exhausted and found == []

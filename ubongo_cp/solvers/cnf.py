@@ -83,6 +83,10 @@ def encode(instance: ExactCoverInstance) -> tuple[list[list[int]], int]:
             card = CardEnc.atmost if item >= instance.n_primary else CardEnc.equals
             if item >= instance.n_primary and len(lits) <= k:
                 continue
+            if len(lits) < k:  # fewer placements than copies: unsatisfiable (x and not x)
+                top += 1
+                clauses.extend([[top], [-top]])
+                continue
             enc = card(lits=lits, bound=k, top_id=top, encoding=EncType.seqcounter)
             clauses.extend(enc.clauses)
             top = max(top, enc.nv)

@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from conftest import PUZZLES
 from ubongo_cp.cover import build_instance, verify_solution
 from ubongo_cp.geometry import SYMMETRIES, transform
 from ubongo_cp.pieces import Piece, Region, load_pieces
@@ -167,17 +168,17 @@ def test_cli_orientations(run_cli, tmp_path):
     assert counts == {"free": "2 solutions, 1 up to the region's symmetry", "one-sided": "1 solution",
                       "fixed": "no solution (piece L fits nowhere in the region)"}
     # A card's own mode is overridden; analyze takes the flag too.
-    _, out, _ = run_cli("solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1", "--orientations", "fixed")
+    _, out, _ = run_cli("solve", PUZZLES / "examples" / "classic_X1_easy.toml", "--face", "1", "--orientations", "fixed")
     assert "no solution (piece Y5 fits nowhere in the region)" in out
-    _, out, _ = run_cli("analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3",
-                        "--orientations", "one-sided", "--json")
+    _, out, _ = run_cli("analyze", "--pieces", "duel", "--region", PUZZLES / "examples" / "duel_board1.txt",
+                        "--k", "3", "--orientations", "one-sided", "--json")
     free = analyze_counts(run_cli, [])
     assert sum(s["count"] for s in json.loads(out)) < sum(free.values())
 
 
 def analyze_counts(run_cli, extra):
-    _, out, _ = run_cli("analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3",
-                        "--json", *extra)
+    _, out, _ = run_cli("analyze", "--pieces", "duel", "--region", PUZZLES / "examples" / "duel_board1.txt",
+                        "--k", "3", "--json", *extra)
     return {tuple(s["pieces"]): s["count"] for s in json.loads(out)}
 
 
@@ -188,7 +189,7 @@ def test_batch_orientations_override_the_cards(tmp_path):
     deck = tmp_path / "deck"
     deck.mkdir()
     (deck / "X1_easy.toml").write_text(
-        open("puzzles/examples/classic_X1_easy.toml").read().replace("../pieces/classic.txt", "classic"))
+        (PUZZLES / "examples" / "classic_X1_easy.toml").read_text().replace("../pieces/classic.txt", "classic"))
     free = run_batch(deck, tmp_path / "out", progress=False).tasks
     fixed = run_batch(deck, tmp_path / "out", progress=False, orientations="fixed").tasks
     card = load_card(deck / "X1_easy.toml")

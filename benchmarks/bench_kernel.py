@@ -74,7 +74,7 @@ def reduced_6x10() -> Path:
     x = next(k for k, p in enumerate(inst.pieces) if p.name == "X")
     keep = []
     for o in range(inst.n_options):
-        if inst.option_piece[o] == x:
+        if inst.option_type[o] == x:
             rows = [r for r, _ in inst.option_cells(o)]
             cols = [c for _, c in inst.option_cells(o)]
             centre = (sum(rows) // 5, sum(cols) // 5)  # X is symmetric: its mean cell is its centre

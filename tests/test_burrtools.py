@@ -76,12 +76,13 @@ def test_a_flat_piece_drawn_standing_is_turned_into_the_plane():
     assert _count(problem) == (2, 1)  # as lying flat (above); burrTxt also finds 1 assembly
 
 
-def test_equal_shapes_under_two_ids_are_two_pieces():
-    # Shapes S1 and S2 are both a vertical domino; the corner "##/#./#." has one tiling, and the two
-    # dominoes can swap in it: 2 solutions (BurrTools also counts 2 assemblies: it tells them apart).
+def test_equal_shapes_under_two_ids_are_two_identical_pieces():
+    # Shapes S1 and S2 are both a vertical domino: two pieces with their own names, but identical
+    # (UP-5: one shape, one piece type of two copies). The corner "##/#./#." has one tiling, so 1
+    # solution; BurrTools counts 2 assemblies (it tells shape ids apart).
     problem = read_xmpuzzle(DATA / "twin_shapes.xmpuzzle")
     assert [p.name for p in problem.pieces] == ["S1", "S2"] and problem.region.to_ascii() == "##\n#.\n#."
-    assert _count(problem) == (2, 2)
+    assert _count(problem) == (1, 1)
 
 
 # ------------------------------------------------- files BurrTools solved itself

@@ -128,14 +128,16 @@ def test_backend_through_drive():
     assert res.stats["nodes"] == count(inst.indptr, inst.indices, inst.n_items, 0)[1]
 
 
-def test_backend_filters_copies_of_identical_pieces():
-    # Two copies of the domino in a 1x4 strip: the placements {0,1},{2,3} can be
-    # assigned to the copies in 2 ways; UP-5 counts 1.
+def test_backend_meets_copies_of_identical_pieces_once():
+    # Two copies of the domino in a 1x4 strip: one item [2..2] (UP-5), so the one tiling
+    # {0,1},{2,3} is met once, not once per assignment of the copies (2), and the search
+    # tries 2 options: the left domino, then the right one.
     from ubongo_cp.pieces import Piece
     d = Piece("D", ((0, 0), (0, 1)))
     inst = build_instance([d, d], Region.rectangle(1, 4))
     res = drive(DancingBackend(), inst)
-    assert res.count == 1 and res.stats["solutions_raw"] == 2
+    assert (res.count, res.stats["solutions_seen"], res.stats["nodes"]) == (1, 1, 2)
+    assert res.solutions == [{"D": [(0, 0), (0, 1)], "D#2": [(0, 2), (0, 3)]}]
 
 
 small_regions = st.builds(

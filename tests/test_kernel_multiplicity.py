@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from ubongo_cp.cover import build_instance, verify_solution
 from ubongo_cp.errors import InputError
 from ubongo_cp.geometry import SYMMETRIES, transform
-from ubongo_cp.pieces import Region, load_pieces
+from ubongo_cp.pieces import Piece, Region, load_pieces
 from ubongo_cp.solvers import dancing
 from ubongo_cp.solvers.dancing import count, search
 
@@ -267,16 +267,21 @@ def test_sixteen_o_tetrominoes_tile_8x8_once():
 
 
 def test_copies_found_once_match_the_copy_per_item_count():
-    # Two L3 and two I2 on a 2x5 strip: one item per copy (and the UP-5 filter) vs [2..2].
+    # Two L3 and two I2 on a 2x5 strip: one item per copy (copies told apart by name) vs [2..2].
     classic = {p.name: p for p in load_pieces("classic").pieces}
     pieces = [classic["L3"], classic["I2"]]
     region = Region.rectangle(2, 5)
     inst, mult = _multiset_instance(pieces, region, 2)
     n, _, _ = count(inst.indptr, inst.indices, inst.n_items, multiplicity=mult)
     copies = build_instance([classic["L3"], classic["L3"], classic["I2"], classic["I2"]], region)
-    raw = [o for o, _ in search(copies.indptr, copies.indices, copies.n_items) if o is not None]
-    canonical = sum(1 for o in raw if copies.is_canonical(o))
-    assert n == canonical == len(raw) // (math.factorial(2) ** 2) > 0
+    raw = [o for o, _ in search(copies.indptr, copies.indices, copies.n_items, multiplicity=copies.multiplicity)
+           if o is not None]
+    assert copies.n_items == inst.n_items and len(raw) == n  # the instance's own items [2..2]
+    labelled = build_instance([classic["L3"], Piece("L3b", classic["L3"].cells), classic["I2"],
+                               Piece("I2b", classic["I2"].cells)], region, optional_pieces=True)
+    full = [o for o, _ in search(labelled.indptr, labelled.indices, labelled.n_items, labelled.n_secondary)
+            if o is not None and len(o) == 4]  # copies told apart by name (types by name when optional)
+    assert n == len(full) // (math.factorial(2) ** 2) > 0
     assert n == tilings({"L3": _free_shapes(classic["L3"]), "I2": _free_shapes(classic["I2"])},
                         region.cells, {"L3": 2, "I2": 2})
 
@@ -304,7 +309,7 @@ def _named_solution(inst, options):
     """Piece name (``#2``, ... for further copies) -> cells, for a solution with repeated types."""
     placed: dict[str, list] = {}
     for o in options:
-        name = inst.pieces[int(inst.option_piece[o])].name
+        name = inst.type_piece(int(inst.option_type[o])).name
         key, k = name, 1
         while key in placed:
             k += 1

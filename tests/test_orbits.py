@@ -37,7 +37,7 @@ def test_option_perms_map_each_placement_onto_its_image():
             image = sorted((a * r + b * q + (3 if a + b < 0 else 0), c * r + d * q + (3 if c + d < 0 else 0))
                            for r, q in cells)
             assert sorted(inst.option_cells(int(perm[o]))) == image
-            assert inst.option_piece[perm[o]] == inst.option_piece[o]
+            assert inst.option_type[perm[o]] == inst.option_type[o]
     assert transform(inst.region.cells, inst.region_symmetries[1]) == inst.region.cells
 
 

@@ -27,7 +27,7 @@ from ubongo_cp.cover import build_instance, task_instance, verify_solution
 from ubongo_cp.errors import InputError
 from ubongo_cp.geometry import normalize
 from ubongo_cp.pieces import Region, load_pieces, load_region
-from ubongo_cp.solvers import MAX_COPY_REPEATS, SOLVERS, copy_repeats, get_solver, solve, solver_names
+from ubongo_cp.solvers import SOLVERS, get_solver, solve, solver_names
 from ubongo_cp.status import Status
 
 PENTS = load_pieces("pentominoes")
@@ -186,18 +186,15 @@ def test_every_solver_agrees_on_random_instances(inst):
         _check(got, inst)
 
 
-def test_default_solver_for_many_identical_pieces_is_cpsat():
-    # 9 O4 tile a 6x6 board one way; DLX meets that tiling 9! = 362,880 times
-    # (once per ordering of the copies), so the default switches to CP-SAT.
+def test_default_solver_with_many_identical_pieces_stays_dlx():
+    # 9 O4 tile a 6x6 board one way: one item [9..9] (Algorithm M), so the default DLX
+    # search meets that tiling once (it met it 9! = 362,880 times with one item per copy)
+    # and tries exactly the 9 forced placements, each corner-most cell first.
     o4 = CLASSIC["O4"]
-    many = build_instance([o4] * 9, Region.rectangle(6, 6))
-    assert copy_repeats(many) == 362_880 > MAX_COPY_REPEATS
-    result = solve(many)
-    assert (result.count, result.complete, result.backend) == (1, True, "cpsat")
-    few = build_instance([o4] * 4, Region.rectangle(4, 4))  # 4! = 24: DLX stays the default
-    assert copy_repeats(few) == 24 and solve(few).count == solve(few, backend="cpsat").count == 1
-    assert solve(few).backend == "dlx-symmetry"
-    assert solve(few, limit=1).backend == "dlx"
+    result = solve(build_instance([o4] * 9, Region.rectangle(6, 6)), backend="dlx")
+    assert (result.count, result.count_reduced, result.complete, result.stats["nodes"]) == (1, 1, True, 9)
+    assert solve(build_instance([o4] * 9, Region.rectangle(6, 6))).backend == "dlx-symmetry"
+    assert solve(build_instance([o4] * 9, Region.rectangle(6, 6)), limit=1).backend == "dlx"
 
 
 # ---------------------------------------------------------------- the registry

@@ -169,10 +169,10 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     instance = build_instance(pieces, region, optional_pieces=True, mode=mode)
     counts: dict[tuple[int, ...], int] = {}
     groups: dict[tuple[int, ...], list[list[int]]] = {}
-    option_piece = instance.option_piece
+    option_type = instance.option_type  # distinct names: type t is piece t
 
     def on_solution(options) -> bool:
-        used = tuple(sorted(int(option_piece[o]) for o in options))
+        used = tuple(sorted(int(option_type[o]) for o in options))
         counts[used] = counts.get(used, 0) + 1
         if keep_solutions:
             groups.setdefault(used, []).append(list(options))

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -29,6 +29,7 @@ from .cards import CardSide, DeckProblem, load_card, load_deck, task_hash
 from .cover import task_instance
 from .errors import InputError
 from .executors import Executor, using
+from .geometry import ORIENTATION_MODES
 from .rate import CHECK_SOLVER, NODE_SOLVER, rate_instance, rating_modules
 from .solvers import warm
 from .status import Status
@@ -132,7 +133,8 @@ def _read_journal(path: Path) -> dict[tuple, dict]:
 
 def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
               time_limit: float | None = None, backend: str = NODE_SOLVER, executor: Executor | None = None,
-              progress: bool = True, notify: Callable[[str], None] | None = None) -> BatchOutcome:
+              progress: bool = True, notify: Callable[[str], None] | None = None,
+              orientations: str | None = None) -> BatchOutcome:
     """Solve, count and rate every task of a deck; write the tables.
 
     Parameters
@@ -158,6 +160,10 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     notify : callable, optional
         Called with a message when a search engine has to be compiled
         before the work starts (:func:`ubongo_cp.solvers.warm`).
+    orientations : {"free", "one-sided", "fixed"}, optional
+        Solve every task in this orientation mode instead of each card's own
+        ``orientations`` (default: the card's; free by UP-3). The mode is
+        part of the task hash, so a resumed run never reuses rows of another mode.
 
     Returns
     -------
@@ -166,8 +172,8 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     Raises
     ------
     InputError
-        When the deck directory is missing or holds no card file, or for an
-        unknown solver name.
+        When the deck directory is missing or holds no card file, for an
+        unknown solver name or orientation mode.
     """
     from .report import write_reports
 
@@ -177,6 +183,10 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     start = time.perf_counter()
     deck_dir, out = Path(deck_dir), Path(out_dir)
     cards, problems = load_deck(deck_dir)
+    if orientations is not None:
+        if orientations not in ORIENTATION_MODES:
+            raise InputError(f"orientations must be one of {', '.join(ORIENTATION_MODES)}, got {orientations!r}")
+        cards = [replace(card, orientations=orientations) for card in cards]
     if out.exists() and not out.is_dir():
         raise InputError("is a file, expected a directory for the results", path=out)
     out.mkdir(parents=True, exist_ok=True)

@@ -359,8 +359,9 @@ def task_hash(card: CardSide, face: int) -> str:
     """A short hash of a task's content (region and piece shapes).
 
     Identifies a task across runs (batch resume) and tables (booklet
-    results): an edited card, or another deck's card with the same id,
-    hashes differently.
+    results): an edited card, another deck's card with the same id, or the
+    same task in another orientation mode hashes differently (a free task's
+    hash leaves the mode out: the hashes of earlier runs stay valid).
     """
     import hashlib
 
@@ -368,4 +369,6 @@ def task_hash(card: CardSide, face: int) -> str:
     h.update(repr(card.region.cells).encode())
     for p in card.task_pieces(face):
         h.update(f"{p.name}:{p.cells}".encode())
+    if card.orientations != "free":
+        h.update(f"orientations:{card.orientations}".encode())
     return h.hexdigest()[:12]

@@ -1,33 +1,31 @@
 """Placements of pieces in a region as one exact-cover instance.
 
-This module is the only place that enumerates placements; every solver
-backend, the rating, the subset analysis and the generator consume the
-:class:`ExactCoverInstance` it builds.
+The only place that enumerates placements: every solver backend, the
+rating, the subset analysis and the generator consume its
+:class:`ExactCoverInstance`. The reduction (Knuth's polyomino examples [1]_,
+OR-Tools' ``pentominoes_sat.py``), identical pieces as *items with
+multiplicities* (Knuth's Algorithm M [1]_):
 
-The reduction (as in Knuth's polyomino examples [1]_ and OR-Tools'
-``pentominoes_sat.py``):
+- *items*: one per region cell, then one per *piece type*;
+- *options*: one per placement (piece type, fixed orientation, offset) in
+  the region, holding the covered cell items and the type's item;
+- cell items are *primary* (covered exactly once, rule UP-2); a type item
+  with ``k`` copies is primary with multiplicity ``[k..k]`` (each piece used
+  exactly once, UP-2) or, for subset analysis, secondary with ``[0..k]``.
 
-- *items*: one per region cell, then one per piece copy;
-- *options*: one per placement, i.e. (piece, fixed orientation, offset) whose
-  cells all lie in the region; the option holds the covered cell items and
-  the piece's item;
-- cell items are *primary* (covered exactly once, rule UP-2); piece items are
-  primary (each named piece used exactly once, UP-2) or, for subset analysis,
-  *secondary* (each piece used at most once).
-
-A multiset of pieces (a name used twice) gets one item per copy; the copies
-have the same placements, so solvers keep only solutions whose copies take
-placements in increasing option order (:attr:`ExactCoverInstance.copy_groups`)
-and identical pieces are not told apart (UP-5).
-
-Items are numbered cells first (``0 .. n_cells-1``, in sorted cell order),
-then pieces; secondary items come last, as Knuth's and xcover's solvers expect.
+A *piece type* is a class of identical pieces (UP-5): the same shape under
+the orientation mode, whatever the names, so ``B, B, B, B`` and ``B1, B2,
+B3, B4`` (four 2x2 squares) give the same instance, search and count (with
+optional pieces types are by name: the subset analysis reports names). A
+solution is a *set* of placements: no copy ordering is ever enumerated.
+The output keeps copies apart (:meth:`ExactCoverInstance.solution_dict`:
+``name``, ``name#2``, ... for a name used twice). Items are numbered cells
+first (sorted cell order), then types: secondary items last, as solvers expect.
 
 References
 ----------
-.. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B, Section
-   7.2.2.1 "Dancing links" (2022), exact cover with primary and secondary
-   items; and "Dancing Links", arXiv:cs/0011047 (2000).
+.. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B, 7.2.2.1 "Dancing links" (2022): primary
+   and secondary items, Algorithm M (multiplicities); "Dancing Links", arXiv:cs/0011047 (2000).
 """
 
 from __future__ import annotations
@@ -38,13 +36,14 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
-from .geometry import ORIENTATION_MODES, SYMMETRIES, Cell, Shape, symmetry_group, transform
+from .geometry import Cell, Shape, symmetry_group, transform
 from .pieces import Piece, Region
+from .verify import verify_solution
 
 if TYPE_CHECKING:
     from .cards import CardSide
 
-__all__ = ["ExactCoverInstance", "build_instance", "task_instance", "verify_solution"]
+__all__ = ["ExactCoverInstance", "build_instance", "task_instance", "verify_solution", "piece_types"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,13 +60,17 @@ class ExactCoverInstance:
         ``True`` when piece items are secondary (each piece at most once).
     mode : str
         Orientation mode (``"free"`` by rule UP-3).
+    types : tuple of tuple of int
+        The piece types (identical pieces, UP-5): indices into :attr:`pieces`
+        of each type's copies (:func:`piece_types`). Type ``t`` is item ``n_cells + t``.
     indptr, indices : numpy.ndarray of uint32
         The options in CSR form: option ``o`` covers items
-        ``indices[indptr[o]:indptr[o+1]]`` (cells first, then the piece item).
-    option_piece : numpy.ndarray of int32, shape (n_options,)
-        Index into :attr:`pieces` of each option's piece copy.
+        ``indices[indptr[o]:indptr[o+1]]`` (cells first, then the type's item).
+    option_type : numpy.ndarray of int32, shape (n_options,)
+        Index into :attr:`types` of each option's piece type (a type's
+        options are contiguous).
     option_orientation : numpy.ndarray of int16, shape (n_options,)
-        Index into ``pieces[p].orientations(mode)``.
+        Index into ``type_piece(t).orientations(mode)``.
     option_offset : numpy.ndarray of int32, shape (n_options, 2)
         (row, col) added to the orientation's cells.
     """
@@ -76,9 +79,10 @@ class ExactCoverInstance:
     region: Region
     optional_pieces: bool
     mode: str
+    types: tuple[tuple[int, ...], ...]
     indptr: np.ndarray
     indices: np.ndarray
-    option_piece: np.ndarray
+    option_type: np.ndarray
     option_orientation: np.ndarray
     option_offset: np.ndarray
 
@@ -89,24 +93,29 @@ class ExactCoverInstance:
         return self.region.area
 
     @property
+    def n_types(self) -> int:
+        """Number of piece types (one item each)."""
+        return len(self.types)
+
+    @property
     def n_items(self) -> int:
-        """Cell items plus piece items."""
-        return self.region.area + len(self.pieces)
+        """Cell items plus piece-type items."""
+        return self.region.area + len(self.types)
 
     @property
     def n_primary(self) -> int:
-        """Items that must be covered exactly once."""
+        """Items that must be covered (cells once, piece types as often as they have copies)."""
         return self.n_cells if self.optional_pieces else self.n_items
 
     @property
     def n_secondary(self) -> int:
-        """Items covered at most once (the piece items in subset analysis)."""
+        """Items covered at most their multiplicity (the piece types in subset analysis)."""
         return self.n_items - self.n_primary
 
     @property
     def n_options(self) -> int:
         """Number of placements."""
-        return len(self.option_piece)
+        return len(self.option_type)
 
     # ------------------------------------------------------------ structure
     @cached_property
@@ -114,31 +123,43 @@ class ExactCoverInstance:
         """Cell of each cell item."""
         return tuple(self.region.cells)
 
+    def type_piece(self, t: int) -> Piece:
+        """The piece (first copy) that stands for type ``t``."""
+        return self.pieces[self.types[t][0]]
+
     @cached_property
-    def item_names(self) -> list[str]:
-        """Readable item names: ``"r,c"`` for cells, the piece name (``#k`` for copies)."""
-        names = [f"{r},{c}" for r, c in self.cells]
+    def type_counts(self) -> np.ndarray:
+        """Copies of each piece type, shape (n_types,)."""
+        return np.array([len(copies) for copies in self.types], dtype=np.int64)
+
+    @cached_property
+    def multiplicity(self) -> np.ndarray:
+        """Bounds ``(lo, hi)`` of each item, shape (n_items, 2) (Algorithm M, :func:`.solvers.dancing.count`).
+
+        ``(1, 1)`` for a cell; ``(k, k)`` for a type with ``k`` copies (``(0, k)`` with optional pieces).
+        """
+        bounds = np.ones((self.n_items, 2), dtype=np.int64)
+        bounds[self.n_cells:, 1] = self.type_counts
+        bounds[self.n_cells:, 0] = 0 if self.optional_pieces else self.type_counts
+        return bounds
+
+    @cached_property
+    def copy_names(self) -> tuple[str, ...]:
+        """Key of each piece copy in solutions: its name, ``name#2``, ``name#3``, ... for a name used again."""
         seen: dict[str, int] = {}
+        names = []
         for p in self.pieces:
             seen[p.name] = seen.get(p.name, 0) + 1
             names.append(p.name if seen[p.name] == 1 else f"{p.name}#{seen[p.name]}")
-        return names
+        return tuple(names)
 
     @cached_property
-    def copy_groups(self) -> tuple[tuple[int, ...], ...]:
-        """Groups (of size >= 2) of piece indices that share a name (a multiset)."""
-        groups: dict[str, list[int]] = {}
-        for i, p in enumerate(self.pieces):
-            groups.setdefault(p.name, []).append(i)
-        return tuple(tuple(g) for g in groups.values() if len(g) > 1)
-
-    @cached_property
-    def piece_first_option(self) -> np.ndarray:
-        """Id of each piece copy's first option (a piece's options are contiguous)."""
-        return np.searchsorted(self.option_piece, np.arange(len(self.pieces)))
+    def type_first_option(self) -> np.ndarray:
+        """Id of each type's first option, shape (n_types,) (a type's options are contiguous)."""
+        return np.searchsorted(self.option_type, np.arange(self.n_types))
 
     def option_items(self, option: int) -> np.ndarray:
-        """Items covered by ``option`` (cells first, then the piece item)."""
+        """Items covered by ``option`` (cells first, then the type's item)."""
         return self.indices[self.indptr[option]:self.indptr[option + 1]]
 
     def option_cells(self, option: int) -> list[Cell]:
@@ -170,40 +191,34 @@ class ExactCoverInstance:
     def _item_counts(self) -> np.ndarray:
         return np.bincount(self.indices, minlength=self.n_items)
 
-    def options_per_piece(self) -> np.ndarray:
-        """Number of placements of each piece copy, shape (len(pieces),)."""
+    def options_per_type(self) -> np.ndarray:
+        """Number of placements of each piece type, shape (n_types,)."""
         return self.options_per_item()[self.n_cells:]
+
+    def options_per_piece(self) -> np.ndarray:
+        """Number of placements of each piece copy (those of its type), shape (len(pieces),)."""
+        per_copy = np.zeros(len(self.pieces), dtype=np.int64)
+        for t, copies in enumerate(self.types):
+            per_copy[list(copies)] = self.options_per_type()[t]
+        return per_copy
 
     def options_per_cell(self) -> np.ndarray:
         """Number of placements covering each cell item, shape (n_cells,)."""
-        return self.options_per_item()[:self.n_cells]
+        return self._item_counts[:self.n_cells]
 
     def solution_dict(self, options: Iterable[int]) -> dict[str, list[Cell]]:
-        """Piece name -> sorted covered cells, for a solution given as option ids.
+        """Piece copy -> sorted covered cells, for a solution given as option ids.
 
-        Copies of a name used twice are keyed ``name``, ``name#2``, ...
+        Keys are :attr:`copy_names` (a name used twice: ``name``,
+        ``name#2``, ...), in the order of :attr:`pieces`; the copies of a
+        type take its chosen placements in increasing option id.
         """
-        names = self.item_names[self.n_cells:]
-        out: dict[str, list[Cell]] = {}
-        for o in sorted(options, key=lambda o: int(self.option_piece[o])):
-            out[names[int(self.option_piece[o])]] = sorted(self.option_cells(int(o)))
-        return out
-
-    def is_canonical(self, options: Sequence[int]) -> bool:
-        """True unless two copies of one piece take placements out of option order.
-
-        Solvers that cannot add ordering constraints use this filter so that
-        swapping identical pieces does not count as a new solution (UP-5).
-        """
-        if not self.copy_groups:
-            return True
-        first = self.piece_first_option
-        by_piece = {int(self.option_piece[o]): int(o) - int(first[self.option_piece[o]]) for o in options}
-        for group in self.copy_groups:
-            placed = [by_piece[p] for p in group if p in by_piece]
-            if placed != sorted(placed):
-                return False
-        return True
+        by_type: dict[int, list[int]] = {}
+        for o in sorted(int(o) for o in options):
+            by_type.setdefault(int(self.option_type[o]), []).append(o)
+        placed = sorted((copy, o) for t, opts in by_type.items() for copy, o in zip(self.types[t], opts))
+        names = self.copy_names
+        return {names[copy]: sorted(self.option_cells(o)) for copy, o in placed}
 
     # --------------------------------------------------------- cheap checks
     def precheck(self) -> str | None:
@@ -235,98 +250,137 @@ class ExactCoverInstance:
 
     # ------------------------------------------------------------ symmetry
     @cached_property
-    def region_symmetries(self) -> list[tuple[int, int, int, int]]:
-        """Symmetries of the region that map placements to placements (identity first).
+    def _symmetries(self) -> list[tuple[tuple[int, int, int, int], tuple[int, ...]]]:
+        """(symmetry, type map) of each region symmetry mapping every type onto a type with as many copies."""
+        owner: dict[Shape, list[int]] = {}
+        for t in range(self.n_types):
+            for shape in self.type_piece(t).orientations(self.mode):
+                owner.setdefault(shape, []).append(t)
+        counts = self.type_counts
+        out = []
+        for sym in symmetry_group(self.region.cells):
+            tmap = []
+            for t in range(self.n_types):
+                image = transform(self.type_piece(t).cells, sym)
+                holders = owner.get(image, [])
+                u = t if t in holders else (holders[0] if len(holders) == 1 else -1)
+                if u < 0 or counts[u] != counts[t]:
+                    break
+                tmap.append(u)
+            else:
+                out.append((sym, tuple(tmap)))
+        return out
 
-        All of the region's symmetry group in free mode (UP-3); only its
-        rotations in one-sided mode, and only the identity in fixed mode,
-        since a mirror image of a one-sided placement is not a placement.
+    @property
+    def region_symmetries(self) -> list[tuple[int, int, int, int]]:
+        """Symmetries of the region that map the instance onto itself (identity first).
+
+        Free mode (UP-3): the region's whole group. One-sided or fixed: a
+        symmetry that maps a piece to another shape (F to its mirror image)
+        belongs here when it maps the piece multiset onto itself with that
+        relabelling (:attr:`symmetry_type_maps`): all four of a rectangle's
+        for the 18 one-sided pentominoes, its rotations for the 12.
         """
-        allowed = SYMMETRIES[:ORIENTATION_MODES[self.mode]]
-        return [sym for sym in symmetry_group(self.region.cells) if sym in allowed]
+        return [sym for sym, _ in self._symmetries]
+
+    @property
+    def symmetry_type_maps(self) -> list[tuple[int, ...]]:
+        """For each of :attr:`region_symmetries`, the image type of each type."""
+        return [tmap for _, tmap in self._symmetries]
 
     @cached_property
-    def _placement_blocks(self) -> list[tuple[int, np.ndarray, np.ndarray]]:
-        """Per piece copy with placements: (first option id, cell items (n, size), the same sorted by row)."""
+    def _placement_blocks(self) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
+        """Per type with placements: (type, first option id, cell items (n, size), the same sorted by row)."""
         blocks = []
-        for p, n in enumerate(self.options_per_piece().tolist()):
+        for t, n in enumerate(self.options_per_type().tolist()):
             if n:
-                lo, size = int(self.piece_first_option[p]), self.pieces[p].size
+                lo, size = int(self.type_first_option[t]), self.type_piece(t).size
                 start = int(self.indptr[lo])
-                # A piece copy's options are contiguous; each holds `size` cells, then the piece's item.
+                # A type's options are contiguous; each holds `size` cells, then the type's item.
                 cells = self.indices[start:start + n * (size + 1)].reshape(n, size + 1)[:, :size]
-                blocks.append((lo, cells, np.sort(cells, axis=1)))
+                blocks.append((t, lo, cells, np.sort(cells, axis=1)))
         return blocks
 
     @cached_property
-    def option_signature(self) -> np.ndarray:
-        """Id of each option's (piece name, covered cells), shape (n_options,): equal for copies of a piece."""
-        keys: dict[tuple, int] = {}
-        sig = np.empty(self.n_options, dtype=np.int64)
-        for lo, _, rows in self._placement_blocks:
-            name = self.pieces[int(self.option_piece[lo])].name
-            sig[lo:lo + len(rows)] = [keys.setdefault((name, row.tobytes()), len(keys)) for row in rows]
-        return sig
-
-    @cached_property
     def option_perms(self) -> list[np.ndarray]:
-        """Option permutation of each non-identity region symmetry, each of shape (n_options,).
+        """Option permutation of each non-identity symmetry of the instance, each of shape (n_options,).
 
-        ``perm[o]`` is the placement of the same piece copy on the image of
+        ``perm[o]`` is the placement of ``o``'s image type on the image of
         ``o``'s cells under the symmetry (one per entry of
-        :attr:`region_symmetries` after the identity, in that order). A
-        symmetry that does not map every placement to a placement is left
-        out (it cannot happen with :attr:`region_symmetries`, which already
-        keeps only the symmetries of the orientation mode).
-
-        Notes
-        -----
-        Cost O(|G| x options x piece size); computed once per instance.
+        :attr:`region_symmetries` after the identity, in that order).
+        Cost O(|G| x options x piece size), once per instance.
         """
         if len(self.region_symmetries) <= 1 or self.n_options == 0:
             return []
         index = {cell: i for i, cell in enumerate(self.cells)}
-        blocks = [(lo, cells, {row.tobytes(): lo + i for i, row in enumerate(rows)})
-                  for lo, cells, rows in self._placement_blocks]
+        where = {t: {row.tobytes(): lo + i for i, row in enumerate(rows)} for t, lo, _, rows in self._placement_blocks}
         perms = []
-        for a, b, c, d in self.region_symmetries[1:]:
+        for (a, b, c, d), tmap in self._symmetries[1:]:
             raw = [(a * r + b * q, c * r + d * q) for r, q in self.cells]
             r0 = min(r for r, _ in raw)
             c0 = min(q for _, q in raw)
             cell_map = np.array([index[(r - r0, q - c0)] for r, q in raw], dtype=self.indices.dtype)
             perm = np.empty(self.n_options, dtype=np.int64)
-            for lo, cells, where in blocks:
-                images = [where.get(row.tobytes(), -1) for row in np.sort(cell_map[cells], axis=1)]
+            for t, lo, cells, _ in self._placement_blocks:
+                target = where.get(tmap[t], {})
+                images = [target.get(row.tobytes(), -1) for row in np.sort(cell_map[cells], axis=1)]
                 perm[lo:lo + len(images)] = images
-            if (perm >= 0).all():
-                perms.append(perm)
+            perms.append(perm)
         return perms
 
-    @cached_property
-    def _signature_images(self) -> list[np.ndarray]:
-        """``option_signature[perm]`` for each of :attr:`option_perms`."""
-        return [self.option_signature[perm] for perm in self.option_perms]
-
     def stabiliser_order(self, options: Sequence[int]) -> int:
-        """How many region symmetries (identity included) map this solution onto itself (UP-5).
+        """How many symmetries of the instance (identity included) map this solution onto itself (UP-5).
 
         By Burnside's lemma the number of solutions up to symmetry is the sum
         of this over all solutions divided by ``len(region_symmetries)``: no
         solution needs to be remembered.
         """
         options = np.asarray(options, dtype=np.int64)
-        own = np.sort(self.option_signature[options])
-        return 1 + sum(bool(np.array_equal(np.sort(image[options]), own)) for image in self._signature_images)
+        own = np.sort(options)
+        return 1 + sum(bool(np.array_equal(np.sort(perm[options]), own)) for perm in self.option_perms)
 
     def canonical_key(self, options: Sequence[int]) -> tuple[int, ...]:
-        """A key equal for two solutions exactly when a region symmetry maps one to the other (UP-5)."""
+        """A key equal for two solutions exactly when a symmetry of the instance maps one to the other (UP-5)."""
         options = np.asarray(options, dtype=np.int64)
-        best = tuple(sorted(self.option_signature[options].tolist()))
-        for image in self._signature_images:
-            cand = tuple(sorted(image[options].tolist()))
+        best = tuple(sorted(options.tolist()))
+        for perm in self.option_perms:
+            cand = tuple(sorted(perm[options].tolist()))
             if cand < best:
                 best = cand
         return best
+
+
+def piece_types(pieces: Sequence[Piece], mode: str = "free", *, by_name: bool = False) -> tuple[tuple[int, ...], ...]:
+    """Group piece copies into types of identical pieces (UP-5).
+
+    Parameters
+    ----------
+    pieces : sequence of Piece
+        Piece copies (names may repeat).
+    mode : {"free", "one-sided", "fixed"}
+        Orientation mode: two pieces are identical when they have the same
+        orientations in this mode (in one-sided mode a piece and its mirror
+        image are two types).
+    by_name : bool
+        Group by name instead (the subset analysis reports names).
+
+    Returns
+    -------
+    tuple of tuple of int
+        Indices of each type's copies, in order of first copy.
+
+    Examples
+    --------
+    >>> from ubongo_cp.pieces import Piece
+    >>> sq = ((0, 0), (0, 1), (1, 0), (1, 1))
+    >>> piece_types([Piece("B1", sq), Piece("D", ((0, 0), (0, 1))), Piece("B2", sq)])
+    ((0, 2), (1,))
+    """
+    groups: dict[object, list[int]] = {}
+    for i, p in enumerate(pieces):
+        key = p.name if by_name else min(p.orientations(mode))
+        groups.setdefault(key, []).append(i)
+    return tuple(tuple(g) for g in groups.values())
 
 
 def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: bool = False,
@@ -336,12 +390,14 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     Parameters
     ----------
     pieces : sequence of Piece
-        The pieces (a name may appear more than once).
+        The pieces (a name may appear more than once; identical pieces
+        become one type, :func:`piece_types`).
     region : Region
         Target cells.
     optional_pieces : bool
         Make piece items secondary (each piece at most once) — the form used
         by subset analysis, where one search covers all subsets at once.
+        Types are then by name.
     mode : {"free", "one-sided", "fixed"}
         Orientations allowed (UP-3: free).
 
@@ -351,9 +407,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
 
     Notes
     -----
-    Cost O(sum over orientations of bounding-box offsets x piece size), done
-    with numpy slicing on a boolean grid of the region; a classic task
-    (4 pieces, ~16 cells) builds in well under a millisecond.
+    Cost O(orientations x bounding-box offsets x piece size), numpy slicing of a boolean grid.
 
     Examples
     --------
@@ -361,8 +415,13 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     >>> inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(6, 10))
     >>> inst.n_items, inst.n_options
     (72, 2056)
+    >>> o4 = load_pieces("classic")["O4"]
+    >>> inst = build_instance([o4] * 16, Region.rectangle(8, 8))  # one item [16..16]
+    >>> inst.n_items, inst.n_options, inst.multiplicity[-1].tolist()
+    (65, 49, [16, 16])
     """
     pieces = tuple(pieces)
+    types = piece_types(pieces, mode, by_name=optional_pieces)
     n_cells = region.area
     height, width = region.height, region.width
     grid = np.zeros((height, width), dtype=bool)
@@ -371,20 +430,18 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         grid[r, c] = True
         index[r, c] = i
 
-    per_name: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-    blocks_items, blocks_piece, blocks_orient, blocks_offset = [], [], [], []
-    for p_idx, piece in enumerate(pieces):
-        if piece.name not in per_name:
-            per_name[piece.name] = _placements(piece.orientations(mode), grid, index)
-        items, orient, offset = per_name[piece.name]
+    blocks_items, blocks_type, blocks_orient, blocks_offset, sizes = [], [], [], [], []
+    for t, copies in enumerate(types):
+        piece = pieces[copies[0]]
+        items, orient, offset = _placements(piece.orientations(mode), grid, index)
         n = len(items)
-        piece_col = np.full((n, 1), n_cells + p_idx, dtype=np.int64)
-        blocks_items.append(np.hstack([items, piece_col]).ravel())
-        blocks_piece.append(np.full(n, p_idx, dtype=np.int32))
+        type_col = np.full((n, 1), n_cells + t, dtype=np.int64)
+        blocks_items.append(np.hstack([items, type_col]).ravel())
+        blocks_type.append(np.full(n, t, dtype=np.int32))
         blocks_orient.append(orient)
         blocks_offset.append(offset)
-    sizes = np.concatenate([np.full(len(bp), pieces[i].size + 1, dtype=np.int64)
-                            for i, bp in enumerate(blocks_piece)]) if pieces else np.zeros(0, np.int64)
+        sizes.append(np.full(n, piece.size + 1, dtype=np.int64))
+    sizes = np.concatenate(sizes) if sizes else np.zeros(0, np.int64)
     indptr = np.zeros(len(sizes) + 1, dtype=np.uint32)
     indptr[1:] = np.cumsum(sizes)
     indices = (np.concatenate(blocks_items) if blocks_items else np.zeros(0)).astype(np.uint32)
@@ -393,9 +450,10 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         region=region,
         optional_pieces=optional_pieces,
         mode=mode,
+        types=types,
         indptr=indptr,
         indices=indices,
-        option_piece=np.concatenate(blocks_piece) if blocks_piece else np.zeros(0, np.int32),
+        option_type=np.concatenate(blocks_type) if blocks_type else np.zeros(0, np.int32),
         option_orientation=(np.concatenate(blocks_orient) if blocks_orient else np.zeros(0)).astype(np.int16),
         option_offset=(np.concatenate(blocks_offset) if blocks_offset else np.zeros((0, 2))).astype(np.int32),
     )
@@ -414,8 +472,7 @@ def task_instance(card: "CardSide", face: int) -> ExactCoverInstance:
     Returns
     -------
     ExactCoverInstance
-        ``build_instance(card.task_pieces(face), card.region, mode=card.orientations)``
-        (the card's orientation mode: free by rule UP-3 unless the card says otherwise).
+        In the card's orientation mode (free by rule UP-3 unless the card says otherwise).
 
     Raises
     ------
@@ -456,48 +513,3 @@ def _placements(shapes: list[Shape], grid: np.ndarray, index: np.ndarray):
     if not all_items:
         return np.zeros((0, k), np.int64), np.zeros(0, np.int16), np.zeros((0, 2), np.int64)
     return np.concatenate(all_items), np.concatenate(all_orient), np.concatenate(all_offset)
-
-
-def verify_solution(pieces: Sequence[Piece], region: Region, solution: dict[str, Sequence[Cell]], *,
-                    mode: str = "free", optional_pieces: bool = False) -> str | None:
-    """Independent check of a solution; returns ``None`` if valid, else the reason.
-
-    Does not use the instance: it re-derives every fact from the shapes, so it
-    can check any backend. Checks rule UP-2 (every region cell covered once,
-    nothing outside, each named piece used once) and UP-3 (each piece's cells
-    are one of its orientations).
-
-    Examples
-    --------
-    >>> from ubongo_cp.pieces import Piece
-    >>> verify_solution([Piece("D", ((0, 0), (0, 1)))], Region.rectangle(1, 2), {"D": [(0, 0), (0, 1)]})
-    """
-    names: dict[str, Piece] = {}
-    counts: dict[str, int] = {}
-    for p in pieces:
-        counts[p.name] = counts.get(p.name, 0) + 1
-        names[p.name] = p
-    used: dict[str, int] = {}
-    covered: dict[Cell, str] = {}
-    region_cells = set(region.cells)
-    for key, cells in solution.items():
-        name = key.split("#")[0]
-        if name not in names:
-            return f"solution uses unknown piece {key!r}"
-        used[name] = used.get(name, 0) + 1
-        cells = [tuple(c) for c in cells]
-        if transform(cells, SYMMETRIES[0]) not in names[name].orientations(mode):
-            return f"cells of {key} are not an orientation of piece {name}"
-        for cell in cells:
-            if cell not in region_cells:
-                return f"{key} covers {cell}, outside the region"
-            if cell in covered:
-                return f"cell {cell} covered by both {covered[cell]} and {key}"
-            covered[cell] = key
-    for name, n in counts.items():
-        if used.get(name, 0) > n or (not optional_pieces and used.get(name, 0) != n):
-            return f"piece {name} used {used.get(name, 0)} times, expected {n}"
-    if len(covered) != len(region_cells):
-        missing = sorted(region_cells - set(covered))[0]
-        return f"cell {missing} is not covered"
-    return None

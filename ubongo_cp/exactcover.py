@@ -73,7 +73,7 @@ class ExactCoverMatrix:
 
     # What the backends and the driver read (the interface of ExactCoverInstance).
     optional_pieces: ClassVar[bool] = True  # no piece items: the non-primary items are secondary
-    copy_groups: ClassVar[tuple] = ()
+    type_counts: ClassVar[np.ndarray] = np.zeros(0, dtype=np.int64)  # no piece types (UP-5 does not apply)
     multiplicity: ClassVar[None] = None
     region_symmetries: ClassVar[tuple] = ((1, 0, 0, 1),)  # the identity only: nothing to reduce by
     option_perms: ClassVar[tuple] = ()
@@ -124,9 +124,9 @@ class ExactCoverMatrix:
         """Empty: a matrix has no piece items."""
         return np.zeros(0, dtype=np.int64)
 
-    def is_canonical(self, options: Sequence[int]) -> bool:
-        """Always True (no identical pieces to order)."""
-        return True
+    def options_per_type(self) -> np.ndarray:
+        """Empty: a matrix has no piece types."""
+        return np.zeros(0, dtype=np.int64)
 
     def stabiliser_order(self, options: Sequence[int]) -> int:
         """1: only the identity symmetry."""

@@ -78,6 +78,9 @@ def _add_batch(sub) -> None:
     p.add_argument("--time-limit", type=float, help="seconds per task and backend")
     p.add_argument("--backend", default=DEFAULT_STRATEGY["rate"],
                    help=f"solver whose count is reported: {', '.join(solver_names())} (default: %(default)s)")
+    p.add_argument("--orientations", choices=["free", "one-sided", "fixed"],
+                   help="solve every task with these orientations (default: each card's 'orientations' key, "
+                        "free by UP-3)")
     add_executor_arguments(p, default_jobs=None)
     add_progress_argument(p)
     p.set_defaults(func=_cmd_batch)
@@ -88,7 +91,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
 
     with executor_from(args) as executor:
         outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
-                            executor=executor, progress=not args.no_progress,
+                            executor=executor, progress=not args.no_progress, orientations=args.orientations,
                             notify=lambda msg: print(msg, file=sys.stderr, flush=True))
     print(outcome.summary.rstrip("\n"))
     print(f"\n{outcome.ran} task(s) computed, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "

@@ -7,6 +7,7 @@ are imported inside them so that ``ubongo-cp --help`` stays fast.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 
@@ -30,6 +31,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--region", help="region file (ASCII: '#' cell, '.' empty)")
     p.add_argument("--use", help="comma-separated piece names to use (default: every piece in the set)")
     p.add_argument("--face", type=int, help="with a card: only this die face")
+    _add_orientations(p, "free (UP-3), or with a card its own 'orientations' key")
     p.add_argument("--count", action="store_true", help="count all solutions")
     p.add_argument("--limit", type=int, help="stop after N solutions")
     p.add_argument("--time-limit", type=float, help="seconds")
@@ -51,6 +53,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--pieces", required=True, help="piece-set file or shipped set name")
     p.add_argument("--region", required=True, help="region file")
     p.add_argument("--k", type=int, required=True, help="number of pieces per subset")
+    _add_orientations(p, "free (UP-3)")
     p.add_argument("--backend", default=DEFAULT_STRATEGY["analyze"],
                    help=f"solver: {', '.join(solver_names())} (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
@@ -65,6 +68,15 @@ def _add_max_cells(p: argparse.ArgumentParser) -> None:
                    help="largest region accepted, in cells (default %(default)s: a guard against a mistyped "
                         "region whose placements would fill the memory; raise it for larger puzzles)")
 
+
+
+def _add_orientations(parser: argparse.ArgumentParser, default: str) -> None:
+    """``--orientations free|one-sided|fixed`` (the polyomino orientation modes, UP-3)."""
+    from ..geometry import ORIENTATION_MODES
+
+    parser.add_argument("--orientations", choices=list(ORIENTATION_MODES),
+                        help=f"orientations a piece may take: free (rotate and turn over), one-sided (rotate "
+                             f"only), fixed (as drawn); default: {default}")
 
 
 # --------------------------------------------------------------------- solve
@@ -101,14 +113,13 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     from ..cover import build_instance
     from ..solvers import solve
 
-    instance = build_instance(pieces, region)
+    instance = build_instance(pieces, region, mode=args.orientations or "free")
     limit = None if args.count else (args.limit or 1)
     if args.count and args.limit:
         limit = args.limit
-    names = [p.name for p in pieces]
     warm_engines(args.backend, limit)
     if most is None and args.count:  # --max-solutions all: each solution printed as found, none held
-        stream = _Stream(instance, region, names, as_json=args.json)
+        stream = _Stream(instance, region, as_json=args.json)
         result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit,
                        keep=20 if args.draw else 0, on_solution=stream)
         stream.close(result)
@@ -119,7 +130,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(result.to_json()))
         else:
-            _print_result(result, region, names, counting=args.count, most=most)
+            _print_result(result, region, counting=args.count, most=most)
     if args.draw:
         from ..draw.figures import result_panels, save_solutions
 
@@ -156,11 +167,11 @@ def _say(message: str) -> None:
 class _Stream:
     """``--max-solutions all``: print each solution as the search hands it on, keep none."""
 
-    def __init__(self, instance, region, names: list[str], *, as_json: bool) -> None:
+    def __init__(self, instance, region, *, as_json: bool) -> None:
         from ..geometry import label_chars
 
-        self.instance, self.region, self.names, self.as_json = instance, region, names, as_json
-        self.chars = label_chars(names)
+        self.instance, self.region, self.as_json = instance, region, as_json
+        self.chars = label_chars(instance.copy_names)  # one letter per piece copy (UP-5)
         self.n = 0
         if as_json:  # the solutions come first: the count is known only at the end
             sys.stdout.write('{"solutions": [')
@@ -182,7 +193,7 @@ class _Stream:
             rest = {k: v for k, v in result.to_json().items() if k != "solutions"}
             sys.stdout.write("], " + json.dumps(rest)[1:] + "\n")
             return
-        _print_result(result, self.region, self.names, counting=True, most=0, streamed=self.n)
+        _print_result(result, self.region, counting=True, most=0, streamed=self.n)
 
 
 def _solve_card(args: argparse.Namespace) -> int:
@@ -192,6 +203,8 @@ def _solve_card(args: argparse.Namespace) -> int:
     from ..cover import task_instance
     from ..solvers import solve
 
+    if args.orientations:
+        card = dataclasses.replace(card, orientations=args.orientations)
     faces = [args.face] if args.face is not None else list(card.tasks)
     most = max_solutions_arg(args.max_solutions)
     warm_engines(args.backend, args.limit)
@@ -207,7 +220,7 @@ def _solve_card(args: argparse.Namespace) -> int:
             out.append({"face": face, "pieces": list(card.tasks[face]), **result.to_json()})
         else:
             print(f"card {card.card_id} side {card.side}, face {face}: {' '.join(card.tasks[face])}")
-            _print_result(result, card.region, list(card.tasks[face]), counting=True, indent="  ", most=most)
+            _print_result(result, card.region, counting=True, indent="  ", most=most)
             print()
     if args.json:
         print(json.dumps(out[0] if args.face is not None else
@@ -219,7 +232,7 @@ def _solve_card(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_result(result, region, names, *, counting: bool, indent: str = "", most: int | None = 20,
+def _print_result(result, region, *, counting: bool, indent: str = "", most: int | None = 20,
                   streamed: int = 0) -> None:
     from ..geometry import label_chars
 
@@ -239,8 +252,9 @@ def _print_result(result, region, names, *, counting: bool, indent: str = "", mo
             reduced = f", {result.count_reduced} up to the region's symmetry"
         print(f"{indent}{n} solution{'s' if n != 1 else ''}{reduced}{exact} "
               f"[{result.backend}, {result.stats.get('wall_seconds', 0):.3f} s]")
-    chars = label_chars(names)
-    legend = " ".join(f"{chars[nm]}={nm}" for nm in names)
+    # One letter per piece copy: copies of a name are keyed name, name#2, ... (UP-5).
+    chars = label_chars(result.instance.copy_names)
+    legend = " ".join(f"{ch}={key}" for key, ch in chars.items())
     shown = result.solutions if not counting or most is None else result.solutions[:most]
     for i, sol in enumerate(shown, 1):
         art = _draw(sol, chars, region)
@@ -255,7 +269,7 @@ def _print_result(result, region, names, *, counting: bool, indent: str = "", mo
 def _draw(solution: dict, chars: dict, region) -> str:
     owner = {}
     for key, cells in solution.items():
-        ch = chars.get(key.split("#")[0], "?")
+        ch = chars.get(key, "?")
         for cell in cells:
             owner[tuple(cell)] = ch
     height, width = region.height, region.width
@@ -270,7 +284,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     region = load_region(args.region, max_cells=args.max_cells)
     from ..analyze import analyze
 
-    result = analyze(piece_set.pieces, region, args.k, backend=args.backend)
+    result = analyze(piece_set.pieces, region, args.k, backend=args.backend, mode=args.orientations or "free")
     if args.json:
         print(json.dumps(result.to_json()))
         return 0

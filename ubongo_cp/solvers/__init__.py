@@ -17,7 +17,6 @@ imported when it is first used.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
@@ -28,11 +27,7 @@ if TYPE_CHECKING:
     from .base import OnSolution, SolveResult
 
 __all__ = ["solve", "SolveResult", "SOLVERS", "SolverSpec", "get_solver", "solver_names", "DEFAULT_STRATEGY",
-           "copy_repeats", "MAX_COPY_REPEATS", "warm"]
-
-#: Above this many orderings of identical pieces per solution, the default
-#: solver is CP-SAT (see :func:`solve`).
-MAX_COPY_REPEATS = 24
+           "warm"]
 
 
 def warm(names, *, notify=None) -> float:
@@ -50,16 +45,6 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def copy_repeats(instance: ExactCoverInstance) -> int:
-    """How many times a DLX search meets each solution: the orderings of the copies.
-
-    The product over groups of identical pieces (UP-5) of (group size)!;
-    1 without copies. DLX filters the repeats out (canonical order of the
-    copies' placements) but has to find them all first.
-    """
-    return math.prod(math.factorial(len(g)) for g in instance.copy_groups)
-
-
 def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: int | None = None,
           time_limit: float | None = None, keep: int | None = None, reduce: bool = True,
           on_solution: OnSolution | None = None, pieces_used: int | None = None) -> SolveResult:
@@ -75,11 +60,10 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         ``"cpsat-symmetry-split"``). Default: the measured winner for the
         question asked (:data:`DEFAULT_STRATEGY`): ``"dlx"`` for a first
         solution (``limit=1``), ``"dlx-symmetry"`` (orbit decomposition by
-        the region's symmetries on the DLX backend) for counting; but
-        ``"cpsat"`` when identical pieces would make DLX meet each solution
-        more than :data:`MAX_COPY_REPEATS` times (CP-SAT orders the copies'
-        placements by a constraint instead; e.g. 16 O4 on an 8x8 board:
-        DLX found no first solution in 60 s, CP-SAT needs about 1 s).
+        the region's symmetries on the DLX backend) for counting, with or
+        without identical pieces (Algorithm M: one item per piece type;
+        ``benchmarks/bench_multiplicity.py`` measures it against CP-SAT
+        and the CNF backend).
     limit : int, optional
         Stop after this many solutions (1 = first solution only).
     time_limit : float, optional
@@ -122,8 +106,6 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     if limit is not None and limit < 1:
         raise InputError(f"limit must be at least 1, got {limit}")
     name = backend or DEFAULT_STRATEGY["first" if limit == 1 else "count"]
-    if backend is None and copy_repeats(instance) > MAX_COPY_REPEATS:
-        name = "cpsat"  # DLX would meet every solution once per ordering of the copies
     spec = get_solver(name)
     if instance.optional_pieces and not spec.secondary_items:
         raise InputError(f"backend {name!r} cannot enumerate covers with optional pieces (secondary items)")

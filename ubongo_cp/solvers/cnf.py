@@ -5,13 +5,17 @@ The third solver family next to CP-SAT and DLX. The exact-cover instance of
 
 - variables: ``x[o]`` (DIMACS variable ``o + 1``) is true when placement
   (option) ``o`` is used;
-- *at least one* placement covers each primary item (one clause, UP-2);
-- *at most one* placement covers each item, primary or secondary: pairwise
+- *at least one* placement covers each region cell (one clause, UP-2), and
+  each piece type with one copy;
+- *at most one* placement covers each cell or single-copy type: pairwise
   clauses for short lists, Sinz's sequential counter (ladder) from
   ``pysat.card`` for lists longer than :data:`PAIRWISE_MAX`;
-- copies of one piece take placements in increasing order (binary clauses
-  ``not(a_i and b_j)`` for ``j <= i``), so swapping identical pieces is not a
-  new solution (UP-5).
+- a piece type with ``k > 1`` identical copies has *exactly k* placements
+  chosen (*at most k* with optional pieces): Sinz's sequential counter [1]_
+  for ``<= k`` and for ``>= k`` (as ``<= n - k`` over the negated
+  literals), ``pysat.card.CardEnc.equals``; O(n k) clauses and variables
+  for a type with ``n`` placements. The copies are never told apart, so
+  swapping identical pieces is not a new solution (UP-5).
 
 Solutions are enumerated incrementally: after each model a *blocking
 clause* over the placement variables of the solution (not the auxiliary
@@ -70,8 +74,23 @@ def encode(instance: ExactCoverInstance) -> tuple[list[list[int]], int]:
 
     clauses: list[list[int]] = []
     top = instance.n_options
+    counts = instance.type_counts
     for item, options in enumerate(instance.item_options):
         lits = [o + 1 for o in options]
+        k = 1 if item < instance.n_cells else int(counts[item - instance.n_cells])
+        if k > 1:
+            # A type with k identical copies: exactly k (at most k when optional) of its placements (UP-5).
+            card = CardEnc.atmost if item >= instance.n_primary else CardEnc.equals
+            if item >= instance.n_primary and len(lits) <= k:
+                continue
+            if len(lits) < k:  # fewer placements than copies: unsatisfiable (x and not x)
+                top += 1
+                clauses.extend([[top], [-top]])
+                continue
+            enc = card(lits=lits, bound=k, top_id=top, encoding=EncType.seqcounter)
+            clauses.extend(enc.clauses)
+            top = max(top, enc.nv)
+            continue
         # At least one placement covers each primary item (UP-2).
         if item < instance.n_primary:
             clauses.append(list(lits))
@@ -84,14 +103,6 @@ def encode(instance: ExactCoverInstance) -> tuple[list[list[int]], int]:
             enc = CardEnc.atmost(lits=lits, bound=1, top_id=top, encoding=EncType.seqcounter)
             clauses.extend(enc.clauses)
             top = max(top, enc.nv)
-    # Copies of one piece take placements in increasing option order (UP-5).
-    if not instance.optional_pieces:
-        first = instance.piece_first_option
-        counts = instance.options_per_piece()
-        for group in instance.copy_groups:
-            for a, b in zip(group, group[1:]):
-                fa, fb, n = int(first[a]), int(first[b]), int(counts[a])
-                clauses.extend([-(fa + i + 1), -(fb + j + 1)] for i in range(n) for j in range(i + 1))
     return clauses, top
 
 

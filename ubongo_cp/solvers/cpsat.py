@@ -1,12 +1,13 @@
-"""CP-SAT backend: one Boolean per placement, exactly-one per primary item.
+"""CP-SAT backend: one Boolean per placement, exactly-one per cell, sum == k per piece type.
 
 The exact-cover instance of :mod:`ubongo_cp.cover` is encoded for OR-Tools'
 CP-SAT solver the way OR-Tools' own ``pentominoes_sat.py`` example does:
 
 - variables: ``x[o]`` is true when placement (option) ``o`` is used;
-- constraints: ``exactly_one`` over the options covering each primary item
-  (region cells; pieces unless optional) and ``at_most_one`` for secondary
-  items; copies of one piece take placements in increasing order (UP-5);
+- constraints: ``exactly_one`` over the options covering each region cell;
+  for a piece type with ``k`` identical copies, the sum of its placements'
+  Booleans is ``k`` (``<= k`` with optional pieces): one linear constraint
+  per type, never one Boolean per copy, so copies are not told apart (UP-5);
 - parameters: one search worker when enumerating, so that every solution is
   reported exactly once (``enumerate_all_solutions``);
 - statistics: wall time, branches, conflicts.
@@ -50,24 +51,17 @@ def build_model(instance: ExactCoverInstance, *, cardinality: int | None = None)
     model = new_model()
     # Variables: one Bool per placement ("o" + option id).
     x = [model.new_bool_var(f"o{o}") for o in range(instance.n_options)]
-    # Constraints: each primary item is covered by exactly one chosen placement,
-    # each secondary item by at most one.
-    for item, options in enumerate(instance.item_options):
-        lits = [x[o] for o in options]
-        if item < instance.n_primary:
-            model.add_exactly_one(lits)
-        elif lits:
-            model.add_at_most_one(lits)
-    # Copies of one piece (a multiset) take placements in increasing order, so
-    # swapping identical pieces is not a new solution (UP-5).
-    if not instance.optional_pieces:
-        first = instance.piece_first_option
-        counts = instance.options_per_piece()
-        for group in instance.copy_groups:
-            for a, b in zip(group, group[1:]):
-                local_a = sum(i * x[first[a] + i] for i in range(int(counts[a])))
-                local_b = sum(i * x[first[b] + i] for i in range(int(counts[b])))
-                model.add(local_a < local_b)
+    # Constraints: each region cell is covered by exactly one chosen placement.
+    for item in range(instance.n_cells):
+        model.add_exactly_one([x[o] for o in instance.item_options[item]])
+    # A piece type with k identical copies (UP-5) has exactly k placements chosen
+    # (at most k with optional pieces).
+    for t, k in enumerate(instance.type_counts.tolist()):
+        lits = [x[o] for o in instance.item_options[instance.n_cells + t]]
+        if not instance.optional_pieces:
+            model.add(cp_model.LinearExpr.sum(lits) == k)
+        elif k < len(lits):
+            model.add(cp_model.LinearExpr.sum(lits) <= k)
     # The number of placements used (the subset analysis: pieces per subset).
     if cardinality is not None:
         model.add(sum(x) == cardinality)

@@ -2,15 +2,16 @@
 
 The search kernel (:mod:`.dancing`: Knuth's Algorithm X with dancing cells,
 compiled) enumerates the exact covers of the instance's CSR options and
-counts search-tree nodes; this adapter filters copies of identical pieces to
-canonical order (:meth:`~ubongo_cp.cover.ExactCoverInstance.is_canonical`,
-UP-5), checks the time limit at every solution and every heartbeat of the
-kernel, and reports the node count (the rating's measure, :mod:`ubongo_cp.rate`).
+counts search-tree nodes; identical pieces are one item with multiplicity
+(:attr:`~ubongo_cp.cover.ExactCoverInstance.multiplicity`, Algorithm M, UP-5),
+so each solution is met once. This adapter checks the time limit at every
+solution and every heartbeat of the kernel, and reports the node count (the
+rating's measure, :mod:`ubongo_cp.rate`).
 
 References
 ----------
 .. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B, 7.2.2.1,
-   Algorithm X; "Dancing Links", arXiv:cs/0011047.
+   Algorithms X and M; "Dancing Links", arXiv:cs/0011047.
 """
 
 from __future__ import annotations
@@ -25,12 +26,11 @@ __all__ = ["DancingBackend"]
 
 @dataclass
 class DancingBackend:
-    """Exact-cover backend running the search kernel of :mod:`.dancing` (Algorithm X).
+    """Exact-cover backend running the search kernel of :mod:`.dancing` (Algorithm X, M with copies).
 
     ``run`` follows the :class:`~ubongo_cp.solvers.base.Backend` protocol:
-    it calls ``on_solution(option_ids)`` for each solution that is canonical
-    for copies of identical pieces (:meth:`ExactCoverInstance.is_canonical`,
-    rule UP-5) and returns ``(exhausted, stats)``. The time limit is checked
+    it calls ``on_solution(option_ids)`` for each solution and returns
+    ``(exhausted, stats)``. The time limit is checked
     at every solution and every heartbeat, so it holds within about
     ``heartbeat`` nodes of search.
 
@@ -44,9 +44,7 @@ class DancingBackend:
     Notes
     -----
     ``stats`` holds ``nodes`` (search-tree nodes, see :mod:`.dancing`),
-    ``solutions_seen`` (canonical solutions passed on), ``solutions_raw``
-    (all exact covers met, copies of a piece told apart) and, on a time-out,
-    ``timed_out``.
+    ``solutions_seen`` (solutions passed on) and, on a time-out, ``timed_out``.
     """
 
     name: str = "dlx"
@@ -56,14 +54,14 @@ class DancingBackend:
         """Enumerate the instance's solutions; see the class docstring."""
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
         it = search(instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
-                    heartbeat=self.heartbeat, multiplicity=getattr(instance, "multiplicity", None))
+                    heartbeat=self.heartbeat, multiplicity=instance.multiplicity)
         found = 0
 
         def stats(**extra):
-            return {"nodes": it.nodes, "solutions_seen": found, "solutions_raw": it.solutions, **extra}
+            return {"nodes": it.nodes, "solutions_seen": found, **extra}
 
         for options, _nodes in it:
-            if options is not None and instance.is_canonical(options):
+            if options is not None:
                 found += 1
                 if not on_solution(options):
                     return False, stats()

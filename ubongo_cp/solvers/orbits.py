@@ -1,10 +1,12 @@
 """The orbit decomposition: count exact covers by searching one placement per symmetry orbit of one piece.
 
-Let G be the region's symmetries that map the placement set onto itself
-(all of the region's symmetry group in free mode, UP-3;
+Let G be the region's symmetries that map the instance onto itself (all of
+the region's symmetry group in free mode, UP-3; with one-sided or fixed
+pieces those that map the piece multiset onto itself, relabelling a piece
+as its mirror image where needed;
 :attr:`~ubongo_cp.cover.ExactCoverInstance.option_perms`). G acts on the
-solutions. Pick a piece P whose name is unique in the task and split P's
-placements into G-orbits; keep only one *representative* placement per
+solutions. Pick a piece type P with one copy that every symmetry in G maps
+to itself (``symmetry_type_maps``) and split P's placements into G-orbits; keep only one *representative* placement per
 orbit. Every solution orbit holds a solution with P at a representative, and
 ``g`` maps the solutions with P at ``r`` one-to-one onto those with P at
 ``g(r)``, so the fixed count (UP-5) is recovered exactly::
@@ -21,11 +23,12 @@ has a trivial stabiliser, so no symmetry need be tried for it).
 The piece is the one with the fewest orbits (e.g. X in the 6x10 rectangle:
 32 placements, 8 orbits of size 4), so the search space shrinks about |G|-fold.
 
-Why the name must be unique: with two copies of P, solutions are counted with
-the copies in increasing placement order (UP-5); a symmetry maps such a
-solution to one whose copies may need relabelling, so "copy 1 at ``g(r)``" is
-not in bijection with "copy 1 at ``r``" and the weighted sum would be wrong.
-Each solution found also stands for its images under one symmetry per
+Why P must have one copy: with two copies, a solution may hold P at two
+representatives and would be found (and weighted) twice. Why every symmetry
+must map P to itself: a reflection that maps a one-sided F to its mirror
+image maps "F at ``r``" to "F' at ``g(r)``", not to "F at ``g(r)``".
+Counts with multiplicities need nothing else: a solution is a set of
+placements, and G permutes these sets. Each solution found also stands for its images under one symmetry per
 placement of its representative's orbit (:meth:`Decomposition.images`), so
 the solutions handed on are all the solutions, as with a plain search. When
 no piece qualifies, or the instance has optional pieces (a solution need not
@@ -60,7 +63,7 @@ class SymmetryPlan:
     Attributes
     ----------
     piece : int
-        Index (into ``instance.pieces``) of the restricted piece.
+        Index (into ``instance.types``) of the restricted piece type.
     group_order : int
         |G|: the identity plus the region symmetries that map placements to placements.
     keep : numpy.ndarray of bool, shape (n_options,)
@@ -87,7 +90,7 @@ def orbit_plan(instance: ExactCoverInstance) -> SymmetryPlan | None:
     -------
     SymmetryPlan or None
         ``None`` when it does not apply: trivial symmetry group, optional
-        pieces, or no piece whose name is unique in the task.
+        pieces, or no piece type with one copy that every symmetry maps to itself.
 
     Notes
     -----
@@ -98,15 +101,15 @@ def orbit_plan(instance: ExactCoverInstance) -> SymmetryPlan | None:
     >>> from ubongo_cp.pieces import load_pieces, Region
     >>> from ubongo_cp.cover import build_instance
     >>> plan = orbit_plan(build_instance(load_pieces("pentominoes").pieces, Region.rectangle(6, 10)))
-    >>> load_pieces("pentominoes").pieces[plan.piece].name  # the piece with the fewest orbits
+    >>> load_pieces("pentominoes").pieces[plan.piece].name  # the piece type with the fewest orbits
     'X'
     >>> plan.group_order, plan.n_orbits, int(plan.weight.sum())
     (4, 8, 32)
     """
     if instance.optional_pieces or len(instance.region_symmetries) <= 1 or instance.n_options == 0:
         return None
-    names = [p.name for p in instance.pieces]
-    unique = [i for i, n in enumerate(names) if names.count(n) == 1]
+    maps = instance.symmetry_type_maps
+    unique = [t for t, k in enumerate(instance.type_counts.tolist()) if k == 1 and all(m[t] == t for m in maps)]
     perms = instance.option_perms
     if not unique or not perms:
         return None
@@ -124,7 +127,7 @@ def orbit_plan(instance: ExactCoverInstance) -> SymmetryPlan | None:
         if best is None or score < best[0]:
             best = (score, p, reps, sizes)
     _, piece, reps, sizes = best
-    keep = instance.option_piece != piece
+    keep = instance.option_type != piece
     keep[reps] = True
     weight = np.zeros(instance.n_options, dtype=np.int64)
     weight[reps] = sizes
@@ -160,21 +163,20 @@ class Decomposition:
         placement: the number of solutions of the whole instance it stands for.
         """
         original = self._original[np.asarray(options, dtype=np.int64)]
-        rep = original[self.instance.option_piece[original] == self.plan.piece][0]
+        rep = original[self.instance.option_type[original] == self.plan.piece][0]
         return original, int(self.plan.weight[rep])
 
     def images(self, original: np.ndarray) -> Iterator[list[int]]:
         """The solutions a lifted solution stands for (itself first), each sorted, lazily."""
         instance = self.instance
-        rep = int(original[instance.option_piece[original] == self.plan.piece][0])
+        rep = int(original[instance.option_type[original] == self.plan.piece][0])
         for perm in self._cosets[rep]:
-            image = original if perm is None else _copies_in_order(instance, perm[original])
-            yield sorted(int(o) for o in image)
+            yield sorted(int(o) for o in (original if perm is None else perm[original]))
 
     def stats(self) -> dict:
         """What the decomposition did, for ``SolveResult.stats``."""
         plan = self.plan
-        return {"symmetry": "orbits", "symmetry_piece": self.instance.pieces[plan.piece].name,
+        return {"symmetry": "orbits", "symmetry_piece": self.instance.type_piece(plan.piece).name,
                 "group_order": plan.group_order, "orbits": plan.n_orbits}
 
 
@@ -186,7 +188,7 @@ def _restrict(instance: ExactCoverInstance, keep: np.ndarray) -> tuple[ExactCove
     indptr[1:] = np.cumsum(lengths)
     indices = np.concatenate([instance.option_items(int(o)) for o in kept]).astype(np.uint32) \
         if len(kept) else np.zeros(0, np.uint32)
-    sub = dataclasses.replace(instance, indptr=indptr, indices=indices, option_piece=instance.option_piece[kept],
+    sub = dataclasses.replace(instance, indptr=indptr, indices=indices, option_type=instance.option_type[kept],
                               option_orientation=instance.option_orientation[kept],
                               option_offset=instance.option_offset[kept])
     return sub, kept
@@ -203,16 +205,3 @@ def _coset_perms(plan: SymmetryPlan, perms: list[np.ndarray]) -> dict[int, list]
         out[r] = list(targets.values())
     return out
 
-
-def _copies_in_order(instance: ExactCoverInstance, options: np.ndarray) -> np.ndarray:
-    """Reassign the placements of copies of one piece so they rise in option order (UP-5)."""
-    if not instance.copy_groups:
-        return options
-    first = instance.piece_first_option
-    options = options.copy()
-    pieces = instance.option_piece[options]
-    for group in instance.copy_groups:
-        at = np.nonzero(np.isin(pieces, group))[0]
-        local = np.sort(options[at] - first[pieces[at]])
-        options[at] = first[np.asarray(group)] + local
-    return options

@@ -30,6 +30,7 @@ cpsat-symmetry-split  the orbit decomposition, split into one sub-problem per
 dlx                   our Algorithm X with dancing cells (:mod:`.dlx` over the
                       kernel :mod:`.dancing`), with search-node counts
 xcover                the ``xcover`` package (dancing cells), the DLX baseline
+                      (no multiplicities: copies expanded, orderings filtered)
 dlx-symmetry          ``dlx`` on the orbit decomposition
 xcover-symmetry       ``xcover`` on the orbit decomposition
 sat                   CaDiCaL on a plain CNF encoding (:mod:`.cnf`)
@@ -95,6 +96,13 @@ class SolverSpec:
         Can constrain the number of pieces used in the model itself
         (``cardinality=`` of the backend); for the others the driver drops
         covers of other sizes.
+    multiplicities : bool
+        Takes a piece type with ``k`` identical copies as one item with
+        multiplicity ``k`` (Algorithm M; a sum constraint in CP-SAT; a
+        cardinality encoding in CNF), so each solution is met once. False:
+        the backend expands the type into ``k`` items and drops all but one
+        of the ``k!`` orderings of the copies (``xcover``, which has no
+        multiplicities); it is then never the default for a task with copies.
     """
 
     name: str
@@ -108,6 +116,7 @@ class SolverSpec:
     stops_mid_search: bool = True
     secondary_items: bool = True
     cardinality: bool = False
+    multiplicities: bool = True
 
     @property
     def module(self) -> str:
@@ -145,11 +154,11 @@ SOLVERS: dict[str, SolverSpec] = {s.name: s for s in [
                "representative placement, 2 threads, presolve off", _SPLIT, (("presolve", False),),
                orbits=True, cardinality=True),
     SolverSpec("dlx", "dlx", "our Algorithm X with dancing cells, search-node counts", _DLX, reports_nodes=True),
-    SolverSpec("xcover", "dlx", "the xcover package (dancing cells), DLX baseline", _XCOVER,
-               stops_mid_search=False),
+    SolverSpec("xcover", "dlx", "the xcover package (dancing cells), DLX baseline; copies expanded", _XCOVER,
+               stops_mid_search=False, multiplicities=False),
     SolverSpec("dlx-symmetry", "dlx", "dlx on the orbit decomposition", _DLX, orbits=True),
     SolverSpec("xcover-symmetry", "dlx", "the xcover package on the orbit decomposition", _XCOVER, orbits=True,
-               stops_mid_search=False),
+               stops_mid_search=False, multiplicities=False),
     SolverSpec("sat", "sat", "CaDiCaL on a plain CNF encoding, blocking clauses", "cnf:CnfBackend"),
 ]}
 

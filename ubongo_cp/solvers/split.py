@@ -2,8 +2,10 @@
 
 CP-SAT enumerates all solutions with one worker only [1]_, so the
 enumeration is parallelised by hand [2]_: the *pivot* is the most
-constrained piece (fewest placements; the most constrained region cell
-when pieces are optional, since a piece may then be unused). Sub-problem
+constrained piece type with one copy (fewest placements); the most
+constrained region cell when pieces are optional (a piece may then be
+unused) or every type has copies (a solution uses several placements of
+the type: the sub-problems would overlap). Sub-problem
 ``i`` fixes the pivot's placement ``i``; the sub-problems partition the
 solutions, so their counts add up. Each sub-problem is one single-worker
 CP-SAT solve of the model of :mod:`.cpsat` with one variable fixed to 1,
@@ -128,7 +130,7 @@ class CpSatSplitBackend:
 
 
 def pivot_options(instance: ExactCoverInstance) -> list[int]:
-    """Options of the most constrained piece (or cell, when pieces are optional), in id order.
+    """Options of the most constrained single-copy piece type (or cell, see the module docstring), in id order.
 
     Examples
     --------
@@ -140,8 +142,9 @@ def pivot_options(instance: ExactCoverInstance) -> list[int]:
     """
     if instance.n_options == 0:
         return []
-    if not instance.optional_pieces:
-        item = instance.n_cells + int(np.argmin(instance.options_per_piece()))
+    per_type = np.where(instance.type_counts == 1, instance.options_per_type(), np.iinfo(np.int64).max)
+    if not instance.optional_pieces and len(per_type) and (instance.type_counts == 1).any():
+        item = instance.n_cells + int(np.argmin(per_type))
     else:
         item = int(np.argmin(instance.options_per_cell()))
     return list(instance.item_options[item])

@@ -1,9 +1,14 @@
 """The ``xcover`` backend: Knuth's Algorithm C of the ``xcover`` package (dancing cells).
 
-The instance's CSR options are handed to ``xcover``'s numba-compiled
-Algorithm C (exact covering with colours, no colours used here) without any
-re-encoding. Copies of identical pieces are filtered to canonical order
-(:meth:`ExactCoverInstance.is_canonical`), so counts follow UP-5.
+``xcover`` has no items with multiplicities (Algorithm M), so a piece type
+with ``k`` copies is expanded here into ``k`` items, one per copy, each
+with its own copy of the type's options; of the ``k!`` orderings of the
+copies over one solution's placements only the one whose copies take
+placements in increasing option order is passed on (UP-5), mapped back to
+the instance's option ids. Without copies the instance's CSR options are
+handed over unchanged. The registry marks this backend ``multiplicities=False``
+(:mod:`.registry`): it meets each solution once per ordering of the copies,
+so it is never chosen by default for a task with copies.
 
 The time limit is checked between solutions (xcover cannot be interrupted
 inside the search, see ``stops_mid_search`` in :mod:`.registry`), and no
@@ -24,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["XcoverBackend"]
+__all__ = ["XcoverBackend", "expand_copies"]
 
 
 @dataclass
@@ -32,7 +37,8 @@ class XcoverBackend:
     """Exact-cover backend built on ``xcover.dancing_cells.algorithm_c``.
 
     Follows the :class:`~ubongo_cp.solvers.base.Backend` protocol; ``stats``
-    holds ``solutions_seen`` and, on a time-out, ``timed_out``.
+    holds ``solutions_seen``, ``solutions_raw`` (covers met, copies told
+    apart) and, on a time-out, ``timed_out``.
     """
 
     name: str = "xcover"
@@ -42,25 +48,95 @@ class XcoverBackend:
         from xcover.dancing_cells import algorithm_c
 
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
-        indices, indptr, n_items = instance.indices, instance.indptr, instance.n_items
+        indptr, indices, n_items, original, ordered = expand_copies(instance)
         n_primary = n_items - instance.n_secondary
+        extra = None
         if n_primary == 1:
             # xcover 0.x fails ("pop from empty list") with one primary item: add a second one, with an
             # option of its own that every solution then holds (and that is dropped from it).
+            extra = len(indptr) - 1
             indices = np.append(np.where(indices >= 1, indices + 1, indices), 1).astype(np.uint32)
             indptr = np.append(indptr, len(indices)).astype(np.uint32)
             n_items += 1
         colors = np.zeros(len(indices), dtype=np.uint32)
-        found = 0
+        found = raw = 0
         search = algorithm_c(indices, indptr, colors, np.uint32(n_items), np.uint32(instance.n_secondary))
         for options in search:
-            if n_primary == 1:
-                options = [o for o in options if o != instance.n_options]
-            if not instance.is_canonical(options):
+            raw += 1
+            if extra is not None:
+                options = [o for o in options if o != extra]
+            if ordered is not None and not ordered(options):
                 continue
             found += 1
-            if not on_solution(options):
-                return False, {"solutions_seen": found}
+            if not on_solution(original[np.asarray(options, dtype=np.int64)]):
+                return False, {"solutions_seen": found, "solutions_raw": raw}
             if deadline is not None and time.perf_counter() > deadline:
-                return False, {"solutions_seen": found, "timed_out": True}
-        return True, {"solutions_seen": found}
+                return False, {"solutions_seen": found, "solutions_raw": raw, "timed_out": True}
+        return True, {"solutions_seen": found, "solutions_raw": raw}
+
+
+def expand_copies(instance):
+    """The instance with one item per piece copy (for a solver without multiplicities).
+
+    Returns
+    -------
+    indptr, indices : numpy.ndarray of uint32
+        CSR options: type ``t``'s options once per copy, the copy's item
+        replacing the type's; copy items numbered after the cells in type
+        order (so secondary items stay last).
+    n_items : int
+        Cells plus copies.
+    original : numpy.ndarray of int64, shape (n_expanded_options,)
+        The instance's option id of each expanded option.
+    ordered : callable or None
+        ``ordered(options) -> bool``: True when the copies of each type take
+        placements in increasing option order (and, with optional pieces,
+        the copies used are the type's first ones); None when no type has copies
+        (the expansion is then the instance itself).
+
+    Examples
+    --------
+    >>> from ubongo_cp.pieces import Piece, Region
+    >>> from ubongo_cp.cover import build_instance
+    >>> inst = build_instance([Piece("D", ((0, 0), (0, 1)))] * 2, Region.rectangle(1, 4))
+    >>> indptr, indices, n_items, original, ordered = expand_copies(inst)
+    >>> n_items, original.tolist(), ordered([0, 5]), ordered([3, 2])
+    (6, [0, 1, 2, 0, 1, 2], True, False)
+    """
+    counts = instance.type_counts
+    if (counts <= 1).all():
+        return instance.indptr, instance.indices, instance.n_items, np.arange(instance.n_options), None
+    n_cells = instance.n_cells
+    first = instance.type_first_option
+    per_type = instance.options_per_type()
+    rows, original, copy_of = [], [], []
+    item = n_cells
+    for t, k in enumerate(counts.tolist()):
+        lo, n = int(first[t]), int(per_type[t])
+        for _ in range(k):
+            for o in range(lo, lo + n):
+                rows.append([int(i) for i in instance.option_items(o)[:-1]] + [item])
+                original.append(o)
+                copy_of.append(item)
+            item += 1
+    indptr = np.zeros(len(rows) + 1, dtype=np.uint32)
+    indptr[1:] = np.cumsum([len(r) for r in rows])
+    indices = np.array([i for r in rows for i in r], dtype=np.uint32)
+    original = np.array(original, dtype=np.int64)
+    copy_of = np.array(copy_of, dtype=np.int64)
+
+    first_item = n_cells + np.concatenate([[0], np.cumsum(counts)[:-1]])
+
+    def ordered(options) -> bool:
+        options = np.asarray(options, dtype=np.int64)
+        last: dict[int, tuple[int, int]] = {}  # type -> (copy position, option) of its last copy seen
+        for copy, o in sorted(zip(copy_of[options].tolist(), original[options].tolist())):
+            t = int(instance.option_type[o])
+            pos, prev = last.get(t, (-1, -1))
+            # Copies in use are the type's first ones (optional pieces), in increasing option order.
+            if copy - first_item[t] != pos + 1 or o <= prev:
+                return False
+            last[t] = (pos + 1, o)
+        return True
+
+    return indptr, indices, item, original, ordered

@@ -77,7 +77,10 @@ def encode(instance: ExactCoverInstance) -> tuple[list[list[int]], int]:
     counts = instance.type_counts
     for item, options in enumerate(instance.item_options):
         lits = [o + 1 for o in options]
-        k = 1 if item < instance.n_cells else int(counts[item - instance.n_cells])
+        # Cells, then one item per piece type (k copies), then any other secondary items (a general
+        # exact-cover matrix, ubongo_cp.exactcover): each of those at most once.
+        t = item - instance.n_cells
+        k = int(counts[t]) if 0 <= t < len(counts) else 1
         if k > 1:
             # A type with k identical copies: exactly k (at most k when optional) of its placements (UP-5).
             card = CardEnc.atmost if item >= instance.n_primary else CardEnc.equals

@@ -62,6 +62,9 @@ def build_model(instance: ExactCoverInstance, *, cardinality: int | None = None)
             model.add(cp_model.LinearExpr.sum(lits) == k)
         elif k < len(lits):
             model.add(cp_model.LinearExpr.sum(lits) <= k)
+    # Any further item (a general exact-cover matrix, ubongo_cp.exactcover) is secondary: at most once.
+    for item in range(instance.n_cells + len(instance.type_counts), instance.n_items):
+        model.add_at_most_one([x[o] for o in instance.item_options[item]])
     # The number of placements used (the subset analysis: pieces per subset).
     if cardinality is not None:
         model.add(sum(x) == cardinality)

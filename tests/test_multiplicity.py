@@ -7,6 +7,8 @@ second solver or by hand.
 
 from __future__ import annotations
 
+import math
+
 import json
 
 import pytest
@@ -67,7 +69,8 @@ def test_two_tetromino_sets_with_two_pieces_placed(backend):
 def test_four_copies_and_four_names_of_one_shape_rate_the_same():
     # Four 2x2 squares in a 4x4 region: one item [4..4] either way (identical shapes are
     # identical pieces, UP-5). The search is forced: each corner cell has one placement,
-    # so 4 nodes; 9 placements for 16 cells: log2(1 + 4/1) + log2(9/16) = 1.4919.
+    # so 4 nodes; 9 placements of 4 cells over 16 cells: 2.25 placements per cell (issue 13's rating):
+    # log2(1 + 4/1) + log2(9 * 4 / 16) = 3.4919.
     o4 = CLASSIC["O4"]
     copies = rate_instance(build_instance([o4] * 4, Region.rectangle(4, 4)))
     names = rate_instance(build_instance([Piece(f"B{i}", o4.cells) for i in range(1, 5)], Region.rectangle(4, 4)))
@@ -77,7 +80,8 @@ def test_four_copies_and_four_names_of_one_shape_rate_the_same():
     assert list(json.loads(names.pop("solution"))) == ["B1", "B2", "B3", "B4"]
     assert copies == names
     assert (copies["count"], copies["dlx_nodes"], copies["placements"]) == (1, 4, 9)
-    assert copies["difficulty"] == pytest.approx(1.4918530963)
+    assert copies["difficulty"] == pytest.approx(math.log2(5) + math.log2(2.25))
+    assert copies["difficulty"] == pytest.approx(3.4918530963)
 
 
 def test_many_copies_default_backend():

@@ -24,14 +24,24 @@ def test_forced_task_rates_one_not_minus_one():
 
 
 def test_placements_per_cell_is_the_mean_number_of_placements_covering_a_cell():
-    # Two differently named dominoes in 2x2: each has 4 placements (2 flat, 2 upright), 8 options of 2
-    # cells each: 16 cell entries over 4 cells = 4 placements per cell (by hand).
+    # Two pieces of different shapes in a 2x3 region, by hand: a domino (7 placements:
+    # 4 flat, 3 upright) and an O-tetromino (2 placements) by hand: 7 x 2 + 2 x 4 = 22 cell entries over
+    # 6 cells = 11/3 placements per cell. Tilings: the square on the left or the right, the domino
+    # upright beside it: 2.
+    pieces = [Piece("D", ((0, 0), (0, 1))), Piece("O", ((0, 0), (0, 1), (1, 0), (1, 1)))]
+    instance = build_instance(pieces, Region.rectangle(2, 3))
+    assert instance.options_per_cell().sum() == 22 and instance.n_options == 9
+    row = rate_instance(instance)
+    assert row["count"] == 2
+    assert math.isclose(row["difficulty"], math.log2(1 + row["dlx_nodes"] / 2) + math.log2(22 / 6))
+    # Identical shapes are one piece type (UP-5): two dominoes named A and B in 2x2 have 4 placements
+    # (2 flat, 2 upright) of 2 cells: 2 per cell, and 2 tilings (the names are labels only).
     dominoes = [Piece("A", ((0, 0), (0, 1))), Piece("B", ((0, 0), (0, 1)))]
     instance = build_instance(dominoes, Region.rectangle(2, 2))
-    assert instance.options_per_cell().tolist() == [4, 4, 4, 4]
+    assert instance.options_per_cell().tolist() == [2, 2, 2, 2]
     row = rate_instance(instance)
-    assert row["count"] == 4  # 2 tilings x 2 ways to name the dominoes
-    assert math.isclose(row["difficulty"], math.log2(1 + row["dlx_nodes"] / 4) + 2.0)
+    assert row["count"] == 2
+    assert math.isclose(row["difficulty"], math.log2(1 + row["dlx_nodes"] / 2) + 1.0)
 
 
 def test_score_is_nan_without_solution_and_never_negative_with_one():

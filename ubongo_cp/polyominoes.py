@@ -583,7 +583,7 @@ def _enumerate(n: int, *, holes: bool, box: tuple[int, int] | None, shard: Shard
     polyomino appear exactly once.
     """
     grid = _Grid(n, box)
-    W, M = grid.w, grid.m
+    W = grid.w
     seen = grid.seen
     # stack[...]: untried cells of all levels; end[L]: end of level L's untried slice;
     # pos[L]: next untried cell of level L; cells[L]: the cell placed at level L;

@@ -136,7 +136,7 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         res.seconds = time.perf_counter() - t0
         return res
     res.plan = ans.plan
-    game, opp = state.game, 1 - player
+    opp = 1 - player
     moves = np.array(solo(state, opp).legal_actions(opp), dtype=np.int64)
     res.moves = len(moves)
     base = state.conditions()

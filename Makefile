@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 CLI    := $(VENV)/bin/ubongo-cp
 OUT    ?= out
 
-.PHONY: install run test bench clean
+.PHONY: install run test bench docs clean
 
 # The install also compiles the C search kernel (setup.py; optional: without a
 # compiler the numba kernel is used), so a change to its source reinstalls.
@@ -23,8 +23,18 @@ run: install
 test: install
 	$(PY) -m pytest -q -p no:cacheprovider
 
+# The documentation site: docs/_build/html/index.html. Warnings are errors and every
+# cross-reference must resolve (-W -n); then the internal links of the built pages are checked.
+$(VENV)/.docs-installed: $(VENV)/.installed pyproject.toml
+	$(PY) -m pip install -q -e '.[test,docs]'
+	touch $@
+
+docs: $(VENV)/.docs-installed
+	$(VENV)/bin/sphinx-build -W -n --keep-going -q -j 2 -b html docs docs/_build/html
+	$(PY) docs/_ext/check_links.py docs/_build/html
+
 bench: install
 	$(PY) -m benchmarks.run --quick
 
 clean:
-	rm -rf $(VENV) $(OUT) build *.egg-info ubongo_cp/solvers/_dance*.so
+	rm -rf $(VENV) $(OUT) build *.egg-info docs/_build docs/api docs/rules docs/jupyter_execute ubongo_cp/solvers/_dance*.so

@@ -15,8 +15,8 @@ __all__ = ["Status"]
 class Status(StrEnum):
     """Outcome of one search or one task of a batch.
 
-    Members
-    -------
+    Attributes
+    ----------
     SOLVED
         At least one solution found (all of them when the result is complete).
     NO_SOLUTION

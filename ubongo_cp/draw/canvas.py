@@ -42,14 +42,14 @@ INK = "#222222"
 MUTED = "#666666"
 
 #: Piece colours, in the order pieces are listed in their piece-set file.
-#: The first seven are Okabe & Ito's colour-blind-safe set [1]_ (``okabe_ito``
+#: The first seven are Okabe & Ito's colour-blind-safe set [1] (``okabe_ito``
 #: in matplotlib, without black). The other 17 were picked greedily from the
 #: qualitative sequences shipped with matplotlib (Petroff's accessible
-#: ``petroff6/8/10`` [2]_, ``tab10``, ColorBrewer ``Set1-3``/``Paired``/...)
-#: and Paul Tol's schemes [3]_: each step takes the candidate farthest from
+#: ``petroff6/8/10`` [2], ``tab10``, ColorBrewer ``Set1-3``/``Paired``/...)
+#: and Paul Tol's schemes [3]: each step takes the candidate farthest from
 #: those already chosen, by CIEDE2000 colour difference (the minimum of the
 #: difference for normal vision and 1.5 times the difference under
-#: deuteranopia or protanopia, simulated after Machado et al. [4]_).
+#: deuteranopia or protanopia, simulated after Machado et al. [4]).
 #: Candidates with lightness L* outside 40..92 or chroma below 20 were
 #: excluded (labels must stay readable, pieces must look coloured). The
 #: smallest difference to an earlier colour falls from 54 (2nd colour) to 16
@@ -75,8 +75,8 @@ class Canvas:
 
     Patches (panel frames, chips, die faces) are gathered in two lists and
     added as two :class:`~matplotlib.collections.PatchCollection` objects by
-    :meth:`finish` (far cheaper than one artist each): :attr:`background`
-    (drawn below the pieces, zorder 0.5) and :attr:`patches` (zorder 1.5).
+    :meth:`finish` (far cheaper than one artist each): ``background``
+    (drawn below the pieces, zorder 0.5) and ``patches`` (zorder 1.5).
 
     Parameters
     ----------

@@ -1,7 +1,7 @@
 """The contract every game engine shares: facts, states, action ids, play, records, pictures.
 
 Engines: the Ubongo gem game (:mod:`.ubongo`), Ubongo Duel (:mod:`.duel`),
-Domino, nezlob se! (:mod:`.domino`) and Orion Duel (:mod:`.orion`). Each is a
+Domino, nezlob se! (:mod:`~ubongo_cp.games.domino`) and Orion Duel (:mod:`~ubongo_cp.games.orion`). Each is a
 package with the same files: ``state.py`` (the rules, a :class:`GameState`
 subclass and its :class:`GameFacts`), ``agents.py`` (agents or player
 models), ``sim.py`` (the simulation study), ``records.py`` (game records,

@@ -21,7 +21,7 @@ images a found solution stands for share its stabiliser, so the driver adds
 (:func:`~ubongo_cp.solvers.base.drive`; a representative with a full orbit
 has a trivial stabiliser, so no symmetry need be tried for it).
 The piece is the one with the fewest orbits (e.g. X in the 6x10 rectangle:
-32 placements, 8 orbits of size 4), so the search space shrinks about |G|-fold.
+32 placements, 8 orbits of size 4), so the search space shrinks about ``|G|``-fold.
 
 Why P must have one copy: with two copies, a solution may hold P at two
 representatives and would be found (and weighted) twice. Why every symmetry
@@ -65,7 +65,7 @@ class SymmetryPlan:
     piece : int
         Index (into ``instance.types``) of the restricted piece type.
     group_order : int
-        |G|: the identity plus the region symmetries that map placements to placements.
+        ``|G|``: the identity plus the region symmetries that map placements to placements.
     keep : numpy.ndarray of bool, shape (n_options,)
         Options kept (all options of other pieces, P's representatives).
     weight : numpy.ndarray of int64, shape (n_options,)
@@ -94,7 +94,7 @@ def orbit_plan(instance: ExactCoverInstance) -> SymmetryPlan | None:
 
     Notes
     -----
-    Cost O(|G| x placements) once the instance's option permutations are known.
+    Cost ``O(|G| x placements)`` once the instance's option permutations are known.
 
     Examples
     --------

@@ -10,7 +10,7 @@ conventions:
   the placer's colour, a hex marked ``OPP`` the opponent's colour;
 * a *placement* is (tile, fixed orientation, anchor hex) lying inside the
   board; the action id is the placement's index in
-  :attr:`OrionGame.placements` (dense ints, the same table for both
+  ``OrionGame.placements`` (dense ints, the same table for both
   players, ids of one tile contiguous);
 * OD-3 reads "one of your already lying hexes" as any earlier hex of the
   colour in question, whoever placed it (RULES.md decision): a hex of

@@ -23,7 +23,7 @@ lines; a block's first line names one or more tiles of the same shape
 board: the hexes of one row sit every second column, those of the next row
 in the columns between, so ``O O`` over ``   x`` is the bent line V3 and
 ``O O`` over `` x`` the triangle T3. The first hex in reading order is the
-tile's anchor (game records name it, :mod:`.records`).
+tile's anchor (game records name it, :mod:`~ubongo_cp.games.orion.records`).
 
 Tiles may be rotated (OD-2); whether they may be turned over is unknown,
 so ``flips`` is *configurable* with the default ``True`` (RULES.md §4).

@@ -1,0 +1,126 @@
+"""Every example of the documentation site runs and prints what the page shows (issue 17).
+
+A page's ```python blocks written as sessions (``>>>``) and its ```console
+blocks (``$ ubongo-cp ...`` followed by the output) run as one doctest per
+page, in order, in a fresh directory where ``puzzles/`` is the repository's
+(``...`` in an output stands for what varies: times, paths). The site itself
+is built by ``make docs`` (``sphinx-build -W -n``); the generator of its rules
+page is checked here against the sources it scans.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import io
+import re
+import shlex
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+SKIP = {"_build", "api", "rules", "_rules", "jupyter_execute", "notebooks"}
+BLOCK = re.compile(r"^```(python|console)\n(.*?)^```", re.S | re.M)
+
+
+def _pages() -> list[Path]:
+    pages = []
+    for path in sorted(DOCS.rglob("*.md")):
+        if SKIP & set(path.relative_to(DOCS).parts):
+            continue
+        text = path.read_text(encoding="utf-8")
+        if any(lang == "console" or ">>> " in body for lang, body in BLOCK.findall(text)):
+            pages.append(path)
+    return pages
+
+
+def _session(text: str) -> str:
+    """The page's examples as one doctest session; console commands become ``sh(...)`` calls."""
+    out = []
+    for lang, body in BLOCK.findall(text):
+        if lang == "python":
+            if ">>> " in body:
+                out.append(body)
+            continue
+        for line in body.splitlines():
+            if line.startswith("$ "):     # sh echoes the command: an output may then start with "..."
+                out += [f">>> sh({line[2:]!r})", line]
+            else:
+                out.append(line if line.strip() else "<BLANKLINE>")
+        out.append("")
+    return "\n".join(out)
+
+
+def sh(command: str) -> None:
+    """Run one documented ``ubongo-cp`` command in this process; print its standard output."""
+    from ubongo_cp.cli import main
+
+    argv = shlex.split(command)
+    assert argv[0] == "ubongo-cp", f"the docs run only ubongo-cp commands, not {command!r}"
+    print("$ " + command)
+    buf = io.StringIO()
+    with redirect_stdout(buf):
+        code = main(argv[1:])
+    print(buf.getvalue(), end="")
+    assert code == 0, f"{command!r} exited with status {code}"
+
+
+def test_pages_found():
+    names = {p.relative_to(DOCS).as_posix() for p in _pages()}
+    assert {"getting-started.md", "tutorials/solve.md", "tutorials/design.md", "tutorials/batch.md",
+            "tutorials/strategies.md", "tutorials/dask.md", "tutorials/games.md"} <= names
+
+
+@pytest.mark.parametrize("page", _pages(), ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_page_examples_run(page, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    (tmp_path / "puzzles").symlink_to(ROOT / "puzzles")
+    session = _session(page.read_text(encoding="utf-8"))
+    test = doctest.DocTestParser().get_doctest(session, {"sh": sh}, page.name, str(page), 0)
+    assert test.examples, f"{page}: no examples"
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.failures == 0, f"{page.relative_to(ROOT)}: {runner.failures} example(s) failed (output above)"
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("ubongo_docs", DOCS / "_ext" / "ubongo_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_rule_links_follow_the_sources():
+    # The rules page's links are computed from the code and the tests: check the scan against a
+    # direct reading of two places that cite rules (a handicap rule in the Duel engine, and a test).
+    gen = _generator()
+    code = gen.code_citations(ROOT)
+    tests = gen.test_citations(ROOT)
+    duel = (ROOT / "ubongo_cp/games/duel/state.py").read_text().splitlines()
+    lines = [i for i, ln in enumerate(duel, 1) if re.search(r"\bUD-7\b", ln)]
+    assert lines, "the Duel engine cites UD-7"
+    assert {ln for f, _, ln in code["UD-7"] if f == "ubongo_cp/games/duel/state.py"}
+    for rid in ("UP-2", "UD-7", "OD-3", "DN-12"):
+        assert tests[rid], f"no test cites {rid}"
+        for file, name in tests[rid]:
+            src = (ROOT / file).read_text()
+            assert re.search(rf"^(def|class) {name}\b", src, re.M)
+    assert gen._ids_in("OD-2…OD-5") == {"OD-2", "OD-3", "OD-4", "OD-5"}
+    assert gen._ids_in("UP-2, UG-10") == {"UP-2", "UG-10"}
+
+
+def test_every_rule_id_of_the_rules_file_gets_an_anchor(tmp_path):
+    gen = _generator()
+    src = tmp_path / "docs"
+    (src / "_rules").mkdir(parents=True)
+    rules = (DOCS / "_rules" / "RULES.md").read_text()
+    (src / "_rules" / "RULES.md").write_text(rules)
+    gen.write_rules(src, ROOT, documented={})
+    page = (src / "rules" / "index.md").read_text()
+    ids = re.findall(r"^- ((?:UP|UG|UD|OD|DN)-\d+) ", rules, re.M)
+    assert len(ids) >= 40
+    assert sorted(re.findall(r"^\(rule-([a-z]+-\d+)\)=$", page, re.M)) == sorted(i.lower() for i in ids)

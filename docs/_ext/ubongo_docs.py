@@ -162,9 +162,14 @@ def test_citations(root: Path):
         lines = text.splitlines()
         tests = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))
                  and n.name.startswith(("test", "Test"))]
+        # a section comment at column 0 ("# ----- UP-1") covers the tests down to the next one
+        sections = [(k, _ids_in(ln)) for k, ln in enumerate(lines, 1)
+                    if ln.startswith("#") and "---" in ln]
         for node in tests:
-            src = "\n".join(lines[node.lineno - 1 - len(node.decorator_list):node.end_lineno])
-            for rid in _ids_in(src):
+            first = node.lineno - len(node.decorator_list)
+            src = "\n".join(lines[first - 1:node.end_lineno])
+            above = [ids for k, ids in sections if k < first]
+            for rid in _ids_in(src) | (above[-1] if above else set()):
                 cites[rid].add((path.relative_to(root).as_posix(), node.name))
     return cites
 
@@ -174,23 +179,24 @@ def _anchor(*parts: str) -> str:
 
 
 def _code_link(file: str, scope: str, line: int, documented: dict[str, set[str]]) -> str:
+    """One citing place: the documented object (linked) or the scope's name, and its line."""
     mod = file[:-3].replace("/", ".")
     if mod.endswith(".__init__"):
         mod = mod[: -len(".__init__")]
-    loc = f"{file}:{line}"
-    public_mod = mod in documented
-    if scope and public_mod:
+    if scope and mod in documented:
         parts = scope.split(".")
         if parts[0] in documented[mod]:
-            # a public method of a documented class, or the documented top-level name itself
+            # the documented top-level name, down to its last public member
             depth = 1
             while depth < len(parts) and not parts[depth].startswith("_"):
                 depth += 1
             target = ".".join([mod] + parts[:depth])
-            return f"{{py:obj}}`{scope} <{target}>` ({loc})"
-    if public_mod:
-        return f"`{scope or 'module'}` in {{py:mod}}`{mod}` ({loc})"
-    return f"`{scope or 'module'}` in `{file}` ({loc})"
+            return f"{{py:obj}}`{scope} <{target}>` (l. {line})"
+    if not scope and mod in documented:
+        return f"{{py:mod}}`module docstring <{mod}>` (l. {line})"
+    if mod in documented:
+        return f"{{py:mod}}`{scope} <{mod}>` (l. {line})"
+    return f"`{scope or 'module'}` (l. {line})"
 
 
 def write_rules(srcdir: Path, root: Path, documented: dict[str, set[str]]) -> None:
@@ -222,18 +228,20 @@ def write_rules(srcdir: Path, root: Path, documented: dict[str, set[str]]) -> No
             block.append(lines[i])
             i += 1
         body += [f"(rule-{rid.lower()})=", ""] + block
-        c = sorted(code.get(rid, ()), key=lambda t: (t[0], t[2]))
-        seen_scope = set()
-        links = []
-        for file, scope, first in c:
-            if (file, scope) in seen_scope:
-                continue
-            seen_scope.add((file, scope))
-            links.append(_code_link(file, scope, first, documented))
-        t = sorted(tests.get(rid, ()))
-        tlinks = [f"{{ref}}`{Path(f).stem}::{name} <{_anchor(Path(f).stem, name)}>`" for f, name in t]
-        body += ["", f"  *Code ({len(links)}):* " + ("; ".join(links) if links else "none cites it"), "",
-                 f"  *Tests ({len(tlinks)}):* " + ("; ".join(tlinks) if tlinks else "none cites it"), ""]
+        by_file = defaultdict(list)             # the code, grouped by file: one line per file
+        for file, scope, first in sorted(code.get(rid, ()), key=lambda t: (t[0], t[2])):
+            if all(scope != sc for sc, _ in by_file[file]):
+                by_file[file].append((scope, first))
+        by_test_file = defaultdict(list)
+        for f, name in sorted(tests.get(rid, ())):
+            by_test_file[f].append(f"{{ref}}`{name} <{_anchor(Path(f).stem, name)}>`")
+        body += ["", f"  - *Code* ({sum(map(len, by_file.values()))} places)" + ("" if by_file else ": none cites it")]
+        for file, scopes in by_file.items():
+            body.append(f"    - `{file}`: " + ", ".join(_code_link(file, sc, ln, documented) for sc, ln in scopes))
+        body += [f"  - *Tests* ({sum(map(len, by_test_file.values()))})" + ("" if by_test_file else ": none cites it")]
+        for f, names in by_test_file.items():
+            body.append(f"    - `{f}`: " + ", ".join(names))
+        body.append("")
     intro = ("```{note}\nGenerated at build time from `docs/_rules/RULES.md` (a copy of the project's "
              "shared rules file) and a scan of `ubongo_cp/` and `tests/` for rule ids: every id "
              "lists the code and the tests that cite it, so the links follow the code.\n```\n")

@@ -70,7 +70,7 @@ nb_execution_mode = os.environ.get("UBONGO_DOCS_EXECUTE", "cache")
 nb_execution_timeout = 300
 nb_execution_raise_on_error = True
 nb_execution_cache_path = str(HERE / "_build" / ".jupyter_cache")
-os.environ.setdefault("MPLBACKEND", "Agg")
+os.environ.pop("MPLBACKEND", None)      # the kernels use the inline backend: figures show on the pages
 os.environ.pop("UBONGO_BATCH_DIRS", None)
 os.environ.pop("UBONGO_CENSUS_DIR", None)
 os.environ.setdefault("UBONGO_BENCH_DIR", tempfile.mkdtemp(prefix="ubongo-docs-bench-"))

@@ -36,6 +36,7 @@ from .status import Status
 
 __all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "JOURNAL"]
 
+#: The journal in the output directory: one JSON line per finished task, appended as it arrives.
 JOURNAL = "tasks.jsonl"
 
 

@@ -41,7 +41,9 @@ __all__ = [
     "label_chars",
 ]
 
+#: A cell ``(row, col)``, rows downwards.
 Cell = tuple[int, int]
+#: A polyomino as its cells.
 Shape = tuple[Cell, ...]
 
 #: The 8 symmetries of the square as (a, b, c, d): (r, c) -> (a*r + b*c, c*r + d*c).

@@ -46,7 +46,7 @@ def public_modules(package_dir: Path) -> list[str]:
 
 def _is_alias(obj) -> bool:
     """A type alias such as ``tuple[int, int]`` or ``Union[...]`` (documented as data)."""
-    return isinstance(obj, types.GenericAlias) or type(obj).__module__ == "typing"
+    return isinstance(obj, types.GenericAlias) or (type(obj).__module__ == "typing" and not inspect.isclass(obj))
 
 
 def _directive(module, name: str) -> str:
@@ -73,6 +73,24 @@ def _defined_here(module, name: str, tree: ast.Module) -> bool:
     return False
 
 
+def _check_documented(module, names: list[str]) -> None:
+    """Warn (an error under ``-W``) for a public name without a docstring or ``#:`` comment."""
+    from sphinx.pycode import ModuleAnalyzer
+    from sphinx.util import logging
+
+    attr_docs = ModuleAnalyzer.for_module(module.__name__).find_attr_docs()
+    for name in names:
+        obj = getattr(module, name)
+        if (inspect.isclass(obj) or callable(obj)) and not _is_alias(obj):
+            ok = bool((inspect.getdoc(obj) or "").strip())
+        else:
+            ok = ("", name) in attr_docs
+        if not ok:
+            logging.getLogger(__name__).warning(
+                "%s.%s is public (in __all__) but has no docstring (data: a #: comment above it)",
+                module.__name__, name, location=module.__file__)
+
+
 def write_api(srcdir: Path, root: Path) -> dict[str, set[str]]:
     """Write ``api/*.rst``; return the documented names per module."""
     out = srcdir / "api"
@@ -87,6 +105,7 @@ def write_api(srcdir: Path, root: Path) -> dict[str, set[str]]:
         names = list(getattr(module, "__all__", []))
         own = [n for n in names if _defined_here(module, n, tree)]
         documented[modname] = set(own)
+        _check_documented(module, own)
         for n in own:
             where[id(getattr(module, n))] = f"{modname}.{n}"
         pages[modname] = (module, names, own)

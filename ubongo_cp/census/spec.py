@@ -34,6 +34,7 @@ ROWS_PER_SHARD = 2000
 MIN_SHARDS = 16
 
 
+#: Fewest regions per shard of a small analysed census (see :data:`MIN_SHARDS`).
 MIN_ROWS = 100
 
 
@@ -47,9 +48,11 @@ LEAVES_PER_COUNT_SHARD = 20_000_000
 MAX_SHARDS = 100_000
 
 
+#: Most regions per shard of an analysed census (see :data:`MAX_SHARDS`).
 MAX_ROWS_PER_SHARD = 200_000
 
 
+#: Most search-tree leaves per shard of a count-only census (see :data:`MAX_SHARDS`).
 MAX_LEAVES_PER_SHARD = 10_000_000_000
 
 

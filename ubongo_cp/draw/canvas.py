@@ -35,10 +35,13 @@ __all__ = ["Canvas", "PALETTE", "piece_colours", "colour_of", "text_colour", "ce
            "boundary_edges", "lying", "shape_size", "base_name", "label_point", "text_width_mm", "MM_PER_INCH",
            "PT_PER_MM", "INK", "MUTED"]
 
+#: Millimetres per inch.
 MM_PER_INCH = 25.4
 #: Points (1/72 inch) per millimetre.
 PT_PER_MM = 72.0 / MM_PER_INCH
+#: Colour of outlines and text.
 INK = "#222222"
+#: Colour of secondary text (captions, scale marks).
 MUTED = "#666666"
 
 #: Piece colours, in the order pieces are listed in their piece-set file.

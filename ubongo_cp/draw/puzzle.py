@@ -24,6 +24,7 @@ from .canvas import (INK, PT_PER_MM, Canvas, boundary_edges, cells_path, colour_
 __all__ = ["REGION_FILL", "draw_region", "draw_solution", "draw_unsolved", "label_piece", "die_face",
            "icon_scale", "draw_icon_row", "draw_piece_icons"]
 
+#: Fill colour of a region's cells (card-board beige).
 REGION_FILL = "#efe6cf"     # card-board beige
 REGION_GRID = "#c9bb98"
 #: Size of the piece names written beside icons (points).

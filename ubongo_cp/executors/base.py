@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterator, Sequence
 __all__ = ["CHUNKS_PER_JOB", "EXECUTORS", "Executor"]
 
 
+#: Names of the executor kinds (:func:`~ubongo_cp.executors.make_executor`).
 EXECUTORS = ("local", "dask")
 
 

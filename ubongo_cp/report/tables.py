@@ -64,6 +64,7 @@ CARD_DTYPES: dict[str, object] = {
     "difficulty_mean": "float64", "difficulty_min": "float64", "difficulty_max": "float64",
     "count_mean": "float64", "seconds": "float64",
 }
+#: Column names of the card table, in file order.
 CARD_COLUMNS = list(CARD_DTYPES)
 
 #: Columns without which a table is not a task table (the keys of a task).

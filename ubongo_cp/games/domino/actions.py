@@ -61,8 +61,11 @@ HAND_SIZE = 3
 MOVE_STEPS = (1, 2, 4)
 #: Attach ids ``0..83``, swap ids ``84..104``, end-of-turn id 105.
 NUM_ATTACH = 4 * NUM_DOMINOES
+#: First swap action id (DN-10): ``SWAP_BASE + d`` swaps domino ``d``.
 SWAP_BASE = NUM_ATTACH
+#: The action id that ends the turn (moving the pawn, DN-8).
 END_TURN = SWAP_BASE + NUM_DOMINOES
+#: Number of action ids.
 NUM_ACTIONS = END_TURN + 1
 #: Pawn position: waiting beside the start field (DN-2), not yet on the path.
 OFF = -1

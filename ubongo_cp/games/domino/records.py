@@ -19,7 +19,9 @@ from .state import DominoSettings, DominoState
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "record_of", "replay"]
 
+#: The ``format`` field of a domino game record.
 RECORD_FORMAT = "ubongo-cp/domino-record"
+#: The ``version`` field written and read.
 RECORD_VERSION = 1
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "transform", "normalize", "hexagon", "to_pixel",
 ]
 
+#: A hex in axial coordinates ``(q, r)``.
 Hex = tuple[int, int]
 
 #: The six unit steps in axial coordinates, counter-clockwise on screen

@@ -45,6 +45,7 @@ from .tiles import SHIPPED_TILE_SETS, format_tiles, load_tiles, parse_tiles
 
 __all__ = ["FORMAT", "VERSION", "record_of", "save_record", "load_record", "replay", "move_to_json"]
 
+#: The ``format`` field of an Orion Duel game record.
 FORMAT = "ubongo-cp/orion-duel"
 #: Version written; versions 1 and 2 are read.
 VERSION = 2

@@ -50,6 +50,7 @@ __all__ = ["OWN", "OPP", "Tile", "Orientation", "TileSet", "SHIPPED_TILE_SETS", 
 
 #: Colour of a tile hex relative to the tile's owner.
 OWN = 1
+#: Colour of a tile hex that is the opponent's.
 OPP = 0
 #: Names of the shipped tile sets (``ubongo_cp/data/orion/<name>.txt``).
 SHIPPED_TILE_SETS = ("published", "seed")

@@ -19,6 +19,7 @@ __all__ = ["W2_GALAXIES", "W3_BLACK_HOLES", "WinWitness", "win_conditions", "eva
 
 #: OD-4 thresholds: W2 needs 4 galaxies, W3 needs 3 black holes on one chain.
 W2_GALAXIES = 4
+#: OD-4: black holes on one chain for W3.
 W3_BLACK_HOLES = 3
 
 

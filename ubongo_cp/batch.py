@@ -89,7 +89,7 @@ class BatchOutcome:
     Attributes
     ----------
     tasks : pandas.DataFrame
-        One row per card side x face (see README for the columns).
+        One row per card side x face (columns: docs/tables.md).
     cards : pandas.DataFrame
         One row per card side (aggregates).
     problems : list of DeckProblem

@@ -458,8 +458,28 @@ def drop_unsourced_modules(app):
     return []
 
 
+def viewcode_home(app, modname: str, fullname: str):
+    """Source module of a documented object, for viewcode's [source] links.
+
+    viewcode follows ``obj.__module__``, which an *instance* also has (its
+    class's module): a ``GameFacts`` constant of ``games.ubongo.state`` would
+    be looked for in ``games.base`` and break that module's back-links. Data
+    stays in the module that documents it; classes and functions are followed.
+    """
+    try:
+        obj = importlib.import_module(modname)
+        for attr in fullname.split("."):
+            obj = getattr(obj, attr)
+    except (ImportError, AttributeError):
+        return None
+    if inspect.isclass(obj) or inspect.isroutine(obj) or inspect.ismodule(obj):
+        return None
+    return modname
+
+
 def setup(app):
     app.setup_extension("numpydoc")
+    app.connect("viewcode-follow-imported", viewcode_home)
     app.connect("html-collect-pages", drop_unsourced_modules, priority=400)
     app.connect("autodoc-process-signature", alias_signature, priority=400)
     app.connect("builder-inited", generate)

@@ -17,7 +17,7 @@ computed as one search over the restricted instance in which each solution
 found is weighted by the size of its representative's orbit. The reduced
 count follows from Burnside's lemma without remembering any solution: the
 images a found solution stands for share its stabiliser, so the driver adds
-``weight x |stabiliser|`` per solution found and divides the sum by |G|
+``weight x |stabiliser|`` per solution found and divides the sum by ``|G|``
 (:func:`~ubongo_cp.solvers.base.drive`; a representative with a full orbit
 has a trivial stabiliser, so no symmetry need be tried for it).
 The piece is the one with the fewest orbits (e.g. X in the 6x10 rectangle:

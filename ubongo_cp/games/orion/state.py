@@ -155,7 +155,7 @@ class OrionGame:
         Parameters
         ----------
         colour : numpy.ndarray, shape (n + 1,), int
-            Colour per hex index (-1 free), as :attr:`OrionState.colour`.
+            Colour per hex index (-1 free), as ``OrionState.colour``.
         actions : iterable of int
             Placement ids.
         player : int

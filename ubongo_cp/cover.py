@@ -308,7 +308,7 @@ class ExactCoverInstance:
         ``perm[o]`` is the placement of ``o``'s image type on the image of
         ``o``'s cells under the symmetry (one per entry of
         :attr:`region_symmetries` after the identity, in that order).
-        Cost O(|G| x options x piece size), once per instance.
+        Cost ``O(|G| x options x piece size)``, once per instance.
         """
         if len(self.region_symmetries) <= 1 or self.n_options == 0:
             return []

@@ -21,7 +21,7 @@ run: install
 	$(CLI) booklet puzzles/decks/classic --results $(OUT)/classic --out $(OUT)/classic/booklet.pdf --png $(OUT)/classic/pages
 
 test: install
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider -n 2   # two workers (pytest-xdist): the suite in about half the time
 
 # The documentation site: docs/_build/html/index.html. Warnings are errors and every
 # cross-reference must resolve (-W -n); then the internal links of the built pages are checked.

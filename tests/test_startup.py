@@ -73,3 +73,50 @@ def test_max_cells_raises_the_region_limit(tmp_path, capsys):
     assert main(["solve", "--pieces", "tetrominoes", "--region", str(big), "--use", "I", "--max-cells", "420",
                  "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["status"] == "no solution"
+
+
+def _declared(parser) -> dict[str, object]:
+    """Sub-command name -> its parser, as declared on ``parser``."""
+    import argparse
+
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(action.choices)
+
+
+def test_commands_table_matches_the_full_parser():
+    # COMMANDS maps each sub-command to the group that declares it; a command line naming one
+    # builds only that group (issue 18), so the table must name every sub-command, in order,
+    # and each group built alone must declare exactly the commands the table gives it.
+    from ubongo_cp.cli import COMMANDS, build_parser
+
+    full = _declared(build_parser())
+    assert list(full) == list(COMMANDS)
+    for name in COMMANDS:
+        alone = _declared(build_parser(name))
+        assert name in alone
+        assert sorted(alone) == sorted(n for n, g in COMMANDS.items() if g == COMMANDS[name])
+        # The group built alone declares the same options as in the full parser.
+        assert alone[name].format_help() == full[name].format_help()
+
+
+def test_a_named_command_imports_only_its_group():
+    # `solve --help` builds the puzzle group alone: the modules of the other groups stay unloaded.
+    proc = subprocess.run([sys.executable, "-c", "import sys\nfrom ubongo_cp.cli import main\n"
+                           "main(['solve', '--pieces', 'classic', '--region', 'none.txt'])\n"
+                           "print(sorted(m for m in sys.modules if m.startswith('ubongo_cp.cli.')))"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "['ubongo_cp.cli.common', 'ubongo_cp.cli.export', 'ubongo_cp.cli.puzzle']"
+    assert "none.txt: file not found" in proc.stderr
+
+
+def test_version_answers_before_any_parser(capsys):
+    import ubongo_cp
+    from ubongo_cp.cli import main
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"ubongo-cp {ubongo_cp.__version__}\n"
+    # Anywhere else on the line, argparse's own --version action answers the same.
+    with pytest.raises(SystemExit) as exc:
+        main(["--version", "solve"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out == f"ubongo-cp {ubongo_cp.__version__}\n"

@@ -58,9 +58,9 @@ from typing import Mapping, NamedTuple, Sequence
 from xml.parsers import expat
 
 from .errors import InputError
-from .geometry import Cell, is_connected, normalize
+from .geometry import MAX_REGION_CELLS, Cell, is_connected, normalize
 from .io import atomic_write_bytes, read_bytes
-from .pieces import MAX_REGION_CELLS, Piece, Region
+from .pieces import Piece, Region
 
 __all__ = ["GRID_TYPES", "BurrToolsProblem", "read_xmpuzzle", "write_xmpuzzle"]
 

@@ -35,9 +35,9 @@ from typing import Iterable
 import tomli_w
 
 from .errors import InputError
-from .geometry import ORIENTATION_MODES
+from .geometry import MAX_REGION_CELLS, ORIENTATION_MODES
 from .specs import DECK_SPEC_FILE, spec_for_card
-from .pieces import MAX_REGION_CELLS, Piece, PieceSet, Region, load_pieces, parse_region, resolve_pieces_path
+from .pieces import Piece, PieceSet, Region, load_pieces, parse_region, resolve_pieces_path
 
 __all__ = ["CardSide", "load_card", "parse_card", "write_card", "card_to_toml", "load_deck", "DeckProblem",
            "task_hash"]

@@ -30,6 +30,7 @@ __all__ = [
     "Shape",
     "SYMMETRIES",
     "ORIENTATION_MODES",
+    "MAX_REGION_CELLS",
     "normalize",
     "transform",
     "orientations",
@@ -58,6 +59,10 @@ SYMMETRIES: tuple[tuple[int, int, int, int], ...] = (
     (0, 1, 1, 0),    # transpose
     (0, -1, -1, 0),  # anti-transpose
 )
+
+#: Default limit on the size of a region (cells); larger regions are rejected
+#: as bad input before any placement is enumerated (:mod:`ubongo_cp.pieces`).
+MAX_REGION_CELLS = 400
 
 #: Orientation modes and how many symmetries each allows.
 ORIENTATION_MODES = {"free": 8, "one-sided": 4, "fixed": 1}

@@ -23,14 +23,13 @@ from typing import Iterable, Iterator
 
 from .errors import InputError
 from .io import read_text
-from .geometry import Shape, format_grid, is_connected, normalize, orientations, parse_grid
+from .geometry import MAX_REGION_CELLS, Shape, format_grid, is_connected, normalize, orientations, parse_grid
 from .shipped import SHIPPED_PIECE_SETS, piece_set_path
 
 __all__ = [
     "Piece",
     "PieceSet",
     "Region",
-    "MAX_REGION_CELLS",
     "resolve_pieces_path",
     "parse_pieces",
     "load_pieces",
@@ -38,9 +37,6 @@ __all__ = [
     "load_region",
 ]
 
-#: Default limit on the size of a region (cells); larger regions are rejected
-#: as bad input before any placement is enumerated.
-MAX_REGION_CELLS = 400
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
 """Command-line interface ``ubongo-cp`` (a thin wing over the package API).
 
 One module per group of sub-commands; each exposes ``add_parsers(sub)``
-and imports the library inside its run functions, so that building the
-parser (``--help``, ``--version``, bad arguments) stays fast.
+and imports the library inside its run functions, and a command line
+builds only the parsers of the sub-command it names (:data:`COMMANDS`), so
+that ``--help``, ``--version`` and bad arguments stay fast (issue 18).
 
 Exit status: 0 when the command ran (zero solutions included), 2 with a
 one-line message on standard error for bad input, 1 for an unexpected
@@ -12,29 +13,45 @@ failure, 130 after Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 from .. import __version__
 from ..errors import UbongoError
-from . import census, deck, domino, exactcover, export, orion, puzzle, simulate
-from .common import check_common
 
-__all__ = ["main", "run", "build_parser"]
+__all__ = ["main", "run", "build_parser", "COMMANDS"]
+
+#: Each group of sub-commands: the modules of :mod:`ubongo_cp.cli` that
+#: declare it (``add_parsers``), in the order of ``ubongo-cp --help``.
+_GROUPS = (("puzzle",), ("deck",), ("simulate", "domino"), ("orion",), ("export",), ("exactcover",),
+           ("census",))
+
+#: Sub-command -> index of its group in :data:`_GROUPS`: a command line that
+#: names one builds only that group's parsers (``tests/test_cli.py`` checks
+#: this table against the full parser).
+COMMANDS = {"solve": 0, "analyze": 0, "generate": 1, "batch": 1, "booklet": 1, "cards": 1, "simulate": 2,
+            "orion": 3, "export": 4, "exact-cover": 5, "census": 6}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser (every sub-command sets ``func``)."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser (every sub-command sets ``func``).
+
+    Parameters
+    ----------
+    command : str, optional
+        A sub-command of :data:`COMMANDS`: build only its group's parsers
+        (the modules of the others are not even imported), which is all a
+        command line naming it needs. Default: every sub-command.
+    """
     parser = argparse.ArgumentParser(prog="ubongo-cp", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    puzzle.add_parsers(sub)
-    deck.add_parsers(sub)
-    sim = simulate.add_parsers(sub)
-    domino.add_parsers(sim)
-    orion.add_parsers(sub)
-    export.add_parsers(sub)
-    exactcover.add_parsers(sub)
-    census.add_parsers(sub)
+    groups = [_GROUPS[COMMANDS[command]]] if command in COMMANDS else _GROUPS
+    for group in groups:
+        first, *nested = (importlib.import_module(f"{__name__}.{name}") for name in group)
+        inner = first.add_parsers(sub)
+        for module in nested:  # e.g. `simulate domino`: declared under `simulate`
+            module.add_parsers(inner)
     return parser
 
 
@@ -45,8 +62,14 @@ def main(argv: list[str] | None = None) -> int:
     """
     import os
 
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv == ["--version"]:  # answered before any parser is built
+        print(f"ubongo-cp {__version__}")
+        return 0
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv[0] if argv else None).parse_args(argv)
+        from .common import check_common
+
         check_common(args)
         return int(args.func(args) or 0)
     except UbongoError as exc:

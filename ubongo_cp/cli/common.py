@@ -10,9 +10,12 @@ import argparse
 import fnmatch
 import math
 import os
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, UbongoError
-from ..executors import EXECUTORS, Executor, make_executor
+
+if TYPE_CHECKING:
+    from ..executors import Executor
 
 __all__ = ["check_common", "add_executor_arguments", "executor_from", "piece_names_arg", "add_progress_argument"]
 
@@ -103,6 +106,8 @@ def add_executor_arguments(parser: argparse.ArgumentParser, *, default_jobs: int
     """
     jobs_help = ("worker processes (local) or LocalCluster workers (dask); default "
                  + ("1 (in-process)" if default_jobs == 1 else "all cores"))
+    from ..executors import EXECUTORS
+
     parser.add_argument("--executor", choices=EXECUTORS, default="local",
                         help="local (process pool, default) or dask (a LocalCluster, or --scheduler)")
     parser.add_argument("--jobs", type=int, default=default_jobs, help=jobs_help)
@@ -112,6 +117,8 @@ def add_executor_arguments(parser: argparse.ArgumentParser, *, default_jobs: int
 
 def executor_from(args: argparse.Namespace) -> Executor:
     """The executor the options of :func:`add_executor_arguments` ask for (use it in a ``with``)."""
+    from ..executors import make_executor
+
     return make_executor(args.executor, jobs=args.jobs, scheduler=args.scheduler)
 
 

@@ -62,7 +62,7 @@ def add_parsers(sub) -> None:
 
 
 def _add_max_cells(p: argparse.ArgumentParser) -> None:
-    from ..pieces import MAX_REGION_CELLS
+    from ..geometry import MAX_REGION_CELLS
 
     p.add_argument("--max-cells", type=int, default=MAX_REGION_CELLS, metavar="N",
                    help="largest region accepted, in cells (default %(default)s: a guard against a mistyped "

@@ -35,7 +35,7 @@ extensions = [
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
-exclude_patterns = ["_build", "_inventories", "_rules", "**.ipynb_checkpoints", "jupyter_execute"]
+exclude_patterns = ["_build", "_inventories", "**.ipynb_checkpoints", "jupyter_execute"]
 root_doc = "index"
 
 # --- HTML -------------------------------------------------------------------

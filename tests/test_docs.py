@@ -109,12 +109,19 @@ def test_rule_links_follow_the_sources():
     assert gen._ids_in("UP-2, UG-10") == {"UP-2", "UG-10"}
 
 
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "RULES.md").exists(), reason="no ../shared beside the checkout")
+def test_the_rules_copy_is_the_shared_file():
+    # One copy of the rules in the repository (read by the tests and the site); it must not
+    # drift from the shared original where that sits beside the checkout.
+    gen = _generator()
+    assert (ROOT / gen.RULES_FILE).read_bytes() == (ROOT.parent / "shared" / "RULES.md").read_bytes()
+
+
 def test_every_rule_id_of_the_rules_file_gets_an_anchor(tmp_path):
     gen = _generator()
     src = tmp_path / "docs"
-    (src / "_rules").mkdir(parents=True)
-    rules = (DOCS / "_rules" / "RULES.md").read_text()
-    (src / "_rules" / "RULES.md").write_text(rules)
+    src.mkdir()
+    rules = (ROOT / gen.RULES_FILE).read_text()
     gen.write_rules(src, ROOT, documented={})
     page = (src / "rules" / "index.md").read_text()
     ids = re.findall(r"^- ((?:UP|UG|UD|OD|DN)-\d+) ", rules, re.M)

@@ -6,8 +6,8 @@ they cannot go stale:
 * ``api/``: one page per public module (a module with ``__all__`` whose name
   has no leading underscore), one autodoc entry per name of its ``__all__``
   that the module defines; a name it re-exports links to where it is defined.
-* ``rules/index.md``: the project's rules (``_rules/RULES.md``, a copy of the
-  shared rules file) where each rule id (``UP-2``, ``OD-3``, ...) lists the
+* ``rules/index.md``: the project's rules (:data:`RULES_FILE`, the copy of the
+  shared rules file that the tests read too) where each rule id (``UP-2``, ``OD-3``, ...) lists the
   code that cites it (the documented function, class or module, with file and
   line) and the tests that cite it, each shown on ``rules/tests.md``.
 """
@@ -218,12 +218,17 @@ def _code_link(file: str, scope: str, line: int, documented: dict[str, set[str]]
     return f"`{scope or 'module'}` (l. {line})"
 
 
+#: The rules file, relative to the checkout: the project's one copy of the
+#: shared ``RULES.md`` (``tests/conftest.py`` reads it where ``../shared`` is absent).
+RULES_FILE = Path("tests") / "data" / "shared" / "RULES.md"
+
+
 def write_rules(srcdir: Path, root: Path, documented: dict[str, set[str]]) -> None:
     out = srcdir / "rules"
     out.mkdir(exist_ok=True)
     code = code_citations(root)
     tests = test_citations(root)
-    text = (srcdir / "_rules" / "RULES.md").read_text(encoding="utf-8")
+    text = (root / RULES_FILE).read_text(encoding="utf-8")
     body: list[str] = []
     in_fence = False
     lines = text.splitlines()
@@ -261,8 +266,8 @@ def write_rules(srcdir: Path, root: Path, documented: dict[str, set[str]]) -> No
         for f, names in by_test_file.items():
             body.append(f"    - `{f}`: " + ", ".join(names))
         body.append("")
-    intro = ("```{note}\nGenerated at build time from `docs/_rules/RULES.md` (a copy of the project's "
-             "shared rules file) and a scan of `ubongo_cp/` and `tests/` for rule ids: every id "
+    intro = ("```{note}\nGenerated at build time from `tests/data/shared/RULES.md` (the project's copy of "
+             "the shared rules file) and a scan of `ubongo_cp/` and `tests/` for rule ids: every id "
              "lists the code and the tests that cite it, so the links follow the code.\n```\n")
     # the title line first, then the note
     first_heading = next(k for k, ln in enumerate(body) if ln.startswith("# "))

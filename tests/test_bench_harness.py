@@ -68,3 +68,77 @@ def test_benchmarks_write_to_an_untracked_folder_by_default():
     probe = "benchmarks/out/probe.csv"
     ignored = subprocess.run(["git", "check-ignore", "-q", probe], cwd=ROOT).returncode == 0
     assert ignored or not (ROOT / ".git").exists()
+
+
+# ubongo-utils' own example: `ubongo-analyze-duel board1.txt 3` on the board of
+# puzzles/examples/duel_board1.txt, as printed in doc/ubongo-utils.md of
+# m-kasahr/ubongo-utils (commit b1c9502), "Analyzer" section.
+CPP_BOARD1_K3 = """.###.
+#####
+###.#
+###.#
+; squares=16
+
+* A C P ; solutions=1
+* B C E ; solutions=1
+* B C M ; solutions=1
+* B C N ; solutions=1
+* B C P ; solutions=1
+* B C R ; solutions=2
+* C D H ; solutions=1
+* C I T ; solutions=1
+* C L R ; solutions=1
+* C N U ; solutions=1
+* C O S ; solutions=1
+* C Q T ; solutions=1
+* C R T ; solutions=1
+; puzzles=13
+"""
+
+# `ubongo-cp analyze --pieces duel --region puzzles/examples/duel_board1.txt --k 3`
+# (the same board), captured at commit 03935ed.
+OURS_BOARD1_K3 = """pieces  count
+A C P   1
+B C E   1
+B C M   1
+B C N   1
+B C P   1
+B C R   2
+C D H   1
+C I T   1
+C L R   1
+C N U   1
+C O S   1
+C Q T   1
+C R T   1
+13 of 495 area-matching 3-subsets tile the 16-cell region (14 solutions) [dlx, 0.01 s]
+"""
+
+
+def test_cpp_analyzer_output_is_parsed_and_compared():
+    from benchmarks.bench_cpp_analyze import differences, parse_cpp, parse_ours
+
+    cpp = parse_cpp(CPP_BOARD1_K3)
+    assert (len(cpp), sum(cpp.values()), cpp[("B", "C", "R")]) == (13, 14, 2)
+    ours = parse_ours(OURS_BOARD1_K3)
+    assert ours == cpp and differences(ours, cpp) == []
+    # A subset missing on one side, and a count changed, are both named.
+    del ours[("A", "C", "P")]
+    ours[("B", "C", "R")] = 1
+    assert differences(ours, cpp) == ["1 subsets only in C++: [('A', 'C', 'P')]", "1 counts differ: B C R 1 vs 2"]
+    # The listing of solutions (--show-solution) is skipped; piece order in a line does not matter.
+    shown = "* P C A ; solutions=1\n.PPC.\nPPACC\nPPA.C\nAAA.C\n\n; puzzles=1\n"
+    assert parse_cpp(shown) == {("A", "C", "P"): 1}
+
+
+def test_truncated_outputs_are_refused():
+    from benchmarks.bench_cpp_analyze import parse_cpp, parse_ours
+
+    with pytest.raises(ValueError, match="puzzles=None"):
+        parse_cpp(CPP_BOARD1_K3.replace("; puzzles=13\n", ""))
+    with pytest.raises(ValueError, match="puzzles=13 but lists 12"):
+        parse_cpp(CPP_BOARD1_K3.replace("* C R T ; solutions=1\n", ""))
+    with pytest.raises(ValueError, match="no summary line"):
+        parse_ours(OURS_BOARD1_K3.splitlines()[0])
+    with pytest.raises(ValueError, match="disagrees with its 12 rows"):
+        parse_ours(OURS_BOARD1_K3.replace("C R T   1\n", ""))

@@ -39,7 +39,9 @@ symmetry, the same count as ours (rule UP-5).
 4. **Times**: whole-process wall seconds of ``ubongo-cp analyze --pieces
    duel --region R --k K`` (the console script) and of
    ``ubongo-analyze-duel BOARD K``, one warm-up of each, then ``--repeat``
-   rounds in which every case runs ours then C++ (interleaved); medians.
+   rounds in which every case runs both tools (interleaved: the order of
+   the cases rotates and the tool that goes first alternates from round to
+   round, so no figure always follows the same long run); medians.
 
 Prints a markdown table (case, cells, K, subsets solvable, solutions,
 ubongo-cp s, C++ s, ratio ours / C++) and the load average, and writes it
@@ -286,10 +288,11 @@ def main(argv=None) -> int:
     print(f"agreement: both tools list the same tiling subsets with the same counts in all {len(todo)} cases")
 
     walls = {label: ([], []) for label in commands}
-    for _ in range(args.repeat):
-        for label, (ours_cmd, cpp_cmd) in commands.items():
-            walls[label][0].append(_run(ours_cmd)[0])
-            walls[label][1].append(_run(cpp_cmd)[0])
+    labels = list(commands)
+    for round_ in range(args.repeat):  # cases rotated, and ours / C++ alternately first, round by round
+        for label in labels[round_ % len(labels):] + labels[:round_ % len(labels)]:
+            for side in ((0, 1) if round_ % 2 == 0 else (1, 0)):
+                walls[label][side].append(_run(commands[label][side])[0])
 
     print(f"\n| case | cells | K | subsets solvable | solutions | ubongo-cp s | C++ s | ratio (ours / C++) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")

@@ -38,7 +38,6 @@ __all__ = [
 ]
 
 
-
 @dataclass(frozen=True)
 class Piece:
     """A named polyomino.

@@ -21,16 +21,14 @@ from ..errors import UbongoError
 
 __all__ = ["main", "run", "build_parser", "COMMANDS"]
 
-#: Each group of sub-commands: the modules of :mod:`ubongo_cp.cli` that
-#: declare it (``add_parsers``), in the order of ``ubongo-cp --help``.
-_GROUPS = (("puzzle",), ("deck",), ("simulate", "domino"), ("orion",), ("export",), ("exactcover",),
-           ("census",))
-
-#: Sub-command -> index of its group in :data:`_GROUPS`: a command line that
-#: names one builds only that group's parsers (``tests/test_cli.py`` checks
-#: this table against the full parser).
-COMMANDS = {"solve": 0, "analyze": 0, "generate": 1, "batch": 1, "booklet": 1, "cards": 1, "simulate": 2,
-            "orion": 3, "export": 4, "exact-cover": 5, "census": 6}
+#: Sub-command -> the modules of :mod:`ubongo_cp.cli` that declare it
+#: (``add_parsers``; a nested module adds its commands under the first one's),
+#: in the order of ``ubongo-cp --help``. A command line that names one builds
+#: only its group's parsers (``tests/test_startup.py`` checks this table
+#: against the full parser).
+COMMANDS = {"solve": ("puzzle",), "analyze": ("puzzle",), "generate": ("deck",), "batch": ("deck",),
+            "booklet": ("deck",), "cards": ("deck",), "simulate": ("simulate", "domino"), "orion": ("orion",),
+            "export": ("export",), "exact-cover": ("exactcover",), "census": ("census",)}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -46,7 +44,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ubongo-cp", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    groups = [_GROUPS[COMMANDS[command]]] if command in COMMANDS else _GROUPS
+    groups = [COMMANDS[command]] if command in COMMANDS else dict.fromkeys(COMMANDS.values())
     for group in groups:
         first, *nested = (importlib.import_module(f"{__name__}.{name}") for name in group)
         inner = first.add_parsers(sub)

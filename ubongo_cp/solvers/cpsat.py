@@ -13,7 +13,7 @@ CP-SAT solver the way OR-Tools' own ``pentominoes_sat.py`` example does:
   relaxation then (``linearization_level = 0``): the model is purely
   Boolean, and the LP only slows enumeration down. Measured
   (``benchmarks/bench_multiplicity.py``): the 3,106 tilings of 8x5 by two
-  tetromino sets in about 10 s instead of more than 280 s, while all 792
+  tetromino sets in 12-14 s instead of more than 280 s, while all 792
   card/face tasks of the shipped decks keep exactly the same branch and
   conflict counts (the rating's cross-check, :mod:`ubongo_cp.rate`);
 - statistics: wall time, branches, conflicts.

@@ -160,6 +160,18 @@ def test_dn2_first_player_who_cannot_attach_loses_turn():
     assert s.path == [2, 4, 4, 5] and s.pawns == [OFF, 0]
 
 
+def test_dn2_first_player_who_loses_the_turn_may_still_swap():
+    # RULES.md decision: the first player who cannot attach (DN-2: the turn is lost)
+    # may still swap a domino with the stock (DN-10) instead of only ending the turn.
+    s = deal("2-4", [["0-0", "1-1", "3-3"], ["4-5", "0-1", "0-3"]])
+    swaps = [a for a in s.legal_actions() if is_swap(a)]
+    assert sorted(swaps) == sorted(encode_swap(D(x)) for x in ("0-0", "1-1", "3-3"))
+    top = s.stock[-1]
+    s.apply_action(encode_swap(D("1-1")))
+    assert sorted(s.hands[0]) == sorted([D("0-0"), D("3-3"), top])
+    assert s.current_player() == 1 and not s.direction_set and s.pawns == [OFF, OFF]
+
+
 def test_dn2_double_start_domino_offers_one_side():
     s = deal("3-3", [["3-5", "0-0", "1-1"], ["4-5", "0-1", "0-3"]])
     assert [a for a in s.legal_actions() if is_attach(a)] == [at_end("3-5", 3)]
@@ -252,6 +264,17 @@ def test_dn7_domina_moves_with_end_attachment_not_with_front():
     assert t.path == [0, 2, 2, 4, 4, 5, 5, 1] and t.start == 2 and t.domina == 7
     assert t.path[t.domina] == 1 and t.pawns == [6, 5]
     check_invariants(t)
+
+
+def test_dn7_a_fallen_pawn_counts_as_on_the_path():
+    # RULES.md decision: a pawn that fell off (DN-11, OUT) counts as having been on the
+    # path for DN-7's "every pawn is on the path"; a pawn still waiting (OFF) does not.
+    s = position(["2|4", "4|5", "5|1"], [OUT, 3], [["1-3", "0-2", "4-4"], ["2-2", "3-3", "0-0"]])
+    assert s.why_illegal(before("0-2", 2)) is None and before("0-2", 2) in s.legal_actions()
+    s.apply_action(before("0-2", 2))
+    assert s.path == [0, 2, 2, 4, 4, 5, 5, 1] and s.start == 2 and s.pawns[0] == OUT
+    t = position(["2|4", "4|5", "5|1"], [OFF, 3], [["1-3", "0-2", "4-4"], ["2-2", "3-3", "0-0"]])
+    assert before("0-2", 2) not in t.legal_actions()
 
 
 @pytest.mark.parametrize("attach, expected", [((), 4), (("0-3",), 6), (("0-3", "3-3"), 8)])

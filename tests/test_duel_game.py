@@ -186,6 +186,13 @@ def test_ud7_configurable_orange_fields(deck):
     assert s.handicap_active()
     t = scripted(deck, [[1.0, 1.0]], handicap=True, scores=(3, 0), orange_fields=(2,))
     assert not t.handicap_active()
+    # UD-7: either pawn on an orange field while one player leads; here the trailing pawn (2).
+    u = scripted(deck, [[1.0, 1.0, 5.0]], handicap=True, scores=(3, 2), orange_fields=(2,))
+    assert u.handicap_active() and u.leader() == 0
+    u.apply_action(0)
+    u.apply_action(0)
+    assert u.scores == [4, 2] and u.history[-1]["handicap"]  # leader A: 1 + 1 = 2 s < B's 5 s
+    assert not scripted(deck, [[1.0, 1.0]], handicap=True, scores=(2, 2), orange_fields=(2,)).handicap_active()
     with pytest.raises(InputError, match="UD-7"):
         DuelState(deck, orange_fields=(5,), handicap=True)
 

@@ -13,8 +13,8 @@ the solve times from the state's generator and settles it:
 * a player gives up on a task after ``give_up`` seconds (a model parameter;
   a task with no solution is never solved); when neither solves, the
   players roll again on the same card (UD-5; they always agree);
-* handicap variant (UD-7): while the leader stands on an orange field the
-  duel takes two rolls; the leader solves the roll-1 task (no point), then
+* handicap variant (UD-7): while one player leads and either pawn stands on
+  an orange field the duel takes two rolls; the leader solves the roll-1 task (no point), then
   the roll-2 task; the trailing player starts on roll 2 at once; the first
   to finish roll 2 scores. With equal scores a duel is normal. The give-up
   time applies to each task, as UD-5 speaks of one task ("the given
@@ -143,8 +143,9 @@ class DuelState(GameState):
     handicap : bool
         Play the handicap variant (UD-7).
     orange_fields : sequence of int
-        Scores at which a leader stands on an orange field (UD-7, default
-        3 and 4).
+        Scores (fields of each player's lane) that are orange: while one
+        player leads and either pawn stands on one, duels are handicap
+        duels (UD-7, default 3 and 4).
     give_up : float
         Seconds after which a player stops trying a task (UD-5; in a
         handicap duel each of the leader's two tasks, UD-7).
@@ -246,9 +247,9 @@ class DuelState(GameState):
         return None if a == b else (0 if a > b else 1)
 
     def handicap_active(self) -> bool:
-        """True when the next duel is a handicap duel (UD-7: leader on an orange field)."""
+        """True when the next duel is a handicap duel (UD-7: one player leads and either pawn is on an orange field)."""
         a, b = self.scores
-        return self.handicap and a != b and max(a, b) in self.orange_fields
+        return self.handicap and a != b and (a in self.orange_fields or b in self.orange_fields)
 
     def card(self) -> str:
         """Id of the card being played (UD-1: the stack in order 1..9)."""

@@ -1,14 +1,18 @@
-"""Build of the optional C kernel ``ubongo_cp.solvers._dance`` (metadata: pyproject.toml).
+"""Build of the optional C extensions (metadata: pyproject.toml).
 
-The extension is *optional*: without a working C compiler the install still
-succeeds and :mod:`ubongo_cp.solvers.dancing` falls back to its numba kernel.
+- ``ubongo_cp.solvers._dance``: the search kernel; without it
+  :mod:`ubongo_cp.solvers.dancing` falls back to its numba kernel.
+- ``ubongo_cp.solvers._zdd``: the decision-diagram builder (DXZ); without it
+  :mod:`ubongo_cp.solvers.zdd` runs its pure-Python builder (slow).
+
+Both are *optional*: without a working C compiler the install still succeeds.
 """
 
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension(
-    "ubongo_cp.solvers._dance",
-    sources=["ubongo_cp/solvers/_dance.c"],
+    f"ubongo_cp.solvers.{name}",
+    sources=[f"ubongo_cp/solvers/{name}.c"],
     extra_compile_args=["-O3", "-std=c11"],
     optional=True,
-)])
+) for name in ("_dance", "_zdd")])

@@ -44,8 +44,8 @@ def _check(result, instance):
 
 
 def _fast_enumeration(spec) -> bool:
-    """Enumerates thousands of pentomino tilings in about a second."""
-    return spec.family == "dlx" and spec.orbits
+    """Enumerates thousands of pentomino tilings in about a second, or counts them on a decision diagram."""
+    return (spec.family == "dlx" and spec.orbits) or spec.diagram
 
 
 @dataclass(frozen=True)
@@ -186,14 +186,18 @@ def test_every_solver_agrees_on_random_instances(inst):
         _check(got, inst)
 
 
-def test_default_solver_with_many_identical_pieces_stays_dlx():
+def test_default_solvers_with_many_identical_pieces():
     # 9 O4 tile a 6x6 board one way: one item [9..9] (Algorithm M), so the default DLX
     # search meets that tiling once (it met it 9! = 362,880 times with one item per copy)
     # and tries exactly the 9 forced placements, each corner-most cell first.
     o4 = CLASSIC["O4"]
     result = solve(build_instance([o4] * 9, Region.rectangle(6, 6)), backend="dlx")
     assert (result.count, result.count_reduced, result.complete, result.stats["nodes"]) == (1, 1, True, 9)
-    assert solve(build_instance([o4] * 9, Region.rectangle(6, 6))).backend == "dlx-symmetry"
+    # Counting by default: the diagram, which finishes within the rule's trial (one state per
+    # cell row pair); a first solution: DLX.
+    default = solve(build_instance([o4] * 9, Region.rectangle(6, 6)))
+    assert (default.backend, default.stats["engine"], default.count) == ("auto", "zdd", 1)
+    assert "within the trial" in default.stats["rule"]
     assert solve(build_instance([o4] * 9, Region.rectangle(6, 6)), limit=1).backend == "dlx"
 
 
@@ -212,7 +216,7 @@ def test_every_spec_makes_a_backend(name):
     spec = get_solver(name)
     backend = spec.make()
     assert callable(backend.run) and spec.module.startswith("ubongo_cp.solvers.")
-    assert spec.family in ("cpsat", "dlx", "sat") and spec.summary
+    assert spec.family in ("cpsat", "dlx", "sat", "zdd") and spec.summary
     if spec.cardinality:
         assert spec.make(cardinality=3).cardinality == 3
 

@@ -16,6 +16,11 @@ covers of other sizes are discarded (for the Duel set K is implied by the
 area in most cases). The orbit decomposition does not apply to optional
 pieces: the ``*-symmetry`` solvers run their plain search here.
 
+A decision-diagram solver (``zdd``, and ``auto`` where its measured rule
+picks the diagram: many tilings per subset) counts every subset's tilings
+on one diagram with a terminal per set of pieces used
+(:func:`ubongo_cp.solvers.zdd.subset_counts`), listing none of them.
+
 References
 ----------
 .. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B, 7.2.2.1
@@ -162,12 +167,20 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         raise InputError(f"k must be at least 1, got {k}")
     if k is not None and k > len(pieces):
         raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces)")
-    from .solvers import DEFAULT_STRATEGY, solve, warm
+    from .solvers import DEFAULT_STRATEGY, get_solver, solve, warm
 
-    warm([backend or DEFAULT_STRATEGY["analyze"]])  # the engine loads before the clock: ``seconds`` is the work
+    name = backend or DEFAULT_STRATEGY["analyze"]
+    warm([name])  # the engine loads before the clock: ``seconds`` is the work
     start = time.perf_counter()
     instance = build_instance(pieces, region, optional_pieces=True, mode=mode)
-    counts: dict[tuple[int, ...], int] = {}
+    notes: dict = {}
+    if get_solver(name).diagram and not keep_solutions:
+        counts, notes = _analyze_on_diagram(instance, name, k, time_limit)
+        if counts is not None:
+            subsets = [SubsetCount(tuple(names[i] for i in used), counts[used]) for used in sorted(counts)]
+            return AnalysisResult(subsets, k, matching_subsets(pieces, region.area, k) if k else 0,
+                                  time.perf_counter() - start, notes, {}, instance)
+    counts = {}
     groups: dict[tuple[int, ...], list[list[int]]] = {}
     option_type = instance.option_type  # distinct names: type t is piece t
 
@@ -183,6 +196,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     if not result.complete:
         raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
     stats = {key: value for key, value in result.stats.items() if key != "wall_seconds"}
+    stats.update(notes)  # why ``auto`` enumerated with the kernel
     subsets = [SubsetCount(tuple(names[i] for i in used), counts[used]) for used in sorted(counts)]
     return AnalysisResult(
         subsets=subsets,
@@ -193,6 +207,41 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         solutions={tuple(names[i] for i in used): sols for used, sols in groups.items()},
         instance=instance,
     )
+
+
+def _analyze_on_diagram(instance: ExactCoverInstance, name: str, k: int | None,
+                        time_limit: float | None) -> tuple[dict[tuple[int, ...], int] | None, dict]:
+    """Subset counts from one decision diagram, keyed by piece indices, and the stats.
+
+    ``(None, notes)`` when the ``auto`` rule picks the kernel: the notes say why.
+
+    Raises
+    ------
+    TimeoutError
+        When the build does not finish within ``time_limit``.
+    """
+    from .solvers import get_solver
+    from .solvers.zdd import DiagramTooLarge
+
+    backend = get_solver(name).make()
+    kernel = {"engine": getattr(backend, "kernel", "dlx").removesuffix("-symmetry")}
+    try:
+        if hasattr(backend, "choose"):
+            diagram, notes = backend.choose(instance, time_limit=time_limit, classes=True)
+            if diagram is None and not notes.get("timed_out"):
+                return None, {**kernel, **notes}
+        else:
+            diagram, notes = backend.diagram(instance, time_limit=time_limit, classes=True), {}
+    except DiagramTooLarge as exc:
+        if hasattr(backend, "choose"):
+            return None, {**kernel, "rule": f"{exc}: kernel"}
+        raise
+    if diagram is None:
+        raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
+    n_cells = instance.n_cells
+    counts = {tuple(i - n_cells for i in used): n for used, n in diagram.by_optional_items().items()
+              if k is None or len(used) == k}
+    return counts, {"engine": "zdd", **diagram.stats, **notes}
 
 
 def analyze_per_subset(pieces: Sequence[Piece], region: Region, k: int, *, backend: str = "cpsat") -> AnalysisResult:

@@ -248,6 +248,86 @@ class ExactCoverInstance:
             return colouring_obstruction(self.pieces, self.region, self.mode)
         return None
 
+    # -------------------------------------------------------- partial boards
+    @cached_property
+    def _placement_index(self) -> dict[tuple[int, bytes], int]:
+        """(type, sorted cell items as bytes) -> option id, for every placement."""
+        return {(t, row.tobytes()): lo + i for t, lo, _, rows in self._placement_blocks for i, row in enumerate(rows)}
+
+    def fix(self, placements: Sequence[tuple[str, Sequence[Cell]]]) -> list[int]:
+        """Option ids of placements given by piece and cells: a partial board (fixed placements).
+
+        Parameters
+        ----------
+        placements : sequence of (str, sequence of (row, col))
+            A piece (a name among :attr:`pieces`, or a copy key such as
+            ``I2#2``: copies of a type are interchangeable, UP-5) and the
+            region cells its placement covers, in the region's coordinates
+            (those of the solutions).
+
+        Returns
+        -------
+        list of int
+            One option id per placement, in the order given (for
+            :func:`ubongo_cp.solvers.solve`'s ``fixed``).
+
+        Raises
+        ------
+        InputError
+            For a piece not in the instance, cells that are not a placement
+            of that piece in the region (under the orientation mode), two
+            placements sharing a cell, or more placements of a piece type
+            than it has copies.
+
+        Examples
+        --------
+        >>> from ubongo_cp.pieces import load_pieces
+        >>> inst = build_instance([load_pieces("classic")["I2"]] * 2, Region.rectangle(2, 2))
+        >>> o = inst.fix([("I2", [(0, 1), (0, 0)])])[0]
+        >>> inst.option_cells(o)
+        [(0, 0), (0, 1)]
+        >>> inst.fix([("I2", [(0, 0), (1, 1)])])
+        Traceback (most recent call last):
+        ...
+        ubongo_cp.errors.InputError: I2@(0, 0) (1, 1) is not a placement of I2 in the region
+        """
+        from .errors import InputError
+
+        type_of = {}
+        for t, copies in enumerate(self.types):
+            for copy in copies:
+                type_of.setdefault(self.pieces[copy].name, t)
+                type_of[self.copy_names[copy]] = t
+        index = {cell: i for i, cell in enumerate(self.cells)}
+        out: list[int] = []
+        owner: dict[Cell, str] = {}
+        used: dict[int, int] = {}
+        for name, cells in placements:
+            cells = [tuple(int(v) for v in cell) for cell in cells]
+            label = f"{name}@{' '.join(f'({r}, {c})' for r, c in cells)}"
+            if name not in type_of:
+                raise InputError(f"{label}: no piece {name!r} in this puzzle "
+                                 f"(pieces: {', '.join(dict.fromkeys(p.name for p in self.pieces))})")
+            t = type_of[name]
+            items = [index.get(cell, -1) for cell in cells]
+            key = np.sort(np.asarray(items, dtype=self.indices.dtype)).tobytes() if -1 not in items else None
+            option = self._placement_index.get((t, key)) if key is not None and len(set(items)) == len(items) \
+                else None
+            if option is None:
+                raise InputError(f"{label} is not a placement of {name} in the region")
+            for cell in cells:
+                if cell in owner:
+                    raise InputError(f"{label} overlaps {owner[cell]} at cell {cell}")
+            for cell in cells:
+                owner[cell] = label
+            used[t] = used.get(t, 0) + 1
+            if used[t] > len(self.types[t]):
+                n = len(self.types[t])
+                raise InputError(f"{label}: more fixed placements of {name} than its {n} "
+                                 f"cop{'y' if n == 1 else 'ies'}")
+            out.append(option)
+        return out
+
     # ------------------------------------------------------------ symmetry
     @cached_property
     def _symmetries(self) -> list[tuple[tuple[int, int, int, int], tuple[int, ...]]]:

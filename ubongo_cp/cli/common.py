@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 __all__ = ["check_common", "add_executor_arguments", "executor_from", "piece_names_arg", "add_progress_argument"]
 
 #: Common options and the smallest value each may take (checked for every command).
-_MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1}
+_MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
+            "sample": 1}
 #: Largest value each option may take: beyond it the run could not keep its
 #: results in memory (a user asked for 10**12 games and got 10 GB in 30 s).
 _MAXIMUM = {"games": 10_000_000, "cards": 10_000}

@@ -44,7 +44,20 @@ def add_parsers(sub) -> None:
                    help="with --count: show (or print in the JSON) at most N solutions (default 20); 'all' "
                         "streams every solution as it is found, holding none")
     p.add_argument("--draw", metavar="FILE", help="also draw the solutions shown (with a card: each task's first) "
-                                                  "to FILE.svg, .png or .pdf, in the booklet's colours")
+                                                  "to FILE.svg, .png or .pdf, in the booklet's colours; with "
+                                                  "--frequencies, the placement-frequency heat map")
+    g = p.add_argument_group("decision diagram", "counted without listing the solutions (the default backend or "
+                                                 "zdd)")
+    g.add_argument("--sample", type=int, metavar="N", help="the exact count and N solutions drawn uniformly at "
+                                                           "random (each equally likely)")
+    g.add_argument("--seed", type=int, help="seed of --sample (the same seed draws the same solutions)")
+    g.add_argument("--fix", action="append", metavar="PIECE@CELLS",
+                   help="a piece placed beforehand, e.g. X@1,2;2,1;2,2;2,3;3,2 (row,col of each cell it covers, "
+                        "as in the solutions); repeat for more. Counts (--count) or shows the completions")
+    g.add_argument("--frequencies", action="store_true",
+                   help="in how many solutions each placement occurs: forced and impossible placements")
+    g.add_argument("--memory-limit", metavar="SIZE", help="largest decision diagram, e.g. 500M or 4G (default: half "
+                                                          "of the memory available)")
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("analyze", help="which K pieces of a set tile a region, and in how many ways",
@@ -87,6 +100,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
     most = max_solutions_arg(args.max_solutions)
+    diagram = _diagram_args(args)
     if args.problem is not None and not is_xmpuzzle(args.card):
         raise InputError("--problem goes with a BurrTools .xmpuzzle file")
     if args.draw:
@@ -114,29 +128,132 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     from ..solvers import solve
 
     instance = build_instance(pieces, region, mode=args.orientations or "free")
-    limit = None if args.count else (args.limit or 1)
-    if args.count and args.limit:
+    diagram["fixed"] = _fixed_options(instance, args.fix)
+    counting = args.count or args.sample is not None or args.frequencies
+    limit = None if counting else (args.limit or 1)
+    if counting and args.limit:
         limit = args.limit
-    warm_engines(args.backend, limit)
-    if most is None and args.count:  # --max-solutions all: each solution printed as found, none held
-        stream = _Stream(instance, region, as_json=args.json)
+    warm_engines(args.backend, limit, diagram=bool(args.sample is not None or args.fix or args.frequencies))
+    if most is None and counting:  # --max-solutions all: each solution printed as found, none held
+        stream = _Stream(instance, region, as_json=args.json, label="sample" if args.sample else "solution")
         result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit,
-                       keep=20 if args.draw else 0, on_solution=stream)
+                       keep=20 if args.draw else 0, on_solution=stream, **diagram)
         stream.close(result)
     else:
         # keep no more than are shown: a count holds at most ``most`` solutions, whatever the count
         result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit,
-                       keep=most if args.count else None)
+                       keep=most if counting else None, **diagram)
         if args.json:
-            print(json.dumps(result.to_json()))
+            print(json.dumps(_json(result)))
         else:
-            _print_result(result, region, counting=args.count, most=most)
+            _print_result(result, region, counting=counting, most=most)
+    if args.frequencies and not args.json:
+        _print_frequencies(result)
     if args.draw:
-        from ..draw.figures import result_panels, save_solutions
-
         names = list(dict.fromkeys(p.name for p in pieces)) if args.card else piece_set.names  # card: .xmpuzzle
-        save_solutions(args.draw, result_panels(result, region.cells, most=1 if not args.count else 20), names)
+        _draw_result(args, result, region, names, counting)
     return 0
+
+
+def _diagram_args(args: argparse.Namespace) -> dict:
+    """``solve``'s keyword arguments for the decision-diagram options (``fixed`` is filled in per instance)."""
+    if args.seed is not None and args.sample is None:
+        raise InputError("--seed goes with --sample")
+    out = {"sample": args.sample, "seed": args.seed, "frequencies": args.frequencies}
+    if args.memory_limit is not None:
+        out["memory_limit"] = memory_arg(args.memory_limit)
+    return out
+
+
+def memory_arg(text: str) -> int:
+    """``--memory-limit``: a size such as ``500M``, ``4G`` or ``800`` (MiB), in bytes."""
+    units = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    scale = units.get(t[-1:], None)
+    number = t[:-1] if scale else t
+    try:
+        value = float(number) * (scale or 2**20)
+    except ValueError:
+        raise InputError(f"--memory-limit takes a size such as 500M or 4G, got {text!r}") from None
+    if not value >= 2**20 or value != value or value == float("inf"):
+        raise InputError(f"--memory-limit must be at least 1M, got {text!r}")
+    return int(value)
+
+
+def fix_arg(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """``--fix PIECE@CELLS``: the piece name and its cells (``r,c`` separated by ``;`` or spaces)."""
+    name, at, rest = text.partition("@")
+    name = name.strip()
+    if not at or not name:
+        raise InputError(f"--fix {text!r}: write PIECE@CELLS, e.g. X@1,2;2,1;2,2;2,3;3,2")
+    cells = []
+    for part in rest.replace(";", " ").split():
+        bits = part.strip("()").split(",")
+        try:
+            r, c = (int(b) for b in bits)
+        except ValueError:
+            raise InputError(f"--fix {text!r}: {part!r} is not a cell row,col") from None
+        cells.append((r, c))
+    if not cells:
+        raise InputError(f"--fix {text!r}: no cells after '@'")
+    return name, cells
+
+
+def _fixed_options(instance, texts) -> list[int]:
+    """Option ids of the ``--fix`` placements (one-line errors naming the placement)."""
+    if not texts:
+        return []
+    try:
+        return instance.fix([fix_arg(t) for t in texts])
+    except InputError as exc:
+        if exc.message.startswith("--fix"):
+            raise
+        raise InputError(f"--fix {exc.message}") from None
+
+
+def _json(result) -> dict:
+    """``result.to_json()``, with the placement frequencies when they were counted."""
+    out = result.to_json()
+    if result.frequencies is not None:
+        inst = result.instance
+        out["frequencies"] = [{"piece": inst.type_piece(int(inst.option_type[o])).name,
+                               "cells": [list(c) for c in inst.option_cells(o)], "count": int(n)}
+                              for o, n in enumerate(result.frequencies.tolist())]
+    return out
+
+
+def _print_frequencies(result, indent: str = "") -> None:
+    """Per piece: its placements, how many occur in no solution, and the forced ones (in --fix syntax)."""
+    if result.frequencies is None:
+        return
+    inst, freq, total = result.instance, result.frequencies.tolist(), result.count
+    print(f"{indent}placement frequencies (solutions holding each placement, of {total}):")
+    for t in range(inst.n_types):
+        options = [o for o in range(inst.n_options) if inst.option_type[o] == t]
+        never = sum(1 for o in options if freq[o] == 0)
+        forced = [o for o in options if total and freq[o] == total]
+        best = max(options, key=lambda o: freq[o], default=None)
+        line = f"  {inst.type_piece(t).name}: {len(options)} placements, {never} in no solution"
+        if forced:
+            line += "; forced: " + " ".join(_fix_text(inst, o) for o in forced)
+        elif best is not None and total:
+            line += f"; most frequent {_fix_text(inst, best)} in {freq[best]}"
+        print(indent + line)
+
+
+def _fix_text(inst, option: int) -> str:
+    """A placement in the syntax of --fix."""
+    name = inst.type_piece(int(inst.option_type[option])).name
+    return f"{name}@" + ";".join(f"{r},{c}" for r, c in inst.option_cells(option))
+
+
+def _draw_result(args, result, region, names, counting: bool) -> None:
+    from ..draw.figures import frequency_figure, result_panels, save_figure, save_solutions
+
+    if args.frequencies:
+        save_figure(frequency_figure(result), args.draw)
+    else:
+        save_solutions(args.draw, result_panels(result, region.cells, most=20 if counting else 1), names)
 
 
 def max_solutions_arg(text: str) -> int | None:
@@ -152,12 +269,12 @@ def max_solutions_arg(text: str) -> int | None:
     return value
 
 
-def warm_engines(backend: str | None, limit: int | None = None) -> None:
+def warm_engines(backend: str | None, limit: int | None = None, *, diagram: bool = False) -> None:
     """Load the search engine before any clock starts, saying so on stderr when it has to be compiled."""
     from ..solvers import warm
     from ..solvers.registry import DEFAULT_STRATEGY
 
-    warm([backend or DEFAULT_STRATEGY["first" if limit == 1 else "count"]], notify=_say)
+    warm([backend or DEFAULT_STRATEGY["count" if diagram else "first" if limit == 1 else "count"]], notify=_say)
 
 
 def _say(message: str) -> None:
@@ -167,10 +284,10 @@ def _say(message: str) -> None:
 class _Stream:
     """``--max-solutions all``: print each solution as the search hands it on, keep none."""
 
-    def __init__(self, instance, region, *, as_json: bool) -> None:
+    def __init__(self, instance, region, *, as_json: bool, label: str = "solution") -> None:
         from ..geometry import label_chars
 
-        self.instance, self.region, self.as_json = instance, region, as_json
+        self.instance, self.region, self.as_json, self.label = instance, region, as_json, label
         self.chars = label_chars(instance.copy_names)  # one letter per piece copy (UP-5)
         self.n = 0
         if as_json:  # the solutions come first: the count is known only at the end
@@ -183,14 +300,14 @@ class _Stream:
             sys.stdout.write((", " if self.n > 1 else "")
                              + json.dumps({k: [list(c) for c in v] for k, v in solution.items()}))
         else:
-            print(f"solution {self.n}:")
+            print(f"{self.label} {self.n}:")
             for line in _draw(solution, self.chars, self.region).splitlines():
                 print("  " + line)
         return True
 
     def close(self, result) -> None:
         if self.as_json:
-            rest = {k: v for k, v in result.to_json().items() if k != "solutions"}
+            rest = {k: v for k, v in _json(result).items() if k != "solutions"}
             sys.stdout.write("], " + json.dumps(rest)[1:] + "\n")
             return
         _print_result(result, self.region, counting=True, most=0, streamed=self.n)
@@ -207,25 +324,38 @@ def _solve_card(args: argparse.Namespace) -> int:
         card = dataclasses.replace(card, orientations=args.orientations)
     faces = [args.face] if args.face is not None else list(card.tasks)
     most = max_solutions_arg(args.max_solutions)
-    warm_engines(args.backend, args.limit)
+    diagram = _diagram_args(args)
+    if args.fix and args.face is None:
+        raise InputError("--fix goes with one task: give its die face with --face")
+    warm_engines(args.backend, args.limit, diagram=bool(args.sample is not None or args.fix or args.frequencies))
     out, panels = [], []
     for face in faces:
         instance = task_instance(card, face)
-        result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit, keep=most)
-        if args.draw:
+        diagram["fixed"] = _fixed_options(instance, args.fix)
+        result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit, keep=most,
+                       **diagram)
+        if args.draw and not args.frequencies:
             from ..draw.figures import result_panels
 
             panels += result_panels(result, card.region.cells, most=1, prefix=f"face {face}: ")
         if args.json:
-            out.append({"face": face, "pieces": list(card.tasks[face]), **result.to_json()})
+            out.append({"face": face, "pieces": list(card.tasks[face]), **_json(result)})
         else:
             print(f"card {card.card_id} side {card.side}, face {face}: {' '.join(card.tasks[face])}")
             _print_result(result, card.region, counting=True, indent="  ", most=most)
+            if args.frequencies:
+                _print_frequencies(result, indent="  ")
             print()
     if args.json:
         print(json.dumps(out[0] if args.face is not None else
                          {"card": card.card_id, "side": card.side, "tasks": out}))
-    if args.draw:
+    if args.draw and args.frequencies:
+        if len(faces) > 1:
+            raise InputError("--draw with --frequencies draws one task: give its die face with --face")
+        from ..draw.figures import frequency_figure, save_figure
+
+        save_figure(frequency_figure(result), args.draw)
+    elif args.draw:
         from ..draw.figures import save_solutions
 
         save_solutions(args.draw, panels, card.piece_set.names)
@@ -242,26 +372,36 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
         print(f"{indent}no solution" + (f" ({reason})" if reason else ""))
         return
     if result.status == Status.UNKNOWN:
-        print(f"{indent}unknown: time limit reached before any solution")
+        if result.stats.get("memory_limited"):
+            print(f"{indent}unknown: {result.stats['stopped']}; raise --memory-limit, or count with "
+                  f"--backend dlx-symmetry")
+        else:
+            print(f"{indent}unknown: time limit reached before any solution")
         return
+    fixed = result.stats.get("fixed")
+    what = "completion" if fixed else "solution"
     if counting:
         stopped = "time limit reached" if result.stats.get("timed_out") else "search stopped by --limit"
         exact = "" if result.complete else f" ({stopped}: a lower bound)"
         reduced = ""
         if result.complete and result.count_reduced is not None and result.count_reduced != n:
             reduced = f", {result.count_reduced} up to the region's symmetry"
-        print(f"{indent}{n} solution{'s' if n != 1 else ''}{reduced}{exact} "
-              f"[{result.backend}, {result.stats.get('wall_seconds', 0):.3f} s]")
+        engine = result.stats.get("engine")
+        ran = result.backend if engine in (None, result.backend) else f"{result.backend}: {engine}"
+        print(f"{indent}{n} {what}{'s' if n != 1 else ''}{reduced}{exact} "
+              f"[{ran}, {result.stats.get('wall_seconds', 0):.3f} s]")
     # One letter per piece copy: copies of a name are keyed name, name#2, ... (UP-5).
     chars = label_chars(result.instance.copy_names)
     legend = " ".join(f"{ch}={key}" for key, ch in chars.items())
-    shown = result.solutions if not counting or most is None else result.solutions[:most]
+    sampled = "samples" in result.stats
+    label = "sample" if sampled else what
+    shown = result.solutions if not counting or most is None or sampled else result.solutions[:most]
     for i, sol in enumerate(shown, 1):
         art = _draw(sol, chars, region)
-        print(f"{indent}solution {i}:" if len(shown) > 1 or counting else f"{indent}solution:")
+        print(f"{indent}{label} {i}:" if len(shown) > 1 or counting else f"{indent}{label}:")
         for line in art.splitlines():
             print(indent + "  " + line)
-    if len(shown) + streamed < max(n, len(result.solutions)):
+    if not sampled and len(shown) + streamed < max(n, len(result.solutions)):
         print(f"{indent}... {max(n, len(result.solutions)) - len(shown)} more (--max-solutions all shows them)")
     print(f"{indent}legend: {legend}")
 

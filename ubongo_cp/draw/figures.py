@@ -20,12 +20,12 @@ from typing import Mapping, Sequence
 from matplotlib.figure import Figure
 
 from ..geometry import Cell, normalize
-from .canvas import INK, MUTED, Canvas, lying, piece_colours, shape_size
+from .canvas import INK, MUTED, Canvas, boundary_edges, cells_path, inner_edges, lying, piece_colours, shape_size
 from .card import card_figure
 from .puzzle import (IconBatch, draw_region, draw_solution, draw_unsolved, stroke_solution)
 
 __all__ = ["Panel", "solutions_figure", "pieces_figure", "region_figure", "card_figure", "result_figure",
-           "result_panels", "task_record_figure", "figure_svg", "save_figure", "save_solutions", "check_format",
+           "result_panels", "frequency_figure", "cell_shares", "task_record_figure", "figure_svg", "save_figure", "save_solutions", "check_format",
            "FORMATS"]
 
 #: File formats :func:`save_figure` writes, by suffix.
@@ -53,6 +53,41 @@ class Panel:
     note: str = ""
 
 
+class _Grid:
+    """Framed panels in rows on one canvas (the booklet's look), each with a title and a note.
+
+    ``cells`` gives each panel's region; ``cols`` panels per row (default up
+    to 4); the cell size is ``cell_mm`` (default 8 mm, smaller for regions
+    over 8 cells wide).
+    """
+
+    header, pad, gap = 7.0, 3.0, 3.0
+
+    def __init__(self, cells: Sequence[Sequence[Cell]], cols: int | None, cell_mm: float | None) -> None:
+        self.cells = cells
+        height = max(1 + max(r for r, _ in c) for c in cells)
+        width = max(1 + max(c for _, c in cc) for cc in cells)
+        self.cs = cell_mm or min(8.0, 64.0 / width)
+        self.cols = cols or min(len(cells), 4)
+        rows = math.ceil(len(cells) / self.cols)
+        self.pw = max(width * self.cs + 2 * self.pad, 40.0)
+        self.ph = self.header + height * self.cs + self.pad
+        self.canvas = Canvas(self.cols * self.pw + (self.cols + 1) * self.gap, rows * self.ph + (rows + 1) * self.gap)
+
+    def frame(self, k: int, title: str, note: str = "", note_colour: str = MUTED, note_pt: float = 7.5):
+        """Draw panel ``k``'s frame, title and note; the top-left corner of its region's cell (0, 0), mm."""
+        pw, ph, gap, canvas = self.pw, self.ph, self.gap, self.canvas
+        px = gap + (k % self.cols) * (pw + gap)
+        py = gap + (k // self.cols) * (ph + gap)
+        canvas.rounded_box(px, py, pw, ph, 2.0, facecolor="none", edgecolor="#d0d0d0", linewidth=0.6)
+        canvas.text(px + 2.0, py + 4.8, title, fontsize=7.5, color=INK, va="baseline")
+        if note:
+            canvas.text(px + pw - 2.0, py + 4.8, note, fontsize=note_pt, ha="right", va="baseline", color=note_colour)
+        p_h = 1 + max(r for r, _ in self.cells[k])
+        p_w = 1 + max(c for _, c in self.cells[k])
+        return px + (pw - p_w * self.cs) / 2, py + self.header + (ph - self.header - self.pad - p_h * self.cs) / 2
+
+
 def solutions_figure(panels: Sequence[Panel], colours: Mapping[str, str], *, cols: int | None = None,
                      cell_mm: float | None = None) -> Figure:
     """A grid of :class:`Panel` s, every piece in its colour and labelled (the booklet's look).
@@ -74,28 +109,11 @@ def solutions_figure(panels: Sequence[Panel], colours: Mapping[str, str], *, col
     """
     if not panels:
         raise ValueError("no panel to draw")
-    height = max(1 + max(r for r, _ in p.cells) for p in panels)
-    width = max(1 + max(c for _, c in p.cells) for p in panels)
-    cs = cell_mm or min(8.0, 64.0 / width)
-    cols = cols or min(len(panels), 4)
-    rows = math.ceil(len(panels) / cols)
-    header, pad, gap = 7.0, 3.0, 3.0
-    pw = max(width * cs + 2 * pad, 40.0)
-    ph = header + height * cs + pad
-    canvas = Canvas(cols * pw + (cols + 1) * gap, rows * ph + (rows + 1) * gap)
+    grid = _Grid([p.cells for p in panels], cols, cell_mm)
+    canvas, cs = grid.canvas, grid.cs
     inner, outline, unsolved = [], [], []
     for k, panel in enumerate(panels):
-        px = gap + (k % cols) * (pw + gap)
-        py = gap + (k // cols) * (ph + gap)
-        canvas.rounded_box(px, py, pw, ph, 2.0, facecolor="none", edgecolor="#d0d0d0", linewidth=0.6)
-        canvas.text(px + 2.0, py + 4.8, panel.title, fontsize=7.5, color=INK, va="baseline")
-        if panel.note:
-            canvas.text(px + pw - 2.0, py + 4.8, panel.note, fontsize=7.5, ha="right", va="baseline",
-                        color=_NO_SOLUTION if panel.solution is None else MUTED)
-        p_h = 1 + max(r for r, _ in panel.cells)
-        p_w = 1 + max(c for _, c in panel.cells)
-        x0 = px + (pw - p_w * cs) / 2
-        y0 = py + header + (ph - header - pad - p_h * cs) / 2
+        x0, y0 = grid.frame(k, panel.title, panel.note, _NO_SOLUTION if panel.solution is None else MUTED)
         if panel.solution:
             lines = draw_solution(canvas, panel.solution, colours, x0, y0, cs, gid=f"solution/{k}")
             inner += lines[0]
@@ -170,6 +188,96 @@ def result_panels(result, cells: Sequence[Cell], *, most: int = 12, prefix: str 
         return [Panel(prefix.rstrip(": "), tuple(cells), None, note)]
     total = f"{result.count}" + ("" if result.complete else "+")
     return [Panel(f"{prefix}solution {i} of {total}", tuple(cells), s) for i, s in enumerate(shown, 1)]
+
+
+def cell_shares(result):
+    """Per piece type and region cell, the share of the solutions in which the type covers the cell.
+
+    Parameters
+    ----------
+    result : SolveResult
+        A result with ``frequencies`` (``solve(..., frequencies=True)``).
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_types, n_cells)
+        In [0, 1]: 1 where the type covers the cell in every solution (a
+        cell it is forced onto), 0 where never; each column sums to 1
+        when there is a solution. Rows follow ``result.instance.types``,
+        columns its cells.
+
+    Raises
+    ------
+    ValueError
+        When the result holds no frequencies.
+    """
+    import numpy as np
+
+    if result.frequencies is None:
+        raise ValueError("the result holds no placement frequencies: solve(..., frequencies=True)")
+    inst = result.instance
+    share = np.zeros((inst.n_types, inst.n_cells))
+    total = int(result.count)
+    if not total:
+        return share
+    freq = result.frequencies
+    for o in range(inst.n_options):
+        f = int(freq[o])
+        if f:
+            cells = [i for i in inst.option_items(o).tolist() if i < inst.n_cells]
+            share[int(inst.option_type[o]), cells] += f / total
+    return share
+
+
+def frequency_figure(result, colours: Mapping[str, str] | None = None, *, cols: int | None = None,
+                     cell_mm: float | None = None) -> Figure:
+    """The placement-frequency heat map: one panel per piece type, each cell shaded by the share of solutions.
+
+    A cell of piece P's panel is shaded in P's colour, from white (P never
+    covers it) to full colour (P covers it in every solution: forced), and
+    labelled with the percentage when the cells are large enough. Fixed
+    placements (``solve(..., fixed=...)``) show at 100 %.
+
+    Parameters
+    ----------
+    result : SolveResult
+        With ``frequencies`` (:func:`cell_shares`).
+    colours : dict of str -> str, optional
+        Piece name -> colour (default: the pieces' order in the instance).
+    cols, cell_mm : optional
+        As in :func:`solutions_figure`.
+
+    Raises
+    ------
+    ValueError
+        When the result holds no frequencies.
+    """
+    from matplotlib.colors import to_rgb
+
+    share = cell_shares(result)
+    inst = result.instance
+    cells = list(inst.cells)
+    colours = colours or piece_colours(dict.fromkeys(p.name for p in inst.pieces))
+    grid = _Grid([cells] * inst.n_types, cols, cell_mm)
+    canvas, cs = grid.canvas, grid.cs
+    owner = {c: 0 for c in cells}
+    total = int(result.count)
+    for t in range(inst.n_types):
+        name, copies = inst.type_piece(t).name, len(inst.types[t])
+        forced = int((share[t] > 1 - 1e-12).sum()) if total else 0
+        note = f"forced on {forced} cell{'s' if forced != 1 else ''}" if forced else f"of {total} solutions"
+        x0, y0 = grid.frame(t, name + (f" x{copies}" if copies > 1 else ""), note, note_pt=6.5)
+        base = to_rgb(colours.get(name, "#888888"))
+        fills = [tuple(1 - s * (1 - b) for b in base) for s in share[t]]
+        canvas.fill_cells([cells_path([c], x0, y0, cs) for c in cells], fills, gid=f"frequency/{t}")
+        canvas.stroke(inner_edges(owner, x0, y0, cs), "#d8d8d8", 0.4)
+        canvas.stroke(boundary_edges(owner, x0, y0, cs), INK, 1.2)
+        if cs >= 6.0:
+            for (r, c), s in zip(cells, share[t]):
+                if s > 0:
+                    canvas.text(x0 + (c + 0.5) * cs, y0 + (r + 0.5) * cs, f"{100 * s:.0f}", fontsize=5.0,
+                                ha="center", va="center", color=INK)
+    return canvas.finish()
 
 
 def check_format(path: str | os.PathLike) -> None:

@@ -7,9 +7,10 @@ looks it up and runs it through the one driver, :func:`.base.drive`.
 Backends (one module each): :mod:`.cpsat` (OR-Tools CP-SAT), :mod:`.split`
 (CP-SAT on independent sub-problems), :mod:`.dlx` (our Algorithm X over the
 search kernel :mod:`.dancing`, with search-node counts), :mod:`.xcover` (the
-``xcover`` package, an independent reference) and :mod:`.cnf` (CaDiCaL on a
-CNF encoding); :mod:`.orbits` is the orbit decomposition any of them can run
-on. All consume the same :class:`~ubongo_cp.cover.ExactCoverInstance` and
+``xcover`` package, an independent reference), :mod:`.cnf` (CaDiCaL on a
+CNF encoding) and :mod:`.zdd` (the decision diagram of all solutions: counts
+without listing, uniform samples, completions, placement frequencies);
+:mod:`.orbits` is the orbit decomposition any of them can run on. All consume the same :class:`~ubongo_cp.cover.ExactCoverInstance` and
 return a :class:`~ubongo_cp.solvers.base.SolveResult`. Importing this
 package imports no search engine (OR-Tools, numba): a backend's module is
 imported when it is first used.
@@ -17,7 +18,7 @@ imported when it is first used.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from ..errors import InputError
 from .registry import DEFAULT_STRATEGY, SOLVERS, SolverSpec, get_solver, solver_names
@@ -47,7 +48,9 @@ def __getattr__(name: str):
 
 def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: int | None = None,
           time_limit: float | None = None, keep: int | None = None, reduce: bool = True,
-          on_solution: OnSolution | None = None, pieces_used: int | None = None) -> SolveResult:
+          on_solution: OnSolution | None = None, pieces_used: int | None = None, sample: int | None = None,
+          seed: int | None = None, fixed: Sequence[int] = (), frequencies: bool = False,
+          memory_limit: int | None = None) -> SolveResult:
     """Solve (find, count, or enumerate) the exact covers of ``instance``.
 
     Parameters
@@ -56,21 +59,23 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         From :func:`ubongo_cp.cover.build_instance`.
     backend : str, optional
         A registered solver name (:data:`SOLVERS`: e.g. ``"cpsat"``,
-        ``"dlx"``, ``"xcover"``, ``"sat"``, ``"dlx-symmetry"``,
+        ``"dlx"``, ``"xcover"``, ``"sat"``, ``"dlx-symmetry"``, ``"zdd"``,
         ``"cpsat-symmetry-split"``). Default: the measured winner for the
         question asked (:data:`DEFAULT_STRATEGY`): ``"dlx"`` for a first
-        solution (``limit=1``), ``"dlx-symmetry"`` (orbit decomposition by
-        the region's symmetries on the DLX backend) for counting, with or
-        without identical pieces (Algorithm M: one item per piece type;
-        ``benchmarks/bench_multiplicity.py`` measures it against CP-SAT
-        and the CNF backend).
+        solution (``limit=1``); for counting, ``"auto"``: the decision
+        diagram (:mod:`.zdd`) or the orbit decomposition on the DLX kernel
+        (``"dlx-symmetry"``), by the measured rule of
+        :class:`.zdd.AutoBackend` (``stats["engine"]`` says which ran,
+        ``stats["rule"]`` why).
     limit : int, optional
         Stop after this many solutions (1 = first solution only).
     time_limit : float, optional
         Seconds; on time-out ``complete`` is False and ``status`` is
         ``Status.UNKNOWN`` if nothing was found.
     keep : int, optional
-        Keep at most this many solutions (default: all found).
+        Keep at most this many solutions (default: all found; from a
+        decision diagram, which finds them without listing them, the first
+        :data:`.base.DIAGRAM_KEEP`).
     reduce : bool
         Also count the solutions up to the region's symmetries (UP-5).
     on_solution : callable, optional
@@ -80,6 +85,22 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         Only covers using exactly this many pieces (the subset analysis,
         with optional pieces): a constraint of the model where the solver
         supports it (:attr:`SolverSpec.cardinality`), else a filter.
+    sample : int, optional
+        Keep this many solutions drawn uniformly at random instead of the
+        first ones (a decision diagram is built; ``seed`` makes it reproducible).
+    seed : int, optional
+        Seed of ``sample``.
+    fixed : sequence of int
+        Option ids (placements, :meth:`~ubongo_cp.cover.ExactCoverInstance.fix`)
+        every solution must hold: ``count`` is the number of completions.
+    frequencies : bool
+        Also count in how many solutions each placement occurs
+        (``result.frequencies``: forced and impossible placements).
+    memory_limit : int, optional
+        Bytes a decision diagram may take (default: half of the memory
+        available, :func:`.zdd.default_memory_limit`); past it ``zdd`` stops
+        (status unknown, ``stats["memory_limited"]``) and ``auto`` counts
+        with the kernel.
 
     Returns
     -------
@@ -91,8 +112,9 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     ------
     InputError
         For an unknown solver name (the message lists the registered ones),
-        a limit below 1, or optional pieces with a solver that does not
-        enumerate with secondary items.
+        a limit below 1, optional pieces with a solver that does not
+        enumerate with secondary items, or ``sample``/``fixed``/``frequencies``
+        with a solver that builds no decision diagram.
 
     Examples
     --------
@@ -101,17 +123,33 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     >>> inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20))
     >>> r = solve(inst)
     >>> r.count, r.count_reduced, r.complete, r.backend
-    (8, 2, True, 'dlx-symmetry')
+    (8, 2, True, 'auto')
+    >>> dominoes = build_instance([load_pieces("classic")["I2"]] * 32, Region.rectangle(8, 8))
+    >>> solve(dominoes, keep=0).count  # 12,988,816 tilings, none listed
+    12988816
+    >>> len(solve(dominoes, sample=3, seed=1).solutions)  # three uniform random tilings
+    3
     """
     if limit is not None and limit < 1:
         raise InputError(f"limit must be at least 1, got {limit}")
-    name = backend or DEFAULT_STRATEGY["first" if limit == 1 else "count"]
+    if sample is not None and sample < 0:
+        raise InputError(f"the number of samples must be at least 0, got {sample}")
+    wants = sample is not None or bool(fixed) or frequencies
+    name = backend or DEFAULT_STRATEGY["count" if wants else "first" if limit == 1 else "count"]
     spec = get_solver(name)
     if instance.optional_pieces and not spec.secondary_items:
         raise InputError(f"backend {name!r} cannot enumerate covers with optional pieces (secondary items)")
+    if wants and not spec.diagram:
+        asked = "sampling needs" if sample is not None else "fixed placements need" if fixed else \
+            "placement frequencies need"
+        raise InputError(f"{asked} a decision diagram; use the default backend or one of "
+                         f"{', '.join(n for n, s in SOLVERS.items() if s.diagram)}, not {name!r}")
     from .base import drive
 
     warm([name])  # load (or compile) the engine before the clock starts: a time limit measures search alone
     extra = {"cardinality": pieces_used} if spec.cardinality and pieces_used is not None else {}
+    if spec.diagram and memory_limit is not None:
+        extra["memory_limit"] = int(memory_limit)
     return drive(spec.make(**extra), instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,
-                 orbits=spec.orbits, on_solution=on_solution, pieces_used=pieces_used, name=spec.name)
+                 orbits=spec.orbits, on_solution=on_solution, pieces_used=pieces_used, name=spec.name,
+                 sample=sample, seed=seed, fixed=fixed, frequencies=frequencies)

@@ -4,14 +4,19 @@
 :class:`SolveResult`: the cheap pre-check, solution limits, kept solutions,
 the symmetry-reduced count (UP-5), time limits, the orbit decomposition
 (:mod:`.orbits`), a per-solution callback and a filter on the number of
-pieces used (for the subset analysis). :func:`ubongo_cp.solvers.solve`
-looks the backend up in the registry and calls it.
+pieces used (for the subset analysis). A backend that builds a decision
+diagram of all solutions (:class:`DiagramCapable`, :mod:`.zdd`) is asked
+for the diagram instead of each solution when the question is a count,
+uniform samples, completions of fixed placements or placement frequencies.
+:func:`ubongo_cp.solvers.solve` looks the backend up in the registry and
+calls it.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Callable, Protocol, Sequence
 
 import numpy as np
@@ -20,7 +25,7 @@ from ..cover import ExactCoverInstance
 from ..status import Status
 from .orbits import Decomposition, orbit_plan
 
-__all__ = ["SolveResult", "Backend", "OnSolution", "drive"]
+__all__ = ["SolveResult", "Backend", "DiagramCapable", "OnSolution", "drive", "DIAGRAM_KEEP"]
 
 
 @dataclass
@@ -54,6 +59,12 @@ class SolveResult:
         The instance solved (set by :func:`drive`; None for a result made
         otherwise); lets the result draw itself (:meth:`draw`, a picture in
         a notebook).
+    frequencies : numpy.ndarray or None
+        When asked for: in how many solutions each option (placement) of
+        the instance occurs, shape (n_options,) (:meth:`.zdd.Diagram.frequencies`).
+    diagram : Diagram or None
+        The decision diagram the result was read from, when one was built
+        (:mod:`.zdd`): more samples, ranks, frequencies without a new search.
     """
 
     status: Status
@@ -65,14 +76,18 @@ class SolveResult:
     backend: str = ""
     option_solutions: list[list[int]] = field(default_factory=list, repr=False)
     instance: ExactCoverInstance | None = field(default=None, repr=False, compare=False)
+    frequencies: np.ndarray | None = field(default=None, repr=False, compare=False)
+    diagram: object = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
         """The CLI's stable JSON form: ``{"count", "complete", "solutions"}`` plus extras.
 
         ``status`` is ``"timeout"`` when the time limit cut the search (as
-        in a batch table), whatever was found before.
+        in a batch table), whatever was found before; ``backend`` names the
+        solver that ran.
         """
         return {
+            "backend": self.backend,
             "count": self.count,
             "complete": self.complete,
             "count_reduced": self.count_reduced,
@@ -102,6 +117,10 @@ class SolveResult:
         return figure_svg(self.draw())
 
 
+#: Solutions a result read from a decision diagram keeps when ``keep`` is not given (the diagram
+#: holds them all, perhaps billions; :meth:`.zdd.Diagram.solutions` lists more).
+DIAGRAM_KEEP = 1000
+
 #: ``on_solution(option_ids) -> bool``: called once per solution; False stops the search.
 OnSolution = Callable[[Sequence[int]], bool]
 
@@ -121,10 +140,26 @@ class Backend(Protocol):
             time_limit: float | None, first_only: bool) -> tuple[bool, dict]: ...
 
 
+class DiagramCapable(Backend, Protocol):
+    """A backend that can also build the decision diagram of all solutions (:mod:`.zdd`).
+
+    ``diagram`` returns a :class:`~ubongo_cp.solvers.zdd.Diagram`, None when
+    the time limit cut the build, or raises
+    :class:`~ubongo_cp.solvers.zdd.DiagramTooLarge`. A backend with a
+    ``choose(instance, time_limit=, restrict=)`` method decides by itself
+    whether to count on the diagram or with its ``run`` (the ``auto``
+    strategy, :class:`~ubongo_cp.solvers.zdd.AutoBackend`).
+    """
+
+    def diagram(self, instance: ExactCoverInstance, *, time_limit: float | None, fixed: Sequence[int] = (),
+                restrict=None): ...
+
+
 def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None = None,
           time_limit: float | None = None, keep: int | None = None, reduce: bool = True,
           orbits: bool = False, on_solution: OnSolution | None = None, pieces_used: int | None = None,
-          name: str | None = None) -> SolveResult:
+          name: str | None = None, sample: int | None = None, seed: int | None = None,
+          fixed: Sequence[int] = (), frequencies: bool = False) -> SolveResult:
     """Run ``backend`` on ``instance`` and assemble a :class:`SolveResult`.
 
     Parameters
@@ -139,7 +174,9 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     time_limit : float, optional
         Seconds; on time-out the result is ``complete=False``.
     keep : int, optional
-        Keep at most this many solutions as dicts (default: all found).
+        Keep at most this many solutions as dicts (default: all found; from
+        a decision diagram, which finds them without listing them, the
+        first :data:`DIAGRAM_KEEP`).
     reduce : bool
         Compute the symmetry-reduced count (UP-5) when the count is complete
         (else ``count_reduced`` is None).
@@ -156,10 +193,24 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         the caller).
     name : str, optional
         ``SolveResult.backend`` (default ``backend.name``).
+    sample : int, optional
+        Keep this many solutions drawn uniformly at random (independently)
+        instead of the first ones; the count is the full count. Needs a
+        diagram backend (:class:`DiagramCapable`), as do the next two.
+    seed : int, optional
+        Seed of the samples (the same seed draws the same solutions).
+    fixed : sequence of int
+        Options every solution must hold (a partial board): ``count`` is the
+        number of completions, and each solution holds them.
+    frequencies : bool
+        Also count, per option, the solutions holding it (``SolveResult.frequencies``).
 
     Returns
     -------
     SolveResult
+        With a diagram, ``stats["engine"]`` names the road taken (``"zdd"``
+        or the kernel of the ``auto`` strategy) and the stats hold the
+        diagram's size and memory (:mod:`.zdd`).
     """
     start = time.perf_counter()
     name = backend.name if name is None else name
@@ -167,6 +218,17 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     if reason is not None:
         return SolveResult(Status.NO_SOLUTION, [], 0, True, 0,
                            {"wall_seconds": time.perf_counter() - start, "reason": reason}, name, [], instance)
+    wants = sample is not None or bool(fixed) or frequencies
+    rule: dict = {}
+    if pieces_used is None and hasattr(backend, "diagram") and (wants or on_solution is None):
+        outcome = _drive_diagram(backend, instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,
+                                 orbits=orbits, on_solution=on_solution, name=name, sample=sample, seed=seed,
+                                 fixed=fixed, frequencies=frequencies, start=start)
+        if isinstance(outcome, SolveResult):
+            return outcome
+        rule = outcome  # the ``auto`` rule chose the kernel: the notes say why
+        if time_limit is not None:
+            time_limit = max(0.0, time_limit - (time.perf_counter() - start))
     decomposition, notes = None, {}
     if orbits:
         plan = orbit_plan(instance) if limit is None or limit == 1 else None
@@ -240,11 +302,89 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     if exhausted and reduce:
         reduced = fixed // (1 + len(instance.option_perms)) if symmetric else count
     stats = {"wall_seconds": time.perf_counter() - start, **stats, **notes}
+    if rule:
+        stats.update({"engine": backend.kernel, **rule})
     if not exhausted and not stopped and time_limit is not None:
         stats["timed_out"] = True  # neither exhausted nor stopped by a limit or the callback: the clock
 
     return SolveResult(status, [instance.solution_dict(s) for s in kept], count, exhausted, reduced, stats,
                        name, kept, instance)
+
+
+def _drive_diagram(backend, instance, *, limit, time_limit, keep, reduce, orbits, on_solution, name, sample, seed,
+                   fixed, frequencies, start) -> SolveResult | dict:
+    """:func:`drive` on a diagram backend: the result, or the ``auto`` rule's notes when the kernel should run."""
+    from .orbits import Decomposition, orbit_plan
+    from .zdd import DiagramTooLarge, count_up_to_symmetry, peak_rss_mb
+
+    wants = sample is not None or bool(fixed) or frequencies
+    restrict, notes = None, {}
+    if orbits and not wants and limit is None:  # a count: the diagram of the orbit decomposition suffices
+        plan = orbit_plan(instance)
+        if plan is not None:
+            restrict = Decomposition(instance, plan)
+            notes = restrict.stats()
+    choose = getattr(backend, "choose", None)
+    engine = "zdd" if restrict is None else "zdd-symmetry"
+
+    def stopped(stats: dict) -> SolveResult:
+        stats = {"wall_seconds": time.perf_counter() - start, "engine": engine, **notes, **stats,
+                 "peak_rss_mb": peak_rss_mb()}
+        return SolveResult(Status.UNKNOWN, [], 0, False, None, stats, name, [], instance)
+
+    try:
+        if choose is not None and not wants:
+            diagram, rule = choose(instance, time_limit=time_limit, restrict=restrict)
+            notes.update(rule)
+            if diagram is None and not rule.get("timed_out"):
+                return {key: value for key, value in notes.items() if key not in ("symmetry", "symmetry_piece",
+                                                                                  "group_order", "orbits")}
+        else:
+            diagram = backend.diagram(instance, time_limit=time_limit, fixed=fixed, restrict=restrict)
+    except DiagramTooLarge as exc:
+        return stopped({**exc.stats, "memory_limited": True, "stopped": str(exc)})
+    if diagram is None:
+        return stopped({"timed_out": True})
+    total = diagram.count()
+    count, complete = total, True
+    if sample is None and limit is not None and total > limit:
+        count, complete = limit, False
+    n_keep = DIAGRAM_KEEP if keep is None else keep  # the diagram holds them all: listing them is asked for
+    kept: list[list[int]] = []
+
+    def every() -> object:
+        if sample is not None:
+            yield from diagram.sample(sample, seed)
+            return
+        for solution in diagram.solutions():
+            if restrict is None:
+                yield solution
+            else:
+                yield from restrict.images(np.asarray(solution, dtype=np.int64))
+
+    source = every() if sample is not None or limit is None else islice(every(), count)
+    if on_solution is None:
+        kept = list(islice(source, n_keep)) if sample is None else list(source)
+    else:
+        for solution in source:
+            if n_keep is None or len(kept) < n_keep:
+                kept.append(solution)
+            if not on_solution(solution):
+                break
+    reduced = None
+    if complete and reduce and not fixed:
+        left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
+        reduced = count_up_to_symmetry(instance, total, time_limit=left,
+                                       memory_limit=getattr(backend, "memory_limit", None))
+    stats = {"wall_seconds": time.perf_counter() - start, "engine": engine, **diagram.stats, **notes,
+             "peak_rss_mb": peak_rss_mb()}
+    if sample is not None:
+        stats.update(samples=sample, seed=seed)
+    if fixed:
+        stats["fixed"] = len(fixed)
+    status = Status.SOLVED if total else Status.NO_SOLUTION
+    return SolveResult(status, [instance.solution_dict(s) for s in kept], count, complete, reduced, stats, name,
+                       kept, instance, diagram.frequencies() if frequencies else None, diagram)
 
 
 def _ints(options: Sequence[int]) -> list[int]:

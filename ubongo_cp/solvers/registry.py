@@ -34,6 +34,14 @@ xcover                the ``xcover`` package (dancing cells), the DLX baseline
 dlx-symmetry          ``dlx`` on the orbit decomposition
 xcover-symmetry       ``xcover`` on the orbit decomposition
 sat                   CaDiCaL on a plain CNF encoding (:mod:`.cnf`)
+zdd                   the decision diagram of all solutions (DXZ, :mod:`.zdd`):
+                      counts without listing, uniform samples, completions
+                      of fixed placements, placement frequencies
+zdd-symmetry          ``zdd``, counting on the orbit decomposition (samples,
+                      completions and frequencies use the whole diagram)
+auto                  the default for counting: the diagram or the kernel
+                      (``dlx-symmetry``), by the measured rule of
+                      :class:`.zdd.AutoBackend`
 ====================  =======================================================
 
 References
@@ -55,7 +63,7 @@ __all__ = ["SolverSpec", "SOLVERS", "get_solver", "solver_names", "DEFAULT_STRAT
 #: The solver recommended for each question, from the measured benchmarks
 #: (``docs/strategies.md``): first solution, count all, subset analysis; and
 #: the rating's solver (:mod:`ubongo_cp.rate`: its search nodes measure difficulty).
-DEFAULT_STRATEGY = {"first": "dlx", "count": "dlx-symmetry", "analyze": "dlx", "rate": "dlx"}
+DEFAULT_STRATEGY = {"first": "dlx", "count": "auto", "analyze": "dlx", "rate": "dlx"}
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,8 @@ class SolverSpec:
     name : str
         Registry key (e.g. ``"cpsat-mrv"``).
     family : str
-        ``"cpsat"``, ``"dlx"`` or ``"sat"``: the search engine.
+        ``"cpsat"``, ``"dlx"``, ``"sat"`` or ``"zdd"`` (a decision diagram,
+        possibly handing over to a DLX kernel): the search engine.
     summary : str
         One line: what the configuration does.
     backend : str
@@ -103,6 +112,10 @@ class SolverSpec:
         the backend expands the type into ``k`` items and drops all but one
         of the ``k!`` orderings of the copies (``xcover``, which has no
         multiplicities); it is then never the default for a task with copies.
+    diagram : bool
+        Builds the decision diagram of all solutions (:mod:`.zdd`): counts
+        without listing, and the only solvers that take uniform samples,
+        fixed placements (completions) and placement frequencies.
     """
 
     name: str
@@ -117,6 +130,7 @@ class SolverSpec:
     secondary_items: bool = True
     cardinality: bool = False
     multiplicities: bool = True
+    diagram: bool = False
 
     @property
     def module(self) -> str:
@@ -133,6 +147,7 @@ _CPSAT = "cpsat:CpSatBackend"
 _SPLIT = "split:CpSatSplitBackend"
 _DLX = "dlx:DancingBackend"
 _XCOVER = "xcover:XcoverBackend"
+_ZDD = "zdd:DiagramBackend"
 
 #: Every solver by name (one line per solver).
 SOLVERS: dict[str, SolverSpec] = {s.name: s for s in [
@@ -160,6 +175,11 @@ SOLVERS: dict[str, SolverSpec] = {s.name: s for s in [
     SolverSpec("xcover-symmetry", "dlx", "the xcover package on the orbit decomposition", _XCOVER, orbits=True,
                stops_mid_search=False, multiplicities=False),
     SolverSpec("sat", "sat", "CaDiCaL on a plain CNF encoding, blocking clauses", "cnf:CnfBackend"),
+    SolverSpec("zdd", "zdd", "the decision diagram of all solutions (DXZ): counts, samples, completions, "
+               "frequencies", _ZDD, diagram=True),
+    SolverSpec("zdd-symmetry", "zdd", "zdd counting on the orbit decomposition", _ZDD, orbits=True, diagram=True),
+    SolverSpec("auto", "zdd", "the diagram or dlx-symmetry, by the measured rule (the default for counting)",
+               "zdd:AutoBackend", orbits=True, diagram=True),
 ]}
 
 

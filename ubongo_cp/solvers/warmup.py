@@ -30,9 +30,10 @@ __all__ = ["warm", "COMPILE_SECONDS"]
 COMPILE_SECONDS = {"dlx": 5, "xcover": 25}
 
 # Backend modules whose engine this process has loaded (the strategies of
-# ``split`` run CP-SAT: their engine is the ``cpsat`` module's).
+# ``split`` run CP-SAT: their engine is the ``cpsat`` module's; ``zdd``'s
+# ``auto`` strategy may hand over to the ``dlx`` kernel).
 _WARM: set[str] = set()
-_ENGINE = {"split": "cpsat"}
+_ENGINES = {"split": ("cpsat",), "zdd": ("zdd", "dlx")}
 
 
 def warm(names: Iterable[str | None], *, notify: Callable[[str], None] | None = None) -> float:
@@ -69,14 +70,14 @@ def warm(names: Iterable[str | None], *, notify: Callable[[str], None] | None = 
     for name in names:
         if name is None:
             continue
-        module = get_solver(name).backend.split(":")[0]
-        module = _ENGINE.get(module, module)
-        if module in _WARM:
-            continue
-        with _compile_notice(module, notify):
-            _run_once(module)
-        _WARM.add(module)
-        ran = True
+        for module in _ENGINES.get(get_solver(name).backend.split(":")[0], None) or \
+                (get_solver(name).backend.split(":")[0],):
+            if module in _WARM:
+                continue
+            with _compile_notice(module, notify):
+                _run_once(module)
+            _WARM.add(module)
+            ran = True
     return time.perf_counter() - start if ran else 0.0
 
 

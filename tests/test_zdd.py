@@ -1,0 +1,488 @@
+"""The decision-diagram backend (DXZ): exact big counts, Burnside, uniform samples, completions, frequencies.
+
+Counts are checked against published values (OEIS A004003, domino tilings of
+the 2n x 2n square; Narayana's numbers for straight trominoes in 3 x n; 2^n
+L-tromino tilings of 2 x 3n), against an exact transfer-matrix count of
+domino tilings written here from the definition, and against the ``dlx``
+backend (a second search engine) on random instances; reduced counts
+against the orbit strategies' (which count stabilisers solution by solution).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter, defaultdict
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import PUZZLES
+from ubongo_cp.cards import load_card
+from ubongo_cp.cover import build_instance, task_instance, verify_solution
+from ubongo_cp.errors import InputError
+from ubongo_cp.exactcover import exact_cover_matrix
+from ubongo_cp.geometry import normalize
+from ubongo_cp.pieces import Region, load_pieces
+from ubongo_cp.solvers import solve
+from ubongo_cp.solvers import zdd
+from ubongo_cp.solvers.zdd import DiagramTooLarge, build_diagram, subset_counts
+from ubongo_cp.status import Status
+
+CLASSIC = load_pieces("classic")
+TETS = load_pieces("tetrominoes")
+PENTS = load_pieces("pentominoes")
+I2, I3, L3 = CLASSIC["I2"], CLASSIC["I3"], CLASSIC["L3"]
+
+#: OEIS A004003: domino tilings of the 2n x 2n square, n = 0, 1, ..., 7 (n = 7 exceeds 2**64).
+A004003 = [1, 2, 36, 6728, 12988816, 258584046368, 53060477521960000, 112202208776036178000000]
+
+
+def dominoes(h: int, w: int):
+    return build_instance([I2] * (h * w // 2), Region.rectangle(h, w))
+
+
+def domino_tilings(m: int, n: int) -> int:
+    """Domino tilings of an m x n rectangle by a broken-profile transfer matrix (exact, Python ints).
+
+    Cells are filled column by column, top to bottom; bit r of the profile says that cell
+    (r, current column) is already covered (by a horizontal domino from the left, or by a
+    vertical one from the row above).
+    """
+    profiles = {0: 1}
+    for _ in range(n):
+        for r in range(m):
+            step: dict[int, int] = defaultdict(int)
+            for mask, ways in profiles.items():
+                bit = 1 << r
+                if mask & bit:
+                    step[mask & ~bit] += ways          # covered already: the next column's cell is free
+                else:
+                    step[mask | bit] += ways           # a horizontal domino into the next column
+                    if r + 1 < m and not mask & (bit << 1):
+                        step[mask | (bit << 1)] += ways  # a vertical domino over the cell below
+            profiles = step
+    return profiles.get(0, 0)
+
+
+# ----------------------------------------------------------------- exact counts
+def test_empty_board_has_one_tiling():
+    # A004003(0) = 1: no item, no option; the empty set of options is the one exact cover.
+    empty = (np.zeros(1, np.uint32), np.zeros(0, np.uint32), np.zeros(0, np.uint32), np.zeros(0), np.zeros(0))
+    diagram = build_diagram(None, csr=empty)
+    assert (diagram.root, diagram._counts[diagram.root]) == (1, 1)
+
+
+@pytest.mark.parametrize("n", range(1, 8))
+def test_oeis_a004003_domino_tilings_of_squares(n):
+    result = solve(dominoes(2 * n, 2 * n), backend="zdd", keep=2, reduce=False)
+    assert (result.count, result.complete, result.status) == (A004003[n], True, Status.SOLVED)
+    assert isinstance(result.count, int)
+    for sol in result.solutions:
+        assert verify_solution(result.instance.pieces, result.instance.region, sol) is None
+
+
+@pytest.mark.parametrize("n", range(1, 6))
+def test_oeis_a004003_on_the_default_backend(n):
+    # The default counting strategy takes the diagram here: the memo saves a factor far above the rule's.
+    result = solve(dominoes(2 * n, 2 * n), keep=0)
+    assert (result.count, result.backend, result.stats["engine"]) == (A004003[n], "auto", "zdd")
+
+
+@pytest.mark.parametrize("shape", [(3, 8), (5, 6), (6, 7), (4, 11), (7, 8), (9, 10)])
+def test_domino_rectangles_against_the_transfer_matrix(shape):
+    assert build_diagram(dominoes(*shape)).count() == domino_tilings(*shape)
+
+
+@pytest.mark.parametrize("n", [3, 7, 12, 20])
+def test_straight_trominoes_in_3_by_n_are_narayanas_numbers(n):
+    # Tilings of 3 x n by 1x3 bars: a(n) = a(n-1) + a(n-3), a(0) = a(1) = a(2) = 1 (OEIS A000930).
+    a = [1, 1, 1]
+    while len(a) <= n:
+        a.append(a[-1] + a[-3])
+    count = build_diagram(build_instance([I3] * n, Region.rectangle(3, n))).count()
+    assert count == a[n]
+
+
+@pytest.mark.parametrize("n", [1, 4, 9])
+def test_l_trominoes_tile_2_by_3n_in_2_to_the_n_ways(n):
+    # Each 2x3 block is tiled by two L trominoes in 2 ways, and no L crosses a block border.
+    assert build_diagram(build_instance([L3] * (2 * n), Region.rectangle(2, 3 * n))).count() == 2 ** n
+
+
+def test_pentomino_8x8_minus_the_centre():
+    # Published (Scott 1958; Knuth, Dancing Links): 65 tilings up to symmetry, 520 in all.
+    cells = [(r, c) for r in range(8) for c in range(8) if not (3 <= r <= 4 and 3 <= c <= 4)]
+    inst = build_instance(PENTS.pieces, Region(tuple(cells)))
+    for backend in ("zdd-symmetry", "auto"):
+        result = solve(inst, backend=backend, keep=3)
+        assert (result.count, result.count_reduced, result.complete) == (520, 65, True)
+
+
+# ------------------------------------------------------------ random instances
+@st.composite
+def instances(draw):
+    """Random small polyomino instances: copies of a piece, optional pieces, orientation modes."""
+    source = draw(st.sampled_from([CLASSIC, TETS]))
+    names = draw(st.lists(st.sampled_from(source.names), min_size=1, max_size=5))
+    optional = draw(st.booleans())
+    if optional:
+        names = sorted(set(names))  # the subset analysis takes distinct names
+    pieces = source.select(names)
+    area = sum(p.size for p in pieces)
+    width = draw(st.integers(2, 5))
+    if optional:
+        size = draw(st.integers(2, min(area, 12)))
+    else:
+        size = area
+    cells = [(i // width, i % width) for i in range(size + draw(st.integers(0, 3)))]
+    drop = set(draw(st.lists(st.sampled_from(cells), unique=True, min_size=len(cells) - size,
+                             max_size=len(cells) - size)))
+    region = Region(normalize([c for c in cells if c not in drop]))
+    mode = draw(st.sampled_from(["free", "one-sided", "fixed"]))
+    return build_instance(pieces, region, optional_pieces=optional, mode=mode)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances())
+def test_zdd_agrees_with_dlx_on_random_instances(inst):
+    expected = solve(inst, backend="dlx", keep=None, reduce=not inst.optional_pieces)
+    got = solve(inst, backend="zdd", keep=5, reduce=not inst.optional_pieces)
+    assert (got.count, got.count_reduced, got.complete) == (expected.count, expected.count_reduced, True)
+    solutions = {tuple(s) for s in expected.option_solutions}
+    assert all(tuple(s) in solutions for s in got.option_solutions)
+    if not inst.optional_pieces:
+        # every cover once from the diagram, and the same ones (built here: a pre-check may have answered)
+        diagram = build_diagram(inst)
+        assert sorted(tuple(s) for s in diagram.solutions()) == sorted(solutions)
+        # the pure-Python builder gives the same family
+        assert _python_builder_count(inst) == expected.count
+    else:
+        # covers grouped by the pieces they use, against grouping dlx's list
+        by_pieces = Counter(tuple(sorted(inst.n_cells + int(inst.option_type[o]) for o in s))
+                            for s in expected.option_solutions)
+        assert subset_counts(inst) == dict(by_pieces)
+
+
+def _python_builder_count(inst) -> int:
+    old = zdd.KERNEL
+    zdd.KERNEL = "python"
+    try:
+        return build_diagram(inst).count()
+    finally:
+        zdd.KERNEL = old
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 7), st.integers(1, 4), st.data())
+def test_zdd_agrees_with_dlx_on_random_matrices_with_secondary_items(n_primary, n_secondary, data):
+    # Knuth-format instances: primary items covered once, secondary at most once.
+    primary = [f"p{i}" for i in range(n_primary)]
+    secondary = [f"s{i}" for i in range(n_secondary)]
+    options = data.draw(st.lists(
+        st.tuples(st.lists(st.sampled_from(primary), min_size=1, max_size=3, unique=True),
+                  st.lists(st.sampled_from(secondary), max_size=2, unique=True)).map(lambda t: t[0] + t[1]),
+        min_size=1, max_size=14))
+    matrix = exact_cover_matrix(primary, secondary, options)
+    expected = solve(matrix, backend="dlx", reduce=False)
+    got = solve(matrix, backend="zdd", reduce=False)
+    assert (got.count, got.complete) == (expected.count, expected.complete)
+    assert sorted(map(tuple, got.option_solutions)) == sorted(map(tuple, expected.option_solutions))
+
+
+# ------------------------------------------------------------------ symmetry
+def _symmetric_instances():
+    yield build_instance(CLASSIC.select("I4,I4,O4,O4,T4,T4,S4,S4,L4,L4".split(",")), Region.rectangle(8, 5))
+    yield build_instance(PENTS.pieces, Region.rectangle(3, 20))
+    yield build_instance(TETS.select(["L", "L", "O", "I", "I"]), Region.rectangle(4, 5), mode="one-sided")
+    yield build_instance(TETS.select(["I", "I", "O", "O"]), Region.rectangle(4, 4), mode="fixed")
+    yield dominoes(6, 6)
+    yield build_instance([L3] * 8, Region.rectangle(6, 4))
+    yield build_instance([L3, L3, L3, I3, I3, I3], Region.rectangle(3, 6))
+    yield build_instance([I2] * 6, Region(((0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1),
+                                            (2, 2), (2, 3), (3, 1), (3, 2))))
+
+
+@pytest.mark.parametrize("inst", list(_symmetric_instances()), ids=lambda i: f"{i.n_cells}cells-{i.mode}")
+def test_burnside_reduced_counts_equal_the_orbit_strategies(inst):
+    orbit = solve(inst, backend="dlx-symmetry", keep=0)  # stabiliser orders summed over the solutions
+    plain = solve(inst, backend="dlx", keep=0)
+    diagram = solve(inst, backend="zdd", keep=0)
+    assert diagram.count == orbit.count == plain.count
+    assert diagram.count_reduced == orbit.count_reduced == plain.count_reduced
+    assert len(inst.region_symmetries) > 1
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 4), st.integers(2, 5), st.sampled_from(["free", "one-sided", "fixed"]), st.data())
+def test_burnside_on_random_rectangles(h, w, mode, data):
+    area = h * w
+    chosen, total = [], 0
+    while total < area:
+        fits = [p for p in CLASSIC.pieces + TETS.pieces if p.size <= area - total]
+        if not fits:
+            break  # one cell left: an area mismatch, the pre-check's case
+        chosen.append(data.draw(st.sampled_from(fits)))
+        total += chosen[-1].size
+    inst = build_instance(chosen, Region.rectangle(h, w), mode=mode)
+    reference = solve(inst, backend="dlx", keep=0)
+    got = solve(inst, backend="zdd", keep=0)
+    assert (got.count, got.count_reduced) == (reference.count, reference.count_reduced)
+
+
+# ---------------------------------------------------------------- sampling
+def test_samples_are_uniform_chi_square():
+    # 4x6 dominoes: 281 tilings. 20,000 draws with seed 2024: each tiling is expected 71.2 times;
+    # Pearson's chi-square test (scipy.stats.chisquare, 280 degrees of freedom) must not reject
+    # uniformity at the 0.1 % level. The seed makes the test deterministic; with a uniform
+    # sampler a failing seed would be a 1-in-1000 event.
+    from scipy.stats import chisquare
+
+    inst = dominoes(4, 6)
+    diagram = build_diagram(inst)
+    assert diagram.count() == 281
+    draws = diagram.sample(20_000, seed=2024)
+    counts = Counter(tuple(s) for s in draws)
+    assert len(counts) == 281  # every tiling drawn
+    observed = np.array([counts[tuple(s)] for s in diagram.solutions()])
+    assert observed.sum() == 20_000
+    assert chisquare(observed).pvalue > 0.001
+    for options in counts:
+        assert verify_solution(inst.pieces, inst.region, inst.solution_dict(options)) is None
+
+
+def test_samples_are_reproducible_by_seed_and_through_solve():
+    inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
+    a = solve(inst, sample=5, seed=7)
+    b = solve(inst, sample=5, seed=7)
+    assert a.option_solutions == b.option_solutions and len(a.solutions) == 5
+    assert (a.count, a.complete, a.stats["samples"], a.stats["seed"]) == (8, True, 5, 7)
+    assert {tuple(s) for s in a.option_solutions} <= {tuple(s) for s in solve(inst, backend="dlx").option_solutions}
+    # ranks cover every solution once
+    d = a.diagram
+    assert sorted(d.solution(r) for r in range(8)) == sorted(d.solutions())
+    with pytest.raises(IndexError):
+        d.solution(8)
+
+
+def test_sample_without_a_solution_is_no_solution():
+    result = solve(build_instance(TETS.pieces, Region.rectangle(4, 5)), sample=3, seed=1)
+    assert (result.status, result.count, result.solutions) == (Status.NO_SOLUTION, 0, [])
+    inst = build_instance([L3, L3], Region(((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2))))
+    assert build_diagram(inst).sample(2, seed=3) != []
+
+
+# -------------------------------------------------------------- completions
+def test_completions_equal_solving_the_reduced_instance():
+    rng = random.Random(11)
+    cases = [(CLASSIC.select("I4,I4,O4,O4,T4,T4,S4,S4,L4,L4".split(",")), Region.rectangle(8, 5), "free"),
+             (PENTS.pieces, Region.rectangle(3, 20), "free"),
+             ([I2] * 18, Region.rectangle(6, 6), "free"),
+             (TETS.select(["L", "L", "O", "I", "I"]), Region.rectangle(4, 5), "one-sided")]
+    checked = 0
+    for pieces, region, mode in cases:
+        inst = build_instance(pieces, region, mode=mode)
+        solutions = solve(inst, backend="dlx", limit=200).option_solutions
+        for _ in range(4):
+            base = rng.choice(solutions)
+            k = rng.randint(1, min(4, len(base)))
+            fixed = rng.sample(base, k)
+            if rng.random() < 0.3:  # sometimes a placement taken from another solution: maybe no completion
+                other = [o for o in rng.choice(solutions) if o not in fixed]
+                clash = set().union(*(inst.option_cells(o) for o in fixed))
+                other = [o for o in other if not clash & set(inst.option_cells(o))
+                         and sum(inst.option_type[f] == inst.option_type[o] for f in fixed)
+                         < len(inst.types[int(inst.option_type[o])])]
+                fixed += other[:1]
+            got = solve(inst, fixed=fixed, keep=3)
+            assert got.count == _reduced_count(inst, fixed), (pieces, fixed)
+            assert got.count_reduced is None and got.stats["fixed"] == len(fixed)
+            for s in got.option_solutions:
+                assert set(fixed) <= set(s)
+                assert verify_solution(inst.pieces, inst.region, inst.solution_dict(s)) is None
+            checked += 1
+    assert checked == 16
+
+
+def _reduced_count(inst, fixed) -> int:
+    """Count the instance of the pieces left in the cells left, built from scratch and counted by dlx."""
+    covered = set().union(*(inst.option_cells(o) for o in fixed))
+    left = list(inst.pieces)
+    for o in fixed:
+        shape = inst.type_piece(int(inst.option_type[o]))
+        left.remove(next(p for p in left if p.orientations(inst.mode) == shape.orientations(inst.mode)))
+    cells = [c for c in inst.cells if c not in covered]
+    if not cells:
+        return 1
+    return solve(build_instance(left, Region(normalize(cells)), mode=inst.mode), backend="dlx", keep=0).count
+
+
+def test_fix_refuses_what_is_not_a_placement_and_overlaps():
+    inst = build_instance(PENTS.pieces, Region.rectangle(6, 10))
+    x = [(1, 2), (2, 1), (2, 2), (2, 3), (3, 2)]
+    assert len(inst.fix([("X", x)])) == 1
+    with pytest.raises(InputError, match=r"^I@\(0, 0\) \(0, 1\) is not a placement of I in the region$"):
+        inst.fix([("I", [(0, 0), (0, 1)])])
+    with pytest.raises(InputError, match="is not a placement of I"):  # outside the region
+        inst.fix([("I", [(0, 6), (0, 7), (0, 8), (0, 9), (0, 10)])])
+    with pytest.raises(InputError, match=r"overlaps X@"):
+        inst.fix([("X", x), ("I", [(2, 0), (2, 1), (2, 2), (2, 3), (2, 4)])])
+    with pytest.raises(InputError, match="no piece 'Q'"):
+        inst.fix([("Q", x)])
+    with pytest.raises(InputError, match="more fixed placements of X than its 1 copy"):
+        inst.fix([("X", x), ("X", [(r, c + 5) for r, c in x])])
+
+
+# ------------------------------------------------------------ frequencies
+def test_frequencies_count_the_solutions_holding_each_placement():
+    inst = build_instance(CLASSIC.select("I4,I4,O4,O4,T4,T4,S4,S4,L4,L4".split(",")), Region.rectangle(8, 5))
+    every = solve(inst, backend="dlx").option_solutions
+    expected = np.bincount([o for s in every for o in s], minlength=inst.n_options)
+    result = solve(inst, frequencies=True, keep=0)
+    assert result.frequencies.tolist() == expected.tolist()
+    # with a fixed placement, the completions' frequencies; the fixed one is in all of them
+    fixed = [every[5][0]]
+    completions = [s for s in every if fixed[0] in s]
+    got = solve(inst, frequencies=True, fixed=fixed, keep=0)
+    assert got.frequencies.tolist() == np.bincount([o for s in completions for o in s],
+                                                   minlength=inst.n_options).tolist()
+    assert got.frequencies[fixed[0]] == got.count == len(completions)
+
+
+def test_forced_and_impossible_placements_and_the_heat_map():
+    from ubongo_cp.draw.figures import cell_shares, frequency_figure
+
+    card = load_card(PUZZLES / "examples" / "classic_X1_easy.toml")
+    inst = task_instance(card, 1)  # I2 L4 Y5 in 11 cells: one tiling, so every placement in it is forced
+    result = solve(inst, frequencies=True)
+    assert result.count == 1
+    forced = np.flatnonzero(result.frequencies == 1).tolist()
+    assert forced == sorted(result.option_solutions[0])
+    assert (result.frequencies == 0).sum() == inst.n_options - 3
+    share = cell_shares(result)
+    assert share.shape == (3, 11) and np.allclose(share.sum(axis=0), 1.0) and set(share.ravel()) == {0.0, 1.0}
+    assert frequency_figure(result) is not None
+
+
+def test_frequencies_survive_counts_beyond_64_bits():
+    # 14x14 dominoes: 1.1e23 tilings. A placement's frequency is an exact Python int.
+    inst = dominoes(14, 14)
+    result = solve(inst, backend="zdd", frequencies=True, keep=0, reduce=False)
+    assert result.count == A004003[7]
+    corner = [o for o in range(inst.n_options) if (0, 0) in inst.option_cells(o)]
+    assert sum(result.frequencies[corner]) == result.count  # one of the two covers the corner
+    assert result.frequencies.dtype == object
+
+
+# ------------------------------------------------------------ limits, the rule
+def test_memory_limit_stops_zdd_and_auto_falls_back_to_the_kernel():
+    inst = dominoes(8, 8)
+    stopped = solve(inst, backend="zdd", memory_limit=2**16)  # 64 KiB: less than the builder's tables
+    assert (stopped.status, stopped.complete, stopped.stats["memory_limited"]) == (Status.UNKNOWN, False, True)
+    assert "memory limit" in stopped.stats["stopped"]
+    small = build_instance(PENTS.pieces, Region.rectangle(3, 20))
+    with pytest.raises(DiagramTooLarge):
+        build_diagram(small, memory_limit=2**16)
+    # L trominoes in 6x9: 4,312 tilings (test_the_rule... counts them on the diagram), a 0.2 MB diagram
+    fallback = solve(build_instance([L3] * 18, Region.rectangle(6, 9)), memory_limit=2**16, keep=0)
+    assert (fallback.count, fallback.stats["engine"]) == (4312, "dlx-symmetry")
+    assert "memory limit" in fallback.stats["rule"]
+
+
+def test_the_rule_sends_pentominoes_to_the_kernel_and_dominoes_to_the_diagram():
+    pent = solve(build_instance(PENTS.pieces, Region.rectangle(4, 15)), keep=0)
+    assert (pent.count, pent.stats["engine"]) == (1472, "dlx-symmetry")
+    assert pent.stats["trial_saving"] < zdd.TRIAL_SAVING < solve(dominoes(10, 10), keep=0).stats["trial_saving"]
+    tromino = solve(build_instance([L3] * 18, Region.rectangle(6, 9)), keep=0)
+    assert (tromino.count, tromino.stats["engine"]) == (4312, "zdd")
+    assert tromino.count == solve(build_instance([L3] * 18, Region.rectangle(9, 6)), backend="dlx", keep=0).count
+
+
+def test_a_diagram_backend_is_needed_for_samples_fixes_and_frequencies():
+    inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
+    for kwargs in ({"sample": 1}, {"fixed": [0]}, {"frequencies": True}):
+        with pytest.raises(InputError, match="a decision diagram; use the default backend or one of zdd"):
+            solve(inst, backend="dlx", **kwargs)
+
+
+def test_analyze_on_the_diagram_equals_dlx():
+    from ubongo_cp.analyze import analyze
+
+    # Which 5 of the 12 pentominoes tile the 5x5 square: 45 sets, 856 tilings (dlx lists them).
+    board = Region.rectangle(5, 5)
+    expected = analyze(PENTS.pieces, board, 5, backend="dlx")
+    assert (len(expected.subsets), expected.total_solutions) == (45, 856)
+    got = analyze(PENTS.pieces, board, 5, backend="zdd")
+    assert got.subsets == expected.subsets and got.stats["engine"] == "zdd"
+    auto = analyze(PENTS.pieces, board, 5, backend="auto")
+    assert auto.subsets == expected.subsets and auto.stats["engine"] in ("zdd", "dlx") and auto.stats["rule"]
+    duel = load_pieces("duel").pieces  # and with K = 4 on a Duel board, where K is not implied by the area
+    assert analyze(duel, Region.rectangle(3, 4), None, backend="zdd").subsets == \
+        analyze(duel, Region.rectangle(3, 4), None, backend="dlx").subsets
+
+
+# ------------------------------------------------------------------ the CLI
+def test_cli_sample_fix_frequencies(run_cli, tmp_path):
+    region = tmp_path / "r.txt"
+    region.write_text("######\n" * 6)
+    use = ",".join(["I2"] * 18)
+    code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", use, "--sample", "3",
+                           "--seed", "5", "--json")
+    data = json.loads(out)
+    assert (code, data["count"], data["backend"], data["stats"]["engine"]) == (0, 6728, "auto", "zdd")
+    assert len(data["solutions"]) == 3
+    again = json.loads(run_cli("solve", "--pieces", "classic", "--region", region, "--use", use, "--sample", "3",
+                               "--seed", "5", "--json")[1])
+    assert again["solutions"] == data["solutions"]
+    code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", use, "--count",
+                           "--fix", "I2@0,0;0,1", "--fix", "I2@1,0 1,1")
+    assert code == 0 and out.splitlines()[0].startswith(f"{_completions_6x6()} completions [auto: zdd")
+    picture = tmp_path / "heat.png"
+    code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", use, "--frequencies",
+                           "--draw", picture)
+    assert code == 0 and picture.stat().st_size > 0
+    assert "placement frequencies (solutions holding each placement, of 6728):" in out
+    samples = tmp_path / "samples.svg"
+    code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", use, "--sample", "2",
+                           "--draw", samples)
+    assert code == 0 and out.count("sample ") == 2 and "<svg" in samples.read_text()
+
+
+def _completions_6x6() -> int:
+    # two horizontal dominoes fixed in the top-left 2x2 square of 6x6
+    inst = dominoes(6, 6)
+    fixed = inst.fix([("I2", [(0, 0), (0, 1)]), ("I2", [(1, 0), (1, 1)])])
+    return _reduced_count(inst, fixed)
+
+
+@pytest.mark.parametrize("fix, message", [
+    (["X@0,0;0,1"], "--fix X@(0, 0) (0, 1) is not a placement of X in the region"),
+    (["I@0,0;0,1;0,2;0,3;0,4", "L@0,0;1,0;2,0;3,0;3,1"], "--fix L@(0, 0) (1, 0) (2, 0) (3, 0) (3, 1) overlaps I@"),
+    (["X"], "--fix 'X': write PIECE@CELLS"),
+    (["X@a,b"], "--fix 'X@a,b': 'a,b' is not a cell row,col"),
+])
+def test_cli_bad_fix_exits_2_with_one_line(run_cli, tmp_path, fix, message):
+    region = tmp_path / "r.txt"
+    region.write_text("##########\n" * 6)
+    argv = ["solve", "--pieces", "pentominoes", "--region", region, "--count"]
+    for f in fix:
+        argv += ["--fix", f]
+    code, out, err = run_cli(*argv)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_cli_sample_without_solution_and_bad_options(run_cli, tmp_path):
+    region = tmp_path / "r.txt"
+    region.write_text("#####\n" * 4)
+    code, out, _ = run_cli("solve", "--pieces", "tetrominoes", "--region", region, "--sample", "2")
+    assert code == 0 and out.startswith("no solution (")
+    code, out, _ = run_cli("solve", "--pieces", "tetrominoes", "--region", region, "--sample", "2", "--json")
+    assert (code, json.loads(out)["status"]) == (0, "no solution")
+    for extra, message in ([["--seed", "3"], "--seed goes with --sample"],
+                           [["--sample", "2", "--memory-limit", "lots"], "--memory-limit takes a size"],
+                           [["--sample", "0"], "--sample must be at least 1"],
+                           [["--sample", "2", "--backend", "cpsat"], "sampling needs a decision diagram"]):
+        code, _, err = run_cli("solve", "--pieces", "tetrominoes", "--region", region, *extra)
+        assert code == 2 and message in err, err

@@ -293,7 +293,7 @@ class ExactCoverInstance:
         """
         from .errors import InputError
 
-        type_of = {}
+        type_of: dict[str, int] = {}
         for t, copies in enumerate(self.types):
             for copy in copies:
                 type_of.setdefault(self.pieces[copy].name, t)

@@ -25,8 +25,8 @@ from .card import card_figure
 from .puzzle import (IconBatch, draw_region, draw_solution, draw_unsolved, stroke_solution)
 
 __all__ = ["Panel", "solutions_figure", "pieces_figure", "region_figure", "card_figure", "result_figure",
-           "result_panels", "frequency_figure", "cell_shares", "task_record_figure", "figure_svg", "save_figure", "save_solutions", "check_format",
-           "FORMATS"]
+           "result_panels", "frequency_figure", "cell_shares", "task_record_figure", "figure_svg", "save_figure",
+           "save_solutions", "check_format", "FORMATS"]
 
 #: File formats :func:`save_figure` writes, by suffix.
 FORMATS = (".svg", ".png", ".pdf")
@@ -260,7 +260,7 @@ def frequency_figure(result, colours: Mapping[str, str] | None = None, *, cols: 
     colours = colours or piece_colours(dict.fromkeys(p.name for p in inst.pieces))
     grid = _Grid([cells] * inst.n_types, cols, cell_mm)
     canvas, cs = grid.canvas, grid.cs
-    owner = {c: 0 for c in cells}
+    owner = dict.fromkeys(cells, 0)
     total = int(result.count)
     for t in range(inst.n_types):
         name, copies = inst.type_piece(t).name, len(inst.types[t])

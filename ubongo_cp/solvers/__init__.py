@@ -10,10 +10,11 @@ search kernel :mod:`.dancing`, with search-node counts), :mod:`.xcover` (the
 ``xcover`` package, an independent reference), :mod:`.cnf` (CaDiCaL on a
 CNF encoding) and :mod:`.zdd` (the decision diagram of all solutions: counts
 without listing, uniform samples, completions, placement frequencies);
-:mod:`.orbits` is the orbit decomposition any of them can run on. All consume the same :class:`~ubongo_cp.cover.ExactCoverInstance` and
-return a :class:`~ubongo_cp.solvers.base.SolveResult`. Importing this
-package imports no search engine (OR-Tools, numba): a backend's module is
-imported when it is first used.
+:mod:`.orbits` is the orbit decomposition any of them can run on. All
+consume the same :class:`~ubongo_cp.cover.ExactCoverInstance` and return
+a :class:`~ubongo_cp.solvers.base.SolveResult`. Importing this package
+imports no search engine (OR-Tools, numba): a backend's module is imported
+when it is first used.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -239,9 +239,9 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
             notes = {"symmetry": "not applicable" if limit is None or limit == 1 else "limit > 1"}
     count = found = 0  # solutions (weighted), solutions searched
     # Burnside's lemma: solutions up to symmetry = (sum over solutions of their stabiliser's order) / |G|;
-    # ``fixed`` accumulates the sum, so the reduced count needs no solution kept in memory.
+    # ``stabilised`` accumulates the sum, so the reduced count needs no solution kept in memory.
     symmetric = reduce and len(instance.region_symmetries) > 1
-    fixed = 0
+    stabilised = 0
     kept: list[list[int]] = []
     stopped = False
 
@@ -252,7 +252,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         return on_solution is None or bool(on_solution(solution))
 
     def plain(options: Sequence[int]) -> bool:
-        nonlocal count, found, fixed, stopped
+        nonlocal count, found, stabilised, stopped
         if stopped:  # e.g. CP-SAT with several workers after the stop request
             return False
         if pieces_used is not None and len(options) != pieces_used:
@@ -260,7 +260,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         count += 1
         found += 1
         if symmetric:
-            fixed += instance.stabiliser_order(options)
+            stabilised += instance.stabiliser_order(options)
         go = limit is None or found < limit
         if (on_solution is not None or keep is None or len(kept) < keep) and not hand_on(_ints(options)):
             go = False
@@ -268,7 +268,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         return go
 
     def lifted(options: Sequence[int]) -> bool:
-        nonlocal count, found, fixed, stopped
+        nonlocal count, found, stabilised, stopped
         if stopped:
             return False
         original, weight = decomposition.lift(options)
@@ -277,7 +277,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         found += 1
         count += weight
         if symmetric:  # the ``weight`` solutions it stands for are its images: same stabiliser order
-            fixed += weight * (1 if weight == decomposition.plan.group_order else instance.stabiliser_order(original))
+            stabilised += weight * (1 if weight == decomposition.plan.group_order else instance.stabiliser_order(original))
         go = limit is None or found < limit
         # The solutions this one stands for: its images under one symmetry per placement of its orbit.
         if on_solution is not None or keep is None or len(kept) < keep:
@@ -300,10 +300,10 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     status = Status.SOLVED if count else (Status.NO_SOLUTION if exhausted else Status.UNKNOWN)
     reduced = None
     if exhausted and reduce:
-        reduced = fixed // (1 + len(instance.option_perms)) if symmetric else count
+        reduced = stabilised // (1 + len(instance.option_perms)) if symmetric else count
     stats = {"wall_seconds": time.perf_counter() - start, **stats, **notes}
     if rule:
-        stats.update({"engine": backend.kernel, **rule})
+        stats.update({"engine": getattr(backend, "kernel", name), **rule})
     if not exhausted and not stopped and time_limit is not None:
         stats["timed_out"] = True  # neither exhausted nor stopped by a limit or the callback: the clock
 
@@ -352,7 +352,7 @@ def _drive_diagram(backend, instance, *, limit, time_limit, keep, reduce, orbits
     n_keep = DIAGRAM_KEEP if keep is None else keep  # the diagram holds them all: listing them is asked for
     kept: list[list[int]] = []
 
-    def every() -> object:
+    def every() -> Iterator[list[int]]:
         if sample is not None:
             yield from diagram.sample(sample, seed)
             return

@@ -78,7 +78,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -191,7 +191,7 @@ class Diagram:
         solution state of each class (:meth:`by_optional_items`).
     """
 
-    instance: object
+    instance: Any
     var: np.ndarray
     lo: np.ndarray
     hi: np.ndarray
@@ -363,14 +363,15 @@ class Diagram:
         if freq is None:
             freq = np.zeros(n_options, dtype=object)
             var, lo, hi, cnt = self._lists
-            paths = [0] * self.n_nodes
-            paths[self.root] = 1
+            reach = [0] * self.n_nodes
+            reach[self.root] = 1
             for k in range(self.root, 1, -1):
-                p = paths[k]
+                p = reach[k]
                 if p:
-                    paths[lo[k]] += p
-                    paths[hi[k]] += p
-                    freq[var[k]] += p * cnt[hi[k]]
+                    reach[lo[k]] += p
+                    reach[hi[k]] += p
+                    if var[k] < n_options:
+                        freq[var[k]] += p * cnt[hi[k]]
             if max(freq.tolist(), default=0) < 2**63:
                 freq = freq.astype(np.int64)
         if self.fixed:
@@ -674,13 +675,13 @@ def _paths(diagram: Diagram):
                                 np.zeros(0, dtype=np.uint64)):
             return paths
     lo, hi = diagram.lo.tolist(), diagram.hi.tolist()
-    paths = [0] * diagram.n_nodes
-    paths[diagram.root] = 1
+    reach = [0] * diagram.n_nodes
+    reach[diagram.root] = 1
     for k in range(diagram.root, 1, -1):
-        if paths[k]:
-            paths[lo[k]] += paths[k]
-            paths[hi[k]] += paths[k]
-    return paths
+        if reach[k]:
+            reach[lo[k]] += reach[k]
+            reach[hi[k]] += reach[k]
+    return reach
 
 
 # ---------------------------------------------------------------------- backends
@@ -775,7 +776,7 @@ class AutoBackend(DiagramBackend):
         status = _run(builder, time_limit, limit, self.trial_steps)
         steps = int(builder.steps)
         saving = (steps + int(builder.work)) / max(steps, 1)
-        notes = {"trial_steps": steps, "trial_saving": round(saving, 2)}
+        notes: dict[str, object] = {"trial_steps": steps, "trial_saving": round(saving, 2)}
         if status == _ST_BUDGET and saving < self.saving:
             return None, {**notes, "rule": f"memo saving {saving:.2f} < {self.saving} after {steps} steps: kernel"}
         if status == _ST_BUDGET:
@@ -810,7 +811,8 @@ class _PyBuilder:
 
     def __init__(self, indptr, indices, weights, lo, hi, classes: bool = False) -> None:
         n_items = len(lo)
-        self.classes, self.class_keys = classes, []
+        self.classes = classes
+        self.class_keys: list[int] = []
         self.n_options = len(indptr) - 1
         lo, hi = lo.tolist(), hi.tolist()
         self.bad = -1
@@ -830,7 +832,8 @@ class _PyBuilder:
         self.root_key = sum(hi[i] << shift[i] for i in range(n_items) if hi[i] >= 1)
         self.fields = [(shift[i], (1 << width[i]) - 1) for i in range(n_items) if hi[i] > 1]
         ptr, idx, wts = indptr.tolist(), indices.tolist(), weights.tolist()
-        self.options = []  # (delta, [(shift, mask, w)] of counters) per option, None when never usable
+        # (delta, [(shift, mask, w)] of counters) per option, None when never usable
+        self.options: list[tuple[int, list[tuple[int, int, int]]] | None] = []
         self.lists: dict[int, list[int]] = {}
         for o in range(len(ptr) - 1):
             entries = list(zip(idx[ptr[o]:ptr[o + 1]], wts[ptr[o]:ptr[o + 1]]))
@@ -842,7 +845,7 @@ class _PyBuilder:
             delta = sum(w << shift[i] for i, w in entries)
             counters = [(shift[i], (1 << width[i]) - 1, w) for i, w in entries if hi[i] > 1]
             self.options.append((delta, counters))
-            for i, w in entries:
+            for i, _ in entries:
                 if hi[i] == 1 and lo[i] == 1:
                     self.lists.setdefault(shift[i], []).append(o)
         self.nodes_ = [(2**32 - 1, 0, 0), (2**32 - 1, 1, 1)]
@@ -922,7 +925,9 @@ class _PyBuilder:
                 self.steps += 1
                 if deadline is not None and self.steps % 4096 == 0 and time.perf_counter() > deadline:
                     raise _Time
-                child = key - self.options[o][0]
+                opt = self.options[o]
+                assert opt is not None  # _fits is False for an option that is never usable
+                child = key - opt[0]
                 sub, sub_work = leaf(child), 0
                 if sub is None:
                     if child in memo:

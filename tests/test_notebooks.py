@@ -14,7 +14,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 def test_notebooks_present():
-    assert [p.name for p in NOTEBOOKS] == ["01_deck_report.ipynb", "02_solver_strategies.ipynb", "03_census.ipynb"]
+    assert [p.name for p in NOTEBOOKS] == ["01_deck_report.ipynb", "02_solver_strategies.ipynb", "03_census.ipynb",
+                                           "04_counting.ipynb"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

@@ -210,7 +210,7 @@ def get_solver(name: str) -> SolverSpec:
     >>> get_solver("nope")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ubongo_cp.errors.InputError: unknown backend 'nope'; choose one of cpsat, cpsat-nopresolve, ..., sat
+    ubongo_cp.errors.InputError: unknown backend 'nope'; choose one of cpsat, cpsat-nopresolve, ..., zdd-symmetry, auto
     """
     try:
         return SOLVERS[name]

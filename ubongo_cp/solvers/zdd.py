@@ -24,19 +24,15 @@ smaller than the list of covers (the 258,584,046,368 domino tilings of the
 - the number of solutions holding each placement (:meth:`Diagram.frequencies`):
   a placement in every solution is forced, one in none impossible.
 
-The diagram
------------
-Node ``n`` is ``(var, lo, hi)``: the family ``F(lo)`` together with
-``{var} + S`` for every ``S`` in ``F(hi)``; node 0 is the empty family,
-node 1 the family holding only the empty set. Nodes are created children
-first, so ids increase from the leaves up. A search state's node chains the
-options of its branching item: each link's ``hi`` is the state after that
-option, its ``lo`` the link of the options before. Two paths to node 1 take
-different options for some item, so their solutions differ and counts add.
-Nodes equal as triples are shared (a unique table).
+The diagram (:class:`~ubongo_cp.solvers.diagram.Diagram`): a search
+state's node chains the options of its branching item: each link's ``hi``
+is the state after that option, its ``lo`` the link of the options before.
+Two paths to node 1 take different options for some item, so their
+solutions differ and counts add. Nodes equal as triples are shared (a
+unique table).
 
-The search (C extension ``_zdd``, or the pure-Python builder of this
-module where the extension is not built; :data:`KERNEL`) branches only on
+The search (C extension ``_zdd``, or the pure-Python builder
+:mod:`._zdd_python` where the extension is not built; :data:`KERNEL`) branches only on
 items of multiplicity ``[1..1]`` (the region's cells; a piece type with one
 copy), the one with the fewest options left first. A piece type with ``k``
 copies is one counter ``[k..k]`` (``[0..k]`` with optional pieces), lowered
@@ -72,37 +68,21 @@ References
 from __future__ import annotations
 
 import os
-import random
 import resource
 import sys
 import time
-from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
 from ..errors import InputError, UbongoError
+from .diagram import KERNEL, Diagram, item_bounds
 
 __all__ = ["Diagram", "DiagramTooLarge", "build_diagram", "count_up_to_symmetry", "fixed_point_counts",
-           "subset_counts", "item_bounds",
-           "default_memory_limit", "DiagramBackend", "AutoBackend", "KERNEL", "TRIAL_STEPS", "TRIAL_SAVING"]
+           "subset_counts", "default_memory_limit", "DiagramBackend", "AutoBackend", "KERNEL", "TRIAL_STEPS",
+           "TRIAL_SAVING"]
 
-
-def _pick_kernel() -> str:
-    """``"c"`` when the extension is built (``UBONGO_CP_ZDD=python`` forces the pure-Python builder)."""
-    if os.environ.get("UBONGO_CP_ZDD", "").strip().lower() == "python":
-        return "python"
-    try:
-        from . import _zdd  # noqa: F401
-    except ImportError:
-        return "python"
-    return "c"
-
-
-#: The builder in use: ``"c"`` (the extension ``_zdd``, compiled at install)
-#: or ``"python"`` (this module's builder: the same diagram, far slower).
-KERNEL = _pick_kernel()
 
 #: The ``auto`` strategy's trial (:class:`AutoBackend`): search steps of the
 #: diagram builder before the rule looks at the memo's saving.
@@ -162,255 +142,7 @@ def peak_rss_mb() -> float:
     return round(peak / (2**20 if sys.platform == "darwin" else 2**10), 1)
 
 
-# ------------------------------------------------------------------ the diagram
-@dataclass(eq=False)
-class Diagram:
-    """The family of exact covers of one instance (see the module docstring).
-
-    Attributes
-    ----------
-    instance : ExactCoverInstance or ExactCoverMatrix
-        The instance whose covers these are.
-    var, lo, hi : numpy.ndarray of uint32, shape (n_nodes,)
-        The nodes; 0 and 1 are the terminals.
-    root : int
-        The node of all covers.
-    fixed : tuple of int
-        Options in every cover (the fixed placements; not in the nodes).
-    option_ids : numpy.ndarray of int64 or None
-        Option of ``instance`` of each variable, when the diagram was built
-        on a restriction of it (the orbit decomposition); None: the identity.
-    weight : numpy.ndarray of uint64 or None
-        Solutions of ``instance`` each variable stands for (its orbit's size
-        for a representative, else 1) when :meth:`count` is weighted.
-    stats : dict
-        The build's figures (``diagram_nodes``, ``diagram_states``,
-        ``diagram_steps``, ``diagram_hits``, ``diagram_peak_mb``, ``build_seconds``).
-    leaf_keys : bytes or None
-        With leaf classes (``build_diagram(..., classes=True)``): the
-        solution state of each class (:meth:`by_optional_items`).
-    """
-
-    instance: Any
-    var: np.ndarray
-    lo: np.ndarray
-    hi: np.ndarray
-    root: int
-    fixed: tuple[int, ...] = ()
-    option_ids: np.ndarray | None = None
-    weight: np.ndarray | None = None
-    stats: dict = field(default_factory=dict)
-    leaf_keys: bytes | None = field(default=None, repr=False)
-
-    @property
-    def n_nodes(self) -> int:
-        """Nodes, the two terminals included."""
-        return len(self.var)
-
-    def count(self) -> int:
-        """The number of covers (weighted by :attr:`weight` when set); a Python int, never overflowing."""
-        counts = self._weighted_counts if self.weight is not None else self._counts
-        return int(counts[self.root])
-
-    @cached_property
-    def _counts(self):
-        """Covers below each node: uint64 array, or a list of Python ints where uint64 overflows."""
-        return _node_counts(self.var, self.lo, self.hi, None)
-
-    @cached_property
-    def _weighted_counts(self):
-        return _node_counts(self.var, self.lo, self.hi, self.weight)
-
-    @cached_property
-    def _lists(self) -> tuple[list, list, list, list]:
-        counts = self._counts
-        return (self.var.tolist(), self.lo.tolist(), self.hi.tolist(),
-                counts.tolist() if isinstance(counts, np.ndarray) else counts)
-
-    def _to_instance(self, chosen: list[int]) -> list[int]:
-        """Variables of one path as sorted option ids of the instance, the fixed ones included."""
-        n_vars = self.instance.n_options if self.option_ids is None else len(self.option_ids)
-        chosen = [v for v in chosen if v < n_vars]  # a leaf class (:func:`subset_counts`) is no option
-        if self.option_ids is not None:
-            chosen = self.option_ids[chosen].tolist() if chosen else []
-        return sorted([*chosen, *self.fixed])
-
-    def solution(self, rank: int) -> list[int]:
-        """The cover of the given rank (0 <= rank < unweighted count), as sorted option ids.
-
-        Ranks follow the diagram: the covers of a node's ``lo`` before those of its ``hi``.
-
-        Raises
-        ------
-        IndexError
-            For a rank outside the range.
-        """
-        var, lo, hi, counts = self._lists
-        if not 0 <= rank < counts[self.root]:
-            raise IndexError(f"rank {rank} is outside 0..{counts[self.root] - 1}")
-        node, chosen = self.root, []
-        while node > 1:
-            low = lo[node]
-            if rank < counts[low]:
-                node = low
-            else:
-                rank -= counts[low]
-                chosen.append(var[node])
-                node = hi[node]
-        return self._to_instance(chosen)
-
-    def solutions(self) -> Iterator[list[int]]:
-        """Every cover once, in rank order, as sorted option ids (lazily, depth first)."""
-        var, lo, hi, _ = self._lists
-        stack: list[tuple[int, tuple[int, ...]]] = [(self.root, ())]
-        while stack:
-            node, chosen = stack.pop()
-            if node == 1:
-                yield self._to_instance(list(chosen))
-            elif node > 1:
-                stack.append((hi[node], chosen + (var[node],)))
-                stack.append((lo[node], chosen))
-
-    def sample(self, n: int, seed: int | None = None) -> list[list[int]]:
-        """``n`` covers drawn uniformly at random, independently (with replacement).
-
-        Parameters
-        ----------
-        n : int
-            How many (at least 0).
-        seed : int, optional
-            Seed of :class:`random.Random`: the same seed gives the same covers.
-
-        Returns
-        -------
-        list of list of int
-            Sorted option ids of each cover (empty when there is no cover).
-
-        Notes
-        -----
-        Each draw is a uniform integer ``r`` below the count
-        (:meth:`random.Random.randrange`, exact for any size), unranked by
-        :meth:`solution`: every cover has probability exactly ``1/count``.
-        """
-        if n < 0:
-            raise InputError(f"the number of samples must be at least 0, got {n}")
-        total = int(self._lists[3][self.root])
-        if total == 0:
-            return []
-        rng = random.Random(seed)
-        return [self.solution(rng.randrange(total)) for _ in range(n)]
-
-    def by_optional_items(self) -> dict[tuple[int, ...], int]:
-        """Covers grouped by the optional items they use (a diagram built with ``classes=True``).
-
-        Returns
-        -------
-        dict
-            ``{optional items used (sorted item ids): covers}``; the paths
-            from the root to each leaf class's terminal, nothing listed.
-
-        Raises
-        ------
-        ValueError
-            For a diagram built without leaf classes.
-        """
-        if self.leaf_keys is None:
-            raise ValueError("the diagram has no leaf classes: build_diagram(..., classes=True)")
-        n_vars = int(self.instance.n_options)
-        nodes = 2 + np.flatnonzero(self.var[2:] >= n_vars)  # past the two terminals
-        if not len(nodes):
-            return {}
-        words = np.frombuffer(self.leaf_keys, dtype=np.uint64).reshape(len(nodes), -1)
-        lo, hi = item_bounds(self.instance)
-        bit_items = np.flatnonzero(hi == 1).tolist()
-        optional = [(k, i) for k, i in enumerate(bit_items) if lo[i] == 0]
-        paths = _paths(self)
-        out: dict[tuple[int, ...], int] = {}
-        for node in nodes.tolist():
-            key = words[int(self.var[node]) - n_vars]
-            used = tuple(i for k, i in optional if not (int(key[k // 64]) >> (k % 64)) & 1)
-            out[used] = out.get(used, 0) + int(paths[node])
-        return out
-
-    def frequencies(self) -> np.ndarray:
-        """How many covers hold each option of the instance, shape (n_options,).
-
-        int64 when every figure fits, else an object array of Python ints. A
-        placement with the full count is *forced*; one with 0 is *impossible*.
-
-        Raises
-        ------
-        ValueError
-            For a diagram of a restriction of its instance (the orbit decomposition).
-
-        Notes
-        -----
-        One pass down the diagram: ``paths(n)``, the paths from the root to
-        ``n``, then ``freq(var(n)) += paths(n) x count(hi(n))`` over the nodes.
-        """
-        if self.option_ids is not None:
-            raise ValueError("frequencies need the diagram of the whole instance")
-        n_options = int(self.instance.n_options)
-        counts = self._counts
-        freq = None
-        if isinstance(counts, np.ndarray) and KERNEL == "c":
-            from . import _zdd
-
-            paths = np.zeros(self.n_nodes, dtype=np.uint64)
-            out = np.zeros(n_options, dtype=np.uint64)
-            if not _zdd.frequencies(self.var, self.lo, self.hi, counts, self.root, paths, out):
-                freq = out.astype(np.int64) if int(out.max(initial=0)) < 2**63 else out.astype(object)
-        if freq is None:
-            freq = np.zeros(n_options, dtype=object)
-            var, lo, hi, cnt = self._lists
-            reach = [0] * self.n_nodes
-            reach[self.root] = 1
-            for k in range(self.root, 1, -1):
-                p = reach[k]
-                if p:
-                    reach[lo[k]] += p
-                    reach[hi[k]] += p
-                    if var[k] < n_options:
-                        freq[var[k]] += p * cnt[hi[k]]
-            if max(freq.tolist(), default=0) < 2**63:
-                freq = freq.astype(np.int64)
-        if self.fixed:
-            freq[list(self.fixed)] = self.count()
-        return freq
-
-
-def _node_counts(var, lo, hi, weight):
-    """Covers below each node (uint64 array; a list of Python ints when uint64 overflows)."""
-    if KERNEL == "c":
-        from . import _zdd
-
-        out = np.empty(len(lo), dtype=np.uint64)
-        w = np.zeros(0, dtype=np.uint64) if weight is None else np.ascontiguousarray(weight, dtype=np.uint64)
-        if not _zdd.counts(var, lo, hi, w, out):
-            return out
-    counts = [0, 1]
-    ws = None if weight is None else [int(x) for x in weight]
-    for v, low, high in zip(var[2:].tolist(), lo[2:].tolist(), hi[2:].tolist()):
-        counts.append(counts[low] + (counts[high] if ws is None else ws[v] * counts[high]))
-    return counts
-
-
 # --------------------------------------------------------------------- building
-def item_bounds(instance) -> tuple[np.ndarray, np.ndarray]:
-    """``(lo, hi)`` of each item (int64, shape (n_items,)): the instance's multiplicities.
-
-    An :class:`~ubongo_cp.exactcover.ExactCoverMatrix` has none: ``[1..1]``
-    for its primary items, ``[0..1]`` for the secondary ones.
-    """
-    m = instance.multiplicity
-    if m is None:
-        lo = np.zeros(instance.n_items, dtype=np.int64)
-        lo[:instance.n_primary] = 1
-        return lo, np.ones(instance.n_items, dtype=np.int64)
-    m = np.asarray(m, dtype=np.int64)
-    return m[:, 0].copy(), m[:, 1].copy()
-
-
 def build_diagram(instance, *, fixed: Sequence[int] = (), time_limit: float | None = None,
                   memory_limit: int | None = None, restrict=None, csr=None, classes: bool = False) -> Diagram | None:
     """The decision diagram of every exact cover of ``instance`` (DXZ).
@@ -489,7 +221,7 @@ def _builder(instance, *, fixed=(), restrict=None, csr=None, classes: bool = Fal
     if KERNEL == "c":
         from ._zdd import Builder
     else:
-        Builder = _PyBuilder
+        from ._zdd_python import Builder
     builder = Builder(*args, classes)
     if builder.bad >= 0:
         raise InputError(f"option {builder.bad} covers no item of multiplicity [1..1]; the decision diagram "
@@ -664,26 +396,6 @@ def subset_counts(instance, *, time_limit: float | None = None,
     return None if diagram is None else diagram.by_optional_items()
 
 
-def _paths(diagram: Diagram):
-    """Paths from the root to each node (uint64 array, or Python ints where it overflows)."""
-    counts = diagram._counts
-    if isinstance(counts, np.ndarray) and KERNEL == "c":
-        from . import _zdd
-
-        paths = np.zeros(diagram.n_nodes, dtype=np.uint64)
-        if not _zdd.frequencies(diagram.var, diagram.lo, diagram.hi, counts, diagram.root, paths,
-                                np.zeros(0, dtype=np.uint64)):
-            return paths
-    lo, hi = diagram.lo.tolist(), diagram.hi.tolist()
-    reach = [0] * diagram.n_nodes
-    reach[diagram.root] = 1
-    for k in range(diagram.root, 1, -1):
-        if reach[k]:
-            reach[lo[k]] += reach[k]
-            reach[hi[k]] += reach[k]
-    return reach
-
-
 # ---------------------------------------------------------------------- backends
 @dataclass
 class DiagramBackend:
@@ -799,160 +511,3 @@ class AutoBackend(DiagramBackend):
         return get_solver(self.kernel).make().run(instance, on_solution, time_limit=time_limit,
                                                   first_only=first_only)
 
-
-# ----------------------------------------------------------- pure-Python builder
-class _PyBuilder:
-    """The DXZ builder in Python (used where the C extension is not built): the same diagram family.
-
-    States are Python ints (a bit per item with bound 1, a field per counter),
-    so it is simple and slow; the C builder's figures ``steps``/``hits``/
-    ``work`` are counted the same way.
-    """
-
-    def __init__(self, indptr, indices, weights, lo, hi, classes: bool = False) -> None:
-        n_items = len(lo)
-        self.classes = classes
-        self.class_keys: list[int] = []
-        self.n_options = len(indptr) - 1
-        lo, hi = lo.tolist(), hi.tolist()
-        self.bad = -1
-        shift, width = {}, {}
-        nbits = 0
-        for i in range(n_items):
-            if hi[i] == 1:
-                shift[i], width[i] = nbits, 1
-                nbits += 1
-        for i in range(n_items):
-            if hi[i] > 1:
-                shift[i], width[i] = nbits, hi[i].bit_length()
-                nbits += width[i]
-        self.nbits = nbits
-        self.must_bits = sum(1 << shift[i] for i in range(n_items) if hi[i] == 1 and lo[i] == 1)
-        self.must_cnt = sum(((1 << width[i]) - 1) << shift[i] for i in range(n_items) if hi[i] > 1 and lo[i] > 0)
-        self.root_key = sum(hi[i] << shift[i] for i in range(n_items) if hi[i] >= 1)
-        self.fields = [(shift[i], (1 << width[i]) - 1) for i in range(n_items) if hi[i] > 1]
-        ptr, idx, wts = indptr.tolist(), indices.tolist(), weights.tolist()
-        # (delta, [(shift, mask, w)] of counters) per option, None when never usable
-        self.options: list[tuple[int, list[tuple[int, int, int]]] | None] = []
-        self.lists: dict[int, list[int]] = {}
-        for o in range(len(ptr) - 1):
-            entries = list(zip(idx[ptr[o]:ptr[o + 1]], wts[ptr[o]:ptr[o + 1]]))
-            if any(w > hi[i] for i, w in entries):  # never usable: no branching item needed
-                self.options.append(None)
-                continue
-            if not any(hi[i] == 1 and lo[i] == 1 and w == 1 for i, w in entries) and self.bad < 0:
-                self.bad = o
-            delta = sum(w << shift[i] for i, w in entries)
-            counters = [(shift[i], (1 << width[i]) - 1, w) for i, w in entries if hi[i] > 1]
-            self.options.append((delta, counters))
-            for i, _ in entries:
-                if hi[i] == 1 and lo[i] == 1:
-                    self.lists.setdefault(shift[i], []).append(o)
-        self.nodes_ = [(2**32 - 1, 0, 0), (2**32 - 1, 1, 1)]
-        self.unique: dict[tuple[int, int, int], int] = {}
-        self.root = 0
-        self.steps = self.hits = self.work = self.states = 0
-        self.peak_bytes = 0
-        self._done = False
-
-    @property
-    def n_nodes(self) -> int:
-        return len(self.nodes_)
-
-    @property
-    def n_classes(self) -> int:
-        return len(self.class_keys)
-
-    def leaf_keys(self) -> bytes:
-        """The leaf classes' states, laid out as the C builder's (a bit per item with bound 1 first)."""
-        words = max(1, (self.nbits + 63) // 64)
-        return b"".join(key.to_bytes(8 * words, "little") for key in self.class_keys)
-
-    def _fits(self, key: int, o: int) -> bool:
-        opt = self.options[o]
-        if opt is None:
-            return False
-        delta, counters = opt
-        bits = delta & ~sum(m << s for s, m, _ in counters)
-        return key & bits == bits and all((key >> s) & m >= w for s, m, w in counters)
-
-    def build(self, seconds: float, memory: int, unique: bool, budget: int) -> int:
-        if self._done:
-            raise RuntimeError("the diagram is built once")
-        self._done = True  # the Python builder does not stop on a step budget: it always finishes
-        deadline = None if seconds < 0 else time.perf_counter() + seconds
-        memo: dict[int, tuple[int, int]] = {}
-
-        def leaf(key: int) -> int | None:
-            if key & self.must_bits:
-                return None
-            if key & self.must_cnt:
-                return 0
-            if not self.classes:
-                return 1
-            if key not in memo:  # one terminal per distinct solution state
-                self.nodes_.append((self.n_options + len(self.class_keys), 0, 1))
-                self.class_keys.append(key)
-                memo[key] = (len(self.nodes_) - 1, 0)
-            return memo[key][0]
-
-        def node(v: int, low: int, high: int) -> int:
-            if high == 0:
-                return low
-            t = (v, low, high)
-            n = self.unique.get(t) if unique else None
-            if n is None:
-                n = len(self.nodes_)
-                self.nodes_.append(t)
-                if unique:
-                    self.unique[t] = n
-            return n
-
-        class _Time(Exception):
-            pass
-
-        def solve(key: int) -> tuple[int, int]:
-            best = None
-            for s, opts in self.lists.items():
-                if key >> s & 1:
-                    live = [o for o in opts if self._fits(key, o)]
-                    if best is None or len(live) < len(best[1]) or (len(live) == len(best[1]) and s < best[0]):
-                        best = (s, live)
-                        if not live:
-                            break
-            result, work = 0, 0
-            for o in best[1] if best else []:
-                self.steps += 1
-                if deadline is not None and self.steps % 4096 == 0 and time.perf_counter() > deadline:
-                    raise _Time
-                opt = self.options[o]
-                assert opt is not None  # _fits is False for an option that is never usable
-                child = key - opt[0]
-                sub, sub_work = leaf(child), 0
-                if sub is None:
-                    if child in memo:
-                        self.hits += 1
-                        sub, sub_work = memo[child]
-                        self.work += sub_work
-                    else:
-                        sub, sub_work = solve(child)
-                work += 1 + sub_work
-                result = node(o, result, sub)
-            memo[key] = (result, work)
-            return result, work
-
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old, 4 * len(self.lists) + 200))
-        try:
-            top = leaf(self.root_key)
-            self.root = top if top is not None else solve(self.root_key)[0]
-        except _Time:
-            return _ST_TIME
-        finally:
-            sys.setrecursionlimit(old)
-            self.states = len(memo)
-        return _ST_DONE
-
-    def nodes(self, var, lo, hi) -> None:
-        for k, (v, low, high) in enumerate(self.nodes_):
-            var[k], lo[k], hi[k] = v, low, high

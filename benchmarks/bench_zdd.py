@@ -1,6 +1,6 @@
 """Benchmark: counting on the decision diagram (``zdd``), the kernel and the default rule, against ``dxz``.
 
-Run: ``.venv/bin/python -m benchmarks.bench_zdd [--repeat N] [--kernel-limit S] [--cases a,b,...]``.
+Run: ``.venv/bin/python -m benchmarks.bench_zdd [--repeat N] [--limit S] [--cases a,b,...]``.
 
 Whole processes, timed from outside, interleaved: in each round every tool
 runs every case once, in turn, so that the load of a shared machine falls on
@@ -16,12 +16,13 @@ Tools:
 - ``zdd``: the same with ``--backend zdd`` (the whole diagram, and the
   Burnside count up to symmetry);
 - ``kernel``: ``--backend dlx-symmetry`` (the search kernel on the orbit
-  decomposition: today's kernel), cut at ``--kernel-limit`` seconds;
+  decomposition: today's kernel), cut at ``--limit`` seconds;
 - ``dxz``: the ``dxz`` package from PyPI (Nishino et al.'s DXZ in C++, a
   benchmark-only peer, ``pip install dxz``; skipped when it is not
   installed): a Python process that loads the same exact-cover matrix (cell
   columns, plus one column per piece for the pentominoes; dense, as
-  ``dxz.dxz_count`` takes it) from ``benchmarks/out/`` and counts.
+  ``dxz.dxz_count`` takes it) from ``benchmarks/out/`` and counts; killed
+  after ``--limit`` + 5 seconds.
 
 Cases: domino tilings of squares (OEIS A004003), of a rectangle and of the
 Aztec diamond of order 7 (irregular, 2**28 tilings); straight and L
@@ -128,21 +129,67 @@ def _files(name: str) -> tuple[Path, Path, str]:
     return region, matrix, use
 
 
-def _run(argv: list[str]) -> tuple[float, float, float, str]:
-    """(wall s, CPU s, peak RSS MiB, stdout) of one process (``os.wait4``: its own resources)."""
+#: The children's environment: byte code cached as in an installed package (this project's shells may
+#: set PYTHONDONTWRITEBYTECODE, which would make every process compile the package's sources again).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+#: GNU time, when installed: the peak resident set of the command itself (wait4's figure, on Linux,
+#: starts from the memory of the process that forked it: here this one, 30 MiB with numpy).
+TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
+
+
+def _run(argv: list[str], limit: float | None = None) -> tuple[float, float | None, float | None, str | None]:
+    """(wall s, CPU s, peak RSS MiB or None, stdout or None when killed at ``limit`` s) of one process.
+
+    CPU time from ``os.wait4`` (the process and what it waited for); the peak
+    resident set from GNU time's ``%M`` where it is installed.
+    """
     start = time.perf_counter()
-    with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=err, text=True, cwd=ROOT)
-        assert proc.stdout is not None
-        out = proc.stdout.read()
-        proc.stdout.close()
-        _, status, usage = os.wait4(proc.pid, 0)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r", suffix=".rss") as rss_file:
+        wrapped = [TIME, "-f", "%M", "-o", rss_file.name, *argv] if TIME else argv
+        proc = subprocess.Popen(wrapped, stdout=out, stderr=err, cwd=ROOT, env=ENV)
+        killed = False
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if limit is not None and time.perf_counter() - start > limit and not killed:
+                _kill_tree(proc.pid)
+                killed = True
+            time.sleep(0.002)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
+        cpu = usage.ru_utime + usage.ru_stime
+        if killed:  # GNU time was killed with its child: the child's CPU time is not known
+            return wall, (None if TIME else cpu), None, None
         if proc.returncode != 0:
             err.seek(0)
             raise RuntimeError(f"{' '.join(map(str, argv))} failed: {err.read().decode().strip()}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out
+        out.seek(0)
+        text = out.read().decode()
+        rss = None
+        if TIME:
+            rss_file.seek(0)
+            lines = rss_file.read().split()
+            rss = int(lines[-1]) / 1024 if lines and lines[-1].isdigit() else None
+    return wall, cpu, rss, text
+
+
+def _kill_tree(pid: int) -> None:
+    """Kill a process and its children (GNU time's child, when the command runs under it)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    kids = children.read_text().split() if children.exists() else []
+    for kid in kids:
+        try:
+            os.kill(int(kid), 9)
+        except ProcessLookupError:
+            pass
+    try:
+        os.kill(pid, 9)
+    except ProcessLookupError:
+        pass
 
 
 def _commands(name: str, kernel_limit: float, have_dxz: bool) -> dict[str, list[str]]:
@@ -160,9 +207,13 @@ def _commands(name: str, kernel_limit: float, have_dxz: bool) -> dict[str, list[
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="rounds (default 3)")
-    parser.add_argument("--kernel-limit", type=float, default=60.0, help="time limit of the kernel runs (s)")
+    parser.add_argument("--limit", type=float, default=60.0,
+                        help="time limit of the kernel runs (their --time-limit) and of the dxz runs (killed), s")
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
+    parser.add_argument("--report-only", action="store_true", help="rewrite bench_zdd.md from bench_zdd.csv")
     args = parser.parse_args(argv)
+    if args.report_only:
+        return _report_again(args)
     try:
         import dxz  # noqa: F401
 
@@ -171,8 +222,9 @@ def main(argv=None) -> int:
         have_dxz = False
         print("dxz is not installed (pip install dxz): its column is skipped", file=sys.stderr)
     names = args.cases.split(",") if args.cases else list(CASES)
-    commands = {name: _commands(name, args.kernel_limit, have_dxz) for name in names}
-    subprocess.run([str(CLI), "--version"], check=True, capture_output=True)  # warm the file cache
+    commands = {name: _commands(name, args.limit, have_dxz) for name in names}
+    for cmd in _commands("domino-6x6", args.limit, have_dxz).values():  # byte code written, files cached
+        _run(cmd)
     load0 = os.getloadavg()
     rows = []
     for rnd in range(args.repeat):
@@ -180,15 +232,16 @@ def main(argv=None) -> int:
             tools = list(commands[name])
             tools = tools[rnd % len(tools):] + tools[:rnd % len(tools)]  # rotate who goes first
             for tool in tools:
-                wall, cpu, rss, out = _run(commands[name][tool])
-                data = json.loads(out)
+                wall, cpu, rss, out = _run(commands[name][tool], args.limit + 5 if tool == "dxz" else None)
+                data = json.loads(out) if out is not None else {"count": None, "complete": False}
                 stats = data.get("stats", {})
-                rows.append({"case": name, "tool": tool, "round": rnd, "wall": round(wall, 4), "cpu": round(cpu, 4),
-                             "rss_mb": round(rss, 1), "count": data.get("count"),
+                rows.append({"case": name, "tool": tool, "round": rnd, "wall": round(wall, 4),
+                             "cpu": None if cpu is None else round(cpu, 4),
+                             "rss_mb": None if rss is None else round(rss, 1), "count": data.get("count"),
                              "complete": data.get("complete", True), "engine": stats.get("engine", tool),
                              "diagram_nodes": stats.get("diagram_nodes"),
                              "diagram_peak_mb": stats.get("diagram_peak_mb")})
-                print(f"round {rnd} {name:16s} {tool:8s} wall {wall:8.3f} s cpu {cpu:8.3f} s rss {rss:7.1f} MiB "
+                print(f"round {rnd} {name:16s} {tool:8s} wall {wall:8.3f} s cpu {cpu or 0:8.3f} s rss {rss or 0:7.1f} MiB "
                       f"count {data.get('count')}" + ("" if data.get("complete", True) else " (cut)"), flush=True)
     load1 = os.getloadavg()
     sampling = _sampling()
@@ -203,44 +256,75 @@ def main(argv=None) -> int:
     return 0
 
 
+def _report_again(args) -> int:
+    """The report of the rows in ``bench_zdd.csv`` (the load and sampling lines from ``bench_zdd.md``)."""
+    with open(OUT / "bench_zdd.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    for r in rows:
+        r["complete"] = r["complete"] == "True"
+        r["count"] = int(r["count"]) if r["count"] else None
+    old = (OUT / "bench_zdd.md").read_text().splitlines()
+    names = list(dict.fromkeys(r["case"] for r in rows))
+    args.repeat = 1 + max(int(r["round"]) for r in rows)
+    report = _report(rows, names, (0.0,) * 3, (0.0,) * 3, args, None)
+    lines = report.splitlines()
+    lines[0], lines[-2:] = old[0], old[-2:]
+    (OUT / "bench_zdd.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    return 0
+
+
 def _median(rows, name, tool, key):
-    values = [r[key] for r in rows if r["case"] == name and r["tool"] == tool]
-    return statistics.median(values) if values else None
+    values = [r[key] for r in rows if r["case"] == name and r["tool"] == tool and r[key] not in (None, "")]
+    return statistics.median(float(v) for v in values) if values else None
 
 
 def _report(rows, names, load0, load1, args, sampling) -> str:
     tools = [t for t in ("default", "zdd", "kernel", "dxz") if any(r["tool"] == t for r in rows)]
     lines = [f"Medians of {args.repeat} interleaved rounds, whole processes; wall / CPU seconds. "
              f"Load average before {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}, after "
-             f"{load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}. Kernel runs cut at {args.kernel_limit:g} s.", "",
+             f"{load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}. Kernel runs cut at {args.limit:g} s, dxz runs killed at "
+             f"{args.limit + 5:g} s; '>' marks a cut run.", "",
              "| case | count | " + " | ".join(f"{t} wall / CPU" for t in tools)
              + " | default engine | default / best of kernel, zdd (wall, CPU) | default / dxz (wall, CPU) "
                "| zdd nodes, peak MiB (diagram / process) |",
              "|---" * (len(tools) + 6) + "|"]
     for name in names:
-        counts = {r["count"] for r in rows if r["case"] == name and r["complete"]}
+        counts = {r["count"] for r in rows if r["case"] == name and r["complete"] and r["count"] is not None}
         assert len(counts) == 1, f"{name}: the tools disagree: {counts}"
         cells = []
         for t in tools:
             wall, cpu = _median(rows, name, t, "wall"), _median(rows, name, t, "cpu")
-            cut = not all(r["complete"] for r in rows if r["case"] == name and r["tool"] == t)
-            cells.append(f"{'>' if cut else ''}{wall:.3f} / {cpu:.3f}")
+            was_cut = not all(r["complete"] for r in rows if r["case"] == name and r["tool"] == t)
+            cells.append(f"{'>' if was_cut else ''}{wall:.3f} / " + ("-" if cpu is None else f"{cpu:.3f}"))
         engine = next(r["engine"] for r in rows if r["case"] == name and r["tool"] == "default")
 
-        def ratio(a, others, key):
-            best = min(_median(rows, name, o, key) for o in others)
-            return _median(rows, name, a, key) / best
+        def cut(tool):
+            return not all(r["complete"] for r in rows if r["case"] == name and r["tool"] == tool)
 
-        vs_best = f"{ratio('default', ['kernel', 'zdd'], 'wall'):.2f} / {ratio('default', ['kernel', 'zdd'], 'cpu'):.2f}"
-        vs_dxz = (f"{ratio('default', ['dxz'], 'wall'):.2f} / {ratio('default', ['dxz'], 'cpu'):.2f}"
-                  if "dxz" in tools else "-")
+        def ratio(others, key):
+            """default / the best of ``others``; '<=' when that best was cut (its true time is longer)."""
+            known = [o for o in others if _median(rows, name, o, key) is not None]
+            if not known:
+                return "-"
+            best = min(known, key=lambda o: _median(rows, name, o, key))
+            value = _median(rows, name, "default", key) / _median(rows, name, best, key)
+            return f"{'<=' if cut(best) else ''}{value:.2f}"
+
+        vs_best = f"{ratio(['kernel', 'zdd'], 'wall')} / {ratio(['kernel', 'zdd'], 'cpu')}"
+        vs_dxz = f"{ratio(['dxz'], 'wall')} / {ratio(['dxz'], 'cpu')}" if "dxz" in tools else "-"
         zrow = next(r for r in rows if r["case"] == name and r["tool"] == "zdd")
-        mem = f"{zrow['diagram_nodes']}, {zrow['diagram_peak_mb']} / {_median(rows, name, 'zdd', 'rss_mb'):.0f}"
+        rss = [float(r["rss_mb"]) for r in rows
+               if r["case"] == name and r["tool"] == "zdd" and r["rss_mb"] not in (None, "")]
+        mem = f"{zrow['diagram_nodes']}, {zrow['diagram_peak_mb']} / {statistics.median(rss) if rss else '-'}"
         lines.append(f"| {name} | {counts.pop():,} | " + " | ".join(cells) + f" | {engine} | {vs_best} | {vs_dxz} "
                      f"| {mem} |")
+    if sampling is None:
+        return "\n".join(lines + ["", ""])
     lines += ["", f"Sampling (8x8 dominoes, in-process after the count): {sampling['in_process']:.3f} s for 1,000 "
-                  f"uniform samples; whole process `solve --sample 1000` {sampling['sample_wall']:.3f} s wall vs "
-                  f"`--count` {sampling['count_wall']:.3f} s.", ""]
+                  f"uniform samples; whole process `solve --sample 1000 --json` {sampling['sample_wall']:.3f} s wall / "
+                  f"{sampling['sample_cpu']:.3f} s CPU vs `--count` {sampling['count_wall']:.3f} / "
+                  f"{sampling['count_cpu']:.3f} s (medians of 3, interleaved).", ""]
     return "\n".join(lines)
 
 
@@ -258,9 +342,11 @@ def _sampling() -> dict:
     assert len(samples) == 1000
     region, _, use = _files("domino-8x8")
     base = [str(CLI), "solve", "--pieces", "classic", "--region", str(region), "--use", use, "--json"]
-    sample_wall = statistics.median(_run(base + ["--sample", "1000", "--seed", "1"])[0] for _ in range(3))
-    count_wall = statistics.median(_run(base + ["--count", "--max-solutions", "0"])[0] for _ in range(3))
-    return {"in_process": in_process, "sample_wall": sample_wall, "count_wall": count_wall}
+    runs = [(_run(base + ["--sample", "1000", "--seed", "1"]), _run(base + ["--count", "--max-solutions", "0"]))
+            for _ in range(3)]  # interleaved
+    return {"in_process": in_process, "sample_wall": statistics.median(s[0] for s, _ in runs),
+            "sample_cpu": statistics.median(s[1] for s, _ in runs),
+            "count_wall": statistics.median(c[0] for _, c in runs), "count_cpu": statistics.median(c[1] for _, c in runs)}
 
 
 if __name__ == "__main__":

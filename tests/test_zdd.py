@@ -95,6 +95,18 @@ def test_domino_rectangles_against_the_transfer_matrix(shape):
     assert build_diagram(dominoes(*shape)).count() == domino_tilings(*shape)
 
 
+@pytest.mark.parametrize("n", [1, 4, 7, 9])
+def test_aztec_diamonds_have_2_to_the_n_n_plus_1_over_2_tilings(n):
+    # Elkies, Kuperberg, Larsen and Propp (1992): the Aztec diamond of order n (rows of 2, 4, ..., 2n,
+    # 2n, ..., 2 cells, centred) has 2**(n(n+1)/2) domino tilings. An irregular region.
+    cells = []
+    for r in range(2 * n):
+        half = r + 1 if r < n else 2 * n - r
+        cells += [(r, c) for c in range(n - half, n + half)]
+    inst = build_instance([I2] * (len(cells) // 2), Region(tuple(sorted(cells))))
+    assert build_diagram(inst).count() == 2 ** (n * (n + 1) // 2)
+
+
 @pytest.mark.parametrize("n", [3, 7, 12, 20])
 def test_straight_trominoes_in_3_by_n_are_narayanas_numbers(n):
     # Tilings of 3 x n by 1x3 bars: a(n) = a(n-1) + a(n-3), a(0) = a(1) = a(2) = 1 (OEIS A000930).
@@ -486,3 +498,14 @@ def test_cli_sample_without_solution_and_bad_options(run_cli, tmp_path):
                            [["--sample", "2", "--backend", "cpsat"], "sampling needs a decision diagram"]):
         code, _, err = run_cli("solve", "--pieces", "tetrominoes", "--region", region, *extra)
         assert code == 2 and message in err, err
+
+
+def test_exact_cover_command_counts_on_the_diagram_by_default(run_cli, tmp_path):
+    # The 8x8 domino matrix in Knuth's format: 64 primary items, 112 options; 12,988,816 covers.
+    cells = [f"c{r}{c}" for r in range(8) for c in range(8)]
+    options = [f"c{r}{c} c{r}{c + 1}" for r in range(8) for c in range(7)]
+    options += [f"c{r}{c} c{r + 1}{c}" for r in range(7) for c in range(8)]
+    path = tmp_path / "dominoes.dlx"
+    path.write_text(" ".join(cells) + "\n" + "\n".join(options) + "\n")
+    code, out, _ = run_cli("exact-cover", path, "--count", "--max-solutions", "0")
+    assert code == 0 and out.startswith("12988816 exact covers [auto: zdd, ")

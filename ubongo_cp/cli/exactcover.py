@@ -26,7 +26,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--count", action="store_true", help="count all exact covers")
     p.add_argument("--limit", type=int, help="stop after N exact covers")
     p.add_argument("--time-limit", type=float, help="seconds")
-    p.add_argument("--backend", help=f"solver: {', '.join(solver_names())} (default: {DEFAULT_STRATEGY['first']})")
+    p.add_argument("--backend", help=f"solver: {', '.join(solver_names())} (default: {DEFAULT_STRATEGY['first']}; "
+                                     f"{DEFAULT_STRATEGY['count']} for counting)")
     p.add_argument("--json", action="store_true", help="print JSON {count, complete, status, solutions, stats}")
     p.add_argument("--max-solutions", default="20", metavar="N|all",
                    help="with --count: show at most N covers (default 20); 'all' streams every one, holding none")
@@ -40,7 +41,8 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
     matrix = read_exact_cover(args.file)
     most = max_solutions_arg(args.max_solutions)
     limit = (args.limit or None) if args.count else (args.limit or 1)
-    backend = args.backend or DEFAULT_STRATEGY["first"]  # no region: the orbit decomposition never applies
+    # no region: the orbit decomposition never applies; a count may take the decision diagram (``auto``)
+    backend = args.backend or DEFAULT_STRATEGY["count" if args.count else "first"]
     warm_engines(backend, limit)
     streaming = args.count and most is None
     streamed: list[list[str]] = []
@@ -78,8 +80,9 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
     if args.count:
         stopped = "time limit reached" if result.stats.get("timed_out") else "search stopped by --limit"
         exact = "" if result.complete else f" ({stopped}: a lower bound)"
-        print(f"{n} exact cover{'s' if n != 1 else ''}{exact} [{result.backend}, "
-              f"{result.stats.get('wall_seconds', 0):.3f} s]")
+        engine = result.stats.get("engine")
+        ran = result.backend if engine in (None, result.backend) else f"{result.backend}: {engine}"
+        print(f"{n} exact cover{'s' if n != 1 else ''}{exact} [{ran}, {result.stats.get('wall_seconds', 0):.3f} s]")
     for i, cover in enumerate(result.solutions, 1):
         _print_cover(cover, i if args.count else None)
     if args.count and len(result.solutions) + len(streamed) < n:

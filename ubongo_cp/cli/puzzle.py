@@ -233,7 +233,9 @@ def _print_frequencies(result, indent: str = "") -> None:
         never = sum(1 for o in options if freq[o] == 0)
         forced = [o for o in options if total and freq[o] == total]
         best = max(options, key=lambda o: freq[o], default=None)
-        line = f"  {inst.type_piece(t).name}: {len(options)} placements, {never} in no solution"
+        copies = len(inst.types[t])
+        line = (f"  {inst.type_piece(t).name}{f' x{copies}' if copies > 1 else ''}: {len(options)} placements, "
+                f"{never} in no solution")
         if forced:
             line += "; forced: " + " ".join(_fix_text(inst, o) for o in forced)
         elif best is not None and total:
@@ -369,7 +371,8 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
     n = result.count
     if result.status == Status.NO_SOLUTION:
         reason = result.stats.get("reason")
-        print(f"{indent}no solution" + (f" ({reason})" if reason else ""))
+        none = "no completion of the fixed placements" if result.stats.get("fixed") else "no solution"
+        print(f"{indent}{none}" + (f" ({reason})" if reason else ""))
         return
     if result.status == Status.UNKNOWN:
         if result.stats.get("memory_limited"):

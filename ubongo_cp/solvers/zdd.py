@@ -86,15 +86,20 @@ __all__ = ["Diagram", "DiagramTooLarge", "build_diagram", "count_up_to_symmetry"
 
 #: The ``auto`` strategy's trial (:class:`AutoBackend`): search steps of the
 #: diagram builder before the rule looks at the memo's saving.
-TRIAL_STEPS = 8192
+TRIAL_STEPS = 2048
 
 #: The ``auto`` strategy keeps the diagram when, after :data:`TRIAL_STEPS`
 #: steps, the memo has saved at least this factor: (steps Algorithm X would
-#: have taken) / (steps taken). Measured (``benchmarks/bench_zdd.py``): a
-#: diagram step costs about 1.4 kernel nodes; pentomino rectangles sit at
-#: 1.1-1.8 after the trial and end near 1.5, domino and tromino rectangles
-#: are above 3 and climb to hundreds.
-TRIAL_SAVING = 3.0
+#: have taken) / (steps taken). Measured against the DLX kernel
+#: (``benchmarks/bench_zdd.py`` and the saving after 1,024-8,192 steps): the
+#: twelve pentominoes in 3x20, 4x15, 5x12, 6x10 and 8x8 minus its centre
+#: stand at 1.0-2.1 after 2,048 steps (1.3-1.6 when the diagram is done),
+#: where a diagram step costs about what the kernel's 1.4 nodes do, so the
+#: two are within 30 % of each other; two tetromino sets in 8x5 at 2.4, where
+#: the diagram is 3.5x faster; domino and tromino rectangles and the Aztec
+#: diamond at 5-17,000, where it is 10-1,000x faster. A faster kernel raises
+#: the break-even point: measure again and raise this figure.
+TRIAL_SAVING = 2.25
 
 _ST_DONE, _ST_TIME, _ST_MEMORY, _ST_BUDGET = 0, 1, 2, 4
 
@@ -137,7 +142,19 @@ def default_memory_limit() -> int:
 
 
 def peak_rss_mb() -> float:
-    """The process's peak resident set so far, in MiB (``getrusage``)."""
+    """The process's peak resident set so far, in MiB.
+
+    ``VmHWM`` of ``/proc/self/status`` where there is one (Linux: the high-water
+    mark of this program's own memory), else ``getrusage``'s ``ru_maxrss``
+    (which on Linux may include the parent's memory at the fork).
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except (OSError, ValueError, IndexError):
+        pass
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return round(peak / (2**20 if sys.platform == "darwin" else 2**10), 1)
 
@@ -266,7 +283,7 @@ def _empty(instance, fixed, start: float) -> Diagram:
 # --------------------------------------------------------------------- symmetry
 def _cycle_csr(instance, perm: np.ndarray):
     """The instance whose options are the cycles of ``perm`` on the options (see the module docstring)."""
-    n_options = instance.n_options
+    n_options, n_cells = instance.n_options, instance.n_cells
     seen = np.zeros(n_options, dtype=bool)
     indptr, indices, weights = [0], [], []
     for o in range(n_options):
@@ -284,7 +301,7 @@ def _cycle_csr(instance, perm: np.ndarray):
         for q in cycle:
             for i in instance.option_items(q).tolist():
                 uses[i] = uses.get(i, 0) + 1
-        if any(k > 1 for i, k in uses.items() if i < instance.n_cells):
+        if any(k > 1 for i, k in uses.items() if i < n_cells):
             continue  # two of its placements overlap: never part of a cover
         items = sorted(uses)
         indices += items

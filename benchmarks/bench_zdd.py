@@ -263,12 +263,15 @@ def _report_again(args) -> int:
     for r in rows:
         r["complete"] = r["complete"] == "True"
         r["count"] = int(r["count"]) if r["count"] else None
+        if r["tool"] == "dxz" and not r["complete"] and TIME:
+            r["cpu"] = None  # killed with GNU time: its CPU time is not known
     old = (OUT / "bench_zdd.md").read_text().splitlines()
     names = list(dict.fromkeys(r["case"] for r in rows))
     args.repeat = 1 + max(int(r["round"]) for r in rows)
     report = _report(rows, names, (0.0,) * 3, (0.0,) * 3, args, None)
-    lines = report.splitlines()
-    lines[0], lines[-2:] = old[0], old[-2:]
+    lines = report.rstrip().splitlines()
+    lines[0] = old[0]  # the load figures of the run
+    lines += [""] + [line for line in old if line.startswith("Sampling")]
     (OUT / "bench_zdd.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0

@@ -187,7 +187,8 @@ def result_panels(result, cells: Sequence[Cell], *, most: int = 12, prefix: str 
         note = "no solution" if str(result.status) == "no solution" else "not solved (time limit)"
         return [Panel(prefix.rstrip(": "), tuple(cells), None, note)]
     total = f"{result.count}" + ("" if result.complete else "+")
-    return [Panel(f"{prefix}solution {i} of {total}", tuple(cells), s) for i, s in enumerate(shown, 1)]
+    what = "uniform sample" if "samples" in getattr(result, "stats", {}) else "solution"  # drawn from a diagram
+    return [Panel(f"{prefix}{what} {i} of {total}", tuple(cells), s) for i, s in enumerate(shown, 1)]
 
 
 def cell_shares(result):

@@ -61,7 +61,7 @@ class SolveResult:
         a notebook).
     frequencies : numpy.ndarray or None
         When asked for: in how many solutions each option (placement) of
-        the instance occurs, shape (n_options,) (:meth:`.zdd.Diagram.frequencies`).
+        the instance occurs, shape (n_options,) (:meth:`~ubongo_cp.solvers.diagram.Diagram.frequencies`).
     diagram : Diagram or None
         The decision diagram the result was read from, when one was built
         (:mod:`.zdd`): more samples, ranks, frequencies without a new search.
@@ -118,7 +118,7 @@ class SolveResult:
 
 
 #: Solutions a result read from a decision diagram keeps when ``keep`` is not given (the diagram
-#: holds them all, perhaps billions; :meth:`.zdd.Diagram.solutions` lists more).
+#: holds them all, perhaps billions; :meth:`~ubongo_cp.solvers.diagram.Diagram.solutions` lists more).
 DIAGRAM_KEEP = 1000
 
 #: ``on_solution(option_ids) -> bool``: called once per solution; False stops the search.
@@ -143,7 +143,7 @@ class Backend(Protocol):
 class DiagramCapable(Backend, Protocol):
     """A backend that can also build the decision diagram of all solutions (:mod:`.zdd`).
 
-    ``diagram`` returns a :class:`~ubongo_cp.solvers.zdd.Diagram`, None when
+    ``diagram`` returns a :class:`~ubongo_cp.solvers.diagram.Diagram`, None when
     the time limit cut the build, or raises
     :class:`~ubongo_cp.solvers.zdd.DiagramTooLarge`. A backend with a
     ``choose(instance, time_limit=, restrict=)`` method decides by itself
@@ -219,24 +219,25 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         return SolveResult(Status.NO_SOLUTION, [], 0, True, 0,
                            {"wall_seconds": time.perf_counter() - start, "reason": reason}, name, [], instance)
     wants = sample is not None or bool(fixed) or frequencies
-    rule: dict = {}
-    if pieces_used is None and hasattr(backend, "diagram") and (wants or on_solution is None):
-        outcome = _drive_diagram(backend, instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,
-                                 orbits=orbits, on_solution=on_solution, name=name, sample=sample, seed=seed,
-                                 fixed=fixed, frequencies=frequencies, start=start)
-        if isinstance(outcome, SolveResult):
-            return outcome
-        rule = outcome  # the ``auto`` rule chose the kernel: the notes say why
-        if time_limit is not None:
-            time_limit = max(0.0, time_limit - (time.perf_counter() - start))
     decomposition, notes = None, {}
-    if orbits:
+    if orbits and not wants:  # planned once: the diagram of a count and the kernel search both run on it
         plan = orbit_plan(instance) if limit is None or limit == 1 else None
         if plan is not None:
             decomposition = Decomposition(instance, plan)
             notes = decomposition.stats()
         else:
             notes = {"symmetry": "not applicable" if limit is None or limit == 1 else "limit > 1"}
+    rule: dict = {}
+    if pieces_used is None and hasattr(backend, "diagram") and (wants or on_solution is None):
+        restrict = decomposition if not wants and limit is None else None  # a count: the orbits suffice
+        outcome = _drive_diagram(backend, instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,
+                                 restrict=restrict, on_solution=on_solution, name=name, sample=sample, seed=seed,
+                                 fixed=fixed, frequencies=frequencies, start=start)
+        if isinstance(outcome, SolveResult):
+            return outcome
+        rule = outcome  # the ``auto`` rule chose the kernel: the notes say why
+        if time_limit is not None:
+            time_limit = max(0.0, time_limit - (time.perf_counter() - start))
     count = found = 0  # solutions (weighted), solutions searched
     # Burnside's lemma: solutions up to symmetry = (sum over solutions of their stabiliser's order) / |G|;
     # ``stabilised`` accumulates the sum, so the reduced count needs no solution kept in memory.
@@ -311,19 +312,16 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
                        name, kept, instance)
 
 
-def _drive_diagram(backend, instance, *, limit, time_limit, keep, reduce, orbits, on_solution, name, sample, seed,
+def _drive_diagram(backend, instance, *, limit, time_limit, keep, reduce, restrict, on_solution, name, sample, seed,
                    fixed, frequencies, start) -> SolveResult | dict:
-    """:func:`drive` on a diagram backend: the result, or the ``auto`` rule's notes when the kernel should run."""
-    from .orbits import Decomposition, orbit_plan
+    """:func:`drive` on a diagram backend: the result, or the ``auto`` rule's notes when the kernel should run.
+
+    ``restrict``: the orbit decomposition to count on (None: the whole instance).
+    """
     from .zdd import DiagramTooLarge, count_up_to_symmetry, peak_rss_mb
 
     wants = sample is not None or bool(fixed) or frequencies
-    restrict, notes = None, {}
-    if orbits and not wants and limit is None:  # a count: the diagram of the orbit decomposition suffices
-        plan = orbit_plan(instance)
-        if plan is not None:
-            restrict = Decomposition(instance, plan)
-            notes = restrict.stats()
+    notes = restrict.stats() if restrict is not None else {}
     choose = getattr(backend, "choose", None)
     engine = "zdd" if restrict is None else "zdd-symmetry"
 

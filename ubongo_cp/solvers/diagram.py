@@ -56,7 +56,7 @@ def _pick_kernel() -> str:
 
 #: ``"c"`` when the C extension ``_zdd`` (compiled at install) builds and
 #: reads the diagrams, ``"python"`` where it is not built (the pure-Python
-#: builder of :mod:`._zdd_python`: the same diagrams, far slower).
+#: builder ``_zdd_python``: the same diagrams, far slower).
 #: ``UBONGO_CP_ZDD=python`` forces the pure-Python code.
 KERNEL = _pick_kernel()
 
@@ -94,7 +94,7 @@ class Diagram:
     lo: np.ndarray
     hi: np.ndarray
     root: int
-    fixed: tuple[int, ...] = ()
+    fixed: tuple = ()
     option_ids: np.ndarray | None = None
     weight: np.ndarray | None = None
     stats: dict = field(default_factory=dict)
@@ -198,7 +198,7 @@ class Diagram:
         rng = random.Random(seed)
         return [self.solution(rng.randrange(total)) for _ in range(n)]
 
-    def by_optional_items(self) -> dict[tuple[int, ...], int]:
+    def by_optional_items(self) -> dict:
         """Covers grouped by the optional items they use (a diagram built with ``classes=True``).
 
         Returns

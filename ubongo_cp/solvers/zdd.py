@@ -8,7 +8,7 @@ decision diagram [3]_: the family of all exact covers, held in a graph far
 smaller than the list of covers (the 258,584,046,368 domino tilings of the
 10x10 square are 13,552 nodes). From the diagram, without listing solutions:
 
-- the exact count, in arbitrary precision (:meth:`Diagram.count`);
+- the exact count, in arbitrary precision (:meth:`~ubongo_cp.solvers.diagram.Diagram.count`);
 - the count up to the region's symmetries (:func:`count_up_to_symmetry`):
   Burnside's lemma [4]_, ``(1/|G|) x sum over g in G of fix(g)``, where
   ``fix(g)``, the solutions that ``g`` maps onto themselves, is counted by a
@@ -16,12 +16,12 @@ smaller than the list of covers (the 258,584,046,368 domino tilings of the
   cycles of ``g`` on the placements, so its options are those cycles (the
   cycles whose placements do not overlap), each covering its cells and
   using as many copies of each piece type as it holds placements of it;
-- uniform random solutions (:meth:`Diagram.sample`): one uniform random
+- uniform random solutions (:meth:`~ubongo_cp.solvers.diagram.Diagram.sample`): one uniform random
   integer below the count, unranked down the diagram, so every solution is
   equally likely and a seed reproduces the draw;
 - completions of a partial board (``fixed`` options of :func:`build_diagram`):
   the items the fixed placements cover are taken out before the search;
-- the number of solutions holding each placement (:meth:`Diagram.frequencies`):
+- the number of solutions holding each placement (:meth:`~ubongo_cp.solvers.diagram.Diagram.frequencies`):
   a placement in every solution is forced, one in none impossible.
 
 The diagram (:class:`~ubongo_cp.solvers.diagram.Diagram`): a search
@@ -32,7 +32,8 @@ solutions differ and counts add. Nodes equal as triples are shared (a
 unique table).
 
 The search (C extension ``_zdd``, or the pure-Python builder
-:mod:`._zdd_python` where the extension is not built; :data:`KERNEL`) branches only on
+``_zdd_python`` where the extension is not built;
+:data:`~ubongo_cp.solvers.diagram.KERNEL`) branches only on
 items of multiplicity ``[1..1]`` (the region's cells; a piece type with one
 copy), the one with the fewest options left first. A piece type with ``k``
 copies is one counter ``[k..k]`` (``[0..k]`` with optional pieces), lowered
@@ -79,9 +80,8 @@ import numpy as np
 from ..errors import InputError, UbongoError
 from .diagram import KERNEL, Diagram, item_bounds
 
-__all__ = ["Diagram", "DiagramTooLarge", "build_diagram", "count_up_to_symmetry", "fixed_point_counts",
-           "subset_counts", "default_memory_limit", "DiagramBackend", "AutoBackend", "KERNEL", "TRIAL_STEPS",
-           "TRIAL_SAVING"]
+__all__ = ["DiagramTooLarge", "build_diagram", "count_up_to_symmetry", "fixed_point_counts", "subset_counts",
+           "default_memory_limit", "DiagramBackend", "AutoBackend", "TRIAL_STEPS", "TRIAL_SAVING"]
 
 
 #: The ``auto`` strategy's trial (:class:`AutoBackend`): search steps of the
@@ -179,13 +179,13 @@ def build_diagram(instance, *, fixed: Sequence[int] = (), time_limit: float | No
     restrict : Decomposition, optional
         Build on the orbit decomposition's restricted instance
         (:mod:`.orbits`), weighting each representative by its orbit's size:
-        :meth:`Diagram.count` is then the count of the whole instance.
+        :meth:`~ubongo_cp.solvers.diagram.Diagram.count` is then the count of the whole instance.
     csr : tuple, optional
         ``(indptr, indices, weights, lo, hi)`` of a derived instance to build
         instead (:func:`fixed_point_counts`); the diagram's variables are its options.
     classes : bool
         One terminal per distinct solution state (the optional items left):
-        :meth:`Diagram.by_optional_items` counts the covers by the items they use.
+        :meth:`~ubongo_cp.solvers.diagram.Diagram.by_optional_items` counts the covers by the items they use.
 
     Returns
     -------
@@ -373,12 +373,12 @@ def count_up_to_symmetry(instance, count: int, *, time_limit: float | None = Non
 
 
 def subset_counts(instance, *, time_limit: float | None = None,
-                  memory_limit: int | None = None) -> dict[tuple[int, ...], int] | None:
+                  memory_limit: int | None = None) -> dict | None:
     """The covers grouped by the optional items they use, counted on one diagram (the subset analysis).
 
     Built with one terminal per distinct solution state (the optional items
     left), so the paths from the root to each terminal count the covers
-    that use exactly those items (:meth:`Diagram.by_optional_items`);
+    that use exactly those items (:meth:`~ubongo_cp.solvers.diagram.Diagram.by_optional_items`);
     nothing is listed.
 
     Parameters

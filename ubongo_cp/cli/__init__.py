@@ -69,7 +69,10 @@ def main(argv: list[str] | None = None) -> int:
         from .common import check_common
 
         check_common(args)
-        return int(args.func(args) or 0)
+        from ..io import protect_inputs
+
+        with protect_inputs():  # no output may replace a file the command read
+            return int(args.func(args) or 0)
     except UbongoError as exc:
         print(f"ubongo-cp: error: {exc}", file=sys.stderr)
         return 2

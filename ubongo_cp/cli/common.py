@@ -29,7 +29,7 @@ _POSITIVE = ("time_limit", "timer")
 
 #: Options naming files a command writes, and options naming what it reads.
 _OUTPUTS = ("out", "plot", "save", "picture", "record", "draw")
-_INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record")
+_INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record", "spec", "from_census")
 #: For inputs that are directories: the files the command reads from them.
 #: An output may be written into such a directory (``booklet --results OUT
 #: --out OUT/booklet.pdf``, run again) but never over one of these files.
@@ -37,7 +37,11 @@ _READS_FROM_DIRECTORY = {"deck": ("*.toml",), "results": ("tasks.*", "cards.*")}
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
-    """Refuse an output that would overwrite an input, or another output.
+    """Refuse an output that would overwrite an input, or another output, before any work.
+
+    This catches what the options name; files a command finds through its
+    inputs (a card's piece set, a deck's spec) are guarded as they are read
+    (:func:`ubongo_cp.io.protect_inputs`).
 
     ``record`` is an output where the command also has ``--replay``
     (``simulate domino --record``) and an input otherwise (``orion

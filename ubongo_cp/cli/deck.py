@@ -94,7 +94,8 @@ def _cmd_batch(args: argparse.Namespace) -> int:
                             executor=executor, progress=not args.no_progress, orientations=args.orientations,
                             notify=lambda msg: print(msg, file=sys.stderr, flush=True))
     print(outcome.summary.rstrip("\n"))
-    print(f"\n{outcome.ran} task(s) computed, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
+    again = f" ({outcome.recomputed} of them made before with other settings)" if outcome.recomputed else ""
+    print(f"\n{outcome.ran} task(s) computed{again}, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
           f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.parquet, cards.csv, summary.md)")
     return 0
 

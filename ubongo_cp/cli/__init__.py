@@ -70,8 +70,10 @@ def main(argv: list[str] | None = None) -> int:
 
         check_common(args)
         from ..io import protect_inputs
+        from ..pieces import allowed_piece_files
 
-        with protect_inputs():  # no output may replace a file the command read
+        # No output may replace a file the command read; cards read only the piece files they may.
+        with protect_inputs(), allowed_piece_files(getattr(args, "allow_pieces", None) or ()):
             return int(args.func(args) or 0)
     except UbongoError as exc:
         print(f"ubongo-cp: error: {exc}", file=sys.stderr)

@@ -90,6 +90,7 @@ class OutputFolder:
         self._adopt = adopt
         self._fd: int | None = None
         self._marker: dict = {}
+        self._entry: dict = {"source": source, "files": []}  # this command's record, read on entering
         self._created: list[Path] = []
 
     # ------------------------------------------------------------ entering

@@ -27,7 +27,8 @@ voxel ``x = col``, ``y = height - 1 - row``, ``z = 0``.
 
 Reading takes one problem: each ``<shape id count>`` gives ``count`` copies
 of one :class:`Piece` (not told apart, UP-5), named by the shape's ``name``
-or BurrTools' label ``S<id+1>``, and ``<result>`` gives the :class:`Region`.
+(when the names are distinct and hold no space or ``#``) or BurrTools' label
+``S<id+1>``, and ``<result>`` gives the :class:`Region`.
 BurrTools turns pieces in space: a flat piece turned over is its mirror image
 (UP-3), and one drawn standing up (flat in x or y) is turned into the plane,
 as here. Its assembly count is the count up to the region's symmetries.
@@ -60,7 +61,7 @@ from xml.parsers import expat
 from .errors import InputError
 from .geometry import MAX_REGION_CELLS, Cell, is_connected, normalize
 from .io import atomic_write_bytes, read_bytes
-from .pieces import Piece, Region
+from .pieces import Piece, Region, name_problem
 
 __all__ = ["GRID_TYPES", "BurrToolsProblem", "read_xmpuzzle", "write_xmpuzzle"]
 
@@ -496,8 +497,8 @@ class _Puzzle:
         return shape_id
 
     def _names(self, shape_ids: list[int]) -> dict[int, str]:
-        """Piece names: the shapes' names when distinct, else BurrTools' labels ``S<id+1>``."""
+        """Piece names: the shapes' names when distinct and valid piece names, else BurrTools' labels ``S<id+1>``."""
         names = {i: self.shapes[i].name or f"S{i + 1}" for i in shape_ids}
-        if len(set(names.values())) < len(names):
+        if len(set(names.values())) < len(names) or any(name_problem(n) for n in names.values()):
             names = {i: f"S{i + 1}" for i in shape_ids}
         return names

@@ -29,6 +29,7 @@ from .shipped import SHIPPED_PIECE_SETS, piece_set_path
 __all__ = [
     "Piece",
     "PieceSet",
+    "name_problem",
     "Region",
     "resolve_pieces_path",
     "parse_pieces",
@@ -53,6 +54,11 @@ class Piece:
     name: str
     cells: Shape
 
+    def __post_init__(self) -> None:
+        problem = name_problem(self.name)
+        if problem:
+            raise InputError(problem)
+
     @property
     def size(self) -> int:
         """Number of cells."""
@@ -64,6 +70,28 @@ class Piece:
 
     def __str__(self) -> str:
         return f"{self.name}\n{format_grid(self.cells)}"
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a piece, or ``None``.
+
+    A name is not empty and holds no white space and no ``#``: further copies
+    of a piece are labelled ``name#2``, ``name#3``, ... in solutions
+    (:attr:`ubongo_cp.cover.ExactCoverInstance.copy_names`), so a ``#`` in a
+    name could be taken for another piece's copy.
+
+    Examples
+    --------
+    >>> name_problem("L5") is None, name_problem("A#2")
+    (True, "piece name 'A#2' contains '#', which marks a further copy of a piece (A#2 = the second A)")
+    """
+    if not name:
+        return "empty piece name"
+    if any(ch.isspace() for ch in name):
+        return f"piece name {name!r} contains white space"
+    if "#" in name:
+        return f"piece name {name!r} contains '#', which marks a further copy of a piece (A#2 = the second A)"
+    return None
 
 
 _ORIENT_CACHE: dict[tuple[Shape, str], list[Shape]] = {}
@@ -268,8 +296,9 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
         name_line, name = block[0][0], block[0][1].strip()
         if set(name) <= {"#", "."}:
             raise InputError("block has no piece name (its first line is a shape row)", path=path, line=name_line)
-        if any(ch.isspace() for ch in name):
-            raise InputError(f"piece name {name!r} contains white space", path=path, line=name_line)
+        problem = name_problem(name)
+        if problem:
+            raise InputError(problem, path=path, line=name_line)
         if len(block) < 2:
             raise InputError(f"empty shape: piece {name!r} has no rows", path=path, line=name_line)
         if name in first_seen:

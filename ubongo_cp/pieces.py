@@ -296,11 +296,11 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
         name_line, name = block[0][0], block[0][1].strip()
         if set(name) <= {"#", "."}:
             raise InputError("block has no piece name (its first line is a shape row)", path=path, line=name_line)
+        if len(block) < 2:
+            raise InputError(f"empty shape: piece {name!r} has no rows", path=path, line=name_line)
         problem = name_problem(name)
         if problem:
             raise InputError(problem, path=path, line=name_line)
-        if len(block) < 2:
-            raise InputError(f"empty shape: piece {name!r} has no rows", path=path, line=name_line)
         if name in first_seen:
             raise InputError(f"piece {name!r} appears twice (first at line {first_seen[name]})",
                              path=path, line=name_line)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
@@ -214,12 +215,22 @@ def _usable(pieces: Sequence[Piece], area: int, k: int | None) -> list[bool]:
     """Which pieces can be part of a tiling: of a ``k``-subset whose area is ``area`` (any size when ``k`` is None).
 
     A boolean knapsack over the piece sizes, once per distinct size (pieces
-    of one size are alike here): O(sizes x pieces x k x area).
+    of one size are alike here): O(sizes x pieces x k x area), remembered
+    for the last few piece sizes, areas and K (a census asks the same for
+    every region of a size).
     """
-    sizes = [p.size for p in pieces]
+    return list(_usable_sizes(tuple(p.size for p in pieces), area, k))
+
+
+@lru_cache(maxsize=64)
+def _usable_sizes(sizes: tuple[int, ...], area: int, k: int | None) -> tuple[bool, ...]:
+    return tuple(_usable_of_sizes(list(sizes), area, k))
+
+
+def _usable_of_sizes(sizes: list[int], area: int, k: int | None) -> list[bool]:
     if k is None:
         return [s <= area for s in sizes] if sum(sizes) >= area else [False] * len(sizes)
-    if k > len(pieces):
+    if k > len(sizes):
         return [False] * len(sizes)
     verdict: dict[int, bool] = {}
     for size in set(sizes):

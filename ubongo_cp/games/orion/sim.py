@@ -88,14 +88,10 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     refuse_long_job("this tournament", cost, f"{games * len(pairs):,} games", max_cpu_seconds)
     variant = _variant(game)
 
-    def chunk(i: int, j: int) -> tuple:
-        # Game i plays pairing i // games and uses child i of SeedSequence(seed) (what .spawn gives),
-        # made per chunk: nothing is held per game before it is played.
-        todo = [(*pairs[k // games], k % games) for k in range(i, j)]
-        return i, todo, [np.random.SeedSequence(seed, spawn_key=(k,)) for k in range(i, j)], variant
-
-    rows = map_chunks(_tournament_rows, games * len(pairs), chunk, executor=executor, progress=progress,
-                      desc="orion games", unit="game")
+    # A chunk carries only its bounds: its games and their seeds are made by the worker that plays
+    # them, so nothing is held per game before it is played.
+    rows = map_chunks(_tournament_rows, games * len(pairs), lambda i, j: (i, j, pairs, games, seed, variant),
+                      executor=executor, progress=progress, desc="orion games", unit="game")
     return pd.DataFrame(rows)
 
 
@@ -106,9 +102,15 @@ def _variant(game: OrionGame | None):
     return (game.board, game.tiles, game.rules)
 
 
-def _tournament_rows(start: int, todo: Sequence[tuple[str, str, int]],
-                     children: Sequence[np.random.SeedSequence], variant=None) -> list[dict]:
-    """Rows of games ``start .. start + len(todo) - 1`` of :func:`run_tournament`."""
+def _tournament_rows(start: int, stop: int, pairs: Sequence[tuple[str, str]], games: int, seed: int,
+                     variant=None) -> list[dict]:
+    """Rows of games ``start .. stop - 1`` of :func:`run_tournament`.
+
+    Game ``i`` plays pairing ``i // games`` (its ``i % games``-th game) and
+    uses child ``i`` of ``SeedSequence(seed)`` (the child ``spawn`` gives).
+    """
+    todo = [(*pairs[k // games], k % games) for k in range(start, stop)]
+    children = [np.random.SeedSequence(seed, spawn_key=(k,)) for k in range(start, stop)]
     game = OrionGame.get(*variant) if variant else OrionGame.get()
     rows = []
     for gid, ((a, b, g), child) in enumerate(zip(todo, children), start):

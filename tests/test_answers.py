@@ -63,7 +63,7 @@ def test_a_piece_name_with_a_hash_is_refused_where_it_is_written(run_cli, tmp_pa
     # A piece named A#2 would be taken for the second copy of A in solutions.
     pieces = write(tmp_path / "p.txt", "A\n##\n\nA#2\n##\n")
     code, _, err = run_cli("solve", "--pieces", pieces, "--region", EXAMPLES / "duel_board1.txt")
-    one_line_error(code, err, f"{pieces}:4:", "piece name 'A#2' contains '#'")
+    one_line_error(code, err, f"{pieces}:4:", "piece 'A#2' contains '#'")
 
 
 def test_copies_keep_their_labels_apart(run_cli, tmp_path):

@@ -281,9 +281,11 @@ def read_exact_cover(path: str | os.PathLike) -> ExactCoverMatrix:
     InputError
         When the file cannot be read, or as :func:`parse_exact_cover`.
     """
-    from .io import read_text
+    from .io import note_input, read_text
 
-    return parse_exact_cover(read_text(path), path=path)
+    text = read_text(path)
+    note_input(path)
+    return parse_exact_cover(text, path=path)
 
 
 def _check_name(name: str, path, line) -> None:

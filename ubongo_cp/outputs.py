@@ -39,7 +39,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from .errors import InputError
 
@@ -168,7 +168,7 @@ class OutputFolder:
         entry = self._marker["commands"].get(self.command)
         if entry is None:
             adopted = sorted(set(self._adopt(self.path))) if self._adopt is not None else []
-            self._entry = {"source": self.source, "files": adopted}
+            self._entry: dict[str, Any] = {"source": self.source, "files": adopted}
             if adopted:
                 self._marker["commands"][self.command] = self._entry
                 self._save()

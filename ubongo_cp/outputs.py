@@ -90,7 +90,7 @@ class OutputFolder:
         self._adopt = adopt
         self._fd: int | None = None
         self._marker: dict = {}
-        self._entry: dict = {"source": source, "files": []}  # this command's record, read on entering
+        self._entry: dict[str, Any] = {"source": source, "files": []}  # this command's record, read on entering
         self._created: list[Path] = []
 
     # ------------------------------------------------------------ entering
@@ -168,7 +168,7 @@ class OutputFolder:
         entry = self._marker["commands"].get(self.command)
         if entry is None:
             adopted = sorted(set(self._adopt(self.path))) if self._adopt is not None else []
-            self._entry: dict[str, Any] = {"source": self.source, "files": adopted}
+            self._entry = {"source": self.source, "files": adopted}
             if adopted:
                 self._marker["commands"][self.command] = self._entry
                 self._save()

@@ -271,6 +271,10 @@ def test_samples_are_reproducible_by_seed_and_through_solve():
     assert a.option_solutions == b.option_solutions and len(a.solutions) == 5
     assert (a.count, a.complete, a.stats["samples"], a.stats["seed"]) == (8, True, 5, 7)
     assert {tuple(s) for s in a.option_solutions} <= {tuple(s) for s in solve(inst, backend="dlx").option_solutions}
+    # without a seed, one is drawn and recorded: it repeats the draw
+    drawn = solve(inst, sample=20)
+    assert isinstance(drawn.stats["seed"], int)
+    assert solve(inst, sample=20, seed=drawn.stats["seed"]).option_solutions == drawn.option_solutions
     # ranks cover every solution once
     d = a.diagram
     assert sorted(d.solution(r) for r in range(8)) == sorted(d.solutions())
@@ -459,6 +463,11 @@ def test_cli_sample_fix_frequencies(run_cli, tmp_path):
     code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", use, "--sample", "2",
                            "--draw", samples)
     assert code == 0 and out.count("sample ") == 2 and "<svg" in samples.read_text()
+    seed = int(out.split(", seed ")[1].split()[0])  # drawn, printed, and repeated by --seed
+    again = run_cli("solve", "--pieces", "classic", "--region", region, "--use", use, "--sample", "2",
+                    "--seed", str(seed))[1]
+    assert [line for line in again.splitlines() if "[auto" not in line] == \
+        [line for line in out.splitlines() if "[auto" not in line]
 
 
 def _completions_6x6() -> int:

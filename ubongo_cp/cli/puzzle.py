@@ -50,7 +50,8 @@ def add_parsers(sub) -> None:
                                                  "zdd)")
     g.add_argument("--sample", type=int, metavar="N", help="the exact count and N solutions drawn uniformly at "
                                                            "random (each equally likely)")
-    g.add_argument("--seed", type=int, help="seed of --sample (the same seed draws the same solutions)")
+    g.add_argument("--seed", type=int, help="seed of --sample (the same seed draws the same solutions; default: one "
+                                            "drawn and printed)")
     g.add_argument("--fix", action="append", metavar="PIECE@CELLS",
                    help="a piece placed beforehand, e.g. X@1,2;2,1;2,2;2,3;3,2 (row,col of each cell it covers, "
                         "as in the solutions); repeat for more. Counts (--count) or shows the completions")
@@ -391,7 +392,9 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
         if result.complete and result.count_reduced is not None and result.count_reduced != n:
             reduced = f", {result.count_reduced} up to the region's symmetry"
         engine = result.stats.get("engine")
-        ran = result.backend if engine in (None, result.backend) else f"{result.backend}: {engine}"
+        # a strategy that picks a road (auto) names it; zdd-symmetry without a symmetry to use is still itself
+        own = (None, result.backend, result.backend.removesuffix("-symmetry"))
+        ran = result.backend if engine in own else f"{result.backend}: {engine}"
         print(f"{indent}{n} {what}{'s' if n != 1 else ''}{reduced}{exact} "
               f"[{ran}, {result.stats.get('wall_seconds', 0):.3f} s]")
     # One letter per piece copy: copies of a name are keyed name, name#2, ... (UP-5).
@@ -399,6 +402,8 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
     legend = " ".join(f"{ch}={key}" for key, ch in chars.items())
     sampled = "samples" in result.stats
     label = "sample" if sampled else what
+    if sampled:  # the seed, given or drawn: --seed repeats the draw
+        print(f"{indent}uniform random draws: {result.stats['samples']}, seed {result.stats['seed']}")
     shown = result.solutions if not counting or most is None or sampled else result.solutions[:most]
     for i, sol in enumerate(shown, 1):
         art = _draw(sol, chars, region)

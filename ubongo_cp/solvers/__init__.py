@@ -90,7 +90,8 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         Keep this many solutions drawn uniformly at random instead of the
         first ones (a decision diagram is built; ``seed`` makes it reproducible).
     seed : int, optional
-        Seed of ``sample``.
+        Seed of ``sample`` (default: one drawn at random, recorded in
+        ``result.stats["seed"]``).
     fixed : sequence of int
         Option ids (placements, :meth:`~ubongo_cp.cover.ExactCoverInstance.fix`)
         every solution must hold: ``count`` is the number of completions.

@@ -14,6 +14,7 @@ calls it.
 
 from __future__ import annotations
 
+import secrets
 import time
 from dataclasses import dataclass, field
 from itertools import islice
@@ -198,7 +199,9 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         instead of the first ones; the count is the full count. Needs a
         diagram backend (:class:`DiagramCapable`), as do the next two.
     seed : int, optional
-        Seed of the samples (the same seed draws the same solutions).
+        Seed of the samples (the same seed draws the same solutions); when
+        None, one is drawn from the operating system's entropy and recorded
+        in ``stats["seed"]``, so any draw can be repeated.
     fixed : sequence of int
         Options every solution must hold (a partial board): ``count`` is the
         number of completions, and each solution holds them.
@@ -349,6 +352,9 @@ def _drive_diagram(backend, instance, *, limit, time_limit, keep, reduce, restri
         count, complete = limit, False
     n_keep = DIAGRAM_KEEP if keep is None else keep  # the diagram holds them all: listing them is asked for
     kept: list[list[int]] = []
+
+    if sample is not None and seed is None:  # drawn here and recorded in the stats: the draw can be repeated
+        seed = secrets.randbits(32)
 
     def every() -> Iterator[list[int]]:
         if sample is not None:

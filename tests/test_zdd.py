@@ -436,6 +436,16 @@ def test_analyze_on_the_diagram_equals_dlx():
     duel = load_pieces("duel").pieces  # and with K = 4 on a Duel board, where K is not implied by the area
     assert analyze(duel, Region.rectangle(3, 4), None, backend="zdd").subsets == \
         analyze(duel, Region.rectangle(3, 4), None, backend="dlx").subsets
+    # Pieces of no K-subset of the area are left out before the search: the diagram's subsets name the
+    # pieces of the whole set (classic in 3x3 with K = 2: only a tetromino and a pentomino fill 9 cells).
+    from ubongo_cp.analyze import _usable
+
+    square = Region.rectangle(3, 3)
+    assert not all(_usable(CLASSIC.pieces, square.area, 2))
+    reference = analyze(CLASSIC.pieces, square, 2, backend="dlx")
+    assert reference.subsets and {CLASSIC[n].size for s in reference.subsets for n in s.pieces} == {4, 5}
+    for backend in ("zdd", "auto"):
+        assert analyze(CLASSIC.pieces, square, 2, backend=backend).subsets == reference.subsets
 
 
 # ------------------------------------------------------------------ the CLI

@@ -374,6 +374,19 @@ def test_png_folder_keeps_every_file_the_booklet_did_not_write(example_cards, tm
                              "notes.txt", "photos"]
 
 
+def test_a_page_folder_written_before_folders_recorded_their_files_is_taken_over(example_cards, tmp_path):
+    pngs = tmp_path / "pages"
+    make_booklet(example_cards, tmp_path / "b.pdf", png_dir=pngs, dpi=20)
+    (pngs / ".ubongo-cp.json").unlink()              # what an earlier version left
+    (pngs / "holiday.png").write_bytes(b"\x89PNG\r\n\x1a\n a user's photo")
+    make_booklet(example_cards[:2], tmp_path / "b.pdf", png_dir=pngs, dpi=20)
+    # Its pages named like this booklet's (drawn by matplotlib) are replaced; an earlier page this booklet
+    # no longer has is not known to be the booklet's, so it stays, as does the photo.
+    assert listing(pngs) == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png", "holiday.png"]
+    make_booklet(example_cards[:1], tmp_path / "b.pdf", png_dir=pngs, dpi=20)
+    assert listing(pngs) == ["classic_X1_easy.png", "duel_X2_A.png", "holiday.png"]
+
+
 def test_cli_booklet_refuses_to_replace_a_png_it_did_not_write(run_cli, tmp_path):
     # A user's file where a page would go: refused before any drawing, one line naming it, nothing touched.
     pngs = tmp_path / "photos"

@@ -1,7 +1,8 @@
 """Batch runner: solve, count and rate every card side x die face of a deck.
 
 Results are appended to a journal (``tasks.jsonl``, one JSON object per
-finished task, flushed and fsynced) as they arrive, so a run that dies
+finished task, on the disk before the next is awaited: :func:`ubongo_cp.io.append_durably`)
+as they arrive, so a run that dies (or a power loss)
 loses nothing: re-running the same command resumes and skips the tasks
 already in the journal. A row is reused only if everything it depends on
 is the same: the task (card id, side, face and :func:`task_hash`, a hash
@@ -40,6 +41,7 @@ from .cover import task_instance
 from .errors import InputError
 from .executors import Executor, using
 from .geometry import ORIENTATION_MODES
+from .io import append_durably, open_journal
 from .shipped import resolve_deck
 from .outputs import OutputFolder
 from .rate import CHECK_SOLVER, NODE_SOLVER, RATING_SCHEME, rate_instance, rating_modules
@@ -172,6 +174,7 @@ def _read_journal(path: Path) -> dict[tuple, dict]:
         # Drop a line torn by a crash so that new rows start on a line of their own.
         with path.open("r+b") as fh:
             fh.truncate(data.rfind(b"\n") + 1)
+            os.fsync(fh.fileno())
     with path.open(encoding="utf-8") as fh:
         for line in fh:
             try:
@@ -288,7 +291,7 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
                f"({_settings_change(stale[0], settings)})")
 
     ran = 0
-    with journal_path.open("a", encoding="utf-8") as journal, using(executor) as pool:
+    with open_journal(journal_path) as journal, using(executor) as pool:
         pool.warm(worker_modules)
         # Load (or compile) the engines here, before any task's clock and before workers fork
         # (they inherit them), so a time limit never counts the warm-up.
@@ -300,11 +303,9 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
             bar = tqdm(total=total_tasks, unit="task", desc=f"batch {deck_dir.name}", dynamic_ncols=True)
         for rows in pool.map_unordered(rate_card_side, work, on_error=_error_rows, backend=backend,
                                        time_limit=time_limit):
+            append_durably(journal, "".join(json.dumps(row) + "\n" for row in rows))
             for row in rows:
-                journal.write(json.dumps(row) + "\n")
                 done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
-            journal.flush()
-            os.fsync(journal.fileno())
             ran += len(rows)
             if bar is not None:
                 bar.update(len(rows))

@@ -93,6 +93,7 @@ def test_process_pool_gives_the_same_dataset(reference, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(300)
 def test_dask_local_cluster_gives_the_same_dataset(reference, tmp_path):
     ref, _ = reference
     with make_executor("dask", jobs=2) as cluster:  # a real LocalCluster

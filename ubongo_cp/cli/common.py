@@ -121,13 +121,16 @@ def add_executor_arguments(parser: argparse.ArgumentParser, *, default_jobs: int
     parser.add_argument("--jobs", type=int, default=default_jobs, help=jobs_help)
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="dask scheduler address, e.g. tcp://host:8786 (implies --executor dask)")
+    parser.add_argument("--dask-dashboard", action="store_true",
+                        help="with --executor dask and no --scheduler: serve the local cluster's dashboard "
+                             "on 127.0.0.1 (its address is printed); off by default")
 
 
 def executor_from(args: argparse.Namespace) -> Executor:
     """The executor the options of :func:`add_executor_arguments` ask for (use it in a ``with``)."""
     from ..executors import make_executor
 
-    return make_executor(args.executor, jobs=args.jobs, scheduler=args.scheduler)
+    return make_executor(args.executor, jobs=args.jobs, scheduler=args.scheduler, dashboard=args.dask_dashboard)
 
 
 def add_allow_pieces_argument(parser: argparse.ArgumentParser) -> None:

@@ -103,7 +103,7 @@ def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend
         base["settings"] = settings
         try:
             base.update(rate_instance(task_instance(card, face), backend=backend, time_limit=time_limit))
-        except Exception as exc:  # noqa: BLE001 - one bad task must not stop the batch
+        except Exception as exc:
             base.update(status=Status.ERROR.value, error=f"{type(exc).__name__}: {exc}")
         rows.append(base)
     return rows
@@ -164,25 +164,45 @@ class BatchOutcome:
 
 
 def _read_journal(path: Path) -> dict[tuple, dict]:
-    """Rows of an existing journal keyed by (card_id, side, face, task_hash), the last row of a key winning;
-    a torn last line is ignored."""
+    """Rows of an existing journal keyed by (card_id, side, face, task_hash), the last row of a key winning.
+
+    A line that is not such a row (torn by a crash, damaged: not JSON, not an
+    object, a key missing or of the wrong type) is skipped: its task is run
+    again.
+    """
+    from .io import check_regular_file
+
     done: dict[tuple, dict] = {}
     if not path.exists():
         return done
+    check_regular_file(path, "the batch journal (a file)")
     data = path.read_bytes()
     if data and not data.endswith(b"\n"):
         # Drop a line torn by a crash so that new rows start on a line of their own.
         with path.open("r+b") as fh:
             fh.truncate(data.rfind(b"\n") + 1)
             os.fsync(fh.fileno())
-    with path.open(encoding="utf-8") as fh:
+    with path.open(encoding="utf-8", errors="replace") as fh:
         for line in fh:
             try:
                 row = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by a crash: that task is simply run again
-            done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
+            except (ValueError, RecursionError):
+                continue  # a line cut short by a crash, or damaged: that task is simply run again
+            key = _journal_key(row)
+            if key is not None:
+                done[key] = row
     return done
+
+
+def _journal_key(row) -> tuple | None:
+    """A journal row's key (card_id, side, face, task_hash), or None for a line that is not a row."""
+    if not isinstance(row, dict):
+        return None
+    key = tuple(row.get(k) for k in ("card_id", "side", "face", "task_hash"))
+    kinds = (str, str, int, str)
+    if not all(isinstance(v, t) and not isinstance(v, bool) for v, t in zip(key, kinds)):
+        return None
+    return key
 
 
 def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
@@ -291,7 +311,11 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
                f"({_settings_change(stale[0], settings)})")
 
     ran = 0
-    with open_journal(journal_path) as journal, using(executor) as pool:
+    try:
+        journal = open_journal(journal_path)
+    except OSError as exc:  # a read-only folder, a full disk: name the file
+        raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=journal_path) from None
+    with journal, using(executor) as pool:
         pool.warm(worker_modules)
         # Load (or compile) the engines here, before any task's clock and before workers fork
         # (they inherit them), so a time limit never counts the warm-up.
@@ -303,7 +327,10 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
             bar = tqdm(total=total_tasks, unit="task", desc=f"batch {deck_dir.name}", dynamic_ncols=True)
         for rows in pool.map_unordered(rate_card_side, work, on_error=_error_rows, backend=backend,
                                        time_limit=time_limit):
-            append_durably(journal, "".join(json.dumps(row) + "\n" for row in rows))
+            try:
+                append_durably(journal, "".join(json.dumps(row) + "\n" for row in rows))
+            except OSError as exc:  # e.g. the disk is full: the rows written so far are kept
+                raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=journal_path) from None
             for row in rows:
                 done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
             ran += len(rows)

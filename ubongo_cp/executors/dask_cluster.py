@@ -134,14 +134,14 @@ class DaskExecutor(Executor):
             try:
                 yield from fut.result()
                 continue
-            except Exception:  # noqa: BLE001 - re-run the batch one item at a time below
+            except Exception:  # re-run the batch one item at a time below
                 if self._lost():
                     raise
             singles = {self.client.submit(func, *items[i], pure=False, **kwargs): i for i in range(a, z)}
             for single in self._as_completed(singles):
                 try:
                     yield single.result()
-                except Exception as exc:  # noqa: BLE001 - includes KilledWorker
+                except Exception as exc:  # KilledWorker included
                     if on_error is None or self._lost():
                         raise
                     yield on_error(items[singles[single]], exc)
@@ -181,7 +181,7 @@ class DaskExecutor(Executor):
         while not stop.wait(WORKER_CHECK):
             try:
                 n = len(self.client.scheduler_info().get("workers", {}))
-            except Exception:  # noqa: BLE001 - scheduler unreachable: no worker either
+            except Exception:
                 n = 0
             idle = idle + WORKER_CHECK if n == 0 else 0.0
             if idle >= self.worker_timeout:
@@ -251,7 +251,7 @@ def _start_local_cluster(n_workers: int, warm: Sequence[str], dashboard: bool, t
                                               scheduler_kwargs={"dashboard": dashboard})
                 box["client"] = Client(box["cluster"], timeout=f"{timeout}s")
                 box["client"].wait_for_workers(n_workers, timeout=timeout)
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+        except BaseException as exc:  # handed to the caller below
             box["error"] = exc
         finally:
             with lock:
@@ -285,7 +285,7 @@ def _close_started(box: dict) -> None:
             if key in box:
                 try:
                     box[key].close(timeout=5)
-                except Exception:  # noqa: BLE001 - closing what failed to start
+                except Exception:  # closing what failed to start
                     pass
     FORKED_WORKERS.__exit__(None, None, None)
 
@@ -336,7 +336,7 @@ def _connect(address: str, timeout: float):
     def connect() -> None:
         try:
             box["client"] = Client(address, timeout=f"{timeout}s")
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+        except BaseException as exc:
             box["error"] = exc
 
     thread = threading.Thread(target=connect, name="ubongo-cp-dask-connect", daemon=True)

@@ -34,7 +34,7 @@ from .rate import CHECK_SOLVER, NODE_SOLVER, rate_instance, rating_modules
 from .solvers import warm
 from .status import Status
 
-__all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "JOURNAL"]
+__all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "strict_failures", "JOURNAL"]
 
 #: The journal in the output directory: one JSON line per finished task, appended as it arrives.
 JOURNAL = "tasks.jsonl"
@@ -99,6 +99,12 @@ class BatchOutcome:
     seconds : float
         Wall time of the run (seconds).
     out_dir : Path
+    summary : str
+        The text of ``summary.md``.
+    max_solutions : dict of (str, str) -> int
+        Per card side ``(card_id, side)``: the most solutions a task of it may
+        have under its game's deck spec (1 for a side whose tasks must be
+        unique, UP-5); :func:`strict_failures` checks against it.
     """
 
     tasks: Any
@@ -110,6 +116,48 @@ class BatchOutcome:
     out_dir: Path
     summary: str = ""
     extra: dict = field(default_factory=dict)
+    max_solutions: dict = field(default_factory=dict)
+
+
+def strict_failures(outcome: BatchOutcome, max_solutions: int | None = None) -> list[str]:
+    """What fails a strict check of a batch: one line per skipped card file and per task that is not
+    solved (no solution, time-out, error, disagreement) or has more solutions than allowed.
+
+    Parameters
+    ----------
+    outcome : BatchOutcome
+    max_solutions : int, optional
+        The most solutions a task may have; default: each card side's own
+        limit from its deck spec (:attr:`BatchOutcome.max_solutions`: 1 for a
+        side whose tasks must be unique).
+
+    Returns
+    -------
+    list of str
+        Empty when every task passes.
+    """
+    import pandas as pd
+
+    lines = [f"skipped card file: {p.message}" for p in outcome.problems]
+    for row in outcome.tasks.itertuples(index=False):
+        where = f"card {row.card_id} side {row.side} face {row.face} ({' '.join(row.pieces)})"
+        limit = max_solutions or outcome.max_solutions.get((row.card_id, row.side), 1)
+        if row.status != Status.SOLVED:
+            lines.append(f"{where}: {row.status}")
+        elif not pd.isna(row.count) and int(row.count) > limit:
+            what = "not unique" if limit == 1 else f"more than {limit} solutions"
+            lines.append(f"{where}: {int(row.count)} solutions, {what}")
+    return lines
+
+
+def _solution_limit(card: CardSide) -> int:
+    """The most solutions a task of ``card`` may have under its deck spec (1 when unknown)."""
+    from .specs import spec_for_card
+
+    try:
+        return spec_for_card(card.game, card.path).side(card.side).max_solutions
+    except InputError:
+        return 1
 
 
 def _read_journal(path: Path) -> dict[tuple, dict]:
@@ -173,8 +221,8 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     Raises
     ------
     InputError
-        When the deck directory is missing or holds no card file, for an
-        unknown solver name or orientation mode.
+        When the deck directory is missing or holds no card file that can be
+        read, for an unknown solver name or orientation mode.
     """
     from .report import write_reports
 
@@ -184,6 +232,9 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     start = time.perf_counter()
     deck_dir, out = Path(deck_dir), Path(out_dir)
     cards, problems = load_deck(deck_dir)
+    if not cards:
+        raise InputError(f"no card side of the deck could be read ({len(problems)} card file(s) skipped; the first: "
+                         f"{problems[0].message})", path=deck_dir)
     if orientations is not None:
         if orientations not in ORIENTATION_MODES:
             raise InputError(f"orientations must be one of {', '.join(ORIENTATION_MODES)}, got {orientations!r}")
@@ -236,7 +287,9 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         if bar is not None:
             bar.close()
     rows = [done[k] for k in wanted if k in done]
+    order = {card.key: i for i, card in enumerate(cards)}
     tasks_df, cards_df, summary = write_reports(rows, problems, out, deck_name=str(deck_dir),
-                                                seconds=time.perf_counter() - start)
-    return BatchOutcome(tasks_df, cards_df, problems, ran, skipped, time.perf_counter() - start, out, summary)
+                                                seconds=time.perf_counter() - start, order=order)
+    return BatchOutcome(tasks_df, cards_df, problems, ran, skipped, time.perf_counter() - start, out, summary,
+                        max_solutions={card.key: _solution_limit(card) for card in cards})
 

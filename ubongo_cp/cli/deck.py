@@ -61,9 +61,21 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     with executor_from(args) as executor:
         deck = generate_deck(args.game or args.spec, args.out, seed=args.seed, cards=args.cards, command=command,
                              progress=say, executor=executor, candidates=candidates)
+    from ..specs import load_spec
+
+    spec = load_spec(args.game or args.spec)
+    n_cards = args.cards or spec.cards
+    asked_sides = n_cards * len(spec.sides)
+    asked_tasks = n_cards * sum(s.faces for s in spec.sides)
+    if not deck:
+        print(f"ubongo-cp: error: no card side could be generated (0 of {asked_sides}); see the lines above",
+              file=sys.stderr)
+        return 1
     unique = sum(1 for c in deck for n in c.meta["generator"]["solutions"] if n == 1)
     tasks = sum(len(c.tasks) for c in deck)
-    print(f"wrote {len(deck)} card sides ({tasks} tasks, {unique} uniquely solvable) to {args.out} "
+    sides = f"{len(deck)}" + ("" if len(deck) == asked_sides else f" of {asked_sides}")
+    of = "" if tasks == asked_tasks else f" of {asked_tasks}"
+    print(f"wrote {sides} card sides ({tasks}{of} tasks, {unique} uniquely solvable) to {args.out} "
           f"in {time.perf_counter() - start:.1f} s")
     return 0
 
@@ -72,8 +84,9 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 def _add_batch(sub) -> None:
     p = sub.add_parser("batch", help="solve, count and rate every card side x die face of a deck",
                        description="Batch over a deck directory; writes tasks.parquet, tasks.csv, cards.parquet, cards.csv "
-                                   "and summary.md. Re-running resumes from OUT/tasks.jsonl.")
-    p.add_argument("deck", help="deck directory of card-side TOML files")
+                                   "and summary.md. Re-running resumes from OUT/tasks.jsonl. Exit status 0 when it "
+                                   "ran, 1 with --strict when a task fails the check, 2 on bad input.")
+    p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--time-limit", type=float, help="seconds per task and backend")
     p.add_argument("--backend", default=DEFAULT_STRATEGY["rate"],
@@ -81,13 +94,25 @@ def _add_batch(sub) -> None:
     p.add_argument("--orientations", choices=["free", "one-sided", "fixed"],
                    help="solve every task with these orientations (default: each card's 'orientations' key, "
                         "free by UP-3)")
+    p.add_argument("--strict", action="store_true",
+                   help="exit with status 1 when a card file was skipped or a task is unsolvable, not solved, or "
+                        "has more solutions than allowed (for a designer's CI)")
+    p.add_argument("--max-solutions", type=int, metavar="M",
+                   help="with --strict: the most solutions a task may have (default: the deck spec's, 1 for a "
+                        "side whose tasks must be unique)")
     add_executor_arguments(p, default_jobs=None)
     add_progress_argument(p)
     p.set_defaults(func=_cmd_batch)
 
 
 def _cmd_batch(args: argparse.Namespace) -> int:
-    from ..batch import run_batch
+    from ..batch import run_batch, strict_failures
+    from ..errors import InputError
+
+    if args.max_solutions is not None and not args.strict:
+        raise InputError("--max-solutions goes with --strict")
+    if args.max_solutions is not None and args.max_solutions < 1:
+        raise InputError(f"--max-solutions must be at least 1, got {args.max_solutions}")
 
     with executor_from(args) as executor:
         outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
@@ -96,6 +121,14 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     print(outcome.summary.rstrip("\n"))
     print(f"\n{outcome.ran} task(s) computed, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
           f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.parquet, cards.csv, summary.md)")
+    if args.strict:
+        failures = strict_failures(outcome, args.max_solutions)
+        for line in failures:
+            print(f"ubongo-cp: strict: {line}", file=sys.stderr)
+        if failures:
+            print(f"ubongo-cp: strict check failed: {len(failures)} problem(s) in {len(outcome.tasks)} task(s)",
+                  file=sys.stderr)
+            return 1
     return 0
 
 
@@ -104,7 +137,7 @@ def _add_booklet(sub) -> None:
     p = sub.add_parser("booklet", help="printable PDF solution booklet, one A4 page per card side",
                        description="Write a printable PDF booklet of a deck: one A4 page per card side with the "
                                    "region, the task table and every task's solution (UP-1, UP-2).")
-    p.add_argument("deck", help="deck directory of card-side TOML files")
+    p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
     p.add_argument("--out", required=True, help="PDF file to write")
     p.add_argument("--png", help="also write one PNG per page into this directory")
     p.add_argument("--results", help="batch output directory (or tasks.parquet) to reuse solutions and ratings")

@@ -41,6 +41,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from ..cards import card_id_key
 from ..errors import InputError
 from ..specs import game_spec
 
@@ -60,11 +61,6 @@ __all__ = [
 REQUIRED_COLUMNS = ("card_id", "side", "face", "status", "difficulty")
 
 _STATUSES = ("solved", "no solution", "unknown")
-
-
-def _card_key(card_id: str):
-    """Sort card ids numerically when they are numbers ("2" before "10")."""
-    return (0, int(card_id), card_id) if card_id.isdigit() else (1, 0, card_id)
 
 
 class TaskDeck:
@@ -166,7 +162,7 @@ class TaskDeck:
             rows = np.flatnonzero(side == s)
             if len(rows) == 0:
                 continue
-            ids = sorted(set(card[rows]), key=_card_key)
+            ids = sorted(set(card[rows]), key=card_id_key)
             index = {c: k for k, c in enumerate(ids)}
             arr = np.full((len(ids), faces_of[s]), np.nan)
             for i in rows:

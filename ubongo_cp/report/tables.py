@@ -62,7 +62,7 @@ CARD_DTYPES: dict[str, object] = {
     "card_id": "string", "side": "string", "game": "string", "area": "Int64", "tasks": "Int64",
     "solved": "Int64", "unique": "Int64", "unsolvable": "Int64", "failed": "Int64",
     "difficulty_mean": "float64", "difficulty_min": "float64", "difficulty_max": "float64",
-    "count_mean": "float64", "seconds": "float64",
+    "count_mean": "float64", "seconds": "float64", "distinct_pieces": "Int64", "piece_use": "string",
 }
 #: Column names of the card table, in file order.
 CARD_COLUMNS = list(CARD_DTYPES)

@@ -195,3 +195,41 @@ def test_strict_counts_skipped_card_files(deck, tmp_path):
     out = run_batch(deck, tmp_path / "res", progress=False)
     problems = strict_failures(out, max_solutions=4)
     assert len(problems) == 5 and problems[0].startswith("skipped card file: ") and "Q9" in problems[0]
+
+
+# ---------------------------------------------------------------- the game simulators on a designer's deck
+
+def test_simulators_run_a_designers_deck(deck, tmp_path, run_cli):
+    import shutil
+
+    from ubongo_cp.games.duel.state import DuelState
+    from ubongo_cp.games.tasks import as_deck
+    from ubongo_cp.games.ubongo.state import UbongoState
+
+    assert run_cli("batch", deck, "--out", tmp_path / "res", "--no-progress")[0] == 0
+    assert (tmp_path / "res" / "deck.toml").is_file()     # the batch keeps the game's spec beside its tables
+    code, out, err = run_cli("simulate", "ubongo", "--tasks", tmp_path / "res" / "tasks.csv", "--players", "2",
+                             "--all-cards", "--games", "20", "--side", "alpha", "--no-progress")
+    assert code == 0, err
+    assert "20 gem games, 2 players, alpha side" in out
+    code, out, err = run_cli("simulate", "duel", "--tasks", tmp_path / "res", "--games", "20", "--no-progress")
+    assert code == 0, err
+    assert "20 Duel matches, side zeta" in out           # the spec's first side by default
+    # The die has the spec's 4 faces, not the shipped games' 6 or 20.
+    rated = as_deck(tmp_path / "res")
+    assert rated.game == "orderly" and rated.cards == {"zeta": ["1", "2"], "alpha": ["1", "10"]}
+    assert len(DuelState(rated, "zeta").chance_outcomes()) == 4
+    gem = UbongoState(rated, 2, "alpha", all_cards=True, pawns=(0, 1))
+    assert [a for a, _ in gem.chance_outcomes()] == [0, 1, 2, 3]
+    # A side the spec does not have, and a table whose game nobody describes: one clear line each.
+    code, _, err = run_cli("simulate", "duel", "--tasks", tmp_path / "res", "--side", "bloom", "--games", "2")
+    assert code == 2 and "side 'bloom' is not one of zeta, alpha" in err
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    shutil.copy(tmp_path / "res" / "tasks.csv", alone)
+    code, _, err = run_cli("simulate", "duel", "--tasks", alone / "tasks.csv", "--games", "2")
+    assert code == 2 and "game 'orderly' is not a shipped game" in err and "--spec DECK.toml" in err
+    # ... which --spec settles.
+    code, _, err = run_cli("simulate", "duel", "--tasks", alone / "tasks.csv", "--games", "2", "--spec",
+                           deck / "deck.toml", "--no-progress")
+    assert code == 0, err

@@ -150,6 +150,17 @@ def strict_failures(outcome: BatchOutcome, max_solutions: int | None = None) -> 
     return lines
 
 
+def _copy_spec(deck_dir: Path, out: Path) -> None:
+    """A designer's deck: its ``deck.toml`` (and piece set) beside the tables, so that the game simulators
+    know the game (:func:`ubongo_cp.games.tasks.spec_for_table`)."""
+    from .shipped import resolve_deck
+    from .specs import DECK_SPEC_FILE, load_spec, write_spec_copy
+
+    spec_file = resolve_deck(deck_dir) / DECK_SPEC_FILE
+    if spec_file.is_file() and spec_file.resolve() != (out / DECK_SPEC_FILE).resolve():
+        write_spec_copy(load_spec(spec_file), out)
+
+
 def _solution_limit(card: CardSide) -> int:
     """The most solutions a task of ``card`` may have under its deck spec (1 when unknown)."""
     from .specs import spec_for_card
@@ -193,7 +204,8 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     out_dir : path
         Output directory (created); holds ``tasks.jsonl`` (journal),
         ``tasks.parquet``, ``tasks.csv``, ``cards.parquet``, ``cards.csv``, ``summary.md``
-        (:mod:`ubongo_cp.report`).
+        (:mod:`ubongo_cp.report`) and, for a deck with a ``deck.toml`` (a
+        designer's game), a copy of it (and of its piece set as ``pieces.txt``).
     time_limit : float, optional
         Seconds per task and backend; time-outs are recorded as ``"timeout"``.
     backend : str
@@ -242,6 +254,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     if out.exists() and not out.is_dir():
         raise InputError("is a file, expected a directory for the results", path=out)
     out.mkdir(parents=True, exist_ok=True)
+    _copy_spec(deck_dir, out)
     journal_path = out / JOURNAL
     done = _read_journal(journal_path)
     wanted: dict[tuple, None] = {}

@@ -52,7 +52,7 @@ from .executors import Executor, using
 from .geometry import Cell, is_connected, normalize
 from .pieces import Region, load_pieces
 from .shipped import SHIPPED_PIECE_SETS
-from .specs import DECK_SPEC_FILE, SHIPPED_SPECS, DeckSpec, SideSpec, load_spec
+from .specs import DECK_SPEC_FILE, SHIPPED_SPECS, DeckSpec, SideSpec, load_spec, write_spec_copy
 
 __all__ = ["random_region", "find_region", "region_key", "spread_candidates", "SideSearch", "generate_deck"]
 
@@ -259,25 +259,6 @@ def _check_out_dir(out: Path, names: set[str]) -> None:
                          "choose an empty directory", path=out)
 
 
-def _write_spec_copy(spec: DeckSpec, out: Path) -> str:
-    """Copy a custom spec (and a piece-set file) into the deck directory; returns the cards' ``pieces`` value.
-
-    The deck directory is then self-contained: its cards name ``pieces.txt``
-    beside them (or a shipped set), and ``deck.toml`` gives their game's facts.
-    """
-    import re
-
-    from .io import atomic_write_text, read_text
-
-    pieces_ref = spec.pieces
-    if spec.pieces not in SHIPPED_PIECE_SETS:
-        atomic_write_text(out / "pieces.txt", read_text(spec.pieces_path()))
-        pieces_ref = "pieces.txt"
-    text = re.sub(r'(?m)^(\s*pieces\s*=\s*).*$', f'\\g<1>"{pieces_ref}"', spec.text, count=1)
-    atomic_write_text(out / DECK_SPEC_FILE, text)
-    return pieces_ref
-
-
 def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike | None, *, seed: int = 0,
                   cards: int | None = None, command: str | None = None,
                   progress: Callable[[str], None] | None = None, executor: Executor | None = None,
@@ -340,7 +321,7 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
         _check_out_dir(out, {f"{spec.card_id(i)}_{side.name}.toml" for i in range(spec.cards) for side in spec.sides})
     pieces_ref = spec.pieces if spec.pieces in SHIPPED_PIECE_SETS else spec.pieces_path()
     if out is not None and (spec.game not in SHIPPED_SPECS or spec.pieces not in SHIPPED_PIECE_SETS):
-        pieces_ref = _write_spec_copy(spec, out)
+        pieces_ref = write_spec_copy(spec, out)
     sides = [(i, side) for i in range(spec.cards) for side in spec.sides]
     # Two seeds per card side: one for its region search, one for picking its tasks.
     children = np.random.SeedSequence(seed).spawn(2 * len(sides))

@@ -50,7 +50,7 @@ from .geometry import ORIENTATION_MODES
 from .shipped import data_dir
 
 __all__ = ["SideSpec", "DeckSpec", "SHIPPED_SPECS", "DECK_SPEC_FILE", "load_spec", "parse_spec", "game_spec",
-           "spec_for_card"]
+           "spec_for_card", "write_spec_copy"]
 
 #: The shipped deck specs (``data/specs/<name>.toml``): the two games.
 SHIPPED_SPECS = ("classic", "duel")
@@ -243,6 +243,32 @@ def spec_for_card(game: str, card_path: str | os.PathLike | None) -> DeckSpec:
 @lru_cache(maxsize=64)
 def _spec_file_cached(path: str, mtime_ns: int) -> DeckSpec:
     return load_spec(path)
+
+
+def write_spec_copy(spec: DeckSpec, out: str | os.PathLike) -> str:
+    """Copy a spec as ``deck.toml`` (and its piece-set file as ``pieces.txt``) into directory ``out``.
+
+    A generated deck directory is then self-contained (its cards name
+    ``pieces.txt`` beside them, or a shipped set, and ``deck.toml`` gives
+    their game's facts), and a batch output directory tells the game
+    simulators which game its tables are of.
+
+    Returns
+    -------
+    str
+        The ``pieces`` value of the copy: a shipped set's name or ``"pieces.txt"``.
+    """
+    from .io import atomic_write_text, read_text
+    from .shipped import SHIPPED_PIECE_SETS
+
+    out = Path(out)
+    pieces_ref = spec.pieces
+    if spec.pieces not in SHIPPED_PIECE_SETS:
+        atomic_write_text(out / "pieces.txt", read_text(spec.pieces_path()))
+        pieces_ref = "pieces.txt"
+    text = re.sub(r'(?m)^(\s*pieces\s*=\s*).*$', f'\\g<1>"{pieces_ref}"', spec.text, count=1)
+    atomic_write_text(out / DECK_SPEC_FILE, text)
+    return pieces_ref
 
 
 def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:

@@ -44,6 +44,9 @@ class TaskView:
         Difficulty score from the batch runner, when known.
     more : tuple of dict
         Further solutions, when every solution is to be drawn (``all_solutions``).
+    legend : str
+        What ``difficulty`` means, when it is not the toolkit's own rating
+        (a fitted difficulty model's description); empty otherwise.
     """
 
     face: int
@@ -54,6 +57,7 @@ class TaskView:
     count_is_lower_bound: bool = False
     difficulty: float | None = None
     more: tuple = ()
+    legend: str = ""
 
     @property
     def solutions(self) -> list[dict[str, list[Cell]]]:

@@ -233,3 +233,39 @@ def test_simulators_run_a_designers_deck(deck, tmp_path, run_cli):
     code, _, err = run_cli("simulate", "duel", "--tasks", alone / "tasks.csv", "--games", "2", "--spec",
                            deck / "deck.toml", "--no-progress")
     assert code == 0, err
+
+
+# ---------------------------------------------------------------- one image per card side, at true scale
+
+def test_cards_png_and_svg_are_one_image_per_card_side_at_true_scale(deck, tmp_path, run_cli):
+    import re
+
+    from matplotlib.image import imread
+    from PIL import Image
+
+    from ubongo_cp.draw.card import CardFace
+
+    (tmp_path / "img").mkdir()
+    (tmp_path / "img" / "keep.txt").write_text("mine")
+    code, out, err = run_cli("cards", deck, "--png", tmp_path / "img", "--svg", tmp_path / "svg", "--cell-mm", "15",
+                             "--dpi", "200", "--no-progress")
+    assert code == 0, err
+    assert "wrote 4 PNG image(s) at 15 mm per cell" in out and "wrote 4 SVG image(s)" in out
+    assert sorted(p.name for p in (tmp_path / "img").iterdir()) == [
+        "keep.txt", "orderly_10_alpha.png", "orderly_1_alpha.png", "orderly_1_zeta.png", "orderly_2_zeta.png"]
+    cards, _ = load_deck(deck)
+    face = CardFace(cards[0], 15.0)
+    png = tmp_path / "img" / "orderly_1_zeta.png"
+    # Pixels: the card's size in mm at 200 dots per inch (matplotlib drops the fraction of a pixel); the file
+    # says 200 dpi, so it prints at that size.
+    height, width = imread(png).shape[:2]
+    assert abs(width - face.width / 25.4 * 200) < 1 and abs(height - face.height / 25.4 * 200) < 1
+    assert [round(v) for v in Image.open(png).info["dpi"]] == [200, 200]
+    # SVG: sized in points (1/72 inch) to the card's mm.
+    svg = (tmp_path / "svg" / "orderly_1_zeta.svg").read_text()
+    w_pt, h_pt = (float(v) for v in re.search(r'<svg[^>]*width="([\d.]+)pt" height="([\d.]+)pt"', svg).groups())
+    assert abs(w_pt - face.width * 72 / 25.4) < 0.01 and abs(h_pt - face.height * 72 / 25.4) < 0.01
+    assert (tmp_path / "img" / "keep.txt").read_text() == "mine"
+    # Nothing asked for: one clear line.
+    code, _, err = run_cli("cards", deck)
+    assert code == 2 and "give --out FILE.pdf, --png DIR or --svg DIR" in err

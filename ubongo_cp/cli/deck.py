@@ -177,8 +177,12 @@ def _add_cards(sub) -> None:
                                    "--cell-mm millimetres per cell and its die-face table, several per A4 page with "
                                    "cut marks, then the pieces at the same scale to cut out. No solutions. Print at "
                                    "actual size (100 %%).")
-    p.add_argument("deck", help="deck directory of card-side TOML files (or a shipped deck name)")
-    p.add_argument("--out", required=True, help="PDF file to write")
+    p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
+    p.add_argument("--out", help="PDF file to write")
+    p.add_argument("--png", metavar="DIR", help="also (or instead) write one PNG per card side at true scale into "
+                                                "DIR, for a print service (--dpi, default 300)")
+    p.add_argument("--svg", metavar="DIR", help="also (or instead) write one SVG per card side at true scale into DIR")
+    p.add_argument("--dpi", type=int, default=300, help="resolution of the --png images (default 300)")
     p.add_argument("--cell-mm", type=float, default=DEFAULT_CELL_MM,
                    help=f"size of a cell on paper in mm (default {DEFAULT_CELL_MM:g}, an estimate of the "
                         "physical games' pieces: measure yours)")
@@ -192,13 +196,27 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     from ..cards import load_deck
     from ..errors import InputError
 
+    from ..booklet.playtest import write_card_images
+
     if not args.cell_mm > 0 or args.cell_mm != args.cell_mm:
         raise InputError(f"--cell-mm must be a positive number of millimetres, got {args.cell_mm}")
+    if not (args.out or args.png or args.svg):
+        raise InputError("give --out FILE.pdf, --png DIR or --svg DIR (or several)")
+    if args.dpi < 1:
+        raise InputError(f"--dpi must be at least 1, got {args.dpi}")
     cards, problems = load_deck(args.deck)
     for prob in problems:
         print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
-    card_pages, piece_pages = make_playtest_cards(cards, args.out, cell_mm=args.cell_mm, pieces=not args.no_pieces,
-                                                  progress=not args.no_progress)
-    print(f"wrote {len(cards)} card side(s) on {card_pages} page(s)"
-          + (f" and the pieces on {piece_pages} page(s)" if piece_pages else "") + f" to {args.out}")
+    if not cards:
+        raise InputError("no card side of the deck could be read", path=args.deck)
+    if args.out:
+        card_pages, piece_pages = make_playtest_cards(cards, args.out, cell_mm=args.cell_mm,
+                                                      pieces=not args.no_pieces, progress=not args.no_progress)
+        print(f"wrote {len(cards)} card side(s) on {card_pages} page(s)"
+              + (f" and the pieces on {piece_pages} page(s)" if piece_pages else "") + f" to {args.out}")
+    for fmt, where in (("png", args.png), ("svg", args.svg)):
+        if where:
+            files = write_card_images(cards, where, fmt, cell_mm=args.cell_mm, dpi=args.dpi,
+                                      progress=not args.no_progress)
+            print(f"wrote {len(files)} {fmt.upper()} image(s) at {args.cell_mm:g} mm per cell to {where}")
     return 0

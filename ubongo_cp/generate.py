@@ -230,7 +230,7 @@ def find_region(seed: np.random.SeedSequence, pieces: str, side: SideSpec,
             region = random_region(rng, area, side.max_rows, side.max_cols)
         if exclude and region_key(region) in exclude:
             continue
-        result = analyze(piece_set.pieces, region, side.pieces_per_task, mode=side.orientations)
+        result = analyze(piece_set.pieces, region, side.pieces_per_task, mode=side.orientations, copies=side.copies)
         ok = _acceptable(result.subsets, side, piece_set.pieces, region)
         if len(ok) >= side.faces:
             return SideSearch(region, sorted(ok, key=lambda s: s.count) if not side.unique else ok, tried, True)

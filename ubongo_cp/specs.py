@@ -28,6 +28,8 @@ File format (every key but the ones marked optional is required)::
     # max_solutions = 3          #   every task has 1..3 solutions (fewest preferred)
     difficulty = [2.0, 6.0]      # optional: band of the rating's difficulty (ubongo_cp.rate)
     orientations = "free"        # optional: free (UP-3) | one-sided | fixed
+    copies = 1                   # optional: a piece may appear up to this many times in one task
+                                 #   (2 or more: tasks are multisets, e.g. ["I3", "I3", "L3"])
     attempts = 400               # optional: regions tried before the side gives up
 
 A deck directory written by ``ubongo-cp generate --spec`` holds a copy of its
@@ -42,7 +44,6 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations
 from pathlib import Path
 
 from .errors import InputError
@@ -59,7 +60,7 @@ DECK_SPEC_FILE = "deck.toml"
 
 _TOP_KEYS = {"game", "title", "pieces", "cards", "card_ids", "die_rule", "sides"}
 _SIDE_KEYS = {"name", "pieces_per_task", "faces", "max_rows", "max_cols", "cells", "unique", "max_solutions",
-              "difficulty", "orientations", "attempts"}
+              "difficulty", "orientations", "copies", "attempts"}
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,10 @@ class SideSpec:
         ``"free"`` (rule UP-3), ``"one-sided"`` or ``"fixed"``.
     attempts : int
         Candidate regions tried before the side gives up.
+    copies : int
+        How many times one piece may appear in a task (1: a task is a set of
+        pieces; more: a multiset; tilings that only swap two copies count
+        once, UP-5).
     """
 
     name: str
@@ -101,6 +106,7 @@ class SideSpec:
     difficulty: tuple[float, float] | None = None
     orientations: str = "free"
     attempts: int = 400
+    copies: int = 1
 
     @property
     def areas(self) -> tuple[int, ...]:
@@ -271,6 +277,24 @@ def write_spec_copy(spec: DeckSpec, out: str | os.PathLike) -> str:
     return pieces_ref
 
 
+def _task_areas(sizes: list[int], k: int, copies: int) -> set[int]:
+    """The areas K pieces of these sizes can cover, each piece used at most ``copies`` times (dynamic programming).
+
+    Examples
+    --------
+    >>> sorted(_task_areas([2, 3], 2, 1)), sorted(_task_areas([2, 3], 2, 2))
+    ([5], [4, 5, 6])
+    """
+    reach: list[set[int]] = [{0}] + [set() for _ in range(k)]
+    for size in sizes:
+        new = [set(r) for r in reach]
+        for times in range(1, copies + 1):
+            for j in range(times, k + 1):
+                new[j] |= {a + size * times for a in reach[j - times]}
+        reach = new
+    return reach[k]
+
+
 def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     """Parse and validate a deck spec (see the module docstring for the format).
 
@@ -279,7 +303,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     InputError
         Naming the file and line: TOML syntax, a missing, unknown or mistyped
         key, a value out of range (cards, faces, K, box), a piece set that
-        cannot be read or has fewer than K pieces, a side whose K pieces can
+        cannot be read or has fewer than K pieces (times ``copies``), a side whose K pieces can
         never fill its box or whose cell range no K pieces can cover, a
         difficulty band with min > max, an unknown orientation mode.
     """
@@ -352,14 +376,18 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         faces = get(raw, "faces", int, where=where, nth=n)
         rows = get(raw, "max_rows", int, where=where, nth=n)
         cols = get(raw, "max_cols", int, where=where, nth=n)
-        if not 1 <= k <= len(sizes):
-            fail(f"{where}pieces_per_task must be 1..{len(sizes)} (the piece set has {len(sizes)} pieces), "
-                 f"got {k}", "pieces_per_task", n)
+        copies = get(raw, "copies", int, default=1, where=where, nth=n)
+        if not 1 <= copies <= 100:
+            fail(f"{where}copies must be 1..100, got {copies}", "copies", n)
+        pool = sorted(sizes * copies)      # the piece sizes a task draws from, each piece up to ``copies`` times
+        if not 1 <= k <= len(pool):
+            fail(f"{where}pieces_per_task must be 1..{len(pool)} (the piece set has {len(sizes)} pieces"
+                 + (f", {copies} copies each" if copies > 1 else "") + f"), got {k}", "pieces_per_task", n)
         if not 1 <= faces <= 1000:
             fail(f"{where}faces must be 1..1000, got {faces}", "faces", n)
         if rows < 1 or cols < 1:
             fail(f"{where}the box {rows}x{cols} has no cells", "max_rows", n)
-        low, high = sum(sizes[:k]), sum(sizes[-k:])
+        low, high = sum(pool[:k]), sum(pool[-k:])
         if low > rows * cols:
             fail(f"{where}the {k} smallest pieces cover {low} cells, more than the {rows}x{cols} box holds",
                  "max_rows", n)
@@ -372,7 +400,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if cells[1] < low or cells[0] > high:
             fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells (they cover {low}..{high})",
                  "cells", n)
-        if not any(cells[0] <= sum(c) <= cells[1] for c in combinations(sizes, k)):
+        if not any(cells[0] <= area <= cells[1] for area in _task_areas(sizes, k, copies)):
             fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells", "cells", n)
         unique = get(raw, "unique", bool, default="absent", where=where, nth=n)
         has_max = "max_solutions" in raw
@@ -401,5 +429,5 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if not 1 <= attempts <= 1_000_000:
             fail(f"{where}attempts must be 1..1000000, got {attempts}", "attempts", n)
         sides.append(SideSpec(name, k, faces, rows, cols, (cells[0], cells[1]), bool(unique),
-                              1 if unique else max_solutions, band, mode, attempts))
+                              1 if unique else max_solutions, band, mode, attempts, copies))
     return DeckSpec(game, title, pieces, cards, tuple(sides), card_ids, die_rule, path, text)

@@ -194,7 +194,7 @@ def _read_journal(path: Path) -> dict[tuple, dict]:
 def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
               time_limit: float | None = None, backend: str = NODE_SOLVER, executor: Executor | None = None,
               progress: bool = True, notify: Callable[[str], None] | None = None,
-              orientations: str | None = None) -> BatchOutcome:
+              orientations: str | None = None, difficulty_model=None) -> BatchOutcome:
     """Solve, count and rate every task of a deck; write the tables.
 
     Parameters
@@ -225,6 +225,11 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         Solve every task in this orientation mode instead of each card's own
         ``orientations`` (default: the card's; free by UP-3). The mode is
         part of the task hash, so a resumed run never reuses rows of another mode.
+    difficulty_model : DifficultyModel or path, optional
+        Rate with a model fitted to playtest times (:mod:`ubongo_cp.calibrate`,
+        ``ubongo-cp calibrate``): the tables' ``difficulty`` is then its
+        predicted seconds. Applied to the finished rows, so a resumed run
+        may use another model (or none).
 
     Returns
     -------
@@ -234,11 +239,16 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     ------
     InputError
         When the deck directory is missing or holds no card file that can be
-        read, for an unknown solver name or orientation mode.
+        read, for an unknown solver name or orientation mode, or a model file
+        that cannot be read.
     """
     from .report import write_reports
 
     worker_modules = rating_modules(backend)  # also checks the name before any work
+    if difficulty_model is not None and not hasattr(difficulty_model, "predict_seconds"):
+        from .calibrate import load_model
+
+        difficulty_model = load_model(difficulty_model)
     if time_limit is not None and not time_limit > 0:
         raise InputError(f"the time limit must be a positive number of seconds, got {time_limit}")
     start = time.perf_counter()
@@ -302,7 +312,8 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     rows = [done[k] for k in wanted if k in done]
     order = {card.key: i for i, card in enumerate(cards)}
     tasks_df, cards_df, summary = write_reports(rows, problems, out, deck_name=str(deck_dir),
-                                                seconds=time.perf_counter() - start, order=order)
+                                                seconds=time.perf_counter() - start, order=order,
+                                                difficulty_model=difficulty_model)
     return BatchOutcome(tasks_df, cards_df, problems, ran, skipped, time.perf_counter() - start, out, summary,
                         max_solutions={card.key: _solution_limit(card) for card in cards})
 

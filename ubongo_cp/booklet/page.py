@@ -21,6 +21,7 @@ from ..draw.canvas import (INK, MUTED, Canvas, base_name, colour_of, icon_shape,
                            text_width_mm)
 from ..draw.puzzle import (ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region, draw_solution,
                            draw_unsolved, icon_scale)
+from ..rate import RATING_LEGEND
 from ..status import Status
 from .layout import PAGE_MM, Layout
 from .views import TaskView
@@ -63,7 +64,7 @@ def render_pages(card: CardSide, views: Sequence[TaskView], *, page: int | None 
     number; see :func:`render_page` for the rest.
     """
     items = [(v, k) for v in views for k in range(1, max(1, len(v.solutions)) + 1)]
-    legend = next((v.legend for v in views if v.legend), DIFFICULTY_LEGEND)
+    legend = next((v.legend for v in views if v.legend), RATING_LEGEND)   # what the difficulty numbers mean
     layout = Layout(len(views), len(items))
     spots = layout.panel_origins(len(items))
     colours = piece_colours(card.piece_set.names)
@@ -109,10 +110,6 @@ def _difficulty_text(view: TaskView) -> str:
     d = view.difficulty
     return "" if d is None else f"{d:.1f}"
 
-
-#: What the difficulty column means (:mod:`ubongo_cp.rate`), written under the footer of a page that shows one.
-DIFFICULTY_LEGEND = ("difficulty: log\u2082(1 + search nodes per solution) + log\u2082(placements per cell) "
-                     "(ubongo-cp's rating; larger is harder; about 5\u201315 for Ubongo cards)")
 
 
 def _draw_title(canvas: Canvas, card: CardSide, views: Sequence[TaskView], *, continued: bool = False) -> None:

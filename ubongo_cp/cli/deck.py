@@ -16,9 +16,10 @@ __all__ = ["add_parsers"]
 
 
 def add_parsers(sub) -> None:
-    """Add ``generate``, ``batch``, ``booklet`` and ``cards`` to the top-level ``subparsers``."""
+    """Add ``generate``, ``batch``, ``calibrate``, ``booklet`` and ``cards`` to the top-level ``subparsers``."""
     _add_generate(sub)
     _add_batch(sub)
+    _add_calibrate(sub)
     _add_booklet(sub)
     _add_cards(sub)
 
@@ -97,6 +98,9 @@ def _add_batch(sub) -> None:
     p.add_argument("--strict", action="store_true",
                    help="exit with status 1 when a card file was skipped or a task is unsolvable, not solved, or "
                         "has more solutions than allowed (for a designer's CI)")
+    p.add_argument("--difficulty-model", metavar="MODEL.json",
+                   help="rate with a model fitted to playtest times (ubongo-cp calibrate): difficulty in predicted "
+                        "seconds")
     p.add_argument("--max-solutions", type=int, metavar="M",
                    help="with --strict: the most solutions a task may have (default: the deck spec's, 1 for a "
                         "side whose tasks must be unique)")
@@ -117,7 +121,8 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     with executor_from(args) as executor:
         outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
                             executor=executor, progress=not args.no_progress, orientations=args.orientations,
-                            notify=lambda msg: print(msg, file=sys.stderr, flush=True))
+                            notify=lambda msg: print(msg, file=sys.stderr, flush=True),
+                            difficulty_model=args.difficulty_model)
     print(outcome.summary.rstrip("\n"))
     print(f"\n{outcome.ran} task(s) computed, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
           f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.parquet, cards.csv, summary.md)")
@@ -129,6 +134,39 @@ def _cmd_batch(args: argparse.Namespace) -> int:
             print(f"ubongo-cp: strict check failed: {len(failures)} problem(s) in {len(outcome.tasks)} task(s)",
                   file=sys.stderr)
             return 1
+    return 0
+
+
+# ----------------------------------------------------------------- calibrate
+def _add_calibrate(sub) -> None:
+    from ..calibrate import FEATURES
+
+    p = sub.add_parser("calibrate", help="fit the difficulty to playtest solve times (a model for batch)",
+                       description="Fit ln(solve time) to the features of the timed tasks (search nodes, placements "
+                                   "per cell, pieces, cells, symmetry, solutions) by least squares, with one effect "
+                                   "per player, cross-validated by task; print each feature's weight with its 95%% "
+                                   "interval, R² and the cross-validated R²; write the model for "
+                                   "`ubongo-cp batch --difficulty-model`.")
+    p.add_argument("times", help="CSV of observed times: card, side, face, seconds and optionally player")
+    p.add_argument("--results", required=True, help="batch output directory (or tasks table) of the timed deck")
+    p.add_argument("--out", required=True, metavar="MODEL.json", help="the fitted model to write")
+    p.add_argument("--features", nargs="+", choices=FEATURES, default=list(FEATURES), metavar="NAME",
+                   help=f"features to fit (default all: {', '.join(FEATURES)})")
+    p.add_argument("--folds", type=int, default=5, help="cross-validation folds, by task (default 5)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the folds (default 0)")
+    p.set_defaults(func=_cmd_calibrate)
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from ..calibrate import fit_difficulty
+    from ..errors import InputError
+
+    if args.folds < 2:
+        raise InputError(f"--folds must be at least 2, got {args.folds}")
+    model = fit_difficulty(args.times, args.results, features=args.features, folds=args.folds, seed=args.seed)
+    model.save(args.out)
+    print(model.report())
+    print(f"\nwrote {args.out}; rate a deck with it: ubongo-cp batch DECK --out DIR --difficulty-model {args.out}")
     return 0
 
 

@@ -161,7 +161,7 @@ def balance_markdown(tasks: pd.DataFrame) -> str:
 
 
 def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequence[DeckProblem], *,
-                     deck_name: str = "", seconds: float | None = None, top: int = 5) -> str:
+                     deck_name: str = "", seconds: float | None = None, top: int = 5, legend: str = "") -> str:
     """The human summary: totals, problems, unsolvable and failed tasks, hardest and easiest tasks, piece balance.
 
     Every count is out of all the tasks given (a failed or unsolvable task
@@ -183,6 +183,9 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
         lines.append(f"- solver time: {tasks['seconds'].sum():.2f} s in all")
     if seconds is not None:
         lines.append(f"- wall time of this run: {seconds:.2f} s")
+    from ..rate import RATING_LEGEND
+
+    lines.append(f"- {legend or RATING_LEGEND}")
     lines.append("")
     if problems:
         lines += ["## Skipped card files", ""] + [f"- {p.message}" for p in problems] + [""]
@@ -210,15 +213,22 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
 
 def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir: str | Path, *,
                   deck_name: str = "", seconds: float | None = None,
-                  order: Mapping[tuple[str, str], int] | None = None):
+                  order: Mapping[tuple[str, str], int] | None = None, difficulty_model=None):
     """Write the five report files; returns (tasks, cards, summary text).
 
-    ``order`` is the deck's printing order (see :func:`tasks_frame`).
+    ``order`` is the deck's printing order (see :func:`tasks_frame`). With a
+    ``difficulty_model`` (:class:`ubongo_cp.calibrate.DifficultyModel`) the
+    ``difficulty`` column holds its predicted seconds and
+    ``difficulty_model`` its name; without, the toolkit's rating and a missing value.
     """
     out = Path(out_dir)
     tasks = tasks_frame(rows, order)
+    if difficulty_model is not None and len(tasks):
+        tasks["difficulty"] = difficulty_model.predict_seconds(tasks)
+        tasks["difficulty_model"] = pd.Series([difficulty_model.name] * len(tasks), dtype="string")
     cards = cards_frame(tasks)
-    summary = summary_markdown(tasks, cards, problems, deck_name=deck_name, seconds=seconds)
+    summary = summary_markdown(tasks, cards, problems, deck_name=deck_name, seconds=seconds,
+                               legend=difficulty_model.legend() if difficulty_model is not None else "")
     write_table(tasks, out / "tasks.parquet")
     write_table(tasks, out / "tasks.csv")
     write_table(cards, out / "cards.parquet")

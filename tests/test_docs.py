@@ -2,8 +2,10 @@
 
 A runnable page's (getting started, the tutorials) ```python blocks written as sessions (``>>>``) and its ```console
 blocks (``$ ubongo-cp ...`` followed by the output) run as one doctest per
-page, in order, in a fresh directory where ``puzzles/`` is the repository's
-(``...`` in an output stands for what varies: times, paths). The site itself
+page, in order, in a fresh empty directory (``...`` in an output stands for
+what varies: times, paths): a page gets its files from ``ubongo-cp examples``
+as a user would. ``tests/test_packaging.py`` runs them again against the
+installed wheel. The site itself
 is built by ``make docs`` (``sphinx-build -W -n``); the generator of its rules
 page is checked here against the sources it scans.
 """
@@ -74,13 +76,18 @@ def test_pages_found():
 def test_page_examples_run(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MPLBACKEND", "Agg")
-    (tmp_path / "puzzles").symlink_to(ROOT / "puzzles")
+    failures = run_page(page)
+    assert failures == 0, f"{page.relative_to(ROOT)}: {failures} example(s) failed (output above)"
+
+
+def run_page(page: Path) -> int:
+    """Run a page's examples in the current directory; the number of failed examples."""
     session = _session(page.read_text(encoding="utf-8"))
     test = doctest.DocTestParser().get_doctest(session, {"sh": sh}, page.name, str(page), 0)
     assert test.examples, f"{page}: no examples"
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
-    assert runner.failures == 0, f"{page.relative_to(ROOT)}: {runner.failures} example(s) failed (output above)"
+    return runner.failures
 
 
 def _generator():

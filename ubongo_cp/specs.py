@@ -185,7 +185,8 @@ class DeckSpec:
 
 
 def load_spec(spec: str | os.PathLike) -> DeckSpec:
-    """Read a deck spec: a shipped name (``"classic"``, ``"duel"``) or a TOML file.
+    """Read a deck spec: a shipped name (``"classic"``, ``"duel"``, or the designer's example
+    ``"designer"``), a TOML file, or a directory holding ``deck.toml``.
 
     Raises
     ------
@@ -202,8 +203,14 @@ def load_spec(spec: str | os.PathLike) -> DeckSpec:
     if name in SHIPPED_SPECS:
         return _shipped(name)
     from .io import read_text
+    from .shipped import example_spec_path
 
-    return parse_spec(read_text(spec), path=name)
+    example = example_spec_path(name)
+    if example is not None and not Path(name).exists():     # a designer's example spec, by name
+        return parse_spec(example.read_text(encoding="utf-8"), path=os.fspath(example))
+    if Path(name).is_dir() and (Path(name) / DECK_SPEC_FILE).is_file():   # a deck directory: its deck.toml
+        name = os.fspath(Path(name) / DECK_SPEC_FILE)
+    return parse_spec(read_text(name), path=name)
 
 
 @lru_cache(maxsize=None)

@@ -16,7 +16,6 @@ import pandas as pd
 import pytest
 
 from ubongo_cp.calibrate import FEATURES, fit_difficulty, load_model, task_features
-from ubongo_cp.errors import InputError
 from ubongo_cp.report import load_tasks
 from ubongo_cp.shipped import deck_tasks_path
 

@@ -353,10 +353,8 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
         raise InputError(f"unknown feature(s) {', '.join(unknown) or '(none given)'} (known: {', '.join(FEATURES)})")
     times_path = None if isinstance(times, pd.DataFrame) else os.fspath(times)
     results_path = None if isinstance(tasks, pd.DataFrame) else os.fspath(tasks)
-    if times_path is not None:
-        times = read_times(times_path)
-    if results_path is not None:
-        tasks = load_tasks(results_path)
+    times = times if isinstance(times, pd.DataFrame) else read_times(times)
+    tasks = tasks if isinstance(tasks, pd.DataFrame) else load_tasks(os.fspath(tasks))
     if "line" not in times.columns:
         times = times.assign(line=np.arange(2, len(times) + 2))
     if "player" not in times.columns:

@@ -27,7 +27,8 @@ __all__ = ["main", "run", "build_parser", "COMMANDS"]
 #: only its group's parsers (``tests/test_startup.py`` checks this table
 #: against the full parser).
 COMMANDS = {"solve": ("puzzle",), "analyze": ("puzzle",), "generate": ("deck",), "batch": ("deck",),
-            "calibrate": ("deck",), "booklet": ("deck",), "cards": ("deck",), "simulate": ("simulate", "domino"), "orion": ("orion",),
+            "calibrate": ("deck",), "booklet": ("deck",), "cards": ("deck",), "simulate": ("simulate", "domino"),
+            "orion": ("orion",),
             "export": ("export",), "exact-cover": ("exactcover",), "census": ("census",),
             "examples": ("examples",)}
 

@@ -44,12 +44,13 @@ def pieces_text(pieces, width: int = 72) -> str:
     """
     from ..geometry import format_grid, normalize
 
-    blocks = []
+    blocks: list[list[str] | None] = []
     for piece in pieces:
         rows = format_grid(normalize(piece.cells)).splitlines()
         w = max(len(piece.name), max(len(r) for r in rows))
         blocks.append([piece.name.ljust(w)] + [r.ljust(w) for r in rows])
-    lines, band = [], []
+    lines: list[str] = []
+    band: list[list[str]] = []
     for block in blocks + [None]:
         if block is None or (band and sum(len(b[0]) + 2 for b in band) + len(block[0]) > width):
             height = max(len(b) for b in band)
@@ -84,8 +85,8 @@ def _show(example) -> str:
                          + tasks)
     if example.kind == "deck":
         cards, _ = load_deck(example.path)
-        tasks = sum(len(c.tasks) for c in cards)
-        return "\n".join(head + [f"  {len(cards)} card sides, {tasks} tasks; use it by name: "
+        n_tasks = sum(len(c.tasks) for c in cards)
+        return "\n".join(head + [f"  {len(cards)} card sides, {n_tasks} tasks; use it by name: "
                                  f"`ubongo-cp batch {example.short} --out DIR`, `booklet {example.short}`, "
                                  f"`cards {example.short}`; its ratings: tasks.csv"])
     if example.kind == "spec":

@@ -24,9 +24,9 @@ from ..status import Status
 from .tables import (CARD_COLUMNS, CARD_DTYPES, KEY_COLUMNS, STATUS_DTYPE, TASK_COLUMNS, TASK_DTYPES, TaskRecord,
                      cast_columns, load_cards, load_tasks, normalize_tasks, task_record, text_view, write_table)
 
-__all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS", "tasks_frame",
-           "cards_frame", "piece_balance", "balance_markdown", "summary_markdown", "write_reports", "write_table", "load_tasks", "load_cards",
-           "normalize_tasks", "TaskRecord", "task_record"]
+__all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS",
+           "tasks_frame", "cards_frame", "piece_balance", "balance_markdown", "summary_markdown", "write_reports",
+           "write_table", "load_tasks", "load_cards", "normalize_tasks", "TaskRecord", "task_record"]
 
 
 # --------------------------------------------------------------------------- building
@@ -143,9 +143,9 @@ def balance_markdown(tasks: pd.DataFrame) -> str:
         return ""
     sides = list(dict.fromkeys(str(s) for s in tasks["side"]))
     faces = {s: sorted(int(f) for f in set(tasks.loc[tasks["side"] == s, "face"])) for s in sides}
-    table = {}
+    table: dict[str, dict[str, int | str]] = {}
     for piece, g in long.groupby("piece", sort=True):
-        row = {}
+        row: dict[str, int | str] = {}
         for s in sides:
             gs = g[g["side"] == s]
             per_face = dict(zip(gs["face"], gs["tasks"]))

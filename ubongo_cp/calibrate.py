@@ -57,11 +57,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .errors import InputError
 from .status import Status
+
+if TYPE_CHECKING:   # numpy and pandas are imported where they are used: `ubongo-cp --help` reads FEATURES
+    import numpy as np
+    import pandas as pd
 
 __all__ = ["FEATURES", "DifficultyModel", "task_features", "read_times", "fit_difficulty", "load_model",
            "model_legend", "MODEL_FORMAT"]
@@ -93,6 +96,9 @@ def task_features(tasks: pd.DataFrame) -> pd.DataFrame:
         One column per feature, the table's index; NaN where a task has no
         solution or was not counted.
     """
+    import numpy as np
+    import pandas as pd
+
     from .polyominoes import symmetry_order
 
     count = pd.to_numeric(tasks["count"], errors="coerce").astype(float)
@@ -170,12 +176,16 @@ class DifficultyModel:
 
     def predict_log(self, tasks: pd.DataFrame) -> np.ndarray:
         """Predicted ln seconds of an average player, one per row of a task table (NaN without features)."""
+        import numpy as np
+
         x = task_features(tasks)[list(self.features)].to_numpy(dtype=float)
         w = np.array([self.weights[f] for f in self.features], dtype=float)
         return self.intercept + x @ w
 
     def predict_seconds(self, tasks: pd.DataFrame) -> np.ndarray:
         """Predicted median solve time of an average player, seconds, one per row (NaN for an unsolved task)."""
+        import numpy as np
+
         return np.exp(self.predict_log(tasks))
 
     def legend(self) -> str:
@@ -199,6 +209,8 @@ class DifficultyModel:
 
     def report(self) -> str:
         """The fit as text: each weight with its interval, R^2 and the cross-validated R^2."""
+        import numpy as np
+
         lines = [f"ln(seconds) fitted on {self.rows} timed solves of {self.tasks} tasks"
                  + (f" by {len(self.players)} players (one effect each)" if self.players else ""),
                  f"R\u00b2 {self.r2:.3f}; cross-validated R\u00b2 {self.cv_r2:.3f} ({self.folds} folds by task, "
@@ -279,6 +291,8 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
         For a missing file or column, or a row whose face is not a whole
         number >= 1 or whose seconds are not a finite number > 0, naming the line.
     """
+    import pandas as pd
+
     from .io import read_text
 
     text = read_text(path)
@@ -346,6 +360,9 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
         for the parameters (fewer than parameters + 5, or 10), or features
         that are collinear in these rows.
     """
+    import numpy as np
+    import pandas as pd
+
     from .report import load_tasks
 
     unknown = [f for f in features if f not in FEATURES]
@@ -432,6 +449,8 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
 
 def _design(feats: pd.DataFrame, player: pd.Series, players: list[str]) -> np.ndarray:
     """The design matrix: a column of ones, the features, one dummy per player after the first."""
+    import numpy as np
+
     cols = [np.ones(len(feats))] + [feats[f].to_numpy(dtype=float) for f in feats.columns]
     cols += [(player.to_numpy() == p).astype(float) for p in players[1:]]
     return np.column_stack(cols)

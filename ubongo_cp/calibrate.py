@@ -222,6 +222,8 @@ class DifficultyModel:
         for f in self.features:
             lo, hi = self.intervals[f]
             lines.append(f"{f:<12}{self.weights[f]:>10.4f}   [{lo:.4f}, {hi:.4f}]")
+        if self.players:
+            lines.append("player effects (ln seconds): " + ", ".join(f"{p} {u:+.3f}" for p, u in self.players.items()))
         if self.dropped:
             lines.append(f"left out (the same in every row): {', '.join(self.dropped)}")
         return "\n".join(lines)

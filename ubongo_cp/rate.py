@@ -29,7 +29,7 @@ Composite difficulty (dimensionless, larger = harder)::
 A task with no solution has difficulty NaN. The weights are 1 : 1 by
 design; the benchmarks and notebooks show how the score spreads per deck.
 
-(Until issue 13 the second term was ``log2(placements / cells)``, the
+(An earlier version's second term was ``log2(placements / cells)``, the
 number of placements divided by the area, which is smaller than the mean
 number of placements per cell by about the pieces' size and negative for a
 forced task; the shipped decks' ratings were recomputed with this one.)

@@ -3,7 +3,7 @@
 One module per group of sub-commands; each exposes ``add_parsers(sub)``
 and imports the library inside its run functions, and a command line
 builds only the parsers of the sub-command it names (:data:`COMMANDS`), so
-that ``--help``, ``--version`` and bad arguments stay fast (issue 18).
+that ``--help``, ``--version`` and bad arguments stay fast.
 
 Exit status: 0 when the command ran (zero solutions included), 2 with a
 one-line message on standard error for bad input, 1 for an unexpected

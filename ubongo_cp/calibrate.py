@@ -22,7 +22,7 @@ median time of an *average* player of the playtest:
 ``exp(b0 + mean_p(u_p) + sum_f b_f x_f)`` seconds.
 
 The fit reports each weight with its 95 % confidence interval (the usual
-OLS intervals, :meth:`statsmodels.regression.linear_model.RegressionResults.conf_int`),
+OLS intervals, statsmodels' ``conf_int``),
 R^2 on the rows it was fitted on, and a cross-validated R^2: the rows are
 split into ``folds`` groups *by task* (all times of one task in the same
 group, so a task is never predicted from its own times), each group is
@@ -33,14 +33,14 @@ the mean.
 
 Features (per task, from the batch runner's task table):
 
-=============  =================================================================
-``search``     log2(1 + DLX search nodes / solutions): the rating's first term
-``placements`` log2(mean placements covering a cell): the rating's second term
-``pieces``     pieces in the task
-``cells``      cells of the region
-``symmetry``   log2 of the order of the region's symmetry group (1, 2, 4 or 8)
-``solutions``  log2(number of solutions)
-=============  =================================================================
+==============  =================================================================
+``search``      log2(1 + DLX search nodes / solutions): the rating's first term
+``placements``  log2(mean placements covering a cell): the rating's second term
+``pieces``      pieces in the task
+``cells``       cells of the region
+``symmetry``    log2 of the order of the region's symmetry group (1, 2, 4 or 8)
+``solutions``   log2(number of solutions)
+==============  =================================================================
 
 References
 ----------

@@ -133,7 +133,7 @@ class DuelState(GameState):
     ----------
     deck : TaskDeck
         A rated deck: the Duel deck, or any deck whose spec defines it (its
-        sides, and the die faces of each, :attr:`TaskDeck.spec`).
+        sides, and the die faces of each, ``TaskDeck.spec``).
     side : str
         The side both players use (UD-1: ``"A"`` or ``"B"`` for the Duel deck; a side of the deck's spec).
     skills : (float, float)

@@ -158,7 +158,7 @@ class UbongoState(GameState):
     ----------
     deck : TaskDeck
         A rated deck: the classic deck, or any deck whose spec defines it
-        (its sides, and the die faces of each, :attr:`TaskDeck.spec`).
+        (its sides, and the die faces of each, ``TaskDeck.spec``).
     num_players : int
         2 to 4 (material: up to 4 players).
     side : str

@@ -29,6 +29,7 @@ from .cards import CardSide, DeckProblem, load_card, load_deck, task_hash
 from .cover import task_instance
 from .errors import InputError
 from .executors import Executor, using
+from .io import output_dir
 from .geometry import ORIENTATION_MODES
 from .rate import CHECK_SOLVER, NODE_SOLVER, rate_instance, rating_modules
 from .solvers import warm
@@ -261,9 +262,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         if orientations not in ORIENTATION_MODES:
             raise InputError(f"orientations must be one of {', '.join(ORIENTATION_MODES)}, got {orientations!r}")
         cards = [replace(card, orientations=orientations) for card in cards]
-    if out.exists() and not out.is_dir():
-        raise InputError("is a file, expected a directory for the results", path=out)
-    out.mkdir(parents=True, exist_ok=True)
+    output_dir(out, "the results")
     _copy_spec(deck_dir, out)
     journal_path = out / JOURNAL
     done = _read_journal(journal_path)

@@ -60,6 +60,26 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
         tmp.write_bytes(data)
 
 
+def output_dir(path: str | os.PathLike, what: str) -> Path:
+    """Directory ``path`` for a command's output, created if need be (``what`` names it in errors).
+
+    Raises
+    ------
+    InputError
+        When ``path`` is a file, or the directory cannot be created.
+    """
+    from .errors import InputError
+
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"is a file, expected a directory for {what}", path=out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the directory for {what}: {exc.strerror or exc}", path=out) from None
+    return out
+
+
 def read_bytes(path: str | os.PathLike) -> bytes:
     """Read a file's bytes; any failure becomes an :class:`InputError` naming the file.
 

@@ -32,7 +32,7 @@ from ..draw.canvas import INK, MUTED, Canvas, boundary_edges, cells_path, inner_
 from ..draw.card import CardFace, game_title
 from ..draw.puzzle import label_piece
 from ..errors import InputError
-from ..io import atomic_path
+from ..io import atomic_path, output_dir
 from ..pieces import PieceSet
 from .layout import DEFAULT_CELL_MM, PAGE_MM
 
@@ -194,8 +194,6 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
         When ``cards`` is empty, the format is unknown, ``cell_mm`` or ``dpi``
         is not positive, or the directory cannot be written.
     """
-    from pathlib import Path
-
     cards = list(cards)
     if not cards:
         raise InputError("no card sides to draw")
@@ -204,13 +202,7 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
     if not dpi > 0:
         raise InputError(f"dpi must be positive, got {dpi}")
     _check_cell(cell_mm)
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise InputError("is a file, expected a directory for the card images", path=out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"cannot create the directory: {exc.strerror or exc}", path=out) from None
+    out = output_dir(out_dir, "the card images")
     bar = None
     if progress:
         from tqdm import tqdm

@@ -35,13 +35,15 @@ def synthetic_times(tasks: pd.DataFrame, seed: int = 3, per_task: int = 2) -> pd
     """Every task timed by ``per_task`` of the three players (picked at random), from the TRUE model."""
     rng = np.random.default_rng(seed)
     x = task_features(tasks)
-    rows = []
-    for i, t in tasks.iterrows():
-        for player in rng.choice(list(PLAYERS), size=per_task, replace=False):
-            log_s = B0 + sum(TRUE[f] * x.loc[i, f] for f in TRUE) + PLAYERS[player] + SIGMA * rng.standard_normal()
-            rows.append({"card": t["card_id"], "side": t["side"], "face": int(t["face"]),
-                         "seconds": round(math.exp(log_s), 3), "player": player})
-    return pd.DataFrame(rows)
+    mean = B0 + sum(TRUE[f] * x[f].to_numpy() for f in TRUE)
+    names = list(PLAYERS)
+    picks = np.array([rng.choice(len(names), size=per_task, replace=False) for _ in range(len(tasks))])
+    rows = np.repeat(np.arange(len(tasks)), per_task)
+    who = picks.ravel()
+    log_s = mean[rows] + np.array([PLAYERS[names[w]] for w in who]) + SIGMA * rng.standard_normal(len(rows))
+    return pd.DataFrame({"card": tasks["card_id"].to_numpy()[rows], "side": tasks["side"].to_numpy()[rows],
+                         "face": tasks["face"].to_numpy(dtype=int)[rows], "seconds": np.round(np.exp(log_s), 3),
+                         "player": [names[w] for w in who]})
 
 
 def test_features_by_hand(tasks):

@@ -32,7 +32,9 @@ def _add_generate(sub) -> None:
                                    "two shipped specs (UG-1, UG-3, UD-1, UD-2); --spec FILE is your own.")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--game", choices=["classic", "duel"], help="a shipped game's deck")
-    which.add_argument("--spec", metavar="DECK.toml", help="your own deck spec (format: ubongo_cp.specs)")
+    which.add_argument("--spec", metavar="DECK.toml",
+                       help="your own deck spec: a file, a directory holding deck.toml, or the shipped example "
+                            "'designer' (`ubongo-cp examples designer`)")
     p.add_argument("--out", required=True, help="output directory for the card files")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same deck)")
     p.add_argument("--cards", type=int, help="number of cards (default: the spec's, 36 classic, 9 duel)")

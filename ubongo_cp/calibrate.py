@@ -105,15 +105,20 @@ def task_features(tasks: pd.DataFrame) -> pd.DataFrame:
     nodes = pd.to_numeric(tasks["dlx_nodes"], errors="coerce").astype(float)
     count = count.where(count > 0)
     search = np.log2(1.0 + nodes / count)
-    if "placements_per_cell" in tasks.columns and tasks["placements_per_cell"].notna().any():
-        placements = np.log2(pd.to_numeric(tasks["placements_per_cell"], errors="coerce").astype(float))
-    else:   # older tables: the built-in difficulty is search + placements
-        placements = pd.to_numeric(tasks["difficulty"], errors="coerce").astype(float) - search
-    if "symmetry" in tasks.columns and tasks["symmetry"].notna().any():
-        order = pd.to_numeric(tasks["symmetry"], errors="coerce").astype(float)
-    else:
-        order = pd.Series([float(symmetry_order([c for cells in s.values() for c in cells])) if s else math.nan
-                           for s in tasks["solution"]], index=tasks.index)
+    def column(name: str) -> pd.Series:
+        values = tasks[name] if name in tasks.columns else pd.Series(math.nan, index=tasks.index)
+        return pd.to_numeric(values, errors="coerce").astype(float)
+
+    # Rows written before these columns existed get them from what they hold: the built-in difficulty
+    # (search + placements; not a fitted model's seconds) and the region of the stored solution.
+    built_in = column("difficulty").where(tasks["difficulty_model"].isna() if "difficulty_model" in tasks.columns
+                                          else True)
+    placements = np.log2(column("placements_per_cell")).fillna(built_in - search)
+    order = column("symmetry")
+    for i in np.flatnonzero(order.isna().to_numpy()):
+        solution = tasks["solution"].iloc[i]
+        if solution:
+            order.iloc[i] = float(symmetry_order([c for cells in solution.values() for c in cells]))
     return pd.DataFrame({
         "search": search,
         "placements": placements,

@@ -51,8 +51,8 @@ from .cover import ExactCoverInstance
 from .solvers.registry import DEFAULT_STRATEGY
 from .status import Status
 
-__all__ = ["rate_instance", "difficulty_score", "rating_modules", "RATING_COLUMNS", "RATING_LEGEND", "NODE_SOLVER",
-           "CHECK_SOLVER"]
+__all__ = ["rate_instance", "difficulty_score", "rating_modules", "RATING_COLUMNS", "RATING_LEGEND", "RATING_SCHEME",
+           "NODE_SOLVER", "CHECK_SOLVER"]
 
 #: The solver whose search-tree nodes measure difficulty (it must report them).
 NODE_SOLVER = DEFAULT_STRATEGY["rate"]
@@ -64,6 +64,12 @@ CHECK_SOLVER = "cpsat-nopresolve"
 #: What the difficulty means, in one line (booklets and summaries say it under their numbers).
 RATING_LEGEND = ("difficulty: log\u2082(1 + search nodes per solution) + log\u2082(placements per cell) "
                  "(ubongo-cp's rating; larger is harder; about 5\u201315 for Ubongo cards)")
+
+#: Version of what :func:`rate_instance` computes (the difficulty formula, the
+#: counters taken). Batch rows record it (:func:`ubongo_cp.batch.run_settings`),
+#: and rows of another version are computed again: raise it with any change that
+#: alters a rating. 2: placements per cell as the second term (see above).
+RATING_SCHEME = 2
 
 #: Columns produced by :func:`rate_instance`, in order.
 RATING_COLUMNS = [

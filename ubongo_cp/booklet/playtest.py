@@ -32,7 +32,7 @@ from ..draw.canvas import INK, MUTED, Canvas, boundary_edges, cells_path, inner_
 from ..draw.card import CardFace, game_title
 from ..draw.puzzle import label_piece
 from ..errors import InputError
-from ..io import atomic_path, output_dir
+from ..io import atomic_path
 from ..pieces import PieceSet
 from .layout import DEFAULT_CELL_MM, PAGE_MM
 
@@ -170,8 +170,11 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
     ----------
     cards : sequence of CardSide
     out_dir : path
-        Directory (created); each card side's file is :func:`card_image_name`,
-        written atomically; other files in the directory are left alone.
+        Directory (created; an :class:`~ubongo_cp.outputs.OutputFolder`):
+        each card side's file is :func:`card_image_name`, written atomically;
+        images an earlier run wrote there for card sides no longer in the
+        deck are removed, files of another origin are never touched (one
+        named like a card image is refused before anything is drawn).
     fmt : {"png", "svg"}
         PNG at ``dpi`` dots per inch (recorded in the file, so the image
         prints at its true size), or SVG (sized in points: true size at any
@@ -192,7 +195,8 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
     ------
     InputError
         When ``cards`` is empty, the format is unknown, ``cell_mm`` or ``dpi``
-        is not positive, or the directory cannot be written.
+        is not positive, or the directory cannot be written or holds a file of
+        another origin under a card image's name.
     """
     cards = list(cards)
     if not cards:
@@ -202,26 +206,31 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
     if not dpi > 0:
         raise InputError(f"dpi must be positive, got {dpi}")
     _check_cell(cell_mm)
-    out = output_dir(out_dir, "the card images")
-    bar = None
-    if progress:
-        from tqdm import tqdm
+    from ..outputs import OutputFolder
 
-        bar = tqdm(total=len(cards), unit="card", desc=f"card {fmt}s", dynamic_ncols=True)
+    names = [card_image_name(card, f".{fmt}") for card in cards]
+    folders = sorted({os.path.dirname(os.path.abspath(c.path)) for c in cards if c.path})
+    bar = None
     written = []
-    try:
-        for card in cards:
-            path = out / card_image_name(card, f".{fmt}")
-            fig = card_image(card, cell_mm)
-            with atomic_path(path) as tmp:
-                fig.savefig(tmp, format=fmt, dpi=dpi)
-            fig.clear()
-            written.append(os.fspath(path))
+    with OutputFolder(out_dir, f"cards --{fmt}", source=os.pathsep.join(folders) or None) as folder:
+        folder.claim(names)     # before any drawing: a file of another origin under one of the names is refused
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(cards), unit="card", desc=f"card {fmt}s", dynamic_ncols=True)
+        try:
+            for card, name in zip(cards, names):
+                fig = card_image(card, cell_mm)
+                with atomic_path(folder.path / name) as tmp:
+                    fig.savefig(tmp, format=fmt, dpi=dpi)
+                fig.clear()
+                written.append(os.fspath(folder.path / name))
+                if bar is not None:
+                    bar.update(1)
+        finally:
             if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+                bar.close()
+        folder.remove([name for name in folder.files if name not in names])
     return written
 
 

@@ -41,6 +41,7 @@ docs: $(VENV)/.docs-installed
 	rm -rf docs/_build/html docs/_build/doctrees
 	$(VENV)/bin/sphinx-build -W -n --keep-going -q -j 2 -d docs/_build/doctrees -b html docs docs/_build/html
 	$(PY) docs/_ext/check_links.py docs/_build/html
+	$(PY) docs/_ext/check_layout.py docs/_build/html   # code blocks fit at 1280 px (headless Chromium; skipped without it)
 
 bench: install
 	$(PY) -m benchmarks.run --quick

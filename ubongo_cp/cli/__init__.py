@@ -3,7 +3,7 @@
 One module per group of sub-commands; each exposes ``add_parsers(sub)``
 and imports the library inside its run functions, and a command line
 builds only the parsers of the sub-command it names (:data:`COMMANDS`), so
-that ``--help``, ``--version`` and bad arguments stay fast (issue 18).
+that ``--help``, ``--version`` and bad arguments stay fast.
 
 Exit status: 0 when the command ran (zero solutions included), 2 with a
 one-line message on standard error for bad input, 1 for an unexpected
@@ -27,8 +27,10 @@ __all__ = ["main", "run", "build_parser", "COMMANDS"]
 #: only its group's parsers (``tests/test_startup.py`` checks this table
 #: against the full parser).
 COMMANDS = {"solve": ("puzzle",), "analyze": ("puzzle",), "generate": ("deck",), "batch": ("deck",),
-            "booklet": ("deck",), "cards": ("deck",), "simulate": ("simulate", "domino"), "orion": ("orion",),
-            "export": ("export",), "exact-cover": ("exactcover",), "census": ("census",)}
+            "calibrate": ("deck",), "booklet": ("deck",), "cards": ("deck",), "simulate": ("simulate", "domino"),
+            "orion": ("orion",),
+            "export": ("export",), "exact-cover": ("exactcover",), "census": ("census",),
+            "examples": ("examples",)}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -124,15 +123,9 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         For any problem listed in the module docstring, naming file and line.
     """
     where = None if path is None else os.fspath(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        if msg.startswith("Cannot overwrite a value"):
-            msg = "duplicate key (a die face or a field given twice)"
-        raise InputError(f"invalid TOML: {msg}", path=where,
-                         line=int(match.group(1)) if match else None) from None
+    from .io import parse_toml
+
+    data = parse_toml(text, where, keys="a die face or a field")
 
     def line_of(key: str) -> int | None:
         pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*=', re.M)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterator
 
 __all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "read_bytes", "read_text", "read_json_object",
-           "write_table"]
+           "parse_toml", "write_table"]
 
 
 @contextmanager
@@ -122,6 +122,47 @@ def read_json_object(path: str | os.PathLike, what: str = "a record") -> dict:
     if not isinstance(data, dict):
         raise InputError(f"{what} must be a JSON object, got {type(data).__name__}", path=path)
     return data
+
+
+def parse_toml(text: str, path: str | os.PathLike | None = None, *, keys: str = "a field") -> dict:
+    """Parse a TOML document; a syntax error becomes an :class:`InputError` naming the file and line.
+
+    Parameters
+    ----------
+    text : str
+    path : path, optional
+        The file, for the message.
+    keys : str
+        What a key given twice is called in the message.
+
+    Raises
+    ------
+    InputError
+        ``invalid TOML: <what>`` at the line :mod:`tomllib` reports; a key
+        given twice is called a duplicate key.
+
+    Examples
+    --------
+    >>> parse_toml("a = 1")
+    {'a': 1}
+    >>> parse_toml("a = 1\\na = 2\\nb = 3", "x.toml")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: x.toml:2: invalid TOML: duplicate key (a field given twice)
+    """
+    import re
+    import tomllib
+
+    from .errors import InputError
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        if msg.startswith("Cannot overwrite a value"):
+            msg = f"duplicate key ({keys} given twice)"
+        raise InputError(f"invalid TOML: {msg}", path=path, line=int(match.group(1)) if match else None) from None
 
 
 def write_table(table, path: str | os.PathLike) -> Path:

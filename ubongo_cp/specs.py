@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -259,12 +258,9 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     """
     from .pieces import load_pieces, resolve_pieces_path
 
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise InputError(f"invalid TOML: {msg}", path=path, line=int(match.group(1)) if match else None) from None
+    from .io import parse_toml
+
+    data = parse_toml(text, path)
 
     def line_of(key: str, nth: int = 0) -> int | None:
         found = list(re.finditer(rf'^\s*"?{re.escape(key)}"?\s*=', text, re.M))

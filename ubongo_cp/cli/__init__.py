@@ -28,7 +28,8 @@ __all__ = ["main", "run", "build_parser", "COMMANDS"]
 #: against the full parser).
 COMMANDS = {"solve": ("puzzle",), "analyze": ("puzzle",), "generate": ("deck",), "batch": ("deck",),
             "booklet": ("deck",), "cards": ("deck",), "simulate": ("simulate", "domino"), "orion": ("orion",),
-            "export": ("export",), "exact-cover": ("exactcover",), "census": ("census",)}
+            "export": ("export",), "exact-cover": ("exactcover",), "census": ("census",),
+            "bench": ("bench",)}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -8,7 +8,6 @@ external solvers are small scripts in tests/data/bench that share no code with t
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys

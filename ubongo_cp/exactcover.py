@@ -398,8 +398,8 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
     ([0, 0, 1, 1, 2, 2], 2)
     """
     if isinstance(instance, ExactCoverMatrix):
-        options = [instance.option_items(o).tolist() for o in range(instance.n_options)]
-        return KnuthText(format_exact_cover(instance.item_names, instance.n_primary, options, comments=comments),
+        rows = [instance.option_items(o).tolist() for o in range(instance.n_options)]
+        return KnuthText(format_exact_cover(instance.item_names, instance.n_primary, rows, comments=comments),
                          list(range(instance.n_options)), list(instance.item_names), 1)
     cells = [f"r{r}c{c}" for r, c in instance.cells]
     copies = [list(t) for t in instance.types]

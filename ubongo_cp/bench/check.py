@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from typing import Any
+from typing import Any, Sequence
 
 from ..status import Status
 
@@ -48,7 +48,8 @@ def check_solution(built, solution) -> str | None:
 
     if not isinstance(solution, dict):
         return "a solution must map pieces to cells"
-    cells = {key: [tuple(c) for c in value] for key, value in solution.items()}
+    cells: dict[str, Sequence[tuple[int, int]]] = {
+        str(key): [(int(c[0]), int(c[1])) for c in value] for key, value in solution.items()}
     return verify_solution(built.pieces, built.region, cells, mode=built.instance.mode,
                            optional_pieces=built.instance.optional_pieces)
 
@@ -85,10 +86,11 @@ def external_answer(built, knuth, reply, question: str, k: int | None) -> dict[s
         out["invalid"] = f"a solution names an option not in the instance ({unknown})"
     checked = []
     for options in solutions[:MAX_VERIFIED]:
-        sol = built.instance.solution_dict(options) if built.pieces is not None else list(options)
         if built.pieces is not None:
-            sol = {key: [list(c) for c in cells] for key, cells in sol.items()}
-        checked.append(check_solution(built, sol))
+            placed = built.instance.solution_dict(options)
+            checked.append(check_solution(built, {key: [list(c) for c in cells] for key, cells in placed.items()}))
+        else:
+            checked.append(check_solution(built, list(options)))
     if checked:
         bad = [c for c in checked if c is not None]
         out["verified"] = not bad
@@ -144,15 +146,10 @@ def _map_solutions(built, knuth, reply) -> tuple[list[tuple[int, ...]], str | No
                 if 0 < option <= n:
                     options.append(option - 1)
                 continue
-            if reply.kind == "lines":
-                j = option - 1
-                if not 0 <= j < len(lines):
-                    return [], f"option number {option}"
-            else:
-                j = lookup.get(frozenset(option))
-                if j is None:
-                    return [], " ".join(option)
-            options.append(lines[j])
+            found = option - 1 if reply.kind == "lines" else lookup.get(frozenset(option))
+            if found is None or not 0 <= found < len(lines):
+                return [], f"option number {option}" if reply.kind == "lines" else " ".join(option)
+            options.append(lines[found])
         out.setdefault(tuple(sorted(options)), None)
     return list(out), None
 
@@ -215,7 +212,7 @@ def finalize(table):
     judged = definite & ~wrong & table["expected"].isna()
     for _, group in table[judged].groupby(["suite", "instance", "question"], sort=False):
         votes = Counter()
-        for solver, runs in group.groupby("solver", sort=False):
+        for _, runs in group.groupby("solver", sort=False):
             votes[Counter(keys[runs.index]).most_common(1)[0][0]] += 1
         if len(votes) < 2:
             continue

@@ -269,10 +269,10 @@ def _read_miniexact(stdout: str, stderr: str, status: int | None) -> Reply:
         sols = [[[item.split(":")[0] for item in option] for option in s] for s in sols]
         return Reply(count if count is not None else len(sols), sols, "items")
     try:
-        sols = [[int(v) for line in b for v in line.split()] for b in blocks]
+        numbers = [[int(v) for line in b for v in line.split()] for b in blocks]
     except ValueError:
         return Reply(error=f"cannot read the line {blocks[0][0]!r}")
-    return Reply(count if count is not None else len(sols), sols, "lines")
+    return Reply(count if count is not None else len(numbers), numbers, "lines")
 
 
 def _read_dimacs(stdout: str, stderr: str, status: int | None) -> Reply:

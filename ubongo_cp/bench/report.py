@@ -342,7 +342,7 @@ def write_report(out: str | os.PathLike, *, table=None, baseline: str | None = N
     solvers = list(dict.fromkeys([*named, *table["solver"]]))
     if baseline is not None and baseline not in solvers:
         raise InputError(f"baseline {baseline!r} is not a solver of these runs ({', '.join(solvers)})")
-    baseline = baseline or (solvers[0] if solvers else None)
+    baseline = baseline or (solvers[0] if solvers else "")
     files = [write_table(table, out / TABLE[0]), write_table(table, out / TABLE[1])]
     if table.empty:
         return summary_table(table, metric), files

@@ -48,10 +48,13 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..errors import InputError
 from ..status import Status
+
+if TYPE_CHECKING:
+    from .external import ExternalSolver
 
 __all__ = ["Measurement", "measure", "run_bench", "BenchOutcome", "read_config", "JOURNAL", "CONFIG", "POLL_SECONDS",
            "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY_LIMIT"]
@@ -287,7 +290,7 @@ class BenchOutcome:
 @dataclass(frozen=True)
 class _Solver:
     name: str
-    external: object = None  # ExternalSolver, or None for a registered solver
+    external: ExternalSolver | None = None  # None for a registered solver
 
     @property
     def ident(self) -> str:
@@ -470,7 +473,7 @@ def _prepare_out(out: Path, time_limit: float, memory_limit: float | None, solve
 
     if out.exists() and not out.is_dir():
         raise InputError("is a file, expected an output directory", path=out)
-    wanted = {"time_limit": time_limit, "memory_limit": memory_limit}
+    wanted: dict[str, Any] = {"time_limit": time_limit, "memory_limit": memory_limit}
     old = read_config(out)
     for key, value in wanted.items():
         if key in old and old[key] != value:
@@ -559,6 +562,7 @@ def _one_run(task, solver, repeat, b, files, time_limit, memory_limit, scratch: 
     load = _load()
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     stdout_path, stderr_path = scratch / "stdout", scratch / "stderr"
+    knuth = None
     if solver.external is None:
         request = scratch / "request.json"
         request.write_text(json.dumps({"source": json.loads(source_json(task.source)), "question": task.question,
@@ -571,28 +575,24 @@ def _one_run(task, solver, repeat, b, files, time_limit, memory_limit, scratch: 
         stdin_path, knuth = files[(b.digest, ext.format)]
         argv = ext.argv(task.question, stdin_path, time_limit, memory_limit)
         command = " ".join(argv)
+    row: dict[str, Any] = {
+        "suite": task.suite, "instance": task.instance, "question": task.question, "solver": solver.name,
+        "repeat": repeat, "kind": "registered" if solver.external is None else "external",
+        "solver_id": solver.ident, "command": command, "digest": b.digest, "k": task.k,
+        "expected": task.expected, "expected_subsets": task.expected_subsets,
+        "time_limit_s": time_limit, "memory_limit_mb": memory_limit, "load1": load, "started": started,
+        "status": None, "count": None, "subsets": None, "answer_digest": None, "verified": None,
+        "invalid": None, "solve_s": None, "counters": "{}", "error": None}
     try:
         with open(stdin_path, "rb") as fin, open(stdout_path, "wb") as fout, open(stderr_path, "wb") as ferr:
             m = measure(argv, stdin=fin, stdout=fout, stderr=ferr, time_limit=time_limit, memory_limit=memory_limit)
     except OSError as exc:
-        m, launch_error = None, f"cannot start: {exc.strerror or exc}"
-    else:
-        launch_error = None
+        row.update(status=Status.ERROR.value, error=f"cannot start: {exc.strerror or exc}")
+        return row
     stdout = stdout_path.read_text(encoding="utf-8", errors="replace") if stdout_path.exists() else ""
     stderr = stderr_path.read_text(encoding="utf-8", errors="replace") if stderr_path.exists() else ""
-    row = {"suite": task.suite, "instance": task.instance, "question": task.question, "solver": solver.name,
-           "repeat": repeat, "kind": "registered" if solver.external is None else "external",
-           "solver_id": solver.ident, "command": command, "digest": b.digest, "k": task.k,
-           "expected": task.expected, "expected_subsets": task.expected_subsets,
-           "time_limit_s": time_limit, "memory_limit_mb": memory_limit, "load1": load, "started": started,
-           "status": None, "count": None, "subsets": None, "answer_digest": None, "verified": None,
-           "invalid": None, "solve_s": None, "counters": "{}", "error": None}
-    if m is not None:
-        row.update(wall_s=m.wall_s, cpu_s=m.cpu_s, user_s=m.user_s, sys_s=m.sys_s, max_rss_mb=m.max_rss_mb,
-                   exit_code=m.exit_code, signal=m.signal)
-    if launch_error:
-        row.update(status=Status.ERROR.value, error=launch_error)
-        return row
+    row.update(wall_s=m.wall_s, cpu_s=m.cpu_s, user_s=m.user_s, sys_s=m.sys_s, max_rss_mb=m.max_rss_mb,
+               exit_code=m.exit_code, signal=m.signal)
     if m.limit == "time":
         row["status"] = Status.TIMEOUT.value
         return row

@@ -538,40 +538,35 @@ def build(source: dict, question: str) -> Built:
 
     kind = source["kind"]
     analyze = question == "analyze"
-    pieces = region = None
     if kind == "exact_cover":
         from ..exactcover import read_exact_cover
 
-        instance = read_exact_cover(source["path"])
+        matrix = read_exact_cover(source["path"])
+        return Built(matrix, None, None, _digest(matrix))
+    mode = "free"
+    if kind == "pieces":
+        from ..pieces import Region, load_pieces, load_region
+
+        pieces = list(load_pieces(source["pieces"]).select(source.get("use")))
+        region = load_region(source["region"]) if "region" in source else Region.rectangle(*source["rectangle"])
+        mode = source.get("orientations", "free")
+    elif kind == "card":
+        from ..cards import load_card
+
+        card = load_card(source["path"])
+        region, mode = card.region, card.orientations
+        pieces = list(card.piece_set.pieces if source.get("face") is None else card.task_pieces(source["face"]))
+    elif kind == "xmpuzzle":
+        from ..burrtools import read_xmpuzzle
+
+        problem = read_xmpuzzle(source["path"], source.get("problem", 1))
+        pieces, region = list(problem.pieces), problem.region
     else:
-        mode = "free"
-        if kind == "pieces":
-            from ..pieces import Region, load_pieces, load_region
-
-            piece_set = load_pieces(source["pieces"])
-            pieces = piece_set.select(source.get("use"))
-            if "region" in source:
-                region = load_region(source["region"])
-            else:
-                region = Region.rectangle(*source["rectangle"])
-            mode = source.get("orientations", "free")
-        elif kind == "card":
-            from ..cards import load_card
-
-            card = load_card(source["path"])
-            region, mode = card.region, card.orientations
-            pieces = card.piece_set.pieces if source.get("face") is None else card.task_pieces(source["face"])
-        elif kind == "xmpuzzle":
-            from ..burrtools import read_xmpuzzle
-
-            pieces, region, *_ = read_xmpuzzle(source["path"], source.get("problem", 1))
-        else:
-            raise InputError(f"unknown instance kind {kind!r}")
-        if analyze and len({p.name for p in pieces}) != len(pieces):
-            raise InputError("'analyze' needs distinct piece names (each piece is used at most once)")
-        instance = build_instance(pieces, region, optional_pieces=analyze, mode=mode)
-        pieces = tuple(pieces)
-    return Built(instance, pieces, region, _digest(instance))
+        raise InputError(f"unknown instance kind {kind!r}")
+    if analyze and len({p.name for p in pieces}) != len(pieces):
+        raise InputError("'analyze' needs distinct piece names (each piece is used at most once)")
+    instance = build_instance(pieces, region, optional_pieces=analyze, mode=mode)
+    return Built(instance, tuple(pieces), region, _digest(instance))
 
 
 def _digest(instance) -> str:

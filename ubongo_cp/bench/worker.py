@@ -51,17 +51,15 @@ def answer(built, question: str, k: int | None, solver: str) -> dict:
 
         res = analyze(list(built.pieces), built.region, k, backend=solver, keep_solutions=True,
                       mode=built.instance.mode)
-        solution = None
-        for subset in res.subsets:
-            options = res.solutions[subset.pieces][0]
-            solution = _cells(res.instance.solution_dict(options))
-            break
+        first = None
+        if res.subsets and res.instance is not None:
+            first = _cells(res.instance.solution_dict(res.solutions[res.subsets[0].pieces][0]))
         return {"status": Status.SOLVED if res.subsets else Status.NO_SOLUTION, "count": res.total_solutions,
                 "subsets": len(res.subsets), "subset_counts": {" ".join(s.pieces): s.count for s in res.subsets},
-                "solution": solution, "solve_s": res.seconds, "counters": _counters(res.stats)}
+                "solution": first, "solve_s": res.seconds, "counters": _counters(res.stats)}
     limit = 1 if question == "first" else None
     result = solve(built.instance, backend=solver, limit=limit, keep=1, reduce=False)
-    solution = None
+    solution: dict | list | None = None
     if result.option_solutions:
         options = result.option_solutions[0]
         solution = _cells(built.instance.solution_dict(options)) if polyomino else [int(o) for o in options]

@@ -107,7 +107,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     _print(outcome.summary, outcome.files, outcome.wrong)
     print(f"{outcome.ran} runs made, {outcome.skipped} found done in {args.out}", file=sys.stderr)
     if outcome.interrupted:
-        print(f"ubongo-cp: interrupted; the runs made are kept: run the same command to resume", file=sys.stderr)
+        print("ubongo-cp: interrupted; the runs made are kept: run the same command to resume", file=sys.stderr)
         return 130
     return 1 if outcome.wrong else 0
 

@@ -21,7 +21,7 @@ from conftest import ROOT, SHARED
 from ubongo_cp.bench import load_suite, run_bench, shipped_suites
 from ubongo_cp.bench.check import check_solution
 from ubongo_cp.bench.external import ADAPTERS, parse_external
-from ubongo_cp.bench.runner import measure
+from ubongo_cp.bench.runner import Limits, measure
 from ubongo_cp.bench.suite import build
 from ubongo_cp.bench.worker import answer
 from ubongo_cp.errors import InputError
@@ -265,20 +265,25 @@ def test_external_command_templates():
 # ------------------------------------------------------------------ limits
 def test_time_and_memory_limits_are_enforced_from_outside(tmp_path):
     sleeper = [sys.executable, "-c", "import time; time.sleep(30)"]
-    m = measure(sleeper, time_limit=0.5)
-    assert m.limit == "time" and 0.5 <= m.wall_s < 5 and m.signal == signal.SIGKILL
+    m = measure(sleeper, Limits(cpu_s=20, wall_s=0.5))  # waiting costs no CPU: the wall-time guard stops it
+    assert m.limit == "wall" and 0.5 <= m.wall_s < 5 and m.signal == signal.SIGKILL and m.cpu_s < 0.5
+    burner = [sys.executable, "-c", "while True: pass"]
+    m = measure(burner, Limits(cpu_s=0.5))
+    assert m.limit == "cpu" and m.cpu_s >= 0.5 and m.signal == signal.SIGKILL
     hog = [sys.executable, "-c", "blocks = [bytearray(b'x' * 2**20) for _ in range(600)]; import time; time.sleep(30)"]
-    m = measure(hog, time_limit=20, memory_limit=100)
+    m = measure(hog, Limits(cpu_s=20, memory_mb=100))
     assert m.limit == "memory" and m.wall_s < 15 and m.signal == signal.SIGKILL
-    ok = measure([sys.executable, "-c", "blocks = [bytearray(b'x' * 2**20) for _ in range(50)]"], time_limit=20,
-                 memory_limit=500)
+    ok = measure([sys.executable, "-c", "blocks = [bytearray(b'x' * 2**20) for _ in range(50)]"],
+                 Limits(cpu_s=20, memory_mb=500))
     assert ok.limit is None and ok.exit_code == 0 and 50 < ok.max_rss_mb < 500
     # The same through the benchmark: statuses timeout and memout, no answer, PAR-2 = 2 x limit.
     suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\nexpected = 2\n')
     outcome = run_bench(suite, externals=[f"sleepy={FAKE_DLX} sleep=30", f"hungry={FAKE_DLX} allocate=600"],
-                        out=tmp_path / "out", time_limit=2, memory_limit=150, progress=False, warmups=0)
+                        out=tmp_path / "out", time_limit=2, wall_limit=2, memory_limit=150, progress=False,
+                        warmups=0)
     t = outcome.table.set_index("solver")
     assert t.loc["sleepy", "status"] == "timeout" and t.loc["hungry", "status"] == "memout"
+    assert (t.loc["sleepy", "stopped"], t.loc["hungry", "stopped"]) == ("wall", "memory")
     assert pd.isna(t.loc["sleepy", "count"]) and not t["wrong"].any()
     assert (outcome.summary["par2_s"] == 4.0).all() and (outcome.summary["solved"] == 0).all()
 
@@ -382,22 +387,23 @@ def test_summary_speedup_and_plots_from_a_fixed_table(tmp_path):
 
     _fixed_table().to_csv(tmp_path / "runs.csv", index=False)
     table = read_table(tmp_path)
-    summary = summary_table(table).set_index("solver")
+    summary = summary_table(table, "wall").set_index("solver")
     # a: (1 + 10 + 2 x 20) / 3 = 17; b: (2 + 5 + 4) / 3 = 11/3 (PAR-2: a time-out scores twice the limit)
     assert summary.loc["a", "par2_s"] == pytest.approx(17.0) and summary.loc["b", "par2_s"] == pytest.approx(11 / 3)
     assert (summary.loc["a", "solved"], summary.loc["b", "solved"], summary.loc["a", "timeouts"]) == (2, 3, 1)
     assert summary.loc["a", "median_s"] == 10.0 and summary.loc["b", "median_cpu_s"] == 2.0
-    assert summary_table(table, "cpu").set_index("solver").loc["b", "par2_s"] == pytest.approx(11 / 6)
-    speed = speedup_table(table, "a").set_index("solver")
+    assert summary_table(table).set_index("solver").loc["b", "par2_s"] == pytest.approx(11 / 6)  # CPU: the default
+    assert cactus_figure(table).axes[0].get_ylabel() == "CPU time per instance (s)"
+    speed = speedup_table(table, "a", "wall").set_index("solver")
     # on i1 and i2 (both solved): a/b = 0.5 and 2; median 1.25, geometric mean 1
     assert speed.loc["b", "instances"] == 2 and speed.loc["b", "median"] == pytest.approx(1.25)
     assert speed.loc["b", "geomean"] == pytest.approx(1.0)
-    fig = cactus_figure(table)
+    fig = cactus_figure(table, "wall")
     ax = fig.axes[0]
     assert (ax.get_xlabel(), ax.get_ylabel(), ax.get_yscale()) == ("instances solved", "wall time per instance (s)",
                                                                   "log")
     assert [line.get_label() for line in ax.get_lines()][:2] == ["a (2)", "b (3)"]
-    fig = scatter_figure(table, "a")
+    fig = scatter_figure(table, "a", "wall")
     ax = fig.axes[0]
     assert (ax.get_xlabel(), ax.get_ylabel(), ax.get_xscale()) == ("a: wall time (s)", "b: wall time (s)", "log")
     points = ax.collections[0].get_offsets()

@@ -9,7 +9,7 @@ and its output is read by the adapter. Placeholders of ``COMMAND``:
 ``{instance}``
     the instance file;
 ``{time_limit}``, ``{memory_limit}``
-    the run's limits, in whole seconds and MB;
+    the run's limits, in whole seconds of CPU time and MB;
 ``{first:TEXT}``, ``{all:TEXT}``
     ``TEXT`` when one solution is asked (the question ``first``), or all of
     them (``count`` and ``analyze``); nothing otherwise.

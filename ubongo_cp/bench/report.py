@@ -6,8 +6,9 @@ x repeat, columns :data:`COLUMNS`), itself read from the journal
 (:func:`write_report`) rebuilds them without running anything.
 
 Scores follow the SAT competitions' conventions: a run's *score* is its
-time (wall time by default, or CPU time) when it answered and the answer
-is not wrong, else twice the time limit (PAR-2). An instance's score is the
+time (CPU time by default, the measure the time limit is on, or wall time)
+when it answered and the answer is not wrong, else twice the time limit
+(PAR-2). An instance's score is the
 median score of its repeats; it is *solved* when that median is within the
 time limit. PAR-2 of a solver is the mean score over the instances.
 
@@ -37,14 +38,16 @@ __all__ = ["COLUMNS", "TABLE", "journal_rows", "read_table", "run_scores", "inst
 #: The tidy table's columns, in order (documented on the formats page).
 COLUMNS = ["suite", "instance", "question", "solver", "repeat", "status", "wrong", "check", "count", "subsets",
            "expected", "expected_subsets", "verified", "wall_s", "cpu_s", "user_s", "sys_s", "max_rss_mb",
-           "solve_s", "exit_code", "signal", "time_limit_s", "memory_limit_mb", "load1", "started", "order",
+           "solve_s", "exit_code", "signal", "stopped", "time_limit_s", "wall_limit_s", "memory_limit_mb", "load1",
+           "started", "order",
            "kind", "command", "k", "digest", "solver_id", "answer_digest", "invalid", "error", "counters"]
 #: The table's file names in an output directory (Parquet and the same as CSV).
 TABLE = ("runs.parquet", "runs.csv")
 #: Time columns a report can score by.
 METRICS = {"wall": "wall_s", "cpu": "cpu_s"}
 _INTS = ("repeat", "count", "subsets", "expected", "expected_subsets", "exit_code", "signal", "order", "k")
-_FLOATS = ("wall_s", "cpu_s", "user_s", "sys_s", "max_rss_mb", "solve_s", "time_limit_s", "memory_limit_mb", "load1")
+_FLOATS = ("wall_s", "cpu_s", "user_s", "sys_s", "max_rss_mb", "solve_s", "time_limit_s", "wall_limit_s",
+           "memory_limit_mb", "load1")
 _KEY = ["suite", "instance", "question", "solver", "repeat"]
 
 
@@ -113,21 +116,21 @@ def _typed(table):
     for col in _FLOATS:
         table[col] = pd.to_numeric(table[col], errors="coerce").astype(float)
     for col in ("suite", "instance", "question", "solver", "status", "kind", "command", "digest", "solver_id",
-                "answer_digest", "invalid", "error", "counters", "started", "check"):
+                "answer_digest", "invalid", "error", "counters", "started", "check", "stopped"):
         table[col] = table[col].astype(object).where(table[col].notna(), None)
     table["verified"] = table["verified"].astype("boolean")
     table["wrong"] = table["wrong"].astype(object).where(table["wrong"].notna(), False).astype(bool)
     return table.sort_values(_KEY, kind="stable").reset_index(drop=True)
 
 
-def run_scores(table, metric: str = "wall"):
+def run_scores(table, metric: str = "cpu"):
     """Each run's PAR-2 score (seconds): its time when it answered and is not wrong, else 2 x its time limit."""
     column = METRICS[metric]
     ok = table["status"].isin([Status.SOLVED.value, Status.NO_SOLUTION.value]) & ~table["wrong"]
     return table[column].where(ok & table[column].notna(), 2 * table["time_limit_s"])
 
 
-def instance_scores(table, metric: str = "wall"):
+def instance_scores(table, metric: str = "cpu"):
     """One row per suite, instance, question and solver: ``score`` (median over repeats), ``solved``, ``wrong``."""
     t = table.assign(score=run_scores(table, metric))
     g = t.groupby(["suite", "instance", "question", "solver"], sort=False)
@@ -137,7 +140,7 @@ def instance_scores(table, metric: str = "wall"):
     return out
 
 
-def summary_table(table, metric: str = "wall"):
+def summary_table(table, metric: str = "cpu"):
     """Per suite and solver: instances, solved, wrong, failures, median and PAR-2 score, medians of the measures.
 
     Columns: ``suite, solver, instances, solved, wrong, timeouts, memouts,
@@ -169,7 +172,7 @@ def summary_table(table, metric: str = "wall"):
     return out.sort_values(["suite", "par2_s"], kind="stable").reset_index(drop=True)
 
 
-def speedup_table(table, baseline: str, metric: str = "wall"):
+def speedup_table(table, baseline: str, metric: str = "cpu"):
     """Speed-up of every solver over ``baseline``, per suite, on the instances both solved.
 
     The speed-up on an instance is the baseline's score divided by the
@@ -208,7 +211,7 @@ def _pyplot():
     return plt
 
 
-def cactus_figure(table, metric: str = "wall"):
+def cactus_figure(table, metric: str = "cpu"):
     """Cactus plot: for each solver, its solved instances sorted by time (x: instances solved, y: seconds, log).
 
     One panel per suite; the dashed line is the time limit. Returns a matplotlib Figure.
@@ -242,7 +245,7 @@ def cactus_figure(table, metric: str = "wall"):
     return fig
 
 
-def scatter_figure(table, baseline: str, metric: str = "wall"):
+def scatter_figure(table, baseline: str, metric: str = "cpu"):
     """Each solver against ``baseline``: one point per instance, log-log; failures on the border.
 
     A point above the diagonal is an instance the solver took longer on.
@@ -281,9 +284,10 @@ def scatter_figure(table, baseline: str, metric: str = "wall"):
             if bad:
                 ax.scatter(*zip(*bad), marker="x", s=40, color="red")
         ax.plot([low, border], [low, border], color="grey", linewidth=0.8)
-        for v in (limit,):
-            ax.axhline(v, color="grey", linestyle="--", linewidth=0.6)
-            ax.axvline(v, color="grey", linestyle="--", linewidth=0.6)
+        ax.axhline(limit, color="grey", linestyle="--", linewidth=0.6)
+        ax.axvline(limit, color="grey", linestyle="--", linewidth=0.6)
+        ax.text(border, low, " not solved", rotation=90, fontsize=6, color="grey", ha="center", va="bottom")
+        ax.text(low, border, "not solved", fontsize=6, color="grey", ha="left", va="center")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlim(low, border * 1.3)
@@ -299,7 +303,7 @@ def scatter_figure(table, baseline: str, metric: str = "wall"):
     return fig
 
 
-def write_report(out: str | os.PathLike, *, table=None, baseline: str | None = None, metric: str = "wall"):
+def write_report(out: str | os.PathLike, *, table=None, baseline: str | None = None, metric: str = "cpu"):
     """Write the table, summary, speed-up table and plots of an output directory.
 
     Parameters
@@ -311,8 +315,8 @@ def write_report(out: str | os.PathLike, *, table=None, baseline: str | None = N
     baseline : str, optional
         The solver the others are compared with (default: the first solver
         named when the runs were made).
-    metric : {"wall", "cpu"}
-        The time the scores use.
+    metric : {"cpu", "wall"}
+        The time the scores use (default CPU time, the measure the time limit is on).
 
     Returns
     -------
@@ -369,6 +373,7 @@ def _markdown(table, summary, speed, baseline, metric) -> str:
     started = table["started"].dropna()
     loads = table["load1"].dropna()
     limits = table["time_limit_s"].dropna().unique()
+    walls = table["wall_limit_s"].dropna().unique()
     memory = table["memory_limit_mb"].dropna().unique()
     lines = ["# Benchmark", ""]
     lines.append(f"- {len(table)} runs: {table['solver'].nunique()} solvers, "
@@ -379,11 +384,14 @@ def _markdown(table, summary, speed, baseline, metric) -> str:
     if len(loads):
         lines.append(f"- load average (1 min) at the start of the runs: {loads.min():.2f} to {loads.max():.2f}, "
                      f"median {loads.median():.2f}")
-    lines.append(f"- time limit {', '.join(f'{v:g}' for v in limits)} s of wall time per run; memory limit "
-                 f"{', '.join(f'{v:g} MB' for v in memory) if len(memory) else 'none'}")
+    lines.append(f"- limits per run: {', '.join(f'{v:g}' for v in limits)} s of CPU time, "
+                 f"{', '.join(f'{v:g}' for v in walls) or '-'} s of wall time, memory "
+                 f"{', '.join(f'{v:g} MB' for v in memory) if len(memory) else 'unlimited'}")
     lines += ["", f"Scores are {'wall' if metric == 'wall' else 'CPU'} time; a run that failed or answered wrong "
               "scores twice the time limit (PAR-2); an instance's score is the median of its repeats, solved when "
-              "within the limit. CPU time is user + system, of the solver's whole process tree.", ""]
+              "within the limit. CPU time is user + system, of the solver's whole process tree; every time is of "
+              "the whole process (start-up, reading the instance, search); `median_solve_s` is the search alone, "
+              "measured inside a registered solver's process.", ""]
     lines.append(summary.to_markdown(index=False, floatfmt=".4g"))
     if speed is not None:
         lines += ["", f"## Speed-up against {baseline}", "",

@@ -4,12 +4,14 @@
 the benchmarking process, as runsolver and BenchExec do: wall time from
 start to exit, user and system CPU time and peak resident memory from
 :func:`os.wait4` (the process and the descendants it waited for), and the
-exit status. The time limit is on wall time; the memory limit is on the
+exit status. The limits (:class:`Limits`) are on CPU time (user + system
+of the whole process tree), on wall time (a looser guard, for a program
+that waits or for a machine so busy that it gets no CPU) and on the
 resident memory of the whole process tree, read from ``/proc`` every
-:data:`POLL_SECONDS`. A run past either limit is killed with its whole
-process group (status ``timeout`` or ``memout``). The program also dies
-with the benchmarking process (``PR_SET_PDEATHSIG``), so a killed
-benchmark leaves no solver running.
+:data:`POLL_SECONDS`. A run past a limit is killed with its whole process
+group (status ``timeout`` or ``memout``). The program also dies with the
+benchmarking process (``PR_SET_PDEATHSIG``), so a killed benchmark leaves
+no solver running.
 
 :func:`run_bench` plans every task x solver x repeat, shuffles the runs
 with a seeded random order (so that no solver always runs on a cold or a
@@ -22,9 +24,11 @@ in progress.
 Notes
 -----
 ``max_rss_mb`` is the largest resident set of one process of the run;
-the memory limit applies to the sum over its processes. Memory limits
-and the process-tree watch use Linux's ``/proc`` and ``pidfd_open``; on
-other systems the time limit still holds and memory is only reported.
+the memory limit applies to the sum over its processes. The CPU and memory
+limits watch the process tree through Linux's ``/proc``; on other systems
+the wall-time limit still holds and CPU time and memory are only reported.
+A CPU-time limit, not a wall-time one, is the measure that stays fair on a
+shared machine: a program that waits for a core is not charged for it.
 
 References
 ----------
@@ -56,8 +60,8 @@ from ..status import Status
 if TYPE_CHECKING:
     from .external import ExternalSolver
 
-__all__ = ["Measurement", "measure", "run_bench", "BenchOutcome", "read_config", "JOURNAL", "CONFIG", "POLL_SECONDS",
-           "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY_LIMIT"]
+__all__ = ["Limits", "Measurement", "measure", "run_bench", "BenchOutcome", "read_config", "JOURNAL", "CONFIG",
+           "POLL_SECONDS", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY_LIMIT"]
 
 #: The journal in the output directory: one JSON line per finished run.
 JOURNAL = "runs.jsonl"
@@ -65,10 +69,36 @@ JOURNAL = "runs.jsonl"
 CONFIG = "bench.json"
 #: How often a running program's memory and clock are read (seconds).
 POLL_SECONDS = 0.01
-#: Default limits per run: seconds of wall time, MB of resident memory.
+#: Default limits per run: seconds of CPU time, MB of resident memory.
 DEFAULT_TIME_LIMIT = 60.0
 DEFAULT_MEMORY_LIMIT = 4096.0
 _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 4096 / 2**20
+_TICK_S = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one run.
+
+    Attributes
+    ----------
+    cpu_s : float
+        Seconds of CPU time (user + system, all the run's processes).
+    wall_s : float or None
+        Seconds of wall time; default: twice the CPU limit plus 30 s (a
+        guard for programs that wait, and for a machine too busy to run them).
+    memory_mb : float or None
+        MB of resident memory, all the run's processes together (None: no limit).
+    """
+
+    cpu_s: float
+    wall_s: float | None = None
+    memory_mb: float | None = None
+
+    @property
+    def wall(self) -> float:
+        """The wall-time limit in effect (seconds)."""
+        return self.wall_s if self.wall_s is not None else 2 * self.cpu_s + 30
 
 
 @dataclass
@@ -86,7 +116,7 @@ class Measurement:
     signal : int or None
         The signal that ended it.
     limit : str or None
-        ``"time"`` or ``"memory"`` when it was stopped at a limit.
+        ``"cpu"``, ``"wall"`` or ``"memory"`` when it was stopped at that limit.
     """
 
     wall_s: float
@@ -103,20 +133,18 @@ class Measurement:
         return self.user_s + self.sys_s
 
 
-def measure(argv: Sequence[str], *, stdin=None, stdout=None, stderr=None, time_limit: float,
-            memory_limit: float | None = None, env: dict | None = None, cwd=None) -> Measurement:
+def measure(argv: Sequence[str], limits: Limits, *, stdin=None, stdout=None, stderr=None, env: dict | None = None,
+            cwd=None) -> Measurement:
     """Run ``argv`` in its own session with limits; measure it from outside.
 
     Parameters
     ----------
     argv : sequence of str
         The program and its arguments (no shell).
+    limits : Limits
+        CPU time, wall time and memory; the process group is killed at the first reached.
     stdin, stdout, stderr : file objects, optional
         Its standard streams (default: inherited).
-    time_limit : float
-        Seconds of wall time before the process group is killed.
-    memory_limit : float, optional
-        MB of resident memory (all its processes together) before it is killed.
     env, cwd : optional
         As for :class:`subprocess.Popen`.
 
@@ -135,9 +163,8 @@ def measure(argv: Sequence[str], *, stdin=None, stdout=None, stderr=None, time_l
     start = time.perf_counter()
     proc = subprocess.Popen(list(argv), stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd,
                             start_new_session=True, close_fds=True, preexec_fn=lambda: _child_setup(parent))
-    limit = None
     try:
-        limit = _watch(proc.pid, start, time_limit, memory_limit)
+        limit = _watch(proc.pid, start, limits)
     except BaseException:
         _kill_group(proc.pid)
         os.waitpid(proc.pid, 0)
@@ -152,9 +179,9 @@ def measure(argv: Sequence[str], *, stdin=None, stdout=None, stderr=None, time_l
     return Measurement(wall, usage.ru_utime, usage.ru_stime, rss_kb / 1024, code, sig, limit)
 
 
-def _watch(pid: int, start: float, time_limit: float, memory_limit: float | None) -> str | None:
-    """Wait for ``pid`` to exit; kill its group at a limit and say which (``"time"``/``"memory"``)."""
-    deadline = start + time_limit
+def _watch(pid: int, start: float, limits: Limits) -> str | None:
+    """Wait for ``pid`` to exit; kill its group at a limit and say which (``"cpu"``, ``"wall"``, ``"memory"``)."""
+    deadline = start + limits.wall
     try:
         fd = os.pidfd_open(pid)
     except (AttributeError, OSError):
@@ -165,8 +192,7 @@ def _watch(pid: int, start: float, time_limit: float, memory_limit: float | None
             poller = select.poll()
             poller.register(fd, select.POLLIN)
         while True:
-            remaining = deadline - time.perf_counter()
-            step = max(0.0, min(POLL_SECONDS, remaining))
+            step = max(0.0, min(POLL_SECONDS, deadline - time.perf_counter()))
             if poller is not None:
                 if poller.poll(step * 1000):
                     return None
@@ -176,8 +202,12 @@ def _watch(pid: int, start: float, time_limit: float, memory_limit: float | None
                 time.sleep(step)
             if time.perf_counter() >= deadline:
                 _kill_group(pid)
-                return "time"
-            if memory_limit and _tree_rss_mb(pid) > memory_limit:
+                return "wall"
+            cpu, rss = _tree_usage(pid)
+            if cpu > limits.cpu_s:
+                _kill_group(pid)
+                return "cpu"
+            if limits.memory_mb and rss > limits.memory_mb:
                 _kill_group(pid)
                 return "memory"
     finally:
@@ -231,8 +261,11 @@ def _kill_group(pid: int) -> None:
             pass
 
 
-def _tree_rss_mb(pid: int) -> float:
-    """Resident memory of ``pid`` and all its descendants (MB), from ``/proc``."""
+def _tree_usage(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system, with waited-for children) and resident MB of ``pid`` and its descendants.
+
+    Read from ``/proc`` (zeros elsewhere).
+    """
     pids, i = [pid], 0
     while i < len(pids):
         p = pids[i]
@@ -247,14 +280,16 @@ def _tree_rss_mb(pid: int) -> float:
                     pids.extend(int(c) for c in fh.read().split())
             except (OSError, ValueError):
                 pass
-    pages = 0
+    ticks = pages = 0
     for p in pids:
         try:
-            with open(f"/proc/{p}/statm", "rb") as fh:
-                pages += int(fh.read().split()[1])
+            with open(f"/proc/{p}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            ticks += sum(int(v) for v in fields[11:15])  # utime, stime, cutime, cstime
+            pages += int(fields[21])  # rss
         except (OSError, IndexError, ValueError):
             pass
-    return pages * _PAGE_MB
+    return ticks * _TICK_S, pages * _PAGE_MB
 
 
 # ---------------------------------------------------------------- the bench
@@ -298,10 +333,11 @@ class _Solver:
 
 
 def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), out: str | os.PathLike,
-              time_limit: float = DEFAULT_TIME_LIMIT, memory_limit: float | None = DEFAULT_MEMORY_LIMIT,
-              repeats: int = 1, warmups: int = 1, seed: int = 2026, quick: bool = False, question: str = "count",
-              progress: bool = True, notify: Callable[[str], None] | None = None, baseline: str | None = None,
-              metric: str = "wall") -> BenchOutcome:
+              time_limit: float = DEFAULT_TIME_LIMIT, wall_limit: float | None = None,
+              memory_limit: float | None = DEFAULT_MEMORY_LIMIT, repeats: int = 1, warmups: int = 1,
+              seed: int = 2026, quick: bool = False, question: str = "count", progress: bool = True,
+              notify: Callable[[str], None] | None = None, baseline: str | None = None,
+              metric: str = "cpu") -> BenchOutcome:
     """Benchmark solvers on suites; write the table, summary and plots; see :mod:`ubongo_cp.bench`.
 
     Parameters
@@ -316,7 +352,9 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
         Output directory: the journal, the table, summary and plots. Runs
         already in its journal are not run again.
     time_limit : float
-        Seconds of wall time per run.
+        Seconds of CPU time per run (user + system, all its processes).
+    wall_limit : float, optional
+        Seconds of wall time per run (default: twice the time limit plus 30 s).
     memory_limit : float or None
         MB of resident memory per run (None: no limit).
     repeats : int
@@ -352,8 +390,8 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
 
     if repeats < 1 or warmups < 0:
         raise InputError(f"repeats must be at least 1 and warm-ups at least 0, got {repeats} and {warmups}")
-    if not time_limit > 0:
-        raise InputError(f"the time limit must be a positive number of seconds, got {time_limit}")
+    if not time_limit > 0 or (wall_limit is not None and not wall_limit > 0):
+        raise InputError(f"time limits must be positive numbers of seconds, got {time_limit} and {wall_limit}")
     if memory_limit is not None and not memory_limit > 0:
         raise InputError(f"the memory limit must be a positive number of MB, got {memory_limit}")
     chosen = _solvers(solvers, [e if isinstance(e, ExternalSolver) else parse_external(e) for e in externals])
@@ -373,7 +411,8 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
         except InputError as exc:
             raise InputError(f"{task.where}: instance {task.instance!r}: {exc}") from None
     out = Path(out)
-    _prepare_out(out, time_limit, memory_limit, [s.name for s in chosen])
+    limits = Limits(time_limit, wall_limit, memory_limit)
+    _prepare_out(out, limits, [s.name for s in chosen])
     say = notify or (lambda message: print(message, file=sys.stderr, flush=True))
 
     # Instance files for the external solvers, once per instance and format.
@@ -400,12 +439,12 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
     scratch = Path(tempfile.mkdtemp(prefix="ubongo-bench-"))
     try:
         if todo and warmups:
-            _warm_up(todo, built, files, warmups, time_limit, memory_limit, scratch)
+            _warm_up(todo, built, files, warmups, limits, scratch)
         bar = _progress_bar(len(plan), skipped, progress)
         try:
             with open(out / JOURNAL, "a", encoding="utf-8") as journal:
                 for task, solver, repeat in todo:
-                    row = _one_run(task, solver, repeat, built[task.key], files, time_limit, memory_limit, scratch)
+                    row = _one_run(task, solver, repeat, built[task.key], files, limits, scratch)
                     row["order"] = order[(task.key, solver.name, repeat)]
                     journal.write(json.dumps(row, default=str) + "\n")
                     journal.flush()
@@ -467,13 +506,13 @@ def _solvers(names: Sequence[str], externals: Sequence) -> list[_Solver]:
     return unique
 
 
-def _prepare_out(out: Path, time_limit: float, memory_limit: float | None, solvers: list[str]) -> None:
+def _prepare_out(out: Path, limits: Limits, solvers: list[str]) -> None:
     """Check that ``out`` can take these runs (same limits as its earlier runs) and record the settings."""
     from ..io import atomic_write_text
 
     if out.exists() and not out.is_dir():
         raise InputError("is a file, expected an output directory", path=out)
-    wanted: dict[str, Any] = {"time_limit": time_limit, "memory_limit": memory_limit}
+    wanted: dict[str, Any] = {"time_limit": limits.cpu_s, "wall_limit": limits.wall, "memory_limit": limits.memory_mb}
     old = read_config(out)
     for key, value in wanted.items():
         if key in old and old[key] != value:
@@ -541,7 +580,7 @@ def _progress_bar(total: int, done: int, enabled: bool):
     return tqdm.tqdm(total=total, initial=done, unit="run", desc="bench", file=sys.stderr, dynamic_ncols=True)
 
 
-def _warm_up(todo, built, files, warmups, time_limit, memory_limit, scratch) -> None:
+def _warm_up(todo, built, files, warmups, limits: Limits, scratch) -> None:
     """Run each solver ``warmups`` times on the smallest task it has to run; nothing is recorded."""
     smallest: dict[str, tuple] = {}
     for task, solver, _ in todo:
@@ -550,10 +589,10 @@ def _warm_up(todo, built, files, warmups, time_limit, memory_limit, scratch) -> 
             smallest[solver.name] = (size, task, solver)
     for _, task, solver in smallest.values():
         for _ in range(warmups):
-            _one_run(task, solver, 0, built[task.key], files, time_limit, memory_limit, scratch)
+            _one_run(task, solver, 0, built[task.key], files, limits, scratch)
 
 
-def _one_run(task, solver, repeat, b, files, time_limit, memory_limit, scratch: Path) -> dict:
+def _one_run(task, solver, repeat, b, files, limits: Limits, scratch: Path) -> dict:
     """Run one task with one solver in a process of its own; the journal row."""
     from .check import check_solution, external_answer, subsets_digest
     from .external import ADAPTERS
@@ -573,19 +612,20 @@ def _one_run(task, solver, repeat, b, files, time_limit, memory_limit, scratch: 
     else:
         ext = solver.external
         stdin_path, knuth = files[(b.digest, ext.format)]
-        argv = ext.argv(task.question, stdin_path, time_limit, memory_limit)
+        argv = ext.argv(task.question, stdin_path, limits.cpu_s, limits.memory_mb)
         command = " ".join(argv)
     row: dict[str, Any] = {
         "suite": task.suite, "instance": task.instance, "question": task.question, "solver": solver.name,
         "repeat": repeat, "kind": "registered" if solver.external is None else "external",
         "solver_id": solver.ident, "command": command, "digest": b.digest, "k": task.k,
         "expected": task.expected, "expected_subsets": task.expected_subsets,
-        "time_limit_s": time_limit, "memory_limit_mb": memory_limit, "load1": load, "started": started,
+        "time_limit_s": limits.cpu_s, "wall_limit_s": limits.wall, "memory_limit_mb": limits.memory_mb,
+        "load1": load, "started": started, "stopped": None,
         "status": None, "count": None, "subsets": None, "answer_digest": None, "verified": None,
         "invalid": None, "solve_s": None, "counters": "{}", "error": None}
     try:
         with open(stdin_path, "rb") as fin, open(stdout_path, "wb") as fout, open(stderr_path, "wb") as ferr:
-            m = measure(argv, stdin=fin, stdout=fout, stderr=ferr, time_limit=time_limit, memory_limit=memory_limit)
+            m = measure(argv, limits, stdin=fin, stdout=fout, stderr=ferr)
     except OSError as exc:
         row.update(status=Status.ERROR.value, error=f"cannot start: {exc.strerror or exc}")
         return row
@@ -593,11 +633,9 @@ def _one_run(task, solver, repeat, b, files, time_limit, memory_limit, scratch: 
     stderr = stderr_path.read_text(encoding="utf-8", errors="replace") if stderr_path.exists() else ""
     row.update(wall_s=m.wall_s, cpu_s=m.cpu_s, user_s=m.user_s, sys_s=m.sys_s, max_rss_mb=m.max_rss_mb,
                exit_code=m.exit_code, signal=m.signal)
-    if m.limit == "time":
-        row["status"] = Status.TIMEOUT.value
-        return row
-    if m.limit == "memory":
-        row["status"] = Status.MEMOUT.value
+    if m.limit is not None:
+        row["stopped"] = m.limit
+        row["status"] = Status.MEMOUT.value if m.limit == "memory" else Status.TIMEOUT.value
         return row
     if solver.external is None:
         result = _worker_answer(stdout, stderr, m)

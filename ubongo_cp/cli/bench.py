@@ -20,7 +20,8 @@ def add_parsers(sub) -> None:
     p = sub.add_parser(
         "bench", help="benchmark solvers on suites of instances (tables, PAR-2, cactus and scatter plots)",
         description="Run every instance of the suites with every solver, each run in a process of its own "
-                    "with a time and a memory limit, measured from outside (wall and CPU time, peak memory), "
+                    "with CPU-time, wall-time and memory limits, measured from outside (CPU and wall time, peak "
+                    "memory), "
                     "in a seeded interleaved order; check every answer; write the table of runs (Parquet and "
                     "CSV), a summary with PAR-2, a speed-up table, a cactus plot and scatter plots. Run the "
                     "same command again to resume after an interruption.")
@@ -32,7 +33,10 @@ def add_parsers(sub) -> None:
                    help="an external solver: a command template ({instance}, {time_limit}, {memory_limit}, "
                         "{first:TEXT}, {all:TEXT}) and the adapter reading its output: knuth (default), "
                         "miniexact, dimacs, json; may be given several times")
-    p.add_argument("--time-limit", type=float, default=None, help="seconds of wall time per run (default 60)")
+    p.add_argument("--time-limit", type=float, default=None,
+                   help="seconds of CPU time per run, all its processes (default 60)")
+    p.add_argument("--wall-limit", type=float, default=None,
+                   help="seconds of wall time per run (default: twice the time limit plus 30)")
     p.add_argument("--memory-limit", default=None, metavar="MB",
                    help="resident memory per run: MB, or with a unit (512M, 4G), or 'none' (default 4096)")
     p.add_argument("--repeats", type=int, default=1, help="runs per instance and solver (default 1)")
@@ -42,8 +46,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--question", choices=["first", "count", "analyze"], default="count",
                    help="the question asked of the files of a directory suite (default count)")
     p.add_argument("--baseline", help="the solver the others are compared with (default: the first named)")
-    p.add_argument("--metric", choices=["wall", "cpu"], default="wall",
-                   help="the time the scores and plots use (default wall)")
+    p.add_argument("--metric", choices=["cpu", "wall"], default="cpu",
+                   help="the time the scores and plots use (default cpu: the time limit's measure)")
     p.add_argument("--out", help="output directory (the journal, tables and plots; resumed if it holds runs)")
     p.add_argument("--report", metavar="DIR", help="only rebuild the tables and plots of DIR from its runs")
     p.add_argument("--list", action="store_true", help="list the shipped suites and adapters, then exit")
@@ -100,7 +104,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from ..bench.runner import DEFAULT_TIME_LIMIT, run_bench
 
     outcome = run_bench(args.suites, solvers=solvers, externals=args.external, out=args.out,
-                        time_limit=args.time_limit or DEFAULT_TIME_LIMIT, memory_limit=memory_arg(args.memory_limit),
+                        time_limit=args.time_limit or DEFAULT_TIME_LIMIT, wall_limit=args.wall_limit,
+                        memory_limit=memory_arg(args.memory_limit),
                         repeats=args.repeats, warmups=args.warmups, seed=args.seed, quick=args.quick,
                         question=args.question, progress=not args.no_progress, baseline=args.baseline,
                         metric=args.metric)

@@ -35,7 +35,7 @@ from ..status import Status
 __all__ = ["COLUMNS", "TABLE", "journal_rows", "read_table", "run_scores", "instance_scores", "summary_table",
            "speedup_table", "cactus_figure", "scatter_figure", "write_report", "METRICS"]
 
-#: The tidy table's columns, in order (documented on the formats page).
+#: The tidy table's columns, in order (documented on the output tables page).
 COLUMNS = ["suite", "instance", "question", "solver", "repeat", "status", "wrong", "check", "count", "subsets",
            "expected", "expected_subsets", "verified", "wall_s", "cpu_s", "user_s", "sys_s", "max_rss_mb",
            "solve_s", "exit_code", "signal", "stopped", "time_limit_s", "wall_limit_s", "memory_limit_mb", "load1",

@@ -65,12 +65,13 @@ __all__ = ["Limits", "Measurement", "measure", "run_bench", "BenchOutcome", "rea
 
 #: The journal in the output directory: one JSON line per finished run.
 JOURNAL = "runs.jsonl"
-#: The limits and seed a directory's runs were made with (resuming must use the same).
+#: The limits a directory's runs were made with (resuming must use the same) and its solvers in order.
 CONFIG = "bench.json"
 #: How often a running program's memory and clock are read (seconds).
 POLL_SECONDS = 0.01
-#: Default limits per run: seconds of CPU time, MB of resident memory.
+#: Default time limit per run: seconds of CPU time.
 DEFAULT_TIME_LIMIT = 60.0
+#: Default memory limit per run: MB of resident memory, all the run's processes together.
 DEFAULT_MEMORY_LIMIT = 4096.0
 _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 4096 / 2**20
 _TICK_S = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01
@@ -310,6 +311,9 @@ class BenchOutcome:
     interrupted : bool
         True when Ctrl-C stopped the runs (the table holds those finished).
     out_dir : Path
+        The output directory.
+    files : list of Path
+        The files written there (:func:`ubongo_cp.bench.report.write_report`).
     """
 
     table: object

@@ -184,7 +184,9 @@ def load_suite(spec: str | os.PathLike, *, quick: bool = False, question: str = 
     Parameters
     ----------
     spec : str or path
-        A name of :func:`shipped_suites`, a ``.toml`` file or a directory.
+        A name of :func:`shipped_suites` (a bare name is always the shipped
+        suite: write ``./decks`` for a directory called ``decks``), a
+        ``.toml`` file or a directory.
     quick : bool
         Only the instances marked ``quick`` (the default), decks sampled.
     question : str
@@ -205,7 +207,7 @@ def load_suite(spec: str | os.PathLike, *, quick: bool = False, question: str = 
         raise InputError(f"unknown question {question!r}; choose one of {', '.join(QUESTIONS)}")
     path = Path(spec)
     shipped = shipped_suites()
-    if not path.exists() and os.fspath(spec) in shipped:
+    if os.fspath(spec) in shipped:  # a bare shipped name; ./NAME is a directory of that name
         path = shipped[os.fspath(spec)]
         name = os.fspath(spec)
     else:
@@ -479,6 +481,8 @@ def _checked(read, where: _Where, key: str):
     try:
         return read()
     except InputError as exc:
+        if exc.path is not None and Path(exc.path).resolve() == Path(where.path).resolve():
+            raise
         raise InputError(f"{exc} (named here)", path=where.path, line=where.key_line(key)) from None
 
 

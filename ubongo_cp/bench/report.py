@@ -390,8 +390,8 @@ def _markdown(table, summary, speed, baseline, metric) -> str:
     lines += ["", f"Scores are {'wall' if metric == 'wall' else 'CPU'} time; a run that failed or answered wrong "
               "scores twice the time limit (PAR-2); an instance's score is the median of its repeats, solved when "
               "within the limit. CPU time is user + system, of the solver's whole process tree; every time is of "
-              "the whole process (start-up, reading the instance, search); `median_solve_s` is the search alone, "
-              "measured inside a registered solver's process.", ""]
+              "the whole process (start-up, reading the instance, search); `median_solve_s` is the CPU time of the "
+              "search alone, measured inside a registered solver's process.", ""]
     lines.append(summary.to_markdown(index=False, floatfmt=".4g"))
     if speed is not None:
         lines += ["", f"## Speed-up against {baseline}", "",

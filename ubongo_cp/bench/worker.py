@@ -38,27 +38,31 @@ def answer(built, question: str, k: int | None, solver: str) -> dict:
         ``analyze``), ``subsets`` (``analyze``: the tiling subsets) and
         ``subset_counts`` (their counts), ``solution`` (one solution, for
         the independent check: piece copy -> cells for a polyomino instance,
-        option ids for a matrix), ``solve_s`` (seconds of search measured
-        inside the process, engine loading excluded) and ``counters``
-        (the backend's counters).
+        option ids for a matrix), ``solve_s`` (CPU seconds of the search,
+        measured inside the process: every thread of it, the engine's
+        loading excluded) and ``counters`` (the backend's counters).
     """
-    from ..solvers import solve
+    from ..solvers import solve, warm
     from ..status import Status
 
+    warm([solver])  # the engine is loaded (or compiled) before the clock starts
     polyomino = built.pieces is not None
+    start = time.process_time()
     if question == "analyze":
         from ..analyze import analyze
 
         res = analyze(list(built.pieces), built.region, k, backend=solver, keep_solutions=True,
                       mode=built.instance.mode)
+        cpu = time.process_time() - start
         first = None
         if res.subsets and res.instance is not None:
             first = _cells(res.instance.solution_dict(res.solutions[res.subsets[0].pieces][0]))
         return {"status": Status.SOLVED if res.subsets else Status.NO_SOLUTION, "count": res.total_solutions,
                 "subsets": len(res.subsets), "subset_counts": {" ".join(s.pieces): s.count for s in res.subsets},
-                "solution": first, "solve_s": res.seconds, "counters": _counters(res.stats)}
+                "solution": first, "solve_s": cpu, "counters": _counters(res.stats)}
     limit = 1 if question == "first" else None
     result = solve(built.instance, backend=solver, limit=limit, keep=1, reduce=False)
+    cpu = time.process_time() - start
     solution: dict | list | None = None
     if result.option_solutions:
         options = result.option_solutions[0]
@@ -67,7 +71,7 @@ def answer(built, question: str, k: int | None, solver: str) -> dict:
     if question == "count" and not result.complete:
         status = Status.UNKNOWN  # never happens without a limit: the process is stopped from outside
     return {"status": status, "count": min(result.count, 1) if question == "first" else result.count,
-            "solution": solution, "solve_s": result.stats.get("wall_seconds"),
+            "solution": solution, "solve_s": cpu,
             "counters": _counters(result.stats)}
 
 

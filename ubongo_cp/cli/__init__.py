@@ -30,7 +30,7 @@ COMMANDS = {"solve": ("puzzle",), "analyze": ("puzzle",), "generate": ("deck",),
             "calibrate": ("deck",), "booklet": ("deck",), "cards": ("deck",), "simulate": ("simulate", "domino"),
             "orion": ("orion",),
             "export": ("export",), "exact-cover": ("exactcover",), "census": ("census",),
-            "examples": ("examples",)}
+            "examples": ("examples",), "bench": ("bench",)}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

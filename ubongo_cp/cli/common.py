@@ -27,7 +27,7 @@ _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "
 #: results in memory (a user asked for 10**12 games and got 10 GB in 30 s).
 _MAXIMUM = {"games": 10_000_000, "cards": 10_000}
 #: Options that must be positive when given.
-_POSITIVE = ("time_limit", "timer")
+_POSITIVE = ("time_limit", "wall_limit", "timer")
 
 #: Options naming files a command writes, and options naming what it reads.
 _OUTPUTS = ("out", "plot", "save", "picture", "record", "draw")

@@ -111,8 +111,9 @@ def task_features(tasks: pd.DataFrame) -> pd.DataFrame:
 
     # Rows written before these columns existed get them from what they hold: the built-in difficulty
     # (search + placements; not a fitted model's seconds) and the region of the stored solution.
-    built_in = column("difficulty").where(tasks["difficulty_model"].isna() if "difficulty_model" in tasks.columns
-                                          else True)
+    built_in = column("difficulty")
+    if "difficulty_model" in tasks.columns:
+        built_in = built_in.where(tasks["difficulty_model"].isna())
     placements = np.log2(column("placements_per_cell")).fillna(built_in - search)
     order = column("symmetry")
     for i in np.flatnonzero(order.isna().to_numpy()):

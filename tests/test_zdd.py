@@ -446,6 +446,10 @@ def test_analyze_on_the_diagram_equals_dlx():
     assert reference.subsets and {CLASSIC[n].size for s in reference.subsets for n in s.pieces} == {4, 5}
     for backend in ("zdd", "auto"):
         assert analyze(CLASSIC.pieces, square, 2, backend=backend).subsets == reference.subsets
+    # with copies of each piece (multisets), a diagram backend lists with the kernel: the same subsets
+    doubled = analyze(CLASSIC.pieces, Region.rectangle(3, 4), 3, backend="dlx", copies=2)
+    assert any(len(set(s.pieces)) < 3 for s in doubled.subsets)
+    assert analyze(CLASSIC.pieces, Region.rectangle(3, 4), 3, backend="auto", copies=2).subsets == doubled.subsets
 
 
 # ------------------------------------------------------------------ the CLI

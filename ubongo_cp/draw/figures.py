@@ -20,7 +20,8 @@ from typing import Mapping, Sequence
 from matplotlib.figure import Figure
 
 from ..geometry import Cell, normalize
-from .canvas import INK, MUTED, Canvas, boundary_edges, cells_path, inner_edges, lying, piece_colours, shape_size
+from .canvas import (INK, MUTED, Canvas, boundary_edges, cells_path, inner_edges, piece_colours, shape_size,
+                     text_width_mm)
 from .card import card_figure
 from .puzzle import (IconBatch, draw_region, draw_solution, draw_unsolved, stroke_solution)
 
@@ -58,19 +59,23 @@ class _Grid:
 
     ``cells`` gives each panel's region; ``cols`` panels per row (default up
     to 4); the cell size is ``cell_mm`` (default 8 mm, smaller for regions
-    over 8 cells wide).
+    over 8 cells wide); ``heads``, each panel's (title, note), make the
+    panels wide enough for their header (the title, 3 mm, the note).
     """
 
     header, pad, gap = 7.0, 3.0, 3.0
 
-    def __init__(self, cells: Sequence[Sequence[Cell]], cols: int | None, cell_mm: float | None) -> None:
+    def __init__(self, cells: Sequence[Sequence[Cell]], cols: int | None, cell_mm: float | None,
+                 heads: Sequence[tuple[str, str]] = (), note_pt: float = 7.5) -> None:
         self.cells = cells
         height = max(1 + max(r for r, _ in c) for c in cells)
         width = max(1 + max(c for _, c in cc) for cc in cells)
         self.cs = cell_mm or min(8.0, 64.0 / width)
         self.cols = cols or min(len(cells), 4)
         rows = math.ceil(len(cells) / self.cols)
-        self.pw = max(width * self.cs + 2 * self.pad, 40.0)
+        head = max((4.0 + text_width_mm(title, 7.5) + (3.0 + text_width_mm(note, note_pt) if note else 0.0)
+                    for title, note in heads), default=0.0)
+        self.pw = max(width * self.cs + 2 * self.pad, 40.0, head)
         self.ph = self.header + height * self.cs + self.pad
         self.canvas = Canvas(self.cols * self.pw + (self.cols + 1) * self.gap, rows * self.ph + (rows + 1) * self.gap)
 
@@ -109,7 +114,7 @@ def solutions_figure(panels: Sequence[Panel], colours: Mapping[str, str], *, col
     """
     if not panels:
         raise ValueError("no panel to draw")
-    grid = _Grid([p.cells for p in panels], cols, cell_mm)
+    grid = _Grid([p.cells for p in panels], cols, cell_mm, [(p.title, p.note) for p in panels])
     canvas, cs = grid.canvas, grid.cs
     inner, outline, unsolved = [], [], []
     for k, panel in enumerate(panels):
@@ -127,9 +132,10 @@ def solutions_figure(panels: Sequence[Panel], colours: Mapping[str, str], *, col
 
 def pieces_figure(pieces: Sequence, colours: Mapping[str, str] | None = None, *, cell_mm: float = 5.0,
                   width_mm: float = 160.0) -> Figure:
-    """Every piece (lying), its name below it, packed in rows at one scale (a piece set in a notebook)."""
+    """Every piece exactly as its file draws it, its name below it, packed in rows at one scale (a piece set
+    in a notebook)."""
     colours = colours or piece_colours(p.name for p in pieces)
-    shapes = [lying(p.cells) for p in pieces]
+    shapes = [normalize(p.cells) for p in pieces]
     gap, label = 4.0, 4.5
     x = y = gap
     row_h = 0.0
@@ -259,15 +265,19 @@ def frequency_figure(result, colours: Mapping[str, str] | None = None, *, cols: 
     inst = result.instance
     cells = list(inst.cells)
     colours = colours or piece_colours(dict.fromkeys(p.name for p in inst.pieces))
-    grid = _Grid([cells] * inst.n_types, cols, cell_mm)
-    canvas, cs = grid.canvas, grid.cs
-    owner = dict.fromkeys(cells, 0)
     total = int(result.count)
+    heads = []
     for t in range(inst.n_types):
         name, copies = inst.type_piece(t).name, len(inst.types[t])
         forced = int((share[t] > 1 - 1e-12).sum()) if total else 0
-        note = f"forced on {forced} cell{'s' if forced != 1 else ''}" if forced else f"of {total} solutions"
-        x0, y0 = grid.frame(t, name + (f" x{copies}" if copies > 1 else ""), note, note_pt=6.5)
+        heads.append((name + (f" x{copies}" if copies > 1 else ""),
+                      f"forced on {forced} cell{'s' if forced != 1 else ''}" if forced else f"of {total} solutions"))
+    grid = _Grid([cells] * inst.n_types, cols, cell_mm, heads, note_pt=6.5)
+    canvas, cs = grid.canvas, grid.cs
+    owner = dict.fromkeys(cells, 0)
+    for t in range(inst.n_types):
+        name = inst.type_piece(t).name
+        x0, y0 = grid.frame(t, *heads[t], note_pt=6.5)
         base = to_rgb(colours.get(name, "#888888"))
         fills = [tuple(1 - s * (1 - b) for b in base) for s in share[t]]
         canvas.fill_cells([cells_path([c], x0, y0, cs) for c in cells], fills, gid=f"frequency/{t}")

@@ -213,6 +213,43 @@ class TaskDeck:
             rows = self._rows[side] = self.side_ratios(side).tolist()
         return rows
 
+    def side_to_json(self, side: str) -> dict:
+        """One side of the deck as JSON-ready data (game records): card ids and ratios, ``null`` for ``inf``.
+
+        Raises
+        ------
+        InputError
+            If the deck has no task on ``side``.
+        """
+        rows = [[None if math.isinf(r) else r for r in row] for row in self.side_rows(side)]
+        return {"game": self.game, "side": side, "cards": list(self.cards[side]), "ratios": rows}
+
+    @classmethod
+    def from_side_json(cls, data: dict, path: str | os.PathLike | None = None) -> "TaskDeck":
+        """The one-side deck of :meth:`side_to_json` (ratios as written; ``median`` 1).
+
+        Raises
+        ------
+        InputError
+            For a malformed object, an unknown game or side, a row of the
+            wrong length, or a ratio that is not a number >= 0 (naming ``path``).
+        """
+        try:
+            game, side, cards, rows = data["game"], data["side"], list(data["cards"]), list(data["ratios"])
+            spec = game_spec(game)
+            faces = spec.side(side).faces
+            arr = np.array([[math.inf if r is None else float(r) for r in row] for row in rows], dtype=float)
+        except InputError as exc:
+            raise InputError(f"deck: {exc.message}", path=path) from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"deck: missing or malformed field ({exc})", path=path) from None
+        if arr.shape != (len(cards), faces) or not len(cards) or (arr < 0).any() or np.isnan(arr).any():
+            raise InputError(f"deck: side {side} needs {len(cards)} rows of {faces} ratios >= 0", path=path)
+        deck = cls.__new__(cls)
+        deck.game, deck.path, deck.median = game, None if path is None else os.fspath(path), 1.0
+        deck.cards, deck.ratios, deck._rows = {side: [str(c) for c in cards]}, {side: arr}, {}
+        return deck
+
     def __repr__(self) -> str:
         sizes = ", ".join(f"{s}: {len(c)} cards" for s, c in self.cards.items())
         return f"TaskDeck({self.game}, {sizes}, median difficulty {self.median:g})"
@@ -258,6 +295,10 @@ class SolveTimeModel:
         if self.scale == 0:  # 0 x inf: a task with no solution still takes forever
             work = np.where(np.isinf(ratios), np.inf, work)
         return work / skills * np.exp(self.sigma * z - 0.5 * self.sigma * self.sigma)
+
+    def to_json(self) -> dict:
+        """The parameters as a JSON-ready dict (game records)."""
+        return {"base": self.base, "scale": self.scale, "sigma": self.sigma}
 
     def sample(self, ratios: np.ndarray, skills: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Draw solve times (seconds) for tasks ``ratios`` and players ``skills``.

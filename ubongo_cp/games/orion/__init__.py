@@ -14,10 +14,11 @@ through the engine), :mod:`.reach` (the CP-SAT reachability model),
 they are tested against).
 """
 
+from . import records
 from .board import Board, default_board
 from .setup import Setup, SetupRules, random_setup, validate_setup
 from .state import OrionGame, OrionState
 from .tiles import Tile, TileSet, default_tiles, load_tiles
 
-__all__ = ["Board", "default_board", "Tile", "TileSet", "default_tiles", "load_tiles",
+__all__ = ["records", "Board", "default_board", "Tile", "TileSet", "default_tiles", "load_tiles",
            "OrionGame", "OrionState", "Setup", "SetupRules", "random_setup", "validate_setup"]

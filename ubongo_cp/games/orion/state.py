@@ -16,10 +16,10 @@ conventions:
   colour in question, whoever placed it (RULES.md decision): a hex of
   colour c that the opponent put down as its tile's opponent hex counts.
 
-Game facts (OpenSpiel style): 2 players, no chance after setup,
-deterministic, at most ``2 * len(tiles)`` moves (every move places one of
-the mover's unused tiles, OD-2). Returns are 1 for a win, 0 for a loss and
-0.5 each for a draw (OD-7).
+Game facts (:data:`FACTS`, OpenSpiel style): 2 players, no chance after
+setup, deterministic, at most ``2 * len(tiles)`` moves (every move places
+one of the mover's unused tiles, OD-2). Returns are 1 for a win, 0 for a
+loss and 0.5 each for a draw (OD-7).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from ...errors import InputError
-from ..base import TERMINAL, GameState, action_id
+from ..base import TERMINAL, GameFacts, GameState, action_id
 from .board import Board, default_board
 from .graphs import tile_group
 from .hexgrid import Hex
@@ -39,7 +39,15 @@ from .setup import Setup, SetupRules, random_setup, validate_setup
 from .tiles import OWN, TileSet, default_tiles
 from .wins import WinWitness, evaluate_wins, win_conditions
 
-__all__ = ["Placement", "OrionGame", "OrionState"]
+__all__ = ["FACTS", "Placement", "OrionGame", "OrionState"]
+
+#: The game's facts. Length bound with the default tiles: every move places
+#: one of the mover's unused tiles (OD-2), 14 per player, so at most 28
+#: moves; other tile sets: :meth:`OrionState.max_game_length`. No chance
+#: after the setup (OD-1 is the state's constructor); a win 1 : 0 or an
+#: OD-7 draw 0.5 : 0.5, so returns sum to 1.
+FACTS = GameFacts(name="orion", min_players=2, max_players=2, chance_nodes=False, sampled_chance=False,
+                  returns_sum=(1.0,), max_game_length=28)
 
 
 # ---------------------------------------------------------------------------
@@ -211,6 +219,7 @@ class OrionState(GameState):
     (True, True)
     """
 
+    facts = FACTS
     num_players = 2
 
     def __init__(self, setup: Setup | None = None, game: OrionGame | None = None,
@@ -362,6 +371,10 @@ class OrionState(GameState):
     def is_terminal(self) -> bool:
         return self.winner is not None
 
+    def max_game_length(self) -> int:
+        """Moves a game of these tiles can take at most: every tile once (:data:`FACTS`)."""
+        return self.game.max_moves()
+
     def returns(self) -> list[float]:
         if self.winner is None:
             return [0.0, 0.0]
@@ -380,10 +393,9 @@ class OrionState(GameState):
 
     def action_to_string(self, action: int) -> str:
         """``"I3a r2 f @(q,r)"``: tile, rotation, flip mark, anchor hex."""
-        try:
-            pl = self.game.placements[int(action)]
-        except (IndexError, ValueError, TypeError):
+        if not (isinstance(action, (int, np.integer)) and 0 <= action < len(self.game.placements)):
             return f"#{action!r}"
+        pl = self.game.placements[int(action)]
         name = self.game.tiles.tiles[pl.tile].name
         return f"{name} r{pl.rotation}{' f' if pl.flip else ''} @({pl.anchor[0]},{pl.anchor[1]})"
 

@@ -53,6 +53,8 @@ __all__ = [
     "load_tasks",
     "as_deck",
     "synthetic_tasks",
+    "timed_record",
+    "timed_replay",
 ]
 
 #: Columns of the per-task table this module reads (the batch runner writes
@@ -428,3 +430,96 @@ def synthetic_tasks(game: str, seed: int = 0) -> pd.DataFrame:
                              "status": "solved",
                              "difficulty": float(centre * math.exp(0.5 * rng.standard_normal()))})
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------
+# Records of the two timed games (the gem game and the Duel)
+
+
+def timed_record(fmt: str, version: int, state, replay_state, settings: dict, field: str, draws,
+                 settles, players=None) -> dict:
+    """The JSON record of a gem game or Duel (their ``records`` modules give the game's parts).
+
+    Parameters
+    ----------
+    fmt, version : str, int
+        The record's ``format`` and ``version``.
+    state
+        The game (``actions``, ``start``, ``deck``, ``side``, ``model``, ``rng``).
+    replay_state
+        A fresh state of the same settings and start, replayed here to name
+        each move and its player.
+    settings : dict
+        The game's settings (JSON-ready).
+    field : str
+        Name of the move field holding the solve times a move drew.
+    draws : iterator of list of float
+        The solve times of each move that draws them, in order.
+    settles : callable
+        ``settles(state)``: does the next move draw solve times?
+    players : sequence of str, optional
+        Labels of the seats.
+    """
+    from .base import floats_from_json, floats_to_json, generator_to_json
+
+    moves = []
+    for i, a in enumerate(state.actions, 1):
+        move = {"n": i, "player": replay_state.current_player(), "action": a,
+                "text": replay_state.action_to_string(a)}
+        if settles(replay_state):
+            move[field] = floats_to_json(next(draws))
+            replay_state._forced_times = floats_from_json(move[field], field)
+        replay_state.apply_action(a)
+        moves.append(move)
+    rec = {"format": fmt, "version": version, "settings": settings,
+           "model": state.model.to_json() if isinstance(state.model, SolveTimeModel) else None,
+           "deck": state.deck.side_to_json(state.side), "start": dict(state.start), "moves": moves,
+           "generator": generator_to_json(state.rng)}
+    if players is not None:
+        rec["players"] = list(players)
+    if state.is_terminal():
+        rec["result"] = {"returns": state.returns()}
+    return rec
+
+
+def timed_replay(record: dict, path, on_move, build, field: str, settles, count):
+    """Replay a record of :func:`timed_record` through the rules; returns the final state.
+
+    ``build(deck, settings, model, start)`` makes the start state (errors
+    become :class:`InputError` naming ``path``); before each move that
+    ``settles``, the move's ``field`` (``count(state)`` solve times) is
+    what the transition draws.
+
+    Raises
+    ------
+    InputError
+        A malformed record, a move's missing or malformed solve times, or a
+        result that differs from the replay.
+    IllegalActionError
+        A recorded move the rules forbid.
+    """
+    from .base import floats_from_json, generator_from_json, replay_moves
+
+    try:
+        model = record.get("model")
+        state = build(TaskDeck.from_side_json(record["deck"], path), dict(record["settings"]),
+                      None if model is None else SolveTimeModel(**model), dict(record["start"]))
+    except InputError as exc:
+        raise InputError(exc.message, path=path) from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"malformed record ({type(exc).__name__}: {exc})", path=path) from None
+
+    def before(i, s, move) -> None:
+        if settles(s):
+            times = floats_from_json(move.get(field), f"move {i}: '{field}'", path)
+            if len(times) != count(s):
+                raise InputError(f"move {i}: '{field}' needs {count(s)} solve times", path=path)
+            s._forced_times = times
+
+    replay_moves(state, record.get("moves"), path=path, on_move=on_move, before=before)
+    if "generator" in record:
+        generator_from_json(state.rng, record["generator"], path)
+    result = record.get("result")
+    if result is not None and (not isinstance(result, dict) or result.get("returns") != state.returns()):
+        raise InputError(f"result {result!r} does not match the replay (returns {state.returns()})", path=path)
+    return state

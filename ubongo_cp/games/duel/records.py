@@ -26,10 +26,8 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Sequence
 
-from ...errors import InputError
-from ..base import (RecordFormat, floats_from_json, floats_to_json, generator_from_json, generator_to_json,
-                    register_record_format, replay_moves)
-from ..tasks import SolveTimeModel, TaskDeck
+from ..base import RecordFormat, register_record_format
+from ..tasks import timed_record, timed_replay
 from .state import DuelState
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "record_of", "replay"]
@@ -52,31 +50,9 @@ def record_of(state: DuelState, players: Sequence[str] | None = None) -> dict[st
     >>> rec["format"], rec["moves"][0]["text"], len(rec["moves"][0]["draws"])
     ('ubongo-cp/duel-record', 'roll face 8', 2)
     """
-    replay_state = _new_state(state.deck, _settings(state), state.model, state.start)
-    duels = iter(state.history)
-    moves = []
-    for i, a in enumerate(state.actions, 1):
-        move = {"n": i, "player": replay_state.current_player(), "action": a,
-                "text": replay_state.action_to_string(a)}
-        if _settles(replay_state):
-            move["draws"] = floats_to_json(next(duels)["draws"])
-            replay_state._forced_draws = floats_from_json(move["draws"], "draws")
-        replay_state.apply_action(a)
-        moves.append(move)
-    rec: dict[str, Any] = {
-        "format": RECORD_FORMAT, "version": RECORD_VERSION,
-        "settings": _settings(state),
-        "model": state.model.to_json() if isinstance(state.model, SolveTimeModel) else None,
-        "deck": state.deck.side_to_json(state.side),
-        "start": dict(state.start),
-        "moves": moves,
-        "generator": generator_to_json(state.rng),
-    }
-    if players is not None:
-        rec["players"] = list(players)
-    if state.is_terminal():
-        rec["result"] = {"returns": state.returns()}
-    return rec
+    return timed_record(RECORD_FORMAT, RECORD_VERSION, state, _new_state(state.deck, _settings(state), state.model,
+                                                                         state.start),
+                        _settings(state), "draws", (h["draws"] for h in state.history), _settles, players)
 
 
 def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
@@ -94,30 +70,8 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
     IllegalActionError
         A recorded roll the rules forbid (naming the move number and rule).
     """
-    try:
-        model = record.get("model")
-        state = _new_state(TaskDeck.from_side_json(record["deck"], path), dict(record["settings"]),
-                           None if model is None else SolveTimeModel(**model), dict(record["start"]))
-    except InputError as exc:
-        raise InputError(exc.message, path=path) from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InputError(f"malformed record ({type(exc).__name__}: {exc})", path=path) from None
-
-    def before(i: int, s: DuelState, move: dict) -> None:
-        if _settles(s):
-            draws = floats_from_json(move.get("draws"), f"move {i}: 'draws'", path)
-            if len(draws) != (3 if s.handicap_active() else 2):
-                raise InputError(f"move {i}: 'draws' needs {3 if s.handicap_active() else 2} solve times "
-                                 "(UD-7)", path=path)
-            s._forced_draws = draws
-
-    replay_moves(state, record.get("moves"), path=path, on_move=on_move, before=before)
-    if "generator" in record:
-        generator_from_json(state.rng, record["generator"], path)
-    result = record.get("result")
-    if result is not None and (not isinstance(result, dict) or result.get("returns") != state.returns()):
-        raise InputError(f"result {result!r} does not match the replay (returns {state.returns()})", path=path)
-    return state
+    return timed_replay(record, path, on_move, _new_state, "draws", _settles,
+                        lambda s: 3 if s.handicap_active() else 2)
 
 
 def _settings(state: DuelState) -> dict:

@@ -216,7 +216,7 @@ class DuelState(GameState):
         self.actions: list[int] = []
         #: The starting scores and card (the game record's start).
         self.start = {"scores": list(self.scores), "card_index": self.card_index}
-        self._forced_draws: list[float] | None = None  # set by a replay: the recorded solve times
+        self._forced_times: list[float] | None = None  # set by a replay: the recorded solve times
         self.rerolls = 0
         self.ties = 0
 
@@ -266,8 +266,8 @@ class DuelState(GameState):
 
     def _draw(self, ratios, skills) -> list[float]:
         """Solve times of one duel: the model's draw, or the recorded times of a replay."""
-        if self._forced_draws is not None:
-            t, self._forced_draws = self._forced_draws, None
+        if self._forced_times is not None:
+            t, self._forced_times = self._forced_times, None
             return t
         return np.asarray(self.model.sample(np.array(ratios), skills, self.rng), dtype=float).tolist()
 

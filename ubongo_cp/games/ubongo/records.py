@@ -28,10 +28,8 @@ from __future__ import annotations
 import os
 from typing import Any, Callable, Sequence
 
-from ...errors import InputError
-from ..base import (RecordFormat, floats_from_json, floats_to_json, generator_from_json, generator_to_json,
-                    register_record_format, replay_moves)
-from ..tasks import SolveTimeModel, TaskDeck
+from ..base import RecordFormat, register_record_format
+from ..tasks import timed_record, timed_replay
 from .state import UbongoState
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "record_of", "replay"]
@@ -54,35 +52,10 @@ def record_of(state: UbongoState, players: Sequence[str] | None = None) -> dict[
     >>> rec["format"], rec["moves"], len(rec["start"]["cards"])
     ('ubongo-cp/ubongo-record', [{'n': 1, 'player': 0, 'action': 4, 'text': 'start on field 4'}], 18)
     """
-    replay_state = UbongoState(state.deck, state.num_players, state.side, skills=state.skills,
-                               model=state.model, timer=state.timer, move_time=state.move_time,
-                               colour_counts=state.colour_counts, **state.start)
-    rolls = iter(state.history)
-    moves = []
-    for i, a in enumerate(state.actions, 1):
-        move = {"n": i, "player": replay_state.current_player(), "action": a,
-                "text": replay_state.action_to_string(a)}
-        if replay_state.phase == "roll":
-            move["times"] = floats_to_json(next(rolls)["times"])
-            replay_state._forced_times = floats_from_json(move["times"], "times")
-        replay_state.apply_action(a)
-        moves.append(move)
-    rec: dict[str, Any] = {
-        "format": RECORD_FORMAT, "version": RECORD_VERSION,
-        "settings": {"num_players": state.num_players, "side": state.side,
-                     "skills": [float(x) for x in state.skills], "timer": state.timer,
-                     "move_time": state.move_time, "colour_counts": list(state.colour_counts)},
-        "model": state.model.to_json() if isinstance(state.model, SolveTimeModel) else None,
-        "deck": state.deck.side_to_json(state.side),
-        "start": state.start,
-        "moves": moves,
-        "generator": generator_to_json(state.rng),
-    }
-    if players is not None:
-        rec["players"] = list(players)
-    if state.is_terminal():
-        rec["result"] = {"returns": state.returns()}
-    return rec
+    return timed_record(RECORD_FORMAT, RECORD_VERSION, state, _build(state.deck, _settings(state), state.model,
+                                                                     state.start),
+                        _settings(state), "times", (h["times"] for h in state.history),
+                        lambda s: s.phase == "roll", players)
 
 
 def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
@@ -101,33 +74,19 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
     IllegalActionError
         A recorded move the rules forbid (naming the move number and rule).
     """
-    try:
-        st, start = dict(record["settings"]), dict(record["start"])
-        model = record.get("model")
-        deck = TaskDeck.from_side_json(record["deck"], path)
-        state = UbongoState(deck, st["num_players"], st["side"], skills=st["skills"],
-                            model=None if model is None else SolveTimeModel(**model), timer=st["timer"],
-                            move_time=st["move_time"], colour_counts=st["colour_counts"],
-                            board=start["board"], cards=start["cards"], pawns=start.get("pawns"),
-                            gems=start.get("gems"))
-    except InputError as exc:
-        raise InputError(exc.message, path=path) from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InputError(f"malformed record ({type(exc).__name__}: {exc})", path=path) from None
+    return timed_replay(record, path, on_move, _build, "times", lambda s: s.phase == "roll",
+                        lambda s: s.num_players)
 
-    def before(i: int, s: UbongoState, move: dict) -> None:
-        if s.phase == "roll":
-            s._forced_times = floats_from_json(move.get("times"), f"move {i}: 'times'", path)
-            if len(s._forced_times) != s.num_players:
-                raise InputError(f"move {i}: 'times' needs {s.num_players} solve times", path=path)
 
-    replay_moves(state, record.get("moves"), path=path, on_move=on_move, before=before)
-    if "generator" in record:
-        generator_from_json(state.rng, record["generator"], path)
-    result = record.get("result")
-    if result is not None and (not isinstance(result, dict) or result.get("returns") != state.returns()):
-        raise InputError(f"result {result!r} does not match the replay (returns {state.returns()})", path=path)
-    return state
+def _settings(state: UbongoState) -> dict:
+    return {"num_players": state.num_players, "side": state.side, "skills": [float(x) for x in state.skills],
+            "timer": state.timer, "move_time": state.move_time, "colour_counts": list(state.colour_counts)}
+
+
+def _build(deck, st: dict, model, start: dict) -> UbongoState:
+    return UbongoState(deck, st["num_players"], st["side"], skills=st["skills"], model=model, timer=st["timer"],
+                       move_time=st["move_time"], colour_counts=st["colour_counts"], board=start["board"],
+                       cards=start["cards"], pawns=start.get("pawns"), gems=start.get("gems"))
 
 
 register_record_format(RecordFormat(RECORD_FORMAT, RECORD_VERSION, UbongoState, record_of, replay))

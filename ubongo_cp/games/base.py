@@ -232,6 +232,20 @@ class GameState(abc.ABC):
         """An independent deep copy of this state."""
         return copy.deepcopy(self)
 
+    def __deepcopy__(self, memo: dict) -> "GameState":
+        """``copy.deepcopy`` is :meth:`clone` where an engine overrides it (static tables stay shared).
+
+        Frameworks copy states with :func:`copy.deepcopy` (OpenSpiel clones
+        Python states so); an engine's ``clone`` copies only what changes.
+        """
+        if type(self).clone is not GameState.clone:
+            return self.clone()
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            setattr(new, key, copy.deepcopy(value, memo))
+        return new
+
     def picture(self):
         """A :class:`matplotlib.figure.Figure` of the state, or None (default: no picture)."""
         return None

@@ -46,7 +46,7 @@ from functools import lru_cache
 
 from ..errors import InputError
 
-__all__ = ["GAMES", "register", "load_game", "engine_state"]
+__all__ = ["GAMES", "register", "load_game", "engine_state", "wrap_state"]
 
 #: Short names of the registered games.
 GAMES = ("ubongo_cp_orion_duel", "ubongo_cp_gem_game", "ubongo_cp_duel", "ubongo_cp_domino")
@@ -74,9 +74,22 @@ def load_game(name: str, params: dict | None = None):
     return _pyspiel().load_game(name, params or {})
 
 
+def wrap_state(game, engine):
+    """An OpenSpiel state of ``game`` (a registered game) at the engine state ``engine`` (not copied).
+
+    For bots that search from a position reached outside OpenSpiel (its
+    OpenSpiel history is empty; the engine holds the position).
+    """
+    register()
+    return _STATE[0](game, engine)
+
+
 def engine_state(state):
     """The engine state (:class:`~ubongo_cp.games.base.GameState`) inside an OpenSpiel state of these games."""
     return state.engine
+
+
+_STATE: list = []
 
 
 @lru_cache(maxsize=1)
@@ -120,6 +133,8 @@ def register() -> None:
 
         def __str__(self):
             return str(self.engine)
+
+    _STATE.append(State)
 
     def game_class(short: str, long: str, facts, constant_sum: bool, spec: dict, make, actions, outcomes):
         """Register one game: ``make(params)`` -> a fresh engine state."""

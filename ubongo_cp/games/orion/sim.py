@@ -22,7 +22,8 @@ import pandas as pd
 from ..base import play_game
 from ...executors import Executor, map_chunks
 from ..stats import wilson_interval
-from .agents import make_agent
+from .agents import PieAgent, make_agent
+from .pie import PieOrionState
 from .setup import random_setup
 from .state import OrionGame, OrionState
 
@@ -31,7 +32,8 @@ __all__ = ["run_tournament", "win_rates", "end_conditions", "first_player_advant
 
 def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
                    self_play: bool = True, progress: bool = False,
-                   executor: Executor | None = None, game: OrionGame | None = None) -> pd.DataFrame:
+                   executor: Executor | None = None, game: OrionGame | None = None,
+                   pie: bool = False) -> pd.DataFrame:
     """Play every pairing of ``agents`` ``games`` times; one row per game and seat.
 
     Parameters
@@ -51,6 +53,10 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         :func:`ubongo_cp.executors.map_chunks`. The table does not depend on it.
     game : OrionGame, optional
         Board, tile set and OD-1 rules (default the RULES.md §4 game).
+    pie : bool
+        Play the pie variant (:mod:`.pie`): the agents play through
+        :class:`.agents.PieAgent` (the ``mcts`` agent searches the swap
+        itself); ``seat`` 0 is still the seat that moves first.
 
     Returns
     -------
@@ -72,7 +78,7 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     children = np.random.SeedSequence(seed).spawn(len(todo))
     variant = _variant(game)
     rows = map_chunks(_tournament_rows, len(todo),
-                      lambda i, j: (i, todo[i:j], children[i:j], variant),
+                      lambda i, j: (i, todo[i:j], children[i:j], variant, pie),
                       executor=executor, progress=progress, desc="orion games", unit="game")
     return pd.DataFrame(rows)
 
@@ -85,7 +91,7 @@ def _variant(game: OrionGame | None):
 
 
 def _tournament_rows(start: int, todo: Sequence[tuple[str, str, int]],
-                     children: Sequence[np.random.SeedSequence], variant=None) -> list[dict]:
+                     children: Sequence[np.random.SeedSequence], variant=None, pie: bool = False) -> list[dict]:
     """Rows of games ``start .. start + len(todo) - 1`` of :func:`run_tournament`."""
     game = OrionGame.get(*variant) if variant else OrionGame.get()
     rows = []
@@ -94,15 +100,23 @@ def _tournament_rows(start: int, todo: Sequence[tuple[str, str, int]],
         s1, s2, s3 = child.spawn(3)
         setup = random_setup(np.random.default_rng(s1), game.board, first_player=0, rules=game.rules)
         state = OrionState(setup, game)
-        play_game(state, [make_agent(first, np.random.default_rng(s2)),
-                          make_agent(second, np.random.default_rng(s3))])
+        players = [make_agent(first, np.random.default_rng(s2)), make_agent(second, np.random.default_rng(s3))]
+        if pie:
+            players = [p if name == "mcts" else PieAgent(p, seed) for p, name, seed in
+                       zip(players, (first, second), (s2, s3))]
+            played = play_game(PieOrionState(state), players)
+            state = played.inner
+        else:
+            play_game(state, players)
+        swapped = pie and played.swapped
         cond = _condition(state)
+        returns = played.returns() if pie else state.returns()
         for seat, (agent, opp) in enumerate(((first, second), (second, first))):
-            pts = state.returns()[seat]
+            pts = returns[seat]
             rows.append({"game": gid, "agent": agent, "opponent": opp, "seat": seat,
                          "result": "win" if pts == 1 else "loss" if pts == 0 else "draw",
                          "points": pts, "end_rule": state.end_rule, "condition": cond,
-                         "length": len(state.history)})
+                         "length": len(state.history), **({"swapped": swapped} if pie else {})})
     return rows
 
 

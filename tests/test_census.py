@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -219,7 +217,7 @@ unique = true
     for card in deck:
         assert region_text(card.region.cells) in census_cells
         assert region_text(card.region.cells) == best          # the first candidate already offers 4 tasks
-        for face, names in card.tasks.items():
+        for face, _names in card.tasks.items():
             # each task tiles its region in exactly one way (CP-SAT, independent of the census's DLX analysis)
             assert solve(build_instance(card.task_pieces(face), card.region), backend="cpsat").count == 1
 

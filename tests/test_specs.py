@@ -13,7 +13,7 @@ from ubongo_cp.errors import InputError
 from ubongo_cp.generate import generate_deck
 from ubongo_cp.rate import rate_instance
 from ubongo_cp.solvers import solve
-from ubongo_cp.specs import load_spec, parse_spec
+from ubongo_cp.specs import load_spec
 
 DESIGNER = PUZZLES / "examples" / "designer"
 
@@ -114,7 +114,7 @@ def test_max_solutions_policy_and_one_sided_pieces(tmp_path):
     assert card.orientations == "one-sided"
     assert load_card(tmp_path / "d" / "01_s.toml").orientations == "one-sided"
     counts = card.meta["generator"]["solutions"]
-    for face, names in card.tasks.items():
+    for face, _names in card.tasks.items():
         # Counted again with one-sided pieces only (rotations, no reflections; UP-3 relaxed by the spec).
         result = solve(build_instance(card.task_pieces(face), card.region, mode="one-sided"), backend="cpsat")
         assert 1 <= result.count <= 3 and result.count == counts[face - 1]

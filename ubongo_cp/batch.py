@@ -56,7 +56,7 @@ def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend
         base = _task_base(card, face)
         try:
             base.update(rate_instance(task_instance(card, face), backend=backend, time_limit=time_limit))
-        except Exception as exc:  # noqa: BLE001 - one bad task must not stop the batch
+        except Exception as exc:
             base.update(status=Status.ERROR.value, error=f"{type(exc).__name__}: {exc}")
         rows.append(base)
     return rows

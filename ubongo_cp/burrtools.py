@@ -251,7 +251,8 @@ def _colour_table(colours: Mapping[str, object], shapes: Mapping[str, Piece],
         if piece_name not in shapes:
             raise InputError(f"a colour is given for {piece_name!r}, which is not among the pieces", path=where)
         try:
-            rgb = tuple(round(255 * v) for v in to_rgb(spec))
+            r, g, b = (round(255 * v) for v in to_rgb(spec))  # type: ignore[arg-type]  # checked here
+            rgb = (r, g, b)
         except (ValueError, TypeError):
             raise InputError(f"colour {spec!r} of piece {piece_name!r} is not a colour", path=where) from None
         if rgb not in palette:
@@ -400,7 +401,9 @@ class _Puzzle:
         if version not in VERSIONS:
             raise InputError(f"<puzzle> version {version!r}: BurrTools files have version 1 or 2",
                              path=where, line=root.line)
-        colours, shapes, problems = [], [], []
+        colours: list[tuple[int, int, int]] = []
+        shapes: list[_Shape] = []
+        problems: list[_Node] = []
         for node in root.children:
             if node.tag == "gridType":  # no <gridType>: bricks, as in BurrTools
                 grid = node.int_attr("type", where)
@@ -409,8 +412,8 @@ class _Puzzle:
                     raise InputError(f"grid type {grid} ({kind}) is not a plane of squares; only the brick "
                                      "grid (type 0) is read", path=where, line=node.line)
             elif node.tag == "colors":
-                colours += [tuple(c.int_attr(k, where) & 0xFF for k in ("red", "green", "blue"))
-                            for c in node.children if c.tag == "color"]
+                colours += [(c.int_attr("red", where) & 0xFF, c.int_attr("green", where) & 0xFF,
+                             c.int_attr("blue", where) & 0xFF) for c in node.children if c.tag == "color"]
             elif node.tag == "shapes":
                 shapes += [_Shape.from_node(v, len(shapes) + i, where)
                            for i, v in enumerate(n for n in node.children if n.tag == "voxel")]

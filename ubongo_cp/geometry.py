@@ -232,12 +232,12 @@ def render_solution(assignment: Mapping[str, Iterable[Cell]], *, empty: str = ".
     BB
     """
     owner: dict[Cell, str] = {}
-    for cell in region or ():
-        owner[tuple(cell)] = "#"
+    for r, c in region or ():
+        owner[(r, c)] = "#"
     chars = label_chars(list(assignment))
     for label, cells in assignment.items():
-        for cell in cells:
-            owner[tuple(cell)] = chars[label]
+        for r, c in cells:
+            owner[(r, c)] = chars[label]
     if not owner:
         return ""
     r0 = min(r for r, _ in owner)

@@ -312,7 +312,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     if not raw_sides or not all(isinstance(s, dict) for s in raw_sides):
         fail("'sides' must be one or more [[sides]] tables", "sides")
     sizes = sorted(p.size for p in piece_set.pieces)
-    sides = []
+    sides: list[SideSpec] = []
     for n, raw in enumerate(raw_sides):
         where = f"side {n + 1}: "
         bad = sorted(set(raw) - _SIDE_KEYS)

@@ -14,7 +14,9 @@ from ..polyominoes import estimate_count, shard_depth
 from ..shipped import SHIPPED_PIECE_SETS
 
 
-__all__ = ["MANIFEST", "FORMAT", "ROWS_PER_SHARD", "MIN_SHARDS", "MIN_ROWS", "LEAVES_PER_COUNT_SHARD", "MAX_SHARDS", "MAX_ROWS_PER_SHARD", "MAX_LEAVES_PER_SHARD", "PLAN_PROBES", "CARD_UNIQUE", "TABLES", "CensusSpec", "region_text", "region_from_text", "make_spec", "plan_census"]
+__all__ = ["MANIFEST", "FORMAT", "ROWS_PER_SHARD", "MIN_SHARDS", "MIN_ROWS", "LEAVES_PER_COUNT_SHARD", "MAX_SHARDS",
+           "MAX_ROWS_PER_SHARD", "MAX_LEAVES_PER_SHARD", "PLAN_PROBES", "CARD_UNIQUE", "TABLES", "CensusSpec",
+           "region_text", "region_from_text", "make_spec", "plan_census"]
 
 
 #: The manifest's file name inside a census directory.

@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ubongo-cp: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
+    except Exception as exc:
         if os.environ.get("UBONGO_CP_DEBUG"):
             raise
         first = str(exc).splitlines()[0] if str(exc) else ""

@@ -52,14 +52,14 @@ def _check_outputs(args: argparse.Namespace) -> None:
                if name != "record" or record_is_output}
     inputs = {name: real(getattr(args, name, None)) for name in _INPUTS
               if name != "record" or not record_is_output}
-    outputs = {k: v for k, v in outputs.items() if v}
-    inputs = {k: v for k, v in inputs.items() if v and os.path.exists(v)}
+    given = {k: v for k, v in outputs.items() if v is not None}
+    read = {k: v for k, v in inputs.items() if v is not None and os.path.exists(v)}
     seen: dict[str, str] = {}
-    for name, path in outputs.items():
+    for name, path in given.items():
         if path in seen:
             raise UbongoError(f"--{seen[path]} and --{name} name the same file {getattr(args, name)}")
         seen[path] = name
-        for in_name, in_path in inputs.items():
+        for in_name, in_path in read.items():
             read_there = (os.path.isdir(in_path) and os.path.dirname(path) == in_path
                           and any(fnmatch.fnmatch(os.path.basename(path), pattern)
                                   for pattern in _READS_FROM_DIRECTORY.get(in_name, ("*",))))

@@ -378,8 +378,8 @@ class RecordFormat:
     name: str
     version: int
     state_type: type
-    write: Callable[[GameState, Sequence[str] | None], dict]
-    read: Callable[[dict, "str | os.PathLike | None", "Callable | None"], GameState]
+    write: Callable[..., dict]
+    read: Callable[..., GameState]
     older: tuple[int, ...] = ()
 
 
@@ -539,7 +539,7 @@ def replay_moves(state: GameState, moves, *, path=None, on_move=None, before=Non
 
 def generator_to_json(rng: np.random.Generator) -> dict:
     """The state of ``rng``'s bit generator (JSON-ready: a record continues exactly where it stopped)."""
-    return rng.bit_generator.state
+    return dict(rng.bit_generator.state)
 
 
 def generator_from_json(rng: np.random.Generator, state, path=None) -> None:

@@ -43,6 +43,7 @@ References
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from ..errors import InputError
 
@@ -101,7 +102,7 @@ def register() -> None:
     InputError
         If OpenSpiel is not installed.
     """
-    pyspiel = _pyspiel()
+    pyspiel: Any = _pyspiel()
 
     class State(pyspiel.State):
         """An OpenSpiel state around an engine state (``engine``)."""

@@ -12,6 +12,8 @@ fair first tile and a swap decision.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..base import RandomAgent
@@ -185,9 +187,8 @@ class AnalysisAgent:
         mine = connect_distance(state, p, time_limit=t).tiles
         theirs = connect_distance(state, 1 - p, time_limit=t).tiles
         if theirs is not None and (mine is None or theirs <= mine):
-            cut = min_blocking_set(state, 1 - p, time_limit=2 * t).hexes or []
             idx = state.game.board.index
-            cut = {idx[h] for h in cut}
+            cut = {idx[h] for h in min_blocking_set(state, 1 - p, time_limit=2 * t).hexes or []}
             hits = [actions[i] for i in order if sc[i] > -1000 and cut & set(state.game.placements[actions[i]].cells)]
             short += [a for a in hits[: self.block] if a not in short]
         return self.sat.best_of(state, short, dict(zip(actions, sc)))
@@ -232,6 +233,7 @@ class MctsAgent:
         from .bitboard import BitOrionState
         from .pie import PieOrionState
 
+        engine: Any
         if isinstance(state, PieOrionState):
             engine = state.clone()
             if not isinstance(engine.inner, BitOrionState):

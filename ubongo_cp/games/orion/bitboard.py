@@ -74,6 +74,8 @@ class BitTables:
         The same as index masks.
     killed_by : list of numpy.ndarray
         Per hex index, the ids of the placements covering it.
+    overlapping : list of numpy.ndarray
+        Per placement, the ids of the placements sharing a hex with it.
     groups : list of list of (int, bool)
         Per placement and cell, the index mask of the cell's OD-3 group's
         neighbours outside the tile, and whether the group is of the
@@ -108,7 +110,10 @@ class BitTables:
                 row.append((sum(1 << v for v in nbrs), pl.own[i]))
             self.groups.append(row)
         self.killed_by = [np.array(sorted({t for t, _ in cover}), dtype=np.int64) for cover in game.covering]
+        # Per placement, the placements sharing a hex with it (itself included).
+        self.overlapping = [np.concatenate([self.killed_by[h] for h in pl.cells]) for pl in game.placements]
         self.tile_range = game.tile_range
+        self._req_cache: dict = {}
         self._cell_table()
 
     @staticmethod
@@ -126,7 +131,6 @@ class BitTables:
                 return m
             m = nxt
 
-    @lru_cache(maxsize=64)
     def requirements(self, galaxies: tuple, black_holes: tuple):
         """OD-3 requirements of a token layout, and the mask of the token-covering placements.
 
@@ -136,15 +140,22 @@ class BitTables:
         opponent-colour groups, token_pl)``: placement ids and neighbour
         index masks split in two 64-bit words.
         """
+        key = (galaxies, black_holes)
+        if key in self._req_cache:
+            return self._req_cache[key]
+        if len(self._req_cache) > 64:
+            self._req_cache.clear()
         idx = self.game.board.index
-        token = np.zeros(self.game.n + 1, dtype=bool)
-        token[[idx[tuple(h)] for h in (*galaxies, *black_holes)]] = True
-        sel = token[self._pc_hex]
+        hexes = [idx[(h[0], h[1])] for h in (*galaxies, *black_holes)]
+        sel = np.concatenate([self._pc_of_hex[h] for h in hexes])
         out = []
         for own in (True, False):
-            k = sel & (self._pc_own == own)
+            k = sel[self._pc_own[sel] == own]
             out.append((self._pc_t[k], self._pc_lo[k], self._pc_hi[k]))
-        return out[0], out[1], token[self.game.pl_cells].any(axis=1)
+        token_pl = np.zeros(len(self.cells), dtype=bool)
+        token_pl[self._pc_t[sel]] = True
+        self._req_cache[key] = out[0], out[1], token_pl
+        return self._req_cache[key]
 
     def _cell_table(self) -> None:
         """Flat arrays over every (placement, cell): hex, own flag, group neighbour mask words."""
@@ -160,6 +171,9 @@ class BitTables:
         self._pc_t, self._pc_hex = np.array(ts, dtype=np.int64), np.array(hexes, dtype=np.int64)
         self._pc_own = np.array(owns, dtype=bool)
         self._pc_lo, self._pc_hi = np.array(los, dtype=np.uint64), np.array(his, dtype=np.uint64)
+        order = np.argsort(self._pc_hex, kind="stable")
+        bounds = np.searchsorted(self._pc_hex[order], np.arange(self.game.n + 1))
+        self._pc_of_hex = [order[bounds[h]:bounds[h + 1]] for h in range(self.game.n)]
 
 
 class BitOrionState(OrionRules):
@@ -181,9 +195,14 @@ class BitOrionState(OrionRules):
         setup = self.setup
         tab = self.tables = BitTables.get(self.game)
         idx = self.game.board.index
-        self.galaxies = sum(1 << tab.grid_bit[idx[tuple(h)]] for h in setup.galaxies)
-        self.holes = sum(1 << tab.grid_bit[idx[tuple(h)]] for h in setup.black_holes)
-        self._req = tab.requirements(tuple(map(tuple, setup.galaxies)), tuple(map(tuple, setup.black_holes)))
+        self.galaxies = sum(1 << tab.grid_bit[idx[(h[0], h[1])]] for h in setup.galaxies)
+        self.holes = sum(1 << tab.grid_bit[idx[(h[0], h[1])]] for h in setup.black_holes)
+        own_req, opp_req, self._token_pl = tab.requirements(tuple(map(tuple, setup.galaxies)),
+                                                            tuple(map(tuple, setup.black_holes)))
+        # OD-3 requirements not yet met, per player: (own-colour groups, opponent-colour groups).
+        # A met requirement stays met (colours are only added) and a placement once
+        # unavailable stays so: both leave the lists for good.
+        self._open_req = [[own_req, opp_req], [own_req, opp_req]]
         self.colour_grid = [0, 0]     # grid masks per colour
         self.colour_idx = [0, 0]      # index masks per colour
         self.avail = np.ones((2, len(self.game.placements)), dtype=bool)   # OD-2 per player
@@ -194,6 +213,7 @@ class BitOrionState(OrionRules):
         self.end_rule: str | None = None
         self._conds: tuple[set, set] = (set(), set())
         self._legal: dict[int, list[int]] = {}
+        self._masks: dict[int, np.ndarray] = {}
 
     # -- contract ---------------------------------------------------------
 
@@ -205,6 +225,13 @@ class BitOrionState(OrionRules):
         if p not in self._legal:
             self._legal[p] = np.flatnonzero(self._legal_mask(p)).tolist()
         return list(self._legal[p])
+
+    def _legal_mask(self, p: int) -> np.ndarray:
+        """Boolean mask over placement ids: legal for ``p`` now (cached until the next move)."""
+        mask = self._masks.get(p)
+        if mask is None:
+            mask = self._masks[p] = self._compute_mask(p)
+        return mask
 
     def _apply_action(self, action: int) -> None:
         """Play placement ``action`` (OD-2, OD-3), then OD-5, OD-7, OD-6, as :meth:`.state.OrionState.apply_action`."""
@@ -226,6 +253,8 @@ class BitOrionState(OrionRules):
         new.history = list(self.history)
         new._conds = (set(self._conds[0]), set(self._conds[1]))
         new._legal = dict(self._legal)
+        new._masks = dict(self._masks)
+        new._open_req = [list(r) for r in self._open_req]
         return new
 
     def __str__(self) -> str:
@@ -239,8 +268,9 @@ class BitOrionState(OrionRules):
 
     def scores(self) -> tuple[int, int]:
         """OD-7 score per player: galaxies under its colour minus black holes under it."""
-        return tuple((self.colour_grid[p] & self.galaxies).bit_count()
-                     - (self.colour_grid[p] & self.holes).bit_count() for p in (0, 1))
+        s0, s1 = ((self.colour_grid[p] & self.galaxies).bit_count()
+                  - (self.colour_grid[p] & self.holes).bit_count() for p in (0, 1))
+        return s0, s1
 
     @property
     def colour(self) -> np.ndarray:
@@ -288,19 +318,25 @@ class BitOrionState(OrionRules):
 
     # -- rules ------------------------------------------------------------
 
-    def _legal_mask(self, p: int) -> np.ndarray:
-        """Boolean mask over placement ids: legal for ``p`` now (OD-2 free hexes and unused tile, OD-3)."""
-        ok = self.avail[p].copy()
-        for (t, lo, hi), c in zip(self._req[:2], (p, 1 - p)):
-            if len(t):
-                m = self.colour_idx[c]
-                sat = ((lo & np.uint64(m & _LO)) | (hi & np.uint64(m >> 64))) != 0
-                ok[t[~sat]] = False
+    def _compute_mask(self, p: int) -> np.ndarray:
+        """Legal for ``p`` now: OD-2 (free hexes, unused tile) and OD-3 (the open requirements met)."""
+        avail = self.avail[p]
+        ok = avail.copy()
+        open_req = self._open_req[p]
+        for k, c in ((0, p), (1, 1 - p)):
+            t, lo, hi = open_req[k]
+            if not len(t):
+                continue
+            m = self.colour_idx[c]
+            unmet = (((lo & np.uint64(m & _LO)) | (hi & np.uint64(m >> 64))) == 0) & avail[t]
+            t = t[unmet]
+            open_req[k] = (t, lo[unmet], hi[unmet])
+            ok[t] = False
         return ok
 
     def _has_legal(self, p: int) -> bool:
         """Does ``p`` have a legal placement? (Any free placement off the tokens answers at once.)"""
-        if (self.avail[p] & ~self._req[2]).any():
+        if (self.avail[p] & ~self._token_pl).any():
             return True
         return bool(self._legal_mask(p).any())
 
@@ -312,13 +348,15 @@ class BitOrionState(OrionRules):
         self.colour_grid[1 - p] |= opp
         self.colour_idx[p] |= tab.own_idx[action]
         self.colour_idx[1 - p] |= tab.opp_idx[action]
-        for h in self.game.placements[action].cells:
-            self.avail[:, tab.killed_by[h]] = False
+        gone = tab.overlapping[action]
+        self.avail[0, gone] = False
+        self.avail[1, gone] = False
         tile = self.game.placements[action].tile
         self.used[p, tile] = True
         self.avail[p, slice(*tab.tile_range[tile])] = False
         self.history.append(action)
         self._legal = {}
+        self._masks = {}
         # OD-4: only the chains through the new hexes can fulfil a new condition.
         for c, new in ((p, own), (1 - p, opp)):
             within = self.colour_grid[c]

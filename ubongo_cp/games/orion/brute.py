@@ -184,7 +184,7 @@ def contested_position(seed: int, free: int = 11, tiles: int = 3) -> tuple[Orion
     # A random chain: the cheapest path under random hex costs (tokens cheaper).
     cost = np.where(s.token[:-1], 1, rng.integers(2, 6, size=game.n)).tolist()
     path = node_weighted_path(game.adjacency, cost, sorted(a), sorted(b))
-    colour = {h: p for h in path}
+    colour = dict.fromkeys(path, p)
     for h in range(game.n):
         if s.token[h] and h not in colour:
             colour[h] = p if rng.random() < 0.6 else 1 - p

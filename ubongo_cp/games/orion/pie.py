@@ -114,7 +114,9 @@ class PieOrionState(GameState):
     def clone(self) -> "PieOrionState":
         new = PieOrionState.__new__(PieOrionState)
         new.__dict__.update(self.__dict__)
-        new.inner = self.inner.clone()
+        inner = self.inner.clone()
+        assert isinstance(inner, OrionRules)
+        new.inner = inner
         new.history = list(self.history)
         return new
 

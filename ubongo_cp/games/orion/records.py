@@ -39,7 +39,6 @@ same calls, the latter accepting Orion Duel records only.
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Sequence
 
@@ -114,7 +113,9 @@ def load_record(path: str | os.PathLike) -> OrionState:
     """
     from .. import base
 
-    return base.load_record(path, game=OrionState)
+    state = base.load_record(path, game=OrionState)
+    assert isinstance(state, OrionState)   # load_record checked the record's game
+    return state
 
 
 def replay(data: dict, path: str | os.PathLike | None = None, on_move=None) -> OrionState:

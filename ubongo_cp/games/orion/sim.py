@@ -104,13 +104,13 @@ def _tournament_rows(start: int, todo: Sequence[tuple[str, str, int]],
         if pie:
             players = [p if name == "mcts" else PieAgent(p, seed) for p, name, seed in
                        zip(players, (first, second), (s2, s3))]
-            played = play_game(PieOrionState(state), players)
-            state = played.inner
+            played = PieOrionState(state)
+            play_game(played, players)
+            swapped, returns = played.swapped, played.returns()
         else:
             play_game(state, players)
-        swapped = pie and played.swapped
+            swapped, returns = False, state.returns()
         cond = _condition(state)
-        returns = played.returns() if pie else state.returns()
         for seat, (agent, opp) in enumerate(((first, second), (second, first))):
             pts = returns[seat]
             rows.append({"game": gid, "agent": agent, "opponent": opp, "seat": seat,

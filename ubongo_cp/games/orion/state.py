@@ -204,6 +204,21 @@ class OrionRules(GameState):
 
     facts = FACTS
     num_players = 2
+    game: "OrionGame"
+    setup: Setup
+    used: np.ndarray
+    player: int
+    winner: int | None
+    end_rule: str | None
+    history: list[int]
+
+    def scores(self) -> tuple[int, int]:
+        """OD-7 score per player (engines implement it)."""
+        raise NotImplementedError
+
+    def _has_legal(self, player: int) -> bool:
+        """Does ``player`` have a legal placement now (OD-6; engines implement it)?"""
+        raise NotImplementedError
 
     def _start(self, setup: Setup | None, game: "OrionGame | None", seed: int | None) -> None:
         """Set ``game`` and ``setup`` (a random layout from ``seed`` when None), validated by OD-1."""

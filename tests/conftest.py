@@ -15,6 +15,11 @@ SHARED = next(p for p in (ROOT.parent / "shared", ROOT / "tests" / "data" / "sha
 PUZZLES = ROOT / "puzzles"
 
 
+def listing(folder: Path) -> list[str]:
+    """The names in ``folder``, sorted, without the toolkit's record of its own files (``.ubongo-cp.json``)."""
+    return sorted(p.name for p in folder.iterdir() if p.name != ".ubongo-cp.json")
+
+
 @pytest.fixture
 def run_cli(capsys):
     """Run ``ubongo-cp`` in-process: returns (exit status, stdout, stderr)."""

@@ -109,7 +109,7 @@ def test_fuzz_card_parser_raises_only_input_errors(lines):
     (["solve", "--pieces", "classic", "--region", REGION, "--use", ""], "--use: no piece names given"),
     (["solve", "--pieces", "classic", "--region", REGION, "--face", "1"], "--face goes with a card file"),
     (["booklet", EXAMPLES, "--out", "{tmp}"], "is a directory, expected a file name"),
-    (["batch", EXAMPLES, "--out", REGION], "is a file, expected a directory for the results"),
+    (["batch", EXAMPLES, "--out", REGION], "is a file, expected a directory for the output"),
     (["batch", EXAMPLES, "--out", EXAMPLES], "would overwrite the deck input"),
     (["orion", "tournament", "--games", "1", "--agents", "greedy", "--no-self-play"], "no pairing to play"),
     (["batch", EXAMPLES, "--out", "{tmp}/o", "--jobs", "100000"], "--jobs 100000 is more than"),

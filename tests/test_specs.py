@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from conftest import PUZZLES
+from conftest import PUZZLES, listing
 from ubongo_cp.cards import load_card, load_deck
 from ubongo_cp.cover import build_instance
 from ubongo_cp.errors import InputError
@@ -90,7 +90,7 @@ def test_designers_deck_end_to_end(tmp_path):
     deck = generate_deck(spec, out, seed=3, cards=1)
     # The deck directory is self-contained: cards, their game's spec and the piece set.
     shutil.rmtree(spec_dir)
-    assert sorted(p.name for p in out.iterdir()) == ["01_easy.toml", "01_hard.toml", "deck.toml", "pieces.txt"]
+    assert listing(out) == ["01_easy.toml", "01_hard.toml", "deck.toml", "pieces.txt"]
     cards, problems = load_deck(out)
     assert not problems and [(c.game, c.side) for c in cards] == [("tinyblocks", "easy"), ("tinyblocks", "hard")]
     assert [c.tasks for c in cards] == [c.tasks for c in deck]

@@ -277,6 +277,9 @@ def read_exact_cover(path: str | os.PathLike) -> ExactCoverMatrix:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read: {exc.strerror if isinstance(exc, OSError) else exc}", path=path) from None
+    from .io import note_input
+
+    note_input(path)
     return parse_exact_cover(text, path=path)
 
 

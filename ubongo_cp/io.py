@@ -1,8 +1,13 @@
-"""Atomic file output: a partially written file never looks complete.
+"""Atomic file output: a partially written file never looks complete; inputs are never overwritten.
 
 Every output of the toolkit is written to a temporary file in the target
 directory and then renamed over the target (``os.replace`` is atomic on
 POSIX file systems).
+
+Within :func:`protect_inputs` (every ``ubongo-cp`` command runs in it),
+each file read through this module (or named with :func:`note_input`) is
+remembered, and :func:`atomic_path` refuses to replace one of them: no
+command overwrites a file it reads, whichever option named it.
 """
 
 from __future__ import annotations
@@ -14,7 +19,53 @@ from pathlib import Path
 from typing import Iterator
 
 __all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "read_bytes", "read_text", "read_json_object",
-           "write_table"]
+           "write_table", "protect_inputs", "note_input"]
+
+#: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
+_INPUTS: dict[tuple[int, int], str] | None = None
+
+
+@contextmanager
+def protect_inputs() -> Iterator[None]:
+    """Within the block, :func:`atomic_path` refuses to replace any file read within it.
+
+    Files are recognised by device and inode, so another name for the same
+    file (a relative path, a symbolic or hard link) is caught too.
+    """
+    global _INPUTS
+    outer = _INPUTS
+    _INPUTS = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _INPUTS = outer
+
+
+def note_input(path: str | os.PathLike) -> None:
+    """Remember ``path`` as an input of the running command (see :func:`protect_inputs`)."""
+    if _INPUTS is None:
+        return
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    _INPUTS.setdefault((st.st_dev, st.st_ino), os.fspath(path))
+
+
+def _check_not_input(target: Path) -> None:
+    from .errors import InputError
+
+    if not _INPUTS:
+        return
+    try:
+        st = os.stat(target)
+    except OSError:
+        return
+    source = _INPUTS.get((st.st_dev, st.st_ino))
+    if source is not None:
+        same = "" if os.path.abspath(source) == os.path.abspath(target) else f" ({source})"
+        raise InputError(f"is an input of this command{same} and would be overwritten; choose another output",
+                         path=target)
 
 
 @contextmanager
@@ -30,6 +81,7 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
         raise InputError("is a directory, expected a file name to write", path=target)
     if target.parent.exists() and not target.parent.is_dir():
         raise InputError("is a file, expected a directory", path=target.parent)
+    _check_not_input(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or target.suffix, dir=target.parent)
@@ -60,8 +112,11 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
         tmp.write_bytes(data)
 
 
-def read_bytes(path: str | os.PathLike) -> bytes:
+def read_bytes(path: str | os.PathLike, *, own: bool = False) -> bytes:
     """Read a file's bytes; any failure becomes an :class:`InputError` naming the file.
+
+    The file counts as an input of the running command (:func:`note_input`)
+    unless ``own`` is true: the command's own state, which it rewrites.
 
     Raises
     ------
@@ -71,17 +126,20 @@ def read_bytes(path: str | os.PathLike) -> bytes:
     from .errors import InputError
 
     try:
-        return Path(path).read_bytes()
+        data = Path(path).read_bytes()
     except FileNotFoundError:
         raise InputError("file not found", path=path) from None
     except IsADirectoryError:
         raise InputError("is a directory, expected a file", path=path) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+    if not own:
+        note_input(path)
+    return data
 
 
-def read_text(path: str | os.PathLike) -> str:
-    """Read a UTF-8 text file; any failure becomes an :class:`InputError` naming the file.
+def read_text(path: str | os.PathLike, *, own: bool = False) -> str:
+    """Read a UTF-8 text file; any failure becomes an :class:`InputError` naming the file (``own``: as :func:`read_bytes`).
 
     Raises
     ------
@@ -91,7 +149,7 @@ def read_text(path: str | os.PathLike) -> str:
     """
     from .errors import InputError
 
-    data = read_bytes(path)
+    data = read_bytes(path, own=own)
     try:
         text = data.decode("utf-8-sig")  # a leading byte-order mark is dropped
     except UnicodeDecodeError as exc:
@@ -99,8 +157,8 @@ def read_text(path: str | os.PathLike) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as open() in text mode
 
 
-def read_json_object(path: str | os.PathLike, what: str = "a record") -> dict:
-    """Read a UTF-8 JSON file holding one object (e.g. a game record).
+def read_json_object(path: str | os.PathLike, what: str = "a record", *, own: bool = False) -> dict:
+    """Read a UTF-8 JSON file holding one object (e.g. a game record; ``own``: as :func:`read_bytes`).
 
     Raises
     ------
@@ -112,7 +170,7 @@ def read_json_object(path: str | os.PathLike, what: str = "a record") -> dict:
 
     from .errors import InputError
 
-    text = read_text(path)
+    text = read_text(path, own=own)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -12,7 +12,7 @@ File format (every key but the ones marked optional is required)::
 
     game = "mygame"              # a name: letters, digits, '_' and '-'
     title = "My game"            # optional, for booklets and cards (default: the name)
-    pieces = "pieces.txt"        # shipped set name, or a file relative to the spec
+    pieces = "pieces.txt"        # shipped set name, or a file in the spec's folder
     cards = 24
     card_ids = "padded"          # optional: "padded" (01, 02, ...; default) or "plain" (1, 2, ...)
     die_rule = "UG-4"            # optional: the rule id quoted when a die face does not exist
@@ -47,7 +47,7 @@ from pathlib import Path
 
 from .errors import InputError
 from .geometry import ORIENTATION_MODES
-from .shipped import data_dir
+from .shipped import SHIPPED_PIECE_SETS, data_dir
 
 __all__ = ["SideSpec", "DeckSpec", "SHIPPED_SPECS", "DECK_SPEC_FILE", "load_spec", "parse_spec", "game_spec",
            "spec_for_card"]
@@ -133,6 +133,9 @@ class DeckSpec:
         The file it was read from.
     text : str
         The spec file's text (copied into generated decks).
+    pieces_file : str or None
+        The piece-set file ``pieces`` names, as checked when the spec was
+        read (None for a shipped set or a spec built in code).
     """
 
     game: str
@@ -144,6 +147,7 @@ class DeckSpec:
     die_rule: str = ""
     path: str | None = None
     text: str = field(default="", repr=False, compare=False)
+    pieces_file: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def side_names(self) -> tuple[str, ...]:
@@ -173,9 +177,11 @@ class DeckSpec:
         """The piece-set reference resolved against the spec's directory (a shipped name stays a name)."""
         from .pieces import resolve_pieces_path
 
+        if self.pieces_file is not None:
+            return self.pieces_file
         if self.path is None:
             return self.pieces
-        return os.fspath(resolve_pieces_path(self.pieces, relative_to=self.path))
+        return os.fspath(resolve_pieces_path(self.pieces, relative_to=self.path, named_in_file=True))
 
 
 def load_spec(spec: str | os.PathLike) -> DeckSpec:
@@ -233,7 +239,9 @@ def spec_for_card(game: str, card_path: str | os.PathLike | None) -> DeckSpec:
     if card_path is not None:
         candidate = Path(card_path).parent / DECK_SPEC_FILE
         if candidate.is_file():
-            spec = _spec_file_cached(os.fspath(candidate), candidate.stat().st_mtime_ns)
+            from .pieces import _ALLOWED
+
+            spec = _spec_file_cached(os.fspath(candidate), candidate.stat().st_mtime_ns, _ALLOWED.get())
             if spec.game == game:
                 return spec
     raise InputError(f"unknown game {game!r}: not a shipped game ({', '.join(SHIPPED_SPECS)}) and no "
@@ -241,7 +249,8 @@ def spec_for_card(game: str, card_path: str | os.PathLike | None) -> DeckSpec:
 
 
 @lru_cache(maxsize=64)
-def _spec_file_cached(path: str, mtime_ns: int) -> DeckSpec:
+def _spec_file_cached(path: str, mtime_ns: int, allowed: frozenset) -> DeckSpec:
+    """:func:`load_spec` once per file version and set of allowed piece files (``allowed`` is in effect)."""
     return load_spec(path)
 
 
@@ -303,7 +312,10 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     if card_ids not in ("padded", "plain"):
         fail(f"card_ids must be 'padded' or 'plain', got {card_ids!r}", "card_ids")
     die_rule = get(data, "die_rule", str, default="")
-    pieces_ref = os.fspath(resolve_pieces_path(pieces, relative_to=path)) if path else pieces
+    try:
+        pieces_ref = os.fspath(resolve_pieces_path(pieces, relative_to=path, named_in_file=True)) if path else pieces
+    except InputError as exc:
+        fail(exc.message, "pieces")
     try:
         piece_set = load_pieces(pieces_ref)
     except InputError as exc:
@@ -376,4 +388,5 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
             fail(f"{where}attempts must be 1..1000000, got {attempts}", "attempts", n)
         sides.append(SideSpec(name, k, faces, rows, cols, (cells[0], cells[1]), bool(unique),
                               1 if unique else max_solutions, band, mode, attempts))
-    return DeckSpec(game, title, pieces, cards, tuple(sides), card_ids, die_rule, path, text)
+    pieces_file = pieces_ref if pieces not in SHIPPED_PIECE_SETS else None
+    return DeckSpec(game, title, pieces, cards, tuple(sides), card_ids, die_rule, path, text, pieces_file)

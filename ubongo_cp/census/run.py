@@ -10,11 +10,12 @@ from typing import Callable, Iterable, Iterator
 
 from ..errors import InputError, UbongoError
 from ..executors import Executor, using
+from ..outputs import OutputFolder
 from ..pieces import PieceSet
 
 from .dataset import _count_regions, _open_census, _shard_name, _write_shard
 from .shard import census_shard
-from .spec import MAX_SHARDS, make_spec
+from .spec import MANIFEST, MAX_SHARDS, TABLES, make_spec
 
 __all__ = ["WORKER_MODULES", "DASK_WAVE", "CensusOutcome", "run_census"]
 
@@ -115,7 +116,8 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
         N that no K pieces can cover (below the K smallest pieces' area or
         above the K largest pieces') or that exceeds the box, a box side
         below 1, or a directory holding a census of other parameters (or
-        other files where the census's would go).
+        other files where the census's would go), or one another run is
+        writing into (see :class:`~ubongo_cp.outputs.OutputFolder`).
     UbongoError
         When some shards failed (their error is named; the others are
         saved and the same call resumes).
@@ -146,7 +148,20 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
     if shards is not None and not 1 <= shards <= MAX_SHARDS:
         raise InputError(f"shards must be between 1 and {MAX_SHARDS}, got {shards}")
     out = Path(out_dir)
-    manifest = _open_census(out, spec, shards)
+    with OutputFolder(out, "census", adopt=_census_files) as folder:  # locked: one run at a time
+        folder.claim([MANIFEST, *spec.tables()])
+        manifest = _open_census(out, spec, shards)
+        return _run(spec, out, manifest, executor, progress, on_shard, start)
+
+
+def _census_files(out: Path) -> list[str]:
+    """The files of a census folder written before folders recorded their files (it has a manifest)."""
+    return [name for name in (MANIFEST, *TABLES) if (out / name).exists()] if (out / MANIFEST).is_file() else []
+
+
+def _run(spec, out: Path, manifest: dict, executor: Executor | None, progress: bool,
+         on_shard: Callable[[int, int, int], None] | None, start: float) -> CensusOutcome:
+    """:func:`run_census` once its folder is open (and locked)."""
     plan = {int(n): (p["shards"], p["depth"]) for n, p in manifest["plan"].items()}
     tables = spec.tables()
     todo, resumed = [], 0

@@ -69,7 +69,12 @@ def main(argv: list[str] | None = None) -> int:
         from .common import check_common
 
         check_common(args)
-        return int(args.func(args) or 0)
+        from ..io import protect_inputs
+        from ..pieces import allowed_piece_files
+
+        # No output may replace a file the command read; cards read only the piece files they may.
+        with protect_inputs(), allowed_piece_files(getattr(args, "allow_pieces", None) or ()):
+            return int(args.func(args) or 0)
     except UbongoError as exc:
         print(f"ubongo-cp: error: {exc}", file=sys.stderr)
         return 2

@@ -17,7 +17,8 @@ from ..errors import InputError, UbongoError
 if TYPE_CHECKING:
     from ..executors import Executor
 
-__all__ = ["check_common", "add_executor_arguments", "executor_from", "piece_names_arg", "add_progress_argument"]
+__all__ = ["check_common", "add_executor_arguments", "executor_from", "piece_names_arg", "add_progress_argument",
+           "add_allow_pieces_argument"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1}
@@ -29,7 +30,8 @@ _POSITIVE = ("time_limit", "timer")
 
 #: Options naming files a command writes, and options naming what it reads.
 _OUTPUTS = ("out", "plot", "save", "picture", "record", "draw")
-_INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record")
+_INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record", "spec", "from_census",
+           "allow_pieces")
 #: For inputs that are directories: the files the command reads from them.
 #: An output may be written into such a directory (``booklet --results OUT
 #: --out OUT/booklet.pdf``, run again) but never over one of these files.
@@ -37,7 +39,11 @@ _READS_FROM_DIRECTORY = {"deck": ("*.toml",), "results": ("tasks.*", "cards.*")}
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
-    """Refuse an output that would overwrite an input, or another output.
+    """Refuse an output that would overwrite an input, or another output, before any work.
+
+    This catches what the options name; files a command finds through its
+    inputs (a card's piece set, a deck's spec) are guarded as they are read
+    (:func:`ubongo_cp.io.protect_inputs`).
 
     ``record`` is an output where the command also has ``--replay``
     (``simulate domino --record``) and an input otherwise (``orion
@@ -51,7 +57,9 @@ def _check_outputs(args: argparse.Namespace) -> None:
     outputs = {name: real(getattr(args, name, None)) for name in _OUTPUTS
                if name != "record" or record_is_output}
     inputs = {name: real(getattr(args, name, None)) for name in _INPUTS
-              if name != "record" or not record_is_output}
+              if (name != "record" or not record_is_output) and not isinstance(getattr(args, name, None), list)}
+    inputs.update({f"{name} {value}": real(value) for name in _INPUTS
+                   if isinstance(getattr(args, name, None), list) for value in getattr(args, name)})
     given = {k: v for k, v in outputs.items() if v is not None}
     read = {k: v for k, v in inputs.items() if v is not None and os.path.exists(v)}
     seen: dict[str, str] = {}
@@ -120,6 +128,14 @@ def executor_from(args: argparse.Namespace) -> Executor:
     from ..executors import make_executor
 
     return make_executor(args.executor, jobs=args.jobs, scheduler=args.scheduler)
+
+
+def add_allow_pieces_argument(parser: argparse.ArgumentParser) -> None:
+    """``--allow-pieces FILE`` (repeatable): a piece-set file outside the folder of the cards (or spec) naming it."""
+    parser.add_argument("--allow-pieces", action="append", metavar="FILE", default=[],
+                        help="a piece-set file outside the folder of the cards (or deck spec) that their "
+                             "'pieces' line may name (repeatable; by default only a shipped set or a file in "
+                             "their own folder is read)")
 
 
 def add_progress_argument(parser: argparse.ArgumentParser) -> None:

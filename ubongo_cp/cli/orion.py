@@ -118,11 +118,28 @@ def _run_play(args) -> int:
 
 
 def _run_analyze(args) -> int:
+    import os
+    from contextlib import nullcontext
+
     from ..games.orion.records import load_record
-    from ..games.orion.review import review_game
+    from ..outputs import OutputFolder
 
     final = load_record(args.record)
-    pictures = _pictures_dir(args.pictures) if args.pictures else None
+    # The pictures folder: locked, one record's pictures, and no file of another origin replaced.
+    with (OutputFolder(args.pictures, "orion analyze", source=os.path.realpath(args.record))
+          if args.pictures else nullcontext()) as pictures:
+        if pictures is not None:
+            pictures.check([_picture_name(move) for move in range(len(final.history) + 1)])
+        return _analyze(args, final, pictures)
+
+
+def _picture_name(move: int) -> str:
+    return f"move_{move:02d}.png"
+
+
+def _analyze(args, final, pictures) -> int:
+    from ..games.orion.review import review_game
+
     cols = ["move", "to move", "d0 W1", "d1 W1", "d0 W2", "d1 W2", "block0", "block1",
             "safe0", "safe1", "safety changed"]
     print(" | ".join(cols))
@@ -139,7 +156,8 @@ def _run_analyze(args) -> int:
         row.append("; ".join(changes))
         print(" | ".join(row if changes else row[:-1]), flush=True)
         if pictures is not None:
-            _picture(rev, pictures)
+            pictures.claim([_picture_name(rev.move)])
+            _picture(rev, pictures.path)
 
     review_game(final, every=args.every, time_limit=args.time_limit, progress=show)
     res = "draw" if final.winner == -1 else f"player {final.winner} wins"
@@ -149,7 +167,7 @@ def _run_analyze(args) -> int:
           "W1 (won: W1 fulfilled; n? = best found, not proved); safe = W1 survives every single "
           "opponent move (- unreachable, won, ? time limit)")
     if pictures is not None:
-        print(f"pictures written to {pictures}")
+        print(f"pictures written to {pictures.path}")
     return 0
 
 
@@ -174,21 +192,6 @@ def _safety(f) -> str:
             "over": "-", "unknown": "?"}[f.status]
 
 
-def _pictures_dir(path: str):
-    from pathlib import Path
-
-    from ..errors import InputError
-
-    d = Path(path)
-    try:
-        d.mkdir(parents=True, exist_ok=True)   # FileExistsError: a file of that name
-    except OSError as exc:
-        why = "is a file, expected a directory" if isinstance(exc, FileExistsError) else \
-            f"cannot create the directory: {exc.strerror or exc}"
-        raise InputError(f"{why} for the pictures", path=d) from None
-    return d
-
-
 def _picture(rev, directory) -> None:
     """One PNG of a reviewed position, the two players' W1 blocking sets outlined."""
     from ..games.orion.render import PLAYER_COLOURS, draw
@@ -205,7 +208,7 @@ def _picture(rev, directory) -> None:
     title = (f"after move {rev.move}" if rev.move else "start") + \
         f": W1 distance {d[0]} (player 0), {d[1]} (player 1); safe {_safety(rev.safety[0])}/" \
         f"{_safety(rev.safety[1])}"
-    with atomic_path(directory / f"move_{rev.move:02d}.png") as tmp:
+    with atomic_path(directory / _picture_name(rev.move)) as tmp:
         draw(s, path=tmp, title=title, highlight=groups)
 
 

@@ -34,12 +34,13 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=20, help="games per pairing (seats alternate)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--agent", default="analysis", help="the agent of part 'strongest'")
+    ap.add_argument("--pairs", default="analysis:greedy,mcts:greedy,sat:greedy,mcts:analysis",
+                    help="pairings of part 'table' (a:b,...)")
     args = ap.parse_args(argv)
     t0, c0 = time.perf_counter(), time.process_time()
     frames = []
     if args.part == "table":
-        for i, pair in enumerate((["analysis", "greedy"], ["mcts", "greedy"], ["sat", "greedy"],
-                                  ["mcts", "analysis"])):
+        for i, pair in enumerate(p.split(":") for p in args.pairs.split(",")):
             frames.append(run_tournament(pair, args.games, seed=args.seed + i, self_play=False).assign(pie=False))
     else:
         agent = "greedy" if args.part == "first" else args.agent

@@ -5,18 +5,15 @@ Optional: needs the ``open-spiel`` package (``pip install 'ubongo-cp[openspiel]'
 with its ``GameType`` and ``GameInfo`` taken from the engine's
 :class:`~ubongo_cp.games.base.GameFacts`:
 
-==========================  =====================================  ==========================================
-short name                  engine                                 parameters (defaults)
-==========================  =====================================  ==========================================
-``ubongo_cp_orion_duel``    :class:`.orion.bitboard.BitOrionState`  ``layout_seed`` (0), ``tiles``
-                                                                    ("published"), ``pie`` (False: the swap
-                                                                    rule, :mod:`.orion.pie`)
-``ubongo_cp_gem_game``      :class:`.ubongo.state.UbongoState`      ``players`` (2), ``side`` ("easy"),
-                                                                    ``seed`` (0), ``deck`` ("": shipped)
-``ubongo_cp_duel``          :class:`.duel.state.DuelState`          ``side`` ("A"), ``handicap`` (False),
-                                                                    ``seed`` (0), ``deck`` ("": shipped)
-``ubongo_cp_domino``        :class:`.domino.state.DominoState`      ``players`` (4), ``seed`` (0)
-==========================  =====================================  ==========================================
+* ``ubongo_cp_orion_duel``: :class:`.orion.bitboard.BitOrionState`;
+  parameters ``layout_seed`` (0), ``tiles`` ("published"), ``pie``
+  (False: the swap rule, :mod:`.orion.pie`);
+* ``ubongo_cp_gem_game``: :class:`.ubongo.state.UbongoState`; ``players``
+  (2), ``side`` ("easy"), ``seed`` (0), ``deck`` ("": the shipped deck);
+* ``ubongo_cp_duel``: :class:`.duel.state.DuelState`; ``side`` ("A"),
+  ``handicap`` (False), ``seed`` (0), ``deck`` ("": the shipped deck);
+* ``ubongo_cp_domino``: :class:`.domino.state.DominoState`; ``players``
+  (4), ``seed`` (0).
 
 Then ``pyspiel.load_game("ubongo_cp_orion_duel", {"layout_seed": 7})``
 works like any OpenSpiel game: ``random_sim_test``,

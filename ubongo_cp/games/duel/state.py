@@ -212,7 +212,7 @@ class DuelState(GameState):
         self.card_index = int(card_index)
         self.roll1: int | None = None  # UD-7: the leader's extra roll, while pending
         self.history: list[dict] = []
-        #: Every action applied, in order (the game record's moves, :mod:`.records`).
+        #: Every action applied, in order (the game record's moves, :mod:`ubongo_cp.games.duel.records`).
         self.actions: list[int] = []
         #: The starting scores and card (the game record's start).
         self.start = {"scores": list(self.scores), "card_index": self.card_index}

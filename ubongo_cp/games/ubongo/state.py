@@ -281,7 +281,7 @@ class UbongoState(GameState):
         self.round = 0
         self.die_holder = 0  # UG-9: die and timer pass to the left each round
         self.history: list[dict] = []
-        #: Every action applied, in order (the game record's moves, :mod:`.records`).
+        #: Every action applied, in order (the game record's moves, :mod:`ubongo_cp.games.ubongo.records`).
         self.actions: list[int] = []
         # The drawn start (gem layout, dealt cards) and hand-built parts, for records.
         self.start = {"board": layout.tolist(), "cards": list(self.cards),

@@ -1,4 +1,4 @@
-"""Orion Duel on bitmasks: the same rules as :mod:`.state`, fast enough for search.
+"""Orion Duel on bitmasks: the same rules as :mod:`ubongo_cp.games.orion.state`, fast enough for search.
 
 :class:`BitOrionState` plays the game of :class:`.state.OrionState` (same
 :class:`.state.OrionGame`, same action ids, same legal actions, same
@@ -26,7 +26,7 @@ reference) with the board's hex sets as integer bitmasks:
   pair touched (W1), 4 galaxies (W2), 3 black holes (W3, for the other
   player).
 
-The reference engine (:mod:`.state`) stays the definition of the rules and
+The reference engine (:mod:`ubongo_cp.games.orion.state`) stays the definition of the rules and
 the analysis runs on it; :meth:`BitOrionState.to_reference` and
 :meth:`BitOrionState.from_reference` convert a position either way. An
 illegal action is explained by the reference engine, so the messages are

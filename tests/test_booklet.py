@@ -234,7 +234,7 @@ def test_results_of_another_deck_are_ignored(tmp_path):
     from ubongo_cp.booklet import task_views
     from ubongo_cp.cards import load_card, task_hash
 
-    from conftest import PUZZLES, listing
+    from conftest import PUZZLES
 
     card = load_card(PUZZLES / "examples" / "classic_X1_easy.toml")
     face = next(iter(card.tasks))

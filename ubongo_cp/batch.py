@@ -162,24 +162,44 @@ class BatchOutcome:
 
 
 def _read_journal(path: Path) -> dict[tuple, dict]:
-    """Rows of an existing journal keyed by (card_id, side, face, task_hash), the last row of a key winning;
-    a torn last line is ignored."""
+    """Rows of an existing journal keyed by (card_id, side, face, task_hash), the last row of a key winning.
+
+    A line that is not such a row (torn by a crash, damaged: not JSON, not an
+    object, a key missing or of the wrong type) is skipped: its task is run
+    again.
+    """
+    from .io import check_regular_file
+
     done: dict[tuple, dict] = {}
     if not path.exists():
         return done
+    check_regular_file(path, "the batch journal (a file)")
     data = path.read_bytes()
     if data and not data.endswith(b"\n"):
         # Drop a line torn by a crash so that new rows start on a line of their own.
         with path.open("r+b") as fh:
             fh.truncate(data.rfind(b"\n") + 1)
-    with path.open(encoding="utf-8") as fh:
+    with path.open(encoding="utf-8", errors="replace") as fh:
         for line in fh:
             try:
                 row = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by a crash: that task is simply run again
-            done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
+            except (ValueError, RecursionError):
+                continue  # a line cut short by a crash, or damaged: that task is simply run again
+            key = _journal_key(row)
+            if key is not None:
+                done[key] = row
     return done
+
+
+def _journal_key(row) -> tuple | None:
+    """A journal row's key (card_id, side, face, task_hash), or None for a line that is not a row."""
+    if not isinstance(row, dict):
+        return None
+    key = tuple(row.get(k) for k in ("card_id", "side", "face", "task_hash"))
+    kinds = (str, str, int, str)
+    if not all(isinstance(v, t) and not isinstance(v, bool) for v, t in zip(key, kinds)):
+        return None
+    return key
 
 
 def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
@@ -288,7 +308,11 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
                f"({_settings_change(stale[0], settings)})")
 
     ran = 0
-    with journal_path.open("a", encoding="utf-8") as journal, using(executor) as pool:
+    try:
+        journal = journal_path.open("a", encoding="utf-8")
+    except OSError as exc:  # a read-only folder, a full disk: name the file
+        raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=journal_path) from None
+    with journal, using(executor) as pool:
         pool.warm(worker_modules)
         # Load (or compile) the engines here, before any task's clock and before workers fork
         # (they inherit them), so a time limit never counts the warm-up.
@@ -300,11 +324,14 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
             bar = tqdm(total=total_tasks, unit="task", desc=f"batch {deck_dir.name}", dynamic_ncols=True)
         for rows in pool.map_unordered(rate_card_side, work, on_error=_error_rows, backend=backend,
                                        time_limit=time_limit):
-            for row in rows:
-                journal.write(json.dumps(row) + "\n")
-                done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
-            journal.flush()
-            os.fsync(journal.fileno())
+            try:
+                for row in rows:
+                    journal.write(json.dumps(row) + "\n")
+                    done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
+                journal.flush()
+                os.fsync(journal.fileno())
+            except OSError as exc:  # e.g. the disk is full: the rows written so far are kept
+                raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=journal_path) from None
             ran += len(rows)
             if bar is not None:
                 bar.update(len(rows))

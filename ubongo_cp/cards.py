@@ -29,13 +29,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from typing import Iterable
 
 import tomli_w
 
 from .errors import InputError
+from .io import loads_toml
 from .geometry import MAX_REGION_CELLS, ORIENTATION_MODES
 from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import Piece, PieceSet, Region, load_pieces, parse_region, resolve_pieces_path
@@ -125,15 +125,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         For any problem listed in the module docstring, naming file and line.
     """
     where = None if path is None else os.fspath(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        if msg.startswith("Cannot overwrite a value"):
-            msg = "duplicate key (a die face or a field given twice)"
-        raise InputError(f"invalid TOML: {msg}", path=where,
-                         line=int(match.group(1)) if match else None) from None
+    data = loads_toml(text, path=where)
 
     def line_of(key: str) -> int | None:
         pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*=', re.M)

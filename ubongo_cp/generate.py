@@ -264,7 +264,7 @@ def _write_spec_copy(spec: DeckSpec, folder: OutputFolder, files: dict[str, str]
 
     inputs = {"the deck spec": spec.path, "the spec's piece set": spec.pieces_path()}
     data = {name: text.encode("utf-8") for name, text in files.items()}
-    for name, text in files.items():
+    for name in files:
         target = folder.path / name
         for what, source in inputs.items():
             if source and _same_file(target, source) and target.read_bytes() != data[name]:
@@ -355,7 +355,7 @@ def _generate(spec: DeckSpec, piece_set, folder: OutputFolder | None, seed: int,
     pieces_ref = spec.pieces if spec.pieces in SHIPPED_PIECE_SETS else spec.pieces_path()
     if folder is not None:
         _check_out_dir(folder, set(card_names))
-        copy = {}
+        copy: dict[str, str] = {}
         if spec.game not in SHIPPED_SPECS or spec.pieces not in SHIPPED_PIECE_SETS:
             pieces_ref, copy = _spec_copy(spec)
         folder.check(card_names)

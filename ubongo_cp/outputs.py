@@ -39,7 +39,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from .errors import InputError
 
@@ -90,6 +90,7 @@ class OutputFolder:
         self._adopt = adopt
         self._fd: int | None = None
         self._marker: dict = {}
+        self._entry: dict[str, Any] = {"source": source, "files": []}  # this command's record, read on entering
         self._created: list[Path] = []
 
     # ------------------------------------------------------------ entering

@@ -39,6 +39,7 @@ from .shipped import SHIPPED_PIECE_SETS, piece_set_path
 __all__ = [
     "Piece",
     "PieceSet",
+    "name_problem",
     "Region",
     "resolve_pieces_path",
     "allowed_piece_files",
@@ -64,6 +65,11 @@ class Piece:
     name: str
     cells: Shape
 
+    def __post_init__(self) -> None:
+        problem = name_problem(self.name)
+        if problem:
+            raise InputError(problem)
+
     @property
     def size(self) -> int:
         """Number of cells."""
@@ -75,6 +81,28 @@ class Piece:
 
     def __str__(self) -> str:
         return f"{self.name}\n{format_grid(self.cells)}"
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a piece, or ``None``.
+
+    A name is not empty and holds no white space and no ``#``: further copies
+    of a piece are labelled ``name#2``, ``name#3``, ... in solutions
+    (:attr:`ubongo_cp.cover.ExactCoverInstance.copy_names`), so a ``#`` in a
+    name could be taken for another piece's copy.
+
+    Examples
+    --------
+    >>> name_problem("L5") is None, name_problem("A#2")
+    (True, "piece 'A#2' contains '#', which marks a further copy of a piece (A#2 = the second A)")
+    """
+    if not name:
+        return "empty piece name"
+    if any(ch.isspace() for ch in name):
+        return "the piece name on this line contains white space"
+    if "#" in name:
+        return f"{_piece(name)} contains '#', which marks a further copy of a piece (A#2 = the second A)"
+    return None
 
 
 _ORIENT_CACHE: dict[tuple[Shape, str], list[Shape]] = {}
@@ -327,10 +355,11 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
         name_line, name = block[0][0], block[0][1].strip()
         if set(name) <= {"#", "."}:
             raise InputError("block has no piece name (its first line is a shape row)", path=path, line=name_line)
-        if any(ch.isspace() for ch in name):
-            raise InputError("the piece name on this line contains white space", path=path, line=name_line)
         if len(block) < 2:
             raise InputError(f"empty shape: {_piece(name)} has no rows", path=path, line=name_line)
+        problem = name_problem(name)
+        if problem:
+            raise InputError(problem, path=path, line=name_line)
         if name in first_seen:
             raise InputError(f"{_piece(name)} appears twice (first at line {first_seen[name]})",
                              path=path, line=name_line)

@@ -39,14 +39,12 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations
 from pathlib import Path
 
 from .errors import InputError
-from .geometry import ORIENTATION_MODES
+from .geometry import MAX_REGION_CELLS, ORIENTATION_MODES
 from .shipped import SHIPPED_PIECE_SETS, data_dir
 
 __all__ = ["SideSpec", "DeckSpec", "SHIPPED_SPECS", "DECK_SPEC_FILE", "load_spec", "parse_spec", "game_spec",
@@ -268,12 +266,9 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     """
     from .pieces import load_pieces, resolve_pieces_path
 
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise InputError(f"invalid TOML: {msg}", path=path, line=int(match.group(1)) if match else None) from None
+    from .io import loads_toml
+
+    data = loads_toml(text, path=path)
 
     def line_of(key: str, nth: int = 0) -> int | None:
         found = list(re.finditer(rf'^\s*"?{re.escape(key)}"?\s*=', text, re.M))
@@ -345,6 +340,9 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
             fail(f"{where}faces must be 1..1000, got {faces}", "faces", n)
         if rows < 1 or cols < 1:
             fail(f"{where}the box {rows}x{cols} has no cells", "max_rows", n)
+        if max(rows, cols) > MAX_REGION_CELLS:
+            fail(f"{where}the box {rows}x{cols} is longer than {MAX_REGION_CELLS} cells, the largest region "
+                 "the toolkit reads", "max_rows" if rows > cols else "max_cols", n)
         low, high = sum(sizes[:k]), sum(sizes[-k:])
         if low > rows * cols:
             fail(f"{where}the {k} smallest pieces cover {low} cells, more than the {rows}x{cols} box holds",
@@ -353,12 +351,15 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if (len(cells) != 2 or not all(isinstance(c, int) and not isinstance(c, bool) for c in cells)
                 or cells[0] > cells[1]):
             fail(f"{where}cells must be [smallest, largest] cell counts, got {cells}", "cells", n)
+        if cells[1] > MAX_REGION_CELLS:
+            fail(f"{where}cells goes up to {cells[1]}, over the largest region the toolkit reads "
+                 f"({MAX_REGION_CELLS} cells)", "cells", n)
         if cells[0] > rows * cols:
             fail(f"{where}a region of {cells[0]} cells does not fit the {rows}x{cols} box", "cells", n)
         if cells[1] < low or cells[0] > high:
             fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells (they cover {low}..{high})",
                  "cells", n)
-        if not any(cells[0] <= sum(c) <= cells[1] for c in combinations(sizes, k)):
+        if not any(cells[0] <= total <= cells[1] for total in _sums_of(sizes, k, cells[1])):
             fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells", "cells", n)
         unique = get(raw, "unique", bool, default="absent", where=where, nth=n)
         has_max = "max_solutions" in raw
@@ -390,3 +391,19 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
                               1 if unique else max_solutions, band, mode, attempts))
     pieces_file = pieces_ref if pieces not in SHIPPED_PIECE_SETS else None
     return DeckSpec(game, title, pieces, cards, tuple(sides), card_ids, die_rule, path, text, pieces_file)
+
+
+def _sums_of(sizes: list[int], k: int, most: int) -> list[int]:
+    """Every total of ``k`` of ``sizes`` up to ``most`` (a knapsack over bit sets; O(len(sizes) x k)).
+
+    Examples
+    --------
+    >>> _sums_of([1, 2, 4], 2, 10)
+    [3, 5, 6]
+    """
+    mask = (1 << (most + 1)) - 1
+    reach = [1] + [0] * k  # reach[j]: bit t set when some j of the sizes seen so far total t
+    for size in sizes:
+        for j in range(k, 0, -1):
+            reach[j] |= (reach[j - 1] << size) & mask
+    return [t for t in range(most + 1) if reach[k] >> t & 1]

@@ -78,13 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     except UbongoError as exc:
         print(f"ubongo-cp: error: {exc}", file=sys.stderr)
         return 2
-    except (FileNotFoundError, FileExistsError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
-        name = exc.filename if exc.filename is not None else ""
-        print(f"ubongo-cp: error: {name}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # e.g. `ubongo-cp ... | head`
         sys.stderr.close()
         return 0
+    except OSError as exc:  # a file that cannot be read or written (missing, read-only, a full disk)
+        name = f"{exc.filename}: " if exc.filename is not None else ""
+        print(f"ubongo-cp: error: {name}{exc.strerror or exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("ubongo-cp: interrupted", file=sys.stderr)
         return 130

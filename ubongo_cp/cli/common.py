@@ -10,7 +10,8 @@ import argparse
 import fnmatch
 import math
 import os
-from typing import TYPE_CHECKING
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterator
 
 from ..errors import InputError, UbongoError
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from ..executors import Executor
 
 __all__ = ["check_common", "add_executor_arguments", "executor_from", "piece_names_arg", "add_progress_argument",
-           "add_allow_pieces_argument"]
+           "add_allow_pieces_argument", "confirmed"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1}
@@ -141,6 +142,19 @@ def add_allow_pieces_argument(parser: argparse.ArgumentParser) -> None:
 def add_progress_argument(parser: argparse.ArgumentParser) -> None:
     """``--no-progress``: the one name every command uses to silence its progress output."""
     parser.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
+
+
+@contextmanager
+def confirmed(yes: bool) -> Iterator[None]:
+    """Turn a refused long job (:class:`~ubongo_cp.errors.JobTooLargeError`) into its command-line advice."""
+    from ..errors import JobTooLargeError
+
+    try:
+        yield
+    except JobTooLargeError as exc:
+        if yes:
+            raise
+        raise UbongoError(f"{exc}; give a smaller job, or add --yes to run it anyway") from None
 
 
 def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:

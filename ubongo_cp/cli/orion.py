@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_executor_arguments, add_progress_argument, executor_from
+from .common import add_executor_arguments, add_progress_argument, confirmed, executor_from
 
 __all__ = ["add_parsers"]
 
@@ -58,6 +58,8 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     _add_variant_arguments(tour)
     tour.add_argument("--out", metavar="FILE", help="write the per-game table (.csv or .parquet)")
     tour.add_argument("--no-self-play", action="store_true", help="skip an agent against itself")
+    tour.add_argument("--yes", action="store_true",
+                      help="play a tournament estimated to need more than 24 CPU-hours (refused without it)")
     add_executor_arguments(tour)
     add_progress_argument(tour)
     tour.set_defaults(func=_run_tournament)
@@ -77,8 +79,18 @@ def _game(args):
     from ..games.orion.state import OrionGame
     from ..games.orion.tiles import load_tiles
 
+    import os
+
+    from ..errors import InputError
+
     rules = SetupRules.literal() if args.spacing == "literal" else SetupRules()
-    return OrionGame.get(None, load_tiles(args.tiles), rules)
+    tiles = load_tiles(args.tiles)
+    try:
+        return OrionGame.get(None, tiles, rules)
+    except InputError as exc:  # name the file the tiles came from
+        if exc.path is None and os.path.isfile(args.tiles):
+            raise InputError(exc.message, path=args.tiles) from None
+        raise
 
 
 def _run_play(args) -> int:
@@ -213,7 +225,7 @@ def _picture(rev, directory) -> None:
 
 
 def _run_tournament(args) -> int:
-    from ..errors import InputError
+    from ..errors import MAX_JOB_CPU_SECONDS, InputError
     from ..games.orion.agents import AGENTS
     from ..games.orion.sim import end_conditions, first_player_advantage, run_tournament, win_rates
 
@@ -224,9 +236,10 @@ def _run_tournament(args) -> int:
     if args.games < 1:
         raise InputError(f"--games must be at least 1, got {args.games}")
     game = _game(args)
-    with executor_from(args) as executor:
+    with executor_from(args) as executor, confirmed(args.yes):
         df = run_tournament(names, args.games, seed=args.seed, self_play=not args.no_self_play,
-                            executor=executor, progress=not args.no_progress, game=game)
+                            executor=executor, progress=not args.no_progress, game=game,
+                            max_cpu_seconds=None if args.yes else MAX_JOB_CPU_SECONDS)
     if args.out:
         from ..io import atomic_path
 

@@ -295,4 +295,6 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         print(f"{' '.join(s.pieces):<{width}}  {s.count}")
     print(f"{len(result.subsets)} of {result.matching_area} area-matching {args.k}-subsets tile the "
           f"{region.area}-cell region ({result.total_solutions} solutions) [{args.backend}, {result.seconds:.2f} s]")
+    if "reason" in result.stats:
+        print(f"nothing searched: {result.stats['reason']}")
     return 0

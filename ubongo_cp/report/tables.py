@@ -249,8 +249,9 @@ def _table_path(path: str | Path, stem: str) -> Path:
 
 def _read_raw(path: Path) -> pd.DataFrame:
     """The table as stored: CSV cells as text (no value is guessed), Parquet values as Python objects."""
-    from ..io import note_input
+    from ..io import check_regular_file, note_input
 
+    check_regular_file(path, "a batch result table")
     note_input(path)
     try:
         if path.suffix.lower() in (".parquet", ".pq"):

@@ -122,6 +122,9 @@ class OrionGame:
                     self.lookup[key] = len(pls)
                     pls.append(Placement(len(pls), ti, ori.rotation, ori.flip, anchor, ci, own))
             self.tile_range.append((start, len(pls)))
+        if not pls:  # no first move for anyone: not a game
+            raise InputError(f"tile set {tiles.name}: no tile fits anywhere on the board "
+                             f"({board.num_hexes} hexes), so no move can ever be made")
         self.placements = pls
         m = max(t.size for t in tiles.tiles)
         self.pl_cells = np.full((len(pls), m), self.n, dtype=np.int64)

@@ -55,11 +55,14 @@ def test_agents_return_legal_moves_midgame():
 
 
 def test_analysis_agent_blocks_a_one_tile_threat():
-    # Player 1 to move; player 0's colour joins N and S but for (1, 0): every plan of
-    # player 0 runs through (1, 0), so the analysis agent covers it.
+    # Player 1 to move; player 0's colour joins N and S but for (1, 0) and it holds only S1:
+    # its one plan is S1 on (1, 0), its minimum blocking set [(1, 0)], so the analysis agent
+    # covers (1, 0). Each question here is answered in well under a second (generous limits:
+    # an answer cut short by the time limit on a loaded machine would change the move).
     game = OrionGame.get(rules=SetupRules(0, 0))
-    s = OrionState.from_board(Setup((), (), 1), {h: 0 for h in N_TO_S if h != (1, 0)}, to_move=1, game=game)
-    a = AnalysisAgent(2, top=1, time_limit=1.0)(s)
+    used = [t for t in game.tiles.names if t != "S1"]
+    s = OrionState.from_board(Setup((), (), 1), {h: 0 for h in N_TO_S if h != (1, 0)}, (used, ()), 1, game)
+    a = AnalysisAgent(2, top=1, time_limit=10.0)(s)
     assert game.board.index[(1, 0)] in game.placements[a].cells
 
 

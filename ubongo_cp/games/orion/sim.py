@@ -31,8 +31,9 @@ from .state import OrionGame, OrionState
 __all__ = ["run_tournament", "win_rates", "end_conditions", "first_player_advantage", "AGENT_SECONDS"]
 
 #: CPU seconds one game costs with an agent on both seats (measured on the published game, one core;
-#: a mixed pairing costs the mean of its two agents'): what bounds a tournament before it starts.
-AGENT_SECONDS = {"random": 0.05, "greedy": 0.5, "sat": 10.0}
+#: a mixed pairing costs the mean of its two agents'; an agent not listed counts 1 s): what bounds a tournament
+#: before it starts.
+AGENT_SECONDS = {"random": 0.05, "greedy": 0.5, "sat": 10.0, "analysis": 8.0}
 
 
 def run_tournament(agents: Sequence[str], games: int, seed: int = 0,

@@ -268,7 +268,7 @@ class TaskDeck:
         if arr.shape != (len(cards), faces) or not len(cards) or (arr < 0).any() or np.isnan(arr).any():
             raise InputError(f"deck: side {side} needs {len(cards)} rows of {faces} ratios >= 0", path=path)
         deck = cls.__new__(cls)
-        deck.game, deck.path, deck.median = game, None if path is None else os.fspath(path), 1.0
+        deck.spec, deck.game, deck.path, deck.median = spec, game, None if path is None else os.fspath(path), 1.0
         deck.cards, deck.ratios, deck._rows = {side: [str(c) for c in cards]}, {side: arr}, {}
         return deck
 

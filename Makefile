@@ -11,7 +11,7 @@ OUT    ?= out
 # compiler the numba kernel is used), so a change to its source reinstalls.
 $(VENV)/.installed: pyproject.toml setup.py ubongo_cp/solvers/_dance.c ubongo_cp/solvers/_zdd.c
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,openspiel]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -32,7 +32,7 @@ lint: install
 # The documentation site: docs/_build/html/index.html. Warnings are errors and every
 # cross-reference must resolve (-W -n); then the internal links of the built pages are checked.
 $(VENV)/.docs-installed: $(VENV)/.installed pyproject.toml
-	$(PY) -m pip install -q -e '.[test,docs]'
+	$(PY) -m pip install -q -e '.[test,openspiel,docs]'
 	touch $@
 
 # Each build starts from an empty output (viewcode keeps a source page newer than its module, and

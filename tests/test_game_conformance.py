@@ -22,7 +22,7 @@ import sys
 import numpy as np
 import pytest
 
-from ubongo_cp.errors import IllegalActionError
+from ubongo_cp.errors import IllegalActionError, InputError
 from ubongo_cp.games.base import (CHANCE, TERMINAL, GameFacts, play_game, record_format_of, record_of,
                                   replay_record)
 from ubongo_cp.games.domino.state import DominoSettings, DominoState, new_game
@@ -48,21 +48,14 @@ STATE_CLASSES = {"ubongo": UbongoState, "duel": DuelState, "domino": DominoState
 
 
 def facts_of(state) -> GameFacts:
-    """The facts the game declares (for Orion, until its engine declares them, its own move bound)."""
+    """The facts the game declares."""
     facts = type(state).facts
-    if facts is None and isinstance(state, OrionState):
-        # games.orion does not declare GameFacts yet (its engineer adds them; see docs/games.md).
-        # Its own bound: every move places one of the 2 x 14 tiles (OD-2), OrionGame.max_moves().
-        facts = GameFacts("orion", 2, 2, chance_nodes=False, sampled_chance=False, returns_sum=(1.0,),
-                          max_game_length=state.game.max_moves())
     assert isinstance(facts, GameFacts), f"{type(state).__name__} declares no GameFacts"
     return facts
 
 
 def length_bound(state) -> int:
-    bound = state.max_game_length()
-    facts = type(state).facts
-    return facts_of(state).max_game_length if facts is None else bound
+    return state.max_game_length()
 
 
 def random_playout(state, rng: np.random.Generator, record_at: int | None = None):
@@ -114,11 +107,13 @@ def test_random_playout_clone_pickle_and_record(name, seed):
     before = (str(state), state.legal_actions(), state.current_player(), state.returns())
     clone = state.clone()
     copies = [pickle.loads(pickle.dumps(state))]
+    # Every game keeps records (games/base): one round trip through JSON.
     fmt = record_format_of(type(state))
-    if fmt is not None:
-        record = json.loads(json.dumps(record_of(state, [f"p{q}" for q in range(state.num_players)])))
-        assert record["format"] == fmt.name and record["version"] == fmt.version
-        copies.append(replay_record(record))
+    assert fmt is not None, f"{name} registers no record format"
+    record = json.loads(json.dumps(record_of(state, [f"p{q}" for q in range(state.num_players)]),
+                                   allow_nan=False))
+    assert record["format"] == fmt.name and record["version"] == fmt.version
+    copies.append(replay_record(record))
     # The clone played to its end with other actions leaves the original untouched.
     random_playout(clone, np.random.default_rng(seed + 1000))
     assert (str(state), state.legal_actions(), state.current_player(), state.returns()) == before
@@ -151,11 +146,51 @@ def test_only_integer_action_ids_are_accepted(name, bad):
     (UbongoState(CLASSIC, seed=0), 4 + 9 * (1 + 4)),             # UG-2 setup, 9 rounds of a roll and 4 moves
     (DuelState(DUEL, seed=0), 9 * 1000 * 2),                       # 9 cards x 1000 duels x 2 rolls
     (new_game(DominoSettings(), seed=0), 2 * 4 * 500),             # 2 actions a turn, 4 turns, 500 rounds
-], ids=["ubongo", "duel", "domino"])
+    (OrionState(seed=0), 2 * 14),                                  # OD-2: each of the 2 x 14 tiles once
+], ids=["ubongo", "duel", "domino", "orion"])
 def test_declared_length_bound_is_the_default_settings_bound(state, bound):
     facts = type(state).facts
     assert facts.max_game_length == state.max_game_length() == bound
     assert facts.min_players <= state.num_players <= facts.max_players
+
+
+def test_every_game_declares_its_facts():
+    # Orion: 2 players, no chance at all (the layout is the constructor's, OD-1), a win or a draw.
+    facts = {name: STATE_CLASSES[name].facts for name in GAMES}
+    assert facts["orion"] == GameFacts("orion", 2, 2, chance_nodes=False, sampled_chance=False,
+                                       returns_sum=(1.0,), max_game_length=28)
+    assert (facts["ubongo"].chance_nodes, facts["duel"].chance_nodes, facts["domino"].chance_nodes) == \
+        (True, True, False)
+    assert all(f.name == name for name, f in facts.items())
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_records_round_trip_through_the_one_api(name, tmp_path):
+    # save_record / load_record of games/base for every game: a finished game comes back equal.
+    from ubongo_cp.games.base import load_record, save_record
+
+    state = GAMES[name][0](5)
+    random_playout(state, np.random.default_rng(5))
+    path = tmp_path / f"{name}.json"
+    save_record(state, path, ["a"] * state.num_players)
+    back = load_record(path, game=STATE_CLASSES[name])
+    assert str(back) == str(state) and back.returns() == state.returns() and back.is_terminal()
+    other = next(cls for n, cls in STATE_CLASSES.items() if n != name)
+    with pytest.raises(InputError, match="record is not a"):
+        load_record(path, game=other)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_bad_action_id_is_named_in_the_error(name):
+    state = GAMES[name][0](1)
+    for bad in (-1, 10 ** 6):
+        with pytest.raises(IllegalActionError) as info:
+            state.apply_action(bad)
+        message = str(info.value)
+        assert message.startswith(f"illegal action {bad} ") and f"{bad}" in message.split(":")[0]
+    if name == "orion":  # -1 is no placement: the message names the id, not the last placement
+        with pytest.raises(IllegalActionError, match=r"illegal action -1 \(#-1\): no such placement"):
+            state.apply_action(-1)
 
 
 @pytest.mark.parametrize("name", list(GAMES))

@@ -6,7 +6,8 @@ import pytest
 
 from ubongo_cp.errors import InputError
 from ubongo_cp.games.base import RandomAgent
-from ubongo_cp.games.orion.agents import GreedyAgent, SatAgent, make_agent, w1_graph_distance
+from ubongo_cp.games.orion.agents import (AnalysisAgent, GreedyAgent, MctsAgent, PieAgent, SatAgent, make_agent,
+                                          w1_graph_distance)
 from ubongo_cp.games.orion.setup import Setup, SetupRules
 from ubongo_cp.games.orion.state import OrionGame, OrionState
 from ubongo_cp.games.orion.sim import end_conditions, first_player_advantage, win_rates
@@ -35,7 +36,8 @@ def test_w1_graph_distance_hand_case():
     assert w1_graph_distance(empty, empty.colour, 0) == 11   # rows r = -5 .. 5 (N to S)
 
 
-@pytest.mark.parametrize("agent", [GreedyAgent(0), SatAgent(0, top=3, time_limit=0.3)])
+@pytest.mark.parametrize("agent", [GreedyAgent(0), SatAgent(0, top=3, time_limit=0.3),
+                                   AnalysisAgent(0, top=2, time_limit=0.3)])
 def test_agents_take_an_immediate_win(agent):
     s = gap_position()
     a = agent(s)
@@ -48,8 +50,43 @@ def test_agents_return_legal_moves_midgame():
     r = RandomAgent(4)
     for _ in range(10):
         s.apply_action(r(s))
-    for agent in (GreedyAgent(1), SatAgent(1, top=2, time_limit=0.3)):
+    for agent in (GreedyAgent(1), SatAgent(1, top=2, time_limit=0.3), AnalysisAgent(1, top=2, time_limit=0.3)):
         assert agent(s) in s.legal_actions()
+
+
+def test_analysis_agent_blocks_a_one_tile_threat():
+    # Player 1 to move; player 0's colour joins N and S but for (1, 0) and it holds only S1:
+    # its one plan is S1 on (1, 0), its minimum blocking set [(1, 0)], so the analysis agent
+    # covers (1, 0). Each question here is answered in well under a second (generous limits:
+    # an answer cut short by the time limit on a loaded machine would change the move).
+    game = OrionGame.get(rules=SetupRules(0, 0))
+    used = [t for t in game.tiles.names if t != "S1"]
+    s = OrionState.from_board(Setup((), (), 1), {h: 0 for h in N_TO_S if h != (1, 0)}, (used, ()), 1, game)
+    a = AnalysisAgent(2, top=1, time_limit=10.0)(s)
+    assert game.board.index[(1, 0)] in game.placements[a].cells
+
+
+def test_mcts_and_pie_agents_play_the_pie_variant():
+    pytest.importorskip("pyspiel")
+    from ubongo_cp.games.orion.pie import PieOrionState, swap_action
+
+    s = PieOrionState(OrionState(seed=5))
+    pie = PieAgent(GreedyAgent(3), seed=3)
+    s.apply_action(pie(s))
+    assert s.swap_turn()
+    a = MctsAgent(4, simulations=10)(s)
+    assert a in s.legal_actions()
+    took = pie(s)
+    assert took in s.legal_actions() and (took == swap_action(s.inner)) == (
+        w1_graph_distance(s.inner, s.inner.colour, s.first) < w1_graph_distance(s.inner, s.inner.colour, 1 - s.first))
+
+
+def test_tournament_in_the_pie_variant_records_swaps():
+    from ubongo_cp.games.orion.sim import run_tournament
+
+    df = run_tournament(["greedy"], 4, seed=3, pie=True)
+    assert len(df) == 8 and df["swapped"].dtype == bool
+    assert set(df.groupby("game").points.sum()) == {1.0}
 
 
 def test_make_agent():

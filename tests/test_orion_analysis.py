@@ -304,3 +304,21 @@ def test_bad_arguments():
         min_blocking_set(s, 0, pairs=[5])
     with pytest.raises(InputError, match="relaxed blocking is defined for W1"):
         min_blocking_set(s, 0, "galaxies", relaxed=True)
+
+
+@pytest.mark.parametrize("goal", ["sides", "galaxies"])
+def test_blocking_set_out_of_time_is_still_a_blocking_set(goal):
+    # No time at all: the answer is still a list of hexes that blocks every plan (checked
+    # by the exact reachability question with those hexes out of play), never None.
+    from ubongo_cp.games.orion.distance import shortest_plan
+
+    s = position(3, 10)
+    b = min_blocking_set(s, 0, goal, time_limit=0)
+    assert b.status == "feasible" and b.hexes is not None and len(b.hexes) >= b.lower_bound
+    free = [GAME.board.hexes[h] for h in range(GAME.n) if s.colour[h] < 0]
+    if goal == "galaxies":      # nothing searched: every free hex
+        assert b.hexes == free
+    assert set(b.hexes) <= set(free)
+    blocked = frozenset(GAME.board.index[h] for h in b.hexes)
+    assert shortest_plan(s, 0, goal, blocked=blocked, time_limit=60).status == "unreachable"
+    assert shortest_plan(s, 0, goal, time_limit=60).status != "unreachable"

@@ -4,8 +4,8 @@ Engines: the Ubongo gem game (:mod:`.ubongo`), Ubongo Duel (:mod:`.duel`),
 Domino, nezlob se! (:mod:`~ubongo_cp.games.domino`) and Orion Duel (:mod:`~ubongo_cp.games.orion`). Each is a
 package with the same files: ``state.py`` (the rules, a :class:`GameState`
 subclass and its :class:`GameFacts`), ``agents.py`` (agents or player
-models), ``sim.py`` (the simulation study), ``records.py`` (game records,
-where the game keeps them) and ``render.py`` (pictures).
+models), ``sim.py`` (the simulation study), ``records.py`` (game records)
+and ``render.py`` (pictures).
 
 The state contract follows OpenSpiel's Python games [1]_: a state is mutated
 by :meth:`GameState.apply_action` and copied by :meth:`GameState.clone`;
@@ -18,9 +18,10 @@ a transition from the state's own seeded :class:`numpy.random.Generator`;
 either way a game is reproducible from its seed.
 
 Game records are JSON objects ``{"format": ..., "version": ..., ...}``; one
-API reads and writes them for every game that keeps them
-(:func:`record_of`, :func:`save_record`, :func:`load_record`,
-:func:`replay_record`); a game joins it with :func:`register_record_format`.
+API reads and writes them for every game (:func:`record_of`,
+:func:`save_record`, :func:`load_record`, :func:`replay_record`); a game
+joins it with :func:`register_record_format` in its ``records`` module,
+which its package imports.
 
 References
 ----------
@@ -60,6 +61,11 @@ __all__ = [
     "save_record",
     "load_record",
     "replay_record",
+    "replay_moves",
+    "generator_to_json",
+    "generator_from_json",
+    "floats_to_json",
+    "floats_from_json",
 ]
 
 #: Player id of chance nodes (OpenSpiel's ``pyspiel.PlayerId.CHANCE``).
@@ -226,6 +232,20 @@ class GameState(abc.ABC):
         """An independent deep copy of this state."""
         return copy.deepcopy(self)
 
+    def __deepcopy__(self, memo: dict) -> "GameState":
+        """``copy.deepcopy`` is :meth:`clone` where an engine overrides it (static tables stay shared).
+
+        Frameworks copy states with :func:`copy.deepcopy` (OpenSpiel clones
+        Python states so); an engine's ``clone`` copies only what changes.
+        """
+        if type(self).clone is not GameState.clone:
+            return self.clone()
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            setattr(new, key, copy.deepcopy(value, memo))
+        return new
+
     def picture(self):
         """A :class:`matplotlib.figure.Figure` of the state, or None (default: no picture)."""
         return None
@@ -351,19 +371,23 @@ class RecordFormat:
         applied). Raises :class:`~ubongo_cp.errors.InputError` for a
         malformed record and an error naming the move number and the rule
         for an illegal move.
+    older : tuple of int
+        Earlier versions ``read`` still accepts.
     """
 
     name: str
     version: int
     state_type: type
-    write: Callable[[GameState, Sequence[str] | None], dict]
-    read: Callable[[dict, "str | os.PathLike | None", "Callable | None"], GameState]
+    write: Callable[..., dict]
+    read: Callable[..., GameState]
+    older: tuple[int, ...] = ()
 
 
 _FORMATS: dict[str, RecordFormat] = {}
 #: Packages that register record formats, imported when a record names a
 #: format not registered yet.
-_RECORD_PACKAGES = ("ubongo_cp.games.domino", "ubongo_cp.games.orion")
+_RECORD_PACKAGES = ("ubongo_cp.games.ubongo", "ubongo_cp.games.duel", "ubongo_cp.games.domino",
+                    "ubongo_cp.games.orion")
 
 
 def register_record_format(fmt: RecordFormat) -> None:
@@ -393,10 +417,13 @@ def record_of(state: GameState, players: Sequence[str] | None = None) -> dict:
     Raises
     ------
     TypeError
-        If the game keeps no records (the Ubongo gem game and Ubongo Duel:
-        see ``docs/games.md``).
+        If ``state`` is of no registered game.
     """
     fmt = record_format_of(type(state))
+    if fmt is None:
+        for package in _RECORD_PACKAGES:
+            importlib.import_module(package)
+        fmt = record_format_of(type(state))
     if fmt is None:
         raise TypeError(f"{type(state).__name__} keeps no game records")
     return fmt.write(state, None if players is None else list(players))
@@ -455,7 +482,83 @@ def replay_record(record: dict, *, path: str | os.PathLike | None = None, game: 
                          f"(known: {', '.join(sorted(_FORMATS))})", path=path)
     if game is not None and not issubclass(fmt.state_type, game):
         raise InputError(f"a {fmt.name} record is not a {game.__name__} record", path=path)
-    if record.get("version") != fmt.version:
-        raise InputError(f"{fmt.name} record version {record.get('version')!r} is not supported "
-                         f"(expected {fmt.version})", path=path)
+    version = record.get("version")
+    if isinstance(version, bool) or version not in (fmt.version, *fmt.older):
+        expected = " or ".join(str(v) for v in sorted((fmt.version, *fmt.older)))
+        raise InputError(f"{fmt.name} record version {version!r} is not supported "
+                         f"(expected {expected})", path=path)
     return fmt.read(record, path, on_move)
+
+
+def replay_moves(state: GameState, moves, *, path=None, on_move=None, before=None) -> GameState:
+    """Apply a record's moves ``[{"action": int, "player": ..., "text": ...}, ...]`` through the rules.
+
+    The move loop of records that store actions: each move must be an
+    object with an integer ``action``; optional ``n`` (its number, from 1),
+    ``player`` (who acts, :data:`CHANCE` for a chance node) and ``text``
+    (:meth:`GameState.action_to_string`) are checked against the state.
+    ``before(n, state, move)`` runs first (a game restores what its
+    transition drew, e.g. solve times), then ``on_move(n, state, action)``.
+
+    Raises
+    ------
+    InputError
+        For a malformed move, a move after the end, a wrong number, player
+        or text (naming the move number and ``path``).
+    IllegalActionError
+        For a move the rules forbid (naming ``path``, the move number and
+        the rule).
+    """
+    if not isinstance(moves, list):
+        raise InputError("'moves' must be a list", path=path)
+    where = "record" if path is None else os.fspath(path)
+    for i, move in enumerate(moves, 1):
+        a = move.get("action") if isinstance(move, dict) else None
+        if type(a) is not int:
+            raise InputError(f"move {i}: needs an integer 'action'", path=path)
+        if state.is_terminal():
+            raise InputError(f"move {i}: the game is already over", path=path)
+        if "n" in move and move["n"] != i:
+            raise InputError(f"move {i}: numbered {move['n']!r}", path=path)
+        if "player" in move and move["player"] != state.current_player():
+            raise InputError(f"move {i}: recorded for player {move['player']!r} but "
+                             f"player {state.current_player()} is to act", path=path)
+        if "text" in move and move["text"] != state.action_to_string(a):
+            raise InputError(f"move {i}: text {move['text']!r} does not match action {a} "
+                             f"({state.action_to_string(a)!r})", path=path)
+        if before is not None:
+            before(i, state, move)
+        if on_move is not None:
+            on_move(i, state, a)
+        try:
+            state.apply_action(a)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"{where}: move {i}: {exc}") from None
+    return state
+
+
+def generator_to_json(rng: np.random.Generator) -> dict:
+    """The state of ``rng``'s bit generator (JSON-ready: a record continues exactly where it stopped)."""
+    return dict(rng.bit_generator.state)
+
+
+def generator_from_json(rng: np.random.Generator, state, path=None) -> None:
+    """Restore :func:`generator_to_json`'s ``state`` into ``rng``; InputError naming ``path`` if malformed."""
+    try:
+        rng.bit_generator.state = state
+    except (TypeError, ValueError, KeyError) as exc:
+        raise InputError(f"'generator': not a state of the {type(rng.bit_generator).__name__} "
+                         f"generator ({exc})", path=path) from None
+
+
+def floats_to_json(values) -> list:
+    """Floats for JSON: ``inf`` (a task never solved) becomes ``null``."""
+    return [None if v == float("inf") else float(v) for v in values]
+
+
+def floats_from_json(values, what: str, path=None) -> list[float]:
+    """The inverse of :func:`floats_to_json`; InputError naming ``what`` and ``path`` if malformed."""
+    if not isinstance(values, list) or not all(v is None or (isinstance(v, (int, float))
+                                                             and not isinstance(v, bool)) for v in values):
+        raise InputError(f"{what} must be a list of numbers (null for never), got {values!r}", path=path)
+    return [float("inf") if v is None else float(v) for v in values]

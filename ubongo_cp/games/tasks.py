@@ -55,6 +55,8 @@ __all__ = [
     "as_deck",
     "spec_for_table",
     "synthetic_tasks",
+    "timed_record",
+    "timed_replay",
 ]
 
 #: Columns of the per-task table this module reads (the batch runner writes
@@ -233,6 +235,43 @@ class TaskDeck:
             rows = self._rows[side] = self.side_ratios(side).tolist()
         return rows
 
+    def side_to_json(self, side: str) -> dict:
+        """One side of the deck as JSON-ready data (game records): card ids and ratios, ``null`` for ``inf``.
+
+        Raises
+        ------
+        InputError
+            If the deck has no task on ``side``.
+        """
+        rows = [[None if math.isinf(r) else r for r in row] for row in self.side_rows(side)]
+        return {"game": self.game, "side": side, "cards": list(self.cards[side]), "ratios": rows}
+
+    @classmethod
+    def from_side_json(cls, data: dict, path: str | os.PathLike | None = None) -> "TaskDeck":
+        """The one-side deck of :meth:`side_to_json` (ratios as written; ``median`` 1).
+
+        Raises
+        ------
+        InputError
+            For a malformed object, an unknown game or side, a row of the
+            wrong length, or a ratio that is not a number >= 0 (naming ``path``).
+        """
+        try:
+            game, side, cards, rows = data["game"], data["side"], list(data["cards"]), list(data["ratios"])
+            spec = game_spec(game)
+            faces = spec.side(side).faces
+            arr = np.array([[math.inf if r is None else float(r) for r in row] for row in rows], dtype=float)
+        except InputError as exc:
+            raise InputError(f"deck: {exc.message}", path=path) from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"deck: missing or malformed field ({exc})", path=path) from None
+        if arr.shape != (len(cards), faces) or not len(cards) or (arr < 0).any() or np.isnan(arr).any():
+            raise InputError(f"deck: side {side} needs {len(cards)} rows of {faces} ratios >= 0", path=path)
+        deck = cls.__new__(cls)
+        deck.spec, deck.game, deck.path, deck.median = spec, game, None if path is None else os.fspath(path), 1.0
+        deck.cards, deck.ratios, deck._rows = {side: [str(c) for c in cards]}, {side: arr}, {}
+        return deck
+
     def __repr__(self) -> str:
         sizes = ", ".join(f"{s}: {len(c)} cards" for s, c in self.cards.items())
         return f"TaskDeck({self.game}, {sizes}, median difficulty {self.median:g})"
@@ -278,6 +317,10 @@ class SolveTimeModel:
         if self.scale == 0:  # 0 x inf: a task with no solution still takes forever
             work = np.where(np.isinf(ratios), np.inf, work)
         return work / skills * np.exp(self.sigma * z - 0.5 * self.sigma * self.sigma)
+
+    def to_json(self) -> dict:
+        """The parameters as a JSON-ready dict (game records)."""
+        return {"base": self.base, "scale": self.scale, "sigma": self.sigma}
 
     def sample(self, ratios: np.ndarray, skills: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Draw solve times (seconds) for tasks ``ratios`` and players ``skills``.
@@ -455,3 +498,96 @@ def synthetic_tasks(game: "str | DeckSpec", seed: int = 0) -> pd.DataFrame:
                              "status": "solved",
                              "difficulty": float(centre * math.exp(0.5 * rng.standard_normal()))})
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------
+# Records of the two timed games (the gem game and the Duel)
+
+
+def timed_record(fmt: str, version: int, state, replay_state, settings: dict, field: str, draws,
+                 settles, players=None) -> dict:
+    """The JSON record of a gem game or Duel (their ``records`` modules give the game's parts).
+
+    Parameters
+    ----------
+    fmt, version : str, int
+        The record's ``format`` and ``version``.
+    state
+        The game (``actions``, ``start``, ``deck``, ``side``, ``model``, ``rng``).
+    replay_state
+        A fresh state of the same settings and start, replayed here to name
+        each move and its player.
+    settings : dict
+        The game's settings (JSON-ready).
+    field : str
+        Name of the move field holding the solve times a move drew.
+    draws : iterator of list of float
+        The solve times of each move that draws them, in order.
+    settles : callable
+        ``settles(state)``: does the next move draw solve times?
+    players : sequence of str, optional
+        Labels of the seats.
+    """
+    from .base import floats_from_json, floats_to_json, generator_to_json
+
+    moves = []
+    for i, a in enumerate(state.actions, 1):
+        move = {"n": i, "player": replay_state.current_player(), "action": a,
+                "text": replay_state.action_to_string(a)}
+        if settles(replay_state):
+            move[field] = floats_to_json(next(draws))
+            replay_state._forced_times = floats_from_json(move[field], field)
+        replay_state.apply_action(a)
+        moves.append(move)
+    rec = {"format": fmt, "version": version, "settings": settings,
+           "model": state.model.to_json() if isinstance(state.model, SolveTimeModel) else None,
+           "deck": state.deck.side_to_json(state.side), "start": dict(state.start), "moves": moves,
+           "generator": generator_to_json(state.rng)}
+    if players is not None:
+        rec["players"] = list(players)
+    if state.is_terminal():
+        rec["result"] = {"returns": state.returns()}
+    return rec
+
+
+def timed_replay(record: dict, path, on_move, build, field: str, settles, count):
+    """Replay a record of :func:`timed_record` through the rules; returns the final state.
+
+    ``build(deck, settings, model, start)`` makes the start state (errors
+    become :class:`InputError` naming ``path``); before each move that
+    ``settles``, the move's ``field`` (``count(state)`` solve times) is
+    what the transition draws.
+
+    Raises
+    ------
+    InputError
+        A malformed record, a move's missing or malformed solve times, or a
+        result that differs from the replay.
+    IllegalActionError
+        A recorded move the rules forbid.
+    """
+    from .base import floats_from_json, generator_from_json, replay_moves
+
+    try:
+        model = record.get("model")
+        state = build(TaskDeck.from_side_json(record["deck"], path), dict(record["settings"]),
+                      None if model is None else SolveTimeModel(**model), dict(record["start"]))
+    except InputError as exc:
+        raise InputError(exc.message, path=path) from None
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"malformed record ({type(exc).__name__}: {exc})", path=path) from None
+
+    def before(i, s, move) -> None:
+        if settles(s):
+            times = floats_from_json(move.get(field), f"move {i}: '{field}'", path)
+            if len(times) != count(s):
+                raise InputError(f"move {i}: '{field}' needs {count(s)} solve times", path=path)
+            s._forced_times = times
+
+    replay_moves(state, record.get("moves"), path=path, on_move=on_move, before=before)
+    if "generator" in record:
+        generator_from_json(state.rng, record["generator"], path)
+    result = record.get("result")
+    if result is not None and (not isinstance(result, dict) or result.get("returns") != state.returns()):
+        raise InputError(f"result {result!r} does not match the replay (returns {state.returns()})", path=path)
+    return state

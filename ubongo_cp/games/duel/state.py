@@ -214,6 +214,11 @@ class DuelState(GameState):
         self.card_index = int(card_index)
         self.roll1: int | None = None  # UD-7: the leader's extra roll, while pending
         self.history: list[dict] = []
+        #: Every action applied, in order (the game record's moves, :mod:`ubongo_cp.games.duel.records`).
+        self.actions: list[int] = []
+        #: The starting scores and card (the game record's start).
+        self.start = {"scores": list(self.scores), "card_index": self.card_index}
+        self._forced_times: list[float] | None = None  # set by a replay: the recorded solve times
         self.rerolls = 0
         self.ties = 0
 
@@ -258,6 +263,17 @@ class DuelState(GameState):
         return self._ids[self.card_index % len(self._ids)]
 
     def _apply_action(self, action: int) -> None:
+        self._apply_rules(action)
+        self.actions.append(action)
+
+    def _draw(self, ratios, skills) -> list[float]:
+        """Solve times of one duel: the model's draw, or the recorded times of a replay."""
+        if self._forced_times is not None:
+            t, self._forced_times = self._forced_times, None
+            return t
+        return np.asarray(self.model.sample(np.array(ratios), skills, self.rng), dtype=float).tolist()
+
+    def _apply_rules(self, action: int) -> None:
         scores = self.scores
         if TARGET in scores:
             raise self._illegal(action, f"the match is over, a player has {TARGET} points (UD-4)")
@@ -274,8 +290,7 @@ class DuelState(GameState):
                 return
             lead = 0 if a > b else 1
             r = row[face - 1]
-            t = np.asarray(self.model.sample(np.array((row[self.roll1 - 1], r, r)), self._handicap_skills[lead],
-                                             self.rng), dtype=float).tolist()
+            t = self._draw((row[self.roll1 - 1], r, r), self._handicap_skills[lead])
             # UD-7: the leader solves roll 1 (no point), then roll 2; UD-5 gives up on each task alone.
             give_up = self.give_up
             t_lead = finish_time(t[:2], give_up)
@@ -287,13 +302,13 @@ class DuelState(GameState):
             self.roll1 = None
         else:
             r = row[face - 1]
-            t = np.asarray(self.model.sample(np.array((r, r)), self.skills, self.rng), dtype=float).tolist()
+            t = self._draw((r, r), self.skills)
             give_up = self.give_up
             times = [t[0] if t[0] <= give_up else math.inf, t[1] if t[1] <= give_up else math.inf]
             last = give_up
             rolls = (face,)
         outcome = settle_duel(times[0], times[1], self.tie_window)
-        self.history.append({"card": self._ids[card % len(self._ids)], "rolls": rolls, "times": times,
+        self.history.append({"card": self._ids[card % len(self._ids)], "rolls": rolls, "times": times, "draws": t,
                              "outcome": outcome, "seconds": last if outcome == NEITHER else min(times),
                              "handicap": len(rolls) == 2, "scores_before": (a, b)})
         if outcome <= B_SCORES:  # UD-3: one step, next card
@@ -318,6 +333,7 @@ class DuelState(GameState):
         new = copy.copy(self)
         new.scores = list(self.scores)
         new.history = [dict(h) for h in self.history]
+        new.actions = list(self.actions)
         new.rng = copy.deepcopy(self.rng)
         if hasattr(self.model, "calls"):
             new.model = copy.deepcopy(self.model)

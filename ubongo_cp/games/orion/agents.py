@@ -1,12 +1,18 @@
-"""Orion Duel agents: random, greedy (graph heuristic) and SAT-informed.
+"""Orion Duel agents: random, greedy (graph heuristic), SAT-informed, analysis-pruned and MCTS.
 
 An agent is a callable ``agent(state) -> action`` (see
-:data:`ubongo_cp.games.base.Agent`). The greedy heuristic and the SAT agent
-look one move ahead; both take an immediate OD-5 win and avoid a move that
-loses at once.
+:data:`ubongo_cp.games.base.Agent`). The greedy heuristic, the SAT agent and
+the analysis agent look one move ahead; all take an immediate OD-5 win and
+avoid a move that loses at once. The analysis agent prunes with the exact
+blocking set and evaluates with the exact distances; the MCTS agent is
+OpenSpiel's MCTS bot on the bitmask engine (the ``openspiel`` extra). Every
+agent also plays the pie variant (:mod:`.pie`): :class:`PieAgent` gives it a
+fair first tile and a swap decision.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -15,7 +21,8 @@ from .graphs import INF, node_weighted_distances
 from .state import OrionState
 from .wins import win_conditions
 
-__all__ = ["RandomAgent", "GreedyAgent", "SatAgent", "make_agent", "AGENTS", "w1_graph_distance"]
+__all__ = ["RandomAgent", "GreedyAgent", "SatAgent", "AnalysisAgent", "MctsAgent", "PieAgent", "make_agent",
+           "AGENTS", "w1_graph_distance"]
 
 _FAR = 99
 
@@ -107,16 +114,20 @@ class SatAgent:
         self.time_limit = time_limit
 
     def __call__(self, state: OrionState) -> int:
-        from .distance import connect_distance
-        p = state.current_player()
         actions = self.greedy.candidates(state)
         sc = self.greedy.scores(state, actions)
         order = np.argsort(-sc, kind="stable")[: self.top]
         if sc[order[0]] >= 1000:
             return actions[int(order[0])]
-        best, best_key = actions[int(order[0])], None
-        for i in order:
-            a = actions[int(i)]
+        return self.best_of(state, [actions[int(i)] for i in order], dict(zip(actions, sc)))
+
+    def best_of(self, state: OrionState, short: list[int], greedy: dict) -> int:
+        """The move of ``short`` with the best (own - opponent) distance after it; ``greedy`` scores break ties."""
+        from .distance import connect_distance
+
+        p = state.current_player()
+        best, best_key = short[0], None
+        for a in short:
             nxt = state.clone()
             nxt.apply_action(a)
             if nxt.is_terminal():
@@ -127,23 +138,157 @@ class SatAgent:
                 mine = 15 if mine is None else mine
                 theirs = 15 if theirs is None else theirs
                 block = w1_graph_distance(nxt, nxt.colour, 1 - p)
-                key = (mine - theirs, -block, -sc[i])
+                key = (mine - theirs, -block, -greedy[a])
             if best_key is None or key < best_key:
                 best, best_key = a, key
         return best
 
 
-#: Agent names accepted by the CLI and :func:`make_agent`.
-AGENTS = ("random", "greedy", "sat")
+class AnalysisAgent:
+    """Prunes with the opponent's exact blocking set, evaluates with exact distances (W1).
+
+    Each turn: an immediate OD-5 win is taken (greedy scores). When the
+    opponent is at least as close to W1 as the mover (``connect_distance``
+    of both, the opponent moving next), the candidates are the moves that
+    cover a hex of the opponent's minimum blocking set
+    (:func:`.blocking.min_blocking_set`: every opponent plan runs through
+    it) and the greedy top ``top``; otherwise the greedy top ``top``. Each
+    candidate is scored as :class:`SatAgent` does: own minus opponent
+    ``connect_distance`` after the move, ties by the opponent's graph
+    distance and the greedy score.
+
+    Parameters
+    ----------
+    seed : int, optional
+    top : int
+        Greedy short list.
+    block : int
+        Blocking moves added at most.
+    time_limit : float
+        Seconds per analysis question.
+    """
+
+    def __init__(self, seed=None, top: int = 4, block: int = 4, time_limit: float = 0.5) -> None:
+        self.sat = SatAgent(seed, top=top, time_limit=time_limit)
+        self.block = block
+
+    def __call__(self, state: OrionState) -> int:
+        from .blocking import min_blocking_set
+        from .distance import connect_distance
+
+        p, greedy = state.current_player(), self.sat.greedy
+        actions = greedy.candidates(state)
+        sc = greedy.scores(state, actions)
+        order = [int(i) for i in np.argsort(-sc, kind="stable")]
+        if sc[order[0]] >= 1000:
+            return actions[order[0]]
+        short = [actions[i] for i in order[: self.sat.top]]
+        t = self.sat.time_limit
+        mine = connect_distance(state, p, time_limit=t).tiles
+        theirs = connect_distance(state, 1 - p, time_limit=t).tiles
+        if theirs is not None and (mine is None or theirs <= mine):
+            idx = state.game.board.index
+            cut = {idx[h] for h in min_blocking_set(state, 1 - p, time_limit=2 * t).hexes or []}
+            hits = [actions[i] for i in order if sc[i] > -1000 and cut & set(state.game.placements[actions[i]].cells)]
+            short += [a for a in hits[: self.block] if a not in short]
+        return self.sat.best_of(state, short, dict(zip(actions, sc)))
 
 
-def make_agent(name: str, seed=None):
-    """Build an agent by name (``random``, ``greedy``, ``sat``).
+class MctsAgent:
+    """OpenSpiel's MCTS bot (``open_spiel.python.algorithms.mcts``) on the bitmask engine.
+
+    The position is wrapped as a state of the registered game
+    ``ubongo_cp_orion_duel`` (:mod:`ubongo_cp.games.openspiel`), with the pie
+    variant when the state is a :class:`.pie.PieOrionState`; random
+    rollouts, UCT, solved subtrees (OpenSpiel's MCTS-Solver).
+
+    Parameters
+    ----------
+    seed : int, optional
+    simulations : int
+        MCTS simulations per move.
+    uct_c : float
+        UCT exploration constant.
 
     Raises
     ------
     InputError
-        For an unknown name.
+        If OpenSpiel is not installed (the ``openspiel`` extra).
+    """
+
+    def __init__(self, seed=None, simulations: int = 200, uct_c: float = 1.4) -> None:
+        from open_spiel.python.algorithms import mcts  # noqa: F401  (fails early without the extra)
+
+        from ..openspiel import register
+
+        register()
+        self.rng = np.random.RandomState(None if seed is None else
+                                         int(np.random.default_rng(seed).integers(2 ** 31)))
+        self.simulations, self.uct_c = simulations, uct_c
+
+    def __call__(self, state) -> int:
+        from open_spiel.python.algorithms import mcts
+
+        from ..openspiel import load_game, wrap_state
+        from .bitboard import BitOrionState
+        from .pie import PieOrionState
+
+        engine: Any
+        if isinstance(state, PieOrionState):
+            engine = state.clone()
+            if not isinstance(engine.inner, BitOrionState):
+                engine.inner = BitOrionState.from_reference(engine.inner)
+        else:
+            engine = state.clone() if isinstance(state, BitOrionState) else BitOrionState.from_reference(state)
+        game = load_game("ubongo_cp_orion_duel", {"pie": isinstance(state, PieOrionState),
+                                                  "tiles": engine.game.tiles.name})
+        bot = mcts.MCTSBot(game, self.uct_c, self.simulations, mcts.RandomRolloutEvaluator(1, self.rng),
+                           random_state=self.rng, solve=True)
+        return int(bot.step(wrap_state(game, engine)))
+
+
+class PieAgent:
+    """An agent for the pie variant (:mod:`.pie`): a fair first tile, a swap decision, then ``agent``.
+
+    The first tile is the candidate whose greedy score (for the first
+    colour) is nearest 0 (a move the opponent has no reason to take over);
+    in the swap turn the agent swaps when the first colour is ahead
+    (relaxed W1 distances, :func:`w1_graph_distance`: the first colour's is
+    smaller); afterwards ``agent`` plays the colour the seat holds, on the
+    inner game.
+    """
+
+    def __init__(self, agent, seed=None) -> None:
+        self.agent = agent
+        self.greedy = GreedyAgent(seed)
+
+    def __call__(self, state) -> int:
+        from .pie import swap_action
+
+        inner = state.inner
+        if not state.history:
+            actions = self.greedy.candidates(inner)
+            sc = np.abs(self.greedy.scores(inner, actions))
+            return actions[int(sc.argmin())]
+        if state.swap_turn():
+            first = 1 - inner.current_player()
+            ahead = w1_graph_distance(inner, inner.colour, first) < w1_graph_distance(inner, inner.colour, 1 - first)
+            if ahead:
+                return swap_action(inner)
+        return self.agent(inner)
+
+
+#: Agent names accepted by the CLI and :func:`make_agent`.
+AGENTS = ("random", "greedy", "sat", "analysis", "mcts")
+
+
+def make_agent(name: str, seed=None):
+    """Build an agent by name (``random``, ``greedy``, ``sat``, ``analysis``, ``mcts``).
+
+    Raises
+    ------
+    InputError
+        For an unknown name, or ``mcts`` without OpenSpiel installed.
     """
     from ...errors import InputError
     if name == "random":
@@ -152,4 +297,11 @@ def make_agent(name: str, seed=None):
         return GreedyAgent(seed)
     if name == "sat":
         return SatAgent(seed)
+    if name == "analysis":
+        return AnalysisAgent(seed)
+    if name == "mcts":
+        try:
+            return MctsAgent(seed)
+        except ImportError:
+            raise InputError("the mcts agent needs OpenSpiel: pip install 'ubongo-cp[openspiel]'") from None
     raise InputError(f"unknown agent {name!r} (choose from {', '.join(AGENTS)})")

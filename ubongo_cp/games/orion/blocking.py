@@ -65,13 +65,15 @@ class BlockResult:
     Attributes
     ----------
     hexes : list of (q, r) or None
-        The blocking set (empty when P cannot reach the goal now); None when
-        P already fulfils the goal (nothing can block it) or no blocking set
-        was verified in time.
+        The blocking set (empty when P cannot reach the goal now); None only
+        when P already fulfils the goal (status ``"already"``: nothing can
+        block it). When the time limit comes before the search has verified
+        a smaller set, every free hex (a blocking set by itself: P can place
+        no tile), status ``"feasible"``.
     status : str
-        ``"optimal"`` (proved minimum), ``"feasible"`` (verified blocking,
-        minimality open at the time limit), ``"unknown"`` (nothing verified)
-        or ``"already"``.
+        ``"optimal"`` (proved minimum), ``"feasible"`` (blocking, minimality
+        open at the time limit: ``lower_bound <= len(hexes)``) or
+        ``"already"``.
     lower_bound : int
         No blocking set is smaller (the minimum hitting set of ``plans``).
     plans : list of list of int
@@ -152,7 +154,7 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     if relaxed:
         if goal != "sides":
             raise InputError("relaxed blocking is defined for W1 (goal 'sides') only")
-        return _relaxed_blocking(state, player, keys, time_limit, num_workers, t0)
+        return _or_every_free_hex(state, _relaxed_blocking(state, player, keys, time_limit, num_workers, t0), t0)
     hexes = state.game.board.hexes
     res.status = "unknown"
     if state.is_terminal():  # nothing more is played: no plan at all
@@ -198,10 +200,23 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
         res.plans.append(plan)
         sets.append(plan_hexes(state, plan))
         cand = _greedy_hitting_set(sets)
+    res.lower_bound = lb
     if best is not None:
         res.hexes = [hexes[h] for h in sorted(best)]
         res.status = "optimal" if len(best) <= lb else "feasible"
-    res.lower_bound = lb
+    return _or_every_free_hex(state, res, t0)
+
+
+def _or_every_free_hex(state: OrionState, res: BlockResult, t0: float) -> BlockResult:
+    """``res`` with its time taken, and every free hex as the blocking set when none was verified in time.
+
+    Every free hex taken out of play leaves P no tile to place (OD-2): a
+    blocking set of every goal, P not fulfilling it already.
+    """
+    if res.hexes is None and res.status != "already":
+        game = state.game
+        res.hexes = [game.board.hexes[h] for h in range(game.n) if state.colour[h] < 0]
+        res.status = "optimal" if len(res.hexes) <= res.lower_bound else "feasible"
     res.seconds = time.perf_counter() - t0
     return res
 

@@ -20,7 +20,8 @@ import itertools
 from .plans import GOALS, solo
 from .state import OrionState
 
-__all__ = ["all_plan_sets", "brute_distance", "brute_blocking", "brute_safety", "small_position"]
+__all__ = ["all_plan_sets", "brute_distance", "brute_blocking", "brute_safety", "small_position",
+           "contested_position"]
 
 
 def all_plan_sets(state: OrionState, player: int, goal: str = "sides",
@@ -150,3 +151,59 @@ def small_position(seed: int, free: int = 12, tiles: int = 3, moves: int = 12) -
         used.append([names[t] for t in range(len(names)) if s.used[p, t]] + left[tiles:])
     out = OrionState.from_board(s.setup, colours, used, int(rng.integers(2)), s.game)
     return None if out.is_terminal() else out
+
+
+def contested_position(seed: int, free: int = 11, tiles: int = 3) -> tuple[OrionState, int] | None:
+    """A random small position where a player's chain is close and an early end is likely.
+
+    The positions the analysis finds hardest (the third rule of a plan,
+    :mod:`.plans`): on a random OD-1 layout, player P (drawn) owns a random
+    path joining a random opposite pair but for three to five gap hexes; the
+    tokens get P's colour more often than not, so P's chain may give the
+    opponent W3 (3 black holes under P's colour) or P itself W2 before it
+    joins the sides; every other hex is coloured at random (P's colour with odds 0.35) until ``free``
+    hexes stay free. P keeps ``tiles`` random tiles, the opponent 1 to 3.
+    Such positions need not be reachable in play.
+
+    Returns
+    -------
+    (OrionState, int) or None
+        The position and P; None when the draw is already over (OD-5).
+    """
+    import numpy as np
+
+    from .graphs import node_weighted_path
+    from .setup import random_setup
+
+    rng = np.random.default_rng(seed)
+    setup = random_setup(int(rng.integers(2 ** 31)))
+    s = OrionState(setup)
+    game, board = s.game, s.game.board
+    p = int(rng.integers(2))
+    a, b = game.side_pairs[int(rng.integers(len(game.side_pairs)))]
+    # A random chain: the cheapest path under random hex costs (tokens cheaper).
+    cost = np.where(s.token[:-1], 1, rng.integers(2, 6, size=game.n)).tolist()
+    path = node_weighted_path(game.adjacency, cost, sorted(a), sorted(b))
+    colour = dict.fromkeys(path, p)
+    for h in range(game.n):
+        if s.token[h] and h not in colour:
+            colour[h] = p if rng.random() < 0.6 else 1 - p
+    open_ = [h for h in path if not s.token[h]]
+    gaps = {int(h) for h in rng.choice(open_, size=min(len(open_), int(rng.integers(3, 6))), replace=False)}
+    rest = [h for h in range(game.n) if h not in colour and h not in gaps]
+    rng.shuffle(rest)
+    keep = set(rest[:max(0, free - len(gaps))]) | gaps
+    for h in range(game.n):
+        if h in keep:
+            colour.pop(h, None)
+        elif h not in colour:
+            colour[h] = p if rng.random() < 0.35 else 1 - p
+    names = list(game.tiles.names)
+    order = [names[i] for i in rng.permutation(len(names))]
+    held = (order[:tiles], order[tiles:tiles + int(rng.integers(1, 4))])
+    if p == 1:
+        held = held[::-1]
+    used = [[t for t in names if t not in held[q]] for q in (0, 1)]
+    out = OrionState.from_board(setup, {board.hexes[h]: c for h, c in colour.items()}, used,
+                                int(rng.integers(2)), game)
+    return None if out.is_terminal() else (out, p)

@@ -9,17 +9,65 @@ answer is exact (counterexample-guided abstraction refinement [3]_):
   overlap, each remaining tile at most once, at most k of them) whose
   final colouring holds a chain of the player's colour for the goal, and
   in which every token-covering hex joins a hex of its colour *in the
-  final colouring* (OD-3 without the order);
-* a solution is ordered by :func:`.plans.order_plan` through the engine.
-  If no order works (an OD-3 support cycle, or the game ending before the
-  last tile, OD-5), a no-good clause forbids exactly that set and the model
-  is solved again.
+  final colouring* (OD-3 without the order; cut 2 below);
+* a solution is ordered by :func:`.plans.order_plan` through the engine;
+  if no order works, a no-good clause (cuts 4 and 5 below) removes it and
+  the model is solved again.
 
-Every plan satisfies the relaxation, so "infeasible" is a proof; "feasible"
-comes with a plan the engine accepted. Restricting the model to useful
-placements (below) keeps that property for OD-3 failures, which a no-good
-only refines; after a game-end failure the model drops the restriction, so
-that no-goods never remove a plan the restriction hid.
+"Feasible" always comes with a plan the engine accepted. "Infeasible" is a
+proof because every cut below keeps at least one plan whenever a plan of at
+most k tiles exists.
+
+Cuts
+----
+Let a *plan set* be a set of placements some order of which is a plan
+(:mod:`.plans`), and an *exact plan set* one with an order in which the goal
+first holds after the last tile. Every plan set contains an exact plan set
+(the tiles up to the one where the goal first holds), so a cut is sound when
+it removes no exact plan set. Facts used: colours are only ever added, so
+the conditions of OD-4 after a set A of placements (in any order) are a
+function cond(A) that grows with A, and so is the goal; OD-3 for a
+placement depends only on the hexes of its colour next to its token groups
+when it is played.
+
+1. *Graph bounds.* A plan claims every free hex of the goal's chain with an
+   own hex, so it needs at least ``lb_hexes`` own hexes (node-weighted
+   shortest paths, W1; an exact Steiner tree, W2), at least ``lb_tiles``
+   tiles, and own hexes placed >= ``lb_hexes``. Blocked and opponent hexes
+   cannot be on the chain. On a W1 chain of at most B claimed hexes, a hex
+   reached from the source side through j claimed hexes still needs its
+   distance to the target side, so its layers (Encoding) run from its
+   distance to the source side up to B minus that distance.
+2. *Relaxation.* An exact plan set satisfies the model: OD-2 (free hexes,
+   no overlap, each tile once), the chain in the final colouring, and OD-3
+   in the final colouring -- a group not joined now was joined when it was
+   played by a hex of its colour laid by an earlier placement of the set.
+   Tiles of one shape are interchangeable (same hexes, same colours), so one
+   variable per shape placement with a count bound loses no plan.
+3. *Pruning* (``prune=True``). Let Q be an exact plan set of at most k
+   tiles and Q' the placements of Q that put an own hex on the chain, with
+   their OD-3 supporters in Q, transitively. Q' satisfies the pruned model
+   (the chain's hexes cost at most the budget, so they are useful hexes;
+   supporters are in the closure) and has a legal order (Q's, restricted).
+   So no cut 4 removes Q' (see its proof), and cut 5 removes Q' only after
+   proposing it, when the pruning is dropped for good (every game-end
+   failure drops it). The pruned model is therefore infeasible only when no
+   plan set exists.
+4. *OD-3 failure*: the proposed set S has no order in which every placement
+   is legal, even ignoring the end of the game (its final colouring fulfils
+   the goal, so any legal order of all of S would reach it). The clause
+   forbids S together with any set of placements none of which *supports* a
+   token group of S not joined now (puts that group's colour on a free
+   neighbour hex of it). Proof: let S' = S + U be a plan set with no
+   supporter in U, in a legal order. Restricted to S the order is still
+   legal: OD-2 holds with fewer hexes covered, and each group of S was
+   joined by a hex from the position or from an earlier placement, which
+   cannot be in U. So S would have a legal order -- a contradiction.
+5. *Game-end failure*: S has a legal order but in every one the game ends
+   (OD-5) before the last tile. A larger set may still be a plan (a tile
+   added first balances the conditions, or it changes OD-3 so that another
+   order works), so the clause forbids exactly S: S plus any placement of
+   the model is still allowed. This removes one non-plan set only.
 
 Encoding
 --------
@@ -65,7 +113,7 @@ from ortools.sat.python import cp_model
 
 from ...cpsat_runtime import new_model, run_solver
 from .graphs import INF, colour_components, node_weighted_distances, steiner_costs, tile_group
-from .plans import order_plan
+from .plans import goal_fulfilled, order_plan
 from .state import OrionState
 from .wins import W2_GALAXIES
 
@@ -125,7 +173,7 @@ class ReachModel:
                  blocked=(), relaxed: bool = False) -> None:
         self.state, self.player, self.goal, self.relaxed = state, player, goal, relaxed
         self._models: dict[tuple[int, bool], tuple | None] = {}
-        self._nogoods: list[list[int]] = []
+        self._nogoods: list[tuple[list[int], frozenset[int] | None]] = []
         game = state.game
         n = game.n
         self.adj = game.adjacency
@@ -233,13 +281,14 @@ class ReachModel:
             if order is not None:
                 ans.status, ans.plan = "feasible", order
                 return ans
-            # Refine: forbid exactly this set (in every model built). After a
-            # game-end failure (an order exists when OD-5 is ignored) drop the
-            # pruning, so that no-goods never hide a plan with extra tiles outside
-            # the candidates.
-            self._add_nogood(chosen)
-            if not full and order_plan(self.state, self.player, plan, self.goal, self.pair_keys,
-                                       game_end=False) is not None:
+            # Refine (module docstring, "Cuts"): an OD-3 failure forbids the set and
+            # every superset without a new OD-3 supporter (cut 4); a game-end failure
+            # forbids exactly this set (cut 5) and drops the pruning (cut 3).
+            if order_plan(self.state, self.player, plan, self.goal, self.pair_keys,
+                          game_end=False) is None and self._reaches_goal(plan):
+                self._add_nogood(chosen, self._supporters(chosen))
+            else:
+                self._add_nogood(chosen, None)
                 full = True
 
     def _model(self, k: int, prune: bool):
@@ -248,19 +297,54 @@ class ReachModel:
         if key not in self._models:
             built = self._build(k, prune)
             if built is not None:
-                model, x = built
-                for ng in self._nogoods:
-                    if all(t in x for t in ng):
-                        model.add_bool_or([x[t].negated() for t in ng])
+                for chosen, escape in self._nogoods:
+                    self._post_nogood(built, chosen, escape)
             self._models[key] = built
         return self._models[key]
 
-    def _add_nogood(self, chosen: list[int]) -> None:
-        """Forbid the placement set ``chosen`` in every model, built or to come."""
-        self._nogoods.append(list(chosen))
+    def _add_nogood(self, chosen: list[int], escape: frozenset[int] | None) -> None:
+        """Forbid the placement set ``chosen`` in every model, built or to come.
+
+        ``escape`` None forbids exactly ``chosen`` (cut 5 of the module
+        docstring); a set of placements forbids ``chosen`` together with any
+        placements outside ``escape`` (cut 4).
+        """
+        self._nogoods.append((list(chosen), escape))
         for built in self._models.values():
-            if built is not None and all(t in built[1] for t in chosen):
-                built[0].add_bool_or([built[1][t].negated() for t in chosen])
+            if built is not None:
+                self._post_nogood(built, chosen, escape)
+
+    @staticmethod
+    def _post_nogood(built, chosen: list[int], escape: frozenset[int] | None) -> None:
+        """Add one no-good clause to a built model: ``not all(chosen) or any(escape - chosen)``."""
+        model, x = built
+        if not all(t in x for t in chosen):
+            return  # the model cannot choose the set at all
+        inside = set(chosen)
+        others = [v for u, v in x.items() if u not in inside and (escape is None or u in escape)]
+        model.add_bool_or([x[t].negated() for t in chosen] + others)
+
+    def _supporters(self, chosen: list[int]) -> frozenset[int]:
+        """Placements that could join an OD-3 group of ``chosen`` not joined now (cut 4).
+
+        Every placement putting colour c on a free neighbour hex of a
+        token-covering colour-c group of a chosen placement, that group not
+        touching colour c now (:meth:`_unjoined`).
+        """
+        game, player = self.state.game, self.player
+        out: set[int] = set()
+        for t in chosen:
+            if not self.state.pl_token[t]:
+                continue
+            for nbrs, c in self._unjoined(t):
+                for h in nbrs:
+                    out.update(u for u, o in game.covering[h] if (player if o else 1 - player) == c)
+        return frozenset(out)
+
+    def _reaches_goal(self, plan: list[int]) -> bool:
+        """Does the final colouring of ``plan`` (all laid, no order) fulfil the goal?"""
+        colour = self.state.game.paint(self.state.colour.copy(), plan, self.player)
+        return goal_fulfilled(self.state, self.player, self.goal, self.pair_keys, colour)
 
     def _build(self, k: int, prune: bool):
         """The CP-SAT model of "a plan set of <= k tiles" (None when trivially infeasible)."""

@@ -28,15 +28,22 @@ base cell to ``anchor``). Loading validates the setup (OD-1) and replays
 every move through :class:`.state.OrionState`, so an illegal move is
 reported with its number and the rule it breaks (OD-2, OD-3, or a move
 after the end, OD-5/6/7).
+
+Records are read and written through the records API of
+:mod:`ubongo_cp.games.base` (:func:`~ubongo_cp.games.base.record_of`,
+:func:`~ubongo_cp.games.base.save_record`,
+:func:`~ubongo_cp.games.base.load_record`); this module registers the
+format there. :func:`save_record` and :func:`load_record` here are the
+same calls, the latter accepting Orion Duel records only.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Sequence
 
 from ...errors import IllegalActionError, InputError
+from ..base import RecordFormat, register_record_format
 from .board import Board, default_board
 from .hexgrid import transform
 from .setup import Setup, SetupRules
@@ -89,28 +96,33 @@ def record_of(state: OrionState, players: Sequence[str] | None = None) -> dict:
 
 def save_record(state: OrionState, path: str | os.PathLike,
                 players: Sequence[str] | None = None) -> None:
-    """Write the record of ``state``'s game to ``path`` (JSON, indented)."""
-    from ...io import atomic_write_text
+    """Write the record of ``state``'s game to ``path`` (:func:`ubongo_cp.games.base.save_record`)."""
+    from .. import base
 
-    atomic_write_text(path, json.dumps(record_of(state, players), indent=1) + "\n")
+    base.save_record(state, path, players)
 
 
 def load_record(path: str | os.PathLike) -> OrionState:
-    """Read a record and replay it; returns the final state.
+    """Read an Orion Duel record and replay it (:func:`ubongo_cp.games.base.load_record`).
 
     Raises
     ------
     InputError
         Naming ``path`` and, for bad JSON, the line; for a bad move, the move
-        number (1-based) and the rule broken.
+        number (1-based) and the rule broken; for a record of another game.
     """
-    from ...io import read_json_object
+    from .. import base
 
-    return replay(read_json_object(path), path=path)
+    state = base.load_record(path, game=OrionState)
+    assert isinstance(state, OrionState)   # load_record checked the record's game
+    return state
 
 
-def replay(data: dict, path: str | os.PathLike | None = None) -> OrionState:
+def replay(data: dict, path: str | os.PathLike | None = None, on_move=None) -> OrionState:
     """Replay a record dict move by move; returns the final state.
+
+    ``on_move(n, state, action)`` is called before move ``n`` (from 1) is
+    applied.
 
     Raises
     ------
@@ -156,6 +168,8 @@ def replay(data: dict, path: str | os.PathLike | None = None) -> OrionState:
         raise InputError("'moves' must be a list", path=path)
     for k, mv in enumerate(moves, start=1):
         action = _move_action(state, mv, k, path)
+        if on_move is not None:
+            on_move(k, state, action)
         try:
             state.apply_action(action)
         except IllegalActionError as exc:
@@ -259,3 +273,6 @@ def _move_action(state: OrionState, mv, k: int, path) -> int:
     if action is None:  # cannot happen for on-board cells; kept as a guard
         raise InputError(f"{where}: no such placement", path=path)
     return action
+
+
+register_record_format(RecordFormat(FORMAT, VERSION, OrionState, record_of, replay, older=(1,)))

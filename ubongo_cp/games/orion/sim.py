@@ -23,20 +23,23 @@ from ...errors import MAX_JOB_CPU_SECONDS, refuse_long_job
 from ..base import play_game
 from ...executors import Executor, map_chunks
 from ..stats import wilson_interval
-from .agents import make_agent
+from .agents import PieAgent, make_agent
+from .pie import PieOrionState
 from .setup import random_setup
 from .state import OrionGame, OrionState
 
 __all__ = ["run_tournament", "win_rates", "end_conditions", "first_player_advantage", "AGENT_SECONDS"]
 
 #: CPU seconds one game costs with an agent on both seats (measured on the published game, one core;
-#: a mixed pairing costs the mean of its two agents'): what bounds a tournament before it starts.
-AGENT_SECONDS = {"random": 0.05, "greedy": 0.5, "sat": 10.0}
+#: a mixed pairing costs the mean of its two agents'; an agent not listed counts 1 s): what bounds a tournament
+#: before it starts.
+AGENT_SECONDS = {"random": 0.05, "greedy": 0.5, "sat": 10.0, "analysis": 8.0}
 
 
 def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
                    self_play: bool = True, progress: bool = False,
                    executor: Executor | None = None, game: OrionGame | None = None,
+                   pie: bool = False,
                    max_cpu_seconds: float | None = MAX_JOB_CPU_SECONDS) -> pd.DataFrame:
     """Play every pairing of ``agents`` ``games`` times; one row per game and seat.
 
@@ -57,6 +60,10 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         :func:`ubongo_cp.executors.map_chunks`. The table does not depend on it.
     game : OrionGame, optional
         Board, tile set and OD-1 rules (default the RULES.md §4 game).
+    pie : bool
+        Play the pie variant (:mod:`.pie`): the agents play through
+        :class:`.agents.PieAgent` (the ``mcts`` agent searches the swap
+        itself); ``seat`` 0 is still the seat that moves first.
     max_cpu_seconds : float or None
         Refuse a tournament estimated (:data:`AGENT_SECONDS`) to need more
         CPU time, before any game; ``None``: no bound.
@@ -90,7 +97,8 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
 
     # A chunk carries only its bounds: its games and their seeds are made by the worker that plays
     # them, so nothing is held per game before it is played.
-    rows = map_chunks(_tournament_rows, games * len(pairs), lambda i, j: (i, j, pairs, games, seed, variant),
+    rows = map_chunks(_tournament_rows, games * len(pairs),
+                      lambda i, j: (i, j, pairs, games, seed, variant, pie),
                       executor=executor, progress=progress, desc="orion games", unit="game")
     return pd.DataFrame(rows)
 
@@ -103,7 +111,7 @@ def _variant(game: OrionGame | None):
 
 
 def _tournament_rows(start: int, stop: int, pairs: Sequence[tuple[str, str]], games: int, seed: int,
-                     variant=None) -> list[dict]:
+                     variant=None, pie: bool = False) -> list[dict]:
     """Rows of games ``start .. stop - 1`` of :func:`run_tournament`.
 
     Game ``i`` plays pairing ``i // games`` (its ``i % games``-th game) and
@@ -118,15 +126,23 @@ def _tournament_rows(start: int, stop: int, pairs: Sequence[tuple[str, str]], ga
         s1, s2, s3 = child.spawn(3)
         setup = random_setup(np.random.default_rng(s1), game.board, first_player=0, rules=game.rules)
         state = OrionState(setup, game)
-        play_game(state, [make_agent(first, np.random.default_rng(s2)),
-                          make_agent(second, np.random.default_rng(s3))])
+        players = [make_agent(first, np.random.default_rng(s2)), make_agent(second, np.random.default_rng(s3))]
+        if pie:
+            players = [p if name == "mcts" else PieAgent(p, seed) for p, name, seed in
+                       zip(players, (first, second), (s2, s3))]
+            played = PieOrionState(state)
+            play_game(played, players)
+            swapped, returns = played.swapped, played.returns()
+        else:
+            play_game(state, players)
+            swapped, returns = False, state.returns()
         cond = _condition(state)
         for seat, (agent, opp) in enumerate(((first, second), (second, first))):
-            pts = state.returns()[seat]
+            pts = returns[seat]
             rows.append({"game": gid, "agent": agent, "opponent": opp, "seat": seat,
                          "result": "win" if pts == 1 else "loss" if pts == 0 else "draw",
                          "points": pts, "end_rule": state.end_rule, "condition": cond,
-                         "length": len(state.history)})
+                         "length": len(state.history), **({"swapped": swapped} if pie else {})})
     return rows
 
 

@@ -16,10 +16,10 @@ conventions:
   colour in question, whoever placed it (RULES.md decision): a hex of
   colour c that the opponent put down as its tile's opponent hex counts.
 
-Game facts (OpenSpiel style): 2 players, no chance after setup,
-deterministic, at most ``2 * len(tiles)`` moves (every move places one of
-the mover's unused tiles, OD-2). Returns are 1 for a win, 0 for a loss and
-0.5 each for a draw (OD-7).
+Game facts (:data:`FACTS`, OpenSpiel style): 2 players, no chance after
+setup, deterministic, at most ``2 * len(tiles)`` moves (every move places
+one of the mover's unused tiles, OD-2). Returns are 1 for a win, 0 for a
+loss and 0.5 each for a draw (OD-7).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from ...errors import InputError
-from ..base import TERMINAL, GameState, action_id
+from ..base import TERMINAL, GameFacts, GameState, action_id
 from .board import Board, default_board
 from .graphs import tile_group
 from .hexgrid import Hex
@@ -39,7 +39,15 @@ from .setup import Setup, SetupRules, random_setup, validate_setup
 from .tiles import OWN, TileSet, default_tiles
 from .wins import WinWitness, evaluate_wins, win_conditions
 
-__all__ = ["Placement", "OrionGame", "OrionState"]
+__all__ = ["FACTS", "Placement", "OrionGame", "OrionRules", "OrionState"]
+
+#: The game's facts. Length bound with the default tiles: every move places
+#: one of the mover's unused tiles (OD-2), 14 per player, so at most 28
+#: moves; other tile sets: :meth:`OrionState.max_game_length`. No chance
+#: after the setup (OD-1 is the state's constructor); a win 1 : 0 or an
+#: OD-7 draw 0.5 : 0.5, so returns sum to 1.
+FACTS = GameFacts(name="orion", min_players=2, max_players=2, chance_nodes=False, sampled_chance=False,
+                  returns_sum=(1.0,), max_game_length=28)
 
 
 # ---------------------------------------------------------------------------
@@ -188,7 +196,84 @@ class OrionGame:
 # The state
 
 
-class OrionState(GameState):
+class OrionRules(GameState):
+    """What both Orion engines share: facts, setup, the end of a move (OD-5, OD-7, OD-6), returns.
+
+    :class:`OrionState` (the reference) and
+    :class:`.bitboard.BitOrionState` (bitmasks) implement ``_put`` (lay the
+    tile, update the conditions, OD-5), ``_has_legal`` and the rest of the
+    state contract on their own data.
+    """
+
+    facts = FACTS
+    num_players = 2
+    game: "OrionGame"
+    setup: Setup
+    used: np.ndarray
+    player: int
+    winner: int | None
+    end_rule: str | None
+    history: list[int]
+
+    def scores(self) -> tuple[int, int]:
+        """OD-7 score per player (engines implement it)."""
+        raise NotImplementedError
+
+    def _has_legal(self, player: int) -> bool:
+        """Does ``player`` have a legal placement now (OD-6; engines implement it)?"""
+        raise NotImplementedError
+
+    def _start(self, setup: Setup | None, game: "OrionGame | None", seed: int | None) -> None:
+        """Set ``game`` and ``setup`` (a random layout from ``seed`` when None), validated by OD-1."""
+        self.game = game or OrionGame.get()
+        if setup is None:
+            setup = random_setup(seed, self.game.board, rules=self.game.rules)
+        validate_setup(setup, self.game.board, self.game.rules)
+        self.setup = setup
+
+    def _end_move(self, p: int) -> None:
+        """After player ``p``'s tile: OD-5 already applied by ``_put``; then OD-7, OD-6, the next player."""
+        if self.winner is not None:
+            return
+        if self.used.all():  # OD-7: every tile placed, counts equal
+            s0, s1 = self.scores()
+            self.winner = 0 if s0 > s1 else 1 if s1 > s0 else -1
+            self.end_rule = "OD-7"
+            return
+        self.player = q = 1 - p
+        if not self.used[q].all():
+            if not self._has_legal(q):
+                self.winner, self.end_rule = p, "OD-6"  # OD-6: the mover cannot place a tile
+        else:
+            self.player = p  # the other player has tiles left (only with unequal tile sets)
+
+    def current_player(self) -> int:
+        return TERMINAL if self.winner is not None else self.player
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def returns(self) -> list[float]:
+        if self.winner is None:
+            return [0.0, 0.0]
+        if self.winner < 0:
+            return [0.5, 0.5]
+        return [1.0 if p == self.winner else 0.0 for p in (0, 1)]
+
+    def max_game_length(self) -> int:
+        """Moves a game of these tiles can take at most: every tile once (:data:`FACTS`)."""
+        return self.game.max_moves()
+
+    def action_to_string(self, action: int) -> str:
+        """``"I3a r2 f @(q,r)"``: tile, rotation, flip mark, anchor hex."""
+        if not (isinstance(action, (int, np.integer)) and 0 <= action < len(self.game.placements)):
+            return f"#{action!r}"
+        pl = self.game.placements[int(action)]
+        name = self.game.tiles.tiles[pl.tile].name
+        return f"{name} r{pl.rotation}{' f' if pl.flip else ''} @({pl.anchor[0]},{pl.anchor[1]})"
+
+
+class OrionState(OrionRules):
     """An Orion Duel position after setup (OpenSpiel-style state).
 
     Parameters
@@ -214,16 +299,11 @@ class OrionState(GameState):
     (True, True)
     """
 
-    num_players = 2
-
     def __init__(self, setup: Setup | None = None, game: OrionGame | None = None,
                  seed: int | None = None) -> None:
-        self.game = game or OrionGame.get()
+        self._start(setup, game, seed)
+        setup = self.setup
         board = self.game.board
-        if setup is None:
-            setup = random_setup(seed, board, rules=self.game.rules)
-        validate_setup(setup, board, self.game.rules)
-        self.setup = setup
         n = self.game.n
         idx = board.index
         self.galaxy = np.zeros(n + 1, dtype=bool)
@@ -291,9 +371,6 @@ class OrionState(GameState):
 
     # -- contract ---------------------------------------------------------
 
-    def current_player(self) -> int:
-        return TERMINAL if self.winner is not None else self.player
-
     def legal_actions(self, player: int | None = None) -> list[int]:
         """Sorted ids of the legal placements of ``player`` (default: the one to move).
 
@@ -326,18 +403,11 @@ class OrionState(GameState):
             raise self._illegal(action, why)
         p = self.player
         self._put(p, action)
-        if self.winner is not None:
-            return
-        if self.used.all():  # OD-7: every tile placed, counts equal
-            s0, s1 = self.scores()
-            self.winner = 0 if s0 > s1 else 1 if s1 > s0 else -1
-            self.end_rule = "OD-7"
-            return
-        self.player = 1 - p
-        if not self.used[self.player].all() and not self.legal_actions():
-            self.winner, self.end_rule = p, "OD-6"  # OD-6: the mover cannot place a tile
-        elif self.used[self.player].all():
-            self.player = p  # the other player has tiles left (only with unequal tile sets)
+        self._end_move(p)
+
+    def _has_legal(self, player: int) -> bool:
+        """Does ``player`` have a legal placement now (OD-6)?"""
+        return bool(self.legal_actions(player))
 
     def place(self, action: int, player: int) -> None:
         """Analysis move: ``player`` places ``action`` while the other player passes.
@@ -362,16 +432,6 @@ class OrionState(GameState):
         self._put(player, action)
         self.player = player
 
-    def is_terminal(self) -> bool:
-        return self.winner is not None
-
-    def returns(self) -> list[float]:
-        if self.winner is None:
-            return [0.0, 0.0]
-        if self.winner < 0:
-            return [0.5, 0.5]
-        return [1.0 if p == self.winner else 0.0 for p in (0, 1)]
-
     def clone(self) -> "OrionState":
         new = OrionState.__new__(OrionState)
         new.__dict__.update(self.__dict__)
@@ -380,15 +440,6 @@ class OrionState(GameState):
         new.history = list(self.history)
         new._legal = dict(self._legal)
         return new
-
-    def action_to_string(self, action: int) -> str:
-        """``"I3a r2 f @(q,r)"``: tile, rotation, flip mark, anchor hex."""
-        try:
-            pl = self.game.placements[int(action)]
-        except (IndexError, ValueError, TypeError):
-            return f"#{action!r}"
-        name = self.game.tiles.tiles[pl.tile].name
-        return f"{name} r{pl.rotation}{' f' if pl.flip else ''} @({pl.anchor[0]},{pl.anchor[1]})"
 
     def __str__(self) -> str:
         from .render import ascii_board

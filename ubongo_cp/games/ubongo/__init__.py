@@ -1,9 +1,10 @@
-"""The Ubongo gem game (RULES.md section 2): ``state`` (UG-1 ... UG-10), ``agents`` (movement strategies), ``sim``, ``render``.
+"""The Ubongo gem game (RULES.md section 2): ``state`` (UG-1 ... UG-10), ``agents``, ``sim``, ``records``, ``render``.
 
-The game keeps no records (see ``docs/games.md``): a game is reproduced from
-the rated deck, the settings and the seed.
+Importing the package registers its record format with
+:mod:`ubongo_cp.games.base`.
 """
 
+from . import records
 from .state import FACTS, UbongoState
 
-__all__ = ["FACTS", "UbongoState"]
+__all__ = ["FACTS", "UbongoState", "records"]

@@ -236,6 +236,7 @@ class UbongoState(GameState):
         if sum(colour_counts) != NUM_GEMS or min(colour_counts) < 0:
             raise InputError(f"colour counts {colour_counts} must be >= 0 and sum to {NUM_GEMS}")
         self.num_colours = len(colour_counts)
+        self.colour_counts = colour_counts
         if board is None:
             shuffled = np.repeat(np.arange(self.num_colours, dtype=np.int64), colour_counts)
             layout = self.rng.permutation(shuffled).reshape(NUM_LANES, HOLES_PER_LANE)
@@ -283,6 +284,13 @@ class UbongoState(GameState):
         self.round = 0
         self.die_holder = 0  # UG-9: die and timer pass to the left each round
         self.history: list[dict] = []
+        #: Every action applied, in order (the game record's moves, :mod:`ubongo_cp.games.ubongo.records`).
+        self.actions: list[int] = []
+        # The drawn start (gem layout, dealt cards) and hand-built parts, for records.
+        self.start = {"board": layout.tolist(), "cards": list(self.cards),
+                      "pawns": None if pawns is None else [int(f) for f in pawns],
+                      "gems": None if gems is None else [g[:] for g in self._gems]}
+        self._forced_times: list[float] | None = None  # set by a replay: the recorded solve times
         self._queue: list[tuple[int, int]] = []  # (player, allowance) still to move, UG-5 order
         if pawns is None:
             self._pawns = [-1] * num_players
@@ -343,6 +351,10 @@ class UbongoState(GameState):
         return self._setup_actions + self.num_rounds * (1 + self.num_players)
 
     def _apply_action(self, action: int) -> None:
+        self._apply_rules(action)
+        self.actions.append(action)
+
+    def _apply_rules(self, action: int) -> None:
         phase = self._phase
         if phase == _MOVE:
             player, allowance = self._queue[0]
@@ -382,6 +394,7 @@ class UbongoState(GameState):
         new._pawns = self._pawns[:]
         new.rng = copy.deepcopy(self.rng)
         new.history = [dict(h, moves=list(h["moves"])) for h in self.history]
+        new.actions = list(self.actions)
         new._queue = list(self._queue)
         new.cards = list(self.cards)
         if hasattr(self.model, "calls"):  # a scripted model has a cursor
@@ -458,8 +471,11 @@ class UbongoState(GameState):
     def _roll(self, face: int) -> None:
         """UG-4 die roll; UG-7 solve times vs timer; UG-8 re-turn; UG-5 ranking."""
         n = self.num_players
-        times = np.asarray(self.model.sample(self._rows[self.round, :, face - 1], self.skills, self.rng),
-                           dtype=float).tolist()
+        if self._forced_times is not None:
+            times, self._forced_times = self._forced_times, None
+        else:
+            times = np.asarray(self.model.sample(self._rows[self.round, :, face - 1], self.skills, self.rng),
+                               dtype=float).tolist()
         limit = self.timer
         extended = not any(t <= limit for t in times)
         if extended:  # UG-8: nobody solved, the timer is turned once more for everybody

@@ -1,0 +1,86 @@
+"""The four games under OpenSpiel (``ubongo_cp.games.openspiel``; the ``openspiel`` extra).
+
+OpenSpiel's own random simulation test, its MCTS bot and its bot evaluator
+run on the registered games unchanged; the registered facts are the
+engines'; an OpenSpiel playout is the engine's game move for move. Skipped
+when the extra is not installed (``make test`` installs it).
+"""
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from ubongo_cp.games.openspiel import GAMES, engine_state, load_game  # noqa: E402
+from ubongo_cp.games.orion import OrionState  # noqa: E402
+from ubongo_cp.games.orion.pie import swap_action  # noqa: E402
+
+CASES = [(name, {}) for name in GAMES] + [
+    ("ubongo_cp_orion_duel", {"pie": True, "layout_seed": 3}),
+    ("ubongo_cp_orion_duel", {"tiles": "seed", "layout_seed": 5}),
+    ("ubongo_cp_gem_game", {"players": 4, "side": "hard", "seed": 2}),
+    ("ubongo_cp_duel", {"handicap": True, "seed": 1}),
+    ("ubongo_cp_domino", {"players": 2, "seed": 3}),
+]
+
+
+@pytest.mark.parametrize("name, params", CASES, ids=[f"{n}-{sorted(p.items())}" for n, p in CASES])
+def test_openspiel_random_simulation_test(name, params):
+    game = load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name, params", CASES, ids=[f"{n}-{sorted(p.items())}" for n, p in CASES])
+def test_registered_facts_are_the_engines(name, params):
+    game = load_game(name, params)
+    engine = engine_state(game.new_initial_state())
+    facts = type(engine).facts
+    assert game.num_players() == engine.num_players
+    assert game.max_game_length() == engine.max_game_length()
+    assert (game.min_utility(), game.max_utility()) == (0.0, 1.0)
+    chance = game.get_type().chance_mode
+    assert (chance == pyspiel.GameType.ChanceMode.DETERMINISTIC) == (not facts.chance_nodes
+                                                                       and not facts.sampled_chance)
+    if name == "ubongo_cp_orion_duel":
+        assert game.num_distinct_actions() == len(engine.game.placements) + bool(params.get("pie"))
+        assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM and game.utility_sum() == 1.0
+
+
+def test_an_openspiel_game_is_the_engine_game():
+    # Random play through OpenSpiel's API, then the same actions in the reference engine.
+    game = load_game("ubongo_cp_orion_duel", {"layout_seed": 9})
+    state, rng = game.new_initial_state(), np.random.default_rng(1)
+    while not state.is_terminal():
+        assert state.legal_actions() == engine_state(state).legal_actions()
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    ref = OrionState(seed=9)
+    for a in state.history():
+        ref.apply_action(a)
+    assert ref.is_terminal() and state.returns() == ref.returns()
+
+
+def test_openspiel_mcts_and_evaluator_run_unchanged():
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+    from open_spiel.python.bots import uniform_random
+
+    rng = np.random.RandomState(0)
+    game = load_game("ubongo_cp_orion_duel", {"layout_seed": 2, "pie": True})
+    bot = mcts.MCTSBot(game, 1.4, 20, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    state.apply_action(bot.step(state))
+    action = bot.step(state)  # the swap turn: a placement or the swap
+    assert action in state.legal_actions() and swap_action(engine_state(state).inner) in state.legal_actions()
+    for name, params in CASES:
+        game = load_game(name, params)
+        bots = [uniform_random.UniformRandomBot(p, rng) for p in range(game.num_players())]
+        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+        assert len(returns) == game.num_players() and all(0.0 <= r <= 1.0 for r in returns)
+        if game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM:
+            assert sum(returns) == pytest.approx(1.0)
+
+
+def test_unknown_game_is_refused():
+    from ubongo_cp.errors import InputError
+
+    with pytest.raises(InputError, match="unknown game 'chess'"):
+        load_game("chess")

@@ -1,0 +1,68 @@
+"""The bitmask Orion engine (``games/orion/bitboard.py``) against the reference engine (``state.py``).
+
+100 random games (random layouts, uniformly random moves), played move by
+move in both engines: every position (colours, used tiles, player to move,
+conditions, winner and rule) and every legal-action list must be equal
+(``python -m benchmarks.bench_orion_bitboard --compare 2000`` runs the same
+check on 2,000 games). Then variant tables, conversions both ways,
+illegal-move messages, and clones.
+"""
+
+import pytest
+
+from benchmarks.bench_orion_bitboard import play_both, same
+from ubongo_cp.errors import IllegalActionError
+from ubongo_cp.games.orion import OrionGame, OrionState, SetupRules
+from ubongo_cp.games.orion.bitboard import BitOrionState
+from ubongo_cp.games.orion.brute import small_position
+from ubongo_cp.games.orion.tiles import load_tiles
+
+GAMES = 100
+CHUNKS = 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_games_are_identical_in_both_engines(chunk):
+    per = GAMES // CHUNKS
+    lengths = [play_both(seed) for seed in range(chunk * per, (chunk + 1) * per)]
+    assert min(lengths) >= 1     # compared after every move and at the end (play_both asserts)
+
+
+def test_variant_games_are_identical():
+    # The seed tile set, literal OD-1 spacing, a small board: other tables, same rules.
+    from ubongo_cp.games.orion.board import default_board
+
+    for game in (OrionGame.get(tiles=load_tiles("seed")), OrionGame.get(rules=SetupRules.literal()),
+                 OrionGame.get(default_board(3), rules=SetupRules(3, 2))):
+        for seed in range(3):
+            play_both(seed, game)
+
+
+def test_conversions_and_clones():
+    for seed in range(1, 30):
+        ref = small_position(seed, 12, 3)
+        if ref is None:
+            continue
+        fast = BitOrionState.from_reference(ref)
+        assert same(ref, fast) and ref.legal_actions() == fast.legal_actions()
+        back = fast.to_reference()
+        assert same(back, fast) and back.legal_actions() == ref.legal_actions()
+        clone = fast.clone()
+        for a in fast.legal_actions()[:1]:
+            clone.apply_action(a)
+            assert fast.history == ref.history and clone.history == ref.history + [a]
+
+
+def test_illegal_moves_are_refused_with_the_reference_message():
+    fast, ref = BitOrionState(seed=4), OrionState(seed=4)
+    taken = fast.legal_actions()[0]
+    for s in (fast, ref):
+        s.apply_action(taken)
+    for bad in (taken, -1, 10 ** 6):
+        with pytest.raises(IllegalActionError) as a:
+            ref.apply_action(bad)
+        with pytest.raises(IllegalActionError) as b:
+            fast.apply_action(bad)
+        assert str(a.value) == str(b.value)
+    assert same(ref, fast)

@@ -29,7 +29,6 @@ from .cards import CardSide, DeckProblem, load_card, load_deck, task_hash
 from .cover import task_instance
 from .errors import InputError
 from .executors import Executor, using
-from .geometry import ORIENTATION_MODES
 from .rate import CHECK_SOLVER, NODE_SOLVER, rate_instance, rating_modules
 from .solvers import warm
 from .status import Status
@@ -68,6 +67,7 @@ def _task_base(card: CardSide, face: int) -> dict[str, Any]:
         "card_id": card.card_id, "side": card.side, "face": face, "game": card.game,
         "pieces": " ".join(names), "n_pieces": len(names), "area": card.region.area,
         "task_hash": task_hash(card, face), "card_file": os.path.basename(card.path or ""), "error": None,
+        "grid": card.region.grid.name,
     }
 
 
@@ -185,8 +185,11 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     deck_dir, out = Path(deck_dir), Path(out_dir)
     cards, problems = load_deck(deck_dir)
     if orientations is not None:
-        if orientations not in ORIENTATION_MODES:
-            raise InputError(f"orientations must be one of {', '.join(ORIENTATION_MODES)}, got {orientations!r}")
+        for card in cards:
+            modes = card.region.grid.modes
+            if orientations not in modes:
+                raise InputError(f"orientations must be one of {', '.join(modes)} (the {card.region.grid.name} "
+                                 f"grid's modes), got {orientations!r}", path=card.path)
         cards = [replace(card, orientations=orientations) for card in cards]
     if out.exists() and not out.is_dir():
         raise InputError("is a file, expected a directory for the results", path=out)

@@ -78,9 +78,9 @@ def _add_batch(sub) -> None:
     p.add_argument("--time-limit", type=float, help="seconds per task and backend")
     p.add_argument("--backend", default=DEFAULT_STRATEGY["rate"],
                    help=f"solver whose count is reported: {', '.join(solver_names())} (default: %(default)s)")
-    p.add_argument("--orientations", choices=["free", "one-sided", "fixed"],
+    p.add_argument("--orientations", choices=["free", "one-sided", "fixed", "mirror"],
                    help="solve every task with these orientations (default: each card's 'orientations' key, "
-                        "free by UP-3)")
+                        "free by UP-3; mirror: cubes only)")
     add_executor_arguments(p, default_jobs=None)
     add_progress_argument(p)
     p.set_defaults(func=_cmd_batch)

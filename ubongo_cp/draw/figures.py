@@ -19,8 +19,9 @@ from typing import Mapping, Sequence
 
 from matplotlib.figure import Figure
 
-from ..geometry import Cell, normalize
-from .canvas import INK, MUTED, Canvas, lying, piece_colours, shape_size
+from ..geometry import Cell
+from ..grids import SQUARE, Grid
+from .canvas import INK, MUTED, Canvas, lying, piece_colours, plane_box, shape_size
 from .card import card_figure
 from .puzzle import (IconBatch, draw_region, draw_solution, draw_unsolved, stroke_solution)
 
@@ -40,17 +41,20 @@ class Panel:
     Attributes
     ----------
     title : str
-    cells : tuple of (row, col)
+    cells : tuple of cells
         The region's cells.
-    solution : dict of str -> list of (row, col), or None
+    solution : dict of str -> list of cells, or None
     note : str
         Right-aligned text in the header (e.g. ``"no solution"``).
+    grid : Grid
+        The cells' grid (default square).
     """
 
     title: str
     cells: tuple[Cell, ...]
     solution: Mapping[str, Sequence[Cell]] | None = None
     note: str = ""
+    grid: Grid = SQUARE
 
 
 def solutions_figure(panels: Sequence[Panel], colours: Mapping[str, str], *, cols: int | None = None,
@@ -74,8 +78,9 @@ def solutions_figure(panels: Sequence[Panel], colours: Mapping[str, str], *, col
     """
     if not panels:
         raise ValueError("no panel to draw")
-    height = max(1 + max(r for r, _ in p.cells) for p in panels)
-    width = max(1 + max(c for _, c in p.cells) for p in panels)
+    boxes = [plane_box(p.cells, p.grid) for p in panels]
+    height = max(b[3] for b in boxes)
+    width = max(b[2] for b in boxes)
     cs = cell_mm or min(8.0, 64.0 / width)
     cols = cols or min(len(panels), 4)
     rows = math.ceil(len(panels) / cols)
@@ -84,7 +89,7 @@ def solutions_figure(panels: Sequence[Panel], colours: Mapping[str, str], *, col
     ph = header + height * cs + pad
     canvas = Canvas(cols * pw + (cols + 1) * gap, rows * ph + (rows + 1) * gap)
     inner, outline, unsolved = [], [], []
-    for k, panel in enumerate(panels):
+    for k, (panel, box) in enumerate(zip(panels, boxes)):
         px = gap + (k % cols) * (pw + gap)
         py = gap + (k // cols) * (ph + gap)
         canvas.rounded_box(px, py, pw, ph, 2.0, facecolor="none", edgecolor="#d0d0d0", linewidth=0.6)
@@ -92,16 +97,16 @@ def solutions_figure(panels: Sequence[Panel], colours: Mapping[str, str], *, col
         if panel.note:
             canvas.text(px + pw - 2.0, py + 4.8, panel.note, fontsize=7.5, ha="right", va="baseline",
                         color=_NO_SOLUTION if panel.solution is None else MUTED)
-        p_h = 1 + max(r for r, _ in panel.cells)
-        p_w = 1 + max(c for _, c in panel.cells)
+        p_w, p_h = box[2], box[3]
         x0 = px + (pw - p_w * cs) / 2
         y0 = py + header + (ph - header - pad - p_h * cs) / 2
         if panel.solution:
-            lines = draw_solution(canvas, panel.solution, colours, x0, y0, cs, gid=f"solution/{k}")
+            lines = draw_solution(canvas, panel.solution, colours, x0, y0, cs, gid=f"solution/{k}", grid=panel.grid)
             inner += lines[0]
             outline += lines[1]
         else:
-            unsolved += draw_unsolved(canvas, panel.cells, x0, y0, cs, hatch_colour="#e6b0aa", gid=f"unsolved/{k}")
+            unsolved += draw_unsolved(canvas, panel.cells, x0, y0, cs, hatch_colour="#e6b0aa", gid=f"unsolved/{k}",
+                                      grid=panel.grid)
     stroke_solution(canvas, inner, outline, lw=1.5)
     canvas.stroke(unsolved, _NO_SOLUTION, 1.2)
     return canvas.finish()
@@ -111,36 +116,34 @@ def pieces_figure(pieces: Sequence, colours: Mapping[str, str] | None = None, *,
                   width_mm: float = 160.0) -> Figure:
     """Every piece (lying), its name below it, packed in rows at one scale (a piece set in a notebook)."""
     colours = colours or piece_colours(p.name for p in pieces)
-    shapes = [lying(p.cells) for p in pieces]
+    shapes = [lying(p.cells, p.grid) for p in pieces]
+    sizes = [shape_size(s, p.grid) for s, p in zip(shapes, pieces)]
     gap, label = 4.0, 4.5
     x = y = gap
     row_h = 0.0
     spots = []
-    for shape in shapes:
-        h, w = shape_size(shape)
+    for h, w in sizes:
         if x + w * cell_mm > width_mm - gap and x > gap:
             x, y, row_h = gap, y + row_h + label + gap, 0.0
         spots.append((x, y))
         x += w * cell_mm + gap
         row_h = max(row_h, h * cell_mm)
-    total_w = min(width_mm, max(sx + shape_size(s)[1] * cell_mm for (sx, _), s in zip(spots, shapes)) + gap)
+    total_w = min(width_mm, max(sx + w * cell_mm for (sx, _), (_, w) in zip(spots, sizes)) + gap)
     canvas = Canvas(total_w, y + row_h + label + gap)
     icons = IconBatch()
-    for piece, shape, (sx, sy) in zip(pieces, shapes, spots):
-        h, w = shape_size(shape)
-        icons.add(shape, sx, sy, cell_mm, colours.get(piece.name, "#bbbbbb"))
+    for piece, shape, (sx, sy), (h, w) in zip(pieces, shapes, spots, sizes):
+        icons.add(shape, sx, sy, cell_mm, colours.get(piece.name, "#bbbbbb"), piece.grid)
         canvas.text(sx + w * cell_mm / 2, sy + h * cell_mm + 3.5, piece.name, ha="center", va="baseline",
                     fontsize=7.5, color=INK)
     icons.draw(canvas)
     return canvas.finish()
 
 
-def region_figure(cells: Sequence[Cell], *, cell_mm: float = 8.0) -> Figure:
+def region_figure(cells: Sequence[Cell], *, cell_mm: float = 8.0, grid: Grid = SQUARE) -> Figure:
     """A region on card-board beige with its cell grid."""
-    h = 1 + max(r for r, _ in cells)
-    w = 1 + max(c for _, c in cells)
+    _, _, w, h = plane_box(cells, grid)
     canvas = Canvas(w * cell_mm + 4.0, h * cell_mm + 4.0)
-    draw_region(canvas, cells, 2.0, 2.0, cell_mm)
+    draw_region(canvas, cells, 2.0, 2.0, cell_mm, grid=grid)
     return canvas.finish()
 
 
@@ -159,17 +162,19 @@ def result_figure(result, instance=None, colours: Mapping[str, str] | None = Non
     if instance is None:
         raise ValueError("the result does not know its instance: pass instance=")
     names = list(dict.fromkeys(p.name for p in instance.pieces))
-    return solutions_figure(result_panels(result, instance.region.cells, most=most), colours or piece_colours(names))
+    return solutions_figure(result_panels(result, instance.region.cells, most=most, grid=instance.region.grid),
+                            colours or piece_colours(names))
 
 
-def result_panels(result, cells: Sequence[Cell], *, most: int = 12, prefix: str = "") -> list[Panel]:
+def result_panels(result, cells: Sequence[Cell], *, most: int = 12, prefix: str = "",
+                  grid: Grid = SQUARE) -> list[Panel]:
     """One :class:`Panel` per kept solution of ``result`` (at most ``most``), or one saying why there is none."""
     shown = result.solutions[:most]
     if not shown:
         note = "no solution" if str(result.status) == "no solution" else "not solved (time limit)"
-        return [Panel(prefix.rstrip(": "), tuple(cells), None, note)]
+        return [Panel(prefix.rstrip(": "), tuple(cells), None, note, grid)]
     total = f"{result.count}" + ("" if result.complete else "+")
-    return [Panel(f"{prefix}solution {i} of {total}", tuple(cells), s) for i, s in enumerate(shown, 1)]
+    return [Panel(f"{prefix}solution {i} of {total}", tuple(cells), s, "", grid) for i, s in enumerate(shown, 1)]
 
 
 def check_format(path: str | os.PathLike) -> None:
@@ -197,9 +202,12 @@ def task_record_figure(record) -> Figure:
         colours = piece_colours(load_pieces(record.game).names)
     title = f"card {record.card_id} {record.side}, face {record.face}"
     if record.solution:
-        cells = normalize([c for cells in record.solution.values() for c in cells])
+        from ..grids import get_grid
+
+        grid = get_grid(getattr(record, "grid", "square"))
+        cells = grid.normalize([c for cells in record.solution.values() for c in cells])
         note = "" if record.count is None else f"{record.count} solution" + ("" if record.count == 1 else "s")
-        return solutions_figure([Panel(title, tuple(cells), record.solution, note)], colours)
+        return solutions_figure([Panel(title, tuple(cells), record.solution, note, grid)], colours)
     canvas = Canvas(80.0, 14.0)
     canvas.text(3.0, 6.0, title, fontsize=8, color=INK, va="baseline")
     canvas.text(3.0, 11.0, f"{' '.join(record.pieces)}: {record.status}", fontsize=8, color=_NO_SOLUTION,

@@ -12,6 +12,7 @@ Layout::
     data/decks/<game>/*.toml        the generated decks, one file per card side
     data/decks/<game>/tasks.csv     their ratings (the batch runner's table)
     data/examples/                  example cards and regions used in the docs
+    data/examples/grids/<name>.toml the specs of the example decks on hexagons, triangles and cubes
 """
 
 from __future__ import annotations
@@ -23,10 +24,13 @@ from pathlib import Path
 __all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "data_dir", "piece_set_path", "deck_dir", "deck_tasks_path",
            "resolve_deck"]
 
-#: Short names of the shipped piece sets (``data/pieces/<name>.txt``).
-SHIPPED_PIECE_SETS = ("classic", "duel", "pentominoes", "tetrominoes")
-#: Short names of the shipped decks (``data/decks/<name>/``).
-SHIPPED_DECKS = ("classic", "duel")
+#: Short names of the shipped piece sets (``data/pieces/<name>.txt``): the Ubongo sets and polyominoes
+#: (squares), polyhexes, polyiamonds and polycubes (each file names its grid and its public source).
+SHIPPED_PIECE_SETS = ("classic", "duel", "pentominoes", "tetrominoes", "tetrahexes", "pentahexes", "pentiamonds",
+                      "hexiamonds", "tetracubes", "soma")
+#: Short names of the shipped decks (``data/decks/<name>/``): the two games, and an example deck on each
+#: other grid (generated from ``data/examples/grids/<name>.toml``).
+SHIPPED_DECKS = ("classic", "duel", "hexagons", "triangles", "cubes")
 
 
 def data_dir() -> Path:

@@ -294,7 +294,7 @@ def main(argv=None) -> int:
             for side in ((0, 1) if round_ % 2 == 0 else (1, 0)):
                 walls[label][side].append(_run(commands[label][side])[0])
 
-    print(f"\n| case | cells | K | subsets solvable | solutions | ubongo-cp s | C++ s | ratio (ours / C++) |")
+    print("\n| case | cells | K | subsets solvable | solutions | ubongo-cp s | C++ s | ratio (ours / C++) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     lines = ["case,cells,k,subsets_solvable,solutions,ubongo_cp_s,cpp_s,ratio"]
     for label, cells, k, _, _ in todo:

@@ -110,7 +110,7 @@ def main(argv=None) -> int:
     env_base, base_dir = _baseline(args.baseline) if args.baseline else (None, ROOT)
     times: dict[str, list[float]] = {label: [] for label, _ in cmds}
     base_times: dict[str, list[float]] = {label: [] for label, _ in cmds}
-    for label, cmd in cmds:  # warm caches (numba's, the OS's) once for both
+    for _label, cmd in cmds:  # warm caches (numba's, the OS's) once for both
         _time([py, "-m", "ubongo_cp.cli", *cmd])
         if env_base:
             _time([py, "-m", "ubongo_cp.cli", *cmd], env_base, base_dir)

@@ -78,7 +78,7 @@ def test_symmetries_keep_adjacency_and_text_round_trips(grid, data):
 
 @pytest.mark.parametrize("grid", [SQUARE, HEX, TRIANGLE], ids=lambda g: g.name)
 def test_polygons_share_edges_with_the_neighbours_across_them(grid):
-    cells = [c for c in grid.frame([grid.origins[0]], 2)]
+    cells = list(grid.frame([grid.origins[0]], 2))
     polys = dict(zip(cells, grid.polygons(cells)))
     for cell in cells:
         poly = polys[cell]

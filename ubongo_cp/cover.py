@@ -363,16 +363,16 @@ class ExactCoverInstance:
         of this over all solutions divided by ``len(region_symmetries)``: no
         solution needs to be remembered.
         """
-        options = np.asarray(options, dtype=np.int64)
-        own = np.sort(options)
-        return 1 + sum(bool(np.array_equal(np.sort(perm[options]), own)) for perm in self.option_perms)
+        chosen = np.asarray(options, dtype=np.int64)
+        own = np.sort(chosen)
+        return 1 + sum(bool(np.array_equal(np.sort(perm[chosen]), own)) for perm in self.option_perms)
 
     def canonical_key(self, options: Sequence[int]) -> tuple[int, ...]:
         """A key equal for two solutions exactly when a symmetry of the instance maps one to the other (UP-5)."""
-        options = np.asarray(options, dtype=np.int64)
-        best = tuple(sorted(options.tolist()))
+        chosen = np.asarray(options, dtype=np.int64)
+        best = tuple(sorted(chosen.tolist()))
         for perm in self.option_perms:
-            cand = tuple(sorted(perm[options].tolist()))
+            cand = tuple(sorted(perm[chosen].tolist()))
             if cand < best:
                 best = cand
         return best

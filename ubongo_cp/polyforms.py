@@ -175,25 +175,29 @@ def _redelmeier(grid: Grid, n: int, leaf) -> None:
     not in the polyform nor next to it). A cell stays *seen* until the level
     that added it is left: this makes each fixed polyform appear once.
     """
-    neighbours = grid.neighbours
     for origin in grid.origins:
-        seen = {origin}
-        cells: list = []
+        _grow_from(grid.neighbours, origin, n, leaf)
 
-        def grow(untried: list, size: int) -> None:
-            last = size + 1 == n
-            for i, cell in enumerate(untried):
-                cells.append(cell)
-                if last:
-                    leaf(tuple(cells))
-                else:
-                    new = [nb for nb in neighbours(cell) if nb > origin and nb not in seen]
-                    seen.update(new)
-                    grow(untried[i + 1:] + new, size + 1)
-                    seen.difference_update(new)
-                cells.pop()
 
-        grow([origin], 0)
+def _grow_from(neighbours, origin, n: int, leaf) -> None:
+    """Redelmeier's search of the fixed polyforms of ``n`` cells whose least cell is ``origin``."""
+    seen = {origin}
+    cells: list = []
+
+    def grow(untried: list, size: int) -> None:
+        last = size + 1 == n
+        for i, cell in enumerate(untried):
+            cells.append(cell)
+            if last:
+                leaf(tuple(cells))
+            else:
+                new = [nb for nb in neighbours(cell) if nb > origin and nb not in seen]
+                seen.update(new)
+                grow(untried[i + 1:] + new, size + 1)
+                seen.difference_update(new)
+            cells.pop()
+
+    grow([origin], 0)
 
 
 def holes_of(grid: Grid, cells) -> int:
@@ -295,6 +299,7 @@ def count_census_classes(grid: str | Grid, n: int, *, holes: bool = False, box: 
                                  by_class=True)
     tally: dict[tuple[int, int, int, int], int] = {}
     for shape, order, n_holes in census_polyforms(grid, n, holes=holes, box=box, shard=shard):
-        key = (*grid.text_size(shape)[-2:], order, n_holes)
+        size = grid.text_size(shape)
+        key = (size[-2], size[-1], order, n_holes)
         tally[key] = tally.get(key, 0) + 1
     return dict(sorted(tally.items()))

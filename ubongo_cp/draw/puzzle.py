@@ -91,7 +91,7 @@ def draw_region(canvas: Canvas, cells: Iterable[Cell], x0: float, y0: float, cs:
     cells = list(cells)
     plane, ox, oy = _frame(cells, grid, x0, y0, cs)
     flat, g = plane.map(cells), plane.grid
-    owner = {c: 0 for c in flat}
+    owner = dict.fromkeys(flat, 0)
     canvas.add(PathCollection([cells_path(flat, ox, oy, cs, g)], facecolors=REGION_FILL, edgecolors="none"),
                gid=gid)
     canvas.stroke(inner_edges(owner, ox, oy, cs, g), REGION_GRID, 0.6)
@@ -162,7 +162,7 @@ def draw_unsolved(canvas: Canvas, cells: Iterable[Cell], x0: float, y0: float, c
     canvas.add(PathCollection([cells_path(flat, ox, oy, cs, g)], facecolors="#f6f6f6", edgecolors=[hatch_colour],
                               linewidths=0.0, hatch="////"), gid=gid)
     _captions(canvas, plane, ox, oy, cs)
-    return boundary_edges({c: 0 for c in flat}, ox, oy, cs, g)
+    return boundary_edges(dict.fromkeys(flat, 0), ox, oy, cs, g)
 
 
 def draw_piece(canvas: Canvas, piece, x0: float, y0: float, cs: float, fill: str, *,
@@ -180,7 +180,7 @@ def draw_piece(canvas: Canvas, piece, x0: float, y0: float, cs: float, fill: str
     for part in _parts(flat, g):
         label_piece(canvas, piece.name, part, ox, oy, cs, fill, grid=g)
     _captions(canvas, plane, ox, oy, cs)
-    owner = {c: 0 for c in flat}
+    owner = dict.fromkeys(flat, 0)
     return inner_edges(owner, ox, oy, cs, g), boundary_edges(owner, ox, oy, cs, g)
 
 
@@ -200,7 +200,9 @@ def label_piece(canvas: Canvas, name: str, cells, x0: float, y0: float, cs: floa
             break
         size, width_cells, height_cells = size * 0.8, width_cells * 0.8, height_cells * 0.8
         spot = label_point(cells, width_cells, height_cells, strict=True, grid=grid)
-    r, c = spot if spot is not None else label_point(cells, width_cells, height_cells, grid=grid)
+    if spot is None:
+        spot = label_point(cells, width_cells, height_cells, grid=grid)
+    r, c = spot
     canvas.text(x0 + c * cs, y0 + r * cs, name, ha="center", va="center_baseline", fontsize=size,
                 fontweight="bold", color=text_colour(fill))
 
@@ -241,7 +243,7 @@ class IconBatch:
         flat, g = plane.map(shape), plane.grid
         self.paths.append(cells_path(flat, ox, oy, cs, g))
         self.colours.append(colour)
-        self.lines.extend(inner_edges({c: 0 for c in flat}, ox, oy, cs, g))
+        self.lines.extend(inner_edges(dict.fromkeys(flat, 0), ox, oy, cs, g))
 
     def draw(self, canvas: Canvas) -> None:
         if self.paths:

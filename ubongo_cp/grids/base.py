@@ -42,9 +42,12 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from itertools import product
-from typing import Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Cell", "Shape", "Grid", "Colouring", "Plane"]
 
@@ -84,7 +87,7 @@ class Colouring(NamedTuple):
 
     def weight(self, cell: Cell) -> int:
         """+1 or -1."""
-        t = self.table
+        t: Any = self.table
         for x in cell:
             t = t[x % len(t)]
         return t
@@ -324,7 +327,8 @@ class Grid:
 
         n_shapes, n, dim = shapes.shape
         radix = 4 * n + 4        # beyond every coordinate of an image of n cells in normal position
-        best = best_image = None
+        best: Any = None
+        best_image: Any = None
         rows = np.arange(n_shapes)
         for k in range(count):
             image = self.map_array(shapes, k)
@@ -407,7 +411,7 @@ class Grid:
         if not cells:
             return []
         polys = (self.polygons(cells) * cs + (x0, y0)).tolist()
-        out = []
+        out: list = []
         for cell, poly in zip(cells, polys):
             who = owner[cell]
             k = len(poly)

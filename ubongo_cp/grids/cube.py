@@ -29,17 +29,21 @@ References
 from __future__ import annotations
 
 from itertools import permutations, product
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import InputError
 from .base import Cell, Colouring, Grid, Plane, Shape
 from .square import SQUARE
 
+if TYPE_CHECKING:
+    import numpy as np
+
 __all__ = ["CubeGrid", "CUBE", "MATRICES"]
 
 
-def _matrices() -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    proper, improper = [], []
+def _matrices() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    proper: list[tuple[tuple[int, ...], ...]] = []
+    improper: list[tuple[tuple[int, ...], ...]] = []
     for perm in permutations(range(3)):
         for signs in product((1, -1), repeat=3):
             m = tuple(tuple(signs[i] if j == perm[i] else 0 for j in range(3)) for i in range(3))
@@ -81,8 +85,8 @@ class CubeGrid(Grid):
         >>> CUBE.neighbours((0, 0, 0))[:2]
         ((-1, 0, 0), (1, 0, 0))
         """
-        l, r, c = cell
-        return ((l - 1, r, c), (l + 1, r, c), (l, r - 1, c), (l, r + 1, c), (l, r, c - 1), (l, r, c + 1))
+        z, r, c = cell
+        return ((z - 1, r, c), (z + 1, r, c), (z, r - 1, c), (z, r + 1, c), (z, r, c - 1), (z, r, c + 1))
 
     def image(self, cells: Sequence[Cell], k: int) -> list[Cell]:
         (a, b, c), (d, e, f), (g, h, i) = MATRICES[k]
@@ -146,14 +150,15 @@ class CubeGrid(Grid):
             return ""
         lo = [min(c[i] for c in owner) for i in range(3)]
         hi = [max(c[i] for c in owner) for i in range(3)]
-        layers = ["\n".join("".join(owner.get((l, r, c), empty) for c in range(lo[2], hi[2] + 1)).rstrip(" ")
-                            for r in range(lo[1], hi[1] + 1)) for l in range(lo[0], hi[0] + 1)]
+        layers = ["\n".join("".join(owner.get((z, r, c), empty) for c in range(lo[2], hi[2] + 1)).rstrip(" ")
+                            for r in range(lo[1], hi[1] + 1)) for z in range(lo[0], hi[0] + 1)]
         return ("\n" + "-" * (hi[2] - lo[2] + 1) + "\n").join(layers)
 
     def text_size(self, cells: Iterable[Cell]) -> tuple[int, int, int]:
         """``(layers, rows, cols)`` of the bounding box."""
         cells = list(cells)
-        return tuple(1 + max(c[i] for c in cells) - min(c[i] for c in cells) for i in range(3))
+        layers, rows, cols = (1 + max(c[i] for c in cells) - min(c[i] for c in cells) for i in range(3))
+        return (layers, rows, cols)
 
     def box(self, *dims: int) -> Shape:
         """The ``layers x rows x cols`` cuboid.
@@ -181,7 +186,7 @@ class CubeGrid(Grid):
         stride = cols + 1
 
         def to_plane(cells):
-            return [(r - r0, c - c0 + (l - l0) * stride) for l, r, c in cells]
+            return [(r - r0, c - c0 + (z - l0) * stride) for z, r, c in cells]
 
         names = ["layer 1 (bottom)" if layers > 2 else "layer 1"] + [f"layer {n}" for n in range(2, layers + 1)]
         captions = tuple((k * stride + cols / 2, float(rows), names[k]) for k in range(layers))

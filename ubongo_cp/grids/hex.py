@@ -33,10 +33,13 @@ References
 from __future__ import annotations
 
 import math
-from typing import Iterable, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, TypeVar
 
 from ..errors import InputError
 from .base import Cell, Colouring, Grid, Shape
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Hex", "DIRECTIONS", "HexGrid", "HEX", "neighbours", "distance", "rotate", "reflect", "transform",
            "axial_image", "AXIAL_MATRICES", "normalize", "hexagon", "to_pixel", "text_column", "parse_symbols", "format_symbols"]
@@ -142,7 +145,7 @@ def axial_image(points: Sequence[Hex], k: int) -> list[Hex]:
 
 #: The 12 symmetries as integer matrices (rows) on axial ``(q, r)`` columns: :func:`axial_image`'s ``k``.
 AXIAL_MATRICES: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = tuple(
-    tuple(zip(*(axial_image([(1, 0)], k)[0], axial_image([(0, 1)], k)[0]))) for k in range(12))
+    ((a[0], b[0]), (a[1], b[1])) for a, b in ((axial_image([(1, 0)], k)[0], axial_image([(0, 1)], k)[0]) for k in range(12)))
 
 
 def hexagon(radius: int) -> list[Hex]:
@@ -275,7 +278,8 @@ class HexGrid(Grid):
         >>> len(set(HEX.neighbours((0, 0))))
         6
         """
-        return tuple(neighbours(cell))
+        q, r = cell
+        return tuple(neighbours((q, r)))
 
     def image(self, cells: Sequence[Cell], k: int) -> list[Cell]:
         (a, b), (c, d) = AXIAL_MATRICES[k]
@@ -320,7 +324,7 @@ class HexGrid(Grid):
         # # #
          # #
         """
-        return format_symbols({tuple(c): "#" for c in cells}, empty=".")
+        return format_symbols({(c[0], c[1]): "#" for c in cells}, empty=".")
 
     def render(self, owner, *, empty: str = ".") -> str:
         """Offset rows with one given character per hex.
@@ -336,7 +340,7 @@ class HexGrid(Grid):
     def text_size(self, cells: Iterable[Cell]) -> tuple[int, int]:
         """``(rows, hex positions per row)`` of the text picture."""
         cells = list(cells)
-        xs = [text_column(h) for h in cells]
+        xs = [text_column((h[0], h[1])) for h in cells]
         return (1 + max(r for _, r in cells) - min(r for _, r in cells), (max(xs) - min(xs)) // 2 + 1)
 
     def box(self, *dims: int) -> Shape:

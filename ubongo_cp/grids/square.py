@@ -23,10 +23,13 @@ References
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import InputError
 from .base import Cell, Colouring, Grid, Shape
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["SquareGrid", "SQUARE", "SYMMETRIES"]
 
@@ -213,7 +216,7 @@ class SquareGrid(Grid):
 
     def segments(self, owner, x0: float, y0: float, cs: float, *, inner: bool) -> list:
         """:meth:`Grid.segments` by arithmetic on rows and columns (the booklets' common case)."""
-        out = []
+        out: list = []
         for (r, c), who in owner.items():
             x, y = x0 + c * cs, y0 + r * cs
             if inner:

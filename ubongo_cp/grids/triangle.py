@@ -37,12 +37,15 @@ References
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import InputError
 from .base import Cell, Colouring, Grid, Shape
-from .hex import AXIAL_MATRICES, HEX, HexGrid, axial_image
+from .hex import AXIAL_MATRICES, HEX, HexGrid
 from .square import SQUARE
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["TriangleGrid", "TRIANGLE", "is_up", "hexagon_triangles", "as_hexagons"]
 
@@ -106,7 +109,7 @@ def hexagon_triangles(h: tuple[int, int]) -> list[Cell]:
     return [_from_axial((a + da, b + db)) for da, db in _AROUND]
 
 
-def as_hexagons(cells: Iterable[Cell]) -> tuple[tuple[int, int], ...] | None:
+def as_hexagons(cells: Iterable[Cell]) -> Shape | None:
     """The hexes whose hexagons (:func:`hexagon_triangles`) make up ``cells`` after a translation (in normal
     position), or None if none do.
 
@@ -174,7 +177,7 @@ class TriangleGrid(Grid):
 
     def image(self, cells: Sequence[Cell], k: int) -> list[Cell]:
         (m00, m01), (m10, m11) = AXIAL_MATRICES[k]
-        out = []
+        out: list[Cell] = []
         for r, c in cells:      # through three times the centre in axial coordinates (_to_axial, _from_axial)
             if (r + c) % 2 == 0:
                 a, b = 3 * (c - r) // 2 - 1, 3 * r + 2

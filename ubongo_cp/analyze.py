@@ -34,7 +34,7 @@ import numpy as np
 
 from .cover import ExactCoverInstance, build_instance
 from .errors import InputError
-from .pieces import Piece, Region
+from .pieces import Piece, Region, grid_mismatch
 
 __all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets"]
 
@@ -145,7 +145,8 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     ------
     InputError
         If piece names repeat, ``k`` is not positive or larger than the set,
-        or the solver name is unknown.
+        the pieces are on another grid than the region, or the solver name
+        is unknown.
     TimeoutError
         If the search did not finish within ``time_limit``.
 
@@ -163,6 +164,9 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         raise InputError(f"k must be at least 1, got {k}")
     if k is not None and k > len(pieces):
         raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces)")
+    mismatch = grid_mismatch(pieces, region)   # before the area bounds, which may leave nothing to build
+    if mismatch:
+        raise InputError(mismatch, path=region.path)
     from .solvers import DEFAULT_STRATEGY, get_solver, solve, warm
 
     get_solver(backend or DEFAULT_STRATEGY["analyze"])  # an unknown name is refused before any check

@@ -212,8 +212,9 @@ class ExactCoverInstance:
     def options_per_piece(self) -> np.ndarray:
         """Number of placements of each piece copy (those of its type), shape (len(pieces),)."""
         per_copy = np.zeros(len(self.pieces), dtype=np.int64)
+        per_type = self.options_per_type()
         for t, copies in enumerate(self.types):
-            per_copy[list(copies)] = self.options_per_type()[t]
+            per_copy[list(copies)] = per_type[t]
         return per_copy
 
     def options_per_cell(self) -> np.ndarray:

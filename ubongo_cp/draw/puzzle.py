@@ -172,7 +172,7 @@ def draw_piece(canvas: Canvas, piece, x0: float, y0: float, cs: float, fill: str
     Parameters
     ----------
     piece : Piece
-        Any grid's (:attr:`Piece.grid`); a cube piece shows its layers side by side.
+        Any grid's (the piece's ``grid``); a cube piece shows its layers side by side.
     """
     plane, ox, oy = _frame(piece.cells, piece.grid, x0, y0, cs)
     flat, g = plane.map(piece.cells), plane.grid

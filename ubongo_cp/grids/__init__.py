@@ -5,16 +5,16 @@ protocol (:mod:`.base`: cells and coordinates, neighbours, the symmetry
 group, normal and canonical forms, the text layout of files, the drawing
 outline):
 
-=============  ============  ==============================  =====================  ==========
-name           module        cell                            symmetries             modes
-=============  ============  ==============================  =====================  ==========
-``square``     :mod:`.square`    ``(row, col)``              8 (D4)                 free, one-sided, fixed
-``hex``        :mod:`.hex`       axial ``(q, r)``            12 (D6)                free, one-sided, fixed
-``triangle``   :mod:`.triangle`  ``(row, col)``, up when     12 (D6 on up and       free, one-sided, fixed
-                                 ``row + col`` is even       down triangles)
-``cube``       :mod:`.cube`      ``(layer, row, col)``       48 (24 rotations,      free (rotations), mirror,
-                                                             24 reflections)        fixed
-=============  ============  ==============================  =====================  ==========
+============  ===================  =========================  ======================  ==========================
+name          module               cell                       symmetries              modes
+============  ===================  =========================  ======================  ==========================
+``square``    :mod:`.square`       ``(row, col)``             8 (D4)                  free, one-sided, fixed
+``hex``       :mod:`.hex`          axial ``(q, r)``           12 (D6)                 free, one-sided, fixed
+``triangle``  :mod:`.triangle`     ``(row, col)``, up when    12 (D6 on up and        free, one-sided, fixed
+                                   ``row + col`` is even      down triangles)
+``cube``      :mod:`.cube`         ``(layer, row, col)``      48 (24 rotations,       free (rotations), mirror,
+                                                              24 reflections)         fixed
+============  ===================  =========================  ======================  ==========================
 
 Piece-set and region files name their grid on a header line ``grid: hex``
 (:mod:`ubongo_cp.pieces`); without one they are on the square grid.

@@ -4,25 +4,25 @@ A grid module (:mod:`.square`, :mod:`.hex`, :mod:`.triangle`, :mod:`.cube`)
 defines one subclass of :class:`Grid` and its one instance; the subclass
 supplies a few primitives and this class derives the rest from them:
 
-===================  =======================================================
-primitive            meaning
-===================  =======================================================
-``neighbours``       the cells sharing an edge (a face, for cubes) with a cell
-``image``            a cell list under symmetry ``k`` (not translated back)
-``shift``            the translation that normalises a cell set
-``offset_ok``,       which translations keep the grid onto itself (all of them
-``array_coords``     but for triangles), and coordinates in which every
-                     translation is a shift of an array (placements)
-``parse``/``format``  the text layout of the grid in piece and region files;
-``render``           the same layout with any character per cell (solutions)
-``text_size``        rows and columns (and layers) of that layout
-``box``              the cells of a box of that layout (a parallelogram on
-                     hexagons and triangles)
-``polygons``,        the drawing: each cell's outline in the plane (cell
-``edge_neighbours``, units, x to the right, y downwards), the cell across
-``locate``           each edge, the cell holding a point (2-D grids; the cube
-                     grid draws its layers on the square grid, ``plane``)
-===================  =======================================================
+======================  =======================================================
+primitive               meaning
+======================  =======================================================
+``neighbours``          the cells sharing an edge (a face, for cubes) with a cell
+``image``               a cell list under symmetry ``k`` (not translated back)
+``shift``               the translation that normalises a cell set
+``offset_ok``,          which translations keep the grid onto itself (all of them
+``array_coords``        but for triangles), and coordinates in which every
+                        translation is a shift of an array (placements)
+``parse``/``format``    the text layout of the grid in piece and region files;
+``render``              the same layout with any character per cell (solutions)
+``text_size``           rows and columns (and layers) of that layout
+``box``                 the cells of a box of that layout (a parallelogram on
+                        hexagons and triangles)
+``polygons``,           the drawing: each cell's outline in the plane (cell
+``edge_neighbours``,    units, x to the right, y downwards), the cell across
+``locate``              each edge, the cell holding a point (2-D grids; the cube
+                        grid draws its layers on the square grid, ``plane``)
+======================  =======================================================
 
 Symmetries are numbered ``0 .. n_symmetries - 1``, the identity first, then
 the rest of the rotations, then the improper ones; an orientation mode

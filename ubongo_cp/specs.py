@@ -29,6 +29,8 @@ File format (every key but the ones marked optional is required)::
     # max_solutions = 3          #   every task has 1..3 solutions (fewest preferred)
     difficulty = [2.0, 6.0]      # optional: band of the rating's difficulty (ubongo_cp.rate)
     orientations = "free"        # optional: free (UP-3) | one-sided | fixed (cubes: free | mirror | fixed)
+    copies = 1                   # optional: a piece may appear up to this many times in one task
+                                 #   (2 or more: tasks are multisets, e.g. ["I3", "I3", "L3"])
     attempts = 400               # optional: regions tried before the side gives up
 
 The grid is the piece set's (:mod:`ubongo_cp.grids`).
@@ -60,7 +62,7 @@ DECK_SPEC_FILE = "deck.toml"
 
 _TOP_KEYS = {"game", "title", "pieces", "cards", "card_ids", "die_rule", "sides"}
 _SIDE_KEYS = {"name", "pieces_per_task", "faces", "max_rows", "max_cols", "layers", "cells", "unique",
-              "max_solutions", "difficulty", "orientations", "attempts"}
+              "max_solutions", "difficulty", "orientations", "copies", "attempts"}
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,10 @@ class SideSpec:
     layers : int
         On cubes: every region is a footprint this many layers high (Ubongo
         3-D: 2); 1 elsewhere.
+    copies : int
+        How many times one piece may appear in a task (1: a task is a set of
+        pieces; more: a multiset; tilings that only swap two copies count
+        once, UP-5).
     """
 
     name: str
@@ -106,6 +112,7 @@ class SideSpec:
     orientations: str = "free"
     attempts: int = 400
     layers: int = 1
+    copies: int = 1
 
     @property
     def areas(self) -> tuple[int, ...]:
@@ -194,7 +201,8 @@ class DeckSpec:
 
 
 def load_spec(spec: str | os.PathLike) -> DeckSpec:
-    """Read a deck spec: a shipped name (``"classic"``, ``"duel"``) or a TOML file.
+    """Read a deck spec: a shipped name (``"classic"``, ``"duel"``, or the designer's example
+    ``"designer"``), a TOML file, or a directory holding ``deck.toml``.
 
     Raises
     ------
@@ -211,8 +219,14 @@ def load_spec(spec: str | os.PathLike) -> DeckSpec:
     if name in SHIPPED_SPECS:
         return _shipped(name)
     from .io import read_text
+    from .shipped import example_spec_path
 
-    return parse_spec(read_text(spec), path=name)
+    example = example_spec_path(name)
+    if example is not None and not Path(name).exists():     # a designer's example spec, by name
+        return parse_spec(example.read_text(encoding="utf-8"), path=os.fspath(example))
+    if Path(name).is_dir() and (Path(name) / DECK_SPEC_FILE).is_file():   # a deck directory: its deck.toml
+        name = os.fspath(Path(name) / DECK_SPEC_FILE)
+    return parse_spec(read_text(name), path=name)
 
 
 @lru_cache(maxsize=None)
@@ -271,7 +285,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     InputError
         Naming the file and line: TOML syntax, a missing, unknown or mistyped
         key, a value out of range (cards, faces, K, box), a piece set that
-        cannot be read or has fewer than K pieces, a side whose K pieces can
+        cannot be read or has fewer than K pieces (times ``copies``), a side whose K pieces can
         never fill its box or whose cell range no K pieces can cover, a
         difficulty band with min > max, an unknown orientation mode.
     """
@@ -345,9 +359,13 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         faces = get(raw, "faces", int, where=where, nth=n)
         rows = get(raw, "max_rows", int, where=where, nth=n)
         cols = get(raw, "max_cols", int, where=where, nth=n)
-        if not 1 <= k <= len(sizes):
-            fail(f"{where}pieces_per_task must be 1..{len(sizes)} (the piece set has {len(sizes)} pieces), "
-                 f"got {k}", "pieces_per_task", n)
+        copies = get(raw, "copies", int, default=1, where=where, nth=n)
+        if not 1 <= copies <= 100:
+            fail(f"{where}copies must be 1..100, got {copies}", "copies", n)
+        pool = sorted(sizes * copies)      # the piece sizes a task draws from, each piece up to ``copies`` times
+        if not 1 <= k <= len(pool):
+            fail(f"{where}pieces_per_task must be 1..{len(pool)} (the piece set has {len(sizes)} pieces"
+                 + (f", {copies} copies each" if copies > 1 else "") + f"), got {k}", "pieces_per_task", n)
         if not 1 <= faces <= 1000:
             fail(f"{where}faces must be 1..1000, got {faces}", "faces", n)
         if rows < 1 or cols < 1:
@@ -360,7 +378,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
             fail(f"{where}layers must be at least 1, and more than 1 only on cubes (the pieces are on the "
                  f"{grid.name} grid), got {layers}", "layers", n)
         room = len(grid.box(*((layers, rows, cols) if grid.dim == 3 else (rows, cols))))
-        low, high = sum(sizes[:k]), sum(sizes[-k:])
+        low, high = sum(pool[:k]), sum(pool[-k:])
         if low > room:
             fail(f"{where}the {k} smallest pieces cover {low} cells, more than the {rows}x{cols} box holds",
                  "max_rows", n)
@@ -376,7 +394,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if cells[1] < low or cells[0] > high:
             fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells (they cover {low}..{high})",
                  "cells", n)
-        if not any(cells[0] <= total <= cells[1] and total % layers == 0 for total in _sums_of(sizes, k, cells[1])):
+        if not any(cells[0] <= total <= cells[1] and total % layers == 0 for total in _sums_of(pool, k, cells[1])):
             fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells"
                  + (f" in {layers} full layers" if layers > 1 else ""), "cells", n)
         unique = get(raw, "unique", bool, default="absent", where=where, nth=n)
@@ -406,7 +424,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if not 1 <= attempts <= 1_000_000:
             fail(f"{where}attempts must be 1..1000000, got {attempts}", "attempts", n)
         sides.append(SideSpec(name, k, faces, rows, cols, (cells[0], cells[1]), bool(unique),
-                              1 if unique else max_solutions, band, mode, attempts, layers))
+                              1 if unique else max_solutions, band, mode, attempts, layers, copies))
     pieces_file = pieces_ref if pieces not in SHIPPED_PIECE_SETS else None
     return DeckSpec(game, title, pieces, cards, tuple(sides), card_ids, die_rule, path, text, pieces_file)
 

@@ -7,7 +7,7 @@ every solution any solver returns.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from .geometry import Cell
 from .pieces import Piece, Region
@@ -15,7 +15,7 @@ from .pieces import Piece, Region
 __all__ = ["verify_solution"]
 
 
-def verify_solution(pieces: Sequence[Piece], region: Region, solution: dict[str, Sequence[Cell]], *,
+def verify_solution(pieces: Sequence[Piece], region: Region, solution: Mapping[str, Sequence[Cell]], *,
                     mode: str = "free", optional_pieces: bool = False) -> str | None:
     """Independent check of a solution; returns ``None`` if valid, else the reason.
 

@@ -36,8 +36,8 @@ from ..geometry import Cell
 from ..grids import SQUARE, Grid
 
 __all__ = ["Canvas", "PALETTE", "piece_colours", "colour_of", "text_colour", "cells_path", "inner_edges",
-           "boundary_edges", "lying", "shape_size", "plane_box", "base_name", "label_point", "text_width_mm",
-           "MM_PER_INCH", "PT_PER_MM", "INK", "MUTED", "CAPTION_CELLS"]
+           "boundary_edges", "lying", "icon_shape", "shape_size", "plane_box", "base_name", "label_point",
+           "text_width_mm", "MM_PER_INCH", "PT_PER_MM", "INK", "MUTED", "CAPTION_CELLS"]
 
 #: Millimetres per inch.
 MM_PER_INCH = 25.4
@@ -305,6 +305,18 @@ def _lying(cells: tuple, grid: Grid) -> tuple[Cell, ...]:
             if w >= h:
                 return shape
     return cells
+
+
+def icon_shape(cells, orientations: str = "free", grid: Grid = SQUARE) -> tuple[Cell, ...]:
+    """How a piece is drawn in a task's icon row: turned to lie (:func:`lying`) when the task lets it turn
+    (``"free"``, ``"one-sided"`` or ``"mirror"`` orientations, rule UP-3), else (``"fixed"``) exactly as written.
+
+    Examples
+    --------
+    >>> icon_shape(((0, 0), (1, 0), (2, 0))), icon_shape(((0, 0), (1, 0), (2, 0)), "fixed")
+    (((0, 0), (0, 1), (0, 2)), ((0, 0), (1, 0), (2, 0)))
+    """
+    return tuple(tuple(c) for c in cells) if orientations == "fixed" else lying(cells, grid)
 
 
 def shape_size(cells, grid: Grid = SQUARE) -> tuple[float, float]:

@@ -32,7 +32,11 @@ L3 = ((0, 0), (1, 0), (1, 1))  # "#." over "##"
 
 
 def _count(problem):
-    result = solve(build_instance(problem.pieces, problem.region), limit=None)
+    return _counts(problem.pieces, problem.region)
+
+
+def _counts(pieces, region):
+    result = solve(build_instance(pieces, region), limit=None)
     assert result.complete
     return result.count, result.count_reduced
 
@@ -111,14 +115,16 @@ def test_burrtools_keeps_the_colours_it_was_given():
 # ------------------------------------------------------------------- refusals
 REFUSALS = [
     # (file under tests/data/burrtools, line, fragment of the message)
-    ("public/Bermuda.xmpuzzle", 3, "grid type 1 (triangular prisms) is not a plane of squares"),
-    ("public/PelikanBurr.xmpuzzle", 6, "shape S1 'Result' (the result of problem 1 'Problem') is 3-D"),
+    ("public/Bermuda.xmpuzzle", 28, "shape S23 'Result' (the result of problem 1 'Bermuda') is 3-D: its prisms "
+                                    "span 7x4x3 layers in x, y and z; only one layer of prisms (triangles) is read"),
     ("public/SolidSixPieceBurrs.xmpuzzle", 36, "shape S1 may be used 0 to 6 times; ranges of piece counts"),
     ("public/Representation0.xmpuzzle", None, "the file defines no problem"),
+    ("public/Representation2.xmpuzzle", 3, "grid type 2 (spheres) is not read"),
+    ("public/Representation3.xmpuzzle", 3, "grid type 3 (rhombic dodecahedra) is not read"),
+    ("public/Representation4.xmpuzzle", 3, "grid type 4 (tetrahedra and octahedra) is not read"),
     ("bad/grid_unknown.xmpuzzle", 4, "grid type 9 (unknown to BurrTools)"),
-    ("bad/piece_3d.xmpuzzle", 7, "shape S2 'tripod' (a piece of problem 1) is 3-D: its filled voxels span 2x2x2"),
     ("bad/range.xmpuzzle", 12, "problem 1 'monominoes': shape S2 may be used 1 to 2 times"),
-    ("bad/variable.xmpuzzle", 6, "shape S1 (the result of problem 1) has 1 variable voxel(s) ('+')"),
+    ("bad/variable_piece.xmpuzzle", 7, "shape S2 'half' (a piece of problem 1) has 1 variable voxel(s) ('+')"),
     ("bad/colour_constraint.xmpuzzle", 13, "problem 1 uses colour constraints"),
     ("bad/disconnected.xmpuzzle", 7, "shape S2 'gap' (a piece of problem 1) is not connected"),
     ("bad/empty_piece.xmpuzzle", 7, "shape S2 'ghost' (a piece of problem 1) has no filled voxel"),
@@ -137,7 +143,7 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize("name, line, fragment", REFUSALS, ids=[c[0] for c in REFUSALS])
-def test_content_outside_the_2d_subset_is_refused_naming_file_and_line(name, line, fragment):
+def test_content_the_reader_does_not_take_is_refused_naming_file_and_line(name, line, fragment):
     with pytest.raises(InputError) as info:
         read_xmpuzzle(DATA / name)
     assert (info.value.path, info.value.line) == (str(DATA / name), line)
@@ -288,3 +294,98 @@ def test_cli_refusals_exit_2_with_one_line(run_cli, argv, fragment):
     code, out, err = run_cli(*argv)
     assert code == 2 and out == ""
     assert len(err.splitlines()) == 1 and fragment in err
+
+
+# ------------------------------------------------------------- cubes, triangles, hexagons
+def _burrtools_factor(problem) -> int:
+    """BurrTools tells identical shapes under distinct ids apart: its assemblies are ours times k! per group of k."""
+    from math import factorial
+
+    groups: dict = {}
+    for piece in problem.pieces:
+        key = piece.grid.canonical(piece.cells)
+        groups.setdefault(key, set()).add(piece.name)
+    out = 1
+    for names in groups.values():
+        out *= factorial(len(names))
+    return out
+
+
+@pytest.mark.parametrize("name, grid, count, reduced", [
+    ("tetrahexes_4x7", "hex", 18, 9),         # Polyform Puzzler's Tetrahexes4x7: 9
+    ("pentiamonds_2x5", "triangle", 0, 0),
+    ("hexiamonds_4x9", "triangle", 148, 74),  # Polyform Puzzler's Hexiamonds4x9: 74
+])
+def test_flat_grids_count_what_burrtools_counted(name, grid, count, reduced):
+    # Written by write_xmpuzzle (hexagons as hexagons of 6 triangular prisms), solved and saved by burrTxt2.
+    problem = read_xmpuzzle(DATA / "solved" / f"{name}.xmpuzzle")
+    assert problem.region.grid.name == grid
+    assert _count(problem) == (count, reduced) and problem.assemblies == reduced
+
+
+def test_soma_counts_what_burrtools_counted_up_to_rotations():
+    # BurrTools reduces by the cube's 24 rotations only here (a reflection maps piece A to piece B): 480,
+    # where count_reduced also identifies mirror-image solutions, the published 240.
+    problem = read_xmpuzzle(DATA / "solved" / "soma_3x3x3.xmpuzzle")
+    inst = build_instance(problem.pieces, problem.region)
+    result = solve(inst, limit=None)
+    assert (result.count, result.count_reduced, problem.assemblies) == (11520, 240, 480)
+    rotations = [s for s in inst.region_symmetries if round(__import__("numpy").linalg.det(s)) == 1]
+    assert result.count // len(rotations) == problem.assemblies
+
+
+@pytest.mark.parametrize("name, grid, pieces, optional, stored", [
+    # burr-tools/burr-tools examples/ (see the README here): a packing puzzle whose box is a piece, and two
+    # puzzles whose results have variable voxels ('+', cells pieces may leave empty).
+    ("public/AlPackino.xmpuzzle", "cube", 13, 0, 1),
+    ("public/CubeInCage.xmpuzzle", "cube", 6, 39, 96),
+    ("public/PelikanBurr.xmpuzzle", "cube", 7, 216, 12),
+])
+def test_real_cube_grid_files_read_and_count_what_burrtools_stored(name, grid, pieces, optional, stored):
+    problem = read_xmpuzzle(DATA / name, max_cells=1000)
+    assert problem.region.grid.name == grid and len(problem.pieces) == pieces
+    assert len(problem.region.optional) == optional and problem.assemblies == stored
+    count, reduced = _count(problem)
+    assert reduced * _burrtools_factor(problem) == stored
+
+
+def test_hand_made_cube_and_variable_files_read_as_derived():
+    # A tripod of four cubes for a flat 2x2 result: read on cubes, and it cannot lie flat.
+    problem = read_xmpuzzle(DATA / "cube_piece_flat_result.xmpuzzle")
+    assert problem.region.grid.name == "cube" and problem.region.size == (1, 2, 2)
+    assert problem.pieces[0].size == 4 and len(problem.pieces[0].orientations()) == 8   # a corner: 24 / 3
+    assert _count(problem) == (0, 0)
+    # A column "##+" (y up: the '+' at the top) by a vertical domino: it must cover the two '#'.
+    problem = read_xmpuzzle(DATA / "variable_voxel.xmpuzzle")
+    assert problem.region.cells == ((1, 0), (2, 0)) and problem.region.optional == ((0, 0),)
+    assert _count(problem) == (1, 1)
+
+
+ROUND_TRIPS = [
+    ("tetrahexes", "hex", (4, 7), (18, 9)),
+    ("pentiamonds", "triangle", (2, 5), None),
+    ("soma", "cube", (3, 3, 3), (11520, 240)),
+]
+
+
+@pytest.mark.parametrize("pieces, grid, box, counts", ROUND_TRIPS, ids=[r[0] for r in ROUND_TRIPS])
+def test_round_trip_on_every_grid(tmp_path, pieces, grid, box, counts):
+    ps = load_pieces(pieces)
+    region = Region.box(*box, grid=grid)
+    before = _counts(ps.pieces, region)
+    write_xmpuzzle(tmp_path / "p.xmpuzzle", ps.pieces, region, name=pieces)
+    xml = gzip.decompress((tmp_path / "p.xmpuzzle").read_bytes()).decode()
+    assert f'<gridType type="{1 if grid in ("hex", "triangle") else 0}"/>' in xml
+    problem = read_xmpuzzle(tmp_path / "p.xmpuzzle")
+    assert problem.region.grid.name == grid and problem.region.cells == region.cells
+    assert [p.cells for p in problem.pieces] == [p.cells for p in ps.pieces]
+    assert _count(problem) == before and (counts is None or before == counts)
+    if grid == "hex":   # hexagons of 6 triangles, unless asked to stay triangles
+        as_triangles = read_xmpuzzle(tmp_path / "p.xmpuzzle", hexagons=False)
+        assert as_triangles.region.grid.name == "triangle" and as_triangles.region.area == 6 * region.area
+        assert _count(as_triangles)[0] >= before[0]
+
+
+def test_pieces_of_another_grid_are_not_written(tmp_path):
+    with pytest.raises(InputError, match="the pieces are on the hex grid"):
+        write_xmpuzzle(tmp_path / "x.xmpuzzle", load_pieces("tetrahexes").pieces, Region.rectangle(4, 7))

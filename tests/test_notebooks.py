@@ -73,7 +73,10 @@ def test_deck_report_keeps_two_decks_apart(tmp_path, monkeypatch):
     assert "2 deck(s), 4 card side(s), 24 task(s) from a/out, b/out" in printed
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
-    assert sum("image/svg+xml" in o.get("data", {}) for o in outputs) == 2      # the two drawn task rows
+    # The two drawn task rows, then the hardest task of each example deck on the other grids.
+    assert sum("image/svg+xml" in o.get("data", {}) for o in outputs) == 2 + 3
+    for deck in ("hexagons", "triangles", "cubes"):
+        assert f"\n{deck}: card " in printed or printed.startswith(f"{deck}: card ")
 
 
 def test_deck_report_runs_outside_the_repository(tmp_path, monkeypatch):

@@ -39,7 +39,7 @@ import numpy as np
 
 from .cover import ExactCoverInstance, build_instance
 from .errors import InputError
-from .pieces import Piece, Region
+from .pieces import Piece, Region, grid_mismatch
 
 __all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets"]
 
@@ -165,7 +165,8 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     ------
     InputError
         If piece names repeat, ``k`` is not positive or larger than the set
-        (times ``copies``), ``copies`` is below 1, or the solver name is unknown.
+        (times ``copies``), ``copies`` is below 1, the pieces are on another
+        grid than the region, or the solver name is unknown.
     TimeoutError
         If the search did not finish within ``time_limit``.
 
@@ -186,6 +187,9 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     if k is not None and k > len(pieces) * copies:
         raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces"
                          + (f", {copies} copies each)" if copies > 1 else ")"))
+    mismatch = grid_mismatch(pieces, region)   # before the area bounds, which may leave nothing to build
+    if mismatch:
+        raise InputError(mismatch, path=region.path)
     from .solvers import DEFAULT_STRATEGY, get_solver, solve, warm
 
     name = backend or DEFAULT_STRATEGY["analyze"]

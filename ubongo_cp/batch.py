@@ -40,7 +40,6 @@ from .cards import CardSide, DeckProblem, load_card, load_deck, task_hash
 from .cover import task_instance
 from .errors import InputError
 from .executors import Executor, using
-from .geometry import ORIENTATION_MODES
 from .io import append_durably, open_journal
 from .shipped import resolve_deck
 from .outputs import OutputFolder
@@ -116,6 +115,7 @@ def _task_base(card: CardSide, face: int) -> dict[str, Any]:
         "card_id": card.card_id, "side": card.side, "face": face, "game": card.game,
         "pieces": " ".join(names), "n_pieces": len(names), "area": card.region.area,
         "task_hash": task_hash(card, face), "card_file": os.path.basename(card.path or ""), "error": None,
+        "grid": card.region.grid.name,
     }
 
 
@@ -331,8 +331,11 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
 
         difficulty_model = load_model(difficulty_model)
     if orientations is not None:
-        if orientations not in ORIENTATION_MODES:
-            raise InputError(f"orientations must be one of {', '.join(ORIENTATION_MODES)}, got {orientations!r}")
+        for card in cards:
+            modes = card.region.grid.modes
+            if orientations not in modes:
+                raise InputError(f"orientations must be one of {', '.join(modes)} (the {card.region.grid.name} "
+                                 f"grid's modes), got {orientations!r}", path=card.path)
         cards = [replace(card, orientations=orientations) for card in cards]
     source = os.path.realpath(resolve_deck(deck_dir))
     with OutputFolder(out, "batch", source=source, adopt=_batch_files) as folder:

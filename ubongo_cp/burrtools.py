@@ -1,11 +1,12 @@
-"""BurrTools ``.xmpuzzle`` files, 2-D subset: read a problem as pieces and a region, write one.
+"""BurrTools ``.xmpuzzle`` files: read a problem as pieces and a region, write one, on squares, cubes, triangles, hexagons.
 
 BurrTools [1]_ is the puzzle designers' reference solver; its ``.xmpuzzle``
 file is gzip-compressed XML (BurrTools also reads it uncompressed, and so
 does :func:`read_xmpuzzle`). The parts this module reads and writes::
 
     <puzzle version="2">
-      <gridType type="0"/>                      0 = bricks (cubes); a plane of squares is z depth 1
+      <gridType type="0"/>                      0 = bricks (cubes; a plane of squares is z depth 1),
+                                                1 = triangular prisms (a plane of triangles is z depth 1)
       <colors><color red= green= blue=/></colors>   colour k of a voxel is the k-th entry (1-based)
       <shapes>
         <voxel x="3" y="2" z="1" name="L4" type="0">###__#</voxel>
@@ -28,16 +29,34 @@ voxel ``x = col``, ``y = height - 1 - row``, ``z = 0``.
 Reading takes one problem: each ``<shape id count>`` gives ``count`` copies
 of one :class:`Piece` (not told apart, UP-5), named by the shape's ``name``
 (when the names are distinct and hold no space or ``#``) or BurrTools' label
-``S<id+1>``, and ``<result>`` gives the :class:`Region`.
-BurrTools turns pieces in space: a flat piece turned over is its mirror image
-(UP-3), and one drawn standing up (flat in x or y) is turned into the plane,
-as here. Its assembly count is the count up to the region's symmetries.
+``S<id+1>``, and ``<result>`` gives the :class:`Region`,
+on the grid (:mod:`ubongo_cp.grids`) the file's shapes make:
+
+- brick grid, every shape flat: squares. BurrTools turns pieces in space: a
+  flat piece turned over is its mirror image (UP-3), and one drawn standing
+  up (flat in x or y) is turned into the plane, as here;
+- brick grid, a shape in more than one layer: cubes, voxel ``(x, y, z)`` the
+  cell ``(layer z, row height - 1 - y, col x)``; pieces turn in space
+  (orientation mode ``free``: the 24 rotations, as in BurrTools);
+- triangular-prism grid, every shape one layer deep: triangles, voxel
+  ``(x, y)`` pointing up when ``x + y`` is even (``voxel_1.cpp``), as the
+  triangle grid's ``(row, col)`` with ``row + col`` even; and when every
+  shape is made of whole hexagons of 6 triangles, all on one hexagon
+  tiling, hexagons: BurrTools' manual models polyhexes so ("hexagons with 6
+  triangles", chapter "Simulating non-cubic spacegrids"), read here as the
+  hex grid's cells (:func:`ubongo_cp.grids.triangle.as_hexagons`).
+
+Its assembly count is the count up to the region's symmetries
+(``count_reduced``).
 
 Anything else is refused, naming the file, the XML line and what is wrong,
-never read in part: other grid types, shapes not one voxel deep, variable
-voxels, ranges of piece counts (``min`` != ``max``), colour constraints
-(coloured voxels in result and piece), disconnected pieces. Piece groups
-(disassembly only) and stored solutions are ignored.
+never read in part: the sphere, rhombic and tetra-octa grids, prisms in more
+than one layer, variable voxels in a piece, ranges of piece counts (``min``
+!= ``max``), colour constraints (coloured voxels in result and piece),
+disconnected pieces. Variable voxels of the result (``+``: filled or not)
+are the region's optional cells (:attr:`Region.optional`), covered at most
+once. Piece groups (disassembly only) and stored solutions
+are ignored.
 
 References
 ----------
@@ -58,14 +77,16 @@ from dataclasses import dataclass, field
 from typing import Mapping, NamedTuple, Sequence
 
 from .errors import InputError
-from .geometry import MAX_REGION_CELLS, Cell, is_connected, normalize
+from .geometry import MAX_REGION_CELLS, Cell
+from .grids import CUBE, HEX, SQUARE, TRIANGLE, Grid
+from .grids.triangle import as_hexagons, hexagon_triangles
 from .io import atomic_write_bytes, read_bytes
-from .pieces import Piece, Region, name_problem
+from .pieces import Piece, Region, grid_mismatch, name_problem
 
 __all__ = ["GRID_TYPES", "BurrToolsProblem", "read_xmpuzzle", "write_xmpuzzle"]
 
 #: BurrTools' grid types (``gridType_c::gridType`` in ``src/lib/gridtype.h``);
-#: only 0, the brick grid, holds squares.
+#: 0 holds squares and cubes, 1 triangles (and hexagons of 6); the others are refused.
 GRID_TYPES = {0: "bricks", 1: "triangular prisms", 2: "spheres", 3: "rhombic dodecahedra",
               4: "tetrahedra and octahedra"}
 #: File versions BurrTools loads (``puzzle_c::puzzle_c``); both are read alike.
@@ -77,7 +98,7 @@ MAX_XML_BYTES = 64 * 2**20
 #: Most XML elements read from one file (each becomes an object: a bound on the parse's memory).
 MAX_ELEMENTS = 100_000
 #: Most voxels a ``<voxel>`` space may declare (x*y*z), and most in all of a file's shapes together:
-#: checked before the voxels are read. A 2-D puzzle's shapes are a few hundred voxels each.
+#: checked before the voxels are read. A puzzle's shapes are a few hundred voxels each.
 MAX_SHAPE_VOXELS = 1_000_000
 MAX_FILE_VOXELS = 4_000_000
 #: Most digits of a number in the file (a size, a count, a colour).
@@ -97,7 +118,7 @@ class BurrToolsProblem(NamedTuple):
         The pieces to place; a shape used ``k`` times is ``k`` equal
         :class:`Piece` objects with one name (UP-5).
     region : Region
-        The result shape.
+        The result shape (its :attr:`~Region.grid` is the pieces').
     name : str
         The problem's name ("" when it has none).
     number : int
@@ -122,7 +143,7 @@ class BurrToolsProblem(NamedTuple):
 
 
 def read_xmpuzzle(path: str | os.PathLike, problem: int = 1, *,
-                  max_cells: int = MAX_REGION_CELLS) -> BurrToolsProblem:
+                  max_cells: int = MAX_REGION_CELLS, hexagons: bool = True) -> BurrToolsProblem:
     """Read one problem of a BurrTools ``.xmpuzzle`` file as pieces and a region.
 
     Parameters
@@ -133,18 +154,23 @@ def read_xmpuzzle(path: str | os.PathLike, problem: int = 1, *,
         Which problem, 1-based (default: the first).
     max_cells : int
         Largest result shape accepted (cells), as for region files.
+    hexagons : bool
+        Read prisms that make whole hexagons as hexagons (the default);
+        ``False`` keeps them triangles.
 
     Returns
     -------
     BurrToolsProblem
-        Pieces and region in cells ``(row, col)``, row 0 at the top.
+        Pieces and region on the grid the file's shapes make (module
+        docstring): squares ``(row, col)``, row 0 at the top; cubes
+        ``(layer, row, col)``; triangles; hexagons.
 
     Raises
     ------
     InputError
         Naming the file and, where it can, the line of the XML: unreadable,
         corrupt gzip, malformed XML or voxel spaces, no such problem, or
-        content outside the 2-D subset (module docstring); a result larger
+        content this reader refuses (module docstring); a result larger
         than ``max_cells``.
 
     See Also
@@ -165,18 +191,21 @@ def read_xmpuzzle(path: str | os.PathLike, problem: int = 1, *,
     """
     where = os.fspath(path)
     root = _parse_xml(_xml_bytes(read_bytes(path, limit=MAX_XML_BYTES), where), where)
-    return _Puzzle.from_tree(root, where).problem(problem, max_cells=max_cells)
+    return _Puzzle.from_tree(root, where).problem(problem, max_cells=max_cells, hexagons=hexagons)
 
 
 def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Region, *,
                    name: str = "", colours: Mapping[str, object] | None = None, comment: str = "") -> None:
     """Write pieces and a region as a one-problem BurrTools ``.xmpuzzle`` file.
 
-    The grid is BurrTools' brick grid (``type="0"``) with every shape z depth
-    1, the region is the problem's result, each distinct piece one shape
-    named after it and used as many times as it appears in ``pieces``. The
-    file is gzip-compressed XML, as BurrTools saves it, written atomically;
-    the same input gives the same bytes.
+    The region's grid gives BurrTools' grid: squares and cubes on the brick
+    grid (``type="0"``; squares z depth 1), triangles on the
+    triangular-prism grid (``type="1"``, z depth 1) and hexagons there too,
+    each as a hexagon of 6 triangles (what :func:`read_xmpuzzle` reads back
+    as hexagons). The region is the problem's result, each distinct piece
+    one shape named after it and used as many times as it appears in
+    ``pieces``. The file is gzip-compressed XML, as BurrTools saves it,
+    written atomically; the same input gives the same bytes.
 
     Parameters
     ----------
@@ -198,9 +227,9 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
     Raises
     ------
     InputError
-        No pieces, two different pieces with one name, a colour for a piece
-        not given or not a colour, more than 63 colours, or an unwritable
-        ``path``.
+        No pieces, pieces on another grid than the region, two different
+        pieces with one name, a colour for a piece not given or not a
+        colour, more than 63 colours, or an unwritable ``path``.
 
     See Also
     --------
@@ -209,18 +238,23 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
     where = os.fspath(path)
     if not pieces:
         raise InputError("no pieces to write", path=where)
+    mismatch = grid_mismatch(pieces, region)
+    if mismatch:
+        raise InputError(mismatch, path=where)
     shapes: dict[str, Piece] = {}
     for piece in pieces:
         if shapes.setdefault(piece.name, piece).cells != piece.cells:
             raise InputError(f"two different pieces are named {piece.name!r}", path=where)
     counts = Counter(piece.name for piece in pieces)
     palette, voxel_colour = _colour_table(colours or {}, shapes, where)
+    grid = region.grid
     out = io.StringIO()
-    out.write('<?xml version="1.0"?>\n<puzzle version="2">\n <gridType type="0"/>\n <colors>\n')
+    out.write(f'<?xml version="1.0"?>\n<puzzle version="2">\n <gridType type="{_GRID_TYPE[grid.name]}"/>\n'
+              ' <colors>\n')
     out.write("".join(f'  <color red="{r}" green="{g}" blue="{b}"/>\n' for r, g, b in palette))
-    out.write(" </colors>\n <shapes>\n" + "".join(_voxel_xml(p.cells, p.name, voxel_colour.get(p.name, 0))
+    out.write(" </colors>\n <shapes>\n" + "".join(_voxel_xml(p.cells, grid, p.name, voxel_colour.get(p.name, 0))
                                                    for p in shapes.values()))
-    out.write(_voxel_xml(region.cells, "Result", 0) + " </shapes>\n <problems>\n")
+    out.write(_voxel_xml(region.cells, grid, "Result", 0) + " </shapes>\n <problems>\n")
     out.write(f'  <problem name="{_escape(name)}" state="0">\n   <shapes>\n')
     out.write("".join(f'    <shape id="{i}" count="{counts[n]}"/>\n' for i, n in enumerate(shapes)))
     out.write(f'   </shapes>\n   <result id="{len(shapes)}"/>\n   <bitmap/>\n  </problem>\n </problems>\n')
@@ -237,15 +271,34 @@ def _escape(text: str, *, attribute: bool = True) -> str:
     return escape(" ".join(str(text).split()), {'"': "&quot;"}) if attribute else escape(str(text))
 
 
-def _voxel_xml(cells: Sequence[Cell], name: str, colour: int) -> str:
-    """One ``<voxel>`` element: the cells in a width x height x 1 voxel space."""
-    cells = normalize(cells)
-    height = 1 + max(r for r, _ in cells)
-    width = 1 + max(c for _, c in cells)
-    filled = set(cells)
+#: BurrTools' grid type of each grid written.
+_GRID_TYPE = {"square": 0, "cube": 0, "triangle": 1, "hex": 1}
+
+
+def _voxels(cells: Sequence[Cell], grid: Grid) -> set[tuple[int, int, int]]:
+    """The voxels ``(x, y, z)`` of a shape on ``grid``, smallest x, y and z 0 (y upwards)."""
+    if grid is HEX:
+        return _voxels([c for h in cells for c in hexagon_triangles((h[0], h[1]))], TRIANGLE)
+    if grid is CUBE:
+        top = max(r for _, r, _ in cells)
+        raw = {(c, top - r, z) for z, r, c in cells}
+    else:
+        top = max(r for r, _ in cells)
+        top += top % 2 if grid is TRIANGLE else 0      # an even offset keeps x + y's parity: up stays up
+        raw = {(c, top - r, 0) for r, c in cells}
+    lo = [min(v[i] for v in raw) for i in range(3)]
+    if grid is TRIANGLE:
+        lo[0] -= (lo[0] + lo[1]) % 2                   # triangles move by (dx, dy) with dx + dy even
+    return {(v[0] - lo[0], v[1] - lo[1], v[2] - lo[2]) for v in raw}
+
+
+def _voxel_xml(cells: Sequence[Cell], grid: Grid, name: str, colour: int) -> str:
+    """One ``<voxel>`` element: the shape's voxels in their bounding x * y * z space."""
+    filled = _voxels(cells, grid)
+    sx, sy, sz = (1 + max(v[i] for v in filled) for i in range(3))
     mark = "#" + (str(colour) if colour else "")
-    body = "".join(mark if (height - 1 - y, x) in filled else "_" for y in range(height) for x in range(width))
-    return f'  <voxel x="{width}" y="{height}" z="1" name="{_escape(name)}" type="0">{body}</voxel>\n'
+    body = "".join(mark if (x, y, z) in filled else "_" for z in range(sz) for y in range(sy) for x in range(sx))
+    return f'  <voxel x="{sx}" y="{sy}" z="{sz}" name="{_escape(name)}" type="0">{body}</voxel>\n'
 
 
 def _colour_table(colours: Mapping[str, object], shapes: Mapping[str, Piece],
@@ -404,29 +457,73 @@ class _Shape:
     line: int
     filled: dict[tuple[int, int, int], int]
     variable: int
+    varying: frozenset = frozenset()     # the variable voxels (x, y, z)
 
     @property
     def label(self) -> str:
         """How BurrTools shows the shape: ``S<id+1>`` and its name."""
         return f"shape S{self.index + 1}" + (f" {self.name!r}" if self.name else "")
 
-    def cells(self, where: str, role: str) -> tuple[Cell, ...]:
-        """The filled voxels as normalised cells, if the shape is flat and has no variable voxel."""
+    def _check(self, where: str, role: str, variable: bool = False) -> None:
         if not self.filled:
             raise InputError(f"{self.label} ({role}) has no filled voxel", path=where, line=self.line)
-        # The plane the shape lies in: z = const (as drawn in a 2-D puzzle), else y or x = const
-        # (a flat piece drawn standing up, which BurrTools turns into the plane).
-        plane = next((axes for depth, axes in ((2, (1, 0)), (1, (2, 0)), (0, (2, 1)))
-                      if len({v[depth] for v in self.filled}) == 1), None)
-        if plane is None:
-            layers = "x".join(str(len({v[a] for v in self.filled})) for a in range(3))
-            raise InputError(f"{self.label} ({role}) is 3-D: its filled voxels span {layers} layers in x, y and "
-                             "z; only 2-D puzzles (shapes one voxel deep) are read", path=where, line=self.line)
-        if self.variable:
-            raise InputError(f"{self.label} ({role}) has {self.variable} variable voxel(s) ('+'); only filled "
-                             "('#') and empty ('_') voxels are read", path=where, line=self.line)
-        row, col = plane
-        return normalize((-v[row], v[col]) for v in self.filled)  # y (or z) points up, rows down
+        if self.variable and not variable:
+            raise InputError(f"{self.label} ({role}) has {self.variable} variable voxel(s) ('+'); a piece's "
+                             "voxels must be filled ('#') or empty ('_') (only the result may have variable ones)",
+                             path=where, line=self.line)
+
+    @property
+    def voxels(self) -> set[tuple[int, int, int]]:
+        """The filled and the variable voxels."""
+        return set(self.filled) | set(self.varying)
+
+    @property
+    def flat(self) -> bool:
+        """True when the filled and variable voxels lie in one plane x, y or z = const."""
+        return any(len({v[axis] for v in self.voxels}) == 1 for axis in (2, 1, 0))
+
+    def layers(self) -> str:
+        """``"2x2x2"``: how many layers in x, y and z the voxels span."""
+        return "x".join(str(len({v[a] for v in self.voxels})) for a in range(3))
+
+    def cells(self, where: str, role: str, grid: Grid) -> tuple[Cell, ...]:
+        """The filled voxels as cells of ``grid`` (square, cube or triangle) in normal position (a piece)."""
+        return self.cells_and_optional(where, role, grid, variable=False)[0]
+
+    def cells_and_optional(self, where: str, role: str, grid: Grid, *,
+                           variable: bool = True) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+        """The filled and the variable voxels as cells of ``grid``, both in the position of their union.
+
+        Squares: the plane the shape lies in, z = const (as drawn in a 2-D
+        puzzle), else y or x = const (a flat piece drawn standing up, which
+        BurrTools turns into the plane). Triangles: one layer of prisms.
+        Cubes: the voxels as they are.
+        """
+        self._check(where, role, variable)
+        voxels = self.voxels
+        mapped: dict[tuple[int, int, int], Cell]
+        if grid is CUBE:
+            mapped = {v: (v[2], -v[1], v[0]) for v in voxels}   # y points up, rows down
+        elif grid is TRIANGLE:
+            if len({v[2] for v in voxels}) != 1:
+                raise InputError(f"{self.label} ({role}) is 3-D: its prisms span {self.layers()} layers in x, y "
+                                 "and z; only one layer of prisms (triangles) is read", path=where, line=self.line)
+            top = 2 * max(y for _, y, _ in voxels)          # even: row + col keeps x + y's parity
+            mapped = {v: (top - v[1], v[0]) for v in voxels}
+        else:
+            plane = next((axes for depth, axes in ((2, (1, 0)), (1, (2, 0)), (0, (2, 1)))
+                          if len({v[depth] for v in voxels}) == 1), None)
+            if plane is None:
+                raise InputError(f"{self.label} ({role}) is 3-D: its filled voxels span {self.layers()} layers in "
+                                 "x, y and z; only 2-D puzzles (shapes one voxel deep) are read", path=where,
+                                 line=self.line)
+            row, col = plane
+            mapped = {v: (-v[row], v[col]) for v in voxels}  # y (or z) points up, rows down
+        shift = grid.shift(list(mapped.values()))
+
+        def moved(vs):
+            return tuple(sorted(tuple(a + b for a, b in zip(mapped[v], shift)) for v in vs))
+        return moved(self.filled), moved(self.varying)
 
     @classmethod
     def from_node(cls, node: _Node, index: int, where: str) -> "_Shape":
@@ -434,7 +531,7 @@ class _Shape:
         sx, sy, sz = (node.int_attr(k, where, what=what) for k in ("x", "y", "z"))
         if sx * sy * sz > MAX_SHAPE_VOXELS:
             raise InputError(f"{what}: a {sx}x{sy}x{sz} space of {sx * sy * sz:,} voxels, more than the "
-                             f"{MAX_SHAPE_VOXELS:,} a 2-D puzzle's shape may have", path=where, line=node.line)
+                             f"{MAX_SHAPE_VOXELS:,} a puzzle's shape may have", path=where, line=node.line)
         if node.int_attr("type", where, what=what) != 0:
             raise InputError(f"{what}: unknown voxel type (BurrTools knows only 0)", path=where, line=node.line)
         text = "".join(node.text).strip()
@@ -454,8 +551,9 @@ class _Shape:
             raise InputError(f"{what}: a colour number of more than {MAX_DIGITS} digits", path=where, line=node.line)
         filled = {(i % sx, (i // sx) % sy, i // (sx * sy)): int(colour or 0)
                   for i, (state, colour) in enumerate(tokens) if state == "#"}
-        variable = sum(state == "+" for state, _ in tokens)
-        return cls(index, node.attrs.get("name", "").strip(), node.line, filled, variable)
+        varying = frozenset((i % sx, (i // sx) % sy, i // (sx * sy)) for i, (state, _) in enumerate(tokens)
+                            if state == "+")
+        return cls(index, node.attrs.get("name", "").strip(), node.line, filled, len(varying), varying)
 
 
 def _check_declared_voxels(root: _Node, where: str) -> None:
@@ -468,18 +566,19 @@ def _check_declared_voxels(root: _Node, where: str) -> None:
             declared *= v.int_attr(axis, where, what=f"shape S{index + 1}")
         voxels += declared
         if voxels > MAX_FILE_VOXELS:
-            raise InputError(f"the shapes declare more than {MAX_FILE_VOXELS:,} voxels in all; not a 2-D puzzle "
+            raise InputError(f"the shapes declare more than {MAX_FILE_VOXELS:,} voxels in all; not a puzzle "
                              "this toolkit reads", path=where, line=v.line)
 
 
 @dataclass
 class _Puzzle:
-    """The parts of a ``<puzzle>`` that the 2-D subset needs."""
+    """The parts of a ``<puzzle>`` that the reader needs."""
 
     where: str
     colours: list[tuple[int, int, int]]
     shapes: list[_Shape]
     problems: list[_Node]
+    grid_type: int = 0
 
     @classmethod
     def from_tree(cls, root: _Node, where: str) -> "_Puzzle":
@@ -493,14 +592,16 @@ class _Puzzle:
         colours: list[tuple[int, int, int]] = []
         shapes: list[_Shape] = []
         problems: list[_Node] = []
+        grid_type = 0   # no <gridType>: bricks, as in BurrTools
         _check_declared_voxels(root, where)
         for node in root.children:
-            if node.tag == "gridType":  # no <gridType>: bricks, as in BurrTools
-                grid = node.int_attr("type", where)
-                if grid != 0:
-                    kind = GRID_TYPES.get(grid, "unknown to BurrTools")
-                    raise InputError(f"grid type {grid} ({kind}) is not a plane of squares; only the brick "
-                                     "grid (type 0) is read", path=where, line=node.line)
+            if node.tag == "gridType":
+                grid_type = node.int_attr("type", where)
+                if grid_type not in (0, 1):
+                    kind = GRID_TYPES.get(grid_type, "unknown to BurrTools")
+                    raise InputError(f"grid type {grid_type} ({kind}) is not read; only the brick grid (type 0: "
+                                     "squares and cubes) and the triangular-prism grid (type 1: triangles, "
+                                     "hexagons of 6 triangles) are", path=where, line=node.line)
             elif node.tag == "colors":
                 colours += [(c.int_attr("red", where) & 0xFF, c.int_attr("green", where) & 0xFF,
                              c.int_attr("blue", where) & 0xFF) for c in node.children if c.tag == "color"]
@@ -509,9 +610,9 @@ class _Puzzle:
                            for i, v in enumerate(n for n in node.children if n.tag == "voxel")]
             elif node.tag == "problems":
                 problems += [n for n in node.children if n.tag == "problem"]
-        return cls(where, colours, shapes, problems)
+        return cls(where, colours, shapes, problems, grid_type)
 
-    def problem(self, number: int, *, max_cells: int) -> BurrToolsProblem:
+    def problem(self, number: int, *, max_cells: int, hexagons: bool = True) -> BurrToolsProblem:
         """Problem ``number`` (1-based) as pieces and a region."""
         where = self.where
         if not self.problems:
@@ -525,9 +626,22 @@ class _Puzzle:
         parts, result = self._parts(node, title)
         if not parts:
             raise InputError(f"{title} uses no piece", path=where, line=node.line)
-        region = Region(self.shapes[result].cells(where, f"the result of {title}"), where)
-        if region.area > max_cells:
-            raise InputError(f"the result of {title} has {region.area} cells, over the limit of {max_cells}",
+        grid: Grid
+        if self.grid_type == 1:
+            grid = TRIANGLE
+        else:   # bricks: squares when every shape of the problem is flat, else cubes
+            grid = SQUARE if all(self.shapes[i].flat for i in [result] + [i for i, _ in parts]) else CUBE
+        region_cells, optional = self.shapes[result].cells_and_optional(where, f"the result of {title}", grid)
+        piece_cells = {i: self.shapes[i].cells(where, f"a piece of {title}", grid) for i, _ in parts}
+        if grid is TRIANGLE and hexagons and not optional:
+            as_hex = [h for c in [region_cells, *piece_cells.values()] if (h := as_hexagons(c)) is not None]
+            if len(as_hex) == 1 + len(piece_cells):
+                grid, region_cells = HEX, HEX.normalize(as_hex[0])
+                piece_cells = {i: HEX.normalize(h) for i, h in zip(piece_cells, as_hex[1:])}
+        region = Region(region_cells, where, grid, optional)
+        if region.area + len(region.optional) > max_cells:
+            raise InputError(f"the result of {title} has {region.area + len(region.optional)} cells, over the limit "
+                             f"of {max_cells}",
                              path=where, line=self.shapes[result].line)
         # Colour constraints: a coloured piece voxel may then lie only on result voxels of an allowed
         # colour (BurrTools' problem_c::placementAllowed); without coloured result voxels they are moot.
@@ -539,14 +653,14 @@ class _Puzzle:
         pieces: list[Piece] = []
         for shape_id, count in parts:
             shape = self.shapes[shape_id]
-            cells = shape.cells(where, f"a piece of {title}")
-            if not is_connected(cells):
-                raise InputError(f"{shape.label} (a piece of {title}) is not connected; pieces are polyominoes",
-                                 path=where, line=shape.line)
+            cells = piece_cells[shape_id]
+            if not grid.is_connected(cells):
+                raise InputError(f"{shape.label} (a piece of {title}) is not connected; pieces are polyforms "
+                                 f"(connected {grid.cell_noun}s)", path=where, line=shape.line)
             if count > max_cells:
                 raise InputError(f"{title} uses {shape.label} {count} times, over the limit of {max_cells}",
                                  path=where, line=node.line)
-            pieces += [Piece(names[shape_id], cells)] * count
+            pieces += [Piece(names[shape_id], cells, grid)] * count
         solved = node.attrs.get("state") == "2" and re.fullmatch(r"[0-9]{1,30}", node.attrs.get("assemblies", ""))
         assemblies = int(node.attrs["assemblies"]) if solved else None  # state 2: solved to the end
         one_colour = {names[i]: set(self.shapes[i].filled.values()) for i, _ in parts}

@@ -99,7 +99,7 @@ def task_features(tasks: pd.DataFrame) -> pd.DataFrame:
     import numpy as np
     import pandas as pd
 
-    from .polyominoes import symmetry_order
+    from .grids import get_grid
 
     count = pd.to_numeric(tasks["count"], errors="coerce").astype(float)
     nodes = pd.to_numeric(tasks["dlx_nodes"], errors="coerce").astype(float)
@@ -119,7 +119,9 @@ def task_features(tasks: pd.DataFrame) -> pd.DataFrame:
     for i in np.flatnonzero(order.isna().to_numpy()):
         solution = tasks["solution"].iloc[i]
         if solution:
-            order.iloc[i] = float(symmetry_order([c for cells in solution.values() for c in cells]))
+            name = tasks["grid"].iloc[i] if "grid" in tasks.columns else None
+            grid = get_grid(name if isinstance(name, str) and name else "square")   # rows before grids: squares
+            order.iloc[i] = float(len(grid.symmetry_group([tuple(c) for cells in solution.values() for c in cells])))
     return pd.DataFrame({
         "search": search,
         "placements": placements,

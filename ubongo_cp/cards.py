@@ -6,7 +6,8 @@ A card side (rule UP-1) is stored as one TOML file::
     card = "01"               # card id
     side = "easy"             # a side of that game (classic: "easy"/"hard"; duel: "A"/"B")
     pieces = "classic"        # shipped set name, or a file in this file's folder
-    orientations = "free"     # optional: free (UP-3, the default) | one-sided | fixed
+    orientations = "free"     # optional: free (UP-3, the default) | one-sided | fixed (cubes: | mirror)
+    grid = "square"           # optional: the pieces' grid (their file says it; a check)
     region = '''
     .##.
     ####
@@ -21,7 +22,11 @@ it can, the line): TOML syntax and duplicate keys, missing or mistyped
 fields, an unknown game or side, a piece-set file outside the card's folder
 (see :mod:`ubongo_cp.pieces`), unknown piece names, a task whose area
 differs from the region's (UP-4), faces that are not positive integers or
-beyond the game's die.
+beyond the game's die, a ``grid`` other than the pieces'.
+
+The region is drawn in the text layout of the pieces' grid
+(:mod:`ubongo_cp.grids`: offset rows of hexagons, ``^``/``v`` triangles,
+cube layers separated by a line of ``-``).
 """
 
 from __future__ import annotations
@@ -35,8 +40,9 @@ from typing import Iterable
 import tomli_w
 
 from .errors import InputError
+from .geometry import MAX_REGION_CELLS
+from .grids import SQUARE
 from .io import loads_toml
-from .geometry import MAX_REGION_CELLS, ORIENTATION_MODES
 from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import Piece, PieceSet, Region, load_pieces, parse_region, resolve_pieces_path
 
@@ -70,7 +76,7 @@ class CardSide:
         Any other top-level keys (e.g. the generator's record).
     orientations : str
         Orientation mode of the pieces: ``"free"`` (rule UP-3), ``"one-sided"``
-        or ``"fixed"``.
+        or ``"fixed"`` (one of the grid's modes).
     """
 
     game: str
@@ -162,10 +168,6 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         raise InputError(f"side {side!r} is not a side of a {game} card ({', '.join(spec.side_names)})",
                          path=where, line=line_of("side"))
     faces = spec.side(side).faces
-    orientations = field_("orientations", str, "free")
-    if orientations not in ORIENTATION_MODES:
-        raise InputError(f"orientations must be one of {', '.join(ORIENTATION_MODES)}, got {orientations!r}",
-                         path=where, line=line_of("orientations"))
     pieces_spec = field_("pieces", str)
     try:
         pieces_path = resolve_pieces_path(pieces_spec, relative_to=where, named_in_file=True)
@@ -175,10 +177,19 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         raise InputError(f"piece-set file {pieces_spec!r} not found (looked at {pieces_path})",
                          path=where, line=line_of("pieces"))
     piece_set = load_pieces(pieces_path)
+    grid = piece_set.grid
+    grid_name = field_("grid", str, grid.name)
+    if grid_name != grid.name:
+        raise InputError(f"grid {grid_name!r} differs from the pieces' ({pieces_spec} is on the {grid.name} grid): "
+                         "pieces fit only a region of their own grid", path=where, line=line_of("grid"))
+    orientations = field_("orientations", str, "free")
+    if orientations not in grid.modes:
+        raise InputError(f"orientations must be one of {', '.join(grid.modes)}, got {orientations!r}",
+                         path=where, line=line_of("orientations"))
     region_text = field_("region", str)
     region_line = line_of("region")
     try:
-        region = parse_region(region_text, path=where, max_cells=max_cells)
+        region = parse_region(region_text, path=where, max_cells=max_cells, grid=grid)
     except InputError as exc:
         line = None
         if exc.line is not None and region_line is not None:
@@ -187,7 +198,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
             rest = re.split(r"\"\"\"|'''", opening, maxsplit=1)[-1]
             line = region_line + exc.line - (0 if not rest.strip() else 1)
         raise InputError(exc.message, path=where, line=line) from None
-    region = Region(region.cells, where)
+    region = Region(region.cells, where, grid)
     raw_tasks = field_("tasks", dict)
     if not raw_tasks:
         raise InputError("card side has no tasks", path=where, line=line_of("tasks"))
@@ -215,7 +226,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
                              f"has {region.area} (UP-4)", path=where, line=line)
         tasks[face] = tuple(names)
     meta = {k: v for k, v in data.items()
-            if k not in {"game", "card", "side", "pieces", "region", "tasks", "orientations"}}
+            if k not in {"game", "card", "side", "pieces", "region", "tasks", "orientations", "grid"}}
     return CardSide(game, card_id, side, pieces_spec, piece_set, region, dict(sorted(tasks.items())), where, meta,
                     orientations)
 
@@ -247,6 +258,8 @@ def card_to_toml(card: CardSide, *, header: str | None = None) -> str:
               f"pieces = {q(card.pieces_spec)}"]
     if card.orientations != "free":
         lines.append(f"orientations = {q(card.orientations)}")
+    if card.region.grid is not SQUARE:
+        lines.append(f"grid = {q(card.region.grid.name)}")
     lines += ['region = """', *card.region.to_ascii().splitlines(), '"""']
     plain = {k: v for k, v in card.meta.items() if not isinstance(v, dict)}
     tables = {k: v for k, v in card.meta.items() if isinstance(v, dict)}
@@ -384,8 +397,9 @@ def task_hash(card: CardSide, face: int) -> str:
 
     Identifies a task across runs (batch resume) and tables (booklet
     results): an edited card, another deck's card with the same id, or the
-    same task in another orientation mode hashes differently (a free task's
-    hash leaves the mode out: the hashes of earlier runs stay valid).
+    same task in another orientation mode or on another grid hashes
+    differently (a free task on squares leaves the mode and grid out: the
+    hashes of earlier runs stay valid).
     """
     import hashlib
 
@@ -395,4 +409,6 @@ def task_hash(card: CardSide, face: int) -> str:
         h.update(f"{p.name}:{p.cells}".encode())
     if card.orientations != "free":
         h.update(f"orientations:{card.orientations}".encode())
+    if card.region.grid is not SQUARE:
+        h.update(f"grid:{card.region.grid.name}".encode())
     return h.hexdigest()[:12]

@@ -1,11 +1,15 @@
 """Colouring arguments: necessary conditions for a tiling, proved before any search.
 
 Colour the plane with weights ``+1`` / ``-1`` that repeat with period 2 in
-both directions: the *checkerboard* ``(-1)^(row + col)``, *column stripes*
-``(-1)^col`` and *row stripes* ``(-1)^row``. A placement of a piece covers
-cells of total weight that depends only on its fixed orientation and on the
-parities of its offset, so each piece can contribute one of at most
-``4 x orientations`` values, its *achievable imbalances*. A tiling of the
+every direction. Each grid names its colourings
+(:attr:`ubongo_cp.grids.Grid.colourings`): on squares the *checkerboard*
+``(-1)^(row + col)``, *column stripes* ``(-1)^col`` and *row stripes*
+``(-1)^row``; on triangles *up-down* (``+1`` for an up triangle) and
+stripes; on hexagons stripes along the three axes; on cubes the 3-D
+checkerboard and stripes. A placement of a piece covers cells of total
+weight that depends only on its fixed orientation and on the parities of its
+offset, so each piece can contribute one of a few values (at most
+``orientations x offset parities``), its *achievable imbalances*. A tiling of the
 region uses every piece once (UP-2), so the region's total weight must be a
 sum of one achievable imbalance per piece; when no choice gives it, there is
 no tiling, whatever the search would do. Which sums are reachable is a
@@ -35,17 +39,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Sequence
 
+from .grids import SQUARE
 from .pieces import Piece, Region
 
 __all__ = ["COLOURINGS", "achievable_imbalances", "colouring_obstruction", "reachable_sums"]
 
-#: The colourings checked, in order: (name, weight of a cell by (row parity, column parity), names of
-#: its two colours). Weights repeat with period 2, so a cell's weight is ``table[row % 2][col % 2]``.
-COLOURINGS: tuple[tuple[str, tuple[tuple[int, int], tuple[int, int]], tuple[str, str]], ...] = (
-    ("checkerboard", ((1, -1), (-1, 1)), ("black", "white")),
-    ("column-stripe", ((1, -1), (1, -1)), ("even-column", "odd-column")),
-    ("row-stripe", ((1, 1), (-1, -1)), ("even-row", "odd-row")),
-)
+#: The square grid's colourings, in the order checked (name, weight of a cell, names of its two
+#: colours); every grid's are :attr:`ubongo_cp.grids.Grid.colourings`.
+COLOURINGS = SQUARE.colourings
 
 
 def achievable_imbalances(piece: Piece, colouring: str = "checkerboard", mode: str = "free") -> frozenset[int]:
@@ -55,8 +56,8 @@ def achievable_imbalances(piece: Piece, colouring: str = "checkerboard", mode: s
     ----------
     piece : Piece
     colouring : str
-        A name in :data:`COLOURINGS`.
-    mode : {"free", "one-sided", "fixed"}
+        The name of one of the piece's grid's colourings (on squares :data:`COLOURINGS`).
+    mode : str
         Orientations allowed (UP-3: free).
 
     Returns
@@ -68,7 +69,7 @@ def achievable_imbalances(piece: Piece, colouring: str = "checkerboard", mode: s
     Raises
     ------
     KeyError
-        For an unknown colouring name.
+        For a colouring name the grid does not have.
 
     Examples
     --------
@@ -99,16 +100,16 @@ def reachable_sums(choices: Sequence[frozenset[int]]) -> set[int]:
 def colouring_obstruction(pieces: Sequence[Piece], region: Region, mode: str = "free") -> str | None:
     """Why no tiling of ``region`` by all of ``pieces`` exists by a colouring argument; else ``None``.
 
-    Tries each of :data:`COLOURINGS` in turn (see the module docstring).
-    Assumes every piece is used exactly once (UP-2; not for the subset
-    analysis, where pieces are optional).
+    Tries each of the region's grid's colourings in turn (see the module
+    docstring). Assumes every piece is used exactly once (UP-2; not for the
+    subset analysis, where pieces are optional).
 
     Parameters
     ----------
     pieces : sequence of Piece
         The piece copies (a name may repeat).
     region : Region
-    mode : {"free", "one-sided", "fixed"}
+    mode : str
 
     Returns
     -------
@@ -126,12 +127,9 @@ def colouring_obstruction(pieces: Sequence[Piece], region: Region, mode: str = "
     >>> colouring_obstruction([tetrominoes[1]] * 4, Region.rectangle(4, 4)) is None  # four O
     True
     """
-    parity = [[0, 0], [0, 0]]  # the region's cells by (row parity, column parity)
-    for r, c in region.cells:
-        parity[r % 2][c % 2] += 1
     area = region.area
-    for name, table, (one, two) in COLOURINGS:
-        target = sum(table[a][b] * parity[a][b] for a in (0, 1) for b in (0, 1))
+    for colouring, target in zip(region.grid.colourings, _targets(region.cells, region.grid)):
+        name, (one, two) = colouring.name, colouring.colours
         choices = [achievable_imbalances(p, name, mode) for p in pieces]
         mask, offset = _reachable_mask(choices)
         if target + offset < 0 or not mask >> (target + offset) & 1:
@@ -154,14 +152,24 @@ def _reachable_mask(choices: Sequence[frozenset[int]]) -> tuple[int, int]:
     return mask, offset
 
 
-_TABLES = {name: table for name, table, _ in COLOURINGS}
+@lru_cache(maxsize=4096)
+def _targets(cells, grid) -> tuple[int, ...]:
+    """The region's total weight under each of its grid's colourings (a deck's regions recur: cached)."""
+    residues: dict[tuple, int] = {}     # the cells by the parities of their coordinates
+    for cell in cells:
+        key = tuple(x & 1 for x in cell)
+        residues[key] = residues.get(key, 0) + 1
+    return tuple(sum(c.weight(key) * n for key, n in residues.items()) for c in grid.colourings)
 
 
 @lru_cache(maxsize=4096)
 def _imbalances(piece: Piece, colouring: str, mode: str) -> frozenset[int]:
-    table = _TABLES[colouring]
-    return frozenset(sum(table[(r + dr) % 2][(c + dc) % 2] for r, c in shape)
-                     for shape in piece.orientations(mode) for dr in (0, 1) for dc in (0, 1))
+    grid = piece.grid
+    found = [c for c in grid.colourings if c.name == colouring]
+    if not found:
+        raise KeyError(f"the {grid.name} grid has no {colouring!r} colouring "
+                       f"({', '.join(c.name for c in grid.colourings)})")
+    return grid.achievable(piece.orientations(mode), found[0])
 
 
 def _describe(values: set[int]) -> str:

@@ -8,10 +8,14 @@ multiplicities* (Knuth's Algorithm M [1]_):
 
 - *items*: one per region cell, then one per *piece type*;
 - *options*: one per placement (piece type, fixed orientation, offset) in
-  the region, holding the covered cell items and the type's item;
+  the region, holding the covered cell items and the type's item; on any
+  grid (:mod:`ubongo_cp.grids`: the placements are the translations of
+  each orientation that keep the grid onto itself);
 - cell items are *primary* (covered exactly once, rule UP-2); a type item
   with ``k`` copies is primary with multiplicity ``[k..k]`` (each piece used
-  exactly once, UP-2) or, for subset analysis, secondary with ``[0..k]``.
+  exactly once, UP-2) or, for subset analysis, secondary with ``[0..k]``;
+- a region's optional cells (:attr:`Region.optional`, BurrTools' variable
+  voxels) are secondary items after the types: covered at most once.
 
 A *piece type* is a class of identical pieces (UP-5): the same shape under
 the orientation mode, whatever the names, so ``B, B, B, B`` and ``B1, B2,
@@ -20,7 +24,7 @@ optional pieces types are by name: the subset analysis reports names). A
 solution is a *set* of placements: no copy ordering is ever enumerated.
 The output keeps copies apart (:meth:`ExactCoverInstance.solution_dict`:
 ``name``, ``name#2``, ... for a name used twice). Items are numbered cells
-first (sorted cell order), then types: secondary items last, as solvers expect.
+first (sorted cell order), then types, then the optional cells: secondary items last, as solvers expect.
 
 References
 ----------
@@ -36,8 +40,9 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
 
-from .geometry import Cell, Shape, symmetry_group, transform
-from .pieces import Piece, Region
+from .errors import InputError
+from .geometry import Cell, Shape
+from .pieces import Piece, Region, grid_mismatch
 from .verify import verify_solution
 
 if TYPE_CHECKING:
@@ -71,8 +76,9 @@ class ExactCoverInstance:
         options are contiguous).
     option_orientation : numpy.ndarray of int16, shape (n_options,)
         Index into ``type_piece(t).orientations(mode)``.
-    option_offset : numpy.ndarray of int32, shape (n_options, 2)
-        (row, col) added to the orientation's cells.
+    option_offset : numpy.ndarray of int32, shape (n_options, dim)
+        Added to the orientation's cells (``(row, col)`` on squares; ``dim``
+        coordinates per cell, :attr:`ubongo_cp.grids.Grid.dim`).
     """
 
     pieces: tuple[Piece, ...]
@@ -99,13 +105,13 @@ class ExactCoverInstance:
 
     @property
     def n_items(self) -> int:
-        """Cell items plus piece-type items."""
-        return self.region.area + len(self.types)
+        """Cell items plus piece-type items (plus the optional cells' items)."""
+        return self.region.area + len(self.types) + len(self.region.optional)
 
     @property
     def n_primary(self) -> int:
         """Items that must be covered (cells once, piece types as often as they have copies)."""
-        return self.n_cells if self.optional_pieces else self.n_items
+        return self.n_cells if self.optional_pieces else self.n_cells + len(self.types)
 
     @property
     def n_secondary(self) -> int:
@@ -123,6 +129,12 @@ class ExactCoverInstance:
         """Cell of each cell item."""
         return tuple(self.region.cells)
 
+    @cached_property
+    def _item_cell(self) -> dict[int, Cell]:
+        """Cell of each item that is a cell: the cell items, then the optional cells' items after the types."""
+        first = self.n_cells + self.n_types
+        return {**dict(enumerate(self.cells)), **{first + j: c for j, c in enumerate(self.region.optional)}}
+
     def type_piece(self, t: int) -> Piece:
         """The piece (first copy) that stands for type ``t``."""
         return self.pieces[self.types[t][0]]
@@ -139,8 +151,10 @@ class ExactCoverInstance:
         ``(1, 1)`` for a cell; ``(k, k)`` for a type with ``k`` copies (``(0, k)`` with optional pieces).
         """
         bounds = np.ones((self.n_items, 2), dtype=np.int64)
-        bounds[self.n_cells:, 1] = self.type_counts
-        bounds[self.n_cells:, 0] = 0 if self.optional_pieces else self.type_counts
+        types = slice(self.n_cells, self.n_cells + self.n_types)
+        bounds[types, 1] = self.type_counts
+        bounds[types, 0] = 0 if self.optional_pieces else self.type_counts
+        bounds[self.n_cells + self.n_types:, 0] = 0    # optional cells: at most once
         return bounds
 
     @cached_property
@@ -163,9 +177,9 @@ class ExactCoverInstance:
         return self.indices[self.indptr[option]:self.indptr[option + 1]]
 
     def option_cells(self, option: int) -> list[Cell]:
-        """Region cells covered by ``option``, as (row, col)."""
-        cells = self.cells
-        return [cells[i] for i in self.option_items(option) if i < self.n_cells]
+        """Region cells covered by ``option`` (as ``(row, col)`` on squares)."""
+        where = self._item_cell
+        return [where[i] for i in self.option_items(option).tolist() if i in where]
 
     @cached_property
     def _item_csr(self) -> tuple[np.ndarray, np.ndarray]:
@@ -193,13 +207,14 @@ class ExactCoverInstance:
 
     def options_per_type(self) -> np.ndarray:
         """Number of placements of each piece type, shape (n_types,)."""
-        return self.options_per_item()[self.n_cells:]
+        return self.options_per_item()[self.n_cells:self.n_cells + self.n_types]
 
     def options_per_piece(self) -> np.ndarray:
         """Number of placements of each piece copy (those of its type), shape (len(pieces),)."""
         per_copy = np.zeros(len(self.pieces), dtype=np.int64)
+        per_type = self.options_per_type()
         for t, copies in enumerate(self.types):
-            per_copy[list(copies)] = self.options_per_type()[t]
+            per_copy[list(copies)] = per_type[t]
         return per_copy
 
     def options_per_cell(self) -> np.ndarray:
@@ -232,17 +247,20 @@ class ExactCoverInstance:
         """
         if not self.optional_pieces:
             area = sum(p.size for p in self.pieces)
-            if area != self.region.area:
-                return f"area mismatch: pieces cover {area} cells, region has {self.region.area}"
+            room = self.region.area + len(self.region.optional)
+            if not self.region.area <= area <= room:
+                held = f"{self.region.area}" if room == self.region.area else \
+                    f"{self.region.area} to {room} ({len(self.region.optional)} optional)"
+                return f"area mismatch: pieces cover {area} cells, region has {held}"
             per_piece = self.options_per_piece()
             for i, p in enumerate(self.pieces):
                 if per_piece[i] == 0:
                     return f"piece {p.name} fits nowhere in the region"
         per_cell = self.options_per_cell()
         if (per_cell == 0).any():
-            r, c = self.cells[int(np.argmin(per_cell))]
-            return f"cell ({r}, {c}) cannot be covered by any placement"
-        if not self.optional_pieces:
+            cell = ", ".join(map(str, self.cells[int(np.argmin(per_cell))]))
+            return f"cell ({cell}) cannot be covered by any placement"
+        if not self.optional_pieces and not self.region.optional:
             from .colouring import colouring_obstruction
 
             return colouring_obstruction(self.pieces, self.region, self.mode)
@@ -329,19 +347,28 @@ class ExactCoverInstance:
         return out
 
     # ------------------------------------------------------------ symmetry
+    @property
+    def grid(self):
+        """The grid of the region and pieces (:mod:`ubongo_cp.grids`)."""
+        return self.region.grid
+
     @cached_property
-    def _symmetries(self) -> list[tuple[tuple[int, int, int, int], tuple[int, ...]]]:
+    def _symmetries(self) -> list[tuple[int, tuple[int, ...]]]:
         """(symmetry, type map) of each region symmetry mapping every type onto a type with as many copies."""
+        grid = self.grid
         owner: dict[Shape, list[int]] = {}
         for t in range(self.n_types):
             for shape in self.type_piece(t).orientations(self.mode):
                 owner.setdefault(shape, []).append(t)
         counts = self.type_counts
         out = []
-        for sym in symmetry_group(self.region.cells):
+        optional = set(self.region.optional)
+        for sym in grid.symmetry_group(self.region.cells + self.region.optional):
+            if optional and set(grid.map_cells(self.region.cells + self.region.optional, sym)[self.n_cells:]) != optional:
+                continue   # a symmetry of the whole that swaps required and optional cells
             tmap = []
             for t in range(self.n_types):
-                image = transform(self.type_piece(t).cells, sym)
+                image = grid.transform(self.type_piece(t).cells, sym)
                 holders = owner.get(image, [])
                 u = t if t in holders else (holders[0] if len(holders) == 1 else -1)
                 if u < 0 or counts[u] != counts[t]:
@@ -352,16 +379,18 @@ class ExactCoverInstance:
         return out
 
     @property
-    def region_symmetries(self) -> list[tuple[int, int, int, int]]:
+    def region_symmetries(self) -> list:
         """Symmetries of the region that map the instance onto itself (identity first).
 
-        Free mode (UP-3): the region's whole group. One-sided or fixed: a
+        Elements of the grid's :attr:`~ubongo_cp.grids.Grid.symmetries` (on
+        squares the matrices of :data:`ubongo_cp.geometry.SYMMETRIES`). Free
+        mode (UP-3): the region's whole group. One-sided or fixed: a
         symmetry that maps a piece to another shape (F to its mirror image)
         belongs here when it maps the piece multiset onto itself with that
         relabelling (:attr:`symmetry_type_maps`): all four of a rectangle's
         for the 18 one-sided pentominoes, its rotations for the 12.
         """
-        return [sym for sym, _ in self._symmetries]
+        return [self.grid.symmetries[k] for k, _ in self._symmetries]
 
     @property
     def symmetry_type_maps(self) -> list[tuple[int, ...]]:
@@ -392,14 +421,14 @@ class ExactCoverInstance:
         """
         if len(self.region_symmetries) <= 1 or self.n_options == 0:
             return []
-        index = {cell: i for i, cell in enumerate(self.cells)}
+        items = list(self._item_cell)
+        index = {cell: i for i, cell in self._item_cell.items()}
         where = {t: {row.tobytes(): lo + i for i, row in enumerate(rows)} for t, lo, _, rows in self._placement_blocks}
         perms = []
-        for (a, b, c, d), tmap in self._symmetries[1:]:
-            raw = [(a * r + b * q, c * r + d * q) for r, q in self.cells]
-            r0 = min(r for r, _ in raw)
-            c0 = min(q for _, q in raw)
-            cell_map = np.array([index[(r - r0, q - c0)] for r, q in raw], dtype=self.indices.dtype)
+        for sym, tmap in self._symmetries[1:]:
+            cell_map = np.arange(self.n_items, dtype=self.indices.dtype)
+            images = self.grid.map_cells(list(self._item_cell.values()), sym)
+            cell_map[items] = [index[c] for c in images]
             perm = np.empty(self.n_options, dtype=np.int64)
             for t, lo, cells, _ in self._placement_blocks:
                 target = where.get(tmap[t], {})
@@ -437,10 +466,11 @@ def piece_types(pieces: Sequence[Piece], mode: str = "free", *, by_name: bool = 
     ----------
     pieces : sequence of Piece
         Piece copies (names may repeat).
-    mode : {"free", "one-sided", "fixed"}
-        Orientation mode: two pieces are identical when they have the same
-        orientations in this mode (in one-sided mode a piece and its mirror
-        image are two types).
+    mode : str
+        Orientation mode (``"free"``, ``"one-sided"``, ``"fixed"``; on cubes
+        ``"mirror"`` instead of one-sided): two pieces are identical when they
+        have the same orientations in this mode (in one-sided mode a piece
+        and its mirror image are two types).
     by_name : bool
         Group by name instead (the subset analysis reports names).
 
@@ -478,16 +508,25 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         Make piece items secondary (each piece at most once) — the form used
         by subset analysis, where one search covers all subsets at once.
         Types are then by name.
-    mode : {"free", "one-sided", "fixed"}
-        Orientations allowed (UP-3: free).
+    mode : str
+        Orientations allowed (UP-3: free; the grid's modes,
+        :attr:`ubongo_cp.grids.Grid.modes`).
 
     Returns
     -------
     ExactCoverInstance
 
+    Raises
+    ------
+    InputError
+        When a piece is on another grid than the region, or ``mode`` is not
+        one of the grid's orientation modes.
+
     Notes
     -----
-    Cost O(orientations x bounding-box offsets x piece size), numpy slicing of a boolean grid.
+    Cost O(orientations x bounding-box offsets x piece size), numpy slicing
+    of a boolean array of the region's bounding box (one axis per
+    coordinate), keeping the offsets that are translations of the grid.
 
     Examples
     --------
@@ -501,19 +540,22 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     (65, 49, [16, 16])
     """
     pieces = tuple(pieces)
+    lattice = region.grid
+    mismatch = grid_mismatch(pieces, region)
+    if mismatch:
+        raise InputError(mismatch, path=region.path)
+    if mode not in lattice.modes:
+        raise InputError(f"orientation mode {mode!r} does not exist on the {lattice.name} grid (its modes: "
+                         f"{', '.join(lattice.modes)})")
     types = piece_types(pieces, mode, by_name=optional_pieces)
     n_cells = region.area
-    height, width = region.height, region.width
-    grid = np.zeros((height, width), dtype=bool)
-    index = np.full((height, width), -1, dtype=np.int64)
-    for i, (r, c) in enumerate(region.cells):
-        grid[r, c] = True
-        index[r, c] = i
+    shapes = [pieces[copies[0]].orientations(mode) for copies in types]
+    board = _Board(region, lattice, len(types), shapes)
 
     blocks_items, blocks_type, blocks_orient, blocks_offset, sizes = [], [], [], [], []
     for t, copies in enumerate(types):
         piece = pieces[copies[0]]
-        items, orient, offset = _placements(piece.orientations(mode), grid, index)
+        items, orient, offset = board.placements(shapes[t])
         n = len(items)
         type_col = np.full((n, 1), n_cells + t, dtype=np.int64)
         blocks_items.append(np.hstack([items, type_col]).ravel())
@@ -535,7 +577,8 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         indices=indices,
         option_type=np.concatenate(blocks_type) if blocks_type else np.zeros(0, np.int32),
         option_orientation=(np.concatenate(blocks_orient) if blocks_orient else np.zeros(0)).astype(np.int16),
-        option_offset=(np.concatenate(blocks_offset) if blocks_offset else np.zeros((0, 2))).astype(np.int32),
+        option_offset=(np.concatenate(blocks_offset) if blocks_offset
+                       else np.zeros((0, lattice.dim))).astype(np.int32),
     )
 
 
@@ -569,27 +612,66 @@ def task_instance(card: "CardSide", face: int) -> ExactCoverInstance:
     return build_instance(card.task_pieces(face), card.region, mode=card.orientations)
 
 
-def _placements(shapes: list[Shape], grid: np.ndarray, index: np.ndarray):
-    """(items (n, k), orientation ids (n,), offsets (n, 2)) of every fit of the shapes."""
-    height, width = grid.shape
-    all_items, all_orient, all_offset = [], [], []
-    for o_idx, shape in enumerate(shapes):
-        h = 1 + max(r for r, _ in shape)
-        w = 1 + max(c for _, c in shape)
-        if h > height or w > width:
-            continue
-        valid = np.ones((height - h + 1, width - w + 1), dtype=bool)
-        for r, c in shape:
-            valid &= grid[r:r + height - h + 1, c:c + width - w + 1]
-        dr, dc = np.nonzero(valid)
-        if len(dr) == 0:
-            continue
-        rs = np.array([r for r, _ in shape])
-        cs = np.array([c for _, c in shape])
-        all_items.append(index[dr[:, None] + rs[None, :], dc[:, None] + cs[None, :]])
-        all_orient.append(np.full(len(dr), o_idx, dtype=np.int16))
-        all_offset.append(np.stack([dr, dc], axis=1))
-    k = len(shapes[0]) if shapes else 0
-    if not all_items:
-        return np.zeros((0, k), np.int64), np.zeros(0, np.int16), np.zeros((0, 2), np.int64)
-    return np.concatenate(all_items), np.concatenate(all_orient), np.concatenate(all_offset)
+class _Board:
+    """The region as a padded array for sliding the types' orientations over it (built once per instance).
+
+    Cells are put in the lattice's array coordinates
+    (:meth:`~ubongo_cp.grids.Grid.array_coords`: every translation of the
+    grid is a shift of the array; on triangles the up and down triangles lie
+    on two planes of the array, which is never shifted), the array padded
+    with empty cells by the reach of the largest shape, and every position a
+    shape can be moved to listed as a flat index.
+    """
+
+    def __init__(self, region: Region, lattice, n_types: int, shapes: Sequence[Sequence[Shape]]):
+        self.lattice = lattice
+        self.fixed = list(lattice.array_fixed_axes)
+        n_cells = region.area
+        cell_coords = np.array(region.cells + region.optional, dtype=np.int64).reshape(-1, lattice.dim)
+        coords = lattice.array_coords(cell_coords)
+        coords = coords - coords.min(axis=0) if len(coords) else coords
+        dims = coords.max(axis=0) + 1 if len(coords) else np.zeros(coords.shape[1], dtype=np.int64)
+        reach = dims * 0
+        for type_shapes in shapes:          # each type's orientations (one size), at once
+            if type_shapes:
+                reach = np.maximum(reach, self._cells(type_shapes).max(axis=(0, 1)) + 1)
+        shape = tuple(int(n + r) for n, r in zip(dims, reach))
+        self.filled = np.zeros(shape, dtype=bool)
+        self.where = np.full(shape, -1, dtype=np.int64)
+        self.filled[tuple(coords.T)] = True
+        first = n_cells + n_types    # the optional cells' items follow the types'
+        self.where[tuple(coords.T)] = np.concatenate([np.arange(n_cells), np.arange(first, first + len(region.optional))])
+        self.strides = np.array([int(np.prod(shape[i + 1:])) for i in range(len(shape))], dtype=np.int64)
+        span = [1 if axis in self.fixed else int(n) for axis, n in enumerate(dims)]
+        self.base = (np.indices(span).reshape(len(span), -1).T * self.strides).sum(axis=1)   # (positions,)
+        self.item_coords = np.zeros((first + len(region.optional), lattice.dim), dtype=np.int64)
+        self.item_coords[:n_cells], self.item_coords[first:] = cell_coords[:n_cells], cell_coords[n_cells:]
+
+    def _cells(self, shapes: Sequence[Shape]) -> np.ndarray:
+        """Shapes (of one size) in array coordinates, each moved to its corner: (shapes, k, array dim)."""
+        raw = np.array(shapes, dtype=np.int64)
+        cells = self.lattice.array_coords(raw.reshape(-1, self.lattice.dim)).reshape(len(shapes), raw.shape[1], -1)
+        low = cells.min(axis=1, keepdims=True)
+        low[:, :, self.fixed] = 0                # a plane of the array is a kind of cell, never shifted
+        return cells - low
+
+    def placements(self, shapes: list[Shape]):
+        """(items (n, k), orientation ids (n,), offsets (n, dim)) of every fit of the shapes.
+
+        One gather tests every shape at every position (a fit: every cell
+        lands on the region); fits come shape by shape, positions in array
+        order. The offset recorded is the translation in cell coordinates
+        (the first cell placed less the shape's first cell).
+        """
+        k = len(shapes[0]) if shapes else 0
+        none = np.zeros((0, k), np.int64), np.zeros(0, np.int16), np.zeros((0, self.lattice.dim), np.int64)
+        if not shapes or not len(self.base):
+            return none
+        delta = (self._cells(shapes) * self.strides).sum(axis=2)                  # (shapes, k)
+        flat = self.base[None, :, None] + delta[:, None, :]                       # (shapes, positions, k)
+        orient, pos = np.nonzero(self.filled.ravel()[flat].all(axis=2))
+        if len(orient) == 0:
+            return none
+        items = self.where.ravel()[flat[orient, pos]]
+        first = np.array([s[0] for s in shapes], dtype=np.int64)
+        return items, orient.astype(np.int16), self.item_coords[items[:, 0]] - first[orient]

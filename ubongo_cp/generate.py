@@ -50,8 +50,9 @@ from .analyze import analyze
 from .cards import CardSide, write_card
 from .errors import InputError
 from .executors import Executor, using
+from .geometry import Cell
+from .grids import SQUARE, Grid
 from .outputs import OutputFolder
-from .geometry import Cell, is_connected, normalize
 from .pieces import Region, load_pieces
 from .shipped import SHIPPED_PIECE_SETS
 from .specs import DECK_SPEC_FILE, SHIPPED_SPECS, DeckSpec, SideSpec, load_spec
@@ -59,55 +60,60 @@ from .specs import DECK_SPEC_FILE, SHIPPED_SPECS, DeckSpec, SideSpec, load_spec
 __all__ = ["random_region", "find_region", "region_key", "spread_candidates", "SideSearch", "generate_deck"]
 
 
-def random_region(rng: np.random.Generator, area: int, max_height: int, max_width: int) -> Region:
+def random_region(rng: np.random.Generator, area: int, max_height: int, max_width: int, *,
+                  grid: Grid = SQUARE, layers: int = 1) -> Region:
     """Grow a random connected, hole-free region of ``area`` cells inside a box.
 
     Cells are added one at a time to a random frontier cell, weighted by
     ``4 ** (its number of neighbours in the region)`` (compact, card-like
     shapes: filling a notch is favoured over growing a tail). Regions with
-    holes are redrawn.
+    holes are redrawn. On any grid: the box is the grid's
+    (:meth:`~ubongo_cp.grids.Grid.box`, a parallelogram on hexagons and
+    triangles); on cubes the footprint is grown in one layer and stacked
+    ``layers`` high (Ubongo 3-D: two layers).
 
     Raises
     ------
     InputError
-        If ``area`` does not fit the box.
+        If ``area`` does not fit the box (or is not a multiple of ``layers``).
     """
-    if area > max_height * max_width or area < 1:
-        raise InputError(f"a region of {area} cells does not fit a {max_height}x{max_width} card")
+    dims = (1, max_height, max_width) if grid.dim == 3 else (max_height, max_width)
+    box = set(grid.box(*dims))
+    if area > len(box) * layers or area < 1 or area % layers:
+        raise InputError(f"a region of {area} cells does not fit a {max_height}x{max_width} card"
+                         + (f" in {layers} full layers" if layers > 1 else ""))
+    area //= layers
     while True:
-        start = (int(rng.integers(max_height)), int(rng.integers(max_width)))
+        start = grid.random_cell(rng, dims)
         cells = {start}
         frontier: dict[Cell, int] = {}
-        _add_frontier(start, cells, frontier, max_height, max_width)
+        _add_frontier(start, cells, frontier, box, grid)
         while len(cells) < area and frontier:
             options = list(frontier)
             weights = np.array([4.0 ** frontier[c] for c in options])
             pick = options[int(rng.choice(len(options), p=weights / weights.sum()))]
             cells.add(pick)
             del frontier[pick]
-            _add_frontier(pick, cells, frontier, max_height, max_width)
-        if len(cells) == area and not _has_hole(cells):
-            return Region(normalize(cells))
+            _add_frontier(pick, cells, frontier, box, grid)
+        if len(cells) == area and not _has_hole(cells, grid):
+            cells = {(layer,) + tuple(c[1:]) for c in cells for layer in range(layers)} if layers > 1 else cells
+            return Region(grid.normalize(cells), grid=grid)
 
 
-def _add_frontier(cell: Cell, cells: set, frontier: dict, h: int, w: int) -> None:
-    r, c = cell
-    for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-        if 0 <= nb[0] < h and 0 <= nb[1] < w and nb not in cells:
+def _has_hole(cells: set, grid: Grid = SQUARE) -> bool:
+    """True when some empty cell is enclosed (not connected to the outside): :meth:`Grid.has_hole`."""
+    return grid.has_hole(cells)
+
+
+def _add_frontier(cell: Cell, cells: set, frontier: dict, box: set, grid: Grid) -> None:
+    for nb in grid.neighbours(cell):
+        if nb in box and nb not in cells:
             frontier[nb] = frontier.get(nb, 0) + 1
 
 
-def _has_hole(cells: set) -> bool:
-    """True when some empty cell is enclosed (not connected to the outside)."""
-    rows = [r for r, _ in cells]
-    cols = [c for _, c in cells]
-    outside = {(r, c) for r in range(min(rows) - 1, max(rows) + 2)
-               for c in range(min(cols) - 1, max(cols) + 2)} - cells
-    return not is_connected(outside)
-
-
 def region_key(region: Region) -> tuple:
-    """A region's shape up to turning and mirroring (:func:`ubongo_cp.polyominoes.canonical_form`).
+    """A region's shape up to its grid's free moves: turning, and mirroring on the flat grids
+    (:meth:`ubongo_cp.grids.Grid.canonical`).
 
     Two card sides with the same key show the same board.
 
@@ -116,9 +122,7 @@ def region_key(region: Region) -> tuple:
     >>> region_key(Region.from_ascii("##\\n#.")) == region_key(Region.from_ascii("##\\n.#"))
     True
     """
-    from .polyominoes import canonical_form
-
-    return canonical_form(region.cells)
+    return (region.grid.name, region.grid.canonical(region.cells))
 
 
 def spread_candidates(candidates: list[Region], index: int, count: int) -> list[Region]:
@@ -219,6 +223,7 @@ def find_region(seed: np.random.SeedSequence, pieces: str, side: SideSpec,
     """
     rng = np.random.default_rng(seed)
     piece_set = load_pieces(pieces)
+    grid = piece_set.grid
     best: SideSearch | None = None
     tried = 0
     for tried in range(1, side.attempts + 1):
@@ -229,7 +234,7 @@ def find_region(seed: np.random.SeedSequence, pieces: str, side: SideSpec,
             region = candidates[tried - 1]
         else:
             area = int(rng.choice(side.areas))
-            region = random_region(rng, area, side.max_rows, side.max_cols)
+            region = random_region(rng, area, side.max_rows, side.max_cols, grid=grid, layers=side.layers)
         if exclude and region_key(region) in exclude:
             continue
         result = analyze(piece_set.pieces, region, side.pieces_per_task, mode=side.orientations, copies=side.copies)
@@ -417,7 +422,7 @@ def _generate(spec: DeckSpec, piece_set, folder: OutputFolder | None, seed: int,
     work = []
     for n, (i, side) in enumerate(sides):
         fitting = None if candidates is None else spread_candidates([
-            r for r in candidates if side.cells[0] <= r.area <= side.cells[1]
+            r for r in candidates if side.cells[0] <= r.area <= side.cells[1] and r.grid is piece_set.grid
             and min(r.height, r.width) <= min(side.max_rows, side.max_cols)
             and max(r.height, r.width) <= max(side.max_rows, side.max_cols)], i, spec.cards)
         work.append((children[2 * n], spec.pieces_path(), side, fitting))

@@ -1,10 +1,16 @@
-"""Square-grid polyomino geometry: cells, symmetries, orientations, ASCII grids.
+"""Square-grid polyomino geometry (the default grid) and what every grid's text output shares.
 
-Conventions (used everywhere in the package):
+The geometry of every grid lives in :mod:`ubongo_cp.grids`; this module
+keeps the square grid's functions under their polyomino names
+(:data:`SYMMETRIES` as matrices, :func:`transform` taking one) for the code
+and notebooks written against them, and holds the grid-independent
+pieces: the region size guard, solution text and label characters.
+
+Conventions (used everywhere in the package for squares):
 
 - a *cell* is ``(row, col)`` with row 0 at the top and col 0 at the left;
-- a *shape* is a sorted tuple of cells, *normalised* so that its smallest row
-  and smallest column are 0;
+- a *shape* is a sorted tuple of cells, *normalised* so that its smallest
+  row and smallest column are 0;
 - the 8 symmetries of the square (the dihedral group D4) act on cells; a
   *free* polyomino may use all 8 (rule UP-3), a *one-sided* one only the 4
   rotations, a *fixed* one only the identity.
@@ -20,10 +26,11 @@ References
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Iterable, Iterator, Mapping
 
-from .errors import InputError
+from .grids import SQUARE, Grid
+from .grids.base import Cell, Shape
+from .grids.square import SYMMETRIES
 
 __all__ = [
     "Cell",
@@ -42,30 +49,13 @@ __all__ = [
     "label_chars",
 ]
 
-#: A cell ``(row, col)``, rows downwards.
-Cell = tuple[int, int]
-#: A polyomino as its cells.
-Shape = tuple[Cell, ...]
-
-#: The 8 symmetries of the square as (a, b, c, d): (r, c) -> (a*r + b*c, c*r + d*c).
-#: The first four are the rotations by 0, 90, 180 and 270 degrees.
-SYMMETRIES: tuple[tuple[int, int, int, int], ...] = (
-    (1, 0, 0, 1),    # identity
-    (0, 1, -1, 0),   # rotate 90 degrees clockwise
-    (-1, 0, 0, -1),  # rotate 180 degrees
-    (0, -1, 1, 0),   # rotate 270 degrees
-    (1, 0, 0, -1),   # mirror left-right
-    (-1, 0, 0, 1),   # mirror top-bottom
-    (0, 1, 1, 0),    # transpose
-    (0, -1, -1, 0),  # anti-transpose
-)
-
 #: Default limit on the size of a region (cells); larger regions are rejected
 #: as bad input before any placement is enumerated (:mod:`ubongo_cp.pieces`).
 MAX_REGION_CELLS = 400
 
-#: Orientation modes and how many symmetries each allows.
-ORIENTATION_MODES = {"free": 8, "one-sided": 4, "fixed": 1}
+#: Orientation modes of the square grid and how many symmetries each allows (every grid's:
+#: ``Grid.modes``).
+ORIENTATION_MODES = dict(SQUARE.modes)
 
 
 def normalize(cells: Iterable[Cell]) -> Shape:
@@ -76,18 +66,12 @@ def normalize(cells: Iterable[Cell]) -> Shape:
     >>> normalize([(3, 4), (3, 5), (4, 5)])
     ((0, 0), (0, 1), (1, 1))
     """
-    cells = list(cells)
-    if not cells:
-        return ()
-    r0 = min(r for r, _ in cells)
-    c0 = min(c for _, c in cells)
-    return tuple(sorted((r - r0, c - c0) for r, c in cells))
+    return SQUARE.normalize(cells)
 
 
 def transform(cells: Iterable[Cell], symmetry: tuple[int, int, int, int]) -> Shape:
     """Apply one of :data:`SYMMETRIES` to ``cells`` and normalise the result."""
-    a, b, c, d = symmetry
-    return normalize((a * r + b * q, c * r + d * q) for r, q in cells)
+    return SQUARE.transform(cells, SYMMETRIES.index(tuple(symmetry)))
 
 
 def orientations(cells: Iterable[Cell], mode: str = "free") -> list[Shape]:
@@ -118,13 +102,7 @@ def orientations(cells: Iterable[Cell], mode: str = "free") -> list[Shape]:
     >>> len(orientations([(0, 0), (1, 0), (1, 1), (2, 1)], "one-sided"))  # S tetromino
     2
     """
-    if mode not in ORIENTATION_MODES:
-        raise ValueError(f"unknown orientation mode {mode!r}; expected one of {sorted(ORIENTATION_MODES)}")
-    cells = list(cells)
-    seen: dict[Shape, None] = {}
-    for sym in SYMMETRIES[: ORIENTATION_MODES[mode]]:
-        seen.setdefault(transform(cells, sym), None)
-    return list(seen)
+    return SQUARE.orientations(cells, mode)
 
 
 def symmetry_group(cells: Iterable[Cell]) -> list[tuple[int, int, int, int]]:
@@ -137,8 +115,7 @@ def symmetry_group(cells: Iterable[Cell]) -> list[tuple[int, int, int, int]]:
     >>> len(symmetry_group([(r, c) for r in range(3) for c in range(20)]))  # 3x20 rectangle
     4
     """
-    base = normalize(cells)
-    return [sym for sym in SYMMETRIES if transform(base, sym) == base]
+    return [SYMMETRIES[k] for k in SQUARE.symmetry_group(cells)]
 
 
 def is_connected(cells: Iterable[Cell]) -> bool:
@@ -149,31 +126,11 @@ def is_connected(cells: Iterable[Cell]) -> bool:
     >>> is_connected([(0, 0), (0, 1)]), is_connected([(0, 0), (1, 1)])
     (True, False)
     """
-    cells = set(cells)
-    if not cells:
-        return False
-    start = next(iter(cells))
-    seen = {start}
-    todo = deque([start])
-    while todo:
-        r, c = todo.popleft()
-        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if nb in cells and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    return len(seen) == len(cells)
+    return SQUARE.is_connected(cells)
 
 
 def parse_grid(lines: Iterable[str], *, path: str | None = None, first_line: int = 1) -> Shape:
-    """Parse ASCII rows (``#`` cell, ``.`` empty) into a normalised shape.
-
-    Parameters
-    ----------
-    lines : iterable of str
-        The rows, top first; trailing white space is ignored and rows may be
-        ragged. Comment lines (``%``) must already be removed.
-    path, first_line : optional
-        Where the rows come from, for error messages.
+    """Parse ASCII rows (``#`` cell, ``.`` empty) into a normalised shape (:meth:`SquareGrid.parse`).
 
     Raises
     ------
@@ -185,22 +142,11 @@ def parse_grid(lines: Iterable[str], *, path: str | None = None, first_line: int
     >>> parse_grid(["#.", "##"])
     ((0, 0), (1, 0), (1, 1))
     """
-    cells = []
-    n = 0
-    for n, line in enumerate(lines):
-        for col, ch in enumerate(line.rstrip()):
-            if ch == "#":
-                cells.append((n, col))
-            elif ch != ".":
-                raise InputError(f"unknown character {ch!r} in grid (use '#' for a cell, '.' for empty)",
-                                 path=path, line=first_line + n)
-    if not cells:
-        raise InputError("empty shape: no '#' cell", path=path, line=first_line)
-    return normalize(cells)
+    return SQUARE.parse(list(lines), path=path, first_line=first_line)
 
 
-def format_grid(cells: Iterable[Cell]) -> str:
-    """ASCII rows of a shape (``#``/``.``), the inverse of :func:`parse_grid`.
+def format_grid(cells: Iterable[Cell], grid: Grid = SQUARE) -> str:
+    """The text picture of a shape on ``grid`` (``#``/``.`` rows on squares), the inverse of its parse.
 
     Examples
     --------
@@ -208,12 +154,12 @@ def format_grid(cells: Iterable[Cell]) -> str:
     #.
     ##
     """
-    return render_solution({"#": list(cells)}, empty=".")
+    return grid.format(cells)
 
 
 def render_solution(assignment: Mapping[str, Iterable[Cell]], *, empty: str = ".",
-                    region: Iterable[Cell] | None = None) -> str:
-    """Draw cells labelled by key (one character per cell: the key's first letter).
+                    region: Iterable[Cell] | None = None, grid: Grid = SQUARE) -> str:
+    """Draw cells labelled by key in the grid's text layout (one character per cell: the key's first letter).
 
     Parameters
     ----------
@@ -221,9 +167,11 @@ def render_solution(assignment: Mapping[str, Iterable[Cell]], *, empty: str = ".
         Typically piece name -> covered cells of one solution; each label is
         drawn with one distinct character (see :func:`label_chars`).
     empty : str
-        Character for cells of the bounding box that no label covers.
+        Character for cells of the picture that no label covers.
     region : iterable of cells, optional
         Region cells left uncovered are drawn as ``#``.
+    grid : Grid
+        The cells' grid (:mod:`ubongo_cp.grids`; default square).
 
     Examples
     --------
@@ -232,22 +180,13 @@ def render_solution(assignment: Mapping[str, Iterable[Cell]], *, empty: str = ".
     BB
     """
     owner: dict[Cell, str] = {}
-    for r, c in region or ():
-        owner[(r, c)] = "#"
+    for cell in region or ():
+        owner[tuple(cell)] = "#"
     chars = label_chars(list(assignment))
     for label, cells in assignment.items():
-        for r, c in cells:
-            owner[(r, c)] = chars[label]
-    if not owner:
-        return ""
-    r0 = min(r for r, _ in owner)
-    c0 = min(c for _, c in owner)
-    r1 = max(r for r, _ in owner)
-    c1 = max(c for _, c in owner)
-    return "\n".join(
-        "".join(owner.get((r, c), empty) for c in range(c0, c1 + 1)).rstrip(" ")
-        for r in range(r0, r1 + 1)
-    )
+        for cell in cells:
+            owner[tuple(cell)] = chars[label]
+    return grid.render(owner, empty=empty)
 
 
 _LABEL_POOL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@$&*+=?"

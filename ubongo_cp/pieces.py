@@ -1,16 +1,24 @@
-"""Pieces, piece-set catalogues and region files (ASCII format).
+"""Pieces, piece-set catalogues and region files (text format), on any grid.
 
-File format (shared by piece sets and regions): ``#`` is a cell, ``.`` is
-empty, rows may be ragged, lines starting with ``%`` are comments.
+File format (shared by piece sets and regions): lines starting with ``%``
+are comments; an optional header line ``grid: NAME`` (before anything else
+but comments and blank lines) names the grid (:mod:`ubongo_cp.grids`:
+``square``, ``hex``, ``triangle`` or ``cube``); without it the file is on
+the square grid. Shapes are drawn in the grid's text layout: on squares
+``#`` is a cell and ``.`` is empty, rows may be ragged; hexagons sit in
+offset rows, triangles are ``^`` and ``v``, cube layers are separated by a
+line of ``-`` (each grid module documents its layout).
 
 - A *piece-set file* is a sequence of blocks separated by a blank line; the
   first line of a block is the piece name, the following lines its shape.
-- A *region file* is one grid.
+- A *region file* is one picture.
 
-The shipped catalogues (``classic``, ``duel``, ``pentominoes``,
-``tetrominoes``) are package data (:mod:`ubongo_cp.shipped`); their shapes are
-the public facts of ``RULES.md`` §1. A catalogue can be named by its short
-name or by a path.
+The shipped catalogues are package data (:mod:`ubongo_cp.shipped`): the
+Ubongo sets (``classic``, ``duel``: the public facts of ``RULES.md`` §1),
+the polyominoes (``pentominoes``, ``tetrominoes``) and the sets of the other
+grids (``tetrahexes``, ``pentahexes``, ``pentiamonds``, ``hexiamonds``,
+``tetracubes``, ``soma``). A catalogue can be named by its short name or by
+a path.
 
 Piece-set files named by a file: a card's or a deck spec's ``pieces =``
 line names a shipped set or a file in that file's own folder (or below it);
@@ -24,6 +32,7 @@ piece-set file quote no text of it that does not look like a piece name.
 from __future__ import annotations
 
 import os
+import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -32,8 +41,9 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from .errors import InputError
+from .geometry import MAX_REGION_CELLS, Shape
+from .grids import SQUARE, Grid, get_grid
 from .io import read_text
-from .geometry import MAX_REGION_CELLS, Shape, format_grid, is_connected, normalize, orientations, parse_grid
 from .shipped import SHIPPED_PIECE_SETS, piece_set_path
 
 __all__ = [
@@ -47,23 +57,27 @@ __all__ = [
     "load_pieces",
     "parse_region",
     "load_region",
+    "grid_mismatch",
 ]
 
 
 @dataclass(frozen=True)
 class Piece:
-    """A named polyomino.
+    """A named polyform: a polyomino, polyhex, polyiamond or polycube.
 
     Attributes
     ----------
     name : str
         Name used in tasks and card files (e.g. ``"L5"``, ``"A"``).
     cells : Shape
-        Normalised cells ``(row, col)``.
+        Cells in normal position (``(row, col)`` on squares; see :mod:`ubongo_cp.grids`).
+    grid : Grid
+        The grid (default: square).
     """
 
     name: str
     cells: Shape
+    grid: Grid = SQUARE
 
     def __post_init__(self) -> None:
         problem = name_problem(self.name)
@@ -76,11 +90,11 @@ class Piece:
         return len(self.cells)
 
     def orientations(self, mode: str = "free") -> list[Shape]:
-        """Distinct fixed orientations (see :func:`ubongo_cp.geometry.orientations`)."""
-        return _orientations_cached(self.cells, mode)
+        """Distinct fixed orientations in ``mode`` (see :meth:`ubongo_cp.grids.Grid.orientations`)."""
+        return _orientations_cached(self.grid, self.cells, mode)
 
     def __str__(self) -> str:
-        return f"{self.name}\n{format_grid(self.cells)}"
+        return f"{self.name}\n{self.grid.format(self.cells)}"
 
 
 def name_problem(name: str) -> str | None:
@@ -105,13 +119,13 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-_ORIENT_CACHE: dict[tuple[Shape, str], list[Shape]] = {}
+_ORIENT_CACHE: dict[tuple[Grid, Shape, str], list[Shape]] = {}
 
 
-def _orientations_cached(cells: Shape, mode: str) -> list[Shape]:
-    key = (cells, mode)
+def _orientations_cached(grid: Grid, cells: Shape, mode: str) -> list[Shape]:
+    key = (grid, cells, mode)
     if key not in _ORIENT_CACHE:
-        _ORIENT_CACHE[key] = orientations(cells, mode)
+        _ORIENT_CACHE[key] = grid.orientations(cells, mode)
     return _ORIENT_CACHE[key]
 
 
@@ -125,14 +139,26 @@ class PieceSet:
         In file order.
     path : str or None
         The file it was read from.
+    grid : Grid
+        The pieces' grid (the file's ``grid:`` line; default square).
+
+    Raises
+    ------
+    InputError
+        When a piece is on another grid.
     """
 
     pieces: tuple[Piece, ...]
     path: str | None = None
+    grid: Grid = SQUARE
     _by_name: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_name.update((p.name, p) for p in self.pieces)
+        stray = next((p for p in self.pieces if p.grid is not self.grid), None)
+        if stray is not None:
+            raise InputError(f"piece {stray.name!r} is on the {stray.grid.name} grid, the set on the "
+                             f"{self.grid.name} grid", path=self.path)
 
     @property
     def names(self) -> list[str]:
@@ -187,37 +213,49 @@ class PieceSet:
 
 @dataclass(frozen=True)
 class Region:
-    """A target region: a set of cells (not necessarily a rectangle).
+    """A target region: a set of cells (not necessarily a rectangle), on a grid.
 
     Attributes
     ----------
     cells : Shape
-        Normalised, sorted cells ``(row, col)``.
+        Cells in normal position, sorted (``(row, col)`` on squares).
     path : str or None
         The file it was read from.
+    grid : Grid
+        The grid (default: square).
+    optional : Shape
+        Further cells that pieces may cover or leave empty (BurrTools'
+        variable voxels; in the same position as ``cells``); none by default.
     """
 
     cells: Shape
     path: str | None = None
+    grid: Grid = SQUARE
+    optional: Shape = ()
 
     @property
     def area(self) -> int:
-        """Number of cells."""
+        """Number of cells (those that must be covered; :attr:`optional` ones apart)."""
         return len(self.cells)
 
     @property
+    def size(self) -> tuple[int, ...]:
+        """Rows and columns of the region's text picture (layers first, on cubes; :meth:`Grid.text_size`)."""
+        return self.grid.text_size(self.cells)
+
+    @property
     def height(self) -> int:
-        """Rows of the bounding box."""
-        return 1 + max(r for r, _ in self.cells)
+        """Rows of the text picture (the bounding box, on squares)."""
+        return self.size[-2]
 
     @property
     def width(self) -> int:
-        """Columns of the bounding box."""
-        return 1 + max(c for _, c in self.cells)
+        """Columns of the text picture (hex positions per row, on hexagons)."""
+        return self.size[-1]
 
     @classmethod
     def rectangle(cls, height: int, width: int) -> "Region":
-        """A ``height`` x ``width`` rectangle.
+        """A ``height`` x ``width`` rectangle of squares.
 
         Examples
         --------
@@ -229,19 +267,43 @@ class Region:
         return cls(tuple((r, c) for r in range(height) for c in range(width)))
 
     @classmethod
+    def box(cls, *dims: int, grid: str | Grid = "square") -> "Region":
+        """A box of the grid's text layout: a rectangle, a parallelogram of hexagons or triangles, a cuboid.
+
+        Parameters
+        ----------
+        *dims : int
+            ``rows, cols`` (``layers, rows, cols`` on cubes); on triangles
+            ``cols`` counts rhombi, two triangles each (:meth:`Grid.box`).
+        grid : str or Grid
+
+        Raises
+        ------
+        InputError
+            For an unknown grid or sizes that do not fit it.
+
+        Examples
+        --------
+        >>> Region.box(6, 6, grid="triangle").area, Region.box(2, 3, 3, grid="cube").area
+        (72, 18)
+        """
+        grid = get_grid(grid)
+        return cls(grid.normalize(grid.box(*dims)), grid=grid)
+
+    @classmethod
     def from_ascii(cls, text: str, *, path: str | None = None) -> "Region":
-        """Parse a region from ASCII text (see :func:`parse_region`)."""
+        """Parse a region from its text (see :func:`parse_region`)."""
         return parse_region(text, path=path)
 
     def to_ascii(self) -> str:
-        """The region as ``#``/``.`` rows."""
-        return format_grid(self.cells)
+        """The region in its grid's text layout (``#``/``.`` rows on squares)."""
+        return self.grid.format(self.cells)
 
     def draw(self, *, cell_mm: float = 8.0):
         """The region with its cell grid (a matplotlib Figure; see :mod:`ubongo_cp.draw`)."""
         from .draw.figures import region_figure
 
-        return region_figure(self.cells, cell_mm=cell_mm)
+        return region_figure(self.cells, cell_mm=cell_mm, grid=self.grid)
 
     def _repr_svg_(self) -> str:
         """The picture a notebook shows (matplotlib is imported only here)."""
@@ -274,9 +336,9 @@ def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLi
                         named_in_file: bool = False) -> Path:
     """Turn a piece-set reference into a path.
 
-    ``spec`` is the short name of a shipped set (``classic``, ``duel``,
-    ``pentominoes``, ``tetrominoes``) or a file path, relative to
-    ``relative_to``'s folder (else to the current folder).
+    ``spec`` is the short name of a shipped set
+    (:data:`ubongo_cp.shipped.SHIPPED_PIECE_SETS`) or a file path, relative
+    to ``relative_to``'s folder (else to the current folder).
 
     Parameters
     ----------
@@ -314,10 +376,47 @@ def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLi
                      "another file explicitly to use it")
 
 
-def _lines(text: str) -> list[tuple[int, str]]:
-    """(1-based line number, line) pairs with comment lines removed."""
-    return [(i, ln.rstrip("\r\n")) for i, ln in enumerate(text.splitlines(), 1)
-            if not ln.lstrip().startswith("%")]
+_GRID_LINE = re.compile(r"\s*grid\s*:\s*(\S*)\s*$")
+
+
+def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int, str]]]:
+    """The file's grid and its (1-based line number, line) pairs, comment lines and the grid line removed.
+
+    Raises
+    ------
+    InputError
+        For a ``grid:`` line naming no known grid.
+    """
+    lines = [(i, ln.rstrip("\r\n")) for i, ln in enumerate(text.splitlines(), 1)
+             if not ln.lstrip().startswith("%")]
+    first = next((k for k, (_, ln) in enumerate(lines) if ln.strip()), None)
+    if first is None:
+        return SQUARE, lines
+    match = _GRID_LINE.match(lines[first][1])
+    if not match:
+        return SQUARE, lines
+    try:
+        grid = get_grid(match.group(1))
+    except InputError as exc:
+        raise InputError(exc.message, path=path, line=lines[first][0]) from None
+    return grid, lines[first + 1:]
+
+
+def grid_mismatch(pieces: Iterable[Piece], region: Region) -> str | None:
+    """Why ``pieces`` cannot be placed in ``region`` because of their grids, or ``None``.
+
+    Examples
+    --------
+    >>> from ubongo_cp.grids import HEX
+    >>> print(grid_mismatch([Piece("H1", ((0, 0),), HEX)], Region.rectangle(1, 1)))
+    the pieces are on the hex grid (H1) but the region is on the square grid: pieces fit only a region of their own grid
+    """
+    pieces = list(pieces)
+    other = next((p for p in pieces if p.grid is not region.grid), None)
+    if other is None:
+        return None
+    return (f"the pieces are on the {other.grid.name} grid ({other.name}) but the region is on the "
+            f"{region.grid.name} grid: pieces fit only a region of their own grid")
 
 
 def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
@@ -326,20 +425,25 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
     Raises
     ------
     InputError
-        Naming the line: empty file, a block without a name or a shape,
-        unknown characters, a disconnected piece, a duplicate name.
+        Naming the line: empty file, an unknown grid, a block without a
+        name or a shape, characters or cells the grid does not have, a
+        disconnected piece, a duplicate name.
 
     Examples
     --------
     >>> ps = parse_pieces("I2\\n#\\n#\\n\\nL3\\n#.\\n##\\n")
     >>> ps.names, ps["L3"].cells
     (['I2', 'L3'], ((0, 0), (1, 0), (1, 1)))
+    >>> ps = parse_pieces("grid: triangle\\n\\nI3\\n^v^\\n")
+    >>> ps.grid.name, ps["I3"].cells
+    ('triangle', ((0, 0), (0, 1), (0, 2)))
     """
     if "\x00" in text:
         raise InputError("not a piece-set file (it holds NUL bytes)", path=path)
+    grid, numbered = _lines(text, path=path)
     blocks: list[list[tuple[int, str]]] = []
     current: list[tuple[int, str]] = []
-    for number, line in _lines(text):
+    for number, line in numbered:
         if line.strip():
             current.append((number, line))
         elif current:
@@ -353,7 +457,7 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
     first_seen: dict[str, int] = {}
     for block in blocks:
         name_line, name = block[0][0], block[0][1].strip()
-        if set(name) <= {"#", "."}:
+        if set(name) <= set(grid.text_chars):
             raise InputError("block has no piece name (its first line is a shape row)", path=path, line=name_line)
         if len(block) < 2:
             raise InputError(f"empty shape: {_piece(name)} has no rows", path=path, line=name_line)
@@ -364,11 +468,11 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
             raise InputError(f"{_piece(name)} appears twice (first at line {first_seen[name]})",
                              path=path, line=name_line)
         first_seen[name] = name_line
-        cells = parse_grid([ln for _, ln in block[1:]], path=path, first_line=block[1][0])
-        if not is_connected(cells):
+        cells = grid.parse([ln for _, ln in block[1:]], path=path, first_line=block[1][0])
+        if not grid.is_connected(cells):
             raise InputError(f"{_piece(name)} is disconnected", path=path, line=name_line)
-        pieces.append(Piece(name, cells))
-    return PieceSet(tuple(pieces), path)
+        pieces.append(Piece(name, cells, grid))
+    return PieceSet(tuple(pieces), path, grid)
 
 
 #: Longest piece name an error message quotes.
@@ -389,7 +493,7 @@ def load_pieces(spec: str | os.PathLike = "classic") -> PieceSet:
     Parameters
     ----------
     spec : str or path
-        ``"classic"``, ``"duel"``, ``"pentominoes"``, ``"tetrominoes"`` or a file.
+        A shipped set's name (:data:`ubongo_cp.shipped.SHIPPED_PIECE_SETS`) or a file.
 
     Raises
     ------
@@ -413,32 +517,58 @@ def _parse_pieces_cached(text: str, path: str) -> PieceSet:
     return parse_pieces(text, path=path)
 
 
-def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REGION_CELLS) -> Region:
-    """Parse a region grid.
+def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REGION_CELLS,
+                 grid: str | Grid | None = None) -> Region:
+    """Parse a region picture (its ``grid:`` line, or ``grid``, names the grid; default square).
 
-    Blank lines before and after the grid are ignored; a blank line inside it
-    is an empty row.
+    Blank lines before and after the picture are ignored; a blank line inside
+    it is an empty row.
+
+    Parameters
+    ----------
+    text : str
+    path : str, optional
+        For messages.
+    max_cells : int
+        Largest region accepted.
+    grid : str or Grid, optional
+        The grid when the text names none (a card's region is on its
+        pieces' grid); a ``grid:`` line naming another is refused.
 
     Raises
     ------
     InputError
-        Unknown characters, no cell, or more than ``max_cells`` cells.
+        Unknown characters or cells the grid does not have, no cell, more
+        than ``max_cells`` cells, a ``grid:`` line that contradicts ``grid``.
+
+    Examples
+    --------
+    >>> parse_region("grid: hex\\n # #\\n# # #\\n # #\\n").area
+    7
     """
-    lines = _lines(text)
+    named, lines = _lines(text, path=path)
+    if grid is not None:
+        grid = get_grid(grid)
+        if named is not grid and named is not SQUARE:
+            raise InputError(f"the region is drawn on the {named.name} grid, its pieces on the {grid.name} grid: "
+                             "pieces fit only a region of their own grid", path=path)
+        named = grid
+    grid = named
     while lines and not lines[0][1].strip():
         lines.pop(0)
     while lines and not lines[-1][1].strip():
         lines.pop()
     if not lines:
-        raise InputError("empty region: no '#' cell", path=path)
-    cells = parse_grid([ln for _, ln in lines], path=path, first_line=lines[0][0])
+        raise InputError("empty region: no cell", path=path)
+    cells = grid.parse([ln for _, ln in lines], path=path, first_line=lines[0][0])
     if len(cells) > max_cells:
         raise InputError(f"region has {len(cells)} cells, over the limit of {max_cells} (a guard against a "
                          "mistyped region; raise max_cells for larger puzzles)", path=path)
-    return Region(normalize(cells), path)
+    return Region(cells, path, grid)
 
 
-def load_region(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS) -> Region:
+def load_region(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
+                grid: str | Grid | None = None) -> Region:
     """Read a region file (see :func:`parse_region`).
 
     Raises
@@ -446,4 +576,4 @@ def load_region(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS) -
     InputError
         For a missing/unreadable file or malformed content.
     """
-    return parse_region(read_text(path), path=os.fspath(path), max_cells=max_cells)
+    return parse_region(read_text(path), path=os.fspath(path), max_cells=max_cells, grid=grid)

@@ -157,8 +157,8 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, t
         Keys :data:`RATING_COLUMNS`; ``solution`` is the first solution as
         JSON (piece name -> [[row, col], ...]) or ``""``; ``placements_per_cell``
         is the mean number of placements covering a cell (the rating's second
-        term), ``symmetry`` the order of the region's symmetry group (1, 2,
-        4 or 8: :func:`ubongo_cp.polyominoes.symmetry_order`); ``seconds`` is the
+        term), ``symmetry`` the order of the region's symmetry group on its
+        grid (1, 2, 4 or 8 on squares: :meth:`ubongo_cp.grids.Grid.symmetry_group`); ``seconds`` is the
         wall time of the primary solver (seconds; loading the search engines,
         :func:`ubongo_cp.solvers.warm`, is done before and not counted). ``status`` is
         ``"disagreement"`` when a second count differs.
@@ -213,10 +213,8 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, t
         row["status"] = Status.DISAGREEMENT.value
     nodes = row["dlx_nodes"]
     per_cell = float(instance.options_per_cell().mean()) if instance.n_cells else 0.0
-    from .polyominoes import symmetry_order
-
     row["placements_per_cell"] = per_cell
-    row["symmetry"] = symmetry_order(instance.region.cells) if instance.n_cells else None
+    row["symmetry"] = len(instance.grid.symmetry_group(instance.region.cells)) if instance.n_cells else None
     row["difficulty"] = (difficulty_score(nodes, primary.count, per_cell)
                          if primary.complete and nodes is not None else float("nan"))
     return row

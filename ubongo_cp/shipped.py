@@ -12,6 +12,7 @@ Layout::
     data/decks/<game>/*.toml        the generated decks, one file per card side
     data/decks/<game>/tasks.csv     their ratings (the batch runner's table)
     data/examples/                  example cards and regions used in the docs
+    data/examples/grids/<name>.toml the specs of the example decks on hexagons, triangles and cubes
     data/examples/designer/         a designer's deck spec and its piece set
     data/specs/<game>.toml          the two games' deck specs
     data/orion/<name>.txt           the Orion Duel tile sets
@@ -31,10 +32,13 @@ __all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "EXAMPLE_SPECS", "Example", "E
            "deck_dir", "deck_tasks_path", "resolve_deck", "example_spec_path", "find_example", "copy_example",
            "copy_examples"]
 
-#: Short names of the shipped piece sets (``data/pieces/<name>.txt``).
-SHIPPED_PIECE_SETS = ("classic", "duel", "pentominoes", "tetrominoes")
-#: Short names of the shipped decks (``data/decks/<name>/``).
-SHIPPED_DECKS = ("classic", "duel")
+#: Short names of the shipped piece sets (``data/pieces/<name>.txt``): the Ubongo sets and polyominoes
+#: (squares), polyhexes, polyiamonds and polycubes (each file names its grid and its public source).
+SHIPPED_PIECE_SETS = ("classic", "duel", "pentominoes", "tetrominoes", "tetrahexes", "pentahexes", "pentiamonds",
+                      "hexiamonds", "tetracubes", "soma")
+#: Short names of the shipped decks (``data/decks/<name>/``): the two games, and an example deck on each
+#: other grid (generated from ``data/examples/grids/<name>.toml``).
+SHIPPED_DECKS = ("classic", "duel", "hexagons", "triangles", "cubes")
 #: Designers' example deck specs by name (``data/examples/<name>/deck.toml``), usable as ``--spec NAME``.
 EXAMPLE_SPECS = ("designer",)
 
@@ -54,6 +58,8 @@ class Example:
     kind: str
     relative: str
     about: str
+    #: Whether ``examples --copy`` without a name brings it (the examples on other grids come one by one).
+    copy_all: bool = True
 
     @property
     def path(self) -> Path:
@@ -70,21 +76,35 @@ def _catalogue() -> dict[str, Example]:
     items = [Example(f"pieces/{name}", "pieces", f"pieces/{name}.txt", about) for name, about in (
         ("classic", "the 12 Ubongo pieces (I2 .. Z5)"), ("duel", "the 21 Ubongo Duel pieces"),
         ("pentominoes", "the 12 pentominoes (F I L N P T U V W X Y Z)"),
-        ("tetrominoes", "the 5 tetrominoes (I O T S L)"))]
+        ("tetrominoes", "the 5 tetrominoes (I O T S L)"),
+        ("tetrahexes", "the 7 tetrahexes (hexagons)"), ("pentahexes", "the 22 pentahexes (hexagons)"),
+        ("pentiamonds", "the 4 pentiamonds (triangles)"), ("hexiamonds", "the 12 hexiamonds (triangles)"),
+        ("tetracubes", "the 8 tetracubes (cubes)"), ("soma", "the 7 Soma pieces (cubes)"))]
     items += [Example("decks/classic", "deck", "decks/classic", "the Ubongo deck: 36 cards, easy and hard sides, "
                                                                 "six die faces, rated (tasks.csv)"),
               Example("decks/duel", "deck", "decks/duel", "the Ubongo Duel deck: 9 cards, sides A and B, a d20, "
                                                           "rated (tasks.csv)")]
+    items += [Example(f"decks/{name}", "deck", f"decks/{name}", f"an example deck on {name}: 8 cards, two sides, "
+                                                                "rated (tasks.csv)")
+              for name in ("hexagons", "triangles", "cubes")]
     items += [Example("specs/classic", "spec", "specs/classic.toml", "the deck spec of the Ubongo game"),
               Example("specs/duel", "spec", "specs/duel.toml", "the deck spec of Ubongo Duel"),
               Example("designer", "spec", "examples/designer", "a designer's own deck: deck.toml (12 cards, an easy "
                                                                "and a hard side) and its 8-piece set pieces.txt")]
+    items += [Example(f"grids/{name}", "spec", f"examples/grids/{name}.toml", f"the deck spec of the example deck on {name}",
+                      copy_all=False) for name in ("hexagons", "triangles", "cubes")]
     items += [Example("classic_X1_easy.toml", "card", "examples/classic_X1_easy.toml", "an Ubongo card side (easy)"),
               Example("classic_X1_hard.toml", "card", "examples/classic_X1_hard.toml", "an Ubongo card side (hard)"),
               Example("duel_X2_A.toml", "card", "examples/duel_X2_A.toml", "an Ubongo Duel card side (A)"),
               Example("duel_board1.txt", "region", "examples/duel_board1.txt", "a 16-cell region"),
               Example("rect_3x20.txt", "region", "examples/rect_3x20.txt", "the 3 x 20 rectangle"),
-              Example("rect_6x10.txt", "region", "examples/rect_6x10.txt", "the 6 x 10 rectangle")]
+              Example("rect_6x10.txt", "region", "examples/rect_6x10.txt", "the 6 x 10 rectangle"),
+              Example("hex_4x7.txt", "region", "examples/hex_4x7.txt", "the 4 x 7 parallelogram of hexagons",
+                      copy_all=False),
+              Example("triangle_4x9.txt", "region", "examples/triangle_4x9.txt", "the 4 x 9 parallelogram of triangles",
+                      copy_all=False),
+              Example("soma_cube.txt", "region", "examples/soma_cube.txt", "the 3 x 3 x 3 cube",
+                      copy_all=False)]
     items += [Example("orion/published", "tiles", "orion/published.txt", "the Orion Duel tiles of the published game"),
               Example("orion/seed", "tiles", "orion/seed.txt", "the Orion Duel tiles as the seed describes them")]
     return {e.key: e for e in items}
@@ -206,8 +226,9 @@ def copy_example(example: Example, dest: str | os.PathLike) -> Path:
 
 
 def copy_examples(dest: str | os.PathLike) -> list[Path]:
-    """Copy the example files (the card sides, the regions and the designer's deck) into ``dest``.
+    """Copy the example files (the card sides, the regions and the designer's deck) into ``dest``; the
+    examples on hexagons, triangles and cubes are copied one by one (:func:`copy_example`).
 
     Returns the copies; raises :class:`~ubongo_cp.errors.InputError` as :func:`copy_example`.
     """
-    return [copy_example(e, dest) for e in EXAMPLES.values() if e.relative.startswith("examples/")]
+    return [copy_example(e, dest) for e in EXAMPLES.values() if e.copy_all and e.relative.startswith("examples/")]

@@ -21,16 +21,19 @@ File format (every key but the ones marked optional is required)::
     name = "easy"
     pieces_per_task = 3          # K
     faces = 6                    # die faces: tasks per side
-    max_rows = 6                 # the region fits max_rows x max_cols cells
-    max_cols = 6
+    max_rows = 6                 # the region fits max_rows x max_cols cells (the grid's box: a
+    max_cols = 6                 #   parallelogram on hexagons and triangles)
+    layers = 2                   # optional, cubes: regions are a footprint this many layers high
     cells = [10, 13]             # optional: region cell counts, inclusive (default: what K pieces can cover)
     unique = true                # every task has exactly one solution (UP-5), or:
     # max_solutions = 3          #   every task has 1..3 solutions (fewest preferred)
     difficulty = [2.0, 6.0]      # optional: band of the rating's difficulty (ubongo_cp.rate)
-    orientations = "free"        # optional: free (UP-3) | one-sided | fixed
+    orientations = "free"        # optional: free (UP-3) | one-sided | fixed (cubes: free | mirror | fixed)
     copies = 1                   # optional: a piece may appear up to this many times in one task
                                  #   (2 or more: tasks are multisets, e.g. ["I3", "I3", "L3"])
     attempts = 400               # optional: regions tried before the side gives up
+
+The grid is the piece set's (:mod:`ubongo_cp.grids`).
 
 A deck directory written by ``ubongo-cp generate --spec`` holds a copy of its
 spec as ``deck.toml``, so that its card files can be read without the
@@ -46,7 +49,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .errors import InputError
-from .geometry import MAX_REGION_CELLS, ORIENTATION_MODES
+from .geometry import MAX_REGION_CELLS
 from .shipped import SHIPPED_PIECE_SETS, data_dir
 
 __all__ = ["SideSpec", "DeckSpec", "SHIPPED_SPECS", "DECK_SPEC_FILE", "load_spec", "parse_spec", "game_spec",
@@ -58,8 +61,8 @@ SHIPPED_SPECS = ("classic", "duel")
 DECK_SPEC_FILE = "deck.toml"
 
 _TOP_KEYS = {"game", "title", "pieces", "cards", "card_ids", "die_rule", "sides"}
-_SIDE_KEYS = {"name", "pieces_per_task", "faces", "max_rows", "max_cols", "cells", "unique", "max_solutions",
-              "difficulty", "orientations", "copies", "attempts"}
+_SIDE_KEYS = {"name", "pieces_per_task", "faces", "max_rows", "max_cols", "layers", "cells", "unique",
+              "max_solutions", "difficulty", "orientations", "copies", "attempts"}
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ class SideSpec:
     faces : int
         Die faces, i.e. tasks per side.
     max_rows, max_cols : int
-        The region fits this box (cells).
+        The region fits this box (cells; :meth:`ubongo_cp.grids.Grid.box`).
     cells : tuple of (int, int)
         Smallest and largest region cell count (inclusive).
     unique : bool
@@ -85,9 +88,12 @@ class SideSpec:
     difficulty : tuple of (float, float) or None
         Accepted band of :func:`ubongo_cp.rate.difficulty_score`, if any.
     orientations : str
-        ``"free"`` (rule UP-3), ``"one-sided"`` or ``"fixed"``.
+        ``"free"`` (rule UP-3), ``"one-sided"`` or ``"fixed"`` (a mode of the grid).
     attempts : int
         Candidate regions tried before the side gives up.
+    layers : int
+        On cubes: every region is a footprint this many layers high (Ubongo
+        3-D: 2); 1 elsewhere.
     copies : int
         How many times one piece may appear in a task (1: a task is a set of
         pieces; more: a multiset; tilings that only swap two copies count
@@ -105,12 +111,17 @@ class SideSpec:
     difficulty: tuple[float, float] | None = None
     orientations: str = "free"
     attempts: int = 400
+    layers: int = 1
     copies: int = 1
 
     @property
     def areas(self) -> tuple[int, ...]:
-        """Region cell counts the generator draws from."""
-        return tuple(range(self.cells[0], self.cells[1] + 1))
+        """Region cell counts the generator draws from (multiples of :attr:`layers`)."""
+        return tuple(n for n in range(self.cells[0], self.cells[1] + 1) if n % self.layers == 0)
+
+    def box(self, grid) -> tuple[int, ...]:
+        """The sizes of the region's box on ``grid``: ``(max_rows, max_cols)``, on cubes ``(layers, max_rows, max_cols)``."""
+        return (self.layers, self.max_rows, self.max_cols) if grid.dim == 3 else (self.max_rows, self.max_cols)
 
 
 @dataclass(frozen=True)
@@ -333,6 +344,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     if not raw_sides or not all(isinstance(s, dict) for s in raw_sides):
         fail("'sides' must be one or more [[sides]] tables", "sides")
     sizes = sorted(p.size for p in piece_set.pieces)
+    grid = piece_set.grid
     sides: list[SideSpec] = []
     for n, raw in enumerate(raw_sides):
         where = f"side {n + 1}: "
@@ -361,24 +373,30 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if max(rows, cols) > MAX_REGION_CELLS:
             fail(f"{where}the box {rows}x{cols} is longer than {MAX_REGION_CELLS} cells, the largest region "
                  "the toolkit reads", "max_rows" if rows > cols else "max_cols", n)
+        layers = get(raw, "layers", int, default=1, where=where, nth=n)
+        if layers < 1 or (layers > 1 and grid.dim != 3):
+            fail(f"{where}layers must be at least 1, and more than 1 only on cubes (the pieces are on the "
+                 f"{grid.name} grid), got {layers}", "layers", n)
+        room = len(grid.box(*((layers, rows, cols) if grid.dim == 3 else (rows, cols))))
         low, high = sum(pool[:k]), sum(pool[-k:])
-        if low > rows * cols:
+        if low > room:
             fail(f"{where}the {k} smallest pieces cover {low} cells, more than the {rows}x{cols} box holds",
                  "max_rows", n)
-        cells = get(raw, "cells", list, default=[low, min(high, rows * cols)], where=where, nth=n)
+        cells = get(raw, "cells", list, default=[low, min(high, room)], where=where, nth=n)
         if (len(cells) != 2 or not all(isinstance(c, int) and not isinstance(c, bool) for c in cells)
                 or cells[0] > cells[1]):
             fail(f"{where}cells must be [smallest, largest] cell counts, got {cells}", "cells", n)
         if cells[1] > MAX_REGION_CELLS:
             fail(f"{where}cells goes up to {cells[1]}, over the largest region the toolkit reads "
                  f"({MAX_REGION_CELLS} cells)", "cells", n)
-        if cells[0] > rows * cols:
+        if cells[0] > room:
             fail(f"{where}a region of {cells[0]} cells does not fit the {rows}x{cols} box", "cells", n)
         if cells[1] < low or cells[0] > high:
             fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells (they cover {low}..{high})",
                  "cells", n)
-        if not any(cells[0] <= total <= cells[1] for total in _sums_of(pool, k, cells[1])):
-            fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells", "cells", n)
+        if not any(cells[0] <= total <= cells[1] and total % layers == 0 for total in _sums_of(pool, k, cells[1])):
+            fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells"
+                 + (f" in {layers} full layers" if layers > 1 else ""), "cells", n)
         unique = get(raw, "unique", bool, default="absent", where=where, nth=n)
         has_max = "max_solutions" in raw
         if unique == "absent":
@@ -399,14 +417,14 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
                 fail(f"{where}difficulty band {band} is impossible: need 0 <= min <= max", "difficulty", n)
             band = (float(band[0]), float(band[1]))
         mode = get(raw, "orientations", str, default="free", where=where, nth=n)
-        if mode not in ORIENTATION_MODES:
-            fail(f"{where}orientations must be one of {', '.join(ORIENTATION_MODES)}, got {mode!r}",
+        if mode not in grid.modes:
+            fail(f"{where}orientations must be one of {', '.join(grid.modes)}, got {mode!r}",
                  "orientations", n)
         attempts = get(raw, "attempts", int, default=400, where=where, nth=n)
         if not 1 <= attempts <= 1_000_000:
             fail(f"{where}attempts must be 1..1000000, got {attempts}", "attempts", n)
         sides.append(SideSpec(name, k, faces, rows, cols, (cells[0], cells[1]), bool(unique),
-                              1 if unique else max_solutions, band, mode, attempts, copies))
+                              1 if unique else max_solutions, band, mode, attempts, layers, copies))
     pieces_file = pieces_ref if pieces not in SHIPPED_PIECE_SETS else None
     return DeckSpec(game, title, pieces, cards, tuple(sides), card_ids, die_rule, path, text, pieces_file)
 

@@ -17,7 +17,7 @@ from matplotlib.patches import Rectangle
 
 from ..cards import CardSide
 from ..draw.card import game_title, side_label
-from ..draw.canvas import (INK, MUTED, Canvas, base_name, colour_of, icon_shape, piece_colours, text_colour,
+from ..draw.canvas import (INK, MUTED, Canvas, base_name, colour_of, icon_shape, piece_colours, plane_box, text_colour,
                            text_width_mm)
 from ..draw.puzzle import (ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region, draw_solution,
                            draw_unsolved, icon_scale)
@@ -140,11 +140,13 @@ def _draw_region_box(canvas: Canvas, card: CardSide, layout: Layout) -> None:
     canvas.text(x, y + 3.0, "Region", fontsize=11, fontweight="bold", color=INK, va="baseline")
     region = card.region
     top = y + 7.0
-    cs = min(w / region.width, (h - 13.0) / region.height, 15.0)
-    x0 = x + (w - cs * region.width) / 2
-    y0 = top + (h - 13.0 - cs * region.height) / 2
-    draw_region(canvas, region.cells, x0, y0, cs)
-    canvas.text(x + w / 2, y + h, f"{region.area} cells  \u00b7  {region.height} rows \u00d7 {region.width} columns",
+    _, _, rw, rh = plane_box(region.cells, region.grid)
+    cs = min(w / rw, (h - 13.0) / rh, 15.0)
+    x0 = x + (w - cs * rw) / 2
+    y0 = top + (h - 13.0 - cs * rh) / 2
+    draw_region(canvas, region.cells, x0, y0, cs, grid=region.grid)
+    size = " \u00d7 ".join(f"{n} {unit}" for n, unit in zip(region.size, ("layers", "rows", "columns")[-len(region.size):]))
+    canvas.text(x + w / 2, y + h, f"{region.area} cells  \u00b7  {size}",
                 ha="center", va="baseline", fontsize=8.5, color=MUTED)
 
 
@@ -170,8 +172,8 @@ def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], 
         pieces_x = bx + row_h * 0.72 + 3.0
         pieces_w = bw - (pieces_x - bx) - num_w - diff_w
         # Icons where they fit (one scale for the whole table), else name chips.
-        icon_cs = min(icon_scale(_shapes(card, v.pieces), v.pieces, pieces_w, row_h, label_pt=label_pt, gap=icon_gap)
-                      for v in views)
+        icon_cs = min(icon_scale(_shapes(card, v.pieces), v.pieces, pieces_w, row_h, label_pt=label_pt, gap=icon_gap,
+                                 grid=card.region.grid) for v in views)
         icon_cs = icon_cs if icon_cs >= smallest else None
         canvas.text(bx, head_y, "face", fontsize=7.5, color=MUTED, va="baseline")
         canvas.text(pieces_x, head_y, "pieces", fontsize=7.5, color=MUTED, va="baseline")
@@ -191,7 +193,7 @@ def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], 
                 _draw_name_chips(canvas, view.pieces, colours, pieces_x, ry, pieces_w, row_h)
             else:
                 draw_icon_row(canvas, _shapes(card, view.pieces), view.pieces, colours, pieces_x, ry, row_h,
-                              icon_cs, icons, label_pt=label_pt, gap=icon_gap)
+                              icon_cs, icons, label_pt=label_pt, gap=icon_gap, grid=card.region.grid)
             mid = ry + row_h / 2
             if counts_known:
                 colour = {Status.NO_SOLUTION: _NO_SOLUTION, Status.UNKNOWN: _UNKNOWN}.get(view.status, INK)
@@ -206,7 +208,7 @@ def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], 
 
 def _shapes(card: CardSide, names: Sequence[str]) -> list:
     """The icons' cells of the named pieces (:func:`~ubongo_cp.draw.canvas.icon_shape`)."""
-    return [icon_shape(card.piece_set[base_name(n)].cells, card.orientations) for n in names]
+    return [icon_shape(card.piece_set[base_name(n)].cells, card.orientations, card.region.grid) for n in names]
 
 
 def _draw_name_chips(canvas: Canvas, names, colours, x, y, w, row_h) -> None:
@@ -232,7 +234,8 @@ def _draw_solutions(canvas: Canvas, card: CardSide, items, spots, colours, layou
     pw, ph = layout.panel_w, layout.panel_h
     header = _header_height(layout)
     region = card.region
-    cs = min((pw - 4.0) / region.width, (ph - header - 3.0) / region.height, 13.0)
+    _, _, rw, rh = plane_box(region.cells, region.grid)
+    cs = min((pw - 4.0) / rw, (ph - header - 3.0) / rh, 13.0)
     thin: dict[str, list] = {_NO_SOLUTION: [], _UNKNOWN: []}
     thick, inner = [], []
     info_pt, names_pt = _header_points(layout)
@@ -247,20 +250,20 @@ def _draw_solutions(canvas: Canvas, card: CardSide, items, spots, colours, layou
             colour = {Status.NO_SOLUTION: _NO_SOLUTION, Status.UNKNOWN: _UNKNOWN}.get(view.status, MUTED)
             canvas.text(px + pw - 2.0, py + 1.6 + s / 2, info, ha="right", va="center_baseline",
                         fontsize=info_pt, color=colour)
-        x0 = px + (pw - cs * region.width) / 2
-        y0 = py + header + (ph - header - cs * region.height) / 2
+        x0 = px + (pw - cs * rw) / 2
+        y0 = py + header + (ph - header - cs * rh) / 2
         if view.status == Status.SOLVED and view.solution:
             gid = f"solution/{view.face}" + ("" if k == 1 else f"/{k}")
-            lines = draw_solution(canvas, view.solutions[k - 1], colours, x0, y0, cs, gid=gid)
+            lines = draw_solution(canvas, view.solutions[k - 1], colours, x0, y0, cs, gid=gid, grid=region.grid)
             inner += lines[0]
             thick += lines[1]
         else:
             colour = _NO_SOLUTION if view.status == Status.NO_SOLUTION else _UNKNOWN
             hatch = "#e6b0aa" if view.status == Status.NO_SOLUTION else "#ecd3a8"
             thin[colour] += draw_unsolved(canvas, region.cells, x0, y0, cs, hatch_colour=hatch,
-                                          gid=f"unsolved/{view.face}")
+                                          gid=f"unsolved/{view.face}", grid=region.grid)
             text = "NO SOLUTION" if view.status == Status.NO_SOLUTION else "NOT SOLVED\n(time limit)"
-            canvas.text(x0 + cs * region.width / 2, y0 + cs * region.height / 2, text, ha="center", va="center",
+            canvas.text(x0 + cs * rw / 2, y0 + cs * rh / 2, text, ha="center", va="center",
                         fontsize=9 if layout.compact else 12, fontweight="bold", color=colour,
                         bbox=dict(boxstyle="round,pad=0.3", facecolor="white", edgecolor=colour, linewidth=1.0))
     canvas.stroke(inner, (1.0, 1.0, 1.0, 0.45), 0.4)

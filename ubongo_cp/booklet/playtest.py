@@ -28,9 +28,9 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from ..cards import CardSide
-from ..draw.canvas import INK, MUTED, Canvas, boundary_edges, cells_path, inner_edges, piece_colours
+from ..draw.canvas import INK, MUTED, Canvas, piece_colours, shape_size
 from ..draw.card import CardFace, game_title
-from ..draw.puzzle import label_piece
+from ..draw.puzzle import draw_piece
 from ..errors import InputError
 from ..io import atomic_path
 from ..pieces import PieceSet
@@ -277,8 +277,7 @@ def _piece_pages(piece_set: PieceSet, cell_mm: float) -> list[list[_Placed]]:
     _check_cell(cell_mm)
     items = []
     for piece in piece_set:
-        h = (1 + max(r for r, _ in piece.cells)) * cell_mm
-        w = (1 + max(c for _, c in piece.cells)) * cell_mm
+        h, w = (v * cell_mm for v in shape_size(piece.cells, piece.grid))
         if w > PAGE_MM[0] - 2 * MARGIN or h > PAGE_MM[1] - 2 * MARGIN - _FOOTER:
             raise InputError(f"piece {piece.name} is {w:.0f} x {h:.0f} mm at {cell_mm:g} mm per cell: larger than "
                              "an A4 page; choose a smaller cell size")
@@ -290,16 +289,13 @@ def _draw_piece_page(piece_set: PieceSet, placed: Sequence[_Placed], number: int
                      cell_mm: float) -> Figure:
     colours = piece_colours(piece_set.names)
     canvas = Canvas(*PAGE_MM)
-    outlines, grid = [], []
+    outlines, inner = [], []
     for p in placed:
         piece = p.item
-        fill = colours[piece.name]
-        canvas.fill_cells([cells_path(piece.cells, p.x, p.y, cell_mm)], [fill], gid=f"piece/{piece.name}")
-        owner = dict.fromkeys(piece.cells, 0)
-        grid += inner_edges(owner, p.x, p.y, cell_mm)
-        outlines += boundary_edges(owner, p.x, p.y, cell_mm)
-        label_piece(canvas, piece.name, piece.cells, p.x, p.y, cell_mm, fill)
-    canvas.stroke(grid, "white", 0.5)
+        lines = draw_piece(canvas, piece, p.x, p.y, cell_mm, colours[piece.name], gid=f"piece/{piece.name}")
+        inner += lines[0]
+        outlines += lines[1]
+    canvas.stroke(inner, "white", 0.5)
     canvas.stroke(outlines, INK, 0.8)
     name = os.path.basename(piece_set.path or "pieces")
     _footer(canvas, f"pieces of {name} \u00b7 {cell_mm:g} mm per cell \u00b7 cut along the black outlines "

@@ -260,7 +260,8 @@ def census_regions(out_dir: str | os.PathLike, min_unique: int = CARD_UNIQUE, *,
     frame = read_census(out_dir, "regions", columns=["unique_subsets"], filters=expr)
     frame = frame.sort_values(["unique_subsets", "cells", "region"], ascending=[False, True, True], kind="stable")
     keys = frame["region"].tolist()[:limit] if limit is not None else frame["region"].tolist()
-    return [region_from_text(key) for key in keys]
+    grid = read_manifest(out_dir).get("grid", "square")
+    return [region_from_text(key, grid) for key in keys]
 
 
 def census_summary(out_dir: str | os.PathLike, card: int = CARD_UNIQUE) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from ..pieces import Region
-from ..polyominoes import Shard, count_polyominoes, free_polyominoes
+from ..polyforms import census_polyforms, count_census_classes
 
 from .spec import CensusSpec, _schemas, region_text
 
@@ -45,10 +45,11 @@ def census_shard(spec: CensusSpec, n: int, index: int, count: int, depth: int) -
     the whole piece set, UP-2/UP-4) per region; memory is the shard's rows.
     """
     start = time.process_time()
-    shard = Shard(index, count, depth)
+    shard = (index, count, depth)
+    grid = spec.piece_set.grid
     out: dict[str, Any] = {"n": n, "index": index, "count": count}
-    if spec.count_only:  # the compiled counter: same tree, same shards, no region leaves it
-        tally = count_polyominoes(n, holes=spec.holes, box=spec.box, shard=shard, by_class=True)
+    if spec.count_only:  # on squares the compiled counter: same tree, same shards, no region leaves it
+        tally = count_census_classes(grid, n, holes=spec.holes, box=spec.box, shard=shard)
         keys = list(tally)
         out["counts"] = {"cells": [n] * len(keys), "rows": [k[0] for k in keys], "cols": [k[1] for k in keys],
                          "symmetry": [k[2] for k in keys], "holes": [k[3] for k in keys],
@@ -56,7 +57,7 @@ def census_shard(spec: CensusSpec, n: int, index: int, count: int, depth: int) -
         return _with_usage(out, start)
     rows: dict[str, list] = {name: [] for name in _schemas()["regions"].names}
     subsets: dict[str, list] = {name: [] for name in _schemas()["subsets"].names}
-    for shape, order, holes in free_polyominoes(n, holes=spec.holes, box=spec.box, shard=shard, data=True):
+    for shape, order, holes in census_polyforms(grid, n, holes=spec.holes, box=spec.box, shard=shard):
         row, tiling = census_row(spec, shape, symmetry=order, holes=holes)
         for name, value in row.items():
             rows[name].append(value)
@@ -78,8 +79,8 @@ def census_row(spec: CensusSpec, cells, *, symmetry: int | None = None,
     ----------
     spec : CensusSpec
         The census parameters (piece set and K).
-    cells : iterable of (row, col)
-        The region, in canonical form (:func:`~ubongo_cp.polyominoes.canonical_form`)
+    cells : iterable of cells
+        The region on the pieces' grid, in canonical form (:meth:`ubongo_cp.grids.Grid.canonical`)
         as the census stores it; any other image gives the same analysis but
         another key.
     symmetry, holes : int, optional
@@ -106,17 +107,18 @@ def census_row(spec: CensusSpec, cells, *, symmetry: int | None = None,
     ('####/####', 1, [], [{'region': '####/####', 'cells': 8, 'pieces': 'I2 I3 L3', 'count': 4}])
     """
     from ..analyze import analyze
-    from ..polyominoes import count_holes, symmetry_order
+    from ..polyforms import holes_of
 
-    shape = tuple(sorted(cells))
-    result = analyze(spec.piece_set.pieces, Region(shape), spec.k)
-    key = region_text(shape)
+    grid = spec.piece_set.grid
+    shape = tuple(sorted(map(tuple, cells)))
+    result = analyze(spec.piece_set.pieces, Region(shape, grid=grid), spec.k)
+    key = region_text(shape, grid)
     unique = sorted(" ".join(s.pieces) for s in result.subsets if s.count == 1)
+    rows, cols = grid.text_size(shape)[-2:]
     row = {
-        "region": key, "cells": len(shape), "rows": 1 + max(r for r, _ in shape),
-        "cols": 1 + max(c for _, c in shape),
-        "symmetry": symmetry_order(shape) if symmetry is None else symmetry,
-        "holes": count_holes(shape) if holes is None else holes,
+        "region": key, "cells": len(shape), "rows": rows, "cols": cols,
+        "symmetry": len(grid.symmetry_group(shape)) if symmetry is None else symmetry,
+        "holes": holes_of(grid, shape) if holes is None else holes,
         "matching_subsets": result.matching_area, "tiling_subsets": len(result.subsets),
         "unique_subsets": len(unique), "solutions": result.total_solutions, "unique_sets": unique,
     }

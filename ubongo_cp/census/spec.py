@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..errors import MAX_JOB_CPU_SECONDS, InputError, refuse_long_job
-from ..geometry import format_grid, parse_grid
+from ..grids import SQUARE, Grid, get_grid
 from ..pieces import PieceSet, Region, load_pieces
 from ..polyominoes import estimate_count, shard_depth
 from ..shipped import SHIPPED_PIECE_SETS
@@ -132,12 +132,16 @@ class CensusSpec:
 
     def parameters(self) -> dict[str, Any]:
         """The JSON parameters compared when a census is resumed."""
-        return {
+        grid = self.piece_set.grid
+        params = {
             "pieces": self.pieces,
-            "piece_shapes": [[p.name, region_text(p.cells)] for p in self.piece_set.pieces],
+            "piece_shapes": [[p.name, region_text(p.cells, grid)] for p in self.piece_set.pieces],
             "k": self.k, "cells": list(self.cells), "box": list(self.box) if self.box else None,
             "holes": self.holes, "count_only": self.count_only, "per_subset": self.per_subset,
         }
+        if grid is not SQUARE:   # squares are the default: a census written before grids resumes unchanged
+            params["grid"] = grid.name
+        return params
 
     def tables(self) -> tuple[str, ...]:
         """The tables this census writes, the one that marks a finished shard last."""
@@ -146,31 +150,34 @@ class CensusSpec:
         return ("subsets", "regions") if self.per_subset else ("regions",)
 
 
-def region_text(cells) -> str:
-    """A shape as ``#``/``.`` rows joined by ``/`` (the census's region key).
+def region_text(cells, grid: str | Grid = SQUARE) -> str:
+    """A shape as its grid's text rows joined by ``/`` (the census's region key; ``#``/``.`` on squares).
 
     Examples
     --------
     >>> region_text([(0, 0), (0, 1), (0, 2), (1, 0)])
     '###/#..'
+    >>> region_text([(0, 0), (1, 0), (0, 1)], "hex")
+    '# #/ #'
     """
-    return format_grid(cells).replace("\n", "/")
+    return get_grid(grid).format(cells).replace("\n", "/")
 
 
-def region_from_text(text: str) -> Region:
+def region_from_text(text: str, grid: str | Grid = SQUARE) -> Region:
     """The :class:`~ubongo_cp.pieces.Region` of a census region key (inverse of :func:`region_text`).
 
     Raises
     ------
     InputError
-        On characters other than ``#``, ``.`` and ``/``, or no cell.
+        On characters the grid's text does not have, or no cell.
 
     Examples
     --------
     >>> region_from_text("###/#..").cells
     ((0, 0), (0, 1), (0, 2), (1, 0))
     """
-    return Region(parse_grid(text.split("/")))
+    grid = get_grid(grid)
+    return Region(grid.parse(text.split("/")), grid=grid)
 
 
 def make_spec(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterable[int], *,
@@ -209,6 +216,8 @@ def make_spec(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterabl
     if box is not None:
         if len(box) != 2 or min(box) < 1:
             raise InputError(f"a box needs two sides of at least 1 cell, got {box}")
+        if piece_set.grid.dim != 2:
+            raise InputError(f"a box (rows x columns) is for flat regions; {name} is on the {piece_set.grid.name} grid")
         box = (min(box), max(box))
     areas = sorted(p.size for p in piece_set.pieces)
     low, high = sum(areas[:k]), sum(areas[-k:])
@@ -269,7 +278,24 @@ def plan_census(spec: CensusSpec, shards: int | None = None, *,
     """
     plan = {}
     seconds, regions_total = 0.0, 0.0
+    grid = spec.piece_set.grid
     for n in spec.cells:
+        if grid is not SQUARE:   # the free polyforms themselves, dealt round robin (ubongo_cp.polyforms)
+            from ..polyforms import MAX_POLYFORM_CELLS, count_polyforms
+
+            if n > MAX_POLYFORM_CELLS:
+                raise InputError(f"regions of {n} cells on the {grid.name} grid: a census holds at most "
+                                 f"{MAX_POLYFORM_CELLS} cells there")
+            n_regions = count_polyforms(grid, n)
+            seconds += 0 if spec.count_only else n_regions * SECONDS_PER_REGION
+            regions_total += n_regions
+            refuse_long_job("this census", seconds, f"{regions_total:.0f} regions"
+                            + ("" if spec.count_only else f" at about {SECONDS_PER_REGION * 1000:.0f} ms each"),
+                            max_cpu_seconds)
+            count = shards or min(MAX_SHARDS, max(1, math.ceil(n_regions / ROWS_PER_SHARD),
+                                                  min(MIN_SHARDS, math.ceil(n_regions / MIN_ROWS))))
+            plan[str(n)] = {"shards": count, "depth": 1}
+            continue
         leaves = estimate_count(n, holes=None, box=spec.box, probes=PLAN_PROBES)
         seconds += leaves / LEAVES_PER_SECOND + (0 if spec.count_only else leaves / 8 * SECONDS_PER_REGION)
         regions_total += leaves / 8

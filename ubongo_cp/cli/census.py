@@ -92,8 +92,7 @@ def parse_box(text: str) -> tuple[int, int]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..census import census_summary, region_from_text, run_census
-    from ..geometry import format_grid
+    from ..census import census_summary, read_manifest, region_from_text, run_census
 
     cells = parse_cells(args.cells)
     box = parse_box(args.box) if args.box else None
@@ -124,7 +123,8 @@ def _run(args: argparse.Namespace) -> int:
             print(f"best region: {best['unique_subsets']} uniquely tiling of {best['tiling_subsets']} tiling "
                   f"and {best['matching_subsets']} area-matching {args.k}-subsets "
                   f"({best['cells']} cells, {best['rows']}x{best['cols']}):")
-            for line in format_grid(region_from_text(best["region"]).cells).splitlines():
+            region = region_from_text(best["region"], read_manifest(args.out).get("grid", "square"))
+            for line in region.to_ascii().splitlines():
                 print("  " + line)
     table = "counts" if args.count_only else "regions"
     usage = ""

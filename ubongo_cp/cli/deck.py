@@ -95,9 +95,9 @@ def _add_batch(sub) -> None:
     p.add_argument("--time-limit", type=float, help="seconds per task and backend")
     p.add_argument("--backend", default=DEFAULT_STRATEGY["rate"],
                    help=f"solver whose count is reported: {', '.join(solver_names())} (default: %(default)s)")
-    p.add_argument("--orientations", choices=["free", "one-sided", "fixed"],
+    p.add_argument("--orientations", choices=["free", "one-sided", "fixed", "mirror"],
                    help="solve every task with these orientations (default: each card's 'orientations' key, "
-                        "free by UP-3)")
+                        "free by UP-3; mirror: cubes only)")
     p.add_argument("--strict", action="store_true",
                    help="exit with status 1 when a card file was skipped or a task is unsolvable, not solved, or "
                         "has more solutions than allowed (for a designer's CI)")

@@ -20,9 +20,11 @@ def add_parsers(sub) -> None:
     """Add ``export`` to the top-level ``subparsers``."""
     p = sub.add_parser("export", help="write a card task as a BurrTools .xmpuzzle file",
                        description="Write the task of one die face as a BurrTools puzzle: the task's pieces, "
-                                   "the card's region as the result, on BurrTools' brick grid with z depth 1. "
-                                   "BurrTools counts the assemblies up to the region's symmetries, which is "
-                                   "the 'up to the region's symmetry' count of ubongo-cp solve.")
+                                   "the card's region as the result: squares on BurrTools' brick grid with z depth 1, "
+                                   "cubes on the brick grid, triangles on the triangular-prism grid (one "
+                                   "layer) and hexagons there as 6 prisms each. BurrTools counts the assemblies up "
+                                   "to the region's symmetries, which is the 'up to the region's symmetry' count of "
+                                   "ubongo-cp solve.")
     p.add_argument("card", help="card-side TOML file")
     p.add_argument("--face", type=int, required=True, help="the die face whose task to write")
     p.add_argument("--out", required=True, help="output file (.xmpuzzle)")

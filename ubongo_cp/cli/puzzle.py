@@ -12,6 +12,7 @@ import json
 import sys
 
 from ..errors import InputError
+from ..shipped import SHIPPED_PIECE_SETS
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..status import Status
 from .common import add_allow_pieces_argument, piece_names_arg
@@ -27,8 +28,8 @@ def add_parsers(sub) -> None:
                                    "--pieces and --region, or a card-side TOML file.")
     p.add_argument("card", nargs="?", help="card-side TOML file (solves its tasks), or a BurrTools .xmpuzzle file")
     p.add_argument("--problem", type=int, help="with a .xmpuzzle file: which of its problems, from 1 (default 1)")
-    p.add_argument("--pieces", help="piece-set file or shipped set name (classic, duel, pentominoes, tetrominoes)")
-    p.add_argument("--region", help="region file (ASCII: '#' cell, '.' empty)")
+    p.add_argument("--pieces", help=f"piece-set file or shipped set name ({', '.join(SHIPPED_PIECE_SETS)})")
+    p.add_argument("--region", help="region file (squares: '#' cell, '.' empty; a 'grid:' line names another grid)")
     p.add_argument("--use", help="comma-separated piece names to use (default: every piece in the set)")
     p.add_argument("--face", type=int, help="with a card: only this die face")
     _add_orientations(p, "free (UP-3), or with a card its own 'orientations' key")
@@ -86,12 +87,14 @@ def _add_max_cells(p: argparse.ArgumentParser) -> None:
 
 
 def _add_orientations(parser: argparse.ArgumentParser, default: str) -> None:
-    """``--orientations free|one-sided|fixed`` (the polyomino orientation modes, UP-3)."""
-    from ..geometry import ORIENTATION_MODES
+    """``--orientations free|one-sided|fixed|mirror`` (the orientation modes of the grids, UP-3)."""
+    from ..grids import GRIDS
 
-    parser.add_argument("--orientations", choices=list(ORIENTATION_MODES),
-                        help=f"orientations a piece may take: free (rotate and turn over), one-sided (rotate "
-                             f"only), fixed (as drawn); default: {default}")
+    modes = list(dict.fromkeys(m for g in GRIDS.values() for m in g.modes))
+    parser.add_argument("--orientations", choices=modes,
+                        help=f"orientations a piece may take: free (rotate and turn over; cubes: rotate), "
+                             f"one-sided (rotate only), fixed (as drawn), mirror (cubes: rotate and mirror); "
+                             f"default: {default}")
 
 
 # --------------------------------------------------------------------- solve
@@ -257,7 +260,8 @@ def _draw_result(args, result, region, names, counting: bool) -> None:
     if args.frequencies:
         save_figure(frequency_figure(result), args.draw)
     else:
-        save_solutions(args.draw, result_panels(result, region.cells, most=20 if counting else 1), names)
+        save_solutions(args.draw, result_panels(result, region.cells, most=20 if counting else 1, grid=region.grid),
+                       names)
 
 
 def max_solutions_arg(text: str) -> int | None:
@@ -341,7 +345,7 @@ def _solve_card(args: argparse.Namespace) -> int:
         if args.draw and not args.frequencies:
             from ..draw.figures import result_panels
 
-            panels += result_panels(result, card.region.cells, most=1, prefix=f"face {face}: ")
+            panels += result_panels(result, card.region.cells, most=1, prefix=f"face {face}: ", grid=card.region.grid)
         if args.json:
             out.append({"face": face, "pieces": list(card.tasks[face]), **_json(result)})
         else:
@@ -421,8 +425,7 @@ def _draw(solution: dict, chars: dict, region) -> str:
         ch = chars.get(key, "?")
         for cell in cells:
             owner[tuple(cell)] = ch
-    height, width = region.height, region.width
-    return "\n".join("".join(owner.get((r, c), " ") for c in range(width)).rstrip() for r in range(height))
+    return region.grid.render(owner, empty=" ")
 
 
 # ------------------------------------------------------------------- analyze

@@ -8,14 +8,17 @@ once it is dropped) with one axes spanning the figure whose data coordinates
 are millimetres, x to the right and y downwards. Geometry is in mm, font sizes
 in points.
 
-Cells are ``(row, col)``, row 0 at the top; a cell drawn at cell size ``cs``
-(mm) with the grid's top-left corner at ``(x0, y0)`` spans
+Cells are drawn as their grid's polygons (:meth:`ubongo_cp.grids.Grid.polygons`:
+squares, hexagons 1 cell wide, triangles of side 1, in cell units, y
+downwards) scaled by the cell size ``cs`` (mm) about an origin ``(x0, y0)``:
+on squares the cell ``(row, col)`` spans
 ``[x0 + col * cs, x0 + (col + 1) * cs] x [y0 + row * cs, y0 + (row + 1) * cs]``.
+The primitives here take cells of a 2-D grid; a cube picture is first laid
+out in the plane (:meth:`ubongo_cp.grids.Grid.plane`, :func:`plane_box`).
 """
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
@@ -29,11 +32,12 @@ from matplotlib.patches import FancyBboxPatch
 from matplotlib.path import Path
 from matplotlib.textpath import TextToPath
 
-from ..geometry import Cell, orientations
+from ..geometry import Cell
+from ..grids import SQUARE, Grid
 
 __all__ = ["Canvas", "PALETTE", "piece_colours", "colour_of", "text_colour", "cells_path", "inner_edges",
-           "boundary_edges", "lying", "icon_shape", "shape_size", "base_name", "label_point", "text_width_mm", "MM_PER_INCH",
-           "PT_PER_MM", "INK", "MUTED"]
+           "boundary_edges", "lying", "icon_shape", "shape_size", "plane_box", "base_name", "label_point",
+           "text_width_mm", "MM_PER_INCH", "PT_PER_MM", "INK", "MUTED", "CAPTION_CELLS"]
 
 #: Millimetres per inch.
 MM_PER_INCH = 25.4
@@ -214,113 +218,138 @@ def text_colour(fill: str) -> str:
     return "black" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "white"
 
 
-def cells_path(cells: Iterable[Cell], x0: float, y0: float, cs: float) -> Path:
-    """One compound path, a square sub-path per cell (filled with the non-zero rule: their union).
+def cells_path(cells: Iterable[Cell], x0: float, y0: float, cs: float, grid: Grid = SQUARE) -> Path:
+    """One compound path, a polygon sub-path per cell (filled with the non-zero rule: their union).
 
     Parameters
     ----------
-    cells : iterable of (row, col)
+    cells : iterable of cells of a 2-D grid
     x0, y0 : float
-        Top-left corner of cell (0, 0), mm.
+        The origin of the grid's polygons, mm (on squares the top-left corner of cell (0, 0)).
     cs : float
         Cell size, mm.
+    grid : Grid
+        A grid with polygons (default square).
 
     Returns
     -------
     matplotlib.path.Path
-        5 vertices per cell (the square, closed), in mm.
+        ``corners + 1`` vertices per cell (the polygon, closed: 5 for a square), in mm.
     """
-    cells = np.asarray(list(cells), dtype=float).reshape(-1, 2)
-    corners = np.array([[0, 0], [0, 1], [1, 1], [1, 0], [0, 0]], dtype=float)
-    xy = np.empty((len(cells), 5, 2))
-    xy[:, :, 0] = x0 + (cells[:, None, 1] + corners[None, :, 1]) * cs
-    xy[:, :, 1] = y0 + (cells[:, None, 0] + corners[None, :, 0]) * cs
-    codes = np.tile([Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY], len(cells))
+    polys = grid.polygons(list(cells))
+    n, k = polys.shape[:2]
+    xy = np.empty((n, k + 1, 2))
+    xy[:, :k] = polys * cs + (x0, y0)
+    xy[:, k] = xy[:, 0]
+    codes = np.tile([Path.MOVETO] + [Path.LINETO] * (k - 1) + [Path.CLOSEPOLY], n)
     return Path(xy.reshape(-1, 2), codes)
 
 
-def inner_edges(owner: Mapping[Cell, object], x0: float, y0: float, cs: float) -> list:
+def inner_edges(owner: Mapping[Cell, object], x0: float, y0: float, cs: float, grid: Grid = SQUARE) -> list:
     """Segments between edge-adjacent cells with the same owner (the cell grid inside a piece)."""
-    segments = []
-    for (r, c), who in owner.items():
-        x, y = x0 + c * cs, y0 + r * cs
-        if owner.get((r + 1, c), inner_edges) == who:
-            segments.append(((x, y + cs), (x + cs, y + cs)))
-        if owner.get((r, c + 1), inner_edges) == who:
-            segments.append(((x + cs, y), (x + cs, y + cs)))
-    return segments
+    return grid.segments(owner, x0, y0, cs, inner=True)
 
 
-def boundary_edges(owner: Mapping[Cell, object], x0: float, y0: float, cs: float) -> list:
+def boundary_edges(owner: Mapping[Cell, object], x0: float, y0: float, cs: float, grid: Grid = SQUARE) -> list:
     """Segments between cells of different owners and around the outside."""
-    segments = []
-    for (r, c), who in owner.items():
-        x, y = x0 + c * cs, y0 + r * cs
-        for (dr, dc), seg in (((-1, 0), ((x, y), (x + cs, y))), ((1, 0), ((x, y + cs), (x + cs, y + cs))),
-                              ((0, -1), ((x, y), (x, y + cs))), ((0, 1), ((x + cs, y), (x + cs, y + cs)))):
-            other = owner.get((r + dr, c + dc), boundary_edges)
-            if other is boundary_edges or (other != who and (dr, dc) in ((1, 0), (0, 1))):
-                segments.append(seg)
-    return segments
+    return grid.segments(owner, x0, y0, cs, inner=False)
 
 
-def lying(cells) -> tuple[Cell, ...]:
-    """The first rotation of a piece that is at least as wide as tall (for icons).
+#: Height of the captions under a picture's parts (a cube's layers), in cells.
+CAPTION_CELLS = 0.7
+
+
+def plane_box(cells: Iterable[Cell], grid: Grid = SQUARE) -> tuple[float, float, float, float]:
+    """``(x_min, y_min, width, height)`` of the picture of ``cells`` in the plane, in cell units.
+
+    On squares in normal position ``(0, 0, cols, rows)``; a cube's layers lie
+    side by side with their captions below (:data:`CAPTION_CELLS`).
+
+    Examples
+    --------
+    >>> plane_box([(0, 0), (1, 0), (1, 1)])
+    (0.0, 0.0, 2.0, 2.0)
+    """
+    return _plane_box(tuple(tuple(c) for c in cells), grid)
+
+
+@lru_cache(maxsize=4096)
+def _plane_box(cells: tuple, grid: Grid) -> tuple[float, float, float, float]:
+    plane = grid.plane(cells)
+    polys = plane.grid.polygons(plane.map(cells))
+    lo, hi = polys.min(axis=(0, 1)), polys.max(axis=(0, 1))
+    extra = CAPTION_CELLS if plane.captions else 0.0
+    return float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1]) + extra
+
+
+def lying(cells, grid: Grid = SQUARE) -> tuple[Cell, ...]:
+    """The first rotation of a piece that lies flattest and is at least as wide as tall (for icons).
+
+    Flattest: in the fewest layers (cubes; a 2-D piece lies in one).
 
     Examples
     --------
     >>> lying(((0, 0), (1, 0), (2, 0)))
     ((0, 0), (0, 1), (0, 2))
     """
-    for shape in orientations(cells, "one-sided"):
-        if 1 + max(c for _, c in shape) >= 1 + max(r for r, _ in shape):
-            return shape
-    return tuple(cells)
+    return _lying(tuple(tuple(c) for c in cells), grid)
 
 
-def icon_shape(cells, orientations: str = "free") -> tuple[Cell, ...]:
+@lru_cache(maxsize=4096)
+def _lying(cells: tuple, grid: Grid) -> tuple[Cell, ...]:
+    rotations = [grid.transform(cells, k) for k in range(grid.n_rotations)]
+    depth = [grid.text_size(s)[0] if grid.dim == 3 else 1 for s in rotations]
+    for shape, layers in zip(rotations, depth):
+        if layers == min(depth):
+            _, _, w, h = plane_box(shape, grid)
+            if w >= h:
+                return shape
+    return cells
+
+
+def icon_shape(cells, orientations: str = "free", grid: Grid = SQUARE) -> tuple[Cell, ...]:
     """How a piece is drawn in a task's icon row: turned to lie (:func:`lying`) when the task lets it turn
-    (``"free"`` or ``"one-sided"`` orientations, rule UP-3), else (``"fixed"``) exactly as written.
+    (``"free"``, ``"one-sided"`` or ``"mirror"`` orientations, rule UP-3), else (``"fixed"``) exactly as written.
 
     Examples
     --------
     >>> icon_shape(((0, 0), (1, 0), (2, 0))), icon_shape(((0, 0), (1, 0), (2, 0)), "fixed")
     (((0, 0), (0, 1), (0, 2)), ((0, 0), (1, 0), (2, 0)))
     """
-    return tuple(cells) if orientations == "fixed" else lying(cells)
+    return tuple(tuple(c) for c in cells) if orientations == "fixed" else lying(cells, grid)
 
 
-def shape_size(cells) -> tuple[int, int]:
-    """(height, width) of a shape's bounding box in cells."""
-    return 1 + max(r for r, _ in cells), 1 + max(c for _, c in cells)
+def shape_size(cells, grid: Grid = SQUARE) -> tuple[float, float]:
+    """(height, width) of a shape's picture in cell units (of its bounding box, on squares)."""
+    _, _, w, h = plane_box(cells, grid)
+    return h, w
 
 
-def label_point(cells: Sequence[Cell], w: float, h: float, *, strict: bool = False) -> tuple[float, float] | None:
+def label_point(cells: Sequence[Cell], w: float, h: float, *, strict: bool = False,
+                grid: Grid = SQUARE) -> tuple[float, float] | None:
     """Where to centre a ``w`` x ``h`` (cells) label inside a piece: nearest to its centroid.
 
-    Candidates are cell centres, midpoints of adjacent cells and centres of
-    2 x 2 blocks (so labels sit on the cell grid); a candidate fits when the
-    label's corners and centre lie in the piece.
-    Returns (row, col) coordinates in cells (cell (r, c) spans [r, r+1]);
-    when no candidate fits, the nearest candidate, or None if ``strict``.
+    Candidates are cell centres, midpoints of shared edges and inner corners
+    (the centres of 2 x 2 blocks on squares; :meth:`Grid.label_candidates`),
+    so labels sit on the cell grid; a candidate fits when the label's corners
+    and centre lie in the piece. Returns (y, x) coordinates in cell units
+    (on squares (row, col): cell (r, c) spans [r, r+1]); when no candidate
+    fits, the nearest candidate, or None if ``strict``.
 
     Examples
     --------
     >>> label_point([(0, 0), (0, 1), (1, 0), (1, 1)], 1.0, 0.5)
     (1.0, 1.0)
     """
+    cells = [tuple(c) for c in cells]
     cellset = set(cells)
-    cy = sum(r + 0.5 for r, _ in cells) / len(cells)
-    cx = sum(c + 0.5 for _, c in cells) / len(cells)
-    candidates = [(r + 0.5, c + 0.5) for r, c in cells]
-    candidates += [(r + 1.0, c + 1.0) for r, c in cells
-                   if {(r + 1, c), (r, c + 1), (r + 1, c + 1)} <= cellset]
-    candidates += [(r + 1.0, c + 0.5) for r, c in cells if (r + 1, c) in cellset]
-    candidates += [(r + 0.5, c + 1.0) for r, c in cells if (r, c + 1) in cellset]
+    centres = grid.polygons(cells).mean(axis=1)
+    cx, cy = (float(v) for v in centres.mean(axis=0))
+    candidates = [(y, x) for x, y in grid.label_candidates(cells)]
 
     def fits(y: float, x: float) -> bool:
         pts = [(y, x)] + [(y + sy * h / 2, x + sx * w / 2) for sy in (-0.98, 0.98) for sx in (-0.98, 0.98)]
-        return all((math.floor(py), math.floor(px)) in cellset for py, px in pts)
+        return all(grid.locate(px, py) in cellset for py, px in pts)
 
     candidates.sort(key=lambda p: ((p[0] - cy) ** 2 + (p[1] - cx) ** 2, p))
     return next((p for p in candidates if fits(*p)), None) if strict else \

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .canvas import INK, MUTED, Canvas, icon_shape, piece_colours, shape_size, text_width_mm
+from .canvas import INK, MUTED, Canvas, icon_shape, piece_colours, plane_box, shape_size, text_width_mm
 from .puzzle import ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -93,12 +93,14 @@ class CardFace:
     def __init__(self, card: "CardSide", cell_mm: float, *, table_beside: bool | None = None,
                  fit: tuple[float, float] | None = None, note: str = ""):
         self.card, self.cs, self.note = card, float(cell_mm), note
+        self.grid = card.region.grid
         self.title = f"{game_title(card)}  \u00b7  card {card.card_id}  \u00b7  {side_label(card)}"
         # The header: the title, then (right-aligned, at least 3 mm away) the note.
         header_w = 2 * self.pad + text_width_mm(self.title, self.title_pt, True) + (
             3.0 + text_width_mm(note, self.note_pt) if note else 0.0)
-        self.region_w = card.region.width * self.cs
-        self.region_h = card.region.height * self.cs
+        _, _, width, height = plane_box(card.region.cells, self.grid)
+        self.region_w = width * self.cs
+        self.region_h = height * self.cs
         self.blocks = 1 if len(card.tasks) <= 8 else 2
         self.per_block = math.ceil(len(card.tasks) / self.blocks)
         self.row_w = max(self._row_width(names) for names in card.tasks.values())
@@ -120,8 +122,9 @@ class CardFace:
         self.width = max(self.width, header_w)
 
     def _row_width(self, names) -> float:
-        shapes = [icon_shape(self.card.piece_set[n].cells, self.card.orientations) for n in names]
-        return (self.row_h * 0.8 + 2.0 + sum(shape_size(s)[1] * self.icon_cs + 1.0 + text_width_mm(n, ICON_LABEL_PT)
+        shapes = [icon_shape(self.card.piece_set[n].cells, self.card.orientations, self.grid) for n in names]
+        return (self.row_h * 0.8 + 2.0 + sum(shape_size(s, self.grid)[1] * self.icon_cs + 1.0
+                                             + text_width_mm(n, ICON_LABEL_PT)
                                              + 1.2 + self.gap for s, n in zip(shapes, names)))
 
     def draw(self, canvas: Canvas, x: float, y: float) -> None:
@@ -137,7 +140,8 @@ class CardFace:
             canvas.text(x + self.width - pad, y + pad + 4.5, self.note, ha="right", fontsize=self.note_pt,
                         color=MUTED, va="baseline")
         top = y + pad + self.header
-        draw_region(canvas, card.region.cells, x + pad, top, self.cs, gid=f"region/{card.card_id}/{card.side}")
+        draw_region(canvas, card.region.cells, x + pad, top, self.cs, gid=f"region/{card.card_id}/{card.side}",
+                    grid=self.grid)
         if self.table_beside:
             tx, ty = x + pad + self.region_w + 6.0, top
         else:
@@ -150,9 +154,10 @@ class CardFace:
             ry = ty + (i % self.per_block) * self.row_h
             s = self.row_h * 0.8
             die_face(canvas, bx, ry + (self.row_h - s) / 2, s, face)
-            shapes = [icon_shape(card.piece_set[n].cells, card.orientations) for n in names]
-            cs = min(self.icon_cs, self.row_h * 0.8 / max(shape_size(sh)[0] for sh in shapes))
-            draw_icon_row(canvas, shapes, names, colours, bx + s + 2.0, ry, self.row_h, cs, icons, gap=self.gap)
+            shapes = [icon_shape(card.piece_set[n].cells, card.orientations, self.grid) for n in names]
+            cs = min(self.icon_cs, self.row_h * 0.8 / max(shape_size(sh, self.grid)[0] for sh in shapes))
+            draw_icon_row(canvas, shapes, names, colours, bx + s + 2.0, ry, self.row_h, cs, icons, gap=self.gap,
+                          grid=self.grid)
         icons.draw(canvas)
 
 

@@ -19,9 +19,10 @@ from typing import Mapping, Sequence
 
 from matplotlib.figure import Figure
 
-from ..geometry import Cell, normalize
-from .canvas import (INK, MUTED, Canvas, boundary_edges, cells_path, inner_edges, piece_colours, shape_size,
-                     text_width_mm)
+from ..geometry import Cell
+from ..grids import SQUARE, Grid
+from .canvas import (INK, MUTED, Canvas, boundary_edges, cells_path, inner_edges, piece_colours, plane_box,
+                     shape_size, text_width_mm)
 from .card import card_figure
 from .puzzle import (IconBatch, draw_region, draw_solution, draw_unsolved, stroke_solution)
 
@@ -41,23 +42,26 @@ class Panel:
     Attributes
     ----------
     title : str
-    cells : tuple of (row, col)
+    cells : tuple of cells
         The region's cells.
-    solution : dict of str -> list of (row, col), or None
+    solution : dict of str -> list of cells, or None
     note : str
         Right-aligned text in the header (e.g. ``"no solution"``).
+    grid : Grid
+        The cells' grid (default square).
     """
 
     title: str
     cells: tuple[Cell, ...]
     solution: Mapping[str, Sequence[Cell]] | None = None
     note: str = ""
+    grid: Grid = SQUARE
 
 
 class _Grid:
     """Framed panels in rows on one canvas (the booklet's look), each with a title and a note.
 
-    ``cells`` gives each panel's region; ``cols`` panels per row (default up
+    ``cells`` gives each panel's region (on ``grids``, default squares); ``cols`` panels per row (default up
     to 4); the cell size is ``cell_mm`` (default 8 mm, smaller for regions
     over 8 cells wide); ``heads``, each panel's (title, note), make the
     panels wide enough for their header (the title, 3 mm, the note).
@@ -66,10 +70,13 @@ class _Grid:
     header, pad, gap = 7.0, 3.0, 3.0
 
     def __init__(self, cells: Sequence[Sequence[Cell]], cols: int | None, cell_mm: float | None,
-                 heads: Sequence[tuple[str, str]] = (), note_pt: float = 7.5) -> None:
+                 heads: Sequence[tuple[str, str]] = (), note_pt: float = 7.5,
+                 grids: Sequence[Grid] | None = None) -> None:
         self.cells = cells
-        height = max(1 + max(r for r, _ in c) for c in cells)
-        width = max(1 + max(c for _, c in cc) for cc in cells)
+        # Each region's picture in the plane (its grid's cells), in cell units.
+        self.boxes = [plane_box(c, g) for c, g in zip(cells, grids or [SQUARE] * len(cells))]
+        height = max(b[3] for b in self.boxes)
+        width = max(b[2] for b in self.boxes)
         self.cs = cell_mm or min(8.0, 64.0 / width)
         self.cols = cols or min(len(cells), 4)
         rows = math.ceil(len(cells) / self.cols)
@@ -88,8 +95,7 @@ class _Grid:
         canvas.text(px + 2.0, py + 4.8, title, fontsize=7.5, color=INK, va="baseline")
         if note:
             canvas.text(px + pw - 2.0, py + 4.8, note, fontsize=note_pt, ha="right", va="baseline", color=note_colour)
-        p_h = 1 + max(r for r, _ in self.cells[k])
-        p_w = 1 + max(c for _, c in self.cells[k])
+        p_w, p_h = self.boxes[k][2], self.boxes[k][3]
         return px + (pw - p_w * self.cs) / 2, py + self.header + (ph - self.header - self.pad - p_h * self.cs) / 2
 
 
@@ -114,17 +120,19 @@ def solutions_figure(panels: Sequence[Panel], colours: Mapping[str, str], *, col
     """
     if not panels:
         raise ValueError("no panel to draw")
-    grid = _Grid([p.cells for p in panels], cols, cell_mm, [(p.title, p.note) for p in panels])
+    grid = _Grid([p.cells for p in panels], cols, cell_mm, [(p.title, p.note) for p in panels],
+                 grids=[p.grid for p in panels])
     canvas, cs = grid.canvas, grid.cs
     inner, outline, unsolved = [], [], []
     for k, panel in enumerate(panels):
         x0, y0 = grid.frame(k, panel.title, panel.note, _NO_SOLUTION if panel.solution is None else MUTED)
         if panel.solution:
-            lines = draw_solution(canvas, panel.solution, colours, x0, y0, cs, gid=f"solution/{k}")
+            lines = draw_solution(canvas, panel.solution, colours, x0, y0, cs, gid=f"solution/{k}", grid=panel.grid)
             inner += lines[0]
             outline += lines[1]
         else:
-            unsolved += draw_unsolved(canvas, panel.cells, x0, y0, cs, hatch_colour="#e6b0aa", gid=f"unsolved/{k}")
+            unsolved += draw_unsolved(canvas, panel.cells, x0, y0, cs, hatch_colour="#e6b0aa", gid=f"unsolved/{k}",
+                                      grid=panel.grid)
     stroke_solution(canvas, inner, outline, lw=1.5)
     canvas.stroke(unsolved, _NO_SOLUTION, 1.2)
     return canvas.finish()
@@ -135,36 +143,34 @@ def pieces_figure(pieces: Sequence, colours: Mapping[str, str] | None = None, *,
     """Every piece exactly as its file draws it, its name below it, packed in rows at one scale (a piece set
     in a notebook)."""
     colours = colours or piece_colours(p.name for p in pieces)
-    shapes = [normalize(p.cells) for p in pieces]
+    shapes = [p.grid.normalize(p.cells) for p in pieces]   # exactly as the file draws them
+    sizes = [shape_size(s, p.grid) for s, p in zip(shapes, pieces)]
     gap, label = 4.0, 4.5
     x = y = gap
     row_h = 0.0
     spots = []
-    for shape in shapes:
-        h, w = shape_size(shape)
+    for h, w in sizes:
         if x + w * cell_mm > width_mm - gap and x > gap:
             x, y, row_h = gap, y + row_h + label + gap, 0.0
         spots.append((x, y))
         x += w * cell_mm + gap
         row_h = max(row_h, h * cell_mm)
-    total_w = min(width_mm, max(sx + shape_size(s)[1] * cell_mm for (sx, _), s in zip(spots, shapes)) + gap)
+    total_w = min(width_mm, max(sx + w * cell_mm for (sx, _), (_, w) in zip(spots, sizes)) + gap)
     canvas = Canvas(total_w, y + row_h + label + gap)
     icons = IconBatch()
-    for piece, shape, (sx, sy) in zip(pieces, shapes, spots):
-        h, w = shape_size(shape)
-        icons.add(shape, sx, sy, cell_mm, colours.get(piece.name, "#bbbbbb"))
+    for piece, shape, (sx, sy), (h, w) in zip(pieces, shapes, spots, sizes):
+        icons.add(shape, sx, sy, cell_mm, colours.get(piece.name, "#bbbbbb"), piece.grid)
         canvas.text(sx + w * cell_mm / 2, sy + h * cell_mm + 3.5, piece.name, ha="center", va="baseline",
                     fontsize=7.5, color=INK)
     icons.draw(canvas)
     return canvas.finish()
 
 
-def region_figure(cells: Sequence[Cell], *, cell_mm: float = 8.0) -> Figure:
+def region_figure(cells: Sequence[Cell], *, cell_mm: float = 8.0, grid: Grid = SQUARE) -> Figure:
     """A region on card-board beige with its cell grid."""
-    h = 1 + max(r for r, _ in cells)
-    w = 1 + max(c for _, c in cells)
+    _, _, w, h = plane_box(cells, grid)
     canvas = Canvas(w * cell_mm + 4.0, h * cell_mm + 4.0)
-    draw_region(canvas, cells, 2.0, 2.0, cell_mm)
+    draw_region(canvas, cells, 2.0, 2.0, cell_mm, grid=grid)
     return canvas.finish()
 
 
@@ -183,18 +189,20 @@ def result_figure(result, instance=None, colours: Mapping[str, str] | None = Non
     if instance is None:
         raise ValueError("the result does not know its instance: pass instance=")
     names = list(dict.fromkeys(p.name for p in instance.pieces))
-    return solutions_figure(result_panels(result, instance.region.cells, most=most), colours or piece_colours(names))
+    return solutions_figure(result_panels(result, instance.region.cells, most=most, grid=instance.region.grid),
+                            colours or piece_colours(names))
 
 
-def result_panels(result, cells: Sequence[Cell], *, most: int = 12, prefix: str = "") -> list[Panel]:
+def result_panels(result, cells: Sequence[Cell], *, most: int = 12, prefix: str = "",
+                  grid: Grid = SQUARE) -> list[Panel]:
     """One :class:`Panel` per kept solution of ``result`` (at most ``most``), or one saying why there is none."""
     shown = result.solutions[:most]
     if not shown:
         note = "no solution" if str(result.status) == "no solution" else "not solved (time limit)"
-        return [Panel(prefix.rstrip(": "), tuple(cells), None, note)]
+        return [Panel(prefix.rstrip(": "), tuple(cells), None, note, grid)]
     total = f"{result.count}" + ("" if result.complete else "+")
     what = "uniform sample" if "samples" in getattr(result, "stats", {}) else "solution"  # drawn from a diagram
-    return [Panel(f"{prefix}{what} {i} of {total}", tuple(cells), s) for i, s in enumerate(shown, 1)]
+    return [Panel(f"{prefix}{what} {i} of {total}", tuple(cells), s, "", grid) for i, s in enumerate(shown, 1)]
 
 
 def cell_shares(result):
@@ -272,7 +280,8 @@ def frequency_figure(result, colours: Mapping[str, str] | None = None, *, cols: 
         forced = int((share[t] > 1 - 1e-12).sum()) if total else 0
         heads.append((name + (f" x{copies}" if copies > 1 else ""),
                       f"forced on {forced} cell{'s' if forced != 1 else ''}" if forced else f"of {total} solutions"))
-    grid = _Grid([cells] * inst.n_types, cols, cell_mm, heads, note_pt=6.5)
+    plane = inst.region.grid
+    grid = _Grid([cells] * inst.n_types, cols, cell_mm, heads, note_pt=6.5, grids=[plane] * inst.n_types)
     canvas, cs = grid.canvas, grid.cs
     owner = dict.fromkeys(cells, 0)
     for t in range(inst.n_types):
@@ -280,10 +289,10 @@ def frequency_figure(result, colours: Mapping[str, str] | None = None, *, cols: 
         x0, y0 = grid.frame(t, *heads[t], note_pt=6.5)
         base = to_rgb(colours.get(name, "#888888"))
         fills = [tuple(1 - s * (1 - b) for b in base) for s in share[t]]
-        canvas.fill_cells([cells_path([c], x0, y0, cs) for c in cells], fills, gid=f"frequency/{t}")
-        canvas.stroke(inner_edges(owner, x0, y0, cs), "#d8d8d8", 0.4)
-        canvas.stroke(boundary_edges(owner, x0, y0, cs), INK, 1.2)
-        if cs >= 6.0:
+        canvas.fill_cells([cells_path([c], x0, y0, cs, plane) for c in cells], fills, gid=f"frequency/{t}")
+        canvas.stroke(inner_edges(owner, x0, y0, cs, plane), "#d8d8d8", 0.4)
+        canvas.stroke(boundary_edges(owner, x0, y0, cs, plane), INK, 1.2)
+        if cs >= 6.0 and plane is SQUARE:  # percentages in the cells where they are squares
             for (r, c), s in zip(cells, share[t]):
                 if s > 0:
                     canvas.text(x0 + (c + 0.5) * cs, y0 + (r + 0.5) * cs, f"{100 * s:.0f}", fontsize=5.0,
@@ -316,9 +325,12 @@ def task_record_figure(record) -> Figure:
         colours = piece_colours(load_pieces(record.game).names)
     title = f"card {record.card_id} {record.side}, face {record.face}"
     if record.solution:
-        cells = normalize([c for cells in record.solution.values() for c in cells])
+        from ..grids import get_grid
+
+        grid = get_grid(getattr(record, "grid", "square"))
+        cells = grid.normalize([c for cells in record.solution.values() for c in cells])
         note = "" if record.count is None else f"{record.count} solution" + ("" if record.count == 1 else "s")
-        return solutions_figure([Panel(title, tuple(cells), record.solution, note)], colours)
+        return solutions_figure([Panel(title, tuple(cells), record.solution, note, grid)], colours)
     canvas = Canvas(80.0, 14.0)
     canvas.text(3.0, 6.0, title, fontsize=8, color=INK, va="baseline")
     canvas.text(3.0, 11.0, f"{' '.join(record.pieces)}: {record.status}", fontsize=8, color=_NO_SOLUTION,

@@ -41,12 +41,12 @@ __all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS
 
 #: Column order of ``tasks.csv``/``tasks.parquet``.
 TASK_COLUMNS = ["card_id", "side", "face", "game", "pieces", "n_pieces", "area", *RATING_COLUMNS,
-                "difficulty_model", "error", "task_hash", "card_file"]
+                "difficulty_model", "error", "task_hash", "card_file", "grid"]
 
 #: The task status as a pandas dtype: a categorical whose categories are the :class:`Status` values.
 STATUS_DTYPE = pd.CategoricalDtype([s.value for s in Status])
 
-_TEXT = ("card_id", "side", "game", "error", "task_hash", "card_file", "difficulty_model")
+_TEXT = ("card_id", "side", "game", "error", "task_hash", "card_file", "difficulty_model", "grid")
 _INTEGER = ("face", "n_pieces", "area", "count", "count_reduced", "placements", "min_piece_placements", "symmetry",
             "dlx_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count")
 _FLOAT = ("difficulty", "seconds", "placements_per_cell")
@@ -349,7 +349,8 @@ def _pieces(value, col, i, fail) -> list[str]:
 
 
 def _solution(value, col, i, fail) -> dict | None:
-    """Piece name -> list of (row, col), from JSON text, Parquet's list of structs or a dict."""
+    """Piece name -> list of cells (``(row, col)`` on squares; three ints on cubes), from JSON text, Parquet's
+    list of structs or a dict."""
     if _missing(value):
         return None
     try:
@@ -360,7 +361,10 @@ def _solution(value, col, i, fail) -> dict | None:
             items = value.items()
         else:   # the Parquet form: [{"piece": name, "cells": [[row, col], ...]}, ...]
             items = [(entry["piece"], entry["cells"]) for entry in value]
-        return {str(k): [(int(c[0]), int(c[1])) for c in cells] for k, cells in items}
+        out = {str(k): [tuple(int(x) for x in c) for c in cells] for k, cells in items}
+        if any(len(c) not in (2, 3) for cells in out.values() for c in cells):
+            raise ValueError("a cell has 2 or 3 coordinates")
+        return out
     except (ValueError, TypeError, KeyError, IndexError):
         text = value if isinstance(value, str) else repr(value)
         fail(col, i, text[:60], "a solution (piece -> [[row, col], ...])")
@@ -382,8 +386,10 @@ class TaskRecord:
     count : int or None
         Number of solutions, when known.
     difficulty : float or None
-    solution : dict of str -> list of (row, col), or None
+    solution : dict of str -> list of cells, or None
         The first solution (its cells give the region's cells and the pieces' shapes).
+    grid : str
+        The cells' grid (:mod:`ubongo_cp.grids`; tables without a ``grid`` column are on squares).
     """
 
     card_id: str
@@ -395,6 +401,7 @@ class TaskRecord:
     count: int | None = None
     difficulty: float | None = None
     solution: dict | None = None
+    grid: str = "square"
 
     def draw(self):
         """The solution (or the piece names, for a task without one) as a matplotlib Figure."""
@@ -429,4 +436,5 @@ def task_record(row) -> TaskRecord:
 
     return TaskRecord(str(get("card_id")), str(get("side")), int(get("face")), str(get("game") or ""),
                       tuple(_pieces(get("pieces"), "pieces", 0, fail)), Status(str(get("status"))),
-                      value("count", int), value("difficulty", float), _solution(get("solution"), "solution", 0, fail))
+                      value("count", int), value("difficulty", float), _solution(get("solution"), "solution", 0, fail),
+                      value("grid", str) or "square")

@@ -193,11 +193,14 @@ def expand_copies(instance):
     per_type = instance.options_per_type()
     rows, original, copy_of = [], [], []
     item = n_cells
+    # Items after the types (a region's optional cells) move up by the copies added.
+    after, extra = n_cells + len(counts), int(counts.sum()) - len(counts)
     for t, k in enumerate(counts.tolist()):
         lo, n = int(first[t]), int(per_type[t])
         for _ in range(k):
             for o in range(lo, lo + n):
-                rows.append([int(i) for i in instance.option_items(o)[:-1]] + [item])
+                rows.append([int(i) + (extra if i >= after else 0) for i in instance.option_items(o)[:-1]]
+                            + [item])
                 original.append(o)
                 copy_of.append(item)
             item += 1
@@ -221,4 +224,4 @@ def expand_copies(instance):
             last[t] = (pos + 1, o)
         return True
 
-    return indptr, indices, item, original, ordered
+    return indptr, indices, item + instance.n_items - after, original, ordered

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Iterable, Mapping
 
-from .hexgrid import Hex, to_pixel
+from .hexgrid import Hex, text_column, to_pixel
 
 __all__ = ["ascii_board", "draw", "picture", "PLAYER_COLOURS"]
 
@@ -33,7 +33,7 @@ def ascii_board(state) -> str:
     """
     board = state.game.board
     last = set(state.game.placements[state.history[-1]].cells) if state.history else set()
-    xs = [2 * q + r for q, r in board.hexes]
+    xs = [text_column(h) for h in board.hexes]
     x0 = min(xs)
     rows: dict[int, list[str]] = {}
     for i, (q, r) in enumerate(board.hexes):
@@ -46,7 +46,7 @@ def ascii_board(state) -> str:
                 sym = sym.upper()
             sym += "*" if state.galaxy[i] else "#" if state.hole[i] else ""
         line = rows.setdefault(r, [])
-        col = 2 * (2 * q + r - x0)
+        col = 2 * (text_column((q, r)) - x0)
         line.extend(" " * (col - len("".join(line))))
         line.append(sym)
     who = state.current_player()

@@ -42,6 +42,7 @@ from pathlib import Path
 
 from ...errors import InputError
 from ...io import read_text
+from ...grids.hex import format_symbols, parse_symbols
 from .graphs import cells_connected
 from .hexgrid import Hex, neighbours, transform
 
@@ -292,17 +293,7 @@ def format_tiles(tiles: TileSet) -> str:
     """
     out = []
     for t in tiles.tiles:
-        rs = [r for (q, r), _ in t.cells]
-        xs = [2 * q + r for (q, r), _ in t.cells]
-        x0 = min(xs)
-        rows = []
-        for r in range(min(rs), max(rs) + 1):
-            line = [" "] * (max(xs) - x0 + 1)
-            for (q, rr), c in t.cells:
-                if rr == r:
-                    line[2 * q + r - x0] = "O" if c == OWN else "x"
-            rows.append("".join(line).rstrip())
-        out.append("\n".join([t.name] + rows))
+        out.append(t.name + "\n" + format_symbols({h: "O" if c == OWN else "x" for h, c in t.cells}))
     return "\n\n".join(out) + "\n"
 
 
@@ -328,25 +319,8 @@ def _shipped(name: str) -> TileSet:
 
 def _parse_picture(lines: list[tuple[int, str]], path) -> tuple[tuple[Hex, int], ...]:
     """Cells ``((q, r), colour)`` of a picture, anchored at its first hex in reading order."""
-    raw: list[tuple[int, int, int]] = []   # (row, column, colour)
-    parity: int | None = None
-    for i, (k, line) in enumerate(lines):
-        for col, ch in enumerate(line):
-            if ch in " .":
-                continue
-            if ch not in _SYMBOLS:
-                raise InputError(f"unknown character {ch!r} in a tile picture (O own, x opponent, "
-                                 f". or space none)", path=path, line=k)
-            if parity is None:
-                parity = (col - i) % 2
-            elif (col - i) % 2 != parity:
-                raise InputError(f"{ch!r} in column {col + 1} lies between two hex positions of its "
-                                 f"row (rows are shifted half a hex: one row uses every second column)",
-                                 path=path, line=k)
-            raw.append((i, col, _SYMBOLS[ch]))
-    shift = parity or 0  # None only without any hex (refused by the caller)
-    hexes = sorted((((col - i - shift) // 2, i), c) for i, col, c in raw)
-    hexes.sort(key=lambda hc: (hc[0][1], hc[0][0]))  # reading order: row, then column
+    hexes = parse_symbols(lines, _SYMBOLS, path=path,
+                          legend="a tile picture (O own, x opponent, . or space none)")
     if not hexes:
         return ()
     q0, r0 = hexes[0][0]

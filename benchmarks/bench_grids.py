@@ -1,0 +1,185 @@
+"""Benchmark: placements on every grid, and the square grid against an earlier checkout of the toolkit.
+
+Run ``python -m benchmarks.bench_grids [--repeats N] [--compare-with DIR]``.
+
+1. *Placements per grid*: :func:`ubongo_cp.cover.build_instance`, CPU time
+   per placement (median of ``--repeats`` runs, the grids interleaved),
+   cold (the pieces' orientations computed too) and warm (cached, as in a
+   deck or a census). First like for like: every free polyform of 5 cells
+   (12 pentominoes, 22 pentahexes, 4 pentiamonds, 29 pentacubes) in a
+   region of 120 cells (10x12, a 10x12 parallelogram, a 6x10 parallelogram
+   of triangles, 4x5x6); then one puzzle per grid (the 12 pentominoes in
+   6x10, the 12 hexiamonds in the 6x6 rhombus, the 22 pentahexes in a 10x11
+   parallelogram, the 8 tetracubes in 2x4x4). Target: hexagons and
+   triangles at least as fast per placement as squares.
+2. *Squares, before and after* (``--compare-with DIR``: a checkout of the
+   revision to compare with, e.g. ``git worktree add /tmp/base HEAD~1``; its
+   ``ubongo_cp/solvers/_dance*.so`` is used if built there): the same square
+   workloads run in fresh processes, alternating the two trees run by run,
+   each reporting its CPU and wall time: building every task instance of the
+   classic deck, the 6x10 pentomino count (9356, ``dlx-symmetry``), the
+   subset analysis of a 4x7 Duel region (K = 5), drawing 4 booklet pages,
+   and the colouring pre-check of every classic task. Ratios are medians of
+   after / before per workload, CPU and wall.
+
+The load average is printed with the figures; results go to
+``benchmarks/out/grids.csv`` (untracked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "benchmarks" / "out"
+
+# One workload per line: name -> Python source run in a fresh interpreter with the tree on sys.path.
+SQUARE_WORKLOADS = {
+    "build classic deck": (
+        "from ubongo_cp.cards import load_deck\nfrom ubongo_cp.cover import task_instance\n"
+        "cards, _ = load_deck('classic')\n"
+        "RUN = lambda: [task_instance(c, f) for c in cards for f in c.tasks]"),
+    "count 6x10 pentominoes": (
+        "from ubongo_cp.pieces import load_pieces, Region\nfrom ubongo_cp.cover import build_instance\n"
+        "from ubongo_cp.solvers import solve, warm\nwarm(['dlx-symmetry'])\n"
+        "RUN = lambda: solve(build_instance(load_pieces('pentominoes').pieces, Region.rectangle(6, 10)),"
+        " backend='dlx-symmetry', limit=None)"),
+    "analyze duel 4x7 K=5": (
+        "from ubongo_cp.pieces import load_pieces, Region\nfrom ubongo_cp.analyze import analyze\n"
+        "from ubongo_cp.solvers import warm\nwarm(['dlx'])\n"
+        "RUN = lambda: analyze(load_pieces('duel').pieces, Region.rectangle(4, 7), 5, backend='dlx')"),
+    "draw 4 booklet pages": (
+        "from ubongo_cp.cards import load_deck\nfrom ubongo_cp.report import load_tasks\n"
+        "from ubongo_cp.shipped import deck_tasks_path\nfrom ubongo_cp.booklet import task_views\n"
+        "from ubongo_cp.booklet.page import render_page\n"
+        "cards, _ = load_deck('classic'); table = load_tasks(deck_tasks_path('classic'))\n"
+        "views = [task_views(c, table) for c in cards[:4]]\n"
+        "RUN = lambda: [render_page(c, v) for c, v in zip(cards[:4], views)]"),
+    "pre-check classic deck": (
+        "from ubongo_cp.cards import load_deck\nfrom ubongo_cp.cover import task_instance\n"
+        "cards, _ = load_deck('classic')\ninstances = [task_instance(c, f) for c in cards for f in c.tasks]\n"
+        "RUN = lambda: [i.precheck() for i in instances]"),
+}
+
+_RUNNER = """
+import json, sys, time
+sys.path.insert(0, {root!r})
+{setup}
+RUN()                                   # warm: imports, caches, compiled kernels
+c0, w0 = time.process_time(), time.perf_counter()
+for _ in range({inner}):
+    RUN()
+print(json.dumps({{"cpu": (time.process_time() - c0) / {inner}, "wall": (time.perf_counter() - w0) / {inner},
+                   "where": __import__("ubongo_cp").__file__}}))
+"""
+
+
+def _run_workload(tree: Path, setup: str, inner: int) -> dict:
+    code = _RUNNER.format(root=str(tree), setup=setup, inner=inner)
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tree, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def compare(base: Path, repeats: int, inner: int) -> list[dict]:
+    """The square workloads on ``base`` and on this tree, alternating; medians and ratios."""
+    rows = []
+    for name, setup in SQUARE_WORKLOADS.items():
+        runs = {"before": [], "after": []}
+        for k in range(repeats):
+            order = [("before", base), ("after", ROOT)] if k % 2 == 0 else [("after", ROOT), ("before", base)]
+            for label, tree in order:
+                result = _run_workload(tree, setup, inner)
+                assert Path(result["where"]).resolve().is_relative_to(tree.resolve()), result["where"]
+                runs[label].append(result)
+        row = {"workload": name}
+        for what in ("cpu", "wall"):
+            before = statistics.median(r[what] for r in runs["before"])
+            after = statistics.median(r[what] for r in runs["after"])
+            row[f"{what}_before_s"], row[f"{what}_after_s"] = before, after
+            row[f"{what}_ratio"] = after / before
+        rows.append(row)
+        print(f"| {name} | {row['cpu_before_s']:.4f} | {row['cpu_after_s']:.4f} | {row['cpu_ratio']:.3f} | "
+              f"{row['wall_before_s']:.4f} | {row['wall_after_s']:.4f} | {row['wall_ratio']:.3f} |", flush=True)
+    return rows
+
+
+def placements(repeats: int) -> list[dict]:
+    """CPU microseconds per placement of one instance per grid, the grids interleaved."""
+    from ubongo_cp import pieces as pieces_module
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.grids import get_grid
+    from ubongo_cp.pieces import Piece, Region, load_pieces
+    from ubongo_cp.polyforms import free_polyforms
+
+    cases = [("square", "5 cells", (10, 12)), ("hex", "5 cells", (10, 12)), ("triangle", "5 cells", (6, 10)),
+             ("cube", "5 cells", (4, 5, 6)), ("square", "pentominoes", (6, 10)), ("triangle", "hexiamonds", (6, 6)),
+             ("hex", "pentahexes", (10, 11)), ("cube", "tetracubes", (2, 4, 4))]
+
+    def pieces_of(grid, name):
+        if name == "5 cells":
+            return [Piece(f"P{i}", s, get_grid(grid)) for i, s in enumerate(free_polyforms(grid, 5))]
+        return load_pieces(name).pieces
+
+    made = {(grid, pieces): (pieces_of(grid, pieces), Region.box(*box, grid=grid)) for grid, pieces, box in cases}
+    cold: dict[tuple, list[float]] = {(grid, p): [] for grid, p, _ in cases}
+    warm: dict[tuple, list[float]] = {(grid, p): [] for grid, p, _ in cases}
+    options = {}
+    for _ in range(repeats):
+        for grid, name, _ in cases:
+            pieces, region = made[grid, name]
+            pieces_module._ORIENT_CACHE.clear()   # cold: the pieces' orientations are part of the work
+            c0 = time.process_time()
+            inst = build_instance(pieces, region)
+            c1 = time.process_time()
+            build_instance(pieces, region)        # warm: orientations cached, as in a deck or a census
+            c2 = time.process_time()
+            cold[grid, name].append(c1 - c0)
+            warm[grid, name].append(c2 - c1)
+            options[grid, name] = inst.n_options
+    rows = []
+    for grid, pieces, box in cases:
+        c, w, n = statistics.median(cold[grid, pieces]), statistics.median(warm[grid, pieces]), options[grid, pieces]
+        rows.append({"grid": grid, "pieces": pieces, "region": "x".join(map(str, box)), "placements": n,
+                     "cpu_cold_s": c, "cpu_warm_s": w, "us_per_placement_cold": 1e6 * c / n,
+                     "us_per_placement_warm": 1e6 * w / n})
+        print(f"| {grid} | {pieces} | {rows[-1]['region']} | {n} | {c * 1e3:.2f} ms | {w * 1e3:.2f} ms | "
+              f"{rows[-1]['us_per_placement_cold']:.2f} | {rows[-1]['us_per_placement_warm']:.2f} |", flush=True)
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=7, help="runs per measurement (default 7)")
+    ap.add_argument("--inner", type=int, default=3, help="workload repetitions inside one process (default 3)")
+    ap.add_argument("--compare-with", metavar="DIR", type=Path,
+                    help="a checkout of the revision to compare the square workloads with")
+    args = ap.parse_args(argv)
+    print(f"load average before: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}")
+    print("\n| grid | pieces | region | placements | CPU cold | CPU warm | us/placement cold | us/placement warm |"
+          "\n|---|---|---|--:|--:|--:|--:|--:|")
+    rows = placements(args.repeats)
+    cmp_rows = []
+    if args.compare_with:
+        print("\n| square workload | CPU before (s) | CPU after (s) | ratio | wall before (s) | wall after (s) | ratio |")
+        print("|---|--:|--:|--:|--:|--:|--:|")
+        cmp_rows = compare(args.compare_with.resolve(), args.repeats, args.inner)
+    print(f"load average after: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}")
+    OUT.mkdir(parents=True, exist_ok=True)
+    with open(OUT / "grids.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=sorted({k for r in rows + cmp_rows for k in r}))
+        writer.writeheader()
+        writer.writerows(rows + cmp_rows)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

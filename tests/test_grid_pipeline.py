@@ -1,0 +1,179 @@
+"""Hexagons, triangles and cubes through the steps above the solvers: census, analysis, batch, pictures.
+
+Expected values come from outside the code: OEIS counts of fixed
+polyforms (a census of single pieces must find every free polyform once,
+with symmetry orders whose orbits add up to the fixed count), Polyform
+Puzzler's tetrahex count, and the geometry of the cells drawn (a hexagon
+has 6 corners and is one cell wide, a triangle has 3 and sides one cell
+long, cube layers are squares).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from ubongo_cp.grids import CUBE, HEX, TRIANGLE
+
+from conftest import PUZZLES, one_line_error
+
+DECKS = [("hexagons", HEX, 6), ("triangles", TRIANGLE, 3), ("cubes", CUBE, 4)]
+
+
+# ------------------------------------------------------------------ census
+@pytest.mark.parametrize("pieces, n, fixed", [
+    ("tetrahexes", 4, 44),    # OEIS A001207: 44 fixed tetrahexes
+    ("pentiamonds", 5, 36),   # OEIS A001420: 36 fixed pentiamonds
+])
+def test_a_census_of_single_pieces_finds_every_polyform_once(pieces, n, fixed, tmp_path):
+    from ubongo_cp.census import read_census, run_census
+    from ubongo_cp.grids import get_grid
+    from ubongo_cp.pieces import load_pieces
+
+    piece_set = load_pieces(pieces)
+    grid = get_grid(piece_set.grid)
+    outcome = run_census(pieces, 1, n, out_dir=tmp_path / "c", progress=False)
+    df = read_census(tmp_path / "c")
+    assert outcome.regions == len(df) == len(piece_set.pieces)
+    assert (df["matching_subsets"] == len(piece_set.pieces)).all()
+    assert (df["tiling_subsets"] == 1).all() and (df["unique_subsets"] == 1).all() and (df["solutions"] == 1).all()
+    assert sorted(s for sets in df["unique_sets"] for s in sets) == sorted(piece_set.names)
+    # Orbit-stabiliser: every fixed polyform is an image of exactly one free one.
+    assert sum(grid.n_symmetries // s for s in df["symmetry"]) == fixed
+    # The region keys read back on the pieces' grid.
+    from ubongo_cp.census.spec import region_from_text
+
+    assert all(region_from_text(key, grid).grid is grid and region_from_text(key, grid).area == n for key in df["region"])
+
+
+def test_a_cube_census_tells_mirror_images_apart(tmp_path):
+    from ubongo_cp.census import read_census, run_census
+
+    run_census("tetracubes", 1, 4, out_dir=tmp_path / "c", progress=False)
+    df = read_census(tmp_path / "c")
+    # 8 tetracubes with mirror images distinct (OEIS A000162); the two chiral screws each tile only their own.
+    assert len(df) == 8 and (df["unique_subsets"] == 1).all()
+    assert sorted(s for sets in df["unique_sets"] for s in sets) == ["A4", "B4", "I4", "L4", "O4", "P4", "S4", "T4"]
+    # Symmetry orders in the cube's 48: the orbits of the 7 shapes up to reflection add up to the 86 fixed
+    # tetracubes (OEIS A001931); the two screws share one orbit of 48 / 2.
+    sym = dict(zip((sets[0] for sets in df["unique_sets"]), df["symmetry"]))
+    assert sym["A4"] == sym["B4"] == 2
+    assert sum(48 // s for name, s in sym.items() if name != "B4") == 86
+
+
+# ------------------------------------------------------------------ analysis and CLI
+def test_analyze_tetrahexes_in_the_parallelogram(run_cli):
+    code, out, err = run_cli("analyze", "--pieces", "tetrahexes", "--region", PUZZLES / "examples" / "hex_4x7.txt",
+                             "--k", "7", "--backend", "dlx", "--json")
+    assert code == 0, err
+    # Polyform Puzzler, Tetrahexes4x7: 9 solutions up to symmetry, 18 in all (the region's 2 symmetries).
+    assert json.loads(out) == [{"pieces": ["I4", "J4", "P4", "S4", "U4", "Y4", "O4"], "count": 18}]
+
+
+def test_commands_refuse_a_region_of_another_grid_in_one_line(run_cli, tmp_path):
+    bad = tmp_path / "bad_hex.txt"
+    bad.write_text("grid: hex\n# # #\n #  #\n")
+    code, _, err = run_cli("solve", "--pieces", "tetrahexes", "--region", bad)
+    one_line_error(code, err, "bad_hex.txt:3", "between two hex positions")
+    tri = tmp_path / "bad_tri.txt"
+    tri.write_text("grid: triangle\n^^v\n")
+    code, _, err = run_cli("analyze", "--pieces", "pentiamonds", "--region", tri, "--k", "1")
+    one_line_error(code, err, "bad_tri.txt:2", "no such triangle")
+    code, _, err = run_cli("analyze", "--pieces", "soma", "--region", PUZZLES / "examples" / "hex_4x7.txt", "--k", "2")
+    one_line_error(code, err, "hex_4x7.txt", "cube grid", "hex grid")
+    code, _, err = run_cli("census", "--pieces", "soma", "--k", "2", "--cells", "6", "--box", "2x3",
+                           "--out", tmp_path / "census")
+    one_line_error(code, err, "flat regions", "cube grid")
+
+
+# ------------------------------------------------------------------ batch
+@pytest.mark.parametrize("deck, grid, corners", DECKS, ids=[d[0] for d in DECKS])
+def test_batch_rates_two_cards_of_each_example_deck(deck, grid, corners, tmp_path):
+    import pandas as pd
+
+    from ubongo_cp.batch import run_batch
+    from ubongo_cp.report import load_tasks
+    from ubongo_cp.shipped import deck_dir, deck_tasks_path
+
+    src = tmp_path / deck
+    src.mkdir()
+    for name in ("deck.toml", "01_easy.toml", "01_hard.toml"):
+        shutil.copy(deck_dir(deck) / name, src / name)
+    outcome = run_batch(src, tmp_path / "out", progress=False)
+    assert outcome is not None
+    got = pd.read_csv(tmp_path / "out" / "tasks.csv", dtype={"card_id": str})
+    shipped = load_tasks(deck_tasks_path(deck))
+    shipped = shipped[shipped["card_id"] == "01"]
+    assert len(got) == len(shipped) > 0 and set(got["grid"]) == {grid.name}
+    # Every task has exactly one tiling, on the node solver and on CP-SAT, as in the shipped table.
+    assert (got["status"] == "solved").all() and (got["count"] == 1).all() and (got["cpsat_count"] == 1).all()
+    key = ["side", "face"]
+    merged = got.merge(shipped, on=key, suffixes=("", "_shipped"))
+    assert len(merged) == len(got) and (merged["placements"] == merged["placements_shipped"]).all()
+
+
+# ------------------------------------------------------------------ pictures
+@pytest.mark.parametrize("deck, grid, corners", DECKS, ids=[d[0] for d in DECKS])
+def test_booklet_pages_and_playtest_cards_draw_the_grid_cells(deck, grid, corners):
+    from ubongo_cp.booklet import render_page, task_views
+    from ubongo_cp.booklet.playtest import card_sheets, piece_sheets
+    from ubongo_cp.cards import load_deck
+
+    cards, _ = load_deck(deck)
+    card = cards[0]
+    views = task_views(card)
+    fig = render_page(card, views)
+    panels = {c.get_gid(): c for c in fig.axes[0].collections if (c.get_gid() or "").startswith("solution/")}
+    assert sorted(panels) == sorted(f"solution/{v.face}" for v in views)
+    for view in views:
+        paths = panels[f"solution/{view.face}"].get_paths()
+        # One closed polygon per cell: a hexagon has 6 corners, a triangle 3, a square (a cube's layer) 4.
+        assert [len(p.vertices) for p in paths] == [(corners + 1) * len(c) for c in view.solution.values()]
+
+    cell = 20.0
+    seen = 0
+    for sheet in card_sheets(cards[:2], cell):
+        for coll in sheet.axes[0].collections:
+            gid = coll.get_gid() or ""
+            if not gid.startswith("region/"):
+                continue
+            side = next(c for c in cards[:2] if gid == f"region/{c.card_id}/{c.side}")
+            polys = coll.get_paths()[0].vertices.reshape(-1, corners + 1, 2)[:, :corners]
+            assert len(polys) == side.region.area
+            width = polys[:, :, 0].max(axis=1) - polys[:, :, 0].min(axis=1)
+            # True scale: a hexagon is one cell wide, a triangle's side and a square's side are one cell.
+            assert np.allclose(width, cell)
+            if grid is TRIANGLE:
+                height = polys[:, :, 1].max(axis=1) - polys[:, :, 1].min(axis=1)
+                assert np.allclose(height, cell * np.sqrt(3) / 2)
+            centres = np.round(polys.mean(axis=1), 6)
+            assert len({tuple(c) for c in centres}) == len(polys)          # no cell drawn twice
+            seen += 1
+    assert seen == 2
+    sheets = piece_sheets(card.piece_set, cell)
+    drawn = {c.get_gid(): c for f in sheets for c in f.axes[0].collections if (c.get_gid() or "").startswith("piece/")}
+    assert sorted(drawn) == sorted(f"piece/{n}" for n in card.piece_set.names)
+    for gid, coll in drawn.items():
+        assert len(coll.get_paths()[0].vertices) == (corners + 1) * card.piece_set[gid.split("/")[1]].size
+
+
+def test_notebook_pictures_on_every_grid():
+    from ubongo_cp.cards import load_deck
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import load_pieces, load_region
+    from ubongo_cp.solvers import solve
+
+    for deck, _, _ in DECKS:
+        card = load_deck(deck)[0][0]
+        for obj in (card, card.piece_set, card.region):
+            svg = obj._repr_svg_()
+            assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    pieces = load_pieces("tetrahexes")
+    region = load_region(PUZZLES / "examples" / "hex_4x7.txt")
+    result = solve(build_instance(list(pieces.pieces), region), backend="dlx", keep=2)
+    assert result.count == 18
+    svg = result._repr_svg_()
+    assert 'id="solution/0"' in svg and 'id="solution/1"' in svg and 'id="solution/2"' not in svg

@@ -1,0 +1,164 @@
+"""The grid protocol on every grid: groups, text layouts, drawing outlines, bad pictures, polyform censuses.
+
+Expected values come from outside the code: the orders of the symmetry
+groups (D4, D6, the cube's 48), hand-drawn pictures, and the OEIS counts of
+polyforms (fixed, one-sided, free; mirror images on cubes), each cited.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from ubongo_cp.errors import InputError
+from ubongo_cp.grids import CUBE, GRIDS, HEX, SQUARE, TRIANGLE, get_grid
+from ubongo_cp.polyforms import count_polyforms, fixed_polyforms, free_polyforms
+
+ALL = list(GRIDS.values())
+
+
+@st.composite
+def shapes(draw, grid, max_size=8):
+    """A random connected shape grown from an origin of the grid."""
+    cells = [draw(st.sampled_from(grid.origins))]
+    for _ in range(draw(st.integers(0, max_size - 1))):
+        base = draw(st.sampled_from(cells))
+        nb = draw(st.sampled_from(grid.neighbours(base)))
+        if nb not in cells:
+            cells.append(nb)
+    return grid.normalize(cells)
+
+
+@pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
+def test_symmetries_form_the_published_group(grid):
+    # Orders: D4 (8), D6 (12) on hexagons and on the triangular lattice, the cube's 48 (24 rotations).
+    assert (grid.n_symmetries, grid.n_rotations) == {"square": (8, 4), "hex": (12, 6), "triangle": (12, 6),
+                                                     "cube": (48, 24)}[grid.name]
+    # An asymmetric shape has n_symmetries distinct images; composing two symmetries is a third;
+    # the rotations alone form a subgroup that never gives a mirror image.
+    chiral = {"square": [(0, 0), (0, 1), (0, 2), (1, 0), (2, 1)], "hex": [(0, 0), (1, 0), (2, 0), (0, 1), (2, 2)],
+              "triangle": [(0, 0), (0, 1), (0, 2), (0, 3), (1, 3), (1, 4)],
+              "cube": [(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 1, 0), (1, 0, 0), (2, 0, 0), (0, 2, 2)]}[grid.name]
+    shape = grid.normalize(chiral)
+    images = [grid.transform(shape, k) for k in range(grid.n_symmetries)]
+    assert len(set(images)) == grid.n_symmetries and images[0] == shape
+    for a, b in itertools.product(range(grid.n_symmetries), repeat=2):
+        assert grid.transform(images[a], b) in images
+    rotations = set(images[:grid.n_rotations])
+    assert all(grid.transform(images[a], b) in rotations
+               for a, b in itertools.product(range(grid.n_rotations), repeat=2))
+    assert not rotations & set(images[grid.n_rotations:])
+    assert grid.symmetry_group(shape) == [0]
+
+
+@pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_symmetries_keep_adjacency_and_text_round_trips(grid, data):
+    shape = data.draw(shapes(grid))
+    assert grid.is_connected(shape)
+    k = data.draw(st.integers(0, grid.n_symmetries - 1))
+    image = grid.map_cells(shape, k)
+    assert len(set(image)) == len(shape) and grid.normalize(image) == tuple(sorted(image))
+    for (a, ia), (b, ib) in itertools.combinations(zip(shape, image), 2):
+        assert (b in grid.neighbours(a)) == (ib in grid.neighbours(ia))
+    assert grid.parse(grid.format(shape).splitlines()) == shape
+    # Normal position is the same for every translation of the grid.
+    offset = tuple(data.draw(st.integers(-5, 5)) for _ in range(grid.dim))
+    if grid.offset_ok(offset):
+        assert grid.normalize([tuple(a + b for a, b in zip(c, offset)) for c in shape]) == shape
+    # The vectorised images agree with the cell-by-cell ones.
+    assert grid.map_array(np.array([shape]), k).tolist() == [list(map(list, grid.map_cells(shape, k)))]
+
+
+@pytest.mark.parametrize("grid", [SQUARE, HEX, TRIANGLE], ids=lambda g: g.name)
+def test_polygons_share_edges_with_the_neighbours_across_them(grid):
+    cells = list(grid.frame([grid.origins[0]], 2))
+    polys = dict(zip(cells, grid.polygons(cells)))
+    for cell in cells:
+        poly = polys[cell]
+        centre = poly.mean(axis=0)
+        assert grid.locate(*centre) == cell
+        across = grid.edge_neighbours(cell)
+        assert sorted(across) == sorted(grid.neighbours(cell))
+        for i, nb in enumerate(across):
+            if nb in polys:
+                a, b = poly[i], poly[(i + 1) % len(poly)]
+                other = polys[nb]
+                assert any(np.allclose(a, other[j]) and np.allclose(b, other[j - 1]) for j in range(len(other)))
+    side = {"square": 1.0, "hex": 1 / math.sqrt(3), "triangle": 1.0}[grid.name]
+    assert np.allclose(np.linalg.norm(np.diff(polys[cells[0]], axis=0), axis=1), side)
+
+
+def test_hand_drawn_pictures_read_as_drawn():
+    # The hexagon of 7: centre (1, 1) and its six neighbours (axial q, r).
+    flower = HEX.parse([" # #", "# # #", " # #"])
+    assert len(flower) == 7 and set(HEX.neighbours((1, 1))) <= set(flower)
+    # The triangle hexagon: 6 triangles round one vertex; the bar of 4 points up, down, up, down.
+    assert TRIANGLE.parse(["^v^", "v^v"]) == ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2))
+    assert len(TRIANGLE.orientations(TRIANGLE.parse(["^v^v"]))) == 6       # 180-degree symmetric
+    # A cube corner (the tetracube "tripod"): 3 cubes in layer 0, 1 above the corner.
+    tripod = CUBE.parse(["##", "#.", "--", "#.", ".."])
+    assert tripod == ((0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0))
+    assert len(CUBE.orientations(tripod)) == 8 and len(CUBE.orientations(tripod, "mirror")) == 8
+    # Text of each grid: offsets rows, alternating triangles, layers with a line of '-'.
+    assert HEX.format(flower) == " # #\n# # #\n # #"
+    assert CUBE.format(tripod) == "##\n#.\n--\n#.\n.."
+
+
+@pytest.mark.parametrize("grid, lines, message", [
+    (HEX, ["# #", "##"], "'#' in column 1 lies between two hex positions of its row"),
+    (HEX, ["# x"], "unknown character 'x'"),
+    (TRIANGLE, ["^v", "^"], "'^' in column 1: no such triangle"),
+    (TRIANGLE, ["^^"], "'^' in column 2: no such triangle"),
+    (TRIANGLE, ["#"], "unknown character '#'"),
+    (CUBE, ["##", "--", "#x"], "unknown character 'x'"),
+    (SQUARE, ["..", ".."], "empty shape"),
+])
+def test_pictures_the_grid_cannot_hold_are_refused_with_their_line(grid, lines, message):
+    with pytest.raises(InputError, match=re.escape(message)) as err:
+        grid.parse(lines, path="p.txt", first_line=7)
+    assert err.value.path == "p.txt" and err.value.line >= 7
+
+
+def test_unknown_grid_and_modes():
+    with pytest.raises(InputError, match="unknown grid 'octagon'"):
+        get_grid("octagon")
+    with pytest.raises(ValueError, match="mirror"):
+        SQUARE.orientations([(0, 0)], "mirror")
+    assert list(CUBE.modes) == ["free", "mirror", "fixed"]
+
+
+# ------------------------------------------------------------------ censuses (published values)
+@pytest.mark.parametrize("grid, mode, counts, source", [
+    ("hex", None, [1, 3, 11, 44, 186, 814, 3652, 16689], "A001207"),
+    ("hex", "one-sided", [1, 1, 3, 10, 33, 147, 620, 2821], "A006535"),
+    ("hex", "free", [1, 1, 3, 7, 22, 82, 333, 1448], "A000228"),
+    ("triangle", None, [2, 3, 6, 14, 36, 94, 250, 675, 1838], "A001420"),
+    ("triangle", "one-sided", [1, 1, 1, 4, 6, 19, 43, 120, 307], "A006534"),
+    ("triangle", "free", [1, 1, 1, 3, 4, 12, 24, 66, 160], "A000577"),
+    ("cube", None, [1, 3, 15, 86, 534, 3481, 23502], "A001931"),
+    ("cube", "free", [1, 1, 2, 8, 29, 166, 1023], "A000162"),
+    ("cube", "mirror", [1, 1, 2, 7, 23, 112, 607], "A038119"),
+    ("square", None, [1, 2, 6, 19, 63, 216, 760], "A001168"),
+    ("square", "free", [1, 1, 2, 5, 12, 35, 108], "A000105"),
+])
+def test_polyform_counts_are_oeis(grid, mode, counts, source):
+    assert [count_polyforms(grid, n, mode) for n in range(1, len(counts) + 1)] == counts, source
+
+
+def test_free_polyforms_are_canonical_and_distinct():
+    for grid in ALL:
+        found = free_polyforms(grid, 5)
+        assert all(grid.canonical(s) == s and grid.is_connected(s) for s in found)
+        assert len({frozenset(o for o in grid.orientations(s)) for s in found}) == len(found)
+    # The generic enumeration and the census's compiled one agree on squares.
+    from ubongo_cp.polyominoes import free_polyominoes
+
+    assert set(free_polyforms("square", 7)) == set(free_polyominoes(7, holes=True))
+    assert sum(1 for _ in fixed_polyforms("square", 6)) == 216

@@ -1,0 +1,442 @@
+"""The grid protocol and what every grid shares: orientations, canonical forms, connectivity, colourings.
+
+A grid module (:mod:`.square`, :mod:`.hex`, :mod:`.triangle`, :mod:`.cube`)
+defines one subclass of :class:`Grid` and its one instance; the subclass
+supplies a few primitives and this class derives the rest from them:
+
+======================  =======================================================
+primitive               meaning
+======================  =======================================================
+``neighbours``          the cells sharing an edge (a face, for cubes) with a cell
+``image``               a cell list under symmetry ``k`` (not translated back)
+``shift``               the translation that normalises a cell set
+``offset_ok``,          which translations keep the grid onto itself (all of them
+``array_coords``        but for triangles), and coordinates in which every
+                        translation is a shift of an array (placements)
+``parse``/``format``    the text layout of the grid in piece and region files;
+``render``              the same layout with any character per cell (solutions)
+``text_size``           rows and columns (and layers) of that layout
+``box``                 the cells of a box of that layout (a parallelogram on
+                        hexagons and triangles)
+``polygons``,           the drawing: each cell's outline in the plane (cell
+``edge_neighbours``,    units, x to the right, y downwards), the cell across
+``locate``              each edge, the cell holding a point (2-D grids; the cube
+                        grid draws its layers on the square grid, ``plane``)
+======================  =======================================================
+
+Symmetries are numbered ``0 .. n_symmetries - 1``, the identity first, then
+the rest of the rotations, then the improper ones; an orientation mode
+allows a prefix of them (:attr:`Grid.modes`). Cells are tuples of ints; a
+*shape* is a sorted tuple of cells in normal position (:meth:`Grid.normalize`).
+
+numpy is imported by the methods that use it, not by the modules: reading
+a file and building a command line stay light.
+
+Nothing above this package looks at a grid's name: pieces, regions,
+placements, solvers, colouring proofs, censuses, files and pictures all go
+through these methods.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from itertools import product
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+
+from ..errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["Cell", "Shape", "Grid", "Colouring", "Plane"]
+
+#: A cell: a tuple of ints (``(row, col)`` on squares and triangles, axial ``(q, r)`` on hexagons,
+#: ``(layer, row, col)`` on cubes).
+Cell = tuple[int, ...]
+#: A shape: sorted cells in normal position.
+Shape = tuple[Cell, ...]
+
+
+class Colouring(NamedTuple):
+    """A two-colouring of a grid with weights +1 / -1, periodic under translations (a colouring proof).
+
+    Attributes
+    ----------
+    name : str
+        E.g. ``"checkerboard"``.
+    table : nested tuples of int
+        The weight of a cell is ``table[x0 % 2][x1 % 2]...``, one index per
+        coordinate (period 2 in every direction).
+    colours : (str, str)
+        Names of the +1 and -1 colours, for messages.
+    """
+
+    name: str
+    table: tuple
+    colours: tuple[str, str]
+
+    @property
+    def period(self) -> tuple[int, ...]:
+        """The period in each coordinate (the table's shape)."""
+        shape, t = [], self.table
+        while isinstance(t, tuple):
+            shape.append(len(t))
+            t = t[0]
+        return tuple(shape)
+
+    def weight(self, cell: Cell) -> int:
+        """+1 or -1."""
+        t: Any = self.table
+        for x in cell:
+            t = t[x % len(t)]
+        return t
+
+    @staticmethod
+    def tabulate(weight: Callable[[Cell], int], dim: int) -> tuple:
+        """The period-2 table of a weight function of a cell's coordinates (``dim`` of them)."""
+        def level(prefix):
+            if len(prefix) == dim:
+                return weight(prefix)
+            return tuple(level(prefix + (b,)) for b in (0, 1))
+        return level(())
+
+
+@dataclass(frozen=True)
+class Plane:
+    """How the cells of one picture lie in the plane: the 2-D grid they are drawn on.
+
+    Attributes
+    ----------
+    grid : Grid
+        A grid with polygons (the picture's own grid for 2-D grids; the
+        square grid for cube layers).
+    map : callable
+        Cells of the picture's grid -> cells of :attr:`grid` (a list, same order).
+    captions : tuple of (float, float, str)
+        Text to write under parts of the picture (``x``, ``y`` in cell units,
+        centre of the text's top), e.g. the layers of a cube region.
+    """
+
+    grid: "Grid"
+    map: Callable[[Iterable[Cell]], list]
+    captions: tuple[tuple[float, float, str], ...] = ()
+
+
+class Grid:
+    """One grid: its cells, neighbours, symmetry group, text layout and drawing.
+
+    Subclasses set the class attributes and implement the primitives of the
+    module docstring; one instance per grid exists (``SQUARE``, ``HEX``,
+    ``TRIANGLE``, ``CUBE``), pickled by name.
+
+    Attributes
+    ----------
+    name : str
+        The key in files (``grid: hex``) and in :data:`ubongo_cp.grids.GRIDS`.
+    cell_noun : str
+        What a cell is called (``"square"``, ``"hexagon"``, ...), for messages.
+    text_chars : str
+        The characters of the text layout (cells and empty ones).
+    dim : int
+        Coordinates per cell.
+    n_symmetries : int
+        Order of the symmetry group (8, 12, 12, 48).
+    n_rotations : int
+        How many of them, leading, are rotations (4, 6, 6, 24).
+    symmetries : tuple
+        Its elements, numbered as ``k`` in :meth:`transform`: integer
+        matrices on squares and cubes, ``(sixth-turns, reflected)`` on
+        hexagons and triangles.
+    modes : dict of str -> int
+        Orientation mode -> how many leading symmetries it allows.
+    origins : tuple of Cell
+        One cell of each class of cells under translation (one but for
+        triangles: an up and a down one), for Redelmeier's enumeration.
+    colourings : tuple of Colouring
+        The colouring arguments checked before a search (:mod:`ubongo_cp.colouring`).
+    vertex_degree : int
+        Cells meeting at a vertex inside a shape (4, 3, 6; drawing labels).
+    """
+
+    name: str = ""
+    cell_noun: str = "cell"
+    text_chars: str = ""
+    dim: int = 2
+    n_symmetries: int = 1
+    n_rotations: int = 1
+    symmetries: tuple = ()
+    modes: Mapping[str, int] = {"fixed": 1}
+    origins: tuple[Cell, ...] = ()
+    colourings: tuple[Colouring, ...] = ()
+    vertex_degree: int = 0
+
+    def __reduce__(self):
+        from . import get_grid
+
+        return get_grid, (self.name,)
+
+    def __repr__(self) -> str:
+        return f"<{self.name} grid>"
+
+    # ------------------------------------------------------------ primitives
+    def neighbours(self, cell: Cell) -> tuple[Cell, ...]:  # pragma: no cover - abstract
+        """The cells sharing an edge (a face) with ``cell``."""
+        raise NotImplementedError
+
+    def image(self, cells: Sequence[Cell], k: int) -> list[Cell]:  # pragma: no cover - abstract
+        """The cells under symmetry ``k`` (same order, not translated back)."""
+        raise NotImplementedError
+
+    def shift(self, cells: Sequence[Cell]) -> Cell:  # pragma: no cover - abstract
+        """The translation (added to every cell) that puts ``cells`` in normal position."""
+        raise NotImplementedError
+
+    #: Axes of :meth:`array_coords` that tell kinds of cells apart (never shifted by a translation).
+    array_fixed_axes: tuple[int, ...] = ()
+
+    def array_coords(self, cells: np.ndarray) -> np.ndarray:
+        """Cells (an int array (n, dim)) as the coordinates of an array in which every translation is a shift.
+
+        The exact-cover instance slides shapes over the region in these
+        (:func:`ubongo_cp.cover.build_instance`); the identity but on
+        triangles.
+        """
+        return cells
+
+    def offset_ok(self, offset: Cell) -> bool:
+        """Whether translating by ``offset`` maps the grid onto itself (cell classes kept)."""
+        return True
+
+    def parse(self, lines: Sequence[str], *, path: str | None = None, first_line: int = 1) -> Shape:
+        """Cells of a text picture (rows top first; comment lines removed) in normal position."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def format(self, cells: Iterable[Cell]) -> str:
+        """The text picture of a shape (what :meth:`parse` reads back)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def render(self, owner: Mapping[Cell, str], *, empty: str = ".") -> str:
+        """The text layout with one given character per cell (``empty`` where the picture has no cell)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def text_size(self, cells: Iterable[Cell]) -> tuple[int, ...]:
+        """Rows and columns (and layers first, on cubes) of the shape's text picture."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def box(self, *dims: int) -> Shape:
+        """The cells of a box of the text layout: ``rows, cols`` (``layers, rows, cols`` on cubes)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def polygons(self, cells: Sequence[Cell]) -> np.ndarray:
+        """Outline of each cell, shape (n, corners, 2): (x, y) in cell units, y downwards (2-D grids)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def edge_neighbours(self, cell: Cell) -> tuple[Cell, ...]:
+        """The cell across each edge of ``cell``'s polygon (edge ``i`` joins corners ``i`` and ``i + 1``)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def locate(self, x: float, y: float) -> Cell:
+        """The cell whose polygon holds the point ``(x, y)`` (cell units)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def plane(self, frame: Iterable[Cell]) -> Plane:
+        """How a picture of the cells ``frame`` (and of subsets of them) is drawn: on this grid itself."""
+        return Plane(self, lambda cells: [tuple(c) for c in cells])
+
+    # ---------------------------------------------------------------- derived
+    def check_mode(self, mode: str) -> None:
+        """Raise :class:`ValueError` unless ``mode`` is one of :attr:`modes`."""
+        if mode not in self.modes:
+            raise ValueError(f"unknown orientation mode {mode!r} on the {self.name} grid; expected one of "
+                             f"{', '.join(self.modes)}")
+
+    def normalize(self, cells: Iterable[Cell]) -> Shape:
+        """Translate ``cells`` to normal position; return them sorted."""
+        cells = [tuple(c) for c in cells]
+        if not cells:
+            return ()
+        t = self.shift(cells)
+        return tuple(sorted(tuple(a + b for a, b in zip(c, t)) for c in cells))
+
+    def map_cells(self, cells: Sequence[Cell], k: int) -> list[Cell]:
+        """Each cell's image under symmetry ``k``, the set put in normal position (same order as ``cells``)."""
+        raw = self.image([tuple(c) for c in cells], k)
+        t = self.shift(raw)
+        return [tuple(a + b for a, b in zip(c, t)) for c in raw]
+
+    def transform(self, cells: Iterable[Cell], k: int) -> Shape:
+        """The shape's image under symmetry ``k`` (normal position, sorted)."""
+        return tuple(sorted(self.map_cells(list(cells), k)))
+
+    def map_array(self, shapes: np.ndarray, k: int) -> np.ndarray:
+        """:meth:`map_cells` for many shapes at once: an int array (N, n, dim) -> the images, each in normal position.
+
+        Grids with integer symmetry matrices (:meth:`matrix`) compute it with
+        one product; others shape by shape.
+        """
+        import numpy as np
+
+        m = self.matrix(k)
+        if m is None:
+            return np.array([self.map_cells([tuple(c) for c in s], k) for s in shapes.tolist()],
+                            dtype=np.int64).reshape(shapes.shape)
+        raw = shapes @ m.T
+        return raw - raw.min(axis=1, keepdims=True)
+
+    def matrix(self, k: int) -> np.ndarray | None:
+        """Symmetry ``k`` as an integer matrix on cell coordinates, when it is one (normal position: minima 0)."""
+        return None
+
+    def orientations(self, cells: Iterable[Cell], mode: str = "free") -> list[Shape]:
+        """The distinct fixed orientations of a shape in ``mode``, in a deterministic order.
+
+        Raises
+        ------
+        ValueError
+            For a mode the grid does not have.
+        """
+        self.check_mode(mode)
+        cells = list(cells)
+        seen: dict[Shape, None] = {}
+        for k in range(self.modes[mode]):
+            seen.setdefault(self.transform(cells, k), None)
+        return list(seen)
+
+    def symmetry_group(self, cells: Iterable[Cell]) -> list[int]:
+        """The symmetries (indices) that map the shape onto itself, identity first."""
+        base = self.normalize(cells)
+        return [k for k in range(self.n_symmetries) if self.transform(base, k) == base]
+
+    def canonical(self, cells: Iterable[Cell], mode: str = "free") -> Shape:
+        """The least image in ``mode`` (normal position, as a sorted tuple of cells)."""
+        return min(self.orientations(cells, mode))
+
+    def least_images(self, shapes: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """For each shape of an int array (N, n, dim), the least of its images under the first ``count`` symmetries.
+
+        Returns
+        -------
+        keys : numpy.ndarray, shape (N, n)
+            Each image's cells (normal position) encoded in a mixed radix and
+            sorted: equal exactly for shapes that are images of each other.
+        images : numpy.ndarray, shape (N, n, dim)
+            The least image of each shape, cells sorted.
+        """
+        import numpy as np
+
+        n_shapes, n, dim = shapes.shape
+        radix = 4 * n + 4        # beyond every coordinate of an image of n cells in normal position
+        best: Any = None
+        best_image: Any = None
+        rows = np.arange(n_shapes)
+        for k in range(count):
+            image = self.map_array(shapes, k)
+            code = np.zeros((n_shapes, n), dtype=np.int64)
+            for axis in range(dim):
+                code = code * radix + image[:, :, axis]
+            order = np.argsort(code, axis=1)
+            code = np.take_along_axis(code, order, axis=1)
+            image = np.take_along_axis(image, order[:, :, None], axis=1)
+            if best is None:
+                best, best_image = code, image
+                continue
+            diff = code != best
+            first = np.where(diff.any(axis=1), diff.argmax(axis=1), 0)
+            smaller = code[rows, first] < best[rows, first]
+            best[smaller] = code[smaller]
+            best_image[smaller] = image[smaller]
+        return best, best_image
+
+    def canonical_many(self, shapes: np.ndarray, mode: str = "free") -> list[Shape]:
+        """:meth:`canonical` of each shape of an int array (N, n, dim), computed with numpy."""
+        _, images = self.least_images(shapes, self.modes[mode])
+        return [tuple(map(tuple, s)) for s in images.tolist()]
+
+    def is_connected(self, cells: Iterable[Cell]) -> bool:
+        """True when the cells form one connected component (an empty set is not)."""
+        cells = {tuple(c) for c in cells}
+        if not cells:
+            return False
+        start = next(iter(cells))
+        seen = {start}
+        todo = deque([start])
+        while todo:
+            for nb in self.neighbours(todo.popleft()):
+                if nb in cells and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+        return len(seen) == len(cells)
+
+    def frame(self, cells: Iterable[Cell], margin: int = 1) -> list[Cell]:
+        """Every cell whose coordinates lie within ``margin`` of the cells' bounding box (a connected block)."""
+        import numpy as np
+
+        arr = np.array([tuple(c) for c in cells])
+        lo, hi = arr.min(axis=0) - margin, arr.max(axis=0) + margin
+        return [tuple(int(v) for v in c) for c in product(*(range(a, b + 1) for a, b in zip(lo, hi)))]
+
+    @staticmethod
+    def _sizes(dims: tuple[int, ...], count: int, what: str) -> tuple[int, ...]:
+        """``dims`` when it is ``count`` positive sizes; else an :class:`InputError` naming ``what``."""
+        if len(dims) != count or min(dims, default=0) < 1:
+            raise InputError(f"{what} needs {count} sizes of at least 1, got {'x'.join(map(str, dims)) or 'none'}")
+        return dims
+
+    def random_cell(self, rng, dims: tuple[int, ...]) -> Cell:
+        """A cell of :meth:`box` ``(*dims)`` drawn uniformly with the numpy generator ``rng``."""
+        box = self.box(*dims)
+        return tuple(box[int(rng.integers(len(box)))])
+
+    def has_hole(self, cells: Iterable[Cell]) -> bool:
+        """True when some cell outside the shape is enclosed by it (not connected to the outside)."""
+        cells = {tuple(c) for c in cells}
+        return not self.is_connected(set(self.frame(cells, 2)) - cells)
+
+    def achievable(self, shapes: Iterable[Shape], colouring: Colouring) -> frozenset[int]:
+        """Weights a placement of any of ``shapes`` can cover: one per shape and translation class."""
+        offsets = [o for o in product(*(range(p) for p in colouring.period)) if self.offset_ok(o)]
+        weight = colouring.weight
+        return frozenset(sum(weight(tuple(a + b for a, b in zip(c, o))) for c in shape)
+                         for shape in shapes for o in offsets)
+
+    def segments(self, owner: Mapping[Cell, object], x0: float, y0: float, cs: float, *, inner: bool) -> list:
+        """Edges to stroke in a picture of ``owner`` (cell -> its piece), in mm (origin ``(x0, y0)``, cell size ``cs``).
+
+        ``inner``: the edges between cells of one owner (a piece's cell
+        grid); else those between different owners and around the outside.
+        Each shared edge once, drawn from the smaller cell.
+        """
+        cells = list(owner)
+        if not cells:
+            return []
+        polys = (self.polygons(cells) * cs + (x0, y0)).tolist()
+        out: list = []
+        for cell, poly in zip(cells, polys):
+            who = owner[cell]
+            k = len(poly)
+            for i, nb in enumerate(self.edge_neighbours(cell)):
+                other = owner.get(nb, out)          # ``out``: no cell there
+                if other is not out and nb < cell:
+                    continue
+                if (other is not out and other == who) if inner else (other is out or other != who):
+                    out.append((tuple(poly[i]), tuple(poly[(i + 1) % k])))
+        return out
+
+    def label_candidates(self, cells: Sequence[Cell]) -> list[tuple[float, float]]:
+        """Points (x, y) inside a shape where a label may sit: cell centres, shared edges, inner corners."""
+        cells = [tuple(c) for c in cells]
+        cellset = set(cells)
+        polys = self.polygons(cells)
+        points = [tuple(p.mean(axis=0)) for p in polys]
+        corners: dict[tuple[float, float], int] = {}
+        for cell, poly in zip(cells, polys):
+            for i, nb in enumerate(self.edge_neighbours(cell)):
+                a, b = poly[i], poly[(i + 1) % len(poly)]
+                if nb in cellset and nb > cell:
+                    points.append(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+            for x, y in poly:
+                key = (round(float(x), 6), round(float(y), 6))
+                corners[key] = corners.get(key, 0) + 1
+        points += [p for p, n in corners.items() if n == self.vertex_degree]
+        return [(float(x), float(y)) for x, y in points]

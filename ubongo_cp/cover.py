@@ -143,6 +143,9 @@ class ExactCoverInstance:
         bounds[self.n_cells:, 0] = 0 if self.optional_pieces else self.type_counts
         return bounds
 
+    #: Colours of entries (Algorithm C): a polyomino instance has none (see :mod:`ubongo_cp.exactcover`).
+    colours = None
+
     @cached_property
     def copy_names(self) -> tuple[str, ...]:
         """Key of each piece copy in solutions: its name, ``name#2``, ``name#3``, ... for a name used again."""

@@ -109,6 +109,9 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     spec = get_solver(name)
     if instance.optional_pieces and not spec.secondary_items:
         raise InputError(f"backend {name!r} cannot enumerate covers with optional pieces (secondary items)")
+    if not spec.multiplicities and getattr(instance, "bounds", None) is not None:
+        raise InputError(f"backend {name!r} has no multiplicities: it cannot take items covered a number of times "
+                         f"between bounds; choose one of {', '.join(n for n, s in SOLVERS.items() if s.multiplicities)}")
     from .base import drive
 
     warm([name])  # load (or compile) the engine before the clock starts: a time limit measures search alone

@@ -20,7 +20,7 @@ from ..cover import ExactCoverInstance
 from ..status import Status
 from .orbits import Decomposition, orbit_plan
 
-__all__ = ["SolveResult", "Backend", "OnSolution", "drive"]
+__all__ = ["SolveResult", "Backend", "OnSolution", "drive", "item_bounds"]
 
 
 @dataclass
@@ -245,6 +245,18 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
 
     return SolveResult(status, [instance.solution_dict(s) for s in kept], count, exhausted, reduced, stats,
                        name, kept, instance)
+
+
+def item_bounds(instance) -> tuple[list[int], list[int]]:
+    """Bounds ``(lo, hi)`` of every item of an instance: how often it must, and may, be covered.
+
+    From ``instance.multiplicity`` (Algorithm M's bounds) when it is given;
+    else ``[1..1]`` for a primary item and ``[0..1]`` for a secondary one.
+    """
+    bounds = instance.multiplicity
+    if bounds is None:
+        return [1] * instance.n_primary + [0] * instance.n_secondary, [1] * instance.n_items
+    return [int(v) for v in bounds[:, 0]], [int(v) for v in bounds[:, 1]]
 
 
 def _ints(options: Sequence[int]) -> list[int]:

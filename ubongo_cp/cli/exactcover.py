@@ -11,6 +11,7 @@ import sys
 
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..status import Status
+from .common import add_estimate_argument, print_estimate
 from .puzzle import max_solutions_arg, warm_engines
 
 __all__ = ["add_parsers"]
@@ -32,6 +33,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--json", action="store_true", help="print JSON {count, complete, status, solutions, stats}")
     p.add_argument("--max-solutions", default="20", metavar="N|all",
                    help="with --count: show at most N covers (default 20); 'all' streams every one, holding none")
+    add_estimate_argument(p)
     p.set_defaults(func=_cmd_exact_cover)
 
 
@@ -42,6 +44,8 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
     matrix = read_exact_cover(args.file)
     if matrix.skipped:
         print(f"ubongo-cp: warning: {skipped_note(matrix.skipped)}", file=sys.stderr)
+    if args.estimate is not None:
+        return print_estimate(matrix, args.estimate, as_json=args.json)
     most = max_solutions_arg(args.max_solutions)
     limit = (args.limit or None) if args.count else (args.limit or 1)
     backend = args.backend or DEFAULT_STRATEGY["first"]  # no region: the orbit decomposition never applies

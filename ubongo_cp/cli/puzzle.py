@@ -14,7 +14,7 @@ import sys
 from ..errors import InputError
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..status import Status
-from .common import add_allow_pieces_argument, piece_names_arg
+from .common import add_allow_pieces_argument, add_estimate_argument, piece_names_arg, print_estimate
 from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers"]
@@ -46,6 +46,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--draw", metavar="FILE", help="also draw the solutions shown (with a card: each task's first) "
                                                   "to FILE.svg, .png or .pdf, in the booklet's colours")
     add_allow_pieces_argument(p)
+    add_estimate_argument(p)
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("analyze", help="which K pieces of a set tile a region, and in how many ways",
@@ -99,6 +100,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             raise InputError("give either a card file or --pieces/--region, not both")
         if args.use is not None:
             raise InputError("--use goes with --pieces/--region; with a card file, pick a task with --face")
+        if args.estimate is not None:
+            raise InputError("--estimate goes with one puzzle (--pieces and --region, or a BurrTools file), "
+                             "not a card file")
         return _solve_card(args)
     if args.card:  # a BurrTools file (issue 14): its problem's pieces and result
         pieces, region = xmpuzzle_task(args)
@@ -115,6 +119,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     from ..solvers import solve
 
     instance = build_instance(pieces, region, mode=args.orientations or "free")
+    if args.estimate is not None:
+        return print_estimate(instance, args.estimate, as_json=args.json)
     limit = None if args.count else (args.limit or 1)
     if args.count and args.limit:
         limit = args.limit

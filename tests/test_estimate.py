@@ -11,7 +11,7 @@ import pytest
 from ubongo_cp.cover import build_instance
 from ubongo_cp.errors import InputError
 from ubongo_cp.exactcover import exact_cover_matrix
-from ubongo_cp.pieces import Region, load_pieces
+from ubongo_cp.pieces import Region, load_pieces, load_region
 from ubongo_cp.solvers import dancing
 from ubongo_cp.solvers.estimate import estimate_search
 
@@ -104,3 +104,16 @@ def test_cli_estimate_refuses_a_card_file_and_a_zero_budget(run_cli):
     code, _, err = run_cli("exact-cover", ROOT / "tests" / "data" / "exact_cover" / "knuth_7_2_2_1_5.dlx",
                            "--estimate", "0")
     one_line_error(code, err, "time budget above 0 s")
+
+
+def test_cli_analyze_estimates_the_subset_search(run_cli):
+    from conftest import ROOT
+
+    from ubongo_cp.analyze import analyze
+
+    board = ROOT / "puzzles" / "examples" / "duel_board1.txt"
+    code, out, _ = run_cli("analyze", "--pieces", "duel", "--region", board, "--k", "3", "--estimate", "--json")
+    est = json.loads(out)["estimate"]
+    # the subset search is small: counted; its tilings with 3 pieces are the analysis's
+    total = analyze(load_pieces("duel").pieces, load_region(board), 3).total_solutions
+    assert code == 0 and est["exact"] and est["solutions"] >= total == 14

@@ -36,7 +36,7 @@ from .cover import ExactCoverInstance, build_instance
 from .errors import InputError
 from .pieces import Piece, Region
 
-__all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets"]
+__all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets", "subset_instance"]
 
 
 @dataclass(frozen=True)
@@ -159,10 +159,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     names = [p.name for p in pieces]
     if len(set(names)) != len(names):
         raise InputError("subset analysis needs distinct piece names")
-    if k is not None and k < 1:
-        raise InputError(f"k must be at least 1, got {k}")
-    if k is not None and k > len(pieces):
-        raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces)")
+    _check_k(pieces, k)
     from .solvers import DEFAULT_STRATEGY, get_solver, solve, warm
 
     get_solver(backend or DEFAULT_STRATEGY["analyze"])  # an unknown name is refused before any check
@@ -180,9 +177,8 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
                               stats={"reason": reason})
     warm([backend or DEFAULT_STRATEGY["analyze"]])  # the engine loads before the clock: ``seconds`` is the work
     start = time.perf_counter()
-    searched = [p for p, use in zip(pieces, usable) if use]
     index = [i for i, use in enumerate(usable) if use]  # searched piece -> its position in ``pieces``
-    instance = build_instance(searched, region, optional_pieces=True, mode=mode)
+    instance = _subset_instance(pieces, usable, region, mode)
     counts: dict[tuple[int, ...], int] = {}
     groups: dict[tuple[int, ...], list[list[int]]] = {}
     option_type = np.asarray(index)[instance.option_type]  # distinct names: type t is searched piece t
@@ -209,6 +205,36 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         solutions={tuple(names[i] for i in used): sols for used, sols in groups.items()},
         instance=instance,
     )
+
+
+def subset_instance(pieces: Sequence[Piece], region: Region, k: int | None = None, *,
+                    mode: str = "free") -> ExactCoverInstance | None:
+    """The one exact-cover instance :func:`analyze` searches (optional pieces, UP-4's area bound applied).
+
+    Only the pieces that belong to some ``k``-subset of the region's area
+    are in it; ``None`` when there is none (nothing to search). Its search
+    meets the tilings with any number of pieces; :func:`analyze` keeps
+    those with ``k``.
+
+    Raises
+    ------
+    InputError
+        If ``k`` is not positive or larger than the set.
+    """
+    _check_k(pieces, k)
+    usable = _usable(pieces, region.area, k)
+    return _subset_instance(pieces, usable, region, mode) if any(usable) else None
+
+
+def _check_k(pieces: Sequence[Piece], k: int | None) -> None:
+    if k is not None and k < 1:
+        raise InputError(f"k must be at least 1, got {k}")
+    if k is not None and k > len(pieces):
+        raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces)")
+
+
+def _subset_instance(pieces, usable, region, mode) -> ExactCoverInstance:
+    return build_instance([p for p, use in zip(pieces, usable) if use], region, optional_pieces=True, mode=mode)
 
 
 def _usable(pieces: Sequence[Piece], area: int, k: int | None) -> list[bool]:

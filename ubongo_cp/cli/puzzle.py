@@ -60,6 +60,7 @@ def add_parsers(sub) -> None:
                    help=f"solver: {', '.join(solver_names())} (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
     _add_max_cells(p)
+    add_estimate_argument(p)
     p.set_defaults(func=_cmd_analyze)
 
 
@@ -289,7 +290,15 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     piece_set = load_pieces(args.pieces)
     region = load_region(args.region, max_cells=args.max_cells)
-    from ..analyze import analyze
+    from ..analyze import analyze, subset_instance
+
+    if args.estimate is not None:
+        instance = subset_instance(piece_set.pieces, region, args.k, mode=args.orientations or "free")
+        if instance is None:
+            print(json.dumps({"estimate": None}) if args.json else f"nothing to search: no {args.k}-subset of "
+                  f"the pieces has the region's area ({region.area} cells)")
+            return 0
+        return print_estimate(instance, args.estimate, as_json=args.json)
 
     result = analyze(piece_set.pieces, region, args.k, backend=args.backend, mode=args.orientations or "free")
     if args.json:

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import ROOT
 from ubongo_cp.errors import InputError
-from ubongo_cp.exactcover import exact_cover_matrix, parse_exact_cover, read_exact_cover
+from ubongo_cp.exactcover import exact_cover_matrix, knuth_text, parse_exact_cover, read_exact_cover, verify_cover
 from ubongo_cp.solvers import get_solver, solve, solver_names
 
 DATA = ROOT / "tests" / "data" / "exact_cover"
@@ -58,6 +58,11 @@ def test_every_backend_agrees_with_brute_force_on_random_matrices(case):
     for backend in solver_names():
         result = solve(matrix, backend=backend, keep=0)
         assert (result.count, result.complete) == (expected, True), backend
+    # every cover passes the independent check, and the matrix written back in Knuth's format reads the same
+    covers: list[list[int]] = []
+    solve(matrix, backend="dlx", keep=0, on_solution=lambda options: covers.append(list(options)) or True)
+    assert len(covers) == expected and all(verify_cover(matrix, c) is None for c in covers)
+    assert solve(parse_exact_cover(knuth_text(matrix).text), backend="dlx", keep=0).count == expected
 
 
 @pytest.mark.parametrize("text, line, message", [
@@ -189,6 +194,11 @@ def test_colours_and_bounds_agree_with_brute_force_on_every_backend(case):
             continue
         result = solve(matrix, backend=backend, keep=0)
         assert (result.count, result.complete) == (expected, True), backend
+    # every cover passes the independent check, and the matrix written back in Knuth's format reads the same
+    covers: list[list[int]] = []
+    solve(matrix, backend="dlx", keep=0, on_solution=lambda options: covers.append(list(options)) or True)
+    assert len(covers) == expected and all(verify_cover(matrix, c) is None for c in covers)
+    assert solve(parse_exact_cover(knuth_text(matrix).text), backend="dlx", keep=0).count == expected
 
 
 def test_a_primary_item_in_no_option_is_settled_without_search():

@@ -93,29 +93,39 @@ class AnalysisResult:
         return [{"pieces": list(s.pieces), "count": s.count} for s in self.subsets]
 
 
-def matching_subsets(pieces: Sequence[Piece], area: int, k: int) -> int:
+def matching_subsets(pieces: Sequence[Piece], area: int, k: int, copies: int = 1) -> int:
     """Number of K-subsets of ``pieces`` whose total area is ``area``.
 
-    Counted by dynamic programming over piece sizes (no enumeration).
+    With ``copies`` > 1, K-multisets in which each piece appears at most
+    ``copies`` times. Counted by dynamic programming over piece sizes (no
+    enumeration).
 
     Examples
     --------
     >>> from ubongo_cp.pieces import load_pieces
     >>> matching_subsets(load_pieces("duel").pieces, 16, 3)
     495
+    >>> tiny = load_pieces("classic").select(["I2", "O4"])
+    >>> matching_subsets(tiny, 6, 2), matching_subsets(tiny, 4, 2, copies=2)   # {I2, O4}; {I2, I2}
+    (1, 1)
     """
-    # ways[j][a] = number of j-subsets with area a
+    # ways[j][a] = number of j-multisets (each piece at most ``copies`` times) with area a
     ways = np.zeros((k + 1, area + 1), dtype=object)
     ways[0][0] = 1
     for p in pieces:
-        for j in range(k, 0, -1):
-            if p.size <= area:
-                ways[j][p.size:] = ways[j][p.size:] + ways[j - 1][:area + 1 - p.size]
+        new = ways.copy()
+        for times in range(1, copies + 1):
+            size = p.size * times
+            if size > area:
+                break
+            new[times:, size:] = new[times:, size:] + ways[:k + 1 - times, :area + 1 - size]
+        ways = new
     return int(ways[k][area])
 
 
 def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, backend: str | None = None,
-            time_limit: float | None = None, keep_solutions: bool = False, mode: str = "free") -> AnalysisResult:
+            time_limit: float | None = None, keep_solutions: bool = False, mode: str = "free",
+            copies: int = 1) -> AnalysisResult:
     """Find every K-subset of ``pieces`` that tiles ``region`` and count its tilings.
 
     Parameters
@@ -136,6 +146,11 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         Also return the option-id solutions grouped by subset.
     mode : {"free", "one-sided", "fixed"}
         Orientations allowed (UP-3: free).
+    copies : int
+        Each piece may be used up to this many times (default 1: subsets;
+        more: multisets, a task naming a piece twice). The copies of a piece
+        form one item of multiplicity ``[0..copies]`` (Knuth's Algorithm M),
+        so tilings that only swap two copies count once (UP-5).
 
     Returns
     -------
@@ -144,8 +159,8 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     Raises
     ------
     InputError
-        If piece names repeat, ``k`` is not positive or larger than the set,
-        or the solver name is unknown.
+        If piece names repeat, ``k`` is not positive or larger than the set
+        (times ``copies``), ``copies`` is below 1, or the solver name is unknown.
     TimeoutError
         If the search did not finish within ``time_limit``.
 
@@ -159,15 +174,15 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     names = [p.name for p in pieces]
     if len(set(names)) != len(names):
         raise InputError("subset analysis needs distinct piece names")
-    _check_k(pieces, k)
+    _check_k(pieces, k, copies)
     from .solvers import DEFAULT_STRATEGY, get_solver, solve, warm
 
     get_solver(backend or DEFAULT_STRATEGY["analyze"])  # an unknown name is refused before any check
     start = time.perf_counter()
     # Cheap bounds first (as solve does): with K given, only pieces that belong to some K-subset of the
     # region's area can appear in a tiling; when there is none, nothing is searched.
-    matching = matching_subsets(pieces, region.area, k) if k else 0
-    usable = _usable(pieces, region.area, k)
+    matching = matching_subsets(pieces, region.area, k, copies) if k else 0
+    usable = _usable_copies(pieces, region.area, k, copies)
     if not any(usable):
         if k:
             reason = f"no {k}-subset of the pieces has the region's area ({region.area} cells)"
@@ -178,10 +193,10 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     warm([backend or DEFAULT_STRATEGY["analyze"]])  # the engine loads before the clock: ``seconds`` is the work
     start = time.perf_counter()
     index = [i for i, use in enumerate(usable) if use]  # searched piece -> its position in ``pieces``
-    instance = _subset_instance(pieces, usable, region, mode)
+    instance = _subset_instance(pieces, usable, region, mode, copies)
     counts: dict[tuple[int, ...], int] = {}
     groups: dict[tuple[int, ...], list[list[int]]] = {}
-    option_type = np.asarray(index)[instance.option_type]  # distinct names: type t is searched piece t
+    option_type = np.asarray(index)[instance.option_type]  # distinct names: type t is searched piece t (and copies)
 
     def on_solution(options) -> bool:
         used = tuple(sorted(int(option_type[o]) for o in options))
@@ -208,33 +223,42 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
 
 
 def subset_instance(pieces: Sequence[Piece], region: Region, k: int | None = None, *,
-                    mode: str = "free") -> ExactCoverInstance | None:
+                    mode: str = "free", copies: int = 1) -> ExactCoverInstance | None:
     """The one exact-cover instance :func:`analyze` searches (optional pieces, UP-4's area bound applied).
 
-    Only the pieces that belong to some ``k``-subset of the region's area
-    are in it; ``None`` when there is none (nothing to search). Its search
-    meets the tilings with any number of pieces; :func:`analyze` keeps
-    those with ``k``.
+    Only the pieces that belong to some ``k``-subset (multiset, with
+    ``copies``) of the region's area are in it; ``None`` when there is none
+    (nothing to search). Its search meets the tilings with any number of
+    pieces; :func:`analyze` keeps those with ``k``.
 
     Raises
     ------
     InputError
-        If ``k`` is not positive or larger than the set.
+        If ``k`` is not positive or larger than the set (times ``copies``),
+        or ``copies`` is below 1.
     """
-    _check_k(pieces, k)
-    usable = _usable(pieces, region.area, k)
-    return _subset_instance(pieces, usable, region, mode) if any(usable) else None
+    _check_k(pieces, k, copies)
+    usable = _usable_copies(pieces, region.area, k, copies)
+    return _subset_instance(pieces, usable, region, mode, copies) if any(usable) else None
 
 
-def _check_k(pieces: Sequence[Piece], k: int | None) -> None:
+def _check_k(pieces: Sequence[Piece], k: int | None, copies: int) -> None:
     if k is not None and k < 1:
         raise InputError(f"k must be at least 1, got {k}")
-    if k is not None and k > len(pieces):
-        raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces)")
+    if copies < 1:
+        raise InputError(f"copies must be at least 1, got {copies}")
+    if k is not None and k > len(pieces) * copies:
+        raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces"
+                         + (f", {copies} copies each)" if copies > 1 else ")"))
 
 
-def _subset_instance(pieces, usable, region, mode) -> ExactCoverInstance:
-    return build_instance([p for p, use in zip(pieces, usable) if use], region, optional_pieces=True, mode=mode)
+def _usable_copies(pieces: Sequence[Piece], area: int, k: int | None, copies: int) -> list[bool]:
+    return _usable(list(pieces) * copies, area, k)[:len(pieces)]  # the copies of a piece are alike
+
+
+def _subset_instance(pieces, usable, region, mode, copies) -> ExactCoverInstance:
+    searched = [p for p, use in zip(pieces, usable) if use]
+    return build_instance(searched * copies, region, optional_pieces=True, mode=mode)
 
 
 def _usable(pieces: Sequence[Piece], area: int, k: int | None) -> list[bool]:

@@ -29,7 +29,7 @@ Composite difficulty (dimensionless, larger = harder)::
 A task with no solution has difficulty NaN. The weights are 1 : 1 by
 design; the benchmarks and notebooks show how the score spreads per deck.
 
-(Until issue 13 the second term was ``log2(placements / cells)``, the
+(An earlier version's second term was ``log2(placements / cells)``, the
 number of placements divided by the area, which is smaller than the mean
 number of placements per cell by about the pieces' size and negative for a
 forced task; the shipped decks' ratings were recomputed with this one.)
@@ -51,8 +51,8 @@ from .cover import ExactCoverInstance
 from .solvers.registry import DEFAULT_STRATEGY
 from .status import Status
 
-__all__ = ["rate_instance", "difficulty_score", "rating_modules", "RATING_COLUMNS", "RATING_SCHEME", "NODE_SOLVER",
-           "CHECK_SOLVER"]
+__all__ = ["rate_instance", "difficulty_score", "rating_modules", "RATING_COLUMNS", "RATING_LEGEND", "RATING_SCHEME",
+           "NODE_SOLVER", "CHECK_SOLVER"]
 
 #: The solver whose search-tree nodes measure difficulty (it must report them).
 NODE_SOLVER = DEFAULT_STRATEGY["rate"]
@@ -60,6 +60,10 @@ NODE_SOLVER = DEFAULT_STRATEGY["rate"]
 #: settles these small instances by propagation alone and its branch and
 #: conflict counters are all 0).
 CHECK_SOLVER = "cpsat-nopresolve"
+
+#: What the difficulty means, in one line (booklets and summaries say it under their numbers).
+RATING_LEGEND = ("difficulty: log\u2082(1 + search nodes per solution) + log\u2082(placements per cell) "
+                 "(ubongo-cp's rating; larger is harder; about 5\u201315 for Ubongo cards)")
 
 #: Version of what :func:`rate_instance` computes (the difficulty formula, the
 #: counters taken). Batch rows record it (:func:`ubongo_cp.batch.run_settings`),
@@ -69,8 +73,8 @@ RATING_SCHEME = 2
 
 #: Columns produced by :func:`rate_instance`, in order.
 RATING_COLUMNS = [
-    "status", "count", "count_reduced", "complete", "placements", "min_piece_placements",
-    "dlx_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count", "difficulty", "seconds", "solution",
+    "status", "count", "count_reduced", "complete", "placements", "min_piece_placements", "placements_per_cell",
+    "symmetry", "dlx_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count", "difficulty", "seconds", "solution",
 ]
 
 
@@ -151,7 +155,10 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, t
     -------
     dict
         Keys :data:`RATING_COLUMNS`; ``solution`` is the first solution as
-        JSON (piece name -> [[row, col], ...]) or ``""``; ``seconds`` is the
+        JSON (piece name -> [[row, col], ...]) or ``""``; ``placements_per_cell``
+        is the mean number of placements covering a cell (the rating's second
+        term), ``symmetry`` the order of the region's symmetry group (1, 2,
+        4 or 8: :func:`ubongo_cp.polyominoes.symmetry_order`); ``seconds`` is the
         wall time of the primary solver (seconds; loading the search engines,
         :func:`ubongo_cp.solvers.warm`, is done before and not counted). ``status`` is
         ``"disagreement"`` when a second count differs.
@@ -206,6 +213,10 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, t
         row["status"] = Status.DISAGREEMENT.value
     nodes = row["dlx_nodes"]
     per_cell = float(instance.options_per_cell().mean()) if instance.n_cells else 0.0
+    from .polyominoes import symmetry_order
+
+    row["placements_per_cell"] = per_cell
+    row["symmetry"] = symmetry_order(instance.region.cells) if instance.n_cells else None
     row["difficulty"] = (difficulty_score(nodes, primary.count, per_cell)
                          if primary.complete and nodes is not None else float("nan"))
     return row

@@ -105,7 +105,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             raise InputError("--estimate goes with one puzzle (--pieces and --region, or a BurrTools file), "
                              "not a card file")
         return _solve_card(args)
-    if args.card:  # a BurrTools file (issue 14): its problem's pieces and result
+    if args.card:  # a BurrTools file: its problem's pieces and result
         pieces, region = xmpuzzle_task(args)
     else:
         if not args.pieces or not args.region:

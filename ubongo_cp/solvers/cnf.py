@@ -83,7 +83,8 @@ def encode(instance: ExactCoverInstance) -> tuple[list[list[int]], int]:
         if colours is not None and item >= instance.n_primary:
             # A secondary item with colours (Algorithm C): one variable per colour, implied by the
             # options that give the item that colour; at most one of those and the plain options.
-            plain, tinted = [], {}
+            plain: list[int] = []
+            tinted: dict[int, list[int]] = {}
             for o in options:
                 start = int(instance.indptr[o])
                 c = int(colours[start + list(instance.option_items(o)).index(item)])

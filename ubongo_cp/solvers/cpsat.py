@@ -81,7 +81,8 @@ def build_model(instance: ExactCoverInstance, *, cardinality: int | None = None)
         if colours is None:
             model.add_at_most_one([x[o] for o in options])
             continue
-        plain, tinted = [], {}
+        plain: list = []
+        tinted: dict[int, list[int]] = {}
         for o in options:
             c = int(colours[_entry(instance, o, item)])
             if c:

@@ -1,4 +1,4 @@
-"""General exact cover from Knuth's plain format (issue 13 B.4), on every backend."""
+"""General exact cover from Knuth's formats (DLX1, DLX2 colours, DLX3 bounds), on every backend."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import ROOT
 from ubongo_cp.errors import InputError
-from ubongo_cp.exactcover import exact_cover_matrix, parse_exact_cover, read_exact_cover
-from ubongo_cp.solvers import solve, solver_names
+from ubongo_cp.exactcover import exact_cover_matrix, knuth_text, parse_exact_cover, read_exact_cover, verify_cover
+from ubongo_cp.solvers import get_solver, solve, solver_names
 
-KNUTH = ROOT / "tests" / "data" / "exact_cover" / "knuth_7_2_2_1_5.dlx"
+DATA = ROOT / "tests" / "data" / "exact_cover"
+KNUTH = DATA / "knuth_7_2_2_1_5.dlx"
 
 
 @pytest.mark.parametrize("backend", solver_names())
@@ -57,18 +58,33 @@ def test_every_backend_agrees_with_brute_force_on_random_matrices(case):
     for backend in solver_names():
         result = solve(matrix, backend=backend, keep=0)
         assert (result.count, result.complete) == (expected, True), backend
+    # every cover passes the independent check, and the matrix written back in Knuth's format reads the same
+    covers: list[list[int]] = []
+    solve(matrix, backend="dlx", keep=0, on_solution=lambda options: covers.append(list(options)) or True)
+    assert len(covers) == expected and all(verify_cover(matrix, c) is None for c in covers)
+    assert solve(parse_exact_cover(knuth_text(matrix).text), backend="dlx", keep=0).count == expected
 
 
 @pytest.mark.parametrize("text, line, message", [
     ("", None, "no item line"),
     ("| only a comment\n", None, "no item line"),
     ("a b | c | d\na\n", 1, "holds '|' twice"),
+    ("a b |c |d\na\n", 1, "holds '|' twice"),
     ("a b a\na\n", 1, "item 'a' is named twice"),
-    ("a b\nc:1 a\n", 2, None),
+    ("a b\nc:1 a\n", 2, "names unknown item 'c'"),
     ("a b | x\n\na b\nb q\n", 4, "names unknown item 'q'"),
     ("a b\na a\n", 2, "names item 'a' twice"),
-    ("a b | x y\na b\nx y\n", 3, "covers no primary item"),
-    ("a b | x:y\na\n", 1, "holds a space, '|' or ':'"),
+    ("a b | x:y\na\n", 1, "only primary items take bounds"),
+    ("a b | 2|x\na\n", 1, "only primary items take bounds"),
+    ("a 3:2|b\na\n", 1, "bounds 3:2"),
+    ("a 0|b\na\n", 1, "upper bound 0"),
+    ("a x:2|b\na\n", 1, "bounds are written u:v|item"),
+    ("a :2|b\na\n", 1, "bounds are written u:v|item"),
+    ("a 2|\na\n", 1, "holds a space, '|' or ':'"),
+    ("a 1:2:3|b\na\n", 1, "bounds are written u:v|item"),
+    ("a 99999999999999|b\na\n", 1, "is over"),
+    ("a b\na:1 b\n", 2, "gives primary item 'a' a colour"),
+    ("a | x\na x:\n", 2, "is not item:colour"),
 ])
 def test_bad_files_name_file_and_line(tmp_path, text, line, message):
     path = tmp_path / "bad.dlx"
@@ -79,10 +95,110 @@ def test_bad_files_name_file_and_line(tmp_path, text, line, message):
     assert message is None or message in err.value.message
 
 
-def test_python_options_that_cover_no_item_are_refused():
-    # Before: dlx/xcover counted 8, CP-SAT 32 and sat 12 on one matrix with two empty options.
-    with pytest.raises(InputError, match="option 2 covers no item"):
-        exact_cover_matrix(["a", "b"], [], [["a"], [], ["b"], []])
+def test_options_that_cover_no_primary_item_are_skipped():
+    # As Knuth's programs do. Before: dlx/xcover counted 8, CP-SAT 32 and sat 12 on one matrix with two
+    # empty options, so they were refused; skipped, every backend counts the one cover of a and b.
+    m = exact_cover_matrix(["a", "b"], ["x"], [["a"], [], ["b"], ["x"], ["a", "b"]])
+    assert m.skipped == ("option 2", "option 4") and m.option_labels == ("option 1", "option 3", "option 5")
+    for backend in solver_names():
+        assert solve(m, backend=backend, keep=0).count == 2, backend
+
+
+# Knuth's own examples (the opening examples of his programs DLX1, DLX2 and DLX3), with the one solution
+# each documents.
+KNUTH_EXAMPLES = [
+    ("knuth_dlx1_secondary.dlx", {"line 4": ["C", "E", "F"], "line 7": ["A", "D"], "line 8": ["B", "G"]}),
+    ("knuth_dlx2_colours.dlx", {"line 5": ["A", "C", "X:1", "Y:1"], "line 7": ["B", "X:1"]}),
+    ("knuth_dlx3_bounds.dlx", {"line 5": ["A", "C", "X:1", "Y:1"], "line 7": ["B", "X:1"],
+                               "line 8": ["C", "Y:1"]}),
+]
+
+
+@pytest.mark.parametrize("name, cover", KNUTH_EXAMPLES)
+@pytest.mark.parametrize("backend", solver_names())
+def test_knuths_dlx2_and_dlx3_examples_have_their_documented_solution(name, cover, backend):
+    matrix = read_exact_cover(DATA / name)
+    if matrix.bounds is not None and not get_solver(backend).multiplicities:
+        with pytest.raises(InputError, match="has no multiplicities"):
+            solve(matrix, backend=backend)
+        return
+    result = solve(matrix, backend=backend)
+    assert (result.count, result.complete, result.solutions) == (1, True, [cover])
+
+
+def test_a_bounded_item_is_not_read_as_the_secondary_separator(run_cli, tmp_path):
+    # 'x y 2|a' names three primary items, a covered twice: one cover {x a, y a}. Read as
+    # 'x y 2 | a' it had no cover at all ("no exact cover", exit 0): a wrong answer.
+    f = tmp_path / "bounded.dlx"
+    f.write_text("x y 2|a\nx a\ny a\n")
+    m = read_exact_cover(f)
+    assert (m.item_names, m.n_primary, m.multiplicity.tolist()) == (("x", "y", "a"), 3, [[1, 1], [1, 1], [2, 2]])
+    code, out, _ = run_cli("exact-cover", f, "--count", "--json")
+    assert code == 0 and (json.loads(out)["count"], json.loads(out)["complete"]) == (1, True)
+
+
+def test_cli_warns_once_about_skipped_options(run_cli):
+    code, out, err = run_cli("exact-cover", DATA / "knuth_dlx2_colours.dlx", "--count")
+    assert code == 0 and out.startswith("1 exact cover")
+    assert err.strip() == ("ubongo-cp: warning: 1 option covers no primary item and is skipped, as in Knuth's "
+                           "programs (line 6)")
+
+
+def _brute_force_general(n_primary, n, options, colours, bounds):
+    """Covers of a matrix with colours and bounds, by trying every set of options.
+
+    Primary item i: covered between bounds[i]; secondary item: by at most one option, or by any number
+    that all give it the same colour.
+    """
+    total = 0
+    for k in range(len(options) + 1):
+        for chosen in itertools.combinations(range(len(options)), k):
+            hits = [[] for _ in range(n)]
+            for o in chosen:
+                for i, c in zip(options[o], colours[o]):
+                    hits[i].append(c)
+            ok = all(bounds[i][0] <= len(hits[i]) <= bounds[i][1] for i in range(n_primary))
+            ok = ok and all(len(h) <= 1 or (0 not in h and len(set(h)) == 1) for h in hits[n_primary:])
+            total += ok
+    return total
+
+
+@st.composite
+def coloured_bounded(draw):
+    n_primary = draw(st.integers(1, 4))
+    n_secondary = draw(st.integers(1, 3))
+    n = n_primary + n_secondary
+    options = draw(st.lists(st.lists(st.integers(0, n - 1), min_size=1, max_size=4, unique=True),
+                            min_size=1, max_size=9))
+    colours = [[draw(st.integers(0, 2)) if i >= n_primary else 0 for i in o] for o in options]
+    bounds = [(1, 1)] * n_primary
+    if draw(st.booleans()):
+        bounds = [(lo, draw(st.integers(max(lo, 1), 3))) for lo in draw(st.lists(st.integers(0, 2),
+                                                                                  min_size=n_primary,
+                                                                                  max_size=n_primary))]
+    return n_primary, n, options, colours, bounds
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coloured_bounded())
+def test_colours_and_bounds_agree_with_brute_force_on_every_backend(case):
+    n_primary, n, options, colours, bounds = case
+    names = [f"i{k}" for k in range(n)]
+    words = [[names[i] + (f":{c}" if c else "") for i, c in zip(o, cs)] for o, cs in zip(options, colours)]
+    matrix = exact_cover_matrix(names[:n_primary], names[n_primary:], words,
+                                bounds={names[i]: b for i, b in enumerate(bounds)})
+    kept = [k for k, o in enumerate(options) if min(o) < n_primary]  # the others are skipped
+    expected = _brute_force_general(n_primary, n, [options[k] for k in kept], [colours[k] for k in kept], bounds)
+    for backend in solver_names():
+        if matrix.bounds is not None and not get_solver(backend).multiplicities:
+            continue
+        result = solve(matrix, backend=backend, keep=0)
+        assert (result.count, result.complete) == (expected, True), backend
+    # every cover passes the independent check, and the matrix written back in Knuth's format reads the same
+    covers: list[list[int]] = []
+    solve(matrix, backend="dlx", keep=0, on_solution=lambda options: covers.append(list(options)) or True)
+    assert len(covers) == expected and all(verify_cover(matrix, c) is None for c in covers)
+    assert solve(parse_exact_cover(knuth_text(matrix).text), backend="dlx", keep=0).count == expected
 
 
 def test_a_primary_item_in_no_option_is_settled_without_search():

@@ -2,7 +2,7 @@
 
 Both must give the same search: same solutions in the same order, the same
 node count at each solution and in all, the same heartbeats, with and
-without multiplicities. Also: which kernel is in use is reported
+without multiplicities and colours. Also: which kernel is in use is reported
 (``dancing.KERNEL``), ``UBONGO_CP_KERNEL`` forces one, a missing extension
 falls back to numba, and the default path never imports numba.
 """
@@ -29,14 +29,14 @@ HAS_C = importlib.util.find_spec("ubongo_cp.solvers._dance") is not None
 needs_c = pytest.mark.skipif(not HAS_C, reason="the C kernel is not built")
 
 
-def run(kernel, indptr, indices, n_items, n_secondary=0, multiplicity=None, heartbeat=5):
+def run(kernel, indptr, indices, n_items, n_secondary=0, multiplicity=None, heartbeat=5, colours=None):
     """Everything a search yields, and its totals, on one kernel."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(dancing, "KERNEL", kernel)
         s = dancing.search(indptr, indices, n_items, n_secondary, heartbeat=heartbeat,
-                           multiplicity=multiplicity)
+                           multiplicity=multiplicity, colours=colours)
         trace = [(None if o is None else o.tolist(), n) for o, n in s]
-        total = dancing.count(indptr, indices, n_items, n_secondary, multiplicity=multiplicity)
+        total = dancing.count(indptr, indices, n_items, n_secondary, multiplicity=multiplicity, colours=colours)
     return trace, s.nodes, s.solutions, s.exhausted, total
 
 
@@ -57,16 +57,21 @@ def instances(draw):
         mult = np.array([(a, draw(st.integers(max(a, 1), 4))) for a in lo]).reshape(-1, 2)
     indptr = np.cumsum([0] + [len(o) for o in options])
     indices = np.array([i for o in options for i in o], dtype=np.int64)
-    return indptr, indices, n_items, n_secondary, mult
+    colours = None
+    if n_secondary and draw(st.booleans()):  # Algorithm C: colours on secondary items
+        colours = np.array([draw(st.integers(0, 2)) if i >= n_primary else 0 for i in indices], dtype=np.int64)
+        if mult is not None:
+            mult[n_primary:] = (0, 1)  # colours go on secondary items covered at most once
+    return indptr, indices, n_items, n_secondary, mult, colours
 
 
 @needs_c
 @settings(deadline=None, max_examples=300)
 @given(instances(), st.integers(1, 7))
 def test_kernels_agree_on_random_instances(instance, heartbeat):
-    indptr, indices, n_items, n_secondary, mult = instance
-    c = run("c", indptr, indices, n_items, n_secondary, mult, heartbeat)
-    nb = run("numba", indptr, indices, n_items, n_secondary, mult, heartbeat)
+    indptr, indices, n_items, n_secondary, mult, colours = instance
+    c = run("c", indptr, indices, n_items, n_secondary, mult, heartbeat, colours)
+    nb = run("numba", indptr, indices, n_items, n_secondary, mult, heartbeat, colours)
     assert c == nb
 
 

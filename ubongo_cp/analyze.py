@@ -41,7 +41,7 @@ from .cover import ExactCoverInstance, build_instance
 from .errors import InputError
 from .pieces import Piece, Region, grid_mismatch
 
-__all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets"]
+__all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets", "subset_instance"]
 
 
 @dataclass(frozen=True)
@@ -180,13 +180,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     names = [p.name for p in pieces]
     if len(set(names)) != len(names):
         raise InputError("subset analysis needs distinct piece names")
-    if k is not None and k < 1:
-        raise InputError(f"k must be at least 1, got {k}")
-    if copies < 1:
-        raise InputError(f"copies must be at least 1, got {copies}")
-    if k is not None and k > len(pieces) * copies:
-        raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces"
-                         + (f", {copies} copies each)" if copies > 1 else ")"))
+    _check_k(pieces, k, copies)
     mismatch = grid_mismatch(pieces, region)   # before the area bounds, which may leave nothing to build
     if mismatch:
         raise InputError(mismatch, path=region.path)
@@ -198,7 +192,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     # Cheap bounds first (as solve does): with K given, only pieces that belong to some K-subset of the
     # region's area can appear in a tiling; when there is none, nothing is searched.
     matching = matching_subsets(pieces, region.area, k, copies) if k else 0
-    usable = _usable(list(pieces) * copies, region.area, k)[:len(pieces)]   # the copies of a piece are alike
+    usable = _usable_copies(pieces, region.area, k, copies)
     if not any(usable):
         if k:
             reason = f"no {k}-subset of the pieces has the region's area ({region.area} cells)"
@@ -208,9 +202,8 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
                               stats={"reason": reason})
     warm([name])  # the engine loads before the clock: ``seconds`` is the work
     start = time.perf_counter()
-    searched = [p for p, use in zip(pieces, usable) if use]
     index = [i for i, use in enumerate(usable) if use]  # searched piece -> its position in ``pieces``
-    instance = build_instance(searched * copies, region, optional_pieces=True, mode=mode)
+    instance = _subset_instance(pieces, usable, region, mode, copies)
     notes: dict = {}
     if get_solver(name).diagram and not keep_solutions and copies == 1:  # one piece of a type per subset
         by_diagram, notes = _analyze_on_diagram(instance, name, k, time_limit)
@@ -280,6 +273,48 @@ def _analyze_on_diagram(instance: ExactCoverInstance, name: str, k: int | None,
     counts = {tuple(i - n_cells for i in used): n for used, n in diagram.by_optional_items().items()
               if k is None or len(used) == k}
     return counts, {"engine": "zdd", **diagram.stats, **notes}
+
+
+def subset_instance(pieces: Sequence[Piece], region: Region, k: int | None = None, *,
+                    mode: str = "free", copies: int = 1) -> ExactCoverInstance | None:
+    """The one exact-cover instance :func:`analyze` searches (optional pieces, UP-4's area bound applied).
+
+    Only the pieces that belong to some ``k``-subset (multiset, with
+    ``copies``) of the region's area are in it; ``None`` when there is none
+    (nothing to search). Its search meets the tilings with any number of
+    pieces; :func:`analyze` keeps those with ``k``.
+
+    Raises
+    ------
+    InputError
+        If ``k`` is not positive or larger than the set (times ``copies``),
+        ``copies`` is below 1, or the pieces and the region lie on different grids.
+    """
+    _check_k(pieces, k, copies)
+    mismatch = grid_mismatch(pieces, region)
+    if mismatch:
+        raise InputError(mismatch, path=region.path)
+    usable = _usable_copies(pieces, region.area, k, copies)
+    return _subset_instance(pieces, usable, region, mode, copies) if any(usable) else None
+
+
+def _check_k(pieces: Sequence[Piece], k: int | None, copies: int) -> None:
+    if k is not None and k < 1:
+        raise InputError(f"k must be at least 1, got {k}")
+    if copies < 1:
+        raise InputError(f"copies must be at least 1, got {copies}")
+    if k is not None and k > len(pieces) * copies:
+        raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces"
+                         + (f", {copies} copies each)" if copies > 1 else ")"))
+
+
+def _usable_copies(pieces: Sequence[Piece], area: int, k: int | None, copies: int) -> list[bool]:
+    return _usable(list(pieces) * copies, area, k)[:len(pieces)]  # the copies of a piece are alike
+
+
+def _subset_instance(pieces, usable, region, mode, copies) -> ExactCoverInstance:
+    searched = [p for p, use in zip(pieces, usable) if use]
+    return build_instance(searched * copies, region, optional_pieces=True, mode=mode)
 
 
 def _usable(pieces: Sequence[Piece], area: int, k: int | None) -> list[bool]:

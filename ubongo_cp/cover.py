@@ -157,6 +157,9 @@ class ExactCoverInstance:
         bounds[self.n_cells + self.n_types:, 0] = 0    # optional cells: at most once
         return bounds
 
+    #: Colours of entries (Algorithm C): a polyomino instance has none (see :mod:`ubongo_cp.exactcover`).
+    colours = None
+
     @cached_property
     def copy_names(self) -> tuple[str, ...]:
         """Key of each piece copy in solutions: its name, ``name#2``, ``name#3``, ... for a name used again."""

@@ -1,33 +1,52 @@
-"""General exact-cover instances: Knuth's plain text format, solved on every backend.
+"""General exact-cover instances: Knuth's text formats (DLX1, DLX2, DLX3), solved on every backend.
 
 The polyomino instances of :mod:`ubongo_cp.cover` are one kind of exact
-cover; this module takes any other, given as Knuth's plain input format
-(the one his DLX1 and SSXC programs read), so that users can run their own
-instances on every registered solver (:mod:`ubongo_cp.solvers`):
+cover; this module takes any other, written in the input format of Knuth's
+exact-cover programs [1]_ [2]_, so that users can run their own instances
+(his published ones unchanged) on every registered solver
+(:mod:`ubongo_cp.solvers`):
 
 - lines that are blank or begin with ``|`` (after spaces) are comments;
 - the first other line names the items, separated by spaces: the primary
   items, then ``|``, then the secondary items (``|`` and the secondary items
-  may be left out);
-- every further line is one option: the names of the items it covers.
+  may be left out). A ``|`` that begins a word separates the two kinds; a
+  second one is refused;
+- *bounds* (DLX3, Algorithm M): a primary item may be written ``u:v|name``
+  (it is covered at least ``u`` and at most ``v`` times, ``0 <= u <= v``,
+  ``v >= 1``) or ``v|name`` (exactly ``v`` times); a plain name means
+  exactly once. Secondary items take no bounds: each is covered at most once;
+- every further line is one option: the names of the items it covers;
+- *colours* (DLX2, Algorithm C): in an option, a secondary item may be
+  written ``name:colour``. Options that give an item the same colour are
+  compatible there: any number of them may be chosen together; an option
+  that names the item without a colour excludes every other option naming
+  it. Knuth's programs take a one-character colour; any word without
+  spaces, ``:`` or ``|`` is read here. A primary item cannot be coloured;
+- an option that covers no primary item is skipped (Knuth's programs skip
+  it too, with a warning): :attr:`ExactCoverMatrix.skipped` lists them, and
+  ``ubongo-cp exact-cover`` names them on one warning line.
 
-Primary items must be covered exactly once, secondary items at most once.
-Not read (refused with the line): colours (``item:colour``, Knuth's DLX2 and
-XCC format) and multiplicities (``lo:hi|item``, DLX3). Knuth's programs skip
-an option without a primary item; here it is refused, because solvers
-disagree about it (a CP-SAT or SAT model would count it as a free choice).
+A file of DLX1 is read as DLX1, and so on: each format is a special case of
+the next (DLX1 has neither bounds nor colours), so one reader takes all
+three. Item names are any words without spaces, ``:`` or ``|`` (Knuth's
+programs also limit them to eight characters).
 
 :class:`ExactCoverMatrix` offers what the backends read from an
 :class:`~ubongo_cp.cover.ExactCoverInstance` (CSR options, primary and
-secondary items, options per item), so ``solve(matrix, backend=...)`` works
-with any registered name; its items play the role of cells, and there are no
-piece copies and no region symmetries.
+secondary items, options per item, the bounds of each item as
+:attr:`~ExactCoverMatrix.multiplicity`, the colour of each entry as
+:attr:`~ExactCoverMatrix.colours`), so ``solve(matrix, backend=...)`` works
+with any registered name that handles what the file uses; its items play
+the role of cells, and there are no piece copies and no region symmetries.
 
 References
 ----------
 .. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B, Section
-   7.2.2.1 (2022), exact covering with primary and secondary items; the
-   input format of his programs DLX1 and SSXC,
+   7.2.2.1 (2022): exact covering with primary and secondary items
+   (Algorithm X), with colours (Algorithm C) and with multiplicities
+   (Algorithm M).
+.. [2] D. E. Knuth, the CWEB programs DLX1 (the plain format), DLX2 (colour
+   controls: ``item:colour``) and DLX3 (bounds: ``u:v|item``),
    https://www-cs-faculty.stanford.edu/~knuth/programs.html.
 """
 
@@ -35,7 +54,8 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar, Iterable, NamedTuple, Sequence
 
@@ -47,7 +67,15 @@ if TYPE_CHECKING:
     from .cover import ExactCoverInstance
 
 __all__ = ["ExactCoverMatrix", "exact_cover_matrix", "parse_exact_cover", "read_exact_cover", "KnuthText",
-           "format_exact_cover", "knuth_text", "verify_cover", "MAX_ITEMS"]
+           "format_exact_cover", "knuth_text", "verify_cover", "MAX_ITEMS", "MAX_BOUND"]
+
+#: Most items of an exact-cover instance (the search engines keep state per item and level: 20,000
+#: items cost the toolkit's engine up to 1.6 GB).
+MAX_ITEMS = 20_000
+#: Largest upper bound of an item (the engines count in 32-bit integers).
+MAX_BOUND = 2**31 - 1
+
+_BOUNDED = re.compile(r"(?:(\d*):)?(\d*)\|(.*)")
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,14 +87,25 @@ class ExactCoverMatrix:
     item_names : tuple of str
         Every item, primary items first.
     n_primary : int
-        Number of primary items (covered exactly once); the rest are
-        secondary (covered at most once).
+        Number of primary items (each covered between its bounds, once by
+        default); the rest are secondary (covered at most once, or by any
+        number of options that agree on its colour).
     indptr, indices : numpy.ndarray of uint32
         The options in CSR form: option ``o`` covers items
         ``indices[indptr[o]:indptr[o+1]]``, in the order given.
     option_labels : tuple of str
         Where each option came from (``"line 7"`` in a file, ``"option 3"``
         from Python, counted from 1).
+    bounds : numpy.ndarray of int64, shape (n_items, 2), or None
+        ``(lo, hi)`` of each item when some primary item has bounds other
+        than ``[1..1]`` (DLX3); ``None`` otherwise.
+    entry_colours : numpy.ndarray of uint32, shape (len(indices),), or None
+        Colour of each entry (1, 2, ... index :attr:`colour_names`; 0 for
+        none) when some option colours an item (DLX2); ``None`` otherwise.
+    colour_names : tuple of str
+        The colours by number (``colour_names[0]`` is ``""``: no colour).
+    skipped : tuple of str
+        Labels of the options skipped because they cover no primary item.
     """
 
     item_names: tuple[str, ...]
@@ -74,14 +113,31 @@ class ExactCoverMatrix:
     indptr: np.ndarray
     indices: np.ndarray
     option_labels: tuple[str, ...]
+    bounds: np.ndarray | None = None
+    entry_colours: np.ndarray | None = None
+    colour_names: tuple[str, ...] = ("",)
+    skipped: tuple[str, ...] = field(default=())
 
     # What the backends and the driver read (the interface of ExactCoverInstance).
     optional_pieces: ClassVar[bool] = True  # no piece items: the non-primary items are secondary
     type_counts: ClassVar[np.ndarray] = np.zeros(0, dtype=np.int64)  # no piece types (UP-5 does not apply)
-    multiplicity: ClassVar[None] = None
     region_symmetries: ClassVar[tuple] = ((1, 0, 0, 1),)  # the identity only: nothing to reduce by
     option_perms: ClassVar[tuple] = ()
     mode: ClassVar[str] = "fixed"
+
+    @property
+    def multiplicity(self) -> np.ndarray | None:
+        """Bounds ``(lo, hi)`` of every item, shape (n_items, 2), or ``None`` when all are the default.
+
+        The default is ``(1, 1)`` for a primary item and ``(0, 1)`` for a
+        secondary one (Algorithm X); see :func:`ubongo_cp.solvers.dancing.count`.
+        """
+        return self.bounds
+
+    @property
+    def colours(self) -> np.ndarray | None:
+        """Colour of each entry of :attr:`indices` (0: none), or ``None`` when no option colours an item."""
+        return self.entry_colours
 
     @property
     def n_items(self) -> int:
@@ -90,7 +146,7 @@ class ExactCoverMatrix:
 
     @property
     def n_secondary(self) -> int:
-        """Items covered at most once."""
+        """Items covered at most once (or by options of one colour)."""
         return self.n_items - self.n_primary
 
     @property
@@ -137,34 +193,48 @@ class ExactCoverMatrix:
         return 1
 
     def precheck(self) -> str | None:
-        """Why no exact cover exists without search (a primary item in no option); else ``None``."""
+        """Why no exact cover exists without search (a primary item in too few options); else ``None``."""
         per_item = self.options_per_cell()
-        if (per_item == 0).any():
-            return f"primary item {self.item_names[int(np.argmin(per_item))]} is in no option"
+        need = np.ones(self.n_primary, dtype=np.int64) if self.bounds is None else self.bounds[:self.n_primary, 0]
+        short = np.flatnonzero(per_item < need)
+        if len(short):
+            i = int(short[0])
+            if per_item[i] == 0:
+                return f"primary item {self.item_names[i]} is in no option"
+            return (f"primary item {self.item_names[i]} must be covered at least {int(need[i])} times but is in "
+                    f"{int(per_item[i])} option{'s' if per_item[i] != 1 else ''}")
         return None
 
+    def entry_name(self, q: int) -> str:
+        """Entry ``q`` of :attr:`indices` as written: the item's name, with ``:colour`` when it has one."""
+        name = self.item_names[int(self.indices[q])]
+        if self.entry_colours is not None and self.entry_colours[q]:
+            name += ":" + self.colour_names[int(self.entry_colours[q])]
+        return name
+
     def solution_dict(self, options: Iterable[int]) -> dict[str, list[str]]:
-        """Option label -> names of its items, for a solution given as option ids (in option order)."""
-        return {self.option_labels[o]: [self.item_names[i] for i in self.option_items(o).tolist()]
+        """Option label -> its items as written (``x:c`` for a colour), for a solution given as option ids."""
+        return {self.option_labels[o]: [self.entry_name(q) for q in range(int(self.indptr[o]), int(self.indptr[o + 1]))]
                 for o in sorted(int(o) for o in options)}
 
 
-#: Most items of an exact-cover instance (the search engines keep state per item and level: 20,000
-#: items cost the toolkit's engine up to 1.6 GB).
-MAX_ITEMS = 20_000
-
-
 def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options: Sequence[Sequence[str]], *,
-                       labels: Sequence[str] | None = None, path: str | os.PathLike | None = None,
-                       lines: Sequence[int] | None = None, items_line: int | None = None) -> ExactCoverMatrix:
+                       bounds: dict[str, tuple[int, int]] | None = None, labels: Sequence[str] | None = None,
+                       path: str | os.PathLike | None = None, lines: Sequence[int] | None = None,
+                       items_line: int | None = None) -> ExactCoverMatrix:
     """Build and check an :class:`ExactCoverMatrix` from item names.
 
     Parameters
     ----------
     primary, secondary : sequence of str
-        Item names (distinct, no spaces, no ``|`` or ``:``).
+        Item names (distinct; no spaces, ``|`` or ``:``).
     options : sequence of sequence of str
-        Each option: the names of the items it covers.
+        Each option: the items it covers, ``name`` or, for a secondary item,
+        ``name:colour`` (Knuth's colours, DLX2). An option that covers no
+        primary item is skipped and listed in :attr:`ExactCoverMatrix.skipped`.
+    bounds : dict, optional
+        Primary item name -> ``(lo, hi)``: covered at least ``lo`` and at most
+        ``hi`` times (Knuth's DLX3); the others exactly once.
     labels : sequence of str, optional
         Label of each option (default ``"option 1"``, ...).
     path, lines, items_line : optional
@@ -178,69 +248,103 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
     ------
     InputError
         For no primary item, more than :data:`MAX_ITEMS` items, a repeated or
-        malformed item name, an option
-        naming an unknown item or one item twice, or an option that covers
-        no primary item (an empty option among them).
+        malformed item name, bounds on an unknown or secondary item or with
+        ``lo > hi``, ``hi < 1`` or ``hi >`` :data:`MAX_BOUND`, an option naming
+        an unknown item or one item twice, or a colour on a primary item.
 
     Examples
     --------
-    >>> m = exact_cover_matrix("ab", "c", [["a", "c"], ["b"], ["a", "b"]])
-    >>> m.n_items, m.n_primary, m.n_options, m.item_options
-    (3, 2, 3, ([0, 2], [1, 2], [0]))
-    >>> exact_cover_matrix("ab", "", [["a"], []])
-    Traceback (most recent call last):
-    ...
-    ubongo_cp.errors.InputError: option 2 covers no item
+    >>> m = exact_cover_matrix("ab", "c", [["a", "c"], ["b"], ["a", "b"], ["c"]])
+    >>> m.n_items, m.n_primary, m.n_options, m.item_options, m.skipped
+    (3, 2, 3, ([0, 2], [1, 2], [0]), ('option 4',))
+
+    Knuth's DLX2 example: options that agree on the colour of ``X`` and ``Y`` go together.
+
+    >>> m = exact_cover_matrix("ABC", "XY", [["A", "B", "X:0", "Y:0"], ["A", "C", "X:1", "Y:1"],
+    ...                                      ["X:0", "Y:1"], ["B", "X:1"], ["C", "Y:1"]])
+    >>> m.colour_names, m.skipped
+    (('', '0', '1'), ('option 3',))
     """
     names = list(primary) + list(secondary)
     if not primary:
-        raise InputError("no primary item", path=path, line=lines[0] if lines else None)
+        raise InputError("no primary item", path=path, line=items_line)
     if len(names) > MAX_ITEMS:
         raise InputError(f"{len(names)} items, over the limit of {MAX_ITEMS:,} (the search engines keep "
                          "state per item and search level)", path=path, line=items_line)
     index: dict[str, int] = {}
     for name in names:
-        _check_name(name, path, None)
+        _check_name(name, path, items_line)
         if name in index:
-            raise InputError(f"item {name!r} is named twice", path=path)
+            raise InputError(f"item {name!r} is named twice", path=path, line=items_line)
         index[name] = len(index)
+    n_primary = len(primary)
+    table = None
+    if bounds:
+        table = np.zeros((len(names), 2), dtype=np.int64)
+        table[:n_primary] = 1
+        table[n_primary:, 1] = 1
+        for name, (lo, hi) in bounds.items():
+            if name not in index or index[name] >= n_primary:
+                raise InputError(f"bounds for {'secondary' if name in index else 'unknown'} item {name!r}: only "
+                                 "primary items take bounds", path=path, line=items_line)
+            _check_bounds(name, lo, hi, path, items_line)
+            table[index[name]] = (lo, hi)
+        if (table[:n_primary] == 1).all():
+            table = None
+    colour_ids: dict[str, int] = {}
     indptr = [0]
     indices: list[int] = []
+    colours: list[int] = []
+    kept_labels: list[str] = []
+    skipped: list[str] = []
     for k, option in enumerate(options):
         line = lines[k] if lines else None
-        where = "option" if lines else f"option {k + 1}"
+        label = labels[k] if labels is not None else f"option {k + 1}"
+        where = "option" if lines else label
         seen: set[int] = set()
-        for name in option:
-            if ":" in name:
-                raise InputError(f"{where} names {name!r}: colours and multiplicities (Knuth's DLX2/DLX3 "
-                                 "formats) are not read", path=path, line=line)
+        items, tints = [], []
+        for word in option:
+            name, colon, colour = word.partition(":")
             if name not in index:
                 raise InputError(f"{where} names unknown item {name!r}", path=path, line=line)
-            if index[name] in seen:
+            i = index[name]
+            if i in seen:
                 raise InputError(f"{where} names item {name!r} twice", path=path, line=line)
-            seen.add(index[name])
-        if not seen:
-            raise InputError(f"{where} covers no item", path=path, line=line)
-        if min(seen) >= len(primary):
-            raise InputError(f"{where} covers no primary item (Knuth's solvers skip such an option; remove it, "
-                             "or make one of its items primary)", path=path, line=line)
-        indices.extend(index[name] for name in option)
+            seen.add(i)
+            tint = 0
+            if colon:
+                if i < n_primary:
+                    raise InputError(f"{where} gives primary item {name!r} a colour ({word!r}); only secondary "
+                                     "items take colours", path=path, line=line)
+                if not colour or ":" in colour or "|" in colour:
+                    raise InputError(f"{where}: {word!r} is not item:colour (a colour is a word without ':' "
+                                     "or '|')", path=path, line=line)
+                tint = colour_ids.setdefault(colour, len(colour_ids) + 1)
+            items.append(i)
+            tints.append(tint)
+        if not seen or min(seen) >= n_primary:
+            skipped.append(label)  # as Knuth's programs do: an option must cover a primary item
+            continue
+        indices.extend(items)
+        colours.extend(tints)
         indptr.append(len(indices))
-    if labels is None:
-        labels = [f"option {k + 1}" for k in range(len(options))]
-    return ExactCoverMatrix(tuple(names), len(primary), np.asarray(indptr, dtype=np.uint32),
-                            np.asarray(indices, dtype=np.uint32), tuple(labels))
+        kept_labels.append(label)
+    entry_colours = np.asarray(colours, dtype=np.uint32) if colour_ids else None
+    return ExactCoverMatrix(tuple(names), n_primary, np.asarray(indptr, dtype=np.uint32),
+                            np.asarray(indices, dtype=np.uint32), tuple(kept_labels), table, entry_colours,
+                            ("", *colour_ids), tuple(skipped))
 
 
 def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> ExactCoverMatrix:
-    """Read Knuth's plain exact-cover format (see the module docstring) from a string.
+    """Read an exact-cover instance in Knuth's DLX1/DLX2/DLX3 format (see the module docstring) from a string.
 
     Raises
     ------
     InputError
         Naming the file and line: no item line, ``|`` twice on it, a
-        malformed or repeated item name, an option naming an unknown item
-        or one item twice, or covering no primary item.
+        malformed or repeated item name, malformed bounds (or bounds on a
+        secondary item), an option naming an unknown item or one item twice,
+        or a colour on a primary item.
 
     Examples
     --------
@@ -249,6 +353,12 @@ def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> Ex
     >>> m = parse_exact_cover("| TAOCP 7.2.2.1 (5)\\na b c d e f g\\nc e\\na d g\\nb c f\\na d f\\nb g\\nd e g\\n")
     >>> m.n_primary, m.n_options, m.option_labels[0]
     (7, 6, 'line 3')
+
+    Knuth's DLX3 example: ``C`` is covered two or three times.
+
+    >>> m = parse_exact_cover("A B 2:3|C | X Y\\nA B X:0 Y:0\\nA C X:1 Y:1\\nC X:0\\nB X:1\\nC Y:1\\n")
+    >>> m.item_names, m.multiplicity[2].tolist()
+    (('A', 'B', 'C', 'X', 'Y'), [2, 3])
     """
     items_line = None
     options, lines = [], []
@@ -264,22 +374,40 @@ def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> Ex
     if items_line is None:
         raise InputError("no item line (the first line that is not a comment names the items)", path=path)
     number, line = items_line
-    parts = line.split("|")
-    if len(parts) > 2:
-        raise InputError("the item line holds '|' twice (primary | secondary)", path=path, line=number)
-    primary, secondary = parts[0].split(), parts[1].split() if len(parts) == 2 else []
-    seen: set[str] = set()
-    for name in primary + secondary:
-        _check_name(name, path, number)
-        if name in seen:
-            raise InputError(f"item {name!r} is named twice", path=path, line=number)
-        seen.add(name)
-    return exact_cover_matrix(primary, secondary, options, labels=[f"line {n}" for n in lines], path=path,
-                              lines=lines, items_line=number)
+    primary: list[str] = []
+    secondary: list[str] = []
+    bounds: dict[str, tuple[int, int]] = {}
+    section = primary
+    for word in line.split():
+        if word.startswith("|"):  # the separator: primary items before it, secondary after
+            if section is secondary:
+                raise InputError("the item line holds '|' twice (primary | secondary)", path=path, line=number)
+            section = secondary
+            word = word[1:]
+            if not word:
+                continue
+        if section is primary and "|" in word:
+            match = _BOUNDED.fullmatch(word)
+            if match is None or not match.group(2) or (match.group(1) is not None and not match.group(1)):
+                raise InputError(f"{word!r}: bounds are written u:v|item or v|item, with decimal u and v",
+                                 path=path, line=number)
+            lo_text, hi_text, word = match.groups()
+            hi = _bound_value(hi_text, word, path, number)
+            lo = hi if lo_text is None else _bound_value(lo_text, word, path, number)
+            _check_name(word, path, number)
+            _check_bounds(word, lo, hi, path, number)
+            bounds[word] = (lo, hi)
+        elif section is secondary and ("|" in word or ":" in word):
+            raise InputError(f"secondary item {word!r}: only primary items take bounds (u:v|item), and an "
+                             "item name holds no '|' or ':'", path=path, line=number)
+        _check_name(word, path, number)
+        section.append(word)
+    return exact_cover_matrix(primary, secondary, options, bounds=bounds, labels=[f"line {n}" for n in lines],
+                              path=path, lines=lines, items_line=number)
 
 
 def read_exact_cover(path: str | os.PathLike) -> ExactCoverMatrix:
-    """Read an exact-cover file in Knuth's plain format (see :func:`parse_exact_cover`).
+    """Read an exact-cover file in Knuth's DLX1/DLX2/DLX3 format (see :func:`parse_exact_cover`).
 
     Raises
     ------
@@ -293,10 +421,28 @@ def read_exact_cover(path: str | os.PathLike) -> ExactCoverMatrix:
     return parse_exact_cover(text, path=path)
 
 
+def _bound_value(text: str, name: str, path, line) -> int:
+    if len(text) > 12:  # far above MAX_BOUND; never parse a huge number
+        raise InputError(f"bound {text[:12]}... of item {name!r} is over {MAX_BOUND:,}", path=path, line=line)
+    return int(text)
+
+
+def _check_bounds(name: str, lo: int, hi: int, path, line) -> None:
+    if not (isinstance(lo, (int, np.integer)) and isinstance(hi, (int, np.integer))):
+        raise InputError(f"bounds of item {name!r} must be integers, got {lo!r}:{hi!r}", path=path, line=line)
+    if hi < 1:
+        raise InputError(f"item {name!r} has upper bound {hi}; it must be at least 1", path=path, line=line)
+    if lo < 0 or lo > hi:
+        raise InputError(f"item {name!r} has bounds {lo}:{hi}; the lower bound must be between 0 and the upper",
+                         path=path, line=line)
+    if hi > MAX_BOUND:
+        raise InputError(f"item {name!r} has upper bound {hi:,}, over {MAX_BOUND:,}", path=path, line=line)
+
+
 def _check_name(name: str, path, line) -> None:
     if not name or any(ch.isspace() for ch in name) or "|" in name or ":" in name:
-        raise InputError(f"item name {name!r} holds a space, '|' or ':' (colours and multiplicities of "
-                         "Knuth's DLX2/DLX3 formats are not read)", path=path, line=line)
+        raise InputError(f"item name {name!r} holds a space, '|' or ':' (bounds are written u:v|item on the "
+                         "item line, colours item:colour in an option)", path=path, line=line)
 
 
 def format_exact_cover(item_names: Sequence[str], n_primary: int, options: Iterable[Sequence[int]], *,
@@ -406,6 +552,9 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
     ([0, 0, 1, 1, 2, 2], 2)
     """
     if isinstance(instance, ExactCoverMatrix):
+        if instance.bounds is not None or instance.entry_colours is not None:
+            return KnuthText(_knuth_text_extended(instance, comments), list(range(instance.n_options)),
+                             list(instance.item_names), 1)
         rows = [instance.option_items(o).tolist() for o in range(instance.n_options)]
         return KnuthText(format_exact_cover(instance.item_names, instance.n_primary, rows, comments=comments),
                          list(range(instance.n_options)), list(instance.item_names), 1)
@@ -434,12 +583,28 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
                      item_names, factor)
 
 
+def _knuth_text_extended(matrix: ExactCoverMatrix, comments: Sequence[str]) -> str:
+    """A matrix with bounds or colours in Knuth's DLX3 format (bounds ``u:v|x``, colours ``x:c``)."""
+    words = []
+    for i, name in enumerate(matrix.item_names[:matrix.n_primary]):
+        lo, hi = (1, 1) if matrix.bounds is None else (int(v) for v in matrix.bounds[i])
+        words.append(name if (lo, hi) == (1, 1) else f"{hi}|{name}" if lo == hi else f"{lo}:{hi}|{name}")
+    head = " ".join(words)
+    if matrix.n_secondary:
+        head += " | " + " ".join(matrix.item_names[matrix.n_primary:])
+    lines = [f"| {c}" for c in comments] + [head]
+    lines.extend(" ".join(matrix.entry_name(q) for q in range(int(matrix.indptr[o]), int(matrix.indptr[o + 1])))
+                 for o in range(matrix.n_options))
+    return "\n".join(lines) + "\n"
+
+
 def verify_cover(matrix: ExactCoverMatrix, options: Iterable[int]) -> str | None:
     """Independent check of an exact cover of a matrix; ``None`` if valid, else the reason.
 
-    Every primary item must be covered exactly once and every secondary item
-    at most once, by options of the matrix, each chosen once. It reads only
-    the matrix, so it can check the answer of any solver.
+    Every primary item must be covered exactly once (between its bounds,
+    DLX3) and every secondary item at most once (or only by options that
+    give it one colour, DLX2), by options of the matrix, each chosen once.
+    It reads only the matrix, so it can check the answer of any solver.
 
     Examples
     --------
@@ -451,16 +616,26 @@ def verify_cover(matrix: ExactCoverMatrix, options: Iterable[int]) -> str | None
     if len(set(chosen)) != len(chosen):
         return "an option is chosen twice"
     covered = np.zeros(matrix.n_items, dtype=np.int64)
+    tints: dict[int, set[int]] = {}  # secondary item -> the colours it is given (0: none)
     for o in chosen:
         if not 0 <= o < matrix.n_options:
             return f"option {o} does not exist"
         covered[matrix.option_items(o)] += 1
-    over = np.flatnonzero(covered > 1)
-    if len(over):
-        return f"item {matrix.item_names[int(over[0])]} is covered {int(covered[over[0]])} times"
-    missing = np.flatnonzero(covered[:matrix.n_primary] == 0)
+        if matrix.entry_colours is not None:
+            for q in range(int(matrix.indptr[o]), int(matrix.indptr[o + 1])):
+                tints.setdefault(int(matrix.indices[q]), set()).add(int(matrix.entry_colours[q]))
+    lo = np.ones(matrix.n_primary, dtype=np.int64) if matrix.bounds is None else matrix.bounds[:matrix.n_primary, 0]
+    hi = np.ones(matrix.n_primary, dtype=np.int64) if matrix.bounds is None else matrix.bounds[:matrix.n_primary, 1]
+    for i in range(matrix.n_items):
+        top = int(hi[i]) if i < matrix.n_primary else 1
+        if covered[i] > top and not (i >= matrix.n_primary and len(tints.get(i, {0})) == 1 and 0 not in tints[i]):
+            return f"item {matrix.item_names[i]} is covered {int(covered[i])} times"
+    missing = np.flatnonzero(covered[:matrix.n_primary] < lo)
     if len(missing):
-        return f"primary item {matrix.item_names[int(missing[0])]} is not covered"
+        i = int(missing[0])
+        if covered[i] == 0:
+            return f"primary item {matrix.item_names[i]} is not covered"
+        return f"primary item {matrix.item_names[i]} is covered {int(covered[i])} times, fewer than {int(lo[i])}"
     return None
 
 

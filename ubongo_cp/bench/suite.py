@@ -574,10 +574,12 @@ def build(source: dict, question: str) -> Built:
 
 
 def _digest(instance) -> str:
-    """Hash of the items (with their bounds) and options of an instance."""
+    """Hash of the items (with their bounds) and options (with their colours) of an instance."""
     h = hashlib.sha1(f"{instance.n_items}/{instance.n_primary}".encode())
     if instance.multiplicity is not None:
         h.update(instance.multiplicity.tobytes())
+    if getattr(instance, "colours", None) is not None:
+        h.update(b"colours" + instance.colours.astype("uint32").tobytes())
     h.update(instance.indptr.astype("uint32").tobytes())
     h.update(instance.indices.astype("uint32").tobytes())
     return h.hexdigest()[:16]

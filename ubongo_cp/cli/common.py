@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ..executors import Executor
 
 __all__ = ["check_common", "add_executor_arguments", "executor_from", "piece_names_arg", "add_progress_argument",
-           "add_allow_pieces_argument", "confirmed"]
+           "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "print_estimate"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -146,6 +146,25 @@ def add_allow_pieces_argument(parser: argparse.ArgumentParser) -> None:
 def add_progress_argument(parser: argparse.ArgumentParser) -> None:
     """``--no-progress``: the one name every command uses to silence its progress output."""
     parser.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
+
+
+def add_estimate_argument(parser: argparse.ArgumentParser) -> None:
+    """``--estimate [SECONDS]``: Knuth's estimate of the search instead of the search."""
+    parser.add_argument("--estimate", nargs="?", type=float, const=1.5, metavar="SECONDS",
+                        help="do not search: print an estimate of the search of the dlx engine (its nodes, "
+                             "solutions and CPU time, with standard errors, from Knuth's random probes) after "
+                             "about SECONDS (default 1.5); a small search is counted instead")
+
+
+def print_estimate(instance, seconds: float, *, as_json: bool) -> int:
+    """Print :func:`~ubongo_cp.solvers.estimate.estimate_search` of ``instance`` (a line, or JSON); exit code 0."""
+    import json
+
+    from ..solvers.estimate import estimate_search
+
+    est = estimate_search(instance, seconds=seconds)
+    print(json.dumps({"estimate": est.to_json()}) if as_json else est.summary())
+    return 0
 
 
 @contextmanager

@@ -1,4 +1,4 @@
-"""``ubongo-cp exact-cover``: any exact-cover instance in Knuth's plain format, on any backend.
+"""``ubongo-cp exact-cover``: any exact-cover instance in Knuth's formats (DLX1, DLX2, DLX3), on any backend.
 
 A thin layer over :mod:`ubongo_cp.exactcover` and :func:`ubongo_cp.solvers.solve`.
 """
@@ -11,6 +11,7 @@ import sys
 
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..status import Status
+from .common import add_estimate_argument, print_estimate
 from .puzzle import max_solutions_arg, warm_engines
 
 __all__ = ["add_parsers"]
@@ -18,11 +19,13 @@ __all__ = ["add_parsers"]
 
 def add_parsers(sub) -> None:
     """Add ``exact-cover`` to the top-level ``subparsers``."""
-    p = sub.add_parser("exact-cover", help="solve/count an exact-cover instance in Knuth's plain format",
+    p = sub.add_parser("exact-cover", help="solve/count an exact-cover instance in Knuth's formats",
                        description="Read an exact-cover instance (first line: primary items, then '|' and "
                                    "secondary items; then one option per line; lines beginning with '|' are "
-                                   "comments) and find, count or list its exact covers on any backend.")
-    p.add_argument("file", help="instance file in Knuth's format (as read by his DLX1 and SSXC programs)")
+                                   "comments; bounds u:v|item on primary items, colours item:colour on "
+                                   "secondary items in options) and find, count or list its exact covers on "
+                                   "any backend. An option that covers no primary item is skipped.")
+    p.add_argument("file", help="instance file in Knuth's format (as read by his DLX1, DLX2 and DLX3 programs)")
     p.add_argument("--count", action="store_true", help="count all exact covers")
     p.add_argument("--limit", type=int, help="stop after N exact covers")
     p.add_argument("--time-limit", type=float, help="seconds")
@@ -31,6 +34,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--json", action="store_true", help="print JSON {count, complete, status, solutions, stats}")
     p.add_argument("--max-solutions", default="20", metavar="N|all",
                    help="with --count: show at most N covers (default 20); 'all' streams every one, holding none")
+    add_estimate_argument(p)
     p.set_defaults(func=_cmd_exact_cover)
 
 
@@ -39,6 +43,10 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
     from ..solvers import solve
 
     matrix = read_exact_cover(args.file)
+    if matrix.skipped:
+        print(f"ubongo-cp: warning: {skipped_note(matrix.skipped)}", file=sys.stderr)
+    if args.estimate is not None:
+        return print_estimate(matrix, args.estimate, as_json=args.json)
     most = max_solutions_arg(args.max_solutions)
     limit = (args.limit or None) if args.count else (args.limit or 1)
     # no region: the orbit decomposition never applies; a count may take the decision diagram (``auto``)
@@ -88,6 +96,14 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
     if args.count and len(result.solutions) + len(streamed) < n:
         print(f"... {n - len(result.solutions) - len(streamed)} more (--max-solutions all shows them)")
     return 0
+
+
+def skipped_note(labels) -> str:
+    """One line naming the options skipped because they cover no primary item."""
+    n = len(labels)
+    shown = ", ".join(labels[:5]) + (f", ... ({n} in all)" if n > 5 else "")
+    return (f"{n} option{'s' if n != 1 else ''} cover{'s' if n == 1 else ''} no primary item and "
+            f"{'is' if n == 1 else 'are'} skipped, as in Knuth's programs ({shown})")
 
 
 def _print_cover(cover: dict, number: int | None) -> None:

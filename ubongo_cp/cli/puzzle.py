@@ -15,7 +15,7 @@ from ..errors import InputError
 from ..shipped import SHIPPED_PIECE_SETS
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..status import Status
-from .common import add_allow_pieces_argument, piece_names_arg
+from .common import add_allow_pieces_argument, add_estimate_argument, piece_names_arg, print_estimate
 from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers"]
@@ -61,6 +61,7 @@ def add_parsers(sub) -> None:
     g.add_argument("--memory-limit", metavar="SIZE", help="largest decision diagram, e.g. 500M or 4G (default: half "
                                                           "of the memory available)")
     add_allow_pieces_argument(p)
+    add_estimate_argument(p)
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("analyze", help="which K pieces of a set tile a region, and in how many ways",
@@ -74,6 +75,7 @@ def add_parsers(sub) -> None:
                    help=f"solver: {', '.join(solver_names())} (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
     _add_max_cells(p)
+    add_estimate_argument(p)
     p.set_defaults(func=_cmd_analyze)
 
 
@@ -117,6 +119,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             raise InputError("give either a card file or --pieces/--region, not both")
         if args.use is not None:
             raise InputError("--use goes with --pieces/--region; with a card file, pick a task with --face")
+        if args.estimate is not None:
+            raise InputError("--estimate goes with one puzzle (--pieces and --region, or a BurrTools file), "
+                             "not a card file")
         return _solve_card(args)
     if args.card:  # a BurrTools file: its problem's pieces and result
         pieces, region = xmpuzzle_task(args)
@@ -133,6 +138,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     from ..solvers import solve
 
     instance = build_instance(pieces, region, mode=args.orientations or "free")
+    if args.estimate is not None:
+        return print_estimate(instance, args.estimate, as_json=args.json)
     diagram["fixed"] = _fixed_options(instance, args.fix)
     counting = args.count or args.sample is not None or args.frequencies
     limit = None if counting else (args.limit or 1)
@@ -434,7 +441,15 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     piece_set = load_pieces(args.pieces)
     region = load_region(args.region, max_cells=args.max_cells)
-    from ..analyze import analyze
+    from ..analyze import analyze, subset_instance
+
+    if args.estimate is not None:
+        instance = subset_instance(piece_set.pieces, region, args.k, mode=args.orientations or "free")
+        if instance is None:
+            print(json.dumps({"estimate": None}) if args.json else f"nothing to search: no {args.k}-subset of "
+                  f"the pieces has the region's area ({region.area} cells)")
+            return 0
+        return print_estimate(instance, args.estimate, as_json=args.json)
 
     result = analyze(piece_set.pieces, region, args.k, backend=args.backend, mode=args.orientations or "free")
     if args.json:

@@ -146,6 +146,9 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
             "placement frequencies need"
         raise InputError(f"{asked} a decision diagram; use the default backend or one of "
                          f"{', '.join(n for n, s in SOLVERS.items() if s.diagram)}, not {name!r}")
+    if not spec.multiplicities and getattr(instance, "bounds", None) is not None:
+        raise InputError(f"backend {name!r} has no multiplicities: it cannot take items covered a number of times "
+                         f"between bounds; choose one of {', '.join(n for n, s in SOLVERS.items() if s.multiplicities)}")
     from .base import drive
 
     warm([name])  # load (or compile) the engine before the clock starts: a time limit measures search alone

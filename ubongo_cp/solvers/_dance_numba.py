@@ -36,6 +36,8 @@ class Engine:
         Levels to allocate (at most one option or null move per level).
     mult : bool
         Run Algorithm M (False: Algorithm X, all bounds [1..1] / [0..1]).
+    colours : bytes-like
+        The colour of each entry (uint32, 0: none), or empty when no entry has one.
 
     Attributes
     ----------
@@ -43,18 +45,27 @@ class Engine:
         The first option that lists an item twice, or -1.
     """
 
-    def __init__(self, indptr, indices, n_items, n_primary, bound, slack, depth, mult) -> None:
+    def __init__(self, indptr, indices, n_items, n_primary, bound, slack, depth, mult, colours=b"") -> None:
         self.indptr = indptr
         self.indices = indices
         (self.opt_of, self.start, self.size, self.cells, self.where, self.active, self.apos,
          bad) = _setup(indptr, indices, np.int64(n_items))
         self.bad = int(bad)
         self.bound = bound.copy()
+        self.init_bound = bound.copy()
+        self.init_size = self.size.copy()
+        self.mark_bound = bound.copy()
+        self.mark_size = self.size.copy()
         self.slack = slack
         self.n_primary = int(n_primary)
         self.mult = bool(mult)
-        # per level l: chosen item, position of x_l in its list, list length (+1 for a
-        # null move), how the level branches (M), option x_l (-1 for the null move)
+        clr = np.frombuffer(colours, dtype=np.uint32) if len(colours) else np.zeros(0, dtype=np.uint32)
+        self.colours = len(clr) > 0
+        self.clr = clr if self.colours else np.zeros(1, dtype=np.uint32)
+        self.depth = int(depth)
+        # per level l: chosen item, position of x_l in its list (for a tweaked item: the options
+        # tweaked so far), list length (+1 for a null move; for a tweaked item its branching
+        # degree), how the level branches (M), option x_l (-1 for the null move)
         self.level_item = np.zeros(depth, dtype=np.int32)
         self.level_pos = np.zeros(depth, dtype=np.int32)
         self.level_end = np.zeros(depth, dtype=np.int32)
@@ -63,8 +74,15 @@ class Engine:
         # per level l: the item-list lengths and active counts saved after X4 (after each tweak in M)
         self.saved_size = np.zeros((depth, n_items), dtype=np.uint32)
         self.saved_active = np.zeros((depth, 2), dtype=np.int64)
-        # program counter, level l, nodes, solutions, active primary items, active items
-        self.state = np.array([_PC_X2, 0, 0, 0, n_primary, n_items], dtype=np.int64)
+        # the subtree interface: the prefix descended, a probe's random numbers and degrees
+        self.path = np.zeros(depth, dtype=np.int32)
+        self.u = np.zeros(depth, dtype=np.float64)
+        self.deg = np.zeros(depth, dtype=np.float64)
+        # program counter, level l, nodes, solutions, active primary items, active items,
+        # then: path length, cutoff, prefixes, probe depth, halt, bad path, probing
+        self.state = np.array([_PC_X2, 0, 0, 0, n_primary, n_items, 0, -1, 0, 0, 0, 0, 0], dtype=np.int64)
+        self.mark_state = np.zeros(6, dtype=np.int64)  # level, n_pa, n_act, nodes, solutions, has_mark
+        self._n_items = int(n_items)
 
     @property
     def nodes(self) -> int:
@@ -81,17 +99,155 @@ class Engine:
         """The step to run next."""
         return int(self.state[0])
 
+    @property
+    def level(self) -> int:
+        """The current level."""
+        return int(self.state[1])
+
+    @property
+    def prefixes(self) -> int:
+        """Live nodes reported at the cutoff."""
+        return int(self.state[_S_PREFIXES])
+
+    def _run(self, stop_nodes, out, out_len, out_nodes, batch):
+        return _dance(self.indptr, self.indices, self.opt_of, self.start, self.size,
+                      self.cells, self.where, self.active, self.apos, self.bound, self.slack,
+                      self.level_item, self.level_pos, self.level_end, self.level_kind, self.x,
+                      self.saved_size, self.saved_active, self.state, np.int64(stop_nodes),
+                      out, out_len, out_nodes, np.int64(batch), np.int64(self.n_primary),
+                      self.mult, self.colours, self.clr, self.path, self.u, self.deg)
+
     def step(self, stop_nodes: int, batch: int, out, out_len, out_nodes) -> tuple[int, int]:
-        """Run until done, ``stop_nodes`` nodes, or ``batch`` solutions (0: count only)."""
+        """Run until done, ``stop_nodes`` nodes, or ``batch`` rows (0: count only)."""
         if self.state[0] == _PC_DONE:
             return _PC_DONE, 0
-        code, n_out = _dance(self.indptr, self.indices, self.opt_of, self.start, self.size,
-                             self.cells, self.where, self.active, self.apos, self.bound, self.slack,
-                             self.level_item, self.level_pos, self.level_end, self.level_kind, self.x,
-                             self.saved_size, self.saved_active, self.state, np.int64(stop_nodes),
-                             out, out_len, out_nodes, np.int64(batch), np.int64(self.n_primary),
-                             self.mult)
+        code, n_out = self._run(stop_nodes, out, out_len, out_nodes, batch)
         return int(code), int(n_out)
+
+    def descend(self, path) -> int:
+        """Take the branches of ``path`` from the root (see ``_dance.c``): 1 reached, 0 dead, -1 bad path."""
+        path = np.frombuffer(path, dtype=np.int32)
+        st = self.state
+        if len(path) >= self.depth or st[1] != 0 or st[0] != _PC_X2 or st[_S_PATH] != 0:
+            raise ValueError("descend needs a path shorter than the depth, from the root")
+        self.path[:len(path)] = path
+        st[_S_PATH] = len(path)
+        st[_S_HALT] = 1
+        st[_S_BAD] = 0
+        code, _ = self._run(_NO_LIMIT, _EMPTY_OUT, _EMPTY_LEN, _EMPTY_NODES, 0)
+        st[_S_HALT] = 0
+        if st[_S_BAD]:
+            return -1
+        return 1 if code == _PC_X2 and st[1] == len(path) else 0
+
+    def mark(self) -> None:
+        """Remember the state on entering the current level."""
+        if self.state[0] != _PC_X2:
+            raise RuntimeError("mark needs an engine that is entering a level")
+        _mark(self.size, self.active, self.mark_size, self.state, self.mark_state)
+        self.mark_bound[:] = self.bound
+        self.mark_state[5] = 1
+
+    def reset(self) -> None:
+        """Go back to the mark."""
+        if not self.mark_state[5]:
+            raise RuntimeError("reset needs a mark")
+        _reset(self.size, self.active, self.mark_size, self.bound, self.mark_bound, self.state, self.mark_state)
+
+    def reset_root(self) -> None:
+        """Go back to the root: every list full, every item active, the bounds as given."""
+        self.size[:] = self.init_size
+        self.bound[:] = self.init_bound
+        self.state[:] = [_PC_X2, 0, 0, 0, self.n_primary, self._n_items, 0, -1, 0, 0, 0, 0, 0]
+        self.mark_state[5] = 0
+
+    def set_cutoff(self, level: int) -> None:
+        """Report the live nodes of ``level`` as prefixes instead of searching below them (0: none)."""
+        self.state[_S_CUTOFF] = level if level > 0 else -1
+
+    def probe(self, u, est_nodes, est_solutions) -> None:
+        """Knuth's random probes below the mark (see ``_dance.c``)."""
+        if not self.mark_state[5]:
+            raise RuntimeError("probe needs a mark")
+        u = np.frombuffer(u, dtype=np.float64)
+        est_nodes = np.frombuffer(est_nodes, dtype=np.float64)
+        est_solutions = np.frombuffer(est_solutions, dtype=np.float64)
+        n = len(est_nodes)
+        if len(u) != n * self.depth or len(est_solutions) != n:
+            raise ValueError("probe: u must be n x depth doubles, the estimates n doubles")
+        for p in range(n):
+            self.u[:] = u[p * self.depth:(p + 1) * self.depth]
+            start, before = self.level, self.solutions
+            self.state[_S_PROBING] = 1
+            self.state[_S_PDEPTH] = start
+            self._run(_NO_LIMIT, _EMPTY_OUT, _EMPTY_LEN, _EMPTY_NODES, 0)
+            est_nodes[p], est_solutions[p] = _estimate(self.deg, self.x, start, self.state[_S_PDEPTH],
+                                                       self.solutions > before)
+            self.reset()
+
+    def fraction(self) -> float:
+        """The share of the subtree searched so far (see ``_dance.c``)."""
+        st = self.state
+        if st[0] == _PC_DONE:
+            return 1.0
+        top = st[1] + (1 if st[0] == _PC_X5 else 0)
+        f, w = 0.0, 1.0
+        for lv in range(int(st[_S_PATH]), min(int(top), self.depth)):
+            end = int(self.level_end[lv])
+            if end <= 0:
+                break
+            f += w * int(self.level_pos[lv]) / end
+            w /= end
+        return f
+
+
+_S_PATH, _S_CUTOFF, _S_PREFIXES, _S_PDEPTH, _S_HALT, _S_BAD, _S_PROBING = range(6, 13)
+_NO_LIMIT = np.iinfo(np.int64).max
+_EMPTY_OUT = np.zeros((0, 1), dtype=np.int32)
+_EMPTY_LEN = np.zeros(0, dtype=np.int32)
+_EMPTY_NODES = np.zeros(0, dtype=np.int64)
+
+
+def _estimate(deg, x, start, pdepth, solved) -> tuple[float, float]:
+    """Knuth's estimates of one probe: nodes (an option at level l stands for the product of the degrees
+    down to l), solutions (the product down to the solution)."""
+    w, nodes = 1.0, 0.0
+    for lv in range(int(start), int(pdepth)):
+        w *= float(deg[lv])
+        if x[lv] >= 0:
+            nodes += w
+    return nodes, (w if solved else 0.0)
+
+
+@njit(cache=True)
+def _mark(size, active, mark_size, state, mark):  # pragma: no cover - compiled
+    """Remember the list lengths of the active items and the counters (``_dance.c``'s do_mark)."""
+    for t in range(state[5]):
+        j = active[t]
+        mark_size[j] = size[j]
+    mark[0] = state[1]
+    mark[1] = state[4]
+    mark[2] = state[5]
+    mark[3] = state[2]
+    mark[4] = state[3]
+
+
+@njit(cache=True)
+def _reset(size, active, mark_size, bound, mark_bound, state, mark):  # pragma: no cover - compiled
+    """Go back to the mark: only the items active at the mark have changed lists since."""
+    state[4] = mark[1]
+    state[5] = mark[2]
+    for t in range(state[5]):
+        j = active[t]
+        size[j] = mark_size[j]
+    for t in range(len(bound)):
+        bound[t] = mark_bound[t]
+    state[1] = mark[0]
+    state[2] = mark[3]
+    state[3] = mark[4]
+    state[0] = 0
+    state[12] = 0
+    state[9] = 0
 
 
 # -------------------------------------------------------------- compiled search
@@ -184,9 +340,12 @@ def _hide_chosen(i, indptr, indices, opt_of, start, size, cells, where, apos,
 
 
 @njit(cache=True)
-def _hide_other(j, indptr, indices, opt_of, start, size, cells, where, apos, n_primary,
+def _hide_other(j, colour, clr, indptr, indices, opt_of, start, size, cells, where, apos, n_primary,
                 old_act, n_act):  # pragma: no cover - compiled
     """X5: hide the remaining options of ``j``, another item of the option just tried.
+
+    With ``colour`` > 0 (Algorithm C's purification) the options that give
+    ``j`` that colour stay.
 
     ``old_act`` is the number of active items before this cover step: the
     entries leave the lists of those items, including the option's other
@@ -202,6 +361,8 @@ def _hide_other(j, indptr, indices, opt_of, start, size, cells, where, apos, n_p
     one = np.uint32(1)
     s = start[j]
     for t in range(s, s + size[j]):
+        if colour != 0 and clr[cells[t]] == colour:
+            continue  # a compatible option stays
         op = opt_of[cells[t]]
         for q in range(indptr[op], indptr[op + one]):
             jq = indices[q]
@@ -217,7 +378,7 @@ def _hide_other(j, indptr, indices, opt_of, start, size, cells, where, apos, n_p
 
 
 @njit(cache=True)
-def _hide_other_m(j, indptr, indices, opt_of, start, size, cells, where, apos, bound, slack,
+def _hide_other_m(j, colour, clr, indptr, indices, opt_of, start, size, cells, where, apos, bound, slack,
                   n_primary, old_act, n_act):  # pragma: no cover - compiled
     """M6: :func:`_hide_other` with multiplicities.
 
@@ -229,6 +390,8 @@ def _hide_other_m(j, indptr, indices, opt_of, start, size, cells, where, apos, b
     one = np.uint32(1)
     s = start[j]
     for t in range(s, s + size[j]):
+        if colour != 0 and clr[cells[t]] == colour:
+            continue
         op = opt_of[cells[t]]
         for q in range(indptr[op], indptr[op + one]):
             jq = indices[q]
@@ -257,55 +420,167 @@ def _tweak(o, indptr, indices, start, size, cells, where, apos, n_act):  # pragm
 
 @njit(cache=True)
 def _use_option_m(o, i, indptr, indices, opt_of, start, size, cells, where, active, apos, bound,
-                  slack, n_primary, n_pa, n_act):  # pragma: no cover - compiled
+                  slack, n_primary, n_pa, n_act, colours, clr):  # pragma: no cover - compiled
     """M6 [Try x_l]: option ``o`` covers its items other than ``i`` once more.
 
     Every such item's bound goes down by one; those reaching 0 are covered
     (deactivated, then their remaining options hidden, as in X5). The bounds
     are all decremented before any hiding, so :func:`_unuse_option_m` undoes
-    them whether or not a dead end stopped the hiding. Returns
-    ``(alive, n_pa, n_act)``.
+    them whether or not a dead end stopped the hiding. A coloured entry
+    (colours only on secondary items with bound 1) purifies its item instead,
+    once: when the item is still active. Returns ``(alive, n_pa, n_act)``.
     """
     old_act = n_act
     for q in range(indptr[o], indptr[o + 1]):
         j = indices[q]
-        if j != i:
+        if j == i:
+            continue
+        if colours and clr[q] != 0:
+            if apos[j] < n_act:
+                n_pa, n_act = _deactivate(j, active, apos, n_primary, n_pa, n_act)
+        else:
             bound[j] -= 1
             if bound[j] == 0:
                 n_pa, n_act = _deactivate(j, active, apos, n_primary, n_pa, n_act)
     for q in range(indptr[o], indptr[o + 1]):
         j = indices[q]
-        if j != i and bound[j] == 0:
-            if not _hide_other_m(j, indptr, indices, opt_of, start, size, cells, where, apos,
+        if j == i:
+            continue
+        if colours and clr[q] != 0:
+            a = apos[j]
+            if a >= n_act and a < old_act:
+                if not _hide_other_m(j, clr[q], clr, indptr, indices, opt_of, start, size, cells, where, apos,
+                                     bound, slack, n_primary, old_act, n_act):
+                    return False, n_pa, n_act
+        elif bound[j] == 0:
+            if not _hide_other_m(j, np.uint32(0), clr, indptr, indices, opt_of, start, size, cells, where, apos,
                                  bound, slack, n_primary, old_act, n_act):
                 return False, n_pa, n_act
     return True, n_pa, n_act
 
 
 @njit(cache=True)
-def _unuse_option_m(o, i, indptr, indices, bound):  # pragma: no cover - compiled
+def _unuse_option_m(o, i, indptr, indices, bound, colours, clr):  # pragma: no cover - compiled
     """M7: give back the bounds :func:`_use_option_m` took from ``o``'s items."""
     for q in range(indptr[o], indptr[o + 1]):
         j = indices[q]
-        if j != i:
+        if j != i and not (colours and clr[q] != 0):
             bound[j] += 1
+
+
+@njit(cache=True)
+def _least_option(i, opt_of, start, size, cells):  # pragma: no cover - compiled
+    """The least option id left in item ``i``'s list (Knuth's order of a tweaked item's options)."""
+    s0 = start[i]
+    o = opt_of[cells[s0]]
+    for t in range(s0 + 1, s0 + size[i]):
+        ot = opt_of[cells[t]]
+        if ot < o:
+            o = ot
+    return o
+
+
+@njit(cache=True)
+def _save(level, size, active, saved_size, saved_active, n_pa, n_act):  # pragma: no cover - compiled
+    """A level's state: the list lengths of the items active now, and the active counts.
+
+    Only active items' lists change while the level's subtree is searched,
+    so saving theirs suffices (``_dance.c``'s save_state).
+    """
+    for t in range(n_act):
+        j = active[t]
+        saved_size[level, j] = size[j]
+    saved_active[level, 0] = n_pa
+    saved_active[level, 1] = n_act
+
+
+@njit(cache=True)
+def _restore(level, size, active, saved_size, saved_active):  # pragma: no cover - compiled
+    """Restore what :func:`_save` saved; returns the active counts."""
+    n_pa = saved_active[level, 0]
+    n_act = saved_active[level, 1]
+    for t in range(n_act):
+        j = active[t]
+        size[j] = saved_size[level, j]
+    return n_pa, n_act
+
+
+@njit(cache=True)
+def _write_row(x, level, prefix, out, n_out):  # pragma: no cover - compiled
+    """A solution's options sorted (null moves left out), or a prefix's in level order; returns out_len."""
+    if prefix:
+        for t in range(level):
+            out[n_out, t] = x[t]
+        return -level
+    m = 0
+    for t in range(level):
+        v = x[t]  # insertion sort: rows hold increasing option ids
+        if v < 0:
+            continue  # a level that chose no option (M5's null move)
+        s = m
+        while s > 0 and out[n_out, s - 1] > v:
+            out[n_out, s] = out[n_out, s - 1]
+            s -= 1
+        out[n_out, s] = v
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def _pick_cover_branch(level, i, path, u, deg, path_len, mult, level_kind, level_pos, level_end, opt_of, start,
+                       cells, state):  # pragma: no cover - compiled
+    """The one branch a cover level takes in a descent (the prefix's option) or a probe (a random one).
+
+    Sets ``level_pos``; False when the prefix names no branch of the level
+    (``_dance.c``'s pick_cover_branch).
+    """
+    end = level_end[level]
+    if level < path_len:
+        want = path[level]
+        null = 1 if (mult and level_kind[level] == _K_COVER_NULL) else 0
+        if want < 0:
+            if null == 0:
+                return False
+            level_pos[level] = end - 1
+            return True
+        s = start[i]
+        for p in range(end - null):
+            if opt_of[cells[s + p]] == want:
+                level_pos[level] = p
+                return True
+        return False
+    r = np.int32(u[level] * np.float64(end))
+    if r >= end:
+        r = end - 1
+    level_pos[level] = r
+    deg[level] = np.float64(end)
+    state[9] = level + 1
+    return True
 
 
 @njit(cache=True)
 def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, bound, slack,
            level_item, level_pos, level_end, level_kind, x, saved_size, saved_active, state,
-           stop_nodes, out, out_len, out_nodes, batch, n_primary, mult):  # pragma: no cover - compiled
+           stop_nodes, out, out_len, out_nodes, batch, n_primary, mult, colours, clr, path, u,
+           deg):  # pragma: no cover - compiled
     """Algorithm X (or M when ``mult``) from the step in ``state``; stop when done, on the node budget or a full buffer.
 
     Dancing-cells form: instead of unhiding, a level restores the list
     lengths and active counts it saved after X4 (the removed entries sit just
     past each list's end, so restoring a length brings them back). With
     ``mult`` the item bounds are given back explicitly (M7, M8) and a level
-    that tweaks saves its state after each tweak.
+    that tweaks saves its state after each tweak. With ``colours`` an option
+    purifies the secondary items it colours (Algorithm C).
+
+    The subtree interface (``state[6:]``): levels above the path length take
+    the prefix's branch and count no node, and the search never goes back to
+    them; the cutoff level reports live nodes as prefix rows; a probe takes
+    one random branch per level and stops at the first dead end or solution.
 
     Returns ``(pc, n_out)``: ``pc`` is ``_PC_DONE`` (exhausted), ``_PC_X5``
-    (``stop_nodes`` reached and one more node needed) or ``_PC_X8`` (``batch``
-    solutions written to ``out``); ``batch == 0`` only counts solutions.
+    (``stop_nodes`` reached and one more node needed), ``_PC_X8`` (``batch``
+    rows written to ``out``) or ``_PC_X2`` (a descent reached its node);
+    ``batch == 0`` only counts solutions.
     """
     n_items = len(size)
     pc = state[0]
@@ -314,25 +589,28 @@ def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, bou
     solutions = state[3]
     n_pa = state[4]
     n_act = state[5]
+    path_len = state[6]
+    cutoff = state[7]
+    probing = state[12] != 0
     n_out = 0
     while True:
         if pc == 0:
             # X2 [Enter level l]: no active primary item left -> visit x_0 .. x_{l-1}
-            if n_pa == 0:
-                solutions += 1
+            if level == path_len and state[10] != 0:
+                state[10] = 0  # descend: the prefix's node is reached
+                break
+            if level < path_len and n_pa == 0:
+                state[11] = 1  # the prefix goes on below a solution
+                pc = 4
+                break
+            if n_pa == 0 or level == cutoff:
+                prefix = n_pa != 0  # a live node at the cutoff: reported, not searched
+                if prefix:
+                    state[8] += 1
+                else:
+                    solutions += 1
                 if batch > 0:
-                    m = 0
-                    for t in range(level):
-                        v = x[t]  # insertion sort: rows hold increasing option ids
-                        if v < 0:
-                            continue  # a level that chose no option (M5's null move)
-                        s = m
-                        while s > 0 and out[n_out, s - 1] > v:
-                            out[n_out, s] = out[n_out, s - 1]
-                            s -= 1
-                        out[n_out, s] = v
-                        m += 1
-                    out_len[n_out] = m
+                    out_len[n_out] = _write_row(x, level, prefix, out, n_out)
                     out_nodes[n_out] = nodes
                     n_out += 1
                     if n_out == batch:
@@ -361,10 +639,7 @@ def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, bou
                 level_pos[level] = 0
                 level_end[level] = best
                 if best >= 2:  # a forced move (or none) is never restored to
-                    for t in range(n_items):
-                        saved_size[level, t] = size[t]
-                    saved_active[level, 0] = n_pa
-                    saved_active[level, 1] = n_act
+                    _save(level, size, active, saved_size, saved_active, n_pa, n_act)
                 pc = 1
                 continue
             # M3 [Choose i]: least branching degree theta = len + 1 - max(bound - slack, 0);
@@ -404,16 +679,16 @@ def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, bou
                 level_kind[level] = _K_COVER if slack[i] == 0 else _K_COVER_NULL
                 level_end[level] = size[i] + level_kind[level]
                 if level_end[level] >= 2:
-                    for t in range(n_items):
-                        saved_size[level, t] = size[t]
-                    saved_active[level, 0] = n_pa
-                    saved_active[level, 1] = n_act
+                    _save(level, size, active, saved_size, saved_active, n_pa, n_act)
             else:
-                # M4, bound staying above 0: i stays active and its options are tweaked
+                # M4, bound staying above 0: i stays active and its options are tweaked; the
+                # level has theta branches (its options in turn, then maybe the null move)
                 bound[i] -= 1
                 level_kind[level] = _K_TWEAK
+                level_end[level] = best
             pc = 1
         elif pc == 1:
+            chosen = level < path_len or probing  # one branch taken, not all
             if not mult or level_kind[level] != _K_TWEAK:
                 # X5 [Try x_l]: past the end of i's list -> X7
                 if level_pos[level] >= level_end[level]:
@@ -421,39 +696,90 @@ def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, bou
                     pc = 2
                     continue
                 i = level_item[level]
+                if chosen and not _pick_cover_branch(level, i, path, u, deg, path_len, mult, level_kind,
+                                                     level_pos, level_end, opt_of, start, cells, state):
+                    state[11] = 1
+                    pc = 4
+                    break
                 if mult and level_kind[level] == _K_COVER_NULL and level_pos[level] == level_end[level] - 1:
                     x[level] = -1  # M5: the null move
                     level += 1
                     pc = 0
                     continue
-                if nodes >= stop_nodes:
-                    break
-                nodes += 1
+                if level >= path_len:
+                    if nodes >= stop_nodes and not probing:
+                        break
+                    nodes += 1
                 k = cells[start[i] + level_pos[level]]
                 o = opt_of[k]
                 x[level] = o
                 if mult:
                     alive, n_pa, n_act = _use_option_m(o, i, indptr, indices, opt_of, start, size, cells,
                                                        where, active, apos, bound, slack, n_primary,
-                                                       n_pa, n_act)
+                                                       n_pa, n_act, colours, clr)
                 else:
-                    # cover the other items j of option x_l: deactivate them all, then hide
-                    # their options (x_l itself left their lists in X4)
+                    # cover the other items j of option x_l: deactivate them all (with colours:
+                    # those still active), then hide their options (x_l itself left their lists
+                    # in X4); a coloured entry keeps the options that agree with it
                     old_act = n_act
                     for q in range(indptr[o], indptr[o + 1]):
-                        if q != k:
+                        if q != k and (not colours or apos[indices[q]] < n_act):
                             n_pa, n_act = _deactivate(indices[q], active, apos, n_primary, n_pa, n_act)
                     alive = True
                     for q in range(indptr[o], indptr[o + 1]):
-                        if q != k:
-                            if not _hide_other(indices[q], indptr, indices, opt_of, start, size, cells,
-                                               where, apos, n_primary, old_act, n_act):
-                                alive = False
-                                break
+                        if q == k:
+                            continue
+                        colour = np.uint32(0)
+                        if colours:
+                            a = apos[indices[q]]
+                            if a < n_act or a >= old_act:
+                                continue  # inactive before this step: already purified
+                            colour = clr[q]
+                        if not _hide_other(indices[q], colour, clr, indptr, indices, opt_of, start, size, cells,
+                                           where, apos, n_primary, old_act, n_act):
+                            alive = False
+                            break
             else:
                 # M5 [Possibly tweak x_l]: i keeps bound[i] >= 1 and its list holds the
                 # options not yet tried; too few of them for its lower bound -> M8
                 i = level_item[level]
+                if chosen:
+                    # one branch: tweak away the options before it (as the branches before it
+                    # would have), then take it
+                    want = path[level] if level < path_len else -2  # -2: a probe
+                    r = 0
+                    bad = False
+                    if want == -2:
+                        r = np.int32(u[level] * np.float64(level_end[level]))
+                        if r >= level_end[level]:
+                            r = level_end[level] - 1
+                        deg[level] = np.float64(level_end[level])
+                        state[9] = level + 1
+                    while True:
+                        li = np.int64(size[i])
+                        if li <= np.int64(bound[i]) - np.int64(slack[i]):
+                            bad = True  # the level ends before the branch named
+                            break
+                        if li == 0:
+                            bad = want >= 0  # only the null move is left
+                            break
+                        o = _least_option(i, opt_of, start, size, cells)
+                        if want == -2:
+                            if r == 0:
+                                break
+                            r -= 1
+                        elif want >= 0:
+                            if o == want:
+                                break
+                            if o > want:
+                                bad = True
+                                break
+                        _tweak(o, indptr, indices, start, size, cells, where, apos, n_act)
+                        level_pos[level] += 1
+                    if bad:
+                        state[11] = 1
+                        pc = 4
+                        break
                 li = np.int64(size[i])
                 if li <= np.int64(bound[i]) - np.int64(slack[i]):
                     bound[i] += 1  # M8 [Restore i]
@@ -466,24 +792,18 @@ def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, bou
                     level += 1
                     pc = 0
                     continue
-                if nodes >= stop_nodes:
-                    break
-                nodes += 1
+                if level >= path_len:
+                    if nodes >= stop_nodes and not probing:
+                        break
+                    nodes += 1
                 # x_l: the least option id left in i's list (Knuth's list order)
-                s0 = start[i]
-                o = opt_of[cells[s0]]
-                for t in range(s0 + 1, s0 + size[i]):
-                    ot = opt_of[cells[t]]
-                    if ot < o:
-                        o = ot
+                o = _least_option(i, opt_of, start, size, cells)
                 x[level] = o
                 _tweak(o, indptr, indices, start, size, cells, where, apos, n_act)
-                for t in range(n_items):
-                    saved_size[level, t] = size[t]
-                saved_active[level, 0] = n_pa
-                saved_active[level, 1] = n_act
+                _save(level, size, active, saved_size, saved_active, n_pa, n_act)
                 alive, n_pa, n_act = _use_option_m(o, i, indptr, indices, opt_of, start, size, cells,
-                                                   where, active, apos, bound, slack, n_primary, n_pa, n_act)
+                                                   where, active, apos, bound, slack, n_primary, n_pa, n_act,
+                                                   colours, clr)
             if alive:
                 level += 1
                 pc = 0
@@ -497,29 +817,28 @@ def _dance(indptr, indices, opt_of, start, size, cells, where, active, apos, bou
             level -= 1
             pc = 3
         elif pc == 3:
-            # X6 [Try again]: restore the state saved after X4 and take the next option
+            # X6 [Try again]: restore the state saved after X4 and take the next option;
+            # a level above the prefix, or any level of a probe, tries no other branch
+            if level < path_len or probing:
+                pc = 4
+                break
             if mult:
                 o = x[level]
                 i = level_item[level]
                 if o >= 0:
-                    _unuse_option_m(o, i, indptr, indices, bound)  # M7
+                    _unuse_option_m(o, i, indptr, indices, bound, colours, clr)  # M7
                 if level_kind[level] == _K_TWEAK:
                     if o < 0:  # the null move was the last branch: M8 [Restore i]
                         bound[i] += 1
                         pc = 2
                         continue
-                    for t in range(n_items):
-                        size[t] = saved_size[level, t]
-                    n_pa = saved_active[level, 0]
-                    n_act = saved_active[level, 1]
+                    level_pos[level] += 1
+                    n_pa, n_act = _restore(level, size, active, saved_size, saved_active)
                     pc = 1
                     continue
             level_pos[level] += 1
             if level_pos[level] < level_end[level]:
-                for t in range(n_items):
-                    size[t] = saved_size[level, t]
-                n_pa = saved_active[level, 0]
-                n_act = saved_active[level, 1]
+                n_pa, n_act = _restore(level, size, active, saved_size, saved_active)
             pc = 1
         else:
             break

@@ -26,7 +26,7 @@ from ..cover import ExactCoverInstance
 from ..status import Status
 from .orbits import Decomposition, orbit_plan
 
-__all__ = ["SolveResult", "Backend", "DiagramCapable", "OnSolution", "drive", "DIAGRAM_KEEP"]
+__all__ = ["SolveResult", "Backend", "DiagramCapable", "OnSolution", "drive", "DIAGRAM_KEEP", "item_bounds"]
 
 
 @dataclass
@@ -389,6 +389,18 @@ def _drive_diagram(backend, instance, *, limit, time_limit, keep, reduce, restri
     status = Status.SOLVED if total else Status.NO_SOLUTION
     return SolveResult(status, [instance.solution_dict(s) for s in kept], count, complete, reduced, stats, name,
                        kept, instance, diagram.frequencies() if frequencies else None, diagram)
+
+
+def item_bounds(instance) -> tuple[list[int], list[int]]:
+    """Bounds ``(lo, hi)`` of every item of an instance: how often it must, and may, be covered.
+
+    From ``instance.multiplicity`` (Algorithm M's bounds) when it is given;
+    else ``[1..1]`` for a primary item and ``[0..1]`` for a secondary one.
+    """
+    bounds = instance.multiplicity
+    if bounds is None:
+        return [1] * instance.n_primary + [0] * instance.n_secondary, [1] * instance.n_items
+    return [int(v) for v in bounds[:, 0]], [int(v) for v in bounds[:, 1]]
 
 
 def _ints(options: Sequence[int]) -> list[int]:

@@ -72,30 +72,55 @@ def encode(instance: ExactCoverInstance) -> tuple[list[list[int]], int]:
     """
     from pysat.card import CardEnc, EncType
 
+    from .base import item_bounds
+
     clauses: list[list[int]] = []
     top = instance.n_options
-    counts = instance.type_counts
+    lo, hi = item_bounds(instance)
+    colours = getattr(instance, "colours", None)
     for item, options in enumerate(instance.item_options):
         lits = [o + 1 for o in options]
+        if colours is not None and item >= instance.n_primary:
+            # A secondary item with colours (Algorithm C): one variable per colour, implied by the
+            # options that give the item that colour; at most one of those and the plain options.
+            plain: list[int] = []
+            tinted: dict[int, list[int]] = {}
+            for o in options:
+                start = int(instance.indptr[o])
+                c = int(colours[start + list(instance.option_items(o)).index(item)])
+                (tinted.setdefault(c, []) if c else plain).append(o + 1)
+            lits = plain
+            for opts in tinted.values():
+                top += 1
+                clauses.extend([-v, top] for v in opts)
+                lits.append(top)
         # Cells, then one item per piece type (k copies), then any other secondary items (a general
-        # exact-cover matrix, ubongo_cp.exactcover): each of those at most once.
-        t = item - instance.n_cells
-        k = int(counts[t]) if 0 <= t < len(counts) else 1
-        if k > 1:
-            # A type with k identical copies: exactly k (at most k when optional) of its placements (UP-5).
-            card = CardEnc.atmost if item >= instance.n_primary else CardEnc.equals
-            if item >= instance.n_primary and len(lits) <= k:
-                continue
-            if len(lits) < k:  # fewer placements than copies: unsatisfiable (x and not x)
+        # exact-cover matrix, ubongo_cp.exactcover): each of those at most once; a primary item of a
+        # matrix may have bounds (Knuth's DLX3), a piece type a range of copies.
+        low, high = lo[item], hi[item]
+        if (low, high) not in ((1, 1), (0, 1)):
+            # A type with k identical copies: exactly k (at most k when optional) of its placements (UP-5);
+            # other bounds: at least low and at most high.
+            if high < low or len(lits) < low:  # fewer placements than needed: unsatisfiable (x and not x)
                 top += 1
                 clauses.extend([[top], [-top]])
                 continue
-            enc = card(lits=lits, bound=k, top_id=top, encoding=EncType.seqcounter)
-            clauses.extend(enc.clauses)
-            top = max(top, enc.nv)
+            if low == high:
+                enc = CardEnc.equals(lits=lits, bound=low, top_id=top, encoding=EncType.seqcounter)
+                clauses.extend(enc.clauses)
+                top = max(top, enc.nv)
+                continue
+            if low > 0:
+                enc = CardEnc.atleast(lits=lits, bound=low, top_id=top, encoding=EncType.seqcounter)
+                clauses.extend(enc.clauses)
+                top = max(top, enc.nv)
+            if high < len(lits):
+                enc = CardEnc.atmost(lits=lits, bound=high, top_id=top, encoding=EncType.seqcounter)
+                clauses.extend(enc.clauses)
+                top = max(top, enc.nv)
             continue
         # At least one placement covers each primary item (UP-2).
-        if item < instance.n_primary:
+        if low == 1:
             clauses.append(list(lits))
         # At most one placement covers each item (no overlap; each piece once).
         if len(lits) <= 1:
@@ -183,8 +208,12 @@ class CnfBackend:
         """Enumerate the instance's solutions; see the class docstring."""
         from pysat.solvers import Solver
 
+        from .base import item_bounds
+
         clauses, n_vars = encode(instance)
         n_options = instance.n_options
+        lo, hi = item_bounds(instance)
+        slack = any(a < b for a, b in zip(lo[:instance.n_primary], hi[:instance.n_primary]))
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
         calls = 0
         exhausted = timed_out = False
@@ -199,11 +228,15 @@ class CnfBackend:
                     exhausted = True
                     break
                 model = sat.get_model()
-                chosen = [v - 1 for v in model[:n_options] if v > 0]
+                chosen = [v - 1 for v in model[:n_options] if v > 0]  # a variable in no clause is false
                 if not on_solution(chosen):
                     break
-                # Blocking clause over the placement variables of this solution.
-                sat.add_clause([-(o + 1) for o in chosen])
+                # Blocking clause over the placement variables of this solution: one of its options
+                # left out (no other solution holds all of them when every primary item is covered a
+                # fixed number of times); with bounds, or one of the other options added too.
+                used = set(chosen)
+                sat.add_clause([-(o + 1) for o in chosen] if not slack else
+                               [-(o + 1) if o in used else o + 1 for o in range(n_options)])
             acc = sat.accum_stats() or {}
         stats = {"sat_calls": calls, "variables": n_vars, "clauses": len(clauses),
                  "conflicts": int(acc.get("conflicts", 0)), "decisions": int(acc.get("decisions", 0)),

@@ -39,6 +39,7 @@ from ortools.sat.python import cp_model
 
 from ..cover import ExactCoverInstance
 from ..cpsat_runtime import new_model, run_solver
+from .base import item_bounds
 
 __all__ = ["CpSatBackend", "build_model", "new_solver", "SolutionCollector", "outcome", "mrv_order"]
 
@@ -57,24 +58,67 @@ def build_model(instance: ExactCoverInstance, *, cardinality: int | None = None)
     model = new_model()
     # Variables: one Bool per placement ("o" + option id).
     x = [model.new_bool_var(f"o{o}") for o in range(instance.n_options)]
-    # Constraints: each region cell is covered by exactly one chosen placement.
+    lo, hi = item_bounds(instance)
+    # Constraints: each region cell is covered by exactly one chosen placement (a primary item of a
+    # general exact-cover matrix between its bounds, Knuth's DLX3).
     for item in range(instance.n_cells):
-        model.add_exactly_one([x[o] for o in instance.item_options[item]])
-    # A piece type with k identical copies (UP-5) has exactly k placements chosen
-    # (at most k with optional pieces).
-    for t, k in enumerate(instance.type_counts.tolist()):
-        lits = [x[o] for o in instance.item_options[instance.n_cells + t]]
-        if not instance.optional_pieces:
-            model.add(cp_model.LinearExpr.sum(lits) == k)
-        elif k < len(lits):
-            model.add(cp_model.LinearExpr.sum(lits) <= k)
-    # Any further item (a general exact-cover matrix, ubongo_cp.exactcover) is secondary: at most once.
-    for item in range(instance.n_cells + len(instance.type_counts), instance.n_items):
-        model.add_at_most_one([x[o] for o in instance.item_options[item]])
+        lits = [x[o] for o in instance.item_options[item]]
+        if lo[item] == hi[item] == 1:
+            model.add_exactly_one(lits)
+        else:
+            _add_between(model, lits, lo[item], hi[item])
+    # A piece type with k identical copies (UP-5) has exactly k placements chosen (at most k with
+    # optional pieces; between the bounds of a range of copies).
+    n_types = len(instance.type_counts)
+    for t in range(n_types):
+        item = instance.n_cells + t
+        _add_between(model, [x[o] for o in instance.item_options[item]], lo[item], hi[item])
+    # Any further item (a general exact-cover matrix, ubongo_cp.exactcover) is secondary: at most once,
+    # or by options that agree on its colour (Algorithm C).
+    colours = getattr(instance, "colours", None)
+    for item in range(instance.n_cells + n_types, instance.n_items):
+        options = instance.item_options[item]
+        if colours is None:
+            model.add_at_most_one([x[o] for o in options])
+            continue
+        plain: list = []
+        tinted: dict[int, list[int]] = {}
+        for o in options:
+            c = int(colours[_entry(instance, o, item)])
+            if c:
+                tinted.setdefault(c, []).append(o)
+            else:
+                plain.append(x[o])
+        used = []
+        for c, opts in tinted.items():  # y: some option gives the item colour c (y is their "or", so
+            y = model.new_bool_var(f"c{item}_{c}")  # that a solution has one assignment)
+            for o in opts:
+                model.add_implication(x[o], y)
+            model.add_bool_or([x[o] for o in opts]).only_enforce_if(y)
+            used.append(y)
+        model.add_at_most_one(plain + used)
     # The number of placements used (the subset analysis: pieces per subset).
     if cardinality is not None:
         model.add(sum(x) == cardinality)
     return model, x
+
+
+def _add_between(model, lits: list, lo: int, hi: int) -> None:
+    """``lo <= sum(lits) <= hi``, leaving out a side that always holds (as the model always has)."""
+    lo, hi = int(lo), int(hi)
+    if lo == hi:
+        model.add(cp_model.LinearExpr.sum(lits) == lo)
+        return
+    if lo > 0:
+        model.add(cp_model.LinearExpr.sum(lits) >= lo)
+    if hi < len(lits):
+        model.add(cp_model.LinearExpr.sum(lits) <= hi)
+
+
+def _entry(instance, option: int, item: int) -> int:
+    """Position in ``instance.indices`` of ``item`` in ``option``."""
+    start = int(instance.indptr[option])
+    return start + int(np.flatnonzero(instance.option_items(option) == item)[0])
 
 
 def new_solver(*, first_only: bool, workers: int = 1, presolve: bool = True, time_limit: float | None = None,

@@ -155,7 +155,7 @@ KERNEL = _pick_kernel()
 
 # --------------------------------------------------------------------- public API
 def count(indptr, indices, n_items: int, n_secondary: int = 0,
-          node_limit: int | None = None, multiplicity=None) -> tuple[int, int, bool]:
+          node_limit: int | None = None, multiplicity=None, colours=None) -> tuple[int, int, bool]:
     """Count the exact covers, without a Python call per solution.
 
     Parameters
@@ -177,6 +177,10 @@ def count(indptr, indices, n_items: int, n_secondary: int = 0,
         ``hi >= 1``; secondary items need ``lo == 0`` and ``hi >= 1``.
         Default: ``(1, 1)`` for primary, ``(0, 1)`` for secondary items
         (Algorithm X; with these rows given explicitly the search is the same).
+    colours : array_like of int, shape (len(indices),), optional
+        The colour of each entry (Algorithm C): 0 for none, else a positive
+        colour, given only on secondary items with ``hi == 1``. Options that
+        give an item the same colour may be chosen together.
 
     Returns
     -------
@@ -222,7 +226,7 @@ def count(indptr, indices, n_items: int, n_secondary: int = 0,
     >>> count([0, 3, 6, 9], [i for o in dominoes for i in o], 5, multiplicity=mult)
     (1, 2, True)
     """
-    engine = _Engine(indptr, indices, n_items, n_secondary, multiplicity)
+    engine = _Engine(indptr, indices, n_items, n_secondary, multiplicity, colours)
     limit = _NO_LIMIT if node_limit is None else int(node_limit)
     if limit < 0:
         raise InputError(f"node_limit must be at least 0, got {node_limit}")
@@ -231,12 +235,12 @@ def count(indptr, indices, n_items: int, n_secondary: int = 0,
 
 
 def search(indptr, indices, n_items: int, n_secondary: int = 0,
-           heartbeat: int = DEFAULT_HEARTBEAT, multiplicity=None) -> "DancingSearch":
+           heartbeat: int = DEFAULT_HEARTBEAT, multiplicity=None, colours=None) -> "DancingSearch":
     """Enumerate the exact covers lazily, with a heartbeat every ``heartbeat`` nodes.
 
     Parameters
     ----------
-    indptr, indices, n_items, n_secondary, multiplicity
+    indptr, indices, n_items, n_secondary, multiplicity, colours
         The instance, as in :func:`count`.
     heartbeat : int
         A heartbeat is yielded each time the node count reaches a multiple
@@ -257,9 +261,11 @@ def search(indptr, indices, n_items: int, n_secondary: int = 0,
     InputError
         When ``indptr`` is not non-decreasing from 0 to ``len(indices)``, an
         item is out of range or repeated in one option, ``n_secondary`` is
-        not in ``0 .. n_items``, ``heartbeat < 1``, or ``multiplicity`` is not
+        not in ``0 .. n_items``, ``heartbeat < 1``, ``multiplicity`` is not
         an integer array of shape (n_items, 2) with ``0 <= lo <= hi``,
-        ``1 <= hi < 2**31`` and ``lo == 0`` for secondary items.
+        ``1 <= hi < 2**31`` and ``lo == 0`` for secondary items, or
+        ``colours`` is not one non-negative integer per entry, 0 on primary
+        items and on secondary items with ``hi > 1``.
 
     Notes
     -----
@@ -285,7 +291,7 @@ def search(indptr, indices, n_items: int, n_secondary: int = 0,
     """
     if int(heartbeat) < 1:
         raise InputError(f"heartbeat must be at least 1, got {heartbeat}")
-    return DancingSearch(_Engine(indptr, indices, n_items, n_secondary, multiplicity), int(heartbeat))
+    return DancingSearch(_Engine(indptr, indices, n_items, n_secondary, multiplicity, colours), int(heartbeat))
 
 
 class DancingSearch:
@@ -347,7 +353,7 @@ class DancingSearch:
 class _Engine:
     """One instance's search on the chosen kernel (:data:`KERNEL`), with its output buffers."""
 
-    def __init__(self, indptr, indices, n_items, n_secondary, multiplicity=None) -> None:
+    def __init__(self, indptr, indices, n_items, n_secondary, multiplicity=None, colours=None) -> None:
         indptr = np.asarray(indptr)
         indices = np.asarray(indices)
         n_items = int(n_items)
@@ -374,13 +380,15 @@ class _Engine:
             raise InputError(f"{n_items:,} items searched up to {depth:,} levels deep need "
                              f"{4 * depth * n_items / 2**30:.1f} GiB for the search's saved states, over the "
                              f"{4 * MAX_SAVED_ENTRIES // 2**30} GiB this engine allows; try the xcover or sat backend")
+        clr = _colours(colours, indices, n_primary, hi)
         if KERNEL == "c":
             from ._dance import Engine
         else:
             from ._dance_numba import Engine
         self._kernel = Engine(np.ascontiguousarray(indptr, dtype=np.uint32),
                               np.ascontiguousarray(indices, dtype=np.uint32), n_items, n_primary,
-                              hi.astype(np.int32), (hi - lo).astype(np.int32), depth, mult)
+                              hi.astype(np.int32), (hi - lo).astype(np.int32), depth, mult,
+                              b"" if clr is None else clr.tobytes())
         if self._kernel.bad >= 0:
             raise InputError(f"option {self._kernel.bad} lists an item twice")
         self.depth = depth
@@ -399,13 +407,98 @@ class _Engine:
         return int(self._kernel.solutions)
 
     def step(self, stop_nodes: int, batch: int) -> tuple[int, int]:
-        """Run until done, ``stop_nodes`` nodes, or ``batch`` solutions (0: count only)."""
+        """Run until done, ``stop_nodes`` nodes, or ``batch`` rows (0: count only).
+
+        A row ``t < n_out`` is a solution (``out_len[t] > 0``: its options
+        sorted) or, with a cutoff, a prefix (``out_len[t] = -l``: the options
+        of levels ``0 .. l-1`` in order, -1 for a null move).
+        """
         if batch > len(self.out_len):  # output rows for the batch (it doubles up to _MAX_BATCH)
             self.out = np.zeros((batch, self.depth), dtype=np.int32)
             self.out_len = np.zeros(batch, dtype=np.int32)
             self.out_nodes = np.zeros(batch, dtype=np.int64)
         code, n_out = self._kernel.step(int(stop_nodes), int(batch), self.out, self.out_len, self.out_nodes)
         return int(code), int(n_out)
+
+    # ------------------------------------------------ the subtree interface
+    @property
+    def level(self) -> int:
+        """The level the search is at."""
+        return int(self._kernel.level)
+
+    @property
+    def prefixes(self) -> int:
+        """Live nodes reported at the cutoff so far."""
+        return int(self._kernel.prefixes)
+
+    @property
+    def done(self) -> bool:
+        """True once the search space (below the prefix descended) is exhausted."""
+        return int(self._kernel.pc) == _PC_DONE
+
+    def descend(self, path) -> int:
+        """From the root, take the branches of ``path`` (the option of each level, -1 a null move).
+
+        Counts no node; the search then covers the subtree below the prefix
+        only. Returns 1 when its node was reached, 0 when the path dies on
+        the way (a dead end), -1 when a level has no such branch.
+        """
+        return int(self._kernel.descend(np.ascontiguousarray(path, dtype=np.int32).tobytes()))
+
+    def mark(self) -> None:
+        """Remember the state on entering the current level (see :meth:`reset`)."""
+        self._kernel.mark()
+
+    def reset(self) -> None:
+        """Go back to the state of :meth:`mark` (counters too)."""
+        self._kernel.reset()
+
+    def reset_root(self) -> None:
+        """Go back to the root: a new search of the whole instance."""
+        self._kernel.reset_root()
+
+    def set_cutoff(self, level: int) -> None:
+        """Report live nodes of ``level`` as prefix rows instead of searching below them (0: none)."""
+        self._kernel.set_cutoff(int(level))
+
+    def probe(self, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Knuth's random probes below the mark: one row of ``u`` (uniform in [0, 1), depth values) each.
+
+        Returns the estimates of the subtree's nodes and of its solutions,
+        one per probe (float64); the engine is left at the mark.
+        """
+        u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1, self.depth)
+        nodes = np.zeros(len(u), dtype=np.float64)
+        sols = np.zeros(len(u), dtype=np.float64)
+        self._kernel.probe(u, nodes, sols)
+        return nodes, sols
+
+    def fraction(self) -> float:
+        """Share of the subtree searched so far, each branch weighing 1/degree of its parent's share."""
+        return float(self._kernel.fraction())
+
+
+def _colours(colours, indices: np.ndarray, n_primary: int, hi: np.ndarray) -> np.ndarray | None:
+    """Checked colours (uint32, one per entry), or None when there are none."""
+    if colours is None:
+        return None
+    c = np.asarray(colours)
+    if c.shape != indices.shape:
+        raise InputError(f"colours must hold one value per entry ({len(indices)}), got shape {c.shape}")
+    if c.size and not np.issubdtype(c.dtype, np.integer):
+        raise InputError(f"colours must be integers, got dtype {c.dtype}")
+    if c.size and (c.min() < 0 or c.max() >= 2**32):
+        raise InputError("colours must be between 0 and 2**32 - 1")
+    if not c.any():
+        return None
+    items = indices.astype(np.int64)
+    bad = np.flatnonzero((c != 0) & ((items < n_primary) | (hi[items] != 1)))
+    if len(bad):
+        item = int(items[bad[0]])
+        what = "primary item" if item < n_primary else f"secondary item with hi = {hi[item]}"
+        raise InputError(f"entry {int(bad[0])} colours {what} {item}; only secondary items covered at most "
+                         "once take colours")
+    return np.ascontiguousarray(c, dtype=np.uint32)
 
 
 def _bounds(multiplicity, n_items: int, n_primary: int) -> tuple[np.ndarray, np.ndarray]:

@@ -54,7 +54,8 @@ class DancingBackend:
         """Enumerate the instance's solutions; see the class docstring."""
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
         it = search(instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
-                    heartbeat=self.heartbeat, multiplicity=instance.multiplicity)
+                    heartbeat=self.heartbeat, multiplicity=instance.multiplicity,
+                    colours=getattr(instance, "colours", None))
         found = 0
 
         def stats(**extra):

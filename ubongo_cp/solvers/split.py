@@ -30,6 +30,7 @@ import numpy as np
 
 from ..cover import ExactCoverInstance
 from ..cpsat_runtime import run_solver, stop_active_solvers
+from .base import item_bounds
 from .cpsat import SolutionCollector, build_model, new_solver, outcome
 
 __all__ = ["CpSatSplitBackend", "pivot_options"]
@@ -69,6 +70,7 @@ class CpSatSplitBackend:
         if self.executor == "process":
             return self._run_processes(instance, pivots, on_solution, deadline, first_only, totals)
         model, _ = build_model(instance, cardinality=self.cardinality)
+        n_options = instance.n_options
         stop = threading.Event()
         lock = threading.Lock()
         results: list[bool] = []
@@ -78,7 +80,7 @@ class CpSatSplitBackend:
             if stop.is_set() or (remaining is not None and remaining <= 0):
                 results.append(False)
                 return
-            exhausted, stats = _solve_pinned(model, o, remaining, first_only, on_solution, self.presolve,
+            exhausted, stats = _solve_pinned(model, n_options, o, remaining, first_only, on_solution, self.presolve,
                                              stop, lock)
             with lock:
                 totals["branches"] += stats["branches"]
@@ -129,8 +131,13 @@ class CpSatSplitBackend:
         return exhausted and not stopped, totals
 
 
-def pivot_options(instance: ExactCoverInstance) -> list[int]:
+def pivot_options(instance: ExactCoverInstance) -> list[int | None]:
     """Options of the most constrained single-copy piece type (or cell, see the module docstring), in id order.
+
+    Only a cell (a primary item) covered exactly once can be a pivot: with
+    other bounds (Knuth's DLX3) a solution may use none or several of an
+    item's options. When no item qualifies the list is ``[None]``: one
+    sub-problem, the whole instance.
 
     Examples
     --------
@@ -140,22 +147,31 @@ def pivot_options(instance: ExactCoverInstance) -> list[int]:
     >>> len(pivot_options(inst))  # the X pentomino's 32 placements
     32
     """
+    lo, hi = item_bounds(instance)
+    once = np.array([a == b == 1 for a, b in zip(lo[:instance.n_cells], hi[:instance.n_cells])], dtype=bool)
+    if not once.any():
+        return [None]  # no item is covered exactly once: one sub-problem, the whole instance
     if instance.n_options == 0:
         return []
     per_type = np.where(instance.type_counts == 1, instance.options_per_type(), np.iinfo(np.int64).max)
     if not instance.optional_pieces and len(per_type) and (instance.type_counts == 1).any():
         item = instance.n_cells + int(np.argmin(per_type))
     else:
-        item = int(np.argmin(instance.options_per_cell()))
+        item = int(np.argmin(np.where(once, instance.options_per_cell(), np.iinfo(np.int64).max)))
     return list(instance.item_options[item])
 
 
-def _solve_pinned(model, option, time_limit, first_only, on_solution, presolve, stop=None, lock=None):
-    """Solve the sub-problem of ``model`` in which placement ``option`` is used."""
+def _solve_pinned(model, n_options, option, time_limit, first_only, on_solution, presolve, stop=None, lock=None):
+    """Solve the sub-problem of ``model`` in which placement ``option`` is used (``None``: the whole model).
+
+    The model's first ``n_options`` variables are the options' (:func:`.cpsat.build_model`; any
+    further ones are auxiliary).
+    """
     sub = model.clone()
-    x = [sub.get_bool_var_from_proto_index(i) for i in range(len(sub.proto.variables))]
+    x = [sub.get_bool_var_from_proto_index(i) for i in range(n_options)]
     # The pivot placement of this sub-problem is used.
-    sub.add(x[option] == 1)
+    if option is not None:
+        sub.add(x[option] == 1)
     solver = new_solver(first_only=first_only, presolve=presolve, time_limit=time_limit)
     collector = SolutionCollector(x, on_solution, stop, lock)
     status = run_solver(solver, sub, collector)
@@ -178,7 +194,7 @@ def _solve_pinned_collect(instance, options, time_limit, first_only, presolve, c
         remaining = None if deadline is None else deadline - time.perf_counter()
         if remaining is not None and remaining <= 0:
             return False, totals, solutions
-        done, stats = _solve_pinned(model, o, remaining, first_only, collect, presolve)
+        done, stats = _solve_pinned(model, instance.n_options, o, remaining, first_only, collect, presolve)
         totals["branches"] += stats["branches"]
         totals["conflicts"] += stats["conflicts"]
         exhausted &= done

@@ -50,6 +50,8 @@ class XcoverBackend:
 
         indptr, indices, n_items, original, ordered = expand_copies(instance)
         n_primary = n_items - instance.n_secondary
+        given = getattr(instance, "colours", None)  # Algorithm C's colours (a matrix: no copies to expand)
+        colors = np.zeros(len(indices), dtype=np.uint32) if given is None else np.asarray(given, dtype=np.uint32)
         extra = None
         if n_primary == 1:
             # xcover 0.x fails ("pop from empty list") with one primary item: add a second one, with an
@@ -57,8 +59,8 @@ class XcoverBackend:
             extra = len(indptr) - 1
             indices = np.append(np.where(indices >= 1, indices + 1, indices), 1).astype(np.uint32)
             indptr = np.append(indptr, len(indices)).astype(np.uint32)
+            colors = np.append(colors, 0).astype(np.uint32)
             n_items += 1
-        colors = np.zeros(len(indices), dtype=np.uint32)
         found = raw = 0
 
         # Made here (the search is compiled now, in this process), run on iteration.

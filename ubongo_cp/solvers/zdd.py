@@ -198,8 +198,8 @@ def build_diagram(instance, *, fixed: Sequence[int] = (), time_limit: float | No
         When the diagram would outgrow ``memory_limit``.
     InputError
         For fixed options that overlap, or an instance the diagram cannot
-        take (bounds other than ``[k..k]``/``[0..k]``, an option without a
-        ``[1..1]`` item).
+        take (colours, bounds other than ``[k..k]``/``[0..k]``, an option
+        without a ``[1..1]`` item).
     """
     start = time.perf_counter()
     builder = _builder(instance, fixed=fixed, restrict=restrict, csr=csr, classes=classes)
@@ -214,6 +214,9 @@ def build_diagram(instance, *, fixed: Sequence[int] = (), time_limit: float | No
 
 def _builder(instance, *, fixed=(), restrict=None, csr=None, classes: bool = False):
     """A builder (C or Python) of the instance, or None when the fixed options conflict."""
+    if getattr(instance, "colours", None) is not None:
+        raise InputError("the decision diagram does not take colours (Knuth's DLX2, Algorithm C); "
+                         "count this instance with dlx")
     if csr is not None:
         indptr, indices, weights, lo, hi = csr
     else:
@@ -500,7 +503,10 @@ class AutoBackend(DiagramBackend):
         if KERNEL != "c":
             return None, {"rule": "no compiled diagram builder: kernel"}
         start = time.perf_counter()
-        builder = _builder(instance, restrict=restrict, classes=classes)
+        try:
+            builder = _builder(instance, restrict=restrict, classes=classes)
+        except InputError as exc:  # colours, or bounds the diagram does not take: the kernel counts
+            return None, {"rule": f"{exc}: kernel"}
         limit = default_memory_limit() if self.memory_limit is None else int(self.memory_limit)
         status = _run(builder, time_limit, limit, self.trial_steps)
         steps = int(builder.steps)

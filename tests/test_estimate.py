@@ -1,0 +1,119 @@
+"""Knuth's estimate of a search (ubongo_cp.solvers.estimate) against the search run to its end."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from ubongo_cp.cover import build_instance
+from ubongo_cp.errors import InputError
+from ubongo_cp.exactcover import exact_cover_matrix
+from ubongo_cp.pieces import Region, load_pieces, load_region
+from ubongo_cp.solvers import dancing
+from ubongo_cp.solvers.estimate import estimate_search
+
+
+def _random_matrix(seed: int):
+    """A random matrix with colours on its secondary items and bounds on some primary ones."""
+    rng = np.random.default_rng(seed)
+    n_primary, n_secondary = 14, 4
+    names = [f"p{i}" for i in range(n_primary)] + [f"s{i}" for i in range(n_secondary)]
+    options = []
+    for _ in range(70):
+        items = rng.choice(n_primary + n_secondary, size=rng.integers(2, 5), replace=False)
+        options.append([names[i] + (f":{rng.integers(1, 3)}" if i >= n_primary and rng.random() < 0.7 else "")
+                        for i in sorted(items)])
+    bounds = {names[i]: (0, 2) for i in range(0, n_primary, 5)}
+    return exact_cover_matrix(names[:n_primary], names[n_primary:], options, bounds=bounds)
+
+
+def _suite():
+    for pieces, shape in [("pentominoes", (5, 6)), ("pentominoes", (4, 8)), ("duel", (5, 5)), ("duel", (4, 6)),
+                          ("classic", (4, 5))]:
+        yield build_instance(load_pieces(pieces).pieces, Region.rectangle(*shape), optional_pieces=True)
+    for seed in range(3):
+        yield _random_matrix(seed)
+
+
+def _truth(inst):
+    return dancing.count(inst.indptr, inst.indices, inst.n_items, inst.n_secondary,
+                         multiplicity=inst.multiplicity, colours=getattr(inst, "colours", None))
+
+
+def test_estimate_is_within_a_factor_2_of_the_true_node_count_on_average():
+    errors = []
+    for k, inst in enumerate(_suite()):
+        solutions, nodes, done = _truth(inst)
+        assert done and nodes > 1000
+        est = estimate_search(inst, seconds=0.4, count_below=500, seed=k)
+        assert not est.exact and est.probes > 100
+        errors.append(abs(math.log2(est.nodes / nodes)))
+        # the standard error is an honest spread: the truth lies within 5 of them
+        assert abs(est.nodes - nodes) <= 5 * est.nodes_error + 1e-9 * nodes, (k, est, nodes)
+    assert np.mean(errors) < 1.0, errors
+
+
+def test_small_trees_are_counted_not_estimated():
+    inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20))
+    est = estimate_search(inst, seconds=0.5)
+    assert (est.exact, est.solutions, est.nodes) == (True, 8.0, float(_truth(inst)[1]))
+    assert est.nodes_error == 0 and est.probes == 0
+
+
+def test_the_time_estimate_follows_the_node_rate():
+    inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(4, 15))
+    est = estimate_search(inst, seconds=0.6)
+    if est.exact:  # a fast machine counted the tree within the budget
+        pytest.skip("the tree was counted")
+    assert est.seconds > 0 and est.seconds_error >= 0 and est.seconds / est.nodes == pytest.approx(
+        est.seconds_error / est.nodes_error, rel=1e-6)
+
+
+@pytest.mark.parametrize("kwargs, message", [({"seconds": 0}, "time budget"), ({"max_starts": 0}, "max_starts"),
+                                             ({"count_below": 0}, "count_below")])
+def test_bad_arguments(kwargs, message):
+    inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20))
+    with pytest.raises(InputError, match=message):
+        estimate_search(inst, **kwargs)
+
+
+def test_cli_estimates_a_puzzle_and_counts_a_small_instance(run_cli, tmp_path):
+    from conftest import ROOT
+
+    region = tmp_path / "r4x15.txt"
+    region.write_text("###############\n" * 4)
+    inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(4, 15))
+    _, nodes, _ = _truth(inst)
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--estimate", "0.8", "--json")
+    est = json.loads(out)["estimate"]
+    assert code == 0 and est["probes"] > 0 or est["exact"]
+    assert nodes / 2 < est["nodes"] < 2 * nodes
+    code, out, _ = run_cli("exact-cover", ROOT / "tests" / "data" / "exact_cover" / "knuth_dlx3_bounds.dlx",
+                           "--estimate")
+    assert code == 0 and out.startswith("exact (the search ran to its end): ") and ", 1 solutions," in out
+
+
+def test_cli_estimate_refuses_a_card_file_and_a_zero_budget(run_cli):
+    from conftest import ROOT, one_line_error
+
+    code, _, err = run_cli("solve", ROOT / "puzzles" / "decks" / "classic" / "01_easy.toml", "--estimate")
+    one_line_error(code, err, "--estimate goes with one puzzle")
+    code, _, err = run_cli("exact-cover", ROOT / "tests" / "data" / "exact_cover" / "knuth_7_2_2_1_5.dlx",
+                           "--estimate", "0")
+    one_line_error(code, err, "time budget above 0 s")
+
+
+def test_cli_analyze_estimates_the_subset_search(run_cli):
+    from conftest import ROOT
+
+    from ubongo_cp.analyze import analyze
+
+    board = ROOT / "puzzles" / "examples" / "duel_board1.txt"
+    code, out, _ = run_cli("analyze", "--pieces", "duel", "--region", board, "--k", "3", "--estimate", "--json")
+    est = json.loads(out)["estimate"]
+    # the subset search is small: counted; its tilings with 3 pieces are the analysis's
+    total = analyze(load_pieces("duel").pieces, load_region(board), 3).total_solutions
+    assert code == 0 and est["exact"] and est["solutions"] >= total == 14

@@ -47,6 +47,12 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _has_ranges(instance) -> bool:
+    """Whether some item of ``instance`` has bounds ``[u..v]`` with ``0 < u < v`` (Knuth's DLX3 ranges)."""
+    bounds = getattr(instance, "multiplicity", None)
+    return bounds is not None and any(0 < int(lo) < int(hi) for lo, hi in bounds)
+
+
 def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: int | None = None,
           time_limit: float | None = None, keep: int | None = None, reduce: bool = True,
           on_solution: OnSolution | None = None, pieces_used: int | None = None, sample: int | None = None,
@@ -146,6 +152,12 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
             "placement frequencies need"
         raise InputError(f"{asked} a decision diagram; use the default backend or one of "
                          f"{', '.join(n for n, s in SOLVERS.items() if s.diagram)}, not {name!r}")
+    if not spec.colours and getattr(instance, "colours", None) is not None:
+        raise InputError(f"backend {name!r} does not take colours (Knuth's DLX2); choose one of "
+                         f"{', '.join(n for n, s in SOLVERS.items() if s.colours)}")
+    if not spec.ranges and getattr(instance, "bounds", None) is not None and _has_ranges(instance):
+        raise InputError(f"backend {name!r} takes bounds [k..k] or [0..k] only, not other ranges (Knuth's DLX3); "
+                         f"choose one of {', '.join(n for n, s in SOLVERS.items() if s.ranges)}")
     if not spec.multiplicities and getattr(instance, "bounds", None) is not None:
         raise InputError(f"backend {name!r} has no multiplicities: it cannot take items covered a number of times "
                          f"between bounds; choose one of {', '.join(n for n, s in SOLVERS.items() if s.multiplicities)}")

@@ -117,6 +117,11 @@ class SolverSpec:
         Builds the decision diagram of all solutions (:mod:`.zdd`): counts
         without listing, and the only solvers that take uniform samples,
         fixed placements (completions) and placement frequencies.
+    colours : bool
+        Takes colours on secondary items (Knuth's DLX2, Algorithm C).
+    ranges : bool
+        Takes any bounds ``[u..v]`` on an item (Knuth's DLX3); False: only
+        ``[k..k]`` and ``[0..k]`` (the decision diagram).
     """
 
     name: str
@@ -132,6 +137,8 @@ class SolverSpec:
     cardinality: bool = False
     multiplicities: bool = True
     diagram: bool = False
+    colours: bool = True
+    ranges: bool = True
 
     @property
     def module(self) -> str:
@@ -177,8 +184,9 @@ SOLVERS: dict[str, SolverSpec] = {s.name: s for s in [
                multiplicities=False),
     SolverSpec("sat", "sat", "CaDiCaL on a plain CNF encoding, blocking clauses", "cnf:CnfBackend"),
     SolverSpec("zdd", "zdd", "the decision diagram of all solutions (DXZ): counts, samples, completions, "
-               "frequencies", _ZDD, diagram=True),
-    SolverSpec("zdd-symmetry", "zdd", "zdd counting on the orbit decomposition", _ZDD, orbits=True, diagram=True),
+               "frequencies", _ZDD, diagram=True, colours=False, ranges=False),
+    SolverSpec("zdd-symmetry", "zdd", "zdd counting on the orbit decomposition", _ZDD, orbits=True, diagram=True,
+               colours=False, ranges=False),
     SolverSpec("auto", "zdd", "the diagram or dlx-symmetry, by the measured rule (the default for counting)",
                "zdd:AutoBackend", orbits=True, diagram=True),
 ]}

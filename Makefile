@@ -7,9 +7,9 @@ OUT    ?= out
 
 .PHONY: install run test bench docs clean
 
-# The install also compiles the C search kernel (setup.py; optional: without a
-# compiler the numba kernel is used), so a change to its source reinstalls.
-$(VENV)/.installed: pyproject.toml setup.py ubongo_cp/solvers/_dance.c
+# The install also compiles the C search kernels (setup.py; optional: without a
+# compiler the numba kernel and the dancing-cells solvers are used), so a change to their source reinstalls.
+$(VENV)/.installed: pyproject.toml setup.py ubongo_cp/solvers/_dance.c ubongo_cp/solvers/_bits.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@
@@ -40,4 +40,4 @@ bench: install
 	$(PY) -m benchmarks.run --quick
 
 clean:
-	rm -rf $(VENV) $(OUT) build *.egg-info docs/_build docs/api docs/rules docs/jupyter_execute ubongo_cp/solvers/_dance*.so
+	rm -rf $(VENV) $(OUT) build *.egg-info docs/_build docs/api docs/rules docs/jupyter_execute ubongo_cp/solvers/_dance*.so ubongo_cp/solvers/_bits*.so

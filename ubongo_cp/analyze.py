@@ -8,12 +8,13 @@ set of pieces, and covers are grouped by that set [1]_. A piece with no
 placement in the region never appears in an option, so it prunes every
 subset holding it for free.
 
-The search runs through the solvers' one driver (:func:`ubongo_cp.solvers.solve`
-with a per-solution callback), so any registered solver name works. With a
-solver that supports it (the CP-SAT ones) the cardinality
-``sum(piece used) == K`` is a constraint of the model; for the others
-covers of other sizes are discarded (for the Duel set K is implied by the
-area in most cases). The orbit decomposition does not apply to optional
+The search runs through the solvers' one driver (:func:`ubongo_cp.solvers.solve`,
+which tallies the covers per set of pieces used), so any registered solver
+name works; on the default bitboard solver the tally is kept in C, no
+Python runs per cover. With a solver that supports it (the bitboard and
+CP-SAT ones) the cardinality ``sum(piece used) == K`` is a constraint of the
+search; for the others covers of other sizes are discarded (for the Duel
+set K is implied by the area in most cases). The orbit decomposition does not apply to optional
 pieces: the ``*-symmetry`` solvers run their plain search here.
 
 References
@@ -28,8 +29,6 @@ import time
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Sequence
-
-import numpy as np
 
 from .cover import ExactCoverInstance, build_instance
 from .errors import InputError
@@ -104,13 +103,14 @@ def matching_subsets(pieces: Sequence[Piece], area: int, k: int) -> int:
     495
     """
     # ways[j][a] = number of j-subsets with area a
-    ways = np.zeros((k + 1, area + 1), dtype=object)
+    ways = [[0] * (area + 1) for _ in range(k + 1)]
     ways[0][0] = 1
     for p in pieces:
         for j in range(k, 0, -1):
-            if p.size <= area:
-                ways[j][p.size:] = ways[j][p.size:] + ways[j - 1][:area + 1 - p.size]
-    return int(ways[k][area])
+            row, prev = ways[j], ways[j - 1]
+            for a in range(area, p.size - 1, -1):
+                row[a] += prev[a - p.size]
+    return ways[k][area]
 
 
 def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, backend: str | None = None,
@@ -127,8 +127,8 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         Subset size; ``None`` accepts tilings with any number of pieces.
     backend : str, optional
         A registered solver name (:func:`ubongo_cp.solvers.solver_names`);
-        default ``DEFAULT_STRATEGY["analyze"]`` (``"dlx"``, the fastest
-        measured for this enumeration).
+        default ``DEFAULT_STRATEGY["analyze"]`` (``"bitboard"``, the fastest
+        measured for this enumeration; ``"dlx"`` beyond 256 cells).
     time_limit : float, optional
         Seconds; ``TimeoutError`` if exceeded.
     keep_solutions : bool
@@ -162,26 +162,23 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         raise InputError(f"k must be at least 1, got {k}")
     if k is not None and k > len(pieces):
         raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces)")
-    from .solvers import DEFAULT_STRATEGY, solve, warm
+    from .solvers import choose, solve, warm
 
-    warm([backend or DEFAULT_STRATEGY["analyze"]])  # the engine loads before the clock: ``seconds`` is the work
+    warm([backend or choose("analyze")])  # the engine loads before the clock: ``seconds`` is the work
     start = time.perf_counter()
     instance = build_instance(pieces, region, optional_pieces=True, mode=mode)
-    counts: dict[tuple[int, ...], int] = {}
     groups: dict[tuple[int, ...], list[list[int]]] = {}
-    option_type = instance.option_type  # distinct names: type t is piece t
+    option_type = instance.table.option_type  # distinct names: type t is piece t
 
     def on_solution(options) -> bool:
-        used = tuple(sorted(int(option_type[o]) for o in options))
-        counts[used] = counts.get(used, 0) + 1
-        if keep_solutions:
-            groups.setdefault(used, []).append(list(options))
+        groups.setdefault(tuple(sorted(option_type[o] for o in options)), []).append(list(options))
         return True
 
-    result = solve(instance, backend=backend or DEFAULT_STRATEGY["analyze"], time_limit=time_limit, keep=0,
-                   reduce=False, on_solution=on_solution, pieces_used=k)
+    result = solve(instance, backend=backend or choose("analyze", instance), time_limit=time_limit, keep=0,
+                   reduce=False, on_solution=on_solution if keep_solutions else None, pieces_used=k, tally=True)
     if not result.complete:
         raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
+    counts = result.tally
     stats = {key: value for key, value in result.stats.items() if key != "wall_seconds"}
     subsets = [SubsetCount(tuple(names[i] for i in used), counts[used]) for used in sorted(counts)]
     return AnalysisResult(

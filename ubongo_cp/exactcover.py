@@ -34,16 +34,40 @@ References
 from __future__ import annotations
 
 import os
+from array import array
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import ClassVar, Iterable, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, ClassVar, Iterable, Sequence
 
 from .errors import InputError
 
-__all__ = ["ExactCoverMatrix", "exact_cover_matrix", "parse_exact_cover", "read_exact_cover"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["ExactCoverMatrix", "MatrixTable", "exact_cover_matrix", "parse_exact_cover", "read_exact_cover"]
+
+
+def item_counts(indices: Iterable[int], n_items: int) -> list[int]:
+    """How often each of ``n_items`` items occurs in ``indices`` (the options covering it)."""
+    per = [0] * n_items
+    for i in indices:
+        per[i] += 1
+    return per
+
+
+@dataclass(frozen=True, eq=False)
+class MatrixTable:
+    """The options of a matrix in plain arrays (module :mod:`array`).
+
+    Attributes
+    ----------
+    indptr, indices : array.array of unsigned int ('I')
+        Option ``o`` covers items ``indices[indptr[o]:indptr[o+1]]``.
+    """
+
+    indptr: array
+    indices: array
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,27 +81,52 @@ class ExactCoverMatrix:
     n_primary : int
         Number of primary items (covered exactly once); the rest are
         secondary (covered at most once).
-    indptr, indices : numpy.ndarray of uint32
-        The options in CSR form: option ``o`` covers items
-        ``indices[indptr[o]:indptr[o+1]]``, in the order given.
+    table : MatrixTable
+        The options in plain arrays.
     option_labels : tuple of str
         Where each option came from (``"line 7"`` in a file, ``"option 3"``
         from Python, counted from 1).
+    indptr, indices : numpy.ndarray of uint32
+        The options in CSR form: option ``o`` covers items
+        ``indices[indptr[o]:indptr[o+1]]``, in the order given (numpy views
+        of :attr:`table`, made on first use).
     """
 
     item_names: tuple[str, ...]
     n_primary: int
-    indptr: np.ndarray
-    indices: np.ndarray
+    table: MatrixTable
     option_labels: tuple[str, ...]
 
     # What the backends and the driver read (the interface of ExactCoverInstance).
     optional_pieces: ClassVar[bool] = True  # no piece items: the non-primary items are secondary
-    type_counts: ClassVar[np.ndarray] = np.zeros(0, dtype=np.int64)  # no piece types (UP-5 does not apply)
+    copies: ClassVar[tuple] = ()  # no piece types (UP-5 does not apply)
     multiplicity: ClassVar[None] = None
     region_symmetries: ClassVar[tuple] = ((1, 0, 0, 1),)  # the identity only: nothing to reduce by
     option_perms: ClassVar[tuple] = ()
+    option_perm_lists: ClassVar[tuple] = ()
     mode: ClassVar[str] = "fixed"
+
+    @cached_property
+    def indptr(self) -> np.ndarray:
+        """CSR row pointers of the options, shape (n_options + 1,), uint32."""
+        import numpy as np
+
+        return np.frombuffer(self.table.indptr, dtype=np.uint32)
+
+    @cached_property
+    def indices(self) -> np.ndarray:
+        """Items of the options, in CSR order, uint32."""
+        import numpy as np
+
+        return np.frombuffer(self.table.indices, dtype=np.uint32) if len(self.table.indices) else \
+            np.zeros(0, dtype=np.uint32)
+
+    @property
+    def type_counts(self) -> np.ndarray:
+        """Empty: a matrix has no piece types."""
+        import numpy as np
+
+        return np.zeros(0, dtype=np.int64)
 
     @property
     def n_items(self) -> int:
@@ -97,14 +146,18 @@ class ExactCoverMatrix:
     @property
     def n_options(self) -> int:
         """Number of options."""
-        return len(self.indptr) - 1
+        return len(self.table.indptr) - 1
+
+    def _items(self, option: int) -> list[int]:
+        table = self.table
+        return table.indices[table.indptr[option]:table.indptr[option + 1]].tolist()
 
     @cached_property
     def item_options(self) -> tuple[list[int], ...]:
         """The options covering each item (option ids, increasing), one list per item."""
         lists: list[list[int]] = [[] for _ in range(self.n_items)]
         for o in range(self.n_options):
-            for i in self.option_items(o).tolist():
+            for i in self._items(o):
                 lists[i].append(o)
         return tuple(lists)
 
@@ -112,9 +165,15 @@ class ExactCoverMatrix:
         """Items covered by ``option``."""
         return self.indices[self.indptr[option]:self.indptr[option + 1]]
 
+    @cached_property
+    def _per_item(self) -> list[int]:
+        return item_counts(self.table.indices, self.n_items)
+
     def options_per_item(self) -> np.ndarray:
         """Number of options covering each item, shape (n_items,)."""
-        return np.bincount(self.indices, minlength=self.n_items)
+        import numpy as np
+
+        return np.array(self._per_item, dtype=np.int64)
 
     def options_per_cell(self) -> np.ndarray:
         """Number of options covering each primary item, shape (n_primary,)."""
@@ -122,10 +181,14 @@ class ExactCoverMatrix:
 
     def options_per_piece(self) -> np.ndarray:
         """Empty: a matrix has no piece items."""
+        import numpy as np
+
         return np.zeros(0, dtype=np.int64)
 
     def options_per_type(self) -> np.ndarray:
         """Empty: a matrix has no piece types."""
+        import numpy as np
+
         return np.zeros(0, dtype=np.int64)
 
     def stabiliser_order(self, options: Sequence[int]) -> int:
@@ -134,14 +197,14 @@ class ExactCoverMatrix:
 
     def precheck(self) -> str | None:
         """Why no exact cover exists without search (a primary item in no option); else ``None``."""
-        per_item = self.options_per_cell()
-        if (per_item == 0).any():
-            return f"primary item {self.item_names[int(np.argmin(per_item))]} is in no option"
+        per_item = self._per_item[:self.n_primary]
+        if 0 in per_item:
+            return f"primary item {self.item_names[per_item.index(0)]} is in no option"
         return None
 
     def solution_dict(self, options: Iterable[int]) -> dict[str, list[str]]:
         """Option label -> names of its items, for a solution given as option ids (in option order)."""
-        return {self.option_labels[o]: [self.item_names[i] for i in self.option_items(o).tolist()]
+        return {self.option_labels[o]: [self.item_names[i] for i in self._items(o)]
                 for o in sorted(int(o) for o in options)}
 
 
@@ -215,8 +278,8 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
         indptr.append(len(indices))
     if labels is None:
         labels = [f"option {k + 1}" for k in range(len(options))]
-    return ExactCoverMatrix(tuple(names), len(primary), np.asarray(indptr, dtype=np.uint32),
-                            np.asarray(indices, dtype=np.uint32), tuple(labels))
+    return ExactCoverMatrix(tuple(names), len(primary), MatrixTable(array("I", indptr), array("I", indices)),
+                            tuple(labels))
 
 
 def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> ExactCoverMatrix:

@@ -8,7 +8,6 @@ POSIX file systems).
 from __future__ import annotations
 
 import os
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -23,6 +22,8 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
 
     On an exception the temporary file is removed and ``path`` is untouched.
     """
+    import tempfile  # here: an input-only command (solve, analyze) need not load it
+
     from .errors import InputError
 
     target = Path(path)

@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from ..solvers.registry import DEFAULT_STRATEGY, solver_names
+from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, solver_names
 from ..status import Status
 from .puzzle import max_solutions_arg, warm_engines
 
@@ -28,8 +28,9 @@ def add_parsers(sub) -> None:
     p.add_argument("--time-limit", type=float, help="seconds")
     p.add_argument("--backend", help=f"solver: {', '.join(solver_names())} (default: {DEFAULT_STRATEGY['first']})")
     p.add_argument("--json", action="store_true", help="print JSON {count, complete, status, solutions, stats}")
-    p.add_argument("--max-solutions", default="20", metavar="N|all",
-                   help="with --count: show at most N covers (default 20); 'all' streams every one, holding none")
+    p.add_argument("--max-solutions", default=str(DEFAULT_KEEP), metavar="N|all",
+                   help=f"with --count: show at most N covers (default {DEFAULT_KEEP}); 'all' streams every one, "
+                        "holding none")
     p.set_defaults(func=_cmd_exact_cover)
 
 

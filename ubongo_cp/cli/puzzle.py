@@ -12,7 +12,7 @@ import json
 import sys
 
 from ..errors import InputError
-from ..solvers.registry import DEFAULT_STRATEGY, solver_names
+from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, solver_names
 from ..status import Status
 from .common import piece_names_arg
 from .export import is_xmpuzzle, xmpuzzle_task
@@ -40,9 +40,9 @@ def add_parsers(sub) -> None:
                                      f"{DEFAULT_STRATEGY['count']} for counting)")
     p.add_argument("--json", action="store_true", help="print JSON instead of drawings")
     _add_max_cells(p)
-    p.add_argument("--max-solutions", default="20", metavar="N|all",
-                   help="with --count: show (or print in the JSON) at most N solutions (default 20); 'all' "
-                        "streams every solution as it is found, holding none")
+    p.add_argument("--max-solutions", default=str(DEFAULT_KEEP), metavar="N|all",
+                   help=f"with --count: show (or print in the JSON) at most N solutions (default {DEFAULT_KEEP}); "
+                        "'all' streams every solution as it is found, holding none")
     p.add_argument("--draw", metavar="FILE", help="also draw the solutions shown (with a card: each task's first) "
                                                   "to FILE.svg, .png or .pdf, in the booklet's colours")
     p.set_defaults(func=_cmd_solve)

@@ -4,12 +4,13 @@ Every solver, a plain backend or a strategy built on one, is registered by
 name in :mod:`.registry` with what it reports and supports; :func:`solve`
 looks it up and runs it through the one driver, :func:`.base.drive`.
 
-Backends (one module each): :mod:`.cpsat` (OR-Tools CP-SAT), :mod:`.split`
-(CP-SAT on independent sub-problems), :mod:`.dlx` (our Algorithm X over the
-search kernel :mod:`.dancing`, with search-node counts), :mod:`.xcover` (the
-``xcover`` package, an independent reference) and :mod:`.cnf` (CaDiCaL on a
-CNF encoding); :mod:`.orbits` is the orbit decomposition any of them can run
-on. All consume the same :class:`~ubongo_cp.cover.ExactCoverInstance` and
+Backends (one module each): :mod:`.bitboard` (our bitboard backtrack, the
+default up to 256 cells, counting in C), :mod:`.cpsat` (OR-Tools CP-SAT),
+:mod:`.split` (CP-SAT on independent sub-problems), :mod:`.dlx` (our
+Algorithm X over the search kernel :mod:`.dancing`, with search-node counts,
+for any exact cover), :mod:`.xcover` (the ``xcover`` package, an independent
+reference) and :mod:`.cnf` (CaDiCaL on a CNF encoding); :mod:`.orbits` is
+the orbit decomposition any of them can run on. All consume the same :class:`~ubongo_cp.cover.ExactCoverInstance` and
 return a :class:`~ubongo_cp.solvers.base.SolveResult`. Importing this
 package imports no search engine (OR-Tools, numba): a backend's module is
 imported when it is first used.
@@ -20,14 +21,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from .registry import DEFAULT_STRATEGY, SOLVERS, SolverSpec, get_solver, solver_names
+from .registry import DEFAULT_KEEP, DEFAULT_STRATEGY, SOLVERS, SolverSpec, choose, get_solver, solver_names
 
 if TYPE_CHECKING:
     from ..cover import ExactCoverInstance
     from .base import OnSolution, SolveResult
 
 __all__ = ["solve", "SolveResult", "SOLVERS", "SolverSpec", "get_solver", "solver_names", "DEFAULT_STRATEGY",
-           "warm"]
+           "DEFAULT_KEEP", "choose", "warm"]
 
 
 def warm(names, *, notify=None) -> float:
@@ -46,8 +47,8 @@ def __getattr__(name: str):
 
 
 def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: int | None = None,
-          time_limit: float | None = None, keep: int | None = None, reduce: bool = True,
-          on_solution: OnSolution | None = None, pieces_used: int | None = None) -> SolveResult:
+          time_limit: float | None = None, keep: int | None = DEFAULT_KEEP, reduce: bool = True,
+          on_solution: OnSolution | None = None, pieces_used: int | None = None, tally: bool = False) -> SolveResult:
     """Solve (find, count, or enumerate) the exact covers of ``instance``.
 
     Parameters
@@ -55,22 +56,26 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     instance : ExactCoverInstance
         From :func:`ubongo_cp.cover.build_instance`.
     backend : str, optional
-        A registered solver name (:data:`SOLVERS`: e.g. ``"cpsat"``,
-        ``"dlx"``, ``"xcover"``, ``"sat"``, ``"dlx-symmetry"``,
+        A registered solver name (:data:`SOLVERS`: e.g. ``"bitboard"``,
+        ``"cpsat"``, ``"dlx"``, ``"xcover"``, ``"sat"``, ``"dlx-symmetry"``,
         ``"cpsat-symmetry-split"``). Default: the measured winner for the
-        question asked (:data:`DEFAULT_STRATEGY`): ``"dlx"`` for a first
-        solution (``limit=1``), ``"dlx-symmetry"`` (orbit decomposition by
-        the region's symmetries on the DLX backend) for counting, with or
-        without identical pieces (Algorithm M: one item per piece type;
-        ``benchmarks/bench_multiplicity.py`` measures it against CP-SAT
-        and the CNF backend).
+        question asked (:data:`DEFAULT_STRATEGY`, :func:`choose`):
+        ``"bitboard"`` for a first solution (``limit=1``),
+        ``"bitboard-symmetry"`` (the whole orbit decomposition by the
+        region's symmetries, :func:`.orbits.symmetry_plan`) for counting,
+        with or without identical pieces (one counter per piece type); on a
+        region of more than 256 cells their dancing-cells counterparts
+        ``"dlx"`` and ``"dlx-symmetry"``.
     limit : int, optional
         Stop after this many solutions (1 = first solution only).
     time_limit : float, optional
         Seconds; on time-out ``complete`` is False and ``status`` is
         ``Status.UNKNOWN`` if nothing was found.
-    keep : int, optional
-        Keep at most this many solutions (default: all found).
+    keep : int or None
+        Keep at most this many solutions as dicts (default :data:`DEFAULT_KEEP`,
+        20; the count is exact whatever it is). ``keep=None`` keeps every
+        solution found (a count of millions then holds millions of dicts);
+        ``keep=0`` none; ``on_solution`` sees every solution either way.
     reduce : bool
         Also count the solutions up to the region's symmetries (UP-5).
     on_solution : callable, optional
@@ -80,6 +85,9 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         Only covers using exactly this many pieces (the subset analysis,
         with optional pieces): a constraint of the model where the solver
         supports it (:attr:`SolverSpec.cardinality`), else a filter.
+    tally : bool
+        Also count the solutions per set of piece types used
+        (``SolveResult.tally``; the subset analysis).
 
     Returns
     -------
@@ -101,11 +109,11 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     >>> inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20))
     >>> r = solve(inst)
     >>> r.count, r.count_reduced, r.complete, r.backend
-    (8, 2, True, 'dlx-symmetry')
+    (8, 2, True, 'bitboard-symmetry')
     """
     if limit is not None and limit < 1:
         raise InputError(f"limit must be at least 1, got {limit}")
-    name = backend or DEFAULT_STRATEGY["first" if limit == 1 else "count"]
+    name = backend or choose("first" if limit == 1 else "count", instance)
     spec = get_solver(name)
     if instance.optional_pieces and not spec.secondary_items:
         raise InputError(f"backend {name!r} cannot enumerate covers with optional pieces (secondary items)")
@@ -114,4 +122,4 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     warm([name])  # load (or compile) the engine before the clock starts: a time limit measures search alone
     extra = {"cardinality": pieces_used} if spec.cardinality and pieces_used is not None else {}
     return drive(spec.make(**extra), instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,
-                 orbits=spec.orbits, on_solution=on_solution, pieces_used=pieces_used, name=spec.name)
+                 orbits=spec.orbits, on_solution=on_solution, pieces_used=pieces_used, name=spec.name, tally=tally)

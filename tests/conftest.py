@@ -15,6 +15,11 @@ SHARED = next(p for p in (ROOT.parent / "shared", ROOT / "tests" / "data" / "sha
 PUZZLES = ROOT / "puzzles"
 
 
+def listing(folder: Path) -> list[str]:
+    """The names in ``folder``, sorted, without the toolkit's record of its own files (``.ubongo-cp.json``)."""
+    return sorted(p.name for p in folder.iterdir() if p.name != ".ubongo-cp.json")
+
+
 @pytest.fixture
 def run_cli(capsys):
     """Run ``ubongo-cp`` in-process: returns (exit status, stdout, stderr)."""
@@ -26,3 +31,17 @@ def run_cli(capsys):
         return code, out.out, out.err
 
     return run
+
+
+def one_line_error(code: int, err: str, *fragments: str) -> None:
+    """Assert a command's bad-input ending: exit status 2, one line on standard error, each fragment in it."""
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    for fragment in fragments:
+        assert fragment in err, err
+
+
+def write(path: Path, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path``; return the path."""
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -223,3 +223,117 @@ def test_cli_batch_with_xcover_rates_every_task(run_cli, deck, tmp_path):
     assert code == 0, err
     table = pd.read_csv(tmp_path / "o" / "tasks.csv")
     assert len(table) == 18 and table["difficulty"].notna().all() and (table["search_nodes"] > 0).all()
+
+
+# ---------------------------------------------------------------- resumed rows, output folders
+
+def _tables(out):
+    return {name: (out / name).read_bytes() for name in ("tasks.jsonl", "tasks.csv", "tasks.parquet", "cards.csv",
+                                                         "summary.md")}
+
+
+def test_rows_made_with_another_time_limit_are_computed_again(run_cli, deck, tmp_path):
+    out = tmp_path / "out"
+    code, printed, err = run_cli("batch", deck, "--out", out, "--time-limit", "0.0001", "--no-progress")
+    assert code == 0, err
+    rows = [json.loads(line) for line in (out / JOURNAL).read_text().splitlines()]
+    assert len(rows) == 18 and all(r["settings"]["time_limit"] == 0.0001 for r in rows)
+    code, printed, err = run_cli("batch", deck, "--out", out, "--no-progress")
+    assert code == 0, err
+    assert (f"computing 18 task(s) of {out / JOURNAL} again: they were made with other settings "
+            "(time limit 0.0001 s (now none))") in err
+    assert "18 task(s) computed (18 of them made before with other settings), 0 resumed" in printed
+    tasks = pd.read_parquet(out / "tasks.parquet")
+    assert (tasks["status"] == "solved").all() and len(tasks) == 18
+    # The counts are those of an undisturbed run with the default settings.
+    fresh = run_batch(deck, tmp_path / "fresh", progress=False).tasks
+    assert tasks["count"].tolist() == fresh["count"].tolist()
+    # Now everything matches: a third run resumes all of it.
+    code, printed, err = run_cli("batch", deck, "--out", out, "--no-progress")
+    assert code == 0 and "0 task(s) computed, 18 resumed" in printed and "again" not in err
+
+
+def test_rows_of_another_backend_or_without_settings_are_computed_again(deck, tmp_path):
+    out = tmp_path / "out"
+    run_batch(deck, out, progress=False, backend="cpsat")
+    said = []
+    again = run_batch(deck, out, progress=False, notify=said.append)
+    assert (again.ran, again.recomputed, again.skipped) == (18, 18, 0)
+    assert any("(backend cpsat (now bitboard-mrv))" in s for s in said), said
+    # A journal whose rows record no settings (written before rows recorded them): computed again too.
+    lines = (out / JOURNAL).read_text().splitlines()
+    old = [json.dumps({k: v for k, v in json.loads(line).items() if k != "settings"}) for line in lines[-18:]]
+    legacy = tmp_path / "legacy"
+    legacy.mkdir()
+    (legacy / JOURNAL).write_text("\n".join(old) + "\n")
+    said.clear()
+    again = run_batch(deck, legacy, progress=False, notify=said.append)
+    assert (again.ran, again.recomputed) == (18, 18)
+    assert any("made with other settings (no record of their settings)" in s for s in said), said
+
+
+def test_an_edited_piece_file_recomputes_the_tasks_using_that_piece(tmp_path):
+    from ubongo_cp.generate import generate_deck
+
+    shutil.copytree(PUZZLES / "examples" / "designer", tmp_path / "design")
+    generate_deck(tmp_path / "design" / "deck.toml", tmp_path / "deck", seed=3, cards=1)
+    first = run_batch(tmp_path / "deck", tmp_path / "out", progress=False)
+    # Give one piece another shape of the same size (so every card stays valid).
+    pieces = (tmp_path / "deck" / "pieces.txt").read_text()
+    blocks = pieces.strip().split("\n\n")
+    name, *rows = blocks[-1].splitlines()
+    cells = sum(r.count("#") for r in rows)
+    blocks[-1] = "\n".join([name] + ["#"] * cells)           # the straight polyomino of that size
+    assert blocks[-1] != "\n".join([name, *rows])
+    (tmp_path / "deck" / "pieces.txt").write_text("\n\n".join(blocks) + "\n")
+    using = int(first.tasks["pieces"].map(lambda p: name in p).sum())
+    assert 0 < using < len(first.tasks)
+    again = run_batch(tmp_path / "deck", tmp_path / "out", progress=False)
+    assert (again.ran, again.skipped) == (using, len(first.tasks) - using)
+
+
+def test_a_second_deck_into_the_same_folder_is_refused(run_cli, deck, tmp_path):
+    out = tmp_path / "out"
+    assert run_cli("batch", deck, "--out", out, "--no-progress")[0] == 0
+    before = _tables(out)
+    other = tmp_path / "other"
+    shutil.copytree(deck, other)
+    code, printed, err = run_cli("batch", other, "--out", out, "--no-progress")
+    assert code == 2 and printed == "" and err.count("\n") == 1
+    assert f"{out}: holds the output of `ubongo-cp batch` for {deck}, not {other}" in err
+    assert _tables(out) == before
+
+
+def test_batch_never_replaces_a_file_it_did_not_write(run_cli, deck, tmp_path):
+    out = tmp_path / "notes"
+    out.mkdir()
+    (out / "summary.md").write_text("my own summary")
+    (out / "ideas.txt").write_text("ideas")
+    code, printed, err = run_cli("batch", deck, "--out", out, "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    assert f"{out / 'summary.md'}: exists and was not written by `ubongo-cp batch`" in err
+    assert sorted(p.name for p in out.iterdir()) == ["ideas.txt", "summary.md"]
+    assert (out / "summary.md").read_text() == "my own summary"
+
+
+def test_a_second_run_into_a_locked_folder_is_refused(run_cli, deck, tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "out"
+    assert run_cli("batch", deck, "--out", out, "--no-progress")[0] == 0
+    before = _tables(out)
+    # Another process holds the folder (as a running batch does) until told to stop.
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from ubongo_cp.outputs import OutputFolder\n"
+         f"with OutputFolder({str(out)!r}, 'batch'):\n    print('locked', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        code, printed, err = run_cli("batch", deck, "--out", out, "--no-progress")
+        assert code == 2 and err.count("\n") == 1
+        assert f"{out}: another ubongo-cp run is writing into this folder" in err
+        assert _tables(out) == before
+    finally:
+        holder.communicate("", timeout=60)
+    assert run_cli("batch", deck, "--out", out, "--no-progress")[0] == 0     # free again

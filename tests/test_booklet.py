@@ -18,7 +18,7 @@ from ubongo_cp.errors import InputError
 from ubongo_cp.pieces import load_pieces
 from ubongo_cp.solvers import solve
 
-from conftest import PUZZLES
+from conftest import PUZZLES, listing
 
 DPI = 50
 
@@ -86,7 +86,7 @@ def test_one_pdf_page_per_card_side(booklet, example_cards):
 
 def test_one_png_per_page_a4_at_dpi(booklet, example_cards):
     _, out = booklet
-    names = sorted(p.name for p in (out / "png").iterdir())
+    names = listing(out / "png")
     assert names == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png"]
     assert names == sorted(page_png_name(c) for c in example_cards)
     for name in names:
@@ -323,7 +323,7 @@ def test_all_solutions_draws_every_solution_on_continuation_pages(tmp_path):
     assert headers[0] == "solution 1 of 8" or headers[0].startswith("sol. 1 of 8"), headers
     pages = make_booklet([card], tmp_path / "all.pdf", png_dir=tmp_path / "png", all_solutions=True, most=10, dpi=20)
     assert pages == 2 and len(PdfReader(tmp_path / "all.pdf").pages) == 2
-    assert sorted(p.name for p in (tmp_path / "png").iterdir()) == ["classic_M1_hard.png", "classic_M1_hard_2.png"]
+    assert listing(tmp_path / "png") == ["classic_M1_hard.png", "classic_M1_hard_2.png"]
 
 
 def test_pdf_has_a_bookmark_per_card_side(booklet, example_cards):
@@ -336,17 +336,24 @@ def test_pdf_has_a_bookmark_per_card_side(booklet, example_cards):
     assert reader.metadata.title == "Ubongo / Ubongo Duel solution booklet"
 
 
-def test_png_directory_is_replaced_as_a_whole(example_cards, tmp_path, monkeypatch):
+def test_png_folder_keeps_every_file_the_booklet_did_not_write(example_cards, tmp_path, monkeypatch):
     import ubongo_cp.booklet.book as booklet_module
 
     pngs = tmp_path / "pages"
-    pngs.mkdir()
-    (pngs / "classic_gone_easy.png").write_bytes(b"old page")        # a card side no longer in the deck
-    (pngs / "notes.txt").write_text("mine")
+    (pngs / "photos").mkdir(parents=True)
+    mine = {"holiday.png": b"\x89PNG a user's photo", "notes.txt": b"mine", "photos/cat.png": b"\x89PNG cat"}
+    for name, data in mine.items():
+        (pngs / name).write_bytes(data)
     make_booklet(example_cards, tmp_path / "b.pdf", png_dir=pngs, dpi=20)
-    first = {p.name: p.read_bytes() for p in pngs.iterdir()}
-    assert sorted(first) == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png", "notes.txt"]
-    # A run interrupted after its first page leaves the directory (and the PDF) as they were.
+    assert listing(pngs) == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png", "holiday.png",
+                             "notes.txt", "photos"]
+    # A deck with one card side fewer: the page the booklet wrote for it goes; the user's files stay.
+    make_booklet(example_cards[:2], tmp_path / "b.pdf", png_dir=pngs, dpi=20)
+    assert listing(pngs) == ["classic_X1_easy.png", "classic_X1_hard.png", "holiday.png", "notes.txt", "photos"]
+    assert all((pngs / name).read_bytes() == data for name, data in mine.items())
+    make_booklet(example_cards, tmp_path / "b.pdf", png_dir=pngs, dpi=20)
+    first = {p.name: p.read_bytes() for p in pngs.iterdir() if p.is_file()}
+    # A run interrupted after its first page leaves the folder (and the PDF) as they were.
     real = booklet_module.render_pages
     calls = []
 
@@ -360,9 +367,45 @@ def test_png_directory_is_replaced_as_a_whole(example_cards, tmp_path, monkeypat
     pdf_before = (tmp_path / "b.pdf").read_bytes()
     with pytest.raises(KeyboardInterrupt):
         make_booklet(list(reversed(example_cards)), tmp_path / "b.pdf", png_dir=pngs, dpi=30)
-    assert {p.name: p.read_bytes() for p in pngs.iterdir()} == first
+    assert {p.name: p.read_bytes() for p in pngs.iterdir() if p.is_file()} == first
     assert (tmp_path / "b.pdf").read_bytes() == pdf_before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.pdf", "pages"]        # no temporary left
+    assert listing(tmp_path) == ["b.pdf", "pages"]        # no temporary left
+    assert listing(pngs) == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png", "holiday.png",
+                             "notes.txt", "photos"]
+
+
+def test_cli_booklet_refuses_to_replace_a_png_it_did_not_write(run_cli, tmp_path):
+    # A user's file where a page would go: refused before any drawing, one line naming it, nothing touched.
+    pngs = tmp_path / "photos"
+    pngs.mkdir()
+    (pngs / "holiday.png").write_bytes(b"holiday")
+    (pngs / "classic_X1_hard.png").write_bytes(b"a user's own picture")
+    code, out, err = run_cli("booklet", PUZZLES / "examples", "--out", tmp_path / "b.pdf", "--png", pngs,
+                             "--no-progress")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{pngs / 'classic_X1_hard.png'}: exists and was not written by `ubongo-cp booklet`" in err
+    assert listing(pngs) == ["classic_X1_hard.png", "holiday.png"]
+    assert (pngs / "classic_X1_hard.png").read_bytes() == b"a user's own picture"
+    assert not (tmp_path / "b.pdf").exists()
+    # Into a folder of photos with no name in common: the pages join them, the photos stay.
+    (pngs / "classic_X1_hard.png").unlink()
+    code, out, err = run_cli("booklet", PUZZLES / "examples", "--out", tmp_path / "b.pdf", "--png", pngs,
+                             "--no-progress")
+    assert code == 0, err
+    assert listing(pngs) == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png", "holiday.png"]
+    assert (pngs / "holiday.png").read_bytes() == b"holiday"
+
+
+def test_png_folder_refuses_the_pages_of_another_deck(run_cli, tmp_path):
+    pngs = tmp_path / "pages"
+    code, _, err = run_cli("booklet", PUZZLES / "examples", "--out", tmp_path / "a.pdf", "--png", pngs,
+                           "--no-progress")
+    assert code == 0, err
+    before = {p.name: p.read_bytes() for p in pngs.iterdir()}
+    code, out, err = run_cli("booklet", PUZZLES / "decks" / "duel", "--out", tmp_path / "b.pdf", "--png", pngs,
+                             "--no-progress")
+    assert code == 2 and err.count("\n") == 1 and f"{pngs}: holds the output of `ubongo-cp booklet` for" in err
+    assert {p.name: p.read_bytes() for p in pngs.iterdir()} == before
 
 
 def test_cli_booklet_progress_and_options(run_cli, tmp_path):
@@ -446,9 +489,8 @@ def test_batch_and_booklet_run_twice_into_the_same_folder(run_cli, tmp_path):
         code, printed, err = run_cli("booklet", deck, "--results", out, "--out", out / "booklet.pdf",
                                      "--png", out / "pages", "--no-progress")
         assert code == 0 and err == "", err
-        assert sorted(p.name for p in (out / "pages").iterdir()) == [
-            "classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png"]
-    assert sorted(p.name for p in out.iterdir()) == ["booklet.pdf", "cards.csv", "cards.parquet", "pages",
+        assert listing(out / "pages") == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png"]
+    assert listing(out) == ["booklet.pdf", "cards.csv", "cards.parquet", "pages",
                                                     "summary.md", "tasks.csv", "tasks.jsonl", "tasks.parquet"]
 
 

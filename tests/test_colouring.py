@@ -8,7 +8,6 @@ do not tile 4x7. Each is settled by the checkerboard colouring, without search.
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from ubongo_cp.colouring import COLOURINGS, achievable_imbalances, colouring_obstruction, reachable_sums

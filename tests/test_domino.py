@@ -488,7 +488,7 @@ def test_action_encoding_round_trip():
 
 def test_hidden_hands_in_observation():
     a = deal("2-4", [["4-5", "0-0", "0-2"], ["1-5", "1-1", "0-3"]])
-    stock = [x for x in a.deal["stock"]]
+    stock = list(a.deal["stock"])
     # Same table, player 1 holds different dominoes (swapped with the stock).
     b = DominoState.from_deal(a.settings, a.deal["start"],
                               [a.deal["hands"][0], [stock[0], stock[1], stock[2]]],

@@ -15,7 +15,7 @@ from ubongo_cp.errors import IllegalActionError, InputError
 from ubongo_cp.games.base import CHANCE, TERMINAL, play_game
 from ubongo_cp.games.duel.sim import handicap_sweep, simulate_duel, summarise_duel
 from ubongo_cp.games.duel.state import A_SCORES, B_SCORES, NEITHER, TIE, DuelState, finish_time, settle_duel
-from ubongo_cp.games.tasks import ScriptedTimes, SolveTimeModel, TaskDeck, default_tasks_path, synthetic_tasks
+from ubongo_cp.games.tasks import ScriptedTimes, SolveTimeModel, TaskDeck, synthetic_tasks
 
 INF = math.inf
 
@@ -91,7 +91,7 @@ def test_ud3_first_solver_scores_and_next_card(deck):
 
 def test_ud4_match_to_five(deck):
     s = scripted(deck, [[10.0, 20.0]] * 4 + [[30.0, 20.0]] * 4 + [[10.0, 20.0]], scores=(0, 0))
-    for k in range(8):
+    for _ in range(8):
         s.apply_action(0)
     assert s.scores == [4, 4] and not s.is_terminal() and s.returns() == [0.0, 0.0]
     s.apply_action(0)  # the ninth duel on card 9 decides

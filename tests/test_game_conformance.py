@@ -96,7 +96,7 @@ def random_playout(state, rng: np.random.Generator, record_at: int | None = None
 
 
 def cases():
-    for name, (factory, seeds) in GAMES.items():
+    for name, (_factory, seeds) in GAMES.items():
         for seed in seeds:
             yield pytest.param(name, seed, id=f"{name}-{seed}")
 

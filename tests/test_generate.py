@@ -88,3 +88,63 @@ def test_generate_refuses_a_directory_with_cards_it_would_not_replace(tmp_path, 
     assert sorted(p.name for p in out.glob("*.toml")) == before
     # The same command again replaces every file: allowed.
     assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "2", "--quiet"]) == 0
+
+
+def _snapshot(folder):
+    """Every file under ``folder``: relative path -> (bytes, inode)."""
+    return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_ino) for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name != ".ubongo-cp.json"}
+
+
+def _designer(folder, *, pieces="pieces.txt", comment=""):
+    """A designer's folder: the example spec naming ``pieces``, and the example piece set saved under that name."""
+    folder.mkdir(parents=True)
+    text = (PUZZLES / "examples" / "designer" / "deck.toml").read_text()
+    (folder / "deck.toml").write_text(text.replace('pieces = "pieces.txt"', f'pieces = "{pieces}"{comment}'))
+    (folder / pieces).write_bytes((PUZZLES / "examples" / "designer" / "pieces.txt").read_bytes())
+    return folder / "deck.toml"
+
+
+def test_generate_into_the_specs_own_folder_never_overwrites_an_input(tmp_path, run_cli):
+    # The spec and a user's own pieces.txt in DIR, the spec naming another piece file: the deck's copies
+    # would overwrite both inputs' folder-mates; refused before any work, one line naming the file.
+    spec = _designer(tmp_path / "d", pieces="mine.txt")
+    (tmp_path / "d" / "pieces.txt").write_text("my other pieces\n#\n")
+    before = _snapshot(tmp_path / "d")
+    code, out, err = run_cli("generate", "--spec", spec, "--out", tmp_path / "d", "--cards", "1", "--no-progress")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{tmp_path / 'd' / 'deck.toml'}: is the deck spec this command reads and would be overwritten" in err
+    assert _snapshot(tmp_path / "d") == before
+    # The same with the spec elsewhere: only the user's pieces.txt is in the way.
+    other = _designer(tmp_path / "e", pieces="mine.txt")
+    code, out, err = run_cli("generate", "--spec", other, "--out", tmp_path / "d", "--cards", "1", "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    assert f"{tmp_path / 'd' / 'pieces.txt'}: exists and was not written by `ubongo-cp generate`" in err
+    assert _snapshot(tmp_path / "d") == before
+
+
+def test_generate_beside_a_self_contained_spec_leaves_the_spec_alone(tmp_path, run_cli):
+    # deck.toml naming pieces.txt beside it (what generate itself writes): the copies would be the files
+    # themselves, so they are left alone (same bytes, same inode) and only the cards are written, twice.
+    spec = _designer(tmp_path / "d", comment="   # my own set")
+    before = _snapshot(tmp_path / "d")
+    for _ in range(2):
+        code, out, err = run_cli("generate", "--spec", spec, "--out", tmp_path / "d", "--cards", "1", "--seed", "3",
+                                 "--no-progress")
+        assert code == 0, err
+        after = _snapshot(tmp_path / "d")
+        assert {k: after[k] for k in before} == before
+        assert sorted(after) == ["01_easy.toml", "01_hard.toml", "deck.toml", "pieces.txt"]
+    cards, problems = load_deck(tmp_path / "d")
+    assert not problems and [c.side for c in cards] == ["easy", "hard"]
+
+
+def test_generate_refuses_another_spec_in_a_deck_folder(tmp_path, run_cli):
+    spec = _designer(tmp_path / "d")
+    out = tmp_path / "deck"
+    assert run_cli("generate", "--spec", spec, "--out", out, "--cards", "1", "--no-progress")[0] == 0
+    before = _snapshot(out)
+    code, _, err = run_cli("generate", "--game", "classic", "--out", out, "--cards", "1", "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    assert f"{out}: holds the output of `ubongo-cp generate` for {spec}, not classic" in err
+    assert _snapshot(out) == before

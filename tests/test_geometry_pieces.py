@@ -10,7 +10,7 @@ import pytest
 
 from conftest import PUZZLES, SHARED
 from ubongo_cp.errors import InputError
-from ubongo_cp.geometry import normalize, orientations, symmetry_group
+from ubongo_cp.geometry import normalize, symmetry_group
 from ubongo_cp.pieces import load_pieces, load_region, parse_pieces, parse_region, Region
 
 

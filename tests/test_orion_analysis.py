@@ -263,7 +263,7 @@ def test_hand_one_hex_gap():
     spare = [(-3, 0), (-3, 1)]
     rest = [h for h in GAME.board.hexes if h not in N_TO_S and h not in spare]
     used = [t for t in GAME.tiles.names if t not in ("S1", "D2")]
-    cols = {h: 0 for h in N_TO_S if h != gap} | {h: 1 for h in rest}
+    cols = {h: 0 for h in N_TO_S if h != gap} | dict.fromkeys(rest, 1)
     s = OrionState.from_board(Setup((), (), 0), cols, (used, used), 0, NO_TOKENS)
     assert not s.is_terminal() and connect_distance(s, 0).tiles == 1
     b = min_blocking_set(s, 0)

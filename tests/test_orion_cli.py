@@ -5,6 +5,8 @@ import json
 import pandas as pd
 import pytest
 
+from conftest import listing
+
 from ubongo_cp.cli import main
 
 
@@ -109,9 +111,18 @@ def test_analyze_pictures_and_safety_changes(tmp_path, capsys):
                     marks.append(f"{p}: {'now safe' if now else 'no longer safe'}")
                 last[p] = now
         assert (r[10] if len(r) > 10 else "") == "; ".join(marks)
-    assert sorted(p.name for p in pics.iterdir()) == [f"move_{int(r[0]):02d}.png" for r in rows]
+    assert listing(pics) == [f"move_{int(r[0]):02d}.png" for r in rows]
     (tmp_path / "file").write_text("x")
     assert main(["orion", "analyze", str(rec), "--pictures", str(tmp_path / "file")]) == 2
+    # A user's picture where one would go is refused before any work, and left alone.
+    capsys.readouterr()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "move_05.png").write_bytes(b"my picture")
+    assert main(["orion", "analyze", str(rec), "--every", "5", "--pictures", str(mine)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{mine / 'move_05.png'}: exists and was not written by" in err
+    assert listing(mine) == ["move_05.png"] and (mine / "move_05.png").read_bytes() == b"my picture"
 
 
 def test_tournament_self_play_rows_show_no_interval(capsys):

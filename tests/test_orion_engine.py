@@ -135,7 +135,7 @@ def test_od3_other_colour_on_a_token_must_also_join():
     s.apply_action(action("S1", [((-4, 3), True)]))               # player 1 elsewhere
     # own hex on the galaxy joins (-1, 1); the opponent-colour hex on the black hole (2,-1)
     # is not next to any colour-1 hex -> OD-3 forbids it
-    bad = [p for p in find("V3a", [(0, 0), (1, -1)], [(2, -1)])]
+    bad = list(find("V3a", [(0, 0), (1, -1)], [(2, -1)]))
     assert bad
     for p in bad:
         assert p not in s.legal_actions()

@@ -57,7 +57,7 @@ def check_against_brute(s, player, goal):
 def test_random_small_positions_agree_with_brute_force():
     seen = set()
     positions = small_positions(38, 10, 3, 0) + small_positions(12, 12, 2, 5000)
-    for seed, s in positions:
+    for _seed, s in positions:
         for player in (0, 1):
             seen.add(check_against_brute(s, player, "sides"))
     assert len(positions) >= 50
@@ -70,7 +70,7 @@ def test_random_small_positions_agree_with_brute_force():
 
 @pytest.mark.slow
 def test_random_small_positions_agree_with_brute_force_w2():
-    for seed, s in small_positions(10, 10, 3, 9000):
+    for _seed, s in small_positions(10, 10, 3, 9000):
         for player in (0, 1):
             check_against_brute(s, player, "galaxies")
 

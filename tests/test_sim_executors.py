@@ -174,7 +174,7 @@ def test_dask_run_without_workers_stops_with_a_message():
 
     ex = DaskExecutor(jobs=1, worker_timeout=2.0)
     try:
-        ex.client  # starts the cluster
+        _ = ex.client  # starts the cluster
         ex.cluster.scale(0)
         deadline = time.time() + 30
         while ex.client.scheduler_info().get("workers") and time.time() < deadline:

@@ -6,14 +6,14 @@ import shutil
 
 import pytest
 
-from conftest import PUZZLES
+from conftest import PUZZLES, listing
 from ubongo_cp.cards import load_card, load_deck
 from ubongo_cp.cover import build_instance
 from ubongo_cp.errors import InputError
 from ubongo_cp.generate import generate_deck
 from ubongo_cp.rate import rate_instance
 from ubongo_cp.solvers import solve
-from ubongo_cp.specs import load_spec, parse_spec
+from ubongo_cp.specs import load_spec
 
 DESIGNER = PUZZLES / "examples" / "designer"
 
@@ -90,7 +90,7 @@ def test_designers_deck_end_to_end(tmp_path):
     deck = generate_deck(spec, out, seed=3, cards=1)
     # The deck directory is self-contained: cards, their game's spec and the piece set.
     shutil.rmtree(spec_dir)
-    assert sorted(p.name for p in out.iterdir()) == ["01_easy.toml", "01_hard.toml", "deck.toml", "pieces.txt"]
+    assert listing(out) == ["01_easy.toml", "01_hard.toml", "deck.toml", "pieces.txt"]
     cards, problems = load_deck(out)
     assert not problems and [(c.game, c.side) for c in cards] == [("tinyblocks", "easy"), ("tinyblocks", "hard")]
     assert [c.tasks for c in cards] == [c.tasks for c in deck]
@@ -114,7 +114,7 @@ def test_max_solutions_policy_and_one_sided_pieces(tmp_path):
     assert card.orientations == "one-sided"
     assert load_card(tmp_path / "d" / "01_s.toml").orientations == "one-sided"
     counts = card.meta["generator"]["solutions"]
-    for face, names in card.tasks.items():
+    for face, _names in card.tasks.items():
         # Counted again with one-sided pieces only (rotations, no reflections; UP-3 relaxed by the spec).
         result = solve(build_instance(card.task_pieces(face), card.region, mode="one-sided"), backend="cpsat")
         assert 1 <= result.count <= 3 and result.count == counts[face - 1]

@@ -372,7 +372,6 @@ def test_cli_ubongo_writes_table(tmp_path, capsys):
 def test_cli_default_tasks_found_from_any_directory(tmp_path, monkeypatch):
     # The shipped rated deck is found beside the shipped piece sets, not
     # relative to the current directory (a user ran the simulator elsewhere).
-    from ubongo_cp.games.tasks import default_tasks_path
 
     monkeypatch.chdir(tmp_path)
     path = default_tasks_path("classic")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
@@ -162,13 +163,28 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         raise InputError(f"k must be at least 1, got {k}")
     if k is not None and k > len(pieces):
         raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces)")
-    from .solvers import choose, solve, warm
+    from .solvers import choose, get_solver, solve, warm
 
+    get_solver(backend or choose("analyze"))  # an unknown name is refused before any check
+    start = time.perf_counter()
+    # Cheap bounds first (as solve does): with K given, only pieces that belong to some K-subset of the
+    # region's area can appear in a tiling; when there is none, nothing is searched.
+    matching = matching_subsets(pieces, region.area, k) if k else 0
+    usable = _usable(pieces, region.area, k)
+    if not any(usable):
+        if k:
+            reason = f"no {k}-subset of the pieces has the region's area ({region.area} cells)"
+        else:
+            reason = f"the pieces cover {sum(p.size for p in pieces)} cells, fewer than the region's {region.area}"
+        return AnalysisResult(subsets=[], k=k, matching_area=matching, seconds=time.perf_counter() - start,
+                              stats={"reason": reason})
     warm([backend or choose("analyze")])  # the engine loads before the clock: ``seconds`` is the work
     start = time.perf_counter()
-    instance = build_instance(pieces, region, optional_pieces=True, mode=mode)
+    searched = [p for p, use in zip(pieces, usable) if use]
+    index = [i for i, use in enumerate(usable) if use]  # searched piece -> its position in ``pieces``
+    instance = build_instance(searched, region, optional_pieces=True, mode=mode)
     groups: dict[tuple[int, ...], list[list[int]]] = {}
-    option_type = instance.table.option_type  # distinct names: type t is piece t
+    option_type = [index[t] for t in instance.table.option_type]  # distinct names: type t is searched piece t
 
     def on_solution(options) -> bool:
         groups.setdefault(tuple(sorted(option_type[o] for o in options)), []).append(list(options))
@@ -178,18 +194,57 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
                    reduce=False, on_solution=on_solution if keep_solutions else None, pieces_used=k, tally=True)
     if not result.complete:
         raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
-    counts = result.tally
+    counts = {tuple(index[t] for t in used): n for used, n in result.tally.items()}
     stats = {key: value for key, value in result.stats.items() if key != "wall_seconds"}
     subsets = [SubsetCount(tuple(names[i] for i in used), counts[used]) for used in sorted(counts)]
     return AnalysisResult(
         subsets=subsets,
         k=k,
-        matching_area=matching_subsets(pieces, region.area, k) if k else 0,
+        matching_area=matching,
         seconds=time.perf_counter() - start,
         stats=stats,
         solutions={tuple(names[i] for i in used): sols for used, sols in groups.items()},
         instance=instance,
     )
+
+
+def _usable(pieces: Sequence[Piece], area: int, k: int | None) -> list[bool]:
+    """Which pieces can be part of a tiling: of a ``k``-subset whose area is ``area`` (any size when ``k`` is None).
+
+    A boolean knapsack over the piece sizes, once per distinct size (pieces
+    of one size are alike here): O(sizes x pieces x k x area), remembered
+    for the last few piece sizes, areas and K (a census asks the same for
+    every region of a size).
+    """
+    return list(_usable_sizes(tuple(p.size for p in pieces), area, k))
+
+
+@lru_cache(maxsize=64)
+def _usable_sizes(sizes: tuple[int, ...], area: int, k: int | None) -> tuple[bool, ...]:
+    return tuple(_usable_of_sizes(list(sizes), area, k))
+
+
+def _usable_of_sizes(sizes: list[int], area: int, k: int | None) -> list[bool]:
+    if k is None:
+        return [s <= area for s in sizes] if sum(sizes) >= area else [False] * len(sizes)
+    if k > len(sizes):
+        return [False] * len(sizes)
+    verdict: dict[int, bool] = {}
+    for size in set(sizes):
+        if size > area:
+            verdict[size] = False
+            continue
+        others = list(sizes)
+        others.remove(size)
+        # bit a of reach[j]: some j of the other pieces cover a cells together
+        full = (1 << (area + 1)) - 1
+        reach = [1] + [0] * (k - 1)
+        for s in others:
+            if s <= area:
+                for j in range(k - 1, 0, -1):
+                    reach[j] |= (reach[j - 1] << s) & full
+        verdict[size] = bool(reach[k - 1] >> (area - size) & 1)
+    return [verdict[s] for s in sizes]
 
 
 def analyze_per_subset(pieces: Sequence[Piece], region: Region, k: int, *, backend: str = "cpsat") -> AnalysisResult:

@@ -3,10 +3,20 @@
 Results are appended to a journal (``tasks.jsonl``, one JSON object per
 finished task, flushed and fsynced) as they arrive, so a run that dies
 loses nothing: re-running the same command resumes and skips the tasks
-already in the journal (a task is identified by card id, side, face and a
-hash of its pieces and region, so an edited card is re-run); tasks whose
-row says ``"error"`` are run again. The final tables are rebuilt from the
-journal and written atomically.
+already in the journal. A row is reused only if everything it depends on
+is the same: the task (card id, side, face and :func:`task_hash`, a hash
+of the region, the pieces' names and shapes and the orientation mode, so
+an edited card or piece file is re-run) and the run's settings
+(:func:`run_settings`: backend, time limit, rating scheme), recorded in
+every row; rows made with other settings are computed again, and the run
+says how many and which setting differed. Tasks whose row says
+``"error"`` are run again. The final tables are rebuilt from the journal
+and written atomically.
+
+The output folder is an :class:`~ubongo_cp.outputs.OutputFolder`: locked
+while a run writes into it (a second run into it is refused), holding the
+results of one deck (another deck is refused), and a file of another
+origin where a table would go is refused before any work.
 
 Work is spread over an executor (:mod:`ubongo_cp.executors`: a process
 pool or a Dask cluster) with one unit of work per card side, sent as the
@@ -30,14 +40,47 @@ from .cover import task_instance
 from .errors import InputError
 from .executors import Executor, using
 from .geometry import ORIENTATION_MODES
-from .rate import CHECK_SOLVER, NODE_SOLVER, rate_instance, rating_modules
+from .shipped import resolve_deck
+from .outputs import OutputFolder
+from .rate import CHECK_SOLVER, NODE_SOLVER, RATING_SCHEME, rate_instance, rating_modules
 from .solvers import warm
 from .status import Status
 
-__all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "JOURNAL"]
+__all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "run_settings", "JOURNAL", "OUTPUT_FILES"]
 
 #: The journal in the output directory: one JSON line per finished task, appended as it arrives.
 JOURNAL = "tasks.jsonl"
+#: Every file a batch run writes into its output folder.
+OUTPUT_FILES = (JOURNAL, "tasks.parquet", "tasks.csv", "cards.parquet", "cards.csv", "summary.md")
+
+
+def run_settings(backend: str = NODE_SOLVER, time_limit: float | None = None) -> dict[str, Any]:
+    """What a batch row depends on besides its task: recorded in every journal row as ``settings``.
+
+    Examples
+    --------
+    >>> run_settings("dlx", 5)
+    {'backend': 'dlx', 'time_limit': 5.0, 'rating': 2}
+    """
+    return {"backend": backend, "time_limit": None if time_limit is None else float(time_limit),
+            "rating": RATING_SCHEME}
+
+
+def _settings_change(old: Any, new: dict[str, Any]) -> str:
+    """``"time limit 0.0001 s (now none)"``: how a row's recorded settings differ from this run's."""
+    if not isinstance(old, dict):
+        return "no record of their settings"
+
+    def show(key: str, value: Any) -> str:
+        if key == "time_limit":
+            return "none" if value is None else f"{value:g} s"
+        return "none" if value is None else str(value)
+
+    names = {"backend": "backend", "time_limit": "time limit", "rating": "rating scheme"}
+    parts = [f"{names.get(k, k)} {show(k, old.get(k))} (now {show(k, new.get(k))})"
+             for k in new if old.get(k) != new[k]]
+    parts += [f"{k} {old[k]}" for k in old if k not in new]
+    return ", ".join(parts)
 
 
 def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend: str = NODE_SOLVER,
@@ -52,11 +95,13 @@ def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend
     if not isinstance(card, CardSide):
         card = load_card(card)
     rows = []
+    settings = run_settings(backend, time_limit)
     for face in faces:
         base = _task_base(card, face)
+        base["settings"] = settings
         try:
             base.update(rate_instance(task_instance(card, face), backend=backend, time_limit=time_limit))
-        except Exception as exc:  # noqa: BLE001 - one bad task must not stop the batch
+        except Exception as exc:
             base.update(status=Status.ERROR.value, error=f"{type(exc).__name__}: {exc}")
         rows.append(base)
     return rows
@@ -96,6 +141,9 @@ class BatchOutcome:
         Card files that were skipped.
     ran, skipped : int
         Tasks computed in this run, and tasks resumed from the journal.
+    recomputed : int
+        Of ``ran``, the tasks the journal held rows of made with other
+        settings (:func:`run_settings`).
     seconds : float
         Wall time of the run (seconds).
     out_dir : Path
@@ -110,26 +158,48 @@ class BatchOutcome:
     out_dir: Path
     summary: str = ""
     extra: dict = field(default_factory=dict)
+    recomputed: int = 0
 
 
 def _read_journal(path: Path) -> dict[tuple, dict]:
-    """Rows of an existing journal keyed by (card_id, side, face, task_hash); a torn last line is ignored."""
+    """Rows of an existing journal keyed by (card_id, side, face, task_hash), the last row of a key winning.
+
+    A line that is not such a row (torn by a crash, damaged: not JSON, not an
+    object, a key missing or of the wrong type) is skipped: its task is run
+    again.
+    """
+    from .io import check_regular_file
+
     done: dict[tuple, dict] = {}
     if not path.exists():
         return done
+    check_regular_file(path, "the batch journal (a file)")
     data = path.read_bytes()
     if data and not data.endswith(b"\n"):
         # Drop a line torn by a crash so that new rows start on a line of their own.
         with path.open("r+b") as fh:
             fh.truncate(data.rfind(b"\n") + 1)
-    with path.open(encoding="utf-8") as fh:
+    with path.open(encoding="utf-8", errors="replace") as fh:
         for line in fh:
             try:
                 row = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by a crash: that task is simply run again
-            done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
+            except (ValueError, RecursionError):
+                continue  # a line cut short by a crash, or damaged: that task is simply run again
+            key = _journal_key(row)
+            if key is not None:
+                done[key] = row
     return done
+
+
+def _journal_key(row) -> tuple | None:
+    """A journal row's key (card_id, side, face, task_hash), or None for a line that is not a row."""
+    if not isinstance(row, dict):
+        return None
+    key = tuple(row.get(k) for k in ("card_id", "side", "face", "task_hash"))
+    kinds = (str, str, int, str)
+    if not all(isinstance(v, t) and not isinstance(v, bool) for v, t in zip(key, kinds)):
+        return None
+    return key
 
 
 def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
@@ -145,7 +215,9 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     out_dir : path
         Output directory (created); holds ``tasks.jsonl`` (journal),
         ``tasks.parquet``, ``tasks.csv``, ``cards.parquet``, ``cards.csv``, ``summary.md``
-        (:mod:`ubongo_cp.report`).
+        (:mod:`ubongo_cp.report`). Locked during the run; it may hold the
+        results of this deck only, and no file of another origin under those
+        names (see the module docstring).
     time_limit : float, optional
         Seconds per task and backend; time-outs are recorded as ``"timeout"``.
     backend : str
@@ -160,7 +232,8 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         Show a tqdm progress bar (rate and ETA) on standard error.
     notify : callable, optional
         Called with a message when a search engine has to be compiled
-        before the work starts (:func:`ubongo_cp.solvers.warm`).
+        before the work starts (:func:`ubongo_cp.solvers.warm`), and when
+        rows of the journal made with other settings are computed again.
     orientations : {"free", "one-sided", "fixed"}, optional
         Solve every task in this orientation mode instead of each card's own
         ``orientations`` (default: the card's; free by UP-3). The mode is
@@ -174,10 +247,10 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     ------
     InputError
         When the deck directory is missing or holds no card file, for an
-        unknown solver name or orientation mode.
+        unknown solver name or orientation mode; when another run writes
+        into ``out_dir``, it holds the results of another deck, or a file
+        of another origin where an output goes.
     """
-    from .report import write_reports
-
     worker_modules = rating_modules(backend)  # also checks the name before any work
     if time_limit is not None and not time_limit > 0:
         raise InputError(f"the time limit must be a positive number of seconds, got {time_limit}")
@@ -188,32 +261,58 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         if orientations not in ORIENTATION_MODES:
             raise InputError(f"orientations must be one of {', '.join(ORIENTATION_MODES)}, got {orientations!r}")
         cards = [replace(card, orientations=orientations) for card in cards]
-    if out.exists() and not out.is_dir():
-        raise InputError("is a file, expected a directory for the results", path=out)
-    out.mkdir(parents=True, exist_ok=True)
+    source = os.path.realpath(resolve_deck(deck_dir))
+    with OutputFolder(out, "batch", source=source, adopt=_batch_files) as folder:
+        folder.claim(OUTPUT_FILES)  # before any work: a file of another origin there is refused
+        return _run(cards, problems, deck_dir, folder.path, time_limit, backend, executor, progress, notify,
+                    worker_modules, start)
+
+
+def _batch_files(out: Path) -> list[str]:
+    """The files of a batch folder written before folders recorded their files (it has a journal)."""
+    return [name for name in OUTPUT_FILES if (out / name).exists()] if (out / JOURNAL).is_file() else []
+
+
+def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, executor, progress, notify,
+         worker_modules, start) -> BatchOutcome:
+    """:func:`run_batch` once its output folder is open (and locked)."""
+    from .report import write_reports
+
     journal_path = out / JOURNAL
     done = _read_journal(journal_path)
+    settings = run_settings(backend, time_limit)
     wanted: dict[tuple, None] = {}
     work: list[tuple[CardSide, list[int]]] = []
     skipped = 0
+    stale: list[Any] = []
     for card in cards:
         faces = []
         for face in card.tasks:
             key = (card.card_id, card.side, face, task_hash(card, face))
             wanted[key] = None
             # A task that ended in an error (its worker died, the cluster could
-            # not read it, ...) is run again; solved, unsolvable and timed-out
-            # tasks are final.
-            if key in done and done[key].get("status") != Status.ERROR:
-                skipped += 1
-            else:
-                faces.append(face)
+            # not read it, ...) is run again, and so is one made with other
+            # settings; solved, unsolvable and timed-out tasks are final.
+            row = done.get(key)
+            if row is not None and row.get("status") != Status.ERROR:
+                if row.get("settings") == settings:
+                    skipped += 1
+                    continue
+                stale.append(row.get("settings"))
+            faces.append(face)
         if faces:
             work.append((card, faces))
     total_tasks = sum(len(f) for _, f in work)
+    if stale and notify is not None:
+        notify(f"computing {len(stale)} task(s) of {journal_path} again: they were made with other settings "
+               f"({_settings_change(stale[0], settings)})")
 
     ran = 0
-    with journal_path.open("a", encoding="utf-8") as journal, using(executor) as pool:
+    try:
+        journal = journal_path.open("a", encoding="utf-8")
+    except OSError as exc:  # a read-only folder, a full disk: name the file
+        raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=journal_path) from None
+    with journal, using(executor) as pool:
         pool.warm(worker_modules)
         # Load (or compile) the engines here, before any task's clock and before workers fork
         # (they inherit them), so a time limit never counts the warm-up.
@@ -225,11 +324,14 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
             bar = tqdm(total=total_tasks, unit="task", desc=f"batch {deck_dir.name}", dynamic_ncols=True)
         for rows in pool.map_unordered(rate_card_side, work, on_error=_error_rows, backend=backend,
                                        time_limit=time_limit):
-            for row in rows:
-                journal.write(json.dumps(row) + "\n")
-                done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
-            journal.flush()
-            os.fsync(journal.fileno())
+            try:
+                for row in rows:
+                    journal.write(json.dumps(row) + "\n")
+                    done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
+                journal.flush()
+                os.fsync(journal.fileno())
+            except OSError as exc:  # e.g. the disk is full: the rows written so far are kept
+                raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=journal_path) from None
             ran += len(rows)
             if bar is not None:
                 bar.update(len(rows))
@@ -238,5 +340,6 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     rows = [done[k] for k in wanted if k in done]
     tasks_df, cards_df, summary = write_reports(rows, problems, out, deck_name=str(deck_dir),
                                                 seconds=time.perf_counter() - start)
-    return BatchOutcome(tasks_df, cards_df, problems, ran, skipped, time.perf_counter() - start, out, summary)
+    return BatchOutcome(tasks_df, cards_df, problems, ran, skipped, time.perf_counter() - start, out, summary,
+                        recomputed=len(stale))
 

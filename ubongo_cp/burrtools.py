@@ -27,7 +27,8 @@ voxel ``x = col``, ``y = height - 1 - row``, ``z = 0``.
 
 Reading takes one problem: each ``<shape id count>`` gives ``count`` copies
 of one :class:`Piece` (not told apart, UP-5), named by the shape's ``name``
-or BurrTools' label ``S<id+1>``, and ``<result>`` gives the :class:`Region`.
+(when the names are distinct and hold no space or ``#``) or BurrTools' label
+``S<id+1>``, and ``<result>`` gives the :class:`Region`.
 BurrTools turns pieces in space: a flat piece turned over is its mirror image
 (UP-3), and one drawn standing up (flat in x or y) is turned into the plane,
 as here. Its assembly count is the count up to the region's symmetries.
@@ -55,12 +56,11 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Mapping, NamedTuple, Sequence
-from xml.parsers import expat
 
 from .errors import InputError
 from .geometry import MAX_REGION_CELLS, Cell, is_connected, normalize
 from .io import atomic_write_bytes, read_bytes
-from .pieces import Piece, Region
+from .pieces import Piece, Region, name_problem
 
 __all__ = ["GRID_TYPES", "BurrToolsProblem", "read_xmpuzzle", "write_xmpuzzle"]
 
@@ -72,8 +72,16 @@ GRID_TYPES = {0: "bricks", 1: "triangular prisms", 2: "spheres", 3: "rhombic dod
 VERSIONS = ("1", "2")
 #: BurrTools allows at most 63 colours (``puzzle_c::addColor``; colour 0 is "none").
 MAX_COLOURS = 63
-#: Refuse files that decompress to more than this many bytes (a gzip bomb).
+#: Refuse files that hold, or decompress to, more than this many bytes of XML (a gzip bomb).
 MAX_XML_BYTES = 64 * 2**20
+#: Most XML elements read from one file (each becomes an object: a bound on the parse's memory).
+MAX_ELEMENTS = 100_000
+#: Most voxels a ``<voxel>`` space may declare (x*y*z), and most in all of a file's shapes together:
+#: checked before the voxels are read. A 2-D puzzle's shapes are a few hundred voxels each.
+MAX_SHAPE_VOXELS = 1_000_000
+MAX_FILE_VOXELS = 4_000_000
+#: Most digits of a number in the file (a size, a count, a colour).
+MAX_DIGITS = 9
 _VOXELS = re.compile(r"([#+_])([0-9]*)")
 _VOXEL_TEXT = re.compile(r"(?:[#+_][0-9]*)*")
 
@@ -156,7 +164,7 @@ def read_xmpuzzle(path: str | os.PathLike, problem: int = 1, *,
     (['I2', 'I2', 'L4'], 8)
     """
     where = os.fspath(path)
-    root = _parse_xml(_xml_bytes(read_bytes(path), where), where)
+    root = _parse_xml(_xml_bytes(read_bytes(path, limit=MAX_XML_BYTES), where), where)
     return _Puzzle.from_tree(root, where).problem(problem, max_cells=max_cells)
 
 
@@ -251,7 +259,8 @@ def _colour_table(colours: Mapping[str, object], shapes: Mapping[str, Piece],
         if piece_name not in shapes:
             raise InputError(f"a colour is given for {piece_name!r}, which is not among the pieces", path=where)
         try:
-            rgb = tuple(round(255 * v) for v in to_rgb(spec))
+            r, g, b = (round(255 * v) for v in to_rgb(spec))  # type: ignore[arg-type]  # checked here
+            rgb = (r, g, b)
         except (ValueError, TypeError):
             raise InputError(f"colour {spec!r} of piece {piece_name!r} is not a colour", path=where) from None
         if rgb not in palette:
@@ -279,8 +288,12 @@ class _Node:
         if not value and default is not None:
             return default
         if not re.fullmatch(r"[0-9]+", value):
-            raise InputError(f"{what}: {key}={value!r} is not a whole number" if value else
+            shown = value if len(value) <= 20 else value[:20] + "..."
+            raise InputError(f"{what}: {key}={shown!r} is not a whole number" if value else
                              f"{what} has no {key!r} attribute", path=where, line=self.line)
+        if len(value.lstrip("0")) > MAX_DIGITS:
+            raise InputError(f"{what}: {key} has {len(value)} digits, more than any BurrTools file holds",
+                             path=where, line=self.line)
         return int(value)
 
 
@@ -300,30 +313,85 @@ def _xml_bytes(raw: bytes, where: str) -> bytes:
     return data
 
 
+_DECLARATION = re.compile(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)[\"']")
+
+
+def _decoded(data: bytes) -> bytes:
+    """``data`` as the parser reads it: 8-bit text without a declared encoding is Latin-1.
+
+    BurrTools writes its files without an XML declaration and with names in
+    the system's 8-bit code page; such bytes are not UTF-8 (XML's default),
+    so they are read as Latin-1 (ISO 8859-1) and handed on as UTF-8.
+    """
+    if data.startswith(b"\xef\xbb\xbf") or _DECLARATION.match(data):
+        return data
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1").encode("utf-8")
+    return data
+
+
 def _parse_xml(data: bytes, where: str) -> _Node:
-    """Parse XML into :class:`_Node` objects with line numbers (expat)."""
-    parser = expat.ParserCreate()
+    """Parse XML into :class:`_Node` objects with line numbers (``defusedxml``'s hardened SAX parser).
+
+    A DOCTYPE, entity declarations and external references are refused
+    (``defusedxml``), and so is a file of more than :data:`MAX_ELEMENTS`
+    elements, before they are all held.
+    """
+    from xml.sax import SAXException, SAXParseException
+    from xml.sax.handler import ContentHandler
+
+    import defusedxml.sax
+    from defusedxml import DefusedXmlException, DTDForbidden
+
     stack: list[_Node] = []
     roots: list[_Node] = []
 
-    def start(tag: str, attrs: dict[str, str]) -> None:
-        node = _Node(tag, attrs, parser.CurrentLineNumber)
-        (stack[-1].children if stack else roots).append(node)
-        stack.append(node)
+    class Handler(ContentHandler):
+        locator = None
+        elements = 0
 
-    def doctype(*_args) -> None:
-        raise InputError("a DOCTYPE is not expected in a BurrTools file", path=where,
-                         line=parser.CurrentLineNumber)
+        def setDocumentLocator(self, locator) -> None:
+            self.locator = locator
 
-    parser.StartElementHandler = start
-    parser.EndElementHandler = lambda tag: stack.pop()
-    parser.CharacterDataHandler = lambda text: stack[-1].text.append(text) if stack else None
-    parser.StartDoctypeDeclHandler = doctype
+        def line(self) -> int | None:
+            return self.locator.getLineNumber() if self.locator is not None else None
+
+        def startElement(self, tag: str, attrs) -> None:
+            self.elements += 1
+            if self.elements > MAX_ELEMENTS:
+                raise InputError(f"more than {MAX_ELEMENTS:,} XML elements; not a puzzle this toolkit reads",
+                                 path=where, line=self.line())
+            node = _Node(tag, dict(attrs), self.line() or 0)
+            (stack[-1].children if stack else roots).append(node)
+            stack.append(node)
+
+        def endElement(self, tag: str) -> None:
+            stack.pop()
+
+        def characters(self, content: str) -> None:
+            if stack:
+                stack[-1].text.append(content)
+
+    handler = Handler()
     try:
-        parser.Parse(data, True)
-    except expat.ExpatError as exc:
-        raise InputError(f"malformed XML: {expat.ErrorString(exc.code)} (column {exc.offset + 1})",
-                         path=where, line=exc.lineno) from None
+        defusedxml.sax.parseString(_decoded(data), handler, forbid_dtd=True)
+    except DTDForbidden:
+        raise InputError("a DOCTYPE is not expected in a BurrTools file", path=where, line=handler.line()) from None
+    except DefusedXmlException as exc:
+        raise InputError(f"refused XML: {exc}", path=where, line=handler.line()) from None
+    except SAXParseException as exc:
+        raise InputError(f"malformed XML: {exc.getMessage()} (column {(exc.getColumnNumber() or 0) + 1})",
+                         path=where, line=exc.getLineNumber()) from None
+    except SAXException as exc:
+        raise InputError(f"malformed XML: {exc.getMessage()}", path=where, line=handler.line()) from None
+    except LookupError:  # an encoding Python does not know
+        declared = _DECLARATION.match(data)
+        name = declared.group(1).decode("ascii", "replace") if declared else "?"
+        raise InputError(f"the XML declares an unknown encoding {name!r}", path=where, line=1) from None
+    if not roots:
+        raise InputError("malformed XML: no element", path=where)
     return roots[0]
 
 
@@ -364,9 +432,15 @@ class _Shape:
     def from_node(cls, node: _Node, index: int, where: str) -> "_Shape":
         what = f"shape S{index + 1}"
         sx, sy, sz = (node.int_attr(k, where, what=what) for k in ("x", "y", "z"))
+        if sx * sy * sz > MAX_SHAPE_VOXELS:
+            raise InputError(f"{what}: a {sx}x{sy}x{sz} space of {sx * sy * sz:,} voxels, more than the "
+                             f"{MAX_SHAPE_VOXELS:,} a 2-D puzzle's shape may have", path=where, line=node.line)
         if node.int_attr("type", where, what=what) != 0:
             raise InputError(f"{what}: unknown voxel type (BurrTools knows only 0)", path=where, line=node.line)
         text = "".join(node.text).strip()
+        if len(text) > (2 + MAX_DIGITS) * sx * sy * sz:  # a state and a colour number per voxel at most
+            raise InputError(f"{what}: {len(text):,} characters of voxels for a {sx}x{sy}x{sz} space",
+                             path=where, line=node.line)
         if not _VOXEL_TEXT.fullmatch(text):
             bad = re.search(r"[^#+_0-9]", text)
             problem = f"unknown character {bad.group()!r}" if bad else "a colour number before the first voxel"
@@ -376,10 +450,26 @@ class _Shape:
         if len(tokens) != sx * sy * sz:
             raise InputError(f"{what}: {len(tokens)} voxels given for a {sx}x{sy}x{sz} space "
                              f"({sx * sy * sz} expected)", path=where, line=node.line)
+        if any(len(colour) > MAX_DIGITS for _, colour in tokens):
+            raise InputError(f"{what}: a colour number of more than {MAX_DIGITS} digits", path=where, line=node.line)
         filled = {(i % sx, (i // sx) % sy, i // (sx * sy)): int(colour or 0)
                   for i, (state, colour) in enumerate(tokens) if state == "#"}
         variable = sum(state == "+" for state, _ in tokens)
         return cls(index, node.attrs.get("name", "").strip(), node.line, filled, variable)
+
+
+def _check_declared_voxels(root: _Node, where: str) -> None:
+    """Refuse shapes that declare more than :data:`MAX_FILE_VOXELS` voxels together, before any is read."""
+    voxels = 0
+    spaces = (v for node in root.children if node.tag == "shapes" for v in node.children if v.tag == "voxel")
+    for index, v in enumerate(spaces):
+        declared = 1
+        for axis in ("x", "y", "z"):
+            declared *= v.int_attr(axis, where, what=f"shape S{index + 1}")
+        voxels += declared
+        if voxels > MAX_FILE_VOXELS:
+            raise InputError(f"the shapes declare more than {MAX_FILE_VOXELS:,} voxels in all; not a 2-D puzzle "
+                             "this toolkit reads", path=where, line=v.line)
 
 
 @dataclass
@@ -400,7 +490,10 @@ class _Puzzle:
         if version not in VERSIONS:
             raise InputError(f"<puzzle> version {version!r}: BurrTools files have version 1 or 2",
                              path=where, line=root.line)
-        colours, shapes, problems = [], [], []
+        colours: list[tuple[int, int, int]] = []
+        shapes: list[_Shape] = []
+        problems: list[_Node] = []
+        _check_declared_voxels(root, where)
         for node in root.children:
             if node.tag == "gridType":  # no <gridType>: bricks, as in BurrTools
                 grid = node.int_attr("type", where)
@@ -409,8 +502,8 @@ class _Puzzle:
                     raise InputError(f"grid type {grid} ({kind}) is not a plane of squares; only the brick "
                                      "grid (type 0) is read", path=where, line=node.line)
             elif node.tag == "colors":
-                colours += [tuple(c.int_attr(k, where) & 0xFF for k in ("red", "green", "blue"))
-                            for c in node.children if c.tag == "color"]
+                colours += [(c.int_attr("red", where) & 0xFF, c.int_attr("green", where) & 0xFF,
+                             c.int_attr("blue", where) & 0xFF) for c in node.children if c.tag == "color"]
             elif node.tag == "shapes":
                 shapes += [_Shape.from_node(v, len(shapes) + i, where)
                            for i, v in enumerate(n for n in node.children if n.tag == "voxel")]
@@ -454,7 +547,7 @@ class _Puzzle:
                 raise InputError(f"{title} uses {shape.label} {count} times, over the limit of {max_cells}",
                                  path=where, line=node.line)
             pieces += [Piece(names[shape_id], cells)] * count
-        solved = node.attrs.get("state") == "2" and re.fullmatch(r"[0-9]+", node.attrs.get("assemblies", ""))
+        solved = node.attrs.get("state") == "2" and re.fullmatch(r"[0-9]{1,30}", node.attrs.get("assemblies", ""))
         assemblies = int(node.attrs["assemblies"]) if solved else None  # state 2: solved to the end
         one_colour = {names[i]: set(self.shapes[i].filled.values()) for i, _ in parts}
         colours = {piece: "#{:02x}{:02x}{:02x}".format(*self.colours[k - 1]) for piece, used in one_colour.items()
@@ -493,8 +586,8 @@ class _Puzzle:
         return shape_id
 
     def _names(self, shape_ids: list[int]) -> dict[int, str]:
-        """Piece names: the shapes' names when distinct, else BurrTools' labels ``S<id+1>``."""
+        """Piece names: the shapes' names when distinct and valid piece names, else BurrTools' labels ``S<id+1>``."""
         names = {i: self.shapes[i].name or f"S{i + 1}" for i in shape_ids}
-        if len(set(names.values())) < len(names):
+        if len(set(names.values())) < len(names) or any(name_problem(n) for n in names.values()):
             names = {i: f"S{i + 1}" for i in shape_ids}
         return names

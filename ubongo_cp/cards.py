@@ -5,7 +5,7 @@ A card side (rule UP-1) is stored as one TOML file::
     game = "classic"          # a game: "classic", "duel", or the game of a deck.toml beside the file
     card = "01"               # card id
     side = "easy"             # a side of that game (classic: "easy"/"hard"; duel: "A"/"B")
-    pieces = "classic"        # shipped set name, or a path relative to this file
+    pieces = "classic"        # shipped set name, or a file in this file's folder
     orientations = "free"     # optional: free (UP-3, the default) | one-sided | fixed
     region = '''
     .##.
@@ -18,7 +18,8 @@ A card side (rule UP-1) is stored as one TOML file::
 The game's facts (its sides, its die) come from its deck spec
 (:mod:`ubongo_cp.specs`). Validation (each error names the file and, where
 it can, the line): TOML syntax and duplicate keys, missing or mistyped
-fields, an unknown game or side, unknown piece names, a task whose area
+fields, an unknown game or side, a piece-set file outside the card's folder
+(see :mod:`ubongo_cp.pieces`), unknown piece names, a task whose area
 differs from the region's (UP-4), faces that are not positive integers or
 beyond the game's die.
 """
@@ -28,13 +29,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from typing import Iterable
 
 import tomli_w
 
 from .errors import InputError
+from .io import loads_toml
 from .geometry import MAX_REGION_CELLS, ORIENTATION_MODES
 from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import Piece, PieceSet, Region, load_pieces, parse_region, resolve_pieces_path
@@ -124,15 +125,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         For any problem listed in the module docstring, naming file and line.
     """
     where = None if path is None else os.fspath(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        if msg.startswith("Cannot overwrite a value"):
-            msg = "duplicate key (a die face or a field given twice)"
-        raise InputError(f"invalid TOML: {msg}", path=where,
-                         line=int(match.group(1)) if match else None) from None
+    data = loads_toml(text, path=where)
 
     def line_of(key: str) -> int | None:
         pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*=', re.M)
@@ -174,7 +167,10 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         raise InputError(f"orientations must be one of {', '.join(ORIENTATION_MODES)}, got {orientations!r}",
                          path=where, line=line_of("orientations"))
     pieces_spec = field_("pieces", str)
-    pieces_path = resolve_pieces_path(pieces_spec, relative_to=where)
+    try:
+        pieces_path = resolve_pieces_path(pieces_spec, relative_to=where, named_in_file=True)
+    except InputError as exc:
+        raise InputError(exc.message, path=where, line=line_of("pieces")) from None
     if not pieces_path.is_file():
         raise InputError(f"piece-set file {pieces_spec!r} not found (looked at {pieces_path})",
                          path=where, line=line_of("pieces"))

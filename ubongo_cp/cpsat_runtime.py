@@ -25,7 +25,7 @@ _ACTIVE: set = set()
 _ACTIVE_LOCK = threading.Lock()
 
 
-def run_solver(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None) -> int:
+def run_solver(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None) -> cp_model.CpSolverStatus:
     """``solver.solve(model, callback)``, keeping Ctrl-C working.
 
     OR-Tools' CP-SAT catches SIGINT during a solve by default (it then stops
@@ -42,7 +42,7 @@ def run_solver(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None
     Returns
     -------
     int
-        The CP-SAT status.
+        The CP-SAT status (``cp_model.OPTIMAL``, ...).
 
     Raises
     ------
@@ -101,7 +101,7 @@ def _search_thread():
                 solver, model, callback, box, done = jobs.get()
                 try:
                     box["status"] = solver.solve(model, callback)
-                except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+                except BaseException as exc:
                     box["error"] = exc
                 finally:
                     done.set()

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["UbongoError", "InputError", "IllegalActionError"]
+__all__ = ["UbongoError", "InputError", "IllegalActionError", "JobTooLargeError", "MAX_JOB_CPU_SECONDS",
+           "refuse_long_job"]
+
+#: The stated bound on a job's estimated CPU time (seconds): a census, a tournament or a
+#: simulation estimated to need more is refused unless the caller confirms it.
+MAX_JOB_CPU_SECONDS = 24 * 3600.0
 
 
 class UbongoError(Exception):
@@ -54,3 +59,37 @@ class IllegalActionError(UbongoError, ValueError):
 
     The message names the action and the rule broken (e.g. ``"OD-3"``).
     """
+
+
+class JobTooLargeError(InputError):
+    """A job whose estimated cost exceeds :data:`MAX_JOB_CPU_SECONDS`; the message gives the estimate.
+
+    Attributes
+    ----------
+    seconds : float
+        The estimated CPU time (seconds).
+    """
+
+    def __init__(self, message: str, *, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(message)
+
+
+def refuse_long_job(what: str, seconds: float, detail: str, bound: float | None = MAX_JOB_CPU_SECONDS) -> None:
+    """Raise :class:`JobTooLargeError` when ``seconds`` exceeds ``bound`` (``None``: no bound).
+
+    Examples
+    --------
+    >>> refuse_long_job("this census", 3e6, "1e9 regions")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.JobTooLargeError: this census would take about 3.0e+06 CPU-seconds (35 days on one core; ...
+    """
+    if bound is None or seconds <= bound:
+        return
+    days = seconds / 86400
+    span = f"{days:.0f} days" if days >= 2 else f"{seconds / 3600:.0f} hours"
+    raise JobTooLargeError(f"{what} would take about {seconds:.1e} CPU-seconds ({span} on one core; {detail}), "
+                           f"more than the {bound / 3600:.0f} CPU-hours a job runs without confirmation",
+                           seconds=seconds)
+

@@ -37,7 +37,6 @@ import os
 from array import array
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Iterable, Sequence
 
 from .errors import InputError
@@ -45,7 +44,8 @@ from .errors import InputError
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["ExactCoverMatrix", "MatrixTable", "exact_cover_matrix", "parse_exact_cover", "read_exact_cover"]
+__all__ = ["ExactCoverMatrix", "MatrixTable", "exact_cover_matrix", "parse_exact_cover", "read_exact_cover",
+           "MAX_ITEMS"]
 
 
 def item_counts(indices: Iterable[int], n_items: int) -> list[int]:
@@ -208,9 +208,14 @@ class ExactCoverMatrix:
                 for o in sorted(int(o) for o in options)}
 
 
+#: Most items of an exact-cover instance (the search engines keep state per item and level: 20,000
+#: items cost the toolkit's engine up to 1.6 GB).
+MAX_ITEMS = 20_000
+
+
 def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options: Sequence[Sequence[str]], *,
                        labels: Sequence[str] | None = None, path: str | os.PathLike | None = None,
-                       lines: Sequence[int] | None = None) -> ExactCoverMatrix:
+                       lines: Sequence[int] | None = None, items_line: int | None = None) -> ExactCoverMatrix:
     """Build and check an :class:`ExactCoverMatrix` from item names.
 
     Parameters
@@ -221,8 +226,8 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
         Each option: the names of the items it covers.
     labels : sequence of str, optional
         Label of each option (default ``"option 1"``, ...).
-    path, lines : optional
-        File and line of each option, for error messages.
+    path, lines, items_line : optional
+        File, line of each option and line of the items, for error messages.
 
     Returns
     -------
@@ -231,7 +236,8 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
     Raises
     ------
     InputError
-        For no primary item, a repeated or malformed item name, an option
+        For no primary item, more than :data:`MAX_ITEMS` items, a repeated or
+        malformed item name, an option
         naming an unknown item or one item twice, or an option that covers
         no primary item (an empty option among them).
 
@@ -248,6 +254,9 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
     names = list(primary) + list(secondary)
     if not primary:
         raise InputError("no primary item", path=path, line=lines[0] if lines else None)
+    if len(names) > MAX_ITEMS:
+        raise InputError(f"{len(names)} items, over the limit of {MAX_ITEMS:,} (the search engines keep "
+                         "state per item and search level)", path=path, line=items_line)
     index: dict[str, int] = {}
     for name in names:
         _check_name(name, path, None)
@@ -325,7 +334,7 @@ def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> Ex
             raise InputError(f"item {name!r} is named twice", path=path, line=number)
         seen.add(name)
     return exact_cover_matrix(primary, secondary, options, labels=[f"line {n}" for n in lines], path=path,
-                              lines=lines)
+                              lines=lines, items_line=number)
 
 
 def read_exact_cover(path: str | os.PathLike) -> ExactCoverMatrix:
@@ -336,10 +345,10 @@ def read_exact_cover(path: str | os.PathLike) -> ExactCoverMatrix:
     InputError
         When the file cannot be read, or as :func:`parse_exact_cover`.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read: {exc.strerror if isinstance(exc, OSError) else exc}", path=path) from None
+    from .io import note_input, read_text
+
+    text = read_text(path)
+    note_input(path)
     return parse_exact_cover(text, path=path)
 
 

@@ -21,7 +21,7 @@ References
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable, Mapping
+from typing import Iterable, Iterator, Mapping
 
 from .errors import InputError
 
@@ -232,12 +232,12 @@ def render_solution(assignment: Mapping[str, Iterable[Cell]], *, empty: str = ".
     BB
     """
     owner: dict[Cell, str] = {}
-    for cell in region or ():
-        owner[tuple(cell)] = "#"
+    for r, c in region or ():
+        owner[(r, c)] = "#"
     chars = label_chars(list(assignment))
     for label, cells in assignment.items():
-        for cell in cells:
-            owner[tuple(cell)] = chars[label]
+        for r, c in cells:
+            owner[(r, c)] = chars[label]
     if not owner:
         return ""
     r0 = min(r for r, _ in owner)
@@ -251,24 +251,51 @@ def render_solution(assignment: Mapping[str, Iterable[Cell]], *, empty: str = ".
 
 
 _LABEL_POOL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@$&*+=?"
+#: Characters a label is never drawn with: the empty mark and a blank.
+_NOT_A_LABEL = frozenset(". ")
+
+
+def _label_pool() -> Iterator[str]:
+    """Drawing characters: the ASCII pool, then single-width letters of Unicode (Latin-1, Greek, Cyrillic...).
+
+    Endless for any region the toolkit accepts (a 400-cell region holds at
+    most 400 pieces; Unicode has thousands of such letters).
+    """
+    import unicodedata
+
+    yield from _LABEL_POOL
+    for code in range(0xC0, 0x3000):
+        ch = chr(code)
+        if unicodedata.category(ch) in ("Lu", "Ll") and unicodedata.east_asian_width(ch) in ("N", "Na", "H"):
+            yield ch
 
 
 def label_chars(labels: Iterable[str]) -> dict[str, str]:
     """One distinct drawing character per label: its first letter when free.
 
+    Any number of labels gets distinct characters: after the ASCII letters
+    and digits come letters of other alphabets (``À``, ``α``, ...).
+
     Examples
     --------
     >>> label_chars(["I2", "I3", "L3"])
     {'I2': 'I', 'I3': 'A', 'L3': 'L'}
+    >>> len(set(label_chars([f"P{i}" for i in range(300)]).values()))
+    300
     """
     labels = list(dict.fromkeys(labels))
     firsts = [label[:1] for label in labels]
-    chars = {label: label[0] for label in labels if label and firsts.count(label[0]) == 1}
+    chars = {label: label[0] for label in labels
+             if label and label[0] not in _NOT_A_LABEL and firsts.count(label[0]) == 1}
     taken = set(chars.values())
+    pool = _label_pool()
     for label in labels:
         if label not in chars:
             first = label[:1]
-            pick = first if first and first not in taken else next(ch for ch in _LABEL_POOL if ch not in taken)
+            if first and first not in taken and first not in _NOT_A_LABEL:
+                pick = first
+            else:
+                pick = next(ch for ch in pool if ch not in taken)
             chars[label] = pick
             taken.add(pick)
     return {label: chars[label] for label in labels}

@@ -1,8 +1,13 @@
-"""Atomic file output: a partially written file never looks complete.
+"""Atomic file output: a partially written file never looks complete; inputs are never overwritten.
 
 Every output of the toolkit is written to a temporary file in the target
 directory and then renamed over the target (``os.replace`` is atomic on
 POSIX file systems).
+
+Within :func:`protect_inputs` (every ``ubongo-cp`` command runs in it),
+each file read through this module (or named with :func:`note_input`) is
+remembered, and :func:`atomic_path` refuses to replace one of them: no
+command overwrites a file it reads, whichever option named it.
 """
 
 from __future__ import annotations
@@ -12,8 +17,55 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-__all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "read_bytes", "read_text", "read_json_object",
-           "write_table"]
+__all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
+           "read_json_object", "loads_json", "loads_toml", "write_table", "protect_inputs", "note_input",
+           "MAX_INPUT_BYTES"]
+
+#: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
+_INPUTS: dict[tuple[int, int], str] | None = None
+
+
+@contextmanager
+def protect_inputs() -> Iterator[None]:
+    """Within the block, :func:`atomic_path` refuses to replace any file read within it.
+
+    Files are recognised by device and inode, so another name for the same
+    file (a relative path, a symbolic or hard link) is caught too.
+    """
+    global _INPUTS
+    outer = _INPUTS
+    _INPUTS = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _INPUTS = outer
+
+
+def note_input(path: str | os.PathLike) -> None:
+    """Remember ``path`` as an input of the running command (see :func:`protect_inputs`)."""
+    if _INPUTS is None:
+        return
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    _INPUTS.setdefault((st.st_dev, st.st_ino), os.fspath(path))
+
+
+def _check_not_input(target: Path) -> None:
+    from .errors import InputError
+
+    if not _INPUTS:
+        return
+    try:
+        st = os.stat(target)
+    except OSError:
+        return
+    source = _INPUTS.get((st.st_dev, st.st_ino))
+    if source is not None:
+        same = "" if os.path.abspath(source) == os.path.abspath(target) else f" ({source})"
+        raise InputError(f"is an input of this command{same} and would be overwritten; choose another output",
+                         path=target)
 
 
 @contextmanager
@@ -31,6 +83,7 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
         raise InputError("is a directory, expected a file name to write", path=target)
     if target.parent.exists() and not target.parent.is_dir():
         raise InputError("is a file, expected a directory", path=target.parent)
+    _check_not_input(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or target.suffix, dir=target.parent)
@@ -61,28 +114,82 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
         tmp.write_bytes(data)
 
 
-def read_bytes(path: str | os.PathLike) -> bytes:
-    """Read a file's bytes; any failure becomes an :class:`InputError` naming the file.
+#: Largest input file read (bytes): every input of the toolkit is far smaller, and a larger one
+#: (a mistaken path, a disk image) would only fill the memory.
+MAX_INPUT_BYTES = 256 * 2**20
+
+
+def check_regular_file(path: str | os.PathLike, what: str = "a file") -> None:
+    """Refuse a path that is not a regular file, before anything opens it.
+
+    A FIFO would block the reader for ever and a device (``/dev/zero``,
+    also behind a symbolic link) never ends; a directory is not a file.
 
     Raises
     ------
     InputError
-        Missing file, a directory, or unreadable.
+        Missing, a directory, a FIFO, socket or device, or unreadable.
     """
+    import stat
+
     from .errors import InputError
 
     try:
-        return Path(path).read_bytes()
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise InputError("file not found", path=path) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", path=path) from None
+    if stat.S_ISDIR(mode):
+        raise InputError(f"is a directory, expected {what}", path=path)
+    if not stat.S_ISREG(mode):
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or
+                stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+        raise InputError(f"is {kind}, expected {what}", path=path)
+
+
+def read_bytes(path: str | os.PathLike, *, own: bool = False, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """Read a file's bytes; any failure becomes an :class:`InputError` naming the file.
+
+    The file counts as an input of the running command (:func:`note_input`)
+    unless ``own`` is true: the command's own state, which it rewrites.
+
+    Parameters
+    ----------
+    path : str or path
+        A regular file (:func:`check_regular_file`).
+    own : bool
+        The command's own state (not noted as an input).
+    limit : int
+        Largest size accepted (bytes).
+
+    Raises
+    ------
+    InputError
+        Missing file, a directory, not a regular file (FIFO, device),
+        larger than ``limit`` bytes, or unreadable.
+    """
+    from .errors import InputError
+
+    check_regular_file(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
     except FileNotFoundError:
         raise InputError("file not found", path=path) from None
     except IsADirectoryError:
         raise InputError("is a directory, expected a file", path=path) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror}", path=path) from None
+    if len(data) > limit:
+        raise InputError(f"is larger than {limit // 2**20} MiB; not an input of this toolkit", path=path)
+    if not own:
+        note_input(path)
+    return data
 
 
-def read_text(path: str | os.PathLike) -> str:
-    """Read a UTF-8 text file; any failure becomes an :class:`InputError` naming the file.
+def read_text(path: str | os.PathLike, *, own: bool = False) -> str:
+    """Read a UTF-8 text file; any failure becomes an :class:`InputError` naming the file (``own``: as :func:`read_bytes`).
 
     Raises
     ------
@@ -92,7 +199,7 @@ def read_text(path: str | os.PathLike) -> str:
     """
     from .errors import InputError
 
-    data = read_bytes(path)
+    data = read_bytes(path, own=own)
     try:
         text = data.decode("utf-8-sig")  # a leading byte-order mark is dropped
     except UnicodeDecodeError as exc:
@@ -100,29 +207,119 @@ def read_text(path: str | os.PathLike) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as open() in text mode
 
 
-def read_json_object(path: str | os.PathLike, what: str = "a record") -> dict:
-    """Read a UTF-8 JSON file holding one object (e.g. a game record).
+def read_json_object(path: str | os.PathLike, what: str = "a record", *, own: bool = False) -> dict:
+    """Read a UTF-8 JSON file holding one object (e.g. a game record; ``own``: as :func:`read_bytes`).
 
     Raises
     ------
     InputError
         As :func:`read_text`; malformed JSON (with its line), nesting too
-        deep to decode, or a top-level value that is not an object.
+        deep to decode, an integer too long to convert, or a top-level
+        value that is not an object.
+    """
+    from .errors import InputError
+
+    data = loads_json(read_text(path, own=own), path=path)
+    if not isinstance(data, dict):
+        raise InputError(f"{what} must be a JSON object, got {type(data).__name__}", path=path)
+    return data
+
+
+def loads_json(text: str, *, path: str | os.PathLike | None = None, line: int | None = None):
+    """Decode one JSON document; every failure is an :class:`InputError` naming ``path`` and the line.
+
+    Parameters
+    ----------
+    text : str
+        The document.
+    path : str or path, optional
+        The file it came from.
+    line : int, optional
+        The file's line the document starts on (a journal of one JSON
+        document per line); lines inside ``text`` count from it.
+
+    Raises
+    ------
+    InputError
+        Malformed JSON, nesting too deep to decode, or an integer of more
+        digits than Python converts (4,300).
+
+    Examples
+    --------
+    >>> loads_json('{"a": [1, 2]}')
+    {'a': [1, 2]}
+    >>> loads_json('{"a": ' + "9" * 5000 + "}", path="r.json")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: r.json:1: a number of 5000 digits (at most 4300 are read)
     """
     import json
 
     from .errors import InputError
 
-    text = read_text(path)
+    first = line or 1
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=path, line=exc.lineno) from None
+        raise InputError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=path,
+                         line=first + exc.lineno - 1) from None
     except RecursionError:
-        raise InputError("malformed JSON: nested too deeply", path=path) from None
-    if not isinstance(data, dict):
-        raise InputError(f"{what} must be a JSON object, got {type(data).__name__}", path=path)
-    return data
+        raise InputError("malformed JSON: nested too deeply", path=path, line=line) from None
+    except ValueError as exc:  # an integer beyond sys.get_int_max_str_digits()
+        raise _long_number(text, path, first, exc) from None
+
+
+def loads_toml(text: str, *, path: str | os.PathLike | None = None) -> dict:
+    """Decode a TOML document (:mod:`tomllib`); every failure is an :class:`InputError` naming the line.
+
+    Raises
+    ------
+    InputError
+        TOML syntax (a key given twice is named as such), or an integer of
+        more digits than Python converts (4,300).
+
+    Examples
+    --------
+    >>> loads_toml('k = 3')
+    {'k': 3}
+    >>> loads_toml('k = 3\\nk = 4\\nj = 5', path="s.toml")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: s.toml:2: invalid TOML: duplicate key (a field given twice)
+    """
+    import re
+    import tomllib
+
+    from .errors import InputError
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        if msg.startswith("Cannot overwrite a value") or msg.startswith("Cannot declare"):
+            msg = "duplicate key (a field given twice)"
+        raise InputError(f"invalid TOML: {msg}", path=path, line=int(match.group(1)) if match else None) from None
+    except RecursionError:
+        raise InputError("invalid TOML: nested too deeply", path=path) from None
+    except ValueError as exc:  # an integer beyond sys.get_int_max_str_digits()
+        raise _long_number(text, path, 1, exc) from None
+
+
+def _long_number(text: str, path, first_line: int, exc: ValueError):
+    """The :class:`InputError` for a number too long to convert, at its line."""
+    import re
+    import sys
+
+    from .errors import InputError
+
+    limit = sys.get_int_max_str_digits()
+    match = re.search(r"[0-9][0-9_]{%d,}" % limit, text)
+    if match is None:
+        return InputError(f"unreadable value: {str(exc).splitlines()[0]}", path=path)
+    digits = sum(ch.isdigit() for ch in match.group())
+    return InputError(f"a number of {digits} digits (at most {limit} are read)", path=path,
+                      line=first_line + text.count("\n", 0, match.start()))
 
 
 def write_table(table, path: str | os.PathLike) -> Path:

@@ -11,11 +11,21 @@ The shipped catalogues (``classic``, ``duel``, ``pentominoes``,
 ``tetrominoes``) are package data (:mod:`ubongo_cp.shipped`); their shapes are
 the public facts of ``RULES.md`` §1. A catalogue can be named by its short
 name or by a path.
+
+Piece-set files named by a file: a card's or a deck spec's ``pieces =``
+line names a shipped set or a file in that file's own folder (or below it);
+any other file (an absolute path, ``../``, a link leading out of the folder)
+is refused unless it was allowed explicitly with
+:func:`allowed_piece_files` (the command line's ``--allow-pieces``). A
+deck shared with you can then read no file of yours. Errors about a
+piece-set file quote no text of it that does not look like a piece name.
 """
 
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -29,8 +39,10 @@ from .shipped import SHIPPED_PIECE_SETS, piece_set_path
 __all__ = [
     "Piece",
     "PieceSet",
+    "name_problem",
     "Region",
     "resolve_pieces_path",
+    "allowed_piece_files",
     "parse_pieces",
     "load_pieces",
     "parse_region",
@@ -53,6 +65,11 @@ class Piece:
     name: str
     cells: Shape
 
+    def __post_init__(self) -> None:
+        problem = name_problem(self.name)
+        if problem:
+            raise InputError(problem)
+
     @property
     def size(self) -> int:
         """Number of cells."""
@@ -64,6 +81,28 @@ class Piece:
 
     def __str__(self) -> str:
         return f"{self.name}\n{format_grid(self.cells)}"
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a piece, or ``None``.
+
+    A name is not empty and holds no white space and no ``#``: further copies
+    of a piece are labelled ``name#2``, ``name#3``, ... in solutions
+    (:attr:`ubongo_cp.cover.ExactCoverInstance.copy_names`), so a ``#`` in a
+    name could be taken for another piece's copy.
+
+    Examples
+    --------
+    >>> name_problem("L5") is None, name_problem("A#2")
+    (True, "piece 'A#2' contains '#', which marks a further copy of a piece (A#2 = the second A)")
+    """
+    if not name:
+        return "empty piece name"
+    if any(ch.isspace() for ch in name):
+        return "the piece name on this line contains white space"
+    if "#" in name:
+        return f"{_piece(name)} contains '#', which marks a further copy of a piece (A#2 = the second A)"
+    return None
 
 
 _ORIENT_CACHE: dict[tuple[Shape, str], list[Shape]] = {}
@@ -211,22 +250,68 @@ class Region:
         return figure_svg(self.draw())
 
 
-def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLike | None = None) -> Path:
+#: Real paths of piece-set files allowed beyond the folder of the file naming them.
+_ALLOWED: ContextVar[frozenset[str]] = ContextVar("allowed_piece_files", default=frozenset())
+
+
+@contextmanager
+def allowed_piece_files(paths: Iterable[str | os.PathLike]) -> Iterator[None]:
+    """Within the block, cards and deck specs may also name these piece-set files (see the module docstring).
+
+    Examples
+    --------
+    >>> with allowed_piece_files(["/srv/shared/pieces.txt"]):
+    ...     pass
+    """
+    token = _ALLOWED.set(_ALLOWED.get() | {os.path.realpath(p) for p in paths})
+    try:
+        yield
+    finally:
+        _ALLOWED.reset(token)
+
+
+def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLike | None = None,
+                        named_in_file: bool = False) -> Path:
     """Turn a piece-set reference into a path.
 
-    ``spec`` is a file path (absolute, or relative to ``relative_to``'s
-    directory, else to the current directory) or the short name of a shipped
-    set (``classic``, ``duel``, ``pentominoes``, ``tetrominoes``).
+    ``spec`` is the short name of a shipped set (``classic``, ``duel``,
+    ``pentominoes``, ``tetrominoes``) or a file path, relative to
+    ``relative_to``'s folder (else to the current folder).
+
+    Parameters
+    ----------
+    spec : str or path
+        The reference.
+    relative_to : path, optional
+        The file the reference was read from (a card, a deck spec).
+    named_in_file : bool
+        The reference is the content of that file (a ``pieces =`` line):
+        it must name a shipped set, a file inside that file's folder (links
+        resolved), or a file allowed with :func:`allowed_piece_files`.
+        Otherwise it came from the user (command line, code) and may name
+        any file.
+
+    Raises
+    ------
+    InputError
+        With ``named_in_file``, for a file outside the folder that is not allowed.
     """
     spec_s = os.fspath(spec)
     if spec_s in SHIPPED_PIECE_SETS:
         return piece_set_path(spec_s)
     path = Path(spec_s)
-    if not path.is_absolute() and relative_to is not None:
-        candidate = Path(relative_to).parent / path
-        if candidate.exists() or not path.exists():
-            return candidate
-    return path
+    base = Path(relative_to).parent if relative_to is not None else Path()
+    candidate = path if path.is_absolute() else base / path
+    if not named_in_file:
+        return candidate
+    folder = os.path.realpath(base)
+    real = os.path.realpath(candidate)
+    if os.path.commonpath([folder, real]) == folder or real in _ALLOWED.get():
+        return candidate
+    where = f"the folder of {relative_to}" if relative_to is not None else "the current folder"
+    raise InputError(f"piece-set file {spec_s!r} is outside {where} and was not allowed: a card or deck spec may "
+                     f"name a shipped set ({', '.join(SHIPPED_PIECE_SETS)}) or a file in its own folder; allow "
+                     "another file explicitly to use it")
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -250,6 +335,8 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
     >>> ps.names, ps["L3"].cells
     (['I2', 'L3'], ((0, 0), (1, 0), (1, 1)))
     """
+    if "\x00" in text:
+        raise InputError("not a piece-set file (it holds NUL bytes)", path=path)
     blocks: list[list[tuple[int, str]]] = []
     current: list[tuple[int, str]] = []
     for number, line in _lines(text):
@@ -268,19 +355,32 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
         name_line, name = block[0][0], block[0][1].strip()
         if set(name) <= {"#", "."}:
             raise InputError("block has no piece name (its first line is a shape row)", path=path, line=name_line)
-        if any(ch.isspace() for ch in name):
-            raise InputError(f"piece name {name!r} contains white space", path=path, line=name_line)
         if len(block) < 2:
-            raise InputError(f"empty shape: piece {name!r} has no rows", path=path, line=name_line)
+            raise InputError(f"empty shape: {_piece(name)} has no rows", path=path, line=name_line)
+        problem = name_problem(name)
+        if problem:
+            raise InputError(problem, path=path, line=name_line)
         if name in first_seen:
-            raise InputError(f"piece {name!r} appears twice (first at line {first_seen[name]})",
+            raise InputError(f"{_piece(name)} appears twice (first at line {first_seen[name]})",
                              path=path, line=name_line)
         first_seen[name] = name_line
         cells = parse_grid([ln for _, ln in block[1:]], path=path, first_line=block[1][0])
         if not is_connected(cells):
-            raise InputError(f"piece {name!r} is disconnected", path=path, line=name_line)
+            raise InputError(f"{_piece(name)} is disconnected", path=path, line=name_line)
         pieces.append(Piece(name, cells))
     return PieceSet(tuple(pieces), path)
+
+
+#: Longest piece name an error message quotes.
+_QUOTED_NAME = 24
+
+
+def _piece(name: str) -> str:
+    """``"piece 'L5'"`` for an error message; a name that does not look like one (long, or holding
+    unprintable characters) is not quoted: an error never echoes a file that is not a piece set."""
+    if len(name) <= _QUOTED_NAME and name.isprintable():
+        return f"piece {name!r}"
+    return "the piece named on this line"
 
 
 def load_pieces(spec: str | os.PathLike = "classic") -> PieceSet:

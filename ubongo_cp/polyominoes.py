@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from .errors import InputError
 from .geometry import SYMMETRIES, Shape, normalize, symmetry_group, transform
@@ -816,10 +816,12 @@ def _stratified_probes(n: int, box, free: bool, holes: bool | None, probes: int,
     grid = _Grid(n, box)
     if depth == n:  # small enough to count
         for _, cells, bbox in _nodes(n, box, free, n, grid=grid):
-            item = None if holes is None else _leaf(cells, grid.w, *bbox, holes, free)
+            hi_r, lo_q, hi_q = bbox
+            item = None if holes is None else _leaf(cells, grid.w, hi_r, lo_q, hi_q, holes, free)
             if holes is None or item is not None:
                 yield 1.0, item
         return
+    starts: Iterable[tuple[list, list, tuple]]
     if depth == 0:
         starts = [([grid.origin], [], (-1, 1 << 30, -(1 << 30)))]
         per = probes

@@ -57,7 +57,8 @@ from .cover import ExactCoverInstance
 from .solvers.registry import DEFAULT_STRATEGY
 from .status import Status
 
-__all__ = ["rate_instance", "difficulty_score", "rating_modules", "RATING_COLUMNS", "NODE_SOLVER", "CHECK_SOLVER"]
+__all__ = ["rate_instance", "difficulty_score", "rating_modules", "RATING_COLUMNS", "RATING_SCHEME", "NODE_SOLVER",
+           "CHECK_SOLVER"]
 
 #: The solver whose search-tree nodes measure difficulty (``"bitboard-mrv"``).
 NODE_SOLVER = DEFAULT_STRATEGY["rate"]
@@ -65,6 +66,12 @@ NODE_SOLVER = DEFAULT_STRATEGY["rate"]
 #: settles these small instances by propagation alone and its branch and
 #: conflict counters are all 0).
 CHECK_SOLVER = "cpsat-nopresolve"
+
+#: Version of what :func:`rate_instance` computes (the difficulty formula, the
+#: counters taken). Batch rows record it (:func:`ubongo_cp.batch.run_settings`),
+#: and rows of another version are computed again: raise it with any change that
+#: alters a rating. 2: placements per cell as the second term (see above).
+RATING_SCHEME = 2
 
 #: Columns produced by :func:`rate_instance`, in order.
 RATING_COLUMNS = [

@@ -12,7 +12,7 @@ File format (every key but the ones marked optional is required)::
 
     game = "mygame"              # a name: letters, digits, '_' and '-'
     title = "My game"            # optional, for booklets and cards (default: the name)
-    pieces = "pieces.txt"        # shipped set name, or a file relative to the spec
+    pieces = "pieces.txt"        # shipped set name, or a file in the spec's folder
     cards = 24
     card_ids = "padded"          # optional: "padded" (01, 02, ...; default) or "plain" (1, 2, ...)
     die_rule = "UG-4"            # optional: the rule id quoted when a die face does not exist
@@ -39,15 +39,13 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations
 from pathlib import Path
 
 from .errors import InputError
-from .geometry import ORIENTATION_MODES
-from .shipped import data_dir
+from .geometry import MAX_REGION_CELLS, ORIENTATION_MODES
+from .shipped import SHIPPED_PIECE_SETS, data_dir
 
 __all__ = ["SideSpec", "DeckSpec", "SHIPPED_SPECS", "DECK_SPEC_FILE", "load_spec", "parse_spec", "game_spec",
            "spec_for_card"]
@@ -133,6 +131,9 @@ class DeckSpec:
         The file it was read from.
     text : str
         The spec file's text (copied into generated decks).
+    pieces_file : str or None
+        The piece-set file ``pieces`` names, as checked when the spec was
+        read (None for a shipped set or a spec built in code).
     """
 
     game: str
@@ -144,6 +145,7 @@ class DeckSpec:
     die_rule: str = ""
     path: str | None = None
     text: str = field(default="", repr=False, compare=False)
+    pieces_file: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def side_names(self) -> tuple[str, ...]:
@@ -173,9 +175,11 @@ class DeckSpec:
         """The piece-set reference resolved against the spec's directory (a shipped name stays a name)."""
         from .pieces import resolve_pieces_path
 
+        if self.pieces_file is not None:
+            return self.pieces_file
         if self.path is None:
             return self.pieces
-        return os.fspath(resolve_pieces_path(self.pieces, relative_to=self.path))
+        return os.fspath(resolve_pieces_path(self.pieces, relative_to=self.path, named_in_file=True))
 
 
 def load_spec(spec: str | os.PathLike) -> DeckSpec:
@@ -233,7 +237,9 @@ def spec_for_card(game: str, card_path: str | os.PathLike | None) -> DeckSpec:
     if card_path is not None:
         candidate = Path(card_path).parent / DECK_SPEC_FILE
         if candidate.is_file():
-            spec = _spec_file_cached(os.fspath(candidate), candidate.stat().st_mtime_ns)
+            from .pieces import _ALLOWED
+
+            spec = _spec_file_cached(os.fspath(candidate), candidate.stat().st_mtime_ns, _ALLOWED.get())
             if spec.game == game:
                 return spec
     raise InputError(f"unknown game {game!r}: not a shipped game ({', '.join(SHIPPED_SPECS)}) and no "
@@ -241,7 +247,8 @@ def spec_for_card(game: str, card_path: str | os.PathLike | None) -> DeckSpec:
 
 
 @lru_cache(maxsize=64)
-def _spec_file_cached(path: str, mtime_ns: int) -> DeckSpec:
+def _spec_file_cached(path: str, mtime_ns: int, allowed: frozenset) -> DeckSpec:
+    """:func:`load_spec` once per file version and set of allowed piece files (``allowed`` is in effect)."""
     return load_spec(path)
 
 
@@ -259,12 +266,9 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     """
     from .pieces import load_pieces, resolve_pieces_path
 
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise InputError(f"invalid TOML: {msg}", path=path, line=int(match.group(1)) if match else None) from None
+    from .io import loads_toml
+
+    data = loads_toml(text, path=path)
 
     def line_of(key: str, nth: int = 0) -> int | None:
         found = list(re.finditer(rf'^\s*"?{re.escape(key)}"?\s*=', text, re.M))
@@ -303,7 +307,10 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     if card_ids not in ("padded", "plain"):
         fail(f"card_ids must be 'padded' or 'plain', got {card_ids!r}", "card_ids")
     die_rule = get(data, "die_rule", str, default="")
-    pieces_ref = os.fspath(resolve_pieces_path(pieces, relative_to=path)) if path else pieces
+    try:
+        pieces_ref = os.fspath(resolve_pieces_path(pieces, relative_to=path, named_in_file=True)) if path else pieces
+    except InputError as exc:
+        fail(exc.message, "pieces")
     try:
         piece_set = load_pieces(pieces_ref)
     except InputError as exc:
@@ -312,7 +319,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     if not raw_sides or not all(isinstance(s, dict) for s in raw_sides):
         fail("'sides' must be one or more [[sides]] tables", "sides")
     sizes = sorted(p.size for p in piece_set.pieces)
-    sides = []
+    sides: list[SideSpec] = []
     for n, raw in enumerate(raw_sides):
         where = f"side {n + 1}: "
         bad = sorted(set(raw) - _SIDE_KEYS)
@@ -333,6 +340,9 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
             fail(f"{where}faces must be 1..1000, got {faces}", "faces", n)
         if rows < 1 or cols < 1:
             fail(f"{where}the box {rows}x{cols} has no cells", "max_rows", n)
+        if max(rows, cols) > MAX_REGION_CELLS:
+            fail(f"{where}the box {rows}x{cols} is longer than {MAX_REGION_CELLS} cells, the largest region "
+                 "the toolkit reads", "max_rows" if rows > cols else "max_cols", n)
         low, high = sum(sizes[:k]), sum(sizes[-k:])
         if low > rows * cols:
             fail(f"{where}the {k} smallest pieces cover {low} cells, more than the {rows}x{cols} box holds",
@@ -341,12 +351,15 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if (len(cells) != 2 or not all(isinstance(c, int) and not isinstance(c, bool) for c in cells)
                 or cells[0] > cells[1]):
             fail(f"{where}cells must be [smallest, largest] cell counts, got {cells}", "cells", n)
+        if cells[1] > MAX_REGION_CELLS:
+            fail(f"{where}cells goes up to {cells[1]}, over the largest region the toolkit reads "
+                 f"({MAX_REGION_CELLS} cells)", "cells", n)
         if cells[0] > rows * cols:
             fail(f"{where}a region of {cells[0]} cells does not fit the {rows}x{cols} box", "cells", n)
         if cells[1] < low or cells[0] > high:
             fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells (they cover {low}..{high})",
                  "cells", n)
-        if not any(cells[0] <= sum(c) <= cells[1] for c in combinations(sizes, k)):
+        if not any(cells[0] <= total <= cells[1] for total in _sums_of(sizes, k, cells[1])):
             fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells", "cells", n)
         unique = get(raw, "unique", bool, default="absent", where=where, nth=n)
         has_max = "max_solutions" in raw
@@ -376,4 +389,21 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
             fail(f"{where}attempts must be 1..1000000, got {attempts}", "attempts", n)
         sides.append(SideSpec(name, k, faces, rows, cols, (cells[0], cells[1]), bool(unique),
                               1 if unique else max_solutions, band, mode, attempts))
-    return DeckSpec(game, title, pieces, cards, tuple(sides), card_ids, die_rule, path, text)
+    pieces_file = pieces_ref if pieces not in SHIPPED_PIECE_SETS else None
+    return DeckSpec(game, title, pieces, cards, tuple(sides), card_ids, die_rule, path, text, pieces_file)
+
+
+def _sums_of(sizes: list[int], k: int, most: int) -> list[int]:
+    """Every total of ``k`` of ``sizes`` up to ``most`` (a knapsack over bit sets; O(len(sizes) x k)).
+
+    Examples
+    --------
+    >>> _sums_of([1, 2, 4], 2, 10)
+    [3, 5, 6]
+    """
+    mask = (1 << (most + 1)) - 1
+    reach = [1] + [0] * k  # reach[j]: bit t set when some j of the sizes seen so far total t
+    for size in sizes:
+        for j in range(k, 0, -1):
+            reach[j] |= (reach[j - 1] << size) & mask
+    return [t for t in range(most + 1) if reach[k] >> t & 1]

@@ -42,7 +42,7 @@ def verify_solution(pieces: Sequence[Piece], region: Region, solution: dict[str,
         if name not in names:
             return f"solution uses unknown piece {key!r}"
         used[name] = used.get(name, 0) + 1
-        cells = [tuple(c) for c in cells]
+        cells = [(c[0], c[1]) for c in cells]
         if transform(cells, SYMMETRIES[0]) not in names[name].orientations(mode):
             return f"cells of {key} are not an orientation of piece {name}"
         for cell in cells:

@@ -276,7 +276,7 @@ def write_rules(srcdir: Path, root: Path, documented: dict[str, set[str]]) -> No
 
     # the tests, one section per test that cites a rule
     by_file = defaultdict(set)
-    for rid, items in tests.items():
+    for _rid, items in tests.items():
         for f, name in items:
             by_file[f].add(name)
     rules_of = defaultdict(set)

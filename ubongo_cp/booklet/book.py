@@ -41,12 +41,16 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
         The PDF to write (atomically: a temporary file renamed on success).
         Its outline (bookmarks) has one entry per card side.
     png_dir : path, optional
-        Directory for one PNG per page, named by :func:`page_png_name`
+        Folder for one PNG per page, named by :func:`page_png_name`
         (``{game}_{card_id}_{side}.png``; continuation pages ``..._2.png``),
-        A4 at ``dpi``. Written atomically as a whole: the pages are drawn
-        into a temporary directory beside it and moved in once the booklet
-        is complete, so an interrupted run leaves the directory as it was,
-        and a completed one replaces every page PNG it held.
+        A4 at ``dpi``. Written as a whole: the pages are drawn into a
+        temporary folder inside it and moved in once the booklet is complete,
+        so an interrupted run leaves the folder as it was. The booklet
+        replaces or deletes only page PNGs it wrote there itself (a page of
+        a card side no longer in the deck goes); any other file stays, and a
+        file of another origin where a page would go is refused before
+        anything is drawn (:class:`~ubongo_cp.outputs.OutputFolder`, which
+        also locks the folder and refuses the pages of another deck).
     results : pandas.DataFrame, optional
         The batch runner's task table, as :func:`ubongo_cp.report.load_tasks`
         reads it (columns ``card_id, side, face`` and any of ``status, count,
@@ -73,7 +77,8 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
     Raises
     ------
     InputError
-        When ``cards`` is empty, ``dpi`` is not positive or ``most`` is below 1.
+        When ``cards`` is empty, ``dpi`` is not positive or ``most`` is below 1;
+        for a ``png_dir`` as above.
 
     Notes
     -----
@@ -98,8 +103,10 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
     total = sum(pages_needed(v) for v in settled) if settled else len(cards)
     titles = list(dict.fromkeys(game_title(c) for c in cards))
     outline: list[tuple[str, int]] = []
+    first_pages = [page_png_name(card, k) for i, card in enumerate(cards)
+                   for k in range(1, 1 + (pages_needed(settled[i]) if settled else 1))]
     with ExitStack() as stack:
-        pngs = None if png_dir is None else stack.enter_context(_page_directory(png_dir))
+        pngs = None if png_dir is None else stack.enter_context(_page_directory(png_dir, cards, first_pages))
         tmp = stack.enter_context(atomic_path(out_pdf, suffix=".pdf"))
         bar = _progress_bar(total, progress)    # once the outputs are known to be writable
         if bar is not None:
@@ -150,29 +157,31 @@ def _add_outline(pdf_path: Path, entries: Sequence[tuple[str, int]]) -> None:
 
 
 @contextmanager
-def _page_directory(png_dir: str | os.PathLike) -> Iterator[Path]:
-    """A temporary directory for the page PNGs, moved onto ``png_dir`` when the block ends without error.
+def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names: Sequence[str]) -> Iterator[Path]:
+    """A temporary folder for the page PNGs, moved into ``png_dir`` when the block ends without error.
 
-    Page PNGs (``*.png``) already in ``png_dir`` are replaced by the new set
-    (a page of a card side no longer in the deck goes too); other files in
-    it stay. On an error or Ctrl-C the temporary directory is removed and
-    ``png_dir`` is left as it was.
+    ``png_dir`` is an :class:`~ubongo_cp.outputs.OutputFolder` of the
+    booklet (its source: the folders of the card files). Before anything is
+    drawn, a file of another origin named like one of the pages (``names``)
+    is refused. At the end, page PNGs an earlier booklet wrote there that
+    the new one does not have are deleted; nothing else is. On an error or
+    Ctrl-C the temporary folder is removed and ``png_dir`` is left as it was.
     """
-    target = Path(png_dir)
-    if target.exists() and not target.is_dir():
-        raise InputError("is a file, expected a directory for the page PNGs", path=target)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    except OSError as exc:
-        raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
-    try:
-        yield tmp
-        target.mkdir(exist_ok=True)
-        for old in target.glob("*.png"):
-            if old.is_file() and not (tmp / old.name).exists():
-                old.unlink()
-        for page in sorted(tmp.iterdir()):
-            os.replace(page, target / page.name)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    from ..outputs import OutputFolder
+
+    folders = sorted({os.path.dirname(os.path.abspath(c.path)) for c in cards if c.path})
+    with OutputFolder(png_dir, "booklet", source=os.pathsep.join(folders) or None) as folder:
+        folder.check(names)
+        try:
+            tmp = Path(tempfile.mkdtemp(prefix=".pages.", dir=folder.path))
+        except OSError as exc:
+            raise InputError(f"cannot write: {exc.strerror or exc}", path=folder.path) from None
+        try:
+            yield tmp
+            pages = sorted(p.name for p in tmp.iterdir())
+            folder.claim(pages)
+            folder.remove([name for name in folder.files if name not in pages])
+            for page in pages:
+                os.replace(tmp / page, folder.path / page)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)

@@ -71,7 +71,8 @@ class Layout:
         gx, gy = self.grid_box[:2]
         per_page = [self.cols * self.rows]
         later_rows = max(1, int((PAGE_MM[1] - 12.0 - self.continued_top + self.gap) // (self.panel_h + self.gap)))
-        pages, k = [], 0
+        pages: list = []
+        k = 0
         while k < count or not pages:
             top = gy if not pages else self.continued_top
             capacity = per_page[0] if not pages else self.cols * later_rows

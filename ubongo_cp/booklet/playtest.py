@@ -196,7 +196,7 @@ def _draw_piece_page(piece_set: PieceSet, placed: Sequence[_Placed], number: int
         piece = p.item
         fill = colours[piece.name]
         canvas.fill_cells([cells_path(piece.cells, p.x, p.y, cell_mm)], [fill], gid=f"piece/{piece.name}")
-        owner = {c: 0 for c in piece.cells}
+        owner = dict.fromkeys(piece.cells, 0)
         grid += inner_edges(owner, p.x, p.y, cell_mm)
         outlines += boundary_edges(owner, p.x, p.y, cell_mm)
         label_piece(canvas, piece.name, piece.cells, p.x, p.y, cell_mm, fill)

@@ -90,12 +90,12 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
         row = index.get((card.card_id, card.side, int(face)))
         if row is not None and isinstance(row.get("task_hash"), str) and row["task_hash"] != task_hash(card, face):
             row = None  # a row of another deck's card with this id: not this task's
-        views.append(_view_from_row(card, face, names, row) if row is not None else None)
-        if views[-1] is None:
-            views[-1] = _solve_view(card, face, names, row, time_limit)
-        view = views[-1]
+        view = _view_from_row(card, face, names, row) if row is not None else None
+        if view is None:
+            view = _solve_view(card, face, names, row, time_limit)
         if all_solutions and view.status == Status.SOLVED and (view.count != 1 or view.count_is_lower_bound):
-            views[-1] = _every_solution(card, views[-1], time_limit, most)
+            view = _every_solution(card, view, time_limit, most)
+        views.append(view)
     return views
 
 

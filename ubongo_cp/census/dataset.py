@@ -10,9 +10,20 @@ from typing import Any, Iterable, Sequence
 
 from .. import __version__
 from ..errors import InputError
+from ..io import check_regular_file
 from ..pieces import Region
 
-from .spec import CARD_UNIQUE, CensusSpec, FORMAT, MANIFEST, TABLES, _schemas, plan_census, region_from_text
+from .spec import (
+    CARD_UNIQUE,
+    FORMAT,
+    MANIFEST,
+    MAX_SHARDS,
+    TABLES,
+    CensusSpec,
+    _schemas,
+    plan_census,
+    region_from_text,
+)
 
 __all__ = ["read_manifest", "read_census", "census_regions", "census_summary"]
 
@@ -24,7 +35,7 @@ def _shard_name(n: int, index: int, count: int) -> str:
 _SHARD_FILE = re.compile(r"n(\d+)-(\d+)-of-(\d+)\.parquet")
 
 
-def _open_census(out: Path, spec: CensusSpec, shards: int | None) -> dict:
+def _open_census(out: Path, spec: CensusSpec, shards: int | None, max_cpu_seconds: float | None = None) -> dict:
     """Create or check the census directory; return its manifest.
 
     A manifest with other parameters, or files where the census's would go
@@ -51,7 +62,8 @@ def _open_census(out: Path, spec: CensusSpec, shards: int | None) -> dict:
         stray = [t for t in TABLES if (out / t).exists()]
         if stray:
             raise InputError(f"has a {stray[0]}/ directory but no {MANIFEST}; choose another directory", path=out)
-        manifest = {"format": FORMAT, **params, "plan": plan_census(spec, shards), "version": __version__}
+        plan = plan_census(spec, shards, max_cpu_seconds=max_cpu_seconds)  # refused before anything is written
+        manifest = {"format": FORMAT, **params, "plan": plan, "version": __version__}
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -96,10 +108,20 @@ def _count_regions(out: Path, spec: CensusSpec) -> int:
     """Regions in the finished shards (Parquet footers only; count tables are summed)."""
     import pyarrow.parquet as pq
 
-    if spec.count_only:
-        return sum(int(sum(pq.read_table(p, columns=["regions"]).column(0).to_pylist()))
-                   for p in (out / "counts").glob("n*.parquet"))
-    return sum(pq.read_metadata(p).num_rows for p in (out / "regions").glob("n*.parquet"))
+    try:
+        if spec.count_only:
+            return sum(int(sum(pq.read_table(p, columns=["regions"]).column(0).to_pylist()))
+                       for p in (out / "counts").glob("n*.parquet"))
+        return sum(pq.read_metadata(p).num_rows for p in (out / "regions").glob("n*.parquet"))
+    except Exception as exc:  # pyarrow's errors for a damaged file
+        raise InputError(f"a damaged shard: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}; "
+                         "run the census again to compute it again", path=out) from None
+
+
+#: The manifest's keys and the types of their values (a damaged manifest is named, not half read).
+_MANIFEST_KEYS: dict[str, type | tuple[type, ...]] = {
+    "pieces": str, "piece_shapes": list, "k": int, "cells": list, "box": (list, type(None)),
+                  "holes": bool, "count_only": bool, "per_subset": bool, "plan": dict}
 
 
 def read_manifest(out_dir: str | os.PathLike) -> dict:
@@ -108,7 +130,9 @@ def read_manifest(out_dir: str | os.PathLike) -> dict:
     Raises
     ------
     InputError
-        When the directory holds no census manifest, or an unreadable one.
+        When the directory holds no census manifest, or an unreadable or
+        damaged one (a key missing or of the wrong type, a shard plan that
+        is not ``{"N": {"shards": S, "depth": d}}``), naming the key.
     """
     from ..io import read_json_object
 
@@ -119,7 +143,31 @@ def read_manifest(out_dir: str | os.PathLike) -> dict:
     if manifest.get("format") != FORMAT:
         raise InputError(f"not a census manifest of this version (format {manifest.get('format')!r}, "
                          f"expected {FORMAT!r})", path=path)
+    for key, kind in _MANIFEST_KEYS.items():
+        if key not in manifest:
+            raise InputError(f"damaged census manifest: no {key!r}", path=path)
+        value = manifest[key]
+        if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+            raise InputError(f"damaged census manifest: {key!r} is a {type(value).__name__}", path=path)
+    for n, entry in manifest["plan"].items():
+        if not (n.isdigit() and isinstance(entry, dict) and all(
+                isinstance(entry.get(k), int) and not isinstance(entry.get(k), bool) for k in ("shards", "depth"))
+                and 1 <= entry["shards"] <= MAX_SHARDS and 0 <= entry["depth"] <= int(n)):
+            raise InputError(f"damaged census manifest: plan entry {n!r} is not "
+                             '{"shards": S, "depth": d} within bounds', path=path)
     return manifest
+
+
+def shard_is_readable(path: Path, table: str) -> bool:
+    """Whether a shard file is a whole Parquet file of ``table``'s columns (read through: a few MB)."""
+    import pyarrow.parquet as pq
+
+    if not path.is_file():  # a FIFO or a device would block the reader or never end
+        return False
+    try:
+        return pq.read_table(path).schema.names == _schemas()[table].names
+    except Exception:  # pyarrow raises several kinds (ArrowInvalid, OSError) for a damaged file
+        return False
 
 
 def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: Sequence[str] | None = None,
@@ -163,7 +211,14 @@ def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: 
     key = TABLES[table]
     wanted = None if columns is None else list(dict.fromkeys([*key, *columns]))
     files = sorted(str(p) for p in (Path(out_dir) / table).glob("n*.parquet"))
-    data = ds.dataset(files, schema=schema, format="parquet").to_table(columns=wanted, filter=filters)
+    for f in files:
+        check_regular_file(f, "a shard file")
+    try:
+        data = ds.dataset(files, schema=schema, format="parquet").to_table(columns=wanted, filter=filters)
+    except Exception:  # pyarrow's errors for a damaged file (ArrowInvalid, OSError): name the file
+        bad = next((f for f in files if not shard_is_readable(Path(f), table)), out_dir)
+        raise InputError("a damaged shard (not a whole Parquet file of this table); run the census again to "
+                         "compute it again", path=bad) from None
     frame = data.to_pandas()
     if "unique_sets" in frame:  # pyarrow gives numpy arrays; lists compare and print plainly
         frame["unique_sets"] = frame["unique_sets"].map(list)

@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from ..errors import InputError, UbongoError
+from ..errors import MAX_JOB_CPU_SECONDS, InputError, UbongoError
 from ..executors import Executor, using
+from ..outputs import OutputFolder
 from ..pieces import PieceSet
 
-from .dataset import _count_regions, _open_census, _shard_name, _write_shard
+from .dataset import _count_regions, _open_census, _shard_name, _write_shard, shard_is_readable
 from .shard import census_shard
-from .spec import MAX_SHARDS, make_spec
+from .spec import MANIFEST, MAX_SHARDS, TABLES, make_spec
 
 __all__ = ["WORKER_MODULES", "DASK_WAVE", "CensusOutcome", "run_census"]
 
@@ -49,7 +50,8 @@ class CensusOutcome:
     extra : dict
         ``cpu_seconds``: CPU time of the shards run now, summed over the
         workers; ``worker_peak_rss_mb``: the largest peak resident set (MiB)
-        a worker process reported (None when no shard ran).
+        a worker process reported (None when no shard ran); ``redone``: the
+        shard files found damaged and computed again.
     """
 
     out_dir: Path
@@ -66,7 +68,8 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
                out_dir: str | os.PathLike, box: tuple[int, int] | None = None, holes: bool = False,
                count_only: bool = False, per_subset: bool = False, executor: Executor | None = None,
                shards: int | None = None, progress: bool = True,
-               on_shard: Callable[[int, int, int], None] | None = None) -> CensusOutcome:
+               on_shard: Callable[[int, int, int], None] | None = None,
+               max_cpu_seconds: float | None = MAX_JOB_CPU_SECONDS) -> CensusOutcome:
     """Enumerate every region of ``cells`` cells and analyse it for ``k`` pieces of a set; write a dataset.
 
     Parameters
@@ -103,6 +106,11 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
     on_shard : callable, optional
         ``on_shard(n, index, rows)``, called after each shard's files are
         written; an exception from it stops the run (the shard is kept).
+    max_cpu_seconds : float or None
+        A new census estimated to need more CPU time than this is refused
+        before anything is written (:func:`~ubongo_cp.census.spec.plan_census`;
+        default 24 hours); ``None``: no bound. A census being resumed was
+        accepted when it started.
 
     Returns
     -------
@@ -115,10 +123,13 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
         N that no K pieces can cover (below the K smallest pieces' area or
         above the K largest pieces') or that exceeds the box, a box side
         below 1, or a directory holding a census of other parameters (or
-        other files where the census's would go).
+        other files where the census's would go), or one another run is
+        writing into (see :class:`~ubongo_cp.outputs.OutputFolder`).
     UbongoError
         When some shards failed (their error is named; the others are
         saved and the same call resumes).
+    JobTooLargeError
+        For a new census estimated to need more than ``max_cpu_seconds``.
 
     See Also
     --------
@@ -146,20 +157,36 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
     if shards is not None and not 1 <= shards <= MAX_SHARDS:
         raise InputError(f"shards must be between 1 and {MAX_SHARDS}, got {shards}")
     out = Path(out_dir)
-    manifest = _open_census(out, spec, shards)
+    with OutputFolder(out, "census", adopt=_census_files) as folder:  # locked: one run at a time
+        folder.claim([MANIFEST, *spec.tables()])
+        manifest = _open_census(out, spec, shards, max_cpu_seconds)
+        return _run(spec, out, manifest, executor, progress, on_shard, start)
+
+
+def _census_files(out: Path) -> list[str]:
+    """The files of a census folder written before folders recorded their files (it has a manifest)."""
+    return [name for name in (MANIFEST, *TABLES) if (out / name).exists()] if (out / MANIFEST).is_file() else []
+
+
+def _run(spec, out: Path, manifest: dict, executor: Executor | None, progress: bool,
+         on_shard: Callable[[int, int, int], None] | None, start: float) -> CensusOutcome:
+    """:func:`run_census` once its folder is open (and locked)."""
     plan = {int(n): (p["shards"], p["depth"]) for n, p in manifest["plan"].items()}
     tables = spec.tables()
-    todo, resumed = [], 0
+    todo, resumed, redone = [], 0, []
     for n in spec.cells:
         count, depth = plan[n]
         for i in range(count):
-            if (out / tables[-1] / _shard_name(n, i, count)).exists():
-                resumed += 1
-            else:
-                todo.append((spec, n, i, count, depth))
+            name = _shard_name(n, i, count)
+            if (out / tables[-1] / name).exists():
+                if all(shard_is_readable(out / t / name, t) for t in tables):
+                    resumed += 1
+                    continue
+                redone.append(name)  # damaged (a disk error, a copy cut short): computed again, overwritten
+            todo.append((spec, n, i, count, depth))
     ran = 0
     failed: list[tuple[int, int, str]] = []
-    usage = {"cpu_seconds": 0.0, "worker_peak_rss_mb": None}
+    usage: dict = {"cpu_seconds": 0.0, "worker_peak_rss_mb": None}
 
     def on_error(item: tuple, exc: BaseException) -> dict:
         return {"error": f"{type(exc).__name__}: {exc}", "n": item[1], "index": item[2]}
@@ -192,6 +219,7 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
         n, i, error = failed[0]
         raise UbongoError(f"{len(failed)} of {len(todo)} shard(s) failed (first: size {n} shard {i}: {error}); "
                           f"the other shards are saved in {out}: run the census again to retry")
+    usage["redone"] = redone
     return CensusOutcome(out, manifest, sum(c for c, _ in plan.values()), ran, resumed,
                          _count_regions(out, spec), time.perf_counter() - start, usage)
 

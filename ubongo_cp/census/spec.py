@@ -7,14 +7,16 @@ import os
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..errors import InputError
+from ..errors import MAX_JOB_CPU_SECONDS, InputError, refuse_long_job
 from ..geometry import format_grid, parse_grid
 from ..pieces import PieceSet, Region, load_pieces
 from ..polyominoes import estimate_count, shard_depth
 from ..shipped import SHIPPED_PIECE_SETS
 
 
-__all__ = ["MANIFEST", "FORMAT", "ROWS_PER_SHARD", "MIN_SHARDS", "MIN_ROWS", "LEAVES_PER_COUNT_SHARD", "MAX_SHARDS", "MAX_ROWS_PER_SHARD", "MAX_LEAVES_PER_SHARD", "PLAN_PROBES", "CARD_UNIQUE", "TABLES", "CensusSpec", "region_text", "region_from_text", "make_spec", "plan_census"]
+__all__ = ["MANIFEST", "FORMAT", "ROWS_PER_SHARD", "MIN_SHARDS", "MIN_ROWS", "LEAVES_PER_COUNT_SHARD", "MAX_SHARDS",
+           "MAX_ROWS_PER_SHARD", "MAX_LEAVES_PER_SHARD", "PLAN_PROBES", "CARD_UNIQUE", "TABLES", "CensusSpec",
+           "region_text", "region_from_text", "make_spec", "plan_census", "SECONDS_PER_REGION", "LEAVES_PER_SECOND"]
 
 
 #: The manifest's file name inside a census directory.
@@ -58,6 +60,15 @@ MAX_LEAVES_PER_SHARD = 10_000_000_000
 
 #: Random paths of Knuth's estimate used to plan the shards.
 PLAN_PROBES = 10_000
+
+
+#: CPU time of the subset analysis of one region (seconds): 2 ms for classic K = 3 on 12 cells, 3-4 ms
+#: for Duel K = 4 on 22 (``benchmarks/bench_census.py``); the estimate that bounds a census.
+SECONDS_PER_REGION = 0.003
+
+
+#: Search-tree leaves the region enumeration meets per second (the compiled counter: 3-5 million).
+LEAVES_PER_SECOND = 4e6
 
 
 #: Uniquely tiling subsets a region needs to make a classic card side (one per die face, UG-3).
@@ -202,19 +213,24 @@ def make_spec(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterabl
     areas = sorted(p.size for p in piece_set.pieces)
     low, high = sum(areas[:k]), sum(areas[-k:])
     for n in sizes:
+        if n < 1:
+            raise InputError(f"a region needs at least 1 cell, got {n}")
+        if box is not None and n > box[0] * box[1]:
+            raise InputError(f"a region of {n} cells does not fit a {box[0]}x{box[1]} box "
+                             f"({box[0] * box[1]} cells)")
+        if count_only:
+            continue  # only counted: the pieces do not bound the sizes
         if n < low:
             raise InputError(f"a region of {n} cells is smaller than the {k} smallest pieces of {name} "
                              f"({low} cells)")
         if n > high:
             raise InputError(f"a region of {n} cells is larger than the {k} largest pieces of {name} "
                              f"({high} cells)")
-        if box is not None and n > box[0] * box[1]:
-            raise InputError(f"a region of {n} cells does not fit a {box[0]}x{box[1]} box "
-                             f"({box[0] * box[1]} cells)")
     return CensusSpec(piece_set, label, k, sizes, box, bool(holes), bool(count_only), bool(per_subset))
 
 
-def plan_census(spec: CensusSpec, shards: int | None = None) -> dict[str, dict[str, int]]:
+def plan_census(spec: CensusSpec, shards: int | None = None, *,
+                max_cpu_seconds: float | None = MAX_JOB_CPU_SECONDS) -> dict[str, dict[str, int]]:
     """The shard plan of a census: shards and sharding depth per size.
 
     Parameters
@@ -228,6 +244,10 @@ def plan_census(spec: CensusSpec, shards: int | None = None) -> dict[str, dict[s
         up to :data:`MIN_SHARDS` shards of :data:`MIN_ROWS` regions, at most
         :data:`MAX_SHARDS`; a count-only census aims at
         :data:`LEAVES_PER_COUNT_SHARD` search-tree leaves per shard.
+    max_cpu_seconds : float or None
+        Refuse a census estimated (from the same estimate,
+        :data:`SECONDS_PER_REGION` per analysed region and
+        :data:`LEAVES_PER_SECOND`) to need more CPU time; ``None``: no bound.
 
     Returns
     -------
@@ -239,6 +259,8 @@ def plan_census(spec: CensusSpec, shards: int | None = None) -> dict[str, dict[s
     InputError
         For a census that cannot be held (shards beyond
         :data:`MAX_ROWS_PER_SHARD` regions even at :data:`MAX_SHARDS`).
+    JobTooLargeError
+        For a census estimated to need more than ``max_cpu_seconds``.
 
     Examples
     --------
@@ -246,9 +268,15 @@ def plan_census(spec: CensusSpec, shards: int | None = None) -> dict[str, dict[s
     {'8': {'shards': 4, 'depth': 4}, '12': {'shards': 32, 'depth': 6}}
     """
     plan = {}
+    seconds, regions_total = 0.0, 0.0
     for n in spec.cells:
+        leaves = estimate_count(n, holes=None, box=spec.box, probes=PLAN_PROBES)
+        seconds += leaves / LEAVES_PER_SECOND + (0 if spec.count_only else leaves / 8 * SECONDS_PER_REGION)
+        regions_total += leaves / 8
+        refuse_long_job("this census", seconds, f"about {regions_total:.1e} regions"
+                        + ("" if spec.count_only else f" at about {SECONDS_PER_REGION * 1000:.0f} ms each"),
+                        max_cpu_seconds)
         if shards is None:
-            leaves = estimate_count(n, holes=None, box=spec.box, probes=PLAN_PROBES)
             if spec.count_only:
                 count = math.ceil(leaves / LEAVES_PER_COUNT_SHARD)
             else:  # about 8 leaves per free polyomino; small censuses still spread over several workers

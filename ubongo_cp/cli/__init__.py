@@ -69,21 +69,26 @@ def main(argv: list[str] | None = None) -> int:
         from .common import check_common
 
         check_common(args)
-        return int(args.func(args) or 0)
+        from ..io import protect_inputs
+        from ..pieces import allowed_piece_files
+
+        # No output may replace a file the command read; cards read only the piece files they may.
+        with protect_inputs(), allowed_piece_files(getattr(args, "allow_pieces", None) or ()):
+            return int(args.func(args) or 0)
     except UbongoError as exc:
         print(f"ubongo-cp: error: {exc}", file=sys.stderr)
-        return 2
-    except (FileNotFoundError, FileExistsError, IsADirectoryError, NotADirectoryError, PermissionError) as exc:
-        name = exc.filename if exc.filename is not None else ""
-        print(f"ubongo-cp: error: {name}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `ubongo-cp ... | head`
         sys.stderr.close()
         return 0
+    except OSError as exc:  # a file that cannot be read or written (missing, read-only, a full disk)
+        name = f"{exc.filename}: " if exc.filename is not None else ""
+        print(f"ubongo-cp: error: {name}{exc.strerror or exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("ubongo-cp: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:  # noqa: BLE001 - last resort: one line, never a traceback
+    except Exception as exc:
         if os.environ.get("UBONGO_CP_DEBUG"):
             raise
         first = str(exc).splitlines()[0] if str(exc) else ""

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 import re
 
-from ..errors import InputError
-from .common import add_executor_arguments, add_progress_argument, executor_from
+from ..errors import MAX_JOB_CPU_SECONDS, InputError
+from ..geometry import MAX_REGION_CELLS
+from .common import add_executor_arguments, add_progress_argument, confirmed, executor_from
 
 __all__ = ["add_parsers", "parse_cells", "parse_box"]
 
@@ -36,6 +37,8 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--per-subset", action="store_true",
                    help="also write OUT/subsets: one row per (region, tiling subset, count)")
     p.add_argument("--shards", type=int, help="shards per size (default: from the expected number of regions)")
+    p.add_argument("--yes", action="store_true",
+                   help="run a census estimated to need more than 24 CPU-hours (refused without it)")
     add_executor_arguments(p, default_jobs=None)
     add_progress_argument(p)
     p.set_defaults(func=_run)
@@ -55,13 +58,16 @@ def parse_cells(text: str) -> list[int]:
     >>> parse_cells("12"), parse_cells("10-13")
     ([12], [10, 11, 12, 13])
     """
-    match = re.fullmatch(r"\s*(\d+)\s*(?:(?:-|\.\.)\s*(\d+)\s*)?", text)
+    match = re.fullmatch(r"\s*(\d{1,9})\s*(?:(?:-|\.\.)\s*(\d{1,9})\s*)?", text)
     if not match:
-        raise InputError(f"--cells expects N or a range A-B, got {text!r}")
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise InputError(f"--cells expects N or a range A-B of region sizes, got {shown!r}")
     low = int(match.group(1))
     high = int(match.group(2)) if match.group(2) else low
     if low < 1 or high < low:
         raise InputError(f"--cells {text}: sizes must be at least 1 and the range increasing")
+    if high > MAX_REGION_CELLS:
+        raise InputError(f"--cells {text}: regions of more than {MAX_REGION_CELLS} cells are not read")
     return list(range(low, high + 1))
 
 
@@ -78,9 +84,10 @@ def parse_box(text: str) -> tuple[int, int]:
     >>> parse_box("6x7")
     (6, 7)
     """
-    match = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text)
+    match = re.fullmatch(r"\s*(\d{1,4})\s*[xX]\s*(\d{1,4})\s*", text)
     if not match or min(int(match.group(1)), int(match.group(2))) < 1:
-        raise InputError(f"--box expects RxC with R, C at least 1, e.g. 6x6, got {text!r}")
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise InputError(f"--box expects RxC with R, C from 1 to 9999, e.g. 6x6, got {shown!r}")
     return int(match.group(1)), int(match.group(2))
 
 
@@ -92,10 +99,11 @@ def _run(args: argparse.Namespace) -> int:
     box = parse_box(args.box) if args.box else None
     if args.shards is not None and args.shards < 1:
         raise InputError(f"--shards must be at least 1, got {args.shards}")
-    with executor_from(args) as executor:
+    with executor_from(args) as executor, confirmed(args.yes):
         outcome = run_census(args.pieces, args.k, cells, out_dir=args.out, box=box, holes=args.holes,
                              count_only=args.count_only, per_subset=args.per_subset, executor=executor,
-                             shards=args.shards, progress=not args.no_progress)
+                             shards=args.shards, progress=not args.no_progress,
+                             max_cpu_seconds=None if args.yes else MAX_JOB_CPU_SECONDS)
     summary = census_summary(args.out)
     sizes = f"{cells[0]}" if len(cells) == 1 else f"{cells[0]}-{cells[-1]}"
     where = f"within {box[0]}x{box[1]}" if box else "any box"
@@ -103,6 +111,8 @@ def _run(args: argparse.Namespace) -> int:
     print(f"census {outcome.manifest['pieces']}, K = {args.k}, {sizes} cells ({kind}, {where}): "
           f"{summary['regions']:,} regions in {outcome.shards} shard(s) "
           f"({outcome.ran} run now, {outcome.resumed} resumed)")
+    if outcome.extra.get("redone"):
+        print(f"{len(outcome.extra['redone'])} damaged shard(s) computed again: {', '.join(outcome.extra['redone'])}")
     if not summary["count_only"]:
         total = max(1, summary["regions"])
         print(f"regions with >= 1 uniquely tiling subset: {summary['with_unique']:,} "

@@ -10,14 +10,16 @@ import argparse
 import fnmatch
 import math
 import os
-from typing import TYPE_CHECKING
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterator
 
 from ..errors import InputError, UbongoError
 
 if TYPE_CHECKING:
     from ..executors import Executor
 
-__all__ = ["check_common", "add_executor_arguments", "executor_from", "piece_names_arg", "add_progress_argument"]
+__all__ = ["check_common", "add_executor_arguments", "executor_from", "piece_names_arg", "add_progress_argument",
+           "add_allow_pieces_argument", "confirmed"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1}
@@ -29,7 +31,8 @@ _POSITIVE = ("time_limit", "timer")
 
 #: Options naming files a command writes, and options naming what it reads.
 _OUTPUTS = ("out", "plot", "save", "picture", "record", "draw")
-_INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record")
+_INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record", "spec", "from_census",
+           "allow_pieces")
 #: For inputs that are directories: the files the command reads from them.
 #: An output may be written into such a directory (``booklet --results OUT
 #: --out OUT/booklet.pdf``, run again) but never over one of these files.
@@ -37,7 +40,11 @@ _READS_FROM_DIRECTORY = {"deck": ("*.toml",), "results": ("tasks.*", "cards.*")}
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
-    """Refuse an output that would overwrite an input, or another output.
+    """Refuse an output that would overwrite an input, or another output, before any work.
+
+    This catches what the options name; files a command finds through its
+    inputs (a card's piece set, a deck's spec) are guarded as they are read
+    (:func:`ubongo_cp.io.protect_inputs`).
 
     ``record`` is an output where the command also has ``--replay``
     (``simulate domino --record``) and an input otherwise (``orion
@@ -51,15 +58,17 @@ def _check_outputs(args: argparse.Namespace) -> None:
     outputs = {name: real(getattr(args, name, None)) for name in _OUTPUTS
                if name != "record" or record_is_output}
     inputs = {name: real(getattr(args, name, None)) for name in _INPUTS
-              if name != "record" or not record_is_output}
-    outputs = {k: v for k, v in outputs.items() if v}
-    inputs = {k: v for k, v in inputs.items() if v and os.path.exists(v)}
+              if (name != "record" or not record_is_output) and not isinstance(getattr(args, name, None), list)}
+    inputs.update({f"{name} {value}": real(value) for name in _INPUTS
+                   if isinstance(getattr(args, name, None), list) for value in getattr(args, name)})
+    given = {k: v for k, v in outputs.items() if v is not None}
+    read = {k: v for k, v in inputs.items() if v is not None and os.path.exists(v)}
     seen: dict[str, str] = {}
-    for name, path in outputs.items():
+    for name, path in given.items():
         if path in seen:
             raise UbongoError(f"--{seen[path]} and --{name} name the same file {getattr(args, name)}")
         seen[path] = name
-        for in_name, in_path in inputs.items():
+        for in_name, in_path in read.items():
             read_there = (os.path.isdir(in_path) and os.path.dirname(path) == in_path
                           and any(fnmatch.fnmatch(os.path.basename(path), pattern)
                                   for pattern in _READS_FROM_DIRECTORY.get(in_name, ("*",))))
@@ -122,9 +131,30 @@ def executor_from(args: argparse.Namespace) -> Executor:
     return make_executor(args.executor, jobs=args.jobs, scheduler=args.scheduler)
 
 
+def add_allow_pieces_argument(parser: argparse.ArgumentParser) -> None:
+    """``--allow-pieces FILE`` (repeatable): a piece-set file outside the folder of the cards (or spec) naming it."""
+    parser.add_argument("--allow-pieces", action="append", metavar="FILE", default=[],
+                        help="a piece-set file outside the folder of the cards (or deck spec) that their "
+                             "'pieces' line may name (repeatable; by default only a shipped set or a file in "
+                             "their own folder is read)")
+
+
 def add_progress_argument(parser: argparse.ArgumentParser) -> None:
     """``--no-progress``: the one name every command uses to silence its progress output."""
     parser.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
+
+
+@contextmanager
+def confirmed(yes: bool) -> Iterator[None]:
+    """Turn a refused long job (:class:`~ubongo_cp.errors.JobTooLargeError`) into its command-line advice."""
+    from ..errors import JobTooLargeError
+
+    try:
+        yield
+    except JobTooLargeError as exc:
+        if yes:
+            raise
+        raise UbongoError(f"{exc}; give a smaller job, or add --yes to run it anyway") from None
 
 
 def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:

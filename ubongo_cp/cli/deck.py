@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
-from .common import add_executor_arguments, add_progress_argument, executor_from
+from .common import add_allow_pieces_argument, add_executor_arguments, add_progress_argument, executor_from
 
 __all__ = ["add_parsers"]
 
@@ -40,6 +40,7 @@ def _add_generate(sub) -> None:
     add_progress_argument(p)
     p.add_argument("--quiet", action="store_true", dest="no_progress", help=argparse.SUPPRESS)  # old name
     add_executor_arguments(p, default_jobs=1)
+    add_allow_pieces_argument(p)
     p.set_defaults(func=_cmd_generate)
 
 
@@ -83,6 +84,7 @@ def _add_batch(sub) -> None:
                         "free by UP-3)")
     add_executor_arguments(p, default_jobs=None)
     add_progress_argument(p)
+    add_allow_pieces_argument(p)
     p.set_defaults(func=_cmd_batch)
 
 
@@ -94,7 +96,8 @@ def _cmd_batch(args: argparse.Namespace) -> int:
                             executor=executor, progress=not args.no_progress, orientations=args.orientations,
                             notify=lambda msg: print(msg, file=sys.stderr, flush=True))
     print(outcome.summary.rstrip("\n"))
-    print(f"\n{outcome.ran} task(s) computed, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
+    again = f" ({outcome.recomputed} of them made before with other settings)" if outcome.recomputed else ""
+    print(f"\n{outcome.ran} task(s) computed{again}, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
           f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.parquet, cards.csv, summary.md)")
     return 0
 
@@ -114,6 +117,7 @@ def _add_booklet(sub) -> None:
     p.add_argument("--most", type=int, default=None, help="with --all-solutions: solutions drawn per task "
                                                          "(default 24)")
     add_progress_argument(p)
+    add_allow_pieces_argument(p)
     p.set_defaults(func=_cmd_booklet)
 
 
@@ -151,6 +155,7 @@ def _add_cards(sub) -> None:
                         "physical games' pieces: measure yours)")
     p.add_argument("--no-pieces", action="store_true", help="leave out the piece sheets")
     add_progress_argument(p)
+    add_allow_pieces_argument(p)
     p.set_defaults(func=_cmd_cards)
 
 

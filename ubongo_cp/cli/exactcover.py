@@ -44,7 +44,7 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
     backend = args.backend or DEFAULT_STRATEGY["first"]  # no region: the orbit decomposition never applies
     warm_engines(backend, limit)
     streaming = args.count and most is None
-    streamed = []
+    streamed: list[list[str]] = []
 
     def stream(options) -> bool:  # --max-solutions all: each cover printed as found, none held
         cover = matrix.solution_dict(options)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
+from .common import add_allow_pieces_argument
 
 __all__ = ["add_parsers", "is_xmpuzzle", "xmpuzzle_task"]
 
@@ -27,6 +28,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--out", required=True, help="output file (.xmpuzzle)")
     p.add_argument("--no-colours", action="store_true",
                    help="leave the pieces uncoloured (default: the booklet's colour of each piece)")
+    add_allow_pieces_argument(p)
     p.set_defaults(func=_cmd_export)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_executor_arguments, add_progress_argument, executor_from
+from .common import add_executor_arguments, add_progress_argument, confirmed, executor_from
 
 __all__ = ["add_parsers"]
 
@@ -58,6 +58,8 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     _add_variant_arguments(tour)
     tour.add_argument("--out", metavar="FILE", help="write the per-game table (.csv or .parquet)")
     tour.add_argument("--no-self-play", action="store_true", help="skip an agent against itself")
+    tour.add_argument("--yes", action="store_true",
+                      help="play a tournament estimated to need more than 24 CPU-hours (refused without it)")
     add_executor_arguments(tour)
     add_progress_argument(tour)
     tour.set_defaults(func=_run_tournament)
@@ -77,8 +79,18 @@ def _game(args):
     from ..games.orion.state import OrionGame
     from ..games.orion.tiles import load_tiles
 
+    import os
+
+    from ..errors import InputError
+
     rules = SetupRules.literal() if args.spacing == "literal" else SetupRules()
-    return OrionGame.get(None, load_tiles(args.tiles), rules)
+    tiles = load_tiles(args.tiles)
+    try:
+        return OrionGame.get(None, tiles, rules)
+    except InputError as exc:  # name the file the tiles came from
+        if exc.path is None and os.path.isfile(args.tiles):
+            raise InputError(exc.message, path=args.tiles) from None
+        raise
 
 
 def _run_play(args) -> int:
@@ -118,11 +130,28 @@ def _run_play(args) -> int:
 
 
 def _run_analyze(args) -> int:
+    import os
+    from contextlib import nullcontext
+
     from ..games.orion.records import load_record
-    from ..games.orion.review import review_game
+    from ..outputs import OutputFolder
 
     final = load_record(args.record)
-    pictures = _pictures_dir(args.pictures) if args.pictures else None
+    # The pictures folder: locked, one record's pictures, and no file of another origin replaced.
+    with (OutputFolder(args.pictures, "orion analyze", source=os.path.realpath(args.record))
+          if args.pictures else nullcontext()) as pictures:
+        if pictures is not None:
+            pictures.check([_picture_name(move) for move in range(len(final.history) + 1)])
+        return _analyze(args, final, pictures)
+
+
+def _picture_name(move: int) -> str:
+    return f"move_{move:02d}.png"
+
+
+def _analyze(args, final, pictures) -> int:
+    from ..games.orion.review import review_game
+
     cols = ["move", "to move", "d0 W1", "d1 W1", "d0 W2", "d1 W2", "block0", "block1",
             "safe0", "safe1", "safety changed"]
     print(" | ".join(cols))
@@ -139,7 +168,8 @@ def _run_analyze(args) -> int:
         row.append("; ".join(changes))
         print(" | ".join(row if changes else row[:-1]), flush=True)
         if pictures is not None:
-            _picture(rev, pictures)
+            pictures.claim([_picture_name(rev.move)])
+            _picture(rev, pictures.path)
 
     review_game(final, every=args.every, time_limit=args.time_limit, progress=show)
     res = "draw" if final.winner == -1 else f"player {final.winner} wins"
@@ -149,7 +179,7 @@ def _run_analyze(args) -> int:
           "W1 (won: W1 fulfilled; n? = best found, not proved); safe = W1 survives every single "
           "opponent move (- unreachable, won, ? time limit)")
     if pictures is not None:
-        print(f"pictures written to {pictures}")
+        print(f"pictures written to {pictures.path}")
     return 0
 
 
@@ -174,21 +204,6 @@ def _safety(f) -> str:
             "over": "-", "unknown": "?"}[f.status]
 
 
-def _pictures_dir(path: str):
-    from pathlib import Path
-
-    from ..errors import InputError
-
-    d = Path(path)
-    try:
-        d.mkdir(parents=True, exist_ok=True)   # FileExistsError: a file of that name
-    except OSError as exc:
-        why = "is a file, expected a directory" if isinstance(exc, FileExistsError) else \
-            f"cannot create the directory: {exc.strerror or exc}"
-        raise InputError(f"{why} for the pictures", path=d) from None
-    return d
-
-
 def _picture(rev, directory) -> None:
     """One PNG of a reviewed position, the two players' W1 blocking sets outlined."""
     from ..games.orion.render import PLAYER_COLOURS, draw
@@ -205,12 +220,12 @@ def _picture(rev, directory) -> None:
     title = (f"after move {rev.move}" if rev.move else "start") + \
         f": W1 distance {d[0]} (player 0), {d[1]} (player 1); safe {_safety(rev.safety[0])}/" \
         f"{_safety(rev.safety[1])}"
-    with atomic_path(directory / f"move_{rev.move:02d}.png") as tmp:
+    with atomic_path(directory / _picture_name(rev.move)) as tmp:
         draw(s, path=tmp, title=title, highlight=groups)
 
 
 def _run_tournament(args) -> int:
-    from ..errors import InputError
+    from ..errors import MAX_JOB_CPU_SECONDS, InputError
     from ..games.orion.agents import AGENTS
     from ..games.orion.sim import end_conditions, first_player_advantage, run_tournament, win_rates
 
@@ -221,9 +236,10 @@ def _run_tournament(args) -> int:
     if args.games < 1:
         raise InputError(f"--games must be at least 1, got {args.games}")
     game = _game(args)
-    with executor_from(args) as executor:
+    with executor_from(args) as executor, confirmed(args.yes):
         df = run_tournament(names, args.games, seed=args.seed, self_play=not args.no_self_play,
-                            executor=executor, progress=not args.no_progress, game=game)
+                            executor=executor, progress=not args.no_progress, game=game,
+                            max_cpu_seconds=None if args.yes else MAX_JOB_CPU_SECONDS)
     if args.out:
         from ..io import atomic_path
 

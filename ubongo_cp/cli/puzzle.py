@@ -14,7 +14,7 @@ import sys
 from ..errors import InputError
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, solver_names
 from ..status import Status
-from .common import piece_names_arg
+from .common import add_allow_pieces_argument, piece_names_arg
 from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers"]
@@ -45,6 +45,7 @@ def add_parsers(sub) -> None:
                         "'all' streams every solution as it is found, holding none")
     p.add_argument("--draw", metavar="FILE", help="also draw the solutions shown (with a card: each task's first) "
                                                   "to FILE.svg, .png or .pdf, in the booklet's colours")
+    add_allow_pieces_argument(p)
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("analyze", help="which K pieces of a set tile a region, and in how many ways",
@@ -294,4 +295,6 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         print(f"{' '.join(s.pieces):<{width}}  {s.count}")
     print(f"{len(result.subsets)} of {result.matching_area} area-matching {args.k}-subsets tile the "
           f"{region.area}-cell region ({result.total_solutions} solutions) [{args.backend}, {result.seconds:.2f} s]")
+    if "reason" in result.stats:
+        print(f"nothing searched: {result.stats['reason']}")
     return 0

@@ -199,7 +199,8 @@ def colour_of(name: str, colours: Mapping[str, str]) -> str:
         copy = 2
     k, lighter = _COPY_SHADES[(copy - 2) % len(_COPY_SHADES)]
     rgb = to_rgb(base)
-    return to_hex(tuple(v + (1 - v) * k if lighter else v * (1 - k) for v in rgb))
+    r, g, b = (v + (1 - v) * k if lighter else v * (1 - k) for v in rgb)
+    return to_hex((r, g, b))
 
 
 #: (amount, lighter?) of the shades of copies 2, 3, 4, 5 of a piece.

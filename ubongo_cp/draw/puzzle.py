@@ -49,7 +49,7 @@ def draw_region(canvas: Canvas, cells: Iterable[Cell], x0: float, y0: float, cs:
         Group id of the filled cells' collection (for tests and tools).
     """
     cells = list(cells)
-    owner = {c: 0 for c in cells}
+    owner = dict.fromkeys(cells, 0)
     canvas.add(PathCollection([cells_path(cells, x0, y0, cs)], facecolors=REGION_FILL, edgecolors="none"), gid=gid)
     canvas.stroke(inner_edges(owner, x0, y0, cs), REGION_GRID, 0.6)
     canvas.stroke(boundary_edges(owner, x0, y0, cs), INK, outline_lw)
@@ -85,7 +85,7 @@ def draw_solution(canvas: Canvas, solution: Mapping[str, Sequence[Cell]], colour
     owner: dict[Cell, str] = {}
     paths, fills = [], []
     for name, cells in solution.items():
-        cells = [tuple(c) for c in cells]
+        cells = [(c[0], c[1]) for c in cells]
         owner.update((c, name) for c in cells)
         fill = colour_of(name, colours)
         paths.append(cells_path(cells, x0, y0, cs))
@@ -107,7 +107,7 @@ def draw_unsolved(canvas: Canvas, cells: Iterable[Cell], x0: float, y0: float, c
     cells = list(cells)
     canvas.add(PathCollection([cells_path(cells, x0, y0, cs)], facecolors="#f6f6f6", edgecolors=[hatch_colour],
                               linewidths=0.0, hatch="////"), gid=gid)
-    return boundary_edges({c: 0 for c in cells}, x0, y0, cs)
+    return boundary_edges(dict.fromkeys(cells, 0), x0, y0, cs)
 
 
 def label_piece(canvas: Canvas, name: str, cells, x0: float, y0: float, cs: float, fill: str) -> None:
@@ -125,7 +125,9 @@ def label_piece(canvas: Canvas, name: str, cells, x0: float, y0: float, cs: floa
             break
         size, width_cells, height_cells = size * 0.8, width_cells * 0.8, height_cells * 0.8
         spot = label_point(cells, width_cells, height_cells, strict=True)
-    r, c = spot if spot is not None else label_point(cells, width_cells, height_cells)
+    if spot is None:
+        spot = label_point(cells, width_cells, height_cells)
+    r, c = spot
     canvas.text(x0 + c * cs, y0 + r * cs, name, ha="center", va="center_baseline", fontsize=size,
                 fontweight="bold", color=text_colour(fill))
 
@@ -163,7 +165,7 @@ class IconBatch:
     def add(self, shape, x: float, y: float, cs: float, colour: str) -> None:
         self.paths.append(cells_path(shape, x, y, cs))
         self.colours.append(colour)
-        self.lines.extend(inner_edges({c: 0 for c in shape}, x, y, cs))
+        self.lines.extend(inner_edges(dict.fromkeys(shape, 0), x, y, cs))
 
     def draw(self, canvas: Canvas) -> None:
         if self.paths:

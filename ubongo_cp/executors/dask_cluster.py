@@ -101,13 +101,13 @@ class DaskExecutor(Executor):
             try:
                 yield from fut.result()
                 continue
-            except Exception:  # noqa: BLE001 - re-run the batch one item at a time below
+            except Exception:
                 pass
             singles = {self.client.submit(func, *items[i], pure=False, **kwargs): i for i in range(a, z)}
             for single in self._as_completed(singles):
                 try:
                     yield single.result()
-                except Exception as exc:  # noqa: BLE001 - includes KilledWorker
+                except Exception as exc:
                     if on_error is None:
                         raise
                     yield on_error(items[singles[single]], exc)
@@ -147,7 +147,7 @@ class DaskExecutor(Executor):
         while not stop.wait(WORKER_CHECK):
             try:
                 n = len(self.client.scheduler_info().get("workers", {}))
-            except Exception:  # noqa: BLE001 - scheduler unreachable: no worker either
+            except Exception:
                 n = 0
             idle = idle + WORKER_CHECK if n == 0 else 0.0
             if idle >= self.worker_timeout:
@@ -199,7 +199,7 @@ def _connect(address: str, timeout: float):
     def connect() -> None:
         try:
             box["client"] = Client(address, timeout=f"{timeout}s")
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+        except BaseException as exc:
             box["error"] = exc
 
     thread = threading.Thread(target=connect, name="ubongo-cp-dask-connect", daemon=True)

@@ -42,7 +42,7 @@ class LocalExecutor(Executor):
             for item in items:
                 try:
                     yield func(*item, **kwargs)
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     if on_error is None:
                         raise
                     yield on_error(item, exc)
@@ -92,7 +92,7 @@ class LocalExecutor(Executor):
                             else:
                                 alone.append(i)
                             continue
-                        except Exception as exc:  # noqa: BLE001
+                        except Exception as exc:
                             if on_error is None:
                                 raise
                             yield on_error(items[i], exc)

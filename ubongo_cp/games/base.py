@@ -160,8 +160,8 @@ class GameState(abc.ABC):
             def apply_action(self, action, _own=own):
                 return _own(self, action_id(action))
 
-            apply_action._checks_action_id = True
-            cls.apply_action = apply_action
+            setattr(apply_action, "_checks_action_id", True)  # noqa: B010 - a function attribute mypy cannot see
+            setattr(cls, "apply_action", apply_action)  # noqa: B010 - replacing a method on the class
 
     @abc.abstractmethod
     def current_player(self) -> int:

@@ -169,7 +169,7 @@ class TaskDeck:
             ids = sorted(set(card[rows]), key=_card_key)
             index = {c: k for k, c in enumerate(ids)}
             arr = np.full((len(ids), faces_of[s]), np.nan)
-            for i in rows:
+            for i in rows.tolist():
                 key = (card[i], s, int(face[i]))
                 if key in seen:
                     raise InputError(f"task card {card[i]} side {s} face {int(face[i])} appears twice "

@@ -53,7 +53,7 @@ _FLOAT = ("difficulty", "seconds")
 
 #: dtype of each task-table column in memory (``object`` columns hold lists and dicts).
 TASK_DTYPES: dict[str, object] = {
-    **{c: "string" for c in _TEXT}, **{c: "Int64" for c in _INTEGER}, **{c: "float64" for c in _FLOAT},
+    **dict.fromkeys(_TEXT, "string"), **dict.fromkeys(_INTEGER, "Int64"), **dict.fromkeys(_FLOAT, "float64"),
     "status": STATUS_DTYPE, "complete": "bool", "pieces": "object", "solution": "object",
 }
 
@@ -249,6 +249,10 @@ def _table_path(path: str | Path, stem: str) -> Path:
 
 def _read_raw(path: Path) -> pd.DataFrame:
     """The table as stored: CSV cells as text (no value is guessed), Parquet values as Python objects."""
+    from ..io import check_regular_file, note_input
+
+    check_regular_file(path, "a batch result table")
+    note_input(path)
     try:
         if path.suffix.lower() in (".parquet", ".pq"):
             import pyarrow.parquet as pq
@@ -341,6 +345,7 @@ def _pieces(value, col, i, fail) -> list[str]:
         return [str(v) for v in value]
     except TypeError:
         fail(col, i, value, "a list of piece names")
+        raise  # fail() raises; never reached
 
 
 def _solution(value, col, i, fail) -> dict | None:
@@ -350,6 +355,7 @@ def _solution(value, col, i, fail) -> dict | None:
     try:
         if isinstance(value, str):
             value = json.loads(value)
+        items: Iterable
         if isinstance(value, dict):
             items = value.items()
         else:   # the Parquet form: [{"piece": name, "cells": [[row, col], ...]}, ...]

@@ -274,11 +274,13 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
 
     n_sym = len(instance.option_perm_lists) if len(instance.region_symmetries) > 1 else 0
     symmetric = reduce and n_sym > 0
-    plan, notes = None, {}
+    plan = None
+    notes: dict = {}
     if orbits:
         plan = symmetry_plan(instance, enumerable=keep is None) if limit is None or limit == 1 else None
         notes = plan.stats() if plan is not None else \
             {"symmetry": "not applicable" if limit is None or limit == 1 else "limit > 1"}
+    branches: Sequence[Branch]
     if plan is not None:
         branches = plan.branches
     else:

@@ -310,7 +310,7 @@ class BitSearch:
         return self.kernel.weighted
 
     def start(self, prefix: Sequence[int] = (), perms: bytes = b"", n_perms: int = 0, *, limit: int | None = None,
-              restrict: tuple[int, bytes] | None = None, residual: int = 1) -> bool:
+              restrict: tuple[int, array] | None = None, residual: int = 1) -> bool:
         """Restart below the options of ``prefix`` (placed first); False when they clash (nothing below).
 
         ``perms``: ``n_perms`` option permutations (int32, each of length n_options) tested at every
@@ -338,14 +338,14 @@ class BitSearch:
         while True:
             batch = min(keep - len(sink), _MAX_BATCH) if keep and sink is not None else 0
             code, n = self.kernel.step(stop, batch, *self._rows.buffers(batch))
-            if n:
+            if n and sink is not None:
                 sink.extend(self._rows.rows(n))
             if code == _DONE:
                 return True
             if code == _LIMIT:
                 return False
             if code == _BUDGET:
-                if time.perf_counter() > deadline:
+                if deadline is not None and time.perf_counter() > deadline:
                     return False
                 stop += heartbeat
 
@@ -523,7 +523,7 @@ class BitboardBackend:
                 exhausted = False
                 timed_out = deadline is not None and time.perf_counter() > deadline
                 break
-        counts = {mask: n for mask, n in s.kernel.tally()} if tally else {}
+        counts = dict(s.kernel.tally()) if tally else {}
         stats = {"nodes": nodes, "solutions_seen": found_total}
         if timed_out:
             stats["timed_out"] = True

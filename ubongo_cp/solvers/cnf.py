@@ -187,7 +187,7 @@ class CnfBackend:
                 if result is not None:
                     return result
             return None
-        except Exception as exc:  # noqa: BLE001 - only the interrupt is translated
+        except Exception as exc:
             if "keyboard interrupt" in str(exc).lower():
                 raise KeyboardInterrupt from None
             raise

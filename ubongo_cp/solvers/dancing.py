@@ -106,7 +106,11 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["search", "count", "DancingSearch", "DEFAULT_HEARTBEAT", "KERNEL"]
+__all__ = ["search", "count", "DancingSearch", "DEFAULT_HEARTBEAT", "KERNEL", "MAX_SAVED_ENTRIES"]
+
+#: Most entries of the engine's saved states (one per item and search level, 4 bytes each): a
+#: bound on its memory (1 GiB), checked before anything is allocated.
+MAX_SAVED_ENTRIES = 2**28
 
 #: Default number of search nodes between two heartbeats of :func:`search`
 #: (about 5-20 ms of search on a 2020s laptop core).
@@ -366,6 +370,10 @@ class _Engine:
             depth = int(min(int(hi[:n_primary].sum()), len(indptr) - 1 + n_primary)) + 1
         else:
             depth = n_primary + 1
+        if depth * n_items > MAX_SAVED_ENTRIES:
+            raise InputError(f"{n_items:,} items searched up to {depth:,} levels deep need "
+                             f"{4 * depth * n_items / 2**30:.1f} GiB for the search's saved states, over the "
+                             f"{4 * MAX_SAVED_ENTRIES // 2**30} GiB this engine allows; try the xcover or sat backend")
         if KERNEL == "c":
             from ._dance import Engine
         else:

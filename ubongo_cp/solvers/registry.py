@@ -107,7 +107,8 @@ class SolverSpec:
         search of the instance itself (not of sub-problems or a restriction).
     stops_mid_search : bool
         A time limit can stop the search between two solutions (else it is
-        checked only when a solution is found: ``xcover`` cannot be interrupted).
+        checked only when a solution is found). Every registered solver can
+        (``xcover`` by running its search in a child process that is killed).
     secondary_items : bool
         Enumerates covers with secondary items (optional pieces, each used at
         most once): what the subset analysis (:mod:`ubongo_cp.analyze`) needs.
@@ -182,10 +183,10 @@ SOLVERS: dict[str, SolverSpec] = {s.name: s for s in [
                _BITS, (("name", "bitboard-symmetry"),), orbits=True, cardinality=True),
     SolverSpec("dlx", "dlx", "our Algorithm X with dancing cells, search-node counts", _DLX, reports_nodes=True),
     SolverSpec("xcover", "dlx", "the xcover package (dancing cells), DLX baseline; copies expanded", _XCOVER,
-               stops_mid_search=False, multiplicities=False),
+               multiplicities=False),
     SolverSpec("dlx-symmetry", "dlx", "dlx on the orbit decomposition", _DLX, orbits=True),
     SolverSpec("xcover-symmetry", "dlx", "the xcover package on the orbit decomposition", _XCOVER, orbits=True,
-               stops_mid_search=False, multiplicities=False),
+               multiplicities=False),
     SolverSpec("sat", "sat", "CaDiCaL on a plain CNF encoding, blocking clauses", "cnf:CnfBackend"),
 ]}
 

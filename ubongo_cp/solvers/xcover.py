@@ -10,8 +10,9 @@ handed over unchanged. The registry marks this backend ``multiplicities=False``
 (:mod:`.registry`): it meets each solution once per ordering of the copies,
 so it is never chosen by default for a task with copies.
 
-The time limit is checked between solutions (xcover cannot be interrupted
-inside the search, see ``stops_mid_search`` in :mod:`.registry`), and no
+``xcover`` cannot be interrupted inside its search, so with a time limit
+the search runs in a forked child process that is killed when the limit
+passes (it then stops on time even where no solution is ever found); no
 search-node count is reported; this backend is the independent reference
 that the toolkit's own engine (:mod:`.dlx`) is checked against.
 
@@ -47,7 +48,6 @@ class XcoverBackend:
         """Backend protocol (see :class:`~ubongo_cp.solvers.base.Backend`)."""
         from xcover.dancing_cells import algorithm_c
 
-        deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
         indptr, indices, n_items, original, ordered = expand_copies(instance)
         n_primary = n_items - instance.n_secondary
         extra = None
@@ -60,19 +60,101 @@ class XcoverBackend:
             n_items += 1
         colors = np.zeros(len(indices), dtype=np.uint32)
         found = raw = 0
+
+        # Made here (the search is compiled now, in this process), run on iteration.
         search = algorithm_c(indices, indptr, colors, np.uint32(n_items), np.uint32(instance.n_secondary))
-        for options in search:
-            raw += 1
-            if extra is not None:
-                options = [o for o in options if o != extra]
-            if ordered is not None and not ordered(options):
-                continue
-            found += 1
-            if not on_solution(original[np.asarray(options, dtype=np.int64)]):
-                return False, {"solutions_seen": found, "solutions_raw": raw}
-            if deadline is not None and time.perf_counter() > deadline:
-                return False, {"solutions_seen": found, "solutions_raw": raw, "timed_out": True}
-        return True, {"solutions_seen": found, "solutions_raw": raw}
+        bounded = None if time_limit is None else _bounded(search, float(time_limit))
+        try:
+            for options in search if bounded is None else bounded:
+                if options is _TIMED_OUT:
+                    return False, {"solutions_seen": found, "solutions_raw": raw, "timed_out": True}
+                raw += 1
+                if extra is not None:
+                    options = [o for o in options if o != extra]
+                if ordered is not None and not ordered(options):
+                    continue
+                found += 1
+                if not on_solution(original[np.asarray(options, dtype=np.int64)]):
+                    return False, {"solutions_seen": found, "solutions_raw": raw}
+            return True, {"solutions_seen": found, "solutions_raw": raw}
+        finally:
+            if bounded is not None:
+                bounded.close()  # the child process is ended at once
+
+
+#: What :func:`_bounded` yields when the time limit is reached.
+_TIMED_OUT = object()
+#: Covers a child process sends at once (fewer, larger messages), and the longest it holds one back (s).
+_BATCH, _BATCH_SECONDS = 256, 0.05
+
+
+def _bounded(search, time_limit: float):
+    """The covers of the generator ``search``, found in a child process that is killed when ``time_limit`` passes.
+
+    ``xcover``'s search cannot be interrupted from inside (it yields only at
+    a cover), so with a time limit it runs in a forked child that sends its
+    covers through a pipe in batches; the parent yields them and, when the
+    limit passes first, kills the child and yields :data:`_TIMED_OUT`.
+    ``os.fork`` (not :mod:`multiprocessing`) also works inside a daemonic
+    pool worker; the child inherits the search compiled by the parent.
+
+    Raises
+    ------
+    RuntimeError
+        When the child fails or dies (its error is named).
+    """
+    import os
+    import signal
+    from multiprocessing.connection import Connection
+
+    deadline = time.perf_counter() + time_limit
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: search, send, and leave without running the parent's exit handlers
+        status = 0
+        try:
+            os.close(read_fd)
+            out = Connection(write_fd, readable=False)
+            batch, sent = [], time.perf_counter()
+            for options in search:
+                batch.append([int(o) for o in options])
+                if len(batch) >= _BATCH or time.perf_counter() - sent > _BATCH_SECONDS:
+                    out.send(batch)
+                    batch, sent = [], time.perf_counter()
+            out.send(batch)
+            out.send(None)
+        except BaseException as exc:  # reported to the parent, which raises it
+            status = 1
+            try:
+                out.send(f"{type(exc).__name__}: {exc}")
+            except BaseException:  # the parent has gone: nothing to tell
+                pass
+        finally:
+            os._exit(status)
+    os.close(write_fd)
+    pipe = Connection(read_fd, writable=False)
+    try:
+        while True:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0 or not pipe.poll(remaining):
+                yield _TIMED_OUT
+                return
+            try:
+                message = pipe.recv()
+            except EOFError:
+                raise RuntimeError("the xcover search process died") from None
+            if message is None:
+                return
+            if isinstance(message, str):
+                raise RuntimeError(f"the xcover search failed: {message}")
+            yield from message
+    finally:
+        pipe.close()
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
 
 
 def expand_copies(instance):

@@ -109,6 +109,10 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
         and the rule.
     """
     where = "record" if path is None else os.fspath(path)
+    for field, kind, what in (("settings", dict, "an object"), ("deal", dict, "an object"),
+                              ("moves", list, "a list"), ("result", (dict, type(None)), "an object")):
+        if field in record and not isinstance(record[field], kind):
+            raise InputError(f"'{field}' must be {what}, got {type(record[field]).__name__}", path=path)
     try:
         known = {f.name for f in fields(DominoSettings)}
         raw = dict(record["settings"])

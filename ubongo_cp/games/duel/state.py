@@ -280,7 +280,7 @@ class DuelState(GameState):
             times = [t_lead, t_trail] if lead == 0 else [t_trail, t_lead]
             # When neither solves, the duel lasts until the later of the two gives up.
             last = give_up + (t[0] if t[0] <= give_up else 0.0)
-            rolls = (self.roll1, face)
+            rolls: tuple[int, ...] = (self.roll1, face)
             self.roll1 = None
         else:
             r = row[face - 1]

@@ -261,7 +261,7 @@ def _relaxed_blocking(state, player, pairs, time_limit, num_workers, t0) -> Bloc
         # Variables: a reach set closed under "reached neighbour and not blocked".
         reach = {h: model.new_bool_var(f"reach_{k}_{h}") for h in nodes}
         for h in nodes:
-            ok = [] if h in own else [b[h]]
+            ok: list = [] if h in own else [b[h]]
             if h in a:  # unblocked source hexes are reached
                 model.add_bool_or([reach[h]] + ok)
             for u in game.adjacency[h]:

@@ -81,7 +81,7 @@ class Board:
     @cached_property
     def side_index(self) -> dict[str, frozenset[int]]:
         """Side name -> frozenset of hex indices."""
-        return {name: frozenset(self.index[tuple(h)] for h in side) for name, side in self.sides}
+        return {name: frozenset(self.index[(h[0], h[1])] for h in side) for name, side in self.sides}
 
     @property
     def num_hexes(self) -> int:

@@ -149,8 +149,8 @@ def validate_setup(setup: Setup, board: Board | None = None,
     board = board or default_board()
     rules = rules or SetupRules()
     cells = set(board.hexes)
-    gal = [tuple(h) for h in setup.galaxies]
-    hol = [tuple(h) for h in setup.black_holes]
+    gal: list[Hex] = [(h[0], h[1]) for h in setup.galaxies]
+    hol: list[Hex] = [(h[0], h[1]) for h in setup.black_holes]
     if not _is_int(setup.first_player) or setup.first_player not in (0, 1):
         raise InputError(f"OD-1: first player must be 0 or 1, got {setup.first_player!r}")
     if setup.galaxy_player is not None and (not _is_int(setup.galaxy_player)

@@ -19,6 +19,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from ...errors import MAX_JOB_CPU_SECONDS, refuse_long_job
 from ..base import play_game
 from ...executors import Executor, map_chunks
 from ..stats import wilson_interval
@@ -26,12 +27,17 @@ from .agents import make_agent
 from .setup import random_setup
 from .state import OrionGame, OrionState
 
-__all__ = ["run_tournament", "win_rates", "end_conditions", "first_player_advantage"]
+__all__ = ["run_tournament", "win_rates", "end_conditions", "first_player_advantage", "AGENT_SECONDS"]
+
+#: CPU seconds one game costs with an agent on both seats (measured on the published game, one core;
+#: a mixed pairing costs the mean of its two agents'): what bounds a tournament before it starts.
+AGENT_SECONDS = {"random": 0.05, "greedy": 0.5, "sat": 10.0}
 
 
 def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
                    self_play: bool = True, progress: bool = False,
-                   executor: Executor | None = None, game: OrionGame | None = None) -> pd.DataFrame:
+                   executor: Executor | None = None, game: OrionGame | None = None,
+                   max_cpu_seconds: float | None = MAX_JOB_CPU_SECONDS) -> pd.DataFrame:
     """Play every pairing of ``agents`` ``games`` times; one row per game and seat.
 
     Parameters
@@ -51,6 +57,9 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         :func:`ubongo_cp.executors.map_chunks`. The table does not depend on it.
     game : OrionGame, optional
         Board, tile set and OD-1 rules (default the RULES.md §4 game).
+    max_cpu_seconds : float or None
+        Refuse a tournament estimated (:data:`AGENT_SECONDS`) to need more
+        CPU time, before any game; ``None``: no bound.
 
     Returns
     -------
@@ -60,6 +69,13 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         (OD-5/6/7), ``condition`` (the winner's fulfilled conditions for an
         OD-5 end, ``"no move"`` for OD-6, ``"score"``/``"draw"`` for OD-7),
         ``length`` (moves).
+
+    Raises
+    ------
+    InputError
+        For no pairing to play.
+    JobTooLargeError
+        For a tournament estimated to need more than ``max_cpu_seconds``.
     """
     names = list(agents)
     pairs = [(a, b) for a, b in itertools.combinations_with_replacement(names, 2)
@@ -68,11 +84,13 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         from ...errors import InputError
 
         raise InputError("no pairing to play: give two agents, or allow self-play")
-    todo = [(a, b, g) for a, b in pairs for g in range(games)]
-    children = np.random.SeedSequence(seed).spawn(len(todo))
+    cost = games * sum((AGENT_SECONDS.get(a, 1.0) + AGENT_SECONDS.get(b, 1.0)) / 2 for a, b in pairs)
+    refuse_long_job("this tournament", cost, f"{games * len(pairs):,} games", max_cpu_seconds)
     variant = _variant(game)
-    rows = map_chunks(_tournament_rows, len(todo),
-                      lambda i, j: (i, todo[i:j], children[i:j], variant),
+
+    # A chunk carries only its bounds: its games and their seeds are made by the worker that plays
+    # them, so nothing is held per game before it is played.
+    rows = map_chunks(_tournament_rows, games * len(pairs), lambda i, j: (i, j, pairs, games, seed, variant),
                       executor=executor, progress=progress, desc="orion games", unit="game")
     return pd.DataFrame(rows)
 
@@ -84,9 +102,15 @@ def _variant(game: OrionGame | None):
     return (game.board, game.tiles, game.rules)
 
 
-def _tournament_rows(start: int, todo: Sequence[tuple[str, str, int]],
-                     children: Sequence[np.random.SeedSequence], variant=None) -> list[dict]:
-    """Rows of games ``start .. start + len(todo) - 1`` of :func:`run_tournament`."""
+def _tournament_rows(start: int, stop: int, pairs: Sequence[tuple[str, str]], games: int, seed: int,
+                     variant=None) -> list[dict]:
+    """Rows of games ``start .. stop - 1`` of :func:`run_tournament`.
+
+    Game ``i`` plays pairing ``i // games`` (its ``i % games``-th game) and
+    uses child ``i`` of ``SeedSequence(seed)`` (the child ``spawn`` gives).
+    """
+    todo = [(*pairs[k // games], k % games) for k in range(start, stop)]
+    children = [np.random.SeedSequence(seed, spawn_key=(k,)) for k in range(start, stop)]
     game = OrionGame.get(*variant) if variant else OrionGame.get()
     rows = []
     for gid, ((a, b, g), child) in enumerate(zip(todo, children), start):

@@ -114,6 +114,9 @@ class OrionGame:
                     self.lookup[key] = len(pls)
                     pls.append(Placement(len(pls), ti, ori.rotation, ori.flip, anchor, ci, own))
             self.tile_range.append((start, len(pls)))
+        if not pls:  # no first move for anyone: not a game
+            raise InputError(f"tile set {tiles.name}: no tile fits anywhere on the board "
+                             f"({board.num_hexes} hexes), so no move can ever be made")
         self.placements = pls
         m = max(t.size for t in tiles.tiles)
         self.pl_cells = np.full((len(pls), m), self.n, dtype=np.int64)
@@ -225,8 +228,8 @@ class OrionState(GameState):
         idx = board.index
         self.galaxy = np.zeros(n + 1, dtype=bool)
         self.hole = np.zeros(n + 1, dtype=bool)
-        self.galaxy[[idx[tuple(h)] for h in setup.galaxies]] = True
-        self.hole[[idx[tuple(h)] for h in setup.black_holes]] = True
+        self.galaxy[[idx[(h[0], h[1])] for h in setup.galaxies]] = True
+        self.hole[[idx[(h[0], h[1])] for h in setup.black_holes]] = True
         self.token = self.galaxy | self.hole
         self.pl_token = self.token[self.game.pl_cells].any(axis=1)
         self.colour = np.full(n + 1, -1, dtype=np.int64)
@@ -276,7 +279,7 @@ class OrionState(GameState):
                 raise InputError(f"hex {tuple(h)} is off the board")
             if c not in (0, 1):
                 raise InputError(f"hex {tuple(h)}: colour must be 0 or 1, got {c!r}")
-            s.colour[idx[tuple(h)]] = c
+            s.colour[idx[(h[0], h[1])]] = c
         for p in (0, 1):
             for name in used[p]:
                 if name not in s.game.tiles.names:
@@ -411,7 +414,8 @@ class OrionState(GameState):
         """OD-7 score per player: galaxies under its colour minus black holes under it."""
         c = self.colour[:-1]
         g, h = self.galaxy[:-1], self.hole[:-1]
-        return tuple(int((g & (c == p)).sum() - (h & (c == p)).sum()) for p in (0, 1))
+        mine, theirs = (int((g & (c == p)).sum() - (h & (c == p)).sum()) for p in (0, 1))
+        return mine, theirs
 
     def remaining_tiles(self, player: int) -> list[int]:
         """Indices of the tiles ``player`` has not placed yet."""
@@ -419,7 +423,7 @@ class OrionState(GameState):
 
     def hex_colour(self, h: Hex) -> int:
         """Colour on hex ``h`` (-1 when free)."""
-        return int(self.colour[self.game.board.index[tuple(h)]])
+        return int(self.colour[self.game.board.index[(h[0], h[1])]])
 
     def conditions(self) -> tuple[frozenset, frozenset]:
         """The win conditions (``"W1"``, ``"W2"``, ``"W3"``) each player fulfils now (OD-4)."""

@@ -329,7 +329,7 @@ def _shipped(name: str) -> TileSet:
 def _parse_picture(lines: list[tuple[int, str]], path) -> tuple[tuple[Hex, int], ...]:
     """Cells ``((q, r), colour)`` of a picture, anchored at its first hex in reading order."""
     raw: list[tuple[int, int, int]] = []   # (row, column, colour)
-    parity = None
+    parity: int | None = None
     for i, (k, line) in enumerate(lines):
         for col, ch in enumerate(line):
             if ch in " .":
@@ -344,7 +344,8 @@ def _parse_picture(lines: list[tuple[int, str]], path) -> tuple[tuple[Hex, int],
                                  f"row (rows are shifted half a hex: one row uses every second column)",
                                  path=path, line=k)
             raw.append((i, col, _SYMBOLS[ch]))
-    hexes = sorted((((col - i - parity) // 2, i), c) for i, col, c in raw)
+    shift = parity or 0  # None only without any hex (refused by the caller)
+    hexes = sorted((((col - i - shift) // 2, i), c) for i, col, c in raw)
     hexes.sort(key=lambda hc: (hc[0][1], hc[0][0]))  # reading order: row, then column
     if not hexes:
         return ()

@@ -60,7 +60,7 @@ def win_conditions(game, colour, galaxy, hole) -> tuple[frozenset, frozenset]:
         The names (``"W1"``, ``"W2"``, ``"W3"``) each player fulfils.
     """
     out: tuple[set, set] = (set(), set())
-    for c, members, side, g, h in _chains(game, colour, galaxy, hole):
+    for c, _members, side, g, h in _chains(game, colour, galaxy, hole):
         if side is not None:
             out[c].add("W1")
         if len(g) >= W2_GALAXIES:

@@ -220,7 +220,7 @@ class UbongoState(GameState):
         self.model = model if model is not None else SolveTimeModel()
         self.skills = np.ones(num_players) if skills is None else np.asarray(skills, dtype=float)
         if self.skills.shape != (num_players,) or not (np.isfinite(self.skills) & (self.skills > 0)).all():
-            raise InputError(f"skills {list(skills)} must be {num_players} finite numbers > 0")
+            raise InputError(f"skills {self.skills.tolist()} must be {num_players} finite numbers > 0")
         if not (0 < timer < np.inf and 0 <= move_time < np.inf):
             raise InputError(f"timer {timer} must be a finite number > 0 and move time {move_time} >= 0")
         self.timer = float(timer)

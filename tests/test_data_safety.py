@@ -1,0 +1,151 @@
+"""A user's files are safe: a card reads only the piece files it may, no output replaces an input.
+
+Every case runs through the command line and checks the exit status, the one
+line on standard error naming the file, and that the user's files are
+untouched. (The output folders of batch, booklet and generate are tested
+beside those commands.)
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from conftest import PUZZLES, listing
+from ubongo_cp.cards import load_card
+from ubongo_cp.errors import InputError
+from ubongo_cp.pieces import allowed_piece_files, load_pieces
+from ubongo_cp.shipped import piece_set_path
+
+CARD = """game = "classic"
+card = "S1"
+side = "easy"
+pieces = "{pieces}"
+region = \"\"\"
+##
+##
+\"\"\"
+
+[tasks]
+1 = ["I2", "I2"]
+"""
+
+
+def _deck(folder, pieces: str):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "s1.toml").write_text(CARD.format(pieces=pieces))
+    return folder
+
+
+def _classic_copy(path):
+    path.write_bytes(piece_set_path("classic").read_bytes())
+    return path
+
+
+def test_a_card_cannot_read_the_environment(run_cli, tmp_path):
+    # The attack of the report: a shared deck whose card names /proc/self/environ.
+    deck = _deck(tmp_path / "deck", "/proc/self/environ")
+    code, printed, err = run_cli("batch", deck, "--out", tmp_path / "out", "--no-progress")
+    summary = (tmp_path / "out" / "summary.md").read_text() if (tmp_path / "out" / "summary.md").exists() else ""
+    secret = os.environ["PATH"]            # in the environment the process started with
+    for text in (printed, err, summary):
+        assert secret not in text
+    assert "piece-set file '/proc/self/environ' is outside the folder of" in printed + err + summary
+    code, printed, err = run_cli("solve", deck / "s1.toml")
+    assert code == 2 and err.count("\n") == 1 and secret not in err
+    assert err.startswith(f"ubongo-cp: error: {deck / 's1.toml'}:4: piece-set file '/proc/self/environ' is outside")
+
+
+@pytest.mark.parametrize("where", ["parent", "absolute", "link"])
+def test_a_piece_file_outside_the_cards_folder_needs_the_users_word(run_cli, tmp_path, where):
+    mine = _classic_copy(tmp_path / "mine.txt")
+    deck = tmp_path / "deck"
+    if where == "link":                    # a link inside the folder that leads out of it
+        deck.mkdir()
+        (deck / "pieces.txt").symlink_to(mine)
+        ref = "pieces.txt"
+    else:
+        ref = "../mine.txt" if where == "parent" else str(mine)
+    _deck(deck, ref)
+    code, printed, err = run_cli("solve", deck / "s1.toml")
+    assert code == 2 and printed == "" and err.count("\n") == 1
+    assert f"{deck / 's1.toml'}:4: piece-set file '{ref}' is outside the folder of" in err
+    # The user names the file on the command line: read.
+    code, printed, err = run_cli("solve", deck / "s1.toml", "--allow-pieces", mine)
+    assert code == 0 and "face 1" in printed, err
+    # A shipped name and a file in the card's own folder (or below it) need no word.
+    (deck / "sets").mkdir()
+    _classic_copy(deck / "sets" / "classic.txt")
+    for ok in ("classic", "sets/classic.txt"):
+        (deck / "s1.toml").write_text(CARD.format(pieces=ok))
+        assert load_card(deck / "s1.toml").piece_set.names == load_pieces("classic").names
+
+
+def test_a_deck_spec_reads_only_its_own_folder_too(run_cli, tmp_path):
+    design = tmp_path / "design"
+    shutil.copytree(PUZZLES / "examples" / "designer", design)
+    shutil.move(design / "pieces.txt", tmp_path / "shared.txt")
+    text = (design / "deck.toml").read_text().replace('pieces = "pieces.txt"', 'pieces = "../shared.txt"')
+    (design / "deck.toml").write_text(text)
+    code, printed, err = run_cli("generate", "--spec", design / "deck.toml", "--out", tmp_path / "d", "--cards", "1",
+                                 "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    assert f"{design / 'deck.toml'}:4: piece-set file '../shared.txt' is outside the folder of" in err
+    assert not (tmp_path / "d").exists()
+    code, printed, err = run_cli("generate", "--spec", design / "deck.toml", "--out", tmp_path / "d", "--cards", "1",
+                                 "--seed", "3", "--no-progress", "--allow-pieces", tmp_path / "shared.txt")
+    assert code == 0, err
+    assert listing(tmp_path / "d") == ["01_easy.toml", "01_hard.toml", "deck.toml", "pieces.txt"]
+
+
+def test_an_error_never_echoes_a_file_that_is_no_piece_set(tmp_path):
+    secret = "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    cases = {"key.txt": f"{secret}\n", "two.txt": f"{secret}\n#\n\n{secret}\n#\n", "space.txt": f"my {secret}\n#\n",
+             "nul.txt": f"{secret}\x00{secret}\n#\n"}
+    for name, text in cases.items():
+        (tmp_path / name).write_text(text)
+        with pytest.raises(InputError) as err:
+            load_pieces(tmp_path / name)
+        assert "wJalrXUtnFEMI" not in str(err.value) and str(err.value).startswith(str(tmp_path / name)), name
+    # A real piece name is still quoted.
+    (tmp_path / "dup.txt").write_text("A\n#\n\nA\n##\n")
+    with pytest.raises(InputError, match=r"dup.txt:4: piece 'A' appears twice"):
+        load_pieces(tmp_path / "dup.txt")
+
+
+def test_allowed_piece_files_last_only_within_the_block(tmp_path):
+    mine = _classic_copy(tmp_path / "mine.txt")
+    _deck(tmp_path / "deck", str(mine))
+    with allowed_piece_files([mine]):
+        assert load_card(tmp_path / "deck" / "s1.toml").piece_set.names == load_pieces("classic").names
+    with pytest.raises(InputError, match="is outside the folder of"):
+        load_card(tmp_path / "deck" / "s1.toml")
+
+
+def test_no_output_replaces_a_file_the_command_reads(run_cli, tmp_path):
+    # The booklet of a designer's deck written over the deck's own piece file (read through the cards, so no
+    # option names it): refused, one line naming it, the piece file untouched.
+    shutil.copytree(PUZZLES / "examples" / "designer", tmp_path / "design")
+    code, _, err = run_cli("generate", "--spec", tmp_path / "design" / "deck.toml", "--out", tmp_path / "deck",
+                           "--cards", "1", "--seed", "3", "--no-progress")
+    assert code == 0, err
+    pieces = (tmp_path / "deck" / "pieces.txt").read_bytes()
+    code, printed, err = run_cli("booklet", tmp_path / "deck", "--out", tmp_path / "deck" / "pieces.txt",
+                                 "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    assert f"{tmp_path / 'deck' / 'pieces.txt'}: is an input of this command and would be overwritten" in err
+    assert (tmp_path / "deck" / "pieces.txt").read_bytes() == pieces
+    # A card named directly: caught before any work.
+    card = tmp_path / "deck" / "01_easy.toml"
+    before = card.read_bytes()
+    code, printed, err = run_cli("export", card, "--face", "1", "--out", card)
+    assert code == 2 and err.count("\n") == 1 and "would overwrite the card input" in err
+    assert card.read_bytes() == before
+    # Another name of the same file (a hard link) is caught too.
+    os.link(tmp_path / "deck" / "pieces.txt", tmp_path / "link.pdf")
+    code, printed, err = run_cli("cards", tmp_path / "deck", "--out", tmp_path / "link.pdf", "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    assert f"{tmp_path / 'link.pdf'}: is an input of this command ({tmp_path / 'deck' / 'pieces.txt'})" in err
+    assert (tmp_path / "deck" / "pieces.txt").read_bytes() == pieces

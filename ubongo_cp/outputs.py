@@ -1,0 +1,277 @@
+"""Output folders: the toolkit replaces or deletes only files it wrote, and one run writes at a time.
+
+A command that writes several files into a folder (``batch --out``,
+``census --out``, ``generate --out``, ``booklet --png``, ``orion analyze
+--pictures``) opens it as an :class:`OutputFolder`:
+
+- **A lock.** The folder is locked (:func:`fcntl.flock` on the folder
+  itself) for as long as the command writes into it; a second run into the
+  same folder is refused at once, whichever command it is. The operating
+  system releases the lock when the process ends, however it ends.
+- **What it wrote.** A hidden file, :data:`MARKER` (``.ubongo-cp.json``),
+  records per command the files it wrote there and what they were made from
+  (the ``source``: the deck, the spec). A command replaces or deletes only
+  files recorded as its own; a file of that name it did not write (a user's
+  photo, notes, an earlier deck) is refused before any work starts, naming
+  the file. Files it does not write are never touched.
+- **One source per folder.** A folder that holds a command's output made
+  from one source (e.g. the tables of one deck) refuses the same command
+  run on another source, instead of mixing the two or keeping only the last.
+
+Folders written before the marker existed are recognised by their files
+(each command says how, with ``adopt``) and taken over.
+
+Examples
+--------
+>>> import tempfile, pathlib
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     with OutputFolder(tmp, "demo", source="deck-a") as folder:
+...         folder.claim(["page.png"])
+...         _ = (folder.path / "page.png").write_bytes(b"...")
+...     with OutputFolder(tmp, "demo", source="deck-a") as folder:
+...         folder.owns("page.png"), folder.owns("holiday.png")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from .errors import InputError
+
+__all__ = ["OutputFolder", "MARKER"]
+
+#: The file in an output folder recording which command wrote which files there.
+MARKER = ".ubongo-cp.json"
+
+_FORMAT = 1
+
+
+class OutputFolder:
+    """A folder a command writes into: locked, and knowing which files are its own.
+
+    Use it as a context manager; the folder is created (with its parents),
+    locked and its marker read on entry, and unlocked on exit. A folder
+    created on entry is removed again when the block ends with an error
+    and leaves nothing in it.
+
+    Parameters
+    ----------
+    path : path
+        The folder.
+    command : str
+        Who writes (e.g. ``"batch"``): ownership is per command, so two
+        commands may share a folder without touching each other's files.
+    source : str, optional
+        What the output is made from (e.g. the deck's absolute path). A
+        folder holding this command's output from another source is refused.
+    adopt : callable, optional
+        ``adopt(folder) -> names``: for a folder without a marker entry for
+        ``command``, the files already there that this command wrote (a
+        folder written before the marker existed); default none.
+
+    Raises
+    ------
+    InputError
+        On entry: ``path`` is a file or cannot be created, another run holds
+        the lock, or the folder holds this command's output from another
+        source.
+    """
+
+    def __init__(self, path: str | os.PathLike, command: str, *, source: str | None = None,
+                 adopt: Callable[[Path], Iterable[str]] | None = None) -> None:
+        self.path = Path(path)
+        self.command = command
+        self.source = source
+        self._adopt = adopt
+        self._fd: int | None = None
+        self._marker: dict = {}
+        self._entry: dict[str, Any] = {"source": source, "files": []}  # this command's record, read on entering
+        self._created: list[Path] = []
+
+    # ------------------------------------------------------------ entering
+    def __enter__(self) -> "OutputFolder":
+        path = self.path
+        if path.exists() and not path.is_dir():
+            raise InputError("is a file, expected a directory for the output", path=path)
+        missing = [p for p in (path, *path.parents) if not p.exists()]
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot create the folder: {exc.strerror or exc}", path=path) from None
+        self._created = missing  # deepest first
+        self._lock()
+        try:
+            self._read_marker()
+        except BaseException:
+            self.__exit__(*sys.exc_info())
+            raise
+        return self
+
+    def __exit__(self, exc_type, *exc) -> None:
+        try:
+            if exc_type is not None and self._created:
+                self._remove_if_empty()
+        finally:
+            self._unlock()
+
+    def _remove_if_empty(self) -> None:
+        """After a refused or failed run: remove the folders it created, if it left nothing in them."""
+        try:
+            if {p.name for p in self.path.iterdir()} - {MARKER}:
+                return
+            (self.path / MARKER).unlink(missing_ok=True)
+            for folder in self._created:
+                folder.rmdir()
+        except OSError:
+            pass
+
+    def _lock(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not a POSIX system: no lock
+            return
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError as exc:
+            raise InputError(f"cannot open the folder: {exc.strerror or exc}", path=self.path) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise InputError("another ubongo-cp run is writing into this folder; wait for it to finish "
+                             "or choose another folder", path=self.path) from None
+        except OSError:  # a file system without locks: go on unlocked
+            os.close(fd)
+            return
+        self._fd = fd
+
+    def _unlock(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor releases the flock
+            self._fd = None
+
+    def _read_marker(self) -> None:
+        from .io import read_json_object
+
+        marker_path = self.path / MARKER
+        marker = read_json_object(marker_path, what="an output folder's record", own=True) if marker_path.exists() else {}
+        commands = marker.get("commands")
+        if marker and (marker.get("format") != _FORMAT or not isinstance(commands, dict)):
+            raise InputError("not a record of files written by ubongo-cp; remove it or choose another folder",
+                             path=marker_path)
+        self._marker = {"format": _FORMAT, "commands": dict(commands or {})}
+        entry = self._marker["commands"].get(self.command)
+        if entry is None:
+            adopted = sorted(set(self._adopt(self.path))) if self._adopt is not None else []
+            self._entry = {"source": self.source, "files": adopted}
+            if adopted:
+                self._marker["commands"][self.command] = self._entry
+                self._save()
+            return
+        if not isinstance(entry, dict) or not isinstance(entry.get("files"), list):
+            raise InputError("not a record of files written by ubongo-cp; remove it or choose another folder",
+                             path=marker_path)
+        old = entry.get("source")
+        if self.source is not None and old is not None and old != self.source:
+            raise InputError(f"holds the output of `ubongo-cp {self.command}` for {old}, not {self.source}; "
+                             "choose another folder (or remove this one)", path=self.path)
+        self._entry = entry
+        if self.source is not None and old is None:
+            entry["source"] = self.source
+            self._save()
+
+    def _save(self) -> None:
+        from .io import atomic_write_text
+
+        atomic_write_text(self.path / MARKER, json.dumps(self._marker, indent=1, sort_keys=True) + "\n")
+
+    # ------------------------------------------------------------- queries
+    def owns(self, name: str) -> bool:
+        """Whether ``name`` (a path relative to the folder) was written here by this command."""
+        return name in self._entry["files"]
+
+    @property
+    def files(self) -> list[str]:
+        """The files this command recorded as written here (relative paths, sorted)."""
+        return sorted(self._entry["files"])
+
+    def foreign(self, names: Iterable[str]) -> list[str]:
+        """Those of ``names`` that exist in the folder but were not written by this command."""
+        return [n for n in names if _exists(self.path / n) and not self.owns(n)]
+
+    def check(self, names: Iterable[str], *, unless_same: dict[str, bytes] | None = None) -> None:
+        """Refuse to go on if writing ``names`` would replace a file this command did not write.
+
+        Parameters
+        ----------
+        names : iterable of str
+            Files (relative paths) the command is going to write.
+        unless_same : dict, optional
+            name -> the bytes the command would write: a file of another
+            origin that already holds exactly these bytes is no conflict
+            (the command leaves it alone).
+
+        Raises
+        ------
+        InputError
+            Naming the first such file.
+        """
+        unless_same = unless_same or {}
+        clash = [n for n in self.foreign(dict.fromkeys(names))
+                 if not (n in unless_same and _holds(self.path / n, unless_same[n]))]
+        if clash:
+            more = f" (and {len(clash) - 1} more)" if len(clash) > 1 else ""
+            raise InputError(f"exists and was not written by `ubongo-cp {self.command}`{more}; it is left alone: "
+                             "choose another (new or empty) folder, or move the file away",
+                             path=self.path / clash[0])
+
+    # ------------------------------------------------------------- changes
+    def claim(self, names: Iterable[str], *, unless_same: dict[str, bytes] | None = None) -> None:
+        """Record ``names`` as this command's files (call it before writing them).
+
+        Names that :meth:`check` lets pass because the file already holds
+        the same bytes are not recorded: the command leaves them alone.
+
+        Raises
+        ------
+        InputError
+            As :meth:`check` (nothing is recorded then).
+        """
+        names = list(dict.fromkeys(names))
+        self.check(names, unless_same=unless_same)
+        new = [n for n in names if not self.owns(n) and not _exists(self.path / n)]
+        if new or self.command not in self._marker["commands"]:
+            self._entry["files"] = sorted(set(self._entry["files"]) | set(new))
+            self._marker["commands"][self.command] = self._entry
+            self._save()
+
+    def remove(self, names: Iterable[str]) -> list[str]:
+        """Delete those of ``names`` this command wrote (others are left); returns the names deleted."""
+        gone = []
+        for name in names:
+            if self.owns(name):
+                target = self.path / name
+                if target.is_file() or target.is_symlink():
+                    target.unlink()
+                gone.append(name)
+        if gone:
+            self._entry["files"] = sorted(set(self._entry["files"]) - set(gone))
+            self._save()
+        return gone
+
+
+def _exists(path: Path) -> bool:
+    return path.exists() or path.is_symlink()
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether the regular file ``path`` holds exactly ``data``."""
+    try:
+        return path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False

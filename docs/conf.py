@@ -41,7 +41,6 @@ root_doc = "index"
 # --- HTML -------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = "ubongo-cp"
-html_static_path: list[str] = []
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
@@ -49,7 +48,15 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
-html_sidebars = {"**": ["sidebar-nav-bs"]}
+# The left column ("Section Navigation") only where a section has pages to list (the tutorials, the API
+# reference); on every other page it would stand empty and take the width the code blocks need
+# (a page name without a wildcard overrides the "**" pattern). docs/_ext/check_layout.py checks in a
+# headless browser that the code blocks fit at 1280 px.
+_LEAVES = (["index"] + [p.stem for p in HERE.glob("*.md") if p.stem != "index"]
+           + [f"notebooks/{p.stem}" for p in (ROOT / "notebooks").glob("*.ipynb")] + ["rules/index", "rules/tests"])
+html_sidebars = {"**": ["sidebar-nav-bs"], **{name: [] for name in _LEAVES}}
+html_static_path = ["_static"]
+html_css_files = ["layout.css"]
 html_show_sourcelink = False
 
 # --- autodoc + numpydoc -----------------------------------------------------

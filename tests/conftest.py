@@ -6,6 +6,10 @@ from pathlib import Path
 
 import pytest
 
+# Files under tests/data are inputs (stand-in solver scripts among them), not test modules:
+# --doctest-modules must not import them.
+collect_ignore_glob = ["data/*"]
+
 ROOT = Path(__file__).resolve().parent.parent
 # The project's shared material (rules, piece sets, published analysis) sits
 # beside the checkout in CI; a copy of the files the tests read is kept in

@@ -1,69 +1,21 @@
-"""The benchmark harness's summary: PAR2, medians, disagreement check, CSV and plot output (issue 3)."""
+"""The benchmark scripts: default output folders, and the C++ analyzer comparison's parsers.
+
+The solver benchmark itself is ``ubongo-cp bench`` (tests/test_bench.py).
+"""
 
 from __future__ import annotations
 
-import json
-
-import pandas as pd
 import pytest
-
-from benchmarks.run import COLUMNS, disagreements, load_results, main, summarize, summary_table, write_csv
-
-
-def _rows():
-    return [
-        {"suite": "count", "instance": "a", "strategy": "s1", "seconds": 1.0, "status": "solved", "count": 3,
-         "counters": "{}"},
-        {"suite": "count", "instance": "b", "strategy": "s1", "seconds": 10.0, "status": "timeout", "count": None,
-         "counters": "{}"},
-        {"suite": "count", "instance": "a", "strategy": "s2", "seconds": 2.0, "status": "solved", "count": 3,
-         "counters": "{}"},
-        {"suite": "count", "instance": "b", "strategy": "s2", "seconds": 4.0, "status": "no solution", "count": 0,
-         "counters": "{}"},
-    ]
-
-
-def test_par2_and_medians_hand_computed(tmp_path):
-    write_csv(_rows(), tmp_path / "count.csv")
-    (tmp_path / "count.meta.json").write_text(json.dumps({"time_limit": 10.0, "quick": True,
-                                                          "load_start": "0", "load_end": "0"}))
-    table = summary_table(load_results(tmp_path)).set_index("strategy")
-    # s1: (1 + 2 x 10) / 2 = 10.5 (a time-out counts twice the limit); s2: (2 + 4) / 2 = 3.
-    assert table.loc["s1", "par2_s"] == pytest.approx(10.5)
-    assert table.loc["s2", "par2_s"] == pytest.approx(3.0)
-    assert (table.loc["s1", "solved"], table.loc["s2", "solved"]) == (1, 2)
-    assert table.loc["s2", "median_s"] == pytest.approx(3.0)
-    text = summarize(tmp_path)
-    assert "every strategy that finished agrees" in text
-    assert (tmp_path / "cactus.png").stat().st_size > 0 and (tmp_path / "summary.md").exists()
-
-
-def test_disagreement_is_reported():
-    rows = _rows()
-    rows[2]["count"] = 4
-    df = pd.DataFrame(rows, columns=COLUMNS)
-    assert disagreements(df) == ["count a: s1=3, s2=4"]
-
-
-def test_harness_end_to_end_on_tiny_run(tmp_path):
-    # Two deck tasks per deck, two strategies: rows for every task x strategy, counts agree.
-    assert main(["--suite", "count", "--strategies", "xcover,cpsat", "--quick", "--sample", "2",
-                 "--out", str(tmp_path)]) == 0
-    df = pd.read_csv(tmp_path / "count.csv")
-    assert list(df.columns) == COLUMNS
-    assert len(df) == 2 * 2 * 2
-    assert set(df["status"]) <= {"solved", "no solution"}
-    assert not disagreements(df)
 
 
 def test_benchmarks_write_to_an_untracked_folder_by_default():
     # The reference tables in benchmarks/results/ change only on purpose (--out benchmarks/results).
     import subprocess
 
-    from benchmarks import bench_core, bench_main, run
+    from benchmarks import bench_core, bench_main
     from conftest import ROOT
 
-    for default in (run.RESULTS, bench_core.RESULTS, bench_main.RESULTS):
+    for default in (bench_core.RESULTS, bench_main.RESULTS):
         assert default == ROOT / "benchmarks" / "out"
     probe = "benchmarks/out/probe.csv"
     ignored = subprocess.run(["git", "check-ignore", "-q", probe], cwd=ROOT).returncode == 0

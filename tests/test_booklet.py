@@ -178,7 +178,7 @@ def test_results_table_is_used_and_checked(tmp_path):
     bad = {k: [[r, c + 1] for r, c in v] for k, v in good.items()}     # shifted: not a cover of the region
     results = pd.DataFrame([
         dict(card_id="01", side="easy", face=1, count=first.count, difficulty=2.5, solution=json.dumps(good)),
-        dict(card_id="01", side="easy", face=6, count=3, difficulty=7.25, solution=json.dumps(bad)),
+        dict(card_id="01", side="easy", face=6, count=3, difficulty=7.24, solution=json.dumps(bad)),
         dict(card_id="01", side="easy", face=2, count=0, difficulty=1.0, solution=float("nan")),
         dict(card_id="01", side="easy", face=3, count=None, difficulty=float("nan"), solution=""),
     ])
@@ -189,12 +189,12 @@ def test_results_table_is_used_and_checked(tmp_path):
     # The stale solution of face 6 is replaced by a valid one; its count and difficulty are kept.
     assert views[6].status == "solved" and views[6].solution != bad
     assert verify_solution(card.task_pieces(6), card.region, views[6].solution) is None
-    assert (views[6].count, views[6].difficulty) == (3, 7.25)
+    assert (views[6].count, views[6].difficulty) == (3, 7.24)
     assert views[2].status == "no solution" and views[2].count == 0
     # A row with nothing known (count NA, no solution): solved here, shown as unsolvable (DLX above agrees).
     assert views[3].status == "no solution" and views[3].difficulty is None
     texts = [t.get_text() for t in render_page(card, list(views.values())).axes[0].texts]
-    assert "difficulty" in texts and "7.25" in texts
+    assert "difficulty" in texts and "7.2" in texts  # one decimal, as every difficulty on the page
     # The same table through the one reader (CSV and Parquet): the same views.
     from ubongo_cp.report import load_tasks, write_table, normalize_tasks
 
@@ -372,6 +372,19 @@ def test_png_folder_keeps_every_file_the_booklet_did_not_write(example_cards, tm
     assert listing(tmp_path) == ["b.pdf", "pages"]        # no temporary left
     assert listing(pngs) == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png", "holiday.png",
                              "notes.txt", "photos"]
+
+
+def test_a_page_folder_written_before_folders_recorded_their_files_is_taken_over(example_cards, tmp_path):
+    pngs = tmp_path / "pages"
+    make_booklet(example_cards, tmp_path / "b.pdf", png_dir=pngs, dpi=20)
+    (pngs / ".ubongo-cp.json").unlink()              # what an earlier version left
+    (pngs / "holiday.png").write_bytes(b"\x89PNG\r\n\x1a\n a user's photo")
+    make_booklet(example_cards[:2], tmp_path / "b.pdf", png_dir=pngs, dpi=20)
+    # Its pages named like this booklet's (drawn by matplotlib) are replaced; an earlier page this booklet
+    # no longer has is not known to be the booklet's, so it stays, as does the photo.
+    assert listing(pngs) == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png", "holiday.png"]
+    make_booklet(example_cards[:1], tmp_path / "b.pdf", png_dir=pngs, dpi=20)
+    assert listing(pngs) == ["classic_X1_easy.png", "duel_X2_A.png", "holiday.png"]
 
 
 def test_cli_booklet_refuses_to_replace_a_png_it_did_not_write(run_cli, tmp_path):

@@ -149,3 +149,44 @@ def test_no_output_replaces_a_file_the_command_reads(run_cli, tmp_path):
     assert code == 2 and err.count("\n") == 1
     assert f"{tmp_path / 'link.pdf'}: is an input of this command ({tmp_path / 'deck' / 'pieces.txt'})" in err
     assert (tmp_path / "deck" / "pieces.txt").read_bytes() == pieces
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name the files synced")
+def test_every_output_reaches_the_disk_before_it_counts(tmp_path, monkeypatch):
+    # Journals, tables, shards, manifests: the file is synced before its rename, its folder after (so a power
+    # loss leaves the old file or the whole new one), and each journal line is synced as it is appended.
+    from ubongo_cp.batch import run_batch
+    from ubongo_cp.census import run_census
+
+    events = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def replace(source, target):
+        events.append(("replace", os.fspath(target)))
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    shutil.copy(PUZZLES / "decks" / "classic" / "01_easy.toml", deck)
+    run_batch(deck, tmp_path / "out", progress=False)
+    run_census("classic", 3, 8, out_dir=tmp_path / "census", shards=2, progress=False)
+    replaced = [i for i, (kind, _) in enumerate(events) if kind == "replace"]
+    targets = {os.path.relpath(events[i][1], tmp_path) for i in replaced}
+    assert {"out/tasks.parquet", "out/tasks.csv", "out/cards.csv", "out/summary.md", "census/manifest.json",
+            "census/regions/n08-00000-of-00002.parquet", "census/regions/n08-00001-of-00002.parquet"} <= targets
+    for i in replaced:
+        target = events[i][1]
+        name, folder = os.path.basename(target), os.path.dirname(target)
+        assert events[i - 1][0] == "fsync" and os.path.basename(events[i - 1][1]).startswith(f".{name}.")
+        assert events[i + 1] == ("fsync", folder), (target, events[i + 1])
+    journal = str(tmp_path / "out" / "tasks.jsonl")
+    first = events.index(("fsync", journal))                             # the journal's line(s)
+    last_rename = max(i for i in replaced if i < first)
+    # After the last rename's own folder sync, the folder is synced once more: the journal's creation.
+    assert events[last_rename + 2:first].count(("fsync", str(tmp_path / "out"))) == 1

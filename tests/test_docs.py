@@ -2,8 +2,10 @@
 
 A runnable page's (getting started, the tutorials) ```python blocks written as sessions (``>>>``) and its ```console
 blocks (``$ ubongo-cp ...`` followed by the output) run as one doctest per
-page, in order, in a fresh directory where ``puzzles/`` is the repository's
-(``...`` in an output stands for what varies: times, paths). The site itself
+page, in order, in a fresh empty directory (``...`` in an output stands for
+what varies: times, paths): a page gets its files from ``ubongo-cp examples``
+as a user would. ``tests/test_packaging.py`` runs them again against the
+installed wheel. The site itself
 is built by ``make docs`` (``sphinx-build -W -n``); the generator of its rules
 page is checked here against the sources it scans.
 """
@@ -74,13 +76,18 @@ def test_pages_found():
 def test_page_examples_run(page, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("MPLBACKEND", "Agg")
-    (tmp_path / "puzzles").symlink_to(ROOT / "puzzles")
+    failures = run_page(page)
+    assert failures == 0, f"{page.relative_to(ROOT)}: {failures} example(s) failed (output above)"
+
+
+def run_page(page: Path) -> int:
+    """Run a page's examples in the current directory; the number of failed examples."""
     session = _session(page.read_text(encoding="utf-8"))
     test = doctest.DocTestParser().get_doctest(session, {"sh": sh}, page.name, str(page), 0)
     assert test.examples, f"{page}: no examples"
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
-    assert runner.failures == 0, f"{page.relative_to(ROOT)}: {runner.failures} example(s) failed (output above)"
+    return runner.failures
 
 
 def _generator():
@@ -127,3 +134,38 @@ def test_every_rule_id_of_the_rules_file_gets_an_anchor(tmp_path):
     ids = re.findall(r"^- ((?:UP|UG|UD|OD|DN)-\d+) ", rules, re.M)
     assert len(ids) >= 40
     assert sorted(re.findall(r"^\(rule-([a-z]+-\d+)\)=$", page, re.M)) == sorted(i.lower() for i in ids)
+
+
+def _layout_checker():
+    spec = importlib.util.spec_from_file_location("check_layout", DOCS / "_ext" / "check_layout.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (DOCS / "_build" / "html" / "tutorials" / "design.html").exists(),
+                    reason="the site is not built (make docs)")
+def test_code_blocks_fit_at_1280_px_in_a_headless_browser():
+    # make docs runs the same check on every page; here the pages with the longest command lines.
+    checker = _layout_checker()
+    if checker.chromium() is None:
+        pytest.skip("no Chromium (apt-get install chromium)")
+    results, problems = checker.check(DOCS / "_build" / "html", 1280, ["tutorials/*.html", "commands.html"])
+    assert not problems, "\n".join(problems)
+    assert len(results) >= 8 and sum(r["code"] for r in results) > 50
+
+
+def test_the_layout_check_sees_a_cut_block_and_an_empty_column(tmp_path):
+    checker = _layout_checker()
+    if checker.chromium() is None:
+        pytest.skip("no Chromium (apt-get install chromium)")
+    (tmp_path / "page.html").write_text(
+        '<html><body><div class="bd-sidebar-primary" style="width:300px;float:left">Section Navigation</div>'
+        '<div class="highlight"><pre style="width:200px;overflow:auto">$ ubongo-cp batch examples --out results '
+        '--executor dask --jobs 2   # a comment nobody sees</pre></div>'
+        '<div class="highlight"><pre style="width:600px;overflow:auto">short</pre></div></body></html>')
+    results, problems = checker.check(tmp_path, 1280)
+    assert [r["code"] for r in results] == [2]
+    assert problems == ["page.html: a code block is cut at 1280 px: '$ ubongo-cp batch examples --out results "
+                        "--executor dask --jobs 2   # '", "page.html: an empty left column takes 300 px"]

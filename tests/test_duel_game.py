@@ -290,8 +290,10 @@ def test_faster_player_wins_more_and_handicap_helps_the_slower(deck):
 
 
 def test_input_errors(deck):
-    with pytest.raises(InputError, match="classic deck|duel deck"):
+    # Any deck runs (its spec gives the sides and the die), but only on one of its own sides.
+    with pytest.raises(InputError, match="side 'A' is not one of easy, hard"):
         simulate_duel(TaskDeck(synthetic_tasks("classic"), "classic"), 3)
+    assert len(simulate_duel(TaskDeck(synthetic_tasks("classic"), "classic"), 3, side="hard")) == 3
     with pytest.raises(InputError, match="skills"):
         DuelState(deck, skills=(1.0, 0.0))
     with pytest.raises(InputError, match="at most one at 5"):

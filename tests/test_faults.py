@@ -123,6 +123,8 @@ def test_runner_killed_mid_batch_resumes_to_the_same_tables(tmp_path):
     pd.testing.assert_frame_equal(resumed.tasks[STABLE], reference.tasks[STABLE])
 
 
+@pytest.mark.timeout(300)   # it once hung for 20 minutes: now it fails instead (and the cluster start has its own)
 def test_dask_executor_gives_the_same_table(deck, undisturbed, tmp_path):
-    out = run_batch(deck, tmp_path / "dask", executor=make_executor("dask", jobs=2), progress=False)
+    with make_executor("dask", jobs=2) as cluster:   # closed, so no cluster outlives the test
+        out = run_batch(deck, tmp_path / "dask", executor=cluster, progress=False)
     pd.testing.assert_frame_equal(out.tasks[STABLE], undisturbed[STABLE])

@@ -148,3 +148,74 @@ def test_generate_refuses_another_spec_in_a_deck_folder(tmp_path, run_cli):
     assert code == 2 and err.count("\n") == 1
     assert f"{out}: holds the output of `ubongo-cp generate` for {spec}, not classic" in err
     assert _snapshot(out) == before
+
+
+# ---------------------------------------------------------------- every card side its own board
+
+def _shapes(deck) -> list:
+    """Each card side's region up to turning and mirroring, computed here from the 8 images (not region_key)."""
+    from ubongo_cp.geometry import SYMMETRIES, transform
+
+    return [min(tuple(sorted(transform(c.region.cells, s))) for s in SYMMETRIES) for c in deck]
+
+
+def test_shipped_decks_have_distinct_regions():
+    for game in ("classic", "duel"):
+        cards, _ = load_deck(game)
+        shapes = _shapes(cards)
+        assert len(set(shapes)) == len(shapes), game
+
+
+def test_from_census_deck_has_distinct_regions_spread_over_the_census(tmp_path):
+    # The designer's example: a census of 9-10 cells in a 4x4 box, then three cards drawn from it.
+    from ubongo_cp.census import census_regions, run_census
+
+    designer = PUZZLES / "examples" / "designer"
+    run_census(designer / "pieces.txt", 3, [9, 10], out_dir=tmp_path / "census", box=(4, 4), progress=False)
+    good = census_regions(tmp_path / "census")
+    assert len(good) > 6
+    deck = generate_deck(designer / "deck.toml", None, seed=1, cards=3, candidates=good)
+    easy = [c for c in deck if c.side == "easy"]
+    assert len(easy) == 3 and len(set(_shapes(easy))) == 3
+    # Spread: card i starts i/3 of the way down the census's list (best first), not at its top; each
+    # start is a good region (6 unique tasks), so each card keeps the region it starts at.
+    rank = {tuple(sorted(r.cells)): i for i, r in enumerate(good)}
+    from ubongo_cp.polyominoes import canonical_form
+
+    ranks = [rank[tuple(sorted(canonical_form(c.region.cells)))] for c in easy]
+    assert ranks == [i * len(good) // 3 for i in range(3)]
+
+
+def test_a_side_that_runs_out_of_distinct_boards_is_left_out(tmp_path):
+    # A monomino and a domino in a 1x3 box: the only board of 3 cells is the 1x3 bar (tiled in 2 ways,
+    # the monomino at either end); two cards of one side cannot both have a board of their own.
+    (tmp_path / "p.txt").write_text("M\n#\n\nD\n##\n")
+    spec = tmp_path / "deck.toml"
+    spec.write_text('game = "bars"\npieces = "p.txt"\ncards = 2\n[[sides]]\nname = "s"\npieces_per_task = 2\n'
+                    'faces = 1\nmax_rows = 1\nmax_cols = 3\nmax_solutions = 2\nattempts = 20\n')
+    said = []
+    deck = generate_deck(spec, None, seed=0, progress=said.append)
+    assert [c.region.area for c in deck] == [3]
+    assert "card 02 side s: no region in" in said[-1] and "differs from the deck's other regions" in said[-1]
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(k=st.integers(2, 3), faces=st.integers(1, 3), rows=st.integers(3, 4), cols=st.integers(3, 5),
+       cards=st.integers(2, 5), limit=st.integers(1, 3), seed=st.integers(0, 1000), two_sides=st.booleans())
+def test_every_generated_deck_has_distinct_regions(tmp_path_factory, k, faces, rows, cols, cards, limit, seed,
+                                                   two_sides):
+    # Random specs on the designer's piece set (a domino, two trominoes, five tetrominoes).
+    tmp = tmp_path_factory.mktemp("spec")
+    policy = "unique = true" if limit == 1 else f"max_solutions = {limit}"
+    side = (f'[[sides]]\nname = "{{name}}"\npieces_per_task = {k}\nfaces = {faces}\nmax_rows = {rows}\n'
+            f'max_cols = {cols}\n{policy}\nattempts = 60\n')
+    (tmp / "pieces.txt").write_bytes((PUZZLES / "examples" / "designer" / "pieces.txt").read_bytes())
+    text = (f'game = "prop"\npieces = "pieces.txt"\ncards = {cards}\n'
+            + side.format(name="a") + (side.format(name="b") if two_sides else ""))
+    (tmp / "deck.toml").write_text(text)
+    deck = generate_deck(tmp / "deck.toml", None, seed=seed)
+    shapes = _shapes(deck)
+    assert len(set(shapes)) == len(shapes)

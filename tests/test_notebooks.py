@@ -44,7 +44,7 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     printed = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
     assert Path(printed.strip()).resolve() == Path(sys.executable).resolve()
     if path.stem.startswith("02"):
-        assert (tmp_path / "bench" / "first.csv").exists() and (tmp_path / "bench" / "count.csv").exists()
+        assert (tmp_path / "bench" / "runs.parquet").exists() and (tmp_path / "bench" / "cactus.png").exists()
 
 
 def _run(nb, cwd, env_dirs, monkeypatch):

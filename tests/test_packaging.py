@@ -56,3 +56,51 @@ def test_puzzles_is_the_package_data():
     if not link.exists():  # an sdist or an installed tree has no puzzles/
         pytest.skip("no puzzles/ beside the package")
     assert link.resolve() == (ROOT / "ubongo_cp" / "data").resolve()
+
+
+def test_examples_command_lists_and_copies_what_the_tutorials_use(tmp_path, run_cli):
+    import re
+
+    from test_docs import DOCS, _pages
+
+    code, out, _ = run_cli("examples")
+    assert code == 0
+    listed = set(re.findall(r"^  (\S+)", out, re.M))
+    assert {"pieces/classic", "decks/duel", "specs/classic", "designer", "rect_6x10.txt", "orion/published"} <= listed
+    # Every file a tutorial or the getting-started page names is one `examples --copy` brings, or one it writes.
+    code, out, _ = run_cli("examples", "--copy", tmp_path / "ex")
+    copied = {p.name for p in (tmp_path / "ex").iterdir()} | {f"designer/{p.name}" for p in
+                                                                (tmp_path / "ex" / "designer").iterdir()}
+    assert {"designer/deck.toml", "designer/pieces.txt", "classic_X1_easy.toml", "duel_X2_A.toml"} <= copied
+    for page in _pages():
+        text = page.read_text(encoding="utf-8")
+        assert "puzzles/" not in text, f"{page.relative_to(DOCS)} names the checkout's puzzles/ folder"
+    # A second copy to the same place refuses to replace the first.
+    code, _, err = run_cli("examples", "designer", "--copy", tmp_path / "ex")
+    assert code == 2 and "exists already" in err
+
+
+def test_tutorials_run_from_an_empty_directory_against_the_installed_wheel(unpacked_wheel, tmp_path):
+    # Every page the docs test runs from the checkout runs again here with the package imported from the
+    # wheel (and no checkout in sight: an empty working directory, the files from `ubongo-cp examples`).
+    script = """
+import os, sys
+sys.path.append(sys.argv[2])
+import ubongo_cp
+assert ubongo_cp.__file__.startswith(sys.argv[1]), ubongo_cp.__file__
+from pathlib import Path
+import test_docs
+failed = []
+for page in test_docs._pages():
+    work = Path(sys.argv[3]) / page.stem
+    work.mkdir()
+    os.chdir(work)
+    if test_docs.run_page(page):
+        failed.append(page.name)
+print("failed:", failed)
+sys.exit(1 if failed else 0)
+"""
+    env = {"PYTHONPATH": str(unpacked_wheel), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg", "HOME": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-c", script, str(unpacked_wheel), str(ROOT / "tests"), str(tmp_path)],
+                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]

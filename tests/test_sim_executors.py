@@ -72,10 +72,12 @@ def test_orion_jobs_do_not_change_table():
     assert list(one["game"]) == [g for g in range(6) for _ in range(2)]
 
 
+@pytest.mark.timeout(300)
 def test_dask_gives_same_table(duel):
     pytest.importorskip("dask.distributed")
     one = simulate_duel(duel, 10, 1.0, 0.7, seed=8)
-    two = simulate_duel(duel, 10, 1.0, 0.7, seed=8, executor=make_executor("dask", jobs=2))
+    with make_executor("dask", jobs=2) as cluster:
+        two = simulate_duel(duel, 10, 1.0, 0.7, seed=8, executor=cluster)
     pd.testing.assert_frame_equal(one, two)
 
 
@@ -164,6 +166,7 @@ def test_silent_server_at_scheduler_address_is_an_error_not_a_hang(monkeypatch, 
     assert took < 30  # CONNECT_TIMEOUT + 5 s, not for ever
 
 
+@pytest.mark.timeout(300)
 def test_dask_run_without_workers_stops_with_a_message():
     # Dask itself waits for ever for a worker; the executor gives up after
     # worker_timeout seconds without one and says what to do.

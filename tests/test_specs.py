@@ -8,7 +8,7 @@ import pytest
 
 from conftest import PUZZLES, listing
 from ubongo_cp.cards import load_card, load_deck
-from ubongo_cp.cover import build_instance
+from ubongo_cp.cover import build_instance, task_instance
 from ubongo_cp.errors import InputError
 from ubongo_cp.generate import generate_deck
 from ubongo_cp.rate import rate_instance
@@ -128,3 +128,35 @@ def test_a_side_out_of_budget_says_so_and_keeps_what_it_found(tmp_path):
     (card,) = deck
     assert 1 <= len(card.tasks) < 40
     assert card.meta["generator"]["regions_tried"] == 3
+
+
+def test_copies_key_makes_tasks_that_repeat_a_piece(tmp_path):
+    # The five tetrominoes, two per task, each up to twice: tasks like O4 + O4 on a 2x4 board appear.
+    spec = tmp_path / "deck.toml"
+    spec.write_text('game = "twins"\npieces = "tetrominoes"\ncards = 3\n[[sides]]\nname = "s"\npieces_per_task = 2\n'
+                    'faces = 2\nmax_rows = 3\nmax_cols = 4\ncopies = 2\nmax_solutions = 2\n')
+    loaded = load_spec(spec)
+    assert loaded.side("s").copies == 2
+    deck = generate_deck(spec, tmp_path / "deck", seed=5)
+    tasks = [(card, face) for card in deck for face in card.tasks]
+    assert any(len(set(card.tasks[f])) < len(card.tasks[f]) for card, f in tasks), "no task repeats a piece"
+    for card, face in tasks:
+        # Every task has 1..2 tilings, counted again by CP-SAT on the card file as written (copies of a
+        # piece are not told apart, UP-5).
+        written = load_card(card.path)
+        count = solve(task_instance(written, face), backend="cpsat").count
+        assert 1 <= count <= 2 and count == card.meta["generator"]["solutions"][face - 1]
+    # Without the key, no task names a piece twice.
+    spec.write_text(spec.read_text().replace("copies = 2\n", ""))
+    plain = generate_deck(spec, None, seed=5)
+    assert all(len(set(names)) == len(names) for card in plain for names in card.tasks.values())
+
+
+@pytest.mark.parametrize("body, message", [
+    (SIDE + "copies = 0\n", "copies must be 1..100"),
+    (SIDE.replace("pieces_per_task = 3", "pieces_per_task = 25") + "copies = 2\n",
+     r"pieces_per_task must be 1..24 \(the piece set has 12 pieces, 2 copies each\)"),
+])
+def test_bad_copies(tmp_path, body, message):
+    with pytest.raises(InputError, match=message):
+        load_spec(_spec(body, tmp_path))

@@ -92,30 +92,42 @@ class AnalysisResult:
         return [{"pieces": list(s.pieces), "count": s.count} for s in self.subsets]
 
 
-def matching_subsets(pieces: Sequence[Piece], area: int, k: int) -> int:
+def matching_subsets(pieces: Sequence[Piece], area: int, k: int, copies: int = 1) -> int:
     """Number of K-subsets of ``pieces`` whose total area is ``area``.
 
-    Counted by dynamic programming over piece sizes (no enumeration).
+    With ``copies`` > 1, K-multisets in which each piece appears at most
+    ``copies`` times. Counted by dynamic programming over piece sizes (no
+    enumeration).
 
     Examples
     --------
     >>> from ubongo_cp.pieces import load_pieces
     >>> matching_subsets(load_pieces("duel").pieces, 16, 3)
     495
+    >>> tiny = load_pieces("classic").select(["I2", "O4"])
+    >>> matching_subsets(tiny, 6, 2), matching_subsets(tiny, 4, 2, copies=2)   # {I2, O4}; {I2, I2}
+    (1, 1)
     """
-    # ways[j][a] = number of j-subsets with area a
+    # ways[j][a] = number of j-multisets (each piece at most ``copies`` times) with area a
     ways = [[0] * (area + 1) for _ in range(k + 1)]
     ways[0][0] = 1
     for p in pieces:
-        for j in range(k, 0, -1):
-            row, prev = ways[j], ways[j - 1]
-            for a in range(area, p.size - 1, -1):
-                row[a] += prev[a - p.size]
+        new = [row[:] for row in ways]
+        for times in range(1, copies + 1):
+            size = p.size * times
+            if size > area:
+                break
+            for j in range(times, k + 1):
+                row, prev = new[j], ways[j - times]
+                for a in range(size, area + 1):
+                    row[a] += prev[a - size]
+        ways = new
     return ways[k][area]
 
 
 def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, backend: str | None = None,
-            time_limit: float | None = None, keep_solutions: bool = False, mode: str = "free") -> AnalysisResult:
+            time_limit: float | None = None, keep_solutions: bool = False, mode: str = "free",
+            copies: int = 1) -> AnalysisResult:
     """Find every K-subset of ``pieces`` that tiles ``region`` and count its tilings.
 
     Parameters
@@ -136,6 +148,11 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         Also return the option-id solutions grouped by subset.
     mode : {"free", "one-sided", "fixed"}
         Orientations allowed (UP-3: free).
+    copies : int
+        Each piece may be used up to this many times (default 1: subsets;
+        more: multisets, a task naming a piece twice). The copies of a piece
+        form one item of multiplicity ``[0..copies]`` (Knuth's Algorithm M),
+        so tilings that only swap two copies count once (UP-5).
 
     Returns
     -------
@@ -144,8 +161,8 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     Raises
     ------
     InputError
-        If piece names repeat, ``k`` is not positive or larger than the set,
-        or the solver name is unknown.
+        If piece names repeat, ``k`` is not positive or larger than the set
+        (times ``copies``), ``copies`` is below 1, or the solver name is unknown.
     TimeoutError
         If the search did not finish within ``time_limit``.
 
@@ -161,16 +178,19 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         raise InputError("subset analysis needs distinct piece names")
     if k is not None and k < 1:
         raise InputError(f"k must be at least 1, got {k}")
-    if k is not None and k > len(pieces):
-        raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces)")
+    if copies < 1:
+        raise InputError(f"copies must be at least 1, got {copies}")
+    if k is not None and k > len(pieces) * copies:
+        raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces"
+                         + (f", {copies} copies each)" if copies > 1 else ")"))
     from .solvers import choose, get_solver, solve, warm
 
     get_solver(backend or choose("analyze"))  # an unknown name is refused before any check
     start = time.perf_counter()
     # Cheap bounds first (as solve does): with K given, only pieces that belong to some K-subset of the
     # region's area can appear in a tiling; when there is none, nothing is searched.
-    matching = matching_subsets(pieces, region.area, k) if k else 0
-    usable = _usable(pieces, region.area, k)
+    matching = matching_subsets(pieces, region.area, k, copies) if k else 0
+    usable = _usable(list(pieces) * copies, region.area, k)[:len(pieces)]   # the copies of a piece are alike
     if not any(usable):
         if k:
             reason = f"no {k}-subset of the pieces has the region's area ({region.area} cells)"
@@ -182,19 +202,27 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     start = time.perf_counter()
     searched = [p for p, use in zip(pieces, usable) if use]
     index = [i for i, use in enumerate(usable) if use]  # searched piece -> its position in ``pieces``
-    instance = build_instance(searched, region, optional_pieces=True, mode=mode)
+    instance = build_instance(searched * copies, region, optional_pieces=True, mode=mode)
     groups: dict[tuple[int, ...], list[list[int]]] = {}
-    option_type = [index[t] for t in instance.table.option_type]  # distinct names: type t is searched piece t
+    counted: dict[tuple[int, ...], int] = {}
+    # distinct names: type t is searched piece t (and its copies)
+    option_type = [index[t] for t in instance.table.option_type]
 
     def on_solution(options) -> bool:
-        groups.setdefault(tuple(sorted(option_type[o] for o in options)), []).append(list(options))
+        used = tuple(sorted(option_type[o] for o in options))
+        if copies > 1:  # a piece used twice: the solver's tally (sets of types) cannot tell
+            counted[used] = counted.get(used, 0) + 1
+        if keep_solutions:
+            groups.setdefault(used, []).append(list(options))
         return True
 
+    per_solution = keep_solutions or copies > 1
     result = solve(instance, backend=backend or choose("analyze", instance), time_limit=time_limit, keep=0,
-                   reduce=False, on_solution=on_solution if keep_solutions else None, pieces_used=k, tally=True)
+                   reduce=False, on_solution=on_solution if per_solution else None, pieces_used=k,
+                   tally=copies == 1)
     if not result.complete:
         raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
-    counts = {tuple(index[t] for t in used): n for used, n in result.tally.items()}
+    counts = counted if copies > 1 else {tuple(index[t] for t in used): n for used, n in result.tally.items()}
     stats = {key: value for key, value in result.stats.items() if key != "wall_seconds"}
     subsets = [SubsetCount(tuple(names[i] for i in used), counts[used]) for used in sorted(counts)]
     return AnalysisResult(

@@ -1,7 +1,8 @@
 """Batch runner: solve, count and rate every card side x die face of a deck.
 
 Results are appended to a journal (``tasks.jsonl``, one JSON object per
-finished task, flushed and fsynced) as they arrive, so a run that dies
+finished task, on the disk before the next is awaited: :func:`ubongo_cp.io.append_durably`)
+as they arrive, so a run that dies (or a power loss)
 loses nothing: re-running the same command resumes and skips the tasks
 already in the journal. A row is reused only if everything it depends on
 is the same: the task (card id, side, face and :func:`task_hash`, a hash
@@ -40,13 +41,15 @@ from .cover import task_instance
 from .errors import InputError
 from .executors import Executor, using
 from .geometry import ORIENTATION_MODES
+from .io import append_durably, open_journal
 from .shipped import resolve_deck
 from .outputs import OutputFolder
 from .rate import CHECK_SOLVER, NODE_SOLVER, RATING_SCHEME, rate_instance, rating_modules
 from .solvers import warm
 from .status import Status
 
-__all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "run_settings", "JOURNAL", "OUTPUT_FILES"]
+__all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "run_settings", "strict_failures", "JOURNAL",
+           "OUTPUT_FILES"]
 
 #: The journal in the output directory: one JSON line per finished task, appended as it arrives.
 JOURNAL = "tasks.jsonl"
@@ -159,6 +162,61 @@ class BatchOutcome:
     summary: str = ""
     extra: dict = field(default_factory=dict)
     recomputed: int = 0
+    max_solutions: dict = field(default_factory=dict)
+
+
+def strict_failures(outcome: BatchOutcome, max_solutions: int | None = None) -> list[str]:
+    """What fails a strict check of a batch: one line per skipped card file and per task that is not
+    solved (no solution, time-out, error, disagreement) or has more solutions than allowed.
+
+    Parameters
+    ----------
+    outcome : BatchOutcome
+    max_solutions : int, optional
+        The most solutions a task may have; default: each card side's own
+        limit from its deck spec (:attr:`BatchOutcome.max_solutions`: 1 for a
+        side whose tasks must be unique).
+
+    Returns
+    -------
+    list of str
+        Empty when every task passes.
+    """
+    import pandas as pd
+
+    lines = [f"skipped card file: {p.message}" for p in outcome.problems]
+    for row in outcome.tasks.itertuples(index=False):
+        where = f"card {row.card_id} side {row.side} face {row.face} ({' '.join(row.pieces)})"
+        limit = max_solutions or outcome.max_solutions.get((row.card_id, row.side), 1)
+        if row.status != Status.SOLVED:
+            lines.append(f"{where}: {row.status}")
+        elif not pd.isna(row.count) and int(row.count) > limit:
+            what = "not unique" if limit == 1 else f"more than {limit} solutions"
+            lines.append(f"{where}: {int(row.count)} solutions, {what}")
+    return lines
+
+
+def _copy_spec(deck_dir: Path, folder: OutputFolder) -> None:
+    """A designer's deck: its ``deck.toml`` (and piece set) beside the tables, so that the game simulators
+    know the game (:func:`ubongo_cp.games.tasks.spec_for_table`); written as the generator writes a deck's
+    copy (never over an input, never over a file of another origin)."""
+    from .generate import _spec_copy, _write_spec_copy
+    from .specs import DECK_SPEC_FILE, load_spec
+
+    spec_file = resolve_deck(deck_dir) / DECK_SPEC_FILE
+    if spec_file.is_file():
+        spec = load_spec(spec_file)
+        _write_spec_copy(spec, folder, _spec_copy(spec)[1])
+
+
+def _solution_limit(card: CardSide) -> int:
+    """The most solutions a task of ``card`` may have under its deck spec (1 when unknown)."""
+    from .specs import spec_for_card
+
+    try:
+        return spec_for_card(card.game, card.path).side(card.side).max_solutions
+    except InputError:
+        return 1
 
 
 def _read_journal(path: Path) -> dict[tuple, dict]:
@@ -179,6 +237,7 @@ def _read_journal(path: Path) -> dict[tuple, dict]:
         # Drop a line torn by a crash so that new rows start on a line of their own.
         with path.open("r+b") as fh:
             fh.truncate(data.rfind(b"\n") + 1)
+            os.fsync(fh.fileno())
     with path.open(encoding="utf-8", errors="replace") as fh:
         for line in fh:
             try:
@@ -205,7 +264,7 @@ def _journal_key(row) -> tuple | None:
 def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
               time_limit: float | None = None, backend: str = NODE_SOLVER, executor: Executor | None = None,
               progress: bool = True, notify: Callable[[str], None] | None = None,
-              orientations: str | None = None) -> BatchOutcome:
+              orientations: str | None = None, difficulty_model=None) -> BatchOutcome:
     """Solve, count and rate every task of a deck; write the tables.
 
     Parameters
@@ -215,9 +274,10 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     out_dir : path
         Output directory (created); holds ``tasks.jsonl`` (journal),
         ``tasks.parquet``, ``tasks.csv``, ``cards.parquet``, ``cards.csv``, ``summary.md``
-        (:mod:`ubongo_cp.report`). Locked during the run; it may hold the
-        results of this deck only, and no file of another origin under those
-        names (see the module docstring).
+        (:mod:`ubongo_cp.report`) and, for a deck with a ``deck.toml`` (a
+        designer's game), a copy of it (and of its piece set as ``pieces.txt``).
+        Locked during the run; it may hold the results of this deck only, and
+        no file of another origin under those names (see the module docstring).
     time_limit : float, optional
         Seconds per task and backend; time-outs are recorded as ``"timeout"``.
     backend : str
@@ -238,6 +298,11 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         Solve every task in this orientation mode instead of each card's own
         ``orientations`` (default: the card's; free by UP-3). The mode is
         part of the task hash, so a resumed run never reuses rows of another mode.
+    difficulty_model : DifficultyModel or path, optional
+        Rate with a model fitted to playtest times (:mod:`ubongo_cp.calibrate`,
+        ``ubongo-cp calibrate``): the tables' ``difficulty`` is then its
+        predicted seconds. Applied to the finished rows, so a resumed run
+        may use another model (or none).
 
     Returns
     -------
@@ -246,8 +311,9 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     Raises
     ------
     InputError
-        When the deck directory is missing or holds no card file, for an
-        unknown solver name or orientation mode; when another run writes
+        When the deck directory is missing or holds no card file that can be
+        read, for an unknown solver name or orientation mode or a model file
+        that cannot be read; when another run writes
         into ``out_dir``, it holds the results of another deck, or a file
         of another origin where an output goes.
     """
@@ -257,6 +323,13 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     start = time.perf_counter()
     deck_dir, out = Path(deck_dir), Path(out_dir)
     cards, problems = load_deck(deck_dir)
+    if not cards:
+        raise InputError(f"no card side of the deck could be read ({len(problems)} card file(s) skipped; the first: "
+                         f"{problems[0].message})", path=deck_dir)
+    if difficulty_model is not None and not hasattr(difficulty_model, "predict_seconds"):
+        from .calibrate import load_model
+
+        difficulty_model = load_model(difficulty_model)
     if orientations is not None:
         if orientations not in ORIENTATION_MODES:
             raise InputError(f"orientations must be one of {', '.join(ORIENTATION_MODES)}, got {orientations!r}")
@@ -264,8 +337,10 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     source = os.path.realpath(resolve_deck(deck_dir))
     with OutputFolder(out, "batch", source=source, adopt=_batch_files) as folder:
         folder.claim(OUTPUT_FILES)  # before any work: a file of another origin there is refused
-        return _run(cards, problems, deck_dir, folder.path, time_limit, backend, executor, progress, notify,
-                    worker_modules, start)
+        _copy_spec(deck_dir, folder)
+        outcome = _run(cards, problems, deck_dir, folder.path, time_limit, backend, executor, progress, notify,
+                       worker_modules, start, difficulty_model)
+    return replace(outcome, max_solutions={card.key: _solution_limit(card) for card in cards})
 
 
 def _batch_files(out: Path) -> list[str]:
@@ -274,7 +349,7 @@ def _batch_files(out: Path) -> list[str]:
 
 
 def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, executor, progress, notify,
-         worker_modules, start) -> BatchOutcome:
+         worker_modules, start, difficulty_model=None) -> BatchOutcome:
     """:func:`run_batch` once its output folder is open (and locked)."""
     from .report import write_reports
 
@@ -309,7 +384,7 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
 
     ran = 0
     try:
-        journal = journal_path.open("a", encoding="utf-8")
+        journal = open_journal(journal_path)
     except OSError as exc:  # a read-only folder, a full disk: name the file
         raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=journal_path) from None
     with journal, using(executor) as pool:
@@ -325,21 +400,21 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
         for rows in pool.map_unordered(rate_card_side, work, on_error=_error_rows, backend=backend,
                                        time_limit=time_limit):
             try:
-                for row in rows:
-                    journal.write(json.dumps(row) + "\n")
-                    done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
-                journal.flush()
-                os.fsync(journal.fileno())
+                append_durably(journal, "".join(json.dumps(row) + "\n" for row in rows))
             except OSError as exc:  # e.g. the disk is full: the rows written so far are kept
                 raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=journal_path) from None
+            for row in rows:
+                done[(row["card_id"], row["side"], row["face"], row["task_hash"])] = row
             ran += len(rows)
             if bar is not None:
                 bar.update(len(rows))
         if bar is not None:
             bar.close()
     rows = [done[k] for k in wanted if k in done]
+    order = {card.key: i for i, card in enumerate(cards)}   # printing order (load_deck's)
     tasks_df, cards_df, summary = write_reports(rows, problems, out, deck_name=str(deck_dir),
-                                                seconds=time.perf_counter() - start)
+                                                seconds=time.perf_counter() - start, order=order,
+                                                difficulty_model=difficulty_model)
     return BatchOutcome(tasks_df, cards_df, problems, ran, skipped, time.perf_counter() - start, out, summary,
                         recomputed=len(stale))
 

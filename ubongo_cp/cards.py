@@ -41,7 +41,7 @@ from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import Piece, PieceSet, Region, load_pieces, parse_region, resolve_pieces_path
 
 __all__ = ["CardSide", "load_card", "parse_card", "write_card", "card_to_toml", "load_deck", "DeckProblem",
-           "task_hash"]
+           "task_hash", "card_id_key", "printing_order"]
 
 
 @dataclass(frozen=True)
@@ -301,7 +301,8 @@ def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
     Returns
     -------
     cards : list of CardSide
-        The valid card sides, sorted by (card id, side).
+        The valid card sides in printing order (:func:`printing_order`):
+        by card id, then the sides in the order of the game's deck spec.
     problems : list of DeckProblem
         Malformed files, and card sides whose (card id, side) repeats one
         loaded earlier.
@@ -340,8 +341,35 @@ def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
             continue
         seen[card.key] = os.fspath(f)
         cards.append(card)
-    cards.sort(key=lambda c: (c.card_id, c.side))
-    return cards, problems
+    return printing_order(cards), problems
+
+
+def card_id_key(card_id: str) -> tuple:
+    """Sort key of a card id: numbers by value (``"2"`` before ``"10"``), other ids after them, as text.
+
+    Examples
+    --------
+    >>> sorted(["10", "2", "01", "b", "a"], key=card_id_key)
+    ['01', '2', '10', 'a', 'b']
+    """
+    return (0, int(card_id), card_id) if card_id.isdigit() else (1, 0, card_id)
+
+
+def printing_order(cards: Iterable[CardSide]) -> list[CardSide]:
+    """The card sides in printing order: by card id (:func:`card_id_key`), then by side in the order
+    the game's deck spec lists its ``[[sides]]`` (:func:`ubongo_cp.specs.spec_for_card`).
+
+    A side the spec does not know (a card built in Python) goes after the known ones, by name.
+    """
+    def key(card: CardSide) -> tuple:
+        try:
+            sides = spec_for_card(card.game, card.path).side_names
+        except InputError:
+            sides = ()
+        rank = sides.index(card.side) if card.side in sides else len(sides)
+        return (card_id_key(card.card_id), rank, card.side)
+
+    return sorted(cards, key=key)
 
 
 def iter_tasks(cards: Iterable[CardSide]):

@@ -33,19 +33,22 @@ References
 
 from __future__ import annotations
 
+import math
 import os
 from array import array
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar, Iterable, Sequence
+from typing import TYPE_CHECKING, ClassVar, Iterable, NamedTuple, Sequence
 
 from .errors import InputError
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from .cover import ExactCoverInstance
+
 __all__ = ["ExactCoverMatrix", "MatrixTable", "exact_cover_matrix", "parse_exact_cover", "read_exact_cover",
-           "MAX_ITEMS"]
+           "KnuthText", "format_exact_cover", "knuth_text", "verify_cover", "MAX_ITEMS", "item_counts"]
 
 
 def item_counts(indices: Iterable[int], n_items: int) -> list[int]:
@@ -356,3 +359,175 @@ def _check_name(name: str, path, line) -> None:
     if not name or any(ch.isspace() for ch in name) or "|" in name or ":" in name:
         raise InputError(f"item name {name!r} holds a space, '|' or ':' (colours and multiplicities of "
                          "Knuth's DLX2/DLX3 formats are not read)", path=path, line=line)
+
+
+def format_exact_cover(item_names: Sequence[str], n_primary: int, options: Iterable[Sequence[int]], *,
+                       comments: Sequence[str] = ()) -> str:
+    """Write an exact-cover problem in Knuth's plain format (see the module docstring).
+
+    Parameters
+    ----------
+    item_names : sequence of str
+        Every item, primary items first.
+    n_primary : int
+        Number of primary items; the rest follow ``|`` on the item line.
+    options : iterable of sequence of int
+        Each option: the indices (into ``item_names``) of the items it covers.
+    comments : sequence of str
+        Lines written first, each as a comment (``| ...``).
+
+    Returns
+    -------
+    str
+        The file's text, one option per line, ending in a newline.
+
+    Examples
+    --------
+    >>> print(format_exact_cover(["a", "b", "c"], 2, [[0, 2], [1]], comments=["tiny"]), end="")
+    | tiny
+    a b | c
+    a c
+    b
+    """
+    lines = [f"| {c}" for c in comments]
+    head = " ".join(item_names[:n_primary])
+    if n_primary < len(item_names):
+        head += " | " + " ".join(item_names[n_primary:])
+    lines.append(head)
+    lines.extend(" ".join(item_names[i] for i in option) for option in options)
+    return "\n".join(lines) + "\n"
+
+
+class KnuthText(NamedTuple):
+    """An instance written in Knuth's plain format, with the way back to its options.
+
+    Attributes
+    ----------
+    text : str
+        The file's text (:func:`format_exact_cover`).
+    option_of_line : list of int
+        For the k-th option line of the file (from 0), the option id of the
+        instance it stands for.
+    item_names : list of str
+        The items named on the item line, primary first.
+    copies_factor : int
+        How many covers of the file stand for one cover of the instance: the
+        product of ``k!`` over the piece types with ``k`` identical copies
+        (the plain format has no multiplicities, so each copy is an item of
+        its own and the copies can be ordered in ``k!`` ways; UP-5). 1 for a
+        matrix or an instance without copies.
+    """
+
+    text: str
+    option_of_line: list[int]
+    item_names: list[str]
+    copies_factor: int
+
+
+def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: Sequence[str] = ()) -> KnuthText:
+    """Write any instance in Knuth's plain format, for a program that reads it (DLX1, SSXC, miniexact).
+
+    A matrix is written as read (its items and options in their order). A
+    polyomino instance (:class:`~ubongo_cp.cover.ExactCoverInstance`) gets
+    one item per region cell, named ``r<row>c<col>``, and one per piece
+    copy, named as in its solutions (``L4``, ``L4#2``; names that are not
+    valid item names become ``p1``, ``p2``, ...); every placement of a type
+    with ``k`` copies is written once per copy. With optional pieces (the
+    subset analysis) the piece items are secondary.
+
+    Parameters
+    ----------
+    instance : ExactCoverInstance or ExactCoverMatrix
+    comments : sequence of str
+        Comment lines written first.
+
+    Returns
+    -------
+    KnuthText
+
+    Notes
+    -----
+    Every name has at most 8 characters, the limit of Knuth's programs,
+    when the region spans fewer than 1000 rows and columns.
+
+    Examples
+    --------
+    >>> from ubongo_cp.pieces import Piece, Region
+    >>> from ubongo_cp.cover import build_instance
+    >>> domino = Piece("D", ((0, 0), (0, 1)))
+    >>> out = knuth_text(build_instance([domino, domino], Region.rectangle(1, 4)))
+    >>> print(out.text, end="")
+    r0c0 r0c1 r0c2 r0c3 D D#2
+    r0c0 r0c1 D
+    r0c0 r0c1 D#2
+    r0c1 r0c2 D
+    r0c1 r0c2 D#2
+    r0c2 r0c3 D
+    r0c2 r0c3 D#2
+    >>> out.option_of_line, out.copies_factor
+    ([0, 0, 1, 1, 2, 2], 2)
+    """
+    if isinstance(instance, ExactCoverMatrix):
+        rows = [instance._items(o) for o in range(instance.n_options)]
+        return KnuthText(format_exact_cover(instance.item_names, instance.n_primary, rows, comments=comments),
+                         list(range(instance.n_options)), list(instance.item_names), 1)
+    cells = [f"r{r}c{c}" for r, c in instance.cells]
+    copies = [list(t) for t in instance.types]
+    names = list(instance.copy_names)
+    taken = set(cells)
+    if any(not _valid_name(n) or n in taken for n in names) or len(set(names)) != len(names):
+        names = [f"p{i + 1}" for i in range(len(names))]
+    item_names = cells + [names[i] for t in copies for i in t]
+    copy_item = {i: len(cells) + j for j, i in enumerate(i for t in copies for i in t)}
+    options: list[list[int]] = []
+    option_of_line: list[int] = []
+    n_cells = instance.n_cells
+    for o in range(instance.n_options):
+        cell_items = [i for i in instance.table.indices[instance.table.indptr[o]:instance.table.indptr[o + 1]]
+                      if i < n_cells]
+        for i in copies[instance.table.option_type[o]]:
+            options.append(cell_items + [copy_item[i]])
+            option_of_line.append(o)
+    n_primary = n_cells if instance.optional_pieces else len(item_names)
+    factor = 1
+    if not instance.optional_pieces:
+        for t in copies:
+            factor *= math.factorial(len(t))
+    return KnuthText(format_exact_cover(item_names, n_primary, options, comments=comments), option_of_line,
+                     item_names, factor)
+
+
+def verify_cover(matrix: ExactCoverMatrix, options: Iterable[int]) -> str | None:
+    """Independent check of an exact cover of a matrix; ``None`` if valid, else the reason.
+
+    Every primary item must be covered exactly once and every secondary item
+    at most once, by options of the matrix, each chosen once. It reads only
+    the matrix, so it can check the answer of any solver.
+
+    Examples
+    --------
+    >>> m = parse_exact_cover("a b c | d\\na b\\nc d\\nc\\n")
+    >>> verify_cover(m, [0, 2]), verify_cover(m, [0]), verify_cover(m, [0, 1, 2])
+    (None, 'primary item c is not covered', 'item c is covered 2 times')
+    """
+    chosen = [int(o) for o in options]
+    if len(set(chosen)) != len(chosen):
+        return "an option is chosen twice"
+    covered = [0] * matrix.n_items
+    for o in chosen:
+        if not 0 <= o < matrix.n_options:
+            return f"option {o} does not exist"
+        for i in matrix._items(o):
+            covered[i] += 1
+    over = next((i for i, n in enumerate(covered) if n > 1), None)
+    if over is not None:
+        return f"item {matrix.item_names[over]} is covered {covered[over]} times"
+    missing = next((i for i in range(matrix.n_primary) if covered[i] == 0), None)
+    if missing is not None:
+        return f"primary item {matrix.item_names[missing]} is not covered"
+    return None
+
+
+def _valid_name(name: str) -> bool:
+    """An item name Knuth's programs read: 1 to 8 characters, none a space, ``|`` or ``:``."""
+    return 0 < len(name) <= 8 and not any(ch.isspace() or ch in "|:" for ch in name)

@@ -10,7 +10,14 @@ search over the whole piece set) which K-subsets tile each one and how many
 ways, and keeps the first region that offers a task for every die face
 (uniquely solvable, or with at most ``max_solutions`` solutions; within the
 difficulty band if one is given). Tasks are then picked so that piece usage
-is spread evenly over the deck. Rules: UP-1 (a region and a task table per
+is spread evenly over the deck.
+
+Every card side of a deck gets its own region: no two are the same shape,
+turned or mirrored included (:func:`region_key`). With candidates from a
+census, the card sides of one side spec start at evenly spaced places of the
+census's list of good regions (best first), so the deck spreads over all of
+them instead of taking the first few; a side whose region another card side
+took first searches again, skipping every region already in the deck. Rules: UP-1 (a region and a task table per
 side), UP-2/UP-4 (every task tiles the region); the shipped specs encode
 UG-1/UG-3/UG-4 (classic) and UD-1/UD-2 (Duel).
 
@@ -49,7 +56,7 @@ from .pieces import Region, load_pieces
 from .shipped import SHIPPED_PIECE_SETS
 from .specs import DECK_SPEC_FILE, SHIPPED_SPECS, DeckSpec, SideSpec, load_spec
 
-__all__ = ["random_region", "find_region", "SideSearch", "generate_deck"]
+__all__ = ["random_region", "find_region", "region_key", "spread_candidates", "SideSearch", "generate_deck"]
 
 
 def random_region(rng: np.random.Generator, area: int, max_height: int, max_width: int) -> Region:
@@ -97,6 +104,39 @@ def _has_hole(cells: set) -> bool:
     outside = {(r, c) for r in range(min(rows) - 1, max(rows) + 2)
                for c in range(min(cols) - 1, max(cols) + 2)} - cells
     return not is_connected(outside)
+
+
+def region_key(region: Region) -> tuple:
+    """A region's shape up to turning and mirroring (:func:`ubongo_cp.polyominoes.canonical_form`).
+
+    Two card sides with the same key show the same board.
+
+    Examples
+    --------
+    >>> region_key(Region.from_ascii("##\\n#.")) == region_key(Region.from_ascii("##\\n.#"))
+    True
+    """
+    from .polyominoes import canonical_form
+
+    return canonical_form(region.cells)
+
+
+def spread_candidates(candidates: list[Region], index: int, count: int) -> list[Region]:
+    """The candidate list of the ``index``-th of ``count`` card sides sharing it: the same regions,
+    starting ``index / count`` of the way down the list and wrapping around.
+
+    So the card sides of a deck start at evenly spaced places of a census's
+    good regions (best first) instead of all at the top.
+
+    Examples
+    --------
+    >>> spread_candidates(list("abcdef"), 1, 3), spread_candidates(list("abcdef"), 0, 3)
+    (['c', 'd', 'e', 'f', 'a', 'b'], ['a', 'b', 'c', 'd', 'e', 'f'])
+    """
+    if not candidates or count <= 1:
+        return list(candidates)
+    start = index * len(candidates) // count
+    return list(candidates[start:]) + list(candidates[:start])
 
 
 def _pick_tasks(rng, subsets, n, usage: dict[str, int]) -> list:
@@ -153,7 +193,7 @@ def _acceptable(subsets, side: SideSpec, pieces, region: Region) -> list:
 
 
 def find_region(seed: np.random.SeedSequence, pieces: str, side: SideSpec,
-                candidates: list[Region] | None = None) -> SideSearch:
+                candidates: list[Region] | None = None, exclude: frozenset = frozenset()) -> SideSearch:
     """Draw regions until one offers a task for every die face (phase 1, parallel).
 
     Parameters
@@ -167,6 +207,9 @@ def find_region(seed: np.random.SeedSequence, pieces: str, side: SideSpec,
     candidates : list of Region, optional
         Regions to try, in order, instead of random growth (e.g. from a
         census); at most ``side.attempts`` of them.
+    exclude : frozenset of tuple
+        Keys (:func:`region_key`) of regions not to take (the deck's other
+        card sides); such a region counts as tried.
 
     Returns
     -------
@@ -187,7 +230,9 @@ def find_region(seed: np.random.SeedSequence, pieces: str, side: SideSpec,
         else:
             area = int(rng.choice(side.areas))
             region = random_region(rng, area, side.max_rows, side.max_cols)
-        result = analyze(piece_set.pieces, region, side.pieces_per_task, mode=side.orientations)
+        if exclude and region_key(region) in exclude:
+            continue
+        result = analyze(piece_set.pieces, region, side.pieces_per_task, mode=side.orientations, copies=side.copies)
         ok = _acceptable(result.subsets, side, piece_set.pieces, region)
         if len(ok) >= side.faces:
             return SideSearch(region, sorted(ok, key=lambda s: s.count) if not side.unique else ok, tried, True)
@@ -310,14 +355,17 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
         Where the per-side region searches run (default: in this process; see
         :mod:`ubongo_cp.executors`); the deck is identical whichever is used.
     candidates : list of Region, optional
-        Candidate regions (e.g. from a census), tried in order for every
-        side that they fit, instead of random growth.
+        Candidate regions (e.g. from a census, best first) instead of random
+        growth; the card sides of one side spec start at evenly spaced places
+        of the regions that fit it (:func:`spread_candidates`).
 
     Returns
     -------
     list of CardSide
-        The card sides written (a side whose search found no task at all is
-        left out and reported through ``progress``).
+        The card sides written, each with a region of its own (no two the
+        same up to turning and mirroring, :func:`region_key`); a side whose
+        search found no task at all is left out and reported through
+        ``progress``.
 
     Raises
     ------
@@ -367,20 +415,27 @@ def _generate(spec: DeckSpec, piece_set, folder: OutputFolder | None, seed: int,
     start = time.perf_counter()
     # Phase 1 (independent per side, parallel): find a region and its candidate tasks.
     work = []
-    for n, (_, side) in enumerate(sides):
-        fitting = None if candidates is None else [
+    for n, (i, side) in enumerate(sides):
+        fitting = None if candidates is None else spread_candidates([
             r for r in candidates if side.cells[0] <= r.area <= side.cells[1]
             and min(r.height, r.width) <= min(side.max_rows, side.max_cols)
-            and max(r.height, r.width) <= max(side.max_rows, side.max_cols)]
+            and max(r.height, r.width) <= max(side.max_rows, side.max_cols)], i, spec.cards)
         work.append((children[2 * n], spec.pieces_path(), side, fitting))
     with using(executor) as pool:
         pool.warm(("ubongo_cp.generate",))
         found = pool.map_ordered(find_region, work)
     # Phase 2 (sequential, deterministic): pick tasks so that piece usage spreads over the deck.
     usage: dict[str, int] = {}
+    used: set = set()
     deck: list[CardSide] = []
     for n, ((i, side), search) in enumerate(zip(sides, found)):
         card_id = spec.card_id(i)
+        if search.region is not None and region_key(search.region) in used:
+            # Another card side has this board: search again (its own child seed), skipping the deck's regions.
+            again = find_region(children[2 * n].spawn(1)[0], *work[n][1:], exclude=frozenset(used))
+            search = replace(again, tried=search.tried + again.tried)
+        if search.region is not None:
+            used.add(region_key(search.region))
         if search.region is None:
             if progress and candidates is not None and not work[n][3]:
                 lo, hi = side.cells
@@ -389,7 +444,8 @@ def _generate(spec: DeckSpec, piece_set, folder: OutputFolder | None, seed: int,
                          "(a census of those sizes would); left out")
             elif progress:
                 progress(f"card {card_id} side {side.name}: no region in {search.tried} tried offers a task "
-                         "(relax the side's cells, box, max_solutions or difficulty, or raise attempts); left out")
+                         "and differs from the deck's other regions (relax the side's cells, box, max_solutions or "
+                         "difficulty, or raise attempts); left out")
             continue
         n_tasks = min(side.faces, len(search.pool))
         subsets = _pick_tasks(np.random.default_rng(children[2 * n + 1]), search.pool, n_tasks, usage)

@@ -2,7 +2,11 @@
 
 Every output of the toolkit is written to a temporary file in the target
 directory and then renamed over the target (``os.replace`` is atomic on
-POSIX file systems).
+POSIX file systems). The data reach the disk before the rename, and the
+rename reaches it before the write returns (:func:`fsync` of the file, then
+of its directory): after a power loss a file is either the old one or the
+complete new one, never empty or torn, and a write that returned stays
+done. Journals that grow line by line use :func:`append_durably`.
 
 Within :func:`protect_inputs` (every ``ubongo-cp`` command runs in it),
 each file read through this module (or named with :func:`note_input`) is
@@ -19,7 +23,7 @@ from typing import Iterator
 
 __all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
            "read_json_object", "loads_json", "loads_toml", "write_table", "protect_inputs", "note_input",
-           "MAX_INPUT_BYTES"]
+           "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably", "open_journal", "append_durably"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
 _INPUTS: dict[tuple[int, int], str] | None = None
@@ -95,11 +99,70 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
     os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get the usual permissions
     try:
         yield Path(tmp)
-        os.replace(tmp, target)
+        replace_durably(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def fsync(path: str | os.PathLike) -> None:
+    """Flush a file's data (written by anyone: pyarrow, matplotlib, ...) to the disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_directory(path: str | os.PathLike) -> None:
+    """Flush a directory's entries (a file created, renamed or deleted in it) to the disk.
+
+    Does nothing where directories cannot be opened (not POSIX).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:  # pragma: no cover - e.g. Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - a file system that cannot sync a directory
+        pass
+    finally:
+        os.close(fd)
+
+
+def replace_durably(source: str | os.PathLike, target: str | os.PathLike) -> None:
+    """``os.replace(source, target)`` that survives a power loss: the file's data, then the rename, reach the disk.
+
+    The fsync of the file comes first so that the renamed file is never
+    seen empty or torn; the fsync of the directory makes the rename itself
+    durable.
+    """
+    fsync(source)
+    os.replace(source, target)
+    fsync_directory(Path(target).parent)
+
+
+def open_journal(path: str | os.PathLike):
+    """Open a journal (UTF-8 text, one line per finished unit of work) for appending.
+
+    A journal created here has its directory entry flushed to the disk at
+    once; lines are added with :func:`append_durably`.
+    """
+    path = Path(path)
+    new = not path.exists()
+    fh = path.open("a", encoding="utf-8")
+    if new:
+        fsync_directory(path.parent)
+    return fh
+
+
+def append_durably(fh, text: str) -> None:
+    """Append ``text`` to a journal opened by :func:`open_journal`; on return it is on the disk."""
+    fh.write(text)
+    fh.flush()
+    os.fsync(fh.fileno())
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:

@@ -57,8 +57,8 @@ from .cover import ExactCoverInstance
 from .solvers.registry import DEFAULT_STRATEGY
 from .status import Status
 
-__all__ = ["rate_instance", "difficulty_score", "rating_modules", "RATING_COLUMNS", "RATING_SCHEME", "NODE_SOLVER",
-           "CHECK_SOLVER"]
+__all__ = ["rate_instance", "difficulty_score", "rating_modules", "RATING_COLUMNS", "RATING_LEGEND", "RATING_SCHEME",
+           "NODE_SOLVER", "CHECK_SOLVER"]
 
 #: The solver whose search-tree nodes measure difficulty (``"bitboard-mrv"``).
 NODE_SOLVER = DEFAULT_STRATEGY["rate"]
@@ -67,16 +67,21 @@ NODE_SOLVER = DEFAULT_STRATEGY["rate"]
 #: conflict counters are all 0).
 CHECK_SOLVER = "cpsat-nopresolve"
 
+#: What the difficulty means, in one line (booklets and summaries say it under their numbers).
+RATING_LEGEND = ("difficulty: log\u2082(1 + search nodes per solution) + log\u2082(placements per cell) "
+                 "(ubongo-cp's rating; larger is harder; about 5\u201315 for Ubongo cards)")
+
 #: Version of what :func:`rate_instance` computes (the difficulty formula, the
 #: counters taken). Batch rows record it (:func:`ubongo_cp.batch.run_settings`),
 #: and rows of another version are computed again: raise it with any change that
-#: alters a rating. 2: placements per cell as the second term (see above).
-RATING_SCHEME = 2
+#: alters a rating. 2: placements per cell as the second term; 3: the nodes of
+#: the bitboard search on the most constrained cell (see above).
+RATING_SCHEME = 3
 
 #: Columns produced by :func:`rate_instance`, in order.
 RATING_COLUMNS = [
-    "status", "count", "count_reduced", "complete", "placements", "min_piece_placements",
-    "search_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count", "difficulty", "seconds", "solution",
+    "status", "count", "count_reduced", "complete", "placements", "min_piece_placements", "placements_per_cell",
+    "symmetry", "search_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count", "difficulty", "seconds", "solution",
 ]
 
 
@@ -157,7 +162,10 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, t
     -------
     dict
         Keys :data:`RATING_COLUMNS`; ``solution`` is the first solution as
-        JSON (piece name -> [[row, col], ...]) or ``""``; ``seconds`` is the
+        JSON (piece name -> [[row, col], ...]) or ``""``; ``placements_per_cell``
+        is the mean number of placements covering a cell (the rating's second
+        term), ``symmetry`` the order of the region's symmetry group (1, 2,
+        4 or 8: :func:`ubongo_cp.polyominoes.symmetry_order`); ``seconds`` is the
         wall time of the primary solver (seconds; loading the search engines,
         :func:`ubongo_cp.solvers.warm`, is done before and not counted). ``status`` is
         ``"disagreement"`` when a second count differs.
@@ -221,6 +229,10 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, t
         row["status"] = Status.DISAGREEMENT.value
     nodes = row["search_nodes"]
     per_cell = float(instance.options_per_cell().mean()) if instance.n_cells else 0.0
+    from .polyominoes import symmetry_order
+
+    row["placements_per_cell"] = per_cell
+    row["symmetry"] = symmetry_order(instance.region.cells) if instance.n_cells else None
     row["difficulty"] = (difficulty_score(nodes, primary.count, per_cell)
                          if primary.complete and nodes is not None else float("nan"))
     return row

@@ -12,21 +12,86 @@ Layout::
     data/decks/<game>/*.toml        the generated decks, one file per card side
     data/decks/<game>/tasks.csv     their ratings (the batch runner's table)
     data/examples/                  example cards and regions used in the docs
+    data/examples/designer/         a designer's deck spec and its piece set
+    data/specs/<game>.toml          the two games' deck specs
+    data/orion/<name>.txt           the Orion Duel tile sets
+
+:data:`EXAMPLES` names every one of them for ``ubongo-cp examples`` (list,
+show, draw, copy), so that an installed toolkit's user can reach them.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
-__all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "data_dir", "piece_set_path", "deck_dir", "deck_tasks_path",
-           "resolve_deck"]
+__all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "EXAMPLE_SPECS", "Example", "EXAMPLES", "data_dir", "piece_set_path",
+           "deck_dir", "deck_tasks_path", "resolve_deck", "example_spec_path", "find_example", "copy_example",
+           "copy_examples"]
 
 #: Short names of the shipped piece sets (``data/pieces/<name>.txt``).
 SHIPPED_PIECE_SETS = ("classic", "duel", "pentominoes", "tetrominoes")
 #: Short names of the shipped decks (``data/decks/<name>/``).
 SHIPPED_DECKS = ("classic", "duel")
+#: Designers' example deck specs by name (``data/examples/<name>/deck.toml``), usable as ``--spec NAME``.
+EXAMPLE_SPECS = ("designer",)
+
+
+@dataclass(frozen=True)
+class Example:
+    """One shipped item: its key (``"pieces/classic"``, ``"rect_6x10.txt"``), kind, path and description.
+
+    ``kind`` is ``"pieces"`` (a piece-set file), ``"deck"`` (a directory of
+    card files and their ratings), ``"spec"`` (a deck spec file, or a
+    directory holding ``deck.toml`` and its piece set), ``"card"`` (a card
+    side file), ``"region"`` (a region file) or ``"tiles"`` (an Orion Duel
+    tile set).
+    """
+
+    key: str
+    kind: str
+    relative: str
+    about: str
+
+    @property
+    def path(self) -> Path:
+        """Where it lies in the installed package."""
+        return data_dir() / self.relative
+
+    @property
+    def short(self) -> str:
+        """The name after the last ``/`` (``"classic"`` for ``"pieces/classic"``)."""
+        return self.key.rsplit("/", 1)[-1]
+
+
+def _catalogue() -> dict[str, Example]:
+    items = [Example(f"pieces/{name}", "pieces", f"pieces/{name}.txt", about) for name, about in (
+        ("classic", "the 12 Ubongo pieces (I2 .. Z5)"), ("duel", "the 21 Ubongo Duel pieces"),
+        ("pentominoes", "the 12 pentominoes (F I L N P T U V W X Y Z)"),
+        ("tetrominoes", "the 5 tetrominoes (I O T S L)"))]
+    items += [Example("decks/classic", "deck", "decks/classic", "the Ubongo deck: 36 cards, easy and hard sides, "
+                                                                "six die faces, rated (tasks.csv)"),
+              Example("decks/duel", "deck", "decks/duel", "the Ubongo Duel deck: 9 cards, sides A and B, a d20, "
+                                                          "rated (tasks.csv)")]
+    items += [Example("specs/classic", "spec", "specs/classic.toml", "the deck spec of the Ubongo game"),
+              Example("specs/duel", "spec", "specs/duel.toml", "the deck spec of Ubongo Duel"),
+              Example("designer", "spec", "examples/designer", "a designer's own deck: deck.toml (12 cards, an easy "
+                                                               "and a hard side) and its 8-piece set pieces.txt")]
+    items += [Example("classic_X1_easy.toml", "card", "examples/classic_X1_easy.toml", "an Ubongo card side (easy)"),
+              Example("classic_X1_hard.toml", "card", "examples/classic_X1_hard.toml", "an Ubongo card side (hard)"),
+              Example("duel_X2_A.toml", "card", "examples/duel_X2_A.toml", "an Ubongo Duel card side (A)"),
+              Example("duel_board1.txt", "region", "examples/duel_board1.txt", "a 16-cell region"),
+              Example("rect_3x20.txt", "region", "examples/rect_3x20.txt", "the 3 x 20 rectangle"),
+              Example("rect_6x10.txt", "region", "examples/rect_6x10.txt", "the 6 x 10 rectangle")]
+    items += [Example("orion/published", "tiles", "orion/published.txt", "the Orion Duel tiles of the published game"),
+              Example("orion/seed", "tiles", "orion/seed.txt", "the Orion Duel tiles as the seed describes them")]
+    return {e.key: e for e in items}
+
+
+#: Every shipped item by key, in listing order (see :class:`Example`).
+EXAMPLES: dict[str, Example] = _catalogue()
 
 
 def data_dir() -> Path:
@@ -70,3 +135,79 @@ def resolve_deck(spec: str | os.PathLike) -> Path:
     if not path.exists() and os.fspath(spec) in SHIPPED_DECKS:
         return deck_dir(os.fspath(spec))
     return path
+
+
+def example_spec_path(name: str) -> Path | None:
+    """The ``deck.toml`` of a designer's example spec (:data:`EXAMPLE_SPECS`), or None for another name."""
+    return data_dir() / "examples" / name / "deck.toml" if name in EXAMPLE_SPECS else None
+
+
+def find_example(name: str) -> Example:
+    """The shipped item called ``name``: its key (``"pieces/classic"``), or a name only one item has
+    (``"rect_6x10.txt"``, ``"rect_6x10"``, ``"designer"``, ``"pentominoes"``).
+
+    Raises
+    ------
+    InputError
+        For an unknown name (listing what there is), or a name several
+        items share (listing their keys).
+
+    Examples
+    --------
+    >>> find_example("rect_6x10").key, find_example("pentominoes").key
+    ('rect_6x10.txt', 'pieces/pentominoes')
+    """
+    from .errors import InputError
+
+    if name in EXAMPLES:
+        return EXAMPLES[name]
+    stem = name.rstrip("/")
+    hits = [e for e in EXAMPLES.values() if stem in (e.short, e.short.rsplit(".", 1)[0])]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise InputError(f"{name!r} names several shipped items: {', '.join(e.key for e in hits)}; give one of them")
+    raise InputError(f"no shipped item is called {name!r}; `ubongo-cp examples` lists them "
+                     f"({', '.join(EXAMPLES)})")
+
+
+def copy_example(example: Example, dest: str | os.PathLike) -> Path:
+    """Copy a shipped item into directory ``dest`` (created), under its own file or directory name.
+
+    A card side names its piece set by a shipped name, and a spec directory
+    holds its piece set, so every copy works where it lies.
+
+    Returns
+    -------
+    Path
+        The copy.
+
+    Raises
+    ------
+    InputError
+        When the copy would replace an existing file or directory, or ``dest`` cannot be written.
+    """
+    import shutil
+
+    from .errors import InputError
+
+    target = Path(dest) / example.path.name
+    if target.exists():
+        raise InputError(f"{target} exists already; copy somewhere else or remove it")
+    try:
+        Path(dest).mkdir(parents=True, exist_ok=True)
+        if example.path.is_dir():
+            shutil.copytree(example.path, target, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copyfile(example.path, target)
+    except OSError as exc:
+        raise InputError(f"cannot copy to {dest}: {exc.strerror or exc}") from None
+    return target
+
+
+def copy_examples(dest: str | os.PathLike) -> list[Path]:
+    """Copy the example files (the card sides, the regions and the designer's deck) into ``dest``.
+
+    Returns the copies; raises :class:`~ubongo_cp.errors.InputError` as :func:`copy_example`.
+    """
+    return [copy_example(e, dest) for e in EXAMPLES.values() if e.relative.startswith("examples/")]

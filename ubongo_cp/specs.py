@@ -28,6 +28,8 @@ File format (every key but the ones marked optional is required)::
     # max_solutions = 3          #   every task has 1..3 solutions (fewest preferred)
     difficulty = [2.0, 6.0]      # optional: band of the rating's difficulty (ubongo_cp.rate)
     orientations = "free"        # optional: free (UP-3) | one-sided | fixed
+    copies = 1                   # optional: a piece may appear up to this many times in one task
+                                 #   (2 or more: tasks are multisets, e.g. ["I3", "I3", "L3"])
     attempts = 400               # optional: regions tried before the side gives up
 
 A deck directory written by ``ubongo-cp generate --spec`` holds a copy of its
@@ -57,7 +59,7 @@ DECK_SPEC_FILE = "deck.toml"
 
 _TOP_KEYS = {"game", "title", "pieces", "cards", "card_ids", "die_rule", "sides"}
 _SIDE_KEYS = {"name", "pieces_per_task", "faces", "max_rows", "max_cols", "cells", "unique", "max_solutions",
-              "difficulty", "orientations", "attempts"}
+              "difficulty", "orientations", "copies", "attempts"}
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,10 @@ class SideSpec:
         ``"free"`` (rule UP-3), ``"one-sided"`` or ``"fixed"``.
     attempts : int
         Candidate regions tried before the side gives up.
+    copies : int
+        How many times one piece may appear in a task (1: a task is a set of
+        pieces; more: a multiset; tilings that only swap two copies count
+        once, UP-5).
     """
 
     name: str
@@ -99,6 +105,7 @@ class SideSpec:
     difficulty: tuple[float, float] | None = None
     orientations: str = "free"
     attempts: int = 400
+    copies: int = 1
 
     @property
     def areas(self) -> tuple[int, ...]:
@@ -183,7 +190,8 @@ class DeckSpec:
 
 
 def load_spec(spec: str | os.PathLike) -> DeckSpec:
-    """Read a deck spec: a shipped name (``"classic"``, ``"duel"``) or a TOML file.
+    """Read a deck spec: a shipped name (``"classic"``, ``"duel"``, or the designer's example
+    ``"designer"``), a TOML file, or a directory holding ``deck.toml``.
 
     Raises
     ------
@@ -200,8 +208,14 @@ def load_spec(spec: str | os.PathLike) -> DeckSpec:
     if name in SHIPPED_SPECS:
         return _shipped(name)
     from .io import read_text
+    from .shipped import example_spec_path
 
-    return parse_spec(read_text(spec), path=name)
+    example = example_spec_path(name)
+    if example is not None and not Path(name).exists():     # a designer's example spec, by name
+        return parse_spec(example.read_text(encoding="utf-8"), path=os.fspath(example))
+    if Path(name).is_dir() and (Path(name) / DECK_SPEC_FILE).is_file():   # a deck directory: its deck.toml
+        name = os.fspath(Path(name) / DECK_SPEC_FILE)
+    return parse_spec(read_text(name), path=name)
 
 
 @lru_cache(maxsize=None)
@@ -260,7 +274,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     InputError
         Naming the file and line: TOML syntax, a missing, unknown or mistyped
         key, a value out of range (cards, faces, K, box), a piece set that
-        cannot be read or has fewer than K pieces, a side whose K pieces can
+        cannot be read or has fewer than K pieces (times ``copies``), a side whose K pieces can
         never fill its box or whose cell range no K pieces can cover, a
         difficulty band with min > max, an unknown orientation mode.
     """
@@ -333,9 +347,13 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         faces = get(raw, "faces", int, where=where, nth=n)
         rows = get(raw, "max_rows", int, where=where, nth=n)
         cols = get(raw, "max_cols", int, where=where, nth=n)
-        if not 1 <= k <= len(sizes):
-            fail(f"{where}pieces_per_task must be 1..{len(sizes)} (the piece set has {len(sizes)} pieces), "
-                 f"got {k}", "pieces_per_task", n)
+        copies = get(raw, "copies", int, default=1, where=where, nth=n)
+        if not 1 <= copies <= 100:
+            fail(f"{where}copies must be 1..100, got {copies}", "copies", n)
+        pool = sorted(sizes * copies)      # the piece sizes a task draws from, each piece up to ``copies`` times
+        if not 1 <= k <= len(pool):
+            fail(f"{where}pieces_per_task must be 1..{len(pool)} (the piece set has {len(sizes)} pieces"
+                 + (f", {copies} copies each" if copies > 1 else "") + f"), got {k}", "pieces_per_task", n)
         if not 1 <= faces <= 1000:
             fail(f"{where}faces must be 1..1000, got {faces}", "faces", n)
         if rows < 1 or cols < 1:
@@ -343,7 +361,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if max(rows, cols) > MAX_REGION_CELLS:
             fail(f"{where}the box {rows}x{cols} is longer than {MAX_REGION_CELLS} cells, the largest region "
                  "the toolkit reads", "max_rows" if rows > cols else "max_cols", n)
-        low, high = sum(sizes[:k]), sum(sizes[-k:])
+        low, high = sum(pool[:k]), sum(pool[-k:])
         if low > rows * cols:
             fail(f"{where}the {k} smallest pieces cover {low} cells, more than the {rows}x{cols} box holds",
                  "max_rows", n)
@@ -359,7 +377,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if cells[1] < low or cells[0] > high:
             fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells (they cover {low}..{high})",
                  "cells", n)
-        if not any(cells[0] <= total <= cells[1] for total in _sums_of(sizes, k, cells[1])):
+        if not any(cells[0] <= total <= cells[1] for total in _sums_of(pool, k, cells[1])):
             fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells", "cells", n)
         unique = get(raw, "unique", bool, default="absent", where=where, nth=n)
         has_max = "max_solutions" in raw
@@ -388,7 +406,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if not 1 <= attempts <= 1_000_000:
             fail(f"{where}attempts must be 1..1000000, got {attempts}", "attempts", n)
         sides.append(SideSpec(name, k, faces, rows, cols, (cells[0], cells[1]), bool(unique),
-                              1 if unique else max_solutions, band, mode, attempts))
+                              1 if unique else max_solutions, band, mode, attempts, copies))
     pieces_file = pieces_ref if pieces not in SHIPPED_PIECE_SETS else None
     return DeckSpec(game, title, pieces, cards, tuple(sides), card_ids, die_rule, path, text, pieces_file)
 

@@ -25,6 +25,8 @@ class Status(StrEnum):
         The time limit was reached before any solution was found or none proved.
     TIMEOUT
         A batch task whose search was cut by the time limit.
+    MEMOUT
+        A benchmark run stopped at its memory limit.
     DISAGREEMENT
         A batch task whose two backends counted differently (a bug to report).
     ERROR
@@ -35,10 +37,11 @@ class Status(StrEnum):
     NO_SOLUTION = "no solution"
     UNKNOWN = "unknown"
     TIMEOUT = "timeout"
+    MEMOUT = "memout"
     DISAGREEMENT = "disagreement"
     ERROR = "error"
 
     @property
     def failed(self) -> bool:
         """True for the statuses that mean the task has no trustworthy answer."""
-        return self in (Status.TIMEOUT, Status.DISAGREEMENT, Status.ERROR)
+        return self in (Status.TIMEOUT, Status.MEMOUT, Status.DISAGREEMENT, Status.ERROR)

@@ -14,7 +14,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from ..cards import CardSide
 from ..draw.canvas import PALETTE, piece_colours
 from ..errors import InputError
-from ..io import atomic_path
+from ..io import atomic_path, replace_durably
 from .layout import PAGE_MM
 from ..draw.card import game_title, side_label
 from .page import pages_needed, render_page, render_pages
@@ -170,7 +170,13 @@ def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names
     from ..outputs import OutputFolder
 
     folders = sorted({os.path.dirname(os.path.abspath(c.path)) for c in cards if c.path})
-    with OutputFolder(png_dir, "booklet", source=os.pathsep.join(folders) or None) as folder:
+
+    def earlier_pages(path: Path) -> list[str]:
+        # A folder of pages written before folders recorded their files: the PNGs named like this
+        # booklet's pages that matplotlib drew (the booklet's renderer says so in every PNG it writes).
+        return [name for name in names if _drawn_by_matplotlib(path / name)]
+
+    with OutputFolder(png_dir, "booklet", source=os.pathsep.join(folders) or None, adopt=earlier_pages) as folder:
         folder.check(names)
         try:
             tmp = Path(tempfile.mkdtemp(prefix=".pages.", dir=folder.path))
@@ -182,6 +188,16 @@ def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names
             folder.claim(pages)
             folder.remove([name for name in folder.files if name not in pages])
             for page in pages:
-                os.replace(tmp / page, folder.path / page)
+                replace_durably(tmp / page, folder.path / page)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _drawn_by_matplotlib(path: Path) -> bool:
+    """Whether ``path`` is a PNG whose header says matplotlib wrote it (its ``Software`` text chunk)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return head.startswith(b"\x89PNG\r\n\x1a\n") and b"Software\x00Matplotlib" in head

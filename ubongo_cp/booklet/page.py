@@ -17,10 +17,11 @@ from matplotlib.patches import Rectangle
 
 from ..cards import CardSide
 from ..draw.card import game_title, side_label
-from ..draw.canvas import (INK, MUTED, Canvas, base_name, colour_of, lying, piece_colours, text_colour,
+from ..draw.canvas import (INK, MUTED, Canvas, base_name, colour_of, icon_shape, piece_colours, text_colour,
                            text_width_mm)
 from ..draw.puzzle import (ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region, draw_solution,
                            draw_unsolved, icon_scale)
+from ..rate import RATING_LEGEND
 from ..status import Status
 from .layout import PAGE_MM, Layout
 from .views import TaskView
@@ -63,6 +64,7 @@ def render_pages(card: CardSide, views: Sequence[TaskView], *, page: int | None 
     number; see :func:`render_page` for the rest.
     """
     items = [(v, k) for v in views for k in range(1, max(1, len(v.solutions)) + 1)]
+    legend = next((v.legend for v in views if v.legend), RATING_LEGEND)   # what the difficulty numbers mean
     layout = Layout(len(views), len(items))
     spots = layout.panel_origins(len(items))
     colours = piece_colours(card.piece_set.names)
@@ -76,7 +78,8 @@ def render_pages(card: CardSide, views: Sequence[TaskView], *, page: int | None 
             _draw_task_table(canvas, card, views, colours, layout)
         _draw_solutions(canvas, card, items[start:start + len(page_spots)], page_spots, colours, layout, style,
                         heading=i == 0)
-        _draw_footer(canvas, card, None if page is None else page + i, pages)
+        _draw_footer(canvas, card, None if page is None else page + i, pages,
+                     legend=legend if any(v.difficulty is not None for v in views) else "")
         figures.append(canvas.finish())
         start += len(page_spots)
     return figures
@@ -103,10 +106,10 @@ def _count_text(view: TaskView) -> str:
 
 
 def _difficulty_text(view: TaskView) -> str:
+    """The difficulty at one precision everywhere (one decimal), so a table's column lines up."""
     d = view.difficulty
-    if d is None:
-        return ""
-    return f"{d:.2f}" if abs(d) < 10 else f"{d:.1f}" if abs(d) < 100 else f"{d:.0f}"
+    return "" if d is None else f"{d:.1f}"
+
 
 
 def _draw_title(canvas: Canvas, card: CardSide, views: Sequence[TaskView], *, continued: bool = False) -> None:
@@ -202,8 +205,8 @@ def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], 
 
 
 def _shapes(card: CardSide, names: Sequence[str]) -> list:
-    """The icons' cells (lying rotations) of the named pieces."""
-    return [lying(card.piece_set[base_name(n)].cells) for n in names]
+    """The icons' cells of the named pieces (:func:`~ubongo_cp.draw.canvas.icon_shape`)."""
+    return [icon_shape(card.piece_set[base_name(n)].cells, card.orientations) for n in names]
 
 
 def _draw_name_chips(canvas: Canvas, names, colours, x, y, w, row_h) -> None:
@@ -335,9 +338,11 @@ def _plural_text(count: str, word: str) -> str:
     return f"{count} {word}" + ("" if count == "1" else "s")
 
 
-def _draw_footer(canvas: Canvas, card: CardSide, page: int | None, pages: int | None) -> None:
+def _draw_footer(canvas: Canvas, card: CardSide, page: int | None, pages: int | None, *, legend: str = "") -> None:
     m = Layout.margin
     y = PAGE_MM[1] - 6.0
+    if legend:
+        canvas.text(m, y - 3.2, legend, fontsize=6.5, color="#888888", va="baseline")
     left = f"pieces: {card.pieces_spec}"
     if card.path:
         left = f"{FilePath(card.path).name}   \u00b7   " + left

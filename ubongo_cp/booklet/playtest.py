@@ -36,7 +36,8 @@ from ..io import atomic_path
 from ..pieces import PieceSet
 from .layout import DEFAULT_CELL_MM, PAGE_MM
 
-__all__ = ["DEFAULT_CELL_MM", "make_playtest_cards", "card_sheets", "piece_sheets"]
+__all__ = ["DEFAULT_CELL_MM", "make_playtest_cards", "card_sheets", "piece_sheets", "card_image",
+           "write_card_images", "card_image_name"]
 
 #: Default size of a cell on paper, mm (an estimate; see the module docstring).
 #: Page margin and the gap between cards (where the cut marks go), mm.
@@ -133,6 +134,104 @@ def card_sheets(cards: Sequence[CardSide], cell_mm: float = DEFAULT_CELL_MM) -> 
     """
     pages = _card_pages(cards, cell_mm)
     return [_draw_card_page(placed, number, len(pages), cell_mm) for number, placed in enumerate(pages, 1)]
+
+
+def card_image(card: CardSide, cell_mm: float = DEFAULT_CELL_MM) -> Figure:
+    """One card side alone at true scale: the figure is the card (its cut line is the figure's edge).
+
+    The figure measures :class:`~ubongo_cp.draw.card.CardFace`'s width x
+    height in mm (its ``figsize`` in inches is that over 25.4); the region's
+    cells are ``cell_mm`` wide, with the gid ``"region/{card_id}/{side}"``.
+
+    Raises
+    ------
+    InputError
+        When ``cell_mm`` is not positive.
+    """
+    _check_cell(cell_mm)
+    face = CardFace(card, cell_mm)
+    canvas = Canvas(face.width, face.height)
+    canvas.rounded_box(0.2, 0.2, face.width - 0.4, face.height - 0.4, 0.0, facecolor="white", edgecolor="#cccccc",
+                       linewidth=0.3, background=True)
+    face.draw(canvas, 0.0, 0.0)
+    return canvas.finish()
+
+
+def card_image_name(card: CardSide, suffix: str) -> str:
+    """File name of a card side's image: ``f"{game}_{card_id}_{side}{suffix}"``."""
+    return f"{card.game}_{card.card_id}_{card.side}{suffix}"
+
+
+def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt: str = "png", *,
+                      cell_mm: float = DEFAULT_CELL_MM, dpi: int = 300, progress: bool = False) -> list[str]:
+    """Write one image per card side at true scale (for a print service): PNG or SVG.
+
+    Parameters
+    ----------
+    cards : sequence of CardSide
+    out_dir : path
+        Directory (created; an :class:`~ubongo_cp.outputs.OutputFolder`):
+        each card side's file is :func:`card_image_name`, written atomically;
+        images an earlier run wrote there for card sides no longer in the
+        deck are removed, files of another origin are never touched (one
+        named like a card image is refused before anything is drawn).
+    fmt : {"png", "svg"}
+        PNG at ``dpi`` dots per inch (recorded in the file, so the image
+        prints at its true size), or SVG (sized in points: true size at any
+        resolution).
+    cell_mm : float
+        Size of a region cell, mm.
+    dpi : int
+        Resolution of the PNGs.
+    progress : bool
+        Show a tqdm progress bar on standard error.
+
+    Returns
+    -------
+    list of str
+        The paths written, in the cards' order.
+
+    Raises
+    ------
+    InputError
+        When ``cards`` is empty, the format is unknown, ``cell_mm`` or ``dpi``
+        is not positive, or the directory cannot be written or holds a file of
+        another origin under a card image's name.
+    """
+    cards = list(cards)
+    if not cards:
+        raise InputError("no card sides to draw")
+    if fmt not in ("png", "svg"):
+        raise InputError(f"card images are png or svg, not {fmt!r}")
+    if not dpi > 0:
+        raise InputError(f"dpi must be positive, got {dpi}")
+    _check_cell(cell_mm)
+    from ..outputs import OutputFolder
+
+    names = [card_image_name(card, f".{fmt}") for card in cards]
+    folders = sorted({os.path.dirname(os.path.abspath(c.path)) for c in cards if c.path})
+    bar = None
+    written = []
+    with OutputFolder(out_dir, f"cards --{fmt}", source=os.pathsep.join(folders) or None) as folder:
+        folder.claim(names)     # before any drawing: a file of another origin under one of the names is refused
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(cards), unit="card", desc=f"card {fmt}s", dynamic_ncols=True)
+        try:
+            for card, name in zip(cards, names):
+                fig = card_image(card, cell_mm)
+                with atomic_path(folder.path / name) as tmp:
+                    fig.savefig(tmp, format=fmt, dpi=dpi)
+                fig.clear()
+                written.append(os.fspath(folder.path / name))
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
+        folder.remove([name for name in folder.files if name not in names])
+    return written
 
 
 def _card_pages(cards: Sequence[CardSide], cell_mm: float) -> list[list[_Placed]]:

@@ -44,6 +44,9 @@ class TaskView:
         Difficulty score from the batch runner, when known.
     more : tuple of dict
         Further solutions, when every solution is to be drawn (``all_solutions``).
+    legend : str
+        What ``difficulty`` means, when it is not the toolkit's own rating
+        (a fitted difficulty model's description); empty otherwise.
     """
 
     face: int
@@ -54,6 +57,7 @@ class TaskView:
     count_is_lower_bound: bool = False
     difficulty: float | None = None
     more: tuple = ()
+    legend: str = ""
 
     @property
     def solutions(self) -> list[dict[str, list[Cell]]]:
@@ -162,8 +166,25 @@ def _number(value, kind=float):
         return None
 
 
+def _legend(row: dict | None) -> str:
+    """The legend of a row's difficulty: a fitted model's (its ``difficulty_model`` column), else ``""``."""
+    name = None if row is None else row.get("difficulty_model")
+    if _is_missing(name):
+        return ""
+    from ..calibrate import model_legend
+
+    return model_legend(str(name))
+
+
 def _view_from_row(card: CardSide, face: int, names: tuple[str, ...], row: dict) -> TaskView | None:
     """A view from a results row, or None when the row has no usable answer."""
+    from dataclasses import replace
+
+    view = _answer_from_row(card, face, names, row)
+    return None if view is None else replace(view, legend=_legend(row))
+
+
+def _answer_from_row(card: CardSide, face: int, names: tuple[str, ...], row: dict) -> TaskView | None:
     count = _number(row.get("count"), int)
     difficulty = _number(row.get("difficulty"))
     status = row.get("status")
@@ -185,8 +206,10 @@ def _solve_view(card: CardSide, face: int, names: tuple[str, ...], row: dict | N
     result = solve(task_instance(card, face), backend="cpsat", limit=1, time_limit=time_limit)
     difficulty = None if row is None else _number(row.get("difficulty"))
     count = None if row is None else _number(row.get("count"), int)
+    legend = _legend(row)
     if result.status == Status.SOLVED:
-        return TaskView(face, names, Status.SOLVED, result.solutions[0], count or None, False, difficulty)
+        return TaskView(face, names, Status.SOLVED, result.solutions[0], count or None, False, difficulty,
+                        legend=legend)
     if result.status == Status.NO_SOLUTION:
-        return TaskView(face, names, Status.NO_SOLUTION, None, 0, False, difficulty)
-    return TaskView(face, names, Status.UNKNOWN, None, None, False, difficulty)
+        return TaskView(face, names, Status.NO_SOLUTION, None, 0, False, difficulty, legend=legend)
+    return TaskView(face, names, Status.UNKNOWN, None, None, False, difficulty, legend=legend)

@@ -3,7 +3,7 @@
 One module per group of sub-commands; each exposes ``add_parsers(sub)``
 and imports the library inside its run functions, and a command line
 builds only the parsers of the sub-command it names (:data:`COMMANDS`), so
-that ``--help``, ``--version`` and bad arguments stay fast (issue 18).
+that ``--help``, ``--version`` and bad arguments stay fast.
 
 Exit status: 0 when the command ran (zero solutions included), 2 with a
 one-line message on standard error for bad input, 1 for an unexpected
@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .. import __version__
 from ..errors import UbongoError
@@ -27,8 +29,10 @@ __all__ = ["main", "run", "build_parser", "COMMANDS"]
 #: only its group's parsers (``tests/test_startup.py`` checks this table
 #: against the full parser).
 COMMANDS = {"solve": ("puzzle",), "analyze": ("puzzle",), "generate": ("deck",), "batch": ("deck",),
-            "booklet": ("deck",), "cards": ("deck",), "simulate": ("simulate", "domino"), "orion": ("orion",),
-            "export": ("export",), "exact-cover": ("exactcover",), "census": ("census",)}
+            "calibrate": ("deck",), "booklet": ("deck",), "cards": ("deck",), "simulate": ("simulate", "domino"),
+            "orion": ("orion",),
+            "export": ("export",), "exact-cover": ("exactcover",), "census": ("census",),
+            "examples": ("examples",), "bench": ("bench",)}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -53,14 +57,45 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _watch_interrupts() -> Iterator[list[bool]]:
+    """Within the block, record Ctrl-C (SIGINT) in the list yielded, then raise :class:`KeyboardInterrupt`.
+
+    Only in the main thread and where Python's own handler is installed;
+    the previous handler is restored after the block.
+    """
+    import signal
+    import threading
+
+    seen: list[bool] = []
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield seen
+        return
+
+    def handler(signum, frame):
+        seen.append(True)
+        signal.default_int_handler(signum, frame)
+
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status (also used by the console script).
 
     Set ``UBONGO_CP_DEBUG=1`` to get the full traceback of an unexpected error.
     """
+    with _watch_interrupts() as interrupted:
+        return _main(sys.argv[1:] if argv is None else list(argv), interrupted)
+
+
+def _main(argv: list[str], interrupted: list[bool]) -> int:
     import os
 
-    argv = sys.argv[1:] if argv is None else list(argv)
     if argv == ["--version"]:  # answered before any parser is built
         print(f"ubongo-cp {__version__}")
         return 0
@@ -89,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         print("ubongo-cp: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
+        if interrupted:  # Ctrl-C inside an import or a C extension can surface as another exception
+            print("ubongo-cp: interrupted", file=sys.stderr)
+            return 130
         if os.environ.get("UBONGO_CP_DEBUG"):
             raise
         first = str(exc).splitlines()[0] if str(exc) else ""

@@ -27,12 +27,12 @@ _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "
 #: results in memory (a user asked for 10**12 games and got 10 GB in 30 s).
 _MAXIMUM = {"games": 10_000_000, "cards": 10_000}
 #: Options that must be positive when given.
-_POSITIVE = ("time_limit", "timer")
+_POSITIVE = ("time_limit", "wall_limit", "timer")
 
 #: Options naming files a command writes, and options naming what it reads.
 _OUTPUTS = ("out", "plot", "save", "picture", "record", "draw")
 _INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record", "spec", "from_census",
-           "allow_pieces")
+           "allow_pieces", "times", "difficulty_model")
 #: For inputs that are directories: the files the command reads from them.
 #: An output may be written into such a directory (``booklet --results OUT
 #: --out OUT/booklet.pdf``, run again) but never over one of these files.
@@ -122,13 +122,16 @@ def add_executor_arguments(parser: argparse.ArgumentParser, *, default_jobs: int
     parser.add_argument("--jobs", type=int, default=default_jobs, help=jobs_help)
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="dask scheduler address, e.g. tcp://host:8786 (implies --executor dask)")
+    parser.add_argument("--dask-dashboard", action="store_true",
+                        help="with --executor dask and no --scheduler: serve the local cluster's dashboard "
+                             "on 127.0.0.1 (its address is printed); off by default")
 
 
 def executor_from(args: argparse.Namespace) -> Executor:
     """The executor the options of :func:`add_executor_arguments` ask for (use it in a ``with``)."""
     from ..executors import make_executor
 
-    return make_executor(args.executor, jobs=args.jobs, scheduler=args.scheduler)
+    return make_executor(args.executor, jobs=args.jobs, scheduler=args.scheduler, dashboard=args.dask_dashboard)
 
 
 def add_allow_pieces_argument(parser: argparse.ArgumentParser) -> None:

@@ -16,9 +16,10 @@ __all__ = ["add_parsers"]
 
 
 def add_parsers(sub) -> None:
-    """Add ``generate``, ``batch``, ``booklet`` and ``cards`` to the top-level ``subparsers``."""
+    """Add ``generate``, ``batch``, ``calibrate``, ``booklet`` and ``cards`` to the top-level ``subparsers``."""
     _add_generate(sub)
     _add_batch(sub)
+    _add_calibrate(sub)
     _add_booklet(sub)
     _add_cards(sub)
 
@@ -31,7 +32,9 @@ def _add_generate(sub) -> None:
                                    "two shipped specs (UG-1, UG-3, UD-1, UD-2); --spec FILE is your own.")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--game", choices=["classic", "duel"], help="a shipped game's deck")
-    which.add_argument("--spec", metavar="DECK.toml", help="your own deck spec (format: ubongo_cp.specs)")
+    which.add_argument("--spec", metavar="DECK.toml",
+                       help="your own deck spec: a file, a directory holding deck.toml, or the shipped example "
+                            "'designer' (`ubongo-cp examples designer`)")
     p.add_argument("--out", required=True, help="output directory for the card files")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same deck)")
     p.add_argument("--cards", type=int, help="number of cards (default: the spec's, 36 classic, 9 duel)")
@@ -62,9 +65,21 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     with executor_from(args) as executor:
         deck = generate_deck(args.game or args.spec, args.out, seed=args.seed, cards=args.cards, command=command,
                              progress=say, executor=executor, candidates=candidates)
+    from ..specs import load_spec
+
+    spec = load_spec(args.game or args.spec)
+    n_cards = args.cards or spec.cards
+    asked_sides = n_cards * len(spec.sides)
+    asked_tasks = n_cards * sum(s.faces for s in spec.sides)
+    if not deck:
+        print(f"ubongo-cp: error: no card side could be generated (0 of {asked_sides}); see the lines above",
+              file=sys.stderr)
+        return 1
     unique = sum(1 for c in deck for n in c.meta["generator"]["solutions"] if n == 1)
     tasks = sum(len(c.tasks) for c in deck)
-    print(f"wrote {len(deck)} card sides ({tasks} tasks, {unique} uniquely solvable) to {args.out} "
+    sides = f"{len(deck)}" + ("" if len(deck) == asked_sides else f" of {asked_sides}")
+    of = "" if tasks == asked_tasks else f" of {asked_tasks}"
+    print(f"wrote {sides} card sides ({tasks}{of} tasks, {unique} uniquely solvable) to {args.out} "
           f"in {time.perf_counter() - start:.1f} s")
     return 0
 
@@ -73,8 +88,9 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 def _add_batch(sub) -> None:
     p = sub.add_parser("batch", help="solve, count and rate every card side x die face of a deck",
                        description="Batch over a deck directory; writes tasks.parquet, tasks.csv, cards.parquet, cards.csv "
-                                   "and summary.md. Re-running resumes from OUT/tasks.jsonl.")
-    p.add_argument("deck", help="deck directory of card-side TOML files")
+                                   "and summary.md. Re-running resumes from OUT/tasks.jsonl. Exit status 0 when it "
+                                   "ran, 1 with --strict when a task fails the check, 2 on bad input.")
+    p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--time-limit", type=float, help="seconds per task and backend")
     p.add_argument("--backend", default=DEFAULT_STRATEGY["rate"],
@@ -82,6 +98,15 @@ def _add_batch(sub) -> None:
     p.add_argument("--orientations", choices=["free", "one-sided", "fixed"],
                    help="solve every task with these orientations (default: each card's 'orientations' key, "
                         "free by UP-3)")
+    p.add_argument("--strict", action="store_true",
+                   help="exit with status 1 when a card file was skipped or a task is unsolvable, not solved, or "
+                        "has more solutions than allowed (for a designer's CI)")
+    p.add_argument("--difficulty-model", metavar="MODEL.json",
+                   help="rate with a model fitted to playtest times (ubongo-cp calibrate): difficulty in predicted "
+                        "seconds")
+    p.add_argument("--max-solutions", type=int, metavar="M",
+                   help="with --strict: the most solutions a task may have (default: the deck spec's, 1 for a "
+                        "side whose tasks must be unique)")
     add_executor_arguments(p, default_jobs=None)
     add_progress_argument(p)
     add_allow_pieces_argument(p)
@@ -89,16 +114,64 @@ def _add_batch(sub) -> None:
 
 
 def _cmd_batch(args: argparse.Namespace) -> int:
-    from ..batch import run_batch
+    from ..batch import run_batch, strict_failures
+    from ..errors import InputError
+
+    if args.max_solutions is not None and not args.strict:
+        raise InputError("--max-solutions goes with --strict")
+    if args.max_solutions is not None and args.max_solutions < 1:
+        raise InputError(f"--max-solutions must be at least 1, got {args.max_solutions}")
 
     with executor_from(args) as executor:
         outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
                             executor=executor, progress=not args.no_progress, orientations=args.orientations,
-                            notify=lambda msg: print(msg, file=sys.stderr, flush=True))
+                            notify=lambda msg: print(msg, file=sys.stderr, flush=True),
+                            difficulty_model=args.difficulty_model)
     print(outcome.summary.rstrip("\n"))
     again = f" ({outcome.recomputed} of them made before with other settings)" if outcome.recomputed else ""
     print(f"\n{outcome.ran} task(s) computed{again}, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
           f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.parquet, cards.csv, summary.md)")
+    if args.strict:
+        failures = strict_failures(outcome, args.max_solutions)
+        for line in failures:
+            print(f"ubongo-cp: strict: {line}", file=sys.stderr)
+        if failures:
+            print(f"ubongo-cp: strict check failed: {len(failures)} problem(s) in {len(outcome.tasks)} task(s)",
+                  file=sys.stderr)
+            return 1
+    return 0
+
+
+# ----------------------------------------------------------------- calibrate
+def _add_calibrate(sub) -> None:
+    from ..calibrate import FEATURES
+
+    p = sub.add_parser("calibrate", help="fit the difficulty to playtest solve times (a model for batch)",
+                       description="Fit ln(solve time) to the features of the timed tasks (search nodes, placements "
+                                   "per cell, pieces, cells, symmetry, solutions) by least squares, with one effect "
+                                   "per player, cross-validated by task; print each feature's weight with its 95%% "
+                                   "interval, R² and the cross-validated R²; write the model for "
+                                   "`ubongo-cp batch --difficulty-model`.")
+    p.add_argument("times", help="CSV of observed times: card, side, face, seconds and optionally player")
+    p.add_argument("--results", required=True, help="batch output directory (or tasks table) of the timed deck")
+    p.add_argument("--out", required=True, metavar="MODEL.json", help="the fitted model to write")
+    p.add_argument("--features", nargs="+", choices=FEATURES, default=list(FEATURES), metavar="NAME",
+                   help=f"features to fit (default all: {', '.join(FEATURES)})")
+    p.add_argument("--folds", type=int, default=5, help="cross-validation folds, by task (default 5)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the folds (default 0)")
+    p.set_defaults(func=_cmd_calibrate)
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from ..calibrate import fit_difficulty
+    from ..errors import InputError
+
+    if args.folds < 2:
+        raise InputError(f"--folds must be at least 2, got {args.folds}")
+    model = fit_difficulty(args.times, args.results, features=args.features, folds=args.folds, seed=args.seed)
+    model.save(args.out)
+    print(model.report())
+    print(f"\nwrote {args.out}; rate a deck with it: ubongo-cp batch DECK --out DIR --difficulty-model {args.out}")
     return 0
 
 
@@ -107,7 +180,7 @@ def _add_booklet(sub) -> None:
     p = sub.add_parser("booklet", help="printable PDF solution booklet, one A4 page per card side",
                        description="Write a printable PDF booklet of a deck: one A4 page per card side with the "
                                    "region, the task table and every task's solution (UP-1, UP-2).")
-    p.add_argument("deck", help="deck directory of card-side TOML files")
+    p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
     p.add_argument("--out", required=True, help="PDF file to write")
     p.add_argument("--png", help="also write one PNG per page into this directory")
     p.add_argument("--results", help="batch output directory (or tasks.parquet) to reuse solutions and ratings")
@@ -148,8 +221,12 @@ def _add_cards(sub) -> None:
                                    "--cell-mm millimetres per cell and its die-face table, several per A4 page with "
                                    "cut marks, then the pieces at the same scale to cut out. No solutions. Print at "
                                    "actual size (100 %%).")
-    p.add_argument("deck", help="deck directory of card-side TOML files (or a shipped deck name)")
-    p.add_argument("--out", required=True, help="PDF file to write")
+    p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
+    p.add_argument("--out", help="PDF file to write")
+    p.add_argument("--png", metavar="DIR", help="also (or instead) write one PNG per card side at true scale into "
+                                                "DIR, for a print service (--dpi, default 300)")
+    p.add_argument("--svg", metavar="DIR", help="also (or instead) write one SVG per card side at true scale into DIR")
+    p.add_argument("--dpi", type=int, default=300, help="resolution of the --png images (default 300)")
     p.add_argument("--cell-mm", type=float, default=DEFAULT_CELL_MM,
                    help=f"size of a cell on paper in mm (default {DEFAULT_CELL_MM:g}, an estimate of the "
                         "physical games' pieces: measure yours)")
@@ -164,13 +241,27 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     from ..cards import load_deck
     from ..errors import InputError
 
+    from ..booklet.playtest import write_card_images
+
     if not args.cell_mm > 0 or args.cell_mm != args.cell_mm:
         raise InputError(f"--cell-mm must be a positive number of millimetres, got {args.cell_mm}")
+    if not (args.out or args.png or args.svg):
+        raise InputError("give --out FILE.pdf, --png DIR or --svg DIR (or several)")
+    if args.dpi < 1:
+        raise InputError(f"--dpi must be at least 1, got {args.dpi}")
     cards, problems = load_deck(args.deck)
     for prob in problems:
         print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
-    card_pages, piece_pages = make_playtest_cards(cards, args.out, cell_mm=args.cell_mm, pieces=not args.no_pieces,
-                                                  progress=not args.no_progress)
-    print(f"wrote {len(cards)} card side(s) on {card_pages} page(s)"
-          + (f" and the pieces on {piece_pages} page(s)" if piece_pages else "") + f" to {args.out}")
+    if not cards:
+        raise InputError("no card side of the deck could be read", path=args.deck)
+    if args.out:
+        card_pages, piece_pages = make_playtest_cards(cards, args.out, cell_mm=args.cell_mm,
+                                                      pieces=not args.no_pieces, progress=not args.no_progress)
+        print(f"wrote {len(cards)} card side(s) on {card_pages} page(s)"
+              + (f" and the pieces on {piece_pages} page(s)" if piece_pages else "") + f" to {args.out}")
+    for fmt, where in (("png", args.png), ("svg", args.svg)):
+        if where:
+            files = write_card_images(cards, where, fmt, cell_mm=args.cell_mm, dpi=args.dpi,
+                                      progress=not args.no_progress)
+            print(f"wrote {len(files)} {fmt.upper()} image(s) at {args.cell_mm:g} mm per cell to {where}")
     return 0

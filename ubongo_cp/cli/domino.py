@@ -45,7 +45,7 @@ def add_parsers(simulate_subparsers) -> None:
     p.add_argument("--show-moves", action="store_true", help="with --replay: print every move")
     add_progress_argument(p)
     add_executor_arguments(p)
-    rules = p.add_argument_group("rule settings (RULES.md section 5 decisions)")
+    rules = p.add_argument_group("rule settings (the decisions on what the rules DN-1..DN-12 leave open)")
     rules.add_argument("--domino-set", choices=("double-five", "one-to-six"), default="double-five")
     rules.add_argument("--first-player", type=int, default=0)
     rules.add_argument("--must-attach", action="store_true",

@@ -1,4 +1,4 @@
-"""``ubongo-cp export`` and the BurrTools side of ``ubongo-cp solve`` (issue 14).
+"""``ubongo-cp export`` and the BurrTools side of ``ubongo-cp solve``.
 
 ``export CARD.toml --face F --out X.xmpuzzle`` writes a card task as a
 BurrTools file; ``solve X.xmpuzzle`` reads one problem of a BurrTools file

@@ -12,9 +12,9 @@ from .common import add_executor_arguments, add_progress_argument, confirmed, ex
 
 __all__ = ["add_parsers"]
 
-_TILES_HELP = ("tile set: published (default, RULES.md section 4), seed (the seed's sentence "
+_TILES_HELP = ("tile set: published (default: the published game's tiles), seed (the seed's sentence "
                "read literally: every tile 2 own hexes + 1 opponent hex) or a tile-set FILE "
-               "(format: docs/orion.md)")
+               "(format: as `ubongo-cp examples published` shows)")
 _SPACING_HELP = ("OD-1 token spacing: default (galaxies >= 3 apart, black holes >= 3 apart and "
                  ">= 2 from a galaxy) or literal (the seed's words: >= 3, >= 2, >= 1)")
 
@@ -22,7 +22,7 @@ _SPACING_HELP = ("OD-1 token spacing: default (galaxies >= 3 apart, black holes 
 def add_parsers(subparsers) -> argparse.ArgumentParser:
     """Add ``orion`` with sub-commands ``play``, ``analyze``, ``tournament`` to ``subparsers``."""
     orion = subparsers.add_parser("orion", help="Orion Duel: play, analyse and compare agents",
-                                  description="Orion Duel (RULES.md section 4).")
+                                  description="Orion Duel, a hex connection game for two (rules OD-1..OD-7).")
     sub = orion.add_subparsers(dest="orion_command", required=True, metavar="ACTION")
 
     play = sub.add_parser("play", help="play one game between two agents and print/save it")
@@ -40,7 +40,7 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     an = sub.add_parser("analyze", help="analyse every position of a game record",
                         description="Per position: each player's fewest tiles to W1 and W2, the "
                         "fewest free hexes that stop its W1, and whether its W1 is safe against "
-                        "any single opponent move; exact under OD-2...OD-5 (docs/orion.md). "
+                        "any single opponent move; exact under the rules OD-2...OD-5. "
                         "The tile set and rules come from the record.")
     an.add_argument("record", metavar="GAME.json")
     an.add_argument("--time-limit", type=float, default=2.0,

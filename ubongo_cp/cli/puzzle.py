@@ -100,7 +100,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if args.use is not None:
             raise InputError("--use goes with --pieces/--region; with a card file, pick a task with --face")
         return _solve_card(args)
-    if args.card:  # a BurrTools file (issue 14): its problem's pieces and result
+    if args.card:  # a BurrTools file: its problem's pieces and result
         pieces, region = xmpuzzle_task(args)
     else:
         if not args.pieces or not args.region:

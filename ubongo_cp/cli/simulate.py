@@ -24,8 +24,9 @@ def add_parsers(sub):
     simulate_subparsers = simulate.add_subparsers(dest="game", required=True, metavar="GAME")
     p = simulate_subparsers.add_parser(
         "ubongo", help="simulate Ubongo gem games (2005 edition, rules UG-1..UG-10)",
-        description="Simulate gem games with solve times drawn from the rated classic deck; prints "
-                    "win rates by strategy and skill and can write the per-game table.")
+        description="Simulate gem games with solve times drawn from a rated deck (the shipped classic deck, or "
+                    "any deck rated by `ubongo-cp batch`: its spec gives the sides and the die); prints win rates by "
+                    "strategy and skill and can write the per-game table.")
     p.add_argument("--players", type=int, default=4, help="players per game, 2..4 (default 4)")
     p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
@@ -35,7 +36,7 @@ def add_parsers(sub):
     p.add_argument("--skills", nargs="+", type=float, metavar="X",
                    help="solve speeds of the players (1 = average; default 1); they rotate over the seats "
                         "game by game so every strategy plays with every skill")
-    p.add_argument("--side", choices=("easy", "hard"), default="easy", help="card side (UG-1, default easy)")
+    p.add_argument("--side", help="card side (UG-1; a side of the deck's spec; default its first: easy)")
     p.add_argument("--all-cards", action="store_true", help="play every card (UG-3 variant)")
     p.add_argument("--timer", type=float, default=60.0, help="sand timer in seconds (default 60)")
     p.add_argument("--move-time", type=float, default=0.0, metavar="S",
@@ -54,7 +55,7 @@ def add_parsers(sub):
     d.add_argument("--handicap", action="store_true", help="handicap variant (UD-7)")
     d.add_argument("--orange", type=int, nargs="+", default=[3, 4], metavar="FIELD",
                    help="orange fields of the handicap board (UD-7, default 3 4)")
-    d.add_argument("--side", choices=("A", "B"), default="A", help="card side (UD-1, default A)")
+    d.add_argument("--side", help="card side (UD-1; a side of the deck's spec; default its first: A)")
     d.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     d.add_argument("--sweep", type=float, nargs="+", metavar="RATIO",
                    help="instead of one setting: for each speed ratio R, B gets skill skill-a / R; play "
@@ -68,9 +69,13 @@ def add_parsers(sub):
 def _common(p: argparse.ArgumentParser, game: str) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--tasks", metavar="FILE",
-                     help=f"rated per-task table, CSV or Parquet (default puzzles/decks/{game}/tasks.csv)")
+                     help="rated per-task table, CSV or Parquet, or a `ubongo-cp batch` output directory (default: "
+                          f"the ratings shipped with the {game} deck, `ubongo-cp examples {game}`)")
     src.add_argument("--synthetic", action="store_true",
                      help="use a made-up rated deck (for trying the simulator before the batch job ran)")
+    p.add_argument("--spec", metavar="DECK.toml",
+                   help="the deck spec of the table's game (default: the shipped game the table names, or the "
+                        "deck.toml that `ubongo-cp batch` copies beside its tables)")
     p.add_argument("--out", metavar="FILE", help="write the table to FILE.csv or FILE.parquet")
     p.add_argument("--sigma", type=float, default=0.4,
                    help="noise of the solve-time model (sd of log time, >= 0, default 0.4)")
@@ -100,11 +105,18 @@ def _check_numbers(args) -> None:
 
 
 def _tasks(args, game: str):
+    """The rated deck the options name; ``args.side`` defaults to the first side of its spec."""
     from ..games.tasks import as_deck, default_tasks_path, synthetic_tasks
+    from ..specs import load_spec
 
+    spec = load_spec(args.spec) if args.spec else None
     if args.synthetic:
-        return as_deck(synthetic_tasks(game), game)
-    return as_deck(args.tasks or default_tasks_path(game), game)
+        deck = as_deck(synthetic_tasks(spec or game), spec or game)
+    else:
+        deck = as_deck(args.tasks or default_tasks_path(game), game, spec=spec)
+    if args.side is None:
+        args.side = deck.spec.side_names[0]
+    return deck
 
 
 def _model(args):

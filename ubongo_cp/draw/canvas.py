@@ -32,7 +32,7 @@ from matplotlib.textpath import TextToPath
 from ..geometry import Cell, orientations
 
 __all__ = ["Canvas", "PALETTE", "piece_colours", "colour_of", "text_colour", "cells_path", "inner_edges",
-           "boundary_edges", "lying", "shape_size", "base_name", "label_point", "text_width_mm", "MM_PER_INCH",
+           "boundary_edges", "lying", "icon_shape", "shape_size", "base_name", "label_point", "text_width_mm", "MM_PER_INCH",
            "PT_PER_MM", "INK", "MUTED"]
 
 #: Millimetres per inch.
@@ -276,6 +276,18 @@ def lying(cells) -> tuple[Cell, ...]:
         if 1 + max(c for _, c in shape) >= 1 + max(r for r, _ in shape):
             return shape
     return tuple(cells)
+
+
+def icon_shape(cells, orientations: str = "free") -> tuple[Cell, ...]:
+    """How a piece is drawn in a task's icon row: turned to lie (:func:`lying`) when the task lets it turn
+    (``"free"`` or ``"one-sided"`` orientations, rule UP-3), else (``"fixed"``) exactly as written.
+
+    Examples
+    --------
+    >>> icon_shape(((0, 0), (1, 0), (2, 0))), icon_shape(((0, 0), (1, 0), (2, 0)), "fixed")
+    (((0, 0), (0, 1), (0, 2)), ((0, 0), (1, 0), (2, 0)))
+    """
+    return tuple(cells) if orientations == "fixed" else lying(cells)
 
 
 def shape_size(cells) -> tuple[int, int]:

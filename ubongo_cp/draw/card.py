@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .canvas import INK, MUTED, Canvas, lying, piece_colours, shape_size, text_width_mm
+from .canvas import INK, MUTED, Canvas, icon_shape, piece_colours, shape_size, text_width_mm
 from .puzzle import ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,6 +71,9 @@ class CardFace:
         that area (then the smaller card), else the smaller card.
     fit : (float, float), optional
         Largest width and height, mm (a page's printable area; cards 8 mm apart).
+    note : str, optional
+        Text at the right of the header (e.g. the region's cell count); the
+        card is made wide enough for the title and the note side by side.
 
     Attributes
     ----------
@@ -84,9 +87,16 @@ class CardFace:
     icon_cs = 2.2      # mm per cell of the table's piece icons
     gap = 3.0          # between icons
 
+    title_pt = 9.0
+    note_pt = 7.5
+
     def __init__(self, card: "CardSide", cell_mm: float, *, table_beside: bool | None = None,
-                 fit: tuple[float, float] | None = None):
-        self.card, self.cs = card, float(cell_mm)
+                 fit: tuple[float, float] | None = None, note: str = ""):
+        self.card, self.cs, self.note = card, float(cell_mm), note
+        self.title = f"{game_title(card)}  \u00b7  card {card.card_id}  \u00b7  {side_label(card)}"
+        # The header: the title, then (right-aligned, at least 3 mm away) the note.
+        header_w = 2 * self.pad + text_width_mm(self.title, self.title_pt, True) + (
+            3.0 + text_width_mm(note, self.note_pt) if note else 0.0)
         self.region_w = card.region.width * self.cs
         self.region_h = card.region.height * self.cs
         self.blocks = 1 if len(card.tasks) <= 8 else 2
@@ -94,9 +104,9 @@ class CardFace:
         self.row_w = max(self._row_width(names) for names in card.tasks.values())
         self.table_w = self.blocks * self.row_w + (self.blocks - 1) * 4.0
         self.table_h = self.per_block * self.row_h
-        below = (max(self.region_w, self.table_w) + 2 * self.pad,
+        below = (max(self.region_w, self.table_w, header_w - 2 * self.pad) + 2 * self.pad,
                  2 * self.pad + self.header + self.region_h + 4.0 + self.table_h)
-        beside = (self.region_w + 6.0 + self.table_w + 2 * self.pad,
+        beside = (max(self.region_w + 6.0 + self.table_w, header_w - 2 * self.pad) + 2 * self.pad,
                   2 * self.pad + self.header + max(self.region_h, self.table_h))
         if table_beside is None:
             def per_area(size):     # how many such cards fit in ``fit`` (0: none)
@@ -107,9 +117,10 @@ class CardFace:
             table_beside = (per_area(beside), -beside[0] * beside[1]) > (per_area(below), -below[0] * below[1])
         self.table_beside = table_beside
         self.width, self.height = beside if table_beside else below
+        self.width = max(self.width, header_w)
 
     def _row_width(self, names) -> float:
-        shapes = [lying(self.card.piece_set[n].cells) for n in names]
+        shapes = [icon_shape(self.card.piece_set[n].cells, self.card.orientations) for n in names]
         return (self.row_h * 0.8 + 2.0 + sum(shape_size(s)[1] * self.icon_cs + 1.0 + text_width_mm(n, ICON_LABEL_PT)
                                              + 1.2 + self.gap for s, n in zip(shapes, names)))
 
@@ -120,8 +131,11 @@ class CardFace:
         (its squares are ``cell_mm`` wide, in mm).
         """
         card, pad = self.card, self.pad
-        canvas.text(x + pad, y + pad + 4.5, f"{game_title(card)}  \u00b7  card {card.card_id}  \u00b7  {side_label(card)}",
-                    fontsize=9, fontweight="bold", color=INK, va="baseline")
+        canvas.text(x + pad, y + pad + 4.5, self.title, fontsize=self.title_pt, fontweight="bold", color=INK,
+                    va="baseline")
+        if self.note:
+            canvas.text(x + self.width - pad, y + pad + 4.5, self.note, ha="right", fontsize=self.note_pt,
+                        color=MUTED, va="baseline")
         top = y + pad + self.header
         draw_region(canvas, card.region.cells, x + pad, top, self.cs, gid=f"region/{card.card_id}/{card.side}")
         if self.table_beside:
@@ -136,7 +150,7 @@ class CardFace:
             ry = ty + (i % self.per_block) * self.row_h
             s = self.row_h * 0.8
             die_face(canvas, bx, ry + (self.row_h - s) / 2, s, face)
-            shapes = [lying(card.piece_set[n].cells) for n in names]
+            shapes = [icon_shape(card.piece_set[n].cells, card.orientations) for n in names]
             cs = min(self.icon_cs, self.row_h * 0.8 / max(shape_size(sh)[0] for sh in shapes))
             draw_icon_row(canvas, shapes, names, colours, bx + s + 2.0, ry, self.row_h, cs, icons, gap=self.gap)
         icons.draw(canvas)
@@ -144,11 +158,9 @@ class CardFace:
 
 def card_figure(card: "CardSide", cell_mm: float = 8.0):
     """One card side as a figure of its own size (for notebooks): :class:`CardFace` at ``cell_mm``."""
-    face = CardFace(card, cell_mm)
+    face = CardFace(card, cell_mm, note=f"{card.region.area} cells")
     canvas = Canvas(face.width, face.height)
     canvas.rounded_box(0.3, 0.3, face.width - 0.6, face.height - 0.6, 2.0, facecolor="none", edgecolor="#bbbbbb",
                        linewidth=0.6)
     face.draw(canvas, 0.0, 0.0)
-    canvas.text(face.width - face.pad, face.pad + 4.5, f"{card.region.area} cells", ha="right", fontsize=7.5,
-                color=MUTED, va="baseline")
     return canvas.finish()

@@ -20,7 +20,7 @@ from typing import Mapping, Sequence
 from matplotlib.figure import Figure
 
 from ..geometry import Cell, normalize
-from .canvas import INK, MUTED, Canvas, lying, piece_colours, shape_size
+from .canvas import INK, MUTED, Canvas, piece_colours, shape_size, text_width_mm
 from .card import card_figure
 from .puzzle import (IconBatch, draw_region, draw_solution, draw_unsolved, stroke_solution)
 
@@ -80,7 +80,10 @@ def solutions_figure(panels: Sequence[Panel], colours: Mapping[str, str], *, col
     cols = cols or min(len(panels), 4)
     rows = math.ceil(len(panels) / cols)
     header, pad, gap = 7.0, 3.0, 3.0
-    pw = max(width * cs + 2 * pad, 40.0)
+    # Wide enough for the region and for the header: the title, 3 mm, the note.
+    heads = max(4.0 + text_width_mm(p.title, 7.5) + (3.0 + text_width_mm(p.note, 7.5) if p.note else 0.0)
+                for p in panels)
+    pw = max(width * cs + 2 * pad, 40.0, heads)
     ph = header + height * cs + pad
     canvas = Canvas(cols * pw + (cols + 1) * gap, rows * ph + (rows + 1) * gap)
     inner, outline, unsolved = [], [], []
@@ -109,9 +112,10 @@ def solutions_figure(panels: Sequence[Panel], colours: Mapping[str, str], *, col
 
 def pieces_figure(pieces: Sequence, colours: Mapping[str, str] | None = None, *, cell_mm: float = 5.0,
                   width_mm: float = 160.0) -> Figure:
-    """Every piece (lying), its name below it, packed in rows at one scale (a piece set in a notebook)."""
+    """Every piece exactly as its file draws it, its name below it, packed in rows at one scale (a piece set
+    in a notebook)."""
     colours = colours or piece_colours(p.name for p in pieces)
-    shapes = [lying(p.cells) for p in pieces]
+    shapes = [normalize(p.cells) for p in pieces]
     gap, label = 4.0, 4.5
     x = y = gap
     row_h = 0.0

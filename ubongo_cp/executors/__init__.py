@@ -27,7 +27,15 @@ and :meth:`Executor.map_ordered`.
   ``on_error``. Dask would wait for ever on a cluster without workers, so a
   watchdog stops the run after :data:`.dask_cluster.NO_WORKER_TIMEOUT` seconds without one
   (``UbongoError``); the connection to a scheduler is given
-  :data:`.dask_cluster.CONNECT_TIMEOUT` + 5 seconds.
+  :data:`.dask_cluster.CONNECT_TIMEOUT` + 5 seconds, and a LocalCluster
+  :data:`.dask_cluster.START_TIMEOUT` seconds to start. A run that loses its
+  scheduler stops with one ``UbongoError`` (what it yielded stands).
+
+Worker processes the toolkit starts (the pool's, a LocalCluster's) die with
+the process that started them, however it ends, and ignore Ctrl-C: the
+starting process handles it, stops them and says so in one line. Every
+socket of a toolkit-started LocalCluster listens on 127.0.0.1; its
+dashboard is off unless asked for.
 """
 
 from __future__ import annotations

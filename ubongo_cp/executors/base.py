@@ -1,13 +1,17 @@
-"""The executor interface: what every executor offers, and module preloading."""
+"""The executor interface: what every executor offers, module preloading, and the workers' ties to their parent."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from typing import Any, Callable, Iterator, Sequence
 
+__all__ = ["CHUNKS_PER_JOB", "EXECUTORS", "Executor", "ORPHAN_CHECK"]
 
-
-__all__ = ["CHUNKS_PER_JOB", "EXECUTORS", "Executor"]
+#: Seconds between a worker's checks that its parent still lives, where the
+#: operating system cannot signal the worker itself (not Linux).
+ORPHAN_CHECK = 1.0
 
 
 #: Names of the executor kinds (:func:`~ubongo_cp.executors.make_executor`).
@@ -97,6 +101,86 @@ class Executor:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _worker_start(parent: int) -> None:
+    """Tie a worker process the toolkit started to its parent ``parent`` (run first thing in the worker).
+
+    - The worker dies with its parent, however the parent ends (``kill -9``
+      included): on Linux the kernel sends it SIGKILL when the parent exits
+      (``prctl(PR_SET_PDEATHSIG)``, see prctl(2)); elsewhere a daemon thread
+      checks every :data:`ORPHAN_CHECK` seconds whether it was orphaned. A
+      parent that died before this ran is caught by comparing the parent id.
+    - Ctrl-C in a terminal signals every process of the foreground group:
+      the worker ignores SIGINT, so that only the parent reacts (it stops the
+      workers itself and prints one line) instead of every worker printing a
+      traceback.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            pr_set_pdeathsig = 1
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: fall back to the watch below
+            _watch_parent(parent)
+    else:  # pragma: no cover - not Linux
+        _watch_parent(parent)
+    if os.getppid() != parent:  # the parent died before the tie was made
+        os._exit(1)
+
+
+def _watch_parent(parent: int) -> None:
+    import threading
+
+    def watch() -> None:
+        import time
+
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_CHECK)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="ubongo-cp-parent-watch", daemon=True).start()
+
+
+class _ForkedWorkers:
+    """While at least one toolkit-started Dask cluster is open, processes forked from this one are tied to it.
+
+    ``distributed`` forks its worker processes itself (and forks a new one
+    when a worker dies), so the tie is made by an after-fork hook of
+    :mod:`multiprocessing` (``multiprocessing.util.register_after_fork``),
+    which runs in every child a ``multiprocessing.Process`` forks; it acts only
+    while a cluster the toolkit started is open.
+    """
+
+    def __init__(self) -> None:
+        self.open = 0
+        self.parent = os.getpid()
+        self._registered = False
+
+    def __enter__(self) -> "_ForkedWorkers":
+        if not self._registered:
+            from multiprocessing import util
+
+            util.register_after_fork(self, _ForkedWorkers._after_fork)
+            self._registered = True
+        self.open += 1
+        self.parent = os.getpid()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.open -= 1
+
+    def _after_fork(self) -> None:
+        if self.open > 0:
+            parent, self.open, self.parent = self.parent, 0, os.getpid()
+            _worker_start(parent)
+
+
+#: The hook of toolkit-started Dask clusters (see :class:`_ForkedWorkers`).
+FORKED_WORKERS = _ForkedWorkers()
 
 
 def _call_tagged(i: int, func: Callable, item: tuple, kwargs: dict):

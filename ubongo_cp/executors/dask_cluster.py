@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import sys
+from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import InputError, UbongoError
 
-from .base import CHUNKS_PER_JOB, Executor, OnError, _preload
+from .base import CHUNKS_PER_JOB, FORKED_WORKERS, Executor, OnError, _preload
 
-__all__ = ["DaskExecutor", "CONNECT_TIMEOUT", "NO_WORKER_TIMEOUT", "WORKER_CHECK", "LOCAL_CLUSTER_CONFIG", "WORKER_START_POLL"]
+__all__ = ["DaskExecutor", "CONNECT_TIMEOUT", "NO_WORKER_TIMEOUT", "WORKER_CHECK", "LOCAL_CLUSTER_CONFIG", "WORKER_START_POLL",
+           "START_TIMEOUT"]
 
 
 class DaskExecutor(Executor):
@@ -25,6 +28,18 @@ class DaskExecutor(Executor):
     worker_timeout : float, optional
         Seconds a run may go without any worker before it stops
         (default :data:`NO_WORKER_TIMEOUT`).
+    dashboard : bool
+        Serve the LocalCluster's dashboard (on 127.0.0.1, a free port; its
+        address is printed on standard error). Off by default; ignored with
+        ``scheduler``.
+
+    Notes
+    -----
+    The LocalCluster started here binds every socket (scheduler, nannies,
+    workers, the scheduler's HTTP endpoint) to 127.0.0.1; its worker
+    processes die with this process and ignore Ctrl-C, which this process
+    handles (:func:`~ubongo_cp.executors.base._worker_start`); it must start
+    within :data:`START_TIMEOUT` seconds.
 
     Raises
     ------
@@ -33,7 +48,7 @@ class DaskExecutor(Executor):
     """
 
     def __init__(self, jobs: int | None = None, scheduler: str | None = None, *,
-                 worker_timeout: float | None = None) -> None:
+                 worker_timeout: float | None = None, dashboard: bool = False) -> None:
         super().__init__()
         if scheduler is not None and not scheduler.strip():
             raise InputError("the Dask scheduler needs an address, e.g. tcp://10.0.0.5:8786")
@@ -45,6 +60,8 @@ class DaskExecutor(Executor):
         self._client = None
         self.where = f"at {scheduler}" if scheduler else "in the local cluster"
         self.worker_timeout = NO_WORKER_TIMEOUT if worker_timeout is None else float(worker_timeout)
+        self.dashboard = bool(dashboard)
+        self._tie = None
 
     @property
     def jobs(self) -> int:  # type: ignore[override]
@@ -67,19 +84,11 @@ class DaskExecutor(Executor):
                 _preload(self._warm)
                 self._client = _connect(self.scheduler, CONNECT_TIMEOUT)
             else:
-                # Workers are forked from this process (not spawned): they start in
-                # well under a second with the warmed modules already imported.
-                _preload(("distributed", *self._warm))
-                import dask
-                from dask.distributed import Client, LocalCluster
-
-                _poll_worker_start_faster()
-                with dask.config.set(LOCAL_CLUSTER_CONFIG):
-                    # The scheduler always serves HTTP (health checks); ":0" takes a free
-                    # port instead of 8787, which another Dask may hold.
-                    self.cluster = LocalCluster(n_workers=self._n_workers, threads_per_worker=1, processes=True,
-                                                dashboard_address=":0", silence_logs=50)
-                self._client = Client(self.cluster)
+                self.cluster, self._client = _start_local_cluster(self._n_workers, self._warm, self.dashboard,
+                                                                  START_TIMEOUT)
+                self._tie = FORKED_WORKERS  # entered by _start_local_cluster; left in close()
+                if self.dashboard:
+                    print(f"Dask dashboard: {self._client.dashboard_link}", file=sys.stderr, flush=True)
         return self._client
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
@@ -90,7 +99,31 @@ class DaskExecutor(Executor):
         since every Dask task costs a scheduler round trip; a batch that
         fails is re-run item by item, so ``on_error`` still sees the one item
         that failed.
+
+        Raises
+        ------
+        UbongoError
+            When the connection to the scheduler is lost (the results
+            yielded so far stand), or the cluster has no worker for
+            ``worker_timeout`` seconds.
         """
+        from asyncio import CancelledError
+
+        try:
+            with _quiet("distributed.client"):  # its reconnection attempts; a lost scheduler is said below
+                yield from self._map(func, items, on_error, kwargs)
+        except (Exception, CancelledError) as exc:
+            if isinstance(exc, UbongoError) or not self._lost():
+                raise
+            raise UbongoError(f"lost the connection to the Dask scheduler {self.where} "
+                              f"({type(exc).__name__}); the work finished so far is kept: "
+                              "run the command again once the scheduler is back") from None
+
+    def _lost(self) -> bool:
+        """Whether the client has lost its scheduler (closed, or trying to reconnect)."""
+        return self._client is not None and self._client.status not in ("running", "newly-created")
+
+    def _map(self, func: Callable, items: Sequence[tuple], on_error: OnError | None, kwargs: dict) -> Iterator[Any]:
         workers = max(1, len(self.client.scheduler_info().get("workers", {})) or 1)
         n_batches = max(1, min(len(items), CHUNKS_PER_JOB * workers))
         bounds = [(len(items) * b // n_batches, len(items) * (b + 1) // n_batches) for b in range(n_batches)]
@@ -101,14 +134,15 @@ class DaskExecutor(Executor):
             try:
                 yield from fut.result()
                 continue
-            except Exception:
-                pass
+            except Exception:  # re-run the batch one item at a time below
+                if self._lost():
+                    raise
             singles = {self.client.submit(func, *items[i], pure=False, **kwargs): i for i in range(a, z)}
             for single in self._as_completed(singles):
                 try:
                     yield single.result()
-                except Exception as exc:
-                    if on_error is None:
+                except Exception as exc:  # KilledWorker included
+                    if on_error is None or self._lost():
                         raise
                     yield on_error(items[singles[single]], exc)
 
@@ -157,16 +191,119 @@ class DaskExecutor(Executor):
 
     def close(self) -> None:
         """Close the client and the cluster this executor started (if it started them)."""
-        if self._client is not None:
-            self._client.close()
-            self._client = None
-        if self.cluster is not None:
-            self.cluster.close()
-            self.cluster = None
+        try:
+            with _quiet():
+                if self._client is not None:
+                    self._client.close()
+                    self._client = None
+                if self.cluster is not None:
+                    self.cluster.close()
+                    self.cluster = None
+        finally:
+            if self._tie is not None:
+                self._tie.__exit__(None, None, None)
+                self._tie = None
 
 
 #: Seconds to wait for a Dask scheduler to answer (connection and handshake).
 CONNECT_TIMEOUT = 10.0
+
+
+#: Seconds a toolkit-started LocalCluster may take to start with all its workers
+#: (it takes about 0.1 s; a worker that hangs while starting would otherwise hold
+#: the run for ever).
+START_TIMEOUT = 60.0
+
+
+def _start_local_cluster(n_workers: int, warm: Sequence[str], dashboard: bool, timeout: float):
+    """Start a LocalCluster of ``n_workers`` and a client, all on 127.0.0.1, within ``timeout`` seconds.
+
+    Workers are forked from this process (not spawned): they start in well
+    under a second with the warmed modules already imported, and are tied to
+    this process (:data:`~.base.FORKED_WORKERS`). The start runs in a daemon
+    thread that is given ``timeout`` seconds: past it, the workers started so
+    far are killed and the run stops.
+
+    Raises
+    ------
+    UbongoError
+        When the cluster and its workers are not up within ``timeout`` seconds.
+    """
+    import multiprocessing
+    import threading
+
+    _preload(("distributed", *warm))
+    import dask
+    from dask.distributed import Client, LocalCluster
+
+    _poll_worker_start_faster()
+    before = {p.pid for p in multiprocessing.active_children()}
+    box: dict[str, Any] = {}
+    lock = threading.Lock()
+
+    def start() -> None:
+        try:
+            with dask.config.set(LOCAL_CLUSTER_CONFIG):
+                # Every socket on 127.0.0.1. The scheduler always serves HTTP (health
+                # checks): on a free local port; the dashboard's pages only when asked.
+                box["cluster"] = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                                              host="127.0.0.1", dashboard_address="127.0.0.1:0", silence_logs=50,
+                                              scheduler_kwargs={"dashboard": dashboard})
+                box["client"] = Client(box["cluster"], timeout=f"{timeout}s")
+                box["client"].wait_for_workers(n_workers, timeout=timeout)
+        except BaseException as exc:  # handed to the caller below
+            box["error"] = exc
+        finally:
+            with lock:
+                box["done"] = True
+                abandoned = box.get("abandoned", False)
+            if abandoned:  # the caller gave up waiting: stop what did start
+                _close_started(box)
+
+    FORKED_WORKERS.__enter__()
+    thread = threading.Thread(target=start, name="ubongo-cp-dask-start", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    with lock:
+        hung = not box.get("done")
+        box["abandoned"] = hung
+    if hung or "error" in box:
+        for child in multiprocessing.active_children():
+            if child.pid not in before:
+                child.kill()
+        if not hung:
+            _close_started(box)
+        raise (UbongoError(f"the local Dask cluster did not start within {timeout:g} s (its workers were "
+                           "stopped); run the command again, or use --executor local") if hung else box["error"])
+    return box["cluster"], box["client"]
+
+
+def _close_started(box: dict) -> None:
+    """Close the client and cluster of a start that failed or was given up, and untie its workers."""
+    with _quiet():
+        for key in ("client", "cluster"):
+            if key in box:
+                try:
+                    box[key].close(timeout=5)
+                except Exception:  # closing what failed to start
+                    pass
+    FORKED_WORKERS.__exit__(None, None, None)
+
+
+@contextmanager
+def _quiet(*names: str) -> Iterator[None]:
+    """Silence these loggers (default: what ``distributed`` and ``asyncio`` log while a cluster shuts down)."""
+    import logging
+
+    loggers = [logging.getLogger(name) for name in (names or ("distributed", "asyncio", "tornado"))]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
 
 
 #: Seconds a Dask run waits while its cluster has no worker before it stops.

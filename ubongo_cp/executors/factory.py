@@ -13,11 +13,13 @@ from .local import LocalExecutor
 __all__ = ["make_executor", "using"]
 
 
-def make_executor(kind: str = "local", *, jobs: int | None = None, scheduler: str | None = None) -> Executor:
+def make_executor(kind: str = "local", *, jobs: int | None = None, scheduler: str | None = None,
+                  dashboard: bool = False) -> Executor:
     """An executor of ``kind``: ``"local"`` (:class:`LocalExecutor`) or ``"dask"`` (:class:`DaskExecutor`).
 
-    A scheduler address implies ``"dask"``. Use the result as a context
-    manager (``with make_executor(...) as ex:``) so that it is closed.
+    A scheduler address implies ``"dask"``; ``dashboard`` serves the
+    dashboard of a LocalCluster started for ``"dask"``. Use the result as a
+    context manager (``with make_executor(...) as ex:``) so that it is closed.
 
     Raises
     ------
@@ -29,7 +31,7 @@ def make_executor(kind: str = "local", *, jobs: int | None = None, scheduler: st
     if kind == "local":
         return LocalExecutor(jobs)
     if kind == "dask":
-        return DaskExecutor(jobs, scheduler)
+        return DaskExecutor(jobs, scheduler, dashboard=dashboard)
     raise InputError(f"unknown executor {kind!r}; choose one of {', '.join(EXECUTORS)}")
 
 

@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import InputError
 
-from .base import Executor, OnError, _preload
+from .base import Executor, OnError, _preload, _worker_start
 
 __all__ = ["LocalExecutor"]
 
@@ -52,11 +52,14 @@ class LocalExecutor(Executor):
         from concurrent.futures.process import BrokenProcessPool
 
         _preload(self._warm)
+        parent = os.getpid()
         todo = deque(range(len(items)))  # items not yet run
         alone: deque[int] = deque()      # suspects of a pool crash: run one at a time
         solo: set[int] = set()
         while todo or alone:
-            pool = ProcessPoolExecutor(max_workers=min(self.jobs, len(todo) + len(alone)))
+            # Workers die with this process and leave Ctrl-C to it (base._worker_start).
+            pool = ProcessPoolExecutor(max_workers=min(self.jobs, len(todo) + len(alone)),
+                                       initializer=_worker_start, initargs=(parent,))
             running: dict = {}
             broken = False
             try:
@@ -99,5 +102,20 @@ class LocalExecutor(Executor):
                             continue
                         yield result
                 alone.extend(running.values())  # lost with the broken pool: suspects too
+            except BaseException:
+                # Ctrl-C, or the caller stopped early: the workers ignore SIGINT and a unit may run
+                # for long, so stop them rather than wait for their units.
+                _stop_workers(pool)
+                raise
             finally:
                 pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_workers(pool) -> None:
+    """Terminate the worker processes of a ``ProcessPoolExecutor`` (its ``_processes``, a private
+    attribute of every CPython since 3.2; without it, the pool's shutdown waits for the units)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.terminate()
+        except (OSError, AttributeError):  # already gone
+            pass

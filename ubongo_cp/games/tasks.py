@@ -41,8 +41,9 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from ..cards import card_id_key
 from ..errors import InputError
-from ..specs import game_spec
+from ..specs import DeckSpec, game_spec, load_spec
 
 __all__ = [
     "REQUIRED_COLUMNS",
@@ -52,6 +53,7 @@ __all__ = [
     "default_tasks_path",
     "load_tasks",
     "as_deck",
+    "spec_for_table",
     "synthetic_tasks",
 ]
 
@@ -60,11 +62,6 @@ __all__ = [
 REQUIRED_COLUMNS = ("card_id", "side", "face", "status", "difficulty")
 
 _STATUSES = ("solved", "no solution", "unknown")
-
-
-def _card_key(card_id: str):
-    """Sort card ids numerically when they are numbers ("2" before "10")."""
-    return (0, int(card_id), card_id) if card_id.isdigit() else (1, 0, card_id)
 
 
 class TaskDeck:
@@ -78,15 +75,22 @@ class TaskDeck:
         ``face`` (int, 1..6 classic / 1..20 duel), ``status`` ("solved",
         "no solution" or "unknown") and ``difficulty`` (float >= 0, larger is
         harder, arbitrary scale).
-    game : {"classic", "duel"}
-        Which deck this is: the sides and die faces come from the game's
-        shipped spec (:func:`ubongo_cp.specs.game_spec`, the one table of
-        game facts).
+    game : str or DeckSpec, optional
+        Which deck this is: its sides and die faces come from its deck spec
+        (:mod:`ubongo_cp.specs`): a :class:`~ubongo_cp.specs.DeckSpec`, a
+        deck spec file, or a shipped game (``"classic"``, ``"duel"``). By
+        default the table's ``game`` column names it (a shipped game, or a
+        designer's game whose ``deck.toml`` lies beside the table,
+        :func:`spec_for_table`); without that column, ``"classic"``.
     path : str or os.PathLike, optional
         File the table came from, named in error messages.
 
     Attributes
     ----------
+    spec : DeckSpec
+        The deck's spec.
+    game : str
+        Its game's name.
     median : float
         Median difficulty of the solvable tasks of the whole deck (both
         sides); 1.0 if that median is 0.
@@ -115,11 +119,14 @@ class TaskDeck:
     (2.5, [[0.4, 0.8, 0.8, 1.2, 1.6, 3.2]])
     """
 
-    def __init__(self, tasks: pd.DataFrame, game: str, path: str | os.PathLike | None = None) -> None:
+    def __init__(self, tasks: pd.DataFrame, game: "str | DeckSpec | None" = None,
+                 path: str | os.PathLike | None = None) -> None:
         try:
-            spec = game_spec(game)
+            spec = game if isinstance(game, DeckSpec) else load_spec(game) if game else spec_for_table(tasks, path)
         except InputError as exc:
-            raise InputError(exc.message, path=path) from None
+            raise InputError(exc.message, path=exc.path or path, line=exc.line) from None
+        self.spec = spec
+        game = spec.game
         self.game = game
         self.path = None if path is None else os.fspath(path)
         sides = spec.side_names
@@ -138,8 +145,8 @@ class TaskDeck:
         for i in range(len(tasks)):
             line = i + 2  # header is line 1 of a CSV
             if side[i] not in faces_of:
-                raise InputError(f"side {side[i]!r} is not one of {sides} ({game} deck)",
-                                 path=path, line=line)
+                raise InputError(f"side {side[i]!r} is not a side of the {game} deck ({', '.join(sides)}; "
+                                 "the deck spec lists them)", path=path, line=line)
             n_faces = faces_of[side[i]]
             if not (face[i] == face[i] and float(face[i]).is_integer() and 1 <= face[i] <= n_faces):
                 raise InputError(f"face {tasks['face'].iloc[i]} is not an integer 1..{n_faces}",
@@ -166,7 +173,7 @@ class TaskDeck:
             rows = np.flatnonzero(side == s)
             if len(rows) == 0:
                 continue
-            ids = sorted(set(card[rows]), key=_card_key)
+            ids = sorted(set(card[rows]), key=card_id_key)
             index = {c: k for k, c in enumerate(ids)}
             arr = np.full((len(ids), faces_of[s]), np.nan)
             for i in rows.tolist():
@@ -186,6 +193,19 @@ class TaskDeck:
                     raise InputError(f"card {c} side {s} has no solvable task", path=path)
             self.cards[s] = ids
             self.ratios[s] = arr
+
+    def faces(self, side: str) -> int:
+        """The die faces of ``side`` (its deck spec's ``faces``).
+
+        Raises
+        ------
+        InputError
+            If the deck's spec has no such side.
+        """
+        if side not in self.spec.side_names:
+            raise InputError(f"side {side!r} is not a side of the {self.game} deck "
+                             f"({', '.join(self.spec.side_names)})", path=self.path)
+        return self.spec.side(side).faces
 
     def side_ratios(self, side: str) -> np.ndarray:
         """Ratios of one side, shape ``(n_cards, n_faces)``.
@@ -338,30 +358,77 @@ def load_tasks(path: str | os.PathLike) -> pd.DataFrame:
     return read_task_table(path, required=REQUIRED_COLUMNS)
 
 
-def as_deck(tasks, game: str) -> TaskDeck:
-    """A :class:`TaskDeck` from a deck, a DataFrame or a path to a table."""
+def spec_for_table(tasks: pd.DataFrame, path: str | os.PathLike | None = None, default: str = "classic") -> DeckSpec:
+    """The deck spec of a rated table: its ``game`` column's shipped game, or the ``deck.toml`` beside it.
+
+    Parameters
+    ----------
+    tasks : pandas.DataFrame
+        A task table; its ``game`` column (one value) names the game.
+    path : path, optional
+        Where the table came from: a designer's game is read from the
+        ``deck.toml`` in that directory (or beside that file), which
+        ``ubongo-cp batch`` copies into its output directory.
+    default : str
+        The shipped game of a table without a ``game`` column.
+
+    Raises
+    ------
+    InputError
+        For a table of several games, or a game that is neither shipped nor
+        described by a ``deck.toml`` there.
+    """
+    from ..specs import DECK_SPEC_FILE, SHIPPED_SPECS
+
+    games = sorted({str(g) for g in tasks["game"].dropna()}) if "game" in tasks.columns else []
+    if len(games) > 1:
+        raise InputError(f"the tasks table holds several games ({', '.join(games)}); give one deck", path=path)
+    game = games[0] if games else default
+    if game in SHIPPED_SPECS:
+        return game_spec(game)
+    if path is not None:
+        where = Path(path) if Path(path).is_dir() else Path(path).parent
+        if (where / DECK_SPEC_FILE).is_file():
+            spec = load_spec(where / DECK_SPEC_FILE)
+            if spec.game == game:
+                return spec
+    raise InputError(f"game {game!r} is not a shipped game ({', '.join(SHIPPED_SPECS)}) and no {DECK_SPEC_FILE} of "
+                     "that game lies beside the table: give its deck spec (--spec DECK.toml)", path=path)
+
+
+def as_deck(tasks, game: "str | DeckSpec | None" = None, *, spec: "str | DeckSpec | None" = None) -> TaskDeck:
+    """A :class:`TaskDeck` from a deck, a DataFrame or a path to a table.
+
+    ``spec`` (a :class:`~ubongo_cp.specs.DeckSpec`, a spec file or a shipped
+    game) says which game the table is of; without it the table says
+    (:func:`spec_for_table`), and ``game`` is the game of a table that does
+    not (default ``"classic"``). A :class:`TaskDeck` is returned as it is.
+    """
     if isinstance(tasks, TaskDeck):
-        if tasks.game != game:
-            raise InputError(f"expected the {game} deck, got the {tasks.game} deck", path=tasks.path)
         return tasks
     if isinstance(tasks, pd.DataFrame):
-        return TaskDeck(tasks, game)
-    return TaskDeck(load_tasks(tasks), game, path=tasks)
+        return TaskDeck(tasks, spec or (None if "game" in tasks.columns else game))
+    table = load_tasks(tasks)
+    if spec is None and "game" not in table.columns:
+        spec = game
+    return TaskDeck(table, spec, path=tasks)
 
 
 #: Median difficulty of each side of the synthetic decks (a made-up scale).
 _SYNTHETIC_CENTRES = {"classic": (1.0, 2.0), "duel": (1.0, 1.8)}
 
 
-def synthetic_tasks(game: str, seed: int = 0) -> pd.DataFrame:
+def synthetic_tasks(game: "str | DeckSpec", seed: int = 0) -> pd.DataFrame:
     """A made-up rated deck with the batch runner's schema (until the real one exists).
 
     Cards, sides, die faces, pieces per task and the piece set are the
-    game's (:func:`ubongo_cp.specs.game_spec`): classic cards "01".."36",
-    sides easy/hard, faces 1..6; Duel cards "1".."9", sides A/B, faces
-    1..20. Difficulties are log-normal with sigma 0.5 around 1 (first side)
-    and 2 (classic hard) or 1.8 (Duel B); every task is "solved". The pieces
-    are random picks of the side's number and carry no meaning.
+    deck spec's (a shipped game's name, a spec file or a
+    :class:`~ubongo_cp.specs.DeckSpec`): classic cards "01".."36", sides
+    easy/hard, faces 1..6; Duel cards "1".."9", sides A/B, faces 1..20.
+    Difficulties are log-normal with sigma 0.5 around 1 (first side) and 2
+    (classic hard) or 1.8 (Duel B; for other specs 1.8, 2.6, ...); every
+    task is "solved". The pieces are random picks of the side's number and
+    carry no meaning.
 
     Examples
     --------
@@ -371,12 +438,13 @@ def synthetic_tasks(game: str, seed: int = 0) -> pd.DataFrame:
     """
     from ..pieces import load_pieces
 
-    spec = game_spec(game)
-    pieces = load_pieces(spec.pieces).pieces
+    spec = game if isinstance(game, DeckSpec) else load_spec(game)
+    pieces = load_pieces(spec.pieces_path()).pieces
+    centres = _SYNTHETIC_CENTRES.get(spec.game, tuple(1.0 + 0.8 * i for i in range(len(spec.sides))))
     rng = np.random.default_rng(seed)
     cards = [spec.card_id(i) for i in range(spec.cards)]
     rows = []
-    for side, centre in zip(spec.side_names, _SYNTHETIC_CENTRES[game]):
+    for side, centre in zip(spec.side_names, centres):
         k, faces = spec.side(side).pieces_per_task, spec.side(side).faces
         for c in cards:
             for f in range(1, faces + 1):

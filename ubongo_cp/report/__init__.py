@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import pandas as pd
 
@@ -24,15 +24,20 @@ from ..status import Status
 from .tables import (CARD_COLUMNS, CARD_DTYPES, KEY_COLUMNS, STATUS_DTYPE, TASK_COLUMNS, TASK_DTYPES, TaskRecord,
                      cast_columns, load_cards, load_tasks, normalize_tasks, task_record, text_view, write_table)
 
-__all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS", "tasks_frame",
-           "cards_frame", "summary_markdown", "write_reports", "write_table", "load_tasks", "load_cards",
-           "normalize_tasks", "TaskRecord", "task_record"]
+__all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS",
+           "tasks_frame", "cards_frame", "piece_balance", "balance_markdown", "summary_markdown", "write_reports",
+           "write_table", "load_tasks", "load_cards", "normalize_tasks", "TaskRecord", "task_record"]
 
 
 # --------------------------------------------------------------------------- building
 
-def tasks_frame(rows: Sequence[dict]) -> pd.DataFrame:
-    """The per-task table from result rows (the batch journal's), sorted by card id, side and face.
+def tasks_frame(rows: Sequence[dict], order: Mapping[tuple[str, str], int] | None = None) -> pd.DataFrame:
+    """The per-task table from result rows (the batch journal's), in printing order, then by die face.
+
+    ``order`` maps ``(card_id, side)`` to its rank in printing order
+    (:func:`ubongo_cp.cards.printing_order`: the batch runner passes its
+    deck's); without it, or for a card side it lacks, rows go by card id
+    (:func:`~ubongo_cp.cards.card_id_key`) and side name.
 
     Raises
     ------
@@ -45,21 +50,40 @@ def tasks_frame(rows: Sequence[dict]) -> pd.DataFrame:
             df[col] = None
     df = normalize_tasks(df[TASK_COLUMNS])
     if len(df):
-        df = df.sort_values(["card_id", "side", "face"], kind="stable").reset_index(drop=True)
+        from ..cards import card_id_key
+
+        order = order or {}
+        keys = [(order.get((c, s), len(order)), card_id_key(str(c)), str(s), int(f))
+                for c, s, f in zip(df["card_id"], df["side"], df["face"])]
+        df = df.iloc[sorted(range(len(df)), key=keys.__getitem__)].reset_index(drop=True)
     return df
 
 
+def _unique_mask(tasks: pd.DataFrame) -> pd.Series:
+    """Solved tasks with exactly one solution."""
+    return (tasks["status"] == Status.SOLVED) & (tasks["count"] == 1).fillna(False)
+
+
+def _use_text(pieces_lists) -> str:
+    """``"T4:3 I2:2 L3:1"``: how often each piece appears in these tasks, most used first (then by name)."""
+    counts: dict[str, int] = {}
+    for names in pieces_lists:
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+    return " ".join(f"{name}:{n}" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 def cards_frame(tasks: pd.DataFrame) -> pd.DataFrame:
-    """Aggregates per card side: tasks, solved, unique, unsolvable, difficulty statistics, seconds."""
+    """Aggregates per card side: tasks, solved, unique, unsolvable, difficulty statistics, seconds, piece use."""
     if tasks.empty:
         return cast_columns(pd.DataFrame({c: [] for c in CARD_COLUMNS}), CARD_DTYPES)
-    g = tasks.groupby(["card_id", "side"], sort=True)
+    g = tasks.groupby(["card_id", "side"], sort=False)     # the tasks' (printing) order
     out = g.agg(
         game=("game", "first"),
         area=("area", "first"),
         tasks=("face", "size"),
         solved=("status", lambda s: int((s == Status.SOLVED).sum())),
-        unique=("count", lambda s: int((s == 1).sum())),
+        unique=("count", lambda s: int(_unique_mask(tasks.loc[s.index]).sum())),
         unsolvable=("status", lambda s: int((s == Status.NO_SOLUTION).sum())),
         failed=("status", lambda s: int(s.isin([st.value for st in Status if st.failed]).sum())),
         difficulty_mean=("difficulty", "mean"),
@@ -67,13 +91,82 @@ def cards_frame(tasks: pd.DataFrame) -> pd.DataFrame:
         difficulty_max=("difficulty", "max"),
         count_mean=("count", "mean"),
         seconds=("seconds", "sum"),
+        distinct_pieces=("pieces", lambda s: len({n for names in s for n in names})),
+        piece_use=("pieces", _use_text),
     ).reset_index()
     return cast_columns(out[CARD_COLUMNS], CARD_DTYPES)
 
 
+def piece_balance(tasks: pd.DataFrame) -> pd.DataFrame:
+    """How often each piece appears in the deck's tasks: per side, in unique tasks, and per die face.
+
+    A piece named twice in one task (a repeated piece) counts twice.
+
+    Parameters
+    ----------
+    tasks : pandas.DataFrame
+        A task table (:func:`tasks_frame`, :func:`load_tasks`): ``side``,
+        ``face``, ``pieces`` (lists of names), ``status`` and ``count``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Long form, one row per (piece, side, face) where the piece appears:
+        ``piece``, ``side``, ``face``, ``tasks`` (appearances in that side's
+        tasks on that face) and ``unique`` (appearances in uniquely solvable
+        ones). Sides in the table's order, pieces by name.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"side": ["easy", "easy", "hard"], "face": [1, 2, 1], "pieces": [["I2", "L3"], ["I2"], ["L3"]],
+    ...                   "status": ["solved", "no solution", "solved"], "count": [1, 0, 2]})
+    >>> piece_balance(t).values.tolist()
+    [['I2', 'easy', 1, 1, 1], ['I2', 'easy', 2, 1, 0], ['L3', 'easy', 1, 1, 1], ['L3', 'hard', 1, 1, 0]]
+    """
+    columns = ["piece", "side", "face", "tasks", "unique"]
+    if tasks.empty:
+        return pd.DataFrame({c: [] for c in columns})
+    unique = _unique_mask(tasks).tolist()
+    rows = [(name, str(side), int(face), 1, int(u))
+            for side, face, names, u in zip(tasks["side"], tasks["face"], tasks["pieces"], unique) for name in names]
+    long = pd.DataFrame(rows, columns=columns)
+    sides = list(dict.fromkeys(str(s) for s in tasks["side"]))
+    long["rank"] = long["side"].map({s: i for i, s in enumerate(sides)})
+    out = long.groupby(["piece", "rank", "side", "face"], as_index=False)[["tasks", "unique"]].sum()
+    return out.sort_values(["piece", "rank", "face"], kind="stable")[columns].reset_index(drop=True)
+
+
+def balance_markdown(tasks: pd.DataFrame) -> str:
+    """The summary's piece-balance table: per piece and side, its tasks, unique tasks and uses per die face."""
+    long = piece_balance(tasks)
+    if long.empty:
+        return ""
+    sides = list(dict.fromkeys(str(s) for s in tasks["side"]))
+    faces = {s: sorted(int(f) for f in set(tasks.loc[tasks["side"] == s, "face"])) for s in sides}
+    table: dict[str, dict[str, int | str]] = {}
+    for piece, g in long.groupby("piece", sort=True):
+        row: dict[str, int | str] = {}
+        for s in sides:
+            gs = g[g["side"] == s]
+            per_face = dict(zip(gs["face"], gs["tasks"]))
+            row[f"{s}: tasks"] = int(gs["tasks"].sum())
+            row[f"{s}: unique"] = int(gs["unique"].sum())
+            row[f"{s}: per face {faces[s][0]}\u2013{faces[s][-1]}"] = " ".join(str(per_face.get(f, 0))
+                                                                          for f in faces[s])
+        row["all tasks"] = int(g["tasks"].sum())
+        table[piece] = row
+    frame = pd.DataFrame.from_dict(table, orient="index")
+    frame.index.name = "piece"
+    return frame.to_markdown()
+
+
 def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequence[DeckProblem], *,
-                     deck_name: str = "", seconds: float | None = None, top: int = 5) -> str:
-    """The human summary: totals, problems, unsolvable and failed tasks, hardest and easiest tasks."""
+                     deck_name: str = "", seconds: float | None = None, top: int = 5, legend: str = "") -> str:
+    """The human summary: totals, problems, unsolvable and failed tasks, hardest and easiest tasks, piece balance.
+
+    Every count is out of all the tasks given (a failed or unsolvable task
+    counts as not uniquely solvable).
+    """
     lines = [f"# Batch summary: {deck_name}", ""]
     n = len(tasks)
     status = tasks["status"].astype(str).value_counts().to_dict() if n else {}
@@ -85,11 +178,14 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
     ]
     if n:
         solved = tasks[tasks["status"] == Status.SOLVED]
-        lines.append(f"- uniquely solvable tasks: {int((solved['count'] == 1).sum())} of {len(solved)}; "
-                     f"median solutions {float(solved['count'].median()) if len(solved) else math.nan:g}")
+        lines.append(f"- uniquely solvable tasks: {int(_unique_mask(tasks).sum())} of {n}; median solutions of "
+                     f"the {len(solved)} solved {float(solved['count'].median()) if len(solved) else math.nan:g}")
         lines.append(f"- solver time: {tasks['seconds'].sum():.2f} s in all")
     if seconds is not None:
         lines.append(f"- wall time of this run: {seconds:.2f} s")
+    from ..rate import RATING_LEGEND
+
+    lines.append(f"- {legend or RATING_LEGEND}")
     lines.append("")
     if problems:
         lines += ["## Skipped card files", ""] + [f"- {p.message}" for p in problems] + [""]
@@ -105,18 +201,34 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
                                                                                           floatfmt=".2f"), ""]
         lines += ["## Easiest tasks", "", rated.nsmallest(top, "difficulty")[cols].to_markdown(index=False,
                                                                                            floatfmt=".2f"), ""]
+    balance = balance_markdown(tasks)
+    if balance:
+        lines += ["## Piece balance", "",
+                  "How often each piece appears in the tasks of each side (a task naming a piece twice counts it "
+                  "twice), in its uniquely solvable tasks, and on each die face:", "", balance, ""]
     return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- writing
 
 def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir: str | Path, *,
-                  deck_name: str = "", seconds: float | None = None):
-    """Write the five report files; returns (tasks, cards, summary text)."""
+                  deck_name: str = "", seconds: float | None = None,
+                  order: Mapping[tuple[str, str], int] | None = None, difficulty_model=None):
+    """Write the five report files; returns (tasks, cards, summary text).
+
+    ``order`` is the deck's printing order (see :func:`tasks_frame`). With a
+    ``difficulty_model`` (:class:`ubongo_cp.calibrate.DifficultyModel`) the
+    ``difficulty`` column holds its predicted seconds and
+    ``difficulty_model`` its name; without, the toolkit's rating and a missing value.
+    """
     out = Path(out_dir)
-    tasks = tasks_frame(rows)
+    tasks = tasks_frame(rows, order)
+    if difficulty_model is not None and len(tasks):
+        tasks["difficulty"] = difficulty_model.predict_seconds(tasks)
+        tasks["difficulty_model"] = pd.Series([difficulty_model.name] * len(tasks), dtype="string")
     cards = cards_frame(tasks)
-    summary = summary_markdown(tasks, cards, problems, deck_name=deck_name, seconds=seconds)
+    summary = summary_markdown(tasks, cards, problems, deck_name=deck_name, seconds=seconds,
+                               legend=difficulty_model.legend() if difficulty_model is not None else "")
     write_table(tasks, out / "tasks.parquet")
     write_table(tasks, out / "tasks.csv")
     write_table(cards, out / "cards.parquet")

@@ -41,15 +41,15 @@ __all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS
 
 #: Column order of ``tasks.csv``/``tasks.parquet``.
 TASK_COLUMNS = ["card_id", "side", "face", "game", "pieces", "n_pieces", "area", *RATING_COLUMNS,
-                "error", "task_hash", "card_file"]
+                "difficulty_model", "error", "task_hash", "card_file"]
 
 #: The task status as a pandas dtype: a categorical whose categories are the :class:`Status` values.
 STATUS_DTYPE = pd.CategoricalDtype([s.value for s in Status])
 
-_TEXT = ("card_id", "side", "game", "error", "task_hash", "card_file")
-_INTEGER = ("face", "n_pieces", "area", "count", "count_reduced", "placements", "min_piece_placements",
+_TEXT = ("card_id", "side", "game", "error", "task_hash", "card_file", "difficulty_model")
+_INTEGER = ("face", "n_pieces", "area", "count", "count_reduced", "placements", "min_piece_placements", "symmetry",
             "search_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count")
-_FLOAT = ("difficulty", "seconds")
+_FLOAT = ("difficulty", "seconds", "placements_per_cell")
 
 #: dtype of each task-table column in memory (``object`` columns hold lists and dicts).
 TASK_DTYPES: dict[str, object] = {
@@ -62,7 +62,7 @@ CARD_DTYPES: dict[str, object] = {
     "card_id": "string", "side": "string", "game": "string", "area": "Int64", "tasks": "Int64",
     "solved": "Int64", "unique": "Int64", "unsolvable": "Int64", "failed": "Int64",
     "difficulty_mean": "float64", "difficulty_min": "float64", "difficulty_max": "float64",
-    "count_mean": "float64", "seconds": "float64",
+    "count_mean": "float64", "seconds": "float64", "distinct_pieces": "Int64", "piece_use": "string",
 }
 #: Column names of the card table, in file order.
 CARD_COLUMNS = list(CARD_DTYPES)

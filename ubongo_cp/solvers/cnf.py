@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from ..cover import ExactCoverInstance
 
-__all__ = ["CnfBackend", "encode", "PAIRWISE_MAX", "DEFAULT_SAT_SOLVER"]
+__all__ = ["CnfBackend", "encode", "dimacs_text", "PAIRWISE_MAX", "DEFAULT_SAT_SOLVER"]
 
 #: Longest literal list whose at-most-one is encoded pairwise (n(n-1)/2
 #: binary clauses, no new variable); longer lists use the sequential counter
@@ -107,6 +107,46 @@ def encode(instance: ExactCoverInstance) -> tuple[list[list[int]], int]:
             clauses.extend(enc.clauses)
             top = max(top, enc.nv)
     return clauses, top
+
+
+def dimacs_text(instance: ExactCoverInstance, *, comments=()) -> str:
+    """The encoding of :func:`encode` as a DIMACS CNF file, for an external SAT solver or model counter.
+
+    Variable ``o + 1`` is option ``o`` (a model's true variables up to
+    ``n_options`` are the chosen options). When the encoding adds counter
+    variables, a ``c p show 1 ... n_options 0`` line names the option
+    variables as the projection set: the counter variables need not be
+    determined by the options, so a model counter must count projected on
+    them to count covers (the model-counting competition's convention).
+
+    Parameters
+    ----------
+    instance : ExactCoverInstance
+        Or an :class:`~ubongo_cp.exactcover.ExactCoverMatrix`.
+    comments : sequence of str
+        Lines written first as ``c`` comments.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from ubongo_cp.exactcover import parse_exact_cover
+    >>> print(dimacs_text(parse_exact_cover("a b\\na\\nb\\na b\\n")), end="")
+    p cnf 3 4
+    1 3 0
+    -1 -3 0
+    2 3 0
+    -2 -3 0
+    """
+    clauses, n_vars = encode(instance)
+    lines = [f"c {c}" for c in comments]
+    lines.append(f"p cnf {n_vars} {len(clauses)}")
+    if n_vars > instance.n_options:
+        lines.append("c p show " + " ".join(str(v) for v in range(1, instance.n_options + 1)) + " 0")
+    lines.extend(" ".join(map(str, clause)) + " 0" for clause in clauses)
+    return "\n".join(lines) + "\n"
 
 
 @dataclass

@@ -21,7 +21,7 @@ from ...io import atomic_path
 from ..base import play_game
 from ..stats import binomial_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck
-from .state import DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_WINDOW, SIDES, TARGET, DuelState
+from .state import DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_WINDOW, TARGET, DuelState
 
 __all__ = ["play_duel_match", "simulate_duel", "summarise_duel", "handicap_sweep", "plot_handicap_sweep"]
 
@@ -35,7 +35,7 @@ def play_duel_match(deck: TaskDeck, skills: Sequence[float], seed, *, side: str 
     Parameters
     ----------
     deck : TaskDeck
-        The rated Duel deck.
+        A rated deck (the Duel deck, or any deck its spec defines).
     skills : (float, float)
         Skills of players A and B.
     seed : int or numpy.random.SeedSequence
@@ -92,13 +92,14 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
     InputError
         For a bad deck, skill, side or orange fields.
     """
-    deck = as_deck(tasks, "duel")
+    deck = as_deck(tasks, "duel")   # a table that does not name its game is of the Duel deck
     if games < 1:
         raise InputError(f"number of matches must be >= 1, not {games}")
     if not (0 < skill_a < np.inf and 0 < skill_b < np.inf):
         raise InputError(f"skills {skill_a}, {skill_b} must be finite numbers > 0")
-    if side not in SIDES:
-        raise InputError(f"side {side!r} is not one of {', '.join(SIDES)} (UD-1)")
+    if side not in deck.spec.side_names:
+        raise InputError(f"side {side!r} is not one of {', '.join(deck.spec.side_names)} (UD-1; the {deck.game} "
+                         "deck's spec lists its sides)")
     if any(not 0 < int(f) < TARGET for f in orange_fields):
         raise InputError(f"orange fields {list(orange_fields)} must lie in 1..{TARGET - 1} (UD-7)")
     seeds = np.random.SeedSequence(seed).spawn(games)
@@ -152,7 +153,7 @@ def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=
         ``win_b_normal, win_b_handicap, gain`` (percentage points) and
         binomial standard errors ``se_normal, se_handicap``.
     """
-    deck = as_deck(tasks, "duel")
+    deck = as_deck(tasks, "duel")   # a table that does not name its game is of the Duel deck
     rows = []
     for sb in slow_skills:
         res = {}

@@ -132,9 +132,10 @@ class DuelState(GameState):
     Parameters
     ----------
     deck : TaskDeck
-        The rated Duel deck (``game == "duel"``).
-    side : {"A", "B"}
-        The side both players use (UD-1).
+        A rated deck: the Duel deck, or any deck whose spec defines it (its
+        sides, and the die faces of each, ``TaskDeck.spec``).
+    side : str
+        The side both players use (UD-1: ``"A"`` or ``"B"`` for the Duel deck; a side of the deck's spec).
     skills : (float, float)
         Skills of players A (0) and B (1); see
         :class:`~ubongo_cp.games.tasks.SolveTimeModel`.
@@ -178,10 +179,11 @@ class DuelState(GameState):
                  give_up: float = DEFAULT_GIVE_UP, tie_window: float = DEFAULT_TIE_WINDOW,
                  max_rerolls: int = MAX_REROLLS, seed: int | np.random.Generator | None = None,
                  scores: Sequence[int] = (0, 0), card_index: int = 0) -> None:
-        if deck.game != "duel":
-            raise InputError(f"a Duel match needs the duel deck, not the {deck.game} deck", path=deck.path)
-        if side not in SIDES:
-            raise InputError(f"side {side!r} is not one of {', '.join(SIDES)} (UD-1)")
+        if side not in deck.spec.side_names:  # UD-1 (the sides of the deck's spec: A and B for Ubongo Duel)
+            raise InputError(f"side {side!r} is not one of {', '.join(deck.spec.side_names)} (UD-1; the "
+                             f"{deck.game} deck's spec lists its sides)")
+        #: UD-2: the die has one face per task of a card side (a d20 for Ubongo Duel; the deck's spec says).
+        self.num_faces = deck.faces(side)
         self.deck = deck
         self.side = side
         self.ratios = deck.side_ratios(side)
@@ -220,14 +222,14 @@ class DuelState(GameState):
         return TERMINAL if TARGET in self.scores else CHANCE
 
     def legal_actions(self) -> list[int]:
-        return [] if TARGET in self.scores else list(range(NUM_FACES))
+        return [] if TARGET in self.scores else list(range(self.num_faces))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [] if TARGET in self.scores else [(a, 1.0 / NUM_FACES) for a in range(NUM_FACES)]
+        return [] if TARGET in self.scores else [(a, 1.0 / self.num_faces) for a in range(self.num_faces)]
 
     def sample_chance(self, rng: np.random.Generator | None = None) -> int:
         """Draw a d20 roll (one ``integers(20)`` call) from ``rng``, by default ``self.rng``."""
-        return int((self.rng if rng is None else rng).integers(NUM_FACES))
+        return int((self.rng if rng is None else rng).integers(self.num_faces))
 
     def is_terminal(self) -> bool:
         return TARGET in self.scores  # UD-4
@@ -259,8 +261,9 @@ class DuelState(GameState):
         scores = self.scores
         if TARGET in scores:
             raise self._illegal(action, f"the match is over, a player has {TARGET} points (UD-4)")
-        if not 0 <= action < NUM_FACES:
-            raise self._illegal(action, f"the d20 has faces 1..{NUM_FACES}, actions 0..{NUM_FACES - 1} (UD-2)")
+        if not 0 <= action < self.num_faces:
+            raise self._illegal(action, f"the die has faces 1..{self.num_faces}, actions 0..{self.num_faces - 1} "
+                                        "(UD-2)")
         face = action + 1
         card = self.card_index % len(self._rows)
         row = self._rows[card]

@@ -7,7 +7,7 @@ over before the last tile, so plans in which a tile first completes a
 chain of the opponent -- or any other condition -- do not count; P fulfils
 the goal after the last tile).
 
-Method (issue 7, kept): (1) a graph lower bound, the fewest free hexes
+Method: (1) a graph lower bound, the fewest free hexes
 still to claim on a chain (node-weighted shortest paths for W1, an exact
 Steiner tree over 4 galaxies for W2), turned into tiles by the largest
 own-hex counts of the remaining tiles; (2) a greedy plan along such a chain

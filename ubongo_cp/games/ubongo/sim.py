@@ -43,7 +43,7 @@ def play_ubongo_game(deck: TaskDeck, strategies: Sequence[str], skills: Sequence
     Parameters
     ----------
     deck : TaskDeck
-        Classic rated deck.
+        A rated deck (the classic deck, or any deck its spec defines).
     strategies : sequence of str
         One strategy name per player (keys of
         :data:`~ubongo_cp.games.ubongo.agents.STRATEGIES`).
@@ -95,7 +95,9 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     Parameters
     ----------
     tasks : TaskDeck, pandas.DataFrame or path
-        The rated classic deck.
+        A rated deck: the classic deck, or any deck whose spec defines it
+        (:class:`~ubongo_cp.games.tasks.TaskDeck`; a table that does not name
+        its game is taken for the classic deck).
     num_players : int
         2 to 4.
     games : int

@@ -157,11 +157,13 @@ class UbongoState(GameState):
     Parameters
     ----------
     deck : TaskDeck
-        The rated classic deck (``game == "classic"``).
+        A rated deck: the classic deck, or any deck whose spec defines it
+        (its sides, and the die faces of each, ``TaskDeck.spec``).
     num_players : int
         2 to 4 (material: up to 4 players).
-    side : {"easy", "hard"}
-        Card side for the whole game (UG-1).
+    side : str
+        Card side for the whole game (UG-1: ``"easy"`` or ``"hard"`` for the
+        classic deck; a side of the deck's spec).
     skills : sequence of float, optional
         Skill per player (default all 1.0); see
         :class:`~ubongo_cp.games.tasks.SolveTimeModel`.
@@ -208,12 +210,13 @@ class UbongoState(GameState):
                  seed: int | np.random.Generator | None = None, board=None,
                  cards: Sequence[str] | None = None, pawns: Sequence[int] | None = None,
                  gems=None) -> None:
-        if deck.game != "classic":
-            raise InputError(f"the gem game needs the classic deck, not the {deck.game} deck", path=deck.path)
         if not 2 <= num_players <= 4:
             raise InputError(f"the gem game takes 2 to 4 players, not {num_players}")
-        if side not in SIDES:  # UG-1
-            raise InputError(f"side {side!r} is not one of {', '.join(SIDES)} (UG-1)")
+        if side not in deck.spec.side_names:  # UG-1 (the sides of the deck's spec: easy and hard for Ubongo)
+            raise InputError(f"side {side!r} is not one of {', '.join(deck.spec.side_names)} (UG-1; the "
+                             f"{deck.game} deck's spec lists its sides)")
+        #: UG-4: the die has one face per task of a card side (six for Ubongo; the deck's spec says).
+        self.num_faces = deck.faces(side)
         self.num_players = num_players
         self.side = side
         self.deck = deck
@@ -311,17 +314,17 @@ class UbongoState(GameState):
         if self._phase == _SETUP:
             return list(range(NUM_LANES))  # UG-2: any red field
         if self._phase == _ROLL:
-            return list(range(NUM_FACES))
+            return list(range(self.num_faces))
         return []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._phase != _ROLL:
             return []
-        return [(a, 1.0 / NUM_FACES) for a in range(NUM_FACES)]
+        return [(a, 1.0 / self.num_faces) for a in range(self.num_faces)]
 
     def sample_chance(self, rng: np.random.Generator | None = None) -> int:
         """Draw the die roll (one ``integers(6)`` call) from ``rng``, by default ``self.rng``."""
-        return int((self.rng if rng is None else rng).integers(NUM_FACES))
+        return int((self.rng if rng is None else rng).integers(self.num_faces))
 
     def is_terminal(self) -> bool:
         return self._phase == _OVER
@@ -350,7 +353,7 @@ class UbongoState(GameState):
             if not self._queue:
                 self._end_round()
         elif phase == _ROLL:
-            if not 0 <= action < NUM_FACES:
+            if not 0 <= action < self.num_faces:
                 raise self._illegal(action, self._why_illegal(action))
             self._roll(action + 1)
         elif phase == _SETUP:
@@ -494,7 +497,7 @@ class UbongoState(GameState):
         if self._phase == _SETUP:
             return f"a pawn starts on one of the red fields 0..{NUM_LANES - 1} (UG-2)"
         if self._phase == _ROLL:
-            return f"the die has faces 1..{NUM_FACES}, actions 0..{NUM_FACES - 1} (UG-4)"
+            return f"the die has faces 1..{self.num_faces}, actions 0..{self.num_faces - 1} (UG-4)"
         player, allowance = self._queue[0]
         return (f"player {player} on field {self._pawns[player]} may move at most {allowance} "
                 f"field(s) within 0..{NUM_LANES - 1} (UG-5)")

@@ -1,0 +1,155 @@
+"""Difficulty fitted to playtest times (ubongo-cp calibrate): a known model is recovered, the fitted model
+rates a deck, and bad times files get one clear line.
+
+The synthetic times are drawn here from a model whose weights we choose, on the features of the shipped
+classic deck's 432 rated tasks (ubongo_cp.calibrate.task_features, checked by hand on one task below):
+ln(seconds) = b0 + b . x + u_player + N(0, 0.25^2).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ubongo_cp.calibrate import FEATURES, fit_difficulty, load_model, task_features
+from ubongo_cp.report import load_tasks
+from ubongo_cp.shipped import deck_tasks_path
+
+# (No region of the shipped classic deck is symmetric, nor has a task two solutions: symmetry and
+# solutions are the same in every row there, and are left out of the fit.)
+TRUE = {"search": 0.30, "placements": 0.45, "pieces": 0.20, "cells": 0.05}
+B0, SIGMA = 1.2, 0.25
+PLAYERS = {"ana": 0.0, "ben": 0.4, "cy": -0.3}
+
+
+@pytest.fixture(scope="module")
+def tasks() -> pd.DataFrame:
+    return load_tasks(deck_tasks_path("classic"))
+
+
+def synthetic_times(tasks: pd.DataFrame, seed: int = 3, per_task: int = 2) -> pd.DataFrame:
+    """Every task timed by ``per_task`` of the three players (picked at random), from the TRUE model."""
+    rng = np.random.default_rng(seed)
+    x = task_features(tasks)
+    mean = B0 + sum(TRUE[f] * x[f].to_numpy() for f in TRUE)
+    names = list(PLAYERS)
+    picks = np.array([rng.choice(len(names), size=per_task, replace=False) for _ in range(len(tasks))])
+    rows = np.repeat(np.arange(len(tasks)), per_task)
+    who = picks.ravel()
+    log_s = mean[rows] + np.array([PLAYERS[names[w]] for w in who]) + SIGMA * rng.standard_normal(len(rows))
+    return pd.DataFrame({"card": tasks["card_id"].to_numpy()[rows], "side": tasks["side"].to_numpy()[rows],
+                         "face": tasks["face"].to_numpy(dtype=int)[rows], "seconds": np.round(np.exp(log_s), 3),
+                         "player": [names[w] for w in who]})
+
+
+def test_features_by_hand(tasks):
+    # Card 01 easy face 1: I3 S4 P5 on 12 cells, 10 DLX nodes for its 1 solution, difficulty 7.474...
+    row = tasks[(tasks["card_id"] == "01") & (tasks["side"] == "easy") & (tasks["face"] == 1)]
+    x = task_features(row).iloc[0]
+    assert x["search"] == pytest.approx(math.log2(1 + 10 / 1))
+    assert x["search"] + x["placements"] == pytest.approx(7.474381960103269)   # the built-in rating
+    assert (x["pieces"], x["cells"], x["solutions"]) == (3, 12, 0)
+    # Its region (rows .###. / ##### / ###.. of the solution) has no symmetry: log2(1) = 0.
+    assert x["symmetry"] == 0
+
+
+def test_a_known_model_is_recovered_within_its_intervals(tasks, tmp_path, run_cli):
+    times = synthetic_times(tasks)
+    times.to_csv(tmp_path / "times.csv", index=False)
+    model = fit_difficulty(tmp_path / "times.csv", deck_tasks_path("classic"))
+    assert model.dropped == ("symmetry", "solutions") and model.features == tuple(TRUE)
+    for f, w in TRUE.items():
+        lo, hi = model.intervals[f]
+        se = (hi - lo) / 2 / 1.96
+        assert abs((lo + hi) / 2 - w) < 3 * se, (f, w, lo, hi)   # the estimate within 3 standard errors
+        assert hi - lo < 0.5       # informative intervals, not a pass by width
+    assert model.players["ana"] == 0.0
+    assert model.players["ben"] == pytest.approx(0.4, abs=0.06) and model.players["cy"] == pytest.approx(-0.3, abs=0.06)
+    assert model.sigma == pytest.approx(SIGMA, rel=0.1)
+    # Most of the variance is the model's (the features, the players): R^2 high, cross-validation close to it.
+    assert 0.6 < model.r2 < 1 and model.r2 - 0.05 < model.cv_r2 <= model.r2 + 0.01
+    # The same through the command line; the model file holds the fit.
+    code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", deck_tasks_path("classic"),
+                             "--out", tmp_path / "model.json")
+    assert code == 0, err
+    assert "cross-validated R\u00b2" in out and "left out (the same in every row): symmetry, solutions" in out
+    saved = json.loads((tmp_path / "model.json").read_text())
+    assert saved["weights"] == pytest.approx(model.weights) and saved["rows"] == len(times) == 864
+    assert load_model(tmp_path / "model.json").weights == pytest.approx(model.weights)
+
+
+def test_the_95_percent_intervals_cover_the_true_weights_95_percent_of_the_time(tasks):
+    # 20 independent playtests x 4 weights: each interval holds its weight with probability 0.95, so the
+    # number of hits is Binomial(80, 0.95) (mean 76); P(fewer than 70) < 0.01.
+    hits = 0
+    for seed in range(100, 120):
+        model = fit_difficulty(synthetic_times(tasks, seed=seed, per_task=1), tasks)
+        hits += sum(model.intervals[f][0] <= w <= model.intervals[f][1] for f, w in TRUE.items())
+    assert 70 <= hits <= 80, hits
+
+
+def test_noise_alone_gives_no_cross_validated_fit(tasks, tmp_path):
+    rng = np.random.default_rng(1)
+    times = pd.DataFrame({"card": tasks["card_id"], "side": tasks["side"], "face": tasks["face"],
+                          "seconds": np.exp(3 + 0.5 * rng.standard_normal(len(tasks)))})
+    model = fit_difficulty(times, tasks)
+    assert model.cv_r2 < 0.02 and model.r2 < 0.05
+    for f in model.features:
+        lo, hi = model.intervals[f]
+        assert lo <= 0 <= hi or f == "pieces", f      # no feature matters (up to the 5 % a 95 % interval misses)
+
+
+def test_batch_rates_with_the_fitted_model(tasks, tmp_path, run_cli):
+    from ubongo_cp.booklet import task_views
+    from ubongo_cp.booklet.views import results_index
+    from ubongo_cp.cards import load_deck
+
+    synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
+    assert run_cli("calibrate", tmp_path / "times.csv", "--results", deck_tasks_path("classic"), "--out",
+                   tmp_path / "m.json")[0] == 0
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    for name in ("01_easy.toml", "01_hard.toml"):
+        (deck / name).write_text((deck_tasks_path("classic").parent / name).read_text())
+    code, out, err = run_cli("batch", deck, "--out", tmp_path / "res", "--difficulty-model", tmp_path / "m.json",
+                             "--no-progress")
+    assert code == 0, err
+    rated = load_tasks(tmp_path / "res")
+    model = load_model(tmp_path / "m.json")
+    # The difficulty is the model's prediction for an average player, in seconds, computed here by hand.
+    x = task_features(rated)
+    by_hand = np.exp(model.intercept + sum(model.weights[f] * x[f] for f in model.features))
+    assert np.allclose(rated["difficulty"], by_hand) and (rated["difficulty_model"] == "m.json").all()
+    assert "predicted seconds to solve, for an average playtester (m.json" in (tmp_path / "res" / "summary.md").read_text()
+    # The booklet says so under its numbers.
+    cards, _ = load_deck(deck)
+    views = task_views(cards[0], results_index(rated))
+    assert views[0].legend.startswith("difficulty: predicted seconds") and views[0].difficulty == pytest.approx(
+        float(rated["difficulty"].iloc[0]))
+
+
+@pytest.mark.parametrize("content, message", [
+    ("card,side,face,seconds\n01,easy,1,30\n", "too few timed solves: 1 rows"),
+    ("card,side,face,seconds\n01,easy,1,30\n99,easy,1,20\n", "t.csv:3: card 99 side easy face 1 is not in the batch"),
+    ("card,side,face,seconds\n01,easy,7,30\n", "t.csv:2: card 01 side easy face 7 is not in the batch"),
+    ("card,side,face,seconds\n01,easy,1,-3\n", "t.csv:2: seconds '-3' is not a number > 0"),
+    ("card,side,face,seconds\n01,easy,x,3\n", "t.csv:2: face 'x' is not a whole number"),
+    ("card,side,seconds\n01,easy,3\n", "lacks column(s) face"),
+])
+def test_bad_times_get_one_clear_line(tmp_path, run_cli, content, message):
+    (tmp_path / "t.csv").write_text(content)
+    code, out, err = run_cli("calibrate", tmp_path / "t.csv", "--results", deck_tasks_path("classic"),
+                             "--out", tmp_path / "m.json")
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_bad_model_file_is_bad_input(tmp_path, run_cli):
+    (tmp_path / "m.json").write_text('{"format": "something else"}')
+    code, _, err = run_cli("batch", "classic", "--out", tmp_path / "o", "--difficulty-model", tmp_path / "m.json")
+    assert code == 2 and "not a difficulty model" in err
+    assert set(FEATURES) >= {"search", "placements"}

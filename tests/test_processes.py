@@ -1,0 +1,200 @@
+"""Processes and sockets: workers die with their runner, Ctrl-C is one line, a lost scheduler is one line,
+and a toolkit-started Dask cluster listens on 127.0.0.1 only.
+
+The runner is a real ``ubongo-cp`` process; a terminal's Ctrl-C is SIGINT to the whole process group.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+
+from conftest import PUZZLES, ROOT
+from ubongo_cp.batch import JOURNAL
+from ubongo_cp.errors import UbongoError
+from ubongo_cp.executors import DaskExecutor
+
+DECK = PUZZLES / "decks" / "duel"          # 360 tasks: long enough to be caught in the middle
+
+
+def _runner(argv, **kw) -> subprocess.Popen:
+    """``ubongo-cp ARGV`` in a process group of its own (as a shell runs a command)."""
+    return subprocess.Popen([sys.executable, "-m", "ubongo_cp.cli", *map(str, argv)], cwd=ROOT, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, **kw)
+
+
+def _workers(proc: subprocess.Popen, n: int = 2, timeout: float = 120) -> list[psutil.Process]:
+    """The runner's worker processes, once ``n`` of them are up (and a little work has started)."""
+    runner = psutil.Process(proc.pid)
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        children = runner.children(recursive=True)
+        if len(children) >= n:
+            time.sleep(1.0)
+            return runner.children(recursive=True)
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.1)
+    raise AssertionError(f"no {n} workers within {timeout} s")
+
+
+def _alive(processes: list[psutil.Process]) -> list[int]:
+    alive = []
+    for p in processes:
+        try:
+            if p.status() != psutil.STATUS_ZOMBIE:
+                alive.append(p.pid)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+def _gone_within(processes: list[psutil.Process], seconds: float) -> list[int]:
+    deadline = time.time() + seconds
+    while _alive(processes) and time.time() < deadline:
+        time.sleep(0.1)
+    left = _alive(processes)
+    for pid in left:                       # do not leave them behind, whatever the test says
+        os.kill(pid, signal.SIGKILL)
+    return left
+
+
+def _command(command: str, tmp_path) -> list:
+    """``batch-local``, ``batch-dask``, ``census-local``: a long command with two workers."""
+    kind, executor = command.split("-")
+    if kind == "batch":
+        return ["batch", DECK, "--out", tmp_path / "out", "--jobs", "2", "--executor", executor, "--no-progress"]
+    return ["census", "--pieces", "duel", "--k", "4", "--cells", "20", "--box", "6x6", "--out", tmp_path / "c",
+            "--jobs", "2", "--executor", executor, "--no-progress"]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("command", ["batch-local", "batch-dask", "census-local"])
+def test_workers_die_with_their_runner(command, tmp_path):
+    # kill -9 of the runner alone: its pool workers (or LocalCluster workers) follow it.
+    proc = _runner(_command(command, tmp_path))
+    workers = _workers(proc)
+    assert len(workers) >= 2
+    proc.kill()
+    proc.communicate()
+    assert _gone_within(workers, 20) == []
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("command", ["batch-dask", "batch-local", "census-local"])
+def test_ctrl_c_is_one_line_with_any_executor(command, tmp_path):
+    proc = _runner(_command(command, tmp_path))
+    workers = _workers(proc)
+    os.killpg(proc.pid, signal.SIGINT)     # what Ctrl-C in a terminal does
+    out, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err) == (130, "ubongo-cp: interrupted\n"), err[-3000:]
+    assert _gone_within(workers, 20) == []
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.timeout(400)
+def test_losing_the_scheduler_mid_batch_is_one_line_and_keeps_finished_rows(tmp_path):
+    dask = os.path.join(os.path.dirname(sys.executable), "dask")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    started = []
+    try:
+        started.append(subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                                         "--dashboard-address", "127.0.0.1:0"], cwd=tmp_path, start_new_session=True,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        started.append(subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1",
+                                         "--host", "127.0.0.1", "--dashboard-address", "127.0.0.1:0"], cwd=tmp_path,
+                                        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        out = tmp_path / "out"
+        proc = _runner(["batch", DECK, "--out", out, "--scheduler", address, "--no-progress"])
+        journal = out / JOURNAL
+        deadline = time.time() + 240
+        while time.time() < deadline and proc.poll() is None:
+            if journal.exists() and journal.read_text().count("\n") >= 20:
+                break
+            time.sleep(0.1)
+        assert proc.poll() is None, proc.communicate()
+        os.killpg(started[0].pid, signal.SIGKILL)        # the scheduler goes away
+        printed, err = proc.communicate(timeout=180)
+        assert proc.returncode == 2 and err.count("\n") == 1, err[-3000:]
+        assert err.startswith(f"ubongo-cp: error: lost the connection to the Dask scheduler at {address}")
+        assert "the work finished so far is kept" in err
+        rows = journal.read_text().splitlines()
+        assert len(rows) >= 20 and all(line.endswith("}") for line in rows)
+    finally:
+        for p in started:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait()
+    # The same command resumes on the process pool: the finished rows are kept, the rest computed.
+    proc = _runner(["batch", DECK, "--out", out, "--jobs", "2", "--no-progress"])
+    printed, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    assert f"{360 - len(rows)} task(s) computed, {len(rows)} resumed" in printed
+
+
+def _listening(processes) -> list[str]:
+    return [conn.laddr.ip for p in processes for conn in p.net_connections(kind="inet")
+            if conn.status == psutil.CONN_LISTEN]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("dashboard", [False, True])
+def test_a_toolkit_started_cluster_listens_on_localhost_only(dashboard, capfd):
+    with DaskExecutor(2, dashboard=dashboard) as ex:
+        assert ex.client.submit(sum, [1, 2]).result() == 3
+        me = psutil.Process()
+        ips = _listening([me, *me.children(recursive=True)])
+        assert len(ips) >= 3           # the scheduler, its HTTP endpoint, the nannies and workers
+        assert all(ipaddress.ip_address(ip).is_loopback for ip in ips), ips
+        info = ex.client.scheduler_info()
+        assert all(w.startswith("tcp://127.0.0.1:") for w in info["workers"])
+    err = capfd.readouterr().err
+    if dashboard:
+        assert "Dask dashboard: http://127.0.0.1:" in err
+    else:
+        assert "dashboard" not in err
+
+
+@pytest.mark.timeout(120)
+def test_a_cluster_that_does_not_start_stops_the_run(monkeypatch):
+    # A worker that hangs while the cluster starts: the start is given START_TIMEOUT seconds, then the run stops
+    # in one message and the worker started so far is killed.
+    import multiprocessing
+
+    import dask.distributed
+
+    from ubongo_cp.executors import dask_cluster
+
+    hung = []
+
+    def hanging_cluster(*args, **kwargs):
+        worker = multiprocessing.get_context("fork").Process(target=time.sleep, args=(600,), daemon=True)
+        worker.start()
+        hung.append(worker)
+        time.sleep(600)
+
+    monkeypatch.setattr(dask.distributed, "LocalCluster", hanging_cluster)
+    monkeypatch.setattr(dask_cluster, "START_TIMEOUT", 2.0)
+    start = time.time()
+    with pytest.raises(UbongoError, match="the local Dask cluster did not start within 2 s"):
+        with DaskExecutor(2) as ex:
+            ex.map_ordered(abs, [(-1,)])
+    assert time.time() - start < 30
+    assert len(hung) == 1
+    hung[0].join(10)
+    assert not hung[0].is_alive()

@@ -1,0 +1,702 @@
+"""Runs measured from outside: each in its own process, with a time and a memory limit, interleaved, resumable.
+
+:func:`measure` starts one program in a new session and watches it from
+the benchmarking process, as runsolver and BenchExec do: wall time from
+start to exit, user and system CPU time and peak resident memory from
+:func:`os.wait4` (the process and the descendants it waited for), and the
+exit status. The limits (:class:`Limits`) are on CPU time (user + system
+of the whole process tree), on wall time (a looser guard, for a program
+that waits or for a machine so busy that it gets no CPU) and on the
+resident memory of the whole process tree, read from ``/proc`` every
+:data:`POLL_SECONDS`. A run past a limit is killed with its whole process
+group (status ``timeout`` or ``memout``). The program also dies with the
+benchmarking process (``PR_SET_PDEATHSIG``), so a killed benchmark leaves
+no solver running.
+
+:func:`run_bench` plans every task x solver x repeat, shuffles the runs
+with a seeded random order (so that no solver always runs on a cold or a
+busy machine), runs a warm-up per solver that is not counted, and appends
+each finished run to the journal ``runs.jsonl`` (flushed and synced) with
+the load average at its start. Run again with the same output directory,
+it skips the runs in the journal: Ctrl-C or a kill loses at most the run
+in progress.
+
+Notes
+-----
+``max_rss_mb`` is the largest resident set of one process of the run;
+the memory limit applies to the sum over its processes. The CPU and memory
+limits watch the process tree through Linux's ``/proc``; on other systems
+the wall-time limit still holds and CPU time and memory are only reported.
+A CPU-time limit, not a wall-time one, is the measure that stays fair on a
+shared machine: a program that waits for a core is not charged for it.
+
+References
+----------
+.. [1] O. Roussel, "Controlling a solver execution with the runsolver
+   tool", JSAT 7 (2011) 139-144.
+.. [2] D. Beyer, S. Löwe and P. Wendler, "Reliable benchmarking:
+   requirements and solutions", STTT 21 (2019) 1-29 (BenchExec).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from ..errors import InputError
+from ..status import Status
+
+if TYPE_CHECKING:
+    from .external import ExternalSolver
+
+__all__ = ["Limits", "Measurement", "measure", "run_bench", "BenchOutcome", "read_config", "JOURNAL", "CONFIG",
+           "POLL_SECONDS", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY_LIMIT"]
+
+#: The journal in the output directory: one JSON line per finished run.
+JOURNAL = "runs.jsonl"
+#: The limits a directory's runs were made with (resuming must use the same) and its solvers in order.
+CONFIG = "bench.json"
+#: How often a running program's memory and clock are read (seconds).
+POLL_SECONDS = 0.01
+#: Default time limit per run: seconds of CPU time.
+DEFAULT_TIME_LIMIT = 60.0
+#: Default memory limit per run: MB of resident memory, all the run's processes together.
+DEFAULT_MEMORY_LIMIT = 4096.0
+_PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 4096 / 2**20
+_TICK_S = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one run.
+
+    Attributes
+    ----------
+    cpu_s : float
+        Seconds of CPU time (user + system, all the run's processes).
+    wall_s : float or None
+        Seconds of wall time; default: twice the CPU limit plus 30 s (a
+        guard for programs that wait, and for a machine too busy to run them).
+    memory_mb : float or None
+        MB of resident memory, all the run's processes together (None: no limit).
+    """
+
+    cpu_s: float
+    wall_s: float | None = None
+    memory_mb: float | None = None
+
+    @property
+    def wall(self) -> float:
+        """The wall-time limit in effect (seconds)."""
+        return self.wall_s if self.wall_s is not None else 2 * self.cpu_s + 30
+
+
+@dataclass
+class Measurement:
+    """One program run, measured from outside.
+
+    Attributes
+    ----------
+    wall_s, user_s, sys_s : float
+        Wall time and CPU times (seconds).
+    max_rss_mb : float
+        Peak resident memory of its largest process (MB, from ``wait4``).
+    exit_code : int or None
+        Exit status; None when it ended by a signal.
+    signal : int or None
+        The signal that ended it.
+    limit : str or None
+        ``"cpu"``, ``"wall"`` or ``"memory"`` when it was stopped at that limit.
+    """
+
+    wall_s: float
+    user_s: float
+    sys_s: float
+    max_rss_mb: float
+    exit_code: int | None
+    signal: int | None
+    limit: str | None = None
+
+    @property
+    def cpu_s(self) -> float:
+        """User plus system CPU time (seconds)."""
+        return self.user_s + self.sys_s
+
+
+def measure(argv: Sequence[str], limits: Limits, *, stdin=None, stdout=None, stderr=None, env: dict | None = None,
+            cwd=None) -> Measurement:
+    """Run ``argv`` in its own session with limits; measure it from outside.
+
+    Parameters
+    ----------
+    argv : sequence of str
+        The program and its arguments (no shell).
+    limits : Limits
+        CPU time, wall time and memory; the process group is killed at the first reached.
+    stdin, stdout, stderr : file objects, optional
+        Its standard streams (default: inherited).
+    env, cwd : optional
+        As for :class:`subprocess.Popen`.
+
+    Returns
+    -------
+    Measurement
+
+    Raises
+    ------
+    KeyboardInterrupt
+        After killing the program, when the benchmark is interrupted.
+    OSError
+        When the program cannot be started.
+    """
+    parent = os.getpid()
+    start = time.perf_counter()
+    proc = subprocess.Popen(list(argv), stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd,
+                            start_new_session=True, close_fds=True, preexec_fn=lambda: _child_setup(parent))
+    try:
+        limit = _watch(proc.pid, start, limits)
+    except BaseException:
+        _kill_group(proc.pid)
+        os.waitpid(proc.pid, 0)
+        proc.returncode = -9
+        raise
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    rss_kb = usage.ru_maxrss if sys.platform != "darwin" else usage.ru_maxrss / 1024
+    return Measurement(wall, usage.ru_utime, usage.ru_stime, rss_kb / 1024, code, sig, limit)
+
+
+def _watch(pid: int, start: float, limits: Limits) -> str | None:
+    """Wait for ``pid`` to exit; kill its group at a limit and say which (``"cpu"``, ``"wall"``, ``"memory"``)."""
+    deadline = start + limits.wall
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        fd = None
+    try:
+        poller = None
+        if fd is not None:
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+        while True:
+            step = max(0.0, min(POLL_SECONDS, deadline - time.perf_counter()))
+            if poller is not None:
+                if poller.poll(step * 1000):
+                    return None
+            else:
+                if _exited(pid):
+                    return None
+                time.sleep(step)
+            if time.perf_counter() >= deadline:
+                _kill_group(pid)
+                return "wall"
+            cpu, rss = _tree_usage(pid)
+            if cpu > limits.cpu_s:
+                _kill_group(pid)
+                return "cpu"
+            if limits.memory_mb and rss > limits.memory_mb:
+                _kill_group(pid)
+                return "memory"
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _exited(pid: int) -> bool:
+    """True once ``pid`` has exited (it stays waitable: ``WNOWAIT``)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def _child_setup(parent: int) -> None:
+    """In the child before exec: die with the benchmarking process; no core dumps."""
+    import resource
+
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except (ValueError, OSError):
+        pass
+    if _PRCTL is not None:
+        _PRCTL(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before the call
+            os._exit(1)
+
+
+def _load_prctl():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _load_prctl()
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _tree_usage(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system, with waited-for children) and resident MB of ``pid`` and its descendants.
+
+    Read from ``/proc`` (zeros elsewhere).
+    """
+    pids, i = [pid], 0
+    while i < len(pids):
+        p = pids[i]
+        i += 1
+        try:
+            tasks = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for t in tasks:
+            try:
+                with open(f"/proc/{p}/task/{t}/children", "rb") as fh:
+                    pids.extend(int(c) for c in fh.read().split())
+            except (OSError, ValueError):
+                pass
+    ticks = pages = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            ticks += sum(int(v) for v in fields[11:15])  # utime, stime, cutime, cstime
+            pages += int(fields[21])  # rss
+        except (OSError, IndexError, ValueError):
+            pass
+    return ticks * _TICK_S, pages * _PAGE_MB
+
+
+# ---------------------------------------------------------------- the bench
+@dataclass
+class BenchOutcome:
+    """What :func:`run_bench` produced.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        Every run in the output directory (:data:`ubongo_cp.bench.report.COLUMNS`).
+    summary : pandas.DataFrame
+        Per suite and solver (:func:`ubongo_cp.bench.report.summary_table`).
+    ran, skipped : int
+        Runs made now, and runs found in the journal.
+    wrong : list of str
+        One line per wrong answer.
+    interrupted : bool
+        True when Ctrl-C stopped the runs (the table holds those finished).
+    out_dir : Path
+        The output directory.
+    files : list of Path
+        The files written there (:func:`ubongo_cp.bench.report.write_report`).
+    """
+
+    table: object
+    summary: object
+    ran: int
+    skipped: int
+    wrong: list[str]
+    interrupted: bool
+    out_dir: Path
+    files: list[Path] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Solver:
+    name: str
+    external: ExternalSolver | None = None  # None for a registered solver
+
+    @property
+    def ident(self) -> str:
+        return self.external.ident if self.external is not None else "registered"
+
+
+def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), out: str | os.PathLike,
+              time_limit: float = DEFAULT_TIME_LIMIT, wall_limit: float | None = None,
+              memory_limit: float | None = DEFAULT_MEMORY_LIMIT, repeats: int = 1, warmups: int = 1,
+              seed: int = 2026, quick: bool = False, question: str = "count", progress: bool = True,
+              notify: Callable[[str], None] | None = None, baseline: str | None = None,
+              metric: str = "cpu") -> BenchOutcome:
+    """Benchmark solvers on suites; write the table, summary and plots; see :mod:`ubongo_cp.bench`.
+
+    Parameters
+    ----------
+    suites : str, path or Suite, or a sequence of them
+        Shipped suite names, suite files or directories (:func:`.suite.load_suite`).
+    solvers : sequence of str
+        Registered solver names (``"all"``: every one).
+    externals : sequence of str or ExternalSolver
+        External solvers, ``"NAME[:ADAPTER]=COMMAND"`` (:mod:`.external`).
+    out : path
+        Output directory: the journal, the table, summary and plots. Runs
+        already in its journal are not run again.
+    time_limit : float
+        Seconds of CPU time per run (user + system, all its processes).
+    wall_limit : float, optional
+        Seconds of wall time per run (default: twice the time limit plus 30 s).
+    memory_limit : float or None
+        MB of resident memory per run (None: no limit).
+    repeats : int
+        Runs per task and solver.
+    warmups : int
+        Uncounted runs per solver before the measured ones.
+    seed : int
+        Seed of the interleaved run order.
+    quick : bool
+        The suites' quick forms.
+    question : str
+        The question for directory suites (default ``"count"``).
+    progress : bool
+        A progress bar with the remaining time estimated (standard error).
+    notify : callable, optional
+        Called with each loud message (a wrong answer); default: standard error.
+    baseline, metric : optional
+        For the speed-up table and plots (:func:`.report.write_report`).
+
+    Returns
+    -------
+    BenchOutcome
+
+    Raises
+    ------
+    InputError
+        Before any run: an unknown solver name, an external command that is
+        not executable, a bad suite, an out directory holding runs made with
+        other limits, or bad parameters.
+    """
+    from .external import ExternalSolver, parse_external, write_instance
+    from .suite import Suite, build, load_suite
+
+    if repeats < 1 or warmups < 0:
+        raise InputError(f"repeats must be at least 1 and warm-ups at least 0, got {repeats} and {warmups}")
+    if not time_limit > 0 or (wall_limit is not None and not wall_limit > 0):
+        raise InputError(f"time limits must be positive numbers of seconds, got {time_limit} and {wall_limit}")
+    if memory_limit is not None and not memory_limit > 0:
+        raise InputError(f"the memory limit must be a positive number of MB, got {memory_limit}")
+    chosen = _solvers(solvers, [e if isinstance(e, ExternalSolver) else parse_external(e) for e in externals])
+    if isinstance(suites, (str, os.PathLike, Suite)):
+        suites = [suites]
+    loaded = [s if isinstance(s, Suite) else load_suite(s, quick=quick, question=question) for s in suites]
+    names = [s.name for s in loaded]
+    if len(set(names)) != len(names):
+        raise InputError(f"suite {names[[names.count(n) > 1 for n in names].index(True)]!r} is named twice")
+    tasks = [t for s in loaded for t in s.tasks]
+    if not tasks:
+        raise InputError("the suites hold no instance (in the quick form?)")
+    built = {}
+    for task in tasks:
+        try:
+            built[task.key] = build(task.source, task.question)
+        except InputError as exc:
+            raise InputError(f"{task.where}: instance {task.instance!r}: {exc}") from None
+    out = Path(out)
+    limits = Limits(time_limit, wall_limit, memory_limit)
+    _prepare_out(out, limits, [s.name for s in chosen])
+    say = notify or (lambda message: print(message, file=sys.stderr, flush=True))
+
+    # Instance files for the external solvers, once per instance and format.
+    files: dict[tuple, tuple[Path, object]] = {}
+    for solver in chosen:
+        if solver.external is None:
+            continue
+        fmt = solver.external.format
+        for task in tasks:
+            b = built[task.key]
+            if (b.digest, fmt) not in files:
+                path = out / "instances" / f"{b.digest}.{'cnf' if fmt == 'dimacs' else 'dlx'}"
+                files[(b.digest, fmt)] = (path, write_instance(b, fmt, path, title=f"{task.suite} {task.instance}"))
+
+    lock = _lock(out)
+    done = _read_journal(out / JOURNAL)
+    plan = [(t, s, r) for t in tasks for s in chosen for r in range(1, repeats + 1)]
+    random.Random(seed).shuffle(plan)
+    order = {(t.key, s.name, r): i for i, (t, s, r) in enumerate(plan)}
+    todo = [(t, s, r) for t, s, r in plan
+            if done.get(_run_key(t, s, r)) != (built[t.key].digest, s.ident)]
+    skipped = len(plan) - len(todo)
+    ran, interrupted = 0, False
+    scratch = Path(tempfile.mkdtemp(prefix="ubongo-bench-"))
+    try:
+        if todo and warmups:
+            _warm_up(todo, built, files, warmups, limits, scratch)
+        bar = _progress_bar(len(plan), skipped, progress)
+        try:
+            with open(out / JOURNAL, "a", encoding="utf-8") as journal:
+                for task, solver, repeat in todo:
+                    row = _one_run(task, solver, repeat, built[task.key], files, limits, scratch)
+                    row["order"] = order[(task.key, solver.name, repeat)]
+                    journal.write(json.dumps(row, default=str) + "\n")
+                    journal.flush()
+                    os.fsync(journal.fileno())
+                    ran += 1
+                    if row.get("invalid") or _self_mismatch(task, row):
+                        message = (f"WRONG: {solver.name} on {task.suite} {task.instance} ({task.question}): "
+                                   f"{row.get('invalid') or _self_mismatch(task, row)}")
+                        if bar is not None:
+                            bar.write(message, file=sys.stderr)
+                        else:
+                            say(message)
+                    if bar is not None:
+                        bar.update(1)
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if bar is not None:
+                bar.close()
+    finally:
+        import shutil
+
+        shutil.rmtree(scratch, ignore_errors=True)
+        _unlock(out, lock)
+    from .report import read_table, write_report
+
+    table = read_table(out)
+    summary, written = write_report(out, table=table, baseline=baseline or chosen[0].name, metric=metric)
+    wrong = [f"{r.solver} on {r.suite} {r.instance} ({r.question}), repeat {r.repeat}: {r.check}"
+             for r in table[table["wrong"]].itertuples()]
+    return BenchOutcome(table, summary, ran, skipped, wrong, interrupted, out, written)
+
+
+def _solvers(names: Sequence[str], externals: Sequence) -> list[_Solver]:
+    from ..solvers.registry import SOLVERS, get_solver
+
+    chosen: list[_Solver] = []
+    for name in names:
+        if name == "all":
+            chosen.extend(_Solver(n) for n in SOLVERS)
+        else:
+            chosen.append(_Solver(get_solver(name).name))
+    for ext in externals:
+        if ext.name in SOLVERS or ext.name == "all":
+            raise InputError(f"external solver {ext.name!r} takes the name of a registered solver; rename it")
+        ext.check()
+        chosen.append(_Solver(ext.name, ext))
+    seen: set[str] = set()
+    unique = []
+    for s in chosen:
+        if s.name in seen:
+            if s.external is not None:
+                raise InputError(f"solver {s.name!r} is named twice")
+            continue
+        seen.add(s.name)
+        unique.append(s)
+    if not unique:
+        raise InputError("no solver: name registered solvers and/or external ones")
+    return unique
+
+
+def _prepare_out(out: Path, limits: Limits, solvers: list[str]) -> None:
+    """Check that ``out`` can take these runs (same limits as its earlier runs) and record the settings."""
+    from ..io import atomic_write_text
+
+    if out.exists() and not out.is_dir():
+        raise InputError("is a file, expected an output directory", path=out)
+    wanted: dict[str, Any] = {"time_limit": limits.cpu_s, "wall_limit": limits.wall, "memory_limit": limits.memory_mb}
+    old = read_config(out)
+    for key, value in wanted.items():
+        if key in old and old[key] != value:
+            raise InputError(f"holds runs made with a {key.replace('_', ' ')} of {_num(old[key])}, not {_num(value)}: "
+                             "use the same limits to resume, or another output directory", path=out)
+    out.mkdir(parents=True, exist_ok=True)
+    wanted["solvers"] = list(dict.fromkeys([*old.get("solvers", []), *solvers]))
+    atomic_write_text(out / CONFIG, json.dumps(wanted) + "\n")
+
+
+def _num(value) -> str:
+    return "none" if value is None else f"{value:g}"
+
+
+def read_config(out: str | os.PathLike) -> dict:
+    """The settings recorded in an output directory (:data:`CONFIG`): limits and solvers in order; {} if none."""
+    try:
+        data = json.loads((Path(out) / CONFIG).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _lock(out: Path):
+    """Hold ``out/.lock`` for the runs (one benchmark at a time appends to a journal)."""
+    handle = open(out / ".lock", "a")
+    try:
+        import fcntl
+
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except ImportError:  # pragma: no cover - not on POSIX: no lock
+        pass
+    except OSError:
+        handle.close()
+        raise InputError("another benchmark is running in this directory", path=out) from None
+    return handle
+
+
+def _unlock(out: Path, handle) -> None:
+    try:
+        (out / ".lock").unlink()
+    except OSError:
+        pass
+    handle.close()
+
+
+def _run_key(task, solver, repeat) -> tuple:
+    return (*task.key, solver.name, repeat)
+
+
+def _read_journal(path: Path) -> dict[tuple, tuple[str, str]]:
+    """(suite, instance, question, solver, repeat) -> (instance digest, solver ident) of the runs done."""
+    from .report import journal_rows
+
+    return {(r["suite"], r["instance"], r["question"], r["solver"], r["repeat"]): (r["digest"], r["solver_id"])
+            for r in journal_rows(path)}
+
+
+def _progress_bar(total: int, done: int, enabled: bool):
+    if not enabled or total == done:
+        return None
+    import tqdm
+
+    tqdm.tqdm.monitor_interval = 0  # no monitor thread: runs are forked from this process
+    return tqdm.tqdm(total=total, initial=done, unit="run", desc="bench", file=sys.stderr, dynamic_ncols=True)
+
+
+def _warm_up(todo, built, files, warmups, limits: Limits, scratch) -> None:
+    """Run each solver ``warmups`` times on the smallest task it has to run; nothing is recorded."""
+    smallest: dict[str, tuple] = {}
+    for task, solver, _ in todo:
+        size = built[task.key].instance.n_options
+        if solver.name not in smallest or size < smallest[solver.name][0]:
+            smallest[solver.name] = (size, task, solver)
+    for _, task, solver in smallest.values():
+        for _ in range(warmups):
+            _one_run(task, solver, 0, built[task.key], files, limits, scratch)
+
+
+def _one_run(task, solver, repeat, b, files, limits: Limits, scratch: Path) -> dict:
+    """Run one task with one solver in a process of its own; the journal row."""
+    from .check import check_solution, external_answer, subsets_digest
+    from .external import ADAPTERS
+    from .suite import source_json
+
+    load = _load()
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    stdout_path, stderr_path = scratch / "stdout", scratch / "stderr"
+    knuth = None
+    if solver.external is None:
+        request = scratch / "request.json"
+        request.write_text(json.dumps({"source": json.loads(source_json(task.source)), "question": task.question,
+                                       "k": task.k, "solver": solver.name}), encoding="utf-8")
+        argv = [sys.executable, "-m", "ubongo_cp.bench.worker"]
+        stdin_path = request
+        command = ""
+    else:
+        ext = solver.external
+        stdin_path, knuth = files[(b.digest, ext.format)]
+        argv = ext.argv(task.question, stdin_path, limits.cpu_s, limits.memory_mb)
+        command = " ".join(argv)
+    row: dict[str, Any] = {
+        "suite": task.suite, "instance": task.instance, "question": task.question, "solver": solver.name,
+        "repeat": repeat, "kind": "registered" if solver.external is None else "external",
+        "solver_id": solver.ident, "command": command, "digest": b.digest, "k": task.k,
+        "expected": task.expected, "expected_subsets": task.expected_subsets,
+        "time_limit_s": limits.cpu_s, "wall_limit_s": limits.wall, "memory_limit_mb": limits.memory_mb,
+        "load1": load, "started": started, "stopped": None,
+        "status": None, "count": None, "subsets": None, "answer_digest": None, "verified": None,
+        "invalid": None, "solve_s": None, "counters": "{}", "error": None}
+    try:
+        with open(stdin_path, "rb") as fin, open(stdout_path, "wb") as fout, open(stderr_path, "wb") as ferr:
+            m = measure(argv, limits, stdin=fin, stdout=fout, stderr=ferr)
+    except OSError as exc:
+        row.update(status=Status.ERROR.value, error=f"cannot start: {exc.strerror or exc}")
+        return row
+    stdout = stdout_path.read_text(encoding="utf-8", errors="replace") if stdout_path.exists() else ""
+    stderr = stderr_path.read_text(encoding="utf-8", errors="replace") if stderr_path.exists() else ""
+    row.update(wall_s=m.wall_s, cpu_s=m.cpu_s, user_s=m.user_s, sys_s=m.sys_s, max_rss_mb=m.max_rss_mb,
+               exit_code=m.exit_code, signal=m.signal)
+    if m.limit is not None:
+        row["stopped"] = m.limit
+        row["status"] = Status.MEMOUT.value if m.limit == "memory" else Status.TIMEOUT.value
+        return row
+    if solver.external is None:
+        result = _worker_answer(stdout, stderr, m)
+    else:
+        result = external_answer(b, knuth, ADAPTERS[solver.external.adapter].read(stdout, stderr, m.exit_code),
+                                 task.question, task.k)
+        if result.get("status") == Status.ERROR and m.exit_code not in (0, 10, 20):
+            result["error"] = f"{result.get('error')}; exit status {m.exit_code}{_tail(stderr)}"
+    status = result.get("status")
+    row["status"] = str(status) if status is not None else Status.ERROR.value
+    row["error"] = result.get("error")
+    if row["status"] in (Status.SOLVED, Status.NO_SOLUTION):
+        row["count"] = result.get("count")
+        row["subsets"] = result.get("subsets")
+        if result.get("subset_counts") is not None:
+            row["answer_digest"] = subsets_digest(result["subset_counts"])
+        if "verified" in result:
+            row["verified"], row["invalid"] = result["verified"], result.get("invalid")
+        elif result.get("solution") is not None:
+            problem = check_solution(b, result["solution"])
+            row["verified"], row["invalid"] = problem is None, (f"invalid solution: {problem}" if problem else None)
+        elif row["count"]:
+            row["verified"] = False
+        row["solve_s"] = result.get("solve_s")
+        row["counters"] = json.dumps(result.get("counters") or {}, sort_keys=True, default=str)
+    return row
+
+
+def _worker_answer(stdout: str, stderr: str, m: Measurement) -> dict:
+    lines = stdout.strip().splitlines()
+    if m.exit_code == 0 and lines:
+        try:
+            return json.loads(lines[-1])
+        except json.JSONDecodeError:
+            pass
+    why = f"exit status {m.exit_code}" if m.exit_code is not None else f"killed by signal {m.signal}"
+    if "MemoryError" in stderr:
+        return {"status": Status.MEMOUT, "error": "MemoryError"}
+    return {"status": Status.ERROR, "error": why + _tail(stderr)}
+
+
+def _tail(text: str) -> str:
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    return f": {lines[-1].strip()[:200]}" if lines else ""
+
+
+def _self_mismatch(task, row) -> str | None:
+    """A definite answer that contradicts the expected one (reported loudly as soon as it happens)."""
+    from .check import expected_mismatch
+
+    if row["status"] not in (Status.SOLVED, Status.NO_SOLUTION):
+        return None
+    return expected_mismatch(task.question, task.expected, task.expected_subsets, row["count"], row["subsets"])
+
+
+def _load() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None

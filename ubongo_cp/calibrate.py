@@ -1,0 +1,464 @@
+"""Difficulty fitted to playtest times: a linear model of log solve time on the rating's features.
+
+The toolkit's own rating (:mod:`ubongo_cp.rate`) weighs its two terms 1 : 1
+by design. A designer who has timed players on the cards can do better:
+:func:`fit_difficulty` regresses the natural log of the observed solve
+times on the features of each task from a batch run, by ordinary least
+squares (``statsmodels`` [1]_), and :class:`DifficultyModel` then rates
+every task of a deck in *predicted seconds* (``ubongo-cp batch
+--difficulty-model``).
+
+The model
+---------
+For timed solve ``i`` of task ``t`` by player ``p``::
+
+    ln(seconds_i) = b0 + sum_f b_f * x_f(t) + u_p + e_i,    e_i ~ N(0, sigma^2)
+
+with the features ``x_f`` of :data:`FEATURES` (a feature that has the same
+value in every row cannot be fitted and is left out, and said so) and, when
+the times name two or more players, one fixed effect ``u_p`` per player
+(the first player's is 0). A task's difficulty is then the predicted
+median time of an *average* player of the playtest:
+``exp(b0 + mean_p(u_p) + sum_f b_f x_f)`` seconds.
+
+The fit reports each weight with its 95 % confidence interval (the usual
+OLS intervals, statsmodels' ``conf_int``),
+R^2 on the rows it was fitted on, and a cross-validated R^2: the rows are
+split into ``folds`` groups *by task* (all times of one task in the same
+group, so a task is never predicted from its own times), each group is
+predicted by a model fitted on the others, and R^2 is computed on those
+out-of-sample predictions (pooled). A cross-validated R^2 much below the
+in-sample one means the model fits noise; below 0 it predicts worse than
+the mean.
+
+Features (per task, from the batch runner's task table):
+
+==============  =================================================================
+``search``      log2(1 + search nodes / solutions): the rating's first term
+``placements``  log2(mean placements covering a cell): the rating's second term
+``pieces``      pieces in the task
+``cells``       cells of the region
+``symmetry``    log2 of the order of the region's symmetry group (1, 2, 4 or 8)
+``solutions``   log2(number of solutions)
+==============  =================================================================
+
+References
+----------
+.. [1] S. Seabold and J. Perktold, "statsmodels: Econometric and statistical
+   modeling with Python", Proc. 9th Python in Science Conference (2010).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from typing import TYPE_CHECKING
+
+from .errors import InputError
+from .status import Status
+
+if TYPE_CHECKING:   # numpy and pandas are imported where they are used: `ubongo-cp --help` reads FEATURES
+    import numpy as np
+    import pandas as pd
+
+__all__ = ["FEATURES", "DifficultyModel", "task_features", "read_times", "fit_difficulty", "load_model",
+           "model_legend", "MODEL_FORMAT"]
+
+#: The features a model may use, in this order (see the module docstring).
+FEATURES = ("search", "placements", "pieces", "cells", "symmetry", "solutions")
+#: The ``format`` value of a model file.
+MODEL_FORMAT = "ubongo-cp difficulty model"
+#: Columns of a times file; ``player`` is optional (``card_id`` is read as ``card``).
+TIME_COLUMNS = ("card", "side", "face", "seconds")
+
+
+def task_features(tasks: pd.DataFrame) -> pd.DataFrame:
+    """The features of :data:`FEATURES` for every row of a task table.
+
+    ``placements_per_cell`` and ``symmetry`` are read from their columns;
+    a table written before they existed gets them from the built-in
+    difficulty (which is ``search`` + ``placements``) and from the region
+    of the stored solution.
+
+    Parameters
+    ----------
+    tasks : pandas.DataFrame
+        A task table (:func:`ubongo_cp.report.load_tasks`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One column per feature, the table's index; NaN where a task has no
+        solution or was not counted.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from .polyominoes import symmetry_order
+
+    count = pd.to_numeric(tasks["count"], errors="coerce").astype(float)
+    nodes = pd.to_numeric(tasks["search_nodes"], errors="coerce").astype(float)
+    count = count.where(count > 0)
+    search = np.log2(1.0 + nodes / count)
+    def column(name: str) -> pd.Series:
+        values = tasks[name] if name in tasks.columns else pd.Series(math.nan, index=tasks.index)
+        return pd.to_numeric(values, errors="coerce").astype(float)
+
+    # Rows written before these columns existed get them from what they hold: the built-in difficulty
+    # (search + placements; not a fitted model's seconds) and the region of the stored solution.
+    built_in = column("difficulty")
+    if "difficulty_model" in tasks.columns:
+        built_in = built_in.where(tasks["difficulty_model"].isna())
+    placements = np.log2(column("placements_per_cell")).fillna(built_in - search)
+    order = column("symmetry")
+    for i in np.flatnonzero(order.isna().to_numpy()):
+        solution = tasks["solution"].iloc[i]
+        if solution:
+            order.iloc[i] = float(symmetry_order([c for cells in solution.values() for c in cells]))
+    return pd.DataFrame({
+        "search": search,
+        "placements": placements,
+        "pieces": pd.to_numeric(tasks["n_pieces"], errors="coerce").astype(float),
+        "cells": pd.to_numeric(tasks["area"], errors="coerce").astype(float),
+        "symmetry": np.log2(order),
+        "solutions": np.log2(count),
+    }, index=tasks.index)[list(FEATURES)]
+
+
+@dataclass(frozen=True)
+class DifficultyModel:
+    """A fitted difficulty model: weights of the features, and how well they fit (see the module docstring).
+
+    Attributes
+    ----------
+    features : tuple of str
+        The features used, a subset of :data:`FEATURES`.
+    intercept : float
+        ``b0`` plus the mean player effect (the average player of the playtest).
+    weights : dict of str -> float
+        ``b_f`` per feature (change of ln seconds per unit of the feature).
+    intervals : dict of str -> (float, float)
+        95 % confidence interval of each weight and of ``"intercept"`` (``b0``).
+    players : dict of str -> float
+        Each player's effect ``u_p`` (ln seconds; the first player's is 0).
+    r2 : float
+        R^2 of the fit (ln seconds).
+    cv_r2 : float
+        Cross-validated R^2 (folds by task).
+    cv_rmse : float
+        Root mean squared error of the cross-validated predictions (ln seconds).
+    sigma : float
+        Residual standard deviation (ln seconds).
+    rows, tasks, folds : int
+        Timed solves fitted, distinct tasks among them, cross-validation folds.
+    dropped : tuple of str
+        Features left out (the same value in every row).
+    source : dict
+        Where the fit came from (``times``, ``results``).
+    name : str
+        A short name (the model file's name when loaded).
+    """
+
+    features: tuple[str, ...]
+    intercept: float
+    weights: dict
+    intervals: dict
+    players: dict
+    r2: float
+    cv_r2: float
+    cv_rmse: float
+    sigma: float
+    rows: int
+    tasks: int
+    folds: int
+    dropped: tuple[str, ...] = ()
+    source: dict = field(default_factory=dict)
+    name: str = "difficulty model"
+
+    def predict_log(self, tasks: pd.DataFrame) -> np.ndarray:
+        """Predicted ln seconds of an average player, one per row of a task table (NaN without features)."""
+        import numpy as np
+
+        x = task_features(tasks)[list(self.features)].to_numpy(dtype=float)
+        w = np.array([self.weights[f] for f in self.features], dtype=float)
+        return self.intercept + x @ w
+
+    def predict_seconds(self, tasks: pd.DataFrame) -> np.ndarray:
+        """Predicted median solve time of an average player, seconds, one per row (NaN for an unsolved task)."""
+        import numpy as np
+
+        return np.exp(self.predict_log(tasks))
+
+    def legend(self) -> str:
+        """What a difficulty rated by this model means (for booklets and summaries): :func:`model_legend`."""
+        return model_legend(self.name)
+
+    def to_json(self) -> dict:
+        """The model file's content."""
+        return {"format": MODEL_FORMAT, "version": 1, "target": "ln seconds", "features": list(self.features),
+                "intercept": self.intercept, "weights": self.weights,
+                "intervals": {k: list(v) for k, v in self.intervals.items()}, "players": self.players,
+                "r2": self.r2, "cv_r2": self.cv_r2, "cv_rmse": self.cv_rmse, "sigma": self.sigma,
+                "rows": self.rows, "tasks": self.tasks, "folds": self.folds, "dropped": list(self.dropped),
+                "source": self.source}
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the model as JSON, atomically."""
+        from .io import atomic_write_text
+
+        atomic_write_text(path, json.dumps(self.to_json(), indent=2) + "\n")
+
+    def report(self) -> str:
+        """The fit as text: each weight with its interval, R^2 and the cross-validated R^2."""
+        import numpy as np
+
+        lines = [f"ln(seconds) fitted on {self.rows} timed solves of {self.tasks} tasks"
+                 + (f" by {len(self.players)} players (one effect each)" if self.players else ""),
+                 f"R\u00b2 {self.r2:.3f}; cross-validated R\u00b2 {self.cv_r2:.3f} ({self.folds} folds by task, "
+                 f"RMSE {self.cv_rmse:.3f}); residual sd {self.sigma:.3f}", "",
+                 f"{'term':<12}{'weight':>10}   95% interval"]
+        lo, hi = self.intervals["intercept"]
+        base = self.intercept - (float(np.mean(list(self.players.values()))) if self.players else 0.0)
+        lines.append(f"{'intercept':<12}{base:>10.4f}   [{lo:.4f}, {hi:.4f}]")
+        for f in self.features:
+            lo, hi = self.intervals[f]
+            lines.append(f"{f:<12}{self.weights[f]:>10.4f}   [{lo:.4f}, {hi:.4f}]")
+        if self.players:
+            lines.append("player effects (ln seconds): " + ", ".join(f"{p} {u:+.3f}" for p, u in self.players.items()))
+        if self.dropped:
+            lines.append(f"left out (the same in every row): {', '.join(self.dropped)}")
+        return "\n".join(lines)
+
+
+def model_legend(name: str) -> str:
+    """The one-line legend of difficulties rated by the model called ``name`` (a task table's
+    ``difficulty_model`` column).
+
+    Examples
+    --------
+    >>> model_legend("playtest.json")
+    'difficulty: predicted seconds to solve, for an average playtester (playtest.json, fitted by ubongo-cp calibrate)'
+    """
+    return f"difficulty: predicted seconds to solve, for an average playtester ({name}, fitted by ubongo-cp calibrate)"
+
+
+def load_model(path: str | os.PathLike) -> DifficultyModel:
+    """Read a model file written by :meth:`DifficultyModel.save` (``ubongo-cp calibrate --out``).
+
+    Raises
+    ------
+    InputError
+        For a missing file, invalid JSON, or a file that is not such a model.
+    """
+    from .io import read_text
+
+    text = read_text(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno) from None
+    if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
+        raise InputError(f"not a difficulty model (written by ubongo-cp calibrate; format {MODEL_FORMAT!r})",
+                         path=path)
+    try:
+        features = tuple(data["features"])
+        unknown = [f for f in features if f not in FEATURES]
+        if unknown:
+            raise InputError(f"unknown feature(s) {', '.join(unknown)} (known: {', '.join(FEATURES)})", path=path)
+        return DifficultyModel(
+            features=features, intercept=float(data["intercept"]),
+            weights={f: float(data["weights"][f]) for f in features},
+            intervals={k: (float(v[0]), float(v[1])) for k, v in data["intervals"].items()},
+            players={str(k): float(v) for k, v in data.get("players", {}).items()},
+            r2=float(data["r2"]), cv_r2=float(data["cv_r2"]), cv_rmse=float(data["cv_rmse"]),
+            sigma=float(data["sigma"]), rows=int(data["rows"]), tasks=int(data["tasks"]), folds=int(data["folds"]),
+            dropped=tuple(data.get("dropped", ())), source=dict(data.get("source", {})), name=Path(path).name)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise InputError(f"malformed difficulty model: {type(exc).__name__} {exc}", path=path) from None
+
+
+def read_times(path: str | os.PathLike) -> pd.DataFrame:
+    """Read observed solve times: a CSV with columns ``card, side, face, seconds`` and optionally ``player``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``card`` (text, as written: ``"01"`` stays ``"01"``),
+        ``side``, ``face`` (int), ``seconds`` (float > 0), ``player`` (text,
+        ``""`` when the file has no such column) and ``line`` (the row's line
+        in the file).
+
+    Raises
+    ------
+    InputError
+        For a missing file or column, or a row whose face is not a whole
+        number >= 1 or whose seconds are not a finite number > 0, naming the line.
+    """
+    import pandas as pd
+
+    from .io import read_text
+
+    text = read_text(path)
+    try:
+        import io
+
+        raw = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, skipinitialspace=True)
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise InputError(f"not a CSV table: {str(exc).splitlines()[0]}", path=path) from None
+    raw.columns = [c.strip() for c in raw.columns]
+    if "card" not in raw.columns and "card_id" in raw.columns:
+        raw = raw.rename(columns={"card_id": "card"})
+    missing = [c for c in TIME_COLUMNS if c not in raw.columns]
+    if missing:
+        raise InputError(f"times table lacks column(s) {', '.join(missing)} (needs {', '.join(TIME_COLUMNS)}, "
+                         "optionally player)", path=path)
+    rows = []
+    for i, r in enumerate(raw.to_dict("records")):
+        line = i + 2
+        face, seconds = r["face"].strip(), r["seconds"].strip()
+        if not face.isdigit() or int(face) < 1:
+            raise InputError(f"face {face!r} is not a whole number >= 1", path=path, line=line)
+        try:
+            value = float(seconds)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and value > 0):
+            raise InputError(f"seconds {seconds!r} is not a number > 0", path=path, line=line)
+        rows.append({"card": r["card"].strip(), "side": r["side"].strip(), "face": int(face), "seconds": value,
+                     "player": str(r.get("player", "")).strip(), "line": line})
+    if not rows:
+        raise InputError("times table has no rows", path=path)
+    return pd.DataFrame(rows)
+
+
+def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame | str | os.PathLike, *,
+                   features: Sequence[str] = FEATURES, folds: int = 5, seed: int = 0) -> DifficultyModel:
+    """Fit ln(solve time) to the features of the timed tasks (OLS, statsmodels), with cross-validation.
+
+    Parameters
+    ----------
+    times : pandas.DataFrame or path
+        Observed times (:func:`read_times`: ``card, side, face, seconds``,
+        optional ``player``).
+    tasks : pandas.DataFrame or path
+        The batch runner's task table for the deck the times are of (a
+        ``tasks.parquet``/``tasks.csv`` or a batch output directory).
+    features : sequence of str
+        Features to fit (default all of :data:`FEATURES`); one with the same
+        value in every row is left out.
+    folds : int
+        Cross-validation folds, by task (at most the number of tasks; at least 2).
+    seed : int
+        Seed of the assignment of tasks to folds.
+
+    Returns
+    -------
+    DifficultyModel
+
+    Raises
+    ------
+    InputError
+        For a timed task that is not in the results table (naming the line),
+        a task that has no solution there, an unknown feature, too few rows
+        for the parameters (fewer than parameters + 5, or 10), or features
+        that are collinear in these rows.
+    """
+    import numpy as np
+    import pandas as pd
+
+    from .report import load_tasks
+
+    unknown = [f for f in features if f not in FEATURES]
+    if unknown or not features:
+        raise InputError(f"unknown feature(s) {', '.join(unknown) or '(none given)'} (known: {', '.join(FEATURES)})")
+    times_path = None if isinstance(times, pd.DataFrame) else os.fspath(times)
+    results_path = None if isinstance(tasks, pd.DataFrame) else os.fspath(tasks)
+    times = times if isinstance(times, pd.DataFrame) else read_times(times)
+    tasks = tasks if isinstance(tasks, pd.DataFrame) else load_tasks(os.fspath(tasks))
+    if "line" not in times.columns:
+        times = times.assign(line=np.arange(2, len(times) + 2))
+    if "player" not in times.columns:
+        times = times.assign(player="")
+    index = {(str(c), str(s), int(f)): i for i, (c, s, f) in enumerate(zip(tasks["card_id"], tasks["side"],
+                                                                           tasks["face"]))}
+    at = []
+    for row in times.itertuples(index=False):
+        key = (str(row.card), str(row.side), int(row.face))
+        if key not in index:
+            raise InputError(f"card {key[0]} side {key[1]} face {key[2]} is not in the batch results"
+                             + (f" ({results_path})" if results_path else ""), path=times_path, line=int(row.line))
+        i = index[key]
+        if tasks["status"].iloc[i] != Status.SOLVED:
+            raise InputError(f"card {key[0]} side {key[1]} face {key[2]} has no solution in the batch results "
+                             f"(status {tasks['status'].iloc[i]})", path=times_path, line=int(row.line))
+        at.append(i)
+    feats = task_features(tasks.reset_index(drop=True)).iloc[at].reset_index(drop=True)[list(features)]
+    bad = feats.isna().any(axis=1)
+    if bad.any():
+        first = int(np.flatnonzero(bad.to_numpy())[0])
+        raise InputError(f"the task timed on this line lacks a feature in the batch results "
+                         f"({', '.join(feats.columns[feats.iloc[first].isna()])})", path=times_path,
+                         line=int(times["line"].iloc[first]))
+    kept = [f for f in features if feats[f].nunique() > 1]
+    dropped = tuple(f for f in features if f not in kept)
+    players = sorted(set(times["player"]))
+    players = players if len(players) > 1 else []
+    n_params = 1 + len(kept) + max(len(players) - 1, 0)
+    need = max(10, n_params + 5)
+    if len(times) < need:
+        raise InputError(f"too few timed solves: {len(times)} rows for {n_params} parameters (the intercept, "
+                         f"{len(kept)} feature(s){' and player effects' if players else ''}); need at least {need}",
+                         path=times_path)
+    y = np.log(times["seconds"].to_numpy(dtype=float))
+    design = _design(feats[kept], times["player"], players)
+    if np.linalg.matrix_rank(design) < design.shape[1]:
+        raise InputError(f"the features {', '.join(kept)} are collinear in these rows (one is a combination of the "
+                         "others): fit fewer (--features)", path=times_path)
+    from statsmodels.regression.linear_model import OLS
+
+    fit = OLS(y, design).fit()
+    ci = np.asarray(fit.conf_int(0.05))
+    params = np.asarray(fit.params)
+    weights = {f: float(params[1 + j]) for j, f in enumerate(kept)}
+    intervals = {"intercept": (float(ci[0, 0]), float(ci[0, 1]))}
+    intervals.update({f: (float(ci[1 + j, 0]), float(ci[1 + j, 1])) for j, f in enumerate(kept)})
+    effects = {}
+    if players:
+        effects = {players[0]: 0.0}
+        effects.update({p: float(params[1 + len(kept) + j]) for j, p in enumerate(players[1:])})
+    mean_effect = float(np.mean(list(effects.values()))) if effects else 0.0
+    # Cross-validation: folds by task, each predicted by a fit on the others.
+    task_ids = pd.factorize(pd.Series(at))[0]
+    n_tasks = int(task_ids.max()) + 1
+    k = max(2, min(folds, n_tasks))
+    order = np.random.default_rng(seed).permutation(n_tasks)
+    fold_of_task = np.empty(n_tasks, dtype=int)
+    fold_of_task[order] = np.arange(n_tasks) % k
+    fold = fold_of_task[task_ids]
+    predicted = np.full(len(y), np.nan)
+    for j in range(k):
+        test = fold == j
+        train = ~test
+        sub = OLS(y[train], design[train]).fit()
+        predicted[test] = design[test] @ np.asarray(sub.params)
+    resid = y - predicted
+    cv_r2 = float(1.0 - np.sum(resid ** 2) / np.sum((y - y.mean()) ** 2))
+    return DifficultyModel(
+        features=tuple(kept), intercept=float(params[0]) + mean_effect, weights=weights, intervals=intervals,
+        players=effects, r2=float(fit.rsquared), cv_r2=cv_r2, cv_rmse=float(np.sqrt(np.mean(resid ** 2))),
+        sigma=float(np.sqrt(fit.scale)), rows=len(y), tasks=n_tasks, folds=k, dropped=dropped,
+        source={"times": times_path or "", "results": results_path or ""})
+
+
+def _design(feats: pd.DataFrame, player: pd.Series, players: list[str]) -> np.ndarray:
+    """The design matrix: a column of ones, the features, one dummy per player after the first."""
+    import numpy as np
+
+    cols = [np.ones(len(feats))] + [feats[f].to_numpy(dtype=float) for f in feats.columns]
+    cols += [(player.to_numpy() == p).astype(float) for p in players[1:]]
+    return np.column_stack(cols)

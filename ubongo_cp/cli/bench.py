@@ -1,0 +1,141 @@
+"""``ubongo-cp bench``: benchmark registered and external solvers on suites; ``bench --report DIR``.
+
+A thin layer over :mod:`ubongo_cp.bench`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+from ..errors import InputError
+from .common import add_progress_argument
+
+__all__ = ["add_parsers"]
+
+
+def add_parsers(sub) -> None:
+    """Add ``bench`` to the top-level ``subparsers``."""
+    p = sub.add_parser(
+        "bench", help="benchmark solvers on suites of instances (tables, PAR-2, cactus and scatter plots)",
+        description="Run every instance of the suites with every solver, each run in a process of its own "
+                    "with CPU-time, wall-time and memory limits, measured from outside (CPU and wall time, peak "
+                    "memory), "
+                    "in a seeded interleaved order; check every answer; write the table of runs (Parquet and "
+                    "CSV), a summary with PAR-2, a speed-up table, a cactus plot and scatter plots. Run the "
+                    "same command again to resume after an interruption.")
+    p.add_argument("suites", nargs="*", metavar="SUITE",
+                   help="a shipped suite name (see --list), a suite .toml file, or a directory of instance files")
+    p.add_argument("--solvers", default="", metavar="A,B,...",
+                   help="registered solvers (comma-separated; 'all' for every one)")
+    p.add_argument("--external", action="append", default=[], metavar="NAME[:ADAPTER]=COMMAND",
+                   help="an external solver: a command template ({instance}, {time_limit}, {memory_limit}, "
+                        "{first:TEXT}, {all:TEXT}) and the adapter reading its output: knuth (default), "
+                        "miniexact, dimacs, json; may be given several times")
+    p.add_argument("--time-limit", type=float, default=None,
+                   help="seconds of CPU time per run, all its processes (default 60)")
+    p.add_argument("--wall-limit", type=float, default=None,
+                   help="seconds of wall time per run (default: twice the time limit plus 30)")
+    p.add_argument("--memory-limit", default=None, metavar="MB",
+                   help="resident memory per run: MB, or with a unit (512M, 4G), or 'none' (default 4096)")
+    p.add_argument("--repeats", type=int, default=1, help="runs per instance and solver (default 1)")
+    p.add_argument("--warmups", type=int, default=1, help="uncounted runs per solver first (default 1)")
+    p.add_argument("--seed", type=int, default=2026, help="seed of the interleaved run order (default 2026)")
+    p.add_argument("--quick", action="store_true", help="the suites' quick forms (small instances, sampled decks)")
+    p.add_argument("--question", choices=["first", "count", "analyze"], default="count",
+                   help="the question asked of the files of a directory suite (default count)")
+    p.add_argument("--baseline", help="the solver the others are compared with (default: the first named)")
+    p.add_argument("--metric", choices=["cpu", "wall"], default="cpu",
+                   help="the time the scores and plots use (default cpu: the time limit's measure)")
+    p.add_argument("--out", help="output directory (the journal, tables and plots; resumed if it holds runs)")
+    p.add_argument("--report", metavar="DIR", help="only rebuild the tables and plots of DIR from its runs")
+    p.add_argument("--list", action="store_true", help="list the shipped suites and adapters, then exit")
+    add_progress_argument(p)
+    p.set_defaults(func=_cmd_bench)
+
+
+def memory_arg(text: str | None) -> float | None:
+    """``--memory-limit``: MB, a number with K/M/G/T, or ``none``; the default when not given.
+
+    Examples
+    --------
+    >>> memory_arg("512"), memory_arg("2G"), memory_arg("none")
+    (512.0, 2048.0, None)
+    """
+    from ..bench.runner import DEFAULT_MEMORY_LIMIT
+
+    if text is None:
+        return DEFAULT_MEMORY_LIMIT
+    if text.strip().lower() in ("none", "0", "off"):
+        return None
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([kKmMgGtT]?)[bB]?\s*", text)
+    if not match:
+        raise InputError(f"--memory-limit takes MB or a size such as 512M or 4G, got {text!r}")
+    scale = {"": 1, "k": 1 / 1024, "m": 1, "g": 1024, "t": 1024 ** 2}[match.group(2).lower()]
+    value = float(match.group(1)) * scale
+    if value <= 0:
+        raise InputError(f"--memory-limit must be positive, got {text!r}")
+    return value
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.list:
+        return _list()
+    if args.report:
+        if args.suites or args.out or args.solvers or args.external:
+            raise InputError("--report DIR rebuilds a report; give no suite, --out or solver with it")
+        from ..bench.report import write_report
+
+        summary, files = write_report(args.report, baseline=args.baseline, metric=args.metric)
+        _print(summary, files, [])
+        return 0
+    if not args.suites:
+        raise InputError("name at least one suite (see --list), or --report DIR")
+    if not args.out:
+        raise InputError("--out DIR is required (the table of runs, the summary and the plots go there)")
+    solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
+    if not solvers and not args.external:
+        raise InputError("no solver: give --solvers A,B,... (registered names, or 'all') and/or --external")
+    if args.repeats < 1:
+        raise InputError(f"--repeats must be at least 1, got {args.repeats}")
+    if args.warmups < 0:
+        raise InputError(f"--warmups must be at least 0, got {args.warmups}")
+    from ..bench.runner import DEFAULT_TIME_LIMIT, run_bench
+
+    outcome = run_bench(args.suites, solvers=solvers, externals=args.external, out=args.out,
+                        time_limit=args.time_limit or DEFAULT_TIME_LIMIT, wall_limit=args.wall_limit,
+                        memory_limit=memory_arg(args.memory_limit),
+                        repeats=args.repeats, warmups=args.warmups, seed=args.seed, quick=args.quick,
+                        question=args.question, progress=not args.no_progress, baseline=args.baseline,
+                        metric=args.metric)
+    _print(outcome.summary, outcome.files, outcome.wrong)
+    print(f"{outcome.ran} runs made, {outcome.skipped} found done in {args.out}", file=sys.stderr)
+    if outcome.interrupted:
+        print("ubongo-cp: interrupted; the runs made are kept: run the same command to resume", file=sys.stderr)
+        return 130
+    return 1 if outcome.wrong else 0
+
+
+def _print(summary, files, wrong) -> None:
+    if len(summary):
+        print(summary.to_markdown(index=False, floatfmt=".4g"))
+    print("wrote " + ", ".join(str(f) for f in files))
+    if wrong:
+        print(f"\nWRONG ANSWERS ({len(wrong)}):", file=sys.stderr)
+        for line in wrong:
+            print(f"  {line}", file=sys.stderr)
+
+
+def _list() -> int:
+    from ..bench.external import ADAPTERS
+    from ..bench.suite import load_suite, shipped_suites
+
+    print("shipped suites (tasks in the full form / the --quick form):")
+    for name in shipped_suites():
+        full, quick = load_suite(name), load_suite(name, quick=True)
+        print(f"  {name:14s} {len(full.tasks):5d} / {len(quick.tasks):3d}  {full.description}")
+    print("adapters for --external NAME:ADAPTER=COMMAND:")
+    for adapter in ADAPTERS.values():
+        print(f"  {adapter.name:10s} ({adapter.format} input) {adapter.summary}")
+    return 0

@@ -1,0 +1,153 @@
+"""``ubongo-cp examples``: list, show, draw and copy what ships with the toolkit.
+
+Piece sets, decks, deck specs, example card sides and regions, Orion Duel
+tile sets (:data:`ubongo_cp.shipped.EXAMPLES`): an installed toolkit has
+no checkout beside it, so this is how its user finds them.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["add_parsers", "pieces_text"]
+
+
+def add_parsers(sub) -> None:
+    """Add ``examples`` to the top-level ``subparsers``."""
+    p = sub.add_parser("examples", help="list, show, draw and copy the shipped piece sets, decks, specs and examples",
+                       description="Without NAME: list everything shipped with the toolkit. With NAME: show it (a "
+                                   "piece set or region drawn as text); --draw writes a picture of it; --copy DIR "
+                                   "copies it (without NAME: the example card sides, regions and the designer's "
+                                   "deck) into DIR. Piece sets, decks and specs are also usable by name wherever a "
+                                   "command takes them (--pieces classic, batch duel, generate --spec designer).")
+    p.add_argument("name", nargs="?", metavar="NAME",
+                   help="a name from the list (pieces/classic, decks/duel, designer, rect_6x10.txt, ...); a name "
+                        "only one item has may be shortened (pentominoes, rect_6x10)")
+    p.add_argument("--copy", metavar="DIR", help="copy NAME (or, without NAME, the example files) into DIR")
+    p.add_argument("--draw", metavar="FILE", help="draw NAME (a piece set, region or card side) to FILE "
+                                                  "(.svg, .png or .pdf)")
+    p.set_defaults(func=_cmd_examples)
+
+
+def pieces_text(pieces, width: int = 72) -> str:
+    """Pieces side by side as ``#`` grids with their names above, wrapped at ``width`` characters.
+
+    Each piece is drawn exactly as its file writes it.
+
+    Examples
+    --------
+    >>> from ubongo_cp.pieces import parse_pieces
+    >>> print(pieces_text(parse_pieces("L3\\n#.\\n##\\n\\nI2\\n##\\n").pieces))
+    L3  I2
+    #.  ##
+    ##
+    """
+    from ..geometry import format_grid, normalize
+
+    blocks: list[list[str] | None] = []
+    for piece in pieces:
+        rows = format_grid(normalize(piece.cells)).splitlines()
+        w = max(len(piece.name), max(len(r) for r in rows))
+        blocks.append([piece.name.ljust(w)] + [r.ljust(w) for r in rows])
+    lines: list[str] = []
+    band: list[list[str]] = []
+    for block in blocks + [None]:
+        if block is None or (band and sum(len(b[0]) + 2 for b in band) + len(block[0]) > width):
+            height = max(len(b) for b in band)
+            for i in range(height):
+                lines.append("  ".join(b[i] if i < len(b) else " " * len(b[0]) for b in band).rstrip())
+            lines.append("")
+            band = []
+        if block is not None:
+            band.append(block)
+    return "\n".join(lines).rstrip("\n")
+
+
+def _show(example) -> str:
+    """What ``examples NAME`` prints: where it lies, what it is, and its content or a drawing as text."""
+    from ..cards import load_card, load_deck
+    from ..geometry import format_grid
+    from ..pieces import load_pieces, load_region
+
+    head = [f"{example.key}: {example.about}", f"  file: {example.path}"]
+    if example.kind == "pieces":
+        pieces = load_pieces(example.path).pieces
+        return "\n".join(head + [f"  {len(pieces)} pieces, as written in the file:", "", pieces_text(pieces)])
+    if example.kind == "region":
+        region = load_region(example.path)
+        return "\n".join(head + [f"  {region.area} cells, {region.height} rows x {region.width} columns:", "",
+                                 format_grid(region.cells)])
+    if example.kind == "card":
+        card = load_card(example.path)
+        tasks = [f"  face {f}: {' '.join(n)}" for f, n in card.tasks.items()]
+        return "\n".join(head + [f"  {card.game} card {card.card_id}, side {card.side}, pieces {card.pieces_spec}; "
+                                 f"region of {card.region.area} cells:", "", format_grid(card.region.cells), ""]
+                         + tasks)
+    if example.kind == "deck":
+        cards, _ = load_deck(example.path)
+        n_tasks = sum(len(c.tasks) for c in cards)
+        return "\n".join(head + [f"  {len(cards)} card sides, {n_tasks} tasks; use it by name: "
+                                 f"`ubongo-cp batch {example.short} --out DIR`, `booklet {example.short}`, "
+                                 f"`cards {example.short}`; its ratings: tasks.csv"])
+    if example.kind == "spec":
+        spec_file = example.path / "deck.toml" if example.path.is_dir() else example.path
+        more = ([f"  with its piece set {example.path / 'pieces.txt'}"] if example.path.is_dir() else [])
+        return "\n".join(head + more + [f"  use it by name: `ubongo-cp generate --spec {example.short} --out DIR`",
+                                        "", spec_file.read_text(encoding="utf-8").rstrip()])
+    return "\n".join(head + ["", example.path.read_text(encoding="utf-8").rstrip()])
+
+
+def _draw(example, path: str) -> None:
+    from ..draw.figures import check_format, region_figure, save_figure
+    from ..errors import InputError
+
+    check_format(path)
+    if example.kind == "pieces":
+        from ..pieces import load_pieces
+
+        fig = load_pieces(example.path).draw()
+    elif example.kind == "region":
+        from ..pieces import load_region
+
+        fig = region_figure(load_region(example.path).cells)
+    elif example.kind == "card":
+        from ..cards import load_card
+
+        fig = load_card(example.path).draw()
+    else:
+        raise InputError(f"--draw takes a piece set, a region or a card side; {example.key} is a {example.kind}")
+    save_figure(fig, path)
+
+
+def _cmd_examples(args: argparse.Namespace) -> int:
+    from ..errors import InputError
+    from ..shipped import EXAMPLES, copy_example, copy_examples, find_example
+
+    if args.name is None:
+        if args.draw:
+            raise InputError("--draw needs a NAME (a piece set, region or card side)")
+        if args.copy:
+            copied = copy_examples(args.copy)
+            print(f"copied {len(copied)} example(s) to {args.copy}: {', '.join(p.name for p in copied)}")
+            return 0
+        kinds = {"pieces": "piece sets (--pieces NAME)", "deck": "decks (batch, booklet, cards NAME)",
+                 "spec": "deck specs (generate --spec NAME)", "card": "card sides (solve FILE, export FILE)",
+                 "region": "regions (solve --region FILE)", "tiles": "Orion Duel tile sets (orion --tiles NAME)"}
+        for kind, title in kinds.items():
+            print(f"{title}:")
+            for e in EXAMPLES.values():
+                if e.kind == kind:
+                    print(f"  {e.key:<24}{e.about}")
+        print("\n`ubongo-cp examples NAME` shows one; `--copy DIR` copies it (without NAME: the card sides, regions "
+              "and the designer's deck); `--draw FILE.svg` draws a piece set, region or card side.")
+        return 0
+    example = find_example(args.name)
+    if args.copy:
+        target = copy_example(example, args.copy)
+        print(f"copied {example.key} to {target}")
+    if args.draw:
+        _draw(example, args.draw)
+        print(f"wrote {args.draw}")
+    if not (args.copy or args.draw):
+        print(_show(example))
+    return 0

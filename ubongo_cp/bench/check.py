@@ -12,7 +12,7 @@ A run's answer is *wrong* when
   answer over its repeats); when no answer has a majority every answer is
   wrong.
 
-A wrong run never counts as solved (:mod:`.report`). The answer compared is
+A wrong run never counts as solved (:mod:`ubongo_cp.bench.report`). The answer compared is
 solvable or not (``first``), the count (``count``), or the count, the
 number of tiling subsets and a hash of every subset's count (``analyze``).
 """

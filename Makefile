@@ -7,9 +7,10 @@ OUT    ?= out
 
 .PHONY: install run test lint bench docs clean
 
-# The install also compiles the C search kernel (setup.py; optional: without a
-# compiler the numba kernel is used), so a change to its source reinstalls.
-$(VENV)/.installed: pyproject.toml setup.py ubongo_cp/solvers/_dance.c ubongo_cp/solvers/_zdd.c
+# The install also compiles the C search kernels (setup.py; optional: without a
+# compiler the numba kernel and the dancing-cells solvers are used, and the
+# decision diagram is built in Python), so a change to their source reinstalls.
+$(VENV)/.installed: pyproject.toml setup.py ubongo_cp/solvers/_dance.c ubongo_cp/solvers/_zdd.c ubongo_cp/solvers/_bits.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -e '.[test,openspiel]'
 	touch $@
@@ -52,4 +53,4 @@ bench: install
 	$(CLI) bench decks pentominoes identical duel-analysis knuth --quick --solvers all --time-limit 30 --out $(BENCH_OUT)
 
 clean:
-	rm -rf $(VENV) $(OUT) build *.egg-info docs/_build docs/api docs/rules docs/jupyter_execute ubongo_cp/solvers/_dance*.so ubongo_cp/solvers/_zdd*.so
+	rm -rf $(VENV) $(OUT) build *.egg-info docs/_build docs/api docs/rules docs/jupyter_execute ubongo_cp/solvers/_dance*.so ubongo_cp/solvers/_zdd*.so ubongo_cp/solvers/_bits*.so

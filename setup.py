@@ -4,8 +4,10 @@
   :mod:`ubongo_cp.solvers.dancing` falls back to its numba kernel.
 - ``ubongo_cp.solvers._zdd``: the decision-diagram builder (DXZ); without it
   :mod:`ubongo_cp.solvers.zdd` runs its pure-Python builder (slow).
+- ``ubongo_cp.solvers._bits``: the bitboard kernel; :mod:`ubongo_cp.solvers.bitboard`
+  needs it, and without it the default solvers fall back to the dancing-cells backend.
 
-Both are *optional*: without a working C compiler the install still succeeds.
+All are *optional*: without a working C compiler the install still succeeds.
 """
 
 from setuptools import Extension, setup
@@ -15,4 +17,4 @@ setup(ext_modules=[Extension(
     sources=[f"ubongo_cp/solvers/{name}.c"],
     extra_compile_args=["-O3", "-std=c11"],
     optional=True,
-) for name in ("_dance", "_zdd")])
+) for name in ("_dance", "_zdd", "_bits")])

@@ -1,4 +1,4 @@
-"""Benchmark: ``ubongo-cp analyze`` against the C++ analyzer of ubongo-utils, whole process, same answers.
+"""Benchmark: ``ubongo-cp analyze`` against the C++ analyzer of ubongo-utils and SSXCC, whole process, same answers.
 
 Run: ``.venv/bin/python -m benchmarks.bench_cpp_analyze [--analyzer PATH | --source GITDIR] [--repeat N]``.
 
@@ -33,19 +33,28 @@ symmetry, the same count as ours (rule UP-5).
    region file; C++: a board of ``#`` and ``.`` only, since any other
    character makes it read an empty board without an error): the shipped
    ``duel_board1`` (16 cells) K = 3, a 22-cell region K = 4, the 4x7
-   rectangle (28 cells) K = 5, and the 5x7 rectangle without its four
-   corners (31 cells) K = 6. Both outputs are parsed; the tiling subsets and
-   each one's count must be equal, or the run stops with the differences.
-4. **Times**: whole-process wall seconds of ``ubongo-cp analyze --pieces
-   duel --region R --k K`` (the console script) and of
-   ``ubongo-analyze-duel BOARD K``, one warm-up of each, then ``--repeat``
-   rounds in which every case runs both tools (interleaved: the order of
-   the cases rotates and the tool that goes first alternates from round to
+   rectangle (28 cells) K = 5, an irregular 28-cell region with no symmetry
+   K = 5, and the 5x7 rectangle without its four corners (31 cells) K = 6.
+   Both outputs are parsed; the tiling subsets and each one's count must be
+   equal, or the run stops with the differences.
+4. **SSXCC** (Knuth's, built by :func:`benchmarks.peers.build_knuth` where
+   ``ctangle`` is found) on the *one-search instance*: every Duel piece an
+   optional (secondary) item, the region's cells primary, so that it lists
+   every tiling by any subset, of any size; its count must equal ours for
+   the same instance (:func:`ubongo_cp.solvers.solve`). ``ubongo-cp
+   analyze`` answers the K-subset question on that instance (its search
+   cuts the covers of other sizes): the question the designer asks.
+5. **Times**: whole-process CPU and wall seconds of ``ubongo-cp analyze
+   --pieces duel --region R --k K`` (the console script), of
+   ``ubongo-analyze-duel BOARD K`` and of SSXCC, one warm-up of each, then
+   ``--repeat`` rounds in which every case runs every tool (interleaved: the
+   order of the cases rotates and the tools' order rotates from round to
    round, so no figure always follows the same long run); medians.
 
 Prints a markdown table (case, cells, K, subsets solvable, solutions,
-ubongo-cp s, C++ s, ratio ours / C++) and the load average, and writes it
-to ``benchmarks/out/cpp_analyze.csv``. Every file goes under
+ubongo-cp CPU/wall, C++ CPU/wall, SSXCC CPU/wall, ratios ours / C++ and ours
+/ SSXCC in CPU) and the load average, and writes it to
+``benchmarks/out/cpp_analyze.csv``. Every file goes under
 ``benchmarks/out/`` (untracked).
 """
 
@@ -58,7 +67,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +81,7 @@ CASES = [
     ("duel_board1", ROOT / "puzzles" / "examples" / "duel_board1.txt", 3),
     ("22-cell region", None, 4),  # bench_startup.REGION_22, the start-up benchmark's region
     ("4x7 rectangle", ROOT / "benchmarks" / "results" / "region_4x7.txt", 5),
+    ("28-cell irregular region", "..#####\n.######\n#######\n######.\n####...\n", 5),
     ("5x7 without its corners", ".#####.\n#######\n#######\n#######\n.#####.\n", 6),
 ]
 
@@ -149,13 +158,12 @@ def differences(ours: dict, theirs: dict, limit: int = 5) -> list[str]:
     return out
 
 
-def _run(argv: list, cwd: Path = ROOT) -> tuple[float, str]:
-    t0 = time.perf_counter()
-    done = subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(map(str, argv))} failed ({done.returncode}): {done.stderr.strip()[-300:]}")
-    return wall, done.stdout
+def _run(argv: list, cwd: Path = ROOT, stdin: str | None = None) -> tuple[float, str, float, str]:
+    """(wall seconds, standard output, CPU seconds, standard error) of one whole process."""
+    from benchmarks.peers import measure
+
+    run = measure(argv, stdin=stdin, cwd=cwd)
+    return run.wall, run.out, run.cpu, run.err
 
 
 def _step(argv: list, cwd: Path, log: Path) -> None:
@@ -214,6 +222,31 @@ def _analyzer(args) -> tuple[Path, Path | None]:
                          f"m-kasahr/ubongo-utils ({source} does not exist)")
     program = build(source)
     return program, BUILD / "data" / "duel"
+
+
+def _ssxcc():
+    """Knuth's SSXCC (:func:`benchmarks.peers.build_knuth`): its path, or why it could not be built."""
+    from benchmarks.peers import build_knuth
+
+    return build_knuth()["ssxcc"]
+
+
+def _one_search(region: Path) -> tuple[str, int]:
+    """The one-search instance of the Duel pieces in ``region`` in Knuth's format, and its number of covers."""
+    from benchmarks.peers import knuth_text
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import load_pieces, load_region
+    from ubongo_cp.solvers import solve
+
+    inst = build_instance(load_pieces("duel").pieces, load_region(region), optional_pieces=True)
+    return knuth_text(inst, multiplicities=False), solve(inst, keep=0, reduce=False).count
+
+
+def _check_ssxcc(label: str, report: str, expected: int) -> None:
+    from benchmarks.peers import knuth_count
+
+    if knuth_count(report) != expected:
+        raise SystemExit(f"DISAGREEMENT on {label}: SSXCC counts {knuth_count(report)} covers, we {expected}")
 
 
 def check_pieces(program: Path, data: Path | None, work: Path) -> str:
@@ -277,31 +310,54 @@ def main(argv=None) -> int:
     print("pieces:", check_pieces(program, data, work))
 
     todo = cases(work)
-    commands = {label: ([cli, "analyze", "--pieces", "duel", "--region", region, "--k", k], [program, board, k])
-                for label, _, k, region, board in todo}
+    ssxcc = _ssxcc()
+    print(f"SSXCC: {ssxcc if isinstance(ssxcc, str) else 'built'}")
+    commands, one_search = {}, {}
+    for label, _, k, region, board in todo:
+        commands[label] = [([cli, "analyze", "--pieces", "duel", "--region", region, "--k", k], None),
+                           ([program, board, k], None)]
+        if not isinstance(ssxcc, str):
+            text, count = _one_search(region)
+            commands[label].append(([ssxcc], text))
+            one_search[label] = count
     answers = {}
-    for label, (ours_cmd, cpp_cmd) in commands.items():  # warm-up, and the agreement check
-        ours, theirs = parse_ours(_run(ours_cmd)[1]), parse_cpp(_run(cpp_cmd)[1])
+    for label, cmds in commands.items():  # warm-up, and the agreement checks
+        ours, theirs = parse_ours(_run(cmds[0][0])[1]), parse_cpp(_run(cmds[1][0])[1])
         if diff := differences(ours, theirs):
             raise SystemExit(f"DISAGREEMENT on {label}: " + "; ".join(diff))
         answers[label] = ours
-    print(f"agreement: both tools list the same tiling subsets with the same counts in all {len(todo)} cases")
+        if len(cmds) > 2:
+            _check_ssxcc(label, _run(cmds[2][0], stdin=cmds[2][1])[3], one_search[label])
+    print(f"agreement: both analyzers list the same tiling subsets with the same counts in all {len(todo)} cases"
+          + ("; SSXCC counts the one-search instance's covers as we do" if one_search else ""))
 
-    walls = {label: ([], []) for label in commands}
+    times: dict = {label: [[] for _ in cmds] for label, cmds in commands.items()}
     labels = list(commands)
-    for round_ in range(args.repeat):  # cases rotated, and ours / C++ alternately first, round by round
+    for round_ in range(args.repeat):  # cases rotated, and the tools' order rotated, round by round
         for label in labels[round_ % len(labels):] + labels[:round_ % len(labels)]:
-            for side in ((0, 1) if round_ % 2 == 0 else (1, 0)):
-                walls[label][side].append(_run(commands[label][side])[0])
+            sides = list(range(len(commands[label])))
+            for side in sides[round_ % len(sides):] + sides[:round_ % len(sides)]:
+                argv, stdin = commands[label][side]
+                wall, _, cpu, err = _run(argv, stdin=stdin)
+                if side == 2:
+                    _check_ssxcc(label, err, one_search[label])
+                times[label][side].append((cpu, wall))
 
-    print("\n| case | cells | K | subsets solvable | solutions | ubongo-cp s | C++ s | ratio (ours / C++) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    lines = ["case,cells,k,subsets_solvable,solutions,ubongo_cp_s,cpp_s,ratio"]
+    print("\n| case | cells | K | subsets solvable | solutions | ubongo-cp CPU / wall s | C++ CPU / wall s | "
+          "ours / C++ (CPU) | SSXCC, one search: covers | SSXCC CPU / wall s | ours / SSXCC (CPU) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    lines = ["case,cells,k,subsets_solvable,solutions,ubongo_cp_cpu,ubongo_cp_wall,cpp_cpu,cpp_wall,ratio_cpp,"
+             "ssxcc_covers,ssxcc_cpu,ssxcc_wall,ratio_ssxcc"]
     for label, cells, k, _, _ in todo:
-        ours_s, cpp_s = (statistics.median(w) for w in walls[label])
+        (oc, ow), (cc, cw), *rest = [(statistics.median(c for c, _ in s), statistics.median(w for _, w in s))
+                                     for s in times[label]]
         n, total = len(answers[label]), sum(answers[label].values())
-        print(f"| {label} | {cells} | {k} | {n} | {total} | {ours_s:.3f} | {cpp_s:.3f} | {ours_s / cpp_s:.2f} |")
-        lines.append(f'"{label}",{cells},{k},{n},{total},{ours_s:.4f},{cpp_s:.4f},{ours_s / cpp_s:.3f}')
+        sx = f"{one_search[label]} | {rest[0][0]:.3f} / {rest[0][1]:.3f} | {oc / rest[0][0]:.2f}" if rest else \
+            "— | — | —"
+        print(f"| {label} | {cells} | {k} | {n} | {total} | {oc:.3f} / {ow:.3f} | {cc:.3f} / {cw:.3f} | "
+              f"{oc / cc:.2f} | {sx} |")
+        lines.append(f'"{label}",{cells},{k},{n},{total},{oc:.4f},{ow:.4f},{cc:.4f},{cw:.4f},{oc / cc:.3f},'
+                     + (f"{one_search[label]},{rest[0][0]:.4f},{rest[0][1]:.4f},{oc / rest[0][0]:.3f}" if rest else ",,,"))
     (OUT / "cpp_analyze.csv").write_text("\n".join(lines) + "\n")
     load1 = os.getloadavg()
     print(f"\nmedian of {args.repeat} interleaved whole-process runs; load average at the end: "

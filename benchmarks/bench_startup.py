@@ -7,13 +7,16 @@ Prints two tables (and writes them as CSV to ``benchmarks/out/startup*.csv``):
 - *imports*: whole-process seconds of ``python -c "import X"`` for each
   dependency and for the toolkit's own entry modules, minus ``python -c pass``
   (the interpreter's own start), median of ``--repeat`` runs;
-- *commands*: whole-process seconds of small ``ubongo-cp`` commands (help,
-  version, a bad-input error, a card task solved with DLX, two subset
-  analyses, a pentomino count), median of ``--repeat`` runs. With
+- *commands*: whole-process CPU and wall seconds of small ``ubongo-cp``
+  commands (help, version, a bad-input error, a card task solved on the
+  default solver, also through the console script, two subset analyses, a
+  pentomino count) and of ``python -c pass`` in the same rounds, medians of
+  ``--repeat`` interleaved runs, with each command's CPU over the
+  interpreter's (the start-up target: a card task at most 3x). With
   ``--baseline REV`` the same commands also run on that git revision
   (checked out into ``benchmarks/out/``, run with ``PYTHONPATH``), in the
   same loop, one after the other (interleaved), and a ratio column shows
-  ``this checkout / baseline``.
+  ``this checkout / baseline`` (wall).
 
 Every figure is a median of interleaved whole-process runs on a possibly
 shared machine: compare columns of one run, not runs of different days.
@@ -45,11 +48,14 @@ def commands(tmp: Path) -> list[tuple[str, list[str]]]:
     region22.write_text(REGION_22)
     rect = tmp / "rect6x10.txt"
     rect.write_text("##########\n" * 6)
+    knuth = tmp / "knuth.dlx"
+    knuth.write_text("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
     return [
         ("--help", ["--help"]),
         ("--version", ["--version"]),
         ("bad input (missing region file)", ["solve", "--pieces", "classic", "--region", str(tmp / "none.txt")]),
         ("solve classic_X1_easy --face 1", ["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"]),
+        ("exact-cover Knuth's example", ["exact-cover", str(knuth), "--count"]),
         ("analyze duel_board1 (16 cells) K=3", ["analyze", "--pieces", "duel", "--region",
                                                 "puzzles/examples/duel_board1.txt", "--k", "3"]),
         ("analyze 22-cell region K=4", ["analyze", "--pieces", "duel", "--region", str(region22), "--k", "4"]),
@@ -58,12 +64,21 @@ def commands(tmp: Path) -> list[tuple[str, list[str]]]:
 
 
 def _time(argv: list[str], env: dict | None = None, cwd: Path = ROOT) -> float:
+    return _run(argv, env, cwd)[0]
+
+
+def _run(argv: list[str], env: dict | None = None, cwd: Path = ROOT) -> tuple[float, float]:
+    """(wall, CPU) seconds of one whole process (exit 0 or 2: a bad-input error is a timed command too)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     took = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 2):
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {proc.stderr[-500:]}")
-    return took
+    return took, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _baseline(rev: str) -> tuple[dict, Path]:
@@ -106,34 +121,43 @@ def main(argv=None) -> int:
 
     tmp = OUT / "startup-inputs"
     tmp.mkdir(exist_ok=True)
-    cmds = commands(tmp)
+    cli = str(Path(py).parent / "ubongo-cp")
+    argvs = {"python -c pass": [py, "-c", "pass"],
+             **{label: [py, "-m", "ubongo_cp.cli", *cmd] for label, cmd in commands(tmp)},
+             "ubongo-cp solve classic_X1_easy --face 1 (console script)":
+                 [cli, "solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"]}
     env_base, base_dir = _baseline(args.baseline) if args.baseline else (None, ROOT)
-    times: dict[str, list[float]] = {label: [] for label, _ in cmds}
-    base_times: dict[str, list[float]] = {label: [] for label, _ in cmds}
-    for _label, cmd in cmds:  # warm caches (numba's, the OS's) once for both
-        _time([py, "-m", "ubongo_cp.cli", *cmd])
-        if env_base:
-            _time([py, "-m", "ubongo_cp.cli", *cmd], env_base, base_dir)
-    for _ in range(args.repeat):
-        for label, cmd in cmds:
-            times[label].append(_time([py, "-m", "ubongo_cp.cli", *cmd]))
-            if env_base:
-                base_times[label].append(_time([py, "-m", "ubongo_cp.cli", *cmd], env_base, base_dir))
-    head = "| command | seconds |" + (f" baseline {args.baseline} | ratio |" if env_base else "")
-    print(head + "\n|---|---:|" + ("---:|---:|" if env_base else ""))
-    lines = ["command,seconds" + (",baseline_seconds,ratio" if env_base else "")]
-    for label, _ in cmds:
-        t = statistics.median(times[label])
-        row = f"| {label} | {t:.3f} |"
-        csv = f'"{label}",{t:.4f}'
-        if env_base:
+    runs: dict[str, list[tuple[float, float]]] = {label: [] for label in argvs}
+    base_times: dict[str, list[float]] = {label: [] for label in argvs}
+    labels = list(argvs)
+    for label in labels:  # warm caches (numba's, the OS's) once for both
+        _time(argvs[label])
+        if env_base and "console" not in label:
+            _time(argvs[label], env_base, base_dir)
+    for r in range(args.repeat):  # the order rotates from round to round
+        for label in labels[r % len(labels):] + labels[:r % len(labels)]:
+            runs[label].append(_run(argvs[label]))
+            if env_base and "console" not in label:
+                base_times[label].append(_time(argvs[label], env_base, base_dir))
+    interpreter = statistics.median(c for _, c in runs["python -c pass"])
+    head = "| command | CPU s | wall s | CPU / python -c pass |" + \
+        (f" baseline {args.baseline} wall s | ratio |" if env_base else "")
+    print(head + "\n|---|---:|---:|---:|" + ("---:|---:|" if env_base else ""))
+    lines = ["command,cpu_seconds,wall_seconds,cpu_over_interpreter" + (",baseline_wall_seconds,ratio" if env_base else "")]
+    for label in labels:
+        c = statistics.median(x for _, x in runs[label])
+        t = statistics.median(w for w, _ in runs[label])
+        row = f"| {label} | {c:.3f} | {t:.3f} | {c / interpreter:.1f}x |"
+        csv = f'"{label}",{c:.4f},{t:.4f},{c / interpreter:.2f}'
+        if env_base and base_times[label]:
             b = statistics.median(base_times[label])
             row += f" {b:.3f} | {t / b:.2f} |"
             csv += f",{b:.4f},{t / b:.3f}"
         print(row)
         lines.append(csv)
     (OUT / "startup_commands.csv").write_text("\n".join(lines) + "\n")
-    print(f"\nmedian of {args.repeat} interleaved whole-process runs; load average {os.getloadavg()[0]:.2f}")
+    a, b, c = os.getloadavg()
+    print(f"\nmedian of {args.repeat} interleaved whole-process runs; load average {a:.2f} {b:.2f} {c:.2f}")
     return 0
 
 

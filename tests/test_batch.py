@@ -37,7 +37,7 @@ def test_batch_counts_match_an_independent_solver(deck, tmp_path):
         card = load_card(deck / f"{row.card_id}_{row.side}.toml")
         assert row.count == solve(task_instance(card, row.face), backend="cpsat").count
         assert row.count == row.cpsat_count and row.status == Status.SOLVED
-        assert row.dlx_nodes is not pd.NA and row.difficulty == row.difficulty  # not NaN
+        assert row.search_nodes is not pd.NA and row.difficulty == row.difficulty  # not NaN
     for name in ("tasks.parquet", "tasks.csv", "cards.csv", "summary.md", JOURNAL):
         assert (tmp_path / "out" / name).exists()
     cards = pd.read_csv(tmp_path / "out" / "cards.csv", dtype={"card_id": str})
@@ -191,7 +191,7 @@ def test_shipped_deck_tables_rebuild_identically(game, tmp_path):
     shipped = pd.read_csv(PUZZLES / "decks" / game / "tasks.csv", dtype={"card_id": str})
     rebuilt = run_batch(PUZZLES / "decks" / game, tmp_path / "out", progress=False).tasks
     keys = ["card_id", "side", "face"]
-    columns = ["status", "count", "count_reduced", "placements", "dlx_nodes", "cpsat_count", "task_hash"]
+    columns = ["status", "count", "count_reduced", "placements", "search_nodes", "cpsat_count", "task_hash"]
     merged = shipped.merge(rebuilt, on=keys, suffixes=("_shipped", "_now"), validate="one_to_one")
     assert len(merged) == len(shipped) == len(rebuilt) > 0
     for col in columns:
@@ -208,7 +208,7 @@ def test_every_registered_solver_rates_alike(deck, tmp_path):
     one = tmp_path / "one"
     one.mkdir()
     shutil.copy(deck / "01_hard.toml", one / "01_hard.toml")
-    stable = ["face", "status", "count", "count_reduced", "dlx_nodes", "cpsat_count", "difficulty"]
+    stable = ["face", "status", "count", "count_reduced", "search_nodes", "cpsat_count", "difficulty"]
     reference = run_batch(one, tmp_path / "dlx", progress=False).tasks[stable]
     assert reference["difficulty"].notna().all() and (reference["status"] == Status.SOLVED).all()
     for name in solver_names():
@@ -222,7 +222,7 @@ def test_cli_batch_with_xcover_rates_every_task(run_cli, deck, tmp_path):
                              "--no-progress")
     assert code == 0, err
     table = pd.read_csv(tmp_path / "o" / "tasks.csv")
-    assert len(table) == 18 and table["difficulty"].notna().all() and (table["dlx_nodes"] > 0).all()
+    assert len(table) == 18 and table["difficulty"].notna().all() and (table["search_nodes"] > 0).all()
 
 
 # ---------------------------------------------------------------- resumed rows, output folders
@@ -259,7 +259,7 @@ def test_rows_of_another_backend_or_without_settings_are_computed_again(deck, tm
     said = []
     again = run_batch(deck, out, progress=False, notify=said.append)
     assert (again.ran, again.recomputed, again.skipped) == (18, 18, 0)
-    assert any("(backend cpsat (now dlx))" in s for s in said), said
+    assert any("(backend cpsat (now bitboard-mrv))" in s for s in said), said
     # A journal whose rows record no settings (written before rows recorded them): computed again too.
     lines = (out / JOURNAL).read_text().splitlines()
     old = [json.dumps({k: v for k, v in json.loads(line).items() if k != "settings"}) for line in lines[-18:]]

@@ -121,8 +121,14 @@ def _refusal(matrix, backend: str) -> str | None:
         return "does not take colours"
     if matrix.multiplicity is not None and not spec.ranges and any(0 < lo < hi for lo, hi in matrix.multiplicity.tolist()):
         return "takes bounds"
+    if matrix.bounds is not None and not spec.bounds:
+        return "does not take bounds"
     if matrix.bounds is not None and not spec.multiplicities:
         return "has no multiplicities"
+    if spec.diagram and spec.name != "auto" and matrix.bounds is not None:  # ``auto`` counts these with the kernel
+        bounds = matrix.bounds.tolist()
+        if any(all(bounds[i] != [1, 1] for i in matrix._items(o)) for o in range(matrix.n_options)):
+            return "covers no item of multiplicity"  # the diagram branches on the items covered once
     return None
 
 

@@ -19,7 +19,7 @@ from ubongo_cp.batch import JOURNAL, run_batch
 from ubongo_cp.cards import load_card
 from ubongo_cp.executors import LocalExecutor, make_executor
 
-STABLE = ["card_id", "side", "face", "pieces", "count", "count_reduced", "status", "placements", "dlx_nodes",
+STABLE = ["card_id", "side", "face", "pieces", "count", "count_reduced", "status", "placements", "search_nodes",
           "cpsat_count", "task_hash"]
 
 

@@ -92,10 +92,10 @@ def test_every_solution_is_handed_on(shape, names):
     # solution (images under the symmetries): the same set as the plain search.
     pieces = PENTS.pieces if names is None else [CLASSIC[n] for n in names]
     inst = build_instance(pieces, Region.rectangle(*shape))
-    expected = {tuple(sorted(s)) for s in solve(inst, backend="xcover").option_solutions}
+    expected = {tuple(sorted(s)) for s in solve(inst, backend="xcover", keep=None).option_solutions}
     for name in ORBIT_NAMES:
         seen = []
-        got = solve(inst, backend=name, on_solution=lambda s: seen.append(tuple(s)) is None)
+        got = solve(inst, backend=name, keep=None, on_solution=lambda s: seen.append(tuple(s)) is None)
         assert len(got.option_solutions) == got.count == len(seen) == len(expected)
         assert {tuple(sorted(s)) for s in got.option_solutions} == set(seen) == expected
         kept = solve(inst, backend=name, keep=3)

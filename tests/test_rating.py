@@ -19,7 +19,7 @@ I4 = Piece("I4", ((0, 0), (0, 1), (0, 2), (0, 3)))
 def test_forced_task_rates_one_not_minus_one():
     # I4 in a 1x4 region: one placement, one node, one solution: log2(1 + 1) + log2(1) = 1 (was -1.0).
     row = rate_instance(build_instance([I4], Region.rectangle(1, 4)))
-    assert (row["dlx_nodes"], row["count"], row["placements"]) == (1, 1, 1)
+    assert (row["search_nodes"], row["count"], row["placements"]) == (1, 1, 1)
     assert row["difficulty"] == 1.0
 
 
@@ -33,7 +33,7 @@ def test_placements_per_cell_is_the_mean_number_of_placements_covering_a_cell():
     assert instance.options_per_cell().sum() == 22 and instance.n_options == 9
     row = rate_instance(instance)
     assert row["count"] == 2
-    assert math.isclose(row["difficulty"], math.log2(1 + row["dlx_nodes"] / 2) + math.log2(22 / 6))
+    assert math.isclose(row["difficulty"], math.log2(1 + row["search_nodes"] / 2) + math.log2(22 / 6))
     # Identical shapes are one piece type (UP-5): two dominoes named A and B in 2x2 have 4 placements
     # (2 flat, 2 upright) of 2 cells: 2 per cell, and 2 tilings (the names are labels only).
     dominoes = [Piece("A", ((0, 0), (0, 1))), Piece("B", ((0, 0), (0, 1)))]
@@ -41,7 +41,7 @@ def test_placements_per_cell_is_the_mean_number_of_placements_covering_a_cell():
     assert instance.options_per_cell().tolist() == [2, 2, 2, 2]
     row = rate_instance(instance)
     assert row["count"] == 2
-    assert math.isclose(row["difficulty"], math.log2(1 + row["dlx_nodes"] / 2) + 1.0)
+    assert math.isclose(row["difficulty"], math.log2(1 + row["search_nodes"] / 2) + 1.0)
 
 
 def test_score_is_nan_without_solution_and_never_negative_with_one():

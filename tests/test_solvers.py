@@ -4,10 +4,10 @@ Each test body runs over the registry itself (``solver_names()``), so a new
 solver is one line in :data:`ubongo_cp.solvers.registry.SOLVERS`. The
 published counts (RULES.md §1) are asserted here and nowhere else; the
 larger rectangles run only on the solvers that enumerate thousands of
-tilings in about a second (read from the registry: the DLX family on the
-orbit decomposition), the 3x20 one on the DLX family and every orbit
-decomposition (plain CP-SAT and the CNF encoding need 3-45 s for it, see
-``benchmarks/``).
+tilings in about a second (read from the registry: the bitboard searches on
+the first empty cell, the DLX family on the orbit decomposition), the 3x20
+one on the DLX and bitboard families and every orbit decomposition (plain
+CP-SAT and the CNF encoding need 3-45 s for it, see ``benchmarks/``).
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ def _check(result, instance):
 
 def _fast_enumeration(spec) -> bool:
     """Enumerates thousands of pentomino tilings in about a second, or counts them on a decision diagram."""
-    return (spec.family == "dlx" and spec.orbits) or spec.diagram
+    return (spec.family == "dlx" and spec.orbits) or spec.diagram or \
+        (spec.family == "bitboard" and ("rule", "mrv") not in spec.options)
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class Published:
 
 # RULES.md §1, "known external figures": fixed region, flips allowed (UP-3, UP-5).
 PUBLISHED = [
-    Published("pentominoes", (3, 20), 8, 2, lambda s: s.family == "dlx" or s.orbits),
+    Published("pentominoes", (3, 20), 8, 2, lambda s: s.family in ("dlx", "bitboard") or s.orbits),
     Published("pentominoes", (4, 15), 1472, 368, _fast_enumeration),
     Published("pentominoes", (5, 12), 4040, 1010, _fast_enumeration),
     Published("pentominoes", (6, 10), 9356, 2339, _fast_enumeration),
@@ -118,12 +119,14 @@ def test_limit_and_first_solution(name):
 
 @pytest.mark.parametrize("name", [n for n in NAMES if SOLVERS[n].stops_mid_search])
 def test_time_limit_stops_the_search(name):
-    # 6x10 takes every solver at least a second; 0.05 s cannot finish the count.
-    inst = build_instance(PENTS.pieces, Region.rectangle(6, 10))
+    # 8x8 without four cells of its top row has no symmetry and 9,864 tilings: it takes every
+    # solver more than a second; 0.05 s cannot finish the count.
+    region = Region(tuple((r, c) for r in range(8) for c in range(8) if r or c >= 4))
+    inst = build_instance(PENTS.pieces, region)
     t0 = time.perf_counter()
     result = solve(inst, backend=name, time_limit=0.05, keep=0)
     assert (result.complete, result.count_reduced) == (False, None)
-    assert result.count < 9356 and time.perf_counter() - t0 < 30
+    assert result.count < 9864 and time.perf_counter() - t0 < 30
     assert result.status in (Status.SOLVED, Status.UNKNOWN)
 
 
@@ -187,19 +190,34 @@ def test_every_solver_agrees_on_random_instances(inst):
         _check(got, inst)
 
 
-def test_default_solvers_with_many_identical_pieces():
-    # 9 O4 tile a 6x6 board one way: one item [9..9] (Algorithm M), so the default DLX
-    # search meets that tiling once (it met it 9! = 362,880 times with one item per copy)
-    # and tries exactly the 9 forced placements, each corner-most cell first.
+def test_many_identical_pieces_are_one_counter():
+    # 9 O4 tile a 6x6 board one way: one item [9..9] (Algorithm M; a counter in the bitboard
+    # search), so each search meets that tiling once (it met it 9! = 362,880 times with one
+    # item per copy) and makes exactly the 9 forced placements.
     o4 = CLASSIC["O4"]
-    result = solve(build_instance([o4] * 9, Region.rectangle(6, 6)), backend="dlx")
-    assert (result.count, result.count_reduced, result.complete, result.stats["nodes"]) == (1, 1, True, 9)
-    # Counting by default: the diagram, which finishes within the rule's trial (one state per
-    # cell row pair); a first solution: DLX.
-    default = solve(build_instance([o4] * 9, Region.rectangle(6, 6)))
-    assert (default.backend, default.stats["engine"], default.count) == ("auto", "zdd", 1)
-    assert "within the trial" in default.stats["rule"]
-    assert solve(build_instance([o4] * 9, Region.rectangle(6, 6)), limit=1).backend == "dlx"
+    for name in ("dlx", "bitboard", "bitboard-mrv"):
+        result = solve(build_instance([o4] * 9, Region.rectangle(6, 6)), backend=name)
+        assert (result.count, result.count_reduced, result.complete, result.stats["nodes"]) == (1, 1, True, 9)
+    assert solve(build_instance([o4] * 9, Region.rectangle(6, 6))).backend == "bitboard-symmetry"
+    assert solve(build_instance([o4] * 9, Region.rectangle(6, 6)), limit=1).backend == "bitboard"
+    # The decision diagram's rule: the diagram, which finishes within the rule's trial (one state per
+    # cell row pair).
+    auto = solve(build_instance([o4] * 9, Region.rectangle(6, 6)), backend="auto")
+    assert (auto.backend, auto.stats["engine"], auto.count) == ("auto", "zdd", 1)
+    assert "within the trial" in auto.stats["rule"]
+
+
+def test_the_default_falls_back_to_dancing_cells_beyond_256_cells():
+    # 65 dominoes in a 10x13 rectangle: 130 cells, the bitboard's; 129 I2 in 258 cells are not.
+    i2 = CLASSIC["I2"]
+    small = build_instance([i2] * 3, Region.rectangle(1, 6))
+    big = build_instance([i2] * 129, Region.rectangle(1, 258))
+    assert solve(small).backend == "bitboard-symmetry"
+    result = solve(big)
+    assert (result.backend, result.count, result.count_reduced) == ("dlx-symmetry", 1, 1)
+    assert solve(big, limit=1).backend == "dlx"
+    with pytest.raises(InputError, match="258 cell items"):
+        solve(big, backend="bitboard")
 
 
 # ---------------------------------------------------------------- the registry
@@ -217,7 +235,7 @@ def test_every_spec_makes_a_backend(name):
     spec = get_solver(name)
     backend = spec.make()
     assert callable(backend.run) and spec.module.startswith("ubongo_cp.solvers.")
-    assert spec.family in ("cpsat", "dlx", "sat", "zdd") and spec.summary
+    assert spec.family in ("cpsat", "dlx", "bitboard", "sat", "zdd") and spec.summary
     if spec.cardinality:
         assert spec.make(cardinality=3).cardinality == 3
 
@@ -225,14 +243,23 @@ def test_every_spec_makes_a_backend(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_reported_counters_match_the_registry(name):
     # What the registry says a solver reports is what it reports (the rating relies on it):
-    # the search-tree size of Algorithm X on the task itself, counted by the kernel alone.
-    # The 3x4 rectangle is symmetric, so the orbit decompositions search a smaller tree.
+    # the search-tree size of its search on the task itself, counted by the kernel alone.
+    # The 3x4 rectangle is symmetric, so the orbit decompositions search smaller trees.
+    from ubongo_cp.solvers.bitboard import BitSearch
     from ubongo_cp.solvers.dancing import count
 
     inst = build_instance([CLASSIC[n] for n in ("I3", "L4", "P5")], Region.rectangle(3, 4))
-    tree = count(inst.indptr, inst.indices, inst.n_items, inst.n_secondary)[1]
+    spec = SOLVERS[name]
+    if spec.family == "bitboard":
+        options = dict(spec.options)
+        search = BitSearch(inst, rule=options.get("rule", "first"), prune=options.get("prune", True))
+        search.start()
+        search.run()
+        tree = search.nodes
+    else:
+        tree = count(inst.indptr, inst.indices, inst.n_items, inst.n_secondary)[1]
     stats = solve(inst, backend=name).stats
-    assert (stats.get("nodes") == tree) == SOLVERS[name].reports_nodes
+    assert (stats.get("nodes") == tree) == spec.reports_nodes
     if SOLVERS[name].reports_branches:
         assert stats["branches"] >= 0 and stats["conflicts"] >= 0
 

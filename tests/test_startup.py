@@ -53,12 +53,28 @@ def test_bad_input_fails_before_numpy(argv):
     assert loaded == []
 
 
-def test_dlx_paths_load_numpy_only():
-    # A card task on the DLX path and a subset analysis: no CP-SAT, pandas, matplotlib, numba or Dask.
+def test_default_paths_load_no_library(tmp_path):
+    # A card task, a count with the whole symmetry reduction, a subset analysis and an exact-cover file
+    # on the default solvers: no numpy, CP-SAT, pandas, matplotlib, numba or Dask (the bitboard
+    # kernel reads plain arrays).
     status, loaded = _loaded(["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"])
-    assert status == 0 and loaded == ["numpy"]
+    assert status == 0 and loaded == []
+    region = tmp_path / "3x20.txt"
+    region.write_text("#" * 20 + "\n" + "#" * 20 + "\n" + "#" * 20 + "\n")
+    status, loaded = _loaded(["solve", "--pieces", "pentominoes", "--region", str(region), "--count"])
+    assert status == 0 and loaded == []
     status, loaded = _loaded(["analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt",
                               "--k", "3"])
+    assert status == 0 and loaded == []
+    matrix = tmp_path / "knuth.dlx"
+    matrix.write_text("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
+    status, loaded = _loaded(["exact-cover", str(matrix), "--count"])
+    assert status == 0 and loaded == []
+
+
+def test_dlx_paths_load_numpy_only():
+    # The dancing-cells solver reads numpy arrays: a card task on it loads numpy, nothing else.
+    status, loaded = _loaded(["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1", "--backend", "dlx"])
     assert status == 0 and loaded == ["numpy"]
 
 

@@ -142,5 +142,5 @@ def test_tiny_time_limit_does_not_time_out_a_quick_task_even_with_engine_loading
     journal = tmp_path / "out" / "tasks.jsonl"
     journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:3]))
     again = _batch(deck, tmp_path / "out", env)
-    cols = ["card_id", "side", "face", "status", "count", "dlx_nodes", "difficulty", "solution"]
+    cols = ["card_id", "side", "face", "status", "count", "search_nodes", "difficulty", "solution"]
     pd.testing.assert_frame_equal(first[cols], again[cols])

@@ -84,9 +84,9 @@ def test_oeis_a004003_domino_tilings_of_squares(n):
 
 
 @pytest.mark.parametrize("n", range(1, 6))
-def test_oeis_a004003_on_the_default_backend(n):
-    # The default counting strategy takes the diagram here: the memo saves a factor far above the rule's.
-    result = solve(dominoes(2 * n, 2 * n), keep=0)
+def test_oeis_a004003_on_the_auto_rule(n):
+    # The ``auto`` rule takes the diagram here: the memo saves a factor far above the rule's.
+    result = solve(dominoes(2 * n, 2 * n), backend="auto", keep=0)
     assert (result.count, result.backend, result.stats["engine"]) == (A004003[n], "auto", "zdd")
 
 
@@ -353,7 +353,7 @@ def test_fix_refuses_what_is_not_a_placement_and_overlaps():
 # ------------------------------------------------------------ frequencies
 def test_frequencies_count_the_solutions_holding_each_placement():
     inst = build_instance(CLASSIC.select("I4,I4,O4,O4,T4,T4,S4,S4,L4,L4".split(",")), Region.rectangle(8, 5))
-    every = solve(inst, backend="dlx").option_solutions
+    every = solve(inst, backend="dlx", keep=None).option_solutions
     expected = np.bincount([o for s in every for o in s], minlength=inst.n_options)
     result = solve(inst, frequencies=True, keep=0)
     assert result.frequencies.tolist() == expected.tolist()
@@ -401,16 +401,17 @@ def test_memory_limit_stops_zdd_and_auto_falls_back_to_the_kernel():
     with pytest.raises(DiagramTooLarge):
         build_diagram(small, memory_limit=2**16)
     # L trominoes in 6x9: 4,312 tilings (test_the_rule... counts them on the diagram), a 0.2 MB diagram
-    fallback = solve(build_instance([L3] * 18, Region.rectangle(6, 9)), memory_limit=2**16, keep=0)
+    fallback = solve(build_instance([L3] * 18, Region.rectangle(6, 9)), backend="auto", memory_limit=2**16, keep=0)
     assert (fallback.count, fallback.stats["engine"]) == (4312, "dlx-symmetry")
     assert "memory limit" in fallback.stats["rule"]
 
 
 def test_the_rule_sends_pentominoes_to_the_kernel_and_dominoes_to_the_diagram():
-    pent = solve(build_instance(PENTS.pieces, Region.rectangle(4, 15)), keep=0)
+    pent = solve(build_instance(PENTS.pieces, Region.rectangle(4, 15)), backend="auto", keep=0)
     assert (pent.count, pent.stats["engine"]) == (1472, "dlx-symmetry")
-    assert pent.stats["trial_saving"] < zdd.TRIAL_SAVING < solve(dominoes(10, 10), keep=0).stats["trial_saving"]
-    tromino = solve(build_instance([L3] * 18, Region.rectangle(6, 9)), keep=0)
+    assert pent.stats["trial_saving"] < zdd.TRIAL_SAVING < \
+        solve(dominoes(10, 10), backend="auto", keep=0).stats["trial_saving"]
+    tromino = solve(build_instance([L3] * 18, Region.rectangle(6, 9)), backend="auto", keep=0)
     assert (tromino.count, tromino.stats["engine"]) == (4312, "zdd")
     assert tromino.count == solve(build_instance([L3] * 18, Region.rectangle(9, 6)), backend="dlx", keep=0).count
 
@@ -523,12 +524,12 @@ def test_cli_sample_without_solution_and_bad_options(run_cli, tmp_path):
         assert code == 2 and message in err, err
 
 
-def test_exact_cover_command_counts_on_the_diagram_by_default(run_cli, tmp_path):
+def test_exact_cover_command_counts_on_the_diagram_with_auto(run_cli, tmp_path):
     # The 8x8 domino matrix in Knuth's format: 64 primary items, 112 options; 12,988,816 covers.
     cells = [f"c{r}{c}" for r in range(8) for c in range(8)]
     options = [f"c{r}{c} c{r}{c + 1}" for r in range(8) for c in range(7)]
     options += [f"c{r}{c} c{r + 1}{c}" for r in range(7) for c in range(8)]
     path = tmp_path / "dominoes.dlx"
     path.write_text(" ".join(cells) + "\n" + "\n".join(options) + "\n")
-    code, out, _ = run_cli("exact-cover", path, "--count", "--max-solutions", "0")
+    code, out, _ = run_cli("exact-cover", path, "--count", "--max-solutions", "0", "--backend", "auto")
     assert code == 0 and out.startswith("12988816 exact covers [auto: zdd, ")

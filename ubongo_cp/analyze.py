@@ -8,12 +8,13 @@ set of pieces, and covers are grouped by that set [1]_. A piece with no
 placement in the region never appears in an option, so it prunes every
 subset holding it for free.
 
-The search runs through the solvers' one driver (:func:`ubongo_cp.solvers.solve`
-with a per-solution callback), so any registered solver name works. With a
-solver that supports it (the CP-SAT ones) the cardinality
-``sum(piece used) == K`` is a constraint of the model; for the others
-covers of other sizes are discarded (for the Duel set K is implied by the
-area in most cases). The orbit decomposition does not apply to optional
+The search runs through the solvers' one driver (:func:`ubongo_cp.solvers.solve`,
+which tallies the covers per set of pieces used), so any registered solver
+name works; on the default bitboard solver the tally is kept in C, no
+Python runs per cover. With a solver that supports it (the bitboard and
+CP-SAT ones) the cardinality ``sum(piece used) == K`` is a constraint of the
+search; for the others covers of other sizes are discarded (for the Duel
+set K is implied by the area in most cases). The orbit decomposition does not apply to optional
 pieces: the ``*-symmetry`` solvers run their plain search here.
 
 A decision-diagram solver (``zdd``, and ``auto`` where its measured rule
@@ -34,8 +35,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
-
-import numpy as np
 
 from .cover import ExactCoverInstance, build_instance
 from .errors import InputError
@@ -115,17 +114,20 @@ def matching_subsets(pieces: Sequence[Piece], area: int, k: int, copies: int = 1
     (1, 1)
     """
     # ways[j][a] = number of j-multisets (each piece at most ``copies`` times) with area a
-    ways = np.zeros((k + 1, area + 1), dtype=object)
+    ways = [[0] * (area + 1) for _ in range(k + 1)]
     ways[0][0] = 1
     for p in pieces:
-        new = ways.copy()
+        new = [row[:] for row in ways]
         for times in range(1, copies + 1):
             size = p.size * times
             if size > area:
                 break
-            new[times:, size:] = new[times:, size:] + ways[:k + 1 - times, :area + 1 - size]
+            for j in range(times, k + 1):
+                row, prev = new[j], ways[j - times]
+                for a in range(size, area + 1):
+                    row[a] += prev[a - size]
         ways = new
-    return int(ways[k][area])
+    return ways[k][area]
 
 
 def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, backend: str | None = None,
@@ -143,8 +145,8 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         Subset size; ``None`` accepts tilings with any number of pieces.
     backend : str, optional
         A registered solver name (:func:`ubongo_cp.solvers.solver_names`);
-        default ``DEFAULT_STRATEGY["analyze"]`` (``"dlx"``, the fastest
-        measured for this enumeration).
+        default ``DEFAULT_STRATEGY["analyze"]`` (``"bitboard"``, the fastest
+        measured for this enumeration; ``"dlx"`` beyond 256 cells).
     time_limit : float, optional
         Seconds; ``TimeoutError`` if exceeded.
     keep_solutions : bool
@@ -184,9 +186,9 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     mismatch = grid_mismatch(pieces, region)   # before the area bounds, which may leave nothing to build
     if mismatch:
         raise InputError(mismatch, path=region.path)
-    from .solvers import DEFAULT_STRATEGY, get_solver, solve, warm
+    from .solvers import choose, get_solver, solve, warm
 
-    name = backend or DEFAULT_STRATEGY["analyze"]
+    name = backend or choose("analyze")
     get_solver(name)  # an unknown name is refused before any check
     start = time.perf_counter()
     # Cheap bounds first (as solve does): with K given, only pieces that belong to some K-subset of the
@@ -204,28 +206,40 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     start = time.perf_counter()
     index = [i for i, use in enumerate(usable) if use]  # searched piece -> its position in ``pieces``
     instance = _subset_instance(pieces, usable, region, mode, copies)
+    if backend is None:
+        name = choose("analyze", instance)  # the bitboard kernel's stand-in where it cannot take the instance
+    spec = get_solver(name)
     notes: dict = {}
-    if get_solver(name).diagram and not keep_solutions and copies == 1:  # one piece of a type per subset
+    if spec.diagram and not keep_solutions and copies == 1:  # one piece of a type per subset
         by_diagram, notes = _analyze_on_diagram(instance, name, k, time_limit)
         if by_diagram is not None:  # keyed by searched piece: map to positions in ``pieces``
             found = {tuple(index[t] for t in used): n for used, n in by_diagram.items()}
             subsets = [SubsetCount(tuple(names[i] for i in used), found[used]) for used in sorted(found)]
             return AnalysisResult(subsets, k, matching, time.perf_counter() - start, notes, {}, instance)
-    counts: dict[tuple[int, ...], int] = {}
     groups: dict[tuple[int, ...], list[list[int]]] = {}
-    option_type = np.asarray(index)[instance.option_type]  # distinct names: type t is searched piece t (and copies)
+    counted: dict[tuple[int, ...], int] = {}
+    # distinct names: type t is searched piece t (and its copies)
+    option_type = [index[t] for t in instance.table.option_type]
 
     def on_solution(options) -> bool:
-        used = tuple(sorted(int(option_type[o]) for o in options))
-        counts[used] = counts.get(used, 0) + 1
+        used = tuple(sorted(option_type[o] for o in options))
+        if by_callback:  # counted here (see below): the solver's tally holds sets of types
+            counted[used] = counted.get(used, 0) + 1
         if keep_solutions:
             groups.setdefault(used, []).append(list(options))
         return True
 
-    result = solve(instance, backend=backend or DEFAULT_STRATEGY["analyze"], time_limit=time_limit, keep=0,
-                   reduce=False, on_solution=on_solution, pieces_used=k)
+    # Counted per cover with copies (a piece used twice: a set of types cannot tell) and on a diagram
+    # solver whose rule chose the kernel (without a callback it would count on a diagram, without the
+    # tally); else the solver's tally (in C on the bitboard kernel).
+    by_callback = copies > 1 or spec.diagram
+    per_solution = keep_solutions or by_callback
+    result = solve(instance, backend=name, time_limit=time_limit, keep=0,
+                   reduce=False, on_solution=on_solution if per_solution else None, pieces_used=k,
+                   tally=not by_callback)
     if not result.complete:
         raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
+    counts = counted if by_callback else {tuple(index[t] for t in used): n for used, n in result.tally.items()}
     stats = {key: value for key, value in result.stats.items() if key != "wall_seconds"}
     stats.update(notes)  # why ``auto`` enumerated with the kernel
     subsets = [SubsetCount(tuple(names[i] for i in used), counts[used]) for used in sorted(counts)]
@@ -345,13 +359,14 @@ def _usable_of_sizes(sizes: list[int], area: int, k: int | None) -> list[bool]:
             continue
         others = list(sizes)
         others.remove(size)
-        # reach[j, a]: some j of the other pieces cover a cells together
-        reach = np.zeros((k, area + 1), dtype=bool)
-        reach[0, 0] = True
+        # bit a of reach[j]: some j of the other pieces cover a cells together
+        full = (1 << (area + 1)) - 1
+        reach = [1] + [0] * (k - 1)
         for s in others:
             if s <= area:
-                reach[1:, s:] |= reach[:-1, :area + 1 - s]
-        verdict[size] = bool(reach[k - 1, area - size])
+                for j in range(k - 1, 0, -1):
+                    reach[j] |= (reach[j - 1] << s) & full
+        verdict[size] = bool(reach[k - 1] >> (area - size) & 1)
     return [verdict[s] for s in sizes]
 
 

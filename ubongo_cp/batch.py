@@ -62,7 +62,7 @@ def run_settings(backend: str = NODE_SOLVER, time_limit: float | None = None) ->
     Examples
     --------
     >>> run_settings("dlx", 5)
-    {'backend': 'dlx', 'time_limit': 5.0, 'rating': 2}
+    {'backend': 'dlx', 'time_limit': 5.0, 'rating': 3}
     """
     return {"backend": backend, "time_limit": None if time_limit is None else float(time_limit),
             "rating": RATING_SCHEME}
@@ -282,7 +282,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         Seconds per task and backend; time-outs are recorded as ``"timeout"``.
     backend : str
         Registered solver (:func:`ubongo_cp.solvers.solver_names`) whose
-        count is reported; the rating adds the DLX search nodes and the
+        count is reported; the rating adds the search nodes and the
         CP-SAT cross-check where it does not report them
         (:func:`ubongo_cp.rate.rate_instance`).
     executor : Executor, optional

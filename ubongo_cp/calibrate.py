@@ -34,7 +34,7 @@ the mean.
 Features (per task, from the batch runner's task table):
 
 ==============  =================================================================
-``search``      log2(1 + DLX search nodes / solutions): the rating's first term
+``search``      log2(1 + search nodes / solutions): the rating's first term
 ``placements``  log2(mean placements covering a cell): the rating's second term
 ``pieces``      pieces in the task
 ``cells``       cells of the region
@@ -102,7 +102,7 @@ def task_features(tasks: pd.DataFrame) -> pd.DataFrame:
     from .grids import get_grid
 
     count = pd.to_numeric(tasks["count"], errors="coerce").astype(float)
-    nodes = pd.to_numeric(tasks["dlx_nodes"], errors="coerce").astype(float)
+    nodes = pd.to_numeric(tasks["search_nodes"], errors="coerce").astype(float)
     count = count.where(count > 0)
     search = np.log2(1.0 + nodes / count)
     def column(name: str) -> pd.Series:

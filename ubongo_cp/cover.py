@@ -34,11 +34,10 @@ References
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Iterable, Sequence
-
-import numpy as np
 
 from .errors import InputError
 from .geometry import Cell, Shape
@@ -46,14 +45,45 @@ from .pieces import Piece, Region, grid_mismatch
 from .verify import verify_solution
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .cards import CardSide
 
-__all__ = ["ExactCoverInstance", "build_instance", "task_instance", "verify_solution", "piece_types"]
+__all__ = ["ExactCoverInstance", "PlacementTable", "build_instance", "task_instance", "verify_solution",
+           "piece_types"]
+
+
+@dataclass(frozen=True, eq=False)
+class PlacementTable:
+    """The options of an instance in plain arrays (module :mod:`array`): what a search reads without numpy.
+
+    Attributes
+    ----------
+    indptr, indices : array.array of unsigned int ('I')
+        The options in CSR form: option ``o`` covers items ``indices[indptr[o]:indptr[o+1]]``
+        (cells first, then the type's item).
+    option_type : array.array of int ('i')
+        Piece type of each option (a type's options are contiguous).
+    option_orientation : array.array of short ('h')
+        Index into ``type_piece(t).orientations(mode)`` of each option.
+    option_offset : array.array of int ('i')
+        (row, col) added to the orientation's cells, two entries per option.
+    """
+
+    indptr: array
+    indices: array
+    option_type: array
+    option_orientation: array
+    option_offset: array
 
 
 @dataclass(frozen=True, eq=False)
 class ExactCoverInstance:
     """One exact-cover instance: pieces to place in a region.
+
+    The options are held in plain arrays (:attr:`table`); the numpy views
+    below are made (and numpy imported) on first use, so that a search on
+    the bitboard kernel runs without numpy.
 
     Attributes
     ----------
@@ -68,6 +98,8 @@ class ExactCoverInstance:
     types : tuple of tuple of int
         The piece types (identical pieces, UP-5): indices into :attr:`pieces`
         of each type's copies (:func:`piece_types`). Type ``t`` is item ``n_cells + t``.
+    table : PlacementTable
+        The options in plain arrays.
     indptr, indices : numpy.ndarray of uint32
         The options in CSR form: option ``o`` covers items
         ``indices[indptr[o]:indptr[o+1]]`` (cells first, then the type's item).
@@ -86,11 +118,33 @@ class ExactCoverInstance:
     optional_pieces: bool
     mode: str
     types: tuple[tuple[int, ...], ...]
-    indptr: np.ndarray
-    indices: np.ndarray
-    option_type: np.ndarray
-    option_orientation: np.ndarray
-    option_offset: np.ndarray
+    table: PlacementTable
+
+    # ------------------------------------------------------------ numpy views
+    @cached_property
+    def indptr(self) -> np.ndarray:
+        """CSR row pointers of the options, shape (n_options + 1,), uint32."""
+        return _view(self.table.indptr, "uint32")
+
+    @cached_property
+    def indices(self) -> np.ndarray:
+        """Items of the options, in CSR order, uint32."""
+        return _view(self.table.indices, "uint32")
+
+    @cached_property
+    def option_type(self) -> np.ndarray:
+        """Piece type of each option, shape (n_options,), int32."""
+        return _view(self.table.option_type, "int32")
+
+    @cached_property
+    def option_orientation(self) -> np.ndarray:
+        """Orientation of each option, shape (n_options,), int16."""
+        return _view(self.table.option_orientation, "int16")
+
+    @cached_property
+    def option_offset(self) -> np.ndarray:
+        """Offset of each option, shape (n_options, dim), int32 (``(row, col)`` on squares)."""
+        return _view(self.table.option_offset, "int32").reshape(-1, self.region.grid.dim)
 
     # ------------------------------------------------------------------ sizes
     @property
@@ -121,7 +175,7 @@ class ExactCoverInstance:
     @property
     def n_options(self) -> int:
         """Number of placements."""
-        return len(self.option_type)
+        return len(self.table.option_type)
 
     # ------------------------------------------------------------ structure
     @cached_property
@@ -139,10 +193,22 @@ class ExactCoverInstance:
         """The piece (first copy) that stands for type ``t``."""
         return self.pieces[self.types[t][0]]
 
+    @property
+    def copies(self) -> tuple[int, ...]:
+        """Copies of each piece type (as :attr:`type_counts`, without numpy)."""
+        return tuple(len(c) for c in self.types)
+
     @cached_property
     def type_counts(self) -> np.ndarray:
         """Copies of each piece type, shape (n_types,)."""
-        return np.array([len(copies) for copies in self.types], dtype=np.int64)
+        import numpy as np
+
+        return np.array(self.copies, dtype=np.int64)
+
+    @property
+    def type_bounds(self) -> list[tuple[int, int]]:
+        """Bounds ``(lo, hi)`` of each type's item: ``(k, k)`` for ``k`` copies, ``(0, k)`` with optional pieces."""
+        return [(0 if self.optional_pieces else k, k) for k in self.copies]
 
     @cached_property
     def multiplicity(self) -> np.ndarray:
@@ -150,10 +216,11 @@ class ExactCoverInstance:
 
         ``(1, 1)`` for a cell; ``(k, k)`` for a type with ``k`` copies (``(0, k)`` with optional pieces).
         """
+        import numpy as np
+
         bounds = np.ones((self.n_items, 2), dtype=np.int64)
         types = slice(self.n_cells, self.n_cells + self.n_types)
-        bounds[types, 1] = self.type_counts
-        bounds[types, 0] = 0 if self.optional_pieces else self.type_counts
+        bounds[types] = self.type_bounds
         bounds[self.n_cells + self.n_types:, 0] = 0    # optional cells: at most once
         return bounds
 
@@ -171,9 +238,22 @@ class ExactCoverInstance:
         return tuple(names)
 
     @cached_property
+    def _type_starts(self) -> list[int]:
+        """Id of each type's first option, and n_options at the end (a type's options are contiguous)."""
+        starts = [self.n_options] * (self.n_types + 1)
+        option_type = self.table.option_type
+        for o in range(len(option_type) - 1, -1, -1):
+            starts[option_type[o]] = o
+        for t in range(self.n_types - 1, -1, -1):  # a type without options starts where the next one does
+            starts[t] = min(starts[t], starts[t + 1])
+        return starts
+
+    @cached_property
     def type_first_option(self) -> np.ndarray:
         """Id of each type's first option, shape (n_types,) (a type's options are contiguous)."""
-        return np.searchsorted(self.option_type, np.arange(self.n_types))
+        import numpy as np
+
+        return np.array(self._type_starts[:-1], dtype=np.int64)
 
     def option_items(self, option: int) -> np.ndarray:
         """Items covered by ``option`` (cells first, then the type's item)."""
@@ -181,12 +261,14 @@ class ExactCoverInstance:
 
     def option_cells(self, option: int) -> list[Cell]:
         """Region cells covered by ``option`` (as ``(row, col)`` on squares)."""
-        where = self._item_cell
-        return [where[i] for i in self.option_items(option).tolist() if i in where]
+        where, table = self._item_cell, self.table
+        return [where[i] for i in table.indices[table.indptr[option]:table.indptr[option + 1]] if i in where]
 
     @cached_property
     def _item_csr(self) -> tuple[np.ndarray, np.ndarray]:
         """The transpose of the options: (pointers, shape (n_items + 1,); option ids, shape (entries,))."""
+        import numpy as np
+
         option_of_entry = np.repeat(np.arange(self.n_options), np.diff(self.indptr.astype(np.int64)))
         order = np.argsort(self.indices, kind="stable")  # stable: each item's options stay increasing
         ptr = np.searchsorted(self.indices[order], np.arange(self.n_items + 1))
@@ -195,18 +277,25 @@ class ExactCoverInstance:
     @cached_property
     def item_options(self) -> tuple[list[int], ...]:
         """The options covering each item (a list of option ids, increasing), one list per item."""
-        ptr, options = self._item_csr
-        options = options.tolist()
-        cuts = ptr.tolist()
-        return tuple(options[cuts[i]:cuts[i + 1]] for i in range(self.n_items))
+        lists: list[list[int]] = [[] for _ in range(self.n_items)]
+        indptr, indices = self.table.indptr.tolist(), self.table.indices.tolist()
+        for o in range(len(indptr) - 1):
+            for i in indices[indptr[o]:indptr[o + 1]]:
+                lists[i].append(o)
+        return tuple(lists)
+
+    @cached_property
+    def _per_item(self) -> list[int]:
+        """Number of placements covering each item."""
+        from .exactcover import item_counts
+
+        return item_counts(self.table.indices, self.n_items)
 
     def options_per_item(self) -> np.ndarray:
         """Number of placements covering each item, shape (n_items,)."""
-        return self._item_counts
+        import numpy as np
 
-    @cached_property
-    def _item_counts(self) -> np.ndarray:
-        return np.bincount(self.indices, minlength=self.n_items)
+        return np.array(self._per_item, dtype=np.int64)
 
     def options_per_type(self) -> np.ndarray:
         """Number of placements of each piece type, shape (n_types,)."""
@@ -214,15 +303,22 @@ class ExactCoverInstance:
 
     def options_per_piece(self) -> np.ndarray:
         """Number of placements of each piece copy (those of its type), shape (len(pieces),)."""
-        per_copy = np.zeros(len(self.pieces), dtype=np.int64)
-        per_type = self.options_per_type()
+        import numpy as np
+
+        return np.array(self._per_piece, dtype=np.int64)
+
+    @property
+    def _per_piece(self) -> list[int]:
+        per_type = self._per_item[self.n_cells:]
+        per_copy = [0] * len(self.pieces)
         for t, copies in enumerate(self.types):
-            per_copy[list(copies)] = per_type[t]
+            for c in copies:
+                per_copy[c] = per_type[t]
         return per_copy
 
     def options_per_cell(self) -> np.ndarray:
         """Number of placements covering each cell item, shape (n_cells,)."""
-        return self._item_counts[:self.n_cells]
+        return self.options_per_item()[:self.n_cells]
 
     def solution_dict(self, options: Iterable[int]) -> dict[str, list[Cell]]:
         """Piece copy -> sorted covered cells, for a solution given as option ids.
@@ -232,8 +328,9 @@ class ExactCoverInstance:
         type take its chosen placements in increasing option id.
         """
         by_type: dict[int, list[int]] = {}
+        option_type = self.table.option_type
         for o in sorted(int(o) for o in options):
-            by_type.setdefault(int(self.option_type[o]), []).append(o)
+            by_type.setdefault(option_type[o], []).append(o)
         placed = sorted((copy, o) for t, opts in by_type.items() for copy, o in zip(self.types[t], opts))
         names = self.copy_names
         return {names[copy]: sorted(self.option_cells(o)) for copy, o in placed}
@@ -255,13 +352,13 @@ class ExactCoverInstance:
                 held = f"{self.region.area}" if room == self.region.area else \
                     f"{self.region.area} to {room} ({len(self.region.optional)} optional)"
                 return f"area mismatch: pieces cover {area} cells, region has {held}"
-            per_piece = self.options_per_piece()
+            per_piece = self._per_piece
             for i, p in enumerate(self.pieces):
                 if per_piece[i] == 0:
                     return f"piece {p.name} fits nowhere in the region"
-        per_cell = self.options_per_cell()
-        if (per_cell == 0).any():
-            cell = ", ".join(map(str, self.cells[int(np.argmin(per_cell))]))
+        per_cell = self._per_item[:self.n_cells]
+        if 0 in per_cell:
+            cell = ", ".join(map(str, self.cells[per_cell.index(0)]))
             return f"cell ({cell}) cannot be covered by any placement"
         if not self.optional_pieces and not self.region.optional:
             from .colouring import colouring_obstruction
@@ -271,9 +368,14 @@ class ExactCoverInstance:
 
     # -------------------------------------------------------- partial boards
     @cached_property
-    def _placement_index(self) -> dict[tuple[int, bytes], int]:
-        """(type, sorted cell items as bytes) -> option id, for every placement."""
-        return {(t, row.tobytes()): lo + i for t, lo, _, rows in self._placement_blocks for i, row in enumerate(rows)}
+    def _placement_index(self) -> dict[tuple[int, tuple[int, ...]], int]:
+        """(type, sorted cell items) -> option id, for every placement."""
+        table, n_types_end = self.table, self.n_cells + self.n_types
+        out = {}
+        for o in range(self.n_options):
+            items = table.indices[table.indptr[o]:table.indptr[o + 1]]
+            out[table.option_type[o], tuple(sorted(i for i in items if not self.n_cells <= i < n_types_end))] = o
+        return out
 
     def fix(self, placements: Sequence[tuple[str, Sequence[Cell]]]) -> list[int]:
         """Option ids of placements given by piece and cells: a partial board (fixed placements).
@@ -331,7 +433,7 @@ class ExactCoverInstance:
                                  f"(pieces: {', '.join(dict.fromkeys(p.name for p in self.pieces))})")
             t = type_of[name]
             items = [index.get(cell, -1) for cell in cells]
-            key = np.sort(np.asarray(items, dtype=self.indices.dtype)).tobytes() if -1 not in items else None
+            key = tuple(sorted(items)) if -1 not in items else None
             option = self._placement_index.get((t, key)) if key is not None and len(set(items)) == len(items) \
                 else None
             if option is None:
@@ -363,7 +465,7 @@ class ExactCoverInstance:
         for t in range(self.n_types):
             for shape in self.type_piece(t).orientations(self.mode):
                 owner.setdefault(shape, []).append(t)
-        counts = self.type_counts
+        counts = self.copies
         out = []
         optional = set(self.region.optional)
         for sym in grid.symmetry_group(self.region.cells + self.region.optional):
@@ -401,17 +503,71 @@ class ExactCoverInstance:
         return [tmap for _, tmap in self._symmetries]
 
     @cached_property
-    def _placement_blocks(self) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
-        """Per type with placements: (type, first option id, cell items (n, size), the same sorted by row)."""
-        blocks = []
-        for t, n in enumerate(self.options_per_type().tolist()):
-            if n:
-                lo, size = int(self.type_first_option[t]), self.type_piece(t).size
-                start = int(self.indptr[lo])
-                # A type's options are contiguous; each holds `size` cells, then the type's item.
-                cells = self.indices[start:start + n * (size + 1)].reshape(n, size + 1)[:, :size]
-                blocks.append((t, lo, cells, np.sort(cells, axis=1)))
-        return blocks
+    def cell_perms(self) -> list[list[int]]:
+        """Cell permutation of each non-identity symmetry of the instance (as :attr:`option_perms`).
+
+        ``perm[i]`` is the cell item that the symmetry maps cell item ``i`` to.
+        """
+        if len(self.region_symmetries) <= 1:
+            return []
+        index = {cell: i for i, cell in self._item_cell.items()}
+        whole = list(self._item_cell.values())
+        return [[index[c] for c in self.grid.map_cells(whole, k)[:self.n_cells]] for k, _ in self._symmetries[1:]]
+
+    @cached_property
+    def option_perm_lists(self) -> list[list[int]]:
+        """:attr:`option_perms` as lists of Python ints (computed without numpy).
+
+        An option is (type, orientation, offset); a symmetry maps the
+        orientation to one of the image type's (found once per orientation)
+        and the offset linearly, so each option's image is one look-up.
+        """
+        if len(self.region_symmetries) <= 1 or self.n_options == 0:
+            return []
+        if self.grid.name != "square" or self.region.optional:
+            return self._option_perm_lists_by_cells()
+        table = self.table
+        otype, orient, offset = table.option_type, table.option_orientation, table.option_offset
+        n = self.n_options
+        where = {(otype[o], orient[o], offset[2 * o], offset[2 * o + 1]): o for o in range(n)}
+        shapes = [self.type_piece(t).orientations(self.mode) for t in range(self.n_types)]
+        index = [{shape: i for i, shape in enumerate(s)} for s in shapes]
+        perms = []
+        for k, tmap in self._symmetries[1:]:
+            a, b, c, d = self.grid.symmetries[k]
+            r0 = min(a * r + b * q for r, q in self.cells)
+            c0 = min(c * r + d * q for r, q in self.cells)
+            image = {}  # (type, orientation) -> (image orientation, shift of its normalised cells)
+            for t, orientations in enumerate(shapes):
+                for i, shape in enumerate(orientations):
+                    cells = [(a * r + b * q, c * r + d * q) for r, q in shape]
+                    sr, sc = min(r for r, _ in cells), min(q for _, q in cells)
+                    norm = tuple(sorted((r - sr, q - sc) for r, q in cells))
+                    image[t, i] = (index[tmap[t]].get(norm, -1), sr - r0, sc - c0)
+            perm = []
+            for o in range(n):
+                t = otype[o]
+                i2, sr, sc = image[t, orient[o]]
+                dr, dc = offset[2 * o], offset[2 * o + 1]
+                perm.append(where.get((tmap[t], i2, sr + a * dr + b * dc, sc + c * dr + d * dc), -1))
+            perms.append(perm)
+        return perms
+
+    def _option_perm_lists_by_cells(self) -> list[list[int]]:
+        """:attr:`option_perm_lists` on any grid: each option's cells mapped, the image looked up by its cells."""
+        where = self._placement_index
+        table = self.table
+        items = list(self._item_cell)
+        index = {cell: i for i, cell in self._item_cell.items()}
+        perms = []
+        for k, tmap in self._symmetries[1:]:
+            cell_map = dict(zip(items, (index[c] for c in self.grid.map_cells(list(self._item_cell.values()), k))))
+            perm = []
+            for o in range(self.n_options):
+                cells = [cell_map[i] for i in table.indices[table.indptr[o]:table.indptr[o + 1]] if i in cell_map]
+                perm.append(where.get((tmap[table.option_type[o]], tuple(sorted(cells))), -1))
+            perms.append(perm)
+        return perms
 
     @cached_property
     def option_perms(self) -> list[np.ndarray]:
@@ -422,23 +578,9 @@ class ExactCoverInstance:
         :attr:`region_symmetries` after the identity, in that order).
         Cost ``O(|G| x options x piece size)``, once per instance.
         """
-        if len(self.region_symmetries) <= 1 or self.n_options == 0:
-            return []
-        items = list(self._item_cell)
-        index = {cell: i for i, cell in self._item_cell.items()}
-        where = {t: {row.tobytes(): lo + i for i, row in enumerate(rows)} for t, lo, _, rows in self._placement_blocks}
-        perms = []
-        for sym, tmap in self._symmetries[1:]:
-            cell_map = np.arange(self.n_items, dtype=self.indices.dtype)
-            images = self.grid.map_cells(list(self._item_cell.values()), sym)
-            cell_map[items] = [index[c] for c in images]
-            perm = np.empty(self.n_options, dtype=np.int64)
-            for t, lo, cells, _ in self._placement_blocks:
-                target = where.get(tmap[t], {})
-                images = [target.get(row.tobytes(), -1) for row in np.sort(cell_map[cells], axis=1)]
-                perm[lo:lo + len(images)] = images
-            perms.append(perm)
-        return perms
+        import numpy as np
+
+        return [np.array(p, dtype=np.int64) for p in self.option_perm_lists]
 
     def stabiliser_order(self, options: Sequence[int]) -> int:
         """How many symmetries of the instance (identity included) map this solution onto itself (UP-5).
@@ -447,19 +589,25 @@ class ExactCoverInstance:
         of this over all solutions divided by ``len(region_symmetries)``: no
         solution needs to be remembered.
         """
-        chosen = np.asarray(options, dtype=np.int64)
-        own = np.sort(chosen)
-        return 1 + sum(bool(np.array_equal(np.sort(perm[chosen]), own)) for perm in self.option_perms)
+        own = {int(o) for o in options}
+        return 1 + sum(all(perm[o] in own for o in own) for perm in self.option_perm_lists)
 
     def canonical_key(self, options: Sequence[int]) -> tuple[int, ...]:
         """A key equal for two solutions exactly when a symmetry of the instance maps one to the other (UP-5)."""
-        chosen = np.asarray(options, dtype=np.int64)
-        best = tuple(sorted(chosen.tolist()))
-        for perm in self.option_perms:
-            cand = tuple(sorted(perm[chosen].tolist()))
+        own = [int(o) for o in options]
+        best = tuple(sorted(own))
+        for perm in self.option_perm_lists:
+            cand = tuple(sorted(perm[o] for o in own))
             if cand < best:
                 best = cand
         return best
+
+
+def _view(a: array, dtype: str) -> np.ndarray:
+    """A numpy view of a plain array (numpy imported here, on first use)."""
+    import numpy as np
+
+    return np.frombuffer(a, dtype=dtype) if len(a) else np.zeros(0, dtype=dtype)
 
 
 def piece_types(pieces: Sequence[Piece], mode: str = "free", *, by_name: bool = False) -> tuple[tuple[int, ...], ...]:
@@ -527,9 +675,12 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
 
     Notes
     -----
-    Cost O(orientations x bounding-box offsets x piece size), numpy slicing
-    of a boolean array of the region's bounding box (one axis per
-    coordinate), keeping the offsets that are translations of the grid.
+    Cost O(orientations x bounding-box offsets x piece size). On squares
+    (without optional cells) each fit is one test of the orientation's
+    cells, shifted, against the region's, as integer bit masks (no numpy);
+    on the other grids numpy slicing of a boolean array of the region's
+    bounding box (one axis per coordinate), keeping the offsets that are
+    translations of the grid.
 
     Examples
     --------
@@ -552,37 +703,64 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
                          f"{', '.join(lattice.modes)})")
     types = piece_types(pieces, mode, by_name=optional_pieces)
     n_cells = region.area
+    if lattice.name != "square" or region.optional:
+        return _general_instance(pieces, region, optional_pieces, mode, types, lattice)
+    height, width = region.height, region.width
+    stride = width + 1  # a spare column: a shifted shape cannot wrap into the next row
+    region_mask = 0
+    item = [-1] * (stride * height)  # cell item of each grid position
+    for i, (r, c) in enumerate(region.cells):
+        region_mask |= 1 << (r * stride + c)
+        item[r * stride + c] = i
+    indptr, indices = array("I", [0]), array("I")
+    option_type, option_orientation, option_offset = array("i"), array("h"), array("i")
+    for t, copies in enumerate(types):
+        for o_idx, shape in enumerate(pieces[copies[0]].orientations(mode)):
+            h = 1 + max(r for r, _ in shape)
+            w = 1 + max(c for _, c in shape)
+            if h > height or w > width:
+                continue
+            flat = [r * stride + c for r, c in shape]
+            shape_mask = sum(1 << s for s in flat)
+            for dr in range(height - h + 1):
+                for dc in range(width - w + 1):
+                    base = dr * stride + dc
+                    if (shape_mask << base) & ~region_mask:
+                        continue
+                    indices.extend([item[base + s] for s in flat])
+                    indices.append(n_cells + t)
+                    indptr.append(len(indices))
+                    option_type.append(t)
+                    option_orientation.append(o_idx)
+                    option_offset.extend((dr, dc))
+    table = PlacementTable(indptr, indices, option_type, option_orientation, option_offset)
+    return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
+                              types=types, table=table)
+
+
+def _general_instance(pieces, region: Region, optional_pieces: bool, mode: str, types, lattice) -> ExactCoverInstance:
+    """:func:`build_instance` on any grid (and with optional cells): the placements found with numpy (:class:`_Board`)."""
+    import numpy as np
+
+    n_cells = region.area
     shapes = [pieces[copies[0]].orientations(mode) for copies in types]
     board = _Board(region, lattice, len(types), shapes)
-
-    blocks_items, blocks_type, blocks_orient, blocks_offset, sizes = [], [], [], [], []
-    for t, copies in enumerate(types):
-        piece = pieces[copies[0]]
+    indptr, indices = array("I", [0]), array("I")
+    option_type, option_orientation, option_offset = array("i"), array("h"), array("i")
+    for t in range(len(types)):
         items, orient, offset = board.placements(shapes[t])
         n = len(items)
-        type_col = np.full((n, 1), n_cells + t, dtype=np.int64)
-        blocks_items.append(np.hstack([items, type_col]).ravel())
-        blocks_type.append(np.full(n, t, dtype=np.int32))
-        blocks_orient.append(orient)
-        blocks_offset.append(offset)
-        sizes.append(np.full(n, piece.size + 1, dtype=np.int64))
-    sizes = np.concatenate(sizes) if sizes else np.zeros(0, np.int64)
-    indptr = np.zeros(len(sizes) + 1, dtype=np.uint32)
-    indptr[1:] = np.cumsum(sizes)
-    indices = (np.concatenate(blocks_items) if blocks_items else np.zeros(0)).astype(np.uint32)
-    return ExactCoverInstance(
-        pieces=pieces,
-        region=region,
-        optional_pieces=optional_pieces,
-        mode=mode,
-        types=types,
-        indptr=indptr,
-        indices=indices,
-        option_type=np.concatenate(blocks_type) if blocks_type else np.zeros(0, np.int32),
-        option_orientation=(np.concatenate(blocks_orient) if blocks_orient else np.zeros(0)).astype(np.int16),
-        option_offset=(np.concatenate(blocks_offset) if blocks_offset
-                       else np.zeros((0, lattice.dim))).astype(np.int32),
-    )
+        if not n:
+            continue
+        rows = np.hstack([items, np.full((n, 1), n_cells + t, dtype=np.int64)])
+        indices.extend(rows.ravel().astype(np.uint32).tolist())
+        indptr.extend((indptr[-1] + rows.shape[1] * np.arange(1, n + 1)).tolist())
+        option_type.extend([t] * n)
+        option_orientation.extend(orient.astype(np.int16).tolist())
+        option_offset.extend(np.asarray(offset, dtype=np.int64).ravel().tolist())
+    table = PlacementTable(indptr, indices, option_type, option_orientation, option_offset)
+    return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
+                              types=types, table=table)
 
 
 def task_instance(card: "CardSide", face: int) -> ExactCoverInstance:
@@ -627,6 +805,8 @@ class _Board:
     """
 
     def __init__(self, region: Region, lattice, n_types: int, shapes: Sequence[Sequence[Shape]]):
+        import numpy as np
+
         self.lattice = lattice
         self.fixed = list(lattice.array_fixed_axes)
         n_cells = region.area
@@ -652,6 +832,8 @@ class _Board:
 
     def _cells(self, shapes: Sequence[Shape]) -> np.ndarray:
         """Shapes (of one size) in array coordinates, each moved to its corner: (shapes, k, array dim)."""
+        import numpy as np
+
         raw = np.array(shapes, dtype=np.int64)
         cells = self.lattice.array_coords(raw.reshape(-1, self.lattice.dim)).reshape(len(shapes), raw.shape[1], -1)
         low = cells.min(axis=1, keepdims=True)
@@ -666,6 +848,8 @@ class _Board:
         order. The offset recorded is the translation in cell coordinates
         (the first cell placed less the shape's first cell).
         """
+        import numpy as np
+
         k = len(shapes[0]) if shapes else 0
         none = np.zeros((0, k), np.int64), np.zeros(0, np.int16), np.zeros((0, self.lattice.dim), np.int64)
         if not shapes or not len(self.base):

@@ -55,19 +55,21 @@ from __future__ import annotations
 import math
 import os
 import re
+from array import array
 from dataclasses import dataclass, field
 from functools import cached_property
+from numbers import Integral
 from typing import TYPE_CHECKING, ClassVar, Iterable, NamedTuple, Sequence
-
-import numpy as np
 
 from .errors import InputError
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .cover import ExactCoverInstance
 
-__all__ = ["ExactCoverMatrix", "exact_cover_matrix", "parse_exact_cover", "read_exact_cover", "KnuthText",
-           "format_exact_cover", "knuth_text", "verify_cover", "MAX_ITEMS", "MAX_BOUND"]
+__all__ = ["ExactCoverMatrix", "MatrixTable", "exact_cover_matrix", "parse_exact_cover", "read_exact_cover",
+           "KnuthText", "format_exact_cover", "knuth_text", "verify_cover", "MAX_ITEMS", "MAX_BOUND", "item_counts"]
 
 #: Most items of an exact-cover instance (the search engines keep state per item and level: 20,000
 #: items cost the toolkit's engine up to 1.6 GB).
@@ -76,6 +78,28 @@ MAX_ITEMS = 20_000
 MAX_BOUND = 2**31 - 1
 
 _BOUNDED = re.compile(r"(?:(\d*):)?(\d*)\|(.*)")
+
+
+def item_counts(indices: Iterable[int], n_items: int) -> list[int]:
+    """How often each of ``n_items`` items occurs in ``indices`` (the options covering it)."""
+    per = [0] * n_items
+    for i in indices:
+        per[i] += 1
+    return per
+
+
+@dataclass(frozen=True, eq=False)
+class MatrixTable:
+    """The options of a matrix in plain arrays (module :mod:`array`).
+
+    Attributes
+    ----------
+    indptr, indices : array.array of unsigned int ('I')
+        Option ``o`` covers items ``indices[indptr[o]:indptr[o+1]]``.
+    """
+
+    indptr: array
+    indices: array
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,9 +114,8 @@ class ExactCoverMatrix:
         Number of primary items (each covered between its bounds, once by
         default); the rest are secondary (covered at most once, or by any
         number of options that agree on its colour).
-    indptr, indices : numpy.ndarray of uint32
-        The options in CSR form: option ``o`` covers items
-        ``indices[indptr[o]:indptr[o+1]]``, in the order given.
+    table : MatrixTable
+        The options in plain arrays.
     option_labels : tuple of str
         Where each option came from (``"line 7"`` in a file, ``"option 3"``
         from Python, counted from 1).
@@ -106,12 +129,15 @@ class ExactCoverMatrix:
         The colours by number (``colour_names[0]`` is ``""``: no colour).
     skipped : tuple of str
         Labels of the options skipped because they cover no primary item.
+    indptr, indices : numpy.ndarray of uint32
+        The options in CSR form: option ``o`` covers items
+        ``indices[indptr[o]:indptr[o+1]]``, in the order given (numpy views
+        of :attr:`table`, made on first use).
     """
 
     item_names: tuple[str, ...]
     n_primary: int
-    indptr: np.ndarray
-    indices: np.ndarray
+    table: MatrixTable
     option_labels: tuple[str, ...]
     bounds: np.ndarray | None = None
     entry_colours: np.ndarray | None = None
@@ -120,10 +146,33 @@ class ExactCoverMatrix:
 
     # What the backends and the driver read (the interface of ExactCoverInstance).
     optional_pieces: ClassVar[bool] = True  # no piece items: the non-primary items are secondary
-    type_counts: ClassVar[np.ndarray] = np.zeros(0, dtype=np.int64)  # no piece types (UP-5 does not apply)
+    copies: ClassVar[tuple] = ()  # no piece types (UP-5 does not apply)
     region_symmetries: ClassVar[tuple] = ((1, 0, 0, 1),)  # the identity only: nothing to reduce by
     option_perms: ClassVar[tuple] = ()
+    option_perm_lists: ClassVar[tuple] = ()
     mode: ClassVar[str] = "fixed"
+
+    @cached_property
+    def indptr(self) -> np.ndarray:
+        """CSR row pointers of the options, shape (n_options + 1,), uint32."""
+        import numpy as np
+
+        return np.frombuffer(self.table.indptr, dtype=np.uint32)
+
+    @cached_property
+    def indices(self) -> np.ndarray:
+        """Items of the options, in CSR order, uint32."""
+        import numpy as np
+
+        return np.frombuffer(self.table.indices, dtype=np.uint32) if len(self.table.indices) else \
+            np.zeros(0, dtype=np.uint32)
+
+    @property
+    def type_counts(self) -> np.ndarray:
+        """Empty: a matrix has no piece types."""
+        import numpy as np
+
+        return np.zeros(0, dtype=np.int64)
 
     @property
     def multiplicity(self) -> np.ndarray | None:
@@ -157,14 +206,18 @@ class ExactCoverMatrix:
     @property
     def n_options(self) -> int:
         """Number of options."""
-        return len(self.indptr) - 1
+        return len(self.table.indptr) - 1
+
+    def _items(self, option: int) -> list[int]:
+        table = self.table
+        return table.indices[table.indptr[option]:table.indptr[option + 1]].tolist()
 
     @cached_property
     def item_options(self) -> tuple[list[int], ...]:
         """The options covering each item (option ids, increasing), one list per item."""
         lists: list[list[int]] = [[] for _ in range(self.n_items)]
         for o in range(self.n_options):
-            for i in self.option_items(o).tolist():
+            for i in self._items(o):
                 lists[i].append(o)
         return tuple(lists)
 
@@ -172,9 +225,15 @@ class ExactCoverMatrix:
         """Items covered by ``option``."""
         return self.indices[self.indptr[option]:self.indptr[option + 1]]
 
+    @cached_property
+    def _per_item(self) -> list[int]:
+        return item_counts(self.table.indices, self.n_items)
+
     def options_per_item(self) -> np.ndarray:
         """Number of options covering each item, shape (n_items,)."""
-        return np.bincount(self.indices, minlength=self.n_items)
+        import numpy as np
+
+        return np.array(self._per_item, dtype=np.int64)
 
     def options_per_cell(self) -> np.ndarray:
         """Number of options covering each primary item, shape (n_primary,)."""
@@ -182,10 +241,14 @@ class ExactCoverMatrix:
 
     def options_per_piece(self) -> np.ndarray:
         """Empty: a matrix has no piece items."""
+        import numpy as np
+
         return np.zeros(0, dtype=np.int64)
 
     def options_per_type(self) -> np.ndarray:
         """Empty: a matrix has no piece types."""
+        import numpy as np
+
         return np.zeros(0, dtype=np.int64)
 
     def stabiliser_order(self, options: Sequence[int]) -> int:
@@ -194,27 +257,30 @@ class ExactCoverMatrix:
 
     def precheck(self) -> str | None:
         """Why no exact cover exists without search (a primary item in too few options); else ``None``."""
-        per_item = self.options_per_cell()
-        need = np.ones(self.n_primary, dtype=np.int64) if self.bounds is None else self.bounds[:self.n_primary, 0]
-        short = np.flatnonzero(per_item < need)
-        if len(short):
-            i = int(short[0])
+        per_item = self._per_item[:self.n_primary]
+        need = [1] * self.n_primary if self.bounds is None else [int(v) for v in self.bounds[:self.n_primary, 0]]
+        short = next((i for i in range(self.n_primary) if per_item[i] < need[i]), None)
+        if short is not None:
+            i = short
             if per_item[i] == 0:
                 return f"primary item {self.item_names[i]} is in no option"
-            return (f"primary item {self.item_names[i]} must be covered at least {int(need[i])} times but is in "
-                    f"{int(per_item[i])} option{'s' if per_item[i] != 1 else ''}")
+            return (f"primary item {self.item_names[i]} must be covered at least {need[i]} times but is in "
+                    f"{per_item[i]} option{'s' if per_item[i] != 1 else ''}")
         return None
 
     def entry_name(self, q: int) -> str:
         """Entry ``q`` of :attr:`indices` as written: the item's name, with ``:colour`` when it has one."""
-        name = self.item_names[int(self.indices[q])]
+        name = self.item_names[self.table.indices[q]]
         if self.entry_colours is not None and self.entry_colours[q]:
             name += ":" + self.colour_names[int(self.entry_colours[q])]
         return name
 
     def solution_dict(self, options: Iterable[int]) -> dict[str, list[str]]:
         """Option label -> its items as written (``x:c`` for a colour), for a solution given as option ids."""
-        return {self.option_labels[o]: [self.entry_name(q) for q in range(int(self.indptr[o]), int(self.indptr[o + 1]))]
+        if self.entry_colours is None:
+            return {self.option_labels[o]: [self.item_names[i] for i in self._items(o)]
+                    for o in sorted(int(o) for o in options)}
+        return {self.option_labels[o]: [self.entry_name(q) for q in range(self.table.indptr[o], self.table.indptr[o + 1])]
                 for o in sorted(int(o) for o in options)}
 
 
@@ -280,6 +346,8 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
     n_primary = len(primary)
     table = None
     if bounds:
+        import numpy as np
+
         table = np.zeros((len(names), 2), dtype=np.int64)
         table[:n_primary] = 1
         table[n_primary:, 1] = 1
@@ -329,10 +397,13 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
         colours.extend(tints)
         indptr.append(len(indices))
         kept_labels.append(label)
-    entry_colours = np.asarray(colours, dtype=np.uint32) if colour_ids else None
-    return ExactCoverMatrix(tuple(names), n_primary, np.asarray(indptr, dtype=np.uint32),
-                            np.asarray(indices, dtype=np.uint32), tuple(kept_labels), table, entry_colours,
-                            ("", *colour_ids), tuple(skipped))
+    entry_colours = None
+    if colour_ids:
+        import numpy as np
+
+        entry_colours = np.asarray(colours, dtype=np.uint32)
+    return ExactCoverMatrix(tuple(names), n_primary, MatrixTable(array("I", indptr), array("I", indices)),
+                            tuple(kept_labels), table, entry_colours, ("", *colour_ids), tuple(skipped))
 
 
 def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> ExactCoverMatrix:
@@ -428,7 +499,7 @@ def _bound_value(text: str, name: str, path, line) -> int:
 
 
 def _check_bounds(name: str, lo: int, hi: int, path, line) -> None:
-    if not (isinstance(lo, (int, np.integer)) and isinstance(hi, (int, np.integer))):
+    if not (isinstance(lo, Integral) and isinstance(hi, Integral)):  # numpy's integers are Integral too
         raise InputError(f"bounds of item {name!r} must be integers, got {lo!r}:{hi!r}", path=path, line=line)
     if hi < 1:
         raise InputError(f"item {name!r} has upper bound {hi}; it must be at least 1", path=path, line=line)
@@ -555,7 +626,7 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
         if instance.bounds is not None or instance.entry_colours is not None:
             return KnuthText(_knuth_text_extended(instance, comments), list(range(instance.n_options)),
                              list(instance.item_names), 1)
-        rows = [instance.option_items(o).tolist() for o in range(instance.n_options)]
+        rows = [instance._items(o) for o in range(instance.n_options)]
         return KnuthText(format_exact_cover(instance.item_names, instance.n_primary, rows, comments=comments),
                          list(range(instance.n_options)), list(instance.item_names), 1)
     cells = [f"r{r}c{c}" for r, c in instance.cells]
@@ -570,8 +641,9 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
     option_of_line: list[int] = []
     n_cells = instance.n_cells
     for o in range(instance.n_options):
-        cell_items = [int(i) for i in instance.option_items(o) if i < n_cells]
-        for i in copies[int(instance.option_type[o])]:
+        cell_items = [i for i in instance.table.indices[instance.table.indptr[o]:instance.table.indptr[o + 1]]
+                      if i < n_cells]
+        for i in copies[instance.table.option_type[o]]:
             options.append(cell_items + [copy_item[i]])
             option_of_line.append(o)
     n_primary = n_cells if instance.optional_pieces else len(item_names)
@@ -615,27 +687,29 @@ def verify_cover(matrix: ExactCoverMatrix, options: Iterable[int]) -> str | None
     chosen = [int(o) for o in options]
     if len(set(chosen)) != len(chosen):
         return "an option is chosen twice"
-    covered = np.zeros(matrix.n_items, dtype=np.int64)
+    covered = [0] * matrix.n_items
     tints: dict[int, set[int]] = {}  # secondary item -> the colours it is given (0: none)
     for o in chosen:
         if not 0 <= o < matrix.n_options:
             return f"option {o} does not exist"
-        covered[matrix.option_items(o)] += 1
+        for i in matrix._items(o):
+            covered[i] += 1
         if matrix.entry_colours is not None:
-            for q in range(int(matrix.indptr[o]), int(matrix.indptr[o + 1])):
-                tints.setdefault(int(matrix.indices[q]), set()).add(int(matrix.entry_colours[q]))
-    lo = np.ones(matrix.n_primary, dtype=np.int64) if matrix.bounds is None else matrix.bounds[:matrix.n_primary, 0]
-    hi = np.ones(matrix.n_primary, dtype=np.int64) if matrix.bounds is None else matrix.bounds[:matrix.n_primary, 1]
+            for q in range(matrix.table.indptr[o], matrix.table.indptr[o + 1]):
+                tints.setdefault(matrix.table.indices[q], set()).add(int(matrix.entry_colours[q]))
+    n_primary = matrix.n_primary
+    lo = [1] * n_primary if matrix.bounds is None else [int(v) for v in matrix.bounds[:n_primary, 0]]
+    hi = [1] * n_primary if matrix.bounds is None else [int(v) for v in matrix.bounds[:n_primary, 1]]
     for i in range(matrix.n_items):
-        top = int(hi[i]) if i < matrix.n_primary else 1
-        if covered[i] > top and not (i >= matrix.n_primary and len(tints.get(i, {0})) == 1 and 0 not in tints[i]):
-            return f"item {matrix.item_names[i]} is covered {int(covered[i])} times"
-    missing = np.flatnonzero(covered[:matrix.n_primary] < lo)
-    if len(missing):
-        i = int(missing[0])
+        top = hi[i] if i < n_primary else 1
+        if covered[i] > top and not (i >= n_primary and len(tints.get(i, {0})) == 1 and 0 not in tints[i]):
+            return f"item {matrix.item_names[i]} is covered {covered[i]} times"
+    missing = next((i for i in range(n_primary) if covered[i] < lo[i]), None)
+    if missing is not None:
+        i = missing
         if covered[i] == 0:
             return f"primary item {matrix.item_names[i]} is not covered"
-        return f"primary item {matrix.item_names[i]} is covered {int(covered[i])} times, fewer than {int(lo[i])}"
+        return f"primary item {matrix.item_names[i]} is covered {covered[i]} times, fewer than {lo[i]}"
     return None
 
 

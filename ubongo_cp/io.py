@@ -17,7 +17,6 @@ command overwrites a file it reads, whichever option named it.
 from __future__ import annotations
 
 import os
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -79,6 +78,8 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
 
     On an exception the temporary file is removed and ``path`` is untouched.
     """
+    import tempfile  # here: an input-only command (solve, analyze) need not load it
+
     from .errors import InputError
 
     target = Path(path)

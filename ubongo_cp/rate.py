@@ -1,9 +1,10 @@
 """Difficulty rating of one task (card side x die face).
 
 Every task is solved by two solver families on the same exact-cover
-instance: the chosen solver counts all solutions; the DLX engine
-(:data:`NODE_SOLVER`) supplies the search nodes the rating needs unless
-the chosen solver reports them itself, and CP-SAT (:data:`CHECK_SOLVER`,
+instance: the chosen solver counts all solutions; the node solver
+(:data:`NODE_SOLVER`, the bitboard search on the most constrained cell)
+supplies the search nodes the rating needs unless the chosen solver is that
+solver, and CP-SAT (:data:`CHECK_SOLVER`,
 presolve off, so that its search counters mean something on instances this
 small) counts them again as a cross-check and reports branches and
 conflicts unless the chosen solver is a CP-SAT search of the instance. What
@@ -15,9 +16,13 @@ Composite difficulty (dimensionless, larger = harder)::
 
     difficulty = log2(1 + nodes / count) + log2(placements per cell)
 
-- ``nodes / count``: DLX search nodes spent per solution; a task whose search
+- ``nodes / count``: search nodes spent per solution; a task whose search
   tree is bushy for few solutions is hard to solve by hand too (the solver
-  explores the dead ends a human must also rule out);
+  explores the dead ends a human must also rule out). The nodes are the
+  placements made by the bitboard search that always fills the empty cell
+  with the fewest fitting placements (:mod:`ubongo_cp.solvers.bitboard`,
+  rule ``"mrv"``, no dead-region test), the way a player looks for the cell
+  with the fewest ways to cover it;
 - *placements per cell*: the mean, over the region's cells, of the number of
   placements covering the cell (the options of the exact-cover instance
   holding that cell item: ``instance.options_per_cell().mean()``), i.e. the
@@ -29,10 +34,11 @@ Composite difficulty (dimensionless, larger = harder)::
 A task with no solution has difficulty NaN. The weights are 1 : 1 by
 design; the benchmarks and notebooks show how the score spreads per deck.
 
-(An earlier version's second term was ``log2(placements / cells)``, the
-number of placements divided by the area, which is smaller than the mean
-number of placements per cell by about the pieces' size and negative for a
-forced task; the shipped decks' ratings were recomputed with this one.)
+The shipped decks' ratings were computed with this formula and these nodes
+(``search_nodes`` in their task tables). Earlier versions counted the nodes
+of the dancing-cells search (``dlx``, Knuth's Algorithm X, which also
+branches on a piece with few placements) and took ``log2(placements /
+cells)`` as the second term; ``docs/decisions.md`` says how the ratings moved.
 
 References
 ----------
@@ -54,7 +60,7 @@ from .status import Status
 __all__ = ["rate_instance", "difficulty_score", "rating_modules", "RATING_COLUMNS", "RATING_LEGEND", "RATING_SCHEME",
            "NODE_SOLVER", "CHECK_SOLVER"]
 
-#: The solver whose search-tree nodes measure difficulty (it must report them).
+#: The solver whose search-tree nodes measure difficulty (``"bitboard-mrv"``).
 NODE_SOLVER = DEFAULT_STRATEGY["rate"]
 #: The cross-checking solver: CP-SAT with presolve off (with presolve, CP-SAT
 #: settles these small instances by propagation alone and its branch and
@@ -68,13 +74,14 @@ RATING_LEGEND = ("difficulty: log\u2082(1 + search nodes per solution) + log\u20
 #: Version of what :func:`rate_instance` computes (the difficulty formula, the
 #: counters taken). Batch rows record it (:func:`ubongo_cp.batch.run_settings`),
 #: and rows of another version are computed again: raise it with any change that
-#: alters a rating. 2: placements per cell as the second term (see above).
-RATING_SCHEME = 2
+#: alters a rating. 2: placements per cell as the second term; 3: the nodes of
+#: the bitboard search on the most constrained cell (see above).
+RATING_SCHEME = 3
 
 #: Columns produced by :func:`rate_instance`, in order.
 RATING_COLUMNS = [
     "status", "count", "count_reduced", "complete", "placements", "min_piece_placements", "placements_per_cell",
-    "symmetry", "dlx_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count", "difficulty", "seconds", "solution",
+    "symmetry", "search_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count", "difficulty", "seconds", "solution",
 ]
 
 
@@ -84,7 +91,7 @@ def difficulty_score(nodes: int, count: int, placements_per_cell: float) -> floa
     Parameters
     ----------
     nodes : int
-        Search-tree nodes of the DLX engine (options tried).
+        Search-tree nodes of :data:`NODE_SOLVER` (placements made).
     count : int
         Solutions.
     placements_per_cell : float
@@ -120,7 +127,7 @@ def rating_modules(backend: str = NODE_SOLVER) -> tuple[str, ...]:
     Examples
     --------
     >>> rating_modules("dlx")
-    ('ubongo_cp.rate', 'ubongo_cp.solvers.dlx', 'ubongo_cp.solvers.cpsat')
+    ('ubongo_cp.rate', 'ubongo_cp.solvers.dlx', 'ubongo_cp.solvers.bitboard', 'ubongo_cp.solvers.cpsat')
     """
     from .solvers import get_solver
 
@@ -141,15 +148,15 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, t
         The task (from :func:`ubongo_cp.cover.task_instance`).
     backend : str
         Registered solver (:mod:`ubongo_cp.solvers.registry`) whose count is
-        reported as ``count``; default ``"dlx"``.
+        reported as ``count``; default :data:`NODE_SOLVER`.
     time_limit : float, optional
         Seconds per solver run; on time-out ``status`` is ``"timeout"``.
     cross_check : bool
         Also count with :data:`CHECK_SOLVER` (for its counters and a second
         count, ``cpsat_count``) unless ``backend`` reports CP-SAT counters
-        itself. The search nodes are always taken: from ``backend`` when it
-        reports them, else from a run of :data:`NODE_SOLVER` (also a second
-        count).
+        itself. The search nodes are always :data:`NODE_SOLVER`'s: from
+        ``backend`` when it is that solver, else from a run of it (also a
+        second count).
 
     Returns
     -------
@@ -167,12 +174,21 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, t
     ------
     InputError
         For an unknown solver name.
-    """
-    from .solvers import get_solver, solve, warm
 
+    Notes
+    -----
+    On a region of more than 256 cells the nodes are those of :data:`NODE_SOLVER`'s stand-in, the
+    dancing-cells search ``dlx`` (:data:`~ubongo_cp.solvers.registry.FALLBACK`): a different measure.
+    """
+    from .solvers import choose, get_solver, solve, warm
+
+    # The node solver; beyond the bitboard kernel's 256 cells its dancing-cells stand-in (other nodes).
+    node_solver = choose("rate", instance)
+    if backend == NODE_SOLVER:
+        backend = node_solver
     spec = get_solver(backend)
     # Engines load (or compile) before the clock starts: ``seconds`` and time-outs measure search alone.
-    warm([backend, NODE_SOLVER, CHECK_SOLVER] if cross_check else [backend, NODE_SOLVER])
+    warm([backend, node_solver, CHECK_SOLVER] if cross_check else [backend, node_solver])
     start = time.perf_counter()
     primary = solve(instance, backend=backend, time_limit=time_limit, keep=1)
     seconds = time.perf_counter() - start
@@ -189,7 +205,7 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, t
         "complete": primary.complete,
         "placements": placements,
         "min_piece_placements": int(per_piece.min()) if len(per_piece) else 0,
-        "dlx_nodes": 0 if settled else (primary.stats.get("nodes") if spec.reports_nodes else None),
+        "search_nodes": 0 if settled else (primary.stats.get("nodes") if spec.name == node_solver else None),
         "cpsat_branches": primary.stats.get("branches") if spec.reports_branches else None,
         "cpsat_conflicts": primary.stats.get("conflicts") if spec.reports_branches else None,
         "cpsat_count": primary.count if counts_cpsat else None,
@@ -205,13 +221,13 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, t
             row["cpsat_conflicts"] = second.stats.get("conflicts")
             row["cpsat_count"] = second.count if second.complete else None
             checks.append(second)
-        if not spec.reports_nodes:
-            second = solve(instance, backend=NODE_SOLVER, time_limit=time_limit, keep=0, reduce=False)
-            row["dlx_nodes"] = second.stats.get("nodes")
+        if spec.name != node_solver:
+            second = solve(instance, backend=node_solver, time_limit=time_limit, keep=0, reduce=False)
+            row["search_nodes"] = second.stats.get("nodes")
             checks.append(second)
     if any(r.complete and r.count != primary.count for r in checks):
         row["status"] = Status.DISAGREEMENT.value
-    nodes = row["dlx_nodes"]
+    nodes = row["search_nodes"]
     per_cell = float(instance.options_per_cell().mean()) if instance.n_cells else 0.0
     row["placements_per_cell"] = per_cell
     row["symmetry"] = len(instance.grid.symmetry_group(instance.region.cells)) if instance.n_cells else None

@@ -107,7 +107,7 @@ def _every_solution(card: CardSide, view: TaskView, time_limit: float | None, mo
     """``view`` with its other solutions (up to ``most`` in all) and, when the search ended, the exact count."""
     from dataclasses import replace
 
-    result = solve(task_instance(card, view.face), limit=most, time_limit=time_limit)
+    result = solve(task_instance(card, view.face), limit=most, time_limit=time_limit, keep=None)
     first = _canonical(view.solution)
     others = tuple(s for s in result.solutions if _canonical(s) != first)[:most - 1]
     if result.complete:

@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from ..solvers.registry import DEFAULT_STRATEGY, solver_names
+from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, choose, solver_names
 from ..status import Status
 from .common import add_estimate_argument, print_estimate
 from .puzzle import max_solutions_arg, warm_engines
@@ -30,10 +30,11 @@ def add_parsers(sub) -> None:
     p.add_argument("--limit", type=int, help="stop after N exact covers")
     p.add_argument("--time-limit", type=float, help="seconds")
     p.add_argument("--backend", help=f"solver: {', '.join(solver_names())} (default: {DEFAULT_STRATEGY['first']}; "
-                                     f"{DEFAULT_STRATEGY['count']} for counting)")
+                                     f"{FALLBACK[DEFAULT_STRATEGY['first']]} for what its kernel cannot take)")
     p.add_argument("--json", action="store_true", help="print JSON {count, complete, status, solutions, stats}")
-    p.add_argument("--max-solutions", default="20", metavar="N|all",
-                   help="with --count: show at most N covers (default 20); 'all' streams every one, holding none")
+    p.add_argument("--max-solutions", default=str(DEFAULT_KEEP), metavar="N|all",
+                   help=f"with --count: show at most N covers (default {DEFAULT_KEEP}); 'all' streams every one, "
+                        "holding none")
     add_estimate_argument(p)
     p.set_defaults(func=_cmd_exact_cover)
 
@@ -49,8 +50,9 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
         return print_estimate(matrix, args.estimate, as_json=args.json)
     most = max_solutions_arg(args.max_solutions)
     limit = (args.limit or None) if args.count else (args.limit or 1)
-    # no region: the orbit decomposition never applies; a count may take the decision diagram (``auto``)
-    backend = args.backend or DEFAULT_STRATEGY["count" if args.count else "first"]
+    # no region: the orbit decomposition never applies; the bitboard kernel's stand-in (dlx) takes
+    # what it cannot (bounds, colours, more than 256 items)
+    backend = args.backend or choose("first", matrix)
     warm_engines(backend, limit)
     streaming = args.count and most is None
     streamed: list[list[str]] = []

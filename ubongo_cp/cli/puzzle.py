@@ -13,7 +13,7 @@ import sys
 
 from ..errors import InputError
 from ..shipped import SHIPPED_PIECE_SETS
-from ..solvers.registry import DEFAULT_STRATEGY, solver_names
+from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_names
 from ..status import Status
 from .common import add_allow_pieces_argument, add_estimate_argument, piece_names_arg, print_estimate
 from .export import is_xmpuzzle, xmpuzzle_task
@@ -41,9 +41,9 @@ def add_parsers(sub) -> None:
                                      f"{DEFAULT_STRATEGY['count']} for counting)")
     p.add_argument("--json", action="store_true", help="print JSON instead of drawings")
     _add_max_cells(p)
-    p.add_argument("--max-solutions", default="20", metavar="N|all",
-                   help="with --count: show (or print in the JSON) at most N solutions (default 20); 'all' "
-                        "streams every solution as it is found, holding none")
+    p.add_argument("--max-solutions", default=str(DEFAULT_KEEP), metavar="N|all",
+                   help=f"with --count: show (or print in the JSON) at most N solutions (default {DEFAULT_KEEP}); "
+                        "'all' streams every solution as it is found, holding none")
     p.add_argument("--draw", metavar="FILE", help="also draw the solutions shown (with a card: each task's first) "
                                                   "to FILE.svg, .png or .pdf, in the booklet's colours; with "
                                                   "--frequencies, the placement-frequency heat map")
@@ -71,8 +71,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--region", required=True, help="region file")
     p.add_argument("--k", type=int, required=True, help="number of pieces per subset")
     _add_orientations(p, "free (UP-3)")
-    p.add_argument("--backend", default=DEFAULT_STRATEGY["analyze"],
-                   help=f"solver: {', '.join(solver_names())} (default: %(default)s)")
+    p.add_argument("--backend", help=f"solver: {', '.join(solver_names())} (default: {DEFAULT_STRATEGY['analyze']}; "
+                                     f"{FALLBACK[DEFAULT_STRATEGY['analyze']]} where its kernel cannot take the region)")
     p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
     _add_max_cells(p)
     add_estimate_argument(p)
@@ -289,7 +289,7 @@ def warm_engines(backend: str | None, limit: int | None = None, *, diagram: bool
     from ..solvers import warm
     from ..solvers.registry import DEFAULT_STRATEGY
 
-    warm([backend or DEFAULT_STRATEGY["count" if diagram else "first" if limit == 1 else "count"]], notify=_say)
+    warm([backend or DEFAULT_STRATEGY["diagram" if diagram else "first" if limit == 1 else "count"]], notify=_say)
 
 
 def _say(message: str) -> None:
@@ -455,12 +455,15 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
+    from ..solvers.registry import choose
+
+    used = args.backend or choose("analyze", result.instance)
     width = max([len(" ".join(s.pieces)) for s in result.subsets] + [6])
     print(f"{'pieces':<{width}}  count")
     for s in result.subsets:
         print(f"{' '.join(s.pieces):<{width}}  {s.count}")
     print(f"{len(result.subsets)} of {result.matching_area} area-matching {args.k}-subsets tile the "
-          f"{region.area}-cell region ({result.total_solutions} solutions) [{args.backend}, {result.seconds:.2f} s]")
+          f"{region.area}-cell region ({result.total_solutions} solutions) [{used}, {result.seconds:.2f} s]")
     if "reason" in result.stats:
         print(f"nothing searched: {result.stats['reason']}")
     return 0

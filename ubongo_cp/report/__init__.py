@@ -195,7 +195,7 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
         lines += ["## Unsolvable or failed tasks", ""]
         lines += [bad[["card_id", "side", "face", "pieces", "status", "error"]].to_markdown(index=False), ""]
     rated = shown.dropna(subset=["difficulty"]) if n else shown
-    cols = ["card_id", "side", "face", "pieces", "count", "dlx_nodes", "placements", "difficulty"]
+    cols = ["card_id", "side", "face", "pieces", "count", "search_nodes", "placements", "difficulty"]
     if len(rated):
         lines += ["## Hardest tasks", "", rated.nlargest(top, "difficulty")[cols].to_markdown(index=False,
                                                                                           floatfmt=".2f"), ""]

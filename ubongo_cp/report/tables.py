@@ -48,7 +48,7 @@ STATUS_DTYPE = pd.CategoricalDtype([s.value for s in Status])
 
 _TEXT = ("card_id", "side", "game", "error", "task_hash", "card_file", "difficulty_model", "grid")
 _INTEGER = ("face", "n_pieces", "area", "count", "count_reduced", "placements", "min_piece_placements", "symmetry",
-            "dlx_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count")
+            "search_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count")
 _FLOAT = ("difficulty", "seconds", "placements_per_cell")
 
 #: dtype of each task-table column in memory (``object`` columns hold lists and dicts).

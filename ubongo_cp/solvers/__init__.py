@@ -4,17 +4,19 @@ Every solver, a plain backend or a strategy built on one, is registered by
 name in :mod:`.registry` with what it reports and supports; :func:`solve`
 looks it up and runs it through the one driver, :func:`.base.drive`.
 
-Backends (one module each): :mod:`.cpsat` (OR-Tools CP-SAT), :mod:`.split`
-(CP-SAT on independent sub-problems), :mod:`.dlx` (our Algorithm X over the
-search kernel :mod:`.dancing`, with search-node counts), :mod:`.xcover` (the
-``xcover`` package, an independent reference), :mod:`.cnf` (CaDiCaL on a
-CNF encoding) and :mod:`.zdd` (the decision diagram of all solutions: counts
-without listing, uniform samples, completions, placement frequencies);
-:mod:`.orbits` is the orbit decomposition any of them can run on. All
-consume the same :class:`~ubongo_cp.cover.ExactCoverInstance` and return
-a :class:`~ubongo_cp.solvers.base.SolveResult`. Importing this package
-imports no search engine (OR-Tools, numba): a backend's module is imported
-when it is first used.
+Backends (one module each): :mod:`.bitboard` (our bitboard backtrack, the
+default up to 256 cells, counting in C), :mod:`.cpsat` (OR-Tools CP-SAT),
+:mod:`.split` (CP-SAT on independent sub-problems), :mod:`.dlx` (our
+Algorithm X over the search kernel :mod:`.dancing`, with search-node counts,
+for any exact cover), :mod:`.xcover` (the ``xcover`` package, an independent
+reference), :mod:`.cnf` (CaDiCaL on a CNF encoding) and :mod:`.zdd` (the
+decision diagram of all solutions: counts without listing, uniform samples,
+completions, placement frequencies); :mod:`.orbits` is the orbit
+decomposition any of them can run on. All consume the same
+:class:`~ubongo_cp.cover.ExactCoverInstance` and return a
+:class:`~ubongo_cp.solvers.base.SolveResult`. Importing this package imports
+no search engine (OR-Tools, numba): a backend's module is imported when it
+is first used.
 """
 
 from __future__ import annotations
@@ -22,14 +24,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from ..errors import InputError
-from .registry import DEFAULT_STRATEGY, SOLVERS, SolverSpec, get_solver, solver_names
+from .registry import DEFAULT_KEEP, DEFAULT_STRATEGY, SOLVERS, SolverSpec, choose, get_solver, solver_names
 
 if TYPE_CHECKING:
     from ..cover import ExactCoverInstance
     from .base import OnSolution, SolveResult
 
 __all__ = ["solve", "SolveResult", "SOLVERS", "SolverSpec", "get_solver", "solver_names", "DEFAULT_STRATEGY",
-           "warm"]
+           "DEFAULT_KEEP", "choose", "warm"]
 
 
 def warm(names, *, notify=None) -> float:
@@ -54,10 +56,10 @@ def _has_ranges(instance) -> bool:
 
 
 def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: int | None = None,
-          time_limit: float | None = None, keep: int | None = None, reduce: bool = True,
+          time_limit: float | None = None, keep: int | None = DEFAULT_KEEP, reduce: bool = True,
           on_solution: OnSolution | None = None, pieces_used: int | None = None, sample: int | None = None,
           seed: int | None = None, fixed: Sequence[int] = (), frequencies: bool = False,
-          memory_limit: int | None = None) -> SolveResult:
+          memory_limit: int | None = None, tally: bool = False) -> SolveResult:
     """Solve (find, count, or enumerate) the exact covers of ``instance``.
 
     Parameters
@@ -65,13 +67,19 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     instance : ExactCoverInstance
         From :func:`ubongo_cp.cover.build_instance`.
     backend : str, optional
-        A registered solver name (:data:`SOLVERS`: e.g. ``"cpsat"``,
-        ``"dlx"``, ``"xcover"``, ``"sat"``, ``"dlx-symmetry"``, ``"zdd"``,
-        ``"cpsat-symmetry-split"``). Default: the measured winner for the
-        question asked (:data:`DEFAULT_STRATEGY`): ``"dlx"`` for a first
-        solution (``limit=1``); for counting, ``"auto"``: the decision
-        diagram (:mod:`.zdd`) or the orbit decomposition on the DLX kernel
-        (``"dlx-symmetry"``), by the measured rule of
+        A registered solver name (:data:`SOLVERS`: e.g. ``"bitboard"``,
+        ``"cpsat"``, ``"dlx"``, ``"xcover"``, ``"sat"``, ``"dlx-symmetry"``,
+        ``"zdd"``, ``"cpsat-symmetry-split"``). Default: the measured winner
+        for the question asked (:data:`DEFAULT_STRATEGY`, :func:`choose`):
+        ``"bitboard"`` for a first solution (``limit=1``),
+        ``"bitboard-symmetry"`` (the whole orbit decomposition by the
+        region's symmetries, :func:`.orbits.symmetry_plan`) for counting,
+        with or without identical pieces (one counter per piece type); where
+        the bitboard kernel cannot take the instance (more than 256 cells,
+        optional cells, an exact-cover matrix with bounds or colours) their
+        dancing-cells counterparts ``"dlx"`` and ``"dlx-symmetry"``. For
+        ``sample``, ``fixed`` or ``frequencies``: ``"auto"``, the decision
+        diagram (:mod:`.zdd`) or the kernel by the measured rule of
         :class:`.zdd.AutoBackend` (``stats["engine"]`` says which ran,
         ``stats["rule"]`` why).
     limit : int, optional
@@ -79,10 +87,13 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     time_limit : float, optional
         Seconds; on time-out ``complete`` is False and ``status`` is
         ``Status.UNKNOWN`` if nothing was found.
-    keep : int, optional
-        Keep at most this many solutions (default: all found; from a
-        decision diagram, which finds them without listing them, the first
-        :data:`.base.DIAGRAM_KEEP`).
+    keep : int or None
+        Keep at most this many solutions as dicts (default :data:`DEFAULT_KEEP`,
+        20; the count is exact whatever it is). ``keep=None`` keeps every
+        solution found (a count of millions then holds millions of dicts;
+        from a decision diagram, which finds them without listing them, the
+        first :data:`.base.DIAGRAM_KEEP`); ``keep=0`` none; ``on_solution``
+        sees every solution either way.
     reduce : bool
         Also count the solutions up to the region's symmetries (UP-5).
     on_solution : callable, optional
@@ -109,6 +120,9 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         available, :func:`.zdd.default_memory_limit`); past it ``zdd`` stops
         (status unknown, ``stats["memory_limited"]``) and ``auto`` counts
         with the kernel.
+    tally : bool
+        Also count the solutions per set of piece types used
+        (``SolveResult.tally``; the subset analysis).
 
     Returns
     -------
@@ -121,8 +135,10 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     InputError
         For an unknown solver name (the message lists the registered ones),
         a limit below 1, optional pieces with a solver that does not
-        enumerate with secondary items, or ``sample``/``fixed``/``frequencies``
-        with a solver that builds no decision diagram.
+        enumerate with secondary items, ``sample``/``fixed``/``frequencies``
+        with a solver that builds no decision diagram, or colours, ranges or
+        bounds of an exact-cover matrix with a solver that does not take them
+        (:attr:`SolverSpec.colours`, ``ranges``, ``bounds``).
 
     Examples
     --------
@@ -131,9 +147,9 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     >>> inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20))
     >>> r = solve(inst)
     >>> r.count, r.count_reduced, r.complete, r.backend
-    (8, 2, True, 'auto')
+    (8, 2, True, 'bitboard-symmetry')
     >>> dominoes = build_instance([load_pieces("classic")["I2"]] * 32, Region.rectangle(8, 8))
-    >>> solve(dominoes, keep=0).count  # 12,988,816 tilings, none listed
+    >>> solve(dominoes, backend="zdd", keep=0).count  # 12,988,816 tilings, none listed
     12988816
     >>> len(solve(dominoes, sample=3, seed=1).solutions)  # three uniform random tilings
     3
@@ -143,7 +159,7 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     if sample is not None and sample < 0:
         raise InputError(f"the number of samples must be at least 0, got {sample}")
     wants = sample is not None or bool(fixed) or frequencies
-    name = backend or DEFAULT_STRATEGY["count" if wants else "first" if limit == 1 else "count"]
+    name = backend or (DEFAULT_STRATEGY["diagram"] if wants else choose("first" if limit == 1 else "count", instance))
     spec = get_solver(name)
     if instance.optional_pieces and not spec.secondary_items:
         raise InputError(f"backend {name!r} cannot enumerate covers with optional pieces (secondary items)")
@@ -158,6 +174,9 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     if not spec.ranges and getattr(instance, "bounds", None) is not None and _has_ranges(instance):
         raise InputError(f"backend {name!r} takes bounds [k..k] or [0..k] only, not other ranges (Knuth's DLX3); "
                          f"choose one of {', '.join(n for n, s in SOLVERS.items() if s.ranges)}")
+    if not spec.bounds and getattr(instance, "bounds", None) is not None:
+        raise InputError(f"backend {name!r} covers each item of an exact-cover matrix once: it does not take bounds "
+                         f"(Knuth's DLX3); choose one of {', '.join(n for n, s in SOLVERS.items() if s.bounds)}")
     if not spec.multiplicities and getattr(instance, "bounds", None) is not None:
         raise InputError(f"backend {name!r} has no multiplicities: it cannot take items covered a number of times "
                          f"between bounds; choose one of {', '.join(n for n, s in SOLVERS.items() if s.multiplicities)}")
@@ -169,4 +188,4 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         extra["memory_limit"] = int(memory_limit)
     return drive(spec.make(**extra), instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,
                  orbits=spec.orbits, on_solution=on_solution, pieces_used=pieces_used, name=spec.name,
-                 sample=sample, seed=seed, fixed=fixed, frequencies=frequencies)
+                 sample=sample, seed=seed, fixed=fixed, frequencies=frequencies, tally=tally)

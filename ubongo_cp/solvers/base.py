@@ -3,13 +3,20 @@
 :func:`drive` is the only place that turns what a backend finds into a
 :class:`SolveResult`: the cheap pre-check, solution limits, kept solutions,
 the symmetry-reduced count (UP-5), time limits, the orbit decomposition
-(:mod:`.orbits`), a per-solution callback and a filter on the number of
-pieces used (for the subset analysis). A backend that builds a decision
-diagram of all solutions (:class:`DiagramCapable`, :mod:`.zdd`) is asked
-for the diagram instead of each solution when the question is a count,
-uniform samples, completions of fixed placements or placement frequencies.
-:func:`ubongo_cp.solvers.solve` looks the backend up in the registry and
-calls it.
+(:mod:`.orbits`), a per-solution callback, a filter on the number of
+pieces used and the tally of solutions per set of piece types used (for the
+subset analysis). :func:`ubongo_cp.solvers.solve` looks the backend up in
+the registry and calls it.
+
+Three paths: a backend that counts natively (a ``search`` method, the bitboard
+backend) gets the whole question at once when no solution needs Python (no
+``on_solution``): the count, the Burnside sum and the tally are kept in C and
+only the kept solutions cross over. A backend that builds a decision diagram
+of all solutions (:class:`DiagramCapable`, :mod:`.zdd`) is asked for the
+diagram instead of each solution when the question is a count, uniform
+samples, completions of fixed placements or placement frequencies. Every
+other backend, and any question with a per-solution callback, goes through
+the backend protocol's ``run``, one Python call per solution.
 """
 
 from __future__ import annotations
@@ -20,11 +27,9 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Callable, Iterator, Protocol, Sequence
 
-import numpy as np
-
 from ..cover import ExactCoverInstance
 from ..status import Status
-from .orbits import Decomposition, orbit_plan
+from .orbits import Decomposition, orbit_plan, symmetry_plan
 
 __all__ = ["SolveResult", "Backend", "DiagramCapable", "OnSolution", "drive", "DIAGRAM_KEEP", "item_bounds"]
 
@@ -60,12 +65,15 @@ class SolveResult:
         The instance solved (set by :func:`drive`; None for a result made
         otherwise); lets the result draw itself (:meth:`draw`, a picture in
         a notebook).
-    frequencies : numpy.ndarray or None
+    frequencies : list of int or None
         When asked for: in how many solutions each option (placement) of
-        the instance occurs, shape (n_options,) (:meth:`~ubongo_cp.solvers.diagram.Diagram.frequencies`).
+        the instance occurs, length n_options (:meth:`~ubongo_cp.solvers.diagram.Diagram.frequencies`).
     diagram : Diagram or None
         The decision diagram the result was read from, when one was built
         (:mod:`.zdd`): more samples, ranks, frequencies without a new search.
+    tally : dict
+        With ``tally=True``: the piece types used (a sorted tuple of type
+        indices) -> the number of solutions using exactly them.
     """
 
     status: Status
@@ -77,8 +85,9 @@ class SolveResult:
     backend: str = ""
     option_solutions: list[list[int]] = field(default_factory=list, repr=False)
     instance: ExactCoverInstance | None = field(default=None, repr=False, compare=False)
-    frequencies: np.ndarray | None = field(default=None, repr=False, compare=False)
+    frequencies: object = field(default=None, repr=False, compare=False)
     diagram: object = field(default=None, repr=False, compare=False)
+    tally: dict = field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict:
         """The CLI's stable JSON form: ``{"count", "complete", "solutions"}`` plus extras.
@@ -160,7 +169,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
           time_limit: float | None = None, keep: int | None = None, reduce: bool = True,
           orbits: bool = False, on_solution: OnSolution | None = None, pieces_used: int | None = None,
           name: str | None = None, sample: int | None = None, seed: int | None = None,
-          fixed: Sequence[int] = (), frequencies: bool = False) -> SolveResult:
+          fixed: Sequence[int] = (), frequencies: bool = False, tally: bool = False) -> SolveResult:
     """Run ``backend`` on ``instance`` and assemble a :class:`SolveResult`.
 
     Parameters
@@ -207,6 +216,8 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         number of completions, and each solution holds them.
     frequencies : bool
         Also count, per option, the solutions holding it (``SolveResult.frequencies``).
+    tally : bool
+        Count the solutions per set of piece types used (``SolveResult.tally``).
 
     Returns
     -------
@@ -222,6 +233,9 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         return SolveResult(Status.NO_SOLUTION, [], 0, True, 0,
                            {"wall_seconds": time.perf_counter() - start, "reason": reason}, name, [], instance)
     wants = sample is not None or bool(fixed) or frequencies
+    if on_solution is None and not wants and hasattr(backend, "search"):  # a cardinality is the backend's own
+        return _drive_native(backend, instance, start, limit=limit, time_limit=time_limit, keep=keep,
+                             reduce=reduce, orbits=orbits, name=name, tally=tally)
     decomposition, notes = None, {}
     if orbits and not wants:  # planned once: the diagram of a count and the kernel search both run on it
         plan = orbit_plan(instance) if limit is None or limit == 1 else None
@@ -248,6 +262,8 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     stabilised = 0
     kept: list[list[int]] = []
     stopped = False
+    types_used: dict[tuple[int, ...], int] = {}
+    option_type = getattr(instance, "option_type", None) if tally else None
 
     def hand_on(solution: list[int]) -> bool:
         """Keep a solution of the whole instance and give it to ``on_solution``; False to stop."""
@@ -265,6 +281,9 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         found += 1
         if symmetric:
             stabilised += instance.stabiliser_order(options)
+        if option_type is not None:
+            used = tuple(sorted({int(option_type[o]) for o in options}))
+            types_used[used] = types_used.get(used, 0) + 1
         go = limit is None or found < limit
         if (on_solution is not None or keep is None or len(kept) < keep) and not hand_on(_ints(options)):
             go = False
@@ -304,7 +323,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     status = Status.SOLVED if count else (Status.NO_SOLUTION if exhausted else Status.UNKNOWN)
     reduced = None
     if exhausted and reduce:
-        reduced = stabilised // (1 + len(instance.option_perms)) if symmetric else count
+        reduced = stabilised // (1 + len(instance.option_perm_lists)) if symmetric else count
     stats = {"wall_seconds": time.perf_counter() - start, **stats, **notes}
     if rule:
         stats.update({"engine": getattr(backend, "kernel", name), **rule})
@@ -312,7 +331,83 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         stats["timed_out"] = True  # neither exhausted nor stopped by a limit or the callback: the clock
 
     return SolveResult(status, [instance.solution_dict(s) for s in kept], count, exhausted, reduced, stats,
-                       name, kept, instance)
+                       name, kept, instance, tally=types_used)
+
+
+def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, reduce, orbits, name,
+                  tally) -> SolveResult:
+    """:func:`drive` for a backend that counts natively: one call, no Python per solution."""
+    from .orbits import Branch
+
+    n_sym = len(instance.option_perm_lists) if len(instance.region_symmetries) > 1 else 0
+    symmetric = reduce and n_sym > 0
+    plan = None
+    notes: dict = {}
+    if orbits:
+        plan = symmetry_plan(instance, enumerable=keep is None) if limit is None or limit == 1 else None
+        notes = plan.stats() if plan is not None else \
+            {"symmetry": "not applicable" if limit is None or limit == 1 else "limit > 1"}
+    branches: Sequence[Branch]
+    if plan is not None:
+        branches = plan.branches
+    else:
+        branches = [Branch((), 1, tuple(range(n_sym)) if symmetric else (), ((-1,),), None, n_sym + 1)]
+    wanted = min(_NO_KEEP_LIMIT if keep is None else keep, _NO_KEEP_LIMIT if limit is None else limit)
+    run = backend.search(instance, branches, limit=limit, keep=wanted, time_limit=time_limit, tally=tally)
+    exhausted = run.exhausted
+    kept: list[list[int]] = []
+    seen: set[tuple[int, ...]] = set()
+    for index, options in run.found:  # the solutions found, and those each stands for (its images)
+        for image in _images(instance, branches[index], options):
+            key = tuple(image)
+            if key not in seen and len(kept) < wanted:
+                seen.add(key)
+                kept.append(image)
+    count = run.count
+    if limit == 1 and run.stats.get("solutions_seen"):
+        count, exhausted = 1, False  # a first-solution search: the weighted count is not asked for
+    elif count != int(count):  # a cut search of a plan with a copies level: a lower bound
+        count = int(count)
+    count = int(count)
+    status = Status.SOLVED if count else (Status.NO_SOLUTION if exhausted else Status.UNKNOWN)
+    reduced = None
+    if exhausted and reduce:
+        reduced = int(run.fixed) // (n_sym + 1) if symmetric else count
+    stats = {"wall_seconds": time.perf_counter() - start, **run.stats, **notes}
+    if plan is not None:
+        stats["solutions_searched"] = run.stats.get("solutions_seen", 0)
+    types_used = {}
+    if tally:
+        for mask, n in run.tally.items():
+            types_used[tuple(t for t in range(mask.bit_length()) if mask >> t & 1)] = n
+    return SolveResult(status, [instance.solution_dict(s) for s in kept], count, exhausted, reduced, stats,
+                       name, kept, instance, tally=types_used)
+
+
+_NO_KEEP_LIMIT = 1 << 62
+
+
+def _images(instance, branch, options: list[int]):
+    """The solutions a solution found below ``branch`` stands for (itself first), each sorted."""
+    levels = branch.transversals
+    if levels is None:
+        yield options
+        return
+    if branch.restrict is not None:
+        rtype, reps = branch.restrict
+        option_type = instance.table.option_type
+        rep = next((o for o in options if option_type[o] == rtype and o in reps), None)
+        if rep is not None:
+            levels = levels + (reps[rep],)
+    perms = instance.option_perm_lists
+    current = [list(options)]
+    for level in reversed(levels):
+        nxt = []
+        for sol in current:
+            for g in level:
+                nxt.append(sol if g < 0 else sorted(perms[g][o] for o in sol))
+        current = nxt
+    yield from (sorted(s) for s in current)
 
 
 def _drive_diagram(backend, instance, *, limit, time_limit, keep, reduce, restrict, on_solution, name, sample, seed,
@@ -321,6 +416,8 @@ def _drive_diagram(backend, instance, *, limit, time_limit, keep, reduce, restri
 
     ``restrict``: the orbit decomposition to count on (None: the whole instance).
     """
+    import numpy as np  # the diagram path only: solve's start-up stays free of numpy
+
     from .zdd import DiagramTooLarge, count_up_to_symmetry, peak_rss_mb
 
     wants = sample is not None or bool(fixed) or frequencies
@@ -388,7 +485,7 @@ def _drive_diagram(backend, instance, *, limit, time_limit, keep, reduce, restri
         stats["fixed"] = len(fixed)
     status = Status.SOLVED if total else Status.NO_SOLUTION
     return SolveResult(status, [instance.solution_dict(s) for s in kept], count, complete, reduced, stats, name,
-                       kept, instance, diagram.frequencies() if frequencies else None, diagram)
+                       kept, instance, frequencies=diagram.frequencies() if frequencies else None, diagram=diagram)
 
 
 def item_bounds(instance) -> tuple[list[int], list[int]]:
@@ -405,4 +502,4 @@ def item_bounds(instance) -> tuple[list[int], list[int]]:
 
 def _ints(options: Sequence[int]) -> list[int]:
     """Option ids as a list of Python ints (backends hand numpy arrays or lists)."""
-    return options.tolist() if isinstance(options, np.ndarray) else [int(o) for o in options]
+    return options.tolist() if hasattr(options, "tolist") else [int(o) for o in options]

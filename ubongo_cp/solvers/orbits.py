@@ -47,11 +47,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Iterator, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ..cover import ExactCoverInstance
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["SymmetryPlan", "orbit_plan", "Decomposition"]
 
@@ -106,6 +107,8 @@ def orbit_plan(instance: ExactCoverInstance) -> SymmetryPlan | None:
     >>> plan.group_order, plan.n_orbits, int(plan.weight.sum())
     (4, 8, 32)
     """
+    import numpy as np
+
     if instance.optional_pieces or len(instance.region_symmetries) <= 1 or instance.n_options == 0:
         return None
     maps = instance.symmetry_type_maps
@@ -162,6 +165,8 @@ class Decomposition:
         The weight is the size of the orbit of the restricted piece's
         placement: the number of solutions of the whole instance it stands for.
         """
+        import numpy as np
+
         original = self._original[np.asarray(options, dtype=np.int64)]
         rep = original[self.instance.option_type[original] == self.plan.piece][0]
         return original, int(self.plan.weight[rep])
@@ -182,20 +187,29 @@ class Decomposition:
 
 def _restrict(instance: ExactCoverInstance, keep: np.ndarray) -> tuple[ExactCoverInstance, np.ndarray]:
     """The instance with only the options in ``keep``; and the original id of each kept option."""
+    from array import array
+
+    import numpy as np
+
+    from ..cover import PlacementTable
+
     kept = np.nonzero(keep)[0]
-    lengths = np.diff(instance.indptr.astype(np.int64))[kept]
-    indptr = np.zeros(len(kept) + 1, dtype=np.uint32)
-    indptr[1:] = np.cumsum(lengths)
-    indices = np.concatenate([instance.option_items(int(o)) for o in kept]).astype(np.uint32) \
-        if len(kept) else np.zeros(0, np.uint32)
-    sub = dataclasses.replace(instance, indptr=indptr, indices=indices, option_type=instance.option_type[kept],
-                              option_orientation=instance.option_orientation[kept],
-                              option_offset=instance.option_offset[kept])
+    table = instance.table
+    indptr, indices = array("I", [0]), array("I")
+    for o in kept.tolist():
+        indices.extend(table.indices[table.indptr[o]:table.indptr[o + 1]])
+        indptr.append(len(indices))
+    sub = dataclasses.replace(instance, table=PlacementTable(
+        indptr, indices, array("i", [table.option_type[o] for o in kept.tolist()]),
+        array("h", [table.option_orientation[o] for o in kept.tolist()]),
+        array("i", [v for o in kept.tolist() for v in table.option_offset[2 * o:2 * o + 2]])))
     return sub, kept
 
 
 def _coset_perms(plan: SymmetryPlan, perms: list[np.ndarray]) -> dict[int, list]:
     """For each representative ``r``: one permutation per placement of r's orbit mapping r there (None = identity)."""
+    import numpy as np
+
     out: dict[int, list] = {}
     for r in np.nonzero(plan.weight)[0]:
         r = int(r)
@@ -205,3 +219,243 @@ def _coset_perms(plan: SymmetryPlan, perms: list[np.ndarray]) -> dict[int, list]
         out[r] = list(targets.values())
     return out
 
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The whole reduction: a plan of branches (prefixes of fixed placements), searched one by one in C.
+
+@dataclass(frozen=True)
+class Branch:
+    """One branch of a :class:`BranchPlan`: the solutions holding ``prefix``, each standing for ``weight``.
+
+    Attributes
+    ----------
+    prefix : tuple of int
+        Option ids placed before the search.
+    weight : int or fractions.Fraction
+        The number of solutions of the whole instance that each solution of the branch stands for
+        (a fraction with a ``copies`` level: a solution holding several representatives is found once
+        per representative).
+    test : tuple of int
+        Group elements (indices into ``instance.option_perms``) that may fix a solution of the branch:
+        a solution's stabiliser order (UP-5) is 1 + the number of them that map it onto itself.
+    transversals : tuple of tuple of int, or None
+        Per level, outermost first, the group elements (``-1``: the identity) whose images of a
+        solution are the solutions it stands for: the images ``t_1(t_2(...t_m(S)))``; ``None`` when
+        the plan cannot list them (a ``copies`` level).
+    restrict : tuple or None
+        ``(type, {option: transversal})``: inside the search, the piece type's placements are
+        restricted to these representatives, one per orbit of the residual group ``H`` (a ``piece``
+        level done by the kernel); a solution's weight is then further multiplied by the length of its
+        representative's transversal, and the transversal is a last level of :attr:`transversals`.
+    residual : int
+        ``|H|``, the order of the group left at the branch (before a restriction).
+    """
+
+    prefix: tuple[int, ...]
+    weight: object
+    test: tuple[int, ...]
+    transversals: tuple[tuple[int, ...], ...] | None
+    restrict: tuple | None = None
+    residual: int = 1
+
+
+@dataclass(frozen=True)
+class BranchPlan:
+    """The orbit decomposition carried to the end (see :func:`symmetry_plan`).
+
+    Attributes
+    ----------
+    branches : tuple of Branch
+        The branches, in search order.
+    group_order : int
+        ``|G|``.
+    levels : dict
+        How many branching levels of each kind (``piece``, ``cell``, ``copies``) the plan used.
+    """
+
+    branches: tuple[Branch, ...]
+    group_order: int
+    levels: dict
+
+    @property
+    def enumerable(self) -> bool:
+        """Every branch can list the solutions its own stand for (no ``copies`` level)."""
+        return all(b.transversals is not None for b in self.branches)
+
+    def stats(self) -> dict:
+        """What the plan does, for ``SolveResult.stats``."""
+        return {"symmetry": "orbits", "group_order": self.group_order, "branches": len(self.branches),
+                **{f"levels_{k}": v for k, v in self.levels.items() if v}}
+
+
+def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max_branches: int = 20_000,
+                  inner: bool = True) -> BranchPlan | None:
+    """The orbit decomposition to the last symmetry: every solution orbit searched about once.
+
+    Let ``H`` be the group of the instance's symmetries that fix every placement of the prefix
+    (at first all of ``G``, :attr:`~ubongo_cp.cover.ExactCoverInstance.option_perms`). A level picks
+    a *selector*, a placement that every solution holding the prefix contains exactly once and that
+    the symmetries of a subgroup ``H'`` of ``H`` carry along with the solution, and keeps one
+    placement per ``H'``-orbit, weighted by the orbit's size; the next level repeats this with the
+    representative's stabiliser in ``H'``, until no symmetry is left:
+
+    - ``piece``: the placement of a piece type with one copy left that every symmetry of ``H`` maps
+      to itself (``H' = H``), fewest orbits first. This breaks the reflection that fixes a
+      representative on a mirror line (X on the middle row of the 5x12 rectangle: a second piece's
+      chirality, as in the standard reduction of the 6x10 count [1]_);
+    - ``cell``: where no piece qualifies (every type has copies), the placement covering an empty
+      cell fixed by the largest subgroup ``H'`` (a cell on a mirror line or at the centre);
+    - ``copies`` (first level only, and when a ``cell`` level would gain less): one copy of a type
+      with ``k`` copies restricted to orbit representatives, the weight ``|O| / k``: a solution holding
+      ``j`` representatives is found ``j`` times (Algorithm M places the other copies).
+
+    Counts stay exact: ``count = sum over branches of weight x solutions``, and by Burnside's lemma
+    the number of solutions up to symmetry is ``sum of weight x (1 + symmetries of Branch.test fixing
+    the solution) / |G|``.
+
+    Parameters
+    ----------
+    instance : ExactCoverInstance
+        Every piece used (no optional pieces).
+    enumerable : bool
+        Use no ``copies`` level (every branch can list the solutions it stands for).
+    inner : bool
+        A ``piece`` level below the first is left to the search (:attr:`Branch.restrict`: one search
+        per branch, the piece restricted to representatives) instead of a branch per representative.
+    max_branches : int
+        Stop refining once the plan has this many branches (the rest are searched with their
+        residual symmetry).
+
+    Returns
+    -------
+    BranchPlan or None
+        ``None`` with optional pieces or without symmetry.
+
+    References
+    ----------
+    .. [1] D. E. Knuth, "Dancing Links", arXiv:cs/0011047 (2000), "Applications to polyominoes".
+    """
+    if instance.optional_pieces or instance.n_options == 0 or len(instance.region_symmetries) <= 1:
+        return None
+    if not instance.option_perm_lists:
+        return None
+    perms: list = [None] + instance.option_perm_lists
+    cperms: list = [None] + instance.cell_perms
+    tmaps = instance.symmetry_type_maps
+    counts = list(instance.copies)
+    n_cells, n_types = instance.n_cells, instance.n_types
+    indptr, indices = instance.table.indptr.tolist(), instance.table.indices.tolist()
+    option_type = instance.table.option_type.tolist()
+    masks = []
+    for o in range(instance.n_options):
+        m = 0
+        for q in range(indptr[o], indptr[o + 1]):
+            if indices[q] < n_cells:
+                m |= 1 << indices[q]
+        masks.append(m)
+    item_options = instance.item_options
+    group = tuple(range(len(perms)))
+    branches: list[Branch] = []
+    levels = {"piece": 0, "cell": 0, "copies": 0}
+
+    def image(g: int, o: int) -> int:
+        return o if g == 0 else perms[g][o]
+
+    def orbits(cands: list[int], H: tuple[int, ...]) -> list[tuple[int, dict[int, int]]]:
+        """(representative, {orbit element: a group element mapping the representative there})."""
+        seen: set[int] = set()
+        out = []
+        for q in cands:
+            if q in seen:
+                continue
+            orbit: dict[int, int] = {}
+            for h in H:
+                x = image(h, q)
+                if x >= 0 and x not in orbit:
+                    orbit[x] = h
+            seen.update(orbit)
+            out.append((q, orbit))
+        return out
+
+    def emit(prefix, weight, H, test, trans, restrict=None):
+        frozen = H if test is None else test
+        branches.append(Branch(prefix, weight, tuple(g - 1 for g in frozen if g), trans, restrict, len(H)))
+
+    def transversal(orbit: dict[int, int]) -> tuple[int, ...]:
+        return tuple(-1 if g == 0 else g - 1 for g in orbit.values())
+
+    def descend(prefix, covered, left, H, weight, test, trans, orb, kind, copies_weight=None):
+        levels[kind] += 1
+        for rep, orbit in orb:
+            H2 = tuple(h for h in H if image(h, rep) == rep)
+            left2 = dict(left)
+            left2[option_type[rep]] -= 1
+            if copies_weight is None:
+                w = weight * len(orbit)
+            else:
+                from fractions import Fraction  # only here: the module costs a few milliseconds to import
+
+                w = weight * Fraction(len(orbit), copies_weight)
+            t2 = None if trans is None or copies_weight is not None else trans + (transversal(orbit),)
+            refine(prefix + (rep,), covered | masks[rep], left2, H2, w, test, t2)
+
+    def refine(prefix, covered, left, H, weight, test, trans):
+        if len(H) == 1 or len(branches) >= max_branches:
+            emit(prefix, weight, H, test, trans)
+            return
+        best = None
+        for t in range(n_types):
+            if left[t] != 1 or any(tmaps[h][t] != t for h in H):
+                continue
+            cands = [q for q in item_options[n_cells + t] if not masks[q] & covered]
+            if not cands:
+                return  # this piece fits nowhere: no solution below
+            orb = orbits(cands, H)
+            # fewest orbits (then fewest placements some symmetry fixes); below the first level, where the
+            # search itself restricts the type, a type with no such placement (nothing left to refine) first
+            fixed = sum(len(o) < len(H) for _, o in orb)
+            score = ((fixed > 0, len(orb), t) if inner and prefix else (len(orb), fixed, t))
+            if best is None or score < best[0]:
+                best = (score, t, orb)
+        if best is not None:
+            t = best[1]
+            frozen = test if test is not None or counts[t] == 1 else H  # a copy may be swapped with t's
+            if inner and prefix:
+                levels["piece"] += 1
+                emit(prefix, weight, H, frozen, trans, (t, {rep: transversal(o) for rep, o in best[2]}))
+                return
+            descend(prefix, covered, left, H, weight, frozen, trans, best[2], "piece")
+            return
+        # no piece type qualifies: a cell on the most symmetric spot
+        cell, Hc = None, (0,)
+        for c in range(n_cells):
+            if covered >> c & 1:
+                continue
+            fix = tuple(h for h in H if h == 0 or cperms[h][c] == c)
+            if len(fix) > len(Hc):
+                cell, Hc = c, fix
+        copies = None
+        if not prefix and not enumerable:
+            for t in range(n_types):
+                k = left[t]
+                if k < 2 or any(tmaps[h][t] != t for h in H) or len(H) <= k * len(Hc):
+                    continue
+                cands = item_options[n_cells + t]
+                orb = orbits(cands, H)
+                score = k * len(orb) / max(len(cands), 1)
+                if copies is None or score < copies[0]:
+                    copies = (score, t, k, orb)
+        if copies is not None and copies[0] * len(Hc) < 1:
+            descend(prefix, covered, left, H, weight, H, None, copies[3], "copies", copies_weight=copies[2])
+            return
+        if cell is None:
+            emit(prefix, weight, H, test, trans)
+            return
+        cands = [q for q in item_options[cell] if not masks[q] & covered]
+        if not cands:
+            return
+        descend(prefix, covered, left, Hc, weight, H if test is None else test, trans, orbits(cands, Hc), "cell")
+
+    refine((), 0, {t: counts[t] for t in range(n_types)}, group, 1, None, ())
+    return BranchPlan(tuple(branches), len(group), levels)

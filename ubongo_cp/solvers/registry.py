@@ -27,6 +27,13 @@ cpsat-split           one sub-problem per placement of the most constrained
 cpsat-split-proc      the same split on a pool of 2 processes
 cpsat-symmetry-split  the orbit decomposition, split into one sub-problem per
                       representative placement (2 threads, presolve off)
+bitboard              our bitboard backtrack (:mod:`.bitboard`): placements as
+                      masks of up to 256 cells, the first empty cell, the
+                      dead-region test; counts in C
+bitboard-mrv          the same on the cell with the fewest fitting placements,
+                      no dead-region test: the rating's search-node measure
+bitboard-symmetry     ``bitboard`` on the whole orbit decomposition
+                      (:func:`.orbits.symmetry_plan`), Burnside sum in C
 dlx                   our Algorithm X with dancing cells (:mod:`.dlx` over the
                       kernel :mod:`.dancing`), with search-node counts
 xcover                the ``xcover`` package (dancing cells), the DLX baseline
@@ -39,9 +46,9 @@ zdd                   the decision diagram of all solutions (DXZ, :mod:`.zdd`):
                       of fixed placements, placement frequencies
 zdd-symmetry          ``zdd``, counting on the orbit decomposition (samples,
                       completions and frequencies use the whole diagram)
-auto                  the default for counting: the diagram or the kernel
-                      (``dlx-symmetry``), by the measured rule of
-                      :class:`.zdd.AutoBackend`
+auto                  the diagram or the kernel (``dlx-symmetry``), by the
+                      measured rule of :class:`.zdd.AutoBackend`; the default
+                      for samples, completions and placement frequencies
 ====================  =======================================================
 
 References
@@ -58,12 +65,26 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 
-__all__ = ["SolverSpec", "SOLVERS", "get_solver", "solver_names", "DEFAULT_STRATEGY"]
+__all__ = ["SolverSpec", "SOLVERS", "get_solver", "solver_names", "choose", "DEFAULT_STRATEGY", "FALLBACK",
+           "DEFAULT_KEEP"]
 
 #: The solver recommended for each question, from the measured benchmarks
-#: (``docs/strategies.md``): first solution, count all, subset analysis; and
-#: the rating's solver (:mod:`ubongo_cp.rate`: its search nodes measure difficulty).
-DEFAULT_STRATEGY = {"first": "dlx", "count": "auto", "analyze": "dlx", "rate": "dlx"}
+#: (``docs/strategies.md``, ``docs/performance.md``): first solution, count all, subset analysis; and
+#: the rating's solver (:mod:`ubongo_cp.rate`: its search nodes measure difficulty); and for
+#: the questions only a decision diagram answers (uniform samples, completions of fixed
+#: placements, placement frequencies), ``"diagram"``. Where the bitboard kernel cannot take an
+#: instance (more than 256 cells, optional cells, bounds or colours of an exact-cover matrix, or
+#: the kernel not built) the dancing-cells solver of :data:`FALLBACK` answers instead (:func:`choose`).
+DEFAULT_STRATEGY = {"first": "bitboard", "count": "bitboard-symmetry", "analyze": "bitboard", "rate": "bitboard-mrv",
+                    "diagram": "auto"}
+
+#: Solutions :func:`ubongo_cp.solvers.solve` keeps by default (and the command line shows): a
+#: count of millions must not hold millions of solutions; ``keep=None`` keeps every one.
+DEFAULT_KEEP = 20
+
+#: The dancing-cells solver that stands in for a bitboard one on an instance the bitboard kernel
+#: cannot take (:func:`ubongo_cp.solvers.bitboard.unfit_reason`).
+FALLBACK = {"bitboard": "dlx", "bitboard-mrv": "dlx", "bitboard-symmetry": "dlx-symmetry"}
 
 
 @dataclass(frozen=True)
@@ -75,8 +96,8 @@ class SolverSpec:
     name : str
         Registry key (e.g. ``"cpsat-mrv"``).
     family : str
-        ``"cpsat"``, ``"dlx"``, ``"sat"`` or ``"zdd"`` (a decision diagram,
-        possibly handing over to a DLX kernel): the search engine.
+        ``"cpsat"``, ``"dlx"``, ``"bitboard"``, ``"sat"`` or ``"zdd"`` (a
+        decision diagram, possibly handing over to a DLX kernel): the search engine.
     summary : str
         One line: what the configuration does.
     backend : str
@@ -89,9 +110,10 @@ class SolverSpec:
         (:mod:`.orbits`; falls back to the plain search where it does not
         apply, e.g. with optional pieces or a solution limit above 1).
     reports_nodes : bool
-        ``stats["nodes"]`` is the size of Algorithm X's search tree on the
-        instance itself (the rating's measure, :mod:`ubongo_cp.rate`). False
-        on the orbit decomposition, whose nodes are those of a restricted search.
+        ``stats["nodes"]`` is the size of the solver's search tree on the
+        instance itself (for the rating's solver, :data:`DEFAULT_STRATEGY`
+        ``["rate"]``, the rating's measure, :mod:`ubongo_cp.rate`). False on
+        the orbit decomposition, whose nodes are those of restricted searches.
     reports_branches : bool
         ``stats["branches"]``/``["conflicts"]`` are CP-SAT's counters of one
         search of the instance itself (not of sub-problems or a restriction).
@@ -122,6 +144,11 @@ class SolverSpec:
     ranges : bool
         Takes any bounds ``[u..v]`` on an item (Knuth's DLX3); False: only
         ``[k..k]`` and ``[0..k]`` (the decision diagram).
+    bounds : bool
+        Takes bounds other than ``[1..1]`` on the items of an exact-cover
+        matrix (Knuth's DLX3); False: an item of a matrix is covered once
+        (the bitboard kernel, whose counters are the piece types of a
+        polyomino instance only).
     """
 
     name: str
@@ -139,6 +166,7 @@ class SolverSpec:
     diagram: bool = False
     colours: bool = True
     ranges: bool = True
+    bounds: bool = True
 
     @property
     def module(self) -> str:
@@ -154,6 +182,7 @@ class SolverSpec:
 _CPSAT = "cpsat:CpSatBackend"
 _SPLIT = "split:CpSatSplitBackend"
 _DLX = "dlx:DancingBackend"
+_BITS = "bitboard:BitboardBackend"
 _XCOVER = "xcover:XcoverBackend"
 _ZDD = "zdd:DiagramBackend"
 
@@ -176,6 +205,14 @@ SOLVERS: dict[str, SolverSpec] = {s.name: s for s in [
     SolverSpec("cpsat-symmetry-split", "cpsat", "orbit decomposition, then one CP-SAT sub-problem per "
                "representative placement, 2 threads, presolve off", _SPLIT, (("presolve", False),),
                orbits=True, cardinality=True),
+    SolverSpec("bitboard", "bitboard", "our bitboard backtrack (up to 256 cells), first empty cell, counts in C",
+               _BITS, reports_nodes=True, cardinality=True, colours=False, ranges=False, bounds=False),
+    SolverSpec("bitboard-mrv", "bitboard", "the bitboard backtrack on the most constrained cell: the rating's "
+               "node measure", _BITS, (("name", "bitboard-mrv"), ("rule", "mrv"), ("prune", False)),
+               reports_nodes=True, cardinality=True, colours=False, ranges=False, bounds=False),
+    SolverSpec("bitboard-symmetry", "bitboard", "bitboard on the whole orbit decomposition, Burnside sum in C",
+               _BITS, (("name", "bitboard-symmetry"),), orbits=True, cardinality=True, colours=False, ranges=False,
+               bounds=False),
     SolverSpec("dlx", "dlx", "our Algorithm X with dancing cells, search-node counts", _DLX, reports_nodes=True),
     SolverSpec("xcover", "dlx", "the xcover package (dancing cells), DLX baseline; copies expanded", _XCOVER,
                multiplicities=False),
@@ -187,7 +224,8 @@ SOLVERS: dict[str, SolverSpec] = {s.name: s for s in [
                "frequencies", _ZDD, diagram=True, colours=False, ranges=False),
     SolverSpec("zdd-symmetry", "zdd", "zdd counting on the orbit decomposition", _ZDD, orbits=True, diagram=True,
                colours=False, ranges=False),
-    SolverSpec("auto", "zdd", "the diagram or dlx-symmetry, by the measured rule (the default for counting)",
+    SolverSpec("auto", "zdd", "the diagram or dlx-symmetry, by the measured rule (the default for samples, "
+               "completions and frequencies)",
                "zdd:AutoBackend", orbits=True, diagram=True),
 ]}
 
@@ -201,6 +239,26 @@ def solver_names(family: str | None = None) -> list[str]:
     ['dlx', 'xcover', 'dlx-symmetry', 'xcover-symmetry']
     """
     return [n for n, s in SOLVERS.items() if family is None or s.family == family]
+
+
+def choose(question: str, instance=None) -> str:
+    """The default solver for ``question`` (a key of :data:`DEFAULT_STRATEGY`) on ``instance``.
+
+    The bitboard solvers where the bitboard kernel takes the instance (or no instance is given),
+    else their dancing-cells stand-in (:data:`FALLBACK`).
+
+    Examples
+    --------
+    >>> choose("count")
+    'bitboard-symmetry'
+    """
+    name = DEFAULT_STRATEGY[question]
+    if name in FALLBACK:
+        from .bitboard import KERNEL_BUILT, unfit_reason
+
+        if not KERNEL_BUILT or (instance is not None and unfit_reason(instance) is not None):
+            return FALLBACK[name]
+    return name
 
 
 def get_solver(name: str) -> SolverSpec:

@@ -1,0 +1,334 @@
+"""The bitboard kernel (ubongo_cp.solvers.bitboard) against independent counts and the other kernels.
+
+Published and hand-computed counts on one, two and four 64-bit words (the
+recurrences of strip tilings are computed here, independently of any
+search); random polyomino instances (copies, optional pieces, one-sided and
+fixed orientations, holes) on which the bitboard kernel, the dancing-cells
+kernel and xcover agree on counts, reduced counts, solution sets and subset
+tallies; random exact-cover matrices around the word boundaries; the
+whole symmetry reduction against the plain search; the node measure;
+searches below a prefix and the partition of the first level.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from ubongo_cp.cover import build_instance, verify_solution
+from ubongo_cp.errors import InputError
+from ubongo_cp.exactcover import exact_cover_matrix, parse_exact_cover
+from ubongo_cp.geometry import normalize, transform
+from ubongo_cp.pieces import Piece, Region, load_pieces
+from ubongo_cp.solvers import solve
+from ubongo_cp.solvers.bitboard import KERNEL_BUILT, BitSearch, unfit_reason
+from ubongo_cp.solvers.orbits import symmetry_plan
+
+pytestmark = pytest.mark.skipif(not KERNEL_BUILT, reason="the bitboard kernel is not built")
+
+PENTS = load_pieces("pentominoes")
+TETS = load_pieces("tetrominoes")
+CLASSIC = load_pieces("classic")
+DUEL = load_pieces("duel")
+
+
+def strip_tilings(n: int, k: int) -> int:
+    """Tilings of a k x n strip by 1 x k and k x 1 bars: a(n) = a(n-1) + a(n-k), a(0..k-1) = 1."""
+    a = [1] * k
+    for _ in range(k, n + 1):
+        a.append(a[-1] + a[-k])
+    return a[n]
+
+
+def bars(k: int) -> Piece:
+    return Piece(f"I{k}", tuple((0, c) for c in range(k)))
+
+
+def count(instance, **kw) -> tuple[int, int, int]:
+    """(solutions, nodes, fixed) of a plain bitboard search."""
+    s = BitSearch(instance, **kw)
+    s.start()
+    assert s.run()
+    return s.solutions, s.nodes, s.fixed
+
+
+@pytest.mark.parametrize("k, n, words", [(3, 21, 1), (4, 16, 1), (3, 22, 2), (4, 32, 2), (4, 33, 4)])
+def test_strip_tilings_on_one_two_and_four_words(k, n, words):
+    # 63, 64, 66, 128 and 132 cells: the word boundaries of the masks, the probes and the
+    # dead-region test; the count against the recurrence, with and without the test and the
+    # reduction by the strip's four symmetries.
+    inst = build_instance([bars(k)] * n, Region.rectangle(k, n))
+    want = strip_tilings(n, k)
+    assert BitSearch(inst).layout.words == words
+    for rule in ("first", "mrv"):
+        for prune in (True, False):
+            assert count(inst, rule=rule, prune=prune)[0] == want
+    result = solve(inst, keep=3)
+    assert (result.count, result.backend) == (want, "bitboard-symmetry")
+    for sol in result.solutions:
+        assert verify_solution(inst.pieces, inst.region, sol) is None
+
+
+def test_256_cells_and_beyond():
+    o4 = CLASSIC["O4"]
+    inst = build_instance([o4] * 64, Region.rectangle(16, 16))
+    assert unfit_reason(inst) is None and BitSearch(inst).layout.words == 4
+    assert count(inst)[:2] == (1, 64)
+    result = solve(inst)
+    assert (result.count, result.count_reduced, result.backend) == (1, 1, "bitboard-symmetry")
+    big = build_instance([CLASSIC["I2"]] * 129, Region.rectangle(2, 129))
+    assert "258 cell items" in unfit_reason(big)
+
+
+def test_hand_counted_node_measure():
+    # The rating's measure (rule "mrv", no dead-region test): placements made.
+    # I4 in 1x4: one placement. Two dominoes in 2x2: two branches of two placements each.
+    # L3 + I3 in 2x3: the corner (0, 0) has the fewest placements, 4 (I3 along row 0, three L3);
+    # each one leaves three cells the other piece cannot cover: 4 nodes, no solution.
+    i4 = CLASSIC["I4"]
+    assert count(build_instance([i4], Region.rectangle(1, 4)), rule="mrv", prune=False)[:2] == (1, 1)
+    i2 = CLASSIC["I2"]
+    assert count(build_instance([i2, i2], Region.rectangle(2, 2)), rule="mrv", prune=False)[:2] == (2, 4)
+    lone = build_instance([CLASSIC["L3"], CLASSIC["I3"]], Region.rectangle(2, 3))
+    assert count(lone, rule="mrv", prune=False)[:2] == (0, 4)
+
+
+def test_node_counts_are_deterministic():
+    inst = build_instance(CLASSIC.select(["L3", "L3", "T4", "L4", "S4", "O4", "I2"]), Region.rectangle(4, 6))
+    for rule, prune, name in (("first", True, "bitboard"), ("mrv", False, "bitboard-mrv")):
+        first = count(inst, rule=rule, prune=prune)
+        assert first[0] == 604
+        assert all(count(inst, rule=rule, prune=prune) == first for _ in range(3))
+        again = solve(inst, backend=name, keep=0)
+        assert (again.count, again.stats["nodes"]) == first[:2]
+
+
+def test_published_pentomino_counts_and_their_reduction():
+    # RULES.md §1: 8x8 without its central 2x2, 520 tilings (65 up to symmetry). The plan keeps
+    # one X per orbit and breaks the reflections left on the board's mirror lines: every
+    # solution orbit is searched once (65 solutions found).
+    region = Region(tuple((r, c) for r in range(8) for c in range(8) if not (3 <= r <= 4 and 3 <= c <= 4)))
+    inst = build_instance(PENTS.pieces, region)
+    result = solve(inst, keep=0)
+    assert (result.count, result.count_reduced, result.stats["solutions_searched"]) == (520, 65, 65)
+    # 5x12: X on the middle row is fixed by a reflection; the reduction still searches 1010 = 4040 / 4.
+    inst = build_instance(PENTS.pieces, Region.rectangle(5, 12))
+    result = solve(inst, keep=0)
+    assert (result.count, result.count_reduced, result.stats["solutions_searched"]) == (4040, 1010, 1010)
+
+
+def one_sided_pentominoes() -> list[Piece]:
+    """The 18 one-sided pentominoes: each free pentomino and, when it differs, its mirror image."""
+    out = []
+    for p in PENTS.pieces:
+        out.append(p)
+        mirror = Piece(p.name + "'", transform(p.cells, (1, 0, 0, -1)))
+        if min(mirror.orientations("one-sided")) != min(p.orientations("one-sided")):
+            out.append(mirror)
+    return out
+
+
+def test_one_sided_pentominoes_in_3x30():
+    # 18 one-sided pieces, 90 cells: 46 tilings up to the rectangle's four symmetries, 184 in all
+    # (a reflection maps each piece to its mirror image, another piece of the set).
+    inst = build_instance(one_sided_pentominoes(), Region.rectangle(3, 30), mode="one-sided")
+    got = solve(inst, keep=0)
+    assert (got.count, got.count_reduced) == (184, 46)
+    assert (count(inst)[0], solve(inst, backend="dlx-symmetry", keep=0).count_reduced) == (184, 46)
+
+
+@pytest.mark.slow
+def test_identical_pieces_published_counts():
+    # 20 P pentominoes in 10x10: 378,268 tilings; 32 dominoes in 8x8: 12,988,816 (1,629,189 up to
+    # symmetry), both on the default solver (a cell level of the plan: no piece has one copy).
+    p5, i2 = CLASSIC["P5"], CLASSIC["I2"]
+    got = solve(build_instance([p5] * 20, Region.rectangle(10, 10)), keep=0)
+    assert (got.count, got.count_reduced) == (378268, 47454)
+    got = solve(build_instance([i2] * 32, Region.rectangle(8, 8)), keep=0)
+    assert (got.count, got.count_reduced, got.backend) == (12988816, 1629189, "bitboard-symmetry")
+
+
+# ------------------------------------------------------------- random instances against the other kernels
+@st.composite
+def polyomino_instances(draw, optional=False):
+    """Random pieces (copies allowed) in a random region with holes, any orientation mode."""
+    source = draw(st.sampled_from([CLASSIC, TETS, PENTS]))
+    names = draw(st.lists(st.sampled_from(source.names), min_size=1, max_size=4 if not optional else 6,
+                          unique=optional))
+    pieces = source.select(names)
+    area = sum(p.size for p in pieces)
+    width = draw(st.integers(2, 7))
+    extra = draw(st.integers(0, 3))
+    box = [(i // width, i % width) for i in range(area + extra + (0 if not optional else draw(st.integers(0, 4))))]
+    holes = draw(st.lists(st.sampled_from(box), unique=True, max_size=extra))
+    cells = [c for c in box if c not in holes] or box
+    mode = draw(st.sampled_from(["free", "free", "one-sided", "fixed"]))
+    return build_instance(pieces, Region(normalize(cells)), mode=mode, optional_pieces=optional)
+
+
+def solution_set(result) -> set:
+    return {tuple(sorted(s)) for s in result.option_solutions}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(polyomino_instances())
+def test_kernels_agree_on_random_polyominoes(inst):
+    reference = solve(inst, backend="xcover", keep=None, reduce=True)  # plain search, every solution
+    for name in ("bitboard", "bitboard-mrv", "bitboard-symmetry", "dlx-symmetry"):
+        got = solve(inst, backend=name, keep=None)
+        assert (got.count, got.count_reduced, got.complete) == (reference.count, reference.count_reduced, True), name
+        assert solution_set(got) == solution_set(reference), name
+    for rule in ("first", "mrv"):
+        assert count(inst, rule=rule, prune=False)[0] == count(inst, rule=rule)[0] == reference.count
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(polyomino_instances(optional=True), st.integers(1, 4))
+def test_subset_tallies_agree_with_dancing_cells(inst, k):
+    # Optional pieces (secondary items): the tally of covers per set of pieces used, in C, equals
+    # the dancing-cells search's, with and without a cardinality.
+    for used in (None, k):
+        ours = solve(inst, backend="bitboard", keep=0, reduce=False, pieces_used=used, tally=True)
+        theirs = solve(inst, backend="dlx", keep=0, reduce=False, pieces_used=used, tally=True)
+        assert (ours.count, ours.tally) == (theirs.count, theirs.tally)
+        assert sum(ours.tally.values()) == ours.count
+        assert all(len(types) == used for types in ours.tally) or used is None
+
+
+@st.composite
+def matrices(draw):
+    """Random exact-cover matrices with primary items around a word boundary, some secondary items."""
+    n_primary = draw(st.sampled_from([3, 62, 63, 64, 65, 127, 128, 129, 200, 250]))
+    n_secondary = draw(st.integers(0, min(6, 256 - n_primary)))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    # a hidden exact cover, so that some solutions exist, plus random options
+    items = list(range(n_primary))
+    rng.shuffle(items)
+    spare = list(range(n_primary, n_primary + n_secondary))  # each secondary item in at most one of them
+    options = []
+    while items:
+        size = rng.randint(1, 4)
+        options.append(items[:size] + ([spare.pop()] if spare and rng.random() < 0.5 else []))
+        items = items[size:]
+    for _ in range(rng.randint(0, n_primary // 2)):
+        o = rng.sample(range(n_primary), rng.randint(1, 3))
+        if n_secondary and rng.random() < 0.3:
+            o.append(rng.randrange(n_primary, n_primary + n_secondary))
+        options.append(o)
+    names = [f"i{j}" for j in range(n_primary + n_secondary)]
+    return exact_cover_matrix(names[:n_primary], names[n_primary:], [[names[j] for j in o] for o in options])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(matrices())
+def test_kernels_agree_on_exact_cover_matrices(matrix):
+    ours = solve(matrix, backend="bitboard", keep=None, reduce=False)
+    theirs = solve(matrix, backend="dlx", keep=None, reduce=False)
+    assert ours.count == theirs.count >= 1
+    assert solution_set(ours) == solution_set(theirs)
+
+
+def test_knuths_example_and_a_secondary_item():
+    m = parse_exact_cover("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
+    got = solve(m, backend="bitboard", keep=None)
+    assert (got.count, got.option_solutions) == (1, [[0, 3, 4]])
+    m = parse_exact_cover("a b | s\na s\nb s\na\nb\n")  # s at most once: {a, b} with s on one side only
+    assert solve(m, backend="bitboard", keep=0).count == solve(m, backend="dlx", keep=0).count == 3
+
+
+# ------------------------------------------------------------- the whole reduction against the plain search
+@st.composite
+def symmetric_instances(draw):
+    """Random piece multisets (copies, one-sided and fixed modes) in symmetric regions."""
+    kind = draw(st.sampled_from(["rectangle", "square", "plus"]))
+    if kind == "rectangle":
+        h, w = draw(st.integers(2, 5)), draw(st.integers(3, 7))
+        region = Region.rectangle(h, w)
+    elif kind == "square":
+        n = draw(st.integers(3, 6))
+        region = Region(tuple((r, c) for r in range(n) for c in range(n)
+                              if not (draw(st.booleans()) and (r, c) in ((0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)))))
+    else:
+        n = draw(st.integers(2, 3))
+        region = Region(normalize([(r, c) for r in range(3 * n) for c in range(3 * n)
+                                   if n <= r < 2 * n or n <= c < 2 * n]))
+    source = draw(st.sampled_from([CLASSIC, TETS, PENTS]))
+    pieces, area = [], 0
+    while area < region.area:
+        fits = [p for p in (*source.pieces, CLASSIC["I2"]) if p.size <= region.area - area]
+        if not fits:
+            break
+        pieces.append(draw(st.sampled_from(fits)))
+        area += pieces[-1].size
+    mode = draw(st.sampled_from(["free", "free", "one-sided", "fixed"]))
+    return build_instance(pieces, region, mode=mode)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(symmetric_instances())
+def test_the_reduction_counts_what_the_plain_search_counts(inst):
+    plain = solve(inst, backend="bitboard", keep=0)
+    reduced = solve(inst, backend="bitboard-symmetry", keep=0)
+    assert (reduced.count, reduced.count_reduced) == (plain.count, plain.count_reduced)
+    if 0 < plain.count <= 2000:  # with a plan that can list them, the solutions stood for are exactly the solutions
+        listed = solve(inst, backend="bitboard-symmetry", keep=None)
+        assert solution_set(listed) == solution_set(solve(inst, backend="bitboard", keep=None))
+    plan = symmetry_plan(inst)
+    if plan is not None and inst.precheck() is None:
+        assert plan.group_order == len(inst.region_symmetries)
+
+
+def test_copies_plan_counts_each_solution_exactly():
+    # Two sets of five tetrominoes in 8x5 (every type has two copies): 3,106 tilings, 783 up to
+    # symmetry, with a cell or a copies level; a copies level weighs a solution 1/2 per copy found.
+    names = "I4,I4,O4,O4,T4,T4,S4,S4,L4,L4".split(",")
+    inst = build_instance(CLASSIC.select(names), Region.rectangle(8, 5))
+    plan = symmetry_plan(inst)
+    assert plan is not None and plan.levels["piece"] + plan.levels["cell"] + plan.levels["copies"] >= 1
+    got = solve(inst, keep=0)
+    assert (got.count, got.count_reduced) == (3106, 783)
+    from ubongo_cp.solvers.bitboard import BitboardBackend
+
+    run = BitboardBackend().search(inst, symmetry_plan(inst, enumerable=False).branches)
+    assert (run.count, run.fixed / 4) == (3106, 783)
+
+
+# ------------------------------------------------------------- prefixes and the first level
+def test_children_partition_the_search():
+    # The options placed right below a prefix partition its solutions: searching below each child
+    # finds every solution once. The cell is an instance item; a solution prefix has none.
+    inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
+    s = BitSearch(inst)
+    s.start()
+    cell, kids = s.children()
+    assert 0 <= cell < inst.n_cells and kids
+    total = 0
+    for o in kids:
+        assert s.start([o])
+        s.run()
+        total += s.solutions
+    assert total == 8
+    first = solve(inst, backend="bitboard", keep=1).option_solutions[0]
+    s.start(first)
+    assert s.children() == (-1, []) and s.run() and s.solutions == 1
+    assert not s.start([kids[0], kids[0]])  # an option twice overlaps itself: nothing below
+
+
+def test_a_limit_and_a_stop_resume():
+    inst = build_instance(PENTS.pieces, Region.rectangle(4, 15))
+    s = BitSearch(inst)
+    s.start(limit=5)
+    found: list = []
+    assert not s.run(keep=5, sink=found)
+    assert s.solutions == 5 and len(found) == 5
+    s.start()
+    seen = [sol for sol in s.iterate(heartbeat=1000) if sol is not None]
+    assert len(seen) == 1472 == len({tuple(x) for x in seen})
+
+
+def test_bad_input_is_refused():
+    inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
+    with pytest.raises(InputError, match="unknown bitboard rule"):
+        BitSearch(inst, rule="last")

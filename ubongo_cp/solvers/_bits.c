@@ -1,0 +1,1286 @@
+/* Exact cover of at most 256 bit items by a bitboard backtrack: the kernel of ubongo_cp.solvers.bitboard.
+ *
+ * bitboard.py's module docstring describes the search, the node measure, the dead-region test and
+ * the references. In short: every option is a mask of W 64-bit words over the *bit items* (the
+ * primary items first, the *goal*; then secondary items, covered at most once) and belongs to at
+ * most one *counter item* (a piece type) with bounds [lo..hi]. A level takes the empty goal bit chosen
+ * by the rule (FIRST: the lowest; MRV: the one with the fewest fitting options, ties to the lowest)
+ * and tries, in list order, every option there that fits: no bit of its mask is covered and its
+ * counter item is below its upper bound. A *node* is an option placed. Nothing is unlinked: each
+ * level keeps its board, so backtracking costs nothing.
+ *
+ * Python interface (CPython C API, buffers through the buffer protocol, no numpy):
+ *
+ *   Kernel(W, nbits, ngoal, indptr, indices, bitof, otype, lo, hi, rule, nbr, cap, kcard, probes)
+ *       indptr, indices: uint32 buffers, the options in CSR form over the instance's items; bitof: int32
+ *       per item, its bit (bit b of word w of a mask is bit 64 w + b) or -1 (a counter item);
+ *       otype: int32 per option (-1: no counter item); lo, hi: int32 per counter item (at most 63);
+ *       rule: 0 FIRST, 1 MRV; nbr: uint64 buffer, ngoal x W neighbour masks of the goal bits, and
+ *       cap: the largest region the dead-region test floods (nbr empty or cap 0: no test);
+ *       kcard: the number of options a solution must hold, or -1; probes: K of the FIRST lists.
+ *   Kernel.start(prefix, perms, nperms, qtype, qweights, hsize) -> bool
+ *       Restart the search below the options of ``prefix`` (int32 buffer), placed first (False when
+ *       they overlap or exceed a bound: nothing below). qtype >= 0 restricts that counter item to the
+ *       options of positive weight in qweights (int32 per option); a solution's weight is the weight
+ *       of its option of qtype (1 without). Each solution adds its weight to ``weighted`` and weight x
+ *       its stabiliser order to ``fixed``: 1 + how many of the nperms option permutations of perms
+ *       (int32 buffer) map it onto itself, or just 1 when its weight is hsize.
+ *   Kernel.step(stop_nodes, batch, out, out_len, out_nodes) -> (code, n_out)
+ *       Run until done (4), the solution limit (3), ``batch`` solutions written (2) or the node
+ *       budget (1). out: int32, batch x depth option ids (each row increasing); out_len int32;
+ *       out_nodes int64. batch 0 only counts.
+ *   Kernel.children() -> (bit, [options])
+ *       The branch right below the prefix: the goal bit chosen and the options placed there, in
+ *       order (bit -1: the prefix is a solution; -2: nothing below it).
+ *   Kernel.set_limit(n), Kernel.set_tally(on), Kernel.tally() -> [(used-type mask, solutions)]
+ *   Kernel.nodes, .solutions, .fixed, .depth, .dropped: counters, the output row length, and the
+ *       options the dead-region test removed before any search.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXW 4
+#define MAXTYPES 63
+#define RULE_FIRST 0
+#define RULE_MRV 1
+
+/* what step() returns */
+#define RET_BUDGET 1
+#define RET_FULL 2
+#define RET_LIMIT 3
+#define RET_DONE 4
+/* where the machine resumes */
+#define ST_ENTER 0
+#define ST_TRY 1
+#define ST_BACK 2
+#define ST_DONE 3
+
+/* The rule's lists of options. FIRST: the options whose lowest goal bit is b, split by the *pattern*
+ * of K probe bits (the goal bits those options cover most often; a missing probe is b itself, always
+ * empty): the list of (b, pattern) holds the options covering no probe bit set in the pattern. MRV:
+ * every option covering b (K = 0). Slot s = b * 2^K + pattern. A list is one block per counter item
+ * that has options in it, in increasing item order (bmask[s]: those items; the untyped options form
+ * the last item, ntypes); the block of item t is block bstart[s] + (number of items of bmask[s]
+ * below t), holding the entries blo[i] .. bhi[i]-1; an entry is W mask words and the option id
+ * (stride W + 1 words). */
+typedef struct {
+    int K, NP, next, words;
+    int32_t *probe; /* ngoal x K */
+    int32_t *bstart, *blo, *bhi;
+    uint64_t *bmask;
+    uint64_t *ent;
+} List;
+
+typedef struct {
+    PyObject_HEAD
+    int W, rule, state, tally_on, uniform, hwpop;
+    int32_t nbits, ngoal, nopts, ntypes, depth, kcard, cap, level, base, nperms, n_lo, unit, dropped;
+    int32_t qtype, hsize;       /* the restricted counter item of this start (-1: none), |H| */
+    int32_t *qw;                /* nopts: weight of each option of qtype (0: left out) */
+    long long weighted;         /* sum over the solutions of their weight */
+    uint64_t goal[MAXW];
+    uint64_t *omask;            /* nopts x W */
+    uint64_t *obrd;             /* nopts x W: the goal bits next to each option (nbr given) */
+    int32_t *otype;             /* nopts: its counter item, ntypes for none */
+    int32_t *lo, *hi, *tsize;   /* ntypes + 1; tsize: goal bits of each of its options, -1 if they differ */
+    int32_t *lo_types;          /* the n_lo types with lo > 0, checked at a solution */
+    int32_t *by_size;           /* types by decreasing tsize (the area test with kcard) */
+    List list;                  /* the rule's lists */
+    uint64_t *nbr;              /* ngoal x W, or NULL */
+    /* search state */
+    long long nodes, solutions, fixed, limit;
+    uint64_t *board;            /* (depth + 1) x W: the board on entering each level */
+    int32_t *left;              /* copies left per counter item (hi - options chosen) */
+    uint64_t avail;             /* bit t: left[t] > 0 (the untyped item: always) */
+    int32_t *chosen, *lslot, *lpos, *lhi, *ltype;
+    uint64_t *lrem;             /* per level: the items of its list still to visit */
+    uint8_t *in_sol;
+    int32_t *perms;             /* nperms x nopts */
+    /* the tally: open addressing, key = used-type mask + 1 (0: empty slot) */
+    uint64_t *tkeys;
+    long long *tvals;
+    int64_t tcap, tlen;
+} Kernel;
+
+/* ------------------------------------------------------------------ helpers */
+static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+#define popcount64 __builtin_popcountll
+
+static int tally_add(Kernel *k, uint64_t mask, long long n)
+{
+    if (2 * (k->tlen + 1) > k->tcap) {
+        int64_t cap = k->tcap ? 2 * k->tcap : 64;
+        uint64_t *keys = calloc((size_t)cap, sizeof(uint64_t));
+        long long *vals = calloc((size_t)cap, sizeof(long long));
+        if (!keys || !vals) {
+            free(keys);
+            free(vals);
+            return 0;
+        }
+        for (int64_t s = 0; s < k->tcap; s++)
+            if (k->tkeys[s]) {
+                int64_t p = (int64_t)((k->tkeys[s] * 0x9E3779B97F4A7C15ull) >> 7) & (cap - 1);
+                while (keys[p])
+                    p = (p + 1) & (cap - 1);
+                keys[p] = k->tkeys[s];
+                vals[p] = k->tvals[s];
+            }
+        free(k->tkeys);
+        free(k->tvals);
+        k->tkeys = keys;
+        k->tvals = vals;
+        k->tcap = cap;
+    }
+    uint64_t key = mask + 1;
+    int64_t p = (int64_t)((key * 0x9E3779B97F4A7C15ull) >> 7) & (k->tcap - 1);
+    while (k->tkeys[p] && k->tkeys[p] != key)
+        p = (p + 1) & (k->tcap - 1);
+    if (!k->tkeys[p]) {
+        k->tkeys[p] = key;
+        k->tlen++;
+    }
+    k->tvals[p] += n;
+    return 1;
+}
+
+/* 1 + the number of the given symmetries that map the current solution (levels 0 .. L-1) onto
+ * itself; a symmetry is rejected at the first option whose image is not in the solution. */
+static inline long long stabiliser(const Kernel *k, int32_t L)
+{
+    long long s = 1;
+    const int32_t n = k->nopts;
+    for (int32_t j = 0; j < L; j++)
+        k->in_sol[k->chosen[j]] = 1;
+    for (int32_t g = 0; g < k->nperms; g++) {
+        const int32_t *perm = k->perms + (int64_t)g * n;
+        int32_t j = 0;
+        for (; j < L; j++) {
+            int32_t img = perm[k->chosen[j]];
+            if (img < 0 || !k->in_sol[img])
+                break;
+        }
+        s += j == L;
+    }
+    for (int32_t j = 0; j < L; j++)
+        k->in_sol[k->chosen[j]] = 0;
+    return s;
+}
+
+/* The real counter items of the current solution (levels 0 .. L-1), as a mask. */
+static inline uint64_t used_items(const Kernel *k, int32_t L)
+{
+    uint64_t u = 0;
+    for (int32_t j = 0; j < L; j++) {
+        int32_t t = k->otype[k->chosen[j]];
+        if (t < k->ntypes)
+            u |= 1ull << t;
+    }
+    return u;
+}
+
+/* Can a region of s goal bits be filled by the counter items with a copy left? Necessary conditions
+ * only: s a multiple of the gcd of their sizes and at least the smallest. */
+static inline int fillable(const Kernel *k, int s)
+{
+    if (k->uniform)
+        return s % k->unit == 0;
+    int g = 0, mn = 1 << 30;
+    for (uint64_t x = k->avail; x; x &= x - 1) {
+        int z = k->tsize[ctz64(x)];
+        if (z < 0)
+            return 1;
+        if (z == 0)
+            continue;
+        int a = g, b = z;
+        while (b) {
+            int r = a % b;
+            a = b;
+            b = r;
+        }
+        g = a;
+        if (z < mn)
+            mn = z;
+    }
+    if (g == 0)
+        return 0;
+    return s >= mn && s % g == 0;
+}
+
+/* The area test with a cardinality: e empty goal bits must be the area of exactly j more options. */
+static inline int area_ok(const Kernel *k, int e, int j)
+{
+    int most = 0, least = 0, left = j;
+    for (int32_t r = 0; r < k->ntypes && left > 0; r++) {
+        int32_t t = k->by_size[r];
+        int avail = k->left[t];
+        int take = avail < left ? avail : left;
+        most += take * k->tsize[t];
+        left -= take;
+    }
+    if (left > 0 || e > most)
+        return 0;
+    left = j;
+    for (int32_t r = k->ntypes - 1; r >= 0 && left > 0; r--) {
+        int32_t t = k->by_size[r];
+        int avail = k->left[t];
+        int take = avail < left ? avail : left;
+        least += take * k->tsize[t];
+        left -= take;
+    }
+    return e >= least;
+}
+
+/* A dead region next to the option just placed: flooding from each empty goal bit of ``seed_mask``
+ * over the empty goal bits of board B, a region that closes with at most ``cap`` bits and cannot be
+ * filled by the pieces left. */
+static inline __attribute__((always_inline)) int dead_region(const Kernel *k, const uint64_t *B,
+                                                              const uint64_t *seed_mask, int cap, const int W)
+{
+    const uint64_t *nbr = k->nbr;
+    uint64_t E[MAXW], seeds[MAXW];
+    int any = 0;
+    for (int w = 0; w < W; w++) {
+        E[w] = k->goal[w] & ~B[w];
+        seeds[w] = seed_mask[w] & E[w];
+        any |= seeds[w] != 0;
+    }
+    if (!any)
+        return 0;
+    for (int sw = 0; sw < W; sw++) {
+        while (seeds[sw]) {
+            int b0 = 64 * sw + ctz64(seeds[sw]);
+            const uint64_t *n0 = nbr + (int64_t)b0 * W;
+            uint64_t touch = 0;
+            for (int w = 0; w < W; w++)
+                touch |= n0[w] & E[w];
+            if (!touch) { /* the common case: one bit walled in */
+                if (!fillable(k, 1))
+                    return 1;
+                seeds[sw] &= seeds[sw] - 1;
+                continue;
+            }
+            if (cap <= 1) {
+                seeds[sw] &= seeds[sw] - 1;
+                continue;
+            }
+            uint64_t comp[MAXW] = {0}, front[MAXW] = {0};
+            comp[sw] = front[sw] = 1ull << (b0 & 63);
+            int size = 1, open = 1;
+            while (open && size <= cap) {
+                uint64_t nxt[MAXW] = {0};
+                for (int w = 0; w < W; w++) {
+                    uint64_t x = front[w];
+                    while (x) {
+                        const uint64_t *nb = nbr + (int64_t)(64 * w + ctz64(x)) * W;
+                        x &= x - 1;
+                        for (int v = 0; v < W; v++)
+                            nxt[v] |= nb[v];
+                    }
+                }
+                open = 0;
+                for (int w = 0; w < W; w++) {
+                    nxt[w] &= E[w] & ~comp[w];
+                    comp[w] |= nxt[w];
+                    front[w] = nxt[w];
+                    size += popcount64(nxt[w]);
+                    open |= nxt[w] != 0;
+                }
+            }
+            if (!open && size <= cap && !fillable(k, size))
+                return 1;
+            for (int w = 0; w < W; w++)
+                seeds[w] &= ~comp[w];
+        }
+    }
+    return 0;
+}
+
+/* The slot of goal bit c's list at board B. */
+static inline __attribute__((always_inline)) int32_t slot_of(const List *L, int c, const uint64_t *B)
+{
+    if (L->next) { /* the probes are the K goal bits after c */
+        int p = c + 1, w = p >> 6, sh = p & 63;
+        uint64_t x = w < L->words ? B[w] >> sh : 0; /* c + 1 = 64 W: no bit after c */
+        if (sh && w + 1 < L->words)
+            x |= B[w + 1] << (64 - sh);
+        return (c << L->K) | (int32_t)(x & (uint64_t)(L->NP - 1));
+    }
+    int32_t s = c << L->K;
+    const int32_t *pr = L->probe + (int64_t)c * L->K;
+    for (int j = 0; j < L->K; j++)
+        s |= (int32_t)((B[pr[j] >> 6] >> (pr[j] & 63)) & 1) << j;
+    return s;
+}
+
+/* The block of item t in slot s (t in bmask[s]). */
+static inline __attribute__((always_inline)) int32_t block_of(const List *L, int32_t s, int t)
+{
+    return L->bstart[s] + popcount64(L->bmask[s] & ((1ull << t) - 1));
+}
+
+/* The goal bit to branch on at board B (-1 when every goal bit is covered). */
+static inline __attribute__((always_inline)) int choose(const Kernel *k, const uint64_t *B, const int W)
+{
+    int c = -1;
+    for (int w = 0; w < W; w++) {
+        uint64_t x = k->goal[w] & ~B[w];
+        if (x) {
+            c = 64 * w + ctz64(x);
+            break;
+        }
+    }
+    if (c < 0 || k->rule == RULE_FIRST)
+        return c;
+    /* MRV: the empty goal bit with the fewest fitting options, ties to the lowest */
+    const List *L = &k->list;
+    const int S = W + 1;
+    int best = 1 << 30, bc = c;
+    for (int w = 0; w < W && best > 0; w++) {
+        uint64_t x = k->goal[w] & ~B[w];
+        while (x && best > 0) {
+            int b = 64 * w + ctz64(x);
+            x &= x - 1;
+            int n = 0;
+            uint64_t rem = L->bmask[b] & k->avail;
+            while (rem && n < best) {
+                int32_t i = block_of(L, b, ctz64(rem));
+                rem &= rem - 1;
+                for (int32_t e = L->blo[i]; e < L->bhi[i] && n < best; e++) {
+                    const uint64_t *m = L->ent + (int64_t)e * S;
+                    uint64_t hit = 0;
+                    for (int v = 0; v < W; v++)
+                        hit |= m[v] & B[v];
+                    n += hit == 0;
+                }
+            }
+            if (n < best) {
+                best = n;
+                bc = b;
+            }
+        }
+    }
+    return bc;
+}
+
+static inline __attribute__((always_inline)) void take(Kernel *k, int32_t o)
+{
+    int32_t t = k->otype[o];
+    if (--k->left[t] == 0)
+        k->avail &= ~(1ull << t);
+}
+
+static inline __attribute__((always_inline)) void untake(Kernel *k, int32_t o)
+{
+    int32_t t = k->otype[o];
+    k->left[t]++;
+    k->avail |= 1ull << t;
+}
+
+/* ------------------------------------------------------------------ the search */
+static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop_nodes, int32_t *out,
+                                                        int32_t *out_len, long long *out_nodes, long long batch,
+                                                        long long *n_out_p, const int W)
+{
+    const int S = W + 1;
+    const List *L = &k->list;
+    const int32_t *blo = L->blo, *bhi = L->bhi;
+    const uint64_t *bmask = L->bmask, *ent = L->ent;
+    uint64_t *board = k->board;
+    int32_t *chosen = k->chosen, *lslot = k->lslot, *lpos = k->lpos, *lhi = k->lhi, *ltype = k->ltype;
+    const int32_t qtype = k->qtype, *qw = k->qw;
+    uint64_t *lrem = k->lrem;
+    const int32_t depth = k->depth, kcard = k->kcard, cap = k->cap;
+    const int prune = k->nbr != NULL && cap > 0;
+    int32_t level = k->level;
+    long long nodes = k->nodes, n_out = 0;
+    int ret = RET_DONE;
+
+    for (;;) {
+        if (k->state == ST_ENTER) {
+            const uint64_t *B = board + (int64_t)level * W;
+            int c = choose(k, B, W);
+            if (c < 0) {
+                /* every goal bit covered: a solution if the lower bounds and the cardinality hold */
+                int ok = kcard < 0 || level == kcard;
+                for (int32_t r = 0; ok && r < k->n_lo; r++)
+                    ok = k->hi[k->lo_types[r]] - k->left[k->lo_types[r]] >= k->lo[k->lo_types[r]];
+                k->state = ST_BACK;
+                if (!ok)
+                    continue;
+                long long wq = 1;
+                if (qtype >= 0) /* the restricted item's option below the prefix (the prefix may hold a copy) */
+                    for (int32_t j = k->base; j < level; j++)
+                        if (k->otype[chosen[j]] == qtype) {
+                            wq = qw[chosen[j]];
+                            break;
+                        }
+                k->solutions++;
+                k->weighted += wq;
+                k->fixed += wq * ((qtype >= 0 && wq == k->hsize) || !k->nperms ? 1 : stabiliser(k, level));
+                if (k->tally_on && !tally_add(k, used_items(k, level), 1)) {
+                    ret = -1;
+                    break;
+                }
+                if (batch > 0) {
+                    int32_t *row = out + n_out * depth;
+                    for (int32_t t = 0; t < level; t++) { /* insertion sort: rows hold increasing ids */
+                        int32_t v = chosen[t], s = t;
+                        while (s > 0 && row[s - 1] > v) {
+                            row[s] = row[s - 1];
+                            s--;
+                        }
+                        row[s] = v;
+                    }
+                    out_len[n_out] = level;
+                    out_nodes[n_out] = nodes;
+                    n_out++;
+                }
+                if (k->solutions >= k->limit) {
+                    ret = RET_LIMIT;
+                    k->state = ST_DONE;
+                    break;
+                }
+                if (batch > 0 && n_out == batch) {
+                    ret = RET_FULL;
+                    break;
+                }
+                continue;
+            }
+            if (kcard >= 0) {
+                int e = 0;
+                for (int w = 0; w < W; w++)
+                    e += popcount64(k->goal[w] & ~B[w]);
+                if (level >= kcard || !area_ok(k, e, kcard - level)) {
+                    k->state = ST_BACK;
+                    continue;
+                }
+            }
+            int32_t sl = slot_of(L, c, B);
+            lslot[level] = sl;
+            lrem[level] = bmask[sl];
+            lpos[level] = lhi[level] = 0;
+            ltype[level] = -2;
+            k->state = ST_TRY;
+        }
+        if (k->state == ST_TRY) {
+            const uint64_t *B = board + (int64_t)level * W;
+            int32_t e = lpos[level], ehi = lhi[level], t = ltype[level];
+            uint64_t rem = lrem[level];
+            for (;;) {
+                if (t != qtype) {
+                    for (; e < ehi; e++) {
+                        const uint64_t *m = ent + (int64_t)e * S;
+                        uint64_t hit = 0;
+                        for (int v = 0; v < W; v++)
+                            hit |= m[v] & B[v];
+                        if (!hit)
+                            goto found;
+                    }
+                } else { /* the restricted item: its representatives only */
+                    for (; e < ehi; e++) {
+                        const uint64_t *m = ent + (int64_t)e * S;
+                        uint64_t hit = 0;
+                        for (int v = 0; v < W; v++)
+                            hit |= m[v] & B[v];
+                        if (!hit && qw[(int32_t)m[W]] > 0)
+                            goto found;
+                    }
+                }
+                rem &= k->avail;
+                if (!rem)
+                    break;
+                t = ctz64(rem);
+                int32_t i = block_of(L, lslot[level], t);
+                rem &= rem - 1;
+                e = blo[i];
+                ehi = bhi[i];
+            }
+            k->state = ST_BACK;
+            goto back;
+        found:
+            if (nodes >= stop_nodes) {
+                lpos[level] = e;
+                lhi[level] = ehi;
+                lrem[level] = rem;
+                ltype[level] = t;
+                ret = RET_BUDGET;
+                break;
+            }
+            nodes++;
+            lpos[level] = e + 1;
+            lhi[level] = ehi;
+            lrem[level] = rem;
+            ltype[level] = t;
+            {
+                const uint64_t *m = ent + (int64_t)e * S;
+                int32_t o = (int32_t)m[W];
+                uint64_t *NB = board + (int64_t)(level + 1) * W;
+                for (int v = 0; v < W; v++)
+                    NB[v] = B[v] | m[v];
+                chosen[level] = o;
+                take(k, o);
+                if (prune && dead_region(k, NB, k->obrd + (int64_t)o * W, cap, W)) {
+                    untake(k, o);
+                    continue; /* the next option at this level */
+                }
+            }
+            level++;
+            k->state = ST_ENTER;
+            continue;
+        }
+    back:
+        if (k->state == ST_BACK) {
+            if (level <= k->base) {
+                k->state = ST_DONE;
+                ret = RET_DONE;
+                break;
+            }
+            level--;
+            untake(k, chosen[level]);
+            k->state = ST_TRY;
+            continue;
+        }
+        if (k->state == ST_DONE) {
+            ret = RET_DONE;
+            break;
+        }
+    }
+    k->level = level;
+    k->nodes = nodes;
+    *n_out_p = n_out;
+    return ret;
+}
+
+typedef int (*RunFn)(Kernel *, long long, int32_t *, int32_t *, long long *, long long, long long *);
+
+#define RUNNERS(SUFFIX, ATTR)                                                                                  \
+    ATTR static int run1##SUFFIX(Kernel *k, long long s, int32_t *o, int32_t *l, long long *n, long long b,   \
+                                 long long *p)                                                                \
+    {                                                                                                          \
+        return run_w(k, s, o, l, n, b, p, 1);                                                                  \
+    }                                                                                                          \
+    ATTR static int run2##SUFFIX(Kernel *k, long long s, int32_t *o, int32_t *l, long long *n, long long b,   \
+                                 long long *p)                                                                \
+    {                                                                                                          \
+        return run_w(k, s, o, l, n, b, p, 2);                                                                  \
+    }                                                                                                          \
+    ATTR static int run4##SUFFIX(Kernel *k, long long s, int32_t *o, int32_t *l, long long *n, long long b,   \
+                                 long long *p)                                                                \
+    {                                                                                                          \
+        return run_w(k, s, o, l, n, b, p, 4);                                                                  \
+    }                                                                                                          \
+    ATTR static int choose##SUFFIX(const Kernel *k, const uint64_t *B)                                         \
+    {                                                                                                          \
+        return k->W == 1 ? choose(k, B, 1) : k->W == 2 ? choose(k, B, 2) : choose(k, B, 4);                    \
+    }
+
+RUNNERS(_generic, )
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The same code for processors with the POPCNT instruction (chosen at run time): without it the
+ * population counts of the dead-region test and the lists are library calls. */
+RUNNERS(_popcnt, __attribute__((target("popcnt"))))
+#define HAVE_POPCNT_VARIANT 1
+#endif
+
+static int run(Kernel *k, long long s, int32_t *o, int32_t *l, long long *n, long long b, long long *p)
+{
+#ifdef HAVE_POPCNT_VARIANT
+    if (k->hwpop)
+        return k->W == 1 ? run1_popcnt(k, s, o, l, n, b, p) : k->W == 2 ? run2_popcnt(k, s, o, l, n, b, p)
+                                                                       : run4_popcnt(k, s, o, l, n, b, p);
+#endif
+    return k->W == 1 ? run1_generic(k, s, o, l, n, b, p) : k->W == 2 ? run2_generic(k, s, o, l, n, b, p)
+                                                                     : run4_generic(k, s, o, l, n, b, p);
+}
+
+static int choose_any(const Kernel *k, const uint64_t *B)
+{
+#ifdef HAVE_POPCNT_VARIANT
+    if (k->hwpop)
+        return choose_popcnt(k, B);
+#endif
+    return choose_generic(k, B);
+}
+
+/* ------------------------------------------------------------------ set-up */
+static void list_free(List *L)
+{
+    free(L->probe), free(L->bstart), free(L->blo), free(L->bhi), free(L->bmask), free(L->ent);
+    memset(L, 0, sizeof *L);
+}
+
+static void kernel_free(Kernel *k)
+{
+    void **ptrs[] = {(void **)&k->omask, (void **)&k->obrd, (void **)&k->otype, (void **)&k->lo,
+                     (void **)&k->hi, (void **)&k->tsize, (void **)&k->lo_types, (void **)&k->by_size,
+                     (void **)&k->nbr, (void **)&k->board, (void **)&k->left, (void **)&k->chosen,
+                     (void **)&k->lslot, (void **)&k->lpos, (void **)&k->lhi, (void **)&k->ltype, (void **)&k->qw,
+                     (void **)&k->lrem, (void **)&k->in_sol, (void **)&k->perms, (void **)&k->tkeys,
+                     (void **)&k->tvals};
+    for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) {
+        free(*ptrs[i]);
+        *ptrs[i] = NULL;
+    }
+    list_free(&k->list);
+    k->tcap = k->tlen = 0;
+}
+
+static void Kernel_dealloc(Kernel *k)
+{
+    kernel_free(k);
+    Py_TYPE(k)->tp_free((PyObject *)k);
+}
+
+/* The rule's lists over the options not in ``drop`` (see List), options by increasing id within a
+ * block; K probes per goal bit, fewer if the lists would exceed ``budget`` entries. */
+/* The mask of pattern p of bit b: the probes of b whose bit in p is set. */
+static void pattern_mask(const List *L, int32_t b, int32_t p, uint64_t *pm)
+{
+    for (int w = 0; w < MAXW; w++)
+        pm[w] = 0;
+    for (int j = 0; j < L->K; j++)
+        if (p >> j & 1) {
+            int32_t x = L->probe[(int64_t)b * L->K + j];
+            pm[x >> 6] |= 1ull << (x & 63);
+        }
+}
+
+/* Whether option o covers none of the bits of pm. */
+static inline int misses(const Kernel *k, int32_t o, const uint64_t *pm, int W)
+{
+    const uint64_t *m = k->omask + (int64_t)o * W;
+    uint64_t hit = 0;
+    for (int w = 0; w < W; w++)
+        hit |= m[w] & pm[w];
+    return !hit;
+}
+
+static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *drop, int64_t budget)
+{
+    const int W = k->W, S = W + 1;
+    const int32_t ng = k->ngoal, no = k->nopts, nt = k->ntypes + 1;
+    int ok = 0;
+    int32_t *order = malloc(((size_t)no + 1) * sizeof(int32_t));
+    int32_t *tcount = calloc((size_t)nt + 1, sizeof(int32_t));
+    int32_t *gstart = calloc((size_t)ng + 2, sizeof(int32_t));
+    int32_t *gopt = NULL, *freq = calloc((size_t)ng + 1, sizeof(int32_t));
+    if (!order || !tcount || !gstart || !freq)
+        goto done;
+    /* options by (item, id): a counting sort over the items */
+    for (int32_t o = 0; o < no; o++)
+        tcount[k->otype[o] + 1]++;
+    for (int32_t t = 1; t <= nt; t++)
+        tcount[t] += tcount[t - 1];
+    for (int32_t o = 0; o < no; o++)
+        order[tcount[k->otype[o]]++] = o;
+    /* each goal bit's options, in that order (a CSR: gstart, gopt) */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int32_t r = 0; r < no; r++) {
+            int32_t o = order[r];
+            if (drop[o])
+                continue;
+            const uint64_t *m = k->omask + (int64_t)o * W;
+            for (int w = 0; w < W; w++) {
+                uint64_t x = m[w] & k->goal[w];
+                while (x) {
+                    int b = 64 * w + ctz64(x);
+                    x &= x - 1;
+                    if (pass == 0)
+                        gstart[b + 1]++;
+                    else
+                        gopt[gstart[b]++] = o;
+                    if (anchored)
+                        goto next;
+                }
+            }
+        next:;
+        }
+        if (pass == 0) {
+            for (int32_t b = 0; b < ng; b++)
+                gstart[b + 1] += gstart[b];
+            gopt = malloc(((size_t)gstart[ng] + 1) * sizeof(int32_t));
+            if (!gopt)
+                goto done;
+        } else {
+            for (int32_t b = ng; b > 0; b--)
+                gstart[b] = gstart[b - 1];
+            gstart[0] = 0;
+        }
+    }
+    /* probes: the goal bits the options of b cover most often (ties to the lowest), padded with b */
+    L->K = anchored ? (K < 0 ? -K : K) : 0;
+    L->next = K < 0 && L->K > 0 && k->nbits == ng; /* no bit beyond the goal can be set */
+    L->words = W;
+    L->probe = malloc(((size_t)ng * (L->K > 0 ? L->K : 1) + 1) * sizeof(int32_t));
+    if (!L->probe)
+        goto done;
+    for (int32_t b = 0; b < ng && L->K > 0; b++) {
+        memset(freq, 0, (size_t)ng * sizeof(int32_t));
+        for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
+            const uint64_t *m = k->omask + (int64_t)gopt[q] * W;
+            for (int w = 0; w < W; w++) {
+                uint64_t x = m[w] & k->goal[w];
+                while (x) {
+                    freq[64 * w + ctz64(x)]++;
+                    x &= x - 1;
+                }
+            }
+        }
+        freq[b] = 0;
+        if (L->next) {
+            for (int j = 0; j < L->K; j++)
+                L->probe[(int64_t)b * L->K + j] = b + 1 + j < ng ? b + 1 + j : b;
+            continue;
+        }
+        for (int j = 0; j < L->K; j++) {
+            int32_t best = b;
+            for (int32_t x = 0; x < ng; x++)
+                if (freq[x] > (best == b ? 0 : freq[best]))
+                    best = x;
+            L->probe[(int64_t)b * L->K + j] = best;
+            freq[best] = 0;
+        }
+    }
+    /* sizes; fewer probes while over the budget */
+    int64_t total, blocks;
+    for (;;) {
+        L->NP = 1 << L->K;
+        total = blocks = 0;
+        for (int32_t b = 0; b < ng; b++)
+            for (int32_t p = 0; p < L->NP; p++) {
+                uint64_t pm[MAXW];
+                pattern_mask(L, b, p, pm);
+                int32_t last = -1;
+                for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
+                    if (!misses(k, gopt[q], pm, W))
+                        continue;
+                    total++;
+                    if (k->otype[gopt[q]] != last) {
+                        last = k->otype[gopt[q]];
+                        blocks++;
+                    }
+                }
+            }
+        if (total <= budget || L->K == 0)
+            break;
+        for (int32_t b = 0; b < ng; b++) /* drop the last probe of every bit */
+            for (int j = 0; j < L->K - 1; j++)
+                L->probe[(int64_t)b * (L->K - 1) + j] = L->probe[(int64_t)b * L->K + j];
+        L->K--;
+    }
+    size_t slots = (size_t)ng * L->NP + 1;
+    L->bstart = malloc(slots * sizeof(int32_t));
+    L->bmask = calloc(slots, sizeof(uint64_t));
+    L->blo = malloc(((size_t)blocks + 1) * sizeof(int32_t));
+    L->bhi = malloc(((size_t)blocks + 1) * sizeof(int32_t));
+    L->ent = malloc(((size_t)total + 1) * S * sizeof(uint64_t));
+    if (!L->bstart || !L->bmask || !L->blo || !L->bhi || !L->ent)
+        goto done;
+    int32_t e = 0, i = -1;
+    for (int32_t b = 0; b < ng; b++)
+        for (int32_t p = 0; p < L->NP; p++) {
+            int64_t s = (int64_t)b * L->NP + p;
+            L->bstart[s] = i + 1;
+            uint64_t pm[MAXW];
+            pattern_mask(L, b, p, pm);
+            int32_t last = -1;
+            for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
+                int32_t o = gopt[q];
+                if (!misses(k, o, pm, W))
+                    continue;
+                if (k->otype[o] != last) {
+                    last = k->otype[o];
+                    i++;
+                    L->blo[i] = e;
+                    L->bmask[s] |= 1ull << last;
+                }
+                L->bhi[i] = e + 1;
+                uint64_t *dst = L->ent + (int64_t)e * S;
+                memcpy(dst, k->omask + (int64_t)o * W, (size_t)W * sizeof(uint64_t));
+                dst[W] = (uint64_t)o;
+                e++;
+            }
+        }
+    L->bstart[(int64_t)ng * L->NP] = i + 1;
+    ok = 1;
+done:
+    free(order), free(tcount), free(gstart), free(gopt), free(freq);
+    return ok;
+}
+
+static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
+{
+    int W, rule, kcard, cap, probes;
+    int nbits, ngoal;
+    Py_buffer bp = {0}, bi = {0}, bb = {0}, bt = {0}, bl = {0}, bh = {0}, bn = {0};
+    uint8_t *drop = NULL;
+    int ok = 0;
+    if (!PyArg_ParseTuple(args, "iiiy*y*y*y*y*y*iy*iii", &W, &nbits, &ngoal, &bp, &bi, &bb, &bt, &bl, &bh, &rule,
+                          &bn, &cap, &kcard, &probes))
+        return -1;
+    kernel_free(k);
+    if (!(W == 1 || W == 2 || W == 4) || nbits < 0 || nbits > 64 * W || ngoal < 0 || ngoal > nbits ||
+        (rule != RULE_FIRST && rule != RULE_MRV) || bp.len % 4 || bp.len < 4 || bi.len % 4 || bb.len % 4 ||
+        bt.len % 4 || bl.len % 4 || bl.len != bh.len || bt.len + 4 != bp.len ||
+        (bn.len && bn.len != (Py_ssize_t)ngoal * W * 8) || cap < 0 || probes < -6 || probes > 6 ||
+        bl.len / 4 > MAXTYPES) {
+        PyErr_SetString(PyExc_ValueError, "malformed bitboard kernel arguments");
+        goto done;
+    }
+    k->W = W;
+    k->rule = rule;
+    k->nbits = nbits;
+    k->ngoal = ngoal;
+    k->nopts = (int32_t)(bt.len / 4);
+    k->ntypes = (int32_t)(bl.len / 4);
+    k->kcard = kcard;
+    k->cap = cap;
+    k->depth = ngoal + 1;
+    k->dropped = 0;
+#ifdef HAVE_POPCNT_VARIANT
+    __builtin_cpu_init();
+    k->hwpop = __builtin_cpu_supports("popcnt");
+#endif
+    memset(k->goal, 0, sizeof k->goal);
+    for (int b = 0; b < ngoal; b++)
+        k->goal[b / 64] |= 1ull << (b % 64);
+    const int32_t NT = k->ntypes; /* the untyped options' item */
+    size_t no = (size_t)k->nopts + 1, nt = (size_t)NT + 2, dd = (size_t)k->depth + 1;
+    k->omask = malloc(no * W * 8);
+    k->otype = malloc(no * 4);
+    k->lo = malloc(nt * 4);
+    k->hi = malloc(nt * 4);
+    k->tsize = malloc(nt * 4);
+    k->lo_types = malloc(nt * 4);
+    k->by_size = malloc(nt * 4);
+    k->board = calloc(dd * W, 8);
+    k->left = calloc(nt, 4);
+    k->chosen = calloc(dd, 4);
+    k->lslot = calloc(dd, 4);
+    k->lpos = calloc(dd, 4);
+    k->lhi = calloc(dd, 4);
+    k->ltype = calloc(dd, 4);
+    k->qw = calloc(no, 4);
+    k->lrem = calloc(dd, 8);
+    k->in_sol = calloc(no, 1);
+    drop = calloc(no, 1);
+    if (!k->omask || !k->otype || !k->lo || !k->hi || !k->tsize || !k->lo_types || !k->by_size || !k->board ||
+        !k->left || !k->chosen || !k->lslot || !k->lpos || !k->lhi || !k->ltype || !k->qw || !k->lrem || !k->in_sol || !drop) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* each option's mask: its items' bits (an item of bit -1 is a counter item: the option's type) */
+    {
+        const uint32_t *indptr = bp.buf, *indices = bi.buf;
+        const int32_t *bitof = bb.buf;
+        const int64_t n_items = bb.len / 4, entries = bi.len / 4;
+        memset(k->omask, 0, no * W * 8);
+        for (int32_t o = 0; o < k->nopts; o++) {
+            if (indptr[o] > indptr[o + 1] || indptr[o + 1] > entries) {
+                PyErr_SetString(PyExc_ValueError, "indptr must rise to len(indices)");
+                goto done;
+            }
+            uint64_t *m = k->omask + (int64_t)o * W;
+            for (uint32_t q = indptr[o]; q < indptr[o + 1]; q++) {
+                if (indices[q] >= n_items) {
+                    PyErr_Format(PyExc_ValueError, "option %d names item %u, outside 0..%lld", o, indices[q],
+                                 (long long)n_items - 1);
+                    goto done;
+                }
+                int32_t b = bitof[indices[q]];
+                if (b < 0)
+                    continue;
+                if (b >= nbits || (m[b >> 6] >> (b & 63) & 1)) {
+                    PyErr_Format(PyExc_ValueError, "option %d: bit %d outside the bit items or named twice", o, b);
+                    goto done;
+                }
+                m[b >> 6] |= 1ull << (b & 63);
+            }
+        }
+    }
+    memcpy(k->otype, bt.buf, (size_t)bt.len);
+    memcpy(k->lo, bl.buf, (size_t)bl.len);
+    memcpy(k->hi, bh.buf, (size_t)bh.len);
+    k->lo[NT] = 0;
+    k->hi[NT] = INT32_MAX;
+    /* checks: masks inside the bit items, every option holding a goal bit, items in range, bounds */
+    uint64_t inside[MAXW] = {0};
+    for (int b = 0; b < nbits; b++)
+        inside[b / 64] |= 1ull << (b % 64);
+    for (int32_t t = 0; t <= NT; t++) {
+        if (k->lo[t] < 0 || k->hi[t] < k->lo[t] || k->hi[t] < 1) {
+            PyErr_Format(PyExc_ValueError, "bounds of counter item %d are [%d..%d]", t, k->lo[t], k->hi[t]);
+            goto done;
+        }
+        k->tsize[t] = -2; /* no option yet */
+    }
+    k->uniform = 1;
+    k->unit = -1;
+    for (int32_t o = 0; o < k->nopts; o++) {
+        const uint64_t *m = k->omask + (int64_t)o * W;
+        int size = 0;
+        for (int w = 0; w < W; w++) {
+            if (m[w] & ~inside[w]) {
+                PyErr_Format(PyExc_ValueError, "option %d covers a bit outside the %d bit items", o, nbits);
+                goto done;
+            }
+            size += popcount64(m[w] & k->goal[w]);
+        }
+        if (size == 0) {
+            PyErr_Format(PyExc_ValueError, "option %d covers no primary item", o);
+            goto done;
+        }
+        int32_t t = k->otype[o];
+        if (t < -1 || t >= NT) {
+            PyErr_Format(PyExc_ValueError, "option %d has counter item %d, outside -1..%d", o, t, NT - 1);
+            goto done;
+        }
+        if (t < 0)
+            t = k->otype[o] = NT;
+        k->tsize[t] = k->tsize[t] == -2 || k->tsize[t] == size ? size : -1;
+        if (k->unit == -1)
+            k->unit = size;
+        else if (k->unit != size)
+            k->uniform = 0;
+    }
+    k->n_lo = 0;
+    int sized = 1;
+    for (int32_t t = 0; t <= NT; t++) {
+        if (k->lo[t] > 0)
+            k->lo_types[k->n_lo++] = t;
+        if (k->tsize[t] == -2)
+            k->tsize[t] = 0; /* an item without options fills nothing */
+        if (t < NT && k->tsize[t] < 0)
+            sized = 0;
+        if (t < NT)
+            k->by_size[t] = t;
+    }
+    if (k->unit <= 0 || !sized)
+        k->uniform = 0;
+    for (int32_t a = 1; a < NT; a++) { /* insertion sort by decreasing size */
+        int32_t t = k->by_size[a], b = a;
+        while (b > 0 && k->tsize[k->by_size[b - 1]] < k->tsize[t]) {
+            k->by_size[b] = k->by_size[b - 1];
+            b--;
+        }
+        k->by_size[b] = t;
+    }
+    if (kcard >= 0 && (!sized || k->tsize[NT] != 0)) {
+        PyErr_SetString(PyExc_ValueError, "a cardinality needs every option to have a counter item, each of one size");
+        goto done;
+    }
+    memcpy(k->left, k->hi, ((size_t)NT + 1) * 4);
+    k->avail = (NT < 63 ? (1ull << (NT + 1)) - 1 : ~0ull);
+    for (int32_t t = 0; t < NT; t++)
+        if (k->hi[t] == 0)
+            k->avail &= ~(1ull << t);
+    if (bn.len && cap > 0) {
+        k->nbr = malloc((size_t)bn.len);
+        k->obrd = calloc(no * W, 8);
+        if (!k->nbr || !k->obrd) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memcpy(k->nbr, bn.buf, (size_t)bn.len);
+        /* the goal bits next to each option, and the options that wall in a region the other pieces
+         * cannot fill even on an empty board: no solution holds them */
+        uint64_t B[MAXW];
+        for (int32_t o = 0; o < k->nopts; o++) {
+            const uint64_t *m = k->omask + (int64_t)o * W;
+            uint64_t *br = k->obrd + (int64_t)o * W;
+            for (int w = 0; w < W; w++) {
+                uint64_t x = m[w] & k->goal[w];
+                while (x) {
+                    const uint64_t *nb = k->nbr + (int64_t)(64 * w + ctz64(x)) * W;
+                    x &= x - 1;
+                    for (int v = 0; v < W; v++)
+                        br[v] |= nb[v];
+                }
+            }
+            for (int w = 0; w < W; w++) {
+                br[w] &= k->goal[w] & ~m[w];
+                B[w] = m[w];
+            }
+            take(k, o);
+            if (dead_region(k, B, br, ngoal, W)) {
+                drop[o] = 1;
+                k->dropped++;
+            }
+            untake(k, o);
+        }
+    }
+    if (!build_list(k, &k->list, rule == RULE_FIRST, probes, drop, (int64_t)1 << 22)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    k->limit = (long long)1 << 62;
+    k->qtype = -1;
+    k->state = ST_DONE;
+    ok = 1;
+done:
+    free(drop);
+    PyBuffer_Release(&bp);
+    PyBuffer_Release(&bi);
+    PyBuffer_Release(&bb);
+    PyBuffer_Release(&bt);
+    PyBuffer_Release(&bl);
+    PyBuffer_Release(&bh);
+    PyBuffer_Release(&bn);
+    if (!ok)
+        kernel_free(k);
+    return ok ? 0 : -1;
+}
+
+/* Forget the current search: no option placed. */
+static void clear_state(Kernel *k)
+{
+    memcpy(k->left, k->hi, ((size_t)k->ntypes + 1) * 4);
+    memset(k->board, 0, (size_t)k->W * 8);
+    k->avail = (k->ntypes < 63 ? (1ull << (k->ntypes + 1)) - 1 : ~0ull);
+    k->level = k->base = 0;
+}
+
+/* Place the prefix; 0 when it overlaps or exceeds a bound. */
+static int place_prefix(Kernel *k, const int32_t *prefix, int32_t n)
+{
+    const int W = k->W;
+    clear_state(k);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t o = prefix[i];
+        if (o < 0 || o >= k->nopts || k->level >= k->depth - 1)
+            return 0;
+        const uint64_t *m = k->omask + (int64_t)o * W;
+        uint64_t *B = k->board + (int64_t)k->level * W, *NB = B + W;
+        for (int w = 0; w < W; w++) {
+            if (m[w] & B[w])
+                return 0;
+            NB[w] = B[w] | m[w];
+        }
+        if (k->left[k->otype[o]] <= 0)
+            return 0;
+        take(k, o);
+        k->chosen[k->level++] = o;
+    }
+    k->base = k->level;
+    return 1;
+}
+
+static PyObject *Kernel_start(Kernel *k, PyObject *args)
+{
+    Py_buffer bp = {0}, bg = {0}, bq = {0};
+    int nperms, qtype, hsize;
+    if (!k->omask) {
+        PyErr_SetString(PyExc_RuntimeError, "kernel not initialised");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "y*y*iiy*i", &bp, &bg, &nperms, &qtype, &bq, &hsize))
+        return NULL;
+    PyObject *res = NULL;
+    if (bp.len % 4 || nperms < 0 || bg.len != (Py_ssize_t)nperms * k->nopts * 4 || qtype < -1 ||
+        qtype >= k->ntypes || (qtype >= 0 && bq.len != (Py_ssize_t)k->nopts * 4)) {
+        PyErr_SetString(PyExc_ValueError, "malformed prefix or permutations");
+        goto done;
+    }
+    free(k->perms);
+    k->perms = NULL;
+    k->nperms = 0;
+    if (nperms) {
+        k->perms = malloc((size_t)bg.len);
+        if (!k->perms) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memcpy(k->perms, bg.buf, (size_t)bg.len);
+        k->nperms = nperms;
+    }
+    k->qtype = qtype;
+    k->hsize = hsize;
+    if (qtype >= 0)
+        memcpy(k->qw, bq.buf, (size_t)bq.len);
+    k->nodes = k->solutions = k->fixed = k->weighted = 0;
+    int feasible = place_prefix(k, bp.buf, (int32_t)(bp.len / 4));
+    k->state = feasible ? ST_ENTER : ST_DONE;
+    if (!feasible)
+        clear_state(k);
+    res = PyBool_FromLong(feasible);
+done:
+    PyBuffer_Release(&bp);
+    PyBuffer_Release(&bg);
+    PyBuffer_Release(&bq);
+    return res;
+}
+
+static PyObject *Kernel_step(Kernel *k, PyObject *args)
+{
+    long long stop_nodes, batch, n_out = 0;
+    Py_buffer bo = {0}, bl = {0}, bn = {0};
+    int ret;
+    if (!k->omask) {
+        PyErr_SetString(PyExc_RuntimeError, "kernel not initialised");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "LLw*w*w*", &stop_nodes, &batch, &bo, &bl, &bn))
+        return NULL;
+    if (batch < 0 || bo.len < batch * k->depth * 4 || bl.len < batch * 4 || bn.len < batch * 8) {
+        PyErr_SetString(PyExc_ValueError, "output buffers too small for the batch");
+        ret = -2;
+    } else if (k->state == ST_DONE) {
+        ret = RET_DONE;
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        ret = run(k, stop_nodes, bo.buf, bl.buf, bn.buf, batch, &n_out);
+        Py_END_ALLOW_THREADS
+        if (ret == -1)
+            PyErr_NoMemory();
+    }
+    PyBuffer_Release(&bo);
+    PyBuffer_Release(&bl);
+    PyBuffer_Release(&bn);
+    if (ret < 0)
+        return NULL;
+    return Py_BuildValue("iL", ret, n_out);
+}
+
+static PyObject *Kernel_children(Kernel *k, PyObject *Py_UNUSED(ignored))
+{
+    if (!k->omask) {
+        PyErr_SetString(PyExc_RuntimeError, "kernel not initialised");
+        return NULL;
+    }
+    if (k->state != ST_ENTER || k->level != k->base)
+        return Py_BuildValue("i[]", -2);
+    const int W = k->W, S = W + 1;
+    const uint64_t *B = k->board + (int64_t)k->level * W;
+    int c = choose_any(k, B);
+    if (c < 0)
+        return Py_BuildValue("i[]", -1);
+    PyObject *list = PyList_New(0);
+    if (!list)
+        return NULL;
+    if (k->kcard >= 0) {
+        int e = 0;
+        for (int w = 0; w < W; w++)
+            e += popcount64(k->goal[w] & ~B[w]);
+        if (k->level >= k->kcard || !area_ok(k, e, k->kcard - k->level))
+            return Py_BuildValue("iN", -2, list);
+    }
+    const List *L = &k->list;
+    int32_t sl = slot_of(L, c, B);
+    uint64_t rem = L->bmask[sl] & k->avail;
+    while (rem) {
+        int32_t i = block_of(L, sl, ctz64(rem));
+        rem &= rem - 1;
+        for (int32_t e = L->blo[i]; e < L->bhi[i]; e++) {
+            const uint64_t *m = L->ent + (int64_t)e * S;
+            uint64_t hit = 0;
+            for (int v = 0; v < W; v++)
+                hit |= m[v] & B[v];
+            if (hit)
+                continue;
+            PyObject *o = PyLong_FromLong((long)m[W]);
+            if (!o || PyList_Append(list, o) < 0) {
+                Py_XDECREF(o);
+                Py_DECREF(list);
+                return NULL;
+            }
+            Py_DECREF(o);
+        }
+    }
+    return Py_BuildValue("iN", c, list);
+}
+
+static PyObject *Kernel_set_limit(Kernel *k, PyObject *args)
+{
+    long long n;
+    if (!PyArg_ParseTuple(args, "L", &n))
+        return NULL;
+    k->limit = n < 1 ? ((long long)1 << 62) : n;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Kernel_set_tally(Kernel *k, PyObject *args)
+{
+    int on;
+    if (!PyArg_ParseTuple(args, "p", &on))
+        return NULL;
+    free(k->tkeys);
+    free(k->tvals);
+    k->tkeys = NULL;
+    k->tvals = NULL;
+    k->tcap = k->tlen = 0;
+    k->tally_on = on;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Kernel_tally(Kernel *k, PyObject *Py_UNUSED(ignored))
+{
+    PyObject *list = PyList_New(0);
+    if (!list)
+        return NULL;
+    for (int64_t s = 0; s < k->tcap; s++)
+        if (k->tkeys[s]) {
+            PyObject *item = Py_BuildValue("KL", (unsigned long long)(k->tkeys[s] - 1), k->tvals[s]);
+            if (!item || PyList_Append(list, item) < 0) {
+                Py_XDECREF(item);
+                Py_DECREF(list);
+                return NULL;
+            }
+            Py_DECREF(item);
+        }
+    return list;
+}
+
+static PyMethodDef Kernel_methods[] = {
+    {"start", (PyCFunction)Kernel_start, METH_VARARGS, "start(prefix, perms, nperms, qtype, qweights, hsize) -> bool"},
+    {"step", (PyCFunction)Kernel_step, METH_VARARGS, "step(stop_nodes, batch, out, out_len, out_nodes) -> (code, n)"},
+    {"children", (PyCFunction)Kernel_children, METH_NOARGS, "children() -> (bit, [options])"},
+    {"set_limit", (PyCFunction)Kernel_set_limit, METH_VARARGS, "set_limit(n): stop after n solutions"},
+    {"set_tally", (PyCFunction)Kernel_set_tally, METH_VARARGS, "set_tally(on): count solutions per used-type mask"},
+    {"tally", (PyCFunction)Kernel_tally, METH_NOARGS, "tally() -> [(mask, solutions)]"},
+    {NULL, NULL, 0, NULL}};
+
+static PyMemberDef Kernel_members[] = {
+    {"nodes", T_LONGLONG, offsetof(Kernel, nodes), READONLY, "options placed since start()"},
+    {"solutions", T_LONGLONG, offsetof(Kernel, solutions), READONLY, "solutions since start()"},
+    {"fixed", T_LONGLONG, offsetof(Kernel, fixed), READONLY, "sum of weight x stabiliser order over the solutions"},
+    {"weighted", T_LONGLONG, offsetof(Kernel, weighted), READONLY, "sum of the solutions' weights"},
+    {"depth", T_INT, offsetof(Kernel, depth), READONLY, "length of an output row"},
+    {"dropped", T_INT, offsetof(Kernel, dropped), READONLY, "options the dead-region test removed at the start"},
+    {"probes", T_INT, offsetof(Kernel, list.K), READONLY, "probe bits per list (FIRST)"},
+    {NULL, 0, 0, 0, NULL}};
+
+static PyTypeObject KernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ubongo_cp.solvers._bits.Kernel",
+    .tp_basicsize = sizeof(Kernel),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Resumable bitboard exact-cover search of at most 256 bit items.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Kernel_init,
+    .tp_dealloc = (destructor)Kernel_dealloc,
+    .tp_methods = Kernel_methods,
+    .tp_members = Kernel_members,
+};
+
+static struct PyModuleDef bits_module = {
+    PyModuleDef_HEAD_INIT, "_bits", "C kernel of ubongo_cp.solvers.bitboard (bitboard exact cover).", -1, NULL};
+
+PyMODINIT_FUNC PyInit__bits(void)
+{
+    if (PyType_Ready(&KernelType) < 0)
+        return NULL;
+    PyObject *mod = PyModule_Create(&bits_module);
+    if (!mod)
+        return NULL;
+    Py_INCREF(&KernelType);
+    if (PyModule_AddObject(mod, "Kernel", (PyObject *)&KernelType) < 0) {
+        Py_DECREF(&KernelType);
+        Py_DECREF(mod);
+        return NULL;
+    }
+    return mod;
+}

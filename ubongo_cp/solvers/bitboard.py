@@ -1,0 +1,537 @@
+"""Exact cover by a bitboard backtrack: the toolkit's fastest search for regions of at most 256 cells.
+
+The kernel (``_bits.c``, compiled when the package is installed) holds every
+placement as a mask of one, two or four 64-bit words over the instance's
+*cell items* (not over grid coordinates: any instance whose primary items
+number at most 64, 128 or 256 fits), and every piece type as a *counter
+item* with bounds ``[lo..hi]`` (Knuth's multiplicities [1]_): a type with
+``k`` copies is one counter ``[k..k]``, or ``[0..k]`` with optional pieces
+(the subset analysis), so each solution, a *set* of placements, is met once
+(UP-5). An :class:`~ubongo_cp.exactcover.ExactCoverMatrix` fits too: its
+primary items are the cell items, its secondary items further bits.
+
+The search
+----------
+A level takes one empty cell and tries, in turn, every placement there
+that fits (no covered cell, a copy of its type left), then the next level
+starts from the board with that placement added; each level keeps its
+board, so nothing is unlinked when the search backs up [2]_. Two rules
+choose the cell:
+
+- ``"first"``: the first empty cell in the kernel's cell order (the cells
+  sorted along the region's longest axis, so the filled part grows across
+  the short side); only the placements whose first cell it is can fit
+  there, and they are listed per cell and per *pattern* of the next cells
+  (the options that cover none of the cells already filled among the K
+  cells after it), by piece type, so a level scans few placements. The
+  fastest rule for tiling;
+- ``"mrv"``: the empty cell with the fewest fitting placements (ties to the
+  first): Knuth's minimum-remaining-values heuristic on the cells.
+
+The *dead-region test* (``prune``, with the cells' neighbours: grid cells
+one step apart, used only when every placement is connected that way)
+backs up at once when the placement just made walls in an empty cell that
+no remaining piece can fill (the remaining pieces' sizes have no 1-cell
+sum); and placements that wall in, on the empty board, a region the
+other pieces cannot fill (its size not a multiple of the greatest common
+divisor of their sizes, or smaller than the smallest) are removed before
+the search.
+
+Search nodes
+------------
+``nodes`` is the number of placements made: the nodes of the search tree
+other than the root (a placement the dead-region test undoes at once
+counts). The *rating's node measure* (:mod:`ubongo_cp.rate`) is the node
+count of the ``"mrv"`` rule without the dead-region test: deterministic,
+and independent of how a region is drawn up to the tie-break.
+
+Symmetry, counting, subsets
+---------------------------
+:meth:`BitboardBackend.search` runs one search below each branch of a
+symmetry plan (:func:`ubongo_cp.solvers.orbits.symmetry_plan`), with the
+count, the Burnside sum of the stabiliser orders (UP-5) and the tally of
+solutions per set of piece types used (the subset analysis) kept in C: no
+Python runs per solution unless a solution is asked for.
+
+References
+----------
+.. [1] D. E. Knuth, *The Art of Computer Programming*, Vol. 4B, 7.2.2.1
+   (2022): exact covering with multiplicities (Algorithm M), the MRV heuristic.
+.. [2] The bitboard pentomino solver of sugyan/pentomino
+   (https://github.com/sugyan/pentomino): placements as 64-bit masks, branching on
+   the first empty cell, per-cell placement tables.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from array import array
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
+
+from ..errors import InputError
+
+__all__ = ["BitboardBackend", "BitSearch", "Layout", "layout", "unfit_reason", "KERNEL_BUILT", "MAX_CELLS",
+           "DEFAULT_HEARTBEAT", "RULES"]
+
+try:
+    from . import _bits
+except ImportError:  # built without a C compiler
+    _bits = None
+
+#: True when the C kernel ``_bits`` is built (the install compiles it; without it the default solvers
+#: fall back to :mod:`.dancing`).
+KERNEL_BUILT = _bits is not None
+#: Largest number of bit items (cell items, plus secondary items of an exact-cover matrix).
+MAX_CELLS = 256
+#: Largest number of piece types (counter items).
+MAX_TYPES = 63
+#: Nodes between two heartbeats (time-limit checks) of a search.
+DEFAULT_HEARTBEAT = 200_000
+#: The cell-choice rules (see the module docstring).
+RULES = {"first": 0, "mrv": 1}
+
+# How far the dead-region test floods, and the probe bits of the "first" lists (negative: the K cells
+# after the anchor in the kernel's order), measured on the pentomino rectangles.
+_FLOOD_CAP = 1
+_PROBES = -6
+
+_BUDGET, _FULL, _LIMIT, _DONE = 1, 2, 3, 4
+_NO_LIMIT = 1 << 62
+_MAX_BATCH = 1024
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How an instance sits on the kernel's bits.
+
+    Attributes
+    ----------
+    items : tuple of int
+        The instance item of each bit: the primary (cell) items first, in the kernel's cell order, then
+        the secondary bit items.
+    n_goal : int
+        Primary bits (every one must be covered).
+    words : int
+        64-bit words per mask: 1, 2 or 4.
+    bit_of : array of int
+        The bit of each instance item (-1: a counter item, the piece type's).
+    types : array of int
+        Counter item of each option (its piece type; -1 for none).
+    lo, hi : array of int
+        Bounds of each counter item.
+    neighbours : bytes
+        ``n_goal x words`` neighbour masks of the primary bits (empty: no dead-region test).
+    """
+
+    items: tuple[int, ...]
+    n_goal: int
+    words: int
+    bit_of: array
+    types: array
+    lo: array
+    hi: array
+    neighbours: bytes
+
+
+def unfit_reason(instance) -> str | None:
+    """Why the bitboard kernel cannot take ``instance`` (``None`` when it can).
+
+    It needs the C kernel, at most :data:`MAX_CELLS` bit items (cells, plus the secondary items of an
+    exact-cover matrix), at most :data:`MAX_TYPES` piece types, every option covering a cell, no
+    optional cells, and a matrix without bounds or colours (Knuth's DLX3 and DLX2).
+    """
+    if not KERNEL_BUILT:
+        return "the bitboard kernel (ubongo_cp.solvers._bits) is not built"
+    typed = _typed(instance)
+    if typed and instance.region.optional:
+        return "optional cells (the bitboard kernel covers every cell of the region)"
+    if not typed and getattr(instance, "colours", None) is not None:
+        return "colours on secondary items (Knuth's DLX2; the bitboard kernel has none)"
+    if not typed and getattr(instance, "multiplicity", None) is not None:
+        return "bounds on items of an exact-cover matrix (Knuth's DLX3; the bitboard kernel covers each once)"
+    bits = instance.n_cells if typed else instance.n_items
+    if bits > MAX_CELLS:
+        return f"{bits} cell items (the bitboard kernel takes at most {MAX_CELLS})"
+    if typed and instance.n_types > MAX_TYPES:
+        return f"{instance.n_types} piece types (the bitboard kernel takes at most {MAX_TYPES})"
+    return None
+
+
+def layout(instance) -> Layout:
+    """The kernel's view of ``instance`` (see :class:`Layout`).
+
+    A polyomino instance (:class:`~ubongo_cp.cover.ExactCoverInstance`): its cells are the bits, in
+    order along the region's longest axis, its piece types the counter items. An exact-cover matrix:
+    its primary items, then its secondary items, are the bits, in item order.
+
+    Raises
+    ------
+    InputError
+        When the kernel cannot take the instance (:func:`unfit_reason`).
+    """
+    reason = unfit_reason(instance)
+    if reason is not None:
+        raise InputError(f"backend 'bitboard' cannot take this instance: {reason}")
+    typed = _typed(instance)
+    if typed:
+        n_goal = n_bits = instance.n_cells
+        cells = instance.cells
+        order = _cell_order(cells)
+        bounds = instance.type_bounds
+        lo = array("i", [a for a, _ in bounds])
+        hi = array("i", [b for _, b in bounds])
+        types = instance.table.option_type
+    else:
+        n_goal, n_bits = instance.n_primary, instance.n_items
+        order = list(range(n_bits))
+        lo, hi = array("i"), array("i")
+        types = array("i", [-1]) * instance.n_options
+    words = 1 if n_bits <= 64 else 2 if n_bits <= 128 else 4
+    bit = array("i", [-1]) * instance.n_items
+    for b, item in enumerate(order):
+        bit[item] = b
+    neighbours = _neighbours(instance, order, bit, words) if typed else b""
+    return Layout(tuple(order), n_goal, words, bit, types, lo, hi, neighbours)
+
+
+def _typed(instance) -> bool:
+    """A polyomino instance (piece types as counters), not an exact-cover matrix."""
+    return hasattr(instance.table, "option_type")
+
+
+def _words(m: int, words: int, nbytes: int, little: bool) -> bytes:
+    if little:
+        return m.to_bytes(nbytes, "little")
+    return b"".join(((m >> (64 * w)) & 0xFFFFFFFFFFFFFFFF).to_bytes(8, sys.byteorder) for w in range(words))
+
+
+def _cell_order(cells: Sequence[tuple[int, ...]]) -> list[int]:
+    """Cell items sorted with the axis of the largest extent most significant (the short side varies fastest)."""
+    if not cells:
+        return []
+    dims = len(cells[0])
+    extent = [max(c[a] for c in cells) - min(c[a] for c in cells) for a in range(dims)]
+    major = max(range(dims), key=lambda a: (extent[a], -a))
+    rest = [a for a in range(dims) if a != major]
+    return sorted(range(len(cells)), key=lambda i: (cells[i][major], *(cells[i][a] for a in rest)))
+
+
+def _neighbours(instance, order, bit, words) -> bytes:
+    """Neighbour masks of the cells (one step along one axis), or b"" when some placement is not connected so."""
+    cells = instance.cells
+    n = len(cells)
+    where = {c: i for i, c in enumerate(cells)}
+    dims = len(cells[0]) if n else 0
+    adj: list[list[int]] = [[] for _ in range(n)]
+    for i, c in enumerate(cells):
+        for a in range(dims):
+            for d in (-1, 1):
+                j = where.get(c[:a] + (c[a] + d,) + c[a + 1:])
+                if j is not None:
+                    adj[i].append(j)
+    # every placement must be connected by these steps (else a walled-in cell could still be covered)
+    seen_shape = set()
+    table = instance.table
+    indptr, indices = table.indptr, table.indices
+    otype = table.option_type
+    orient = table.option_orientation
+    for o in range(len(otype)):
+        key = (otype[o], orient[o])
+        if key in seen_shape:
+            continue
+        seen_shape.add(key)
+        own = {i for i in indices[indptr[o]:indptr[o + 1]] if i < n}
+        start = next(iter(own))
+        todo, reached = [start], {start}
+        while todo:
+            for j in adj[todo.pop()]:
+                if j in own and j not in reached:
+                    reached.add(j)
+                    todo.append(j)
+        if reached != own:
+            return b""
+    nbytes = 8 * words
+    little = sys.byteorder == "little"
+    out = bytearray()
+    for item in order:
+        m = 0
+        for j in adj[item]:
+            m |= 1 << bit[j]
+        out += _words(m, words, nbytes, little)
+    return bytes(out)
+
+
+class BitSearch:
+    """One instance's kernel: searches below prefixes, counting in C, solutions on request.
+
+    Parameters
+    ----------
+    instance : ExactCoverInstance or ExactCoverMatrix
+        The instance (:func:`layout`).
+    rule : {"first", "mrv"}
+        How a level chooses its cell (module docstring).
+    prune : bool
+        The dead-region test (where the instance allows it).
+    cardinality : int, optional
+        Only solutions of exactly this many placements (the subset analysis' K).
+
+    Raises
+    ------
+    InputError
+        When the kernel cannot take the instance, or for an unknown rule.
+    """
+
+    def __init__(self, instance, *, rule: str = "first", prune: bool = True, cardinality: int | None = None) -> None:
+        if rule not in RULES:
+            raise InputError(f"unknown bitboard rule {rule!r}; choose one of {', '.join(RULES)}")
+        lay = layout(instance)
+        self.layout = lay
+        self.n_options = len(lay.types)
+        nbr = lay.neighbours if prune else b""
+        table = instance.table
+        self.kernel = _bits.Kernel(lay.words, len(lay.items), lay.n_goal, table.indptr, table.indices, lay.bit_of,
+                                   lay.types, lay.lo, lay.hi, RULES[rule], nbr, _FLOOD_CAP if nbr else 0,
+                                   -1 if cardinality is None else int(cardinality), _PROBES)
+        self._rows = _Rows(self.kernel.depth)
+
+    @property
+    def nodes(self) -> int:
+        """Placements made since the last :meth:`start`."""
+        return self.kernel.nodes
+
+    @property
+    def solutions(self) -> int:
+        """Solutions found since the last :meth:`start`."""
+        return self.kernel.solutions
+
+    @property
+    def fixed(self) -> int:
+        """Sum over those solutions of 1 + the number of :meth:`start`'s permutations that fix them."""
+        return self.kernel.fixed
+
+    @property
+    def weighted(self) -> int:
+        """Sum over the solutions since the last :meth:`start` of their weight (1 without a restriction)."""
+        return self.kernel.weighted
+
+    def start(self, prefix: Sequence[int] = (), perms: bytes = b"", n_perms: int = 0, *, limit: int | None = None,
+              restrict: tuple[int, array] | None = None, residual: int = 1) -> bool:
+        """Restart below the options of ``prefix`` (placed first); False when they clash (nothing below).
+
+        ``perms``: ``n_perms`` option permutations (int32, each of length n_options) tested at every
+        solution for :attr:`fixed`; ``limit``: stop after this many solutions; ``restrict``: (piece
+        type, int32 weight per option): that type's placements limited to those of positive weight, a
+        solution weighing its placement's weight; a weight equal to ``residual`` means a solution no
+        symmetry fixes.
+        """
+        self.kernel.set_limit(0 if limit is None else int(limit))
+        qtype, weights = (-1, b"") if restrict is None else restrict
+        return self.kernel.start(array("i", prefix), perms, n_perms, qtype, weights, residual)
+
+    def children(self) -> tuple[int, list[int]]:
+        """The first branching below the prefix: (instance item of the cell chosen, options placed there).
+
+        The item is -1 when the prefix is a solution, -2 when nothing lies below it.
+        """
+        b, options = self.kernel.children()
+        return (self.layout.items[b] if b >= 0 else b), options
+
+    def run(self, *, keep: int = 0, deadline: float | None = None, heartbeat: int = DEFAULT_HEARTBEAT,
+            sink: list | None = None) -> bool:
+        """Search to the end (True), the limit, or the deadline (False); the first ``keep`` solutions go to ``sink``."""
+        stop = self.kernel.nodes + heartbeat if deadline is not None else _NO_LIMIT
+        while True:
+            batch = min(keep - len(sink), _MAX_BATCH) if keep and sink is not None else 0
+            code, n = self.kernel.step(stop, batch, *self._rows.buffers(batch))
+            if n and sink is not None:
+                sink.extend(self._rows.rows(n))
+            if code == _DONE:
+                return True
+            if code == _LIMIT:
+                return False
+            if code == _BUDGET:
+                if deadline is not None and time.perf_counter() > deadline:
+                    return False
+                stop += heartbeat
+
+    def iterate(self, *, heartbeat: int = DEFAULT_HEARTBEAT) -> Iterator[list[int] | None]:
+        """Every solution below the prefix (a sorted list of option ids), and ``None`` at each heartbeat."""
+        stop = self.kernel.nodes + heartbeat
+        batch = 1
+        while True:
+            code, n = self.kernel.step(stop, batch, *self._rows.buffers(batch))
+            yield from self._rows.rows(n)
+            if code in (_DONE, _LIMIT):
+                return
+            if code == _BUDGET:
+                yield None
+                stop += heartbeat
+            else:
+                batch = min(2 * batch, _MAX_BATCH)
+
+
+class _Rows:
+    """Output buffers of the kernel (array module, no numpy)."""
+
+    def __init__(self, depth: int) -> None:
+        self.depth = depth
+        self.size = 0
+        self.out = array("i")
+        self.lens = array("i")
+        self.found = array("q")
+
+    def buffers(self, batch: int):
+        if batch > self.size:
+            self.size = batch
+            self.out = array("i", bytes(4 * batch * self.depth))
+            self.lens = array("i", bytes(4 * batch))
+            self.found = array("q", bytes(8 * batch))
+        return self.out, self.lens, self.found
+
+    def rows(self, n: int) -> list[list[int]]:
+        d, out, lens = self.depth, self.out, self.lens
+        return [out[r * d:r * d + lens[r]].tolist() for r in range(n)]
+
+
+@dataclass
+class NativeRun:
+    """What :meth:`BitboardBackend.search` found over a symmetry plan.
+
+    Attributes
+    ----------
+    count : int or fractions.Fraction
+        Solutions (weighted by the plan).
+    fixed : int or fractions.Fraction
+        Sum over all solutions of their stabiliser orders (Burnside), when asked for.
+    exhausted : bool
+        Every branch searched to the end.
+    found : list of (int, list of int)
+        The first solutions met: (branch index, option ids).
+    tally : dict
+        Used-type mask -> solutions (when asked for).
+    stats : dict
+        ``nodes``, ``branches``, ``timed_out``.
+    """
+
+    count: object
+    fixed: object
+    exhausted: bool
+    found: list = field(default_factory=list)
+    tally: dict = field(default_factory=dict)
+    stats: dict = field(default_factory=dict)
+
+
+@dataclass
+class BitboardBackend:
+    """Exact-cover backend running the bitboard kernel (see the module docstring).
+
+    Follows the :class:`~ubongo_cp.solvers.base.Backend` protocol (``run``: every solution through a
+    callback) and counts natively (``search``: the driver's path when no solution needs Python).
+
+    Attributes
+    ----------
+    name : str
+        Registered name.
+    rule : {"first", "mrv"}
+        Cell choice.
+    prune : bool
+        The dead-region test.
+    heartbeat : int
+        Nodes between two time-limit checks.
+    cardinality : int, optional
+        Only covers of exactly this many placements (the subset analysis).
+
+    Notes
+    -----
+    ``stats`` holds ``nodes`` (placements made, see the module docstring), ``solutions_seen`` and, on a
+    time-out, ``timed_out``.
+    """
+
+    name: str = "bitboard"
+    rule: str = "first"
+    prune: bool = True
+    heartbeat: int = DEFAULT_HEARTBEAT
+    cardinality: int | None = None
+
+    def _search(self, instance) -> BitSearch:
+        return BitSearch(instance, rule=self.rule, prune=self.prune, cardinality=self.cardinality)
+
+    def run(self, instance, on_solution, *, time_limit=None, first_only=False):
+        """Enumerate the instance's solutions (backend protocol)."""
+        deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
+        s = self._search(instance)
+        s.start(limit=1 if first_only else None)
+        found = 0
+        for options in s.iterate(heartbeat=self.heartbeat):
+            if options is not None:
+                found += 1
+                if not on_solution(options):
+                    return False, {"nodes": s.nodes, "solutions_seen": found}
+            if deadline is not None and time.perf_counter() > deadline:
+                return False, {"nodes": s.nodes, "solutions_seen": found, "timed_out": True}
+        exhausted = not (first_only and found)
+        return exhausted, {"nodes": s.nodes, "solutions_seen": found}
+
+    def search(self, instance, branches=None, *, limit: int | None = None, keep: int = 0,
+               time_limit: float | None = None, tally: bool = False) -> NativeRun:
+        """Count below every branch of a plan (:class:`~ubongo_cp.solvers.orbits.Branch`), in C.
+
+        ``branches`` default to one branch, the whole instance, testing every symmetry of the instance
+        for the Burnside sum. A branch's solutions count ``weight`` (times their restricted placement's
+        weight) each; ``limit`` stops after that many solutions found (branches in order); the first
+        ``keep`` solutions found are handed back.
+        """
+        from .orbits import Branch
+
+        deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
+        s = self._search(instance)
+        if tally:
+            s.kernel.set_tally(True)
+        perm_lists = instance.option_perm_lists
+        if branches is None:
+            branches = [Branch((), 1, tuple(range(len(perm_lists))), ((-1,),), None, len(perm_lists) + 1)]
+        perm_rows: list = [None] * len(perm_lists)
+        tests: dict[tuple[int, ...], bytes] = {}
+        count = fixed = 0
+        nodes = found_total = 0
+        found: list = []
+        exhausted = True
+        timed_out = False
+        for index, branch in enumerate(branches):
+            left = None if limit is None else limit - found_total
+            if left is not None and left <= 0:
+                exhausted = False
+                break
+            perms = tests.get(branch.test)
+            if perms is None:
+                for g in branch.test:
+                    if perm_rows[g] is None:
+                        perm_rows[g] = array("i", perm_lists[g]).tobytes()
+                perms = tests[branch.test] = b"".join(perm_rows[g] for g in branch.test)
+            restrict = None
+            if branch.restrict is not None:
+                weights = array("i", bytes(4 * s.n_options))
+                for o, trans in branch.restrict[1].items():
+                    weights[o] = len(trans)
+                restrict = (branch.restrict[0], weights)
+            if not s.start(branch.prefix, perms, len(branch.test), limit=left, restrict=restrict,
+                           residual=branch.residual):
+                continue
+            sink: list = []
+            done = s.run(keep=max(0, keep - len(found)), deadline=deadline, heartbeat=self.heartbeat, sink=sink)
+            found.extend((index, row) for row in sink)
+            nodes += s.nodes
+            found_total += s.solutions
+            count += branch.weight * s.weighted
+            fixed += branch.weight * s.fixed
+            if not done or (deadline is not None and time.perf_counter() > deadline and index + 1 < len(branches)):
+                exhausted = False
+                timed_out = deadline is not None and time.perf_counter() > deadline
+                break
+        counts = dict(s.kernel.tally()) if tally else {}
+        stats = {"nodes": nodes, "solutions_seen": found_total}
+        if timed_out:
+            stats["timed_out"] = True
+        return NativeRun(count, fixed, exhausted, found, counts, stats)

@@ -211,7 +211,14 @@ def test_colours_and_bounds_agree_with_brute_force_on_every_backend(case):
     for backend in solver_names():
         if _refusal(matrix, backend):
             continue
-        result = solve(matrix, backend=backend, keep=0)
+        if get_solver(backend).diagram:
+            try:
+                result = solve(matrix, backend=backend, keep=0)
+            except InputError as exc:  # an option with no item covered exactly once: nothing to branch on
+                assert "the decision diagram branches on those" in exc.message, backend
+                continue
+        else:
+            result = solve(matrix, backend=backend, keep=0)
         assert (result.count, result.complete) == (expected, True), backend
     # every cover passes the independent check, and the matrix written back in Knuth's format reads the same
     covers: list[list[int]] = []

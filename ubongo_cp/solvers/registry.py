@@ -27,7 +27,7 @@ cpsat-split           one sub-problem per placement of the most constrained
 cpsat-split-proc      the same split on a pool of 2 processes
 cpsat-symmetry-split  the orbit decomposition, split into one sub-problem per
                       representative placement (2 threads, presolve off)
-bitboard              our bitboard backtrack (:mod:`.bitboard`): placements as
+bitboard              our bitboard backtrack (:mod:`ubongo_cp.solvers.bitboard`): placements as
                       masks of up to 256 cells, the first empty cell, the
                       dead-region test; counts in C
 bitboard-mrv          the same on the cell with the fewest fitting placements,

@@ -182,10 +182,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     names = [p.name for p in pieces]
     if len(set(names)) != len(names):
         raise InputError("subset analysis needs distinct piece names")
-    _check_k(pieces, k, copies)
-    mismatch = grid_mismatch(pieces, region)   # before the area bounds, which may leave nothing to build
-    if mismatch:
-        raise InputError(mismatch, path=region.path)
+    _check(pieces, region, k, copies)   # before the area bounds, which may leave nothing to build
     from .solvers import choose, get_solver, solve, warm
 
     name = backend or choose("analyze")
@@ -304,15 +301,13 @@ def subset_instance(pieces: Sequence[Piece], region: Region, k: int | None = Non
         If ``k`` is not positive or larger than the set (times ``copies``),
         ``copies`` is below 1, or the pieces and the region lie on different grids.
     """
-    _check_k(pieces, k, copies)
-    mismatch = grid_mismatch(pieces, region)
-    if mismatch:
-        raise InputError(mismatch, path=region.path)
+    _check(pieces, region, k, copies)
     usable = _usable_copies(pieces, region.area, k, copies)
     return _subset_instance(pieces, usable, region, mode, copies) if any(usable) else None
 
 
-def _check_k(pieces: Sequence[Piece], k: int | None, copies: int) -> None:
+def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int) -> None:
+    """The analysis' argument checks: ``k`` and ``copies`` in range, pieces and region on one grid."""
     if k is not None and k < 1:
         raise InputError(f"k must be at least 1, got {k}")
     if copies < 1:
@@ -320,6 +315,9 @@ def _check_k(pieces: Sequence[Piece], k: int | None, copies: int) -> None:
     if k is not None and k > len(pieces) * copies:
         raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces"
                          + (f", {copies} copies each)" if copies > 1 else ")"))
+    mismatch = grid_mismatch(pieces, region)
+    if mismatch:
+        raise InputError(mismatch, path=region.path)
 
 
 def _usable_copies(pieces: Sequence[Piece], area: int, k: int | None, copies: int) -> list[bool]:

@@ -294,18 +294,11 @@ def _node_counts(var, lo, hi, weight):
 
 
 def item_bounds(instance) -> tuple[np.ndarray, np.ndarray]:
-    """``(lo, hi)`` of each item (int64, shape (n_items,)): the instance's multiplicities.
+    """:func:`ubongo_cp.solvers.base.item_bounds` as arrays (int64, shape (n_items,)), for the builders."""
+    from .base import item_bounds as bounds
 
-    An :class:`~ubongo_cp.exactcover.ExactCoverMatrix` has none: ``[1..1]``
-    for its primary items, ``[0..1]`` for the secondary ones.
-    """
-    m = instance.multiplicity
-    if m is None:
-        lo = np.zeros(instance.n_items, dtype=np.int64)
-        lo[:instance.n_primary] = 1
-        return lo, np.ones(instance.n_items, dtype=np.int64)
-    m = np.asarray(m, dtype=np.int64)
-    return m[:, 0].copy(), m[:, 1].copy()
+    lo, hi = bounds(instance)
+    return np.asarray(lo, dtype=np.int64), np.asarray(hi, dtype=np.int64)
 
 
 def _paths(diagram: Diagram):

@@ -45,7 +45,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         (the modules of the others are not even imported), which is all a
         command line naming it needs. Default: every sub-command.
     """
-    parser = argparse.ArgumentParser(prog="ubongo-cp", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="ubongo-cp",
+                                     description="Solve, count, analyse and generate Ubongo-style polyomino "
+                                                 "puzzles; play and analyse the games; benchmark solvers.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     groups = [COMMANDS[command]] if command in COMMANDS else dict.fromkeys(COMMANDS.values())

@@ -37,7 +37,7 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from .errors import InputError
 from .geometry import Cell, Shape
@@ -50,7 +50,11 @@ if TYPE_CHECKING:
     from .cards import CardSide
 
 __all__ = ["ExactCoverInstance", "PlacementTable", "build_instance", "task_instance", "verify_solution",
-           "piece_types"]
+           "piece_types", "EMPTY"]
+
+#: The key of the cells left empty in a solution (``max_empty`` of :func:`build_instance`): a
+#: piece of that name cannot be placed together with empty cells.
+EMPTY = "empty"
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,6 +104,13 @@ class ExactCoverInstance:
         of each type's copies (:func:`piece_types`). Type ``t`` is item ``n_cells + t``.
     table : PlacementTable
         The options in plain arrays.
+    ranges : tuple of (int, int), or None
+        Bounds ``(lo, hi)`` on the number of pieces of each type used, when a
+        range of copies was asked for (the type then holds ``hi`` copies);
+        None: every copy is used (or, with ``optional_pieces``, any number up to the copies).
+    empty_type : int
+        The type of the cells left empty (:data:`EMPTY`, ``max_empty`` of
+        :func:`build_instance`: monominoes ``[0..max_empty]``), or -1.
     indptr, indices : numpy.ndarray of uint32
         The options in CSR form: option ``o`` covers items
         ``indices[indptr[o]:indptr[o+1]]`` (cells first, then the type's item).
@@ -119,6 +130,8 @@ class ExactCoverInstance:
     mode: str
     types: tuple[tuple[int, ...], ...]
     table: PlacementTable
+    ranges: tuple[tuple[int, int], ...] | None = None
+    empty_type: int = -1
 
     # ------------------------------------------------------------ numpy views
     @cached_property
@@ -207,8 +220,18 @@ class ExactCoverInstance:
 
     @property
     def type_bounds(self) -> list[tuple[int, int]]:
-        """Bounds ``(lo, hi)`` of each type's item: ``(k, k)`` for ``k`` copies, ``(0, k)`` with optional pieces."""
+        """Bounds ``(lo, hi)`` of each type's item: ``(k, k)`` for ``k`` copies, ``(0, k)`` with optional pieces.
+
+        With :attr:`ranges`, those bounds (Algorithm M's ``[u..v]`` on the type's primary item).
+        """
+        if self.ranges is not None:
+            return list(self.ranges)
         return [(0 if self.optional_pieces else k, k) for k in self.copies]
+
+    @property
+    def has_ranges(self) -> bool:
+        """Whether some piece type may be used a varying number of times (a range ``lo < hi``, cells left empty)."""
+        return self.ranges is not None and any(lo != hi for lo, hi in self.ranges)
 
     @cached_property
     def multiplicity(self) -> np.ndarray:
@@ -331,9 +354,13 @@ class ExactCoverInstance:
         option_type = self.table.option_type
         for o in sorted(int(o) for o in options):
             by_type.setdefault(option_type[o], []).append(o)
+        empty = by_type.pop(self.empty_type, None)
         placed = sorted((copy, o) for t, opts in by_type.items() for copy, o in zip(self.types[t], opts))
         names = self.copy_names
-        return {names[copy]: sorted(self.option_cells(o)) for copy, o in placed}
+        out = {names[copy]: sorted(self.option_cells(o)) for copy, o in placed}
+        if empty is not None:  # the cells left empty, under one key
+            out[EMPTY] = sorted(c for o in empty for c in self.option_cells(o))
+        return out
 
     # --------------------------------------------------------- cheap checks
     def precheck(self) -> str | None:
@@ -345,6 +372,8 @@ class ExactCoverInstance:
         :mod:`ubongo_cp.colouring` (checkerboard, column and row stripes;
         with every piece used).
         """
+        if self.has_ranges:
+            return self._range_precheck()
         if not self.optional_pieces:
             area = sum(p.size for p in self.pieces)
             room = self.region.area + len(self.region.optional)
@@ -364,6 +393,25 @@ class ExactCoverInstance:
             from .colouring import colouring_obstruction
 
             return colouring_obstruction(self.pieces, self.region, self.mode)
+        return None
+
+    def _range_precheck(self) -> str | None:
+        """:meth:`precheck` with ranges of copies: the least and most area the pieces can cover (UP-4)."""
+        sizes = [self.type_piece(t).size for t in range(self.n_types)]
+        least = sum(lo * k for (lo, _), k in zip(self.ranges, sizes))
+        most = sum(hi * k for (_, hi), k in zip(self.ranges, sizes))
+        room = self.region.area + len(self.region.optional)
+        if least > room or most < self.region.area:
+            return (f"area mismatch: pieces cover {least} to {most} cells, region has {self.region.area}"
+                    + (f" to {room}" if room != self.region.area else ""))
+        per_type = self._per_item[self.n_cells:self.n_cells + self.n_types]
+        for t, (lo, _) in enumerate(self.ranges):
+            if lo and not per_type[t]:
+                return f"piece {self.type_piece(t).name} fits nowhere in the region"
+        per_cell = self._per_item[:self.n_cells]
+        if 0 in per_cell:
+            cell = ", ".join(map(str, self.cells[per_cell.index(0)]))
+            return f"cell ({cell}) cannot be covered by any placement"
         return None
 
     # -------------------------------------------------------- partial boards
@@ -465,7 +513,7 @@ class ExactCoverInstance:
         for t in range(self.n_types):
             for shape in self.type_piece(t).orientations(self.mode):
                 owner.setdefault(shape, []).append(t)
-        counts = self.copies
+        counts = self.type_bounds  # a symmetry maps a type onto one with the same bounds
         out = []
         optional = set(self.region.optional)
         for sym in grid.symmetry_group(self.region.cells + self.region.optional):
@@ -645,7 +693,8 @@ def piece_types(pieces: Sequence[Piece], mode: str = "free", *, by_name: bool = 
 
 
 def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: bool = False,
-                   mode: str = "free") -> ExactCoverInstance:
+                   mode: str = "free", ranges: Mapping[str, tuple[int, int]] | None = None,
+                   max_empty: int = 0) -> ExactCoverInstance:
     """Enumerate every placement of ``pieces`` inside ``region``.
 
     Parameters
@@ -662,6 +711,15 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     mode : str
         Orientations allowed (UP-3: free; the grid's modes,
         :attr:`ubongo_cp.grids.Grid.modes`).
+    ranges : mapping of str to (int, int), optional
+        Piece name -> ``(lo, hi)``: use between ``lo`` and ``hi`` pieces of
+        that shape (whatever the copies in ``pieces``; ``hi = 0`` drops it).
+        The type's item gets the bounds ``[lo..hi]`` (Algorithm M), so one
+        search covers every multiset in the ranges, each solution once.
+    max_empty : int
+        Let up to this many region cells stay uncovered: a type of
+        monominoes (:data:`EMPTY`) with bounds ``[0..max_empty]``; a
+        solution lists its empty cells under the key :data:`EMPTY`.
 
     Returns
     -------
@@ -670,8 +728,11 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     Raises
     ------
     InputError
-        When a piece is on another grid than the region, or ``mode`` is not
-        one of the grid's orientation modes.
+        When a piece is on another grid than the region, ``mode`` is not
+        one of the grid's orientation modes, a range names no piece of
+        ``pieces`` (or a piece identical to another one named), has ``lo >
+        hi`` or a negative bound, ranges go with optional pieces, or
+        ``max_empty`` is negative or larger than the region.
 
     Notes
     -----
@@ -692,6 +753,10 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     >>> inst = build_instance([o4] * 16, Region.rectangle(8, 8))  # one item [16..16]
     >>> inst.n_items, inst.n_options, inst.multiplicity[-1].tolist()
     (65, 49, [16, 16])
+    >>> inst = build_instance(load_pieces("classic").select(["I2", "O4"]), Region.rectangle(2, 4),
+    ...                       ranges={"I2": (0, 4), "O4": (0, 2)})
+    >>> inst.type_bounds
+    [(0, 4), (0, 2)]
     """
     pieces = tuple(pieces)
     lattice = region.grid
@@ -702,9 +767,14 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         raise InputError(f"orientation mode {mode!r} does not exist on the {lattice.name} grid (its modes: "
                          f"{', '.join(lattice.modes)})")
     types = piece_types(pieces, mode, by_name=optional_pieces)
+    bounds = None
+    if ranges or max_empty:
+        pieces, types, bounds = _with_ranges(pieces, types, dict(ranges or {}), int(max_empty), region,
+                                             optional_pieces)
+    extra = {"ranges": bounds, "empty_type": len(types) - 1 if max_empty else -1}
     n_cells = region.area
     if lattice.name != "square" or region.optional:
-        return _general_instance(pieces, region, optional_pieces, mode, types, lattice)
+        return _general_instance(pieces, region, optional_pieces, mode, types, lattice, extra)
     height, width = region.height, region.width
     stride = width + 1  # a spare column: a shifted shape cannot wrap into the next row
     region_mask = 0
@@ -735,10 +805,55 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
                     option_offset.extend((dr, dc))
     table = PlacementTable(indptr, indices, option_type, option_orientation, option_offset)
     return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
-                              types=types, table=table)
+                              types=types, table=table, **extra)
 
 
-def _general_instance(pieces, region: Region, optional_pieces: bool, mode: str, types, lattice) -> ExactCoverInstance:
+def _with_ranges(pieces: tuple[Piece, ...], types, ranges: dict[str, tuple[int, int]], max_empty: int,
+                 region: Region, optional_pieces: bool):
+    """(pieces, types, bounds per type) with ranges of copies and the empty cells' type (:func:`build_instance`)."""
+    if optional_pieces:
+        raise InputError("ranges of piece counts and empty cells go with every piece type primary, not with "
+                         "optional pieces")
+    names = {p.name for p in pieces}
+    for name, bound in ranges.items():
+        if name not in names:
+            raise InputError(f"range for {name!r}: no such piece in this puzzle (pieces: "
+                             f"{', '.join(dict.fromkeys(p.name for p in pieces))})")
+        lo, hi = bound
+        if not (isinstance(lo, int) and isinstance(hi, int)) or lo < 0 or lo > hi:
+            raise InputError(f"range of {name} is {lo}-{hi}: write lo-hi with 0 <= lo <= hi")
+    if not 0 <= max_empty <= region.area:
+        raise InputError(f"at most {max_empty} empty cells asked for; the region has {region.area} cells")
+    if max_empty and region.optional:
+        raise InputError("empty cells go with a region without optional cells (an optional cell may stay empty "
+                         "already)")
+    if max_empty and EMPTY in names:
+        raise InputError(f"a piece is named {EMPTY!r}, the name of the cells left empty; rename it")
+    out: list[Piece] = []
+    new_types, bounds = [], []
+    for copies in types:
+        named = list(dict.fromkeys(pieces[c].name for c in copies))
+        given = [n for n in named if n in ranges]
+        if given and len(named) > 1:
+            raise InputError(f"pieces {', '.join(named)} are the same shape (one type, UP-5): give one range for "
+                             f"it and name that piece once")
+        lo, hi = ranges[given[0]] if given else (len(copies), len(copies))
+        if hi == 0:
+            continue  # never used: no type
+        new_types.append(tuple(range(len(out), len(out) + hi)))
+        out.extend([pieces[copies[0]]] * hi)
+        bounds.append((lo, hi))
+    if max_empty:
+        cell = region.cells[0] if region.cells else (0,) * region.grid.dim
+        empty = Piece(EMPTY, (tuple(cell),), region.grid)
+        new_types.append(tuple(range(len(out), len(out) + max_empty)))
+        out.extend([empty] * max_empty)
+        bounds.append((0, max_empty))
+    return tuple(out), tuple(new_types), tuple(bounds)
+
+
+def _general_instance(pieces, region: Region, optional_pieces: bool, mode: str, types, lattice,
+                      extra: dict | None = None) -> ExactCoverInstance:
     """:func:`build_instance` on any grid (and with optional cells): the placements found with numpy (:class:`_Board`)."""
     import numpy as np
 
@@ -760,7 +875,7 @@ def _general_instance(pieces, region: Region, optional_pieces: bool, mode: str, 
         option_offset.extend(np.asarray(offset, dtype=np.int64).ravel().tolist())
     table = PlacementTable(indptr, indices, option_type, option_orientation, option_offset)
     return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
-                              types=types, table=table)
+                              types=types, table=table, **(extra or {}))
 
 
 def task_instance(card: "CardSide", face: int) -> ExactCoverInstance:

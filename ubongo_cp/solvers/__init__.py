@@ -177,7 +177,8 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     if not spec.bounds and getattr(instance, "bounds", None) is not None:
         raise InputError(f"backend {name!r} covers each item of an exact-cover matrix once: it does not take bounds "
                          f"(Knuth's DLX3); choose one of {', '.join(n for n, s in SOLVERS.items() if s.bounds)}")
-    if not spec.multiplicities and getattr(instance, "bounds", None) is not None:
+    if not spec.multiplicities and (getattr(instance, "bounds", None) is not None
+                                    or getattr(instance, "has_ranges", False)):
         raise InputError(f"backend {name!r} has no multiplicities: it cannot take items covered a number of times "
                          f"between bounds; choose one of {', '.join(n for n, s in SOLVERS.items() if s.multiplicities)}")
     from .base import drive

@@ -10,11 +10,12 @@
  * next branch. Items are of four kinds:
  *   bit-must       (multiplicity [1..1]: a region cell, a piece type with one copy),
  *   bit-optional   ([0..1]: a secondary item),
- *   counter-must   ([k..k], k >= 2: a piece type with k copies),
+ *   counter-must   ([u..v], v >= 2, u >= 1: a piece type with k copies [k..k], or a range of copies),
  *   counter-opt    ([0..k], k >= 2: a secondary piece type with k copies).
  * The search branches only on bit-must items (MRV: fewest options left, ties to the lowest id);
  * every option must hold one, so a state with no bit-must item left is a leaf: a solution when
- * every counter-must item has been used its k times. The *state* is the set of active items and
+ * every counter-must item [u..v] has been used at least u times (v - u or fewer left: Knuth's
+ * DLX6 memo on the items left with the multiplicities left). The *state* is the set of active items and
  * the remaining capacity of each counter item, packed into W 64-bit words (one bit per bit item,
  * a small field per counter); the options left in a state are exactly those whose items are all
  * active with capacity, so the solutions below a state depend on the state alone. A memo maps each
@@ -85,7 +86,9 @@ typedef struct {
     int32_t *bound;
     uint64_t *delta;      /* n_opts x W: the state's decrease when an option is taken */
     uint64_t *must_bits;  /* W: bits of the bit-must items */
-    uint64_t *must_cnt;   /* W: fields of the counter-must items */
+    uint64_t *must_cnt;   /* W: fields of the counter-must items with lo == hi (all used at a leaf) */
+    uint32_t *rng;        /* n_rng x 3: (bit position, width, hi - lo) of the counters with 0 < lo < hi */
+    int64_t n_rng;
     uint64_t *root_key;
     long long bad;
     /* the search */
@@ -444,6 +447,11 @@ static inline uint32_t leaf(const Builder *b, const uint64_t *key)
     for (int64_t w = 0; w < W; w++)
         if (key[w] & b->must_cnt[w])
             return BOT;
+    for (int64_t r = 0; r < b->n_rng; r++) { /* a range [lo..hi]: at most hi - lo copies left unused */
+        const uint32_t *f = b->rng + 3 * r;
+        if (((key[f[0] / 64] >> (f[0] % 64)) & (((uint64_t)1 << f[1]) - 1)) > f[2])
+            return BOT;
+    }
     return TOP;
 }
 
@@ -657,7 +665,7 @@ static void builder_free(Builder *b)
                      (void **)&b->must_cnt, (void **)&b->root_key, (void **)&b->frames, (void **)&b->keys,
                      (void **)&b->saved_end, (void **)&b->saved_act, (void **)&b->nvar, (void **)&b->nlo,
                      (void **)&b->nhi, (void **)&b->uslot, (void **)&b->mslot, (void **)&b->mkey,
-                     (void **)&b->mval, (void **)&b->mwork, (void **)&b->ckey};
+                     (void **)&b->mval, (void **)&b->mwork, (void **)&b->ckey, (void **)&b->rng};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) {
         free(*ptrs[k]);
         *ptrs[k] = NULL;
@@ -729,9 +737,9 @@ static int Builder_init(Builder *b, PyObject *args, PyObject *kwds)
     }
     int64_t nbits = 0;
     for (int64_t i = 0; i < n_items; i++) {
-        if (hi[i] < 0 || lo[i] < 0 || lo[i] > hi[i] || (lo[i] != 0 && lo[i] != hi[i])) {
-            PyErr_Format(PyExc_ValueError, "item %lld has bounds [%d..%d]; the decision diagram takes [k..k] "
-                         "or [0..k]", (long long)i, lo[i], hi[i]);
+        if (hi[i] < 0 || lo[i] < 0 || lo[i] > hi[i]) {
+            PyErr_Format(PyExc_ValueError, "item %lld has bounds [%d..%d]; need 0 <= lo <= hi", (long long)i,
+                         lo[i], hi[i]);
             free(pos);
             free(width);
             goto done;
@@ -765,20 +773,22 @@ static int Builder_init(Builder *b, PyObject *args, PyObject *kwds)
     b->delta = calloc((size_t)(n_opts + 1) * (size_t)W, 8);
     b->must_bits = calloc((size_t)W, 8);
     b->must_cnt = calloc((size_t)W, 8);
+    b->rng = calloc(3 * ni, 4);
+    b->n_rng = 0;
     b->root_key = calloc((size_t)W, 8);
     b->frames = calloc(dd, sizeof(Frame));
     b->keys = calloc((dd + 1) * (size_t)W, 8);
     b->saved_end = calloc(dd * ni, 4);
     b->saved_act = calloc(dd, 8);
     if (!b->indptr || !b->cells || !b->active || !b->ent || !b->itm || !b->bound || !b->delta ||
-        !b->must_bits || !b->must_cnt || !b->root_key || !b->frames || !b->keys || !b->saved_end ||
+        !b->must_bits || !b->must_cnt || !b->rng || !b->root_key || !b->frames || !b->keys || !b->saved_end ||
         !b->saved_act) {
         free(pos);
         free(width);
         PyErr_NoMemory();
         goto done;
     }
-    b->fixed_bytes = (long long)((n_opts + 1) * 4 + mm * 4 * 2 + ni * 4 * 2 + mm * sizeof(Ent) +
+    b->fixed_bytes = (long long)((n_opts + 1) * 4 + mm * 4 * 2 + ni * 4 * 5 + mm * sizeof(Ent) +
                                  ni * sizeof(Itm) + (size_t)(n_opts + 1) * W * 8 + dd * sizeof(Frame) +
                                  (dd + 1) * W * 8 + dd * ni * 4 + dd * 8);
     account(b, b->fixed_bytes);
@@ -792,8 +802,14 @@ static int Builder_init(Builder *b, PyObject *args, PyObject *kwds)
                 b->must_bits[pos[i] / 64] |= 1ULL << (pos[i] % 64);
             b->root_key[pos[i] / 64] |= 1ULL << (pos[i] % 64);
         } else if (hi[i] > 1) {
-            if (lo[i])
+            if (lo[i] == hi[i])
                 b->must_cnt[pos[i] / 64] |= (((uint64_t)1 << width[i]) - 1) << (pos[i] % 64);
+            else if (lo[i]) {
+                uint32_t *f = b->rng + 3 * b->n_rng++;
+                f[0] = (uint32_t)pos[i];
+                f[1] = (uint32_t)width[i];
+                f[2] = (uint32_t)(hi[i] - lo[i]);
+            }
             b->root_key[pos[i] / 64] += (uint64_t)hi[i] << (pos[i] % 64);
         }
     }

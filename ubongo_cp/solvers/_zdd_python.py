@@ -45,7 +45,9 @@ class Builder:
                 nbits += width[i]
         self.nbits = nbits
         self.must_bits = sum(1 << shift[i] for i in range(n_items) if hi[i] == 1 and lo[i] == 1)
-        self.must_cnt = sum(((1 << width[i]) - 1) << shift[i] for i in range(n_items) if hi[i] > 1 and lo[i] > 0)
+        self.must_cnt = sum(((1 << width[i]) - 1) << shift[i] for i in range(n_items) if hi[i] > 1 and lo[i] == hi[i])
+        # the counters with a range [lo..hi], 0 < lo < hi: at most hi - lo copies left at a leaf
+        self.ranges = [(shift[i], (1 << width[i]) - 1, hi[i] - lo[i]) for i in range(n_items) if 0 < lo[i] < hi[i]]
         self.root_key = sum(hi[i] << shift[i] for i in range(n_items) if hi[i] >= 1)
         self.fields = [(shift[i], (1 << width[i]) - 1) for i in range(n_items) if hi[i] > 1]
         ptr, idx, wts = indptr.tolist(), indices.tolist(), weights.tolist()
@@ -103,7 +105,7 @@ class Builder:
         def leaf(key: int) -> int | None:
             if key & self.must_bits:
                 return None
-            if key & self.must_cnt:
+            if key & self.must_cnt or any((key >> s) & m > slack for s, m, slack in self.ranges):
                 return 0
             if not self.classes:
                 return 1

@@ -109,7 +109,8 @@ def orbit_plan(instance: ExactCoverInstance) -> SymmetryPlan | None:
     """
     import numpy as np
 
-    if instance.optional_pieces or len(instance.region_symmetries) <= 1 or instance.n_options == 0:
+    if instance.optional_pieces or getattr(instance, "has_ranges", False) or len(instance.region_symmetries) <= 1 \
+            or instance.n_options == 0:
         return None
     maps = instance.symmetry_type_maps
     unique = [t for t, k in enumerate(instance.type_counts.tolist()) if k == 1 and all(m[t] == t for m in maps)]
@@ -336,7 +337,8 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
     ----------
     .. [1] D. E. Knuth, "Dancing Links", arXiv:cs/0011047 (2000), "Applications to polyominoes".
     """
-    if instance.optional_pieces or instance.n_options == 0 or len(instance.region_symmetries) <= 1:
+    if instance.optional_pieces or getattr(instance, "has_ranges", False) or instance.n_options == 0 \
+            or len(instance.region_symmetries) <= 1:
         return None
     if not instance.option_perm_lists:
         return None

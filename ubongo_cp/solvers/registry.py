@@ -142,8 +142,8 @@ class SolverSpec:
     colours : bool
         Takes colours on secondary items (Knuth's DLX2, Algorithm C).
     ranges : bool
-        Takes any bounds ``[u..v]`` on an item (Knuth's DLX3); False: only
-        ``[k..k]`` and ``[0..k]`` (the decision diagram).
+        Takes any bounds ``[u..v]`` on an item of an exact-cover matrix (Knuth's DLX3);
+        False: only ``[k..k]`` and ``[0..k]``.
     bounds : bool
         Takes bounds other than ``[1..1]`` on the items of an exact-cover
         matrix (Knuth's DLX3); False: an item of a matrix is covered once
@@ -221,9 +221,9 @@ SOLVERS: dict[str, SolverSpec] = {s.name: s for s in [
                multiplicities=False),
     SolverSpec("sat", "sat", "CaDiCaL on a plain CNF encoding, blocking clauses", "cnf:CnfBackend"),
     SolverSpec("zdd", "zdd", "the decision diagram of all solutions (DXZ): counts, samples, completions, "
-               "frequencies", _ZDD, diagram=True, colours=False, ranges=False),
+               "frequencies", _ZDD, diagram=True, colours=False),
     SolverSpec("zdd-symmetry", "zdd", "zdd counting on the orbit decomposition", _ZDD, orbits=True, diagram=True,
-               colours=False, ranges=False),
+               colours=False),
     SolverSpec("auto", "zdd", "the diagram or dlx-symmetry, by the measured rule (the default for samples, "
                "completions and frequencies)",
                "zdd:AutoBackend", orbits=True, diagram=True),

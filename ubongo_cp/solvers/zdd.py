@@ -36,12 +36,14 @@ The search (C extension ``_zdd``, or the pure-Python builder
 :data:`~ubongo_cp.solvers.diagram.KERNEL`) branches only on
 items of multiplicity ``[1..1]`` (the region's cells; a piece type with one
 copy), the one with the fewest options left first. A piece type with ``k``
-copies is one counter ``[k..k]`` (``[0..k]`` with optional pieces), lowered
-by each placement of the type, so a solution, a set of placements, is met
-once whatever the copies. The diagram needs ``[k..k]`` or ``[0..k]`` bounds
-and at least one ``[1..1]`` item in every option (true of every
-:class:`~ubongo_cp.cover.ExactCoverInstance` and every
-:class:`~ubongo_cp.exactcover.ExactCoverMatrix`).
+copies is one counter ``[k..k]`` (``[0..k]`` with optional pieces; ``[u..v]``
+for a range of copies or the cells left empty), lowered by each placement
+of the type, so a solution, a set of placements, is met once whatever the
+copies; a state with no ``[1..1]`` item left is a solution when every
+counter has been used at least its lower bound (as Knuth's DLX6 extends
+DXZ to multiplicities: the memo key holds the multiplicities left). The
+diagram needs at least one ``[1..1]`` item in every option (true of every
+:class:`~ubongo_cp.cover.ExactCoverInstance`).
 
 Memory
 ------
@@ -198,8 +200,7 @@ def build_diagram(instance, *, fixed: Sequence[int] = (), time_limit: float | No
         When the diagram would outgrow ``memory_limit``.
     InputError
         For fixed options that overlap, or an instance the diagram cannot
-        take (colours, bounds other than ``[k..k]``/``[0..k]``, an option
-        without a ``[1..1]`` item).
+        take (colours, an option without a ``[1..1]`` item).
     """
     start = time.perf_counter()
     builder = _builder(instance, fixed=fixed, restrict=restrict, csr=csr, classes=classes)
@@ -233,11 +234,6 @@ def _builder(instance, *, fixed=(), restrict=None, csr=None, classes: bool = Fal
     args = (np.ascontiguousarray(indptr, dtype=np.uint32), np.ascontiguousarray(indices, dtype=np.uint32),
             np.ascontiguousarray(weights, dtype=np.uint32), np.ascontiguousarray(lo, dtype=np.int32),
             np.ascontiguousarray(hi, dtype=np.int32))
-    bad = np.flatnonzero((args[3] != 0) & (args[3] != args[4]))
-    if len(bad):
-        i = int(bad[0])
-        raise InputError(f"item {i} has bounds [{args[3][i]}..{args[4][i]}]; the decision diagram takes [k..k] "
-                         f"or [0..k]")
     if KERNEL == "c":
         from ._zdd import Builder
     else:

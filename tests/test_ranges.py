@@ -12,6 +12,7 @@ others refuse with one line.
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -164,3 +165,39 @@ def test_identical_pieces_under_two_names_take_one_range():
     sq = ((0, 0), (0, 1), (1, 0), (1, 1))
     with pytest.raises(InputError, match="same shape"):
         build_instance([Piece("B1", sq), Piece("B2", sq)], Region.rectangle(2, 4), ranges={"B1": (0, 2)})
+
+
+# ------------------------------------------------------------------ command line
+def test_cli_use_ranges_and_max_empty(run_cli, tmp_path):
+    from conftest import write
+
+    region = write(tmp_path / "r.txt", "####\n####\n####\n")
+    ranges = {"T4": (0, 2), "L4": (1, 3), "I2": (0, 4)}
+    expected, reduced = multiset_sum(CLASSIC, ranges, Region.rectangle(3, 4))
+    code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", "T4:0-2,L4:1-3,I2:0-4",
+                           "--count", "--json")
+    assert code == 0 and (json.loads(out)["count"], json.loads(out)["count_reduced"]) == (expected, reduced)
+    # up to 3 empty cells: the count of adding 0..3 monominoes; each solution lists its empty cells
+    expected = sum(solve(build_instance(CLASSIC.select(["L3", "L4", "I2"]) + [MONO] * j, Region.rectangle(3, 4)),
+                         backend="dlx", keep=0).count for j in range(4))
+    code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", "L3,L4,I2", "--max-empty", 3,
+                           "--count", "--json", "--max-solutions", 3)
+    data = json.loads(out)
+    assert code == 0 and data["count"] == expected and all(len(s[EMPTY]) == 3 for s in data["solutions"])
+    code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", "L3,L4,I2", "--max-empty", 3)
+    assert code == 0 and "." in out.splitlines()[1] and ".=empty cell" in out
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--use", "T4:2-1"], "range 'T4:2-1' has 2 > 1"),
+    (["--use", "T4:0-1,T4"], "T4 is given a range and listed again"),
+    (["--use", "I2", "--max-empty", "13"], "--max-empty 13 is larger than the region (12 cells)"),
+    (["--use", "I2", "--max-empty", "-1"], "--max-empty must be at least 0"),
+    (["--use", "I2:0-6", "--count", "--backend", "xcover"], "has no multiplicities"),
+])
+def test_cli_bad_ranges_exit_2_with_one_line(run_cli, tmp_path, argv, fragment):
+    from conftest import one_line_error, write
+
+    region = write(tmp_path / "r.txt", "####\n####\n####\n")
+    code, _, err = run_cli("solve", "--pieces", "classic", "--region", region, *argv)
+    one_line_error(code, err, fragment)

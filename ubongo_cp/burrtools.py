@@ -14,6 +14,7 @@ does :func:`read_xmpuzzle`). The parts this module reads and writes::
       <problems>
         <problem name="..." state="0">
           <shapes><shape id="0" count="2"/> ...</shapes>     piece = shape id (0-based), used count times
+                  <shape id="1" min="0" max="2"/>               or between min and max times
           <result id="5"/>                                    the shape to build (the region)
           <bitmap/>                                           colour constraints (pairs)
         </problem>
@@ -27,7 +28,11 @@ BurrTools draws y upwards, so a cell ``(row, col)`` (row 0 at the top) is
 voxel ``x = col``, ``y = height - 1 - row``, ``z = 0``.
 
 Reading takes one problem: each ``<shape id count>`` gives ``count`` copies
-of one :class:`Piece` (not told apart, UP-5), named by the shape's ``name``
+of one :class:`Piece` (not told apart, UP-5); a range ``<shape id min max>``
+(BurrTools' ``problem.cpp``: both attributes, ``min <= max``; neither and
+no ``count``: once) gives ``max`` copies and the range in
+:attr:`BurrToolsProblem.ranges` (for :func:`ubongo_cp.cover.build_instance`).
+Pieces are named by the shape's ``name``
 (when the names are distinct and hold no space or ``#``) or BurrTools' label
 ``S<id+1>``, and ``<result>`` gives the :class:`Region`,
 on the grid (:mod:`ubongo_cp.grids`) the file's shapes make:
@@ -51,8 +56,7 @@ Its assembly count is the count up to the region's symmetries
 
 Anything else is refused, naming the file, the XML line and what is wrong,
 never read in part: the sphere, rhombic and tetra-octa grids, prisms in more
-than one layer, variable voxels in a piece, ranges of piece counts (``min``
-!= ``max``), colour constraints (coloured voxels in result and piece),
+than one layer, variable voxels in a piece, colour constraints (coloured voxels in result and piece),
 disconnected pieces. Variable voxels of the result (``+``: filled or not)
 are the region's optional cells (:attr:`Region.optional`), covered at most
 once. Piece groups (disassembly only) and stored solutions
@@ -131,6 +135,9 @@ class BurrToolsProblem(NamedTuple):
     assemblies : int or None
         The assembly count BurrTools stored having solved the problem to the
         end (``state="2"``), else None; compare with ``count_reduced``.
+    ranges : dict of str -> (int, int)
+        Piece name -> ``(min, max)`` for a shape used a range of times
+        (``pieces`` then holds ``max`` copies of it); empty when every count is fixed.
     """
 
     pieces: list[Piece]
@@ -140,6 +147,7 @@ class BurrToolsProblem(NamedTuple):
     n_problems: int
     colours: dict[str, str]
     assemblies: int | None
+    ranges: dict[str, tuple[int, int]] = {}
 
 
 def read_xmpuzzle(path: str | os.PathLike, problem: int = 1, *,
@@ -195,7 +203,8 @@ def read_xmpuzzle(path: str | os.PathLike, problem: int = 1, *,
 
 
 def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Region, *,
-                   name: str = "", colours: Mapping[str, object] | None = None, comment: str = "") -> None:
+                   name: str = "", colours: Mapping[str, object] | None = None, comment: str = "",
+                   ranges: Mapping[str, tuple[int, int]] | None = None) -> None:
     """Write pieces and a region as a one-problem BurrTools ``.xmpuzzle`` file.
 
     The region's grid gives BurrTools' grid: squares and cubes on the brick
@@ -223,13 +232,17 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
         result stays uncoloured, so colours add no constraint.
     comment : str
         The puzzle's comment.
+    ranges : mapping of str -> (int, int), optional
+        Piece name -> ``(min, max)``: the shape is used between min and max
+        times (``min``/``max`` attributes instead of ``count``).
 
     Raises
     ------
     InputError
         No pieces, pieces on another grid than the region, two different
         pieces with one name, a colour for a piece not given or not a
-        colour, more than 63 colours, or an unwritable ``path``.
+        colour, more than 63 colours, a range for a piece not given or with
+        min > max, or an unwritable ``path``.
 
     See Also
     --------
@@ -246,6 +259,12 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
         if shapes.setdefault(piece.name, piece).cells != piece.cells:
             raise InputError(f"two different pieces are named {piece.name!r}", path=where)
     counts = Counter(piece.name for piece in pieces)
+    attrs = {n: f'count="{k}"' for n, k in counts.items()}
+    for piece_name, (low, high) in (ranges or {}).items():
+        if piece_name not in shapes or not 0 <= low <= high:
+            raise InputError(f"range {low}-{high} for {piece_name!r}: " + (
+                "no such piece" if piece_name not in shapes else "need 0 <= min <= max"), path=where)
+        attrs[piece_name] = f'count="{low}"' if low == high else f'min="{low}" max="{high}"'
     palette, voxel_colour = _colour_table(colours or {}, shapes, where)
     grid = region.grid
     out = io.StringIO()
@@ -256,7 +275,7 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
                                                    for p in shapes.values()))
     out.write(_voxel_xml(region.cells, grid, "Result", 0) + " </shapes>\n <problems>\n")
     out.write(f'  <problem name="{_escape(name)}" state="0">\n   <shapes>\n')
-    out.write("".join(f'    <shape id="{i}" count="{counts[n]}"/>\n' for i, n in enumerate(shapes)))
+    out.write("".join(f'    <shape id="{i}" {attrs[n]}/>\n' for i, n in enumerate(shapes)))
     out.write(f'   </shapes>\n   <result id="{len(shapes)}"/>\n   <bitmap/>\n  </problem>\n </problems>\n')
     out.write(f" <comment>{_escape(comment, attribute=False)}</comment>\n" if comment else " <comment/>\n")
     out.write("</puzzle>\n")
@@ -630,9 +649,9 @@ class _Puzzle:
         if self.grid_type == 1:
             grid = TRIANGLE
         else:   # bricks: squares when every shape of the problem is flat, else cubes
-            grid = SQUARE if all(self.shapes[i].flat for i in [result] + [i for i, _ in parts]) else CUBE
+            grid = SQUARE if all(self.shapes[i].flat for i in [result] + [i for i, *_ in parts]) else CUBE
         region_cells, optional = self.shapes[result].cells_and_optional(where, f"the result of {title}", grid)
-        piece_cells = {i: self.shapes[i].cells(where, f"a piece of {title}", grid) for i, _ in parts}
+        piece_cells = {i: self.shapes[i].cells(where, f"a piece of {title}", grid) for i, *_ in parts}
         if grid is TRIANGLE and hexagons and not optional:
             as_hex = [h for c in [region_cells, *piece_cells.values()] if (h := as_hexagons(c)) is not None]
             if len(as_hex) == 1 + len(piece_cells):
@@ -645,13 +664,14 @@ class _Puzzle:
                              path=where, line=self.shapes[result].line)
         # Colour constraints: a coloured piece voxel may then lie only on result voxels of an allowed
         # colour (BurrTools' problem_c::placementAllowed); without coloured result voxels they are moot.
-        coloured = [self.shapes[i].label for i, _ in parts if any(self.shapes[i].filled.values())]
+        coloured = [self.shapes[i].label for i, *_ in parts if any(self.shapes[i].filled.values())]
         if self.colours and coloured and any(self.shapes[result].filled.values()):
             raise InputError(f"{title} uses colour constraints (coloured voxels in its result and in "
                              f"{coloured[0]}); they are not read", path=where, line=node.line)
-        names = self._names([shape for shape, _ in parts])
+        names = self._names([shape for shape, *_ in parts])
         pieces: list[Piece] = []
-        for shape_id, count in parts:
+        ranges = {names[i]: (low, high) for i, low, high in parts if low != high}
+        for shape_id, _, count in parts:
             shape = self.shapes[shape_id]
             cells = piece_cells[shape_id]
             if not grid.is_connected(cells):
@@ -663,13 +683,13 @@ class _Puzzle:
             pieces += [Piece(names[shape_id], cells, grid)] * count
         solved = node.attrs.get("state") == "2" and re.fullmatch(r"[0-9]{1,30}", node.attrs.get("assemblies", ""))
         assemblies = int(node.attrs["assemblies"]) if solved else None  # state 2: solved to the end
-        one_colour = {names[i]: set(self.shapes[i].filled.values()) for i, _ in parts}
+        one_colour = {names[i]: set(self.shapes[i].filled.values()) for i, *_ in parts}
         colours = {piece: "#{:02x}{:02x}{:02x}".format(*self.colours[k - 1]) for piece, used in one_colour.items()
                    if len(used) == 1 and 0 < (k := min(used)) <= len(self.colours)}
-        return BurrToolsProblem(pieces, region, name, number, len(self.problems), colours, assemblies)
+        return BurrToolsProblem(pieces, region, name, number, len(self.problems), colours, assemblies, ranges)
 
-    def _parts(self, node: _Node, title: str) -> tuple[list[tuple[int, int]], int]:
-        """``[(shape id, count), ...]`` of a problem (count > 0) and its result's shape id."""
+    def _parts(self, node: _Node, title: str) -> tuple[list[tuple[int, int, int]], int]:
+        """``[(shape id, min, max), ...]`` of a problem (max > 0) and its result's shape id."""
         where = self.where
         parts: list[tuple[int, int]] = []
         results = [n for n in node.children if n.tag == "result"]
@@ -681,15 +701,16 @@ class _Puzzle:
             shape_id = self._shape_id(shape, title)
             if "count" in shape.attrs:
                 low = high = shape.int_attr("count", where)
+            elif "min" in shape.attrs and "max" in shape.attrs:  # BurrTools reads a range only with both
+                low = shape.int_attr("min", where)
+                high = shape.int_attr("max", where)
             else:
-                low = shape.int_attr("min", where, default=1)
-                high = shape.int_attr("max", where, default=1)
-            if low != high:
-                raise InputError(f"{title}: {self.shapes[shape_id].label} may be used {low} to {high} times; "
-                                 "ranges of piece counts are not read (give one count)", path=where,
-                                 line=shape.line)
-            if low:
-                parts.append((shape_id, low))
+                low = high = 1
+            if low > high:
+                raise InputError(f"{title}: {self.shapes[shape_id].label} may be used min={low} to max={high} "
+                                 "times; min must not exceed max", path=where, line=shape.line)
+            if high:
+                parts.append((shape_id, low, high))
         return parts, result
 
     def _shape_id(self, node: _Node, title: str) -> int:

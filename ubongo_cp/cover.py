@@ -878,7 +878,7 @@ def _general_instance(pieces, region: Region, optional_pieces: bool, mode: str, 
                               types=types, table=table, **(extra or {}))
 
 
-def task_instance(card: "CardSide", face: int) -> ExactCoverInstance:
+def task_instance(card: "CardSide", face: int, *, max_empty: int = 0) -> ExactCoverInstance:
     """The exact-cover instance of the task on ``face`` of a card side (rules UP-1, UP-2).
 
     Parameters
@@ -887,6 +887,8 @@ def task_instance(card: "CardSide", face: int) -> ExactCoverInstance:
         A parsed card side (:func:`ubongo_cp.cards.load_card`).
     face : int
         A die face of the card side.
+    max_empty : int
+        Cells of the region that may stay empty (:func:`build_instance`).
 
     Returns
     -------
@@ -905,7 +907,7 @@ def task_instance(card: "CardSide", face: int) -> ExactCoverInstance:
     >>> [p.name for p in inst.pieces], inst.n_cells
     (['I2', 'L4', 'Y5'], 11)
     """
-    return build_instance(card.task_pieces(face), card.region, mode=card.orientations)
+    return build_instance(card.task_pieces(face), card.region, mode=card.orientations, max_empty=max_empty)
 
 
 class _Board:

@@ -38,7 +38,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 from .errors import InputError
 from .geometry import MAX_REGION_CELLS, Shape
@@ -50,6 +50,7 @@ __all__ = [
     "Piece",
     "PieceSet",
     "name_problem",
+    "count_ranges",
     "Region",
     "resolve_pieces_path",
     "allowed_piece_files",
@@ -117,6 +118,48 @@ def name_problem(name: str) -> str | None:
     if "#" in name:
         return f"{_piece(name)} contains '#', which marks a further copy of a piece (A#2 = the second A)"
     return None
+
+
+_RANGE = re.compile(r"(.+):([0-9]{1,4})(?:-([0-9]{1,4}))?")
+
+
+def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str], dict[str, tuple[int, int]]]:
+    """Piece names, and a count range for each entry written ``NAME:LO-HI`` (or ``NAME:N``, exactly N).
+
+    The syntax of a range of piece counts in a list of pieces (``--use T4:0-2,L4:1-3``, a task's
+    list in a card file): each ranged name is listed once; the range goes to
+    :func:`ubongo_cp.cover.build_instance` (``ranges``).
+
+    Raises
+    ------
+    InputError
+        For a range with LO > HI, a ranged name listed twice or also without a range.
+
+    Examples
+    --------
+    >>> count_ranges(["T4:0-2", "L4:1-3", "I2"])
+    (['T4', 'L4', 'I2'], {'T4': (0, 2), 'L4': (1, 3)})
+    """
+    where = f"{source}: " if source else ""
+    names: list[str] = []
+    ranges: dict[str, tuple[int, int]] = {}
+    for entry in entries:
+        m = _RANGE.fullmatch(entry)
+        if m is None:
+            names.append(entry)
+            continue
+        name, lo = m.group(1), int(m.group(2))
+        hi = lo if m.group(3) is None else int(m.group(3))
+        if lo > hi:
+            raise InputError(f"{where}range {entry!r} has {lo} > {hi}: write NAME:LO-HI with LO <= HI")
+        if name in ranges:
+            raise InputError(f"{where}{name} is given two ranges; give one")
+        ranges[name] = (lo, hi)
+        names.append(name)
+    both = [n for n in ranges if names.count(n) > 1]
+    if both:
+        raise InputError(f"{where}{both[0]} is given a range and listed again; give its range only")
+    return names, ranges
 
 
 _ORIENT_CACHE: dict[tuple[Grid, Shape, str], list[Shape]] = {}

@@ -64,8 +64,8 @@ def is_xmpuzzle(path: str | None) -> bool:
     return bool(path) and str(path).lower().endswith(".xmpuzzle")
 
 
-def xmpuzzle_task(args: argparse.Namespace) -> tuple[list, object]:
-    """The pieces and region of ``solve FILE.xmpuzzle [--problem N]``.
+def xmpuzzle_task(args: argparse.Namespace) -> tuple[list, object, dict]:
+    """The pieces, region and ranges of piece counts of ``solve FILE.xmpuzzle [--problem N]``.
 
     Prints which problem was read (unless ``--json``), with the assembly
     count BurrTools stored in the file when it solved the problem.
@@ -89,11 +89,12 @@ def xmpuzzle_task(args: argparse.Namespace) -> tuple[list, object]:
         counts: dict[str, int] = {}
         for piece in problem.pieces:
             counts[piece.name] = counts.get(piece.name, 0) + 1
-        names = " ".join(name + (f" x{k}" if k > 1 else "") for name, k in counts.items())
+        names = " ".join(name + (f" {problem.ranges[name][0]}-{problem.ranges[name][1]}x" if name in problem.ranges
+                                 else f" x{k}" if k > 1 else "") for name, k in counts.items())
         label = f" {problem.name!r}" if problem.name else ""
         print(f"problem {problem.number}{label} of {problem.n_problems}: {len(problem.pieces)} pieces "
               f"({names}), {problem.region.area}-cell result")
         if problem.assemblies is not None:
             print(f"BurrTools stored {problem.assemblies} assemblies for it (counted up to the result's "
                   "symmetry)")
-    return problem.pieces, problem.region
+    return problem.pieces, problem.region, problem.ranges

@@ -30,7 +30,10 @@ def add_parsers(sub) -> None:
     p.add_argument("--problem", type=int, help="with a .xmpuzzle file: which of its problems, from 1 (default 1)")
     p.add_argument("--pieces", help=f"piece-set file or shipped set name ({', '.join(SHIPPED_PIECE_SETS)})")
     p.add_argument("--region", help="region file (squares: '#' cell, '.' empty; a 'grid:' line names another grid)")
-    p.add_argument("--use", help="comma-separated piece names to use (default: every piece in the set)")
+    p.add_argument("--use", help="comma-separated piece names to use (default: every piece in the set); NAME:LO-HI "
+                                 "uses between LO and HI pieces of that shape, e.g. T4:0-2,L4:1-3,I2")
+    p.add_argument("--max-empty", type=int, metavar="N",
+                   help="let up to N cells of the region stay empty (each solution shows them as '.')")
     p.add_argument("--face", type=int, help="with a card: only this die face")
     _add_orientations(p, "free (UP-3), or with a card its own 'orientations' key")
     p.add_argument("--count", action="store_true", help="count all solutions")
@@ -102,7 +105,7 @@ def _add_orientations(parser: argparse.ArgumentParser, default: str) -> None:
 # --------------------------------------------------------------------- solve
 def _cmd_solve(args: argparse.Namespace) -> int:
     # Inputs are read before numpy and the solvers are imported: a bad file fails fast.
-    from ..pieces import load_pieces, load_region
+    from ..pieces import count_ranges, load_pieces, load_region
 
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
@@ -123,8 +126,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             raise InputError("--estimate goes with one puzzle (--pieces and --region, or a BurrTools file), "
                              "not a card file")
         return _solve_card(args)
+    ranges: dict = {}
+    if args.max_empty is not None and args.max_empty < 0:
+        raise InputError(f"--max-empty must be at least 0, got {args.max_empty}")
     if args.card:  # a BurrTools file: its problem's pieces and result
-        pieces, region = xmpuzzle_task(args)
+        pieces, region, ranges = xmpuzzle_task(args)
     else:
         if not args.pieces or not args.region:
             raise InputError("solve needs a card file, or both --pieces and --region")
@@ -132,12 +138,17 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             raise InputError("--face goes with a card file, not with --pieces/--region")
         piece_set = load_pieces(args.pieces)
         region = load_region(args.region, max_cells=args.max_cells)
-        names = piece_names_arg(args.use) if args.use is not None else None
+        names = None
+        if args.use is not None:
+            names, ranges = count_ranges(piece_names_arg(args.use), source="--use")
         pieces = piece_set.select(names)
+        if args.max_empty is not None and args.max_empty > region.area:
+            raise InputError(f"--max-empty {args.max_empty} is larger than the region ({region.area} cells)")
     from ..cover import build_instance
     from ..solvers import solve
 
-    instance = build_instance(pieces, region, mode=args.orientations or "free")
+    instance = build_instance(pieces, region, mode=args.orientations or "free", ranges=ranges,
+                              max_empty=args.max_empty or 0)
     if args.estimate is not None:
         return print_estimate(instance, args.estimate, as_json=args.json)
     diagram["fixed"] = _fixed_options(instance, args.fix)
@@ -338,6 +349,8 @@ def _solve_card(args: argparse.Namespace) -> int:
     if args.orientations:
         card = dataclasses.replace(card, orientations=args.orientations)
     faces = [args.face] if args.face is not None else list(card.tasks)
+    if args.max_empty is not None and args.max_empty > card.region.area:
+        raise InputError(f"--max-empty {args.max_empty} is larger than the region ({card.region.area} cells)")
     most = max_solutions_arg(args.max_solutions)
     diagram = _diagram_args(args)
     if args.fix and args.face is None:
@@ -345,7 +358,7 @@ def _solve_card(args: argparse.Namespace) -> int:
     warm_engines(args.backend, args.limit, diagram=bool(args.sample is not None or args.fix or args.frequencies))
     out, panels = [], []
     for face in faces:
-        instance = task_instance(card, face)
+        instance = task_instance(card, face, max_empty=args.max_empty or 0)
         diagram["fixed"] = _fixed_options(instance, args.fix)
         result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit, keep=most,
                        **diagram)
@@ -409,8 +422,10 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
         print(f"{indent}{n} {what}{'s' if n != 1 else ''}{reduced}{exact} "
               f"[{ran}, {result.stats.get('wall_seconds', 0):.3f} s]")
     # One letter per piece copy: copies of a name are keyed name, name#2, ... (UP-5).
-    chars = label_chars(result.instance.copy_names)
-    legend = " ".join(f"{ch}={key}" for key, ch in chars.items())
+    empty = result.instance.empty_type if hasattr(result.instance, "empty_type") else -1
+    chars = label_chars(n for i, n in enumerate(result.instance.copy_names)
+                        if empty < 0 or i not in result.instance.types[empty])
+    legend = " ".join(f"{ch}={key}" for key, ch in chars.items()) + (" .=empty cell" if empty >= 0 else "")
     sampled = "samples" in result.stats
     label = "sample" if sampled else what
     if sampled:  # the seed, given or drawn: --seed repeats the draw
@@ -427,9 +442,11 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
 
 
 def _draw(solution: dict, chars: dict, region) -> str:
+    from ..cover import EMPTY
+
     owner = {}
     for key, cells in solution.items():
-        ch = chars.get(key, "?")
+        ch = "." if key == EMPTY else chars.get(key, "?")
         for cell in cells:
             owner[tuple(cell)] = ch
     return region.grid.render(owner, empty=" ")

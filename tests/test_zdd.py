@@ -10,6 +10,7 @@ against the orbit strategies' (which count stabilisers solution by solution).
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter, defaultdict
@@ -533,3 +534,36 @@ def test_exact_cover_command_counts_on_the_diagram_with_auto(run_cli, tmp_path):
     path.write_text(" ".join(cells) + "\n" + "\n".join(options) + "\n")
     code, out, _ = run_cli("exact-cover", path, "--count", "--max-solutions", "0", "--backend", "auto")
     assert code == 0 and out.startswith("12988816 exact covers [auto: zdd, ")
+
+
+# ------------------------------------------------------------ bounds [u..v]
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 5), st.integers(1, 3), st.data())
+def test_zdd_takes_any_bounds_and_agrees_with_dlx_and_brute_force(n_cells, n_counters, data):
+    # Primary items covered once (c*) and counters with random bounds [u..v] (k*), as DLX6 extends DXZ:
+    # every option holds a c-item, the diagram's branching items. Checked against dlx (Algorithm M) and
+    # against trying every set of options.
+    cells = [f"c{i}" for i in range(n_cells)]
+    counters = [f"k{i}" for i in range(n_counters)]
+    bounds = {}
+    for k in counters:
+        lo = data.draw(st.integers(0, 3))
+        bounds[k] = (lo, max(1, lo + data.draw(st.integers(0, 3))))  # an upper bound is at least 1
+    options = data.draw(st.lists(
+        st.tuples(st.lists(st.sampled_from(cells), min_size=1, max_size=2, unique=True),
+                  st.lists(st.sampled_from(counters), max_size=2, unique=True)).map(lambda t: t[0] + t[1]),
+        min_size=1, max_size=10))
+    matrix = exact_cover_matrix(cells + counters, [], options, bounds=bounds)
+    index = {name: i for i, name in enumerate(cells + counters)}
+    lo_hi = [(1, 1)] * n_cells + [bounds[k] for k in counters]
+    brute = set()
+    for size in range(len(options) + 1):
+        for chosen in itertools.combinations(range(len(options)), size):
+            used = Counter(index[i] for o in chosen for i in options[o])
+            if all(lo <= used[i] <= hi for i, (lo, hi) in enumerate(lo_hi)):
+                brute.add(chosen)
+    expected = solve(matrix, backend="dlx", reduce=False, keep=None)
+    got = solve(matrix, backend="zdd", reduce=False, keep=None)
+    assert expected.count == got.count == len(brute)
+    assert sorted(map(tuple, got.option_solutions)) == sorted(brute)
+    assert _python_builder_count(matrix) == len(brute)

@@ -567,3 +567,58 @@ def test_zdd_takes_any_bounds_and_agrees_with_dlx_and_brute_force(n_cells, n_cou
     assert expected.count == got.count == len(brute)
     assert sorted(map(tuple, got.option_solutions)) == sorted(brute)
     assert _python_builder_count(matrix) == len(brute)
+
+
+# ------------------------------------------------------------ cells pre-assigned to pieces
+def test_cells_assigned_to_pieces_equal_filtering_every_solution():
+    # A partial board by cells: a group of cells covered by one placement of the named piece. The count
+    # on every backend equals the solutions of the whole instance (listed by dlx) that respect it.
+    rng = random.Random(5)
+    cases = [(CLASSIC.select("I4,I4,O4,O4,T4,T4,S4,S4,L4,L4".split(",")), Region.rectangle(8, 5)),
+             (PENTS.pieces, Region.rectangle(3, 20)),
+             ([I2] * 8, Region.rectangle(4, 4))]
+    for pieces, region in cases:
+        inst = build_instance(pieces, region)
+        every = [inst.solution_dict(s) for s in solve(inst, backend="dlx", keep=None).option_solutions]
+        for _ in range(3):
+            sol = rng.choice(every)
+            groups = []
+            for key in rng.sample(sorted(sol), 2):
+                cells = rng.sample(sol[key], rng.randint(1, 2))
+                groups.append((key.split("#")[0], cells))
+
+            def respects(s):
+                return all(any(k.split("#")[0] == name and set(cells) <= set(s[k]) for k in s)
+                           for name, cells in groups)
+
+            expected = sum(map(respects, every))
+            assigned = inst.assign(groups)
+            assert assigned.region_symmetries == [assigned.region_symmetries[0]]
+            for backend in ("bitboard", "dlx", "zdd", "cpsat"):
+                result = solve(assigned, backend=backend, keep=None)
+                assert result.count == expected >= 1, (backend, groups)
+                assert all(respects(s) for s in result.solutions)
+
+
+def test_cli_fix_by_cells(run_cli, tmp_path):
+    # The 8 pentomino tilings of 3x20: one piece placed whole (from a tiling) and one cell of another
+    # piece pre-assigned; the completions are the tilings holding both, listed by dlx.
+    region = tmp_path / "r.txt"
+    region.write_text("#" * 20 + "\n" + "#" * 20 + "\n" + "#" * 20 + "\n")
+    inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
+    every = [inst.solution_dict(s) for s in solve(inst, backend="dlx", keep=None).option_solutions]
+    first = every[0]
+    whole, cell = first["L"], first["X"][0]
+    expected = sum(s["L"] == whole and cell in s["X"] for s in every)
+    text = "L@" + ";".join(f"{r},{c}" for r, c in whole)
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--fix", text,
+                           "--fix", f"X@{cell[0]},{cell[1]}")
+    assert code == 0 and out.startswith(f"{expected} completion"), out
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count",
+                           "--fix", f"X@{cell[0]},{cell[1]}", "--json")
+    assert json.loads(out)["count"] == sum(cell in s["X"] for s in every)
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count",
+                             "--fix", f"X@{cell[0]},{cell[1]}", "--fix", f"I@{cell[0]},{cell[1]}")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "overlaps X@" in err
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--fix", "X@0,0")
+    assert code == 2 and "is not a placement of X in the region" in err

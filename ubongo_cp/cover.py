@@ -35,7 +35,7 @@ References
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
@@ -111,6 +111,9 @@ class ExactCoverInstance:
     empty_type : int
         The type of the cells left empty (:data:`EMPTY`, ``max_empty`` of
         :func:`build_instance`: monominoes ``[0..max_empty]``), or -1.
+    assigned : tuple of (str, tuple of cells)
+        Cells pre-assigned to pieces (:meth:`assign`): the options are then
+        only those that respect them, and the instance claims no symmetry.
     indptr, indices : numpy.ndarray of uint32
         The options in CSR form: option ``o`` covers items
         ``indices[indptr[o]:indptr[o+1]]`` (cells first, then the type's item).
@@ -132,6 +135,7 @@ class ExactCoverInstance:
     table: PlacementTable
     ranges: tuple[tuple[int, int], ...] | None = None
     empty_type: int = -1
+    assigned: tuple = ()
 
     # ------------------------------------------------------------ numpy views
     @cached_property
@@ -462,13 +466,7 @@ class ExactCoverInstance:
         ...
         ubongo_cp.errors.InputError: I2@(0, 0) (1, 1) is not a placement of I2 in the region
         """
-        from .errors import InputError
-
-        type_of: dict[str, int] = {}
-        for t, copies in enumerate(self.types):
-            for copy in copies:
-                type_of.setdefault(self.pieces[copy].name, t)
-                type_of[self.copy_names[copy]] = t
+        type_of = self._type_of_name()
         index = {cell: i for i, cell in enumerate(self.cells)}
         out: list[int] = []
         owner: dict[Cell, str] = {}
@@ -499,6 +497,111 @@ class ExactCoverInstance:
             out.append(option)
         return out
 
+    def _type_of_name(self) -> dict[str, int]:
+        """Piece name or copy key (``I2#2``) -> its type."""
+        type_of: dict[str, int] = {}
+        for t, copies in enumerate(self.types):
+            for copy in copies:
+                type_of.setdefault(self.pieces[copy].name, t)
+                type_of[self.copy_names[copy]] = t
+        return type_of
+
+    def is_placement(self, name: str, cells: Sequence[Cell]) -> bool:
+        """Whether ``cells`` are exactly the cells of a placement of piece ``name`` (a name or copy key)."""
+        t = self._type_of_name().get(name)
+        index = {cell: i for i, cell in enumerate(self.cells)}
+        items = [index.get(tuple(int(v) for v in cell), -1) for cell in cells]
+        return t is not None and -1 not in items and (t, tuple(sorted(set(items)))) in self._placement_index \
+            and len(set(items)) == len(items)
+
+    def assign(self, assignments: Sequence[tuple[str, Sequence[Cell]]]) -> "ExactCoverInstance":
+        """The instance with cells pre-assigned to pieces: each group of cells covered by one placement of that piece.
+
+        A partial board given by cells rather than whole placements: every
+        option covering an assigned cell that is not a placement of the named
+        piece holding all the cells of its group is dropped. The solutions
+        (and their count) are those of ``self`` that respect the assignment;
+        the result claims no symmetry (:attr:`region_symmetries` is the identity).
+
+        Parameters
+        ----------
+        assignments : sequence of (str, sequence of cells)
+            A piece (a name, or a copy key such as ``I2#2``) and cells one of
+            its placements must cover.
+
+        Returns
+        -------
+        ExactCoverInstance
+
+        Raises
+        ------
+        InputError
+            For a piece not in the instance, a cell outside the region, cells
+            that no placement of the piece covers together, or two groups
+            sharing a cell.
+
+        Examples
+        --------
+        >>> from ubongo_cp.pieces import load_pieces
+        >>> inst = build_instance([load_pieces("classic")["I2"]] * 2, Region.rectangle(2, 2))
+        >>> inst.assign([("I2", [(0, 0)])]).n_options   # (0, 0) lies in two placements; two others avoid it
+        4
+        >>> inst.assign([("I2", [(0, 0), (1, 1)])])
+        Traceback (most recent call last):
+        ...
+        ubongo_cp.errors.InputError: I2@(0, 0) (1, 1) is not a placement of I2 in the region, nor cells that one covers
+        """
+        type_of = self._type_of_name()
+        index = {cell: i for i, cell in enumerate(self.cells)}
+        table = self.table
+        owner: dict[int, tuple[int, frozenset[int], str]] = {}  # cell item -> (type, its group, label)
+        groups = []
+        for name, cells in assignments:
+            cells = [tuple(int(v) for v in cell) for cell in cells]
+            label = f"{name}@{' '.join(f'({r}, {c})' for r, c in cells)}" if all(len(c) == 2 for c in cells) \
+                else f"{name}@{cells}"
+            if name not in type_of:
+                raise InputError(f"{label}: no piece {name!r} in this puzzle "
+                                 f"(pieces: {', '.join(dict.fromkeys(p.name for p in self.pieces))})")
+            outside = [c for c in cells if c not in index]
+            if outside:
+                raise InputError(f"{label}: cell {outside[0]} is not in the region")
+            group = frozenset(index[c] for c in cells)
+            for i in group:
+                if i in owner:
+                    raise InputError(f"{label} overlaps {owner[i][2]} at cell {self.cells[i]}")
+                owner[i] = (type_of[name], group, label)
+            groups.append((type_of[name], group, label))
+        keep = []
+        for o in range(self.n_options):
+            items = table.indices[table.indptr[o]:table.indptr[o + 1]]
+            ok = True
+            for i in items:
+                if i in owner:
+                    t, group, _ = owner[i]
+                    if table.option_type[o] != t or not group <= set(items):
+                        ok = False
+                        break
+            if ok:
+                keep.append(o)
+        for t, group, label in groups:
+            if not any(table.option_type[o] == t and group <= set(table.indices[table.indptr[o]:table.indptr[o + 1]])
+                       for o in keep):
+                piece = self.pieces[self.types[t][0]].name
+                raise InputError(f"{label} is not a placement of {piece} in the region, nor cells that one covers")
+        indptr, indices = array("I", [0]), array("I")
+        option_type, option_orientation, option_offset = array("i"), array("h"), array("i")
+        dim = self.grid.dim
+        for o in keep:
+            indices.extend(table.indices[table.indptr[o]:table.indptr[o + 1]])
+            indptr.append(len(indices))
+            option_type.append(table.option_type[o])
+            option_orientation.append(table.option_orientation[o])
+            option_offset.extend(table.option_offset[dim * o:dim * (o + 1)])
+        new = PlacementTable(indptr, indices, option_type, option_orientation, option_offset)
+        return replace(self, table=new, assigned=self.assigned + tuple((n, tuple(map(tuple, c)))
+                                                                       for n, c in assignments))
+
     # ------------------------------------------------------------ symmetry
     @property
     def grid(self):
@@ -509,6 +612,8 @@ class ExactCoverInstance:
     def _symmetries(self) -> list[tuple[int, tuple[int, ...]]]:
         """(symmetry, type map) of each region symmetry mapping every type onto a type with as many copies."""
         grid = self.grid
+        if self.assigned:  # pre-assigned cells: no symmetry of the region is assumed to keep them
+            return [(grid.symmetry_group(self.region.cells + self.region.optional)[0], tuple(range(self.n_types)))]
         owner: dict[Shape, list[int]] = {}
         for t in range(self.n_types):
             for shape in self.type_piece(t).orientations(self.mode):

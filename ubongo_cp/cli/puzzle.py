@@ -58,7 +58,8 @@ def add_parsers(sub) -> None:
                                             "drawn and printed)")
     g.add_argument("--fix", action="append", metavar="PIECE@CELLS",
                    help="a piece placed beforehand, e.g. X@1,2;2,1;2,2;2,3;3,2 (row,col of each cell it covers, "
-                        "as in the solutions); repeat for more. Counts (--count) or shows the completions")
+                        "as in the solutions), or some of its cells (X@2,2: X covers that cell); repeat for "
+                        "more. Counts (--count) or shows the completions")
     g.add_argument("--frequencies", action="store_true",
                    help="in how many solutions each placement occurs: forced and impossible placements")
     g.add_argument("--memory-limit", metavar="SIZE", help="largest decision diagram, e.g. 500M or 4G (default: half "
@@ -151,7 +152,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                               max_empty=args.max_empty or 0)
     if args.estimate is not None:
         return print_estimate(instance, args.estimate, as_json=args.json)
-    diagram["fixed"] = _fixed_options(instance, args.fix)
+    instance, diagram["fixed"] = _fixed_options(instance, args.fix)
     counting = args.count or args.sample is not None or args.frequencies
     limit = None if counting else (args.limit or 1)
     if counting and args.limit:
@@ -222,12 +223,21 @@ def fix_arg(text: str) -> tuple[str, list[tuple[int, int]]]:
     return name, cells
 
 
-def _fixed_options(instance, texts) -> list[int]:
-    """Option ids of the ``--fix`` placements (one-line errors naming the placement)."""
+def _fixed_options(instance, texts):
+    """``(instance, option ids)`` of the ``--fix`` arguments (one-line errors naming the placement).
+
+    A whole placement is a fixed option (completions on the decision diagram); cells that are
+    part of a placement are pre-assigned to the piece (:meth:`~ubongo_cp.cover.ExactCoverInstance.assign`:
+    the instance keeps only the placements that respect them, for any backend).
+    """
     if not texts:
-        return []
+        return instance, []
     try:
-        return instance.fix([fix_arg(t) for t in texts])
+        fixes = [fix_arg(t) for t in texts]
+        whole = [f for f in fixes if instance.is_placement(*f)]
+        if len(whole) < len(fixes):
+            instance = instance.assign(fixes)  # the whole placements too: overlaps are refused here
+        return instance, instance.fix(whole)
     except InputError as exc:
         if exc.message.startswith("--fix"):
             raise
@@ -359,7 +369,7 @@ def _solve_card(args: argparse.Namespace) -> int:
     out, panels = [], []
     for face in faces:
         instance = task_instance(card, face, max_empty=args.max_empty or 0)
-        diagram["fixed"] = _fixed_options(instance, args.fix)
+        instance, diagram["fixed"] = _fixed_options(instance, args.fix)
         result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit, keep=most,
                        **diagram)
         if args.draw and not args.frequencies:
@@ -397,7 +407,8 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
     n = result.count
     if result.status == Status.NO_SOLUTION:
         reason = result.stats.get("reason")
-        none = "no completion of the fixed placements" if result.stats.get("fixed") else "no solution"
+        fixed = result.stats.get("fixed") or getattr(result.instance, "assigned", ())
+        none = "no completion of the fixed placements" if fixed else "no solution"
         print(f"{indent}{none}" + (f" ({reason})" if reason else ""))
         return
     if result.status == Status.UNKNOWN:
@@ -407,7 +418,7 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
         else:
             print(f"{indent}unknown: time limit reached before any solution")
         return
-    fixed = result.stats.get("fixed")
+    fixed = result.stats.get("fixed") or getattr(result.instance, "assigned", ())
     what = "completion" if fixed else "solution"
     if counting:
         stopped = "time limit reached" if result.stats.get("timed_out") else "search stopped by --limit"

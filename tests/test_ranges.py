@@ -21,7 +21,7 @@ from ubongo_cp.cover import EMPTY, build_instance, verify_solution
 from ubongo_cp.errors import InputError
 from ubongo_cp.geometry import normalize
 from ubongo_cp.pieces import Piece, Region, load_pieces
-from ubongo_cp.solvers import solve
+from ubongo_cp.solvers import solve, solver_names
 
 CLASSIC = load_pieces("classic")
 TETS = load_pieces("tetrominoes")
@@ -139,6 +139,20 @@ def test_max_empty_with_ranges_equals_the_sum_with_monominoes():
     inst = build_instance(CLASSIC.select(list(ranges)), region, ranges=ranges, max_empty=4)
     for backend in ("bitboard", "dlx", "zdd", "cpsat"):
         assert solve(inst, backend=backend, keep=0).count == expected, backend
+
+
+@pytest.mark.parametrize("backend", solver_names())
+def test_every_solver_counts_ranges_and_empty_cells_or_refuses_in_one_line(backend):
+    ranges = {"I2": (0, 3), "L3": (1, 2)}
+    region = Region.rectangle(2, 4)
+    expected = sum(multiset_sum(CLASSIC, ranges, region, extra=[MONO] * j)[0] for j in range(3))
+    inst = build_instance(CLASSIC.select(list(ranges)), region, ranges=ranges, max_empty=2)
+    try:
+        result = solve(inst, backend=backend, keep=0)
+    except InputError as exc:
+        assert backend in ("xcover", "xcover-symmetry") and "\n" not in str(exc)
+        return
+    assert (result.count, result.complete) == (expected, True)
 
 
 def test_backends_without_multiplicities_refuse_ranges_in_one_line():

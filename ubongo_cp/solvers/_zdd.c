@@ -31,7 +31,8 @@
  * needed for counting, sampling or frequencies).
  *
  * Python interface (arrays through the buffer protocol):
- *   Builder(indptr, indices, weights, lo, hi, classes=False)
+ *   Builder(indptr, indices, weights, lo, hi, classes=False, colours=b"")
+ *       colours: uint32 per entry (0: none; empty: no colours), on secondary items only (Algorithm C).
  *       uint32 CSR options, uint32 weight per entry (1 but for a counter item covered several times
  *       by one option), int32 bounds per item. With `classes`, each distinct solution state (the
  *       optional items left) gets its own terminal: a node (n_opts + class, 0, 1); leaf_keys()
@@ -89,6 +90,10 @@ typedef struct {
     uint64_t *must_cnt;   /* W: fields of the counter-must items with lo == hi (all used at a leaf) */
     uint32_t *rng;        /* n_rng x 3: (bit position, width, hi - lo) of the counters with 0 < lo < hi */
     int64_t n_rng;
+    /* colours (Algorithm C): a secondary item with coloured entries holds a field in the state: 0 free,
+     * c its colour, all ones taken by an uncoloured entry */
+    uint32_t *ecol;       /* m: colour of each entry (0: none), or NULL */
+    uint32_t *cpos, *cwid; /* n_items: field of each colour item (cwid 0: not one) */
     uint64_t *root_key;
     long long bad;
     /* the search */
@@ -396,15 +401,15 @@ static int apply_option(Builder *b, uint32_t o, uint32_t k)
     const uint32_t *indptr = b->indptr;
     Ent *ent = b->ent;
     for (uint32_t q = indptr[o]; q < indptr[o + 1]; q++) {
-        if (q == k)
-            continue;
+        if (q == k || (b->ecol && b->ecol[q]))
+            continue; /* a coloured entry shares its item: the state's field holds the colour */
         uint32_t j = ent[q].item;
         b->bound[j] -= (int32_t)ent[q].w;
         if (b->bound[j] == 0)
             deactivate(b, j);
     }
     for (uint32_t q = indptr[o]; q < indptr[o + 1]; q++) {
-        if (q == k)
+        if (q == k || (b->ecol && b->ecol[q]))
             continue;
         uint32_t j = ent[q].item;
         if (b->bound[j] == 0 && !hide_options(b, j, 1))
@@ -416,8 +421,34 @@ static int apply_option(Builder *b, uint32_t o, uint32_t k)
 static void unapply_option(Builder *b, uint32_t o, uint32_t k)
 {
     for (uint32_t q = b->indptr[o]; q < b->indptr[o + 1]; q++)
-        if (q != k)
+        if (q != k && !(b->ecol && b->ecol[q]))
             b->bound[b->ent[q].item] += (int32_t)b->ent[q].w;
+}
+
+static inline uint64_t field_of(const uint64_t *key, uint32_t pos, uint32_t wid)
+{
+    return (key[pos / 64] >> (pos % 64)) & (((uint64_t)1 << wid) - 1);
+}
+
+/* With colours: 1 when option o agrees with the colours of state `key` (a coloured entry finds its
+ * item free or of its colour, an uncoloured one finds it free); then writes the child's fields. */
+static int colour_fits(const Builder *b, const uint64_t *key, uint64_t *child, uint32_t o)
+{
+    for (uint32_t q = b->indptr[o]; q < b->indptr[o + 1]; q++) {
+        uint32_t j = b->ent[q].item, wid = b->cwid[j];
+        if (!wid)
+            continue;
+        uint32_t pos = b->cpos[j];
+        uint64_t v = field_of(key, pos, wid), mask = (((uint64_t)1 << wid) - 1);
+        uint64_t want = b->ecol[q] ? b->ecol[q] : mask;
+        if (v != 0 && (v != want || !b->ecol[q]))
+            return 0;
+        if (child) {
+            child[pos / 64] &= ~(mask << (pos % 64));
+            child[pos / 64] |= want << (pos % 64);
+        }
+    }
+    return 1;
 }
 
 /* 1 when every counter item of option o (but entry k) has capacity for it */
@@ -582,14 +613,16 @@ resume:
         fr[d].opt = o;
         fr[d].applied = 0;
         sub_work = 0;
-        if (!fits(b, o, k)) {
+        uint64_t *key = keys + d * W, *child = key + W;
+        if (!fits(b, o, k) || (b->ecol && !colour_fits(b, key, NULL, o))) {
             sub = BOT;
             goto got;
         }
-        uint64_t *key = keys + d * W, *child = key + W;
         const uint64_t *dl = b->delta + (int64_t)o * W;
         for (int64_t w = 0; w < W; w++)
             child[w] = key[w] - dl[w];
+        if (b->ecol)
+            colour_fits(b, key, child, o);
         sub = leaf(b, child);
         if (sub == TOP && b->classes_on) {
             sub = leaf_class(b, child);
@@ -665,7 +698,8 @@ static void builder_free(Builder *b)
                      (void **)&b->must_cnt, (void **)&b->root_key, (void **)&b->frames, (void **)&b->keys,
                      (void **)&b->saved_end, (void **)&b->saved_act, (void **)&b->nvar, (void **)&b->nlo,
                      (void **)&b->nhi, (void **)&b->uslot, (void **)&b->mslot, (void **)&b->mkey,
-                     (void **)&b->mval, (void **)&b->mwork, (void **)&b->ckey, (void **)&b->rng};
+                     (void **)&b->mval, (void **)&b->mwork, (void **)&b->ckey, (void **)&b->rng,
+                     (void **)&b->ecol, (void **)&b->cpos, (void **)&b->cwid};
     for (size_t k = 0; k < sizeof ptrs / sizeof ptrs[0]; k++) {
         free(*ptrs[k]);
         *ptrs[k] = NULL;
@@ -695,15 +729,16 @@ static void Builder_dealloc(Builder *b)
 
 static int Builder_init(Builder *b, PyObject *args, PyObject *kwds)
 {
-    Py_buffer bp = {0}, bx = {0}, bw = {0}, bl = {0}, bh = {0};
+    Py_buffer bp = {0}, bx = {0}, bw = {0}, bl = {0}, bh = {0}, bc = {0};
     int ok = 0, classes = 0;
     (void)kwds;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*|p", &bp, &bx, &bw, &bl, &bh, &classes))
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*|py*", &bp, &bx, &bw, &bl, &bh, &classes, &bc))
         return -1;
     builder_free(b);
     b->classes_on = classes;
     b->n_classes = b->cap_classes = 0;
-    if (bp.len % 4 || bp.len < 4 || bx.len % 4 || bw.len != bx.len || bl.len % 4 || bh.len != bl.len) {
+    if (bp.len % 4 || bp.len < 4 || bx.len % 4 || bw.len != bx.len || bl.len % 4 || bh.len != bl.len ||
+        (bc.buf && bc.len && bc.len != bx.len)) {
         PyErr_SetString(PyExc_ValueError, "malformed builder arguments");
         goto done;
     }
@@ -729,11 +764,43 @@ static int Builder_init(Builder *b, PyObject *args, PyObject *kwds)
     b->m = m;
     /* the state's layout: a bit per item with hi == 1, then a field per counter in one word */
     int64_t *pos = malloc((size_t)(n_items + 1) * 8), *width = malloc((size_t)(n_items + 1) * 8);
-    if (!pos || !width) {
+    b->cpos = calloc((size_t)n_items + 1, 4);
+    b->cwid = calloc((size_t)n_items + 1, 4);
+    if (!pos || !width || !b->cpos || !b->cwid) {
         free(pos);
         free(width);
         PyErr_NoMemory();
         goto done;
+    }
+    if (bc.buf && bc.len) {
+        const uint32_t *col = bc.buf;
+        uint32_t top = 0;
+        for (int64_t q = 0; q < m; q++)
+            if (col[q]) {
+                if (hi[indices[q]] != 1 || lo[indices[q]] != 0 || weights[q] != 1) {
+                    PyErr_SetString(PyExc_ValueError, "a colour on an item that is not secondary");
+                    free(pos);
+                    free(width);
+                    goto done;
+                }
+                top = col[q] > top ? col[q] : top;
+            }
+        if (top) {
+            uint32_t wd = 0;
+            while (((uint64_t)1 << wd) <= (uint64_t)top + 1)
+                wd++;
+            b->ecol = malloc((size_t)m * 4 + 4);
+            if (!b->ecol) {
+                free(pos);
+                free(width);
+                PyErr_NoMemory();
+                goto done;
+            }
+            memcpy(b->ecol, col, (size_t)m * 4);
+            for (int64_t q = 0; q < m; q++)
+                if (col[q])
+                    b->cwid[indices[q]] = wd; /* a colour item: a field of wd bits, 0 free */
+        }
     }
     int64_t nbits = 0;
     for (int64_t i = 0; i < n_items; i++) {
@@ -745,15 +812,16 @@ static int Builder_init(Builder *b, PyObject *args, PyObject *kwds)
             goto done;
         }
         width[i] = 0;
-        if (hi[i] == 1)
+        if (hi[i] == 1 && !b->cwid[i])
             pos[i] = nbits++;
     }
     for (int64_t i = 0; i < n_items; i++) {
-        if (hi[i] <= 1)
+        if (hi[i] <= 1 && !b->cwid[i])
             continue;
-        int64_t wd = 0;
-        while (((int64_t)1 << wd) <= hi[i])
-            wd++;
+        int64_t wd = b->cwid[i];
+        if (!wd)
+            while (((int64_t)1 << wd) <= hi[i])
+                wd++;
         if (nbits / 64 != (nbits + wd - 1) / 64)
             nbits = (nbits / 64 + 1) * 64; /* a field never straddles two words */
         pos[i] = nbits;
@@ -797,6 +865,10 @@ static int Builder_init(Builder *b, PyObject *args, PyObject *kwds)
     for (int64_t i = 0; i < n_items; i++) {
         b->bound[i] = hi[i];
         b->itm[i].kind = hi[i] == 1 ? (lo[i] ? K_BIT_MUST : K_BIT_OPT) : (lo[i] ? K_CNT_MUST : K_CNT_OPT);
+        if (b->cwid[i]) {
+            b->cpos[i] = (uint32_t)pos[i];
+            continue; /* a colour item: its field starts at 0 (free); the child's is written, not subtracted */
+        }
         if (hi[i] == 1) {
             if (lo[i])
                 b->must_bits[pos[i] / 64] |= 1ULL << (pos[i] % 64);
@@ -825,7 +897,9 @@ static int Builder_init(Builder *b, PyObject *args, PyObject *kwds)
             b->itm[i].end++;
             if (hi[i] == 1 && lo[i] == 1 && weights[q] == 1)
                 has_must = 1;
-            if (hi[i] == 1)
+            if (b->cwid[i])
+                ;
+            else if (hi[i] == 1)
                 b->delta[o * W + pos[i] / 64] |= 1ULL << (pos[i] % 64);
             else if (hi[i] > 1)
                 b->delta[o * W + pos[i] / 64] += (uint64_t)weights[q] << (pos[i] % 64);
@@ -891,6 +965,8 @@ done:
     PyBuffer_Release(&bw);
     PyBuffer_Release(&bl);
     PyBuffer_Release(&bh);
+    if (bc.buf)
+        PyBuffer_Release(&bc);
     if (!ok)
         builder_free(b);
     return ok ? 0 : -1;

@@ -26,8 +26,14 @@ class Builder:
     ``work`` are counted the same way.
     """
 
-    def __init__(self, indptr, indices, weights, lo, hi, classes: bool = False) -> None:
+    def __init__(self, indptr, indices, weights, lo, hi, classes: bool = False, colours=None) -> None:
         n_items = len(lo)
+        ptr, idx, wts = indptr.tolist(), indices.tolist(), weights.tolist()
+        cols = colours.tolist() if colours is not None and len(colours) else [0] * len(idx)
+        top = max(cols, default=0)
+        # a colour item (a secondary item with coloured entries): a field, 0 free, c its colour, all ones taken
+        cwidth = (top + 1).bit_length() if top else 0
+        colour_items = {i for i, c in zip(idx, cols) if c}
         self.classes = classes
         self.class_keys: list[int] = []
         self.n_options = len(indptr) - 1
@@ -36,26 +42,30 @@ class Builder:
         shift, width = {}, {}
         nbits = 0
         for i in range(n_items):
-            if hi[i] == 1:
+            if hi[i] == 1 and i not in colour_items:
                 shift[i], width[i] = nbits, 1
                 nbits += 1
         for i in range(n_items):
-            if hi[i] > 1:
-                shift[i], width[i] = nbits, hi[i].bit_length()
+            if hi[i] > 1 or i in colour_items:
+                shift[i], width[i] = nbits, cwidth if i in colour_items else hi[i].bit_length()
                 nbits += width[i]
         self.nbits = nbits
         self.must_bits = sum(1 << shift[i] for i in range(n_items) if hi[i] == 1 and lo[i] == 1)
         self.must_cnt = sum(((1 << width[i]) - 1) << shift[i] for i in range(n_items) if hi[i] > 1 and lo[i] == hi[i])
         # the counters with a range [lo..hi], 0 < lo < hi: at most hi - lo copies left at a leaf
         self.ranges = [(shift[i], (1 << width[i]) - 1, hi[i] - lo[i]) for i in range(n_items) if 0 < lo[i] < hi[i]]
-        self.root_key = sum(hi[i] << shift[i] for i in range(n_items) if hi[i] >= 1)
+        self.root_key = sum(hi[i] << shift[i] for i in range(n_items) if hi[i] >= 1 and i not in colour_items)
         self.fields = [(shift[i], (1 << width[i]) - 1) for i in range(n_items) if hi[i] > 1]
-        ptr, idx, wts = indptr.tolist(), indices.tolist(), weights.tolist()
         # (delta, [(shift, mask, w)] of counters) per option, None when never usable
         self.options: list[tuple[int, list[tuple[int, int, int]]] | None] = []
+        self.colour_entries: list[list[tuple[int, int, int]]] = []  # per option: (shift, mask, wanted value)
         self.lists: dict[int, list[int]] = {}
         for o in range(len(ptr) - 1):
             entries = list(zip(idx[ptr[o]:ptr[o + 1]], wts[ptr[o]:ptr[o + 1]]))
+            tints = cols[ptr[o]:ptr[o + 1]]
+            self.colour_entries.append([(shift[i], (1 << cwidth) - 1, c or (1 << cwidth) - 1)
+                                        for (i, _), c in zip(entries, tints) if i in colour_items])
+            entries = [e for e in entries if e[0] not in colour_items]
             if any(w > hi[i] for i, w in entries):  # never usable: no branching item needed
                 self.options.append(None)
                 continue
@@ -93,7 +103,17 @@ class Builder:
             return False
         delta, counters = opt
         bits = delta & ~sum(m << s for s, m, _ in counters)
+        if any((key >> s) & m not in (0, want) or ((key >> s) & m and want == m)
+               for s, m, want in self.colour_entries[o]):
+            return False  # a colour item of another colour, or taken by an uncoloured entry
         return key & bits == bits and all((key >> s) & m >= w for s, m, w in counters)
+
+    def _child(self, key: int, o: int) -> int:
+        """The state after option ``o``: its delta taken, its colour items' fields written."""
+        key -= self.options[o][0]
+        for s, m, want in self.colour_entries[o]:
+            key = (key & ~(m << s)) | (want << s)
+        return key
 
     def build(self, seconds: float, memory: int, unique: bool, budget: int) -> int:
         if self._done:
@@ -146,7 +166,7 @@ class Builder:
                     raise _Time
                 opt = self.options[o]
                 assert opt is not None  # _fits is False for an option that is never usable
-                child = key - opt[0]
+                child = self._child(key, o)
                 sub, sub_work = leaf(child), 0
                 if sub is None:
                     if child in memo:

@@ -221,9 +221,8 @@ SOLVERS: dict[str, SolverSpec] = {s.name: s for s in [
                multiplicities=False),
     SolverSpec("sat", "sat", "CaDiCaL on a plain CNF encoding, blocking clauses", "cnf:CnfBackend"),
     SolverSpec("zdd", "zdd", "the decision diagram of all solutions (DXZ): counts, samples, completions, "
-               "frequencies", _ZDD, diagram=True, colours=False),
-    SolverSpec("zdd-symmetry", "zdd", "zdd counting on the orbit decomposition", _ZDD, orbits=True, diagram=True,
-               colours=False),
+               "frequencies", _ZDD, diagram=True),
+    SolverSpec("zdd-symmetry", "zdd", "zdd counting on the orbit decomposition", _ZDD, orbits=True, diagram=True),
     SolverSpec("auto", "zdd", "the diagram or dlx-symmetry, by the measured rule (the default for samples, "
                "completions and frequencies)",
                "zdd:AutoBackend", orbits=True, diagram=True),

@@ -41,8 +41,12 @@ for a range of copies or the cells left empty), lowered by each placement
 of the type, so a solution, a set of placements, is met once whatever the
 copies; a state with no ``[1..1]`` item left is a solution when every
 counter has been used at least its lower bound (as Knuth's DLX6 extends
-DXZ to multiplicities: the memo key holds the multiplicities left). The
-diagram needs at least one ``[1..1]`` item in every option (true of every
+DXZ to multiplicities: the memo key holds the multiplicities left). Colours
+(Algorithm C, Knuth's DLX2): a secondary item with coloured entries holds a
+field in the state, 0 while free, its colour once an option colours it, all
+ones once an uncoloured option takes it; an option fits when it agrees, and
+its child state writes the field. The diagram needs at least one ``[1..1]``
+item in every option (true of every
 :class:`~ubongo_cp.cover.ExactCoverInstance`).
 
 Memory
@@ -200,7 +204,7 @@ def build_diagram(instance, *, fixed: Sequence[int] = (), time_limit: float | No
         When the diagram would outgrow ``memory_limit``.
     InputError
         For fixed options that overlap, or an instance the diagram cannot
-        take (colours, an option without a ``[1..1]`` item).
+        take (an option without a ``[1..1]`` item; colours with fixed options).
     """
     start = time.perf_counter()
     builder = _builder(instance, fixed=fixed, restrict=restrict, csr=csr, classes=classes)
@@ -215,9 +219,10 @@ def build_diagram(instance, *, fixed: Sequence[int] = (), time_limit: float | No
 
 def _builder(instance, *, fixed=(), restrict=None, csr=None, classes: bool = False):
     """A builder (C or Python) of the instance, or None when the fixed options conflict."""
-    if getattr(instance, "colours", None) is not None:
-        raise InputError("the decision diagram does not take colours (Knuth's DLX2, Algorithm C); "
-                         "count this instance with dlx")
+    colours = getattr(instance, "colours", None)
+    if colours is not None and (fixed or restrict is not None or csr is not None):
+        raise InputError("the decision diagram takes colours (Knuth's DLX2) on a whole instance only, "
+                         "not with fixed options or a restriction")
     if csr is not None:
         indptr, indices, weights, lo, hi = csr
     else:
@@ -238,7 +243,8 @@ def _builder(instance, *, fixed=(), restrict=None, csr=None, classes: bool = Fal
         from ._zdd import Builder
     else:
         from ._zdd_python import Builder
-    builder = Builder(*args, classes)
+    tints = np.ascontiguousarray(colours if colours is not None else np.zeros(0), dtype=np.uint32)
+    builder = Builder(*args, classes, tints)
     if builder.bad >= 0:
         raise InputError(f"option {builder.bad} covers no item of multiplicity [1..1]; the decision diagram "
                          f"branches on those")

@@ -187,17 +187,25 @@ def _python_builder_count(inst) -> int:
         zdd.KERNEL = old
 
 
+def _random_matrix(data, n_primary: int, n_secondary: int, *, max_options: int, colours: int):
+    """(matrix, raw options) of random Knuth-format instances: primary items once, secondary at most once
+    or, with colours 1..``colours``, shared by options that colour them alike. Raw options: (primary names,
+    [(secondary name, colour or 0)])."""
+    primary = [f"p{i}" for i in range(n_primary)]
+    secondary = [f"s{i}" for i in range(n_secondary)]
+    raw = data.draw(st.lists(
+        st.tuples(st.lists(st.sampled_from(primary), min_size=1, max_size=3, unique=True),
+                  st.lists(st.tuples(st.sampled_from(secondary), st.integers(0, colours)), max_size=2,
+                           unique_by=lambda t: t[0])),
+        min_size=1, max_size=max_options))
+    options = [p + [f"{s}:{c}" if c else s for s, c in sec] for p, sec in raw]
+    return exact_cover_matrix(primary, secondary, options), raw
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(2, 7), st.integers(1, 4), st.data())
 def test_zdd_agrees_with_dlx_on_random_matrices_with_secondary_items(n_primary, n_secondary, data):
-    # Knuth-format instances: primary items covered once, secondary at most once.
-    primary = [f"p{i}" for i in range(n_primary)]
-    secondary = [f"s{i}" for i in range(n_secondary)]
-    options = data.draw(st.lists(
-        st.tuples(st.lists(st.sampled_from(primary), min_size=1, max_size=3, unique=True),
-                  st.lists(st.sampled_from(secondary), max_size=2, unique=True)).map(lambda t: t[0] + t[1]),
-        min_size=1, max_size=14))
-    matrix = exact_cover_matrix(primary, secondary, options)
+    matrix, _ = _random_matrix(data, n_primary, n_secondary, max_options=14, colours=0)
     expected = solve(matrix, backend="dlx", reduce=False)
     got = solve(matrix, backend="zdd", reduce=False)
     assert (got.count, got.complete) == (expected.count, expected.complete)
@@ -631,15 +639,8 @@ def test_zdd_takes_colours_and_agrees_with_dlx_and_brute_force(n_primary, n_seco
     # Secondary items with colours: options that colour an item alike may share it, an uncoloured one
     # takes it alone. The memo key holds each coloured item's colour. Against dlx (Algorithm C), a brute
     # force over every set of options, and the pure-Python builder.
+    matrix, raw = _random_matrix(data, n_primary, n_secondary, max_options=9, colours=2)
     primary = [f"p{i}" for i in range(n_primary)]
-    secondary = [f"s{i}" for i in range(n_secondary)]
-    raw = data.draw(st.lists(
-        st.tuples(st.lists(st.sampled_from(primary), min_size=1, max_size=2, unique=True),
-                  st.lists(st.tuples(st.sampled_from(secondary), st.integers(0, 2)), max_size=2,
-                           unique_by=lambda t: t[0])),
-        min_size=1, max_size=9))
-    options = [p + [f"{s}:{c}" if c else s for s, c in sec] for p, sec in raw]
-    matrix = exact_cover_matrix(primary, secondary, options)
     brute = set()
     for size in range(len(raw) + 1):
         for chosen in itertools.combinations(range(len(raw)), size):

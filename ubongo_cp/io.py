@@ -165,6 +165,34 @@ def append_durably(fh, text: str) -> None:
     os.fsync(fh.fileno())
 
 
+def read_journal(path: str | os.PathLike, what: str = "a journal (a file)") -> Iterator[object]:
+    """The lines of a journal written by :func:`append_durably`, each parsed as JSON.
+
+    A line torn by a crash (the last, without its newline) is cut off the file first, so that new
+    lines start on a line of their own; a line that is not JSON (damaged) is skipped.
+
+    Raises
+    ------
+    InputError
+        When ``path`` is not a regular file (``what`` names it).
+    """
+    import json
+
+    path = Path(path)
+    check_regular_file(path, what)
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
+            os.fsync(fh.fileno())
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            try:
+                yield json.loads(line)
+            except (ValueError, RecursionError):
+                continue
+
+
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     with atomic_path(path) as tmp:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 __all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
            "read_json_object", "loads_json", "loads_toml", "write_table", "protect_inputs", "note_input",
@@ -165,7 +165,7 @@ def append_durably(fh, text: str) -> None:
     os.fsync(fh.fileno())
 
 
-def read_journal(path: str | os.PathLike, what: str = "a journal (a file)") -> Iterator[object]:
+def read_journal(path: str | os.PathLike, what: str = "a journal (a file)") -> Iterator[Any]:
     """The lines of a journal written by :func:`append_durably`, each parsed as JSON.
 
     A line torn by a crash (the last, without its newline) is cut off the file first, so that new

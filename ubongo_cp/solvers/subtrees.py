@@ -37,9 +37,13 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    from ..executors import Executor
+    from .orbits import Branch
 
 __all__ = ["SplitSearch", "Subtree", "split_branches", "group_tasks", "instance_digest", "LEAVES"]
 
@@ -69,7 +73,7 @@ class Subtree:
         The branch's index in the plan, then the child taken at each cut: the search order.
     """
 
-    branch: object
+    branch: Branch
     share: float
     path: tuple[int, ...]
 
@@ -104,7 +108,7 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES) -
     weights_of: dict[int, object] = {}
     while heap and len(heap) + len(done) < leaves:
         neg, path, b = heapq.heappop(heap)
-        restrict = None
+        restrict: tuple | None = None
         if b.restrict is not None:
             restrict = (b.restrict[0], _weights(search, b, weights_of))
         if not search.start(b.prefix, limit=None, restrict=restrict, residual=b.residual):
@@ -117,7 +121,7 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES) -
             continue
         kids = []
         for o in options:
-            if b.restrict is not None and option_type is not None and option_type[o] == b.restrict[0]:
+            if restrict is not None and option_type is not None and option_type[o] == restrict[0]:
                 w = restrict[1][o]
                 if w <= 0:
                     continue  # not a representative: the kernel skips it too
@@ -191,10 +195,16 @@ def _kernel(backend, instance, digest: str):
 
 
 def run_task(backend, instance, digest: str, first: int, branches: list, keep: int, tally: bool,
-             time_limit: float | None) -> dict:
-    """Search the subtrees ``first, first + 1, ...`` (their ``branches``); what the journal records of them."""
-    run = backend.search(instance, branches, keep=keep, time_limit=time_limit, tally=tally,
-                         kernel=_kernel(backend, instance, digest))
+             deadline: float | None) -> dict:
+    """Search the subtrees ``first, first + 1, ...`` (their ``branches``); what the journal records of them.
+
+    ``deadline``: a time (``time.time()``, s) at which the search stops (the row is then not complete).
+    """
+    if deadline is not None and time.time() >= deadline:
+        return {"first": first, "last": first + len(branches), "count": "0", "fixed": "0", "complete": False,
+                "nodes": 0, "solutions_seen": 0, "tally": [], "found": []}
+    run = backend.search(instance, branches, keep=keep, tally=tally, kernel=_kernel(backend, instance, digest),
+                         time_limit=None if deadline is None else max(0.0, deadline - time.time()))
     return {"first": first, "last": first + len(branches), "count": str(run.count), "fixed": str(run.fixed),
             "complete": bool(run.exhausted), "nodes": int(run.stats.get("nodes", 0)),
             "solutions_seen": int(run.stats.get("solutions_seen", 0)),
@@ -220,16 +230,19 @@ class SplitSearch:
         Seconds before the bar shows (a short count shows none).
     leaves : int
         Subtrees to cut the count into.
+    tasks_per_job : int
+        Tasks per worker (of about equal share; the workers take them in the search order).
     notify : callable, optional
         Called with one line when a journal is resumed.
     """
 
-    executor: object = None
+    executor: Executor | None = None
     journal: str | os.PathLike | None = None
     progress: bool = False
     delay: float = 2.0
     leaves: int = LEAVES
-    notify: object = None
+    tasks_per_job: int = TASKS_PER_JOB
+    notify: Callable[[str], Any] | None = None
     stats: dict = field(default_factory=dict)
 
     def search(self, backend, instance, branches: Sequence, *, keep: int, time_limit: float | None,
@@ -258,13 +271,14 @@ class SplitSearch:
         header = {"journal": JOURNAL_KIND, "instance": digest, "subtrees": len(subtrees), "split": split_digest,
                   "leaves": self.leaves}
         rows = self._resume(header) if self.journal is not None else []
+        resumed = list(rows)
         finished = [False] * len(subtrees)
         for row in rows:
             finished[row["first"]:row["last"]] = [True] * (row["last"] - row["first"])
         todo: list[tuple[int, int]] = []
         jobs = getattr(self.executor, "jobs", 1) or 1
         # several tasks per worker; many small ones for a smooth bar and a journal that loses little
-        n_tasks = max(TASKS_PER_JOB * jobs if jobs > 1 else 1, FINE_TASKS if self.progress or self.journal else 1)
+        n_tasks = max(self.tasks_per_job * jobs if jobs > 1 else 1, FINE_TASKS if self.progress or self.journal else 1)
         i = 0
         while i < len(subtrees):  # the runs of unfinished subtrees, cut into tasks of about equal share
             if finished[i]:
@@ -279,7 +293,7 @@ class SplitSearch:
             i = j
         self.stats.update(subtrees=len(subtrees), tasks=len(todo), resumed_tasks=len(rows),
                           split_seconds=round(time.perf_counter() - start, 3))
-        deadline = None if time_limit is None else start + float(time_limit)
+        deadline = None if time_limit is None else time.time() + float(time_limit)
         journal = None
         if self.journal is not None:
             path = Path(self.journal)
@@ -297,8 +311,8 @@ class SplitSearch:
             bar = tqdm(total=100.0, initial=100.0 * sum(s.share for s, f in zip(subtrees, finished) if f),
                        delay=self.delay, unit="%", dynamic_ncols=True, desc="search",
                        bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}")
-        items = [(backend, instance, digest, a, [s.branch for s in subtrees[a:b]], keep, tally,
-                  None if deadline is None else max(0.0, deadline - time.perf_counter())) for a, b in todo]
+        items = [(backend, instance, digest, a, [s.branch for s in subtrees[a:b]], keep, tally, deadline)
+                 for a, b in todo]
         try:
             with using(self.executor) as pool:
                 pool.warm(["ubongo_cp.solvers.bitboard", "ubongo_cp.solvers.subtrees"])
@@ -310,7 +324,7 @@ class SplitSearch:
                             raise InputError(f"cannot write the journal: {exc.strerror or exc}",
                                              path=self.journal) from None
                     rows.append(row)
-                    if bar is not None:
+                    if bar is not None and row["complete"]:
                         step = 100.0 * sum(s.share for s in subtrees[row["first"]:row["last"]])
                         bar.update(min(step, 100.0 - bar.n))  # the shares' float sum may pass 1
         finally:
@@ -327,9 +341,11 @@ class SplitSearch:
                 counts[m] = counts.get(m, 0) + n
         found = [(i, row) for r in rows for i, row in r["found"]][:keep] if keep else []
         exhausted = all(r["complete"] for r in rows) and sum(r["last"] - r["first"] for r in rows) == len(subtrees)
+        self.stats.update(tasks_done=sum(r["complete"] for r in rows) - len(resumed),
+                          share_done=sum(s.share for r in rows if r["complete"] for s in subtrees[r["first"]:r["last"]]))
         stats = {"nodes": sum(r["nodes"] for r in rows), "solutions_seen": sum(r["solutions_seen"] for r in rows),
                  **self.stats}
-        if not exhausted and deadline is not None and time.perf_counter() >= deadline:
+        if not exhausted and deadline is not None and time.time() >= deadline:
             stats["timed_out"] = True
         return [s.branch for s in subtrees], NativeRun(count, fixed, exhausted, found, counts, stats)
 
@@ -337,10 +353,11 @@ class SplitSearch:
         """The rows of an existing journal of this count (none for a new journal)."""
         from ..io import read_journal
 
+        assert self.journal is not None
         path = Path(self.journal)
         if not path.exists():
             return []
-        lines = list(read_journal(path, "the count's journal (a file)"))
+        lines: list[Any] = list(read_journal(path, "the count's journal (a file)"))
         if not lines:
             if path.stat().st_size:
                 raise InputError("is not a journal of a count (no line of it can be read)", path=path)

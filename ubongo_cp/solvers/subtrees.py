@@ -45,11 +45,13 @@ if TYPE_CHECKING:
     from ..executors import Executor
     from .orbits import Branch
 
-__all__ = ["SplitSearch", "Subtree", "split_branches", "group_tasks", "instance_digest", "LEAVES"]
+__all__ = ["SplitSearch", "Subtree", "split_branches", "group_tasks", "instance_digest", "LEAVES", "BAR_LEAVES"]
 
 #: Subtrees a count is cut into (before grouping into tasks): enough for a smooth progress bar and
 #: for balanced tasks on a few hundred workers, few enough that their Python cost is small.
 LEAVES = 2048
+#: Subtrees of a count cut for its progress bar alone (one process, no journal).
+BAR_LEAVES = 512
 #: Tasks per worker (several: tasks of equal share still differ in time).
 TASKS_PER_JOB = 8
 #: Tasks of a count with a progress bar or a journal (each task done advances the bar, and is journaled).
@@ -228,8 +230,9 @@ class SplitSearch:
         A progress bar on stderr (tqdm), shown once the count has run ``delay`` seconds.
     delay : float
         Seconds before the bar shows (a short count shows none).
-    leaves : int
-        Subtrees to cut the count into.
+    leaves : int, optional
+        Subtrees to cut the count into (default :data:`LEAVES` with workers or a journal, else
+        :data:`BAR_LEAVES`: a progress bar alone needs fewer).
     tasks_per_job : int
         Tasks per worker (of about equal share; the workers take them in the search order).
     notify : callable, optional
@@ -240,7 +243,7 @@ class SplitSearch:
     journal: str | os.PathLike | None = None
     progress: bool = False
     delay: float = 2.0
-    leaves: int = LEAVES
+    leaves: int | None = None
     tasks_per_job: int = TASKS_PER_JOB
     notify: Callable[[str], Any] | None = None
     stats: dict = field(default_factory=dict)
@@ -266,17 +269,18 @@ class SplitSearch:
         search = backend._search(instance)
         _KERNEL.clear()
         _KERNEL.update(digest=digest, search=search)
-        subtrees = split_branches(search, instance, branches, self.leaves)
+        jobs = getattr(self.executor, "jobs", 1) or 1
+        leaves = self.leaves or (LEAVES if jobs > 1 or self.journal is not None else BAR_LEAVES)
+        subtrees = split_branches(search, instance, branches, leaves)
         split_digest = hashlib.sha256(repr([s.branch.prefix for s in subtrees]).encode()).hexdigest()[:32]
         header = {"journal": JOURNAL_KIND, "instance": digest, "subtrees": len(subtrees), "split": split_digest,
-                  "leaves": self.leaves}
+                  "leaves": leaves}
         rows = self._resume(header) if self.journal is not None else []
         resumed = list(rows)
         finished = [False] * len(subtrees)
         for row in rows:
             finished[row["first"]:row["last"]] = [True] * (row["last"] - row["first"])
         todo: list[tuple[int, int]] = []
-        jobs = getattr(self.executor, "jobs", 1) or 1
         # several tasks per worker; many small ones for a smooth bar and a journal that loses little
         n_tasks = max(self.tasks_per_job * jobs if jobs > 1 else 1, FINE_TASKS if self.progress or self.journal else 1)
         i = 0
@@ -329,6 +333,8 @@ class SplitSearch:
                         bar.update(min(step, 100.0 - bar.n))  # the shares' float sum may pass 1
         finally:
             if bar is not None:
+                if all(r["complete"] for r in rows) and len(rows) == len(todo) + len(resumed):
+                    bar.update(100.0 - bar.n)  # subtrees found empty hold the rest of the shares
                 bar.close()
             if journal is not None:
                 journal.close()

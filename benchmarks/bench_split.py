@@ -144,7 +144,7 @@ def part_cluster(seconds: float, board: str, rows: list) -> None:
     cpu_of: list[float] = []
     w0 = time.perf_counter()
     with make_executor("local", jobs=2) as pool:
-        batch = 8
+        batch = 2
         while time.perf_counter() - w0 < seconds and len(cpu_of) < len(tasks):
             pick = order[len(cpu_of):len(cpu_of) + batch]
             items = [(backend, inst, digest, tasks[i][0], [s.branch for s in subtrees[tasks[i][0]:tasks[i][1]]], 0,

@@ -53,7 +53,7 @@ LEAVES = 2048
 #: Subtrees of a count cut for its progress bar alone (one process, no journal).
 BAR_LEAVES = 512
 #: Tasks per worker (several: tasks of equal share still differ in time).
-TASKS_PER_JOB = 8
+TASKS_PER_JOB = 16
 #: Tasks of a count with a progress bar or a journal (each task done advances the bar, and is journaled).
 FINE_TASKS = 256
 #: The first line of a journal names what it is.

@@ -51,7 +51,7 @@ __all__ = ["SplitSearch", "Subtree", "split_branches", "group_tasks", "instance_
 #: for balanced tasks on a few hundred workers, few enough that their Python cost is small.
 LEAVES = 2048
 #: Subtrees of a count cut for its progress bar alone (one process, no journal).
-BAR_LEAVES = 512
+BAR_LEAVES = 256
 #: Tasks per worker (several: tasks of equal share still differ in time).
 TASKS_PER_JOB = 16
 #: Tasks of a count with a progress bar or a journal (each task done advances the bar, and is journaled).
@@ -309,12 +309,7 @@ class SplitSearch:
             except OSError as exc:
                 raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=path) from None
         bar = None
-        if self.progress:
-            from tqdm import tqdm
-
-            bar = tqdm(total=100.0, initial=100.0 * sum(s.share for s, f in zip(subtrees, finished) if f),
-                       delay=self.delay, unit="%", dynamic_ncols=True, desc="search",
-                       bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}")
+        done_share = sum(s.share for s, f in zip(subtrees, finished) if f)
         items = [(backend, instance, digest, a, [s.branch for s in subtrees[a:b]], keep, tally, deadline)
                  for a, b in todo]
         try:
@@ -328,9 +323,12 @@ class SplitSearch:
                             raise InputError(f"cannot write the journal: {exc.strerror or exc}",
                                              path=self.journal) from None
                     rows.append(row)
-                    if bar is not None and row["complete"]:
-                        step = 100.0 * sum(s.share for s in subtrees[row["first"]:row["last"]])
-                        bar.update(min(step, 100.0 - bar.n))  # the shares' float sum may pass 1
+                    if self.progress and row["complete"]:
+                        done_share += sum(s.share for s in subtrees[row["first"]:row["last"]])
+                        if bar is None and time.perf_counter() - start >= self.delay:
+                            bar = _bar(done_share)  # tqdm imported only for a count that lasts
+                        elif bar is not None:
+                            bar.update(min(100.0 * done_share, 100.0) - bar.n)
         finally:
             if bar is not None:
                 if all(r["complete"] for r in rows) and len(rows) == len(todo) + len(resumed):
@@ -388,6 +386,14 @@ class SplitSearch:
             done = sum(r["last"] - r["first"] for r in rows)
             self.notify(f"resuming {path}: {done} of {header['subtrees']} subtrees already counted")
         return rows
+
+
+def _bar(share: float):
+    """A tqdm bar in per cent of the tree, at ``share`` done (its time left measured from now on)."""
+    from tqdm import tqdm
+
+    return tqdm(total=100.0, initial=min(100.0 * share, 100.0), unit="%", dynamic_ncols=True, desc="search",
+                bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}")
 
 
 def _is_row(row, n: int) -> bool:

@@ -136,6 +136,11 @@ def test_bad_jobs_and_foreign_journal(tmp_path, run_cli):
     one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", other, "--count", "--journal",
                             journal)[::2], "journal of another count")
     assert journal.read_bytes() == before
+    one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal",
+                            journal, "--max-solutions", "3")[::2], "kept 20 solutions")
+    assert journal.read_bytes() == before
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal", journal)
+    assert code == 0 and out.startswith("8 solutions, 2 up to") and "resuming" in err
     notes = write(tmp_path / "notes.txt", "my notes\n")
     one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", other, "--count", "--journal",
                             notes)[::2], "not a journal")

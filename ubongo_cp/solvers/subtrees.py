@@ -272,9 +272,10 @@ class SplitSearch:
         jobs = getattr(self.executor, "jobs", 1) or 1
         leaves = self.leaves or (LEAVES if jobs > 1 or self.journal is not None else BAR_LEAVES)
         subtrees = split_branches(search, instance, branches, leaves)
-        split_digest = hashlib.sha256(repr([s.branch.prefix for s in subtrees]).encode()).hexdigest()[:32]
+        split_digest = hashlib.sha256(repr([(s.branch.prefix, str(s.branch.weight), s.branch.test, tally)
+                                            for s in subtrees]).encode()).hexdigest()[:32]
         header = {"journal": JOURNAL_KIND, "instance": digest, "subtrees": len(subtrees), "split": split_digest,
-                  "leaves": leaves}
+                  "leaves": leaves, "keep": min(int(keep), 1 << 62)}
         rows = self._resume(header) if self.journal is not None else []
         resumed = list(rows)
         finished = [False] * len(subtrees)
@@ -371,9 +372,14 @@ class SplitSearch:
             raise InputError("is not a journal of a count (its first line is not a journal header)", path=path)
         if head.get("instance") != header["instance"]:
             raise InputError("is the journal of another count (another instance or solver); give another "
-                             "--journal file", path=path)
+                             "journal file", path=path)
         if head.get("split") != header["split"] or head.get("subtrees") != header["subtrees"]:
-            raise InputError("was cut into other subtrees (written by another version); give another --journal "
+            raise InputError("is the journal of the same puzzle counted another way (with or without the "
+                             "symmetry reduction or the per-subset tally, or by another version); give another "
+                             "journal file", path=path)
+        if head.get("keep") != header["keep"]:
+            raise InputError(f"kept {head.get('keep')} solutions per part of the count, this run keeps "
+                             f"{header['keep']}; give the same number of solutions to show, or another journal "
                              "file", path=path)
         rows = []
         taken = [False] * header["subtrees"]

@@ -43,7 +43,6 @@ from ..errors import InputError
 
 if TYPE_CHECKING:
     from ..executors import Executor
-    from .orbits import Branch
 
 __all__ = ["SplitSearch", "Subtree", "split_branches", "group_tasks", "instance_digest", "LEAVES", "BAR_LEAVES"]
 
@@ -66,7 +65,7 @@ class Subtree:
 
     Attributes
     ----------
-    branch : Branch
+    branch : ubongo_cp.solvers.orbits.Branch
         What the kernel searches (:class:`~ubongo_cp.solvers.orbits.Branch`): a prefix, the weight of its
         solutions, its symmetry test and transversals.
     share : float
@@ -75,7 +74,7 @@ class Subtree:
         The branch's index in the plan, then the child taken at each cut: the search order.
     """
 
-    branch: Branch
+    branch: Any  # an orbits.Branch
     share: float
     path: tuple[int, ...]
 
@@ -85,11 +84,11 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES) -
 
     Parameters
     ----------
-    search : BitSearch
+    search : ubongo_cp.solvers.bitboard.BitSearch
         The kernel of the instance (:class:`~ubongo_cp.solvers.bitboard.BitSearch`).
     instance : ExactCoverInstance or ExactCoverMatrix
         Its instance.
-    branches : sequence of Branch
+    branches : sequence of ubongo_cp.solvers.orbits.Branch
         The plan (at least one branch).
     leaves : int
         Subtrees wanted (fewer when the tree ends first).

@@ -123,8 +123,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if args.use is not None:
             raise InputError("--use goes with --pieces/--region; with a card file, pick a task with --face")
         if args.estimate is not None or args.journal or args.jobs > 1 or args.scheduler:
-            raise InputError(f"{'--estimate' if args.estimate is not None else '--jobs, --scheduler and --journal'} "
-                             "go with one puzzle (--pieces and --region, or a BurrTools file), not a card file")
+            what = "--estimate goes" if args.estimate is not None else "--jobs, --scheduler and --journal go"
+            raise InputError(f"{what} with one puzzle (--pieces and --region, or a BurrTools file), not a card file")
         return _solve_card(args)
     if args.card:  # a BurrTools file: its problem's pieces and result
         pieces, region = xmpuzzle_task(args)

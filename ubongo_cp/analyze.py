@@ -132,7 +132,7 @@ def matching_subsets(pieces: Sequence[Piece], area: int, k: int, copies: int = 1
 
 def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, backend: str | None = None,
             time_limit: float | None = None, keep_solutions: bool = False, mode: str = "free",
-            copies: int = 1) -> AnalysisResult:
+            copies: int = 1, split=None) -> AnalysisResult:
     """Find every K-subset of ``pieces`` that tiles ``region`` and count its tilings.
 
     Parameters
@@ -158,6 +158,9 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         more: multisets, a task naming a piece twice). The copies of a piece
         form one item of multiplicity ``[0..copies]`` (Knuth's Algorithm M),
         so tilings that only swap two copies count once (UP-5).
+    split : SplitSearch, optional
+        The search cut into subtrees (:class:`~ubongo_cp.solvers.subtrees.SplitSearch`: several
+        workers, a progress bar, a journal); the counts are those of one search.
 
     Returns
     -------
@@ -233,7 +236,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     per_solution = keep_solutions or by_callback
     result = solve(instance, backend=name, time_limit=time_limit, keep=0,
                    reduce=False, on_solution=on_solution if per_solution else None, pieces_used=k,
-                   tally=not by_callback)
+                   tally=not by_callback, split=split)
     if not result.complete:
         raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
     counts = counted if by_callback else {tuple(index[t] for t in used): n for used, n in result.tally.items()}

@@ -226,27 +226,15 @@ def _read_journal(path: Path) -> dict[tuple, dict]:
     object, a key missing or of the wrong type) is skipped: its task is run
     again.
     """
-    from .io import check_regular_file
+    from .io import read_journal
 
     done: dict[tuple, dict] = {}
     if not path.exists():
         return done
-    check_regular_file(path, "the batch journal (a file)")
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        # Drop a line torn by a crash so that new rows start on a line of their own.
-        with path.open("r+b") as fh:
-            fh.truncate(data.rfind(b"\n") + 1)
-            os.fsync(fh.fileno())
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            try:
-                row = json.loads(line)
-            except (ValueError, RecursionError):
-                continue  # a line cut short by a crash, or damaged: that task is simply run again
-            key = _journal_key(row)
-            if key is not None:
-                done[key] = row
+    for row in read_journal(path, "the batch journal (a file)"):
+        key = _journal_key(row)
+        if key is not None:
+            done[key] = row
     return done
 
 

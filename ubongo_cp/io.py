@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 __all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
            "read_json_object", "loads_json", "loads_toml", "write_table", "protect_inputs", "note_input",
@@ -163,6 +163,34 @@ def append_durably(fh, text: str) -> None:
     fh.write(text)
     fh.flush()
     os.fsync(fh.fileno())
+
+
+def read_journal(path: str | os.PathLike, what: str = "a journal (a file)") -> Iterator[Any]:
+    """The lines of a journal written by :func:`append_durably`, each parsed as JSON.
+
+    A line torn by a crash (the last, without its newline) is cut off the file first, so that new
+    lines start on a line of their own; a line that is not JSON (damaged) is skipped.
+
+    Raises
+    ------
+    InputError
+        When ``path`` is not a regular file (``what`` names it).
+    """
+    import json
+
+    path = Path(path)
+    check_regular_file(path, what)
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
+            os.fsync(fh.fileno())
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            try:
+                yield json.loads(line)
+            except (ValueError, RecursionError):
+                continue
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from ..executors import Executor
 
 __all__ = ["check_common", "add_executor_arguments", "executor_from", "piece_names_arg", "add_progress_argument",
-           "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "print_estimate"]
+           "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "print_estimate", "add_split_arguments",
+           "split_from"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -31,7 +32,7 @@ _MAXIMUM = {"games": 10_000_000, "cards": 10_000}
 _POSITIVE = ("time_limit", "wall_limit", "timer")
 
 #: Options naming files a command writes, and options naming what it reads.
-_OUTPUTS = ("out", "plot", "save", "picture", "record", "draw")
+_OUTPUTS = ("out", "plot", "save", "picture", "record", "draw", "journal")
 _INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record", "spec", "from_census",
            "allow_pieces", "times", "difficulty_model")
 #: For inputs that are directories: the files the command reads from them.
@@ -165,6 +166,41 @@ def print_estimate(instance, seconds: float, *, as_json: bool) -> int:
     est = estimate_search(instance, seconds=seconds)
     print(json.dumps({"estimate": est.to_json()}) if as_json else est.summary())
     return 0
+
+
+def add_split_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of one count cut into subtrees: the executor's, ``--journal`` and ``--no-progress``."""
+    add_executor_arguments(parser)
+    parser.add_argument("--journal", metavar="FILE",
+                        help="with --count: record each finished part of the count in FILE (JSON lines); run the "
+                             "same command again after a stop to go on where it stopped")
+    add_progress_argument(parser)
+
+
+@contextmanager
+def split_from(args: argparse.Namespace) -> Iterator[object]:
+    """The :class:`~ubongo_cp.solvers.subtrees.SplitSearch` the options of :func:`add_split_arguments` ask for.
+
+    None when the count runs as one search with no progress bar: one job, no journal, and
+    ``--no-progress`` or a standard error that is not a terminal.
+    """
+    import sys
+
+    workers = args.jobs > 1 or args.scheduler is not None or args.executor == "dask"
+    progress = not args.no_progress and sys.stderr.isatty()
+    if not (workers or progress or args.journal):
+        yield None
+        return
+    from ..solvers.subtrees import SplitSearch
+
+    def notify(message: str) -> None:
+        print(f"ubongo-cp: {message}", file=sys.stderr)
+
+    if not workers:
+        yield SplitSearch(journal=args.journal, progress=progress, notify=notify)
+        return
+    with executor_from(args) as executor:
+        yield SplitSearch(executor=executor, journal=args.journal, progress=progress, notify=notify)
 
 
 @contextmanager

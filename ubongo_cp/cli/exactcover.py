@@ -11,7 +11,7 @@ import sys
 
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, choose, solver_names
 from ..status import Status
-from .common import add_estimate_argument, print_estimate
+from .common import add_estimate_argument, add_split_arguments, print_estimate, split_from
 from .puzzle import max_solutions_arg, warm_engines
 
 __all__ = ["add_parsers"]
@@ -36,6 +36,7 @@ def add_parsers(sub) -> None:
                    help=f"with --count: show at most N covers (default {DEFAULT_KEEP}); 'all' streams every one, "
                         "holding none")
     add_estimate_argument(p)
+    add_split_arguments(p)
     p.set_defaults(func=_cmd_exact_cover)
 
 
@@ -68,9 +69,10 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
 
     if streaming and args.json:  # the covers come first: the count is known only at the end
         sys.stdout.write('{"solutions": [')
-    result = solve(matrix, backend=backend, limit=limit, time_limit=args.time_limit,
-                   keep=0 if streaming else (most if args.count else None), reduce=False,
-                   on_solution=stream if streaming else None)
+    with split_from(args) as split:
+        result = solve(matrix, backend=backend, limit=limit, time_limit=args.time_limit,
+                       keep=0 if streaming else (most if args.count else None), reduce=False,
+                       on_solution=stream if streaming else None, split=split)
     head = {"count": result.count, "complete": result.complete,
             "status": Status.TIMEOUT if result.stats.get("timed_out") else result.status}
     if args.json:

@@ -15,7 +15,8 @@ from ..errors import InputError
 from ..shipped import SHIPPED_PIECE_SETS
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_names
 from ..status import Status
-from .common import add_allow_pieces_argument, add_estimate_argument, piece_names_arg, print_estimate
+from .common import (add_allow_pieces_argument, add_estimate_argument, add_split_arguments, piece_names_arg,
+                     print_estimate, split_from)
 from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers"]
@@ -66,6 +67,7 @@ def add_parsers(sub) -> None:
                                                           "of the memory available)")
     add_allow_pieces_argument(p)
     add_estimate_argument(p)
+    add_split_arguments(p)
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("analyze", help="which K pieces of a set tile a region, and in how many ways",
@@ -80,6 +82,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
     _add_max_cells(p)
     add_estimate_argument(p)
+    add_split_arguments(p)
     p.set_defaults(func=_cmd_analyze)
 
 
@@ -123,9 +126,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             raise InputError("give either a card file or --pieces/--region, not both")
         if args.use is not None:
             raise InputError("--use goes with --pieces/--region; with a card file, pick a task with --face")
-        if args.estimate is not None:
-            raise InputError("--estimate goes with one puzzle (--pieces and --region, or a BurrTools file), "
-                             "not a card file")
+        if args.estimate is not None or args.journal or args.jobs > 1 or args.scheduler:
+            what = "--estimate goes" if args.estimate is not None else "--jobs, --scheduler and --journal go"
+            raise InputError(f"{what} with one puzzle (--pieces and --region, or a BurrTools file), not a card file")
         return _solve_card(args)
     ranges: dict = {}
     if args.max_empty is not None and args.max_empty < 0:
@@ -160,13 +163,15 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     warm_engines(args.backend, limit, diagram=bool(args.sample is not None or args.fix or args.frequencies))
     if most is None and counting:  # --max-solutions all: each solution printed as found, none held
         stream = _Stream(instance, region, as_json=args.json, label="sample" if args.sample else "solution")
-        result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit,
-                       keep=20 if args.draw else 0, on_solution=stream, **diagram)
+        with split_from(args) as split:
+            result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit,
+                           keep=20 if args.draw else 0, on_solution=stream, split=split, **diagram)
         stream.close(result)
     else:
         # keep no more than are shown: a count holds at most ``most`` solutions, whatever the count
-        result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit,
-                       keep=most if counting else None, **diagram)
+        with split_from(args) as split:
+            result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit,
+                           keep=most if counting else None, split=split, **diagram)
         if args.json:
             print(json.dumps(_json(result)))
         else:
@@ -479,7 +484,9 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             return 0
         return print_estimate(instance, args.estimate, as_json=args.json)
 
-    result = analyze(piece_set.pieces, region, args.k, backend=args.backend, mode=args.orientations or "free")
+    with split_from(args) as split:
+        result = analyze(piece_set.pieces, region, args.k, backend=args.backend, mode=args.orientations or "free",
+                         split=split)
     if args.json:
         print(json.dumps(result.to_json()))
         return 0

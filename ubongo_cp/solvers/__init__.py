@@ -59,7 +59,7 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
           time_limit: float | None = None, keep: int | None = DEFAULT_KEEP, reduce: bool = True,
           on_solution: OnSolution | None = None, pieces_used: int | None = None, sample: int | None = None,
           seed: int | None = None, fixed: Sequence[int] = (), frequencies: bool = False,
-          memory_limit: int | None = None, tally: bool = False) -> SolveResult:
+          memory_limit: int | None = None, tally: bool = False, split=None) -> SolveResult:
     """Solve (find, count, or enumerate) the exact covers of ``instance``.
 
     Parameters
@@ -123,6 +123,12 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     tally : bool
         Also count the solutions per set of piece types used
         (``SolveResult.tally``; the subset analysis).
+    split : SplitSearch, optional
+        A count cut into subtrees (:class:`.subtrees.SplitSearch`): run on its executor's workers, with
+        its progress bar and journal. The answers (count, reduced count, tally, solutions kept, in the
+        same order) are those of one search. Needs a solver that counts natively (the bitboard
+        solvers) and no ``limit``, ``sample``, ``fixed``, ``frequencies`` or ``on_solution``; otherwise
+        one search runs, unless the split asks for workers or a journal (an error).
 
     Returns
     -------
@@ -187,6 +193,14 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     extra = {"cardinality": pieces_used} if spec.cardinality and pieces_used is not None else {}
     if spec.diagram and memory_limit is not None:
         extra["memory_limit"] = int(memory_limit)
-    return drive(spec.make(**extra), instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,
+    made = spec.make(**extra)
+    if split is not None and (not hasattr(made, "search") or limit is not None or wants or on_solution is not None):
+        if getattr(split.executor, "jobs", 1) > 1 or split.journal is not None:
+            why = (f"solver {name!r} does not count natively (the bitboard solvers do)" if not hasattr(made, "search")
+                   else "only a count of every solution, with no solution limit, sample, fixed placement, "
+                        "frequencies or streamed solutions, is split")
+            raise InputError(f"cannot split this search over workers or keep a journal of it: {why}")
+        split = None  # a progress bar only: the search runs as one
+    return drive(made, instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,
                  orbits=spec.orbits, on_solution=on_solution, pieces_used=pieces_used, name=spec.name,
-                 sample=sample, seed=seed, fixed=fixed, frequencies=frequencies, tally=tally)
+                 sample=sample, seed=seed, fixed=fixed, frequencies=frequencies, tally=tally, split=split)

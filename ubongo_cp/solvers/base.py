@@ -169,7 +169,8 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
           time_limit: float | None = None, keep: int | None = None, reduce: bool = True,
           orbits: bool = False, on_solution: OnSolution | None = None, pieces_used: int | None = None,
           name: str | None = None, sample: int | None = None, seed: int | None = None,
-          fixed: Sequence[int] = (), frequencies: bool = False, tally: bool = False) -> SolveResult:
+          fixed: Sequence[int] = (), frequencies: bool = False, tally: bool = False,
+          split=None) -> SolveResult:
     """Run ``backend`` on ``instance`` and assemble a :class:`SolveResult`.
 
     Parameters
@@ -218,6 +219,9 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         Also count, per option, the solutions holding it (``SolveResult.frequencies``).
     tally : bool
         Count the solutions per set of piece types used (``SolveResult.tally``).
+    split : SplitSearch, optional
+        Run a native count (no ``limit``) cut into subtrees (:mod:`.subtrees`): on several workers,
+        with a progress bar, with a journal; the answers are those of one search.
 
     Returns
     -------
@@ -235,7 +239,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     wants = sample is not None or bool(fixed) or frequencies
     if on_solution is None and not wants and hasattr(backend, "search"):  # a cardinality is the backend's own
         return _drive_native(backend, instance, start, limit=limit, time_limit=time_limit, keep=keep,
-                             reduce=reduce, orbits=orbits, name=name, tally=tally)
+                             reduce=reduce, orbits=orbits, name=name, tally=tally, split=split)
     decomposition, notes = None, {}
     if orbits and not wants:  # planned once: the diagram of a count and the kernel search both run on it
         plan = orbit_plan(instance) if limit is None or limit == 1 else None
@@ -335,7 +339,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
 
 
 def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, reduce, orbits, name,
-                  tally) -> SolveResult:
+                  tally, split=None) -> SolveResult:
     """:func:`drive` for a backend that counts natively: one call, no Python per solution."""
     from .orbits import Branch
 
@@ -353,7 +357,10 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     else:
         branches = [Branch((), 1, tuple(range(n_sym)) if symmetric else (), ((-1,),), None, n_sym + 1)]
     wanted = min(_NO_KEEP_LIMIT if keep is None else keep, _NO_KEEP_LIMIT if limit is None else limit)
-    run = backend.search(instance, branches, limit=limit, keep=wanted, time_limit=time_limit, tally=tally)
+    if split is not None and limit is None:  # the subtrees in the search order: the same answers
+        branches, run = split.search(backend, instance, branches, keep=wanted, time_limit=time_limit, tally=tally)
+    else:
+        run = backend.search(instance, branches, limit=limit, keep=wanted, time_limit=time_limit, tally=tally)
     exhausted = run.exhausted
     kept: list[list[int]] = []
     seen: set[tuple[int, ...]] = set()

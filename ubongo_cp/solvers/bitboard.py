@@ -475,20 +475,21 @@ class BitboardBackend:
         return exhausted, {"nodes": s.nodes, "solutions_seen": found}
 
     def search(self, instance, branches=None, *, limit: int | None = None, keep: int = 0,
-               time_limit: float | None = None, tally: bool = False) -> NativeRun:
+               time_limit: float | None = None, tally: bool = False, kernel: BitSearch | None = None) -> NativeRun:
         """Count below every branch of a plan (:class:`~ubongo_cp.solvers.orbits.Branch`), in C.
 
         ``branches`` default to one branch, the whole instance, testing every symmetry of the instance
         for the Burnside sum. A branch's solutions count ``weight`` (times their restricted placement's
         weight) each; ``limit`` stops after that many solutions found (branches in order); the first
-        ``keep`` solutions found are handed back.
+        ``keep`` solutions found are handed back. ``kernel``: this backend's :class:`BitSearch` of
+        ``instance`` when one is at hand (building one takes some milliseconds).
         """
         from .orbits import Branch
 
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
-        s = self._search(instance)
-        if tally:
-            s.kernel.set_tally(True)
+        s = self._search(instance) if kernel is None else kernel
+        if tally or kernel is not None:
+            s.kernel.set_tally(tally)
         perm_lists = instance.option_perm_lists
         if branches is None:
             branches = [Branch((), 1, tuple(range(len(perm_lists))), ((-1,),), None, len(perm_lists) + 1)]

@@ -1,0 +1,178 @@
+"""A count cut into subtrees gives the answers of one search: any cut, any job count, any executor, after a kill.
+
+Published counts: the 12 pentominoes tile 6x10 in 9,356 ways (2,339 up to symmetry), 4x15 in
+1,472 (368), 3x20 in 8 (2), the 8x8 board without its central 2x2 in 520 (65) (D. E. Knuth,
+"Dancing Links", arXiv:cs/0011047); 6x6 has 6,728 domino tilings (Kasteleyn's formula). The duel
+board's subset analysis is the published one of ``shared/examples``. Each split run is compared
+with one search of the same instance: counts, reduced counts, tallies and the solutions kept, in
+their order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ubongo_cp.analyze import analyze
+from ubongo_cp.cover import build_instance
+from ubongo_cp.executors import LocalExecutor, make_executor
+from ubongo_cp.exactcover import read_exact_cover
+from ubongo_cp.pieces import Region, load_pieces, load_region
+from ubongo_cp.solvers import solve
+from ubongo_cp.solvers.subtrees import SplitSearch, group_tasks
+
+from conftest import SHARED, one_line_error, write
+
+ROOT = Path(__file__).resolve().parent.parent
+PENTS = load_pieces("pentominoes").pieces
+SQUARE = [(r, c) for r in range(8) for c in range(8)]
+CENTRE = Region(tuple(c for c in SQUARE if not (3 <= c[0] <= 4 and 3 <= c[1] <= 4)))
+
+CASES = {
+    "3x20": (PENTS, Region.rectangle(3, 20), 8, 2),
+    "4x15": (PENTS, Region.rectangle(4, 15), 1472, 368),
+    "8x8-centre": (PENTS, CENTRE, 520, 65),
+    "dominoes-6x6": ([load_pieces("classic")["I2"]] * 18, Region.rectangle(6, 6), 6728, None),
+}
+
+
+def same(a, b) -> None:
+    assert (a.count, a.count_reduced, a.complete, a.tally) == (b.count, b.count_reduced, b.complete, b.tally)
+    assert a.option_solutions == b.option_solutions  # the same solutions, in the same order
+
+
+@pytest.mark.parametrize("label", CASES)
+@pytest.mark.parametrize("backend", ["bitboard-symmetry", "bitboard"])
+def test_any_cut_gives_the_published_count_and_one_search(label, backend):
+    pieces, region, count, reduced = CASES[label]
+    inst = build_instance(pieces, region)
+    one = solve(inst, backend=backend, keep=None)
+    assert one.count == count and (reduced is None or one.count_reduced == reduced)
+    counted = solve(inst, backend=backend, keep=0)  # no solution listed: the plan may weigh copies by fractions
+    for leaves in (1, 7, 300):
+        split = SplitSearch(leaves=leaves)
+        same(solve(inst, backend=backend, keep=None, split=split), one)
+        assert split.stats["subtrees"] >= min(leaves, 2) or count < 10
+    same(solve(inst, backend=backend, keep=0, split=SplitSearch(leaves=50)), counted)
+
+
+def test_process_pool_gives_one_search():
+    inst = build_instance(PENTS, Region.rectangle(6, 10))
+    one = solve(inst, keep=50)
+    with LocalExecutor(2) as pool:
+        split = SplitSearch(executor=pool)
+        two = solve(inst, keep=50, split=split)
+    same(two, one)
+    assert (two.count, two.count_reduced) == (9356, 2339) and split.stats["tasks"] >= 16
+
+
+def test_local_cluster_gives_one_search():
+    inst = build_instance(PENTS, CENTRE)
+    one = solve(inst, keep=None)
+    with make_executor("dask", jobs=2) as cluster:  # a real LocalCluster
+        dask = solve(inst, keep=None, split=SplitSearch(executor=cluster, leaves=64))
+    same(dask, one)
+    assert dask.count == 520
+
+
+def test_subset_analysis_split_matches_published():
+    ref = json.loads((SHARED / "examples" / "duel_board1_analysis.json").read_text())
+    region = load_region(SHARED / "examples" / "duel_board1.txt")
+    duel = load_pieces("duel").pieces
+    with LocalExecutor(2) as pool:
+        result = analyze(duel, region, ref["k"], split=SplitSearch(executor=pool, leaves=40))
+    assert [{"use": list(s.pieces), "count": s.count} for s in result.subsets] == ref["solvable"]
+    assert result.total_solutions == 14
+
+
+def test_exact_cover_matrix_split():
+    matrix = read_exact_cover(ROOT / "tests" / "data" / "exact_cover" / "knuth_7_2_2_1_5.dlx")
+    one = solve(matrix, backend="bitboard", keep=None, reduce=False)
+    split = solve(matrix, backend="bitboard", keep=None, reduce=False, split=SplitSearch(leaves=3))
+    same(split, one)
+    assert one.count >= 1
+
+
+def test_group_tasks_cover_every_subtree_in_order():
+    shares = [0.5, 0.125, 0.125, 0.0625, 0.0625, 0.125]
+    for n in range(1, 8):
+        ranges = group_tasks(shares, n)
+        assert ranges[0][0] == 0 and ranges[-1][1] == len(shares) and len(ranges) <= n
+        assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
+
+
+def test_progress_bar_reaches_the_end(capsys):
+    inst = build_instance(PENTS, Region.rectangle(4, 15))
+    r = solve(inst, keep=0, split=SplitSearch(progress=True, delay=0.0))
+    assert r.count == 1472
+    err = capsys.readouterr().err
+    assert "100%" in err and "search" in err
+
+
+def test_no_progress_when_stderr_is_not_a_terminal(tmp_path):
+    region = write(tmp_path / "r.txt", "#" * 15 + "\n" + ("#" * 15 + "\n") * 3)
+    proc = subprocess.run([sys.executable, "-m", "ubongo_cp", "solve", "--pieces", "pentominoes", "--region",
+                           str(region), "--count", "--max-solutions", "0"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.startswith("1472 solutions") and proc.stderr == ""
+
+
+def test_bad_jobs_and_foreign_journal(tmp_path, run_cli):
+    region = write(tmp_path / "r.txt", "####################\n" * 3)
+    one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--jobs", "0")[::2],
+                   "--jobs")
+    journal = tmp_path / "count.jsonl"
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal", journal)
+    assert code == 0 and out.startswith("8 solutions")
+    before = journal.read_bytes()
+    other = write(tmp_path / "o.txt", "###############\n" * 4)
+    one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", other, "--count", "--journal",
+                            journal)[::2], "journal of another count")
+    assert journal.read_bytes() == before
+    one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal",
+                            journal, "--max-solutions", "3")[::2], "kept 20 solutions")
+    assert journal.read_bytes() == before
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal", journal)
+    assert code == 0 and out.startswith("8 solutions, 2 up to") and "resuming" in err
+    notes = write(tmp_path / "notes.txt", "my notes\n")
+    one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", other, "--count", "--journal",
+                            notes)[::2], "not a journal")
+    assert notes.read_text() == "my notes\n"
+    one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", region, "--jobs", "2")[::2],
+                   "cannot split")
+
+
+def test_kill_and_resume_gives_one_search(tmp_path):
+    region = write(tmp_path / "r.txt", "##########\n" * 6)
+    journal = tmp_path / "count.jsonl"
+    argv = [sys.executable, "-m", "ubongo_cp", "solve", "--pieces", "pentominoes", "--region", str(region),
+            "--count", "--backend", "bitboard", "--json", "--max-solutions", "7", "--journal", str(journal)]
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        end = time.monotonic() + 120
+        while time.monotonic() < end and proc.poll() is None:
+            if journal.exists() and journal.read_bytes().count(b"\n") >= 6:
+                break
+            time.sleep(0.01)
+        assert proc.poll() is None, "the count ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    lines = journal.read_bytes().count(b"\n")
+    assert 6 <= lines < 257  # header and some of the 256 tasks
+    resumed = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming" in resumed.stderr
+    got = json.loads(resumed.stdout)
+    inst = build_instance(PENTS, Region.rectangle(6, 10))
+    one = solve(inst, backend="bitboard", keep=7)
+    assert (got["count"], got["count_reduced"], got["complete"]) == (9356, 2339, True)
+    assert got["solutions"] == json.loads(json.dumps(one.solutions))
+    assert got["stats"]["resumed_tasks"] >= 5

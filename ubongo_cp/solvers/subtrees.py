@@ -1,0 +1,417 @@
+"""One count split into subtrees: many workers, a progress bar weighted by the subtrees' shares, a journal.
+
+A native count (:meth:`.bitboard.BitboardBackend.search`) runs below a list
+of branches: the whole instance, or the orbit decomposition's
+(:func:`.orbits.symmetry_plan`). Each branch is cut here into *subtrees*:
+the branch's prefix followed by one of the placements the kernel tries at
+its first level (:meth:`.bitboard.BitSearch.children`), and so on, always
+cutting the subtree of largest *share* next, the share of a subtree being
+the product of ``1/branching`` along its path (the probability that one of
+Knuth's random probes [1]_ enters it: his estimate of the subtree's part of
+the tree). The subtrees, in the order the search meets them, partition the
+solutions of their branch, so their counts, Burnside sums and tallies add
+up to those of one search, and their solutions, merged in that order, are
+the solutions of one search in its order: the answers do not depend on the
+number of workers or on the executor.
+
+The subtrees are grouped into *tasks* of about equal share (contiguous in
+the search order), which any executor of :mod:`ubongo_cp.executors` runs
+(a process pool, a Dask cluster); a progress bar advances by the share of
+each task done; a *journal* (one JSON line per finished task, appended and
+flushed to the disk as :func:`ubongo_cp.io.append_durably` does for the
+batch journal) lets a count stopped by a kill go on where it stopped.
+
+References
+----------
+.. [1] D. E. Knuth, "Estimating the efficiency of backtrack programs",
+   *Math. Comp.* 29 (1975) 121-136.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from ..errors import InputError
+
+if TYPE_CHECKING:
+    from ..executors import Executor
+
+__all__ = ["SplitSearch", "Subtree", "split_branches", "group_tasks", "instance_digest", "LEAVES", "BAR_LEAVES"]
+
+#: Subtrees a count is cut into (before grouping into tasks): enough for a smooth progress bar and
+#: for balanced tasks on a few hundred workers, few enough that their Python cost is small.
+LEAVES = 2048
+#: Subtrees of a count cut for its progress bar alone (one process, no journal).
+BAR_LEAVES = 256
+#: Tasks per worker (several: tasks of equal share still differ in time).
+TASKS_PER_JOB = 16
+#: Tasks of a count with a progress bar or a journal (each task done advances the bar, and is journaled).
+FINE_TASKS = 256
+#: The first line of a journal names what it is.
+JOURNAL_KIND = "ubongo-cp subtree journal"
+
+
+@dataclass(frozen=True)
+class Subtree:
+    """One subtree of a split count.
+
+    Attributes
+    ----------
+    branch : ubongo_cp.solvers.orbits.Branch
+        What the kernel searches (:class:`~ubongo_cp.solvers.orbits.Branch`): a prefix, the weight of its
+        solutions, its symmetry test and transversals.
+    share : float
+        The product of 1/branching along the path from the root (the subtrees' shares sum to 1).
+    path : tuple of int
+        The branch's index in the plan, then the child taken at each cut: the search order.
+    """
+
+    branch: Any  # an orbits.Branch
+    share: float
+    path: tuple[int, ...]
+
+
+def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES) -> list[Subtree]:
+    """Cut the branches of a plan into about ``leaves`` subtrees, largest share first (module docstring).
+
+    Parameters
+    ----------
+    search : ubongo_cp.solvers.bitboard.BitSearch
+        The kernel of the instance (:class:`~ubongo_cp.solvers.bitboard.BitSearch`).
+    instance : ExactCoverInstance or ExactCoverMatrix
+        Its instance.
+    branches : sequence of ubongo_cp.solvers.orbits.Branch
+        The plan (at least one branch).
+    leaves : int
+        Subtrees wanted (fewer when the tree ends first).
+
+    Returns
+    -------
+    list of Subtree
+        In the search order; a subtree holding no solution may be left out.
+    """
+    from .orbits import Branch
+
+    option_type = list(instance.table.option_type) if hasattr(instance, "region") else None
+    heap: list = []
+    done: list[Subtree] = []
+    share = 1.0 / max(len(branches), 1)
+    for i, b in enumerate(branches):
+        heapq.heappush(heap, (-share, (i,), b))
+    weights_of: dict[int, object] = {}
+    while heap and len(heap) + len(done) < leaves:
+        neg, path, b = heapq.heappop(heap)
+        restrict: tuple | None = None
+        if b.restrict is not None:
+            restrict = (b.restrict[0], _weights(search, b, weights_of))
+        if not search.start(b.prefix, limit=None, restrict=restrict, residual=b.residual):
+            continue  # nothing below
+        item, options = search.children()
+        if item == -2:
+            continue
+        if item == -1 or not options:
+            done.append(Subtree(b, -neg, path))
+            continue
+        kids = []
+        for o in options:
+            if restrict is not None and option_type is not None and option_type[o] == restrict[0]:
+                w = restrict[1][o]
+                if w <= 0:
+                    continue  # not a representative: the kernel skips it too
+                # The restricted piece placed: its weight moves into the branch (one copy per plan level).
+                trans = None if b.transversals is None else b.transversals + (b.restrict[1][o],)
+                kids.append(Branch(b.prefix + (o,), b.weight * w, () if w == b.residual else b.test, trans))
+            else:
+                kids.append(Branch(b.prefix + (o,), b.weight, b.test, b.transversals, b.restrict, b.residual))
+        for j, kid in enumerate(kids):
+            heapq.heappush(heap, (neg / len(kids), path + (j,), kid))
+    done.extend(Subtree(b, -neg, path) for neg, path, b in heap)
+    done.sort(key=lambda s: s.path)
+    return done
+
+
+def _weights(search, branch, cache: dict):
+    from array import array
+
+    key = id(branch.restrict)
+    if key not in cache:
+        w = array("i", bytes(4 * search.n_options))
+        for o, trans in branch.restrict[1].items():
+            w[o] = len(trans)
+        cache[key] = (branch.restrict, w)  # the restrict object kept alive: its id stays its own
+    return cache[key][1]
+
+
+def group_tasks(shares: Sequence[float], n_tasks: int) -> list[tuple[int, int]]:
+    """Contiguous ranges ``[a, b)`` of ``shares`` of about equal sums, at most ``n_tasks`` of them.
+
+    Examples
+    --------
+    >>> group_tasks([0.5, 0.25, 0.125, 0.125], 2)
+    [(0, 1), (1, 4)]
+    """
+    total = float(sum(shares))
+    out: list[tuple[int, int]] = []
+    start, acc = 0, 0.0
+    for i, s in enumerate(shares):
+        acc += s
+        if acc >= total * (len(out) + 1) / n_tasks - 1e-12 and i + 1 < len(shares):
+            out.append((start, i + 1))
+            start = i + 1
+    if start < len(shares):
+        out.append((start, len(shares)))
+    return out
+
+
+def instance_digest(instance, backend) -> str:
+    """A hash of what a count depends on: the instance's options and bounds, and the solver's settings."""
+    h = hashlib.sha256()
+    table = instance.table
+    for a in (table.indptr, table.indices):
+        h.update(bytes(memoryview(a).cast("B")))
+    h.update(repr((instance.n_items, getattr(instance, "n_secondary", None), getattr(instance, "type_bounds", None),
+                   getattr(backend, "name", ""), getattr(backend, "rule", ""), getattr(backend, "prune", ""),
+                   getattr(backend, "cardinality", None))).encode())
+    return h.hexdigest()[:32]
+
+
+# --------------------------------------------------------------------- the workers' side
+_KERNEL: dict = {}
+
+
+def _kernel(backend, instance, digest: str):
+    """The worker's kernel of this instance, built once per worker process."""
+    if _KERNEL.get("digest") != digest:
+        _KERNEL.clear()
+        _KERNEL.update(digest=digest, search=backend._search(instance))
+    return _KERNEL["search"]
+
+
+def run_task(backend, instance, digest: str, first: int, branches: list, keep: int, tally: bool,
+             deadline: float | None) -> dict:
+    """Search the subtrees ``first, first + 1, ...`` (their ``branches``); what the journal records of them.
+
+    ``deadline``: a time (``time.time()``, s) at which the search stops (the row is then not complete).
+    """
+    if deadline is not None and time.time() >= deadline:
+        return {"first": first, "last": first + len(branches), "count": "0", "fixed": "0", "complete": False,
+                "nodes": 0, "solutions_seen": 0, "tally": [], "found": []}
+    run = backend.search(instance, branches, keep=keep, tally=tally, kernel=_kernel(backend, instance, digest),
+                         time_limit=None if deadline is None else max(0.0, deadline - time.time()))
+    return {"first": first, "last": first + len(branches), "count": str(run.count), "fixed": str(run.fixed),
+            "complete": bool(run.exhausted), "nodes": int(run.stats.get("nodes", 0)),
+            "solutions_seen": int(run.stats.get("solutions_seen", 0)),
+            "tally": [[int(m), int(n)] for m, n in run.tally.items()],
+            "found": [[first + i, list(map(int, row))] for i, row in run.found]}
+
+
+# --------------------------------------------------------------------- the driver's side
+@dataclass
+class SplitSearch:
+    """How a native count runs split into subtrees (see the module docstring).
+
+    Attributes
+    ----------
+    executor : Executor, optional
+        Where the tasks run (:mod:`ubongo_cp.executors`; open, the caller closes it); None: in this
+        process.
+    journal : path, optional
+        A journal of the finished tasks: created, or resumed when it holds tasks of the same count.
+    progress : bool
+        A progress bar on stderr (tqdm), shown once the count has run ``delay`` seconds.
+    delay : float
+        Seconds before the bar shows (a short count shows none).
+    leaves : int, optional
+        Subtrees to cut the count into (default :data:`LEAVES` with workers or a journal, else
+        :data:`BAR_LEAVES`: a progress bar alone needs fewer).
+    tasks_per_job : int
+        Tasks per worker (of about equal share; the workers take them in the search order).
+    notify : callable, optional
+        Called with one line when a journal is resumed.
+    """
+
+    executor: Executor | None = None
+    journal: str | os.PathLike | None = None
+    progress: bool = False
+    delay: float = 2.0
+    leaves: int | None = None
+    tasks_per_job: int = TASKS_PER_JOB
+    notify: Callable[[str], Any] | None = None
+    stats: dict = field(default_factory=dict)
+
+    def search(self, backend, instance, branches: Sequence, *, keep: int, time_limit: float | None,
+               tally: bool):
+        """Count below ``branches`` split into subtrees: (the subtrees' branches, a NativeRun over them).
+
+        The run's ``found`` indexes into the returned branches, as :meth:`BitboardBackend.search`'s into
+        its own.
+
+        Raises
+        ------
+        InputError
+            For a journal of another count, or one that cannot be read or written.
+        """
+        from ..executors import using
+        from ..io import append_durably, open_journal
+        from .bitboard import NativeRun
+
+        start = time.perf_counter()
+        digest = instance_digest(instance, backend)
+        search = backend._search(instance)
+        _KERNEL.clear()
+        _KERNEL.update(digest=digest, search=search)
+        jobs = getattr(self.executor, "jobs", 1) or 1
+        leaves = self.leaves or (LEAVES if jobs > 1 or self.journal is not None else BAR_LEAVES)
+        subtrees = split_branches(search, instance, branches, leaves)
+        split_digest = hashlib.sha256(repr([(s.branch.prefix, str(s.branch.weight), s.branch.test, tally)
+                                            for s in subtrees]).encode()).hexdigest()[:32]
+        header = {"journal": JOURNAL_KIND, "instance": digest, "subtrees": len(subtrees), "split": split_digest,
+                  "leaves": leaves, "keep": min(int(keep), 1 << 62)}
+        rows = self._resume(header) if self.journal is not None else []
+        resumed = list(rows)
+        finished = [False] * len(subtrees)
+        for row in rows:
+            finished[row["first"]:row["last"]] = [True] * (row["last"] - row["first"])
+        todo: list[tuple[int, int]] = []
+        # several tasks per worker; many small ones for a smooth bar and a journal that loses little
+        n_tasks = max(self.tasks_per_job * jobs if jobs > 1 else 1, FINE_TASKS if self.progress or self.journal else 1)
+        i = 0
+        while i < len(subtrees):  # the runs of unfinished subtrees, cut into tasks of about equal share
+            if finished[i]:
+                i += 1
+                continue
+            j = i
+            while j < len(subtrees) and not finished[j]:
+                j += 1
+            part = [s.share for s in subtrees[i:j]]
+            want = max(1, round(n_tasks * sum(part)))
+            todo.extend((i + a, i + b) for a, b in group_tasks(part, want))
+            i = j
+        self.stats.update(subtrees=len(subtrees), tasks=len(todo), resumed_tasks=len(rows),
+                          split_seconds=round(time.perf_counter() - start, 3))
+        deadline = None if time_limit is None else time.time() + float(time_limit)
+        journal = None
+        if self.journal is not None:
+            path = Path(self.journal)
+            try:
+                new = not path.exists() or path.stat().st_size == 0
+                journal = open_journal(path)
+                if new:
+                    append_durably(journal, json.dumps(header) + "\n")
+            except OSError as exc:
+                raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=path) from None
+        bar = None
+        done_share = sum(s.share for s, f in zip(subtrees, finished) if f)
+        items = [(backend, instance, digest, a, [s.branch for s in subtrees[a:b]], keep, tally, deadline)
+                 for a, b in todo]
+        try:
+            with using(self.executor) as pool:
+                pool.warm(["ubongo_cp.solvers.bitboard", "ubongo_cp.solvers.subtrees"])
+                for row in pool.map_unordered(run_task, items):
+                    if journal is not None and row["complete"]:
+                        try:
+                            append_durably(journal, json.dumps(row) + "\n")
+                        except OSError as exc:
+                            raise InputError(f"cannot write the journal: {exc.strerror or exc}",
+                                             path=self.journal) from None
+                    rows.append(row)
+                    if self.progress and row["complete"]:
+                        done_share += sum(s.share for s in subtrees[row["first"]:row["last"]])
+                        if bar is None and time.perf_counter() - start >= self.delay:
+                            bar = _bar(done_share)  # tqdm imported only for a count that lasts
+                        elif bar is not None:
+                            bar.update(min(100.0 * done_share, 100.0) - bar.n)
+        finally:
+            if bar is not None:
+                if all(r["complete"] for r in rows) and len(rows) == len(todo) + len(resumed):
+                    bar.update(100.0 - bar.n)  # subtrees found empty hold the rest of the shares
+                bar.close()
+            if journal is not None:
+                journal.close()
+        rows.sort(key=lambda r: r["first"])
+        count = sum((_number(r["count"]) for r in rows), 0)
+        fixed = sum((_number(r["fixed"]) for r in rows), 0)
+        counts: dict[int, int] = {}
+        for r in rows:
+            for m, n in r["tally"]:
+                counts[m] = counts.get(m, 0) + n
+        found = [(i, row) for r in rows for i, row in r["found"]][:keep] if keep else []
+        exhausted = all(r["complete"] for r in rows) and sum(r["last"] - r["first"] for r in rows) == len(subtrees)
+        self.stats.update(tasks_done=sum(r["complete"] for r in rows) - len(resumed),
+                          share_done=sum(s.share for r in rows if r["complete"] for s in subtrees[r["first"]:r["last"]]))
+        stats = {"nodes": sum(r["nodes"] for r in rows), "solutions_seen": sum(r["solutions_seen"] for r in rows),
+                 **self.stats}
+        if not exhausted and deadline is not None and time.time() >= deadline:
+            stats["timed_out"] = True
+        return [s.branch for s in subtrees], NativeRun(count, fixed, exhausted, found, counts, stats)
+
+    def _resume(self, header: dict) -> list[dict]:
+        """The rows of an existing journal of this count (none for a new journal)."""
+        from ..io import read_journal
+
+        assert self.journal is not None
+        path = Path(self.journal)
+        if not path.exists():
+            return []
+        lines: list[Any] = list(read_journal(path, "the count's journal (a file)"))
+        if not lines:
+            if path.stat().st_size:
+                raise InputError("is not a journal of a count (no line of it can be read)", path=path)
+            return []
+        head = lines[0]
+        if not isinstance(head, dict) or head.get("journal") != JOURNAL_KIND:
+            raise InputError("is not a journal of a count (its first line is not a journal header)", path=path)
+        if head.get("instance") != header["instance"]:
+            raise InputError("is the journal of another count (another instance or solver); give another "
+                             "journal file", path=path)
+        if head.get("split") != header["split"] or head.get("subtrees") != header["subtrees"]:
+            raise InputError("is the journal of the same puzzle counted another way (with or without the "
+                             "symmetry reduction or the per-subset tally, or by another version); give another "
+                             "journal file", path=path)
+        if head.get("keep") != header["keep"]:
+            raise InputError(f"kept {head.get('keep')} solutions per part of the count, this run keeps "
+                             f"{header['keep']}; give the same number of solutions to show, or another journal "
+                             "file", path=path)
+        rows = []
+        taken = [False] * header["subtrees"]
+        for row in lines[1:]:
+            if not _is_row(row, header["subtrees"]) or any(taken[row["first"]:row["last"]]):
+                continue  # damaged, or a task journaled twice: its subtrees run again or are counted once
+            taken[row["first"]:row["last"]] = [True] * (row["last"] - row["first"])
+            rows.append(row)
+        if rows and self.notify is not None:
+            done = sum(r["last"] - r["first"] for r in rows)
+            self.notify(f"resuming {path}: {done} of {header['subtrees']} subtrees already counted")
+        return rows
+
+
+def _bar(share: float):
+    """A tqdm bar in per cent of the tree, at ``share`` done (its time left measured from now on)."""
+    from tqdm import tqdm
+
+    return tqdm(total=100.0, initial=min(100.0 * share, 100.0), unit="%", dynamic_ncols=True, desc="search",
+                bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}")
+
+
+def _is_row(row, n: int) -> bool:
+    try:
+        return (isinstance(row, dict) and row.get("complete") is True and 0 <= row["first"] < row["last"] <= n
+                and isinstance(row["count"], str) and isinstance(row["fixed"], str)
+                and isinstance(row["tally"], list) and isinstance(row["found"], list)
+                and isinstance(row["nodes"], int) and isinstance(row["solutions_seen"], int))
+    except (KeyError, TypeError):
+        return False
+
+
+def _number(text: str):
+    """A count written by :func:`run_task` (an int, or a Fraction of a plan with a copies level)."""
+    value = Fraction(text)
+    return int(value) if value.denominator == 1 else value

@@ -9,7 +9,7 @@ Run ``python -m benchmarks.study_orion_agents PART [--games N] [--seed S]`` with
   with the pie rule (:mod:`ubongo_cp.games.orion.pie`);
 * ``strongest``: the same for the agent named by ``--agent`` (default ``analysis``).
 
-Writes ``benchmarks/results/orion_agents_<part>.csv`` (one row per game and
+Writes ``benchmarks/results/orion_agents_<part>[_<tag>].csv`` (one row per game and
 seat) and prints the win rates and first-mover rates with 95% Wilson
 intervals, with the CPU and wall time of the run and the load average.
 """
@@ -34,6 +34,7 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=20, help="games per pairing (seats alternate)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--agent", default="analysis", help="the agent of part 'strongest'")
+    ap.add_argument("--tag", default="", help="suffix of the results file (orion_agents_<part>[_<tag>].csv)")
     ap.add_argument("--pairs", default="analysis:greedy,mcts:greedy,sat:greedy,mcts:analysis",
                     help="pairings of part 'table' (a:b,...)")
     args = ap.parse_args(argv)
@@ -48,7 +49,7 @@ def main(argv=None) -> int:
             frames.append(run_tournament([agent], args.games, seed=args.seed, pie=pie).assign(pie=pie))
     df = pd.concat(frames, ignore_index=True)
     RESULTS.mkdir(exist_ok=True)
-    df.to_csv(RESULTS / f"orion_agents_{args.part}.csv", index=False)
+    df.to_csv(RESULTS / f"orion_agents_{args.part}{'_' + args.tag if args.tag else ''}.csv", index=False)
     pd.set_option("display.width", 160)
     if args.part == "table":
         print(win_rates(df).round(3).to_markdown(index=False))

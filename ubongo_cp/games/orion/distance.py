@@ -20,12 +20,13 @@ because every smaller one was proved infeasible.
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .graphs import INF, node_weighted_distances, node_weighted_path
-from .plans import GOALS, check_query, goal_fulfilled, order_plan
+from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
 from .reach import ReachModel
 from .state import OrionState
 from .wins import evaluate_wins
@@ -216,17 +217,20 @@ def greedy_plan(ctx: ReachModel) -> list[int] | None:
     """
     state, player = ctx.state, ctx.player
     targets_list = []
+    fast = not use_reference()
     if ctx.goal == "sides":
         for a, b, dist, *_ in ctx.pairs:
             if dist < INF:
-                path = node_weighted_path(ctx.adj, ctx.cost, a, b)
+                path = (cheapest_path(ctx.adj, ctx.cost, a, b) if fast
+                        else node_weighted_path(ctx.adj, ctx.cost, a, b))
                 targets_list.append([h for h in path if ctx.cost[h] == 1])
     elif ctx.lb_hexes < INF:
         on = [h for h in range(state.game.n) if ctx.tree[h] == ctx.lb_hexes]
         targets_list.append([h for h in on if ctx.cost[h] == 1])
     best = None
+    cover = _cover_fast if fast else _cover
     for targets in targets_list:
-        plan = _cover(ctx, set(targets))
+        plan = cover(ctx, set(targets))
         if plan is not None and (best is None or len(plan) < len(best)):
             plan = order_plan(state, player, plan, ctx.goal, ctx.pair_keys)
             if plan is not None:
@@ -260,6 +264,71 @@ def _cover(ctx: ReachModel, targets: set[int]) -> list[int] | None:
         used[pl.tile] = True
         plan.append(t)
     return sorted(plan)
+
+
+def _cover_fast(ctx: ReachModel, targets: set[int]) -> list[int] | None:
+    """:func:`_cover` on the placements still open at the start only (the same choices, fewer rows)."""
+    state, player, game = ctx.state, ctx.player, ctx.state.game
+    n = game.n
+    colour = state.colour.copy()
+    colour[list(ctx.blocked)] = 2   # neither player's: never covered
+    used = state.used[player].copy()
+    # Rows that can ever be chosen: free hexes and an unused tile now (both only shrink).
+    rows = np.flatnonzero((colour[game.pl_cells] < 0).all(axis=1) & ~used[game.pl_tile])
+    cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
+    real = cells < n
+    size = own.sum(axis=1)
+    tgt = np.zeros(n + 1, dtype=bool)
+    tgt[list(targets)] = True
+    plan = []
+    while tgt.any():
+        ok = (colour[cells] < 0).all(axis=1) & ~used[tiles]
+        hit = tgt[cells]
+        gain = (hit & own).sum(axis=1)
+        bad = (hit & ~own & real).any(axis=1)
+        score = np.where(ok & ~bad, gain * 10 - size, -1)
+        i = int(score.argmax()) if len(score) else 0
+        if not len(score) or score[i] <= 0:
+            return None
+        t = int(rows[i])
+        pl = game.placements[t]
+        game.paint(colour, (t,), player)
+        tgt[list(pl.cells)] = False
+        used[pl.tile] = True
+        plan.append(t)
+    return sorted(plan)
+
+
+def cheapest_path(adj, cost, sources, targets) -> list[int]:
+    """A cheapest node-weighted path from ``sources`` to ``targets`` (0-1 BFS with parents); [] if none.
+
+    The same cost as :func:`.graphs.node_weighted_path` (possibly another
+    path of that cost).
+    """
+    d = [INF] * len(cost)
+    parent = [-1] * len(cost)
+    dq: deque[int] = deque()
+    for s in sources:
+        if cost[s] < d[s]:
+            d[s] = cost[s]
+            dq.appendleft(s) if cost[s] == 0 else dq.append(s)
+    while dq:
+        u = dq.popleft()
+        du = d[u]
+        for v in adj[u]:
+            cv = cost[v]
+            if cv < INF and du + cv < d[v]:
+                d[v], parent[v] = du + cv, u
+                dq.appendleft(v) if cv == 0 else dq.append(v)
+    ends = [h for h in targets if d[h] < INF]
+    if not ends:
+        return []
+    h = min(ends, key=lambda x: (d[x], x))
+    path = [h]
+    while parent[h] >= 0:
+        h = parent[h]
+        path.append(h)
+    return path[::-1]
 
 
 def _chain(ctx: ReachModel, plan: list[int]) -> list:

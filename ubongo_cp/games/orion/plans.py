@@ -61,7 +61,7 @@ def use_reference() -> bool:
     """Whether :func:`reference_analysis` is in force."""
     return _REFERENCE[0]
 
-__all__ = ["GOALS", "reference_analysis", "use_reference", "position_bits", "check_query", "query_start", "goal_fulfilled", "order_plan", "verify_plan",
+__all__ = ["GOALS", "reference_analysis", "use_reference", "position_bits", "put_fast", "check_query", "query_start", "goal_fulfilled", "order_plan", "verify_plan",
            "minimal_plan", "plan_hexes", "solo"]
 
 #: Goal names of the analysis and the win condition each stands for (OD-4).
@@ -316,8 +316,63 @@ def _grid_mask(tab, idx_mask: int) -> int:
     return out
 
 
+_BITS_CACHE: dict = {}
+
+
 def position_bits(state: OrionState) -> PositionBits:
-    """The colours and tokens of ``state`` as bitmasks (index and grid bits of :class:`.bitboard.BitTables`)."""
+    """The colours and tokens of ``state`` as bitmasks (index and grid bits of :class:`.bitboard.BitTables`).
+
+    Cached by the colouring and the tokens (a question asks about the same
+    position many times).
+    """
+    key = (id(state.game), state.colour.tobytes(), state.galaxy.tobytes(), state.hole.tobytes())
+    got = _BITS_CACHE.get(key)
+    if got is None:
+        if len(_BITS_CACHE) > 4096:
+            _BITS_CACHE.clear()
+        got = _BITS_CACHE[key] = _position_bits(state)
+    return got
+
+
+def put_fast(state: OrionState, p: int, action: int) -> None:
+    """:meth:`.state.OrionState._put` with OD-4 grown from the new hexes on bitmasks (the same position).
+
+    Conditions only appear (colours are only added), so the chains through
+    the placement's hexes are the only ones to test (as
+    :class:`.bitboard.BitOrionState` does); the colouring, the used tile,
+    the history and OD-5 are set as the reference does.
+    """
+    from .bitboard import BitTables
+    from .wins import W2_GALAXIES, W3_BLACK_HOLES
+
+    tab = BitTables.get(state.game)
+    pos = position_bits(state)
+    grid = list(pos.colour_grid)
+    conds = (set(state.conditions()[0]), set(state.conditions()[1]))
+    grid[p] |= tab.own[action]
+    grid[1 - p] |= tab.opp[action]
+    for c, new in ((p, tab.own[action]), (1 - p, tab.opp[action])):
+        while new:
+            chain = tab.grow(new & -new, grid[c])
+            new &= ~chain
+            if any(chain & sa and chain & sb for sa, sb in tab.sides):
+                conds[c].add("W1")
+            if (chain & pos.galaxies).bit_count() >= W2_GALAXIES:
+                conds[c].add("W2")
+            if (chain & pos.holes).bit_count() >= W3_BLACK_HOLES:
+                conds[1 - c].add("W3")
+    state.game.paint(state.colour, (action,), p)
+    state.used[p, state.game.placements[action].tile] = True
+    state.history.append(action)
+    state._legal = {}
+    state._wins = None
+    state._conds = (frozenset(conds[0]), frozenset(conds[1]))
+    n0, n1 = len(conds[0]), len(conds[1])
+    if n0 != n1:  # OD-5
+        state.winner, state.end_rule = (0 if n0 > n1 else 1), "OD-5"
+
+
+def _position_bits(state: OrionState) -> PositionBits:
     from .bitboard import BitTables
 
     tab = BitTables.get(state.game)

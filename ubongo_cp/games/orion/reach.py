@@ -113,7 +113,7 @@ from ortools.sat.python import cp_model
 
 from ...cpsat_runtime import new_model, run_solver
 from .graphs import INF, colour_components, node_weighted_distances, steiner_costs, tile_group
-from .plans import goal_fulfilled, order_plan
+from .plans import goal_fulfilled, order_plan, use_reference
 from .state import OrionState
 from .wins import W2_GALAXIES
 
@@ -257,6 +257,8 @@ class ReachModel:
         ans = ReachAnswer("infeasible")
         if self.lb_tiles is None or k < self.lb_tiles:
             return ans
+        if k == 1 and not self.relaxed and self.lb_hexes > 0 and not use_reference():
+            return self._decide_one()
         full = not prune
         while True:
             built = self._model(k, prune=not full)
@@ -290,6 +292,31 @@ class ReachModel:
             else:
                 self._add_nogood(chosen, None)
                 full = True
+
+    def _decide_one(self) -> ReachAnswer:
+        """"At most one tile?" by enumeration: every one-tile plan's placement puts an own hex on a useful hex.
+
+        A one-tile plan {t} claims every free hex of the goal's chain with
+        own hexes of t, so the chain costs at most ``budget(1)`` and t puts
+        an own hex on it (``lb_hexes >= 1``): t has an own hex in
+        ``useful(budget(1))`` (cut 3). Each such placement on free unblocked
+        hexes, of a remaining tile (one per shape), is checked by
+        :func:`.plans.order_plan` (OD-2, OD-3, OD-5, the goal).
+        """
+        game = self.state.game
+        U, viable = self.useful(self.budget(1))
+        if not U or not viable:
+            return ReachAnswer("infeasible")
+        rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
+        rep_mask[list(self.type_tiles)] = True
+        open_ = np.array([c == 1 for c in self.cost] + [True])   # free, unblocked; sentinel pads
+        in_u = np.zeros(game.n + 1, dtype=bool)
+        in_u[list(U)] = True
+        ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile] & (in_u[game.pl_cells] & game.pl_own).any(axis=1)
+        for t in np.flatnonzero(ok).tolist():
+            if order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
+                return ReachAnswer("feasible", [t])
+        return ReachAnswer("infeasible")
 
     def _model(self, k: int, prune: bool):
         """The model for ``(k, prune)``, built once, with the no-goods found so far."""

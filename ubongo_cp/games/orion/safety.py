@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .distance import shortest_plan
-from .plans import GOALS, goal_fulfilled, order_plan, plan_hexes, query_start, solo
+from .plans import GOALS, goal_fulfilled, order_plan, plan_hexes, put_fast, query_start, solo, use_reference
 from .state import OrionState
 from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
 
@@ -169,7 +169,10 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
             res.safe, res.status = None, "unknown"
             break
         after = solo(state, opp)
-        after._put(opp, y)
+        if use_reference():
+            after._put(opp, y)
+        else:
+            put_fast(after, opp, y)
         if after.winner is not None:  # OD-5 after the move
             if after.winner == opp:
                 res.safe, res.status, res.refutation = False, "refuted", y

@@ -151,7 +151,12 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         res.seconds = time.perf_counter() - t0
         return res
     top = ctx.max_tiles if upper is None else len(upper) - 1
-    for k in range(ctx.lb_tiles, top + 1):
+    ks = range(ctx.lb_tiles, top + 1)
+    if any_plan and upper is None and top > ctx.lb_tiles and not use_reference():
+        # Any plan will do: "at most top tiles?" settles it in one question
+        # (infeasible there is infeasible for every smaller k).
+        ks = [top]
+    for k in ks:
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0:
             res.status = "unknown"
@@ -161,6 +166,8 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         res.questions.append((k, ans.status, time.perf_counter() - q0))
         if ans.status == "feasible":
             res.tiles, res.status, res.plan = len(ans.plan), "optimal", ans.plan
+            if len(ks) == 1 and k > ctx.lb_tiles:
+                res.status = "unknown"   # a plan; not proved fewest
             break
         if ans.status == "unknown":
             res.status = "unknown"

@@ -129,8 +129,9 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         res.safe, res.status = False, "over"
         res.seconds = time.perf_counter() - t0
         return res
+    # Any plan certifies reachability (the fewest tiles are not asked for).
     ans = shortest_plan(state, player, goal, pairs=keys, time_limit=time_limit,
-                        num_workers=num_workers)
+                        num_workers=num_workers, any_plan=not use_reference())
     if not ans.plan:
         res.safe, res.status = (False, "unreachable") if ans.status == "unreachable" else (None, "unknown")
         res.seconds = time.perf_counter() - t0
@@ -183,7 +184,8 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         res.exact += 1
         left = time_limit - (time.perf_counter() - t0)
         ans = shortest_plan(solo(after, player), player, goal, pairs=keys,
-                            time_limit=max(left, 0.01), num_workers=num_workers)
+                            time_limit=max(left, 0.01), num_workers=num_workers,
+                            any_plan=not use_reference())
         if ans.status == "unreachable":
             res.safe, res.status, res.refutation = False, "refuted", y
             break

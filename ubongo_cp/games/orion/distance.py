@@ -178,7 +178,7 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
             res.questions.append((len(upper), "greedy", 0.0))
     if res.status == "unknown" and upper is not None:
         res.tiles, res.plan = len(upper), upper  # best plan known, optimality open
-    if res.plan:
+    if res.plan and (not any_plan or use_reference()):   # the witness chain (not asked for by any_plan)
         res.chain = _chain(ctx, res.plan)
     res.seconds = time.perf_counter() - t0
     return res

@@ -124,6 +124,25 @@ def test_fast_move_and_greedy_scores_agree_with_the_reference():
             assert (ref.winner, ref.end_rule, ref.history) == (fast.winner, fast.end_rule, fast.history)
 
 
+def test_unjoined_groups_agree_with_the_reference():
+    from ubongo_cp.games.orion.reach import ReachModel
+
+    compared = 0
+    for seed in (4, 9):
+        s = played(seed, 16)
+        if s is None:
+            continue
+        for p in (0, 1):
+            m = ReachModel(s, p, blocked=range(0, s.game.n, 7))
+            for t in np.flatnonzero(s.pl_token).tolist():
+                if all(m.cost[c] == 1 for c in s.game.placements[t].cells):   # the model's candidates
+                    fast = m._unjoined(t)
+                    with reference_analysis():
+                        assert fast == m._unjoined(t)
+                    compared += 1
+    assert compared > 100
+
+
 @pytest.mark.parametrize("seed", [3])
 def test_distance_example_unchanged(seed):
     r = connect_distance(OrionState(seed=seed), 0)

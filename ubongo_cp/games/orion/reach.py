@@ -113,7 +113,7 @@ from ortools.sat.python import cp_model
 
 from ...cpsat_runtime import new_model, run_solver
 from .graphs import INF, colour_components, node_weighted_distances, steiner_costs, tile_group
-from .plans import goal_fulfilled, order_plan, use_reference
+from .plans import goal_fulfilled, order_plan, position_bits, use_reference
 from .state import OrionState
 from .wins import W2_GALAXIES
 
@@ -174,6 +174,7 @@ class ReachModel:
         self.state, self.player, self.goal, self.relaxed = state, player, goal, relaxed
         self._models: dict[tuple[int, bool], tuple | None] = {}
         self._nogoods: list[tuple[list[int], frozenset[int] | None]] = []
+        self._bits = None
         game = state.game
         n = game.n
         self.adj = game.adjacency
@@ -562,7 +563,40 @@ class ReachModel:
         return sorted(chosen), od3
 
     def _unjoined(self, t: int) -> list[tuple[list[int], int]]:
-        """OD-3 groups of placement ``t`` not joined now: ``(free neighbour hexes, colour)``."""
+        """OD-3 groups of placement ``t`` not joined now: ``(free neighbour hexes, colour)``.
+
+        On the bitmask tables of :mod:`.bitboard` (a group's neighbour mask
+        and colour per cell); :meth:`_unjoined_reference` is the same on the
+        reference engine's lists.
+        """
+        if use_reference():
+            return self._unjoined_reference(t)
+        bits = self._bits
+        if bits is None:
+            from .bitboard import BitTables
+
+            pos = position_bits(self.state)
+            free = sum(1 << h for h in self.free)
+            bits = self._bits = (BitTables.get(self.state.game), pos.colour_idx, pos.token_idx, free)
+        tab, cidx, token, free = bits
+        player = self.player
+        out = []
+        for h, (nb, own) in zip(self.state.game.placements[t].cells, tab.groups[t]):
+            if not token >> h & 1:
+                continue
+            c = player if own else 1 - player
+            if nb & cidx[c]:
+                continue  # joined now (OD-3 is monotone: it stays legal)
+            m, hexes = nb & free, []
+            while m:
+                low = m & -m
+                hexes.append(low.bit_length() - 1)
+                m ^= low
+            out.append((hexes, c))
+        return out
+
+    def _unjoined_reference(self, t: int) -> list[tuple[list[int], int]]:
+        """:meth:`_unjoined` on the reference engine's lists."""
         state, player = self.state, self.player
         pl = state.game.placements[t]
         cols = pl.colours(player)

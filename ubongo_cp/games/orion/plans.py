@@ -222,68 +222,67 @@ def _order_bits(state: OrionState, player: int, plan: list[int], goal: str, pair
     pos = position_bits(state)
     galaxies, holes, token = pos.galaxies, pos.holes, pos.token_idx
     opp = 1 - player
-    used = set(np.flatnonzero(state.used[player]).tolist())
-    info = {}
+    used = _index_mask(state.used[player])
+    bit = {"W1": 1, "W2": 2, "W3": 4}
+    info = []
     for a in plan:
         pl = game.placements[a]
-        req = tuple(g for c, g in zip(pl.cells, tab.groups[a]) if token >> c & 1)
-        info[a] = (pl.tile, tab.own_idx[a] | tab.opp_idx[a], req, tab.own_idx[a], tab.opp_idx[a],
-                   tab.own[a], tab.opp[a])
+        req = tuple((nb, player if own else opp) for c, (nb, own) in zip(pl.cells, tab.groups[a])
+                    if token >> c & 1)
+        info.append((a, 1 << pl.tile, tab.own_idx[a] | tab.opp_idx[a], req, tab.own_idx[a], tab.opp_idx[a],
+                     tab.own[a], tab.opp[a]))
     whole = pairs is None or len(set(pairs)) == len(game.side_pairs)
     sides = [tab.sides[k] for k in (range(len(tab.sides)) if whole else sorted(set(pairs)))]
-    want = GOALS[goal]
-    grow = tab.grow
+    want = bit[GOALS[goal]]
+    grow, all_sides = tab.grow, tab.sides
+    count = (0, 1, 1, 2, 1, 2, 2, 3)   # conditions in a 3-bit set
+    last = len(plan) - 1
+    failed: set[int] = set()
 
-    def reached(conds, grid) -> bool:
-        if goal == "galaxies" or whole:
-            return want in conds[player]
-        return any(grow(grid & a, grid) & b for a, b in sides)
-
-    failed: set[frozenset] = set()
-
-    def dfs(ci, cg, conds, tiles, done):
-        key = frozenset(done)
-        if key in failed:
+    def dfs(ci, cg, conds, tiles, done, order):
+        # ci/cg: index/grid masks per colour; conds: condition bits per player; done: bits of plan indices.
+        if done in failed:
             return None
         busy = ci[0] | ci[1]
-        for a in plan:
-            if a in done:
+        for i, (a, tile, cells, req, own_i, opp_i, own_g, opp_g) in enumerate(info):
+            if done >> i & 1 or tile & tiles or cells & busy:
                 continue
-            tile, cells, req, own_i, opp_i, own_g, opp_g = info[a]
-            if tile in tiles or cells & busy:
+            if any(not nb & ci[c] for nb, c in req):
                 continue
-            if any(not nb & ci[player if own else opp] for nb, own in req):
-                continue
-            ci2, cg2 = list(ci), list(cg)
+            ci2, cg2, conds2 = list(ci), list(cg), list(conds)
             ci2[player] |= own_i
             ci2[opp] |= opp_i
             cg2[player] |= own_g
             cg2[opp] |= opp_g
-            conds2 = (set(conds[0]), set(conds[1]))
             for c, new in ((player, own_g), (opp, opp_g)):
                 within = cg2[c]
                 while new:
                     chain = grow(new & -new, within)
                     new &= ~chain
-                    if any(chain & sa and chain & sb for sa, sb in tab.sides):
-                        conds2[c].add("W1")
+                    for sa, sb in all_sides:
+                        if chain & sa and chain & sb:
+                            conds2[c] |= 1
+                            break
                     if (chain & galaxies).bit_count() >= W2_GALAXIES:
-                        conds2[c].add("W2")
+                        conds2[c] |= 2
                     if (chain & holes).bit_count() >= W3_BLACK_HOLES:
-                        conds2[1 - c].add("W3")
-            if reached(conds2, cg2[player]):
-                return [*done, a]
-            if len(conds2[0]) != len(conds2[1]) and game_end:
+                        conds2[1 - c] |= 4
+            grid = cg2[player]
+            if conds2[player] & want if (goal == "galaxies" or whole) else \
+                    any(grow(grid & sa, grid) & sb for sa, sb in sides):
+                return [*order, a]
+            if game_end and count[conds2[0]] != count[conds2[1]]:
                 continue   # OD-5: the game is over before the plan is
-            if len(done) + 1 < len(plan):
-                found = dfs(ci2, cg2, conds2, tiles | {tile}, (*done, a))
+            if len(order) < last:
+                found = dfs(ci2, cg2, conds2, tiles | tile, done | 1 << i, [*order, a])
                 if found:
                     return found
-        failed.add(key)
+        failed.add(done)
         return None
 
     conds = state.conditions()
-    return dfs(pos.colour_idx, pos.colour_grid, (set(conds[0]), set(conds[1])), used, ())
+    return dfs(pos.colour_idx, pos.colour_grid, [sum(bit[w] for w in conds[0]), sum(bit[w] for w in conds[1])],
+               used, 0, [])
 
 
 class PositionBits:

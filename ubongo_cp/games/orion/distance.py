@@ -280,13 +280,15 @@ def _cover_fast(ctx: ReachModel, targets: set[int]) -> list[int] | None:
     colour = state.colour.copy()
     colour[list(ctx.blocked)] = 2   # neither player's: never covered
     used = state.used[player].copy()
-    # Rows that can ever be chosen: free hexes and an unused tile now (both only shrink).
-    rows = np.flatnonzero((colour[game.pl_cells] < 0).all(axis=1) & ~used[game.pl_tile])
+    tgt = np.zeros(n + 1, dtype=bool)
+    tgt[list(targets)] = True
+    # Rows that can ever be chosen (a positive score): free hexes, an unused tile and an own hex
+    # on a target now (all three only shrink); the first best row stays the first best row.
+    rows = np.flatnonzero((colour[game.pl_cells] < 0).all(axis=1) & ~used[game.pl_tile]
+                          & (tgt[game.pl_cells] & game.pl_own).any(axis=1))
     cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
     real = cells < n
     size = own.sum(axis=1)
-    tgt = np.zeros(n + 1, dtype=bool)
-    tgt[list(targets)] = True
     plan = []
     while tgt.any():
         ok = (colour[cells] < 0).all(axis=1) & ~used[tiles]

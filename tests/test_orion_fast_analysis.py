@@ -124,6 +124,21 @@ def test_fast_move_and_greedy_scores_agree_with_the_reference():
             assert (ref.winner, ref.end_rule, ref.history) == (fast.winner, fast.end_rule, fast.history)
 
 
+def test_graph_bounds_agree_with_the_reference():
+    from ubongo_cp.games.orion.reach import ReachModel
+
+    for seed in (4, 9, 12):
+        s = played(seed, 18)
+        if s is None:
+            continue
+        for p in (0, 1):
+            for blocked in ((), range(0, s.game.n, 9), range(3, s.game.n, 5)):
+                fast = ReachModel(s, p, blocked=blocked)
+                with reference_analysis():
+                    ref = ReachModel(s, p, blocked=blocked)
+                assert (fast.pairs, fast.lb_hexes, fast.lb_tiles) == (ref.pairs, ref.lb_hexes, ref.lb_tiles)
+
+
 def test_unjoined_groups_agree_with_the_reference():
     from ubongo_cp.games.orion.reach import ReachModel
 

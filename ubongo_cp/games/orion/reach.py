@@ -183,8 +183,8 @@ class ReachModel:
         self.cost = [INF if h in self.blocked else 0 if c == player else 1 if c < 0 else INF
                      for h, c in enumerate(col)]
         self.free = [h for h in range(n) if self.cost[h] == 1]
-        own = [c if c == player else -1 for c in col]
-        self.comp_of, self.comps = colour_components(self.adj, own)
+        self._own_colour = [c if c == player else -1 for c in col]
+        self._components = None
         if relaxed:
             self.supply = [1] * len(self.free)
         else:
@@ -207,6 +207,61 @@ class ReachModel:
         else:
             self.lb_tiles = next((k + 1 for k, v in enumerate(self.prefix) if v >= self.lb_hexes), None)
 
+    def _layers(self):
+        """Node-weighted distances on bitmasks: a function ``sources (grid mask) -> list of n ints``.
+
+        The distances of :func:`.graphs.node_weighted_distances` for costs 0
+        (the player's hexes), 1 (free, unblocked) and ``INF``: layer k of a
+        flood fill by shifts holds the hexes reachable through at most k
+        free hexes (own hexes cost nothing, so each layer is closed under
+        own neighbours).
+        """
+        from .bitboard import BitTables
+
+        tab = BitTables.get(self.state.game)
+        index_of = getattr(tab, "_index_of", None)
+        if index_of is None:
+            index_of = tab._index_of = {g: i for i, g in enumerate(tab.grid_bit)}
+        gb = tab.grid_bit
+        own = sum(1 << gb[h] for h, c in enumerate(self.cost) if c == 0)
+        free = sum(1 << gb[h] for h in self.free)
+        n, w, w1, grow = len(self.cost), tab.width, tab.width - 1, tab.grow
+
+        def distances(src: int) -> list[int]:
+            d = [INF] * n
+            reach = grow(src & own, own)
+            layer, k = reach, 0
+            while True:
+                while layer:
+                    low = layer & -layer
+                    d[index_of[low.bit_length() - 1]] = k
+                    layer ^= low
+                k += 1
+                m = reach
+                new = ((m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1) | src) & free & ~reach
+                if not new:
+                    return d
+                nxt = grow(reach | new, own | reach | new)
+                layer, reach = nxt & ~reach, nxt
+
+        distances.tab = tab
+        return distances
+
+    @property
+    def comp_of(self) -> list[int]:
+        """Component label per hex of the player's colour (:func:`.graphs.colour_components`; built when a model is)."""
+        return self._own_components()[0]
+
+    @property
+    def comps(self) -> list[list[int]]:
+        """The player's colour components (hex lists), indexed by :attr:`comp_of`."""
+        return self._own_components()[1]
+
+    def _own_components(self):
+        if self._components is None:
+            self._components = colour_components(self.adj, self._own_colour)
+        return self._components
+
     def _graph_bounds(self, pairs) -> int:
         """Fewest free hexes on a chain for the goal; fills ``pairs`` (W1) or ``tree`` (W2).
 
@@ -218,10 +273,14 @@ class ReachModel:
         if self.goal == "sides":
             keys = range(len(game.side_pairs)) if pairs is None else pairs
             self.pairs = []
+            fast = None if use_reference() else self._layers()
             for k in keys:
                 a, b = game.side_pairs[k]
-                da = node_weighted_distances(self.adj, self.cost, a)
-                db = node_weighted_distances(self.adj, self.cost, b)
+                if fast is None:
+                    da = node_weighted_distances(self.adj, self.cost, a)
+                    db = node_weighted_distances(self.adj, self.cost, b)
+                else:
+                    da, db = fast(fast.tab.sides[k][0]), fast(fast.tab.sides[k][1])
                 through = [da[h] + db[h] - self.cost[h] if da[h] < INF and db[h] < INF else INF
                            for h in range(n)]
                 self.pairs.append((a, b, min(da[h] for h in b), through, da, db))

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .graphs import INF, node_weighted_distances, node_weighted_path
+from .graphs import INF, node_weighted_distances, node_weighted_path, shortest_path_within
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
 from .reach import ReachModel
 from .state import OrionState
@@ -179,7 +179,7 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
     if res.status == "unknown" and upper is not None:
         res.tiles, res.plan = len(upper), upper  # best plan known, optimality open
     if res.plan and (not any_plan or use_reference()):   # the witness chain (not asked for by any_plan)
-        res.chain = _chain(ctx, res.plan)
+        res.chain = _chain(ctx, res.plan) if use_reference() else _chain_fast(ctx, res.plan)
     res.seconds = time.perf_counter() - t0
     return res
 
@@ -338,6 +338,46 @@ def cheapest_path(adj, cost, sources, targets) -> list[int]:
         h = parent[h]
         path.append(h)
     return path[::-1]
+
+
+def _chain_fast(ctx: ReachModel, plan: list[int]) -> list:
+    """:func:`_chain` on bitmasks: the player's components after ``plan``, in the order of their
+    smallest hex index; the first that fulfils the goal gives the witness, as
+    :func:`.wins.evaluate_wins` gives it."""
+    from .bitboard import BitTables
+    from .plans import position_bits
+    from .wins import W2_GALAXIES
+
+    state, player, game = ctx.state, ctx.player, ctx.state.game
+    tab = BitTables.get(game)
+    pos = position_bits(state)
+    index_of = getattr(tab, "_index_of", None)
+    if index_of is None:
+        index_of = tab._index_of = {g: i for i, g in enumerate(tab.grid_bit)}
+    grid = pos.colour_grid[player]
+    for t in plan:
+        grid |= (1 << tab.grid_bit[t]) if ctx.relaxed else tab.own[t]
+    comps, rest = [], grid
+    while rest:
+        comp = tab.grow(rest & -rest, grid)
+        rest &= ~comp
+        members, m = [], comp
+        while m:
+            low = m & -m
+            members.append(index_of[low.bit_length() - 1])
+            m ^= low
+        comps.append((min(members), members, comp))
+    comps.sort(key=lambda x: x[0])
+    hexes = game.board.hexes
+    for _, members, comp in comps:
+        if ctx.goal == "sides":
+            for k, (sa, sb) in enumerate(tab.sides):
+                if comp & sa and comp & sb:
+                    a, b = game.side_pairs[k]
+                    return [hexes[i] for i in shortest_path_within(game.adjacency, members, sorted(a), b)]
+        elif (comp & pos.galaxies).bit_count() >= W2_GALAXIES:
+            return [hexes[i] for i in sorted(members)]
+    return []
 
 
 def _chain(ctx: ReachModel, plan: list[int]) -> list:

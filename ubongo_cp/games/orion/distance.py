@@ -284,8 +284,11 @@ def _cover_fast(ctx: ReachModel, targets: set[int]) -> list[int] | None:
     tgt[list(targets)] = True
     # Rows that can ever be chosen (a positive score): free hexes, an unused tile and an own hex
     # on a target now (all three only shrink); the first best row stays the first best row.
-    rows = np.flatnonzero((colour[game.pl_cells] < 0).all(axis=1) & ~used[game.pl_tile]
-                          & (tgt[game.pl_cells] & game.pl_own).any(axis=1))
+    open_rows = getattr(ctx, "_open_rows", None)
+    if open_rows is None:   # the same for every target set of one model
+        open_rows = ctx._open_rows = np.flatnonzero((colour[game.pl_cells] < 0).all(axis=1)
+                                                    & ~used[game.pl_tile])
+    rows = open_rows[(tgt[game.pl_cells[open_rows]] & game.pl_own[open_rows]).any(axis=1)]
     cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
     real = cells < n
     size = own.sum(axis=1)

@@ -70,9 +70,8 @@ def greedy_scores(state: OrionState, actions: list[int]) -> np.ndarray:
     appear); the relaxed W1 distances are layered flood fills by shifts
     (layer k: the hexes reachable through at most k free hexes).
     """
-    from .bitboard import BitTables
+    from .bitboard import BitTables, condition_names
     from .plans import position_bits
-    from .wins import W2_GALAXIES, W3_BLACK_HOLES
 
     from .bitboard import BitOrionState
 
@@ -89,18 +88,8 @@ def greedy_scores(state: OrionState, actions: list[int]) -> np.ndarray:
         own_g, opp_g = tab.own[a], tab.opp[a]
         grid = [0, 0]
         grid[p], grid[1 - p] = cg[p] | own_g, cg[1 - p] | opp_g
-        conds = (set(base[0]), set(base[1]))
-        for c, new in ((p, own_g), (1 - p, opp_g)):
-            within = grid[c]
-            while new:
-                chain = tab.grow(new & -new, within)
-                new &= ~chain
-                if any(chain & sa and chain & sb for sa, sb in tab.sides):
-                    conds[c].add("W1")
-                if (chain & galaxies).bit_count() >= W2_GALAXIES:
-                    conds[c].add("W2")
-                if (chain & holes).bit_count() >= W3_BLACK_HOLES:
-                    conds[1 - c].add("W3")
+        got = tab.new_conditions(grid, p, own_g, opp_g, galaxies, holes)
+        conds = [base[c] | condition_names(got[c]) for c in (0, 1)]
         diff = len(conds[p]) - len(conds[1 - p])
         if diff:
             out[i] = 1000 * np.sign(diff)

@@ -61,8 +61,9 @@ def use_reference() -> bool:
     """Whether :func:`reference_analysis` is in force."""
     return _REFERENCE[0]
 
-__all__ = ["GOALS", "reference_analysis", "use_reference", "position_bits", "put_fast", "check_query", "query_start", "goal_fulfilled", "order_plan", "verify_plan",
-           "minimal_plan", "plan_hexes", "solo"]
+__all__ = ["GOALS", "reference_analysis", "use_reference", "position_bits", "put_fast", "check_query",
+           "query_start", "goal_fulfilled", "order_plan", "verify_plan", "minimal_plan", "plan_hexes",
+           "solo"]
 
 #: Goal names of the analysis and the win condition each stands for (OD-4).
 GOALS = {"sides": "W1", "galaxies": "W2"}
@@ -214,8 +215,7 @@ def _order_bits(state: OrionState, player: int, plan: list[int], goal: str, pair
     colour) and OD-4 grown incrementally from the new hexes (conditions only
     appear), OD-5 by the counts.
     """
-    from .bitboard import BitTables
-    from .wins import W2_GALAXIES, W3_BLACK_HOLES
+    from .bitboard import CONDITION_BITS as bit, BitTables
 
     game = state.game
     tab = BitTables.get(game)
@@ -223,7 +223,6 @@ def _order_bits(state: OrionState, player: int, plan: list[int], goal: str, pair
     galaxies, holes, token = pos.galaxies, pos.holes, pos.token_idx
     opp = 1 - player
     used = _index_mask(state.used[player])
-    bit = {"W1": 1, "W2": 2, "W3": 4}
     info = []
     for a in plan:
         pl = game.placements[a]
@@ -234,7 +233,7 @@ def _order_bits(state: OrionState, player: int, plan: list[int], goal: str, pair
     whole = pairs is None or len(set(pairs)) == len(game.side_pairs)
     sides = [tab.sides[k] for k in (range(len(tab.sides)) if whole else sorted(set(pairs)))]
     want = bit[GOALS[goal]]
-    grow, all_sides = tab.grow, tab.sides
+    grow, new_conditions = tab.grow, tab.new_conditions
     count = (0, 1, 1, 2, 1, 2, 2, 3)   # conditions in a 3-bit set
     last = len(plan) - 1
     failed: set[int] = set()
@@ -254,19 +253,9 @@ def _order_bits(state: OrionState, player: int, plan: list[int], goal: str, pair
             ci2[opp] |= opp_i
             cg2[player] |= own_g
             cg2[opp] |= opp_g
-            for c, new in ((player, own_g), (opp, opp_g)):
-                within = cg2[c]
-                while new:
-                    chain = grow(new & -new, within)
-                    new &= ~chain
-                    for sa, sb in all_sides:
-                        if chain & sa and chain & sb:
-                            conds2[c] |= 1
-                            break
-                    if (chain & galaxies).bit_count() >= W2_GALAXIES:
-                        conds2[c] |= 2
-                    if (chain & holes).bit_count() >= W3_BLACK_HOLES:
-                        conds2[1 - c] |= 4
+            got = new_conditions(cg2, player, own_g, opp_g, galaxies, holes)
+            conds2[0] |= got[0]
+            conds2[1] |= got[1]
             grid = cg2[player]
             if conds2[player] & want if (goal == "galaxies" or whole) else \
                     any(grow(grid & sa, grid) & sb for sa, sb in sides):
@@ -341,25 +330,15 @@ def put_fast(state: OrionState, p: int, action: int) -> None:
     :class:`.bitboard.BitOrionState` does); the colouring, the used tile,
     the history and OD-5 are set as the reference does.
     """
-    from .bitboard import BitTables
-    from .wins import W2_GALAXIES, W3_BLACK_HOLES
+    from .bitboard import BitTables, condition_names
 
     tab = BitTables.get(state.game)
     pos = position_bits(state)
     grid = list(pos.colour_grid)
-    conds = (set(state.conditions()[0]), set(state.conditions()[1]))
     grid[p] |= tab.own[action]
     grid[1 - p] |= tab.opp[action]
-    for c, new in ((p, tab.own[action]), (1 - p, tab.opp[action])):
-        while new:
-            chain = tab.grow(new & -new, grid[c])
-            new &= ~chain
-            if any(chain & sa and chain & sb for sa, sb in tab.sides):
-                conds[c].add("W1")
-            if (chain & pos.galaxies).bit_count() >= W2_GALAXIES:
-                conds[c].add("W2")
-            if (chain & pos.holes).bit_count() >= W3_BLACK_HOLES:
-                conds[1 - c].add("W3")
+    got = tab.new_conditions(grid, p, tab.own[action], tab.opp[action], pos.galaxies, pos.holes)
+    conds = [set(state.conditions()[c]) | condition_names(got[c]) for c in (0, 1)]
     state.game.paint(state.colour, (action,), p)
     state.used[p, state.game.placements[action].tile] = True
     state.history.append(action)

@@ -323,7 +323,7 @@ def position_bits(state: OrionState) -> PositionBits:
 
 
 def put_fast(state: OrionState, p: int, action: int) -> None:
-    """:meth:`.state.OrionState._put` with OD-4 grown from the new hexes on bitmasks (the same position).
+    """The reference engine's move (``OrionState._put``) with OD-4 grown from the new hexes on bitmasks (the same position).
 
     Conditions only appear (colours are only added), so the chains through
     the placement's hexes are the only ones to test (as

@@ -64,7 +64,7 @@ def _w1_bits(tab, own: int, free: int) -> int:
 
 
 def greedy_scores(state: OrionState, actions: list[int]) -> np.ndarray:
-    """The scores of :class:`GreedyAgent` on bitmasks (:mod:`.bitboard` tables); the same numbers.
+    """The scores of :class:`GreedyAgent` on bitmasks (:mod:`ubongo_cp.games.orion.bitboard` tables); the same numbers.
 
     OD-4 after a move is grown from its new hexes only (conditions only
     appear); the relaxed W1 distances are layered flood fills by shifts

@@ -42,9 +42,9 @@ _REFERENCE = [False]
 
 @contextlib.contextmanager
 def reference_analysis():
-    """Run the analysis questions on their reference paths (the engine of :mod:`.state` only).
+    """Run the analysis questions on their reference paths (the engine of :mod:`ubongo_cp.games.orion.state` only).
 
-    The default paths use the bitmask tables of :mod:`.bitboard` and
+    The default paths use the bitmask tables of :mod:`ubongo_cp.games.orion.bitboard` and
     answer every question identically (``tests/test_orion_fast_analysis.py``);
     inside this context manager the reference paths run, for cross-checks
     and side-by-side benchmarks.
@@ -206,7 +206,7 @@ def _order_reference(state: OrionState, player: int, plan: list[int], goal: str,
 
 def _order_bits(state: OrionState, player: int, plan: list[int], goal: str, pairs,
                 game_end: bool) -> list[int] | None:
-    """:func:`order_plan` on bitmasks (:mod:`.bitboard`): the same search, the same answer.
+    """:func:`order_plan` on bitmasks (:mod:`ubongo_cp.games.orion.bitboard`): the same search, the same answer.
 
     The same depth-first search over orders as :func:`_order_reference`, in
     the same order, on the bitmask rules of

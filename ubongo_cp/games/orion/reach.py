@@ -624,7 +624,7 @@ class ReachModel:
     def _unjoined(self, t: int) -> list[tuple[list[int], int]]:
         """OD-3 groups of placement ``t`` not joined now: ``(free neighbour hexes, colour)``.
 
-        On the bitmask tables of :mod:`.bitboard` (a group's neighbour mask
+        On the bitmask tables of :mod:`ubongo_cp.games.orion.bitboard` (a group's neighbour mask
         and colour per cell); :meth:`_unjoined_reference` is the same on the
         reference engine's lists.
         """

@@ -17,6 +17,9 @@ games; both players) the median of ``min_blocking_set`` and
 the test suite's (every disagreement is listed; the target is none).
 ``--ablation``: ``connect_distance`` without the greedy bound / pruning.
 ``--graphs``: the fast hand-written graph searches against networkx.
+``--versus-reference N``: only the three W1 questions on N mid-game
+positions, the default (bitmask) paths against the reference paths of
+:func:`ubongo_cp.games.orion.plans.reference_analysis`, side by side.
 """
 
 from __future__ import annotations
@@ -75,6 +78,9 @@ def main(argv=None) -> int:
     ap.add_argument("--no-w2", action="store_true",
                     help="skip the W2 distances (the slowest questions; no target)")
     ap.add_argument("--time-limit", type=float, default=20.0, help="seconds per question (default 20)")
+    ap.add_argument("--versus-reference", type=int, metavar="N",
+                    help="only: the three W1 questions on N mid-game positions, fast paths against the "
+                         "reference paths (interleaved per case), answers compared")
     args = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     n_games = 60 if args.quick else 300
@@ -83,6 +89,8 @@ def main(argv=None) -> int:
     print(f"load average before: {_load()}")
     if args.exact_only:
         return _report(_exact_rows(30 if args.quick else 100), "orion_exact_summary.csv")
+    if args.versus_reference:
+        return versus_reference(args.versus_reference, args.time_limit)
 
     t0, c0 = time.perf_counter(), time.process_time()
     lengths = []
@@ -143,6 +151,61 @@ def main(argv=None) -> int:
         rows.extend(_exact_rows(30 if args.quick else 100))
 
     return _report(rows, "orion.csv")
+
+
+def versus_reference(n_pos: int, time_limit: float) -> int:
+    """The W1 questions on ``n_pos`` mid-game positions (both players), fast paths against the reference.
+
+    Each case runs the reference paths (:func:`ubongo_cp.games.orion.plans.reference_analysis`)
+    and the default ones back to back, their order alternating from case to
+    case; CPU and wall time per call. The answers compared: the distance,
+    the blocking set's size and its status, the safety verdict. Prints
+    medians and ratios; writes ``benchmarks/results/orion_versus_reference.csv``
+    (one row per question, case and path).
+    """
+    from ubongo_cp.games.orion.plans import reference_analysis
+
+    questions = {
+        "connect_distance": lambda s, p: (lambda r: (r.status, r.tiles))(connect_distance(s, p, time_limit=time_limit)),
+        "min_blocking_set": lambda s, p: (lambda r: (r.status, None if r.hexes is None else len(r.hexes)))(
+            min_blocking_set(s, p, time_limit=time_limit)),
+        "is_safe_connection": lambda s, p: (lambda r: (r.status, r.safe))(
+            is_safe_connection(s, p, time_limit=time_limit)),
+    }
+    load0 = _load()
+    positions = midgame_positions(n_pos)
+    rows, mismatches = [], []
+    for name, fn in questions.items():
+        for i, (s, p) in enumerate((s, p) for s in positions for p in (0, 1)):
+            got = {}
+            for path in (("reference", "fast") if i % 2 == 0 else ("fast", "reference")):
+                t, c = time.perf_counter(), time.process_time()
+                if path == "reference":
+                    with reference_analysis():
+                        got[path] = fn(s, p)
+                else:
+                    got[path] = fn(s, p)
+                rows.append({"question": name, "case": i, "path": path, "answer": got[path],
+                             "cpu_s": time.process_time() - c, "wall_s": time.perf_counter() - t})
+            if got["fast"] != got["reference"]:
+                mismatches.append((name, i, got["reference"], got["fast"]))
+    out = Path(__file__).resolve().parent / "results" / "orion_versus_reference.csv"
+    with open(out, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    print(f"{n_pos} mid-game positions x 2 players; load {load0} before, {_load()} after")
+    print("| question | median CPU reference | median CPU fast | ratio | median wall reference | "
+          "median wall fast | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    for name in questions:
+        med = {(path, k): statistics.median(r[k] for r in rows if r["question"] == name and r["path"] == path)
+               for path in ("reference", "fast") for k in ("cpu_s", "wall_s")}
+        print(f"| {name} | {1000 * med['reference', 'cpu_s']:.1f} ms | {1000 * med['fast', 'cpu_s']:.1f} ms | "
+              f"{med['reference', 'cpu_s'] / med['fast', 'cpu_s']:.1f}x | {1000 * med['reference', 'wall_s']:.1f} ms | "
+              f"{1000 * med['fast', 'wall_s']:.1f} ms | {med['reference', 'wall_s'] / med['fast', 'wall_s']:.1f}x |")
+    print(f"answers differing: {mismatches or 'none'}")
+    return 1 if mismatches else 0
 
 
 def _report(rows, name: str) -> int:

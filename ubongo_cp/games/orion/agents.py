@@ -42,6 +42,71 @@ def w1_graph_distance(state: OrionState, colour: np.ndarray, player: int) -> int
     return best
 
 
+def _w1_bits(tab, own: int, free: int) -> int:
+    """:func:`w1_graph_distance` on grid bitmasks: layer k holds the hexes reachable through at most k free hexes."""
+    w, w1 = tab.width, tab.width - 1
+    best = _FAR
+    for a, b in tab.sides:
+        reach = tab.grow(a & own, own)
+        k = 0
+        while k < best:
+            if reach & b:
+                best = k
+                break
+            m = reach
+            new = ((m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1) | a) & free & ~reach
+            if not new:
+                break
+            reach |= new
+            reach = tab.grow(reach, own | reach)
+            k += 1
+    return best
+
+
+def greedy_scores(state: OrionState, actions: list[int]) -> np.ndarray:
+    """The scores of :class:`GreedyAgent` on bitmasks (:mod:`ubongo_cp.games.orion.bitboard` tables); the same numbers.
+
+    OD-4 after a move is grown from its new hexes only (conditions only
+    appear); the relaxed W1 distances are layered flood fills by shifts
+    (layer k: the hexes reachable through at most k free hexes).
+    """
+    from .bitboard import BitTables, condition_names
+    from .plans import position_bits
+
+    from .bitboard import BitOrionState
+
+    p = state.current_player()
+    tab = BitTables.get(state.game)
+    if isinstance(state, BitOrionState):
+        cg, galaxies, holes = state.colour_grid, state.galaxies, state.holes
+    else:
+        pos = position_bits(state)
+        cg, galaxies, holes = pos.colour_grid, pos.galaxies, pos.holes
+    base = state.conditions()
+    out = np.empty(len(actions))
+    for i, a in enumerate(actions):
+        own_g, opp_g = tab.own[a], tab.opp[a]
+        grid = [0, 0]
+        grid[p], grid[1 - p] = cg[p] | own_g, cg[1 - p] | opp_g
+        got = tab.new_conditions(grid, p, own_g, opp_g, galaxies, holes)
+        conds = [base[c] | condition_names(got[c]) for c in (0, 1)]
+        diff = len(conds[p]) - len(conds[1 - p])
+        if diff:
+            out[i] = 1000 * np.sign(diff)
+            continue
+        free = tab.board & ~(grid[0] | grid[1])
+        s = _w1_bits(tab, grid[1 - p], free) - _w1_bits(tab, grid[p], free)
+        out[i] = s + 0.5 * (own_g & galaxies).bit_count() - 0.5 * (own_g & holes).bit_count()
+    return out
+
+
+def _reference(state):
+    """The position in the reference engine (the analysis questions run on it)."""
+    from .bitboard import BitOrionState
+
+    return state.to_reference() if isinstance(state, BitOrionState) else state
+
+
 class GreedyAgent:
     """One-ply greedy: maximise (opponent's W1 graph distance - own), with win/loss checks.
 
@@ -65,7 +130,15 @@ class GreedyAgent:
         self.max_candidates = max_candidates
 
     def scores(self, state: OrionState, actions: list[int]) -> np.ndarray:
-        """Heuristic score of each action (higher is better)."""
+        """Heuristic score of each action (higher is better), on bitmasks (:func:`greedy_scores`)."""
+        from .plans import use_reference
+
+        if use_reference():
+            return self.scores_reference(state, actions)
+        return greedy_scores(state, actions)
+
+    def scores_reference(self, state: OrionState, actions: list[int]) -> np.ndarray:
+        """The scores of :meth:`scores` through the reference engine (colouring, OD-4, 0-1 BFS)."""
         p = state.current_player()
         game = state.game
         out = np.empty(len(actions))
@@ -114,6 +187,7 @@ class SatAgent:
         self.time_limit = time_limit
 
     def __call__(self, state: OrionState) -> int:
+        state = _reference(state)
         actions = self.greedy.candidates(state)
         sc = self.greedy.scores(state, actions)
         order = np.argsort(-sc, kind="stable")[: self.top]
@@ -176,6 +250,7 @@ class AnalysisAgent:
         from .blocking import min_blocking_set
         from .distance import connect_distance
 
+        state = _reference(state)
         p, greedy = state.current_player(), self.sat.greedy
         actions = greedy.candidates(state)
         sc = greedy.scores(state, actions)

@@ -49,9 +49,17 @@ from .setup import Setup
 from .state import OrionGame, OrionRules, OrionState
 from .wins import W2_GALAXIES, W3_BLACK_HOLES
 
-__all__ = ["BitTables", "BitOrionState"]
+__all__ = ["BitTables", "BitOrionState", "CONDITION_BITS", "condition_names"]
 
 _LO = (1 << 64) - 1
+
+#: Bit of each win condition in the condition sets of :meth:`BitTables.new_conditions`.
+CONDITION_BITS = {"W1": 1, "W2": 2, "W3": 4}
+
+
+def condition_names(bits: int) -> set[str]:
+    """The condition names (``"W1"``...) of a condition bit set (:data:`CONDITION_BITS`)."""
+    return {name for name, b in CONDITION_BITS.items() if bits & b}
 
 
 class BitTables:
@@ -121,6 +129,30 @@ class BitTables:
     def get(game: OrionGame) -> "BitTables":
         """The (cached) tables of ``game``."""
         return BitTables(game)
+
+    def new_conditions(self, grid, p: int, own: int, opp: int, galaxies: int, holes: int) -> list[int]:
+        """OD-4 after player ``p``'s placement: the conditions its new hexes' chains fulfil, per player.
+
+        ``grid``: the two colours' grid masks after the placement; ``own``,
+        ``opp``: its hexes of ``p``'s and of the other colour (grid masks).
+        Colours are only ever added, so a condition appears only through a
+        chain that holds a new hex: those chains are grown and tested (W1 a
+        side pair touched, W2 4 galaxies, W3 3 black holes, for the other
+        player). Returns condition bits per player (:data:`CONDITION_BITS`).
+        """
+        out = [0, 0]
+        for c, new in ((p, own), (1 - p, opp)):
+            within = grid[c]
+            while new:
+                chain = self.grow(new & -new, within)
+                new &= ~chain
+                if any(chain & a and chain & b for a, b in self.sides):
+                    out[c] |= 1
+                if (chain & galaxies).bit_count() >= W2_GALAXIES:
+                    out[c] |= 2
+                if (chain & holes).bit_count() >= W3_BLACK_HOLES:
+                    out[1 - c] |= 4
+        return out
 
     def grow(self, m: int, within: int) -> int:
         """The hexes of ``within`` joined to ``m`` through hexes of ``within`` (flood fill by shifts)."""
@@ -358,18 +390,9 @@ class BitOrionState(OrionRules):
         self._legal = {}
         self._masks = {}
         # OD-4: only the chains through the new hexes can fulfil a new condition.
-        for c, new in ((p, own), (1 - p, opp)):
-            within = self.colour_grid[c]
-            while new:
-                seed = new & -new
-                chain = tab.grow(seed, within)
-                new &= ~chain
-                if any(chain & a and chain & b for a, b in tab.sides):
-                    self._conds[c].add("W1")
-                if (chain & self.galaxies).bit_count() >= W2_GALAXIES:
-                    self._conds[c].add("W2")
-                if (chain & self.holes).bit_count() >= W3_BLACK_HOLES:
-                    self._conds[1 - c].add("W3")
+        for c, bits in enumerate(tab.new_conditions(self.colour_grid, p, own, opp, self.galaxies, self.holes)):
+            if bits:
+                self._conds[c].update(condition_names(bits))
         n0, n1 = len(self._conds[0]), len(self._conds[1])
         if n0 != n1:  # OD-5: more fulfilled conditions wins at once
             self.winner, self.end_rule = (0 if n0 > n1 else 1), "OD-5"

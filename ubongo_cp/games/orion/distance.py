@@ -20,12 +20,13 @@ because every smaller one was proved infeasible.
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .graphs import INF, node_weighted_distances, node_weighted_path
-from .plans import GOALS, check_query, goal_fulfilled, order_plan
+from .graphs import INF, node_weighted_distances, node_weighted_path, shortest_path_within
+from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
 from .reach import ReachModel
 from .state import OrionState
 from .wins import evaluate_wins
@@ -150,7 +151,12 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         res.seconds = time.perf_counter() - t0
         return res
     top = ctx.max_tiles if upper is None else len(upper) - 1
-    for k in range(ctx.lb_tiles, top + 1):
+    ks = range(ctx.lb_tiles, top + 1)
+    if any_plan and upper is None and top > ctx.lb_tiles and not use_reference():
+        # Any plan will do: "at most top tiles?" settles it in one question
+        # (infeasible there is infeasible for every smaller k).
+        ks = [top]
+    for k in ks:
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0:
             res.status = "unknown"
@@ -160,6 +166,8 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         res.questions.append((k, ans.status, time.perf_counter() - q0))
         if ans.status == "feasible":
             res.tiles, res.status, res.plan = len(ans.plan), "optimal", ans.plan
+            if len(ks) == 1 and k > ctx.lb_tiles:
+                res.status = "unknown"   # a plan; not proved fewest
             break
         if ans.status == "unknown":
             res.status = "unknown"
@@ -170,8 +178,8 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
             res.questions.append((len(upper), "greedy", 0.0))
     if res.status == "unknown" and upper is not None:
         res.tiles, res.plan = len(upper), upper  # best plan known, optimality open
-    if res.plan:
-        res.chain = _chain(ctx, res.plan)
+    if res.plan and (not any_plan or use_reference()):   # the witness chain (not asked for by any_plan)
+        res.chain = _chain(ctx, res.plan) if use_reference() else _chain_fast(ctx, res.plan)
     res.seconds = time.perf_counter() - t0
     return res
 
@@ -216,17 +224,20 @@ def greedy_plan(ctx: ReachModel) -> list[int] | None:
     """
     state, player = ctx.state, ctx.player
     targets_list = []
+    fast = not use_reference()
     if ctx.goal == "sides":
         for a, b, dist, *_ in ctx.pairs:
             if dist < INF:
-                path = node_weighted_path(ctx.adj, ctx.cost, a, b)
+                path = (cheapest_path(ctx.adj, ctx.cost, a, b) if fast
+                        else node_weighted_path(ctx.adj, ctx.cost, a, b))
                 targets_list.append([h for h in path if ctx.cost[h] == 1])
     elif ctx.lb_hexes < INF:
         on = [h for h in range(state.game.n) if ctx.tree[h] == ctx.lb_hexes]
         targets_list.append([h for h in on if ctx.cost[h] == 1])
     best = None
+    cover = _cover_fast if fast else _cover
     for targets in targets_list:
-        plan = _cover(ctx, set(targets))
+        plan = cover(ctx, set(targets))
         if plan is not None and (best is None or len(plan) < len(best)):
             plan = order_plan(state, player, plan, ctx.goal, ctx.pair_keys)
             if plan is not None:
@@ -260,6 +271,116 @@ def _cover(ctx: ReachModel, targets: set[int]) -> list[int] | None:
         used[pl.tile] = True
         plan.append(t)
     return sorted(plan)
+
+
+def _cover_fast(ctx: ReachModel, targets: set[int]) -> list[int] | None:
+    """:func:`_cover` on the placements still open at the start only (the same choices, fewer rows)."""
+    state, player, game = ctx.state, ctx.player, ctx.state.game
+    n = game.n
+    colour = state.colour.copy()
+    colour[list(ctx.blocked)] = 2   # neither player's: never covered
+    used = state.used[player].copy()
+    tgt = np.zeros(n + 1, dtype=bool)
+    tgt[list(targets)] = True
+    # Rows that can ever be chosen (a positive score): free hexes, an unused tile and an own hex
+    # on a target now (all three only shrink); the first best row stays the first best row.
+    open_rows = getattr(ctx, "_open_rows", None)
+    if open_rows is None:   # the same for every target set of one model
+        open_rows = ctx._open_rows = np.flatnonzero((colour[game.pl_cells] < 0).all(axis=1)
+                                                    & ~used[game.pl_tile])
+    rows = open_rows[(tgt[game.pl_cells[open_rows]] & game.pl_own[open_rows]).any(axis=1)]
+    cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
+    real = cells < n
+    size = own.sum(axis=1)
+    plan = []
+    while tgt.any():
+        ok = (colour[cells] < 0).all(axis=1) & ~used[tiles]
+        hit = tgt[cells]
+        gain = (hit & own).sum(axis=1)
+        bad = (hit & ~own & real).any(axis=1)
+        score = np.where(ok & ~bad, gain * 10 - size, -1)
+        i = int(score.argmax()) if len(score) else 0
+        if not len(score) or score[i] <= 0:
+            return None
+        t = int(rows[i])
+        pl = game.placements[t]
+        game.paint(colour, (t,), player)
+        tgt[list(pl.cells)] = False
+        used[pl.tile] = True
+        plan.append(t)
+    return sorted(plan)
+
+
+def cheapest_path(adj, cost, sources, targets) -> list[int]:
+    """A cheapest node-weighted path from ``sources`` to ``targets`` (0-1 BFS with parents); [] if none.
+
+    The same cost as :func:`.graphs.node_weighted_path` (possibly another
+    path of that cost).
+    """
+    d = [INF] * len(cost)
+    parent = [-1] * len(cost)
+    dq: deque[int] = deque()
+    for s in sources:
+        if cost[s] < d[s]:
+            d[s] = cost[s]
+            dq.appendleft(s) if cost[s] == 0 else dq.append(s)
+    while dq:
+        u = dq.popleft()
+        du = d[u]
+        for v in adj[u]:
+            cv = cost[v]
+            if cv < INF and du + cv < d[v]:
+                d[v], parent[v] = du + cv, u
+                dq.appendleft(v) if cv == 0 else dq.append(v)
+    ends = [h for h in targets if d[h] < INF]
+    if not ends:
+        return []
+    h = min(ends, key=lambda x: (d[x], x))
+    path = [h]
+    while parent[h] >= 0:
+        h = parent[h]
+        path.append(h)
+    return path[::-1]
+
+
+def _chain_fast(ctx: ReachModel, plan: list[int]) -> list:
+    """:func:`_chain` on bitmasks: the player's components after ``plan``, in the order of their
+    smallest hex index; the first that fulfils the goal gives the witness, as
+    :func:`.wins.evaluate_wins` gives it."""
+    from .bitboard import BitTables
+    from .plans import position_bits
+    from .wins import W2_GALAXIES
+
+    state, player, game = ctx.state, ctx.player, ctx.state.game
+    tab = BitTables.get(game)
+    pos = position_bits(state)
+    index_of = getattr(tab, "_index_of", None)
+    if index_of is None:
+        index_of = tab._index_of = {g: i for i, g in enumerate(tab.grid_bit)}
+    grid = pos.colour_grid[player]
+    for t in plan:
+        grid |= (1 << tab.grid_bit[t]) if ctx.relaxed else tab.own[t]
+    comps, rest = [], grid
+    while rest:
+        comp = tab.grow(rest & -rest, grid)
+        rest &= ~comp
+        members, m = [], comp
+        while m:
+            low = m & -m
+            members.append(index_of[low.bit_length() - 1])
+            m ^= low
+        comps.append((min(members), members, comp))
+    comps.sort(key=lambda x: x[0])
+    hexes = game.board.hexes
+    for _, members, comp in comps:
+        if ctx.goal == "sides":
+            for k, (sa, sb) in enumerate(tab.sides):
+                if comp & sa and comp & sb:
+                    a, b = game.side_pairs[k]
+                    return [hexes[i] for i in shortest_path_within(game.adjacency, members, sorted(a), b)]
+        elif (comp & pos.galaxies).bit_count() >= W2_GALAXIES:
+            return [hexes[i] for i in sorted(members)]
+    return []
 
 
 def _chain(ctx: ReachModel, plan: list[int]) -> list:

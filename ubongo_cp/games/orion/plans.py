@@ -26,15 +26,44 @@ the engine only, so the engine's rules are the single source of truth.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Iterable, Sequence
+
+import numpy as np
 
 from ...errors import InputError
 from .graphs import joins_sides
 from .state import OrionState
 from .wins import win_conditions
 
-__all__ = ["GOALS", "check_query", "query_start", "goal_fulfilled", "order_plan", "verify_plan",
-           "minimal_plan", "plan_hexes", "solo"]
+#: Whether the analysis runs on the reference paths (:func:`reference_analysis`).
+_REFERENCE = [False]
+
+
+@contextlib.contextmanager
+def reference_analysis():
+    """Run the analysis questions on their reference paths (the engine of :mod:`ubongo_cp.games.orion.state` only).
+
+    The default paths use the bitmask tables of :mod:`ubongo_cp.games.orion.bitboard` and
+    answer every question identically (``tests/test_orion_fast_analysis.py``);
+    inside this context manager the reference paths run, for cross-checks
+    and side-by-side benchmarks.
+    """
+    old = _REFERENCE[0]
+    _REFERENCE[0] = True
+    try:
+        yield
+    finally:
+        _REFERENCE[0] = old
+
+
+def use_reference() -> bool:
+    """Whether :func:`reference_analysis` is in force."""
+    return _REFERENCE[0]
+
+__all__ = ["GOALS", "reference_analysis", "use_reference", "position_bits", "put_fast", "check_query",
+           "query_start", "goal_fulfilled", "order_plan", "verify_plan", "minimal_plan", "plan_hexes",
+           "solo"]
 
 #: Goal names of the analysis and the win condition each stands for (OD-4).
 GOALS = {"sides": "W1", "galaxies": "W2"}
@@ -138,6 +167,14 @@ def order_plan(state: OrionState, player: int, plan: Iterable[int], goal: str = 
         return None
     if goal_fulfilled(state, player, goal, pairs):
         return []   # the goal needs no tile
+    if _REFERENCE[0] or any(not 0 <= a < len(state.game.placements) for a in plan):
+        return _order_reference(state, player, plan, goal, pairs, game_end)
+    return _order_bits(state, player, plan, goal, pairs, game_end)
+
+
+def _order_reference(state: OrionState, player: int, plan: list[int], goal: str, pairs,
+                     game_end: bool) -> list[int] | None:
+    """:func:`order_plan` through the reference engine (:meth:`.state.OrionState.place` rules)."""
     start = solo(state, player)
     failed: set[frozenset] = set()
 
@@ -167,6 +204,163 @@ def order_plan(state: OrionState, player: int, plan: Iterable[int], goal: str = 
     return dfs(start, ())
 
 
+def _order_bits(state: OrionState, player: int, plan: list[int], goal: str, pairs,
+                game_end: bool) -> list[int] | None:
+    """:func:`order_plan` on bitmasks (:mod:`ubongo_cp.games.orion.bitboard`): the same search, the same answer.
+
+    The same depth-first search over orders as :func:`_order_reference`, in
+    the same order, on the bitmask rules of
+    :class:`.bitboard.BitOrionState`: OD-2 (the tile unused, the hexes
+    free), OD-3 (each token-covering group's neighbour mask holds its
+    colour) and OD-4 grown incrementally from the new hexes (conditions only
+    appear), OD-5 by the counts.
+    """
+    from .bitboard import CONDITION_BITS as bit, BitTables
+
+    game = state.game
+    tab = BitTables.get(game)
+    pos = position_bits(state)
+    galaxies, holes, token = pos.galaxies, pos.holes, pos.token_idx
+    opp = 1 - player
+    used = _index_mask(state.used[player])
+    info = []
+    for a in plan:
+        pl = game.placements[a]
+        req = tuple((nb, player if own else opp) for c, (nb, own) in zip(pl.cells, tab.groups[a])
+                    if token >> c & 1)
+        info.append((a, 1 << pl.tile, tab.own_idx[a] | tab.opp_idx[a], req, tab.own_idx[a], tab.opp_idx[a],
+                     tab.own[a], tab.opp[a]))
+    whole = pairs is None or len(set(pairs)) == len(game.side_pairs)
+    sides = [tab.sides[k] for k in (range(len(tab.sides)) if whole else sorted(set(pairs)))]
+    want = bit[GOALS[goal]]
+    grow, new_conditions = tab.grow, tab.new_conditions
+    count = (0, 1, 1, 2, 1, 2, 2, 3)   # conditions in a 3-bit set
+    last = len(plan) - 1
+    failed: set[int] = set()
+
+    def dfs(ci, cg, conds, tiles, done, order):
+        # ci/cg: index/grid masks per colour; conds: condition bits per player; done: bits of plan indices.
+        if done in failed:
+            return None
+        busy = ci[0] | ci[1]
+        for i, (a, tile, cells, req, own_i, opp_i, own_g, opp_g) in enumerate(info):
+            if done >> i & 1 or tile & tiles or cells & busy:
+                continue
+            if any(not nb & ci[c] for nb, c in req):
+                continue
+            ci2, cg2, conds2 = list(ci), list(cg), list(conds)
+            ci2[player] |= own_i
+            ci2[opp] |= opp_i
+            cg2[player] |= own_g
+            cg2[opp] |= opp_g
+            got = new_conditions(cg2, player, own_g, opp_g, galaxies, holes)
+            conds2[0] |= got[0]
+            conds2[1] |= got[1]
+            grid = cg2[player]
+            if conds2[player] & want if (goal == "galaxies" or whole) else \
+                    any(grow(grid & sa, grid) & sb for sa, sb in sides):
+                return [*order, a]
+            if game_end and count[conds2[0]] != count[conds2[1]]:
+                continue   # OD-5: the game is over before the plan is
+            if len(order) < last:
+                found = dfs(ci2, cg2, conds2, tiles | tile, done | 1 << i, [*order, a])
+                if found:
+                    return found
+        failed.add(done)
+        return None
+
+    conds = state.conditions()
+    return dfs(pos.colour_idx, pos.colour_grid, [sum(bit[w] for w in conds[0]), sum(bit[w] for w in conds[1])],
+               used, 0, [])
+
+
+class PositionBits:
+    """A reference position's hex sets as bitmasks of :class:`.bitboard.BitTables` (index and grid bits)."""
+
+    __slots__ = ("colour_idx", "colour_grid", "galaxies", "holes", "token_idx")
+
+    def __init__(self, colour_idx, colour_grid, galaxies, holes, token_idx) -> None:
+        self.colour_idx, self.colour_grid = colour_idx, colour_grid
+        self.galaxies, self.holes, self.token_idx = galaxies, holes, token_idx
+
+
+def _index_mask(flags: np.ndarray) -> int:
+    """Index bits of a boolean array over the hexes (bit i = hex i)."""
+    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
+
+
+def _grid_mask(tab, idx_mask: int) -> int:
+    """Grid bits (:class:`.bitboard.BitTables`) of an index mask, a byte at a time (tables built once)."""
+    lut = getattr(tab, "_grid_lut", None)
+    if lut is None:
+        gb = tab.grid_bit
+        lut = tab._grid_lut = [[sum(1 << gb[8 * j + i] for i in range(8) if v >> i & 1 and 8 * j + i < len(gb))
+                                for v in range(256)] for j in range((len(gb) + 7) // 8)]
+    out, j = 0, 0
+    while idx_mask:
+        out |= lut[j][idx_mask & 255]
+        idx_mask >>= 8
+        j += 1
+    return out
+
+
+_BITS_CACHE: dict = {}
+
+
+def position_bits(state: OrionState) -> PositionBits:
+    """The colours and tokens of ``state`` as bitmasks (index and grid bits of :class:`.bitboard.BitTables`).
+
+    Cached by the colouring and the tokens (a question asks about the same
+    position many times).
+    """
+    key = (id(state.game), state.colour.tobytes(), state.galaxy.tobytes(), state.hole.tobytes())
+    got = _BITS_CACHE.get(key)
+    if got is None:
+        if len(_BITS_CACHE) > 4096:
+            _BITS_CACHE.clear()
+        got = _BITS_CACHE[key] = _position_bits(state)
+    return got
+
+
+def put_fast(state: OrionState, p: int, action: int) -> None:
+    """The reference engine's move (``OrionState._put``) with OD-4 grown from the new hexes on bitmasks (the same position).
+
+    Conditions only appear (colours are only added), so the chains through
+    the placement's hexes are the only ones to test (as
+    :class:`.bitboard.BitOrionState` does); the colouring, the used tile,
+    the history and OD-5 are set as the reference does.
+    """
+    from .bitboard import BitTables, condition_names
+
+    tab = BitTables.get(state.game)
+    pos = position_bits(state)
+    grid = list(pos.colour_grid)
+    grid[p] |= tab.own[action]
+    grid[1 - p] |= tab.opp[action]
+    got = tab.new_conditions(grid, p, tab.own[action], tab.opp[action], pos.galaxies, pos.holes)
+    conds = [set(state.conditions()[c]) | condition_names(got[c]) for c in (0, 1)]
+    state.game.paint(state.colour, (action,), p)
+    state.used[p, state.game.placements[action].tile] = True
+    state.history.append(action)
+    state._legal = {}
+    state._wins = None
+    state._conds = (frozenset(conds[0]), frozenset(conds[1]))
+    n0, n1 = len(conds[0]), len(conds[1])
+    if n0 != n1:  # OD-5
+        state.winner, state.end_rule = (0 if n0 > n1 else 1), "OD-5"
+
+
+def _position_bits(state: OrionState) -> PositionBits:
+    from .bitboard import BitTables
+
+    tab = BitTables.get(state.game)
+    col = state.colour[:-1]
+    ci = [_index_mask(col == 0), _index_mask(col == 1)]
+    n = state.game.n
+    return PositionBits(ci, [_grid_mask(tab, m) for m in ci], _grid_mask(tab, _index_mask(state.galaxy[:n])),
+                        _grid_mask(tab, _index_mask(state.hole[:n])), _index_mask(state.token[:n]))
+
+
 def verify_plan(state: OrionState, player: int, plan: Sequence[int], goal: str = "sides",
                 relaxed: bool = False, pairs=None) -> bool:
     """Check a witness independently of the model that produced it.
@@ -182,7 +376,12 @@ def verify_plan(state: OrionState, player: int, plan: Sequence[int], goal: str =
                 return False
             colour[h] = player
         return goal_fulfilled(state, player, goal, pairs, colour)
-    return order_plan(state, player, plan, goal, pairs) is not None
+    plan = list(dict.fromkeys(plan))
+    if state.winner is not None:
+        return False
+    if goal_fulfilled(state, player, goal, pairs):
+        return True
+    return _order_reference(state, player, plan, goal, pairs, True) is not None
 
 
 def minimal_plan(state: OrionState, player: int, plan: Sequence[int], goal: str = "sides",

@@ -113,7 +113,7 @@ from ortools.sat.python import cp_model
 
 from ...cpsat_runtime import new_model, run_solver
 from .graphs import INF, colour_components, node_weighted_distances, steiner_costs, tile_group
-from .plans import goal_fulfilled, order_plan
+from .plans import goal_fulfilled, order_plan, position_bits, use_reference
 from .state import OrionState
 from .wins import W2_GALAXIES
 
@@ -174,6 +174,7 @@ class ReachModel:
         self.state, self.player, self.goal, self.relaxed = state, player, goal, relaxed
         self._models: dict[tuple[int, bool], tuple | None] = {}
         self._nogoods: list[tuple[list[int], frozenset[int] | None]] = []
+        self._bits = None
         game = state.game
         n = game.n
         self.adj = game.adjacency
@@ -182,8 +183,8 @@ class ReachModel:
         self.cost = [INF if h in self.blocked else 0 if c == player else 1 if c < 0 else INF
                      for h, c in enumerate(col)]
         self.free = [h for h in range(n) if self.cost[h] == 1]
-        own = [c if c == player else -1 for c in col]
-        self.comp_of, self.comps = colour_components(self.adj, own)
+        self._own_colour = [c if c == player else -1 for c in col]
+        self._components = None
         if relaxed:
             self.supply = [1] * len(self.free)
         else:
@@ -206,6 +207,61 @@ class ReachModel:
         else:
             self.lb_tiles = next((k + 1 for k, v in enumerate(self.prefix) if v >= self.lb_hexes), None)
 
+    def _layers(self):
+        """Node-weighted distances on bitmasks: a function ``sources (grid mask) -> list of n ints``.
+
+        The distances of :func:`.graphs.node_weighted_distances` for costs 0
+        (the player's hexes), 1 (free, unblocked) and ``INF``: layer k of a
+        flood fill by shifts holds the hexes reachable through at most k
+        free hexes (own hexes cost nothing, so each layer is closed under
+        own neighbours).
+        """
+        from .bitboard import BitTables
+
+        tab = BitTables.get(self.state.game)
+        index_of = getattr(tab, "_index_of", None)
+        if index_of is None:
+            index_of = tab._index_of = {g: i for i, g in enumerate(tab.grid_bit)}
+        gb = tab.grid_bit
+        own = sum(1 << gb[h] for h, c in enumerate(self.cost) if c == 0)
+        free = sum(1 << gb[h] for h in self.free)
+        n, w, w1, grow = len(self.cost), tab.width, tab.width - 1, tab.grow
+
+        def distances(src: int) -> list[int]:
+            d = [INF] * n
+            reach = grow(src & own, own)
+            layer, k = reach, 0
+            while True:
+                while layer:
+                    low = layer & -layer
+                    d[index_of[low.bit_length() - 1]] = k
+                    layer ^= low
+                k += 1
+                m = reach
+                new = ((m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1) | src) & free & ~reach
+                if not new:
+                    return d
+                nxt = grow(reach | new, own | reach | new)
+                layer, reach = nxt & ~reach, nxt
+
+        distances.tab = tab
+        return distances
+
+    @property
+    def comp_of(self) -> list[int]:
+        """Component label per hex of the player's colour (:func:`.graphs.colour_components`; built when a model is)."""
+        return self._own_components()[0]
+
+    @property
+    def comps(self) -> list[list[int]]:
+        """The player's colour components (hex lists), indexed by :attr:`comp_of`."""
+        return self._own_components()[1]
+
+    def _own_components(self):
+        if self._components is None:
+            self._components = colour_components(self.adj, self._own_colour)
+        return self._components
+
     def _graph_bounds(self, pairs) -> int:
         """Fewest free hexes on a chain for the goal; fills ``pairs`` (W1) or ``tree`` (W2).
 
@@ -217,10 +273,14 @@ class ReachModel:
         if self.goal == "sides":
             keys = range(len(game.side_pairs)) if pairs is None else pairs
             self.pairs = []
+            fast = None if use_reference() else self._layers()
             for k in keys:
                 a, b = game.side_pairs[k]
-                da = node_weighted_distances(self.adj, self.cost, a)
-                db = node_weighted_distances(self.adj, self.cost, b)
+                if fast is None:
+                    da = node_weighted_distances(self.adj, self.cost, a)
+                    db = node_weighted_distances(self.adj, self.cost, b)
+                else:
+                    da, db = fast(fast.tab.sides[k][0]), fast(fast.tab.sides[k][1])
                 through = [da[h] + db[h] - self.cost[h] if da[h] < INF and db[h] < INF else INF
                            for h in range(n)]
                 self.pairs.append((a, b, min(da[h] for h in b), through, da, db))
@@ -257,6 +317,8 @@ class ReachModel:
         ans = ReachAnswer("infeasible")
         if self.lb_tiles is None or k < self.lb_tiles:
             return ans
+        if k == 1 and not self.relaxed and self.lb_hexes > 0 and not use_reference():
+            return self._decide_one()
         full = not prune
         while True:
             built = self._model(k, prune=not full)
@@ -290,6 +352,31 @@ class ReachModel:
             else:
                 self._add_nogood(chosen, None)
                 full = True
+
+    def _decide_one(self) -> ReachAnswer:
+        """"At most one tile?" by enumeration: every one-tile plan's placement puts an own hex on a useful hex.
+
+        A one-tile plan {t} claims every free hex of the goal's chain with
+        own hexes of t, so the chain costs at most ``budget(1)`` and t puts
+        an own hex on it (``lb_hexes >= 1``): t has an own hex in
+        ``useful(budget(1))`` (cut 3). Each such placement on free unblocked
+        hexes, of a remaining tile (one per shape), is checked by
+        :func:`.plans.order_plan` (OD-2, OD-3, OD-5, the goal).
+        """
+        game = self.state.game
+        U, viable = self.useful(self.budget(1))
+        if not U or not viable:
+            return ReachAnswer("infeasible")
+        rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
+        rep_mask[list(self.type_tiles)] = True
+        open_ = np.array([c == 1 for c in self.cost] + [True])   # free, unblocked; sentinel pads
+        in_u = np.zeros(game.n + 1, dtype=bool)
+        in_u[list(U)] = True
+        ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile] & (in_u[game.pl_cells] & game.pl_own).any(axis=1)
+        for t in np.flatnonzero(ok).tolist():
+            if order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
+                return ReachAnswer("feasible", [t])
+        return ReachAnswer("infeasible")
 
     def _model(self, k: int, prune: bool):
         """The model for ``(k, prune)``, built once, with the no-goods found so far."""
@@ -535,7 +622,40 @@ class ReachModel:
         return sorted(chosen), od3
 
     def _unjoined(self, t: int) -> list[tuple[list[int], int]]:
-        """OD-3 groups of placement ``t`` not joined now: ``(free neighbour hexes, colour)``."""
+        """OD-3 groups of placement ``t`` not joined now: ``(free neighbour hexes, colour)``.
+
+        On the bitmask tables of :mod:`ubongo_cp.games.orion.bitboard` (a group's neighbour mask
+        and colour per cell); :meth:`_unjoined_reference` is the same on the
+        reference engine's lists.
+        """
+        if use_reference():
+            return self._unjoined_reference(t)
+        bits = self._bits
+        if bits is None:
+            from .bitboard import BitTables
+
+            pos = position_bits(self.state)
+            free = sum(1 << h for h in self.free)
+            bits = self._bits = (BitTables.get(self.state.game), pos.colour_idx, pos.token_idx, free)
+        tab, cidx, token, free = bits
+        player = self.player
+        out = []
+        for h, (nb, own) in zip(self.state.game.placements[t].cells, tab.groups[t]):
+            if not token >> h & 1:
+                continue
+            c = player if own else 1 - player
+            if nb & cidx[c]:
+                continue  # joined now (OD-3 is monotone: it stays legal)
+            m, hexes = nb & free, []
+            while m:
+                low = m & -m
+                hexes.append(low.bit_length() - 1)
+                m ^= low
+            out.append((hexes, c))
+        return out
+
+    def _unjoined_reference(self, t: int) -> list[tuple[list[int], int]]:
+        """:meth:`_unjoined` on the reference engine's lists."""
         state, player = self.state, self.player
         pl = state.game.placements[t]
         cols = pl.colours(player)

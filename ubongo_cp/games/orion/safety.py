@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .distance import shortest_plan
-from .plans import GOALS, goal_fulfilled, order_plan, plan_hexes, query_start, solo
+from .plans import GOALS, goal_fulfilled, order_plan, plan_hexes, put_fast, query_start, solo, use_reference
 from .state import OrionState
 from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
 
@@ -129,8 +129,9 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         res.safe, res.status = False, "over"
         res.seconds = time.perf_counter() - t0
         return res
+    # Any plan certifies reachability (the fewest tiles are not asked for).
     ans = shortest_plan(state, player, goal, pairs=keys, time_limit=time_limit,
-                        num_workers=num_workers)
+                        num_workers=num_workers, any_plan=not use_reference())
     if not ans.plan:
         res.safe, res.status = (False, "unreachable") if ans.status == "unreachable" else (None, "unknown")
         res.seconds = time.perf_counter() - t0
@@ -169,7 +170,10 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
             res.safe, res.status = None, "unknown"
             break
         after = solo(state, opp)
-        after._put(opp, y)
+        if use_reference():
+            after._put(opp, y)
+        else:
+            put_fast(after, opp, y)
         if after.winner is not None:  # OD-5 after the move
             if after.winner == opp:
                 res.safe, res.status, res.refutation = False, "refuted", y
@@ -180,7 +184,8 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         res.exact += 1
         left = time_limit - (time.perf_counter() - t0)
         ans = shortest_plan(solo(after, player), player, goal, pairs=keys,
-                            time_limit=max(left, 0.01), num_workers=num_workers)
+                            time_limit=max(left, 0.01), num_workers=num_workers,
+                            any_plan=not use_reference())
         if ans.status == "unreachable":
             res.safe, res.status, res.refutation = False, "refuted", y
             break

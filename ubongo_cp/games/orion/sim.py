@@ -24,6 +24,7 @@ from ..base import play_game
 from ...executors import Executor, map_chunks
 from ..stats import wilson_interval
 from .agents import PieAgent, make_agent
+from .bitboard import BitOrionState
 from .pie import PieOrionState
 from .setup import random_setup
 from .state import OrionGame, OrionState
@@ -39,7 +40,7 @@ AGENT_SECONDS = {"random": 0.05, "greedy": 0.5, "sat": 10.0, "analysis": 8.0}
 def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
                    self_play: bool = True, progress: bool = False,
                    executor: Executor | None = None, game: OrionGame | None = None,
-                   pie: bool = False,
+                   pie: bool = False, first_game: int = 0,
                    max_cpu_seconds: float | None = MAX_JOB_CPU_SECONDS) -> pd.DataFrame:
     """Play every pairing of ``agents`` ``games`` times; one row per game and seat.
 
@@ -64,6 +65,10 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         Play the pie variant (:mod:`.pie`): the agents play through
         :class:`.agents.PieAgent` (the ``mcts`` agent searches the swap
         itself); ``seat`` 0 is still the seat that moves first.
+    first_game : int
+        Play only games ``first_game .. games - 1`` of each pairing (the
+        others are those of an earlier run with the same seed: game ``i``
+        is the same game whatever ``games`` is).
     max_cpu_seconds : float or None
         Refuse a tournament estimated (:data:`AGENT_SECONDS`) to need more
         CPU time, before any game; ``None``: no bound.
@@ -91,14 +96,14 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         from ...errors import InputError
 
         raise InputError("no pairing to play: give two agents, or allow self-play")
-    cost = games * sum((AGENT_SECONDS.get(a, 1.0) + AGENT_SECONDS.get(b, 1.0)) / 2 for a, b in pairs)
+    cost = max(games - first_game, 0) * sum((AGENT_SECONDS.get(a, 1.0) + AGENT_SECONDS.get(b, 1.0)) / 2 for a, b in pairs)
     refuse_long_job("this tournament", cost, f"{games * len(pairs):,} games", max_cpu_seconds)
     variant = _variant(game)
 
     # A chunk carries only its bounds: its games and their seeds are made by the worker that plays
     # them, so nothing is held per game before it is played.
     rows = map_chunks(_tournament_rows, games * len(pairs),
-                      lambda i, j: (i, j, pairs, games, seed, variant, pie),
+                      lambda i, j: (i, j, pairs, games, seed, variant, pie, first_game),
                       executor=executor, progress=progress, desc="orion games", unit="game")
     return pd.DataFrame(rows)
 
@@ -111,21 +116,22 @@ def _variant(game: OrionGame | None):
 
 
 def _tournament_rows(start: int, stop: int, pairs: Sequence[tuple[str, str]], games: int, seed: int,
-                     variant=None, pie: bool = False) -> list[dict]:
+                     variant=None, pie: bool = False, first_game: int = 0) -> list[dict]:
     """Rows of games ``start .. stop - 1`` of :func:`run_tournament`.
 
     Game ``i`` plays pairing ``i // games`` (its ``i % games``-th game) and
     uses child ``i`` of ``SeedSequence(seed)`` (the child ``spawn`` gives).
     """
-    todo = [(*pairs[k // games], k % games) for k in range(start, stop)]
-    children = [np.random.SeedSequence(seed, spawn_key=(k,)) for k in range(start, stop)]
+    keep = [k for k in range(start, stop) if k % games >= first_game]
+    todo = [(*pairs[k // games], k % games) for k in keep]
+    children = [np.random.SeedSequence(seed, spawn_key=(k,)) for k in keep]
     game = OrionGame.get(*variant) if variant else OrionGame.get()
     rows = []
-    for gid, ((a, b, g), child) in enumerate(zip(todo, children), start):
+    for gid, (a, b, g), child in zip(keep, todo, children):
         first, second = (a, b) if g % 2 == 0 else (b, a)
         s1, s2, s3 = child.spawn(3)
         setup = random_setup(np.random.default_rng(s1), game.board, first_player=0, rules=game.rules)
-        state = OrionState(setup, game)
+        state = BitOrionState(setup, game)   # the bitmask engine: the reference's games, faster
         players = [make_agent(first, np.random.default_rng(s2)), make_agent(second, np.random.default_rng(s3))]
         if pie:
             players = [p if name == "mcts" else PieAgent(p, seed) for p, name, seed in
@@ -136,6 +142,7 @@ def _tournament_rows(start: int, stop: int, pairs: Sequence[tuple[str, str]], ga
         else:
             play_game(state, players)
             swapped, returns = False, state.returns()
+        state = state.to_reference()
         cond = _condition(state)
         for seat, (agent, opp) in enumerate(((first, second), (second, first))):
             pts = returns[seat]

@@ -37,6 +37,8 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate, chain, repeat
+from operator import add, itemgetter, mul, sub
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .errors import InputError
@@ -675,12 +677,11 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
 
     Notes
     -----
-    Cost O(orientations x bounding-box offsets x piece size). On squares
-    (without optional cells) each fit is one test of the orientation's
-    cells, shifted, against the region's, as integer bit masks (no numpy);
-    on the other grids numpy slicing of a boolean array of the region's
-    bounding box (one axis per coordinate), keeping the offsets that are
-    translations of the grid.
+    One path on every grid: the fits of each orientation are the bits of
+    one big integer (the region's mask shifted by each of the
+    orientation's cells, ANDed: O(orientations x piece size) integer
+    operations), the table filled from them in plain Python for a small
+    instance, with numpy from 200 placements (:func:`_placements`).
 
     Examples
     --------
@@ -702,65 +703,192 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         raise InputError(f"orientation mode {mode!r} does not exist on the {lattice.name} grid (its modes: "
                          f"{', '.join(lattice.modes)})")
     types = piece_types(pieces, mode, by_name=optional_pieces)
-    n_cells = region.area
-    if lattice.name != "square" or region.optional:
-        return _general_instance(pieces, region, optional_pieces, mode, types, lattice)
-    height, width = region.height, region.width
-    stride = width + 1  # a spare column: a shifted shape cannot wrap into the next row
-    region_mask = 0
-    item = [-1] * (stride * height)  # cell item of each grid position
-    for i, (r, c) in enumerate(region.cells):
-        region_mask |= 1 << (r * stride + c)
-        item[r * stride + c] = i
-    indptr, indices = array("I", [0]), array("I")
-    option_type, option_orientation, option_offset = array("i"), array("h"), array("i")
-    for t, copies in enumerate(types):
-        for o_idx, shape in enumerate(pieces[copies[0]].orientations(mode)):
-            h = 1 + max(r for r, _ in shape)
-            w = 1 + max(c for _, c in shape)
-            if h > height or w > width:
-                continue
-            flat = [r * stride + c for r, c in shape]
-            shape_mask = sum(1 << s for s in flat)
-            for dr in range(height - h + 1):
-                for dc in range(width - w + 1):
-                    base = dr * stride + dc
-                    if (shape_mask << base) & ~region_mask:
-                        continue
-                    indices.extend([item[base + s] for s in flat])
-                    indices.append(n_cells + t)
-                    indptr.append(len(indices))
-                    option_type.append(t)
-                    option_orientation.append(o_idx)
-                    option_offset.extend((dr, dc))
-    table = PlacementTable(indptr, indices, option_type, option_orientation, option_offset)
+    table = _placements(region, [pieces[copies[0]].orientations(mode) for copies in types])
     return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
                               types=types, table=table)
 
 
-def _general_instance(pieces, region: Region, optional_pieces: bool, mode: str, types, lattice) -> ExactCoverInstance:
-    """:func:`build_instance` on any grid (and with optional cells): the placements found with numpy (:class:`_Board`)."""
+def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementTable:
+    """Every placement of each type's orientations (``shapes[t]``) in ``region``, as a :class:`PlacementTable`.
+
+    The region's cells and optional cells are laid out in the grid's array
+    coordinates (:meth:`~ubongo_cp.grids.Grid.array_cell`: every translation
+    of the grid is a shift of the array; on triangles the up and down
+    triangles lie on two planes, never shifted), flattened row-major into
+    the bits of one integer, each axis but the first padded by the reach of
+    the largest shape so that no shift wraps round. The positions where an
+    orientation fits are then the bits of the AND of the region's mask
+    shifted down by each of its cells (one big-integer operation per cell,
+    whatever the region's size); fits come orientation by orientation,
+    positions in array order. A small table (a deck's task: tens of
+    placements) is filled in plain Python, each fit's items picked out of
+    the item array (:func:`_fill_python`, no numpy call); from
+    :data:`_NUMPY_FROM` placements each type's fit masks are unpacked and
+    its rows gathered with numpy (:func:`_fill_numpy`). Both give the same
+    table.
+    """
+    lattice = region.grid
+    to_array = lattice.array_cell
+    fixed = lattice.array_fixed_axes
+    n_cells, n_types = region.area, len(shapes)
+    cells = region.cells + region.optional
+    if not cells:
+        return PlacementTable(array("I", [0]), array("I"), array("i"), array("h"), array("i"))
+    n_optional = len(region.optional)
+    acells = [to_array(c) for c in cells]
+    columns = list(zip(*acells))
+    low = [0 if axis in fixed else min(col) for axis, col in enumerate(columns)]
+    size = [1 + max(col) - lo for col, lo in zip(columns, low)]
+    n_axes = len(size)
+    forms = [_array_forms(lattice, type_shapes) for type_shapes in shapes]
+    reach = [max(col) for col in zip(*[form[1] for form in forms])] if forms else [1] * n_axes
+    for axis in range(1, n_axes):   # padding: a shape at any position ends inside its row (never wraps)
+        size[axis] = max(size[axis], reach[axis]) if axis in fixed else size[axis] + reach[axis] - 1
+    strides = [1] * n_axes
+    for axis in range(n_axes - 2, -1, -1):
+        strides[axis] = strides[axis + 1] * size[axis + 1]
+    total = strides[0] * size[0]
+    # the region in the array: its mask, and the item at each position (the cells, then, after the
+    # types', the optional cells); each item's cell coordinates, one list per coordinate
+    where = [sum(map(mul, map(sub, a, low), strides)) for a in acells]
+    region_mask = sum(1 << pos for pos in where)
+    item = [-1] * total
+    for pos, it in zip(where, [*range(n_cells), *range(n_cells + n_types, n_cells + n_types + n_optional)]):
+        item[pos] = it
+    coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in zip(*cells)]
+    # the positions a shape may be moved to: those with every fixed (leading) axis 0
+    positions = (1 << (strides[len(fixed) - 1] if fixed else total)) - 1
+    strides_key = tuple(strides)
+    flats = [_flat_forms(form, strides_key) for form in forms]
+    fits = []                             # each type's orientations' fit masks
+    n_fits = 0
+    for type_flats in flats:
+        masks = []
+        for flat, _, _ in type_flats:
+            mask = positions
+            for f in flat:
+                mask &= region_mask >> f
+            masks.append(mask)
+            n_fits += mask.bit_count()
+        fits.append(masks)
+    fill = _fill_numpy if n_fits >= _NUMPY_FROM else _fill_python
+    return fill(shapes, flats, fits, item, coord, n_cells)
+
+
+#: From how many placements on :func:`_placements` fills the table with numpy (below: in plain Python,
+#: which costs no numpy calls per type; measured with ``benchmarks/bench_grids.py``).
+_NUMPY_FROM = 200
+
+
+def _fill_python(shapes, flats, fits, item, coord, n_cells) -> PlacementTable:
+    """The table of :func:`_placements` in plain Python: each fit's items picked out of a window of the array."""
+    rows: list = []                       # every option's items, a tuple per option
+    orientation: list[int] = []
+    origin: list[Cell] = []               # the first cell of every option's orientation
+    counts = []                           # options per type
+    for t, (type_shapes, type_flats, masks) in enumerate(zip(shapes, flats, fits)):
+        type_rows: list = []
+        append = type_rows.append
+        for o, (shape, (_, cells_at, span), mask) in enumerate(zip(type_shapes, type_flats, masks)):
+            if not mask:
+                continue
+            before = len(type_rows)
+            while mask:                   # the bits set, lowest first: each fit's items picked out of the
+                bit = mask & -mask        # window of the item array at the fit
+                at = bit.bit_length() - 1
+                append(cells_at(item[at:at + span]))
+                mask ^= bit
+            n = len(type_rows) - before
+            orientation.extend(repeat(o, n))
+            origin.extend(repeat(shape[0], n))
+        rows.extend(map(add, type_rows, repeat((n_cells + t,))))
+        counts.append(len(type_rows))
+    widths = [len(type_shapes[0]) + 1 for type_shapes in shapes]
+    indptr = array("I", [0])
+    indptr.extend(accumulate(chain.from_iterable(repeat(w, n) for w, n in zip(widths, counts))))
+    firsts = list(map(itemgetter(0), rows))
+    offsets = zip(*[map(sub, map(xs.__getitem__, firsts), x0s) for xs, x0s in zip(coord, zip(*origin))])
+    return PlacementTable(indptr, array("I", chain.from_iterable(rows)),
+                          array("i", chain.from_iterable(repeat(t, n) for t, n in enumerate(counts))),
+                          array("h", orientation), array("i", chain.from_iterable(offsets)))
+
+
+def _fill_numpy(shapes, flats, fits, item, coord, n_cells) -> PlacementTable:
+    """The table of :func:`_placements` with numpy: per type, every orientation's fit mask unpacked at once."""
     import numpy as np
 
-    n_cells = region.area
-    shapes = [pieces[copies[0]].orientations(mode) for copies in types]
-    board = _Board(region, lattice, len(types), shapes)
-    indptr, indices = array("I", [0]), array("I")
-    option_type, option_orientation, option_offset = array("i"), array("h"), array("i")
-    for t in range(len(types)):
-        items, orient, offset = board.placements(shapes[t])
-        n = len(items)
-        if not n:
+    nbytes = (max(m.bit_length() for masks in fits for m in masks) + 7) // 8
+    item_at = np.array(item, dtype=np.int64)
+    cell_of = np.array(coord, dtype=np.int64).T                     # (items, dim)
+    indices, indptr, option_type, orientation, offsets = [], [np.zeros(1, np.int64)], [], [], []
+    last = 0
+    for t, (type_shapes, type_flats, masks) in enumerate(zip(shapes, flats, fits)):
+        bits = np.unpackbits(np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), np.uint8),
+                             bitorder="little").reshape(len(masks), -1)
+        orient, pos = np.nonzero(bits)                               # orientation by orientation, positions in order
+        if not len(orient):
             continue
-        rows = np.hstack([items, np.full((n, 1), n_cells + t, dtype=np.int64)])
-        indices.extend(rows.ravel().astype(np.uint32).tolist())
-        indptr.extend((indptr[-1] + rows.shape[1] * np.arange(1, n + 1)).tolist())
-        option_type.extend([t] * n)
-        option_orientation.extend(orient.astype(np.int16).tolist())
-        option_offset.extend(np.asarray(offset, dtype=np.int64).ravel().tolist())
-    table = PlacementTable(indptr, indices, option_type, option_orientation, option_offset)
-    return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
-                              types=types, table=table)
+        flat = np.array([f for f, _, _ in type_flats], dtype=np.int64)
+        items = item_at[pos[:, None] + flat[orient]]                 # (fits, k)
+        k1 = items.shape[1] + 1
+        indices.append(np.hstack([items, np.full((len(orient), 1), n_cells + t, dtype=np.int64)]).ravel())
+        indptr.append(last + k1 * np.arange(1, len(orient) + 1))
+        last += k1 * len(orient)
+        option_type.append(np.full(len(orient), t))
+        orientation.append(orient)
+        offsets.append(cell_of[items[:, 0]] - np.array([s[0] for s in type_shapes], dtype=np.int64)[orient])
+
+    def packed(parts, dtype, code):
+        out = array(code)
+        if parts:
+            out.frombytes(np.concatenate(parts).astype(dtype).tobytes())
+        return out
+    return PlacementTable(packed(indptr, np.uint32, "I"), packed(indices, np.uint32, "I"),
+                          packed(option_type, np.int32, "i"), packed(orientation, np.int16, "h"),
+                          packed([o.ravel() for o in offsets], np.int32, "i"))
+
+
+#: Cache of :func:`_array_forms` and :func:`_flat_forms` (a deck, a census or a benchmark builds the
+#: same orientations again and again); emptied when it grows past :data:`_FORM_CACHE_SIZE` entries.
+_FORMS: dict = {}
+_FORM_CACHE_SIZE = 1 << 14
+
+
+def _array_forms(lattice, shapes: Sequence[Shape]) -> tuple[list, tuple[int, ...], dict]:
+    """One type's orientations in array coordinates, each moved to the corner (but on the fixed axes); their
+    extent per axis; and a dict for their flat forms by strides (:func:`_flat_forms`).
+
+    Cached by the identity of the orientations' list (a piece's orientations are computed once,
+    :meth:`ubongo_cp.pieces.Piece.orientations`); the cache holds the list, so its id is not reused.
+    """
+    entry = _FORMS.get(id(shapes))
+    if entry is not None and entry[0] is shapes:
+        return entry[1]
+    fixed = lattice.array_fixed_axes
+    moved = []
+    for shape in shapes:
+        a = [lattice.array_cell(c) for c in shape]
+        corner = [0 if axis in fixed else min(x[axis] for x in a) for axis in range(len(a[0]))]
+        moved.append([tuple(v - c0 for v, c0 in zip(x, corner)) for x in a])
+    form = (moved, tuple(1 + max(col) for col in zip(*chain.from_iterable(moved))), {})
+    if len(_FORMS) >= _FORM_CACHE_SIZE:
+        _FORMS.clear()
+    _FORMS[id(shapes)] = (shapes, form)
+    return form
+
+
+def _flat_forms(form, strides: tuple[int, ...]) -> list[tuple[list[int], itemgetter, int]]:
+    """The orientations of an :func:`_array_forms` in the array with these strides: each one's cells as flat
+    positions (in cell order), a getter of those positions, and the span of positions they cover."""
+    flats = form[2].get(strides)
+    if flats is None:
+        flats = []
+        for a in form[0]:
+            flat = [sum(x * st for x, st in zip(cell, strides)) for cell in a]
+            getter = itemgetter(*flat) if len(flat) > 1 else (lambda window, i=flat[0]: (window[i],))
+            flats.append((flat, getter, 1 + max(flat)))
+        form[2][strides] = flats
+    return flats
 
 
 def task_instance(card: "CardSide", face: int) -> ExactCoverInstance:
@@ -791,74 +919,3 @@ def task_instance(card: "CardSide", face: int) -> ExactCoverInstance:
     (['I2', 'L4', 'Y5'], 11)
     """
     return build_instance(card.task_pieces(face), card.region, mode=card.orientations)
-
-
-class _Board:
-    """The region as a padded array for sliding the types' orientations over it (built once per instance).
-
-    Cells are put in the lattice's array coordinates
-    (:meth:`~ubongo_cp.grids.Grid.array_coords`: every translation of the
-    grid is a shift of the array; on triangles the up and down triangles lie
-    on two planes of the array, which is never shifted), the array padded
-    with empty cells by the reach of the largest shape, and every position a
-    shape can be moved to listed as a flat index.
-    """
-
-    def __init__(self, region: Region, lattice, n_types: int, shapes: Sequence[Sequence[Shape]]):
-        import numpy as np
-
-        self.lattice = lattice
-        self.fixed = list(lattice.array_fixed_axes)
-        n_cells = region.area
-        cell_coords = np.array(region.cells + region.optional, dtype=np.int64).reshape(-1, lattice.dim)
-        coords = lattice.array_coords(cell_coords)
-        coords = coords - coords.min(axis=0) if len(coords) else coords
-        dims = coords.max(axis=0) + 1 if len(coords) else np.zeros(coords.shape[1], dtype=np.int64)
-        reach = dims * 0
-        for type_shapes in shapes:          # each type's orientations (one size), at once
-            if type_shapes:
-                reach = np.maximum(reach, self._cells(type_shapes).max(axis=(0, 1)) + 1)
-        shape = tuple(int(n + r) for n, r in zip(dims, reach))
-        self.filled = np.zeros(shape, dtype=bool)
-        self.where = np.full(shape, -1, dtype=np.int64)
-        self.filled[tuple(coords.T)] = True
-        first = n_cells + n_types    # the optional cells' items follow the types'
-        self.where[tuple(coords.T)] = np.concatenate([np.arange(n_cells), np.arange(first, first + len(region.optional))])
-        self.strides = np.array([int(np.prod(shape[i + 1:])) for i in range(len(shape))], dtype=np.int64)
-        span = [1 if axis in self.fixed else int(n) for axis, n in enumerate(dims)]
-        self.base = (np.indices(span).reshape(len(span), -1).T * self.strides).sum(axis=1)   # (positions,)
-        self.item_coords = np.zeros((first + len(region.optional), lattice.dim), dtype=np.int64)
-        self.item_coords[:n_cells], self.item_coords[first:] = cell_coords[:n_cells], cell_coords[n_cells:]
-
-    def _cells(self, shapes: Sequence[Shape]) -> np.ndarray:
-        """Shapes (of one size) in array coordinates, each moved to its corner: (shapes, k, array dim)."""
-        import numpy as np
-
-        raw = np.array(shapes, dtype=np.int64)
-        cells = self.lattice.array_coords(raw.reshape(-1, self.lattice.dim)).reshape(len(shapes), raw.shape[1], -1)
-        low = cells.min(axis=1, keepdims=True)
-        low[:, :, self.fixed] = 0                # a plane of the array is a kind of cell, never shifted
-        return cells - low
-
-    def placements(self, shapes: list[Shape]):
-        """(items (n, k), orientation ids (n,), offsets (n, dim)) of every fit of the shapes.
-
-        One gather tests every shape at every position (a fit: every cell
-        lands on the region); fits come shape by shape, positions in array
-        order. The offset recorded is the translation in cell coordinates
-        (the first cell placed less the shape's first cell).
-        """
-        import numpy as np
-
-        k = len(shapes[0]) if shapes else 0
-        none = np.zeros((0, k), np.int64), np.zeros(0, np.int16), np.zeros((0, self.lattice.dim), np.int64)
-        if not shapes or not len(self.base):
-            return none
-        delta = (self._cells(shapes) * self.strides).sum(axis=2)                  # (shapes, k)
-        flat = self.base[None, :, None] + delta[:, None, :]                       # (shapes, positions, k)
-        orient, pos = np.nonzero(self.filled.ravel()[flat].all(axis=2))
-        if len(orient) == 0:
-            return none
-        items = self.where.ravel()[flat[orient, pos]]
-        first = np.array([s[0] for s in shapes], dtype=np.int64)
-        return items, orient.astype(np.int16), self.item_coords[items[:, 0]] - first[orient]

@@ -814,38 +814,48 @@ def _fill_python(shapes, flats, fits, item, coord, n_cells) -> PlacementTable:
 
 
 def _fill_numpy(shapes, flats, fits, item, coord, n_cells) -> PlacementTable:
-    """The table of :func:`_placements` with numpy: per type, every orientation's fit mask unpacked at once."""
+    """The table of :func:`_placements` with numpy: for each run of types whose pieces have one size, every
+    orientation's fit mask unpacked at once and the rows gathered in one step."""
     import numpy as np
 
     nbytes = (max(m.bit_length() for masks in fits for m in masks) + 7) // 8
     item_at = np.array(item, dtype=np.int64)
     cell_of = np.array(coord, dtype=np.int64).T                     # (items, dim)
-    indices, indptr, option_type, orientation, offsets = [], [np.zeros(1, np.int64)], [], [], []
-    last = 0
-    for t, (type_shapes, type_flats, masks) in enumerate(zip(shapes, flats, fits)):
+    indices, lengths, option_type, orientation, offsets = [], [], [], [], []
+    t0 = 0
+    while t0 < len(shapes):
+        k = len(shapes[t0][0])
+        t1 = t0 + 1
+        while t1 < len(shapes) and len(shapes[t1][0]) == k:
+            t1 += 1
+        run = range(t0, t1)
+        masks = [m for t in run for m in fits[t]]
         bits = np.unpackbits(np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), np.uint8),
                              bitorder="little").reshape(len(masks), -1)
-        orient, pos = np.nonzero(bits)                               # orientation by orientation, positions in order
-        if not len(orient):
+        g, pos = np.nonzero(bits)               # type by type, orientation by orientation, positions in order
+        t0 = t1
+        if not len(g):
             continue
-        flat = np.array([f for f, _, _ in type_flats], dtype=np.int64)
-        items = item_at[pos[:, None] + flat[orient]]                 # (fits, k)
-        k1 = items.shape[1] + 1
-        indices.append(np.hstack([items, np.full((len(orient), 1), n_cells + t, dtype=np.int64)]).ravel())
-        indptr.append(last + k1 * np.arange(1, len(orient) + 1))
-        last += k1 * len(orient)
-        option_type.append(np.full(len(orient), t))
-        orientation.append(orient)
-        offsets.append(cell_of[items[:, 0]] - np.array([s[0] for s in type_shapes], dtype=np.int64)[orient])
+        flat = np.array([f for t in run for f, _, _ in flats[t]], dtype=np.int64)          # (orientations, k)
+        first = np.array([s[0] for t in run for s in shapes[t]], dtype=np.int64)           # (orientations, dim)
+        of_type = np.repeat(np.arange(run.start, run.stop), [len(fits[t]) for t in run])
+        local = np.concatenate([np.arange(len(fits[t])) for t in run])
+        items = item_at[pos[:, None] + flat[g]]                                           # (fits, k)
+        indices.append(np.hstack([items, (n_cells + of_type[g])[:, None]]).ravel())
+        lengths.append(np.full(len(g), k + 1))
+        option_type.append(of_type[g])
+        orientation.append(local[g])
+        offsets.append((cell_of[items[:, 0]] - first[g]).ravel())
 
-    def packed(parts, dtype, code):
-        out = array(code)
+    def packed(parts, dtype, code, start=()):
+        out = array(code, start)
         if parts:
             out.frombytes(np.concatenate(parts).astype(dtype).tobytes())
         return out
-    return PlacementTable(packed(indptr, np.uint32, "I"), packed(indices, np.uint32, "I"),
+    indptr = [np.cumsum(np.concatenate(lengths))] if lengths else []
+    return PlacementTable(packed(indptr, np.uint32, "I", [0]), packed(indices, np.uint32, "I"),
                           packed(option_type, np.int32, "i"), packed(orientation, np.int16, "h"),
-                          packed([o.ravel() for o in offsets], np.int32, "i"))
+                          packed(offsets, np.int32, "i"))
 
 
 #: Cache of :func:`_array_forms` and :func:`_flat_forms` (a deck, a census or a benchmark builds the
@@ -867,9 +877,9 @@ def _array_forms(lattice, shapes: Sequence[Shape]) -> tuple[list, tuple[int, ...
     fixed = lattice.array_fixed_axes
     moved = []
     for shape in shapes:
-        a = [lattice.array_cell(c) for c in shape]
-        corner = [0 if axis in fixed else min(x[axis] for x in a) for axis in range(len(a[0]))]
-        moved.append([tuple(v - c0 for v, c0 in zip(x, corner)) for x in a])
+        a = list(map(lattice.array_cell, shape))
+        corner = [0 if axis in fixed else min(col) for axis, col in enumerate(zip(*a))]
+        moved.append([tuple(map(sub, x, corner)) for x in a])
     form = (moved, tuple(1 + max(col) for col in zip(*chain.from_iterable(moved))), {})
     if len(_FORMS) >= _FORM_CACHE_SIZE:
         _FORMS.clear()
@@ -884,7 +894,7 @@ def _flat_forms(form, strides: tuple[int, ...]) -> list[tuple[list[int], itemget
     if flats is None:
         flats = []
         for a in form[0]:
-            flat = [sum(x * st for x, st in zip(cell, strides)) for cell in a]
+            flat = [sum(map(mul, cell, strides)) for cell in a]
             getter = itemgetter(*flat) if len(flat) > 1 else (lambda window, i=flat[0]: (window[i],))
             flats.append((flat, getter, 1 + max(flat)))
         form[2][strides] = flats

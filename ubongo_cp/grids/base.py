@@ -267,7 +267,7 @@ class Grid:
 
     def transform(self, cells: Iterable[Cell], k: int) -> Shape:
         """The shape's image under symmetry ``k`` (normal position, sorted)."""
-        return tuple(sorted(self.map_cells(list(cells), k)))
+        return self.normalize(self.image([tuple(c) for c in cells], k))
 
     def map_array(self, shapes: np.ndarray, k: int) -> np.ndarray:
         """:meth:`map_cells` for many shapes at once: an int array (N, n, dim) -> the images, each in normal position.

@@ -197,6 +197,22 @@ class TriangleGrid(Grid):
         c0 = min(c for _, c in cells)
         return (-r0, -c0 + (r0 + c0) % 2)
 
+    def normalize(self, cells: Iterable[Cell]) -> Shape:
+        """Translate ``cells`` to normal position (:meth:`shift`) and sort them.
+
+        Examples
+        --------
+        >>> TRIANGLE.normalize([(2, 3), (2, 4), (3, 4)])
+        ((0, 1), (0, 2), (1, 2))
+        """
+        cells = list(cells)
+        if not cells:
+            return ()
+        r0 = min(r for r, _ in cells)
+        c0 = min(c for _, c in cells)
+        dc = (r0 + c0) % 2 - c0
+        return tuple(sorted((r - r0, c + dc) for r, c in cells))
+
     def map_array(self, shapes: np.ndarray, k: int) -> np.ndarray:
         """:meth:`map_cells` for an int array (N, n, 2) of shapes: through the axial centres, vectorised."""
         import numpy as np

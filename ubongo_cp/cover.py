@@ -728,37 +728,16 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     table.
     """
     lattice = region.grid
-    to_array = lattice.array_cell
-    fixed = lattice.array_fixed_axes
     n_cells, n_types = region.area, len(shapes)
-    cells = region.cells + region.optional
-    if not cells:
+    if not region.cells and not region.optional:
         return PlacementTable(array("I", [0]), array("I"), array("i"), array("h"), array("i"))
-    n_optional = len(region.optional)
-    acells = [to_array(c) for c in cells]
-    columns = list(zip(*acells))
-    low = [0 if axis in fixed else min(col) for axis, col in enumerate(columns)]
-    size = [1 + max(col) - lo for col, lo in zip(columns, low)]
-    n_axes = len(size)
     forms = [_array_forms(lattice, type_shapes) for type_shapes in shapes]
-    reach = [max(col) for col in zip(*[form[1] for form in forms])] if forms else [1] * n_axes
-    for axis in range(1, n_axes):   # padding: a shape at any position ends inside its row (never wraps)
-        size[axis] = max(size[axis], reach[axis]) if axis in fixed else size[axis] + reach[axis] - 1
-    strides = [1] * n_axes
-    for axis in range(n_axes - 2, -1, -1):
-        strides[axis] = strides[axis + 1] * size[axis + 1]
-    total = strides[0] * size[0]
-    # the region in the array: its mask, and the item at each position (the cells, then, after the
-    # types', the optional cells); each item's cell coordinates, one list per coordinate
-    where = [sum(map(mul, map(sub, a, low), strides)) for a in acells]
-    region_mask = sum(1 << pos for pos in where)
-    item = [-1] * total
-    for pos, it in zip(where, [*range(n_cells), *range(n_cells + n_types, n_cells + n_types + n_optional)]):
-        item[pos] = it
-    coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in zip(*cells)]
-    # the positions a shape may be moved to: those with every fixed (leading) axis 0
-    positions = (1 << (strides[len(fixed) - 1] if fixed else total)) - 1
-    strides_key = tuple(strides)
+    reach = tuple(max(col) for col in zip(*[form[1] for form in forms])) if forms else None
+    key = (region, reach, n_types)
+    layout = _REGIONS.get(key)
+    if layout is None:
+        layout = _cache(_REGIONS, key, _region_layout(region, lattice, reach, n_types))
+    strides_key, positions, region_mask, item, coord, arrays = layout
     flats = [_flat_forms(form, strides_key) for form in forms]
     fits = []                             # each type's orientations' fit masks
     n_fits = 0
@@ -771,8 +750,39 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
             masks.append(mask)
             n_fits += mask.bit_count()
         fits.append(masks)
-    fill = _fill_numpy if n_fits >= _NUMPY_FROM else _fill_python
-    return fill(shapes, flats, fits, item, coord, n_cells)
+    if n_fits >= _NUMPY_FROM:
+        return _fill_numpy(shapes, flats, fits, item, coord, arrays, n_cells)
+    return _fill_python(shapes, flats, fits, item, coord, n_cells)
+
+
+def _region_layout(region: Region, lattice, reach: tuple[int, ...] | None, n_types: int) -> tuple:
+    """The region in the array of :func:`_placements` for shapes of this reach (extent per axis): the strides,
+    the positions a shape may be moved to, the region's mask, the item at each position (the cells, then,
+    after the types', the optional cells), each item's cell coordinates (a list per coordinate), and a
+    dict for their numpy forms (:func:`_fill_numpy`)."""
+    fixed = lattice.array_fixed_axes
+    cells = region.cells + region.optional
+    n_cells = region.area
+    acells = list(map(lattice.array_cell, cells))
+    columns = list(zip(*acells))
+    low = [0 if axis in fixed else min(col) for axis, col in enumerate(columns)]
+    size = [1 + max(col) - lo for col, lo in zip(columns, low)]
+    for axis in range(1, len(size)):   # padding: a shape at any position ends inside its row (never wraps)
+        extra = reach[axis] if reach else 1
+        size[axis] = max(size[axis], extra) if axis in fixed else size[axis] + extra - 1
+    strides = [1] * len(size)
+    for axis in range(len(size) - 2, -1, -1):
+        strides[axis] = strides[axis + 1] * size[axis + 1]
+    total = strides[0] * size[0]
+    where = [sum(map(mul, map(sub, a, low), strides)) for a in acells]
+    item = [-1] * total
+    first_optional = n_cells + n_types
+    for pos, it in zip(where, [*range(n_cells), *range(first_optional, first_optional + len(region.optional))]):
+        item[pos] = it
+    coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in zip(*cells)]
+    # the positions a shape may be moved to: those with every fixed (leading) axis 0
+    positions = (1 << (strides[len(fixed) - 1] if fixed else total)) - 1
+    return tuple(strides), positions, sum(1 << pos for pos in where), item, coord, {}
 
 
 #: From how many placements on :func:`_placements` fills the table with numpy (below: in plain Python,
@@ -813,15 +823,18 @@ def _fill_python(shapes, flats, fits, item, coord, n_cells) -> PlacementTable:
                           array("h", orientation), array("i", chain.from_iterable(offsets)))
 
 
-def _fill_numpy(shapes, flats, fits, item, coord, n_cells) -> PlacementTable:
+def _fill_numpy(shapes, flats, fits, item, coord, arrays, n_cells) -> PlacementTable:
     """The table of :func:`_placements` with numpy: for each run of types whose pieces have one size, every
     orientation's fit mask unpacked at once and the rows gathered in one step."""
     import numpy as np
 
     nbytes = (max(m.bit_length() for masks in fits for m in masks) + 7) // 8
-    item_at = np.array(item, dtype=np.int64)
-    cell_of = np.array(coord, dtype=np.int64).T                     # (items, dim)
-    indices, lengths, option_type, orientation, offsets = [], [], [], [], []
+    if not arrays:                        # the region's layout as numpy arrays, made once
+        arrays["item"] = np.array(item, dtype=np.int64).astype(np.uint32)   # (positions,); -1 never read
+        arrays["cell"] = np.array(coord, dtype=np.int32).T              # (items, dim)
+    item_at, cell_of = arrays["item"], arrays["cell"]
+    indices, indptr, option_type, orientation, offsets = [], [np.zeros(1, np.uint32)], [], [], []
+    last = 0
     t0 = 0
     while t0 < len(shapes):
         k = len(shapes[t0][0])
@@ -829,39 +842,51 @@ def _fill_numpy(shapes, flats, fits, item, coord, n_cells) -> PlacementTable:
         while t1 < len(shapes) and len(shapes[t1][0]) == k:
             t1 += 1
         run = range(t0, t1)
+        t0 = t1
         masks = [m for t in run for m in fits[t]]
         bits = np.unpackbits(np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), np.uint8),
                              bitorder="little").reshape(len(masks), -1)
         g, pos = np.nonzero(bits)               # type by type, orientation by orientation, positions in order
-        t0 = t1
-        if not len(g):
+        n = len(g)
+        if not n:
             continue
-        flat = np.array([f for t in run for f, _, _ in flats[t]], dtype=np.int64)          # (orientations, k)
-        first = np.array([s[0] for t in run for s in shapes[t]], dtype=np.int64)           # (orientations, dim)
-        of_type = np.repeat(np.arange(run.start, run.stop), [len(fits[t]) for t in run])
-        local = np.concatenate([np.arange(len(fits[t])) for t in run])
-        items = item_at[pos[:, None] + flat[g]]                                           # (fits, k)
-        indices.append(np.hstack([items, (n_cells + of_type[g])[:, None]]).ravel())
-        lengths.append(np.full(len(g), k + 1))
-        option_type.append(of_type[g])
-        orientation.append(local[g])
-        offsets.append((cell_of[items[:, 0]] - first[g]).ravel())
+        flat = np.array([f for t in run for f, _, _ in flats[t]], dtype=np.intp)           # (orientations, k)
+        first = np.array([s[0] for t in run for s in shapes[t]], dtype=np.int32)           # (orientations, dim)
+        of_type = np.repeat(np.arange(run.start, run.stop, dtype=np.int32), [len(fits[t]) for t in run])[g]
+        rows = np.empty((n, k + 1), dtype=np.uint32)
+        rows[:, :k] = item_at[pos[:, None] + flat[g]]
+        rows[:, k] = n_cells + of_type
+        indices.append(rows)
+        indptr.append(np.arange(last + k + 1, last + (k + 1) * n + 1, k + 1, dtype=np.uint32))
+        last += (k + 1) * n
+        option_type.append(of_type)
+        orientation.append(np.concatenate([np.arange(len(fits[t]), dtype=np.int16) for t in run])[g])
+        offsets.append(cell_of[rows[:, 0]] - first[g])
 
-    def packed(parts, dtype, code, start=()):
-        out = array(code, start)
-        if parts:
-            out.frombytes(np.concatenate(parts).astype(dtype).tobytes())
+    def packed(parts, code):
+        out = array(code)
+        out.frombytes(b"".join(part.tobytes() for part in parts))
         return out
-    indptr = [np.cumsum(np.concatenate(lengths))] if lengths else []
-    return PlacementTable(packed(indptr, np.uint32, "I", [0]), packed(indices, np.uint32, "I"),
-                          packed(option_type, np.int32, "i"), packed(orientation, np.int16, "h"),
-                          packed(offsets, np.int32, "i"))
+    return PlacementTable(packed(indptr, "I"), packed(indices, "I"), packed(option_type, "i"),
+                          packed(orientation, "h"), packed(offsets, "i"))
 
 
-#: Cache of :func:`_array_forms` and :func:`_flat_forms` (a deck, a census or a benchmark builds the
-#: same orientations again and again); emptied when it grows past :data:`_FORM_CACHE_SIZE` entries.
+#: Caches of :func:`_placements`: the types' orientations in array form (:func:`_array_forms`, by the
+#: identity of a piece's orientation list) and the regions' array layouts (by region, and by region,
+#: strides and number of types). A deck builds each card side's region for every die face, a census
+#: or a benchmark the same orientations again and again; each is emptied when it reaches
+#: :data:`_CACHE_SIZE` entries.
 _FORMS: dict = {}
-_FORM_CACHE_SIZE = 1 << 14
+_REGIONS: dict = {}
+_CACHE_SIZE = 1 << 14
+
+
+def _cache(cache: dict, key, value):
+    """Store ``value`` under ``key`` (emptying ``cache`` first when full); return it."""
+    if len(cache) >= _CACHE_SIZE:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def _array_forms(lattice, shapes: Sequence[Shape]) -> tuple[list, tuple[int, ...], dict]:
@@ -881,9 +906,7 @@ def _array_forms(lattice, shapes: Sequence[Shape]) -> tuple[list, tuple[int, ...
         corner = [0 if axis in fixed else min(col) for axis, col in enumerate(zip(*a))]
         moved.append([tuple(map(sub, x, corner)) for x in a])
     form = (moved, tuple(1 + max(col) for col in zip(*chain.from_iterable(moved))), {})
-    if len(_FORMS) >= _FORM_CACHE_SIZE:
-        _FORMS.clear()
-    _FORMS[id(shapes)] = (shapes, form)
+    _cache(_FORMS, id(shapes), (shapes, form))
     return form
 
 

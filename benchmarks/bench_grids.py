@@ -96,10 +96,13 @@ def _run_workload(tree: Path, setup: str, inner: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def compare(base: Path, repeats: int, inner: int) -> list[dict]:
-    """The square workloads on ``base`` and on this tree, alternating; medians and ratios."""
+def compare(base: Path, repeats: int, inner: int, only: str | None = None) -> list[dict]:
+    """The square workloads (those whose name holds ``only``) on ``base`` and on this tree, alternating;
+    medians and ratios."""
     rows = []
     for name, setup in SQUARE_WORKLOADS.items():
+        if only and only not in name:
+            continue
         runs = {"before": [], "after": []}
         for k in range(repeats):
             order = [("before", base), ("after", ROOT)] if k % 2 == 0 else [("after", ROOT), ("before", base)]
@@ -175,16 +178,18 @@ def main(argv=None) -> int:
     ap.add_argument("--inner", type=int, default=3, help="workload repetitions inside one process (default 3)")
     ap.add_argument("--compare-with", metavar="DIR", type=Path,
                     help="a checkout of the revision to compare the square workloads with")
+    ap.add_argument("--only", metavar="TEXT", help="compare only the square workloads whose name holds TEXT")
+    ap.add_argument("--no-placements", action="store_true", help="skip the placements per grid")
     args = ap.parse_args(argv)
     print(f"load average before: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}")
     print("\n| grid | pieces | region | placements | us/placement cold, CPU | cold, wall | warm, CPU | warm, wall |"
           "\n|---|---|---|--:|--:|--:|--:|--:|")
-    rows = placements(args.repeats)
+    rows = [] if args.no_placements else placements(args.repeats)
     cmp_rows = []
     if args.compare_with:
         print("\n| square workload | CPU before (s) | CPU after (s) | ratio | wall before (s) | wall after (s) | ratio |")
         print("|---|--:|--:|--:|--:|--:|--:|")
-        cmp_rows = compare(args.compare_with.resolve(), args.repeats, args.inner)
+        cmp_rows = compare(args.compare_with.resolve(), args.repeats, args.inner, args.only)
     print(f"load average after: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}")
     OUT.mkdir(parents=True, exist_ok=True)
     with open(OUT / "grids.csv", "w", newline="") as f:

@@ -751,7 +751,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
             n_fits += mask.bit_count()
         fits.append(masks)
     if n_fits >= _NUMPY_FROM:
-        return _fill_numpy(shapes, flats, fits, item, coord, arrays, n_cells)
+        return _fill_numpy(shapes, forms, flats, strides_key, fits, item, coord, arrays, n_cells)
     return _fill_python(shapes, flats, fits, item, coord, n_cells)
 
 
@@ -823,7 +823,7 @@ def _fill_python(shapes, flats, fits, item, coord, n_cells) -> PlacementTable:
                           array("h", orientation), array("i", chain.from_iterable(offsets)))
 
 
-def _fill_numpy(shapes, flats, fits, item, coord, arrays, n_cells) -> PlacementTable:
+def _fill_numpy(shapes, forms, flats, strides, fits, item, coord, arrays, n_cells) -> PlacementTable:
     """The table of :func:`_placements` with numpy: for each run of types whose pieces have one size, every
     orientation's fit mask unpacked at once and the rows gathered in one step."""
     import numpy as np
@@ -850,8 +850,8 @@ def _fill_numpy(shapes, flats, fits, item, coord, arrays, n_cells) -> PlacementT
         n = len(g)
         if not n:
             continue
-        flat = np.array([f for t in run for f, _, _ in flats[t]], dtype=np.intp)           # (orientations, k)
-        first = np.array([s[0] for t in run for s in shapes[t]], dtype=np.int32)           # (orientations, dim)
+        flat = _stacked(forms, run, ("flat", strides), lambda t: [f for f, _, _ in flats[t]], np.intp)
+        first = _stacked(forms, run, "first", lambda t: [s[0] for s in shapes[t]], np.int32)
         of_type = np.repeat(np.arange(run.start, run.stop, dtype=np.int32), [len(fits[t]) for t in run])[g]
         rows = np.empty((n, k + 1), dtype=np.uint32)
         rows[:, :k] = item_at[pos[:, None] + flat[g]]
@@ -869,6 +869,20 @@ def _fill_numpy(shapes, flats, fits, item, coord, arrays, n_cells) -> PlacementT
         return out
     return PlacementTable(packed(indptr, "I"), packed(indices, "I"), packed(option_type, "i"),
                           packed(orientation, "h"), packed(offsets, "i"))
+
+
+def _stacked(forms, run: range, key, rows, dtype):
+    """The rows (``rows(t)``: one per orientation) of the types ``run`` as one numpy array, each type's
+    kept in its form (:func:`_array_forms`) under ``key`` for the next instance (the numpy fill)."""
+    import numpy as np
+
+    parts = []
+    for t in run:
+        part = forms[t][2].get(key)
+        if part is None:
+            part = forms[t][2][key] = np.array(rows(t), dtype=dtype)
+        parts.append(part)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 #: Caches of :func:`_placements`: the types' orientations in array form (:func:`_array_forms`, by the

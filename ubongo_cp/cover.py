@@ -919,7 +919,7 @@ def _array_forms(lattice, shapes: Sequence[Shape]) -> tuple[list, tuple[int, ...
         a = list(map(lattice.array_cell, shape))
         corner = [0 if axis in fixed else min(col) for axis, col in enumerate(zip(*a))]
         moved.append([tuple(map(sub, x, corner)) for x in a])
-    form = (moved, tuple(1 + max(col) for col in zip(*chain.from_iterable(moved))), {})
+    form: tuple[list, tuple[int, ...], dict] = (moved, tuple(1 + max(col) for col in zip(*chain.from_iterable(moved))), {})
     _cache(_FORMS, id(shapes), (shapes, form))
     return form
 

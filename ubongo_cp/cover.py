@@ -34,6 +34,7 @@ References
 
 from __future__ import annotations
 
+import sys
 from array import array
 from dataclasses import dataclass
 from functools import cached_property
@@ -681,7 +682,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     one big integer (the region's mask shifted by each of the
     orientation's cells, ANDed: O(orientations x piece size) integer
     operations), the table filled from them in plain Python for a small
-    instance, with numpy from 200 placements (:func:`_placements`).
+    instance, with numpy for a large one (:func:`_placements`).
 
     Examples
     --------
@@ -723,9 +724,10 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     positions in array order. A small table (a deck's task: tens of
     placements) is filled in plain Python, each fit's items picked out of
     the item array (:func:`_fill_python`, no numpy call); from
-    :data:`_NUMPY_FROM` placements each type's fit masks are unpacked and
-    its rows gathered with numpy (:func:`_fill_numpy`). Both give the same
-    table.
+    :data:`_NUMPY_FROM` placements, when numpy is loaded (or from
+    :data:`_NUMPY_IMPORT_FROM`), the fit masks of a run of types are
+    unpacked and its rows gathered with numpy (:func:`_fill_numpy`). Both
+    give the same table.
     """
     lattice = region.grid
     n_cells, n_types = region.area, len(shapes)
@@ -750,7 +752,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
             masks.append(mask)
             n_fits += mask.bit_count()
         fits.append(masks)
-    if n_fits >= _NUMPY_FROM:
+    if n_fits >= _NUMPY_FROM and ("numpy" in sys.modules or n_fits >= _NUMPY_IMPORT_FROM):
         return _fill_numpy(shapes, forms, flats, strides_key, fits, item, coord, arrays, n_cells)
     return _fill_python(shapes, flats, fits, item, coord, n_cells)
 
@@ -786,8 +788,11 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...] | None, n_typ
 
 
 #: From how many placements on :func:`_placements` fills the table with numpy (below: in plain Python,
-#: which costs no numpy calls per type; measured with ``benchmarks/bench_grids.py``).
+#: which costs no numpy calls per type; measured with ``benchmarks/bench_grids.py``) when numpy is
+#: loaded already, and from how many it imports numpy for it (the import costs about as much as
+#: filling this many in plain Python): a command on the bitboard kernel runs without numpy.
 _NUMPY_FROM = 200
+_NUMPY_IMPORT_FROM = 100_000
 
 
 def _fill_python(shapes, flats, fits, item, coord, n_cells) -> PlacementTable:

@@ -2,10 +2,11 @@
 
 Run ``python -m benchmarks.bench_grids [--repeats N] [--compare-with DIR]``.
 
-1. *Placements per grid*: :func:`ubongo_cp.cover.build_instance`, CPU time
-   per placement (median of ``--repeats`` runs, the grids interleaved),
-   cold (the pieces' orientations computed too) and warm (cached, as in a
-   deck or a census). First like for like: every free polyform of 5 cells
+1. *Placements per grid*: :func:`ubongo_cp.cover.build_instance`, CPU and
+   wall time per placement (median of ``--repeats`` runs, the grids
+   interleaved), cold (the pieces' orientations and the region's layout
+   computed too: every cache of placement generation emptied) and warm
+   (cached, as in a deck or a census). First like for like: every free polyform of 5 cells
    (12 pentominoes, 22 pentahexes, 4 pentiamonds, 29 pentacubes) in a
    region of 120 cells (10x12, a 10x12 parallelogram, a 6x10 parallelogram
    of triangles, 4x5x6); then one puzzle per grid (the 12 pentominoes in
@@ -19,8 +20,10 @@ Run ``python -m benchmarks.bench_grids [--repeats N] [--compare-with DIR]``.
    each reporting its CPU and wall time: building every task instance of the
    classic deck, the 6x10 pentomino count (9356, ``dlx-symmetry``), the
    subset analysis of a 4x7 Duel region (K = 5), drawing 4 booklet pages,
-   and the colouring pre-check of every classic task. Ratios are medians of
-   after / before per workload, CPU and wall.
+   rating the 72 tasks of the first 12 classic card sides as a batch does
+   (``rate_card_side``: instance, search, rating) and the colouring
+   pre-check of every classic task. Ratios are medians of after / before
+   per workload, CPU and wall.
 
 The load average is printed with the figures; results go to
 ``benchmarks/out/grids.csv`` (untracked).
@@ -63,6 +66,10 @@ SQUARE_WORKLOADS = {
         "cards, _ = load_deck('classic'); table = load_tasks(deck_tasks_path('classic'))\n"
         "views = [task_views(c, table) for c in cards[:4]]\n"
         "RUN = lambda: [render_page(c, v) for c, v in zip(cards[:4], views)]"),
+    "rate 72 classic tasks": (
+        "from ubongo_cp.cards import load_deck\nfrom ubongo_cp.batch import rate_card_side\n"
+        "from ubongo_cp.solvers import warm\nwarm(['dlx'])\ncards, _ = load_deck('classic')\n"
+        "RUN = lambda: [rate_card_side(c, sorted(c.tasks)) for c in cards[:12]]"),
     "pre-check classic deck": (
         "from ubongo_cp.cards import load_deck\nfrom ubongo_cp.cover import task_instance\n"
         "cards, _ = load_deck('classic')\ninstances = [task_instance(c, f) for c in cards for f in c.tasks]\n"
@@ -89,10 +96,13 @@ def _run_workload(tree: Path, setup: str, inner: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def compare(base: Path, repeats: int, inner: int) -> list[dict]:
-    """The square workloads on ``base`` and on this tree, alternating; medians and ratios."""
+def compare(base: Path, repeats: int, inner: int, only: str | None = None) -> list[dict]:
+    """The square workloads (those whose name holds ``only``) on ``base`` and on this tree, alternating;
+    medians and ratios."""
     rows = []
     for name, setup in SQUARE_WORKLOADS.items():
+        if only and only not in name:
+            continue
         runs = {"before": [], "after": []}
         for k in range(repeats):
             order = [("before", base), ("after", ROOT)] if k % 2 == 0 else [("after", ROOT), ("before", base)]
@@ -114,6 +124,7 @@ def compare(base: Path, repeats: int, inner: int) -> list[dict]:
 
 def placements(repeats: int) -> list[dict]:
     """CPU microseconds per placement of one instance per grid, the grids interleaved."""
+    from ubongo_cp import cover
     from ubongo_cp import pieces as pieces_module
     from ubongo_cp.cover import build_instance
     from ubongo_cp.grids import get_grid
@@ -130,29 +141,34 @@ def placements(repeats: int) -> list[dict]:
         return load_pieces(name).pieces
 
     made = {(grid, pieces): (pieces_of(grid, pieces), Region.box(*box, grid=grid)) for grid, pieces, box in cases}
-    cold: dict[tuple, list[float]] = {(grid, p): [] for grid, p, _ in cases}
-    warm: dict[tuple, list[float]] = {(grid, p): [] for grid, p, _ in cases}
+    times: dict[tuple, list[tuple[float, float]]] = {(grid, p, kind): [] for grid, p, _ in cases
+                                                     for kind in ("cold", "warm")}
     options = {}
     for _ in range(repeats):
         for grid, name, _ in cases:
             pieces, region = made[grid, name]
-            pieces_module._ORIENT_CACHE.clear()   # cold: the pieces' orientations are part of the work
-            c0 = time.process_time()
-            inst = build_instance(pieces, region)
-            c1 = time.process_time()
-            build_instance(pieces, region)        # warm: orientations cached, as in a deck or a census
-            c2 = time.process_time()
-            cold[grid, name].append(c1 - c0)
-            warm[grid, name].append(c2 - c1)
+            for kind in ("cold", "warm"):
+                if kind == "cold":   # the pieces' orientations and the region's layout are part of the work
+                    pieces_module._ORIENT_CACHE.clear()
+                    cover._FORMS.clear()
+                    cover._REGIONS.clear()
+                c0, w0 = time.process_time(), time.perf_counter()
+                inst = build_instance(pieces, region)   # warm: after the cold build, as in a deck or a census
+                times[grid, name, kind].append((time.process_time() - c0, time.perf_counter() - w0))
             options[grid, name] = inst.n_options
     rows = []
     for grid, pieces, box in cases:
-        c, w, n = statistics.median(cold[grid, pieces]), statistics.median(warm[grid, pieces]), options[grid, pieces]
-        rows.append({"grid": grid, "pieces": pieces, "region": "x".join(map(str, box)), "placements": n,
-                     "cpu_cold_s": c, "cpu_warm_s": w, "us_per_placement_cold": 1e6 * c / n,
-                     "us_per_placement_warm": 1e6 * w / n})
-        print(f"| {grid} | {pieces} | {rows[-1]['region']} | {n} | {c * 1e3:.2f} ms | {w * 1e3:.2f} ms | "
-              f"{rows[-1]['us_per_placement_cold']:.2f} | {rows[-1]['us_per_placement_warm']:.2f} |", flush=True)
+        n = options[grid, pieces]
+        row = {"grid": grid, "pieces": pieces, "region": "x".join(map(str, box)), "placements": n}
+        for kind in ("cold", "warm"):
+            for i, what in enumerate(("cpu", "wall")):
+                t = statistics.median(x[i] for x in times[grid, pieces, kind])
+                row[f"{what}_{kind}_s"] = t
+                row[f"us_per_placement_{what}_{kind}"] = 1e6 * t / n
+        rows.append(row)
+        print(f"| {grid} | {pieces} | {row['region']} | {n} | " + " | ".join(
+            f"{row[f'us_per_placement_{what}_{kind}']:.3f}" for kind in ("cold", "warm") for what in ("cpu", "wall"))
+            + " |", flush=True)
     return rows
 
 
@@ -162,16 +178,18 @@ def main(argv=None) -> int:
     ap.add_argument("--inner", type=int, default=3, help="workload repetitions inside one process (default 3)")
     ap.add_argument("--compare-with", metavar="DIR", type=Path,
                     help="a checkout of the revision to compare the square workloads with")
+    ap.add_argument("--only", metavar="TEXT", help="compare only the square workloads whose name holds TEXT")
+    ap.add_argument("--no-placements", action="store_true", help="skip the placements per grid")
     args = ap.parse_args(argv)
     print(f"load average before: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}")
-    print("\n| grid | pieces | region | placements | CPU cold | CPU warm | us/placement cold | us/placement warm |"
+    print("\n| grid | pieces | region | placements | us/placement cold, CPU | cold, wall | warm, CPU | warm, wall |"
           "\n|---|---|---|--:|--:|--:|--:|--:|")
-    rows = placements(args.repeats)
+    rows = [] if args.no_placements else placements(args.repeats)
     cmp_rows = []
     if args.compare_with:
         print("\n| square workload | CPU before (s) | CPU after (s) | ratio | wall before (s) | wall after (s) | ratio |")
         print("|---|--:|--:|--:|--:|--:|--:|")
-        cmp_rows = compare(args.compare_with.resolve(), args.repeats, args.inner)
+        cmp_rows = compare(args.compare_with.resolve(), args.repeats, args.inner, args.only)
     print(f"load average after: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}")
     OUT.mkdir(parents=True, exist_ok=True)
     with open(OUT / "grids.csv", "w", newline="") as f:

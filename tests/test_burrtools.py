@@ -117,6 +117,9 @@ REFUSALS = [
     # (file under tests/data/burrtools, line, fragment of the message)
     ("public/Bermuda.xmpuzzle", 28, "shape S23 'Result' (the result of problem 1 'Bermuda') is 3-D: its prisms "
                                     "span 7x4x3 layers in x, y and z; only one layer of prisms (triangles) is read"),
+    ("public/Prisgon.xmpuzzle", 15, "shape S10 'Result1' (the result of problem 1 'Markus') is 3-D: its prisms "
+                                    "span 11x6x5 layers in x, y and z; only one layer of prisms (triangles) is read"),
+    ("public/Representation1.xmpuzzle", None, "the file defines no problem"),
     ("public/Representation0.xmpuzzle", None, "the file defines no problem"),
     ("public/Representation2.xmpuzzle", 3, "grid type 2 (spheres) is not read"),
     ("public/Representation3.xmpuzzle", 3, "grid type 3 (rhombic dodecahedra) is not read"),

@@ -34,9 +34,12 @@ References
 
 from __future__ import annotations
 
+import sys
 from array import array
 from dataclasses import dataclass, replace
 from functools import cached_property
+from itertools import accumulate, chain, repeat
+from operator import add, itemgetter, mul, sub
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from .errors import InputError
@@ -841,12 +844,11 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
 
     Notes
     -----
-    Cost O(orientations x bounding-box offsets x piece size). On squares
-    (without optional cells) each fit is one test of the orientation's
-    cells, shifted, against the region's, as integer bit masks (no numpy);
-    on the other grids numpy slicing of a boolean array of the region's
-    bounding box (one axis per coordinate), keeping the offsets that are
-    translations of the grid.
+    One path on every grid: the fits of each orientation are the bits of
+    one big integer (the region's mask shifted by each of the
+    orientation's cells, ANDed: O(orientations x piece size) integer
+    operations), the table filled from them in plain Python for a small
+    instance, with numpy for a large one (:func:`_placements`).
 
     Examples
     --------
@@ -877,38 +879,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         pieces, types, bounds = _with_ranges(pieces, types, dict(ranges or {}), int(max_empty), region,
                                              optional_pieces)
     extra = {"ranges": bounds, "empty_type": len(types) - 1 if max_empty else -1}
-    n_cells = region.area
-    if lattice.name != "square" or region.optional:
-        return _general_instance(pieces, region, optional_pieces, mode, types, lattice, extra)
-    height, width = region.height, region.width
-    stride = width + 1  # a spare column: a shifted shape cannot wrap into the next row
-    region_mask = 0
-    item = [-1] * (stride * height)  # cell item of each grid position
-    for i, (r, c) in enumerate(region.cells):
-        region_mask |= 1 << (r * stride + c)
-        item[r * stride + c] = i
-    indptr, indices = array("I", [0]), array("I")
-    option_type, option_orientation, option_offset = array("i"), array("h"), array("i")
-    for t, copies in enumerate(types):
-        for o_idx, shape in enumerate(pieces[copies[0]].orientations(mode)):
-            h = 1 + max(r for r, _ in shape)
-            w = 1 + max(c for _, c in shape)
-            if h > height or w > width:
-                continue
-            flat = [r * stride + c for r, c in shape]
-            shape_mask = sum(1 << s for s in flat)
-            for dr in range(height - h + 1):
-                for dc in range(width - w + 1):
-                    base = dr * stride + dc
-                    if (shape_mask << base) & ~region_mask:
-                        continue
-                    indices.extend([item[base + s] for s in flat])
-                    indices.append(n_cells + t)
-                    indptr.append(len(indices))
-                    option_type.append(t)
-                    option_orientation.append(o_idx)
-                    option_offset.extend((dr, dc))
-    table = PlacementTable(indptr, indices, option_type, option_orientation, option_offset)
+    table = _placements(region, [pieces[copies[0]].orientations(mode) for copies in types])
     return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
                               types=types, table=table, **extra)
 
@@ -957,30 +928,238 @@ def _with_ranges(pieces: tuple[Piece, ...], types, ranges: dict[str, tuple[int, 
     return tuple(out), tuple(new_types), tuple(bounds)
 
 
-def _general_instance(pieces, region: Region, optional_pieces: bool, mode: str, types, lattice,
-                      extra: dict | None = None) -> ExactCoverInstance:
-    """:func:`build_instance` on any grid (and with optional cells): the placements found with numpy (:class:`_Board`)."""
+def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementTable:
+    """Every placement of each type's orientations (``shapes[t]``) in ``region``, as a :class:`PlacementTable`.
+
+    The region's cells and optional cells are laid out in the grid's array
+    coordinates (:meth:`~ubongo_cp.grids.Grid.array_cell`: every translation
+    of the grid is a shift of the array; on triangles the up and down
+    triangles lie on two planes, never shifted), flattened row-major into
+    the bits of one integer, each axis but the first padded by the reach of
+    the largest shape so that no shift wraps round. The positions where an
+    orientation fits are then the bits of the AND of the region's mask
+    shifted down by each of its cells (one big-integer operation per cell,
+    whatever the region's size); fits come orientation by orientation,
+    positions in array order. A small table (a deck's task: tens of
+    placements) is filled in plain Python, each fit's items picked out of
+    the item array (:func:`_fill_python`, no numpy call); from
+    :data:`_NUMPY_FROM` placements, when numpy is loaded (or from
+    :data:`_NUMPY_IMPORT_FROM`), the fit masks of a run of types are
+    unpacked and its rows gathered with numpy (:func:`_fill_numpy`). Both
+    give the same table.
+    """
+    lattice = region.grid
+    n_cells, n_types = region.area, len(shapes)
+    if not region.cells and not region.optional:
+        return PlacementTable(array("I", [0]), array("I"), array("i"), array("h"), array("i"))
+    forms = [_array_forms(lattice, type_shapes) for type_shapes in shapes]
+    reach = tuple(max(col) for col in zip(*[form[1] for form in forms])) if forms else None
+    key = (region, reach, n_types)
+    layout = _REGIONS.get(key)
+    if layout is None:
+        layout = _cache(_REGIONS, key, _region_layout(region, lattice, reach, n_types))
+    strides_key, positions, region_mask, item, coord, arrays = layout
+    flats = [_flat_forms(form, strides_key) for form in forms]
+    fits = []                             # each type's orientations' fit masks
+    n_fits = 0
+    for type_flats in flats:
+        masks = []
+        for flat, _, _ in type_flats:
+            mask = positions
+            for f in flat:
+                mask &= region_mask >> f
+            masks.append(mask)
+            n_fits += mask.bit_count()
+        fits.append(masks)
+    if n_fits >= _NUMPY_FROM and ("numpy" in sys.modules or n_fits >= _NUMPY_IMPORT_FROM):
+        return _fill_numpy(shapes, forms, flats, strides_key, fits, item, coord, arrays, n_cells)
+    return _fill_python(shapes, flats, fits, item, coord, n_cells)
+
+
+def _region_layout(region: Region, lattice, reach: tuple[int, ...] | None, n_types: int) -> tuple:
+    """The region in the array of :func:`_placements` for shapes of this reach (extent per axis): the strides,
+    the positions a shape may be moved to, the region's mask, the item at each position (the cells, then,
+    after the types', the optional cells), each item's cell coordinates (a list per coordinate), and a
+    dict for their numpy forms (:func:`_fill_numpy`)."""
+    fixed = lattice.array_fixed_axes
+    cells = region.cells + region.optional
+    n_cells = region.area
+    acells = list(map(lattice.array_cell, cells))
+    columns = list(zip(*acells))
+    low = [0 if axis in fixed else min(col) for axis, col in enumerate(columns)]
+    size = [1 + max(col) - lo for col, lo in zip(columns, low)]
+    for axis in range(1, len(size)):   # padding: a shape at any position ends inside its row (never wraps)
+        extra = reach[axis] if reach else 1
+        size[axis] = max(size[axis], extra) if axis in fixed else size[axis] + extra - 1
+    strides = [1] * len(size)
+    for axis in range(len(size) - 2, -1, -1):
+        strides[axis] = strides[axis + 1] * size[axis + 1]
+    total = strides[0] * size[0]
+    where = [sum(map(mul, map(sub, a, low), strides)) for a in acells]
+    item = [-1] * total
+    first_optional = n_cells + n_types
+    for pos, it in zip(where, [*range(n_cells), *range(first_optional, first_optional + len(region.optional))]):
+        item[pos] = it
+    coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in zip(*cells)]
+    # the positions a shape may be moved to: those with every fixed (leading) axis 0
+    positions = (1 << (strides[len(fixed) - 1] if fixed else total)) - 1
+    return tuple(strides), positions, sum(1 << pos for pos in where), item, coord, {}
+
+
+#: From how many placements on :func:`_placements` fills the table with numpy (below: in plain Python,
+#: which costs no numpy calls per type; measured with ``benchmarks/bench_grids.py``) when numpy is
+#: loaded already, and from how many it imports numpy for it (the import costs about as much as
+#: filling this many in plain Python): a command on the bitboard kernel runs without numpy.
+_NUMPY_FROM = 200
+_NUMPY_IMPORT_FROM = 100_000
+
+
+def _fill_python(shapes, flats, fits, item, coord, n_cells) -> PlacementTable:
+    """The table of :func:`_placements` in plain Python: each fit's items picked out of a window of the array."""
+    rows: list = []                       # every option's items, a tuple per option
+    orientation: list[int] = []
+    origin: list[Cell] = []               # the first cell of every option's orientation
+    counts = []                           # options per type
+    for t, (type_shapes, type_flats, masks) in enumerate(zip(shapes, flats, fits)):
+        type_rows: list = []
+        append = type_rows.append
+        for o, (shape, (_, cells_at, span), mask) in enumerate(zip(type_shapes, type_flats, masks)):
+            if not mask:
+                continue
+            before = len(type_rows)
+            while mask:                   # the bits set, lowest first: each fit's items picked out of the
+                bit = mask & -mask        # window of the item array at the fit
+                at = bit.bit_length() - 1
+                append(cells_at(item[at:at + span]))
+                mask ^= bit
+            n = len(type_rows) - before
+            orientation.extend(repeat(o, n))
+            origin.extend(repeat(shape[0], n))
+        rows.extend(map(add, type_rows, repeat((n_cells + t,))))
+        counts.append(len(type_rows))
+    widths = [len(type_shapes[0]) + 1 for type_shapes in shapes]
+    indptr = array("I", [0])
+    indptr.extend(accumulate(chain.from_iterable(repeat(w, n) for w, n in zip(widths, counts))))
+    firsts = list(map(itemgetter(0), rows))
+    offsets = zip(*[map(sub, map(xs.__getitem__, firsts), x0s) for xs, x0s in zip(coord, zip(*origin))])
+    return PlacementTable(indptr, array("I", chain.from_iterable(rows)),
+                          array("i", chain.from_iterable(repeat(t, n) for t, n in enumerate(counts))),
+                          array("h", orientation), array("i", chain.from_iterable(offsets)))
+
+
+def _fill_numpy(shapes, forms, flats, strides, fits, item, coord, arrays, n_cells) -> PlacementTable:
+    """The table of :func:`_placements` with numpy: for each run of types whose pieces have one size, every
+    orientation's fit mask unpacked at once and the rows gathered in one step."""
     import numpy as np
 
-    n_cells = region.area
-    shapes = [pieces[copies[0]].orientations(mode) for copies in types]
-    board = _Board(region, lattice, len(types), shapes)
-    indptr, indices = array("I", [0]), array("I")
-    option_type, option_orientation, option_offset = array("i"), array("h"), array("i")
-    for t in range(len(types)):
-        items, orient, offset = board.placements(shapes[t])
-        n = len(items)
+    nbytes = (max(m.bit_length() for masks in fits for m in masks) + 7) // 8
+    if not arrays:                        # the region's layout as numpy arrays, made once
+        arrays["item"] = np.array(item, dtype=np.int64).astype(np.uint32)   # (positions,); -1 never read
+        arrays["cell"] = np.array(coord, dtype=np.int32).T              # (items, dim)
+    item_at, cell_of = arrays["item"], arrays["cell"]
+    indices, indptr, option_type, orientation, offsets = [], [np.zeros(1, np.uint32)], [], [], []
+    last = 0
+    t0 = 0
+    while t0 < len(shapes):
+        k = len(shapes[t0][0])
+        t1 = t0 + 1
+        while t1 < len(shapes) and len(shapes[t1][0]) == k:
+            t1 += 1
+        run = range(t0, t1)
+        t0 = t1
+        masks = [m for t in run for m in fits[t]]
+        bits = np.unpackbits(np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), np.uint8),
+                             bitorder="little").reshape(len(masks), -1)
+        g, pos = np.nonzero(bits)               # type by type, orientation by orientation, positions in order
+        n = len(g)
         if not n:
             continue
-        rows = np.hstack([items, np.full((n, 1), n_cells + t, dtype=np.int64)])
-        indices.extend(rows.ravel().astype(np.uint32).tolist())
-        indptr.extend((indptr[-1] + rows.shape[1] * np.arange(1, n + 1)).tolist())
-        option_type.extend([t] * n)
-        option_orientation.extend(orient.astype(np.int16).tolist())
-        option_offset.extend(np.asarray(offset, dtype=np.int64).ravel().tolist())
-    table = PlacementTable(indptr, indices, option_type, option_orientation, option_offset)
-    return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
-                              types=types, table=table, **(extra or {}))
+        flat = _stacked(forms, run, ("flat", strides), lambda t: [f for f, _, _ in flats[t]], np.intp)
+        first = _stacked(forms, run, "first", lambda t: [s[0] for s in shapes[t]], np.int32)
+        of_type = np.repeat(np.arange(run.start, run.stop, dtype=np.int32), [len(fits[t]) for t in run])[g]
+        rows = np.empty((n, k + 1), dtype=np.uint32)
+        rows[:, :k] = item_at[pos[:, None] + flat[g]]
+        rows[:, k] = n_cells + of_type
+        indices.append(rows)
+        indptr.append(np.arange(last + k + 1, last + (k + 1) * n + 1, k + 1, dtype=np.uint32))
+        last += (k + 1) * n
+        option_type.append(of_type)
+        orientation.append(np.concatenate([np.arange(len(fits[t]), dtype=np.int16) for t in run])[g])
+        offsets.append(cell_of[rows[:, 0]] - first[g])
+
+    def packed(parts, code):
+        out = array(code)
+        out.frombytes(b"".join(part.tobytes() for part in parts))
+        return out
+    return PlacementTable(packed(indptr, "I"), packed(indices, "I"), packed(option_type, "i"),
+                          packed(orientation, "h"), packed(offsets, "i"))
+
+
+def _stacked(forms, run: range, key, rows, dtype):
+    """The rows (``rows(t)``: one per orientation) of the types ``run`` as one numpy array, each type's
+    kept in its form (:func:`_array_forms`) under ``key`` for the next instance (the numpy fill)."""
+    import numpy as np
+
+    parts = []
+    for t in run:
+        part = forms[t][2].get(key)
+        if part is None:
+            part = forms[t][2][key] = np.array(rows(t), dtype=dtype)
+        parts.append(part)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+#: Caches of :func:`_placements`: the types' orientations in array form (:func:`_array_forms`, by the
+#: identity of a piece's orientation list) and the regions' array layouts (by region, and by region,
+#: strides and number of types). A deck builds each card side's region for every die face, a census
+#: or a benchmark the same orientations again and again; each is emptied when it reaches
+#: :data:`_CACHE_SIZE` entries.
+_FORMS: dict = {}
+_REGIONS: dict = {}
+_CACHE_SIZE = 1 << 14
+
+
+def _cache(cache: dict, key, value):
+    """Store ``value`` under ``key`` (emptying ``cache`` first when full); return it."""
+    if len(cache) >= _CACHE_SIZE:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+def _array_forms(lattice, shapes: Sequence[Shape]) -> tuple[list, tuple[int, ...], dict]:
+    """One type's orientations in array coordinates, each moved to the corner (but on the fixed axes); their
+    extent per axis; and a dict for their flat forms by strides (:func:`_flat_forms`).
+
+    Cached by the identity of the orientations' list (a piece's orientations are computed once,
+    :meth:`ubongo_cp.pieces.Piece.orientations`); the cache holds the list, so its id is not reused.
+    """
+    entry = _FORMS.get(id(shapes))
+    if entry is not None and entry[0] is shapes:
+        return entry[1]
+    fixed = lattice.array_fixed_axes
+    moved = []
+    for shape in shapes:
+        a = list(map(lattice.array_cell, shape))
+        corner = [0 if axis in fixed else min(col) for axis, col in enumerate(zip(*a))]
+        moved.append([tuple(map(sub, x, corner)) for x in a])
+    form: tuple[list, tuple[int, ...], dict] = (moved, tuple(1 + max(col) for col in zip(*chain.from_iterable(moved))), {})
+    _cache(_FORMS, id(shapes), (shapes, form))
+    return form
+
+
+def _flat_forms(form, strides: tuple[int, ...]) -> list[tuple[list[int], itemgetter, int]]:
+    """The orientations of an :func:`_array_forms` in the array with these strides: each one's cells as flat
+    positions (in cell order), a getter of those positions, and the span of positions they cover."""
+    flats = form[2].get(strides)
+    if flats is None:
+        flats = []
+        for a in form[0]:
+            flat = [sum(map(mul, cell, strides)) for cell in a]
+            getter = itemgetter(*flat) if len(flat) > 1 else (lambda window, i=flat[0]: (window[i],))
+            flats.append((flat, getter, 1 + max(flat)))
+        form[2][strides] = flats
+    return flats
 
 
 def task_instance(card: "CardSide", face: int, *, max_empty: int = 0) -> ExactCoverInstance:
@@ -1014,73 +1193,3 @@ def task_instance(card: "CardSide", face: int, *, max_empty: int = 0) -> ExactCo
     """
     return build_instance(card.task_pieces(face), card.region, mode=card.orientations, max_empty=max_empty)
 
-
-class _Board:
-    """The region as a padded array for sliding the types' orientations over it (built once per instance).
-
-    Cells are put in the lattice's array coordinates
-    (:meth:`~ubongo_cp.grids.Grid.array_coords`: every translation of the
-    grid is a shift of the array; on triangles the up and down triangles lie
-    on two planes of the array, which is never shifted), the array padded
-    with empty cells by the reach of the largest shape, and every position a
-    shape can be moved to listed as a flat index.
-    """
-
-    def __init__(self, region: Region, lattice, n_types: int, shapes: Sequence[Sequence[Shape]]):
-        import numpy as np
-
-        self.lattice = lattice
-        self.fixed = list(lattice.array_fixed_axes)
-        n_cells = region.area
-        cell_coords = np.array(region.cells + region.optional, dtype=np.int64).reshape(-1, lattice.dim)
-        coords = lattice.array_coords(cell_coords)
-        coords = coords - coords.min(axis=0) if len(coords) else coords
-        dims = coords.max(axis=0) + 1 if len(coords) else np.zeros(coords.shape[1], dtype=np.int64)
-        reach = dims * 0
-        for type_shapes in shapes:          # each type's orientations (one size), at once
-            if type_shapes:
-                reach = np.maximum(reach, self._cells(type_shapes).max(axis=(0, 1)) + 1)
-        shape = tuple(int(n + r) for n, r in zip(dims, reach))
-        self.filled = np.zeros(shape, dtype=bool)
-        self.where = np.full(shape, -1, dtype=np.int64)
-        self.filled[tuple(coords.T)] = True
-        first = n_cells + n_types    # the optional cells' items follow the types'
-        self.where[tuple(coords.T)] = np.concatenate([np.arange(n_cells), np.arange(first, first + len(region.optional))])
-        self.strides = np.array([int(np.prod(shape[i + 1:])) for i in range(len(shape))], dtype=np.int64)
-        span = [1 if axis in self.fixed else int(n) for axis, n in enumerate(dims)]
-        self.base = (np.indices(span).reshape(len(span), -1).T * self.strides).sum(axis=1)   # (positions,)
-        self.item_coords = np.zeros((first + len(region.optional), lattice.dim), dtype=np.int64)
-        self.item_coords[:n_cells], self.item_coords[first:] = cell_coords[:n_cells], cell_coords[n_cells:]
-
-    def _cells(self, shapes: Sequence[Shape]) -> np.ndarray:
-        """Shapes (of one size) in array coordinates, each moved to its corner: (shapes, k, array dim)."""
-        import numpy as np
-
-        raw = np.array(shapes, dtype=np.int64)
-        cells = self.lattice.array_coords(raw.reshape(-1, self.lattice.dim)).reshape(len(shapes), raw.shape[1], -1)
-        low = cells.min(axis=1, keepdims=True)
-        low[:, :, self.fixed] = 0                # a plane of the array is a kind of cell, never shifted
-        return cells - low
-
-    def placements(self, shapes: list[Shape]):
-        """(items (n, k), orientation ids (n,), offsets (n, dim)) of every fit of the shapes.
-
-        One gather tests every shape at every position (a fit: every cell
-        lands on the region); fits come shape by shape, positions in array
-        order. The offset recorded is the translation in cell coordinates
-        (the first cell placed less the shape's first cell).
-        """
-        import numpy as np
-
-        k = len(shapes[0]) if shapes else 0
-        none = np.zeros((0, k), np.int64), np.zeros(0, np.int16), np.zeros((0, self.lattice.dim), np.int64)
-        if not shapes or not len(self.base):
-            return none
-        delta = (self._cells(shapes) * self.strides).sum(axis=2)                  # (shapes, k)
-        flat = self.base[None, :, None] + delta[:, None, :]                       # (shapes, positions, k)
-        orient, pos = np.nonzero(self.filled.ravel()[flat].all(axis=2))
-        if len(orient) == 0:
-            return none
-        items = self.where.ravel()[flat[orient, pos]]
-        first = np.array([s[0] for s in shapes], dtype=np.int64)
-        return items, orient.astype(np.int16), self.item_coords[items[:, 0]] - first[orient]

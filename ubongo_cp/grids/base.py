@@ -11,7 +11,7 @@ primitive               meaning
 ``image``               a cell list under symmetry ``k`` (not translated back)
 ``shift``               the translation that normalises a cell set
 ``offset_ok``,          which translations keep the grid onto itself (all of them
-``array_coords``        but for triangles), and coordinates in which every
+``array_cell``          but for triangles), and coordinates in which every
                         translation is a shift of an array (placements)
 ``parse``/``format``    the text layout of the grid in piece and region files;
 ``render``              the same layout with any character per cell (solutions)
@@ -192,17 +192,17 @@ class Grid:
         """The translation (added to every cell) that puts ``cells`` in normal position."""
         raise NotImplementedError
 
-    #: Axes of :meth:`array_coords` that tell kinds of cells apart (never shifted by a translation).
+    #: Axes of :meth:`array_cell` that tell kinds of cells apart (never shifted by a translation): the leading ones.
     array_fixed_axes: tuple[int, ...] = ()
 
-    def array_coords(self, cells: np.ndarray) -> np.ndarray:
-        """Cells (an int array (n, dim)) as the coordinates of an array in which every translation is a shift.
+    def array_cell(self, cell: Cell) -> tuple[int, ...]:
+        """A cell as the coordinates of an array in which every translation of the grid is a shift.
 
         The exact-cover instance slides shapes over the region in these
-        (:func:`ubongo_cp.cover.build_instance`); the identity but on
+        (:func:`ubongo_cp.cover.build_instance`); the cell itself but on
         triangles.
         """
-        return cells
+        return cell
 
     def offset_ok(self, offset: Cell) -> bool:
         """Whether translating by ``offset`` maps the grid onto itself (cell classes kept)."""
@@ -267,7 +267,7 @@ class Grid:
 
     def transform(self, cells: Iterable[Cell], k: int) -> Shape:
         """The shape's image under symmetry ``k`` (normal position, sorted)."""
-        return tuple(sorted(self.map_cells(list(cells), k)))
+        return self.normalize(self.image([tuple(c) for c in cells], k))
 
     def map_array(self, shapes: np.ndarray, k: int) -> np.ndarray:
         """:meth:`map_cells` for many shapes at once: an int array (N, n, dim) -> the images, each in normal position.

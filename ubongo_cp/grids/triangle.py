@@ -197,6 +197,22 @@ class TriangleGrid(Grid):
         c0 = min(c for _, c in cells)
         return (-r0, -c0 + (r0 + c0) % 2)
 
+    def normalize(self, cells: Iterable[Cell]) -> Shape:
+        """Translate ``cells`` to normal position (:meth:`shift`) and sort them.
+
+        Examples
+        --------
+        >>> TRIANGLE.normalize([(2, 3), (2, 4), (3, 4)])
+        ((0, 1), (0, 2), (1, 2))
+        """
+        cells = list(cells)
+        if not cells:
+            return ()
+        r0 = min(r for r, _ in cells)
+        c0 = min(c for _, c in cells)
+        dc = (r0 + c0) % 2 - c0
+        return tuple(sorted((r - r0, c + dc) for r, c in cells))
+
     def map_array(self, shapes: np.ndarray, k: int) -> np.ndarray:
         """:meth:`map_cells` for an int array (N, n, 2) of shapes: through the axial centres, vectorised."""
         import numpy as np
@@ -213,16 +229,20 @@ class TriangleGrid(Grid):
         c0 = c2.min(axis=1, keepdims=True)
         return np.stack([r2 - r0, c2 - c0 + (r0 + c0) % 2], axis=-1)
 
-    #: The third array coordinate tells up (0) from down (1) triangles.
-    array_fixed_axes = (2,)
+    #: The first array coordinate tells up (0) from down (1) triangles.
+    array_fixed_axes = (0,)
 
-    def array_coords(self, cells: np.ndarray) -> np.ndarray:
-        """``(row, (row + col) // 2, (row + col) % 2)``: a translation ``(dr, dc)`` (``dr + dc`` even) shifts the
-        first two by ``(dr, (dr + dc) / 2)`` and keeps the third."""
-        import numpy as np
+    def array_cell(self, cell: Cell) -> tuple[int, int, int]:
+        """``((row + col) % 2, row, (row + col) // 2)``: a translation ``(dr, dc)`` (``dr + dc`` even) keeps the
+        first and shifts the other two by ``(dr, (dr + dc) / 2)``.
 
-        r, c = cells[:, 0], cells[:, 1]
-        return np.stack([r, (r + c) // 2, (r + c) % 2], axis=1)
+        Examples
+        --------
+        >>> TRIANGLE.array_cell((1, 2)), TRIANGLE.array_cell((1, 3))
+        ((1, 1, 1), (0, 1, 2))
+        """
+        r, c = cell
+        return ((r + c) % 2, r, (r + c) // 2)
 
     def offset_ok(self, offset: Cell) -> bool:
         return sum(offset) % 2 == 0

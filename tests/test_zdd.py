@@ -595,7 +595,7 @@ def test_cells_assigned_to_pieces_equal_filtering_every_solution():
                 cells = rng.sample(sol[key], rng.randint(1, 2))
                 groups.append((key.split("#")[0], cells))
 
-            def respects(s):
+            def respects(s, groups=groups):
                 return all(any(k.split("#")[0] == name and set(cells) <= set(s[k]) for k in s)
                            for name, cells in groups)
 

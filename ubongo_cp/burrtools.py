@@ -691,7 +691,7 @@ class _Puzzle:
     def _parts(self, node: _Node, title: str) -> tuple[list[tuple[int, int, int]], int]:
         """``[(shape id, min, max), ...]`` of a problem (max > 0) and its result's shape id."""
         where = self.where
-        parts: list[tuple[int, int]] = []
+        parts: list[tuple[int, int, int]] = []
         results = [n for n in node.children if n.tag == "result"]
         if not results:
             raise InputError(f"{title} has no <result>", path=where, line=node.line)

@@ -110,7 +110,9 @@ class Builder:
 
     def _child(self, key: int, o: int) -> int:
         """The state after option ``o``: its delta taken, its colour items' fields written."""
-        key -= self.options[o][0]
+        entry = self.options[o]
+        assert entry is not None  # an option that covers no item is never taken
+        key -= entry[0]
         for s, m, want in self.colour_entries[o]:
             key = (key & ~(m << s)) | (want << s)
         return key

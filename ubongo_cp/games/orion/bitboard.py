@@ -98,6 +98,7 @@ class BitTables:
         q0, r0 = min(qs), min(rs)
         w = self.width = max(qs) - q0 + 2
         self.grid_bit = [(r - r0) * w + (q - q0) for q, r in board.hexes]
+        self._index_of: dict[int, int] | None = None   # grid bit -> hex index, made when first asked
         self.board = sum(1 << b for b in self.grid_bit)
         gb = self.grid_bit
         self.sides = [(sum(1 << gb[h] for h in a), sum(1 << gb[h] for h in b)) for a, b in game.side_pairs]

@@ -151,7 +151,7 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         res.seconds = time.perf_counter() - t0
         return res
     top = ctx.max_tiles if upper is None else len(upper) - 1
-    ks = range(ctx.lb_tiles, top + 1)
+    ks: range | list[int] = range(ctx.lb_tiles, top + 1)
     if any_plan and upper is None and top > ctx.lb_tiles and not use_reference():
         # Any plan will do: "at most top tiles?" settles it in one question
         # (infeasible there is infeasible for every smaller k).
@@ -284,7 +284,7 @@ def _cover_fast(ctx: ReachModel, targets: set[int]) -> list[int] | None:
     tgt[list(targets)] = True
     # Rows that can ever be chosen (a positive score): free hexes, an unused tile and an own hex
     # on a target now (all three only shrink); the first best row stays the first best row.
-    open_rows = getattr(ctx, "_open_rows", None)
+    open_rows = ctx._open_rows
     if open_rows is None:   # the same for every target set of one model
         open_rows = ctx._open_rows = np.flatnonzero((colour[game.pl_cells] < 0).all(axis=1)
                                                     & ~used[game.pl_tile])
@@ -354,7 +354,7 @@ def _chain_fast(ctx: ReachModel, plan: list[int]) -> list:
     state, player, game = ctx.state, ctx.player, ctx.state.game
     tab = BitTables.get(game)
     pos = position_bits(state)
-    index_of = getattr(tab, "_index_of", None)
+    index_of = tab._index_of
     if index_of is None:
         index_of = tab._index_of = {g: i for i, g in enumerate(tab.grid_bit)}
     grid = pos.colour_grid[player]

@@ -175,6 +175,7 @@ class ReachModel:
         self._models: dict[tuple[int, bool], tuple | None] = {}
         self._nogoods: list[tuple[list[int], frozenset[int] | None]] = []
         self._bits = None
+        self._open_rows: np.ndarray | None = None   # the greedy cover's open rows (distance.py), made once
         game = state.game
         n = game.n
         self.adj = game.adjacency

@@ -142,14 +142,14 @@ def _tournament_rows(start: int, stop: int, pairs: Sequence[tuple[str, str]], ga
         else:
             play_game(state, players)
             swapped, returns = False, state.returns()
-        state = state.to_reference()
-        cond = _condition(state)
+        final = state.to_reference()
+        cond = _condition(final)
         for seat, (agent, opp) in enumerate(((first, second), (second, first))):
             pts = returns[seat]
             rows.append({"game": gid, "agent": agent, "opponent": opp, "seat": seat,
                          "result": "win" if pts == 1 else "loss" if pts == 0 else "draw",
-                         "points": pts, "end_rule": state.end_rule, "condition": cond,
-                         "length": len(state.history), **({"swapped": swapped} if pie else {})})
+                         "points": pts, "end_rule": final.end_rule, "condition": cond,
+                         "length": len(final.history), **({"swapped": swapped} if pie else {})})
     return rows
 
 

@@ -16,7 +16,7 @@ import pytest
 from ubongo_cp.cards import card_to_toml, load_card, parse_card, task_hash
 from ubongo_cp.cover import EMPTY, build_instance, task_instance
 from ubongo_cp.errors import InputError
-from ubongo_cp.pieces import Piece, Region, load_pieces
+from ubongo_cp.pieces import Piece, Region
 from ubongo_cp.solvers import solve
 
 from test_ranges import CLASSIC, multiset_sum

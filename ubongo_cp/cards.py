@@ -109,7 +109,7 @@ class CardSide:
         return (self.card_id, self.side)
 
     def task_pieces(self, face: int) -> list[Piece]:
-        """The pieces of the task on ``face``.
+        """The pieces of the task on ``face`` (a piece with a count range once: :attr:`ranges` says how many).
 
         Raises
         ------

@@ -17,7 +17,7 @@ from .puzzle import ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_regi
 if TYPE_CHECKING:  # pragma: no cover
     from ..cards import CardSide
 
-__all__ = ["game_title", "side_label", "CardFace", "card_figure"]
+__all__ = ["game_title", "side_label", "CardFace", "card_figure", "icon_labels"]
 
 def game_title(card: "CardSide") -> str:
     """The game's name for a card side: its file's ``game_title`` (or ``title``) key, else its deck spec's title.

@@ -125,3 +125,19 @@ def test_bad_card_ranges_exit_2_with_one_line_naming_file_and_line(run_cli, tmp_
     assert info.value.line == line and fragment in str(info.value)
     code, _, err = run_cli("solve", path, "--count")
     one_line_error(code, err, fragment, f"{path}:{line}")
+
+
+def test_export_writes_the_ranges_and_refuses_empty_cells(run_cli, tmp_path):
+    from conftest import one_line_error
+
+    path = card_file(tmp_path)
+    card = load_card(path)
+    expected = solve(task_instance(card, 1), backend="dlx", keep=0).count
+    out = tmp_path / "t1.xmpuzzle"
+    code, _, _ = run_cli("export", path, "--face", 1, "--out", out)
+    assert code == 0
+    code, text, _ = run_cli("solve", out, "--count", "--json")
+    assert code == 0 and json.loads(text)["count"] == expected
+    code, _, err = run_cli("export", path, "--face", 2, "--out", tmp_path / "t2.xmpuzzle")
+    one_line_error(code, err, "face 2 lets cells stay empty")
+    assert not (tmp_path / "t2.xmpuzzle").exists()

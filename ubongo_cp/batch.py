@@ -113,7 +113,7 @@ def _task_base(card: CardSide, face: int) -> dict[str, Any]:
     names = card.tasks[face]
     return {
         "card_id": card.card_id, "side": card.side, "face": face, "game": card.game,
-        "pieces": " ".join(names), "n_pieces": len(names), "area": card.region.area,
+        "pieces": " ".join(card.task_entries(face)), "n_pieces": len(names), "area": card.region.area,
         "task_hash": task_hash(card, face), "card_file": os.path.basename(card.path or ""), "error": None,
         "grid": card.region.grid.name,
     }

@@ -15,13 +15,17 @@ A card side (rule UP-1) is stored as one TOML file::
 
     [tasks]                   # die face -> piece names (rules UP-1, UP-4)
     1 = ["I2", "L3", "T4"]
+    2 = ["I2", "T4:0-2", "L4:1-3"]                  # NAME:LO-HI: between LO and HI of that piece
+    3 = {pieces = ["I2", "L3", "T4"], max_empty = 2}  # up to 2 region cells may stay empty
 
 The game's facts (its sides, its die) come from its deck spec
 (:mod:`ubongo_cp.specs`). Validation (each error names the file and, where
 it can, the line): TOML syntax and duplicate keys, missing or mistyped
 fields, an unknown game or side, a piece-set file outside the card's folder
 (see :mod:`ubongo_cp.pieces`), unknown piece names, a task whose area
-differs from the region's (UP-4), faces that are not positive integers or
+differs from the region's (UP-4; with ranges or empty cells: a task no count
+in its ranges can fill), a range ``LO-HI`` with LO > HI, ``max_empty``
+negative or larger than the region, faces that are not positive integers or
 beyond the game's die, a ``grid`` other than the pieces'.
 
 The region is drawn in the text layout of the pieces' grid
@@ -44,7 +48,7 @@ from .geometry import MAX_REGION_CELLS
 from .grids import SQUARE
 from .io import loads_toml
 from .specs import DECK_SPEC_FILE, spec_for_card
-from .pieces import Piece, PieceSet, Region, load_pieces, parse_region, resolve_pieces_path
+from .pieces import Piece, PieceSet, Region, count_ranges, load_pieces, parse_region, resolve_pieces_path
 
 __all__ = ["CardSide", "load_card", "parse_card", "write_card", "card_to_toml", "load_deck", "DeckProblem",
            "task_hash", "card_id_key", "printing_order"]
@@ -77,6 +81,13 @@ class CardSide:
     orientations : str
         Orientation mode of the pieces: ``"free"`` (rule UP-3), ``"one-sided"``
         or ``"fixed"`` (one of the grid's modes).
+    ranges : dict of int -> dict of str -> (int, int)
+        Die face -> piece name -> ``(lo, hi)``: the task uses between ``lo``
+        and ``hi`` pieces of that shape (a name with a range is listed once
+        in :attr:`tasks`); faces without ranges are absent.
+    max_empty : dict of int -> int
+        Die face -> how many region cells may stay empty; faces where every
+        cell is covered (rule UP-2) are absent.
     """
 
     game: str
@@ -89,6 +100,8 @@ class CardSide:
     path: str | None = None
     meta: dict = field(default_factory=dict, compare=False)
     orientations: str = "free"
+    ranges: dict[int, dict[str, tuple[int, int]]] = field(default_factory=dict)
+    max_empty: dict[int, int] = field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -96,7 +109,7 @@ class CardSide:
         return (self.card_id, self.side)
 
     def task_pieces(self, face: int) -> list[Piece]:
-        """The pieces of the task on ``face``.
+        """The pieces of the task on ``face`` (a piece with a count range once: :attr:`ranges` says how many).
 
         Raises
         ------
@@ -107,6 +120,26 @@ class CardSide:
             raise InputError(f"card {self.card_id} side {self.side} has no face {face} "
                              f"(faces {min(self.tasks)}..{max(self.tasks)})", path=self.path)
         return self.piece_set.select(self.tasks[face])
+
+    def is_fixed(self, face: int) -> bool:
+        """Whether the task on ``face`` is one multiset of pieces covering every cell (no range, no empty cell)."""
+        return not self.ranges.get(face) and not self.max_empty.get(face)
+
+    def task_entries(self, face: int) -> list[str]:
+        """The task's pieces as the card file writes them: ``NAME``, or ``NAME:LO-HI`` with a range."""
+        ranges = self.ranges.get(face, {})
+        return [f"{n}:{ranges[n][0]}-{ranges[n][1]}" if n in ranges else n for n in self.tasks[face]]
+
+    def task_label(self, face: int) -> str:
+        """The task in one line: its entries (:meth:`task_entries`) and the cells that may stay empty.
+
+        Examples
+        --------
+        ``"I2 T4:0-2 L4:1-3"``, ``"I2 L3 T4, up to 2 cells empty"``.
+        """
+        empty = self.max_empty.get(face, 0)
+        more = f", up to {empty} cell{'s' if empty > 1 else ''} empty" if empty else ""
+        return " ".join(self.task_entries(face)) + more
 
     def draw(self, *, cell_mm: float = 8.0):
         """The card side as printed: region, die-face table with piece icons (a matplotlib Figure)."""
@@ -203,6 +236,8 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     if not raw_tasks:
         raise InputError("card side has no tasks", path=where, line=line_of("tasks"))
     tasks: dict[int, tuple[str, ...]] = {}
+    ranges: dict[int, dict[str, tuple[int, int]]] = {}
+    max_empty: dict[int, int] = {}
     for face_key, names in raw_tasks.items():
         line = line_of(face_key)
         if not re.fullmatch(r"[0-9]+", face_key) or int(face_key) < 1:
@@ -214,21 +249,54 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
                              path=where, line=line)
         if face in tasks:
             raise InputError(f"die face {face} appears twice", path=where, line=line)
-        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-            raise InputError(f"task of face {face} must be a non-empty list of piece names", path=where, line=line)
+        names, face_ranges, empty = _task_value(names, face, where, line)
         unknown = [n for n in names if n not in piece_set]
         if unknown:
             raise InputError(f"task of face {face} names unknown piece(s) {', '.join(unknown)} "
                              f"(not in {pieces_spec})", path=where, line=line)
-        area = sum(piece_set[n].size for n in names)
-        if area != region.area:
-            raise InputError(f"task of face {face} ({' '.join(names)}) covers {area} cells but the region "
-                             f"has {region.area} (UP-4)", path=where, line=line)
+        if empty > region.area:
+            raise InputError(f"max_empty of face {face} is {empty}, larger than the region ({region.area} cells)",
+                             path=where, line=line)
+        least = sum(piece_set[n].size * face_ranges.get(n, (1, 1))[0] for n in names)
+        most = sum(piece_set[n].size * face_ranges.get(n, (1, 1))[1] for n in names)
+        if not least <= region.area <= most + empty:
+            covers = f"{least}" if least == most else f"{least} to {most}"
+            label = " ".join(f"{n}:{face_ranges[n][0]}-{face_ranges[n][1]}" if n in face_ranges else n
+                             for n in names)
+            need = f"{region.area}" if not empty else f"{region.area} of which up to {empty} may stay empty"
+            raise InputError(f"task of face {face} ({label}) covers {covers} cells but the region has {need} "
+                             "(UP-4)", path=where, line=line)
         tasks[face] = tuple(names)
+        if face_ranges:
+            ranges[face] = face_ranges
+        if empty:
+            max_empty[face] = empty
     meta = {k: v for k, v in data.items()
             if k not in {"game", "card", "side", "pieces", "region", "tasks", "orientations", "grid"}}
     return CardSide(game, card_id, side, pieces_spec, piece_set, region, dict(sorted(tasks.items())), where, meta,
-                    orientations)
+                    orientations, dict(sorted(ranges.items())), dict(sorted(max_empty.items())))
+
+
+def _task_value(value, face: int, where: str | None, line: int | None) -> tuple[list[str], dict, int]:
+    """(piece names, ranges, max_empty) of one face's task: a list of entries, or ``{pieces = [...], max_empty = N}``."""
+    empty = 0
+    if isinstance(value, dict):
+        extra = sorted(set(value) - {"pieces", "max_empty"})
+        if extra:
+            raise InputError(f"task of face {face} has unknown key(s) {', '.join(extra)} (keys: pieces, max_empty)",
+                             path=where, line=line)
+        empty = value.get("max_empty", 0)
+        if not isinstance(empty, int) or isinstance(empty, bool) or empty < 0:
+            raise InputError(f"max_empty of face {face} must be a whole number of cells >= 0, got {empty!r}",
+                             path=where, line=line)
+        value = value.get("pieces")
+    if not isinstance(value, list) or not value or not all(isinstance(n, str) for n in value):
+        raise InputError(f"task of face {face} must be a non-empty list of piece names", path=where, line=line)
+    try:
+        names, ranges = count_ranges(value, source=f"task of face {face}")
+    except InputError as exc:
+        raise InputError(exc.message, path=where, line=line) from None
+    return names, ranges, empty
 
 
 def load_card(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS) -> CardSide:
@@ -267,7 +335,10 @@ def card_to_toml(card: CardSide, *, header: str | None = None) -> str:
     for name, table in tables.items():
         lines += ["", f"[{name}]"] + [f"{k} = {_toml_value(v)}" for k, v in table.items()]
     lines += ["", "[tasks]"]
-    lines += [f"{face} = [{', '.join(q(n) for n in names)}]" for face, names in sorted(card.tasks.items())]
+    for face in sorted(card.tasks):
+        entries = f"[{', '.join(q(n) for n in card.task_entries(face))}]"
+        empty = card.max_empty.get(face, 0)
+        lines.append(f"{face} = {{pieces = {entries}, max_empty = {empty}}}" if empty else f"{face} = {entries}")
     return "\n".join(lines) + "\n"
 
 
@@ -397,8 +468,8 @@ def task_hash(card: CardSide, face: int) -> str:
 
     Identifies a task across runs (batch resume) and tables (booklet
     results): an edited card, another deck's card with the same id, or the
-    same task in another orientation mode or on another grid hashes
-    differently (a free task on squares leaves the mode and grid out: the
+    same task in another orientation mode, on another grid or with other
+    ranges of piece counts or empty cells hashes differently (a free task on squares leaves the mode and grid out: the
     hashes of earlier runs stay valid).
     """
     import hashlib
@@ -411,4 +482,6 @@ def task_hash(card: CardSide, face: int) -> str:
         h.update(f"orientations:{card.orientations}".encode())
     if card.region.grid is not SQUARE:
         h.update(f"grid:{card.region.grid.name}".encode())
+    if not card.is_fixed(face):
+        h.update(f"task:{card.task_label(face)}".encode())
     return h.hexdigest()[:12]

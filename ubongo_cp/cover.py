@@ -1162,7 +1162,7 @@ def _flat_forms(form, strides: tuple[int, ...]) -> list[tuple[list[int], itemget
     return flats
 
 
-def task_instance(card: "CardSide", face: int, *, max_empty: int = 0) -> ExactCoverInstance:
+def task_instance(card: "CardSide", face: int, *, max_empty: int | None = None) -> ExactCoverInstance:
     """The exact-cover instance of the task on ``face`` of a card side (rules UP-1, UP-2).
 
     Parameters
@@ -1171,13 +1171,16 @@ def task_instance(card: "CardSide", face: int, *, max_empty: int = 0) -> ExactCo
         A parsed card side (:func:`ubongo_cp.cards.load_card`).
     face : int
         A die face of the card side.
-    max_empty : int
-        Cells of the region that may stay empty (:func:`build_instance`).
+    max_empty : int, optional
+        Cells of the region that may stay empty (:func:`build_instance`);
+        default: what the card's task says (0 unless it says ``max_empty``).
 
     Returns
     -------
     ExactCoverInstance
-        In the card's orientation mode (free by rule UP-3 unless the card says otherwise).
+        In the card's orientation mode (free by rule UP-3 unless the card says
+        otherwise), with the task's ranges of piece counts
+        (:attr:`ubongo_cp.cards.CardSide.ranges`).
 
     Raises
     ------
@@ -1191,5 +1194,8 @@ def task_instance(card: "CardSide", face: int, *, max_empty: int = 0) -> ExactCo
     >>> [p.name for p in inst.pieces], inst.n_cells
     (['I2', 'L4', 'Y5'], 11)
     """
-    return build_instance(card.task_pieces(face), card.region, mode=card.orientations, max_empty=max_empty)
+    if max_empty is None:
+        max_empty = card.max_empty.get(face, 0)
+    return build_instance(card.task_pieces(face), card.region, mode=card.orientations,
+                          ranges=card.ranges.get(face), max_empty=max_empty)
 

@@ -79,7 +79,7 @@ def _show(example) -> str:
                                  format_grid(region.cells)])
     if example.kind == "card":
         card = load_card(example.path)
-        tasks = [f"  face {f}: {' '.join(n)}" for f, n in card.tasks.items()]
+        tasks = [f"  face {f}: {card.task_label(f)}" for f in card.tasks]
         return "\n".join(head + [f"  {card.game} card {card.card_id}, side {card.side}, pieces {card.pieces_spec}; "
                                  f"region of {card.region.area} cells:", "", format_grid(card.region.cells), ""]
                          + tasks)

@@ -45,6 +45,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
                          "BurrTools turns pieces freely in space, so only free orientations (UP-3) can be "
                          "exported", path=args.card)
     pieces = card.task_pieces(args.face)
+    if card.max_empty.get(args.face):
+        raise InputError(f"face {args.face} lets cells stay empty; a BurrTools problem covers its whole result, "
+                         "so only tasks covering every cell can be exported", path=args.card)
     colours = None
     if not args.no_colours:
         from ..booklet import piece_colours
@@ -52,9 +55,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
         every = piece_colours(card.piece_set.names)
         colours = {p.name: every[p.name] for p in pieces}
     title = f"card {card.card_id} side {card.side}, face {args.face}"
-    write_xmpuzzle(args.out, pieces, card.region, name=title, colours=colours,
+    write_xmpuzzle(args.out, pieces, card.region, name=title, colours=colours, ranges=card.ranges.get(args.face),
                    comment=f"{title} ({args.card}), written by ubongo-cp {__version__}")
-    print(f"wrote {args.out}: {title}, {len(pieces)} pieces ({' '.join(p.name for p in pieces)}), "
+    print(f"wrote {args.out}: {title}, {len(pieces)} pieces ({card.task_label(args.face)}), "
           f"{card.region.area}-cell result")
     return 0
 

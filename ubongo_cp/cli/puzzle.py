@@ -34,7 +34,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--use", help="comma-separated piece names to use (default: every piece in the set); NAME:LO-HI "
                                  "uses between LO and HI pieces of that shape, e.g. T4:0-2,L4:1-3,I2")
     p.add_argument("--max-empty", type=int, metavar="N",
-                   help="let up to N cells of the region stay empty (each solution shows them as '.')")
+                   help="let up to N cells of the region stay empty (each solution shows them as '.'); with a card, "
+                        "replaces its tasks' max_empty")
     p.add_argument("--face", type=int, help="with a card: only this die face")
     _add_orientations(p, "free (UP-3), or with a card its own 'orientations' key")
     p.add_argument("--count", action="store_true", help="count all solutions")
@@ -373,7 +374,7 @@ def _solve_card(args: argparse.Namespace) -> int:
     warm_engines(args.backend, args.limit, diagram=bool(args.sample is not None or args.fix or args.frequencies))
     out, panels = [], []
     for face in faces:
-        instance = task_instance(card, face, max_empty=args.max_empty or 0)
+        instance = task_instance(card, face, max_empty=args.max_empty)
         instance, diagram["fixed"] = _fixed_options(instance, args.fix)
         result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit, keep=most,
                        **diagram)
@@ -382,9 +383,11 @@ def _solve_card(args: argparse.Namespace) -> int:
 
             panels += result_panels(result, card.region.cells, most=1, prefix=f"face {face}: ", grid=card.region.grid)
         if args.json:
-            out.append({"face": face, "pieces": list(card.tasks[face]), **_json(result)})
+            empty = instance.type_bounds[instance.empty_type][1] if instance.empty_type >= 0 else 0
+            out.append({"face": face, "pieces": card.task_entries(face), **({"max_empty": empty} if empty else {}),
+                        **_json(result)})
         else:
-            print(f"card {card.card_id} side {card.side}, face {face}: {' '.join(card.tasks[face])}")
+            print(f"card {card.card_id} side {card.side}, face {face}: {card.task_label(face)}")
             _print_result(result, card.region, counting=True, indent="  ", most=most)
             if args.frequencies:
                 _print_frequencies(result, indent="  ")

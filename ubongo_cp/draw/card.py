@@ -17,7 +17,7 @@ from .puzzle import ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_regi
 if TYPE_CHECKING:  # pragma: no cover
     from ..cards import CardSide
 
-__all__ = ["game_title", "side_label", "CardFace", "card_figure"]
+__all__ = ["game_title", "side_label", "CardFace", "card_figure", "icon_labels"]
 
 def game_title(card: "CardSide") -> str:
     """The game's name for a card side: its file's ``game_title`` (or ``title``) key, else its deck spec's title.
@@ -103,7 +103,7 @@ class CardFace:
         self.region_h = height * self.cs
         self.blocks = 1 if len(card.tasks) <= 8 else 2
         self.per_block = math.ceil(len(card.tasks) / self.blocks)
-        self.row_w = max(self._row_width(names) for names in card.tasks.values())
+        self.row_w = max(self._row_width(names, icon_labels(card, face)) for face, names in card.tasks.items())
         self.table_w = self.blocks * self.row_w + (self.blocks - 1) * 4.0
         self.table_h = self.per_block * self.row_h
         below = (max(self.region_w, self.table_w, header_w - 2 * self.pad) + 2 * self.pad,
@@ -121,11 +121,11 @@ class CardFace:
         self.width, self.height = beside if table_beside else below
         self.width = max(self.width, header_w)
 
-    def _row_width(self, names) -> float:
+    def _row_width(self, names, labels) -> float:
         shapes = [icon_shape(self.card.piece_set[n].cells, self.card.orientations, self.grid) for n in names]
         return (self.row_h * 0.8 + 2.0 + sum(shape_size(s, self.grid)[1] * self.icon_cs + 1.0
                                              + text_width_mm(n, ICON_LABEL_PT)
-                                             + 1.2 + self.gap for s, n in zip(shapes, names)))
+                                             + 1.2 + self.gap for s, n in zip(shapes, labels)))
 
     def draw(self, canvas: Canvas, x: float, y: float) -> None:
         """Draw the card with its top-left corner at ``(x, y)`` mm.
@@ -157,8 +157,20 @@ class CardFace:
             shapes = [icon_shape(card.piece_set[n].cells, card.orientations, self.grid) for n in names]
             cs = min(self.icon_cs, self.row_h * 0.8 / max(shape_size(sh, self.grid)[0] for sh in shapes))
             draw_icon_row(canvas, shapes, names, colours, bx + s + 2.0, ry, self.row_h, cs, icons, gap=self.gap,
+                          labels=icon_labels(card, face),
                           grid=self.grid)
         icons.draw(canvas)
+
+
+def icon_labels(card: "CardSide", face: int) -> list[str]:
+    """The words beside a task's piece icons: each name, with its count range (``"T4 0–2×"``), the last one
+    followed by the cells that may stay empty (``"(≤ 2 empty)"``)."""
+    ranges = card.ranges.get(face, {})
+    labels = [f"{n} {ranges[n][0]}–{ranges[n][1]}×" if n in ranges else n for n in card.tasks[face]]
+    empty = card.max_empty.get(face, 0)
+    if empty:
+        labels[-1] += f" (≤ {empty} empty)"
+    return labels
 
 
 def card_figure(card: "CardSide", cell_mm: float = 8.0):

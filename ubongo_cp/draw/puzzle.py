@@ -253,16 +253,18 @@ class IconBatch:
 
 def draw_icon_row(canvas: Canvas, shapes, names: Sequence[str], colours: Mapping[str, str], x: float, y: float,
                   row_h: float, cs: float, icons: IconBatch, *, label_pt: float = ICON_LABEL_PT,
-                  gap: float = 3.0, grid: Grid = SQUARE) -> None:
-    """Piece icons (cell size ``cs`` mm) each followed by its name, in one table row of height ``row_h``."""
-    label_w = [text_width_mm(n, label_pt) + 1.2 for n in names]
+                  gap: float = 3.0, grid: Grid = SQUARE, labels: Sequence[str] | None = None) -> None:
+    """Piece icons (cell size ``cs`` mm) each followed by its name (or its entry of ``labels``), in one table
+    row of height ``row_h``."""
+    labels = list(names if labels is None else labels)
+    label_w = [text_width_mm(n, label_pt) + 1.2 for n in labels]
     cx = x
-    for name, shape, lw_ in zip(names, shapes, label_w):
+    for name, label, shape, lw_ in zip(names, labels, shapes, label_w):
         sh, sw = shape_size(shape, grid)
         iy = y + (row_h - sh * cs) / 2
         icons.add(shape, cx, iy, cs, colour_of(name, colours), grid)
         cx += sw * cs + 1.0
-        canvas.text(cx, y + row_h / 2, name, fontsize=label_pt, color=INK, va="center_baseline")
+        canvas.text(cx, y + row_h / 2, label, fontsize=label_pt, color=INK, va="center_baseline")
         cx += lw_ + gap - 1.0
 
 

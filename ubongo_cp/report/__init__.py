@@ -127,7 +127,7 @@ def piece_balance(tasks: pd.DataFrame) -> pd.DataFrame:
     if tasks.empty:
         return pd.DataFrame({c: [] for c in columns})
     unique = _unique_mask(tasks).tolist()
-    rows = [(name, str(side), int(face), 1, int(u))
+    rows = [(name.split(":")[0], str(side), int(face), 1, int(u))  # a ranged entry NAME:LO-HI counts as NAME
             for side, face, names, u in zip(tasks["side"], tasks["face"], tasks["pieces"], unique) for name in names]
     long = pd.DataFrame(rows, columns=columns)
     sides = list(dict.fromkeys(str(s) for s in tasks["side"]))

@@ -1137,12 +1137,7 @@ def _array_forms(lattice, shapes: Sequence[Shape]) -> tuple[list, tuple[int, ...
     entry = _FORMS.get(id(shapes))
     if entry is not None and entry[0] is shapes:
         return entry[1]
-    fixed = lattice.array_fixed_axes
-    moved = []
-    for shape in shapes:
-        a = list(map(lattice.array_cell, shape))
-        corner = [0 if axis in fixed else min(col) for axis, col in enumerate(zip(*a))]
-        moved.append([tuple(map(sub, x, corner)) for x in a])
+    moved = list(map(lattice.array_form, shapes))
     form: tuple[list, tuple[int, ...], dict] = (moved, tuple(1 + max(col) for col in zip(*chain.from_iterable(moved))), {})
     _cache(_FORMS, id(shapes), (shapes, form))
     return form
@@ -1154,8 +1149,15 @@ def _flat_forms(form, strides: tuple[int, ...]) -> list[tuple[list[int], itemget
     flats = form[2].get(strides)
     if flats is None:
         flats = []
-        for a in form[0]:
-            flat = [sum(map(mul, cell, strides)) for cell in a]
+        if len(strides) == 2:
+            s0 = strides[0]
+            flat_cells = [[x * s0 + y for x, y in a] for a in form[0]]
+        elif len(strides) == 3:
+            s0, s1 = strides[0], strides[1]
+            flat_cells = [[x * s0 + y * s1 + z for x, y, z in a] for a in form[0]]
+        else:
+            flat_cells = [[sum(map(mul, cell, strides)) for cell in a] for a in form[0]]
+        for flat in flat_cells:
             getter = itemgetter(*flat) if len(flat) > 1 else (lambda window, i=flat[0]: (window[i],))
             flats.append((flat, getter, 1 + max(flat)))
         form[2][strides] = flats

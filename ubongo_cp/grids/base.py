@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from itertools import product
+from operator import sub
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from ..errors import InputError
@@ -288,8 +289,14 @@ class Grid:
         """Symmetry ``k`` as an integer matrix on cell coordinates, when it is one (normal position: minima 0)."""
         return None
 
+    #: The symmetries as flat integer matrices (row-major) on cell coordinates, when every one is linear,
+    #: normal position puts every coordinate's minimum at 0 and the array coordinates
+    #: (:meth:`array_cell`) are the cells themselves (squares, hexagons, cubes); else None.
+    linear: tuple[tuple[int, ...], ...] | None = None
+
     def orientations(self, cells: Iterable[Cell], mode: str = "free") -> list[Shape]:
-        """The distinct fixed orientations of a shape in ``mode``, in a deterministic order.
+        """The distinct fixed orientations of a shape in ``mode``: its images under the first
+        ``modes[mode]`` symmetries (:meth:`transform`), each kept once, in the order of the symmetries.
 
         Raises
         ------
@@ -297,11 +304,37 @@ class Grid:
             For a mode the grid does not have.
         """
         self.check_mode(mode)
-        cells = list(cells)
+        cells = [tuple(c) for c in cells]
+        count = self.modes[mode]
         seen: dict[Shape, None] = {}
-        for k in range(self.modes[mode]):
+        if self.linear is not None and cells and len(cells[0]) == 2:   # :meth:`transform` in one loop
+            for a, b, c, d in self.linear[:count]:
+                img = [(a * x + b * y, c * x + d * y) for x, y in cells]
+                x0 = min([x for x, _ in img])
+                y0 = min([y for _, y in img])
+                seen.setdefault(tuple(sorted([(x - x0, y - y0) for x, y in img])), None)
+            return list(seen)
+        if self.linear is not None and cells and len(cells[0]) == 3:
+            for a, b, c, d, e, f, g, h, i in self.linear[:count]:
+                img3 = [(a * x + b * y + c * z, d * x + e * y + f * z, g * x + h * y + i * z) for x, y, z in cells]
+                x0 = min([x for x, _, _ in img3])
+                y0 = min([y for _, y, _ in img3])
+                z0 = min([z for _, _, z in img3])
+                seen.setdefault(tuple(sorted([(x - x0, y - y0, z - z0) for x, y, z in img3])), None)
+            return list(seen)
+        for k in range(count):
             seen.setdefault(self.transform(cells, k), None)
         return list(seen)
+
+    def array_form(self, shape: Shape) -> list[tuple[int, ...]]:
+        """A shape's cells in array coordinates (:meth:`array_cell`), moved to the corner of the array
+        but on the fixed axes (:attr:`array_fixed_axes`): each shifted axis' minimum 0; cell order kept."""
+        if self.linear is not None:       # a shape in normal position is there already
+            return list(shape)
+        fixed = self.array_fixed_axes
+        a = list(map(self.array_cell, shape))
+        corner = [0 if axis in fixed else min(col) for axis, col in enumerate(zip(*a))]
+        return [tuple(map(sub, x, corner)) for x in a]
 
     def symmetry_group(self, cells: Iterable[Cell]) -> list[int]:
         """The symmetries (indices) that map the shape onto itself, identity first."""

@@ -147,6 +147,20 @@ def _shift_cell(cell: Cell, vertex_shift: tuple[int, int]) -> Cell:
     return _from_axial((a - 3 * vertex_shift[0], b - 3 * vertex_shift[1]))
 
 
+def _affine() -> tuple:
+    """Each symmetry (:meth:`TriangleGrid.image`) on the triangles pointing up, then down: the coefficients
+    ``(a, b, e, f, g, h)`` of ``(row, s) -> (a row + b s + e, f row + g s + h)``, ``s = (row + col) // 2``
+    (the map is affine on each direction's lattice: :func:`_to_axial` and :func:`_from_axial` are)."""
+    out = []
+    for k in range(12):
+        maps = []
+        for p in (0, 1):   # the cells (row, s) = (0, 0), (1, 0), (0, 1) of direction p
+            (r0, c0), (r1, c1), (r2, c2) = TRIANGLE.image([(0, p), (1, p - 1), (0, 2 + p)], k)
+            maps.append((r1 - r0, r2 - r0, r0, c1 - c0, c2 - c0, c0))
+        out.append(tuple(maps))
+    return tuple(out)
+
+
 class TriangleGrid(Grid):
     """The triangle grid (see the module docstring)."""
 
@@ -191,6 +205,37 @@ class TriangleGrid(Grid):
                 row = (b - 1) // 3
                 out.append((row, 2 * (a - 1) // 3 + row + 1))
         return out
+
+    def orientations(self, cells: Iterable[Cell], mode: str = "free") -> list[Shape]:
+        """:meth:`Grid.orientations <ubongo_cp.grids.Grid.orientations>` in one loop: each symmetry is, on the
+        triangles of one direction, an integer affine map of their row and array column ``(row + col) // 2``
+        (:data:`_AFFINE`).
+
+        Examples
+        --------
+        >>> TRIANGLE.orientations([(0, 0), (0, 1)], "free")
+        [((0, 0), (0, 1)), ((0, 1), (1, 1)), ((0, 0), (1, 0))]
+        """
+        self.check_mode(mode)
+        ups: list[Cell] = []
+        downs: list[Cell] = []
+        for r, c in cells:
+            (downs if (r + c) & 1 else ups).append((r, (r + c) >> 1))
+        seen: dict[Shape, None] = {}
+        for (a, b, e, f, g, h), (i, j, k, l, m, n) in _AFFINE[:self.modes[mode]]:
+            img = [(a * r + b * s + e, f * r + g * s + h) for r, s in ups]
+            img += [(i * r + j * s + k, l * r + m * s + n) for r, s in downs]
+            r0 = min([r for r, _ in img])
+            c0 = min([c for _, c in img])
+            dc = (r0 + c0) % 2 - c0
+            seen.setdefault(tuple(sorted([(r - r0, c + dc) for r, c in img])), None)
+        return list(seen)
+
+    def array_form(self, shape: Shape) -> list[tuple[int, ...]]:
+        """:meth:`array_cell` of each triangle of a shape in normal position, the array column's minimum 0."""
+        a = [((r + c) & 1, r, (r + c) >> 1) for r, c in shape]
+        s0 = min([s for _, _, s in a])
+        return [(p, r, s - s0) for p, r, s in a] if s0 else a
 
     def shift(self, cells: Sequence[Cell]) -> Cell:
         r0 = min(r for r, _ in cells)
@@ -361,3 +406,6 @@ class TriangleGrid(Grid):
 
 #: The triangle grid.
 TRIANGLE = TriangleGrid()
+
+#: :func:`_affine`: the 12 symmetries, per direction, as integer affine maps of ``(row, (row + col) // 2)``.
+_AFFINE = _affine()

@@ -214,7 +214,7 @@ class TriangleGrid(Grid):
         Examples
         --------
         >>> TRIANGLE.orientations([(0, 0), (0, 1)], "free")
-        [((0, 0), (0, 1)), ((0, 1), (1, 1)), ((0, 0), (1, 0))]
+        [((0, 0), (0, 1)), ((0, 1), (0, 2)), ((0, 0), (1, 0))]
         """
         self.check_mode(mode)
         ups: list[Cell] = []

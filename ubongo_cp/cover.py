@@ -984,7 +984,7 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...] | None, n_typ
     fixed = lattice.array_fixed_axes
     cells = region.cells + region.optional
     n_cells = region.area
-    acells = list(map(lattice.array_cell, cells))
+    acells = lattice.array_cells(cells)
     columns = list(zip(*acells))
     low = [0 if axis in fixed else min(col) for axis, col in enumerate(columns)]
     size = [1 + max(col) - lo for col, lo in zip(columns, low)]
@@ -995,7 +995,15 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...] | None, n_typ
     for axis in range(len(size) - 2, -1, -1):
         strides[axis] = strides[axis + 1] * size[axis + 1]
     total = strides[0] * size[0]
-    where = [sum(map(mul, map(sub, a, low), strides)) for a in acells]
+    base = sum(map(mul, low, strides))
+    if len(strides) == 2:
+        s0 = strides[0]
+        where = [x * s0 + y - base for x, y in acells]
+    elif len(strides) == 3:
+        s0, s1 = strides[0], strides[1]
+        where = [x * s0 + y * s1 + z - base for x, y, z in acells]
+    else:
+        where = [sum(map(mul, a, strides)) - base for a in acells]
     item = [-1] * total
     first_optional = n_cells + n_types
     for pos, it in zip(where, [*range(n_cells), *range(first_optional, first_optional + len(region.optional))]):

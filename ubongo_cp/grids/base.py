@@ -205,6 +205,12 @@ class Grid:
         """
         return cell
 
+    def array_cells(self, cells: Sequence[Cell]) -> list[tuple[int, ...]]:
+        """:meth:`array_cell` of each cell, in order."""
+        if self.linear is not None:
+            return [tuple(c) for c in cells]
+        return list(map(self.array_cell, cells))
+
     def offset_ok(self, offset: Cell) -> bool:
         """Whether translating by ``offset`` maps the grid onto itself (cell classes kept)."""
         return True

@@ -222,9 +222,9 @@ class TriangleGrid(Grid):
         for r, c in cells:
             (downs if (r + c) & 1 else ups).append((r, (r + c) >> 1))
         seen: dict[Shape, None] = {}
-        for (a, b, e, f, g, h), (i, j, k, l, m, n) in _AFFINE[:self.modes[mode]]:
+        for (a, b, e, f, g, h), (a2, b2, e2, f2, g2, h2) in _AFFINE[:self.modes[mode]]:
             img = [(a * r + b * s + e, f * r + g * s + h) for r, s in ups]
-            img += [(i * r + j * s + k, l * r + m * s + n) for r, s in downs]
+            img += [(a2 * r + b2 * s + e2, f2 * r + g2 * s + h2) for r, s in downs]
             r0 = min([r for r, _ in img])
             c0 = min([c for _, c in img])
             dc = (r0 + c0) % 2 - c0
@@ -233,9 +233,8 @@ class TriangleGrid(Grid):
 
     def array_form(self, shape: Shape) -> list[tuple[int, ...]]:
         """:meth:`array_cell` of each triangle of a shape in normal position, the array column's minimum 0."""
-        a = [((r + c) & 1, r, (r + c) >> 1) for r, c in shape]
-        s0 = min([s for _, _, s in a])
-        return [(p, r, s - s0) for p, r, s in a] if s0 else a
+        s0 = min([r + c for r, c in shape]) >> 1
+        return [((r + c) & 1, r, ((r + c) >> 1) - s0) for r, c in shape]
 
     def shift(self, cells: Sequence[Cell]) -> Cell:
         r0 = min(r for r, _ in cells)
@@ -288,6 +287,9 @@ class TriangleGrid(Grid):
         """
         r, c = cell
         return ((r + c) % 2, r, (r + c) // 2)
+
+    def array_cells(self, cells: Sequence[Cell]) -> list[tuple[int, ...]]:
+        return [((r + c) & 1, r, (r + c) >> 1) for r, c in cells]
 
     def offset_ok(self, offset: Cell) -> bool:
         return sum(offset) % 2 == 0

@@ -209,7 +209,7 @@ class TriangleGrid(Grid):
     def orientations(self, cells: Iterable[Cell], mode: str = "free") -> list[Shape]:
         """:meth:`Grid.orientations <ubongo_cp.grids.Grid.orientations>` in one loop: each symmetry is, on the
         triangles of one direction, an integer affine map of their row and array column ``(row + col) // 2``
-        (:data:`_AFFINE`).
+        (``_AFFINE``).
 
         Examples
         --------

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from .errors import InputError
 from .geometry import Cell, Shape
-from .pieces import Piece, Region, grid_mismatch
+from .pieces import Piece, Region, cache_orientations, grid_mismatch
 from .verify import verify_solution
 
 if TYPE_CHECKING:
@@ -873,6 +873,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     if mode not in lattice.modes:
         raise InputError(f"orientation mode {mode!r} does not exist on the {lattice.name} grid (its modes: "
                          f"{', '.join(lattice.modes)})")
+    cache_orientations(pieces, mode)
     types = piece_types(pieces, mode, by_name=optional_pieces)
     bounds = None
     if ranges or max_empty:

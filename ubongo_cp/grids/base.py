@@ -332,6 +332,56 @@ class Grid:
             seen.setdefault(self.transform(cells, k), None)
         return list(seen)
 
+    def orientations_many(self, shapes: Sequence[Shape], mode: str = "free") -> list[list[Shape]]:
+        """:meth:`orientations` of many shapes of one size at once, with numpy (same lists, same order).
+
+        Every symmetry's images of every shape are computed in a few array
+        operations (:meth:`_images`), each put in normal position and its
+        cells sorted as one integer key per cell; each shape's distinct images
+        are then kept in the order of the symmetries.
+
+        Raises
+        ------
+        ValueError
+            For a mode the grid does not have.
+        """
+        self.check_mode(mode)
+        if not shapes:
+            return []
+        import numpy as np
+
+        arr = np.array(shapes, dtype=np.int64)            # (N, n, dim)
+        images = self._images(arr, self.modes[mode])      # (dim, count, N, n), normal position
+        if images is None:
+            return [self.orientations(s, mode) for s in shapes]
+        radix = 4 * arr.shape[1] + 4                      # beyond every coordinate of an image in normal position
+        code = images[0]
+        for axis in range(1, len(images)):
+            code = code * radix + images[axis]
+        code = np.sort(code, axis=2)
+        out = []
+        dim = len(images)
+        for per_shape in code.transpose(1, 0, 2).tolist():
+            distinct = dict.fromkeys(map(tuple, per_shape))
+            if dim == 2:
+                out.append([tuple([divmod(v, radix) for v in key]) for key in distinct])
+            else:
+                out.append([tuple([(v // (radix * radix), v // radix % radix, v % radix) for v in key])
+                            for key in distinct])
+        return out
+
+    def _images(self, arr, count: int):
+        """The first ``count`` symmetries' images of an int array (N, n, dim) of shapes, each in normal
+        position: an array (dim, count, N, n); None if the grid has no vectorised form (:attr:`linear`)."""
+        if self.linear is None:
+            return None
+        import numpy as np
+
+        dim = arr.shape[2]
+        m = np.array(self.linear[:count], dtype=np.int64).reshape(count, dim, dim)
+        raw = np.einsum("kij,snj->iksn", m, arr)          # (dim, count, N, n)
+        return raw - raw.min(axis=3, keepdims=True)
+
     def array_form(self, shape: Shape) -> list[tuple[int, ...]]:
         """A shape's cells in array coordinates (:meth:`array_cell`), moved to the corner of the array
         but on the fixed axes (:attr:`array_fixed_axes`): each shifted axis' minimum 0; cell order kept."""

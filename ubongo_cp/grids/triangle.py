@@ -231,6 +231,22 @@ class TriangleGrid(Grid):
             seen.setdefault(tuple(sorted([(r - r0, c + dc) for r, c in img])), None)
         return list(seen)
 
+    def _images(self, arr, count: int):
+        """``Grid._images`` through the affine maps per direction (``_AFFINE``; their linear parts agree)."""
+        import numpy as np
+
+        coef = np.array([(a, b, e2 - e, e, f, g, h2 - h, h)
+                         for (a, b, e, f, g, h), (a2, b2, e2, f2, g2, h2) in _AFFINE[:count]],
+                        dtype=np.int64).T[:, :, None, None]   # (8, count, 1, 1)
+        r, c = arr[..., 0], arr[..., 1]
+        s, p = (r + c) >> 1, (r + c) & 1
+        a, b, de, e, f, g, dh, h = coef
+        rows = a * r + b * s + de * p + e                 # (count, N, n)
+        cols = f * r + g * s + dh * p + h
+        r0 = rows.min(axis=2, keepdims=True)
+        c0 = cols.min(axis=2, keepdims=True)
+        return np.stack([rows - r0, cols - c0 + (r0 + c0) % 2])
+
     def array_form(self, shape: Shape) -> list[tuple[int, ...]]:
         """:meth:`array_cell` of each triangle of a shape in normal position, the array column's minimum 0."""
         s0 = min([r + c for r, c in shape]) >> 1

@@ -336,7 +336,7 @@ class Grid:
         """:meth:`orientations` of many shapes of one size at once, with numpy (same lists, same order).
 
         Every symmetry's images of every shape are computed in a few array
-        operations (:meth:`_images`), each put in normal position and its
+        operations (``_images``), each put in normal position and its
         cells sorted as one integer key per cell; each shape's distinct images
         are then kept in the order of the symmetries.
 

@@ -162,3 +162,22 @@ def test_free_polyforms_are_canonical_and_distinct():
 
     assert set(free_polyforms("square", 7)) == set(free_polyominoes(7, holes=True))
     assert sum(1 for _ in fixed_polyforms("square", 6)) == 216
+
+
+@pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
+def test_orientations_in_one_loop_and_with_numpy_are_the_images_symmetry_by_symmetry(grid):
+    # Every free polyform up to 6 cells (5 on cubes), in normal position and moved (by a translation
+    # of the grid), in every mode: the orientations are the distinct images of the symmetries one by one
+    # (Grid.transform), in the symmetries' order; the fixed counts are OEIS A001168, A001207, A001420,
+    # A001931 for n = 5 (63, 186, 36, 534).
+    move = {"triangle": (3, -5)}.get(grid.name, (3, -5, 2)[:grid.dim])
+    for n in range(1, 6 if grid.dim == 3 else 7):
+        shapes = list(free_polyforms(grid, n))
+        shapes += [tuple(tuple(a + b for a, b in zip(c, move)) for c in s) for s in shapes[:4]]
+        for mode in grid.modes:
+            by_symmetry = [list(dict.fromkeys(grid.transform(s, k) for k in range(grid.modes[mode]))) for s in shapes]
+            assert [grid.orientations(s, mode) for s in shapes] == by_symmetry, (n, mode)
+            assert grid.orientations_many(shapes, mode) == by_symmetry, (n, mode)
+        if n == 5:
+            assert sum(len(o) for o in grid.orientations_many(shapes[:-4], "free")) \
+                == {"square": 63, "hex": 186, "triangle": 36, "cube": 534}[grid.name]

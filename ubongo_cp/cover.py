@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from .errors import InputError
 from .geometry import Cell, Shape
-from .pieces import Piece, Region, grid_mismatch
+from .pieces import Piece, Region, cache_orientations, grid_mismatch
 from .verify import verify_solution
 
 if TYPE_CHECKING:
@@ -873,6 +873,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     if mode not in lattice.modes:
         raise InputError(f"orientation mode {mode!r} does not exist on the {lattice.name} grid (its modes: "
                          f"{', '.join(lattice.modes)})")
+    cache_orientations(pieces, mode)
     types = piece_types(pieces, mode, by_name=optional_pieces)
     bounds = None
     if ranges or max_empty:
@@ -984,7 +985,7 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...] | None, n_typ
     fixed = lattice.array_fixed_axes
     cells = region.cells + region.optional
     n_cells = region.area
-    acells = list(map(lattice.array_cell, cells))
+    acells = lattice.array_cells(cells)
     columns = list(zip(*acells))
     low = [0 if axis in fixed else min(col) for axis, col in enumerate(columns)]
     size = [1 + max(col) - lo for col, lo in zip(columns, low)]
@@ -995,7 +996,15 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...] | None, n_typ
     for axis in range(len(size) - 2, -1, -1):
         strides[axis] = strides[axis + 1] * size[axis + 1]
     total = strides[0] * size[0]
-    where = [sum(map(mul, map(sub, a, low), strides)) for a in acells]
+    base = sum(map(mul, low, strides))
+    if len(strides) == 2:
+        s0 = strides[0]
+        where = [x * s0 + y - base for x, y in acells]
+    elif len(strides) == 3:
+        s0, s1 = strides[0], strides[1]
+        where = [x * s0 + y * s1 + z - base for x, y, z in acells]
+    else:
+        where = [sum(map(mul, a, strides)) - base for a in acells]
     item = [-1] * total
     first_optional = n_cells + n_types
     for pos, it in zip(where, [*range(n_cells), *range(first_optional, first_optional + len(region.optional))]):
@@ -1137,12 +1146,7 @@ def _array_forms(lattice, shapes: Sequence[Shape]) -> tuple[list, tuple[int, ...
     entry = _FORMS.get(id(shapes))
     if entry is not None and entry[0] is shapes:
         return entry[1]
-    fixed = lattice.array_fixed_axes
-    moved = []
-    for shape in shapes:
-        a = list(map(lattice.array_cell, shape))
-        corner = [0 if axis in fixed else min(col) for axis, col in enumerate(zip(*a))]
-        moved.append([tuple(map(sub, x, corner)) for x in a])
+    moved = list(map(lattice.array_form, shapes))
     form: tuple[list, tuple[int, ...], dict] = (moved, tuple(1 + max(col) for col in zip(*chain.from_iterable(moved))), {})
     _cache(_FORMS, id(shapes), (shapes, form))
     return form
@@ -1154,8 +1158,15 @@ def _flat_forms(form, strides: tuple[int, ...]) -> list[tuple[list[int], itemget
     flats = form[2].get(strides)
     if flats is None:
         flats = []
-        for a in form[0]:
-            flat = [sum(map(mul, cell, strides)) for cell in a]
+        if len(strides) == 2:
+            s0 = strides[0]
+            flat_cells = [[x * s0 + y for x, y in a] for a in form[0]]
+        elif len(strides) == 3:
+            s0, s1 = strides[0], strides[1]
+            flat_cells = [[x * s0 + y * s1 + z for x, y, z in a] for a in form[0]]
+        else:
+            flat_cells = [[sum(map(mul, cell, strides)) for cell in a] for a in form[0]]
+        for flat in flat_cells:
             getter = itemgetter(*flat) if len(flat) > 1 else (lambda window, i=flat[0]: (window[i],))
             flats.append((flat, getter, 1 + max(flat)))
         form[2][strides] = flats

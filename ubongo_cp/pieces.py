@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -163,6 +164,34 @@ def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str]
 
 
 _ORIENT_CACHE: dict[tuple[Grid, Shape, str], list[Shape]] = {}
+
+
+#: From how many shapes of one grid and size, not cached yet, :func:`cache_orientations` computes their
+#: orientations together with numpy (measured with ``benchmarks/bench_grids.py``).
+_MANY_FROM = 3
+
+
+def cache_orientations(pieces: Iterable[Piece], mode: str) -> None:
+    """Compute the orientations in ``mode`` of the pieces not cached yet (:meth:`Piece.orientations`), the
+    shapes of one grid and size together (:meth:`ubongo_cp.grids.Grid.orientations_many`) when numpy is
+    loaded already; else leave them to be computed one by one, as asked for.
+
+    Raises
+    ------
+    ValueError
+        For a mode the pieces' grid does not have.
+    """
+    if "numpy" not in sys.modules:
+        return
+    todo: dict[tuple[Grid, int], dict[Shape, None]] = {}
+    for p in pieces:
+        if (p.grid, p.cells, mode) not in _ORIENT_CACHE:
+            todo.setdefault((p.grid, len(p.cells)), {})[p.cells] = None
+    for (grid, _), group in todo.items():
+        if len(group) >= _MANY_FROM:
+            shapes = list(group)
+            for cells, orientations in zip(shapes, grid.orientations_many(shapes, mode)):
+                _ORIENT_CACHE[grid, cells, mode] = orientations
 
 
 def _orientations_cached(grid: Grid, cells: Shape, mode: str) -> list[Shape]:

@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from itertools import product
+from operator import sub
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from ..errors import InputError
@@ -204,6 +205,12 @@ class Grid:
         """
         return cell
 
+    def array_cells(self, cells: Sequence[Cell]) -> list[tuple[int, ...]]:
+        """:meth:`array_cell` of each cell, in order."""
+        if self.linear is not None:
+            return [tuple(c) for c in cells]
+        return list(map(self.array_cell, cells))
+
     def offset_ok(self, offset: Cell) -> bool:
         """Whether translating by ``offset`` maps the grid onto itself (cell classes kept)."""
         return True
@@ -288,8 +295,14 @@ class Grid:
         """Symmetry ``k`` as an integer matrix on cell coordinates, when it is one (normal position: minima 0)."""
         return None
 
+    #: The symmetries as flat integer matrices (row-major) on cell coordinates, when every one is linear,
+    #: normal position puts every coordinate's minimum at 0 and the array coordinates
+    #: (:meth:`array_cell`) are the cells themselves (squares, hexagons, cubes); else None.
+    linear: tuple[tuple[int, ...], ...] | None = None
+
     def orientations(self, cells: Iterable[Cell], mode: str = "free") -> list[Shape]:
-        """The distinct fixed orientations of a shape in ``mode``, in a deterministic order.
+        """The distinct fixed orientations of a shape in ``mode``: its images under the first
+        ``modes[mode]`` symmetries (:meth:`transform`), each kept once, in the order of the symmetries.
 
         Raises
         ------
@@ -297,11 +310,87 @@ class Grid:
             For a mode the grid does not have.
         """
         self.check_mode(mode)
-        cells = list(cells)
+        cells = [tuple(c) for c in cells]
+        count = self.modes[mode]
         seen: dict[Shape, None] = {}
-        for k in range(self.modes[mode]):
+        if self.linear is not None and cells and len(cells[0]) == 2:   # :meth:`transform` in one loop
+            for a, b, c, d in self.linear[:count]:
+                img = [(a * x + b * y, c * x + d * y) for x, y in cells]
+                x0 = min([x for x, _ in img])
+                y0 = min([y for _, y in img])
+                seen.setdefault(tuple(sorted([(x - x0, y - y0) for x, y in img])), None)
+            return list(seen)
+        if self.linear is not None and cells and len(cells[0]) == 3:
+            for a, b, c, d, e, f, g, h, i in self.linear[:count]:
+                img3 = [(a * x + b * y + c * z, d * x + e * y + f * z, g * x + h * y + i * z) for x, y, z in cells]
+                x0 = min([x for x, _, _ in img3])
+                y0 = min([y for _, y, _ in img3])
+                z0 = min([z for _, _, z in img3])
+                seen.setdefault(tuple(sorted([(x - x0, y - y0, z - z0) for x, y, z in img3])), None)
+            return list(seen)
+        for k in range(count):
             seen.setdefault(self.transform(cells, k), None)
         return list(seen)
+
+    def orientations_many(self, shapes: Sequence[Shape], mode: str = "free") -> list[list[Shape]]:
+        """:meth:`orientations` of many shapes of one size at once, with numpy (same lists, same order).
+
+        Every symmetry's images of every shape are computed in a few array
+        operations (``_images``), each put in normal position and its
+        cells sorted as one integer key per cell; each shape's distinct images
+        are then kept in the order of the symmetries.
+
+        Raises
+        ------
+        ValueError
+            For a mode the grid does not have.
+        """
+        self.check_mode(mode)
+        if not shapes:
+            return []
+        import numpy as np
+
+        arr = np.array(shapes, dtype=np.int64)            # (N, n, dim)
+        images = self._images(arr, self.modes[mode])      # (dim, count, N, n), normal position
+        if images is None:
+            return [self.orientations(s, mode) for s in shapes]
+        radix = 4 * arr.shape[1] + 4                      # beyond every coordinate of an image in normal position
+        code = images[0]
+        for axis in range(1, len(images)):
+            code = code * radix + images[axis]
+        code = np.sort(code, axis=2)
+        out = []
+        dim = len(images)
+        for per_shape in code.transpose(1, 0, 2).tolist():
+            distinct = dict.fromkeys(map(tuple, per_shape))
+            if dim == 2:
+                out.append([tuple([divmod(v, radix) for v in key]) for key in distinct])
+            else:
+                out.append([tuple([(v // (radix * radix), v // radix % radix, v % radix) for v in key])
+                            for key in distinct])
+        return out
+
+    def _images(self, arr, count: int):
+        """The first ``count`` symmetries' images of an int array (N, n, dim) of shapes, each in normal
+        position: an array (dim, count, N, n); None if the grid has no vectorised form (:attr:`linear`)."""
+        if self.linear is None:
+            return None
+        import numpy as np
+
+        dim = arr.shape[2]
+        m = np.array(self.linear[:count], dtype=np.int64).reshape(count, dim, dim)
+        raw = np.einsum("kij,snj->iksn", m, arr)          # (dim, count, N, n)
+        return raw - raw.min(axis=3, keepdims=True)
+
+    def array_form(self, shape: Shape) -> list[tuple[int, ...]]:
+        """A shape's cells in array coordinates (:meth:`array_cell`), moved to the corner of the array
+        but on the fixed axes (:attr:`array_fixed_axes`): each shifted axis' minimum 0; cell order kept."""
+        if self.linear is not None:       # a shape in normal position is there already
+            return list(shape)
+        fixed = self.array_fixed_axes
+        a = list(map(self.array_cell, shape))
+        corner = [0 if axis in fixed else min(col) for axis, col in enumerate(zip(*a))]
+        return [tuple(map(sub, x, corner)) for x in a]
 
     def symmetry_group(self, cells: Iterable[Cell]) -> list[int]:
         """The symmetries (indices) that map the shape onto itself, identity first."""

@@ -261,6 +261,7 @@ class HexGrid(Grid):
     n_rotations = 6
     n_symmetries = 12
     symmetries = tuple((k % 6, k >= 6) for k in range(12))
+    linear = tuple((a, b, c, d) for (a, b), (c, d) in AXIAL_MATRICES)
     modes = {"free": 12, "one-sided": 6, "fixed": 1}
     origins = ((0, 0),)
     vertex_degree = 3

@@ -67,6 +67,7 @@ class SquareGrid(Grid):
         Colouring("row-stripe", ((1, 1), (-1, -1)), ("even-row", "odd-row")),
     )
     symmetries = SYMMETRIES
+    linear = SYMMETRIES
 
     def neighbours(self, cell: Cell) -> tuple[Cell, ...]:
         """The 4 edge-adjacent cells: up, down, left, right.

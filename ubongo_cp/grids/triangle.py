@@ -147,6 +147,20 @@ def _shift_cell(cell: Cell, vertex_shift: tuple[int, int]) -> Cell:
     return _from_axial((a - 3 * vertex_shift[0], b - 3 * vertex_shift[1]))
 
 
+def _affine() -> tuple:
+    """Each symmetry (:meth:`TriangleGrid.image`) on the triangles pointing up, then down: the coefficients
+    ``(a, b, e, f, g, h)`` of ``(row, s) -> (a row + b s + e, f row + g s + h)``, ``s = (row + col) // 2``
+    (the map is affine on each direction's lattice: :func:`_to_axial` and :func:`_from_axial` are)."""
+    out = []
+    for k in range(12):
+        maps = []
+        for p in (0, 1):   # the cells (row, s) = (0, 0), (1, 0), (0, 1) of direction p
+            (r0, c0), (r1, c1), (r2, c2) = TRIANGLE.image([(0, p), (1, p - 1), (0, 2 + p)], k)
+            maps.append((r1 - r0, r2 - r0, r0, c1 - c0, c2 - c0, c0))
+        out.append(tuple(maps))
+    return tuple(out)
+
+
 class TriangleGrid(Grid):
     """The triangle grid (see the module docstring)."""
 
@@ -191,6 +205,52 @@ class TriangleGrid(Grid):
                 row = (b - 1) // 3
                 out.append((row, 2 * (a - 1) // 3 + row + 1))
         return out
+
+    def orientations(self, cells: Iterable[Cell], mode: str = "free") -> list[Shape]:
+        """:meth:`Grid.orientations <ubongo_cp.grids.Grid.orientations>` in one loop: each symmetry is, on the
+        triangles of one direction, an integer affine map of their row and array column ``(row + col) // 2``
+        (``_AFFINE``).
+
+        Examples
+        --------
+        >>> TRIANGLE.orientations([(0, 0), (0, 1)], "free")
+        [((0, 0), (0, 1)), ((0, 1), (0, 2)), ((0, 0), (1, 0))]
+        """
+        self.check_mode(mode)
+        ups: list[Cell] = []
+        downs: list[Cell] = []
+        for r, c in cells:
+            (downs if (r + c) & 1 else ups).append((r, (r + c) >> 1))
+        seen: dict[Shape, None] = {}
+        for (a, b, e, f, g, h), (a2, b2, e2, f2, g2, h2) in _AFFINE[:self.modes[mode]]:
+            img = [(a * r + b * s + e, f * r + g * s + h) for r, s in ups]
+            img += [(a2 * r + b2 * s + e2, f2 * r + g2 * s + h2) for r, s in downs]
+            r0 = min([r for r, _ in img])
+            c0 = min([c for _, c in img])
+            dc = (r0 + c0) % 2 - c0
+            seen.setdefault(tuple(sorted([(r - r0, c + dc) for r, c in img])), None)
+        return list(seen)
+
+    def _images(self, arr, count: int):
+        """``Grid._images`` through the affine maps per direction (``_AFFINE``; their linear parts agree)."""
+        import numpy as np
+
+        coef = np.array([(a, b, e2 - e, e, f, g, h2 - h, h)
+                         for (a, b, e, f, g, h), (a2, b2, e2, f2, g2, h2) in _AFFINE[:count]],
+                        dtype=np.int64).T[:, :, None, None]   # (8, count, 1, 1)
+        r, c = arr[..., 0], arr[..., 1]
+        s, p = (r + c) >> 1, (r + c) & 1
+        a, b, de, e, f, g, dh, h = coef
+        rows = a * r + b * s + de * p + e                 # (count, N, n)
+        cols = f * r + g * s + dh * p + h
+        r0 = rows.min(axis=2, keepdims=True)
+        c0 = cols.min(axis=2, keepdims=True)
+        return np.stack([rows - r0, cols - c0 + (r0 + c0) % 2])
+
+    def array_form(self, shape: Shape) -> list[tuple[int, ...]]:
+        """:meth:`array_cell` of each triangle of a shape in normal position, the array column's minimum 0."""
+        s0 = min([r + c for r, c in shape]) >> 1
+        return [((r + c) & 1, r, ((r + c) >> 1) - s0) for r, c in shape]
 
     def shift(self, cells: Sequence[Cell]) -> Cell:
         r0 = min(r for r, _ in cells)
@@ -243,6 +303,9 @@ class TriangleGrid(Grid):
         """
         r, c = cell
         return ((r + c) % 2, r, (r + c) // 2)
+
+    def array_cells(self, cells: Sequence[Cell]) -> list[tuple[int, ...]]:
+        return [((r + c) & 1, r, (r + c) >> 1) for r, c in cells]
 
     def offset_ok(self, offset: Cell) -> bool:
         return sum(offset) % 2 == 0
@@ -361,3 +424,6 @@ class TriangleGrid(Grid):
 
 #: The triangle grid.
 TRIANGLE = TriangleGrid()
+
+#: :func:`_affine`: the 12 symmetries, per direction, as integer affine maps of ``(row, (row + col) // 2)``.
+_AFFINE = _affine()

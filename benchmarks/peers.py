@@ -211,12 +211,17 @@ def build_knuth(source: Path | None = None) -> dict[str, Path | str]:
     return out
 
 
-def knuth_count(text: str) -> int:
-    """The count in a Knuth program's report (``Altogether N solutions``)."""
-    m = re.search(r"Altogether (\d+) solution", text)
+def _count_in(text: str, pattern: str) -> int:
+    """The count a program's report gives by ``pattern`` (one group: the digits); ValueError if none."""
+    m = re.search(pattern, text)
     if m is None:
         raise ValueError(f"no count in {text[-300:]!r}")
     return int(m.group(1))
+
+
+def knuth_count(text: str) -> int:
+    """The count in a Knuth program's report (``Altogether N solutions``)."""
+    return _count_in(text, r"Altogether (\d+) solution")
 
 
 # ----------------------------------------------------------------------------------- miniexact
@@ -242,10 +247,7 @@ def build_miniexact(source: Path | None = None) -> Path | str:
 
 def miniexact_count(text: str) -> int:
     """The count in miniexact's report (``Found N solutions!``)."""
-    m = re.search(r"Found (\d+) solutions", text)
-    if m is None:
-        raise ValueError(f"no count in {text[-300:]!r}")
-    return int(m.group(1))
+    return _count_in(text, r"Found (\d+) solutions")
 
 
 # ----------------------------------------------------------------------------------- instances in their formats

@@ -187,6 +187,15 @@ def _python_builder_count(inst) -> int:
         zdd.KERNEL = old
 
 
+def _agree_with_brute_force(matrix, brute: set) -> None:
+    """dlx, zdd and the pure-Python builder find exactly the covers ``brute`` lists (option-id tuples)."""
+    expected = solve(matrix, backend="dlx", reduce=False, keep=None)
+    got = solve(matrix, backend="zdd", reduce=False, keep=None)
+    assert expected.count == got.count == len(brute)
+    assert sorted(map(tuple, got.option_solutions)) == sorted(brute)
+    assert _python_builder_count(matrix) == len(brute)
+
+
 def _random_matrix(data, n_primary: int, n_secondary: int, *, max_options: int, colours: int):
     """(matrix, raw options) of random Knuth-format instances: primary items once, secondary at most once
     or, with colours 1..``colours``, shared by options that colour them alike. Raw options: (primary names,
@@ -570,11 +579,7 @@ def test_zdd_takes_any_bounds_and_agrees_with_dlx_and_brute_force(n_cells, n_cou
             used = Counter(index[i] for o in chosen for i in options[o])
             if all(lo <= used[i] <= hi for i, (lo, hi) in enumerate(lo_hi)):
                 brute.add(chosen)
-    expected = solve(matrix, backend="dlx", reduce=False, keep=None)
-    got = solve(matrix, backend="zdd", reduce=False, keep=None)
-    assert expected.count == got.count == len(brute)
-    assert sorted(map(tuple, got.option_solutions)) == sorted(brute)
-    assert _python_builder_count(matrix) == len(brute)
+    _agree_with_brute_force(matrix, brute)
 
 
 # ------------------------------------------------------------ cells pre-assigned to pieces
@@ -652,8 +657,4 @@ def test_zdd_takes_colours_and_agrees_with_dlx_and_brute_force(n_primary, n_seco
             if all(used[i] == 1 for i in primary) and \
                     all(len(t) == 1 or (0 not in t and len(set(t)) == 1) for t in tints.values()):
                 brute.add(chosen)
-    expected = solve(matrix, backend="dlx", reduce=False, keep=None)
-    got = solve(matrix, backend="zdd", reduce=False, keep=None)
-    assert expected.count == got.count == len(brute)
-    assert sorted(map(tuple, got.option_solutions)) == sorted(brute)
-    assert _python_builder_count(matrix) == len(brute)
+    _agree_with_brute_force(matrix, brute)

@@ -235,9 +235,8 @@ def greedy_plan(ctx: ReachModel) -> list[int] | None:
         on = [h for h in range(state.game.n) if ctx.tree[h] == ctx.lb_hexes]
         targets_list.append([h for h in on if ctx.cost[h] == 1])
     best = None
-    cover = _cover_fast if fast else _cover
     for targets in targets_list:
-        plan = cover(ctx, set(targets))
+        plan = _cover(ctx, set(targets), fast)
         if plan is not None and (best is None or len(plan) < len(best)):
             plan = order_plan(state, player, plan, ctx.goal, ctx.pair_keys)
             if plan is not None:
@@ -245,8 +244,12 @@ def greedy_plan(ctx: ReachModel) -> list[int] | None:
     return best
 
 
-def _cover(ctx: ReachModel, targets: set[int]) -> list[int] | None:
-    """Greedy cover of ``targets`` by own hexes of remaining tiles (see :func:`greedy_plan`)."""
+def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] | None:
+    """Greedy cover of ``targets`` by own hexes of remaining tiles (see :func:`greedy_plan`).
+
+    With ``fast``, only the placements still open at the start are scored
+    (the same choices, fewer rows); else every placement (the reference).
+    """
     state, player, game = ctx.state, ctx.player, ctx.state.game
     n = game.n
     colour = state.colour.copy()
@@ -254,41 +257,16 @@ def _cover(ctx: ReachModel, targets: set[int]) -> list[int] | None:
     used = state.used[player].copy()
     tgt = np.zeros(n + 1, dtype=bool)
     tgt[list(targets)] = True
-    real = game.pl_cells < n
-    plan = []
-    while tgt.any():
-        ok = (colour[game.pl_cells] < 0).all(axis=1) & ~used[game.pl_tile]
-        hit = tgt[game.pl_cells]
-        gain = (hit & game.pl_own).sum(axis=1)
-        bad = (hit & ~game.pl_own & real).any(axis=1)
-        score = np.where(ok & ~bad, gain * 10 - game.pl_own.sum(axis=1), -1)
-        t = int(score.argmax())
-        if score[t] <= 0:
-            return None
-        pl = game.placements[t]
-        game.paint(colour, (t,), player)
-        tgt[list(pl.cells)] = False
-        used[pl.tile] = True
-        plan.append(t)
-    return sorted(plan)
-
-
-def _cover_fast(ctx: ReachModel, targets: set[int]) -> list[int] | None:
-    """:func:`_cover` on the placements still open at the start only (the same choices, fewer rows)."""
-    state, player, game = ctx.state, ctx.player, ctx.state.game
-    n = game.n
-    colour = state.colour.copy()
-    colour[list(ctx.blocked)] = 2   # neither player's: never covered
-    used = state.used[player].copy()
-    tgt = np.zeros(n + 1, dtype=bool)
-    tgt[list(targets)] = True
-    # Rows that can ever be chosen (a positive score): free hexes, an unused tile and an own hex
-    # on a target now (all three only shrink); the first best row stays the first best row.
-    open_rows = ctx._open_rows
-    if open_rows is None:   # the same for every target set of one model
-        open_rows = ctx._open_rows = np.flatnonzero((colour[game.pl_cells] < 0).all(axis=1)
-                                                    & ~used[game.pl_tile])
-    rows = open_rows[(tgt[game.pl_cells[open_rows]] & game.pl_own[open_rows]).any(axis=1)]
+    if fast:
+        # Rows that can ever be chosen (a positive score): free hexes, an unused tile and an own hex
+        # on a target now (all three only shrink); the first best row stays the first best row.
+        open_rows = ctx._open_rows
+        if open_rows is None:   # the same for every target set of one model
+            open_rows = ctx._open_rows = np.flatnonzero((colour[game.pl_cells] < 0).all(axis=1)
+                                                        & ~used[game.pl_tile])
+        rows = open_rows[(tgt[game.pl_cells[open_rows]] & game.pl_own[open_rows]).any(axis=1)]
+    else:
+        rows = np.arange(len(game.pl_cells))
     cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
     real = cells < n
     size = own.sum(axis=1)

@@ -43,6 +43,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import resource
 import select
 import signal
 import subprocess
@@ -55,6 +56,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..errors import InputError
+from ..executors.base import parent_death_signal
 from ..status import Status
 
 if TYPE_CHECKING:
@@ -161,6 +163,7 @@ def measure(argv: Sequence[str], limits: Limits, *, stdin=None, stdout=None, std
         When the program cannot be started.
     """
     parent = os.getpid()
+    parent_death_signal()  # looked up before the fork
     start = time.perf_counter()
     proc = subprocess.Popen(list(argv), stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd,
                             start_new_session=True, close_fds=True, preexec_fn=lambda: _child_setup(parent))
@@ -225,31 +228,21 @@ def _exited(pid: int) -> bool:
 
 
 def _child_setup(parent: int) -> None:
-    """In the child before exec: die with the benchmarking process; no core dumps."""
-    import resource
+    """In the child before exec: die with the benchmarking process; no core dumps.
+
+    ``resource`` and ``prctl`` are resolved in the parent (module import,
+    :func:`~ubongo_cp.executors.base.parent_death_signal`), never first here.
+    """
 
     try:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     except (ValueError, OSError):
         pass
-    if _PRCTL is not None:
-        _PRCTL(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    prctl = parent_death_signal()
+    if prctl is not None:
+        prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
         if os.getppid() != parent:  # the parent died before the call
             os._exit(1)
-
-
-def _load_prctl():
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-
-_PRCTL = _load_prctl()
 
 
 def _kill_group(pid: int) -> None:

@@ -117,19 +117,36 @@ def _worker_start(parent: int) -> None:
       traceback.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            pr_set_pdeathsig = 1
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):  # pragma: no cover - no prctl: fall back to the watch below
-            _watch_parent(parent)
+    prctl = parent_death_signal()
+    if prctl is not None:
+        prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
     else:  # pragma: no cover - not Linux
         _watch_parent(parent)
     if os.getppid() != parent:  # the parent died before the tie was made
         os._exit(1)
+
+
+_PRCTL: list = []
+
+
+def parent_death_signal() -> Callable | None:
+    """The C library's ``prctl`` (Linux), or None where there is none; looked up once per process.
+
+    Look it up in the parent before forking (the executors do): a child
+    forked while another thread of the parent holds the dynamic loader's
+    lock would wait for ever on its first ``dlopen``.
+    """
+    if not _PRCTL:
+        prctl = None
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                prctl = ctypes.CDLL(None, use_errno=True).prctl
+            except (OSError, AttributeError):  # pragma: no cover - no prctl: the parent watch is used
+                prctl = None
+        _PRCTL.append(prctl)
+    return _PRCTL[0]
 
 
 def _watch_parent(parent: int) -> None:
@@ -161,6 +178,7 @@ class _ForkedWorkers:
         self._registered = False
 
     def __enter__(self) -> "_ForkedWorkers":
+        parent_death_signal()  # resolved here, before any fork
         if not self._registered:
             from multiprocessing import util
 

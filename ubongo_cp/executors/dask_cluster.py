@@ -220,23 +220,44 @@ def _start_local_cluster(n_workers: int, warm: Sequence[str], dashboard: bool, t
 
     Workers are forked from this process (not spawned): they start in well
     under a second with the warmed modules already imported, and are tied to
-    this process (:data:`~.base.FORKED_WORKERS`). The start runs in a daemon
-    thread that is given ``timeout`` seconds: past it, the workers started so
-    far are killed and the run stops.
+    this process (:data:`~.base.FORKED_WORKERS`). A fork from a process with
+    threads can, rarely, leave a child waiting on a lock no thread of it will
+    release (POSIX ``fork``): so the start is given half of ``timeout``, and
+    a start that did not finish by then is stopped (its workers killed) and
+    made once more with the other half.
 
     Raises
     ------
     UbongoError
         When the cluster and its workers are not up within ``timeout`` seconds.
     """
+    _preload(("distributed", *warm))
+    _poll_worker_start_faster()
+    for _attempt in range(2):
+        started = _start_once(n_workers, dashboard, timeout / 2)
+        if started is not None:
+            return started
+    raise UbongoError(f"the local Dask cluster did not start within {timeout:g} s (its workers were "
+                      "stopped); run the command again, or use --executor local")
+
+
+def _start_once(n_workers: int, dashboard: bool, timeout: float):
+    """One start of the cluster (see :func:`_start_local_cluster`): ``(cluster, client)``, or None if it hung.
+
+    The start runs in a daemon thread that is given ``timeout`` seconds: past
+    it, the workers started so far are killed and what did start is closed.
+
+    Raises
+    ------
+    Exception
+        What the start raised, when it failed rather than hung.
+    """
     import multiprocessing
     import threading
 
-    _preload(("distributed", *warm))
     import dask
     from dask.distributed import Client, LocalCluster
 
-    _poll_worker_start_faster()
     before = {p.pid for p in multiprocessing.active_children()}
     box: dict[str, Any] = {}
     lock = threading.Lock()
@@ -251,6 +272,8 @@ def _start_local_cluster(n_workers: int, warm: Sequence[str], dashboard: bool, t
                                               scheduler_kwargs={"dashboard": dashboard})
                 box["client"] = Client(box["cluster"], timeout=f"{timeout}s")
                 box["client"].wait_for_workers(n_workers, timeout=timeout)
+        except TimeoutError:  # some worker did not register in time: as a hang
+            box["late"] = True
         except BaseException as exc:  # handed to the caller below
             box["error"] = exc
         finally:
@@ -267,14 +290,15 @@ def _start_local_cluster(n_workers: int, warm: Sequence[str], dashboard: bool, t
     with lock:
         hung = not box.get("done")
         box["abandoned"] = hung
-    if hung or "error" in box:
+    if hung or "error" in box or "late" in box:
         for child in multiprocessing.active_children():
             if child.pid not in before:
                 child.kill()
         if not hung:
             _close_started(box)
-        raise (UbongoError(f"the local Dask cluster did not start within {timeout:g} s (its workers were "
-                           "stopped); run the command again, or use --executor local") if hung else box["error"])
+        if "error" in box:
+            raise box["error"]
+        return None
     return box["cluster"], box["client"]
 
 

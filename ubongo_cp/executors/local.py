@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import InputError
 
-from .base import Executor, OnError, _preload, _worker_start
+from .base import Executor, OnError, _preload, _worker_start, parent_death_signal
 
 __all__ = ["LocalExecutor"]
 
@@ -52,6 +52,7 @@ class LocalExecutor(Executor):
         from concurrent.futures.process import BrokenProcessPool
 
         _preload(self._warm)
+        parent_death_signal()  # looked up before the workers fork
         parent = os.getpid()
         todo = deque(range(len(items)))  # items not yet run
         alone: deque[int] = deque()      # suspects of a pool crash: run one at a time

@@ -104,12 +104,12 @@ def part_progress(todo, repeat: int, rows: list) -> None:
                   f"{w2:.3f} s: {100 * (c2 / c1 - 1):+.1f}% CPU, {100 * (w2 / w1 - 1):+.1f}% wall; load {peers.load()}")
 
 
-def timed_task(*item) -> tuple[float, dict]:
+def timed_task(*item, **shared) -> tuple[float, dict]:
     """:func:`~ubongo_cp.solvers.subtrees.run_task` in a worker, with the worker's CPU seconds for it."""
     from ubongo_cp.solvers.subtrees import run_task
 
     c = time.process_time()
-    row = run_task(*item)
+    row = run_task(*item, **shared)
     return time.process_time() - c, row
 
 
@@ -147,9 +147,9 @@ def part_cluster(seconds: float, board: str, rows: list) -> None:
         batch = 2
         while time.perf_counter() - w0 < seconds and len(cpu_of) < len(tasks):
             pick = order[len(cpu_of):len(cpu_of) + batch]
-            items = [(backend, inst, digest, tasks[i][0], [s.branch for s in subtrees[tasks[i][0]:tasks[i][1]]], 0,
-                      False, None) for i in pick]
-            cpu_of.extend(c for c, _ in pool.map_unordered(timed_task, items))
+            items = [(digest, tasks[i][0], [s.branch for s in subtrees[tasks[i][0]:tasks[i][1]]], 0, False, None)
+                     for i in pick]
+            cpu_of.extend(c for c, _ in pool.map_unordered(timed_task, items, backend=backend, instance=inst))
     wall = time.perf_counter() - w0
     n, k = len(tasks), len(cpu_of)
     mean = statistics.mean(cpu_of)

@@ -87,9 +87,9 @@ class Executor:
 
     def map_ordered(self, func: Callable, items: Sequence[tuple], **kwargs) -> list[Any]:
         """``[func(*item, **kwargs) for item in items]``, computed by this executor (errors propagate)."""
-        tagged = [(i, func, item, kwargs) for i, item in enumerate(items)]
+        tagged = [(i, func, item) for i, item in enumerate(items)]
         results: list[Any] = [None] * len(items)
-        for i, value in self.map_unordered(_call_tagged, tagged):
+        for i, value in self.map_unordered(_call_tagged, tagged, **kwargs):
             results[i] = value
         return results
 
@@ -201,7 +201,7 @@ class _ForkedWorkers:
 FORKED_WORKERS = _ForkedWorkers()
 
 
-def _call_tagged(i: int, func: Callable, item: tuple, kwargs: dict):
+def _call_tagged(i: int, func: Callable, item: tuple, **kwargs):
     return i, func(*item, **kwargs)
 
 

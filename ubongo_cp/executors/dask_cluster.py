@@ -127,6 +127,8 @@ class DaskExecutor(Executor):
         workers = max(1, len(self.client.scheduler_info().get("workers", {})) or 1)
         n_batches = max(1, min(len(items), CHUNKS_PER_JOB * workers))
         bounds = [(len(items) * b // n_batches, len(items) * (b + 1) // n_batches) for b in range(n_batches)]
+        if kwargs:  # sent to every worker once, not with every batch
+            kwargs = self.client.scatter(kwargs, broadcast=True, hash=False)
         futures = {self.client.submit(_run_batch, func, list(items[a:z]), kwargs, pure=False): (a, z)
                    for a, z in bounds if z > a}
         for fut in self._as_completed(futures):

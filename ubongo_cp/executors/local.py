@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from functools import partial
 from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import InputError
@@ -37,7 +38,12 @@ class LocalExecutor(Executor):
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
                       **kwargs) -> Iterator[Any]:
-        """As :meth:`Executor.map_unordered`; in this process when ``jobs == 1``."""
+        """As :meth:`Executor.map_unordered`; in this process when ``jobs == 1``.
+
+        ``kwargs`` reach the workers once, when they are forked (they are
+        inherited, not sent with every item), where the workers are forked
+        (the default on Linux); elsewhere they travel with every item.
+        """
         if self.jobs == 1 or len(items) <= 1:
             for item in items:
                 try:
@@ -47,13 +53,25 @@ class LocalExecutor(Executor):
                         raise
                     yield on_error(item, exc)
             return
+        _preload(self._warm)
+        parent_death_signal()  # looked up before the workers fork
+        parent = os.getpid()
+        token = _share(kwargs)
+        if token is not None:  # inherited by the workers forked below
+            func, items, kwargs = _call_shared, [(token, func, *item) for item in items], {}
+            if on_error is not None:
+                on_error = partial(_unshared, on_error)
+        try:
+            yield from self._run(func, items, on_error, kwargs, parent)
+        finally:
+            _SHARED.pop(token, None)
+
+    def _run(self, func: Callable, items: Sequence[tuple], on_error: OnError | None, kwargs: dict,
+             parent: int) -> Iterator[Any]:
         # concurrent.futures.process costs ~0.1 s to import: only on this path.
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
         from concurrent.futures.process import BrokenProcessPool
 
-        _preload(self._warm)
-        parent_death_signal()  # looked up before the workers fork
-        parent = os.getpid()
         todo = deque(range(len(items)))  # items not yet run
         alone: deque[int] = deque()      # suspects of a pool crash: run one at a time
         solo: set[int] = set()
@@ -110,6 +128,31 @@ class LocalExecutor(Executor):
                 raise
             finally:
                 pool.shutdown(wait=True, cancel_futures=True)
+
+
+#: Keyword arguments of the maps running now, by token: forked workers inherit them.
+_SHARED: dict[int, dict] = {}
+
+
+def _share(kwargs: dict) -> int | None:
+    """Keep ``kwargs`` where workers forked from now on inherit them: their token (None: no kwargs, or no fork)."""
+    import multiprocessing
+
+    if not kwargs or multiprocessing.get_start_method() != "fork":
+        return None
+    token = max(_SHARED, default=0) + 1
+    _SHARED[token] = kwargs
+    return token
+
+
+def _call_shared(token: int, func: Callable, *item):
+    """In a forked worker: ``func(*item, **kwargs)`` with the ``kwargs`` of the map ``token``."""
+    return func(*item, **_SHARED[token])
+
+
+def _unshared(on_error: OnError, item: tuple, exc: BaseException):
+    """``on_error`` called with the caller's item (without the token and function of :func:`_call_shared`)."""
+    return on_error(item[2:], exc)
 
 
 def _stop_workers(pool) -> None:

@@ -195,11 +195,13 @@ def _kernel(backend, instance, digest: str):
     return _KERNEL["search"]
 
 
-def run_task(backend, instance, digest: str, first: int, branches: list, keep: int, tally: bool,
-             deadline: float | None) -> dict:
+def run_task(digest: str, first: int, branches: list, keep: int, tally: bool, deadline: float | None, *,
+             backend, instance) -> dict:
     """Search the subtrees ``first, first + 1, ...`` (their ``branches``); what the journal records of them.
 
     ``deadline``: a time (``time.time()``, s) at which the search stops (the row is then not complete).
+    ``backend`` and ``instance`` are the same for every task of a count: executors send them to each
+    worker once (keyword arguments of :meth:`~ubongo_cp.executors.Executor.map_unordered`).
     """
     if deadline is not None and time.time() >= deadline:
         return {"first": first, "last": first + len(branches), "count": "0", "fixed": "0", "complete": False,
@@ -310,12 +312,11 @@ class SplitSearch:
                 raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=path) from None
         bar = None
         done_share = sum(s.share for s, f in zip(subtrees, finished) if f)
-        items = [(backend, instance, digest, a, [s.branch for s in subtrees[a:b]], keep, tally, deadline)
-                 for a, b in todo]
+        items = [(digest, a, [s.branch for s in subtrees[a:b]], keep, tally, deadline) for a, b in todo]
         try:
             with using(self.executor) as pool:
                 pool.warm(["ubongo_cp.solvers.bitboard", "ubongo_cp.solvers.subtrees"])
-                for row in pool.map_unordered(run_task, items):
+                for row in pool.map_unordered(run_task, items, backend=backend, instance=instance):
                     if journal is not None and row["complete"]:
                         try:
                             append_durably(journal, json.dumps(row) + "\n")

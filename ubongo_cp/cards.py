@@ -41,7 +41,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-import tomli_w
 
 from .errors import InputError
 from .geometry import MAX_REGION_CELLS
@@ -352,6 +351,8 @@ def _toml_value(value) -> str:
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    import tomli_w  # only to write a card file
+
     return tomli_w.dumps({"v": value}).split("=", 1)[1].strip()
 
 

@@ -21,7 +21,6 @@ the backend protocol's ``run``, one Python call per solution.
 
 from __future__ import annotations
 
-import secrets
 import time
 from dataclasses import dataclass, field
 from itertools import islice
@@ -458,6 +457,8 @@ def _drive_diagram(backend, instance, *, limit, time_limit, keep, reduce, restri
     kept: list[list[int]] = []
 
     if sample is not None and seed is None:  # drawn here and recorded in the stats: the draw can be repeated
+        import secrets  # 4 ms to import: only for a random sample
+
         seed = secrets.randbits(32)
 
     def every() -> Iterator[list[int]]:

@@ -186,3 +186,45 @@ def test_dask_run_without_workers_stops_with_a_message():
             list(ex.map_unordered(abs, [(-1,), (-2,)]))
     finally:
         ex.close()
+
+
+def _scaled(x, *, factor):
+    import os
+    import threading
+
+    if x < 0:
+        raise ValueError(f"negative {x}")
+    return x * factor, os.getpid(), threading.get_ident()
+
+
+@pytest.mark.parametrize("nogil", [False, True])
+def test_keyword_arguments_and_errors_reach_every_worker(nogil):
+    # kwargs are shared with the workers once (inherited by forked processes, or seen by threads);
+    # on_error still gets the caller's own item.
+    import os
+    import threading
+
+    items = [(x,) for x in (3, -1, 5, 7, -2, 11)]
+    errors = []
+    with LocalExecutor(2) as pool:
+        out = list(pool.map_unordered(_scaled, items, nogil=nogil, factor=10,
+                                      on_error=lambda item, exc: errors.append((item, str(exc)))))
+    got = sorted(r[0] for r in out if r is not None)
+    assert got == [30, 50, 70, 110]
+    assert sorted(errors) == [((-2,), "negative -2"), ((-1,), "negative -1")]
+    pids = {r[1] for r in out if r is not None}
+    threads = {r[2] for r in out if r is not None}
+    if nogil:  # threads of this process, not its own thread
+        assert pids == {os.getpid()} and threading.get_ident() not in threads
+    else:      # other processes
+        assert os.getpid() not in pids
+
+
+def test_a_thread_worker_error_without_handler_reaches_the_caller():
+    with LocalExecutor(2) as pool, pytest.raises(ValueError, match="negative -4"):
+        list(pool.map_unordered(_scaled, [(1,), (-4,), (2,)], nogil=True, factor=1))
+
+
+def test_map_ordered_passes_keyword_arguments():
+    with LocalExecutor(2) as pool:
+        assert [r[0] for r in pool.map_ordered(_scaled, [(1,), (2,), (3,)], factor=7)] == [7, 14, 21]

@@ -63,7 +63,20 @@ def test_any_cut_gives_the_published_count_and_one_search(label, backend):
     same(solve(inst, backend=backend, keep=0, split=SplitSearch(leaves=50)), counted)
 
 
-def test_process_pool_gives_one_search():
+def test_local_workers_give_one_search(monkeypatch):
+    # The local executor runs the subtrees in threads of this process (the C kernel releases the GIL),
+    # each with its own kernel.
+    import threading
+
+    from ubongo_cp.solvers import subtrees
+
+    ran_in, run_task = set(), subtrees.run_task
+
+    def recorded(*args, **kwargs):
+        ran_in.add(threading.get_ident())
+        return run_task(*args, **kwargs)
+
+    monkeypatch.setattr(subtrees, "run_task", recorded)
     inst = build_instance(PENTS, Region.rectangle(6, 10))
     one = solve(inst, keep=50)
     with LocalExecutor(2) as pool:
@@ -71,6 +84,7 @@ def test_process_pool_gives_one_search():
         two = solve(inst, keep=50, split=split)
     same(two, one)
     assert (two.count, two.count_reduced) == (9356, 2339) and split.stats["tasks"] >= 16
+    assert ran_in and len(ran_in) <= 2 and threading.get_ident() not in ran_in
 
 
 def test_local_cluster_gives_one_search():

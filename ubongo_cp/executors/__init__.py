@@ -9,7 +9,13 @@ its ``--executor``, ``--jobs`` and ``--scheduler`` options
 
 Every executor offers :meth:`Executor.map_unordered`, which yields each
 result as soon as it is ready, so callers can save finished work at once,
-and :meth:`Executor.map_ordered`.
+and :meth:`Executor.map_ordered`. Keyword arguments common to every item
+(an instance, a solver) reach each worker once, not with every item.
+
+- Work that runs in native code releasing the GIL (the C search kernels:
+  one count split into subtrees) is marked ``nogil``: the local executor
+  then runs it in ``jobs`` threads of the calling process, with no process
+  to start and nothing to copy.
 
 - :class:`LocalExecutor`: a :class:`concurrent.futures.ProcessPoolExecutor`
   (``jobs`` processes; ``jobs=1`` runs in the calling process). A worker

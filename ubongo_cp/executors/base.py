@@ -76,12 +76,16 @@ class Executor:
         self._warm.extend(m for m in modules if m not in self._warm)
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
-                      **kwargs) -> Iterator[Any]:
+                      nogil: bool = False, **kwargs) -> Iterator[Any]:
         """Yield ``func(*item, **kwargs)`` for every item, in completion order.
 
         Exceptions raised by ``func`` are passed to ``on_error(item, exc)``,
         whose return value is yielded instead; without ``on_error`` they
-        propagate.
+        propagate. ``kwargs`` are the same for every item: executors send
+        them to each worker once. ``nogil``: ``func`` spends its time in
+        native code that releases the GIL (the C search kernels), so a local
+        executor may run the items in threads of this process (no process
+        to start, nothing to copy); other executors ignore it.
         """
         raise NotImplementedError
 

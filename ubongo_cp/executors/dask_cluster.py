@@ -92,7 +92,7 @@ class DaskExecutor(Executor):
         return self._client
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
-                      **kwargs) -> Iterator[Any]:
+                      nogil: bool = False, **kwargs) -> Iterator[Any]:
         """As :meth:`LocalExecutor.map_unordered`, on the cluster.
 
         Items travel in batches (about :data:`CHUNKS_PER_JOB` per worker),

@@ -37,12 +37,14 @@ class LocalExecutor(Executor):
         self.jobs = max(1, jobs or os.cpu_count() or 1)
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
-                      **kwargs) -> Iterator[Any]:
+                      nogil: bool = False, **kwargs) -> Iterator[Any]:
         """As :meth:`Executor.map_unordered`; in this process when ``jobs == 1``.
 
         ``kwargs`` reach the workers once, when they are forked (they are
         inherited, not sent with every item), where the workers are forked
-        (the default on Linux); elsewhere they travel with every item.
+        (the default on Linux); elsewhere they travel with every item. With
+        ``nogil``, the items run in ``jobs`` threads of this process instead
+        (:func:`_map_threads`).
         """
         if self.jobs == 1 or len(items) <= 1:
             for item in items:
@@ -52,6 +54,9 @@ class LocalExecutor(Executor):
                     if on_error is None:
                         raise
                     yield on_error(item, exc)
+            return
+        if nogil:
+            yield from _map_threads(func, items, min(self.jobs, len(items)), on_error, kwargs)
             return
         _preload(self._warm)
         parent_death_signal()  # looked up before the workers fork
@@ -64,7 +69,8 @@ class LocalExecutor(Executor):
         try:
             yield from self._run(func, items, on_error, kwargs, parent)
         finally:
-            _SHARED.pop(token, None)
+            if token is not None:
+                _SHARED.pop(token, None)
 
     def _run(self, func: Callable, items: Sequence[tuple], on_error: OnError | None, kwargs: dict,
              parent: int) -> Iterator[Any]:
@@ -128,6 +134,51 @@ class LocalExecutor(Executor):
                 raise
             finally:
                 pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _map_threads(func: Callable, items: Sequence[tuple], n_threads: int, on_error: OnError | None,
+                 kwargs: dict) -> Iterator[Any]:
+    """``func(*item, **kwargs)`` for every item, run by ``n_threads`` daemon threads, in completion order.
+
+    For work that releases the GIL. The threads take the items in order from
+    one queue. They are daemon threads: when the caller stops (Ctrl-C, an
+    error, a generator closed), no new item starts, and a process that exits
+    does not wait for the items still running.
+    """
+    import queue
+    import threading
+
+    todo: queue.SimpleQueue = queue.SimpleQueue()
+    done: queue.SimpleQueue = queue.SimpleQueue()
+    for i in range(len(items)):
+        todo.put(i)
+    stop = threading.Event()
+
+    def work() -> None:
+        while not stop.is_set():
+            try:
+                i = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                done.put((i, True, func(*items[i], **kwargs)))
+            except BaseException as exc:  # handed to the caller's thread
+                done.put((i, False, exc))
+
+    threads = [threading.Thread(target=work, name=f"ubongo-cp-worker-{t}", daemon=True) for t in range(n_threads)]
+    for t in threads:
+        t.start()
+    try:
+        for _ in range(len(items)):
+            i, ok, value = done.get()
+            if ok:
+                yield value
+            elif on_error is None or not isinstance(value, Exception):
+                raise value
+            else:
+                yield on_error(items[i], value)
+    finally:
+        stop.set()
 
 
 #: Keyword arguments of the maps running now, by token: forked workers inherit them.

@@ -15,8 +15,10 @@ the solutions of one search in its order: the answers do not depend on the
 number of workers or on the executor.
 
 The subtrees are grouped into *tasks* of about equal share (contiguous in
-the search order), which any executor of :mod:`ubongo_cp.executors` runs
-(a process pool, a Dask cluster); a progress bar advances by the share of
+the search order), which any executor of :mod:`ubongo_cp.executors` runs:
+the local one in threads of this process (the C kernel releases the GIL;
+each thread has its own kernel), a Dask cluster in its worker processes
+(the instance sent to each worker once); a progress bar advances by the share of
 each task done; a *journal* (one JSON line per finished task, appended and
 flushed to the disk as :func:`ubongo_cp.io.append_durably` does for the
 batch journal) lets a count stopped by a kill go on where it stopped.
@@ -188,11 +190,19 @@ _KERNEL: dict = {}
 
 
 def _kernel(backend, instance, digest: str):
-    """The worker's kernel of this instance, built once per worker process."""
-    if _KERNEL.get("digest") != digest:
-        _KERNEL.clear()
-        _KERNEL.update(digest=digest, search=backend._search(instance))
-    return _KERNEL["search"]
+    """The worker's kernel of this instance, built once per worker process and thread.
+
+    Keyed by the thread: a kernel runs one search at a time, and the workers may be threads of one process
+    (the C kernel releases the GIL). A pool worker forked from the thread that built the driver's kernel
+    finds it here.
+    """
+    import threading
+
+    key = threading.get_ident()
+    held = _KERNEL.get(key)
+    if held is None or held[0] != digest:
+        held = _KERNEL[key] = (digest, backend._search(instance))
+    return held[1]
 
 
 def run_task(digest: str, first: int, branches: list, keep: int, tally: bool, deadline: float | None, *,
@@ -267,9 +277,8 @@ class SplitSearch:
 
         start = time.perf_counter()
         digest = instance_digest(instance, backend)
-        search = backend._search(instance)
         _KERNEL.clear()
-        _KERNEL.update(digest=digest, search=search)
+        search = _kernel(backend, instance, digest)
         jobs = getattr(self.executor, "jobs", 1) or 1
         leaves = self.leaves or (LEAVES if jobs > 1 or self.journal is not None else BAR_LEAVES)
         subtrees = split_branches(search, instance, branches, leaves)
@@ -316,7 +325,7 @@ class SplitSearch:
         try:
             with using(self.executor) as pool:
                 pool.warm(["ubongo_cp.solvers.bitboard", "ubongo_cp.solvers.subtrees"])
-                for row in pool.map_unordered(run_task, items, backend=backend, instance=instance):
+                for row in pool.map_unordered(run_task, items, nogil=True, backend=backend, instance=instance):
                     if journal is not None and row["complete"]:
                         try:
                             append_durably(journal, json.dumps(row) + "\n")

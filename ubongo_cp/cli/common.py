@@ -110,17 +110,21 @@ def check_common(args: argparse.Namespace) -> None:
         raise UbongoError("--scheduler needs an address, e.g. tcp://10.0.0.5:8786")
 
 
-def add_executor_arguments(parser: argparse.ArgumentParser, *, default_jobs: int | None = 1) -> None:
+def add_executor_arguments(parser: argparse.ArgumentParser, *, default_jobs: int | None = 1,
+                           threads: bool = False) -> None:
     """Add ``--executor``, ``--jobs`` and ``--scheduler`` to a sub-command.
 
-    The results of every command that takes them do not depend on them.
+    The results of every command that takes them do not depend on them. ``threads``: the command's
+    work releases the GIL, so the local executor runs it in threads (:meth:`.Executor.map_unordered`).
     """
-    jobs_help = ("worker processes (local) or LocalCluster workers (dask); default "
+    local = "threads of this process" if threads else "worker processes"
+    jobs_help = (f"{local} (local) or LocalCluster workers (dask); default "
                  + ("1 (in-process)" if default_jobs == 1 else "all cores"))
     from ..executors import EXECUTORS
 
     parser.add_argument("--executor", choices=EXECUTORS, default="local",
-                        help="local (process pool, default) or dask (a LocalCluster, or --scheduler)")
+                        help=f"local ({'threads' if threads else 'a process pool'}, default) or dask "
+                             "(a LocalCluster, or --scheduler)")
     parser.add_argument("--jobs", type=int, default=default_jobs, help=jobs_help)
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="dask scheduler address, e.g. tcp://host:8786 (implies --executor dask)")
@@ -170,7 +174,7 @@ def print_estimate(instance, seconds: float, *, as_json: bool) -> int:
 
 def add_split_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of one count cut into subtrees: the executor's, ``--journal`` and ``--no-progress``."""
-    add_executor_arguments(parser)
+    add_executor_arguments(parser, threads=True)
     parser.add_argument("--journal", metavar="FILE",
                         help="with --count: record each finished part of the count in FILE (JSON lines); run the "
                              "same command again after a stop to go on where it stopped")

@@ -223,3 +223,23 @@ def test_a_start_that_hangs_once_is_made_again(monkeypatch):
     with DaskExecutor(2) as ex:
         assert ex.map_ordered(abs, [(-1,), (-5,)]) == [1, 5]
     assert len(calls) == 2
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("how", [["--backend", "bitboard"], ["--backend", "dlx"], ["--jobs", "2"]])
+def test_ctrl_c_stops_a_count_running_in_c(how, tmp_path):
+    # The kernels search without the GIL: one search hands back control every heartbeat, and the
+    # split's threads leave the main thread waiting where a signal reaches it. Two pentomino sets in
+    # 12 x 10 is a search of hours: it must stop at once on Ctrl-C, in one line.
+    region = tmp_path / "r.txt"
+    region.write_text("##########\n" * 12)
+    use = ",".join(f"{p}:2" for p in "FILNPTUVWXYZ")
+    proc = _runner(["solve", "--pieces", "pentominoes", "--region", region, "--use", use, "--count",
+                    "--no-progress", *how])
+    time.sleep(3)                          # past the start-up: deep in the search
+    assert proc.poll() is None, proc.communicate()
+    sent = time.time()
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (130, "ubongo-cp: interrupted\n"), err[-3000:]
+    assert time.time() - sent < 10

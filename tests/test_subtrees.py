@@ -161,6 +161,10 @@ def test_bad_jobs_and_foreign_journal(tmp_path, run_cli):
     assert notes.read_text() == "my notes\n"
     one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", region, "--jobs", "2")[::2],
                    "cannot split")
+    for asked in (["--sample", "3"], ["--frequencies"]):  # the reason is what was asked, not the solver
+        code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--jobs", "2",
+                                 *asked)
+        one_line_error(code, err, "sample, fixed placement, frequencies")
 
 
 def test_kill_and_resume_gives_one_search(tmp_path):
@@ -190,3 +194,23 @@ def test_kill_and_resume_gives_one_search(tmp_path):
     assert (got["count"], got["count_reduced"], got["complete"]) == (9356, 2339, True)
     assert got["solutions"] == json.loads(json.dumps(one.solutions))
     assert got["stats"]["resumed_tasks"] >= 5
+
+
+def test_split_counts_the_nodes_of_one_search(tmp_path):
+    # Eight queens as exact cover (rows and columns primary, diagonals secondary): 92 solutions. The
+    # nodes of a split search are those of the subtrees plus those of the cut above them, which is all of
+    # the tree when it is cut to its leaves.
+    n = 8
+    lines = [" ".join([f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]) + " | "
+             + " ".join([f"a{k}" for k in range(2 * n - 1)] + [f"b{k}" for k in range(2 * n - 1)])]
+    lines += [f"r{i} c{j} a{i + j} b{i - j + n - 1}" for i in range(n) for j in range(n)]
+    path = tmp_path / "queens8.dlx"
+    path.write_text("\n".join(lines) + "\n")
+    matrix = read_exact_cover(path)
+    one = solve(matrix, backend="bitboard", keep=None, reduce=False)
+    assert one.count == 92
+    for leaves in (3, 50, 10 ** 6):
+        split = SplitSearch(leaves=leaves)
+        cut = solve(matrix, backend="bitboard", keep=None, reduce=False, split=split)
+        assert (cut.count, cut.stats["nodes"]) == (92, one.stats["nodes"])
+    assert split.stats["subtrees"] > 100 and split.stats["share_done"] == 1.0

@@ -196,9 +196,10 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     made = spec.make(**extra)
     if split is not None and (not hasattr(made, "search") or limit is not None or wants or on_solution is not None):
         if getattr(split.executor, "jobs", 1) > 1 or split.journal is not None:
-            why = (f"solver {name!r} does not count natively (the bitboard solvers do)" if not hasattr(made, "search")
-                   else "only a count of every solution, with no solution limit, sample, fixed placement, "
-                        "frequencies or streamed solutions, is split")
+            restricted = limit is not None or wants or on_solution is not None
+            why = ("only a count of every solution, with no solution limit, sample, fixed placement, "
+                   "frequencies or streamed solutions, is split" if restricted
+                   else f"solver {name!r} does not count natively (the bitboard solvers do)")
             raise InputError(f"cannot split this search over workers or keep a journal of it: {why}")
         split = None  # a progress bar only: the search runs as one
     return drive(made, instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,

@@ -98,7 +98,6 @@ _FLOOD_CAP = 1
 _PROBES = -6
 
 _BUDGET, _FULL, _LIMIT, _DONE = 1, 2, 3, 4
-_NO_LIMIT = 1 << 62
 _MAX_BATCH = 1024
 
 
@@ -340,8 +339,12 @@ class BitSearch:
 
     def run(self, *, keep: int = 0, deadline: float | None = None, heartbeat: int = DEFAULT_HEARTBEAT,
             sink: list | None = None) -> bool:
-        """Search to the end (True), the limit, or the deadline (False); the first ``keep`` solutions go to ``sink``."""
-        stop = self.kernel.nodes + heartbeat if deadline is not None else _NO_LIMIT
+        """Search to the end (True), the limit, or the deadline (False); the first ``keep`` solutions go to ``sink``.
+
+        The kernel hands back control every ``heartbeat`` nodes even without a deadline: it runs
+        without the GIL, and Python sees a Ctrl-C (its signal handlers run) only between two calls.
+        """
+        stop = self.kernel.nodes + heartbeat
         while True:
             batch = min(keep - len(sink), _MAX_BATCH) if keep and sink is not None else 0
             code, n = self.kernel.step(stop, batch, *self._rows.buffers(batch))

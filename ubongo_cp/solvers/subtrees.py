@@ -81,7 +81,7 @@ class Subtree:
     path: tuple[int, ...]
 
 
-def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES) -> list[Subtree]:
+def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES, stats: dict | None = None) -> list[Subtree]:
     """Cut the branches of a plan into about ``leaves`` subtrees, largest share first (module docstring).
 
     Parameters
@@ -94,6 +94,9 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES) -
         The plan (at least one branch).
     leaves : int
         Subtrees wanted (fewer when the tree ends first).
+    stats : dict, optional
+        Receives ``cut_nodes``: the placements tried by the cut itself (the nodes above and at the cut,
+        which the subtrees' searches do not count again).
 
     Returns
     -------
@@ -109,6 +112,7 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES) -
     for i, b in enumerate(branches):
         heapq.heappush(heap, (-share, (i,), b))
     weights_of: dict[int, object] = {}
+    cut_nodes = 0
     while heap and len(heap) + len(done) < leaves:
         neg, path, b = heapq.heappop(heap)
         restrict: tuple | None = None
@@ -119,6 +123,7 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES) -
         item, options = search.children()
         if item == -2:
             continue
+        cut_nodes += len(options)
         if item == -1 or not options:
             done.append(Subtree(b, -neg, path))
             continue
@@ -137,6 +142,8 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES) -
             heapq.heappush(heap, (neg / len(kids), path + (j,), kid))
     done.extend(Subtree(b, -neg, path) for neg, path, b in heap)
     done.sort(key=lambda s: s.path)
+    if stats is not None:
+        stats["cut_nodes"] = cut_nodes
     return done
 
 
@@ -281,7 +288,8 @@ class SplitSearch:
         search = _kernel(backend, instance, digest)
         jobs = getattr(self.executor, "jobs", 1) or 1
         leaves = self.leaves or (LEAVES if jobs > 1 or self.journal is not None else BAR_LEAVES)
-        subtrees = split_branches(search, instance, branches, leaves)
+        cut: dict = {}
+        subtrees = split_branches(search, instance, branches, leaves, cut)
         split_digest = hashlib.sha256(repr([(s.branch.prefix, str(s.branch.weight), s.branch.test, tally)
                                             for s in subtrees]).encode()).hexdigest()[:32]
         header = {"journal": JOURNAL_KIND, "instance": digest, "subtrees": len(subtrees), "split": split_digest,
@@ -356,9 +364,10 @@ class SplitSearch:
         found = [(i, row) for r in rows for i, row in r["found"]][:keep] if keep else []
         exhausted = all(r["complete"] for r in rows) and sum(r["last"] - r["first"] for r in rows) == len(subtrees)
         self.stats.update(tasks_done=sum(r["complete"] for r in rows) - len(resumed),
-                          share_done=sum(s.share for r in rows if r["complete"] for s in subtrees[r["first"]:r["last"]]))
-        stats = {"nodes": sum(r["nodes"] for r in rows), "solutions_seen": sum(r["solutions_seen"] for r in rows),
-                 **self.stats}
+                          share_done=round(sum(s.share for r in rows if r["complete"]
+                                               for s in subtrees[r["first"]:r["last"]]), 6))
+        stats = {"nodes": cut["cut_nodes"] + sum(r["nodes"] for r in rows),
+                 "solutions_seen": sum(r["solutions_seen"] for r in rows), **self.stats}
         if not exhausted and deadline is not None and time.time() >= deadline:
             stats["timed_out"] = True
         return [s.branch for s in subtrees], NativeRun(count, fixed, exhausted, found, counts, stats)

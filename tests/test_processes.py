@@ -226,11 +226,13 @@ def test_a_start_that_hangs_once_is_made_again(monkeypatch):
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("how", [["--backend", "bitboard"], ["--backend", "dlx"], ["--jobs", "2"]])
+@pytest.mark.parametrize("how", [["--backend", "bitboard"], ["--backend", "dlx"], ["--jobs", "2"],
+                                 ["--jobs", "2", "--executor", "dask"]])
 def test_ctrl_c_stops_a_count_running_in_c(how, tmp_path):
     # The kernels search without the GIL: one search hands back control every heartbeat, and the
-    # split's threads leave the main thread waiting where a signal reaches it. Two pentomino sets in
-    # 12 x 10 is a search of hours: it must stop at once on Ctrl-C, in one line.
+    # split's threads leave the main thread waiting where a signal reaches it; a LocalCluster's workers
+    # are killed rather than left to finish their tasks. Two pentomino sets in 12 x 10 is a search of
+    # hours: it must stop at once on Ctrl-C, in one line.
     region = tmp_path / "r.txt"
     region.write_text("##########\n" * 12)
     use = ",".join(f"{p}:2" for p in "FILNPTUVWXYZ")

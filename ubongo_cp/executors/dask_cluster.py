@@ -191,6 +191,16 @@ class DaskExecutor(Executor):
                 self.client.cancel([f for f in futures if not f.done()])
                 return
 
+    def __exit__(self, exc_type, *exc) -> None:
+        """Close; when the block ends in an exception (Ctrl-C included), first kill the LocalCluster's workers.
+
+        A closing cluster otherwise lets each worker finish the task it is running, which can take as long
+        as one task of the work.
+        """
+        if exc_type is not None and self.cluster is not None:
+            _kill_workers(self.cluster)
+        self.close()
+
     def close(self) -> None:
         """Close the client and the cluster this executor started (if it started them)."""
         try:
@@ -302,6 +312,19 @@ def _start_once(n_workers: int, dashboard: bool, timeout: float):
             raise box["error"]
         return None
     return box["cluster"], box["client"]
+
+
+def _kill_workers(cluster) -> None:
+    """SIGKILL the worker processes of a LocalCluster this process started (its nannies' processes)."""
+    import signal
+
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        pid = getattr(getattr(nanny, "process", None), "pid", None)
+        if pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:  # already gone
+                pass
 
 
 def _close_started(box: dict) -> None:

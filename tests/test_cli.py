@@ -39,3 +39,16 @@ def test_output_may_be_rewritten_inside_a_results_directory(tmp_path):
     check_common(_args(results=str(tmp_path), out=str(tmp_path / "booklet.pdf")))
     with pytest.raises(UbongoError, match="would overwrite a file read from the results directory"):
         check_common(_args(results=str(tmp_path), out=str(tmp_path / "tasks.parquet")))
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["solve", "--jobs", "abc"], "argument --jobs: invalid int value: 'abc'"),
+    (["solve", "--bogus"], "unrecognized arguments: --bogus"),
+    (["frob"], "invalid choice: 'frob'"),
+    (["orion", "tournament", "--games", "x"], "argument --games"),
+])
+def test_a_usage_error_is_one_line(argv, fragment):
+    from conftest import one_line_error
+
+    done = subprocess.run([sys.executable, "-m", "ubongo_cp.cli", *argv], cwd=ROOT, capture_output=True, text=True)
+    one_line_error(done.returncode, done.stderr, fragment, "--help)")

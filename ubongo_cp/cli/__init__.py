@@ -35,6 +35,13 @@ COMMANDS = {"solve": ("puzzle",), "analyze": ("puzzle",), "generate": ("deck",),
             "examples": ("examples",), "bench": ("bench",)}
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (the usage block is on ``--help``)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser (every sub-command sets ``func``).
 
@@ -45,9 +52,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         (the modules of the others are not even imported), which is all a
         command line naming it needs. Default: every sub-command.
     """
-    parser = argparse.ArgumentParser(prog="ubongo-cp",
-                                     description="Solve, count, analyse and generate Ubongo-style polyomino "
-                                                 "puzzles; play and analyse the games; benchmark solvers.")
+    parser = _Parser(prog="ubongo-cp",
+                     description="Solve, count, analyse and generate Ubongo-style polyomino "
+                                 "puzzles; play and analyse the games; benchmark solvers.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     groups = [COMMANDS[command]] if command in COMMANDS else dict.fromkeys(COMMANDS.values())

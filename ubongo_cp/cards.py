@@ -126,8 +126,19 @@ class CardSide:
 
     def task_entries(self, face: int) -> list[str]:
         """The task's pieces as the card file writes them: ``NAME``, or ``NAME:LO-HI`` with a range."""
-        ranges = self.ranges.get(face, {})
-        return [f"{n}:{ranges[n][0]}-{ranges[n][1]}" if n in ranges else n for n in self.tasks[face]]
+        return _entries(self.tasks[face], self.ranges.get(face, {}))
+
+    def require_fixed(self, face: int, why: str) -> None:
+        """Refuse a task with ranges of piece counts or empty cells (:meth:`is_fixed`) where only fixed tasks go.
+
+        Raises
+        ------
+        InputError
+            Naming the card side, the face and ``why``.
+        """
+        if not self.is_fixed(face):
+            raise InputError(f"card {self.card_id} side {self.side} face {face} has ranges of piece counts or "
+                             f"empty cells; {why}", path=self.path)
 
     def task_label(self, face: int) -> str:
         """The task in one line: its entries (:meth:`task_entries`) and the cells that may stay empty.
@@ -260,8 +271,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         most = sum(piece_set[n].size * face_ranges.get(n, (1, 1))[1] for n in names)
         if not least <= region.area <= most + empty:
             covers = f"{least}" if least == most else f"{least} to {most}"
-            label = " ".join(f"{n}:{face_ranges[n][0]}-{face_ranges[n][1]}" if n in face_ranges else n
-                             for n in names)
+            label = " ".join(_entries(names, face_ranges))
             need = f"{region.area}" if not empty else f"{region.area} of which up to {empty} may stay empty"
             raise InputError(f"task of face {face} ({label}) covers {covers} cells but the region has {need} "
                              "(UP-4)", path=where, line=line)
@@ -274,6 +284,11 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
             if k not in {"game", "card", "side", "pieces", "region", "tasks", "orientations", "grid"}}
     return CardSide(game, card_id, side, pieces_spec, piece_set, region, dict(sorted(tasks.items())), where, meta,
                     orientations, dict(sorted(ranges.items())), dict(sorted(max_empty.items())))
+
+
+def _entries(names: Iterable[str], ranges: dict[str, tuple[int, int]]) -> list[str]:
+    """Piece names as a card file writes them: ``NAME``, or ``NAME:LO-HI`` for a name with a range."""
+    return [f"{n}:{ranges[n][0]}-{ranges[n][1]}" if n in ranges else n for n in names]
 
 
 def _task_value(value, face: int, where: str | None, line: int | None) -> tuple[list[str], dict, int]:

@@ -997,14 +997,7 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...] | None, n_typ
         strides[axis] = strides[axis + 1] * size[axis + 1]
     total = strides[0] * size[0]
     base = sum(map(mul, low, strides))
-    if len(strides) == 2:
-        s0 = strides[0]
-        where = [x * s0 + y - base for x, y in acells]
-    elif len(strides) == 3:
-        s0, s1 = strides[0], strides[1]
-        where = [x * s0 + y * s1 + z - base for x, y, z in acells]
-    else:
-        where = [sum(map(mul, a, strides)) - base for a in acells]
+    where = [pos - base for pos in _flatten(acells, strides)]
     item = [-1] * total
     first_optional = n_cells + n_types
     for pos, it in zip(where, [*range(n_cells), *range(first_optional, first_optional + len(region.optional))]):
@@ -1152,21 +1145,24 @@ def _array_forms(lattice, shapes: Sequence[Shape]) -> tuple[list, tuple[int, ...
     return form
 
 
+def _flatten(points: Sequence[tuple[int, ...]], strides: Sequence[int]) -> list[int]:
+    """Array coordinates as flat positions (row-major, these strides); plain loops in 2 and 3 dimensions."""
+    if len(strides) == 2:
+        s0 = strides[0]
+        return [x * s0 + y for x, y in points]
+    if len(strides) == 3:
+        s0, s1 = strides[0], strides[1]
+        return [x * s0 + y * s1 + z for x, y, z in points]
+    return [sum(map(mul, point, strides)) for point in points]
+
+
 def _flat_forms(form, strides: tuple[int, ...]) -> list[tuple[list[int], itemgetter, int]]:
     """The orientations of an :func:`_array_forms` in the array with these strides: each one's cells as flat
     positions (in cell order), a getter of those positions, and the span of positions they cover."""
     flats = form[2].get(strides)
     if flats is None:
         flats = []
-        if len(strides) == 2:
-            s0 = strides[0]
-            flat_cells = [[x * s0 + y for x, y in a] for a in form[0]]
-        elif len(strides) == 3:
-            s0, s1 = strides[0], strides[1]
-            flat_cells = [[x * s0 + y * s1 + z for x, y, z in a] for a in form[0]]
-        else:
-            flat_cells = [[sum(map(mul, cell, strides)) for cell in a] for a in form[0]]
-        for flat in flat_cells:
+        for flat in (_flatten(a, strides) for a in form[0]):
             getter = itemgetter(*flat) if len(flat) > 1 else (lambda window, i=flat[0]: (window[i],))
             flats.append((flat, getter, 1 + max(flat)))
         form[2][strides] = flats

@@ -560,9 +560,8 @@ def build(source: dict, question: str) -> Built:
         card = load_card(source["path"])
         region, mode = card.region, card.orientations
         pieces = list(card.piece_set.pieces if source.get("face") is None else card.task_pieces(source["face"]))
-        if source.get("face") is not None and not card.is_fixed(source["face"]):
-            raise InputError(f"card {card.card_id} side {card.side} face {source['face']} has ranges of piece "
-                             "counts or empty cells; a benchmark instance is a fixed task")
+        if source.get("face") is not None:
+            card.require_fixed(source["face"], "a benchmark instance is a fixed task")
     elif kind == "xmpuzzle":
         from ..burrtools import read_xmpuzzle
 

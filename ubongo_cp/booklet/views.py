@@ -90,10 +90,8 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
         ranges of piece counts or empty cells (the booklet prints tasks of
         fixed pieces covering every cell).
     """
-    loose = [f for f in card.tasks if not card.is_fixed(f)]
-    if loose:
-        raise InputError(f"card {card.card_id} side {card.side} face {loose[0]} has ranges of piece counts or "
-                         "empty cells; the booklet prints fixed tasks only", path=card.path)
+    for face in card.tasks:
+        card.require_fixed(face, "the booklet prints fixed tasks only")
     index = results if isinstance(results, dict) else results_index(results)
     views = []
     for face, names in card.tasks.items():

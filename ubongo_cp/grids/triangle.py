@@ -268,10 +268,8 @@ class TriangleGrid(Grid):
         cells = list(cells)
         if not cells:
             return ()
-        r0 = min(r for r, _ in cells)
-        c0 = min(c for _, c in cells)
-        dc = (r0 + c0) % 2 - c0
-        return tuple(sorted((r - r0, c + dc) for r, c in cells))
+        dr, dc = self.shift(cells)
+        return tuple(sorted((r + dr, c + dc) for r, c in cells))
 
     def map_array(self, shapes: np.ndarray, k: int) -> np.ndarray:
         """:meth:`map_cells` for an int array (N, n, 2) of shapes: through the axial centres, vectorised."""

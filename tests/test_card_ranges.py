@@ -18,6 +18,7 @@ from ubongo_cp.cover import EMPTY, build_instance, task_instance
 from ubongo_cp.errors import InputError
 from ubongo_cp.pieces import Piece, Region
 from ubongo_cp.solvers import solve
+from ubongo_cp.verify import verify_solution
 
 from test_ranges import CLASSIC, multiset_sum
 
@@ -95,16 +96,81 @@ def test_batch_rates_a_ranged_deck_with_the_card_counts(tmp_path):
     assert list(rows.loc[1, "pieces"]) == ["T4:0-2", "L4:1-3", "I2:0-4"]
 
 
-def test_the_card_drawing_shows_ranges_plainly_and_the_booklet_refuses(tmp_path):
-    from ubongo_cp.booklet.views import task_views
+def test_the_card_drawing_shows_ranges_plainly(tmp_path):
     from ubongo_cp.draw.card import icon_labels
 
     card = load_card(card_file(tmp_path))
     assert icon_labels(card, 1) == ["T4 0\u20132\u00d7", "L4 1\u20133\u00d7", "I2 0\u20134\u00d7"]
     assert icon_labels(card, 2)[-1] == "I2 (\u2264 3 empty)"
     assert card._repr_svg_().startswith("<?xml") or "<svg" in card._repr_svg_()
-    with pytest.raises(InputError, match="face 1 has ranges of piece counts or empty cells"):
-        task_views(card)
+    # fewest and most pieces per task: 0+1+0 to 2+3+4; 3; 4
+    assert [card.piece_count(f) for f in (1, 2, 3)] == [(1, 9), (3, 3), (4, 4)]
+
+
+def _uses(solution) -> dict:
+    used: dict = {}
+    for key in solution:
+        used[key.split("#")[0]] = used.get(key.split("#")[0], 0) + 1
+    return used
+
+
+def test_the_booklet_prints_tasks_with_ranges_and_empty_cells(tmp_path):
+    """Solved here (no results) and from a batch's table: each drawn solution is one of the task as stated."""
+    import matplotlib.colors as mcolors
+
+    from ubongo_cp.batch import run_batch
+    from ubongo_cp.booklet.page import render_page
+    from ubongo_cp.booklet.views import task_views
+
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    card = load_card(card_file(deck))
+    outcome = run_batch(deck, tmp_path / "out", progress=False)
+    for views in (task_views(card), task_views(card, outcome.tasks)):
+        by_face = {v.face: v for v in views}
+        assert all(v.status == "solved" for v in views)
+        for face, view in by_face.items():
+            assert verify_solution(card.task_pieces(face), card.region, view.solution, ranges=card.ranges.get(face),
+                                   max_empty=card.max_empty.get(face, 0)) is None
+        used = _uses(by_face[1].solution)
+        assert 0 <= used.get("T4", 0) <= 2 and 1 <= used["L4"] <= 3 and 0 <= used.get("I2", 0) <= 4
+        # L3 + L4 + I2 cover 9 of the 12 cells: exactly 3 stay empty
+        assert len(by_face[2].solution[EMPTY]) == 3 and _uses(by_face[2].solution) == {"L3": 1, "L4": 1, "I2": 1,
+                                                                                          EMPTY: 1}
+    rows = outcome.tasks.set_index("face")
+    assert [v.count for v in views] == [int(rows.loc[f, "count"]) for f in (1, 2, 3)]
+    figure = render_page(card, views)
+    panel = next(c for c in figure.findobj() if getattr(c, "get_gid", lambda: None)() == "solution/2")
+    fills = [mcolors.to_hex(c) for c in panel.get_facecolors()]
+    empty_at = list(by_face[2].solution).index(EMPTY)
+    assert fills[empty_at] == "#ffffff" and fills.count("#ffffff") == 1
+
+
+def test_verify_solution_checks_ranges_and_empty_cells():
+    """Hand-checked: an I2 and up to 2 empty cells in a 1x4 strip; I2 used 1-2 times."""
+    i2 = CLASSIC["I2"]
+    strip = Region.rectangle(1, 4)
+    ok = {"I2": [(0, 0), (0, 1)], EMPTY: [(0, 2), (0, 3)]}
+    assert verify_solution([i2], strip, ok, max_empty=2) is None
+    assert "2 cells left empty, at most 1" in verify_solution([i2], strip, ok, max_empty=1)
+    assert "unknown piece 'empty'" in verify_solution([i2], strip, ok)   # no empty cells allowed
+    outside = {"I2": [(0, 0), (0, 1)], EMPTY: [(0, 2), (0, 4)]}
+    assert "empty cell (0, 4) is not a cell of the region" in verify_solution([i2], strip, outside, max_empty=2)
+    both = {"I2": [(0, 0), (0, 1)], EMPTY: [(0, 1), (0, 2)]}
+    assert "both covered by I2 and left empty" in verify_solution([i2], strip, both, max_empty=3)
+    two = {"I2": [(0, 0), (0, 1)], "I2#2": [(0, 2), (0, 3)]}
+    assert verify_solution([i2], strip, two, ranges={"I2": (1, 2)}) is None
+    assert "used 2 times, expected 0 to 1" in verify_solution([i2], strip, two, ranges={"I2": (0, 1)})
+    assert "used 2 times, expected 1" in verify_solution([i2], strip, two)
+
+
+def test_the_booklet_command_prints_a_ranged_deck(run_cli, tmp_path):
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    card_file(deck)
+    code, _, err = run_cli("booklet", deck, "--out", tmp_path / "b.pdf")
+    assert code == 0, err
+    assert (tmp_path / "b.pdf").read_bytes().startswith(b"%PDF")
 
 
 @pytest.mark.parametrize("task, line, fragment", [

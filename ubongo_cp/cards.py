@@ -124,6 +124,12 @@ class CardSide:
         """Whether the task on ``face`` is one multiset of pieces covering every cell (no range, no empty cell)."""
         return not self.ranges.get(face) and not self.max_empty.get(face)
 
+    def piece_count(self, face: int) -> tuple[int, int]:
+        """The fewest and the most pieces the task on ``face`` uses (equal for a task without ranges)."""
+        ranges = self.ranges.get(face, {})
+        return (sum(ranges.get(n, (1, 1))[0] for n in self.tasks[face]),
+                sum(ranges.get(n, (1, 1))[1] for n in self.tasks[face]))
+
     def task_entries(self, face: int) -> list[str]:
         """The task's pieces as the card file writes them: ``NAME``, or ``NAME:LO-HI`` with a range."""
         return _entries(self.tasks[face], self.ranges.get(face, {}))

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from .errors import InputError
 from .geometry import Cell, Shape
-from .pieces import Piece, Region, cache_orientations, grid_mismatch
+from .pieces import EMPTY, Piece, Region, cache_orientations, grid_mismatch
 from .verify import verify_solution
 
 if TYPE_CHECKING:
@@ -54,10 +54,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ExactCoverInstance", "PlacementTable", "build_instance", "task_instance", "verify_solution",
            "piece_types", "EMPTY"]
-
-#: The key of the cells left empty in a solution (``max_empty`` of :func:`build_instance`): a
-#: piece of that name cannot be placed together with empty cells.
-EMPTY = "empty"
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,7 +108,7 @@ class ExactCoverInstance:
         range of copies was asked for (the type then holds ``hi`` copies);
         None: every copy is used (or, with ``optional_pieces``, any number up to the copies).
     empty_type : int
-        The type of the cells left empty (:data:`EMPTY`, ``max_empty`` of
+        The type of the cells left empty (:data:`~ubongo_cp.pieces.EMPTY`, ``max_empty`` of
         :func:`build_instance`: monominoes ``[0..max_empty]``), or -1.
     assigned : tuple of (str, tuple of cells)
         Cells pre-assigned to pieces (:meth:`assign`): the options are then
@@ -826,8 +822,8 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         search covers every multiset in the ranges, each solution once.
     max_empty : int
         Let up to this many region cells stay uncovered: a type of
-        monominoes (:data:`EMPTY`) with bounds ``[0..max_empty]``; a
-        solution lists its empty cells under the key :data:`EMPTY`.
+        monominoes (:data:`~ubongo_cp.pieces.EMPTY`) with bounds ``[0..max_empty]``; a
+        solution lists its empty cells under the key :data:`~ubongo_cp.pieces.EMPTY`.
 
     Returns
     -------

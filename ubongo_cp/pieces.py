@@ -60,7 +60,13 @@ __all__ = [
     "parse_region",
     "load_region",
     "grid_mismatch",
+    "EMPTY",
 ]
+
+#: The key of the cells left empty in a solution (``max_empty`` of
+#: :func:`ubongo_cp.cover.build_instance`): a piece of that name cannot be placed together with
+#: empty cells.
+EMPTY = "empty"
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from .geometry import Cell
-from .pieces import Piece, Region
+from .pieces import EMPTY, Piece, Region
 
 __all__ = ["verify_solution"]
 
 
 def verify_solution(pieces: Sequence[Piece], region: Region, solution: Mapping[str, Sequence[Cell]], *,
-                    mode: str = "free", optional_pieces: bool = False) -> str | None:
+                    mode: str = "free", optional_pieces: bool = False,
+                    ranges: Mapping[str, tuple[int, int]] | None = None, max_empty: int = 0) -> str | None:
     """Independent check of a solution; returns ``None`` if valid, else the reason.
 
     Does not use the instance: it re-derives every fact from the shapes, so it
@@ -24,6 +25,27 @@ def verify_solution(pieces: Sequence[Piece], region: Region, solution: Mapping[s
     nothing outside, each named piece used once) and UP-3 (each piece's cells
     are one of its orientations on the region's grid, a translation of the
     grid away).
+
+    Parameters
+    ----------
+    pieces : sequence of Piece
+        The task's pieces (a name given twice: two copies).
+    region : Region
+        The region (its optional cells may stay uncovered).
+    solution : mapping of str -> sequence of cells
+        Piece name (``"name#2"`` for a second copy) -> covered cells; the
+        cells left empty under the key ``"empty"``
+        (:data:`ubongo_cp.pieces.EMPTY`).
+    mode : str
+        Orientations allowed (UP-3: free).
+    optional_pieces : bool
+        Each piece may be left out (subset analysis).
+    ranges : mapping of str -> (int, int), optional
+        Piece name -> ``(lo, hi)``: that piece used between ``lo`` and
+        ``hi`` times instead of its copies in ``pieces`` (a card task's
+        count ranges).
+    max_empty : int
+        Region cells that may stay uncovered, listed under ``"empty"``.
 
     Examples
     --------
@@ -42,6 +64,17 @@ def verify_solution(pieces: Sequence[Piece], region: Region, solution: Mapping[s
     grid = region.grid
     for key, cells in solution.items():
         name = key.split("#")[0]
+        if key == EMPTY and max_empty:
+            empty = [tuple(c) for c in cells]
+            if len(empty) > max_empty:
+                return f"{len(empty)} cells left empty, at most {max_empty} allowed"
+            for cell in empty:
+                if cell not in region_cells:
+                    return f"empty cell {cell} is not a cell of the region"
+                if cell in covered:
+                    return f"cell {cell} is both covered by {covered[cell]} and left empty"
+                covered[cell] = key
+            continue
         if name not in names:
             return f"solution uses unknown piece {key!r}"
         used[name] = used.get(name, 0) + 1
@@ -55,8 +88,10 @@ def verify_solution(pieces: Sequence[Piece], region: Region, solution: Mapping[s
                 return f"cell {cell} covered by both {covered[cell]} and {key}"
             covered[cell] = key
     for name, n in counts.items():
-        if used.get(name, 0) > n or (not optional_pieces and used.get(name, 0) != n):
-            return f"piece {name} used {used.get(name, 0)} times, expected {n}"
+        lo, hi = (ranges or {}).get(name, (0 if optional_pieces else n, n))
+        if not lo <= used.get(name, 0) <= hi:
+            expected = str(hi) if lo == hi else f"{lo} to {hi}"
+            return f"piece {name} used {used.get(name, 0)} times, expected {expected}"
     if not region_cells <= set(covered):
         missing = sorted(region_cells - set(covered))[0]
         return f"cell {missing} is not covered"

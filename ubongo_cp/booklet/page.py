@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from ..cards import CardSide
-from ..draw.card import game_title, side_label
+from ..draw.card import game_title, icon_labels, side_label
 from ..draw.canvas import (INK, MUTED, Canvas, base_name, colour_of, icon_shape, piece_colours, plane_box, text_colour,
                            text_width_mm)
 from ..draw.puzzle import (ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region, draw_solution,
@@ -117,8 +117,9 @@ def _draw_title(canvas: Canvas, card: CardSide, views: Sequence[TaskView], *, co
     title = f"{game_title(card)}  \u00b7  card {card.card_id}  \u00b7  {side_label(card)}"
     canvas.text(m, 17.0, title + ("  (continued)" if continued else ""), fontsize=19, fontweight="bold", color=INK,
                 va="baseline")
-    sizes = sorted({len(v.pieces) for v in views})
-    per = str(sizes[0]) if len(sizes) == 1 else f"{sizes[0]}\u2013{sizes[-1]}"
+    counts = [card.piece_count(v.face) for v in views]
+    least, most = min(lo for lo, _ in counts), max(hi for _, hi in counts)
+    per = str(least) if least == most else f"{least}\u2013{most}"
     faces = [v.face for v in views]
     unsolvable = sum(v.status == Status.NO_SOLUTION for v in views)
     unknown = sum(v.status == Status.UNKNOWN for v in views)
@@ -172,8 +173,8 @@ def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], 
         pieces_x = bx + row_h * 0.72 + 3.0
         pieces_w = bw - (pieces_x - bx) - num_w - diff_w
         # Icons where they fit (one scale for the whole table), else name chips.
-        icon_cs = min(icon_scale(_shapes(card, v.pieces), v.pieces, pieces_w, row_h, label_pt=label_pt, gap=icon_gap,
-                                 grid=card.region.grid) for v in views)
+        icon_cs = min(icon_scale(_shapes(card, v.pieces), icon_labels(card, v.face), pieces_w, row_h,
+                                 label_pt=label_pt, gap=icon_gap, grid=card.region.grid) for v in views)
         icon_cs = icon_cs if icon_cs >= smallest else None
         canvas.text(bx, head_y, "face", fontsize=7.5, color=MUTED, va="baseline")
         canvas.text(pieces_x, head_y, "pieces", fontsize=7.5, color=MUTED, va="baseline")
@@ -190,10 +191,11 @@ def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], 
             s = min(row_h * 0.72, 7.5)
             die_face(canvas, bx + 0.8, ry + (row_h - s) / 2, s, view.face)
             if icon_cs is None:
-                _draw_name_chips(canvas, view.pieces, colours, pieces_x, ry, pieces_w, row_h)
+                _draw_name_chips(canvas, view.pieces, icon_labels(card, view.face), colours, pieces_x, ry, row_h)
             else:
                 draw_icon_row(canvas, _shapes(card, view.pieces), view.pieces, colours, pieces_x, ry, row_h,
-                              icon_cs, icons, label_pt=label_pt, gap=icon_gap, grid=card.region.grid)
+                              icon_cs, icons, label_pt=label_pt, gap=icon_gap, grid=card.region.grid,
+                              labels=icon_labels(card, view.face))
             mid = ry + row_h / 2
             if counts_known:
                 colour = {Status.NO_SOLUTION: _NO_SOLUTION, Status.UNKNOWN: _UNKNOWN}.get(view.status, INK)
@@ -211,16 +213,16 @@ def _shapes(card: CardSide, names: Sequence[str]) -> list:
     return [icon_shape(card.piece_set[base_name(n)].cells, card.orientations, card.region.grid) for n in names]
 
 
-def _draw_name_chips(canvas: Canvas, names, colours, x, y, w, row_h) -> None:
-    """Piece names on rounded chips in the pieces' colours."""
+def _draw_name_chips(canvas: Canvas, names, labels, colours, x, y, row_h) -> None:
+    """Piece labels (:func:`~ubongo_cp.draw.card.icon_labels`) on rounded chips in the pieces' colours."""
     size = 8.0
     chip_h = min(row_h * 0.72, 5.2)
     cx = x
-    for name in names:
+    for name, label in zip(names, labels):
         fill = colour_of(name, colours)
-        cw = max(chip_h, text_width_mm(name, size, True) + 2.0)
+        cw = max(chip_h, text_width_mm(label, size, True) + 2.0)
         canvas.rounded_box(cx, y + (row_h - chip_h) / 2, cw, chip_h, chip_h * 0.3, facecolor=fill, edgecolor="none")
-        canvas.text(cx + cw / 2, y + row_h / 2, name, ha="center", va="center_baseline", fontsize=size,
+        canvas.text(cx + cw / 2, y + row_h / 2, label, ha="center", va="center_baseline", fontsize=size,
                     fontweight="bold", color=text_colour(fill))
         cx += cw + 1.2
 

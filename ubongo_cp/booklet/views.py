@@ -83,15 +83,15 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
     solved again for all its solutions (at most ``most``; the count becomes
     exact when the search ends before that), drawn one panel each.
 
+    A task with ranges of piece counts or cells that may stay empty shows
+    one solution of the task as the card states it: the pieces it uses, and
+    its empty cells (under the key ``"empty"``) left white.
+
     Raises
     ------
     InputError
-        For a malformed ``results`` table (missing columns), or a task with
-        ranges of piece counts or empty cells (the booklet prints tasks of
-        fixed pieces covering every cell).
+        For a malformed ``results`` table (missing columns).
     """
-    for face in card.tasks:
-        card.require_fixed(face, "the booklet prints fixed tasks only")
     index = results if isinstance(results, dict) else results_index(results)
     views = []
     for face, names in card.tasks.items():
@@ -195,7 +195,8 @@ def _answer_from_row(card: CardSide, face: int, names: tuple[str, ...], row: dic
     status = None if _is_missing(status) else str(status)
     solution = row.get("solution")
     if solution is not None:
-        if verify_solution(card.task_pieces(face), card.region, solution) is not None:
+        if verify_solution(card.task_pieces(face), card.region, solution, mode=card.orientations,
+                           ranges=card.ranges.get(face), max_empty=card.max_empty.get(face, 0)) is not None:
             return None  # stale or foreign result: solve again
         complete = row.get("complete")
         partial = status == Status.UNKNOWN or (not _is_missing(complete) and not bool(complete))

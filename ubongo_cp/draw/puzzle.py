@@ -23,6 +23,7 @@ from matplotlib.collections import PathCollection
 
 from ..geometry import Cell
 from ..grids import SQUARE, Grid, Plane
+from ..pieces import EMPTY
 from .canvas import (INK, MUTED, PT_PER_MM, Canvas, boundary_edges, cells_path, colour_of, inner_edges, label_point,
                      lying, plane_box, shape_size, text_colour, text_width_mm)
 
@@ -108,7 +109,9 @@ def draw_solution(canvas: Canvas, solution: Mapping[str, Sequence[Cell]], colour
     ----------
     canvas : Canvas
     solution : dict of str -> sequence of cells
-        Piece name (``"name#2"`` for a second copy) -> covered cells.
+        Piece name (``"name#2"`` for a second copy) -> covered cells; the
+        cells left empty (key ``"empty"``, :data:`~ubongo_cp.pieces.EMPTY`)
+        are drawn white.
     colours : dict of str -> str
         Piece name -> colour (:func:`piece_colours`).
     x0, y0 : float
@@ -137,6 +140,10 @@ def draw_solution(canvas: Canvas, solution: Mapping[str, Sequence[Cell]], colour
     for name, cells in solution.items():
         flat = plane.map(cells)
         owner.update((c, name) for c in flat)
+        if name == EMPTY:  # the cells left empty: white, outlined, unnamed
+            paths.append(cells_path(flat, ox, oy, cs, g))
+            fills.append("#ffffff")
+            continue
         fill = colour_of(name, colours)
         paths.append(cells_path(flat, ox, oy, cs, g))
         fills.append(fill)

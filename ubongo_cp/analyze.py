@@ -38,7 +38,7 @@ from typing import Sequence
 
 from .cover import ExactCoverInstance, build_instance
 from .errors import InputError
-from .pieces import Piece, Region, grid_mismatch
+from .pieces import EMPTY, Piece, Region, grid_mismatch
 
 __all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets", "subset_instance"]
 
@@ -132,7 +132,7 @@ def matching_subsets(pieces: Sequence[Piece], area: int, k: int, copies: int = 1
 
 def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, backend: str | None = None,
             time_limit: float | None = None, keep_solutions: bool = False, mode: str = "free",
-            copies: int = 1, split=None) -> AnalysisResult:
+            copies: int = 1, max_empty: int = 0, split=None) -> AnalysisResult:
     """Find every K-subset of ``pieces`` that tiles ``region`` and count its tilings.
 
     Parameters
@@ -158,6 +158,13 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         more: multisets, a task naming a piece twice). The copies of a piece
         form one item of multiplicity ``[0..copies]`` (Knuth's Algorithm M),
         so tilings that only swap two copies count once (UP-5).
+    max_empty : int
+        Up to this many cells of the region may stay uncovered: a subset
+        covering ``area - e`` cells (``0 <= e <= max_empty``) tiles the
+        region with ``e`` cells left empty, and its count is that of the
+        task with those pieces and ``max_empty = e`` (the empty cells are
+        monominoes of one type, :data:`~ubongo_cp.pieces.EMPTY`: each set of
+        empty cells once).
     split : SplitSearch, optional
         The search cut into subtrees (:class:`~ubongo_cp.solvers.subtrees.SplitSearch`: several
         workers, a progress bar, a journal); the counts are those of one search.
@@ -170,8 +177,11 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     ------
     InputError
         If piece names repeat, ``k`` is not positive or larger than the set
-        (times ``copies``), ``copies`` is below 1, the pieces are on another
-        grid than the region, or the solver name is unknown.
+        (times ``copies``), ``copies`` is below 1, ``max_empty`` is negative,
+        not below the region's area or goes with a region with optional
+        cells, a piece is named ``"empty"`` while cells may stay empty, the
+        pieces are on another grid than the region, or the solver name is
+        unknown.
     TimeoutError
         If the search did not finish within ``time_limit``.
 
@@ -185,7 +195,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     names = [p.name for p in pieces]
     if len(set(names)) != len(names):
         raise InputError("subset analysis needs distinct piece names")
-    _check(pieces, region, k, copies)   # before the area bounds, which may leave nothing to build
+    _check(pieces, region, k, copies, max_empty)   # before the area bounds, which may leave nothing to build
     from .solvers import choose, get_solver, solve, warm
 
     name = backend or choose("analyze")
@@ -193,10 +203,14 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     start = time.perf_counter()
     # Cheap bounds first (as solve does): with K given, only pieces that belong to some K-subset of the
     # region's area can appear in a tiling; when there is none, nothing is searched.
-    matching = matching_subsets(pieces, region.area, k, copies) if k else 0
-    usable = _usable_copies(pieces, region.area, k, copies)
+    areas = range(region.area - max_empty, region.area + 1)
+    matching = sum(matching_subsets(pieces, a, k, copies) for a in areas) if k else 0
+    usable = _usable_window(pieces, areas, k, copies)
     if not any(usable):
-        if k:
+        if k and max_empty:
+            reason = (f"no {k}-subset of the pieces covers {areas[0]} to {region.area} cells (the region's "
+                      f"{region.area} with up to {max_empty} empty)")
+        elif k:
             reason = f"no {k}-subset of the pieces has the region's area ({region.area} cells)"
         else:
             reason = f"the pieces cover {sum(p.size for p in pieces)} cells, fewer than the region's {region.area}"
@@ -205,12 +219,12 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     warm([name])  # the engine loads before the clock: ``seconds`` is the work
     start = time.perf_counter()
     index = [i for i, use in enumerate(usable) if use]  # searched piece -> its position in ``pieces``
-    instance = _subset_instance(pieces, usable, region, mode, copies)
+    instance = _subset_instance(pieces, usable, region, mode, copies, max_empty)
     if backend is None:
         name = choose("analyze", instance)  # the bitboard kernel's stand-in where it cannot take the instance
     spec = get_solver(name)
     notes: dict = {}
-    if spec.diagram and not keep_solutions and copies == 1:  # one piece of a type per subset
+    if spec.diagram and not keep_solutions and copies == 1 and not max_empty:  # one piece of a type per subset
         by_diagram, notes = _analyze_on_diagram(instance, name, k, time_limit)
         if by_diagram is not None:  # keyed by searched piece: map to positions in ``pieces``
             found = {tuple(index[t] for t in used): n for used, n in by_diagram.items()}
@@ -218,11 +232,14 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
             return AnalysisResult(subsets, k, matching, time.perf_counter() - start, notes, {}, instance)
     groups: dict[tuple[int, ...], list[list[int]]] = {}
     counted: dict[tuple[int, ...], int] = {}
-    # distinct names: type t is searched piece t (and its copies)
-    option_type = [index[t] for t in instance.table.option_type]
+    # distinct names: type t is searched piece t (and its copies); the empty cells' type (last) is -1
+    position = index + [-1] if max_empty else index
+    option_type = [position[t] for t in instance.table.option_type]
 
     def on_solution(options) -> bool:
-        used = tuple(sorted(option_type[o] for o in options))
+        used = tuple(sorted(t for t in (option_type[o] for o in options) if t >= 0))
+        if max_empty and k is not None and len(used) != k:
+            return True  # the kernel cannot tell pieces from empty cells: K is kept here
         if by_callback:  # counted here (see below): the solver's tally holds sets of types
             counted[used] = counted.get(used, 0) + 1
         if keep_solutions:
@@ -235,11 +252,18 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     by_callback = copies > 1 or spec.diagram
     per_solution = keep_solutions or by_callback
     result = solve(instance, backend=name, time_limit=time_limit, keep=0,
-                   reduce=False, on_solution=on_solution if per_solution else None, pieces_used=k,
-                   tally=not by_callback, split=split)
+                   reduce=False, on_solution=on_solution if per_solution else None,
+                   pieces_used=None if max_empty else k, tally=not by_callback, split=split)
     if not result.complete:
         raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
-    counts = counted if by_callback else {tuple(index[t] for t in used): n for used, n in result.tally.items()}
+    if by_callback:
+        counts = counted
+    else:
+        counts = {}
+        for used, n in result.tally.items():
+            real = tuple(position[t] for t in used if position[t] >= 0)
+            if k is None or len(real) == k:
+                counts[real] = counts.get(real, 0) + n
     stats = {key: value for key, value in result.stats.items() if key != "wall_seconds"}
     stats.update(notes)  # why ``auto`` enumerated with the kernel
     subsets = [SubsetCount(tuple(names[i] for i in used), counts[used]) for used in sorted(counts)]
@@ -290,27 +314,35 @@ def _analyze_on_diagram(instance: ExactCoverInstance, name: str, k: int | None,
 
 
 def subset_instance(pieces: Sequence[Piece], region: Region, k: int | None = None, *,
-                    mode: str = "free", copies: int = 1) -> ExactCoverInstance | None:
+                    mode: str = "free", copies: int = 1, max_empty: int = 0) -> ExactCoverInstance | None:
     """The one exact-cover instance :func:`analyze` searches (optional pieces, UP-4's area bound applied).
 
     Only the pieces that belong to some ``k``-subset (multiset, with
-    ``copies``) of the region's area are in it; ``None`` when there is none
-    (nothing to search). Its search meets the tilings with any number of
-    pieces; :func:`analyze` keeps those with ``k``.
+    ``copies``) of the region's area (less up to ``max_empty`` cells) are in
+    it, with ``max_empty`` monominoes of the type :data:`~ubongo_cp.pieces.EMPTY` last; ``None`` when
+    there is none (nothing to search). Its search meets the tilings with any
+    number of pieces; :func:`analyze` keeps those with ``k``.
 
     Raises
     ------
     InputError
-        If ``k`` is not positive or larger than the set (times ``copies``),
-        ``copies`` is below 1, or the pieces and the region lie on different grids.
+        As :func:`analyze` does for these arguments.
     """
-    _check(pieces, region, k, copies)
-    usable = _usable_copies(pieces, region.area, k, copies)
-    return _subset_instance(pieces, usable, region, mode, copies) if any(usable) else None
+    _check(pieces, region, k, copies, max_empty)
+    usable = _usable_window(pieces, range(region.area - max_empty, region.area + 1), k, copies)
+    return _subset_instance(pieces, usable, region, mode, copies, max_empty) if any(usable) else None
 
 
-def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int) -> None:
-    """The analysis' argument checks: ``k`` and ``copies`` in range, pieces and region on one grid."""
+def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, max_empty: int = 0) -> None:
+    """The analysis' argument checks: ``k``, ``copies`` and ``max_empty`` in range, pieces and region on one grid."""
+    if not 0 <= max_empty < max(region.area, 1):
+        raise InputError(f"max_empty must be 0 to {region.area - 1} (the region has {region.area} cells), "
+                         f"got {max_empty}", path=region.path)
+    if max_empty and region.optional:
+        raise InputError("empty cells go with a region without optional cells (an optional cell may stay empty "
+                         "already)", path=region.path)
+    if max_empty and any(p.name == EMPTY for p in pieces):
+        raise InputError(f"a piece is named {EMPTY!r}, the name of the cells left empty; rename it")
     if k is not None and k < 1:
         raise InputError(f"k must be at least 1, got {k}")
     if copies < 1:
@@ -327,9 +359,21 @@ def _usable_copies(pieces: Sequence[Piece], area: int, k: int | None, copies: in
     return _usable(list(pieces) * copies, area, k)[:len(pieces)]  # the copies of a piece are alike
 
 
-def _subset_instance(pieces, usable, region, mode, copies) -> ExactCoverInstance:
-    searched = [p for p, use in zip(pieces, usable) if use]
-    return build_instance(searched * copies, region, optional_pieces=True, mode=mode)
+def _usable_window(pieces: Sequence[Piece], areas: range, k: int | None, copies: int) -> list[bool]:
+    """Which pieces belong to some ``k``-subset covering one of ``areas`` (cells left empty: several)."""
+    usable = [False] * len(pieces)
+    for a in areas:
+        if a > 0:
+            usable = [u or v for u, v in zip(usable, _usable_copies(pieces, a, k, copies))]
+    return usable
+
+
+def _subset_instance(pieces, usable, region, mode, copies, max_empty: int = 0) -> ExactCoverInstance:
+    """The optional pieces (and, with ``max_empty``, a last type of that many empty-cell monominoes)."""
+    searched = [p for p, use in zip(pieces, usable) if use] * copies
+    if max_empty:
+        searched += [Piece(EMPTY, (tuple(region.cells[0]),), region.grid)] * max_empty
+    return build_instance(searched, region, optional_pieces=True, mode=mode)
 
 
 def _usable(pieces: Sequence[Piece], area: int, k: int | None) -> list[bool]:

@@ -31,6 +31,8 @@ File format (every key but the ones marked optional is required)::
     orientations = "free"        # optional: free (UP-3) | one-sided | fixed (cubes: free | mirror | fixed)
     copies = 1                   # optional: a piece may appear up to this many times in one task
                                  #   (2 or more: tasks are multisets, e.g. ["I3", "I3", "L3"])
+    max_empty = 0                # optional: up to this many region cells may stay empty in a task
+                                 #   (its card file then says max_empty = N)
     attempts = 400               # optional: regions tried before the side gives up
 
 The grid is the piece set's (:mod:`ubongo_cp.grids`).
@@ -62,7 +64,7 @@ DECK_SPEC_FILE = "deck.toml"
 
 _TOP_KEYS = {"game", "title", "pieces", "cards", "card_ids", "die_rule", "sides"}
 _SIDE_KEYS = {"name", "pieces_per_task", "faces", "max_rows", "max_cols", "layers", "cells", "unique",
-              "max_solutions", "difficulty", "orientations", "copies", "attempts"}
+              "max_solutions", "difficulty", "orientations", "copies", "attempts", "max_empty"}
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,10 @@ class SideSpec:
         How many times one piece may appear in a task (1: a task is a set of
         pieces; more: a multiset; tilings that only swap two copies count
         once, UP-5).
+    max_empty : int
+        Up to this many cells of a task's region may stay uncovered (0: the
+        pieces cover the region, UP-4); a task leaving ``e`` cells empty
+        says ``max_empty = e`` in its card file.
     """
 
     name: str
@@ -113,6 +119,7 @@ class SideSpec:
     attempts: int = 400
     layers: int = 1
     copies: int = 1
+    max_empty: int = 0
 
     @property
     def areas(self) -> tuple[int, ...]:
@@ -363,6 +370,9 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if not 1 <= copies <= 100:
             fail(f"{where}copies must be 1..100, got {copies}", "copies", n)
         pool = sorted(sizes * copies)      # the piece sizes a task draws from, each piece up to ``copies`` times
+        empty = get(raw, "max_empty", int, default=0, where=where, nth=n)
+        if empty < 0:
+            fail(f"{where}max_empty must be at least 0, got {empty}", "max_empty", n)
         if not 1 <= k <= len(pool):
             fail(f"{where}pieces_per_task must be 1..{len(pool)} (the piece set has {len(sizes)} pieces"
                  + (f", {copies} copies each" if copies > 1 else "") + f"), got {k}", "pieces_per_task", n)
@@ -391,11 +401,17 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
                  f"({MAX_REGION_CELLS} cells)", "cells", n)
         if cells[0] > room:
             fail(f"{where}a region of {cells[0]} cells does not fit the {rows}x{cols} box", "cells", n)
-        if cells[1] < low or cells[0] > high:
-            fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells (they cover {low}..{high})",
-                 "cells", n)
-        if not any(cells[0] <= total <= cells[1] and total % layers == 0 for total in _sums_of(pool, k, cells[1])):
-            fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells"
+        if empty >= cells[0]:
+            fail(f"{where}max_empty must be below the smallest region ({cells[0]} cells), got {empty}",
+                 "max_empty", n)
+        within = f" with up to {empty} empty" if empty else ""
+        if cells[1] < low or cells[0] - empty > high:
+            fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells{within} (they cover "
+                 f"{low}..{high})", "cells", n)
+        totals = _sums_of(pool, k, cells[1])
+        if not any(area - empty <= total <= area for area in range(cells[0], cells[1] + 1) if area % layers == 0
+                   for total in totals):
+            fail(f"{where}no {k} pieces of the set cover {cells[0]}..{cells[1]} cells{within}"
                  + (f" in {layers} full layers" if layers > 1 else ""), "cells", n)
         unique = get(raw, "unique", bool, default="absent", where=where, nth=n)
         has_max = "max_solutions" in raw
@@ -424,7 +440,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if not 1 <= attempts <= 1_000_000:
             fail(f"{where}attempts must be 1..1000000, got {attempts}", "attempts", n)
         sides.append(SideSpec(name, k, faces, rows, cols, (cells[0], cells[1]), bool(unique),
-                              1 if unique else max_solutions, band, mode, attempts, layers, copies))
+                              1 if unique else max_solutions, band, mode, attempts, layers, copies, empty))
     pieces_file = pieces_ref if pieces not in SHIPPED_PIECE_SETS else None
     return DeckSpec(game, title, pieces, cards, tuple(sides), card_ids, die_rule, path, text, pieces_file)
 

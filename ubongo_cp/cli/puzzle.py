@@ -77,6 +77,9 @@ def add_parsers(sub) -> None:
     p.add_argument("--pieces", required=True, help="piece-set file or shipped set name")
     p.add_argument("--region", required=True, help="region file")
     p.add_argument("--k", type=int, required=True, help="number of pieces per subset")
+    p.add_argument("--max-empty", type=int, default=0, metavar="N",
+                   help="let up to N cells of the region stay empty: subsets covering the region's area less 0 to "
+                        "N cells count too, each set of empty cells once (default 0)")
     _add_orientations(p, "free (UP-3)")
     p.add_argument("--backend", help=f"solver: {', '.join(solver_names())} (default: {DEFAULT_STRATEGY['analyze']}; "
                                      f"{FALLBACK[DEFAULT_STRATEGY['analyze']]} where its kernel cannot take the region)")
@@ -477,10 +480,14 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     piece_set = load_pieces(args.pieces)
     region = load_region(args.region, max_cells=args.max_cells)
+    if not 0 <= args.max_empty < region.area:
+        raise InputError(f"--max-empty must be 0 to {region.area - 1} (the region has {region.area} cells), "
+                         f"got {args.max_empty}")
     from ..analyze import analyze, subset_instance
 
     if args.estimate is not None:
-        instance = subset_instance(piece_set.pieces, region, args.k, mode=args.orientations or "free")
+        instance = subset_instance(piece_set.pieces, region, args.k, mode=args.orientations or "free",
+                                   max_empty=args.max_empty)
         if instance is None:
             print(json.dumps({"estimate": None}) if args.json else f"nothing to search: no {args.k}-subset of "
                   f"the pieces has the region's area ({region.area} cells)")
@@ -489,19 +496,28 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     with split_from(args) as split:
         result = analyze(piece_set.pieces, region, args.k, backend=args.backend, mode=args.orientations or "free",
-                         split=split)
+                         max_empty=args.max_empty, split=split)
+    sizes = {p.name: p.size for p in piece_set.pieces}
+
+    def empty(s) -> int:
+        return region.area - sum(sizes[n] for n in s.pieces)
+
     if args.json:
-        print(json.dumps(result.to_json()))
+        rows = result.to_json()
+        if args.max_empty:
+            rows = [{**row, "empty": empty(s)} for row, s in zip(rows, result.subsets)]
+        print(json.dumps(rows))
         return 0
     from ..solvers.registry import choose
 
     used = args.backend or choose("analyze", result.instance)
     width = max([len(" ".join(s.pieces)) for s in result.subsets] + [6])
-    print(f"{'pieces':<{width}}  count")
+    print(f"{'pieces':<{width}}  count" + ("  empty" if args.max_empty else ""))
     for s in result.subsets:
-        print(f"{' '.join(s.pieces):<{width}}  {s.count}")
+        print(f"{' '.join(s.pieces):<{width}}  " + (f"{s.count:<5}  {empty(s)}" if args.max_empty else f"{s.count}"))
+    within = f", up to {args.max_empty} cell{'s' if args.max_empty > 1 else ''} empty" if args.max_empty else ""
     print(f"{len(result.subsets)} of {result.matching_area} area-matching {args.k}-subsets tile the "
-          f"{region.area}-cell region ({result.total_solutions} solutions) [{used}, {result.seconds:.2f} s]")
+          f"{region.area}-cell region{within} ({result.total_solutions} solutions) [{used}, {result.seconds:.2f} s]")
     if "reason" in result.stats:
         print(f"nothing searched: {result.stats['reason']}")
     return 0

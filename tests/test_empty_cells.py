@@ -1,0 +1,118 @@
+"""Cells left empty in the subset analysis and in generated decks.
+
+``analyze(..., max_empty=N)`` must find, for every K-subset covering the
+region's area less ``e`` cells (``0 <= e <= N``), the count of the task with
+those pieces and ``e`` monominoes of one type added, each solved apart by dlx
+(a different instance: the monominoes a fixed type, not an optional one). A
+generated deck's tasks with empty cells must solve, from their card files as
+written, to the counts the generator recorded.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations, combinations_with_replacement
+
+import pytest
+
+from ubongo_cp.analyze import analyze, subset_instance
+from ubongo_cp.cards import load_card
+from ubongo_cp.cover import build_instance, task_instance
+from ubongo_cp.errors import InputError
+from ubongo_cp.pieces import Piece, Region, load_pieces, load_region
+from ubongo_cp.solvers import solve
+from ubongo_cp.specs import load_spec
+
+from conftest import PUZZLES
+
+CLASSIC = load_pieces("classic").pieces
+MONO = Piece("M", ((0, 0),))
+
+
+def per_subset(pieces, region, k, max_empty, copies=1) -> dict:
+    """Subset -> count, each K-(multi)set with e = area - its cells in 0..max_empty solved apart with e monominoes."""
+    combos = combinations_with_replacement(pieces, k) if copies > 1 else combinations(pieces, k)
+    found = {}
+    for combo in combos:
+        if any(combo.count(p) > copies for p in combo):
+            continue
+        empty = region.area - sum(p.size for p in combo)
+        if 0 <= empty <= max_empty:
+            count = solve(build_instance(list(combo) + [MONO] * empty, region), backend="dlx", keep=0).count
+            if count:
+                found[tuple(p.name for p in combo)] = count
+    return found
+
+
+@pytest.mark.parametrize("rows, cols, k, max_empty, copies", [
+    (3, 4, 3, 0, 1), (3, 4, 3, 2, 1), (3, 5, 4, 2, 1), (3, 3, 3, 1, 2), (3, 3, 2, 2, 2), (2, 5, 2, 1, 1),
+])
+def test_analyze_with_empty_cells_counts_as_adding_monominoes(rows, cols, k, max_empty, copies):
+    region = Region.rectangle(rows, cols)
+    want = per_subset(CLASSIC, region, k, max_empty, copies)
+    result = analyze(CLASSIC, region, k, max_empty=max_empty, copies=copies)
+    assert {s.pieces: s.count for s in result.subsets} == want
+    sizes = {p.name: p.size for p in CLASSIC}
+    empties = {region.area - sum(sizes[n] for n in names) for names in want}
+    assert want and (max(empties) > 0) == (max_empty > 0), empties   # the cases leave cells empty
+
+
+def test_analyze_with_empty_cells_on_an_irregular_region():
+    duel = load_pieces("duel").pieces
+    region = load_region(PUZZLES / "examples" / "duel_board1.txt")   # 16 cells; duel pieces have 5 or 6
+    want = per_subset(duel, region, 3, 1)
+    got = {s.pieces: s.count for s in analyze(duel, region, 3, max_empty=1).subsets}
+    assert got == want and len(want) > len({s.pieces for s in analyze(duel, region, 3).subsets})
+
+
+def test_analyze_refuses_bad_empty_cells():
+    region = Region.rectangle(3, 4)
+    with pytest.raises(InputError, match="max_empty must be 0 to 11"):
+        analyze(CLASSIC, region, 3, max_empty=12)
+    with pytest.raises(InputError, match="max_empty must be 0 to 11"):
+        subset_instance(CLASSIC, region, 3, max_empty=-1)
+    with pytest.raises(InputError, match="a piece is named 'empty'"):
+        analyze([Piece("empty", ((0, 0), (0, 1)))] + list(CLASSIC), region, 3, max_empty=1)
+
+
+def test_the_analyze_command_shows_the_empty_cells(run_cli):
+    region = PUZZLES / "examples" / "duel_board1.txt"
+    code, out, _ = run_cli("analyze", "--pieces", "duel", "--region", region, "--k", 3, "--max-empty", 1, "--json")
+    rows = json.loads(out)
+    sizes = {p.name: p.size for p in load_pieces("duel").pieces}
+    assert code == 0 and {r["empty"] for r in rows} == {0, 1}
+    assert all(r["empty"] == 16 - sum(sizes[n] for n in r["pieces"]) for r in rows)
+    code, _, err = run_cli("analyze", "--pieces", "duel", "--region", region, "--k", 3, "--max-empty", 16)
+    assert code == 2 and "--max-empty must be 0 to 15" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_generated_deck_with_empty_cells_solves_as_recorded(tmp_path):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('game = "holes"\npieces = "classic"\ncards = 3\n\n[[sides]]\nname = "A"\npieces_per_task = 3\n'
+                    'faces = 6\nmax_rows = 5\nmax_cols = 5\ncells = [11, 12]\nmax_empty = 1\n')
+    from ubongo_cp.generate import generate_deck
+
+    deck = generate_deck(spec, tmp_path / "deck", seed=3)
+    sizes = {p.name: p.size for p in CLASSIC}
+    holes = 0
+    for card in deck:
+        written = load_card(card.path)
+        for face, names in written.tasks.items():
+            empty = written.region.area - sum(sizes[n] for n in names)
+            assert written.max_empty.get(face, 0) == empty and empty in (0, 1)
+            holes += empty
+            count = solve(task_instance(written, face), backend="dlx", keep=0).count
+            assert count == 1 == card.meta["generator"]["solutions"][face - 1]
+    assert holes > 0, "no task leaves a cell empty"
+
+
+@pytest.mark.parametrize("line, message", [
+    ("max_empty = -1", "max_empty must be at least 0, got -1"),
+    ("max_empty = 11", r"max_empty must be below the smallest region \(11 cells\), got 11"),
+])
+def test_bad_max_empty_in_a_spec(tmp_path, line, message):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('game = "holes"\npieces = "classic"\ncards = 3\n\n[[sides]]\nname = "A"\npieces_per_task = 3\n'
+                    f'faces = 6\nmax_rows = 5\nmax_cols = 5\ncells = [11, 12]\n{line}\n')
+    with pytest.raises(InputError, match=message):
+        load_spec(spec)

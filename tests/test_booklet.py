@@ -326,6 +326,18 @@ def test_all_solutions_draws_every_solution_on_continuation_pages(tmp_path):
     assert listing(tmp_path / "png") == ["classic_M1_hard.png", "classic_M1_hard_2.png"]
 
 
+def test_all_solutions_keeps_an_exact_count_from_the_results():
+    """Face 2 has 28 tilings (counted by DLX above); a results table that says so keeps it exact with most=10."""
+    import pandas as pd
+
+    card = parse_card(MULTI_CARD)
+    first = solve(task_instance(card, 2), backend="dlx", limit=1, keep=1).solutions[0]
+    table = pd.DataFrame([{"card_id": card.card_id, "side": card.side, "face": 2, "count": 28, "status": "solved",
+                           "complete": True, "solution": first}])
+    view = task_views(card, table, all_solutions=True, most=10)[1]
+    assert (view.count, view.count_is_lower_bound, len(view.solutions)) == (28, False, 10)
+
+
 def test_pdf_has_a_bookmark_per_card_side(booklet, example_cards):
     from pypdf import PdfReader
 

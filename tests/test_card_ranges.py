@@ -97,11 +97,14 @@ def test_batch_rates_a_ranged_deck_with_the_card_counts(tmp_path):
 
 
 def test_the_card_drawing_shows_ranges_plainly(tmp_path):
-    from ubongo_cp.draw.card import icon_labels
+    from ubongo_cp.draw.card import empty_note, icon_labels
 
     card = load_card(card_file(tmp_path))
     assert icon_labels(card, 1) == ["T4 0\u20132\u00d7", "L4 1\u20133\u00d7", "I2 0\u20134\u00d7"]
-    assert icon_labels(card, 2)[-1] == "I2 (\u2264 3 empty)"
+    assert icon_labels(card, 2) == ["L3", "L4", "I2"] and empty_note(card, 2) == "\u2264 3 cells empty"
+    assert empty_note(card, 1) == "" and icon_labels(card, 3) == ["I2", "L3", "L4", "I3"]
+    exact = load_card(card_file(tmp_path, '[tasks]\n1 = ["I2:2", "T4:0-0", "L4", "O4"]\n'))
+    assert icon_labels(exact, 1) == ["I2 2\u00d7", "T4 0\u00d7", "L4", "O4"]
     assert card._repr_svg_().startswith("<?xml") or "<svg" in card._repr_svg_()
     # fewest and most pieces per task: 0+1+0 to 2+3+4; 3; 4
     assert [card.piece_count(f) for f in (1, 2, 3)] == [(1, 9), (3, 3), (4, 4)]

@@ -49,7 +49,7 @@ def test_multiset_task_is_allowed():
     (('2 = ["O4"]', '1 = ["O4"]'), 12, "duplicate key"),
     (('2 = ["O4"]', 'x = ["O4"]'), 12, "not a positive integer"),
     (('side = "easy"', 'side = "A"'), 3, "not a side of a classic card"),
-    (('region = """', 'region = 5\nnothing = """'), 5, "must be a str"),
+    (('region = """', 'region = 5\nnothing = """'), 5, "must be a text string"),
     (('##\n##', '#x\n##'), 6, "unknown character"),
 ])
 def test_bad_cards_name_file_and_line(tmp_path, change, line, fragment):

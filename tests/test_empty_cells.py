@@ -67,9 +67,9 @@ def test_analyze_with_empty_cells_on_an_irregular_region():
 
 def test_analyze_refuses_bad_empty_cells():
     region = Region.rectangle(3, 4)
-    with pytest.raises(InputError, match="max_empty must be 0 to 11"):
-        analyze(CLASSIC, region, 3, max_empty=12)
-    with pytest.raises(InputError, match="max_empty must be 0 to 11"):
+    with pytest.raises(InputError, match="max_empty must be 0 to 12"):
+        analyze(CLASSIC, region, 3, max_empty=13)
+    with pytest.raises(InputError, match="max_empty must be 0 to 12"):
         subset_instance(CLASSIC, region, 3, max_empty=-1)
     with pytest.raises(InputError, match="a piece is named 'empty'"):
         analyze([Piece("empty", ((0, 0), (0, 1)))] + list(CLASSIC), region, 3, max_empty=1)
@@ -82,8 +82,8 @@ def test_the_analyze_command_shows_the_empty_cells(run_cli):
     sizes = {p.name: p.size for p in load_pieces("duel").pieces}
     assert code == 0 and {r["empty"] for r in rows} == {0, 1}
     assert all(r["empty"] == 16 - sum(sizes[n] for n in r["pieces"]) for r in rows)
-    code, _, err = run_cli("analyze", "--pieces", "duel", "--region", region, "--k", 3, "--max-empty", 16)
-    assert code == 2 and "--max-empty must be 0 to 15" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run_cli("analyze", "--pieces", "duel", "--region", region, "--k", 3, "--max-empty", 17)
+    assert code == 2 and "--max-empty 17 is larger than the region (16 cells)" in err and len(err.splitlines()) == 1
 
 
 def test_a_generated_deck_with_empty_cells_solves_as_recorded(tmp_path):
@@ -116,3 +116,49 @@ def test_bad_max_empty_in_a_spec(tmp_path, line, message):
                     f'faces = 6\nmax_rows = 5\nmax_cols = 5\ncells = [11, 12]\n{line}\n')
     with pytest.raises(InputError, match=message):
         load_spec(spec)
+
+
+@pytest.mark.parametrize("backend", ["bitboard", "dlx", "xcover", "cpsat", "sat", "zdd"])
+def test_every_backend_analyzes_copies_and_empty_cells_alike(backend):
+    """A backend without multiplicities (xcover) expands the copies and the empty cells into items of their own."""
+    holes = Region.from_ascii("####\n#.##\n###.\n####\n")
+    want = per_subset(CLASSIC, holes, 3, 2)
+    assert {s.pieces: s.count for s in analyze(CLASSIC, holes, 3, max_empty=2, backend=backend).subsets} == want
+    square = Region.rectangle(3, 3)
+    want = per_subset(CLASSIC, square, 3, 1, copies=2)
+    got = analyze(CLASSIC, square, 3, max_empty=1, copies=2, backend=backend)
+    assert {s.pieces: s.count for s in got.subsets} == want
+
+
+def test_a_task_whose_pieces_fill_the_region_is_the_task_without_empty_cells():
+    """``max_empty`` beyond what the pieces can leave empty changes nothing: same placements, same rating."""
+    from ubongo_cp.rate import rate_instance
+
+    pieces = load_pieces("classic").select(["I2", "I2", "O4", "L4"])
+    plain = build_instance(pieces, Region.rectangle(3, 4))
+    loose = build_instance(pieces, Region.rectangle(3, 4), max_empty=2)
+    assert (loose.n_options, loose.empty_type) == (plain.n_options, -1)
+    rated = [{k: v for k, v in rate_instance(i, cross_check=False).items() if k != "seconds"} for i in (loose, plain)]
+    assert rated[0] == rated[1] and rated[0]["count"] > 0
+
+
+def test_solve_card_max_empty_replaces_the_cards_in_its_label_and_answer(run_cli, tmp_path):
+    card = tmp_path / "c.toml"
+    card.write_text('game = "classic"\ncard = "E1"\nside = "easy"\npieces = "classic"\nregion = """\n####\n####\n'
+                    '###.\n"""\n\n[tasks]\n1 = {pieces = ["I2", "I4", "L5"], max_empty = 1}\n')
+    code, out, _ = run_cli("solve", card, "--face", 1, "--count", "--max-empty", 0)
+    assert code == 0 and "face 1: I2 I4 L5\n" in out and "pieces cover 11 cells, region has 11" not in out
+    code, out, _ = run_cli("solve", card, "--face", 1, "--count", "--max-empty", 2, "--json")
+    data = json.loads(out)
+    assert data["max_empty"] == 2 and data["count"] == sum(
+        solve(build_instance(load_pieces("classic").select(["I2", "I4", "L5"]) + [MONO] * e,
+                             Region.from_ascii("####\n####\n###.\n")), backend="dlx", keep=0).count for e in range(3))
+    code, _, err = run_cli("solve", card, "--face", 1, "--max-empty", -1)
+    assert code == 2 and "--max-empty must be at least 0, got -1" in err
+
+
+def test_an_area_mismatch_with_empty_cells_says_what_the_pieces_cover(run_cli, tmp_path):
+    region = tmp_path / "r.txt"
+    region.write_text("######\n######\n######\n")
+    code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", "I2,T4,L4,Z5", "--max-empty", 2)
+    assert code == 0 and "pieces cover 15 cells, region has 18 of which up to 2 may stay empty" in out

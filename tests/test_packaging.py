@@ -80,6 +80,24 @@ def test_examples_command_lists_and_copies_what_the_tutorials_use(tmp_path, run_
     assert code == 2 and "exists already" in err
 
 
+def test_every_listed_example_shows_on_its_own_grid(run_cli):
+    """Each example prints, on every grid: a cube piece set layer by layer, a hexagon region in offset rows."""
+    import re
+
+    code, out, _ = run_cli("examples")
+    names = re.findall(r"^  (\S+)", out, re.M)
+    assert code == 0 and len(names) > 20
+    for name in names:
+        code, shown, err = run_cli("examples", name)
+        assert code == 0 and not err, (name, err)
+    code, shown, _ = run_cli("examples", "pieces/soma")
+    assert "7 pieces" in shown and "##  ###  ###  ##." in shown and "--" in shown   # two layers of A, B, P
+    code, shown, _ = run_cli("examples", "hex_4x7.txt")
+    assert "# # # # # # # .\n # # # # # # # .\n. # # # # # # #\n . # # # # # # #" in shown
+    code, shown, _ = run_cli("examples", "soma_cube.txt")
+    assert "27 cells, 3 layers x 3 rows x 3 columns" in shown
+
+
 def test_tutorials_run_from_an_empty_directory_against_the_installed_wheel(unpacked_wheel, tmp_path):
     # Every page the docs test runs from the checkout runs again here with the package imported from the
     # wheel (and no checkout in sight: an empty working directory, the files from `ubongo-cp examples`).

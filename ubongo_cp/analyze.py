@@ -178,7 +178,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     InputError
         If piece names repeat, ``k`` is not positive or larger than the set
         (times ``copies``), ``copies`` is below 1, ``max_empty`` is negative,
-        not below the region's area or goes with a region with optional
+        larger than the region or goes with a region with optional
         cells, a piece is named ``"empty"`` while cells may stay empty, the
         pieces are on another grid than the region, or the solver name is
         unknown.
@@ -335,9 +335,9 @@ def subset_instance(pieces: Sequence[Piece], region: Region, k: int | None = Non
 
 def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, max_empty: int = 0) -> None:
     """The analysis' argument checks: ``k``, ``copies`` and ``max_empty`` in range, pieces and region on one grid."""
-    if not 0 <= max_empty < max(region.area, 1):
-        raise InputError(f"max_empty must be 0 to {region.area - 1} (the region has {region.area} cells), "
-                         f"got {max_empty}", path=region.path)
+    if not 0 <= max_empty <= region.area:
+        raise InputError(f"max_empty must be 0 to {region.area} (the region's cells), got {max_empty}",
+                         path=region.path)
     if max_empty and region.optional:
         raise InputError("empty cells go with a region without optional cells (an optional cell may stay empty "
                          "already)", path=region.path)

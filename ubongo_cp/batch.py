@@ -114,6 +114,7 @@ def _task_base(card: CardSide, face: int) -> dict[str, Any]:
     return {
         "card_id": card.card_id, "side": card.side, "face": face, "game": card.game,
         "pieces": " ".join(card.task_entries(face)), "n_pieces": len(names), "area": card.region.area,
+        "max_empty": card.max_empty.get(face, 0),
         "task_hash": task_hash(card, face), "card_file": os.path.basename(card.path or ""), "error": None,
         "grid": card.region.grid.name,
     }
@@ -186,7 +187,9 @@ def strict_failures(outcome: BatchOutcome, max_solutions: int | None = None) -> 
 
     lines = [f"skipped card file: {p.message}" for p in outcome.problems]
     for row in outcome.tasks.itertuples(index=False):
-        where = f"card {row.card_id} side {row.side} face {row.face} ({' '.join(row.pieces)})"
+        empty = getattr(row, "max_empty", 0)
+        more = f", up to {int(empty)} empty" if not pd.isna(empty) and empty else ""
+        where = f"card {row.card_id} side {row.side} face {row.face} ({' '.join(row.pieces)}{more})"
         limit = max_solutions or outcome.max_solutions.get((row.card_id, row.side), 1)
         if row.status != Status.SOLVED:
             lines.append(f"{where}: {row.status}")

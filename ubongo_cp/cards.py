@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 
-from .errors import InputError
+from .errors import InputError, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .grids import SQUARE
 from .io import loads_toml
@@ -194,8 +194,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
             raise InputError(f"missing field {key!r}", path=where)
         value = data[key]
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise InputError(f"field {key!r} must be a {kind.__name__}, got {type(value).__name__}",
-                             path=where, line=line_of(key))
+            raise InputError(f"field {wrong_kind(key, (kind,), value)}", path=where, line=line_of(key))
         return value
 
     game = field_("game", str)

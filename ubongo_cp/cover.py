@@ -401,12 +401,16 @@ class ExactCoverInstance:
     def _range_precheck(self) -> str | None:
         """:meth:`precheck` with ranges of copies: the least and most area the pieces can cover (UP-4)."""
         sizes = [self.type_piece(t).size for t in range(self.n_types)]
-        least = sum(lo * k for (lo, _), k in zip(self.ranges, sizes))
-        most = sum(hi * k for (_, hi), k in zip(self.ranges, sizes))
+        pieces = [t for t in range(self.n_types) if t != self.empty_type]
+        least = sum(self.ranges[t][0] * sizes[t] for t in pieces)
+        most = sum(self.ranges[t][1] * sizes[t] for t in pieces)
+        empty = self.ranges[self.empty_type][1] if self.empty_type >= 0 else 0
         room = self.region.area + len(self.region.optional)
-        if least > room or most < self.region.area:
-            return (f"area mismatch: pieces cover {least} to {most} cells, region has {self.region.area}"
-                    + (f" to {room}" if room != self.region.area else ""))
+        if least > room or most + empty < self.region.area:
+            covers = f"{least}" if least == most else f"{least} to {most}"
+            return (f"area mismatch: pieces cover {covers} cells, region has {self.region.area}"
+                    + (f" to {room}" if room != self.region.area else "")
+                    + (f" of which up to {empty} may stay empty" if empty else ""))
         per_type = self._per_item[self.n_cells:self.n_cells + self.n_types]
         for t, (lo, _) in enumerate(self.ranges):
             if lo and not per_type[t]:
@@ -872,10 +876,11 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     cache_orientations(pieces, mode)
     types = piece_types(pieces, mode, by_name=optional_pieces)
     bounds = None
+    empty_type = -1
     if ranges or max_empty:
-        pieces, types, bounds = _with_ranges(pieces, types, dict(ranges or {}), int(max_empty), region,
-                                             optional_pieces)
-    extra = {"ranges": bounds, "empty_type": len(types) - 1 if max_empty else -1}
+        pieces, types, bounds, empty_type = _with_ranges(pieces, types, dict(ranges or {}), int(max_empty), region,
+                                                         optional_pieces)
+    extra = {"ranges": bounds, "empty_type": empty_type}
     table = _placements(region, [pieces[copies[0]].orientations(mode) for copies in types])
     return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
                               types=types, table=table, **extra)
@@ -883,7 +888,11 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
 
 def _with_ranges(pieces: tuple[Piece, ...], types, ranges: dict[str, tuple[int, int]], max_empty: int,
                  region: Region, optional_pieces: bool):
-    """(pieces, types, bounds per type) with ranges of copies and the empty cells' type (:func:`build_instance`)."""
+    """(pieces, types, bounds per type, the empty cells' type or -1) with ranges of copies (:func:`build_instance`).
+
+    The empty cells' type holds at most as many cells as the fewest pieces leave uncovered (none when
+    they fill the region), so a task whose pieces cannot leave a cell empty is the task without it.
+    """
     if optional_pieces:
         raise InputError("ranges of piece counts and empty cells go with every piece type primary, not with "
                          "optional pieces")
@@ -916,13 +925,15 @@ def _with_ranges(pieces: tuple[Piece, ...], types, ranges: dict[str, tuple[int, 
         new_types.append(tuple(range(len(out), len(out) + hi)))
         out.extend([pieces[copies[0]]] * hi)
         bounds.append((lo, hi))
-    if max_empty:
+    max_empty = min(max_empty, region.area - sum(lo * out[t[0]].size for t, (lo, _) in zip(new_types, bounds)))
+    if max_empty > 0:
         cell = region.cells[0] if region.cells else (0,) * region.grid.dim
         empty = Piece(EMPTY, (tuple(cell),), region.grid)
         new_types.append(tuple(range(len(out), len(out) + max_empty)))
         out.extend([empty] * max_empty)
         bounds.append((0, max_empty))
-    return tuple(out), tuple(new_types), tuple(bounds)
+        return tuple(out), tuple(new_types), tuple(bounds), len(new_types) - 1
+    return tuple(out), tuple(new_types), tuple(bounds), -1
 
 
 def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementTable:

@@ -9,11 +9,29 @@ from __future__ import annotations
 import os
 
 __all__ = ["UbongoError", "InputError", "IllegalActionError", "JobTooLargeError", "MAX_JOB_CPU_SECONDS",
-           "refuse_long_job"]
+           "refuse_long_job", "wrong_kind"]
 
 #: The stated bound on a job's estimated CPU time (seconds): a census, a tournament or a
 #: simulation estimated to need more is refused unless the caller confirms it.
 MAX_JOB_CPU_SECONDS = 24 * 3600.0
+
+
+#: How an error names the kind of value a file's key takes (TOML's words, not Python's).
+_KIND_WORDS = {int: "a whole number", float: "a number", str: "a text string", bool: "true or false",
+               list: "a list", dict: "a table"}
+
+
+def wrong_kind(key: str, kinds: tuple, value) -> str:
+    """The message for a key of a file whose value is of the wrong kind.
+
+    Examples
+    --------
+    >>> wrong_kind("cards", (int,), 2.5)
+    "'cards' must be a whole number, got 2.5"
+    """
+    words = " or ".join(_KIND_WORDS.get(k, k.__name__) for k in kinds)
+    shown = repr(value)
+    return f"{key!r} must be {words}, got {shown if len(shown) <= 40 else shown[:37] + '...'}"
 
 
 class UbongoError(Exception):

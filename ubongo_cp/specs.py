@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import InputError
+from .errors import InputError, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .shipped import SHIPPED_PIECE_SETS, data_dir
 
@@ -320,8 +320,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         value = table[key]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-            names = " or ".join(k.__name__ for k in kinds)
-            fail(f"{where}{key!r} must be a {names}, got {type(value).__name__}", key, nth)
+            fail(f"{where}{wrong_kind(key, kinds, value)}", key, nth)
         return value
 
     unknown = sorted(set(data) - _TOP_KEYS)

@@ -16,11 +16,11 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from ..cards import CardSide
-from ..draw.card import game_title, icon_labels, side_label
+from ..draw.card import empty_note, game_title, icon_labels, side_label
 from ..draw.canvas import (INK, MUTED, Canvas, base_name, colour_of, icon_shape, piece_colours, plane_box, text_colour,
                            text_width_mm)
 from ..draw.puzzle import (ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region, draw_solution,
-                           draw_unsolved, icon_scale)
+                           draw_unsolved, icon_scale, note_width)
 from ..rate import RATING_LEGEND
 from ..status import Status
 from .layout import PAGE_MM, Layout
@@ -174,7 +174,8 @@ def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], 
         pieces_w = bw - (pieces_x - bx) - num_w - diff_w
         # Icons where they fit (one scale for the whole table), else name chips.
         icon_cs = min(icon_scale(_shapes(card, v.pieces), icon_labels(card, v.face), pieces_w, row_h,
-                                 label_pt=label_pt, gap=icon_gap, grid=card.region.grid) for v in views)
+                                 label_pt=label_pt, gap=icon_gap, grid=card.region.grid,
+                                 note=empty_note(card, v.face)) for v in views)
         icon_cs = icon_cs if icon_cs >= smallest else None
         canvas.text(bx, head_y, "face", fontsize=7.5, color=MUTED, va="baseline")
         canvas.text(pieces_x, head_y, "pieces", fontsize=7.5, color=MUTED, va="baseline")
@@ -191,11 +192,12 @@ def _draw_task_table(canvas: Canvas, card: CardSide, views: Sequence[TaskView], 
             s = min(row_h * 0.72, 7.5)
             die_face(canvas, bx + 0.8, ry + (row_h - s) / 2, s, view.face)
             if icon_cs is None:
-                _draw_name_chips(canvas, view.pieces, icon_labels(card, view.face), colours, pieces_x, ry, row_h)
+                _draw_name_chips(canvas, view.pieces, icon_labels(card, view.face), colours, pieces_x, ry,
+                                 pieces_w, row_h, note=empty_note(card, view.face))
             else:
                 draw_icon_row(canvas, _shapes(card, view.pieces), view.pieces, colours, pieces_x, ry, row_h,
                               icon_cs, icons, label_pt=label_pt, gap=icon_gap, grid=card.region.grid,
-                              labels=icon_labels(card, view.face))
+                              labels=icon_labels(card, view.face), note=empty_note(card, view.face))
             mid = ry + row_h / 2
             if counts_known:
                 colour = {Status.NO_SOLUTION: _NO_SOLUTION, Status.UNKNOWN: _UNKNOWN}.get(view.status, INK)
@@ -213,10 +215,20 @@ def _shapes(card: CardSide, names: Sequence[str]) -> list:
     return [icon_shape(card.piece_set[base_name(n)].cells, card.orientations, card.region.grid) for n in names]
 
 
-def _draw_name_chips(canvas: Canvas, names, labels, colours, x, y, row_h) -> None:
-    """Piece labels (:func:`~ubongo_cp.draw.card.icon_labels`) on rounded chips in the pieces' colours."""
-    size = 8.0
+def _draw_name_chips(canvas: Canvas, names, labels, colours, x, y, w, row_h, *, note: str = "") -> None:
+    """Piece labels (:func:`~ubongo_cp.draw.card.icon_labels`) on rounded chips in the pieces' colours, then ``note``.
+
+    The letters shrink (down to 4 pt) until the row fits the width ``w`` (mm).
+    """
     chip_h = min(row_h * 0.72, 5.2)
+
+    def row_width(size: float) -> float:
+        return (sum(max(chip_h, text_width_mm(label, size, True) + 2.0) + 1.2 for label in labels)
+                + note_width(note, size))
+
+    size = 8.0
+    while size > 4.0 and row_width(size) > w:
+        size -= 0.5
     cx = x
     for name, label in zip(names, labels):
         fill = colour_of(name, colours)
@@ -225,6 +237,8 @@ def _draw_name_chips(canvas: Canvas, names, labels, colours, x, y, row_h) -> Non
         canvas.text(cx + cw / 2, y + row_h / 2, label, ha="center", va="center_baseline", fontsize=size,
                     fontweight="bold", color=text_colour(fill))
         cx += cw + 1.2
+    if note:
+        canvas.text(cx + 1.8, y + row_h / 2, note, va="center_baseline", fontsize=size, color=MUTED, style="italic")
 
 
 def _draw_solutions(canvas: Canvas, card: CardSide, items, spots, colours, layout: Layout, style,

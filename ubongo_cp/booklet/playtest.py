@@ -242,6 +242,10 @@ def _card_pages(cards: Sequence[CardSide], cell_mm: float) -> list[list[_Placed]
     for face in faces:
         if face.width > room[0] or face.height > room[1]:
             card = face.card
+            if face.row_w + 2 * face.pad > room[0]:  # the task rows alone: no cell size helps
+                raise InputError(f"card {card.card_id} side {card.side}: its longest task row is {face.row_w:.0f} mm "
+                                 f"wide, more than an A4 page holds ({room[0]:.0f} mm) at any cell size; give that "
+                                 "task fewer pieces (the booklet prints it)")
             raise InputError(f"card {card.card_id} side {card.side} is {face.width:.0f} x {face.height:.0f} mm at "
                              f"{cell_mm:g} mm per cell: larger than an A4 page; choose a smaller cell size")
     return _pack([(f.width, f.height, f) for f in faces])

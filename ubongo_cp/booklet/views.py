@@ -116,6 +116,8 @@ def _every_solution(card: CardSide, view: TaskView, time_limit: float | None, mo
     others = tuple(s for s in result.solutions if _canonical(s) != first)[:most - 1]
     if result.complete:
         return replace(view, more=others, count=result.count, count_is_lower_bound=False)
+    if view.count is not None and not view.count_is_lower_bound:  # the results' count is exact: it stays so
+        return replace(view, more=others)
     count = max(view.count or 0, result.count)
     return replace(view, more=others, count=count, count_is_lower_bound=True)
 

@@ -42,11 +42,9 @@ def pieces_text(pieces, width: int = 72) -> str:
     #.  ##
     ##
     """
-    from ..geometry import format_grid, normalize
-
     blocks: list[list[str] | None] = []
     for piece in pieces:
-        rows = format_grid(normalize(piece.cells)).splitlines()
+        rows = piece.grid.format(piece.grid.normalize(piece.cells)).splitlines() or [""]
         w = max(len(piece.name), max(len(r) for r in rows))
         blocks.append([piece.name.ljust(w)] + [r.ljust(w) for r in rows])
     lines: list[str] = []
@@ -66,8 +64,10 @@ def pieces_text(pieces, width: int = 72) -> str:
 def _show(example) -> str:
     """What ``examples NAME`` prints: where it lies, what it is, and its content or a drawing as text."""
     from ..cards import load_card, load_deck
-    from ..geometry import format_grid
     from ..pieces import load_pieces, load_region
+
+    def drawn(region) -> str:
+        return region.grid.format(region.cells)
 
     head = [f"{example.key}: {example.about}", f"  file: {example.path}"]
     if example.kind == "pieces":
@@ -75,13 +75,13 @@ def _show(example) -> str:
         return "\n".join(head + [f"  {len(pieces)} pieces, as written in the file:", "", pieces_text(pieces)])
     if example.kind == "region":
         region = load_region(example.path)
-        return "\n".join(head + [f"  {region.area} cells, {region.height} rows x {region.width} columns:", "",
-                                 format_grid(region.cells)])
+        size = " x ".join(f"{n} {unit}" for n, unit in zip(region.size, ("layers", "rows", "columns")[-len(region.size):]))
+        return "\n".join(head + [f"  {region.area} cells, {size}:", "", drawn(region)])
     if example.kind == "card":
         card = load_card(example.path)
         tasks = [f"  face {f}: {card.task_label(f)}" for f in card.tasks]
         return "\n".join(head + [f"  {card.game} card {card.card_id}, side {card.side}, pieces {card.pieces_spec}; "
-                                 f"region of {card.region.area} cells:", "", format_grid(card.region.cells), ""]
+                                 f"region of {card.region.area} cells:", "", drawn(card.region), ""]
                          + tasks)
     if example.kind == "deck":
         cards, _ = load_deck(example.path)

@@ -125,6 +125,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         from ..draw.figures import check_format
 
         check_format(args.draw)
+    if args.max_empty is not None and args.max_empty < 0:
+        raise InputError(f"--max-empty must be at least 0, got {args.max_empty}")
     if args.card and not is_xmpuzzle(args.card):
         if args.pieces or args.region:
             raise InputError("give either a card file or --pieces/--region, not both")
@@ -135,8 +137,6 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             raise InputError(f"{what} with one puzzle (--pieces and --region, or a BurrTools file), not a card file")
         return _solve_card(args)
     ranges: dict = {}
-    if args.max_empty is not None and args.max_empty < 0:
-        raise InputError(f"--max-empty must be at least 0, got {args.max_empty}")
     if args.card:  # a BurrTools file: its problem's pieces and result
         pieces, region, ranges = xmpuzzle_task(args)
     else:
@@ -370,6 +370,8 @@ def _solve_card(args: argparse.Namespace) -> int:
     faces = [args.face] if args.face is not None else list(card.tasks)
     if args.max_empty is not None and args.max_empty > card.region.area:
         raise InputError(f"--max-empty {args.max_empty} is larger than the region ({card.region.area} cells)")
+    if args.max_empty is not None:  # replaces the card's own (its label and JSON say so too)
+        card = dataclasses.replace(card, max_empty={face: args.max_empty for face in card.tasks if args.max_empty})
     most = max_solutions_arg(args.max_solutions)
     diagram = _diagram_args(args)
     if args.fix and args.face is None:
@@ -377,7 +379,7 @@ def _solve_card(args: argparse.Namespace) -> int:
     warm_engines(args.backend, args.limit, diagram=bool(args.sample is not None or args.fix or args.frequencies))
     out, panels = [], []
     for face in faces:
-        instance = task_instance(card, face, max_empty=args.max_empty)
+        instance = task_instance(card, face)
         instance, diagram["fixed"] = _fixed_options(instance, args.fix)
         result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit, keep=most,
                        **diagram)
@@ -386,7 +388,7 @@ def _solve_card(args: argparse.Namespace) -> int:
 
             panels += result_panels(result, card.region.cells, most=1, prefix=f"face {face}: ", grid=card.region.grid)
         if args.json:
-            empty = instance.type_bounds[instance.empty_type][1] if instance.empty_type >= 0 else 0
+            empty = card.max_empty.get(face, 0)
             out.append({"face": face, "pieces": card.task_entries(face), **({"max_empty": empty} if empty else {}),
                         **_json(result)})
         else:
@@ -480,9 +482,10 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     piece_set = load_pieces(args.pieces)
     region = load_region(args.region, max_cells=args.max_cells)
-    if not 0 <= args.max_empty < region.area:
-        raise InputError(f"--max-empty must be 0 to {region.area - 1} (the region has {region.area} cells), "
-                         f"got {args.max_empty}")
+    if args.max_empty < 0:
+        raise InputError(f"--max-empty must be at least 0, got {args.max_empty}")
+    if args.max_empty > region.area:
+        raise InputError(f"--max-empty {args.max_empty} is larger than the region ({region.area} cells)")
     from ..analyze import analyze, subset_instance
 
     if args.estimate is not None:

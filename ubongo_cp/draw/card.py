@@ -12,12 +12,12 @@ import math
 from typing import TYPE_CHECKING
 
 from .canvas import INK, MUTED, Canvas, icon_shape, piece_colours, plane_box, shape_size, text_width_mm
-from .puzzle import ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region
+from .puzzle import ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region, note_width
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..cards import CardSide
 
-__all__ = ["game_title", "side_label", "CardFace", "card_figure", "icon_labels"]
+__all__ = ["game_title", "side_label", "CardFace", "card_figure", "icon_labels", "empty_note"]
 
 def game_title(card: "CardSide") -> str:
     """The game's name for a card side: its file's ``game_title`` (or ``title``) key, else its deck spec's title.
@@ -103,7 +103,8 @@ class CardFace:
         self.region_h = height * self.cs
         self.blocks = 1 if len(card.tasks) <= 8 else 2
         self.per_block = math.ceil(len(card.tasks) / self.blocks)
-        self.row_w = max(self._row_width(names, icon_labels(card, face)) for face, names in card.tasks.items())
+        self.row_w = max(self._row_width(names, icon_labels(card, face)) + note_width(empty_note(card, face))
+                         for face, names in card.tasks.items())
         self.table_w = self.blocks * self.row_w + (self.blocks - 1) * 4.0
         self.table_h = self.per_block * self.row_h
         below = (max(self.region_w, self.table_w, header_w - 2 * self.pad) + 2 * self.pad,
@@ -157,20 +158,22 @@ class CardFace:
             shapes = [icon_shape(card.piece_set[n].cells, card.orientations, self.grid) for n in names]
             cs = min(self.icon_cs, self.row_h * 0.8 / max(shape_size(sh, self.grid)[0] for sh in shapes))
             draw_icon_row(canvas, shapes, names, colours, bx + s + 2.0, ry, self.row_h, cs, icons, gap=self.gap,
-                          labels=icon_labels(card, face),
+                          labels=icon_labels(card, face), note=empty_note(card, face),
                           grid=self.grid)
         icons.draw(canvas)
 
 
 def icon_labels(card: "CardSide", face: int) -> list[str]:
-    """The words beside a task's piece icons: each name, with its count range (``"T4 0–2×"``), the last one
-    followed by the cells that may stay empty (``"(≤ 2 empty)"``)."""
+    """The words beside a task's piece icons: each name, with its count range (``"T4 0–2×"``, ``"D2 2×"``)."""
     ranges = card.ranges.get(face, {})
-    labels = [f"{n} {ranges[n][0]}–{ranges[n][1]}×" if n in ranges else n for n in card.tasks[face]]
+    return [n if n not in ranges else f"{n} {ranges[n][0]}×" if ranges[n][0] == ranges[n][1]
+            else f"{n} {ranges[n][0]}–{ranges[n][1]}×" for n in card.tasks[face]]
+
+
+def empty_note(card: "CardSide", face: int) -> str:
+    """What a task's row says after its pieces about the cells that may stay empty (``"≤ 2 empty"``), or ``""``."""
     empty = card.max_empty.get(face, 0)
-    if empty:
-        labels[-1] += f" (≤ {empty} empty)"
-    return labels
+    return f"≤ {empty} cell{'s' if empty > 1 else ''} empty" if empty else ""
 
 
 def card_figure(card: "CardSide", cell_mm: float = 8.0):

@@ -223,13 +223,14 @@ def die_face(canvas: Canvas, x: float, y: float, s: float, face: int, *, fill: s
 
 
 def icon_scale(shapes: Sequence[Sequence[Cell]], names: Sequence[str], w: float, row_h: float, *,
-               label_pt: float = ICON_LABEL_PT, gap: float = 3.0, largest: float = 3.6, grid: Grid = SQUARE) -> float:
+               label_pt: float = ICON_LABEL_PT, gap: float = 3.0, largest: float = 3.6, grid: Grid = SQUARE,
+               note: str = "") -> float:
     """Largest icon cell size (mm, at most ``largest``) that fits a row of icons and names into ``w`` x ``row_h``.
 
     ``shapes`` are the icons' cells (:func:`lying` rotations), ``names``
-    the labels written after them.
+    the labels written after them, ``note`` the words after the row (:func:`draw_icon_row`).
     """
-    label_w = sum(text_width_mm(n, label_pt) + 1.2 for n in names)
+    label_w = sum(text_width_mm(n, label_pt) + 1.2 for n in names) + note_width(note, label_pt)
     gaps = gap * (len(names) - 1)
     cells_wide = sum(shape_size(s, grid)[1] for s in shapes)
     tall = max(shape_size(s, grid)[0] for s in shapes)
@@ -258,11 +259,16 @@ class IconBatch:
             canvas.stroke(self.lines, "white", 0.5)
 
 
+def note_width(note: str, label_pt: float = ICON_LABEL_PT) -> float:
+    """The width (mm) a row's note takes after its last piece (:func:`draw_icon_row`; 0 without a note)."""
+    return text_width_mm(note, label_pt) + 3.0 if note else 0.0
+
+
 def draw_icon_row(canvas: Canvas, shapes, names: Sequence[str], colours: Mapping[str, str], x: float, y: float,
                   row_h: float, cs: float, icons: IconBatch, *, label_pt: float = ICON_LABEL_PT,
-                  gap: float = 3.0, grid: Grid = SQUARE, labels: Sequence[str] | None = None) -> None:
+                  gap: float = 3.0, grid: Grid = SQUARE, labels: Sequence[str] | None = None, note: str = "") -> None:
     """Piece icons (cell size ``cs`` mm) each followed by its name (or its entry of ``labels``), in one table
-    row of height ``row_h``."""
+    row of height ``row_h``; then ``note`` (about the whole task, e.g. the cells that may stay empty) in grey."""
     labels = list(names if labels is None else labels)
     label_w = [text_width_mm(n, label_pt) + 1.2 for n in labels]
     cx = x
@@ -273,6 +279,9 @@ def draw_icon_row(canvas: Canvas, shapes, names: Sequence[str], colours: Mapping
         cx += sw * cs + 1.0
         canvas.text(cx, y + row_h / 2, label, fontsize=label_pt, color=INK, va="center_baseline")
         cx += lw_ + gap - 1.0
+    if note:
+        canvas.text(cx - gap + 3.0, y + row_h / 2, note, fontsize=label_pt, color=MUTED, va="center_baseline",
+                    style="italic")
 
 
 def draw_piece_icons(canvas: Canvas, pieces: Sequence, colours: Mapping[str, str], x: float, y: float, w: float,

@@ -64,11 +64,20 @@ def _unique_mask(tasks: pd.DataFrame) -> pd.Series:
     return (tasks["status"] == Status.SOLVED) & (tasks["count"] == 1).fillna(False)
 
 
+def _piece_name(entry: str) -> str:
+    """The piece a task entry names: ``NAME``, or ``NAME:LO-HI`` with a range of counts."""
+    return entry.split(":")[0]
+
+
 def _use_text(pieces_lists) -> str:
-    """``"T4:3 I2:2 L3:1"``: how often each piece appears in these tasks, most used first (then by name)."""
+    """``"T4:3 I2:2 L3:1"``: how often each piece appears in these tasks, most used first (then by name).
+
+    A ranged entry ``NAME:LO-HI`` counts as one appearance of ``NAME``.
+    """
     counts: dict[str, int] = {}
     for names in pieces_lists:
-        for name in names:
+        for entry in names:
+            name = _piece_name(entry)
             counts[name] = counts.get(name, 0) + 1
     return " ".join(f"{name}:{n}" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
@@ -91,7 +100,7 @@ def cards_frame(tasks: pd.DataFrame) -> pd.DataFrame:
         difficulty_max=("difficulty", "max"),
         count_mean=("count", "mean"),
         seconds=("seconds", "sum"),
-        distinct_pieces=("pieces", lambda s: len({n for names in s for n in names})),
+        distinct_pieces=("pieces", lambda s: len({_piece_name(n) for names in s for n in names})),
         piece_use=("pieces", _use_text),
     ).reset_index()
     return cast_columns(out[CARD_COLUMNS], CARD_DTYPES)
@@ -127,7 +136,7 @@ def piece_balance(tasks: pd.DataFrame) -> pd.DataFrame:
     if tasks.empty:
         return pd.DataFrame({c: [] for c in columns})
     unique = _unique_mask(tasks).tolist()
-    rows = [(name.split(":")[0], str(side), int(face), 1, int(u))  # a ranged entry NAME:LO-HI counts as NAME
+    rows = [(_piece_name(name), str(side), int(face), 1, int(u))  # a ranged entry NAME:LO-HI counts as NAME
             for side, face, names, u in zip(tasks["side"], tasks["face"], tasks["pieces"], unique) for name in names]
     long = pd.DataFrame(rows, columns=columns)
     sides = list(dict.fromkeys(str(s) for s in tasks["side"]))

@@ -40,14 +40,14 @@ __all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS
            "task_record"]
 
 #: Column order of ``tasks.csv``/``tasks.parquet``.
-TASK_COLUMNS = ["card_id", "side", "face", "game", "pieces", "n_pieces", "area", *RATING_COLUMNS,
+TASK_COLUMNS = ["card_id", "side", "face", "game", "pieces", "n_pieces", "area", "max_empty", *RATING_COLUMNS,
                 "difficulty_model", "error", "task_hash", "card_file", "grid"]
 
 #: The task status as a pandas dtype: a categorical whose categories are the :class:`Status` values.
 STATUS_DTYPE = pd.CategoricalDtype([s.value for s in Status])
 
 _TEXT = ("card_id", "side", "game", "error", "task_hash", "card_file", "difficulty_model", "grid")
-_INTEGER = ("face", "n_pieces", "area", "count", "count_reduced", "placements", "min_piece_placements", "symmetry",
+_INTEGER = ("face", "n_pieces", "area", "max_empty", "count", "count_reduced", "placements", "min_piece_placements", "symmetry",
             "search_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count")
 _FLOAT = ("difficulty", "seconds", "placements_per_cell")
 

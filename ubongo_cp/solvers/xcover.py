@@ -49,7 +49,9 @@ class XcoverBackend:
         from xcover.dancing_cells import algorithm_c
 
         indptr, indices, n_items, original, ordered = expand_copies(instance)
-        n_primary = n_items - instance.n_secondary
+        # With optional pieces the copies' items are secondary too (the expansion adds n_items - instance.n_items).
+        n_secondary = instance.n_secondary + (n_items - instance.n_items if instance.optional_pieces else 0)
+        n_primary = n_items - n_secondary
         given = getattr(instance, "colours", None)  # Algorithm C's colours (a matrix: no copies to expand)
         colors = np.zeros(len(indices), dtype=np.uint32) if given is None else np.asarray(given, dtype=np.uint32)
         extra = None
@@ -64,7 +66,7 @@ class XcoverBackend:
         found = raw = 0
 
         # Made here (the search is compiled now, in this process), run on iteration.
-        search = algorithm_c(indices, indptr, colors, np.uint32(n_items), np.uint32(instance.n_secondary))
+        search = algorithm_c(indices, indptr, colors, np.uint32(n_items), np.uint32(n_secondary))
         bounded = None if time_limit is None else _bounded(search, float(time_limit))
         try:
             for options in search if bounded is None else bounded:

@@ -162,3 +162,14 @@ def test_an_area_mismatch_with_empty_cells_says_what_the_pieces_cover(run_cli, t
     region.write_text("######\n######\n######\n")
     code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", "I2,T4,L4,Z5", "--max-empty", 2)
     assert code == 0 and "pieces cover 15 cells, region has 18 of which up to 2 may stay empty" in out
+
+
+def test_a_spec_with_empty_cells_draws_regions_up_to_that_many_cells_larger(tmp_path):
+    """Three tetrominoes cover 12 cells: the default region sizes are 12, and with max_empty = 1 also 13."""
+    spec = tmp_path / "spec.toml"
+    body = ('game = "t"\npieces = "tetrominoes"\ncards = 1\n\n[[sides]]\nname = "A"\npieces_per_task = 3\nfaces = 2\n'
+            'max_rows = 5\nmax_cols = 5\n')
+    spec.write_text(body)
+    assert load_spec(spec).sides[0].cells == (12, 12)
+    spec.write_text(body + "max_empty = 1\n")
+    assert load_spec(spec).sides[0].cells == (12, 13)

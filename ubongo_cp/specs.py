@@ -24,7 +24,8 @@ File format (every key but the ones marked optional is required)::
     max_rows = 6                 # the region fits max_rows x max_cols cells (the grid's box: a
     max_cols = 6                 #   parallelogram on hexagons and triangles)
     layers = 2                   # optional, cubes: regions are a footprint this many layers high
-    cells = [10, 13]             # optional: region cell counts, inclusive (default: what K pieces can cover)
+    cells = [10, 13]             # optional: region cell counts, inclusive (default: what K pieces can cover,
+                             #   and up to max_empty more)
     unique = true                # every task has exactly one solution (UP-5), or:
     # max_solutions = 3          #   every task has 1..3 solutions (fewest preferred)
     difficulty = [2.0, 6.0]      # optional: band of the rating's difficulty (ubongo_cp.rate)
@@ -391,7 +392,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if low > room:
             fail(f"{where}the {k} smallest pieces cover {low} cells, more than the {rows}x{cols} box holds",
                  "max_rows", n)
-        cells = get(raw, "cells", list, default=[low, min(high, room)], where=where, nth=n)
+        cells = get(raw, "cells", list, default=[low, min(high + empty, room)], where=where, nth=n)
         if (len(cells) != 2 or not all(isinstance(c, int) and not isinstance(c, bool) for c in cells)
                 or cells[0] > cells[1]):
             fail(f"{where}cells must be [smallest, largest] cell counts, got {cells}", "cells", n)

@@ -142,6 +142,7 @@ def test_the_booklet_prints_tasks_with_ranges_and_empty_cells(tmp_path):
                                                                                           EMPTY: 1}
     rows = outcome.tasks.set_index("face")
     assert [v.count for v in views] == [int(rows.loc[f, "count"]) for f in (1, 2, 3)]
+    assert [v.entries for v in views] == [("T4:0-2", "L4:1-3", "I2:0-4"), (), ()]   # the panels' headers
     figure = render_page(card, views)
     panel = next(c for c in figure.findobj() if getattr(c, "get_gid", lambda: None)() == "solution/2")
     fills = [mcolors.to_hex(c) for c in panel.get_facecolors()]

@@ -330,7 +330,7 @@ def _panel_header(view: TaskView, k: int, style) -> tuple[str, str]:
     if style is None:
         return "", ""
     long, with_diff, with_names = style
-    names = " ".join(view.pieces) if with_names else ""
+    names = " ".join(view.entries or view.pieces) if with_names else ""
     if view.status == Status.NO_SOLUTION:
         return names, "no solution"
     if view.status == Status.UNKNOWN:

@@ -47,6 +47,9 @@ class TaskView:
     legend : str
         What ``difficulty`` means, when it is not the toolkit's own rating
         (a fitted difficulty model's description); empty otherwise.
+    entries : tuple of str
+        The task as its card file writes it (``"T4:0-2"``), when it has
+        ranges of piece counts; empty otherwise.
     """
 
     face: int
@@ -58,6 +61,7 @@ class TaskView:
     difficulty: float | None = None
     more: tuple = ()
     legend: str = ""
+    entries: tuple[str, ...] = ()
 
     @property
     def solutions(self) -> list[dict[str, list[Cell]]]:
@@ -103,6 +107,10 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
             view = _solve_view(card, face, names, row, time_limit)
         if all_solutions and view.status == Status.SOLVED and (view.count != 1 or view.count_is_lower_bound):
             view = _every_solution(card, view, time_limit, most)
+        if card.ranges.get(face):
+            from dataclasses import replace
+
+            view = replace(view, entries=tuple(card.task_entries(face)))
         views.append(view)
     return views
 

@@ -1,6 +1,7 @@
 """Benchmark: one count split over workers, the progress bar's cost, and a count sized for a cluster.
 
-Run: ``.venv/bin/python -m benchmarks.bench_split [--repeat N] [--cases A,B] [--slice SECONDS] [--skip-cluster]``.
+Run: ``.venv/bin/python -m benchmarks.bench_split [--repeat N] [--cases A,B] [--slice SECONDS] [--skip-cluster]
+[--running-cluster]``.
 
 1. *Workers.* Whole ``ubongo-cp solve --count`` processes, interleaved (every command once per
    round, the order rotated): ``--jobs 1`` (one search in the process), ``--jobs 2`` (two threads
@@ -9,6 +10,9 @@ Run: ``.venv/bin/python -m benchmarks.bench_split [--repeat N] [--cases A,B] [--
    decomposition: a longer search), 8x8 without its central 2x2 (520) and 8x8 with the square
    tetromino (129,168). Counts checked at every run. Prints the median wall and CPU seconds
    (CPU: the process and its workers) and the ratios 1 job / 2 jobs and dask / local (wall).
+   With ``--running-cluster`` also ``--jobs 2 --scheduler ADDRESS`` on a LocalCluster of 2 worker
+   processes started once before the rounds: the Dask executor without the cluster's start-up
+   (the CPU column then leaves out the workers' CPU, which run outside the command).
 2. *Progress.* In one process, interleaved: the count as one search, and the count cut into
    subtrees with the progress bar on (drawn to a null device from the first second), CPU and
    wall seconds and their ratio (the bar's cost, the subtrees' included).
@@ -42,21 +46,24 @@ CASES = ("6x10", "8x8-2x2", "8x8+O4")
 PUBLISHED = {"3x30": 46, "5x18": 686_628, "6x15": 2_567_183, "9x10": 10_440_433}
 
 
-def worker_commands(case, backend: str | None) -> dict:
+def worker_commands(case, backend: str | None, scheduler: str | None = None) -> dict:
     pieces, region, use = case.files()
     cli = ROOT / ".venv" / "bin" / "ubongo-cp"
     base = [cli, "solve", "--pieces", pieces, "--region", region, "--use", use, "--orientations", case.mode,
             "--count", "--max-solutions", "0", "--no-progress"] + (["--backend", backend] if backend else [])
-    return {"1 job": (base + ["--jobs", "1"], None, (0,)),
-            "2 jobs (local)": (base + ["--jobs", "2"], None, (0,)),
-            "2 jobs (dask)": (base + ["--jobs", "2", "--executor", "dask"], None, (0,))}
+    commands = {"1 job": (base + ["--jobs", "1"], None, (0,)),
+                "2 jobs (local)": (base + ["--jobs", "2"], None, (0,)),
+                "2 jobs (dask)": (base + ["--jobs", "2", "--executor", "dask"], None, (0,))}
+    if scheduler:
+        commands["2 jobs (running dask)"] = (base + ["--jobs", "2", "--scheduler", scheduler], None, (0,))
+    return commands
 
 
-def part_workers(todo, repeat: int, rows: list) -> None:
+def part_workers(todo, repeat: int, rows: list, scheduler: str | None = None) -> None:
     print(f"\n1. one count on 1 and 2 workers (whole processes, {repeat} interleaved rounds, medians)")
     for case in todo:
         for backend in ([None, "bitboard"] if case.label == "6x10" else [None]):
-            runs = peers.rounds(worker_commands(case, backend), repeat,
+            runs = peers.rounds(worker_commands(case, backend, scheduler), repeat,
                                 lambda name, run, c=case: _check(peers.our_count(name, run), c.count))
             label = case.label + (f" --backend {backend}" if backend else "")
             med = {n: (peers.median(r, "wall"), peers.median(r, "cpu")) for n, r in runs.items()}
@@ -65,8 +72,9 @@ def part_workers(todo, repeat: int, rows: list) -> None:
                 rows.append({"part": "workers", "case": label, "command": name, "wall": wall, "cpu": cpu,
                              "load": peers.load()})
             one, pool, dask = (med[n][0] for n in ("1 job", "2 jobs (local)", "2 jobs (dask)"))
+            running = f"; running dask / local {med['2 jobs (running dask)'][0] / pool:.2f}x" if scheduler else ""
             print(f"  {label:26} speed-up 2 jobs / 1 job {one / pool:.2f}x (wall); dask / local {dask / pool:.2f}x "
-                  f"(wall); load {peers.load()}")
+                  f"(wall){running}; load {peers.load()}")
 
 
 def _check(got: int, want: int) -> None:
@@ -189,13 +197,22 @@ def main(argv=None) -> int:
     parser.add_argument("--board", default="9x10", help="the cluster count's rectangle (default 9x10)")
     parser.add_argument("--skip-cluster", action="store_true", help="no part 3")
     parser.add_argument("--only", choices=("workers", "progress", "cluster"), help="run one part")
+    parser.add_argument("--running-cluster", action="store_true",
+                        help="part 1 also on a LocalCluster of 2 workers started once, before the rounds "
+                             "(--scheduler: the executor's cost without the cluster's start)")
     args = parser.parse_args(argv)
     wanted = args.cases.split(",") if args.cases else list(CASES)
     todo = [c for c in bitboard_cases() if c.label in wanted]
     rows: list = []
     print(f"load {peers.load()}, {os.cpu_count()} cores")
     if args.only in (None, "workers"):
-        part_workers(todo, args.repeat, rows)
+        if args.running_cluster:
+            from distributed import LocalCluster
+
+            with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+                part_workers(todo, args.repeat, rows, cluster.scheduler_address)
+        else:
+            part_workers(todo, args.repeat, rows)
     if args.only in (None, "progress"):
         part_progress(todo, args.repeat, rows)
     if args.only == "cluster" or (args.only is None and not args.skip_cluster):

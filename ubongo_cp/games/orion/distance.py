@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .graphs import INF, node_weighted_distances, node_weighted_path, shortest_path_within
+from .graphs import INF, node_weighted_distances, node_weighted_path
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
 from .reach import ReachModel
 from .state import OrionState
@@ -127,13 +127,17 @@ def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
 def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=None,
                   blocked=(), relaxed: bool = False, time_limit: float = 10.0,
                   num_workers: int = 1, prune: bool = True, greedy: bool = True,
-                  any_plan: bool = False) -> ConnectResult:
+                  any_plan: bool = False, shared: ReachModel | None = None) -> ConnectResult:
     """The search of :func:`connect_distance`, with hexes taken out of play (``blocked``).
 
     ``pairs`` is None (every pair) or a list of pair indices; no argument
     check. ``any_plan=True`` returns the greedy plan at once when there is
     one (status ``"unknown"``: a plan, its length not proved fewest); the
     answer "unreachable" stays a proof. Used by :mod:`.blocking`.
+    ``shared``: a :class:`.reach.ReachModel` of the same position, player,
+    goal and pairs without blocked hexes; its CP-SAT models answer the
+    questions of more than one tile, ``blocked`` as assumptions (built once
+    for a whole blocking search). Not with ``relaxed``.
     """
     t0 = time.perf_counter()
     if goal_fulfilled(state, player, goal, pairs):
@@ -162,7 +166,10 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
             res.status = "unknown"
             break
         q0 = time.perf_counter()
-        ans = ctx.decide(k, left, num_workers, prune=prune)
+        if shared is not None and k > 1 and not relaxed and not use_reference():
+            ans = shared.decide(k, left, num_workers, prune=prune, avoid=ctx.blocked)
+        else:
+            ans = ctx.decide(k, left, num_workers, prune=prune)
         res.questions.append((k, ans.status, time.perf_counter() - q0))
         if ans.status == "feasible":
             res.tiles, res.status, res.plan = len(ans.plan), "optimal", ans.plan
@@ -223,19 +230,23 @@ def greedy_plan(ctx: ReachModel) -> list[int] | None:
     valid plan wins.
     """
     state, player = ctx.state, ctx.player
-    targets_list = []
     fast = not use_reference()
-    if ctx.goal == "sides":
-        for a, b, dist, *_ in ctx.pairs:
-            if dist < INF:
-                path = (cheapest_path(ctx.adj, ctx.cost, a, b) if fast
-                        else node_weighted_path(ctx.adj, ctx.cost, a, b))
-                targets_list.append([h for h in path if ctx.cost[h] == 1])
-    elif ctx.lb_hexes < INF:
-        on = [h for h in range(state.game.n) if ctx.tree[h] == ctx.lb_hexes]
-        targets_list.append([h for h in on if ctx.cost[h] == 1])
+
+    def targets_list():
+        if ctx.goal == "sides":
+            for a, b, dist, *_ in ctx.pairs:
+                if dist < INF:
+                    path = (cheapest_path(ctx.adj, ctx.cost, a, b) if fast
+                            else node_weighted_path(ctx.adj, ctx.cost, a, b))
+                    yield [h for h in path if ctx.cost[h] == 1]
+        elif ctx.lb_hexes < INF:
+            on = [h for h in range(state.game.n) if ctx.tree[h] == ctx.lb_hexes]
+            yield [h for h in on if ctx.cost[h] == 1]
+
     best = None
-    for targets in targets_list:
+    for targets in targets_list():
+        if fast and best is not None and len(best) <= (ctx.lb_tiles or 0):
+            break   # no plan is shorter than the lower bound: the later pairs cannot win
         plan = _cover(ctx, set(targets), fast)
         if plan is not None and (best is None or len(plan) < len(best)):
             plan = order_plan(state, player, plan, ctx.goal, ctx.pair_keys)
@@ -352,13 +363,41 @@ def _chain_fast(ctx: ReachModel, plan: list[int]) -> list:
     hexes = game.board.hexes
     for _, members, comp in comps:
         if ctx.goal == "sides":
-            for k, (sa, sb) in enumerate(tab.sides):
+            for sa, sb in tab.sides:
                 if comp & sa and comp & sb:
-                    a, b = game.side_pairs[k]
-                    return [hexes[i] for i in shortest_path_within(game.adjacency, members, sorted(a), b)]
+                    return [hexes[index_of[g]] for g in _path_within(tab, comp, sa, sb)]
         elif (comp & pos.galaxies).bit_count() >= W2_GALAXIES:
             return [hexes[i] for i in sorted(members)]
     return []
+
+
+def _path_within(tab, comp: int, src: int, dst: int) -> list[int]:
+    """A shortest path (grid bits) inside ``comp`` from a hex of ``src`` to one of ``dst``; [] if none.
+
+    Breadth-first layers by shifts (the neighbours of :meth:`.bitboard.BitTables.grow`),
+    then back from the lowest target bit of the last layer, through the
+    lowest neighbour bit of each earlier layer.
+    """
+    w, w1 = tab.width, tab.width - 1
+
+    def nbrs(m: int) -> int:
+        return (m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1)
+
+    frontier = seen = comp & src
+    layers = []
+    while frontier and not frontier & dst:
+        layers.append(frontier)
+        frontier = nbrs(frontier) & comp & ~seen
+        seen |= frontier
+    if not frontier:
+        return []
+    cur = (frontier & dst) & -(frontier & dst)
+    path = [cur]
+    for layer in reversed(layers):
+        m = nbrs(cur) & layer
+        cur = m & -m
+        path.append(cur)
+    return [g.bit_length() - 1 for g in reversed(path)]
 
 
 def _chain(ctx: ReachModel, plan: list[int]) -> list:

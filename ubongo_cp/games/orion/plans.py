@@ -34,7 +34,7 @@ import numpy as np
 from ...errors import InputError
 from .graphs import joins_sides
 from .state import OrionState
-from .wins import win_conditions
+from .wins import W2_GALAXIES, win_conditions
 
 #: Whether the analysis runs on the reference paths (:func:`reference_analysis`).
 _REFERENCE = [False]
@@ -62,8 +62,8 @@ def use_reference() -> bool:
     return _REFERENCE[0]
 
 __all__ = ["GOALS", "reference_analysis", "use_reference", "position_bits", "put_fast", "check_query",
-           "query_start", "goal_fulfilled", "order_plan", "verify_plan", "minimal_plan", "plan_hexes",
-           "solo"]
+           "query_start", "goal_fulfilled", "order_plan", "final_reaches", "verify_plan", "minimal_plan",
+           "plan_hexes", "solo"]
 
 #: Goal names of the analysis and the win condition each stands for (OD-4).
 GOALS = {"sides": "W1", "galaxies": "W2"}
@@ -395,16 +395,56 @@ def minimal_plan(state: OrionState, player: int, plan: Sequence[int], goal: str 
     best = order_plan(state, player, plan, goal, pairs)
     if best is None:
         raise ValueError("not a plan")
+    # A set whose final colouring misses the goal has no order (colours are only
+    # added and the goal grows with them): skipped without the search over orders.
+    reaches = None if _REFERENCE[0] or any(not 0 <= a < len(state.game.placements) for a in best) \
+        else final_reaches(state, player, goal, pairs)
     k = 0
     while k < len(best):
         trial = best[:k] + best[k + 1:]
-        found = order_plan(state, player, trial, goal, pairs) if trial else None
+        if reaches is not None and trial and not reaches(trial):
+            found = None
+        else:
+            found = order_plan(state, player, trial, goal, pairs) if trial else None
         if found is not None:
             best = found
             k = 0
         else:
             k += 1
     return best
+
+
+def final_reaches(state: OrionState, player: int, goal: str, pairs):
+    """A test ``plan -> bool``: does the colouring with every placement of ``plan`` laid fulfil the goal?
+
+    On bitmasks (:class:`.bitboard.BitTables`): ``player``'s colour grid with
+    the own hexes of the placements, W1 by a flood fill from each side of a
+    pair, W2 by the galaxies of each component. Overlaps are not checked
+    (the union of the colours is only more).
+    """
+    from .bitboard import BitTables
+
+    tab = BitTables.get(state.game)
+    pos = position_bits(state)
+    base, own, grow, galaxies = pos.colour_grid[player], tab.own, tab.grow, pos.galaxies
+    whole = pairs is None or len(set(pairs)) == len(state.game.side_pairs)
+    sides = [tab.sides[k] for k in (range(len(tab.sides)) if whole else sorted(set(pairs)))]
+
+    def reaches(plan) -> bool:
+        grid = base
+        for a in plan:
+            grid |= own[a]
+        if goal == "sides":
+            return any(grow(grid & sa, grid) & sb for sa, sb in sides)
+        rest = grid & galaxies
+        while rest:
+            comp = grow(rest & -rest, grid)
+            if (comp & galaxies).bit_count() >= W2_GALAXIES:
+                return True
+            rest &= ~comp
+        return False
+
+    return reaches
 
 
 def plan_hexes(state: OrionState, plan: Iterable[int]) -> frozenset[int]:

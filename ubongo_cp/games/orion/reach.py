@@ -69,6 +69,23 @@ when it is played.
    order works), so the clause forbids exactly S: S plus any placement of
    the model is still allowed. This removes one non-plan set only.
 
+Blocked hexes as assumptions
+----------------------------
+A search that asks about many sets B of blocked hexes in one position
+(:mod:`.blocking`) reuses one model of the position without blocked hexes
+(``decide(..., avoid=B)``): one literal per free hex joins that hex's
+overlap constraint, and the hexes of B are assumed blocked, so no chosen
+placement covers them. This model holds every plan set that avoids B: the
+cuts above do not depend on B (a plan avoiding B is a plan of the
+position: blocked hexes take no colour, so OD-3, OD-4 and OD-5 are as for
+free hexes, and order_plan does not see B), and the graph bounds of the
+position without B are weaker than those with B (blocking only raises
+distances, so useful hexes, layer ranges and ``lb_hexes`` of the position
+contain or are at most those with B), so cut 3 holds with the position's
+pruning. Once a game-end failure drops the pruning (cut 3) it stays
+dropped for every later question of the same :class:`ReachModel`: a cut 5
+no-good is kept by every model of it, pruned or not.
+
 Encoding
 --------
 One Boolean ``x_t`` per candidate placement ``t`` (tiles of one shape share
@@ -113,7 +130,7 @@ from ortools.sat.python import cp_model
 
 from ...cpsat_runtime import new_model, run_solver
 from .graphs import INF, colour_components, node_weighted_distances, steiner_costs, tile_group
-from .plans import goal_fulfilled, order_plan, position_bits, use_reference
+from .plans import final_reaches, goal_fulfilled, order_plan, position_bits, use_reference
 from .state import OrionState
 from .wins import W2_GALAXIES
 
@@ -172,7 +189,9 @@ class ReachModel:
     def __init__(self, state: OrionState, player: int, goal: str = "sides", *, pairs=None,
                  blocked=(), relaxed: bool = False) -> None:
         self.state, self.player, self.goal, self.relaxed = state, player, goal, relaxed
-        self._models: dict[tuple[int, bool], tuple | None] = {}
+        self._models: dict[tuple[int, bool, bool], tuple | None] = {}
+        self._blk: dict[tuple[int, bool, bool], dict] = {}   # per blockable model: hex -> "blocked" literal
+        self._full = False   # a game-end failure dropped the pruning for good (cut 3)
         self._nogoods: list[tuple[list[int], frozenset[int] | None]] = []
         self._bits = None
         self._open_rows: np.ndarray | None = None   # the greedy cover's open rows (distance.py), made once
@@ -307,22 +326,28 @@ class ReachModel:
         return {h for h in range(n) if self.tree[h] <= budget}, [None]
 
     def decide(self, k: int, time_limit: float = 10.0, num_workers: int = 1,
-               prune: bool = True) -> ReachAnswer:
+               prune: bool = True, avoid=None) -> ReachAnswer:
         """Is there a plan of at most ``k`` tiles (relaxed: hexes)? Exact (module docstring).
 
         ``time_limit`` (seconds) covers all rounds, each solved by CP-SAT with
         ``num_workers``; ``prune`` restricts the model to useful hexes and
         placements (exact either way; off only to cross-check).
+        ``avoid``: free hexes taken out of play for this question only (a
+        model of this position and no blocked hexes, built once and reused
+        with these hexes as assumptions; "Blocked hexes as assumptions" in
+        the module docstring). Not with ``relaxed``.
         """
         t0 = time.perf_counter()
         ans = ReachAnswer("infeasible")
         if self.lb_tiles is None or k < self.lb_tiles:
             return ans
-        if k == 1 and not self.relaxed and self.lb_hexes > 0 and not use_reference():
+        if k == 1 and not self.relaxed and self.lb_hexes > 0 and not use_reference() and avoid is None:
             return self._decide_one()
-        full = not prune
+        blockable = avoid is not None
+        if not prune:
+            self._full = True
         while True:
-            built = self._model(k, prune=not full)
+            built = self._model(k, prune=not self._full, blockable=blockable)
             if built is None:
                 return ans
             left = time_limit - (time.perf_counter() - t0)
@@ -330,6 +355,10 @@ class ReachModel:
                 ans.status = "unknown"
                 return ans
             model, x = built
+            if blockable:
+                blk = self._blk[k, not self._full, True]
+                model.clear_assumptions()
+                model.add_assumptions([blk[h] for h in sorted(avoid) if h in blk])
             status, solver = solve_model(model, left, num_workers, decision=True)
             ans.rounds += 1
             if status not in ("optimal", "feasible"):
@@ -352,7 +381,7 @@ class ReachModel:
                 self._add_nogood(chosen, self._supporters(chosen))
             else:
                 self._add_nogood(chosen, None)
-                full = True
+                self._full = True
 
     def _decide_one(self) -> ReachAnswer:
         """"At most one tile?" by enumeration: every one-tile plan's placement puts an own hex on a useful hex.
@@ -361,7 +390,8 @@ class ReachModel:
         own hexes of t, so the chain costs at most ``budget(1)`` and t puts
         an own hex on it (``lb_hexes >= 1``): t has an own hex in
         ``useful(budget(1))`` (cut 3). Each such placement on free unblocked
-        hexes, of a remaining tile (one per shape), is checked by
+        hexes, of a remaining tile (one per shape), whose colours fulfil the
+        goal (:func:`.plans.final_reaches`; the goal needs them) is checked by
         :func:`.plans.order_plan` (OD-2, OD-3, OD-5, the goal).
         """
         game = self.state.game
@@ -374,16 +404,18 @@ class ReachModel:
         in_u = np.zeros(game.n + 1, dtype=bool)
         in_u[list(U)] = True
         ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile] & (in_u[game.pl_cells] & game.pl_own).any(axis=1)
+        reaches = final_reaches(self.state, self.player, self.goal, self.pair_keys)
         for t in np.flatnonzero(ok).tolist():
-            if order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
+            # A placement whose colours miss the goal is no plan (order_plan would say so, slower).
+            if reaches((t,)) and order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
                 return ReachAnswer("feasible", [t])
         return ReachAnswer("infeasible")
 
-    def _model(self, k: int, prune: bool):
-        """The model for ``(k, prune)``, built once, with the no-goods found so far."""
-        key = (k, prune)
+    def _model(self, k: int, prune: bool, blockable: bool = False):
+        """The model for ``(k, prune, blockable)``, built once, with the no-goods found so far."""
+        key = (k, prune, blockable)
         if key not in self._models:
-            built = self._build(k, prune)
+            built = self._build(k, prune, self._blk.setdefault(key, {}) if blockable else None)
             if built is not None:
                 for chosen, escape in self._nogoods:
                     self._post_nogood(built, chosen, escape)
@@ -434,8 +466,12 @@ class ReachModel:
         colour = self.state.game.paint(self.state.colour.copy(), plan, self.player)
         return goal_fulfilled(self.state, self.player, self.goal, self.pair_keys, colour)
 
-    def _build(self, k: int, prune: bool):
-        """The CP-SAT model of "a plan set of <= k tiles" (None when trivially infeasible)."""
+    def _build(self, k: int, prune: bool, blk: dict | None = None):
+        """The CP-SAT model of "a plan set of <= k tiles" (None when trivially infeasible).
+
+        ``blk`` (a dict, filled here): one "hex blocked" literal per free hex a
+        candidate covers, which no chosen placement may then cover.
+        """
         game = self.state.game
         budget = self.budget(k)
         if prune:
@@ -446,7 +482,7 @@ class ReachModel:
         if not U or not viable:
             return None
         model = new_model()
-        x, own_by_hex = self._placements(model, U, prune)
+        x, own_by_hex = self._placements(model, U, prune, blk)
         # Constraints: the tile budget and the graph bound on own hexes placed.
         model.add(sum(x.values()) <= k)
         if prune and self.lb_hexes > 0:
@@ -455,11 +491,13 @@ class ReachModel:
         self._connect(model, U, viable, budget, prune, own_by_hex)
         return model, x
 
-    def _placements(self, model, U, prune):
+    def _placements(self, model, U, prune, blk: dict | None = None):
         """Placement variables and their constraints (OD-2 overlap, tile counts, OD-3).
 
         Returns ``x`` (action -> Boolean; relaxed: hex -> claim) and, per hex,
-        the Booleans that give it the player's colour.
+        the Booleans that give it the player's colour. With ``blk`` (not
+        relaxed), a literal per covered hex joins its overlap constraint: a
+        blocked hex is covered by no placement.
         """
         game, player = self.state.game, self.player
         # Variables: candidate placements (relaxed: one claim per free hex).
@@ -478,9 +516,12 @@ class ReachModel:
             x[t] = model.new_bool_var(f"x_{game.tiles.tiles[pl.tile].name}_{t}")
             for c, o in zip(pl.cells, pl.own):
                 (own_by_hex if o else opp_by_hex).setdefault(c, []).append(x[t])
-        # Constraints: no overlap (OD-2).
+        # Constraints: no overlap (OD-2); a blocked hex is covered by none.
         for h in set(own_by_hex) | set(opp_by_hex):
             vs = own_by_hex.get(h, []) + opp_by_hex.get(h, [])
+            if blk is not None:
+                blk[h] = model.new_bool_var(f"blocked_{h}")
+                vs = vs + [blk[h]]
             if len(vs) > 1:
                 model.add_at_most_one(vs)
         # Constraints: tiles of one shape are interchangeable -- one variable per

@@ -147,16 +147,34 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
     if ctx.lb_tiles is None:
         res.seconds = time.perf_counter() - t0
         return res
+    lb = ctx.lb_tiles
+    if lb == 1 and not relaxed and greedy and not use_reference():
+        # "At most one tile?" first, by enumeration (ReachModel.decide): the
+        # answer, or a lower bound of two at which the greedy plan can stop.
+        q0 = time.perf_counter()
+        one = ctx.decide(1, time_limit, num_workers, prune=prune)
+        res.questions.append((1, one.status, time.perf_counter() - q0))
+        if one.status == "feasible":
+            res.tiles, res.status, res.plan = 1, "optimal", one.plan
+            if not any_plan:
+                res.chain = _chain_fast(ctx, res.plan)
+            res.seconds = time.perf_counter() - t0
+            return res
+        if one.status == "unknown":
+            res.status = "unknown"
+            res.seconds = time.perf_counter() - t0
+            return res
+        lb = 2
     # A greedy plan along cheapest chains gives an upper bound (and the answer
     # when it meets the lower bound); decision questions run below it.
-    upper = None if relaxed or not greedy else greedy_plan(ctx)
-    if any_plan and upper is not None and len(upper) > ctx.lb_tiles:
+    upper = None if relaxed or not greedy else greedy_plan(ctx, lb)
+    if any_plan and upper is not None and len(upper) > lb:
         res.plan, res.tiles, res.status = upper, len(upper), "unknown"
         res.seconds = time.perf_counter() - t0
         return res
     top = ctx.max_tiles if upper is None else len(upper) - 1
-    ks: range | list[int] = range(ctx.lb_tiles, top + 1)
-    if any_plan and upper is None and top > ctx.lb_tiles and not use_reference():
+    ks: range | list[int] = range(lb, top + 1)
+    if any_plan and upper is None and top > lb and not use_reference():
         # Any plan will do: "at most top tiles?" settles it in one question
         # (infeasible there is infeasible for every smaller k).
         ks = [top]
@@ -173,7 +191,7 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         res.questions.append((k, ans.status, time.perf_counter() - q0))
         if ans.status == "feasible":
             res.tiles, res.status, res.plan = len(ans.plan), "optimal", ans.plan
-            if len(ks) == 1 and k > ctx.lb_tiles:
+            if len(ks) == 1 and k > lb:
                 res.status = "unknown"   # a plan; not proved fewest
             break
         if ans.status == "unknown":
@@ -220,21 +238,22 @@ def graph_distance(state: OrionState, player: int) -> int | None:
     return None if best >= INF else best
 
 
-def greedy_plan(ctx: ReachModel) -> list[int] | None:
+def greedy_plan(ctx: ReachModel, floor: int | None = None) -> list[int] | None:
     """A plan covering the free hexes of a cheapest chain greedily; None if it fails.
 
     Targets: a cheapest path per viable pair (W1, networkx Dijkstra) or a
     cheapest Steiner tree's free hexes (W2); each step takes the placement
     putting the most own hexes on uncovered targets and no opponent hex on a
     target. The plan is ordered by :func:`.plans.order_plan`; the shortest
-    valid plan wins.
+    valid plan wins; on the default paths the search stops at a plan of
+    ``floor`` tiles (default ``ctx.lb_tiles``), a lower bound.
     """
     state, player = ctx.state, ctx.player
     fast = not use_reference()
 
     def targets_list():
         if ctx.goal == "sides":
-            for a, b, dist, *_ in ctx.pairs:
+            for a, b, dist, *_ in ctx._sides:
                 if dist < INF:
                     path = (cheapest_path(ctx.adj, ctx.cost, a, b) if fast
                             else node_weighted_path(ctx.adj, ctx.cost, a, b))
@@ -245,7 +264,7 @@ def greedy_plan(ctx: ReachModel) -> list[int] | None:
 
     best = None
     for targets in targets_list():
-        if fast and best is not None and len(best) <= (ctx.lb_tiles or 0):
+        if fast and best is not None and len(best) <= ((ctx.lb_tiles or 0) if floor is None else floor):
             break   # no plan is shorter than the lower bound: the later pairs cannot win
         plan = _cover(ctx, set(targets), fast)
         if plan is not None and (best is None or len(plan) < len(best)):

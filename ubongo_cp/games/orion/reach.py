@@ -205,6 +205,8 @@ class ReachModel:
         self.free = [h for h in range(n) if self.cost[h] == 1]
         self._own_colour = [c if c == player else -1 for c in col]
         self._components = None
+        self._pairs: list | None = None   # W1 bounds per pair (:attr:`pairs`), made on first use
+        self._sides: list[tuple] = []
         if relaxed:
             self.supply = [1] * len(self.free)
         else:
@@ -292,22 +294,48 @@ class ReachModel:
         game, n = self.state.game, self.state.game.n
         if self.goal == "sides":
             keys = range(len(game.side_pairs)) if pairs is None else pairs
-            self.pairs = []
             fast = None if use_reference() else self._layers()
+            self._sides = []   # (a, b, cheapest chain cost, distances from a, pair index)
             for k in keys:
                 a, b = game.side_pairs[k]
-                if fast is None:
-                    da = node_weighted_distances(self.adj, self.cost, a)
-                    db = node_weighted_distances(self.adj, self.cost, b)
-                else:
-                    da, db = fast(fast.tab.sides[k][0]), fast(fast.tab.sides[k][1])
-                through = [da[h] + db[h] - self.cost[h] if da[h] < INF and db[h] < INF else INF
-                           for h in range(n)]
-                self.pairs.append((a, b, min(da[h] for h in b), through, da, db))
-            return min(p[2] for p in self.pairs)
+                da = node_weighted_distances(self.adj, self.cost, a) if fast is None else fast(fast.tab.sides[k][0])
+                self._sides.append((a, b, min(da[h] for h in b), da, k))
+            if fast is None:
+                self.pairs   # noqa: B018 -- the reference computes every bound at once
+            return min(p[2] for p in self._sides)
         gals = [h for h in range(n) if self.state.galaxy[h] and self.cost[h] < INF]
         self.tree = steiner_costs(self.adj, self.cost, gals, W2_GALAXIES)
         return int(self.tree.min()) if len(gals) >= W2_GALAXIES else INF
+
+    @property
+    def pairs(self) -> list:
+        """Per pair of sides (W1): ``(side a, side b, cheapest chain cost, cost of the cheapest chain
+        through each hex, distances from a, distances from b)``; the distances from b are made on
+        first use (the greedy plan and the bounds need only those from a)."""
+        if self._pairs is None:
+            self._pairs = [None] * len(self._sides)
+        got = self._pairs
+        for i in range(len(got)):
+            if got[i] is None:
+                got[i] = self._pair(i)
+        return got
+
+    def _pair(self, i: int) -> tuple:
+        """The entry ``i`` of :attr:`pairs` (computed once)."""
+        if self._pairs is None:
+            self._pairs = [None] * len(self._sides)
+        got = self._pairs[i]
+        if got is None:
+            a, b, dist, da, k = self._sides[i]
+            if use_reference():
+                db = node_weighted_distances(self.adj, self.cost, b)
+            else:
+                fast = self._layers()
+                db = fast(fast.tab.sides[k][1])
+            through = [da[h] + db[h] - self.cost[h] if da[h] < INF and db[h] < INF else INF
+                       for h in range(self.state.game.n)]
+            got = self._pairs[i] = (a, b, dist, through, da, db)
+        return got
 
     def budget(self, k: int) -> int:
         """Own hexes that ``k`` remaining tiles give at most (relaxed: ``k`` hexes)."""
@@ -319,7 +347,7 @@ class ReachModel:
         """Hexes that can lie on a chain of cost <= budget, and the viable pairs (W1)."""
         n = self.state.game.n
         if self.goal == "sides":
-            viable = [p for p in self.pairs if p[2] <= budget]
+            viable = [self._pair(i) for i, p in enumerate(self._sides) if p[2] <= budget]
             return {h for p in viable for h in range(n) if p[3][h] <= budget}, viable
         if self.lb_hexes > budget:
             return set(), []

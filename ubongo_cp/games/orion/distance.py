@@ -27,7 +27,7 @@ import numpy as np
 
 from .graphs import INF, node_weighted_distances, node_weighted_path
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
-from .reach import ReachModel
+from .reach import ReachModel, own_covering
 from .state import OrionState
 from .wins import evaluate_wins
 
@@ -253,11 +253,12 @@ def greedy_plan(ctx: ReachModel, floor: int | None = None) -> list[int] | None:
 
     def targets_list():
         if ctx.goal == "sides":
-            for a, b, dist, *_ in ctx._sides:
+            for a, b, dist, da, _ in ctx._sides:
                 if dist < INF:
-                    path = (cheapest_path(ctx.adj, ctx.cost, a, b) if fast
-                            else node_weighted_path(ctx.adj, ctx.cost, a, b))
-                    yield [h for h in path if ctx.cost[h] == 1]
+                    if fast:
+                        yield cheapest_free_hexes(ctx.adj, ctx.cost, da, a, b)
+                    else:
+                        yield [h for h in node_weighted_path(ctx.adj, ctx.cost, a, b) if ctx.cost[h] == 1]
         elif ctx.lb_hexes < INF:
             on = [h for h in range(state.game.n) if ctx.tree[h] == ctx.lb_hexes]
             yield [h for h in on if ctx.cost[h] == 1]
@@ -290,11 +291,8 @@ def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] |
     if fast:
         # Rows that can ever be chosen (a positive score): free hexes, an unused tile and an own hex
         # on a target now (all three only shrink); the first best row stays the first best row.
-        open_rows = ctx._open_rows
-        if open_rows is None:   # the same for every target set of one model
-            open_rows = ctx._open_rows = np.flatnonzero((colour[game.pl_cells] < 0).all(axis=1)
-                                                        & ~used[game.pl_tile])
-        rows = open_rows[(tgt[game.pl_cells[open_rows]] & game.pl_own[open_rows]).any(axis=1)]
+        rows = own_covering(game, targets)
+        rows = rows[(colour[game.pl_cells[rows]] < 0).all(axis=1) & ~used[game.pl_tile[rows]]]
     else:
         rows = np.arange(len(game.pl_cells))
     cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
@@ -317,6 +315,49 @@ def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] |
         used[pl.tile] = True
         plan.append(t)
     return sorted(plan)
+
+
+def cheapest_free_hexes(adj, cost, dist, sources, targets) -> list[int]:
+    """The free hexes (cost 1) of a cheapest node-weighted path from ``sources`` to ``targets``; [] if none.
+
+    Walks back from the target of least distance (ties: lowest index) along
+    ``dist``, the distances from ``sources`` (:meth:`.reach.ReachModel.pairs`):
+    a free hex at distance d has a neighbour at d - 1 or is a source; an own
+    hex (cost 0) at distance d lies in a component of own hexes at d that
+    holds a source (d = 0) or touches a free hex at d, through which the
+    path came. No search over the board.
+    """
+    ends = [h for h in targets if dist[h] < INF]
+    if not ends:
+        return []
+    v = min(ends, key=lambda x: (dist[x], x))
+    out = []
+    while True:
+        d = dist[v]
+        if cost[v] == 1:
+            out.append(v)
+            if d == 1 and v in sources:
+                return out
+            v = next(u for u in adj[v] if dist[u] == d - 1)
+            continue
+        # An own hex: the way into its component.
+        seen, stack, entry = {v}, [v], None
+        while stack and entry is None:
+            x = stack.pop()
+            if d == 0 and x in sources:
+                return out
+            for u in adj[x]:
+                if dist[u] != d or u in seen:
+                    continue
+                if cost[u] == 0:
+                    seen.add(u)
+                    stack.append(u)
+                elif d > 0:
+                    entry = u
+                    break
+        if entry is None:
+            raise ValueError("distances do not match the costs")
+        v = entry
 
 
 def cheapest_path(adj, cost, sources, targets) -> list[int]:

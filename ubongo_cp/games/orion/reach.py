@@ -194,7 +194,6 @@ class ReachModel:
         self._full = False   # a game-end failure dropped the pruning for good (cut 3)
         self._nogoods: list[tuple[list[int], frozenset[int] | None]] = []
         self._bits = None
-        self._open_rows: np.ndarray | None = None   # the greedy cover's open rows (distance.py), made once
         game = state.game
         n = game.n
         self.adj = game.adjacency
@@ -429,11 +428,10 @@ class ReachModel:
         rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
         rep_mask[list(self.type_tiles)] = True
         open_ = np.array([c == 1 for c in self.cost] + [True])   # free, unblocked; sentinel pads
-        in_u = np.zeros(game.n + 1, dtype=bool)
-        in_u[list(U)] = True
-        ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile] & (in_u[game.pl_cells] & game.pl_own).any(axis=1)
+        rows = own_covering(game, [h for h in U if self.cost[h] == 1])   # an own hex on a free useful hex
+        ok = open_[game.pl_cells[rows]].all(axis=1) & rep_mask[game.pl_tile[rows]]
         reaches = final_reaches(self.state, self.player, self.goal, self.pair_keys)
-        for t in np.flatnonzero(ok).tolist():
+        for t in rows[ok].tolist():
             # A placement whose colours miss the goal is no plan (order_plan would say so, slower).
             if reaches((t,)) and order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
                 return ReachAnswer("feasible", [t])
@@ -751,6 +749,18 @@ class ReachModel:
             tile = pool[pl.tile].pop(0)
             plan.append(game.placement_id(tile, zip(pl.cells, pl.own)))
         return sorted(plan)
+
+
+def own_covering(game, hexes) -> np.ndarray:
+    """Sorted ids of the placements with an own hex on one of ``hexes`` (tables made once per game)."""
+    table = getattr(game, "_own_covering", None)
+    if table is None:
+        table = [np.array([u for u, o in cov if o], dtype=np.int64) for cov in game.covering]
+        game._own_covering = table
+    hexes = list(hexes)
+    if not hexes:
+        return np.zeros(0, dtype=np.int64)
+    return np.unique(np.concatenate([table[h] for h in hexes]))
 
 
 def solve_model(model, time_limit: float, num_workers: int = 1, decision: bool = False):

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .distance import shortest_plan
-from .plans import GOALS, goal_fulfilled, order_plan, plan_hexes, put_fast, query_start, solo, use_reference
+from .plans import (GOALS, goal_fulfilled, move_bits, order_on_bits, order_plan, plan_hexes, put_fast,
+                    query_start, solo, use_reference, used_bits)
 from .state import OrionState
 from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
 
@@ -159,6 +160,10 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         todo &= ~cache[-1].covers(state, moves, opp, alone)
         avoid |= plan_hexes(state, more.plan)
     res.status = "safe"
+    fast = not use_reference()
+    if fast:
+        used = used_bits(state, player)
+        reached = _goal_test(state, player, goal, keys)
     while True:
         rest = np.flatnonzero(todo)
         if not len(rest):
@@ -169,18 +174,29 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         if time.perf_counter() - t0 > time_limit:
             res.safe, res.status = None, "unknown"
             break
+        if fast:
+            # The same tests on bitmasks, without a new state (plans.move_bits).
+            pos_y, conds_y, winner = move_bits(state, opp, y)
+            if winner is not None:  # OD-5 after the move
+                if winner == opp:
+                    res.safe, res.status, res.refutation = False, "refuted", y
+                    break
+                continue  # P has won: not stopped
+            if reached(pos_y, conds_y) or any(c.valid_on_bits(state.game, y, pos_y, conds_y, used) for c in cache):
+                continue  # the move gave P the goal (the game goes on), or a plan survives
         after = solo(state, opp)
         if use_reference():
             after._put(opp, y)
         else:
             put_fast(after, opp, y)
-        if after.winner is not None:  # OD-5 after the move
-            if after.winner == opp:
-                res.safe, res.status, res.refutation = False, "refuted", y
-                break
-            continue  # P has won: not stopped
-        if goal_fulfilled(after, player, goal, keys) or any(c.valid_after(after, y) for c in cache):
-            continue  # the move gave P the goal (the game goes on), or a plan survives
+        if not fast:
+            if after.winner is not None:  # OD-5 after the move
+                if after.winner == opp:
+                    res.safe, res.status, res.refutation = False, "refuted", y
+                    break
+                continue  # P has won: not stopped
+            if goal_fulfilled(after, player, goal, keys) or any(c.valid_after(after, y) for c in cache):
+                continue  # the move gave P the goal (the game goes on), or a plan survives
         res.exact += 1
         left = time_limit - (time.perf_counter() - t0)
         ans = shortest_plan(solo(after, player), player, goal, pairs=keys,
@@ -226,12 +242,36 @@ class _Cached:
         touch = (self.colour[nb] == cols[:, :, None]) & (cells[:, :, None] < game.n)
         return disjoint & ~touch.any(axis=(1, 2)) & ~alone
 
+    def valid_on_bits(self, game, y, pos, conds, used) -> bool:
+        """:meth:`valid_after` on the position after ``y`` as bitmasks (:func:`.plans.move_bits`),
+        the game going on and the goal not fulfilled there."""
+        if self.hexes[list(game.placements[y].cells)].any():
+            return False
+        return order_on_bits(game, self.player, self.plan, self.goal, self.keys, True, pos, conds, used) is not None
+
     def valid_after(self, after, y) -> bool:
         """Exact: is the plan still a plan after opponent move ``y`` (position ``after``)?"""
         pl = after.game.placements[y]
         if self.hexes[list(pl.cells)].any():
             return False
         return order_plan(after, self.player, self.plan, self.goal, self.keys) is not None
+
+
+def _goal_test(state, player: int, goal: str, keys):
+    """A test ``(position bits, condition bits) -> bool``: does ``player`` fulfil the goal there?
+
+    As :func:`.plans.goal_fulfilled`: the goal's condition bit for W2 or
+    every pair, else a flood fill from each listed pair's first side.
+    """
+    from .bitboard import CONDITION_BITS, BitTables
+
+    want = CONDITION_BITS[GOALS[goal]]
+    if keys is None or goal == "galaxies":
+        return lambda pos, conds: bool(conds[player] & want)
+    tab = BitTables.get(state.game)
+    sides = [tab.sides[k] for k in keys]
+    return lambda pos, conds: any(tab.grow(pos.colour_grid[player] & a, pos.colour_grid[player]) & b
+                                  for a, b in sides)
 
 
 def _alone_conditions(state, moves, placer) -> np.ndarray:

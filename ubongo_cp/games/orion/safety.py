@@ -17,7 +17,11 @@ condition appears, so OD-5 cannot end the game early); this test runs on
 all moves at once (numpy). Other moves are decided exactly: the conditions
 after the move, a cached plan replayed through the engine, then a
 reachability question (:func:`.distance.shortest_plan`); the plans found
-join the cache.
+join the cache. On the default paths the conditions and the cached plans
+are tested on bitmasks (:func:`.plans.move_bits`), and of the moves that
+lay the same hexes in the same colours (identical tiles) only the first is
+checked: P's plans depend on the colours only, not on which of the
+opponent's tiles laid them.
 """
 
 from __future__ import annotations
@@ -145,6 +149,14 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
     alone = _alone_conditions(state, moves, opp)
     cache = [_Cached(state, player, goal, keys, ans.plan, base)]
     todo = ~cache[0].covers(state, moves, opp, alone)
+    if not use_reference() and len(moves):
+        # Moves of identical tiles (the same hexes, the same colours) leave the same position
+        # for P (P's plans do not depend on the opponent's tiles): the first of them stands for all.
+        game = state.game
+        rows = np.concatenate([game.pl_cells[moves], game.pl_own[moves]], axis=1)
+        first = np.zeros(len(moves), dtype=bool)
+        first[np.unique(rows, axis=0, return_index=True)[1]] = True
+        todo &= first
     # A few more plans avoiding the hexes of the first ones: a move meeting one plan
     # then usually leaves another intact (fewer exact questions below).
     avoid = set(cache[0].hexes.nonzero()[0].tolist())

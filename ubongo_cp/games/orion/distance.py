@@ -409,26 +409,32 @@ def _chain_fast(ctx: ReachModel, plan: list[int]) -> list:
     grid = pos.colour_grid[player]
     for t in plan:
         grid |= (1 << tab.grid_bit[t]) if ctx.relaxed else tab.own[t]
-    comps, rest = [], grid
-    while rest:
-        comp = tab.grow(rest & -rest, grid)
-        rest &= ~comp
-        members, m = [], comp
-        while m:
-            low = m & -m
-            members.append(index_of[low.bit_length() - 1])
-            m ^= low
-        comps.append((min(members), members, comp))
-    comps.sort(key=lambda x: x[0])
-    hexes = game.board.hexes
-    for _, members, comp in comps:
+    # The components that fulfil the goal (those holding a side's hex or a galaxy
+    # are the only candidates), the one of the smallest hex index first.
+    seeds = grid & (pos.galaxies if ctx.goal == "galaxies" else sum(sa | sb for sa, sb in tab.sides))
+    comps = []
+    while seeds:
+        comp = tab.grow(seeds & -seeds, grid)
+        seeds &= ~comp
         if ctx.goal == "sides":
-            for sa, sb in tab.sides:
-                if comp & sa and comp & sb:
-                    return [hexes[index_of[g]] for g in _path_within(tab, comp, sa, sb)]
-        elif (comp & pos.galaxies).bit_count() >= W2_GALAXIES:
-            return [hexes[i] for i in sorted(members)]
-    return []
+            ok = any(comp & sa and comp & sb for sa, sb in tab.sides)
+        else:
+            ok = (comp & pos.galaxies).bit_count() >= W2_GALAXIES
+        if ok:
+            members, m = [], comp
+            while m:
+                low = m & -m
+                members.append(index_of[low.bit_length() - 1])
+                m ^= low
+            comps.append((min(members), members, comp))
+    if not comps:
+        return []
+    _, members, comp = min(comps, key=lambda x: x[0])
+    hexes = game.board.hexes
+    if ctx.goal == "sides":
+        sa, sb = next((sa, sb) for sa, sb in tab.sides if comp & sa and comp & sb)
+        return [hexes[index_of[g]] for g in _path_within(tab, comp, sa, sb)]
+    return [hexes[i] for i in sorted(members)]
 
 
 def _path_within(tab, comp: int, src: int, dst: int) -> list[int]:

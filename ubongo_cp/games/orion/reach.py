@@ -194,6 +194,7 @@ class ReachModel:
         self._full = False   # a game-end failure dropped the pruning for good (cut 3)
         self._nogoods: list[tuple[list[int], frozenset[int] | None]] = []
         self._bits = None
+        self._layers_fn = None
         game = state.game
         n = game.n
         self.adj = game.adjacency
@@ -237,6 +238,8 @@ class ReachModel:
         free hexes (own hexes cost nothing, so each layer is closed under
         own neighbours).
         """
+        if self._layers_fn is not None:
+            return self._layers_fn
         from .bitboard import BitTables
 
         tab = BitTables.get(self.state.game)
@@ -244,8 +247,10 @@ class ReachModel:
         if index_of is None:
             index_of = tab._index_of = {g: i for i, g in enumerate(tab.grid_bit)}
         gb = tab.grid_bit
-        own = sum(1 << gb[h] for h, c in enumerate(self.cost) if c == 0)
-        free = sum(1 << gb[h] for h in self.free)
+        grid = position_bits(self.state).colour_grid
+        off = sum(1 << gb[h] for h in self.blocked)
+        own = grid[self.player] & ~off                  # cost 0
+        free = tab.board & ~(grid[0] | grid[1] | off)   # cost 1
         n, w, w1, grow = len(self.cost), tab.width, tab.width - 1, tab.grow
 
         def distances(src: int) -> list[int]:
@@ -266,6 +271,7 @@ class ReachModel:
                 layer, reach = nxt & ~reach, nxt
 
         distances.tab = tab
+        self._layers_fn = distances
         return distances
 
     @property
@@ -757,10 +763,10 @@ def own_covering(game, hexes) -> np.ndarray:
     if table is None:
         table = [np.array([u for u, o in cov if o], dtype=np.int64) for cov in game.covering]
         game._own_covering = table
-    hexes = list(hexes)
-    if not hexes:
-        return np.zeros(0, dtype=np.int64)
-    return np.unique(np.concatenate([table[h] for h in hexes]))
+    mask = np.zeros(len(game.placements), dtype=bool)
+    for h in hexes:
+        mask[table[h]] = True
+    return np.flatnonzero(mask)
 
 
 def solve_model(model, time_limit: float, num_workers: int = 1, decision: bool = False):

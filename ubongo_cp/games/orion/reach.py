@@ -436,7 +436,10 @@ class ReachModel:
         open_ = np.array([c == 1 for c in self.cost] + [True])   # free, unblocked; sentinel pads
         rows = own_covering(game, [h for h in U if self.cost[h] == 1])   # an own hex on a free useful hex
         ok = open_[game.pl_cells[rows]].all(axis=1) & rep_mask[game.pl_tile[rows]]
-        reaches = final_reaches(self.state, self.player, self.goal, self.pair_keys)
+        # W1: only a pair whose chain one tile can pay for can be joined by one tile.
+        keys = self.pair_keys if self.goal != "sides" else \
+            [k for a, b, dist, da, k in self._sides if dist <= self.budget(1)]
+        reaches = final_reaches(self.state, self.player, self.goal, keys)
         for t in rows[ok].tolist():
             # A placement whose colours miss the goal is no plan (order_plan would say so, slower).
             if reaches((t,)) and order_plan(self.state, self.player, [t], self.goal, self.pair_keys):

@@ -143,7 +143,8 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         return res
     res.plan = ans.plan
     opp = 1 - player
-    moves = np.array(solo(state, opp).legal_actions(opp), dtype=np.int64)
+    moves = (np.array(solo(state, opp).legal_actions(opp), dtype=np.int64) if use_reference()
+             else _legal_on_bits(state, opp))
     res.moves = len(moves)
     base = state.conditions()
     alone = _alone_conditions(state, moves, opp)
@@ -174,6 +175,9 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
     res.status = "safe"
     fast = not use_reference()
     if fast:
+        from .bitboard import BitTables
+
+        tab = BitTables.get(state.game)
         used = used_bits(state, player)
         reached = _goal_test(state, player, goal, keys)
     while True:
@@ -194,8 +198,14 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
                     res.safe, res.status, res.refutation = False, "refuted", y
                     break
                 continue  # P has won: not stopped
-            if reached(pos_y, conds_y) or any(c.valid_on_bits(state.game, y, pos_y, conds_y, used) for c in cache):
-                continue  # the move gave P the goal (the game goes on), or a plan survives
+            if reached(pos_y, conds_y):
+                continue  # the move gave P the goal (the game goes on)
+            grid = pos_y.colour_grid
+            reach = [0, 0]
+            reach[opp] = tab.grow(tab.own[y], grid[opp])
+            reach[player] = tab.grow(tab.opp[y], grid[player])
+            if any(c.valid_on_bits(state.game, y, pos_y, conds_y, used, reach) for c in cache):
+                continue  # a plan survives
         after = solo(state, opp)
         if use_reference():
             after._put(opp, y)
@@ -240,6 +250,16 @@ class _Cached:
         # Quiet: the plan's tiles complete no condition but the goal.
         self.quiet = (final[1 - player] <= base[1 - player]
                       and final[player] <= base[player] | {GOALS[goal]})
+        # Per colour, the grid mask of the plan's hexes of that colour and their neighbours.
+        from .bitboard import BitTables
+
+        tab = BitTables.get(game)
+        w, w1 = tab.width, tab.width - 1
+        self.touch = [0, 0]
+        for a in plan:
+            self.touch[player] |= tab.own[a]
+            self.touch[1 - player] |= tab.opp[a]
+        self.touch = [m | (m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1) for m in self.touch]
 
     def covers(self, state, moves, placer, alone) -> np.ndarray:
         """Moves that leave this plan valid, by a cheap sufficient test (vectorised)."""
@@ -254,11 +274,22 @@ class _Cached:
         touch = (self.colour[nb] == cols[:, :, None]) & (cells[:, :, None] < game.n)
         return disjoint & ~touch.any(axis=(1, 2)) & ~alone
 
-    def valid_on_bits(self, game, y, pos, conds, used) -> bool:
+    def valid_on_bits(self, game, y, pos, conds, used, reach) -> bool:
         """:meth:`valid_after` on the position after ``y`` as bitmasks (:func:`.plans.move_bits`),
-        the game going on and the goal not fulfilled there."""
+        the game going on and the goal not fulfilled there.
+
+        ``reach``: per colour, the chains (grid mask) after the move that hold
+        its hexes of that colour. A quiet plan none of whose hexes lies on or
+        next to such a chain of its colour stays a plan in its order: its
+        chains and the move's stay apart, so the conditions along it are
+        those after the move (balanced, the game going on) until the goal,
+        and OD-3 and the goal only gain colours. Otherwise its orders are
+        searched (:func:`.plans.order_on_bits`).
+        """
         if self.hexes[list(game.placements[y].cells)].any():
             return False
+        if self.quiet and not (reach[0] & self.touch[0] or reach[1] & self.touch[1]):
+            return True
         return order_on_bits(game, self.player, self.plan, self.goal, self.keys, True, pos, conds, used) is not None
 
     def valid_after(self, after, y) -> bool:
@@ -267,6 +298,29 @@ class _Cached:
         if self.hexes[list(pl.cells)].any():
             return False
         return order_plan(after, self.player, self.plan, self.goal, self.keys) is not None
+
+
+def _legal_on_bits(state, p: int) -> np.ndarray:
+    """``p``'s legal placements now (:meth:`.state.OrionState.legal_actions`), OD-3 on bitmasks.
+
+    OD-2 as the engine tests it (free hexes, an unused tile); OD-3: each
+    token-covering hex's one-colour group of the tile has a neighbour of
+    its colour (the group's neighbour mask of :class:`.bitboard.BitTables`).
+    """
+    from .bitboard import BitTables
+    from .plans import position_bits
+
+    game = state.game
+    tab = BitTables.get(game)
+    pos = position_bits(state)
+    token, ci = pos.token_idx, pos.colour_idx
+    ok = (state.colour[game.pl_cells] < 0).all(axis=1) & ~state.used[p][game.pl_tile]
+    for t in np.flatnonzero(ok & state.pl_token).tolist():
+        for h, (nb, own) in zip(game.placements[t].cells, tab.groups[t]):
+            if token >> h & 1 and not nb & ci[p if own else 1 - p]:
+                ok[t] = False
+                break
+    return np.flatnonzero(ok).astype(np.int64)
 
 
 def _goal_test(state, player: int, goal: str, keys):

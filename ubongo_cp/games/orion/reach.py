@@ -376,6 +376,11 @@ class ReachModel:
             return ans
         if k == 1 and not self.relaxed and self.lb_hexes > 0 and not use_reference() and avoid is None:
             return self._decide_one()
+        if k == 2 and self.lb_tiles == 2 and prune and not self._full and not self.relaxed \
+                and not use_reference() and avoid is None:
+            two = self._decide_two()
+            if two is not None:
+                return two
         blockable = avoid is not None
         if not prune:
             self._full = True
@@ -445,6 +450,54 @@ class ReachModel:
             if reaches((t,)) and order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
                 return ReachAnswer("feasible", [t])
         return ReachAnswer("infeasible")
+
+    def _decide_two(self, most: int = 60) -> ReachAnswer | None:
+        """"At most two tiles?" by enumeration when one tile cannot pay for the chain (``lb_tiles == 2``).
+
+        Let Q be a plan of at most two tiles and Q' its placements that put
+        an own hex on the goal's chain, with their OD-3 supporters in Q
+        (cut 3): Q' is a set of at most two candidates of the pruned model
+        for k = 2, its colours fulfil the goal and it has a legal order. No
+        single tile claims the chain's free hexes (at least ``lb_hexes``,
+        more than ``budget(1)``), so Q' is a pair, and its own hexes on
+        useful hexes number at least ``lb_hexes``. Every such pair of
+        candidates (distinct tiles, no overlap) whose colours fulfil the goal
+        is ordered by :func:`.plans.order_plan`: a success is a plan; a pair
+        with a legal order that the game's end (OD-5) spoils leaves the
+        question to the model (None, as cut 5 would); else no plan exists.
+        None as well when there are more than ``most`` candidates.
+        """
+        from .bitboard import BitTables
+
+        budget = self.budget(2)
+        U, viable = self.useful(budget)
+        if not U or not viable:
+            return ReachAnswer("infeasible")
+        cands, _ = self._candidates(U, True)
+        if len(cands) > most:
+            return None
+        game, tab = self.state.game, BitTables.get(self.state.game)
+        u_idx = sum(1 << h for h in U)
+        info = [(t, tab.own_idx[t] | tab.opp_idx[t], (tab.own_idx[t] & u_idx).bit_count(), game.placements[t].tile)
+                for t in cands]
+        keys = self.pair_keys if self.goal != "sides" else \
+            [k for a, b, dist, da, k in self._sides if dist <= budget]
+        reaches = final_reaches(self.state, self.player, self.goal, keys)
+        need, spoilt = self.lb_hexes, False
+        for i, (a, cells_a, n_a, tile_a) in enumerate(info):
+            for b, cells_b, n_b, tile_b in info[i + 1:]:
+                if n_a + n_b < need or cells_a & cells_b or (tile_a == tile_b and len(self.type_tiles[tile_a]) < 2):
+                    continue
+                if not reaches((a, b)):
+                    continue
+                plan = self._assign_tiles([a, b])
+                order = order_plan(self.state, self.player, plan, self.goal, self.pair_keys)
+                if order is not None:
+                    return ReachAnswer("feasible", order)
+                if not spoilt and order_plan(self.state, self.player, plan, self.goal, self.pair_keys,
+                                             game_end=False) is not None:
+                    spoilt = True
+        return None if spoilt else ReachAnswer("infeasible")
 
     def _model(self, k: int, prune: bool, blockable: bool = False):
         """The model for ``(k, prune, blockable)``, built once, with the no-goods found so far."""
@@ -670,12 +723,22 @@ class ReachModel:
         rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
         rep_mask[list(self.type_tiles)] = True
         open_ = np.array([c < INF and c != 0 for c in self.cost] + [True])  # sentinel pads
-        ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile]
-        if prune:
+        ok: np.ndarray | _Lazy
+        if prune and not use_reference():
+            # The same sets from the placements with an own hex on a free useful hex,
+            # the supporters tested one by one.
+            rows = own_covering(game, [h for h in U if self.cost[h] == 1])
+            rows = rows[open_[game.pl_cells[rows]].all(axis=1) & rep_mask[game.pl_tile[rows]]]
+            chosen = set(rows.tolist())
+            cells, tiles = game.pl_cells, game.pl_tile
+            ok = _Lazy(lambda u: bool(rep_mask[tiles[u]] and open_[cells[u]].all()))
+        elif prune:
+            ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile]
             in_u = np.zeros(n + 1, dtype=bool)
             in_u[list(U)] = True
             chosen = set(np.flatnonzero(ok & (in_u[game.pl_cells] & game.pl_own).any(axis=1)).tolist())
         else:
+            ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile]
             chosen = set(np.flatnonzero(ok).tolist())
         od3: dict[int, list] = {}
         todo = [t for t in chosen if state.pl_token[t]]
@@ -758,6 +821,18 @@ class ReachModel:
             tile = pool[pl.tile].pop(0)
             plan.append(game.placement_id(tile, zip(pl.cells, pl.own)))
         return sorted(plan)
+
+
+class _Lazy(dict):
+    """A dict whose missing keys are computed by ``fn`` (once each)."""
+
+    def __init__(self, fn) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, key):
+        got = self[key] = self.fn(key)
+        return got
 
 
 def own_covering(game, hexes) -> np.ndarray:

@@ -51,8 +51,8 @@ import numpy as np
 from ...cpsat_runtime import new_model
 from ...errors import InputError
 from .distance import shortest_plan
-from .plans import minimal_plan, plan_hexes, query_start
-from .reach import solve_model
+from .plans import minimal_plan, plan_hexes, query_start, use_reference
+from .reach import ReachModel, solve_model
 from .state import OrionState
 
 __all__ = ["BlockResult", "min_blocking_set"]
@@ -166,6 +166,9 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     lb = 0
     cand: frozenset[int] = frozenset()
     relaxed_tried = goal != "sides"
+    # One reachability model of the position for every round, the candidate
+    # blocked as assumptions (:mod:`.reach`, "Blocked hexes as assumptions").
+    shared = None if use_reference() else ReachModel(state, player, goal, pairs=keys)
     while True:
         if best is None and not relaxed_tried and time.perf_counter() - t0 > time_limit / 2:
             # Half the time gone and no blocking set verified: a blocking set of the
@@ -178,7 +181,7 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
         if left <= 0:
             break
         ans = shortest_plan(state, player, goal, pairs=keys, blocked=cand, time_limit=left,
-                            num_workers=num_workers, any_plan=True)
+                            num_workers=num_workers, any_plan=True, shared=shared)
         res.rounds += 1
         if ans.status == "unknown" and not ans.plan:
             break

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .graphs import INF, node_weighted_distances, node_weighted_path, shortest_path_within
+from .graphs import INF, node_weighted_distances, node_weighted_path
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
-from .reach import ReachModel
+from .reach import ReachModel, own_covering
 from .state import OrionState
 from .wins import evaluate_wins
 
@@ -127,13 +127,17 @@ def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
 def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=None,
                   blocked=(), relaxed: bool = False, time_limit: float = 10.0,
                   num_workers: int = 1, prune: bool = True, greedy: bool = True,
-                  any_plan: bool = False) -> ConnectResult:
+                  any_plan: bool = False, shared: ReachModel | None = None) -> ConnectResult:
     """The search of :func:`connect_distance`, with hexes taken out of play (``blocked``).
 
     ``pairs`` is None (every pair) or a list of pair indices; no argument
     check. ``any_plan=True`` returns the greedy plan at once when there is
     one (status ``"unknown"``: a plan, its length not proved fewest); the
     answer "unreachable" stays a proof. Used by :mod:`.blocking`.
+    ``shared``: a :class:`.reach.ReachModel` of the same position, player,
+    goal and pairs without blocked hexes; its CP-SAT models answer the
+    questions of more than one tile, ``blocked`` as assumptions (built once
+    for a whole blocking search). Not with ``relaxed``.
     """
     t0 = time.perf_counter()
     if goal_fulfilled(state, player, goal, pairs):
@@ -143,16 +147,34 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
     if ctx.lb_tiles is None:
         res.seconds = time.perf_counter() - t0
         return res
+    lb = ctx.lb_tiles
+    if lb == 1 and not relaxed and greedy and not use_reference():
+        # "At most one tile?" first, by enumeration (ReachModel.decide): the
+        # answer, or a lower bound of two at which the greedy plan can stop.
+        q0 = time.perf_counter()
+        one = ctx.decide(1, time_limit, num_workers, prune=prune)
+        res.questions.append((1, one.status, time.perf_counter() - q0))
+        if one.status == "feasible":
+            res.tiles, res.status, res.plan = 1, "optimal", one.plan
+            if not any_plan:
+                res.chain = _chain_fast(ctx, res.plan)
+            res.seconds = time.perf_counter() - t0
+            return res
+        if one.status == "unknown":
+            res.status = "unknown"
+            res.seconds = time.perf_counter() - t0
+            return res
+        lb = 2
     # A greedy plan along cheapest chains gives an upper bound (and the answer
     # when it meets the lower bound); decision questions run below it.
-    upper = None if relaxed or not greedy else greedy_plan(ctx)
-    if any_plan and upper is not None and len(upper) > ctx.lb_tiles:
+    upper = None if relaxed or not greedy else greedy_plan(ctx, lb)
+    if any_plan and upper is not None and len(upper) > lb:
         res.plan, res.tiles, res.status = upper, len(upper), "unknown"
         res.seconds = time.perf_counter() - t0
         return res
     top = ctx.max_tiles if upper is None else len(upper) - 1
-    ks: range | list[int] = range(ctx.lb_tiles, top + 1)
-    if any_plan and upper is None and top > ctx.lb_tiles and not use_reference():
+    ks: range | list[int] = range(lb, top + 1)
+    if any_plan and upper is None and top > lb and not use_reference():
         # Any plan will do: "at most top tiles?" settles it in one question
         # (infeasible there is infeasible for every smaller k).
         ks = [top]
@@ -162,11 +184,14 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
             res.status = "unknown"
             break
         q0 = time.perf_counter()
-        ans = ctx.decide(k, left, num_workers, prune=prune)
+        if shared is not None and k > 1 and not relaxed and not use_reference():
+            ans = shared.decide(k, left, num_workers, prune=prune, avoid=ctx.blocked)
+        else:
+            ans = ctx.decide(k, left, num_workers, prune=prune)
         res.questions.append((k, ans.status, time.perf_counter() - q0))
         if ans.status == "feasible":
             res.tiles, res.status, res.plan = len(ans.plan), "optimal", ans.plan
-            if len(ks) == 1 and k > ctx.lb_tiles:
+            if len(ks) == 1 and k > lb:
                 res.status = "unknown"   # a plan; not proved fewest
             break
         if ans.status == "unknown":
@@ -213,29 +238,35 @@ def graph_distance(state: OrionState, player: int) -> int | None:
     return None if best >= INF else best
 
 
-def greedy_plan(ctx: ReachModel) -> list[int] | None:
+def greedy_plan(ctx: ReachModel, floor: int | None = None) -> list[int] | None:
     """A plan covering the free hexes of a cheapest chain greedily; None if it fails.
 
     Targets: a cheapest path per viable pair (W1, networkx Dijkstra) or a
     cheapest Steiner tree's free hexes (W2); each step takes the placement
     putting the most own hexes on uncovered targets and no opponent hex on a
     target. The plan is ordered by :func:`.plans.order_plan`; the shortest
-    valid plan wins.
+    valid plan wins; on the default paths the search stops at a plan of
+    ``floor`` tiles (default ``ctx.lb_tiles``), a lower bound.
     """
     state, player = ctx.state, ctx.player
-    targets_list = []
     fast = not use_reference()
-    if ctx.goal == "sides":
-        for a, b, dist, *_ in ctx.pairs:
-            if dist < INF:
-                path = (cheapest_path(ctx.adj, ctx.cost, a, b) if fast
-                        else node_weighted_path(ctx.adj, ctx.cost, a, b))
-                targets_list.append([h for h in path if ctx.cost[h] == 1])
-    elif ctx.lb_hexes < INF:
-        on = [h for h in range(state.game.n) if ctx.tree[h] == ctx.lb_hexes]
-        targets_list.append([h for h in on if ctx.cost[h] == 1])
+
+    def targets_list():
+        if ctx.goal == "sides":
+            for a, b, dist, da, _ in ctx._sides:
+                if dist < INF:
+                    if fast:
+                        yield cheapest_free_hexes(ctx.adj, ctx.cost, da, a, b)
+                    else:
+                        yield [h for h in node_weighted_path(ctx.adj, ctx.cost, a, b) if ctx.cost[h] == 1]
+        elif ctx.lb_hexes < INF:
+            on = [h for h in range(state.game.n) if ctx.tree[h] == ctx.lb_hexes]
+            yield [h for h in on if ctx.cost[h] == 1]
+
     best = None
-    for targets in targets_list:
+    for targets in targets_list():
+        if fast and best is not None and len(best) <= ((ctx.lb_tiles or 0) if floor is None else floor):
+            break   # no plan is shorter than the lower bound: the later pairs cannot win
         plan = _cover(ctx, set(targets), fast)
         if plan is not None and (best is None or len(plan) < len(best)):
             plan = order_plan(state, player, plan, ctx.goal, ctx.pair_keys)
@@ -260,11 +291,8 @@ def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] |
     if fast:
         # Rows that can ever be chosen (a positive score): free hexes, an unused tile and an own hex
         # on a target now (all three only shrink); the first best row stays the first best row.
-        open_rows = ctx._open_rows
-        if open_rows is None:   # the same for every target set of one model
-            open_rows = ctx._open_rows = np.flatnonzero((colour[game.pl_cells] < 0).all(axis=1)
-                                                        & ~used[game.pl_tile])
-        rows = open_rows[(tgt[game.pl_cells[open_rows]] & game.pl_own[open_rows]).any(axis=1)]
+        rows = own_covering(game, targets)
+        rows = rows[(colour[game.pl_cells[rows]] < 0).all(axis=1) & ~used[game.pl_tile[rows]]]
     else:
         rows = np.arange(len(game.pl_cells))
     cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
@@ -287,6 +315,49 @@ def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] |
         used[pl.tile] = True
         plan.append(t)
     return sorted(plan)
+
+
+def cheapest_free_hexes(adj, cost, dist, sources, targets) -> list[int]:
+    """The free hexes (cost 1) of a cheapest node-weighted path from ``sources`` to ``targets``; [] if none.
+
+    Walks back from the target of least distance (ties: lowest index) along
+    ``dist``, the distances from ``sources`` (:meth:`.reach.ReachModel.pairs`):
+    a free hex at distance d has a neighbour at d - 1 or is a source; an own
+    hex (cost 0) at distance d lies in a component of own hexes at d that
+    holds a source (d = 0) or touches a free hex at d, through which the
+    path came. No search over the board.
+    """
+    ends = [h for h in targets if dist[h] < INF]
+    if not ends:
+        return []
+    v = min(ends, key=lambda x: (dist[x], x))
+    out = []
+    while True:
+        d = dist[v]
+        if cost[v] == 1:
+            out.append(v)
+            if d == 1 and v in sources:
+                return out
+            v = next(u for u in adj[v] if dist[u] == d - 1)
+            continue
+        # An own hex: the way into its component.
+        seen, stack, entry = {v}, [v], None
+        while stack and entry is None:
+            x = stack.pop()
+            if d == 0 and x in sources:
+                return out
+            for u in adj[x]:
+                if dist[u] != d or u in seen:
+                    continue
+                if cost[u] == 0:
+                    seen.add(u)
+                    stack.append(u)
+                elif d > 0:
+                    entry = u
+                    break
+        if entry is None:
+            raise ValueError("distances do not match the costs")
+        v = entry
 
 
 def cheapest_path(adj, cost, sources, targets) -> list[int]:
@@ -338,27 +409,61 @@ def _chain_fast(ctx: ReachModel, plan: list[int]) -> list:
     grid = pos.colour_grid[player]
     for t in plan:
         grid |= (1 << tab.grid_bit[t]) if ctx.relaxed else tab.own[t]
-    comps, rest = [], grid
-    while rest:
-        comp = tab.grow(rest & -rest, grid)
-        rest &= ~comp
-        members, m = [], comp
-        while m:
-            low = m & -m
-            members.append(index_of[low.bit_length() - 1])
-            m ^= low
-        comps.append((min(members), members, comp))
-    comps.sort(key=lambda x: x[0])
-    hexes = game.board.hexes
-    for _, members, comp in comps:
+    # The components that fulfil the goal (those holding a side's hex or a galaxy
+    # are the only candidates), the one of the smallest hex index first.
+    seeds = grid & (pos.galaxies if ctx.goal == "galaxies" else sum(sa | sb for sa, sb in tab.sides))
+    comps = []
+    while seeds:
+        comp = tab.grow(seeds & -seeds, grid)
+        seeds &= ~comp
         if ctx.goal == "sides":
-            for k, (sa, sb) in enumerate(tab.sides):
-                if comp & sa and comp & sb:
-                    a, b = game.side_pairs[k]
-                    return [hexes[i] for i in shortest_path_within(game.adjacency, members, sorted(a), b)]
-        elif (comp & pos.galaxies).bit_count() >= W2_GALAXIES:
-            return [hexes[i] for i in sorted(members)]
-    return []
+            ok = any(comp & sa and comp & sb for sa, sb in tab.sides)
+        else:
+            ok = (comp & pos.galaxies).bit_count() >= W2_GALAXIES
+        if ok:
+            members, m = [], comp
+            while m:
+                low = m & -m
+                members.append(index_of[low.bit_length() - 1])
+                m ^= low
+            comps.append((min(members), members, comp))
+    if not comps:
+        return []
+    _, members, comp = min(comps, key=lambda x: x[0])
+    hexes = game.board.hexes
+    if ctx.goal == "sides":
+        sa, sb = next((sa, sb) for sa, sb in tab.sides if comp & sa and comp & sb)
+        return [hexes[index_of[g]] for g in _path_within(tab, comp, sa, sb)]
+    return [hexes[i] for i in sorted(members)]
+
+
+def _path_within(tab, comp: int, src: int, dst: int) -> list[int]:
+    """A shortest path (grid bits) inside ``comp`` from a hex of ``src`` to one of ``dst``; [] if none.
+
+    Breadth-first layers by shifts (the neighbours of :meth:`.bitboard.BitTables.grow`),
+    then back from the lowest target bit of the last layer, through the
+    lowest neighbour bit of each earlier layer.
+    """
+    w, w1 = tab.width, tab.width - 1
+
+    def nbrs(m: int) -> int:
+        return (m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1)
+
+    frontier = seen = comp & src
+    layers = []
+    while frontier and not frontier & dst:
+        layers.append(frontier)
+        frontier = nbrs(frontier) & comp & ~seen
+        seen |= frontier
+    if not frontier:
+        return []
+    cur = (frontier & dst) & -(frontier & dst)
+    path = [cur]
+    for layer in reversed(layers):
+        m = nbrs(cur) & layer
+        cur = m & -m
+        path.append(cur)
+    return [g.bit_length() - 1 for g in reversed(path)]
 
 
 def _chain(ctx: ReachModel, plan: list[int]) -> list:

@@ -34,7 +34,7 @@ import numpy as np
 from ...errors import InputError
 from .graphs import joins_sides
 from .state import OrionState
-from .wins import win_conditions
+from .wins import W2_GALAXIES, win_conditions
 
 #: Whether the analysis runs on the reference paths (:func:`reference_analysis`).
 _REFERENCE = [False]
@@ -62,8 +62,8 @@ def use_reference() -> bool:
     return _REFERENCE[0]
 
 __all__ = ["GOALS", "reference_analysis", "use_reference", "position_bits", "put_fast", "check_query",
-           "query_start", "goal_fulfilled", "order_plan", "verify_plan", "minimal_plan", "plan_hexes",
-           "solo"]
+           "query_start", "goal_fulfilled", "order_plan", "order_on_bits", "move_bits", "used_bits",
+           "final_reaches", "verify_plan", "minimal_plan", "plan_hexes", "solo"]
 
 #: Goal names of the analysis and the win condition each stands for (OD-4).
 GOALS = {"sides": "W1", "galaxies": "W2"}
@@ -215,14 +215,28 @@ def _order_bits(state: OrionState, player: int, plan: list[int], goal: str, pair
     colour) and OD-4 grown incrementally from the new hexes (conditions only
     appear), OD-5 by the counts.
     """
+    from .bitboard import CONDITION_BITS as bit
+
+    conds = state.conditions()
+    return order_on_bits(state.game, player, plan, goal, pairs, game_end, position_bits(state),
+                         [sum(bit[w] for w in conds[0]), sum(bit[w] for w in conds[1])],
+                         _index_mask(state.used[player]))
+
+
+def order_on_bits(game, player: int, plan: list[int], goal: str, pairs, game_end: bool, pos: PositionBits,
+                  conds: list[int], used: int) -> list[int] | None:
+    """The search of :func:`_order_bits` on a position given as bitmasks.
+
+    ``pos``: the colours and tokens (:class:`PositionBits`); ``conds``: the
+    condition bits per player (:data:`.bitboard.CONDITION_BITS`); ``used``:
+    the player's used tiles (bit per tile). The game must not be over and
+    the goal not fulfilled (:func:`order_plan` checks both first).
+    """
     from .bitboard import CONDITION_BITS as bit, BitTables
 
-    game = state.game
     tab = BitTables.get(game)
-    pos = position_bits(state)
     galaxies, holes, token = pos.galaxies, pos.holes, pos.token_idx
     opp = 1 - player
-    used = _index_mask(state.used[player])
     info = []
     for a in plan:
         pl = game.placements[a]
@@ -269,9 +283,7 @@ def _order_bits(state: OrionState, player: int, plan: list[int], goal: str, pair
         failed.add(done)
         return None
 
-    conds = state.conditions()
-    return dfs(pos.colour_idx, pos.colour_grid, [sum(bit[w] for w in conds[0]), sum(bit[w] for w in conds[1])],
-               used, 0, [])
+    return dfs(pos.colour_idx, pos.colour_grid, conds, used, 0, [])
 
 
 class PositionBits:
@@ -350,6 +362,35 @@ def put_fast(state: OrionState, p: int, action: int) -> None:
         state.winner, state.end_rule = (0 if n0 > n1 else 1), "OD-5"
 
 
+def move_bits(state: OrionState, p: int, action: int) -> tuple[PositionBits, list[int], int | None]:
+    """:func:`put_fast` without a new state: the position after ``p``'s placement ``action`` as bitmasks.
+
+    Returns the colours and tokens (:class:`PositionBits`), the condition
+    bits per player (:data:`.bitboard.CONDITION_BITS`) and the winner under
+    OD-5 (None: the game goes on), as :func:`put_fast` sets them.
+    """
+    from .bitboard import CONDITION_BITS as bit, BitTables
+
+    tab = BitTables.get(state.game)
+    pos = position_bits(state)
+    ci, cg = list(pos.colour_idx), list(pos.colour_grid)
+    ci[p] |= tab.own_idx[action]
+    ci[1 - p] |= tab.opp_idx[action]
+    cg[p] |= tab.own[action]
+    cg[1 - p] |= tab.opp[action]
+    got = tab.new_conditions(cg, p, tab.own[action], tab.opp[action], pos.galaxies, pos.holes)
+    now = state.conditions()
+    conds = [sum(bit[w] for w in now[c]) | got[c] for c in (0, 1)]
+    n0, n1 = conds[0].bit_count(), conds[1].bit_count()
+    winner = None if n0 == n1 else 0 if n0 > n1 else 1   # OD-5
+    return PositionBits(ci, cg, pos.galaxies, pos.holes, pos.token_idx), conds, winner
+
+
+def used_bits(state: OrionState, player: int) -> int:
+    """``player``'s used tiles as a bitmask (bit per tile), as :func:`order_on_bits` takes them."""
+    return _index_mask(state.used[player])
+
+
 def _position_bits(state: OrionState) -> PositionBits:
     from .bitboard import BitTables
 
@@ -395,16 +436,56 @@ def minimal_plan(state: OrionState, player: int, plan: Sequence[int], goal: str 
     best = order_plan(state, player, plan, goal, pairs)
     if best is None:
         raise ValueError("not a plan")
+    # A set whose final colouring misses the goal has no order (colours are only
+    # added and the goal grows with them): skipped without the search over orders.
+    reaches = None if _REFERENCE[0] or any(not 0 <= a < len(state.game.placements) for a in best) \
+        else final_reaches(state, player, goal, pairs)
     k = 0
     while k < len(best):
         trial = best[:k] + best[k + 1:]
-        found = order_plan(state, player, trial, goal, pairs) if trial else None
+        if reaches is not None and trial and not reaches(trial):
+            found = None
+        else:
+            found = order_plan(state, player, trial, goal, pairs) if trial else None
         if found is not None:
             best = found
             k = 0
         else:
             k += 1
     return best
+
+
+def final_reaches(state: OrionState, player: int, goal: str, pairs):
+    """A test ``plan -> bool``: does the colouring with every placement of ``plan`` laid fulfil the goal?
+
+    On bitmasks (:class:`.bitboard.BitTables`): ``player``'s colour grid with
+    the own hexes of the placements, W1 by a flood fill from each side of a
+    pair, W2 by the galaxies of each component. Overlaps are not checked
+    (the union of the colours is only more).
+    """
+    from .bitboard import BitTables
+
+    tab = BitTables.get(state.game)
+    pos = position_bits(state)
+    base, own, grow, galaxies = pos.colour_grid[player], tab.own, tab.grow, pos.galaxies
+    whole = pairs is None or len(set(pairs)) == len(state.game.side_pairs)
+    sides = [tab.sides[k] for k in (range(len(tab.sides)) if whole else sorted(set(pairs)))]
+
+    def reaches(plan) -> bool:
+        grid = base
+        for a in plan:
+            grid |= own[a]
+        if goal == "sides":
+            return any(grow(grid & sa, grid) & sb for sa, sb in sides)
+        rest = grid & galaxies
+        while rest:
+            comp = grow(rest & -rest, grid)
+            if (comp & galaxies).bit_count() >= W2_GALAXIES:
+                return True
+            rest &= ~comp
+        return False
+
+    return reaches
 
 
 def plan_hexes(state: OrionState, plan: Iterable[int]) -> frozenset[int]:

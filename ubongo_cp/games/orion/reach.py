@@ -69,6 +69,23 @@ when it is played.
    order works), so the clause forbids exactly S: S plus any placement of
    the model is still allowed. This removes one non-plan set only.
 
+Blocked hexes as assumptions
+----------------------------
+A search that asks about many sets B of blocked hexes in one position
+(:mod:`.blocking`) reuses one model of the position without blocked hexes
+(``decide(..., avoid=B)``): one literal per free hex joins that hex's
+overlap constraint, and the hexes of B are assumed blocked, so no chosen
+placement covers them. This model holds every plan set that avoids B: the
+cuts above do not depend on B (a plan avoiding B is a plan of the
+position: blocked hexes take no colour, so OD-3, OD-4 and OD-5 are as for
+free hexes, and order_plan does not see B), and the graph bounds of the
+position without B are weaker than those with B (blocking only raises
+distances, so useful hexes, layer ranges and ``lb_hexes`` of the position
+contain or are at most those with B), so cut 3 holds with the position's
+pruning. Once a game-end failure drops the pruning (cut 3) it stays
+dropped for every later question of the same :class:`ReachModel`: a cut 5
+no-good is kept by every model of it, pruned or not.
+
 Encoding
 --------
 One Boolean ``x_t`` per candidate placement ``t`` (tiles of one shape share
@@ -113,7 +130,7 @@ from ortools.sat.python import cp_model
 
 from ...cpsat_runtime import new_model, run_solver
 from .graphs import INF, colour_components, node_weighted_distances, steiner_costs, tile_group
-from .plans import goal_fulfilled, order_plan, position_bits, use_reference
+from .plans import final_reaches, goal_fulfilled, order_plan, position_bits, use_reference
 from .state import OrionState
 from .wins import W2_GALAXIES
 
@@ -172,10 +189,12 @@ class ReachModel:
     def __init__(self, state: OrionState, player: int, goal: str = "sides", *, pairs=None,
                  blocked=(), relaxed: bool = False) -> None:
         self.state, self.player, self.goal, self.relaxed = state, player, goal, relaxed
-        self._models: dict[tuple[int, bool], tuple | None] = {}
+        self._models: dict[tuple[int, bool, bool], tuple | None] = {}
+        self._blk: dict[tuple[int, bool, bool], dict] = {}   # per blockable model: hex -> "blocked" literal
+        self._full = False   # a game-end failure dropped the pruning for good (cut 3)
         self._nogoods: list[tuple[list[int], frozenset[int] | None]] = []
         self._bits = None
-        self._open_rows: np.ndarray | None = None   # the greedy cover's open rows (distance.py), made once
+        self._layers_fn = None
         game = state.game
         n = game.n
         self.adj = game.adjacency
@@ -186,6 +205,8 @@ class ReachModel:
         self.free = [h for h in range(n) if self.cost[h] == 1]
         self._own_colour = [c if c == player else -1 for c in col]
         self._components = None
+        self._pairs: list | None = None   # W1 bounds per pair (:attr:`pairs`), made on first use
+        self._sides: list[tuple] = []
         if relaxed:
             self.supply = [1] * len(self.free)
         else:
@@ -217,6 +238,8 @@ class ReachModel:
         free hexes (own hexes cost nothing, so each layer is closed under
         own neighbours).
         """
+        if self._layers_fn is not None:
+            return self._layers_fn
         from .bitboard import BitTables
 
         tab = BitTables.get(self.state.game)
@@ -224,8 +247,10 @@ class ReachModel:
         if index_of is None:
             index_of = tab._index_of = {g: i for i, g in enumerate(tab.grid_bit)}
         gb = tab.grid_bit
-        own = sum(1 << gb[h] for h, c in enumerate(self.cost) if c == 0)
-        free = sum(1 << gb[h] for h in self.free)
+        grid = position_bits(self.state).colour_grid
+        off = sum(1 << gb[h] for h in self.blocked)
+        own = grid[self.player] & ~off                  # cost 0
+        free = tab.board & ~(grid[0] | grid[1] | off)   # cost 1
         n, w, w1, grow = len(self.cost), tab.width, tab.width - 1, tab.grow
 
         def distances(src: int) -> list[int]:
@@ -246,6 +271,7 @@ class ReachModel:
                 layer, reach = nxt & ~reach, nxt
 
         distances.tab = tab
+        self._layers_fn = distances
         return distances
 
     @property
@@ -273,22 +299,48 @@ class ReachModel:
         game, n = self.state.game, self.state.game.n
         if self.goal == "sides":
             keys = range(len(game.side_pairs)) if pairs is None else pairs
-            self.pairs = []
             fast = None if use_reference() else self._layers()
+            self._sides = []   # (a, b, cheapest chain cost, distances from a, pair index)
             for k in keys:
                 a, b = game.side_pairs[k]
-                if fast is None:
-                    da = node_weighted_distances(self.adj, self.cost, a)
-                    db = node_weighted_distances(self.adj, self.cost, b)
-                else:
-                    da, db = fast(fast.tab.sides[k][0]), fast(fast.tab.sides[k][1])
-                through = [da[h] + db[h] - self.cost[h] if da[h] < INF and db[h] < INF else INF
-                           for h in range(n)]
-                self.pairs.append((a, b, min(da[h] for h in b), through, da, db))
-            return min(p[2] for p in self.pairs)
+                da = node_weighted_distances(self.adj, self.cost, a) if fast is None else fast(fast.tab.sides[k][0])
+                self._sides.append((a, b, min(da[h] for h in b), da, k))
+            if fast is None:
+                self.pairs   # noqa: B018 -- the reference computes every bound at once
+            return min(p[2] for p in self._sides)
         gals = [h for h in range(n) if self.state.galaxy[h] and self.cost[h] < INF]
         self.tree = steiner_costs(self.adj, self.cost, gals, W2_GALAXIES)
         return int(self.tree.min()) if len(gals) >= W2_GALAXIES else INF
+
+    @property
+    def pairs(self) -> list:
+        """Per pair of sides (W1): ``(side a, side b, cheapest chain cost, cost of the cheapest chain
+        through each hex, distances from a, distances from b)``; the distances from b are made on
+        first use (the greedy plan and the bounds need only those from a)."""
+        if self._pairs is None:
+            self._pairs = [None] * len(self._sides)
+        got = self._pairs
+        for i in range(len(got)):
+            if got[i] is None:
+                got[i] = self._pair(i)
+        return got
+
+    def _pair(self, i: int) -> tuple:
+        """The entry ``i`` of :attr:`pairs` (computed once)."""
+        if self._pairs is None:
+            self._pairs = [None] * len(self._sides)
+        got = self._pairs[i]
+        if got is None:
+            a, b, dist, da, k = self._sides[i]
+            if use_reference():
+                db = node_weighted_distances(self.adj, self.cost, b)
+            else:
+                fast = self._layers()
+                db = fast(fast.tab.sides[k][1])
+            through = [da[h] + db[h] - self.cost[h] if da[h] < INF and db[h] < INF else INF
+                       for h in range(self.state.game.n)]
+            got = self._pairs[i] = (a, b, dist, through, da, db)
+        return got
 
     def budget(self, k: int) -> int:
         """Own hexes that ``k`` remaining tiles give at most (relaxed: ``k`` hexes)."""
@@ -300,29 +352,40 @@ class ReachModel:
         """Hexes that can lie on a chain of cost <= budget, and the viable pairs (W1)."""
         n = self.state.game.n
         if self.goal == "sides":
-            viable = [p for p in self.pairs if p[2] <= budget]
+            viable = [self._pair(i) for i, p in enumerate(self._sides) if p[2] <= budget]
             return {h for p in viable for h in range(n) if p[3][h] <= budget}, viable
         if self.lb_hexes > budget:
             return set(), []
         return {h for h in range(n) if self.tree[h] <= budget}, [None]
 
     def decide(self, k: int, time_limit: float = 10.0, num_workers: int = 1,
-               prune: bool = True) -> ReachAnswer:
+               prune: bool = True, avoid=None) -> ReachAnswer:
         """Is there a plan of at most ``k`` tiles (relaxed: hexes)? Exact (module docstring).
 
         ``time_limit`` (seconds) covers all rounds, each solved by CP-SAT with
         ``num_workers``; ``prune`` restricts the model to useful hexes and
         placements (exact either way; off only to cross-check).
+        ``avoid``: free hexes taken out of play for this question only (a
+        model of this position and no blocked hexes, built once and reused
+        with these hexes as assumptions; "Blocked hexes as assumptions" in
+        the module docstring). Not with ``relaxed``.
         """
         t0 = time.perf_counter()
         ans = ReachAnswer("infeasible")
         if self.lb_tiles is None or k < self.lb_tiles:
             return ans
-        if k == 1 and not self.relaxed and self.lb_hexes > 0 and not use_reference():
+        if k == 1 and not self.relaxed and self.lb_hexes > 0 and not use_reference() and avoid is None:
             return self._decide_one()
-        full = not prune
+        if k == 2 and self.lb_tiles == 2 and prune and not self._full and not self.relaxed \
+                and not use_reference() and avoid is None:
+            two = self._decide_two()
+            if two is not None:
+                return two
+        blockable = avoid is not None
+        if not prune:
+            self._full = True
         while True:
-            built = self._model(k, prune=not full)
+            built = self._model(k, prune=not self._full, blockable=blockable)
             if built is None:
                 return ans
             left = time_limit - (time.perf_counter() - t0)
@@ -330,6 +393,10 @@ class ReachModel:
                 ans.status = "unknown"
                 return ans
             model, x = built
+            if blockable:
+                blk = self._blk[k, not self._full, True]
+                model.clear_assumptions()
+                model.add_assumptions([blk[h] for h in sorted(avoid) if h in blk])
             status, solver = solve_model(model, left, num_workers, decision=True)
             ans.rounds += 1
             if status not in ("optimal", "feasible"):
@@ -352,7 +419,7 @@ class ReachModel:
                 self._add_nogood(chosen, self._supporters(chosen))
             else:
                 self._add_nogood(chosen, None)
-                full = True
+                self._full = True
 
     def _decide_one(self) -> ReachAnswer:
         """"At most one tile?" by enumeration: every one-tile plan's placement puts an own hex on a useful hex.
@@ -361,7 +428,8 @@ class ReachModel:
         own hexes of t, so the chain costs at most ``budget(1)`` and t puts
         an own hex on it (``lb_hexes >= 1``): t has an own hex in
         ``useful(budget(1))`` (cut 3). Each such placement on free unblocked
-        hexes, of a remaining tile (one per shape), is checked by
+        hexes, of a remaining tile (one per shape), whose colours fulfil the
+        goal (:func:`.plans.final_reaches`; the goal needs them) is checked by
         :func:`.plans.order_plan` (OD-2, OD-3, OD-5, the goal).
         """
         game = self.state.game
@@ -371,19 +439,71 @@ class ReachModel:
         rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
         rep_mask[list(self.type_tiles)] = True
         open_ = np.array([c == 1 for c in self.cost] + [True])   # free, unblocked; sentinel pads
-        in_u = np.zeros(game.n + 1, dtype=bool)
-        in_u[list(U)] = True
-        ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile] & (in_u[game.pl_cells] & game.pl_own).any(axis=1)
-        for t in np.flatnonzero(ok).tolist():
-            if order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
+        rows = own_covering(game, [h for h in U if self.cost[h] == 1])   # an own hex on a free useful hex
+        ok = open_[game.pl_cells[rows]].all(axis=1) & rep_mask[game.pl_tile[rows]]
+        # W1: only a pair whose chain one tile can pay for can be joined by one tile.
+        keys = self.pair_keys if self.goal != "sides" else \
+            [k for a, b, dist, da, k in self._sides if dist <= self.budget(1)]
+        reaches = final_reaches(self.state, self.player, self.goal, keys)
+        for t in rows[ok].tolist():
+            # A placement whose colours miss the goal is no plan (order_plan would say so, slower).
+            if reaches((t,)) and order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
                 return ReachAnswer("feasible", [t])
         return ReachAnswer("infeasible")
 
-    def _model(self, k: int, prune: bool):
-        """The model for ``(k, prune)``, built once, with the no-goods found so far."""
-        key = (k, prune)
+    def _decide_two(self, most: int = 60) -> ReachAnswer | None:
+        """"At most two tiles?" by enumeration when one tile cannot pay for the chain (``lb_tiles == 2``).
+
+        Let Q be a plan of at most two tiles and Q' its placements that put
+        an own hex on the goal's chain, with their OD-3 supporters in Q
+        (cut 3): Q' is a set of at most two candidates of the pruned model
+        for k = 2, its colours fulfil the goal and it has a legal order. No
+        single tile claims the chain's free hexes (at least ``lb_hexes``,
+        more than ``budget(1)``), so Q' is a pair, and its own hexes on
+        useful hexes number at least ``lb_hexes``. Every such pair of
+        candidates (distinct tiles, no overlap) whose colours fulfil the goal
+        is ordered by :func:`.plans.order_plan`: a success is a plan; a pair
+        with a legal order that the game's end (OD-5) spoils leaves the
+        question to the model (None, as cut 5 would); else no plan exists.
+        None as well when there are more than ``most`` candidates.
+        """
+        from .bitboard import BitTables
+
+        budget = self.budget(2)
+        U, viable = self.useful(budget)
+        if not U or not viable:
+            return ReachAnswer("infeasible")
+        cands, _ = self._candidates(U, True)
+        if len(cands) > most:
+            return None
+        game, tab = self.state.game, BitTables.get(self.state.game)
+        u_idx = sum(1 << h for h in U)
+        info = [(t, tab.own_idx[t] | tab.opp_idx[t], (tab.own_idx[t] & u_idx).bit_count(), game.placements[t].tile)
+                for t in cands]
+        keys = self.pair_keys if self.goal != "sides" else \
+            [k for a, b, dist, da, k in self._sides if dist <= budget]
+        reaches = final_reaches(self.state, self.player, self.goal, keys)
+        need, spoilt = self.lb_hexes, False
+        for i, (a, cells_a, n_a, tile_a) in enumerate(info):
+            for b, cells_b, n_b, tile_b in info[i + 1:]:
+                if n_a + n_b < need or cells_a & cells_b or (tile_a == tile_b and len(self.type_tiles[tile_a]) < 2):
+                    continue
+                if not reaches((a, b)):
+                    continue
+                plan = self._assign_tiles([a, b])
+                order = order_plan(self.state, self.player, plan, self.goal, self.pair_keys)
+                if order is not None:
+                    return ReachAnswer("feasible", order)
+                if not spoilt and order_plan(self.state, self.player, plan, self.goal, self.pair_keys,
+                                             game_end=False) is not None:
+                    spoilt = True
+        return None if spoilt else ReachAnswer("infeasible")
+
+    def _model(self, k: int, prune: bool, blockable: bool = False):
+        """The model for ``(k, prune, blockable)``, built once, with the no-goods found so far."""
+        key = (k, prune, blockable)
         if key not in self._models:
-            built = self._build(k, prune)
+            built = self._build(k, prune, self._blk.setdefault(key, {}) if blockable else None)
             if built is not None:
                 for chosen, escape in self._nogoods:
                     self._post_nogood(built, chosen, escape)
@@ -434,8 +554,12 @@ class ReachModel:
         colour = self.state.game.paint(self.state.colour.copy(), plan, self.player)
         return goal_fulfilled(self.state, self.player, self.goal, self.pair_keys, colour)
 
-    def _build(self, k: int, prune: bool):
-        """The CP-SAT model of "a plan set of <= k tiles" (None when trivially infeasible)."""
+    def _build(self, k: int, prune: bool, blk: dict | None = None):
+        """The CP-SAT model of "a plan set of <= k tiles" (None when trivially infeasible).
+
+        ``blk`` (a dict, filled here): one "hex blocked" literal per free hex a
+        candidate covers, which no chosen placement may then cover.
+        """
         game = self.state.game
         budget = self.budget(k)
         if prune:
@@ -446,7 +570,7 @@ class ReachModel:
         if not U or not viable:
             return None
         model = new_model()
-        x, own_by_hex = self._placements(model, U, prune)
+        x, own_by_hex = self._placements(model, U, prune, blk)
         # Constraints: the tile budget and the graph bound on own hexes placed.
         model.add(sum(x.values()) <= k)
         if prune and self.lb_hexes > 0:
@@ -455,11 +579,13 @@ class ReachModel:
         self._connect(model, U, viable, budget, prune, own_by_hex)
         return model, x
 
-    def _placements(self, model, U, prune):
+    def _placements(self, model, U, prune, blk: dict | None = None):
         """Placement variables and their constraints (OD-2 overlap, tile counts, OD-3).
 
         Returns ``x`` (action -> Boolean; relaxed: hex -> claim) and, per hex,
-        the Booleans that give it the player's colour.
+        the Booleans that give it the player's colour. With ``blk`` (not
+        relaxed), a literal per covered hex joins its overlap constraint: a
+        blocked hex is covered by no placement.
         """
         game, player = self.state.game, self.player
         # Variables: candidate placements (relaxed: one claim per free hex).
@@ -478,9 +604,12 @@ class ReachModel:
             x[t] = model.new_bool_var(f"x_{game.tiles.tiles[pl.tile].name}_{t}")
             for c, o in zip(pl.cells, pl.own):
                 (own_by_hex if o else opp_by_hex).setdefault(c, []).append(x[t])
-        # Constraints: no overlap (OD-2).
+        # Constraints: no overlap (OD-2); a blocked hex is covered by none.
         for h in set(own_by_hex) | set(opp_by_hex):
             vs = own_by_hex.get(h, []) + opp_by_hex.get(h, [])
+            if blk is not None:
+                blk[h] = model.new_bool_var(f"blocked_{h}")
+                vs = vs + [blk[h]]
             if len(vs) > 1:
                 model.add_at_most_one(vs)
         # Constraints: tiles of one shape are interchangeable -- one variable per
@@ -594,12 +723,22 @@ class ReachModel:
         rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
         rep_mask[list(self.type_tiles)] = True
         open_ = np.array([c < INF and c != 0 for c in self.cost] + [True])  # sentinel pads
-        ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile]
-        if prune:
+        ok: np.ndarray | _Lazy
+        if prune and not use_reference():
+            # The same sets from the placements with an own hex on a free useful hex,
+            # the supporters tested one by one.
+            rows = own_covering(game, [h for h in U if self.cost[h] == 1])
+            rows = rows[open_[game.pl_cells[rows]].all(axis=1) & rep_mask[game.pl_tile[rows]]]
+            chosen = set(rows.tolist())
+            cells, tiles = game.pl_cells, game.pl_tile
+            ok = _Lazy(lambda u: bool(rep_mask[tiles[u]] and open_[cells[u]].all()))
+        elif prune:
+            ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile]
             in_u = np.zeros(n + 1, dtype=bool)
             in_u[list(U)] = True
             chosen = set(np.flatnonzero(ok & (in_u[game.pl_cells] & game.pl_own).any(axis=1)).tolist())
         else:
+            ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile]
             chosen = set(np.flatnonzero(ok).tolist())
         od3: dict[int, list] = {}
         todo = [t for t in chosen if state.pl_token[t]]
@@ -682,6 +821,30 @@ class ReachModel:
             tile = pool[pl.tile].pop(0)
             plan.append(game.placement_id(tile, zip(pl.cells, pl.own)))
         return sorted(plan)
+
+
+class _Lazy(dict):
+    """A dict whose missing keys are computed by ``fn`` (once each)."""
+
+    def __init__(self, fn) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, key):
+        got = self[key] = self.fn(key)
+        return got
+
+
+def own_covering(game, hexes) -> np.ndarray:
+    """Sorted ids of the placements with an own hex on one of ``hexes`` (tables made once per game)."""
+    table = getattr(game, "_own_covering", None)
+    if table is None:
+        table = [np.array([u for u, o in cov if o], dtype=np.int64) for cov in game.covering]
+        game._own_covering = table
+    mask = np.zeros(len(game.placements), dtype=bool)
+    for h in hexes:
+        mask[table[h]] = True
+    return np.flatnonzero(mask)
 
 
 def solve_model(model, time_limit: float, num_workers: int = 1, decision: bool = False):

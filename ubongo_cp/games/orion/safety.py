@@ -17,7 +17,11 @@ condition appears, so OD-5 cannot end the game early); this test runs on
 all moves at once (numpy). Other moves are decided exactly: the conditions
 after the move, a cached plan replayed through the engine, then a
 reachability question (:func:`.distance.shortest_plan`); the plans found
-join the cache.
+join the cache. On the default paths the conditions and the cached plans
+are tested on bitmasks (:func:`.plans.move_bits`), and of the moves that
+lay the same hexes in the same colours (identical tiles) only the first is
+checked: P's plans depend on the colours only, not on which of the
+opponent's tiles laid them.
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .distance import shortest_plan
-from .plans import GOALS, goal_fulfilled, order_plan, plan_hexes, put_fast, query_start, solo, use_reference
+from .plans import (GOALS, goal_fulfilled, move_bits, order_on_bits, order_plan, plan_hexes, put_fast,
+                    query_start, solo, use_reference, used_bits)
 from .state import OrionState
 from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
 
@@ -138,12 +143,21 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         return res
     res.plan = ans.plan
     opp = 1 - player
-    moves = np.array(solo(state, opp).legal_actions(opp), dtype=np.int64)
+    moves = (np.array(solo(state, opp).legal_actions(opp), dtype=np.int64) if use_reference()
+             else _legal_on_bits(state, opp))
     res.moves = len(moves)
     base = state.conditions()
     alone = _alone_conditions(state, moves, opp)
     cache = [_Cached(state, player, goal, keys, ans.plan, base)]
     todo = ~cache[0].covers(state, moves, opp, alone)
+    if not use_reference() and len(moves):
+        # Moves of identical tiles (the same hexes, the same colours) leave the same position
+        # for P (P's plans do not depend on the opponent's tiles): the first of them stands for all.
+        game = state.game
+        rows = np.concatenate([game.pl_cells[moves], game.pl_own[moves]], axis=1)
+        first = np.zeros(len(moves), dtype=bool)
+        first[np.unique(rows, axis=0, return_index=True)[1]] = True
+        todo &= first
     # A few more plans avoiding the hexes of the first ones: a move meeting one plan
     # then usually leaves another intact (fewer exact questions below).
     avoid = set(cache[0].hexes.nonzero()[0].tolist())
@@ -159,6 +173,13 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         todo &= ~cache[-1].covers(state, moves, opp, alone)
         avoid |= plan_hexes(state, more.plan)
     res.status = "safe"
+    fast = not use_reference()
+    if fast:
+        from .bitboard import BitTables
+
+        tab = BitTables.get(state.game)
+        used = used_bits(state, player)
+        reached = _goal_test(state, player, goal, keys)
     while True:
         rest = np.flatnonzero(todo)
         if not len(rest):
@@ -169,18 +190,35 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         if time.perf_counter() - t0 > time_limit:
             res.safe, res.status = None, "unknown"
             break
+        if fast:
+            # The same tests on bitmasks, without a new state (plans.move_bits).
+            pos_y, conds_y, winner = move_bits(state, opp, y)
+            if winner is not None:  # OD-5 after the move
+                if winner == opp:
+                    res.safe, res.status, res.refutation = False, "refuted", y
+                    break
+                continue  # P has won: not stopped
+            if reached(pos_y, conds_y):
+                continue  # the move gave P the goal (the game goes on)
+            grid = pos_y.colour_grid
+            reach = [0, 0]
+            reach[opp] = tab.grow(tab.own[y], grid[opp])
+            reach[player] = tab.grow(tab.opp[y], grid[player])
+            if any(c.valid_on_bits(state.game, y, pos_y, conds_y, used, reach) for c in cache):
+                continue  # a plan survives
         after = solo(state, opp)
         if use_reference():
             after._put(opp, y)
         else:
             put_fast(after, opp, y)
-        if after.winner is not None:  # OD-5 after the move
-            if after.winner == opp:
-                res.safe, res.status, res.refutation = False, "refuted", y
-                break
-            continue  # P has won: not stopped
-        if goal_fulfilled(after, player, goal, keys) or any(c.valid_after(after, y) for c in cache):
-            continue  # the move gave P the goal (the game goes on), or a plan survives
+        if not fast:
+            if after.winner is not None:  # OD-5 after the move
+                if after.winner == opp:
+                    res.safe, res.status, res.refutation = False, "refuted", y
+                    break
+                continue  # P has won: not stopped
+            if goal_fulfilled(after, player, goal, keys) or any(c.valid_after(after, y) for c in cache):
+                continue  # the move gave P the goal (the game goes on), or a plan survives
         res.exact += 1
         left = time_limit - (time.perf_counter() - t0)
         ans = shortest_plan(solo(after, player), player, goal, pairs=keys,
@@ -212,6 +250,16 @@ class _Cached:
         # Quiet: the plan's tiles complete no condition but the goal.
         self.quiet = (final[1 - player] <= base[1 - player]
                       and final[player] <= base[player] | {GOALS[goal]})
+        # Per colour, the grid mask of the plan's hexes of that colour and their neighbours.
+        from .bitboard import BitTables
+
+        tab = BitTables.get(game)
+        w, w1 = tab.width, tab.width - 1
+        self.touch = [0, 0]
+        for a in plan:
+            self.touch[player] |= tab.own[a]
+            self.touch[1 - player] |= tab.opp[a]
+        self.touch = [m | (m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1) for m in self.touch]
 
     def covers(self, state, moves, placer, alone) -> np.ndarray:
         """Moves that leave this plan valid, by a cheap sufficient test (vectorised)."""
@@ -226,12 +274,70 @@ class _Cached:
         touch = (self.colour[nb] == cols[:, :, None]) & (cells[:, :, None] < game.n)
         return disjoint & ~touch.any(axis=(1, 2)) & ~alone
 
+    def valid_on_bits(self, game, y, pos, conds, used, reach) -> bool:
+        """:meth:`valid_after` on the position after ``y`` as bitmasks (:func:`.plans.move_bits`),
+        the game going on and the goal not fulfilled there.
+
+        ``reach``: per colour, the chains (grid mask) after the move that hold
+        its hexes of that colour. A quiet plan none of whose hexes lies on or
+        next to such a chain of its colour stays a plan in its order: its
+        chains and the move's stay apart, so the conditions along it are
+        those after the move (balanced, the game going on) until the goal,
+        and OD-3 and the goal only gain colours. Otherwise its orders are
+        searched (:func:`.plans.order_on_bits`).
+        """
+        if self.hexes[list(game.placements[y].cells)].any():
+            return False
+        if self.quiet and not (reach[0] & self.touch[0] or reach[1] & self.touch[1]):
+            return True
+        return order_on_bits(game, self.player, self.plan, self.goal, self.keys, True, pos, conds, used) is not None
+
     def valid_after(self, after, y) -> bool:
         """Exact: is the plan still a plan after opponent move ``y`` (position ``after``)?"""
         pl = after.game.placements[y]
         if self.hexes[list(pl.cells)].any():
             return False
         return order_plan(after, self.player, self.plan, self.goal, self.keys) is not None
+
+
+def _legal_on_bits(state, p: int) -> np.ndarray:
+    """``p``'s legal placements now (:meth:`.state.OrionState.legal_actions`), OD-3 on bitmasks.
+
+    OD-2 as the engine tests it (free hexes, an unused tile); OD-3: each
+    token-covering hex's one-colour group of the tile has a neighbour of
+    its colour (the group's neighbour mask of :class:`.bitboard.BitTables`).
+    """
+    from .bitboard import BitTables
+    from .plans import position_bits
+
+    game = state.game
+    tab = BitTables.get(game)
+    pos = position_bits(state)
+    token, ci = pos.token_idx, pos.colour_idx
+    ok = (state.colour[game.pl_cells] < 0).all(axis=1) & ~state.used[p][game.pl_tile]
+    for t in np.flatnonzero(ok & state.pl_token).tolist():
+        for h, (nb, own) in zip(game.placements[t].cells, tab.groups[t]):
+            if token >> h & 1 and not nb & ci[p if own else 1 - p]:
+                ok[t] = False
+                break
+    return np.flatnonzero(ok).astype(np.int64)
+
+
+def _goal_test(state, player: int, goal: str, keys):
+    """A test ``(position bits, condition bits) -> bool``: does ``player`` fulfil the goal there?
+
+    As :func:`.plans.goal_fulfilled`: the goal's condition bit for W2 or
+    every pair, else a flood fill from each listed pair's first side.
+    """
+    from .bitboard import CONDITION_BITS, BitTables
+
+    want = CONDITION_BITS[GOALS[goal]]
+    if keys is None or goal == "galaxies":
+        return lambda pos, conds: bool(conds[player] & want)
+    tab = BitTables.get(state.game)
+    sides = [tab.sides[k] for k in keys]
+    return lambda pos, conds: any(tab.grow(pos.colour_grid[player] & a, pos.colour_grid[player]) & b
+                                  for a, b in sides)
 
 
 def _alone_conditions(state, moves, placer) -> np.ndarray:

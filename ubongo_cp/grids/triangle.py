@@ -247,11 +247,6 @@ class TriangleGrid(Grid):
         c0 = cols.min(axis=2, keepdims=True)
         return np.stack([rows - r0, cols - c0 + (r0 + c0) % 2])
 
-    def array_form(self, shape: Shape) -> list[tuple[int, ...]]:
-        """:meth:`array_cell` of each triangle of a shape in normal position, the array column's minimum 0."""
-        s0 = min([r + c for r, c in shape]) >> 1
-        return [((r + c) & 1, r, ((r + c) >> 1) - s0) for r, c in shape]
-
     def shift(self, cells: Sequence[Cell]) -> Cell:
         r0 = min(r for r, _ in cells)
         c0 = min(c for _, c in cells)
@@ -287,26 +282,30 @@ class TriangleGrid(Grid):
         c0 = c2.min(axis=1, keepdims=True)
         return np.stack([r2 - r0, c2 - c0 + (r0 + c0) % 2], axis=-1)
 
-    #: The first array coordinate tells up (0) from down (1) triangles.
-    array_fixed_axes = (0,)
-
-    def array_cell(self, cell: Cell) -> tuple[int, int, int]:
-        """``((row + col) % 2, row, (row + col) // 2)``: a translation ``(dr, dc)`` (``dr + dc`` even) keeps the
-        first and shifts the other two by ``(dr, (dr + dc) / 2)``.
-
-        Examples
-        --------
-        >>> TRIANGLE.array_cell((1, 2)), TRIANGLE.array_cell((1, 3))
-        ((1, 1, 1), (0, 1, 2))
-        """
-        r, c = cell
-        return ((r + c) % 2, r, (r + c) // 2)
-
-    def array_cells(self, cells: Sequence[Cell]) -> list[tuple[int, ...]]:
-        return [((r + c) & 1, r, (r + c) >> 1) for r, c in cells]
+    #: Normal position puts the smallest column at 0 or 1 (:meth:`shift`).
+    normal_lead = (0, 1)
 
     def offset_ok(self, offset: Cell) -> bool:
         return sum(offset) % 2 == 0
+
+    def translations(self, low: Cell, size: tuple[int, ...]) -> int:
+        """:meth:`Grid.translations <ubongo_cp.grids.Grid.translations>`: those ``(dr, dc)`` with ``dr + dc`` even,
+        every other bit of each row of the array.
+
+        Examples
+        --------
+        >>> bin(TRIANGLE.translations((0, 1), (2, 3)))   # rows (0, 1..3) and (1, 1..3): (0, 2), (1, 1), (1, 3)
+        '0b101010'
+        """
+        rows, cols = size
+        full = (1 << cols) - 1
+        even = int("01" * cols, 2) & full                  # the bits 0, 2, 4, ... of a row
+        odd = even << 1 & full
+        first = (low[0] + low[1]) & 1                      # row 0: its bit 0 is a translation when low is one
+        out = 0
+        for r in range(rows):
+            out |= (odd if (r + first) & 1 else even) << r * cols
+        return out
 
     # ---------------------------------------------------------------- text
     def parse(self, lines: Sequence[str], *, path: str | None = None, first_line: int = 1) -> Shape:

@@ -795,7 +795,7 @@ def piece_types(pieces: Sequence[Piece], mode: str = "free", *, by_name: bool = 
     """
     groups: dict[object, list[int]] = {}
     for i, p in enumerate(pieces):
-        key = p.name if by_name else min(p.orientations(mode))
+        key = p.name if by_name else _form(p.orientations(mode))[3]
         groups.setdefault(key, []).append(i)
     return tuple(tuple(g) for g in groups.values())
 
@@ -955,10 +955,13 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         return PlacementTable(array("I", [0]), array("I"), array("i"), array("h"), array("i"))
     forms = [_form(type_shapes) for type_shapes in shapes]
     reach = tuple(map(max, zip(*[form[0] for form in forms]))) if forms else (1,) * lattice.dim
-    key = (region, reach, n_types)
-    layout = _REGIONS.get(key)
-    if layout is None:
-        layout = _cache(_REGIONS, key, _region_layout(region, lattice, reach, n_types))
+    layout = _REGIONS.get((id(region), reach, n_types))   # this region, else an equal one, else made
+    if layout is None or layout[7] is not region:
+        key = (region, reach, n_types)
+        layout = _REGIONS.get(key)
+        if layout is None:
+            layout = _cache(_REGIONS, key, _region_layout(region, lattice, reach, n_types))
+        layout = _cache(_REGIONS, (id(region), reach, n_types), layout[:7] + (region,))
     strides, positions, shifted = layout[:3]
     fits = []                             # each type's orientations' fit masks
     n_fits = 0
@@ -985,7 +988,8 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
     the positions a shape may be moved to (the translations that keep the grid onto itself), the region's
     mask shifted down by each flat offset a shape's cell may have, the item at each position (the cells, then,
     after the types', the optional cells), each item's cell coordinates (a list per coordinate), the
-    translation at position 0 and the array's shape, and a dict for their numpy forms (:func:`_fill_numpy`)."""
+    translation at position 0 and the array's shape, a dict for their numpy forms (:func:`_fill_numpy`), and
+    the region."""
     cells = region.cells + region.optional
     n_cells = region.area
     columns = list(zip(*cells))
@@ -1001,15 +1005,17 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
     base = sum(map(mul, low, strides))
     where = [pos - base for pos in _flatten(cells, strides)]
     item = [-1] * total
+    digits = bytearray(b"0") * total      # the region's mask in binary, lowest bit first
     first_optional = n_cells + n_types
     for pos, it in zip(where, [*range(n_cells), *range(first_optional, first_optional + len(region.optional))]):
         item[pos] = it
+        digits[pos] = 49                  # "1"
     coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in columns]
-    mask = sum(1 << pos for pos in where)
+    mask = int(digits[::-1], 2)
     top = 1 + sum((r - 1) * s for r, s in zip(reach, strides))     # beyond every flat offset of a shape's cell
     shifted = [mask >> f for f in range(top)]
     positions = lattice.translations(tuple(low), tuple(size))
-    return tuple(strides), positions, shifted, item, coord, (tuple(low), tuple(size)), {}
+    return tuple(strides), positions, shifted, item, coord, (tuple(low), tuple(size)), {}, region
 
 
 #: From how many placements on :func:`_placements` fills the table with numpy (below: in plain Python,
@@ -1091,7 +1097,7 @@ def _fill_numpy(forms, strides, fits, counts, layout, n_cells) -> PlacementTable
         if n:
             bits = np.unpackbits(np.frombuffer(b"".join([m.to_bytes(nbytes, "little") for m in masks]), np.uint8),
                                  bitorder="little")
-            pos = np.flatnonzero(bits)    # type by type, orientation by orientation, positions in order
+            pos = bits.view(bool).nonzero()[0]   # type by type, orientation by orientation, positions in order
             pos -= np.repeat(np.arange(0, nbits * len(masks), nbits), per_mask)
             flat = _stacked(forms, t0, t1, strides)
             at = np.repeat(flat, per_mask, axis=0)
@@ -1136,8 +1142,9 @@ def _stacked(forms, t0: int, t1: int, strides):
 
 #: Caches of :func:`_placements`: the types' orientations' extents and flat forms (:func:`_form`, by the
 #: identity of a piece's orientation list) and the regions' array layouts (by region, the shapes' reach and
-#: the number of types). A deck builds each card side's region for every die face, a census or a benchmark
-#: the same orientations again and again; each is emptied when it reaches :data:`_CACHE_SIZE` entries.
+#: the number of types; and by the region's identity, quicker to look up than an equal region). A deck
+#: builds each card side's region for every die face, a census or a benchmark the same orientations again
+#: and again; each is emptied when it reaches :data:`_CACHE_SIZE` entries.
 _FORMS: dict = {}
 _REGIONS: dict = {}
 _CACHE_SIZE = 1 << 14
@@ -1151,9 +1158,10 @@ def _cache(cache: dict, key, value):
     return value
 
 
-def _form(shapes: Sequence[Shape]) -> tuple[tuple[int, ...], dict, Sequence[Shape]]:
+def _form(shapes: Sequence[Shape]) -> tuple[tuple[int, ...], dict, Sequence[Shape], Shape]:
     """One type's orientations: their extent per axis (1 + the largest coordinate; normal position), a dict
-    for their flat forms by strides (:func:`_placements`), and the orientations.
+    for their flat forms by strides (:func:`_placements`), the orientations, and the least of them (the
+    type's key, :func:`piece_types`).
 
     Cached by the identity of the orientations' list (a piece's orientations are computed once,
     :meth:`ubongo_cp.pieces.Piece.orientations`); the cache holds the list, so its id is not reused.
@@ -1162,7 +1170,7 @@ def _form(shapes: Sequence[Shape]) -> tuple[tuple[int, ...], dict, Sequence[Shap
     if entry is not None and entry[2] is shapes:
         return entry
     extent = tuple(1 + max(col) for col in zip(*chain.from_iterable(shapes)))
-    return _cache(_FORMS, id(shapes), (extent, {}, shapes))
+    return _cache(_FORMS, id(shapes), (extent, {}, shapes, min(shapes)))
 
 
 def _flatten(points: Sequence[tuple[int, ...]], strides: Sequence[int]) -> list[int]:

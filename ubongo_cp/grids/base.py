@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
@@ -358,13 +359,15 @@ class Grid:
         code = np.sort(code, axis=2)
         out = []
         dim = len(images)
+        if dim == 2:                                      # each key's cell, one look-up per cell
+            cell = _cells_by_key(radix)
+            for per_shape in code.transpose(1, 0, 2).tolist():
+                out.append([tuple([cell[v] for v in key]) for key in dict.fromkeys(map(tuple, per_shape))])
+            return out
         for per_shape in code.transpose(1, 0, 2).tolist():
             distinct = dict.fromkeys(map(tuple, per_shape))
-            if dim == 2:
-                out.append([tuple([divmod(v, radix) for v in key]) for key in distinct])
-            else:
-                out.append([tuple([(v // (radix * radix), v // radix % radix, v % radix) for v in key])
-                            for key in distinct])
+            out.append([tuple([(v // (radix * radix), v // radix % radix, v % radix) for v in key])
+                        for key in distinct])
         return out
 
     def _images(self, arr, count: int):
@@ -516,3 +519,9 @@ class Grid:
                 corners[key] = corners.get(key, 0) + 1
         points += [p for p, n in corners.items() if n == self.vertex_degree]
         return [(float(x), float(y)) for x, y in points]
+
+
+@lru_cache(maxsize=None)
+def _cells_by_key(radix: int) -> list[Cell]:
+    """The 2-D cell ``divmod(key, radix)`` of each key below ``radix ** 2`` (:meth:`Grid.orientations_many`)."""
+    return [(a, b) for a in range(radix) for b in range(radix)]

@@ -37,6 +37,7 @@ References
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import InputError
@@ -232,20 +233,18 @@ class TriangleGrid(Grid):
         return list(seen)
 
     def _images(self, arr, count: int):
-        """``Grid._images`` through the affine maps per direction (``_AFFINE``; their linear parts agree)."""
+        """``Grid._images`` through the affine maps per direction (``_AFFINE``; their linear parts agree): one
+        integer matrix product on ``(row, (row + col) // 2, (row + col) % 2, 1)``."""
         import numpy as np
 
-        coef = np.array([(a, b, e2 - e, e, f, g, h2 - h, h)
-                         for (a, b, e, f, g, h), (a2, b2, e2, f2, g2, h2) in _AFFINE[:count]],
-                        dtype=np.int64).T[:, :, None, None]   # (8, count, 1, 1)
         r, c = arr[..., 0], arr[..., 1]
-        s, p = (r + c) >> 1, (r + c) & 1
-        a, b, de, e, f, g, dh, h = coef
-        rows = a * r + b * s + de * p + e                 # (count, N, n)
-        cols = f * r + g * s + dh * p + h
-        r0 = rows.min(axis=2, keepdims=True)
-        c0 = cols.min(axis=2, keepdims=True)
-        return np.stack([rows - r0, cols - c0 + (r0 + c0) % 2])
+        t = r + c
+        x = np.stack([r, t >> 1, t & 1, np.ones_like(r)])        # (4, N, n)
+        raw = np.einsum("kij,jsn->iksn", _affine_matrices(count), x)   # (2, count, N, n)
+        low = raw.min(axis=3, keepdims=True)
+        raw -= low
+        raw[1] += (low[0] + low[1]) & 1
+        return raw
 
     def shift(self, cells: Sequence[Cell]) -> Cell:
         r0 = min(r for r, _ in cells)
@@ -424,3 +423,12 @@ TRIANGLE = TriangleGrid()
 
 #: :func:`_affine`: the 12 symmetries, per direction, as integer affine maps of ``(row, (row + col) // 2)``.
 _AFFINE = _affine()
+
+
+@lru_cache(maxsize=None)
+def _affine_matrices(count: int):
+    """The first ``count`` maps of ``_AFFINE`` as integer matrices (count, 2, 4) on ``(row, s, up or down, 1)``."""
+    import numpy as np
+
+    return np.array([((a, b, e2 - e, e), (f, g, h2 - h, h))
+                     for (a, b, e, f, g, h), (_, _, e2, _, _, h2) in _AFFINE[:count]], dtype=np.int64)

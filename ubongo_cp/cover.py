@@ -793,9 +793,13 @@ def piece_types(pieces: Sequence[Piece], mode: str = "free", *, by_name: bool = 
     >>> piece_types([Piece("B1", sq), Piece("D", ((0, 0), (0, 1))), Piece("B2", sq)])
     ((0, 2), (1,))
     """
+    return _grouped([p.name for p in pieces] if by_name else [_form(p.orientations(mode))[3] for p in pieces])
+
+
+def _grouped(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
+    """The indices of equal keys, in groups ordered by first index (:func:`piece_types`)."""
     groups: dict[object, list[int]] = {}
-    for i, p in enumerate(pieces):
-        key = p.name if by_name else _form(p.orientations(mode))[3]
+    for i, key in enumerate(keys):
         groups.setdefault(key, []).append(i)
     return tuple(tuple(g) for g in groups.values())
 
@@ -874,13 +878,15 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         raise InputError(f"orientation mode {mode!r} does not exist on the {lattice.name} grid (its modes: "
                          f"{', '.join(lattice.modes)})")
     cache_orientations(pieces, mode)
-    types = piece_types(pieces, mode, by_name=optional_pieces)
+    orientations = [p.orientations(mode) for p in pieces]
+    types = _grouped([p.name for p in pieces] if optional_pieces else [_form(o)[3] for o in orientations])
     bounds = None
     if ranges or max_empty:
         pieces, types, bounds = _with_ranges(pieces, types, dict(ranges or {}), int(max_empty), region,
                                              optional_pieces)
+        orientations = [p.orientations(mode) for p in pieces]
     extra = {"ranges": bounds, "empty_type": len(types) - 1 if max_empty else -1}
-    table = _placements(region, [pieces[copies[0]].orientations(mode) for copies in types])
+    table = _placements(region, [orientations[copies[0]] for copies in types])
     return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
                               types=types, table=table, **extra)
 
@@ -963,24 +969,36 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
             layout = _cache(_REGIONS, key, _region_layout(region, lattice, reach, n_types))
         layout = _cache(_REGIONS, (id(region), reach, n_types), layout[:7] + (region,))
     strides, positions, shifted = layout[:3]
-    fits = []                             # each type's orientations' fit masks
-    n_fits = 0
-    for form in forms:
-        flats = form[1].get(strides)
-        if flats is None:
-            flats = form[1][strides] = [_flatten(shape, strides) for shape in form[2]]
-        masks = []
-        for flat in flats:
-            mask = positions
-            for f in flat:
-                mask &= shifted[f]
-            masks.append(mask)
-        fits.append(masks)
-    counts = [m.bit_count() for masks in fits for m in masks]
-    n_fits = sum(counts)
-    if n_fits >= _NUMPY_FROM and ("numpy" in sys.modules or n_fits >= _NUMPY_IMPORT_FROM):
-        return _fill_numpy(forms, strides, fits, counts, layout, n_cells)
+    if "numpy" in sys.modules and sum(len(form[2]) for form in forms) >= _NUMPY_FITS_FROM:
+        runs = _fits_numpy(forms, strides, layout)
+        if sum(len(run[2]) for run in runs) >= _NUMPY_FROM:
+            return _fill_numpy(forms, strides, runs, layout, n_cells)
+        fits = [masks for run in runs for masks in _masks_of(forms, run)]
+    else:
+        fits = []                         # each type's orientations' fit masks
+        for form in forms:
+            masks = []
+            for flat in _flats(form, strides):
+                mask = positions
+                for f in flat:
+                    mask &= shifted[f]
+                masks.append(mask)
+            fits.append(masks)
+        n_fits = sum([m.bit_count() for masks in fits for m in masks])
+        if n_fits >= _NUMPY_FROM and ("numpy" in sys.modules or n_fits >= _NUMPY_IMPORT_FROM):
+            return _fill_numpy(forms, strides, _fits_unpacked(forms, fits, layout), layout, n_cells)
     return _fill_python(shapes, forms, strides, fits, layout, n_cells)
+
+
+def _flats(form, strides: tuple[int, ...]) -> list[list[int]]:
+    """The orientations of a :func:`_form` as flat positions in the array of these strides (cell order kept)."""
+    flats = form[1].get(strides)
+    if flats is None:
+        shapes = form[2]
+        k = len(shapes[0])
+        every = _flatten(chain.from_iterable(shapes), strides)
+        flats = form[1][strides] = [every[i:i + k] for i in range(0, len(every), k)]
+    return flats
 
 
 def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int) -> tuple:
@@ -1024,6 +1042,9 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
 #: filling this many in plain Python): a command on the bitboard kernel runs without numpy.
 _NUMPY_FROM = 200
 _NUMPY_IMPORT_FROM = 100_000
+#: From how many orientations (all types together) :func:`_placements` finds the fits with numpy, when it
+#: is loaded (:func:`_fits_numpy`: a few array operations whatever their number; below, a loop over them).
+_NUMPY_FITS_FROM = 32
 
 
 def _fill_python(shapes, forms, strides, fits, layout, n_cells) -> PlacementTable:
@@ -1038,7 +1059,7 @@ def _fill_python(shapes, forms, strides, fits, layout, n_cells) -> PlacementTabl
         append = type_rows.append
         getters = form[1].get(("get", strides))
         if getters is None:
-            getters = form[1]["get", strides] = [_getter(flat) for flat in form[1][strides]]
+            getters = form[1]["get", strides] = [_getter(flat) for flat in _flats(form, strides)]
         for o, (shape, (cells_at, span), mask) in enumerate(zip(type_shapes, getters, masks)):
             if not mask:
                 continue
@@ -1069,53 +1090,124 @@ def _getter(flat: list[int]) -> tuple:
     return getter, 1 + max(flat)
 
 
-def _fill_numpy(forms, strides, fits, counts, layout, n_cells) -> PlacementTable:
-    """The table of :func:`_placements` with numpy: for each run of types whose pieces have one size, every
-    orientation's fit mask unpacked at once and the rows gathered in one step."""
+def _numpy_layout(layout) -> dict:
+    """The region's layout (:func:`_region_layout`) as numpy arrays, made once: the item and the translation at
+    each position, the bits of a fit mask unpacked (whole 64-bit words), and, for :func:`_fits_numpy`, the
+    shifted masks and the translations as words."""
     import numpy as np
 
     arrays = layout[6]
-    if not arrays:                        # the region's layout as numpy arrays, made once
+    if not arrays:
         low, size = layout[5]
         arrays["item"] = np.array(layout[3], dtype=np.int64).astype(np.uint32)   # (positions,); -1 never read
         arrays["offset"] = (np.indices(size, dtype=np.int32).reshape(len(size), -1).T + np.array(low, np.int32))
-        arrays["bytes"] = (len(layout[3]) + 7) // 8
-    item_at, offset_at, nbytes = arrays["item"], arrays["offset"], arrays["bytes"]
-    nbits = 8 * nbytes
-    indices, indptr, option_type, orientation, offsets = [], [np.zeros(1, np.uint32)], [], [], []
-    last = 0
-    t0 = m0 = 0                           # first type and first mask of a run
+        arrays["bits"] = 64 * ((len(layout[3]) + 63) // 64)
+    return arrays
+
+
+def _words(masks: Sequence[int], nbytes: int):
+    """Integers as little-endian 64-bit words, shape (len(masks), nbytes // 8)."""
+    import numpy as np
+
+    return np.frombuffer(b"".join([m.to_bytes(nbytes, "little") for m in masks]), "<u8").reshape(len(masks), -1)
+
+
+def _fits_numpy(forms, strides, layout) -> list[tuple]:
+    """The fits of every orientation with numpy, for each run of types whose pieces have one size
+    (:func:`_type_runs`): the run, its fit masks as 64-bit words (one row per orientation), and
+    :func:`_unpacked` of them."""
+    import numpy as np
+
+    arrays = _numpy_layout(layout)
+    if "shifted" not in arrays:
+        nbytes = arrays["bits"] // 8
+        arrays["shifted"] = _words(layout[2], nbytes)      # (flat offsets, words)
+        arrays["positions"] = _words([layout[1]], nbytes)[0]
+    out = []
+    for t0, t1 in _type_runs(forms):
+        flat = _stacked(forms, t0, t1, strides)           # (orientations, cells)
+        masks = np.bitwise_and.reduce(arrays["shifted"][flat], axis=1)
+        masks &= arrays["positions"]
+        out.append((t0, t1, *_unpacked(masks, arrays["bits"]), masks))
+    return out
+
+
+def _fits_unpacked(forms, fits, layout) -> list[tuple]:
+    """The fit masks of :func:`_placements` (integers), for each run of types as :func:`_fits_numpy` gives it."""
+    nbits = _numpy_layout(layout)["bits"]
+    return [(t0, t1, *_unpacked(_words([m for t in range(t0, t1) for m in fits[t]], nbits // 8), nbits))
+            for t0, t1 in _type_runs(forms)]
+
+
+def _unpacked(masks, nbits: int):
+    """The set bits of fit masks (64-bit words, one row per orientation): each one's position, orientation by
+    orientation, in order, and how many each orientation has."""
+    import numpy as np
+
+    bits = np.unpackbits(np.ascontiguousarray(masks, dtype="<u8").view(np.uint8), bitorder="little")
+    at = bits.view(bool).nonzero()[0]
+    starts = np.arange(0, nbits * (len(masks) + 1), nbits)
+    counts = np.diff(np.searchsorted(at, starts))
+    at -= np.repeat(starts[:-1], counts)
+    return at, counts
+
+
+def _masks_of(forms, run) -> list[list[int]]:
+    """A run of :func:`_fits_numpy` as the fit masks (integers) of each of its types."""
+    t0, t1, masks = run[0], run[1], run[4]
+    data = masks.astype("<u8").tobytes()
+    size = len(data) // max(len(masks), 1)
+    flat = [int.from_bytes(data[i:i + size], "little") for i in range(0, len(data), size)]
+    out, o = [], 0
+    for t in range(t0, t1):
+        n = len(forms[t][2])
+        out.append(flat[o:o + n])
+        o += n
+    return out
+
+
+def _type_runs(forms) -> list[tuple[int, int]]:
+    """The runs ``(t0, t1)`` of consecutive types whose pieces have one size."""
+    runs = []
+    t0 = 0
     while t0 < len(forms):
         k = len(forms[t0][2][0])
         t1 = t0 + 1
         while t1 < len(forms) and len(forms[t1][2][0]) == k:
             t1 += 1
-        masks = [m for t in range(t0, t1) for m in fits[t]]
-        m1 = m0 + len(masks)
-        per_mask = counts[m0:m1]
-        n = sum(per_mask)
-        if n:
-            bits = np.unpackbits(np.frombuffer(b"".join([m.to_bytes(nbytes, "little") for m in masks]), np.uint8),
-                                 bitorder="little")
-            pos = bits.view(bool).nonzero()[0]   # type by type, orientation by orientation, positions in order
-            pos -= np.repeat(np.arange(0, nbits * len(masks), nbits), per_mask)
-            flat = _stacked(forms, t0, t1, strides)
-            at = np.repeat(flat, per_mask, axis=0)
-            at += pos[:, None]
-            rows = np.empty((n, k + 1), dtype=np.uint32)
-            rows[:, :k] = item_at.take(at)
-            per_type = [sum(counts[a:a + len(fits[t])]) for t, a in zip(range(t0, t1), accumulate(
-                [m0] + [len(fits[t]) for t in range(t0, t1 - 1)]))]
-            of_type = np.repeat(np.arange(t0, t1, dtype=np.int32), per_type)
-            rows[:, k] = n_cells + of_type
-            indices.append(rows)
-            indptr.append(np.arange(last + k + 1, last + (k + 1) * n + 1, k + 1, dtype=np.uint32))
-            last += (k + 1) * n
-            option_type.append(of_type)
-            orientation.append(np.repeat(np.array([o for t in range(t0, t1) for o in range(len(fits[t]))],
-                                                  dtype=np.int16), per_mask))
-            offsets.append(offset_at.take(pos, axis=0))
-        t0, m0 = t1, m1
+        runs.append((t0, t1))
+        t0 = t1
+    return runs
+
+
+def _fill_numpy(forms, strides, runs, layout, n_cells) -> PlacementTable:
+    """The table of :func:`_placements` with numpy: for each run of types whose pieces have one size, the rows of
+    every fit (positions and counts per orientation: :func:`_unpacked`) gathered in one step."""
+    import numpy as np
+
+    arrays = _numpy_layout(layout)
+    item_at, offset_at = arrays["item"], arrays["offset"]
+    indices, indptr, option_type, orientation, offsets = [], [np.zeros(1, np.uint32)], [], [], []
+    last = 0
+    for t0, t1, pos, per_mask, *_ in runs:
+        n = len(pos)
+        if not n:
+            continue
+        k = len(forms[t0][2][0])
+        flat = _stacked(forms, t0, t1, strides)
+        at = np.repeat(flat, per_mask, axis=0)
+        at += pos[:, None]
+        rows = np.empty((n, k + 1), dtype=np.uint32)
+        rows[:, :k] = item_at.take(at)
+        sizes = [len(forms[t][2]) for t in range(t0, t1)]
+        of_type = np.repeat(np.repeat(np.arange(t0, t1, dtype=np.int32), sizes), per_mask)
+        rows[:, k] = n_cells + of_type
+        indices.append(rows)
+        indptr.append(np.arange(last + k + 1, last + (k + 1) * n + 1, k + 1, dtype=np.uint32))
+        last += (k + 1) * n
+        option_type.append(of_type)
+        orientation.append(np.repeat(np.array([o for size in sizes for o in range(size)], dtype=np.int16), per_mask))
+        offsets.append(offset_at.take(pos, axis=0))
 
     def packed(parts, code):
         out = array(code)
@@ -1135,7 +1227,8 @@ def _stacked(forms, t0: int, t1: int, strides):
         table = forms[t][1]
         part = table.get(("numpy", strides))
         if part is None:
-            part = table["numpy", strides] = np.array(table[strides], dtype=np.intp)
+            part = table["numpy", strides] = np.array(list(chain.from_iterable(_flats(forms[t], strides))),
+                                                      dtype=np.intp).reshape(len(forms[t][2]), -1)
         parts.append(part)
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
@@ -1173,7 +1266,7 @@ def _form(shapes: Sequence[Shape]) -> tuple[tuple[int, ...], dict, Sequence[Shap
     return _cache(_FORMS, id(shapes), (extent, {}, shapes, min(shapes)))
 
 
-def _flatten(points: Sequence[tuple[int, ...]], strides: Sequence[int]) -> list[int]:
+def _flatten(points: Iterable[tuple[int, ...]], strides: Sequence[int]) -> list[int]:
     """Array coordinates as flat positions (row-major, these strides); plain loops in 2 and 3 dimensions."""
     if len(strides) == 2:
         s0 = strides[0]

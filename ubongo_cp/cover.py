@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from .errors import InputError
 from .geometry import Cell, Shape
-from .pieces import Piece, Region, cache_orientations, grid_mismatch
+from .pieces import Piece, Region, grid_mismatch, orientations_of
 from .verify import verify_solution
 
 if TYPE_CHECKING:
@@ -848,10 +848,12 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
 
     Notes
     -----
-    One path on every grid: the fits of each orientation are the bits of
-    one big integer (the region's mask shifted by each of the
-    orientation's cells, ANDed: O(orientations x piece size) integer
-    operations), the table filled from them in plain Python for a small
+    One path on every grid: the grid's cells are the coordinates of an
+    array in which every translation is a shift; the fits of each
+    orientation are the bits of one big integer (the region's mask
+    shifted by each of the orientation's cells, ANDed: O(orientations x
+    piece size) integer operations, on 64-bit words with numpy for many
+    orientations), the table filled from them in plain Python for a small
     instance, with numpy for a large one (:func:`_placements`).
 
     Examples
@@ -877,8 +879,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     if mode not in lattice.modes:
         raise InputError(f"orientation mode {mode!r} does not exist on the {lattice.name} grid (its modes: "
                          f"{', '.join(lattice.modes)})")
-    cache_orientations(pieces, mode)
-    orientations = [p.orientations(mode) for p in pieces]
+    orientations = orientations_of(pieces, mode)
     types = _grouped([p.name for p in pieces] if optional_pieces else [_form(o)[3] for o in orientations])
     bounds = None
     if ranges or max_empty:
@@ -946,14 +947,16 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     the largest shape so that no shift wraps round. The positions where an
     orientation fits are then the bits of the AND of the region's mask
     shifted down by each of its cells (one big-integer operation per cell,
-    whatever the region's size, the shifted masks made once per region);
-    fits come orientation by orientation, positions in array order. A small
-    table (a deck's task: tens of placements) is filled in plain Python,
-    each fit's items picked out of the item array (:func:`_fill_python`, no
-    numpy call); from :data:`_NUMPY_FROM` placements, when numpy is loaded
-    (or from :data:`_NUMPY_IMPORT_FROM`), the fit masks of a run of types
-    are unpacked and its rows gathered with numpy (:func:`_fill_numpy`).
-    Both give the same table.
+    whatever the region's size, the shifted masks made once per region;
+    from :data:`_NUMPY_FITS_FROM` orientations, when numpy is loaded, the
+    same ANDs on 64-bit words for every orientation at once,
+    :func:`_fits_numpy`); fits come orientation by orientation, positions
+    in array order. A small table (a deck's task: tens of placements) is
+    filled in plain Python, each fit's items picked out of the item array
+    (:func:`_fill_python`, no numpy call); from :data:`_NUMPY_FROM`
+    placements, when numpy is loaded (or from :data:`_NUMPY_IMPORT_FROM`),
+    the fit masks of a run of types are unpacked and its rows gathered with
+    numpy (:func:`_fill_numpy`). Every way gives the same table.
     """
     lattice = region.grid
     n_cells, n_types = region.area, len(shapes)
@@ -1114,8 +1117,8 @@ def _words(masks: Sequence[int], nbytes: int):
 
 def _fits_numpy(forms, strides, layout) -> list[tuple]:
     """The fits of every orientation with numpy, for each run of types whose pieces have one size
-    (:func:`_type_runs`): the run, its fit masks as 64-bit words (one row per orientation), and
-    :func:`_unpacked` of them."""
+    (:func:`_type_runs`): the run, :func:`_unpacked` of its fit masks, the masks as 64-bit words (one row per
+    orientation), and its orientations' flat cells (:func:`_stacked`)."""
     import numpy as np
 
     arrays = _numpy_layout(layout)
@@ -1128,7 +1131,7 @@ def _fits_numpy(forms, strides, layout) -> list[tuple]:
         flat = _stacked(forms, t0, t1, strides)           # (orientations, cells)
         masks = np.bitwise_and.reduce(arrays["shifted"][flat], axis=1)
         masks &= arrays["positions"]
-        out.append((t0, t1, *_unpacked(masks, arrays["bits"]), masks))
+        out.append((t0, t1, *_unpacked(masks, arrays["bits"]), masks, flat))
     return out
 
 
@@ -1189,12 +1192,12 @@ def _fill_numpy(forms, strides, runs, layout, n_cells) -> PlacementTable:
     item_at, offset_at = arrays["item"], arrays["offset"]
     indices, indptr, option_type, orientation, offsets = [], [np.zeros(1, np.uint32)], [], [], []
     last = 0
-    for t0, t1, pos, per_mask, *_ in runs:
+    for t0, t1, pos, per_mask, *kept in runs:
         n = len(pos)
         if not n:
             continue
         k = len(forms[t0][2][0])
-        flat = _stacked(forms, t0, t1, strides)
+        flat = kept[1] if kept else _stacked(forms, t0, t1, strides)
         at = np.repeat(flat, per_mask, axis=0)
         at += pos[:, None]
         rows = np.empty((n, k + 1), dtype=np.uint32)
@@ -1211,7 +1214,8 @@ def _fill_numpy(forms, strides, runs, layout, n_cells) -> PlacementTable:
 
     def packed(parts, code):
         out = array(code)
-        out.frombytes(b"".join([part.tobytes() for part in parts]))
+        for part in parts:                # contiguous arrays: their bytes copied once
+            out.frombytes(memoryview(part).cast("B"))
         return out
     return PlacementTable(packed(indptr, "I"), packed(indices, "I"), packed(option_type, "i"),
                           packed(orientation, "h"), packed(offsets, "i"))

@@ -997,11 +997,18 @@ def _flats(form, strides: tuple[int, ...]) -> list[list[int]]:
     """The orientations of a :func:`_form` as flat positions in the array of these strides (cell order kept)."""
     flats = form[1].get(strides)
     if flats is None:
-        shapes = form[2]
-        k = len(shapes[0])
-        every = _flatten(chain.from_iterable(shapes), strides)
+        k = len(form[2][0])
+        every = _every(form, strides)
         flats = form[1][strides] = [every[i:i + k] for i in range(0, len(every), k)]
     return flats
+
+
+def _every(form, strides: tuple[int, ...]) -> list[int]:
+    """The flat positions of every cell of every orientation of a :func:`_form`, one after the other."""
+    every = form[1].get(("every", strides))
+    if every is None:
+        every = form[1]["every", strides] = _flatten(chain.from_iterable(form[2]), strides)
+    return every
 
 
 def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int) -> tuple:
@@ -1231,8 +1238,8 @@ def _stacked(forms, t0: int, t1: int, strides):
         table = forms[t][1]
         part = table.get(("numpy", strides))
         if part is None:
-            part = table["numpy", strides] = np.array(list(chain.from_iterable(_flats(forms[t], strides))),
-                                                      dtype=np.intp).reshape(len(forms[t][2]), -1)
+            part = table["numpy", strides] = np.array(_every(forms[t], strides), dtype=np.intp).reshape(
+                len(forms[t][2]), -1)
         parts.append(part)
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
 

@@ -1157,8 +1157,9 @@ def _unpacked(masks, nbits: int):
     bits = np.unpackbits(np.ascontiguousarray(masks, dtype="<u8").view(np.uint8), bitorder="little")
     at = bits.view(bool).nonzero()[0]
     starts = np.arange(0, nbits * (len(masks) + 1), nbits)
-    counts = np.diff(np.searchsorted(at, starts))
-    at -= np.repeat(starts[:-1], counts)
+    ends = at.searchsorted(starts)
+    counts = ends[1:] - ends[:-1]
+    at -= starts[:-1].repeat(counts)
     return at, counts
 
 
@@ -1205,18 +1206,18 @@ def _fill_numpy(forms, strides, runs, layout, n_cells) -> PlacementTable:
             continue
         k = len(forms[t0][2][0])
         flat = kept[1] if kept else _stacked(forms, t0, t1, strides)
-        at = np.repeat(flat, per_mask, axis=0)
+        at = flat.repeat(per_mask, axis=0)
         at += pos[:, None]
         rows = np.empty((n, k + 1), dtype=np.uint32)
         rows[:, :k] = item_at.take(at)
         sizes = [len(forms[t][2]) for t in range(t0, t1)]
-        of_type = np.repeat(np.repeat(np.arange(t0, t1, dtype=np.int32), sizes), per_mask)
+        of_type = np.arange(t0, t1, dtype=np.int32).repeat(sizes).repeat(per_mask)
         rows[:, k] = n_cells + of_type
         indices.append(rows)
         indptr.append(np.arange(last + k + 1, last + (k + 1) * n + 1, k + 1, dtype=np.uint32))
         last += (k + 1) * n
         option_type.append(of_type)
-        orientation.append(np.repeat(np.array([o for size in sizes for o in range(size)], dtype=np.int16), per_mask))
+        orientation.append(np.array([o for size in sizes for o in range(size)], dtype=np.int16).repeat(per_mask))
         offsets.append(offset_at.take(pos, axis=0))
 
     def packed(parts, code):

@@ -948,7 +948,8 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     orientation fits are then the bits of the AND of the region's mask
     shifted down by each of its cells (one big-integer operation per cell,
     whatever the region's size, the shifted masks made once per region;
-    from :data:`_NUMPY_FITS_FROM` orientations, when numpy is loaded, the
+    from :data:`_NUMPY_FITS_FROM` orientations (and :data:`_NUMPY_FITS_AREA`
+    orientations times cells), when numpy is loaded, the
     same ANDs on 64-bit words for every orientation at once,
     :func:`_fits_numpy`); fits come orientation by orientation, positions
     in array order. A small table (a deck's task: tens of placements) is
@@ -972,7 +973,9 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
             layout = _cache(_REGIONS, key, _region_layout(region, lattice, reach, n_types))
         layout = _cache(_REGIONS, (id(region), reach, n_types), layout[:7] + (region,))
     strides, positions, shifted = layout[:3]
-    if "numpy" in sys.modules and sum(len(form[2]) for form in forms) >= _NUMPY_FITS_FROM:
+    n_orientations = sum([len(form[2]) for form in forms])
+    if (n_orientations >= _NUMPY_FITS_FROM and n_orientations * n_cells >= _NUMPY_FITS_AREA
+            and "numpy" in sys.modules):
         runs = _fits_numpy(forms, strides, layout)
         if sum(len(run[2]) for run in runs) >= _NUMPY_FROM:
             return _fill_numpy(forms, strides, runs, layout, n_cells)
@@ -1055,6 +1058,9 @@ _NUMPY_IMPORT_FROM = 100_000
 #: From how many orientations (all types together) :func:`_placements` finds the fits with numpy, when it
 #: is loaded (:func:`_fits_numpy`: a few array operations whatever their number; below, a loop over them).
 _NUMPY_FITS_FROM = 32
+#: ... and from how many orientations times region cells (a deck's task, a few pieces in a small region,
+#: is quicker in the loop).
+_NUMPY_FITS_AREA = 2000
 
 
 def _fill_python(shapes, forms, strides, fits, layout, n_cells) -> PlacementTable:

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from .errors import InputError
 from .geometry import Cell, Shape
-from .pieces import EMPTY, Piece, Region, cache_orientations, grid_mismatch
+from .pieces import EMPTY, Piece, Region, grid_mismatch, orientations_of
 from .verify import verify_solution
 
 if TYPE_CHECKING:
@@ -793,9 +793,13 @@ def piece_types(pieces: Sequence[Piece], mode: str = "free", *, by_name: bool = 
     >>> piece_types([Piece("B1", sq), Piece("D", ((0, 0), (0, 1))), Piece("B2", sq)])
     ((0, 2), (1,))
     """
+    return _grouped([p.name for p in pieces] if by_name else [_form(p.orientations(mode))[3] for p in pieces])
+
+
+def _grouped(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
+    """The indices of equal keys, in groups ordered by first index (:func:`piece_types`)."""
     groups: dict[object, list[int]] = {}
-    for i, p in enumerate(pieces):
-        key = p.name if by_name else min(p.orientations(mode))
+    for i, key in enumerate(keys):
         groups.setdefault(key, []).append(i)
     return tuple(tuple(g) for g in groups.values())
 
@@ -844,10 +848,12 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
 
     Notes
     -----
-    One path on every grid: the fits of each orientation are the bits of
-    one big integer (the region's mask shifted by each of the
-    orientation's cells, ANDed: O(orientations x piece size) integer
-    operations), the table filled from them in plain Python for a small
+    One path on every grid: the grid's cells are the coordinates of an
+    array in which every translation is a shift; the fits of each
+    orientation are the bits of one big integer (the region's mask
+    shifted by each of the orientation's cells, ANDed: O(orientations x
+    piece size) integer operations, on 64-bit words with numpy for many
+    orientations), the table filled from them in plain Python for a small
     instance, with numpy for a large one (:func:`_placements`).
 
     Examples
@@ -873,15 +879,16 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     if mode not in lattice.modes:
         raise InputError(f"orientation mode {mode!r} does not exist on the {lattice.name} grid (its modes: "
                          f"{', '.join(lattice.modes)})")
-    cache_orientations(pieces, mode)
-    types = piece_types(pieces, mode, by_name=optional_pieces)
+    orientations = orientations_of(pieces, mode)
+    types = _grouped([p.name for p in pieces] if optional_pieces else [_form(o)[3] for o in orientations])
     bounds = None
     empty_type = -1
     if ranges or max_empty:
         pieces, types, bounds, empty_type = _with_ranges(pieces, types, dict(ranges or {}), int(max_empty), region,
                                                          optional_pieces)
+        orientations = [p.orientations(mode) for p in pieces]
     extra = {"ranges": bounds, "empty_type": empty_type}
-    table = _placements(region, [pieces[copies[0]].orientations(mode) for copies in types])
+    table = _placements(region, [orientations[copies[0]] for copies in types])
     return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
                               types=types, table=table, **extra)
 
@@ -939,80 +946,114 @@ def _with_ranges(pieces: tuple[Piece, ...], types, ranges: dict[str, tuple[int, 
 def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementTable:
     """Every placement of each type's orientations (``shapes[t]``) in ``region``, as a :class:`PlacementTable`.
 
-    The region's cells and optional cells are laid out in the grid's array
-    coordinates (:meth:`~ubongo_cp.grids.Grid.array_cell`: every translation
-    of the grid is a shift of the array; on triangles the up and down
-    triangles lie on two planes, never shifted), flattened row-major into
+    The region's cells and optional cells are laid out in an array of the
+    grid's cell coordinates (every translation of the grid is a shift of
+    the array; those that keep it onto itself are the bits of
+    :meth:`~ubongo_cp.grids.Grid.translations`), flattened row-major into
     the bits of one integer, each axis but the first padded by the reach of
     the largest shape so that no shift wraps round. The positions where an
     orientation fits are then the bits of the AND of the region's mask
     shifted down by each of its cells (one big-integer operation per cell,
-    whatever the region's size); fits come orientation by orientation,
-    positions in array order. A small table (a deck's task: tens of
-    placements) is filled in plain Python, each fit's items picked out of
-    the item array (:func:`_fill_python`, no numpy call); from
-    :data:`_NUMPY_FROM` placements, when numpy is loaded (or from
-    :data:`_NUMPY_IMPORT_FROM`), the fit masks of a run of types are
-    unpacked and its rows gathered with numpy (:func:`_fill_numpy`). Both
-    give the same table.
+    whatever the region's size, the shifted masks made once per region;
+    from :data:`_NUMPY_FITS_FROM` orientations (and :data:`_NUMPY_FITS_AREA`
+    orientations times cells), when numpy is loaded, the
+    same ANDs on 64-bit words for every orientation at once,
+    :func:`_fits_numpy`); fits come orientation by orientation, positions
+    in array order. A small table (a deck's task: tens of placements) is
+    filled in plain Python, each fit's items picked out of the item array
+    (:func:`_fill_python`, no numpy call); from :data:`_NUMPY_FROM`
+    placements, when numpy is loaded (or from :data:`_NUMPY_IMPORT_FROM`),
+    the fit masks of a run of types are unpacked and its rows gathered with
+    numpy (:func:`_fill_numpy`). Every way gives the same table.
     """
     lattice = region.grid
     n_cells, n_types = region.area, len(shapes)
     if not region.cells and not region.optional:
         return PlacementTable(array("I", [0]), array("I"), array("i"), array("h"), array("i"))
-    forms = [_array_forms(lattice, type_shapes) for type_shapes in shapes]
-    reach = tuple(max(col) for col in zip(*[form[1] for form in forms])) if forms else None
-    key = (region, reach, n_types)
-    layout = _REGIONS.get(key)
-    if layout is None:
-        layout = _cache(_REGIONS, key, _region_layout(region, lattice, reach, n_types))
-    strides_key, positions, region_mask, item, coord, arrays = layout
-    flats = [_flat_forms(form, strides_key) for form in forms]
-    fits = []                             # each type's orientations' fit masks
-    n_fits = 0
-    for type_flats in flats:
-        masks = []
-        for flat, _, _ in type_flats:
-            mask = positions
-            for f in flat:
-                mask &= region_mask >> f
-            masks.append(mask)
-            n_fits += mask.bit_count()
-        fits.append(masks)
-    if n_fits >= _NUMPY_FROM and ("numpy" in sys.modules or n_fits >= _NUMPY_IMPORT_FROM):
-        return _fill_numpy(shapes, forms, flats, strides_key, fits, item, coord, arrays, n_cells)
-    return _fill_python(shapes, flats, fits, item, coord, n_cells)
+    forms = [_form(type_shapes) for type_shapes in shapes]
+    reach = tuple(map(max, zip(*[form[0] for form in forms]))) if forms else (1,) * lattice.dim
+    layout = _REGIONS.get((id(region), reach, n_types))   # this region, else an equal one, else made
+    if layout is None or layout[7] is not region:
+        key = (region, reach, n_types)
+        layout = _REGIONS.get(key)
+        if layout is None:
+            layout = _cache(_REGIONS, key, _region_layout(region, lattice, reach, n_types))
+        layout = _cache(_REGIONS, (id(region), reach, n_types), layout[:7] + (region,))
+    strides, positions, shifted = layout[:3]
+    n_orientations = sum([len(form[2]) for form in forms])
+    if (n_orientations >= _NUMPY_FITS_FROM and n_orientations * n_cells >= _NUMPY_FITS_AREA
+            and "numpy" in sys.modules):
+        runs = _fits_numpy(forms, strides, layout)
+        if sum(len(run[2]) for run in runs) >= _NUMPY_FROM:
+            return _fill_numpy(forms, strides, runs, layout, n_cells)
+        fits = [masks for run in runs for masks in _masks_of(forms, run)]
+    else:
+        fits = []                         # each type's orientations' fit masks
+        for form in forms:
+            masks = []
+            for flat in _flats(form, strides):
+                mask = positions
+                for f in flat:
+                    mask &= shifted[f]
+                masks.append(mask)
+            fits.append(masks)
+        n_fits = sum([m.bit_count() for masks in fits for m in masks])
+        if n_fits >= _NUMPY_FROM and ("numpy" in sys.modules or n_fits >= _NUMPY_IMPORT_FROM):
+            return _fill_numpy(forms, strides, _fits_unpacked(forms, fits, layout), layout, n_cells)
+    return _fill_python(shapes, forms, strides, fits, layout, n_cells)
 
 
-def _region_layout(region: Region, lattice, reach: tuple[int, ...] | None, n_types: int) -> tuple:
+def _flats(form, strides: tuple[int, ...]) -> list[list[int]]:
+    """The orientations of a :func:`_form` as flat positions in the array of these strides (cell order kept)."""
+    flats = form[1].get(strides)
+    if flats is None:
+        k = len(form[2][0])
+        every = _every(form, strides)
+        flats = form[1][strides] = [every[i:i + k] for i in range(0, len(every), k)]
+    return flats
+
+
+def _every(form, strides: tuple[int, ...]) -> list[int]:
+    """The flat positions of every cell of every orientation of a :func:`_form`, one after the other."""
+    every = form[1].get(("every", strides))
+    if every is None:
+        every = form[1]["every", strides] = _flatten(chain.from_iterable(form[2]), strides)
+    return every
+
+
+def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int) -> tuple:
     """The region in the array of :func:`_placements` for shapes of this reach (extent per axis): the strides,
-    the positions a shape may be moved to, the region's mask, the item at each position (the cells, then,
-    after the types', the optional cells), each item's cell coordinates (a list per coordinate), and a
-    dict for their numpy forms (:func:`_fill_numpy`)."""
-    fixed = lattice.array_fixed_axes
+    the positions a shape may be moved to (the translations that keep the grid onto itself), the region's
+    mask shifted down by each flat offset a shape's cell may have, the item at each position (the cells, then,
+    after the types', the optional cells), each item's cell coordinates (a list per coordinate), the
+    translation at position 0 and the array's shape, a dict for their numpy forms (:func:`_fill_numpy`), and
+    the region."""
     cells = region.cells + region.optional
     n_cells = region.area
-    acells = lattice.array_cells(cells)
-    columns = list(zip(*acells))
-    low = [0 if axis in fixed else min(col) for axis, col in enumerate(columns)]
+    columns = list(zip(*cells))
+    # a shape's smallest coordinate is 0 up to the grid's lead (normal position): room for it before the region
+    low = [min(col) - lead for col, lead in zip(columns, lattice.normal_lead)]
     size = [1 + max(col) - lo for col, lo in zip(columns, low)]
     for axis in range(1, len(size)):   # padding: a shape at any position ends inside its row (never wraps)
-        extra = reach[axis] if reach else 1
-        size[axis] = max(size[axis], extra) if axis in fixed else size[axis] + extra - 1
+        size[axis] += reach[axis] - 1
     strides = [1] * len(size)
     for axis in range(len(size) - 2, -1, -1):
         strides[axis] = strides[axis + 1] * size[axis + 1]
     total = strides[0] * size[0]
     base = sum(map(mul, low, strides))
-    where = [pos - base for pos in _flatten(acells, strides)]
+    where = [pos - base for pos in _flatten(cells, strides)]
     item = [-1] * total
+    digits = bytearray(b"0") * total      # the region's mask in binary, lowest bit first
     first_optional = n_cells + n_types
     for pos, it in zip(where, [*range(n_cells), *range(first_optional, first_optional + len(region.optional))]):
         item[pos] = it
-    coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in zip(*cells)]
-    # the positions a shape may be moved to: those with every fixed (leading) axis 0
-    positions = (1 << (strides[len(fixed) - 1] if fixed else total)) - 1
-    return tuple(strides), positions, sum(1 << pos for pos in where), item, coord, {}
+        digits[pos] = 49                  # "1"
+    coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in columns]
+    mask = int(digits[::-1], 2)
+    top = 1 + sum((r - 1) * s for r, s in zip(reach, strides))     # beyond every flat offset of a shape's cell
+    shifted = [mask >> f for f in range(top)]
+    positions = lattice.translations(tuple(low), tuple(size))
+    return tuple(strides), positions, shifted, item, coord, (tuple(low), tuple(size)), {}, region
 
 
 #: From how many placements on :func:`_placements` fills the table with numpy (below: in plain Python,
@@ -1021,18 +1062,28 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...] | None, n_typ
 #: filling this many in plain Python): a command on the bitboard kernel runs without numpy.
 _NUMPY_FROM = 200
 _NUMPY_IMPORT_FROM = 100_000
+#: From how many orientations (all types together) :func:`_placements` finds the fits with numpy, when it
+#: is loaded (:func:`_fits_numpy`: a few array operations whatever their number; below, a loop over them).
+_NUMPY_FITS_FROM = 32
+#: ... and from how many orientations times region cells (a deck's task, a few pieces in a small region,
+#: is quicker in the loop).
+_NUMPY_FITS_AREA = 2000
 
 
-def _fill_python(shapes, flats, fits, item, coord, n_cells) -> PlacementTable:
+def _fill_python(shapes, forms, strides, fits, layout, n_cells) -> PlacementTable:
     """The table of :func:`_placements` in plain Python: each fit's items picked out of a window of the array."""
+    item, coord = layout[3], layout[4]
     rows: list = []                       # every option's items, a tuple per option
     orientation: list[int] = []
     origin: list[Cell] = []               # the first cell of every option's orientation
     counts = []                           # options per type
-    for t, (type_shapes, type_flats, masks) in enumerate(zip(shapes, flats, fits)):
+    for t, (type_shapes, form, masks) in enumerate(zip(shapes, forms, fits)):
         type_rows: list = []
         append = type_rows.append
-        for o, (shape, (_, cells_at, span), mask) in enumerate(zip(type_shapes, type_flats, masks)):
+        getters = form[1].get(("get", strides))
+        if getters is None:
+            getters = form[1]["get", strides] = [_getter(flat) for flat in _flats(form, strides)]
+        for o, (shape, (cells_at, span), mask) in enumerate(zip(type_shapes, getters, masks)):
             if not mask:
                 continue
             before = len(type_rows)
@@ -1056,73 +1107,162 @@ def _fill_python(shapes, flats, fits, item, coord, n_cells) -> PlacementTable:
                           array("h", orientation), array("i", chain.from_iterable(offsets)))
 
 
-def _fill_numpy(shapes, forms, flats, strides, fits, item, coord, arrays, n_cells) -> PlacementTable:
-    """The table of :func:`_placements` with numpy: for each run of types whose pieces have one size, every
-    orientation's fit mask unpacked at once and the rows gathered in one step."""
+def _getter(flat: list[int]) -> tuple:
+    """A getter of these flat positions out of a window of the item array, and the window's span."""
+    getter = itemgetter(*flat) if len(flat) > 1 else (lambda window, i=flat[0]: (window[i],))
+    return getter, 1 + max(flat)
+
+
+def _numpy_layout(layout) -> dict:
+    """The region's layout (:func:`_region_layout`) as numpy arrays, made once: the item and the translation at
+    each position, the bits of a fit mask unpacked (whole 64-bit words), and, for :func:`_fits_numpy`, the
+    shifted masks and the translations as words."""
     import numpy as np
 
-    nbytes = (max(m.bit_length() for masks in fits for m in masks) + 7) // 8
-    if not arrays:                        # the region's layout as numpy arrays, made once
-        arrays["item"] = np.array(item, dtype=np.int64).astype(np.uint32)   # (positions,); -1 never read
-        arrays["cell"] = np.array(coord, dtype=np.int32).T              # (items, dim)
-    item_at, cell_of = arrays["item"], arrays["cell"]
+    arrays = layout[6]
+    if not arrays:
+        low, size = layout[5]
+        arrays["item"] = np.array(layout[3], dtype=np.int64).astype(np.uint32)   # (positions,); -1 never read
+        arrays["offset"] = (np.indices(size, dtype=np.int32).reshape(len(size), -1).T + np.array(low, np.int32))
+        arrays["bits"] = 64 * ((len(layout[3]) + 63) // 64)
+    return arrays
+
+
+def _words(masks: Sequence[int], nbytes: int):
+    """Integers as little-endian 64-bit words, shape (len(masks), nbytes // 8)."""
+    import numpy as np
+
+    return np.frombuffer(b"".join([m.to_bytes(nbytes, "little") for m in masks]), "<u8").reshape(len(masks), -1)
+
+
+def _fits_numpy(forms, strides, layout) -> list[tuple]:
+    """The fits of every orientation with numpy, for each run of types whose pieces have one size
+    (:func:`_type_runs`): the run, :func:`_unpacked` of its fit masks, the masks as 64-bit words (one row per
+    orientation), and its orientations' flat cells (:func:`_stacked`)."""
+    import numpy as np
+
+    arrays = _numpy_layout(layout)
+    if "shifted" not in arrays:
+        nbytes = arrays["bits"] // 8
+        arrays["shifted"] = _words(layout[2], nbytes)      # (flat offsets, words)
+        arrays["positions"] = _words([layout[1]], nbytes)[0]
+    out = []
+    for t0, t1 in _type_runs(forms):
+        flat = _stacked(forms, t0, t1, strides)           # (orientations, cells)
+        masks = np.bitwise_and.reduce(arrays["shifted"][flat], axis=1)
+        masks &= arrays["positions"]
+        out.append((t0, t1, *_unpacked(masks, arrays["bits"]), masks, flat))
+    return out
+
+
+def _fits_unpacked(forms, fits, layout) -> list[tuple]:
+    """The fit masks of :func:`_placements` (integers), for each run of types as :func:`_fits_numpy` gives it."""
+    nbits = _numpy_layout(layout)["bits"]
+    return [(t0, t1, *_unpacked(_words([m for t in range(t0, t1) for m in fits[t]], nbits // 8), nbits))
+            for t0, t1 in _type_runs(forms)]
+
+
+def _unpacked(masks, nbits: int):
+    """The set bits of fit masks (64-bit words, one row per orientation): each one's position, orientation by
+    orientation, in order, and how many each orientation has."""
+    import numpy as np
+
+    bits = np.unpackbits(np.ascontiguousarray(masks, dtype="<u8").view(np.uint8), bitorder="little")
+    at = bits.view(bool).nonzero()[0]
+    starts = np.arange(0, nbits * (len(masks) + 1), nbits)
+    ends = at.searchsorted(starts)
+    counts = ends[1:] - ends[:-1]
+    at -= starts[:-1].repeat(counts)
+    return at, counts
+
+
+def _masks_of(forms, run) -> list[list[int]]:
+    """A run of :func:`_fits_numpy` as the fit masks (integers) of each of its types."""
+    t0, t1, masks = run[0], run[1], run[4]
+    data = masks.astype("<u8").tobytes()
+    size = len(data) // max(len(masks), 1)
+    flat = [int.from_bytes(data[i:i + size], "little") for i in range(0, len(data), size)]
+    out, o = [], 0
+    for t in range(t0, t1):
+        n = len(forms[t][2])
+        out.append(flat[o:o + n])
+        o += n
+    return out
+
+
+def _type_runs(forms) -> list[tuple[int, int]]:
+    """The runs ``(t0, t1)`` of consecutive types whose pieces have one size."""
+    runs = []
+    t0 = 0
+    while t0 < len(forms):
+        k = len(forms[t0][2][0])
+        t1 = t0 + 1
+        while t1 < len(forms) and len(forms[t1][2][0]) == k:
+            t1 += 1
+        runs.append((t0, t1))
+        t0 = t1
+    return runs
+
+
+def _fill_numpy(forms, strides, runs, layout, n_cells) -> PlacementTable:
+    """The table of :func:`_placements` with numpy: for each run of types whose pieces have one size, the rows of
+    every fit (positions and counts per orientation: :func:`_unpacked`) gathered in one step."""
+    import numpy as np
+
+    arrays = _numpy_layout(layout)
+    item_at, offset_at = arrays["item"], arrays["offset"]
     indices, indptr, option_type, orientation, offsets = [], [np.zeros(1, np.uint32)], [], [], []
     last = 0
-    t0 = 0
-    while t0 < len(shapes):
-        k = len(shapes[t0][0])
-        t1 = t0 + 1
-        while t1 < len(shapes) and len(shapes[t1][0]) == k:
-            t1 += 1
-        run = range(t0, t1)
-        t0 = t1
-        masks = [m for t in run for m in fits[t]]
-        bits = np.unpackbits(np.frombuffer(b"".join(m.to_bytes(nbytes, "little") for m in masks), np.uint8),
-                             bitorder="little").reshape(len(masks), -1)
-        g, pos = np.nonzero(bits)               # type by type, orientation by orientation, positions in order
-        n = len(g)
+    for t0, t1, pos, per_mask, *kept in runs:
+        n = len(pos)
         if not n:
             continue
-        flat = _stacked(forms, run, ("flat", strides), lambda t: [f for f, _, _ in flats[t]], np.intp)
-        first = _stacked(forms, run, "first", lambda t: [s[0] for s in shapes[t]], np.int32)
-        of_type = np.repeat(np.arange(run.start, run.stop, dtype=np.int32), [len(fits[t]) for t in run])[g]
+        k = len(forms[t0][2][0])
+        flat = kept[1] if kept else _stacked(forms, t0, t1, strides)
+        at = flat.repeat(per_mask, axis=0)
+        at += pos[:, None]
         rows = np.empty((n, k + 1), dtype=np.uint32)
-        rows[:, :k] = item_at[pos[:, None] + flat[g]]
+        rows[:, :k] = item_at.take(at)
+        sizes = [len(forms[t][2]) for t in range(t0, t1)]
+        of_type = np.arange(t0, t1, dtype=np.int32).repeat(sizes).repeat(per_mask)
         rows[:, k] = n_cells + of_type
         indices.append(rows)
         indptr.append(np.arange(last + k + 1, last + (k + 1) * n + 1, k + 1, dtype=np.uint32))
         last += (k + 1) * n
         option_type.append(of_type)
-        orientation.append(np.concatenate([np.arange(len(fits[t]), dtype=np.int16) for t in run])[g])
-        offsets.append(cell_of[rows[:, 0]] - first[g])
+        orientation.append(np.array([o for size in sizes for o in range(size)], dtype=np.int16).repeat(per_mask))
+        offsets.append(offset_at.take(pos, axis=0))
 
     def packed(parts, code):
         out = array(code)
-        out.frombytes(b"".join(part.tobytes() for part in parts))
+        for part in parts:                # contiguous arrays: their bytes copied once
+            out.frombytes(memoryview(part).cast("B"))
         return out
     return PlacementTable(packed(indptr, "I"), packed(indices, "I"), packed(option_type, "i"),
                           packed(orientation, "h"), packed(offsets, "i"))
 
 
-def _stacked(forms, run: range, key, rows, dtype):
-    """The rows (``rows(t)``: one per orientation) of the types ``run`` as one numpy array, each type's
-    kept in its form (:func:`_array_forms`) under ``key`` for the next instance (the numpy fill)."""
+def _stacked(forms, t0: int, t1: int, strides):
+    """The flat cell positions (:func:`_placements`) of the orientations of the types ``t0 .. t1 - 1``, one row per
+    orientation, as one numpy array; each type's kept in its form for the next instance."""
     import numpy as np
 
     parts = []
-    for t in run:
-        part = forms[t][2].get(key)
+    for t in range(t0, t1):
+        table = forms[t][1]
+        part = table.get(("numpy", strides))
         if part is None:
-            part = forms[t][2][key] = np.array(rows(t), dtype=dtype)
+            part = table["numpy", strides] = np.array(_every(forms[t], strides), dtype=np.intp).reshape(
+                len(forms[t][2]), -1)
         parts.append(part)
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
-#: Caches of :func:`_placements`: the types' orientations in array form (:func:`_array_forms`, by the
-#: identity of a piece's orientation list) and the regions' array layouts (by region, and by region,
-#: strides and number of types). A deck builds each card side's region for every die face, a census
-#: or a benchmark the same orientations again and again; each is emptied when it reaches
-#: :data:`_CACHE_SIZE` entries.
+#: Caches of :func:`_placements`: the types' orientations' extents and flat forms (:func:`_form`, by the
+#: identity of a piece's orientation list) and the regions' array layouts (by region, the shapes' reach and
+#: the number of types; and by the region's identity, quicker to look up than an equal region). A deck
+#: builds each card side's region for every die face, a census or a benchmark the same orientations again
+#: and again; each is emptied when it reaches :data:`_CACHE_SIZE` entries.
 _FORMS: dict = {}
 _REGIONS: dict = {}
 _CACHE_SIZE = 1 << 14
@@ -1136,23 +1276,22 @@ def _cache(cache: dict, key, value):
     return value
 
 
-def _array_forms(lattice, shapes: Sequence[Shape]) -> tuple[list, tuple[int, ...], dict]:
-    """One type's orientations in array coordinates, each moved to the corner (but on the fixed axes); their
-    extent per axis; and a dict for their flat forms by strides (:func:`_flat_forms`).
+def _form(shapes: Sequence[Shape]) -> tuple[tuple[int, ...], dict, Sequence[Shape], Shape]:
+    """One type's orientations: their extent per axis (1 + the largest coordinate; normal position), a dict
+    for their flat forms by strides (:func:`_placements`), the orientations, and the least of them (the
+    type's key, :func:`piece_types`).
 
     Cached by the identity of the orientations' list (a piece's orientations are computed once,
     :meth:`ubongo_cp.pieces.Piece.orientations`); the cache holds the list, so its id is not reused.
     """
     entry = _FORMS.get(id(shapes))
-    if entry is not None and entry[0] is shapes:
-        return entry[1]
-    moved = list(map(lattice.array_form, shapes))
-    form: tuple[list, tuple[int, ...], dict] = (moved, tuple(1 + max(col) for col in zip(*chain.from_iterable(moved))), {})
-    _cache(_FORMS, id(shapes), (shapes, form))
-    return form
+    if entry is not None and entry[2] is shapes:
+        return entry
+    extent = tuple(1 + max(col) for col in zip(*chain.from_iterable(shapes)))
+    return _cache(_FORMS, id(shapes), (extent, {}, shapes, min(shapes)))
 
 
-def _flatten(points: Sequence[tuple[int, ...]], strides: Sequence[int]) -> list[int]:
+def _flatten(points: Iterable[tuple[int, ...]], strides: Sequence[int]) -> list[int]:
     """Array coordinates as flat positions (row-major, these strides); plain loops in 2 and 3 dimensions."""
     if len(strides) == 2:
         s0 = strides[0]
@@ -1161,19 +1300,6 @@ def _flatten(points: Sequence[tuple[int, ...]], strides: Sequence[int]) -> list[
         s0, s1 = strides[0], strides[1]
         return [x * s0 + y * s1 + z for x, y, z in points]
     return [sum(map(mul, point, strides)) for point in points]
-
-
-def _flat_forms(form, strides: tuple[int, ...]) -> list[tuple[list[int], itemgetter, int]]:
-    """The orientations of an :func:`_array_forms` in the array with these strides: each one's cells as flat
-    positions (in cell order), a getter of those positions, and the span of positions they cover."""
-    flats = form[2].get(strides)
-    if flats is None:
-        flats = []
-        for flat in (_flatten(a, strides) for a in form[0]):
-            getter = itemgetter(*flat) if len(flat) > 1 else (lambda window, i=flat[0]: (window[i],))
-            flats.append((flat, getter, 1 + max(flat)))
-        form[2][strides] = flats
-    return flats
 
 
 def task_instance(card: "CardSide", face: int, *, max_empty: int | None = None) -> ExactCoverInstance:

@@ -60,6 +60,7 @@ __all__ = [
     "parse_region",
     "load_region",
     "grid_mismatch",
+    "orientations_of",
     "EMPTY",
 ]
 
@@ -198,6 +199,21 @@ def cache_orientations(pieces: Iterable[Piece], mode: str) -> None:
             shapes = list(group)
             for cells, orientations in zip(shapes, grid.orientations_many(shapes, mode)):
                 _ORIENT_CACHE[grid, cells, mode] = orientations
+
+
+def orientations_of(pieces: Sequence[Piece], mode: str) -> list[list[Shape]]:
+    """:meth:`Piece.orientations` of each piece, those not cached yet computed as :func:`cache_orientations` does.
+
+    Raises
+    ------
+    ValueError
+        For a mode the pieces' grid does not have.
+    """
+    found = [_ORIENT_CACHE.get((p.grid, p.cells, mode)) for p in pieces]
+    if None in found:
+        cache_orientations(pieces, mode)
+        found = [p.orientations(mode) for p in pieces]
+    return found  # type: ignore[return-value]
 
 
 def _orientations_cached(grid: Grid, cells: Shape, mode: str) -> list[Shape]:

@@ -11,8 +11,8 @@ primitive               meaning
 ``image``               a cell list under symmetry ``k`` (not translated back)
 ``shift``               the translation that normalises a cell set
 ``offset_ok``,          which translations keep the grid onto itself (all of them
-``array_cell``          but for triangles), and coordinates in which every
-                        translation is a shift of an array (placements)
+``translations``        but for triangles), one by one and as the bits of an
+                        array of them (placements)
 ``parse``/``format``    the text layout of the grid in piece and region files;
 ``render``              the same layout with any character per cell (solutions)
 ``text_size``           rows and columns (and layers) of that layout
@@ -41,8 +41,8 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
-from operator import sub
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from ..errors import InputError
@@ -193,27 +193,26 @@ class Grid:
         """The translation (added to every cell) that puts ``cells`` in normal position."""
         raise NotImplementedError
 
-    #: Axes of :meth:`array_cell` that tell kinds of cells apart (never shifted by a translation): the leading ones.
-    array_fixed_axes: tuple[int, ...] = ()
-
-    def array_cell(self, cell: Cell) -> tuple[int, ...]:
-        """A cell as the coordinates of an array in which every translation of the grid is a shift.
-
-        The exact-cover instance slides shapes over the region in these
-        (:func:`ubongo_cp.cover.build_instance`); the cell itself but on
-        triangles.
-        """
-        return cell
-
-    def array_cells(self, cells: Sequence[Cell]) -> list[tuple[int, ...]]:
-        """:meth:`array_cell` of each cell, in order."""
-        if self.linear is not None:
-            return [tuple(c) for c in cells]
-        return list(map(self.array_cell, cells))
+    #: How far from 0 normal position may leave each coordinate's minimum (:meth:`shift`): 0 on every axis but
+    #: the column of triangles (1: a shape whose leftmost triangle needs an odd column).
+    normal_lead: tuple[int, ...] = (0, 0)
 
     def offset_ok(self, offset: Cell) -> bool:
         """Whether translating by ``offset`` maps the grid onto itself (cell classes kept)."""
         return True
+
+    def translations(self, low: Cell, size: tuple[int, ...]) -> int:
+        """The translations among those of an array that keep the grid onto itself (:meth:`offset_ok`), as bits.
+
+        Bit ``p`` stands for the translation ``low + x``, ``x`` the ``p``-th index of an array of shape ``size``
+        in row-major order: every bit (the array's every translation) but on triangles. The placements
+        slide shapes over a region in such an array (:func:`ubongo_cp.cover.build_instance`): a grid's
+        cells are the coordinates in which each translation is a shift.
+        """
+        total = 1
+        for n in size:
+            total *= n
+        return (1 << total) - 1
 
     def parse(self, lines: Sequence[str], *, path: str | None = None, first_line: int = 1) -> Shape:
         """Cells of a text picture (rows top first; comment lines removed) in normal position."""
@@ -295,9 +294,8 @@ class Grid:
         """Symmetry ``k`` as an integer matrix on cell coordinates, when it is one (normal position: minima 0)."""
         return None
 
-    #: The symmetries as flat integer matrices (row-major) on cell coordinates, when every one is linear,
-    #: normal position puts every coordinate's minimum at 0 and the array coordinates
-    #: (:meth:`array_cell`) are the cells themselves (squares, hexagons, cubes); else None.
+    #: The symmetries as flat integer matrices (row-major) on cell coordinates, when every one is linear and
+    #: normal position puts every coordinate's minimum at 0 (squares, hexagons, cubes); else None.
     linear: tuple[tuple[int, ...], ...] | None = None
 
     def orientations(self, cells: Iterable[Cell], mode: str = "free") -> list[Shape]:
@@ -361,13 +359,15 @@ class Grid:
         code = np.sort(code, axis=2)
         out = []
         dim = len(images)
+        if dim == 2:                                      # each key's cell, one look-up per cell
+            cell = _cells_by_key(radix)
+            for per_shape in code.transpose(1, 0, 2).tolist():
+                out.append([tuple([cell[v] for v in key]) for key in dict.fromkeys(map(tuple, per_shape))])
+            return out
         for per_shape in code.transpose(1, 0, 2).tolist():
             distinct = dict.fromkeys(map(tuple, per_shape))
-            if dim == 2:
-                out.append([tuple([divmod(v, radix) for v in key]) for key in distinct])
-            else:
-                out.append([tuple([(v // (radix * radix), v // radix % radix, v % radix) for v in key])
-                            for key in distinct])
+            out.append([tuple([(v // (radix * radix), v // radix % radix, v % radix) for v in key])
+                        for key in distinct])
         return out
 
     def _images(self, arr, count: int):
@@ -381,16 +381,6 @@ class Grid:
         m = np.array(self.linear[:count], dtype=np.int64).reshape(count, dim, dim)
         raw = np.einsum("kij,snj->iksn", m, arr)          # (dim, count, N, n)
         return raw - raw.min(axis=3, keepdims=True)
-
-    def array_form(self, shape: Shape) -> list[tuple[int, ...]]:
-        """A shape's cells in array coordinates (:meth:`array_cell`), moved to the corner of the array
-        but on the fixed axes (:attr:`array_fixed_axes`): each shifted axis' minimum 0; cell order kept."""
-        if self.linear is not None:       # a shape in normal position is there already
-            return list(shape)
-        fixed = self.array_fixed_axes
-        a = list(map(self.array_cell, shape))
-        corner = [0 if axis in fixed else min(col) for axis, col in enumerate(zip(*a))]
-        return [tuple(map(sub, x, corner)) for x in a]
 
     def symmetry_group(self, cells: Iterable[Cell]) -> list[int]:
         """The symmetries (indices) that map the shape onto itself, identity first."""
@@ -529,3 +519,9 @@ class Grid:
                 corners[key] = corners.get(key, 0) + 1
         points += [p for p, n in corners.items() if n == self.vertex_degree]
         return [(float(x), float(y)) for x, y in points]
+
+
+@lru_cache(maxsize=None)
+def _cells_by_key(radix: int) -> list[Cell]:
+    """The 2-D cell ``divmod(key, radix)`` of each key below ``radix ** 2`` (:meth:`Grid.orientations_many`)."""
+    return [(a, b) for a in range(radix) for b in range(radix)]

@@ -69,6 +69,7 @@ class CubeGrid(Grid):
     n_symmetries = 48
     symmetries = MATRICES
     linear = tuple(tuple(x for row in m for x in row) for m in MATRICES)
+    normal_lead = (0, 0, 0)
     modes = {"free": 24, "mirror": 48, "fixed": 1}
     origins = ((0, 0, 0),)
     colourings = (   # weight of (layer, row, col) = table[layer % 2][row % 2][col % 2]

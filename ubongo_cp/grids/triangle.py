@@ -37,6 +37,7 @@ References
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import InputError
@@ -232,25 +233,18 @@ class TriangleGrid(Grid):
         return list(seen)
 
     def _images(self, arr, count: int):
-        """``Grid._images`` through the affine maps per direction (``_AFFINE``; their linear parts agree)."""
+        """``Grid._images`` through the affine maps per direction (``_AFFINE``; their linear parts agree): one
+        integer matrix product on ``(row, (row + col) // 2, (row + col) % 2, 1)``."""
         import numpy as np
 
-        coef = np.array([(a, b, e2 - e, e, f, g, h2 - h, h)
-                         for (a, b, e, f, g, h), (a2, b2, e2, f2, g2, h2) in _AFFINE[:count]],
-                        dtype=np.int64).T[:, :, None, None]   # (8, count, 1, 1)
         r, c = arr[..., 0], arr[..., 1]
-        s, p = (r + c) >> 1, (r + c) & 1
-        a, b, de, e, f, g, dh, h = coef
-        rows = a * r + b * s + de * p + e                 # (count, N, n)
-        cols = f * r + g * s + dh * p + h
-        r0 = rows.min(axis=2, keepdims=True)
-        c0 = cols.min(axis=2, keepdims=True)
-        return np.stack([rows - r0, cols - c0 + (r0 + c0) % 2])
-
-    def array_form(self, shape: Shape) -> list[tuple[int, ...]]:
-        """:meth:`array_cell` of each triangle of a shape in normal position, the array column's minimum 0."""
-        s0 = min([r + c for r, c in shape]) >> 1
-        return [((r + c) & 1, r, ((r + c) >> 1) - s0) for r, c in shape]
+        t = r + c
+        x = np.stack([r, t >> 1, t & 1, np.ones_like(r)])        # (4, N, n)
+        raw = np.einsum("kij,jsn->iksn", _affine_matrices(count), x)   # (2, count, N, n)
+        low = raw.min(axis=3, keepdims=True)
+        raw -= low
+        raw[1] += (low[0] + low[1]) & 1
+        return raw
 
     def shift(self, cells: Sequence[Cell]) -> Cell:
         r0 = min(r for r, _ in cells)
@@ -287,26 +281,30 @@ class TriangleGrid(Grid):
         c0 = c2.min(axis=1, keepdims=True)
         return np.stack([r2 - r0, c2 - c0 + (r0 + c0) % 2], axis=-1)
 
-    #: The first array coordinate tells up (0) from down (1) triangles.
-    array_fixed_axes = (0,)
-
-    def array_cell(self, cell: Cell) -> tuple[int, int, int]:
-        """``((row + col) % 2, row, (row + col) // 2)``: a translation ``(dr, dc)`` (``dr + dc`` even) keeps the
-        first and shifts the other two by ``(dr, (dr + dc) / 2)``.
-
-        Examples
-        --------
-        >>> TRIANGLE.array_cell((1, 2)), TRIANGLE.array_cell((1, 3))
-        ((1, 1, 1), (0, 1, 2))
-        """
-        r, c = cell
-        return ((r + c) % 2, r, (r + c) // 2)
-
-    def array_cells(self, cells: Sequence[Cell]) -> list[tuple[int, ...]]:
-        return [((r + c) & 1, r, (r + c) >> 1) for r, c in cells]
+    #: Normal position puts the smallest column at 0 or 1 (:meth:`shift`).
+    normal_lead = (0, 1)
 
     def offset_ok(self, offset: Cell) -> bool:
         return sum(offset) % 2 == 0
+
+    def translations(self, low: Cell, size: tuple[int, ...]) -> int:
+        """:meth:`Grid.translations <ubongo_cp.grids.Grid.translations>`: those ``(dr, dc)`` with ``dr + dc`` even,
+        every other bit of each row of the array.
+
+        Examples
+        --------
+        >>> bin(TRIANGLE.translations((0, 1), (2, 3)))   # rows (0, 1..3) and (1, 1..3): (0, 2), (1, 1), (1, 3)
+        '0b101010'
+        """
+        rows, cols = size
+        full = (1 << cols) - 1
+        even = int("01" * cols, 2) & full                  # the bits 0, 2, 4, ... of a row
+        odd = even << 1 & full
+        first = (low[0] + low[1]) & 1                      # row 0: its bit 0 is a translation when low is one
+        out = 0
+        for r in range(rows):
+            out |= (odd if (r + first) & 1 else even) << r * cols
+        return out
 
     # ---------------------------------------------------------------- text
     def parse(self, lines: Sequence[str], *, path: str | None = None, first_line: int = 1) -> Shape:
@@ -425,3 +423,12 @@ TRIANGLE = TriangleGrid()
 
 #: :func:`_affine`: the 12 symmetries, per direction, as integer affine maps of ``(row, (row + col) // 2)``.
 _AFFINE = _affine()
+
+
+@lru_cache(maxsize=None)
+def _affine_matrices(count: int):
+    """The first ``count`` maps of ``_AFFINE`` as integer matrices (count, 2, 4) on ``(row, s, up or down, 1)``."""
+    import numpy as np
+
+    return np.array([((a, b, e2 - e, e), (f, g, h2 - h, h))
+                     for (a, b, e, f, g, h), (_, _, e2, _, _, h2) in _AFFINE[:count]], dtype=np.int64)

@@ -205,9 +205,12 @@ def _code_link(file: str, scope: str, line: int, documented: dict[str, set[str]]
     if scope and mod in documented:
         parts = scope.split(".")
         if parts[0] in documented[mod]:
-            # the documented top-level name, down to its last public member
+            # the documented top-level name, down to its last public member (a class's, not a function's
+            # local function)
+            obj = getattr(importlib.import_module(mod), parts[0], None)
             depth = 1
-            while depth < len(parts) and not parts[depth].startswith("_"):
+            while depth < len(parts) and not parts[depth].startswith("_") and hasattr(obj, parts[depth]):
+                obj = getattr(obj, parts[depth])
                 depth += 1
             target = ".".join([mod] + parts[:depth])
             return f"{{py:obj}}`{scope} <{target}>` (l. {line})"

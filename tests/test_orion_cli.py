@@ -131,3 +131,13 @@ def test_tournament_self_play_rows_show_no_interval(capsys):
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if x.lstrip().startswith("random   random"))
     assert line.split()[-2:] == ["-", "-"] and "0.500" in line
+
+
+def test_play_help_names_every_agent(capsys):
+    """The help of ``orion play`` lists the agents make_agent takes (written out there, so that help stays fast)."""
+    from ubongo_cp.games.orion.agents import AGENTS
+
+    with pytest.raises(SystemExit):
+        main(["orion", "play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"agent of player 0: {', '.join(AGENTS[:-1])} or {AGENTS[-1]}" in text

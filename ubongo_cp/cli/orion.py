@@ -26,8 +26,8 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     sub = orion.add_subparsers(dest="orion_command", required=True, metavar="ACTION")
 
     play = sub.add_parser("play", help="play one game between two agents and print/save it")
-    play.add_argument("--p0", default="greedy", help="agent of player 0: random, greedy, sat "
-                      "(default greedy)")
+    play.add_argument("--p0", default="greedy", help="agent of player 0: random, greedy, sat, analysis or mcts "
+                      "(default greedy)")  # the names of games.orion.agents.AGENTS (a test keeps them equal)
     play.add_argument("--p1", default="random", help="agent of player 1 (default random)")
     play.add_argument("--seed", type=int, default=0, help="seed of the layout and the agents")
     play.add_argument("--first", type=int, choices=(0, 1), default=0, help="player who moves first")

@@ -36,7 +36,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
-from .cover import ExactCoverInstance, build_instance
+from .cover import ExactCoverInstance, build_instance, empty_cell_piece
 from .errors import InputError
 from .pieces import EMPTY, Piece, Region, grid_mismatch
 
@@ -372,7 +372,7 @@ def _subset_instance(pieces, usable, region, mode, copies, max_empty: int = 0) -
     """The optional pieces (and, with ``max_empty``, a last type of that many empty-cell monominoes)."""
     searched = [p for p, use in zip(pieces, usable) if use] * copies
     if max_empty:
-        searched += [Piece(EMPTY, (tuple(region.cells[0]),), region.grid)] * max_empty
+        searched += [empty_cell_piece(region)] * max_empty
     return build_instance(searched, region, optional_pieces=True, mode=mode)
 
 

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from .cards import CardSide
 
 __all__ = ["ExactCoverInstance", "PlacementTable", "build_instance", "task_instance", "verify_solution",
-           "piece_types", "EMPTY"]
+           "piece_types", "empty_cell_piece", "EMPTY"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -934,13 +934,18 @@ def _with_ranges(pieces: tuple[Piece, ...], types, ranges: dict[str, tuple[int, 
         bounds.append((lo, hi))
     max_empty = min(max_empty, region.area - sum(lo * out[t[0]].size for t, (lo, _) in zip(new_types, bounds)))
     if max_empty > 0:
-        cell = region.cells[0] if region.cells else (0,) * region.grid.dim
-        empty = Piece(EMPTY, (tuple(cell),), region.grid)
+        empty = empty_cell_piece(region)
         new_types.append(tuple(range(len(out), len(out) + max_empty)))
         out.extend([empty] * max_empty)
         bounds.append((0, max_empty))
         return tuple(out), tuple(new_types), tuple(bounds), len(new_types) - 1
     return tuple(out), tuple(new_types), tuple(bounds), -1
+
+
+def empty_cell_piece(region: Region) -> Piece:
+    """The monomino standing for a cell of ``region`` left empty (named :data:`~ubongo_cp.pieces.EMPTY`)."""
+    cell = region.cells[0] if region.cells else (0,) * region.grid.dim
+    return Piece(EMPTY, (tuple(cell),), region.grid)
 
 
 def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementTable:

@@ -125,8 +125,6 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         from ..draw.figures import check_format
 
         check_format(args.draw)
-    if args.max_empty is not None and args.max_empty < 0:
-        raise InputError(f"--max-empty must be at least 0, got {args.max_empty}")
     if args.card and not is_xmpuzzle(args.card):
         if args.pieces or args.region:
             raise InputError("give either a card file or --pieces/--region, not both")
@@ -150,8 +148,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if args.use is not None:
             names, ranges = count_ranges(piece_names_arg(args.use), source="--use")
         pieces = piece_set.select(names)
-        if args.max_empty is not None and args.max_empty > region.area:
-            raise InputError(f"--max-empty {args.max_empty} is larger than the region ({region.area} cells)")
+    _check_max_empty(args.max_empty, region)
     from ..cover import build_instance
     from ..solvers import solve
 
@@ -368,8 +365,7 @@ def _solve_card(args: argparse.Namespace) -> int:
     if args.orientations:
         card = dataclasses.replace(card, orientations=args.orientations)
     faces = [args.face] if args.face is not None else list(card.tasks)
-    if args.max_empty is not None and args.max_empty > card.region.area:
-        raise InputError(f"--max-empty {args.max_empty} is larger than the region ({card.region.area} cells)")
+    _check_max_empty(args.max_empty, card.region)
     if args.max_empty is not None:  # replaces the card's own (its label and JSON say so too)
         card = dataclasses.replace(card, max_empty={face: args.max_empty for face in card.tasks if args.max_empty})
     most = max_solutions_arg(args.max_solutions)
@@ -476,16 +472,21 @@ def _draw(solution: dict, chars: dict, region) -> str:
     return region.grid.render(owner, empty=" ")
 
 
+def _check_max_empty(max_empty: int | None, region) -> None:
+    """``--max-empty`` given (not None) is 0 to the region's cells."""
+    if max_empty is not None and max_empty < 0:
+        raise InputError(f"--max-empty must be at least 0, got {max_empty}")
+    if max_empty is not None and max_empty > region.area:
+        raise InputError(f"--max-empty {max_empty} is larger than the region ({region.area} cells)")
+
+
 # ------------------------------------------------------------------- analyze
 def _cmd_analyze(args: argparse.Namespace) -> int:
     from ..pieces import load_pieces, load_region
 
     piece_set = load_pieces(args.pieces)
     region = load_region(args.region, max_cells=args.max_cells)
-    if args.max_empty < 0:
-        raise InputError(f"--max-empty must be at least 0, got {args.max_empty}")
-    if args.max_empty > region.area:
-        raise InputError(f"--max-empty {args.max_empty} is larger than the region ({region.area} cells)")
+    _check_max_empty(args.max_empty, region)
     from ..analyze import analyze, subset_instance
 
     if args.estimate is not None:

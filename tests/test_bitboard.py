@@ -280,6 +280,22 @@ def test_the_reduction_counts_what_the_plain_search_counts(inst):
         assert plan.group_order == len(inst.region_symmetries)
 
 
+@pytest.mark.parametrize("leaves", [None, 2, 50])
+def test_a_symmetry_may_swap_the_restricted_piece_with_its_copy_in_the_prefix(leaves):
+    # Two I and two O tetrominoes tile the 4x4 square in 6 ways (hand-counted: the two I side by side
+    # along one edge, 4 ways, or along opposite edges, 2 ways), 2 up to its 8 symmetries. The plan
+    # places one O, then restricts the other to representatives: a whole orbit does not mean a trivial
+    # stabiliser here, as a reflection may swap the two O (the bitboard kernel counted 1 class).
+    from ubongo_cp.solvers.subtrees import SplitSearch
+
+    I4, O4 = Piece("I", ((0, 0), (1, 0), (2, 0), (3, 0))), Piece("O", ((0, 0), (0, 1), (1, 0), (1, 1)))
+    inst = build_instance([I4, I4, O4, O4], Region.rectangle(4, 4))
+    assert any(b.restrict is not None for b in symmetry_plan(inst).branches)
+    for backend in ("bitboard", "bitboard-symmetry", "dlx-symmetry"):
+        got = solve(inst, backend=backend, keep=0, split=None if leaves is None else SplitSearch(leaves=leaves))
+        assert (got.count, got.count_reduced) == (6, 2), backend
+
+
 def test_copies_plan_counts_each_solution_exactly():
     # Two sets of five tetrominoes in 8x5 (every type has two copies): 3,106 tilings, 783 up to
     # symmetry, with a cell or a copies level; a copies level weighs a solution 1/2 per copy found.

@@ -521,7 +521,7 @@ class BitboardBackend:
                     weights[o] = len(trans)
                 restrict = (branch.restrict[0], weights)
             if not s.start(branch.prefix, perms, len(branch.test), limit=left, restrict=restrict,
-                           residual=branch.residual):
+                           residual=branch.free_weight):
                 continue
             sink: list = []
             done = s.run(keep=max(0, keep - len(found)), deadline=deadline, heartbeat=self.heartbeat, sink=sink)

@@ -364,6 +364,21 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
     def image(g: int, o: int) -> int:
         return o if g == 0 else perms[g][o]
 
+    type_orbits: dict = {}
+
+    def fitting_orbits(t: int, covered: int, H: tuple[int, ...]) -> list[tuple[int, dict[int, int]]]:
+        """:func:`orbits` of type ``t``'s placements that miss ``covered``, computed once per ``(t, H)``.
+
+        Every symmetry of ``H`` fixes the prefix, so ``covered`` is ``H``-invariant: an orbit's
+        placements all miss it or all meet it, and filtering the type's orbits by their representative
+        gives what ``orbits`` of the fitting placements gives, in the same order.
+        """
+        key = (t, H)
+        orb = type_orbits.get(key)
+        if orb is None:
+            orb = type_orbits[key] = orbits(item_options[n_cells + t], H)
+        return [ro for ro in orb if not masks[ro[0]] & covered]
+
     def orbits(cands: list[int], H: tuple[int, ...]) -> list[tuple[int, dict[int, int]]]:
         """(representative, {orbit element: a group element mapping the representative there})."""
         seen: set[int] = set()

@@ -118,7 +118,7 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES, s
         restrict: tuple | None = None
         if b.restrict is not None:
             restrict = (b.restrict[0], _weights(search, b, weights_of))
-        if not search.start(b.prefix, limit=None, restrict=restrict, residual=b.residual):
+        if not search.start(b.prefix, limit=None, restrict=restrict, residual=b.free_weight):
             continue  # nothing below
         item, options = search.children()
         if item == -2:
@@ -135,7 +135,7 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES, s
                     continue  # not a representative: the kernel skips it too
                 # The restricted piece placed: its weight moves into the branch (one copy per plan level).
                 trans = None if b.transversals is None else b.transversals + (b.restrict[1][o],)
-                kids.append(Branch(b.prefix + (o,), b.weight * w, () if w == b.residual else b.test, trans))
+                kids.append(Branch(b.prefix + (o,), b.weight * w, () if w == b.free_weight else b.test, trans))
             else:
                 kids.append(Branch(b.prefix + (o,), b.weight, b.test, b.transversals, b.restrict, b.residual))
         for j, kid in enumerate(kids):

@@ -49,8 +49,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     ----------
     command : str, optional
         A sub-command of :data:`COMMANDS`: build only its group's parsers
-        (the modules of the others are not even imported), which is all a
-        command line naming it needs. Default: every sub-command.
+        (the modules of the others are not even imported; a group module
+        that lists its sub-commands in ``DECLARES`` builds only the one
+        named), which is all a command line naming it needs. Default: every
+        sub-command.
     """
     parser = _Parser(prog="ubongo-cp",
                      description="Solve, count, analyse and generate Ubongo-style polyomino "
@@ -60,7 +62,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     groups = [COMMANDS[command]] if command in COMMANDS else dict.fromkeys(COMMANDS.values())
     for group in groups:
         first, *nested = (importlib.import_module(f"{__name__}.{name}") for name in group)
-        inner = first.add_parsers(sub)
+        # a module that lists its commands in DECLARES builds the one named alone
+        inner = first.add_parsers(sub, only=command) if command in getattr(first, "DECLARES", ()) \
+            else first.add_parsers(sub)
         for module in nested:  # e.g. `simulate domino`: declared under `simulate`
             module.add_parsers(inner)
     return parser

@@ -19,11 +19,21 @@ from .common import (add_allow_pieces_argument, add_estimate_argument, add_split
                      print_estimate, split_from)
 from .export import is_xmpuzzle, xmpuzzle_task
 
-__all__ = ["add_parsers"]
+__all__ = ["add_parsers", "DECLARES"]
+
+#: The sub-commands this module declares; :func:`add_parsers` builds one of them alone when asked.
+DECLARES = ("solve", "analyze")
 
 
-def add_parsers(sub) -> None:
-    """Add the core sub-commands to the top-level ``subparsers``."""
+def add_parsers(sub, only: str | None = None) -> None:
+    """Add the core sub-commands to the top-level ``subparsers`` (``only``: just that one of :data:`DECLARES`)."""
+    if only in (None, "solve"):
+        _add_solve(sub)
+    if only in (None, "analyze"):
+        _add_analyze(sub)
+
+
+def _add_solve(sub) -> None:
     p = sub.add_parser("solve", help="solve/count one puzzle, or the tasks of a card side",
                        description="Solve a polyomino exact-cover puzzle (rules UP-2, UP-3). Either give "
                                    "--pieces and --region, or a card-side TOML file.")
@@ -71,6 +81,8 @@ def add_parsers(sub) -> None:
     add_split_arguments(p)
     p.set_defaults(func=_cmd_solve)
 
+
+def _add_analyze(sub) -> None:
     p = sub.add_parser("analyze", help="which K pieces of a set tile a region, and in how many ways",
                        description="Subset analysis: every K-subset of the pieces whose area equals the "
                                    "region's is checked in one exact-cover search (UP-2, UP-4).")

@@ -474,10 +474,23 @@ class Grid:
 
     def achievable(self, shapes: Iterable[Shape], colouring: Colouring) -> frozenset[int]:
         """Weights a placement of any of ``shapes`` can cover: one per shape and translation class."""
-        offsets = [o for o in product(*(range(p) for p in colouring.period)) if self.offset_ok(o)]
+        period = colouring.period
+        offsets = [o for o in product(*(range(p) for p in period)) if self.offset_ok(o)]
         weight = colouring.weight
-        return frozenset(sum(weight(tuple(a + b for a, b in zip(c, o))) for c in shape)
-                         for shape in shapes for o in offsets)
+        found: set[int] = set()
+        seen: set[frozenset] = set()
+        for shape in shapes:   # a cell's weight depends on its coordinates modulo the period only
+            classes: dict[tuple[int, ...], int] = {}
+            for c in shape:
+                key = tuple(x % p for x, p in zip(c, period))
+                classes[key] = classes.get(key, 0) + 1
+            signature = frozenset(classes.items())
+            if signature in seen:
+                continue
+            seen.add(signature)
+            found.update(sum(n * weight(tuple(a + b for a, b in zip(key, o))) for key, n in classes.items())
+                         for o in offsets)
+        return frozenset(found)
 
     def segments(self, owner: Mapping[Cell, object], x0: float, y0: float, cs: float, *, inner: bool) -> list:
         """Edges to stroke in a picture of ``owner`` (cell -> its piece), in mm (origin ``(x0, y0)``, cell size ``cs``).

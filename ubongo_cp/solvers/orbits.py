@@ -260,6 +260,19 @@ class Branch:
     restrict: tuple | None = None
     residual: int = 1
 
+    @property
+    def free_weight(self) -> int:
+        """The weight of a representative whose solutions no symmetry of :attr:`test` fixes; 0: none such.
+
+        A representative of :attr:`restrict` whose orbit under ``H`` is whole (its weight ``|H|``) has a
+        trivial stabiliser in ``H``, and a solution holding it is fixed by no symmetry of ``H`` but the
+        identity (they fix the prefix placement by placement, so they would have to fix the
+        representative). That settles the solution's stabiliser only when the symmetries to test are
+        ``H``'s: when :attr:`test` is larger (a copy of the restricted type in the prefix, which a
+        symmetry outside ``H`` may swap with it), each solution is tested.
+        """
+        return self.residual if len(self.test) + 1 == self.residual else 0
+
 
 @dataclass(frozen=True)
 class BranchPlan:
@@ -425,10 +438,9 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
         for t in range(n_types):
             if left[t] != 1 or any(tmaps[h][t] != t for h in H):
                 continue
-            cands = [q for q in item_options[n_cells + t] if not masks[q] & covered]
-            if not cands:
+            orb = fitting_orbits(t, covered, H)
+            if not orb:
                 return  # this piece fits nowhere: no solution below
-            orb = orbits(cands, H)
             # fewest orbits (then fewest placements some symmetry fixes); below the first level, where the
             # search itself restricts the type, a type with no such placement (nothing left to refine) first
             fixed = sum(len(o) < len(H) for _, o in orb)

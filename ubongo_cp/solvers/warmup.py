@@ -34,6 +34,9 @@ COMPILE_SECONDS = {"dlx": 5, "xcover": 25}
 # ``auto`` strategy may hand over to the ``dlx`` kernel).
 _WARM: set[str] = set()
 _ENGINES = {"split": ("cpsat",), "zdd": ("zdd", "dlx")}
+# Backend modules whose engine is a compiled extension that importing the module loads in full: nothing
+# to run (a search of one domino would cost a command a few milliseconds for nothing).
+_LOADED_BY_IMPORT = {"bitboard"}
 
 
 def warm(names: Iterable[str | None], *, notify: Callable[[str], None] | None = None) -> float:
@@ -82,7 +85,15 @@ def warm(names: Iterable[str | None], *, notify: Callable[[str], None] | None = 
 
 
 def _run_once(module: str) -> None:
-    """Run the module's plain backend through the driver on one domino in a 1x2 region (imports, loads, compiles)."""
+    """Run the module's plain backend through the driver on one domino in a 1x2 region (imports, loads, compiles).
+
+    A module of :data:`_LOADED_BY_IMPORT` is imported, nothing more.
+    """
+    if module in _LOADED_BY_IMPORT:
+        import importlib
+
+        importlib.import_module(f"{__package__}.{module}")
+        return
     from ..cover import build_instance
     from ..pieces import Piece, Region
     from .registry import SOLVERS

@@ -55,6 +55,9 @@ LEAVES = 2048
 BAR_LEAVES = 256
 #: Tasks per worker (several: tasks of equal share still differ in time).
 TASKS_PER_JOB = 16
+#: Subtrees per task on a few workers (their tasks then balance; cutting more costs time before any
+#: worker starts): 512 subtrees on 2 workers, :data:`LEAVES` from 8.
+LEAVES_PER_TASK = 16
 #: Tasks of a count with a progress bar or a journal (each task done advances the bar, and is journaled).
 FINE_TASKS = 256
 #: The first line of a journal names what it is.
@@ -249,8 +252,9 @@ class SplitSearch:
     delay : float
         Seconds before the bar shows (a short count shows none).
     leaves : int, optional
-        Subtrees to cut the count into (default :data:`LEAVES` with workers or a journal, else
-        :data:`BAR_LEAVES`: a progress bar alone needs fewer).
+        Subtrees to cut the count into (default: :data:`LEAVES` with a journal;
+        :data:`LEAVES_PER_TASK` per task with workers, from :data:`BAR_LEAVES` up to :data:`LEAVES`;
+        else :data:`BAR_LEAVES`: a progress bar alone needs fewer).
     tasks_per_job : int
         Tasks per worker (of about equal share; the workers take them in the search order).
     notify : callable, optional
@@ -287,7 +291,8 @@ class SplitSearch:
         _KERNEL.clear()
         search = _kernel(backend, instance, digest)
         jobs = getattr(self.executor, "jobs", 1) or 1
-        leaves = self.leaves or (LEAVES if jobs > 1 or self.journal is not None else BAR_LEAVES)
+        leaves = self.leaves or (LEAVES if self.journal is not None else BAR_LEAVES if jobs == 1 else
+                                 min(LEAVES, max(BAR_LEAVES, LEAVES_PER_TASK * self.tasks_per_job * jobs)))
         cut: dict = {}
         subtrees = split_branches(search, instance, branches, leaves, cut)
         split_digest = hashlib.sha256(repr([(s.branch.prefix, str(s.branch.weight), s.branch.test, tally)

@@ -32,9 +32,16 @@
  *   Kernel.children() -> (bit, [options])
  *       The branch right below the prefix: the goal bit chosen and the options placed there, in
  *       order (bit -1: the prefix is a solution; -2: nothing below it).
+ *   Kernel.set_memo(lo, hi, bits)
+ *       The memo from the next start() on: at the levels lo .. hi, a table of 2^bits entries (bits 0: none)
+ *       of (board, counter items left) -> (solutions, weight sum) below, looked up on entering a level
+ *       and stored when it is done. It needs every counter item at most 1 (else it stays off) and is
+ *       used only while counting (no limit, no tally, batch 0: a step with a batch turns it off, or
+ *       refuses once it has answered a node), and only at the nodes below which no solution needs its
+ *       stabiliser (no permutations, or the restricted item placed at an option of weight hsize).
  *   Kernel.set_limit(n), Kernel.set_tally(on), Kernel.tally() -> [(used-type mask, solutions)]
- *   Kernel.nodes, .solutions, .fixed, .depth, .dropped: counters, the output row length, and the
- *       options the dead-region test removed before any search.
+ *   Kernel.nodes, .solutions, .fixed, .depth, .dropped, .memo_hits, .memo_stores: counters, the output
+ *       row length, the options the dead-region test removed before any search, the memo's work.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -104,6 +111,18 @@ typedef struct {
     uint64_t *tkeys;
     long long *tvals;
     int64_t tcap, tlen;
+    /* the memo (see memo_slot): a lossy table of (board, types left) -> solutions below */
+    int memo_ok;                /* the instance allows it: every counter item at most 1 */
+    int memo_on, memo_active;   /* asked for (set_memo); used by this start */
+    int32_t memo_lo, memo_hi;   /* the levels that look up and store */
+    int memo_bits;              /* the table holds 2^memo_bits entries */
+    int mstride, mdirty;        /* words per entry (4 or 8); entries stored since the table was cleared */
+    uint64_t *mtab;             /* entries: board (W words), avail (0: an empty entry), solutions (low 32
+                                   bits) and weight sum (high 32 bits) */
+    long long memo_hits, memo_stores;
+    long long *msol, *mwt;      /* per level: solutions and weight sum on entering it */
+    uint8_t *mflag;             /* per level: store its count when it is done */
+    int32_t *pw;                /* per level: weight of the restricted item's option placed below the prefix (0: none) */
 } Kernel;
 
 /* ------------------------------------------------------------------ helpers */
@@ -180,6 +199,17 @@ static inline uint64_t used_items(const Kernel *k, int32_t L)
             u |= 1ull << t;
     }
     return u;
+}
+
+/* The memo's entry for board B and the items left ``avail``. */
+static inline __attribute__((always_inline)) uint64_t *memo_slot(const Kernel *k, const uint64_t *B, uint64_t avail,
+                                                                  const int W)
+{
+    uint64_t x = avail * 0xC2B2AE3D27D4EB4Full;
+    for (int w = 0; w < W; w++)
+        x = (x ^ B[w]) * 0x9E3779B97F4A7C15ull, x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    return k->mtab + (int64_t)(x >> (64 - k->memo_bits)) * k->mstride;
 }
 
 /* Can a region of s goal bits be filled by the counter items with a copy left? Necessary conditions
@@ -395,6 +425,10 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
     uint64_t *lrem = k->lrem;
     const int32_t depth = k->depth, kcard = k->kcard, cap = k->cap;
     const int prune = k->nbr != NULL && cap > 0;
+    const int memo = k->memo_active;
+    const int32_t memo_lo = k->memo_lo, memo_hi = k->memo_hi;
+    int32_t *pw = k->pw;
+    uint8_t *mflag = k->mflag;
     int32_t level = k->level;
     long long nodes = k->nodes, n_out = 0;
     int ret = RET_DONE;
@@ -403,6 +437,7 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
         if (k->state == ST_ENTER) {
             const uint64_t *B = board + (int64_t)level * W;
             int c = choose(k, B, W);
+            mflag[level] = 0;
             if (c < 0) {
                 /* every goal bit covered: a solution if the lower bounds and the cardinality hold */
                 int ok = kcard < 0 || level == kcard;
@@ -458,6 +493,27 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                     k->state = ST_BACK;
                     continue;
                 }
+            }
+            /* the memo: the solutions below this node depend only on its board and the items left; it is
+             * used only where no solution below needs its stabiliser (then fixed grows as weighted) */
+            if (memo && level >= memo_lo && level <= memo_hi &&
+                (!k->nperms || (qtype >= 0 && pw[level] == k->hsize))) {
+                uint64_t *ms = memo_slot(k, B, k->avail, W);
+                int same = ms[W] == k->avail;
+                for (int w = 0; same && w < W; w++)
+                    same = ms[w] == B[w];
+                if (same) {
+                    long long m = qtype >= 0 && pw[level] ? pw[level] : 1;
+                    k->solutions += (long long)(ms[W + 1] & 0xFFFFFFFFu);
+                    k->weighted += m * (long long)(ms[W + 1] >> 32);
+                    k->fixed += m * (long long)(ms[W + 1] >> 32);
+                    k->memo_hits++;
+                    k->state = ST_BACK;
+                    continue;
+                }
+                mflag[level] = 1;
+                k->msol[level] = k->solutions;
+                k->mwt[level] = k->weighted;
             }
             int32_t sl = slot_of(L, c, B);
             lslot[level] = sl;
@@ -528,12 +584,28 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                     continue; /* the next option at this level */
                 }
             }
+            pw[level + 1] = qtype >= 0 && !pw[level] && k->otype[chosen[level]] == qtype ? qw[chosen[level]] : pw[level];
             level++;
             k->state = ST_ENTER;
             continue;
         }
     back:
         if (k->state == ST_BACK) {
+            if (mflag[level]) { /* this node is done: remember what lies below it */
+                mflag[level] = 0;
+                long long n = k->solutions - k->msol[level];
+                /* the weight sum below, with the restricted item's weight when it is placed below */
+                long long v = qtype >= 0 && (k->avail >> qtype & 1) ? k->weighted - k->mwt[level] : n;
+                if (n <= 0xFFFFFFFFll && v <= 0xFFFFFFFFll) {
+                    uint64_t *ms = memo_slot(k, board + (int64_t)level * W, k->avail, W);
+                    for (int w = 0; w < W; w++)
+                        ms[w] = board[(int64_t)level * W + w];
+                    ms[W] = k->avail;
+                    ms[W + 1] = (uint64_t)n | (uint64_t)v << 32;
+                    k->memo_stores++;
+                    k->mdirty = 1;
+                }
+            }
             if (level <= k->base) {
                 k->state = ST_DONE;
                 ret = RET_DONE;
@@ -620,7 +692,8 @@ static void kernel_free(Kernel *k)
                      (void **)&k->nbr, (void **)&k->board, (void **)&k->left, (void **)&k->chosen,
                      (void **)&k->lslot, (void **)&k->lpos, (void **)&k->lhi, (void **)&k->ltype, (void **)&k->qw,
                      (void **)&k->lrem, (void **)&k->in_sol, (void **)&k->perms, (void **)&k->tkeys,
-                     (void **)&k->tvals};
+                     (void **)&k->tvals, (void **)&k->mtab, (void **)&k->msol, (void **)&k->mwt,
+                     (void **)&k->mflag, (void **)&k->pw};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) {
         free(*ptrs[i]);
         *ptrs[i] = NULL;
@@ -867,9 +940,14 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
     k->qw = calloc(no, 4);
     k->lrem = calloc(dd, 8);
     k->in_sol = calloc(no, 1);
+    k->msol = calloc(dd, sizeof(long long));
+    k->mwt = calloc(dd, sizeof(long long));
+    k->mflag = calloc(dd, 1);
+    k->pw = calloc(dd, 4);
     drop = calloc(no, 1);
     if (!k->omask || !k->otype || !k->lo || !k->hi || !k->tsize || !k->lo_types || !k->by_size || !k->board ||
-        !k->left || !k->chosen || !k->lslot || !k->lpos || !k->lhi || !k->ltype || !k->qw || !k->lrem || !k->in_sol || !drop) {
+        !k->left || !k->chosen || !k->lslot || !k->lpos || !k->lhi || !k->ltype || !k->qw || !k->lrem || !k->in_sol || !drop ||
+        !k->msol || !k->mwt || !k->mflag || !k->pw) {
         PyErr_NoMemory();
         goto done;
     }
@@ -973,6 +1051,11 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "a cardinality needs every option to have a counter item, each of one size");
         goto done;
     }
+    k->memo_ok = 1;
+    for (int32_t t = 0; t < NT; t++)
+        if (k->hi[t] > 1)
+            k->memo_ok = 0;
+    k->memo_on = k->memo_active = 0;
     memcpy(k->left, k->hi, ((size_t)NT + 1) * 4);
     k->avail = (NT < 63 ? (1ull << (NT + 1)) - 1 : ~0ull);
     for (int32_t t = 0; t < NT; t++)
@@ -1066,6 +1149,7 @@ static int place_prefix(Kernel *k, const int32_t *prefix, int32_t n)
         k->chosen[k->level++] = o;
     }
     k->base = k->level;
+    k->pw[k->base] = 0;
     return 1;
 }
 
@@ -1097,10 +1181,17 @@ static PyObject *Kernel_start(Kernel *k, PyObject *args)
         memcpy(k->perms, bg.buf, (size_t)bg.len);
         k->nperms = nperms;
     }
+    /* the memo's entries hold for the same restriction only */
+    if (k->mdirty && (qtype != k->qtype || (qtype >= 0 && memcmp(k->qw, bq.buf, (size_t)bq.len)))) {
+        memset(k->mtab, 0, ((size_t)1 << k->memo_bits) * k->mstride * 8);
+        k->mdirty = 0;
+    }
     k->qtype = qtype;
     k->hsize = hsize;
     if (qtype >= 0)
         memcpy(k->qw, bq.buf, (size_t)bq.len);
+    k->memo_active = k->memo_on && k->memo_ok && !k->tally_on && k->limit >= ((long long)1 << 62);
+    k->memo_hits = k->memo_stores = 0;
     k->nodes = k->solutions = k->fixed = k->weighted = 0;
     int feasible = place_prefix(k, bp.buf, (int32_t)(bp.len / 4));
     k->state = feasible ? ST_ENTER : ST_DONE;
@@ -1128,9 +1219,14 @@ static PyObject *Kernel_step(Kernel *k, PyObject *args)
     if (batch < 0 || bo.len < batch * k->depth * 4 || bl.len < batch * 4 || bn.len < batch * 8) {
         PyErr_SetString(PyExc_ValueError, "output buffers too small for the batch");
         ret = -2;
+    } else if (batch > 0 && k->memo_active && k->memo_hits) {
+        PyErr_SetString(PyExc_ValueError, "solutions asked for after the memo skipped some");
+        ret = -2;
     } else if (k->state == ST_DONE) {
         ret = RET_DONE;
     } else {
+        if (batch > 0)
+            k->memo_active = 0; /* every solution is visited */
         Py_BEGIN_ALLOW_THREADS
         ret = run(k, stop_nodes, bo.buf, bl.buf, bn.buf, batch, &n_out);
         Py_END_ALLOW_THREADS
@@ -1202,6 +1298,35 @@ static PyObject *Kernel_set_limit(Kernel *k, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *Kernel_set_memo(Kernel *k, PyObject *args)
+{
+    int lo, hi, bits;
+    if (!PyArg_ParseTuple(args, "iii", &lo, &hi, &bits))
+        return NULL;
+    if (bits < 0 || bits > 28) {
+        PyErr_SetString(PyExc_ValueError, "memo table of 2^0 .. 2^28 entries");
+        return NULL;
+    }
+    free(k->mtab);
+    k->mtab = NULL;
+    k->memo_on = 0;
+    if (bits > 0 && lo <= hi) {
+        k->mstride = k->W + 2 <= 4 ? 4 : 8;
+        size_t size = ((size_t)1 << bits) * k->mstride * 8;
+        k->mtab = aligned_alloc(64, size);
+        if (!k->mtab)
+            return PyErr_NoMemory();
+        memset(k->mtab, 0, size);
+        k->memo_bits = bits;
+        k->memo_lo = lo;
+        k->memo_hi = hi;
+        k->memo_on = 1;
+    }
+    k->memo_active = 0;
+    k->mdirty = 0;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Kernel_set_tally(Kernel *k, PyObject *args)
 {
     int on;
@@ -1239,6 +1364,7 @@ static PyMethodDef Kernel_methods[] = {
     {"step", (PyCFunction)Kernel_step, METH_VARARGS, "step(stop_nodes, batch, out, out_len, out_nodes) -> (code, n)"},
     {"children", (PyCFunction)Kernel_children, METH_NOARGS, "children() -> (bit, [options])"},
     {"set_limit", (PyCFunction)Kernel_set_limit, METH_VARARGS, "set_limit(n): stop after n solutions"},
+    {"set_memo", (PyCFunction)Kernel_set_memo, METH_VARARGS, "set_memo(lo, hi, bits): the memo at levels lo..hi (bits 0: none)"},
     {"set_tally", (PyCFunction)Kernel_set_tally, METH_VARARGS, "set_tally(on): count solutions per used-type mask"},
     {"tally", (PyCFunction)Kernel_tally, METH_NOARGS, "tally() -> [(mask, solutions)]"},
     {NULL, NULL, 0, NULL}};
@@ -1249,6 +1375,8 @@ static PyMemberDef Kernel_members[] = {
     {"fixed", T_LONGLONG, offsetof(Kernel, fixed), READONLY, "sum of weight x stabiliser order over the solutions"},
     {"weighted", T_LONGLONG, offsetof(Kernel, weighted), READONLY, "sum of the solutions' weights"},
     {"depth", T_INT, offsetof(Kernel, depth), READONLY, "length of an output row"},
+    {"memo_hits", T_LONGLONG, offsetof(Kernel, memo_hits), READONLY, "nodes the memo answered since start()"},
+    {"memo_stores", T_LONGLONG, offsetof(Kernel, memo_stores), READONLY, "nodes stored in the memo since start()"},
     {"dropped", T_INT, offsetof(Kernel, dropped), READONLY, "options the dead-region test removed at the start"},
     {"probes", T_INT, offsetof(Kernel, list.K), READONLY, "probe bits per list (FIRST)"},
     {NULL, 0, 0, 0, NULL}};

@@ -37,11 +37,23 @@ other pieces cannot fill (its size not a multiple of the greatest common
 divisor of their sizes, or smaller than the smallest) are removed before
 the search.
 
+The *memo* (``"first"`` rule, every piece type with one copy at most, only
+while counting: no solution kept, no limit, no tally) remembers, for the
+nodes with at least five pieces still to place, the solutions below them
+keyed by their board and the piece types left, in a lossy table of 2^14
+entries (a collision overwrites; keys are compared in full, so a count is
+never wrong): a node met again, in the same branch or
+another branch of the symmetry plan, adds those solutions without a
+search. It is used only where no solution below needs its stabiliser (the
+plan's branch tests no symmetry, or the restricted piece is placed at a
+representative whose orbit is whole), so the Burnside sum grows as the count.
+
 Search nodes
 ------------
 ``nodes`` is the number of placements made: the nodes of the search tree
 other than the root (a placement the dead-region test undoes at once
-counts). The *rating's node measure* (:mod:`ubongo_cp.rate`) is the node
+counts; the subtrees the memo answers are not searched and do not count).
+The *rating's node measure* (:mod:`ubongo_cp.rate`) is the node
 count of the ``"mrv"`` rule without the dead-region test: deterministic,
 and independent of how a region is drawn up to the tie-break.
 
@@ -96,6 +108,10 @@ RULES = {"first": 0, "mrv": 1}
 # after the anchor in the kernel's order), measured on the pentomino rectangles.
 _FLOOD_CAP = 1
 _PROBES = -6
+# The memo (module docstring): the nodes with at least _MEMO_LEFT pieces left, a table of 2**_MEMO_BITS
+# entries of 64 bytes; measured on the pentomino rectangles.
+_MEMO_LEFT = 5
+_MEMO_BITS = 14
 
 _BUDGET, _FULL, _LIMIT, _DONE = 1, 2, 3, 4
 _MAX_BATCH = 1024
@@ -275,6 +291,8 @@ class BitSearch:
         The dead-region test (where the instance allows it).
     cardinality : int, optional
         Only solutions of exactly this many placements (the subset analysis' K).
+    memo : bool
+        The memo of the ``"first"`` rule while counting (module docstring).
 
     Raises
     ------
@@ -282,7 +300,8 @@ class BitSearch:
         When the kernel cannot take the instance, or for an unknown rule.
     """
 
-    def __init__(self, instance, *, rule: str = "first", prune: bool = True, cardinality: int | None = None) -> None:
+    def __init__(self, instance, *, rule: str = "first", prune: bool = True, cardinality: int | None = None,
+                 memo: bool = True) -> None:
         if rule not in RULES:
             raise InputError(f"unknown bitboard rule {rule!r}; choose one of {', '.join(RULES)}")
         lay = layout(instance)
@@ -293,6 +312,9 @@ class BitSearch:
         self.kernel = _bits.Kernel(lay.words, len(lay.items), lay.n_goal, table.indptr, table.indices, lay.bit_of,
                                    lay.types, lay.lo, lay.hi, RULES[rule], nbr, _FLOOD_CAP if nbr else 0,
                                    -1 if cardinality is None else int(cardinality), _PROBES)
+        pieces = sum(lay.hi)
+        if memo and rule == "first" and max(lay.hi, default=2) <= 1 and pieces - _MEMO_LEFT >= 1:
+            self.kernel.set_memo(0, pieces - _MEMO_LEFT, _MEMO_BITS)
         self._rows = _Rows(self.kernel.depth)
 
     @property
@@ -445,6 +467,8 @@ class BitboardBackend:
         Nodes between two time-limit checks.
     cardinality : int, optional
         Only covers of exactly this many placements (the subset analysis).
+    memo : bool
+        The memo of the ``"first"`` rule while counting (module docstring).
 
     Notes
     -----
@@ -457,9 +481,10 @@ class BitboardBackend:
     prune: bool = True
     heartbeat: int = DEFAULT_HEARTBEAT
     cardinality: int | None = None
+    memo: bool = True
 
     def _search(self, instance) -> BitSearch:
-        return BitSearch(instance, rule=self.rule, prune=self.prune, cardinality=self.cardinality)
+        return BitSearch(instance, rule=self.rule, prune=self.prune, cardinality=self.cardinality, memo=self.memo)
 
     def run(self, instance, on_solution, *, time_limit=None, first_only=False):
         """Enumerate the instance's solutions (backend protocol)."""

@@ -710,28 +710,6 @@ static void Kernel_dealloc(Kernel *k)
 
 /* The rule's lists over the options not in ``drop`` (see List), options by increasing id within a
  * block; K probes per goal bit, fewer if the lists would exceed ``budget`` entries. */
-/* The mask of pattern p of bit b: the probes of b whose bit in p is set. */
-static void pattern_mask(const List *L, int32_t b, int32_t p, uint64_t *pm)
-{
-    for (int w = 0; w < MAXW; w++)
-        pm[w] = 0;
-    for (int j = 0; j < L->K; j++)
-        if (p >> j & 1) {
-            int32_t x = L->probe[(int64_t)b * L->K + j];
-            pm[x >> 6] |= 1ull << (x & 63);
-        }
-}
-
-/* Whether option o covers none of the bits of pm. */
-static inline int misses(const Kernel *k, int32_t o, const uint64_t *pm, int W)
-{
-    const uint64_t *m = k->omask + (int64_t)o * W;
-    uint64_t hit = 0;
-    for (int w = 0; w < W; w++)
-        hit |= m[w] & pm[w];
-    return !hit;
-}
-
 static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *drop, int64_t budget)
 {
     const int W = k->W, S = W + 1;
@@ -740,7 +718,7 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
     int32_t *order = malloc(((size_t)no + 1) * sizeof(int32_t));
     int32_t *tcount = calloc((size_t)nt + 1, sizeof(int32_t));
     int32_t *gstart = calloc((size_t)ng + 2, sizeof(int32_t));
-    int32_t *gopt = NULL, *freq = calloc((size_t)ng + 1, sizeof(int32_t));
+    int32_t *gopt = NULL, *hpat = NULL, *freq = calloc((size_t)ng + 1, sizeof(int32_t));
     if (!order || !tcount || !gstart || !freq)
         goto done;
     /* options by (item, id): a counting sort over the items */
@@ -820,16 +798,28 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
     }
     /* sizes; fewer probes while over the budget */
     int64_t total, blocks;
+    hpat = malloc(((size_t)gstart[ng] + 1) * sizeof(int32_t));
+    if (!hpat)
+        goto done;
     for (;;) {
         L->NP = 1 << L->K;
+        /* the probes each option covers: it is in the list of pattern p when it covers none of p's */
+        for (int32_t b = 0; b < ng; b++)
+            for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
+                const uint64_t *m = k->omask + (int64_t)gopt[q] * W;
+                int32_t h = 0;
+                for (int j = 0; j < L->K; j++) {
+                    int32_t x = L->probe[(int64_t)b * L->K + j];
+                    h |= (int32_t)((m[x >> 6] >> (x & 63)) & 1) << j;
+                }
+                hpat[q] = h;
+            }
         total = blocks = 0;
         for (int32_t b = 0; b < ng; b++)
             for (int32_t p = 0; p < L->NP; p++) {
-                uint64_t pm[MAXW];
-                pattern_mask(L, b, p, pm);
                 int32_t last = -1;
                 for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
-                    if (!misses(k, gopt[q], pm, W))
+                    if (hpat[q] & p)
                         continue;
                     total++;
                     if (k->otype[gopt[q]] != last) {
@@ -858,12 +848,10 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
         for (int32_t p = 0; p < L->NP; p++) {
             int64_t s = (int64_t)b * L->NP + p;
             L->bstart[s] = i + 1;
-            uint64_t pm[MAXW];
-            pattern_mask(L, b, p, pm);
             int32_t last = -1;
             for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
                 int32_t o = gopt[q];
-                if (!misses(k, o, pm, W))
+                if (hpat[q] & p)
                     continue;
                 if (k->otype[o] != last) {
                     last = k->otype[o];
@@ -881,7 +869,7 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
     L->bstart[(int64_t)ng * L->NP] = i + 1;
     ok = 1;
 done:
-    free(order), free(tcount), free(gstart), free(gopt), free(freq);
+    free(order), free(tcount), free(gstart), free(gopt), free(hpat), free(freq);
     return ok;
 }
 

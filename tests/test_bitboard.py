@@ -305,6 +305,26 @@ def test_the_memo_counts_what_the_plain_search_counts(inst, last, bits):
     assert memo_counts(inst, (1, 99, bits + 3)) == plain
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(symmetric_instances(), polyomino_instances(), polyomino_instances(optional=True)),
+       st.integers(0, 4))
+def test_the_recursive_subtrees_search_as_the_machine(inst, level):
+    # fast1 from a level on: the same count, Burnside sum, solutions searched and nodes as the
+    # resumable search alone (and with the dead-region test off).
+    from ubongo_cp.solvers.bitboard import BitboardBackend
+
+    plan = symmetry_plan(inst)
+    for prune in (True, False):
+        got = []
+        for fast in (-1, level):
+            s = BitSearch(inst, prune=prune, memo=False)
+            s.kernel.set_fast(fast)
+            run = BitboardBackend(prune=prune, memo=False).search(inst, None if plan is None else plan.branches,
+                                                                   kernel=s)
+            got.append((run.count, run.fixed, run.stats["solutions_seen"], run.stats["nodes"]))
+        assert got[0] == got[1]
+
+
 def test_the_memo_on_the_pentomino_rectangles():
     # 5x12: the plan restricts a second piece inside the search (X on the middle row), and the memo
     # answers only below a representative with a whole orbit; 8x8 minus its centre: a cell plan.

@@ -123,6 +123,8 @@ typedef struct {
     long long *msol, *mwt;      /* per level: solutions and weight sum on entering it */
     uint8_t *mflag;             /* per level: store its count when it is done */
     int32_t *pw;                /* per level: weight of the restricted item's option placed below the prefix (0: none) */
+    int32_t fast_lo;            /* the levels from which fast1 searches a whole subtree (-1: none) */
+    uint64_t lo_mask;           /* the counter items with lo > 0 */
 } Kernel;
 
 /* ------------------------------------------------------------------ helpers */
@@ -411,6 +413,78 @@ static inline __attribute__((always_inline)) void untake(Kernel *k, int32_t o)
 }
 
 /* ------------------------------------------------------------------ the search */
+/* The whole subtree below level L at board B, by recursion: the search of run_w (same order, same
+ * nodes) where it can be simpler: one word, rule FIRST, every counter item at most 1 (the items left
+ * are ``avail``, k->left is not kept; k->avail is set only for the dead-region test), only counting
+ * (no batch, no limit, no tally, no cardinality, no memo). wq: the weight of the restricted item's
+ * option placed below the prefix (0: none yet). The node budget is not checked: run_w calls it only
+ * at the levels set by set_fast, where few pieces are left. */
+static void fast1(Kernel *k, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
+{
+    const uint64_t E = k->goal[0] & ~B;
+    if (!E) {
+        if (avail & k->lo_mask)
+            return;
+        long long w = wq ? wq : 1;
+        k->solutions++;
+        k->weighted += w;
+        k->fixed += w * ((k->qtype >= 0 && w == k->hsize) || !k->nperms ? 1 : stabiliser(k, L));
+        return;
+    }
+    const List *Ls = &k->list;
+    const int c = ctz64(E);
+    int32_t sl;
+    if (Ls->next) /* the probes are the K bits after c */
+        sl = (c << Ls->K) | (int32_t)((c < 63 ? B >> (c + 1) : 0) & (uint64_t)(Ls->NP - 1));
+    else
+        sl = slot_of(Ls, c, k->board + L); /* k->board[L] is B */
+    const uint64_t bm = Ls->bmask[sl];
+    const int32_t first = Ls->bstart[sl], qtype = k->qtype, NT = k->ntypes, cap = k->cap;
+    const int prune = k->nbr != NULL && cap > 0;
+    const uint64_t goal = k->goal[0], *nbr = k->nbr, *obrd = k->obrd;
+    for (uint64_t rem = bm & avail; rem; rem &= rem - 1) {
+        const int t = ctz64(rem);
+        const int32_t i = first + popcount64(bm & ((1ull << t) - 1));
+        const uint64_t *e = Ls->ent + 2 * (int64_t)Ls->blo[i], *end = Ls->ent + 2 * (int64_t)Ls->bhi[i];
+        const uint64_t na = t == NT ? avail : avail & ~(1ull << t);
+        for (; e < end; e += 2) {
+            if (e[0] & B)
+                continue;
+            const int32_t o = (int32_t)e[1];
+            int32_t nw = wq;
+            if (t == qtype) {
+                if (k->qw[o] <= 0)
+                    continue;
+                if (!wq)
+                    nw = k->qw[o];
+            }
+            k->nodes++;
+            const uint64_t NB = B | e[0];
+            k->chosen[L] = o;
+            k->board[L + 1] = NB;
+            if (prune) {
+                k->avail = na;
+                if (cap > 1) {
+                    if (dead_region(k, &NB, obrd + o, cap, 1))
+                        continue;
+                } else { /* dead_region with cap 1: an empty bit next to the option walled in */
+                    const uint64_t E2 = goal & ~NB;
+                    uint64_t seeds = obrd[o] & E2;
+                    int dead = 0;
+                    for (; seeds; seeds &= seeds - 1)
+                        if (!(nbr[ctz64(seeds)] & E2)) {
+                            dead = !fillable(k, 1);
+                            break;
+                        }
+                    if (dead)
+                        continue;
+                }
+            }
+            fast1(k, L + 1, NB, na, nw);
+        }
+    }
+}
+
 static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop_nodes, int32_t *out,
                                                         int32_t *out_len, long long *out_nodes, long long batch,
                                                         long long *n_out_p, const int W)
@@ -432,8 +506,24 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
     int32_t level = k->level;
     long long nodes = k->nodes, n_out = 0;
     int ret = RET_DONE;
+    /* fast1 below k->fast_lo where nothing needs this machine */
+    const int32_t fast_lo = W == 1 && k->rule == RULE_FIRST && k->memo_ok && kcard < 0 && batch == 0 &&
+                                    !k->tally_on && k->limit >= ((long long)1 << 62) && k->fast_lo >= 0 &&
+                                    (!memo || k->fast_lo > memo_hi)
+                                ? k->fast_lo
+                                : INT32_MAX;
 
     for (;;) {
+        if (k->state == ST_ENTER && level >= fast_lo) {
+            uint64_t avail = k->avail;
+            k->nodes = nodes;
+            mflag[level] = 0;
+            fast1(k, level, board[(int64_t)level * W], avail, pw[level]);
+            nodes = k->nodes;
+            k->avail = avail;
+            k->state = ST_BACK;
+            goto back;
+        }
         if (k->state == ST_ENTER) {
             const uint64_t *B = board + (int64_t)level * W;
             int c = choose(k, B, W);
@@ -1014,10 +1104,12 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
             k->uniform = 0;
     }
     k->n_lo = 0;
+    k->lo_mask = 0;
+    k->fast_lo = -1;
     int sized = 1;
     for (int32_t t = 0; t <= NT; t++) {
         if (k->lo[t] > 0)
-            k->lo_types[k->n_lo++] = t;
+            k->lo_types[k->n_lo++] = t, k->lo_mask |= 1ull << t;
         if (k->tsize[t] == -2)
             k->tsize[t] = 0; /* an item without options fills nothing */
         if (t < NT && k->tsize[t] < 0)
@@ -1180,6 +1272,7 @@ static PyObject *Kernel_start(Kernel *k, PyObject *args)
         memcpy(k->qw, bq.buf, (size_t)bq.len);
     k->memo_active = k->memo_on && k->memo_ok && !k->tally_on && k->limit >= ((long long)1 << 62);
     k->memo_hits = k->memo_stores = 0;
+    memset(k->mflag, 0, (size_t)k->depth + 1);
     k->nodes = k->solutions = k->fixed = k->weighted = 0;
     int feasible = place_prefix(k, bp.buf, (int32_t)(bp.len / 4));
     k->state = feasible ? ST_ENTER : ST_DONE;
@@ -1315,6 +1408,15 @@ static PyObject *Kernel_set_memo(Kernel *k, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *Kernel_set_fast(Kernel *k, PyObject *args)
+{
+    int lo;
+    if (!PyArg_ParseTuple(args, "i", &lo))
+        return NULL;
+    k->fast_lo = lo < 0 ? -1 : lo;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Kernel_set_tally(Kernel *k, PyObject *args)
 {
     int on;
@@ -1353,6 +1455,7 @@ static PyMethodDef Kernel_methods[] = {
     {"children", (PyCFunction)Kernel_children, METH_NOARGS, "children() -> (bit, [options])"},
     {"set_limit", (PyCFunction)Kernel_set_limit, METH_VARARGS, "set_limit(n): stop after n solutions"},
     {"set_memo", (PyCFunction)Kernel_set_memo, METH_VARARGS, "set_memo(lo, hi, bits): the memo at levels lo..hi (bits 0: none)"},
+    {"set_fast", (PyCFunction)Kernel_set_fast, METH_VARARGS, "set_fast(level): whole subtrees by recursion from that level on (-1: none)"},
     {"set_tally", (PyCFunction)Kernel_set_tally, METH_VARARGS, "set_tally(on): count solutions per used-type mask"},
     {"tally", (PyCFunction)Kernel_tally, METH_NOARGS, "tally() -> [(mask, solutions)]"},
     {NULL, NULL, 0, NULL}};

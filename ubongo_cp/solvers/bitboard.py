@@ -48,6 +48,12 @@ search. It is used only where no solution below needs its stabiliser (the
 plan's branch tests no symmetry, or the restricted piece is placed at a
 representative whose orbit is whole), so the Burnside sum grows as the count.
 
+Below the memo's levels (fewer than five pieces left) a plain recursion
+searches each subtree in one call, the same placements in the same order
+(the same nodes) as the resumable search, without its bookkeeping; the
+node budget between two heartbeats is checked only between two such
+subtrees.
+
 Search nodes
 ------------
 ``nodes`` is the number of placements made: the nodes of the search tree
@@ -313,8 +319,10 @@ class BitSearch:
                                    lay.types, lay.lo, lay.hi, RULES[rule], nbr, _FLOOD_CAP if nbr else 0,
                                    -1 if cardinality is None else int(cardinality), _PROBES)
         pieces = sum(lay.hi)
-        if memo and rule == "first" and max(lay.hi, default=2) <= 1 and pieces - _MEMO_LEFT >= 1:
-            self.kernel.set_memo(0, pieces - _MEMO_LEFT, _MEMO_BITS)
+        if rule == "first" and _typed(instance) and max(lay.hi, default=2) <= 1:
+            if memo and pieces - _MEMO_LEFT >= 1:
+                self.kernel.set_memo(0, pieces - _MEMO_LEFT, _MEMO_BITS)
+            self.kernel.set_fast(max(0, pieces - _MEMO_LEFT + 1))
         self._rows = _Rows(self.kernel.depth)
 
     @property

@@ -253,16 +253,13 @@ def _neighbours(instance, order, bit, words) -> bytes:
                 if j is not None:
                     adj[i].append(j)
     # every placement must be connected by these steps (else a walled-in cell could still be covered)
-    seen_shape = set()
     table = instance.table
     indptr, indices = table.indptr, table.indices
     otype = table.option_type
     orient = table.option_orientation
-    for o in range(len(otype)):
-        key = (otype[o], orient[o])
-        if key in seen_shape:
-            continue
-        seen_shape.add(key)
+    # one option of each (type, orientation), the first: a dict keeps the last value of a key
+    shapes = dict(zip(zip(reversed(otype), reversed(orient)), range(len(otype) - 1, -1, -1)))
+    for o in shapes.values():
         own = {i for i in indices[indptr[o]:indptr[o + 1]] if i < n}
         start = next(iter(own))
         todo, reached = [start], {start}

@@ -310,14 +310,16 @@ def test_the_memo_counts_what_the_plain_search_counts(inst, last, bits):
        st.integers(0, 4))
 def test_the_recursive_subtrees_search_as_the_machine(inst, level):
     # fast1 from a level on: the same count, Burnside sum, solutions searched and nodes as the
-    # resumable search alone (and with the dead-region test off).
+    # resumable search alone (and with the dead-region test off, and with a small memo).
     from ubongo_cp.solvers.bitboard import BitboardBackend
 
     plan = symmetry_plan(inst)
-    for prune in (True, False):
+    for prune, memo in ((True, False), (False, False), (True, True)):
         got = []
         for fast in (-1, level):
             s = BitSearch(inst, prune=prune, memo=False)
+            if memo:
+                s.kernel.set_memo(0, 99, 4)
             s.kernel.set_fast(fast)
             run = BitboardBackend(prune=prune, memo=False).search(inst, None if plan is None else plan.branches,
                                                                    kernel=s)

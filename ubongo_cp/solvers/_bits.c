@@ -39,6 +39,10 @@
  *       used only while counting (no limit, no tally, batch 0: a step with a batch turns it off, or
  *       refuses once it has answered a node), and only at the nodes below which no solution needs its
  *       stabiliser (no permutations, or the restricted item placed at an option of weight hsize).
+ *   Kernel.set_fast(level)
+ *       From that level on (-1: never), a whole subtree is searched by a plain recursion (fast1): the
+ *       same nodes, where the search has one word, rule FIRST, every counter item at most 1, only
+ *       counting; the node budget is checked between two such subtrees only.
  *   Kernel.set_limit(n), Kernel.set_tally(on), Kernel.tally() -> [(used-type mask, solutions)]
  *   Kernel.nodes, .solutions, .fixed, .depth, .dropped, .memo_hits, .memo_stores: counters, the output
  *       row length, the options the dead-region test removed before any search, the memo's work.
@@ -414,11 +418,11 @@ static inline __attribute__((always_inline)) void untake(Kernel *k, int32_t o)
 
 /* ------------------------------------------------------------------ the search */
 /* The whole subtree below level L at board B, by recursion: the search of run_w (same order, same
- * nodes) where it can be simpler: one word, rule FIRST, every counter item at most 1 (the items left
- * are ``avail``, k->left is not kept; k->avail is set only for the dead-region test), only counting
- * (no batch, no limit, no tally, no cardinality, no memo). wq: the weight of the restricted item's
- * option placed below the prefix (0: none yet). The node budget is not checked: run_w calls it only
- * at the levels set by set_fast, where few pieces are left. */
+ * nodes, the same memo) where it can be simpler: one word, rule FIRST, every counter item at most 1
+ * (the items left are ``avail``, k->left is not kept; k->avail is set only for the dead-region test),
+ * only counting (no batch, no limit, no tally, no cardinality). wq: the weight of the restricted
+ * item's option placed below the prefix (0: none yet). The node budget is not checked: run_w calls
+ * it only from the level set by set_fast on, where few pieces are left. */
 static void fast1(Kernel *k, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
 {
     const uint64_t E = k->goal[0] & ~B;
@@ -431,6 +435,23 @@ static void fast1(Kernel *k, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
         k->fixed += w * ((k->qtype >= 0 && w == k->hsize) || !k->nperms ? 1 : stabiliser(k, L));
         return;
     }
+    const int32_t qtype = k->qtype;
+    /* the memo, as in run_w */
+    uint64_t *ms = NULL;
+    long long s0 = 0, w0 = 0;
+    if (k->memo_active && L >= k->memo_lo && L <= k->memo_hi && (!k->nperms || (qtype >= 0 && wq == k->hsize))) {
+        ms = memo_slot(k, &B, avail, 1);
+        if (ms[1] == avail && ms[0] == B) {
+            long long m = qtype >= 0 && wq ? wq : 1;
+            k->solutions += (long long)(ms[2] & 0xFFFFFFFFu);
+            k->weighted += m * (long long)(ms[2] >> 32);
+            k->fixed += m * (long long)(ms[2] >> 32);
+            k->memo_hits++;
+            return;
+        }
+        s0 = k->solutions;
+        w0 = k->weighted;
+    }
     const List *Ls = &k->list;
     const int c = ctz64(E);
     int32_t sl;
@@ -439,7 +460,7 @@ static void fast1(Kernel *k, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
     else
         sl = slot_of(Ls, c, k->board + L); /* k->board[L] is B */
     const uint64_t bm = Ls->bmask[sl];
-    const int32_t first = Ls->bstart[sl], qtype = k->qtype, NT = k->ntypes, cap = k->cap;
+    const int32_t first = Ls->bstart[sl], NT = k->ntypes, cap = k->cap;
     const int prune = k->nbr != NULL && cap > 0;
     const uint64_t goal = k->goal[0], *nbr = k->nbr, *obrd = k->obrd;
     for (uint64_t rem = bm & avail; rem; rem &= rem - 1) {
@@ -483,6 +504,17 @@ static void fast1(Kernel *k, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
             fast1(k, L + 1, NB, na, nw);
         }
     }
+    if (ms) {
+        long long n = k->solutions - s0;
+        long long v = qtype >= 0 && (avail >> qtype & 1) ? k->weighted - w0 : n;
+        if (n <= 0xFFFFFFFFll && v <= 0xFFFFFFFFll) {
+            ms[0] = B;
+            ms[1] = avail;
+            ms[2] = (uint64_t)n | (uint64_t)v << 32;
+            k->memo_stores++;
+            k->mdirty = 1;
+        }
+    }
 }
 
 static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop_nodes, int32_t *out,
@@ -508,8 +540,7 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
     int ret = RET_DONE;
     /* fast1 below k->fast_lo where nothing needs this machine */
     const int32_t fast_lo = W == 1 && k->rule == RULE_FIRST && k->memo_ok && kcard < 0 && batch == 0 &&
-                                    !k->tally_on && k->limit >= ((long long)1 << 62) && k->fast_lo >= 0 &&
-                                    (!memo || k->fast_lo > memo_hi)
+                                    !k->tally_on && k->limit >= ((long long)1 << 62) && k->fast_lo >= 0
                                 ? k->fast_lo
                                 : INT32_MAX;
 

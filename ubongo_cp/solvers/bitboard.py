@@ -48,11 +48,11 @@ search. It is used only where no solution below needs its stabiliser (the
 plan's branch tests no symmetry, or the restricted piece is placed at a
 representative whose orbit is whole), so the Burnside sum grows as the count.
 
-Below the memo's levels (fewer than five pieces left) a plain recursion
-searches each subtree in one call, the same placements in the same order
-(the same nodes) as the resumable search, without its bookkeeping; the
-node budget between two heartbeats is checked only between two such
-subtrees.
+Where at most eight pieces are left (same rule, one copy of each type at
+most, only counting), a plain recursion searches each subtree in one call:
+the same placements in the same order (the same nodes, the memo included)
+as the resumable search, without its bookkeeping; the node budget between
+two heartbeats is checked only between two such subtrees.
 
 Search nodes
 ------------
@@ -118,6 +118,8 @@ _PROBES = -6
 # entries of 64 bytes; measured on the pentomino rectangles.
 _MEMO_LEFT = 5
 _MEMO_BITS = 14
+# The levels with at most _FAST_LEFT pieces left are searched by a plain recursion (module docstring).
+_FAST_LEFT = 8
 
 _BUDGET, _FULL, _LIMIT, _DONE = 1, 2, 3, 4
 _MAX_BATCH = 1024
@@ -319,7 +321,7 @@ class BitSearch:
         if rule == "first" and _typed(instance) and max(lay.hi, default=2) <= 1:
             if memo and pieces - _MEMO_LEFT >= 1:
                 self.kernel.set_memo(0, pieces - _MEMO_LEFT, _MEMO_BITS)
-            self.kernel.set_fast(max(0, pieces - _MEMO_LEFT + 1))
+            self.kernel.set_fast(max(0, pieces - _FAST_LEFT))
         self._rows = _Rows(self.kernel.depth)
 
     @property

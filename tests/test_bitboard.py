@@ -296,6 +296,80 @@ def test_a_symmetry_may_swap_the_restricted_piece_with_its_copy_in_the_prefix(le
         assert (got.count, got.count_reduced) == (6, 2), backend
 
 
+def memo_counts(inst, memo) -> tuple:
+    """(count, fixed, solutions searched) over the whole symmetry plan (or the plain search), the memo at
+    ``memo`` = (first level, last level, log2 of the table size) or off."""
+    from ubongo_cp.solvers.bitboard import BitboardBackend
+
+    plan = symmetry_plan(inst)
+    s = BitSearch(inst, memo=False)
+    if memo:
+        s.kernel.set_memo(*memo)
+    run = BitboardBackend(memo=False).search(inst, None if plan is None else plan.branches, kernel=s)
+    return run.count, run.fixed, run.stats["solutions_seen"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(symmetric_instances(), polyomino_instances(), polyomino_instances(optional=True)),
+       st.integers(0, 6), st.integers(1, 5))
+def test_the_memo_counts_what_the_plain_search_counts(inst, last, bits):
+    # The memo at every level up to ``last``, in a table of 2..32 entries (collisions overwrite): the
+    # count, the Burnside sum (restricted pieces, stabilisers) and the solutions searched are the plain
+    # search's, on random regions and piece multisets (copies: no memo), with optional pieces too.
+    plain = memo_counts(inst, None)
+    assert memo_counts(inst, (0, last, bits)) == plain
+    assert memo_counts(inst, (1, 99, bits + 3)) == plain
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(symmetric_instances(), polyomino_instances(), polyomino_instances(optional=True)),
+       st.integers(0, 4))
+def test_the_recursive_subtrees_search_as_the_machine(inst, level):
+    # fast1 from a level on: the same count, Burnside sum, solutions searched and nodes as the
+    # resumable search alone (and with the dead-region test off, and with a small memo).
+    from ubongo_cp.solvers.bitboard import BitboardBackend
+
+    plan = symmetry_plan(inst)
+    for prune, memo in ((True, False), (False, False), (True, True)):
+        got = []
+        for fast in (-1, level):
+            s = BitSearch(inst, prune=prune, memo=False)
+            if memo:
+                s.kernel.set_memo(0, 99, 4)
+            s.kernel.set_fast(fast)
+            run = BitboardBackend(prune=prune, memo=False).search(inst, None if plan is None else plan.branches,
+                                                                   kernel=s)
+            got.append((run.count, run.fixed, run.stats["solutions_seen"], run.stats["nodes"]))
+        assert got[0] == got[1]
+
+
+def test_the_memo_on_the_pentomino_rectangles():
+    # 5x12: the plan restricts a second piece inside the search (X on the middle row), and the memo
+    # answers only below a representative with a whole orbit; 8x8 minus its centre: a cell plan.
+    for region, want in ((Region.rectangle(5, 12), (4040, 4040, 1010)), (Region.rectangle(4, 15), (1472, 1472, 368)),
+                         (Region(tuple((r, c) for r in range(8) for c in range(8)
+                                       if not (3 <= r <= 4 and 3 <= c <= 4))), (520, 520, 65))):
+        inst = build_instance(PENTS.pieces, region)
+        for memo in ((0, 7, 14), (0, 11, 4), (0, 11, 18)):
+            assert memo_counts(inst, memo) == want
+    inst = build_instance(PENTS.pieces, Region.rectangle(4, 15))
+    s, plain = BitSearch(inst), BitSearch(inst, memo=False)
+    for k in (s, plain):
+        k.start()
+        assert k.run()
+    assert s.solutions == plain.solutions == 1472 and s.kernel.memo_hits > 0 and s.nodes < plain.nodes
+    # solutions asked for: no memo (every solution is visited); asked for after it answered: refused
+    s.start()
+    assert len([x for x in s.iterate() if x is not None]) == 1472 and s.kernel.memo_hits == 0
+    s.start()
+    s.run(heartbeat=20_000)  # stops and resumes
+    assert s.solutions == 1472
+    s.start()
+    s.kernel.step(5000, 0, *s._rows.buffers(0))
+    with pytest.raises(ValueError, match="memo"):
+        s.kernel.step(10 ** 9, 1, *s._rows.buffers(1))
+
+
 def test_copies_plan_counts_each_solution_exactly():
     # Two sets of five tetrominoes in 8x5 (every type has two copies): 3,106 tilings, 783 up to
     # symmetry, with a cell or a copies level; a copies level weighs a solution 1/2 per copy found.

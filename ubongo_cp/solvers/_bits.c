@@ -32,9 +32,20 @@
  *   Kernel.children() -> (bit, [options])
  *       The branch right below the prefix: the goal bit chosen and the options placed there, in
  *       order (bit -1: the prefix is a solution; -2: nothing below it).
+ *   Kernel.set_memo(lo, hi, bits)
+ *       The memo from the next start() on: at the levels lo .. hi, a table of 2^bits entries (bits 0: none)
+ *       of (board, counter items left) -> (solutions, weight sum) below, looked up on entering a level
+ *       and stored when it is done. It needs every counter item at most 1 (else it stays off) and is
+ *       used only while counting (no limit, no tally, batch 0: a step with a batch turns it off, or
+ *       refuses once it has answered a node), and only at the nodes below which no solution needs its
+ *       stabiliser (no permutations, or the restricted item placed at an option of weight hsize).
+ *   Kernel.set_fast(level)
+ *       From that level on (-1: never), a whole subtree is searched by a plain recursion (fast1): the
+ *       same nodes, where the search has one word, rule FIRST, every counter item at most 1, only
+ *       counting; the node budget is checked between two such subtrees only.
  *   Kernel.set_limit(n), Kernel.set_tally(on), Kernel.tally() -> [(used-type mask, solutions)]
- *   Kernel.nodes, .solutions, .fixed, .depth, .dropped: counters, the output row length, and the
- *       options the dead-region test removed before any search.
+ *   Kernel.nodes, .solutions, .fixed, .depth, .dropped, .memo_hits, .memo_stores: counters, the output
+ *       row length, the options the dead-region test removed before any search, the memo's work.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -104,6 +115,20 @@ typedef struct {
     uint64_t *tkeys;
     long long *tvals;
     int64_t tcap, tlen;
+    /* the memo (see memo_slot): a lossy table of (board, types left) -> solutions below */
+    int memo_ok;                /* the instance allows it: every counter item at most 1 */
+    int memo_on, memo_active;   /* asked for (set_memo); used by this start */
+    int32_t memo_lo, memo_hi;   /* the levels that look up and store */
+    int memo_bits;              /* the table holds 2^memo_bits entries */
+    int mstride, mdirty;        /* words per entry (4 or 8); entries stored since the table was cleared */
+    uint64_t *mtab;             /* entries: board (W words), avail (0: an empty entry), solutions (low 32
+                                   bits) and weight sum (high 32 bits) */
+    long long memo_hits, memo_stores;
+    long long *msol, *mwt;      /* per level: solutions and weight sum on entering it */
+    uint8_t *mflag;             /* per level: store its count when it is done */
+    int32_t *pw;                /* per level: weight of the restricted item's option placed below the prefix (0: none) */
+    int32_t fast_lo;            /* the levels from which fast1 searches a whole subtree (-1: none) */
+    uint64_t lo_mask;           /* the counter items with lo > 0 */
 } Kernel;
 
 /* ------------------------------------------------------------------ helpers */
@@ -180,6 +205,17 @@ static inline uint64_t used_items(const Kernel *k, int32_t L)
             u |= 1ull << t;
     }
     return u;
+}
+
+/* The memo's entry for board B and the items left ``avail``. */
+static inline __attribute__((always_inline)) uint64_t *memo_slot(const Kernel *k, const uint64_t *B, uint64_t avail,
+                                                                  const int W)
+{
+    uint64_t x = avail * 0xC2B2AE3D27D4EB4Full;
+    for (int w = 0; w < W; w++)
+        x = (x ^ B[w]) * 0x9E3779B97F4A7C15ull, x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    return k->mtab + (int64_t)(x >> (64 - k->memo_bits)) * k->mstride;
 }
 
 /* Can a region of s goal bits be filled by the counter items with a copy left? Necessary conditions
@@ -381,6 +417,106 @@ static inline __attribute__((always_inline)) void untake(Kernel *k, int32_t o)
 }
 
 /* ------------------------------------------------------------------ the search */
+/* The whole subtree below level L at board B, by recursion: the search of run_w (same order, same
+ * nodes, the same memo) where it can be simpler: one word, rule FIRST, every counter item at most 1
+ * (the items left are ``avail``, k->left is not kept; k->avail is set only for the dead-region test),
+ * only counting (no batch, no limit, no tally, no cardinality). wq: the weight of the restricted
+ * item's option placed below the prefix (0: none yet). The node budget is not checked: run_w calls
+ * it only from the level set by set_fast on, where few pieces are left. */
+static void fast1(Kernel *k, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
+{
+    const uint64_t E = k->goal[0] & ~B;
+    if (!E) {
+        if (avail & k->lo_mask)
+            return;
+        long long w = wq ? wq : 1;
+        k->solutions++;
+        k->weighted += w;
+        k->fixed += w * ((k->qtype >= 0 && w == k->hsize) || !k->nperms ? 1 : stabiliser(k, L));
+        return;
+    }
+    const int32_t qtype = k->qtype;
+    /* the memo, as in run_w */
+    uint64_t *ms = NULL;
+    long long s0 = 0, w0 = 0;
+    if (k->memo_active && L >= k->memo_lo && L <= k->memo_hi && (!k->nperms || (qtype >= 0 && wq == k->hsize))) {
+        ms = memo_slot(k, &B, avail, 1);
+        if (ms[1] == avail && ms[0] == B) {
+            long long m = qtype >= 0 && wq ? wq : 1;
+            k->solutions += (long long)(ms[2] & 0xFFFFFFFFu);
+            k->weighted += m * (long long)(ms[2] >> 32);
+            k->fixed += m * (long long)(ms[2] >> 32);
+            k->memo_hits++;
+            return;
+        }
+        s0 = k->solutions;
+        w0 = k->weighted;
+    }
+    const List *Ls = &k->list;
+    const int c = ctz64(E);
+    int32_t sl;
+    if (Ls->next) /* the probes are the K bits after c */
+        sl = (c << Ls->K) | (int32_t)((c < 63 ? B >> (c + 1) : 0) & (uint64_t)(Ls->NP - 1));
+    else
+        sl = slot_of(Ls, c, k->board + L); /* k->board[L] is B */
+    const uint64_t bm = Ls->bmask[sl];
+    const int32_t first = Ls->bstart[sl], NT = k->ntypes, cap = k->cap;
+    const int prune = k->nbr != NULL && cap > 0;
+    const uint64_t goal = k->goal[0], *nbr = k->nbr, *obrd = k->obrd;
+    for (uint64_t rem = bm & avail; rem; rem &= rem - 1) {
+        const int t = ctz64(rem);
+        const int32_t i = first + popcount64(bm & ((1ull << t) - 1));
+        const uint64_t *e = Ls->ent + 2 * (int64_t)Ls->blo[i], *end = Ls->ent + 2 * (int64_t)Ls->bhi[i];
+        const uint64_t na = t == NT ? avail : avail & ~(1ull << t);
+        for (; e < end; e += 2) {
+            if (e[0] & B)
+                continue;
+            const int32_t o = (int32_t)e[1];
+            int32_t nw = wq;
+            if (t == qtype) {
+                if (k->qw[o] <= 0)
+                    continue;
+                if (!wq)
+                    nw = k->qw[o];
+            }
+            k->nodes++;
+            const uint64_t NB = B | e[0];
+            k->chosen[L] = o;
+            k->board[L + 1] = NB;
+            if (prune) {
+                k->avail = na;
+                if (cap > 1) {
+                    if (dead_region(k, &NB, obrd + o, cap, 1))
+                        continue;
+                } else { /* dead_region with cap 1: an empty bit next to the option walled in */
+                    const uint64_t E2 = goal & ~NB;
+                    uint64_t seeds = obrd[o] & E2;
+                    int dead = 0;
+                    for (; seeds; seeds &= seeds - 1)
+                        if (!(nbr[ctz64(seeds)] & E2)) {
+                            dead = !fillable(k, 1);
+                            break;
+                        }
+                    if (dead)
+                        continue;
+                }
+            }
+            fast1(k, L + 1, NB, na, nw);
+        }
+    }
+    if (ms) {
+        long long n = k->solutions - s0;
+        long long v = qtype >= 0 && (avail >> qtype & 1) ? k->weighted - w0 : n;
+        if (n <= 0xFFFFFFFFll && v <= 0xFFFFFFFFll) {
+            ms[0] = B;
+            ms[1] = avail;
+            ms[2] = (uint64_t)n | (uint64_t)v << 32;
+            k->memo_stores++;
+            k->mdirty = 1;
+        }
+    }
+}
+
 static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop_nodes, int32_t *out,
                                                         int32_t *out_len, long long *out_nodes, long long batch,
                                                         long long *n_out_p, const int W)
@@ -395,14 +531,34 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
     uint64_t *lrem = k->lrem;
     const int32_t depth = k->depth, kcard = k->kcard, cap = k->cap;
     const int prune = k->nbr != NULL && cap > 0;
+    const int memo = k->memo_active;
+    const int32_t memo_lo = k->memo_lo, memo_hi = k->memo_hi;
+    int32_t *pw = k->pw;
+    uint8_t *mflag = k->mflag;
     int32_t level = k->level;
     long long nodes = k->nodes, n_out = 0;
     int ret = RET_DONE;
+    /* fast1 below k->fast_lo where nothing needs this machine */
+    const int32_t fast_lo = W == 1 && k->rule == RULE_FIRST && k->memo_ok && kcard < 0 && batch == 0 &&
+                                    !k->tally_on && k->limit >= ((long long)1 << 62) && k->fast_lo >= 0
+                                ? k->fast_lo
+                                : INT32_MAX;
 
     for (;;) {
+        if (k->state == ST_ENTER && level >= fast_lo) {
+            uint64_t avail = k->avail;
+            k->nodes = nodes;
+            mflag[level] = 0;
+            fast1(k, level, board[(int64_t)level * W], avail, pw[level]);
+            nodes = k->nodes;
+            k->avail = avail;
+            k->state = ST_BACK;
+            goto back;
+        }
         if (k->state == ST_ENTER) {
             const uint64_t *B = board + (int64_t)level * W;
             int c = choose(k, B, W);
+            mflag[level] = 0;
             if (c < 0) {
                 /* every goal bit covered: a solution if the lower bounds and the cardinality hold */
                 int ok = kcard < 0 || level == kcard;
@@ -458,6 +614,27 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                     k->state = ST_BACK;
                     continue;
                 }
+            }
+            /* the memo: the solutions below this node depend only on its board and the items left; it is
+             * used only where no solution below needs its stabiliser (then fixed grows as weighted) */
+            if (memo && level >= memo_lo && level <= memo_hi &&
+                (!k->nperms || (qtype >= 0 && pw[level] == k->hsize))) {
+                uint64_t *ms = memo_slot(k, B, k->avail, W);
+                int same = ms[W] == k->avail;
+                for (int w = 0; same && w < W; w++)
+                    same = ms[w] == B[w];
+                if (same) {
+                    long long m = qtype >= 0 && pw[level] ? pw[level] : 1;
+                    k->solutions += (long long)(ms[W + 1] & 0xFFFFFFFFu);
+                    k->weighted += m * (long long)(ms[W + 1] >> 32);
+                    k->fixed += m * (long long)(ms[W + 1] >> 32);
+                    k->memo_hits++;
+                    k->state = ST_BACK;
+                    continue;
+                }
+                mflag[level] = 1;
+                k->msol[level] = k->solutions;
+                k->mwt[level] = k->weighted;
             }
             int32_t sl = slot_of(L, c, B);
             lslot[level] = sl;
@@ -528,12 +705,28 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                     continue; /* the next option at this level */
                 }
             }
+            pw[level + 1] = qtype >= 0 && !pw[level] && k->otype[chosen[level]] == qtype ? qw[chosen[level]] : pw[level];
             level++;
             k->state = ST_ENTER;
             continue;
         }
     back:
         if (k->state == ST_BACK) {
+            if (mflag[level]) { /* this node is done: remember what lies below it */
+                mflag[level] = 0;
+                long long n = k->solutions - k->msol[level];
+                /* the weight sum below, with the restricted item's weight when it is placed below */
+                long long v = qtype >= 0 && (k->avail >> qtype & 1) ? k->weighted - k->mwt[level] : n;
+                if (n <= 0xFFFFFFFFll && v <= 0xFFFFFFFFll) {
+                    uint64_t *ms = memo_slot(k, board + (int64_t)level * W, k->avail, W);
+                    for (int w = 0; w < W; w++)
+                        ms[w] = board[(int64_t)level * W + w];
+                    ms[W] = k->avail;
+                    ms[W + 1] = (uint64_t)n | (uint64_t)v << 32;
+                    k->memo_stores++;
+                    k->mdirty = 1;
+                }
+            }
             if (level <= k->base) {
                 k->state = ST_DONE;
                 ret = RET_DONE;
@@ -620,7 +813,8 @@ static void kernel_free(Kernel *k)
                      (void **)&k->nbr, (void **)&k->board, (void **)&k->left, (void **)&k->chosen,
                      (void **)&k->lslot, (void **)&k->lpos, (void **)&k->lhi, (void **)&k->ltype, (void **)&k->qw,
                      (void **)&k->lrem, (void **)&k->in_sol, (void **)&k->perms, (void **)&k->tkeys,
-                     (void **)&k->tvals};
+                     (void **)&k->tvals, (void **)&k->mtab, (void **)&k->msol, (void **)&k->mwt,
+                     (void **)&k->mflag, (void **)&k->pw};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) {
         free(*ptrs[i]);
         *ptrs[i] = NULL;
@@ -637,28 +831,6 @@ static void Kernel_dealloc(Kernel *k)
 
 /* The rule's lists over the options not in ``drop`` (see List), options by increasing id within a
  * block; K probes per goal bit, fewer if the lists would exceed ``budget`` entries. */
-/* The mask of pattern p of bit b: the probes of b whose bit in p is set. */
-static void pattern_mask(const List *L, int32_t b, int32_t p, uint64_t *pm)
-{
-    for (int w = 0; w < MAXW; w++)
-        pm[w] = 0;
-    for (int j = 0; j < L->K; j++)
-        if (p >> j & 1) {
-            int32_t x = L->probe[(int64_t)b * L->K + j];
-            pm[x >> 6] |= 1ull << (x & 63);
-        }
-}
-
-/* Whether option o covers none of the bits of pm. */
-static inline int misses(const Kernel *k, int32_t o, const uint64_t *pm, int W)
-{
-    const uint64_t *m = k->omask + (int64_t)o * W;
-    uint64_t hit = 0;
-    for (int w = 0; w < W; w++)
-        hit |= m[w] & pm[w];
-    return !hit;
-}
-
 static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *drop, int64_t budget)
 {
     const int W = k->W, S = W + 1;
@@ -667,7 +839,7 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
     int32_t *order = malloc(((size_t)no + 1) * sizeof(int32_t));
     int32_t *tcount = calloc((size_t)nt + 1, sizeof(int32_t));
     int32_t *gstart = calloc((size_t)ng + 2, sizeof(int32_t));
-    int32_t *gopt = NULL, *freq = calloc((size_t)ng + 1, sizeof(int32_t));
+    int32_t *gopt = NULL, *hpat = NULL, *freq = calloc((size_t)ng + 1, sizeof(int32_t));
     if (!order || !tcount || !gstart || !freq)
         goto done;
     /* options by (item, id): a counting sort over the items */
@@ -747,16 +919,28 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
     }
     /* sizes; fewer probes while over the budget */
     int64_t total, blocks;
+    hpat = malloc(((size_t)gstart[ng] + 1) * sizeof(int32_t));
+    if (!hpat)
+        goto done;
     for (;;) {
         L->NP = 1 << L->K;
+        /* the probes each option covers: it is in the list of pattern p when it covers none of p's */
+        for (int32_t b = 0; b < ng; b++)
+            for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
+                const uint64_t *m = k->omask + (int64_t)gopt[q] * W;
+                int32_t h = 0;
+                for (int j = 0; j < L->K; j++) {
+                    int32_t x = L->probe[(int64_t)b * L->K + j];
+                    h |= (int32_t)((m[x >> 6] >> (x & 63)) & 1) << j;
+                }
+                hpat[q] = h;
+            }
         total = blocks = 0;
         for (int32_t b = 0; b < ng; b++)
             for (int32_t p = 0; p < L->NP; p++) {
-                uint64_t pm[MAXW];
-                pattern_mask(L, b, p, pm);
                 int32_t last = -1;
                 for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
-                    if (!misses(k, gopt[q], pm, W))
+                    if (hpat[q] & p)
                         continue;
                     total++;
                     if (k->otype[gopt[q]] != last) {
@@ -785,12 +969,10 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
         for (int32_t p = 0; p < L->NP; p++) {
             int64_t s = (int64_t)b * L->NP + p;
             L->bstart[s] = i + 1;
-            uint64_t pm[MAXW];
-            pattern_mask(L, b, p, pm);
             int32_t last = -1;
             for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
                 int32_t o = gopt[q];
-                if (!misses(k, o, pm, W))
+                if (hpat[q] & p)
                     continue;
                 if (k->otype[o] != last) {
                     last = k->otype[o];
@@ -808,7 +990,7 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
     L->bstart[(int64_t)ng * L->NP] = i + 1;
     ok = 1;
 done:
-    free(order), free(tcount), free(gstart), free(gopt), free(freq);
+    free(order), free(tcount), free(gstart), free(gopt), free(hpat), free(freq);
     return ok;
 }
 
@@ -867,9 +1049,14 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
     k->qw = calloc(no, 4);
     k->lrem = calloc(dd, 8);
     k->in_sol = calloc(no, 1);
+    k->msol = calloc(dd, sizeof(long long));
+    k->mwt = calloc(dd, sizeof(long long));
+    k->mflag = calloc(dd, 1);
+    k->pw = calloc(dd, 4);
     drop = calloc(no, 1);
     if (!k->omask || !k->otype || !k->lo || !k->hi || !k->tsize || !k->lo_types || !k->by_size || !k->board ||
-        !k->left || !k->chosen || !k->lslot || !k->lpos || !k->lhi || !k->ltype || !k->qw || !k->lrem || !k->in_sol || !drop) {
+        !k->left || !k->chosen || !k->lslot || !k->lpos || !k->lhi || !k->ltype || !k->qw || !k->lrem || !k->in_sol || !drop ||
+        !k->msol || !k->mwt || !k->mflag || !k->pw) {
         PyErr_NoMemory();
         goto done;
     }
@@ -948,10 +1135,12 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
             k->uniform = 0;
     }
     k->n_lo = 0;
+    k->lo_mask = 0;
+    k->fast_lo = -1;
     int sized = 1;
     for (int32_t t = 0; t <= NT; t++) {
         if (k->lo[t] > 0)
-            k->lo_types[k->n_lo++] = t;
+            k->lo_types[k->n_lo++] = t, k->lo_mask |= 1ull << t;
         if (k->tsize[t] == -2)
             k->tsize[t] = 0; /* an item without options fills nothing */
         if (t < NT && k->tsize[t] < 0)
@@ -973,6 +1162,11 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "a cardinality needs every option to have a counter item, each of one size");
         goto done;
     }
+    k->memo_ok = 1;
+    for (int32_t t = 0; t < NT; t++)
+        if (k->hi[t] > 1)
+            k->memo_ok = 0;
+    k->memo_on = k->memo_active = 0;
     memcpy(k->left, k->hi, ((size_t)NT + 1) * 4);
     k->avail = (NT < 63 ? (1ull << (NT + 1)) - 1 : ~0ull);
     for (int32_t t = 0; t < NT; t++)
@@ -1066,6 +1260,7 @@ static int place_prefix(Kernel *k, const int32_t *prefix, int32_t n)
         k->chosen[k->level++] = o;
     }
     k->base = k->level;
+    k->pw[k->base] = 0;
     return 1;
 }
 
@@ -1097,10 +1292,18 @@ static PyObject *Kernel_start(Kernel *k, PyObject *args)
         memcpy(k->perms, bg.buf, (size_t)bg.len);
         k->nperms = nperms;
     }
+    /* the memo's entries hold for the same restriction only */
+    if (k->mdirty && (qtype != k->qtype || (qtype >= 0 && memcmp(k->qw, bq.buf, (size_t)bq.len)))) {
+        memset(k->mtab, 0, ((size_t)1 << k->memo_bits) * k->mstride * 8);
+        k->mdirty = 0;
+    }
     k->qtype = qtype;
     k->hsize = hsize;
     if (qtype >= 0)
         memcpy(k->qw, bq.buf, (size_t)bq.len);
+    k->memo_active = k->memo_on && k->memo_ok && !k->tally_on && k->limit >= ((long long)1 << 62);
+    k->memo_hits = k->memo_stores = 0;
+    memset(k->mflag, 0, (size_t)k->depth + 1);
     k->nodes = k->solutions = k->fixed = k->weighted = 0;
     int feasible = place_prefix(k, bp.buf, (int32_t)(bp.len / 4));
     k->state = feasible ? ST_ENTER : ST_DONE;
@@ -1128,9 +1331,14 @@ static PyObject *Kernel_step(Kernel *k, PyObject *args)
     if (batch < 0 || bo.len < batch * k->depth * 4 || bl.len < batch * 4 || bn.len < batch * 8) {
         PyErr_SetString(PyExc_ValueError, "output buffers too small for the batch");
         ret = -2;
+    } else if (batch > 0 && k->memo_active && k->memo_hits) {
+        PyErr_SetString(PyExc_ValueError, "solutions asked for after the memo skipped some");
+        ret = -2;
     } else if (k->state == ST_DONE) {
         ret = RET_DONE;
     } else {
+        if (batch > 0)
+            k->memo_active = 0; /* every solution is visited */
         Py_BEGIN_ALLOW_THREADS
         ret = run(k, stop_nodes, bo.buf, bl.buf, bn.buf, batch, &n_out);
         Py_END_ALLOW_THREADS
@@ -1202,6 +1410,44 @@ static PyObject *Kernel_set_limit(Kernel *k, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *Kernel_set_memo(Kernel *k, PyObject *args)
+{
+    int lo, hi, bits;
+    if (!PyArg_ParseTuple(args, "iii", &lo, &hi, &bits))
+        return NULL;
+    if (bits < 0 || bits > 28) {
+        PyErr_SetString(PyExc_ValueError, "memo table of 2^0 .. 2^28 entries");
+        return NULL;
+    }
+    free(k->mtab);
+    k->mtab = NULL;
+    k->memo_on = 0;
+    if (bits > 0 && lo <= hi) {
+        k->mstride = k->W + 2 <= 4 ? 4 : 8;
+        size_t size = ((size_t)1 << bits) * k->mstride * 8;
+        k->mtab = aligned_alloc(64, size);
+        if (!k->mtab)
+            return PyErr_NoMemory();
+        memset(k->mtab, 0, size);
+        k->memo_bits = bits;
+        k->memo_lo = lo;
+        k->memo_hi = hi;
+        k->memo_on = 1;
+    }
+    k->memo_active = 0;
+    k->mdirty = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Kernel_set_fast(Kernel *k, PyObject *args)
+{
+    int lo;
+    if (!PyArg_ParseTuple(args, "i", &lo))
+        return NULL;
+    k->fast_lo = lo < 0 ? -1 : lo;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Kernel_set_tally(Kernel *k, PyObject *args)
 {
     int on;
@@ -1239,6 +1485,8 @@ static PyMethodDef Kernel_methods[] = {
     {"step", (PyCFunction)Kernel_step, METH_VARARGS, "step(stop_nodes, batch, out, out_len, out_nodes) -> (code, n)"},
     {"children", (PyCFunction)Kernel_children, METH_NOARGS, "children() -> (bit, [options])"},
     {"set_limit", (PyCFunction)Kernel_set_limit, METH_VARARGS, "set_limit(n): stop after n solutions"},
+    {"set_memo", (PyCFunction)Kernel_set_memo, METH_VARARGS, "set_memo(lo, hi, bits): the memo at levels lo..hi (bits 0: none)"},
+    {"set_fast", (PyCFunction)Kernel_set_fast, METH_VARARGS, "set_fast(level): whole subtrees by recursion from that level on (-1: none)"},
     {"set_tally", (PyCFunction)Kernel_set_tally, METH_VARARGS, "set_tally(on): count solutions per used-type mask"},
     {"tally", (PyCFunction)Kernel_tally, METH_NOARGS, "tally() -> [(mask, solutions)]"},
     {NULL, NULL, 0, NULL}};
@@ -1249,6 +1497,8 @@ static PyMemberDef Kernel_members[] = {
     {"fixed", T_LONGLONG, offsetof(Kernel, fixed), READONLY, "sum of weight x stabiliser order over the solutions"},
     {"weighted", T_LONGLONG, offsetof(Kernel, weighted), READONLY, "sum of the solutions' weights"},
     {"depth", T_INT, offsetof(Kernel, depth), READONLY, "length of an output row"},
+    {"memo_hits", T_LONGLONG, offsetof(Kernel, memo_hits), READONLY, "nodes the memo answered since start()"},
+    {"memo_stores", T_LONGLONG, offsetof(Kernel, memo_stores), READONLY, "nodes stored in the memo since start()"},
     {"dropped", T_INT, offsetof(Kernel, dropped), READONLY, "options the dead-region test removed at the start"},
     {"probes", T_INT, offsetof(Kernel, list.K), READONLY, "probe bits per list (FIRST)"},
     {NULL, 0, 0, 0, NULL}};

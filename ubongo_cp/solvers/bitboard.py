@@ -37,11 +37,29 @@ other pieces cannot fill (its size not a multiple of the greatest common
 divisor of their sizes, or smaller than the smallest) are removed before
 the search.
 
+The *memo* (``"first"`` rule, every piece type with one copy at most, only
+while counting: no solution kept, no limit, no tally) remembers, for the
+nodes with at least five pieces still to place, the solutions below them
+keyed by their board and the piece types left, in a lossy table of 2^14
+entries (a collision overwrites; keys are compared in full, so a count is
+never wrong): a node met again, in the same branch or
+another branch of the symmetry plan, adds those solutions without a
+search. It is used only where no solution below needs its stabiliser (the
+plan's branch tests no symmetry, or the restricted piece is placed at a
+representative whose orbit is whole), so the Burnside sum grows as the count.
+
+Where at most eight pieces are left (same rule, one copy of each type at
+most, only counting), a plain recursion searches each subtree in one call:
+the same placements in the same order (the same nodes, the memo included)
+as the resumable search, without its bookkeeping; the node budget between
+two heartbeats is checked only between two such subtrees.
+
 Search nodes
 ------------
 ``nodes`` is the number of placements made: the nodes of the search tree
 other than the root (a placement the dead-region test undoes at once
-counts). The *rating's node measure* (:mod:`ubongo_cp.rate`) is the node
+counts; the subtrees the memo answers are not searched and do not count).
+The *rating's node measure* (:mod:`ubongo_cp.rate`) is the node
 count of the ``"mrv"`` rule without the dead-region test: deterministic,
 and independent of how a region is drawn up to the tie-break.
 
@@ -96,6 +114,12 @@ RULES = {"first": 0, "mrv": 1}
 # after the anchor in the kernel's order), measured on the pentomino rectangles.
 _FLOOD_CAP = 1
 _PROBES = -6
+# The memo (module docstring): the nodes with at least _MEMO_LEFT pieces left, a table of 2**_MEMO_BITS
+# entries of 64 bytes; measured on the pentomino rectangles.
+_MEMO_LEFT = 5
+_MEMO_BITS = 14
+# The levels with at most _FAST_LEFT pieces left are searched by a plain recursion (module docstring).
+_FAST_LEFT = 8
 
 _BUDGET, _FULL, _LIMIT, _DONE = 1, 2, 3, 4
 _MAX_BATCH = 1024
@@ -231,16 +255,13 @@ def _neighbours(instance, order, bit, words) -> bytes:
                 if j is not None:
                     adj[i].append(j)
     # every placement must be connected by these steps (else a walled-in cell could still be covered)
-    seen_shape = set()
     table = instance.table
     indptr, indices = table.indptr, table.indices
     otype = table.option_type
     orient = table.option_orientation
-    for o in range(len(otype)):
-        key = (otype[o], orient[o])
-        if key in seen_shape:
-            continue
-        seen_shape.add(key)
+    # one option of each (type, orientation), the first: a dict keeps the last value of a key
+    shapes = dict(zip(zip(reversed(otype), reversed(orient)), range(len(otype) - 1, -1, -1)))
+    for o in shapes.values():
         own = {i for i in indices[indptr[o]:indptr[o + 1]] if i < n}
         start = next(iter(own))
         todo, reached = [start], {start}
@@ -275,6 +296,8 @@ class BitSearch:
         The dead-region test (where the instance allows it).
     cardinality : int, optional
         Only solutions of exactly this many placements (the subset analysis' K).
+    memo : bool
+        The memo of the ``"first"`` rule while counting (module docstring).
 
     Raises
     ------
@@ -282,7 +305,8 @@ class BitSearch:
         When the kernel cannot take the instance, or for an unknown rule.
     """
 
-    def __init__(self, instance, *, rule: str = "first", prune: bool = True, cardinality: int | None = None) -> None:
+    def __init__(self, instance, *, rule: str = "first", prune: bool = True, cardinality: int | None = None,
+                 memo: bool = True) -> None:
         if rule not in RULES:
             raise InputError(f"unknown bitboard rule {rule!r}; choose one of {', '.join(RULES)}")
         lay = layout(instance)
@@ -293,6 +317,11 @@ class BitSearch:
         self.kernel = _bits.Kernel(lay.words, len(lay.items), lay.n_goal, table.indptr, table.indices, lay.bit_of,
                                    lay.types, lay.lo, lay.hi, RULES[rule], nbr, _FLOOD_CAP if nbr else 0,
                                    -1 if cardinality is None else int(cardinality), _PROBES)
+        pieces = sum(lay.hi)
+        if rule == "first" and _typed(instance) and max(lay.hi, default=2) <= 1:
+            if memo and pieces - _MEMO_LEFT >= 1:
+                self.kernel.set_memo(0, pieces - _MEMO_LEFT, _MEMO_BITS)
+            self.kernel.set_fast(max(0, pieces - _FAST_LEFT))
         self._rows = _Rows(self.kernel.depth)
 
     @property
@@ -445,6 +474,8 @@ class BitboardBackend:
         Nodes between two time-limit checks.
     cardinality : int, optional
         Only covers of exactly this many placements (the subset analysis).
+    memo : bool
+        The memo of the ``"first"`` rule while counting (module docstring).
 
     Notes
     -----
@@ -457,9 +488,10 @@ class BitboardBackend:
     prune: bool = True
     heartbeat: int = DEFAULT_HEARTBEAT
     cardinality: int | None = None
+    memo: bool = True
 
     def _search(self, instance) -> BitSearch:
-        return BitSearch(instance, rule=self.rule, prune=self.prune, cardinality=self.cardinality)
+        return BitSearch(instance, rule=self.rule, prune=self.prune, cardinality=self.cardinality, memo=self.memo)
 
     def run(self, instance, on_solution, *, time_limit=None, first_only=False):
         """Enumerate the instance's solutions (backend protocol)."""

@@ -67,13 +67,16 @@ class BlockResult:
     hexes : list of (q, r) or None
         The blocking set (empty when P cannot reach the goal now); None only
         when P already fulfils the goal (status ``"already"``: nothing can
-        block it). When the time limit comes before the search has verified
-        a smaller set, every free hex (a blocking set by itself: P can place
-        no tile), status ``"feasible"``.
+        block it) or the game is over (status ``"over"``: no tile is played
+        any more, so there is nothing to block). When the time limit comes
+        before the search has verified a smaller set, every free hex (a
+        blocking set by itself: P can place no tile), status ``"feasible"``.
     status : str
         ``"optimal"`` (proved minimum), ``"feasible"`` (blocking, minimality
-        open at the time limit: ``lower_bound <= len(hexes)``) or
-        ``"already"``.
+        open at the time limit: ``lower_bound <= len(hexes)``), ``"already"``
+        or ``"over"`` (the game is over: OD-5, OD-6 or OD-7; the status of
+        :func:`.distance.connect_distance` and :func:`.safety.is_safe_connection`
+        there too).
     lower_bound : int
         No blocking set is smaller (the minimum hitting set of ``plans``).
     plans : list of list of int
@@ -120,6 +123,9 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     Returns
     -------
     BlockResult
+        Status ``"already"`` when ``player`` fulfils the goal now (checked
+        first), else ``"over"`` when the game is over (no blocking set is
+        asked for: the position has no plans), else the blocking set.
 
     Raises
     ------
@@ -151,16 +157,16 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     keys, done = query_start(state, player, goal, pairs, res, t0)
     if done:
         return res
+    if relaxed and goal != "sides":
+        raise InputError("relaxed blocking is defined for W1 (goal 'sides') only")
     if relaxed:
-        if goal != "sides":
-            raise InputError("relaxed blocking is defined for W1 (goal 'sides') only")
         return _or_every_free_hex(state, _relaxed_blocking(state, player, keys, time_limit, num_workers, t0), t0)
-    hexes = state.game.board.hexes
-    res.status = "unknown"
-    if state.is_terminal():  # nothing more is played: no plan at all
-        res.hexes, res.status = [], "optimal"
+    if state.is_terminal():  # nothing more is played: nothing to block (as connect_distance says)
+        res.status = "over"
         res.seconds = time.perf_counter() - t0
         return res
+    hexes = state.game.board.hexes
+    res.status = "unknown"
     sets: list[frozenset[int]] = []
     best: frozenset[int] | None = None      # smallest verified blocking set
     lb = 0

@@ -27,6 +27,7 @@ import numpy as np
 
 from .graphs import INF, node_weighted_distances, node_weighted_path
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
+from .plansearch import search_plan
 from .reach import ReachModel, own_covering
 from .state import OrionState
 from .wins import evaluate_wins
@@ -168,6 +169,10 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
     # A greedy plan along cheapest chains gives an upper bound (and the answer
     # when it meets the lower bound); decision questions run below it.
     upper = None if relaxed or not greedy else greedy_plan(ctx, lb)
+    if upper is None and any_plan and greedy and not relaxed and not use_reference():
+        # No greedy plan: a depth-first search along cheapest chains (:mod:`.plansearch`)
+        # finds one far faster than the model does, when it finds one.
+        upper = search_plan(state, player, goal, pairs, ctx.blocked)
     if any_plan and upper is not None and len(upper) > lb:
         res.plan, res.tiles, res.status = upper, len(upper), "unknown"
         res.seconds = time.perf_counter() - t0

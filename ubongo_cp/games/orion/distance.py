@@ -169,14 +169,11 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         lb = 2
     # A greedy plan along cheapest chains gives an upper bound (and the answer
     # when it meets the lower bound); decision questions run below it.
-    upper = None if relaxed or not greedy else greedy_plan(ctx, lb)
-    if (upper is None or len(upper) > lb) and greedy and not relaxed and not use_reference() \
-            and not (any_plan and upper is not None):
-        # No greedy plan, or one above the lower bound: a depth-first search along cheapest
-        # chains (:mod:`.plansearch`) often finds a shorter one, far faster than the model.
-        found = search_plan(state, player, goal, pairs, ctx.blocked)
-        if found is not None and (upper is None or len(found) < len(upper)):
-            upper = found
+    upper = None if relaxed or not greedy else greedy_plan(ctx, lb, more=any_plan)
+    if upper is None and any_plan and greedy and not relaxed and not use_reference():
+        # No greedy plan: a depth-first search along cheapest chains (:mod:`.plansearch`)
+        # finds one far faster than the model does, when it finds one.
+        upper = search_plan(state, player, goal, pairs, ctx.blocked)
     if any_plan and upper is not None and len(upper) > lb:
         res.plan, res.tiles, res.status = upper, len(upper), "unknown"
         res.seconds = time.perf_counter() - t0
@@ -247,13 +244,14 @@ def graph_distance(state: OrionState, player: int) -> int | None:
     return None if best >= INF else best
 
 
-def greedy_plan(ctx: ReachModel, floor: int | None = None) -> list[int] | None:
+def greedy_plan(ctx: ReachModel, floor: int | None = None, more: bool = False) -> list[int] | None:
     """A plan covering the free hexes of a cheapest chain greedily; None if it fails.
 
     Targets: a cheapest path per viable pair (W1, networkx Dijkstra; on the
-    default paths first the path walked back along the flood-fill
-    distances of every pair, then, while no plan meets the floor, Dijkstra's
-    where it differs) or a cheapest Steiner tree's free hexes (W2); each
+    default paths the path walked back along the flood-fill distances, and
+    with ``more``, while no plan meets the floor, then Dijkstra's where it
+    differs: the blocking and safety searches, where the alternative is the
+    model) or a cheapest Steiner tree's free hexes (W2); each
     step takes the placement putting the most own hexes on uncovered targets
     and no opponent hex on a target. The plan is ordered by :func:`.plans.order_plan`; the shortest
     valid plan wins; on the default paths the search stops at a plan of
@@ -276,7 +274,7 @@ def greedy_plan(ctx: ReachModel, floor: int | None = None) -> list[int] | None:
 
     def dijkstra_paths():
         # The reference's paths (often others of the same cost), where they differ.
-        if fast and ctx.goal == "sides":
+        if fast and more and ctx.goal == "sides":
             for a, b, dist, da, _ in ctx._sides:
                 if dist < INF:
                     other = [h for h in node_weighted_path(ctx.adj, ctx.cost, a, b) if ctx.cost[h] == 1]

@@ -28,6 +28,12 @@ candidate that blocks and is as small as a minimum hitting set is a minimum
 blocking set: every blocking set hits every collected plan, so none is
 smaller. The collected plans are the certificate.
 
+That is the reference path. The default path (``_blocking_search``)
+takes a minimum hitting set as every candidate (branch and bound on
+bitmasks, ``_exact_hitting_set``; CP-SAT past its node limit), so the
+first candidate that blocks is a minimum blocking set; its plans come from
+the greedy plan or :func:`.plansearch.search_plan` before the model.
+
 References
 ----------
 .. [1] J. Davies, F. Bacchus, "Solving MAXSAT by solving a sequence of
@@ -288,7 +294,7 @@ def _blocking_search(state: OrionState, player: int, goal: str, keys, res: Block
     return res
 
 
-#: Search nodes of :func:`_exact_hitting_set` before it leaves the question to CP-SAT.
+#: Search nodes of ``_exact_hitting_set`` before it leaves the question to CP-SAT.
 HITTING_SET_NODES = 20_000
 
 

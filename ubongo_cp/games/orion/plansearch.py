@@ -8,7 +8,7 @@ none. :func:`search_plan` looks for one without a solver: it plays P's
 tiles one by one on the bitmask tables of :mod:`.bitboard`, each step
 putting an own hex on a free hex of a cheapest chain of the position
 reached so far (node-weighted distances from both sides of each opposite
-pair by layered flood fills, as :meth:`.reach.ReachModel._layers`), the
+pair by layered flood fills, as the reach model computes its bounds), the
 hex taken from the narrowest layer of that chain. A branch ends when its
 cheapest chain costs more own hexes than the tiles left can give.
 

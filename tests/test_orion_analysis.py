@@ -322,3 +322,30 @@ def test_blocking_set_out_of_time_is_still_a_blocking_set(goal):
     blocked = frozenset(GAME.board.index[h] for h in b.hexes)
     assert shortest_plan(s, 0, goal, blocked=blocked, time_limit=60).status == "unreachable"
     assert shortest_plan(s, 0, goal, time_limit=60).status != "unreachable"
+
+
+def test_finished_games_answer_over_in_every_question():
+    # A game that is over (OD-5, OD-6 or OD-7) has no plans: every question says "over"
+    # for a goal the player does not fulfil (and "already" for one it does), never a
+    # blocking set. The brute force agrees that no plan exists there.
+    from ubongo_cp.games.orion.brute import all_plan_sets
+    from ubongo_cp.games.orion.plans import goal_fulfilled
+
+    seen = set()
+    for seed in (3, 6, 10, 12, 32):   # ended by OD-5 (twice with a goal fulfilled), OD-6, OD-7
+        s = position(seed, 200)
+        assert s.is_terminal()
+        seen.add(s.end_rule)
+        for p in (0, 1):
+            for goal in ("sides", "galaxies"):
+                want = "already" if goal_fulfilled(s, p, goal) else "over"
+                d = connect_distance(s, p, goal)
+                b = min_blocking_set(s, p, goal)
+                assert (d.status, b.status, b.hexes) == (want, want, None)
+                if want == "over":
+                    assert d.tiles is None and all_plan_sets(s, p, goal) == {}
+                if goal == "sides":
+                    f = is_safe_connection(s, p, goal)
+                    assert (f.status, f.safe) == (want, True if want == "already" else False)
+                seen.add(want)
+    assert seen == {"already", "over", "OD-5", "OD-6", "OD-7"}

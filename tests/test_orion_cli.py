@@ -23,7 +23,7 @@ def test_play_save_picture_and_analyze(tmp_path, capsys):
     # a short limit: the table's layout is checked here, the answers in test_orion_exact.py
     assert main(["orion", "analyze", str(rec), "--every", "4", "--time-limit", "0.2"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].startswith("move | to move | d0 W1")
+    assert out.splitlines()[0].startswith("| move | to move | d0 W1 |")
     assert f"after {len(data['moves'])} moves" in out
 
 
@@ -92,25 +92,29 @@ def test_analyze_pictures_and_safety_changes(tmp_path, capsys):
     assert main(["orion", "analyze", str(rec), "--every", "5", "--time-limit", "0.2",
                  "--pictures", str(pics)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].endswith("safe0 | safe1 | safety changed")
-    rows = [line.split(" | ") for line in out[2:] if line[:1].isdigit()]
+    table = [line for line in out if line.startswith("|")]
+    assert table[0].split("|")[-4:] == [" safe0 W1 ", " safe1 W1 ", " safety changed ", ""]
+    # aligned: every line of the table as long as the header, every row with every column
+    assert {len(line) for line in table} == {len(table[0])} and {line.count("|") for line in table} == {12}
+    rows = [[c.strip() for c in line[1:-1].split("|")] for line in table[2:]]
     n = len(json.loads(rec.read_text())["moves"])
     assert [int(r[0]) for r in rows] == sorted({*range(0, n + 1, 5), n})
     # the last column marks exactly the rows whose settled safety differs from the last
-    # settled one before: yes/won safe, no/- (unreachable) not; "?" (time limit) and the
+    # settled one before: yes/done safe, no/- (unreachable) not; "?" (time limit) and the
     # final "-" (game over) settle nothing
     last = [None, None]
     for r in rows:
         marks = []
         for p in (0, 1):
-            now = {"yes": True, "won": True, "no": False, "-": False}.get(r[8 + p])
+            now = {"yes": True, "done": True, "no": False, "-": False}.get(r[8 + p])
             if r[1] == "end" and r[8 + p] == "-":
                 now = None
             if now is not None:
                 if last[p] is not None and now != last[p]:
                     marks.append(f"{p}: {'now safe' if now else 'no longer safe'}")
                 last[p] = now
-        assert (r[10] if len(r) > 10 else "") == "; ".join(marks)
+        assert r[10] == "; ".join(marks)
+    assert rows[-1][1] == "end" and "0" not in rows[-1][6:8]   # no blocking set once the game is over
     assert listing(pics) == [f"move_{int(r[0]):02d}.png" for r in rows]
     (tmp_path / "file").write_text("x")
     assert main(["orion", "analyze", str(rec), "--pictures", str(tmp_path / "file")]) == 2

@@ -149,13 +149,24 @@ def _picture_name(move: int) -> str:
     return f"move_{move:02d}.png"
 
 
+#: The columns of ``orion analyze``: header and width (values are right-aligned, the last column left-aligned).
+_ANALYZE_COLUMNS = [("move", 4), ("to move", 7), ("d0 W1", 5), ("d1 W1", 5), ("d0 W2", 5), ("d1 W2", 5),
+                    ("block0 W1", 9), ("block1 W1", 9), ("safe0 W1", 8), ("safe1 W1", 8), ("safety changed", 14)]
+
+
+def _table_row(cells) -> str:
+    """One Markdown row of the ``orion analyze`` table, every column padded to its width."""
+    last = len(_ANALYZE_COLUMNS) - 1
+    return "| " + " | ".join(c.ljust(w) if i == last else c.rjust(w)
+                             for i, (c, (_, w)) in enumerate(zip(cells, _ANALYZE_COLUMNS))) + " |"
+
+
 def _analyze(args, final, pictures) -> int:
     from ..games.orion.review import review_game
 
-    cols = ["move", "to move", "d0 W1", "d1 W1", "d0 W2", "d1 W2", "block0", "block1",
-            "safe0", "safe1", "safety changed"]
-    print(" | ".join(cols))
-    print(" | ".join("-" * len(c) for c in cols))
+    print(_table_row([name for name, _ in _ANALYZE_COLUMNS]))
+    print("| " + " | ".join(("-" * (w - 1) + ":") if i < len(_ANALYZE_COLUMNS) - 1 else "-" * w
+                            for i, (_, w) in enumerate(_ANALYZE_COLUMNS)) + " |")
 
     def show(rev) -> None:
         s = rev.state
@@ -166,7 +177,7 @@ def _analyze(args, final, pictures) -> int:
         changes = [f"{p}: {'now safe' if rev.safety[p].safe else 'no longer safe'}"
                    for p in (0, 1) if rev.changed[p]]
         row.append("; ".join(changes))
-        print(" | ".join(row if changes else row[:-1]), flush=True)
+        print(_table_row(row), flush=True)
         if pictures is not None:
             pictures.claim([_picture_name(rev.move)])
             _picture(rev, pictures.path)
@@ -174,10 +185,11 @@ def _analyze(args, final, pictures) -> int:
     review_game(final, every=args.every, time_limit=args.time_limit, progress=show)
     res = "draw" if final.winner == -1 else f"player {final.winner} wins"
     print(f"result: {res} ({final.end_rule}) after {len(final.history)} moves")
-    print("d = fewest own tiles to W1/W2 if the opponent passes (- unreachable, ? time limit, "
-          "n? = plan of n tiles found, fewer not excluded); block = fewest free hexes that stop "
-          "W1 (won: W1 fulfilled; n? = best found, not proved); safe = W1 survives every single "
-          "opponent move (- unreachable, won, ? time limit)")
+    print("d = fewest own tiles (a count of tiles) to W1/W2 if the opponent passes (0: fulfilled now, "
+          "- unreachable or game over, ? time limit, n? = plan of n tiles found, fewer not excluded); "
+          "block = fewest free hexes (a count of hexes) that stop W1 (done: W1 fulfilled now, - game over, "
+          "? time limit, n? = best found, not proved); safe = W1 survives every single opponent move "
+          "(done: W1 fulfilled now, - unreachable or game over, ? time limit)")
     if pictures is not None:
         print(f"pictures written to {pictures.path}")
     return 0
@@ -192,15 +204,15 @@ def _distance(r) -> str:
 
 
 def _blocking(b) -> str:
-    if b.status == "already":
-        return "won"
+    if b.status in ("already", "over"):
+        return "done" if b.status == "already" else "-"
     if b.hexes is None:
         return "?"
     return f"{len(b.hexes)}" + ("" if b.status == "optimal" else "?")
 
 
 def _safety(f) -> str:
-    return {"safe": "yes", "refuted": "no", "unreachable": "-", "already": "won",
+    return {"safe": "yes", "refuted": "no", "unreachable": "-", "already": "done",
             "over": "-", "unknown": "?"}[f.status]
 
 

@@ -28,6 +28,12 @@ candidate that blocks and is as small as a minimum hitting set is a minimum
 blocking set: every blocking set hits every collected plan, so none is
 smaller. The collected plans are the certificate.
 
+That is the reference path. The default path (``_blocking_search``)
+takes a minimum hitting set as every candidate (branch and bound on
+bitmasks, ``_exact_hitting_set``; CP-SAT past its node limit), so the
+first candidate that blocks is a minimum blocking set; its plans come from
+the greedy plan or :func:`.plansearch.search_plan` before the model.
+
 References
 ----------
 .. [1] J. Davies, F. Bacchus, "Solving MAXSAT by solving a sequence of
@@ -67,13 +73,16 @@ class BlockResult:
     hexes : list of (q, r) or None
         The blocking set (empty when P cannot reach the goal now); None only
         when P already fulfils the goal (status ``"already"``: nothing can
-        block it). When the time limit comes before the search has verified
-        a smaller set, every free hex (a blocking set by itself: P can place
-        no tile), status ``"feasible"``.
+        block it) or the game is over (status ``"over"``: no tile is played
+        any more, so there is nothing to block). When the time limit comes
+        before the search has verified a smaller set, every free hex (a
+        blocking set by itself: P can place no tile), status ``"feasible"``.
     status : str
         ``"optimal"`` (proved minimum), ``"feasible"`` (blocking, minimality
-        open at the time limit: ``lower_bound <= len(hexes)``) or
-        ``"already"``.
+        open at the time limit: ``lower_bound <= len(hexes)``), ``"already"``
+        or ``"over"`` (the game is over: OD-5, OD-6 or OD-7; the status of
+        :func:`.distance.connect_distance` and :func:`.safety.is_safe_connection`
+        there too).
     lower_bound : int
         No blocking set is smaller (the minimum hitting set of ``plans``).
     plans : list of list of int
@@ -120,6 +129,9 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     Returns
     -------
     BlockResult
+        Status ``"already"`` when ``player`` fulfils the goal now (checked
+        first), else ``"over"`` when the game is over (no blocking set is
+        asked for: the position has no plans), else the blocking set.
 
     Raises
     ------
@@ -151,24 +163,24 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     keys, done = query_start(state, player, goal, pairs, res, t0)
     if done:
         return res
+    if relaxed and goal != "sides":
+        raise InputError("relaxed blocking is defined for W1 (goal 'sides') only")
     if relaxed:
-        if goal != "sides":
-            raise InputError("relaxed blocking is defined for W1 (goal 'sides') only")
         return _or_every_free_hex(state, _relaxed_blocking(state, player, keys, time_limit, num_workers, t0), t0)
-    hexes = state.game.board.hexes
-    res.status = "unknown"
-    if state.is_terminal():  # nothing more is played: no plan at all
-        res.hexes, res.status = [], "optimal"
+    if state.is_terminal():  # nothing more is played: nothing to block (as connect_distance says)
+        res.status = "over"
         res.seconds = time.perf_counter() - t0
         return res
+    hexes = state.game.board.hexes
+    res.status = "unknown"
+    if not use_reference():
+        return _or_every_free_hex(state, _blocking_search(state, player, goal, keys, res, time_limit,
+                                                          num_workers, t0), t0)
     sets: list[frozenset[int]] = []
     best: frozenset[int] | None = None      # smallest verified blocking set
     lb = 0
     cand: frozenset[int] = frozenset()
     relaxed_tried = goal != "sides"
-    # One reachability model of the position for every round, the candidate
-    # blocked as assumptions (:mod:`.reach`, "Blocked hexes as assumptions").
-    shared = None if use_reference() else ReachModel(state, player, goal, pairs=keys)
     while True:
         if best is None and not relaxed_tried and time.perf_counter() - t0 > time_limit / 2:
             # Half the time gone and no blocking set verified: a blocking set of the
@@ -181,7 +193,7 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
         if left <= 0:
             break
         ans = shortest_plan(state, player, goal, pairs=keys, blocked=cand, time_limit=left,
-                            num_workers=num_workers, any_plan=True, shared=shared)
+                            num_workers=num_workers, any_plan=True)
         res.rounds += 1
         if ans.status == "unknown" and not ans.plan:
             break
@@ -208,6 +220,141 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
         res.hexes = [hexes[h] for h in sorted(best)]
         res.status = "optimal" if len(best) <= lb else "feasible"
     return _or_every_free_hex(state, res, t0)
+
+
+def _blocking_search(state: OrionState, player: int, goal: str, keys, res: BlockResult,
+                     time_limit: float, num_workers: int, t0: float) -> BlockResult:
+    """The implicit hitting set loop of :func:`min_blocking_set` with minimum hitting sets as candidates.
+
+    Each candidate is a minimum hitting set of the plans collected
+    (:func:`_exact_hitting_set`, CP-SAT only past its node limit), so the
+    first candidate that blocks every plan is a minimum blocking set, and
+    one reachability question proves it; the others find a plan, mostly
+    without a solver (:func:`.distance.shortest_plan`, the greedy plan or
+    :func:`.plansearch.search_plan`). The reachability model of the
+    position is built on the second round (a position P cannot reach is
+    answered by the graph bounds alone).
+    """
+    sets: list[frozenset[int]] = []
+    masks: list[int] = []
+    best: frozenset[int] | None = None      # smallest verified blocking set
+    lb = 0
+    cand: frozenset[int] = frozenset()
+    relaxed_tried = goal != "sides"
+    shared = None
+    while True:
+        if best is None and not relaxed_tried and time.perf_counter() - t0 > time_limit / 2:
+            relaxed_tried = True   # as in min_blocking_set's loop
+            rel = _relaxed_blocking(state, player, keys, time_limit / 4, num_workers, t0)
+            if rel.hexes is not None:
+                best = frozenset(state.game.board.index[h] for h in rel.hexes)
+        left = time_limit - (time.perf_counter() - t0)
+        if left <= 0 or (best is not None and len(best) <= lb):
+            break
+        if res.rounds == 1 and shared is None:
+            # One reachability model of the position for every later round, the candidate
+            # blocked as assumptions (:mod:`.reach`, "Blocked hexes as assumptions").
+            shared = ReachModel(state, player, goal, pairs=keys)
+        ans = shortest_plan(state, player, goal, pairs=keys, blocked=cand, time_limit=left,
+                            num_workers=num_workers, any_plan=True, shared=shared)
+        res.rounds += 1
+        if ans.status == "unknown" and not ans.plan:
+            break
+        if ans.status == "unreachable":  # cand blocks every plan
+            if best is None or len(cand) < len(best):
+                best = cand
+            if len(best) <= lb:
+                break
+            # A candidate that was not proved minimum blocked (CP-SAT hit its time limit
+            # on the hitting sets): ask CP-SAT again, with the time left.
+            found = _min_hitting_set(sets, time_limit - (time.perf_counter() - t0), num_workers)
+            if found is None:
+                break
+            cand, bound = found
+            lb = max(lb, bound)
+            continue
+        plan = minimal_plan(state, player, ans.plan, goal, keys)
+        res.plans.append(plan)
+        sets.append(plan_hexes(state, plan))
+        masks.append(sum(1 << h for h in sets[-1]))
+        exact = _exact_hitting_set(masks)
+        if exact is not None:
+            cand = frozenset(h for h in range(state.game.n) if exact >> h & 1)
+            lb = max(lb, len(cand))
+        else:
+            found = _min_hitting_set(sets, time_limit - (time.perf_counter() - t0), num_workers)
+            if found is None:
+                break
+            cand, bound = found
+            lb = max(lb, bound)
+    res.lower_bound = lb
+    if best is not None:
+        res.hexes = [state.game.board.hexes[h] for h in sorted(best)]
+        res.status = "optimal" if len(best) <= lb else "feasible"
+    return res
+
+
+#: Search nodes of ``_exact_hitting_set`` before it leaves the question to CP-SAT.
+HITTING_SET_NODES = 20_000
+
+
+def _exact_hitting_set(sets: list[int], limit: int = HITTING_SET_NODES) -> int | None:
+    """A minimum set of hexes (bitmask) meeting every set (bitmasks, non-empty), or None past ``limit`` nodes.
+
+    Branch and bound: the unhit set with the fewest hexes is hit by one of
+    its hexes, tried in order of how many unhit sets each meets; the branch
+    of the i-th hex excludes the earlier ones (so no set is chosen twice).
+    The bound is the hexes chosen plus a packing of pairwise disjoint unhit
+    sets (each needs a hex of its own). Starts from the greedy hitting set.
+    """
+    if not sets:
+        return 0
+    greedy = _greedy_hitting_set([frozenset(_hexes_of(m)) for m in sets])
+    best = [sum(1 << h for h in greedy), len(greedy)]
+    nodes = [0]
+
+    def packing(unhit: list[int]) -> int:
+        used, n = 0, 0
+        for m in sorted(unhit, key=int.bit_count):
+            if not m & used:
+                used |= m
+                n += 1
+        return n
+
+    def rec(unhit: list[int], chosen: int, size: int) -> bool:
+        nodes[0] += 1
+        if nodes[0] > limit:
+            return False
+        if not unhit:
+            if size < best[1]:
+                best[0], best[1] = chosen, size
+            return True
+        if size + packing(unhit) >= best[1]:
+            return True
+        s = min(unhit, key=int.bit_count)
+        elems = _hexes_of(s)
+        elems.sort(key=lambda e: -sum(m >> e & 1 for m in unhit))
+        banned = 0
+        for e in elems:
+            bit = 1 << e
+            rest = [m & ~banned for m in unhit if not m & bit]
+            if all(rest):   # a set whose every hex is excluded cannot be hit in this branch
+                if not rec(rest, chosen | bit, size + 1):
+                    return False
+            banned |= bit
+        return True
+
+    return best[0] if rec(list(sets), 0, 0) else None
+
+
+def _hexes_of(mask: int) -> list[int]:
+    """The bit positions of ``mask`` (hex indices), lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _or_every_free_hex(state: OrionState, res: BlockResult, t0: float) -> BlockResult:

@@ -19,6 +19,7 @@ because every smaller one was proved infeasible.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ import numpy as np
 
 from .graphs import INF, node_weighted_distances, node_weighted_path
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
+from .plansearch import search_plan
 from .reach import ReachModel, own_covering
 from .state import OrionState
 from .wins import evaluate_wins
@@ -167,7 +169,11 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         lb = 2
     # A greedy plan along cheapest chains gives an upper bound (and the answer
     # when it meets the lower bound); decision questions run below it.
-    upper = None if relaxed or not greedy else greedy_plan(ctx, lb)
+    upper = None if relaxed or not greedy else greedy_plan(ctx, lb, more=any_plan)
+    if upper is None and any_plan and greedy and not relaxed and not use_reference():
+        # No greedy plan: a depth-first search along cheapest chains (:mod:`.plansearch`)
+        # finds one far faster than the model does, when it finds one.
+        upper = search_plan(state, player, goal, pairs, ctx.blocked)
     if any_plan and upper is not None and len(upper) > lb:
         res.plan, res.tiles, res.status = upper, len(upper), "unknown"
         res.seconds = time.perf_counter() - t0
@@ -238,13 +244,16 @@ def graph_distance(state: OrionState, player: int) -> int | None:
     return None if best >= INF else best
 
 
-def greedy_plan(ctx: ReachModel, floor: int | None = None) -> list[int] | None:
+def greedy_plan(ctx: ReachModel, floor: int | None = None, more: bool = False) -> list[int] | None:
     """A plan covering the free hexes of a cheapest chain greedily; None if it fails.
 
-    Targets: a cheapest path per viable pair (W1, networkx Dijkstra) or a
-    cheapest Steiner tree's free hexes (W2); each step takes the placement
-    putting the most own hexes on uncovered targets and no opponent hex on a
-    target. The plan is ordered by :func:`.plans.order_plan`; the shortest
+    Targets: a cheapest path per viable pair (W1, networkx Dijkstra; on the
+    default paths the path walked back along the flood-fill distances, and
+    with ``more``, while no plan meets the floor, then Dijkstra's where it
+    differs: the blocking and safety searches, where the alternative is the
+    model) or a cheapest Steiner tree's free hexes (W2); each
+    step takes the placement putting the most own hexes on uncovered targets
+    and no opponent hex on a target. The plan is ordered by :func:`.plans.order_plan`; the shortest
     valid plan wins; on the default paths the search stops at a plan of
     ``floor`` tiles (default ``ctx.lb_tiles``), a lower bound.
     """
@@ -263,10 +272,20 @@ def greedy_plan(ctx: ReachModel, floor: int | None = None) -> list[int] | None:
             on = [h for h in range(state.game.n) if ctx.tree[h] == ctx.lb_hexes]
             yield [h for h in on if ctx.cost[h] == 1]
 
+    def dijkstra_paths():
+        # The reference's paths (often others of the same cost), where they differ.
+        if fast and more and ctx.goal == "sides":
+            for a, b, dist, da, _ in ctx._sides:
+                if dist < INF:
+                    other = [h for h in node_weighted_path(ctx.adj, ctx.cost, a, b) if ctx.cost[h] == 1]
+                    if set(other) != set(cheapest_free_hexes(ctx.adj, ctx.cost, da, a, b)):
+                        yield other
+
     best = None
-    for targets in targets_list():
-        if fast and best is not None and len(best) <= ((ctx.lb_tiles or 0) if floor is None else floor):
-            break   # no plan is shorter than the lower bound: the later pairs cannot win
+    stop = (ctx.lb_tiles or 0) if floor is None else floor
+    for targets in itertools.chain(targets_list(), dijkstra_paths()):
+        if fast and best is not None and len(best) <= stop:
+            break   # no plan is shorter than the lower bound: the later paths cannot win
         plan = _cover(ctx, set(targets), fast)
         if plan is not None and (best is None or len(plan) < len(best)):
             plan = order_plan(state, player, plan, ctx.goal, ctx.pair_keys)

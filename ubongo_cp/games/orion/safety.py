@@ -21,7 +21,11 @@ join the cache. On the default paths the conditions and the cached plans
 are tested on bitmasks (:func:`.plans.move_bits`), and of the moves that
 lay the same hexes in the same colours (identical tiles) only the first is
 checked: P's plans depend on the colours only, not on which of the
-opponent's tiles laid them.
+opponent's tiles laid them. The spare plans looked for before the moves
+(:data:`SPARE_PLANS`, avoiding the hexes of the plans found) only spare
+exact questions later, so on the default paths they are found without a
+solver (the greedy plan, else :func:`.plansearch.search_plan`) and none
+found proves nothing.
 """
 
 from __future__ import annotations
@@ -165,13 +169,17 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0 or not todo.any():
             break
-        more = shortest_plan(state, player, goal, pairs=keys, blocked=avoid, time_limit=left,
-                             num_workers=num_workers, any_plan=True)
-        if not more.plan:
+        spare: list[int] | None
+        if use_reference():
+            spare = shortest_plan(state, player, goal, pairs=keys, blocked=avoid, time_limit=left,
+                                  num_workers=num_workers, any_plan=True).plan
+        else:
+            spare = _spare_plan(state, player, goal, keys, avoid)
+        if not spare:
             break
-        cache.append(_Cached(state, player, goal, keys, more.plan, base))
+        cache.append(_Cached(state, player, goal, keys, spare, base))
         todo &= ~cache[-1].covers(state, moves, opp, alone)
-        avoid |= plan_hexes(state, more.plan)
+        avoid |= plan_hexes(state, spare)
     res.status = "safe"
     fast = not use_reference()
     if fast:
@@ -298,6 +306,22 @@ class _Cached:
         if self.hexes[list(pl.cells)].any():
             return False
         return order_plan(after, self.player, self.plan, self.goal, self.keys) is not None
+
+
+def _spare_plan(state, player: int, goal: str, keys, avoid) -> list[int] | None:
+    """A plan avoiding the hexes ``avoid``, without a solver: the greedy plan, else the bitmask search.
+
+    Spare plans only spare exact questions later, so none found (even where
+    one exists) changes no answer; no proof is asked for.
+    """
+    from .distance import greedy_plan
+    from .plansearch import search_plan
+    from .reach import ReachModel
+
+    ctx = ReachModel(state, player, goal, pairs=keys, blocked=avoid)
+    if ctx.lb_tiles is None:
+        return None
+    return greedy_plan(ctx) or search_plan(state, player, goal, keys, avoid)
 
 
 def _legal_on_bits(state, p: int) -> np.ndarray:

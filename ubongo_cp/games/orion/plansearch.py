@@ -5,7 +5,7 @@ The blocking and safety questions (:mod:`.blocking`, :mod:`.safety`) need
 played, OD-3 included, the game not over before the last tile, OD-5) in a
 position with some free hexes taken out of play, or a proof that there is
 none. :func:`search_plan` looks for one without a solver: it plays P's
-tiles one by one on the bitmask tables of :mod:`.bitboard`, each step
+tiles one by one on the bitmask tables of :mod:`ubongo_cp.games.orion.bitboard`, each step
 putting an own hex on a free hex of a cheapest chain of the position
 reached so far (node-weighted distances from both sides of each opposite
 pair by layered flood fills, as the reach model computes its bounds), the

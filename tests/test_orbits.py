@@ -41,6 +41,19 @@ def test_option_perms_map_each_placement_onto_its_image():
     assert transform(inst.region.cells, inst.region_symmetries[1]) == inst.region.cells
 
 
+@pytest.mark.parametrize("mode", ["free", "one-sided", "fixed"])
+def test_option_perms_by_offsets_equal_those_by_cells(mode):
+    # On squares each placement's image is found from its orientation and offset; the general way maps
+    # its cells and looks them up. Both on a symmetric region with a hole (pieces whose images are
+    # other shapes in one-sided mode, or no placement at all in fixed mode: -1).
+    pents = load_pieces("pentominoes")
+    square = [(r, c) for r in range(8) for c in range(8)]
+    for region in (Region(tuple(c for c in square if not (3 <= c[0] <= 4 and 3 <= c[1] <= 4))),
+                   Region.rectangle(6, 10)):
+        inst = build_instance(pents, region, mode=mode)
+        assert inst.option_perm_lists == inst._option_perm_lists_by_cells()
+
+
 def test_canonical_key_is_equal_exactly_on_symmetric_solutions():
     # 2x2 with two dominoes: the two tilings are mirror images (one solution up to symmetry, UP-5).
     inst = build_instance([CLASSIC["I2"], CLASSIC["I2"]], Region.rectangle(2, 2))

@@ -685,27 +685,36 @@ class ExactCoverInstance:
         table = self.table
         otype, orient, offset = table.option_type, table.option_orientation, table.option_offset
         n = self.n_options
-        where = {(otype[o], orient[o], offset[2 * o], offset[2 * o + 1]): o for o in range(n)}
         shapes = [self.type_piece(t).orientations(self.mode) for t in range(self.n_types)]
         index = [{shape: i for i, shape in enumerate(s)} for s in shapes]
+        # An option's key: its (type, orientation) slot, then its offset in the box of every offset.
+        rows, cols = offset[0::2], offset[1::2]
+        rlo, clo = min(rows, default=0), min(cols, default=0)
+        height, width = max(rows, default=0) - rlo + 1, max(cols, default=0) - clo + 1
+        first = list(accumulate((len(s) for s in shapes), initial=0))   # the slot of (t, 0)
+        slot = [first[t] + i for t, i in zip(otype, orient)]
+        where = [-1] * (first[-1] * height * width)
+        for o, (q, r, c) in enumerate(zip(slot, rows, cols)):
+            where[(q * height + r - rlo) * width + c - clo] = o
         perms = []
         for k, tmap in self._symmetries[1:]:
             a, b, c, d = self.grid.symmetries[k]
             r0 = min(a * r + b * q for r, q in self.cells)
             c0 = min(c * r + d * q for r, q in self.cells)
-            image = {}  # (type, orientation) -> (image orientation, shift of its normalised cells)
+            image = []  # per (type, orientation) slot: its image's slot, or -1, and the shift of its cells
             for t, orientations in enumerate(shapes):
                 for i, shape in enumerate(orientations):
                     cells = [(a * r + b * q, c * r + d * q) for r, q in shape]
                     sr, sc = min(r for r, _ in cells), min(q for _, q in cells)
                     norm = tuple(sorted((r - sr, q - sc) for r, q in cells))
-                    image[t, i] = (index[tmap[t]].get(norm, -1), sr - r0, sc - c0)
+                    i2 = index[tmap[t]].get(norm, -1)
+                    image.append((-1 if i2 < 0 else first[tmap[t]] + i2, sr - r0 - rlo, sc - c0 - clo))
             perm = []
-            for o in range(n):
-                t = otype[o]
-                i2, sr, sc = image[t, orient[o]]
-                dr, dc = offset[2 * o], offset[2 * o + 1]
-                perm.append(where.get((tmap[t], i2, sr + a * dr + b * dc, sc + c * dr + d * dc), -1))
+            for q, dr, dc in zip(slot, rows, cols):
+                q2, sr, sc = image[q]
+                r2, c2 = sr + a * dr + b * dc, sc + c * dr + d * dc
+                perm.append(where[(q2 * height + r2) * width + c2]
+                            if q2 >= 0 and 0 <= r2 < height and 0 <= c2 < width else -1)
             perms.append(perm)
         return perms
 

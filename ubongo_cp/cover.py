@@ -684,7 +684,6 @@ class ExactCoverInstance:
             return self._option_perm_lists_by_cells()
         table = self.table
         otype, orient, offset = table.option_type, table.option_orientation, table.option_offset
-        n = self.n_options
         shapes = [self.type_piece(t).orientations(self.mode) for t in range(self.n_types)]
         index = [{shape: i for i, shape in enumerate(s)} for s in shapes]
         # An option's key: its (type, orientation) slot, then its offset in the box of every offset.

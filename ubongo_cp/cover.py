@@ -702,7 +702,7 @@ class ExactCoverInstance:
             c0 = min(c * r + d * q for r, q in self.cells)
             image = []  # per (type, orientation) slot: its image's slot, or -1, and the shift of its cells
             for t, orientations in enumerate(shapes):
-                for i, shape in enumerate(orientations):
+                for shape in orientations:
                     cells = [(a * r + b * q, c * r + d * q) for r, q in shape]
                     sr, sc = min(r for r, _ in cells), min(q for _, q in cells)
                     norm = tuple(sorted((r - sr, q - sc) for r, q in cells))

@@ -197,19 +197,11 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
         res.rounds += 1
         if ans.status == "unknown" and not ans.plan:
             break
-        if ans.status == "unreachable":  # cand blocks every plan
-            if best is None or len(cand) < len(best):
-                best = cand
-            if len(best) <= lb:
+        if ans.status == "unreachable":  # cand blocks every plan; a greedy one: test a minimum hitting set next
+            best, nxt, lb = _blocked(cand, best, lb, sets, time_limit - (time.perf_counter() - t0), num_workers)
+            if nxt is None or len(best) <= lb:
                 break
-            # A greedy candidate blocked: test a minimum hitting set next.
-            found = _min_hitting_set(sets, time_limit - (time.perf_counter() - t0), num_workers)
-            if found is None:
-                break
-            cand, bound = found
-            lb = max(lb, bound)
-            if len(best) <= lb:
-                break
+            cand = nxt
             continue
         plan = minimal_plan(state, player, ans.plan, goal, keys)
         res.plans.append(plan)
@@ -220,6 +212,23 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
         res.hexes = [hexes[h] for h in sorted(best)]
         res.status = "optimal" if len(best) <= lb else "feasible"
     return _or_every_free_hex(state, res, t0)
+
+
+def _blocked(cand: frozenset[int], best: frozenset[int] | None, lb: int, sets: list[frozenset[int]],
+             time_limit: float, num_workers: int) -> tuple[frozenset[int], frozenset[int] | None, int]:
+    """A candidate ``cand`` blocks every plan: the smaller of it and ``best``, the next candidate and the lower bound.
+
+    The next candidate is a minimum hitting set of the plans' hex sets ``sets`` (:func:`_min_hitting_set`,
+    within ``time_limit`` seconds), ``None`` when ``best`` already meets the bound ``lb`` or none was found.
+    """
+    if best is None or len(cand) < len(best):
+        best = cand
+    if len(best) <= lb:
+        return best, None, lb
+    found = _min_hitting_set(sets, time_limit, num_workers)
+    if found is None:
+        return best, None, lb
+    return best, found[0], max(lb, found[1])
 
 
 def _blocking_search(state: OrionState, player: int, goal: str, keys, res: BlockResult,
@@ -261,17 +270,12 @@ def _blocking_search(state: OrionState, player: int, goal: str, keys, res: Block
         if ans.status == "unknown" and not ans.plan:
             break
         if ans.status == "unreachable":  # cand blocks every plan
-            if best is None or len(cand) < len(best):
-                best = cand
-            if len(best) <= lb:
-                break
             # A candidate that was not proved minimum blocked (CP-SAT hit its time limit
             # on the hitting sets): ask CP-SAT again, with the time left.
-            found = _min_hitting_set(sets, time_limit - (time.perf_counter() - t0), num_workers)
-            if found is None:
+            best, nxt, lb = _blocked(cand, best, lb, sets, time_limit - (time.perf_counter() - t0), num_workers)
+            if nxt is None or len(best) <= lb:
                 break
-            cand, bound = found
-            lb = max(lb, bound)
+            cand = nxt
             continue
         plan = minimal_plan(state, player, ans.plan, goal, keys)
         res.plans.append(plan)

@@ -13,7 +13,9 @@ Run ``python -m benchmarks.bench_grids [--repeats N] [--compare-with DIR]``.
    weighs on few placements, and the 4 pentiamonds have 1,478 in their 120 cells against 5,116 for
    the 12 pentominoes); then one puzzle per grid (the 12 pentominoes in
    6x10, the 12 hexiamonds in the 6x6 rhombus, the 22 pentahexes in a 10x11
-   parallelogram, the 8 tetracubes in 2x4x4). Target: hexagons and
+   parallelogram, the 8 tetracubes in 2x4x4); then like for like by instance size
+   (:data:`MATCHED`): each other grid's 5-cell polyforms against the pentominoes in a rectangle
+   holding about as many placements, the ratio of their µs per placement. Target: hexagons and
    triangles at least as fast per placement as squares.
 2. *Squares, before and after* (``--compare-with DIR``: a checkout of the
    revision to compare with, e.g. ``git worktree add /tmp/base HEAD~1``; its
@@ -124,6 +126,32 @@ def compare(base: Path, repeats: int, inner: int, only: str | None = None) -> li
     return rows
 
 
+#: Like for like by instance size: every free polyform of 5 cells on another grid, and on squares in a
+#: rectangle holding about as many placements (an instance's fixed cost, its region's layout and some
+#: numpy calls, then weighs alike on both): (other grid's case, square case).
+MATCHED = [(("triangle", "5 cells", (6, 10)), ("square", "5 cells", (6, 8))),          # 1,478 / 1,540
+           (("triangle", "5 cells", (10, 18)), ("square", "5 cells", (10, 12))),       # 5,246 / 5,116
+           (("hex", "5 cells", (5, 6)), ("square", "5 cells", (6, 8))),                # 1,782 / 1,540
+           (("hex", "5 cells", (10, 12)), ("square", "5 cells", (16, 18))),            # 13,770 / 14,260
+           (("cube", "5 cells", (4, 5, 6)), ("square", "5 cells", (21, 22)))]          # 23,976 / 24,142
+
+
+def matched(rows: list[dict]) -> list[dict]:
+    """The :data:`MATCHED` pairs: µs per placement of the other grid over that of squares, cold and warm (CPU)."""
+    by_case = {(r["grid"], r["pieces"], r["region"]): r for r in rows}
+    out = []
+    for other, square in MATCHED:
+        a, b = (by_case[g, p, "x".join(map(str, box))] for g, p, box in (other, square))
+        row = {"pair": f"{a['grid']} {a['region']} / square {b['region']}",
+               "placements": f"{a['placements']} / {b['placements']}"}
+        for kind in ("cold", "warm"):
+            row[f"ratio_cpu_{kind}"] = a[f"us_per_placement_cpu_{kind}"] / b[f"us_per_placement_cpu_{kind}"]
+        out.append(row)
+        print(f"| {row['pair']} | {row['placements']} | {row['ratio_cpu_cold']:.2f} | {row['ratio_cpu_warm']:.2f} |",
+              flush=True)
+    return out
+
+
 def placements(repeats: int) -> list[dict]:
     """CPU microseconds per placement of one instance per grid, the grids interleaved."""
     from ubongo_cp import cover
@@ -133,9 +161,10 @@ def placements(repeats: int) -> list[dict]:
     from ubongo_cp.pieces import Piece, Region, load_pieces
     from ubongo_cp.polyforms import free_polyforms
 
-    cases = [("square", "5 cells", (10, 12)), ("hex", "5 cells", (10, 12)), ("triangle", "5 cells", (6, 10)),
+    cases = list(dict.fromkeys([("square", "5 cells", (10, 12)), ("hex", "5 cells", (10, 12)), ("triangle", "5 cells", (6, 10)),
              ("cube", "5 cells", (4, 5, 6)), ("square", "5 cells", (6, 6)), ("square", "pentominoes", (6, 10)),
-             ("triangle", "hexiamonds", (6, 6)), ("hex", "pentahexes", (10, 11)), ("cube", "tetracubes", (2, 4, 4))]
+             ("triangle", "hexiamonds", (6, 6)), ("hex", "pentahexes", (10, 11)), ("cube", "tetracubes", (2, 4, 4)),
+             *(case for pair in MATCHED for case in pair)]))
 
     def pieces_of(grid, name):
         if name == "5 cells":
@@ -187,6 +216,10 @@ def main(argv=None) -> int:
     print("\n| grid | pieces | region | placements | us/placement cold, CPU | cold, wall | warm, CPU | warm, wall |"
           "\n|---|---|---|--:|--:|--:|--:|--:|")
     rows = [] if args.no_placements else placements(args.repeats)
+    if rows:
+        print("\n| like for like (5 cells, about as many placements) | placements | CPU cold, ratio to squares |"
+              " warm |\n|---|--:|--:|--:|")
+        rows += matched(rows)
     cmp_rows = []
     if args.compare_with:
         print("\n| square workload | CPU before (s) | CPU after (s) | ratio | wall before (s) | wall after (s) | ratio |")

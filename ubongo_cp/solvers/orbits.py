@@ -362,13 +362,8 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
     n_cells, n_types = instance.n_cells, instance.n_types
     indptr, indices = instance.table.indptr.tolist(), instance.table.indices.tolist()
     option_type = instance.table.option_type.tolist()
-    masks = []
-    for o in range(instance.n_options):
-        m = 0
-        for q in range(indptr[o], indptr[o + 1]):
-            if indices[q] < n_cells:
-                m |= 1 << indices[q]
-        masks.append(m)
+    bit = [1 << i for i in range(n_cells)] + [0] * (instance.n_items - n_cells)   # an option's items are distinct:
+    masks = [sum(map(bit.__getitem__, indices[a:b])) for a, b in zip(indptr, indptr[1:])]   # the sum is the OR
     item_options = instance.item_options
     group = tuple(range(len(perms)))
     branches: list[Branch] = []
@@ -379,29 +374,38 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
 
     type_orbits: dict = {}
 
-    def fitting_orbits(t: int, covered: int, H: tuple[int, ...]) -> list[tuple[int, dict[int, int]]]:
-        """:func:`orbits` of type ``t``'s placements that miss ``covered``, computed once per ``(t, H)``.
+    def fitting_orbits(t: int, covered: int, H: tuple[int, ...]) -> tuple[list[tuple[int, dict[int, int]]], int]:
+        """:func:`orbits` of type ``t``'s placements that miss ``covered``, computed once per ``(t, H)``, and how
+        many of them some symmetry of ``H`` other than the identity fixes (orbits shorter than ``|H|``).
 
         Every symmetry of ``H`` fixes the prefix, so ``covered`` is ``H``-invariant: an orbit's
         placements all miss it or all meet it, and filtering the type's orbits by their representative
         gives what ``orbits`` of the fitting placements gives, in the same order.
         """
         key = (t, H)
-        orb = type_orbits.get(key)
-        if orb is None:
-            orb = type_orbits[key] = orbits(item_options[n_cells + t], H)
-        return [ro for ro in orb if not masks[ro[0]] & covered]
+        held = type_orbits.get(key)
+        if held is None:
+            orb = orbits(item_options[n_cells + t], H)
+            short = [len(o) < len(H) for _, o in orb]
+            held = type_orbits[key] = (orb, short, sum(short))
+        orb, short, n_short = held
+        if not covered:
+            return orb, n_short
+        keep = [not masks[ro[0]] & covered for ro in orb]
+        return [ro for ro, k in zip(orb, keep) if k], sum([s for s, k in zip(short, keep) if k])
 
     def orbits(cands: list[int], H: tuple[int, ...]) -> list[tuple[int, dict[int, int]]]:
-        """(representative, {orbit element: a group element mapping the representative there})."""
+        """(representative, {orbit element: a group element mapping the representative there}); the
+        representative is the first of its orbit in ``cands``, the identity (0) first in ``H``."""
+        moves = [(h, perms[h]) for h in H if h]
         seen: set[int] = set()
         out = []
         for q in cands:
             if q in seen:
                 continue
-            orbit: dict[int, int] = {}
-            for h in H:
-                x = image(h, q)
+            orbit: dict[int, int] = {q: 0}
+            for h, perm in moves:
+                x = perm[q]
                 if x >= 0 and x not in orbit:
                     orbit[x] = h
             seen.update(orbit)
@@ -438,12 +442,11 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
         for t in range(n_types):
             if left[t] != 1 or any(tmaps[h][t] != t for h in H):
                 continue
-            orb = fitting_orbits(t, covered, H)
+            orb, fixed = fitting_orbits(t, covered, H)
             if not orb:
                 return  # this piece fits nowhere: no solution below
             # fewest orbits (then fewest placements some symmetry fixes); below the first level, where the
             # search itself restricts the type, a type with no such placement (nothing left to refine) first
-            fixed = sum(len(o) < len(H) for _, o in orb)
             score = ((fixed > 0, len(orb), t) if inner and prefix else (len(orb), fixed, t))
             if best is None or score < best[0]:
                 best = (score, t, orb)

@@ -144,10 +144,16 @@ def test_no_output_replaces_a_file_the_command_reads(run_cli, tmp_path):
     assert code == 2 and err.count("\n") == 1 and "would overwrite the card input" in err
     assert card.read_bytes() == before
     # Another name of the same file (a hard link) is caught too.
+    os.link(tmp_path / "deck" / "pieces.txt", tmp_path / "link")
+    code, printed, err = run_cli("cards", tmp_path / "deck", "--out", tmp_path / "link", "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    assert f"{tmp_path / 'link'}: is an input of this command ({tmp_path / 'deck' / 'pieces.txt'})" in err
+    assert (tmp_path / "deck" / "pieces.txt").read_bytes() == pieces
+    # Named as a PDF, it is not one: refused before any work, as any existing file of another kind.
     os.link(tmp_path / "deck" / "pieces.txt", tmp_path / "link.pdf")
     code, printed, err = run_cli("cards", tmp_path / "deck", "--out", tmp_path / "link.pdf", "--no-progress")
     assert code == 2 and err.count("\n") == 1
-    assert f"{tmp_path / 'link.pdf'}: is an input of this command ({tmp_path / 'deck' / 'pieces.txt'})" in err
+    assert f"{tmp_path / 'link.pdf'}: exists and is not a PDF file; it is left as it is" in err
     assert (tmp_path / "deck" / "pieces.txt").read_bytes() == pieces
 
 
@@ -190,3 +196,37 @@ def test_every_output_reaches_the_disk_before_it_counts(tmp_path, monkeypatch):
     last_rename = max(i for i in replaced if i < first)
     # After the last rename's own folder sync, the folder is synced once more: the journal's creation.
     assert events[last_rename + 2:first].count(("fsync", str(tmp_path / "out"))) == 1
+
+
+def test_an_output_file_that_cannot_be_written_is_refused_before_the_games(run_cli, tmp_path):
+    # A directory, a path under a file, or an existing file of another kind: one line, exit 2, and no game
+    # played (the statistics of the games are printed only after them).
+    (tmp_path / "table.csv").mkdir()
+    (tmp_path / "notes.txt").write_text("mine\n")
+    for out, fragment in [(tmp_path / "table.csv", "is a directory, expected a file name to write"),
+                          (tmp_path / "notes.txt" / "t.csv", "notes.txt: is a file, expected a directory")]:
+        code, printed, err = run_cli("simulate", "domino", "--games", "2000", "--out", out, "--no-progress")
+        assert (code, printed, err.count("\n")) == (2, "", 1) and fragment in err, err
+    (tmp_path / "plot.png").write_text("my plot notes\n")
+    code, printed, err = run_cli("simulate", "domino", "--games", "2000", "--out", tmp_path / "t.csv",
+                                 "--plot", tmp_path / "plot.png", "--no-progress")
+    assert (code, printed) == (2, "") and "plot.png: exists and is not a PNG image; it is left as it is" in err
+    assert (tmp_path / "plot.png").read_text() == "my plot notes\n" and not (tmp_path / "t.csv").exists()
+
+
+def test_an_earlier_output_of_the_same_kind_is_replaced_and_nothing_else(run_cli, tmp_path):
+    game = tmp_path / "game.json"
+    game.write_text('{"settings": "mine"}\n')             # a JSON file, not one this toolkit wrote
+    code, _, err = run_cli("orion", "play", "--seed", "1", "--save", game)
+    assert code == 2 and "game.json: exists and is not a JSON file written by ubongo-cp" in err
+    assert game.read_text() == '{"settings": "mine"}\n'
+    fresh = tmp_path / "fresh.json"
+    for _ in range(2):                                    # run again: its own record is replaced
+        code, _, err = run_cli("orion", "play", "--seed", "1", "--save", fresh)
+        assert code == 0, err
+    assert fresh.read_text().lstrip().startswith('{') and '"format": "ubongo-cp/orion-duel"' in fresh.read_text()
+    table = tmp_path / "t.csv"
+    for _ in range(2):
+        code, _, err = run_cli("simulate", "domino", "--games", "3", "--out", table, "--no-progress")
+        assert code == 0, err
+    assert len(table.read_text().splitlines()) == 4       # the header and one row per game

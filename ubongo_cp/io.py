@@ -21,7 +21,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-__all__ = ["atomic_path", "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
+__all__ = ["atomic_path", "check_output_file",
+           "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
            "read_json_object", "loads_json", "loads_toml", "write_table", "protect_inputs", "note_input",
            "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably", "open_journal", "append_durably"]
 
@@ -104,6 +105,79 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+#: What each kind of output file starts with, by the output's extension: an existing file is replaced
+#: only by an output of its own kind (:func:`check_output_file`).
+_KINDS: dict[str, tuple[str, tuple[bytes, ...]]] = {
+    ".pdf": ("PDF file", (b"%PDF",)), ".png": ("PNG image", (b"\x89PNG\r\n\x1a\n",)),
+    ".parquet": ("Parquet table", (b"PAR1",)), ".xmpuzzle": ("BurrTools file", (b"\x1f\x8b", b"<?xml")),
+    ".svg": ("SVG picture", (b"<?xml", b"<svg")), ".json": ("JSON file written by ubongo-cp", (b"{",)),
+    ".csv": ("CSV table", ())}
+
+
+def _same_kind(suffix: str, head: bytes) -> bool:
+    """Whether a file starting with ``head`` (its first 4 KiB) is of the output kind of ``suffix``."""
+    _, starts = _KINDS[suffix]
+    text = head.lstrip()
+    if starts and not text.startswith(starts):
+        return False
+    if suffix == ".svg":
+        return b"<svg" in head
+    if suffix == ".json":   # every JSON file the toolkit writes names its format first
+        return b'"format": "ubongo-cp' in head
+    if suffix == ".csv":    # a table: a header line of comma-separated names, text only
+        first = head.split(b"\n", 1)[0]
+        return b"\0" not in head and (b"," in first or not head)
+    return True
+
+
+def check_output_file(path: str | os.PathLike) -> None:
+    """Refuse, before any work, an output file path that cannot be written or must not be replaced.
+
+    Checked: ``path`` is not a directory, its nearest existing parent is a directory this process can
+    create files in, and an existing file there is replaced only by an output of its own kind (by the
+    extension: a PDF by a PDF, a CSV table by a CSV table, a JSON record by a toolkit's JSON file,
+    ...; an empty file or one with another extension is replaced). A long command thus never ends
+    by failing to write what it computed, nor replaces a file that is not an earlier output.
+
+    Raises
+    ------
+    InputError
+        Naming the path and the problem.
+    """
+    import tempfile
+
+    from .errors import InputError
+
+    target = Path(path)
+    if target.is_dir():
+        raise InputError("is a directory, expected a file name to write", path=target)
+    parent = target.parent
+    ancestor = parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise InputError("is a file, expected a directory", path=ancestor)
+    if ancestor == parent:    # try it: permissions, read-only or special file systems
+        try:
+            fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
+    elif not os.access(ancestor, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write: cannot create folders in {ancestor}", path=target)
+    suffix = target.suffix.lower()
+    if suffix in _KINDS and target.is_file() and target.stat().st_size:
+        try:
+            with open(target, "rb") as fh:
+                head = fh.read(4096)
+        except OSError as exc:
+            raise InputError(f"cannot read the existing file: {exc.strerror or exc}", path=target) from None
+        if not _same_kind(suffix, head):
+            raise InputError(f"exists and is not a {_KINDS[suffix][0]}; it is left as it is: remove it "
+                             "or choose another output path", path=target)
 
 
 def fsync(path: str | os.PathLike) -> None:

@@ -10,7 +10,7 @@ import re
 import sys
 
 from ..errors import InputError
-from .common import add_progress_argument
+from .common import add_progress_argument, directory_outputs
 
 __all__ = ["add_parsers"]
 
@@ -49,6 +49,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--metric", choices=["cpu", "wall"], default="cpu",
                    help="the time the scores and plots use (default cpu: the time limit's measure)")
     p.add_argument("--out", help="output directory (the journal, tables and plots; resumed if it holds runs)")
+    directory_outputs(p, "out")
     p.add_argument("--report", metavar="DIR", help="only rebuild the tables and plots of DIR from its runs")
     p.add_argument("--list", action="store_true", help="list the shipped suites and adapters, then exit")
     add_progress_argument(p)

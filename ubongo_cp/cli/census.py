@@ -11,7 +11,7 @@ import re
 
 from ..errors import MAX_JOB_CPU_SECONDS, InputError
 from ..geometry import MAX_REGION_CELLS
-from .common import add_executor_arguments, add_progress_argument, confirmed, executor_from
+from .common import add_executor_arguments, add_progress_argument, confirmed, directory_outputs, executor_from
 
 __all__ = ["add_parsers", "parse_cells", "parse_box"]
 
@@ -32,6 +32,7 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--box", metavar="RxC", help="only regions fitting an R x C box (either orientation)")
     p.add_argument("--holes", action="store_true", help="include regions with holes")
     p.add_argument("--out", required=True, metavar="DIR", help="census directory (resumed if it holds this census)")
+    directory_outputs(p, "out")
     p.add_argument("--count-only", action="store_true",
                    help="only enumerate: regions per shape class in OUT/counts, no analysis")
     p.add_argument("--per-subset", action="store_true",

@@ -18,7 +18,8 @@ from ..errors import InputError, UbongoError
 if TYPE_CHECKING:
     from ..executors import Executor
 
-__all__ = ["check_common", "add_executor_arguments", "executor_from", "piece_names_arg", "add_progress_argument",
+__all__ = ["check_common", "directory_outputs", "add_executor_arguments",
+           "executor_from", "piece_names_arg", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "print_estimate", "add_split_arguments",
            "split_from"]
 
@@ -42,7 +43,8 @@ _READS_FROM_DIRECTORY = {"deck": ("*.toml",), "results": ("tasks.*", "cards.*")}
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
-    """Refuse an output that would overwrite an input, or another output, before any work.
+    """Refuse an output that would overwrite an input, or another output, before any work; and an output
+    file that cannot be written or must not be replaced (:func:`ubongo_cp.io.check_output_file`).
 
     This catches what the options name; files a command finds through its
     inputs (a card's piece set, a deck's spec) are guarded as they are read
@@ -78,6 +80,17 @@ def _check_outputs(args: argparse.Namespace) -> None:
                 what = f"the {in_name} input" if path == in_path else f"a file read from the {in_name} directory"
                 raise UbongoError(f"--{name} {getattr(args, name)} would overwrite {what}; "
                                   "choose another output path")
+    from ..io import check_output_file
+
+    folders = getattr(args, "directory_outputs", ())
+    for name in given:
+        if name not in folders and name != "journal":   # a journal is resumed; a folder checks its own files
+            check_output_file(getattr(args, name))
+
+
+def directory_outputs(parser: argparse.ArgumentParser, *names: str) -> None:
+    """Declare the options of ``parser`` among :data:`_OUTPUTS` that name an output directory, not a file."""
+    parser.set_defaults(directory_outputs=names)
 
 
 def check_common(args: argparse.Namespace) -> None:

@@ -10,7 +10,8 @@ import argparse
 import sys
 
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
-from .common import add_allow_pieces_argument, add_executor_arguments, add_progress_argument, executor_from
+from .common import add_allow_pieces_argument, add_executor_arguments, add_progress_argument, directory_outputs, \
+    executor_from
 
 __all__ = ["add_parsers"]
 
@@ -36,6 +37,7 @@ def _add_generate(sub) -> None:
                        help="your own deck spec: a file, a directory holding deck.toml, or the shipped example "
                             "'designer' (`ubongo-cp examples designer`)")
     p.add_argument("--out", required=True, help="output directory for the card files")
+    directory_outputs(p, "out")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same deck)")
     p.add_argument("--cards", type=int, help="number of cards (default: the spec's, 36 classic, 9 duel)")
     p.add_argument("--from-census", metavar="DIR",
@@ -92,6 +94,7 @@ def _add_batch(sub) -> None:
                                    "ran, 1 with --strict when a task fails the check, 2 on bad input.")
     p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
     p.add_argument("--out", required=True, help="output directory")
+    directory_outputs(p, "out")
     p.add_argument("--time-limit", type=float, help="seconds per task and backend")
     p.add_argument("--backend", default=DEFAULT_STRATEGY["rate"],
                    help=f"solver whose count is reported: {', '.join(solver_names())} (default: %(default)s)")

@@ -84,6 +84,10 @@ typedef struct {
     int32_t *bstart, *blo, *bhi;
     uint64_t *bmask;
     uint64_t *ent;
+    /* one word (W = 1), for fast1: per entry its mask, the goal bits next to it (with the dead-region
+     * test) and its option; blo[nblocks] = the number of entries, so block i ends at blo[i + 1] */
+    uint64_t *m1, *b1;
+    int32_t *id1;
 } List;
 
 typedef struct {
@@ -417,29 +421,62 @@ static inline __attribute__((always_inline)) void untake(Kernel *k, int32_t o)
 }
 
 /* ------------------------------------------------------------------ the search */
+/* What fast1 reads, gathered once per step (nothing in it changes during a step). */
+typedef struct {
+    Kernel *k;
+    const uint64_t *m1, *b1, *bmask, *nbr;
+    const int32_t *id1, *bstart, *boff, *qw;
+    uint64_t *board;
+    int32_t *chosen;
+    uint64_t goal, lo_mask, np1;
+    int K, next, NT, qtype, cap, dead1, hsize, nperms;
+    int32_t memo_lo, memo_hi; /* the memo's levels (memo_lo > memo_hi: none) */
+} Fast;
+
+static void fast_init(Fast *f, Kernel *k)
+{
+    const List *Ls = &k->list;
+    f->k = k;
+    f->m1 = Ls->m1, f->b1 = Ls->b1, f->bmask = Ls->bmask, f->nbr = k->nbr;
+    f->id1 = Ls->id1, f->bstart = Ls->bstart, f->boff = Ls->blo, f->qw = k->qw;
+    f->board = k->board, f->chosen = k->chosen;
+    f->goal = k->goal[0], f->lo_mask = k->lo_mask, f->np1 = (uint64_t)(Ls->NP - 1);
+    f->K = Ls->K, f->next = Ls->next, f->NT = k->ntypes, f->qtype = k->qtype;
+    f->cap = k->nbr != NULL && k->cap > 0 ? k->cap : 0;
+    /* cap 1: is an empty bit walled in dead whatever is left (1), never (0), or ask fillable (-1)? */
+    f->dead1 = k->uniform ? k->unit != 1 : -1;
+    f->hsize = k->hsize, f->nperms = k->nperms;
+    f->memo_lo = k->memo_active ? k->memo_lo : 1;
+    f->memo_hi = k->memo_active ? k->memo_hi : 0;
+}
+
 /* The whole subtree below level L at board B, by recursion: the search of run_w (same order, same
  * nodes, the same memo) where it can be simpler: one word, rule FIRST, every counter item at most 1
  * (the items left are ``avail``, k->left is not kept; k->avail is set only for the dead-region test),
  * only counting (no batch, no limit, no tally, no cardinality). wq: the weight of the restricted
  * item's option placed below the prefix (0: none yet). The node budget is not checked: run_w calls
  * it only from the level set by set_fast on, where few pieces are left. */
-static void fast1(Kernel *k, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
+typedef void (*Fast1Fn)(const Fast *, int32_t, uint64_t, uint64_t, int32_t);
+
+static inline __attribute__((always_inline)) void fast1_body(const Fast *restrict f, int32_t L, uint64_t B,
+                                                             uint64_t avail, int32_t wq, Fast1Fn rec)
 {
-    const uint64_t E = k->goal[0] & ~B;
+    Kernel *k = f->k;
+    const uint64_t E = f->goal & ~B;
     if (!E) {
-        if (avail & k->lo_mask)
+        if (avail & f->lo_mask)
             return;
         long long w = wq ? wq : 1;
         k->solutions++;
         k->weighted += w;
-        k->fixed += w * ((k->qtype >= 0 && w == k->hsize) || !k->nperms ? 1 : stabiliser(k, L));
+        k->fixed += w * ((f->qtype >= 0 && w == f->hsize) || !f->nperms ? 1 : stabiliser(k, L));
         return;
     }
-    const int32_t qtype = k->qtype;
+    const int32_t qtype = f->qtype;
     /* the memo, as in run_w */
     uint64_t *ms = NULL;
     long long s0 = 0, w0 = 0;
-    if (k->memo_active && L >= k->memo_lo && L <= k->memo_hi && (!k->nperms || (qtype >= 0 && wq == k->hsize))) {
+    if (L >= f->memo_lo && L <= f->memo_hi && (!f->nperms || (qtype >= 0 && wq == f->hsize))) {
         ms = memo_slot(k, &B, avail, 1);
         if (ms[1] == avail && ms[0] == B) {
             long long m = qtype >= 0 && wq ? wq : 1;
@@ -452,56 +489,57 @@ static void fast1(Kernel *k, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
         s0 = k->solutions;
         w0 = k->weighted;
     }
-    const List *Ls = &k->list;
     const int c = ctz64(E);
     int32_t sl;
-    if (Ls->next) /* the probes are the K bits after c */
-        sl = (c << Ls->K) | (int32_t)((c < 63 ? B >> (c + 1) : 0) & (uint64_t)(Ls->NP - 1));
+    if (f->next) /* the probes are the K bits after c */
+        sl = (c << f->K) | (int32_t)((B >> c >> 1) & f->np1);
     else
-        sl = slot_of(Ls, c, k->board + L); /* k->board[L] is B */
-    const uint64_t bm = Ls->bmask[sl];
-    const int32_t first = Ls->bstart[sl], NT = k->ntypes, cap = k->cap;
-    const int prune = k->nbr != NULL && cap > 0;
-    const uint64_t goal = k->goal[0], *nbr = k->nbr, *obrd = k->obrd;
+        sl = slot_of(&k->list, c, f->board + L); /* board[L] is B */
+    const uint64_t bm = f->bmask[sl];
+    const int NT = f->NT, cap = f->cap;
+    const uint64_t *m1 = f->m1, *b1 = f->b1;
+    const int32_t *boff = f->boff;
     for (uint64_t rem = bm & avail; rem; rem &= rem - 1) {
         const int t = ctz64(rem);
-        const int32_t i = first + popcount64(bm & ((1ull << t) - 1));
-        const uint64_t *e = Ls->ent + 2 * (int64_t)Ls->blo[i], *end = Ls->ent + 2 * (int64_t)Ls->bhi[i];
-        const uint64_t na = t == NT ? avail : avail & ~(1ull << t);
-        for (; e < end; e += 2) {
-            if (e[0] & B)
+        const int32_t i = f->bstart[sl] + popcount64(bm & ((1ull << t) - 1));
+        const uint64_t na = avail & ~((uint64_t)(t != NT) << t);
+        for (int32_t e = boff[i], end = boff[i + 1]; e < end; e++) {
+            const uint64_t m = m1[e];
+            if (m & B)
                 continue;
-            const int32_t o = (int32_t)e[1];
+            const int32_t o = f->id1[e];
             int32_t nw = wq;
             if (t == qtype) {
-                if (k->qw[o] <= 0)
+                if (f->qw[o] <= 0)
                     continue;
                 if (!wq)
-                    nw = k->qw[o];
+                    nw = f->qw[o];
             }
             k->nodes++;
-            const uint64_t NB = B | e[0];
-            k->chosen[L] = o;
-            k->board[L + 1] = NB;
-            if (prune) {
-                k->avail = na;
-                if (cap > 1) {
-                    if (dead_region(k, &NB, obrd + o, cap, 1))
-                        continue;
-                } else { /* dead_region with cap 1: an empty bit next to the option walled in */
-                    const uint64_t E2 = goal & ~NB;
-                    uint64_t seeds = obrd[o] & E2;
-                    int dead = 0;
-                    for (; seeds; seeds &= seeds - 1)
-                        if (!(nbr[ctz64(seeds)] & E2)) {
+            const uint64_t NB = B | m;
+            f->chosen[L] = o;
+            f->board[L + 1] = NB;
+            if (cap == 1) { /* dead_region with cap 1: an empty bit next to the option walled in */
+                const uint64_t E2 = f->goal & ~NB;
+                uint64_t seeds = b1[e] & E2;
+                int dead = 0;
+                for (; seeds; seeds &= seeds - 1)
+                    if (!(f->nbr[ctz64(seeds)] & E2)) {
+                        if (f->dead1 < 0) {
+                            k->avail = na;
                             dead = !fillable(k, 1);
-                            break;
-                        }
-                    if (dead)
-                        continue;
-                }
+                        } else
+                            dead = f->dead1;
+                        break;
+                    }
+                if (dead)
+                    continue;
+            } else if (cap > 1) {
+                k->avail = na;
+                if (dead_region(k, &NB, b1 + e, cap, 1))
+                    continue;
             }
-            fast1(k, L + 1, NB, na, nw);
+            rec(f, L + 1, NB, na, nw);
         }
     }
     if (ms) {
@@ -515,6 +553,32 @@ static void fast1(Kernel *k, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
             k->mdirty = 1;
         }
     }
+}
+
+static void fast1_generic(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
+{
+    fast1_body(f, L, B, avail, wq, fast1_generic);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* with the POPCNT instruction (chosen at run time, as run below) */
+__attribute__((target("popcnt"))) static void fast1_popcnt(const Fast *f, int32_t L, uint64_t B, uint64_t avail,
+                                                           int32_t wq)
+{
+    fast1_body(f, L, B, avail, wq, fast1_popcnt);
+}
+#define FAST1_POPCNT 1
+#endif
+
+static void fast1(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
+{
+#ifdef FAST1_POPCNT
+    if (f->k->hwpop) {
+        fast1_popcnt(f, L, B, avail, wq);
+        return;
+    }
+#endif
+    fast1_generic(f, L, B, avail, wq);
 }
 
 static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop_nodes, int32_t *out,
@@ -543,13 +607,19 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                                     !k->tally_on && k->limit >= ((long long)1 << 62) && k->fast_lo >= 0
                                 ? k->fast_lo
                                 : INT32_MAX;
+    Fast fast;
+    int fast_ready = 0;
 
     for (;;) {
         if (k->state == ST_ENTER && level >= fast_lo) {
             uint64_t avail = k->avail;
             k->nodes = nodes;
             mflag[level] = 0;
-            fast1(k, level, board[(int64_t)level * W], avail, pw[level]);
+            if (!fast_ready) {
+                fast_init(&fast, k);
+                fast_ready = 1;
+            }
+            fast1(&fast, level, board[(int64_t)level * W], avail, pw[level]);
             nodes = k->nodes;
             k->avail = avail;
             k->state = ST_BACK;
@@ -803,6 +873,7 @@ static int choose_any(const Kernel *k, const uint64_t *B)
 static void list_free(List *L)
 {
     free(L->probe), free(L->bstart), free(L->blo), free(L->bhi), free(L->bmask), free(L->ent);
+    free(L->m1), free(L->b1), free(L->id1);
     memset(L, 0, sizeof *L);
 }
 
@@ -988,6 +1059,20 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
             }
         }
     L->bstart[(int64_t)ng * L->NP] = i + 1;
+    L->blo[i + 1] = e;
+    if (W == 1) {
+        L->m1 = malloc(((size_t)total + 1) * sizeof(uint64_t));
+        L->b1 = calloc((size_t)total + 1, sizeof(uint64_t));
+        L->id1 = malloc(((size_t)total + 1) * sizeof(int32_t));
+        if (!L->m1 || !L->b1 || !L->id1)
+            goto done;
+        for (int32_t j = 0; j < e; j++) {
+            L->m1[j] = L->ent[2 * (int64_t)j];
+            L->id1[j] = (int32_t)L->ent[2 * (int64_t)j + 1];
+            if (k->obrd)
+                L->b1[j] = k->obrd[L->id1[j]];
+        }
+    }
     ok = 1;
 done:
     free(order), free(tcount), free(gstart), free(gopt), free(hpat), free(freq);

@@ -133,6 +133,11 @@ typedef struct {
     int32_t *pw;                /* per level: weight of the restricted item's option placed below the prefix (0: none) */
     int32_t fast_lo;            /* the levels from which fast1 searches a whole subtree (-1: none) */
     uint64_t lo_mask;           /* the counter items with lo > 0 */
+    /* one word and a grid: the neighbours of the bits of any X are (X & gmask[j]) << gshift[j] and
+     * (X >> gshift[j]) & gmask[j], j = 0, 1 (grid 0: they are not) */
+    int grid;
+    int gshift[2];
+    uint64_t gmask[2];
 } Kernel;
 
 /* ------------------------------------------------------------------ helpers */
@@ -429,9 +434,29 @@ typedef struct {
     uint64_t *board;
     int32_t *chosen;
     uint64_t goal, lo_mask, np1;
-    int K, next, NT, qtype, cap, dead1, hsize, nperms;
+    int K, next, NT, qtype, hsize, nperms;
+    /* the dead-region test: 0 none; 1 cap 1 where a walled-in empty bit is always dead (the pieces left
+     * never matter: one size > 1), by the neighbour masks; 2 the same by the grid shifts; 3 any other
+     * (fast_dead) */
+    int dead;
+    uint64_t gm[2];
+    int gd[2];
     int32_t memo_lo, memo_hi; /* the memo's levels (memo_lo > memo_hi: none) */
 } Fast;
+
+/* The dead-region test of fast1 in the other cases (fast->dead 3): as run_w's. */
+static __attribute__((noinline)) int fast_dead(const Fast *f, uint64_t NB, const uint64_t *seed, uint64_t na)
+{
+    Kernel *k = f->k;
+    k->avail = na;
+    if (k->cap > 1)
+        return dead_region(k, &NB, seed, k->cap, 1);
+    const uint64_t E2 = f->goal & ~NB;
+    for (uint64_t seeds = *seed & E2; seeds; seeds &= seeds - 1)
+        if (!(f->nbr[ctz64(seeds)] & E2))
+            return !fillable(k, 1);
+    return 0;
+}
 
 static void fast_init(Fast *f, Kernel *k)
 {
@@ -442,9 +467,8 @@ static void fast_init(Fast *f, Kernel *k)
     f->board = k->board, f->chosen = k->chosen;
     f->goal = k->goal[0], f->lo_mask = k->lo_mask, f->np1 = (uint64_t)(Ls->NP - 1);
     f->K = Ls->K, f->next = Ls->next, f->NT = k->ntypes, f->qtype = k->qtype;
-    f->cap = k->nbr != NULL && k->cap > 0 ? k->cap : 0;
-    /* cap 1: is an empty bit walled in dead whatever is left (1), never (0), or ask fillable (-1)? */
-    f->dead1 = k->uniform ? k->unit != 1 : -1;
+    f->dead = k->nbr == NULL || k->cap <= 0 ? 0 : k->cap > 1 || !k->uniform ? 3 : k->unit == 1 ? 0 : k->grid ? 2 : 1;
+    f->gm[0] = k->gmask[0], f->gm[1] = k->gmask[1], f->gd[0] = k->gshift[0], f->gd[1] = k->gshift[1];
     f->hsize = k->hsize, f->nperms = k->nperms;
     f->memo_lo = k->memo_active ? k->memo_lo : 1;
     f->memo_hi = k->memo_active ? k->memo_hi : 0;
@@ -496,7 +520,7 @@ static inline __attribute__((always_inline)) void fast1_body(const Fast *restric
     else
         sl = slot_of(&k->list, c, f->board + L); /* board[L] is B */
     const uint64_t bm = f->bmask[sl];
-    const int NT = f->NT, cap = f->cap;
+    const int NT = f->NT;
     const uint64_t *m1 = f->m1, *b1 = f->b1;
     const int32_t *boff = f->boff;
     for (uint64_t rem = bm & avail; rem; rem &= rem - 1) {
@@ -519,26 +543,24 @@ static inline __attribute__((always_inline)) void fast1_body(const Fast *restric
             const uint64_t NB = B | m;
             f->chosen[L] = o;
             f->board[L + 1] = NB;
-            if (cap == 1) { /* dead_region with cap 1: an empty bit next to the option walled in */
+            if (f->dead == 2) { /* an empty bit next to the option walled in, by the grid shifts */
                 const uint64_t E2 = f->goal & ~NB;
-                uint64_t seeds = b1[e] & E2;
+                const uint64_t N = ((E2 & f->gm[0]) << f->gd[0]) | ((E2 >> f->gd[0]) & f->gm[0]) |
+                                   ((E2 & f->gm[1]) << f->gd[1]) | ((E2 >> f->gd[1]) & f->gm[1]);
+                if (b1[e] & E2 & ~N)
+                    continue;
+            } else if (f->dead == 1) { /* the same by the neighbour masks */
+                const uint64_t E2 = f->goal & ~NB;
                 int dead = 0;
-                for (; seeds; seeds &= seeds - 1)
+                for (uint64_t seeds = b1[e] & E2; seeds; seeds &= seeds - 1)
                     if (!(f->nbr[ctz64(seeds)] & E2)) {
-                        if (f->dead1 < 0) {
-                            k->avail = na;
-                            dead = !fillable(k, 1);
-                        } else
-                            dead = f->dead1;
+                        dead = 1;
                         break;
                     }
                 if (dead)
                     continue;
-            } else if (cap > 1) {
-                k->avail = na;
-                if (dead_region(k, &NB, b1 + e, cap, 1))
-                    continue;
-            }
+            } else if (f->dead == 3 && fast_dead(f, NB, b1 + e, na))
+                continue;
             rec(f, L + 1, NB, na, nw);
         }
     }
@@ -898,6 +920,43 @@ static void Kernel_dealloc(Kernel *k)
 {
     kernel_free(k);
     Py_TYPE(k)->tp_free((PyObject *)k);
+}
+
+/* One word: are the neighbour masks those of bits on a grid, two shifts apart (see Kernel.grid)? */
+static void grid_shifts(Kernel *k)
+{
+    k->grid = 0;
+    if (k->W != 1 || !k->nbr)
+        return;
+    const int32_t ng = k->ngoal;
+    int d[2] = {0, 0}, nd = 0;
+    uint64_t m[2] = {0, 0};
+    for (int32_t b = 0; b < ng; b++)
+        for (uint64_t x = k->nbr[b]; x; x &= x - 1) {
+            int c = ctz64(x), j;
+            if (c <= b)
+                continue;
+            for (j = 0; j < nd && d[j] != c - b; j++)
+                ;
+            if (j == nd) {
+                if (nd == 2)
+                    return;
+                d[nd++] = c - b;
+            }
+            m[j] |= 1ull << b;
+        }
+    for (int j = nd; j < 2; j++)
+        d[j] = 1, m[j] = 0;
+    for (int32_t b = 0; b < ng; b++) {
+        uint64_t x = 1ull << b, n = 0;
+        for (int j = 0; j < 2; j++)
+            n |= ((x & m[j]) << d[j]) | ((x >> d[j]) & m[j]);
+        if (n != k->nbr[b])
+            return;
+    }
+    k->grid = 1;
+    for (int j = 0; j < 2; j++)
+        k->gshift[j] = d[j], k->gmask[j] = m[j];
 }
 
 /* The rule's lists over the options not in ``drop`` (see List), options by increasing id within a
@@ -1292,6 +1351,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
             untake(k, o);
         }
     }
+    grid_shifts(k);
     if (!build_list(k, &k->list, rule == RULE_FIRST, probes, drop, (int64_t)1 << 22)) {
         PyErr_NoMemory();
         goto done;

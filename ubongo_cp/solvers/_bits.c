@@ -480,14 +480,26 @@ static void fast_init(Fast *f, Kernel *k)
  * only counting (no batch, no limit, no tally, no cardinality). wq: the weight of the restricted
  * item's option placed below the prefix (0: none yet). The node budget is not checked: run_w calls
  * it only from the level set by set_fast on, where few pieces are left. */
-typedef void (*Fast1Fn)(const Fast *, int32_t, uint64_t, uint64_t, int32_t);
+typedef void (*Fast1Fn)(const Fast *, int32_t, uint64_t, uint64_t, int32_t, int32_t);
 
+/* The slot of the first empty goal bit of board B at level L (board[L] is B), -1 when there is none. */
+static inline __attribute__((always_inline)) int32_t fast_slot(const Fast *restrict f, uint64_t B, int32_t L)
+{
+    const uint64_t E = f->goal & ~B;
+    if (!E)
+        return -1;
+    const int c = ctz64(E);
+    if (f->next) /* the probes are the K bits after c */
+        return (c << f->K) | (int32_t)((B >> c >> 1) & f->np1);
+    return slot_of(&f->k->list, c, f->board + L);
+}
+
+/* sl: fast_slot(f, B, L), worked out by the caller. */
 static inline __attribute__((always_inline)) void fast1_body(const Fast *restrict f, int32_t L, uint64_t B,
-                                                             uint64_t avail, int32_t wq, Fast1Fn rec)
+                                                             uint64_t avail, int32_t wq, int32_t sl, Fast1Fn rec)
 {
     Kernel *k = f->k;
-    const uint64_t E = f->goal & ~B;
-    if (!E) {
+    if (sl < 0) {
         if (avail & f->lo_mask)
             return;
         long long w = wq ? wq : 1;
@@ -513,12 +525,6 @@ static inline __attribute__((always_inline)) void fast1_body(const Fast *restric
         s0 = k->solutions;
         w0 = k->weighted;
     }
-    const int c = ctz64(E);
-    int32_t sl;
-    if (f->next) /* the probes are the K bits after c */
-        sl = (c << f->K) | (int32_t)((B >> c >> 1) & f->np1);
-    else
-        sl = slot_of(&k->list, c, f->board + L); /* board[L] is B */
     const uint64_t bm = f->bmask[sl];
     const int NT = f->NT;
     const uint64_t *m1 = f->m1, *b1 = f->b1;
@@ -561,7 +567,11 @@ static inline __attribute__((always_inline)) void fast1_body(const Fast *restric
                     continue;
             } else if (f->dead == 3 && fast_dead(f, NB, b1 + e, na))
                 continue;
-            rec(f, L + 1, NB, na, nw);
+            /* the child: nothing to do when no item left has options at its bit (and it keeps no memo) */
+            const int32_t s2 = fast_slot(f, NB, L + 1);
+            if (s2 >= 0 && !(f->bmask[s2] & na) && (L + 1 > f->memo_hi || L + 1 < f->memo_lo))
+                continue;
+            rec(f, L + 1, NB, na, nw, s2);
         }
     }
     if (ms) {
@@ -577,30 +587,31 @@ static inline __attribute__((always_inline)) void fast1_body(const Fast *restric
     }
 }
 
-static void fast1_generic(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
+static void fast1_generic(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq, int32_t sl)
 {
-    fast1_body(f, L, B, avail, wq, fast1_generic);
+    fast1_body(f, L, B, avail, wq, sl, fast1_generic);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 /* with the POPCNT instruction (chosen at run time, as run below) */
 __attribute__((target("popcnt"))) static void fast1_popcnt(const Fast *f, int32_t L, uint64_t B, uint64_t avail,
-                                                           int32_t wq)
+                                                           int32_t wq, int32_t sl)
 {
-    fast1_body(f, L, B, avail, wq, fast1_popcnt);
+    fast1_body(f, L, B, avail, wq, sl, fast1_popcnt);
 }
 #define FAST1_POPCNT 1
 #endif
 
 static void fast1(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
 {
+    const int32_t sl = fast_slot(f, B, L);
 #ifdef FAST1_POPCNT
     if (f->k->hwpop) {
-        fast1_popcnt(f, L, B, avail, wq);
+        fast1_popcnt(f, L, B, avail, wq, sl);
         return;
     }
 #endif
-    fast1_generic(f, L, B, avail, wq);
+    fast1_generic(f, L, B, avail, wq, sl);
 }
 
 static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop_nodes, int32_t *out,

@@ -126,7 +126,8 @@ typedef struct {
     int memo_bits;              /* the table holds 2^memo_bits entries */
     int mstride, mdirty;        /* words per entry (4 or 8); entries stored since the table was cleared */
     uint64_t *mtab;             /* entries: board (W words), avail (0: an empty entry), solutions (low 32
-                                   bits) and weight sum (high 32 bits) */
+                                   bits) and weight sum (high 32 bits), the epoch it was stored in */
+    uint64_t mepoch;            /* the entries of another epoch are empty: a new epoch clears the table */
     long long memo_hits, memo_stores;
     long long *msol, *mwt;      /* per level: solutions and weight sum on entering it */
     uint8_t *mflag;             /* per level: store its count when it is done */
@@ -514,7 +515,7 @@ static inline __attribute__((always_inline)) void fast1_body(const Fast *restric
     long long s0 = 0, w0 = 0;
     if (L >= f->memo_lo && L <= f->memo_hi && (!f->nperms || (qtype >= 0 && wq == f->hsize))) {
         ms = memo_slot(k, &B, avail, 1);
-        if (ms[1] == avail && ms[0] == B) {
+        if (ms[1] == avail && ms[0] == B && ms[3] == k->mepoch) {
             long long m = qtype >= 0 && wq ? wq : 1;
             k->solutions += (long long)(ms[2] & 0xFFFFFFFFu);
             k->weighted += m * (long long)(ms[2] >> 32);
@@ -581,6 +582,7 @@ static inline __attribute__((always_inline)) void fast1_body(const Fast *restric
             ms[0] = B;
             ms[1] = avail;
             ms[2] = (uint64_t)n | (uint64_t)v << 32;
+            ms[3] = k->mepoch;
             k->memo_stores++;
             k->mdirty = 1;
         }
@@ -723,7 +725,7 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
             if (memo && level >= memo_lo && level <= memo_hi &&
                 (!k->nperms || (qtype >= 0 && pw[level] == k->hsize))) {
                 uint64_t *ms = memo_slot(k, B, k->avail, W);
-                int same = ms[W] == k->avail;
+                int same = ms[W] == k->avail && ms[W + 2] == k->mepoch;
                 for (int w = 0; same && w < W; w++)
                     same = ms[w] == B[w];
                 if (same) {
@@ -826,6 +828,7 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                         ms[w] = board[(int64_t)level * W + w];
                     ms[W] = k->avail;
                     ms[W + 1] = (uint64_t)n | (uint64_t)v << 32;
+                    ms[W + 2] = k->mepoch;
                     k->memo_stores++;
                     k->mdirty = 1;
                 }
@@ -1450,7 +1453,7 @@ static PyObject *Kernel_start(Kernel *k, PyObject *args)
     }
     /* the memo's entries hold for the same restriction only */
     if (k->mdirty && (qtype != k->qtype || (qtype >= 0 && memcmp(k->qw, bq.buf, (size_t)bq.len)))) {
-        memset(k->mtab, 0, ((size_t)1 << k->memo_bits) * k->mstride * 8);
+        k->mepoch++; /* every entry stored so far is gone, without a pass over the table */
         k->mdirty = 0;
     }
     k->qtype = qtype;
@@ -1579,12 +1582,13 @@ static PyObject *Kernel_set_memo(Kernel *k, PyObject *args)
     k->mtab = NULL;
     k->memo_on = 0;
     if (bits > 0 && lo <= hi) {
-        k->mstride = k->W + 2 <= 4 ? 4 : 8;
+        k->mstride = k->W + 3 <= 4 ? 4 : 8;
         size_t size = ((size_t)1 << bits) * k->mstride * 8;
         k->mtab = aligned_alloc(64, size);
         if (!k->mtab)
             return PyErr_NoMemory();
         memset(k->mtab, 0, size);
+        k->mepoch = 1;
         k->memo_bits = bits;
         k->memo_lo = lo;
         k->memo_hi = hi;

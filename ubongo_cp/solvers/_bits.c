@@ -135,10 +135,10 @@ typedef struct {
     int32_t fast_lo;            /* the levels from which fast1 searches a whole subtree (-1: none) */
     uint64_t lo_mask;           /* the counter items with lo > 0 */
     /* one word and a grid: the neighbours of the bits of any X are (X & gmask[j]) << gshift[j] and
-     * (X >> gshift[j]) & gmask[j], j = 0, 1 (grid 0: they are not) */
+     * (X >> gshift[j]) & gmask[j], j < grid (at most 4 shifts; grid 0: they are not) */
     int grid;
-    int gshift[2];
-    uint64_t gmask[2];
+    int gshift[4];
+    uint64_t gmask[4];
 } Kernel;
 
 /* ------------------------------------------------------------------ helpers */
@@ -318,15 +318,20 @@ static inline __attribute__((always_inline)) int dead_region(const Kernel *k, co
             int size = 1, open = 1;
             while (open && size <= cap) {
                 uint64_t nxt[MAXW] = {0};
-                for (int w = 0; w < W; w++) {
-                    uint64_t x = front[w];
-                    while (x) {
-                        const uint64_t *nb = nbr + (int64_t)(64 * w + ctz64(x)) * W;
-                        x &= x - 1;
-                        for (int v = 0; v < W; v++)
-                            nxt[v] |= nb[v];
+                if (W == 1 && k->grid) { /* the neighbours of the whole front at once */
+                    const uint64_t x = front[0];
+                    for (int j = 0; j < k->grid; j++)
+                        nxt[0] |= ((x & k->gmask[j]) << k->gshift[j]) | ((x >> k->gshift[j]) & k->gmask[j]);
+                } else
+                    for (int w = 0; w < W; w++) {
+                        uint64_t x = front[w];
+                        while (x) {
+                            const uint64_t *nb = nbr + (int64_t)(64 * w + ctz64(x)) * W;
+                            x &= x - 1;
+                            for (int v = 0; v < W; v++)
+                                nxt[v] |= nb[v];
+                        }
                     }
-                }
                 open = 0;
                 for (int w = 0; w < W; w++) {
                     nxt[w] &= E[w] & ~comp[w];
@@ -437,8 +442,8 @@ typedef struct {
     uint64_t goal, lo_mask, np1;
     int K, next, NT, qtype, hsize, nperms;
     /* the dead-region test: 0 none; 1 cap 1 where a walled-in empty bit is always dead (the pieces left
-     * never matter: one size > 1), by the neighbour masks; 2 the same by the grid shifts; 3 any other
-     * (fast_dead) */
+     * never matter: one size > 1), by the neighbour masks; 2 the same by the grid's two shifts; 3 any
+     * other (fast_dead) */
     int dead;
     uint64_t gm[2];
     int gd[2];
@@ -468,8 +473,13 @@ static void fast_init(Fast *f, Kernel *k)
     f->board = k->board, f->chosen = k->chosen;
     f->goal = k->goal[0], f->lo_mask = k->lo_mask, f->np1 = (uint64_t)(Ls->NP - 1);
     f->K = Ls->K, f->next = Ls->next, f->NT = k->ntypes, f->qtype = k->qtype;
-    f->dead = k->nbr == NULL || k->cap <= 0 ? 0 : k->cap > 1 || !k->uniform ? 3 : k->unit == 1 ? 0 : k->grid ? 2 : 1;
-    f->gm[0] = k->gmask[0], f->gm[1] = k->gmask[1], f->gd[0] = k->gshift[0], f->gd[1] = k->gshift[1];
+    f->dead = k->nbr == NULL || k->cap <= 0   ? 0
+              : k->cap > 1 || !k->uniform ? 3
+              : k->unit == 1              ? 0
+              : k->grid == 2              ? 2
+                                          : 1;
+    for (int j = 0; j < 2; j++)
+        f->gm[j] = k->gmask[j], f->gd[j] = k->gshift[j];
     f->hsize = k->hsize, f->nperms = k->nperms;
     f->memo_lo = k->memo_active ? k->memo_lo : 1;
     f->memo_hi = k->memo_active ? k->memo_hi : 0;
@@ -936,15 +946,15 @@ static void Kernel_dealloc(Kernel *k)
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
 
-/* One word: are the neighbour masks those of bits on a grid, two shifts apart (see Kernel.grid)? */
+/* One word: are the neighbour masks those of bits at most four shifts apart, as on a grid (see Kernel.grid)? */
 static void grid_shifts(Kernel *k)
 {
     k->grid = 0;
     if (k->W != 1 || !k->nbr)
         return;
     const int32_t ng = k->ngoal;
-    int d[2] = {0, 0}, nd = 0;
-    uint64_t m[2] = {0, 0};
+    int d[4] = {0, 0, 0, 0}, nd = 0;
+    uint64_t m[4] = {0, 0, 0, 0};
     for (int32_t b = 0; b < ng; b++)
         for (uint64_t x = k->nbr[b]; x; x &= x - 1) {
             int c = ctz64(x), j;
@@ -953,23 +963,21 @@ static void grid_shifts(Kernel *k)
             for (j = 0; j < nd && d[j] != c - b; j++)
                 ;
             if (j == nd) {
-                if (nd == 2)
+                if (nd == 4)
                     return;
                 d[nd++] = c - b;
             }
             m[j] |= 1ull << b;
         }
-    for (int j = nd; j < 2; j++)
-        d[j] = 1, m[j] = 0;
     for (int32_t b = 0; b < ng; b++) {
         uint64_t x = 1ull << b, n = 0;
-        for (int j = 0; j < 2; j++)
+        for (int j = 0; j < nd; j++)
             n |= ((x & m[j]) << d[j]) | ((x >> d[j]) & m[j]);
         if (n != k->nbr[b])
             return;
     }
-    k->grid = 1;
-    for (int j = 0; j < 2; j++)
+    k->grid = nd;
+    for (int j = 0; j < nd; j++)
         k->gshift[j] = d[j], k->gmask[j] = m[j];
 }
 
@@ -983,7 +991,7 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
     int32_t *order = malloc(((size_t)no + 1) * sizeof(int32_t));
     int32_t *tcount = calloc((size_t)nt + 1, sizeof(int32_t));
     int32_t *gstart = calloc((size_t)ng + 2, sizeof(int32_t));
-    int32_t *gopt = NULL, *hpat = NULL, *freq = calloc((size_t)ng + 1, sizeof(int32_t));
+    int32_t *gopt = NULL, *hpat = NULL, *freq = calloc((size_t)ng + 1, sizeof(int32_t)), *ecur = NULL, *slast = NULL;
     if (!order || !tcount || !gstart || !freq)
         goto done;
     /* options by (item, id): a counting sort over the items */
@@ -1079,20 +1087,10 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
                 }
                 hpat[q] = h;
             }
-        total = blocks = 0;
-        for (int32_t b = 0; b < ng; b++)
-            for (int32_t p = 0; p < L->NP; p++) {
-                int32_t last = -1;
-                for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
-                    if (hpat[q] & p)
-                        continue;
-                    total++;
-                    if (k->otype[gopt[q]] != last) {
-                        last = k->otype[gopt[q]];
-                        blocks++;
-                    }
-                }
-            }
+        /* an option is in the lists of the patterns among the probes it leaves free (submasks of ~h) */
+        total = 0;
+        for (int32_t q = 0; q < gstart[ng]; q++)
+            total += (int64_t)1 << (L->K - popcount64((uint64_t)hpat[q]));
         if (total <= budget || L->K == 0)
             break;
         for (int32_t b = 0; b < ng; b++) /* drop the last probe of every bit */
@@ -1100,55 +1098,85 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
                 L->probe[(int64_t)b * (L->K - 1) + j] = L->probe[(int64_t)b * L->K + j];
         L->K--;
     }
-    size_t slots = (size_t)ng * L->NP + 1;
-    L->bstart = malloc(slots * sizeof(int32_t));
+    const int32_t NP = L->NP, full = NP - 1;
+    size_t slots = (size_t)ng * NP + 1;
+    L->bstart = calloc(slots, sizeof(int32_t));
     L->bmask = calloc(slots, sizeof(uint64_t));
-    L->blo = malloc(((size_t)blocks + 1) * sizeof(int32_t));
-    L->bhi = malloc(((size_t)blocks + 1) * sizeof(int32_t));
-    L->ent = malloc(((size_t)total + 1) * S * sizeof(uint64_t));
-    if (!L->bstart || !L->bmask || !L->blo || !L->bhi || !L->ent)
+    ecur = calloc(slots, sizeof(int32_t));
+    slast = malloc((size_t)NP * sizeof(int32_t));
+    if (!L->bstart || !L->bmask || !ecur || !slast)
         goto done;
-    int32_t e = 0, i = -1;
-    for (int32_t b = 0; b < ng; b++)
-        for (int32_t p = 0; p < L->NP; p++) {
-            int64_t s = (int64_t)b * L->NP + p;
-            L->bstart[s] = i + 1;
-            int32_t last = -1;
+    /* per slot its entries (ecur) and blocks (bstart), visiting each option's patterns only */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) { /* their starts; then the lists, options in (item, id) order within each */
+            int32_t e0 = 0, i0 = 0;
+            blocks = 0;
+            for (size_t sl = 0; sl + 1 < slots; sl++) {
+                int32_t ne = ecur[sl], nb = L->bstart[sl];
+                ecur[sl] = e0, L->bstart[sl] = i0;
+                e0 += ne, i0 += nb;
+            }
+            L->bstart[slots - 1] = i0;
+            blocks = i0;
+            L->blo = malloc(((size_t)blocks + 1) * sizeof(int32_t));
+            L->bhi = malloc(((size_t)blocks + 1) * sizeof(int32_t));
+            L->ent = malloc(((size_t)total + 1) * S * sizeof(uint64_t));
+            if (W == 1) {
+                L->m1 = malloc(((size_t)total + 1) * sizeof(uint64_t));
+                L->b1 = calloc((size_t)total + 1, sizeof(uint64_t));
+                L->id1 = malloc(((size_t)total + 1) * sizeof(int32_t));
+                if (!L->m1 || !L->b1 || !L->id1)
+                    goto done;
+            }
+            if (!L->blo || !L->bhi || !L->ent)
+                goto done;
+        }
+        for (int32_t b = 0; b < ng; b++) {
+            int32_t *bcount = L->bstart + (int64_t)b * NP, *ecount = ecur + (int64_t)b * NP;
+            for (int32_t p = 0; p < NP; p++)
+                slast[p] = -1;
             for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
-                int32_t o = gopt[q];
-                if (hpat[q] & p)
-                    continue;
-                if (k->otype[o] != last) {
-                    last = k->otype[o];
-                    i++;
-                    L->blo[i] = e;
-                    L->bmask[s] |= 1ull << last;
+                const int32_t o = gopt[q], t = k->otype[o], comp = ~hpat[q] & full;
+                const uint64_t *m = k->omask + (int64_t)o * W;
+                for (int32_t p = comp;; p = (p - 1) & comp) {
+                    if (pass == 0) {
+                        ecount[p]++;
+                        if (slast[p] != t)
+                            slast[p] = t, bcount[p]++;
+                    } else {
+                        int32_t e = ecount[p]++;
+                        if (slast[p] != t) { /* a new block: bcount[p] is the next block of the slot */
+                            slast[p] = t;
+                            L->blo[bcount[p]++] = e;
+                            L->bmask[(int64_t)b * NP + p] |= 1ull << t;
+                        }
+                        L->bhi[bcount[p] - 1] = e + 1;
+                        uint64_t *dst = L->ent + (int64_t)e * S;
+                        for (int w = 0; w < W; w++)
+                            dst[w] = m[w];
+                        dst[W] = (uint64_t)o;
+                        if (W == 1) {
+                            L->m1[e] = m[0];
+                            L->id1[e] = o;
+                            if (k->obrd)
+                                L->b1[e] = k->obrd[o];
+                        }
+                    }
+                    if (!p)
+                        break;
                 }
-                L->bhi[i] = e + 1;
-                uint64_t *dst = L->ent + (int64_t)e * S;
-                memcpy(dst, k->omask + (int64_t)o * W, (size_t)W * sizeof(uint64_t));
-                dst[W] = (uint64_t)o;
-                e++;
             }
         }
-    L->bstart[(int64_t)ng * L->NP] = i + 1;
-    L->blo[i + 1] = e;
-    if (W == 1) {
-        L->m1 = malloc(((size_t)total + 1) * sizeof(uint64_t));
-        L->b1 = calloc((size_t)total + 1, sizeof(uint64_t));
-        L->id1 = malloc(((size_t)total + 1) * sizeof(int32_t));
-        if (!L->m1 || !L->b1 || !L->id1)
-            goto done;
-        for (int32_t j = 0; j < e; j++) {
-            L->m1[j] = L->ent[2 * (int64_t)j];
-            L->id1[j] = (int32_t)L->ent[2 * (int64_t)j + 1];
-            if (k->obrd)
-                L->b1[j] = k->obrd[L->id1[j]];
-        }
+        if (pass == 1) /* bcount ran on to the next slot's start: back to each slot's first block */
+            for (size_t sl = slots - 1; sl > 0; sl--)
+                L->bstart[sl] = L->bstart[sl - 1];
     }
+    L->bstart[0] = 0;
+    L->bstart[slots - 1] = (int32_t)blocks;
+    L->blo[blocks] = (int32_t)total;
     ok = 1;
 done:
-    free(order), free(tcount), free(gstart), free(gopt), free(hpat), free(freq);
+    free(order), free(tcount), free(gstart), free(gopt), free(hpat), free(freq), free(ecur), free(slast);
     return ok;
 }
 
@@ -1330,6 +1358,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
     for (int32_t t = 0; t < NT; t++)
         if (k->hi[t] == 0)
             k->avail &= ~(1ull << t);
+    k->grid = 0;
     if (bn.len && cap > 0) {
         k->nbr = malloc((size_t)bn.len);
         k->obrd = calloc(no * W, 8);
@@ -1338,6 +1367,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
             goto done;
         }
         memcpy(k->nbr, bn.buf, (size_t)bn.len);
+        grid_shifts(k);
         /* the goal bits next to each option, and the options that wall in a region the other pieces
          * cannot fill even on an empty board: no solution holds them */
         uint64_t B[MAXW];
@@ -1365,7 +1395,6 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
             untake(k, o);
         }
     }
-    grid_shifts(k);
     if (!build_list(k, &k->list, rule == RULE_FIRST, probes, drop, (int64_t)1 << 22)) {
         PyErr_NoMemory();
         goto done;

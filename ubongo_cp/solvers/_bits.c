@@ -507,7 +507,8 @@ static inline __attribute__((always_inline)) int32_t fast_slot(const Fast *restr
 
 /* sl: fast_slot(f, B, L), worked out by the caller. */
 static inline __attribute__((always_inline)) void fast1_body(const Fast *restrict f, int32_t L, uint64_t B,
-                                                             uint64_t avail, int32_t wq, int32_t sl, Fast1Fn rec)
+                                                             uint64_t avail, int32_t wq, int32_t sl, const int memo,
+                                                             Fast1Fn rec_memo, Fast1Fn rec_plain)
 {
     Kernel *k = f->k;
     if (sl < 0) {
@@ -523,7 +524,7 @@ static inline __attribute__((always_inline)) void fast1_body(const Fast *restric
     /* the memo, as in run_w */
     uint64_t *ms = NULL;
     long long s0 = 0, w0 = 0;
-    if (L >= f->memo_lo && L <= f->memo_hi && (!f->nperms || (qtype >= 0 && wq == f->hsize))) {
+    if (memo && (!f->nperms || (qtype >= 0 && wq == f->hsize))) { /* memo: L is a memo level */
         ms = memo_slot(k, &B, avail, 1);
         if (ms[1] == avail && ms[0] == B && ms[3] == k->mepoch) {
             long long m = qtype >= 0 && wq ? wq : 1;
@@ -580,12 +581,14 @@ static inline __attribute__((always_inline)) void fast1_body(const Fast *restric
                 continue;
             /* the child: nothing to do when no item left has options at its bit (and it keeps no memo) */
             const int32_t s2 = fast_slot(f, NB, L + 1);
-            if (s2 >= 0 && !(f->bmask[s2] & na) && (L + 1 > f->memo_hi || L + 1 < f->memo_lo))
-                continue;
-            rec(f, L + 1, NB, na, nw, s2);
+            if (L + 1 > f->memo_hi || L + 1 < f->memo_lo) {
+                if (s2 < 0 || (f->bmask[s2] & na))
+                    rec_plain(f, L + 1, NB, na, nw, s2);
+            } else
+                rec_memo(f, L + 1, NB, na, nw, s2);
         }
     }
-    if (ms) {
+    if (memo && ms) {
         long long n = k->solutions - s0;
         long long v = qtype >= 0 && (avail >> qtype & 1) ? k->weighted - w0 : n;
         if (n <= 0xFFFFFFFFll && v <= 0xFFFFFFFFll) {
@@ -599,17 +602,30 @@ static inline __attribute__((always_inline)) void fast1_body(const Fast *restric
     }
 }
 
+/* two variants each: at the memo's levels (memo) and below them (plain: no memo code to carry) */
+static void fast1_generic_plain(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq, int32_t sl);
 static void fast1_generic(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq, int32_t sl)
 {
-    fast1_body(f, L, B, avail, wq, sl, fast1_generic);
+    fast1_body(f, L, B, avail, wq, sl, 1, fast1_generic, fast1_generic_plain);
+}
+static void fast1_generic_plain(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq, int32_t sl)
+{
+    fast1_body(f, L, B, avail, wq, sl, 0, fast1_generic, fast1_generic_plain);
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 /* with the POPCNT instruction (chosen at run time, as run below) */
+__attribute__((target("popcnt"))) static void fast1_popcnt_plain(const Fast *f, int32_t L, uint64_t B,
+                                                                 uint64_t avail, int32_t wq, int32_t sl);
 __attribute__((target("popcnt"))) static void fast1_popcnt(const Fast *f, int32_t L, uint64_t B, uint64_t avail,
                                                            int32_t wq, int32_t sl)
 {
-    fast1_body(f, L, B, avail, wq, sl, fast1_popcnt);
+    fast1_body(f, L, B, avail, wq, sl, 1, fast1_popcnt, fast1_popcnt_plain);
+}
+__attribute__((target("popcnt"))) static void fast1_popcnt_plain(const Fast *f, int32_t L, uint64_t B,
+                                                                 uint64_t avail, int32_t wq, int32_t sl)
+{
+    fast1_body(f, L, B, avail, wq, sl, 0, fast1_popcnt, fast1_popcnt_plain);
 }
 #define FAST1_POPCNT 1
 #endif
@@ -617,13 +633,14 @@ __attribute__((target("popcnt"))) static void fast1_popcnt(const Fast *f, int32_
 static void fast1(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
 {
     const int32_t sl = fast_slot(f, B, L);
+    const int memo = L >= f->memo_lo && L <= f->memo_hi;
 #ifdef FAST1_POPCNT
     if (f->k->hwpop) {
-        fast1_popcnt(f, L, B, avail, wq, sl);
+        (memo ? fast1_popcnt : fast1_popcnt_plain)(f, L, B, avail, wq, sl);
         return;
     }
 #endif
-    fast1_generic(f, L, B, avail, wq, sl);
+    (memo ? fast1_generic : fast1_generic_plain)(f, L, B, avail, wq, sl);
 }
 
 static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop_nodes, int32_t *out,

@@ -422,3 +422,26 @@ def test_bad_input_is_refused():
     inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
     with pytest.raises(InputError, match="unknown bitboard rule"):
         BitSearch(inst, rule="last")
+
+
+@pytest.mark.parametrize("region, want", [
+    (Region.rectangle(4, 15), 1472),  # cells two shifts apart (1 and 4): the fast walled-in test by shifts
+    (Region(tuple((r, c) for r in range(8) for c in range(8) if not (3 <= r <= 4 and 3 <= c <= 4))), 520),  # three
+    (Region(tuple((r, c) for r in range(6) for c in range(11) if (r, c) not in ((0, 0), (5, 10), (2, 5), (3, 5),
+                                                                                 (1, 9), (4, 1)))), None),
+])
+def test_the_grid_shifts_search_as_the_neighbour_masks(region, want):
+    # The kernel finds the neighbours of a set of cells by shifts when the cells lie on a grid (two to four
+    # shifts: the flood of the dead-region test, and fast1's walled-in test with two): the same count and
+    # nodes as the resumable search alone (neighbour masks), and the same count as no dead-region test.
+    inst = build_instance(PENTS.pieces, region)
+    got = []
+    for fast in (-1, 0, 4):
+        s = BitSearch(inst, memo=False)
+        s.kernel.set_fast(fast)
+        s.start()
+        assert s.run()
+        got.append((s.solutions, s.nodes))
+    assert got[0] == got[1] == got[2]
+    plain = count(inst, prune=False, memo=False)
+    assert plain[0] == got[0][0] and (want is None or plain[0] == want)

@@ -84,6 +84,10 @@ typedef struct {
     int32_t *bstart, *blo, *bhi;
     uint64_t *bmask;
     uint64_t *ent;
+    /* one word (W = 1), for fast1: per entry its mask, the goal bits next to it (with the dead-region
+     * test) and its option; blo[nblocks] = the number of entries, so block i ends at blo[i + 1] */
+    uint64_t *m1, *b1;
+    int32_t *id1;
 } List;
 
 typedef struct {
@@ -122,13 +126,19 @@ typedef struct {
     int memo_bits;              /* the table holds 2^memo_bits entries */
     int mstride, mdirty;        /* words per entry (4 or 8); entries stored since the table was cleared */
     uint64_t *mtab;             /* entries: board (W words), avail (0: an empty entry), solutions (low 32
-                                   bits) and weight sum (high 32 bits) */
+                                   bits) and weight sum (high 32 bits), the epoch it was stored in */
+    uint64_t mepoch;            /* the entries of another epoch are empty: a new epoch clears the table */
     long long memo_hits, memo_stores;
     long long *msol, *mwt;      /* per level: solutions and weight sum on entering it */
     uint8_t *mflag;             /* per level: store its count when it is done */
     int32_t *pw;                /* per level: weight of the restricted item's option placed below the prefix (0: none) */
     int32_t fast_lo;            /* the levels from which fast1 searches a whole subtree (-1: none) */
     uint64_t lo_mask;           /* the counter items with lo > 0 */
+    /* one word and a grid: the neighbours of the bits of any X are (X & gmask[j]) << gshift[j] and
+     * (X >> gshift[j]) & gmask[j], j < grid (at most 4 shifts; grid 0: they are not) */
+    int grid;
+    int gshift[4];
+    uint64_t gmask[4];
 } Kernel;
 
 /* ------------------------------------------------------------------ helpers */
@@ -308,15 +318,20 @@ static inline __attribute__((always_inline)) int dead_region(const Kernel *k, co
             int size = 1, open = 1;
             while (open && size <= cap) {
                 uint64_t nxt[MAXW] = {0};
-                for (int w = 0; w < W; w++) {
-                    uint64_t x = front[w];
-                    while (x) {
-                        const uint64_t *nb = nbr + (int64_t)(64 * w + ctz64(x)) * W;
-                        x &= x - 1;
-                        for (int v = 0; v < W; v++)
-                            nxt[v] |= nb[v];
+                if (W == 1 && k->grid) { /* the neighbours of the whole front at once */
+                    const uint64_t x = front[0];
+                    for (int j = 0; j < k->grid; j++)
+                        nxt[0] |= ((x & k->gmask[j]) << k->gshift[j]) | ((x >> k->gshift[j]) & k->gmask[j]);
+                } else
+                    for (int w = 0; w < W; w++) {
+                        uint64_t x = front[w];
+                        while (x) {
+                            const uint64_t *nb = nbr + (int64_t)(64 * w + ctz64(x)) * W;
+                            x &= x - 1;
+                            for (int v = 0; v < W; v++)
+                                nxt[v] |= nb[v];
+                        }
                     }
-                }
                 open = 0;
                 for (int w = 0; w < W; w++) {
                     nxt[w] &= E[w] & ~comp[w];
@@ -417,31 +432,101 @@ static inline __attribute__((always_inline)) void untake(Kernel *k, int32_t o)
 }
 
 /* ------------------------------------------------------------------ the search */
+/* What fast1 reads, gathered once per step (nothing in it changes during a step). */
+typedef struct {
+    Kernel *k;
+    const uint64_t *m1, *b1, *bmask, *nbr;
+    const int32_t *id1, *bstart, *boff, *qw;
+    uint64_t *board;
+    int32_t *chosen;
+    uint64_t goal, lo_mask, np1;
+    int K, next, NT, qtype, hsize, nperms;
+    /* the dead-region test: 0 none; 1 cap 1 where a walled-in empty bit is always dead (the pieces left
+     * never matter: one size > 1), by the neighbour masks; 2 the same by the grid's two shifts; 3 any
+     * other (fast_dead) */
+    int dead;
+    uint64_t gm[2];
+    int gd[2];
+    int32_t memo_lo, memo_hi; /* the memo's levels (memo_lo > memo_hi: none) */
+} Fast;
+
+/* The dead-region test of fast1 in the other cases (fast->dead 3): as run_w's. */
+static __attribute__((noinline)) int fast_dead(const Fast *f, uint64_t NB, const uint64_t *seed, uint64_t na)
+{
+    Kernel *k = f->k;
+    k->avail = na;
+    if (k->cap > 1)
+        return dead_region(k, &NB, seed, k->cap, 1);
+    const uint64_t E2 = f->goal & ~NB;
+    for (uint64_t seeds = *seed & E2; seeds; seeds &= seeds - 1)
+        if (!(f->nbr[ctz64(seeds)] & E2))
+            return !fillable(k, 1);
+    return 0;
+}
+
+static void fast_init(Fast *f, Kernel *k)
+{
+    const List *Ls = &k->list;
+    f->k = k;
+    f->m1 = Ls->m1, f->b1 = Ls->b1, f->bmask = Ls->bmask, f->nbr = k->nbr;
+    f->id1 = Ls->id1, f->bstart = Ls->bstart, f->boff = Ls->blo, f->qw = k->qw;
+    f->board = k->board, f->chosen = k->chosen;
+    f->goal = k->goal[0], f->lo_mask = k->lo_mask, f->np1 = (uint64_t)(Ls->NP - 1);
+    f->K = Ls->K, f->next = Ls->next, f->NT = k->ntypes, f->qtype = k->qtype;
+    f->dead = k->nbr == NULL || k->cap <= 0   ? 0
+              : k->cap > 1 || !k->uniform ? 3
+              : k->unit == 1              ? 0
+              : k->grid == 2              ? 2
+                                          : 1;
+    for (int j = 0; j < 2; j++)
+        f->gm[j] = k->gmask[j], f->gd[j] = k->gshift[j];
+    f->hsize = k->hsize, f->nperms = k->nperms;
+    f->memo_lo = k->memo_active ? k->memo_lo : 1;
+    f->memo_hi = k->memo_active ? k->memo_hi : 0;
+}
+
 /* The whole subtree below level L at board B, by recursion: the search of run_w (same order, same
  * nodes, the same memo) where it can be simpler: one word, rule FIRST, every counter item at most 1
  * (the items left are ``avail``, k->left is not kept; k->avail is set only for the dead-region test),
  * only counting (no batch, no limit, no tally, no cardinality). wq: the weight of the restricted
  * item's option placed below the prefix (0: none yet). The node budget is not checked: run_w calls
  * it only from the level set by set_fast on, where few pieces are left. */
-static void fast1(Kernel *k, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
+typedef void (*Fast1Fn)(const Fast *, int32_t, uint64_t, uint64_t, int32_t, int32_t);
+
+/* The slot of the first empty goal bit of board B at level L (board[L] is B), -1 when there is none. */
+static inline __attribute__((always_inline)) int32_t fast_slot(const Fast *restrict f, uint64_t B, int32_t L)
 {
-    const uint64_t E = k->goal[0] & ~B;
-    if (!E) {
-        if (avail & k->lo_mask)
+    const uint64_t E = f->goal & ~B;
+    if (!E)
+        return -1;
+    const int c = ctz64(E);
+    if (f->next) /* the probes are the K bits after c */
+        return (c << f->K) | (int32_t)((B >> c >> 1) & f->np1);
+    return slot_of(&f->k->list, c, f->board + L);
+}
+
+/* sl: fast_slot(f, B, L), worked out by the caller. */
+static inline __attribute__((always_inline)) void fast1_body(const Fast *restrict f, int32_t L, uint64_t B,
+                                                             uint64_t avail, int32_t wq, int32_t sl, const int memo,
+                                                             Fast1Fn rec_memo, Fast1Fn rec_plain)
+{
+    Kernel *k = f->k;
+    if (sl < 0) {
+        if (avail & f->lo_mask)
             return;
         long long w = wq ? wq : 1;
         k->solutions++;
         k->weighted += w;
-        k->fixed += w * ((k->qtype >= 0 && w == k->hsize) || !k->nperms ? 1 : stabiliser(k, L));
+        k->fixed += w * ((f->qtype >= 0 && w == f->hsize) || !f->nperms ? 1 : stabiliser(k, L));
         return;
     }
-    const int32_t qtype = k->qtype;
+    const int32_t qtype = f->qtype;
     /* the memo, as in run_w */
     uint64_t *ms = NULL;
     long long s0 = 0, w0 = 0;
-    if (k->memo_active && L >= k->memo_lo && L <= k->memo_hi && (!k->nperms || (qtype >= 0 && wq == k->hsize))) {
+    if (memo && (!f->nperms || (qtype >= 0 && wq == f->hsize))) { /* memo: L is a memo level */
         ms = memo_slot(k, &B, avail, 1);
-        if (ms[1] == avail && ms[0] == B) {
+        if (ms[1] == avail && ms[0] == B && ms[3] == k->mepoch) {
             long long m = qtype >= 0 && wq ? wq : 1;
             k->solutions += (long long)(ms[2] & 0xFFFFFFFFu);
             k->weighted += m * (long long)(ms[2] >> 32);
@@ -452,69 +537,110 @@ static void fast1(Kernel *k, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
         s0 = k->solutions;
         w0 = k->weighted;
     }
-    const List *Ls = &k->list;
-    const int c = ctz64(E);
-    int32_t sl;
-    if (Ls->next) /* the probes are the K bits after c */
-        sl = (c << Ls->K) | (int32_t)((c < 63 ? B >> (c + 1) : 0) & (uint64_t)(Ls->NP - 1));
-    else
-        sl = slot_of(Ls, c, k->board + L); /* k->board[L] is B */
-    const uint64_t bm = Ls->bmask[sl];
-    const int32_t first = Ls->bstart[sl], NT = k->ntypes, cap = k->cap;
-    const int prune = k->nbr != NULL && cap > 0;
-    const uint64_t goal = k->goal[0], *nbr = k->nbr, *obrd = k->obrd;
+    const uint64_t bm = f->bmask[sl];
+    const int NT = f->NT;
+    const uint64_t *m1 = f->m1, *b1 = f->b1;
+    const int32_t *boff = f->boff;
     for (uint64_t rem = bm & avail; rem; rem &= rem - 1) {
         const int t = ctz64(rem);
-        const int32_t i = first + popcount64(bm & ((1ull << t) - 1));
-        const uint64_t *e = Ls->ent + 2 * (int64_t)Ls->blo[i], *end = Ls->ent + 2 * (int64_t)Ls->bhi[i];
-        const uint64_t na = t == NT ? avail : avail & ~(1ull << t);
-        for (; e < end; e += 2) {
-            if (e[0] & B)
+        const int32_t i = f->bstart[sl] + popcount64(bm & ((1ull << t) - 1));
+        const uint64_t na = avail & ~((uint64_t)(t != NT) << t);
+        for (int32_t e = boff[i], end = boff[i + 1]; e < end; e++) {
+            const uint64_t m = m1[e];
+            if (m & B)
                 continue;
-            const int32_t o = (int32_t)e[1];
+            const int32_t o = f->id1[e];
             int32_t nw = wq;
             if (t == qtype) {
-                if (k->qw[o] <= 0)
+                if (f->qw[o] <= 0)
                     continue;
                 if (!wq)
-                    nw = k->qw[o];
+                    nw = f->qw[o];
             }
             k->nodes++;
-            const uint64_t NB = B | e[0];
-            k->chosen[L] = o;
-            k->board[L + 1] = NB;
-            if (prune) {
-                k->avail = na;
-                if (cap > 1) {
-                    if (dead_region(k, &NB, obrd + o, cap, 1))
-                        continue;
-                } else { /* dead_region with cap 1: an empty bit next to the option walled in */
-                    const uint64_t E2 = goal & ~NB;
-                    uint64_t seeds = obrd[o] & E2;
-                    int dead = 0;
-                    for (; seeds; seeds &= seeds - 1)
-                        if (!(nbr[ctz64(seeds)] & E2)) {
-                            dead = !fillable(k, 1);
-                            break;
-                        }
-                    if (dead)
-                        continue;
-                }
-            }
-            fast1(k, L + 1, NB, na, nw);
+            const uint64_t NB = B | m;
+            f->chosen[L] = o;
+            f->board[L + 1] = NB;
+            if (f->dead == 2) { /* an empty bit next to the option walled in, by the grid shifts */
+                const uint64_t E2 = f->goal & ~NB;
+                const uint64_t N = ((E2 & f->gm[0]) << f->gd[0]) | ((E2 >> f->gd[0]) & f->gm[0]) |
+                                   ((E2 & f->gm[1]) << f->gd[1]) | ((E2 >> f->gd[1]) & f->gm[1]);
+                if (b1[e] & E2 & ~N)
+                    continue;
+            } else if (f->dead == 1) { /* the same by the neighbour masks */
+                const uint64_t E2 = f->goal & ~NB;
+                int dead = 0;
+                for (uint64_t seeds = b1[e] & E2; seeds; seeds &= seeds - 1)
+                    if (!(f->nbr[ctz64(seeds)] & E2)) {
+                        dead = 1;
+                        break;
+                    }
+                if (dead)
+                    continue;
+            } else if (f->dead == 3 && fast_dead(f, NB, b1 + e, na))
+                continue;
+            /* the child: nothing to do when no item left has options at its bit (and it keeps no memo) */
+            const int32_t s2 = fast_slot(f, NB, L + 1);
+            if (L + 1 > f->memo_hi || L + 1 < f->memo_lo) {
+                if (s2 < 0 || (f->bmask[s2] & na))
+                    rec_plain(f, L + 1, NB, na, nw, s2);
+            } else
+                rec_memo(f, L + 1, NB, na, nw, s2);
         }
     }
-    if (ms) {
+    if (memo && ms) {
         long long n = k->solutions - s0;
         long long v = qtype >= 0 && (avail >> qtype & 1) ? k->weighted - w0 : n;
         if (n <= 0xFFFFFFFFll && v <= 0xFFFFFFFFll) {
             ms[0] = B;
             ms[1] = avail;
             ms[2] = (uint64_t)n | (uint64_t)v << 32;
+            ms[3] = k->mepoch;
             k->memo_stores++;
             k->mdirty = 1;
         }
     }
+}
+
+/* two variants each: at the memo's levels (memo) and below them (plain: no memo code to carry) */
+static void fast1_generic_plain(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq, int32_t sl);
+static void fast1_generic(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq, int32_t sl)
+{
+    fast1_body(f, L, B, avail, wq, sl, 1, fast1_generic, fast1_generic_plain);
+}
+static void fast1_generic_plain(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq, int32_t sl)
+{
+    fast1_body(f, L, B, avail, wq, sl, 0, fast1_generic, fast1_generic_plain);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* with the POPCNT instruction (chosen at run time, as run below) */
+__attribute__((target("popcnt"))) static void fast1_popcnt_plain(const Fast *f, int32_t L, uint64_t B,
+                                                                 uint64_t avail, int32_t wq, int32_t sl);
+__attribute__((target("popcnt"))) static void fast1_popcnt(const Fast *f, int32_t L, uint64_t B, uint64_t avail,
+                                                           int32_t wq, int32_t sl)
+{
+    fast1_body(f, L, B, avail, wq, sl, 1, fast1_popcnt, fast1_popcnt_plain);
+}
+__attribute__((target("popcnt"))) static void fast1_popcnt_plain(const Fast *f, int32_t L, uint64_t B,
+                                                                 uint64_t avail, int32_t wq, int32_t sl)
+{
+    fast1_body(f, L, B, avail, wq, sl, 0, fast1_popcnt, fast1_popcnt_plain);
+}
+#define FAST1_POPCNT 1
+#endif
+
+static void fast1(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
+{
+    const int32_t sl = fast_slot(f, B, L);
+    const int memo = L >= f->memo_lo && L <= f->memo_hi;
+#ifdef FAST1_POPCNT
+    if (f->k->hwpop) {
+        (memo ? fast1_popcnt : fast1_popcnt_plain)(f, L, B, avail, wq, sl);
+        return;
+    }
+#endif
+    (memo ? fast1_generic : fast1_generic_plain)(f, L, B, avail, wq, sl);
 }
 
 static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop_nodes, int32_t *out,
@@ -543,13 +669,19 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                                     !k->tally_on && k->limit >= ((long long)1 << 62) && k->fast_lo >= 0
                                 ? k->fast_lo
                                 : INT32_MAX;
+    Fast fast;
+    int fast_ready = 0;
 
     for (;;) {
         if (k->state == ST_ENTER && level >= fast_lo) {
             uint64_t avail = k->avail;
             k->nodes = nodes;
             mflag[level] = 0;
-            fast1(k, level, board[(int64_t)level * W], avail, pw[level]);
+            if (!fast_ready) {
+                fast_init(&fast, k);
+                fast_ready = 1;
+            }
+            fast1(&fast, level, board[(int64_t)level * W], avail, pw[level]);
             nodes = k->nodes;
             k->avail = avail;
             k->state = ST_BACK;
@@ -620,7 +752,7 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
             if (memo && level >= memo_lo && level <= memo_hi &&
                 (!k->nperms || (qtype >= 0 && pw[level] == k->hsize))) {
                 uint64_t *ms = memo_slot(k, B, k->avail, W);
-                int same = ms[W] == k->avail;
+                int same = ms[W] == k->avail && ms[W + 2] == k->mepoch;
                 for (int w = 0; same && w < W; w++)
                     same = ms[w] == B[w];
                 if (same) {
@@ -723,6 +855,7 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                         ms[w] = board[(int64_t)level * W + w];
                     ms[W] = k->avail;
                     ms[W + 1] = (uint64_t)n | (uint64_t)v << 32;
+                    ms[W + 2] = k->mepoch;
                     k->memo_stores++;
                     k->mdirty = 1;
                 }
@@ -803,6 +936,7 @@ static int choose_any(const Kernel *k, const uint64_t *B)
 static void list_free(List *L)
 {
     free(L->probe), free(L->bstart), free(L->blo), free(L->bhi), free(L->bmask), free(L->ent);
+    free(L->m1), free(L->b1), free(L->id1);
     memset(L, 0, sizeof *L);
 }
 
@@ -829,6 +963,41 @@ static void Kernel_dealloc(Kernel *k)
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
 
+/* One word: are the neighbour masks those of bits at most four shifts apart, as on a grid (see Kernel.grid)? */
+static void grid_shifts(Kernel *k)
+{
+    k->grid = 0;
+    if (k->W != 1 || !k->nbr)
+        return;
+    const int32_t ng = k->ngoal;
+    int d[4] = {0, 0, 0, 0}, nd = 0;
+    uint64_t m[4] = {0, 0, 0, 0};
+    for (int32_t b = 0; b < ng; b++)
+        for (uint64_t x = k->nbr[b]; x; x &= x - 1) {
+            int c = ctz64(x), j;
+            if (c <= b)
+                continue;
+            for (j = 0; j < nd && d[j] != c - b; j++)
+                ;
+            if (j == nd) {
+                if (nd == 4)
+                    return;
+                d[nd++] = c - b;
+            }
+            m[j] |= 1ull << b;
+        }
+    for (int32_t b = 0; b < ng; b++) {
+        uint64_t x = 1ull << b, n = 0;
+        for (int j = 0; j < nd; j++)
+            n |= ((x & m[j]) << d[j]) | ((x >> d[j]) & m[j]);
+        if (n != k->nbr[b])
+            return;
+    }
+    k->grid = nd;
+    for (int j = 0; j < nd; j++)
+        k->gshift[j] = d[j], k->gmask[j] = m[j];
+}
+
 /* The rule's lists over the options not in ``drop`` (see List), options by increasing id within a
  * block; K probes per goal bit, fewer if the lists would exceed ``budget`` entries. */
 static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *drop, int64_t budget)
@@ -839,7 +1008,7 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
     int32_t *order = malloc(((size_t)no + 1) * sizeof(int32_t));
     int32_t *tcount = calloc((size_t)nt + 1, sizeof(int32_t));
     int32_t *gstart = calloc((size_t)ng + 2, sizeof(int32_t));
-    int32_t *gopt = NULL, *hpat = NULL, *freq = calloc((size_t)ng + 1, sizeof(int32_t));
+    int32_t *gopt = NULL, *hpat = NULL, *freq = calloc((size_t)ng + 1, sizeof(int32_t)), *ecur = NULL, *slast = NULL;
     if (!order || !tcount || !gstart || !freq)
         goto done;
     /* options by (item, id): a counting sort over the items */
@@ -935,20 +1104,10 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
                 }
                 hpat[q] = h;
             }
-        total = blocks = 0;
-        for (int32_t b = 0; b < ng; b++)
-            for (int32_t p = 0; p < L->NP; p++) {
-                int32_t last = -1;
-                for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
-                    if (hpat[q] & p)
-                        continue;
-                    total++;
-                    if (k->otype[gopt[q]] != last) {
-                        last = k->otype[gopt[q]];
-                        blocks++;
-                    }
-                }
-            }
+        /* an option is in the lists of the patterns among the probes it leaves free (submasks of ~h) */
+        total = 0;
+        for (int32_t q = 0; q < gstart[ng]; q++)
+            total += (int64_t)1 << (L->K - popcount64((uint64_t)hpat[q]));
         if (total <= budget || L->K == 0)
             break;
         for (int32_t b = 0; b < ng; b++) /* drop the last probe of every bit */
@@ -956,41 +1115,85 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
                 L->probe[(int64_t)b * (L->K - 1) + j] = L->probe[(int64_t)b * L->K + j];
         L->K--;
     }
-    size_t slots = (size_t)ng * L->NP + 1;
-    L->bstart = malloc(slots * sizeof(int32_t));
+    const int32_t NP = L->NP, full = NP - 1;
+    size_t slots = (size_t)ng * NP + 1;
+    L->bstart = calloc(slots, sizeof(int32_t));
     L->bmask = calloc(slots, sizeof(uint64_t));
-    L->blo = malloc(((size_t)blocks + 1) * sizeof(int32_t));
-    L->bhi = malloc(((size_t)blocks + 1) * sizeof(int32_t));
-    L->ent = malloc(((size_t)total + 1) * S * sizeof(uint64_t));
-    if (!L->bstart || !L->bmask || !L->blo || !L->bhi || !L->ent)
+    ecur = calloc(slots, sizeof(int32_t));
+    slast = malloc((size_t)NP * sizeof(int32_t));
+    if (!L->bstart || !L->bmask || !ecur || !slast)
         goto done;
-    int32_t e = 0, i = -1;
-    for (int32_t b = 0; b < ng; b++)
-        for (int32_t p = 0; p < L->NP; p++) {
-            int64_t s = (int64_t)b * L->NP + p;
-            L->bstart[s] = i + 1;
-            int32_t last = -1;
+    /* per slot its entries (ecur) and blocks (bstart), visiting each option's patterns only */
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) { /* their starts; then the lists, options in (item, id) order within each */
+            int32_t e0 = 0, i0 = 0;
+            blocks = 0;
+            for (size_t sl = 0; sl + 1 < slots; sl++) {
+                int32_t ne = ecur[sl], nb = L->bstart[sl];
+                ecur[sl] = e0, L->bstart[sl] = i0;
+                e0 += ne, i0 += nb;
+            }
+            L->bstart[slots - 1] = i0;
+            blocks = i0;
+            L->blo = malloc(((size_t)blocks + 1) * sizeof(int32_t));
+            L->bhi = malloc(((size_t)blocks + 1) * sizeof(int32_t));
+            L->ent = malloc(((size_t)total + 1) * S * sizeof(uint64_t));
+            if (W == 1) {
+                L->m1 = malloc(((size_t)total + 1) * sizeof(uint64_t));
+                L->b1 = calloc((size_t)total + 1, sizeof(uint64_t));
+                L->id1 = malloc(((size_t)total + 1) * sizeof(int32_t));
+                if (!L->m1 || !L->b1 || !L->id1)
+                    goto done;
+            }
+            if (!L->blo || !L->bhi || !L->ent)
+                goto done;
+        }
+        for (int32_t b = 0; b < ng; b++) {
+            int32_t *bcount = L->bstart + (int64_t)b * NP, *ecount = ecur + (int64_t)b * NP;
+            for (int32_t p = 0; p < NP; p++)
+                slast[p] = -1;
             for (int32_t q = gstart[b]; q < gstart[b + 1]; q++) {
-                int32_t o = gopt[q];
-                if (hpat[q] & p)
-                    continue;
-                if (k->otype[o] != last) {
-                    last = k->otype[o];
-                    i++;
-                    L->blo[i] = e;
-                    L->bmask[s] |= 1ull << last;
+                const int32_t o = gopt[q], t = k->otype[o], comp = ~hpat[q] & full;
+                const uint64_t *m = k->omask + (int64_t)o * W;
+                for (int32_t p = comp;; p = (p - 1) & comp) {
+                    if (pass == 0) {
+                        ecount[p]++;
+                        if (slast[p] != t)
+                            slast[p] = t, bcount[p]++;
+                    } else {
+                        int32_t e = ecount[p]++;
+                        if (slast[p] != t) { /* a new block: bcount[p] is the next block of the slot */
+                            slast[p] = t;
+                            L->blo[bcount[p]++] = e;
+                            L->bmask[(int64_t)b * NP + p] |= 1ull << t;
+                        }
+                        L->bhi[bcount[p] - 1] = e + 1;
+                        uint64_t *dst = L->ent + (int64_t)e * S;
+                        for (int w = 0; w < W; w++)
+                            dst[w] = m[w];
+                        dst[W] = (uint64_t)o;
+                        if (W == 1) {
+                            L->m1[e] = m[0];
+                            L->id1[e] = o;
+                            if (k->obrd)
+                                L->b1[e] = k->obrd[o];
+                        }
+                    }
+                    if (!p)
+                        break;
                 }
-                L->bhi[i] = e + 1;
-                uint64_t *dst = L->ent + (int64_t)e * S;
-                memcpy(dst, k->omask + (int64_t)o * W, (size_t)W * sizeof(uint64_t));
-                dst[W] = (uint64_t)o;
-                e++;
             }
         }
-    L->bstart[(int64_t)ng * L->NP] = i + 1;
+        if (pass == 1) /* bcount ran on to the next slot's start: back to each slot's first block */
+            for (size_t sl = slots - 1; sl > 0; sl--)
+                L->bstart[sl] = L->bstart[sl - 1];
+    }
+    L->bstart[0] = 0;
+    L->bstart[slots - 1] = (int32_t)blocks;
+    L->blo[blocks] = (int32_t)total;
     ok = 1;
 done:
-    free(order), free(tcount), free(gstart), free(gopt), free(hpat), free(freq);
+    free(order), free(tcount), free(gstart), free(gopt), free(hpat), free(freq), free(ecur), free(slast);
     return ok;
 }
 
@@ -1172,6 +1375,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
     for (int32_t t = 0; t < NT; t++)
         if (k->hi[t] == 0)
             k->avail &= ~(1ull << t);
+    k->grid = 0;
     if (bn.len && cap > 0) {
         k->nbr = malloc((size_t)bn.len);
         k->obrd = calloc(no * W, 8);
@@ -1180,6 +1384,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
             goto done;
         }
         memcpy(k->nbr, bn.buf, (size_t)bn.len);
+        grid_shifts(k);
         /* the goal bits next to each option, and the options that wall in a region the other pieces
          * cannot fill even on an empty board: no solution holds them */
         uint64_t B[MAXW];
@@ -1294,7 +1499,7 @@ static PyObject *Kernel_start(Kernel *k, PyObject *args)
     }
     /* the memo's entries hold for the same restriction only */
     if (k->mdirty && (qtype != k->qtype || (qtype >= 0 && memcmp(k->qw, bq.buf, (size_t)bq.len)))) {
-        memset(k->mtab, 0, ((size_t)1 << k->memo_bits) * k->mstride * 8);
+        k->mepoch++; /* every entry stored so far is gone, without a pass over the table */
         k->mdirty = 0;
     }
     k->qtype = qtype;
@@ -1423,12 +1628,13 @@ static PyObject *Kernel_set_memo(Kernel *k, PyObject *args)
     k->mtab = NULL;
     k->memo_on = 0;
     if (bits > 0 && lo <= hi) {
-        k->mstride = k->W + 2 <= 4 ? 4 : 8;
+        k->mstride = k->W + 3 <= 4 ? 4 : 8;
         size_t size = ((size_t)1 << bits) * k->mstride * 8;
         k->mtab = aligned_alloc(64, size);
         if (!k->mtab)
             return PyErr_NoMemory();
         memset(k->mtab, 0, size);
+        k->mepoch = 1;
         k->memo_bits = bits;
         k->memo_lo = lo;
         k->memo_hi = hi;

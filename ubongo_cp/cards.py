@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -255,7 +256,12 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     max_empty: dict[int, int] = {}
     for face_key, names in raw_tasks.items():
         line = line_of(face_key)
-        if not re.fullmatch(r"[0-9]+", face_key) or int(face_key) < 1:
+        if not re.fullmatch(r"[0-9]+", face_key):
+            raise InputError(f"die face {face_key!r} is not a positive integer", path=where, line=line)
+        if len(face_key) > sys.get_int_max_str_digits():  # int() refuses it: the same error as for a long value
+            raise InputError(f"die face: a number of {len(face_key)} digits (at most {sys.get_int_max_str_digits()} "
+                             "are read)", path=where, line=line)
+        if int(face_key) < 1:
             raise InputError(f"die face {face_key!r} is not a positive integer", path=where, line=line)
         face = int(face_key)
         if face > faces:

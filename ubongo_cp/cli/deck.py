@@ -206,10 +206,26 @@ def _cmd_booklet(args: argparse.Namespace) -> int:
     for prob in problems:
         print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
     results = load_tasks(args.results, required=("card_id", "side", "face")) if args.results else None
+    if results is not None and cards:
+        _warn_unmatched(cards, results, args.results)
     pages = make_booklet(cards, args.out, png_dir=args.png, results=results, all_solutions=args.all_solutions,
                          most=args.most or MOST_SOLUTIONS, progress=not args.no_progress)
     print(f"wrote {pages} page(s) to {args.out}" + (f" and PNGs to {args.png}" if args.png else ""))
     return 0
+
+
+def _warn_unmatched(cards, results, where) -> None:
+    """A warning line when tasks of the deck have no row in the ``--results`` table (another deck's, or stale)."""
+    from ..booklet.views import results_index, unmatched_tasks
+
+    missing, total = unmatched_tasks(cards, results_index(results))
+    if missing == total:
+        print(f"ubongo-cp: warning: no result in {where} matches a task of the deck (results of another deck, or "
+              "of an earlier version of it?); every task is solved here and the booklet shows no ratings",
+              file=sys.stderr)
+    elif missing:
+        print(f"ubongo-cp: warning: {missing} of {total} tasks have no matching result in {where}; they are "
+              "solved here and show no rating", file=sys.stderr)
 
 
 # --------------------------------------------------------------------- cards

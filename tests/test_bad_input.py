@@ -174,3 +174,17 @@ def test_region_file_with_a_byte_order_mark_is_read(tmp_path):
 def test_card_with_use_says_what_to_do(run_cli):
     code, _, err = run_cli("solve", str(Path(EXAMPLES) / "classic_X1_easy.toml"), "--use", "I2")
     assert code == 2 and "--use goes with --pieces/--region; with a card file, pick a task with --face" in err
+
+
+def test_a_card_whose_pieces_name_a_directory_says_so(run_cli, tmp_path):
+    (tmp_path / "sub").mkdir()
+    text = (Path(EXAMPLES) / "classic_X1_easy.toml").read_text()
+    assert 'pieces = "classic"' in text
+    card = tmp_path / "c.toml"
+    card.write_text(text.replace('pieces = "classic"', 'pieces = "sub"'))
+    line = card.read_text().splitlines().index('pieces = "sub"') + 1
+    code, out, err = run_cli("solve", card)
+    assert (code, out) == (2, "")
+    assert err == (f"ubongo-cp: error: {card}:{line}: piece set 'sub' is a directory ({tmp_path / 'sub'}), "
+                   "not a piece-set file\n")
+

@@ -222,6 +222,9 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         pieces_path = resolve_pieces_path(pieces_spec, relative_to=where, named_in_file=True)
     except InputError as exc:
         raise InputError(exc.message, path=where, line=line_of("pieces")) from None
+    if pieces_path.is_dir():
+        raise InputError(f"piece set {pieces_spec!r} is a directory ({pieces_path}), not a piece-set file",
+                         path=where, line=line_of("pieces"))
     if not pieces_path.is_file():
         raise InputError(f"piece-set file {pieces_spec!r} not found (looked at {pieces_path})",
                          path=where, line=line_of("pieces"))

@@ -188,3 +188,27 @@ def test_a_card_whose_pieces_name_a_directory_says_so(run_cli, tmp_path):
     assert err == (f"ubongo-cp: error: {card}:{line}: piece set 'sub' is a directory ({tmp_path / 'sub'}), "
                    "not a piece-set file\n")
 
+
+def test_the_region_size_limit_names_the_option_of_the_command_or_the_keyword_of_the_api(run_cli, tmp_path):
+    from ubongo_cp.pieces import load_region
+
+    huge = BAD / "region_huge.txt"  # 500 cells
+    code, _, err = run_cli("solve", "--pieces", "duel", "--region", huge)
+    assert code == 2
+    assert err == (f"ubongo-cp: error: {huge}: region has 500 cells, over the limit of 400 (a guard against a "
+                   "mistyped region; raise it with --max-cells for larger puzzles)\n")
+    with pytest.raises(InputError) as caught:  # the same in the library, after a command ran in this process
+        load_region(huge)
+    assert str(caught.value) == (f"{huge}: region has 500 cells, over the limit of 400 (a guard against a mistyped "
+                                 "region; raise it with max_cells= for larger puzzles)")
+    # A deck command has no --max-cells: the card is skipped, no option named.
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    text = (Path(EXAMPLES) / "classic_X1_easy.toml").read_text()
+    (deck / "good.toml").write_text(text)
+    region = text[text.index('region = """'):text.index('"""', text.index('region = """') + 12) + 3]
+    (deck / "big.toml").write_text(text.replace(region, 'region = """\n' + "#" * 401 + '\n"""'))
+    code, _, err = run_cli("cards", deck, "--out", tmp_path / "c.pdf", "--no-progress")
+    assert code == 0, err
+    assert (f"ubongo-cp: skipped {deck / 'big.toml'}: region has 401 cells, over the limit of 400 (a guard against "
+            "a mistyped region)\n") in err

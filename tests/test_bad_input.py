@@ -212,3 +212,15 @@ def test_the_region_size_limit_names_the_option_of_the_command_or_the_keyword_of
     assert code == 0, err
     assert (f"ubongo-cp: skipped {deck / 'big.toml'}: region has 401 cells, over the limit of 400 (a guard against "
             "a mistyped region)\n") in err
+
+
+def test_a_record_of_another_game_is_named_by_the_games_display_names(run_cli):
+    orion, domino = BAD / "record_orion_overlap.json", BAD / "record_domino_illegal_move.json"
+    code, out, err = run_cli("simulate", "domino", "--replay", orion)
+    assert (code, out) == (2, "")
+    assert err == (f"ubongo-cp: error: {orion}: an Orion Duel record (format 'ubongo-cp/orion-duel') is not a Domino "
+                   "record\n")
+    code, out, err = run_cli("orion", "analyze", domino)
+    assert (code, out) == (2, "")
+    assert err == (f"ubongo-cp: error: {domino}: a Domino record (format 'ubongo-cp/domino-record') is not an Orion "
+                   "Duel record\n")

@@ -35,9 +35,11 @@ __all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "EXAMPLE_SPECS", "Example", "E
 #: (squares), polyhexes, polyiamonds and polycubes (each file names its grid and its public source).
 SHIPPED_PIECE_SETS = ("classic", "duel", "pentominoes", "tetrominoes", "tetrahexes", "pentahexes", "pentiamonds",
                       "hexiamonds", "tetracubes", "soma")
-#: Short names of the shipped decks (``data/decks/<name>/``): the two games, and an example deck on each
-#: other grid (generated from ``data/examples/grids/<name>.toml``).
-SHIPPED_DECKS = ("classic", "duel", "hexagons", "triangles", "cubes")
+#: Short names of the shipped decks (``data/decks/<name>/``), as the folder holds them, in alphabetical
+#: order: the two games, and an example deck on each other grid (generated from
+#: ``data/examples/grids/<name>.toml``).
+SHIPPED_DECKS = tuple(sorted(entry.name for entry in os.scandir(os.path.join(os.path.dirname(__file__), "data", "decks"))
+                             if entry.is_dir() and not entry.name.startswith((".", "_"))))
 #: Designers' example deck specs by name (``data/examples/<name>/deck.toml``), usable as ``--spec NAME``.
 EXAMPLE_SPECS = ("designer",)
 

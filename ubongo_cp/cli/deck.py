@@ -10,9 +10,13 @@ import argparse
 import sys
 
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
+from ..shipped import SHIPPED_DECKS
 from .common import add_allow_pieces_argument, add_executor_arguments, add_progress_argument, executor_from
 
 __all__ = ["add_parsers"]
+
+#: The deck argument of batch, booklet and cards: a folder, or the name of a deck the package ships.
+DECK_HELP = f"deck directory of card-side TOML files, or a shipped deck name ({', '.join(SHIPPED_DECKS)})"
 
 
 def add_parsers(sub) -> None:
@@ -90,7 +94,7 @@ def _add_batch(sub) -> None:
                        description="Batch over a deck directory; writes tasks.parquet, tasks.csv, cards.parquet, cards.csv "
                                    "and summary.md. Re-running resumes from OUT/tasks.jsonl. Exit status 0 when it "
                                    "ran, 1 with --strict when a task fails the check, 2 on bad input.")
-    p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
+    p.add_argument("deck", help=DECK_HELP)
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--time-limit", type=float, help="seconds per task and backend")
     p.add_argument("--backend", default=DEFAULT_STRATEGY["rate"],
@@ -180,7 +184,7 @@ def _add_booklet(sub) -> None:
     p = sub.add_parser("booklet", help="printable PDF solution booklet, one A4 page per card side",
                        description="Write a printable PDF booklet of a deck: one A4 page per card side with the "
                                    "region, the task table and every task's solution (UP-1, UP-2).")
-    p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
+    p.add_argument("deck", help=DECK_HELP)
     p.add_argument("--out", required=True, help="PDF file to write")
     p.add_argument("--png", help="also write one PNG per page into this directory")
     p.add_argument("--results", help="batch output directory (or tasks.parquet) to reuse solutions and ratings")
@@ -237,7 +241,7 @@ def _add_cards(sub) -> None:
                                    "--cell-mm millimetres per cell and its die-face table, several per A4 page with "
                                    "cut marks, then the pieces at the same scale to cut out. No solutions. Print at "
                                    "actual size (100 %%).")
-    p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
+    p.add_argument("deck", help=DECK_HELP)
     p.add_argument("--out", help="PDF file to write")
     p.add_argument("--png", metavar="DIR", help="also (or instead) write one PNG per card side at true scale into "
                                                 "DIR, for a print service (--dpi, default 300)")

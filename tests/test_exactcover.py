@@ -287,3 +287,16 @@ def test_compiling_xcover_shows_the_notice_and_no_numba_warning(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "compiling the search engine (once, about 25 s)\n"
     assert proc.stdout.startswith("2 exact covers [xcover, ")
+
+
+def test_exact_cover_runs_on_bitboard_by_default_and_on_dlx_for_bounds(run_cli):
+    # As docs/commands.md says: a first cover and --count on bitboard; dlx where its kernel cannot take the matrix.
+    from ubongo_cp.solvers.registry import choose
+
+    bounded = DATA / "knuth_dlx3_bounds.dlx"
+    assert choose("first", read_exact_cover(KNUTH)) == "bitboard"  # what exact-cover runs without --backend
+    assert choose("first", read_exact_cover(bounded)) == "dlx"
+    code, out, _ = run_cli("exact-cover", KNUTH, "--count")
+    assert code == 0 and out.startswith("1 exact cover [bitboard, ")
+    code, out, _ = run_cli("exact-cover", bounded, "--count")
+    assert code == 0 and out.startswith("1 exact cover [dlx, ")

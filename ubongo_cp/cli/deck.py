@@ -16,7 +16,8 @@ from .common import add_allow_pieces_argument, add_executor_arguments, add_progr
 __all__ = ["add_parsers"]
 
 #: The deck argument of batch, booklet and cards: a folder, or the name of a deck the package ships.
-DECK_HELP = f"deck directory of card-side TOML files, or a shipped deck name ({', '.join(SHIPPED_DECKS)})"
+DECK_HELP = (f"deck directory of card-side TOML files, or a shipped deck name ({', '.join(SHIPPED_DECKS)}), "
+             "read where the current folder has no folder of that name")
 
 
 def add_parsers(sub) -> None:
@@ -38,7 +39,8 @@ def _add_generate(sub) -> None:
     which.add_argument("--game", choices=["classic", "duel"], help="a shipped game's deck")
     which.add_argument("--spec", metavar="DECK.toml",
                        help="your own deck spec: a file, a directory holding deck.toml, or the shipped example "
-                            "'designer' (`ubongo-cp examples designer`)")
+                            "'designer' (`ubongo-cp examples designer`), read where the current folder has no "
+                            "file or folder of that name")
     p.add_argument("--out", required=True, help="output directory for the card files")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same deck)")
     p.add_argument("--cards", type=int, help="number of cards (default: the spec's, 36 classic, 9 duel)")

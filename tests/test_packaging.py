@@ -122,3 +122,35 @@ sys.exit(1 if failed else 0)
     run = subprocess.run([sys.executable, "-c", script, str(unpacked_wheel), str(ROOT / "tests"), str(tmp_path)],
                          cwd=tmp_path, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+
+
+def test_examples_copy_without_a_name_copies_every_listed_card_side_and_region(tmp_path, run_cli):
+    import re
+
+    code, out, _ = run_cli("examples")
+    sections = dict(re.findall(r"^(\S[^\n]*):\n((?:  [^\n]*\n)+)", out, re.M))
+    listed = {title.split(" (")[0]: re.findall(r"^  (\S+)", block, re.M) for title, block in sections.items()}
+    assert listed["card sides"] == ["classic_X1_easy.toml", "classic_X1_hard.toml", "duel_X2_A.toml"]
+    assert listed["regions"] == ["duel_board1.txt", "rect_3x20.txt", "rect_6x10.txt", "hex_4x7.txt",
+                                 "triangle_4x9.txt", "soma_cube.txt"]
+    code, out, err = run_cli("examples", "--copy", tmp_path / "ex")
+    assert code == 0, err
+    assert out == (f"copied 10 example(s) to {tmp_path / 'ex'}: designer, classic_X1_easy.toml, classic_X1_hard.toml, "
+                   "duel_X2_A.toml, duel_board1.txt, rect_3x20.txt, rect_6x10.txt, hex_4x7.txt, triangle_4x9.txt, "
+                   "soma_cube.txt\n")
+    assert sorted(p.name for p in (tmp_path / "ex").iterdir()) == sorted(
+        ["designer", *listed["card sides"], *listed["regions"]])
+    # The folder stays a deck of the three card sides (no deck spec beside them is read as a card).
+    code, out, err = run_cli("batch", tmp_path / "ex", "--out", tmp_path / "out", "--no-progress")
+    assert code == 0 and "- card sides: 3 (0 card file(s) skipped)" in out, err
+    # A copied region of another grid works where it lies: the Soma cube's 240 solutions up to symmetry, 11520 in all.
+    code, out, err = run_cli("solve", "--pieces", "soma", "--region", tmp_path / "ex" / "soma_cube.txt", "--count")
+    assert code == 0 and out.startswith("11520 solutions, 240 up to the region's symmetry"), (out, err)
+    # A second copy replaces nothing and copies nothing.
+    (tmp_path / "again").mkdir()
+    (tmp_path / "again" / "soma_cube.txt").write_text("mine")
+    code, out, err = run_cli("examples", "--copy", tmp_path / "again")
+    assert code == 2 and err == (f"ubongo-cp: error: {tmp_path / 'again' / 'soma_cube.txt'} exists already; copy "
+                                 "somewhere else or remove it\n")
+    assert [p.name for p in (tmp_path / "again").iterdir()] == ["soma_cube.txt"]
+    assert (tmp_path / "again" / "soma_cube.txt").read_text() == "mine"

@@ -154,3 +154,19 @@ def test_examples_copy_without_a_name_copies_every_listed_card_side_and_region(t
                                  "somewhere else or remove it\n")
     assert [p.name for p in (tmp_path / "again").iterdir()] == ["soma_cube.txt"]
     assert (tmp_path / "again" / "soma_cube.txt").read_text() == "mine"
+
+
+def test_every_shipped_piece_set_is_listed_by_examples_and_named_in_a_card(tmp_path, run_cli):
+    # docs/formats.md sends a card's `pieces` line to the piece sets `ubongo-cp examples` lists.
+    import re
+
+    from ubongo_cp.pieces import resolve_pieces_path
+    from ubongo_cp.shipped import SHIPPED_PIECE_SETS
+
+    files = sorted(p.stem for p in (ROOT / "ubongo_cp" / "data" / "pieces").glob("*.txt"))
+    assert sorted(SHIPPED_PIECE_SETS) == files and len(files) == 10
+    code, out, _ = run_cli("examples")
+    assert re.findall(r"^  pieces/(\S+)", out, re.M) == list(SHIPPED_PIECE_SETS)
+    for name in files:  # each is a name a card's `pieces` line takes, wherever the card lies
+        path = resolve_pieces_path(name, relative_to=tmp_path / "card.toml", named_in_file=True)
+        assert path == ROOT / "ubongo_cp" / "data" / "pieces" / f"{name}.txt"

@@ -170,3 +170,13 @@ def test_every_shipped_piece_set_is_listed_by_examples_and_named_in_a_card(tmp_p
     for name in files:  # each is a name a card's `pieces` line takes, wherever the card lies
         path = resolve_pieces_path(name, relative_to=tmp_path / "card.toml", named_in_file=True)
         assert path == ROOT / "ubongo_cp" / "data" / "pieces" / f"{name}.txt"
+
+
+def test_the_readme_install_section_names_this_version_and_command():
+    from ubongo_cp import __version__
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    install = text[text.index("## Install"):text.index("## Python API")]
+    assert f"dist/ubongo_cp-{__version__}-*.whl" in install and "pip install dist/ubongo_cp-*.whl" in install
+    assert f"ubongo-cp --version             # ubongo-cp {__version__}" in install
+    assert 'ubongo-cp = "ubongo_cp.cli:run"' in (ROOT / "pyproject.toml").read_text()

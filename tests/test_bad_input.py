@@ -174,3 +174,53 @@ def test_region_file_with_a_byte_order_mark_is_read(tmp_path):
 def test_card_with_use_says_what_to_do(run_cli):
     code, _, err = run_cli("solve", str(Path(EXAMPLES) / "classic_X1_easy.toml"), "--use", "I2")
     assert code == 2 and "--use goes with --pieces/--region; with a card file, pick a task with --face" in err
+
+
+def test_a_card_whose_pieces_name_a_directory_says_so(run_cli, tmp_path):
+    (tmp_path / "sub").mkdir()
+    text = (Path(EXAMPLES) / "classic_X1_easy.toml").read_text()
+    assert 'pieces = "classic"' in text
+    card = tmp_path / "c.toml"
+    card.write_text(text.replace('pieces = "classic"', 'pieces = "sub"'))
+    line = card.read_text().splitlines().index('pieces = "sub"') + 1
+    code, out, err = run_cli("solve", card)
+    assert (code, out) == (2, "")
+    assert err == (f"ubongo-cp: error: {card}:{line}: piece set 'sub' is a directory ({tmp_path / 'sub'}), "
+                   "not a piece-set file\n")
+
+
+def test_the_region_size_limit_names_the_option_of_the_command_or_the_keyword_of_the_api(run_cli, tmp_path):
+    from ubongo_cp.pieces import load_region
+
+    huge = BAD / "region_huge.txt"  # 500 cells
+    code, _, err = run_cli("solve", "--pieces", "duel", "--region", huge)
+    assert code == 2
+    assert err == (f"ubongo-cp: error: {huge}: region has 500 cells, over the limit of 400 (a guard against a "
+                   "mistyped region; raise it with --max-cells for larger puzzles)\n")
+    with pytest.raises(InputError) as caught:  # the same in the library, after a command ran in this process
+        load_region(huge)
+    assert str(caught.value) == (f"{huge}: region has 500 cells, over the limit of 400 (a guard against a mistyped "
+                                 "region; raise it with max_cells= for larger puzzles)")
+    # A deck command has no --max-cells: the card is skipped, no option named.
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    text = (Path(EXAMPLES) / "classic_X1_easy.toml").read_text()
+    (deck / "good.toml").write_text(text)
+    region = text[text.index('region = """'):text.index('"""', text.index('region = """') + 12) + 3]
+    (deck / "big.toml").write_text(text.replace(region, 'region = """\n' + "#" * 401 + '\n"""'))
+    code, _, err = run_cli("cards", deck, "--out", tmp_path / "c.pdf", "--no-progress")
+    assert code == 0, err
+    assert (f"ubongo-cp: skipped {deck / 'big.toml'}: region has 401 cells, over the limit of 400 (a guard against "
+            "a mistyped region)\n") in err
+
+
+def test_a_record_of_another_game_is_named_by_the_games_display_names(run_cli):
+    orion, domino = BAD / "record_orion_overlap.json", BAD / "record_domino_illegal_move.json"
+    code, out, err = run_cli("simulate", "domino", "--replay", orion)
+    assert (code, out) == (2, "")
+    assert err == (f"ubongo-cp: error: {orion}: an Orion Duel record (format 'ubongo-cp/orion-duel') is not a Domino "
+                   "record\n")
+    code, out, err = run_cli("orion", "analyze", domino)
+    assert (code, out) == (2, "")
+    assert err == (f"ubongo-cp: error: {domino}: a Domino record (format 'ubongo-cp/domino-record') is not an Orion "
+                   "Duel record\n")

@@ -533,3 +533,29 @@ def test_a_custom_spec_deck_is_titled_by_its_spec(tmp_path):
     assert title.startswith("Tiny Blocks  \u00b7  card ") and "easy side" in title
     make_playtest_cards(cards, tmp_path / "cards.pdf")
     assert PdfReader(tmp_path / "cards.pdf").metadata.title == "Tiny Blocks playtest cards"
+
+
+def test_cli_booklet_warns_when_results_do_not_match_the_deck(run_cli, tmp_path):
+    import shutil
+
+    # Another deck's results (the shipped duel deck's table): no task matches, so no ratings at all.
+    code, out, err = run_cli("booklet", PUZZLES / "examples", "--results", PUZZLES / "decks" / "duel",
+                             "--out", tmp_path / "a.pdf", "--no-progress")
+    assert code == 0, err
+    assert err == (f"ubongo-cp: warning: no result in {PUZZLES / 'decks' / 'duel'} matches a task of the deck "
+                   "(results of another deck, or of an earlier version of it?); every task is solved here and the "
+                   "booklet shows no ratings\n")
+    # The deck's own results, then one task changed after the batch: just that one is counted (6 + 6 + 20 tasks).
+    code, _, err = run_cli("batch", PUZZLES / "examples", "--out", tmp_path / "out", "--no-progress")
+    assert code == 0, err
+    deck = tmp_path / "deck"
+    shutil.copytree(PUZZLES / "examples", deck)
+    card = deck / "classic_X1_easy.toml"
+    text = card.read_text()
+    assert '\n1 = ["I2", "L4", "Y5"]' in text
+    card.write_text(text.replace('\n1 = ["I2", "L4", "Y5"]', '\n1 = ["I2", "I4", "Y5"]'))
+    code, _, err = run_cli("booklet", deck, "--results", tmp_path / "out", "--out", tmp_path / "b.pdf",
+                           "--no-progress")
+    assert code == 0, err
+    assert err == (f"ubongo-cp: warning: 1 of 32 tasks have no matching result in {tmp_path / 'out'}; they are "
+                   "solved here and show no rating\n")

@@ -437,3 +437,33 @@ def test_ranges_are_written_and_read_back(tmp_path):
     assert solve(inst, backend="dlx").count == 5 + 5 + 1
     with pytest.raises(InputError, match="need 0 <= min <= max"):
         write_xmpuzzle(out, ps.select(["I2"]), Region.rectangle(1, 2), ranges={"I2": (2, 1)})
+
+
+RANGED_CARD = '''game = "classic"
+card = "R1"
+side = "easy"
+pieces = "classic"
+region = """
+####
+####
+"""
+
+[tasks]
+1 = ["I2:0-4", "O4:0-2"]
+2 = ["I2:1-2", "L3:0-2", "I3"]
+'''
+
+
+def test_export_and_solve_of_the_file_give_a_ranged_task_the_same_piece_count(run_cli, tmp_path):
+    # Face 1: 0-4 dominoes and 0-2 squares, up to 6 pieces; face 2: 1+0+1 to 2+2+1 pieces.
+    card = tmp_path / "r.toml"
+    card.write_text(RANGED_CARD)
+    for face, said in ((1, "up to 6 pieces (I2:0-4 O4:0-2), 8-cell result"),
+                       (2, "2 to 5 pieces (I2:1-2 L3:0-2 I3), 8-cell result")):
+        out = tmp_path / f"r{face}.xmpuzzle"
+        code, text, err = run_cli("export", card, "--face", face, "--out", out)
+        assert code == 0, err
+        assert text == f"wrote {out}: card R1 side easy, face {face}, {said}\n"
+        code, text, err = run_cli("solve", out)
+        assert code == 0, err
+        assert text.splitlines()[0] == f"problem 1 'card R1 side easy, face {face}' of 1: {said}"

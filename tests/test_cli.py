@@ -52,3 +52,19 @@ def test_a_usage_error_is_one_line(argv, fragment):
 
     done = subprocess.run([sys.executable, "-m", "ubongo_cp.cli", *argv], cwd=ROOT, capture_output=True, text=True)
     one_line_error(done.returncode, done.stderr, fragment, "--help)")
+
+
+@pytest.mark.parametrize("command", ["batch", "booklet", "cards"])
+def test_deck_commands_list_every_shipped_deck_in_their_help(command, capsys):
+    from ubongo_cp.cli import main
+
+    shipped = sorted(p.name for p in (ROOT / "ubongo_cp" / "data" / "decks").iterdir() if p.is_dir())
+    assert shipped == ["classic", "cubes", "duel", "hexagons", "triangles"]
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "or a shipped deck name (classic, cubes, duel, hexagons, triangles)" in text
+    from ubongo_cp.shipped import resolve_deck
+
+    for name in shipped:  # each name listed is one the command reads as the shipped deck
+        assert resolve_deck(name) == ROOT / "ubongo_cp" / "data" / "decks" / name

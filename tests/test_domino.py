@@ -823,3 +823,23 @@ def test_cli_default_stall_distance_and_progress_bar(capsys):
     assert build_parser().parse_args(["simulate", "domino"]).stall_distance == "fields"  # DN-12
     assert main(["simulate", "domino", "--games", "3"]) == 0
     assert "domino games: 100%" in capsys.readouterr().err
+
+
+def test_simulate_domino_help_explains_every_rule_setting_and_its_default(capsys):
+    # Each setting of a decision the rules leave open (DN-1, DN-11, DN-12, ...) says what it does and its default.
+    from ubongo_cp.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "domino", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    rules = text[text.index("rule settings"):]
+    for option, default in [("--domino-set {double-five,one-to-six}", "0-0 to 5-5 (default)"),
+                            ("--first-player SEAT", "(DN-1; default 0)"),
+                            ("--all-out-winner {nobody,last_out}", "nobody (default)"),
+                            ("--stall-ties {share,nobody}", "share the win (default)"),
+                            ("--must-attach", "(default: may always decline)"),
+                            ("--stall-distance {fields,free_fields}", "other pawns (default)")]:
+        start = rules.index(option) + len(option)
+        nxt = rules.find(" --", start)
+        described = rules[start:nxt if nxt > 0 else None]
+        assert default in described, (option, described)

@@ -244,3 +244,59 @@ def test_cli_counts_and_prints_json(run_cli, tmp_path):
     bad.write_text("a b\na c\n")
     code, _, err = run_cli("exact-cover", bad)
     assert code == 2 and err.strip() == f"ubongo-cp: error: {bad}:2: option names unknown item 'c'"
+
+
+def test_a_backend_that_cannot_take_the_matrix_is_refused_before_its_engine_loads(run_cli, tmp_path, monkeypatch):
+    import ubongo_cp.cli.exactcover as command
+
+    def no_engine(*args, **kwargs):
+        raise AssertionError("the engine was loaded before the refusal")
+
+    monkeypatch.setattr(command, "warm_engines", no_engine)
+    bounded = tmp_path / "b.dlx"
+    bounded.write_text("2:3|a b\na\na\na b\nb\n")
+    code, out, err = run_cli("exact-cover", bounded, "--count", "--backend", "xcover")
+    assert code == 2 and out == ""
+    assert err.startswith("ubongo-cp: error: backend 'xcover' has no multiplicities: it cannot take items covered "
+                          "a number of times between bounds; choose one of cpsat, ") and len(err.splitlines()) == 1
+    # Only solvers that take the matrix's bounds are offered (the bitboard kernel takes none).
+    offered = err.split("choose one of ")[1].strip().split(", ")
+    assert "dlx" in offered and "bitboard" not in offered and "xcover" not in offered
+
+
+@pytest.mark.slow
+def test_compiling_xcover_shows_the_notice_and_no_numba_warning(tmp_path):
+    # A machine's first use of xcover compiles it (numba); its own cast warnings are not the user's business.
+    import os
+    import subprocess
+    import sys
+
+    plain, bounded = tmp_path / "p.dlx", tmp_path / "b.dlx"
+    plain.write_text("a b\na\nb\na b\n")
+    bounded.write_text("2:3|a b\na\na\na b\nb\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}  # no cache yet: xcover is compiled
+
+    def run(*argv):
+        return subprocess.run([sys.executable, "-m", "ubongo_cp", "exact-cover", *map(str, argv)], cwd=ROOT,
+                              env=env, capture_output=True, text=True, timeout=600)
+
+    proc = run(bounded, "--count", "--backend", "xcover")  # refused at once, nothing compiled
+    assert proc.returncode == 2 and proc.stderr.startswith("ubongo-cp: error: backend 'xcover' has no multiplicities")
+    assert len(proc.stderr.splitlines()) == 1
+    proc = run(plain, "--count", "--backend", "xcover")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "compiling the search engine (once, about 25 s)\n"
+    assert proc.stdout.startswith("2 exact covers [xcover, ")
+
+
+def test_exact_cover_runs_on_bitboard_by_default_and_on_dlx_for_bounds(run_cli):
+    # As docs/commands.md says: a first cover and --count on bitboard; dlx where its kernel cannot take the matrix.
+    from ubongo_cp.solvers.registry import choose
+
+    bounded = DATA / "knuth_dlx3_bounds.dlx"
+    assert choose("first", read_exact_cover(KNUTH)) == "bitboard"  # what exact-cover runs without --backend
+    assert choose("first", read_exact_cover(bounded)) == "dlx"
+    code, out, _ = run_cli("exact-cover", KNUTH, "--count")
+    assert code == 0 and out.startswith("1 exact cover [bitboard, ")
+    code, out, _ = run_cli("exact-cover", bounded, "--count")
+    assert code == 0 and out.startswith("1 exact cover [dlx, ")

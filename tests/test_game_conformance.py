@@ -158,7 +158,7 @@ def test_every_game_declares_its_facts():
     # Orion: 2 players, no chance at all (the layout is the constructor's, OD-1), a win or a draw.
     facts = {name: STATE_CLASSES[name].facts for name in GAMES}
     assert facts["orion"] == GameFacts("orion", 2, 2, chance_nodes=False, sampled_chance=False,
-                                       returns_sum=(1.0,), max_game_length=28)
+                                       returns_sum=(1.0,), max_game_length=28, title="Orion Duel")
     assert (facts["ubongo"].chance_nodes, facts["duel"].chance_nodes, facts["domino"].chance_nodes) == \
         (True, True, False)
     assert all(f.name == name for name, f in facts.items())
@@ -176,8 +176,12 @@ def test_records_round_trip_through_the_one_api(name, tmp_path):
     back = load_record(path, game=STATE_CLASSES[name])
     assert str(back) == str(state) and back.returns() == state.returns() and back.is_terminal()
     other = next(cls for n, cls in STATE_CLASSES.items() if n != name)
-    with pytest.raises(InputError, match="record is not a"):
+    titles = {"ubongo": "an Ubongo", "duel": "an Ubongo Duel", "domino": "a Domino", "orion": "an Orion Duel"}
+    wanted = next(n for n, cls in STATE_CLASSES.items() if cls is other)
+    with pytest.raises(InputError) as caught:
         load_record(path, game=other)
+    assert caught.value.message == (f"{titles[name]} record (format '{record_format_of(type(state)).name}') "
+                                    f"is not {titles[wanted]} record")
 
 
 @pytest.mark.parametrize("name", list(GAMES))

@@ -58,6 +58,28 @@ def test_one_card_with_a_huge_number_is_skipped_like_other_bad_cards(run_cli, tm
     assert "bad.toml" in out + err and "5000 digits" in out + err
 
 
+def test_a_die_face_of_5000_digits_is_one_clear_line_and_skipped_in_a_deck(run_cli, tmp_path):
+    text = card_text()
+    assert '\n1 = ["I2", "L4", "Y5"]' in text  # the example's first task, its key made too long to read
+    bad = text.replace('\n1 = ["I2", "L4", "Y5"]', f'\n1{"0" * 5000} = ["I2", "L4", "Y5"]')
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    write(deck / "good.toml", card_text())
+    card = write(deck / "bad.toml", bad)
+    line = bad.splitlines().index(f'1{"0" * 5000} = ["I2", "L4", "Y5"]') + 1
+    code, _, err = run_cli("solve", card)
+    one_line_error(code, err, f"{card}:{line}: die face: a number of 5001 digits (at most 4300 are read)")
+    code, out, err = run_cli("batch", deck, "--out", tmp_path / "out", "--no-progress")
+    assert code == 0, err
+    assert f"- {card}:{line}: die face: a number of 5001 digits" in out
+    assert "- card sides: 1 (1 card file(s) skipped)" in out
+    assert "- tasks: 6; solved 6" in out  # the good card's six tasks
+    for command in ("booklet", "cards"):
+        code, out, err = run_cli(command, deck, "--out", tmp_path / f"{command}.pdf", "--no-progress")
+        assert code == 0, err
+        assert f"skipped {card}:{line}: die face: a number of 5001 digits" in out + err
+
+
 def test_a_damaged_census_shard_is_computed_again(run_cli, tmp_path):
     out = tmp_path / "census"
     args = ("census", "--pieces", "classic", "--k", "3", "--cells", "8", "--out", out, "--jobs", "1",

@@ -145,3 +145,7 @@ def test_play_help_names_every_agent(capsys):
         main(["orion", "play", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert f"agent of player 0: {', '.join(AGENTS[:-1])} or {AGENTS[-1]}" in text
+    # The tile-set format is shown by the name `examples` lists for it.
+    assert "(format: as `ubongo-cp examples orion/published` shows)" in text
+    assert main(["examples"]) == 0
+    assert "  orion/published " in capsys.readouterr().out

@@ -122,3 +122,61 @@ sys.exit(1 if failed else 0)
     run = subprocess.run([sys.executable, "-c", script, str(unpacked_wheel), str(ROOT / "tests"), str(tmp_path)],
                          cwd=tmp_path, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+
+
+def test_examples_copy_without_a_name_copies_every_listed_card_side_and_region(tmp_path, run_cli):
+    import re
+
+    code, out, _ = run_cli("examples")
+    sections = dict(re.findall(r"^(\S[^\n]*):\n((?:  [^\n]*\n)+)", out, re.M))
+    listed = {title.split(" (")[0]: re.findall(r"^  (\S+)", block, re.M) for title, block in sections.items()}
+    assert listed["card sides"] == ["classic_X1_easy.toml", "classic_X1_hard.toml", "duel_X2_A.toml"]
+    assert listed["regions"] == ["duel_board1.txt", "rect_3x20.txt", "rect_6x10.txt", "hex_4x7.txt",
+                                 "triangle_4x9.txt", "soma_cube.txt"]
+    code, out, err = run_cli("examples", "--copy", tmp_path / "ex")
+    assert code == 0, err
+    assert out == (f"copied 10 example(s) to {tmp_path / 'ex'}: designer, classic_X1_easy.toml, classic_X1_hard.toml, "
+                   "duel_X2_A.toml, duel_board1.txt, rect_3x20.txt, rect_6x10.txt, hex_4x7.txt, triangle_4x9.txt, "
+                   "soma_cube.txt\n")
+    assert sorted(p.name for p in (tmp_path / "ex").iterdir()) == sorted(
+        ["designer", *listed["card sides"], *listed["regions"]])
+    # The folder stays a deck of the three card sides (no deck spec beside them is read as a card).
+    code, out, err = run_cli("batch", tmp_path / "ex", "--out", tmp_path / "out", "--no-progress")
+    assert code == 0 and "- card sides: 3 (0 card file(s) skipped)" in out, err
+    # A copied region of another grid works where it lies: the Soma cube's 240 solutions up to symmetry, 11520 in all.
+    code, out, err = run_cli("solve", "--pieces", "soma", "--region", tmp_path / "ex" / "soma_cube.txt", "--count")
+    assert code == 0 and out.startswith("11520 solutions, 240 up to the region's symmetry"), (out, err)
+    # A second copy replaces nothing and copies nothing.
+    (tmp_path / "again").mkdir()
+    (tmp_path / "again" / "soma_cube.txt").write_text("mine")
+    code, out, err = run_cli("examples", "--copy", tmp_path / "again")
+    assert code == 2 and err == (f"ubongo-cp: error: {tmp_path / 'again' / 'soma_cube.txt'} exists already; copy "
+                                 "somewhere else or remove it\n")
+    assert [p.name for p in (tmp_path / "again").iterdir()] == ["soma_cube.txt"]
+    assert (tmp_path / "again" / "soma_cube.txt").read_text() == "mine"
+
+
+def test_every_shipped_piece_set_is_listed_by_examples_and_named_in_a_card(tmp_path, run_cli):
+    # docs/formats.md sends a card's `pieces` line to the piece sets `ubongo-cp examples` lists.
+    import re
+
+    from ubongo_cp.pieces import resolve_pieces_path
+    from ubongo_cp.shipped import SHIPPED_PIECE_SETS
+
+    files = sorted(p.stem for p in (ROOT / "ubongo_cp" / "data" / "pieces").glob("*.txt"))
+    assert sorted(SHIPPED_PIECE_SETS) == files and len(files) == 10
+    code, out, _ = run_cli("examples")
+    assert re.findall(r"^  pieces/(\S+)", out, re.M) == list(SHIPPED_PIECE_SETS)
+    for name in files:  # each is a name a card's `pieces` line takes, wherever the card lies
+        path = resolve_pieces_path(name, relative_to=tmp_path / "card.toml", named_in_file=True)
+        assert path == ROOT / "ubongo_cp" / "data" / "pieces" / f"{name}.txt"
+
+
+def test_the_readme_install_section_names_this_version_and_command():
+    from ubongo_cp import __version__
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    install = text[text.index("## Install"):text.index("## Python API")]
+    assert f"dist/ubongo_cp-{__version__}-*.whl" in install and "pip install dist/ubongo_cp-*.whl" in install
+    assert f"ubongo-cp --version             # ubongo-cp {__version__}" in install
+    assert 'ubongo-cp = "ubongo_cp.cli:run"' in (ROOT / "pyproject.toml").read_text()

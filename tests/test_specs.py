@@ -160,3 +160,23 @@ def test_copies_key_makes_tasks_that_repeat_a_piece(tmp_path):
 def test_bad_copies(tmp_path, body, message):
     with pytest.raises(InputError, match=message):
         load_spec(_spec(body, tmp_path))
+
+
+def test_a_name_reads_the_folder_of_that_name_in_the_current_folder_first(run_cli, tmp_path, monkeypatch):
+    # As docs/commands.md says for generate --spec NAME and for batch/booklet/cards DECK.
+    from ubongo_cp.specs import load_spec
+
+    monkeypatch.chdir(tmp_path)
+    assert load_spec("designer").cards == 12  # the shipped example
+    code, out, err = run_cli("examples", "designer", "--copy", ".")
+    assert (code, out) == (0, "copied designer to designer\n"), err
+    spec = tmp_path / "designer" / "deck.toml"
+    assert "\ncards = 12\n" in spec.read_text()
+    spec.write_text(spec.read_text().replace("\ncards = 12\n", "\ncards = 2\n"))
+    assert load_spec("designer").cards == 2  # the copy in the current folder
+    (tmp_path / "classic").mkdir()
+    shutil.copy(PUZZLES / "decks" / "classic" / "01_easy.toml", tmp_path / "classic")
+    assert load_spec("classic").cards == 36  # a shipped game's spec by name, whatever the folder holds
+    code, out, err = run_cli("batch", "classic", "--out", tmp_path / "out", "--no-progress")
+    assert code == 0, err
+    assert "- card sides: 1 (0 card file(s) skipped)" in out  # the local deck of one card side, not the shipped 72

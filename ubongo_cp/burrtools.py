@@ -81,7 +81,7 @@ from dataclasses import dataclass, field
 from typing import Mapping, NamedTuple, Sequence
 
 from .errors import InputError
-from .geometry import MAX_REGION_CELLS, Cell
+from .geometry import MAX_REGION_CELLS, Cell, max_cells_hint
 from .grids import CUBE, HEX, SQUARE, TRIANGLE, Grid
 from .grids.triangle import as_hexagons, hexagon_triangles
 from .io import atomic_write_bytes, read_bytes
@@ -660,7 +660,7 @@ class _Puzzle:
         region = Region(region_cells, where, grid, optional)
         if region.area + len(region.optional) > max_cells:
             raise InputError(f"the result of {title} has {region.area + len(region.optional)} cells, over the limit "
-                             f"of {max_cells}",
+                             f"of {max_cells} ({max_cells_hint()})",
                              path=where, line=self.shapes[result].line)
         # Colour constraints: a coloured piece voxel may then lie only on result voxels of an allowed
         # colour (BurrTools' problem_c::placementAllowed); without coloured result voxels they are moot.

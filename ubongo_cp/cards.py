@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -221,6 +222,9 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         pieces_path = resolve_pieces_path(pieces_spec, relative_to=where, named_in_file=True)
     except InputError as exc:
         raise InputError(exc.message, path=where, line=line_of("pieces")) from None
+    if pieces_path.is_dir():
+        raise InputError(f"piece set {pieces_spec!r} is a directory ({pieces_path}), not a piece-set file",
+                         path=where, line=line_of("pieces"))
     if not pieces_path.is_file():
         raise InputError(f"piece-set file {pieces_spec!r} not found (looked at {pieces_path})",
                          path=where, line=line_of("pieces"))
@@ -255,7 +259,12 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     max_empty: dict[int, int] = {}
     for face_key, names in raw_tasks.items():
         line = line_of(face_key)
-        if not re.fullmatch(r"[0-9]+", face_key) or int(face_key) < 1:
+        if not re.fullmatch(r"[0-9]+", face_key):
+            raise InputError(f"die face {face_key!r} is not a positive integer", path=where, line=line)
+        if len(face_key) > sys.get_int_max_str_digits():  # int() refuses it: the same error as for a long value
+            raise InputError(f"die face: a number of {len(face_key)} digits (at most {sys.get_int_max_str_digits()} "
+                             "are read)", path=where, line=line)
+        if int(face_key) < 1:
             raise InputError(f"die face {face_key!r} is not a positive integer", path=where, line=line)
         face = int(face_key)
         if face > faces:

@@ -26,6 +26,7 @@ References
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Iterable, Iterator, Mapping
 
 from .grids import SQUARE, Grid
@@ -38,6 +39,8 @@ __all__ = [
     "SYMMETRIES",
     "ORIENTATION_MODES",
     "MAX_REGION_CELLS",
+    "MAX_CELLS_OPTION",
+    "max_cells_hint",
     "normalize",
     "transform",
     "orientations",
@@ -52,6 +55,23 @@ __all__ = [
 #: Default limit on the size of a region (cells); larger regions are rejected
 #: as bad input before any placement is enumerated (:mod:`ubongo_cp.pieces`).
 MAX_REGION_CELLS = 400
+
+#: How the message for a region over that limit says to raise it: by default the
+#: keyword of the functions that take it (``max_cells=``); the command line sets its
+#: own option (``--max-cells``), or None for a command that has no such option.
+MAX_CELLS_OPTION: ContextVar[str | None] = ContextVar("MAX_CELLS_OPTION", default="max_cells=")
+
+
+def max_cells_hint() -> str:
+    """The end of the message for a region over the cell limit, naming how to raise it (:data:`MAX_CELLS_OPTION`).
+
+    Examples
+    --------
+    >>> max_cells_hint()
+    'a guard against a mistyped region; raise it with max_cells= for larger puzzles'
+    """
+    option = MAX_CELLS_OPTION.get()
+    return "a guard against a mistyped region" + (f"; raise it with {option} for larger puzzles" if option else "")
 
 #: Orientation modes of the square grid and how many symmetries each allows (every grid's:
 #: ``Grid.modes``).

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from .errors import InputError
-from .geometry import MAX_REGION_CELLS, Shape
+from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
 from .grids import SQUARE, Grid, get_grid
 from .io import read_text
 from .shipped import SHIPPED_PIECE_SETS, piece_set_path
@@ -656,8 +656,8 @@ def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REG
         raise InputError("empty region: no cell", path=path)
     cells = grid.parse([ln for _, ln in lines], path=path, first_line=lines[0][0])
     if len(cells) > max_cells:
-        raise InputError(f"region has {len(cells)} cells, over the limit of {max_cells} (a guard against a "
-                         "mistyped region; raise max_cells for larger puzzles)", path=path)
+        raise InputError(f"region has {len(cells)} cells, over the limit of {max_cells} ({max_cells_hint()})",
+                         path=path)
     return Region(cells, path, grid)
 
 

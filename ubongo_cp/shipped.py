@@ -35,9 +35,11 @@ __all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "EXAMPLE_SPECS", "Example", "E
 #: (squares), polyhexes, polyiamonds and polycubes (each file names its grid and its public source).
 SHIPPED_PIECE_SETS = ("classic", "duel", "pentominoes", "tetrominoes", "tetrahexes", "pentahexes", "pentiamonds",
                       "hexiamonds", "tetracubes", "soma")
-#: Short names of the shipped decks (``data/decks/<name>/``): the two games, and an example deck on each
-#: other grid (generated from ``data/examples/grids/<name>.toml``).
-SHIPPED_DECKS = ("classic", "duel", "hexagons", "triangles", "cubes")
+#: Short names of the shipped decks (``data/decks/<name>/``), as the folder holds them, in alphabetical
+#: order: the two games, and an example deck on each other grid (generated from
+#: ``data/examples/grids/<name>.toml``).
+SHIPPED_DECKS = tuple(sorted(entry.name for entry in os.scandir(os.path.join(os.path.dirname(__file__), "data", "decks"))
+                             if entry.is_dir() and not entry.name.startswith((".", "_"))))
 #: Designers' example deck specs by name (``data/examples/<name>/deck.toml``), usable as ``--spec NAME``.
 EXAMPLE_SPECS = ("designer",)
 
@@ -57,8 +59,6 @@ class Example:
     kind: str
     relative: str
     about: str
-    #: Whether ``examples --copy`` without a name brings it (the examples on other grids come one by one).
-    copy_all: bool = True
 
     @property
     def path(self) -> Path:
@@ -90,20 +90,17 @@ def _catalogue() -> dict[str, Example]:
               Example("specs/duel", "spec", "specs/duel.toml", "the deck spec of Ubongo Duel"),
               Example("designer", "spec", "examples/designer", "a designer's own deck: deck.toml (12 cards, an easy "
                                                                "and a hard side) and its 8-piece set pieces.txt")]
-    items += [Example(f"grids/{name}", "spec", f"examples/grids/{name}.toml", f"the deck spec of the example deck on {name}",
-                      copy_all=False) for name in ("hexagons", "triangles", "cubes")]
+    items += [Example(f"grids/{name}", "spec", f"examples/grids/{name}.toml",
+                      f"the deck spec of the example deck on {name}") for name in ("hexagons", "triangles", "cubes")]
     items += [Example("classic_X1_easy.toml", "card", "examples/classic_X1_easy.toml", "an Ubongo card side (easy)"),
               Example("classic_X1_hard.toml", "card", "examples/classic_X1_hard.toml", "an Ubongo card side (hard)"),
               Example("duel_X2_A.toml", "card", "examples/duel_X2_A.toml", "an Ubongo Duel card side (A)"),
               Example("duel_board1.txt", "region", "examples/duel_board1.txt", "a 16-cell region"),
               Example("rect_3x20.txt", "region", "examples/rect_3x20.txt", "the 3 x 20 rectangle"),
               Example("rect_6x10.txt", "region", "examples/rect_6x10.txt", "the 6 x 10 rectangle"),
-              Example("hex_4x7.txt", "region", "examples/hex_4x7.txt", "the 4 x 7 parallelogram of hexagons",
-                      copy_all=False),
-              Example("triangle_4x9.txt", "region", "examples/triangle_4x9.txt", "the 4 x 9 parallelogram of triangles",
-                      copy_all=False),
-              Example("soma_cube.txt", "region", "examples/soma_cube.txt", "the 3 x 3 x 3 cube",
-                      copy_all=False)]
+              Example("hex_4x7.txt", "region", "examples/hex_4x7.txt", "the 4 x 7 parallelogram of hexagons"),
+              Example("triangle_4x9.txt", "region", "examples/triangle_4x9.txt", "the 4 x 9 parallelogram of triangles"),
+              Example("soma_cube.txt", "region", "examples/soma_cube.txt", "the 3 x 3 x 3 cube")]
     items += [Example("orion/published", "tiles", "orion/published.txt", "the Orion Duel tiles of the published game"),
               Example("orion/seed", "tiles", "orion/seed.txt", "the Orion Duel tiles as the seed describes them")]
     return {e.key: e for e in items}
@@ -225,9 +222,19 @@ def copy_example(example: Example, dest: str | os.PathLike) -> Path:
 
 
 def copy_examples(dest: str | os.PathLike) -> list[Path]:
-    """Copy the example files (the card sides, the regions and the designer's deck) into ``dest``; the
-    examples on hexagons, triangles and cubes are copied one by one (:func:`copy_example`).
+    """Copy every example card side and region of :data:`EXAMPLES` and the designer's deck
+    (:data:`EXAMPLE_SPECS`) into ``dest``.
+
+    The deck specs of the decks on other grids (``grids/...``) are copied one by one
+    (:func:`copy_example`): beside the card sides they would be read as card files of the folder's deck.
+    Nothing is copied when one of the copies would replace an existing file or directory.
 
     Returns the copies; raises :class:`~ubongo_cp.errors.InputError` as :func:`copy_example`.
     """
-    return [copy_example(e, dest) for e in EXAMPLES.values() if e.copy_all and e.relative.startswith("examples/")]
+    from .errors import InputError
+
+    chosen = [e for e in EXAMPLES.values() if e.kind in ("card", "region") or e.key in EXAMPLE_SPECS]
+    there = [Path(dest) / e.path.name for e in chosen if (Path(dest) / e.path.name).exists()]
+    if there:
+        raise InputError(f"{there[0]} exists already; copy somewhere else or remove it")
+    return [copy_example(e, dest) for e in chosen]

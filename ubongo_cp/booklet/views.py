@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from ..cards import CardSide, task_hash
 from ..cover import task_instance, verify_solution
@@ -99,9 +99,7 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
     index = results if isinstance(results, dict) else results_index(results)
     views = []
     for face, names in card.tasks.items():
-        row = index.get((card.card_id, card.side, int(face)))
-        if row is not None and isinstance(row.get("task_hash"), str) and row["task_hash"] != task_hash(card, face):
-            row = None  # a row of another deck's card with this id: not this task's
+        row = result_row(index, card, face)
         view = _view_from_row(card, face, names, row) if row is not None else None
         if view is None:
             view = _solve_view(card, face, names, row, time_limit)
@@ -113,6 +111,36 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
             view = replace(view, entries=tuple(card.task_entries(face)))
         views.append(view)
     return views
+
+
+def result_row(index: Mapping, card: CardSide, face: int) -> dict | None:
+    """The row of :func:`results_index` ``index`` for a task of ``card``, or None.
+
+    None also where the row's ``task_hash`` differs from the task's: a row
+    of another deck's card with this id, or of the card before it changed.
+    """
+    row = index.get((card.card_id, card.side, int(face)))
+    if row is not None and isinstance(row.get("task_hash"), str) and row["task_hash"] != task_hash(card, face):
+        return None
+    return row
+
+
+def unmatched_tasks(cards: Iterable[CardSide], index: Mapping) -> tuple[int, int]:
+    """(tasks with no row in ``index``, all tasks) of ``cards``, rows matched as :func:`result_row` does.
+
+    Examples
+    --------
+    >>> from ubongo_cp.cards import load_deck
+    >>> cards, _ = load_deck("classic")
+    >>> unmatched_tasks(cards, {})
+    (432, 432)
+    """
+    missing = total = 0
+    for card in cards:
+        for face in card.tasks:
+            total += 1
+            missing += result_row(index, card, face) is None
+    return missing, total
 
 
 def _every_solution(card: CardSide, view: TaskView, time_limit: float | None, most: int) -> TaskView:

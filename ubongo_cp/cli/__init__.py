@@ -120,9 +120,16 @@ def _main(argv: list[str], interrupted: list[bool]) -> int:
         from ..io import protect_inputs
         from ..pieces import allowed_piece_files
 
-        # No output may replace a file the command read; cards read only the piece files they may.
-        with protect_inputs(), allowed_piece_files(getattr(args, "allow_pieces", None) or ()):
-            return int(args.func(args) or 0)
+        from ..geometry import MAX_CELLS_OPTION
+
+        # A region over the cell limit is said to be raised with --max-cells, where the command has that option.
+        option = MAX_CELLS_OPTION.set("--max-cells" if hasattr(args, "max_cells") else None)
+        try:
+            # No output may replace a file the command read; cards read only the piece files they may.
+            with protect_inputs(), allowed_piece_files(getattr(args, "allow_pieces", None) or ()):
+                return int(args.func(args) or 0)
+        finally:
+            MAX_CELLS_OPTION.reset(option)
     except UbongoError as exc:
         print(f"ubongo-cp: error: {exc}", file=sys.stderr)
         return 2

@@ -10,10 +10,15 @@ import argparse
 import sys
 
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
+from ..shipped import SHIPPED_DECKS
 from .common import add_allow_pieces_argument, add_executor_arguments, add_progress_argument, directory_outputs, \
     executor_from
 
 __all__ = ["add_parsers"]
+
+#: The deck argument of batch, booklet and cards: a folder, or the name of a deck the package ships.
+DECK_HELP = (f"deck directory of card-side TOML files, or a shipped deck name ({', '.join(SHIPPED_DECKS)}), "
+             "read where the current folder has no folder of that name")
 
 
 def add_parsers(sub) -> None:
@@ -35,7 +40,8 @@ def _add_generate(sub) -> None:
     which.add_argument("--game", choices=["classic", "duel"], help="a shipped game's deck")
     which.add_argument("--spec", metavar="DECK.toml",
                        help="your own deck spec: a file, a directory holding deck.toml, or the shipped example "
-                            "'designer' (`ubongo-cp examples designer`)")
+                            "'designer' (`ubongo-cp examples designer`), read where the current folder has no "
+                            "file or folder of that name")
     p.add_argument("--out", required=True, help="output directory for the card files")
     directory_outputs(p, "out")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same deck)")
@@ -92,7 +98,7 @@ def _add_batch(sub) -> None:
                        description="Batch over a deck directory; writes tasks.parquet, tasks.csv, cards.parquet, cards.csv "
                                    "and summary.md. Re-running resumes from OUT/tasks.jsonl. Exit status 0 when it "
                                    "ran, 1 with --strict when a task fails the check, 2 on bad input.")
-    p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
+    p.add_argument("deck", help=DECK_HELP)
     p.add_argument("--out", required=True, help="output directory")
     directory_outputs(p, "out")
     p.add_argument("--time-limit", type=float, help="seconds per task and backend")
@@ -183,7 +189,7 @@ def _add_booklet(sub) -> None:
     p = sub.add_parser("booklet", help="printable PDF solution booklet, one A4 page per card side",
                        description="Write a printable PDF booklet of a deck: one A4 page per card side with the "
                                    "region, the task table and every task's solution (UP-1, UP-2).")
-    p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
+    p.add_argument("deck", help=DECK_HELP)
     p.add_argument("--out", required=True, help="PDF file to write")
     p.add_argument("--png", help="also write one PNG per page into this directory")
     p.add_argument("--results", help="batch output directory (or tasks.parquet) to reuse solutions and ratings")
@@ -209,10 +215,26 @@ def _cmd_booklet(args: argparse.Namespace) -> int:
     for prob in problems:
         print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
     results = load_tasks(args.results, required=("card_id", "side", "face")) if args.results else None
+    if results is not None and cards:
+        _warn_unmatched(cards, results, args.results)
     pages = make_booklet(cards, args.out, png_dir=args.png, results=results, all_solutions=args.all_solutions,
                          most=args.most or MOST_SOLUTIONS, progress=not args.no_progress)
     print(f"wrote {pages} page(s) to {args.out}" + (f" and PNGs to {args.png}" if args.png else ""))
     return 0
+
+
+def _warn_unmatched(cards, results, where) -> None:
+    """A warning line when tasks of the deck have no row in the ``--results`` table (another deck's, or stale)."""
+    from ..booklet.views import results_index, unmatched_tasks
+
+    missing, total = unmatched_tasks(cards, results_index(results))
+    if missing == total:
+        print(f"ubongo-cp: warning: no result in {where} matches a task of the deck (results of another deck, or "
+              "of an earlier version of it?); every task is solved here and the booklet shows no ratings",
+              file=sys.stderr)
+    elif missing:
+        print(f"ubongo-cp: warning: {missing} of {total} tasks have no matching result in {where}; they are "
+              "solved here and show no rating", file=sys.stderr)
 
 
 # --------------------------------------------------------------------- cards
@@ -224,7 +246,7 @@ def _add_cards(sub) -> None:
                                    "--cell-mm millimetres per cell and its die-face table, several per A4 page with "
                                    "cut marks, then the pieces at the same scale to cut out. No solutions. Print at "
                                    "actual size (100 %%).")
-    p.add_argument("deck", help="deck directory of card-side TOML files, or a shipped deck name (classic, duel)")
+    p.add_argument("deck", help=DECK_HELP)
     p.add_argument("--out", help="PDF file to write")
     p.add_argument("--png", metavar="DIR", help="also (or instead) write one PNG per card side at true scale into "
                                                 "DIR, for a print service (--dpi, default 300)")

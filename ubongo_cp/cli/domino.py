@@ -46,14 +46,20 @@ def add_parsers(simulate_subparsers) -> None:
     add_progress_argument(p)
     add_executor_arguments(p)
     rules = p.add_argument_group("rule settings (the decisions on what the rules DN-1..DN-12 leave open)")
-    rules.add_argument("--domino-set", choices=("double-five", "one-to-six"), default="double-five")
-    rules.add_argument("--first-player", type=int, default=0)
+    rules.add_argument("--domino-set", choices=("double-five", "one-to-six"), default="double-five",
+                       help="the 21 dominoes: double-five, 0-0 to 5-5 (default), or one-to-six, 1-1 to 6-6")
+    rules.add_argument("--first-player", type=int, default=0, metavar="SEAT",
+                       help="seat that plays first, 0 to players-1 (DN-1; default 0)")
     rules.add_argument("--must-attach", action="store_true",
                        help="a player who can attach must (default: may always decline)")
     rules.add_argument("--eliminated-field-blocked", action="store_true",
                        help="a fallen pawn keeps blocking its field (default: the field is free)")
-    rules.add_argument("--all-out-winner", choices=("nobody", "last_out"), default="nobody")
-    rules.add_argument("--stall-ties", choices=("share", "nobody"), default="share")
+    rules.add_argument("--all-out-winner", choices=("nobody", "last_out"), default="nobody",
+                       help="who wins when every pawn fell off the path (DN-11): nobody (default) or the last "
+                            "pawn to fall off")
+    rules.add_argument("--stall-ties", choices=("share", "nobody"), default="share",
+                       help="pawns equally near Domina when the game stalls (DN-12): share the win (default) or "
+                            "nobody wins; only --stall-distance free_fields can make two pawns equally near")
     rules.add_argument("--stall-distance", choices=("fields", "free_fields"), default="fields",
                        help="DN-12 nearness: fields along the path, counting those that hold other pawns "
                             "(default), or only the free fields a move counts (DN-8)")

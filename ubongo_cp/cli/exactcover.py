@@ -42,7 +42,7 @@ def add_parsers(sub) -> None:
 
 def _cmd_exact_cover(args: argparse.Namespace) -> int:
     from ..exactcover import read_exact_cover
-    from ..solvers import solve
+    from ..solvers import check_backend, solve
 
     matrix = read_exact_cover(args.file)
     if matrix.skipped:
@@ -54,6 +54,7 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
     # no region: the orbit decomposition never applies; the bitboard kernel's stand-in (dlx) takes
     # what it cannot (bounds, colours, more than 256 items)
     backend = args.backend or choose("first", matrix)
+    check_backend(matrix, backend)  # a refusal before the engine is loaded or compiled
     warm_engines(backend, limit)
     streaming = args.count and most is None
     streamed: list[list[str]] = []

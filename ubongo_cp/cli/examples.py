@@ -17,9 +17,10 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("examples", help="list, show, draw and copy the shipped piece sets, decks, specs and examples",
                        description="Without NAME: list everything shipped with the toolkit. With NAME: show it (a "
                                    "piece set or region drawn as text); --draw writes a picture of it; --copy DIR "
-                                   "copies it (without NAME: the example card sides, regions and the designer's "
-                                   "deck) into DIR. Piece sets, decks and specs are also usable by name wherever a "
-                                   "command takes them (--pieces classic, batch duel, generate --spec designer).")
+                                   "copies it (without NAME: every example card side and region and the "
+                                   "designer's deck) into DIR. "
+                                   "Piece sets, decks and specs are also usable by name wherever a command takes "
+                                   "them (--pieces classic, batch duel, generate --spec designer).")
     p.add_argument("name", nargs="?", metavar="NAME",
                    help="a name from the list (pieces/classic, decks/duel, designer, rect_6x10.txt, ...); a name "
                         "only one item has may be shortened (pentominoes, rect_6x10)")
@@ -138,8 +139,8 @@ def _cmd_examples(args: argparse.Namespace) -> int:
             for e in EXAMPLES.values():
                 if e.kind == kind:
                     print(f"  {e.key:<24}{e.about}")
-        print("\n`ubongo-cp examples NAME` shows one; `--copy DIR` copies it (without NAME: the card sides, regions "
-              "and the designer's deck); `--draw FILE.svg` draws a piece set, region or card side.")
+        print("\n`ubongo-cp examples NAME` shows one; `--copy DIR` copies it (without NAME: every card side and "
+              "region and the designer's deck); `--draw FILE.svg` draws a piece set, region or card side.")
         return 0
     example = find_example(args.name)
     if args.copy:

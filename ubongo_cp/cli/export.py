@@ -57,9 +57,22 @@ def _cmd_export(args: argparse.Namespace) -> int:
     title = f"card {card.card_id} side {card.side}, face {args.face}"
     write_xmpuzzle(args.out, pieces, card.region, name=title, colours=colours, ranges=card.ranges.get(args.face),
                    comment=f"{title} ({args.card}), written by ubongo-cp {__version__}")
-    print(f"wrote {args.out}: {title}, {len(pieces)} pieces ({card.task_label(args.face)}), "
-          f"{card.region.area}-cell result")
+    print(f"wrote {args.out}: {title}, {pieces_phrase(*card.piece_count(args.face))} "
+          f"({card.task_label(args.face)}), {card.region.area}-cell result")
     return 0
+
+
+def pieces_phrase(fewest: int, most: int) -> str:
+    """How many pieces a task uses, given the fewest and the most its ranges allow.
+
+    Examples
+    --------
+    >>> pieces_phrase(3, 3), pieces_phrase(1, 1), pieces_phrase(2, 5), pieces_phrase(0, 6)
+    ('3 pieces', '1 piece', '2 to 5 pieces', 'up to 6 pieces')
+    """
+    if fewest == most:
+        return f"{most} piece{'s' if most != 1 else ''}"
+    return f"up to {most} pieces" if fewest == 0 else f"{fewest} to {most} pieces"
 
 
 def is_xmpuzzle(path: str | None) -> bool:
@@ -92,10 +105,13 @@ def xmpuzzle_task(args: argparse.Namespace) -> tuple[list, object, dict]:
         counts: dict[str, int] = {}
         for piece in problem.pieces:
             counts[piece.name] = counts.get(piece.name, 0) + 1
-        names = " ".join(name + (f" {problem.ranges[name][0]}-{problem.ranges[name][1]}x" if name in problem.ranges
+        # A shape used between LO and HI times is written NAME:LO-HI, as in a card file (and export).
+        names = " ".join(name + (f":{problem.ranges[name][0]}-{problem.ranges[name][1]}" if name in problem.ranges
                                  else f" x{k}" if k > 1 else "") for name, k in counts.items())
+        fewest = sum(problem.ranges[n][0] if n in problem.ranges else k for n, k in counts.items())
+        most = sum(problem.ranges[n][1] if n in problem.ranges else k for n, k in counts.items())
         label = f" {problem.name!r}" if problem.name else ""
-        print(f"problem {problem.number}{label} of {problem.n_problems}: {len(problem.pieces)} pieces "
+        print(f"problem {problem.number}{label} of {problem.n_problems}: {pieces_phrase(fewest, most)} "
               f"({names}), {problem.region.area}-cell result")
         if problem.assemblies is not None:
             print(f"BurrTools stored {problem.assemblies} assemblies for it (counted up to the result's "

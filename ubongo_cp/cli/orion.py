@@ -14,7 +14,7 @@ __all__ = ["add_parsers"]
 
 _TILES_HELP = ("tile set: published (default: the published game's tiles), seed (the seed's sentence "
                "read literally: every tile 2 own hexes + 1 opponent hex) or a tile-set FILE "
-               "(format: as `ubongo-cp examples published` shows)")
+               "(format: as `ubongo-cp examples orion/published` shows)")
 _SPACING_HELP = ("OD-1 token spacing: default (galaxies >= 3 apart, black holes >= 3 apart and "
                  ">= 2 from a galaxy) or literal (the seed's words: >= 3, >= 2, >= 1)")
 

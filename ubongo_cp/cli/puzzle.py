@@ -162,7 +162,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         pieces = piece_set.select(names)
     _check_max_empty(args.max_empty, region)
     from ..cover import build_instance
-    from ..solvers import solve
+    from ..solvers import check_backend, solve
 
     instance = build_instance(pieces, region, mode=args.orientations or "free", ranges=ranges,
                               max_empty=args.max_empty or 0)
@@ -173,6 +173,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     limit = None if counting else (args.limit or 1)
     if counting and args.limit:
         limit = args.limit
+    if args.backend:  # a refusal before the engine is loaded or compiled
+        check_backend(instance, args.backend, sample=args.sample is not None, fixed=bool(diagram["fixed"]),
+                      frequencies=bool(args.frequencies))
     warm_engines(args.backend, limit, diagram=bool(args.sample is not None or args.fix or args.frequencies))
     if most is None and counting:  # --max-solutions all: each solution printed as found, none held
         stream = _Stream(instance, region, as_json=args.json, label="sample" if args.sample else "solution")
@@ -372,7 +375,7 @@ def _solve_card(args: argparse.Namespace) -> int:
 
     card = load_card(args.card, max_cells=args.max_cells)
     from ..cover import task_instance
-    from ..solvers import solve
+    from ..solvers import check_backend, solve
 
     if args.orientations:
         card = dataclasses.replace(card, orientations=args.orientations)
@@ -384,6 +387,10 @@ def _solve_card(args: argparse.Namespace) -> int:
     diagram = _diagram_args(args)
     if args.fix and args.face is None:
         raise InputError("--fix goes with one task: give its die face with --face")
+    if args.backend:  # a refusal before the engine is loaded or compiled
+        for face in faces:
+            check_backend(task_instance(card, face), args.backend, sample=args.sample is not None,
+                          fixed=bool(args.fix), frequencies=bool(args.frequencies))
     warm_engines(args.backend, args.limit, diagram=bool(args.sample is not None or args.fix or args.frequencies))
     out, panels = [], []
     for face in faces:

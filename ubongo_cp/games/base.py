@@ -101,6 +101,9 @@ class GameFacts:
         Most actions a game with the default settings can take;
         :meth:`GameState.max_game_length` gives the bound of one state's
         settings.
+    title : str
+        The game's name as messages give it to a user (``"Orion Duel"``);
+        default ``name``.
     """
 
     name: str
@@ -110,6 +113,12 @@ class GameFacts:
     sampled_chance: bool
     returns_sum: tuple[float, ...]
     max_game_length: int
+    title: str = ""
+
+    @property
+    def display_name(self) -> str:
+        """``title``, or ``name`` when the game gives no title."""
+        return self.title or self.name
 
 
 def action_id(action: Any) -> int:
@@ -481,13 +490,26 @@ def replay_record(record: dict, *, path: str | os.PathLike | None = None, game: 
         raise InputError(f"not a game record this version reads: format {name!r} "
                          f"(known: {', '.join(sorted(_FORMATS))})", path=path)
     if game is not None and not issubclass(fmt.state_type, game):
-        raise InputError(f"a {fmt.name} record is not a {game.__name__} record", path=path)
+        found, wanted = _game_title(fmt.state_type), _game_title(game)
+        raise InputError(f"{_article(found)} {found} record (format {fmt.name!r}) is not {_article(wanted)} {wanted} "
+                         "record", path=path)
     version = record.get("version")
     if isinstance(version, bool) or version not in (fmt.version, *fmt.older):
         expected = " or ".join(str(v) for v in sorted((fmt.version, *fmt.older)))
         raise InputError(f"{fmt.name} record version {version!r} is not supported "
                          f"(expected {expected})", path=path)
     return fmt.read(record, path, on_move)
+
+
+def _game_title(state_type: type) -> str:
+    """The display name of a game's state class (:attr:`GameFacts.title`), else its class name."""
+    facts = getattr(state_type, "facts", None)
+    return facts.display_name if isinstance(facts, GameFacts) else state_type.__name__
+
+
+def _article(word: str) -> str:
+    """``"an"`` before a vowel, else ``"a"``: "an Orion Duel record", "a Domino record"."""
+    return "an" if word[:1].upper() in "AEIOU" else "a"
 
 
 def replay_moves(state: GameState, moves, *, path=None, on_move=None, before=None) -> GameState:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..cover import ExactCoverInstance
     from .base import OnSolution, SolveResult
 
-__all__ = ["solve", "SolveResult", "SOLVERS", "SolverSpec", "get_solver", "solver_names", "DEFAULT_STRATEGY",
+__all__ = ["solve", "check_backend", "SolveResult", "SOLVERS", "SolverSpec", "get_solver", "solver_names", "DEFAULT_STRATEGY",
            "DEFAULT_KEEP", "choose", "warm"]
 
 
@@ -53,6 +53,54 @@ def _has_ranges(instance) -> bool:
     """Whether some item of ``instance`` has bounds ``[u..v]`` with ``0 < u < v`` (Knuth's DLX3 ranges)."""
     bounds = getattr(instance, "multiplicity", None)
     return bounds is not None and any(0 < int(lo) < int(hi) for lo, hi in bounds)
+
+
+def check_backend(instance, name: str, *, sample: bool = False, fixed: bool = False,
+                  frequencies: bool = False) -> SolverSpec:
+    """The :class:`SolverSpec` of solver ``name`` once it is known to take ``instance`` and the question asked.
+
+    :func:`solve` calls it first; a command calls it before loading (or
+    compiling) the search engine, so that a refusal comes at once.
+
+    Raises
+    ------
+    InputError
+        As :func:`solve` does for a solver that does not take the instance
+        (unknown name, optional pieces, colours, ranges, bounds) or the
+        question (``sample``, ``fixed``, ``frequencies`` without a decision
+        diagram).
+
+    Examples
+    --------
+    >>> from ubongo_cp.exactcover import parse_exact_cover
+    >>> check_backend(parse_exact_cover("a b\\na\\nb\\n"), "xcover").name
+    'xcover'
+    """
+    wants = sample or fixed or frequencies
+    spec = get_solver(name)
+    if instance.optional_pieces and not spec.secondary_items:
+        raise InputError(f"backend {name!r} cannot enumerate covers with optional pieces (secondary items)")
+    if wants and not spec.diagram:
+        asked = "sampling needs" if sample else "fixed placements need" if fixed else \
+            "placement frequencies need"
+        raise InputError(f"{asked} a decision diagram; use the default backend or one of "
+                         f"{', '.join(n for n, s in SOLVERS.items() if s.diagram)}, not {name!r}")
+    if not spec.colours and getattr(instance, "colours", None) is not None:
+        raise InputError(f"backend {name!r} does not take colours (Knuth's DLX2); choose one of "
+                         f"{', '.join(n for n, s in SOLVERS.items() if s.colours)}")
+    if not spec.ranges and getattr(instance, "bounds", None) is not None and _has_ranges(instance):
+        raise InputError(f"backend {name!r} takes bounds [k..k] or [0..k] only, not other ranges (Knuth's DLX3); "
+                         f"choose one of {', '.join(n for n, s in SOLVERS.items() if s.ranges)}")
+    if not spec.bounds and getattr(instance, "bounds", None) is not None:
+        raise InputError(f"backend {name!r} covers each item of an exact-cover matrix once: it does not take bounds "
+                         f"(Knuth's DLX3); choose one of {', '.join(n for n, s in SOLVERS.items() if s.bounds)}")
+    if not spec.multiplicities and (getattr(instance, "bounds", None) is not None
+                                    or getattr(instance, "has_ranges", False)):
+        bounds = getattr(instance, "bounds", None) is not None  # a matrix's bounds: only solvers taking them fit
+        fit = [n for n, s in SOLVERS.items() if s.multiplicities and (s.bounds or not bounds)]
+        raise InputError(f"backend {name!r} has no multiplicities: it cannot take items covered a number of times "
+                         f"between bounds; choose one of {', '.join(fit)}")
+    return spec
 
 
 def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: int | None = None,
@@ -166,27 +214,7 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         raise InputError(f"the number of samples must be at least 0, got {sample}")
     wants = sample is not None or bool(fixed) or frequencies
     name = backend or (DEFAULT_STRATEGY["diagram"] if wants else choose("first" if limit == 1 else "count", instance))
-    spec = get_solver(name)
-    if instance.optional_pieces and not spec.secondary_items:
-        raise InputError(f"backend {name!r} cannot enumerate covers with optional pieces (secondary items)")
-    if wants and not spec.diagram:
-        asked = "sampling needs" if sample is not None else "fixed placements need" if fixed else \
-            "placement frequencies need"
-        raise InputError(f"{asked} a decision diagram; use the default backend or one of "
-                         f"{', '.join(n for n, s in SOLVERS.items() if s.diagram)}, not {name!r}")
-    if not spec.colours and getattr(instance, "colours", None) is not None:
-        raise InputError(f"backend {name!r} does not take colours (Knuth's DLX2); choose one of "
-                         f"{', '.join(n for n, s in SOLVERS.items() if s.colours)}")
-    if not spec.ranges and getattr(instance, "bounds", None) is not None and _has_ranges(instance):
-        raise InputError(f"backend {name!r} takes bounds [k..k] or [0..k] only, not other ranges (Knuth's DLX3); "
-                         f"choose one of {', '.join(n for n, s in SOLVERS.items() if s.ranges)}")
-    if not spec.bounds and getattr(instance, "bounds", None) is not None:
-        raise InputError(f"backend {name!r} covers each item of an exact-cover matrix once: it does not take bounds "
-                         f"(Knuth's DLX3); choose one of {', '.join(n for n, s in SOLVERS.items() if s.bounds)}")
-    if not spec.multiplicities and (getattr(instance, "bounds", None) is not None
-                                    or getattr(instance, "has_ranges", False)):
-        raise InputError(f"backend {name!r} has no multiplicities: it cannot take items covered a number of times "
-                         f"between bounds; choose one of {', '.join(n for n, s in SOLVERS.items() if s.multiplicities)}")
+    spec = check_backend(instance, name, sample=sample is not None, fixed=bool(fixed), frequencies=frequencies)
     from .base import drive
 
     warm([name])  # load (or compile) the engine before the clock starts: a time limit measures search alone

@@ -80,13 +80,18 @@ class SearchEstimate:
     def summary(self) -> str:
         """One line: nodes, solutions and time with their standard errors."""
         if self.exact:
-            return (f"exact (the search ran to its end): {self.nodes:,.0f} nodes, {self.solutions:,.0f} "
-                    f"solutions, {_duration(self.seconds)}")
+            return (f"exact (the search ran to its end): {_counted(self.nodes, 'node')}, "
+                    f"{_counted(self.solutions, 'solution')}, {_duration(self.seconds)}")
         sols = (f"{_sci(self.solutions)} ± {_sci(self.solutions_error)} solutions" if self.solutions else
                 "no solution met by the probes (solutions may still exist)")
         return (f"estimate from {self.probes:,} random probes: {_sci(self.nodes)} ± {_sci(self.nodes_error)} nodes, "
                 f"{sols}, "
                 f"{_duration(self.seconds)} ± {_duration(self.seconds_error)} on one core (standard errors)")
+
+
+def _counted(n: float, noun: str) -> str:
+    """``n`` (a whole number) and the noun, singular for 1: ``"1 node"``, ``"1,024 nodes"``."""
+    return f"{n:,.0f} {noun}{'' if round(n) == 1 else 's'}"
 
 
 def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, seed: int = 0,

@@ -26,11 +26,24 @@ References
 from __future__ import annotations
 
 import time
+import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Iterator
 
 import numpy as np
 
 __all__ = ["XcoverBackend", "expand_copies"]
+
+
+@contextmanager
+def _quiet_numba() -> Iterator[None]:
+    """A block in which numba's warnings (raised while it compiles ``xcover``) are not shown."""
+    from numba.core.errors import NumbaWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaWarning)
+        yield
 
 
 @dataclass
@@ -46,7 +59,8 @@ class XcoverBackend:
 
     def run(self, instance, on_solution, *, time_limit=None, first_only=False):
         """Backend protocol (see :class:`~ubongo_cp.solvers.base.Backend`)."""
-        from xcover.dancing_cells import algorithm_c
+        with _quiet_numba():
+            from xcover.dancing_cells import algorithm_c
 
         indptr, indices, n_items, original, ordered = expand_copies(instance)
         # With optional pieces the copies' items are secondary too (the expansion adds n_items - instance.n_items).
@@ -66,7 +80,8 @@ class XcoverBackend:
         found = raw = 0
 
         # Made here (the search is compiled now, in this process), run on iteration.
-        search = algorithm_c(indices, indptr, colors, np.uint32(n_items), np.uint32(n_secondary))
+        with _quiet_numba():  # compiling xcover's code warns of its own casts: nothing a user can act on
+            search = algorithm_c(indices, indptr, colors, np.uint32(n_items), np.uint32(n_secondary))
         bounded = None if time_limit is None else _bounded(search, float(time_limit))
         try:
             for options in search if bounded is None else bounded:

@@ -73,7 +73,7 @@ NUM_CARDS = game_spec("duel").cards
 #: duels without a point before the engine gives up (UD-5, UD-6), so at most
 #: ``MAX_REROLLS`` duels per card, each of at most 2 rolls (UD-7).
 FACTS = GameFacts(name="duel", min_players=2, max_players=2, chance_nodes=True, sampled_chance=True,
-                  returns_sum=(1.0,), max_game_length=NUM_CARDS * MAX_REROLLS * 2)
+                  returns_sum=(1.0,), max_game_length=NUM_CARDS * MAX_REROLLS * 2, title="Ubongo Duel")
 
 #: Outcome codes of :func:`settle_duel`.
 A_SCORES, B_SCORES, TIE, NEITHER = 0, 1, 2, 3

@@ -47,7 +47,7 @@ __all__ = ["FACTS", "Placement", "OrionGame", "OrionRules", "OrionState"]
 #: after the setup (OD-1 is the state's constructor); a win 1 : 0 or an
 #: OD-7 draw 0.5 : 0.5, so returns sum to 1.
 FACTS = GameFacts(name="orion", min_players=2, max_players=2, chance_nodes=False, sampled_chance=False,
-                  returns_sum=(1.0,), max_game_length=28)
+                  returns_sum=(1.0,), max_game_length=28, title="Orion Duel")
 
 
 # ---------------------------------------------------------------------------

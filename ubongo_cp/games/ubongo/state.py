@@ -91,7 +91,7 @@ DEFAULT_TIMER = 60.0
 #: per player (UG-5): 4 + 9 x (1 + 4) = 49. Other settings:
 #: :meth:`UbongoState.max_game_length`.
 FACTS = GameFacts(name="ubongo", min_players=2, max_players=4, chance_nodes=True, sampled_chance=True,
-                  returns_sum=(1.0,), max_game_length=4 + CARDS_PER_PLAYER * (1 + 4))
+                  returns_sum=(1.0,), max_game_length=4 + CARDS_PER_PLAYER * (1 + 4), title="Ubongo")
 
 _SETUP, _ROLL, _MOVE, _OVER = "setup", "roll", "move", "over"
 

@@ -12,8 +12,9 @@ one-sided pentominoes in 3x30 (184). For each case, in interleaved rounds
 
 - ``ubongo-cp solve --pieces ... --region ... --count`` (the default solver,
   the whole process: interpreter, imports, instance, plan, search, output);
-- the same search timed inside a process (instance built and engine loaded
-  before the clock: ``solve(instance, keep=0)``);
+- the same search timed inside a process (instance built, engine and the
+  driver's modules loaded before the clock: ``solve(instance, keep=0)``, the
+  instance's checks, option permutations and symmetry plan inside it);
 - the peers of :mod:`benchmarks.peers` that could be built: sugyan/pentomino's
   ``OptimizedSolver`` with its small and its large tables (X in one quadrant,
   then each solution's images; its ``DefaultSolver``, with no reduction and

@@ -343,6 +343,7 @@ from ubongo_cp.solvers import solve, warm
 pieces = load_pieces(sys.argv[1]).select(sys.argv[3].split(","))
 inst = build_instance(pieces, load_region(sys.argv[2]), mode=sys.argv[4])
 warm(["bitboard-symmetry"])
+import ubongo_cp.colouring, ubongo_cp.solvers.base, ubongo_cp.solvers.orbits  # the driver's modules: loaded first
 w, c = time.perf_counter(), time.process_time()
 r = solve(inst, keep=0)
 print(r.count, time.perf_counter() - w, time.process_time() - c, r.backend)

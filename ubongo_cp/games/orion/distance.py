@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .graphs import INF, node_weighted_distances, node_weighted_path
+from .graphs import INF, node_weighted_distances, node_weighted_path, node_weighted_path_fast
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
 from .plansearch import search_plan
 from .reach import ReachModel, own_covering
@@ -277,7 +277,8 @@ def greedy_plan(ctx: ReachModel, floor: int | None = None, more: bool = False) -
         if fast and more and ctx.goal == "sides":
             for a, b, dist, da, _ in ctx._sides:
                 if dist < INF:
-                    other = [h for h in node_weighted_path(ctx.adj, ctx.cost, a, b) if ctx.cost[h] == 1]
+                    # The same path as node_weighted_path (networkx), without building a graph.
+                    other = [h for h in node_weighted_path_fast(ctx.adj, ctx.cost, a, b) if ctx.cost[h] == 1]
                     if set(other) != set(cheapest_free_hexes(ctx.adj, ctx.cost, da, a, b)):
                         yield other
 

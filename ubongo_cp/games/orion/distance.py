@@ -28,7 +28,7 @@ import numpy as np
 
 from .graphs import INF, node_weighted_distances, node_weighted_path, node_weighted_path_fast
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
-from .plansearch import search_plan
+from .plansearch import complete_plan, search_plan
 from .reach import ReachModel, own_covering
 from .state import OrionState
 from .wins import evaluate_wins
@@ -144,6 +144,17 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
     t0 = time.perf_counter()
     if goal_fulfilled(state, player, goal, pairs):
         return ConnectResult(player, goal, 0, "already", seconds=time.perf_counter() - t0)
+    if any_plan and greedy and not relaxed and goal == "sides" and not use_reference():
+        # Any plan will do: the complete search of :mod:`.plansearch` over every remaining
+        # tile answers without a model (a plan, or a proof that none exists), unless it
+        # leaves the question to the model (node limit, or a set OD-5 spoils).
+        got = complete_plan(state, player, goal, pairs, blocked, len(state.remaining_tiles(player)))
+        if got is not None:
+            res = ConnectResult(player, goal, None, "unreachable")
+            if got[0] == "feasible":
+                res.plan, res.tiles, res.status = got[1], len(got[1]), "unknown"
+            res.seconds = time.perf_counter() - t0
+            return res
     ctx = ReachModel(state, player, goal, pairs=pairs, blocked=blocked, relaxed=relaxed)
     res = ConnectResult(player, goal, None, "unreachable", lower_bound=ctx.lb_tiles or 0)
     if ctx.lb_tiles is None:

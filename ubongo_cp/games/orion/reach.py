@@ -381,6 +381,15 @@ class ReachModel:
             two = self._decide_two()
             if two is not None:
                 return two
+        if prune and not self.relaxed and self.goal == "sides" and not use_reference():
+            # W1: the complete search on bitmasks first (no model to build); it leaves the
+            # question to the model past its node limit or on a set OD-5 spoils.
+            from .plansearch import complete_plan
+
+            got = complete_plan(self.state, self.player, self.goal, self.pair_keys,
+                                self.blocked | frozenset(avoid or ()), k)
+            if got is not None:
+                return ReachAnswer(got[0], got[1])
         blockable = avoid is not None
         if not prune:
             self._full = True

@@ -129,7 +129,8 @@ def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
 def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=None,
                   blocked=(), relaxed: bool = False, time_limit: float = 10.0,
                   num_workers: int = 1, prune: bool = True, greedy: bool = True,
-                  any_plan: bool = False, shared: ReachModel | None = None) -> ConnectResult:
+                  any_plan: bool = False, shared: ReachModel | None = None,
+                  complete: bool = True) -> ConnectResult:
     """The search of :func:`connect_distance`, with hexes taken out of play (``blocked``).
 
     ``pairs`` is None (every pair) or a list of pair indices; no argument
@@ -139,12 +140,14 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
     ``shared``: a :class:`.reach.ReachModel` of the same position, player,
     goal and pairs without blocked hexes; its CP-SAT models answer the
     questions of more than one tile, ``blocked`` as assumptions (built once
-    for a whole blocking search). Not with ``relaxed``.
+    for a whole blocking search). Not with ``relaxed``. ``complete=False``
+    skips the complete search of an ``any_plan`` question (the caller has
+    just asked it).
     """
     t0 = time.perf_counter()
     if goal_fulfilled(state, player, goal, pairs):
         return ConnectResult(player, goal, 0, "already", seconds=time.perf_counter() - t0)
-    if any_plan and greedy and not relaxed and goal == "sides" and not use_reference():
+    if any_plan and complete and greedy and not relaxed and goal == "sides" and not use_reference():
         # Any plan will do: the complete search of :mod:`.plansearch` over every remaining
         # tile answers without a model (a plan, or a proof that none exists), unless it
         # leaves the question to the model (node limit, or a set OD-5 spoils).

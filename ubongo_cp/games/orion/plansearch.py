@@ -427,11 +427,12 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
                         out.append((tab.own[u], tab.opp[u], tab.cells[u], u, int(game.pl_tile[u])))
         return out
 
-    def layers(src: int, own: int, free: int) -> list[int]:
-        # Layer j: the hexes reachable from src through exactly j free hexes at the least.
+    def layers(src: int, own: int, free: int, most: int) -> list[int]:
+        # Layer j (0 <= j <= most): the hexes reachable from src through exactly j free hexes
+        # at the least (the layers past the budget are never looked at).
         reach = grow(src & own, own)
         out = [reach]
-        while True:
+        while len(out) <= most:
             m = reach
             new = ((m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1) | src) & free & ~reach
             if not new:
@@ -439,9 +440,17 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
             nxt = grow(reach | new, own | reach | new)
             out.append(nxt & ~reach)
             reach = nxt
+        return out
 
-    def reaches(own: int) -> bool:
-        return any(grow(own & sa, own) & sb for sa, sb in sides)
+    def joins(new_own: int, own: int) -> bool:
+        # Does a chain of own hexes through the new ones join a pair? (The goal was not
+        # fulfilled before them, and only chains holding a new hex are new.)
+        while new_own:
+            comp = grow(new_own & -new_own, own)
+            if any(comp & sa and comp & sb for sa, sb in sides):
+                return True
+            new_own &= ~comp
+        return False
 
     own_of = {rep: tiles[rep].own_count for rep in reps}
     by_own = sorted(reps, key=lambda r: -own_of[r])
@@ -500,23 +509,23 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
 
     failed: dict[tuple[int, frozenset], list[tuple[int, frozenset]]] = {}
 
-    def dfs(sa, sb, chosen, own, busy, xg, yset, counts):
+    def dfs(sa, sb, chosen, own, busy, xg, yset, counts, reached):
         # A set that failed for this pair with fewer exclusions fails again (its children there
         # were a superset of these).
         key = (sa, frozenset(chosen))
         seen = failed.get(key)
         if seen is not None and any(x & ~xg == 0 and y <= yset for x, y in seen):
             return None
-        found = _dfs(sa, sb, chosen, own, busy, xg, yset, counts)
+        found = _dfs(sa, sb, chosen, own, busy, xg, yset, counts, reached)
         if found is None:
             failed.setdefault(key, []).append((xg, yset))
         return found
 
-    def _dfs(sa, sb, chosen, own, busy, xg, yset, counts):
+    def _dfs(sa, sb, chosen, own, busy, xg, yset, counts, reached):
         nodes[0] += 1
         if nodes[0] > node_limit:
             raise _Undecided
-        if reaches(own):
+        if reached:
             got = settle(chosen)
             if got is not None:
                 return got
@@ -525,7 +534,7 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
             ys = set(yset)
             for own_u, opp_u, cells_u, u, shape in supporters(chosen, busy, xg, yset, counts):
                 c2_chosen, c2 = place(chosen, counts, u, shape)
-                found = dfs(sa, sb, c2_chosen, own | own_u, busy | cells_u, xg, frozenset(ys), c2)
+                found = dfs(sa, sb, c2_chosen, own | own_u, busy | cells_u, xg, frozenset(ys), c2, True)
                 if found is not None:
                     return found
                 ys.add((own_u, opp_u))
@@ -535,11 +544,11 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
             return None
         budget = supply_of(counts, left)
         free = board & usable & ~busy & ~xg
-        la = layers(sa, own, free)
+        la = layers(sa, own, free, budget)
         d = next((j for j, lay in enumerate(la) if lay & sb), None)
         if d is None or d > budget:
             return None   # step 1
-        lb = layers(sb, own, free)
+        lb = layers(sb, own, free, budget)
         # Hexes whose cheapest chain costs at most the budget: db <= budget + 1 - da.
         upto, acc = [], 0
         for lay in lb:
@@ -572,7 +581,8 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
             cs.sort(key=lambda c: (-(c[0] & cheap).bit_count(), bool(unjoined(c[3])), (c[1] & cheap).bit_count()))
             for own_u, _opp_u, cells_u, u, shape in cs:
                 c2_chosen, c2 = place(chosen, counts, u, shape)
-                found = dfs(sa, sb, c2_chosen, own | own_u, busy | cells_u, excluded, yset, c2)
+                own2 = own | own_u
+                found = dfs(sa, sb, c2_chosen, own2, busy | cells_u, excluded, yset, c2, joins(own_u, own2))
                 if found is not None:
                     return found
             excluded |= low   # step 2: h is not coloured by P in the branches that follow
@@ -585,14 +595,14 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
     free0 = board & usable & ~busy0
     order = []
     for sa, sb in sides:
-        la = layers(sa, own0, free0)
+        la = layers(sa, own0, free0, root_budget)
         d = next((j for j, lay in enumerate(la) if lay & sb), None)
         if d is not None and d <= root_budget:
             order.append((d, sa, sb))
     order.sort(key=lambda x: x[0])
     try:
         for _, sa, sb in order:
-            found = dfs(sa, sb, [], own0, busy0, 0, frozenset(), counts0)
+            found = dfs(sa, sb, [], own0, busy0, 0, frozenset(), counts0, False)
             if found is not None:
                 return ("feasible", found)
     except _Undecided:

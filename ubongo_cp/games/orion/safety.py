@@ -47,6 +47,9 @@ __all__ = ["SafetyResult", "is_safe_connection", "SPARE_PLANS"]
 #: the first one, before it checks the opponent's moves.
 SPARE_PLANS = 2
 
+#: Search nodes of :func:`.plansearch.complete_plan` for one spare plan (W1).
+SPARE_NODES = 60
+
 
 @dataclass
 class SafetyResult:
@@ -309,15 +312,20 @@ class _Cached:
 
 
 def _spare_plan(state, player: int, goal: str, keys, avoid) -> list[int] | None:
-    """A plan avoiding the hexes ``avoid``, without a solver: the greedy plan, else the bitmask search.
+    """A plan avoiding the hexes ``avoid``, without a solver: for W1 the complete search of
+    :mod:`.plansearch` within :data:`SPARE_NODES` nodes, else the greedy plan or the bitmask search.
 
     Spare plans only spare exact questions later, so none found (even where
     one exists) changes no answer; no proof is asked for.
     """
     from .distance import greedy_plan
-    from .plansearch import search_plan
+    from .plansearch import complete_plan, search_plan
     from .reach import ReachModel
 
+    if goal == "sides":
+        got = complete_plan(state, player, goal, keys, avoid, len(state.remaining_tiles(player)),
+                            node_limit=SPARE_NODES)
+        return got[1] if got is not None and got[0] == "feasible" else None
     ctx = ReachModel(state, player, goal, pairs=keys, blocked=avoid)
     if ctx.lb_tiles is None:
         return None

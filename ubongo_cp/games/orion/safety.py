@@ -18,7 +18,7 @@ all moves at once (numpy). Other moves are decided exactly: the conditions
 after the move, a cached plan replayed through the engine, then a
 reachability question (:func:`.distance.shortest_plan`); the plans found
 join the cache. On the default paths the conditions and the cached plans
-are tested on bitmasks (:func:`.plans.move_bits`), and of the moves that
+are tested on bitmasks (as :func:`.plans.move_bits` gives them), and of the moves that
 lay the same hexes in the same colours (identical tiles) only the first is
 checked: P's plans depend on the colours only, not on which of the
 opponent's tiles laid them. The spare plans looked for before the moves
@@ -35,9 +35,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .bitboard import CONDITION_BITS
 from .distance import shortest_plan
-from .plans import (GOALS, goal_fulfilled, move_bits, order_on_bits, order_plan, plan_hexes, put_fast,
-                    query_start, solo, use_reference, used_bits)
+from .plans import (GOALS, PositionBits, goal_fulfilled, order_on_bits, order_plan, plan_hexes,
+                    position_bits, put_fast, query_start, solo, use_reference, used_bits)
 from .state import OrionState
 from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
 
@@ -191,19 +192,32 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         tab = BitTables.get(state.game)
         used = used_bits(state, player)
         reached = _goal_test(state, player, goal, keys)
-    while True:
-        rest = np.flatnonzero(todo)
-        if not len(rest):
-            break
-        i = int(rest[0])
+        pos0 = position_bits(state)
+        now = state.conditions()
+        conds_now = [sum(CONDITION_BITS[c] for c in now[0]), sum(CONDITION_BITS[c] for c in now[1])]
+    # The moves left to check, lowest index first (todo only loses moves on the way).
+    for i in np.flatnonzero(todo).tolist():
+        if not todo[i]:
+            continue
         todo[i] = False
         y = int(moves[i])
         if time.perf_counter() - t0 > time_limit:
             res.safe, res.status = None, "unknown"
             break
         if fast:
-            # The same tests on bitmasks, without a new state (plans.move_bits).
-            pos_y, conds_y, winner = move_bits(state, opp, y)
+            # The same tests on bitmasks, without a new state: the position after the move
+            # as plans.move_bits gives it (OD-4 grown from the new hexes, OD-5 by the counts).
+            cg = list(pos0.colour_grid)
+            cg[opp] |= tab.own[y]
+            cg[player] |= tab.opp[y]
+            got = tab.new_conditions(cg, opp, tab.own[y], tab.opp[y], pos0.galaxies, pos0.holes)
+            conds_y = [conds_now[0] | got[0], conds_now[1] | got[1]]
+            n0, n1 = conds_y[0].bit_count(), conds_y[1].bit_count()
+            winner = None if n0 == n1 else 0 if n0 > n1 else 1
+            ci = list(pos0.colour_idx)
+            ci[opp] |= tab.own_idx[y]
+            ci[player] |= tab.opp_idx[y]
+            pos_y = PositionBits(ci, cg, pos0.galaxies, pos0.holes, pos0.token_idx)
             if winner is not None:  # OD-5 after the move
                 if winner == opp:
                     res.safe, res.status, res.refutation = False, "refuted", y
@@ -265,6 +279,8 @@ class _Cached:
         from .bitboard import BitTables
 
         tab = BitTables.get(game)
+        self.own_idx, self.opp_idx = tab.own_idx, tab.opp_idx
+        self.hex_mask = sum(1 << h for h in plan_hexes(state, plan))   # index bits
         w, w1 = tab.width, tab.width - 1
         self.touch = [0, 0]
         for a in plan:
@@ -297,7 +313,7 @@ class _Cached:
         and OD-3 and the goal only gain colours. Otherwise its orders are
         searched (:func:`.plans.order_on_bits`).
         """
-        if self.hexes[list(game.placements[y].cells)].any():
+        if (self.own_idx[y] | self.opp_idx[y]) & self.hex_mask:
             return False
         if self.quiet and not (reach[0] & self.touch[0] or reach[1] & self.touch[1]):
             return True

@@ -238,15 +238,19 @@ class _Root:
             self.shape_tiles.setdefault(first.setdefault(tiles[t].cells, t), []).append(t)
         self.reps = sorted(self.shape_tiles)
         # Placements of a representative tile on free hexes (blocked ones are tested in the search).
+        # Hexes some such placement colours with P's colour (a superset of those avoiding any
+        # blocked hexes, so leaving out the others stays sound). A tile's placements are a
+        # range of ids (OrionGame.tile_range): only the representatives' ranges are looked at.
         open_ = state.colour < 0
         open_[game.n] = True   # the padding of short placements
-        rep_mask = np.zeros(len(tiles), dtype=bool)
-        rep_mask[self.reps] = True
-        ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile]
-        # Hexes some such placement colours with P's colour (a superset of those avoiding any
-        # blocked hexes, so leaving out the others stays sound).
+        ok = np.zeros(len(game.placements), dtype=bool)
         colourable = np.zeros(game.n + 1, dtype=bool)
-        colourable[game.pl_cells[ok][game.pl_own[ok]]] = True
+        for rep in self.reps:
+            a, b = game.tile_range[rep]
+            cells = game.pl_cells[a:b]
+            part = open_[cells].all(axis=1)
+            ok[a:b] = part
+            colourable[cells[part][game.pl_own[a:b][part]]] = True
         self.usable = pos.colour_grid[player] | sum(1 << tab.grid_bit[h]
                                                     for h in np.flatnonzero(colourable[:game.n]).tolist())
         self.ok_list = ok.tolist()

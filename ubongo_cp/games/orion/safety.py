@@ -161,10 +161,16 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
     if not use_reference() and len(moves):
         # Moves of identical tiles (the same hexes, the same colours) leave the same position
         # for P (P's plans do not depend on the opponent's tiles): the first of them stands for all.
-        game = state.game
-        rows = np.concatenate([game.pl_cells[moves], game.pl_own[moves]], axis=1)
+        from .bitboard import BitTables
+
+        tab = BitTables.get(state.game)
         first = np.zeros(len(moves), dtype=bool)
-        first[np.unique(rows, axis=0, return_index=True)[1]] = True
+        seen: set[tuple[int, int]] = set()
+        for i, y in enumerate(moves.tolist()):
+            key = (tab.own_idx[y], tab.opp_idx[y])   # the hexes of each colour (index bits)
+            if key not in seen:
+                seen.add(key)
+                first[i] = True
         todo &= first
     # A few more plans avoiding the hexes of the first ones: a move meeting one plan
     # then usually leaves another intact (fewer exact questions below).
@@ -362,7 +368,12 @@ def _legal_on_bits(state, p: int) -> np.ndarray:
     tab = BitTables.get(game)
     pos = position_bits(state)
     token, ci = pos.token_idx, pos.colour_idx
-    ok = (state.colour[game.pl_cells] < 0).all(axis=1) & ~state.used[p][game.pl_tile]
+    # A tile's placements are a range of ids (OrionGame.tile_range): only the unused tiles' ranges.
+    ok = np.zeros(len(game.placements), dtype=bool)
+    free = state.colour < 0
+    for tile in state.remaining_tiles(p):
+        a, b = game.tile_range[tile]
+        ok[a:b] = free[game.pl_cells[a:b]].all(axis=1)
     for t in np.flatnonzero(ok & state.pl_token).tolist():
         for h, (nb, own) in zip(game.placements[t].cells, tab.groups[t]):
             if token >> h & 1 and not nb & ci[p if own else 1 - p]:

@@ -231,12 +231,17 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
                 continue  # P has won: not stopped
             if reached(pos_y, conds_y):
                 continue  # the move gave P the goal (the game goes on)
-            grid = pos_y.colour_grid
-            reach = [0, 0]
-            reach[opp] = tab.grow(tab.own[y], grid[opp])
-            reach[player] = tab.grow(tab.opp[y], grid[player])
-            if any(c.valid_on_bits(state.game, y, pos_y, conds_y, used, reach) for c in cache):
-                continue  # a plan survives
+            # Only plans the move does not cover can survive it (the chains through the
+            # move's hexes are grown for those only).
+            cells_y = tab.own_idx[y] | tab.opp_idx[y]
+            alive = [c for c in cache if not cells_y & c.hex_mask]
+            if alive:
+                grid = pos_y.colour_grid
+                reach = [0, 0]
+                reach[opp] = tab.grow(tab.own[y], grid[opp])
+                reach[player] = tab.grow(tab.opp[y], grid[player])
+                if any(c.valid_on_bits(state.game, y, pos_y, conds_y, used, reach) for c in alive):
+                    continue  # a plan survives
         after = solo(state, opp)
         if use_reference():
             after._put(opp, y)

@@ -454,8 +454,16 @@ class ReachModel:
         keys = self.pair_keys if self.goal != "sides" else \
             [k for a, b, dist, da, k in self._sides if dist <= self.budget(1)]
         reaches = final_reaches(self.state, self.player, self.goal, keys)
+        from .bitboard import BitTables
+
+        own_idx = BitTables.get(game).own_idx
+        u_free = sum(1 << h for h in U if self.cost[h] == 1)
         for t in rows[ok].tolist():
-            # A placement whose colours miss the goal is no plan (order_plan would say so, slower).
+            # t claims every free hex of the chain (at least lb_hexes, all useful) with its own
+            # hexes; a placement whose colours miss the goal is no plan (order_plan would say so,
+            # slower).
+            if (own_idx[t] & u_free).bit_count() < self.lb_hexes:
+                continue
             if reaches((t,)) and order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
                 return ReachAnswer("feasible", [t])
         return ReachAnswer("infeasible")

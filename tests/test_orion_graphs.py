@@ -9,7 +9,7 @@ import pytest
 from ubongo_cp.games.base import RandomAgent
 from ubongo_cp.games.orion.graphs import (INF, colour_components, hex_graph, joins_sides,
                                           node_weighted_distances, node_weighted_path,
-                                          shortest_path_within, steiner_costs, tile_group)
+                                          node_weighted_path_fast, shortest_path_within, steiner_costs, tile_group)
 from ubongo_cp.games.orion.state import OrionGame, OrionState
 
 GAME = OrionGame.get()
@@ -69,6 +69,23 @@ def test_node_weighted_distances_match_networkx_dijkstra(s, player):
         else:
             assert path[0] in a and path[-1] in b and sum(cost[h] for h in path) == best
             assert all(v in ADJ[u] for u, v in zip(path, path[1:]))
+
+
+def test_node_weighted_path_fast_is_networkx_path_hex_for_hex():
+    # Random costs (many ties of equal cost) and random blocked hexes, every side pair
+    # in both directions, sources and targets as sets and as shuffled lists.
+    rng = np.random.default_rng(11)
+    checked = 0
+    for _ in range(150):
+        cost = [int(x) for x in rng.choice([0, 1, 1, INF], size=GAME.n)]
+        for a, b in GAME.side_pairs:
+            for src, dst in ((a, b), (b, a), (list(rng.permutation(sorted(a))), list(rng.permutation(sorted(b))))):
+                src = [int(h) for h in src]
+                dst = [int(h) for h in dst]
+                want = node_weighted_path(ADJ, cost, src, dst)
+                assert node_weighted_path_fast(ADJ, cost, src, dst) == want
+                checked += bool(want)
+    assert checked > 100   # most cases have a path
 
 
 def test_tile_group_matches_networkx():

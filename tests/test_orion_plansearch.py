@@ -4,7 +4,8 @@
 must return only real plans: each is checked on the reference engine
 (``verify_plan``), must avoid the blocked hexes, and must not exist where the
 brute force (``brute.all_plan_sets``, plain enumeration through the engine)
-finds no plan. ``blocking._exact_hitting_set`` must return a minimum hitting
+finds no plan. ``plansearch.complete_plan`` (complete) must answer every
+question it answers as the brute force does. ``blocking._exact_hitting_set`` must return a minimum hitting
 set, checked against enumeration of every smaller set.
 """
 
@@ -14,9 +15,9 @@ import random
 from ubongo_cp.games.base import RandomAgent
 from ubongo_cp.games.orion import OrionState
 from ubongo_cp.games.orion.blocking import _exact_hitting_set
-from ubongo_cp.games.orion.brute import all_plan_sets, small_position
+from ubongo_cp.games.orion.brute import all_plan_sets, contested_position, small_position
 from ubongo_cp.games.orion.plans import plan_hexes, reference_analysis, verify_plan
-from ubongo_cp.games.orion.plansearch import search_plan
+from ubongo_cp.games.orion.plansearch import complete_plan, search_plan
 
 
 def brute_minimum(sets, n):
@@ -82,3 +83,45 @@ def test_search_plan_on_played_positions_gives_verified_plans():
                     assert verify_plan(s, p, plan, "sides")
                 found += 1
     assert found >= 4
+
+
+def _complete_plan_cases():
+    for seed in range(1, 13):
+        s = small_position(seed, 13, 3 + seed % 2)
+        if s is not None:
+            yield s, (0, 1)
+    for seed in range(1, 30):
+        got = contested_position(seed, 11, 3)
+        if got is not None:
+            yield got[0], (got[1],)
+
+
+def test_complete_plan_answers_as_the_brute_force():
+    # Every k from 1 to the tiles left, with and without blocked hexes: "feasible" iff some
+    # plan set of at most k tiles misses the blocked hexes (brute force through the engine);
+    # each plan is verified on the reference engine. None (left to the model) must stay rare.
+    rng = random.Random(5)
+    answered = {"feasible": 0, "infeasible": 0}
+    undecided = 0
+    for s, players in _complete_plan_cases():
+        for p in players:
+            sets = all_plan_sets(s, p, "sides")
+            if frozenset() in sets:
+                continue
+            free = [h for h in range(s.game.n) if s.colour[h] < 0]
+            for blocked in ((), tuple(rng.sample(free, 1)), tuple(rng.sample(free, 2))):
+                for k in range(1, len(s.remaining_tiles(p)) + 1):
+                    got = complete_plan(s, p, "sides", None, blocked, k)
+                    if got is None:
+                        undecided += 1
+                        continue
+                    want = any(n <= k and not cells & set(blocked) for cells, n in sets.items())
+                    assert (got[0] == "feasible") == want, (p, blocked, k)
+                    if want:
+                        plan = got[1]
+                        assert len(plan) <= k and not plan_hexes(s, plan) & set(blocked)
+                        with reference_analysis():
+                            assert verify_plan(s, p, plan, "sides")
+                    answered[got[0]] += 1
+    assert answered["feasible"] >= 20 and answered["infeasible"] >= 20
+    assert undecided <= (answered["feasible"] + answered["infeasible"]) // 10

@@ -56,8 +56,9 @@ import numpy as np
 
 from ...cpsat_runtime import new_model
 from ...errors import InputError
-from .distance import shortest_plan
+from .distance import ConnectResult, shortest_plan
 from .plans import minimal_plan, plan_hexes, query_start, use_reference
+from .plansearch import complete_plan
 from .reach import ReachModel, solve_model
 from .state import OrionState
 
@@ -239,10 +240,12 @@ def _blocking_search(state: OrionState, player: int, goal: str, keys, res: Block
     (:func:`_exact_hitting_set`, CP-SAT only past its node limit), so the
     first candidate that blocks every plan is a minimum blocking set, and
     one reachability question proves it; the others find a plan, mostly
-    without a solver (:func:`.distance.shortest_plan`, the greedy plan or
-    :func:`.plansearch.search_plan`). The reachability model of the
-    position is built on the second round (a position P cannot reach is
-    answered by the graph bounds alone).
+    without a solver. For W1 each round asks :func:`.plansearch.complete_plan`
+    (a plan or a proof, no model); :func:`.distance.shortest_plan` (the greedy
+    plan, :func:`.plansearch.search_plan`, then the model) takes the rounds it
+    leaves, and W2. The reachability model of the position is built when a
+    round after the first needs it (a position P cannot reach is answered by
+    the graph bounds alone).
     """
     sets: list[frozenset[int]] = []
     masks: list[int] = []
@@ -260,12 +263,22 @@ def _blocking_search(state: OrionState, player: int, goal: str, keys, res: Block
         left = time_limit - (time.perf_counter() - t0)
         if left <= 0 or (best is not None and len(best) <= lb):
             break
-        if res.rounds == 1 and shared is None:
-            # One reachability model of the position for every later round, the candidate
-            # blocked as assumptions (:mod:`.reach`, "Blocked hexes as assumptions").
-            shared = ReachModel(state, player, goal, pairs=keys)
-        ans = shortest_plan(state, player, goal, pairs=keys, blocked=cand, time_limit=left,
-                            num_workers=num_workers, any_plan=True, shared=shared)
+        got = None
+        if goal == "sides":
+            # W1: the complete search of :mod:`.plansearch` (a plan avoiding the candidate,
+            # or a proof that none exists), without a model; None leaves the round to it.
+            got = complete_plan(state, player, goal, keys, cand, len(state.remaining_tiles(player)))
+        if got is not None:
+            ans = ConnectResult(player, goal, len(got[1]) or None,
+                                "unknown" if got[0] == "feasible" else "unreachable", plan=got[1])
+        else:
+            if res.rounds >= 1 and shared is None:
+                # One reachability model of the position for every later round, the candidate
+                # blocked as assumptions (:mod:`.reach`, "Blocked hexes as assumptions").
+                shared = ReachModel(state, player, goal, pairs=keys)
+            ans = shortest_plan(state, player, goal, pairs=keys, blocked=cand, time_limit=left,
+                                num_workers=num_workers, any_plan=True, shared=shared,
+                                complete=False)
         res.rounds += 1
         if ans.status == "unknown" and not ans.plan:
             break

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .graphs import INF, node_weighted_distances, node_weighted_path
+from .graphs import INF, node_weighted_distances, node_weighted_path, node_weighted_path_fast
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
-from .plansearch import search_plan
+from .plansearch import complete_plan, search_plan
 from .reach import ReachModel, own_covering
 from .state import OrionState
 from .wins import evaluate_wins
@@ -129,7 +129,8 @@ def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
 def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=None,
                   blocked=(), relaxed: bool = False, time_limit: float = 10.0,
                   num_workers: int = 1, prune: bool = True, greedy: bool = True,
-                  any_plan: bool = False, shared: ReachModel | None = None) -> ConnectResult:
+                  any_plan: bool = False, shared: ReachModel | None = None,
+                  complete: bool = True) -> ConnectResult:
     """The search of :func:`connect_distance`, with hexes taken out of play (``blocked``).
 
     ``pairs`` is None (every pair) or a list of pair indices; no argument
@@ -139,11 +140,24 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
     ``shared``: a :class:`.reach.ReachModel` of the same position, player,
     goal and pairs without blocked hexes; its CP-SAT models answer the
     questions of more than one tile, ``blocked`` as assumptions (built once
-    for a whole blocking search). Not with ``relaxed``.
+    for a whole blocking search). Not with ``relaxed``. ``complete=False``
+    skips the complete search of an ``any_plan`` question (the caller has
+    just asked it).
     """
     t0 = time.perf_counter()
     if goal_fulfilled(state, player, goal, pairs):
         return ConnectResult(player, goal, 0, "already", seconds=time.perf_counter() - t0)
+    if any_plan and complete and greedy and not relaxed and goal == "sides" and not use_reference():
+        # Any plan will do: the complete search of :mod:`.plansearch` over every remaining
+        # tile answers without a model (a plan, or a proof that none exists), unless it
+        # leaves the question to the model (node limit, or a set OD-5 spoils).
+        got = complete_plan(state, player, goal, pairs, blocked, len(state.remaining_tiles(player)))
+        if got is not None:
+            res = ConnectResult(player, goal, None, "unreachable")
+            if got[0] == "feasible":
+                res.plan, res.tiles, res.status = got[1], len(got[1]), "unknown"
+            res.seconds = time.perf_counter() - t0
+            return res
     ctx = ReachModel(state, player, goal, pairs=pairs, blocked=blocked, relaxed=relaxed)
     res = ConnectResult(player, goal, None, "unreachable", lower_bound=ctx.lb_tiles or 0)
     if ctx.lb_tiles is None:
@@ -277,7 +291,8 @@ def greedy_plan(ctx: ReachModel, floor: int | None = None, more: bool = False) -
         if fast and more and ctx.goal == "sides":
             for a, b, dist, da, _ in ctx._sides:
                 if dist < INF:
-                    other = [h for h in node_weighted_path(ctx.adj, ctx.cost, a, b) if ctx.cost[h] == 1]
+                    # The same path as node_weighted_path (networkx), without building a graph.
+                    other = [h for h in node_weighted_path_fast(ctx.adj, ctx.cost, a, b) if ctx.cost[h] == 1]
                     if set(other) != set(cheapest_free_hexes(ctx.adj, ctx.cost, da, a, b)):
                         yield other
 

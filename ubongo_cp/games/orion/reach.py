@@ -381,6 +381,15 @@ class ReachModel:
             two = self._decide_two()
             if two is not None:
                 return two
+        if prune and not self.relaxed and self.goal == "sides" and not use_reference():
+            # W1: the complete search on bitmasks first (no model to build); it leaves the
+            # question to the model past its node limit or on a set OD-5 spoils.
+            from .plansearch import complete_plan
+
+            got = complete_plan(self.state, self.player, self.goal, self.pair_keys,
+                                self.blocked | frozenset(avoid or ()), k)
+            if got is not None:
+                return ReachAnswer(got[0], got[1])
         blockable = avoid is not None
         if not prune:
             self._full = True
@@ -445,8 +454,16 @@ class ReachModel:
         keys = self.pair_keys if self.goal != "sides" else \
             [k for a, b, dist, da, k in self._sides if dist <= self.budget(1)]
         reaches = final_reaches(self.state, self.player, self.goal, keys)
+        from .bitboard import BitTables
+
+        own_idx = BitTables.get(game).own_idx
+        u_free = sum(1 << h for h in U if self.cost[h] == 1)
         for t in rows[ok].tolist():
-            # A placement whose colours miss the goal is no plan (order_plan would say so, slower).
+            # t claims every free hex of the chain (at least lb_hexes, all useful) with its own
+            # hexes; a placement whose colours miss the goal is no plan (order_plan would say so,
+            # slower).
+            if (own_idx[t] & u_free).bit_count() < self.lb_hexes:
+                continue
             if reaches((t,)) and order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
                 return ReachAnswer("feasible", [t])
         return ReachAnswer("infeasible")

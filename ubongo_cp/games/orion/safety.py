@@ -18,7 +18,7 @@ all moves at once (numpy). Other moves are decided exactly: the conditions
 after the move, a cached plan replayed through the engine, then a
 reachability question (:func:`.distance.shortest_plan`); the plans found
 join the cache. On the default paths the conditions and the cached plans
-are tested on bitmasks (:func:`.plans.move_bits`), and of the moves that
+are tested on bitmasks (as :func:`.plans.move_bits` gives them), and of the moves that
 lay the same hexes in the same colours (identical tiles) only the first is
 checked: P's plans depend on the colours only, not on which of the
 opponent's tiles laid them. The spare plans looked for before the moves
@@ -35,9 +35,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .bitboard import CONDITION_BITS
 from .distance import shortest_plan
-from .plans import (GOALS, goal_fulfilled, move_bits, order_on_bits, order_plan, plan_hexes, put_fast,
-                    query_start, solo, use_reference, used_bits)
+from .plans import (GOALS, PositionBits, goal_fulfilled, order_on_bits, order_plan, plan_hexes,
+                    position_bits, put_fast, query_start, solo, use_reference, used_bits)
 from .state import OrionState
 from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
 
@@ -46,6 +47,9 @@ __all__ = ["SafetyResult", "is_safe_connection", "SPARE_PLANS"]
 #: Plans with disjoint hexes that :func:`is_safe_connection` looks for after
 #: the first one, before it checks the opponent's moves.
 SPARE_PLANS = 2
+
+#: Search nodes of :func:`.plansearch.complete_plan` for one spare plan (W1).
+SPARE_NODES = 60
 
 
 @dataclass
@@ -157,10 +161,16 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
     if not use_reference() and len(moves):
         # Moves of identical tiles (the same hexes, the same colours) leave the same position
         # for P (P's plans do not depend on the opponent's tiles): the first of them stands for all.
-        game = state.game
-        rows = np.concatenate([game.pl_cells[moves], game.pl_own[moves]], axis=1)
+        from .bitboard import BitTables
+
+        tab = BitTables.get(state.game)
         first = np.zeros(len(moves), dtype=bool)
-        first[np.unique(rows, axis=0, return_index=True)[1]] = True
+        seen: set[tuple[int, int]] = set()
+        for i, y in enumerate(moves.tolist()):
+            key = (tab.own_idx[y], tab.opp_idx[y])   # the hexes of each colour (index bits)
+            if key not in seen:
+                seen.add(key)
+                first[i] = True
         todo &= first
     # A few more plans avoiding the hexes of the first ones: a move meeting one plan
     # then usually leaves another intact (fewer exact questions below).
@@ -188,19 +198,32 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         tab = BitTables.get(state.game)
         used = used_bits(state, player)
         reached = _goal_test(state, player, goal, keys)
-    while True:
-        rest = np.flatnonzero(todo)
-        if not len(rest):
-            break
-        i = int(rest[0])
+        pos0 = position_bits(state)
+        now = state.conditions()
+        conds_now = [sum(CONDITION_BITS[c] for c in now[0]), sum(CONDITION_BITS[c] for c in now[1])]
+    # The moves left to check, lowest index first (todo only loses moves on the way).
+    for i in np.flatnonzero(todo).tolist():
+        if not todo[i]:
+            continue
         todo[i] = False
         y = int(moves[i])
         if time.perf_counter() - t0 > time_limit:
             res.safe, res.status = None, "unknown"
             break
         if fast:
-            # The same tests on bitmasks, without a new state (plans.move_bits).
-            pos_y, conds_y, winner = move_bits(state, opp, y)
+            # The same tests on bitmasks, without a new state: the position after the move
+            # as plans.move_bits gives it (OD-4 grown from the new hexes, OD-5 by the counts).
+            cg = list(pos0.colour_grid)
+            cg[opp] |= tab.own[y]
+            cg[player] |= tab.opp[y]
+            got = tab.new_conditions(cg, opp, tab.own[y], tab.opp[y], pos0.galaxies, pos0.holes)
+            conds_y = [conds_now[0] | got[0], conds_now[1] | got[1]]
+            n0, n1 = conds_y[0].bit_count(), conds_y[1].bit_count()
+            winner = None if n0 == n1 else 0 if n0 > n1 else 1
+            ci = list(pos0.colour_idx)
+            ci[opp] |= tab.own_idx[y]
+            ci[player] |= tab.opp_idx[y]
+            pos_y = PositionBits(ci, cg, pos0.galaxies, pos0.holes, pos0.token_idx)
             if winner is not None:  # OD-5 after the move
                 if winner == opp:
                     res.safe, res.status, res.refutation = False, "refuted", y
@@ -208,12 +231,17 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
                 continue  # P has won: not stopped
             if reached(pos_y, conds_y):
                 continue  # the move gave P the goal (the game goes on)
-            grid = pos_y.colour_grid
-            reach = [0, 0]
-            reach[opp] = tab.grow(tab.own[y], grid[opp])
-            reach[player] = tab.grow(tab.opp[y], grid[player])
-            if any(c.valid_on_bits(state.game, y, pos_y, conds_y, used, reach) for c in cache):
-                continue  # a plan survives
+            # Only plans the move does not cover can survive it (the chains through the
+            # move's hexes are grown for those only).
+            cells_y = tab.own_idx[y] | tab.opp_idx[y]
+            alive = [c for c in cache if not cells_y & c.hex_mask]
+            if alive:
+                grid = pos_y.colour_grid
+                reach = [0, 0]
+                reach[opp] = tab.grow(tab.own[y], grid[opp])
+                reach[player] = tab.grow(tab.opp[y], grid[player])
+                if any(c.valid_on_bits(state.game, y, pos_y, conds_y, used, reach) for c in alive):
+                    continue  # a plan survives
         after = solo(state, opp)
         if use_reference():
             after._put(opp, y)
@@ -262,6 +290,8 @@ class _Cached:
         from .bitboard import BitTables
 
         tab = BitTables.get(game)
+        self.own_idx, self.opp_idx = tab.own_idx, tab.opp_idx
+        self.hex_mask = sum(1 << h for h in plan_hexes(state, plan))   # index bits
         w, w1 = tab.width, tab.width - 1
         self.touch = [0, 0]
         for a in plan:
@@ -294,7 +324,7 @@ class _Cached:
         and OD-3 and the goal only gain colours. Otherwise its orders are
         searched (:func:`.plans.order_on_bits`).
         """
-        if self.hexes[list(game.placements[y].cells)].any():
+        if (self.own_idx[y] | self.opp_idx[y]) & self.hex_mask:
             return False
         if self.quiet and not (reach[0] & self.touch[0] or reach[1] & self.touch[1]):
             return True
@@ -309,15 +339,20 @@ class _Cached:
 
 
 def _spare_plan(state, player: int, goal: str, keys, avoid) -> list[int] | None:
-    """A plan avoiding the hexes ``avoid``, without a solver: the greedy plan, else the bitmask search.
+    """A plan avoiding the hexes ``avoid``, without a solver: for W1 the complete search of
+    :mod:`.plansearch` within :data:`SPARE_NODES` nodes, else the greedy plan or the bitmask search.
 
     Spare plans only spare exact questions later, so none found (even where
     one exists) changes no answer; no proof is asked for.
     """
     from .distance import greedy_plan
-    from .plansearch import search_plan
+    from .plansearch import complete_plan, search_plan
     from .reach import ReachModel
 
+    if goal == "sides":
+        got = complete_plan(state, player, goal, keys, avoid, len(state.remaining_tiles(player)),
+                            node_limit=SPARE_NODES)
+        return got[1] if got is not None and got[0] == "feasible" else None
     ctx = ReachModel(state, player, goal, pairs=keys, blocked=avoid)
     if ctx.lb_tiles is None:
         return None
@@ -338,7 +373,12 @@ def _legal_on_bits(state, p: int) -> np.ndarray:
     tab = BitTables.get(game)
     pos = position_bits(state)
     token, ci = pos.token_idx, pos.colour_idx
-    ok = (state.colour[game.pl_cells] < 0).all(axis=1) & ~state.used[p][game.pl_tile]
+    # A tile's placements are a range of ids (OrionGame.tile_range): only the unused tiles' ranges.
+    ok = np.zeros(len(game.placements), dtype=bool)
+    free = state.colour < 0
+    for tile in state.remaining_tiles(p):
+        a, b = game.tile_range[tile]
+        ok[a:b] = free[game.pl_cells[a:b]].all(axis=1)
     for t in np.flatnonzero(ok & state.pl_token).tolist():
         for h, (nb, own) in zip(game.placements[t].cells, tab.groups[t]):
             if token >> h & 1 and not nb & ci[p if own else 1 - p]:

@@ -22,7 +22,19 @@ from ubongo_cp.batch import JOURNAL
 from ubongo_cp.errors import UbongoError
 from ubongo_cp.executors import DaskExecutor
 
-DECK = PUZZLES / "decks" / "duel"          # 360 tasks: long enough to be caught in the middle
+COPIES = 10                                # the duel deck's 360 tasks this many times: long enough to be caught
+
+
+def _long_deck(tmp_path) -> str:
+    """The shipped duel deck's card sides, :data:`COPIES` times under other card names (a batch of several
+    seconds on 2 workers: the shipped deck alone now takes about two)."""
+    deck = tmp_path / "deck"
+    deck.mkdir(exist_ok=True)
+    for k in range(COPIES):
+        for card in (PUZZLES / "decks" / "duel").glob("*.toml"):
+            text = card.read_text().replace('\ncard = "', f'\ncard = "{k}-', 1)
+            (deck / f"{k}-{card.name}").write_text(text)
+    return str(deck)
 
 
 def _runner(argv, **kw) -> subprocess.Popen:
@@ -70,7 +82,8 @@ def _command(command: str, tmp_path) -> list:
     """``batch-local``, ``batch-dask``, ``census-local``: a long command with two workers."""
     kind, executor = command.split("-")
     if kind == "batch":
-        return ["batch", DECK, "--out", tmp_path / "out", "--jobs", "2", "--executor", executor, "--no-progress"]
+        return ["batch", _long_deck(tmp_path), "--out", tmp_path / "out", "--jobs", "2", "--executor", executor,
+                "--no-progress"]
     return ["census", "--pieces", "duel", "--k", "4", "--cells", "20", "--box", "6x6", "--out", tmp_path / "c",
             "--jobs", "2", "--executor", executor, "--no-progress"]
 
@@ -118,7 +131,8 @@ def test_losing_the_scheduler_mid_batch_is_one_line_and_keeps_finished_rows(tmp_
                                          "--host", "127.0.0.1", "--dashboard-address", "127.0.0.1:0"], cwd=tmp_path,
                                         start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         out = tmp_path / "out"
-        proc = _runner(["batch", DECK, "--out", out, "--scheduler", address, "--no-progress"])
+        deck = _long_deck(tmp_path)
+        proc = _runner(["batch", deck, "--out", out, "--scheduler", address, "--no-progress"])
         journal = out / JOURNAL
         deadline = time.time() + 240
         while time.time() < deadline and proc.poll() is None:
@@ -141,10 +155,10 @@ def test_losing_the_scheduler_mid_batch_is_one_line_and_keeps_finished_rows(tmp_
                 pass
             p.wait()
     # The same command resumes on the process pool: the finished rows are kept, the rest computed.
-    proc = _runner(["batch", DECK, "--out", out, "--jobs", "2", "--no-progress"])
+    proc = _runner(["batch", deck, "--out", out, "--jobs", "2", "--no-progress"])
     printed, err = proc.communicate(timeout=600)
     assert proc.returncode == 0, err
-    assert f"{360 - len(rows)} task(s) computed, {len(rows)} resumed" in printed
+    assert f"{360 * COPIES - len(rows)} task(s) computed, {len(rows)} resumed" in printed
 
 
 def _listening(processes) -> list[str]:

@@ -37,7 +37,7 @@ import numpy as np
 
 from .bitboard import CONDITION_BITS
 from .distance import shortest_plan
-from .plans import (GOALS, PositionBits, goal_fulfilled, order_on_bits, order_plan, plan_hexes,
+from .plans import (GOALS, PositionBits, goal_fulfilled, order_on_bits, order_plan, plan_hexes, plan_info,
                     position_bits, put_fast, query_start, solo, use_reference, used_bits)
 from .state import OrionState
 from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
@@ -216,8 +216,15 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
             cg = list(pos0.colour_grid)
             cg[opp] |= tab.own[y]
             cg[player] |= tab.opp[y]
-            got = tab.new_conditions(cg, opp, tab.own[y], tab.opp[y], pos0.galaxies, pos0.holes)
-            conds_y = [conds_now[0] | got[0], conds_now[1] | got[1]]
+            # Per colour, the union of the chains through the move's hexes of that colour.
+            reach = [0, 0]
+            reach[opp] = tab.grow(tab.own[y], cg[opp])
+            reach[player] = tab.grow(tab.opp[y], cg[player])
+            if _union_news(tab, reach, conds_now, pos0.galaxies, pos0.holes):
+                got = tab.new_conditions(cg, opp, tab.own[y], tab.opp[y], pos0.galaxies, pos0.holes)
+                conds_y = [conds_now[0] | got[0], conds_now[1] | got[1]]
+            else:
+                conds_y = conds_now
             n0, n1 = conds_y[0].bit_count(), conds_y[1].bit_count()
             winner = None if n0 == n1 else 0 if n0 > n1 else 1
             ci = list(pos0.colour_idx)
@@ -229,17 +236,13 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
                     res.safe, res.status, res.refutation = False, "refuted", y
                     break
                 continue  # P has won: not stopped
-            if reached(pos_y, conds_y):
+            if reached(pos_y, conds_y, reach[player]):
                 continue  # the move gave P the goal (the game goes on)
             # Only plans the move does not cover can survive it (the chains through the
             # move's hexes are grown for those only).
             cells_y = tab.own_idx[y] | tab.opp_idx[y]
             alive = [c for c in cache if not cells_y & c.hex_mask]
             if alive:
-                grid = pos_y.colour_grid
-                reach = [0, 0]
-                reach[opp] = tab.grow(tab.own[y], grid[opp])
-                reach[player] = tab.grow(tab.opp[y], grid[player])
                 if any(c.valid_on_bits(state.game, y, pos_y, conds_y, used, reach) for c in alive):
                     continue  # a plan survives
         after = solo(state, opp)
@@ -278,6 +281,7 @@ class _Cached:
 
     def __init__(self, state, player, goal, keys, plan, base) -> None:
         self.player, self.goal, self.keys, self.plan = player, goal, keys, list(plan)
+        self.info: list | None = None   # plans.plan_info, made when first needed (the tokens never change)
         game = state.game
         self.colour = game.paint(state.colour.copy(), plan, player)
         self.hexes = np.zeros(game.n + 1, dtype=bool)
@@ -328,7 +332,10 @@ class _Cached:
             return False
         if self.quiet and not (reach[0] & self.touch[0] or reach[1] & self.touch[1]):
             return True
-        return order_on_bits(game, self.player, self.plan, self.goal, self.keys, True, pos, conds, used) is not None
+        if self.info is None:
+            self.info = plan_info(game, self.player, self.plan, pos.token_idx)
+        return order_on_bits(game, self.player, self.plan, self.goal, self.keys, True, pos, conds, used,
+                             self.info) is not None
 
     def valid_after(self, after, y) -> bool:
         """Exact: is the plan still a plan after opponent move ``y`` (position ``after``)?"""
@@ -388,20 +395,57 @@ def _legal_on_bits(state, p: int) -> np.ndarray:
 
 
 def _goal_test(state, player: int, goal: str, keys):
-    """A test ``(position bits, condition bits) -> bool``: does ``player`` fulfil the goal there?
+    """A test ``(position bits, condition bits, new chains) -> bool``: does ``player`` fulfil the
+    goal after an opponent move, P not fulfilling it before?
 
     As :func:`.plans.goal_fulfilled`: the goal's condition bit for W2 or
     every pair, else a flood fill from each listed pair's first side.
+    ``new``: the union of P's chains (grid mask) through the move's hexes
+    of P's colour. P did not fulfil the goal before the move (the question
+    starts with :func:`.plans.query_start`), and colours are only added
+    (OD-2), so a chain of P joining a pair's sides after the move holds one
+    of those hexes, and lies in ``new``: when ``new`` touches no listed
+    pair's two sides, the goal is not fulfilled (the flood fill is run
+    otherwise, the union possibly joining separate chains).
     """
     from .bitboard import CONDITION_BITS, BitTables
 
     want = CONDITION_BITS[GOALS[goal]]
     if keys is None or goal == "galaxies":
-        return lambda pos, conds: bool(conds[player] & want)
+        return lambda pos, conds, new: bool(conds[player] & want)
     tab = BitTables.get(state.game)
     sides = [tab.sides[k] for k in keys]
-    return lambda pos, conds: any(tab.grow(pos.colour_grid[player] & a, pos.colour_grid[player]) & b
-                                  for a, b in sides)
+
+    def reached(pos, conds, new) -> bool:
+        if not any(new & a and new & b for a, b in sides):
+            return False
+        return any(tab.grow(pos.colour_grid[player] & a, pos.colour_grid[player]) & b for a, b in sides)
+
+    return reached
+
+
+def _union_news(tab, reach, conds_now, galaxies: int, holes: int) -> bool:
+    """Might an opponent move add a condition (OD-4) to ``conds_now``? False only when it cannot.
+
+    ``reach``: per colour, the union of the chains (grid mask) through the
+    move's hexes of that colour. The conditions that appear are those of
+    those chains (:meth:`.bitboard.BitTables.new_conditions`), and each of
+    W1 (both sides of a pair touched), W2 (4 galaxies) and W3 (3 black
+    holes) holding for a chain holds for any superset of it, so for the
+    union: when the union's conditions are all held already, the move adds
+    none (then the per-chain test is not needed).
+    """
+    for c in (0, 1):
+        u = reach[c]
+        if not u:
+            continue
+        if not conds_now[c] & 1 and any(u & a and u & b for a, b in tab.sides):
+            return True
+        if not conds_now[c] & 2 and (u & galaxies).bit_count() >= W2_GALAXIES:
+            return True
+        if not conds_now[1 - c] & 4 and (u & holes).bit_count() >= W3_BLACK_HOLES:
+            return True
+    return False
 
 
 def _alone_conditions(state, moves, placer) -> np.ndarray:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -161,16 +162,8 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
     if not use_reference() and len(moves):
         # Moves of identical tiles (the same hexes, the same colours) leave the same position
         # for P (P's plans do not depend on the opponent's tiles): the first of them stands for all.
-        from .bitboard import BitTables
-
-        tab = BitTables.get(state.game)
         first = np.zeros(len(moves), dtype=bool)
-        seen: set[tuple[int, int]] = set()
-        for i, y in enumerate(moves.tolist()):
-            key = (tab.own_idx[y], tab.opp_idx[y])   # the hexes of each colour (index bits)
-            if key not in seen:
-                seen.add(key)
-                first[i] = True
+        first[np.unique(_same_colours(state.game)[moves], return_index=True)[1]] = True
         todo &= first
     # A few more plans avoiding the hexes of the first ones: a move meeting one plan
     # then usually leaves another intact (fewer exact questions below).
@@ -448,6 +441,31 @@ def _union_news(tab, reach, conds_now, galaxies: int, holes: int) -> bool:
     return False
 
 
+@lru_cache(maxsize=16)
+def _same_colours(game) -> np.ndarray:
+    """Per placement id, the lowest id laying the same hexes in the same colours (index bits)."""
+    from .bitboard import BitTables
+
+    tab = BitTables.get(game)
+    first: dict[tuple[int, int], int] = {}
+    return np.array([first.setdefault((o, x), y) for y, (o, x) in enumerate(zip(tab.own_idx, tab.opp_idx))],
+                    dtype=np.int64)
+
+
+@lru_cache(maxsize=16)
+def _joins_pair(game) -> np.ndarray:
+    """Per placement id: does it hold a hex of both sides of an opposite pair?"""
+    cells = game.pl_cells
+    out = np.zeros(len(cells), dtype=bool)
+    for a, b in game.side_pairs:
+        ina = np.zeros(game.n + 1, dtype=bool)
+        inb = np.zeros(game.n + 1, dtype=bool)
+        ina[list(a)] = True
+        inb[list(b)] = True
+        out |= ina[cells].any(axis=1) & inb[cells].any(axis=1)
+    return out
+
+
 def _alone_conditions(state, moves, placer) -> np.ndarray:
     """Per move: would its tile alone (a group of one colour) fulfil a condition (OD-4)?
 
@@ -458,13 +476,7 @@ def _alone_conditions(state, moves, placer) -> np.ndarray:
     game = state.game
     cells = game.pl_cells[moves]
     maybe = (state.galaxy[cells].sum(axis=1) >= W2_GALAXIES) | \
-        (state.hole[cells].sum(axis=1) >= W3_BLACK_HOLES)
-    for a, b in game.side_pairs:
-        ina = np.zeros(game.n + 1, dtype=bool)
-        inb = np.zeros(game.n + 1, dtype=bool)
-        ina[list(a)] = True
-        inb[list(b)] = True
-        maybe |= ina[cells].any(axis=1) & inb[cells].any(axis=1)
+        (state.hole[cells].sum(axis=1) >= W3_BLACK_HOLES) | _joins_pair(game)[moves]
     out = np.zeros(len(moves), dtype=bool)
     blank = np.full(game.n + 1, -1, dtype=np.int64)
     for i in np.flatnonzero(maybe).tolist():

@@ -279,14 +279,30 @@ class _Cached:
         self.colour = game.paint(state.colour.copy(), plan, player)
         self.hexes = np.zeros(game.n + 1, dtype=bool)
         self.hexes[list(plan_hexes(state, plan))] = True
-        final = win_conditions(game, self.colour, state.galaxy, state.hole)
-        # Quiet: the plan's tiles complete no condition but the goal.
-        self.quiet = (final[1 - player] <= base[1 - player]
-                      and final[player] <= base[player] | {GOALS[goal]})
-        # Per colour, the grid mask of the plan's hexes of that colour and their neighbours.
         from .bitboard import BitTables
 
         tab = BitTables.get(game)
+        # Quiet: the plan's tiles complete no condition but the goal.
+        if use_reference():
+            final = win_conditions(game, self.colour, state.galaxy, state.hole)
+            self.quiet = (final[1 - player] <= base[1 - player]
+                          and final[player] <= base[player] | {GOALS[goal]})
+        else:
+            # On bitmasks: colours are only added, so the conditions of the final colouring are
+            # those now (base) and those of the chains through the plan's hexes (OD-4).
+            pos = position_bits(state)
+            own = opp = 0
+            for a in plan:
+                own |= tab.own[a]
+                opp |= tab.opp[a]
+            cg = list(pos.colour_grid)
+            cg[player] |= own
+            cg[1 - player] |= opp
+            got = tab.new_conditions(cg, player, own, opp, pos.galaxies, pos.holes)
+            have = [sum(CONDITION_BITS[c] for c in base[q]) for q in (0, 1)]
+            self.quiet = (not got[1 - player] & ~have[1 - player]
+                          and not got[player] & ~(have[player] | CONDITION_BITS[GOALS[goal]]))
+        # Per colour, the grid mask of the plan's hexes of that colour and their neighbours.
         self.own_idx, self.opp_idx = tab.own_idx, tab.opp_idx
         self.hex_mask = sum(1 << h for h in plan_hexes(state, plan))   # index bits
         w, w1 = tab.width, tab.width - 1

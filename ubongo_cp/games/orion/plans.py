@@ -34,7 +34,7 @@ import numpy as np
 from ...errors import InputError
 from .graphs import joins_sides
 from .state import OrionState
-from .wins import W2_GALAXIES, win_conditions
+from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
 
 #: Whether the analysis runs on the reference paths (:func:`reference_analysis`).
 _REFERENCE = [False]
@@ -63,7 +63,7 @@ def use_reference() -> bool:
 
 __all__ = ["GOALS", "reference_analysis", "use_reference", "position_bits", "put_fast", "check_query",
            "query_start", "goal_fulfilled", "order_plan", "order_on_bits", "move_bits", "used_bits",
-           "final_reaches", "verify_plan", "minimal_plan", "plan_hexes", "solo"]
+           "final_reaches", "verify_plan", "minimal_plan", "plan_hexes", "plan_info", "solo"]
 
 #: Goal names of the analysis and the win condition each stands for (OD-4).
 GOALS = {"sides": "W1", "galaxies": "W2"}
@@ -224,29 +224,27 @@ def _order_bits(state: OrionState, player: int, plan: list[int], goal: str, pair
 
 
 def order_on_bits(game, player: int, plan: list[int], goal: str, pairs, game_end: bool, pos: PositionBits,
-                  conds: list[int], used: int) -> list[int] | None:
+                  conds: list[int], used: int, info: list | None = None) -> list[int] | None:
     """The search of :func:`_order_bits` on a position given as bitmasks.
 
     ``pos``: the colours and tokens (:class:`PositionBits`); ``conds``: the
     condition bits per player (:data:`.bitboard.CONDITION_BITS`); ``used``:
     the player's used tiles (bit per tile). The game must not be over and
     the goal not fulfilled (:func:`order_plan` checks both first).
+    ``info``: :func:`plan_info` of the plan on ``pos``'s tokens, when the
+    caller keeps it.
     """
     from .bitboard import CONDITION_BITS as bit, BitTables
 
     tab = BitTables.get(game)
-    galaxies, holes, token = pos.galaxies, pos.holes, pos.token_idx
+    galaxies, holes = pos.galaxies, pos.holes
     opp = 1 - player
-    info = []
-    for a in plan:
-        pl = game.placements[a]
-        req = tuple((nb, player if own else opp) for c, (nb, own) in zip(pl.cells, tab.groups[a])
-                    if token >> c & 1)
-        info.append((a, 1 << pl.tile, tab.own_idx[a] | tab.opp_idx[a], req, tab.own_idx[a], tab.opp_idx[a],
-                     tab.own[a], tab.opp[a]))
+    if info is None:
+        info = plan_info(game, player, plan, pos.token_idx)
     whole = pairs is None or len(set(pairs)) == len(game.side_pairs)
     sides = [tab.sides[k] for k in (range(len(tab.sides)) if whole else sorted(set(pairs)))]
     want = bit[GOALS[goal]]
+    all_sides = tab.sides
     grow, new_conditions = tab.grow, tab.new_conditions
     count = (0, 1, 1, 2, 1, 2, 2, 3)   # conditions in a 3-bit set
     last = len(plan) - 1
@@ -267,12 +265,23 @@ def order_on_bits(game, player: int, plan: list[int], goal: str, pairs, game_end
             ci2[opp] |= opp_i
             cg2[player] |= own_g
             cg2[opp] |= opp_g
-            got = new_conditions(cg2, player, own_g, opp_g, galaxies, holes)
-            conds2[0] |= got[0]
-            conds2[1] |= got[1]
+            # The unions of the chains through the new hexes, per colour: a condition or the
+            # goal that appears holds for one of those chains, hence for the union (see
+            # safety._union_news); the per-chain tests run only when the union passes.
             grid = cg2[player]
+            up, uo = grow(own_g, grid), grow(opp_g, cg2[opp])
+            if ((up and (not conds[player] & 1 and any(up & sa and up & sb for sa, sb in all_sides)
+                         or not conds[player] & 2 and (up & galaxies).bit_count() >= W2_GALAXIES
+                         or not conds[opp] & 4 and (up & holes).bit_count() >= W3_BLACK_HOLES))
+                    or (uo and (not conds[opp] & 1 and any(uo & sa and uo & sb for sa, sb in all_sides)
+                                or not conds[opp] & 2 and (uo & galaxies).bit_count() >= W2_GALAXIES
+                                or not conds[player] & 4 and (uo & holes).bit_count() >= W3_BLACK_HOLES))):
+                got = new_conditions(cg2, player, own_g, opp_g, galaxies, holes)
+                conds2[0] |= got[0]
+                conds2[1] |= got[1]
             if conds2[player] & want if (goal == "galaxies" or whole) else \
-                    any(grow(grid & sa, grid) & sb for sa, sb in sides):
+                    (any(up & sa and up & sb for sa, sb in sides)
+                     and any(grow(grid & sa, grid) & sb for sa, sb in sides)):
                 return [*order, a]
             if game_end and count[conds2[0]] != count[conds2[1]]:
                 continue   # OD-5: the game is over before the plan is
@@ -284,6 +293,27 @@ def order_on_bits(game, player: int, plan: list[int], goal: str, pairs, game_end
         return None
 
     return dfs(pos.colour_idx, pos.colour_grid, conds, used, 0, [])
+
+
+def plan_info(game, player: int, plan: list[int], token: int) -> list[tuple]:
+    """Per placement of ``plan``, what :func:`order_on_bits` tests it by (``token``: index bits).
+
+    ``(id, tile bit, hexes, OD-3 requirements (neighbour mask, colour), own
+    and other colour's hexes as index then grid masks)``; it depends on the
+    plan and the tokens only (not on the colours).
+    """
+    from .bitboard import BitTables
+
+    tab = BitTables.get(game)
+    opp = 1 - player
+    info = []
+    for a in plan:
+        pl = game.placements[a]
+        req = tuple((nb, player if own else opp) for c, (nb, own) in zip(pl.cells, tab.groups[a])
+                    if token >> c & 1)
+        info.append((a, 1 << pl.tile, tab.own_idx[a] | tab.opp_idx[a], req, tab.own_idx[a], tab.opp_idx[a],
+                     tab.own[a], tab.opp[a]))
+    return info
 
 
 class PositionBits:

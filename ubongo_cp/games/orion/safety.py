@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
 from .bitboard import CONDITION_BITS
 from .distance import shortest_plan
-from .plans import (GOALS, PositionBits, goal_fulfilled, order_on_bits, order_plan, plan_hexes,
+from .plans import (GOALS, PositionBits, goal_fulfilled, order_on_bits, order_plan, plan_hexes, plan_info,
                     position_bits, put_fast, query_start, solo, use_reference, used_bits)
 from .state import OrionState
 from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
@@ -161,16 +162,8 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
     if not use_reference() and len(moves):
         # Moves of identical tiles (the same hexes, the same colours) leave the same position
         # for P (P's plans do not depend on the opponent's tiles): the first of them stands for all.
-        from .bitboard import BitTables
-
-        tab = BitTables.get(state.game)
         first = np.zeros(len(moves), dtype=bool)
-        seen: set[tuple[int, int]] = set()
-        for i, y in enumerate(moves.tolist()):
-            key = (tab.own_idx[y], tab.opp_idx[y])   # the hexes of each colour (index bits)
-            if key not in seen:
-                seen.add(key)
-                first[i] = True
+        first[np.unique(_same_colours(state.game)[moves], return_index=True)[1]] = True
         todo &= first
     # A few more plans avoiding the hexes of the first ones: a move meeting one plan
     # then usually leaves another intact (fewer exact questions below).
@@ -216,8 +209,15 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
             cg = list(pos0.colour_grid)
             cg[opp] |= tab.own[y]
             cg[player] |= tab.opp[y]
-            got = tab.new_conditions(cg, opp, tab.own[y], tab.opp[y], pos0.galaxies, pos0.holes)
-            conds_y = [conds_now[0] | got[0], conds_now[1] | got[1]]
+            # Per colour, the union of the chains through the move's hexes of that colour.
+            reach = [0, 0]
+            reach[opp] = tab.grow(tab.own[y], cg[opp])
+            reach[player] = tab.grow(tab.opp[y], cg[player])
+            if _union_news(tab, reach, conds_now, pos0.galaxies, pos0.holes):
+                got = tab.new_conditions(cg, opp, tab.own[y], tab.opp[y], pos0.galaxies, pos0.holes)
+                conds_y = [conds_now[0] | got[0], conds_now[1] | got[1]]
+            else:
+                conds_y = conds_now
             n0, n1 = conds_y[0].bit_count(), conds_y[1].bit_count()
             winner = None if n0 == n1 else 0 if n0 > n1 else 1
             ci = list(pos0.colour_idx)
@@ -229,17 +229,13 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
                     res.safe, res.status, res.refutation = False, "refuted", y
                     break
                 continue  # P has won: not stopped
-            if reached(pos_y, conds_y):
+            if reached(pos_y, conds_y, reach[player]):
                 continue  # the move gave P the goal (the game goes on)
             # Only plans the move does not cover can survive it (the chains through the
             # move's hexes are grown for those only).
             cells_y = tab.own_idx[y] | tab.opp_idx[y]
             alive = [c for c in cache if not cells_y & c.hex_mask]
             if alive:
-                grid = pos_y.colour_grid
-                reach = [0, 0]
-                reach[opp] = tab.grow(tab.own[y], grid[opp])
-                reach[player] = tab.grow(tab.opp[y], grid[player])
                 if any(c.valid_on_bits(state.game, y, pos_y, conds_y, used, reach) for c in alive):
                     continue  # a plan survives
         after = solo(state, opp)
@@ -278,18 +274,35 @@ class _Cached:
 
     def __init__(self, state, player, goal, keys, plan, base) -> None:
         self.player, self.goal, self.keys, self.plan = player, goal, keys, list(plan)
+        self.info: list | None = None   # plans.plan_info, made when first needed (the tokens never change)
         game = state.game
         self.colour = game.paint(state.colour.copy(), plan, player)
         self.hexes = np.zeros(game.n + 1, dtype=bool)
         self.hexes[list(plan_hexes(state, plan))] = True
-        final = win_conditions(game, self.colour, state.galaxy, state.hole)
-        # Quiet: the plan's tiles complete no condition but the goal.
-        self.quiet = (final[1 - player] <= base[1 - player]
-                      and final[player] <= base[player] | {GOALS[goal]})
-        # Per colour, the grid mask of the plan's hexes of that colour and their neighbours.
         from .bitboard import BitTables
 
         tab = BitTables.get(game)
+        # Quiet: the plan's tiles complete no condition but the goal.
+        if use_reference():
+            final = win_conditions(game, self.colour, state.galaxy, state.hole)
+            self.quiet = (final[1 - player] <= base[1 - player]
+                          and final[player] <= base[player] | {GOALS[goal]})
+        else:
+            # On bitmasks: colours are only added, so the conditions of the final colouring are
+            # those now (base) and those of the chains through the plan's hexes (OD-4).
+            pos = position_bits(state)
+            own = opp = 0
+            for a in plan:
+                own |= tab.own[a]
+                opp |= tab.opp[a]
+            cg = list(pos.colour_grid)
+            cg[player] |= own
+            cg[1 - player] |= opp
+            got = tab.new_conditions(cg, player, own, opp, pos.galaxies, pos.holes)
+            have = [sum(CONDITION_BITS[c] for c in base[q]) for q in (0, 1)]
+            self.quiet = (not got[1 - player] & ~have[1 - player]
+                          and not got[player] & ~(have[player] | CONDITION_BITS[GOALS[goal]]))
+        # Per colour, the grid mask of the plan's hexes of that colour and their neighbours.
         self.own_idx, self.opp_idx = tab.own_idx, tab.opp_idx
         self.hex_mask = sum(1 << h for h in plan_hexes(state, plan))   # index bits
         w, w1 = tab.width, tab.width - 1
@@ -328,7 +341,10 @@ class _Cached:
             return False
         if self.quiet and not (reach[0] & self.touch[0] or reach[1] & self.touch[1]):
             return True
-        return order_on_bits(game, self.player, self.plan, self.goal, self.keys, True, pos, conds, used) is not None
+        if self.info is None:
+            self.info = plan_info(game, self.player, self.plan, pos.token_idx)
+        return order_on_bits(game, self.player, self.plan, self.goal, self.keys, True, pos, conds, used,
+                             self.info) is not None
 
     def valid_after(self, after, y) -> bool:
         """Exact: is the plan still a plan after opponent move ``y`` (position ``after``)?"""
@@ -388,20 +404,82 @@ def _legal_on_bits(state, p: int) -> np.ndarray:
 
 
 def _goal_test(state, player: int, goal: str, keys):
-    """A test ``(position bits, condition bits) -> bool``: does ``player`` fulfil the goal there?
+    """A test ``(position bits, condition bits, new chains) -> bool``: does ``player`` fulfil the
+    goal after an opponent move, P not fulfilling it before?
 
     As :func:`.plans.goal_fulfilled`: the goal's condition bit for W2 or
     every pair, else a flood fill from each listed pair's first side.
+    ``new``: the union of P's chains (grid mask) through the move's hexes
+    of P's colour. P did not fulfil the goal before the move (the question
+    starts with :func:`.plans.query_start`), and colours are only added
+    (OD-2), so a chain of P joining a pair's sides after the move holds one
+    of those hexes, and lies in ``new``: when ``new`` touches no listed
+    pair's two sides, the goal is not fulfilled (the flood fill is run
+    otherwise, the union possibly joining separate chains).
     """
     from .bitboard import CONDITION_BITS, BitTables
 
     want = CONDITION_BITS[GOALS[goal]]
     if keys is None or goal == "galaxies":
-        return lambda pos, conds: bool(conds[player] & want)
+        return lambda pos, conds, new: bool(conds[player] & want)
     tab = BitTables.get(state.game)
     sides = [tab.sides[k] for k in keys]
-    return lambda pos, conds: any(tab.grow(pos.colour_grid[player] & a, pos.colour_grid[player]) & b
-                                  for a, b in sides)
+
+    def reached(pos, conds, new) -> bool:
+        if not any(new & a and new & b for a, b in sides):
+            return False
+        return any(tab.grow(pos.colour_grid[player] & a, pos.colour_grid[player]) & b for a, b in sides)
+
+    return reached
+
+
+def _union_news(tab, reach, conds_now, galaxies: int, holes: int) -> bool:
+    """Might an opponent move add a condition (OD-4) to ``conds_now``? False only when it cannot.
+
+    ``reach``: per colour, the union of the chains (grid mask) through the
+    move's hexes of that colour. The conditions that appear are those of
+    those chains (:meth:`.bitboard.BitTables.new_conditions`), and each of
+    W1 (both sides of a pair touched), W2 (4 galaxies) and W3 (3 black
+    holes) holding for a chain holds for any superset of it, so for the
+    union: when the union's conditions are all held already, the move adds
+    none (then the per-chain test is not needed).
+    """
+    for c in (0, 1):
+        u = reach[c]
+        if not u:
+            continue
+        if not conds_now[c] & 1 and any(u & a and u & b for a, b in tab.sides):
+            return True
+        if not conds_now[c] & 2 and (u & galaxies).bit_count() >= W2_GALAXIES:
+            return True
+        if not conds_now[1 - c] & 4 and (u & holes).bit_count() >= W3_BLACK_HOLES:
+            return True
+    return False
+
+
+@lru_cache(maxsize=16)
+def _same_colours(game) -> np.ndarray:
+    """Per placement id, the lowest id laying the same hexes in the same colours (index bits)."""
+    from .bitboard import BitTables
+
+    tab = BitTables.get(game)
+    first: dict[tuple[int, int], int] = {}
+    return np.array([first.setdefault((o, x), y) for y, (o, x) in enumerate(zip(tab.own_idx, tab.opp_idx))],
+                    dtype=np.int64)
+
+
+@lru_cache(maxsize=16)
+def _joins_pair(game) -> np.ndarray:
+    """Per placement id: does it hold a hex of both sides of an opposite pair?"""
+    cells = game.pl_cells
+    out = np.zeros(len(cells), dtype=bool)
+    for a, b in game.side_pairs:
+        ina = np.zeros(game.n + 1, dtype=bool)
+        inb = np.zeros(game.n + 1, dtype=bool)
+        ina[list(a)] = True
+        inb[list(b)] = True
+        out |= ina[cells].any(axis=1) & inb[cells].any(axis=1)
+    return out
 
 
 def _alone_conditions(state, moves, placer) -> np.ndarray:
@@ -414,13 +492,7 @@ def _alone_conditions(state, moves, placer) -> np.ndarray:
     game = state.game
     cells = game.pl_cells[moves]
     maybe = (state.galaxy[cells].sum(axis=1) >= W2_GALAXIES) | \
-        (state.hole[cells].sum(axis=1) >= W3_BLACK_HOLES)
-    for a, b in game.side_pairs:
-        ina = np.zeros(game.n + 1, dtype=bool)
-        inb = np.zeros(game.n + 1, dtype=bool)
-        ina[list(a)] = True
-        inb[list(b)] = True
-        maybe |= ina[cells].any(axis=1) & inb[cells].any(axis=1)
+        (state.hole[cells].sum(axis=1) >= W3_BLACK_HOLES) | _joins_pair(game)[moves]
     out = np.zeros(len(moves), dtype=bool)
     blank = np.full(game.n + 1, -1, dtype=np.int64)
     for i in np.flatnonzero(maybe).tolist():

@@ -259,14 +259,13 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     max_empty: dict[int, int] = {}
     for face_key, names in raw_tasks.items():
         line = line_of(face_key)
-        if not re.fullmatch(r"[0-9]+", face_key):
-            raise InputError(f"die face {face_key!r} is not a positive integer", path=where, line=line)
-        if len(face_key) > sys.get_int_max_str_digits():  # int() refuses it: the same error as for a long value
+        try:
+            face = int(face_key) if re.fullmatch(r"[0-9]+", face_key) else 0
+        except ValueError:  # beyond sys.get_int_max_str_digits(): the same error as for a long value
             raise InputError(f"die face: a number of {len(face_key)} digits (at most {sys.get_int_max_str_digits()} "
-                             "are read)", path=where, line=line)
-        if int(face_key) < 1:
+                             "are read)", path=where, line=line) from None
+        if face < 1:
             raise InputError(f"die face {face_key!r} is not a positive integer", path=where, line=line)
-        face = int(face_key)
         if face > faces:
             rule = f" ({spec.die_rule})" if spec.die_rule else ""
             raise InputError(f"die face {face} does not exist: the {game} die has faces 1..{faces}{rule}",

@@ -164,6 +164,23 @@ class BitTables:
                 return m
             m = nxt
 
+    def layers(self, src: int, own: int, free: int, most: int | None = None) -> list[int]:
+        """Layer k: the hexes reachable from ``src`` through exactly k hexes of ``free`` at the least (hexes of
+        ``own`` cost nothing, so each layer is closed under own neighbours); every layer, or those up to
+        ``most`` (the ones past a budget are never looked at)."""
+        w, w1, grow = self.width, self.width - 1, self.grow
+        reach = grow(src & own, own)
+        out = [reach]
+        while most is None or len(out) <= most:
+            m = reach
+            new = ((m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1) | src) & free & ~reach
+            if not new:
+                return out
+            nxt = grow(reach | new, own | reach | new)
+            out.append(nxt & ~reach)
+            reach = nxt
+        return out
+
     def requirements(self, galaxies: tuple, black_holes: tuple):
         """OD-3 requirements of a token layout, and the mask of the token-covering placements.
 

@@ -81,7 +81,7 @@ def search_plan(state: OrionState, player: int, goal: str = "sides", pairs=None,
     sides = [tab.sides[k] for k in keys]
     whole = len(sides) == len(tab.sides)
     galaxies, holes, token = pos.galaxies, pos.holes, pos.token_idx
-    w, w1, grow, board = tab.width, tab.width - 1, tab.grow, tab.board
+    grow, board = tab.grow, tab.board
     tiles = game.tiles.tiles
     pl_tile = game.pl_tile
     now = state.conditions()
@@ -93,28 +93,15 @@ def search_plan(state: OrionState, player: int, goal: str = "sides", pairs=None,
     cover = cover[1]
     nodes = [0]
 
-    def layers(src: int, own: int, free: int) -> list[int]:
-        # Layer k: the hexes reachable from src through exactly k free hexes at the least (own hexes cost 0).
-        reach = grow(src & own, own)
-        out = [reach]
-        while True:
-            m = reach
-            new = ((m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1) | src) & free & ~reach
-            if not new:
-                return out
-            nxt = grow(reach | new, own | reach | new)
-            out.append(nxt & ~reach)
-            reach = nxt
-
     def chain(own: int, free: int):
         """(cost, narrowest layer's free hexes, every free hex on a cheapest chain) over the pairs."""
         best = None
         for sa, sb in sides:
-            la = layers(sa, own, free)
+            la = tab.layers(sa, own, free)
             d = next((k for k, lay in enumerate(la) if lay & sb), None)
             if d is None or (best is not None and d > best[0]):
                 continue
-            lb = layers(sb, own, free)
+            lb = tab.layers(sb, own, free)
             on = [la[i] & lb[d + 1 - i] & free for i in range(1, d + 1) if d + 1 - i < len(lb)]
             on = [m for m in on if m]
             if not on:
@@ -382,7 +369,7 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
     blk_grid = sum(1 << tab.grid_bit[h] for h in blocked)
     keys = range(len(tab.sides)) if pairs is None else sorted(set(pairs))
     sides = [tab.sides[kk] for kk in keys]
-    w, w1, grow, board = tab.width, tab.width - 1, tab.grow, tab.board
+    grow, board = tab.grow, tab.board
     tiles = game.tiles.tiles
 
     def cands_at(h: int) -> list[tuple]:
@@ -429,21 +416,6 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
                         if tab.cells[u] & busy or tab.own[u] & xg or not counts[int(game.pl_tile[u])]:
                             continue
                         out.append((tab.own[u], tab.opp[u], tab.cells[u], u, int(game.pl_tile[u])))
-        return out
-
-    def layers(src: int, own: int, free: int, most: int) -> list[int]:
-        # Layer j (0 <= j <= most): the hexes reachable from src through exactly j free hexes
-        # at the least (the layers past the budget are never looked at).
-        reach = grow(src & own, own)
-        out = [reach]
-        while len(out) <= most:
-            m = reach
-            new = ((m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1) | src) & free & ~reach
-            if not new:
-                return out
-            nxt = grow(reach | new, own | reach | new)
-            out.append(nxt & ~reach)
-            reach = nxt
         return out
 
     def joins(new_own: int, own: int) -> bool:
@@ -548,11 +520,11 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
             return None
         budget = supply_of(counts, left)
         free = board & usable & ~busy & ~xg
-        la = layers(sa, own, free, budget)
+        la = tab.layers(sa, own, free, budget)
         d = next((j for j, lay in enumerate(la) if lay & sb), None)
         if d is None or d > budget:
             return None   # step 1
-        lb = layers(sb, own, free, budget)
+        lb = tab.layers(sb, own, free, budget)
         # Hexes whose cheapest chain costs at most the budget: db <= budget + 1 - da.
         upto, acc = [], 0
         for lay in lb:
@@ -599,7 +571,7 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
     free0 = board & usable & ~busy0
     order = []
     for sa, sb in sides:
-        la = layers(sa, own0, free0, root_budget)
+        la = tab.layers(sa, own0, free0, root_budget)
         d = next((j for j, lay in enumerate(la) if lay & sb), None)
         if d is not None and d <= root_budget:
             order.append((d, sa, sb))

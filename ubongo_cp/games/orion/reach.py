@@ -251,24 +251,16 @@ class ReachModel:
         off = sum(1 << gb[h] for h in self.blocked)
         own = grid[self.player] & ~off                  # cost 0
         free = tab.board & ~(grid[0] | grid[1] | off)   # cost 1
-        n, w, w1, grow = len(self.cost), tab.width, tab.width - 1, tab.grow
+        n, layers = len(self.cost), tab.layers
 
         def distances(src: int) -> list[int]:
             d = [INF] * n
-            reach = grow(src & own, own)
-            layer, k = reach, 0
-            while True:
+            for k, layer in enumerate(layers(src, own, free)):
                 while layer:
                     low = layer & -layer
                     d[index_of[low.bit_length() - 1]] = k
                     layer ^= low
-                k += 1
-                m = reach
-                new = ((m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1) | src) & free & ~reach
-                if not new:
-                    return d
-                nxt = grow(reach | new, own | reach | new)
-                layer, reach = nxt & ~reach, nxt
+            return d
 
         distances.tab = tab
         self._layers_fn = distances

@@ -406,6 +406,33 @@ def test_children_partition_the_search():
     assert not s.start([kids[0], kids[0]])  # an option twice overlaps itself: nothing below
 
 
+def test_a_clone_searches_on_its_own_and_outlives_its_parent():
+    # 4x15: 1,472 tilings (368 up to symmetry; Golomb, Polyominoes, 1994). A clone shares the tables,
+    # not the state: a search of the parent paused halfway does not move the clone's, and the clone
+    # (and a clone of the clone) still counts after the parent is gone.
+    import gc
+
+    inst = build_instance(PENTS.pieces, Region.rectangle(4, 15))
+    parent = BitSearch(inst)
+    parent.start(limit=5)
+    assert not parent.run()
+    twin = parent.clone()
+    twin.start()
+    assert twin.run() and twin.solutions == 1472
+    assert parent.solutions == 5
+    first = solve(inst, backend="bitboard", keep=1).option_solutions[0]
+    del parent
+    gc.collect()
+    grandchild = twin.clone()
+    del twin
+    gc.collect()
+    grandchild.start(first[:2])
+    below = grandchild.solutions
+    assert grandchild.run() and grandchild.solutions >= 1 > below
+    grandchild.start()
+    assert grandchild.run() and grandchild.solutions == 1472
+
+
 def test_a_limit_and_a_stop_resume():
     inst = build_instance(PENTS.pieces, Region.rectangle(4, 15))
     s = BitSearch(inst)

@@ -139,6 +139,9 @@ typedef struct {
     int grid;
     int gshift[4];
     uint64_t gmask[4];
+    /* a clone (Kernel.clone) shares the read-only tables of the kernel it was cloned from, which it keeps
+     * alive: the option masks, types, bounds and sizes, the neighbour masks and the lists */
+    PyObject *parent;
 } Kernel;
 
 /* ------------------------------------------------------------------ helpers */
@@ -940,8 +943,20 @@ static void list_free(List *L)
     memset(L, 0, sizeof *L);
 }
 
+/* The tables a clone shares with its parent (read-only once Kernel_init has built them). */
+#define SHARED_TABLES(k)                                                                                   \
+    {(void **)&(k)->omask, (void **)&(k)->obrd, (void **)&(k)->otype, (void **)&(k)->lo, (void **)&(k)->hi,  \
+     (void **)&(k)->tsize, (void **)&(k)->lo_types, (void **)&(k)->by_size, (void **)&(k)->nbr}
+
 static void kernel_free(Kernel *k)
 {
+    if (k->parent) { /* the shared tables belong to the parent */
+        void **shared[] = SHARED_TABLES(k);
+        for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++)
+            *shared[i] = NULL;
+        memset(&k->list, 0, sizeof k->list);
+        Py_CLEAR(k->parent);
+    }
     void **ptrs[] = {(void **)&k->omask, (void **)&k->obrd, (void **)&k->otype, (void **)&k->lo,
                      (void **)&k->hi, (void **)&k->tsize, (void **)&k->lo_types, (void **)&k->by_size,
                      (void **)&k->nbr, (void **)&k->board, (void **)&k->left, (void **)&k->chosen,
@@ -1606,6 +1621,68 @@ static PyObject *Kernel_children(Kernel *k, PyObject *Py_UNUSED(ignored))
     return Py_BuildValue("iN", c, list);
 }
 
+static PyTypeObject KernelType;
+
+/* Kernel.clone(): a kernel of the same instance and settings, sharing this one's read-only tables (no
+ * second build: a search split over threads gives each thread its own clone), with a state of its own
+ * and an empty memo; it searches nothing until start(). */
+static PyObject *Kernel_clone(Kernel *k, PyObject *Py_UNUSED(ignored))
+{
+    if (!k->omask) {
+        PyErr_SetString(PyExc_RuntimeError, "kernel not initialised");
+        return NULL;
+    }
+    Kernel *c = (Kernel *)KernelType.tp_alloc(&KernelType, 0);
+    if (!c)
+        return NULL;
+    memcpy((char *)c + sizeof(PyObject), (char *)k + sizeof(PyObject), sizeof(Kernel) - sizeof(PyObject));
+    /* nothing of the search state is shared: those pointers are the clone's own from here on */
+    c->board = NULL, c->left = NULL, c->chosen = NULL, c->lslot = NULL, c->lpos = NULL, c->lhi = NULL;
+    c->ltype = NULL, c->qw = NULL, c->lrem = NULL, c->in_sol = NULL, c->perms = NULL, c->tkeys = NULL;
+    c->tvals = NULL, c->mtab = NULL, c->msol = NULL, c->mwt = NULL, c->mflag = NULL, c->pw = NULL;
+    c->parent = k->parent ? k->parent : (PyObject *)k;
+    Py_INCREF(c->parent);
+    size_t no = (size_t)k->nopts + 1, nt = (size_t)k->ntypes + 2, dd = (size_t)k->depth + 1;
+    c->board = calloc(dd * k->W, 8);
+    c->left = calloc(nt, 4);
+    c->chosen = calloc(dd, 4);
+    c->lslot = calloc(dd, 4);
+    c->lpos = calloc(dd, 4);
+    c->lhi = calloc(dd, 4);
+    c->ltype = calloc(dd, 4);
+    c->qw = calloc(no, 4);
+    c->lrem = calloc(dd, 8);
+    c->in_sol = calloc(no, 1);
+    c->msol = calloc(dd, sizeof(long long));
+    c->mwt = calloc(dd, sizeof(long long));
+    c->mflag = calloc(dd, 1);
+    c->pw = calloc(dd, 4);
+    if (!c->board || !c->left || !c->chosen || !c->lslot || !c->lpos || !c->lhi || !c->ltype || !c->qw ||
+        !c->lrem || !c->in_sol || !c->msol || !c->mwt || !c->mflag || !c->pw)
+        goto nomem;
+    if (k->memo_on) {
+        size_t size = ((size_t)1 << k->memo_bits) * k->mstride * 8;
+        c->mtab = aligned_alloc(64, size);
+        if (!c->mtab)
+            goto nomem;
+        memset(c->mtab, 0, size);
+        c->mepoch = 1;
+    }
+    c->mdirty = 0;
+    c->memo_active = 0;
+    c->nperms = 0;
+    c->tcap = c->tlen = 0;
+    c->qtype = -1;
+    c->nodes = c->solutions = c->fixed = c->weighted = 0;
+    c->memo_hits = c->memo_stores = 0;
+    c->state = ST_DONE;
+    clear_state(c);
+    return (PyObject *)c;
+nomem:
+    Py_DECREF(c);
+    return PyErr_NoMemory();
+}
+
 static PyObject *Kernel_set_limit(Kernel *k, PyObject *args)
 {
     long long n;
@@ -1695,6 +1772,7 @@ static PyMethodDef Kernel_methods[] = {
     {"set_fast", (PyCFunction)Kernel_set_fast, METH_VARARGS, "set_fast(level): whole subtrees by recursion from that level on (-1: none)"},
     {"set_tally", (PyCFunction)Kernel_set_tally, METH_VARARGS, "set_tally(on): count solutions per used-type mask"},
     {"tally", (PyCFunction)Kernel_tally, METH_NOARGS, "tally() -> [(mask, solutions)]"},
+    {"clone", (PyCFunction)Kernel_clone, METH_NOARGS, "clone() -> a kernel sharing this one's tables, with a state of its own"},
     {NULL, NULL, 0, NULL}};
 
 static PyMemberDef Kernel_members[] = {

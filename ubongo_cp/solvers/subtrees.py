@@ -203,15 +203,18 @@ def _kernel(backend, instance, digest: str):
     """The worker's kernel of this instance, built once per worker process and thread.
 
     Keyed by the thread: a kernel runs one search at a time, and the workers may be threads of one process
-    (the C kernel releases the GIL). A pool worker forked from the thread that built the driver's kernel
-    finds it here.
+    (the C kernel releases the GIL). A thread of the driver's process clones the driver's kernel
+    (:meth:`~ubongo_cp.solvers.bitboard.BitSearch.clone`: the tables shared, nothing built again); a pool
+    worker forked from the thread that built it finds it here.
     """
     import threading
 
     key = threading.get_ident()
     held = _KERNEL.get(key)
     if held is None or held[0] != digest:
-        held = _KERNEL[key] = (digest, backend._search(instance))
+        # another thread's kernel of this count (the driver's): cloned, its tables shared, not built again
+        twin = next((k for d, k in list(_KERNEL.values()) if d == digest), None)
+        held = _KERNEL[key] = (digest, backend._search(instance) if twin is None else twin.clone())
     return held[1]
 
 

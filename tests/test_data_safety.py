@@ -134,8 +134,8 @@ def test_no_output_replaces_a_file_the_command_reads(run_cli, tmp_path):
     pieces = (tmp_path / "deck" / "pieces.txt").read_bytes()
     code, printed, err = run_cli("booklet", tmp_path / "deck", "--out", tmp_path / "deck" / "pieces.txt",
                                  "--no-progress")
-    assert code == 2 and err.count("\n") == 1
-    assert f"{tmp_path / 'deck' / 'pieces.txt'}: is an input of this command and would be overwritten" in err
+    assert code == 2 and err.count("\n") == 1   # a text file is no PDF: refused before the input is even read
+    assert f"{tmp_path / 'deck' / 'pieces.txt'}: exists and is not a PDF file; it is left as it is" in err
     assert (tmp_path / "deck" / "pieces.txt").read_bytes() == pieces
     # A card named directly: caught before any work.
     card = tmp_path / "deck" / "01_easy.toml"
@@ -143,13 +143,7 @@ def test_no_output_replaces_a_file_the_command_reads(run_cli, tmp_path):
     code, printed, err = run_cli("export", card, "--face", "1", "--out", card)
     assert code == 2 and err.count("\n") == 1 and "would overwrite the card input" in err
     assert card.read_bytes() == before
-    # Another name of the same file (a hard link) is caught too.
-    os.link(tmp_path / "deck" / "pieces.txt", tmp_path / "link")
-    code, printed, err = run_cli("cards", tmp_path / "deck", "--out", tmp_path / "link", "--no-progress")
-    assert code == 2 and err.count("\n") == 1
-    assert f"{tmp_path / 'link'}: is an input of this command ({tmp_path / 'deck' / 'pieces.txt'})" in err
-    assert (tmp_path / "deck" / "pieces.txt").read_bytes() == pieces
-    # Named as a PDF, it is not one: refused before any work, as any existing file of another kind.
+    # Another name of the same file (a hard link), even named as a PDF, is no PDF: refused before any work.
     os.link(tmp_path / "deck" / "pieces.txt", tmp_path / "link.pdf")
     code, printed, err = run_cli("cards", tmp_path / "deck", "--out", tmp_path / "link.pdf", "--no-progress")
     assert code == 2 and err.count("\n") == 1
@@ -230,3 +224,92 @@ def test_an_earlier_output_of_the_same_kind_is_replaced_and_nothing_else(run_cli
         code, _, err = run_cli("simulate", "domino", "--games", "3", "--out", table, "--no-progress")
         assert code == 0, err
     assert len(table.read_text().splitlines()) == 4       # the header and one row per game
+
+
+def test_the_kind_of_an_output_is_what_the_command_writes_not_the_name(run_cli, tmp_path):
+    # A booklet is a PDF, an export a BurrTools file, a record JSON, whatever the name given: a user's file
+    # under an unexpected name is kept (exit 2, one line), and an earlier output under that name replaced.
+    card = PUZZLES / "examples" / "classic_X1_easy.toml"
+    notes = tmp_path / "notes.md"
+    notes.write_text("my notes\n")
+    svg = tmp_path / "mine.svg"
+    svg.write_text('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"/>\n')
+    record = tmp_path / "g2.md"
+    record.write_text("a game of mine\n")
+    for argv, path, kind in [(("booklet", card, "--out", notes), notes, "PDF file"),
+                             (("export", card, "--face", "1", "--out", notes), notes, "BurrTools file"),
+                             (("export", card, "--face", "1", "--out", svg), svg, "BurrTools file"),
+                             (("simulate", "domino", "--games", "2", "--record", record), record,
+                              "JSON file written by ubongo-cp"),
+                             (("orion", "play", "--seed", "1", "--save", record), record,
+                              "JSON file written by ubongo-cp")]:
+        before = path.read_bytes()
+        code, printed, err = run_cli(*argv)
+        assert (code, printed, err.count("\n")) == (2, "", 1), (argv, err)
+        assert f"{path.name}: exists and is not a {kind}; it is left as it is" in err
+        assert path.read_bytes() == before
+    # an existing file under a name whose kind cannot be told is kept too
+    table = tmp_path / "games.tsv"
+    table.write_text("mine\n")
+    code, _, err = run_cli("orion", "tournament", "--games", "2", "--out", table, "--no-progress")
+    assert code == 2 and "games.tsv: exists, and ubongo-cp replaces only files it can tell" in err
+    assert table.read_text() == "mine\n"
+    # its own earlier output, under the same unexpected name, is replaced
+    out = tmp_path / "puzzle.txt"
+    for _ in range(2):
+        code, _, err = run_cli("export", card, "--face", "1", "--out", out)
+        assert code == 0, err
+    assert out.read_bytes()[:2] == b"\x1f\x8b"                        # gzip: a BurrTools file
+
+
+def test_a_picture_format_is_checked_before_the_game(run_cli, tmp_path):
+    code, printed, err = run_cli("orion", "play", "--seed", "1", "--picture", tmp_path / "h.toml")
+    assert (code, printed) == (2, "") and "h.toml: cannot draw to a .toml file; use one of .svg, .png, .pdf" in err
+    code, _, err = run_cli("orion", "play", "--seed", "1", "--picture", tmp_path / "h.svg")
+    assert code == 0, err
+    assert b"<svg" in (tmp_path / "h.svg").read_bytes()[:4096]        # drawn as SVG, the name's format
+
+
+def test_bench_writes_only_its_own_files_into_a_folder(run_cli, tmp_path):
+    out = tmp_path / "bo"
+    out.mkdir()
+    (out / "summary.md").write_text("mine\n")
+    argv = ("bench", "knuth", "--quick", "--solvers", "dlx", "--warmups", "0", "--no-progress", "--out", out)
+    code, printed, err = run_cli(*argv)
+    assert code == 2 and "summary.md: exists and was not written by `ubongo-cp bench`" in err
+    assert (out / "summary.md").read_text() == "mine\n" and sorted(p.name for p in out.iterdir()) == ["summary.md"]
+    (out / "summary.md").unlink()
+    code, _, err = run_cli(*argv)
+    assert code == 0, err
+    assert "13 runs made, 0 found done" in err       # the 13 quick Knuth instances, each run once
+    (out / "notes.md").write_text("mine\n")          # a file of another name: left alone, the report rebuilt
+    code, _, err = run_cli("bench", "--report", out)
+    assert code == 0, err
+    assert (out / "notes.md").read_text() == "mine\n" and (out / "summary.md").read_text().startswith("# Benchmark")
+
+
+def test_a_refused_census_leaves_no_record_claiming_the_users_files(run_cli, tmp_path):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "manifest.json").write_text('{"format": "something else"}\n')
+    (out / "regions").write_text("mine\n")
+    code, _, err = run_cli("census", "--cells", "5", "--pieces", "classic", "--k", "2", "--out", out, "--no-progress")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "manifest.json: exists and was not written by `ubongo-cp census`" in err
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "regions"]
+
+
+def test_a_file_read_is_never_replaced_by_another_name(tmp_path):
+    # The backstop under the checks of the options: a file read inside protect_inputs (by any name, here a
+    # hard link) cannot be written over, even by an output of its own kind.
+    from ubongo_cp.io import atomic_write_text, protect_inputs, read_text
+
+    table = tmp_path / "t.csv"
+    table.write_text("a,b\n1,2\n")
+    os.link(table, tmp_path / "link.csv")
+    with protect_inputs():
+        assert read_text(table).startswith("a,b")
+        with pytest.raises(InputError, match=r"link\.csv: is an input of this command \(.*t\.csv\) and would be"):
+            atomic_write_text(tmp_path / "link.csv", "c,d\n")
+    assert table.read_text() == "a,b\n1,2\n"
+    atomic_write_text(tmp_path / "link.csv", "c,d\n")    # outside the block: an ordinary output

@@ -111,7 +111,8 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
 #: only by an output of its own kind (:func:`check_output_file`).
 _KINDS: dict[str, tuple[str, tuple[bytes, ...]]] = {
     ".pdf": ("PDF file", (b"%PDF",)), ".png": ("PNG image", (b"\x89PNG\r\n\x1a\n",)),
-    ".parquet": ("Parquet table", (b"PAR1",)), ".xmpuzzle": ("BurrTools file", (b"\x1f\x8b", b"<?xml")),
+    ".parquet": ("Parquet table", (b"PAR1",)), ".pq": ("Parquet table", (b"PAR1",)),
+    ".xmpuzzle": ("BurrTools file", (b"\x1f\x8b", b"<?xml")),
     ".svg": ("SVG picture", (b"<?xml", b"<svg")), ".json": ("JSON file written by ubongo-cp", (b"{",)),
     ".csv": ("CSV table", ())}
 
@@ -124,6 +125,8 @@ def _same_kind(suffix: str, head: bytes) -> bool:
         return False
     if suffix == ".svg":
         return b"<svg" in head
+    if suffix == ".xmpuzzle" and not text.startswith(b"\x1f\x8b"):   # plain XML: a BurrTools puzzle
+        return b"<puzzle" in head
     if suffix == ".json":   # every JSON file the toolkit writes names its format first
         return b'"format": "ubongo-cp' in head
     if suffix == ".csv":    # a table: a header line of comma-separated names, text only
@@ -132,14 +135,23 @@ def _same_kind(suffix: str, head: bytes) -> bool:
     return True
 
 
-def check_output_file(path: str | os.PathLike) -> None:
+def check_output_file(path: str | os.PathLike, kind: str | None = None) -> None:
     """Refuse, before any work, an output file path that cannot be written or must not be replaced.
 
     Checked: ``path`` is not a directory, its nearest existing parent is a directory this process can
-    create files in, and an existing file there is replaced only by an output of its own kind (by the
-    extension: a PDF by a PDF, a CSV table by a CSV table, a JSON record by a toolkit's JSON file,
-    ...; an empty file or one with another extension is replaced). A long command thus never ends
-    by failing to write what it computed, nor replaces a file that is not an earlier output.
+    create files in, and an existing file there is replaced only by an output of its own kind, told by
+    the file's first bytes (a PDF by a PDF, a CSV table by a CSV table, a JSON record by a toolkit's
+    JSON file, ...; an empty file is replaced). A long command thus never ends by failing to write
+    what it computed, nor replaces a file that is not an earlier output.
+
+    Parameters
+    ----------
+    path : path
+        The output file.
+    kind : str, optional
+        What the command writes there, as an extension (``".pdf"``), whatever the name; default: the
+        name's extension. An existing file is replaced only when that kind is one this check can
+        recognise (:data:`_KINDS`) and the file holds it: whatever else a name holds is kept.
 
     Raises
     ------
@@ -168,8 +180,11 @@ def check_output_file(path: str | os.PathLike) -> None:
             raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
     elif not os.access(ancestor, os.W_OK | os.X_OK):
         raise InputError(f"cannot write: cannot create folders in {ancestor}", path=target)
-    suffix = target.suffix.lower()
-    if suffix in _KINDS and target.is_file() and target.stat().st_size:
+    suffix = (kind or target.suffix).lower()
+    if (target.exists() or target.is_symlink()) and not (target.is_file() and target.stat().st_size == 0):
+        if suffix not in _KINDS:
+            raise InputError("exists, and ubongo-cp replaces only files it can tell are its own earlier "
+                             "outputs; it is left as it is: remove it or choose another output path", path=target)
         try:
             with open(target, "rb") as fh:
                 head = fh.read(4096)

@@ -92,6 +92,7 @@ class OutputFolder:
         self._marker: dict = {}
         self._entry: dict[str, Any] = {"source": source, "files": []}  # this command's record, read on entering
         self._created: list[Path] = []
+        self._pending = False  # the record changed on entering (files adopted, a source set): saved on a claim
 
     # ------------------------------------------------------------ entering
     def __enter__(self) -> "OutputFolder":
@@ -169,9 +170,9 @@ class OutputFolder:
         if entry is None:
             adopted = sorted(set(self._adopt(self.path))) if self._adopt is not None else []
             self._entry = {"source": self.source, "files": adopted}
-            if adopted:
+            if adopted:  # recorded when the command writes (claim): a refused run leaves no record behind
                 self._marker["commands"][self.command] = self._entry
-                self._save()
+                self._pending = True
             return
         if not isinstance(entry, dict) or not isinstance(entry.get("files"), list):
             raise InputError("not a record of files written by ubongo-cp; remove it or choose another folder",
@@ -183,7 +184,7 @@ class OutputFolder:
         self._entry = entry
         if self.source is not None and old is None:
             entry["source"] = self.source
-            self._save()
+            self._pending = True
 
     def _save(self) -> None:
         from .io import atomic_write_text
@@ -245,10 +246,11 @@ class OutputFolder:
         names = list(dict.fromkeys(names))
         self.check(names, unless_same=unless_same)
         new = [n for n in names if not self.owns(n) and not _exists(self.path / n)]
-        if new or self.command not in self._marker["commands"]:
+        if new or self._pending or self.command not in self._marker["commands"]:
             self._entry["files"] = sorted(set(self._entry["files"]) | set(new))
             self._marker["commands"][self.command] = self._entry
             self._save()
+            self._pending = False
 
     def remove(self, names: Iterable[str]) -> list[str]:
         """Delete those of ``names`` this command wrote (others are left); returns the names deleted."""

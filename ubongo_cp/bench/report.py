@@ -33,7 +33,7 @@ from pathlib import Path
 from ..status import Status
 
 __all__ = ["COLUMNS", "TABLE", "journal_rows", "read_table", "run_scores", "instance_scores", "summary_table",
-           "speedup_table", "cactus_figure", "scatter_figure", "write_report", "METRICS"]
+           "speedup_table", "cactus_figure", "scatter_figure", "write_report", "METRICS", "REPORT_FILES"]
 
 #: The tidy table's columns, in order (documented on the output tables page).
 COLUMNS = ["suite", "instance", "question", "solver", "repeat", "status", "wrong", "check", "count", "subsets",
@@ -43,6 +43,8 @@ COLUMNS = ["suite", "instance", "question", "solver", "repeat", "status", "wrong
            "kind", "command", "k", "digest", "solver_id", "answer_digest", "invalid", "error", "counters"]
 #: The table's file names in an output directory (Parquet and the same as CSV).
 TABLE = ("runs.parquet", "runs.csv")
+#: Every file a report writes into an output directory (the tables, the summary, the speed-ups, the plots).
+REPORT_FILES = (*TABLE, "summary.csv", "speedup.csv", "summary.md", "cactus.png", "scatter.png")
 #: Time columns a report can score by.
 METRICS = {"wall": "wall_s", "cpu": "cpu_s"}
 _INTS = ("repeat", "count", "subsets", "expected", "expected_subsets", "exit_code", "signal", "order", "k")
@@ -303,8 +305,13 @@ def scatter_figure(table, baseline: str, metric: str = "cpu"):
     return fig
 
 
-def write_report(out: str | os.PathLike, *, table=None, baseline: str | None = None, metric: str = "cpu"):
+def write_report(out: str | os.PathLike, *, table=None, baseline: str | None = None, metric: str = "cpu",
+                 folder=None):
     """Write the table, summary, speed-up table and plots of an output directory.
+
+    The directory is opened as an :class:`~ubongo_cp.outputs.OutputFolder` of ``bench`` (locked; a file
+    of :data:`REPORT_FILES` there that an earlier benchmark did not write is refused before anything is
+    written), unless ``folder``, the benchmark's folder already open, is given.
 
     Parameters
     ----------
@@ -330,14 +337,36 @@ def write_report(out: str | os.PathLike, *, table=None, baseline: str | None = N
     Raises
     ------
     InputError
-        For an unknown metric, or a baseline that is not a solver of the table.
+        For an unknown metric, a baseline that is not a solver of the table, or a file in the way.
     """
     from ..errors import InputError
-    from ..io import atomic_path, atomic_write_text, write_table
 
     if metric not in METRICS:
         raise InputError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
     out = Path(out)
+    if folder is None:
+        from ..outputs import OutputFolder
+        from .runner import earlier_bench_files
+
+        if not out.is_dir():
+            raise InputError("no benchmark runs here (not a directory)", path=out)
+        if table is None:
+            table = read_table(out)  # the runs (a folder without any is refused here)
+
+        def adopt(folder: Path) -> list[str]:  # the tables the runs were read from are rebuilt in place
+            return [*earlier_bench_files(folder), *(name for name in TABLE if (folder / name).is_file())]
+
+        with OutputFolder(out, "bench", adopt=adopt) as opened:
+            return write_report(out, table=table, baseline=baseline, metric=metric, folder=opened)
+    folder.claim(REPORT_FILES)
+    return _write_report(out, table, baseline, metric)
+
+
+def _write_report(out: Path, table, baseline: str | None, metric: str):
+    """:func:`write_report` once the folder is open and its files claimed."""
+    from ..errors import InputError
+    from ..io import atomic_path, atomic_write_text, write_table
+
     if table is None:
         table = read_table(out)
     from .runner import read_config

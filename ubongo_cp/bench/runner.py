@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..errors import InputError
 from ..executors.base import parent_death_signal
+from ..outputs import OutputFolder
 from ..status import Status
 
 if TYPE_CHECKING:
@@ -409,67 +410,76 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
             raise InputError(f"{task.where}: instance {task.instance!r}: {exc}") from None
     out = Path(out)
     limits = Limits(time_limit, wall_limit, memory_limit)
-    _prepare_out(out, limits, [s.name for s in chosen])
-    say = notify or (lambda message: print(message, file=sys.stderr, flush=True))
+    if out.exists() and not out.is_dir():
+        raise InputError("is a file, expected an output directory", path=out)
+    with OutputFolder(out, "bench", adopt=earlier_bench_files) as folder:  # locked: one benchmark at a time
+        formats = {s.external.format for s in chosen if s.external is not None}
+        instance_files = {(built[t.key].digest, fmt): f"instances/{built[t.key].digest}.{'cnf' if fmt == 'dimacs' else 'dlx'}"
+                          for fmt in formats for t in tasks}
+        # every file this run may write, refused before any run if one is not an earlier benchmark's
+        from .report import REPORT_FILES
 
-    # Instance files for the external solvers, once per instance and format.
-    files: dict[tuple, tuple[Path, object]] = {}
-    for solver in chosen:
-        if solver.external is None:
-            continue
-        fmt = solver.external.format
-        for task in tasks:
-            b = built[task.key]
-            if (b.digest, fmt) not in files:
-                path = out / "instances" / f"{b.digest}.{'cnf' if fmt == 'dimacs' else 'dlx'}"
-                files[(b.digest, fmt)] = (path, write_instance(b, fmt, path, title=f"{task.suite} {task.instance}"))
+        folder.claim([CONFIG, JOURNAL, *REPORT_FILES, *instance_files.values()])
+        _prepare_out(out, limits, [s.name for s in chosen])
+        say = notify or (lambda message: print(message, file=sys.stderr, flush=True))
 
-    lock = _lock(out)
-    done = _read_journal(out / JOURNAL)
-    plan = [(t, s, r) for t in tasks for s in chosen for r in range(1, repeats + 1)]
-    random.Random(seed).shuffle(plan)
-    order = {(t.key, s.name, r): i for i, (t, s, r) in enumerate(plan)}
-    todo = [(t, s, r) for t, s, r in plan
-            if done.get(_run_key(t, s, r)) != (built[t.key].digest, s.ident)]
-    skipped = len(plan) - len(todo)
-    ran, interrupted = 0, False
-    scratch = Path(tempfile.mkdtemp(prefix="ubongo-bench-"))
-    try:
-        if todo and warmups:
-            _warm_up(todo, built, files, warmups, limits, scratch)
-        bar = _progress_bar(len(plan), skipped, progress)
+        # Instance files for the external solvers, once per instance and format.
+        files: dict[tuple, tuple[Path, object]] = {}
+        for solver in chosen:
+            if solver.external is None:
+                continue
+            fmt = solver.external.format
+            for task in tasks:
+                b = built[task.key]
+                if (b.digest, fmt) not in files:
+                    path = out / instance_files[(b.digest, fmt)]
+                    files[(b.digest, fmt)] = (path, write_instance(b, fmt, path, title=f"{task.suite} {task.instance}"))
+
+        done = _read_journal(out / JOURNAL)
+        plan = [(t, s, r) for t in tasks for s in chosen for r in range(1, repeats + 1)]
+        random.Random(seed).shuffle(plan)
+        order = {(t.key, s.name, r): i for i, (t, s, r) in enumerate(plan)}
+        todo = [(t, s, r) for t, s, r in plan
+                if done.get(_run_key(t, s, r)) != (built[t.key].digest, s.ident)]
+        skipped = len(plan) - len(todo)
+        ran, interrupted = 0, False
+        scratch = Path(tempfile.mkdtemp(prefix="ubongo-bench-"))
         try:
-            with open(out / JOURNAL, "a", encoding="utf-8") as journal:
-                for task, solver, repeat in todo:
-                    row = _one_run(task, solver, repeat, built[task.key], files, limits, scratch)
-                    row["order"] = order[(task.key, solver.name, repeat)]
-                    journal.write(json.dumps(row, default=str) + "\n")
-                    journal.flush()
-                    os.fsync(journal.fileno())
-                    ran += 1
-                    if row.get("invalid") or _self_mismatch(task, row):
-                        message = (f"WRONG: {solver.name} on {task.suite} {task.instance} ({task.question}): "
-                                   f"{row.get('invalid') or _self_mismatch(task, row)}")
+            if todo and warmups:
+                _warm_up(todo, built, files, warmups, limits, scratch)
+            bar = _progress_bar(len(plan), skipped, progress)
+            try:
+                with open(out / JOURNAL, "a", encoding="utf-8") as journal:
+                    for task, solver, repeat in todo:
+                        row = _one_run(task, solver, repeat, built[task.key], files, limits, scratch)
+                        row["order"] = order[(task.key, solver.name, repeat)]
+                        journal.write(json.dumps(row, default=str) + "\n")
+                        journal.flush()
+                        os.fsync(journal.fileno())
+                        ran += 1
+                        if row.get("invalid") or _self_mismatch(task, row):
+                            message = (f"WRONG: {solver.name} on {task.suite} {task.instance} ({task.question}): "
+                                       f"{row.get('invalid') or _self_mismatch(task, row)}")
+                            if bar is not None:
+                                bar.write(message, file=sys.stderr)
+                            else:
+                                say(message)
                         if bar is not None:
-                            bar.write(message, file=sys.stderr)
-                        else:
-                            say(message)
-                    if bar is not None:
-                        bar.update(1)
-        except KeyboardInterrupt:
-            interrupted = True
+                            bar.update(1)
+            except KeyboardInterrupt:
+                interrupted = True
+            finally:
+                if bar is not None:
+                    bar.close()
         finally:
-            if bar is not None:
-                bar.close()
-    finally:
-        import shutil
+            import shutil
 
-        shutil.rmtree(scratch, ignore_errors=True)
-        _unlock(out, lock)
-    from .report import read_table, write_report
+            shutil.rmtree(scratch, ignore_errors=True)
+        from .report import read_table, write_report
 
-    table = read_table(out)
-    summary, written = write_report(out, table=table, baseline=baseline or chosen[0].name, metric=metric)
+        table = read_table(out)
+        summary, written = write_report(out, table=table, baseline=baseline or chosen[0].name, metric=metric,
+                                        folder=folder)
     wrong = [f"{r.solver} on {r.suite} {r.instance} ({r.question}), repeat {r.repeat}: {r.check}"
              for r in table[table["wrong"]].itertuples()]
     return BenchOutcome(table, summary, ran, skipped, wrong, interrupted, out, written)
@@ -507,17 +517,27 @@ def _prepare_out(out: Path, limits: Limits, solvers: list[str]) -> None:
     """Check that ``out`` can take these runs (same limits as its earlier runs) and record the settings."""
     from ..io import atomic_write_text
 
-    if out.exists() and not out.is_dir():
-        raise InputError("is a file, expected an output directory", path=out)
     wanted: dict[str, Any] = {"time_limit": limits.cpu_s, "wall_limit": limits.wall, "memory_limit": limits.memory_mb}
     old = read_config(out)
     for key, value in wanted.items():
         if key in old and old[key] != value:
             raise InputError(f"holds runs made with a {key.replace('_', ' ')} of {_num(old[key])}, not {_num(value)}: "
                              "use the same limits to resume, or another output directory", path=out)
-    out.mkdir(parents=True, exist_ok=True)
     wanted["solvers"] = list(dict.fromkeys([*old.get("solvers", []), *solvers]))
     atomic_write_text(out / CONFIG, json.dumps(wanted) + "\n")
+
+
+def earlier_bench_files(out: Path) -> list[str]:
+    """The files of a benchmark folder written before folders recorded their files (its settings and journal)."""
+    from .report import REPORT_FILES
+
+    if "time_limit" not in read_config(out) or not (out / JOURNAL).is_file():
+        return []
+    named = [name for name in (CONFIG, JOURNAL, *REPORT_FILES) if (out / name).exists()]
+    instances = out / "instances"
+    if instances.is_dir():
+        named += [f"instances/{p.name}" for p in instances.iterdir() if p.suffix in (".dlx", ".cnf")]
+    return named
 
 
 def _num(value) -> str:
@@ -531,29 +551,6 @@ def read_config(out: str | os.PathLike) -> dict:
     except (OSError, json.JSONDecodeError):
         return {}
     return data if isinstance(data, dict) else {}
-
-
-def _lock(out: Path):
-    """Hold ``out/.lock`` for the runs (one benchmark at a time appends to a journal)."""
-    handle = open(out / ".lock", "a")
-    try:
-        import fcntl
-
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except ImportError:  # pragma: no cover - not on POSIX: no lock
-        pass
-    except OSError:
-        handle.close()
-        raise InputError("another benchmark is running in this directory", path=out) from None
-    return handle
-
-
-def _unlock(out: Path, handle) -> None:
-    try:
-        (out / ".lock").unlink()
-    except OSError:
-        pass
-    handle.close()
 
 
 def _run_key(task, solver, repeat) -> tuple:

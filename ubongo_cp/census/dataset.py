@@ -61,7 +61,8 @@ def _open_census(out: Path, spec: CensusSpec, shards: int | None, max_cpu_second
     else:
         stray = [t for t in TABLES if (out / t).exists()]
         if stray:
-            raise InputError(f"has a {stray[0]}/ directory but no {MANIFEST}; choose another directory", path=out)
+            kind = "directory" if (out / stray[0]).is_dir() else "file"
+            raise InputError(f"has a {kind} named {stray[0]} but no {MANIFEST}; choose another directory", path=out)
         plan = plan_census(spec, shards, max_cpu_seconds=max_cpu_seconds)  # refused before anything is written
         manifest = {"format": FORMAT, **params, "plan": plan, "version": __version__}
         try:

@@ -13,7 +13,7 @@ from ..executors import Executor, using
 from ..outputs import OutputFolder
 from ..pieces import PieceSet
 
-from .dataset import _count_regions, _open_census, _shard_name, _write_shard, shard_is_readable
+from .dataset import _count_regions, _open_census, _shard_name, _write_shard, read_manifest, shard_is_readable
 from .shard import census_shard
 from .spec import MANIFEST, MAX_SHARDS, TABLES, make_spec
 
@@ -164,8 +164,14 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
 
 
 def _census_files(out: Path) -> list[str]:
-    """The files of a census folder written before folders recorded their files (it has a manifest)."""
-    return [name for name in (MANIFEST, *TABLES) if (out / name).exists()] if (out / MANIFEST).is_file() else []
+    """The files of a census folder written before folders recorded their files (it has a census manifest)."""
+    if not (out / MANIFEST).is_file():
+        return []
+    try:
+        read_manifest(out)
+    except InputError:  # not a census's: nothing there is taken over (the run is refused, naming the file)
+        return []
+    return [name for name in (MANIFEST, *TABLES) if (out / name).exists()]
 
 
 def _run(spec, out: Path, manifest: dict, executor: Executor | None, progress: bool,

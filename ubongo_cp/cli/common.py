@@ -83,14 +83,22 @@ def _check_outputs(args: argparse.Namespace) -> None:
     from ..io import check_output_file
 
     folders = getattr(args, "directory_outputs", ())
+    kinds = getattr(args, "output_kinds", {})
     for name in given:
         if name not in folders and name != "journal":   # a journal is resumed; a folder checks its own files
-            check_output_file(getattr(args, name))
+            check_output_file(getattr(args, name), kinds.get(name))
 
 
 def directory_outputs(parser: argparse.ArgumentParser, *names: str) -> None:
     """Declare the options of ``parser`` among :data:`_OUTPUTS` that name an output directory, not a file."""
     parser.set_defaults(directory_outputs=names)
+
+
+def output_kinds(parser: argparse.ArgumentParser, **kinds: str) -> None:
+    """Declare what options of ``parser`` among :data:`_OUTPUTS` write whatever their file's name, e.g.
+    ``out=".pdf"`` (an existing file there is replaced only by one of that kind; the others go by the
+    name's extension)."""
+    parser.set_defaults(output_kinds=kinds)
 
 
 def check_common(args: argparse.Namespace) -> None:

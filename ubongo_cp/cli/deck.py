@@ -12,7 +12,7 @@ import sys
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..shipped import SHIPPED_DECKS
 from .common import add_allow_pieces_argument, add_executor_arguments, add_progress_argument, directory_outputs, \
-    executor_from
+    executor_from, output_kinds
 
 __all__ = ["add_parsers"]
 
@@ -164,6 +164,7 @@ def _add_calibrate(sub) -> None:
     p.add_argument("times", help="CSV of observed times: card, side, face, seconds and optionally player")
     p.add_argument("--results", required=True, help="batch output directory (or tasks table) of the timed deck")
     p.add_argument("--out", required=True, metavar="MODEL.json", help="the fitted model to write")
+    output_kinds(p, out=".json")
     p.add_argument("--features", nargs="+", choices=FEATURES, default=list(FEATURES), metavar="NAME",
                    help=f"features to fit (default all: {', '.join(FEATURES)})")
     p.add_argument("--folds", type=int, default=5, help="cross-validation folds, by task (default 5)")
@@ -191,6 +192,7 @@ def _add_booklet(sub) -> None:
                                    "region, the task table and every task's solution (UP-1, UP-2).")
     p.add_argument("deck", help=DECK_HELP)
     p.add_argument("--out", required=True, help="PDF file to write")
+    output_kinds(p, out=".pdf")
     p.add_argument("--png", help="also write one PNG per page into this directory")
     p.add_argument("--results", help="batch output directory (or tasks.parquet) to reuse solutions and ratings")
     p.add_argument("--all-solutions", action="store_true",
@@ -248,6 +250,7 @@ def _add_cards(sub) -> None:
                                    "actual size (100 %%).")
     p.add_argument("deck", help=DECK_HELP)
     p.add_argument("--out", help="PDF file to write")
+    output_kinds(p, out=".pdf")
     p.add_argument("--png", metavar="DIR", help="also (or instead) write one PNG per card side at true scale into "
                                                 "DIR, for a print service (--dpi, default 300)")
     p.add_argument("--svg", metavar="DIR", help="also (or instead) write one SVG per card side at true scale into DIR")

@@ -10,7 +10,7 @@ import os
 
 from ..errors import InputError
 
-from .common import add_executor_arguments, add_progress_argument, executor_from
+from .common import add_executor_arguments, add_progress_argument, executor_from, output_kinds
 
 __all__ = ["add_parsers", "run_simulate_domino"]
 
@@ -40,6 +40,7 @@ def add_parsers(simulate_subparsers) -> None:
     p.add_argument("--out", metavar="FILE", help="write the per-game table (.csv or .parquet)")
     p.add_argument("--plot", metavar="FILE.png", help="save a histogram of game lengths")
     p.add_argument("--record", metavar="GAME.json", help="save the JSON record of game 0")
+    output_kinds(p, record=".json")
     p.add_argument("--replay", metavar="GAME.json",
                    help="replay and check a game record instead of simulating")
     p.add_argument("--show-moves", action="store_true", help="with --replay: print every move")

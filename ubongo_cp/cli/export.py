@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
-from .common import add_allow_pieces_argument
+from .common import add_allow_pieces_argument, output_kinds
 
 __all__ = ["add_parsers", "is_xmpuzzle", "xmpuzzle_task"]
 
@@ -28,6 +28,7 @@ def add_parsers(sub) -> None:
     p.add_argument("card", help="card-side TOML file")
     p.add_argument("--face", type=int, required=True, help="the die face whose task to write")
     p.add_argument("--out", required=True, help="output file (.xmpuzzle)")
+    output_kinds(p, out=".xmpuzzle")
     p.add_argument("--no-colours", action="store_true",
                    help="leave the pieces uncoloured (default: the booklet's colour of each piece)")
     add_allow_pieces_argument(p)

@@ -7,8 +7,9 @@ functions, so building the parser stays cheap.
 from __future__ import annotations
 
 import argparse
+import os
 
-from .common import add_executor_arguments, add_progress_argument, confirmed, executor_from
+from .common import add_executor_arguments, add_progress_argument, confirmed, executor_from, output_kinds
 
 __all__ = ["add_parsers"]
 
@@ -33,7 +34,8 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     play.add_argument("--first", type=int, choices=(0, 1), default=0, help="player who moves first")
     _add_variant_arguments(play)
     play.add_argument("--save", metavar="GAME.json", help="write the game record (JSON)")
-    play.add_argument("--picture", metavar="PNG", help="draw the final position")
+    play.add_argument("--picture", metavar="PNG", help="draw the final position (.png, .svg or .pdf)")
+    output_kinds(play, save=".json")
     play.add_argument("--moves", action="store_true", help="list every move")
     play.set_defaults(func=_run_play)
 
@@ -100,6 +102,10 @@ def _run_play(args) -> int:
     from ..games.orion.setup import random_setup
     from ..games.orion.state import OrionState
 
+    if args.picture:  # refused before the game is played
+        from ..draw.figures import check_format
+
+        check_format(args.picture)
     game = _game(args)
     agents = [make_agent(args.p0, args.seed * 2 + 1), make_agent(args.p1, args.seed * 2 + 2)]
     state = OrionState(random_setup(args.seed, game.board, first_player=args.first,
@@ -122,7 +128,7 @@ def _run_play(args) -> int:
         from ..io import atomic_path
 
         hl = [h for w in state.wins[state.winner] for h in w.hexes] if state.winner in (0, 1) else []
-        with atomic_path(args.picture) as tmp:
+        with atomic_path(args.picture, suffix=os.path.splitext(args.picture)[1]) as tmp:  # the format by the name
             draw(state, path=tmp, title=f"{args.p0} (0) vs {args.p1} (1), seed {args.seed}",
                  highlight=hl, highlight_label="winning chain")
         print(f"picture written to {args.picture}")

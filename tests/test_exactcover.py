@@ -156,6 +156,16 @@ def test_a_bounded_item_is_not_read_as_the_secondary_separator(run_cli, tmp_path
     assert code == 0 and (json.loads(out)["count"], json.loads(out)["complete"]) == (1, True)
 
 
+def test_the_empty_cover_is_printed_as_a_cover(run_cli, tmp_path):
+    # a may be covered 0 or 1 times: the covers are {line 2} and {} (brute force: 2 of the 2 subsets)
+    f = tmp_path / "empty.dlx"
+    f.write_text("0:1|a\na\n")
+    assert solve(read_exact_cover(f), backend="dlx").count == 2
+    code, out, _ = run_cli("exact-cover", f, "--count")
+    assert code == 0
+    assert out.splitlines()[1:] == ["solution 1:", "  a  (line 2)", "solution 2:", "  (no option)"]
+
+
 def test_cli_warns_once_about_skipped_options(run_cli):
     code, out, err = run_cli("exact-cover", DATA / "knuth_dlx2_colours.dlx", "--count")
     assert code == 0 and out.startswith("1 exact cover")

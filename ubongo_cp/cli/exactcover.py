@@ -113,6 +113,9 @@ def skipped_note(labels) -> str:
 
 def _print_cover(cover: dict, number: int | None) -> None:
     print(f"solution {number}:" if number else "solution:")
+    if not cover:  # the empty cover: every primary item may be covered 0 times
+        print("  (no option)")
+        return
     width = max(len(" ".join(items)) for items in cover.values())
     for label, items in cover.items():
         print(f"  {' '.join(items):<{width}}  ({label})")

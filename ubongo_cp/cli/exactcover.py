@@ -98,7 +98,7 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
         print(f"{n} exact cover{'s' if n != 1 else ''}{exact} [{ran}, {result.stats.get('wall_seconds', 0):.3f} s]")
     for i, cover in enumerate(result.solutions, 1):
         _print_cover(cover, i if args.count else None)
-    if args.count and len(result.solutions) + len(streamed) < n:
+    if args.count and most != 0 and len(result.solutions) + len(streamed) < n:  # none asked, none missed
         print(f"... {n - len(result.solutions) - len(streamed)} more (--max-solutions all shows them)")
     return 0
 

@@ -475,7 +475,7 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
         print(f"{indent}{label} {i}:" if len(shown) > 1 or counting else f"{indent}{label}:")
         for line in art.splitlines():
             print(indent + "  " + line)
-    if not sampled and len(shown) + streamed < max(n, len(result.solutions)):
+    if not sampled and most != 0 and len(shown) + streamed < max(n, len(result.solutions)):
         print(f"{indent}... {max(n, len(result.solutions)) - len(shown)} more (--max-solutions all shows them)")
     print(f"{indent}legend: {legend}")
 

@@ -120,3 +120,17 @@ def test_cli_analyze_estimates_the_subset_search(run_cli):
     # the subset search is small: counted; its tilings with 3 pieces are the analysis's
     total = analyze(load_pieces("duel").pieces, load_region(board), 3).total_solutions
     assert code == 0 and est["exact"] and est["solutions"] >= total == 14
+
+
+def test_an_instance_the_precheck_settles_is_not_estimated(run_cli, tmp_path):
+    # 12 pentominoes cover 60 cells, a 9x10 region has 90: no solution, nothing searched (as solve answers)
+    inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(9, 10))
+    est = estimate_search(inst, seconds=0.2)
+    reason = "area mismatch: pieces cover 60 cells, region has 90"
+    assert (est.nodes, est.solutions, est.probes, est.exact, est.reason) == (0.0, 0.0, 0, True, reason)
+    region = tmp_path / "r9x10.txt"
+    region.write_text("##########\n" * 9)
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--estimate", "0.2")
+    assert code == 0 and out.strip() == f"nothing to search: no solution ({reason})"
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", region)
+    assert code == 0 and out.strip() == f"no solution ({reason})"

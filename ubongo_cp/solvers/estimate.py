@@ -61,6 +61,10 @@ class SearchEstimate:
         True when the whole search ran within the budget: the counts are exact.
     elapsed : float
         Seconds this estimate took.
+    reason : str or None
+        Why the instance has no solution without any search (its pre-check,
+        as :func:`~ubongo_cp.solvers.solve` answers at once): nothing is searched
+        and every count is 0; else None.
     """
 
     nodes: float
@@ -72,6 +76,7 @@ class SearchEstimate:
     probes: int
     exact: bool
     elapsed: float
+    reason: str | None = None
 
     def to_json(self) -> dict:
         """The attributes as a JSON-ready dict."""
@@ -79,6 +84,8 @@ class SearchEstimate:
 
     def summary(self) -> str:
         """One line: nodes, solutions and time with their standard errors."""
+        if self.reason is not None:
+            return f"nothing to search: no solution ({self.reason})"
         if self.exact:
             return (f"exact (the search ran to its end): {_counted(self.nodes, 'node')}, "
                     f"{_counted(self.solutions, 'solution')}, {_duration(self.seconds)}")
@@ -120,6 +127,9 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
     -------
     SearchEstimate
 
+        An instance its pre-check settles (no solution, whatever the search) is not
+        searched: the estimate holds 0 nodes and the pre-check's reason.
+
     Raises
     ------
     InputError
@@ -140,6 +150,9 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
     if max_starts < 1:
         raise InputError(f"max_starts must be at least 1, got {max_starts}")
     t0 = time.perf_counter()
+    reason = instance.precheck()
+    if reason is not None:  # as solve: settled before any search
+        return SearchEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, True, time.perf_counter() - t0, reason)
     c0 = time.process_time()
     args = (instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
             instance.multiplicity, getattr(instance, "colours", None))

@@ -167,6 +167,22 @@ def test_bad_jobs_and_foreign_journal(tmp_path, run_cli):
         one_line_error(code, err, "sample, fixed placement, frequencies")
 
 
+def test_a_count_with_bounds_or_colours_says_why_it_is_not_split(run_cli, tmp_path):
+    data = ROOT / "tests" / "data" / "exact_cover"
+    bounded = write(tmp_path / "bounds.dlx", "A B 2:3|C\nA B\nA C\nC\nB\n")
+    for path, unfit in ((data / "knuth_dlx2_colours.dlx", "colours on secondary items"),
+                        (bounded, "bounds on items of an exact-cover matrix")):
+        for named in ([], ["--backend", "dlx"]):
+            code, _, err = run_cli("exact-cover", path, "--count", "--jobs", "2", *named)
+            one_line_error(code, err.splitlines()[-1], "cannot split this search over workers or keep a journal "
+                           f"of it: only the bitboard solvers split a count, and they cannot take this instance: {unfit}")
+    # the bitboard solvers take Knuth's first example: the named solver is the reason
+    code, _, err = run_cli("exact-cover", data / "knuth_7_2_2_1_5.dlx", "--count", "--jobs", "2", "--backend", "dlx")
+    one_line_error(code, err, "solver 'dlx' does not count natively (the bitboard solvers do)")
+    code, out, _ = run_cli("exact-cover", bounded, "--count", "--json")  # {A C, C, B}: the one cover, by hand
+    assert code == 0 and json.loads(out)["count"] == 1
+
+
 def test_kill_and_resume_gives_one_search(tmp_path):
     region = write(tmp_path / "r.txt", "##########\n" * 6)
     journal = tmp_path / "count.jsonl"

@@ -134,3 +134,25 @@ def test_an_instance_the_precheck_settles_is_not_estimated(run_cli, tmp_path):
     assert code == 0 and out.strip() == f"nothing to search: no solution ({reason})"
     code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", region)
     assert code == 0 and out.strip() == f"no solution ({reason})"
+
+
+@pytest.mark.parametrize("extra, named", [
+    (["--draw", "x.svg"], "--draw"), (["--backend", "zdd"], "--backend"), (["--jobs", "2"], "--jobs"),
+    (["--count"], "--count"), (["--limit", "1"], "--limit"), (["--count", "--journal", "j.jsonl"], "--count, --journal"),
+    (["--max-solutions", "0"], "--max-solutions"),
+])
+def test_cli_estimate_refuses_the_options_of_a_search(run_cli, tmp_path, extra, named):
+    from conftest import ROOT, one_line_error
+
+    region = ROOT / "puzzles" / "examples" / "rect_3x20.txt"
+    extra = [str(tmp_path / e) if e.endswith((".svg", ".jsonl")) else e for e in extra]
+    for argv in (["solve", "--pieces", "pentominoes", "--region", region],
+                 ["analyze", "--pieces", "pentominoes", "--region", region, "--k", "12"]):
+        if argv[0] == "analyze" and extra[0] in ("--draw", "--count", "--limit", "--max-solutions"):
+            continue  # not options of analyze
+        code, _, err = run_cli(*argv, "--estimate", "0.1", *extra)
+        one_line_error(code, err, f"--estimate runs no search, so it does not go with {named} (options of a search)")
+    assert not any(tmp_path.iterdir())  # nothing drawn, no journal
+    code, _, err = run_cli("exact-cover", ROOT / "tests" / "data" / "exact_cover" / "knuth_7_2_2_1_5.dlx",
+                           "--estimate", "--count")
+    one_line_error(code, err, "does not go with --count")

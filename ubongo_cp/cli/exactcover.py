@@ -11,7 +11,7 @@ import sys
 
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, choose, solver_names
 from ..status import Status
-from .common import add_estimate_argument, add_split_arguments, print_estimate, split_from
+from .common import add_estimate_argument, add_split_arguments, check_estimate, print_estimate, split_from
 from .puzzle import max_solutions_arg, warm_engines
 
 __all__ = ["add_parsers"]
@@ -44,6 +44,7 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
     from ..exactcover import read_exact_cover
     from ..solvers import check_backend, solve
 
+    check_estimate(args)
     matrix = read_exact_cover(args.file)
     if matrix.skipped:
         print(f"ubongo-cp: warning: {skipped_note(matrix.skipped)}", file=sys.stderr)

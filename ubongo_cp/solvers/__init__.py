@@ -110,6 +110,15 @@ def check_backend(instance, name: str, *, sample: bool = False, fixed: bool = Fa
         fit = [n for n, s in SOLVERS.items() if s.multiplicities and (s.bounds or not bounds)]
         raise InputError(f"backend {name!r} has no multiplicities: it cannot take items covered a number of times "
                          f"between bounds; choose one of {', '.join(fit)}")
+    if spec.diagram and spec.name != "auto":  # auto counts on the kernel what the diagram cannot take
+        from .base import option_place, unbranched_option
+
+        bad = unbranched_option(instance)
+        if bad is not None:
+            what, path, line = option_place(instance, bad)
+            raise InputError(f"backend {name!r} takes only options that each cover an item of bounds [1..1] (the "
+                             f"decision diagram branches on those), and {what} covers none; choose auto or dlx",
+                             path=path, line=line)
     return spec
 
 

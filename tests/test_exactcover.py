@@ -188,6 +188,19 @@ def test_zdd_refuses_an_option_without_a_once_covered_item_up_front_naming_its_l
     assert code == 0 and data["count"] == 1 and list(data["solutions"][0]) == ["line 5", "line 7", "line 8"]
 
 
+def test_a_line_beginning_with_a_bar_after_spaces_is_a_comment_as_in_knuths_programs(run_cli, tmp_path):
+    # DLX1 skips the spaces, then a line whose first character is '|' (a comment): ' s' is the item
+    # line, s a primary item in no option (no option line follows): no cover
+    m = parse_exact_cover(" | s\n s\n")
+    assert (m.item_names, m.n_primary, m.n_options) == (("s",), 1, 0)
+    f = tmp_path / "bar.dlx"
+    f.write_text(" | s\n s\n")
+    code, out, _ = run_cli("exact-cover", f, "--count")
+    assert code == 0 and out.strip() == "no exact cover (primary item s is in no option)"
+    # with a primary item first, s is secondary: 'a | s' with options 'a s' and 'a' has 2 covers
+    assert solve(parse_exact_cover("a | s\na s\na\n"), backend="dlx").count == 2
+
+
 def test_cli_warns_once_about_skipped_options(run_cli):
     code, out, err = run_cli("exact-cover", DATA / "knuth_dlx2_colours.dlx", "--count")
     assert code == 0 and out.startswith("1 exact cover")

@@ -117,9 +117,33 @@ def test_cli_analyze_estimates_the_subset_search(run_cli):
     board = ROOT / "puzzles" / "examples" / "duel_board1.txt"
     code, out, _ = run_cli("analyze", "--pieces", "duel", "--region", board, "--k", "3", "--estimate", "--json")
     est = json.loads(out)["estimate"]
-    # the subset search is small: counted; its tilings with 3 pieces are the analysis's
+    # the subset search is small: counted; its solutions are the analysis's tilings with 3 pieces
     total = analyze(load_pieces("duel").pieces, load_region(board), 3).total_solutions
-    assert code == 0 and est["exact"] and est["solutions"] >= total == 14
+    assert code == 0 and est["exact"] and est["solutions"] == total == 14
+
+
+@pytest.mark.parametrize("k, max_empty, total", [(4, 0, 25), (5, 0, 122), (4, 2, 3461)])
+def test_analyze_estimate_counts_the_k_piece_tilings_of_the_same_search(run_cli, k, max_empty, total):
+    # one search meets the tilings with 4 and 5 classic pieces of the Duel board (25 + 122); analyze --k
+    # keeps those with K pieces, empty cells not counted as pieces, and so does its estimate
+    from conftest import ROOT
+
+    from ubongo_cp.analyze import analyze, subset_instance
+
+    pieces, board = load_pieces("classic").pieces, ROOT / "puzzles" / "examples" / "duel_board1.txt"
+    region = load_region(board)
+    result = analyze(pieces, region, k, max_empty=max_empty, backend="dlx")
+    assert result.total_solutions == total
+    code, out, _ = run_cli("analyze", "--pieces", "classic", "--region", board, "--k", k, "--max-empty",
+                           max_empty, "--estimate", "0.3", "--json")
+    est = json.loads(out)["estimate"]
+    assert code == 0 and est["exact"] and est["solutions"] == total
+    assert est["nodes"] == estimate_search(result.instance, seconds=0.3).nodes  # the tree: that of every K
+    # estimated by probes (a first search cut at 50 nodes): the solutions with K pieces alone
+    inst = subset_instance(pieces, region, k, max_empty=max_empty)
+    probed = estimate_search(inst, seconds=0.4, count_below=50, pieces_used=k)
+    assert not probed.exact and probed.probes > 0
+    assert abs(probed.solutions - total) <= 5 * probed.solutions_error + 1e-9 * total
 
 
 def test_an_instance_the_precheck_settles_is_not_estimated(run_cli, tmp_path):

@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_progress_argument",
-           "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "check_estimate", "print_estimate", "add_split_arguments",
-           "split_from"]
+           "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "check_estimate", "print_estimate",
+           "add_split_arguments", "split_from"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -205,13 +205,13 @@ def check_estimate(args: argparse.Namespace) -> None:
                          "search); drop one or the other")
 
 
-def print_estimate(instance, seconds: float, *, as_json: bool) -> int:
+def print_estimate(instance, seconds: float, *, as_json: bool, pieces_used: int | None = None) -> int:
     """Print :func:`~ubongo_cp.solvers.estimate.estimate_search` of ``instance`` (a line, or JSON); exit code 0."""
     import json
 
     from ..solvers.estimate import estimate_search
 
-    est = estimate_search(instance, seconds=seconds)
+    est = estimate_search(instance, seconds=seconds, pieces_used=pieces_used)
     print(json.dumps({"estimate": est.to_json()}) if as_json else est.summary())
     return 0
 

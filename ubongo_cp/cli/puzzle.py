@@ -517,7 +517,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             print(json.dumps({"estimate": None}) if args.json else f"nothing to search: no {args.k}-subset of "
                   f"the pieces has the region's area ({region.area} cells)")
             return 0
-        return print_estimate(instance, args.estimate, as_json=args.json)
+        return print_estimate(instance, args.estimate, as_json=args.json, pieces_used=args.k)
 
     with split_from(args) as split:
         result = analyze(piece_set.pieces, region, args.k, backend=args.backend, mode=args.orientations or "free",

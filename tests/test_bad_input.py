@@ -129,6 +129,17 @@ def test_die_faces_follow_the_die(tmp_path):
         load_card(path)
 
 
+def test_a_cards_orientation_error_lists_its_grids_modes(run_cli, tmp_path):
+    # a square card takes free, one-sided and fixed; mirror belongs to the cube grid
+    path = tmp_path / "c.toml"
+    path.write_text('game = "classic"\ncard = "F"\nside = "easy"\npieces = "classic"\norientations = "mirror"\n'
+                    'region = "####"\n[tasks]\n1 = ["I4"]\n')
+    code, _, err = run_cli("solve", path)
+    assert code == 2 and err.strip() == (
+        f"ubongo-cp: error: {path}:5: orientations: orientation mode 'mirror' does not exist on the square grid "
+        "(its modes: free, one-sided, fixed; mirror is a mode of the cube grid)")
+
+
 def test_outputs_never_overwrite_inputs(run_cli, tmp_path):
     # Found by a new user's test: each of these used to replace an input file.
     import shutil

@@ -179,6 +179,8 @@ def test_the_booklet_command_prints_a_ranged_deck(run_cli, tmp_path):
 
 @pytest.mark.parametrize("task, line, fragment", [
     ('1 = ["T4:2-1", "I2:0-6"]', 12, "range 'T4:2-1' has 2 > 1"),
+    ('1 = ["T4:-1-2", "I2:0-6"]', 12, "task of face 1: range 'T4:-1-2': write NAME:N or NAME:LO-HI"),
+    ('1 = ["T4:0-123456", "I2:0-6"]', 12, "task of face 1: range 'T4:0-123456': count 123456 is over 9,999"),
     ('1 = {pieces = ["I2"], max_empty = 13}', 12, "max_empty of face 1 is 13, larger than the region (12 cells)"),
     ('1 = {pieces = ["I2"], max_empty = -1}', 12, "max_empty of face 1 must be a whole number of cells >= 0"),
     ('1 = {pieces = ["I2"], empty = 2}', 12, "unknown key(s) empty"),

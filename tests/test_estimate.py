@@ -117,6 +117,66 @@ def test_cli_analyze_estimates_the_subset_search(run_cli):
     board = ROOT / "puzzles" / "examples" / "duel_board1.txt"
     code, out, _ = run_cli("analyze", "--pieces", "duel", "--region", board, "--k", "3", "--estimate", "--json")
     est = json.loads(out)["estimate"]
-    # the subset search is small: counted; its tilings with 3 pieces are the analysis's
+    # the subset search is small: counted; its solutions are the analysis's tilings with 3 pieces
     total = analyze(load_pieces("duel").pieces, load_region(board), 3).total_solutions
-    assert code == 0 and est["exact"] and est["solutions"] >= total == 14
+    assert code == 0 and est["exact"] and est["solutions"] == total == 14
+
+
+@pytest.mark.parametrize("k, max_empty, total", [(4, 0, 25), (5, 0, 122), (4, 2, 3461)])
+def test_analyze_estimate_counts_the_k_piece_tilings_of_the_same_search(run_cli, k, max_empty, total):
+    # one search meets the tilings with 4 and 5 classic pieces of the Duel board (25 + 122); analyze --k
+    # keeps those with K pieces, empty cells not counted as pieces, and so does its estimate
+    from conftest import ROOT
+
+    from ubongo_cp.analyze import analyze, subset_instance
+
+    pieces, board = load_pieces("classic").pieces, ROOT / "puzzles" / "examples" / "duel_board1.txt"
+    region = load_region(board)
+    result = analyze(pieces, region, k, max_empty=max_empty, backend="dlx")
+    assert result.total_solutions == total
+    code, out, _ = run_cli("analyze", "--pieces", "classic", "--region", board, "--k", k, "--max-empty",
+                           max_empty, "--estimate", "0.3", "--json")
+    est = json.loads(out)["estimate"]
+    assert code == 0 and est["exact"] and est["solutions"] == total
+    assert est["nodes"] == estimate_search(result.instance, seconds=0.3).nodes  # the tree: that of every K
+    # estimated by probes (a first search cut at 50 nodes): the solutions with K pieces alone
+    inst = subset_instance(pieces, region, k, max_empty=max_empty)
+    probed = estimate_search(inst, seconds=0.4, count_below=50, pieces_used=k)
+    assert not probed.exact and probed.probes > 0
+    assert abs(probed.solutions - total) <= 5 * probed.solutions_error + 1e-9 * total
+
+
+def test_an_instance_the_precheck_settles_is_not_estimated(run_cli, tmp_path):
+    # 12 pentominoes cover 60 cells, a 9x10 region has 90: no solution, nothing searched (as solve answers)
+    inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(9, 10))
+    est = estimate_search(inst, seconds=0.2)
+    reason = "area mismatch: pieces cover 60 cells, region has 90"
+    assert (est.nodes, est.solutions, est.probes, est.exact, est.reason) == (0.0, 0.0, 0, True, reason)
+    region = tmp_path / "r9x10.txt"
+    region.write_text("##########\n" * 9)
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--estimate", "0.2")
+    assert code == 0 and out.strip() == f"nothing to search: no solution ({reason})"
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", region)
+    assert code == 0 and out.strip() == f"no solution ({reason})"
+
+
+@pytest.mark.parametrize("extra, named", [
+    (["--draw", "x.svg"], "--draw"), (["--backend", "zdd"], "--backend"), (["--jobs", "2"], "--jobs"),
+    (["--count"], "--count"), (["--limit", "1"], "--limit"), (["--count", "--journal", "j.jsonl"], "--count, --journal"),
+    (["--max-solutions", "0"], "--max-solutions"),
+])
+def test_cli_estimate_refuses_the_options_of_a_search(run_cli, tmp_path, extra, named):
+    from conftest import ROOT, one_line_error
+
+    region = ROOT / "puzzles" / "examples" / "rect_3x20.txt"
+    extra = [str(tmp_path / e) if e.endswith((".svg", ".jsonl")) else e for e in extra]
+    for argv in (["solve", "--pieces", "pentominoes", "--region", region],
+                 ["analyze", "--pieces", "pentominoes", "--region", region, "--k", "12"]):
+        if argv[0] == "analyze" and extra[0] in ("--draw", "--count", "--limit", "--max-solutions"):
+            continue  # not options of analyze
+        code, _, err = run_cli(*argv, "--estimate", "0.1", *extra)
+        one_line_error(code, err, f"--estimate runs no search, so it does not go with {named} (options of a search)")
+    assert not any(tmp_path.iterdir())  # nothing drawn, no journal
+    code, _, err = run_cli("exact-cover", ROOT / "tests" / "data" / "exact_cover" / "knuth_7_2_2_1_5.dlx",
+                           "--estimate", "--count")
+    one_line_error(code, err, "does not go with --count")

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import ROOT
 from ubongo_cp.errors import InputError
 from ubongo_cp.exactcover import exact_cover_matrix, knuth_text, parse_exact_cover, read_exact_cover, verify_cover
-from ubongo_cp.solvers import get_solver, solve, solver_names
+from ubongo_cp.solvers import check_backend, get_solver, solve, solver_names
 
 DATA = ROOT / "tests" / "data" / "exact_cover"
 KNUTH = DATA / "knuth_7_2_2_1_5.dlx"
@@ -128,7 +128,7 @@ def _refusal(matrix, backend: str) -> str | None:
     if spec.diagram and spec.name != "auto" and matrix.bounds is not None:  # ``auto`` counts these with the kernel
         bounds = matrix.bounds.tolist()
         if any(all(bounds[i] != [1, 1] for i in matrix._items(o)) for o in range(matrix.n_options)):
-            return "covers no item of multiplicity"  # the diagram branches on the items covered once
+            return "takes only options that each cover an item of bounds"  # the diagram branches on those
     return None
 
 
@@ -154,6 +154,51 @@ def test_a_bounded_item_is_not_read_as_the_secondary_separator(run_cli, tmp_path
     assert (m.item_names, m.n_primary, m.multiplicity.tolist()) == (("x", "y", "a"), 3, [[1, 1], [1, 1], [2, 2]])
     code, out, _ = run_cli("exact-cover", f, "--count", "--json")
     assert code == 0 and (json.loads(out)["count"], json.loads(out)["complete"]) == (1, True)
+
+
+def test_the_empty_cover_is_printed_as_a_cover(run_cli, tmp_path):
+    # a may be covered 0 or 1 times: the covers are {line 2} and {} (brute force: 2 of the 2 subsets)
+    f = tmp_path / "empty.dlx"
+    f.write_text("0:1|a\na\n")
+    assert solve(read_exact_cover(f), backend="dlx").count == 2
+    code, out, _ = run_cli("exact-cover", f, "--count")
+    assert code == 0
+    assert out.splitlines()[1:] == ["solution 1:", "  a  (line 2)", "solution 2:", "  (no option)"]
+
+
+def test_zdd_refuses_an_option_without_a_once_covered_item_up_front_naming_its_line(run_cli, monkeypatch):
+    # A B 2:3|C: line 6 (C X:0) covers only C [2..3] and a secondary item; the one cover is lines 5, 7, 8
+    path = DATA / "knuth_dlx3_bounds.dlx"
+    import ubongo_cp.solvers.zdd as zdd
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("the diagram builder ran")
+
+    monkeypatch.setattr(zdd, "_builder", no_build)  # refused before any work
+    for backend in ("zdd", "zdd-symmetry"):
+        with pytest.raises(InputError) as info:
+            solve(read_exact_cover(path), backend=backend)
+        assert (info.value.path, info.value.line) == (str(path), 6)
+        assert info.value.message == (f"backend {backend!r} takes only options that each cover an item of bounds "
+                                      "[1..1] (the decision diagram branches on those), and the option on this "
+                                      "line covers none; choose auto or dlx")
+    monkeypatch.undo()  # auto tries the diagram, then counts on the kernel
+    code, out, _ = run_cli("exact-cover", path, "--count", "--json", "--backend", "auto")
+    data = json.loads(out)
+    assert code == 0 and data["count"] == 1 and list(data["solutions"][0]) == ["line 5", "line 7", "line 8"]
+
+
+def test_a_line_beginning_with_a_bar_after_spaces_is_a_comment_as_in_knuths_programs(run_cli, tmp_path):
+    # DLX1 skips the spaces, then a line whose first character is '|' (a comment): ' s' is the item
+    # line, s a primary item in no option (no option line follows): no cover
+    m = parse_exact_cover(" | s\n s\n")
+    assert (m.item_names, m.n_primary, m.n_options) == (("s",), 1, 0)
+    f = tmp_path / "bar.dlx"
+    f.write_text(" | s\n s\n")
+    code, out, _ = run_cli("exact-cover", f, "--count")
+    assert code == 0 and out.strip() == "no exact cover (primary item s is in no option)"
+    # with a primary item first, s is secondary: 'a | s' with options 'a s' and 'a' has 2 covers
+    assert solve(parse_exact_cover("a | s\na s\na\n"), backend="dlx").count == 2
 
 
 def test_cli_warns_once_about_skipped_options(run_cli):
@@ -209,16 +254,12 @@ def test_colours_and_bounds_agree_with_brute_force_on_every_backend(case):
     kept = [k for k, o in enumerate(options) if min(o) < n_primary]  # the others are skipped
     expected = _brute_force_general(n_primary, n, [options[k] for k in kept], [colours[k] for k in kept], bounds)
     for backend in solver_names():
-        if _refusal(matrix, backend):
+        refusal = _refusal(matrix, backend)
+        if refusal:  # refused before any work, with the reason foreseen
+            with pytest.raises(InputError, match=refusal):
+                check_backend(matrix, backend)
             continue
-        if get_solver(backend).diagram:
-            try:
-                result = solve(matrix, backend=backend, keep=0)
-            except InputError as exc:  # an option with no item covered exactly once: nothing to branch on
-                assert "the decision diagram branches on those" in exc.message, backend
-                continue
-        else:
-            result = solve(matrix, backend=backend, keep=0)
+        result = solve(matrix, backend=backend, keep=0)
         assert (result.count, result.complete) == (expected, True), backend
     # every cover passes the independent check, and the matrix written back in Knuth's format reads the same
     covers: list[list[int]] = []

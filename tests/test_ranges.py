@@ -204,6 +204,11 @@ def test_cli_use_ranges_and_max_empty(run_cli, tmp_path):
 
 @pytest.mark.parametrize("argv, fragment", [
     (["--use", "T4:2-1"], "range 'T4:2-1' has 2 > 1"),
+    (["--use", "T4:0-99999999999999999999"], "--use: range 'T4:0-99999999999999999999': count 999999999999... "
+                                             "is over 9,999"),
+    (["--use", "T4:-1-2"], "--use: range 'T4:-1-2': write NAME:N or NAME:LO-HI, with whole numbers (a count is "
+                           "never negative)"),
+    (["--use", "T4:1-2-3,I2"], "--use: range 'T4:1-2-3': write NAME:N or NAME:LO-HI, with whole numbers"),
     (["--use", "T4:0-1,T4"], "T4 is given a range and listed again"),
     (["--use", "I2", "--max-empty", "13"], "--max-empty 13 is larger than the region (12 cells)"),
     (["--use", "I2", "--max-empty", "-1"], "--max-empty must be at least 0"),

@@ -48,7 +48,8 @@ SIDE = '[[sides]]\nname = "s"\npieces_per_task = 3\nfaces = 4\nmax_rows = 5\nmax
     (SIDE + "cells = [40, 45]\n", "does not fit the 5x5 box"),
     (SIDE + "cells = [2, 5]\n", "no 3 pieces of the set cover 2..5 cells"),
     (SIDE + "unique = true\nmax_solutions = 3\n", "either unique = true or max_solutions"),
-    (SIDE + "orientations = \"mirror\"\n", "orientations must be one of"),
+    (SIDE + "orientations = \"mirror\"\n", "orientations: orientation mode .mirror. does not exist on the square grid "
+     r"\(its modes: free, one-sided, fixed; mirror is a mode of the cube grid\)"),
     (SIDE + "colour = 3\n", "unknown key 'colour'"),
     ("", "missing key 'sides'"),
 ])

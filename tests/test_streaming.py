@@ -50,6 +50,21 @@ def test_max_solutions_all_in_text_draws_each_then_counts(run_cli):
     assert "8 solutions, 2 up to the region's symmetry" in out and "more" not in out
 
 
+def test_max_solutions_0_counts_and_promises_no_more(run_cli, tmp_path):
+    # 3x20: 8 pentomino tilings (published); 0 asked, so no "... N more" line for them
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", RECT_3x20, "--count",
+                           "--max-solutions", "0")
+    assert code == 0 and "8 solutions, 2 up to the region's symmetry" in out
+    assert "solution 1" not in out and "more" not in out
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", RECT_3x20, "--count",
+                           "--max-solutions", "3")
+    assert code == 0 and "... 5 more (--max-solutions all shows them)" in out
+    f = tmp_path / "two.dlx"  # a covered 0 or 1 times: 2 covers, {line 2} and {}
+    f.write_text("0:1|a\na\n")
+    code, out, _ = run_cli("exact-cover", f, "--count", "--max-solutions", "0")
+    assert code == 0 and out.startswith("2 exact covers") and len(out.splitlines()) == 1
+
+
 def test_max_solutions_rejects_nonsense(run_cli):
     code, _, err = run_cli("solve", "--pieces", "pentominoes", "--region", RECT_3x20, "--count",
                            "--max-solutions", "many")

@@ -167,6 +167,46 @@ def test_bad_jobs_and_foreign_journal(tmp_path, run_cli):
         one_line_error(code, err, "sample, fixed placement, frequencies")
 
 
+def test_a_count_with_bounds_or_colours_says_why_it_is_not_split(run_cli, tmp_path):
+    data = ROOT / "tests" / "data" / "exact_cover"
+    bounded = write(tmp_path / "bounds.dlx", "A B 2:3|C\nA B\nA C\nC\nB\n")
+    for path, unfit in ((data / "knuth_dlx2_colours.dlx", "colours on secondary items"),
+                        (bounded, "bounds on items of an exact-cover matrix")):
+        for named in ([], ["--backend", "dlx"]):
+            code, _, err = run_cli("exact-cover", path, "--count", "--jobs", "2", *named)
+            one_line_error(code, err.splitlines()[-1], "cannot split this search over workers or keep a journal "
+                           f"of it: only the bitboard solvers split a count, and they cannot take this instance: {unfit}")
+    # the bitboard solvers take Knuth's first example: the named solver is the reason
+    code, _, err = run_cli("exact-cover", data / "knuth_7_2_2_1_5.dlx", "--count", "--jobs", "2", "--backend", "dlx")
+    one_line_error(code, err, "solver 'dlx' does not count natively (the bitboard solvers do)")
+    code, out, _ = run_cli("exact-cover", bounded, "--count", "--json")  # {A C, C, B}: the one cover, by hand
+    assert code == 0 and json.loads(out)["count"] == 1
+
+
+def test_a_journal_row_changed_by_hand_is_refused_and_a_torn_one_tolerated(tmp_path, run_cli):
+    # 4x15: 1472 pentomino tilings (published: 368 up to symmetry)
+    region = write(tmp_path / "r.txt", "###############\n" * 4)
+    journal = tmp_path / "count.jsonl"
+    argv = ("solve", "--pieces", "pentominoes", "--region", region, "--count", "--max-solutions", "0",
+            "--journal", journal)
+    code, out, _ = run_cli(*argv)
+    assert code == 0 and out.startswith("1472 solutions")
+    lines = journal.read_text().splitlines(keepends=True)
+    counted = [k for k, line in enumerate(lines) if k and json.loads(line)["count"] != "0"]
+    assert len(lines) > 2 and counted
+    k = counted[0]
+    row = json.loads(lines[k])
+    changed = lines[:k] + [json.dumps({**row, "count": str(int(row["count"]) + 1000)}) + "\n"] + lines[k + 1:]
+    journal.write_text("".join(changed))
+    code, out, err = run_cli(*argv)
+    one_line_error(code, err, f"{journal}:{k + 1}: was changed after this program wrote it")
+    assert out == ""
+    # a row cut mid-line by a kill: cut off, its subtrees counted again
+    journal.write_text("".join(lines[:-1]) + lines[-1][:len(lines[-1]) // 2])
+    code, out, err = run_cli(*argv)
+    assert code == 0 and out.startswith("1472 solutions") and "resuming" in err
+
+
 def test_kill_and_resume_gives_one_search(tmp_path):
     region = write(tmp_path / "r.txt", "##########\n" * 6)
     journal = tmp_path / "count.jsonl"

@@ -402,6 +402,7 @@ def test_cli_through_main(tmp_path, capsys):
     (["--move-time", "inf"], "--move-time must be a finite number >= 0, got inf"),
     (["--timer", "inf"], "--timer must be a positive number of seconds, got inf"),
     (["--players", "2", "--strategy", "stay", "leading", "lookahead"], "--strategy lists 3 names for --players 2"),
+    (["--players", "4", "--skills", "1", "2", "3", "4", "5"], "5 skills for 4 players (give at most one per player"),
 ])
 def test_cli_refuses_odd_numbers_and_extra_strategies(argv, message, capsys):
     from ubongo_cp.cli import main
@@ -443,3 +444,12 @@ def test_cli_shows_a_progress_bar_unless_told_not_to(capsys):
     assert "gem games: 100%" in capsys.readouterr().err
     assert main(["simulate", "ubongo", "--games", "3", "--synthetic", "--no-progress"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_skills_are_one_per_player_at_most_and_a_shorter_list_is_cycled():
+    deck = synthetic_tasks("classic")
+    with pytest.raises(InputError, match="3 skills for 2 players"):
+        simulate_ubongo(deck, 2, 1, 0, skills=[1, 2, 3], progress=False)
+    table = simulate_ubongo(deck, 4, 2, 0, skills=[1.5, 0.5], progress=False)
+    # game g, seat p: skills[(p + g) % 2]
+    assert table.sort_values(["game", "seat"])["skill"].tolist() == [1.5, 0.5, 1.5, 0.5, 0.5, 1.5, 0.5, 1.5]

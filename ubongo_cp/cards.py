@@ -235,9 +235,9 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         raise InputError(f"grid {grid_name!r} differs from the pieces' ({pieces_spec} is on the {grid.name} grid): "
                          "pieces fit only a region of their own grid", path=where, line=line_of("grid"))
     orientations = field_("orientations", str, "free")
-    if orientations not in grid.modes:
-        raise InputError(f"orientations must be one of {', '.join(grid.modes)}, got {orientations!r}",
-                         path=where, line=line_of("orientations"))
+    problem = grid.mode_problem(orientations)
+    if problem:
+        raise InputError(f"orientations: {problem}", path=where, line=line_of("orientations"))
     region_text = field_("region", str)
     region_line = line_of("region")
     try:

@@ -884,9 +884,9 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     mismatch = grid_mismatch(pieces, region)
     if mismatch:
         raise InputError(mismatch, path=region.path)
-    if mode not in lattice.modes:
-        raise InputError(f"orientation mode {mode!r} does not exist on the {lattice.name} grid (its modes: "
-                         f"{', '.join(lattice.modes)})")
+    problem = lattice.mode_problem(mode)
+    if problem:
+        raise InputError(problem)
     orientations = orientations_of(pieces, mode)
     types = _grouped([p.name for p in pieces] if optional_pieces else [_form(o)[3] for o in orientations])
     bounds = None

@@ -129,6 +129,10 @@ class ExactCoverMatrix:
         The colours by number (``colour_names[0]`` is ``""``: no colour).
     skipped : tuple of str
         Labels of the options skipped because they cover no primary item.
+    path : str or None
+        The file it was read from (``None`` when built in Python).
+    option_lines : tuple of int
+        The file's line of each option (empty when built in Python).
     indptr, indices : numpy.ndarray of uint32
         The options in CSR form: option ``o`` covers items
         ``indices[indptr[o]:indptr[o+1]]``, in the order given (numpy views
@@ -143,6 +147,8 @@ class ExactCoverMatrix:
     entry_colours: np.ndarray | None = None
     colour_names: tuple[str, ...] = ("",)
     skipped: tuple[str, ...] = field(default=())
+    path: str | None = None
+    option_lines: tuple[int, ...] = ()
 
     # What the backends and the driver read (the interface of ExactCoverInstance).
     optional_pieces: ClassVar[bool] = True  # no piece items: the non-primary items are secondary
@@ -364,6 +370,7 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
     indices: list[int] = []
     colours: list[int] = []
     kept_labels: list[str] = []
+    kept_lines: list[int] = []
     skipped: list[str] = []
     for k, option in enumerate(options):
         line = lines[k] if lines else None
@@ -397,13 +404,16 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
         colours.extend(tints)
         indptr.append(len(indices))
         kept_labels.append(label)
+        if line is not None:
+            kept_lines.append(line)
     entry_colours = None
     if colour_ids:
         import numpy as np
 
         entry_colours = np.asarray(colours, dtype=np.uint32)
     return ExactCoverMatrix(tuple(names), n_primary, MatrixTable(array("I", indptr), array("I", indices)),
-                            tuple(kept_labels), table, entry_colours, ("", *colour_ids), tuple(skipped))
+                            tuple(kept_labels), table, entry_colours, ("", *colour_ids), tuple(skipped),
+                            None if path is None else os.fspath(path), tuple(kept_lines))
 
 
 def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> ExactCoverMatrix:

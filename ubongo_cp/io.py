@@ -254,11 +254,13 @@ def append_durably(fh, text: str) -> None:
     os.fsync(fh.fileno())
 
 
-def read_journal(path: str | os.PathLike, what: str = "a journal (a file)") -> Iterator[Any]:
+def read_journal(path: str | os.PathLike, what: str = "a journal (a file)", *,
+                 numbered: bool = False) -> Iterator[Any]:
     """The lines of a journal written by :func:`append_durably`, each parsed as JSON.
 
     A line torn by a crash (the last, without its newline) is cut off the file first, so that new
-    lines start on a line of their own; a line that is not JSON (damaged) is skipped.
+    lines start on a line of their own; a line that is not JSON (damaged) is skipped. ``numbered``:
+    each as ``(line number from 1, value)``.
 
     Raises
     ------
@@ -275,11 +277,12 @@ def read_journal(path: str | os.PathLike, what: str = "a journal (a file)") -> I
             fh.truncate(data.rfind(b"\n") + 1)
             os.fsync(fh.fileno())
     with path.open(encoding="utf-8", errors="replace") as fh:
-        for line in fh:
+        for number, line in enumerate(fh, start=1):
             try:
-                yield json.loads(line)
+                value = json.loads(line)
             except (ValueError, RecursionError):
                 continue
+            yield (number, value) if numbered else value
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:

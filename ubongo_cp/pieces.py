@@ -129,6 +129,21 @@ def name_problem(name: str) -> str | None:
 
 
 _RANGE = re.compile(r"(.+):([0-9]{1,4})(?:-([0-9]{1,4}))?")
+#: What follows the last ``:`` of an entry meant as a range of counts (digits and dashes), well formed or not.
+_RANGE_LIKE = re.compile(r"(.+):([-0-9]+)")
+#: Most copies a range of piece counts may ask for (four digits, as :data:`_RANGE` reads).
+MAX_RANGE_COUNT = 9999
+
+
+def _range_problem(counts: str) -> str:
+    """Why ``counts`` (digits and dashes after a name's ``:``) is not ``N`` or ``LO-HI``."""
+    parts = counts.split("-")
+    if len(parts) > 2 or not all(parts):
+        negative = " (a count is never negative)" if counts.startswith("-") else ""
+        return f"write NAME:N or NAME:LO-HI, with whole numbers{negative}"
+    big = next(p for p in parts if len(p) > 4)
+    shown = big if len(big) <= 12 else big[:12] + "..."
+    return f"count {shown} is over {MAX_RANGE_COUNT:,}"
 
 
 def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str], dict[str, tuple[int, int]]]:
@@ -141,7 +156,9 @@ def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str]
     Raises
     ------
     InputError
-        For a range with LO > HI, a ranged name listed twice or also without a range.
+        For a range with LO > HI, a malformed range (an entry ending in ``:`` and digits or dashes
+        that is not ``N`` or ``LO-HI``, a count over :data:`MAX_RANGE_COUNT`), a ranged name listed
+        twice or also without a range.
 
     Examples
     --------
@@ -154,6 +171,10 @@ def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str]
     for entry in entries:
         m = _RANGE.fullmatch(entry)
         if m is None:
+            bad = _RANGE_LIKE.fullmatch(entry)
+            if bad is not None:  # meant as a range: a piece name does not end in ':' and digits
+                shown = entry if len(entry) <= 40 else entry[:40] + "..."
+                raise InputError(f"{where}range {shown!r}: {_range_problem(bad.group(2))}")
             names.append(entry)
             continue
         name, lo = m.group(1), int(m.group(2))

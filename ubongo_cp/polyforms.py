@@ -156,9 +156,9 @@ def free_polyforms(grid: str | Grid, n: int, mode: str | None = "free") -> list[
     grid = get_grid(grid)
     if not 1 <= n <= MAX_POLYFORM_CELLS:
         raise InputError(f"n must be 1..{MAX_POLYFORM_CELLS} (every fixed polyform is held in memory), got {n}")
-    if mode is not None and mode not in grid.modes:
-        raise InputError(f"orientation mode {mode!r} does not exist on the {grid.name} grid "
-                         f"(its modes: {', '.join(grid.modes)})")
+    problem = None if mode is None else grid.mode_problem(mode)
+    if problem:
+        raise InputError(problem)
     shapes = _fixed_array(grid, n)
     if mode is None:
         return sorted((tuple(map(tuple, s)) for s in shapes.tolist()), key=lambda s: (grid.text_size(s), s))

@@ -433,9 +433,9 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
                 fail(f"{where}difficulty band {band} is impossible: need 0 <= min <= max", "difficulty", n)
             band = (float(band[0]), float(band[1]))
         mode = get(raw, "orientations", str, default="free", where=where, nth=n)
-        if mode not in grid.modes:
-            fail(f"{where}orientations must be one of {', '.join(grid.modes)}, got {mode!r}",
-                 "orientations", n)
+        problem = grid.mode_problem(mode)
+        if problem:
+            fail(f"{where}orientations: {problem}", "orientations", n)
         attempts = get(raw, "attempts", int, default=400, where=where, nth=n)
         if not 1 <= attempts <= 1_000_000:
             fail(f"{where}attempts must be 1..1000000, got {attempts}", "attempts", n)

@@ -14,14 +14,15 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
 
 from ..errors import InputError, UbongoError
+from ..solvers.registry import DEFAULT_KEEP
 
 if TYPE_CHECKING:
     from ..executors import Executor
 
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_progress_argument",
-           "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "print_estimate", "add_split_arguments",
-           "split_from"]
+           "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "check_estimate", "print_estimate",
+           "add_split_arguments", "split_from"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -174,21 +175,51 @@ def add_progress_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
 
 
+#: The options of a search, which ``--estimate`` (no search) refuses: (attribute, flag, set when true of its value).
+_SEARCH_OPTIONS = (
+    ("count", "--count", bool), ("limit", "--limit", lambda v: v is not None),
+    ("time_limit", "--time-limit", lambda v: v is not None), ("backend", "--backend", bool),
+    ("draw", "--draw", bool), ("sample", "--sample", lambda v: v is not None), ("seed", "--seed", lambda v: v is not None),
+    ("fix", "--fix", bool), ("frequencies", "--frequencies", bool), ("memory_limit", "--memory-limit", bool),
+    ("max_solutions", "--max-solutions", lambda v: v != str(DEFAULT_KEEP)), ("jobs", "--jobs", lambda v: v != 1),
+    ("executor", "--executor", lambda v: v != "local"), ("scheduler", "--scheduler", bool),
+    ("dask_dashboard", "--dask-dashboard", bool), ("journal", "--journal", bool),
+)
+
+
 def add_estimate_argument(parser: argparse.ArgumentParser) -> None:
     """``--estimate [SECONDS]``: Knuth's estimate of the search instead of the search."""
     parser.add_argument("--estimate", nargs="?", type=float, const=1.5, metavar="SECONDS",
                         help="do not search: print an estimate of the search of the dlx engine (its nodes, "
                              "solutions and CPU time, with standard errors, from Knuth's random probes) after "
-                             "about SECONDS (default 1.5); a small search is counted instead")
+                             "about SECONDS (default 1.5); a small search is counted instead. It goes with "
+                             "--json and the options that make the puzzle; the options of a search (--count, "
+                             "--limit, --backend, --draw, --jobs, --journal, ...) are refused with it")
 
 
-def print_estimate(instance, seconds: float, *, as_json: bool) -> int:
+def check_estimate(args: argparse.Namespace) -> None:
+    """Refuse ``--estimate`` with the options of a search it does not run (one line naming them).
+
+    Raises
+    ------
+    InputError
+        When ``--estimate`` is given with any of them.
+    """
+    if getattr(args, "estimate", None) is None:
+        return
+    given = [flag for name, flag, is_set in _SEARCH_OPTIONS if hasattr(args, name) and is_set(getattr(args, name))]
+    if given:
+        raise InputError(f"--estimate runs no search, so it does not go with {', '.join(given)} (options of a "
+                         "search); drop one or the other")
+
+
+def print_estimate(instance, seconds: float, *, as_json: bool, pieces_used: int | None = None) -> int:
     """Print :func:`~ubongo_cp.solvers.estimate.estimate_search` of ``instance`` (a line, or JSON); exit code 0."""
     import json
 
     from ..solvers.estimate import estimate_search
 
-    est = estimate_search(instance, seconds=seconds)
+    est = estimate_search(instance, seconds=seconds, pieces_used=pieces_used)
     print(json.dumps({"estimate": est.to_json()}) if as_json else est.summary())
     return 0
 

@@ -11,7 +11,7 @@ import sys
 
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, choose, solver_names
 from ..status import Status
-from .common import add_estimate_argument, add_split_arguments, print_estimate, split_from
+from .common import add_estimate_argument, add_split_arguments, check_estimate, print_estimate, split_from
 from .puzzle import max_solutions_arg, warm_engines
 
 __all__ = ["add_parsers"]
@@ -44,6 +44,7 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
     from ..exactcover import read_exact_cover
     from ..solvers import check_backend, solve
 
+    check_estimate(args)
     matrix = read_exact_cover(args.file)
     if matrix.skipped:
         print(f"ubongo-cp: warning: {skipped_note(matrix.skipped)}", file=sys.stderr)
@@ -98,7 +99,7 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
         print(f"{n} exact cover{'s' if n != 1 else ''}{exact} [{ran}, {result.stats.get('wall_seconds', 0):.3f} s]")
     for i, cover in enumerate(result.solutions, 1):
         _print_cover(cover, i if args.count else None)
-    if args.count and len(result.solutions) + len(streamed) < n:
+    if args.count and most != 0 and len(result.solutions) + len(streamed) < n:  # none asked, none missed
         print(f"... {n - len(result.solutions) - len(streamed)} more (--max-solutions all shows them)")
     return 0
 
@@ -113,6 +114,9 @@ def skipped_note(labels) -> str:
 
 def _print_cover(cover: dict, number: int | None) -> None:
     print(f"solution {number}:" if number else "solution:")
+    if not cover:  # the empty cover: every primary item may be covered 0 times
+        print("  (no option)")
+        return
     width = max(len(" ".join(items)) for items in cover.values())
     for label, items in cover.items():
         print(f"  {' '.join(items):<{width}}  ({label})")

@@ -15,8 +15,8 @@ from ..errors import InputError
 from ..shipped import SHIPPED_PIECE_SETS
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_names
 from ..status import Status
-from .common import (add_allow_pieces_argument, add_estimate_argument, add_split_arguments, piece_names_arg,
-                     print_estimate, split_from)
+from .common import (add_allow_pieces_argument, add_estimate_argument, add_split_arguments, check_estimate,
+                     piece_names_arg, print_estimate, split_from)
 from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers", "DECLARES"]
@@ -127,6 +127,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     # Inputs are read before numpy and the solvers are imported: a bad file fails fast.
     from ..pieces import count_ranges, load_pieces, load_region
 
+    check_estimate(args)
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
     most = max_solutions_arg(args.max_solutions)
@@ -475,7 +476,7 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
         print(f"{indent}{label} {i}:" if len(shown) > 1 or counting else f"{indent}{label}:")
         for line in art.splitlines():
             print(indent + "  " + line)
-    if not sampled and len(shown) + streamed < max(n, len(result.solutions)):
+    if not sampled and most != 0 and len(shown) + streamed < max(n, len(result.solutions)):
         print(f"{indent}... {max(n, len(result.solutions)) - len(shown)} more (--max-solutions all shows them)")
     print(f"{indent}legend: {legend}")
 
@@ -503,6 +504,7 @@ def _check_max_empty(max_empty: int | None, region) -> None:
 def _cmd_analyze(args: argparse.Namespace) -> int:
     from ..pieces import load_pieces, load_region
 
+    check_estimate(args)
     piece_set = load_pieces(args.pieces)
     region = load_region(args.region, max_cells=args.max_cells)
     _check_max_empty(args.max_empty, region)
@@ -515,7 +517,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             print(json.dumps({"estimate": None}) if args.json else f"nothing to search: no {args.k}-subset of "
                   f"the pieces has the region's area ({region.area} cells)")
             return 0
-        return print_estimate(instance, args.estimate, as_json=args.json)
+        return print_estimate(instance, args.estimate, as_json=args.json, pieces_used=args.k)
 
     with split_from(args) as split:
         result = analyze(piece_set.pieces, region, args.k, backend=args.backend, mode=args.orientations or "free",

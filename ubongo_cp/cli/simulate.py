@@ -34,8 +34,9 @@ def add_parsers(sub):
                    help="movement strategy per seat, at most one per player, cycled if shorter: "
                         + ", ".join(_STRATEGY_NAMES) + " (default: all four in that order)")
     p.add_argument("--skills", nargs="+", type=float, metavar="X",
-                   help="solve speeds of the players (1 = average; default 1); they rotate over the seats "
-                        "game by game so every strategy plays with every skill")
+                   help="solve speeds of the players (1 = average; default 1), at most one per player, cycled "
+                        "if shorter; they rotate over the seats game by game so every strategy plays with every "
+                        "skill")
     p.add_argument("--side", help="card side (UG-1; a side of the deck's spec; default its first: easy)")
     p.add_argument("--all-cards", action="store_true", help="play every card (UG-3 variant)")
     p.add_argument("--timer", type=float, default=60.0, help="sand timer in seconds (default 60)")

@@ -251,11 +251,22 @@ class Grid:
         return Plane(self, lambda cells: [tuple(c) for c in cells])
 
     # ---------------------------------------------------------------- derived
+    def mode_problem(self, mode: str) -> str | None:
+        """Why ``mode`` is not an orientation mode of this grid (its modes, and the grids that have it); else None."""
+        if mode in self.modes:
+            return None
+        from . import GRIDS
+
+        elsewhere = [g.name for g in GRIDS.values() if mode in g.modes]
+        where = f"; {mode} is a mode of the {' and '.join(elsewhere)} grid" if elsewhere else ""
+        return (f"orientation mode {mode!r} does not exist on the {self.name} grid (its modes: "
+                f"{', '.join(self.modes)}{where})")
+
     def check_mode(self, mode: str) -> None:
         """Raise :class:`ValueError` unless ``mode`` is one of :attr:`modes`."""
-        if mode not in self.modes:
-            raise ValueError(f"unknown orientation mode {mode!r} on the {self.name} grid; expected one of "
-                             f"{', '.join(self.modes)}")
+        problem = self.mode_problem(mode)
+        if problem:
+            raise ValueError(problem)
 
     def normalize(self, cells: Iterable[Cell]) -> Shape:
         """Translate ``cells`` to normal position; return them sorted."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from ..errors import InputError
-from .registry import DEFAULT_KEEP, DEFAULT_STRATEGY, SOLVERS, SolverSpec, choose, get_solver, solver_names
+from .registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, SOLVERS, SolverSpec, choose, get_solver, solver_names
 
 if TYPE_CHECKING:
     from ..cover import ExactCoverInstance
@@ -53,6 +53,16 @@ def _has_ranges(instance) -> bool:
     """Whether some item of ``instance`` has bounds ``[u..v]`` with ``0 < u < v`` (Knuth's DLX3 ranges)."""
     bounds = getattr(instance, "multiplicity", None)
     return bounds is not None and any(0 < int(lo) < int(hi) for lo, hi in bounds)
+
+
+def _unsplit_reason(instance, name: str) -> str:
+    """Why the count of ``instance`` on solver ``name`` (one that does not count natively) cannot be split."""
+    from .bitboard import unfit_reason
+
+    unfit = unfit_reason(instance)
+    if unfit is None or name not in FALLBACK.values():  # the bitboard solvers would take it
+        return f"solver {name!r} does not count natively (the bitboard solvers do)"
+    return f"only the bitboard solvers split a count, and they cannot take this instance: {unfit}"
 
 
 def check_backend(instance, name: str, *, sample: bool = False, fixed: bool = False,
@@ -100,6 +110,15 @@ def check_backend(instance, name: str, *, sample: bool = False, fixed: bool = Fa
         fit = [n for n, s in SOLVERS.items() if s.multiplicities and (s.bounds or not bounds)]
         raise InputError(f"backend {name!r} has no multiplicities: it cannot take items covered a number of times "
                          f"between bounds; choose one of {', '.join(fit)}")
+    if spec.diagram and spec.name != "auto":  # auto counts on the kernel what the diagram cannot take
+        from .base import option_place, unbranched_option
+
+        bad = unbranched_option(instance)
+        if bad is not None:
+            what, path, line = option_place(instance, bad)
+            raise InputError(f"backend {name!r} takes only options that each cover an item of bounds [1..1] (the "
+                             f"decision diagram branches on those), and {what} covers none; choose auto or dlx",
+                             path=path, line=line)
     return spec
 
 
@@ -227,7 +246,7 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
             restricted = limit is not None or wants or on_solution is not None
             why = ("only a count of every solution, with no solution limit, sample, fixed placement, "
                    "frequencies or streamed solutions, is split" if restricted
-                   else f"solver {name!r} does not count natively (the bitboard solvers do)")
+                   else _unsplit_reason(instance, name))
             raise InputError(f"cannot split this search over workers or keep a journal of it: {why}")
         split = None  # a progress bar only: the search runs as one
     return drive(made, instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,

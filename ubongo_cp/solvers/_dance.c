@@ -34,11 +34,13 @@
  *       when it names a branch the level does not have.
  *   Engine.mark(), Engine.reset(), Engine.reset_root(): remember the state
  *       on entering the current level; go back to it; go back to the root.
- *   Engine.probe(u, est_nodes, est_solutions)
+ *   Engine.probe(u, est_nodes, est_solutions[, weights, target])
  *       Knuth's random probes below the marked node: probe p takes at each
  *       level the branch floor(u[p, l] x degree) (u: float64, n x depth)
  *       and writes his estimates of the subtree's nodes and solutions
  *       (float64 buffers of length n); the engine is reset to the mark.
+ *       With weights (int32, one per option), a solution counts only when
+ *       the weights of its options sum to target.
  *   Engine.set_cutoff(level): report live nodes of that level as prefixes
  *       instead of searching below them (0: no cutoff).
  *   Engine.fraction() -> float: the share of the subtree searched so far,
@@ -1105,18 +1107,20 @@ static PyObject *Engine_set_cutoff(Engine *e, PyObject *args)
 
 static PyObject *Engine_probe(Engine *e, PyObject *args)
 {
-    Py_buffer bu = {0}, bn = {0}, bs = {0};
+    Py_buffer bu = {0}, bn = {0}, bs = {0}, bw = {0};
+    long long target = -1;
     if (!e->indptr || !e->has_mark) {
         PyErr_SetString(PyExc_RuntimeError, "probe needs a mark");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "y*w*w*", &bu, &bn, &bs))
+    if (!PyArg_ParseTuple(args, "y*w*w*|y*L", &bu, &bn, &bs, &bw, &target))
         return NULL;
     int64_t n = bn.len / 8;
-    int ok = bu.len == n * e->depth * 8 && bs.len == n * 8;
+    int ok = bu.len == n * e->depth * 8 && bs.len == n * 8 && (!bw.buf || bw.len == e->n_opts * 4);
     if (ok) {
         const double *u = bu.buf;
         double *est_nodes = bn.buf, *est_sols = bs.buf;
+        const int32_t *weight = bw.buf; /* a solution counts when its options' weights sum to target */
         Py_BEGIN_ALLOW_THREADS
         for (int64_t p = 0; p < n; p++) {
             int64_t n_out = 0, start = e->level, before = e->solutions;
@@ -1132,8 +1136,16 @@ static PyObject *Engine_probe(Engine *e, PyObject *args)
                 if (e->x[l] >= 0)
                     nodes += w;
             }
+            int solved = e->solutions > before;
+            if (solved && weight) {
+                long long sum = 0;
+                for (int64_t l = 0; l < e->pdepth; l++)
+                    if (e->x[l] >= 0)
+                        sum += weight[e->x[l]];
+                solved = sum == target;
+            }
             est_nodes[p] = nodes;
-            est_sols[p] = e->solutions > before ? w : 0.0;
+            est_sols[p] = solved ? w : 0.0;
             do_reset(e);
         }
         Py_END_ALLOW_THREADS
@@ -1141,8 +1153,11 @@ static PyObject *Engine_probe(Engine *e, PyObject *args)
     PyBuffer_Release(&bu);
     PyBuffer_Release(&bn);
     PyBuffer_Release(&bs);
+    if (bw.buf)
+        PyBuffer_Release(&bw);
     if (!ok) {
-        PyErr_SetString(PyExc_ValueError, "probe: u must be n x depth doubles, the estimates n doubles");
+        PyErr_SetString(PyExc_ValueError, "probe: u must be n x depth doubles, the estimates n doubles, the "
+                                          "weights one int32 per option");
         return NULL;
     }
     Py_RETURN_NONE;

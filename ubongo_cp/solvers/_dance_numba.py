@@ -165,8 +165,9 @@ class Engine:
         """Report the live nodes of ``level`` as prefixes instead of searching below them (0: none)."""
         self.state[_S_CUTOFF] = level if level > 0 else -1
 
-    def probe(self, u, est_nodes, est_solutions) -> None:
-        """Knuth's random probes below the mark (see ``_dance.c``)."""
+    def probe(self, u, est_nodes, est_solutions, weights=None, target=-1) -> None:
+        """Knuth's random probes below the mark (see ``_dance.c``); with ``weights`` (int32, one per option),
+        a solution counts only when its options' weights sum to ``target``."""
         if not self.mark_state[5]:
             raise RuntimeError("probe needs a mark")
         u = np.frombuffer(u, dtype=np.float64)
@@ -181,8 +182,11 @@ class Engine:
             self.state[_S_PROBING] = 1
             self.state[_S_PDEPTH] = start
             self._run(_NO_LIMIT, _EMPTY_OUT, _EMPTY_LEN, _EMPTY_NODES, 0)
-            est_nodes[p], est_solutions[p] = _estimate(self.deg, self.x, start, self.state[_S_PDEPTH],
-                                                       self.solutions > before)
+            solved = self.solutions > before
+            if solved and weights is not None:
+                chosen = self.x[:int(self.state[_S_PDEPTH])]
+                solved = int(np.frombuffer(weights, dtype=np.int32)[chosen[chosen >= 0]].sum()) == target
+            est_nodes[p], est_solutions[p] = _estimate(self.deg, self.x, start, self.state[_S_PDEPTH], solved)
             self.reset()
 
     def fraction(self) -> float:

@@ -508,6 +508,41 @@ def item_bounds(instance) -> tuple[list[int], list[int]]:
     return [int(v) for v in bounds[:, 0]], [int(v) for v in bounds[:, 1]]
 
 
+def unbranched_option(instance) -> int | None:
+    """The first option of ``instance`` that covers no item of bounds ``[1..1]`` (``None``: there is none).
+
+    The decision diagram (:mod:`.zdd`) branches on such items, as DXZ does, so it
+    takes an instance only when every option covers one: every placement of a
+    puzzle covers a cell; an exact-cover matrix with bounds may have other options.
+    """
+    region = getattr(instance, "region", None)
+    if region is not None and not region.optional:
+        return None  # every placement covers a cell of the region, [1..1]
+    if region is None and getattr(instance, "bounds", None) is None:
+        return None  # a matrix without bounds: each option covers a primary item, [1..1]
+    import numpy as np
+
+    lo, hi = (np.asarray(b) for b in item_bounds(instance))
+    once = (lo == 1) & (hi == 1)
+    indptr = np.asarray(instance.indptr, dtype=np.int64)
+    hits = np.concatenate(([0], np.cumsum(once[np.asarray(instance.indices, dtype=np.int64)])))
+    bad = np.flatnonzero(hits[indptr[1:]] == hits[indptr[:-1]])
+    return int(bad[0]) if len(bad) else None
+
+
+def option_place(instance, option: int) -> tuple[str, str | None, int | None]:
+    """How a message names ``option`` of ``instance``: (its words, the file, the file's line).
+
+    An option read from a file is ``"the option on this line"`` with the file and its line;
+    else its label, or ``"option N"`` counted from 1.
+    """
+    lines = getattr(instance, "option_lines", ())
+    if lines:
+        return "the option on this line", getattr(instance, "path", None), int(lines[option])
+    labels = getattr(instance, "option_labels", ())
+    return (labels[option] if labels else f"option {option + 1}"), None, None
+
+
 def _ints(options: Sequence[int]) -> list[int]:
     """Option ids as a list of Python ints (backends hand numpy arrays or lists)."""
     return options.tolist() if hasattr(options, "tolist") else [int(o) for o in options]

@@ -461,16 +461,21 @@ class _Engine:
         """Report live nodes of ``level`` as prefix rows instead of searching below them (0: none)."""
         self._kernel.set_cutoff(int(level))
 
-    def probe(self, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def probe(self, u: np.ndarray, weights: np.ndarray | None = None, target: int = -1) -> tuple[np.ndarray, np.ndarray]:
         """Knuth's random probes below the mark: one row of ``u`` (uniform in [0, 1), depth values) each.
 
         Returns the estimates of the subtree's nodes and of its solutions,
-        one per probe (float64); the engine is left at the mark.
+        one per probe (float64); the engine is left at the mark. With
+        ``weights`` (one whole number per option), a solution counts only
+        when the weights of its options sum to ``target``.
         """
         u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1, self.depth)
         nodes = np.zeros(len(u), dtype=np.float64)
         sols = np.zeros(len(u), dtype=np.float64)
-        self._kernel.probe(u, nodes, sols)
+        if weights is None:
+            self._kernel.probe(u, nodes, sols)
+        else:
+            self._kernel.probe(u, nodes, sols, np.ascontiguousarray(weights, dtype=np.int32).tobytes(), int(target))
         return nodes, sols
 
     def fraction(self) -> float:

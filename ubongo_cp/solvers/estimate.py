@@ -61,6 +61,10 @@ class SearchEstimate:
         True when the whole search ran within the budget: the counts are exact.
     elapsed : float
         Seconds this estimate took.
+    reason : str or None
+        Why the instance has no solution without any search (its pre-check,
+        as :func:`~ubongo_cp.solvers.solve` answers at once): nothing is searched
+        and every count is 0; else None.
     """
 
     nodes: float
@@ -72,6 +76,7 @@ class SearchEstimate:
     probes: int
     exact: bool
     elapsed: float
+    reason: str | None = None
 
     def to_json(self) -> dict:
         """The attributes as a JSON-ready dict."""
@@ -79,6 +84,8 @@ class SearchEstimate:
 
     def summary(self) -> str:
         """One line: nodes, solutions and time with their standard errors."""
+        if self.reason is not None:
+            return f"nothing to search: no solution ({self.reason})"
         if self.exact:
             return (f"exact (the search ran to its end): {_counted(self.nodes, 'node')}, "
                     f"{_counted(self.solutions, 'solution')}, {_duration(self.seconds)}")
@@ -95,7 +102,7 @@ def _counted(n: float, noun: str) -> str:
 
 
 def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, seed: int = 0,
-                    count_below: int | None = None) -> SearchEstimate:
+                    count_below: int | None = None, pieces_used: int | None = None) -> SearchEstimate:
     """Estimate the nodes, solutions and CPU time of the ``dlx`` engine's search of ``instance``.
 
     Parameters
@@ -115,10 +122,18 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
         Nodes the first search may take at most (default: as many as a
         quarter of ``seconds`` allows, at least :data:`ALWAYS_COUNTED`); a
         tree it finishes is counted.
+    pieces_used : int, optional
+        Count only the solutions with exactly this many pieces (the cells
+        left empty are no piece), as :func:`~ubongo_cp.solvers.solve` and
+        :func:`~ubongo_cp.analyze.analyze` do with it: the tree searched is
+        the same, its solutions with another number of pieces are not counted.
 
     Returns
     -------
     SearchEstimate
+
+        An instance its pre-check settles (no solution, whatever the search) is not
+        searched: the estimate holds 0 nodes and the pre-check's reason.
 
     Raises
     ------
@@ -140,24 +155,29 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
     if max_starts < 1:
         raise InputError(f"max_starts must be at least 1, got {max_starts}")
     t0 = time.perf_counter()
+    reason = instance.precheck()
+    if reason is not None:  # as solve: settled before any search
+        return SearchEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, True, time.perf_counter() - t0, reason)
     c0 = time.process_time()
     args = (instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
             instance.multiplicity, getattr(instance, "colours", None))
+    weights = None if pieces_used is None else _piece_weights(instance)
+    counted = _Counted(weights, pieces_used)
     # A first search, as dlx runs it: the node rate, and the whole count when the tree is small.
     first = dancing._Engine(*args)
     budget, deadline = 2_000, t0 + seconds / 4
     cap = dancing._NO_LIMIT if count_below is None else int(count_below)
     while True:
-        first.step(min(budget, cap), 0)
+        counted.step(first, min(budget, cap))
         if first.done or budget >= cap or (time.perf_counter() >= deadline and budget >= ALWAYS_COUNTED):
             break
         budget *= 2
     cpu = max(time.process_time() - c0, 1e-9)
     rate = first.nodes / cpu  # nodes per CPU second
     if first.done:
-        return SearchEstimate(float(first.nodes), 0.0, float(first.solutions), 0.0, cpu, 0.0, 0, True,
+        return SearchEstimate(float(first.nodes), 0.0, float(counted.solutions(first)), 0.0, cpu, 0.0, 0, True,
                               time.perf_counter() - t0)
-    top_nodes, top_solutions, starts = _stratify(args, max_starts)
+    top_nodes, top_solutions, starts = _stratify(args, max_starts, _Counted(weights, pieces_used))
     engine = dancing._Engine(*args)
     rng = np.random.default_rng(seed)
     sums = np.zeros((len(starts), 4))  # per start: sum and sum of squares of the node and solution estimates
@@ -170,7 +190,8 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
             if path and engine.descend(path) != 1:
                 raise RuntimeError(f"a live node of the search was not found again: {path}")
             engine.mark()
-            nodes, sols = engine.probe(rng.random((per_round, engine.depth)))
+            nodes, sols = engine.probe(rng.random((per_round, engine.depth)), weights,
+                                       -1 if pieces_used is None else pieces_used)
             sums[i] += (nodes.sum(), (nodes * nodes).sum(), sols.sum(), (sols * sols).sum())
         n += per_round
     mean_nodes, mean_sols = sums[:, 0] / n, sums[:, 2] / n
@@ -182,7 +203,50 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
                           nodes_est / rate, nodes_err / rate, n * len(starts), False, time.perf_counter() - t0)
 
 
-def _stratify(args, max_starts: int) -> tuple[int, int, list[list[int]]]:
+class _Counted:
+    """The solutions a search counts: all, or those whose options' weights sum to ``target``."""
+
+    def __init__(self, weights: np.ndarray | None, target: int | None) -> None:
+        self.weights, self.target, self.kept = weights, target, 0
+
+    def step(self, engine, stop_nodes: int) -> int:
+        """Run ``engine`` to ``stop_nodes`` nodes (or its end); its rows (solutions, prefixes) as it goes."""
+        if self.weights is None:
+            engine.step(stop_nodes, 0)
+            return 0
+        n_out = 0
+        while True:  # a full batch of rows ends the step early: go on to the node budget
+            _, n = engine.step(stop_nodes, 64)
+            self.take(engine, n)
+            n_out += n
+            if n < 64 or engine.done:
+                return n_out
+
+    def take(self, engine, n_out: int) -> None:
+        """Count the solutions among the first ``n_out`` output rows of ``engine``."""
+        if self.weights is None:
+            return
+        for t in range(n_out):
+            m = int(engine.out_len[t])
+            if m > 0 and int(self.weights[engine.out[t, :m]].sum()) == self.target:
+                self.kept += 1
+
+    def solutions(self, engine) -> int:
+        """The solutions counted so far."""
+        return engine.solutions if self.weights is None else self.kept
+
+
+def _piece_weights(instance) -> np.ndarray:
+    """1 for an option that places a piece, 0 for a cell left empty (a monomino named EMPTY), one per option."""
+    from ..pieces import EMPTY
+
+    if not hasattr(instance, "types"):
+        raise InputError("a count of the pieces used needs a puzzle (options of piece types), not a matrix")
+    empty = [t for t, copies in enumerate(instance.types) if instance.pieces[copies[0]].name == EMPTY]
+    return (~np.isin(np.asarray(instance.option_type), empty)).astype(np.int32)
+
+
+def _stratify(args, max_starts: int, counted: _Counted) -> tuple[int, int, list[list[int]]]:
     """The deepest level with at most ``max_starts`` live nodes: nodes and solutions above it, its nodes' paths."""
     best: tuple[int, int, list[list[int]]] = (0, 0, [[]])
     for level in range(1, 64):
@@ -191,15 +255,17 @@ def _stratify(args, max_starts: int) -> tuple[int, int, list[list[int]]]:
             break
         engine.set_cutoff(level)
         paths: list[list[int]] = []
+        counted.kept = 0
         while not engine.done:
             _, n_out = engine.step(dancing._NO_LIMIT, 64)
+            counted.take(engine, n_out)
             paths.extend(engine.out[t, :-int(engine.out_len[t])].tolist() for t in range(n_out)
                          if engine.out_len[t] < 0)
             if len(paths) > max_starts:
                 return best
         if not paths:  # the tree ends above this level: nothing more to gain
             return best
-        best = (engine.nodes, engine.solutions, paths)
+        best = (engine.nodes, counted.solutions(engine), paths)
     return best
 
 

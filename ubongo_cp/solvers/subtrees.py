@@ -344,7 +344,7 @@ class SplitSearch:
                 for row in pool.map_unordered(run_task, items, nogil=True, backend=backend, instance=instance):
                     if journal is not None and row["complete"]:
                         try:
-                            append_durably(journal, json.dumps(row) + "\n")
+                            append_durably(journal, json.dumps({**row, "check": _row_check(row, digest)}) + "\n")
                         except OSError as exc:
                             raise InputError(f"cannot write the journal: {exc.strerror or exc}",
                                              path=self.journal) from None
@@ -388,12 +388,12 @@ class SplitSearch:
         path = Path(self.journal)
         if not path.exists():
             return []
-        lines: list[Any] = list(read_journal(path, "the count's journal (a file)"))
-        if not lines:
+        numbered: list[Any] = list(read_journal(path, "the count's journal (a file)", numbered=True))
+        if not numbered:
             if path.stat().st_size:
                 raise InputError("is not a journal of a count (no line of it can be read)", path=path)
             return []
-        head = lines[0]
+        head = numbered[0][1]
         if not isinstance(head, dict) or head.get("journal") != JOURNAL_KIND:
             raise InputError("is not a journal of a count (its first line is not a journal header)", path=path)
         if head.get("instance") != header["instance"]:
@@ -409,7 +409,10 @@ class SplitSearch:
                              "file", path=path)
         rows = []
         taken = [False] * header["subtrees"]
-        for row in lines[1:]:
+        for number, row in numbered[1:]:
+            if isinstance(row, dict) and row.get("check") != _row_check(row, header["instance"]):
+                raise InputError("was changed after this program wrote it: the check of the row on this line does "
+                                 "not match its content; give another journal file", path=path, line=number)
             if not _is_row(row, header["subtrees"]) or any(taken[row["first"]:row["last"]]):
                 continue  # damaged, or a task journaled twice: its subtrees run again or are counted once
             taken[row["first"]:row["last"]] = [True] * (row["last"] - row["first"])
@@ -426,6 +429,12 @@ def _bar(share: float):
 
     return tqdm(total=100.0, initial=min(100.0 * share, 100.0), unit="%", dynamic_ncols=True, desc="search",
                 bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}")
+
+
+def _row_check(row: dict, digest: str) -> str:
+    """The check a journal row carries: a hash of its content (all but the check) under the count's digest."""
+    content = json.dumps({k: v for k, v in row.items() if k != "check"}, sort_keys=True)
+    return hashlib.sha256(f"{digest}\n{content}".encode()).hexdigest()[:32]
 
 
 def _is_row(row, n: int) -> bool:

@@ -246,8 +246,12 @@ def _builder(instance, *, fixed=(), restrict=None, csr=None, classes: bool = Fal
     tints = np.ascontiguousarray(colours if colours is not None else np.zeros(0), dtype=np.uint32)
     builder = Builder(*args, classes, tints)
     if builder.bad >= 0:
-        raise InputError(f"option {builder.bad} covers no item of multiplicity [1..1]; the decision diagram "
-                         f"branches on those")
+        from .base import option_place
+
+        # the options of the instance itself, or of what it was cut to (a restriction, an instance of its own)
+        what, path, line = option_place(instance if restrict is None and csr is None else None, builder.bad)
+        raise InputError(f"{what} covers no item of bounds [1..1]; the decision diagram branches on those",
+                         path=path, line=line)
     return builder
 
 

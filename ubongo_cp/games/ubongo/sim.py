@@ -108,9 +108,10 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
         Strategy per seat, at most ``num_players`` names; a shorter list is
         cycled (default: stay, most-gems, leading, lookahead).
     skills : sequence of float, optional
-        Skills of the players (default 1.0); in game ``g`` seat ``p`` gets
-        ``skills[(p + g) % len(skills)]``, so skills rotate over the seats
-        and every strategy plays with every skill.
+        Skills of the players, at most ``num_players`` (default 1.0; a
+        shorter list is cycled, as the strategies are); in game ``g`` seat
+        ``p`` gets ``skills[(p + g) % len(skills)]``, so skills rotate over
+        the seats and every strategy plays with every skill.
     progress : bool
         Show a tqdm progress bar.
     executor : Executor, optional
@@ -130,7 +131,7 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     Raises
     ------
     InputError
-        For a bad deck, player count, strategy list or skill.
+        For a bad deck, player count, strategy list, skill, or more skills than players.
     """
     deck = as_deck(tasks, "classic")
     if not 2 <= num_players <= 4:
@@ -141,6 +142,9 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
         raise InputError(f"{len(strategies)} strategies for {num_players} players "
                          "(give at most one per seat; a shorter list is cycled)")
     strategies = list(strategies or list(STRATEGIES))
+    if skills and len(skills) > num_players:
+        raise InputError(f"{len(skills)} skills for {num_players} players "
+                         "(give at most one per player; a shorter list is cycled)")
     skills = [float(s) for s in (skills or [1.0])]
     for s in strategies:
         make_strategy(s)

@@ -1204,40 +1204,40 @@ def _masks_of(run, fit) -> list[list[int]]:
 
 
 def _fill_numpy(runs, fits, strides, layout, n_cells) -> PlacementTable:
-    """The table of :func:`_placements` with numpy: for each run of types whose pieces have one size
-    (:func:`_runs`), the rows of every fit (positions and counts per orientation: :func:`_unpacked`) gathered
-    in one step."""
+    """The table of :func:`_placements` with numpy: its arrays made at their size first, then for each run of types
+    whose pieces have one size (:func:`_runs`) the rows of every fit (positions and counts per orientation:
+    :func:`_unpacked`) gathered straight into them (no copy of the table, little memory beyond it)."""
     import numpy as np
 
     arrays = _numpy_layout(layout)
     item_at, offset_at = arrays["item"], arrays["offset"]
-    indices, indptr, option_type, orientation, offsets = [], [np.zeros(1, np.uint32)], [], [], []
-    last = 0
-    for run, (pos, per_mask, *_) in zip(runs, fits):
-        n = len(pos)
+    counts = [len(fit[0]) for fit in fits]
+    widths = [run.cells.shape[1] + 1 for run in runs]
+    n_options, dim = sum(counts), offset_at.shape[1]
+    table = PlacementTable(*(array(code, [0]) * n for code, n in (
+        ("I", n_options + 1), ("I", sum(map(mul, counts, widths))), ("i", n_options), ("h", n_options),
+        ("i", dim * n_options))))
+    indptr, indices, option_type, orientation, offsets = (
+        np.frombuffer(part, dtype=part.typecode) for part in (table.indptr, table.indices, table.option_type,
+                                                             table.option_orientation, table.option_offset))
+    o = e = 0                                 # options and items written so far
+    for run, (pos, per_mask, *_), n, width in zip(runs, fits, counts, widths):
         if not n:
             continue
-        k = run.cells.shape[1]
-        at = _run_flats(run, strides).repeat(per_mask, axis=0)
-        at += pos[:, None]
-        rows = np.empty((n, k + 1), dtype=np.uint32)
-        rows[:, :k] = item_at.take(at)
-        of_type = run.of_type.repeat(per_mask)
-        rows[:, k] = n_cells + of_type
-        indices.append(rows)
-        indptr.append(np.arange(last + k + 1, last + (k + 1) * n + 1, k + 1, dtype=np.uint32))
-        last += (k + 1) * n
-        option_type.append(of_type)
-        orientation.append(run.orientation.repeat(per_mask))
-        offsets.append(offset_at.take(pos, axis=0))
-
-    def packed(parts, code):
-        out = array(code)
-        for part in parts:                # contiguous arrays: their bytes copied once
-            out.frombytes(memoryview(part).cast("B"))
-        return out
-    return PlacementTable(packed(indptr, "I"), packed(indices, "I"), packed(option_type, "i"),
-                          packed(orientation, "h"), packed(offsets, "i"))
+        rows = indices[e:e + n * width].reshape(n, width)
+        for j, flat in enumerate(_run_flats(run, strides).T):   # cell by cell: one position per fit at a time
+            at = flat.repeat(per_mask)
+            at += pos
+            item_at.take(at, out=rows[:, j], mode="clip")       # every index is in the array
+        of_type = option_type[o:o + n]
+        of_type[:] = run.of_type.repeat(per_mask)
+        np.add(of_type, n_cells, out=rows[:, -1], casting="unsafe")
+        orientation[o:o + n] = run.orientation.repeat(per_mask)
+        offset_at.take(pos, axis=0, out=offsets[dim * o:dim * (o + n)].reshape(n, dim), mode="clip")
+        indptr[o + 1:o + n + 1] = np.arange(e + width, e + width * n + 1, width)
+        o += n
+        e += n * width
+    return table
 
 
 class _Run(NamedTuple):

@@ -1055,12 +1055,11 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
     for axis in range(len(size) - 2, -1, -1):
         strides[axis] = strides[axis + 1] * size[axis + 1]
     total = strides[0] * size[0]
-    base = sum(map(mul, low, strides))
-    where = [pos - base for pos in _flatten(cells, strides)]
+    where = _flatten(cells, strides, sum(map(mul, low, strides)))
     item = [-1] * total
     digits = bytearray(b"0") * total      # the region's mask in binary, lowest bit first
     first_optional = n_cells + n_types
-    for pos, it in zip(where, [*range(n_cells), *range(first_optional, first_optional + len(region.optional))]):
+    for pos, it in zip(where, chain(range(n_cells), range(first_optional, first_optional + len(region.optional)))):
         item[pos] = it
         digits[pos] = 49                  # "1"
     coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in columns]
@@ -1337,15 +1336,16 @@ def _extent(form) -> tuple[int, ...]:
     return extent
 
 
-def _flatten(points: Iterable[tuple[int, ...]], strides: Sequence[int]) -> list[int]:
-    """Array coordinates as flat positions (row-major, these strides); plain loops in 2 and 3 dimensions."""
+def _flatten(points: Iterable[tuple[int, ...]], strides: Sequence[int], base: int = 0) -> list[int]:
+    """Array coordinates as flat positions (row-major, these strides) less ``base``; plain loops in 2 and 3
+    dimensions."""
     if len(strides) == 2:
         s0 = strides[0]
-        return [x * s0 + y for x, y in points]
+        return [x * s0 + y - base for x, y in points]
     if len(strides) == 3:
         s0, s1 = strides[0], strides[1]
-        return [x * s0 + y * s1 + z for x, y, z in points]
-    return [sum(map(mul, point, strides)) for point in points]
+        return [x * s0 + y * s1 + z - base for x, y, z in points]
+    return [sum(map(mul, point, strides)) - base for point in points]
 
 
 def task_instance(card: "CardSide", face: int, *, max_empty: int | None = None) -> ExactCoverInstance:

@@ -40,10 +40,11 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter, mul, sub
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
 
 from .errors import InputError
 from .geometry import Cell, Shape
+from .grids.base import Orientations
 from .pieces import EMPTY, Piece, Region, grid_mismatch, orientations_of
 from .verify import verify_solution
 
@@ -801,7 +802,7 @@ def piece_types(pieces: Sequence[Piece], mode: str = "free", *, by_name: bool = 
     >>> piece_types([Piece("B1", sq), Piece("D", ((0, 0), (0, 1))), Piece("B2", sq)])
     ((0, 2), (1,))
     """
-    return _grouped([p.name for p in pieces] if by_name else [_form(p.orientations(mode))[3] for p in pieces])
+    return _grouped([p.name for p in pieces] if by_name else [_form(p.orientations(mode))[2] for p in pieces])
 
 
 def _grouped(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
@@ -888,7 +889,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     if problem:
         raise InputError(problem)
     orientations = orientations_of(pieces, mode)
-    types = _grouped([p.name for p in pieces] if optional_pieces else [_form(o)[3] for o in orientations])
+    types = _grouped([p.name for p in pieces] if optional_pieces else [_form(o)[2] for o in orientations])
     bounds = None
     empty_type = -1
     if ranges or max_empty:
@@ -977,14 +978,23 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     (:func:`_fill_python`, no numpy call); from :data:`_NUMPY_FROM`
     placements, when numpy is loaded (or from :data:`_NUMPY_IMPORT_FROM`),
     the fit masks of a run of types are unpacked and its rows gathered with
-    numpy (:func:`_fill_numpy`). Every way gives the same table.
+    numpy (:func:`_fill_numpy`). Every way gives the same table. The
+    numpy ways take the orientations of each run of types of one size as
+    one array (:func:`_runs`): every orientation's cells at once, whatever
+    the grid's number of symmetries, with no Python loop over them.
     """
     lattice = region.grid
     n_cells, n_types = region.area, len(shapes)
     if not region.cells and not region.optional:
         return PlacementTable(array("I", [0]), array("I"), array("i"), array("h"), array("i"))
-    forms = [_form(type_shapes) for type_shapes in shapes]
-    reach = tuple(map(max, zip(*[form[0] for form in forms]))) if forms else (1,) * lattice.dim
+    n_orientations = sum(map(len, shapes))
+    vectorised = (n_orientations >= _NUMPY_FITS_FROM and n_orientations * n_cells >= _NUMPY_FITS_AREA
+                  and "numpy" in sys.modules)
+    if vectorised:
+        reach, runs = _runs(shapes)
+    else:
+        forms = [_form(type_shapes) for type_shapes in shapes]
+        reach = tuple(map(max, zip(*map(_extent, forms)))) if forms else (1,) * lattice.dim
     layout = _REGIONS.get((id(region), reach, n_types))   # this region, else an equal one, else made
     if layout is None or layout[7] is not region:
         key = (region, reach, n_types)
@@ -993,13 +1003,12 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
             layout = _cache(_REGIONS, key, _region_layout(region, lattice, reach, n_types))
         layout = _cache(_REGIONS, (id(region), reach, n_types), layout[:7] + (region,))
     strides, positions, shifted = layout[:3]
-    n_orientations = sum([len(form[2]) for form in forms])
-    if (n_orientations >= _NUMPY_FITS_FROM and n_orientations * n_cells >= _NUMPY_FITS_AREA
-            and "numpy" in sys.modules):
-        runs = _fits_numpy(forms, strides, layout)
-        if sum(len(run[2]) for run in runs) >= _NUMPY_FROM:
-            return _fill_numpy(forms, strides, runs, layout, n_cells)
-        fits = [masks for run in runs for masks in _masks_of(forms, run)]
+    if vectorised:
+        fits_of_runs = _fits_numpy(runs, strides, layout)
+        if sum(len(fit[0]) for fit in fits_of_runs) >= _NUMPY_FROM:
+            return _fill_numpy(runs, fits_of_runs, strides, layout, n_cells)
+        forms = [_form(type_shapes) for type_shapes in shapes]
+        fits = [masks for run, fit in zip(runs, fits_of_runs) for masks in _masks_of(run, fit)]
     else:
         fits = []                         # each type's orientations' fit masks
         for form in forms:
@@ -1012,26 +1021,19 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
             fits.append(masks)
         n_fits = sum([m.bit_count() for masks in fits for m in masks])
         if n_fits >= _NUMPY_FROM and ("numpy" in sys.modules or n_fits >= _NUMPY_IMPORT_FROM):
-            return _fill_numpy(forms, strides, _fits_unpacked(forms, fits, layout), layout, n_cells)
+            runs = _runs(shapes)[1]
+            return _fill_numpy(runs, _fits_unpacked(runs, fits, layout), strides, layout, n_cells)
     return _fill_python(shapes, forms, strides, fits, layout, n_cells)
 
 
 def _flats(form, strides: tuple[int, ...]) -> list[list[int]]:
     """The orientations of a :func:`_form` as flat positions in the array of these strides (cell order kept)."""
-    flats = form[1].get(strides)
+    flats = form[0].get(strides)
     if flats is None:
-        k = len(form[2][0])
-        every = _every(form, strides)
-        flats = form[1][strides] = [every[i:i + k] for i in range(0, len(every), k)]
+        k = len(form[1][0])
+        every = _flatten(chain.from_iterable(form[1]), strides)
+        flats = form[0][strides] = [every[i:i + k] for i in range(0, len(every), k)]
     return flats
-
-
-def _every(form, strides: tuple[int, ...]) -> list[int]:
-    """The flat positions of every cell of every orientation of a :func:`_form`, one after the other."""
-    every = form[1].get(("every", strides))
-    if every is None:
-        every = form[1]["every", strides] = _flatten(chain.from_iterable(form[2]), strides)
-    return every
 
 
 def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int) -> tuple:
@@ -1053,12 +1055,11 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
     for axis in range(len(size) - 2, -1, -1):
         strides[axis] = strides[axis + 1] * size[axis + 1]
     total = strides[0] * size[0]
-    base = sum(map(mul, low, strides))
-    where = [pos - base for pos in _flatten(cells, strides)]
+    where = _flatten(cells, strides, sum(map(mul, low, strides)))
     item = [-1] * total
     digits = bytearray(b"0") * total      # the region's mask in binary, lowest bit first
     first_optional = n_cells + n_types
-    for pos, it in zip(where, [*range(n_cells), *range(first_optional, first_optional + len(region.optional))]):
+    for pos, it in zip(where, chain(range(n_cells), range(first_optional, first_optional + len(region.optional)))):
         item[pos] = it
         digits[pos] = 49                  # "1"
     coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in columns]
@@ -1093,9 +1094,9 @@ def _fill_python(shapes, forms, strides, fits, layout, n_cells) -> PlacementTabl
     for t, (type_shapes, form, masks) in enumerate(zip(shapes, forms, fits)):
         type_rows: list = []
         append = type_rows.append
-        getters = form[1].get(("get", strides))
+        getters = form[0].get(("get", strides))
         if getters is None:
-            getters = form[1]["get", strides] = [_getter(flat) for flat in _flats(form, strides)]
+            getters = form[0]["get", strides] = [_getter(flat) for flat in _flats(form, strides)]
         for o, (shape, (cells_at, span), mask) in enumerate(zip(type_shapes, getters, masks)):
             if not mask:
                 continue
@@ -1148,10 +1149,9 @@ def _words(masks: Sequence[int], nbytes: int):
     return np.frombuffer(b"".join([m.to_bytes(nbytes, "little") for m in masks]), "<u8").reshape(len(masks), -1)
 
 
-def _fits_numpy(forms, strides, layout) -> list[tuple]:
-    """The fits of every orientation with numpy, for each run of types whose pieces have one size
-    (:func:`_type_runs`): the run, :func:`_unpacked` of its fit masks, the masks as 64-bit words (one row per
-    orientation), and its orientations' flat cells (:func:`_stacked`)."""
+def _fits_numpy(runs, strides, layout) -> list[tuple]:
+    """The fits of every orientation with numpy, for each run of types of :func:`_runs`: :func:`_unpacked` of its
+    fit masks, and the masks as 64-bit words (one row per orientation)."""
     import numpy as np
 
     arrays = _numpy_layout(layout)
@@ -1160,19 +1160,19 @@ def _fits_numpy(forms, strides, layout) -> list[tuple]:
         arrays["shifted"] = _words(layout[2], nbytes)      # (flat offsets, words)
         arrays["positions"] = _words([layout[1]], nbytes)[0]
     out = []
-    for t0, t1 in _type_runs(forms):
-        flat = _stacked(forms, t0, t1, strides)           # (orientations, cells)
-        masks = np.bitwise_and.reduce(arrays["shifted"][flat], axis=1)
+    for run in runs:
+        masks = np.bitwise_and.reduce(arrays["shifted"][_run_flats(run, strides)], axis=1)
         masks &= arrays["positions"]
-        out.append((t0, t1, *_unpacked(masks, arrays["bits"]), masks, flat))
+        out.append((*_unpacked(masks, arrays["bits"]), masks))
     return out
 
 
-def _fits_unpacked(forms, fits, layout) -> list[tuple]:
-    """The fit masks of :func:`_placements` (integers), for each run of types as :func:`_fits_numpy` gives it."""
+def _fits_unpacked(runs, fits, layout) -> list[tuple]:
+    """The fit masks of :func:`_placements` (integers, per type), for each run of types as :func:`_fits_numpy`
+    gives them."""
     nbits = _numpy_layout(layout)["bits"]
-    return [(t0, t1, *_unpacked(_words([m for t in range(t0, t1) for m in fits[t]], nbits // 8), nbits))
-            for t0, t1 in _type_runs(forms)]
+    return [_unpacked(_words([m for t in range(run.t0, run.t1) for m in fits[t]], nbits // 8), nbits)
+            for run in runs]
 
 
 def _unpacked(masks, nbits: int):
@@ -1189,90 +1189,116 @@ def _unpacked(masks, nbits: int):
     return at, counts
 
 
-def _masks_of(forms, run) -> list[list[int]]:
-    """A run of :func:`_fits_numpy` as the fit masks (integers) of each of its types."""
-    t0, t1, masks = run[0], run[1], run[4]
+def _masks_of(run, fit) -> list[list[int]]:
+    """The fits of a run (:func:`_fits_numpy`) as the fit masks (integers) of each of its types."""
+    masks = fit[2]
     data = masks.astype("<u8").tobytes()
     size = len(data) // max(len(masks), 1)
     flat = [int.from_bytes(data[i:i + size], "little") for i in range(0, len(data), size)]
     out, o = [], 0
-    for t in range(t0, t1):
-        n = len(forms[t][2])
+    for n in run.sizes:
         out.append(flat[o:o + n])
         o += n
     return out
 
 
-def _type_runs(forms) -> list[tuple[int, int]]:
-    """The runs ``(t0, t1)`` of consecutive types whose pieces have one size."""
-    runs = []
-    t0 = 0
-    while t0 < len(forms):
-        k = len(forms[t0][2][0])
-        t1 = t0 + 1
-        while t1 < len(forms) and len(forms[t1][2][0]) == k:
-            t1 += 1
-        runs.append((t0, t1))
-        t0 = t1
-    return runs
-
-
-def _fill_numpy(forms, strides, runs, layout, n_cells) -> PlacementTable:
-    """The table of :func:`_placements` with numpy: for each run of types whose pieces have one size, the rows of
-    every fit (positions and counts per orientation: :func:`_unpacked`) gathered in one step."""
+def _fill_numpy(runs, fits, strides, layout, n_cells) -> PlacementTable:
+    """The table of :func:`_placements` with numpy: its arrays made at their size first, then for each run of types
+    whose pieces have one size (:func:`_runs`) the rows of every fit (positions and counts per orientation:
+    :func:`_unpacked`) gathered straight into them (no copy of the table, little memory beyond it)."""
     import numpy as np
 
     arrays = _numpy_layout(layout)
     item_at, offset_at = arrays["item"], arrays["offset"]
-    indices, indptr, option_type, orientation, offsets = [], [np.zeros(1, np.uint32)], [], [], []
-    last = 0
-    for t0, t1, pos, per_mask, *kept in runs:
-        n = len(pos)
+    counts = [len(fit[0]) for fit in fits]
+    widths = [run.cells.shape[1] + 1 for run in runs]
+    n_options, dim = sum(counts), offset_at.shape[1]
+    table = PlacementTable(*(array(code, [0]) * n for code, n in (
+        ("I", n_options + 1), ("I", sum(map(mul, counts, widths))), ("i", n_options), ("h", n_options),
+        ("i", dim * n_options))))
+    indptr, indices, option_type, orientation, offsets = (
+        np.frombuffer(part, dtype=part.typecode) for part in (table.indptr, table.indices, table.option_type,
+                                                             table.option_orientation, table.option_offset))
+    o = e = 0                                 # options and items written so far
+    for run, (pos, per_mask, *_), n, width in zip(runs, fits, counts, widths):
         if not n:
             continue
-        k = len(forms[t0][2][0])
-        flat = kept[1] if kept else _stacked(forms, t0, t1, strides)
-        at = flat.repeat(per_mask, axis=0)
-        at += pos[:, None]
-        rows = np.empty((n, k + 1), dtype=np.uint32)
-        rows[:, :k] = item_at.take(at)
-        sizes = [len(forms[t][2]) for t in range(t0, t1)]
-        of_type = np.arange(t0, t1, dtype=np.int32).repeat(sizes).repeat(per_mask)
-        rows[:, k] = n_cells + of_type
-        indices.append(rows)
-        indptr.append(np.arange(last + k + 1, last + (k + 1) * n + 1, k + 1, dtype=np.uint32))
-        last += (k + 1) * n
-        option_type.append(of_type)
-        orientation.append(np.array([o for size in sizes for o in range(size)], dtype=np.int16).repeat(per_mask))
-        offsets.append(offset_at.take(pos, axis=0))
-
-    def packed(parts, code):
-        out = array(code)
-        for part in parts:                # contiguous arrays: their bytes copied once
-            out.frombytes(memoryview(part).cast("B"))
-        return out
-    return PlacementTable(packed(indptr, "I"), packed(indices, "I"), packed(option_type, "i"),
-                          packed(orientation, "h"), packed(offsets, "i"))
+        rows = indices[e:e + n * width].reshape(n, width)
+        for j, flat in enumerate(_run_flats(run, strides).T):   # cell by cell: one position per fit at a time
+            at = flat.repeat(per_mask)
+            at += pos
+            item_at.take(at, out=rows[:, j], mode="clip")       # every index is in the array
+        of_type = option_type[o:o + n]
+        of_type[:] = run.of_type.repeat(per_mask)
+        np.add(of_type, n_cells, out=rows[:, -1], casting="unsafe")
+        orientation[o:o + n] = run.orientation.repeat(per_mask)
+        offset_at.take(pos, axis=0, out=offsets[dim * o:dim * (o + n)].reshape(n, dim), mode="clip")
+        indptr[o + 1:o + n + 1] = np.arange(e + width, e + width * n + 1, width)
+        o += n
+        e += n * width
+    return table
 
 
-def _stacked(forms, t0: int, t1: int, strides):
-    """The flat cell positions (:func:`_placements`) of the orientations of the types ``t0 .. t1 - 1``, one row per
-    orientation, as one numpy array; each type's kept in its form for the next instance."""
+class _Run(NamedTuple):
+    """Consecutive types whose pieces have one size (:func:`_runs`), their orientations one after the other."""
+
+    t0: int                   #: the first type
+    t1: int                   #: one past the last
+    sizes: list[int]          #: orientations per type
+    cells: np.ndarray         #: int, (orientations, cells, dim): the cells of every orientation (normal position)
+    of_type: np.ndarray       #: int32, (orientations,): each one's type
+    orientation: np.ndarray   #: int16, (orientations,): each one's index among its type's
+    flats: dict               #: strides -> int, (orientations, cells): the cells' flat positions (:func:`_run_flats`)
+
+
+def _runs(shapes: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], list[_Run]]:
+    """The types' orientations (``shapes[t]``) in runs of one piece size, as arrays: the extent of every
+    orientation together (1 + the largest coordinate, per axis) and the :class:`_Run` list.
+
+    The cells come from the orientations' own array when they were computed with numpy
+    (:class:`~ubongo_cp.grids.base.Orientations`), else from their tuples. Cached by the identities of the
+    orientation lists (the cache holds them, so their ids are not reused).
+    """
+    key = ("runs", *map(id, shapes))
+    entry = _FORMS.get(key)
+    if entry is not None:
+        return entry[1]
     import numpy as np
 
-    parts = []
-    for t in range(t0, t1):
-        table = forms[t][1]
-        part = table.get(("numpy", strides))
-        if part is None:
-            part = table["numpy", strides] = np.array(_every(forms[t], strides), dtype=np.intp).reshape(
-                len(forms[t][2]), -1)
-        parts.append(part)
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+    runs = []
+    t0 = 0
+    while t0 < len(shapes):
+        k = len(shapes[t0][0])
+        t1 = t0 + 1
+        while t1 < len(shapes) and len(shapes[t1][0]) == k:
+            t1 += 1
+        group = shapes[t0:t1]
+        sizes = [len(s) for s in group]
+        parts = [s.array if isinstance(s, Orientations) else np.array(s, dtype=np.int64) for s in group]
+        cells = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        starts = np.cumsum([0, *sizes[:-1]]).repeat(sizes)
+        runs.append(_Run(t0, t1, sizes, cells, np.arange(t0, t1, dtype=np.int32).repeat(sizes),
+                         (np.arange(len(cells)) - starts).astype(np.int16), {}))
+        t0 = t1
+    dim = runs[0].cells.shape[2]
+    reach = np.max([run.cells.reshape(-1, dim).max(axis=0) for run in runs], axis=0) + 1
+    return _cache(_FORMS, key, (shapes, (tuple(reach.tolist()), runs)))[1]
+
+
+def _run_flats(run: _Run, strides: tuple[int, ...]):
+    """The flat positions (:func:`_placements`) of the cells of a run's orientations in the array of these
+    strides: int, shape (orientations, cells); kept in the run for the next instance."""
+    import numpy as np
+
+    flats = run.flats.get(strides)
+    if flats is None:
+        flats = run.flats[strides] = run.cells @ np.array(strides, dtype=np.int64)
+    return flats
 
 
 #: Caches of :func:`_placements`: the types' orientations' extents and flat forms (:func:`_form`, by the
-#: identity of a piece's orientation list) and the regions' array layouts (by region, the shapes' reach and
+#: identity of a piece's orientation list; and the runs of types as arrays, :func:`_runs`, by the identities of
+#: every type's list) and the regions' array layouts (by region, the shapes' reach and
 #: the number of types; and by the region's identity, quicker to look up than an equal region). A deck
 #: builds each card side's region for every die face, a census or a benchmark the same orientations again
 #: and again; each is emptied when it reaches :data:`_CACHE_SIZE` entries.
@@ -1289,30 +1315,37 @@ def _cache(cache: dict, key, value):
     return value
 
 
-def _form(shapes: Sequence[Shape]) -> tuple[tuple[int, ...], dict, Sequence[Shape], Shape]:
-    """One type's orientations: their extent per axis (1 + the largest coordinate; normal position), a dict
-    for their flat forms by strides (:func:`_placements`), the orientations, and the least of them (the
-    type's key, :func:`piece_types`).
+def _form(shapes: Sequence[Shape]) -> tuple[dict, Sequence[Shape], Shape]:
+    """One type's orientations: a dict for their flat forms by strides and their extent (:func:`_placements`),
+    the orientations, and the least of them (the type's key, :func:`piece_types`).
 
     Cached by the identity of the orientations' list (a piece's orientations are computed once,
     :meth:`ubongo_cp.pieces.Piece.orientations`); the cache holds the list, so its id is not reused.
     """
     entry = _FORMS.get(id(shapes))
-    if entry is not None and entry[2] is shapes:
+    if entry is not None and entry[1] is shapes:
         return entry
-    extent = tuple(1 + max(col) for col in zip(*chain.from_iterable(shapes)))
-    return _cache(_FORMS, id(shapes), (extent, {}, shapes, min(shapes)))
+    return _cache(_FORMS, id(shapes), ({}, shapes, min(shapes)))
 
 
-def _flatten(points: Iterable[tuple[int, ...]], strides: Sequence[int]) -> list[int]:
-    """Array coordinates as flat positions (row-major, these strides); plain loops in 2 and 3 dimensions."""
+def _extent(form) -> tuple[int, ...]:
+    """The extent per axis of a :func:`_form`'s orientations (1 + the largest coordinate; normal position)."""
+    extent = form[0].get("extent")
+    if extent is None:
+        extent = form[0]["extent"] = tuple(1 + max(col) for col in zip(*chain.from_iterable(form[1])))
+    return extent
+
+
+def _flatten(points: Iterable[tuple[int, ...]], strides: Sequence[int], base: int = 0) -> list[int]:
+    """Array coordinates as flat positions (row-major, these strides) less ``base``; plain loops in 2 and 3
+    dimensions."""
     if len(strides) == 2:
         s0 = strides[0]
-        return [x * s0 + y for x, y in points]
+        return [x * s0 + y - base for x, y in points]
     if len(strides) == 3:
         s0, s1 = strides[0], strides[1]
-        return [x * s0 + y * s1 + z for x, y, z in points]
-    return [sum(map(mul, point, strides)) for point in points]
+        return [x * s0 + y * s1 + z - base for x, y, z in points]
+    return [sum(map(mul, point, strides)) - base for point in points]
 
 
 def task_instance(card: "CardSide", face: int, *, max_empty: int | None = None) -> ExactCoverInstance:

@@ -39,10 +39,11 @@ through these methods.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import product
+from itertools import chain, product
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from ..errors import InputError
@@ -50,7 +51,7 @@ from ..errors import InputError
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Cell", "Shape", "Grid", "Colouring", "Plane"]
+__all__ = ["Cell", "Shape", "Grid", "Colouring", "Plane", "Orientations"]
 
 #: A cell: a tuple of ints (``(row, col)`` on squares and triangles, axial ``(q, r)`` on hexagons,
 #: ``(layer, row, col)`` on cubes).
@@ -101,6 +102,20 @@ class Colouring(NamedTuple):
                 return weight(prefix)
             return tuple(level(prefix + (b,)) for b in (0, 1))
         return level(())
+
+
+class Orientations(list[Shape]):
+    """A shape's distinct orientations (a list of :data:`Shape`, :meth:`Grid.orientations`) computed with
+    numpy (:meth:`Grid.orientations_many`), that keeps their cells as an array too.
+
+    Attributes
+    ----------
+    array : numpy.ndarray
+        int64, shape (orientations, cells, dim): the cells of each orientation, in the list's order.
+    """
+
+    __slots__ = ("array",)
+    array: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -346,8 +361,18 @@ class Grid:
 
         Every symmetry's images of every shape are computed in a few array
         operations (``_images``), each put in normal position and its
-        cells sorted as one integer key per cell; each shape's distinct images
-        are then kept in the order of the symmetries.
+        cells sorted as one integer key per cell; each shape's images
+        equal to an earlier one are dropped (:func:`numpy.unique` of the
+        keys, the shape's index first), and the rest decoded into cells at
+        once.
+
+        Returns
+        -------
+        list of Orientations
+            One list per shape (of :data:`Shape`, in the order of the
+            symmetries); each holds its orientations' cells as an int array
+            too, shape (orientations, cells, dim) (:attr:`Orientations.array`),
+            for :func:`ubongo_cp.cover.build_instance`.
 
         Raises
         ------
@@ -359,26 +384,42 @@ class Grid:
             return []
         import numpy as np
 
-        arr = np.array(shapes, dtype=np.int64)            # (N, n, dim)
+        arr = np.array(list(chain.from_iterable(chain.from_iterable(shapes))), dtype=np.int64).reshape(
+            len(shapes), len(shapes[0]), -1)              # (N, n, dim)
         images = self._images(arr, self.modes[mode])      # (dim, count, N, n), normal position
         if images is None:
             return [self.orientations(s, mode) for s in shapes]
-        radix = 4 * arr.shape[1] + 4                      # beyond every coordinate of an image in normal position
+        n, dim = arr.shape[1:]
+        radix = 4 * n + 4                                 # beyond every coordinate of an image in normal position
         code = images[0]
-        for axis in range(1, len(images)):
+        for axis in range(1, dim):
             code = code * radix + images[axis]
-        code = np.sort(code, axis=2)
-        out = []
-        dim = len(images)
+        n_shapes, count = arr.shape[0], code.shape[0]
+        rows = np.empty((n_shapes, count, n + 1), dtype=np.int64)   # each image: its shape, its cells' keys in order
+        rows[:, :, 0] = np.arange(n_shapes)[:, None]
+        rows[:, :, 1:] = np.sort(code.transpose(1, 0, 2), axis=2)
+        rows = rows.reshape(-1, n + 1)
+        keep = np.sort(np.unique(rows.view(np.dtype((np.void, rows.itemsize * (n + 1)))).ravel(),
+                                 return_index=True)[1])   # each shape's images unlike an earlier one, in order
+        per_shape = np.bincount(keep // count, minlength=n_shapes).tolist()
+        keys = rows[keep, 1:]                              # (orientations, n)
+        cells = np.empty((len(keys), n, dim), dtype=np.int64)
+        rest = keys
+        for axis in range(dim - 1, 0, -1):
+            rest, cells[:, :, axis] = np.divmod(rest, radix)
+        cells[:, :, 0] = rest
         if dim == 2:                                      # each key's cell, one look-up per cell
-            cell = _cells_by_key(radix)
-            for per_shape in code.transpose(1, 0, 2).tolist():
-                out.append([tuple([cell[v] for v in key]) for key in dict.fromkeys(map(tuple, per_shape))])
-            return out
-        for per_shape in code.transpose(1, 0, 2).tolist():
-            distinct = dict.fromkeys(map(tuple, per_shape))
-            out.append([tuple([(v // (radix * radix), v // radix % radix, v % radix) for v in key])
-                        for key in distinct])
+            each = map(_cells_by_key(radix).__getitem__, keys.ravel().tolist())
+        else:
+            each = map(tuple, cells.reshape(-1, dim).tolist())
+        flat = list(zip(*[iter(each)] * n))               # the orientations as shapes
+        out: list[list[Shape]] = []
+        start = 0
+        for size in per_shape:
+            images_of = Orientations(flat[start:start + size])
+            images_of.array = cells[start:start + size]
+            out.append(images_of)
+            start += size
         return out
 
     def _images(self, arr, count: int):
@@ -386,12 +427,9 @@ class Grid:
         position: an array (dim, count, N, n); None if the grid has no vectorised form (:attr:`linear`)."""
         if self.linear is None:
             return None
-        import numpy as np
-
-        dim = arr.shape[2]
-        m = np.array(self.linear[:count], dtype=np.int64).reshape(count, dim, dim)
-        raw = np.einsum("kij,snj->iksn", m, arr)          # (dim, count, N, n)
-        return raw - raw.min(axis=3, keepdims=True)
+        n_shapes, n, dim = arr.shape
+        raw = (arr @ _linear_columns(self.linear, count)).reshape(n_shapes, n, dim, count)
+        return (raw - raw.min(axis=1, keepdims=True)).transpose(2, 3, 0, 1)
 
     def symmetry_group(self, cells: Iterable[Cell]) -> list[int]:
         """The symmetries (indices) that map the shape onto itself, identity first."""
@@ -549,3 +587,22 @@ class Grid:
 def _cells_by_key(radix: int) -> list[Cell]:
     """The 2-D cell ``divmod(key, radix)`` of each key below ``radix ** 2`` (:meth:`Grid.orientations_many`)."""
     return [(a, b) for a in range(radix) for b in range(radix)]
+
+
+@lru_cache(maxsize=None)
+def _linear_columns(linear: tuple[tuple[int, ...], ...], count: int):
+    """The first ``count`` flat matrices of :attr:`Grid.linear` as :func:`side_by_side` columns."""
+    import numpy as np
+
+    dim = math.isqrt(len(linear[0]))
+    return side_by_side(np.array(linear[:count], dtype=np.int64).reshape(count, dim, -1))
+
+
+def side_by_side(maps):
+    """Integer maps ``maps[k]`` (an array (count, out, in): coordinate ``i`` of the image under map ``k`` is
+    ``sum_j maps[k, i, j] x_j``) as one matrix (in, out * count) to multiply row vectors by: column
+    ``i * count + k`` gives coordinate ``i`` under map ``k``."""
+    import numpy as np
+
+    count, n_out, n_in = maps.shape
+    return np.ascontiguousarray(maps.transpose(2, 1, 0).reshape(n_in, n_out * count))

@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import InputError
-from .base import Cell, Colouring, Grid, Shape
+from .base import Cell, Colouring, Grid, Shape, side_by_side
 from .hex import AXIAL_MATRICES, HEX, HexGrid
 from .square import SQUARE
 
@@ -237,14 +237,15 @@ class TriangleGrid(Grid):
         integer matrix product on ``(row, (row + col) // 2, (row + col) % 2, 1)``."""
         import numpy as np
 
+        n_shapes, n = arr.shape[:2]
         r, c = arr[..., 0], arr[..., 1]
         t = r + c
-        x = np.stack([r, t >> 1, t & 1, np.ones_like(r)])        # (4, N, n)
-        raw = np.einsum("kij,jsn->iksn", _affine_matrices(count), x)   # (2, count, N, n)
-        low = raw.min(axis=3, keepdims=True)
+        x = np.stack([r, t >> 1, t & 1, np.ones_like(r)], axis=-1)            # (N, n, 4)
+        raw = (x @ _affine_matrices(count)).reshape(n_shapes, n, 2, count)
+        low = raw.min(axis=1, keepdims=True)
         raw -= low
-        raw[1] += (low[0] + low[1]) & 1
-        return raw
+        raw[:, :, 1] += (low[:, :, 0] + low[:, :, 1]) & 1
+        return raw.transpose(2, 3, 0, 1)                                        # (2, count, N, n)
 
     def shift(self, cells: Sequence[Cell]) -> Cell:
         r0 = min(r for r, _ in cells)
@@ -427,8 +428,9 @@ _AFFINE = _affine()
 
 @lru_cache(maxsize=None)
 def _affine_matrices(count: int):
-    """The first ``count`` maps of ``_AFFINE`` as integer matrices (count, 2, 4) on ``(row, s, up or down, 1)``."""
+    """The first ``count`` maps of ``_AFFINE`` as integer matrices on ``(row, s, up or down, 1)``, side by side
+    (:func:`.base.side_by_side`: an array (4, 2 * count))."""
     import numpy as np
 
-    return np.array([((a, b, e2 - e, e), (f, g, h2 - h, h))
-                     for (a, b, e, f, g, h), (_, _, e2, _, _, h2) in _AFFINE[:count]], dtype=np.int64)
+    return side_by_side(np.array([((a, b, e2 - e, e), (f, g, h2 - h, h))
+                                  for (a, b, e, f, g, h), (_, _, e2, _, _, h2) in _AFFINE[:count]], dtype=np.int64))

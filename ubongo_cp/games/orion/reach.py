@@ -741,7 +741,9 @@ class ReachModel:
             chosen = set(rows.tolist())
             # Every placement's test at once (a fraction of a millisecond; one by one, the
             # supporters of a large model cost several).
-            ok = (open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile]).tolist()
+            from .bitboard import BitTables
+
+            ok = (BitTables.get(game).all_cells(open_) & rep_mask[game.pl_tile]).tolist()
         elif prune:
             ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile]
             in_u = np.zeros(n + 1, dtype=bool)

@@ -124,6 +124,7 @@ class BitTables:
         self.tile_range = game.tile_range
         # The placements' cell columns (padding index n for short placements), for all_cells.
         self._pl_cols = [np.ascontiguousarray(game.pl_cells[:, i]) for i in range(game.pl_cells.shape[1])]
+        self._own_cols = [np.ascontiguousarray(game.pl_own[:, i]) for i in range(game.pl_cells.shape[1])]
         self._req_cache: dict = {}
         self._cell_table()
 
@@ -157,13 +158,22 @@ class BitTables:
                     out[1 - c] |= 4
         return out
 
-    def all_cells(self, flags: np.ndarray, lo: int = 0, hi: int | None = None) -> np.ndarray:
-        """Per placement id in ``lo:hi`` (default all): does ``flags`` (over the hex indices and the
-        padding index n) hold on each of its cells? One gather per cell column (a reduction along
-        the rows of ``pl_cells`` costs ten times more)."""
-        out = flags[self._pl_cols[0][lo:hi]]
-        for col in self._pl_cols[1:]:
+    def all_cells(self, flags: np.ndarray, lo: int = 0, hi: int | None = None, rows=None) -> np.ndarray:
+        """Per placement id in ``lo:hi`` (default all) or in ``rows`` (an id array): does ``flags`` (over
+        the hex indices and the padding index n) hold on each of its cells? One gather per cell
+        column (a reduction along the rows of ``pl_cells`` costs ten times more)."""
+        cols = self._pl_cols if rows is None else [col[rows] for col in self._pl_cols]
+        out = flags[cols[0][lo:hi]]
+        for col in cols[1:]:
             out &= flags[col[lo:hi]]
+        return out
+
+    def own_on(self, flags: np.ndarray, rows) -> np.ndarray:
+        """Per placement id in ``rows``: how many of its own-colour hexes ``flags`` (over the hex indices and the
+        padding index n) holds; one gather per cell column."""
+        out = np.zeros(len(rows), dtype=np.int64)
+        for col, own in zip(self._pl_cols, self._own_cols):
+            out += flags[col[rows]] & own[rows]
         return out
 
     def dilate(self, m: int) -> int:
@@ -196,21 +206,74 @@ class BitTables:
                 return m
             m = nxt
 
-    def layers(self, src: int, own: int, free: int, most: int | None = None) -> list[int]:
+    def layers(self, src: int, own: int, free: int, most: int | None = None,
+               own_chains: list[int] | None = None) -> list[int]:
         """Layer k: the hexes reachable from ``src`` through exactly k hexes of ``free`` at the least (hexes of
         ``own`` cost nothing, so each layer is closed under own neighbours); every layer, or those up to
-        ``most`` (the ones past a budget are never looked at)."""
+        ``most`` (the ones past a budget are never looked at).
+
+        ``own_chains``: :meth:`components` of ``own``, when the caller keeps them for several
+        sources. A layer is then the new free hexes and the chains of ``own`` next to them (chains
+        of ``own`` touch one another only through other hexes), without a flood fill.
+        """
         w, grow = self.width, self.grow
-        reach = grow(src & own, own)
+        if own_chains is None:
+            reach = grow(src & own, own)
+        else:
+            reach = self.chains_at(src & own, own_chains)
         out = [reach]
         while most is None or len(out) <= most:
             a, b = reach << 1, reach >> 1
             new = (a | b | ((reach | a) >> w) | ((reach | b) << w) | src) & free & ~reach
             if not new:
                 return out
-            nxt = grow(reach | new, own | reach | new)
+            if own_chains is None:
+                nxt = grow(reach | new, own | reach | new)
+            else:
+                nxt = reach | new | self.chains_at(self.dilate(new) & own & ~reach, own_chains)
             out.append(nxt & ~reach)
             reach = nxt
+        return out
+
+    def join_chains(self, chains: list[int], own: int, new: int) -> tuple[list[int], list[int]]:
+        """The :meth:`components` of ``own | new`` from ``chains``, those of ``own`` (``new``: hexes off
+        ``own``), and the chains among them that hold hexes of ``new``.
+
+        Each new hex joins the chains of ``own`` next to it and the earlier
+        new hexes' chains that it meets (one of the same old chains, or a
+        neighbour); the other chains stay as they were.
+        """
+        pieces: list[int] = []
+        m = new
+        while m:
+            g = m & -m
+            m ^= g
+            around = self.dilate(g)
+            comp = g | self.chains_at(around & own, chains)
+            keep = []
+            for piece in pieces:
+                if piece & comp or piece & around:
+                    comp |= piece
+                else:
+                    keep.append(piece)
+            pieces = [*keep, comp]
+        out = list(chains)
+        for piece in pieces:
+            b = piece
+            while b:
+                low = b & -b
+                out[low.bit_length() - 1] = piece
+                b ^= low
+        return out, pieces
+
+    @staticmethod
+    def chains_at(m: int, chains: list[int]) -> int:
+        """The union of the chains (per grid bit, :meth:`components`) holding the hexes of ``m``."""
+        out = 0
+        while m:
+            chain = chains[(m & -m).bit_length() - 1]
+            out |= chain
+            m &= ~chain
         return out
 
     def requirements(self, galaxies: tuple, black_holes: tuple):

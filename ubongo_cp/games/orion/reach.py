@@ -195,6 +195,7 @@ class ReachModel:
         self._nogoods: list[tuple[list[int], frozenset[int] | None]] = []
         self._bits = None
         self._layers_fn = None
+        self._own_chains: list[int] = []   # the player's chains per grid bit (BitTables.components), with _layers
         game = state.game
         n = game.n
         self.adj = game.adjacency
@@ -252,10 +253,11 @@ class ReachModel:
         own = grid[self.player] & ~off                  # cost 0
         free = tab.board & ~(grid[0] | grid[1] | off)   # cost 1
         n, layers = len(self.cost), tab.layers
+        chains = self._own_chains = tab.components(own)
 
         def distances(src: int) -> list[int]:
             d = [INF] * n
-            for k, layer in enumerate(layers(src, own, free)):
+            for k, layer in enumerate(layers(src, own, free, own_chains=chains)):
                 while layer:
                     low = layer & -layer
                     d[index_of[low.bit_length() - 1]] = k
@@ -440,25 +442,49 @@ class ReachModel:
         rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
         rep_mask[list(self.type_tiles)] = True
         open_ = np.array([c == 1 for c in self.cost] + [True])   # free, unblocked; sentinel pads
-        rows = own_covering(game, [h for h in U if self.cost[h] == 1])   # an own hex on a free useful hex
-        ok = open_[game.pl_cells[rows]].all(axis=1) & rep_mask[game.pl_tile[rows]]
+        u_free = [h for h in U if self.cost[h] == 1]
+        rows = own_covering(game, u_free)   # an own hex on a free useful hex
+        from .bitboard import BitTables
+
+        tab = BitTables.get(game)
+        rows = rows[tab.all_cells(open_, rows=rows) & rep_mask[game.pl_tile[rows]]]
+        # t claims every free hex of the chain (at least lb_hexes, all useful) with its own hexes.
+        in_u = np.zeros(game.n + 1, dtype=bool)
+        in_u[u_free] = True
+        rows = rows[tab.own_on(in_u, rows) >= self.lb_hexes]
         # W1: only a pair whose chain one tile can pay for can be joined by one tile.
         keys = self.pair_keys if self.goal != "sides" else \
             [k for a, b, dist, da, k in self._sides if dist <= self.budget(1)]
         reaches = final_reaches(self.state, self.player, self.goal, keys)
-        from .bitboard import BitTables
-
-        own_idx = BitTables.get(game).own_idx
-        u_free = sum(1 << h for h in U if self.cost[h] == 1)
-        for t in rows[ok].tolist():
-            # t claims every free hex of the chain (at least lb_hexes, all useful) with its own
-            # hexes; a placement whose colours miss the goal is no plan (order_plan would say so,
-            # slower).
-            if (own_idx[t] & u_free).bit_count() < self.lb_hexes:
-                continue
-            if reaches((t,)) and order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
+        touches = self._touches_pair(keys) if self.goal == "sides" else None
+        for t in rows.tolist():
+            # A placement whose colours miss the goal is no plan (order_plan would say so, slower).
+            if (touches is None or touches(t)) and reaches((t,)) and \
+                    order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
                 return ReachAnswer("feasible", [t])
         return ReachAnswer("infeasible")
+
+    def _touches_pair(self, keys):
+        """W1, the goal not fulfilled now: a test ``placement -> bool`` that a one-tile plan passes.
+
+        After one placement, a chain of the player joining a pair's sides holds
+        one of its own hexes (none joins them now), so it lies in the union of
+        those hexes and the player's chains next to them (from the chains of
+        :meth:`_layers`): that union touches both sides of a pair of ``keys``
+        (None: every pair).
+        """
+        self._layers()
+        tab = self._layers_fn.tab
+        own0 = position_bits(self.state).colour_grid[self.player]
+        chains = self._own_chains
+        sides = tab.sides if keys is None else [tab.sides[k] for k in keys]
+        own, dilate, chains_at = tab.own, tab.dilate, tab.chains_at
+
+        def touches(t: int) -> bool:
+            m = own[t] | chains_at(dilate(own[t]) & own0, chains)
+            return any(m & sa and m & sb for sa, sb in sides)
+
+        return touches
 
     def _decide_two(self, most: int = 60) -> ReachAnswer | None:
         """"At most two tiles?" by enumeration when one tile cannot pay for the chain (``lb_tiles == 2``).

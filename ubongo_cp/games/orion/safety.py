@@ -199,12 +199,7 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         comp_at = [tab.components(g) for g in pos0.colour_grid]
 
         def chains_through(new: int, c: int) -> int:
-            out, m = new, tab.dilate(new) & pos0.colour_grid[c]
-            while m:
-                chain = comp_at[c][(m & -m).bit_length() - 1]
-                out |= chain
-                m &= ~chain
-            return out
+            return new | tab.chains_at(tab.dilate(new) & pos0.colour_grid[c], comp_at[c])
     # The moves left to check, lowest index first (todo only loses moves on the way).
     for i in np.flatnonzero(todo).tolist():
         if not todo[i]:

@@ -255,16 +255,19 @@ class ReachModel:
         n, layers = len(self.cost), tab.layers
         chains = self._own_chains = tab.components(own)
 
+        kept: dict[int, list[int]] = {}
+
         def distances(src: int) -> list[int]:
             d = [INF] * n
-            for k, layer in enumerate(layers(src, own, free, own_chains=chains)):
+            for k, layer in enumerate(kept.setdefault(src, layers(src, own, free, own_chains=chains))):
                 while layer:
                     low = layer & -layer
                     d[index_of[low.bit_length() - 1]] = k
                     layer ^= low
             return d
 
-        distances.tab = tab
+        # The tables, the costs as masks and the layers per source, for _free_on_chains.
+        distances.tab, distances.own, distances.free, distances.kept = tab, own, free, kept
         self._layers_fn = distances
         return distances
 
@@ -436,13 +439,16 @@ class ReachModel:
         :func:`.plans.order_plan` (OD-2, OD-3, OD-5, the goal).
         """
         game = self.state.game
-        U, viable = self.useful(self.budget(1))
-        if not U or not viable:
+        if self.goal == "sides":
+            u_free = self._free_on_chains(self.budget(1))
+        else:
+            U, viable = self.useful(self.budget(1))
+            u_free = [h for h in U if self.cost[h] == 1] if viable else []
+        if not u_free:
             return ReachAnswer("infeasible")
         rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
         rep_mask[list(self.type_tiles)] = True
         open_ = np.array([c == 1 for c in self.cost] + [True])   # free, unblocked; sentinel pads
-        u_free = [h for h in U if self.cost[h] == 1]
         rows = own_covering(game, u_free)   # an own hex on a free useful hex
         from .bitboard import BitTables
 
@@ -463,6 +469,36 @@ class ReachModel:
                     order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
                 return ReachAnswer("feasible", [t])
         return ReachAnswer("infeasible")
+
+    def _free_on_chains(self, budget: int) -> list[int]:
+        """W1: the free hexes of :meth:`useful` for ``budget`` (a chain through them costs at most ``budget``).
+
+        On the layers of :meth:`_layers`: a free hex with distance j from a
+        pair's side a (layer j from a) and at most ``budget + 1 - j`` from
+        side b lies on such a chain (``da + db - 1 <= budget``).
+        """
+        fast = self._layers()
+        tab = fast.tab
+        out = 0
+        for _, _, dist, _, k in self._sides:
+            if dist > budget:
+                continue
+            sa, sb = tab.sides[k]
+            la = fast.kept.get(sa) or fast.kept.setdefault(sa, tab.layers(sa, fast.own, fast.free,
+                                                                          own_chains=self._own_chains))
+            upto, acc = [], 0
+            for lay in tab.layers(sb, fast.own, fast.free, budget, self._own_chains):
+                acc |= lay
+                upto.append(acc)
+            for j in range(1, min(len(la), budget + 2)):
+                out |= la[j] & fast.free & upto[min(budget + 1 - j, len(upto) - 1)]
+        index_of = tab._index_of
+        hexes = []
+        while out:
+            low = out & -out
+            hexes.append(index_of[low.bit_length() - 1])
+            out ^= low
+        return hexes
 
     def _touches_pair(self, keys):
         """W1, the goal not fulfilled now: a test ``placement -> bool`` that a one-tile plan passes.

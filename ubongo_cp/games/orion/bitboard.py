@@ -235,37 +235,6 @@ class BitTables:
             reach = nxt
         return out
 
-    def join_chains(self, chains: list[int], own: int, new: int) -> tuple[list[int], list[int]]:
-        """The :meth:`components` of ``own | new`` from ``chains``, those of ``own`` (``new``: hexes off
-        ``own``), and the chains among them that hold hexes of ``new``.
-
-        Each new hex joins the chains of ``own`` next to it and the earlier
-        new hexes' chains that it meets (one of the same old chains, or a
-        neighbour); the other chains stay as they were.
-        """
-        pieces: list[int] = []
-        m = new
-        while m:
-            g = m & -m
-            m ^= g
-            around = self.dilate(g)
-            comp = g | self.chains_at(around & own, chains)
-            keep = []
-            for piece in pieces:
-                if piece & comp or piece & around:
-                    comp |= piece
-                else:
-                    keep.append(piece)
-            pieces = [*keep, comp]
-        out = list(chains)
-        for piece in pieces:
-            b = piece
-            while b:
-                low = b & -b
-                out[low.bit_length() - 1] = piece
-                b ^= low
-        return out, pieces
-
     @staticmethod
     def chains_at(m: int, chains: list[int]) -> int:
         """The union of the chains (per grid bit, :meth:`components`) holding the hexes of ``m``."""

@@ -369,7 +369,7 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
     blk_grid = sum(1 << tab.grid_bit[h] for h in blocked)
     keys = range(len(tab.sides)) if pairs is None else sorted(set(pairs))
     sides = [tab.sides[kk] for kk in keys]
-    board = tab.board
+    grow, board = tab.grow, tab.board
     tiles = game.tiles.tiles
 
     def cands_at(h: int) -> list[tuple]:
@@ -418,10 +418,15 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
                         out.append((tab.own[u], tab.opp[u], tab.cells[u], u, int(game.pl_tile[u])))
         return out
 
-    def joins(pieces: list[int]) -> bool:
+    def joins(new_own: int, own: int) -> bool:
         # Does a chain of own hexes through the new ones join a pair? (The goal was not
         # fulfilled before them, and only chains holding a new hex are new.)
-        return any(comp & sa and comp & sb for comp in pieces for sa, sb in sides)
+        while new_own:
+            comp = grow(new_own & -new_own, own)
+            if any(comp & sa and comp & sb for sa, sb in sides):
+                return True
+            new_own &= ~comp
+        return False
 
     own_of = {rep: tiles[rep].own_count for rep in reps}
     by_own = sorted(reps, key=lambda r: -own_of[r])
@@ -480,19 +485,19 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
 
     failed: dict[tuple[int, frozenset], list[tuple[int, frozenset]]] = {}
 
-    def dfs(sa, sb, chosen, own, busy, xg, yset, counts, reached, chains):
+    def dfs(sa, sb, chosen, own, busy, xg, yset, counts, reached):
         # A set that failed for this pair with fewer exclusions fails again (its children there
-        # were a superset of these). chains: BitTables.components of own (None once reached).
+        # were a superset of these).
         key = (sa, frozenset(chosen))
         seen = failed.get(key)
         if seen is not None and any(x & ~xg == 0 and y <= yset for x, y in seen):
             return None
-        found = _dfs(sa, sb, chosen, own, busy, xg, yset, counts, reached, chains)
+        found = _dfs(sa, sb, chosen, own, busy, xg, yset, counts, reached)
         if found is None:
             failed.setdefault(key, []).append((xg, yset))
         return found
 
-    def _dfs(sa, sb, chosen, own, busy, xg, yset, counts, reached, chains):
+    def _dfs(sa, sb, chosen, own, busy, xg, yset, counts, reached):
         nodes[0] += 1
         if nodes[0] > node_limit:
             raise _Undecided
@@ -505,7 +510,7 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
             ys = set(yset)
             for own_u, opp_u, cells_u, u, shape in supporters(chosen, busy, xg, yset, counts):
                 c2_chosen, c2 = place(chosen, counts, u, shape)
-                found = dfs(sa, sb, c2_chosen, own | own_u, busy | cells_u, xg, frozenset(ys), c2, True, None)
+                found = dfs(sa, sb, c2_chosen, own | own_u, busy | cells_u, xg, frozenset(ys), c2, True)
                 if found is not None:
                     return found
                 ys.add((own_u, opp_u))
@@ -515,11 +520,11 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
             return None
         budget = supply_of(counts, left)
         free = board & usable & ~busy & ~xg
-        la = tab.layers(sa, own, free, budget, chains)
+        la = tab.layers(sa, own, free, budget)
         d = next((j for j, lay in enumerate(la) if lay & sb), None)
         if d is None or d > budget:
             return None   # step 1
-        lb = tab.layers(sb, own, free, budget, chains)
+        lb = tab.layers(sb, own, free, budget)
         # Hexes whose cheapest chain costs at most the budget: db <= budget + 1 - da.
         upto, acc = [], 0
         for lay in lb:
@@ -552,9 +557,8 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
             cs.sort(key=lambda c: (-(c[0] & cheap).bit_count(), bool(unjoined(c[3])), (c[1] & cheap).bit_count()))
             for own_u, _opp_u, cells_u, u, shape in cs:
                 c2_chosen, c2 = place(chosen, counts, u, shape)
-                chains2, pieces = tab.join_chains(chains, own, own_u)
-                found = dfs(sa, sb, c2_chosen, own | own_u, busy | cells_u, excluded, yset, c2, joins(pieces),
-                            chains2)
+                own2 = own | own_u
+                found = dfs(sa, sb, c2_chosen, own2, busy | cells_u, excluded, yset, c2, joins(own_u, own2))
                 if found is not None:
                     return found
             excluded |= low   # step 2: h is not coloured by P in the branches that follow
@@ -565,17 +569,16 @@ def complete_plan(state: OrionState, player: int, goal: str, pairs, blocked, k: 
     busy0 = pos.colour_grid[0] | pos.colour_grid[1] | blk_grid
     root_budget = supply_of(counts0, k)
     free0 = board & usable & ~busy0
-    chains0 = tab.components(own0)
     order = []
     for sa, sb in sides:
-        la = tab.layers(sa, own0, free0, root_budget, chains0)
+        la = tab.layers(sa, own0, free0, root_budget)
         d = next((j for j, lay in enumerate(la) if lay & sb), None)
         if d is not None and d <= root_budget:
             order.append((d, sa, sb))
     order.sort(key=lambda x: x[0])
     try:
         for _, sa, sb in order:
-            found = dfs(sa, sb, [], own0, busy0, 0, frozenset(), counts0, False, chains0)
+            found = dfs(sa, sb, [], own0, busy0, 0, frozenset(), counts0, False)
             if found is not None:
                 return ("feasible", found)
     except _Undecided:

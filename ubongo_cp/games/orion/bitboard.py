@@ -122,6 +122,9 @@ class BitTables:
         # Per placement, the placements sharing a hex with it (itself included).
         self.overlapping = [np.concatenate([self.killed_by[h] for h in pl.cells]) for pl in game.placements]
         self.tile_range = game.tile_range
+        # The placements' cell columns (padding index n for short placements), for all_cells.
+        self._pl_cols = [np.ascontiguousarray(game.pl_cells[:, i]) for i in range(game.pl_cells.shape[1])]
+        self._own_cols = [np.ascontiguousarray(game.pl_own[:, i]) for i in range(game.pl_cells.shape[1])]
         self._req_cache: dict = {}
         self._cell_table()
 
@@ -155,30 +158,91 @@ class BitTables:
                     out[1 - c] |= 4
         return out
 
+    def all_cells(self, flags: np.ndarray, lo: int = 0, hi: int | None = None, rows=None) -> np.ndarray:
+        """Per placement id in ``lo:hi`` (default all) or in ``rows`` (an id array): does ``flags`` (over
+        the hex indices and the padding index n) hold on each of its cells? One gather per cell
+        column (a reduction along the rows of ``pl_cells`` costs ten times more)."""
+        cols = self._pl_cols if rows is None else [col[rows] for col in self._pl_cols]
+        out = flags[cols[0][lo:hi]]
+        for col in cols[1:]:
+            out &= flags[col[lo:hi]]
+        return out
+
+    def own_on(self, flags: np.ndarray, rows) -> np.ndarray:
+        """Per placement id in ``rows``: how many of its own-colour hexes ``flags`` (over the hex indices and the
+        padding index n) holds; one gather per cell column."""
+        out = np.zeros(len(rows), dtype=np.int64)
+        for col, own in zip(self._pl_cols, self._own_cols):
+            out += flags[col[rows]] & own[rows]
+        return out
+
+    def dilate(self, m: int) -> int:
+        """The hexes of ``m`` and their neighbours (grid masks; the six steps of :meth:`grow`, off the board too)."""
+        a, b = m | (m << 1), m | (m >> 1)
+        return a | b | (a >> self.width) | (b << self.width)
+
+    def components(self, within: int) -> list[int]:
+        """Per grid bit, the component of ``within`` (six-neighbour chains) holding it; 0 off ``within``."""
+        out = [0] * (self.board.bit_length() + 1)
+        rest = within
+        while rest:
+            comp = self.grow(rest & -rest, within)
+            rest &= ~comp
+            m = comp
+            while m:
+                low = m & -m
+                out[low.bit_length() - 1] = comp
+                m ^= low
+        return out
+
     def grow(self, m: int, within: int) -> int:
         """The hexes of ``within`` joined to ``m`` through hexes of ``within`` (flood fill by shifts)."""
-        w, w1 = self.width, self.width - 1
+        w = self.width
         while True:
-            nxt = (m | (m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1)) & within
+            # The six steps +-1, -W and -W + 1 (the row above), +W and +W - 1 (the row below).
+            a, b = m | (m << 1), m | (m >> 1)
+            nxt = (a | b | (a >> w) | (b << w)) & within
             if nxt == m:
                 return m
             m = nxt
 
-    def layers(self, src: int, own: int, free: int, most: int | None = None) -> list[int]:
+    def layers(self, src: int, own: int, free: int, most: int | None = None,
+               own_chains: list[int] | None = None) -> list[int]:
         """Layer k: the hexes reachable from ``src`` through exactly k hexes of ``free`` at the least (hexes of
         ``own`` cost nothing, so each layer is closed under own neighbours); every layer, or those up to
-        ``most`` (the ones past a budget are never looked at)."""
-        w, w1, grow = self.width, self.width - 1, self.grow
-        reach = grow(src & own, own)
+        ``most`` (the ones past a budget are never looked at).
+
+        ``own_chains``: :meth:`components` of ``own``, when the caller keeps them for several
+        sources. A layer is then the new free hexes and the chains of ``own`` next to them (chains
+        of ``own`` touch one another only through other hexes), without a flood fill.
+        """
+        w, grow = self.width, self.grow
+        if own_chains is None:
+            reach = grow(src & own, own)
+        else:
+            reach = self.chains_at(src & own, own_chains)
         out = [reach]
         while most is None or len(out) <= most:
-            m = reach
-            new = ((m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1) | src) & free & ~reach
+            a, b = reach << 1, reach >> 1
+            new = (a | b | ((reach | a) >> w) | ((reach | b) << w) | src) & free & ~reach
             if not new:
                 return out
-            nxt = grow(reach | new, own | reach | new)
+            if own_chains is None:
+                nxt = grow(reach | new, own | reach | new)
+            else:
+                nxt = reach | new | self.chains_at(self.dilate(new) & own & ~reach, own_chains)
             out.append(nxt & ~reach)
             reach = nxt
+        return out
+
+    @staticmethod
+    def chains_at(m: int, chains: list[int]) -> int:
+        """The union of the chains (per grid bit, :meth:`components`) holding the hexes of ``m``."""
+        out = 0
+        while m:
+            chain = chains[(m & -m).bit_length() - 1]
+            out |= chain
+            m &= ~chain
         return out
 
     def requirements(self, galaxies: tuple, black_holes: tuple):
@@ -197,7 +261,7 @@ class BitTables:
             self._req_cache.clear()
         idx = self.game.board.index
         hexes = [idx[(h[0], h[1])] for h in (*galaxies, *black_holes)]
-        sel = np.concatenate([self._pc_of_hex[h] for h in hexes])
+        sel = np.concatenate([self._pc_of_hex[h] for h in hexes] or [np.zeros(0, dtype=np.int64)])
         out = []
         for own in (True, False):
             k = sel[self._pc_own[sel] == own]

@@ -312,8 +312,12 @@ def greedy_plan(ctx: ReachModel, floor: int | None = None, more: bool = False) -
 def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] | None:
     """Greedy cover of ``targets`` by own hexes of remaining tiles (see :func:`greedy_plan`).
 
-    With ``fast``, only the placements still open at the start are scored
-    (the same choices, fewer rows); else every placement (the reference).
+    Each step takes the placement of the best score (own hexes on uncovered
+    targets, times 10, less its own hexes; none of the other colour on a
+    target; free hexes and an unused tile), the first of the best. With
+    ``fast``, only the placements that can ever be chosen are scored
+    (:func:`_column_scores`: the same choices, fewer rows); else every
+    placement (the reference).
     """
     state, player, game = ctx.state, ctx.player, ctx.state.game
     n = game.n
@@ -323,22 +327,23 @@ def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] |
     tgt = np.zeros(n + 1, dtype=bool)
     tgt[list(targets)] = True
     if fast:
-        # Rows that can ever be chosen (a positive score): free hexes, an unused tile and an own hex
-        # on a target now (all three only shrink); the first best row stays the first best row.
-        rows = own_covering(game, targets)
-        rows = rows[(colour[game.pl_cells[rows]] < 0).all(axis=1) & ~used[game.pl_tile[rows]]]
+        rows, scores = _column_scores(ctx, colour, used, tgt)
     else:
         rows = np.arange(len(game.pl_cells))
-    cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
-    real = cells < n
-    size = own.sum(axis=1)
+        cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
+        real = cells < n
+        size = own.sum(axis=1)
+
+        def scores() -> np.ndarray:
+            ok = (colour[cells] < 0).all(axis=1) & ~used[tiles]
+            hit = tgt[cells]
+            gain = (hit & own).sum(axis=1)
+            bad = (hit & ~own & real).any(axis=1)
+            return np.where(ok & ~bad, gain * 10 - size, -1)
+
     plan = []
     while tgt.any():
-        ok = (colour[cells] < 0).all(axis=1) & ~used[tiles]
-        hit = tgt[cells]
-        gain = (hit & own).sum(axis=1)
-        bad = (hit & ~own & real).any(axis=1)
-        score = np.where(ok & ~bad, gain * 10 - size, -1)
+        score = scores()
         i = int(score.argmax()) if len(score) else 0
         if not len(score) or score[i] <= 0:
             return None
@@ -349,6 +354,40 @@ def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] |
         used[pl.tile] = True
         plan.append(t)
     return sorted(plan)
+
+
+def _column_scores(ctx: ReachModel, colour: np.ndarray, used: np.ndarray, tgt: np.ndarray):
+    """The rows and scores of :func:`_cover`'s fast path: ``(placement ids, () -> score per row)``.
+
+    Only the rows that can ever be chosen (a positive score: free hexes, an
+    unused tile and an own hex on a target now, all three only shrinking)
+    are scored, and the tests per row are gathers per cell column
+    (:meth:`.bitboard.BitTables.all_cells`) rather than reductions along
+    the rows. ``colour``, ``used`` and ``tgt`` are read at each call.
+    """
+    from .bitboard import BitTables
+
+    game = ctx.state.game
+    tab = BitTables.get(game)
+    rows = own_covering(game, np.flatnonzero(tgt).tolist())
+    rows = rows[tab.all_cells(colour < 0, rows=rows) & ~used[game.pl_tile[rows]]]
+    cols = [col[rows] for col in tab._pl_cols]
+    owns = [own[rows] for own in tab._own_cols]
+    others = [~own & (col < game.n) for col, own in zip(cols, owns)]   # real cells of the other colour
+    tiles = game.pl_tile[rows]
+    size = tab.own_on(np.ones(game.n + 1, dtype=bool), rows)
+
+    def scores() -> np.ndarray:
+        free = colour < 0
+        ok = ~used[tiles]
+        gain = np.zeros(len(rows), dtype=np.int64)
+        for col, own, other in zip(cols, owns, others):
+            hit = tgt[col]
+            ok &= free[col] & ~(hit & other)
+            gain += hit & own
+        return np.where(ok, gain * 10 - size, -1)
+
+    return rows, scores
 
 
 def cheapest_free_hexes(adj, cost, dist, sources, targets) -> list[int]:

@@ -187,7 +187,7 @@ def search_plan(state: OrionState, player: int, goal: str = "sides", pairs=None,
     open_ = state.colour < 0
     open_[blocked] = False
     open_[game.n] = True   # the padding of short placements
-    ok = open_[game.pl_cells].all(axis=1) & ~state.used[player][pl_tile]
+    ok = tab.all_cells(open_) & ~state.used[player][pl_tile]
     cells, own = game.pl_cells[ok], game.pl_own[ok]
     colourable = np.zeros(game.n + 1, dtype=bool)
     colourable[cells[own]] = True
@@ -235,7 +235,7 @@ class _Root:
         for rep in self.reps:
             a, b = game.tile_range[rep]
             cells = game.pl_cells[a:b]
-            part = open_[cells].all(axis=1)
+            part = tab.all_cells(open_, a, b)
             ok[a:b] = part
             colourable[cells[part][game.pl_own[a:b][part]]] = True
         self.usable = pos.colour_grid[player] | sum(1 << tab.grid_bit[h]

@@ -195,6 +195,7 @@ class ReachModel:
         self._nogoods: list[tuple[list[int], frozenset[int] | None]] = []
         self._bits = None
         self._layers_fn = None
+        self._own_chains: list[int] = []   # the player's chains per grid bit (BitTables.components), with _layers
         game = state.game
         n = game.n
         self.adj = game.adjacency
@@ -252,17 +253,21 @@ class ReachModel:
         own = grid[self.player] & ~off                  # cost 0
         free = tab.board & ~(grid[0] | grid[1] | off)   # cost 1
         n, layers = len(self.cost), tab.layers
+        chains = self._own_chains = tab.components(own)
+
+        kept: dict[int, list[int]] = {}
 
         def distances(src: int) -> list[int]:
             d = [INF] * n
-            for k, layer in enumerate(layers(src, own, free)):
+            for k, layer in enumerate(kept.setdefault(src, layers(src, own, free, own_chains=chains))):
                 while layer:
                     low = layer & -layer
                     d[index_of[low.bit_length() - 1]] = k
                     layer ^= low
             return d
 
-        distances.tab = tab
+        # The tables, the costs as masks and the layers per source, for _free_on_chains.
+        distances.tab, distances.own, distances.free, distances.kept = tab, own, free, kept
         self._layers_fn = distances
         return distances
 
@@ -434,31 +439,88 @@ class ReachModel:
         :func:`.plans.order_plan` (OD-2, OD-3, OD-5, the goal).
         """
         game = self.state.game
-        U, viable = self.useful(self.budget(1))
-        if not U or not viable:
+        if self.goal == "sides":
+            u_free = self._free_on_chains(self.budget(1))
+        else:
+            U, viable = self.useful(self.budget(1))
+            u_free = [h for h in U if self.cost[h] == 1] if viable else []
+        if not u_free:
             return ReachAnswer("infeasible")
         rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
         rep_mask[list(self.type_tiles)] = True
         open_ = np.array([c == 1 for c in self.cost] + [True])   # free, unblocked; sentinel pads
-        rows = own_covering(game, [h for h in U if self.cost[h] == 1])   # an own hex on a free useful hex
-        ok = open_[game.pl_cells[rows]].all(axis=1) & rep_mask[game.pl_tile[rows]]
+        rows = own_covering(game, u_free)   # an own hex on a free useful hex
+        from .bitboard import BitTables
+
+        tab = BitTables.get(game)
+        rows = rows[tab.all_cells(open_, rows=rows) & rep_mask[game.pl_tile[rows]]]
+        # t claims every free hex of the chain (at least lb_hexes, all useful) with its own hexes.
+        in_u = np.zeros(game.n + 1, dtype=bool)
+        in_u[u_free] = True
+        rows = rows[tab.own_on(in_u, rows) >= self.lb_hexes]
         # W1: only a pair whose chain one tile can pay for can be joined by one tile.
         keys = self.pair_keys if self.goal != "sides" else \
             [k for a, b, dist, da, k in self._sides if dist <= self.budget(1)]
         reaches = final_reaches(self.state, self.player, self.goal, keys)
-        from .bitboard import BitTables
-
-        own_idx = BitTables.get(game).own_idx
-        u_free = sum(1 << h for h in U if self.cost[h] == 1)
-        for t in rows[ok].tolist():
-            # t claims every free hex of the chain (at least lb_hexes, all useful) with its own
-            # hexes; a placement whose colours miss the goal is no plan (order_plan would say so,
-            # slower).
-            if (own_idx[t] & u_free).bit_count() < self.lb_hexes:
-                continue
-            if reaches((t,)) and order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
+        touches = self._touches_pair(keys) if self.goal == "sides" else None
+        for t in rows.tolist():
+            # A placement whose colours miss the goal is no plan (order_plan would say so, slower).
+            if (touches is None or touches(t)) and reaches((t,)) and \
+                    order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
                 return ReachAnswer("feasible", [t])
         return ReachAnswer("infeasible")
+
+    def _free_on_chains(self, budget: int) -> list[int]:
+        """W1: the free hexes of :meth:`useful` for ``budget`` (a chain through them costs at most ``budget``).
+
+        On the layers of :meth:`_layers`: a free hex with distance j from a
+        pair's side a (layer j from a) and at most ``budget + 1 - j`` from
+        side b lies on such a chain (``da + db - 1 <= budget``).
+        """
+        fast = self._layers()
+        tab = fast.tab
+        out = 0
+        for _, _, dist, _, k in self._sides:
+            if dist > budget:
+                continue
+            sa, sb = tab.sides[k]
+            la = fast.kept.get(sa) or fast.kept.setdefault(sa, tab.layers(sa, fast.own, fast.free,
+                                                                          own_chains=self._own_chains))
+            upto, acc = [], 0
+            for lay in tab.layers(sb, fast.own, fast.free, budget, self._own_chains):
+                acc |= lay
+                upto.append(acc)
+            for j in range(1, min(len(la), budget + 2)):
+                out |= la[j] & fast.free & upto[min(budget + 1 - j, len(upto) - 1)]
+        index_of = tab._index_of
+        hexes = []
+        while out:
+            low = out & -out
+            hexes.append(index_of[low.bit_length() - 1])
+            out ^= low
+        return hexes
+
+    def _touches_pair(self, keys):
+        """W1, the goal not fulfilled now: a test ``placement -> bool`` that a one-tile plan passes.
+
+        After one placement, a chain of the player joining a pair's sides holds
+        one of its own hexes (none joins them now), so it lies in the union of
+        those hexes and the player's chains next to them (from the chains of
+        :meth:`_layers`): that union touches both sides of a pair of ``keys``
+        (None: every pair).
+        """
+        self._layers()
+        tab = self._layers_fn.tab
+        own0 = position_bits(self.state).colour_grid[self.player]
+        chains = self._own_chains
+        sides = tab.sides if keys is None else [tab.sides[k] for k in keys]
+        own, dilate, chains_at = tab.own, tab.dilate, tab.chains_at
+
+        def touches(t: int) -> bool:
+            m = own[t] | chains_at(dilate(own[t]) & own0, chains)
+            return any(m & sa and m & sb for sa, sb in sides)
+
+        return touches
 
     def _decide_two(self, most: int = 60) -> ReachAnswer | None:
         """"At most two tiles?" by enumeration when one tile cannot pay for the chain (``lb_tiles == 2``).
@@ -741,7 +803,9 @@ class ReachModel:
             chosen = set(rows.tolist())
             # Every placement's test at once (a fraction of a millisecond; one by one, the
             # supporters of a large model cost several).
-            ok = (open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile]).tolist()
+            from .bitboard import BitTables
+
+            ok = (BitTables.get(game).all_cells(open_) & rep_mask[game.pl_tile]).tolist()
         elif prune:
             ok = open_[game.pl_cells].all(axis=1) & rep_mask[game.pl_tile]
             in_u = np.zeros(n + 1, dtype=bool)

@@ -194,6 +194,12 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
         pos0 = position_bits(state)
         now = state.conditions()
         conds_now = [sum(CONDITION_BITS[c] for c in now[0]), sum(CONDITION_BITS[c] for c in now[1])]
+        # Per colour and grid bit, the chain of that colour now holding it (the chains through
+        # a move's hexes are those hexes and the chains next to them).
+        comp_at = [tab.components(g) for g in pos0.colour_grid]
+
+        def chains_through(new: int, c: int) -> int:
+            return new | tab.chains_at(tab.dilate(new) & pos0.colour_grid[c], comp_at[c])
     # The moves left to check, lowest index first (todo only loses moves on the way).
     for i in np.flatnonzero(todo).tolist():
         if not todo[i]:
@@ -211,8 +217,8 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
             cg[player] |= tab.opp[y]
             # Per colour, the union of the chains through the move's hexes of that colour.
             reach = [0, 0]
-            reach[opp] = tab.grow(tab.own[y], cg[opp])
-            reach[player] = tab.grow(tab.opp[y], cg[player])
+            reach[opp] = chains_through(tab.own[y], opp)
+            reach[player] = chains_through(tab.opp[y], player)
             if _union_news(tab, reach, conds_now, pos0.galaxies, pos0.holes):
                 got = tab.new_conditions(cg, opp, tab.own[y], tab.opp[y], pos0.galaxies, pos0.holes)
                 conds_y = [conds_now[0] | got[0], conds_now[1] | got[1]]
@@ -305,12 +311,13 @@ class _Cached:
         # Per colour, the grid mask of the plan's hexes of that colour and their neighbours.
         self.own_idx, self.opp_idx = tab.own_idx, tab.opp_idx
         self.hex_mask = sum(1 << h for h in plan_hexes(state, plan))   # index bits
-        w, w1 = tab.width, tab.width - 1
-        self.touch = [0, 0]
+        self.grid = [0, 0]   # the plan's hexes per colour (grid mask)
         for a in plan:
-            self.touch[player] |= tab.own[a]
-            self.touch[1 - player] |= tab.opp[a]
-        self.touch = [m | (m << 1) | (m >> 1) | (m << w) | (m >> w) | (m << w1) | (m >> w1) for m in self.touch]
+            self.grid[player] |= tab.own[a]
+            self.grid[1 - player] |= tab.opp[a]
+        self.touch = [tab.dilate(m) for m in self.grid]
+        # The goal's condition bit when reaching the goal is that condition (W1 on any pair, or W2).
+        self.goal_bit = CONDITION_BITS[GOALS[goal]] if goal == "galaxies" or keys is None else 0
 
     def covers(self, state, moves, placer, alone) -> np.ndarray:
         """Moves that leave this plan valid, by a cheap sufficient test (vectorised)."""
@@ -343,8 +350,41 @@ class _Cached:
             return True
         if self.info is None:
             self.info = plan_info(game, self.player, self.plan, pos.token_idx)
+        if self._keeps_order(game, pos, conds):
+            return True
         return order_on_bits(game, self.player, self.plan, self.goal, self.keys, True, pos, conds, used,
                              self.info) is not None
+
+    def _keeps_order(self, game, pos, conds) -> bool:
+        """Is the plan's own order still a plan on ``pos`` (the position after a move disjoint from it)?
+        A sufficient test, no search over orders.
+
+        OD-2: the plan's hexes and tiles are still free and unused. OD-3 is
+        tested step by step along the order. The goal holds after the last
+        tile (it did on fewer colours, and the goal only gains colours). The
+        conditions (OD-4) only grow along the plan, and those that appear hold
+        for the chains through the plan's hexes in the final colouring, so
+        for their union per colour (:func:`_union_news`): when that shows no
+        condition but the goal that ``conds`` lacks, every position along
+        the order has the conditions of ``pos`` (balanced: the game goes on,
+        OD-5) until the goal is reached.
+        """
+        p, o = self.player, 1 - self.player
+        ci = list(pos.colour_idx)
+        for _, _, _, req, own_i, opp_i, _, _ in self.info or ():
+            if any(not nb & ci[c] for nb, c in req):
+                return False
+            ci[p] |= own_i
+            ci[o] |= opp_i
+        from .bitboard import BitTables
+
+        tab = BitTables.get(game)
+        reach = [0, 0]
+        for c in (p, o):
+            reach[c] = tab.grow(self.grid[c], pos.colour_grid[c] | self.grid[c])
+        have = list(conds)
+        have[p] |= self.goal_bit
+        return not _union_news(tab, reach, have, pos.galaxies, pos.holes)
 
     def valid_after(self, after, y) -> bool:
         """Exact: is the plan still a plan after opponent move ``y`` (position ``after``)?"""
@@ -380,26 +420,22 @@ def _legal_on_bits(state, p: int) -> np.ndarray:
 
     OD-2 as the engine tests it (free hexes, an unused tile); OD-3: each
     token-covering hex's one-colour group of the tile has a neighbour of
-    its colour (the group's neighbour mask of :class:`.bitboard.BitTables`).
+    its colour (the requirements of :meth:`.bitboard.BitTables.requirements`,
+    neighbour masks split in two 64-bit words, all tested at once).
     """
     from .bitboard import BitTables
     from .plans import position_bits
 
     game = state.game
     tab = BitTables.get(game)
-    pos = position_bits(state)
-    token, ci = pos.token_idx, pos.colour_idx
-    # A tile's placements are a range of ids (OrionGame.tile_range): only the unused tiles' ranges.
-    ok = np.zeros(len(game.placements), dtype=bool)
-    free = state.colour < 0
-    for tile in state.remaining_tiles(p):
-        a, b = game.tile_range[tile]
-        ok[a:b] = free[game.pl_cells[a:b]].all(axis=1)
-    for t in np.flatnonzero(ok & state.pl_token).tolist():
-        for h, (nb, own) in zip(game.placements[t].cells, tab.groups[t]):
-            if token >> h & 1 and not nb & ci[p if own else 1 - p]:
-                ok[t] = False
-                break
+    ci = position_bits(state).colour_idx
+    ok = tab.all_cells(state.colour < 0) & ~state.used[p][game.pl_tile]
+    hexes = game.board.hexes
+    own_req, opp_req, _ = tab.requirements(tuple(hexes[h] for h in np.flatnonzero(state.galaxy[:game.n]).tolist()),
+                                           tuple(hexes[h] for h in np.flatnonzero(state.hole[:game.n]).tolist()))
+    for (t, lo, hi), c in ((own_req, p), (opp_req, 1 - p)):
+        lo_c, hi_c = np.uint64(ci[c] & ((1 << 64) - 1)), np.uint64(ci[c] >> 64)
+        ok[t[((lo & lo_c) | (hi & hi_c)) == 0]] = False
     return np.flatnonzero(ok).astype(np.int64)
 
 

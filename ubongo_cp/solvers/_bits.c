@@ -1212,6 +1212,29 @@ done:
     return ok;
 }
 
+/* The search state's arrays of a kernel whose W, nopts, ntypes and depth are set, zeroed; 0 when memory
+ * runs out (what was allocated is freed with the kernel). */
+static int alloc_state(Kernel *k)
+{
+    size_t no = (size_t)k->nopts + 1, nt = (size_t)k->ntypes + 2, dd = (size_t)k->depth + 1;
+    k->board = calloc(dd * k->W, 8);
+    k->left = calloc(nt, 4);
+    k->chosen = calloc(dd, 4);
+    k->lslot = calloc(dd, 4);
+    k->lpos = calloc(dd, 4);
+    k->lhi = calloc(dd, 4);
+    k->ltype = calloc(dd, 4);
+    k->qw = calloc(no, 4);
+    k->lrem = calloc(dd, 8);
+    k->in_sol = calloc(no, 1);
+    k->msol = calloc(dd, sizeof(long long));
+    k->mwt = calloc(dd, sizeof(long long));
+    k->mflag = calloc(dd, 1);
+    k->pw = calloc(dd, 4);
+    return k->board && k->left && k->chosen && k->lslot && k->lpos && k->lhi && k->ltype && k->qw && k->lrem &&
+           k->in_sol && k->msol && k->mwt && k->mflag && k->pw;
+}
+
 static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
 {
     int W, rule, kcard, cap, probes;
@@ -1249,7 +1272,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
     for (int b = 0; b < ngoal; b++)
         k->goal[b / 64] |= 1ull << (b % 64);
     const int32_t NT = k->ntypes; /* the untyped options' item */
-    size_t no = (size_t)k->nopts + 1, nt = (size_t)NT + 2, dd = (size_t)k->depth + 1;
+    size_t no = (size_t)k->nopts + 1, nt = (size_t)NT + 2;
     k->omask = malloc(no * W * 8);
     k->otype = malloc(no * 4);
     k->lo = malloc(nt * 4);
@@ -1257,24 +1280,9 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
     k->tsize = malloc(nt * 4);
     k->lo_types = malloc(nt * 4);
     k->by_size = malloc(nt * 4);
-    k->board = calloc(dd * W, 8);
-    k->left = calloc(nt, 4);
-    k->chosen = calloc(dd, 4);
-    k->lslot = calloc(dd, 4);
-    k->lpos = calloc(dd, 4);
-    k->lhi = calloc(dd, 4);
-    k->ltype = calloc(dd, 4);
-    k->qw = calloc(no, 4);
-    k->lrem = calloc(dd, 8);
-    k->in_sol = calloc(no, 1);
-    k->msol = calloc(dd, sizeof(long long));
-    k->mwt = calloc(dd, sizeof(long long));
-    k->mflag = calloc(dd, 1);
-    k->pw = calloc(dd, 4);
     drop = calloc(no, 1);
-    if (!k->omask || !k->otype || !k->lo || !k->hi || !k->tsize || !k->lo_types || !k->by_size || !k->board ||
-        !k->left || !k->chosen || !k->lslot || !k->lpos || !k->lhi || !k->ltype || !k->qw || !k->lrem || !k->in_sol || !drop ||
-        !k->msol || !k->mwt || !k->mflag || !k->pw) {
+    if (!alloc_state(k) || !k->omask || !k->otype || !k->lo || !k->hi || !k->tsize || !k->lo_types || !k->by_size ||
+        !drop) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1642,23 +1650,7 @@ static PyObject *Kernel_clone(Kernel *k, PyObject *Py_UNUSED(ignored))
     c->tvals = NULL, c->mtab = NULL, c->msol = NULL, c->mwt = NULL, c->mflag = NULL, c->pw = NULL;
     c->parent = k->parent ? k->parent : (PyObject *)k;
     Py_INCREF(c->parent);
-    size_t no = (size_t)k->nopts + 1, nt = (size_t)k->ntypes + 2, dd = (size_t)k->depth + 1;
-    c->board = calloc(dd * k->W, 8);
-    c->left = calloc(nt, 4);
-    c->chosen = calloc(dd, 4);
-    c->lslot = calloc(dd, 4);
-    c->lpos = calloc(dd, 4);
-    c->lhi = calloc(dd, 4);
-    c->ltype = calloc(dd, 4);
-    c->qw = calloc(no, 4);
-    c->lrem = calloc(dd, 8);
-    c->in_sol = calloc(no, 1);
-    c->msol = calloc(dd, sizeof(long long));
-    c->mwt = calloc(dd, sizeof(long long));
-    c->mflag = calloc(dd, 1);
-    c->pw = calloc(dd, 4);
-    if (!c->board || !c->left || !c->chosen || !c->lslot || !c->lpos || !c->lhi || !c->ltype || !c->qw ||
-        !c->lrem || !c->in_sol || !c->msol || !c->mwt || !c->mflag || !c->pw)
+    if (!alloc_state(c))
         goto nomem;
     if (k->memo_on) {
         size_t size = ((size_t)1 << k->memo_bits) * k->mstride * 8;

@@ -55,10 +55,10 @@ def test_max_solutions_0_counts_and_promises_no_more(run_cli, tmp_path):
     code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", RECT_3x20, "--count",
                            "--max-solutions", "0")
     assert code == 0 and "8 solutions, 2 up to the region's symmetry" in out
-    assert "solution 1" not in out and "more" not in out
+    assert "solution 1" not in out and "more" not in out and "legend" not in out  # no picture: no letters
     code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", RECT_3x20, "--count",
                            "--max-solutions", "3")
-    assert code == 0 and "... 5 more (--max-solutions all shows them)" in out
+    assert code == 0 and "... 5 more (--max-solutions all shows them)" in out and "legend: " in out
     f = tmp_path / "two.dlx"  # a covered 0 or 1 times: 2 covers, {line 2} and {}
     f.write_text("0:1|a\na\n")
     code, out, _ = run_cli("exact-cover", f, "--count", "--max-solutions", "0")

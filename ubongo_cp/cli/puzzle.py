@@ -478,7 +478,8 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
             print(indent + "  " + line)
     if not sampled and most != 0 and len(shown) + streamed < max(n, len(result.solutions)):
         print(f"{indent}... {max(n, len(result.solutions)) - len(shown)} more (--max-solutions all shows them)")
-    print(f"{indent}legend: {legend}")
+    if shown or streamed:  # the letters of the pictures printed
+        print(f"{indent}legend: {legend}")
 
 
 def _draw(solution: dict, chars: dict, region) -> str:

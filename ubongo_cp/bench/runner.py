@@ -384,6 +384,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
         other limits, or bad parameters.
     """
     from .external import ExternalSolver, parse_external, write_instance
+    from .report import REPORT_FILES
     from .suite import Suite, build, load_suite
 
     if repeats < 1 or warmups < 0:
@@ -410,15 +411,11 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
             raise InputError(f"{task.where}: instance {task.instance!r}: {exc}") from None
     out = Path(out)
     limits = Limits(time_limit, wall_limit, memory_limit)
-    if out.exists() and not out.is_dir():
-        raise InputError("is a file, expected an output directory", path=out)
-    with OutputFolder(out, "bench", adopt=earlier_bench_files) as folder:  # locked: one benchmark at a time
+    with OutputFolder(out, "bench", adopt=earlier_bench_files) as folder:  # a file there: refused; locked
         formats = {s.external.format for s in chosen if s.external is not None}
         instance_files = {(built[t.key].digest, fmt): f"instances/{built[t.key].digest}.{'cnf' if fmt == 'dimacs' else 'dlx'}"
                           for fmt in formats for t in tasks}
         # every file this run may write, refused before any run if one is not an earlier benchmark's
-        from .report import REPORT_FILES
-
         folder.claim([CONFIG, JOURNAL, *REPORT_FILES, *instance_files.values()])
         _prepare_out(out, limits, [s.name for s in chosen])
         say = notify or (lambda message: print(message, file=sys.stderr, flush=True))

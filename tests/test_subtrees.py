@@ -92,6 +92,12 @@ def test_local_cluster_gives_one_search():
     one = solve(inst, keep=None)
     with make_executor("dask", jobs=2) as cluster:  # a real LocalCluster
         dask = solve(inst, keep=None, split=SplitSearch(executor=cluster, leaves=64))
+        # started for the split count (native code, no GIL): its workers are threads of this process
+        assert cluster.cluster is not None and not cluster.cluster.processes
+        assert {w["name"] for w in cluster.client.scheduler_info()["workers"].values()} == {0, 1}
+        # Python work on the same executor gets a cluster of worker processes in its place
+        pids = cluster.map_ordered(os.getpid, [(), (), ()])
+        assert cluster.cluster.processes and os.getpid() not in pids
     same(dask, one)
     assert dask.count == 520
 

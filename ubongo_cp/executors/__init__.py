@@ -27,7 +27,8 @@ and :meth:`Executor.map_ordered`. Keyword arguments common to every item
   ``scheduler`` (e.g. ``tcp://10.0.0.5:8786``) or to a new ``LocalCluster``
   with ``jobs`` single-threaded worker processes (forked, with the modules
   named by :meth:`Executor.warm` preloaded, so that the cluster starts in
-  about 0.1 s). The cluster is started, or the scheduler reached, when the
+  about 0.1 s; for ``nogil`` work, ``jobs`` worker threads of this
+  process). The cluster is started, or the scheduler reached, when the
   first work is mapped. Dask reschedules the work of a lost worker itself; a
   unit whose workers keep dying raises ``KilledWorker``, which is handed to
   ``on_error``. Dask would wait for ever on a cluster without workers, so a

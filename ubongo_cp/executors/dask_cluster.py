@@ -39,7 +39,13 @@ class DaskExecutor(Executor):
     workers, the scheduler's HTTP endpoint) to 127.0.0.1; its worker
     processes die with this process and ignore Ctrl-C, which this process
     handles (:func:`~ubongo_cp.executors.base._worker_start`); it must start
-    within :data:`START_TIMEOUT` seconds.
+    within :data:`START_TIMEOUT` seconds. When the first work mapped is
+    ``nogil`` (native code that releases the GIL: one count split into
+    subtrees), its ``jobs`` workers are threads of this process instead
+    (``LocalCluster(processes=False)``, as Dask advises for code that
+    releases the GIL): nothing to fork, nothing to copy, the same Dask
+    scheduler, futures and dashboard. Work that is not ``nogil`` mapped on
+    such a cluster later gets a cluster of worker processes in its place.
 
     Raises
     ------
@@ -62,6 +68,7 @@ class DaskExecutor(Executor):
         self.worker_timeout = NO_WORKER_TIMEOUT if worker_timeout is None else float(worker_timeout)
         self.dashboard = bool(dashboard)
         self._tie = None
+        self._threads = False  # the LocalCluster's workers are threads of this process
 
     @property
     def jobs(self) -> int:  # type: ignore[override]
@@ -85,8 +92,9 @@ class DaskExecutor(Executor):
                 self._client = _connect(self.scheduler, CONNECT_TIMEOUT)
             else:
                 self.cluster, self._client = _start_local_cluster(self._n_workers, self._warm, self.dashboard,
-                                                                  START_TIMEOUT)
-                self._tie = FORKED_WORKERS  # entered by _start_local_cluster; left in close()
+                                                                  START_TIMEOUT, threads=self._threads)
+                if not self._threads:
+                    self._tie = FORKED_WORKERS  # entered by _start_local_cluster; left in close()
                 if self.dashboard:
                     print(f"Dask dashboard: {self._client.dashboard_link}", file=sys.stderr, flush=True)
         return self._client
@@ -98,7 +106,9 @@ class DaskExecutor(Executor):
         Items travel in batches (about :data:`CHUNKS_PER_JOB` per worker),
         since every Dask task costs a scheduler round trip; a batch that
         fails is re-run item by item, so ``on_error`` still sees the one item
-        that failed.
+        that failed. ``nogil`` items (already sized for the workers) are one
+        Dask task each, and on a LocalCluster started for them its workers
+        are threads (see the class's notes).
 
         Raises
         ------
@@ -109,9 +119,15 @@ class DaskExecutor(Executor):
         """
         from asyncio import CancelledError
 
+        if self.scheduler is None:
+            if self._client is None:
+                self._threads = nogil
+            elif self._threads and not nogil:  # Python work needs processes: a new cluster of them
+                self.close()
+                self._threads = False
         try:
             with _quiet("distributed.client"):  # its reconnection attempts; a lost scheduler is said below
-                yield from self._map(func, items, on_error, kwargs)
+                yield from self._map(func, items, on_error, kwargs, nogil)
         except (Exception, CancelledError) as exc:
             if isinstance(exc, UbongoError) or not self._lost():
                 raise
@@ -123,9 +139,12 @@ class DaskExecutor(Executor):
         """Whether the client has lost its scheduler (closed, or trying to reconnect)."""
         return self._client is not None and self._client.status not in ("running", "newly-created")
 
-    def _map(self, func: Callable, items: Sequence[tuple], on_error: OnError | None, kwargs: dict) -> Iterator[Any]:
+    def _map(self, func: Callable, items: Sequence[tuple], on_error: OnError | None, kwargs: dict,
+             nogil: bool = False) -> Iterator[Any]:
         workers = max(1, len(self.client.scheduler_info().get("workers", {})) or 1)
-        n_batches = max(1, min(len(items), CHUNKS_PER_JOB * workers))
+        # Batches save the scheduler's round trips on many small items; work marked nogil comes as tasks
+        # already sized for the workers (a few per worker), which run one per Dask task, taken as workers free up.
+        n_batches = len(items) if nogil else max(1, min(len(items), CHUNKS_PER_JOB * workers))
         bounds = [(len(items) * b // n_batches, len(items) * (b + 1) // n_batches) for b in range(n_batches)]
         if kwargs:  # sent to every worker once, not with every batch
             kwargs = self.client.scatter(kwargs, broadcast=True, hash=False)
@@ -227,8 +246,13 @@ CONNECT_TIMEOUT = 10.0
 START_TIMEOUT = 60.0
 
 
-def _start_local_cluster(n_workers: int, warm: Sequence[str], dashboard: bool, timeout: float):
+def _start_local_cluster(n_workers: int, warm: Sequence[str], dashboard: bool, timeout: float, *,
+                         threads: bool = False):
     """Start a LocalCluster of ``n_workers`` and a client, all on 127.0.0.1, within ``timeout`` seconds.
+
+    With ``threads``, the workers are threads of this process (``processes=False``; the scheduler and
+    workers talk in-process, the dashboard alone listens on 127.0.0.1): nothing below about forking
+    applies.
 
     Workers are forked from this process (not spawned): they start in well
     under a second with the warmed modules already imported, and are tied to
@@ -244,16 +268,17 @@ def _start_local_cluster(n_workers: int, warm: Sequence[str], dashboard: bool, t
         When the cluster and its workers are not up within ``timeout`` seconds.
     """
     _preload(("distributed", *warm))
-    _poll_worker_start_faster()
+    if not threads:
+        _poll_worker_start_faster()
     for _attempt in range(2):
-        started = _start_once(n_workers, dashboard, timeout / 2)
+        started = _start_once(n_workers, dashboard, timeout / 2, threads)
         if started is not None:
             return started
     raise UbongoError(f"the local Dask cluster did not start within {timeout:g} s (its workers were "
                       "stopped); run the command again, or use --executor local")
 
 
-def _start_once(n_workers: int, dashboard: bool, timeout: float):
+def _start_once(n_workers: int, dashboard: bool, timeout: float, threads: bool = False):
     """One start of the cluster (see :func:`_start_local_cluster`): ``(cluster, client)``, or None if it hung.
 
     The start runs in a daemon thread that is given ``timeout`` seconds: past
@@ -279,9 +304,10 @@ def _start_once(n_workers: int, dashboard: bool, timeout: float):
             with dask.config.set(LOCAL_CLUSTER_CONFIG):
                 # Every socket on 127.0.0.1. The scheduler always serves HTTP (health
                 # checks): on a free local port; the dashboard's pages only when asked.
-                box["cluster"] = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                              host="127.0.0.1", dashboard_address="127.0.0.1:0", silence_logs=50,
-                                              scheduler_kwargs={"dashboard": dashboard})
+                where = {} if threads else {"host": "127.0.0.1"}  # threads talk in-process (inproc://)
+                box["cluster"] = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=not threads,
+                                              dashboard_address="127.0.0.1:0", silence_logs=50,
+                                              scheduler_kwargs={"dashboard": dashboard}, **where)
                 box["client"] = Client(box["cluster"], timeout=f"{timeout}s")
                 box["client"].wait_for_workers(n_workers, timeout=timeout)
         except TimeoutError:  # some worker did not register in time: as a hang
@@ -293,9 +319,10 @@ def _start_once(n_workers: int, dashboard: bool, timeout: float):
                 box["done"] = True
                 abandoned = box.get("abandoned", False)
             if abandoned:  # the caller gave up waiting: stop what did start
-                _close_started(box)
+                _close_started(box, threads)
 
-    FORKED_WORKERS.__enter__()
+    if not threads:
+        FORKED_WORKERS.__enter__()
     thread = threading.Thread(target=start, name="ubongo-cp-dask-start", daemon=True)
     thread.start()
     thread.join(timeout)
@@ -307,7 +334,7 @@ def _start_once(n_workers: int, dashboard: bool, timeout: float):
             if child.pid not in before:
                 child.kill()
         if not hung:
-            _close_started(box)
+            _close_started(box, threads)
         if "error" in box:
             raise box["error"]
         return None
@@ -315,10 +342,23 @@ def _start_once(n_workers: int, dashboard: bool, timeout: float):
 
 
 def _kill_workers(cluster) -> None:
-    """SIGKILL the worker processes of a LocalCluster this process started (its nannies' processes)."""
+    """SIGKILL the worker processes of a LocalCluster this process started (its nannies' processes).
+
+    Workers that are threads of this process are closed without waiting for the task they run (their
+    threads are daemon threads: the task goes on until it ends, or until this process exits).
+    """
     import signal
 
+    from distributed import Worker
+
     for nanny in list(getattr(cluster, "workers", {}).values()):
+        if isinstance(nanny, Worker):
+            with _quiet():
+                try:
+                    cluster.sync(nanny.close, executor_wait=False, timeout=5)
+                except Exception:  # already closing
+                    pass
+            continue
         pid = getattr(getattr(nanny, "process", None), "pid", None)
         if pid:
             try:
@@ -327,7 +367,7 @@ def _kill_workers(cluster) -> None:
                 pass
 
 
-def _close_started(box: dict) -> None:
+def _close_started(box: dict, threads: bool = False) -> None:
     """Close the client and cluster of a start that failed or was given up, and untie its workers."""
     with _quiet():
         for key in ("client", "cluster"):
@@ -336,7 +376,8 @@ def _close_started(box: dict) -> None:
                     box[key].close(timeout=5)
                 except Exception:  # closing what failed to start
                     pass
-    FORKED_WORKERS.__exit__(None, None, None)
+    if not threads:
+        FORKED_WORKERS.__exit__(None, None, None)
 
 
 @contextmanager

@@ -382,11 +382,12 @@ class BitSearch:
         return (self.layout.items[b] if b >= 0 else b), options
 
     def run(self, *, keep: int = 0, deadline: float | None = None, heartbeat: int = DEFAULT_HEARTBEAT,
-            sink: list | None = None) -> bool:
-        """Search to the end (True), the limit, or the deadline (False); the first ``keep`` solutions go to ``sink``.
+            sink: list | None = None, cancel=None) -> bool:
+        """Search to the end (True), the limit, the deadline or ``cancel`` (False); the first ``keep`` solutions go to ``sink``.
 
         The kernel hands back control every ``heartbeat`` nodes even without a deadline: it runs
         without the GIL, and Python sees a Ctrl-C (its signal handlers run) only between two calls.
+        ``cancel``: a :class:`threading.Event` that stops the search (looked at every ``heartbeat`` nodes).
         """
         stop = self.kernel.nodes + heartbeat
         while True:
@@ -400,6 +401,8 @@ class BitSearch:
                 return False
             if code == _BUDGET:
                 if deadline is not None and time.perf_counter() > deadline:
+                    return False
+                if cancel is not None and cancel.is_set():
                     return False
                 stop += heartbeat
 
@@ -525,14 +528,16 @@ class BitboardBackend:
         return exhausted, {"nodes": s.nodes, "solutions_seen": found}
 
     def search(self, instance, branches=None, *, limit: int | None = None, keep: int = 0,
-               time_limit: float | None = None, tally: bool = False, kernel: BitSearch | None = None) -> NativeRun:
+               time_limit: float | None = None, tally: bool = False, kernel: BitSearch | None = None,
+               cancel=None) -> NativeRun:
         """Count below every branch of a plan (:class:`~ubongo_cp.solvers.orbits.Branch`), in C.
 
         ``branches`` default to one branch, the whole instance, testing every symmetry of the instance
         for the Burnside sum. A branch's solutions count ``weight`` (times their restricted placement's
         weight) each; ``limit`` stops after that many solutions found (branches in order); the first
         ``keep`` solutions found are handed back. ``kernel``: this backend's :class:`BitSearch` of
-        ``instance`` when one is at hand (building one takes some milliseconds).
+        ``instance`` when one is at hand (building one takes some milliseconds). ``cancel``: a
+        :class:`threading.Event` that stops the search as the time limit does (:meth:`BitSearch.run`).
         """
         from .orbits import Branch
 
@@ -571,7 +576,8 @@ class BitboardBackend:
                            residual=branch.free_weight):
                 continue
             sink: list = []
-            done = s.run(keep=max(0, keep - len(found)), deadline=deadline, heartbeat=self.heartbeat, sink=sink)
+            done = s.run(keep=max(0, keep - len(found)), deadline=deadline, heartbeat=self.heartbeat, sink=sink,
+                         cancel=cancel)
             found.extend((index, row) for row in sink)
             nodes += s.nodes
             found_total += s.solutions

@@ -65,6 +65,8 @@ FINE_TASKS = 256
 #: count is cut beside the whole search (:func:`_speculate`): that search needs the GIL for a moment at
 #: each heartbeat, and would wait for it up to the interval.
 SPECULATE_SWITCH = 0.0002
+#: Nodes between two looks at its ``cancel`` in that search (about a millisecond).
+SPECULATE_HEARTBEAT = 50_000
 #: The first line of a journal names what it is.
 JOURNAL_KIND = "ubongo-cp subtree journal"
 
@@ -458,13 +460,16 @@ def _speculate(backend, instance, branches: Sequence, kernel, keep: int, tally: 
     idle). The returned thread's ``result`` is the :class:`~.bitboard.NativeRun` once it is joined
     (None on an error, which the split search then meets itself).
     """
+    import copy
     import threading
 
+    quick = copy.copy(backend)
+    quick.heartbeat = SPECULATE_HEARTBEAT  # once cancelled, it runs on for at most this many nodes
     cancel = threading.Event()
 
     def work() -> None:
         try:
-            thread.result = backend.search(instance, branches, keep=keep, tally=tally, kernel=kernel,
+            thread.result = quick.search(instance, branches, keep=keep, tally=tally, kernel=kernel,
                                          cancel=cancel)
         except Exception:  # the split search below runs into it again, and reports it
             thread.result = None

@@ -122,6 +122,14 @@ def test_a_count_that_ends_before_its_cut_is_answered_by_one_search(monkeypatch,
     same(two, one)
     assert split.stats["searched_whole"] and split.stats["tasks"] == 0
     assert two.count == 520 and (two.count_reduced == 65 if reduce else True)
+    if reduce:  # a subset analysis (a tally per piece subset) answered the same way: the published one
+        ref = json.loads((SHARED / "examples" / "duel_board1_analysis.json").read_text())
+        region = load_region(SHARED / "examples" / "duel_board1.txt")
+        with LocalExecutor(2) as pool:
+            split = SplitSearch(executor=pool)
+            result = analyze(load_pieces("duel").pieces, region, ref["k"], split=split)
+        assert split.stats["searched_whole"]
+        assert [{"use": list(s.pieces), "count": s.count} for s in result.subsets] == ref["solvable"]
 
 
 def test_subset_analysis_split_matches_published():

@@ -9,7 +9,8 @@ Run: ``.venv/bin/python -m benchmarks.bench_split [--repeat N] [--cases A,B] [--
    in 6x10 (9,356 tilings) with the default solver and with ``--backend bitboard`` (no orbit
    decomposition: a longer search), 8x8 without its central 2x2 (520) and 8x8 with the square
    tetromino (129,168), also with ``--backend bitboard`` (a count of some seconds). Counts checked
-   at every run. Prints the median wall and CPU seconds (CPU: the process and its workers) and the ratios 1 job / 2 jobs and dask / local (wall).
+   at every run. Prints the median wall and CPU seconds (CPU: the process and its workers) and the
+   ratios 1 job / 2 jobs and dask / local (wall).
    With ``--running-cluster`` also ``--jobs 2 --scheduler ADDRESS`` on a LocalCluster of 2 worker
    processes started once before the rounds: the Dask executor without the cluster's start-up
    (the CPU column then leaves out the workers' CPU, which run outside the command).

@@ -154,6 +154,27 @@ def test_cli_draws_copies_with_their_own_letters(run_cli, tmp_path):
                                     "legend: I=I2 A=I2#2"]
 
 
+@pytest.mark.parametrize("shown", [[], ["--max-solutions", "all"]])
+def test_cli_legend_names_the_copies_drawn_among_thousands(run_cli, tmp_path, shown):
+    # Up to 2,000 dominoes may be used, 2 fit: the legend names the copies the pictures show.
+    region = tmp_path / "square.txt"
+    region.write_text("##\n##\n")
+    code, out, err = run_cli("solve", "--pieces", "classic", "--region", region, "--use", "I2:0-2000", "--count",
+                             *shown)
+    assert code == 0, err
+    assert any(line.startswith("2 solutions, 1 up to the region's symmetry") for line in out.splitlines())
+    assert out.splitlines()[-1] == "legend: I=I2 A=I2#2" and "  IA" in out
+
+
+def test_label_chars_runs_out_with_a_clear_error():
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.geometry import label_chars
+
+    assert len(set(label_chars([f"P{i}" for i in range(5000)]).values())) == 5000
+    with pytest.raises(InputError, match="cannot each be drawn"):
+        label_chars([f"P{i}" for i in range(40000)])
+
+
 def test_cli_orientations(run_cli, tmp_path):
     # Two L tetrominoes tile 2x4 in 2 ways (mirror images of each other); one-sided, the
     # pieces cannot be turned over and only one remains; fixed, none (the L as drawn is

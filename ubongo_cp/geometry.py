@@ -29,6 +29,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Iterable, Iterator, Mapping
 
+from .errors import InputError
 from .grids import SQUARE, Grid
 from .grids.base import Cell, Shape
 from .grids.square import SYMMETRIES
@@ -217,23 +218,29 @@ _NOT_A_LABEL = frozenset(". ")
 def _label_pool() -> Iterator[str]:
     """Drawing characters: the ASCII pool, then single-width letters of Unicode (Latin-1, Greek, Cyrillic...).
 
-    Endless for any region the toolkit accepts (a 400-cell region holds at
-    most 400 pieces; Unicode has thousands of such letters).
+    About 16,000 in all (the cased letters first, then the other letters of
+    single width).
     """
     import unicodedata
 
     yield from _LABEL_POOL
-    for code in range(0xC0, 0x3000):
-        ch = chr(code)
-        if unicodedata.category(ch) in ("Lu", "Ll") and unicodedata.east_asian_width(ch) in ("N", "Na", "H"):
-            yield ch
+    for categories in (("Lu", "Ll"), ("Lo",)):
+        for code in range(0xC0, 0x30000):
+            ch = chr(code)
+            if unicodedata.category(ch) in categories and unicodedata.east_asian_width(ch) in ("N", "Na", "H"):
+                yield ch
 
 
 def label_chars(labels: Iterable[str]) -> dict[str, str]:
     """One distinct drawing character per label: its first letter when free.
 
-    Any number of labels gets distinct characters: after the ASCII letters
-    and digits come letters of other alphabets (``À``, ``α``, ...).
+    Up to about 16,000 labels get distinct characters: after the ASCII
+    letters and digits come letters of other alphabets (``À``, ``α``, ...).
+
+    Raises
+    ------
+    InputError
+        For more labels than there are such characters.
 
     Examples
     --------
@@ -254,7 +261,10 @@ def label_chars(labels: Iterable[str]) -> dict[str, str]:
             if first and first not in taken and first not in _NOT_A_LABEL:
                 pick = first
             else:
-                pick = next(ch for ch in pool if ch not in taken)
+                pick = next((ch for ch in pool if ch not in taken), "")
+                if not pick:
+                    raise InputError(f"{len(labels)} pieces cannot each be drawn with a character of their own "
+                                     f"(at most {len(taken)}); show fewer solutions or give fewer pieces")
             chars[label] = pick
             taken.add(pick)
     return {label: chars[label] for label in labels}

@@ -347,6 +347,7 @@ class _Stream:
 
         self.instance, self.region, self.as_json, self.label = instance, region, as_json, label
         self.chars = label_chars(instance.copy_names)  # one letter per piece copy (UP-5)
+        self.used: set = set()
         self.n = 0
         if as_json:  # the solutions come first: the count is known only at the end
             sys.stdout.write('{"solutions": [')
@@ -358,6 +359,7 @@ class _Stream:
             sys.stdout.write((", " if self.n > 1 else "")
                              + json.dumps({k: [list(c) for c in v] for k, v in solution.items()}))
         else:
+            self.used.update(solution)
             print(f"{self.label} {self.n}:")
             for line in _draw(solution, self.chars, self.region).splitlines():
                 print("  " + line)
@@ -368,7 +370,8 @@ class _Stream:
             rest = {k: v for k, v in _json(result).items() if k != "solutions"}
             sys.stdout.write("], " + json.dumps(rest)[1:] + "\n")
             return
-        _print_result(result, self.region, counting=True, most=0, streamed=self.n)
+        _print_result(result, self.region, counting=True, most=0, streamed=self.n,
+                      streamed_chars={key: ch for key, ch in self.chars.items() if key in self.used})
 
 
 def _solve_card(args: argparse.Namespace) -> int:
@@ -430,7 +433,7 @@ def _solve_card(args: argparse.Namespace) -> int:
 
 
 def _print_result(result, region, *, counting: bool, indent: str = "", most: int | None = 20,
-                  streamed: int = 0) -> None:
+                  streamed: int = 0, streamed_chars: dict | None = None) -> None:
     from ..geometry import label_chars
 
     n = result.count
@@ -461,16 +464,20 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
         ran = result.backend if engine in own else f"{result.backend}: {engine}"
         print(f"{indent}{n} {what}{'s' if n != 1 else ''}{reduced}{exact} "
               f"[{ran}, {result.stats.get('wall_seconds', 0):.3f} s]")
-    # One letter per piece copy: copies of a name are keyed name, name#2, ... (UP-5).
-    empty = result.instance.empty_type if hasattr(result.instance, "empty_type") else -1
-    chars = label_chars(n for i, n in enumerate(result.instance.copy_names)
-                        if empty < 0 or i not in result.instance.types[empty])
-    legend = " ".join(f"{ch}={key}" for key, ch in chars.items()) + (" .=empty cell" if empty >= 0 else "")
     sampled = "samples" in result.stats
     label = "sample" if sampled else what
     if sampled:  # the seed, given or drawn: --seed repeats the draw
         print(f"{indent}uniform random draws: {result.stats['samples']}, seed {result.stats['seed']}")
     shown = result.solutions if not counting or most is None or sampled else result.solutions[:most]
+    # One letter per piece copy of the solutions shown: copies of a name are keyed name, name#2, ... (UP-5).
+    empty = result.instance.empty_type if hasattr(result.instance, "empty_type") else -1
+    if streamed_chars is not None:  # the letters the pictures already printed used
+        chars = streamed_chars
+    else:
+        used = {key for sol in shown for key in sol}
+        chars = label_chars(n for i, n in enumerate(result.instance.copy_names)
+                            if (empty < 0 or i not in result.instance.types[empty]) and n in used)
+    legend = " ".join(f"{ch}={key}" for key, ch in chars.items()) + (" .=empty cell" if empty >= 0 else "")
     for i, sol in enumerate(shown, 1):
         art = _draw(sol, chars, region)
         print(f"{indent}{label} {i}:" if len(shown) > 1 or counting else f"{indent}{label}:")

@@ -1152,16 +1152,18 @@ def _words(masks: Sequence[int], nbytes: int):
 def _fits_numpy(runs, strides, layout) -> list[tuple]:
     """The fits of every orientation with numpy, for each run of types of :func:`_runs`: :func:`_unpacked` of its
     fit masks, and the masks as 64-bit words (one row per orientation)."""
-    import numpy as np
-
     arrays = _numpy_layout(layout)
     if "shifted" not in arrays:
         nbytes = arrays["bits"] // 8
         arrays["shifted"] = _words(layout[2], nbytes)      # (flat offsets, words)
         arrays["positions"] = _words([layout[1]], nbytes)[0]
     out = []
+    shifted = arrays["shifted"]
     for run in runs:
-        masks = np.bitwise_and.reduce(arrays["shifted"][_run_flats(run, strides)], axis=1)
+        flats = _run_flats(run, strides)
+        masks = shifted.take(flats[:, 0], axis=0)           # cell by cell: a take and an AND in place each
+        for j in range(1, flats.shape[1]):
+            masks &= shifted.take(flats[:, j], axis=0)
         masks &= arrays["positions"]
         out.append((*_unpacked(masks, arrays["bits"]), masks))
     return out

@@ -1184,6 +1184,7 @@ def _unpacked(masks, nbits: int):
 
     bits = np.unpackbits(np.ascontiguousarray(masks, dtype="<u8").view(np.uint8), bitorder="little")
     at = bits.view(bool).nonzero()[0]
+    del bits
     starts = np.arange(0, nbits * (len(masks) + 1), nbits)
     ends = at.searchsorted(starts)
     counts = ends[1:] - ends[:-1]
@@ -1230,12 +1231,13 @@ def _fill_numpy(runs, fits, strides, layout, n_cells) -> PlacementTable:
             at = flat.repeat(per_mask)
             at += pos
             item_at.take(at, out=rows[:, j], mode="clip")       # every index is in the array
+            del at                                              # freed before the next one is made (less memory)
         of_type = option_type[o:o + n]
         of_type[:] = run.of_type.repeat(per_mask)
         np.add(of_type, n_cells, out=rows[:, -1], casting="unsafe")
         orientation[o:o + n] = run.orientation.repeat(per_mask)
         offset_at.take(pos, axis=0, out=offsets[dim * o:dim * (o + n)].reshape(n, dim), mode="clip")
-        indptr[o + 1:o + n + 1] = np.arange(e + width, e + width * n + 1, width)
+        indptr[o + 1:o + n + 1] = np.arange(e + width, e + width * n + 1, width, dtype=np.uint32)
         o += n
         e += n * width
     return table

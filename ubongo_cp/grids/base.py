@@ -398,8 +398,9 @@ class Grid:
         n_shapes, count = arr.shape[0], code.shape[0]
         sorted_keys = np.sort(code.transpose(1, 0, 2), axis=2)          # (N, count, n): each image's cells' keys
         if n_shapes * count * count * n <= _PAIRWISE_MAX:     # each image against the shape's earlier ones
-            same = (sorted_keys[:, :, None, :] == sorted_keys[:, None, :, :]).all(axis=3)   # (N, count, count)
-            same &= _earlier(count)
+            same = _earlier(count)                             # (N, count, count) once broadcast
+            for word in _packed(sorted_keys, radix ** dim):
+                same = same & (word[:, :, None] == word[:, None, :])
             keep = np.flatnonzero(~same.any(axis=2))
         else:                                                  # each image with its shape first, made unique
             rows = np.empty((n_shapes, count, n + 1), dtype=np.int64)
@@ -594,6 +595,22 @@ class Grid:
 #: Up to how many key comparisons (shapes x images squared x cells) :meth:`Grid.orientations_many` finds the
 #: repeated images by comparing each with the earlier ones of its shape (above: with :func:`numpy.unique`).
 _PAIRWISE_MAX = 1 << 20
+
+
+def _packed(keys, base: int) -> list:
+    """Int arrays (..., n) of keys below ``base``, as few int64 words (...) as hold them, each key a digit in base
+    ``base``: equal for two rows of keys exactly when the rows are."""
+    n = keys.shape[-1]
+    per = 1                                   # keys per word: base ** per below 2 ** 63
+    while per < n and base ** (per + 1) < 1 << 63:
+        per += 1
+    words = []
+    for start in range(0, n, per):
+        word = keys[..., start]
+        for j in range(start + 1, min(n, start + per)):
+            word = word * base + keys[..., j]
+        words.append(word)
+    return words
 
 
 @lru_cache(maxsize=None)

@@ -16,7 +16,10 @@ Run ``python -m benchmarks.bench_grids [--repeats N] [--compare-with DIR]``.
    parallelogram, the 8 tetracubes in 2x4x4); then like for like by instance size
    (:data:`MATCHED`): each other grid's 5-cell polyforms against the pentominoes in a rectangle
    holding about as many placements, the ratio of their µs per placement. Target: hexagons and
-   triangles at least as fast per placement as squares.
+   triangles at least as fast per placement as squares. Each case is built once untimed before its
+   cold build: the C library gives the heap's free top back to the system when it grows large (glibc's
+   trim threshold), so the first large case after the largest one would otherwise pay for growing it
+   again, page by page, and the order of the cases would weigh on the figures.
 2. *Squares, before and after* (``--compare-with DIR``: a checkout of the
    revision to compare with, e.g. ``git worktree add /tmp/base HEAD~1``; its
    ``ubongo_cp/solvers/_dance*.so`` is used if built there): the same square
@@ -178,6 +181,8 @@ def placements(repeats: int) -> list[dict]:
     for _ in range(repeats):
         for case in cases:
             pieces, region = made[case]
+            inst = None
+            inst = build_instance(pieces, region)   # untimed: the heap grown to this case's size (module docstring)
             for kind in ("cold", "warm"):
                 if kind == "cold":   # the pieces' orientations and the region's layout are part of the work
                     pieces_module._ORIENT_CACHE.clear()

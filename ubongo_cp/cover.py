@@ -1002,7 +1002,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         if layout is None:
             layout = _cache(_REGIONS, key, _region_layout(region, lattice, reach, n_types))
         layout = _cache(_REGIONS, (id(region), reach, n_types), layout[:7] + (region,))
-    strides, positions, shifted = layout[:3]
+    strides, positions = layout[:2]
     if vectorised:
         fits_of_runs = _fits_numpy(runs, strides, layout)
         if sum(len(fit[0]) for fit in fits_of_runs) >= _NUMPY_FROM:
@@ -1011,6 +1011,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         fits = [masks for run, fit in zip(runs, fits_of_runs) for masks in _masks_of(run, fit)]
     else:
         fits = []                         # each type's orientations' fit masks
+        shifted = _python_layout(layout)[0]
         for form in forms:
             masks = []
             for flat in _flats(form, strides):
@@ -1038,13 +1039,12 @@ def _flats(form, strides: tuple[int, ...]) -> list[list[int]]:
 
 def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int) -> tuple:
     """The region in the array of :func:`_placements` for shapes of this reach (extent per axis): the strides,
-    the positions a shape may be moved to (the translations that keep the grid onto itself), the region's
-    mask shifted down by each flat offset a shape's cell may have, the item at each position (the cells, then,
-    after the types', the optional cells), each item's cell coordinates (a list per coordinate), the
-    translation at position 0 and the array's shape, a dict for their numpy forms (:func:`_fill_numpy`), and
-    the region."""
+    the positions a shape may be moved to (the translations that keep the grid onto itself), the position of
+    each cell then optional cell, the array's size and the flat offsets a shape's cell may have (their
+    number), the number of types, the translation at position 0 and the array's shape, a dict for the rest
+    (made when first asked for: in plain Python, :func:`_python_layout`; with numpy, :func:`_numpy_layout`),
+    and the region."""
     cells = region.cells + region.optional
-    n_cells = region.area
     columns = list(zip(*cells))
     # a shape's smallest coordinate is 0 up to the grid's lead (normal position): room for it before the region
     low = [min(col) - lead for col, lead in zip(columns, lattice.normal_lead)]
@@ -1056,18 +1056,30 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
         strides[axis] = strides[axis + 1] * size[axis + 1]
     total = strides[0] * size[0]
     where = _flatten(cells, strides, sum(map(mul, low, strides)))
-    item = [-1] * total
-    digits = bytearray(b"0") * total      # the region's mask in binary, lowest bit first
-    first_optional = n_cells + n_types
-    for pos, it in zip(where, chain(range(n_cells), range(first_optional, first_optional + len(region.optional)))):
-        item[pos] = it
-        digits[pos] = 49                  # "1"
-    coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in columns]
-    mask = int(digits[::-1], 2)
     top = 1 + sum((r - 1) * s for r, s in zip(reach, strides))     # beyond every flat offset of a shape's cell
-    shifted = [mask >> f for f in range(top)]
     positions = lattice.translations(tuple(low), tuple(size))
-    return tuple(strides), positions, shifted, item, coord, (tuple(low), tuple(size)), {}, region
+    return tuple(strides), positions, where, (total, top), n_types, (tuple(low), tuple(size)), {}, region
+
+
+def _python_layout(layout) -> tuple:
+    """The region's layout (:func:`_region_layout`) for the loops in plain Python, made once: the region's mask
+    shifted down by each flat offset a shape's cell may have, the item at each position (the cells, then,
+    after the types', the optional cells; -1 for none) and each item's cell coordinates (a list per
+    coordinate)."""
+    parts = layout[6].get("python")
+    if parts is None:
+        where, (total, top), n_types, region = layout[2], layout[3], layout[4], layout[7]
+        n_cells = region.area
+        item = [-1] * total
+        digits = bytearray(b"0") * total      # the region's mask in binary, lowest bit first
+        first_optional = n_cells + n_types
+        for pos, it in zip(where, chain(range(n_cells), range(first_optional, first_optional + len(region.optional)))):
+            item[pos] = it
+            digits[pos] = 49                  # "1"
+        coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in zip(*(region.cells + region.optional))]
+        mask = int(digits[::-1], 2)
+        parts = layout[6]["python"] = ([mask >> f for f in range(top)], item, coord)
+    return parts
 
 
 #: From how many placements on :func:`_placements` fills the table with numpy (below: in plain Python,
@@ -1086,7 +1098,7 @@ _NUMPY_FITS_AREA = 2000
 
 def _fill_python(shapes, forms, strides, fits, layout, n_cells) -> PlacementTable:
     """The table of :func:`_placements` in plain Python: each fit's items picked out of a window of the array."""
-    item, coord = layout[3], layout[4]
+    _, item, coord = _python_layout(layout)
     rows: list = []                       # every option's items, a tuple per option
     orientation: list[int] = []
     origin: list[Cell] = []               # the first cell of every option's orientation
@@ -1128,17 +1140,40 @@ def _getter(flat: list[int]) -> tuple:
 
 
 def _numpy_layout(layout) -> dict:
-    """The region's layout (:func:`_region_layout`) as numpy arrays, made once: the item and the translation at
-    each position, the bits of a fit mask unpacked (whole 64-bit words), and, for :func:`_fits_numpy`, the
-    shifted masks and the translations as words."""
+    """The region's layout (:func:`_region_layout`) as numpy arrays, made once: the item at each position (as in
+    :func:`_python_layout`; none: the largest uint32, never read) and the translation, the bits of a fit mask
+    unpacked (whole 64-bit words) and the cells' positions."""
     import numpy as np
 
     arrays = layout[6]
-    if not arrays:
+    if "item" not in arrays:
+        total, n_types, region = layout[3][0], layout[4], layout[7]
+        n_cells, n_optional = region.area, len(region.optional)
         low, size = layout[5]
-        arrays["item"] = np.array(layout[3], dtype=np.int64).astype(np.uint32)   # (positions,); -1 never read
+        nbits = 64 * ((total + 63) // 64)
+        at = np.array(layout[2], dtype=np.intp)
+        item = arrays["item"] = np.full(total, np.iinfo(np.uint32).max, dtype=np.uint32)
+        item[at[:n_cells]] = np.arange(n_cells)
+        item[at[n_cells:]] = np.arange(n_cells + n_types, n_cells + n_types + n_optional)
         arrays["offset"] = (np.indices(size, dtype=np.int32).reshape(len(size), -1).T + np.array(low, np.int32))
-        arrays["bits"] = 64 * ((len(layout[3]) + 63) // 64)
+        arrays["bits"] = nbits
+        arrays["at"] = at
+    return arrays
+
+
+def _shifted_words(layout) -> dict:
+    """:func:`_numpy_layout` with, made once, the region's mask shifted down by each flat offset a shape's cell
+    may have, as 64-bit words (shape (offsets, words)), and the translations as words."""
+    import numpy as np
+
+    arrays = _numpy_layout(layout)
+    if "shifted" not in arrays:
+        nbits, top = arrays["bits"], layout[3][1]
+        inside = np.zeros(nbits + top, dtype=bool)    # row f of its windows: the region's mask shifted down by f
+        inside[arrays["at"]] = True
+        windows = np.ndarray((top, nbits), dtype=bool, buffer=inside, strides=(1, 1))   # overlapping rows
+        arrays["shifted"] = np.packbits(windows, axis=1, bitorder="little").view("<u8")
+        arrays["positions"] = _words([layout[1]], nbits // 8)[0]
     return arrays
 
 
@@ -1152,16 +1187,14 @@ def _words(masks: Sequence[int], nbytes: int):
 def _fits_numpy(runs, strides, layout) -> list[tuple]:
     """The fits of every orientation with numpy, for each run of types of :func:`_runs`: :func:`_unpacked` of its
     fit masks, and the masks as 64-bit words (one row per orientation)."""
-    import numpy as np
-
-    arrays = _numpy_layout(layout)
-    if "shifted" not in arrays:
-        nbytes = arrays["bits"] // 8
-        arrays["shifted"] = _words(layout[2], nbytes)      # (flat offsets, words)
-        arrays["positions"] = _words([layout[1]], nbytes)[0]
+    arrays = _shifted_words(layout)
     out = []
+    shifted = arrays["shifted"]
     for run in runs:
-        masks = np.bitwise_and.reduce(arrays["shifted"][_run_flats(run, strides)], axis=1)
+        flats = _run_flats(run, strides)
+        masks = shifted.take(flats[:, 0], axis=0)           # cell by cell: a take and an AND in place each
+        for j in range(1, flats.shape[1]):
+            masks &= shifted.take(flats[:, j], axis=0)
         masks &= arrays["positions"]
         out.append((*_unpacked(masks, arrays["bits"]), masks))
     return out
@@ -1182,6 +1215,7 @@ def _unpacked(masks, nbits: int):
 
     bits = np.unpackbits(np.ascontiguousarray(masks, dtype="<u8").view(np.uint8), bitorder="little")
     at = bits.view(bool).nonzero()[0]
+    del bits
     starts = np.arange(0, nbits * (len(masks) + 1), nbits)
     ends = at.searchsorted(starts)
     counts = ends[1:] - ends[:-1]
@@ -1228,12 +1262,13 @@ def _fill_numpy(runs, fits, strides, layout, n_cells) -> PlacementTable:
             at = flat.repeat(per_mask)
             at += pos
             item_at.take(at, out=rows[:, j], mode="clip")       # every index is in the array
+            del at                                              # freed before the next one is made (less memory)
         of_type = option_type[o:o + n]
         of_type[:] = run.of_type.repeat(per_mask)
         np.add(of_type, n_cells, out=rows[:, -1], casting="unsafe")
         orientation[o:o + n] = run.orientation.repeat(per_mask)
         offset_at.take(pos, axis=0, out=offsets[dim * o:dim * (o + n)].reshape(n, dim), mode="clip")
-        indptr[o + 1:o + n + 1] = np.arange(e + width, e + width * n + 1, width)
+        indptr[o + 1:o + n + 1] = np.arange(e + width, e + width * n + 1, width, dtype=np.uint32)
         o += n
         e += n * width
     return table

@@ -233,15 +233,16 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[list[Shape]]:
     found = [_ORIENT_CACHE.get((p.grid, p.cells, mode)) for p in pieces]
     if None in found:
         cache_orientations(pieces, mode)
-        found = [p.orientations(mode) for p in pieces]
+        found = [p.orientations(mode) if f is None else f for p, f in zip(pieces, found)]
     return found  # type: ignore[return-value]
 
 
 def _orientations_cached(grid: Grid, cells: Shape, mode: str) -> list[Shape]:
     key = (grid, cells, mode)
-    if key not in _ORIENT_CACHE:
-        _ORIENT_CACHE[key] = grid.orientations(cells, mode)
-    return _ORIENT_CACHE[key]
+    found = _ORIENT_CACHE.get(key)
+    if found is None:
+        found = _ORIENT_CACHE[key] = grid.orientations(cells, mode)
+    return found
 
 
 @dataclass(frozen=True)

@@ -362,9 +362,10 @@ class Grid:
         Every symmetry's images of every shape are computed in a few array
         operations (``_images``), each put in normal position and its
         cells sorted as one integer key per cell; each shape's images
-        equal to an earlier one are dropped (:func:`numpy.unique` of the
-        keys, the shape's index first), and the rest decoded into cells at
-        once.
+        equal to an earlier one are dropped (each image's keys compared
+        with those of the shape's earlier images; for many shapes,
+        :func:`numpy.unique` of the keys, the shape's index first), and the
+        rest decoded into cells at once (a table look-up per cell).
 
         Returns
         -------
@@ -395,21 +396,29 @@ class Grid:
         for axis in range(1, dim):
             code = code * radix + images[axis]
         n_shapes, count = arr.shape[0], code.shape[0]
-        rows = np.empty((n_shapes, count, n + 1), dtype=np.int64)   # each image: its shape, its cells' keys in order
-        rows[:, :, 0] = np.arange(n_shapes)[:, None]
-        rows[:, :, 1:] = np.sort(code.transpose(1, 0, 2), axis=2)
-        rows = rows.reshape(-1, n + 1)
-        keep = np.sort(np.unique(rows.view(np.dtype((np.void, rows.itemsize * (n + 1)))).ravel(),
-                                 return_index=True)[1])   # each shape's images unlike an earlier one, in order
+        sorted_keys = np.sort(code.transpose(1, 0, 2), axis=2)          # (N, count, n): each image's cells' keys
+        if n_shapes * count * count * n <= _PAIRWISE_MAX:     # each image against the shape's earlier ones
+            same = _earlier(count)                             # (N, count, count) once broadcast
+            for word in _packed(sorted_keys, radix ** dim):
+                same = same & (word[:, :, None] == word[:, None, :])
+            keep = np.flatnonzero(~same.any(axis=2))
+        else:                                                  # each image with its shape first, made unique
+            rows = np.empty((n_shapes, count, n + 1), dtype=np.int64)
+            rows[:, :, 0] = np.arange(n_shapes)[:, None]
+            rows[:, :, 1:] = sorted_keys
+            rows = rows.reshape(-1, n + 1)
+            keep = np.sort(np.unique(rows.view(np.dtype((np.void, rows.itemsize * (n + 1)))).ravel(),
+                                     return_index=True)[1])
+        # each shape's images unlike an earlier one, in order
         per_shape = np.bincount(keep // count, minlength=n_shapes).tolist()
-        keys = rows[keep, 1:]                              # (orientations, n)
+        keys = sorted_keys.reshape(-1, n)[keep]                # (orientations, n)
         cells = np.empty((len(keys), n, dim), dtype=np.int64)
         rest = keys
         for axis in range(dim - 1, 0, -1):
             rest, cells[:, :, axis] = np.divmod(rest, radix)
         cells[:, :, 0] = rest
-        if dim == 2:                                      # each key's cell, one look-up per cell
-            each = map(_cells_by_key(radix).__getitem__, keys.ravel().tolist())
+        if radix ** dim <= _CELLS_BY_KEY_MAX:             # each key's cell, one look-up per cell
+            each = map(_cells_by_key(radix, dim).__getitem__, keys.ravel().tolist())
         else:
             each = map(tuple, cells.reshape(-1, dim).tolist())
         flat = list(zip(*[iter(each)] * n))               # the orientations as shapes
@@ -583,10 +592,45 @@ class Grid:
         return [(float(x), float(y)) for x, y in points]
 
 
+#: Up to how many key comparisons (shapes x images squared x cells) :meth:`Grid.orientations_many` finds the
+#: repeated images by comparing each with the earlier ones of its shape (above: with :func:`numpy.unique`).
+_PAIRWISE_MAX = 1 << 20
+
+
+def _packed(keys, base: int) -> list:
+    """Int arrays (..., n) of keys below ``base``, as few int64 words (...) as hold them, each key a digit in base
+    ``base``: equal for two rows of keys exactly when the rows are."""
+    n = keys.shape[-1]
+    per = 1                                   # keys per word: base ** per below 2 ** 63
+    while per < n and base ** (per + 1) < 1 << 63:
+        per += 1
+    words = []
+    for start in range(0, n, per):
+        word = keys[..., start]
+        for j in range(start + 1, min(n, start + per)):
+            word = word * base + keys[..., j]
+        words.append(word)
+    return words
+
+
 @lru_cache(maxsize=None)
-def _cells_by_key(radix: int) -> list[Cell]:
-    """The 2-D cell ``divmod(key, radix)`` of each key below ``radix ** 2`` (:meth:`Grid.orientations_many`)."""
-    return [(a, b) for a in range(radix) for b in range(radix)]
+def _earlier(count: int):
+    """A bool array (count, count), true at ``[i, j]`` for ``j < i``."""
+    import numpy as np
+
+    return np.tri(count, count, -1, dtype=bool)
+
+
+@lru_cache(maxsize=None)
+def _cells_by_key(radix: int, dim: int) -> list[Cell]:
+    """The cell of ``dim`` coordinates whose digits in base ``radix`` make each key below ``radix ** dim`` (the
+    first coordinate the most significant; :meth:`Grid.orientations_many`)."""
+    return list(product(range(radix), repeat=dim))
+
+
+#: Up to how many keys :meth:`Grid.orientations_many` looks each cell up in a table (:func:`_cells_by_key`;
+#: above, the cells come from their array).
+_CELLS_BY_KEY_MAX = 1 << 16
 
 
 @lru_cache(maxsize=None)

@@ -181,3 +181,44 @@ def test_orientations_in_one_loop_and_with_numpy_are_the_images_symmetry_by_symm
         if n == 5:
             assert sum(len(o) for o in grid.orientations_many(shapes[:-4], "free")) \
                 == {"square": 63, "hex": 186, "triangle": 36, "cube": 534}[grid.name]
+
+
+@pytest.mark.parametrize("pieces", [["I2"], ["I2", "I2", "L3", "I3", "O4", "T4", "L4", "S4"]])
+def test_a_region_of_few_cells_spread_wide_takes_memory_in_line_with_its_size(pieces):
+    """Two pairs of cells 100,000 columns apart: the placements are those of the two pairs alone (hand-checked:
+    a domino fits each pair one way), built without shifting the region's mask by every column."""
+    import tracemalloc
+
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import Region, load_pieces
+
+    width = 100_000
+    region = Region(((0, 0), (0, 1), (0, width), (0, width + 1)))
+    classic = load_pieces("classic")
+    tracemalloc.start()
+    try:
+        instance = build_instance([classic[name] for name in pieces], region)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    rows = [sorted(instance.option_cells(o)) for o in range(instance.n_options)]
+    dominoes = [[(0, 0), (0, 1)], [(0, width), (0, width + 1)]]
+    assert rows and all(r in dominoes for r in rows) and dominoes[0] in rows and dominoes[1] in rows
+    assert peak < 64 * 2**20  # bytes; shifting by every column took about 1.3 GB
+
+
+@pytest.mark.parametrize("name, region", [("pentominoes", (6, 10)), ("classic", (4, 5))])
+def test_masks_shifted_as_needed_give_the_placements_shifted_at_once(monkeypatch, name, region):
+    """The two ways of shifting the region's mask (every offset at once; only those asked for) agree."""
+    from ubongo_cp import cover
+    from ubongo_cp.pieces import Region, load_pieces
+
+    pieces = load_pieces(name).pieces
+    rect = Region.rectangle(*region)
+    at_once = cover.build_instance(pieces, rect)
+    cover._REGIONS.clear()
+    monkeypatch.setattr(cover, "_DENSE_SHIFTED_BITS", 0)
+    as_needed = cover.build_instance(pieces, rect)
+    cover._REGIONS.clear()
+    rows = [[sorted(inst.option_cells(o)) for o in range(inst.n_options)] for inst in (at_once, as_needed)]
+    assert rows[0] == rows[1] and len(rows[0]) > 100

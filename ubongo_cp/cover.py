@@ -1078,8 +1078,28 @@ def _python_layout(layout) -> tuple:
             digits[pos] = 49                  # "1"
         coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in zip(*(region.cells + region.optional))]
         mask = int(digits[::-1], 2)
-        parts = layout[6]["python"] = ([mask >> f for f in range(top)], item, coord)
+        shifted = [mask >> f for f in range(top)] if top * total <= _DENSE_SHIFTED_BITS else _Shifted(mask)
+        parts = layout[6]["python"] = (shifted, item, coord)
     return parts
+
+
+#: Largest number of bits (offsets x positions) for which the region's mask is shifted by every flat offset a
+#: shape's cell may have at once (:func:`_python_layout`, :func:`_shifted_words`); past it, only by the offsets
+#: the shapes' cells have, when first needed: a region of few cells spread over a wide box (one cell at each
+#: end of a long row) would otherwise take memory in the square of its width.
+_DENSE_SHIFTED_BITS = 1 << 26
+
+
+class _Shifted(dict):
+    """The region's mask shifted down by a flat offset, ``shifted[f]``, made when first asked for."""
+
+    def __init__(self, mask: int) -> None:
+        super().__init__()
+        self.mask = mask
+
+    def __missing__(self, f: int) -> int:
+        value = self[f] = self.mask >> f
+        return value
 
 
 #: From how many placements on :func:`_placements` fills the table with numpy (below: in plain Python,
@@ -1167,14 +1187,26 @@ def _shifted_words(layout) -> dict:
     import numpy as np
 
     arrays = _numpy_layout(layout)
-    if "shifted" not in arrays:
+    if "windows" not in arrays:
         nbits, top = arrays["bits"], layout[3][1]
         inside = np.zeros(nbits + top, dtype=bool)    # row f of its windows: the region's mask shifted down by f
         inside[arrays["at"]] = True
-        windows = np.ndarray((top, nbits), dtype=bool, buffer=inside, strides=(1, 1))   # overlapping rows
-        arrays["shifted"] = np.packbits(windows, axis=1, bitorder="little").view("<u8")
+        windows = arrays["windows"] = np.ndarray((top, nbits), dtype=bool, buffer=inside, strides=(1, 1))
+        if top * nbits <= _DENSE_SHIFTED_BITS:       # else made row by row as needed (_shifted_rows)
+            arrays["shifted"] = np.packbits(windows, axis=1, bitorder="little").view("<u8")
         arrays["positions"] = _words([layout[1]], nbits // 8)[0]
     return arrays
+
+
+def _shifted_rows(arrays, flats):
+    """The shifted masks (:func:`_shifted_words`) the cells of ``flats`` need and ``flats`` as indices of them."""
+    import numpy as np
+
+    if "shifted" in arrays:
+        return arrays["shifted"], flats
+    offsets, index = np.unique(flats, return_inverse=True)
+    rows = np.packbits(arrays["windows"][offsets], axis=1, bitorder="little").view("<u8")
+    return rows, index.reshape(flats.shape)
 
 
 def _words(masks: Sequence[int], nbytes: int):
@@ -1189,9 +1221,8 @@ def _fits_numpy(runs, strides, layout) -> list[tuple]:
     fit masks, and the masks as 64-bit words (one row per orientation)."""
     arrays = _shifted_words(layout)
     out = []
-    shifted = arrays["shifted"]
     for run in runs:
-        flats = _run_flats(run, strides)
+        shifted, flats = _shifted_rows(arrays, _run_flats(run, strides))
         masks = shifted.take(flats[:, 0], axis=0)           # cell by cell: a take and an AND in place each
         for j in range(1, flats.shape[1]):
             masks &= shifted.take(flats[:, j], axis=0)

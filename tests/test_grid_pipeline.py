@@ -73,6 +73,41 @@ def test_analyze_tetrahexes_in_the_parallelogram(run_cli):
     assert json.loads(out) == [{"pieces": ["I4", "J4", "P4", "S4", "U4", "Y4", "O4"], "count": 18}]
 
 
+def test_cube_placements_are_listed_fixed_and_drawn_by_their_three_coordinates(run_cli, tmp_path):
+    soma = PUZZLES / "examples" / "soma_cube.txt"
+    code, out, err = run_cli("solve", "--pieces", "soma", "--region", soma, "--json", "--frequencies",
+                             "--max-solutions", "0")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["count"] == 11520  # the Soma cube's 240 solutions up to its 48 symmetries (Conway, Guy)
+    # Placements of V as the frequencies count them and as --fix counts their completions (two searches).
+    v = [f for f in result["frequencies"] if f["piece"] == "V"]
+    for placement in [f for f in v if f["count"]][:3] + [f for f in v if not f["count"]][:2]:
+        fix = "V@" + ";".join(",".join(map(str, cell)) for cell in placement["cells"])
+        code, out, err = run_cli("solve", "--pieces", "soma", "--region", soma, "--fix", fix, "--count",
+                                 "--max-solutions", "0")
+        assert code == 0, err
+        n = placement["count"]
+        assert out.startswith(f"{n} completion" if n else "no completion"), (fix, out)
+    code, out, err = run_cli("solve", "--pieces", "soma", "--region", soma, "--frequencies", "--max-solutions", "0",
+                             "--draw", tmp_path / "freq.svg")
+    assert code == 0, err
+    assert "most frequent V@0,0,1;0,0,2;0,1,1 in 207" in out  # the first V above
+    assert (tmp_path / "freq.svg").read_text().count("layer 1") == 7  # each piece's panel shows the layers
+    code, _, err = run_cli("solve", "--pieces", "soma", "--region", soma, "--fix", "V@0,0;0,0,1")
+    one_line_error(code, err, "--fix", "not in the region")
+
+
+def test_frequencies_drawn_when_a_check_settles_the_count(run_cli, tmp_path):
+    region = tmp_path / "cb.txt"
+    region.write_text("grid: cube\n###\n###\n---\n###\n###\n")
+    code, out, err = run_cli("solve", "--pieces", "tetracubes", "--region", region, "--use", "L4,T4,A4",
+                             "--frequencies", "--draw", tmp_path / "f.svg")
+    assert code == 0, err
+    assert out.startswith("no solution (checkerboard colouring")
+    assert "no solution" in (tmp_path / "f.svg").read_text()
+
+
 def test_commands_refuse_a_region_of_another_grid_in_one_line(run_cli, tmp_path):
     bad = tmp_path / "bad_hex.txt"
     bad.write_text("grid: hex\n# # #\n #  #\n")

@@ -477,7 +477,7 @@ class ExactCoverInstance:
         used: dict[int, int] = {}
         for name, cells in placements:
             cells = [tuple(int(v) for v in cell) for cell in cells]
-            label = f"{name}@{' '.join(f'({r}, {c})' for r, c in cells)}"
+            label = f"{name}@{' '.join(map(str, cells))}"
             if name not in type_of:
                 raise InputError(f"{label}: no piece {name!r} in this puzzle "
                                  f"(pieces: {', '.join(dict.fromkeys(p.name for p in self.pieces))})")
@@ -562,8 +562,7 @@ class ExactCoverInstance:
         groups = []
         for name, cells in assignments:
             cells = [tuple(int(v) for v in cell) for cell in cells]
-            label = f"{name}@{' '.join(f'({r}, {c})' for r, c in cells)}" if all(len(c) == 2 for c in cells) \
-                else f"{name}@{cells}"
+            label = f"{name}@{' '.join(map(str, cells))}"
             if name not in type_of:
                 raise InputError(f"{label}: no piece {name!r} in this puzzle "
                                  f"(pieces: {', '.join(dict.fromkeys(p.name for p in self.pieces))})")

@@ -226,8 +226,9 @@ def memory_arg(text: str) -> int:
     return int(value)
 
 
-def fix_arg(text: str) -> tuple[str, list[tuple[int, int]]]:
-    """``--fix PIECE@CELLS``: the piece name and its cells (``r,c`` separated by ``;`` or spaces)."""
+def fix_arg(text: str) -> tuple[str, list[tuple[int, ...]]]:
+    """``--fix PIECE@CELLS``: the piece name and its cells (``r,c``, on cubes ``layer,r,c``, separated by ``;``
+    or spaces; a cell is written as the JSON output writes it)."""
     name, at, rest = text.partition("@")
     name = name.strip()
     if not at or not name:
@@ -236,10 +237,12 @@ def fix_arg(text: str) -> tuple[str, list[tuple[int, int]]]:
     for part in rest.replace(";", " ").split():
         bits = part.strip("()").split(",")
         try:
-            r, c = (int(b) for b in bits)
+            cell = tuple(int(b) for b in bits)
         except ValueError:
-            raise InputError(f"--fix {text!r}: {part!r} is not a cell row,col") from None
-        cells.append((r, c))
+            cell = ()
+        if len(cell) not in (2, 3):
+            raise InputError(f"--fix {text!r}: {part!r} is not a cell row,col (on cubes layer,row,col)")
+        cells.append(cell)
     if not cells:
         raise InputError(f"--fix {text!r}: no cells after '@'")
     return name, cells
@@ -301,14 +304,16 @@ def _print_frequencies(result, indent: str = "") -> None:
 def _fix_text(inst, option: int) -> str:
     """A placement in the syntax of --fix."""
     name = inst.type_piece(int(inst.option_type[option])).name
-    return f"{name}@" + ";".join(f"{r},{c}" for r, c in inst.option_cells(option))
+    return f"{name}@" + ";".join(",".join(map(str, cell)) for cell in inst.option_cells(option))
 
 
 def _draw_result(args, result, region, names, counting: bool) -> None:
     from ..draw.figures import frequency_figure, result_panels, save_figure, save_solutions
 
-    if args.frequencies:
+    if args.frequencies and result.frequencies is not None:
         save_figure(frequency_figure(result), args.draw)
+    elif args.frequencies:  # settled before any search (no solution): the picture says so
+        save_solutions(args.draw, result_panels(result, region.cells, most=1, grid=region.grid), names)
     else:
         save_solutions(args.draw, result_panels(result, region.cells, most=20 if counting else 1, grid=region.grid),
                        names)
@@ -422,9 +427,7 @@ def _solve_card(args: argparse.Namespace) -> int:
     if args.draw and args.frequencies:
         if len(faces) > 1:
             raise InputError("--draw with --frequencies draws one task: give its die face with --face")
-        from ..draw.figures import frequency_figure, save_figure
-
-        save_figure(frequency_figure(result), args.draw)
+        _draw_result(args, result, card.region, card.piece_set.names, counting=True)
     elif args.draw:
         from ..draw.figures import save_solutions
 

@@ -280,20 +280,24 @@ def frequency_figure(result, colours: Mapping[str, str] | None = None, *, cols: 
         forced = int((share[t] > 1 - 1e-12).sum()) if total else 0
         heads.append((name + (f" x{copies}" if copies > 1 else ""),
                       f"forced on {forced} cell{'s' if forced != 1 else ''}" if forced else f"of {total} solutions"))
-    plane = inst.region.grid
-    grid = _Grid([cells] * inst.n_types, cols, cell_mm, heads, note_pt=6.5, grids=[plane] * inst.n_types)
+    from .puzzle import _captions, _frame
+
+    region_grid = inst.region.grid
+    grid = _Grid([cells] * inst.n_types, cols, cell_mm, heads, note_pt=6.5, grids=[region_grid] * inst.n_types)
     canvas, cs = grid.canvas, grid.cs
-    owner = dict.fromkeys(cells, 0)
     for t in range(inst.n_types):
         name = inst.type_piece(t).name
-        x0, y0 = grid.frame(t, *heads[t], note_pt=6.5)
+        plane, x0, y0 = _frame(cells, region_grid, *grid.frame(t, *heads[t], note_pt=6.5), cs)
+        flat = plane.map(cells)  # the cells in the plane (a cube's layers side by side)
+        owner = dict.fromkeys(flat, 0)
         base = to_rgb(colours.get(name, "#888888"))
         fills = [tuple(1 - s * (1 - b) for b in base) for s in share[t]]
-        canvas.fill_cells([cells_path([c], x0, y0, cs, plane) for c in cells], fills, gid=f"frequency/{t}")
-        canvas.stroke(inner_edges(owner, x0, y0, cs, plane), "#d8d8d8", 0.4)
-        canvas.stroke(boundary_edges(owner, x0, y0, cs, plane), INK, 1.2)
-        if cs >= 6.0 and plane is SQUARE:  # percentages in the cells where they are squares
-            for (r, c), s in zip(cells, share[t]):
+        canvas.fill_cells([cells_path([c], x0, y0, cs, plane.grid) for c in flat], fills, gid=f"frequency/{t}")
+        canvas.stroke(inner_edges(owner, x0, y0, cs, plane.grid), "#d8d8d8", 0.4)
+        canvas.stroke(boundary_edges(owner, x0, y0, cs, plane.grid), INK, 1.2)
+        _captions(canvas, plane, x0, y0, cs)
+        if cs >= 6.0 and plane.grid is SQUARE:  # percentages in the cells where they are squares
+            for (r, c), s in zip(flat, share[t]):
                 if s > 0:
                     canvas.text(x0 + (c + 0.5) * cs, y0 + (r + 0.5) * cs, f"{100 * s:.0f}", fontsize=5.0,
                                 ha="center", va="center", color=INK)

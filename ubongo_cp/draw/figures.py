@@ -287,7 +287,8 @@ def frequency_figure(result, colours: Mapping[str, str] | None = None, *, cols: 
     canvas, cs = grid.canvas, grid.cs
     for t in range(inst.n_types):
         name = inst.type_piece(t).name
-        plane, x0, y0 = _frame(cells, region_grid, *grid.frame(t, *heads[t], note_pt=6.5), cs)
+        px, py = grid.frame(t, *heads[t], note_pt=6.5)
+        plane, x0, y0 = _frame(cells, region_grid, px, py, cs)
         flat = plane.map(cells)  # the cells in the plane (a cube's layers side by side)
         owner = dict.fromkeys(flat, 0)
         base = to_rgb(colours.get(name, "#888888"))

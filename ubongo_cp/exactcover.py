@@ -589,6 +589,17 @@ class KnuthText(NamedTuple):
     copies_factor: int
 
 
+def _cell_item(cell) -> str:
+    """A cell's item name in Knuth's format: ``r2c3``, on cubes ``l1r2c3`` (layer, row, column).
+
+    Examples
+    --------
+    >>> _cell_item((2, 3)), _cell_item((1, 2, 3))
+    ('r2c3', 'l1r2c3')
+    """
+    return f"r{cell[0]}c{cell[1]}" if len(cell) == 2 else f"l{cell[0]}r{cell[1]}c{cell[2]}"
+
+
 def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: Sequence[str] = ()) -> KnuthText:
     """Write any instance in Knuth's plain format, for a program that reads it (DLX1, SSXC, miniexact).
 
@@ -639,7 +650,7 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
         rows = [instance._items(o) for o in range(instance.n_options)]
         return KnuthText(format_exact_cover(instance.item_names, instance.n_primary, rows, comments=comments),
                          list(range(instance.n_options)), list(instance.item_names), 1)
-    cells = [f"r{r}c{c}" for r, c in instance.cells]
+    cells = [_cell_item(cell) for cell in instance.cells]
     copies = [list(t) for t in instance.types]
     names = list(instance.copy_names)
     taken = set(cells)

@@ -48,8 +48,8 @@ def check_solution(built, solution) -> str | None:
 
     if not isinstance(solution, dict):
         return "a solution must map pieces to cells"
-    cells: dict[str, Sequence[tuple[int, int]]] = {
-        str(key): [(int(c[0]), int(c[1])) for c in value] for key, value in solution.items()}
+    cells: dict[str, Sequence[tuple[int, ...]]] = {
+        str(key): [tuple(int(v) for v in c) for c in value] for key, value in solution.items()}
     return verify_solution(built.pieces, built.region, cells, mode=built.instance.mode,
                            optional_pieces=built.instance.optional_pieces)
 

@@ -203,6 +203,26 @@ def test_bad_jobs_and_foreign_journal(tmp_path, run_cli):
         one_line_error(code, err, "sample, fixed placement, frequencies")
 
 
+def test_a_journal_held_by_a_running_count_is_refused(tmp_path, run_cli):
+    from ubongo_cp.io import open_journal
+
+    region = write(tmp_path / "r.txt", "####################\n" * 3)
+    journal = tmp_path / "count.jsonl"
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal", journal)
+    assert code == 0 and out.startswith("8 solutions")
+    before = journal.read_bytes()
+    held = open_journal(journal)  # as a count still running holds it
+    try:
+        code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal",
+                                 journal)
+        one_line_error(code, err, "count.jsonl", "run still going on")
+    finally:
+        held.close()
+    assert journal.read_bytes() == before
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal", journal)
+    assert code == 0 and out.startswith("8 solutions") and "resuming" in err
+
+
 def test_a_count_with_bounds_or_colours_says_why_it_is_not_split(run_cli, tmp_path):
     data = ROOT / "tests" / "data" / "exact_cover"
     bounded = write(tmp_path / "bounds.dlx", "A B 2:3|C\nA B\nA C\nC\nB\n")

@@ -234,14 +234,36 @@ def replace_durably(source: str | os.PathLike, target: str | os.PathLike) -> Non
 
 
 def open_journal(path: str | os.PathLike):
-    """Open a journal (UTF-8 text, one line per finished unit of work) for appending.
+    """Open a journal (UTF-8 text, one line per finished unit of work) for appending, locked.
 
     A journal created here has its directory entry flushed to the disk at
-    once; lines are added with :func:`append_durably`.
+    once; lines are added with :func:`append_durably`. The journal is locked
+    (:func:`fcntl.flock`, where the system has it) until it is closed: a
+    second run on the same journal is refused while the first holds it.
+
+    Raises
+    ------
+    InputError
+        When another process holds the journal's lock.
+    OSError
+        When the file cannot be opened.
     """
     path = Path(path)
     new = not path.exists()
     fh = path.open("a", encoding="utf-8")
+    try:
+        import fcntl
+    except ImportError:  # no flock on this system: no lock
+        fcntl = None  # type: ignore[assignment]
+    if fcntl is not None:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            from .errors import InputError
+
+            fh.close()
+            raise InputError("is the journal of a run still going on (another process holds it); wait for "
+                             "that run to end, or give another journal file", path=path) from None
     if new:
         fsync_directory(path.parent)
     return fh

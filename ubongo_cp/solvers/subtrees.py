@@ -329,7 +329,23 @@ class SplitSearch:
                                             for s in subtrees]).encode()).hexdigest()[:32]
         header = {"journal": JOURNAL_KIND, "instance": digest, "subtrees": len(subtrees), "split": split_digest,
                   "leaves": leaves, "keep": min(int(keep), 1 << 62)}
-        rows = self._resume(header) if self.journal is not None else []
+        journal = None
+        if self.journal is not None:  # locked before it is read: one run at a time resumes and writes it
+            path = Path(self.journal)
+            try:
+                new = not path.exists() or path.stat().st_size == 0
+                journal = open_journal(path)
+            except OSError as exc:
+                raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=path) from None
+            try:
+                rows = self._resume(header)
+                if new:
+                    append_durably(journal, json.dumps(header) + "\n")
+            except BaseException:
+                journal.close()
+                raise
+        else:
+            rows = []
         resumed = list(rows)
         finished = [False] * len(subtrees)
         for row in rows:
@@ -352,16 +368,6 @@ class SplitSearch:
         self.stats.update(subtrees=len(subtrees), tasks=len(todo), resumed_tasks=len(rows),
                           split_seconds=round(time.perf_counter() - start, 3))
         deadline = None if time_limit is None else time.time() + float(time_limit)
-        journal = None
-        if self.journal is not None:
-            path = Path(self.journal)
-            try:
-                new = not path.exists() or path.stat().st_size == 0
-                journal = open_journal(path)
-                if new:
-                    append_durably(journal, json.dumps(header) + "\n")
-            except OSError as exc:
-                raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=path) from None
         bar = None
         done_share = sum(s.share for s, f in zip(subtrees, finished) if f)
         items = [(digest, a, [s.branch for s in subtrees[a:b]], keep, tally, deadline) for a, b in todo]

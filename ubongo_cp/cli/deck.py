@@ -241,7 +241,7 @@ def _warn_unmatched(cards, results, where) -> None:
 
 # --------------------------------------------------------------------- cards
 def _add_cards(sub) -> None:
-    from ..booklet.layout import DEFAULT_CELL_MM
+    from ..booklet.layout import DEFAULT_CELL_MM, MAX_DPI
 
     p = sub.add_parser("cards", help="printable playtest cards (true scale, cut marks) and a sheet of the pieces",
                        description="Write printable playtest cards of a deck: every card side with its region at "
@@ -254,7 +254,7 @@ def _add_cards(sub) -> None:
     p.add_argument("--png", metavar="DIR", help="also (or instead) write one PNG per card side at true scale into "
                                                 "DIR, for a print service (--dpi, default 300)")
     p.add_argument("--svg", metavar="DIR", help="also (or instead) write one SVG per card side at true scale into DIR")
-    p.add_argument("--dpi", type=int, default=300, help="resolution of the --png images (default 300)")
+    p.add_argument("--dpi", type=int, default=300, help=f"resolution of the --png images, 1 to {MAX_DPI} (default 300)")
     p.add_argument("--cell-mm", type=float, default=DEFAULT_CELL_MM,
                    help=f"size of a cell on paper in mm (default {DEFAULT_CELL_MM:g}, an estimate of the "
                         "physical games' pieces: measure yours)")
@@ -269,14 +269,14 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     from ..cards import load_deck
     from ..errors import InputError
 
+    from ..booklet.layout import check_dpi
     from ..booklet.playtest import write_card_images
 
     if not args.cell_mm > 0 or args.cell_mm != args.cell_mm:
         raise InputError(f"--cell-mm must be a positive number of millimetres, got {args.cell_mm}")
     if not (args.out or args.png or args.svg):
         raise InputError("give --out FILE.pdf, --png DIR or --svg DIR (or several)")
-    if args.dpi < 1:
-        raise InputError(f"--dpi must be at least 1, got {args.dpi}")
+    check_dpi(args.dpi, "--dpi")
     cards, problems = load_deck(args.deck)
     for prob in problems:
         print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)

@@ -86,11 +86,14 @@ def _common(p: argparse.ArgumentParser, game: str) -> None:
 
 #: Options that must be finite numbers > 0, and options that must be finite numbers >= 0.
 _POSITIVE = ("skills", "skill_a", "skill_b", "sweep")
-_NON_NEGATIVE = ("move_time", "sigma")
+_NON_NEGATIVE = ("move_time",)
 
 
 def _check_numbers(args) -> None:
     """Refuse non-finite or out-of-range numbers (``--skills inf``, ``--sigma nan``, ``--move-time -1``).
+
+    ``--sigma`` has the bounds of the solve-time model
+    (:func:`~ubongo_cp.games.tasks.check_sigma`).
 
     Raises
     ------
@@ -103,6 +106,10 @@ def _check_numbers(args) -> None:
             for v in value if isinstance(value, list) else [] if value is None else [value]:
                 if not (math.isfinite(v) and (v > 0 if strict else v >= 0)):
                     raise InputError(f"--{name.replace('_', '-')} must be a finite number {low}, got {v}")
+    if getattr(args, "sigma", None) is not None:
+        from ..games.tasks import check_sigma
+
+        check_sigma(args.sigma, "--sigma")
 
 
 def _tasks(args, game: str):

@@ -158,7 +158,7 @@ def _add_calibrate(sub) -> None:
     p = sub.add_parser("calibrate", help="fit the difficulty to playtest solve times (a model for batch)",
                        description="Fit ln(solve time) to the features of the timed tasks (search nodes, placements "
                                    "per cell, pieces, cells, symmetry, solutions) by least squares, with one effect "
-                                   "per player, cross-validated by task; print each feature's weight with its 95%% "
+                                   "per player, cross-validated by task; print each feature's weight with its 95% "
                                    "interval, R² and the cross-validated R²; write the model for "
                                    "`ubongo-cp batch --difficulty-model`.")
     p.add_argument("times", help="CSV of observed times: card, side, face, seconds and optionally player")
@@ -247,7 +247,7 @@ def _add_cards(sub) -> None:
                        description="Write printable playtest cards of a deck: every card side with its region at "
                                    "--cell-mm millimetres per cell and its die-face table, several per A4 page with "
                                    "cut marks, then the pieces at the same scale to cut out. No solutions. Print at "
-                                   "actual size (100 %%).")
+                                   "actual size (100 %).")
     p.add_argument("deck", help=DECK_HELP)
     p.add_argument("--out", help="PDF file to write")
     output_kinds(p, out=".pdf")

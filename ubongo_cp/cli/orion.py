@@ -26,7 +26,10 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
                                   description="Orion Duel, a hex connection game for two (rules OD-1..OD-7).")
     sub = orion.add_subparsers(dest="orion_command", required=True, metavar="ACTION")
 
-    play = sub.add_parser("play", help="play one game between two agents and print/save it")
+    play = sub.add_parser("play", help="play one game between two agents and print/save it",
+                          description="Play one game of Orion Duel between two agents on a random layout "
+                                      "drawn from --seed; print the final position and its result, and "
+                                      "optionally the moves, the game record and a picture.")
     play.add_argument("--p0", default="greedy", help="agent of player 0: random, greedy, sat, analysis or mcts "
                       "(default greedy)")  # the names of games.orion.agents.AGENTS (a test keeps them equal)
     play.add_argument("--p1", default="random", help="agent of player 1 (default random)")
@@ -52,11 +55,17 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
                     help="write one PNG per analysed position (move_NN.png), blocking sets outlined")
     an.set_defaults(func=_run_analyze)
 
-    tour = sub.add_parser("tournament", help="agents play each other; win rates with 95%% CIs")
+    tour = sub.add_parser("tournament", help="agents play each other; win rates with 95%% CIs",
+                          description="Every pairing of the agents plays --games games (seats alternate, a "
+                                      "fresh layout each game); print each agent's points rate against each "
+                                      "opponent with a 95% Wilson interval, the first mover's points rate and "
+                                      "how the games ended.")
     tour.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
     tour.add_argument("--agents", default="random,greedy",
                       help="comma-separated agents (default random,greedy)")
-    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--seed", type=int, default=0,
+                      help="master seed of the layouts and the agents (default 0; the same seed plays the "
+                           "same games)")
     _add_variant_arguments(tour)
     tour.add_argument("--out", metavar="FILE", help="write the per-game table (.csv or .parquet)")
     tour.add_argument("--no-self-play", action="store_true", help="skip an agent against itself")

@@ -77,8 +77,8 @@ def _add_solve(sub) -> None:
     g.add_argument("--memory-limit", metavar="SIZE", help="largest decision diagram, e.g. 500M or 4G (default: half "
                                                           "of the memory available)")
     add_allow_pieces_argument(p)
-    add_estimate_argument(p)
     add_split_arguments(p)
+    add_estimate_argument(p)
     p.set_defaults(func=_cmd_solve)
 
 
@@ -97,8 +97,8 @@ def _add_analyze(sub) -> None:
                                      f"{FALLBACK[DEFAULT_STRATEGY['analyze']]} where its kernel cannot take the region)")
     p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
     _add_max_cells(p)
-    add_estimate_argument(p)
     add_split_arguments(p)
+    add_estimate_argument(p)
     p.set_defaults(func=_cmd_analyze)
 
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "check_estimate", "print_estimate",
-           "add_split_arguments", "split_from"]
+           "add_split_arguments", "split_from", "check_orientations"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -236,6 +236,20 @@ def print_estimate(instance, seconds: float, *, as_json: bool, pieces_used: int 
     est = estimate_search(instance, seconds=seconds, pieces_used=pieces_used)
     print(json.dumps({"estimate": est.to_json()}) if as_json else est.summary())
     return 0
+
+
+def check_orientations(mode: str | None, grids) -> None:
+    """Refuse ``--orientations MODE`` (when given) unless it is a mode of each of ``grids``, before any work.
+
+    Raises
+    ------
+    InputError
+        Naming the option, the grid and its modes (the grid's own wording).
+    """
+    for grid in grids if mode else ():
+        problem = grid.mode_problem(mode)
+        if problem:
+            raise InputError(f"argument --orientations: {problem}")
 
 
 def add_split_arguments(parser: argparse.ArgumentParser) -> None:

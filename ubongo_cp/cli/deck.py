@@ -11,8 +11,8 @@ import sys
 
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..shipped import SHIPPED_DECKS
-from .common import add_allow_pieces_argument, add_executor_arguments, add_progress_argument, directory_outputs, \
-    executor_from, output_kinds
+from .common import add_allow_pieces_argument, add_executor_arguments, add_progress_argument, check_orientations, \
+    directory_outputs, executor_from, output_kinds
 
 __all__ = ["add_parsers"]
 
@@ -131,6 +131,10 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     if args.max_solutions is not None and args.max_solutions < 1:
         raise InputError(f"--max-solutions must be at least 1, got {args.max_solutions}")
 
+    if args.orientations:  # the option's own refusal, before any work (the grids are the cards')
+        from ..cards import load_deck
+
+        check_orientations(args.orientations, [card.region.grid for card in load_deck(args.deck)[0]])
     with executor_from(args) as executor:
         outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
                             executor=executor, progress=not args.no_progress, orientations=args.orientations,

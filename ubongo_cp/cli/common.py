@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "check_estimate", "print_estimate",
-           "add_split_arguments", "split_from", "check_orientations"]
+           "add_split_arguments", "split_from", "check_orientations", "check_table_out"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -236,6 +236,14 @@ def print_estimate(instance, seconds: float, *, as_json: bool, pieces_used: int 
     est = estimate_search(instance, seconds=seconds, pieces_used=pieces_used)
     print(json.dumps({"estimate": est.to_json()}) if as_json else est.summary())
     return 0
+
+
+def check_table_out(args: argparse.Namespace) -> None:
+    """Refuse, before any work, an ``--out`` table whose name is not one :func:`~ubongo_cp.io.write_table` writes."""
+    if getattr(args, "out", None):
+        from ..io import check_table_path
+
+        check_table_path(args.out, "--out")
 
 
 def check_orientations(mode: str | None, grids) -> None:

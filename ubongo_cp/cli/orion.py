@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from .common import add_executor_arguments, add_progress_argument, confirmed, executor_from, output_kinds
+from .common import add_executor_arguments, add_progress_argument, check_table_out, confirmed, executor_from, \
+    output_kinds
 
 __all__ = ["add_parsers"]
 
@@ -262,19 +263,16 @@ def _run_tournament(args) -> int:
         raise InputError(f"unknown agent(s) {bad} (choose from {', '.join(AGENTS)})")
     if args.games < 1:
         raise InputError(f"--games must be at least 1, got {args.games}")
+    check_table_out(args)
     game = _game(args)
     with executor_from(args) as executor, confirmed(args.yes):
         df = run_tournament(names, args.games, seed=args.seed, self_play=not args.no_self_play,
                             executor=executor, progress=not args.no_progress, game=game,
                             max_cpu_seconds=None if args.yes else MAX_JOB_CPU_SECONDS)
     if args.out:
-        from ..io import atomic_path
+        from ..io import write_table
 
-        with atomic_path(args.out) as tmp:
-            if args.out.endswith(".parquet"):
-                df.to_parquet(tmp, index=False)
-            else:
-                df.to_csv(tmp, index=False)
+        write_table(df, args.out)
         print(f"per-game table written to {args.out} ({len(df)} rows)")
     three = "{:.3f}".format
     fmt = {"rate": three, "ci_low": three, "ci_high": three, "first_mover_rate": three,

@@ -9,7 +9,7 @@ import argparse
 import math
 
 from ..errors import InputError
-from .common import add_executor_arguments, add_progress_argument, executor_from
+from .common import add_executor_arguments, add_progress_argument, check_table_out, executor_from
 
 __all__ = ["add_parsers"]
 
@@ -167,18 +167,13 @@ def _run_sweep(args, deck) -> int:
     return 0
 
 
-def _check_out(args) -> None:
-    if args.out and not args.out.lower().endswith((".csv", ".parquet", ".pq")):
-        raise InputError("--out must end in .csv or .parquet", path=args.out)
-
-
 def _run_ubongo(args) -> int:
     import pandas as pd
 
     from ..games.ubongo.sim import simulate_ubongo, summarise_ubongo
     from ..io import write_table
 
-    _check_out(args)
+    check_table_out(args)
     _check_numbers(args)
     if args.games < 1:
         raise InputError(f"--games must be >= 1, not {args.games}")
@@ -213,7 +208,7 @@ def _run_duel(args) -> int:
     from ..games.duel.sim import simulate_duel, summarise_duel
     from ..io import write_table
 
-    _check_out(args)
+    check_table_out(args)
     _check_numbers(args)
     if args.games < 1:
         raise InputError(f"--games must be >= 1, not {args.games}")

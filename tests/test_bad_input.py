@@ -164,6 +164,18 @@ def test_run_batch_names_no_card_file_for_its_orientations_argument(tmp_path):
         "orientations: orientation mode 'mirror' does not exist on the triangle grid")
 
 
+@pytest.mark.parametrize("text, line", [("# #\ngrid: hex\n", 2), ("grid: hex\n # #\n% c\ngrid: hex\n", 4)])
+def test_a_grid_line_after_the_first_is_named_as_such(run_cli, tmp_path, text, line):
+    # Once: "h5.txt:1: unknown character ' ' in grid", as if the drawing were on squares.
+    path = tmp_path / "h5.txt"
+    path.write_text(text)
+    code, _, err = run_cli("solve", "--pieces", "classic", "--region", path)
+    assert code == 2 and err == (f"ubongo-cp: error: {path}:{line}: a 'grid:' line must be the first line "
+                                 "(comments apart), before the drawing\n")
+    with pytest.raises(InputError, match="p.txt:4: a 'grid:' line must be the first line"):
+        parse_pieces("A\n#\n\ngrid: hex\nB\n#\n", path="p.txt")  # in a piece-set file too
+
+
 def test_outputs_never_overwrite_inputs(run_cli, tmp_path):
     # Found by a new user's test: each of these used to replace an input file.
     import shutil

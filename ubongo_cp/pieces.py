@@ -510,7 +510,7 @@ def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int,
     Raises
     ------
     InputError
-        For a ``grid:`` line naming no known grid.
+        For a ``grid:`` line naming no known grid, or one after the first line that is not a comment.
     """
     lines = [(i, ln.rstrip("\r\n")) for i, ln in enumerate(text.splitlines(), 1)
              if not ln.lstrip().startswith("%")]
@@ -518,13 +518,18 @@ def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int,
     if first is None:
         return SQUARE, lines
     match = _GRID_LINE.match(lines[first][1])
+    rest = lines[first + 1:] if match else lines
+    late = next((i for i, ln in rest if _GRID_LINE.match(ln)), None)
+    if late is not None:
+        raise InputError("a 'grid:' line must be the first line (comments apart), before the drawing",
+                         path=path, line=late)
     if not match:
         return SQUARE, lines
     try:
         grid = get_grid(match.group(1))
     except InputError as exc:
         raise InputError(exc.message, path=path, line=lines[first][0]) from None
-    return grid, lines[first + 1:]
+    return grid, rest
 
 
 def grid_mismatch(pieces: Iterable[Piece], region: Region) -> str | None:

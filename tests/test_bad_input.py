@@ -140,6 +140,42 @@ def test_a_cards_orientation_error_lists_its_grids_modes(run_cli, tmp_path):
         "(its modes: free, one-sided, fixed; mirror is a mode of the cube grid)")
 
 
+@pytest.mark.parametrize("argv, grid", [
+    (["batch", "triangles", "--out", "{tmp}/o"], "triangle"),
+    (["solve", EXAMPLES + "/classic_X1_easy.toml"], "square"),
+    (["solve", "--pieces", "classic", "--region", EXAMPLES + "/rect_6x10.txt"], "square"),
+    (["analyze", "--pieces", "classic", "--region", EXAMPLES + "/rect_3x20.txt", "--k", "12"], "square"),
+])
+def test_an_orientation_option_the_grid_lacks_is_refused_as_the_option(run_cli, tmp_path, argv, grid):
+    # batch once named the deck's first card file, as if the value had come from it.
+    code, _, err = run_cli(*[a.replace("{tmp}", str(tmp_path)) for a in argv], "--orientations", "mirror")
+    assert code == 2 and err == (
+        f"ubongo-cp: error: argument --orientations: orientation mode 'mirror' does not exist on the {grid} grid "
+        "(its modes: free, one-sided, fixed; mirror is a mode of the cube grid)\n")
+    assert not (tmp_path / "o").exists()  # before any work
+
+
+def test_run_batch_names_no_card_file_for_its_orientations_argument(tmp_path):
+    from ubongo_cp.batch import run_batch
+
+    with pytest.raises(InputError) as info:
+        run_batch("triangles", tmp_path / "o", orientations="mirror")
+    assert info.value.path is None and info.value.message.startswith(
+        "orientations: orientation mode 'mirror' does not exist on the triangle grid")
+
+
+@pytest.mark.parametrize("text, line", [("# #\ngrid: hex\n", 2), ("grid: hex\n # #\n% c\ngrid: hex\n", 4)])
+def test_a_grid_line_after_the_first_is_named_as_such(run_cli, tmp_path, text, line):
+    # Once: "h5.txt:1: unknown character ' ' in grid", as if the drawing were on squares.
+    path = tmp_path / "h5.txt"
+    path.write_text(text)
+    code, _, err = run_cli("solve", "--pieces", "classic", "--region", path)
+    assert code == 2 and err == (f"ubongo-cp: error: {path}:{line}: a 'grid:' line must be the first line "
+                                 "(comments apart), before the drawing\n")
+    with pytest.raises(InputError, match="p.txt:4: a 'grid:' line must be the first line"):
+        parse_pieces("A\n#\n\ngrid: hex\nB\n#\n", path="p.txt")  # in a piece-set file too
+
+
 def test_outputs_never_overwrite_inputs(run_cli, tmp_path):
     # Found by a new user's test: each of these used to replace an input file.
     import shutil

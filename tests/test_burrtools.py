@@ -282,6 +282,28 @@ def test_export_refuses_a_card_with_restricted_orientations(run_cli, tmp_path):
     assert not (tmp_path / "x.xmpuzzle").exists()
 
 
+def test_export_refuses_what_solve_would_refuse_to_read(run_cli, tmp_path):
+    # Once written ("up to 2000 pieces"), then refused by solve: "uses shape S1 'I2' 2000 times, over the limit".
+    from ubongo_cp.geometry import MAX_REGION_CELLS
+
+    card = tmp_path / "card.toml"
+    card.write_text('game = "classic"\ncard = "01"\nside = "easy"\npieces = "classic"\nregion = """\n##\n##\n"""\n'
+                    '[tasks]\n1 = ["I2:0-2000"]\n' + "".join(f'{f} = ["I2", "I2"]\n' for f in range(2, 7)))
+    out = tmp_path / "big.xmpuzzle"
+    code, text, err = run_cli("export", card, "--face", "1", "--out", out)
+    assert (code, text) == (2, "") and err == (
+        f"ubongo-cp: error: {out}: not written: 'card 01 side easy, face 1' uses I2 up to 2000 times, over the "
+        f"limit of {MAX_REGION_CELLS} a BurrTools file is read with\n")
+    assert not out.exists()
+    # At the limit it is written and read back.
+    write_xmpuzzle(out, [load_pieces("classic")["I2"]], Region.rectangle(2, 2), ranges={"I2": (0, MAX_REGION_CELLS)})
+    assert read_xmpuzzle(out).ranges == {"I2": (0, MAX_REGION_CELLS)}
+    out.unlink()
+    with pytest.raises(InputError, match=f"the result of the problem has {MAX_REGION_CELLS + 1} cells"):
+        write_xmpuzzle(out, [load_pieces("classic")["I2"]], Region.rectangle(1, MAX_REGION_CELLS + 1))
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["solve", DATA / "two_problems.xmpuzzle", "--face", "1"], "--face does not go with a BurrTools file"),
     (["solve", DATA / "two_problems.xmpuzzle", "--pieces", "classic"], "--pieces does not go with a BurrTools"),

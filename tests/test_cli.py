@@ -68,3 +68,41 @@ def test_deck_commands_list_every_shipped_deck_in_their_help(command, capsys):
 
     for name in shipped:  # each name listed is one the command reads as the shipped deck
         assert resolve_deck(name) == ROOT / "ubongo_cp" / "data" / "decks" / name
+
+
+def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
+    """``(command words, parser)`` of ``parser`` and of every sub-command below it."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _commands(sub, (*path, name))
+
+
+def test_every_command_help_has_a_description_and_shows_percent_signs_single():
+    from ubongo_cp.cli import build_parser
+
+    commands = list(_commands(build_parser()))
+    assert len(commands) > 20
+    for path, parser in commands:
+        assert parser.description, f"`ubongo-cp {' '.join(path)} --help` says nothing of what the command does"
+        text = parser.format_help()
+        # argparse halves %% only in the help of options and sub-commands, not in a description.
+        assert "%%" not in text, (path, text)
+    helps = {path: parser.format_help() for path, parser in commands}
+    assert "95% interval" in " ".join(helps[("calibrate",)].split())
+    assert "(100 %)" in " ".join(helps[("cards",)].split())
+
+
+def test_help_names_only_options_the_command_has():
+    from ubongo_cp.cli import build_parser
+
+    helps = {path: " ".join(parser.format_help().split()) for path, parser in _commands(build_parser())}
+    # analyze always counts: no --count, --limit or --draw to name.
+    assert "with --count" not in helps[("analyze",)]
+    assert "the options of a search (--backend, --jobs, --journal, ...) are refused" in helps[("analyze",)]
+    assert "--journal FILE record each finished part of the count" in helps[("analyze",)]
+    assert "(--count, --limit, --backend, --draw, --jobs, --journal, ...) are refused" in helps[("solve",)]
+    assert "--journal FILE with --count: record" in helps[("solve",)]
+    assert "(--count, --limit, --backend, --jobs, --journal, ...) are refused" in helps[("exact-cover",)]
+    assert "--seed SEED master seed of the layouts and the agents" in helps[("orion", "tournament")]

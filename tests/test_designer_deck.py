@@ -17,9 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import one_line_error
 from ubongo_cp.batch import run_batch, strict_failures
 from ubongo_cp.cards import load_deck
 from ubongo_cp.cover import task_instance
+from ubongo_cp.errors import InputError
 from ubongo_cp.report import load_cards, piece_balance
 from ubongo_cp.solvers import solve
 
@@ -270,3 +272,24 @@ def test_cards_png_and_svg_are_one_image_per_card_side_at_true_scale(deck, tmp_p
     # Nothing asked for: one clear line.
     code, _, err = run_cli("cards", deck)
     assert code == 2 and "give --out FILE.pdf, --png DIR or --svg DIR" in err
+
+
+@pytest.mark.parametrize("dpi", ["0", "1201", "100000"])
+def test_cards_dpi_out_of_range_is_refused_before_any_drawing(deck, tmp_path, run_cli, dpi):
+    # 100000 dpi once ran out of memory (exit 1, "MemoryError: std::bad_alloc").
+    code, out, err = run_cli("cards", deck, "--png", tmp_path / "img", "--dpi", dpi, "--no-progress")
+    one_line_error(code, err, f"--dpi must be from 1 to 1200 dots per inch, got {dpi}")
+    assert not (tmp_path / "img").exists()
+
+
+def test_booklet_and_card_images_share_the_dpi_limit(deck, tmp_path):
+    from ubongo_cp.booklet import make_booklet
+    from ubongo_cp.booklet.layout import MAX_DPI
+    from ubongo_cp.booklet.playtest import write_card_images
+
+    cards, _ = load_deck(deck)
+    with pytest.raises(InputError, match=f"dpi must be from 1 to {MAX_DPI} dots per inch, got {MAX_DPI + 1}"):
+        make_booklet(cards, tmp_path / "b.pdf", png_dir=tmp_path / "png", dpi=MAX_DPI + 1)
+    with pytest.raises(InputError, match=f"got {MAX_DPI + 1}"):
+        write_card_images(cards, tmp_path / "img", dpi=MAX_DPI + 1)
+    assert not (tmp_path / "b.pdf").exists() and not (tmp_path / "img").exists()

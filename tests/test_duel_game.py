@@ -363,7 +363,11 @@ def test_cli_duel_sweep_writes_table_and_plot(tmp_path, capsys):
     (["--skill-a", "-1"], "--skill-a must be a finite number > 0, got -1.0"),
     (["--sweep", "1", "0"], "--sweep must be a finite number > 0, got 0.0"),
     (["--sweep", "nan"], "--sweep must be a finite number > 0, got nan"),
-    (["--sigma", "inf"], "--sigma must be a finite number >= 0, got inf"),
+    (["--sigma", "inf"], "--sigma must be a number from 0 to 30, got inf"),
+    (["--sigma", "nan"], "--sigma must be a number from 0 to 30, got nan"),
+    # 1e308 once ran with numpy overflow warnings and printed a meaningless table.
+    (["--sigma", "1e308"], "--sigma must be a number from 0 to 30, got 1e+308"),
+    (["--sigma", "30.5"], "--sigma must be a number from 0 to 30, got 30.5"),
 ])
 def test_cli_duel_refuses_odd_numbers(argv, message, capsys):
     from ubongo_cp.cli import main

@@ -39,6 +39,16 @@ def test_tournament_writes_table(tmp_path, capsys):
     assert (df.groupby("game").points.sum() == 1).all()
 
 
+@pytest.mark.parametrize("command", [["orion", "tournament"], ["simulate", "duel", "--synthetic"],
+                                     ["simulate", "ubongo", "--synthetic"], ["simulate", "domino"]])
+def test_table_outputs_refuse_other_names_alike_before_playing(tmp_path, capsys, command):
+    # The tournament once wrote a CSV to x.txt while the simulations refused such a name.
+    out = tmp_path / "x.txt"
+    assert main([*command, "--games", "1", "--no-progress", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == f"ubongo-cp: error: {out}: --out must end in .csv or .parquet, not .txt\n"
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("argv,msg", [
     (["orion", "tournament", "--agents", "random,alpha"], "unknown agent"),
     (["orion", "play", "--p0", "alpha"], "unknown agent"),

@@ -58,6 +58,17 @@ def test_puzzles_is_the_package_data():
     assert link.resolve() == (ROOT / "ubongo_cp" / "data").resolve()
 
 
+def test_shipped_data_points_only_to_what_users_get(run_cli):
+    # The orion tile sets and the classic spec once cited the project's rules file, which is not shipped.
+    data = ROOT / "ubongo_cp" / "data"
+    citing = [str(p.relative_to(data)) for p in sorted(data.rglob("*")) if p.is_file()
+              and p.suffix in (".txt", ".toml", ".csv", ".json", ".md") and "RULES.md" in p.read_text("utf-8")]
+    assert citing == []
+    code, out, _ = run_cli("examples", "orion/published")
+    assert code == 0 and "% Sources: an open implementation of the game and published reviews of it." in out
+    assert 'docs/orion.md "Rule readings"' in out
+
+
 def test_examples_command_lists_and_copies_what_the_tutorials_use(tmp_path, run_cli):
     import re
 

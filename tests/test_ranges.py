@@ -209,6 +209,9 @@ def test_cli_use_ranges_and_max_empty(run_cli, tmp_path):
     (["--use", "T4:-1-2"], "--use: range 'T4:-1-2': write NAME:N or NAME:LO-HI, with whole numbers (a count is "
                            "never negative)"),
     (["--use", "T4:1-2-3,I2"], "--use: range 'T4:1-2-3': write NAME:N or NAME:LO-HI, with whole numbers"),
+    # two ranges in one entry: once read as a piece 'I2:1-2' ("unknown piece").
+    (["--use", "I2:1-2:3"], "--use: range 'I2:1-2:3': write NAME:N or NAME:LO-HI, with whole numbers"),
+    (["--use", "I2:3:4,L3"], "--use: range 'I2:3:4': write NAME:N or NAME:LO-HI, with whole numbers"),
     (["--use", "T4:0-1,T4"], "T4 is given a range and listed again"),
     (["--use", "I2", "--max-empty", "13"], "--max-empty 13 is larger than the region (12 cells)"),
     (["--use", "I2", "--max-empty", "-1"], "--max-empty must be at least 0"),

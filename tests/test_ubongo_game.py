@@ -122,6 +122,22 @@ def test_solve_time_model_formula():
         SolveTimeModel(sigma=-1)
 
 
+def test_solve_time_model_sigma_is_bounded_where_the_noise_stays_a_float():
+    from ubongo_cp.games.tasks import MAX_SIGMA
+
+    for sigma in (math.inf, math.nan, 1e308, MAX_SIGMA * 1.01):
+        with pytest.raises(InputError, match=re.escape(f"solve-time sigma must be a number from 0 to 30, got {sigma}")):
+            SolveTimeModel(sigma=sigma)
+    # At the bound, draws up to 8 standard deviations either way give finite, positive times.
+    times = SolveTimeModel(sigma=MAX_SIGMA).times(np.ones(3), np.ones(3), np.array([-8.0, 0.0, 8.0]))
+    assert np.all(np.isfinite(times)) and np.all(times > 0)
+
+
+def test_cli_ubongo_refuses_a_sigma_out_of_bounds(run_cli):
+    code, _, err = run_cli("simulate", "ubongo", "--games", "2", "--synthetic", "--sigma", "1e308", "--no-progress")
+    assert code == 2 and err == "ubongo-cp: error: --sigma must be a number from 0 to 30, got 1e+308\n"
+
+
 # ------------------------------------------------------------- rule tests
 def test_ug1_side_decides_the_tasks(deck):
     for side, mult in (("easy", 1), ("hard", 10)):
@@ -398,7 +414,7 @@ def test_cli_through_main(tmp_path, capsys):
     (["--skills", "inf"], "--skills must be a finite number > 0, got inf"),
     (["--skills", "1", "nan"], "--skills must be a finite number > 0, got nan"),
     (["--skills", "0"], "--skills must be a finite number > 0, got 0.0"),
-    (["--sigma", "-0.1"], "--sigma must be a finite number >= 0, got -0.1"),
+    (["--sigma", "-0.1"], "--sigma must be a number from 0 to 30, got -0.1"),
     (["--move-time", "inf"], "--move-time must be a finite number >= 0, got inf"),
     (["--timer", "inf"], "--timer must be a positive number of seconds, got inf"),
     (["--players", "2", "--strategy", "stay", "leading", "lookahead"], "--strategy lists 3 names for --players 2"),

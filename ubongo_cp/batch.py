@@ -322,11 +322,10 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
 
         difficulty_model = load_model(difficulty_model)
     if orientations is not None:
-        for card in cards:
-            modes = card.region.grid.modes
-            if orientations not in modes:
-                raise InputError(f"orientations must be one of {', '.join(modes)} (the {card.region.grid.name} "
-                                 f"grid's modes), got {orientations!r}", path=card.path)
+        for card in cards:  # the value is the caller's, not the card's: no file is named
+            problem = card.region.grid.mode_problem(orientations)
+            if problem:
+                raise InputError(f"orientations: {problem}")
         cards = [replace(card, orientations=orientations) for card in cards]
     source = os.path.realpath(resolve_deck(deck_dir))
     with OutputFolder(out, "batch", source=source, adopt=_batch_files) as folder:

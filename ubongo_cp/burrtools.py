@@ -242,7 +242,9 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
         No pieces, pieces on another grid than the region, two different
         pieces with one name, a colour for a piece not given or not a
         colour, more than 63 colours, a range for a piece not given or with
-        min > max, or an unwritable ``path``.
+        min > max, a result or a shape's count over the limit that
+        :func:`read_xmpuzzle` reads (:data:`~ubongo_cp.geometry.MAX_REGION_CELLS`),
+        or an unwritable ``path``; nothing is written then.
 
     See Also
     --------
@@ -265,6 +267,7 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
             raise InputError(f"range {low}-{high} for {piece_name!r}: " + (
                 "no such piece" if piece_name not in shapes else "need 0 <= min <= max"), path=where)
         attrs[piece_name] = f'count="{low}"' if low == high else f'min="{low}" max="{high}"'
+    _check_readable(counts, ranges or {}, region, name, where)
     palette, voxel_colour = _colour_table(colours or {}, shapes, where)
     grid = region.grid
     out = io.StringIO()
@@ -283,6 +286,27 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
 
 
 # --------------------------------------------------------------------- writing
+def _check_readable(counts: Mapping[str, int], ranges: Mapping[str, tuple[int, int]], region: Region, name: str,
+                    where: str) -> None:
+    """Refuse a problem :func:`read_xmpuzzle` would refuse at its default limit (:data:`MAX_REGION_CELLS`).
+
+    Raises
+    ------
+    InputError
+        For a result of more cells, or a shape used more times, than that limit.
+    """
+    title = repr(name) if name else "the problem"
+    cells = region.area  # the cells written as the result
+    if cells > MAX_REGION_CELLS:
+        raise InputError(f"not written: the result of {title} has {cells} cells, over the limit of "
+                         f"{MAX_REGION_CELLS} a BurrTools file is read with", path=where)
+    for piece_name, count in counts.items():
+        most = ranges.get(piece_name, (count, count))[1]
+        if most > MAX_REGION_CELLS:
+            raise InputError(f"not written: {title} uses {piece_name} up to {most} times, over the limit of "
+                             f"{MAX_REGION_CELLS} a BurrTools file is read with", path=where)
+
+
 def _escape(text: str, *, attribute: bool = True) -> str:
     """XML-escape an attribute value (white space runs become one space) or text."""
     from xml.sax.saxutils import escape

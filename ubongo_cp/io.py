@@ -23,7 +23,7 @@ from typing import Any, Iterator
 
 __all__ = ["atomic_path", "check_output_file",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
-           "read_json_object", "loads_json", "loads_toml", "write_table", "protect_inputs", "note_input",
+           "read_json_object", "loads_json", "loads_toml", "write_table", "check_table_path", "protect_inputs", "note_input",
            "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably", "open_journal", "append_durably"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
@@ -527,6 +527,22 @@ def _long_number(text: str, path, first_line: int, exc: ValueError):
                       line=first_line + text.count("\n", 0, match.start()))
 
 
+def check_table_path(path: str | os.PathLike, what: str = "output") -> str:
+    """The suffix (lower case) of a table :func:`write_table` can write: ``.csv``, ``.parquet`` or ``.pq``.
+
+    Raises
+    ------
+    InputError
+        For any other suffix, naming the file (and ``what`` it is, e.g. an option).
+    """
+    from .errors import InputError
+
+    suffix = Path(path).suffix.lower()
+    if suffix not in (".csv", ".parquet", ".pq"):
+        raise InputError(f"{what} must end in .csv or .parquet, not {suffix or '(no suffix)'}", path=path)
+    return suffix
+
+
 def write_table(table, path: str | os.PathLike) -> Path:
     """Write a pandas ``table`` as CSV or Parquet, chosen by the suffix ``.csv`` / ``.parquet`` / ``.pq``.
 
@@ -535,14 +551,10 @@ def write_table(table, path: str | os.PathLike) -> Path:
     Raises
     ------
     InputError
-        For any other suffix.
+        For any other suffix (:func:`check_table_path`).
     """
-    from .errors import InputError
-
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in (".csv", ".parquet", ".pq"):
-        raise InputError(f"output must end in .csv or .parquet, not {suffix or '(no suffix)'}", path=path)
+    suffix = check_table_path(path)
     with atomic_path(path) as tmp:
         if suffix == ".csv":
             table.to_csv(tmp, index=False)

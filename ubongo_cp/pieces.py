@@ -135,12 +135,21 @@ _RANGE_LIKE = re.compile(r"(.+):([-0-9]+)")
 MAX_RANGE_COUNT = 9999
 
 
+#: How a range of piece counts is written (the hint of every malformed range).
+_RANGE_FORM = "write NAME:N or NAME:LO-HI, with whole numbers"
+
+
+def _shown(entry: str) -> str:
+    """``entry`` for a message: its first 40 characters."""
+    return entry if len(entry) <= 40 else entry[:40] + "..."
+
+
 def _range_problem(counts: str) -> str:
     """Why ``counts`` (digits and dashes after a name's ``:``) is not ``N`` or ``LO-HI``."""
     parts = counts.split("-")
     if len(parts) > 2 or not all(parts):
         negative = " (a count is never negative)" if counts.startswith("-") else ""
-        return f"write NAME:N or NAME:LO-HI, with whole numbers{negative}"
+        return f"{_RANGE_FORM}{negative}"
     big = next(p for p in parts if len(p) > 4)
     shown = big if len(big) <= 12 else big[:12] + "..."
     return f"count {shown} is over {MAX_RANGE_COUNT:,}"
@@ -157,8 +166,8 @@ def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str]
     ------
     InputError
         For a range with LO > HI, a malformed range (an entry ending in ``:`` and digits or dashes
-        that is not ``N`` or ``LO-HI``, a count over :data:`MAX_RANGE_COUNT`), a ranged name listed
-        twice or also without a range.
+        that is not ``N`` or ``LO-HI``, one such part after another, a count over
+        :data:`MAX_RANGE_COUNT`), a ranged name listed twice or also without a range.
 
     Examples
     --------
@@ -173,11 +182,12 @@ def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str]
         if m is None:
             bad = _RANGE_LIKE.fullmatch(entry)
             if bad is not None:  # meant as a range: a piece name does not end in ':' and digits
-                shown = entry if len(entry) <= 40 else entry[:40] + "..."
-                raise InputError(f"{where}range {shown!r}: {_range_problem(bad.group(2))}")
+                raise InputError(f"{where}range {_shown(entry)!r}: {_range_problem(bad.group(2))}")
             names.append(entry)
             continue
         name, lo = m.group(1), int(m.group(2))
+        if _RANGE_LIKE.fullmatch(name):  # two ranges in one entry (I2:1-2:3): not a name with a range
+            raise InputError(f"{where}range {_shown(entry)!r}: {_RANGE_FORM}")
         hi = lo if m.group(3) is None else int(m.group(3))
         if lo > hi:
             raise InputError(f"{where}range {entry!r} has {lo} > {hi}: write NAME:LO-HI with LO <= HI")
@@ -501,7 +511,7 @@ def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int,
     Raises
     ------
     InputError
-        For a ``grid:`` line naming no known grid.
+        For a ``grid:`` line naming no known grid, or one after the first line that is not a comment.
     """
     lines = [(i, ln.rstrip("\r\n")) for i, ln in enumerate(text.splitlines(), 1)
              if not ln.lstrip().startswith("%")]
@@ -509,13 +519,18 @@ def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int,
     if first is None:
         return SQUARE, lines
     match = _GRID_LINE.match(lines[first][1])
+    rest = lines[first + 1:] if match else lines
+    late = next((i for i, ln in rest if _GRID_LINE.match(ln)), None)
+    if late is not None:
+        raise InputError("a 'grid:' line must be the first line (comments apart), before the drawing",
+                         path=path, line=late)
     if not match:
         return SQUARE, lines
     try:
         grid = get_grid(match.group(1))
     except InputError as exc:
         raise InputError(exc.message, path=path, line=lines[first][0]) from None
-    return grid, lines[first + 1:]
+    return grid, rest
 
 
 def grid_mismatch(pieces: Iterable[Piece], region: Region) -> str | None:

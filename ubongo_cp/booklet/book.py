@@ -15,7 +15,7 @@ from ..cards import CardSide
 from ..draw.canvas import PALETTE, piece_colours
 from ..errors import InputError
 from ..io import atomic_path, replace_durably
-from .layout import PAGE_MM
+from .layout import PAGE_MM, check_dpi
 from ..draw.card import game_title, side_label
 from .page import pages_needed, render_page, render_pages
 from .views import MOST_SOLUTIONS, TaskView, results_index, task_views
@@ -77,7 +77,8 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
     Raises
     ------
     InputError
-        When ``cards`` is empty, ``dpi`` is not positive or ``most`` is below 1;
+        When ``cards`` is empty, ``dpi`` is not from 1 to
+        :data:`~ubongo_cp.booklet.layout.MAX_DPI` or ``most`` is below 1;
         for a ``png_dir`` as above.
 
     Notes
@@ -89,8 +90,7 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
     cards = list(cards)
     if not cards:
         raise InputError("no card sides to put in the booklet")
-    if dpi <= 0:
-        raise InputError(f"dpi must be positive, got {dpi}")
+    check_dpi(dpi)
     if most < 1:
         raise InputError(f"most must be at least 1, got {most}")
     table = results_index(results)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["PAGE_MM", "DEFAULT_CELL_MM", "Layout"]
+from ..errors import InputError
+
+__all__ = ["PAGE_MM", "DEFAULT_CELL_MM", "MAX_DPI", "check_dpi", "Layout"]
 
 #: Page size (width, height) in mm: ISO 216 A4 portrait.
 PAGE_MM = (210.0, 297.0)
@@ -12,6 +14,18 @@ PAGE_MM = (210.0, 297.0)
 #: Size of a cell on printed playtest cards, in mm: an estimate of the physical
 #: games' pieces, not a measured value (see :mod:`.playtest`).
 DEFAULT_CELL_MM = 20.0
+
+#: Highest resolution of a written page or card image, dots per inch: twice
+#: what print services ask for (300-600). An A4 page at this resolution is
+#: about 140 million pixels (some 560 MB while drawn); far higher ones run
+#: out of memory.
+MAX_DPI = 1200
+
+
+def check_dpi(dpi: int, what: str = "dpi") -> None:
+    """Raise :class:`~ubongo_cp.errors.InputError` unless ``dpi`` is from 1 to :data:`MAX_DPI`; ``what`` names it."""
+    if not 1 <= dpi <= MAX_DPI:
+        raise InputError(f"{what} must be from 1 to {MAX_DPI} dots per inch, got {dpi}")
 
 
 class Layout:

@@ -34,7 +34,7 @@ from ..draw.puzzle import draw_piece
 from ..errors import InputError
 from ..io import atomic_path
 from ..pieces import PieceSet
-from .layout import DEFAULT_CELL_MM, PAGE_MM
+from .layout import DEFAULT_CELL_MM, PAGE_MM, check_dpi
 
 __all__ = ["DEFAULT_CELL_MM", "make_playtest_cards", "card_sheets", "piece_sheets", "card_image",
            "write_card_images", "card_image_name"]
@@ -194,17 +194,17 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
     Raises
     ------
     InputError
-        When ``cards`` is empty, the format is unknown, ``cell_mm`` or ``dpi``
-        is not positive, or the directory cannot be written or holds a file of
-        another origin under a card image's name.
+        When ``cards`` is empty, the format is unknown, ``cell_mm`` is not
+        positive, ``dpi`` is not from 1 to :data:`~.layout.MAX_DPI`, or the
+        directory cannot be written or holds a file of another origin under a
+        card image's name.
     """
     cards = list(cards)
     if not cards:
         raise InputError("no card sides to draw")
     if fmt not in ("png", "svg"):
         raise InputError(f"card images are png or svg, not {fmt!r}")
-    if not dpi > 0:
-        raise InputError(f"dpi must be positive, got {dpi}")
+    check_dpi(dpi)
     _check_cell(cell_mm)
     from ..outputs import OutputFolder
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "check_estimate", "print_estimate",
-           "add_split_arguments", "split_from"]
+           "add_split_arguments", "split_from", "check_orientations", "check_table_out"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -187,14 +187,28 @@ _SEARCH_OPTIONS = (
 )
 
 
+#: The options of a search that ``--estimate``'s help names, where the command has them (the others: "...").
+_ESTIMATE_NAMES = ("--count", "--limit", "--backend", "--draw", "--jobs", "--journal")
+
+
+def _has_option(parser: argparse.ArgumentParser, flag: str) -> bool:
+    return flag in parser._option_string_actions
+
+
 def add_estimate_argument(parser: argparse.ArgumentParser) -> None:
-    """``--estimate [SECONDS]``: Knuth's estimate of the search instead of the search."""
+    """``--estimate [SECONDS]``: Knuth's estimate of the search instead of the search.
+
+    Added after the options of a search (:func:`add_split_arguments` among
+    them): its help names those the command has.
+    """
+    flags = [flag for _, flag, _ in _SEARCH_OPTIONS if _has_option(parser, flag)]
+    named = [flag for flag in _ESTIMATE_NAMES if flag in flags] + (["..."] if set(flags) - set(_ESTIMATE_NAMES) else [])
     parser.add_argument("--estimate", nargs="?", type=float, const=1.5, metavar="SECONDS",
                         help="do not search: print an estimate of the search of the dlx engine (its nodes, "
                              "solutions and CPU time, with standard errors, from Knuth's random probes) after "
                              "about SECONDS (default 1.5); a small search is counted instead. It goes with "
-                             "--json and the options that make the puzzle; the options of a search (--count, "
-                             "--limit, --backend, --draw, --jobs, --journal, ...) are refused with it")
+                             "--json and the options that make the puzzle; the options of a search "
+                             f"({', '.join(named)}) are refused with it")
 
 
 def check_estimate(args: argparse.Namespace) -> None:
@@ -224,12 +238,38 @@ def print_estimate(instance, seconds: float, *, as_json: bool, pieces_used: int 
     return 0
 
 
+def check_table_out(args: argparse.Namespace) -> None:
+    """Refuse, before any work, an ``--out`` table whose name is not one :func:`~ubongo_cp.io.write_table` writes."""
+    if getattr(args, "out", None):
+        from ..io import check_table_path
+
+        check_table_path(args.out, "--out")
+
+
+def check_orientations(mode: str | None, grids) -> None:
+    """Refuse ``--orientations MODE`` (when given) unless it is a mode of each of ``grids``, before any work.
+
+    Raises
+    ------
+    InputError
+        Naming the option, the grid and its modes (the grid's own wording).
+    """
+    for grid in grids if mode else ():
+        problem = grid.mode_problem(mode)
+        if problem:
+            raise InputError(f"argument --orientations: {problem}")
+
+
 def add_split_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of one count cut into subtrees: the executor's, ``--journal`` and ``--no-progress``."""
+    """The options of one count cut into subtrees: the executor's, ``--journal`` and ``--no-progress``.
+
+    Added after ``--count`` where the command has one (``--journal``'s help then says it goes with it).
+    """
     add_executor_arguments(parser, threads=True)
     parser.add_argument("--journal", metavar="FILE",
-                        help="with --count: record each finished part of the count in FILE (JSON lines); run the "
-                             "same command again after a stop to go on where it stopped")
+                        help=("with --count: " if _has_option(parser, "--count") else "")
+                        + "record each finished part of the count in FILE (JSON lines); run the "
+                          "same command again after a stop to go on where it stopped")
     add_progress_argument(parser)
 
 

@@ -11,8 +11,8 @@ import sys
 
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..shipped import SHIPPED_DECKS
-from .common import add_allow_pieces_argument, add_executor_arguments, add_progress_argument, directory_outputs, \
-    executor_from, output_kinds
+from .common import add_allow_pieces_argument, add_executor_arguments, add_progress_argument, check_orientations, \
+    directory_outputs, executor_from, output_kinds
 
 __all__ = ["add_parsers"]
 
@@ -131,6 +131,10 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     if args.max_solutions is not None and args.max_solutions < 1:
         raise InputError(f"--max-solutions must be at least 1, got {args.max_solutions}")
 
+    if args.orientations:  # the option's own refusal, before any work (the grids are the cards')
+        from ..cards import load_deck
+
+        check_orientations(args.orientations, [card.region.grid for card in load_deck(args.deck)[0]])
     with executor_from(args) as executor:
         outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
                             executor=executor, progress=not args.no_progress, orientations=args.orientations,
@@ -158,7 +162,7 @@ def _add_calibrate(sub) -> None:
     p = sub.add_parser("calibrate", help="fit the difficulty to playtest solve times (a model for batch)",
                        description="Fit ln(solve time) to the features of the timed tasks (search nodes, placements "
                                    "per cell, pieces, cells, symmetry, solutions) by least squares, with one effect "
-                                   "per player, cross-validated by task; print each feature's weight with its 95%% "
+                                   "per player, cross-validated by task; print each feature's weight with its 95% "
                                    "interval, R² and the cross-validated R²; write the model for "
                                    "`ubongo-cp batch --difficulty-model`.")
     p.add_argument("times", help="CSV of observed times: card, side, face, seconds and optionally player")
@@ -241,20 +245,20 @@ def _warn_unmatched(cards, results, where) -> None:
 
 # --------------------------------------------------------------------- cards
 def _add_cards(sub) -> None:
-    from ..booklet.layout import DEFAULT_CELL_MM
+    from ..booklet.layout import DEFAULT_CELL_MM, MAX_DPI
 
     p = sub.add_parser("cards", help="printable playtest cards (true scale, cut marks) and a sheet of the pieces",
                        description="Write printable playtest cards of a deck: every card side with its region at "
                                    "--cell-mm millimetres per cell and its die-face table, several per A4 page with "
                                    "cut marks, then the pieces at the same scale to cut out. No solutions. Print at "
-                                   "actual size (100 %%).")
+                                   "actual size (100 %).")
     p.add_argument("deck", help=DECK_HELP)
     p.add_argument("--out", help="PDF file to write")
     output_kinds(p, out=".pdf")
     p.add_argument("--png", metavar="DIR", help="also (or instead) write one PNG per card side at true scale into "
                                                 "DIR, for a print service (--dpi, default 300)")
     p.add_argument("--svg", metavar="DIR", help="also (or instead) write one SVG per card side at true scale into DIR")
-    p.add_argument("--dpi", type=int, default=300, help="resolution of the --png images (default 300)")
+    p.add_argument("--dpi", type=int, default=300, help=f"resolution of the --png images, 1 to {MAX_DPI} (default 300)")
     p.add_argument("--cell-mm", type=float, default=DEFAULT_CELL_MM,
                    help=f"size of a cell on paper in mm (default {DEFAULT_CELL_MM:g}, an estimate of the "
                         "physical games' pieces: measure yours)")
@@ -269,14 +273,14 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     from ..cards import load_deck
     from ..errors import InputError
 
+    from ..booklet.layout import check_dpi
     from ..booklet.playtest import write_card_images
 
     if not args.cell_mm > 0 or args.cell_mm != args.cell_mm:
         raise InputError(f"--cell-mm must be a positive number of millimetres, got {args.cell_mm}")
     if not (args.out or args.png or args.svg):
         raise InputError("give --out FILE.pdf, --png DIR or --svg DIR (or several)")
-    if args.dpi < 1:
-        raise InputError(f"--dpi must be at least 1, got {args.dpi}")
+    check_dpi(args.dpi, "--dpi")
     cards, problems = load_deck(args.deck)
     for prob in problems:
         print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)

@@ -10,7 +10,7 @@ import os
 
 from ..errors import InputError
 
-from .common import add_executor_arguments, add_progress_argument, executor_from, output_kinds
+from .common import add_executor_arguments, add_progress_argument, check_table_out, executor_from, output_kinds
 
 __all__ = ["add_parsers", "run_simulate_domino"]
 
@@ -102,8 +102,7 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
                          "(give one name or one per seat)")
     if args.games < 1:
         raise InputError(f"--games must be at least 1, got {args.games}")
-    if args.out and os.path.splitext(args.out)[1].lower() not in (".csv", ".parquet"):
-        raise InputError(f"--out {args.out}: use a .csv or .parquet file name")
+    check_table_out(args)
     if args.plot and os.path.splitext(args.plot)[1].lower() != ".png":
         raise InputError(f"--plot {args.plot}: use a .png file name")
     settings = DominoSettings(

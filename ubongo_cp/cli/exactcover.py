@@ -35,8 +35,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--max-solutions", default=str(DEFAULT_KEEP), metavar="N|all",
                    help=f"with --count: show at most N covers (default {DEFAULT_KEEP}); 'all' streams every one, "
                         "holding none")
-    add_estimate_argument(p)
     add_split_arguments(p)
+    add_estimate_argument(p)
     p.set_defaults(func=_cmd_exact_cover)
 
 

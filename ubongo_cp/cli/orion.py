@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from .common import add_executor_arguments, add_progress_argument, confirmed, executor_from, output_kinds
+from .common import add_executor_arguments, add_progress_argument, check_table_out, confirmed, executor_from, \
+    output_kinds
 
 __all__ = ["add_parsers"]
 
@@ -26,7 +27,10 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
                                   description="Orion Duel, a hex connection game for two (rules OD-1..OD-7).")
     sub = orion.add_subparsers(dest="orion_command", required=True, metavar="ACTION")
 
-    play = sub.add_parser("play", help="play one game between two agents and print/save it")
+    play = sub.add_parser("play", help="play one game between two agents and print/save it",
+                          description="Play one game of Orion Duel between two agents on a random layout "
+                                      "drawn from --seed; print the final position and its result, and "
+                                      "optionally the moves, the game record and a picture.")
     play.add_argument("--p0", default="greedy", help="agent of player 0: random, greedy, sat, analysis or mcts "
                       "(default greedy)")  # the names of games.orion.agents.AGENTS (a test keeps them equal)
     play.add_argument("--p1", default="random", help="agent of player 1 (default random)")
@@ -52,11 +56,17 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
                     help="write one PNG per analysed position (move_NN.png), blocking sets outlined")
     an.set_defaults(func=_run_analyze)
 
-    tour = sub.add_parser("tournament", help="agents play each other; win rates with 95%% CIs")
+    tour = sub.add_parser("tournament", help="agents play each other; win rates with 95%% CIs",
+                          description="Every pairing of the agents plays --games games (seats alternate, a "
+                                      "fresh layout each game); print each agent's points rate against each "
+                                      "opponent with a 95% Wilson interval, the first mover's points rate and "
+                                      "how the games ended.")
     tour.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
     tour.add_argument("--agents", default="random,greedy",
                       help="comma-separated agents (default random,greedy)")
-    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--seed", type=int, default=0,
+                      help="master seed of the layouts and the agents (default 0; the same seed plays the "
+                           "same games)")
     _add_variant_arguments(tour)
     tour.add_argument("--out", metavar="FILE", help="write the per-game table (.csv or .parquet)")
     tour.add_argument("--no-self-play", action="store_true", help="skip an agent against itself")
@@ -253,19 +263,16 @@ def _run_tournament(args) -> int:
         raise InputError(f"unknown agent(s) {bad} (choose from {', '.join(AGENTS)})")
     if args.games < 1:
         raise InputError(f"--games must be at least 1, got {args.games}")
+    check_table_out(args)
     game = _game(args)
     with executor_from(args) as executor, confirmed(args.yes):
         df = run_tournament(names, args.games, seed=args.seed, self_play=not args.no_self_play,
                             executor=executor, progress=not args.no_progress, game=game,
                             max_cpu_seconds=None if args.yes else MAX_JOB_CPU_SECONDS)
     if args.out:
-        from ..io import atomic_path
+        from ..io import write_table
 
-        with atomic_path(args.out) as tmp:
-            if args.out.endswith(".parquet"):
-                df.to_parquet(tmp, index=False)
-            else:
-                df.to_csv(tmp, index=False)
+        write_table(df, args.out)
         print(f"per-game table written to {args.out} ({len(df)} rows)")
     three = "{:.3f}".format
     fmt = {"rate": three, "ci_low": three, "ci_high": three, "first_mover_rate": three,

@@ -16,7 +16,7 @@ from ..shipped import SHIPPED_PIECE_SETS
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_names
 from ..status import Status
 from .common import (add_allow_pieces_argument, add_estimate_argument, add_split_arguments, check_estimate,
-                     piece_names_arg, print_estimate, split_from)
+                     check_orientations, piece_names_arg, print_estimate, split_from)
 from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers", "DECLARES"]
@@ -77,8 +77,8 @@ def _add_solve(sub) -> None:
     g.add_argument("--memory-limit", metavar="SIZE", help="largest decision diagram, e.g. 500M or 4G (default: half "
                                                           "of the memory available)")
     add_allow_pieces_argument(p)
-    add_estimate_argument(p)
     add_split_arguments(p)
+    add_estimate_argument(p)
     p.set_defaults(func=_cmd_solve)
 
 
@@ -97,8 +97,8 @@ def _add_analyze(sub) -> None:
                                      f"{FALLBACK[DEFAULT_STRATEGY['analyze']]} where its kernel cannot take the region)")
     p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
     _add_max_cells(p)
-    add_estimate_argument(p)
     add_split_arguments(p)
+    add_estimate_argument(p)
     p.set_defaults(func=_cmd_analyze)
 
 
@@ -161,6 +161,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if args.use is not None:
             names, ranges = count_ranges(piece_names_arg(args.use), source="--use")
         pieces = piece_set.select(names)
+    check_orientations(args.orientations, [region.grid])
     _check_max_empty(args.max_empty, region)
     from ..cover import build_instance
     from ..solvers import check_backend, solve
@@ -387,6 +388,7 @@ def _solve_card(args: argparse.Namespace) -> int:
     from ..solvers import check_backend, solve
 
     if args.orientations:
+        check_orientations(args.orientations, [card.region.grid])
         card = dataclasses.replace(card, orientations=args.orientations)
     faces = [args.face] if args.face is not None else list(card.tasks)
     _check_max_empty(args.max_empty, card.region)
@@ -518,6 +520,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     check_estimate(args)
     piece_set = load_pieces(args.pieces)
     region = load_region(args.region, max_cells=args.max_cells)
+    check_orientations(args.orientations, [region.grid])
     _check_max_empty(args.max_empty, region)
     from ..analyze import analyze, subset_instance
 

@@ -9,7 +9,7 @@ import argparse
 import math
 
 from ..errors import InputError
-from .common import add_executor_arguments, add_progress_argument, executor_from
+from .common import add_executor_arguments, add_progress_argument, check_table_out, executor_from
 
 __all__ = ["add_parsers"]
 
@@ -86,11 +86,14 @@ def _common(p: argparse.ArgumentParser, game: str) -> None:
 
 #: Options that must be finite numbers > 0, and options that must be finite numbers >= 0.
 _POSITIVE = ("skills", "skill_a", "skill_b", "sweep")
-_NON_NEGATIVE = ("move_time", "sigma")
+_NON_NEGATIVE = ("move_time",)
 
 
 def _check_numbers(args) -> None:
     """Refuse non-finite or out-of-range numbers (``--skills inf``, ``--sigma nan``, ``--move-time -1``).
+
+    ``--sigma`` has the bounds of the solve-time model
+    (:func:`~ubongo_cp.games.tasks.check_sigma`).
 
     Raises
     ------
@@ -103,6 +106,10 @@ def _check_numbers(args) -> None:
             for v in value if isinstance(value, list) else [] if value is None else [value]:
                 if not (math.isfinite(v) and (v > 0 if strict else v >= 0)):
                     raise InputError(f"--{name.replace('_', '-')} must be a finite number {low}, got {v}")
+    if getattr(args, "sigma", None) is not None:
+        from ..games.tasks import check_sigma
+
+        check_sigma(args.sigma, "--sigma")
 
 
 def _tasks(args, game: str):
@@ -160,18 +167,13 @@ def _run_sweep(args, deck) -> int:
     return 0
 
 
-def _check_out(args) -> None:
-    if args.out and not args.out.lower().endswith((".csv", ".parquet", ".pq")):
-        raise InputError("--out must end in .csv or .parquet", path=args.out)
-
-
 def _run_ubongo(args) -> int:
     import pandas as pd
 
     from ..games.ubongo.sim import simulate_ubongo, summarise_ubongo
     from ..io import write_table
 
-    _check_out(args)
+    check_table_out(args)
     _check_numbers(args)
     if args.games < 1:
         raise InputError(f"--games must be >= 1, not {args.games}")
@@ -206,7 +208,7 @@ def _run_duel(args) -> int:
     from ..games.duel.sim import simulate_duel, summarise_duel
     from ..io import write_table
 
-    _check_out(args)
+    check_table_out(args)
     _check_numbers(args)
     if args.games < 1:
         raise InputError(f"--games must be >= 1, not {args.games}")

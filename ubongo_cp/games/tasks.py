@@ -49,6 +49,8 @@ __all__ = [
     "REQUIRED_COLUMNS",
     "TaskDeck",
     "SolveTimeModel",
+    "MAX_SIGMA",
+    "check_sigma",
     "ScriptedTimes",
     "default_tasks_path",
     "load_tasks",
@@ -277,6 +279,21 @@ class TaskDeck:
         return f"TaskDeck({self.game}, {sizes}, median difficulty {self.median:g})"
 
 
+#: Largest ``sigma`` of :class:`SolveTimeModel`. The noise factor
+#: ``exp(sigma Z - sigma**2 / 2)`` then stays a normal float (neither 0 nor
+#: inf: ``exp`` covers about +-708) for every draw ``|Z| <= 8``, since
+#: ``30**2 / 2 + 8 * 30 = 690`` (a draw beyond 8 standard deviations has a
+#: chance of about 1e-15). Larger values make the times 0, inf or nan
+#: (``sigma**2`` itself overflows above about 1e154).
+MAX_SIGMA = 30.0
+
+
+def check_sigma(sigma: float, what: str = "solve-time sigma") -> None:
+    """Raise :class:`~ubongo_cp.errors.InputError` unless ``0 <= sigma <= MAX_SIGMA``; ``what`` names it."""
+    if not 0 <= sigma <= MAX_SIGMA:
+        raise InputError(f"{what} must be a number from 0 to {MAX_SIGMA:g}, got {sigma}")
+
+
 @dataclass(frozen=True)
 class SolveTimeModel:
     """Solve time = (base + scale x difficulty ratio) / skill x log-normal noise.
@@ -290,8 +307,9 @@ class SolveTimeModel:
     scale : float
         Extra seconds per unit of difficulty ratio (a median task has ratio 1).
     sigma : float
-        Standard deviation of the log of the noise factor (0 = deterministic);
-        the factor is ``exp(sigma Z - sigma^2 / 2)``, mean 1.
+        Standard deviation of the log of the noise factor (0 = deterministic,
+        at most :data:`MAX_SIGMA`); the factor is ``exp(sigma Z - sigma^2 / 2)``,
+        mean 1.
 
     Examples
     --------
@@ -308,8 +326,7 @@ class SolveTimeModel:
         if not (self.base >= 0 and self.scale >= 0 and self.base + self.scale > 0):
             raise InputError(f"solve-time base {self.base} and scale {self.scale} must be >= 0, "
                              "not both 0")
-        if not self.sigma >= 0:
-            raise InputError(f"solve-time sigma {self.sigma} must be >= 0")
+        check_sigma(self.sigma)
 
     def times(self, ratios: np.ndarray, skills: np.ndarray, z: np.ndarray) -> np.ndarray:
         """Solve times in seconds, shape of ``ratios``, for standard-normal draws ``z``."""

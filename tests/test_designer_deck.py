@@ -282,6 +282,14 @@ def test_cards_dpi_out_of_range_is_refused_before_any_drawing(deck, tmp_path, ru
     assert not (tmp_path / "img").exists()
 
 
+@pytest.mark.parametrize("cell_mm", ["0", "60.5", "100000", "nan"])
+def test_cards_cell_size_out_of_range_is_refused_before_any_drawing(deck, tmp_path, run_cli, cell_mm):
+    # 100000 mm per cell once ran out of memory (exit 1, "MemoryError: std::bad_alloc").
+    code, out, err = run_cli("cards", deck, "--png", tmp_path / "img", "--cell-mm", cell_mm, "--no-progress")
+    one_line_error(code, err, "--cell-mm must be a number of millimetres above 0 and at most 60")
+    assert not (tmp_path / "img").exists()
+
+
 def test_booklet_and_card_images_share_the_dpi_limit(deck, tmp_path):
     from ubongo_cp.booklet import make_booklet
     from ubongo_cp.booklet.layout import MAX_DPI

@@ -15,6 +15,10 @@ PAGE_MM = (210.0, 297.0)
 #: games' pieces, not a measured value (see :mod:`.playtest`).
 DEFAULT_CELL_MM = 20.0
 
+#: Largest cell on printed playtest cards, in mm: a card of two cells and its die-face table still fit
+#: across an A4 page (:data:`PAGE_MM`); larger ones would not fit a page, and their images run out of memory.
+MAX_CELL_MM = 60.0
+
 #: Highest resolution of a written page or card image, dots per inch: twice
 #: what print services ask for (300-600). An A4 page at this resolution is
 #: about 140 million pixels (some 560 MB while drawn); far higher ones run

@@ -273,11 +273,12 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     from ..cards import load_deck
     from ..errors import InputError
 
-    from ..booklet.layout import check_dpi
+    from ..booklet.layout import MAX_CELL_MM, check_dpi
     from ..booklet.playtest import write_card_images
 
-    if not args.cell_mm > 0 or args.cell_mm != args.cell_mm:
-        raise InputError(f"--cell-mm must be a positive number of millimetres, got {args.cell_mm}")
+    if not 0 < args.cell_mm <= MAX_CELL_MM:
+        raise InputError(f"--cell-mm must be a number of millimetres above 0 and at most {MAX_CELL_MM:g}, "
+                         f"got {args.cell_mm:g}")
     if not (args.out or args.png or args.svg):
         raise InputError("give --out FILE.pdf, --png DIR or --svg DIR (or several)")
     check_dpi(args.dpi, "--dpi")

@@ -276,10 +276,10 @@ def greedy_plan(ctx: ReachModel, floor: int | None = None, more: bool = False) -
 
     def targets_list():
         if ctx.goal == "sides":
-            for a, b, dist, da, _ in ctx._sides:
+            for i, (a, b, dist, _, _) in enumerate(ctx._sides):
                 if dist < INF:
                     if fast:
-                        yield cheapest_free_hexes(ctx.adj, ctx.cost, da, a, b)
+                        yield cheapest_free_hexes(ctx.adj, ctx.cost, ctx.dist_from_a(i), a, b)
                     else:
                         yield [h for h in node_weighted_path(ctx.adj, ctx.cost, a, b) if ctx.cost[h] == 1]
         elif ctx.lb_hexes < INF:
@@ -289,11 +289,11 @@ def greedy_plan(ctx: ReachModel, floor: int | None = None, more: bool = False) -
     def dijkstra_paths():
         # The reference's paths (often others of the same cost), where they differ.
         if fast and more and ctx.goal == "sides":
-            for a, b, dist, da, _ in ctx._sides:
+            for i, (a, b, dist, _, _) in enumerate(ctx._sides):
                 if dist < INF:
                     # The same path as node_weighted_path (networkx), without building a graph.
                     other = [h for h in node_weighted_path_fast(ctx.adj, ctx.cost, a, b) if ctx.cost[h] == 1]
-                    if set(other) != set(cheapest_free_hexes(ctx.adj, ctx.cost, da, a, b)):
+                    if set(other) != set(cheapest_free_hexes(ctx.adj, ctx.cost, ctx.dist_from_a(i), a, b)):
                         yield other
 
     best = None

@@ -257,17 +257,25 @@ class ReachModel:
 
         kept: dict[int, list[int]] = {}
 
+        def layers_of(src: int) -> list[int]:
+            got = kept.get(src)
+            if got is None:
+                got = kept[src] = layers(src, own, free, own_chains=chains)
+            return got
+
         def distances(src: int) -> list[int]:
             d = [INF] * n
-            for k, layer in enumerate(kept.setdefault(src, layers(src, own, free, own_chains=chains))):
+            for k, layer in enumerate(layers_of(src)):
                 while layer:
                     low = layer & -layer
                     d[index_of[low.bit_length() - 1]] = k
                     layer ^= low
             return d
 
-        # The tables, the costs as masks and the layers per source, for _free_on_chains.
+        # The tables, the costs as masks and the layers per source (made once each), for
+        # _graph_bounds and _free_on_chains.
         distances.tab, distances.own, distances.free, distances.kept = tab, own, free, kept
+        distances.layers_of = layers_of
         self._layers_fn = distances
         return distances
 
@@ -297,11 +305,19 @@ class ReachModel:
         if self.goal == "sides":
             keys = range(len(game.side_pairs)) if pairs is None else pairs
             fast = None if use_reference() else self._layers()
-            self._sides = []   # (a, b, cheapest chain cost, distances from a, pair index)
+            # (a, b, cheapest chain cost, distances from a, pair index); on the default paths the
+            # distances are made when first asked (:meth:`dist_from_a`), the cost is the first
+            # layer from side a that reaches side b.
+            self._sides = []
             for k in keys:
                 a, b = game.side_pairs[k]
-                da = node_weighted_distances(self.adj, self.cost, a) if fast is None else fast(fast.tab.sides[k][0])
-                self._sides.append((a, b, min(da[h] for h in b), da, k))
+                if fast is None:
+                    da = node_weighted_distances(self.adj, self.cost, a)
+                    self._sides.append((a, b, min(da[h] for h in b), da, k))
+                else:
+                    sa, sb = fast.tab.sides[k]
+                    dist = next((j for j, layer in enumerate(fast.layers_of(sa)) if layer & sb), INF)
+                    self._sides.append((a, b, dist, None, k))
             if fast is None:
                 self.pairs   # noqa: B018 -- the reference computes every bound at once
             return min(p[2] for p in self._sides)
@@ -322,13 +338,24 @@ class ReachModel:
                 got[i] = self._pair(i)
         return got
 
+    def dist_from_a(self, i: int) -> list[int]:
+        """W1: the node-weighted distances (free hexes to claim) from side a of the ``i``-th pair of
+        ``_sides`` to every hex (``INF``: unreachable); made once, from the layers of :meth:`_layers`."""
+        a, b, dist, da, k = self._sides[i]
+        if da is None:
+            fast = self._layers()
+            da = fast(fast.tab.sides[k][0])
+            self._sides[i] = (a, b, dist, da, k)
+        return da
+
     def _pair(self, i: int) -> tuple:
         """The entry ``i`` of :attr:`pairs` (computed once)."""
         if self._pairs is None:
             self._pairs = [None] * len(self._sides)
         got = self._pairs[i]
         if got is None:
-            a, b, dist, da, k = self._sides[i]
+            da = self.dist_from_a(i)
+            a, b, dist, _, k = self._sides[i]
             if use_reference():
                 db = node_weighted_distances(self.adj, self.cost, b)
             else:
@@ -484,8 +511,7 @@ class ReachModel:
             if dist > budget:
                 continue
             sa, sb = tab.sides[k]
-            la = fast.kept.get(sa) or fast.kept.setdefault(sa, tab.layers(sa, fast.own, fast.free,
-                                                                          own_chains=self._own_chains))
+            la = fast.layers_of(sa)
             upto, acc = [], 0
             for lay in tab.layers(sb, fast.own, fast.free, budget, self._own_chains):
                 acc |= lay

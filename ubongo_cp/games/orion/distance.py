@@ -29,7 +29,7 @@ import numpy as np
 from .graphs import INF, node_weighted_distances, node_weighted_path, node_weighted_path_fast
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
 from .plansearch import complete_plan, search_plan
-from .reach import ReachModel, own_covering
+from .reach import ReachModel, own_covering_table
 from .state import OrionState
 from .wins import evaluate_wins
 
@@ -315,10 +315,12 @@ def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] |
     Each step takes the placement of the best score (own hexes on uncovered
     targets, times 10, less its own hexes; none of the other colour on a
     target; free hexes and an unused tile), the first of the best. With
-    ``fast``, only the placements that can ever be chosen are scored
-    (:func:`_column_scores`: the same choices, fewer rows); else every
-    placement (the reference).
+    ``fast``, only the placements that can ever be chosen are scored, on
+    index bitmasks (:func:`_cover_bits`: the same choices, fewer rows); else
+    every placement (the reference).
     """
+    if fast:
+        return _cover_bits(ctx, targets)
     state, player, game = ctx.state, ctx.player, ctx.state.game
     n = game.n
     colour = state.colour.copy()
@@ -326,20 +328,17 @@ def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] |
     used = state.used[player].copy()
     tgt = np.zeros(n + 1, dtype=bool)
     tgt[list(targets)] = True
-    if fast:
-        rows, scores = _column_scores(ctx, colour, used, tgt)
-    else:
-        rows = np.arange(len(game.pl_cells))
-        cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
-        real = cells < n
-        size = own.sum(axis=1)
+    rows = np.arange(len(game.pl_cells))
+    cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
+    real = cells < n
+    size = own.sum(axis=1)
 
-        def scores() -> np.ndarray:
-            ok = (colour[cells] < 0).all(axis=1) & ~used[tiles]
-            hit = tgt[cells]
-            gain = (hit & own).sum(axis=1)
-            bad = (hit & ~own & real).any(axis=1)
-            return np.where(ok & ~bad, gain * 10 - size, -1)
+    def scores() -> np.ndarray:
+        ok = (colour[cells] < 0).all(axis=1) & ~used[tiles]
+        hit = tgt[cells]
+        gain = (hit & own).sum(axis=1)
+        bad = (hit & ~own & real).any(axis=1)
+        return np.where(ok & ~bad, gain * 10 - size, -1)
 
     plan = []
     while tgt.any():
@@ -356,38 +355,57 @@ def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] |
     return sorted(plan)
 
 
-def _column_scores(ctx: ReachModel, colour: np.ndarray, used: np.ndarray, tgt: np.ndarray):
-    """The rows and scores of :func:`_cover`'s fast path: ``(placement ids, () -> score per row)``.
+def _cover_bits(ctx: ReachModel, targets: set[int]) -> list[int] | None:
+    """:func:`_cover`'s fast path: the same choices, on index bitmasks (:class:`.bitboard.BitTables`).
 
-    Only the rows that can ever be chosen (a positive score: free hexes, an
-    unused tile and an own hex on a target now, all three only shrinking)
-    are scored, and the tests per row are gathers per cell column
-    (:meth:`.bitboard.BitTables.all_cells`) rather than reductions along
-    the rows. ``colour``, ``used`` and ``tgt`` are read at each call.
+    Only the rows that can ever be chosen are scored: a positive score
+    needs free hexes, an unused tile and an own hex on a target now, and
+    all three only shrink, so the placements with an own hex on a target
+    (:func:`.reach.own_covering_table`), on free unblocked hexes, of an unused
+    tile are picked once (one gather per cell column); each step then scores
+    them in increasing id order with integer masks, the first of the best
+    score winning as ``argmax`` does.
     """
     from .bitboard import BitTables
 
-    game = ctx.state.game
+    state, player, game = ctx.state, ctx.player, ctx.state.game
     tab = BitTables.get(game)
-    rows = own_covering(game, np.flatnonzero(tgt).tolist())
-    rows = rows[tab.all_cells(colour < 0, rows=rows) & ~used[game.pl_tile[rows]]]
-    cols = [col[rows] for col in tab._pl_cols]
-    owns = [own[rows] for own in tab._own_cols]
-    others = [~own & (col < game.n) for col, own in zip(cols, owns)]   # real cells of the other colour
-    tiles = game.pl_tile[rows]
-    size = tab.own_on(np.ones(game.n + 1, dtype=bool), rows)
-
-    def scores() -> np.ndarray:
-        free = colour < 0
-        ok = ~used[tiles]
-        gain = np.zeros(len(rows), dtype=np.int64)
-        for col, own, other in zip(cols, owns, others):
-            hit = tgt[col]
-            ok &= free[col] & ~(hit & other)
-            gain += hit & own
-        return np.where(ok, gain * 10 - size, -1)
-
-    return rows, scores
+    used = state.used[player]
+    free = state.colour < 0
+    if ctx.blocked:
+        free = free.copy()
+        free[list(ctx.blocked)] = False   # neither player's: never covered
+    info = getattr(tab, "_cover_info", None)
+    if info is None:   # per placement: (id, own hexes, other hexes, hexes, tile bit, own hex count), made once
+        info = tab._cover_info = [
+            (t, own, opp, own | opp, 1 << tile, own.bit_count())
+            for t, (own, opp, tile) in enumerate(zip(tab.own_idx, tab.opp_idx, game.pl_tile.tolist()))]
+    table = own_covering_table(game)
+    rows = np.concatenate([table[h] for h in targets]) if targets else np.zeros(0, dtype=np.int64)
+    rows = rows[tab.all_cells(free, rows=rows) & ~used[game.pl_tile[rows]]]
+    cands = [info[t] for t in sorted(set(rows.tolist()))]
+    busy = used_bits = 0   # hexes covered and tiles used since the rows were picked
+    tgt = 0
+    for h in targets:
+        tgt |= 1 << h
+    plan = []
+    while tgt:
+        best, pick = 0, None
+        for row in cands:
+            t, own, opp, cells, tile, size = row
+            if cells & busy or tile & used_bits or opp & tgt:
+                continue
+            score = (own & tgt).bit_count() * 10 - size
+            if score > best:
+                best, pick = score, row
+        if pick is None:
+            return None
+        t, own, opp, cells, tile, size = pick
+        busy |= cells
+        tgt &= ~cells
+        used_bits |= tile
+        plan.append(t)
+    return sorted(plan)
 
 
 def cheapest_free_hexes(adj, cost, dist, sources, targets) -> list[int]:

@@ -923,12 +923,18 @@ class ReachModel:
         return sorted(plan)
 
 
-def own_covering(game, hexes) -> np.ndarray:
-    """Sorted ids of the placements with an own hex on one of ``hexes`` (tables made once per game)."""
+def own_covering_table(game) -> list[np.ndarray]:
+    """Per hex index, the sorted ids of the placements with an own hex on it (made once per game)."""
     table = getattr(game, "_own_covering", None)
     if table is None:
         table = [np.array([u for u, o in cov if o], dtype=np.int64) for cov in game.covering]
         game._own_covering = table
+    return table
+
+
+def own_covering(game, hexes) -> np.ndarray:
+    """Sorted ids of the placements with an own hex on one of ``hexes`` (:func:`own_covering_table`)."""
+    table = own_covering_table(game)
     mask = np.zeros(len(game.placements), dtype=bool)
     for h in hexes:
         mask[table[h]] = True

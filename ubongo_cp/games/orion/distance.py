@@ -486,7 +486,9 @@ def cheapest_path(adj, cost, sources, targets) -> list[int]:
 def _chain_fast(ctx: ReachModel, plan: list[int]) -> list:
     """:func:`_chain` on bitmasks: the player's components after ``plan``, in the order of their
     smallest hex index; the first that fulfils the goal gives the witness, as
-    :func:`.wins.evaluate_wins` gives it."""
+    :func:`.wins.evaluate_wins` gives it. The board's hexes are sorted by ``(r, q)``
+    (:class:`.board.Board`), so grid bits grow with the hex index and a component's smallest
+    hex is its lowest grid bit."""
     from .bitboard import BitTables
     from .plans import position_bits
     from .wins import W2_GALAXIES
@@ -501,30 +503,35 @@ def _chain_fast(ctx: ReachModel, plan: list[int]) -> list:
     for t in plan:
         grid |= (1 << tab.grid_bit[t]) if ctx.relaxed else tab.own[t]
     # The components that fulfil the goal (those holding a side's hex or a galaxy
-    # are the only candidates), the one of the smallest hex index first.
-    seeds = grid & (pos.galaxies if ctx.goal == "galaxies" else sum(sa | sb for sa, sb in tab.sides))
-    comps = []
+    # are the only candidates); the one of the lowest grid bit wins.
+    sides, grow, galaxies = tab.sides, tab.grow, pos.galaxies
+    w1 = ctx.goal == "sides"
+    if w1:
+        seeds = getattr(tab, "_all_sides", None)
+        if seeds is None:
+            seeds = tab._all_sides = sum(sa | sb for sa, sb in sides)
+        seeds &= grid
+    else:
+        seeds = grid & galaxies
+    best = 0
     while seeds:
-        comp = tab.grow(seeds & -seeds, grid)
+        comp = grow(seeds & -seeds, grid)
         seeds &= ~comp
-        if ctx.goal == "sides":
-            ok = any(comp & sa and comp & sb for sa, sb in tab.sides)
-        else:
-            ok = (comp & pos.galaxies).bit_count() >= W2_GALAXIES
-        if ok:
-            members, m = [], comp
-            while m:
-                low = m & -m
-                members.append(index_of[low.bit_length() - 1])
-                m ^= low
-            comps.append((min(members), members, comp))
-    if not comps:
+        if any(comp & sa and comp & sb for sa, sb in sides) if w1 else \
+                (comp & galaxies).bit_count() >= W2_GALAXIES:
+            if not best or comp & -comp < best & -best:
+                best = comp
+    if not best:
         return []
-    _, members, comp = min(comps, key=lambda x: x[0])
     hexes = game.board.hexes
-    if ctx.goal == "sides":
-        sa, sb = next((sa, sb) for sa, sb in tab.sides if comp & sa and comp & sb)
-        return [hexes[index_of[g]] for g in _path_within(tab, comp, sa, sb)]
+    if w1:
+        sa, sb = next((sa, sb) for sa, sb in sides if best & sa and best & sb)
+        return [hexes[index_of[g]] for g in _path_within(tab, best, sa, sb)]
+    members, m = [], best
+    while m:
+        low = m & -m
+        members.append(index_of[low.bit_length() - 1])
+        m ^= low
     return [hexes[i] for i in sorted(members)]
 
 

@@ -201,10 +201,11 @@ class ReachModel:
         self.adj = game.adjacency
         self.blocked = frozenset(blocked)
         col = state.colour[:-1].tolist()
-        self.cost = [INF if h in self.blocked else 0 if c == player else 1 if c < 0 else INF
-                     for h, c in enumerate(col)]
-        self.free = [h for h in range(n) if self.cost[h] == 1]
-        self._own_colour = [c if c == player else -1 for c in col]
+        cost = self.cost = [0 if c == player else 1 if c < 0 else INF for c in col]
+        for h in self.blocked:
+            cost[h] = INF
+        self.free = [h for h in range(n) if cost[h] == 1]
+        self._col = col
         self._components = None
         self._pairs: list | None = None   # W1 bounds per pair (:attr:`pairs`), made on first use
         self._sides: list[tuple] = []
@@ -214,11 +215,11 @@ class ReachModel:
             # Shape classes of the remaining tiles: representative -> its tiles.
             self.type_tiles: dict[int, list[int]] = {}
             first: dict[tuple, int] = {}
-            for t in state.remaining_tiles(player):
-                rep = first.setdefault(game.tiles.tiles[t].cells, t)
+            tiles, remaining = game.tiles.tiles, state.remaining_tiles(player)
+            for t in remaining:
+                rep = first.setdefault(tiles[t].cells, t)
                 self.type_tiles.setdefault(rep, []).append(t)
-            self.supply = sorted((game.tiles.tiles[t].own_count
-                                  for t in state.remaining_tiles(player)), reverse=True)
+            self.supply = sorted((tiles[t].own_count for t in remaining), reverse=True)
         self.prefix = list(itertools.accumulate(self.supply))
         self.max_tiles = len(self.supply)
         self.pair_keys = None if pairs is None or goal != "sides" else list(pairs)
@@ -291,7 +292,8 @@ class ReachModel:
 
     def _own_components(self):
         if self._components is None:
-            self._components = colour_components(self.adj, self._own_colour)
+            player = self.player
+            self._components = colour_components(self.adj, [c if c == player else -1 for c in self._col])
         return self._components
 
     def _graph_bounds(self, pairs) -> int:

@@ -371,10 +371,7 @@ def _cover_bits(ctx: ReachModel, targets: set[int]) -> list[int] | None:
     state, player, game = ctx.state, ctx.player, ctx.state.game
     tab = BitTables.get(game)
     used = state.used[player]
-    free = state.colour < 0
-    if ctx.blocked:
-        free = free.copy()
-        free[list(ctx.blocked)] = False   # neither player's: never covered
+    free = ctx.open_flags()   # blocked hexes are neither player's: never covered
     info = getattr(tab, "_cover_info", None)
     if info is None:   # per placement: (id, own hexes, other hexes, hexes, tile bit, own hex count), made once
         info = tab._cover_info = [

@@ -206,6 +206,8 @@ class ReachModel:
             cost[h] = INF
         self.free = [h for h in range(n) if cost[h] == 1]
         self._col = col
+        self._open: np.ndarray | None = None   # open_flags
+        self._rep: np.ndarray | None = None    # rep_flags
         self._components = None
         self._pairs: list | None = None   # W1 bounds per pair (:attr:`pairs`), made on first use
         self._sides: list[tuple] = []
@@ -279,6 +281,25 @@ class ReachModel:
         distances.layers_of = layers_of
         self._layers_fn = distances
         return distances
+
+    def open_flags(self) -> np.ndarray:
+        """Per hex index and the padding index n of the placement tables: free and not blocked
+        (cost 1; the padding always), as a boolean array (made once; not to be written)."""
+        got = self._open
+        if got is None:
+            got = self.state.colour < 0   # the padding entry stays -1 (OrionState)
+            if self.blocked:
+                got[list(self.blocked)] = False
+            self._open = got
+        return got
+
+    def rep_flags(self) -> np.ndarray:
+        """Per tile: is it the representative of its shape class among the remaining tiles (made once)."""
+        got = self._rep
+        if got is None:
+            got = self._rep = np.zeros(len(self.state.game.tiles.tiles), dtype=bool)
+            got[list(self.type_tiles)] = True
+        return got
 
     @property
     def comp_of(self) -> list[int]:
@@ -475,24 +496,24 @@ class ReachModel:
             u_free = [h for h in U if self.cost[h] == 1] if viable else []
         if not u_free:
             return ReachAnswer("infeasible")
-        rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
-        rep_mask[list(self.type_tiles)] = True
-        open_ = np.array([c == 1 for c in self.cost] + [True])   # free, unblocked; sentinel pads
-        rows = own_covering(game, u_free)   # an own hex on a free useful hex
+        rep_mask, open_ = self.rep_flags(), self.open_flags()   # free, unblocked; sentinel pads
+        table = own_covering_table(game)   # an own hex on a free useful hex (ids may repeat)
+        rows = np.concatenate([table[h] for h in u_free])
         from .bitboard import BitTables
 
         tab = BitTables.get(game)
         rows = rows[tab.all_cells(open_, rows=rows) & rep_mask[game.pl_tile[rows]]]
         # t claims every free hex of the chain (at least lb_hexes, all useful) with its own hexes.
-        in_u = np.zeros(game.n + 1, dtype=bool)
-        in_u[u_free] = True
-        rows = rows[tab.own_on(in_u, rows) >= self.lb_hexes]
+        u_idx, own_idx, need = sum(1 << h for h in u_free), tab.own_idx, self.lb_hexes
+        cands = [t for t in sorted(set(rows.tolist())) if (own_idx[t] & u_idx).bit_count() >= need]
+        if not cands:
+            return ReachAnswer("infeasible")
         # W1: only a pair whose chain one tile can pay for can be joined by one tile.
         keys = self.pair_keys if self.goal != "sides" else \
             [k for a, b, dist, da, k in self._sides if dist <= self.budget(1)]
         reaches = final_reaches(self.state, self.player, self.goal, keys)
         touches = self._touches_pair(keys) if self.goal == "sides" else None
-        for t in rows.tolist():
+        for t in cands:
             # A placement whose colours miss the goal is no plan (order_plan would say so, slower).
             if (touches is None or touches(t)) and reaches((t,)) and \
                     order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
@@ -819,9 +840,7 @@ class ReachModel:
         """
         state, player, game = self.state, self.player, self.state.game
         n = game.n
-        rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
-        rep_mask[list(self.type_tiles)] = True
-        open_ = np.array([c < INF and c != 0 for c in self.cost] + [True])  # sentinel pads
+        rep_mask, open_ = self.rep_flags(), self.open_flags()   # free, unblocked; sentinel pads
         ok: np.ndarray | list
         if prune and not use_reference():
             # The same sets from the placements with an own hex on a free useful hex,

@@ -497,13 +497,19 @@ def _chain_fast(ctx: ReachModel, plan: list[int]) -> list:
     if index_of is None:
         index_of = tab._index_of = {g: i for i, g in enumerate(tab.grid_bit)}
     grid = pos.colour_grid[player]
+    new = 0
     for t in plan:
-        grid |= (1 << tab.grid_bit[t]) if ctx.relaxed else tab.own[t]
+        new |= (1 << tab.grid_bit[t]) if ctx.relaxed else tab.own[t]
+    grid |= new
     # The components that fulfil the goal (those holding a side's hex or a galaxy
     # are the only candidates); the one of the lowest grid bit wins.
     sides, grow, galaxies = tab.sides, tab.grow, pos.galaxies
     w1 = ctx.goal == "sides"
-    if w1:
+    if ctx.pair_keys is None:
+        # No component fulfilled the goal before the plan (shortest_plan asks first; W1 on
+        # any pair), so each one that does now holds a hex of the plan.
+        seeds = new
+    elif w1:
         seeds = getattr(tab, "_all_sides", None)
         if seeds is None:
             seeds = tab._all_sides = sum(sa | sb for sa, sb in sides)

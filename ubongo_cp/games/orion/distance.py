@@ -372,7 +372,7 @@ def _cover_bits(ctx: ReachModel, targets: set[int]) -> list[int] | None:
     tab = BitTables.get(game)
     used = state.used[player]
     free = ctx.open_flags()   # blocked hexes are neither player's: never covered
-    info = getattr(tab, "_cover_info", None)
+    info = tab._cover_info
     if info is None:   # per placement: (id, own hexes, other hexes, hexes, tile bit, own hex count), made once
         info = tab._cover_info = [
             (t, own, opp, own | opp, 1 << tile, own.bit_count())
@@ -510,10 +510,9 @@ def _chain_fast(ctx: ReachModel, plan: list[int]) -> list:
         # any pair), so each one that does now holds a hex of the plan.
         seeds = new
     elif w1:
-        seeds = getattr(tab, "_all_sides", None)
-        if seeds is None:
-            seeds = tab._all_sides = sum(sa | sb for sa, sb in sides)
-        seeds &= grid
+        if tab._all_sides is None:
+            tab._all_sides = sum(sa | sb for sa, sb in sides)
+        seeds = grid & tab._all_sides
     else:
         seeds = grid & galaxies
     best = 0

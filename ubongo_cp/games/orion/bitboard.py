@@ -99,6 +99,10 @@ class BitTables:
         w = self.width = max(qs) - q0 + 2
         self.grid_bit = [(r - r0) * w + (q - q0) for q, r in board.hexes]
         self._index_of: dict[int, int] | None = None   # grid bit -> hex index, made when first asked
+        self._all_sides: int | None = None   # grid mask of every side's hexes, made when first asked
+        # Per placement (id, own hexes, other hexes, hexes, tile bit, own hex count), index masks,
+        # for the greedy cover of distance._cover_bits; made when first asked.
+        self._cover_info: list[tuple[int, int, int, int, int, int]] | None = None
         self.board = sum(1 << b for b in self.grid_bit)
         gb = self.grid_bit
         self.sides = [(sum(1 << gb[h] for h in a), sum(1 << gb[h] for h in b)) for a, b in game.side_pairs]

@@ -29,7 +29,7 @@ import numpy as np
 from .graphs import INF, node_weighted_distances, node_weighted_path, node_weighted_path_fast
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
 from .plansearch import complete_plan, search_plan
-from .reach import ReachModel, own_covering
+from .reach import ReachModel, own_covering_table
 from .state import OrionState
 from .wins import evaluate_wins
 
@@ -276,10 +276,10 @@ def greedy_plan(ctx: ReachModel, floor: int | None = None, more: bool = False) -
 
     def targets_list():
         if ctx.goal == "sides":
-            for a, b, dist, da, _ in ctx._sides:
+            for i, (a, b, dist, _, _) in enumerate(ctx._sides):
                 if dist < INF:
                     if fast:
-                        yield cheapest_free_hexes(ctx.adj, ctx.cost, da, a, b)
+                        yield cheapest_free_hexes(ctx.adj, ctx.cost, ctx.dist_from_a(i), a, b)
                     else:
                         yield [h for h in node_weighted_path(ctx.adj, ctx.cost, a, b) if ctx.cost[h] == 1]
         elif ctx.lb_hexes < INF:
@@ -289,11 +289,11 @@ def greedy_plan(ctx: ReachModel, floor: int | None = None, more: bool = False) -
     def dijkstra_paths():
         # The reference's paths (often others of the same cost), where they differ.
         if fast and more and ctx.goal == "sides":
-            for a, b, dist, da, _ in ctx._sides:
+            for i, (a, b, dist, _, _) in enumerate(ctx._sides):
                 if dist < INF:
                     # The same path as node_weighted_path (networkx), without building a graph.
                     other = [h for h in node_weighted_path_fast(ctx.adj, ctx.cost, a, b) if ctx.cost[h] == 1]
-                    if set(other) != set(cheapest_free_hexes(ctx.adj, ctx.cost, da, a, b)):
+                    if set(other) != set(cheapest_free_hexes(ctx.adj, ctx.cost, ctx.dist_from_a(i), a, b)):
                         yield other
 
     best = None
@@ -315,10 +315,12 @@ def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] |
     Each step takes the placement of the best score (own hexes on uncovered
     targets, times 10, less its own hexes; none of the other colour on a
     target; free hexes and an unused tile), the first of the best. With
-    ``fast``, only the placements that can ever be chosen are scored
-    (:func:`_column_scores`: the same choices, fewer rows); else every
-    placement (the reference).
+    ``fast``, only the placements that can ever be chosen are scored, on
+    index bitmasks (:func:`_cover_bits`: the same choices, fewer rows); else
+    every placement (the reference).
     """
+    if fast:
+        return _cover_bits(ctx, targets)
     state, player, game = ctx.state, ctx.player, ctx.state.game
     n = game.n
     colour = state.colour.copy()
@@ -326,20 +328,17 @@ def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] |
     used = state.used[player].copy()
     tgt = np.zeros(n + 1, dtype=bool)
     tgt[list(targets)] = True
-    if fast:
-        rows, scores = _column_scores(ctx, colour, used, tgt)
-    else:
-        rows = np.arange(len(game.pl_cells))
-        cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
-        real = cells < n
-        size = own.sum(axis=1)
+    rows = np.arange(len(game.pl_cells))
+    cells, own, tiles = game.pl_cells[rows], game.pl_own[rows], game.pl_tile[rows]
+    real = cells < n
+    size = own.sum(axis=1)
 
-        def scores() -> np.ndarray:
-            ok = (colour[cells] < 0).all(axis=1) & ~used[tiles]
-            hit = tgt[cells]
-            gain = (hit & own).sum(axis=1)
-            bad = (hit & ~own & real).any(axis=1)
-            return np.where(ok & ~bad, gain * 10 - size, -1)
+    def scores() -> np.ndarray:
+        ok = (colour[cells] < 0).all(axis=1) & ~used[tiles]
+        hit = tgt[cells]
+        gain = (hit & own).sum(axis=1)
+        bad = (hit & ~own & real).any(axis=1)
+        return np.where(ok & ~bad, gain * 10 - size, -1)
 
     plan = []
     while tgt.any():
@@ -356,38 +355,54 @@ def _cover(ctx: ReachModel, targets: set[int], fast: bool = True) -> list[int] |
     return sorted(plan)
 
 
-def _column_scores(ctx: ReachModel, colour: np.ndarray, used: np.ndarray, tgt: np.ndarray):
-    """The rows and scores of :func:`_cover`'s fast path: ``(placement ids, () -> score per row)``.
+def _cover_bits(ctx: ReachModel, targets: set[int]) -> list[int] | None:
+    """:func:`_cover`'s fast path: the same choices, on index bitmasks (:class:`.bitboard.BitTables`).
 
-    Only the rows that can ever be chosen (a positive score: free hexes, an
-    unused tile and an own hex on a target now, all three only shrinking)
-    are scored, and the tests per row are gathers per cell column
-    (:meth:`.bitboard.BitTables.all_cells`) rather than reductions along
-    the rows. ``colour``, ``used`` and ``tgt`` are read at each call.
+    Only the rows that can ever be chosen are scored: a positive score
+    needs free hexes, an unused tile and an own hex on a target now, and
+    all three only shrink, so the placements with an own hex on a target
+    (:func:`.reach.own_covering_table`), on free unblocked hexes, of an unused
+    tile are picked once (one gather per cell column); each step then scores
+    them in increasing id order with integer masks, the first of the best
+    score winning as ``argmax`` does.
     """
     from .bitboard import BitTables
 
-    game = ctx.state.game
+    state, player, game = ctx.state, ctx.player, ctx.state.game
     tab = BitTables.get(game)
-    rows = own_covering(game, np.flatnonzero(tgt).tolist())
-    rows = rows[tab.all_cells(colour < 0, rows=rows) & ~used[game.pl_tile[rows]]]
-    cols = [col[rows] for col in tab._pl_cols]
-    owns = [own[rows] for own in tab._own_cols]
-    others = [~own & (col < game.n) for col, own in zip(cols, owns)]   # real cells of the other colour
-    tiles = game.pl_tile[rows]
-    size = tab.own_on(np.ones(game.n + 1, dtype=bool), rows)
-
-    def scores() -> np.ndarray:
-        free = colour < 0
-        ok = ~used[tiles]
-        gain = np.zeros(len(rows), dtype=np.int64)
-        for col, own, other in zip(cols, owns, others):
-            hit = tgt[col]
-            ok &= free[col] & ~(hit & other)
-            gain += hit & own
-        return np.where(ok, gain * 10 - size, -1)
-
-    return rows, scores
+    used = state.used[player]
+    free = ctx.open_flags()   # blocked hexes are neither player's: never covered
+    info = tab._cover_info
+    if info is None:   # per placement: (id, own hexes, other hexes, hexes, tile bit, own hex count), made once
+        info = tab._cover_info = [
+            (t, own, opp, own | opp, 1 << tile, own.bit_count())
+            for t, (own, opp, tile) in enumerate(zip(tab.own_idx, tab.opp_idx, game.pl_tile.tolist()))]
+    table = own_covering_table(game)
+    rows = np.concatenate([table[h] for h in targets]) if targets else np.zeros(0, dtype=np.int64)
+    rows = rows[tab.all_cells(free, rows=rows) & ~used[game.pl_tile[rows]]]
+    cands = [info[t] for t in sorted(set(rows.tolist()))]
+    busy = used_bits = 0   # hexes covered and tiles used since the rows were picked
+    tgt = 0
+    for h in targets:
+        tgt |= 1 << h
+    plan = []
+    while tgt:
+        best, pick = 0, None
+        for row in cands:
+            t, own, opp, cells, tile, size = row
+            if cells & busy or tile & used_bits or opp & tgt:
+                continue
+            score = (own & tgt).bit_count() * 10 - size
+            if score > best:
+                best, pick = score, row
+        if pick is None:
+            return None
+        t, own, opp, cells, tile, size = pick
+        busy |= cells
+        tgt &= ~cells
+        used_bits |= tile
+        plan.append(t)
+    return sorted(plan)
 
 
 def cheapest_free_hexes(adj, cost, dist, sources, targets) -> list[int]:
@@ -468,7 +483,9 @@ def cheapest_path(adj, cost, sources, targets) -> list[int]:
 def _chain_fast(ctx: ReachModel, plan: list[int]) -> list:
     """:func:`_chain` on bitmasks: the player's components after ``plan``, in the order of their
     smallest hex index; the first that fulfils the goal gives the witness, as
-    :func:`.wins.evaluate_wins` gives it."""
+    :func:`.wins.evaluate_wins` gives it. The board's hexes are sorted by ``(r, q)``
+    (:class:`.board.Board`), so grid bits grow with the hex index and a component's smallest
+    hex is its lowest grid bit."""
     from .bitboard import BitTables
     from .plans import position_bits
     from .wins import W2_GALAXIES
@@ -480,33 +497,43 @@ def _chain_fast(ctx: ReachModel, plan: list[int]) -> list:
     if index_of is None:
         index_of = tab._index_of = {g: i for i, g in enumerate(tab.grid_bit)}
     grid = pos.colour_grid[player]
+    new = 0
     for t in plan:
-        grid |= (1 << tab.grid_bit[t]) if ctx.relaxed else tab.own[t]
+        new |= (1 << tab.grid_bit[t]) if ctx.relaxed else tab.own[t]
+    grid |= new
     # The components that fulfil the goal (those holding a side's hex or a galaxy
-    # are the only candidates), the one of the smallest hex index first.
-    seeds = grid & (pos.galaxies if ctx.goal == "galaxies" else sum(sa | sb for sa, sb in tab.sides))
-    comps = []
+    # are the only candidates); the one of the lowest grid bit wins.
+    sides, grow, galaxies = tab.sides, tab.grow, pos.galaxies
+    w1 = ctx.goal == "sides"
+    if ctx.pair_keys is None:
+        # No component fulfilled the goal before the plan (shortest_plan asks first; W1 on
+        # any pair), so each one that does now holds a hex of the plan.
+        seeds = new
+    elif w1:
+        if tab._all_sides is None:
+            tab._all_sides = sum(sa | sb for sa, sb in sides)
+        seeds = grid & tab._all_sides
+    else:
+        seeds = grid & galaxies
+    best = 0
     while seeds:
-        comp = tab.grow(seeds & -seeds, grid)
+        comp = grow(seeds & -seeds, grid)
         seeds &= ~comp
-        if ctx.goal == "sides":
-            ok = any(comp & sa and comp & sb for sa, sb in tab.sides)
-        else:
-            ok = (comp & pos.galaxies).bit_count() >= W2_GALAXIES
-        if ok:
-            members, m = [], comp
-            while m:
-                low = m & -m
-                members.append(index_of[low.bit_length() - 1])
-                m ^= low
-            comps.append((min(members), members, comp))
-    if not comps:
+        if any(comp & sa and comp & sb for sa, sb in sides) if w1 else \
+                (comp & galaxies).bit_count() >= W2_GALAXIES:
+            if not best or comp & -comp < best & -best:
+                best = comp
+    if not best:
         return []
-    _, members, comp = min(comps, key=lambda x: x[0])
     hexes = game.board.hexes
-    if ctx.goal == "sides":
-        sa, sb = next((sa, sb) for sa, sb in tab.sides if comp & sa and comp & sb)
-        return [hexes[index_of[g]] for g in _path_within(tab, comp, sa, sb)]
+    if w1:
+        sa, sb = next((sa, sb) for sa, sb in sides if best & sa and best & sb)
+        return [hexes[index_of[g]] for g in _path_within(tab, best, sa, sb)]
+    members, m = [], best
+    while m:
+        low = m & -m
+        members.append(index_of[low.bit_length() - 1])
+        m ^= low
     return [hexes[i] for i in sorted(members)]
 
 

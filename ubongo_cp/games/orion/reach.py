@@ -201,10 +201,13 @@ class ReachModel:
         self.adj = game.adjacency
         self.blocked = frozenset(blocked)
         col = state.colour[:-1].tolist()
-        self.cost = [INF if h in self.blocked else 0 if c == player else 1 if c < 0 else INF
-                     for h, c in enumerate(col)]
-        self.free = [h for h in range(n) if self.cost[h] == 1]
-        self._own_colour = [c if c == player else -1 for c in col]
+        cost = self.cost = [0 if c == player else 1 if c < 0 else INF for c in col]
+        for h in self.blocked:
+            cost[h] = INF
+        self.free = [h for h in range(n) if cost[h] == 1]
+        self._col = col
+        self._open: np.ndarray | None = None   # open_flags
+        self._rep: np.ndarray | None = None    # rep_flags
         self._components = None
         self._pairs: list | None = None   # W1 bounds per pair (:attr:`pairs`), made on first use
         self._sides: list[tuple] = []
@@ -214,11 +217,11 @@ class ReachModel:
             # Shape classes of the remaining tiles: representative -> its tiles.
             self.type_tiles: dict[int, list[int]] = {}
             first: dict[tuple, int] = {}
-            for t in state.remaining_tiles(player):
-                rep = first.setdefault(game.tiles.tiles[t].cells, t)
+            tiles, remaining = game.tiles.tiles, state.remaining_tiles(player)
+            for t in remaining:
+                rep = first.setdefault(tiles[t].cells, t)
                 self.type_tiles.setdefault(rep, []).append(t)
-            self.supply = sorted((game.tiles.tiles[t].own_count
-                                  for t in state.remaining_tiles(player)), reverse=True)
+            self.supply = sorted((tiles[t].own_count for t in remaining), reverse=True)
         self.prefix = list(itertools.accumulate(self.supply))
         self.max_tiles = len(self.supply)
         self.pair_keys = None if pairs is None or goal != "sides" else list(pairs)
@@ -257,19 +260,46 @@ class ReachModel:
 
         kept: dict[int, list[int]] = {}
 
+        def layers_of(src: int) -> list[int]:
+            got = kept.get(src)
+            if got is None:
+                got = kept[src] = layers(src, own, free, own_chains=chains)
+            return got
+
         def distances(src: int) -> list[int]:
             d = [INF] * n
-            for k, layer in enumerate(kept.setdefault(src, layers(src, own, free, own_chains=chains))):
+            for k, layer in enumerate(layers_of(src)):
                 while layer:
                     low = layer & -layer
                     d[index_of[low.bit_length() - 1]] = k
                     layer ^= low
             return d
 
-        # The tables, the costs as masks and the layers per source, for _free_on_chains.
+        # The tables, the costs as masks and the layers per source (made once each), for
+        # _graph_bounds and _free_on_chains.
         distances.tab, distances.own, distances.free, distances.kept = tab, own, free, kept
+        distances.layers_of = layers_of
         self._layers_fn = distances
         return distances
+
+    def open_flags(self) -> np.ndarray:
+        """Per hex index and the padding index n of the placement tables: free and not blocked
+        (cost 1; the padding always), as a boolean array (made once; not to be written)."""
+        got = self._open
+        if got is None:
+            got = self.state.colour < 0   # the padding entry stays -1 (OrionState)
+            if self.blocked:
+                got[list(self.blocked)] = False
+            self._open = got
+        return got
+
+    def rep_flags(self) -> np.ndarray:
+        """Per tile: is it the representative of its shape class among the remaining tiles (made once)."""
+        got = self._rep
+        if got is None:
+            got = self._rep = np.zeros(len(self.state.game.tiles.tiles), dtype=bool)
+            got[list(self.type_tiles)] = True
+        return got
 
     @property
     def comp_of(self) -> list[int]:
@@ -283,7 +313,8 @@ class ReachModel:
 
     def _own_components(self):
         if self._components is None:
-            self._components = colour_components(self.adj, self._own_colour)
+            player = self.player
+            self._components = colour_components(self.adj, [c if c == player else -1 for c in self._col])
         return self._components
 
     def _graph_bounds(self, pairs) -> int:
@@ -297,11 +328,19 @@ class ReachModel:
         if self.goal == "sides":
             keys = range(len(game.side_pairs)) if pairs is None else pairs
             fast = None if use_reference() else self._layers()
-            self._sides = []   # (a, b, cheapest chain cost, distances from a, pair index)
+            # (a, b, cheapest chain cost, distances from a, pair index); on the default paths the
+            # distances are made when first asked (:meth:`dist_from_a`), the cost is the first
+            # layer from side a that reaches side b.
+            self._sides = []
             for k in keys:
                 a, b = game.side_pairs[k]
-                da = node_weighted_distances(self.adj, self.cost, a) if fast is None else fast(fast.tab.sides[k][0])
-                self._sides.append((a, b, min(da[h] for h in b), da, k))
+                if fast is None:
+                    da = node_weighted_distances(self.adj, self.cost, a)
+                    self._sides.append((a, b, min(da[h] for h in b), da, k))
+                else:
+                    sa, sb = fast.tab.sides[k]
+                    dist = next((j for j, layer in enumerate(fast.layers_of(sa)) if layer & sb), INF)
+                    self._sides.append((a, b, dist, None, k))
             if fast is None:
                 self.pairs   # noqa: B018 -- the reference computes every bound at once
             return min(p[2] for p in self._sides)
@@ -322,13 +361,24 @@ class ReachModel:
                 got[i] = self._pair(i)
         return got
 
+    def dist_from_a(self, i: int) -> list[int]:
+        """W1: the node-weighted distances (free hexes to claim) from side a of the ``i``-th pair of
+        ``_sides`` to every hex (``INF``: unreachable); made once, from the layers of :meth:`_layers`."""
+        a, b, dist, da, k = self._sides[i]
+        if da is None:
+            fast = self._layers()
+            da = fast(fast.tab.sides[k][0])
+            self._sides[i] = (a, b, dist, da, k)
+        return da
+
     def _pair(self, i: int) -> tuple:
         """The entry ``i`` of :attr:`pairs` (computed once)."""
         if self._pairs is None:
             self._pairs = [None] * len(self._sides)
         got = self._pairs[i]
         if got is None:
-            a, b, dist, da, k = self._sides[i]
+            da = self.dist_from_a(i)
+            a, b, dist, _, k = self._sides[i]
             if use_reference():
                 db = node_weighted_distances(self.adj, self.cost, b)
             else:
@@ -446,24 +496,24 @@ class ReachModel:
             u_free = [h for h in U if self.cost[h] == 1] if viable else []
         if not u_free:
             return ReachAnswer("infeasible")
-        rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
-        rep_mask[list(self.type_tiles)] = True
-        open_ = np.array([c == 1 for c in self.cost] + [True])   # free, unblocked; sentinel pads
-        rows = own_covering(game, u_free)   # an own hex on a free useful hex
+        rep_mask, open_ = self.rep_flags(), self.open_flags()   # free, unblocked; sentinel pads
+        table = own_covering_table(game)   # an own hex on a free useful hex (ids may repeat)
+        rows = np.concatenate([table[h] for h in u_free])
         from .bitboard import BitTables
 
         tab = BitTables.get(game)
         rows = rows[tab.all_cells(open_, rows=rows) & rep_mask[game.pl_tile[rows]]]
         # t claims every free hex of the chain (at least lb_hexes, all useful) with its own hexes.
-        in_u = np.zeros(game.n + 1, dtype=bool)
-        in_u[u_free] = True
-        rows = rows[tab.own_on(in_u, rows) >= self.lb_hexes]
+        u_idx, own_idx, need = sum(1 << h for h in u_free), tab.own_idx, self.lb_hexes
+        cands = [t for t in sorted(set(rows.tolist())) if (own_idx[t] & u_idx).bit_count() >= need]
+        if not cands:
+            return ReachAnswer("infeasible")
         # W1: only a pair whose chain one tile can pay for can be joined by one tile.
         keys = self.pair_keys if self.goal != "sides" else \
             [k for a, b, dist, da, k in self._sides if dist <= self.budget(1)]
         reaches = final_reaches(self.state, self.player, self.goal, keys)
         touches = self._touches_pair(keys) if self.goal == "sides" else None
-        for t in rows.tolist():
+        for t in cands:
             # A placement whose colours miss the goal is no plan (order_plan would say so, slower).
             if (touches is None or touches(t)) and reaches((t,)) and \
                     order_plan(self.state, self.player, [t], self.goal, self.pair_keys):
@@ -484,8 +534,7 @@ class ReachModel:
             if dist > budget:
                 continue
             sa, sb = tab.sides[k]
-            la = fast.kept.get(sa) or fast.kept.setdefault(sa, tab.layers(sa, fast.own, fast.free,
-                                                                          own_chains=self._own_chains))
+            la = fast.layers_of(sa)
             upto, acc = [], 0
             for lay in tab.layers(sb, fast.own, fast.free, budget, self._own_chains):
                 acc |= lay
@@ -791,9 +840,7 @@ class ReachModel:
         """
         state, player, game = self.state, self.player, self.state.game
         n = game.n
-        rep_mask = np.zeros(len(game.tiles.tiles), dtype=bool)
-        rep_mask[list(self.type_tiles)] = True
-        open_ = np.array([c < INF and c != 0 for c in self.cost] + [True])  # sentinel pads
+        rep_mask, open_ = self.rep_flags(), self.open_flags()   # free, unblocked; sentinel pads
         ok: np.ndarray | list
         if prune and not use_reference():
             # The same sets from the placements with an own hex on a free useful hex,
@@ -897,12 +944,18 @@ class ReachModel:
         return sorted(plan)
 
 
-def own_covering(game, hexes) -> np.ndarray:
-    """Sorted ids of the placements with an own hex on one of ``hexes`` (tables made once per game)."""
+def own_covering_table(game) -> list[np.ndarray]:
+    """Per hex index, the sorted ids of the placements with an own hex on it (made once per game)."""
     table = getattr(game, "_own_covering", None)
     if table is None:
         table = [np.array([u for u, o in cov if o], dtype=np.int64) for cov in game.covering]
         game._own_covering = table
+    return table
+
+
+def own_covering(game, hexes) -> np.ndarray:
+    """Sorted ids of the placements with an own hex on one of ``hexes`` (:func:`own_covering_table`)."""
+    table = own_covering_table(game)
     mask = np.zeros(len(game.placements), dtype=bool)
     for h in hexes:
         mask[table[h]] = True

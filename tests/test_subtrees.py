@@ -80,7 +80,7 @@ def test_local_workers_give_one_search(monkeypatch):
     inst = build_instance(PENTS, Region.rectangle(6, 10))
     one = solve(inst, keep=50)
     with LocalExecutor(2) as pool:
-        split = SplitSearch(executor=pool, speculate=False)
+        split = SplitSearch(executor=pool)
         two = solve(inst, keep=50, split=split)
     same(two, one)
     assert (two.count, two.count_reduced) == (9356, 2339) and split.stats["tasks"] >= 16
@@ -91,7 +91,7 @@ def test_local_cluster_gives_one_search():
     inst = build_instance(PENTS, CENTRE)
     one = solve(inst, keep=None)
     with make_executor("dask", jobs=2) as cluster:  # a real LocalCluster
-        dask = solve(inst, keep=None, split=SplitSearch(executor=cluster, leaves=64, speculate=False))
+        dask = solve(inst, keep=None, split=SplitSearch(executor=cluster, leaves=64))
         # started for the split count (native code, no GIL): its workers are threads of this process
         assert cluster.cluster is not None and not cluster.cluster.processes
         assert {w["name"] for w in cluster.client.scheduler_info()["workers"].values()} == {0, 1}
@@ -102,42 +102,12 @@ def test_local_cluster_gives_one_search():
     assert dask.count == 520
 
 
-@pytest.mark.parametrize("reduce", [True, False])
-def test_a_count_that_ends_before_its_cut_is_answered_by_one_search(monkeypatch, reduce):
-    """With workers, the whole search runs beside the cut; when it ends first, its answer is taken."""
-    from ubongo_cp.solvers import subtrees
-
-    cut = subtrees.split_branches
-
-    def slow_cut(*args, **kwargs):
-        time.sleep(2.0)  # long enough for the whole search (about 0.01 s) to end first
-        return cut(*args, **kwargs)
-
-    monkeypatch.setattr(subtrees, "split_branches", slow_cut)
-    inst = build_instance(PENTS, CENTRE)
-    one = solve(inst, keep=None, reduce=reduce)
-    with LocalExecutor(2) as pool:
-        split = SplitSearch(executor=pool)
-        two = solve(inst, keep=None, reduce=reduce, split=split)
-    same(two, one)
-    assert split.stats["searched_whole"] and split.stats["tasks"] == 0
-    assert two.count == 520 and (two.count_reduced == 65 if reduce else True)
-    if reduce:  # a subset analysis (a tally per piece subset) answered the same way: the published one
-        ref = json.loads((SHARED / "examples" / "duel_board1_analysis.json").read_text())
-        region = load_region(SHARED / "examples" / "duel_board1.txt")
-        with LocalExecutor(2) as pool:
-            split = SplitSearch(executor=pool)
-            result = analyze(load_pieces("duel").pieces, region, ref["k"], split=split)
-        assert split.stats["searched_whole"]
-        assert [{"use": list(s.pieces), "count": s.count} for s in result.subsets] == ref["solvable"]
-
-
 def test_subset_analysis_split_matches_published():
     ref = json.loads((SHARED / "examples" / "duel_board1_analysis.json").read_text())
     region = load_region(SHARED / "examples" / "duel_board1.txt")
     duel = load_pieces("duel").pieces
     with LocalExecutor(2) as pool:
-        result = analyze(duel, region, ref["k"], split=SplitSearch(executor=pool, leaves=40, speculate=False))
+        result = analyze(duel, region, ref["k"], split=SplitSearch(executor=pool, leaves=40))
     assert [{"use": list(s.pieces), "count": s.count} for s in result.subsets] == ref["solvable"]
     assert result.total_solutions == 14
 

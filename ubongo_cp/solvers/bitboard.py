@@ -382,12 +382,11 @@ class BitSearch:
         return (self.layout.items[b] if b >= 0 else b), options
 
     def run(self, *, keep: int = 0, deadline: float | None = None, heartbeat: int = DEFAULT_HEARTBEAT,
-            sink: list | None = None, cancel=None) -> bool:
-        """Search to the end (True), the limit, the deadline or ``cancel`` (False); the first ``keep`` solutions go to ``sink``.
+            sink: list | None = None) -> bool:
+        """Search to the end (True), the limit, or the deadline (False); the first ``keep`` solutions go to ``sink``.
 
         The kernel hands back control every ``heartbeat`` nodes even without a deadline: it runs
         without the GIL, and Python sees a Ctrl-C (its signal handlers run) only between two calls.
-        ``cancel``: a :class:`threading.Event` that stops the search (looked at every ``heartbeat`` nodes).
         """
         stop = self.kernel.nodes + heartbeat
         while True:
@@ -401,8 +400,6 @@ class BitSearch:
                 return False
             if code == _BUDGET:
                 if deadline is not None and time.perf_counter() > deadline:
-                    return False
-                if cancel is not None and cancel.is_set():
                     return False
                 stop += heartbeat
 
@@ -443,6 +440,21 @@ class _Rows:
     def rows(self, n: int) -> list[list[int]]:
         d, out, lens = self.depth, self.out, self.lens
         return [out[r * d:r * d + lens[r]].tolist() for r in range(n)]
+
+
+def restrict_weights(n_options: int, restrict, cache: dict) -> array:
+    """The kernel's option weights of a branch's restriction (``Branch.restrict``: a piece type and
+    ``{option: transversal}``): int32 per option, the length of its transversal (0: not a representative).
+
+    ``cache`` keeps them by the restriction's identity (the restriction kept alive with them).
+    """
+    held = cache.get(id(restrict))
+    if held is None:
+        w = array("i", bytes(4 * n_options))
+        for o, trans in restrict[1].items():
+            w[o] = len(trans)
+        held = cache[id(restrict)] = (restrict, w)
+    return held[1]
 
 
 @dataclass
@@ -528,16 +540,14 @@ class BitboardBackend:
         return exhausted, {"nodes": s.nodes, "solutions_seen": found}
 
     def search(self, instance, branches=None, *, limit: int | None = None, keep: int = 0,
-               time_limit: float | None = None, tally: bool = False, kernel: BitSearch | None = None,
-               cancel=None) -> NativeRun:
+               time_limit: float | None = None, tally: bool = False, kernel: BitSearch | None = None) -> NativeRun:
         """Count below every branch of a plan (:class:`~ubongo_cp.solvers.orbits.Branch`), in C.
 
         ``branches`` default to one branch, the whole instance, testing every symmetry of the instance
         for the Burnside sum. A branch's solutions count ``weight`` (times their restricted placement's
         weight) each; ``limit`` stops after that many solutions found (branches in order); the first
         ``keep`` solutions found are handed back. ``kernel``: this backend's :class:`BitSearch` of
-        ``instance`` when one is at hand (building one takes some milliseconds). ``cancel``: a
-        :class:`threading.Event` that stops the search as the time limit does (:meth:`BitSearch.run`).
+        ``instance`` when one is at hand (building one takes some milliseconds).
         """
         from .orbits import Branch
 
@@ -550,6 +560,7 @@ class BitboardBackend:
             branches = [Branch((), 1, tuple(range(len(perm_lists))), ((-1,),), None, len(perm_lists) + 1)]
         perm_rows: list = [None] * len(perm_lists)
         tests: dict[tuple[int, ...], bytes] = {}
+        weights_of: dict = {}
         count = fixed = 0
         nodes = found_total = 0
         found: list = []
@@ -567,17 +578,13 @@ class BitboardBackend:
                         perm_rows[g] = array("i", perm_lists[g]).tobytes()
                 perms = tests[branch.test] = b"".join(perm_rows[g] for g in branch.test)
             restrict = None
-            if branch.restrict is not None:
-                weights = array("i", bytes(4 * s.n_options))
-                for o, trans in branch.restrict[1].items():
-                    weights[o] = len(trans)
-                restrict = (branch.restrict[0], weights)
+            if branch.restrict is not None:  # the subtrees of one branch share its restriction: made once
+                restrict = (branch.restrict[0], restrict_weights(s.n_options, branch.restrict, weights_of))
             if not s.start(branch.prefix, perms, len(branch.test), limit=left, restrict=restrict,
                            residual=branch.free_weight):
                 continue
             sink: list = []
-            done = s.run(keep=max(0, keep - len(found)), deadline=deadline, heartbeat=self.heartbeat, sink=sink,
-                         cancel=cancel)
+            done = s.run(keep=max(0, keep - len(found)), deadline=deadline, heartbeat=self.heartbeat, sink=sink)
             found.extend((index, row) for row in sink)
             nodes += s.nodes
             found_total += s.solutions

@@ -35,7 +35,6 @@ import hashlib
 import heapq
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -61,12 +60,6 @@ TASKS_PER_JOB = 16
 LEAVES_PER_TASK = 16
 #: Tasks of a count with a progress bar or a journal (each task done advances the bar, and is journaled).
 FINE_TASKS = 256
-#: Seconds of Python's thread switch interval (:func:`sys.setswitchinterval`, 0.005 by default) while a
-#: count is cut beside the whole search (:func:`_speculate`): that search needs the GIL for a moment at
-#: each heartbeat, and would wait for it up to the interval.
-SPECULATE_SWITCH = 0.0002
-#: Nodes between two looks at its ``cancel`` in that search (about a millisecond).
-SPECULATE_HEARTBEAT = 50_000
 #: The first line of a journal names what it is.
 JOURNAL_KIND = "ubongo-cp subtree journal"
 
@@ -113,6 +106,7 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES, s
     list of Subtree
         In the search order; a subtree holding no solution may be left out.
     """
+    from .bitboard import restrict_weights
     from .orbits import Branch
 
     option_type = list(instance.table.option_type) if hasattr(instance, "region") else None
@@ -127,7 +121,7 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES, s
         neg, path, b = heapq.heappop(heap)
         restrict: tuple | None = None
         if b.restrict is not None:
-            restrict = (b.restrict[0], _weights(search, b, weights_of))
+            restrict = (b.restrict[0], restrict_weights(search.n_options, b.restrict, weights_of))
         if not search.start(b.prefix, limit=None, restrict=restrict, residual=b.free_weight):
             continue  # nothing below
         item, options = search.children()
@@ -155,18 +149,6 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES, s
     if stats is not None:
         stats["cut_nodes"] = cut_nodes
     return done
-
-
-def _weights(search, branch, cache: dict):
-    from array import array
-
-    key = id(branch.restrict)
-    if key not in cache:
-        w = array("i", bytes(4 * search.n_options))
-        for o, trans in branch.restrict[1].items():
-            w[o] = len(trans)
-        cache[key] = (branch.restrict, w)  # the restrict object kept alive: its id stays its own
-    return cache[key][1]
 
 
 def group_tasks(shares: Sequence[float], n_tasks: int) -> list[tuple[int, int]]:
@@ -269,10 +251,6 @@ class SplitSearch:
         Tasks per worker (of about equal share; the workers take them in the search order).
     notify : callable, optional
         Called with one line when a journal is resumed.
-    speculate : bool
-        With several workers and no journal, search the whole count in a thread while this process cuts
-        it, and take that search's answer when it ends before the cut does (a count of some milliseconds;
-        see :func:`_speculate`). The answers are the same either way.
     """
 
     executor: Executor | None = None
@@ -282,7 +260,6 @@ class SplitSearch:
     leaves: int | None = None
     tasks_per_job: int = TASKS_PER_JOB
     notify: Callable[[str], Any] | None = None
-    speculate: bool = True
     stats: dict = field(default_factory=dict)
 
     def search(self, backend, instance, branches: Sequence, *, keep: int, time_limit: float | None,
@@ -306,25 +283,10 @@ class SplitSearch:
         _KERNEL.clear()
         search = _kernel(backend, instance, digest)
         jobs = getattr(self.executor, "jobs", 1) or 1
-        whole = None
-        if self.speculate and jobs > 1 and self.journal is None:  # a small count ends before the cut does
-            whole = _speculate(backend, instance, branches, search.clone(), keep, tally)
         leaves = self.leaves or (LEAVES if self.journal is not None else BAR_LEAVES if jobs == 1 else
                                  min(LEAVES, max(BAR_LEAVES, LEAVES_PER_TASK * self.tasks_per_job * jobs)))
         cut: dict = {}
-        switch = sys.getswitchinterval()
-        if whole is not None:  # the search beside the cut takes the GIL back soon at its heartbeats
-            sys.setswitchinterval(SPECULATE_SWITCH)
-        try:
-            subtrees = split_branches(search, instance, branches, leaves, cut)
-        finally:
-            sys.setswitchinterval(switch)
-        if whole is not None:
-            whole.cancel.set()  # it stops at its next heartbeat (its thread a daemon); not waited for
-            if not whole.is_alive() and whole.result is not None and whole.result.exhausted:
-                self.stats.update(subtrees=0, tasks=0, resumed_tasks=0, tasks_done=0, share_done=1.0,
-                                  split_seconds=round(time.perf_counter() - start, 3), searched_whole=True)
-                return list(branches), _with_stats(whole.result, self.stats)
+        subtrees = split_branches(search, instance, branches, leaves, cut)
         split_digest = hashlib.sha256(repr([(s.branch.prefix, str(s.branch.weight), s.branch.test, tally)
                                             for s in subtrees]).encode()).hexdigest()[:32]
         header = {"journal": JOURNAL_KIND, "instance": digest, "subtrees": len(subtrees), "split": split_digest,
@@ -454,42 +416,6 @@ class SplitSearch:
             done = sum(r["last"] - r["first"] for r in rows)
             self.notify(f"resuming {path}: {done} of {header['subtrees']} subtrees already counted")
         return rows
-
-
-def _speculate(backend, instance, branches: Sequence, kernel, keep: int, tally: bool):
-    """Search the whole count in a thread, with its own ``kernel``, until the thread's ``cancel`` is set.
-
-    A count split over workers is cut first, in this process (Python, some milliseconds), while the
-    workers wait. Meanwhile one core searches the whole count: a count that ends before the cut does
-    (a search of some milliseconds, where workers would only add their start and the cut's time) is
-    answered by it, and else its work is dropped when the cut is done (the time of one core that was
-    idle). The returned thread's ``result`` is the :class:`~.bitboard.NativeRun` once it is joined
-    (None on an error, which the split search then meets itself).
-    """
-    import copy
-    import threading
-
-    quick = copy.copy(backend)
-    quick.heartbeat = SPECULATE_HEARTBEAT  # once cancelled, it runs on for at most this many nodes
-    cancel = threading.Event()
-
-    def work() -> None:
-        try:
-            thread.result = quick.search(instance, branches, keep=keep, tally=tally, kernel=kernel,
-                                         cancel=cancel)
-        except Exception:  # the split search below runs into it again, and reports it
-            thread.result = None
-
-    thread: Any = threading.Thread(target=work, name="ubongo-cp-whole-count", daemon=True)
-    thread.result, thread.cancel = None, cancel
-    thread.start()
-    return thread
-
-
-def _with_stats(run, stats: dict):
-    """``run`` (a NativeRun) with ``stats`` added to its own."""
-    run.stats.update(stats)
-    return run
 
 
 def _bar(share: float):

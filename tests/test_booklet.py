@@ -499,7 +499,7 @@ def test_playtest_cards_refuse_what_does_not_fit(run_cli, tmp_path):
     code, out, err = run_cli("cards", PUZZLES / "decks" / "duel", "--out", tmp_path / "c.pdf", "--cell-mm", "40")
     assert code == 2 and "larger than an A4 page; choose a smaller cell size" in err and err.count("\n") == 1
     code, out, err = run_cli("cards", PUZZLES / "decks" / "duel", "--out", tmp_path / "c.pdf", "--cell-mm", "0")
-    assert code == 2 and "--cell-mm must be a positive number of millimetres" in err
+    assert code == 2 and "--cell-mm must be a number of millimetres above 0 and at most 60" in err
     assert not (tmp_path / "c.pdf").exists()
 
 

@@ -26,6 +26,13 @@ MAX_CELL_MM = 60.0
 MAX_DPI = 1200
 
 
+def check_cell_mm(cell_mm: float, what: str = "the cell size") -> None:
+    """Raise :class:`~ubongo_cp.errors.InputError` unless ``cell_mm`` is above 0 and at most :data:`MAX_CELL_MM`."""
+    if not 0 < cell_mm <= MAX_CELL_MM:
+        raise InputError(f"{what} must be a number of millimetres above 0 and at most {MAX_CELL_MM:g}, "
+                         f"got {cell_mm:g}")
+
+
 def check_dpi(dpi: int, what: str = "dpi") -> None:
     """Raise :class:`~ubongo_cp.errors.InputError` unless ``dpi`` is from 1 to :data:`MAX_DPI`; ``what`` names it."""
     if not 1 <= dpi <= MAX_DPI:

@@ -308,8 +308,9 @@ def _draw_piece_page(piece_set: PieceSet, placed: Sequence[_Placed], number: int
 
 
 def _check_cell(cell_mm: float) -> None:
-    if not cell_mm > 0:
-        raise InputError(f"the cell size must be a positive number of millimetres, got {cell_mm}")
+    from .layout import check_cell_mm
+
+    check_cell_mm(cell_mm)
 
 
 def _pack(items: Sequence[tuple[float, float, object]], *, gutter: float = GUTTER) -> list[list[_Placed]]:

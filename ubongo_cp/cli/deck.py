@@ -273,12 +273,10 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     from ..cards import load_deck
     from ..errors import InputError
 
-    from ..booklet.layout import MAX_CELL_MM, check_dpi
+    from ..booklet.layout import check_cell_mm, check_dpi
     from ..booklet.playtest import write_card_images
 
-    if not 0 < args.cell_mm <= MAX_CELL_MM:
-        raise InputError(f"--cell-mm must be a number of millimetres above 0 and at most {MAX_CELL_MM:g}, "
-                         f"got {args.cell_mm:g}")
+    check_cell_mm(args.cell_mm, "--cell-mm")
     if not (args.out or args.png or args.svg):
         raise InputError("give --out FILE.pdf, --png DIR or --svg DIR (or several)")
     check_dpi(args.dpi, "--dpi")

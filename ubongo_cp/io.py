@@ -24,7 +24,8 @@ from typing import Any, Iterator
 __all__ = ["atomic_path", "check_output_file",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
            "read_json_object", "loads_json", "loads_toml", "write_table", "check_table_path", "protect_inputs", "note_input",
-           "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably", "open_journal", "append_durably"]
+           "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably", "lock_exclusive", "open_journal",
+           "append_durably"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
 _INPUTS: dict[tuple[int, int], str] | None = None
@@ -233,6 +234,25 @@ def replace_durably(source: str | os.PathLike, target: str | os.PathLike) -> Non
     fsync_directory(Path(target).parent)
 
 
+def lock_exclusive(fd: int) -> bool:
+    """Take an exclusive :func:`fcntl.flock` on ``fd`` without waiting; released when ``fd`` is closed.
+
+    Returns False when another process holds the lock; True when it is taken, and when there is no lock
+    to take (a system without ``flock``, a file system without locks): the caller then goes on unlocked.
+    """
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    except OSError:  # a file system without locks
+        return True
+    return True
+
+
 def open_journal(path: str | os.PathLike):
     """Open a journal (UTF-8 text, one line per finished unit of work) for appending, locked.
 
@@ -251,19 +271,12 @@ def open_journal(path: str | os.PathLike):
     path = Path(path)
     new = not path.exists()
     fh = path.open("a", encoding="utf-8")
-    try:
-        import fcntl
-    except ImportError:  # no flock on this system: no lock
-        fcntl = None  # type: ignore[assignment]
-    if fcntl is not None:
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            from .errors import InputError
+    if not lock_exclusive(fh.fileno()):
+        from .errors import InputError
 
-            fh.close()
-            raise InputError("is the journal of a run still going on (another process holds it); wait for "
-                             "that run to end, or give another journal file", path=path) from None
+        fh.close()
+        raise InputError("is the journal of a run still going on (another process holds it); wait for "
+                         "that run to end, or give another journal file", path=path)
     if new:
         fsync_directory(path.parent)
     return fh

@@ -132,23 +132,18 @@ class OutputFolder:
             pass
 
     def _lock(self) -> None:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - not a POSIX system: no lock
+        from .io import lock_exclusive
+
+        if os.name != "posix":  # pragma: no cover - no folder to open and lock: go on unlocked
             return
         try:
             fd = os.open(self.path, os.O_RDONLY)
         except OSError as exc:
             raise InputError(f"cannot open the folder: {exc.strerror or exc}", path=self.path) from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not lock_exclusive(fd):
             os.close(fd)
             raise InputError("another ubongo-cp run is writing into this folder; wait for it to finish "
-                             "or choose another folder", path=self.path) from None
-        except OSError:  # a file system without locks: go on unlocked
-            os.close(fd)
-            return
+                             "or choose another folder", path=self.path)
         self._fd = fd
 
     def _unlock(self) -> None:

@@ -476,12 +476,7 @@ class ExactCoverInstance:
         owner: dict[Cell, str] = {}
         used: dict[int, int] = {}
         for name, cells in placements:
-            cells = [tuple(int(v) for v in cell) for cell in cells]
-            label = f"{name}@{' '.join(map(str, cells))}"
-            if name not in type_of:
-                raise InputError(f"{label}: no piece {name!r} in this puzzle "
-                                 f"(pieces: {', '.join(dict.fromkeys(p.name for p in self.pieces))})")
-            t = type_of[name]
+            cells, label, t = self._named(name, cells, type_of)
             items = [index.get(cell, -1) for cell in cells]
             key = tuple(sorted(items)) if -1 not in items else None
             option = self._placement_index.get((t, key)) if key is not None and len(set(items)) == len(items) \
@@ -509,6 +504,21 @@ class ExactCoverInstance:
                 type_of.setdefault(self.pieces[copy].name, t)
                 type_of[self.copy_names[copy]] = t
         return type_of
+
+    def _named(self, name: str, cells, type_of: dict[str, int]) -> tuple[list[Cell], str, int]:
+        """A piece named with cells by the caller: (the cells as tuples of int, its label for messages, its type).
+
+        Raises
+        ------
+        InputError
+            When no piece of the puzzle has that name.
+        """
+        cells = [tuple(int(v) for v in cell) for cell in cells]
+        label = f"{name}@{' '.join(map(str, cells))}"
+        if name not in type_of:
+            raise InputError(f"{label}: no piece {name!r} in this puzzle "
+                             f"(pieces: {', '.join(dict.fromkeys(p.name for p in self.pieces))})")
+        return cells, label, type_of[name]
 
     def is_placement(self, name: str, cells: Sequence[Cell]) -> bool:
         """Whether ``cells`` are exactly the cells of a placement of piece ``name`` (a name or copy key)."""
@@ -561,11 +571,7 @@ class ExactCoverInstance:
         owner: dict[int, tuple[int, frozenset[int], str]] = {}  # cell item -> (type, its group, label)
         groups = []
         for name, cells in assignments:
-            cells = [tuple(int(v) for v in cell) for cell in cells]
-            label = f"{name}@{' '.join(map(str, cells))}"
-            if name not in type_of:
-                raise InputError(f"{label}: no piece {name!r} in this puzzle "
-                                 f"(pieces: {', '.join(dict.fromkeys(p.name for p in self.pieces))})")
+            cells, label, t = self._named(name, cells, type_of)
             outside = [c for c in cells if c not in index]
             if outside:
                 raise InputError(f"{label}: cell {outside[0]} is not in the region")
@@ -573,8 +579,8 @@ class ExactCoverInstance:
             for i in group:
                 if i in owner:
                     raise InputError(f"{label} overlaps {owner[i][2]} at cell {self.cells[i]}")
-                owner[i] = (type_of[name], group, label)
-            groups.append((type_of[name], group, label))
+                owner[i] = (t, group, label)
+            groups.append((t, group, label))
         keep = []
         for o in range(self.n_options):
             items = table.indices[table.indptr[o]:table.indptr[o + 1]]

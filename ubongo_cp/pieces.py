@@ -128,20 +128,21 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-_RANGE = re.compile(r"(.+):([0-9]{1,4})(?:-([0-9]{1,4}))?")
-#: What follows the last ``:`` of an entry meant as a range of counts (digits and dashes), well formed or not.
-_RANGE_LIKE = re.compile(r"(.+):([-0-9]+)")
 #: Most copies a range of piece counts may ask for (four digits, as :data:`_RANGE` reads).
 MAX_RANGE_COUNT = 9999
+_DIGITS = len(str(MAX_RANGE_COUNT))
+_RANGE = re.compile(rf"(.+):([0-9]{{1,{_DIGITS}}})(?:-([0-9]{{1,{_DIGITS}}}))?")
+#: What follows the last ``:`` of an entry meant as a range of counts (digits and dashes), well formed or not.
+_RANGE_LIKE = re.compile(r"(.+):([-0-9]+)")
 
 
 #: How a range of piece counts is written (the hint of every malformed range).
 _RANGE_FORM = "write NAME:N or NAME:LO-HI, with whole numbers"
 
 
-def _shown(entry: str) -> str:
-    """``entry`` for a message: its first 40 characters."""
-    return entry if len(entry) <= 40 else entry[:40] + "..."
+def _shown(entry: str, width: int = 40) -> str:
+    """``entry`` for a message: its first ``width`` characters."""
+    return entry if len(entry) <= width else entry[:width] + "..."
 
 
 def _range_problem(counts: str) -> str:
@@ -150,9 +151,8 @@ def _range_problem(counts: str) -> str:
     if len(parts) > 2 or not all(parts):
         negative = " (a count is never negative)" if counts.startswith("-") else ""
         return f"{_RANGE_FORM}{negative}"
-    big = next(p for p in parts if len(p) > 4)
-    shown = big if len(big) <= 12 else big[:12] + "..."
-    return f"count {shown} is over {MAX_RANGE_COUNT:,}"
+    big = next(p for p in parts if len(p) > _DIGITS)
+    return f"count {_shown(big, 12)} is over {MAX_RANGE_COUNT:,}"
 
 
 def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str], dict[str, tuple[int, int]]]:

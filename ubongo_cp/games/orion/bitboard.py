@@ -128,7 +128,6 @@ class BitTables:
         self.tile_range = game.tile_range
         # The placements' cell columns (padding index n for short placements), for all_cells.
         self._pl_cols = [np.ascontiguousarray(game.pl_cells[:, i]) for i in range(game.pl_cells.shape[1])]
-        self._own_cols = [np.ascontiguousarray(game.pl_own[:, i]) for i in range(game.pl_cells.shape[1])]
         self._req_cache: dict = {}
         self._cell_table()
 
@@ -170,14 +169,6 @@ class BitTables:
         out = flags[cols[0][lo:hi]]
         for col in cols[1:]:
             out &= flags[col[lo:hi]]
-        return out
-
-    def own_on(self, flags: np.ndarray, rows) -> np.ndarray:
-        """Per placement id in ``rows``: how many of its own-colour hexes ``flags`` (over the hex indices and the
-        padding index n) holds; one gather per cell column."""
-        out = np.zeros(len(rows), dtype=np.int64)
-        for col, own in zip(self._pl_cols, self._own_cols):
-            out += flags[col[rows]] & own[rows]
         return out
 
     def dilate(self, m: int) -> int:

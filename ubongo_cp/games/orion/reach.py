@@ -277,7 +277,7 @@ class ReachModel:
 
         # The tables, the costs as masks and the layers per source (made once each), for
         # _graph_bounds and _free_on_chains.
-        distances.tab, distances.own, distances.free, distances.kept = tab, own, free, kept
+        distances.tab, distances.own, distances.free = tab, own, free
         distances.layers_of = layers_of
         self._layers_fn = distances
         return distances

@@ -41,6 +41,31 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def _get_formatter(self):
+        # argparse sizes its formatter by shutil.get_terminal_size, importing shutil (with zlib, bz2 and
+        # lzma) on every command line, since each add_argument makes a formatter; the same width here.
+        return self.formatter_class(prog=self.prog, width=_columns() - 2)
+
+
+def _columns() -> int:
+    """The terminal's width in characters, as :func:`shutil.get_terminal_size` reads it.
+
+    ``$COLUMNS`` when it is a positive integer, else the size of the
+    terminal on standard output, else 80.
+    """
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser (every sub-command sets ``func``).

@@ -31,13 +31,10 @@ References
 
 from __future__ import annotations
 
-import hashlib
 import heapq
-import json
 import os
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -174,6 +171,8 @@ def group_tasks(shares: Sequence[float], n_tasks: int) -> list[tuple[int, int]]:
 
 def instance_digest(instance, backend) -> str:
     """A hash of what a count depends on: the instance's options and bounds, and the solver's settings."""
+    import hashlib  # only for a journal: the module costs milliseconds to import
+
     h = hashlib.sha256()
     table = instance.table
     for a in (table.indptr, table.indices):
@@ -279,7 +278,9 @@ class SplitSearch:
         from .bitboard import NativeRun
 
         start = time.perf_counter()
-        digest = instance_digest(instance, backend)
+        # The key of the workers' kernels, and with a journal what it is the journal of: a hash of the
+        # count; without one, a random token names this count (nothing outlives it).
+        digest = instance_digest(instance, backend) if self.journal is not None else "run-" + os.urandom(16).hex()
         _KERNEL.clear()
         search = _kernel(backend, instance, digest)
         jobs = getattr(self.executor, "jobs", 1) or 1
@@ -287,12 +288,15 @@ class SplitSearch:
                                  min(LEAVES, max(BAR_LEAVES, LEAVES_PER_TASK * self.tasks_per_job * jobs)))
         cut: dict = {}
         subtrees = split_branches(search, instance, branches, leaves, cut)
-        split_digest = hashlib.sha256(repr([(s.branch.prefix, str(s.branch.weight), s.branch.test, tally)
-                                            for s in subtrees]).encode()).hexdigest()[:32]
-        header = {"journal": JOURNAL_KIND, "instance": digest, "subtrees": len(subtrees), "split": split_digest,
-                  "leaves": leaves, "keep": min(int(keep), 1 << 62)}
         journal = None
         if self.journal is not None:  # locked before it is read: one run at a time resumes and writes it
+            import hashlib
+            import json
+
+            split_digest = hashlib.sha256(repr([(s.branch.prefix, str(s.branch.weight), s.branch.test, tally)
+                                                for s in subtrees]).encode()).hexdigest()[:32]
+            header = {"journal": JOURNAL_KIND, "instance": digest, "subtrees": len(subtrees), "split": split_digest,
+                      "leaves": leaves, "keep": min(int(keep), 1 << 62)}
             path = Path(self.journal)
             try:
                 new = not path.exists() or path.stat().st_size == 0
@@ -338,6 +342,8 @@ class SplitSearch:
                 pool.warm(["ubongo_cp.solvers.bitboard", "ubongo_cp.solvers.subtrees"])
                 for row in pool.map_unordered(run_task, items, nogil=True, backend=backend, instance=instance):
                     if journal is not None and row["complete"]:
+                        import json
+
                         try:
                             append_durably(journal, json.dumps({**row, "check": _row_check(row, digest)}) + "\n")
                         except OSError as exc:
@@ -428,6 +434,9 @@ def _bar(share: float):
 
 def _row_check(row: dict, digest: str) -> str:
     """The check a journal row carries: a hash of its content (all but the check) under the count's digest."""
+    import hashlib
+    import json
+
     content = json.dumps({k: v for k, v in row.items() if k != "check"}, sort_keys=True)
     return hashlib.sha256(f"{digest}\n{content}".encode()).hexdigest()[:32]
 
@@ -444,5 +453,9 @@ def _is_row(row, n: int) -> bool:
 
 def _number(text: str):
     """A count written by :func:`run_task` (an int, or a Fraction of a plan with a copies level)."""
+    if "/" not in text:
+        return int(text)
+    from fractions import Fraction  # only here: the module costs milliseconds to import
+
     value = Fraction(text)
     return int(value) if value.denominator == 1 else value

@@ -19,7 +19,7 @@ Run: ``.venv/bin/python -m benchmarks.bench_split [--repeat N] [--cases A,B] [--
    wall seconds and their ratio (the bar's cost, the subtrees' included).
 3. *A count for a cluster.* The 18 one-sided pentominoes in 9x10 (``--board``; 10,440,433 tilings up to
    symmetry, published in D. J. Goodger's Polyform Puzzler): Knuth's estimate of the search
-   (the dlx engine's tree), then the count cut into subtrees, of which the first tasks are run
+   (the count's own search), then the count cut into subtrees, of which the first tasks are run
    for ``--slice`` seconds on 2 processes; the CPU seconds per unit of share done project the
    whole count's CPU hours, and the hours on W workers; the command that runs it on a cluster is
    printed.
@@ -146,7 +146,7 @@ def part_cluster(seconds: float, board: str, rows: list) -> None:
     inst = case.instance()
     print(f"\n3. a count for a cluster: the 18 one-sided pentominoes in {board}")
     est = estimate_search(inst, seconds=5)
-    print(f"  estimate (the dlx engine's tree, no orbit decomposition): {est.summary()}")
+    print(f"  estimate (the count's own search: the bitboard kernel below the orbit decomposition): {est.summary()}")
     # The count as the default solver runs it (bitboard, orbit decomposition) cut as a cluster run cuts
     # it: 4096 subtrees in 1024 tasks; a uniform random sample of the tasks is run on 2 processes for
     # about ``seconds``: total CPU = tasks x the sample's mean CPU per task (an unbiased estimate).

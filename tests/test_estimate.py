@@ -12,7 +12,7 @@ from ubongo_cp.cover import build_instance
 from ubongo_cp.errors import InputError
 from ubongo_cp.exactcover import exact_cover_matrix
 from ubongo_cp.pieces import Region, load_pieces, load_region
-from ubongo_cp.solvers import dancing
+from ubongo_cp.solvers import dancing, solve
 from ubongo_cp.solvers.estimate import SearchEstimate, estimate_search
 
 
@@ -58,14 +58,56 @@ def test_estimate_is_within_a_factor_2_of_the_true_node_count_on_average():
 
 def test_small_trees_are_counted_not_estimated():
     inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20))
-    est = estimate_search(inst, seconds=0.5)
-    assert (est.exact, est.solutions, est.nodes) == (True, 8.0, float(_truth(inst)[1]))
+    est = estimate_search(inst, seconds=0.5, engine="dlx")
+    assert (est.exact, est.solutions, est.nodes, est.engine) == (True, 8.0, float(_truth(inst)[1]), "dlx")
     assert est.nodes_error == 0 and est.probes == 0
+    # the default: the search the count runs (the bitboard kernel below the symmetry plan), counted
+    count = solve(inst, keep=0)
+    est = estimate_search(inst, seconds=0.5)
+    assert (est.exact, est.solutions, est.nodes, est.engine) == (True, 8.0, float(count.stats["nodes"]), "bitboard")
+
+
+def _kernel_suite():
+    """Counts of some tenths of a second at most on the bitboard kernel: pentominoes, copies, a symmetric plan."""
+    pents = load_pieces("pentominoes").pieces
+    square = [(r, c) for r in range(8) for c in range(8)]
+    yield build_instance(pents, Region.rectangle(6, 10))
+    yield build_instance(pents, Region.rectangle(5, 12))
+    yield build_instance(pents, Region(tuple(c for c in square if not (3 <= c[0] <= 4 and 3 <= c[1] <= 4))))
+    yield build_instance(load_pieces("pentominoes").select(["L"] * 20), Region.rectangle(10, 10))  # copies
+    rect = [(r, c) for r in range(6) for c in range(10)]
+    yield build_instance(pents, Region(tuple([c for c in rect if c != (0, 4)] + [(6, 2)])))  # no symmetry
+
+
+def test_the_kernel_estimate_is_within_a_factor_2_of_the_count_nodes_on_average():
+    # The default estimate walks the bitboard kernel's tree below the plan: against the nodes the count makes
+    # (its memo, not modelled, makes them fewer), probing from a first search of a few milliseconds.
+    errors = []
+    for k, inst in enumerate(_kernel_suite()):
+        count = solve(inst, keep=0)
+        nodes = count.stats["nodes"]
+        assert count.complete and nodes > 100_000
+        est = estimate_search(inst, seconds=0.04, seed=k)
+        assert est.engine == "bitboard"
+        if est.exact:  # a fast machine ended the count within the first search
+            assert (est.nodes, est.solutions) == (nodes, count.count)
+        else:
+            assert est.probes > 100 and est.seconds > 0 and est.nodes > 0
+        errors.append(abs(math.log2(est.nodes / nodes)))
+    assert np.mean(errors) < 1.0, errors
+
+
+def test_the_engine_is_checked():
+    inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20))
+    with pytest.raises(InputError, match="unknown engine"):
+        estimate_search(inst, engine="cpsat")
+    with pytest.raises(InputError, match="engine='dlx'"):
+        estimate_search(inst, engine="bitboard", count_below=10)
 
 
 def test_the_time_estimate_follows_the_node_rate():
     inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(4, 15))
-    est = estimate_search(inst, seconds=0.6)
+    est = estimate_search(inst, seconds=0.6, engine="dlx")
     if est.exact:  # a fast machine counted the tree within the budget
         pytest.skip("the tree was counted")
     assert est.seconds > 0 and est.seconds_error >= 0 and est.seconds / est.nodes == pytest.approx(
@@ -86,17 +128,17 @@ def test_cli_estimates_a_puzzle_and_counts_a_small_instance(run_cli, tmp_path):
     region = tmp_path / "r4x15.txt"
     region.write_text("###############\n" * 4)
     inst = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(4, 15))
-    _, nodes, _ = _truth(inst)
+    nodes = solve(inst, keep=0).stats["nodes"]  # the count's search, which the estimate follows
     code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--estimate", "0.8", "--json")
     est = json.loads(out)["estimate"]
-    assert code == 0 and est["probes"] > 0 or est["exact"]
+    assert code == 0 and est["engine"] == "bitboard" and (est["probes"] > 0 or est["exact"])
     assert nodes / 2 < est["nodes"] < 2 * nodes
     code, out, _ = run_cli("exact-cover", ROOT / "tests" / "data" / "exact_cover" / "knuth_dlx3_bounds.dlx",
                            "--estimate")
     assert code == 0 and out.startswith("exact (the search ran to its end): 4 nodes, 1 solution, ")
     one = SearchEstimate(nodes=1.0, nodes_error=0.0, solutions=1.0, solutions_error=0.0, seconds=0.001,
                          seconds_error=0.0, probes=0, exact=True, elapsed=0.001)
-    assert one.summary() == "exact (the search ran to its end): 1 node, 1 solution, 0.001 s"
+    assert one.summary() == "exact (the search ran to its end): 1 node, 1 solution, 0.001 s [dlx]"
 
 
 def test_cli_estimate_refuses_a_card_file_and_a_zero_budget(run_cli):
@@ -138,7 +180,7 @@ def test_analyze_estimate_counts_the_k_piece_tilings_of_the_same_search(run_cli,
                            max_empty, "--estimate", "0.3", "--json")
     est = json.loads(out)["estimate"]
     assert code == 0 and est["exact"] and est["solutions"] == total
-    assert est["nodes"] == estimate_search(result.instance, seconds=0.3).nodes  # the tree: that of every K
+    assert est["nodes"] == estimate_search(result.instance, seconds=0.3, engine="dlx").nodes  # that of every K
     # estimated by probes (a first search cut at 50 nodes): the solutions with K pieces alone
     inst = subset_instance(pieces, region, k, max_empty=max_empty)
     probed = estimate_search(inst, seconds=0.4, count_below=50, pieces_used=k)

@@ -204,7 +204,7 @@ def add_estimate_argument(parser: argparse.ArgumentParser) -> None:
     flags = [flag for _, flag, _ in _SEARCH_OPTIONS if _has_option(parser, flag)]
     named = [flag for flag in _ESTIMATE_NAMES if flag in flags] + (["..."] if set(flags) - set(_ESTIMATE_NAMES) else [])
     parser.add_argument("--estimate", nargs="?", type=float, const=1.5, metavar="SECONDS",
-                        help="do not search: print an estimate of the search of the dlx engine (its nodes, "
+                        help="do not search: print an estimate of the search a count runs (its nodes, "
                              "solutions and CPU time, with standard errors, from Knuth's random probes) after "
                              "about SECONDS (default 1.5); a small search is counted instead. It goes with "
                              "--json and the options that make the puzzle; the options of a search "

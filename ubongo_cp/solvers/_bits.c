@@ -29,6 +29,8 @@
  *       Run until done (4), the solution limit (3), ``batch`` solutions written (2) or the node
  *       budget (1). out: int32, batch x depth option ids (each row increasing); out_len int32;
  *       out_nodes int64. batch 0 only counts.
+ *   Kernel.probe(n, seed) -> (sum, sum of squares of the node estimates, the same of the solutions)
+ *       n of Knuth's random probes down the tree below the prefix (probe_w).
  *   Kernel.children() -> (bit, [options])
  *       The branch right below the prefix: the goal bit chosen and the options placed there, in
  *       order (bit -1: the prefix is a solution; -2: nothing below it).
@@ -1629,6 +1631,132 @@ static PyObject *Kernel_children(Kernel *k, PyObject *Py_UNUSED(ignored))
     return Py_BuildValue("iN", c, list);
 }
 
+/* One of Knuth's random probes [Knuth 1975] down the kernel's own tree below the prefix: at each node the
+ * cell of the rule, the options the search places there (each one a node, whether or not the dead-region
+ * test then undoes it), and one of the options that survive that test drawn uniformly (rng: xorshift64*).
+ * Adds to *nodes the sum over the path's levels of the product of the earlier levels' surviving options
+ * times the level's options placed (Knuth's estimate of the nodes below the prefix), and to *sols that
+ * product times the solution's weight when the path ends in a solution (of its solutions). The memo is
+ * not modelled (it only takes nodes away). live: room for nopts option ids. The board, the copies left and
+ * the levels above the prefix are as they were after it. */
+static inline __attribute__((always_inline)) void probe_w(Kernel *k, uint64_t *rng, int32_t *live, double *nodes,
+                                                          double *sols, const int W)
+{
+    const int S = W + 1;
+    const List *L = &k->list;
+    const int32_t qtype = k->qtype, kcard = k->kcard;
+    const int prune = k->nbr != NULL && k->cap > 0;
+    int32_t level = k->base;
+    double prod = 1.0, n_est = 0.0, s_est = 0.0;
+    long long wq = 0;
+    for (;;) {
+        const uint64_t *B = k->board + (int64_t)level * W;
+        uint64_t *NB = k->board + (int64_t)(level + 1) * W;
+        const int c = choose(k, B, W);
+        if (c < 0) {
+            int ok = kcard < 0 || level == kcard;
+            for (int32_t r = 0; ok && r < k->n_lo; r++)
+                ok = k->hi[k->lo_types[r]] - k->left[k->lo_types[r]] >= k->lo[k->lo_types[r]];
+            if (ok)
+                s_est = prod * (double)(wq ? wq : 1);
+            break;
+        }
+        if (kcard >= 0) {
+            int e = 0;
+            for (int w = 0; w < W; w++)
+                e += popcount64(k->goal[w] & ~B[w]);
+            if (level >= kcard || !area_ok(k, e, kcard - level))
+                break;
+        }
+        const int32_t sl = slot_of(L, c, B);
+        uint64_t rem = L->bmask[sl] & k->avail;
+        int32_t n_all = 0, n_live = 0;
+        while (rem) {
+            const int t = ctz64(rem);
+            const int32_t i = block_of(L, sl, t);
+            rem &= rem - 1;
+            for (int32_t e = L->blo[i]; e < L->bhi[i]; e++) {
+                const uint64_t *m = L->ent + (int64_t)e * S;
+                uint64_t hit = 0;
+                for (int v = 0; v < W; v++)
+                    hit |= m[v] & B[v];
+                const int32_t o = (int32_t)m[W];
+                if (hit || (t == qtype && k->qw[o] <= 0))
+                    continue;
+                n_all++;
+                if (prune) {
+                    for (int v = 0; v < W; v++)
+                        NB[v] = B[v] | m[v];
+                    take(k, o);
+                    const int dead = dead_region(k, NB, k->obrd + (int64_t)o * W, k->cap, W);
+                    untake(k, o);
+                    if (dead)
+                        continue;
+                }
+                live[n_live++] = o;
+            }
+        }
+        n_est += prod * n_all;
+        if (!n_live)
+            break;
+        *rng ^= *rng >> 12;
+        *rng ^= *rng << 25;
+        *rng ^= *rng >> 27;
+        const uint64_t r = (*rng * 0x2545F4914F6CDD1Dull) >> 32;
+        const int32_t o = live[(int32_t)((r * (uint64_t)n_live) >> 32)];
+        prod *= n_live;
+        const uint64_t *m = k->omask + (int64_t)o * W;
+        for (int v = 0; v < W; v++)
+            NB[v] = B[v] | m[v];
+        take(k, o);
+        k->chosen[level] = o;
+        if (qtype >= 0 && !wq && k->otype[o] == qtype)
+            wq = k->qw[o];
+        level++;
+    }
+    while (level > k->base) {
+        level--;
+        untake(k, k->chosen[level]);
+    }
+    *nodes = n_est;
+    *sols = s_est;
+}
+
+/* Kernel.probe(n, seed) -> (sum, sum of squares of the node estimates, the same of the solution
+ * estimates) over n probes below the prefix of the last start() (zeros when nothing lies below it). */
+static PyObject *Kernel_probe(Kernel *k, PyObject *args)
+{
+    long long n;
+    unsigned long long seed;
+    if (!k->omask) {
+        PyErr_SetString(PyExc_RuntimeError, "kernel not initialised");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "LK", &n, &seed))
+        return NULL;
+    double sn = 0, sn2 = 0, ss = 0, ss2 = 0;
+    if (k->state == ST_ENTER && k->level == k->base && n > 0) {
+        int32_t *live = malloc(sizeof(int32_t) * (size_t)(k->nopts > 0 ? k->nopts : 1));
+        if (!live)
+            return PyErr_NoMemory();
+        uint64_t rng = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+        if (!rng)
+            rng = 1;
+        for (long long i = 0; i < n; i++) {
+            double a, b;
+            if (k->W == 1)
+                probe_w(k, &rng, live, &a, &b, 1);
+            else if (k->W == 2)
+                probe_w(k, &rng, live, &a, &b, 2);
+            else
+                probe_w(k, &rng, live, &a, &b, 4);
+            sn += a, sn2 += a * a, ss += b, ss2 += b * b;
+        }
+        free(live);
+    }
+    return Py_BuildValue("dddd", sn, sn2, ss, ss2);
+}
+
 static PyTypeObject KernelType;
 
 /* Kernel.clone(): a kernel of the same instance and settings, sharing this one's read-only tables (no
@@ -1759,6 +1887,7 @@ static PyMethodDef Kernel_methods[] = {
     {"start", (PyCFunction)Kernel_start, METH_VARARGS, "start(prefix, perms, nperms, qtype, qweights, hsize) -> bool"},
     {"step", (PyCFunction)Kernel_step, METH_VARARGS, "step(stop_nodes, batch, out, out_len, out_nodes) -> (code, n)"},
     {"children", (PyCFunction)Kernel_children, METH_NOARGS, "children() -> (bit, [options])"},
+    {"probe", (PyCFunction)Kernel_probe, METH_VARARGS, "probe(n, seed) -> sums of n random probes' node and solution estimates and of their squares"},
     {"set_limit", (PyCFunction)Kernel_set_limit, METH_VARARGS, "set_limit(n): stop after n solutions"},
     {"set_memo", (PyCFunction)Kernel_set_memo, METH_VARARGS, "set_memo(lo, hi, bits): the memo at levels lo..hi (bits 0: none)"},
     {"set_fast", (PyCFunction)Kernel_set_fast, METH_VARARGS, "set_fast(level): whole subtrees by recursion from that level on (-1: none)"},

@@ -1,21 +1,35 @@
-"""How big is a search before running it: Knuth's estimate of the search tree of the ``dlx`` engine.
+"""How big is a search before running it: Knuth's estimate of the search tree a count runs.
 
 Knuth's estimator [1]_ follows random paths down the backtrack tree, each
 time choosing one of the ``d`` branches of a node with probability ``1/d``;
 along a path the product of the degrees met so far counts the nodes of a
 level, and the sum of those products is an unbiased estimate of the
 tree's nodes (and, for the paths that end in a solution, of the
-solutions). The paths here are walked by the search kernel itself
-(:mod:`.dancing`, ``probe``), so the tree estimated is exactly the one the
-``dlx`` backend searches: the same branching rule, the same node count.
+solutions). The paths are walked by the search kernel itself, so the tree
+estimated is exactly the one a backend searches: the same branching rule,
+the same node count. Two engines:
+
+- ``"bitboard"``: the default count's (:func:`~ubongo_cp.solvers.solve`
+  with the ``bitboard-symmetry`` solver): the bitboard kernel's tree
+  (``probe`` of :mod:`.bitboard`'s kernel: a node is a placement made,
+  the dead-region test as the search applies it) below every branch of the
+  symmetry plan, each solution counted with its plan weight, so the
+  solutions estimated are the count's. The kernel's memo, which answers
+  some subtrees without searching them, is not modelled: where it applies
+  the estimate is of the tree without it, above the nodes the count makes;
+- ``"dlx"``: the dancing-cells engine's tree with no symmetry reduction
+  (:mod:`.dancing`, ``probe``), for any instance that engine takes
+  (bounds and colours too) and for counts of the pieces used.
 
 The estimate is stratified as in the census planner
 (:func:`ubongo_cp.polyominoes.estimate_count`): the top of the tree is
-searched down to the deepest level with at most ``max_starts`` live nodes,
-the nodes and solutions above it are counted exactly, and the probes are
-shared equally among the nodes of that level; a tree that the short first
-search finishes is counted, not estimated. The time is the estimated
-node count over the node rate of that first search.
+searched exactly, down to the deepest level with at most ``max_starts``
+live nodes (``"dlx"``), or cut into at most ``max_starts`` subtrees as a
+split count cuts it (``"bitboard"``, :func:`.subtrees.split_branches`),
+and the probes are shared equally among the subtrees below it; a tree that
+the short first search (the count itself, for a quarter of the budget)
+finishes is counted, not estimated. The time is the estimated node count
+over the node rate of that first search.
 
 References
 ----------
@@ -65,6 +79,8 @@ class SearchEstimate:
         Why the instance has no solution without any search (its pre-check,
         as :func:`~ubongo_cp.solvers.solve` answers at once): nothing is searched
         and every count is 0; else None.
+    engine : str
+        The search estimated: ``"bitboard"`` or ``"dlx"`` (module docstring).
     """
 
     nodes: float
@@ -77,6 +93,7 @@ class SearchEstimate:
     exact: bool
     elapsed: float
     reason: str | None = None
+    engine: str = "dlx"
 
     def to_json(self) -> dict:
         """The attributes as a JSON-ready dict."""
@@ -88,12 +105,13 @@ class SearchEstimate:
             return f"nothing to search: no solution ({self.reason})"
         if self.exact:
             return (f"exact (the search ran to its end): {_counted(self.nodes, 'node')}, "
-                    f"{_counted(self.solutions, 'solution')}, {_duration(self.seconds)}")
+                    f"{_counted(self.solutions, 'solution')}, {_duration(self.seconds)} [{self.engine}]")
         sols = (f"{_sci(self.solutions)} ± {_sci(self.solutions_error)} solutions" if self.solutions else
                 "no solution met by the probes (solutions may still exist)")
         return (f"estimate from {self.probes:,} random probes: {_sci(self.nodes)} ± {_sci(self.nodes_error)} nodes, "
                 f"{sols}, "
-                f"{_duration(self.seconds)} ± {_duration(self.seconds_error)} on one core (standard errors)")
+                f"{_duration(self.seconds)} ± {_duration(self.seconds_error)} on one core (standard errors) "
+                f"[{self.engine}]")
 
 
 def _counted(n: float, noun: str) -> str:
@@ -102,13 +120,14 @@ def _counted(n: float, noun: str) -> str:
 
 
 def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, seed: int = 0,
-                    count_below: int | None = None, pieces_used: int | None = None) -> SearchEstimate:
-    """Estimate the nodes, solutions and CPU time of the ``dlx`` engine's search of ``instance``.
+                    count_below: int | None = None, pieces_used: int | None = None,
+                    engine: str | None = None) -> SearchEstimate:
+    """Estimate the nodes, solutions and CPU time of a search of ``instance`` (module docstring).
 
     Parameters
     ----------
     instance : ExactCoverInstance or ExactCoverMatrix
-        Any instance the ``dlx`` backend takes (bounds and colours too).
+        Any instance the engine takes (``"dlx"``: bounds and colours too).
     seconds : float
         About how long to spend (s): a quarter on a first search that
         measures the node rate (and ends the estimate when it finishes the
@@ -126,7 +145,13 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
         Count only the solutions with exactly this many pieces (the cells
         left empty are no piece), as :func:`~ubongo_cp.solvers.solve` and
         :func:`~ubongo_cp.analyze.analyze` do with it: the tree searched is
-        the same, its solutions with another number of pieces are not counted.
+        the same, its solutions with another number of pieces are not counted
+        (the ``"dlx"`` engine).
+    engine : {"bitboard", "dlx"}, optional
+        The search to estimate. Default: that of the default count
+        (:func:`~ubongo_cp.solvers.registry.choose`): ``"bitboard"`` where
+        the kernel takes the instance, else ``"dlx"``; ``"dlx"`` with
+        ``pieces_used`` or ``count_below``.
 
     Returns
     -------
@@ -138,15 +163,16 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
     Raises
     ------
     InputError
-        For ``seconds <= 0`` or ``max_starts < 1``, or an instance the engine refuses.
+        For ``seconds <= 0`` or ``max_starts < 1``, an unknown engine, ``pieces_used`` or
+        ``count_below`` with the ``"bitboard"`` engine, or an instance the engine refuses.
 
     Examples
     --------
     >>> from ubongo_cp.pieces import load_pieces, Region
     >>> from ubongo_cp.cover import build_instance
     >>> e = estimate_search(build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20)))
-    >>> e.exact, e.solutions  # a small tree: counted
-    (True, 8.0)
+    >>> e.exact, e.solutions, e.engine  # a small tree: counted
+    (True, 8.0, 'bitboard')
     """
     if not seconds > 0:
         raise InputError(f"the estimate needs a time budget above 0 s, got {seconds}")
@@ -154,10 +180,22 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
         raise InputError(f"count_below must be at least 1, got {count_below}")
     if max_starts < 1:
         raise InputError(f"max_starts must be at least 1, got {max_starts}")
+    if engine not in (None, "bitboard", "dlx"):
+        raise InputError(f"unknown engine {engine!r} to estimate; choose bitboard or dlx")
+    if engine == "bitboard" and (pieces_used is not None or count_below is not None):
+        raise InputError("the bitboard engine's estimate counts every solution, with no first-search cap: "
+                         "pieces_used and count_below go with engine='dlx'")
+    if engine is None:
+        from .registry import choose
+
+        plain = pieces_used is None and count_below is None
+        engine = "bitboard" if plain and choose("count", instance).startswith("bitboard") else "dlx"
     t0 = time.perf_counter()
     reason = instance.precheck()
     if reason is not None:  # as solve: settled before any search
-        return SearchEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, True, time.perf_counter() - t0, reason)
+        return SearchEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, True, time.perf_counter() - t0, reason, engine)
+    if engine == "bitboard":
+        return _estimate_bitboard(instance, seconds, max_starts, seed, t0)
     c0 = time.process_time()
     args = (instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
             instance.multiplicity, getattr(instance, "colours", None))
@@ -178,7 +216,7 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
         return SearchEstimate(float(first.nodes), 0.0, float(counted.solutions(first)), 0.0, cpu, 0.0, 0, True,
                               time.perf_counter() - t0)
     top_nodes, top_solutions, starts = _stratify(args, max_starts, _Counted(weights, pieces_used))
-    engine = dancing._Engine(*args)
+    walker = dancing._Engine(*args)
     rng = np.random.default_rng(seed)
     sums = np.zeros((len(starts), 4))  # per start: sum and sum of squares of the node and solution estimates
     per_round = max(1, 512 // len(starts))
@@ -186,11 +224,11 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
     end = t0 + seconds
     while n == 0 or time.perf_counter() < end:
         for i, path in enumerate(starts):
-            engine.reset_root()
-            if path and engine.descend(path) != 1:
+            walker.reset_root()
+            if path and walker.descend(path) != 1:
                 raise RuntimeError(f"a live node of the search was not found again: {path}")
-            engine.mark()
-            nodes, sols = engine.probe(rng.random((per_round, engine.depth)), weights,
+            walker.mark()
+            nodes, sols = walker.probe(rng.random((per_round, walker.depth)), weights,
                                        -1 if pieces_used is None else pieces_used)
             sums[i] += (nodes.sum(), (nodes * nodes).sum(), sols.sum(), (sols * sols).sum())
         n += per_round
@@ -201,6 +239,72 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
     nodes_err = math.sqrt(float(var_nodes.sum()))
     return SearchEstimate(nodes_est, nodes_err, top_solutions + float(mean_sols.sum()), math.sqrt(float(var_sols.sum())),
                           nodes_est / rate, nodes_err / rate, n * len(starts), False, time.perf_counter() - t0)
+
+
+def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0: float) -> SearchEstimate:
+    """:func:`estimate_search` of the default count's search: the bitboard kernel below the symmetry plan."""
+    from . import solve
+    from .bitboard import restrict_weights
+    from .registry import get_solver
+    from .subtrees import split_branches
+
+    name = "bitboard-symmetry"
+    c0 = time.process_time()
+    first = solve(instance, backend=name, keep=0, time_limit=seconds / 4)  # the count itself, for a while
+    cpu = max(time.process_time() - c0, 1e-9)
+    nodes_done = int(first.stats.get("nodes", 0))
+    if first.complete:
+        return SearchEstimate(float(nodes_done), 0.0, float(first.count), 0.0, cpu, 0.0, 0, True,
+                              time.perf_counter() - t0, None, "bitboard")
+    rate = max(nodes_done, 1) / cpu  # nodes per CPU second
+    search = get_solver(name).make()._search(instance)
+    branches = _plan_branches(instance)
+    cut: dict = {}
+    subtrees = split_branches(search, instance, branches, max_starts, cut)
+    weights_of: dict = {}
+    starts = []
+    for sub in subtrees:
+        b = sub.branch
+        restrict = None if b.restrict is None else \
+            (b.restrict[0], restrict_weights(search.n_options, b.restrict, weights_of))
+        starts.append((b.prefix, restrict, b.free_weight, float(b.weight)))
+    sums = [[0.0, 0.0, 0.0, 0.0] for _ in starts]
+    per_round = max(1, 4096 // max(len(starts), 1))
+    n, calls = 0, 0
+    end = t0 + seconds
+    while n == 0 or time.perf_counter() < end:
+        for i, (prefix, restrict, free, weight) in enumerate(starts):
+            calls += 1
+            if not search.start(prefix, restrict=restrict, residual=free):
+                continue
+            a, a2, s, s2 = search.kernel.probe(per_round, seed * 1_000_003 + calls)
+            acc = sums[i]
+            acc[0] += a
+            acc[1] += a2
+            acc[2] += weight * s
+            acc[3] += weight * weight * s2
+        n += per_round
+    nodes_est = float(cut["cut_nodes"])
+    sols_est = var_nodes = var_sols = 0.0
+    for sn, sn2, ss, ss2 in sums:
+        mn, ms = sn / n, ss / n
+        nodes_est += mn
+        sols_est += ms
+        var_nodes += max(sn2 / n - mn * mn, 0.0) / max(n - 1, 1)
+        var_sols += max(ss2 / n - ms * ms, 0.0) / max(n - 1, 1)
+    nodes_err = math.sqrt(var_nodes)
+    return SearchEstimate(nodes_est, nodes_err, sols_est, math.sqrt(var_sols), nodes_est / rate, nodes_err / rate,
+                          n * len(starts), False, time.perf_counter() - t0, None, "bitboard")
+
+
+def _plan_branches(instance) -> list:
+    """The branches a count searches: the symmetry plan's (:func:`.orbits.symmetry_plan`), else the whole tree."""
+    from .orbits import Branch, symmetry_plan
+
+    plan = symmetry_plan(instance, enumerable=False) if hasattr(instance, "region") else None
+    if plan is not None:
+        return list(plan.branches)
+    return [Branch((), 1, (), ((-1,),), None, 1)]
 
 
 class _Counted:

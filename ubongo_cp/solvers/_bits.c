@@ -436,6 +436,44 @@ static inline __attribute__((always_inline)) void untake(Kernel *k, int32_t o)
     k->avail |= 1ull << t;
 }
 
+/* With a cardinality: no more options can complete board B at this level (too many placed, or its empty
+ * goal bits are not the area of the options still to place). */
+static inline __attribute__((always_inline)) int card_dead(const Kernel *k, const uint64_t *B, int32_t level, const int W)
+{
+    int e = 0;
+    for (int w = 0; w < W; w++)
+        e += popcount64(k->goal[w] & ~B[w]);
+    return level >= k->kcard || !area_ok(k, e, k->kcard - level);
+}
+
+/* The options the search places at goal bit c of board B, in list order, into out (room for nopts): no bit
+ * of theirs covered, a copy of their counter item left, and of the restricted item its representatives
+ * only. Returns their number. */
+static inline __attribute__((always_inline)) int32_t fitting(const Kernel *k, const uint64_t *B, int c, int32_t *out,
+                                                             const int W)
+{
+    const int S = W + 1;
+    const List *L = &k->list;
+    const int32_t sl = slot_of(L, c, B);
+    uint64_t rem = L->bmask[sl] & k->avail;
+    int32_t n = 0;
+    while (rem) {
+        const int t = ctz64(rem);
+        const int32_t i = block_of(L, sl, t);
+        rem &= rem - 1;
+        for (int32_t e = L->blo[i]; e < L->bhi[i]; e++) {
+            const uint64_t *m = L->ent + (int64_t)e * S;
+            uint64_t hit = 0;
+            for (int v = 0; v < W; v++)
+                hit |= m[v] & B[v];
+            const int32_t o = (int32_t)m[W];
+            if (!hit && (t != k->qtype || k->qw[o] > 0))
+                out[n++] = o;
+        }
+    }
+    return n;
+}
+
 /* ------------------------------------------------------------------ the search */
 /* What fast1 reads, gathered once per step (nothing in it changes during a step). */
 typedef struct {
@@ -743,14 +781,9 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                 }
                 continue;
             }
-            if (kcard >= 0) {
-                int e = 0;
-                for (int w = 0; w < W; w++)
-                    e += popcount64(k->goal[w] & ~B[w]);
-                if (level >= kcard || !area_ok(k, e, kcard - level)) {
-                    k->state = ST_BACK;
-                    continue;
-                }
+            if (kcard >= 0 && card_dead(k, B, level, W)) {
+                k->state = ST_BACK;
+                continue;
             }
             /* the memo: the solutions below this node depend only on its board and the items left; it is
              * used only where no solution below needs its stabiliser (then fixed grows as weighted) */
@@ -1591,43 +1624,29 @@ static PyObject *Kernel_children(Kernel *k, PyObject *Py_UNUSED(ignored))
     }
     if (k->state != ST_ENTER || k->level != k->base)
         return Py_BuildValue("i[]", -2);
-    const int W = k->W, S = W + 1;
+    const int W = k->W;
     const uint64_t *B = k->board + (int64_t)k->level * W;
     int c = choose_any(k, B);
     if (c < 0)
         return Py_BuildValue("i[]", -1);
-    PyObject *list = PyList_New(0);
+    if (k->kcard >= 0 && card_dead(k, B, k->level, W))
+        return Py_BuildValue("i[]", -2);
+    int32_t *opts = malloc(sizeof(int32_t) * (size_t)(k->nopts > 0 ? k->nopts : 1));
+    if (!opts)
+        return PyErr_NoMemory();
+    const int32_t n = fitting(k, B, c, opts, W);
+    PyObject *list = PyList_New(n);
+    for (int32_t j = 0; list && j < n; j++) {
+        PyObject *o = PyLong_FromLong((long)opts[j]);
+        if (!o) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, j, o);
+    }
+    free(opts);
     if (!list)
         return NULL;
-    if (k->kcard >= 0) {
-        int e = 0;
-        for (int w = 0; w < W; w++)
-            e += popcount64(k->goal[w] & ~B[w]);
-        if (k->level >= k->kcard || !area_ok(k, e, k->kcard - k->level))
-            return Py_BuildValue("iN", -2, list);
-    }
-    const List *L = &k->list;
-    int32_t sl = slot_of(L, c, B);
-    uint64_t rem = L->bmask[sl] & k->avail;
-    while (rem) {
-        int32_t i = block_of(L, sl, ctz64(rem));
-        rem &= rem - 1;
-        for (int32_t e = L->blo[i]; e < L->bhi[i]; e++) {
-            const uint64_t *m = L->ent + (int64_t)e * S;
-            uint64_t hit = 0;
-            for (int v = 0; v < W; v++)
-                hit |= m[v] & B[v];
-            if (hit)
-                continue;
-            PyObject *o = PyLong_FromLong((long)m[W]);
-            if (!o || PyList_Append(list, o) < 0) {
-                Py_XDECREF(o);
-                Py_DECREF(list);
-                return NULL;
-            }
-            Py_DECREF(o);
-        }
-    }
     return Py_BuildValue("iN", c, list);
 }
 
@@ -1642,8 +1661,6 @@ static PyObject *Kernel_children(Kernel *k, PyObject *Py_UNUSED(ignored))
 static inline __attribute__((always_inline)) void probe_w(Kernel *k, uint64_t *rng, int32_t *live, double *nodes,
                                                           double *sols, const int W)
 {
-    const int S = W + 1;
-    const List *L = &k->list;
     const int32_t qtype = k->qtype, kcard = k->kcard;
     const int prune = k->nbr != NULL && k->cap > 0;
     int32_t level = k->base;
@@ -1661,40 +1678,23 @@ static inline __attribute__((always_inline)) void probe_w(Kernel *k, uint64_t *r
                 s_est = prod * (double)(wq ? wq : 1);
             break;
         }
-        if (kcard >= 0) {
-            int e = 0;
-            for (int w = 0; w < W; w++)
-                e += popcount64(k->goal[w] & ~B[w]);
-            if (level >= kcard || !area_ok(k, e, kcard - level))
-                break;
-        }
-        const int32_t sl = slot_of(L, c, B);
-        uint64_t rem = L->bmask[sl] & k->avail;
-        int32_t n_all = 0, n_live = 0;
-        while (rem) {
-            const int t = ctz64(rem);
-            const int32_t i = block_of(L, sl, t);
-            rem &= rem - 1;
-            for (int32_t e = L->blo[i]; e < L->bhi[i]; e++) {
-                const uint64_t *m = L->ent + (int64_t)e * S;
-                uint64_t hit = 0;
+        if (kcard >= 0 && card_dead(k, B, level, W))
+            break;
+        const int32_t n_all = fitting(k, B, c, live, W);
+        int32_t n_live = 0;
+        for (int32_t j = 0; j < n_all; j++) { /* the options the dead-region test keeps, in place */
+            const int32_t o = live[j];
+            if (prune) {
+                const uint64_t *m = k->omask + (int64_t)o * W;
                 for (int v = 0; v < W; v++)
-                    hit |= m[v] & B[v];
-                const int32_t o = (int32_t)m[W];
-                if (hit || (t == qtype && k->qw[o] <= 0))
+                    NB[v] = B[v] | m[v];
+                take(k, o);
+                const int dead = dead_region(k, NB, k->obrd + (int64_t)o * W, k->cap, W);
+                untake(k, o);
+                if (dead)
                     continue;
-                n_all++;
-                if (prune) {
-                    for (int v = 0; v < W; v++)
-                        NB[v] = B[v] | m[v];
-                    take(k, o);
-                    const int dead = dead_region(k, NB, k->obrd + (int64_t)o * W, k->cap, W);
-                    untake(k, o);
-                    if (dead)
-                        continue;
-                }
-                live[n_live++] = o;
             }
+            live[n_live++] = o;
         }
         n_est += prod * n_all;
         if (!n_live)

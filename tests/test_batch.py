@@ -316,6 +316,21 @@ def test_batch_never_replaces_a_file_it_did_not_write(run_cli, deck, tmp_path):
     assert (out / "summary.md").read_text() == "my own summary"
 
 
+@pytest.mark.parametrize("journal", ["my notes\nsecond line, no newline", "my notes\n"])
+def test_a_file_of_the_users_named_like_the_journal_is_no_licence(run_cli, deck, tmp_path, journal):
+    # A tasks.jsonl that is not a batch journal neither is taken over (cut, appended to) nor lets the
+    # files beside it be replaced: the first of the outputs met is refused, nothing is written.
+    out = tmp_path / "notes"
+    out.mkdir()
+    (out / "tasks.jsonl").write_text(journal)
+    (out / "summary.md").write_text("my own summary")
+    code, printed, err = run_cli("batch", deck, "--out", out, "--no-progress")
+    assert code == 2 and err.count("\n") == 1 and "was not written by `ubongo-cp batch`" in err
+    assert sorted(p.name for p in out.iterdir()) == ["summary.md", "tasks.jsonl"]
+    assert (out / "tasks.jsonl").read_text() == journal
+    assert (out / "summary.md").read_text() == "my own summary"
+
+
 def test_a_second_run_into_a_locked_folder_is_refused(run_cli, deck, tmp_path):
     import subprocess
     import sys

@@ -173,6 +173,31 @@ def test_bad_jobs_and_foreign_journal(tmp_path, run_cli):
         one_line_error(code, err, "sample, fixed placement, frequencies")
 
 
+@pytest.mark.parametrize("content", ["line one of my notes\nline two, no newline at end",
+                                     "my only line, no newline", "{}\n{\"a\": 1}"])
+def test_a_file_that_is_no_journal_is_refused_unchanged(tmp_path, run_cli, content):
+    region = write(tmp_path / "r.txt", "####################\n" * 3)
+    notes = write(tmp_path / "notes.txt", content)
+    one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal",
+                            notes)[::2], "not a journal")
+    assert notes.read_text() == content
+
+
+def test_a_journal_whose_header_a_stop_tore_is_begun_again(tmp_path, run_cli):
+    # a kill while the header was being written leaves the start of this count's header, no newline: the
+    # count starts over with a whole header, and a second run resumes from that journal
+    region = write(tmp_path / "r.txt", "####################\n" * 3)
+    journal = tmp_path / "count.jsonl"
+    assert run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal", journal)[0] == 0
+    header = journal.read_bytes().split(b"\n")[0]
+    journal.write_bytes(header[:50])
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal", journal)
+    assert code == 0 and out.startswith("8 solutions, 2 up to") and "resuming" not in err
+    assert journal.read_bytes().split(b"\n")[0] == header
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal", journal)
+    assert code == 0 and out.startswith("8 solutions, 2 up to") and "resuming" in err
+
+
 def test_a_journal_held_by_a_running_count_is_refused(tmp_path, run_cli):
     from ubongo_cp.io import open_journal
 

@@ -337,8 +337,24 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
 
 
 def _batch_files(out: Path) -> list[str]:
-    """The files of a batch folder written before folders recorded their files (it has a journal)."""
-    return [name for name in OUTPUT_FILES if (out / name).exists()] if (out / JOURNAL).is_file() else []
+    """The files of a batch folder written before folders recorded their files: none unless its
+    ``tasks.jsonl`` is a batch journal (its first line a task row), so a file of the user's of that name,
+    and the files beside it, are refused rather than taken over."""
+    return [name for name in OUTPUT_FILES if (out / name).exists()] if _is_batch_journal(out / JOURNAL) else []
+
+
+def _is_batch_journal(path: Path) -> bool:
+    """Whether ``path`` is a regular file whose first line is a row of a batch journal."""
+    import json
+
+    if not path.is_file():
+        return False
+    try:
+        with path.open("rb") as fh:
+            first = fh.readline(1 << 20)
+        return first.endswith(b"\n") and _journal_key(json.loads(first)) is not None
+    except (OSError, ValueError, RecursionError):
+        return False
 
 
 def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, executor, progress, notify,

@@ -25,6 +25,7 @@ __all__ = ["atomic_path", "check_output_file",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
            "read_json_object", "loads_json", "loads_toml", "write_table", "check_table_path", "protect_inputs", "note_input",
            "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably", "lock_exclusive", "open_journal",
+           "trim_journal",
            "append_durably"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
@@ -290,12 +291,14 @@ def append_durably(fh, text: str) -> None:
 
 
 def read_journal(path: str | os.PathLike, what: str = "a journal (a file)", *,
-                 numbered: bool = False) -> Iterator[Any]:
-    """The lines of a journal written by :func:`append_durably`, each parsed as JSON.
+                 numbered: bool = False, trim: bool = True) -> Iterator[Any]:
+    """The complete lines of a journal written by :func:`append_durably`, each parsed as JSON.
 
-    A line torn by a crash (the last, without its newline) is cut off the file first, so that new
-    lines start on a line of their own; a line that is not JSON (damaged) is skipped. ``numbered``:
-    each as ``(line number from 1, value)``.
+    A line torn by a crash (the last, without its newline) is not read; with ``trim`` it is cut off
+    the file first (:func:`trim_journal`), so that new lines start on a line of their own: give
+    ``trim=False`` for a file not yet known to be a journal (a file of the user's is not changed
+    before it is refused), and trim it once it is. A line that is not JSON (damaged) is skipped.
+    ``numbered``: each as ``(line number from 1, value)``.
 
     Raises
     ------
@@ -307,17 +310,29 @@ def read_journal(path: str | os.PathLike, what: str = "a journal (a file)", *,
     path = Path(path)
     check_regular_file(path, what)
     data = path.read_bytes()
+    if trim:
+        trim_journal(path, data)
+    import io
+
+    complete = io.StringIO(data[:data.rfind(b"\n") + 1].decode("utf-8", errors="replace"), newline=None)
+    for number, line in enumerate(complete, start=1):
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        yield (number, value) if numbered else value
+
+
+def trim_journal(path: str | os.PathLike, data: bytes | None = None) -> None:
+    """Cut a journal's torn last line (one without its newline) off the file, durably.
+
+    ``data``: the file's content when already read.
+    """
+    data = Path(path).read_bytes() if data is None else data
     if data and not data.endswith(b"\n"):
-        with path.open("r+b") as fh:
+        with open(path, "r+b") as fh:
             fh.truncate(data.rfind(b"\n") + 1)
             os.fsync(fh.fileno())
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        for number, line in enumerate(fh, start=1):
-            try:
-                value = json.loads(line)
-            except (ValueError, RecursionError):
-                continue
-            yield (number, value) if numbered else value
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:

@@ -299,13 +299,12 @@ class SplitSearch:
                       "leaves": leaves, "keep": min(int(keep), 1 << 62)}
             path = Path(self.journal)
             try:
-                new = not path.exists() or path.stat().st_size == 0
                 journal = open_journal(path)
             except OSError as exc:
                 raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=path) from None
             try:
                 rows = self._resume(header)
-                if new:
+                if path.stat().st_size == 0:  # a new journal, or one stopped before its header was whole
                     append_durably(journal, json.dumps(header) + "\n")
             except BaseException:
                 journal.close()
@@ -383,15 +382,21 @@ class SplitSearch:
 
     def _resume(self, header: dict) -> list[dict]:
         """The rows of an existing journal of this count (none for a new journal)."""
-        from ..io import read_journal
+        import json
+
+        from ..io import read_journal, trim_journal
 
         assert self.journal is not None
         path = Path(self.journal)
         if not path.exists():
             return []
-        numbered: list[Any] = list(read_journal(path, "the count's journal (a file)", numbered=True))
+        # nothing is changed in the file before it is known to be a journal of this count
+        numbered: list[Any] = list(read_journal(path, "the count's journal (a file)", numbered=True, trim=False))
         if not numbered:
-            if path.stat().st_size:
+            data = path.read_bytes()
+            if data and b"\n" not in data and (json.dumps(header) + "\n").encode().startswith(data):
+                trim_journal(path, data)  # this count's header, torn by a stop before it was whole
+            elif data:
                 raise InputError("is not a journal of a count (no line of it can be read)", path=path)
             return []
         head = numbered[0][1]
@@ -408,6 +413,7 @@ class SplitSearch:
             raise InputError(f"kept {head.get('keep')} solutions per part of the count, this run keeps "
                              f"{header['keep']}; give the same number of solutions to show, or another journal "
                              "file", path=path)
+        trim_journal(path)  # a journal of this count: a row torn by a stop is cut off before new rows follow
         rows = []
         taken = [False] * header["subtrees"]
         for number, row in numbered[1:]:

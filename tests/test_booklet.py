@@ -433,8 +433,13 @@ def test_png_folder_refuses_the_pages_of_another_deck(run_cli, tmp_path):
     assert {p.name: p.read_bytes() for p in pngs.iterdir()} == before
 
 
-def test_cli_booklet_progress_and_options(run_cli, tmp_path):
+def test_cli_booklet_progress_and_options(run_cli, tmp_path, monkeypatch):
     deck = PUZZLES / "examples"
+    code, out, err = run_cli("booklet", deck, "--out", tmp_path / "n.pdf")
+    assert code == 0 and err == ""  # standard error is no terminal here: no bar
+    import ubongo_cp.cli.deck
+
+    monkeypatch.setattr(ubongo_cp.cli.deck, "show_bar", lambda args: not args.no_progress)  # as on a terminal
     code, out, err = run_cli("booklet", deck, "--out", tmp_path / "a.pdf")
     assert code == 0 and "booklet" in err and "3/3" in err
     code, out, err = run_cli("booklet", deck, "--out", tmp_path / "b.pdf", "--no-progress")

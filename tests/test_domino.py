@@ -818,9 +818,13 @@ def test_cli_games_without_a_winner_say_n_a_for_the_seat_test(capsys):
     assert "round_limit         4 100.0%" in out and "rounds: mean 1.00" in out
 
 
-def test_cli_default_stall_distance_and_progress_bar(capsys):
+def test_cli_default_stall_distance_and_progress_bar(capsys, monkeypatch):
+    import ubongo_cp.cli.domino
     from ubongo_cp.cli import build_parser, main
     assert build_parser().parse_args(["simulate", "domino"]).stall_distance == "fields"  # DN-12
+    assert main(["simulate", "domino", "--games", "3"]) == 0
+    assert "domino games" not in capsys.readouterr().err  # standard error is no terminal here: no bar
+    monkeypatch.setattr(ubongo_cp.cli.domino, "show_bar", lambda args: not args.no_progress)  # as on a terminal
     assert main(["simulate", "domino", "--games", "3"]) == 0
     assert "domino games: 100%" in capsys.readouterr().err
 

@@ -10,7 +10,7 @@ import re
 import sys
 
 from ..errors import InputError
-from .common import add_progress_argument, directory_outputs
+from .common import show_bar, add_progress_argument, directory_outputs
 
 __all__ = ["add_parsers"]
 
@@ -108,7 +108,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                         time_limit=args.time_limit or DEFAULT_TIME_LIMIT, wall_limit=args.wall_limit,
                         memory_limit=memory_arg(args.memory_limit),
                         repeats=args.repeats, warmups=args.warmups, seed=args.seed, quick=args.quick,
-                        question=args.question, progress=not args.no_progress, baseline=args.baseline,
+                        question=args.question, progress=show_bar(args), baseline=args.baseline,
                         metric=args.metric)
     _print(outcome.summary, outcome.files, outcome.wrong)
     print(f"{outcome.ran} runs made, {outcome.skipped} found done in {args.out}", file=sys.stderr)

@@ -11,7 +11,7 @@ import re
 
 from ..errors import MAX_JOB_CPU_SECONDS, InputError
 from ..geometry import MAX_REGION_CELLS
-from .common import add_executor_arguments, add_progress_argument, confirmed, directory_outputs, executor_from
+from .common import show_bar, add_executor_arguments, add_progress_argument, confirmed, directory_outputs, executor_from
 
 __all__ = ["add_parsers", "parse_cells", "parse_box"]
 
@@ -102,7 +102,7 @@ def _run(args: argparse.Namespace) -> int:
     with executor_from(args) as executor, confirmed(args.yes):
         outcome = run_census(args.pieces, args.k, cells, out_dir=args.out, box=box, holes=args.holes,
                              count_only=args.count_only, per_subset=args.per_subset, executor=executor,
-                             shards=args.shards, progress=not args.no_progress,
+                             shards=args.shards, progress=show_bar(args),
                              max_cpu_seconds=None if args.yes else MAX_JOB_CPU_SECONDS)
     summary = census_summary(args.out)
     sizes = f"{cells[0]}" if len(cells) == 1 else f"{cells[0]}-{cells[-1]}"

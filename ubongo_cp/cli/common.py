@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_progress_argument",
-           "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "check_estimate", "print_estimate",
+           "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
            "add_split_arguments", "split_from", "check_orientations", "check_table_out"]
 
 #: Common options and the smallest value each may take (checked for every command).
@@ -172,7 +172,16 @@ def add_allow_pieces_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_progress_argument(parser: argparse.ArgumentParser) -> None:
     """``--no-progress``: the one name every command uses to silence its progress output."""
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
+    parser.add_argument("--no-progress", action="store_true",
+                        help="no progress bar or progress lines (a bar shows only on a terminal)")
+
+
+def show_bar(args: argparse.Namespace) -> bool:
+    """Whether a command shows its progress bar: not ``--no-progress``, and standard error a terminal
+    (a bar redirected into a file or a pipe would fill it with its redrawn lines)."""
+    import sys
+
+    return not args.no_progress and sys.stderr.isatty()
 
 
 #: The options of a search, which ``--estimate`` (no search) refuses: (attribute, flag, set when true of its value).
@@ -283,7 +292,7 @@ def split_from(args: argparse.Namespace) -> Iterator[object]:
     import sys
 
     workers = args.jobs > 1 or args.scheduler is not None or args.executor == "dask"
-    progress = not args.no_progress and sys.stderr.isatty()
+    progress = show_bar(args)
     if not (workers or progress or args.journal):
         yield None
         return

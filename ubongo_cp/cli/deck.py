@@ -11,7 +11,7 @@ import sys
 
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..shipped import SHIPPED_DECKS
-from .common import add_allow_pieces_argument, add_executor_arguments, add_progress_argument, check_orientations, \
+from .common import show_bar, add_allow_pieces_argument, add_executor_arguments, add_progress_argument, check_orientations, \
     directory_outputs, executor_from, output_kinds
 
 __all__ = ["add_parsers"]
@@ -137,7 +137,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         check_orientations(args.orientations, [card.region.grid for card in load_deck(args.deck)[0]])
     with executor_from(args) as executor:
         outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
-                            executor=executor, progress=not args.no_progress, orientations=args.orientations,
+                            executor=executor, progress=show_bar(args), orientations=args.orientations,
                             notify=lambda msg: print(msg, file=sys.stderr, flush=True),
                             difficulty_model=args.difficulty_model)
     print(outcome.summary.rstrip("\n"))
@@ -224,7 +224,7 @@ def _cmd_booklet(args: argparse.Namespace) -> int:
     if results is not None and cards:
         _warn_unmatched(cards, results, args.results)
     pages = make_booklet(cards, args.out, png_dir=args.png, results=results, all_solutions=args.all_solutions,
-                         most=args.most or MOST_SOLUTIONS, progress=not args.no_progress)
+                         most=args.most or MOST_SOLUTIONS, progress=show_bar(args))
     print(f"wrote {pages} page(s) to {args.out}" + (f" and PNGs to {args.png}" if args.png else ""))
     return 0
 
@@ -287,12 +287,12 @@ def _cmd_cards(args: argparse.Namespace) -> int:
         raise InputError("no card side of the deck could be read", path=args.deck)
     if args.out:
         card_pages, piece_pages = make_playtest_cards(cards, args.out, cell_mm=args.cell_mm,
-                                                      pieces=not args.no_pieces, progress=not args.no_progress)
+                                                      pieces=not args.no_pieces, progress=show_bar(args))
         print(f"wrote {len(cards)} card side(s) on {card_pages} page(s)"
               + (f" and the pieces on {piece_pages} page(s)" if piece_pages else "") + f" to {args.out}")
     for fmt, where in (("png", args.png), ("svg", args.svg)):
         if where:
             files = write_card_images(cards, where, fmt, cell_mm=args.cell_mm, dpi=args.dpi,
-                                      progress=not args.no_progress)
+                                      progress=show_bar(args))
             print(f"wrote {len(files)} {fmt.upper()} image(s) at {args.cell_mm:g} mm per cell to {where}")
     return 0

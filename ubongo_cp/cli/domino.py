@@ -10,7 +10,7 @@ import os
 
 from ..errors import InputError
 
-from .common import add_executor_arguments, add_progress_argument, check_table_out, executor_from, output_kinds
+from .common import show_bar, add_executor_arguments, add_progress_argument, check_table_out, executor_from, output_kinds
 
 __all__ = ["add_parsers", "run_simulate_domino"]
 
@@ -112,7 +112,7 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
         stall_distance=args.stall_distance, max_rounds=args.max_rounds)
     with executor_from(args) as executor:
         df = simulate(agents, args.games, seed=args.seed, settings=settings,
-                      rotate_seats=args.rotate_seats, progress=not args.no_progress, executor=executor)
+                      rotate_seats=args.rotate_seats, progress=show_bar(args), executor=executor)
     print(summary_text(df))
     if args.out:
         from ..io import write_table

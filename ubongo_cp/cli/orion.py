@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from .common import add_executor_arguments, add_progress_argument, check_table_out, confirmed, executor_from, \
+from .common import show_bar, add_executor_arguments, add_progress_argument, check_table_out, confirmed, executor_from, \
     output_kinds
 
 __all__ = ["add_parsers"]
@@ -267,7 +267,7 @@ def _run_tournament(args) -> int:
     game = _game(args)
     with executor_from(args) as executor, confirmed(args.yes):
         df = run_tournament(names, args.games, seed=args.seed, self_play=not args.no_self_play,
-                            executor=executor, progress=not args.no_progress, game=game,
+                            executor=executor, progress=show_bar(args), game=game,
                             max_cpu_seconds=None if args.yes else MAX_JOB_CPU_SECONDS)
     if args.out:
         from ..io import write_table

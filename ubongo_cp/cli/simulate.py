@@ -9,7 +9,7 @@ import argparse
 import math
 
 from ..errors import InputError
-from .common import add_executor_arguments, add_progress_argument, check_table_out, executor_from
+from .common import show_bar, add_executor_arguments, add_progress_argument, check_table_out, executor_from
 
 __all__ = ["add_parsers"]
 
@@ -142,7 +142,7 @@ def _run_sweep(args, deck) -> int:
     slow = [args.skill_a / r for r in args.sweep]
     with executor_from(args) as executor:
         sweep = handicap_sweep(deck, slow, args.games, args.seed, fast_skill=args.skill_a, side=args.side,
-                               orange_fields=args.orange, model=_model(args), progress=not args.no_progress,
+                               orange_fields=args.orange, model=_model(args), progress=show_bar(args),
                                executor=executor)
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
     print(f"{args.games} Duel matches per setting, side {args.side}, skill A {args.skill_a:g}, "
@@ -185,7 +185,7 @@ def _run_ubongo(args) -> int:
         table = simulate_ubongo(deck, args.players, args.games, args.seed, strategies=args.strategy,
                                 skills=args.skills, side=args.side, all_cards=args.all_cards, timer=args.timer,
                                 move_time=args.move_time, model=_model(args), executor=executor,
-                                progress=not args.no_progress)
+                                progress=show_bar(args))
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
     move = f", move time {args.move_time:g} s" if args.move_time else ""
     print(f"{args.games} gem games, {args.players} players, {args.side} side{move}, seed {args.seed}, tasks: {src}")
@@ -220,7 +220,7 @@ def _run_duel(args) -> int:
     with executor_from(args) as executor:
         table = simulate_duel(deck, args.games, args.skill_a, args.skill_b, args.seed, side=args.side,
                               handicap=args.handicap, orange_fields=args.orange, model=_model(args),
-                              executor=executor, progress=not args.no_progress)
+                              executor=executor, progress=show_bar(args))
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
     mode = f"handicap, orange fields {' '.join(map(str, args.orange))}" if args.handicap else "normal rules"
     print(f"{args.games} Duel matches, side {args.side}, {mode}, seed {args.seed}, tasks: {src}")

@@ -377,8 +377,13 @@ def test_cli_duel_refuses_odd_numbers(argv, message, capsys):
     assert message in err and len(err.strip().splitlines()) == 1
 
 
-def test_cli_duel_and_sweep_show_progress_unless_told_not_to(capsys):
+def test_cli_duel_and_sweep_show_progress_unless_told_not_to(capsys, monkeypatch):
+    import ubongo_cp.cli.simulate
     from ubongo_cp.cli import main
+
+    assert main(["simulate", "duel", "--games", "3", "--synthetic"]) == 0
+    assert capsys.readouterr().err == ""  # standard error is no terminal here: no bar
+    monkeypatch.setattr(ubongo_cp.cli.simulate, "show_bar", lambda args: not args.no_progress)  # as on a terminal
 
     assert main(["simulate", "duel", "--games", "3", "--synthetic"]) == 0
     assert "duel matches: 100%" in capsys.readouterr().err

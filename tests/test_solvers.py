@@ -226,8 +226,32 @@ def test_unknown_name_and_bad_limit_have_one_message():
     with pytest.raises(InputError) as err:
         solve(inst, backend="nope")
     assert str(err.value) == f"unknown backend 'nope'; choose one of {', '.join(NAMES)}"
-    with pytest.raises(InputError, match="limit must be at least 1"):
+    with pytest.raises(InputError, match="limit must be a whole number of at least 1, got 0"):
         solve(inst, backend="dlx", limit=0)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"fixed": [-1]}, "a fixed placement must be a whole number of at least 0, got -1"),  # not the last option
+    ({"fixed": [10**9]}, "fixed placement 1000000000 is not an option of the instance (it has 161)"),
+    ({"fixed": [3, 3]}, "a fixed placement is given twice"),
+    ({"limit": 2.5}, "limit must be a whole number of at least 1, got 2.5"),
+    ({"keep": "x"}, "keep must be a whole number of at least 0, got 'x'"),
+    ({"keep": -1}, "keep must be a whole number of at least 0, got -1"),
+    ({"sample": "3"}, "the number of samples must be a whole number of at least 0, got '3'"),
+    ({"time_limit": -1}, "time_limit must be a number of seconds above 0, got -1"),
+    ({"memory_limit": -5}, "memory_limit must be a whole number of at least 1, got -5"),
+])
+def test_bad_arguments_of_solve_are_named(kwargs, message):
+    inst = build_instance(TETS.pieces, Region.rectangle(4, 5))
+    with pytest.raises(InputError) as err:
+        solve(inst, **kwargs)
+    assert str(err.value) == message
+    with pytest.raises(InputError, match="solve needs an exact-cover instance .* got str"):
+        solve("classic")
+    with pytest.raises(InputError, match="build_instance needs a sequence of pieces .* got str"):
+        build_instance("classic", Region.rectangle(4, 5))
+    with pytest.raises(InputError, match="build_instance needs a region .* got str"):
+        build_instance(TETS.pieces, "4x5")
 
 
 @pytest.mark.parametrize("name", NAMES)

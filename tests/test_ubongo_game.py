@@ -453,8 +453,13 @@ def test_cli_move_time_reaches_the_engine(tmp_path, capsys):
         "solved"].tolist()  # UG-7: a 25 s move costs solvers their gems
 
 
-def test_cli_shows_a_progress_bar_unless_told_not_to(capsys):
+def test_cli_shows_a_progress_bar_unless_told_not_to(capsys, monkeypatch):
+    import ubongo_cp.cli.simulate
     from ubongo_cp.cli import main
+
+    assert main(["simulate", "ubongo", "--games", "3", "--synthetic"]) == 0
+    assert capsys.readouterr().err == ""  # standard error is no terminal here: no bar
+    monkeypatch.setattr(ubongo_cp.cli.simulate, "show_bar", lambda args: not args.no_progress)  # as on a terminal
 
     assert main(["simulate", "ubongo", "--games", "3", "--synthetic"]) == 0
     assert "gem games: 100%" in capsys.readouterr().err

@@ -437,7 +437,7 @@ def test_the_rule_sends_pentominoes_to_the_kernel_and_dominoes_to_the_diagram():
 def test_a_diagram_backend_is_needed_for_samples_fixes_and_frequencies():
     inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
     for kwargs in ({"sample": 1}, {"fixed": [0]}, {"frequencies": True}):
-        with pytest.raises(InputError, match="a decision diagram; use the default backend or one of zdd"):
+        with pytest.raises(InputError, match="a decision diagram, which backend 'dlx' does not build; choose one of zdd"):
             solve(inst, backend="dlx", **kwargs)
 
 

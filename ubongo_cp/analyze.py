@@ -37,7 +37,7 @@ from itertools import combinations
 from typing import Sequence
 
 from .cover import ExactCoverInstance, build_instance, empty_cell_piece
-from .errors import InputError
+from .errors import InputError, whole_argument
 from .pieces import EMPTY, Piece, Region, grid_mismatch
 
 __all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets", "subset_instance"]
@@ -335,6 +335,7 @@ def subset_instance(pieces: Sequence[Piece], region: Region, k: int | None = Non
 
 def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, max_empty: int = 0) -> None:
     """The analysis' argument checks: ``k``, ``copies`` and ``max_empty`` in range, pieces and region on one grid."""
+    whole_argument("max_empty", max_empty, None)
     if not 0 <= max_empty <= region.area:
         raise InputError(f"max_empty must be 0 to {region.area} (the region's cells), got {max_empty}",
                          path=region.path)
@@ -343,10 +344,9 @@ def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, 
                          "already)", path=region.path)
     if max_empty and any(p.name == EMPTY for p in pieces):
         raise InputError(f"a piece is named {EMPTY!r}, the name of the cells left empty; rename it")
-    if k is not None and k < 1:
-        raise InputError(f"k must be at least 1, got {k}")
-    if copies < 1:
-        raise InputError(f"copies must be at least 1, got {copies}")
+    if k is not None:
+        whole_argument("k", k, 1)
+    whole_argument("copies", copies, 1)
     if k is not None and k > len(pieces) * copies:
         raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces"
                          + (f", {copies} copies each)" if copies > 1 else ")"))

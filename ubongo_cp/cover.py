@@ -885,7 +885,14 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     >>> inst.type_bounds
     [(0, 4), (0, 2)]
     """
-    pieces = tuple(pieces)
+    given = type(pieces).__name__
+    pieces = () if isinstance(pieces, (str, bytes)) else tuple(pieces)
+    if not pieces and given in ("str", "bytes") or not all(isinstance(p, Piece) for p in pieces):
+        raise InputError("build_instance needs a sequence of pieces (ubongo_cp.pieces.load_pieces(name).pieces), "
+                         f"got {given}")
+    if not isinstance(region, Region):
+        raise InputError(f"build_instance needs a region (ubongo_cp.pieces.load_region, Region.rectangle), "
+                         f"got {type(region).__name__}")
     lattice = region.grid
     mismatch = grid_mismatch(pieces, region)
     if mismatch:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 __all__ = ["UbongoError", "InputError", "IllegalActionError", "JobTooLargeError", "MAX_JOB_CPU_SECONDS",
-           "refuse_long_job", "wrong_kind"]
+           "refuse_long_job", "wrong_kind", "whole_argument"]
 
 #: The stated bound on a job's estimated CPU time (seconds): a census, a tournament or a
 #: simulation estimated to need more is refused unless the caller confirms it.
@@ -32,6 +32,32 @@ def wrong_kind(key: str, kinds: tuple, value) -> str:
     words = " or ".join(_KIND_WORDS.get(k, k.__name__) for k in kinds)
     shown = repr(value)
     return f"{key!r} must be {words}, got {shown if len(shown) <= 40 else shown[:37] + '...'}"
+
+
+def whole_argument(name: str, value, least: int | None = 0) -> int:
+    """``value`` as an int when it is a whole number (an int or a numpy integer, not a bool) of at least
+    ``least`` (None: any); else an :class:`InputError` naming the argument.
+
+    Examples
+    --------
+    >>> whole_argument("limit", 3, 1)
+    3
+    >>> whole_argument("limit", 2.5, 1)
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: limit must be a whole number of at least 1, got 2.5
+    """
+    import operator
+
+    try:
+        number = operator.index(value) if not isinstance(value, bool) else None
+    except TypeError:
+        number = None
+    if number is None or (least is not None and number < least):
+        shown = repr(value)
+        bound = "" if least is None else f" of at least {least}"
+        raise InputError(f"{name} must be a whole number{bound}, got {shown if len(shown) <= 40 else shown[:37] + '...'}")
+    return number
 
 
 class UbongoError(Exception):

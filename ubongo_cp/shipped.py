@@ -102,7 +102,7 @@ def _catalogue() -> dict[str, Example]:
               Example("triangle_4x9.txt", "region", "examples/triangle_4x9.txt", "the 4 x 9 parallelogram of triangles"),
               Example("soma_cube.txt", "region", "examples/soma_cube.txt", "the 3 x 3 x 3 cube")]
     items += [Example("orion/published", "tiles", "orion/published.txt", "the Orion Duel tiles of the published game"),
-              Example("orion/seed", "tiles", "orion/seed.txt", "the Orion Duel tiles as the seed describes them")]
+              Example("orion/seed", "tiles", "orion/seed.txt", "the Orion Duel tiles as the original rule text describes them")]
     return {e.key: e for e in items}
 
 

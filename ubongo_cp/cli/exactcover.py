@@ -76,7 +76,7 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
                        keep=0 if streaming else (most if args.count else None), reduce=False,
                        on_solution=stream if streaming else None, split=split)
     head = {"count": result.count, "complete": result.complete,
-            "status": Status.TIMEOUT if result.stats.get("timed_out") else result.status}
+            "status": Status.TIMEOUT if result.stats.get("timed_out") else result.status, "backend": result.backend}
     if args.json:
         if streaming:
             sys.stdout.write("], " + json.dumps({**head, "stats": result.stats})[1:] + "\n")
@@ -98,7 +98,7 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
         ran = result.backend if engine in (None, result.backend) else f"{result.backend}: {engine}"
         print(f"{n} exact cover{'s' if n != 1 else ''}{exact} [{ran}, {result.stats.get('wall_seconds', 0):.3f} s]")
     for i, cover in enumerate(result.solutions, 1):
-        _print_cover(cover, i if args.count else None)
+        _print_cover(cover, i if args.count or len(result.solutions) > 1 else None)
     if args.count and most != 0 and len(result.solutions) + len(streamed) < n:  # none asked, none missed
         print(f"... {n - len(result.solutions) - len(streamed)} more (--max-solutions all shows them)")
     return 0

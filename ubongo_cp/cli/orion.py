@@ -14,11 +14,11 @@ from .common import show_bar, add_executor_arguments, add_progress_argument, che
 
 __all__ = ["add_parsers"]
 
-_TILES_HELP = ("tile set: published (default: the published game's tiles), seed (the seed's sentence "
+_TILES_HELP = ("tile set: published (default: the published game's tiles), seed (the original rule text's sentence "
                "read literally: every tile 2 own hexes + 1 opponent hex) or a tile-set FILE "
                "(format: as `ubongo-cp examples orion/published` shows)")
 _SPACING_HELP = ("OD-1 token spacing: default (galaxies >= 3 apart, black holes >= 3 apart and "
-                 ">= 2 from a galaxy) or literal (the seed's words: >= 3, >= 2, >= 1)")
+                 ">= 2 from a galaxy) or literal (the original rule text's words: >= 3, >= 2, >= 1)")
 
 
 def add_parsers(subparsers) -> argparse.ArgumentParser:

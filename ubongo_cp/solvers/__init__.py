@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, whole_argument
 from .registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, SOLVERS, SolverSpec, choose, get_solver, solver_names
 
 if TYPE_CHECKING:
@@ -86,40 +86,45 @@ def check_backend(instance, name: str, *, sample: bool = False, fixed: bool = Fa
     >>> check_backend(parse_exact_cover("a b\\na\\nb\\n"), "xcover").name
     'xcover'
     """
-    wants = sample or fixed or frequencies
     spec = get_solver(name)
+    refusal = _refusal(instance, spec, sample, fixed, frequencies)
+    if refusal is not None:
+        why, path, line = refusal
+        fits = [n for n, s in SOLVERS.items() if n != name and _refusal(instance, s, sample, fixed, frequencies) is None]
+        raise InputError(why + (f"; choose one of {', '.join(fits)}" if fits else ""), path=path, line=line)
+    return spec
+
+
+def _refusal(instance, spec: SolverSpec, sample: bool, fixed: bool, frequencies: bool):
+    """Why solver ``spec`` cannot take ``instance`` or the question: (message, path, line), or None."""
+    name = spec.name
     if instance.optional_pieces and not spec.secondary_items:
-        raise InputError(f"backend {name!r} cannot enumerate covers with optional pieces (secondary items)")
-    if wants and not spec.diagram:
+        return f"backend {name!r} cannot enumerate covers with optional pieces (secondary items)", None, None
+    if (sample or fixed or frequencies) and not spec.diagram:
         asked = "sampling needs" if sample else "fixed placements need" if fixed else \
             "placement frequencies need"
-        raise InputError(f"{asked} a decision diagram; use the default backend or one of "
-                         f"{', '.join(n for n, s in SOLVERS.items() if s.diagram)}, not {name!r}")
+        return f"{asked} a decision diagram, which backend {name!r} does not build", None, None
     if not spec.colours and getattr(instance, "colours", None) is not None:
-        raise InputError(f"backend {name!r} does not take colours (Knuth's DLX2); choose one of "
-                         f"{', '.join(n for n, s in SOLVERS.items() if s.colours)}")
+        return f"backend {name!r} does not take colours (Knuth's DLX2)", None, None
     if not spec.ranges and getattr(instance, "bounds", None) is not None and _has_ranges(instance):
-        raise InputError(f"backend {name!r} takes bounds [k..k] or [0..k] only, not other ranges (Knuth's DLX3); "
-                         f"choose one of {', '.join(n for n, s in SOLVERS.items() if s.ranges)}")
+        return (f"backend {name!r} takes bounds [k..k] or [0..k] only, not other ranges (Knuth's DLX3)", None,
+                None)
     if not spec.bounds and getattr(instance, "bounds", None) is not None:
-        raise InputError(f"backend {name!r} covers each item of an exact-cover matrix once: it does not take bounds "
-                         f"(Knuth's DLX3); choose one of {', '.join(n for n, s in SOLVERS.items() if s.bounds)}")
+        return (f"backend {name!r} covers each item of an exact-cover matrix once: it does not take bounds "
+                "(Knuth's DLX3)", None, None)
     if not spec.multiplicities and (getattr(instance, "bounds", None) is not None
                                     or getattr(instance, "has_ranges", False)):
-        bounds = getattr(instance, "bounds", None) is not None  # a matrix's bounds: only solvers taking them fit
-        fit = [n for n, s in SOLVERS.items() if s.multiplicities and (s.bounds or not bounds)]
-        raise InputError(f"backend {name!r} has no multiplicities: it cannot take items covered a number of times "
-                         f"between bounds; choose one of {', '.join(fit)}")
+        return (f"backend {name!r} has no multiplicities: it cannot take items covered a number of times "
+                "between bounds", None, None)
     if spec.diagram and spec.name != "auto":  # auto counts on the kernel what the diagram cannot take
         from .base import option_place, unbranched_option
 
         bad = unbranched_option(instance)
         if bad is not None:
             what, path, line = option_place(instance, bad)
-            raise InputError(f"backend {name!r} takes only options that each cover an item of bounds [1..1] (the "
-                             f"decision diagram branches on those), and {what} covers none; choose auto or dlx",
-                             path=path, line=line)
-    return spec
+            return (f"backend {name!r} takes only options that each cover an item of bounds [1..1] (the "
+                    f"decision diagram branches on those), and {what} covers none", path, line)
+    return None
 
 
 def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: int | None = None,
@@ -227,10 +232,23 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     >>> len(solve(dominoes, sample=3, seed=1).solutions)  # three uniform random tilings
     3
     """
-    if limit is not None and limit < 1:
-        raise InputError(f"limit must be at least 1, got {limit}")
-    if sample is not None and sample < 0:
-        raise InputError(f"the number of samples must be at least 0, got {sample}")
+    if not (hasattr(instance, "table") and hasattr(instance, "n_options")):
+        raise InputError(f"solve needs an exact-cover instance (ubongo_cp.cover.build_instance, "
+                         f"ubongo_cp.exactcover.read_exact_cover), got {type(instance).__name__}")
+    limit = None if limit is None else whole_argument("limit", limit, 1)
+    keep = None if keep is None else whole_argument("keep", keep, 0)
+    sample = None if sample is None else whole_argument("the number of samples", sample, 0)
+    pieces_used = None if pieces_used is None else whole_argument("pieces_used", pieces_used, 0)
+    memory_limit = None if memory_limit is None else whole_argument("memory_limit", memory_limit, 1)
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool)
+                                       and time_limit > 0):
+        raise InputError(f"time_limit must be a number of seconds above 0, got {time_limit!r}")
+    fixed = [whole_argument("a fixed placement", o, 0) for o in fixed]
+    for o in fixed:
+        if o >= instance.n_options:
+            raise InputError(f"fixed placement {o} is not an option of the instance (it has {instance.n_options})")
+    if len(set(fixed)) != len(fixed):
+        raise InputError("a fixed placement is given twice")
     wants = sample is not None or bool(fixed) or frequencies
     name = backend or (DEFAULT_STRATEGY["diagram"] if wants else choose("first" if limit == 1 else "count", instance))
     spec = check_backend(instance, name, sample=sample is not None, fixed=bool(fixed), frequencies=frequencies)

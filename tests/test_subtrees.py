@@ -198,6 +198,35 @@ def test_a_journal_whose_header_a_stop_tore_is_begun_again(tmp_path, run_cli):
     assert code == 0 and out.startswith("8 solutions, 2 up to") and "resuming" in err
 
 
+def test_a_small_count_on_workers_runs_as_one_search(tmp_path, run_cli):
+    # The estimate of the search decides: 4x15 (74,841 nodes) is counted in this process, with the answers of
+    # one search; 6x10 without the orbit decomposition (19.3 million nodes) is cut; a journal always cuts.
+    from ubongo_cp.solvers import get_solver
+    from ubongo_cp.solvers.estimate import _plan_branches
+    from ubongo_cp.solvers.orbits import Branch
+    from ubongo_cp.solvers.subtrees import ONE_SEARCH_NODES, probe_nodes
+
+    for region, backend in ((Region.rectangle(4, 15), "bitboard-symmetry"), (Region.rectangle(6, 10), "bitboard")):
+        inst = build_instance(PENTS, region)
+        nodes = solve(inst, backend=backend, keep=0).stats["nodes"]
+        search = get_solver(backend).make()._search(inst)
+        branches = _plan_branches(inst) if backend == "bitboard-symmetry" else [Branch((), 1, (), ((-1,),), None, 1)]
+        assert nodes / 4 < probe_nodes(search, branches) < 4 * nodes
+    small = write(tmp_path / "small.txt", "###############\n" * 4)
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", small, "--count", "--jobs", "2", "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["count"], data["count_reduced"]) == (1472, 368)
+    assert data["stats"]["one_search"] and data["stats"]["estimated_nodes"] < ONE_SEARCH_NODES
+    big = write(tmp_path / "big.txt", "##########\n" * 6)
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", big, "--count", "--jobs", "2",
+                           "--backend", "bitboard", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["count"] == 9356 and data["stats"]["subtrees"] > 100 and "one_search" not in data["stats"]
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", small, "--count", "--jobs", "2", "--json",
+                           "--journal", tmp_path / "j.jsonl")
+    assert code == 0 and json.loads(out)["stats"]["subtrees"] > 1
+
+
 def test_a_journal_held_by_a_running_count_is_refused(tmp_path, run_cli):
     from ubongo_cp.io import open_journal
 

@@ -296,7 +296,7 @@ def split_from(args: argparse.Namespace) -> Iterator[object]:
     if not (workers or progress or args.journal):
         yield None
         return
-    from ..solvers.subtrees import SplitSearch
+    from ..solvers.subtrees import ONE_SEARCH_NODES, SplitSearch
 
     def notify(message: str) -> None:
         print(f"ubongo-cp: {message}", file=sys.stderr)
@@ -304,8 +304,9 @@ def split_from(args: argparse.Namespace) -> Iterator[object]:
     if not workers:
         yield SplitSearch(journal=args.journal, progress=progress, notify=notify)
         return
-    with executor_from(args) as executor:
-        yield SplitSearch(executor=executor, journal=args.journal, progress=progress, notify=notify)
+    with executor_from(args) as executor:  # a small count runs as one search, here
+        yield SplitSearch(executor=executor, journal=args.journal, progress=progress, notify=notify,
+                          least_nodes=ONE_SEARCH_NODES)
 
 
 @contextmanager

@@ -43,7 +43,8 @@ from ..errors import InputError
 if TYPE_CHECKING:
     from ..executors import Executor
 
-__all__ = ["SplitSearch", "Subtree", "split_branches", "group_tasks", "instance_digest", "LEAVES", "BAR_LEAVES"]
+__all__ = ["SplitSearch", "Subtree", "split_branches", "group_tasks", "instance_digest", "probe_nodes", "LEAVES",
+           "BAR_LEAVES", "ONE_SEARCH_NODES"]
 
 #: Subtrees a count is cut into (before grouping into tasks): enough for a smooth progress bar and
 #: for balanced tasks on a few hundred workers, few enough that their Python cost is small.
@@ -57,6 +58,12 @@ TASKS_PER_JOB = 16
 LEAVES_PER_TASK = 16
 #: Tasks of a count with a progress bar or a journal (each task done advances the bar, and is journaled).
 FINE_TASKS = 256
+#: Probes per branch of :func:`probe_nodes`.
+PROBES = 64
+#: The estimated nodes below which a count on workers runs as one search (:attr:`SplitSearch.least_nodes`):
+#: about 50 ms of the bitboard kernel, where cutting the count and starting the workers costs about as much
+#: as the second worker saves (measured on the pentomino boards).
+ONE_SEARCH_NODES = 2_000_000
 #: The first line of a journal names what it is.
 JOURNAL_KIND = "ubongo-cp subtree journal"
 
@@ -146,6 +153,26 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES, s
     if stats is not None:
         stats["cut_nodes"] = cut_nodes
     return done
+
+
+def probe_nodes(search, branches: Sequence, probes: int = PROBES, seed: int = 0) -> float:
+    """Knuth's estimate of the nodes below ``branches`` (a plan's), from ``probes`` random probes of each.
+
+    ``search``: the kernel of the instance (:class:`~ubongo_cp.solvers.bitboard.BitSearch`); each probe walks
+    its own tree (``probe``), below which the memo of a count would spare some nodes. A rough figure (within a
+    factor of about 3 with the default probes, under a millisecond on the pentomino boards), enough to tell a
+    count of milliseconds from one of seconds.
+    """
+    from .bitboard import restrict_weights
+
+    total = 0.0
+    weights_of: dict = {}
+    for b in branches:
+        restrict = None if b.restrict is None else (b.restrict[0], restrict_weights(search.n_options, b.restrict,
+                                                                                     weights_of))
+        if search.start(b.prefix, restrict=restrict, residual=b.free_weight):
+            total += search.kernel.probe(probes, seed)[0] / probes
+    return total
 
 
 def group_tasks(shares: Sequence[float], n_tasks: int) -> list[tuple[int, int]]:
@@ -250,6 +277,10 @@ class SplitSearch:
         Tasks per worker (of about equal share; the workers take them in the search order).
     notify : callable, optional
         Called with one line when a journal is resumed.
+    least_nodes : int
+        A count without a journal whose search Knuth's estimate puts below this many nodes runs as
+        one search in this process (cutting it and starting workers would cost more than they save;
+        the answers are the same): see :data:`ONE_SEARCH_NODES`. 0 (the default): always cut.
     """
 
     executor: Executor | None = None
@@ -259,6 +290,7 @@ class SplitSearch:
     leaves: int | None = None
     tasks_per_job: int = TASKS_PER_JOB
     notify: Callable[[str], Any] | None = None
+    least_nodes: int = 0
     stats: dict = field(default_factory=dict)
 
     def search(self, backend, instance, branches: Sequence, *, keep: int, time_limit: float | None,
@@ -283,6 +315,14 @@ class SplitSearch:
         digest = instance_digest(instance, backend) if self.journal is not None else "run-" + os.urandom(16).hex()
         _KERNEL.clear()
         search = _kernel(backend, instance, digest)
+        if self.least_nodes and self.journal is None:
+            estimated = probe_nodes(search, branches)
+            if estimated < self.least_nodes:  # a small count: one search here, no cut, no worker
+                self.stats.update(one_search=True, estimated_nodes=round(estimated))
+                run = backend.search(instance, branches, keep=keep, time_limit=time_limit, tally=tally,
+                                     kernel=search)
+                run.stats.update(self.stats)
+                return list(branches), run
         jobs = getattr(self.executor, "jobs", 1) or 1
         leaves = self.leaves or (LEAVES if self.journal is not None else BAR_LEAVES if jobs == 1 else
                                  min(LEAVES, max(BAR_LEAVES, LEAVES_PER_TASK * self.tasks_per_job * jobs)))

@@ -211,6 +211,18 @@ class TaskDeck:
                              f"({', '.join(self.spec.side_names)})", path=self.path)
         return self.spec.side(side).faces
 
+    def check_side(self, side: str, rule: str) -> None:
+        """Refuse a ``side`` the deck's spec does not list (``rule``: the rule that plays one side, e.g. UG-1).
+
+        Raises
+        ------
+        InputError
+            Naming the sides there are.
+        """
+        if side not in self.spec.side_names:
+            raise InputError(f"side {side!r} is not one of {', '.join(self.spec.side_names)} ({rule}; the "
+                             f"{self.game} deck's spec lists its sides)")
+
     def side_ratios(self, side: str) -> np.ndarray:
         """Ratios of one side, shape ``(n_cards, n_faces)``.
 

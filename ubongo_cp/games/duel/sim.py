@@ -97,9 +97,7 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
         raise InputError(f"number of matches must be >= 1, not {games}")
     if not (0 < skill_a < np.inf and 0 < skill_b < np.inf):
         raise InputError(f"skills {skill_a}, {skill_b} must be finite numbers > 0")
-    if side not in deck.spec.side_names:
-        raise InputError(f"side {side!r} is not one of {', '.join(deck.spec.side_names)} (UD-1; the {deck.game} "
-                         "deck's spec lists its sides)")
+    deck.check_side(side, "UD-1")
     if any(not 0 < int(f) < TARGET for f in orange_fields):
         raise InputError(f"orange fields {list(orange_fields)} must lie in 1..{TARGET - 1} (UD-7)")
     seeds = np.random.SeedSequence(seed).spawn(games)

@@ -179,9 +179,7 @@ class DuelState(GameState):
                  give_up: float = DEFAULT_GIVE_UP, tie_window: float = DEFAULT_TIE_WINDOW,
                  max_rerolls: int = MAX_REROLLS, seed: int | np.random.Generator | None = None,
                  scores: Sequence[int] = (0, 0), card_index: int = 0) -> None:
-        if side not in deck.spec.side_names:  # UD-1 (the sides of the deck's spec: A and B for Ubongo Duel)
-            raise InputError(f"side {side!r} is not one of {', '.join(deck.spec.side_names)} (UD-1; the "
-                             f"{deck.game} deck's spec lists its sides)")
+        deck.check_side(side, "UD-1")  # the sides of the deck's spec: A and B for Ubongo Duel
         #: UD-2: the die has one face per task of a card side (a d20 for Ubongo Duel; the deck's spec says).
         self.num_faces = deck.faces(side)
         self.deck = deck

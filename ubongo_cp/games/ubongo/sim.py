@@ -136,6 +136,7 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     deck = as_deck(tasks, "classic")
     if not 2 <= num_players <= 4:
         raise InputError(f"the gem game takes 2 to 4 players, not {num_players}")
+    deck.check_side(side, "UG-1")  # before any game (and any progress bar)
     if games < 1:
         raise InputError(f"number of games must be >= 1, not {games}")
     if strategies and len(strategies) > num_players:

@@ -212,9 +212,7 @@ class UbongoState(GameState):
                  gems=None) -> None:
         if not 2 <= num_players <= 4:
             raise InputError(f"the gem game takes 2 to 4 players, not {num_players}")
-        if side not in deck.spec.side_names:  # UG-1 (the sides of the deck's spec: easy and hard for Ubongo)
-            raise InputError(f"side {side!r} is not one of {', '.join(deck.spec.side_names)} (UG-1; the "
-                             f"{deck.game} deck's spec lists its sides)")
+        deck.check_side(side, "UG-1")  # the sides of the deck's spec: easy and hard for Ubongo
         #: UG-4: the die has one face per task of a card side (six for Ubongo; the deck's spec says).
         self.num_faces = deck.faces(side)
         self.num_players = num_players

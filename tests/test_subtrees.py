@@ -204,7 +204,8 @@ def test_a_small_count_on_workers_runs_as_one_search(tmp_path, run_cli):
     from ubongo_cp.solvers import get_solver
     from ubongo_cp.solvers.estimate import _plan_branches
     from ubongo_cp.solvers.orbits import Branch
-    from ubongo_cp.solvers.subtrees import ONE_SEARCH_NODES, probe_nodes
+    from ubongo_cp.solvers.bitboard import probe_nodes
+    from ubongo_cp.solvers.subtrees import ONE_SEARCH_NODES
 
     for region, backend in ((Region.rectangle(4, 15), "bitboard-symmetry"), (Region.rectangle(6, 10), "bitboard")):
         inst = build_instance(PENTS, region)

@@ -356,6 +356,10 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     else:
         branches = [Branch((), 1, tuple(range(n_sym)) if symmetric else (), ((-1,),), None, n_sym + 1)]
     wanted = min(_NO_KEEP_LIMIT if keep is None else keep, _NO_KEEP_LIMIT if limit is None else limit)
+    if limit is None and hasattr(backend, "scanned"):  # a large count on the region's best raster scan
+        backend = backend.scanned(instance, branches)
+        if getattr(backend, "scan", 0):
+            notes["scan"] = backend.scan
     if split is not None and limit is None:  # the subtrees in the search order: the same answers
         branches, run = split.search(backend, instance, branches, keep=wanted, time_limit=time_limit, tally=tally)
     else:

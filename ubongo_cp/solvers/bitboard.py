@@ -54,6 +54,20 @@ the same placements in the same order (the same nodes, the memo included)
 as the resumable search, without its bookkeeping; the node budget between
 two heartbeats is checked only between two such subtrees.
 
+Scan
+----
+The ``"first"`` rule's cell order is a raster scan of the region: along
+its longest axis, the short side varying fastest. A 2-D region has eight
+such scans (either axis first, each way along each axis), and on an
+irregular region their trees differ by up to a few times (8x8 without
+four cells of its top row: 25 to 65 million nodes). For a large count
+(Knuth's estimate [3]_ of the default scan's tree, from a few random probes
+of the kernel, at least some tenths of a second), :meth:`BitboardBackend.
+scanned` estimates the tree of one scan of each class that the region's
+symmetries do not map onto another (the scans across the long side first
+only where both sides are as long; a rectangle or a square has one class),
+each stratified by the split's cut, and the count runs on the smallest.
+
 Search nodes
 ------------
 ``nodes`` is the number of placements made: the nodes of the search tree
@@ -78,6 +92,8 @@ References
 .. [2] The bitboard pentomino solver of sugyan/pentomino
    (https://github.com/sugyan/pentomino): placements as 64-bit masks, branching on
    the first empty cell, per-cell placement tables.
+.. [3] D. E. Knuth, "Estimating the efficiency of backtrack programs", *Math. Comp.* 29
+   (1975) 121-136.
 """
 
 from __future__ import annotations
@@ -85,7 +101,7 @@ from __future__ import annotations
 import sys
 import time
 from array import array
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator, Sequence
 
 from ..errors import InputError
@@ -123,6 +139,18 @@ _MEMO_LEFT = 4
 _MEMO_BITS = 14
 # The levels with at most _FAST_LEFT pieces left are searched by a plain recursion (module docstring).
 _FAST_LEFT = 8
+
+# The raster scan of a 2-D region (module docstring, "Scan"): a count whose first estimate (PROBES per branch
+# of the plan) reaches _SCAN_NODES nodes (a few tenths of a second) has it chosen, each candidate scan's tree
+# estimated by the split's cut into _SCAN_LEAVES subtrees and _SCAN_PROBES probes below each (some
+# milliseconds per scan); measured on 8x8 without four cells and other irregular 60-cell regions.
+_SCAN_NODES = 3_000_000
+_SCAN_LEAVES = 64
+_SCAN_PROBES = 32
+#: Random probes per branch of :func:`probe_nodes`.
+PROBES = 64
+#: The raster scans of a 2-D region (:class:`BitboardBackend` ``scan``).
+SCANS = 8
 
 _BUDGET, _FULL, _LIMIT, _DONE = 1, 2, 3, 4
 _MAX_BATCH = 1024
@@ -185,7 +213,7 @@ def unfit_reason(instance) -> str | None:
     return None
 
 
-def layout(instance) -> Layout:
+def layout(instance, scan: int = 0) -> Layout:
     """The kernel's view of ``instance`` (see :class:`Layout`).
 
     A polyomino instance (:class:`~ubongo_cp.cover.ExactCoverInstance`): its cells are the bits, in
@@ -204,7 +232,7 @@ def layout(instance) -> Layout:
     if typed:
         n_goal = n_bits = instance.n_cells
         cells = instance.cells
-        order = _cell_order(cells)
+        order = _cell_order(cells, scan)
         bounds = instance.type_bounds
         lo = array("i", [a for a, _ in bounds])
         hi = array("i", [b for _, b in bounds])
@@ -233,15 +261,22 @@ def _words(m: int, words: int, nbytes: int, little: bool) -> bytes:
     return b"".join(((m >> (64 * w)) & 0xFFFFFFFFFFFFFFFF).to_bytes(8, sys.byteorder) for w in range(words))
 
 
-def _cell_order(cells: Sequence[tuple[int, ...]]) -> list[int]:
-    """Cell items sorted with the axis of the largest extent most significant (the short side varies fastest)."""
+def _cell_order(cells: Sequence[tuple[int, ...]], scan: int = 0) -> list[int]:
+    """Cell items in the kernel's scan order: sorted with the axis of the largest extent most significant (the
+    short side varies fastest), ascending. On a 2-D grid, ``scan`` 1-7 gives the other seven raster scans of
+    the same two axes: bit 0 the major axis descending, bit 1 the minor axis descending, bit 2 the two axes
+    swapped (:data:`SCANS`)."""
     if not cells:
         return []
     dims = len(cells[0])
     extent = [max(c[a] for c in cells) - min(c[a] for c in cells) for a in range(dims)]
     major = max(range(dims), key=lambda a: (extent[a], -a))
     rest = [a for a in range(dims) if a != major]
-    return sorted(range(len(cells)), key=lambda i: (cells[i][major], *(cells[i][a] for a in rest)))
+    if dims != 2 or not scan:
+        return sorted(range(len(cells)), key=lambda i: (cells[i][major], *(cells[i][a] for a in rest)))
+    first, second = (rest[0], major) if scan & 4 else (major, rest[0])
+    s1, s2 = (-1 if scan & 1 else 1), (-1 if scan & 2 else 1)
+    return sorted(range(len(cells)), key=lambda i: (s1 * cells[i][first], s2 * cells[i][second]))
 
 
 def _neighbours(instance, order, bit, words) -> bytes:
@@ -309,10 +344,10 @@ class BitSearch:
     """
 
     def __init__(self, instance, *, rule: str = "first", prune: bool = True, cardinality: int | None = None,
-                 memo: bool = True) -> None:
+                 memo: bool = True, scan: int = 0) -> None:
         if rule not in RULES:
             raise InputError(f"unknown bitboard rule {rule!r}; choose one of {', '.join(RULES)}")
-        lay = layout(instance)
+        lay = layout(instance, scan)
         self.layout = lay
         self.n_options = len(lay.types)
         nbr = lay.neighbours if prune else b""
@@ -442,6 +477,71 @@ class _Rows:
         return [out[r * d:r * d + lens[r]].tolist() for r in range(n)]
 
 
+def probe_nodes(search: BitSearch, branches: Sequence, probes: int = PROBES, seed: int = 0) -> float:
+    """Knuth's estimate [3]_ of the nodes below ``branches`` (a plan's), from ``probes`` random probes of each.
+
+    ``search``: the kernel of the instance; each probe walks its own tree (``probe``: the cells and options
+    of the search, the dead-region test), below which the memo of a count would spare some nodes. A rough
+    figure (within a factor of about 3 with the default probes, under a millisecond on the pentomino
+    boards), enough to tell a count of milliseconds from one of seconds.
+    """
+    total = 0.0
+    weights_of: dict = {}
+    for b in branches:
+        if search.start(b.prefix, restrict=_restriction(search, b, weights_of), residual=b.free_weight):
+            total += search.kernel.probe(probes, seed)[0] / probes
+    return total
+
+
+def _restriction(search: BitSearch, branch, weights_of: dict):
+    """The kernel's restriction of a branch (:meth:`BitSearch.start`'s ``restrict``), or None."""
+    if branch.restrict is None:
+        return None
+    return branch.restrict[0], restrict_weights(search.n_options, branch.restrict, weights_of)
+
+
+def stratified_nodes(search: BitSearch, instance, branches: Sequence, leaves: int = _SCAN_LEAVES,
+                     probes: int = _SCAN_PROBES, seed: int = 0) -> float:
+    """Knuth's estimate of the nodes below ``branches``, stratified: the nodes of the split's cut into about
+    ``leaves`` subtrees (:func:`.subtrees.split_branches`) counted, ``probes`` probes below each subtree."""
+    from .subtrees import split_branches
+
+    cut: dict = {}
+    subtrees = split_branches(search, instance, branches, leaves, cut)
+    total = float(cut["cut_nodes"])
+    weights_of: dict = {}
+    for sub in subtrees:
+        b = sub.branch
+        if search.start(b.prefix, restrict=_restriction(search, b, weights_of), residual=b.free_weight):
+            total += search.kernel.probe(probes, seed)[0] / probes
+    return total
+
+
+def scan_classes(instance) -> list[int]:
+    """One scan (0 .. 7, :func:`_cell_order`) of each class of the scans that a symmetry of ``instance`` maps
+    onto one another (their searches alike), the default scan 0 first: [0] off a 2-D region. The scans
+    across the long side first (4 .. 7) only where both sides are as long."""
+    cells = instance.cells
+    if not cells or len(cells[0]) != 2:
+        return [0]
+    # across the short side first where there is one (the narrow front of a rectangle's best scans)
+    extent = {max(c[a] for c in cells) - min(c[a] for c in cells) for a in (0, 1)}
+    scans = range(SCANS if len(extent) == 1 else SCANS // 2)
+    orders = [_cell_order(cells, k) for k in scans]
+    images = [orders[0]]  # the scans met so far, and their images under every symmetry
+    reps = [0]
+    perms = instance.cell_perms
+    for p in perms:
+        images.append([p[i] for i in orders[0]])
+    for k in scans[1:]:
+        if orders[k] in images:
+            continue
+        reps.append(k)
+        images.append(orders[k])
+        images.extend([p[i] for i in orders[k]] for p in perms)
+    return reps
+
+
 def restrict_weights(n_options: int, restrict, cache: dict) -> array:
     """The kernel's option weights of a branch's restriction (``Branch.restrict``: a piece type and
     ``{option: transversal}``): int32 per option, the length of its transversal (0: not a representative).
@@ -506,6 +606,9 @@ class BitboardBackend:
         Only covers of exactly this many placements (the subset analysis).
     memo : bool
         The memo of the ``"first"`` rule while counting (module docstring).
+    scan : int
+        The raster scan of a 2-D region, 0 .. 7 (module docstring, "Scan"; 0: along the longest
+        axis, the short side fastest); :meth:`scanned` chooses it for a large count.
 
     Notes
     -----
@@ -519,9 +622,33 @@ class BitboardBackend:
     heartbeat: int = DEFAULT_HEARTBEAT
     cardinality: int | None = None
     memo: bool = True
+    scan: int = 0
 
     def _search(self, instance) -> BitSearch:
-        return BitSearch(instance, rule=self.rule, prune=self.prune, cardinality=self.cardinality, memo=self.memo)
+        return BitSearch(instance, rule=self.rule, prune=self.prune, cardinality=self.cardinality, memo=self.memo,
+                         scan=self.scan)
+
+    def scanned(self, instance, branches: Sequence) -> BitboardBackend:
+        """This backend with the raster scan of the region whose search Knuth's estimate finds smallest.
+
+        Only for a large count (module docstring, "Scan"): the ``"first"`` rule on a 2-D region whose
+        scans are not all alike by its symmetries; else ``self``. The choice is deterministic (seeded
+        probes), so every worker of a split count, and a resumed one, searches the same tree.
+        """
+        if self.rule != "first" or self.scan or not _typed(instance):
+            return self
+        candidates = scan_classes(instance)
+        if len(candidates) < 2:
+            return self
+        base = self._search(instance)
+        if probe_nodes(base, branches) < _SCAN_NODES:
+            return self
+        best, least = 0, stratified_nodes(base, instance, branches)
+        for k in candidates[1:]:
+            nodes = stratified_nodes(replace(self, scan=k)._search(instance), instance, branches)
+            if nodes < least:
+                best, least = k, nodes
+        return replace(self, scan=best) if best else self
 
     def run(self, instance, on_solution, *, time_limit=None, first_only=False):
         """Enumerate the instance's solutions (backend protocol)."""

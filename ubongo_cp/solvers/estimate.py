@@ -257,8 +257,8 @@ def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0:
         return SearchEstimate(float(nodes_done), 0.0, float(first.count), 0.0, cpu, 0.0, 0, True,
                               time.perf_counter() - t0, None, "bitboard")
     rate = max(nodes_done, 1) / cpu  # nodes per CPU second
-    search = get_solver(name).make()._search(instance)
     branches = _plan_branches(instance)
+    search = get_solver(name).make().scanned(instance, branches)._search(instance)  # the count's own scan
     cut: dict = {}
     subtrees = split_branches(search, instance, branches, max_starts, cut)
     weights_of: dict = {}

@@ -43,8 +43,8 @@ from ..errors import InputError
 if TYPE_CHECKING:
     from ..executors import Executor
 
-__all__ = ["SplitSearch", "Subtree", "split_branches", "group_tasks", "instance_digest", "probe_nodes", "LEAVES",
-           "BAR_LEAVES", "ONE_SEARCH_NODES"]
+__all__ = ["SplitSearch", "Subtree", "split_branches", "group_tasks", "instance_digest", "LEAVES", "BAR_LEAVES",
+           "ONE_SEARCH_NODES"]
 
 #: Subtrees a count is cut into (before grouping into tasks): enough for a smooth progress bar and
 #: for balanced tasks on a few hundred workers, few enough that their Python cost is small.
@@ -58,9 +58,8 @@ TASKS_PER_JOB = 16
 LEAVES_PER_TASK = 16
 #: Tasks of a count with a progress bar or a journal (each task done advances the bar, and is journaled).
 FINE_TASKS = 256
-#: Probes per branch of :func:`probe_nodes`.
-PROBES = 64
-#: The estimated nodes below which a count on workers runs as one search (:attr:`SplitSearch.least_nodes`):
+#: The estimated nodes below which a count on workers runs as one search (:attr:`SplitSearch.least_nodes`,
+#: :func:`.bitboard.probe_nodes`):
 #: about 50 ms of the bitboard kernel, where cutting the count and starting the workers costs about as much
 #: as the second worker saves (measured on the pentomino boards).
 ONE_SEARCH_NODES = 2_000_000
@@ -153,26 +152,6 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES, s
     if stats is not None:
         stats["cut_nodes"] = cut_nodes
     return done
-
-
-def probe_nodes(search, branches: Sequence, probes: int = PROBES, seed: int = 0) -> float:
-    """Knuth's estimate of the nodes below ``branches`` (a plan's), from ``probes`` random probes of each.
-
-    ``search``: the kernel of the instance (:class:`~ubongo_cp.solvers.bitboard.BitSearch`); each probe walks
-    its own tree (``probe``), below which the memo of a count would spare some nodes. A rough figure (within a
-    factor of about 3 with the default probes, under a millisecond on the pentomino boards), enough to tell a
-    count of milliseconds from one of seconds.
-    """
-    from .bitboard import restrict_weights
-
-    total = 0.0
-    weights_of: dict = {}
-    for b in branches:
-        restrict = None if b.restrict is None else (b.restrict[0], restrict_weights(search.n_options, b.restrict,
-                                                                                     weights_of))
-        if search.start(b.prefix, restrict=restrict, residual=b.free_weight):
-            total += search.kernel.probe(probes, seed)[0] / probes
-    return total
 
 
 def group_tasks(shares: Sequence[float], n_tasks: int) -> list[tuple[int, int]]:
@@ -316,6 +295,8 @@ class SplitSearch:
         _KERNEL.clear()
         search = _kernel(backend, instance, digest)
         if self.least_nodes and self.journal is None:
+            from .bitboard import probe_nodes
+
             estimated = probe_nodes(search, branches)
             if estimated < self.least_nodes:  # a small count: one search here, no cut, no worker
                 self.stats.update(one_search=True, estimated_nodes=round(estimated))

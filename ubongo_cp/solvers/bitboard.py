@@ -20,7 +20,7 @@ choose the cell:
 
 - ``"first"``: the first empty cell in the kernel's cell order (the cells
   sorted along the region's longest axis, so the filled part grows across
-  the short side); only the placements whose first cell it is can fit
+  the short side; for a large count the scan is chosen, see "Scan"); only the placements whose first cell it is can fit
   there, and they are listed per cell and per *pattern* of the next cells
   (the options that cover none of the cells already filled among the K
   cells after it), by piece type, so a level scans few placements. The

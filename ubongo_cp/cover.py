@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
 
 from .errors import InputError
 from .geometry import Cell, Shape
-from .grids.base import Orientations
+from .grids.base import LazyOrientations, Orientations
 from .pieces import EMPTY, Piece, Region, grid_mismatch, orientations_of
 from .verify import verify_solution
 
@@ -807,7 +807,7 @@ def piece_types(pieces: Sequence[Piece], mode: str = "free", *, by_name: bool = 
     >>> piece_types([Piece("B1", sq), Piece("D", ((0, 0), (0, 1))), Piece("B2", sq)])
     ((0, 2), (1,))
     """
-    return _grouped([p.name for p in pieces] if by_name else [_form(p.orientations(mode))[2] for p in pieces])
+    return _grouped([p.name for p in pieces] if by_name else [_type_key(p.orientations(mode)) for p in pieces])
 
 
 def _grouped(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
@@ -894,7 +894,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     if problem:
         raise InputError(problem)
     orientations = orientations_of(pieces, mode)
-    types = _grouped([p.name for p in pieces] if optional_pieces else [_form(o)[2] for o in orientations])
+    types = _grouped([p.name for p in pieces] if optional_pieces else list(map(_type_key, orientations)))
     bounds = None
     empty_type = -1
     if ranges or max_empty:
@@ -1327,8 +1327,9 @@ def _runs(shapes: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], list[_Run
     orientation together (1 + the largest coordinate, per axis) and the :class:`_Run` list.
 
     The cells come from the orientations' own array when they were computed with numpy
-    (:class:`~ubongo_cp.grids.base.Orientations`), else from their tuples. Cached by the identities of the
-    orientation lists (the cache holds them, so their ids are not reused).
+    (:class:`~ubongo_cp.grids.base.Orientations`, :class:`~ubongo_cp.grids.base.LazyOrientations`: the rows of
+    their batch at once when a run's types are consecutive shapes of one batch), else from their tuples.
+    Cached by the identities of the orientation lists (the cache holds them, so their ids are not reused).
     """
     key = ("runs", *map(id, shapes))
     entry = _FORMS.get(key)
@@ -1338,14 +1339,27 @@ def _runs(shapes: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], list[_Run
 
     runs = []
     t0 = 0
+    n_cells = [s.batch.cells.shape[1] if isinstance(s, LazyOrientations) else len(s[0]) for s in shapes]
     while t0 < len(shapes):
-        k = len(shapes[t0][0])
+        k = n_cells[t0]
         t1 = t0 + 1
-        while t1 < len(shapes) and len(shapes[t1][0]) == k:
+        while t1 < len(shapes) and n_cells[t1] == k:
             t1 += 1
         group = shapes[t0:t1]
+        first = group[0]
+        if isinstance(first, LazyOrientations) and all(   # consecutive shapes of one batch: its rows at once
+                isinstance(s, LazyOrientations) and s.batch is first.batch and s.number == first.number + j
+                for j, s in enumerate(group)):
+            batch, i0 = first.batch, first.number
+            a, b = batch.starts[i0], batch.starts[i0 + len(group)]
+            sizes = [batch.starts[i + 1] - batch.starts[i] for i in range(i0, i0 + len(group))]
+            of_type = batch.of_shape[a:b] if i0 == t0 else batch.of_shape[a:b] + np.int32(t0 - i0)
+            runs.append(_Run(t0, t1, sizes, batch.cells[a:b], of_type, batch.rank()[a:b], {}))
+            t0 = t1
+            continue
         sizes = [len(s) for s in group]
-        parts = [s.array if isinstance(s, Orientations) else np.array(s, dtype=np.int64) for s in group]
+        parts = [s.array if isinstance(s, (Orientations, LazyOrientations)) else np.array(s, dtype=np.int64)
+                 for s in group]
         cells = parts[0] if len(parts) == 1 else np.concatenate(parts)
         starts = np.cumsum([0, *sizes[:-1]]).repeat(sizes)
         runs.append(_Run(t0, t1, sizes, cells, np.arange(t0, t1, dtype=np.int32).repeat(sizes),
@@ -1397,6 +1411,12 @@ def _form(shapes: Sequence[Shape]) -> tuple[dict, Sequence[Shape], Shape]:
     if entry is not None and entry[1] is shapes:
         return entry
     return _cache(_FORMS, id(shapes), ({}, shapes, min(shapes)))
+
+
+def _type_key(shapes: Sequence[Shape]) -> Shape:
+    """The least of a piece's orientations (its type's key, :func:`piece_types`), kept by lazy ones
+    (:class:`~ubongo_cp.grids.base.LazyOrientations`), else that of :func:`_form`."""
+    return shapes.least if type(shapes) is LazyOrientations else _form(shapes)[2]
 
 
 def _extent(form) -> tuple[int, ...]:

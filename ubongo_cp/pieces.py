@@ -44,6 +44,7 @@ from typing import Iterable, Iterator, Sequence
 from .errors import InputError
 from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
 from .grids import SQUARE, Grid, get_grid
+from .grids.base import LazyOrientations
 from .io import read_text
 from .shipped import SHIPPED_PIECE_SETS, piece_set_path
 
@@ -201,7 +202,9 @@ def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str]
     return names, ranges
 
 
-_ORIENT_CACHE: dict[tuple[Grid, Shape, str], list[Shape]] = {}
+#: Each piece's orientations by (grid, cells, mode): a list, or :class:`~ubongo_cp.grids.base.LazyOrientations`
+#: (:func:`cache_orientations`), its tuples made when :meth:`Piece.orientations` first asks for them.
+_ORIENT_CACHE: dict[tuple[Grid, Shape, str], Sequence[Shape]] = {}
 
 
 #: From how many shapes of one grid and size, not cached yet, :func:`cache_orientations` computes their
@@ -211,8 +214,9 @@ _MANY_FROM = 3
 
 def cache_orientations(pieces: Iterable[Piece], mode: str) -> None:
     """Compute the orientations in ``mode`` of the pieces not cached yet (:meth:`Piece.orientations`), the
-    shapes of one grid and size together (:meth:`ubongo_cp.grids.Grid.orientations_many`) when numpy is
-    loaded already; else leave them to be computed one by one, as asked for.
+    shapes of one grid and size together (:meth:`ubongo_cp.grids.Grid.orientations_lazy`: held as arrays, their
+    tuples made when first asked for) when numpy is loaded already; else leave them to be computed one by one,
+    as asked for.
 
     Raises
     ------
@@ -228,12 +232,13 @@ def cache_orientations(pieces: Iterable[Piece], mode: str) -> None:
     for (grid, _), group in todo.items():
         if len(group) >= _MANY_FROM:
             shapes = list(group)
-            for cells, orientations in zip(shapes, grid.orientations_many(shapes, mode)):
+            for cells, orientations in zip(shapes, grid.orientations_lazy(shapes, mode)):
                 _ORIENT_CACHE[grid, cells, mode] = orientations
 
 
-def orientations_of(pieces: Sequence[Piece], mode: str) -> list[list[Shape]]:
-    """:meth:`Piece.orientations` of each piece, those not cached yet computed as :func:`cache_orientations` does.
+def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]:
+    """:meth:`Piece.orientations` of each piece, those not cached yet computed as :func:`cache_orientations` does:
+    lists, or :class:`~ubongo_cp.grids.base.LazyOrientations` (the same sequences, held as arrays).
 
     Raises
     ------
@@ -243,7 +248,7 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[list[Shape]]:
     found = [_ORIENT_CACHE.get((p.grid, p.cells, mode)) for p in pieces]
     if None in found:
         cache_orientations(pieces, mode)
-        found = [p.orientations(mode) if f is None else f for p, f in zip(pieces, found)]
+        found = [_ORIENT_CACHE.get((p.grid, p.cells, mode)) or p.orientations(mode) for p in pieces]
     return found  # type: ignore[return-value]
 
 
@@ -252,7 +257,7 @@ def _orientations_cached(grid: Grid, cells: Shape, mode: str) -> list[Shape]:
     found = _ORIENT_CACHE.get(key)
     if found is None:
         found = _ORIENT_CACHE[key] = grid.orientations(cells, mode)
-    return found
+    return found.shapes() if isinstance(found, LazyOrientations) else found  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

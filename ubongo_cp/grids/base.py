@@ -481,8 +481,8 @@ class Grid:
         are made when first read (for :func:`ubongo_cp.cover.build_instance`, which reads the arrays).
 
         Every symmetry's images of every shape are computed in a few array
-        operations (``_images``), each put in normal position and its
-        cells sorted as one integer key per cell; each shape's images
+        operations (``_codes``), each in normal position, its cells as one
+        integer key per cell, sorted; each shape's images
         equal to an earlier one are dropped (each image's keys compared
         with those of the shape's earlier images; for many shapes,
         :func:`numpy.unique` of the keys, the shape's index first). The
@@ -505,18 +505,14 @@ class Grid:
             return []
         import numpy as np
 
-        arr = np.array(list(chain.from_iterable(chain.from_iterable(shapes))), dtype=np.int64).reshape(
-            len(shapes), len(shapes[0]), -1)              # (N, n, dim)
-        images = self._images(arr, self.modes[mode])      # (dim, count, N, n), normal position
-        if images is None:
-            return [self.orientations(s, mode) for s in shapes]
-        n, dim = arr.shape[1:]
+        n = len(shapes[0])
         radix = 4 * n + 4                                 # beyond every coordinate of an image in normal position
-        code = images[0]
-        for axis in range(1, dim):
-            code = code * radix + images[axis]
-        n_shapes, count = arr.shape[0], code.shape[0]
-        sorted_keys = np.sort(code.transpose(1, 0, 2), axis=2)          # (N, count, n): each image's cells' keys
+        codes = self._codes(shapes, self.modes[mode], radix)   # (N, n, count): each image's cells' keys
+        if codes is None:
+            return [self.orientations(s, mode) for s in shapes]
+        n_shapes, _, count = codes.shape
+        dim = len(shapes[0][0])
+        sorted_keys = np.sort(codes.transpose(0, 2, 1), axis=2)          # (N, count, n), each image's sorted
         words = _packed(sorted_keys, radix ** dim)            # (N, count) each, in the order of the images' keys
         if n_shapes * count * count * n <= _PAIRWISE_MAX:     # each image against the shape's earlier ones
             same = _earlier(count)                             # (N, count, count) once broadcast
@@ -534,11 +530,12 @@ class Grid:
         of_shape = (keep // count).astype(np.int32)
         starts = [0, *np.cumsum(np.bincount(of_shape, minlength=n_shapes)).tolist()]
         keys = sorted_keys.reshape(-1, n)[keep]                # (orientations, n)
-        cells = np.empty((len(keys), n, dim), dtype=np.int64)
+        digits = []                                            # each coordinate, the last first
         rest = keys
-        for axis in range(dim - 1, 0, -1):
-            rest, cells[:, :, axis] = np.divmod(rest, radix)
-        cells[:, :, 0] = rest
+        for _ in range(dim - 1):
+            rest, digit = np.divmod(rest, radix)
+            digits.append(digit)
+        cells = np.stack([rest, *digits[::-1]], axis=2)        # (orientations, n, dim)
         if len(words) == 1:                                    # each shape's least image: its least word
             least = sorted_keys[np.arange(n_shapes), words[0].argmin(axis=1)]
         else:                                                  # the first of its images sorted by their keys
@@ -548,14 +545,25 @@ class Grid:
         batch = OrientationBatch(keys, cells, of_shape, starts, radix)
         return [LazyOrientations(batch, i, shape) for i, shape in enumerate(least_shapes)]
 
-    def _images(self, arr, count: int):
-        """The first ``count`` symmetries' images of an int array (N, n, dim) of shapes, each in normal
-        position: an array (dim, count, N, n); None if the grid has no vectorised form (:attr:`linear`)."""
+    def _codes(self, shapes: Sequence[Shape], count: int, radix: int):
+        """The first ``count`` symmetries' images of shapes of one size (N shapes of n cells), each in normal
+        position, its cells as keys in base ``radix`` (the first coordinate the most significant): an int array
+        (N, n, count); None if the grid has no vectorised form (:attr:`linear`).
+
+        One integer matrix product gives every image's coordinates and keys (:func:`_code_columns`); the key
+        of each image's least coordinates is then taken from its cells' keys."""
         if self.linear is None:
             return None
-        n_shapes, n, dim = arr.shape
-        raw = (arr @ _linear_columns(self.linear, count)).reshape(n_shapes, n, dim, count)
-        return (raw - raw.min(axis=1, keepdims=True)).transpose(2, 3, 0, 1)
+        import numpy as np
+
+        n_shapes, n, dim = len(shapes), len(shapes[0]), len(shapes[0][0])
+        arr = np.array(list(chain.from_iterable(chain.from_iterable(shapes))), dtype=np.int64).reshape(-1, dim)
+        raw = (arr @ _code_columns(self.linear, count, radix)).reshape(n_shapes, n, dim + 1, count)
+        low = raw[:, :, :dim].min(axis=1)                 # (N, dim, count): each image's least coordinates
+        shift = low[:, 0]
+        for axis in range(1, dim):
+            shift = shift * radix + low[:, axis]
+        return raw[:, :, dim] - shift[:, None]
 
     def symmetry_group(self, cells: Iterable[Cell]) -> list[int]:
         """The symmetries (indices) that map the shape onto itself, identity first."""
@@ -767,12 +775,16 @@ def _cells_of_keys(keys, radix: int, dim: int) -> Iterator[Cell]:
 
 
 @lru_cache(maxsize=None)
-def _linear_columns(linear: tuple[tuple[int, ...], ...], count: int):
-    """The first ``count`` flat matrices of :attr:`Grid.linear` as :func:`side_by_side` columns."""
+def _code_columns(linear: tuple[tuple[int, ...], ...], count: int, radix: int):
+    """The first ``count`` flat matrices of :attr:`Grid.linear`, each with a last row giving the image's key in
+    base ``radix`` (the first coordinate the most significant), as :func:`side_by_side` columns: an int array
+    (dim, (dim + 1) * count)."""
     import numpy as np
 
     dim = math.isqrt(len(linear[0]))
-    return side_by_side(np.array(linear[:count], dtype=np.int64).reshape(count, dim, -1))
+    maps = np.array(linear[:count], dtype=np.int64).reshape(count, dim, dim)
+    weights = radix ** np.arange(dim - 1, -1, -1, dtype=np.int64)
+    return side_by_side(np.concatenate([maps, (weights @ maps)[:, None, :]], axis=1))
 
 
 def side_by_side(maps):

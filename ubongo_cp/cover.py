@@ -894,7 +894,8 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     if problem:
         raise InputError(problem)
     orientations = orientations_of(pieces, mode)
-    types = _grouped([p.name for p in pieces] if optional_pieces else list(map(_type_key, orientations)))
+    types = _grouped([p.name for p in pieces] if optional_pieces else
+                     [o.least if type(o) is LazyOrientations else _form(o)[2] for o in orientations])
     bounds = None
     empty_type = -1
     if ranges or max_empty:
@@ -1337,6 +1338,12 @@ def _runs(shapes: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], list[_Run
         return entry[1]
     import numpy as np
 
+    shapes = list(shapes)
+    first = shapes[0]
+    if type(first) is LazyOrientations and first.batch.members == shapes:   # every shape of one batch, in order
+        batch = first.batch
+        run = _Run(0, len(shapes), batch.counts, batch.cells, batch.of_shape, batch.rank(), {})
+        return _cache(_FORMS, key, (shapes, (batch.reach(), [run])))[1]
     runs = []
     t0 = 0
     n_cells = [s.batch.cells.shape[1] if isinstance(s, LazyOrientations) else len(s[0]) for s in shapes]
@@ -1347,14 +1354,12 @@ def _runs(shapes: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], list[_Run
             t1 += 1
         group = shapes[t0:t1]
         first = group[0]
-        if isinstance(first, LazyOrientations) and all(   # consecutive shapes of one batch: its rows at once
-                isinstance(s, LazyOrientations) and s.batch is first.batch and s.number == first.number + j
-                for j, s in enumerate(group)):
-            batch, i0 = first.batch, first.number
+        if type(first) is LazyOrientations and first.batch.members[first.number:first.number + len(group)] == group:
+            batch, i0 = first.batch, first.number    # consecutive shapes of one batch: its rows at once
             a, b = batch.starts[i0], batch.starts[i0 + len(group)]
-            sizes = [batch.starts[i + 1] - batch.starts[i] for i in range(i0, i0 + len(group))]
             of_type = batch.of_shape[a:b] if i0 == t0 else batch.of_shape[a:b] + np.int32(t0 - i0)
-            runs.append(_Run(t0, t1, sizes, batch.cells[a:b], of_type, batch.rank()[a:b], {}))
+            runs.append(_Run(t0, t1, batch.counts[i0:i0 + len(group)], batch.cells[a:b], of_type,
+                             batch.rank()[a:b], {}))
             t0 = t1
             continue
         sizes = [len(s) for s in group]

@@ -43,7 +43,7 @@ import math
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, product
+from itertools import accumulate, chain, product
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, overload
 
 from ..errors import InputError
@@ -133,16 +133,22 @@ class OrientationBatch:
         int64, shape (rows, cells, dim): the cells of each orientation (normal position), in that order.
     of_shape : numpy.ndarray
         int32, shape (rows,): the index of each row's shape.
+    counts : list of int
+        The number of orientations of each shape.
     starts : list of int
         The first row of each shape, then the number of rows (one more entry than shapes).
     radix : int
         The base of :attr:`keys` (beyond every coordinate of an orientation).
+    members : list of LazyOrientations
+        Each shape's orientations, in order (:meth:`Grid.orientations_lazy` returns them).
     """
 
-    __slots__ = ("keys", "cells", "of_shape", "starts", "radix", "_lists", "_rank")
+    __slots__ = ("keys", "cells", "of_shape", "counts", "starts", "radix", "members", "_lists", "_rank")
 
-    def __init__(self, keys, cells, of_shape, starts: list[int], radix: int) -> None:
-        self.keys, self.cells, self.of_shape, self.starts, self.radix = keys, cells, of_shape, starts, radix
+    def __init__(self, keys, cells, of_shape, counts: list[int], radix: int) -> None:
+        self.keys, self.cells, self.of_shape, self.counts, self.radix = keys, cells, of_shape, counts, radix
+        self.starts = [0, *accumulate(counts)]
+        self.members: list[LazyOrientations] = []
         self._lists: list[Orientations] | None = None
         self._rank: Any = None
 
@@ -167,6 +173,10 @@ class OrientationBatch:
             first = np.array(self.starts[:-1], dtype=np.int64)
             self._rank = (np.arange(len(self.keys)) - first[self.of_shape]).astype(np.int16)
         return self._rank
+
+    def reach(self) -> tuple[int, ...]:
+        """1 + the largest coordinate of any orientation, per axis (normal position)."""
+        return tuple((self.cells.max(axis=(0, 1)) + 1).tolist())
 
 
 class LazyOrientations(Sequence[Shape]):
@@ -199,8 +209,7 @@ class LazyOrientations(Sequence[Shape]):
         return self.batch.lists()[self.number]
 
     def __len__(self) -> int:
-        starts = self.batch.starts
-        return starts[self.number + 1] - starts[self.number]
+        return self.batch.counts[self.number]
 
     @overload
     def __getitem__(self, i: int) -> Shape: ...
@@ -528,7 +537,7 @@ class Grid:
                                      return_index=True)[1])
         # each shape's images unlike an earlier one, in order
         of_shape = (keep // count).astype(np.int32)
-        starts = [0, *np.cumsum(np.bincount(of_shape, minlength=n_shapes)).tolist()]
+        counts = np.bincount(of_shape, minlength=n_shapes).tolist()
         keys = sorted_keys.reshape(-1, n)[keep]                # (orientations, n)
         digits = []                                            # each coordinate, the last first
         rest = keys
@@ -542,8 +551,9 @@ class Grid:
             flat_keys = sorted_keys.reshape(-1, n)
             least = flat_keys[np.lexsort(np.vstack([flat_keys.T[::-1], np.arange(n_shapes).repeat(count)]))[::count]]
         least_shapes = zip(*[iter(_cells_of_keys(least, radix, dim))] * n)
-        batch = OrientationBatch(keys, cells, of_shape, starts, radix)
-        return [LazyOrientations(batch, i, shape) for i, shape in enumerate(least_shapes)]
+        batch = OrientationBatch(keys, cells, of_shape, counts, radix)
+        batch.members = [LazyOrientations(batch, i, shape) for i, shape in enumerate(least_shapes)]
+        return list(batch.members)
 
     def _codes(self, shapes: Sequence[Shape], count: int, radix: int):
         """The first ``count`` symmetries' images of shapes of one size (N shapes of n cells), each in normal

@@ -515,7 +515,7 @@ class Grid:
         import numpy as np
 
         n = len(shapes[0])
-        radix = 4 * n + 4                                 # beyond every coordinate of an image in normal position
+        radix = 4 * n + 5      # beyond every coordinate of an image in normal position; odd (``_codes`` of triangles)
         codes = self._codes(shapes, self.modes[mode], radix)   # (N, n, count): each image's cells' keys
         if codes is None:
             return [self.orientations(s, mode) for s in shapes]

@@ -222,6 +222,27 @@ def test_placements_from_orientations_held_as_arrays_are_those_from_their_tuples
                 assert together == one_by_one, (n, box, mode)
 
 
+@pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
+def test_orientations_held_as_arrays_whichever_way_repeated_images_are_dropped(grid, monkeypatch):
+    # Grid.orientations_lazy, its repeated images dropped by comparing each with its shape's earlier ones or with
+    # numpy.unique: the orientations of Grid.orientations, their cells, their least and their indices.
+    from ubongo_cp.grids import base
+
+    shapes = list(free_polyforms(grid, 5))
+    for pairwise in (True, False):
+        with monkeypatch.context() as m:
+            if not pairwise:
+                m.setattr(base, "_PAIRWISE_MAX", 0)
+            for mode in grid.modes:
+                lazy = grid.orientations_lazy(shapes, mode)
+                lists = [grid.orientations(s, mode) for s in shapes]
+                assert [len(o) for o in lazy] == [len(o) for o in lists]
+                assert [o.shapes() for o in lazy] == [list(o) for o in lazy] == lists, (pairwise, mode)
+                assert [o.least for o in lazy] == [min(o) for o in lists]
+                assert all(np.array_equal(o.array, np.array(s)) for o, s in zip(lazy, lists))
+                assert lazy[0].batch.rank().tolist() == [i for o in lists for i in range(len(o))]
+
+
 @pytest.mark.parametrize("pieces", [["I2"], ["I2", "I2", "L3", "I3", "O4", "T4", "L4", "S4"]])
 def test_a_region_of_few_cells_spread_wide_takes_memory_in_line_with_its_size(pieces):
     """Two pairs of cells 100,000 columns apart: the placements are those of the two pairs alone (hand-checked:

@@ -139,14 +139,17 @@ class OrientationBatch:
         The first row of each shape, then the number of rows (one more entry than shapes).
     radix : int
         The base of :attr:`keys` (beyond every coordinate of an orientation).
+    kept : numpy.ndarray
+        bool, shape (shapes, symmetries): which symmetries' images are kept (unlike an earlier image).
     members : list of LazyOrientations
         Each shape's orientations, in order (:meth:`Grid.orientations_lazy` returns them).
     """
 
-    __slots__ = ("keys", "cells", "of_shape", "counts", "starts", "radix", "members", "_lists", "_rank")
+    __slots__ = ("keys", "cells", "of_shape", "counts", "starts", "radix", "kept", "members", "_lists", "_rank")
 
-    def __init__(self, keys, cells, of_shape, counts: list[int], radix: int) -> None:
+    def __init__(self, keys, cells, of_shape, counts: list[int], radix: int, kept) -> None:
         self.keys, self.cells, self.of_shape, self.counts, self.radix = keys, cells, of_shape, counts, radix
+        self.kept = kept
         self.starts = [0, *accumulate(counts)]
         self.members: list[LazyOrientations] = []
         self._lists: list[Orientations] | None = None
@@ -170,8 +173,7 @@ class OrientationBatch:
         if self._rank is None:
             import numpy as np
 
-            first = np.array(self.starts[:-1], dtype=np.int64)
-            self._rank = (np.arange(len(self.keys)) - first[self.of_shape]).astype(np.int16)
+            self._rank = (self.kept.cumsum(axis=1, dtype=np.int16) - np.int16(1))[self.kept]
         return self._rank
 
     def reach(self) -> tuple[int, ...]:
@@ -527,18 +529,18 @@ class Grid:
             same = _earlier(count)                             # (N, count, count) once broadcast
             for word in words:
                 same = same & (word[:, :, None] == word[:, None, :])
-            keep = np.flatnonzero(~same.any(axis=2))
+            kept = ~same.any(axis=2)                           # (N, count): each image unlike an earlier one
         else:                                                  # each image with its shape first, made unique
             rows = np.empty((n_shapes, count, n + 1), dtype=np.int64)
             rows[:, :, 0] = np.arange(n_shapes)[:, None]
             rows[:, :, 1:] = sorted_keys
             rows = rows.reshape(-1, n + 1)
-            keep = np.sort(np.unique(rows.view(np.dtype((np.void, rows.itemsize * (n + 1)))).ravel(),
-                                     return_index=True)[1])
-        # each shape's images unlike an earlier one, in order
-        of_shape = (keep // count).astype(np.int32)
-        counts = np.bincount(of_shape, minlength=n_shapes).tolist()
-        keys = sorted_keys.reshape(-1, n)[keep]                # (orientations, n)
+            kept = np.zeros(n_shapes * count, dtype=bool)
+            kept[np.unique(rows.view(np.dtype((np.void, rows.itemsize * (n + 1)))).ravel(), return_index=True)[1]] = True
+            kept = kept.reshape(n_shapes, count)
+        shape_of, symmetry = kept.nonzero()                    # the kept images, shape by shape, in order
+        counts = kept.sum(axis=1).tolist()
+        keys = sorted_keys[shape_of, symmetry]                 # (orientations, n)
         digits = []                                            # each coordinate, the last first
         rest = keys
         for _ in range(dim - 1):
@@ -551,7 +553,7 @@ class Grid:
             flat_keys = sorted_keys.reshape(-1, n)
             least = flat_keys[np.lexsort(np.vstack([flat_keys.T[::-1], np.arange(n_shapes).repeat(count)]))[::count]]
         least_shapes = zip(*[iter(_cells_of_keys(least, radix, dim))] * n)
-        batch = OrientationBatch(keys, cells, of_shape, counts, radix)
+        batch = OrientationBatch(keys, cells, shape_of.astype(np.int32), counts, radix, kept)
         batch.members = [LazyOrientations(batch, i, shape) for i, shape in enumerate(least_shapes)]
         return list(batch.members)
 
@@ -739,13 +741,15 @@ def _packed(keys, base: int) -> list:
     per = 1                                   # keys per word: base ** per below 2 ** 63
     while per < n and base ** (per + 1) < 1 << 63:
         per += 1
-    words = []
-    for start in range(0, n, per):
-        word = keys[..., start]
-        for j in range(start + 1, min(n, start + per)):
-            word = word * base + keys[..., j]
-        words.append(word)
-    return words
+    return [keys[..., start:start + per] @ _powers(base, min(per, n - start)) for start in range(0, n, per)]
+
+
+@lru_cache(maxsize=None)
+def _powers(base: int, count: int):
+    """int64, shape (count,): ``base ** (count - 1), ..., base, 1`` (the digits' weights of :func:`_packed`)."""
+    import numpy as np
+
+    return np.array([base ** (count - 1 - j) for j in range(count)], dtype=np.int64)
 
 
 @lru_cache(maxsize=None)

@@ -241,6 +241,8 @@ def test_orientations_held_as_arrays_whichever_way_repeated_images_are_dropped(g
                 assert [o.least for o in lazy] == [min(o) for o in lists]
                 assert all(np.array_equal(o.array, np.array(s)) for o, s in zip(lazy, lists))
                 assert lazy[0].batch.rank().tolist() == [i for o in lists for i in range(len(o))]
+                assert lazy[0].batch.reach == tuple(1 + max(c[axis] for o in lists for s in o for c in s)
+                                                    for axis in range(grid.dim))
 
 
 @pytest.mark.parametrize("pieces", [["I2"], ["I2", "I2", "L3", "I3", "O4", "T4", "L4", "S4"]])

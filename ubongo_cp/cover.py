@@ -1178,10 +1178,14 @@ def _numpy_layout(layout) -> dict:
         low, size = layout[5]
         nbits = 64 * ((total + 63) // 64)
         at = np.array(layout[2], dtype=np.intp)
-        item = arrays["item"] = np.full(total, np.iinfo(np.uint32).max, dtype=np.uint32)
+        item = arrays["item"] = np.full(total, 0xFFFFFFFF, dtype=np.uint32)
         item[at[:n_cells]] = np.arange(n_cells)
-        item[at[n_cells:]] = np.arange(n_cells + n_types, n_cells + n_types + n_optional)
-        arrays["offset"] = (np.indices(size, dtype=np.int32).reshape(len(size), -1).T + np.array(low, np.int32))
+        if n_optional:
+            item[at[n_cells:]] = np.arange(n_cells + n_types, n_cells + n_types + n_optional)
+        offset = arrays["offset"] = np.empty((*size, len(size)), dtype=np.int32)   # each position's translation
+        for axis, (lo, n) in enumerate(zip(low, size)):
+            offset[..., axis] = np.arange(lo, lo + n, dtype=np.int32).reshape((n,) + (1,) * (len(size) - 1 - axis))
+        arrays["offset"] = offset.reshape(-1, len(size))
         arrays["bits"] = nbits
         arrays["at"] = at
     return arrays
@@ -1343,7 +1347,7 @@ def _runs(shapes: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], list[_Run
     if type(first) is LazyOrientations and first.batch.members == shapes:   # every shape of one batch, in order
         batch = first.batch
         run = _Run(0, len(shapes), batch.counts, batch.cells, batch.of_shape, batch.rank(), {})
-        return _cache(_FORMS, key, (shapes, (batch.reach(), [run])))[1]
+        return _cache(_FORMS, key, (shapes, (batch.reach, [run])))[1]
     runs = []
     t0 = 0
     n_cells = [s.batch.cells.shape[1] if isinstance(s, LazyOrientations) else len(s[0]) for s in shapes]

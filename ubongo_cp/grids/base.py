@@ -141,15 +141,18 @@ class OrientationBatch:
         The base of :attr:`keys` (beyond every coordinate of an orientation).
     kept : numpy.ndarray
         bool, shape (shapes, symmetries): which symmetries' images are kept (unlike an earlier image).
+    reach : tuple of int
+        1 + the largest coordinate of any orientation, per axis (normal position).
     members : list of LazyOrientations
         Each shape's orientations, in order (:meth:`Grid.orientations_lazy` returns them).
     """
 
-    __slots__ = ("keys", "cells", "of_shape", "counts", "starts", "radix", "kept", "members", "_lists", "_rank")
+    __slots__ = ("keys", "cells", "of_shape", "counts", "starts", "radix", "kept", "reach", "members", "_lists",
+                 "_rank")
 
-    def __init__(self, keys, cells, of_shape, counts: list[int], radix: int, kept) -> None:
+    def __init__(self, keys, cells, of_shape, counts: list[int], radix: int, kept, reach: tuple[int, ...]) -> None:
         self.keys, self.cells, self.of_shape, self.counts, self.radix = keys, cells, of_shape, counts, radix
-        self.kept = kept
+        self.kept, self.reach = kept, reach
         self.starts = [0, *accumulate(counts)]
         self.members: list[LazyOrientations] = []
         self._lists: list[Orientations] | None = None
@@ -175,10 +178,6 @@ class OrientationBatch:
 
             self._rank = (self.kept.cumsum(axis=1, dtype=np.int16) - np.int16(1))[self.kept]
         return self._rank
-
-    def reach(self) -> tuple[int, ...]:
-        """1 + the largest coordinate of any orientation, per axis (normal position)."""
-        return tuple((self.cells.max(axis=(0, 1)) + 1).tolist())
 
 
 class LazyOrientations(Sequence[Shape]):
@@ -546,14 +545,16 @@ class Grid:
         for _ in range(dim - 1):
             rest, digit = np.divmod(rest, radix)
             digits.append(digit)
-        cells = np.stack([rest, *digits[::-1]], axis=2)        # (orientations, n, dim)
+        columns = [rest, *digits[::-1]]
+        cells = np.stack(columns, axis=2)                      # (orientations, n, dim)
+        reach = tuple(int(column.max()) + 1 for column in columns)
         if len(words) == 1:                                    # each shape's least image: its least word
             least = sorted_keys[np.arange(n_shapes), words[0].argmin(axis=1)]
         else:                                                  # the first of its images sorted by their keys
             flat_keys = sorted_keys.reshape(-1, n)
             least = flat_keys[np.lexsort(np.vstack([flat_keys.T[::-1], np.arange(n_shapes).repeat(count)]))[::count]]
         least_shapes = zip(*[iter(_cells_of_keys(least, radix, dim))] * n)
-        batch = OrientationBatch(keys, cells, shape_of.astype(np.int32), counts, radix, kept)
+        batch = OrientationBatch(keys, cells, shape_of.astype(np.int32), counts, radix, kept, reach)
         batch.members = [LazyOrientations(batch, i, shape) for i, shape in enumerate(least_shapes)]
         return list(batch.members)
 
@@ -571,7 +572,7 @@ class Grid:
         n_shapes, n, dim = len(shapes), len(shapes[0]), len(shapes[0][0])
         arr = np.array(list(chain.from_iterable(chain.from_iterable(shapes))), dtype=np.int64).reshape(-1, dim)
         raw = (arr @ _code_columns(self.linear, count, radix)).reshape(n_shapes, n, dim + 1, count)
-        low = raw[:, :, :dim].min(axis=1)                 # (N, dim, count): each image's least coordinates
+        low = raw.min(axis=1)                             # (N, dim + 1, count): each image's least coordinates
         shift = low[:, 0]
         for axis in range(1, dim):
             shift = shift * radix + low[:, axis]

@@ -243,7 +243,7 @@ class TriangleGrid(Grid):
         n_shapes, n = len(shapes), len(shapes[0])
         x = np.array([(r, (r + c) >> 1, (r + c) & 1, 1) for s in shapes for r, c in s], dtype=np.int64)
         raw = (x @ _affine_matrices(count, radix)).reshape(n_shapes, n, 3, count)
-        low = raw[:, :, :2].min(axis=1)                      # (N, 2, count): each image's least row and column
+        low = raw.min(axis=1)                                # (N, 3, count): each image's least row and column
         least = low[:, 0] * radix + low[:, 1]
         return raw[:, :, 2] - (least & ~1)[:, None]
 

@@ -807,7 +807,7 @@ def piece_types(pieces: Sequence[Piece], mode: str = "free", *, by_name: bool = 
     >>> piece_types([Piece("B1", sq), Piece("D", ((0, 0), (0, 1))), Piece("B2", sq)])
     ((0, 2), (1,))
     """
-    return _grouped([p.name for p in pieces] if by_name else [_type_key(p.orientations(mode)) for p in pieces])
+    return _grouped([p.name for p in pieces] if by_name else [_form(p.orientations(mode))[2] for p in pieces])
 
 
 def _grouped(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
@@ -894,7 +894,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     if problem:
         raise InputError(problem)
     orientations = orientations_of(pieces, mode)
-    types = _grouped([p.name for p in pieces] if optional_pieces else
+    types = _grouped([p.name for p in pieces] if optional_pieces else   # by the least orientation (piece_types)
                      [o.least if type(o) is LazyOrientations else _form(o)[2] for o in orientations])
     bounds = None
     empty_type = -1
@@ -1420,12 +1420,6 @@ def _form(shapes: Sequence[Shape]) -> tuple[dict, Sequence[Shape], Shape]:
     if entry is not None and entry[1] is shapes:
         return entry
     return _cache(_FORMS, id(shapes), ({}, shapes, min(shapes)))
-
-
-def _type_key(shapes: Sequence[Shape]) -> Shape:
-    """The least of a piece's orientations (its type's key, :func:`piece_types`), kept by lazy ones
-    (:class:`~ubongo_cp.grids.base.LazyOrientations`), else that of :func:`_form`."""
-    return shapes.least if type(shapes) is LazyOrientations else _form(shapes)[2]
 
 
 def _extent(form) -> tuple[int, ...]:

@@ -192,6 +192,8 @@ class LazyOrientations(Sequence[Shape]):
         This shape's index in the batch.
     least : Shape
         The least orientation (``min(self)``, without making the others' tuples).
+    array : numpy.ndarray
+        int64, shape (orientations, cells, dim): the cells of each orientation, in order (a view of the batch's).
     """
 
     __slots__ = ("batch", "number", "least")

@@ -999,6 +999,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     if vectorised:
         reach, runs = _runs(shapes)
     else:
+        shapes = _listed(shapes)
         forms = [_form(type_shapes) for type_shapes in shapes]
         reach = tuple(map(max, zip(*map(_extent, forms)))) if forms else (1,) * lattice.dim
     layout = _REGIONS.get((id(region), reach, n_types))   # this region, else an equal one, else made
@@ -1013,6 +1014,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         fits_of_runs = _fits_numpy(runs, strides, layout)
         if sum(len(fit[0]) for fit in fits_of_runs) >= _NUMPY_FROM:
             return _fill_numpy(runs, fits_of_runs, strides, layout, n_cells)
+        shapes = _listed(shapes)
         forms = [_form(type_shapes) for type_shapes in shapes]
         fits = [masks for run, fit in zip(runs, fits_of_runs) for masks in _masks_of(run, fit)]
     else:
@@ -1031,6 +1033,12 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
             runs = _runs(shapes)[1]
             return _fill_numpy(runs, _fits_unpacked(runs, fits, layout), strides, layout, n_cells)
     return _fill_python(shapes, forms, strides, fits, layout, n_cells)
+
+
+def _listed(shapes: Sequence[Sequence[Shape]]) -> list[Sequence[Shape]]:
+    """Each type's orientations as a list (those held as arrays, :class:`~ubongo_cp.grids.base.LazyOrientations`,
+    as the list of their tuples, made once), for the loops in plain Python."""
+    return [s.shapes() if type(s) is LazyOrientations else s for s in shapes]
 
 
 def _flats(form, strides: tuple[int, ...]) -> list[list[int]]:

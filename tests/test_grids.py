@@ -183,6 +183,68 @@ def test_orientations_in_one_loop_and_with_numpy_are_the_images_symmetry_by_symm
                 == {"square": 63, "hex": 186, "triangle": 36, "cube": 534}[grid.name]
 
 
+@pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
+def test_placements_from_orientations_held_as_arrays_are_those_from_their_tuples(grid, monkeypatch):
+    # The orientations computed together and held as arrays (Grid.orientations_lazy, their tuples made when
+    # read) give the tables of the orientations computed one by one as tuples: same options, same order;
+    # pieces of 4 to 6 cells (5 on cubes) with repeated and moved copies, in regions of a few sizes, every mode.
+    from ubongo_cp import cover, pieces as pieces_module
+    from ubongo_cp.grids.base import LazyOrientations
+    from ubongo_cp.pieces import Piece, Region
+
+    move = {"triangle": (3, -5)}.get(grid.name, (3, -5, 2)[:grid.dim])
+    boxes = {"square": [(5, 6), (12, 14)], "hex": [(4, 5), (9, 10)], "triangle": [(4, 5), (8, 12)],
+             "cube": [(2, 3, 4), (4, 5, 5)]}[grid.name]
+
+    def tables(use, region, mode):
+        pieces_module._ORIENT_CACHE.clear()
+        cover._FORMS.clear()
+        cover._REGIONS.clear()
+        inst = cover.build_instance(use, region, mode=mode)
+        t = inst.table
+        return (inst.types, [a.tobytes() for a in (t.indptr, t.indices, t.option_type, t.option_orientation,
+                                                     t.option_offset)], [p.orientations(mode) for p in use])
+
+    for n in range(4, 6 if grid.dim == 3 else 7):
+        shapes = list(free_polyforms(grid, n))[:30]
+        moved = [tuple(tuple(a + b for a, b in zip(c, move)) for c in s) for s in shapes[:2]]
+        use = [Piece(f"P{i}", s, grid) for i, s in enumerate(shapes + moved)] + [Piece("Q", shapes[0], grid)]
+        lazy = grid.orientations_lazy([p.cells for p in use], "free")
+        assert all(type(o) is LazyOrientations for o in lazy)
+        assert [o.least for o in lazy] == [min(o) for o in lazy] == [min(grid.orientations(p.cells)) for p in use]
+        for box in boxes:
+            region = Region.box(*box, grid=grid)
+            for mode in grid.modes:
+                together = tables(use, region, mode)
+                with monkeypatch.context() as m:
+                    m.setattr(pieces_module, "_MANY_FROM", 10**9)   # one by one, as tuples
+                    one_by_one = tables(use, region, mode)
+                assert together == one_by_one, (n, box, mode)
+
+
+@pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
+def test_orientations_held_as_arrays_whichever_way_repeated_images_are_dropped(grid, monkeypatch):
+    # Grid.orientations_lazy, its repeated images dropped by comparing each with its shape's earlier ones or with
+    # numpy.unique: the orientations of Grid.orientations, their cells, their least and their indices.
+    from ubongo_cp.grids import base
+
+    shapes = list(free_polyforms(grid, 5))
+    for pairwise in (True, False):
+        with monkeypatch.context() as m:
+            if not pairwise:
+                m.setattr(base, "_PAIRWISE_MAX", 0)
+            for mode in grid.modes:
+                lazy = grid.orientations_lazy(shapes, mode)
+                lists = [grid.orientations(s, mode) for s in shapes]
+                assert [len(o) for o in lazy] == [len(o) for o in lists]
+                assert [o.shapes() for o in lazy] == [list(o) for o in lazy] == lists, (pairwise, mode)
+                assert [o.least for o in lazy] == [min(o) for o in lists]
+                assert all(np.array_equal(o.array, np.array(s)) for o, s in zip(lazy, lists))
+                assert lazy[0].batch.rank().tolist() == [i for o in lists for i in range(len(o))]
+                assert lazy[0].batch.reach == tuple(1 + max(c[axis] for o in lists for s in o for c in s)
+                                                    for axis in range(grid.dim))
+
+
 @pytest.mark.parametrize("pieces", [["I2"], ["I2", "I2", "L3", "I3", "O4", "T4", "L4", "S4"]])
 def test_a_region_of_few_cells_spread_wide_takes_memory_in_line_with_its_size(pieces):
     """Two pairs of cells 100,000 columns apart: the placements are those of the two pairs alone (hand-checked:

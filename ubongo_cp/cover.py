@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
 
 from .errors import InputError
 from .geometry import Cell, Shape
-from .grids.base import Orientations
+from .grids.base import LazyOrientations, Orientations
 from .pieces import EMPTY, Piece, Region, grid_mismatch, orientations_of
 from .verify import verify_solution
 
@@ -901,7 +901,8 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     if problem:
         raise InputError(problem)
     orientations = orientations_of(pieces, mode)
-    types = _grouped([p.name for p in pieces] if optional_pieces else [_form(o)[2] for o in orientations])
+    types = _grouped([p.name for p in pieces] if optional_pieces else   # by the least orientation (piece_types)
+                     [o.least if type(o) is LazyOrientations else _form(o)[2] for o in orientations])
     bounds = None
     empty_type = -1
     if ranges or max_empty:
@@ -1005,6 +1006,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     if vectorised:
         reach, runs = _runs(shapes)
     else:
+        shapes = _listed(shapes)
         forms = [_form(type_shapes) for type_shapes in shapes]
         reach = tuple(map(max, zip(*map(_extent, forms)))) if forms else (1,) * lattice.dim
     layout = _REGIONS.get((id(region), reach, n_types))   # this region, else an equal one, else made
@@ -1019,6 +1021,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         fits_of_runs = _fits_numpy(runs, strides, layout)
         if sum(len(fit[0]) for fit in fits_of_runs) >= _NUMPY_FROM:
             return _fill_numpy(runs, fits_of_runs, strides, layout, n_cells)
+        shapes = _listed(shapes)
         forms = [_form(type_shapes) for type_shapes in shapes]
         fits = [masks for run, fit in zip(runs, fits_of_runs) for masks in _masks_of(run, fit)]
     else:
@@ -1037,6 +1040,12 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
             runs = _runs(shapes)[1]
             return _fill_numpy(runs, _fits_unpacked(runs, fits, layout), strides, layout, n_cells)
     return _fill_python(shapes, forms, strides, fits, layout, n_cells)
+
+
+def _listed(shapes: Sequence[Sequence[Shape]]) -> list[Sequence[Shape]]:
+    """Each type's orientations as a list (those held as arrays, :class:`~ubongo_cp.grids.base.LazyOrientations`,
+    as the list of their tuples, made once), for the loops in plain Python."""
+    return [s.shapes() if type(s) is LazyOrientations else s for s in shapes]
 
 
 def _flats(form, strides: tuple[int, ...]) -> list[list[int]]:
@@ -1184,10 +1193,14 @@ def _numpy_layout(layout) -> dict:
         low, size = layout[5]
         nbits = 64 * ((total + 63) // 64)
         at = np.array(layout[2], dtype=np.intp)
-        item = arrays["item"] = np.full(total, np.iinfo(np.uint32).max, dtype=np.uint32)
+        item = arrays["item"] = np.full(total, 0xFFFFFFFF, dtype=np.uint32)
         item[at[:n_cells]] = np.arange(n_cells)
-        item[at[n_cells:]] = np.arange(n_cells + n_types, n_cells + n_types + n_optional)
-        arrays["offset"] = (np.indices(size, dtype=np.int32).reshape(len(size), -1).T + np.array(low, np.int32))
+        if n_optional:
+            item[at[n_cells:]] = np.arange(n_cells + n_types, n_cells + n_types + n_optional)
+        offset = arrays["offset"] = np.empty((*size, len(size)), dtype=np.int32)   # each position's translation
+        for axis, (lo, n) in enumerate(zip(low, size)):
+            offset[..., axis] = np.arange(lo, lo + n, dtype=np.int32).reshape((n,) + (1,) * (len(size) - 1 - axis))
+        arrays["offset"] = offset.reshape(-1, len(size))
         arrays["bits"] = nbits
         arrays["at"] = at
     return arrays
@@ -1334,8 +1347,9 @@ def _runs(shapes: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], list[_Run
     orientation together (1 + the largest coordinate, per axis) and the :class:`_Run` list.
 
     The cells come from the orientations' own array when they were computed with numpy
-    (:class:`~ubongo_cp.grids.base.Orientations`), else from their tuples. Cached by the identities of the
-    orientation lists (the cache holds them, so their ids are not reused).
+    (:class:`~ubongo_cp.grids.base.Orientations`, :class:`~ubongo_cp.grids.base.LazyOrientations`: the rows of
+    their batch at once when a run's types are consecutive shapes of one batch), else from their tuples.
+    Cached by the identities of the orientation lists (the cache holds them, so their ids are not reused).
     """
     key = ("runs", *map(id, shapes))
     entry = _FORMS.get(key)
@@ -1343,16 +1357,33 @@ def _runs(shapes: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], list[_Run
         return entry[1]
     import numpy as np
 
+    shapes = list(shapes)
+    first = shapes[0]
+    if type(first) is LazyOrientations and first.batch.members == shapes:   # every shape of one batch, in order
+        batch = first.batch
+        run = _Run(0, len(shapes), batch.counts, batch.cells, batch.of_shape, batch.rank(), {})
+        return _cache(_FORMS, key, (shapes, (batch.reach, [run])))[1]
     runs = []
     t0 = 0
+    n_cells = [s.batch.cells.shape[1] if isinstance(s, LazyOrientations) else len(s[0]) for s in shapes]
     while t0 < len(shapes):
-        k = len(shapes[t0][0])
+        k = n_cells[t0]
         t1 = t0 + 1
-        while t1 < len(shapes) and len(shapes[t1][0]) == k:
+        while t1 < len(shapes) and n_cells[t1] == k:
             t1 += 1
         group = shapes[t0:t1]
+        first = group[0]
+        if type(first) is LazyOrientations and first.batch.members[first.number:first.number + len(group)] == group:
+            batch, i0 = first.batch, first.number    # consecutive shapes of one batch: its rows at once
+            a, b = batch.starts[i0], batch.starts[i0 + len(group)]
+            of_type = batch.of_shape[a:b] if i0 == t0 else batch.of_shape[a:b] + np.int32(t0 - i0)
+            runs.append(_Run(t0, t1, batch.counts[i0:i0 + len(group)], batch.cells[a:b], of_type,
+                             batch.rank()[a:b], {}))
+            t0 = t1
+            continue
         sizes = [len(s) for s in group]
-        parts = [s.array if isinstance(s, Orientations) else np.array(s, dtype=np.int64) for s in group]
+        parts = [s.array if isinstance(s, (Orientations, LazyOrientations)) else np.array(s, dtype=np.int64)
+                 for s in group]
         cells = parts[0] if len(parts) == 1 else np.concatenate(parts)
         starts = np.cumsum([0, *sizes[:-1]]).repeat(sizes)
         runs.append(_Run(t0, t1, sizes, cells, np.arange(t0, t1, dtype=np.int32).repeat(sizes),

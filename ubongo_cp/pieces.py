@@ -44,6 +44,7 @@ from typing import Iterable, Iterator, Sequence
 from .errors import InputError
 from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
 from .grids import SQUARE, Grid, get_grid
+from .grids.base import LazyOrientations
 from .io import read_text
 from .shipped import SHIPPED_PIECE_SETS, piece_set_path
 
@@ -201,39 +202,23 @@ def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str]
     return names, ranges
 
 
-_ORIENT_CACHE: dict[tuple[Grid, Shape, str], list[Shape]] = {}
+#: Each piece's orientations by (grid, cells, mode): a list, or :class:`~ubongo_cp.grids.base.LazyOrientations`
+#: (:func:`orientations_of`), its tuples made when :meth:`Piece.orientations` first asks for them.
+_ORIENT_CACHE: dict[tuple[Grid, Shape, str], Sequence[Shape]] = {}
 
 
-#: From how many shapes of one grid and size, not cached yet, :func:`cache_orientations` computes their
+#: From how many shapes of one grid and size, not cached yet, :func:`orientations_of` computes their
 #: orientations together with numpy (measured with ``benchmarks/bench_grids.py``).
 _MANY_FROM = 3
 
 
-def cache_orientations(pieces: Iterable[Piece], mode: str) -> None:
-    """Compute the orientations in ``mode`` of the pieces not cached yet (:meth:`Piece.orientations`), the
-    shapes of one grid and size together (:meth:`ubongo_cp.grids.Grid.orientations_many`) when numpy is
-    loaded already; else leave them to be computed one by one, as asked for.
+def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]:
+    """:meth:`Piece.orientations` of each piece: lists, or :class:`~ubongo_cp.grids.base.LazyOrientations` (the
+    same sequences, held as arrays).
 
-    Raises
-    ------
-    ValueError
-        For a mode the pieces' grid does not have.
-    """
-    if "numpy" not in sys.modules:
-        return
-    todo: dict[tuple[Grid, int], dict[Shape, None]] = {}
-    for p in pieces:
-        if (p.grid, p.cells, mode) not in _ORIENT_CACHE:
-            todo.setdefault((p.grid, len(p.cells)), {})[p.cells] = None
-    for (grid, _), group in todo.items():
-        if len(group) >= _MANY_FROM:
-            shapes = list(group)
-            for cells, orientations in zip(shapes, grid.orientations_many(shapes, mode)):
-                _ORIENT_CACHE[grid, cells, mode] = orientations
-
-
-def orientations_of(pieces: Sequence[Piece], mode: str) -> list[list[Shape]]:
-    """:meth:`Piece.orientations` of each piece, those not cached yet computed as :func:`cache_orientations` does.
+    Those not cached yet are computed and cached, each shape once: from :data:`_MANY_FROM` shapes of one
+    grid and size, when numpy is loaded already, together (:meth:`ubongo_cp.grids.Grid.orientations_lazy`:
+    held as arrays, their tuples made when first asked for); else one by one.
 
     Raises
     ------
@@ -241,9 +226,27 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[list[Shape]]:
         For a mode the pieces' grid does not have.
     """
     found = [_ORIENT_CACHE.get((p.grid, p.cells, mode)) for p in pieces]
-    if None in found:
-        cache_orientations(pieces, mode)
-        found = [p.orientations(mode) if f is None else f for p, f in zip(pieces, found)]
+    if None not in found:
+        return found  # type: ignore[return-value]
+    groups: dict[tuple[Grid, int], dict[Shape, int]] = {}   # the shapes to compute, by grid and size
+    todo = []                                                # (piece's index, its group, its shape's index there)
+    for i, (p, f) in enumerate(zip(pieces, found)):
+        if f is None:
+            group = groups.setdefault((p.grid, len(p.cells)), {})
+            todo.append((i, group, group.setdefault(p.cells, len(group))))
+    made = {}
+    together = "numpy" in sys.modules
+    for (grid, _), group in groups.items():
+        shapes = list(group)
+        if together and len(shapes) >= _MANY_FROM:
+            orientations = grid.orientations_lazy(shapes, mode)
+        else:
+            orientations = [grid.orientations(cells, mode) for cells in shapes]
+        for cells, o in zip(shapes, orientations):
+            _ORIENT_CACHE[grid, cells, mode] = o
+        made[id(group)] = orientations
+    for i, group, k in todo:
+        found[i] = made[id(group)][k]
     return found  # type: ignore[return-value]
 
 
@@ -252,7 +255,7 @@ def _orientations_cached(grid: Grid, cells: Shape, mode: str) -> list[Shape]:
     found = _ORIENT_CACHE.get(key)
     if found is None:
         found = _ORIENT_CACHE[key] = grid.orientations(cells, mode)
-    return found
+    return found.shapes() if isinstance(found, LazyOrientations) else found  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

@@ -43,15 +43,15 @@ import math
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, product
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from itertools import accumulate, chain, product
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, overload
 
 from ..errors import InputError
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Cell", "Shape", "Grid", "Colouring", "Plane", "Orientations"]
+__all__ = ["Cell", "Shape", "Grid", "Colouring", "Plane", "Orientations", "OrientationBatch", "LazyOrientations"]
 
 #: A cell: a tuple of ints (``(row, col)`` on squares and triangles, axial ``(q, r)`` on hexagons,
 #: ``(layer, row, col)`` on cubes).
@@ -116,6 +116,118 @@ class Orientations(list[Shape]):
 
     __slots__ = ("array",)
     array: np.ndarray
+
+
+class OrientationBatch:
+    """The distinct orientations of several shapes of one size, computed together with numpy
+    (:meth:`Grid.orientations_lazy`) and held as arrays: rows of every shape's orientations, shape by shape,
+    each shape's in the order of the symmetries. Their tuples (:class:`Orientations`) are made when first
+    asked for (:meth:`lists`).
+
+    Attributes
+    ----------
+    keys : numpy.ndarray
+        int64, shape (rows, cells): each orientation's cells as keys in base :attr:`radix` (the first
+        coordinate the most significant), sorted (the cells' order in the shape).
+    cells : numpy.ndarray
+        int64, shape (rows, cells, dim): the cells of each orientation (normal position), in that order.
+    of_shape : numpy.ndarray
+        int32, shape (rows,): the index of each row's shape.
+    counts : list of int
+        The number of orientations of each shape.
+    starts : list of int
+        The first row of each shape, then the number of rows (one more entry than shapes).
+    radix : int
+        The base of :attr:`keys` (beyond every coordinate of an orientation).
+    kept : numpy.ndarray
+        bool, shape (shapes, symmetries): which symmetries' images are kept (unlike an earlier image).
+    reach : tuple of int
+        1 + the largest coordinate of any orientation, per axis (normal position).
+    members : list of LazyOrientations
+        Each shape's orientations, in order (:meth:`Grid.orientations_lazy` returns them).
+    """
+
+    __slots__ = ("keys", "cells", "of_shape", "counts", "starts", "radix", "kept", "reach", "members", "_lists",
+                 "_rank")
+
+    def __init__(self, keys, cells, of_shape, counts: list[int], radix: int, kept, reach: tuple[int, ...]) -> None:
+        self.keys, self.cells, self.of_shape, self.counts, self.radix = keys, cells, of_shape, counts, radix
+        self.kept, self.reach = kept, reach
+        self.starts = [0, *accumulate(counts)]
+        self.members: list[LazyOrientations] = []
+        self._lists: list[Orientations] | None = None
+        self._rank: Any = None
+
+    def lists(self) -> list[Orientations]:
+        """Each shape's orientations as tuples of cells (:meth:`Grid.orientations_many`), made once."""
+        if self._lists is None:
+            n = self.keys.shape[1]
+            flat = list(zip(*[iter(_cells_of_keys(self.keys, self.radix, self.cells.shape[2]))] * n))
+            out = []
+            for a, b in zip(self.starts, self.starts[1:]):
+                images_of = Orientations(flat[a:b])
+                images_of.array = self.cells[a:b]
+                out.append(images_of)
+            self._lists = out
+        return self._lists
+
+    def rank(self):
+        """int16, shape (rows,): each row's index among its shape's orientations, made once."""
+        if self._rank is None:
+            import numpy as np
+
+            self._rank = (self.kept.cumsum(axis=1, dtype=np.int16) - np.int16(1))[self.kept]
+        return self._rank
+
+
+class LazyOrientations(Sequence[Shape]):
+    """A shape's distinct orientations held in an :class:`OrientationBatch` (:meth:`Grid.orientations_lazy`):
+    a sequence of :data:`Shape`, its tuples made when an element is first read, its cells an array at once.
+
+    Attributes
+    ----------
+    batch : OrientationBatch
+        The arrays of the shapes computed together.
+    number : int
+        This shape's index in the batch.
+    least : Shape
+        The least orientation (``min(self)``, without making the others' tuples).
+    array : numpy.ndarray
+        int64, shape (orientations, cells, dim): the cells of each orientation, in order (a view of the batch's).
+    """
+
+    __slots__ = ("batch", "number", "least")
+
+    def __init__(self, batch: OrientationBatch, number: int, least: Shape) -> None:
+        self.batch, self.number, self.least = batch, number, least
+
+    @property
+    def array(self) -> np.ndarray:
+        """int64, shape (orientations, cells, dim): the cells of each orientation, in order."""
+        starts = self.batch.starts
+        return self.batch.cells[starts[self.number]:starts[self.number + 1]]
+
+    def shapes(self) -> Orientations:
+        """The orientations as a list of :data:`Shape` (made once for the whole batch)."""
+        return self.batch.lists()[self.number]
+
+    def __len__(self) -> int:
+        return self.batch.counts[self.number]
+
+    @overload
+    def __getitem__(self, i: int) -> Shape: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Shape]: ...
+
+    def __getitem__(self, i):
+        return self.shapes()[i]
+
+    def __iter__(self) -> Iterator[Shape]:
+        return iter(self.shapes())
+
+    def __repr__(self) -> str:
+        return repr(self.shapes())
 
 
 @dataclass(frozen=True)
@@ -359,21 +471,41 @@ class Grid:
     def orientations_many(self, shapes: Sequence[Shape], mode: str = "free") -> list[list[Shape]]:
         """:meth:`orientations` of many shapes of one size at once, with numpy (same lists, same order).
 
-        Every symmetry's images of every shape are computed in a few array
-        operations (``_images``), each put in normal position and its
-        cells sorted as one integer key per cell; each shape's images
-        equal to an earlier one are dropped (each image's keys compared
-        with those of the shape's earlier images; for many shapes,
-        :func:`numpy.unique` of the keys, the shape's index first), and the
-        rest decoded into cells at once (a table look-up per cell).
-
         Returns
         -------
         list of Orientations
             One list per shape (of :data:`Shape`, in the order of the
             symmetries); each holds its orientations' cells as an int array
-            too, shape (orientations, cells, dim) (:attr:`Orientations.array`),
-            for :func:`ubongo_cp.cover.build_instance`.
+            too, shape (orientations, cells, dim) (:attr:`Orientations.array`).
+
+        Raises
+        ------
+        ValueError
+            For a mode the grid does not have.
+        """
+        out: list[list[Shape]] = []
+        for found in self.orientations_lazy(shapes, mode):
+            out.append(found.shapes() if isinstance(found, LazyOrientations) else found)  # type: ignore[arg-type]
+        return out
+
+    def orientations_lazy(self, shapes: Sequence[Shape], mode: str = "free") -> list[Sequence[Shape]]:
+        """:meth:`orientations` of many shapes of one size at once, with numpy, held as arrays: their tuples
+        are made when first read (for :func:`ubongo_cp.cover.build_instance`, which reads the arrays).
+
+        Every symmetry's images of every shape are computed in a few array
+        operations (``_codes``), each in normal position, its cells as one
+        integer key per cell, sorted; each shape's images
+        equal to an earlier one are dropped (each image's keys compared
+        with those of the shape's earlier images; for many shapes,
+        :func:`numpy.unique` of the keys, the shape's index first). The
+        rest make one :class:`OrientationBatch`.
+
+        Returns
+        -------
+        list of LazyOrientations
+            One per shape, in the order of ``shapes`` (its orientations in
+            the order of the symmetries); plain lists (:meth:`orientations`)
+            on a grid without a vectorised form of its symmetries.
 
         Raises
         ------
@@ -385,60 +517,68 @@ class Grid:
             return []
         import numpy as np
 
-        arr = np.array(list(chain.from_iterable(chain.from_iterable(shapes))), dtype=np.int64).reshape(
-            len(shapes), len(shapes[0]), -1)              # (N, n, dim)
-        images = self._images(arr, self.modes[mode])      # (dim, count, N, n), normal position
-        if images is None:
+        n = len(shapes[0])
+        radix = 4 * n + 5      # beyond every coordinate of an image in normal position; odd (``_codes`` of triangles)
+        codes = self._codes(shapes, self.modes[mode], radix)   # (N, n, count): each image's cells' keys
+        if codes is None:
             return [self.orientations(s, mode) for s in shapes]
-        n, dim = arr.shape[1:]
-        radix = 4 * n + 4                                 # beyond every coordinate of an image in normal position
-        code = images[0]
-        for axis in range(1, dim):
-            code = code * radix + images[axis]
-        n_shapes, count = arr.shape[0], code.shape[0]
-        sorted_keys = np.sort(code.transpose(1, 0, 2), axis=2)          # (N, count, n): each image's cells' keys
+        n_shapes, _, count = codes.shape
+        dim = len(shapes[0][0])
+        sorted_keys = np.sort(codes.transpose(0, 2, 1), axis=2)          # (N, count, n), each image's sorted
+        words = _packed(sorted_keys, radix ** dim)            # (N, count) each, in the order of the images' keys
         if n_shapes * count * count * n <= _PAIRWISE_MAX:     # each image against the shape's earlier ones
             same = _earlier(count)                             # (N, count, count) once broadcast
-            for word in _packed(sorted_keys, radix ** dim):
+            for word in words:
                 same = same & (word[:, :, None] == word[:, None, :])
-            keep = np.flatnonzero(~same.any(axis=2))
+            kept = ~same.any(axis=2)                           # (N, count): each image unlike an earlier one
         else:                                                  # each image with its shape first, made unique
             rows = np.empty((n_shapes, count, n + 1), dtype=np.int64)
             rows[:, :, 0] = np.arange(n_shapes)[:, None]
             rows[:, :, 1:] = sorted_keys
             rows = rows.reshape(-1, n + 1)
-            keep = np.sort(np.unique(rows.view(np.dtype((np.void, rows.itemsize * (n + 1)))).ravel(),
-                                     return_index=True)[1])
-        # each shape's images unlike an earlier one, in order
-        per_shape = np.bincount(keep // count, minlength=n_shapes).tolist()
-        keys = sorted_keys.reshape(-1, n)[keep]                # (orientations, n)
-        cells = np.empty((len(keys), n, dim), dtype=np.int64)
+            kept = np.zeros(n_shapes * count, dtype=bool)
+            kept[np.unique(rows.view(np.dtype((np.void, rows.itemsize * (n + 1)))).ravel(), return_index=True)[1]] = True
+            kept = kept.reshape(n_shapes, count)
+        shape_of, symmetry = kept.nonzero()                    # the kept images, shape by shape, in order
+        counts = kept.sum(axis=1).tolist()
+        keys = sorted_keys[shape_of, symmetry]                 # (orientations, n)
+        digits = []                                            # each coordinate, the last first
         rest = keys
-        for axis in range(dim - 1, 0, -1):
-            rest, cells[:, :, axis] = np.divmod(rest, radix)
-        cells[:, :, 0] = rest
-        if radix ** dim <= _CELLS_BY_KEY_MAX:             # each key's cell, one look-up per cell
-            each = map(_cells_by_key(radix, dim).__getitem__, keys.ravel().tolist())
-        else:
-            each = map(tuple, cells.reshape(-1, dim).tolist())
-        flat = list(zip(*[iter(each)] * n))               # the orientations as shapes
-        out: list[list[Shape]] = []
-        start = 0
-        for size in per_shape:
-            images_of = Orientations(flat[start:start + size])
-            images_of.array = cells[start:start + size]
-            out.append(images_of)
-            start += size
-        return out
+        for _ in range(dim - 1):
+            rest, digit = np.divmod(rest, radix)
+            digits.append(digit)
+        columns = [rest, *digits[::-1]]
+        cells = np.stack(columns, axis=2)                      # (orientations, n, dim)
+        reach = tuple(int(column.max()) + 1 for column in columns)
+        if len(words) == 1:                                    # each shape's least image: its least word
+            least = sorted_keys[np.arange(n_shapes), words[0].argmin(axis=1)]
+        else:                                                  # the first of its images sorted by their keys
+            flat_keys = sorted_keys.reshape(-1, n)
+            least = flat_keys[np.lexsort(np.vstack([flat_keys.T[::-1], np.arange(n_shapes).repeat(count)]))[::count]]
+        least_shapes = zip(*[iter(_cells_of_keys(least, radix, dim))] * n)
+        batch = OrientationBatch(keys, cells, shape_of.astype(np.int32), counts, radix, kept, reach)
+        batch.members = [LazyOrientations(batch, i, shape) for i, shape in enumerate(least_shapes)]
+        return list(batch.members)
 
-    def _images(self, arr, count: int):
-        """The first ``count`` symmetries' images of an int array (N, n, dim) of shapes, each in normal
-        position: an array (dim, count, N, n); None if the grid has no vectorised form (:attr:`linear`)."""
+    def _codes(self, shapes: Sequence[Shape], count: int, radix: int):
+        """The first ``count`` symmetries' images of shapes of one size (N shapes of n cells), each in normal
+        position, its cells as keys in base ``radix`` (the first coordinate the most significant): an int array
+        (N, n, count); None if the grid has no vectorised form (:attr:`linear`).
+
+        One integer matrix product gives every image's coordinates and keys (:func:`_code_columns`); the key
+        of each image's least coordinates is then taken from its cells' keys."""
         if self.linear is None:
             return None
-        n_shapes, n, dim = arr.shape
-        raw = (arr @ _linear_columns(self.linear, count)).reshape(n_shapes, n, dim, count)
-        return (raw - raw.min(axis=1, keepdims=True)).transpose(2, 3, 0, 1)
+        import numpy as np
+
+        n_shapes, n, dim = len(shapes), len(shapes[0]), len(shapes[0][0])
+        arr = np.array(list(chain.from_iterable(chain.from_iterable(shapes))), dtype=np.int64).reshape(-1, dim)
+        raw = (arr @ _code_columns(self.linear, count, radix)).reshape(n_shapes, n, dim + 1, count)
+        low = raw.min(axis=1)                             # (N, dim + 1, count): each image's least coordinates
+        shift = low[:, 0]
+        for axis in range(1, dim):
+            shift = shift * radix + low[:, axis]
+        return raw[:, :, dim] - shift[:, None]
 
     def symmetry_group(self, cells: Iterable[Cell]) -> list[int]:
         """The symmetries (indices) that map the shape onto itself, identity first."""
@@ -604,13 +744,15 @@ def _packed(keys, base: int) -> list:
     per = 1                                   # keys per word: base ** per below 2 ** 63
     while per < n and base ** (per + 1) < 1 << 63:
         per += 1
-    words = []
-    for start in range(0, n, per):
-        word = keys[..., start]
-        for j in range(start + 1, min(n, start + per)):
-            word = word * base + keys[..., j]
-        words.append(word)
-    return words
+    return [keys[..., start:start + per] @ _powers(base, min(per, n - start)) for start in range(0, n, per)]
+
+
+@lru_cache(maxsize=None)
+def _powers(base: int, count: int):
+    """int64, shape (count,): ``base ** (count - 1), ..., base, 1`` (the digits' weights of :func:`_packed`)."""
+    import numpy as np
+
+    return np.array([base ** (count - 1 - j) for j in range(count)], dtype=np.int64)
 
 
 @lru_cache(maxsize=None)
@@ -629,17 +771,37 @@ def _cells_by_key(radix: int, dim: int) -> list[Cell]:
 
 
 #: Up to how many keys :meth:`Grid.orientations_many` looks each cell up in a table (:func:`_cells_by_key`;
-#: above, the cells come from their array).
+#: above, each is decoded by division).
 _CELLS_BY_KEY_MAX = 1 << 16
 
 
+def _cells_of_keys(keys, radix: int, dim: int) -> Iterator[Cell]:
+    """The cells of an int array of keys (any shape; their digits in base ``radix``, the first coordinate the most
+    significant), in row-major order: a table look-up per key up to :data:`_CELLS_BY_KEY_MAX` keys."""
+    if radix ** dim <= _CELLS_BY_KEY_MAX:
+        return map(_cells_by_key(radix, dim).__getitem__, keys.ravel().tolist())
+
+    def cell(key: int) -> Cell:
+        digits = []
+        for _ in range(dim):
+            key, digit = divmod(key, radix)
+            digits.append(digit)
+        return tuple(reversed(digits))
+
+    return map(cell, keys.ravel().tolist())
+
+
 @lru_cache(maxsize=None)
-def _linear_columns(linear: tuple[tuple[int, ...], ...], count: int):
-    """The first ``count`` flat matrices of :attr:`Grid.linear` as :func:`side_by_side` columns."""
+def _code_columns(linear: tuple[tuple[int, ...], ...], count: int, radix: int):
+    """The first ``count`` flat matrices of :attr:`Grid.linear`, each with a last row giving the image's key in
+    base ``radix`` (the first coordinate the most significant), as :func:`side_by_side` columns: an int array
+    (dim, (dim + 1) * count)."""
     import numpy as np
 
     dim = math.isqrt(len(linear[0]))
-    return side_by_side(np.array(linear[:count], dtype=np.int64).reshape(count, dim, -1))
+    maps = np.array(linear[:count], dtype=np.int64).reshape(count, dim, dim)
+    weights = radix ** np.arange(dim - 1, -1, -1, dtype=np.int64)
+    return side_by_side(np.concatenate([maps, (weights @ maps)[:, None, :]], axis=1))
 
 
 def side_by_side(maps):

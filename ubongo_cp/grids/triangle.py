@@ -232,20 +232,20 @@ class TriangleGrid(Grid):
             seen.setdefault(tuple(sorted([(r - r0, c + dc) for r, c in img])), None)
         return list(seen)
 
-    def _images(self, arr, count: int):
-        """``Grid._images`` through the affine maps per direction (``_AFFINE``; their linear parts agree): one
-        integer matrix product on ``(row, (row + col) // 2, (row + col) % 2, 1)``."""
+    def _codes(self, shapes: Sequence[Shape], count: int, radix: int):
+        """``Grid._codes`` through the affine maps per direction (``_AFFINE``; their linear parts agree): one
+        integer matrix product on ``(row, (row + col) // 2, (row + col) % 2, 1)`` of every cell gives the
+        images' rows, columns and keys; normal position (:meth:`shift`) is then taken from the keys: the key of
+        the least row and column, less 1 when their sum is odd, which is the key's parity (``radix`` is odd)."""
         import numpy as np
 
-        n_shapes, n = arr.shape[:2]
-        r, c = arr[..., 0], arr[..., 1]
-        t = r + c
-        x = np.stack([r, t >> 1, t & 1, np.ones_like(r)], axis=-1)            # (N, n, 4)
-        raw = (x @ _affine_matrices(count)).reshape(n_shapes, n, 2, count)
-        low = raw.min(axis=1, keepdims=True)
-        raw -= low
-        raw[:, :, 1] += (low[:, :, 0] + low[:, :, 1]) & 1
-        return raw.transpose(2, 3, 0, 1)                                        # (2, count, N, n)
+        assert radix & 1, radix
+        n_shapes, n = len(shapes), len(shapes[0])
+        x = np.array([(r, (r + c) >> 1, (r + c) & 1, 1) for s in shapes for r, c in s], dtype=np.int64)
+        raw = (x @ _affine_matrices(count, radix)).reshape(n_shapes, n, 3, count)
+        low = raw.min(axis=1)                                # (N, 3, count): each image's least row and column
+        least = low[:, 0] * radix + low[:, 1]
+        return raw[:, :, 2] - (least & ~1)[:, None]
 
     def shift(self, cells: Sequence[Cell]) -> Cell:
         r0 = min(r for r, _ in cells)
@@ -298,14 +298,13 @@ class TriangleGrid(Grid):
         '0b101010'
         """
         rows, cols = size
-        full = (1 << cols) - 1
-        even = int("01" * cols, 2) & full                  # the bits 0, 2, 4, ... of a row
-        odd = even << 1 & full
-        first = (low[0] + low[1]) & 1                      # row 0: its bit 0 is a translation when low is one
-        out = 0
-        for r in range(rows):
-            out |= (odd if (r + first) & 1 else even) << r * cols
-        return out
+        even = ((1 << 2 * ((cols + 1) // 2)) - 1) // 3     # the bits 0, 2, 4, ... of a row
+        odd = even << 1 & ((1 << cols) - 1)
+        if (low[0] + low[1]) & 1:                          # row 0: its bit 0 is a translation when low is one
+            even, odd = odd, even
+        pair = even | odd << cols                          # rows 0 and 1, then every two rows the same
+        out = pair * (((1 << 2 * cols * (rows // 2)) - 1) // ((1 << 2 * cols) - 1))
+        return out | even << (rows - 1) * cols if rows & 1 else out
 
     # ---------------------------------------------------------------- text
     def parse(self, lines: Sequence[str], *, path: str | None = None, first_line: int = 1) -> Shape:
@@ -427,10 +426,11 @@ _AFFINE = _affine()
 
 
 @lru_cache(maxsize=None)
-def _affine_matrices(count: int):
-    """The first ``count`` maps of ``_AFFINE`` as integer matrices on ``(row, s, up or down, 1)``, side by side
-    (:func:`.base.side_by_side`: an array (4, 2 * count))."""
+def _affine_matrices(count: int, radix: int):
+    """The first ``count`` maps of ``_AFFINE`` as integer matrices on ``(row, s, up or down, 1)``, each with a
+    third row giving ``row * radix + col``, side by side (:func:`.base.side_by_side`: an array (4, 3 * count))."""
     import numpy as np
 
-    return side_by_side(np.array([((a, b, e2 - e, e), (f, g, h2 - h, h))
-                                  for (a, b, e, f, g, h), (_, _, e2, _, _, h2) in _AFFINE[:count]], dtype=np.int64))
+    maps = np.array([((a, b, e2 - e, e), (f, g, h2 - h, h))
+                     for (a, b, e, f, g, h), (_, _, e2, _, _, h2) in _AFFINE[:count]], dtype=np.int64)
+    return side_by_side(np.concatenate([maps, (radix * maps[:, 0] + maps[:, 1])[:, None]], axis=1))

@@ -83,7 +83,7 @@ def test_local_workers_give_one_search(monkeypatch):
         split = SplitSearch(executor=pool)
         two = solve(inst, keep=50, split=split)
     same(two, one)
-    assert (two.count, two.count_reduced) == (9356, 2339) and split.stats["tasks"] >= 16
+    assert (two.count, two.count_reduced) == (9356, 2339) and split.stats["tasks"] >= 8
     assert ran_in and len(ran_in) <= 2 and threading.get_ident() not in ran_in
 
 

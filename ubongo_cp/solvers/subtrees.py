@@ -52,9 +52,9 @@ LEAVES = 2048
 #: Subtrees of a count cut for its progress bar alone (one process, no journal).
 BAR_LEAVES = 256
 #: Tasks per worker (several: tasks of equal share still differ in time).
-TASKS_PER_JOB = 16
+TASKS_PER_JOB = 8
 #: Subtrees per task on a few workers (their tasks then balance; cutting more costs time before any
-#: worker starts): 512 subtrees on 2 workers, :data:`LEAVES` from 8.
+#: worker starts): 256 subtrees on 2 workers, :data:`LEAVES` from 16.
 LEAVES_PER_TASK = 16
 #: Tasks of a count with a progress bar or a journal (each task done advances the bar, and is journaled).
 FINE_TASKS = 256

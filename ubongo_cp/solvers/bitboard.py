@@ -61,8 +61,8 @@ its longest axis, the short side varying fastest. A 2-D region has eight
 such scans (either axis first, each way along each axis), and on an
 irregular region their trees differ by up to a few times (8x8 without
 four cells of its top row: 25 to 65 million nodes). For a large count
-(Knuth's estimate [3]_ of the default scan's tree, from a few random probes
-of the kernel, at least some tenths of a second), :meth:`BitboardBackend.
+(Knuth's estimate [3]_ of the default scan's tree, from a few hundred
+random probes of the kernel, at least some tenths of a second), :meth:`BitboardBackend.
 scanned` estimates the tree of one scan of each class that the region's
 symmetries do not map onto another (the scans across the long side first
 only where both sides are as long; a rectangle or a square has one class),
@@ -140,11 +140,13 @@ _MEMO_BITS = 14
 # The levels with at most _FAST_LEFT pieces left are searched by a plain recursion (module docstring).
 _FAST_LEFT = 8
 
-# The raster scan of a 2-D region (module docstring, "Scan"): a count whose first estimate (PROBES per branch
-# of the plan) reaches _SCAN_NODES nodes (a few tenths of a second) has it chosen, each candidate scan's tree
-# estimated by the split's cut into _SCAN_LEAVES subtrees and _SCAN_PROBES probes below each (some
-# milliseconds per scan); measured on 8x8 without four cells and other irregular 60-cell regions.
-_SCAN_NODES = 3_000_000
+# The raster scan of a 2-D region (module docstring, "Scan"): a count whose first estimate (_SCAN_GATE probes
+# per branch of the plan) reaches _SCAN_NODES nodes (some tenths of a second) has it chosen, each candidate
+# scan's tree estimated by the split's cut into _SCAN_LEAVES subtrees and _SCAN_PROBES probes below each (some
+# milliseconds per scan). Measured on 8x8 without four cells (its top row's, and 12 random draws): below
+# that size the choice (about 50 ms) costs more than it saves.
+_SCAN_NODES = 10_000_000
+_SCAN_GATE = 256
 _SCAN_LEAVES = 64
 _SCAN_PROBES = 32
 #: Random probes per branch of :func:`probe_nodes`.
@@ -641,7 +643,7 @@ class BitboardBackend:
         if len(candidates) < 2:
             return self
         base = self._search(instance)
-        if probe_nodes(base, branches) < _SCAN_NODES:
+        if probe_nodes(base, branches, _SCAN_GATE) < _SCAN_NODES:
             return self
         best, least = 0, stratified_nodes(base, instance, branches)
         for k in candidates[1:]:

@@ -62,8 +62,8 @@ such scans (either axis first, each way along each axis), and on an
 irregular region their trees differ by up to a few times (8x8 without
 four cells of its top row: 25 to 65 million nodes). For a large count
 (Knuth's estimate [3]_ of the default scan's tree, from a few hundred
-random probes of the kernel, at least some tenths of a second), :meth:`BitboardBackend.
-scanned` estimates the tree of one scan of each class that the region's
+random probes of the kernel, at least some tenths of a second),
+:meth:`BitboardBackend.scanned` estimates the tree of one scan of each class that the region's
 symmetries do not map onto another (the scans across the long side first
 only where both sides are as long; a rectangle or a square has one class),
 each stratified by the split's cut, and the count runs on the smallest.
@@ -610,7 +610,7 @@ class BitboardBackend:
         The memo of the ``"first"`` rule while counting (module docstring).
     scan : int
         The raster scan of a 2-D region, 0 .. 7 (module docstring, "Scan"; 0: along the longest
-        axis, the short side fastest); :meth:`scanned` chooses it for a large count.
+        axis, the short side fastest); :meth:`BitboardBackend.scanned` chooses it for a large count.
 
     Notes
     -----

@@ -11,7 +11,7 @@ the same node count. Two engines:
 
 - ``"bitboard"``: the default count's (:func:`~ubongo_cp.solvers.solve`
   with the ``bitboard-symmetry`` solver): the bitboard kernel's tree
-  (``probe`` of :mod:`.bitboard`'s kernel: a node is a placement made,
+  (``probe`` of :mod:`ubongo_cp.solvers.bitboard`'s kernel: a node is a placement made,
   the dead-region test as the search applies it) below every branch of the
   symmetry plan, each solution counted with its plan weight, so the
   solutions estimated are the count's. The kernel's memo, which answers

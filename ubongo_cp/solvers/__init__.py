@@ -124,6 +124,12 @@ def _refusal(instance, spec: SolverSpec, sample: bool, fixed: bool, frequencies:
             what, path, line = option_place(instance, bad)
             return (f"backend {name!r} takes only options that each cover an item of bounds [1..1] (the "
                     f"decision diagram branches on those), and {what} covers none", path, line)
+    if spec.family == "bitboard":
+        from .bitboard import unfit_reason
+
+        unfit = unfit_reason(instance)
+        if unfit is not None:
+            return f"backend {name!r} cannot take this instance: {unfit}", None, None
     return None
 
 

@@ -356,7 +356,8 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     else:
         branches = [Branch((), 1, tuple(range(n_sym)) if symmetric else (), ((-1,),), None, n_sym + 1)]
     wanted = min(_NO_KEEP_LIMIT if keep is None else keep, _NO_KEEP_LIMIT if limit is None else limit)
-    if limit is None and hasattr(backend, "scanned"):  # a large count on the region's best raster scan
+    # a large count on the region's best raster scan (its choice takes some 0.1 s: not within a short time limit)
+    if limit is None and (time_limit is None or time_limit >= 5) and hasattr(backend, "scanned"):
         backend = backend.scanned(instance, branches)
         if getattr(backend, "scan", 0):
             notes["scan"] = backend.scan

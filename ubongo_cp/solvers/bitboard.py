@@ -637,13 +637,16 @@ class BitboardBackend:
         scans are not all alike by its symmetries; else ``self``. The choice is deterministic (seeded
         probes), so every worker of a split count, and a resumed one, searches the same tree.
         """
-        if self.rule != "first" or self.scan or not _typed(instance):
-            return self
-        candidates = scan_classes(instance)
-        if len(candidates) < 2:
+        if self.rule != "first" or self.scan or not _typed(instance) or len(instance.cells[0]) != 2:
             return self
         base = self._search(instance)
         if probe_nodes(base, branches, _SCAN_GATE) < _SCAN_NODES:
+            return self
+        try:
+            candidates = scan_classes(instance)
+        except KeyError:  # the instance's symmetries not at hand (a region given out of normal position)
+            return self
+        if len(candidates) < 2:
             return self
         best, least = 0, stratified_nodes(base, instance, branches)
         for k in candidates[1:]:

@@ -243,22 +243,22 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
 
 def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0: float) -> SearchEstimate:
     """:func:`estimate_search` of the default count's search: the bitboard kernel below the symmetry plan."""
-    from . import solve
     from .bitboard import restrict_weights
     from .registry import get_solver
     from .subtrees import split_branches
 
     name = "bitboard-symmetry"
+    branches = _plan_branches(instance)
+    backend = get_solver(name).make().scanned(instance, branches)  # the count's own scan, chosen once
     c0 = time.process_time()
-    first = solve(instance, backend=name, keep=0, time_limit=seconds / 4)  # the count itself, for a while
+    first = backend.search(instance, branches, time_limit=seconds / 4)  # the count itself, for a while
     cpu = max(time.process_time() - c0, 1e-9)
     nodes_done = int(first.stats.get("nodes", 0))
-    if first.complete:
+    if first.exhausted:
         return SearchEstimate(float(nodes_done), 0.0, float(first.count), 0.0, cpu, 0.0, 0, True,
                               time.perf_counter() - t0, None, "bitboard")
-    rate = max(nodes_done, 1) / cpu  # nodes per CPU second
-    branches = _plan_branches(instance)
-    search = get_solver(name).make().scanned(instance, branches)._search(instance)  # the count's own scan
+    rate = max(nodes_done, 1) / cpu  # nodes per CPU second of the search alone
+    search = backend._search(instance)
     cut: dict = {}
     subtrees = split_branches(search, instance, branches, max_starts, cut)
     weights_of: dict = {}

@@ -185,7 +185,7 @@ def instance_digest(instance, backend) -> str:
         h.update(bytes(memoryview(a).cast("B")))
     h.update(repr((instance.n_items, getattr(instance, "n_secondary", None), getattr(instance, "type_bounds", None),
                    getattr(backend, "name", ""), getattr(backend, "rule", ""), getattr(backend, "prune", ""),
-                   getattr(backend, "cardinality", None))).encode())
+                   getattr(backend, "cardinality", None), getattr(backend, "scan", 0))).encode())
     return h.hexdigest()[:32]
 
 

@@ -885,9 +885,9 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     >>> inst.type_bounds
     [(0, 4), (0, 2)]
     """
-    given = type(pieces).__name__
-    pieces = () if isinstance(pieces, (str, bytes)) else tuple(pieces)
-    if not pieces and given in ("str", "bytes") or not all(isinstance(p, Piece) for p in pieces):
+    given, text = type(pieces).__name__, isinstance(pieces, (str, bytes))
+    pieces = () if text else tuple(pieces)
+    if text or not all(isinstance(p, Piece) for p in pieces):
         raise InputError("build_instance needs a sequence of pieces (ubongo_cp.pieces.load_pieces(name).pieces), "
                          f"got {given}")
     if not isinstance(region, Region):

@@ -30,8 +30,13 @@ def wrong_kind(key: str, kinds: tuple, value) -> str:
     "'cards' must be a whole number, got 2.5"
     """
     words = " or ".join(_KIND_WORDS.get(k, k.__name__) for k in kinds)
+    return f"{key!r} must be {words}, got {_shown(value)}"
+
+
+def _shown(value) -> str:
+    """``repr(value)``, cut to 40 characters for a message."""
     shown = repr(value)
-    return f"{key!r} must be {words}, got {shown if len(shown) <= 40 else shown[:37] + '...'}"
+    return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 def whole_argument(name: str, value, least: int | None = 0) -> int:
@@ -54,9 +59,8 @@ def whole_argument(name: str, value, least: int | None = 0) -> int:
     except TypeError:
         number = None
     if number is None or (least is not None and number < least):
-        shown = repr(value)
         bound = "" if least is None else f" of at least {least}"
-        raise InputError(f"{name} must be a whole number{bound}, got {shown if len(shown) <= 40 else shown[:37] + '...'}")
+        raise InputError(f"{name} must be a whole number{bound}, got {_shown(value)}")
     return number
 
 

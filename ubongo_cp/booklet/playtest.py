@@ -34,7 +34,7 @@ from ..draw.puzzle import draw_piece
 from ..errors import InputError
 from ..io import atomic_path
 from ..pieces import PieceSet
-from .layout import DEFAULT_CELL_MM, PAGE_MM, check_dpi
+from .layout import DEFAULT_CELL_MM, PAGE_MM, check_cell_mm, check_dpi
 
 __all__ = ["DEFAULT_CELL_MM", "make_playtest_cards", "card_sheets", "piece_sheets", "card_image",
            "write_card_images", "card_image_name"]
@@ -148,7 +148,7 @@ def card_image(card: CardSide, cell_mm: float = DEFAULT_CELL_MM) -> Figure:
     InputError
         When ``cell_mm`` is not positive.
     """
-    _check_cell(cell_mm)
+    check_cell_mm(cell_mm)
     face = CardFace(card, cell_mm)
     canvas = Canvas(face.width, face.height)
     canvas.rounded_box(0.2, 0.2, face.width - 0.4, face.height - 0.4, 0.0, facecolor="white", edgecolor="#cccccc",
@@ -205,7 +205,7 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
     if fmt not in ("png", "svg"):
         raise InputError(f"card images are png or svg, not {fmt!r}")
     check_dpi(dpi)
-    _check_cell(cell_mm)
+    check_cell_mm(cell_mm)
     from ..outputs import OutputFolder
 
     names = [card_image_name(card, f".{fmt}") for card in cards]
@@ -236,7 +236,7 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
 
 def _card_pages(cards: Sequence[CardSide], cell_mm: float) -> list[list[_Placed]]:
     """The card faces packed on pages (nothing drawn yet)."""
-    _check_cell(cell_mm)
+    check_cell_mm(cell_mm)
     room = (PAGE_MM[0] - 2 * MARGIN, PAGE_MM[1] - 2 * MARGIN - _FOOTER)
     faces = [CardFace(card, cell_mm, fit=room) for card in cards]
     for face in faces:
@@ -278,7 +278,7 @@ def piece_sheets(piece_set: PieceSet, cell_mm: float = DEFAULT_CELL_MM) -> list[
 
 def _piece_pages(piece_set: PieceSet, cell_mm: float) -> list[list[_Placed]]:
     """The pieces packed on pages (nothing drawn yet)."""
-    _check_cell(cell_mm)
+    check_cell_mm(cell_mm)
     items = []
     for piece in piece_set:
         h, w = (v * cell_mm for v in shape_size(piece.cells, piece.grid))
@@ -305,12 +305,6 @@ def _draw_piece_page(piece_set: PieceSet, placed: Sequence[_Placed], number: int
     _footer(canvas, f"pieces of {name} \u00b7 {cell_mm:g} mm per cell \u00b7 cut along the black outlines "
                     f"\u00b7 page {number} / {pages}")
     return canvas.finish()
-
-
-def _check_cell(cell_mm: float) -> None:
-    from .layout import check_cell_mm
-
-    check_cell_mm(cell_mm)
 
 
 def _pack(items: Sequence[tuple[float, float, object]], *, gutter: float = GUTTER) -> list[list[_Placed]]:

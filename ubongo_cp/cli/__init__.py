@@ -13,6 +13,7 @@ failure, 130 after Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import sys
 from collections.abc import Iterator
@@ -47,8 +48,9 @@ class _Parser(argparse.ArgumentParser):
         return self.formatter_class(prog=self.prog, width=_columns() - 2)
 
 
+@functools.cache
 def _columns() -> int:
-    """The terminal's width in characters, as :func:`shutil.get_terminal_size` reads it.
+    """The terminal's width in characters, as :func:`shutil.get_terminal_size` reads it (once).
 
     ``$COLUMNS`` when it is a positive integer, else the size of the
     terminal on standard output, else 80.

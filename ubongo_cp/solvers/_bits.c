@@ -436,6 +436,16 @@ static inline __attribute__((always_inline)) void untake(Kernel *k, int32_t o)
     k->avail |= 1ull << t;
 }
 
+/* Every goal bit covered at this level: a solution when the counter items' lower bounds and the
+ * cardinality hold. */
+static inline __attribute__((always_inline)) int bounds_met(const Kernel *k, int32_t level)
+{
+    int ok = k->kcard < 0 || level == k->kcard;
+    for (int32_t r = 0; ok && r < k->n_lo; r++)
+        ok = k->hi[k->lo_types[r]] - k->left[k->lo_types[r]] >= k->lo[k->lo_types[r]];
+    return ok;
+}
+
 /* With a cardinality: no more options can complete board B at this level (too many placed, or its empty
  * goal bits are not the area of the options still to place). */
 static inline __attribute__((always_inline)) int card_dead(const Kernel *k, const uint64_t *B, int32_t level, const int W)
@@ -736,11 +746,8 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
             mflag[level] = 0;
             if (c < 0) {
                 /* every goal bit covered: a solution if the lower bounds and the cardinality hold */
-                int ok = kcard < 0 || level == kcard;
-                for (int32_t r = 0; ok && r < k->n_lo; r++)
-                    ok = k->hi[k->lo_types[r]] - k->left[k->lo_types[r]] >= k->lo[k->lo_types[r]];
                 k->state = ST_BACK;
-                if (!ok)
+                if (!bounds_met(k, level))
                     continue;
                 long long wq = 1;
                 if (qtype >= 0) /* the restricted item's option below the prefix (the prefix may hold a copy) */
@@ -1671,10 +1678,7 @@ static inline __attribute__((always_inline)) void probe_w(Kernel *k, uint64_t *r
         uint64_t *NB = k->board + (int64_t)(level + 1) * W;
         const int c = choose(k, B, W);
         if (c < 0) {
-            int ok = kcard < 0 || level == kcard;
-            for (int32_t r = 0; ok && r < k->n_lo; r++)
-                ok = k->hi[k->lo_types[r]] - k->left[k->lo_types[r]] >= k->lo[k->lo_types[r]];
-            if (ok)
+            if (bounds_met(k, level))
                 s_est = prod * (double)(wq ? wq : 1);
             break;
         }

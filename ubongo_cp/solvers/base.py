@@ -340,7 +340,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
 def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, reduce, orbits, name,
                   tally, split=None) -> SolveResult:
     """:func:`drive` for a backend that counts natively: one call, no Python per solution."""
-    from .orbits import Branch
+    from .orbits import Branch, whole_branch
 
     n_sym = len(instance.option_perm_lists) if len(instance.region_symmetries) > 1 else 0
     symmetric = reduce and n_sym > 0
@@ -354,17 +354,20 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     if plan is not None:
         branches = plan.branches
     else:
-        branches = [Branch((), 1, tuple(range(n_sym)) if symmetric else (), ((-1,),), None, n_sym + 1)]
+        branches = [whole_branch(n_sym, symmetric)]
     wanted = min(_NO_KEEP_LIMIT if keep is None else keep, _NO_KEEP_LIMIT if limit is None else limit)
     # a large count on the region's best raster scan (its choice takes some 0.1 s: not within a short time limit)
+    kernel = None  # the count's kernel when the scan's choice built it
     if limit is None and (time_limit is None or time_limit >= 5) and hasattr(backend, "scanned"):
-        backend = backend.scanned(instance, branches)
-        if getattr(backend, "scan", 0):
+        backend, kernel = backend.scanned(instance, branches)
+        if backend.scan:
             notes["scan"] = backend.scan
     if split is not None and limit is None:  # the subtrees in the search order: the same answers
-        branches, run = split.search(backend, instance, branches, keep=wanted, time_limit=time_limit, tally=tally)
+        branches, run = split.search(backend, instance, branches, keep=wanted, time_limit=time_limit, tally=tally,
+                                     kernel=kernel)
     else:
-        run = backend.search(instance, branches, limit=limit, keep=wanted, time_limit=time_limit, tally=tally)
+        run = backend.search(instance, branches, limit=limit, keep=wanted, time_limit=time_limit, tally=tally,
+                             kernel=kernel)
     exhausted = run.exhausted
     kept: list[list[int]] = []
     seen: set[tuple[int, ...]] = set()

@@ -479,24 +479,27 @@ class _Rows:
         return [out[r * d:r * d + lens[r]].tolist() for r in range(n)]
 
 
-def probe_nodes(search: BitSearch, branches: Sequence, probes: int = PROBES, seed: int = 0) -> float:
+def probe_nodes(search: BitSearch, branches: Sequence, probes: int = PROBES, seed: int = 0, total: float = 0.0) -> float:
     """Knuth's estimate [3]_ of the nodes below ``branches`` (a plan's), from ``probes`` random probes of each.
 
     ``search``: the kernel of the instance; each probe walks its own tree (``probe``: the cells and options
     of the search, the dead-region test), below which the memo of a count would spare some nodes. A rough
     figure (within a factor of about 3 with the default probes, under a millisecond on the pentomino
-    boards), enough to tell a count of milliseconds from one of seconds.
+    boards), enough to tell a count of milliseconds from one of seconds. ``total``: nodes counted already
+    (added first).
     """
-    total = 0.0
     weights_of: dict = {}
     for b in branches:
-        if search.start(b.prefix, restrict=_restriction(search, b, weights_of), residual=b.free_weight):
+        if search.start(b.prefix, restrict=branch_restriction(search, b, weights_of), residual=b.free_weight):
             total += search.kernel.probe(probes, seed)[0] / probes
     return total
 
 
-def _restriction(search: BitSearch, branch, weights_of: dict):
-    """The kernel's restriction of a branch (:meth:`BitSearch.start`'s ``restrict``), or None."""
+def branch_restriction(search: BitSearch, branch, weights_of: dict):
+    """The kernel's restriction of a plan's branch (:meth:`BitSearch.start`'s ``restrict``), or None.
+
+    ``weights_of``: the cache of :func:`restrict_weights` (the branches of one plan share their restrictions).
+    """
     if branch.restrict is None:
         return None
     return branch.restrict[0], restrict_weights(search.n_options, branch.restrict, weights_of)
@@ -510,13 +513,7 @@ def stratified_nodes(search: BitSearch, instance, branches: Sequence, leaves: in
 
     cut: dict = {}
     subtrees = split_branches(search, instance, branches, leaves, cut)
-    total = float(cut["cut_nodes"])
-    weights_of: dict = {}
-    for sub in subtrees:
-        b = sub.branch
-        if search.start(b.prefix, restrict=_restriction(search, b, weights_of), residual=b.free_weight):
-            total += search.kernel.probe(probes, seed)[0] / probes
-    return total
+    return probe_nodes(search, [sub.branch for sub in subtrees], probes, seed, float(cut["cut_nodes"]))
 
 
 def scan_classes(instance) -> list[int]:
@@ -630,30 +627,33 @@ class BitboardBackend:
         return BitSearch(instance, rule=self.rule, prune=self.prune, cardinality=self.cardinality, memo=self.memo,
                          scan=self.scan)
 
-    def scanned(self, instance, branches: Sequence) -> BitboardBackend:
-        """This backend with the raster scan of the region whose search Knuth's estimate finds smallest.
+    def scanned(self, instance, branches: Sequence) -> tuple[BitboardBackend, BitSearch | None]:
+        """This backend with the raster scan of the region whose search Knuth's estimate finds smallest, and
+        the kernel of that scan built on the way (None: none built; hand it to :meth:`search`).
 
         Only for a large count (module docstring, "Scan"): the ``"first"`` rule on a 2-D region whose
         scans are not all alike by its symmetries; else ``self``. The choice is deterministic (seeded
         probes), so every worker of a split count, and a resumed one, searches the same tree.
         """
         if self.rule != "first" or self.scan or not _typed(instance) or len(instance.cells[0]) != 2:
-            return self
+            return self, None
         base = self._search(instance)
         if probe_nodes(base, branches, _SCAN_GATE) < _SCAN_NODES:
-            return self
+            return self, base
         try:
             candidates = scan_classes(instance)
         except KeyError:  # the instance's symmetries not at hand (a region given out of normal position)
-            return self
+            return self, base
         if len(candidates) < 2:
-            return self
-        best, least = 0, stratified_nodes(base, instance, branches)
+            return self, base
+        best, least, kernel = self, stratified_nodes(base, instance, branches), base
         for k in candidates[1:]:
-            nodes = stratified_nodes(replace(self, scan=k)._search(instance), instance, branches)
+            other = replace(self, scan=k)
+            search = other._search(instance)
+            nodes = stratified_nodes(search, instance, branches)
             if nodes < least:
-                best, least = k, nodes
-        return replace(self, scan=best) if best else self
+                best, least, kernel = other, nodes, search
+        return best, kernel
 
     def run(self, instance, on_solution, *, time_limit=None, first_only=False):
         """Enumerate the instance's solutions (backend protocol)."""
@@ -681,7 +681,7 @@ class BitboardBackend:
         ``keep`` solutions found are handed back. ``kernel``: this backend's :class:`BitSearch` of
         ``instance`` when one is at hand (building one takes some milliseconds).
         """
-        from .orbits import Branch
+        from .orbits import whole_branch
 
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
         s = self._search(instance) if kernel is None else kernel
@@ -689,7 +689,7 @@ class BitboardBackend:
             s.kernel.set_tally(tally)
         perm_lists = instance.option_perm_lists
         if branches is None:
-            branches = [Branch((), 1, tuple(range(len(perm_lists))), ((-1,),), None, len(perm_lists) + 1)]
+            branches = [whole_branch(len(perm_lists))]
         perm_rows: list = [None] * len(perm_lists)
         tests: dict[tuple[int, ...], bytes] = {}
         weights_of: dict = {}
@@ -709,9 +709,7 @@ class BitboardBackend:
                     if perm_rows[g] is None:
                         perm_rows[g] = array("i", perm_lists[g]).tobytes()
                 perms = tests[branch.test] = b"".join(perm_rows[g] for g in branch.test)
-            restrict = None
-            if branch.restrict is not None:  # the subtrees of one branch share its restriction: made once
-                restrict = (branch.restrict[0], restrict_weights(s.n_options, branch.restrict, weights_of))
+            restrict = branch_restriction(s, branch, weights_of)  # the subtrees of a branch share it: made once
             if not s.start(branch.prefix, perms, len(branch.test), limit=left, restrict=restrict,
                            residual=branch.free_weight):
                 continue

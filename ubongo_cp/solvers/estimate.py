@@ -243,31 +243,28 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
 
 def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0: float) -> SearchEstimate:
     """:func:`estimate_search` of the default count's search: the bitboard kernel below the symmetry plan."""
-    from .bitboard import restrict_weights
+    from .bitboard import branch_restriction
     from .registry import get_solver
     from .subtrees import split_branches
 
-    name = "bitboard-symmetry"
     branches = _plan_branches(instance)
-    backend = get_solver(name).make().scanned(instance, branches)  # the count's own scan, chosen once
+    backend, search = get_solver("bitboard-symmetry").make().scanned(instance, branches)  # the count's own scan
+    search = search or backend._search(instance)
     c0 = time.process_time()
-    first = backend.search(instance, branches, time_limit=seconds / 4)  # the count itself, for a while
+    first = backend.search(instance, branches, time_limit=seconds / 4, kernel=search)  # the count, for a while
     cpu = max(time.process_time() - c0, 1e-9)
     nodes_done = int(first.stats.get("nodes", 0))
     if first.exhausted:
         return SearchEstimate(float(nodes_done), 0.0, float(first.count), 0.0, cpu, 0.0, 0, True,
                               time.perf_counter() - t0, None, "bitboard")
     rate = max(nodes_done, 1) / cpu  # nodes per CPU second of the search alone
-    search = backend._search(instance)
     cut: dict = {}
     subtrees = split_branches(search, instance, branches, max_starts, cut)
     weights_of: dict = {}
     starts = []
     for sub in subtrees:
         b = sub.branch
-        restrict = None if b.restrict is None else \
-            (b.restrict[0], restrict_weights(search.n_options, b.restrict, weights_of))
-        starts.append((b.prefix, restrict, b.free_weight, float(b.weight)))
+        starts.append((b.prefix, branch_restriction(search, b, weights_of), b.free_weight, float(b.weight)))
     sums = [[0.0, 0.0, 0.0, 0.0] for _ in starts]
     per_round = max(1, 4096 // max(len(starts), 1))
     n, calls = 0, 0
@@ -299,12 +296,12 @@ def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0:
 
 def _plan_branches(instance) -> list:
     """The branches a count searches: the symmetry plan's (:func:`.orbits.symmetry_plan`), else the whole tree."""
-    from .orbits import Branch, symmetry_plan
+    from .orbits import symmetry_plan, whole_branch
 
     plan = symmetry_plan(instance, enumerable=False) if hasattr(instance, "region") else None
     if plan is not None:
         return list(plan.branches)
-    return [Branch((), 1, (), ((-1,),), None, 1)]
+    return [whole_branch(0)]
 
 
 class _Counted:

@@ -274,6 +274,12 @@ class Branch:
         return self.residual if len(self.test) + 1 == self.residual else 0
 
 
+def whole_branch(n_sym: int, test: bool = True) -> Branch:
+    """The branch of the whole tree of an instance with ``n_sym`` non-identity symmetries: its solutions
+    tested against them for the Burnside sum (``test``), or not."""
+    return Branch((), 1, tuple(range(n_sym)) if test else (), ((-1,),), None, n_sym + 1)
+
+
 @dataclass(frozen=True)
 class BranchPlan:
     """The orbit decomposition carried to the end (see :func:`symmetry_plan`).

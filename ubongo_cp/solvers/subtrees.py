@@ -109,7 +109,7 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES, s
     list of Subtree
         In the search order; a subtree holding no solution may be left out.
     """
-    from .bitboard import restrict_weights
+    from .bitboard import branch_restriction
     from .orbits import Branch
 
     option_type = list(instance.table.option_type) if hasattr(instance, "region") else None
@@ -122,9 +122,7 @@ def split_branches(search, instance, branches: Sequence, leaves: int = LEAVES, s
     cut_nodes = 0
     while heap and len(heap) + len(done) < leaves:
         neg, path, b = heapq.heappop(heap)
-        restrict: tuple | None = None
-        if b.restrict is not None:
-            restrict = (b.restrict[0], restrict_weights(search.n_options, b.restrict, weights_of))
+        restrict = branch_restriction(search, b, weights_of)
         if not search.start(b.prefix, limit=None, restrict=restrict, residual=b.free_weight):
             continue  # nothing below
         item, options = search.children()
@@ -273,11 +271,11 @@ class SplitSearch:
     stats: dict = field(default_factory=dict)
 
     def search(self, backend, instance, branches: Sequence, *, keep: int, time_limit: float | None,
-               tally: bool):
+               tally: bool, kernel=None):
         """Count below ``branches`` split into subtrees: (the subtrees' branches, a NativeRun over them).
 
         The run's ``found`` indexes into the returned branches, as :meth:`BitboardBackend.search`'s into
-        its own.
+        its own. ``kernel``: the driver's kernel of ``backend`` and ``instance`` when one is at hand.
 
         Raises
         ------
@@ -293,6 +291,10 @@ class SplitSearch:
         # count; without one, a random token names this count (nothing outlives it).
         digest = instance_digest(instance, backend) if self.journal is not None else "run-" + os.urandom(16).hex()
         _KERNEL.clear()
+        if kernel is not None:  # the driver's kernel of this backend (the threads clone it)
+            import threading
+
+            _KERNEL[threading.get_ident()] = (digest, kernel)
         search = _kernel(backend, instance, digest)
         if self.least_nodes and self.journal is None:
             from .bitboard import probe_nodes

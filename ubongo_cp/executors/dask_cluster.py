@@ -126,7 +126,8 @@ class DaskExecutor(Executor):
                 self.close()
                 self._threads = False
         try:
-            with _quiet("distributed.client"):  # its reconnection attempts; a lost scheduler is said below
+            # their reconnection attempts and the closed comms behind them; a lost scheduler is said below
+            with _quiet("distributed.client", "distributed.batched"):
                 yield from self._map(func, items, on_error, kwargs, nogil)
         except (Exception, CancelledError) as exc:
             if isinstance(exc, UbongoError) or not self._lost():

@@ -120,3 +120,49 @@ def test_first_solution_on_the_decomposition_counts_one():
     r = solve(inst, backend="dlx-symmetry", limit=1)
     assert (r.count, r.complete, len(r.solutions), r.stats["symmetry"]) == (1, False, 1, "orbits")
     assert np.isin(r.option_solutions[0], np.arange(inst.n_options)).all()
+
+
+def _shifted(region: Region, offset) -> Region:
+    return Region(tuple(tuple(a + b for a, b in zip(c, offset)) for c in region.cells), grid=region.grid)
+
+
+def _pieces(grid: str, size: int, names=None):
+    from ubongo_cp.grids import get_grid
+    from ubongo_cp.pieces import Piece
+    from ubongo_cp.polyforms import free_polyforms
+
+    if names is not None:
+        return [CLASSIC[n] for n in names]
+    return [Piece(f"P{i}", s, get_grid(grid)) for i, s in enumerate(free_polyforms(grid, size))]
+
+
+@pytest.mark.parametrize("grid, box, pieces", [
+    ("square", (2, 4), ["I2"] * 4),            # 5 tilings, 4 up to the rectangle's symmetries (hand count)
+    ("square", (3, 4), ["O4", "L4", "I2", "I2"]),
+    ("hex", (2, 4), ("hex", 2)),               # 4 dihexes: a parallelogram's half-turn
+    ("triangle", (2, 3), ("triangle", 2)),
+])
+def test_a_region_anywhere_counts_as_in_normal_position(grid, box, pieces):
+    # The symmetries of a region map it onto itself where it lies: counts and counts up to symmetry
+    # (UP-5) do not depend on where the region's cells are, on every solver that uses symmetries.
+    home = Region.box(*box, grid=grid)
+    if isinstance(pieces, list):
+        made = _pieces(grid, 0, pieces)
+    else:   # every free polyform of the size, as many copies of each as fill the region
+        shapes = _pieces(*pieces)
+        made = [p for p in shapes for _ in range(home.area // (pieces[1] * len(shapes)))]
+    inst = build_instance(made, home)
+    reference = solve(inst, backend="xcover", keep=0)
+    assert reference.count > 0 and len(inst.region_symmetries) > 1
+    if (grid, box) == ("square", (2, 4)):
+        assert (reference.count, reference.count_reduced) == (5, 4)
+    g = home.grid
+    for offset in [(3, 5), (-2, 1), (4, -6), (-1, -1)]:
+        if not g.offset_ok(offset):
+            continue
+        moved = build_instance(made, _shifted(home, offset))
+        assert moved.option_perm_lists == moved._option_perm_lists_by_cells()
+        assert all(sorted(p) == list(range(moved.n_cells)) for p in moved.cell_perms)
+        for name in ["xcover", *ORBIT_NAMES]:
+            got = solve(moved, backend=name, keep=0)
+            assert (got.count, got.count_reduced) == (reference.count, reference.count_reduced), (name, offset)

@@ -631,7 +631,7 @@ class ExactCoverInstance:
         out = []
         optional = set(self.region.optional)
         for sym in grid.symmetry_group(self.region.cells + self.region.optional):
-            if optional and set(grid.map_cells(self.region.cells + self.region.optional, sym)[self.n_cells:]) != optional:
+            if optional and set(grid.map_onto(self.region.cells + self.region.optional, sym)[self.n_cells:]) != optional:
                 continue   # a symmetry of the whole that swaps required and optional cells
             tmap = []
             for t in range(self.n_types):
@@ -674,7 +674,7 @@ class ExactCoverInstance:
             return []
         index = {cell: i for i, cell in self._item_cell.items()}
         whole = list(self._item_cell.values())
-        return [[index[c] for c in self.grid.map_cells(whole, k)[:self.n_cells]] for k, _ in self._symmetries[1:]]
+        return [[index[c] for c in self.grid.map_onto(whole, k)[:self.n_cells]] for k, _ in self._symmetries[1:]]
 
     @cached_property
     def option_perm_lists(self) -> list[list[int]]:
@@ -704,8 +704,9 @@ class ExactCoverInstance:
         perms = []
         for k, tmap in self._symmetries[1:]:
             a, b, c, d = self.grid.symmetries[k]
-            r0 = min(a * r + b * q for r, q in self.cells)
-            c0 = min(c * r + d * q for r, q in self.cells)
+            # the translation back onto the region: its image's least row and column less its own
+            r0 = min(a * r + b * q for r, q in self.cells) - min(r for r, _ in self.cells)
+            c0 = min(c * r + d * q for r, q in self.cells) - min(q for _, q in self.cells)
             image = []  # per (type, orientation) slot: its image's slot, or -1, and the shift of its cells
             for t, orientations in enumerate(shapes):
                 for shape in orientations:
@@ -731,7 +732,7 @@ class ExactCoverInstance:
         index = {cell: i for i, cell in self._item_cell.items()}
         perms = []
         for k, tmap in self._symmetries[1:]:
-            cell_map = dict(zip(items, (index[c] for c in self.grid.map_cells(list(self._item_cell.values()), k))))
+            cell_map = dict(zip(items, (index[c] for c in self.grid.map_onto(list(self._item_cell.values()), k))))
             perm = []
             for o in range(self.n_options):
                 cells = [cell_map[i] for i in table.indices[table.indptr[o]:table.indptr[o + 1]] if i in cell_map]

@@ -409,6 +409,20 @@ class Grid:
         t = self.shift(raw)
         return [tuple(a + b for a, b in zip(c, t)) for c in raw]
 
+    def map_onto(self, cells: Sequence[Cell], k: int) -> list[Cell]:
+        """Each cell's image under symmetry ``k``, translated as ``cells`` themselves lie (same order as ``cells``).
+
+        For a symmetry of the set (one of :meth:`symmetry_group`) the images
+        are the set's own cells, wherever the set lies: a permutation of
+        ``cells``. :meth:`map_cells` puts the images in normal position
+        instead, which is the set's place only when it is in normal position.
+        """
+        cells = [tuple(c) for c in cells]
+        if not cells:
+            return []
+        t = self.shift(cells)
+        return [tuple(a - b for a, b in zip(c, t)) for c in self.map_cells(cells, k)]
+
     def transform(self, cells: Iterable[Cell], k: int) -> Shape:
         """The shape's image under symmetry ``k`` (normal position, sorted)."""
         return self.normalize(self.image([tuple(c) for c in cells], k))

@@ -160,7 +160,7 @@ def test_run_batch_names_no_card_file_for_its_orientations_argument(tmp_path):
 
     with pytest.raises(InputError) as info:
         run_batch("triangles", tmp_path / "o", orientations="mirror")
-    assert info.value.path is None and info.value.message.startswith(
+    assert info.value.path is None and info.value.argument == "orientations" and str(info.value).startswith(
         "orientations: orientation mode 'mirror' does not exist on the triangle grid")
 
 

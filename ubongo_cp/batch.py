@@ -325,7 +325,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         for card in cards:  # the value is the caller's, not the card's: no file is named
             problem = card.region.grid.mode_problem(orientations)
             if problem:
-                raise InputError(f"orientations: {problem}")
+                raise InputError(problem, argument="orientations")
         cards = [replace(card, orientations=orientations) for card in cards]
     source = os.path.realpath(resolve_deck(deck_dir))
     with OutputFolder(out, "batch", source=source, adopt=_batch_files) as folder:

@@ -1359,11 +1359,6 @@ def _runs(shapes: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], list[_Run
     import numpy as np
 
     shapes = list(shapes)
-    first = shapes[0]
-    if type(first) is LazyOrientations and first.batch.members == shapes:   # every shape of one batch, in order
-        batch = first.batch
-        run = _Run(0, len(shapes), batch.counts, batch.cells, batch.of_shape, batch.rank(), {})
-        return _cache(_FORMS, key, (shapes, (batch.reach, [run])))[1]
     runs = []
     t0 = 0
     n_cells = [s.batch.cells.shape[1] if isinstance(s, LazyOrientations) else len(s[0]) for s in shapes]

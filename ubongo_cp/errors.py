@@ -79,6 +79,10 @@ class InputError(UbongoError, ValueError):
         The file the problem is in.
     line : int, optional
         1-based line number inside ``path``.
+    argument : str, optional
+        The parameter of the call the problem is in (its value the caller's,
+        not a file's): named before the message when no file is, and kept
+        for a front end to name it its own way.
 
     Examples
     --------
@@ -87,10 +91,11 @@ class InputError(UbongoError, ValueError):
     """
 
     def __init__(self, message: str, *, path: str | os.PathLike | None = None,
-                 line: int | None = None) -> None:
+                 line: int | None = None, argument: str | None = None) -> None:
         self.message = message
         self.path = None if path is None else os.fspath(path)
         self.line = line
+        self.argument = argument
         super().__init__(self._format())
 
     def _format(self) -> str:
@@ -99,6 +104,8 @@ class InputError(UbongoError, ValueError):
             where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
         elif self.line is not None:
             where = f"line {self.line}: "
+        elif self.argument is not None:
+            where = f"{self.argument}: "
         return where + self.message
 
 

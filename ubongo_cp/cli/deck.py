@@ -11,7 +11,7 @@ import sys
 
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..shipped import SHIPPED_DECKS
-from .common import show_bar, add_allow_pieces_argument, add_executor_arguments, add_progress_argument, check_orientations, \
+from .common import show_bar, add_allow_pieces_argument, add_executor_arguments, add_progress_argument, \
     directory_outputs, executor_from, output_kinds
 
 __all__ = ["add_parsers"]
@@ -131,15 +131,16 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     if args.max_solutions is not None and args.max_solutions < 1:
         raise InputError(f"--max-solutions must be at least 1, got {args.max_solutions}")
 
-    if args.orientations:  # the option's own refusal, before any work (the grids are the cards')
-        from ..cards import load_deck
-
-        check_orientations(args.orientations, [card.region.grid for card in load_deck(args.deck)[0]])
     with executor_from(args) as executor:
-        outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
-                            executor=executor, progress=show_bar(args), orientations=args.orientations,
-                            notify=lambda msg: print(msg, file=sys.stderr, flush=True),
-                            difficulty_model=args.difficulty_model)
+        try:
+            outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
+                                executor=executor, progress=show_bar(args), orientations=args.orientations,
+                                notify=lambda msg: print(msg, file=sys.stderr, flush=True),
+                                difficulty_model=args.difficulty_model)
+        except InputError as exc:   # a mode one of the cards' grids has not, refused before any work
+            if exc.argument != "orientations":
+                raise
+            raise InputError(f"argument --orientations: {exc.message}") from None
     print(outcome.summary.rstrip("\n"))
     again = f" ({outcome.recomputed} of them made before with other settings)" if outcome.recomputed else ""
     print(f"\n{outcome.ran} task(s) computed{again}, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "

@@ -556,12 +556,7 @@ class Grid:
         shape_of, symmetry = kept.nonzero()                    # the kept images, shape by shape, in order
         counts = kept.sum(axis=1).tolist()
         keys = sorted_keys[shape_of, symmetry]                 # (orientations, n)
-        digits = []                                            # each coordinate, the last first
-        rest = keys
-        for _ in range(dim - 1):
-            rest, digit = np.divmod(rest, radix)
-            digits.append(digit)
-        columns = [rest, *digits[::-1]]
+        columns = _key_columns(keys, radix, dim)
         cells = np.stack(columns, axis=2)                      # (orientations, n, dim)
         reach = tuple(int(column.max()) + 1 for column in columns)
         if len(words) == 1:                                    # each shape's least image: its least word
@@ -794,15 +789,20 @@ def _cells_of_keys(keys, radix: int, dim: int) -> Iterator[Cell]:
     significant), in row-major order: a table look-up per key up to :data:`_CELLS_BY_KEY_MAX` keys."""
     if radix ** dim <= _CELLS_BY_KEY_MAX:
         return map(_cells_by_key(radix, dim).__getitem__, keys.ravel().tolist())
+    return zip(*(column.tolist() for column in _key_columns(keys.ravel(), radix, dim)))
 
-    def cell(key: int) -> Cell:
-        digits = []
-        for _ in range(dim):
-            key, digit = divmod(key, radix)
-            digits.append(digit)
-        return tuple(reversed(digits))
 
-    return map(cell, keys.ravel().tolist())
+def _key_columns(keys, radix: int, dim: int) -> list:
+    """The coordinates of an int array of keys (their digits in base ``radix``, the first coordinate the most
+    significant): ``dim`` int arrays of the keys' shape, the first coordinate first."""
+    import numpy as np
+
+    digits = []                                            # each coordinate, the last first
+    rest = keys
+    for _ in range(dim - 1):
+        rest, digit = np.divmod(rest, radix)
+        digits.append(digit)
+    return [rest, *digits[::-1]]
 
 
 @lru_cache(maxsize=None)

@@ -498,11 +498,21 @@ def probe_nodes(search: BitSearch, branches: Sequence, probes: int = PROBES, see
 def branch_restriction(search: BitSearch, branch, weights_of: dict):
     """The kernel's restriction of a plan's branch (:meth:`BitSearch.start`'s ``restrict``), or None.
 
-    ``weights_of``: the cache of :func:`restrict_weights` (the branches of one plan share their restrictions).
+    The restriction (``Branch.restrict``: a piece type and ``{option: transversal}``) goes to the kernel as
+    the piece type and int32 option weights: the length of each option's transversal (0: not a
+    representative). ``weights_of`` keeps the weights by the restriction's identity, the restriction kept
+    alive with them (the branches of one plan share their restrictions).
     """
-    if branch.restrict is None:
+    restrict = branch.restrict
+    if restrict is None:
         return None
-    return branch.restrict[0], restrict_weights(search.n_options, branch.restrict, weights_of)
+    held = weights_of.get(id(restrict))
+    if held is None:
+        w = array("i", bytes(4 * search.n_options))
+        for o, trans in restrict[1].items():
+            w[o] = len(trans)
+        held = weights_of[id(restrict)] = (restrict, w)
+    return restrict[0], held[1]
 
 
 def stratified_nodes(search: BitSearch, instance, branches: Sequence, leaves: int = _SCAN_LEAVES,
@@ -539,21 +549,6 @@ def scan_classes(instance) -> list[int]:
         images.append(orders[k])
         images.extend([p[i] for i in orders[k]] for p in perms)
     return reps
-
-
-def restrict_weights(n_options: int, restrict, cache: dict) -> array:
-    """The kernel's option weights of a branch's restriction (``Branch.restrict``: a piece type and
-    ``{option: transversal}``): int32 per option, the length of its transversal (0: not a representative).
-
-    ``cache`` keeps them by the restriction's identity (the restriction kept alive with them).
-    """
-    held = cache.get(id(restrict))
-    if held is None:
-        w = array("i", bytes(4 * n_options))
-        for o, trans in restrict[1].items():
-            w[o] = len(trans)
-        held = cache[id(restrict)] = (restrict, w)
-    return held[1]
 
 
 @dataclass

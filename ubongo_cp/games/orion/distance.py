@@ -29,7 +29,7 @@ import numpy as np
 from .graphs import INF, node_weighted_distances, node_weighted_path, node_weighted_path_fast
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
 from .plansearch import complete_plan, search_plan
-from .reach import ReachModel, own_covering_table
+from .reach import ReachModel, usable_covering
 from .state import OrionState
 from .wins import evaluate_wins
 
@@ -361,7 +361,7 @@ def _cover_bits(ctx: ReachModel, targets: set[int]) -> list[int] | None:
     Only the rows that can ever be chosen are scored: a positive score
     needs free hexes, an unused tile and an own hex on a target now, and
     all three only shrink, so the placements with an own hex on a target
-    (:func:`.reach.own_covering_table`), on free unblocked hexes, of an unused
+    (:func:`.reach.usable_covering`), on free unblocked hexes, of an unused
     tile are picked once (one gather per cell column); each step then scores
     them in increasing id order with integer masks, the first of the best
     score winning as ``argmax`` does.
@@ -377,10 +377,7 @@ def _cover_bits(ctx: ReachModel, targets: set[int]) -> list[int] | None:
         info = tab._cover_info = [
             (t, own, opp, own | opp, 1 << tile, own.bit_count())
             for t, (own, opp, tile) in enumerate(zip(tab.own_idx, tab.opp_idx, game.pl_tile.tolist()))]
-    table = own_covering_table(game)
-    rows = np.concatenate([table[h] for h in targets]) if targets else np.zeros(0, dtype=np.int64)
-    rows = rows[tab.all_cells(free, rows=rows) & ~used[game.pl_tile[rows]]]
-    cands = [info[t] for t in sorted(set(rows.tolist()))]
+    cands = [info[t] for t in usable_covering(game, targets, free, ~used).tolist()]
     busy = used_bits = 0   # hexes covered and tiles used since the rows were picked
     tgt = 0
     for h in targets:

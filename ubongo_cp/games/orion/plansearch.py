@@ -34,10 +34,6 @@ __all__ = ["search_plan", "complete_plan", "NODE_LIMIT", "COMPLETE_NODE_LIMIT"]
 #: about as much as a few hundred of them).
 NODE_LIMIT = 50
 
-#: Per game (by id, the game kept to check it): per hex, the placements with an own hex there.
-_COVER: dict[int, tuple] = {}
-
-
 def search_plan(state: OrionState, player: int, goal: str = "sides", pairs=None, blocked=(),
                 node_limit: int = NODE_LIMIT) -> list[int] | None:
     """A plan of ``player`` for ``goal`` avoiding the hex indices ``blocked``, or None if none was found.
@@ -65,7 +61,7 @@ def search_plan(state: OrionState, player: int, goal: str = "sides", pairs=None,
     if goal != "sides" or state.winner is not None:
         return None
     from .bitboard import CONDITION_BITS as bit, BitTables
-    from .reach import own_covering
+    from .reach import own_covering_lists
 
     game = state.game
     tab = BitTables.get(game)
@@ -87,10 +83,7 @@ def search_plan(state: OrionState, player: int, goal: str = "sides", pairs=None,
     now = state.conditions()
     conds0 = [sum(bit[c] for c in now[0]), sum(bit[c] for c in now[1])]
     count = (0, 1, 1, 2, 1, 2, 2, 3)   # conditions in a 3-bit set
-    cover = _COVER.get(id(game))
-    if cover is None or cover[0] is not game:
-        cover = _COVER[id(game)] = (game, [own_covering(game, [h]).tolist() for h in range(game.n)])
-    cover = cover[1]
+    cover = own_covering_lists(game)
     nodes = [0]
 
     def chain(own: int, free: int):
@@ -205,7 +198,7 @@ class _Root:
 
     def __init__(self, state: OrionState, player: int) -> None:
         from .bitboard import CONDITION_BITS as bit, BitTables
-        from .reach import own_covering
+        from .reach import own_covering_lists
 
         game = state.game
         tab = self.tab = BitTables.get(game)
@@ -241,10 +234,7 @@ class _Root:
         self.usable = pos.colour_grid[player] | sum(1 << tab.grid_bit[h]
                                                     for h in np.flatnonzero(colourable[:game.n]).tolist())
         self.ok_list = ok.tolist()
-        cover = _COVER.get(id(game))
-        if cover is None or cover[0] is not game:
-            cover = _COVER[id(game)] = (game, [own_covering(game, [h]).tolist() for h in range(game.n)])
-        self.own_cover = cover[1]
+        self.own_cover = own_covering_lists(game)
         self.by_hex: dict[int, list[tuple]] = {}            # filled by the search, per hex
         self.unjoined_of: dict[int, list[tuple[int, int]]] = {}   # filled by the search, per placement
 

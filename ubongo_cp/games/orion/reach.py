@@ -497,15 +497,12 @@ class ReachModel:
         if not u_free:
             return ReachAnswer("infeasible")
         rep_mask, open_ = self.rep_flags(), self.open_flags()   # free, unblocked; sentinel pads
-        table = own_covering_table(game)   # an own hex on a free useful hex (ids may repeat)
-        rows = np.concatenate([table[h] for h in u_free])
         from .bitboard import BitTables
 
-        tab = BitTables.get(game)
-        rows = rows[tab.all_cells(open_, rows=rows) & rep_mask[game.pl_tile[rows]]]
+        rows = usable_covering(game, u_free, open_, rep_mask)   # an own hex on a free useful hex
         # t claims every free hex of the chain (at least lb_hexes, all useful) with its own hexes.
-        u_idx, own_idx, need = sum(1 << h for h in u_free), tab.own_idx, self.lb_hexes
-        cands = [t for t in sorted(set(rows.tolist())) if (own_idx[t] & u_idx).bit_count() >= need]
+        u_idx, own_idx, need = sum(1 << h for h in u_free), BitTables.get(game).own_idx, self.lb_hexes
+        cands = [t for t in rows.tolist() if (own_idx[t] & u_idx).bit_count() >= need]
         if not cands:
             return ReachAnswer("infeasible")
         # W1: only a pair whose chain one tile can pay for can be joined by one tile.
@@ -845,9 +842,7 @@ class ReachModel:
         if prune and not use_reference():
             # The same sets from the placements with an own hex on a free useful hex,
             # the supporters tested one by one.
-            rows = own_covering(game, [h for h in U if self.cost[h] == 1])
-            rows = rows[open_[game.pl_cells[rows]].all(axis=1) & rep_mask[game.pl_tile[rows]]]
-            chosen = set(rows.tolist())
+            chosen = set(usable_covering(game, [h for h in U if self.cost[h] == 1], open_, rep_mask).tolist())
             # Every placement's test at once (a fraction of a millisecond; one by one, the
             # supporters of a large model cost several).
             from .bitboard import BitTables
@@ -953,6 +948,15 @@ def own_covering_table(game) -> list[np.ndarray]:
     return table
 
 
+def own_covering_lists(game) -> list[list[int]]:
+    """Per hex index, the sorted distinct ids of the placements with an own hex on it, as lists (made once per
+    game; :func:`own_covering` of each hex alone)."""
+    lists = getattr(game, "_own_covering_lists", None)
+    if lists is None:
+        lists = game._own_covering_lists = [own_covering(game, [h]).tolist() for h in range(game.n)]
+    return lists
+
+
 def own_covering(game, hexes) -> np.ndarray:
     """Sorted ids of the placements with an own hex on one of ``hexes`` (:func:`own_covering_table`)."""
     table = own_covering_table(game)
@@ -960,6 +964,15 @@ def own_covering(game, hexes) -> np.ndarray:
     for h in hexes:
         mask[table[h]] = True
     return np.flatnonzero(mask)
+
+
+def usable_covering(game, hexes, open_: np.ndarray, tile_ok: np.ndarray) -> np.ndarray:
+    """Sorted distinct ids of the placements with an own hex on one of ``hexes`` (:func:`own_covering`) whose
+    cells are all ``open_`` (per hex index and the padding index n) and whose tile is ``tile_ok`` (per tile)."""
+    from .bitboard import BitTables
+
+    rows = own_covering(game, hexes)
+    return rows[BitTables.get(game).all_cells(open_, rows=rows) & tile_ok[game.pl_tile[rows]]]
 
 
 def solve_model(model, time_limit: float, num_workers: int = 1, decision: bool = False):

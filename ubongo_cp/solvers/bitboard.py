@@ -632,14 +632,11 @@ class BitboardBackend:
         """
         if self.rule != "first" or self.scan or not _typed(instance) or len(instance.cells[0]) != 2:
             return self, None
+        candidates = scan_classes(instance)
+        if len(candidates) < 2:   # a rectangle's scans are alike by its symmetries
+            return self, None
         base = self._search(instance)
         if probe_nodes(base, branches, _SCAN_GATE) < _SCAN_NODES:
-            return self, base
-        try:
-            candidates = scan_classes(instance)
-        except KeyError:  # the instance's symmetries not at hand (a region given out of normal position)
-            return self, base
-        if len(candidates) < 2:
             return self, base
         best, least, kernel = self, stratified_nodes(base, instance, branches), base
         for k in candidates[1:]:

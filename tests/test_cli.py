@@ -34,7 +34,7 @@ def _args(**kw):
 def test_output_may_be_rewritten_inside_a_results_directory(tmp_path):
     # make_run twice: `booklet --results OUT --out OUT/booklet.pdf` must pass the second time,
     # but a table the booklet reads from OUT is never overwritten.
-    (tmp_path / "booklet.pdf").write_bytes(b"%PDF")
+    (tmp_path / "booklet.pdf").write_bytes(b"%PDF-1.4\n...\n<< /Creator (ubongo-cp 0.1.0) >>\n%%EOF\n")   # an earlier booklet
     (tmp_path / "tasks.parquet").write_bytes(b"x")
     check_common(_args(results=str(tmp_path), out=str(tmp_path / "booklet.pdf")))
     with pytest.raises(UbongoError, match="would overwrite a file read from the results directory"):

@@ -135,7 +135,7 @@ def test_no_output_replaces_a_file_the_command_reads(run_cli, tmp_path):
     code, printed, err = run_cli("booklet", tmp_path / "deck", "--out", tmp_path / "deck" / "pieces.txt",
                                  "--no-progress")
     assert code == 2 and err.count("\n") == 1   # a text file is no PDF: refused before the input is even read
-    assert f"{tmp_path / 'deck' / 'pieces.txt'}: exists and is not a PDF file; it is left as it is" in err
+    assert f"{tmp_path / 'deck' / 'pieces.txt'}: exists and is not a PDF file written by ubongo-cp; it is left as it is" in err
     assert (tmp_path / "deck" / "pieces.txt").read_bytes() == pieces
     # A card named directly: caught before any work.
     card = tmp_path / "deck" / "01_easy.toml"
@@ -147,7 +147,7 @@ def test_no_output_replaces_a_file_the_command_reads(run_cli, tmp_path):
     os.link(tmp_path / "deck" / "pieces.txt", tmp_path / "link.pdf")
     code, printed, err = run_cli("cards", tmp_path / "deck", "--out", tmp_path / "link.pdf", "--no-progress")
     assert code == 2 and err.count("\n") == 1
-    assert f"{tmp_path / 'link.pdf'}: exists and is not a PDF file; it is left as it is" in err
+    assert f"{tmp_path / 'link.pdf'}: exists and is not a PDF file written by ubongo-cp; it is left as it is" in err
     assert (tmp_path / "deck" / "pieces.txt").read_bytes() == pieces
 
 
@@ -204,7 +204,8 @@ def test_an_output_file_that_cannot_be_written_is_refused_before_the_games(run_c
     (tmp_path / "plot.png").write_text("my plot notes\n")
     code, printed, err = run_cli("simulate", "domino", "--games", "2000", "--out", tmp_path / "t.csv",
                                  "--plot", tmp_path / "plot.png", "--no-progress")
-    assert (code, printed) == (2, "") and "plot.png: exists and is not a PNG image; it is left as it is" in err
+    assert (code, printed) == (2, "")
+    assert "plot.png: exists and is not a PNG image written by ubongo-cp; it is left as it is" in err
     assert (tmp_path / "plot.png").read_text() == "my plot notes\n" and not (tmp_path / "t.csv").exists()
 
 
@@ -236,9 +237,10 @@ def test_the_kind_of_an_output_is_what_the_command_writes_not_the_name(run_cli, 
     svg.write_text('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"/>\n')
     record = tmp_path / "g2.md"
     record.write_text("a game of mine\n")
-    for argv, path, kind in [(("booklet", card, "--out", notes), notes, "PDF file"),
-                             (("export", card, "--face", "1", "--out", notes), notes, "BurrTools file"),
-                             (("export", card, "--face", "1", "--out", svg), svg, "BurrTools file"),
+    for argv, path, kind in [(("booklet", card, "--out", notes), notes, "PDF file written by ubongo-cp"),
+                             (("export", card, "--face", "1", "--out", notes), notes,
+                              "BurrTools file written by ubongo-cp"),
+                             (("export", card, "--face", "1", "--out", svg), svg, "BurrTools file written by ubongo-cp"),
                              (("simulate", "domino", "--games", "2", "--record", record), record,
                               "JSON file written by ubongo-cp"),
                              (("orion", "play", "--seed", "1", "--save", record), record,
@@ -313,3 +315,81 @@ def test_a_file_read_is_never_replaced_by_another_name(tmp_path):
             atomic_write_text(tmp_path / "link.csv", "c,d\n")
     assert table.read_text() == "a,b\n1,2\n"
     atomic_write_text(tmp_path / "link.csv", "c,d\n")    # outside the block: an ordinary output
+
+
+def _foreign_png(path):
+    """A PNG of someone else's: matplotlib's own, without the toolkit's mark."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(1, 1))
+    fig.add_subplot().plot([0, 1])
+    fig.savefig(path, format=path.suffix[1:])
+
+
+@pytest.mark.parametrize("name", ["photo.png", "logo.svg", "drawing.pdf"])
+def test_a_picture_of_yours_is_kept_and_an_earlier_drawing_replaced(run_cli, tmp_path, name):
+    # A picture of the same kind is not enough: only one carrying the toolkit's mark is replaced.
+    argv = ("solve", "--pieces", "pentominoes", "--region", PUZZLES / "examples" / "rect_3x20.txt", "--count",
+            "--max-solutions", "0", "--draw")
+    mine = tmp_path / name
+    _foreign_png(mine)
+    before = mine.read_bytes()
+    code, printed, err = run_cli(*argv, mine)
+    assert (code, printed, err.count("\n")) == (2, "", 1) and f"{name}: exists and is not a " in err
+    assert "written by ubongo-cp; it is left as it is" in err and mine.read_bytes() == before
+    ours = tmp_path / f"ours{mine.suffix}"
+    for _ in range(2):                       # its own drawing, drawn again, is replaced
+        code, _, err = run_cli(*argv, ours)
+        assert code == 0, err
+    assert b"ubongo-cp" in ours.read_bytes()
+
+
+def test_a_pdf_of_yours_is_kept_and_an_earlier_booklet_replaced(run_cli, tmp_path):
+    card = PUZZLES / "examples" / "classic_X1_easy.toml"
+    thesis = tmp_path / "thesis.pdf"
+    thesis.write_bytes(b"%PDF-1.4\n% my thesis\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")
+    code, _, err = run_cli("booklet", card, "--out", thesis, "--no-progress")
+    assert code == 2 and "thesis.pdf: exists and is not a PDF file written by ubongo-cp" in err
+    assert thesis.read_bytes().startswith(b"%PDF-1.4\n% my thesis")
+    deck, book = tmp_path / "deck", tmp_path / "book.pdf"
+    deck.mkdir()
+    shutil.copy(card, deck)
+    for _ in range(2):                       # the bookmarks are added by pypdf: the mark survives it
+        code, _, err = run_cli("booklet", deck, "--out", book, "--no-progress")
+        assert code == 0, err
+
+
+def test_a_table_of_yours_is_kept(run_cli, tmp_path):
+    import pandas as pd
+
+    # Parquet: the toolkit's tables carry its mark in their metadata; another Parquet file is refused.
+    mine = tmp_path / "mydata.parquet"
+    pd.DataFrame({"x": [1, 2]}).to_parquet(mine)
+    before = mine.read_bytes()
+    code, _, err = run_cli("simulate", "domino", "--games", "3", "--no-progress", "--out", mine)
+    assert code == 2 and "mydata.parquet: exists and is not a Parquet table written by ubongo-cp" in err
+    assert mine.read_bytes() == before
+    ours = tmp_path / "games.parquet"
+    for _ in range(2):
+        code, _, err = run_cli("simulate", "domino", "--games", "3", "--no-progress", "--out", ours)
+        assert code == 0, err
+    assert len(pd.read_parquet(ours)) == 3
+    # CSV has no place for a mark: a table of other columns is kept, the games written beside it.
+    times = tmp_path / "times.csv"
+    times.write_text("card,side,face,player,seconds\n01,easy,1,ana,44.7\n")
+    code, printed, err = run_cli("simulate", "domino", "--games", "3", "--no-progress", "--out", times)
+    assert code == 0, err
+    assert times.read_text() == "card,side,face,player,seconds\n01,easy,1,ana,44.7\n"
+    beside = tmp_path / "times-1.csv"
+    assert f"ubongo-cp: {times}: exists and holds another table" in err and f"written to {beside}" in err
+    assert f"wrote 3 rows to {beside}" in printed and len(pd.read_csv(beside)) == 3
+
+
+def test_a_burrtools_file_of_yours_is_kept(run_cli, tmp_path):
+    card = PUZZLES / "examples" / "classic_X1_easy.toml"
+    theirs = tmp_path / "design.xmpuzzle"
+    shutil.copy(os.path.join(os.path.dirname(__file__), "data", "burrtools", "two_problems_gzip.xmpuzzle"), theirs)
+    before = theirs.read_bytes()
+    code, _, err = run_cli("export", card, "--face", "1", "--out", theirs)
+    assert code == 2 and "design.xmpuzzle: exists and is not a BurrTools file written by ubongo-cp" in err
+    assert theirs.read_bytes() == before

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 __all__ = ["atomic_path", "check_output_file",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
@@ -109,42 +109,97 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
         raise
 
 
-#: What each kind of output file starts with, by the output's extension: an existing file is replaced
-#: only by an output of its own kind (:func:`check_output_file`).
+#: The mark every output file of the toolkit carries where its format has a place for it (a PNG's
+#: ``Software`` text, an SVG's or PDF's creator, a Parquet table's key-value metadata, a BurrTools file's
+#: comment, a JSON record's ``format``): an existing file is replaced only when it carries it
+#: (:func:`check_output_file`).
+SIGNATURE = "ubongo-cp"
+
+#: The kinds of output file, by extension: (what it is, what it starts with).
 _KINDS: dict[str, tuple[str, tuple[bytes, ...]]] = {
     ".pdf": ("PDF file", (b"%PDF",)), ".png": ("PNG image", (b"\x89PNG\r\n\x1a\n",)),
     ".parquet": ("Parquet table", (b"PAR1",)), ".pq": ("Parquet table", (b"PAR1",)),
     ".xmpuzzle": ("BurrTools file", (b"\x1f\x8b", b"<?xml")),
-    ".svg": ("SVG picture", (b"<?xml", b"<svg")), ".json": ("JSON file written by ubongo-cp", (b"{",)),
+    ".svg": ("SVG picture", (b"<?xml", b"<svg")), ".json": ("JSON file", (b"{",)),
     ".csv": ("CSV table", ())}
 
+#: How much of a file's end is read for the mark of a PDF (its document information comes last) and the
+#: largest BurrTools file decompressed to find its comment.
+_TAIL_BYTES = 1 << 16
+_XMPUZZLE_MAX = 64 << 20
 
-def _same_kind(suffix: str, head: bytes) -> bool:
-    """Whether a file starting with ``head`` (its first 4 KiB) is of the output kind of ``suffix``."""
+
+def figure_metadata(fmt: str) -> dict[str, str]:
+    """The ``metadata`` of :meth:`matplotlib.figure.Figure.savefig` that marks a picture as the toolkit's
+    (:data:`SIGNATURE`): a PNG's ``Software``, an SVG's or PDF's ``Creator``."""
+    from . import __version__
+
+    mark = f"{SIGNATURE} {__version__}"
+    return {"Software": mark} if fmt.lower().lstrip(".") == "png" else {"Creator": mark}
+
+
+def marked_arrow(table):
+    """A :class:`pyarrow.Table` with the toolkit's mark (:data:`SIGNATURE`) in its schema's key-value metadata
+    (``written_by``), beside what it holds already: the mark :func:`check_output_file` looks for in a Parquet
+    file."""
+    from . import __version__
+
+    metadata = dict(table.schema.metadata or {})
+    metadata[b"written_by"] = f"{SIGNATURE} {__version__}".encode()
+    return table.replace_schema_metadata(metadata)
+
+
+def _marked(suffix: str, target: Path, head: bytes) -> bool:
+    """Whether the existing file ``target`` (its first 4 KiB: ``head``) is an output of the toolkit of the kind
+    of ``suffix``: of that kind and carrying :data:`SIGNATURE`. A CSV table has no place for a mark: any table
+    counts here, and :func:`write_table` replaces only one with the same header line."""
     _, starts = _KINDS[suffix]
     text = head.lstrip()
     if starts and not text.startswith(starts):
         return False
+    mark = SIGNATURE.encode()
+    if suffix == ".png":    # matplotlib writes its text chunks before the image data
+        return b"tEXtSoftware\0" + mark in head
     if suffix == ".svg":
-        return b"<svg" in head
-    if suffix == ".xmpuzzle" and not text.startswith(b"\x1f\x8b"):   # plain XML: a BurrTools puzzle
-        return b"<puzzle" in head
+        return b"<svg" in head and b"<dc:title>" + mark in head
     if suffix == ".json":   # every JSON file the toolkit writes names its format first
-        return b'"format": "ubongo-cp' in head
+        return b'"format": "' + mark in head
     if suffix == ".csv":    # a table: a header line of comma-separated names, text only
         first = head.split(b"\n", 1)[0]
         return b"\0" not in head and (b"," in first or not head)
-    return True
+    with open(target, "rb") as fh:
+        if suffix == ".pdf":    # the document information, written last (pypdf escapes the hyphen)
+            fh.seek(max(0, target.stat().st_size - _TAIL_BYTES))
+            return b"/Creator (ubongo" in fh.read()
+        if suffix in (".parquet", ".pq"):   # the key-value metadata, in the footer
+            size = target.stat().st_size
+            if size < 12:
+                return False
+            fh.seek(size - 8)
+            length = int.from_bytes(fh.read(4), "little")
+            fh.seek(max(0, size - 8 - length))
+            return mark in fh.read(length)
+        data = fh.read(_XMPUZZLE_MAX + 1)   # a BurrTools file: its comment, at the end
+    if data.startswith(b"\x1f\x8b"):
+        import zlib
+
+        try:
+            data = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data, _XMPUZZLE_MAX)
+        except zlib.error:
+            return False
+    return b"<puzzle" in data and b"written by " + mark in data
 
 
 def check_output_file(path: str | os.PathLike, kind: str | None = None) -> None:
     """Refuse, before any work, an output file path that cannot be written or must not be replaced.
 
     Checked: ``path`` is not a directory, its nearest existing parent is a directory this process can
-    create files in, and an existing file there is replaced only by an output of its own kind, told by
-    the file's first bytes (a PDF by a PDF, a CSV table by a CSV table, a JSON record by a toolkit's
-    JSON file, ...; an empty file is replaced). A long command thus never ends by failing to write
-    what it computed, nor replaces a file that is not an earlier output.
+    create files in, and an existing file there is replaced only when it is an earlier output of the
+    toolkit of the same kind: a PDF, PNG, SVG, Parquet, BurrTools or JSON file carrying the toolkit's
+    mark (:data:`SIGNATURE`, :func:`figure_metadata`); a CSV table, which has no place for a mark,
+    only by a table with the same header line (:func:`write_table`); an empty file is replaced. A long
+    command thus never ends by failing to write what it computed, nor replaces a file it did not
+    write.
 
     Parameters
     ----------
@@ -192,8 +247,9 @@ def check_output_file(path: str | os.PathLike, kind: str | None = None) -> None:
                 head = fh.read(4096)
         except OSError as exc:
             raise InputError(f"cannot read the existing file: {exc.strerror or exc}", path=target) from None
-        if not _same_kind(suffix, head):
-            raise InputError(f"exists and is not a {_KINDS[suffix][0]}; it is left as it is: remove it "
+        if not _marked(suffix, target, head):
+            what = _KINDS[suffix][0] if suffix == ".csv" else f"{_KINDS[suffix][0]} written by ubongo-cp"
+            raise InputError(f"exists and is not a {what}; it is left as it is: remove it "
                              "or choose another output path", path=target)
 
 
@@ -571,10 +627,13 @@ def check_table_path(path: str | os.PathLike, what: str = "output") -> str:
     return suffix
 
 
-def write_table(table, path: str | os.PathLike) -> Path:
+def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None] | None = None) -> Path:
     """Write a pandas ``table`` as CSV or Parquet, chosen by the suffix ``.csv`` / ``.parquet`` / ``.pq``.
 
-    Written atomically (:func:`atomic_path`), without the index.
+    Written atomically (:func:`atomic_path`), without the index; a Parquet table carries the toolkit's mark
+    (:func:`marked_arrow`). An existing CSV file is replaced only by a table with the same header line;
+    else the table goes to a free name beside it (``STEM-1.csv``), said through ``notify`` (a
+    :class:`UserWarning` without it). Returns the path written.
 
     Raises
     ------
@@ -583,9 +642,40 @@ def write_table(table, path: str | os.PathLike) -> Path:
     """
     path = Path(path)
     suffix = check_table_path(path)
+    if suffix == ".csv":
+        path = _csv_target(path, table.head(0).to_csv(index=False).splitlines()[0], notify)
     with atomic_path(path) as tmp:
         if suffix == ".csv":
             table.to_csv(tmp, index=False)
         else:
-            table.to_parquet(tmp, index=False)
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            pq.write_table(marked_arrow(pa.Table.from_pandas(table, preserve_index=False)), tmp)
     return path
+
+
+def _csv_target(path: Path, header: str, notify: Callable[[str], None] | None) -> Path:
+    """Where :func:`write_table` writes a CSV table of this ``header`` line: ``path``, unless a non-empty file
+    there starts with another line (a table of other columns, or no table: a CSV file has no place for the
+    toolkit's mark, so its header tells an earlier output of the same command); then the first free name
+    ``STEM-1.csv``, ``STEM-2.csv``, ..., said through ``notify`` (default: a :class:`UserWarning`)."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(1 << 16)
+    except (FileNotFoundError, IsADirectoryError):
+        return path
+    if not first or first.rstrip(b"\r\n") == header.encode():
+        return path
+    n = 1
+    while (other := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists():
+        n += 1
+    message = (f"{path}: exists and holds another table (its first line differs); it is left as it is, and "
+               f"the table is written to {other}")
+    if notify is None:
+        import warnings
+
+        warnings.warn(message, UserWarning, stacklevel=3)
+    else:
+        notify(message)
+    return other

@@ -365,7 +365,7 @@ def write_report(out: str | os.PathLike, *, table=None, baseline: str | None = N
 def _write_report(out: Path, table, baseline: str | None, metric: str):
     """:func:`write_report` once the folder is open and its files claimed."""
     from ..errors import InputError
-    from ..io import atomic_path, atomic_write_text, write_table
+    from ..io import atomic_path, atomic_write_text, figure_metadata, write_table
 
     if table is None:
         table = read_table(out)
@@ -392,7 +392,7 @@ def _write_report(out: Path, table, baseline: str | None, metric: str):
         figures.append(("scatter.png", scatter_figure(table, baseline, metric)))
     for name, fig in figures:
         with atomic_path(out / name) as tmp:
-            fig.savefig(tmp, dpi=110, format="png")
+            fig.savefig(tmp, dpi=110, format="png", metadata=figure_metadata("png"))
         plt.close(fig)
         files.append(out / name)
     return summary, files

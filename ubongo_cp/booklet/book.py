@@ -14,7 +14,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from ..cards import CardSide
 from ..draw.canvas import PALETTE, piece_colours
 from ..errors import InputError
-from ..io import atomic_path, replace_durably
+from ..io import atomic_path, figure_metadata, replace_durably
 from .layout import PAGE_MM, check_dpi
 from ..draw.card import game_title, side_label
 from .page import pages_needed, render_page, render_pages
@@ -111,7 +111,7 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
         bar = _progress_bar(total, progress)    # once the outputs are known to be writable
         if bar is not None:
             stack.callback(bar.close)
-        with PdfPages(tmp, metadata={"Title": f"{' / '.join(titles)} solution booklet", "Creator": "ubongo-cp"}) as pdf:
+        with PdfPages(tmp, metadata={"Title": f"{' / '.join(titles)} solution booklet", **figure_metadata("pdf")}) as pdf:
             number = 1
             for i, card in enumerate(cards):
                 views = settled[i] if settled else views_of(card)
@@ -119,7 +119,8 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
                 for k, fig in enumerate(render_pages(card, views, page=number, pages=total), 1):
                     pdf.savefig(fig)
                     if pngs is not None:
-                        fig.savefig(pngs / page_png_name(card, k), dpi=dpi, format="png")
+                        fig.savefig(pngs / page_png_name(card, k), dpi=dpi, format="png",
+                                    metadata=figure_metadata("png"))
                     fig.clear()
                     number += 1
                     if bar is not None:
@@ -194,10 +195,12 @@ def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names
 
 
 def _drawn_by_matplotlib(path: Path) -> bool:
-    """Whether ``path`` is a PNG whose header says matplotlib wrote it (its ``Software`` text chunk)."""
+    """Whether ``path`` is a PNG whose header says the toolkit, or matplotlib for it, wrote it (its ``Software``
+    text chunk: :func:`~ubongo_cp.io.figure_metadata`, matplotlib's own in pages of earlier versions)."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(4096)
     except OSError:
         return False
-    return head.startswith(b"\x89PNG\r\n\x1a\n") and b"Software\x00Matplotlib" in head
+    return head.startswith(b"\x89PNG\r\n\x1a\n") and (b"Software\x00Matplotlib" in head
+                                                     or b"Software\x00ubongo-cp" in head)

@@ -32,7 +32,7 @@ from ..draw.canvas import INK, MUTED, Canvas, piece_colours, shape_size
 from ..draw.card import CardFace, game_title
 from ..draw.puzzle import draw_piece
 from ..errors import InputError
-from ..io import atomic_path
+from ..io import atomic_path, figure_metadata
 from ..pieces import PieceSet
 from .layout import DEFAULT_CELL_MM, PAGE_MM, check_cell_mm, check_dpi
 
@@ -110,7 +110,7 @@ def make_playtest_cards(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *
 
             bar = tqdm(total=total, unit="page", desc="cards", dynamic_ncols=True)
         try:
-            with PdfPages(tmp, metadata={"Title": f"{titles} playtest cards", "Creator": "ubongo-cp"}) as pdf:
+            with PdfPages(tmp, metadata={"Title": f"{titles} playtest cards", **figure_metadata("pdf")}) as pdf:
                 for fig in figures():
                     pdf.savefig(fig)
                     fig.clear()
@@ -222,7 +222,7 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
             for card, name in zip(cards, names):
                 fig = card_image(card, cell_mm)
                 with atomic_path(folder.path / name) as tmp:
-                    fig.savefig(tmp, format=fmt, dpi=dpi)
+                    fig.savefig(tmp, format=fmt, dpi=dpi, metadata=figure_metadata(fmt))
                 fig.clear()
                 written.append(os.fspath(folder.path / name))
                 if bar is not None:

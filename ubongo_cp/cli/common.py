@@ -10,6 +10,7 @@ import argparse
 import fnmatch
 import math
 import os
+import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
-           "add_split_arguments", "split_from", "check_orientations", "check_table_out"]
+           "add_split_arguments", "split_from", "check_orientations", "check_table_out", "notify"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -179,7 +180,6 @@ def add_progress_argument(parser: argparse.ArgumentParser) -> None:
 def show_bar(args: argparse.Namespace) -> bool:
     """Whether a command shows its progress bar: not ``--no-progress``, and standard error a terminal
     (a bar redirected into a file or a pipe would fill it with its redrawn lines)."""
-    import sys
 
     return not args.no_progress and sys.stderr.isatty()
 
@@ -255,6 +255,11 @@ def check_table_out(args: argparse.Namespace) -> None:
         check_table_path(args.out, "--out")
 
 
+def notify(message: str) -> None:
+    """Say ``message`` to the user: one line on stderr, after the program's name (a notice, not an error)."""
+    print(f"ubongo-cp: {message}", file=sys.stderr, flush=True)
+
+
 def check_orientations(mode: str | None, grids) -> None:
     """Refuse ``--orientations MODE`` (when given) unless it is a mode of each of ``grids``, before any work.
 
@@ -289,17 +294,12 @@ def split_from(args: argparse.Namespace) -> Iterator[object]:
     None when the count runs as one search with no progress bar: one job, no journal, and
     ``--no-progress`` or a standard error that is not a terminal.
     """
-    import sys
-
     workers = args.jobs > 1 or args.scheduler is not None or args.executor == "dask"
     progress = show_bar(args)
     if not (workers or progress or args.journal):
         yield None
         return
     from ..solvers.subtrees import ONE_SEARCH_NODES, SplitSearch
-
-    def notify(message: str) -> None:
-        print(f"ubongo-cp: {message}", file=sys.stderr)
 
     if not workers:
         yield SplitSearch(journal=args.journal, progress=progress, notify=notify)

@@ -10,7 +10,7 @@ import os
 
 from ..errors import InputError
 
-from .common import show_bar, add_executor_arguments, add_progress_argument, check_table_out, executor_from, output_kinds
+from .common import show_bar, add_executor_arguments, add_progress_argument, check_table_out, executor_from, notify, output_kinds
 
 __all__ = ["add_parsers", "run_simulate_domino"]
 
@@ -117,8 +117,7 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
     if args.out:
         from ..io import write_table
 
-        write_table(df, args.out)
-        print(f"wrote {len(df)} rows to {args.out}")
+        print(f"wrote {len(df)} rows to {write_table(df, args.out, notify=notify)}")
     if args.plot:
         plot_lengths(df, args.plot)
         print(f"wrote {args.plot}")

@@ -10,7 +10,7 @@ import argparse
 import os
 
 from .common import show_bar, add_executor_arguments, add_progress_argument, check_table_out, confirmed, executor_from, \
-    output_kinds
+    notify, output_kinds
 
 __all__ = ["add_parsers"]
 
@@ -272,8 +272,7 @@ def _run_tournament(args) -> int:
     if args.out:
         from ..io import write_table
 
-        write_table(df, args.out)
-        print(f"per-game table written to {args.out} ({len(df)} rows)")
+        print(f"per-game table written to {write_table(df, args.out, notify=notify)} ({len(df)} rows)")
     three = "{:.3f}".format
     fmt = {"rate": three, "ci_low": three, "ci_high": three, "first_mover_rate": three,
            "share": three, "mean_length": "{:.1f}".format}

@@ -9,7 +9,7 @@ import argparse
 import math
 
 from ..errors import InputError
-from .common import show_bar, add_executor_arguments, add_progress_argument, check_table_out, executor_from
+from .common import show_bar, add_executor_arguments, add_progress_argument, check_table_out, executor_from, notify
 
 __all__ = ["add_parsers"]
 
@@ -158,7 +158,7 @@ def _run_sweep(args, deck) -> int:
     })
     print(show.to_string(index=False))
     if args.out:
-        print(f"\nwrote {write_table(sweep, args.out)} ({len(sweep)} rows)")
+        print(f"\nwrote {write_table(sweep, args.out, notify=notify)} ({len(sweep)} rows)")
     if args.plot:
         plot_handicap_sweep(sweep, args.plot,
                             title=f"Ubongo Duel side {args.side}: handicap (orange {' '.join(map(str, args.orange))})"
@@ -198,7 +198,7 @@ def _run_ubongo(args) -> int:
             print(summarise_ubongo(table, by)[["seats", "win_rate", "win_rate_se", "mean_top", "mean_total",
                                                "mean_solved"]].to_string(na_rep="n/a"))
     if args.out:
-        print(f"\nwrote {write_table(table, args.out)} ({len(table)} rows)")
+        print(f"\nwrote {write_table(table, args.out, notify=notify)} ({len(table)} rows)")
     return 0
 
 
@@ -231,5 +231,5 @@ def _run_duel(args) -> int:
         loser = table[["score_a", "score_b"]].min(axis=1)
         print(loser.value_counts().sort_index().rename_axis("loser_points").rename("matches").to_string())
     if args.out:
-        print(f"\nwrote {write_table(table, args.out)} ({len(table)} rows)")
+        print(f"\nwrote {write_table(table, args.out, notify=notify)} ({len(table)} rows)")
     return 0

@@ -358,9 +358,9 @@ def save_figure(fig: Figure, path: str | os.PathLike, *, dpi: int = 150) -> None
     InputError
         For another suffix, or a path that cannot be written.
     """
-    from ..io import atomic_path
+    from ..io import atomic_path, figure_metadata
 
     path = Path(path)
     check_format(path)
     with atomic_path(path) as tmp:
-        fig.savefig(tmp, format=path.suffix.lower()[1:], dpi=dpi)
+        fig.savefig(tmp, format=path.suffix.lower()[1:], dpi=dpi, metadata=figure_metadata(path.suffix))

@@ -31,7 +31,7 @@ from typing import Iterable
 import pandas as pd
 
 from ..errors import InputError
-from ..io import atomic_path
+from ..io import atomic_path, marked_arrow
 from ..rate import RATING_COLUMNS
 from ..status import Status
 
@@ -90,7 +90,7 @@ def write_table(df: pd.DataFrame, path: str | Path) -> None:
         elif path.suffix == ".parquet":
             import pyarrow.parquet as pq
 
-            pq.write_table(_arrow_table(df) if tasks else _plain_arrow(df), tmp)
+            pq.write_table(marked_arrow(_arrow_table(df) if tasks else _plain_arrow(df)), tmp)
         else:
             raise InputError("a table is written as .parquet or .csv", path=path)
 

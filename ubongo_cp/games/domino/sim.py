@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ...executors import Executor, map_chunks
-from ...io import atomic_path
+from ...io import atomic_path, figure_metadata
 from ..base import play_game
 from ..stats import Z95, chisquare_uniform, wilson_interval
 from .actions import END_REASONS
@@ -256,7 +256,7 @@ def plot_lengths(df: pd.DataFrame, path: str, title: str | None = None) -> None:
     ax.legend(title="end reason")
     fig.tight_layout()
     with atomic_path(path) as tmp:
-        fig.savefig(tmp, dpi=110, format="png")
+        fig.savefig(tmp, dpi=110, format="png", metadata=figure_metadata("png"))
 
 
 def summary_text(df: pd.DataFrame) -> str:

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ...errors import InputError
 from ...executors import Executor, map_chunks
-from ...io import atomic_path
+from ...io import atomic_path, figure_metadata
 from ..base import play_game
 from ..stats import binomial_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck
@@ -186,4 +186,4 @@ def plot_handicap_sweep(sweep: pd.DataFrame, path: str | os.PathLike, title: str
     ax.legend()
     fig.tight_layout()
     with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png")
+        fig.savefig(tmp, format="png", metadata=figure_metadata("png"))

@@ -155,7 +155,11 @@ def draw(state, ax=None, path=None, title: str | None = None,
     if title:
         ax.set_title(title)
     if path is not None:
-        fig.savefig(path, dpi=150, bbox_inches="tight")
+        from pathlib import Path
+
+        from ...io import figure_metadata
+
+        fig.savefig(path, dpi=150, bbox_inches="tight", metadata=figure_metadata(Path(path).suffix or "png"))
     return fig
 
 

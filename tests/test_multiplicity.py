@@ -229,3 +229,14 @@ def test_more_copies_than_placements_has_no_solution(backend):
     found = []
     exhausted, _ = SOLVERS[backend].make().run(inst, lambda s: found.append(s) or True)
     assert exhausted and found == []
+
+
+@pytest.mark.parametrize("rows, cols, tilings", [(2, 10, 89), (4, 4, 36), (3, 4, 11)])
+def test_xcover_meets_each_tiling_by_identical_dominoes_once(rows, cols, tilings):
+    # Domino tilings of a rectangle (2 x n: the Fibonacci number F(n + 1); 4 x 4: 36; 3 x 4: 11, Kasteleyn's
+    # formula). xcover has no multiplicities: the copies are ordered by secondary items, so the search meets
+    # each tiling once (raw covers = tilings) instead of once per ordering of the copies (k! times).
+    domino = Piece("D", ((0, 0), (0, 1)))
+    inst = build_instance([domino] * (rows * cols // 2), Region.rectangle(rows, cols))
+    got = solve(inst, backend="xcover", keep=0)
+    assert got.count == got.stats["solutions_raw"] == tilings == solve(inst, backend="dlx", keep=0).count

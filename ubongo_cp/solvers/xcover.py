@@ -2,13 +2,14 @@
 
 ``xcover`` has no items with multiplicities (Algorithm M), so a piece type
 with ``k`` copies is expanded here into ``k`` items, one per copy, each
-with its own copy of the type's options; of the ``k!`` orderings of the
-copies over one solution's placements only the one whose copies take
-placements in increasing option order is passed on (UP-5), mapped back to
-the instance's option ids. Without copies the instance's CSR options are
-handed over unchanged. The registry marks this backend ``multiplicities=False``
-(:mod:`.registry`): it meets each solution once per ordering of the copies,
-so it is never chosen by default for a task with copies.
+with its own copy of the type's options, and consecutive copies are ordered
+by secondary items (:func:`expand_copies`): the search meets each solution
+once, its copies on placements in increasing option order (UP-5), and maps
+it back to the instance's option ids. Without copies the instance's CSR
+options are handed over unchanged. The registry marks this backend
+``multiplicities=False`` (:mod:`.registry`): its copies cost items and
+secondary items the engines with multiplicities do without, so it is never
+chosen by default for a task with copies.
 
 ``xcover`` cannot be interrupted inside its search, so with a time limit
 the search runs in a forked child process that is killed when the limit
@@ -62,9 +63,7 @@ class XcoverBackend:
         with _quiet_numba():
             from xcover.dancing_cells import algorithm_c
 
-        indptr, indices, n_items, original, ordered = expand_copies(instance)
-        # With optional pieces the copies' items are secondary too (the expansion adds n_items - instance.n_items).
-        n_secondary = instance.n_secondary + (n_items - instance.n_items if instance.optional_pieces else 0)
+        indptr, indices, n_items, n_secondary, original, ordered = expand_copies(instance)
         n_primary = n_items - n_secondary
         given = getattr(instance, "colours", None)  # Algorithm C's colours (a matrix: no copies to expand)
         colors = np.zeros(len(indices), dtype=np.uint32) if given is None else np.asarray(given, dtype=np.uint32)
@@ -177,57 +176,88 @@ def _bounded(search, time_limit: float):
 
 
 def expand_copies(instance):
-    """The instance with one item per piece copy (for a solver without multiplicities).
+    """The instance with one item per piece copy (for a solver without multiplicities), the copies ordered.
+
+    Copy ``j`` and copy ``j + 1`` of a type with ``n`` placements share a
+    *ladder* of ``n`` secondary items: copy ``j`` on the type's ``p``-th
+    placement covers rungs ``0 .. p``, copy ``j + 1`` on the ``p'``-th covers
+    rungs ``p' .. n - 1``; they clash unless ``p < p'``. So the search meets
+    each solution once, its copies on placements in increasing order (UP-5),
+    instead of once per ordering of the copies (``k!`` times for ``k``
+    copies). With optional pieces an unused copy leaves its neighbours
+    unordered: ``ordered`` then passes on only the covers whose copies in use
+    are the type's first ones, in increasing order.
 
     Returns
     -------
     indptr, indices : numpy.ndarray of uint32
         CSR options: type ``t``'s options once per copy, the copy's item
-        replacing the type's; copy items numbered after the cells in type
-        order (so secondary items stay last).
+        replacing the type's, then the copy's rungs; copy items numbered
+        after the cells in type order, the rungs last (secondary items stay
+        last).
     n_items : int
-        Cells plus copies.
+        Cells, copies, the instance's other items and the rungs.
+    n_secondary : int
+        The secondary items among them (the last ones): the instance's, the
+        copies' with optional pieces, and the rungs.
     original : numpy.ndarray of int64, shape (n_expanded_options,)
         The instance's option id of each expanded option.
     ordered : callable or None
         ``ordered(options) -> bool``: True when the copies of each type take
-        placements in increasing option order (and, with optional pieces,
-        the copies used are the type's first ones); None when no type has copies
-        (the expansion is then the instance itself).
+        placements in increasing option order and the copies used are the
+        type's first ones; None when every cover passes (no copies, or every
+        copy used: the rungs order them).
 
     Examples
     --------
     >>> from ubongo_cp.pieces import Piece, Region
     >>> from ubongo_cp.cover import build_instance
     >>> inst = build_instance([Piece("D", ((0, 0), (0, 1)))] * 2, Region.rectangle(1, 4))
-    >>> indptr, indices, n_items, original, ordered = expand_copies(inst)
-    >>> n_items, original.tolist(), ordered([0, 5]), ordered([3, 2])
-    (6, [0, 1, 2, 0, 1, 2], True, False)
+    >>> indptr, indices, n_items, n_secondary, original, ordered = expand_copies(inst)
+    >>> n_items, n_secondary, original.tolist(), ordered is None
+    (9, 3, [0, 1, 2, 0, 1, 2], True)
+    >>> [indices[indptr[o]:indptr[o + 1]].tolist() for o in (0, 2, 3, 5)]   # cells, copy, rungs
+    [[0, 1, 4, 6], [2, 3, 4, 6, 7, 8], [0, 1, 5, 6, 7, 8], [2, 3, 5, 8]]
     """
     counts = instance.type_counts
     if (counts <= 1).all():
-        return instance.indptr, instance.indices, instance.n_items, np.arange(instance.n_options), None
+        return (instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
+                np.arange(instance.n_options), None)
     n_cells = instance.n_cells
     first = instance.type_first_option
     per_type = instance.options_per_type()
+    # Items after the types (a region's optional cells) move up by the copies added; the rungs come last.
+    after, extra = n_cells + len(counts), int(counts.sum()) - len(counts)
+    n_items = instance.n_items + extra
+    rung = n_items                            # the next ladder's first rung
     rows, original, copy_of = [], [], []
     item = n_cells
-    # Items after the types (a region's optional cells) move up by the copies added.
-    after, extra = n_cells + len(counts), int(counts.sum()) - len(counts)
     for t, k in enumerate(counts.tolist()):
         lo, n = int(first[t]), int(per_type[t])
-        for _ in range(k):
-            for o in range(lo, lo + n):
-                rows.append([int(i) + (extra if i >= after else 0) for i in instance.option_items(o)[:-1]]
-                            + [item])
+        below = None                           # the first rung of the ladder to the copy before
+        for j in range(k):
+            above = rung if j + 1 < k else None   # the ladder to the copy after
+            for p, o in enumerate(range(lo, lo + n)):
+                row = [int(i) + (extra if i >= after else 0) for i in instance.option_items(o)[:-1]] + [item]
+                if below is not None:
+                    row.extend(range(below + p, below + n))
+                if above is not None:
+                    row.extend(range(above, above + p + 1))
+                rows.append(row)
                 original.append(o)
                 copy_of.append(item)
             item += 1
+            if above is not None:
+                rung += n
+            below = above
+    n_secondary = instance.n_secondary + (extra if instance.optional_pieces else 0) + rung - n_items
     indptr = np.zeros(len(rows) + 1, dtype=np.uint32)
     indptr[1:] = np.cumsum([len(r) for r in rows])
     indices = np.array([i for r in rows for i in r], dtype=np.uint32)
     original = np.array(original, dtype=np.int64)
     copy_of = np.array(copy_of, dtype=np.int64)
+    if not instance.optional_pieces:
+        return indptr, indices, rung, n_secondary, original, None
 
     first_item = n_cells + np.concatenate([[0], np.cumsum(counts)[:-1]])
 
@@ -243,4 +273,4 @@ def expand_copies(instance):
             last[t] = (pos + 1, o)
         return True
 
-    return indptr, indices, item + instance.n_items - after, original, ordered
+    return indptr, indices, rung, n_secondary, original, ordered

@@ -59,6 +59,7 @@ __all__ = [
     "synthetic_tasks",
     "timed_record",
     "timed_replay",
+    "timed_result",
 ]
 
 #: Columns of the per-task table this module reads (the batch runner writes
@@ -597,8 +598,13 @@ def timed_record(fmt: str, version: int, state, replay_state, settings: dict, fi
     if players is not None:
         rec["players"] = list(players)
     if state.is_terminal():
-        rec["result"] = {"returns": state.returns()}
+        rec["result"] = timed_result(state)
     return rec
+
+
+def timed_result(state) -> dict:
+    """The ``result`` of a finished game's record of :func:`timed_record`: the players' returns."""
+    return {"returns": state.returns()}
 
 
 def timed_replay(record: dict, path, on_move, build, field: str, settles, count):
@@ -613,11 +619,12 @@ def timed_replay(record: dict, path, on_move, build, field: str, settles, count)
     ------
     InputError
         A malformed record, a move's missing or malformed solve times, or a
-        result that differs from the replay.
+        stored result that differs from the replay's
+        (:func:`~ubongo_cp.games.base.check_result`).
     IllegalActionError
         A recorded move the rules forbid.
     """
-    from .base import floats_from_json, generator_from_json, replay_moves
+    from .base import check_result, floats_from_json, generator_from_json, replay_moves
 
     try:
         model = record.get("model")
@@ -638,7 +645,5 @@ def timed_replay(record: dict, path, on_move, build, field: str, settles, count)
     replay_moves(state, record.get("moves"), path=path, on_move=on_move, before=before)
     if "generator" in record:
         generator_from_json(state.rng, record["generator"], path)
-    result = record.get("result")
-    if result is not None and (not isinstance(result, dict) or result.get("returns") != state.returns()):
-        raise InputError(f"result {result!r} does not match the replay (returns {state.returns()})", path=path)
+    check_result(record.get("result"), timed_result(state) if state.is_terminal() else None, path)
     return state

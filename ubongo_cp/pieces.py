@@ -110,15 +110,19 @@ class Piece:
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot name a piece, or ``None``.
 
-    A name is not empty and holds no white space and no ``#``: further copies
-    of a piece are labelled ``name#2``, ``name#3``, ... in solutions
-    (:attr:`ubongo_cp.cover.ExactCoverInstance.copy_names`), so a ``#`` in a
-    name could be taken for another piece's copy.
+    A name is not empty and holds no white space, no ``#``, no ``,`` and no
+    ``:``: further copies of a piece are labelled ``name#2``, ``name#3``, ...
+    in solutions (:attr:`ubongo_cp.cover.ExactCoverInstance.copy_names`), so
+    a ``#`` in a name could be taken for another piece's copy; and a
+    selection of pieces (:func:`count_ranges`) separates names by ``,`` and
+    gives a count after ``:``, so such a name could never be selected.
 
     Examples
     --------
     >>> name_problem("L5") is None, name_problem("A#2")
     (True, "piece 'A#2' contains '#', which marks a further copy of a piece (A#2 = the second A)")
+    >>> name_problem("A:2")
+    "piece 'A:2' contains ':', which gives a count in a selection of pieces (T4:2 = two T4)"
     """
     if not name:
         return "empty piece name"
@@ -126,6 +130,10 @@ def name_problem(name: str) -> str | None:
         return "the piece name on this line contains white space"
     if "#" in name:
         return f"{_piece(name)} contains '#', which marks a further copy of a piece (A#2 = the second A)"
+    if "," in name:
+        return f"{_piece(name)} contains ',', which separates the names in a selection of pieces (I2,L4)"
+    if ":" in name:
+        return f"{_piece(name)} contains ':', which gives a count in a selection of pieces (T4:2 = two T4)"
     return None
 
 

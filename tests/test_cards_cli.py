@@ -109,6 +109,19 @@ def test_cli_analyze_matches_reference(run_cli):
     assert json.loads(out) == [{"pieces": s["use"], "count": s["count"]} for s in ref["solvable"]]
 
 
+@pytest.mark.parametrize("pieces, named", [("classic", "classic"), ("{dom}", "{dom}")])
+def test_an_unknown_piece_of_use_is_the_arguments_problem_not_the_sets_file(run_cli, tmp_path, pieces, named):
+    # The name came from the command line: the message blames --use and names the set (a shipped set by its
+    # short name, not the installed package's file).
+    dom, region = tmp_path / "dom.txt", tmp_path / "r.txt"
+    dom.write_text("D\n##\n")
+    region.write_text("##\n")
+    pieces, named = pieces.replace("{dom}", str(dom)), named.replace("{dom}", str(dom))
+    have = "I2 I3 L3 T4 L4 I4 S4 O4 Y5 L5 P5 Z5" if pieces == "classic" else "D"
+    code, _, err = run_cli("solve", "--pieces", pieces, "--region", region, "--use", "FOO")
+    assert code == 2 and err == f"ubongo-cp: error: --use: unknown piece 'FOO' ({named} has {have})\n"
+
+
 @pytest.mark.parametrize("argv,fragment", [
     (["solve", "--pieces", "missing.txt", "--region", "x.txt"], "missing.txt: file not found"),
     (["solve", "--pieces", "classic", "--region", "{bad}"], "unknown character"),

@@ -160,7 +160,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         names = None
         if args.use is not None:
             names, ranges = count_ranges(piece_names_arg(args.use), source="--use")
-        pieces = piece_set.select(names)
+        pieces = piece_set.select(names, argument="--use")
     check_orientations(args.orientations, [region.grid])
     _check_max_empty(args.max_empty, region)
     from ..cover import build_instance

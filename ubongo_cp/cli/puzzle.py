@@ -381,9 +381,15 @@ class _Stream:
 
 
 def _solve_card(args: argparse.Namespace) -> int:
-    from ..cards import load_card
+    from ..cards import NotACardError, load_card
 
-    card = load_card(args.card, max_cells=args.max_cells)
+    try:
+        card = load_card(args.card, max_cells=args.max_cells)
+    except NotACardError as exc:
+        if not exc.drawing:
+            raise
+        raise InputError(f"{exc.message}; to solve a region file, give --pieces SET --region {args.card}",
+                         path=exc.path) from None
     from ..cover import task_instance
     from ..solvers import check_backend, solve
 

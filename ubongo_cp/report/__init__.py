@@ -12,7 +12,6 @@ in the toolkit uses.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -189,8 +188,9 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
     ]
     if n:
         solved = tasks[tasks["status"] == Status.SOLVED]
-        lines.append(f"- uniquely solvable tasks: {int(_unique_mask(tasks).sum())} of {n}; median solutions of "
-                     f"the {len(solved)} solved {float(solved['count'].median()) if len(solved) else math.nan:g}")
+        median = (f"median solutions of the {len(solved)} solved {float(solved['count'].median()):g}" if len(solved)
+                  else "none solved")
+        lines.append(f"- uniquely solvable tasks: {int(_unique_mask(tasks).sum())} of {n}; {median}")
         lines.append(f"- solver time: {tasks['seconds'].sum():.2f} s in all")
     if seconds is not None:
         lines.append(f"- wall time of this run: {seconds:.2f} s")

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 
-from .errors import InputError, wrong_kind
+from .errors import InputError, as_written, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .grids import SQUARE
 from .io import loads_toml
@@ -338,7 +338,7 @@ def _task_value(value, face: int, where: str | None, line: int | None) -> tuple[
                              path=where, line=line)
         empty = value.get("max_empty", 0)
         if not isinstance(empty, int) or isinstance(empty, bool) or empty < 0:
-            raise InputError(f"max_empty of face {face} must be a whole number of cells >= 0, got {empty!r}",
+            raise InputError(f"max_empty of face {face} must be a whole number of cells >= 0, got {as_written(empty)}",
                              path=where, line=line)
         value = value.get("pieces")
     if not isinstance(value, list) or not value or not all(isinstance(n, str) for n in value):

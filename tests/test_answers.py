@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from conftest import ROOT, one_line_error, write
 
 EXAMPLES = ROOT / "puzzles" / "examples"
@@ -64,6 +66,17 @@ def test_a_piece_name_with_a_hash_is_refused_where_it_is_written(run_cli, tmp_pa
     pieces = write(tmp_path / "p.txt", "A\n##\n\nA#2\n##\n")
     code, _, err = run_cli("solve", "--pieces", pieces, "--region", EXAMPLES / "duel_board1.txt")
     one_line_error(code, err, f"{pieces}:4:", "piece 'A#2' contains '#'")
+
+
+@pytest.mark.parametrize("name, why", [
+    ("A,B", "contains ',', which separates the names in a selection of pieces (I2,L4)"),
+    ("C:1", "contains ':', which gives a count in a selection of pieces (T4:2 = two T4)"),
+])
+def test_a_piece_name_a_selection_could_not_name_is_refused_where_it_is_written(run_cli, tmp_path, name, why):
+    # A selection of pieces splits on ',' and reads NAME:COUNT, so such a name could never be chosen.
+    pieces = write(tmp_path / "p.txt", f"D\n##\n\n{name}\n##\n")
+    code, _, err = run_cli("solve", "--pieces", pieces, "--region", EXAMPLES / "duel_board1.txt")
+    assert code == 2 and err == f"ubongo-cp: error: {pieces}:4: piece {name!r} {why}\n"
 
 
 def test_copies_keep_their_labels_apart(run_cli, tmp_path):

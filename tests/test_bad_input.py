@@ -185,17 +185,22 @@ def test_outputs_never_overwrite_inputs(run_cli, tmp_path):
     deck = tmp_path / "deck"
     deck.mkdir()
     shutil.copy(Path(EXAMPLES) / "classic_X1_easy.toml", deck / "x1.toml")
-    before = tasks.read_bytes(), (deck / "x1.toml").read_bytes()
+    dlx = tmp_path / "x.dlx"
+    dlx.write_text("a b\na\nb\n")
+    before = tasks.read_bytes(), (deck / "x1.toml").read_bytes(), dlx.read_bytes()
     cases = [
         (["simulate", "ubongo", "--games", "2", "--tasks", tasks, "--out", tasks], "would overwrite the tasks input"),
         (["simulate", "domino", "--games", "2", "--out", tmp_path / "a.csv", "--record", tmp_path / "a.csv"],
          "--out and --record name the same file"),
         (["booklet", deck, "--out", deck / "x1.toml"], "would overwrite a file read from the deck directory"),
+        # the instance given as its own journal: refused before anything is read or written, as the input it is
+        (["exact-cover", dlx, "--count", "--journal", dlx], f"--journal {dlx} would overwrite the instance input; "
+                                                            "choose another output path"),
     ]
     for argv, fragment in cases:
         code, _, err = run_cli(*argv)
         assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1, err
-    assert (tasks.read_bytes(), (deck / "x1.toml").read_bytes()) == before
+    assert (tasks.read_bytes(), (deck / "x1.toml").read_bytes(), dlx.read_bytes()) == before
     assert not (tmp_path / "a.csv").exists()
 
 

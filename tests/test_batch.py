@@ -90,6 +90,9 @@ def test_time_limit_is_recorded_not_dropped(tmp_path):
     out = run_batch(deck, tmp_path / "out", progress=False, time_limit=0.2)
     row = out.tasks.iloc[0]
     assert row["status"] == Status.TIMEOUT and 0 < row["count"] < 9356
+    # No task solved: the summary says so, and prints no median of nothing.
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    assert "- uniquely solvable tasks: 0 of 1; none solved\n" in summary and "nan" not in summary
 
 
 def test_cli_batch_and_generate(run_cli, tmp_path):

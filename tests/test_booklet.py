@@ -503,9 +503,28 @@ def test_playtest_cards_are_true_to_scale_on_a4(run_cli, tmp_path):
 def test_playtest_cards_refuse_what_does_not_fit(run_cli, tmp_path):
     code, out, err = run_cli("cards", PUZZLES / "decks" / "duel", "--out", tmp_path / "c.pdf", "--cell-mm", "40")
     assert code == 2 and "larger than an A4 page; choose a smaller cell size" in err and err.count("\n") == 1
+    assert f"{PUZZLES / 'decks' / 'duel'}/1_A.toml: card 1 side A is " in err   # the card's file
     code, out, err = run_cli("cards", PUZZLES / "decks" / "duel", "--out", tmp_path / "c.pdf", "--cell-mm", "0")
     assert code == 2 and "--cell-mm must be a number of millimetres above 0 and at most 60" in err
     assert not (tmp_path / "c.pdf").exists()
+
+
+def test_playtest_cards_name_the_width_a_long_task_row_needs(run_cli, tmp_path):
+    # One bar of 76 cells: its task row is 183 mm of icons, under the page's 190 mm, but the card's 5 mm
+    # margins on either side make it 193 mm, which no cell size shrinks. The message says the width compared.
+    n, deck = 76, tmp_path / "deck"
+    deck.mkdir()
+    (deck / "pieces.txt").write_text(f"W\n{'#' * n}\n")
+    (deck / "deck.toml").write_text(f'game = "wide"\npieces = "pieces.txt"\ncards = 1\n[[sides]]\nname = "a"\n'
+                                    f'pieces_per_task = 1\nfaces = 1\nmax_rows = 1\nmax_cols = {n}\n'
+                                    f'cells = [{n}, {n}]\n')
+    (deck / "w.toml").write_text(f'game = "wide"\ncard = "1"\nside = "a"\npieces = "pieces.txt"\n'
+                                 f'region = """\n{"#" * n}\n"""\n[tasks]\n1 = ["W"]\n')
+    code, out, err = run_cli("cards", deck, "--out", tmp_path / "c.pdf")
+    assert code == 2 and err == (
+        f"ubongo-cp: error: {deck / 'w.toml'}: card 1 side a: its longest task row needs 193.0 mm with the "
+        "card's margins (183.0 mm of pieces and 2 x 5 mm), more than an A4 page holds (190 mm) at any cell size; "
+        "give that task fewer or narrower pieces (the booklet prints it)\n")
 
 
 def test_batch_and_booklet_run_twice_into_the_same_folder(run_cli, tmp_path):

@@ -136,6 +136,10 @@ def test_batch_rates_with_the_fitted_model(tasks, tmp_path, run_cli):
     ("card,side,face,seconds\n01,easy,1,30\n", "too few timed solves: 1 rows"),
     ("card,side,face,seconds\n01,easy,1,30\n99,easy,1,20\n", "t.csv:3: card 99 side easy face 1 is not in the batch"),
     ("card,side,face,seconds\n01,easy,7,30\n", "t.csv:2: card 01 side easy face 7 is not in the batch"),
+    # a card id the batch writes otherwise: the message names the batch's
+    ("card,side,face,seconds\n01,easy,1,30\n1,easy,2,20\n", "t.csv:3: card 1 side easy face 2 is not in the batch "
+                                                              f"results ({deck_tasks_path('classic')}); the batch has "
+                                                              "card 01"),
     ("card,side,face,seconds\n01,easy,1,-3\n", "t.csv:2: seconds '-3' is not a number > 0"),
     ("card,side,face,seconds\n01,easy,x,3\n", "t.csv:2: face 'x' is not a whole number"),
     ("card,side,seconds\n01,easy,3\n", "lacks column(s) face"),

@@ -183,6 +183,9 @@ def test_the_booklet_command_prints_a_ranged_deck(run_cli, tmp_path):
     ('1 = ["T4:0-123456", "I2:0-6"]', 12, "task of face 1: range 'T4:0-123456': count 123456 is over 9,999"),
     ('1 = {pieces = ["I2"], max_empty = 13}', 12, "max_empty of face 1 is 13, larger than the region (12 cells)"),
     ('1 = {pieces = ["I2"], max_empty = -1}', 12, "max_empty of face 1 must be a whole number of cells >= 0"),
+    # the value as the file wrote it (TOML's true, not Python's True)
+    ('1 = {pieces = ["I2"], max_empty = true}', 12, "max_empty of face 1 must be a whole number of cells >= 0, "
+                                                    "got true"),
     ('1 = {pieces = ["I2"], empty = 2}', 12, "unknown key(s) empty"),
     ('1 = ["T4:0-1", "I2:0-1"]', 12, "covers 0 to 6 cells but the region has 12"),
     ('1 = {pieces = ["T4:0-1"], max_empty = 7}', 12, "covers 0 to 4 cells but the region has 12 of which up to 7"),

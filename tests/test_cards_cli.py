@@ -109,12 +109,39 @@ def test_cli_analyze_matches_reference(run_cli):
     assert json.loads(out) == [{"pieces": s["use"], "count": s["count"]} for s in ref["solvable"]]
 
 
+@pytest.mark.parametrize("pieces, named", [("classic", "classic"), ("{dom}", "{dom}")])
+def test_an_unknown_piece_of_use_is_the_arguments_problem_not_the_sets_file(run_cli, tmp_path, pieces, named):
+    # The name came from the command line: the message blames --use and names the set (a shipped set by its
+    # short name, not the installed package's file).
+    dom, region = tmp_path / "dom.txt", tmp_path / "r.txt"
+    dom.write_text("D\n##\n")
+    region.write_text("##\n")
+    pieces, named = pieces.replace("{dom}", str(dom)), named.replace("{dom}", str(dom))
+    have = "I2 I3 L3 T4 L4 I4 S4 O4 Y5 L5 P5 Z5" if pieces == "classic" else "D"
+    code, _, err = run_cli("solve", "--pieces", pieces, "--region", region, "--use", "FOO")
+    assert code == 2 and err == f"ubongo-cp: error: --use: unknown piece 'FOO' ({named} has {have})\n"
+
+
+def test_a_region_file_given_as_a_card_is_named_for_what_it_is(run_cli, tmp_path):
+    # A region file's '#' lines are TOML comments: the file parses as an empty card, which is no card at all.
+    region, empty = tmp_path / "rect_2x2.txt", tmp_path / "empty.toml"
+    region.write_text("##\n##\n")
+    empty.write_text("")
+    code, _, err = run_cli("solve", region)
+    assert code == 2 and err == (f"ubongo-cp: error: {region}: not a card-side TOML file: it has no TOML key at all "
+                                 "(it looks like a region or piece file: TOML reads its '#' lines as comments); to "
+                                 f"solve a region file, give --pieces SET --region {region}\n")
+    code, _, err = run_cli("solve", empty)
+    assert code == 2 and err == (f"ubongo-cp: error: {empty}: not a card-side TOML file: it has no TOML key at all "
+                                 "(a card side sets game, card, side, pieces, region and tasks)\n")
+
+
 @pytest.mark.parametrize("argv,fragment", [
     (["solve", "--pieces", "missing.txt", "--region", "x.txt"], "missing.txt: file not found"),
     (["solve", "--pieces", "classic", "--region", "{bad}"], "unknown character"),
     (["solve", "--pieces", "classic", "--region", "{good}", "--use", "I2,ZZ"], "unknown piece 'ZZ'"),
     (["solve", "--pieces", "classic", "--region", "{good}", "--backend", "magic"], "unknown backend"),
-    (["solve", "{bad}"], "missing field 'game'"),
+    (["solve", "{bad}"], "not a card-side TOML file: it has no TOML key at all"),
     (["solve", "{toml}"], "invalid TOML"),
     (["analyze", "--pieces", "{bad}", "--region", "{good}", "--k", "2"], "has no rows"),
 ])

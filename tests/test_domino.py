@@ -641,7 +641,14 @@ def test_bad_records_are_input_errors(tmp_path):
         (lambda r: r["moves"][0].update(n=5), r"move 1: numbered 5"),
         (lambda r: r.update(seed=-5), r"'seed' must be a non-negative integer, got -5"),
         (lambda r: r.update(seed=1.5), r"'seed' must be a non-negative integer, got 1.5"),
-        (lambda r: r["result"].update(returns=[0.3, 0.3, 0.4]), "does not match the replay"),
+        (lambda r: r["result"].update(returns=[0.3, 0.3, 0.4]), r"result field 'returns' is \[0.3, 0.3, 0.4\] in "
+                                                                  "the record, but the replay gives"),
+        # every stored field is compared with the replay, not only the returns
+        (lambda r: r["result"].update(rounds=r["result"]["rounds"] + 1), "result field 'rounds' is"),
+        (lambda r: r["result"].update(eliminated=[0]), r"result field 'eliminated' is \[0\] in the record, but "
+                                                        r"the replay gives \[\]"),
+        (lambda r: r["result"].update(winner=1), "result field 'winner' is not one this game records "
+                                                 r"\(returns, end_reason, rounds, eliminated\)"),
         (lambda r: r["deal"]["hands"][0].__setitem__(0, r["deal"]["hands"][1][0]), "duplicated"),
         (lambda r: r.update(format="other"), "not a game record this version reads: format 'other'"),
         (lambda r: r.update(version=2), "ubongo-cp/domino-record record version 2 is not supported"),

@@ -109,6 +109,8 @@ def test_a_generated_deck_with_empty_cells_solves_as_recorded(tmp_path):
 @pytest.mark.parametrize("line, message", [
     ("max_empty = -1", "max_empty must be at least 0, got -1"),
     ("max_empty = 11", r"max_empty must be below the smallest region \(11 cells\), got 11"),
+    ("max_empty = true", "side 'A': 'max_empty' must be a whole number, got true$"),
+    ("difficulty = [1, true]", r"side 'A': difficulty must be \[min, max\], got \[1, true\]$"),
 ])
 def test_bad_max_empty_in_a_spec(tmp_path, line, message):
     spec = tmp_path / "spec.toml"

@@ -78,9 +78,23 @@ def test_wrong_turn_unknown_tile_off_board_and_after_end(game):
 
 def test_result_mismatch(game):
     rec = json.loads(json.dumps(record_of(game)))
-    rec["result"]["winner"] = 1 - rec["result"]["winner"] if rec["result"]["winner"] >= 0 else 0
-    with pytest.raises(InputError, match="result says winner"):
+    winner = rec["result"]["winner"]
+    rec["result"]["winner"] = 1 - winner if winner >= 0 else 0
+    with pytest.raises(InputError, match=f"result field 'winner' is {rec['result']['winner']} in the record, but "
+                                         f"the replay gives {winner}"):
         replay(rec)
+
+
+@pytest.mark.parametrize("field, value", [("moves", 3), ("rule", "OD-9"), ("moves", True)])
+def test_every_stored_result_field_is_compared_with_the_replay(game, tmp_path, run_cli, field, value):
+    rec = json.loads(json.dumps(record_of(game)))
+    replayed = json.dumps(rec["result"][field])
+    rec["result"][field] = value
+    path = tmp_path / "og.json"
+    path.write_text(json.dumps(rec))
+    code, _, err = run_cli("orion", "analyze", path)
+    assert code == 2 and err == (f"ubongo-cp: error: {path}: result field {field!r} is {json.dumps(value)} in "
+                                 f"the record, but the replay gives {replayed}\n")
 
 
 @pytest.mark.parametrize("change, message", [

@@ -70,11 +70,23 @@ def test_unknown_piece_set_is_bad_input(tmp_path):
         load_spec(_spec(SIDE, tmp_path, pieces="nosuch.txt"))
 
 
-def test_a_shipped_game_name_keeps_its_sides(tmp_path):
+@pytest.mark.parametrize("faces", [6, 8])
+def test_a_shipped_games_name_is_its_shipped_specs_alone(tmp_path, run_cli, faces):
+    # The designer's spec has the classic game's sides (easy and hard, 6 faces each): named "classic" it is
+    # refused as it is with 8 faces, whatever its sides.
+    shutil.copytree(DESIGNER, tmp_path / "design")
+    path = tmp_path / "design" / "deck.toml"
+    text = path.read_text().replace('game = "tinyblocks"', 'game = "classic"')
+    path.write_text(text.replace("faces = 6", f"faces = {faces}"))
+    code, _, err = run_cli("generate", "--spec", path, "--out", tmp_path / "d", "--cards", "1")
+    assert code == 2 and err == (f"ubongo-cp: error: {path}: game 'classic' is a shipped game (classic, duel), "
+                                 "which only its shipped spec generates; give your own game another name\n")
+    assert not (tmp_path / "d").exists()
     path = _spec(SIDE, tmp_path)
-    path.write_text(path.read_text().replace('game = "mine"', 'game = "classic"'))
-    with pytest.raises(InputError, match="is a shipped game"):
+    path.write_text(path.read_text().replace('game = "mine"', 'game = "duel"'))
+    with pytest.raises(InputError, match="game 'duel' is a shipped game"):
         generate_deck(path, None, seed=1, cards=1)
+    assert [c.game for c in generate_deck("classic", None, seed=1, cards=1)] == ["classic", "classic"]
 
 
 def test_cli_bad_spec_exits_2_with_one_line(tmp_path, run_cli):

@@ -144,6 +144,18 @@ def test_no_progress_when_stderr_is_not_a_terminal(tmp_path):
     assert proc.returncode == 0 and proc.stdout.startswith("1472 solutions") and proc.stderr == ""
 
 
+def test_a_journal_in_a_missing_folder_is_made_as_every_output_is(tmp_path, run_cli):
+    # As --out and --save do, --journal makes the folders above it; a file where a folder should be is named.
+    region = write(tmp_path / "r.txt", "####################\n" * 3)
+    journal = tmp_path / "new" / "dir" / "count.jsonl"
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal", journal)
+    assert code == 0 and out.startswith("8 solutions") and journal.read_text().count("\n") >= 2
+    blocker = write(tmp_path / "afile", "")
+    code, _, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--journal",
+                           blocker / "count.jsonl")
+    assert code == 2 and err == f"ubongo-cp: error: {blocker}: is a file, expected a directory\n"
+
+
 def test_bad_jobs_and_foreign_journal(tmp_path, run_cli):
     region = write(tmp_path / "r.txt", "####################\n" * 3)
     one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--jobs", "0")[::2],

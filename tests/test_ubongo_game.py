@@ -84,6 +84,41 @@ def test_deck_no_solution_is_inf_and_unknown_keeps_difficulty():
     assert d.ratios["easy"][0, 1] == 60 / d.median  # unknown without difficulty -> deck maximum
 
 
+def test_deck_timeout_is_read_as_unknown():
+    # A batch run with a time limit writes "timeout" and no difficulty for a cut search: the simulators
+    # play it as an unknown task (the deck's largest difficulty), as they do "unknown".
+    df = classic_frame(1)
+    df.loc[2, ["status", "difficulty"]] = ["timeout", np.nan]
+    df.loc[3, ["status", "difficulty"]] = ["timeout", 2.0]
+    d = TaskDeck(df, "classic")
+    assert d.ratios["easy"][0].tolist() == [x / d.median for x in (1, 2, 60, 2, 5, 6)]
+
+
+def test_simulate_reads_a_batch_folder_with_timeouts_and_names_its_file(tmp_path, run_cli):
+    from ubongo_cp.report import write_table
+
+    df = classic_frame(2)
+    df.loc[2, ["status", "difficulty"]] = ["timeout", np.nan]
+    write_table(df, tmp_path / "tasks.csv")
+    code, out, err = run_cli("simulate", "ubongo", "--tasks", tmp_path, "--games", "2", "--players", "2",
+                             "--all-cards", "--no-progress")
+    assert code == 0 and err == "" and out.startswith("2 gem games, 2 players, easy side")
+    df.loc[4, "status"] = "error"
+    write_table(df, tmp_path / "tasks.csv")
+    code, _, err = run_cli("simulate", "ubongo", "--tasks", tmp_path, "--games", "2", "--players", "2",
+                           "--all-cards", "--no-progress")
+    assert code == 2 and err.splitlines() == [
+        f"ubongo-cp: error: {tmp_path / 'tasks.csv'}:6: task card 01 side easy face 5 has status 'error': the "
+        "batch could not rate it (run the batch again on the same output folder to retry it)"]
+
+
+def test_deck_rows_of_a_parquet_table_are_named_by_row(tmp_path):
+    df = classic_frame(1).assign(status="done")
+    with pytest.raises(InputError, match=re.escape("t.parquet: status 'done' (row 1) is not one of solved, no "
+                                                   "solution, unknown, timeout")):
+        TaskDeck(df, "classic", path=tmp_path / "t.parquet")
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda df: df.drop(columns=["difficulty"]), "lacks column(s) difficulty"),
     (lambda df: df.assign(face=[7] + [1] * (len(df) - 1)), "t.csv:2: face 7"),
@@ -177,6 +212,8 @@ def test_ug3_cards_in_play(deck, n, all_cards, rounds):
 def test_ug3_too_few_cards():
     with pytest.raises(InputError, match="UG-3"):
         UbongoState(TaskDeck(classic_frame(20), "classic"), 3)  # 27 cards needed
+    with pytest.raises(InputError, match=re.escape("side easy of the deck has 1 cards; 2 players need 2 (UG-3)")):
+        UbongoState(TaskDeck(classic_frame(1), "classic"), 2, all_cards=True)  # every card, one per player
 
 
 def test_ug4_each_player_solves_the_rolled_face_of_its_own_card(deck):

@@ -393,7 +393,8 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
         key = (str(row.card), str(row.side), int(row.face))
         if key not in index:
             raise InputError(f"card {key[0]} side {key[1]} face {key[2]} is not in the batch results"
-                             + (f" ({results_path})" if results_path else ""), path=times_path, line=int(row.line))
+                             + (f" ({results_path})" if results_path else "") + _near_card(key[0], tasks),
+                             path=times_path, line=int(row.line))
         i = index[key]
         if tasks["status"].iloc[i] != Status.SOLVED:
             raise InputError(f"card {key[0]} side {key[1]} face {key[2]} has no solution in the batch results "
@@ -456,6 +457,24 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
         sigma=float(np.sqrt(fit.scale)), rows=len(y), tasks=n_tasks, folds=k, dropped=dropped,
         source={"times": times_path or "", "results": results_path or ""})
 
+
+
+def _near_card(card: str, tasks: "pd.DataFrame | dict") -> str:
+    """A hint naming the batch's card nearest to ``card`` (``01`` for ``1``), or ``""``.
+
+    Examples
+    --------
+    >>> _near_card("1", {"card_id": ["01", "02"]})
+    '; the batch has card 01'
+    """
+    import difflib
+
+    cards = sorted({str(c) for c in tasks["card_id"]})
+    if card in cards:
+        return ""
+    near = ([c for c in cards if c.lstrip("0") == card.lstrip("0")]
+            or difflib.get_close_matches(card, cards, n=1, cutoff=0.6))
+    return f"; the batch has card {near[0]}" if near else ""
 
 def _design(feats: pd.DataFrame, player: pd.Series, players: list[str]) -> np.ndarray:
     """The design matrix: a column of ones, the features, one dummy per player after the first."""

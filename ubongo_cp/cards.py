@@ -20,7 +20,8 @@ A card side (rule UP-1) is stored as one TOML file::
 
 The game's facts (its sides, its die) come from its deck spec
 (:mod:`ubongo_cp.specs`). Validation (each error names the file and, where
-it can, the line): TOML syntax and duplicate keys, missing or mistyped
+it can, the line): TOML syntax and duplicate keys, a file without a single
+key (:class:`~ubongo_cp.cards.NotACardError`: a region file given as a card), missing or mistyped
 fields, an unknown game or side, a piece-set file outside the card's folder
 (see :mod:`ubongo_cp.pieces`), unknown piece names, a task whose area
 differs from the region's (UP-4; with ranges or empty cells: a task no count
@@ -43,14 +44,14 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 
-from .errors import InputError, wrong_kind
+from .errors import InputError, as_written, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .grids import SQUARE
 from .io import loads_toml
 from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import Piece, PieceSet, Region, count_ranges, load_pieces, parse_region, resolve_pieces_path
 
-__all__ = ["CardSide", "load_card", "parse_card", "write_card", "card_to_toml", "load_deck", "DeckProblem",
+__all__ = ["CardSide", "NotACardError", "load_card", "parse_card", "write_card", "card_to_toml", "load_deck", "DeckProblem",
            "task_hash", "card_id_key", "printing_order"]
 
 
@@ -171,17 +172,40 @@ class CardSide:
         return figure_svg(self.draw())
 
 
+class NotACardError(InputError):
+    """A file given as a card side that is no card side at all: it holds no TOML key (a region or piece
+    file, whose ``#`` lines TOML reads as comments, or an empty file).
+
+    Attributes
+    ----------
+    drawing : bool
+        The file has lines of ``#`` cells: it looks like a region or piece file.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, drawing: bool = False) -> None:
+        super().__init__(message, path=path)
+        self.drawing = drawing
+
+
 def parse_card(text: str, *, path: str | os.PathLike | None = None,
                max_cells: int = MAX_REGION_CELLS) -> CardSide:
     """Parse and validate a card-side TOML document.
 
     Raises
     ------
+    NotACardError
+        For a document without a single TOML key.
     InputError
         For any problem listed in the module docstring, naming file and line.
     """
     where = None if path is None else os.fspath(path)
     data = loads_toml(text, path=where)
+    if not data:
+        drawing = re.search(r"^\s*#", text, re.M) is not None
+        why = ("it looks like a region or piece file: TOML reads its '#' lines as comments" if drawing
+               else "a card side sets game, card, side, pieces, region and tasks")
+        raise NotACardError(f"not a card-side TOML file: it has no TOML key at all ({why})", path=where,
+                            drawing=drawing)
 
     def line_of(key: str) -> int | None:
         pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*=', re.M)
@@ -314,7 +338,7 @@ def _task_value(value, face: int, where: str | None, line: int | None) -> tuple[
                              path=where, line=line)
         empty = value.get("max_empty", 0)
         if not isinstance(empty, int) or isinstance(empty, bool) or empty < 0:
-            raise InputError(f"max_empty of face {face} must be a whole number of cells >= 0, got {empty!r}",
+            raise InputError(f"max_empty of face {face} must be a whole number of cells >= 0, got {as_written(empty)}",
                              path=where, line=line)
         value = value.get("pieces")
     if not isinstance(value, list) or not value or not all(isinstance(n, str) for n in value):

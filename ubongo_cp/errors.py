@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 __all__ = ["UbongoError", "InputError", "IllegalActionError", "JobTooLargeError", "MAX_JOB_CPU_SECONDS",
-           "refuse_long_job", "wrong_kind", "whole_argument"]
+           "refuse_long_job", "wrong_kind", "as_written", "whole_argument"]
 
 #: The stated bound on a job's estimated CPU time (seconds): a census, a tournament or a
 #: simulation estimated to need more is refused unless the caller confirms it.
@@ -30,12 +30,35 @@ def wrong_kind(key: str, kinds: tuple, value) -> str:
     "'cards' must be a whole number, got 2.5"
     """
     words = " or ".join(_KIND_WORDS.get(k, k.__name__) for k in kinds)
-    return f"{key!r} must be {words}, got {_shown(value)}"
+    return f"{key!r} must be {words}, got {as_written(value)}"
+
+
+def as_written(value) -> str:
+    """A value read from a TOML or JSON file, spelt as the file writes it (``true``, not Python's ``True``),
+    cut to 40 characters for a message.
+
+    Examples
+    --------
+    >>> as_written(True), as_written([1, False]), as_written("x")
+    ('true', '[1, false]', "'x'")
+    """
+    return _cut(_written(value))
+
+
+def _written(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_written(v) for v in value) + "]"
+    return repr(value)
 
 
 def _shown(value) -> str:
     """``repr(value)``, cut to 40 characters for a message."""
-    shown = repr(value)
+    return _cut(repr(value))
+
+
+def _cut(shown: str) -> str:
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
 

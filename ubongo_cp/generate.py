@@ -389,12 +389,11 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
         if cards < 1:
             raise InputError(f"the number of cards must be at least 1, got {cards}")
         spec = replace(spec, cards=cards)
-    if spec.game in SHIPPED_SPECS:
-        facts = load_spec(spec.game)
-        if [(s.name, s.faces) for s in spec.sides] != [(s.name, s.faces) for s in facts.sides]:
-            raise InputError(f"game {spec.game!r} is a shipped game with sides "
-                             f"{', '.join(f'{s.name} ({s.faces} faces)' for s in facts.sides)}; give your own "
-                             "game another name", path=spec.path)
+    if spec.game in SHIPPED_SPECS and spec.path != load_spec(spec.game).path:
+        # A shipped game's name belongs to its shipped spec: a deck of another spec under that name would be
+        # taken for the shipped game's (its tables, its simulators), whatever the spec's sides.
+        raise InputError(f"game {spec.game!r} is a shipped game ({', '.join(SHIPPED_SPECS)}), which only its "
+                         "shipped spec generates; give your own game another name", path=spec.path)
     piece_set = load_pieces(spec.pieces_path())
     with ExitStack() as stack:
         folder = None

@@ -25,7 +25,7 @@ __all__ = ["atomic_path", "check_output_file",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
            "read_json_object", "loads_json", "loads_toml", "write_table", "check_table_path", "protect_inputs", "note_input",
            "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably", "lock_exclusive", "open_journal",
-           "trim_journal",
+           "trim_journal", "make_parent",
            "append_durably"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
@@ -88,11 +88,9 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
     target = Path(path)
     if target.is_dir():
         raise InputError("is a directory, expected a file name to write", path=target)
-    if target.parent.exists() and not target.parent.is_dir():
-        raise InputError("is a file, expected a directory", path=target.parent)
     _check_not_input(target)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_parent(target)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or target.suffix, dir=target.parent)
     except OSError as exc:  # name the user's path, not the temporary one
         raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
@@ -310,11 +308,30 @@ def lock_exclusive(fd: int) -> bool:
     return True
 
 
+def make_parent(path: str | os.PathLike) -> None:
+    """Make the folders above the output file ``path`` that are missing (as ``mkdir -p``).
+
+    Raises
+    ------
+    InputError
+        When the file's folder is a file.
+    OSError
+        When a folder cannot be made.
+    """
+    from .errors import InputError
+
+    parent = Path(path).parent
+    if parent.exists() and not parent.is_dir():
+        raise InputError("is a file, expected a directory", path=parent)
+    parent.mkdir(parents=True, exist_ok=True)
+
+
 def open_journal(path: str | os.PathLike):
     """Open a journal (UTF-8 text, one line per finished unit of work) for appending, locked.
 
     A journal created here has its directory entry flushed to the disk at
-    once; lines are added with :func:`append_durably`. The journal is locked
+    once (missing folders above it are made, as for every output file:
+    :func:`make_parent`); lines are added with :func:`append_durably`. The journal is locked
     (:func:`fcntl.flock`, where the system has it) until it is closed: a
     second run on the same journal is refused while the first holds it.
 
@@ -327,6 +344,8 @@ def open_journal(path: str | os.PathLike):
     """
     path = Path(path)
     new = not path.exists()
+    if new:
+        make_parent(path)
     fh = path.open("a", encoding="utf-8")
     if not lock_exclusive(fh.fileno()):
         from .errors import InputError

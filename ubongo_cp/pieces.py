@@ -110,15 +110,19 @@ class Piece:
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot name a piece, or ``None``.
 
-    A name is not empty and holds no white space and no ``#``: further copies
-    of a piece are labelled ``name#2``, ``name#3``, ... in solutions
-    (:attr:`ubongo_cp.cover.ExactCoverInstance.copy_names`), so a ``#`` in a
-    name could be taken for another piece's copy.
+    A name is not empty and holds no white space, no ``#``, no ``,`` and no
+    ``:``: further copies of a piece are labelled ``name#2``, ``name#3``, ...
+    in solutions (:attr:`ubongo_cp.cover.ExactCoverInstance.copy_names`), so
+    a ``#`` in a name could be taken for another piece's copy; and a
+    selection of pieces (:func:`count_ranges`) separates names by ``,`` and
+    gives a count after ``:``, so such a name could never be selected.
 
     Examples
     --------
     >>> name_problem("L5") is None, name_problem("A#2")
     (True, "piece 'A#2' contains '#', which marks a further copy of a piece (A#2 = the second A)")
+    >>> name_problem("A:2")
+    "piece 'A:2' contains ':', which gives a count in a selection of pieces (T4:2 = two T4)"
     """
     if not name:
         return "empty piece name"
@@ -126,6 +130,10 @@ def name_problem(name: str) -> str | None:
         return "the piece name on this line contains white space"
     if "#" in name:
         return f"{_piece(name)} contains '#', which marks a further copy of a piece (A#2 = the second A)"
+    if "," in name:
+        return f"{_piece(name)} contains ',', which separates the names in a selection of pieces (I2,L4)"
+    if ":" in name:
+        return f"{_piece(name)} contains ':', which gives a count in a selection of pieces (T4:2 = two T4)"
     return None
 
 
@@ -310,16 +318,46 @@ class PieceSet:
             raise InputError(f"unknown piece {name!r} (this set has {' '.join(self.names)})",
                              path=self.path) from None
 
-    def select(self, names: Iterable[str] | None = None) -> list[Piece]:
+    @property
+    def label(self) -> str:
+        """How a message names the set: a shipped set's short name, else its file ("the piece set" without one).
+
+        Examples
+        --------
+        >>> load_pieces("classic").label
+        'classic'
+        """
+        if self.path is None:
+            return "the piece set"
+        return next((name for name in SHIPPED_PIECE_SETS if os.fspath(piece_set_path(name)) == self.path), self.path)
+
+    def select(self, names: Iterable[str] | None = None, *, argument: str | None = None) -> list[Piece]:
         """The pieces named (a name may repeat: a multiset); all pieces when ``None``.
+
+        ``argument`` names the caller's parameter the names came from: an
+        unknown name is then a problem of that argument, not of the set's
+        file (the message names the set by :attr:`label`).
 
         Raises
         ------
         InputError
             For a name not in the set.
+
+        Examples
+        --------
+        >>> load_pieces("classic").select(["I2", "FOO"], argument="--use")
+        Traceback (most recent call last):
+        ...
+        ubongo_cp.errors.InputError: --use: unknown piece 'FOO' (classic has I2 I3 L3 T4 L4 I4 S4 O4 Y5 L5 P5 Z5)
         """
         if names is None:
             return list(self.pieces)
+        names = list(names)
+        if argument is not None:
+            unknown = next((n for n in names if n not in self), None)
+            if unknown is not None:
+                raise InputError(f"unknown piece {unknown!r} ({self.label} has {' '.join(self.names)})",
+                                 argument=argument)
         return [self[n] for n in names]
 
     @cached_property

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import InputError, wrong_kind
+from .errors import InputError, as_written, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .shipped import SHIPPED_PIECE_SETS, data_dir
 
@@ -428,7 +428,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if band is not None:
             if (not isinstance(band, list) or len(band) != 2
                     or not all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in band)):
-                fail(f"{where}difficulty must be [min, max], got {band!r}", "difficulty", n)
+                fail(f"{where}difficulty must be [min, max], got {as_written(band)}", "difficulty", n)
             if not (0 <= band[0] <= band[1] < float("inf")):
                 fail(f"{where}difficulty band {band} is impossible: need 0 <= min <= max", "difficulty", n)
             band = (float(band[0]), float(band[1]))

@@ -242,12 +242,15 @@ def _card_pages(cards: Sequence[CardSide], cell_mm: float) -> list[list[_Placed]
     for face in faces:
         if face.width > room[0] or face.height > room[1]:
             card = face.card
-            if face.row_w + 2 * face.pad > room[0]:  # the task rows alone: no cell size helps
-                raise InputError(f"card {card.card_id} side {card.side}: its longest task row is {face.row_w:.0f} mm "
-                                 f"wide, more than an A4 page holds ({room[0]:.0f} mm) at any cell size; give that "
-                                 "task fewer pieces (the booklet prints it)")
+            needed = face.row_w + 2 * face.pad  # the task rows alone: no cell size helps
+            if needed > room[0]:
+                raise InputError(f"card {card.card_id} side {card.side}: its longest task row needs {needed:.1f} mm "
+                                 f"with the card's margins ({face.row_w:.1f} mm of pieces and 2 x {face.pad:g} mm), "
+                                 f"more than an A4 page holds ({room[0]:.0f} mm) at any cell size; give that task "
+                                 "fewer or narrower pieces (the booklet prints it)", path=card.path)
             raise InputError(f"card {card.card_id} side {card.side} is {face.width:.0f} x {face.height:.0f} mm at "
-                             f"{cell_mm:g} mm per cell: larger than an A4 page; choose a smaller cell size")
+                             f"{cell_mm:g} mm per cell: larger than an A4 page; choose a smaller cell size",
+                             path=card.path)
     return _pack([(f.width, f.height, f) for f in faces])
 
 

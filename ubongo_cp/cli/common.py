@@ -37,7 +37,7 @@ _POSITIVE = ("time_limit", "wall_limit", "timer")
 #: Options naming files a command writes, and options naming what it reads.
 _OUTPUTS = ("out", "plot", "save", "picture", "record", "draw", "journal")
 _INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record", "spec", "from_census",
-           "allow_pieces", "times", "difficulty_model")
+           "allow_pieces", "times", "difficulty_model", "instance")
 #: For inputs that are directories: the files the command reads from them.
 #: An output may be written into such a directory (``booklet --results OUT
 #: --out OUT/booklet.pdf``, run again) but never over one of these files.

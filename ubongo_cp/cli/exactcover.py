@@ -25,7 +25,8 @@ def add_parsers(sub) -> None:
                                    "comments; bounds u:v|item on primary items, colours item:colour on "
                                    "secondary items in options) and find, count or list its exact covers on "
                                    "any backend. An option that covers no primary item is skipped.")
-    p.add_argument("file", help="instance file in Knuth's format (as read by his DLX1, DLX2 and DLX3 programs)")
+    p.add_argument("instance", metavar="FILE",
+                   help="instance file in Knuth's format (as read by his DLX1, DLX2 and DLX3 programs)")
     p.add_argument("--count", action="store_true", help="count all exact covers")
     p.add_argument("--limit", type=int, help="stop after N exact covers")
     p.add_argument("--time-limit", type=float, help="seconds")
@@ -45,7 +46,7 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
     from ..solvers import check_backend, solve
 
     check_estimate(args)
-    matrix = read_exact_cover(args.file)
+    matrix = read_exact_cover(args.instance)
     if matrix.skipped:
         print(f"ubongo-cp: warning: {skipped_note(matrix.skipped)}", file=sys.stderr)
     if args.estimate is not None:

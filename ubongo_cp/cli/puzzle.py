@@ -160,7 +160,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         names = None
         if args.use is not None:
             names, ranges = count_ranges(piece_names_arg(args.use), source="--use")
-        pieces = piece_set.select(names)
+        pieces = piece_set.select(names, argument="--use")
     check_orientations(args.orientations, [region.grid])
     _check_max_empty(args.max_empty, region)
     from ..cover import build_instance
@@ -381,9 +381,15 @@ class _Stream:
 
 
 def _solve_card(args: argparse.Namespace) -> int:
-    from ..cards import load_card
+    from ..cards import NotACardError, load_card
 
-    card = load_card(args.card, max_cells=args.max_cells)
+    try:
+        card = load_card(args.card, max_cells=args.max_cells)
+    except NotACardError as exc:
+        if not exc.drawing:
+            raise
+        raise InputError(f"{exc.message}; to solve a region file, give --pieces SET --region {args.card}",
+                         path=exc.path) from None
     from ..cover import task_instance
     from ..solvers import check_backend, solve
 

@@ -61,6 +61,7 @@ __all__ = [
     "save_record",
     "load_record",
     "replay_record",
+    "check_result",
     "replay_moves",
     "generator_to_json",
     "generator_from_json",
@@ -378,8 +379,9 @@ class RecordFormat:
         move through the rules (``path`` names the file in errors,
         ``on_move(n, state, action)`` is called before move ``n``, from 1, is
         applied). Raises :class:`~ubongo_cp.errors.InputError` for a
-        malformed record and an error naming the move number and the rule
-        for an illegal move.
+        malformed record or a stored result that differs from the replay's
+        (:func:`check_result`), and an error naming the move number and the
+        rule for an illegal move.
     older : tuple of int
         Earlier versions ``read`` still accepts.
     """
@@ -499,6 +501,51 @@ def replay_record(record: dict, *, path: str | os.PathLike | None = None, game: 
         raise InputError(f"{fmt.name} record version {version!r} is not supported "
                          f"(expected {expected})", path=path)
     return fmt.read(record, path, on_move)
+
+
+def check_result(stored: Any, replayed: dict | None, path: str | os.PathLike | None = None) -> None:
+    """Refuse a record's ``stored`` result unless each of its fields equals the replay's.
+
+    Every game's record reader calls it last. ``replayed`` is the result
+    the replay gives, as the record's writer stores it (None: the replayed
+    game is not over). A field the record leaves out is not checked (older records
+    store fewer); a field the game does not record is refused.
+
+    Raises
+    ------
+    InputError
+        Naming ``path`` and the first field that differs, with both values
+        as JSON writes them.
+
+    Examples
+    --------
+    >>> check_result({"winner": 0, "moves": 3}, {"winner": 0, "rule": "OD-5", "moves": 15}, "g.json")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: g.json: result field 'moves' is 3 in the record, but the replay gives 15
+    """
+    if stored is None:
+        return
+    if not isinstance(stored, dict):
+        raise InputError(f"'result' must be an object, got {json.dumps(stored)[:40]}", path=path)
+    if replayed is None:
+        raise InputError("the record stores a result, but its moves do not end the game", path=path)
+    for key, value in stored.items():
+        if key not in replayed:
+            raise InputError(f"result field {key!r} is not one this game records ({', '.join(replayed)})",
+                             path=path)
+        if not _same_json(value, replayed[key]):
+            raise InputError(f"result field {key!r} is {json.dumps(value)[:60]} in the record, but the replay "
+                             f"gives {json.dumps(replayed[key])}", path=path)
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON values: ``true`` is not ``1``, ``1`` is ``1.0``, lists element by element."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(map(_same_json, a, b))
+    return bool(a == b)
 
 
 def _game_title(state_type: type) -> str:

@@ -59,13 +59,24 @@ __all__ = [
     "synthetic_tasks",
     "timed_record",
     "timed_replay",
+    "timed_result",
 ]
 
 #: Columns of the per-task table this module reads (the batch runner writes
 #: more: pieces, area, count, count_reduced; they are kept but not needed).
 REQUIRED_COLUMNS = ("card_id", "side", "face", "status", "difficulty")
 
-_STATUSES = ("solved", "no solution", "unknown")
+#: Statuses of a task the simulators play: a batch's "timeout" (the time limit cut the search) is an
+#: "unknown" task, as is "unknown" itself (the solver gave up).
+_STATUSES = ("solved", "no solution", "unknown", "timeout")
+_UNKNOWN = ("unknown", "timeout")
+
+#: Why a batch status gives the simulators no task to play, and what to do about it.
+_NO_ANSWER = {
+    "error": "the batch could not rate it (run the batch again on the same output folder to retry it)",
+    "disagreement": "the batch's two solvers counted its solutions differently (a bug to report)",
+    "memout": "its search ran out of memory",
+}
 
 
 class TaskDeck:
@@ -77,8 +88,8 @@ class TaskDeck:
         One row per card side x die face with at least the columns
         :data:`REQUIRED_COLUMNS`: ``card_id`` (str), ``side`` (str),
         ``face`` (int, 1..6 classic / 1..20 duel), ``status`` ("solved",
-        "no solution" or "unknown") and ``difficulty`` (float >= 0, larger is
-        harder, arbitrary scale).
+        "no solution", "unknown", or "timeout", which is read as "unknown")
+        and ``difficulty`` (float >= 0, larger is harder, arbitrary scale).
     game : str or DeckSpec, optional
         Which deck this is: its sides and die faces come from its deck spec
         (:mod:`ubongo_cp.specs`): a :class:`~ubongo_cp.specs.DeckSpec`, a
@@ -103,14 +114,16 @@ class TaskDeck:
     ratios : dict of str -> numpy.ndarray
         Per side, shape ``(n_cards, n_faces)``: ``difficulty / median``;
         ``inf`` for a task with status "no solution". A task with status
-        "unknown" (the solver gave up) keeps its difficulty, or the deck's
-        largest difficulty when it has none.
+        "unknown" (the solver gave up) or "timeout" (the batch's time limit
+        cut its search) keeps its difficulty, or the deck's largest
+        difficulty when it has none.
 
     Raises
     ------
     InputError
         A missing column, a bad side, face, status or difficulty (with the
-        CSV line number ``row + 2``), a duplicated task, a card side that
+        CSV line number ``row + 2``, or the row of another table), a task the
+        batch gave no answer ("error", "disagreement"), a duplicated task, a card side that
         lacks some face, or a card side whose tasks are all unsolvable.
 
     Examples
@@ -146,22 +159,28 @@ class TaskDeck:
         status = tasks["status"].astype(str).str.strip().to_numpy()
         face = pd.to_numeric(tasks["face"], errors="coerce").to_numpy(dtype=float)
         diff = pd.to_numeric(tasks["difficulty"], errors="coerce").to_numpy(dtype=float)
+        from ..report.tables import row_place
+
         for i in range(len(tasks)):
-            line = i + 2  # header is line 1 of a CSV
+            line, where = row_place(path, i)
             if side[i] not in faces_of:
-                raise InputError(f"side {side[i]!r} is not a side of the {game} deck ({', '.join(sides)}; "
+                raise InputError(f"side {side[i]!r}{where} is not a side of the {game} deck ({', '.join(sides)}; "
                                  "the deck spec lists them)", path=path, line=line)
             n_faces = faces_of[side[i]]
             if not (face[i] == face[i] and float(face[i]).is_integer() and 1 <= face[i] <= n_faces):
-                raise InputError(f"face {tasks['face'].iloc[i]} is not an integer 1..{n_faces}",
+                raise InputError(f"face {tasks['face'].iloc[i]}{where} is not an integer 1..{n_faces}",
                                  path=path, line=line)
+            if status[i] in _NO_ANSWER:
+                raise InputError(f"task card {card[i]} side {side[i]} face {int(face[i])}{where} has status "
+                                 f"{status[i]!r}: {_NO_ANSWER[status[i]]}", path=path, line=line)
             if status[i] not in _STATUSES:
-                raise InputError(f"status {status[i]!r} is not one of {_STATUSES}", path=path, line=line)
+                raise InputError(f"status {status[i]!r}{where} is not one of {', '.join(_STATUSES)}",
+                                 path=path, line=line)
             if status[i] == "solved" and not (diff[i] >= 0 and math.isfinite(diff[i])):
-                raise InputError(f"difficulty {tasks['difficulty'].iloc[i]} of a solved task "
+                raise InputError(f"difficulty {tasks['difficulty'].iloc[i]}{where} of a solved task "
                                  "is not a number >= 0", path=path, line=line)
-            if status[i] == "unknown" and diff[i] < 0:
-                raise InputError(f"difficulty {diff[i]} is negative", path=path, line=line)
+            if status[i] in _UNKNOWN and diff[i] < 0:
+                raise InputError(f"difficulty {diff[i]}{where} is negative", path=path, line=line)
         solvable = status != "no solution"
         known = solvable & np.isfinite(diff)
         if not known.any():
@@ -183,9 +202,11 @@ class TaskDeck:
             for i in rows.tolist():
                 key = (card[i], s, int(face[i]))
                 if key in seen:
-                    raise InputError(f"task card {card[i]} side {s} face {int(face[i])} appears twice "
-                                     f"(first on line {seen[key]})", path=path, line=i + 2)
-                seen[key] = i + 2
+                    line, where = row_place(path, i)
+                    first = f"line {seen[key] + 2}" if line is not None else f"row {seen[key] + 1}"
+                    raise InputError(f"task card {card[i]} side {s} face {int(face[i])}{where} appears twice "
+                                     f"(first on {first})", path=path, line=line)
+                seen[key] = i
                 d = diff[i] if math.isfinite(diff[i]) else top
                 arr[index[card[i]], int(face[i]) - 1] = d / self.median if solvable[i] else math.inf
             for k, c in enumerate(ids):
@@ -480,10 +501,12 @@ def as_deck(tasks, game: "str | DeckSpec | None" = None, *, spec: "str | DeckSpe
         return tasks
     if isinstance(tasks, pd.DataFrame):
         return TaskDeck(tasks, spec or (None if "game" in tasks.columns else game))
+    from ..report.tables import table_file
+
     table = load_tasks(tasks)
     if spec is None and "game" not in table.columns:
         spec = game
-    return TaskDeck(table, spec, path=tasks)
+    return TaskDeck(table, spec, path=table_file(tasks, "tasks"))
 
 
 #: Median difficulty of each side of the synthetic decks (a made-up scale).
@@ -575,8 +598,13 @@ def timed_record(fmt: str, version: int, state, replay_state, settings: dict, fi
     if players is not None:
         rec["players"] = list(players)
     if state.is_terminal():
-        rec["result"] = {"returns": state.returns()}
+        rec["result"] = timed_result(state)
     return rec
+
+
+def timed_result(state) -> dict:
+    """The ``result`` of a finished game's record of :func:`timed_record`: the players' returns."""
+    return {"returns": state.returns()}
 
 
 def timed_replay(record: dict, path, on_move, build, field: str, settles, count):
@@ -591,11 +619,12 @@ def timed_replay(record: dict, path, on_move, build, field: str, settles, count)
     ------
     InputError
         A malformed record, a move's missing or malformed solve times, or a
-        result that differs from the replay.
+        stored result that differs from the replay's
+        (:func:`~ubongo_cp.games.base.check_result`).
     IllegalActionError
         A recorded move the rules forbid.
     """
-    from .base import floats_from_json, generator_from_json, replay_moves
+    from .base import check_result, floats_from_json, generator_from_json, replay_moves
 
     try:
         model = record.get("model")
@@ -616,7 +645,5 @@ def timed_replay(record: dict, path, on_move, build, field: str, settles, count)
     replay_moves(state, record.get("moves"), path=path, on_move=on_move, before=before)
     if "generator" in record:
         generator_from_json(state.rng, record["generator"], path)
-    result = record.get("result")
-    if result is not None and (not isinstance(result, dict) or result.get("returns") != state.returns()):
-        raise InputError(f"result {result!r} does not match the replay (returns {state.returns()})", path=path)
+    check_result(record.get("result"), timed_result(state) if state.is_terminal() else None, path)
     return state

@@ -12,7 +12,6 @@ in the toolkit uses.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -22,11 +21,13 @@ from ..cards import DeckProblem
 from ..io import atomic_write_text
 from ..status import Status
 from .tables import (CARD_COLUMNS, CARD_DTYPES, KEY_COLUMNS, STATUS_DTYPE, TASK_COLUMNS, TASK_DTYPES, TaskRecord,
-                     cast_columns, load_cards, load_tasks, normalize_tasks, task_record, text_view, write_table)
+                     cast_columns, load_cards, load_tasks, normalize_tasks, row_place, table_file, task_record,
+                     text_view, write_table)
 
 __all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS",
            "tasks_frame", "cards_frame", "piece_balance", "balance_markdown", "summary_markdown", "write_reports",
-           "write_table", "load_tasks", "load_cards", "normalize_tasks", "TaskRecord", "task_record"]
+           "write_table", "load_tasks", "load_cards", "normalize_tasks", "TaskRecord", "task_record",
+           "table_file", "row_place"]
 
 
 # --------------------------------------------------------------------------- building
@@ -187,8 +188,9 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
     ]
     if n:
         solved = tasks[tasks["status"] == Status.SOLVED]
-        lines.append(f"- uniquely solvable tasks: {int(_unique_mask(tasks).sum())} of {n}; median solutions of "
-                     f"the {len(solved)} solved {float(solved['count'].median()) if len(solved) else math.nan:g}")
+        median = (f"median solutions of the {len(solved)} solved {float(solved['count'].median()):g}" if len(solved)
+                  else "none solved")
+        lines.append(f"- uniquely solvable tasks: {int(_unique_mask(tasks).sum())} of {n}; {median}")
         lines.append(f"- solver time: {tasks['seconds'].sum():.2f} s in all")
     if seconds is not None:
         lines.append(f"- wall time of this run: {seconds:.2f} s")

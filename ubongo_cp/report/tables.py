@@ -24,6 +24,7 @@ simulators) goes through it. Columns, dtypes and units: ``docs/tables.md``.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -37,7 +38,7 @@ from ..status import Status
 
 __all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS",
            "write_table", "text_view", "load_tasks", "load_cards", "normalize_tasks", "cast_columns", "TaskRecord",
-           "task_record"]
+           "task_record", "table_file", "row_place"]
 
 #: Column order of ``tasks.csv``/``tasks.parquet``.
 TASK_COLUMNS = ["card_id", "side", "face", "game", "pieces", "n_pieces", "area", "max_empty", *RATING_COLUMNS,
@@ -192,7 +193,7 @@ def load_tasks(path: str | Path, *, required: Iterable[str] = KEY_COLUMNS + ("st
     >>> tasks.loc[0, "card_id"], tasks.loc[0, "pieces"], str(tasks["status"].dtype)
     ('01', ['I3', 'S4', 'P5'], 'category')
     """
-    path = _table_path(path, "tasks")
+    path = table_file(path, "tasks")
     df = _read_raw(path)
     missing = [c for c in required if c not in df.columns]
     if missing:
@@ -210,7 +211,7 @@ def load_cards(path: str | Path) -> pd.DataFrame:
     InputError
         For a missing or unreadable file, a missing key column or a value that does not fit its column.
     """
-    path = _table_path(path, "cards")
+    path = table_file(path, "cards")
     df = _read_raw(path)
     missing = [c for c in ("card_id", "side") if c not in df.columns]
     if missing:
@@ -237,7 +238,14 @@ def normalize_tasks(df: pd.DataFrame, *, path: str | Path | None = None) -> pd.D
     return cast_columns(df, TASK_DTYPES, path=path)
 
 
-def _table_path(path: str | Path, stem: str) -> Path:
+def table_file(path: str | Path, stem: str) -> Path:
+    """The table file ``path`` names: itself, or in a batch output directory ``<stem>.parquet`` (else ``.csv``).
+
+    Raises
+    ------
+    InputError
+        If there is no such file.
+    """
     path = Path(path)
     if path.is_dir():
         parquet = path / f"{stem}.parquet"
@@ -265,14 +273,28 @@ def _read_raw(path: Path) -> pd.DataFrame:
         raise InputError(f"not a batch result table: {first}", path=path) from None
 
 
+def row_place(path: str | os.PathLike | None, position: int) -> tuple[int | None, str]:
+    """Where row ``position`` (0-based) of a table read from ``path`` is, for a message.
+
+    Returns ``(line, where)``: a CSV names the line (header line, then the rows) and ``where`` is empty;
+    another table (Parquet) has no lines, so ``line`` is None and ``where`` says ``" (row N)"``, 1-based.
+
+    Examples
+    --------
+    >>> row_place("tasks.csv", 0), row_place("tasks.parquet", 0)
+    ((2, ''), (None, ' (row 1)'))
+    """
+    if path is not None and Path(path).suffix.lower() == ".csv":
+        return position + 2, ""
+    return None, f" (row {position + 1})"
+
+
 def cast_columns(df: pd.DataFrame, dtypes: dict, *, path=None) -> pd.DataFrame:
     """Each column of ``dtypes`` present in ``df`` in its in-memory form."""
     df = df.copy()
-    csv = path is not None and Path(path).suffix.lower() == ".csv"
 
     def fail(col: str, position: int, value, what: str):
-        line = position + 2 if csv else None   # header line, then 1-based rows
-        where = "" if csv else f" (row {position + 1})"
+        line, where = row_place(path, position)
         raise InputError(f"column {col}{where}: {value!r} is not {what}", path=path, line=line)
 
     for col, kind in dtypes.items():

@@ -13,7 +13,7 @@ from dataclasses import asdict, fields
 from typing import Any, Callable, Sequence
 
 from ...errors import IllegalActionError, InputError
-from ..base import RecordFormat, register_record_format
+from ..base import RecordFormat, check_result, register_record_format
 from .actions import NUM_ACTIONS, domino_name, is_swap
 from .state import DominoSettings, DominoState
 
@@ -70,9 +70,14 @@ def record_of(state: DominoState, players: Sequence[str] | None = None) -> dict[
     if players is not None:
         rec["players"] = list(players)
     if state.is_terminal():
-        rec["result"] = {"returns": state.returns(), "end_reason": state.end_reason,
-                         "rounds": state.round, "eliminated": list(state.eliminated)}
+        rec["result"] = result_of(state)
     return rec
+
+
+def result_of(state: DominoState) -> dict[str, Any]:
+    """The ``result`` of a finished game's record: returns, why it ended, rounds played, who was eliminated."""
+    return {"returns": state.returns(), "end_reason": state.end_reason, "rounds": state.round,
+            "eliminated": list(state.eliminated)}
 
 
 def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
@@ -101,9 +106,10 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
     Raises
     ------
     InputError
-        Malformed record, bad deal, a move by the wrong player, a move name
-        that does not match its id, or a result that differs from the replay;
-        the message names the move number.
+        Malformed record, bad deal, a move by the wrong player, or a move name
+        that does not match its id (the message names the move number), or
+        a stored result that differs from the replay's
+        (:func:`~ubongo_cp.games.base.check_result`).
     IllegalActionError
         A recorded move the rules forbid; the message names the move number
         and the rule.
@@ -157,12 +163,7 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
         if on_move is not None:
             on_move(i, state, a)
         state._apply(a)
-    result = record.get("result")
-    if result is not None:
-        got = {"returns": state.returns(), "end_reason": state.end_reason}
-        want = {"returns": result.get("returns"), "end_reason": result.get("end_reason")}
-        if got != want:
-            raise InputError(f"result {want} does not match the replay {got}", path=path)
+    check_result(record.get("result"), result_of(state) if state.is_terminal() else None, path)
     return state
 
 

@@ -66,7 +66,8 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
     ------
     InputError
         Malformed settings, deck, start or moves, missing draws, or a result
-        that differs from the replay (naming ``path`` and the move number).
+        that differs from the replay (naming ``path`` and the move number,
+        or the result's field).
     IllegalActionError
         A recorded roll the rules forbid (naming the move number and rule).
     """

@@ -43,7 +43,7 @@ import os
 from typing import Sequence
 
 from ...errors import IllegalActionError, InputError
-from ..base import RecordFormat, register_record_format
+from ..base import RecordFormat, check_result, register_record_format
 from .board import Board, default_board
 from .hexgrid import transform
 from .setup import Setup, SetupRules
@@ -90,8 +90,13 @@ def record_of(state: OrionState, players: Sequence[str] | None = None) -> dict:
     if players is not None:
         rec["players"] = list(players)
     if state.is_terminal():
-        rec["result"] = {"winner": state.winner, "rule": state.end_rule, "moves": len(state.history)}
+        rec["result"] = result_of(state)
     return rec
+
+
+def result_of(state: OrionState) -> dict:
+    """The ``result`` of a finished game's record: the winner (-1 a draw), the rule that ended it, the moves."""
+    return {"winner": state.winner, "rule": state.end_rule, "moves": len(state.history)}
 
 
 def save_record(state: OrionState, path: str | os.PathLike,
@@ -174,11 +179,7 @@ def replay(data: dict, path: str | os.PathLike | None = None, on_move=None) -> O
             state.apply_action(action)
         except IllegalActionError as exc:
             raise InputError(f"move {k} ({_describe(mv)}): {exc}", path=path) from None
-    res = data.get("result")
-    if isinstance(res, dict) and "winner" in res:
-        if state.winner != res["winner"] or state.end_rule != res.get("rule", state.end_rule):
-            raise InputError(f"result says winner {res['winner']} by {res.get('rule')}, the replay "
-                             f"gives winner {state.winner} by {state.end_rule}", path=path)
+    check_result(res, result_of(state) if state.is_terminal() else None, path)
     return state
 
 

@@ -70,7 +70,7 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
     InputError
         Malformed settings, deck, start or moves, a move by the wrong
         player, or a result that differs from the replay (naming ``path``
-        and the move number).
+        and the move number, or the result's field).
     IllegalActionError
         A recorded move the rules forbid (naming the move number and rule).
     """

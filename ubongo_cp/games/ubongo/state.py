@@ -254,9 +254,10 @@ class UbongoState(GameState):
         index = {c: k for k, c in enumerate(ids)}
         if cards is None:
             n_cards = len(ids) if all_cards else CARDS_PER_PLAYER * num_players
-            if len(ids) < n_cards or len(ids) < num_players:
+            need = max(n_cards, num_players)  # every card is at least one card per player
+            if len(ids) < need:
                 raise InputError(f"side {side} of the deck has {len(ids)} cards; "
-                                 f"{num_players} players need {n_cards} (UG-3)", path=deck.path)
+                                 f"{num_players} players need {need} (UG-3)", path=deck.path)
             perm = self.rng.permutation(len(ids))[:n_cards]
             perm = perm[: len(perm) // num_players * num_players]
         else:

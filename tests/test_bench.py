@@ -288,6 +288,45 @@ def test_time_and_memory_limits_are_enforced_from_outside(tmp_path):
     assert (outcome.summary["par2_s"] == 4.0).all() and (outcome.summary["solved"] == 0).all()
 
 
+def test_an_instance_the_solver_does_not_take_is_unsupported_and_left_out_of_par2(tmp_path):
+    # Colours (Knuth's DLX2) are refused by the bitboard solver before any search: status
+    # unsupported, its reason kept, and PAR-2 and the solved count over the two instances it takes.
+    colours = tmp_path / "colours.dlx"
+    colours.write_text("a b | x\na x:1\nb x:1\na b\n")  # two covers: {a x:1, b x:1} and {a b}
+    suite = _suite(tmp_path, f"""
+[[instance]]
+name = "q4"
+exact_cover = "{KNUTH / 'queens4.dlx'}"
+expected = 2
+
+[[instance]]
+name = "l5"
+exact_cover = "{KNUTH / 'langford5.dlx'}"
+expected = 0
+
+[[instance]]
+name = "colours"
+exact_cover = "{colours}"
+expected = 2
+""")
+    outcome = run_bench(suite, solvers=["bitboard", "dlx"], out=tmp_path / "out", time_limit=5,
+                        progress=False, warmups=0)
+    t = outcome.table.set_index(["solver", "instance"])
+    assert t.loc[("bitboard", "colours"), "status"] == "unsupported"
+    assert "does not take colours" in t.loc[("bitboard", "colours"), "error"]
+    assert t.loc[("dlx", "colours"), "status"] == "solved" and t.loc[("dlx", "colours"), "count"] == 2
+    assert not t["wrong"].any()
+    s = outcome.summary.set_index("solver")
+    assert (s.loc["bitboard", "instances"], s.loc["bitboard", "unsupported"], s.loc["bitboard", "solved"],
+            s.loc["bitboard", "errors"]) == (2, 1, 2, 0)
+    assert (s.loc["dlx", "instances"], s.loc["dlx", "unsupported"], s.loc["dlx", "solved"]) == (3, 0, 3)
+    taken = t.loc["bitboard"].drop("colours")
+    assert s.loc["bitboard", "par2_s"] == pytest.approx(taken["cpu_s"].mean())  # each answered within the limit
+    assert s.loc["bitboard", "par2_s"] < 5
+    text = (tmp_path / "out" / "summary.md").read_text()
+    assert "- bitboard on s colours (count): backend 'bitboard' does not take colours" in text
+
+
 # ------------------------------------------------------------------ resume
 def _content(out: Path) -> pd.DataFrame:
     t = pd.read_csv(out / "runs.csv")

@@ -637,6 +637,26 @@ def test_cli_fix_by_cells(run_cli, tmp_path):
     assert code == 2 and "is not a placement of X in the region" in err
 
 
+
+def test_cli_fix_cells_are_counted_from_the_regions_first_row_and_column(run_cli, tmp_path):
+    # A region file is read with its first used row and column as 0: its 2x3 block drawn at rows 2-3,
+    # columns 2-4 of the picture is (0, 0) to (1, 2), as in the solutions; the picture's (2, 2) is refused
+    # with a line saying how cells are counted.
+    region = tmp_path / "r.txt"
+    region.write_text(".....\n.....\n..###\n..###\n")
+    pieces = tmp_path / "p.txt"
+    pieces.write_text("I3\n###\n")
+    base = ["solve", "--pieces", pieces, "--region", region, "--use", "I3,I3"]
+    code, out, _ = run_cli(*base, "--json")
+    assert code == 0 and sorted(map(tuple, json.loads(out)["solutions"][0]["I3"])) == [(0, 0), (0, 1), (0, 2)]
+    code, out, _ = run_cli(*base, "--count", "--fix", "I3@0,0;0,1;0,2")
+    assert code == 0 and out.startswith("1 completion"), out
+    code, out, err = run_cli(*base, "--count", "--fix", "I3@2,2;2,3;2,4")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert err.strip().endswith("--fix I3@(2, 2) (2, 3) (2, 4): cell (2, 2) is not in the region (rows and columns "
+                                "are counted from the region's first row and first column)"), err
+
+
 # ------------------------------------------------------------ colours (Algorithm C)
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(1, 5), st.integers(1, 3), st.data())

@@ -56,6 +56,16 @@ if TYPE_CHECKING:
 __all__ = ["ExactCoverInstance", "PlacementTable", "build_instance", "task_instance", "verify_solution",
            "piece_types", "empty_cell_piece", "EMPTY"]
 
+#: How a region's cells are counted on each grid (a region is read with its cells in normal position), for the
+#: message that refuses a cell outside it.
+_COUNTED = {
+    "square": "rows and columns are counted from the region's first row and first column",
+    "cube": "layers, rows and columns are counted from the region's first layer, row and column",
+    "hex": "axial q and r are counted from the region's smallest q and r",
+    "triangle": "rows are counted from the region's first row and columns from its first column, or the one "
+                "before it where that keeps up triangles at an even row + column",
+}
+
 
 @dataclass(frozen=True, eq=False)
 class PlacementTable:
@@ -574,7 +584,8 @@ class ExactCoverInstance:
             cells, label, t = self._named(name, cells, type_of)
             outside = [c for c in cells if c not in index]
             if outside:
-                raise InputError(f"{label}: cell {outside[0]} is not in the region")
+                raise InputError(f"{label}: cell {outside[0]} is not in the region "
+                                 f"({_COUNTED.get(self.grid.name, _COUNTED['square'])})")
             group = frozenset(index[c] for c in cells)
             for i in group:
                 if i in owner:

@@ -31,6 +31,10 @@ class Status(StrEnum):
         A batch task whose two backends counted differently (a bug to report).
     ERROR
         A batch task that raised, or whose worker died (run again on resume).
+    UNSUPPORTED
+        A benchmark run whose solver does not take the instance or its
+        question (e.g. colours given to the bitboard solver): refused before
+        any search, left out of the solver's scores.
     """
 
     SOLVED = "solved"
@@ -40,6 +44,7 @@ class Status(StrEnum):
     MEMOUT = "memout"
     DISAGREEMENT = "disagreement"
     ERROR = "error"
+    UNSUPPORTED = "unsupported"
 
     @property
     def failed(self) -> bool:

@@ -10,7 +10,9 @@ time (CPU time by default, the measure the time limit is on, or wall time)
 when it answered and the answer is not wrong, else twice the time limit
 (PAR-2). An instance's score is the
 median score of its repeats; it is *solved* when that median is within the
-time limit. PAR-2 of a solver is the mean score over the instances.
+time limit. PAR-2 of a solver is the mean score over the instances it takes:
+a run the solver refused before any search (status ``unsupported``, e.g.
+colours given to the bitboard solver) is counted apart and scores nothing.
 
 Plots: the *cactus* plot (instances solved against the time each took,
 sorted, one line per solver, one panel per suite) and the *scatter* plot of
@@ -126,15 +128,23 @@ def _typed(table):
 
 
 def run_scores(table, metric: str = "cpu"):
-    """Each run's PAR-2 score (seconds): its time when it answered and is not wrong, else 2 x its time limit."""
+    """Each run's PAR-2 score (seconds): its time when it answered and is not wrong, else 2 x its time limit.
+
+    A run the solver refused (status ``unsupported``) has no score (NaN).
+    """
     column = METRICS[metric]
     ok = table["status"].isin([Status.SOLVED.value, Status.NO_SOLUTION.value]) & ~table["wrong"]
-    return table[column].where(ok & table[column].notna(), 2 * table["time_limit_s"])
+    scores = table[column].where(ok & table[column].notna(), 2 * table["time_limit_s"])
+    return scores.mask(table["status"] == Status.UNSUPPORTED.value)
 
 
 def instance_scores(table, metric: str = "cpu"):
-    """One row per suite, instance, question and solver: ``score`` (median over repeats), ``solved``, ``wrong``."""
+    """One row per suite, instance, question and solver: ``score`` (median over repeats), ``solved``, ``wrong``.
+
+    The instances a solver refused (status ``unsupported``) have no row for it.
+    """
     t = table.assign(score=run_scores(table, metric))
+    t = t[t["status"] != Status.UNSUPPORTED.value]
     g = t.groupby(["suite", "instance", "question", "solver"], sort=False)
     out = g.agg(score=("score", "median"), limit=("time_limit_s", "max"), wrong=("wrong", "any"),
                 runs=("score", "size")).reset_index()
@@ -145,8 +155,10 @@ def instance_scores(table, metric: str = "cpu"):
 def summary_table(table, metric: str = "cpu"):
     """Per suite and solver: instances, solved, wrong, failures, median and PAR-2 score, medians of the measures.
 
-    Columns: ``suite, solver, instances, solved, wrong, timeouts, memouts,
-    errors, median_s, par2_s`` (scores, :func:`run_scores`), ``median_cpu_s,
+    Columns: ``suite, solver, instances`` (the instances the solver takes),
+    ``unsupported`` (the instances it refused before any search, left out of
+    every other column), ``solved, wrong, timeouts, memouts, errors, median_s,
+    par2_s`` (scores, :func:`run_scores`), ``median_cpu_s,
     median_wall_s, median_solve_s`` (over the runs that answered),
     ``max_rss_mb`` (largest peak of a run). Ordered by suite, then PAR-2.
     """
@@ -156,20 +168,25 @@ def summary_table(table, metric: str = "cpu"):
     rows = []
     for (suite, solver), runs in table.groupby(["suite", "solver"], sort=False):
         inst = scores[(scores["suite"] == suite) & (scores["solver"] == solver)]
+        refused = runs["status"] == Status.UNSUPPORTED.value
+        unsupported = runs[refused].groupby(["instance", "question"]).ngroups
+        runs = runs[~refused]
         answered = runs[runs["status"].isin([Status.SOLVED.value, Status.NO_SOLUTION.value]) & ~runs["wrong"]]
         rows.append({
-            "suite": suite, "solver": solver, "instances": len(inst), "solved": int(inst["solved"].sum()),
+            "suite": suite, "solver": solver, "instances": len(inst), "unsupported": unsupported,
+            "solved": int(inst["solved"].sum()),
             "wrong": int(runs["wrong"].sum()), "timeouts": int((runs["status"] == Status.TIMEOUT.value).sum()),
             "memouts": int((runs["status"] == Status.MEMOUT.value).sum()),
             "errors": int((runs["status"] == Status.ERROR.value).sum()),
-            "median_s": float(inst["score"].median()), "par2_s": float(inst["score"].mean()),
+            "median_s": float(inst["score"].median()) if len(inst) else math.nan,
+            "par2_s": float(inst["score"].mean()) if len(inst) else math.nan,
             "median_cpu_s": float(answered["cpu_s"].median()) if len(answered) else math.nan,
             "median_wall_s": float(answered["wall_s"].median()) if len(answered) else math.nan,
             "median_solve_s": float(answered["solve_s"].median()) if answered["solve_s"].notna().any() else math.nan,
             "max_rss_mb": float(runs["max_rss_mb"].max()) if runs["max_rss_mb"].notna().any() else math.nan,
         })
-    out = pd.DataFrame(rows, columns=["suite", "solver", "instances", "solved", "wrong", "timeouts", "memouts",
-                                      "errors", "median_s", "par2_s", "median_cpu_s", "median_wall_s",
+    out = pd.DataFrame(rows, columns=["suite", "solver", "instances", "unsupported", "solved", "wrong", "timeouts",
+                                      "memouts", "errors", "median_s", "par2_s", "median_cpu_s", "median_wall_s",
                                       "median_solve_s", "max_rss_mb"])
     return out.sort_values(["suite", "par2_s"], kind="stable").reset_index(drop=True)
 
@@ -418,9 +435,11 @@ def _markdown(table, summary, speed, baseline, metric) -> str:
                  f"{', '.join(f'{v:g} MB' for v in memory) if len(memory) else 'unlimited'}")
     lines += ["", f"Scores are {'wall' if metric == 'wall' else 'CPU'} time; a run that failed or answered wrong "
               "scores twice the time limit (PAR-2); an instance's score is the median of its repeats, solved when "
-              "within the limit. CPU time is user + system, of the solver's whole process tree; every time is of "
-              "the whole process (start-up, reading the instance, search); `median_solve_s` is the CPU time of the "
-              "search alone, measured inside a registered solver's process.", ""]
+              "within the limit. An instance a solver does not take (refused before any search: `unsupported`) "
+              "is left out of its scores and counts. CPU time is user + system, of the solver's whole process "
+              "tree; every time is of the whole process (start-up, reading the instance, search); "
+              "`median_solve_s` is the CPU time of the search alone, measured inside a registered solver's "
+              "process.", ""]
     lines.append(summary.to_markdown(index=False, floatfmt=".4g"))
     if speed is not None:
         lines += ["", f"## Speed-up against {baseline}", "",
@@ -435,6 +454,12 @@ def _markdown(table, summary, speed, baseline, metric) -> str:
         lines.append("")
         lines += [f"- {r.solver} on {r.suite} {r.instance} ({r.question}), repeat {r.repeat}: {r.check}"
                   for r in wrong.itertuples()]
+    refused = table[table["status"] == Status.UNSUPPORTED.value].drop_duplicates(["suite", "instance", "question",
+                                                                                 "solver"])
+    if len(refused):
+        lines += ["", "## Instances a solver does not take", "",
+                  "Refused before any search; left out of that solver's scores, PAR-2 and solved counts:", ""]
+        lines += [f"- {r.solver} on {r.suite} {r.instance} ({r.question}): {r.error}" for r in refused.itertuples()]
     unverified = table[(table["verified"] == False) & ~table["wrong"]]  # noqa: E712 - nullable boolean
     if len(unverified):
         lines += ["", f"{len(unverified)} runs gave no solution to check (their counts are compared only)."]

@@ -33,7 +33,9 @@ def answer(built, question: str, k: int | None, solver: str) -> dict:
     Returns
     -------
     dict
-        ``status`` (``"solved"`` or ``"no solution"``), ``count`` (1 or 0 for
+        ``status`` (``"solved"`` or ``"no solution"``; ``"unsupported"``, with
+        the solver's reason as ``error`` and nothing else, when the solver
+        does not take the instance or the question), ``count`` (1 or 0 for
         ``first``; every solution for ``count``; every tiling for
         ``analyze``), ``subsets`` (``analyze``: the tiling subsets) and
         ``subset_counts`` (their counts), ``solution`` (one solution, for
@@ -42,9 +44,14 @@ def answer(built, question: str, k: int | None, solver: str) -> dict:
         measured inside the process: every thread of it, the engine's
         loading excluded) and ``counters`` (the backend's counters).
     """
-    from ..solvers import solve, warm
+    from ..errors import InputError
+    from ..solvers import check_backend, solve, warm
     from ..status import Status
 
+    try:  # the refusal solve and analyze would raise before any search
+        check_backend(built.instance, solver)
+    except InputError as exc:
+        return {"status": Status.UNSUPPORTED, "error": str(exc)}
     warm([solver])  # the engine is loaded (or compiled) before the clock starts
     polyomino = built.pieces is not None
     start = time.process_time()

@@ -10,6 +10,7 @@ import pytest
 
 from conftest import PUZZLES
 from ubongo_cp.batch import JOURNAL, run_batch
+from ubongo_cp.io import row_check
 from ubongo_cp.cards import load_card
 from ubongo_cp.cover import task_instance
 from ubongo_cp.executors import LocalExecutor
@@ -265,7 +266,8 @@ def test_rows_of_another_backend_or_without_settings_are_computed_again(deck, tm
     assert any("(backend cpsat (now bitboard-mrv))" in s for s in said), said
     # A journal whose rows record no settings (written before rows recorded them): computed again too.
     lines = (out / JOURNAL).read_text().splitlines()
-    old = [json.dumps({k: v for k, v in json.loads(line).items() if k != "settings"}) for line in lines[-18:]]
+    old = [{k: v for k, v in json.loads(line).items() if k not in ("settings", "check")} for line in lines[-18:]]
+    old = [json.dumps({**row, "check": row_check(row, JOURNAL)}) for row in old]
     legacy = tmp_path / "legacy"
     legacy.mkdir()
     (legacy / JOURNAL).write_text("\n".join(old) + "\n")
@@ -273,6 +275,23 @@ def test_rows_of_another_backend_or_without_settings_are_computed_again(deck, tm
     again = run_batch(deck, legacy, progress=False, notify=said.append)
     assert (again.ran, again.recomputed) == (18, 18)
     assert any("made with other settings (no record of their settings)" in s for s in said), said
+
+
+def test_a_row_changed_after_it_was_written_is_computed_again(deck, tmp_path):
+    # Each journal row carries a check of its content: an edited count is not taken for a result.
+    out = tmp_path / "out"
+    first = run_batch(deck, out, progress=False)
+    lines = (out / JOURNAL).read_text().splitlines()
+    row = json.loads(lines[0])
+    true_count = row["count"]
+    row["count"] = true_count + 6
+    (out / JOURNAL).write_text("\n".join([json.dumps(row), *lines[1:]]) + "\n")
+    said = []
+    again = run_batch(deck, out, progress=False, notify=said.append)
+    assert (again.ran, again.recomputed, again.skipped) == (1, 1, first.ran - 1)
+    assert any("computing 1 task(s) of" in s and "the check of their rows does not match" in s for s in said), said
+    tasks = again.tasks.set_index(["card_id", "side", "face"])
+    assert tasks.loc[(row["card_id"], row["side"], row["face"]), "count"] == true_count
 
 
 def test_an_edited_piece_file_recomputes_the_tasks_using_that_piece(tmp_path):

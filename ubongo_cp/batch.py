@@ -40,7 +40,7 @@ from .cards import CardSide, DeckProblem, load_card, load_deck, task_hash
 from .cover import task_instance
 from .errors import InputError
 from .executors import Executor, using
-from .io import append_durably, open_journal
+from .io import append_durably, open_journal, row_check
 from .shipped import resolve_deck
 from .outputs import OutputFolder
 from .rate import CHECK_SOLVER, NODE_SOLVER, RATING_SCHEME, rate_instance, rating_modules
@@ -147,7 +147,8 @@ class BatchOutcome:
         Tasks computed in this run, and tasks resumed from the journal.
     recomputed : int
         Of ``ran``, the tasks the journal held rows of made with other
-        settings (:func:`run_settings`).
+        settings (:func:`run_settings`), or whose rows were changed after
+        they were written (each row carries a check of its content).
     seconds : float
         Wall time of the run (seconds).
     out_dir : Path
@@ -222,23 +223,33 @@ def _solution_limit(card: CardSide) -> int:
         return 1
 
 
-def _read_journal(path: Path) -> dict[tuple, dict]:
-    """Rows of an existing journal keyed by (card_id, side, face, task_hash), the last row of a key winning.
+def _read_journal(path: Path) -> tuple[dict[tuple, dict], set[tuple]]:
+    """Rows of an existing journal keyed by (card_id, side, face, task_hash), the last row of a key winning
+    (without their checks), and the keys of the rows left out for a check that does not match.
 
     A line that is not such a row (torn by a crash, damaged: not JSON, not an
-    object, a key missing or of the wrong type) is skipped: its task is run
-    again.
+    object, a key missing or of the wrong type), or a row whose check does not
+    match its content (changed after it was written, or written without one),
+    is skipped: its task is run again.
     """
-    from .io import read_journal
+    from .io import read_journal, row_check
 
     done: dict[tuple, dict] = {}
+    changed: set[tuple] = set()
     if not path.exists():
-        return done
+        return done, changed
     for row in read_journal(path, "the batch journal (a file)"):
         key = _journal_key(row)
-        if key is not None:
-            done[key] = row
-    return done
+        if key is None:
+            continue
+        if row.get("check") != row_check(row, JOURNAL):
+            changed.add(key)
+            done.pop(key, None)
+            continue
+        del row["check"]
+        changed.discard(key)
+        done[key] = row
+    return done, changed
 
 
 def _journal_key(row) -> tuple | None:
@@ -363,7 +374,7 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
     from .report import write_reports
 
     journal_path = out / JOURNAL
-    done = _read_journal(journal_path)
+    done, changed = _read_journal(journal_path)
     settings = run_settings(backend, time_limit)
     wanted: dict[tuple, None] = {}
     work: list[tuple[CardSide, list[int]]] = []
@@ -386,6 +397,10 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
             faces.append(face)
         if faces:
             work.append((card, faces))
+    changed &= wanted.keys()
+    if changed and notify is not None:
+        notify(f"computing {len(changed)} task(s) of {journal_path} again: the check of their rows does not "
+               "match their content (changed after they were written, or written without one)")
     total_tasks = sum(len(f) for _, f in work)
     if stale and notify is not None:
         notify(f"computing {len(stale)} task(s) of {journal_path} again: they were made with other settings "
@@ -409,7 +424,8 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
         for rows in pool.map_unordered(rate_card_side, work, on_error=_error_rows, backend=backend,
                                        time_limit=time_limit):
             try:
-                append_durably(journal, "".join(json.dumps(row) + "\n" for row in rows))
+                append_durably(journal, "".join(json.dumps({**row, "check": row_check(row, JOURNAL)}) + "\n"
+                                                for row in rows))
             except OSError as exc:  # e.g. the disk is full: the rows written so far are kept
                 raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=journal_path) from None
             for row in rows:
@@ -425,5 +441,5 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
                                                 seconds=time.perf_counter() - start, order=order,
                                                 difficulty_model=difficulty_model)
     return BatchOutcome(tasks_df, cards_df, problems, ran, skipped, time.perf_counter() - start, out, summary,
-                        recomputed=len(stale))
+                        recomputed=len(stale) + len(changed))
 

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator
 
 __all__ = ["atomic_path", "check_output_file",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
-           "read_json_object", "loads_json", "loads_toml", "write_table", "check_table_path", "protect_inputs", "note_input",
+           "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path", "protect_inputs", "note_input",
            "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably", "lock_exclusive", "open_journal",
            "trim_journal", "make_parent",
            "append_durably"]
@@ -425,6 +425,17 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
 #: Largest input file read (bytes): every input of the toolkit is far smaller, and a larger one
 #: (a mistaken path, a disk image) would only fill the memory.
 MAX_INPUT_BYTES = 256 * 2**20
+
+
+def row_check(row: dict, salt: str = "") -> str:
+    """The check a journal row carries (under the key ``check``): a hash of the rest of its content, under
+    ``salt`` (what the journal is of), so that a row changed after it was written is told from one the
+    toolkit wrote."""
+    import hashlib
+    import json
+
+    content = json.dumps({k: v for k, v in row.items() if k != "check"}, sort_keys=True)
+    return hashlib.sha256(f"{salt}\n{content}".encode()).hexdigest()[:32]
 
 
 def check_regular_file(path: str | os.PathLike, what: str = "a file") -> None:

@@ -283,7 +283,7 @@ class SplitSearch:
             For a journal of another count, or one that cannot be read or written.
         """
         from ..executors import using
-        from ..io import append_durably, open_journal
+        from ..io import append_durably, open_journal, row_check
         from .bitboard import NativeRun
 
         start = time.perf_counter()
@@ -367,7 +367,7 @@ class SplitSearch:
                         import json
 
                         try:
-                            append_durably(journal, json.dumps({**row, "check": _row_check(row, digest)}) + "\n")
+                            append_durably(journal, json.dumps({**row, "check": row_check(row, digest)}) + "\n")
                         except OSError as exc:
                             raise InputError(f"cannot write the journal: {exc.strerror or exc}",
                                              path=self.journal) from None
@@ -407,7 +407,7 @@ class SplitSearch:
         """The rows of an existing journal of this count (none for a new journal)."""
         import json
 
-        from ..io import read_journal, trim_journal
+        from ..io import read_journal, row_check, trim_journal
 
         assert self.journal is not None
         path = Path(self.journal)
@@ -440,7 +440,7 @@ class SplitSearch:
         rows = []
         taken = [False] * header["subtrees"]
         for number, row in numbered[1:]:
-            if isinstance(row, dict) and row.get("check") != _row_check(row, header["instance"]):
+            if isinstance(row, dict) and row.get("check") != row_check(row, header["instance"]):
                 raise InputError("was changed after this program wrote it: the check of the row on this line does "
                                  "not match its content; give another journal file", path=path, line=number)
             if not _is_row(row, header["subtrees"]) or any(taken[row["first"]:row["last"]]):
@@ -459,15 +459,6 @@ def _bar(share: float):
 
     return tqdm(total=100.0, initial=min(100.0 * share, 100.0), unit="%", dynamic_ncols=True, desc="search",
                 bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}")
-
-
-def _row_check(row: dict, digest: str) -> str:
-    """The check a journal row carries: a hash of its content (all but the check) under the count's digest."""
-    import hashlib
-    import json
-
-    content = json.dumps({k: v for k, v in row.items() if k != "check"}, sort_keys=True)
-    return hashlib.sha256(f"{digest}\n{content}".encode()).hexdigest()[:32]
 
 
 def _is_row(row, n: int) -> bool:

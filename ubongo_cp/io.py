@@ -23,10 +23,10 @@ from typing import Any, Callable, Iterator
 
 __all__ = ["atomic_path", "check_output_file",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
-           "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path", "protect_inputs", "note_input",
-           "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably", "lock_exclusive", "open_journal",
-           "trim_journal", "make_parent",
-           "append_durably"]
+           "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path",
+           "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
+           "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE",
+           "figure_metadata", "marked_arrow"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
 _INPUTS: dict[tuple[int, int], str] | None = None

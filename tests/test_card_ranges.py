@@ -216,3 +216,16 @@ def test_export_writes_the_ranges_and_refuses_empty_cells(run_cli, tmp_path):
     code, _, err = run_cli("export", path, "--face", 2, "--out", tmp_path / "t2.xmpuzzle")
     one_line_error(code, err, "face 2 lets cells stay empty")
     assert not (tmp_path / "t2.xmpuzzle").exists()
+
+
+def test_max_empty_at_the_top_of_a_card_is_refused_not_kept_as_a_note(run_cli, tmp_path):
+    # A card keeps keys it does not read as notes; max_empty there would change nothing the user meant.
+    from conftest import one_line_error
+
+    path = tmp_path / "card.toml"
+    path.write_text("max_empty = 2\n" + HEAD + TASKS)
+    with pytest.raises(InputError) as info:
+        load_card(path)
+    assert info.value.line == 1
+    code, _, err = run_cli("solve", path, "--count")
+    one_line_error(code, err, "max_empty is a setting of each task, not of the card side", f"{path}:1")

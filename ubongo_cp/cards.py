@@ -222,6 +222,9 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
             raise InputError(f"field {wrong_kind(key, (kind,), value)}", path=where, line=line_of(key))
         return value
 
+    if "max_empty" in data:   # a task's setting: at the top it would be kept as a note and change nothing
+        raise InputError("max_empty is a setting of each task, not of the card side: write it in the task, "
+                         'e.g. 1 = {pieces = ["I2", "L3"], max_empty = 2}', path=where, line=line_of("max_empty"))
     game = field_("game", str)
     try:
         spec = spec_for_card(game, where)

@@ -37,7 +37,7 @@ bitboard-symmetry     ``bitboard`` on the whole orbit decomposition
 dlx                   our Algorithm X with dancing cells (:mod:`.dlx` over the
                       kernel :mod:`.dancing`), with search-node counts
 xcover                the ``xcover`` package (dancing cells), the DLX baseline
-                      (no multiplicities: copies expanded, orderings filtered)
+                      (no multiplicities: copies expanded and ordered)
 dlx-symmetry          ``dlx`` on the orbit decomposition
 xcover-symmetry       ``xcover`` on the orbit decomposition
 sat                   CaDiCaL on a plain CNF encoding (:mod:`.cnf`)
@@ -132,9 +132,9 @@ class SolverSpec:
         Takes a piece type with ``k`` identical copies as one item with
         multiplicity ``k`` (Algorithm M; a sum constraint in CP-SAT; a
         cardinality encoding in CNF), so each solution is met once. False:
-        the backend expands the type into ``k`` items and drops all but one
-        of the ``k!`` orderings of the copies (``xcover``, which has no
-        multiplicities); it is then never the default for a task with copies.
+        the backend expands the type into ``k`` items, one per copy, ordered
+        by secondary items (``xcover``, which has no multiplicities: a larger
+        matrix); it is then never the default for a task with copies.
     diagram : bool
         Builds the decision diagram of all solutions (:mod:`.zdd`): counts
         without listing, and the only solvers that take uniform samples,

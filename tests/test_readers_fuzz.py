@@ -140,7 +140,7 @@ def _tiles(path):
 def _journal(path):
     from ubongo_cp.batch import _read_journal
 
-    rows = _read_journal(path)
+    rows, _ = _read_journal(path)
     assert all(isinstance(row, dict) for row in rows.values())
 
 

@@ -84,7 +84,7 @@ from .errors import InputError
 from .geometry import MAX_REGION_CELLS, Cell, max_cells_hint
 from .grids import CUBE, HEX, SQUARE, TRIANGLE, Grid
 from .grids.triangle import as_hexagons, hexagon_triangles
-from .io import atomic_write_bytes, read_bytes
+from .io import atomic_write_bytes, read_bytes, signature
 from .pieces import Piece, Region, grid_mismatch, name_problem
 
 __all__ = ["GRID_TYPES", "BurrToolsProblem", "read_xmpuzzle", "write_xmpuzzle"]
@@ -231,7 +231,8 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
         ``(r, g, b)`` in 0..1); the piece's voxels get that colour. The
         result stays uncoloured, so colours add no constraint.
     comment : str
-        The puzzle's comment.
+        The puzzle's comment; ", written by ubongo-cp VERSION" is added to it (the toolkit's mark:
+        :func:`ubongo_cp.io.signature`).
     ranges : mapping of str -> (int, int), optional
         Piece name -> ``(min, max)``: the shape is used between min and max
         times (``min``/``max`` attributes instead of ``count``).
@@ -280,7 +281,9 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
     out.write(f'  <problem name="{_escape(name)}" state="0">\n   <shapes>\n')
     out.write("".join(f'    <shape id="{i}" {attrs[n]}/>\n' for i, n in enumerate(shapes)))
     out.write(f'   </shapes>\n   <result id="{len(shapes)}"/>\n   <bitmap/>\n  </problem>\n </problems>\n')
-    out.write(f" <comment>{_escape(comment, attribute=False)}</comment>\n" if comment else " <comment/>\n")
+    # the toolkit's mark (ubongo_cp.io.check_output_file replaces only a file that carries it)
+    comment = f"{comment}, written by {signature()}" if comment else f"written by {signature()}"
+    out.write(f" <comment>{_escape(comment, attribute=False)}</comment>\n")
     out.write("</puzzle>\n")
     atomic_write_bytes(path, gzip.compress(out.getvalue().encode("utf-8"), mtime=0))
 

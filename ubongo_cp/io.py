@@ -26,7 +26,7 @@ __all__ = ["atomic_path", "check_output_file",
            "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path",
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE",
-           "figure_metadata", "marked_arrow"]
+           "signature", "figure_metadata", "marked_arrow", "carries_mark"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
 _INPUTS: dict[tuple[int, int], str] | None = None
@@ -127,30 +127,39 @@ _TAIL_BYTES = 1 << 16
 _XMPUZZLE_MAX = 64 << 20
 
 
-def figure_metadata(fmt: str) -> dict[str, str]:
-    """The ``metadata`` of :meth:`matplotlib.figure.Figure.savefig` that marks a picture as the toolkit's
-    (:data:`SIGNATURE`): a PNG's ``Software``, an SVG's or PDF's ``Creator``."""
+def signature() -> str:
+    """The mark an output file carries: :data:`SIGNATURE` and the version that wrote it."""
     from . import __version__
 
-    mark = f"{SIGNATURE} {__version__}"
-    return {"Software": mark} if fmt.lower().lstrip(".") == "png" else {"Creator": mark}
+    return f"{SIGNATURE} {__version__}"
+
+
+def figure_metadata(fmt: str) -> dict[str, str]:
+    """The ``metadata`` of :meth:`matplotlib.figure.Figure.savefig` that marks a picture as the toolkit's
+    (:func:`signature`): a PNG's ``Software``, an SVG's or PDF's ``Creator``."""
+    return {"Software" if fmt.lower().lstrip(".") == "png" else "Creator": signature()}
 
 
 def marked_arrow(table):
-    """A :class:`pyarrow.Table` with the toolkit's mark (:data:`SIGNATURE`) in its schema's key-value metadata
+    """A :class:`pyarrow.Table` with the toolkit's mark (:func:`signature`) in its schema's key-value metadata
     (``written_by``), beside what it holds already: the mark :func:`check_output_file` looks for in a Parquet
     file."""
-    from . import __version__
-
-    metadata = dict(table.schema.metadata or {})
-    metadata[b"written_by"] = f"{SIGNATURE} {__version__}".encode()
-    return table.replace_schema_metadata(metadata)
+    return table.replace_schema_metadata({**(table.schema.metadata or {}), b"written_by": signature().encode()})
 
 
-def _marked(suffix: str, target: Path, head: bytes) -> bool:
-    """Whether the existing file ``target`` (its first 4 KiB: ``head``) is an output of the toolkit of the kind
-    of ``suffix``: of that kind and carrying :data:`SIGNATURE`. A CSV table has no place for a mark: any table
-    counts here, and :func:`write_table` replaces only one with the same header line."""
+def carries_mark(target: str | os.PathLike, suffix: str) -> bool:
+    """Whether the existing file ``target`` is an output of the toolkit of the kind of ``suffix`` (one of
+    :data:`_KINDS`): of that kind and carrying :data:`SIGNATURE`. A CSV table has no place for a mark: any
+    table counts here, and :func:`write_table` replaces only one with the same header line.
+
+    Raises
+    ------
+    OSError
+        When the file cannot be read.
+    """
+    target = Path(target)
+    with open(target, "rb") as fh:
+        head = fh.read(4096)
     _, starts = _KINDS[suffix]
     text = head.lstrip()
     if starts and not text.startswith(starts):
@@ -241,11 +250,10 @@ def check_output_file(path: str | os.PathLike, kind: str | None = None) -> None:
             raise InputError("exists, and ubongo-cp replaces only files it can tell are its own earlier "
                              "outputs; it is left as it is: remove it or choose another output path", path=target)
         try:
-            with open(target, "rb") as fh:
-                head = fh.read(4096)
+            marked = carries_mark(target, suffix)
         except OSError as exc:
             raise InputError(f"cannot read the existing file: {exc.strerror or exc}", path=target) from None
-        if not _marked(suffix, target, head):
+        if not marked:
             what = _KINDS[suffix][0] if suffix == ".csv" else f"{_KINDS[suffix][0]} written by ubongo-cp"
             raise InputError(f"exists and is not a {what}; it is left as it is: remove it "
                              "or choose another output path", path=target)

@@ -14,7 +14,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from ..cards import CardSide
 from ..draw.canvas import PALETTE, piece_colours
 from ..errors import InputError
-from ..io import atomic_path, figure_metadata, replace_durably
+from ..io import atomic_path, carries_mark, figure_metadata, replace_durably
 from .layout import PAGE_MM, check_dpi
 from ..draw.card import game_title, side_label
 from .page import pages_needed, render_page, render_pages
@@ -195,12 +195,13 @@ def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names
 
 
 def _drawn_by_matplotlib(path: Path) -> bool:
-    """Whether ``path`` is a PNG whose header says the toolkit, or matplotlib for it, wrote it (its ``Software``
-    text chunk: :func:`~ubongo_cp.io.figure_metadata`, matplotlib's own in pages of earlier versions)."""
+    """Whether ``path`` is a PNG the toolkit wrote (:func:`~ubongo_cp.io.carries_mark`), or one matplotlib drew
+    for an earlier version (its ``Software`` text chunk)."""
     try:
+        if carries_mark(path, ".png"):
+            return True
         with open(path, "rb") as fh:
             head = fh.read(4096)
     except OSError:
         return False
-    return head.startswith(b"\x89PNG\r\n\x1a\n") and (b"Software\x00Matplotlib" in head
-                                                     or b"Software\x00ubongo-cp" in head)
+    return head.startswith(b"\x89PNG\r\n\x1a\n") and b"Software\x00Matplotlib" in head

@@ -36,7 +36,6 @@ def add_parsers(sub) -> None:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from .. import __version__
     from ..burrtools import write_xmpuzzle
     from ..cards import load_card
 
@@ -57,7 +56,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         colours = {p.name: every[p.name] for p in pieces}
     title = f"card {card.card_id} side {card.side}, face {args.face}"
     write_xmpuzzle(args.out, pieces, card.region, name=title, colours=colours, ranges=card.ranges.get(args.face),
-                   comment=f"{title} ({args.card}), written by ubongo-cp {__version__}")
+                   comment=f"{title} ({args.card})")
     print(f"wrote {args.out}: {title}, {pieces_phrase(*card.piece_count(args.face))} "
           f"({card.task_label(args.face)}), {card.region.area}-cell result")
     return 0

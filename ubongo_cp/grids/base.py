@@ -44,6 +44,7 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, product
+from operator import mul
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, overload
 
 from ..errors import InputError
@@ -682,21 +683,24 @@ class Grid:
     def achievable(self, shapes: Iterable[Shape], colouring: Colouring) -> frozenset[int]:
         """Weights a placement of any of ``shapes`` can cover: one per shape and translation class."""
         period = colouring.period
-        offsets = [o for o in product(*(range(p) for p in period)) if self.offset_ok(o)]
+        dim = len(period)
+        classes = list(product(*(range(p) for p in period)))   # a cell's weight depends on these residues only
+        index = {key: i for i, key in enumerate(classes)}
         weight = colouring.weight
+        # per offset class the translation may have, the weight of each residue class moved by it
+        moved = [[weight(tuple(a + b for a, b in zip(key, o))) for key in classes]
+                 for o in classes if self.offset_ok(o)]
         found: set[int] = set()
-        seen: set[frozenset] = set()
-        for shape in shapes:   # a cell's weight depends on its coordinates modulo the period only
-            classes: dict[tuple[int, ...], int] = {}
+        seen: set[tuple[int, ...]] = set()
+        for shape in shapes:
+            counts = [0] * len(classes)
             for c in shape:
-                key = tuple(x % p for x, p in zip(c, period))
-                classes[key] = classes.get(key, 0) + 1
-            signature = frozenset(classes.items())
+                counts[index[tuple(c[i] % period[i] for i in range(dim))]] += 1
+            signature = tuple(counts)
             if signature in seen:
                 continue
             seen.add(signature)
-            found.update(sum(n * weight(tuple(a + b for a, b in zip(key, o))) for key, n in classes.items())
-                         for o in offsets)
+            found.update(sum(map(mul, counts, weights)) for weights in moved)
         return frozenset(found)
 
     def segments(self, owner: Mapping[Cell, object], x0: float, y0: float, cs: float, *, inner: bool) -> list:

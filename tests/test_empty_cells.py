@@ -175,3 +175,37 @@ def test_a_spec_with_empty_cells_draws_regions_up_to_that_many_cells_larger(tmp_
     assert load_spec(spec).sides[0].cells == (12, 12)
     spec.write_text(body + "max_empty = 1\n")
     assert load_spec(spec).sides[0].cells == (12, 13)
+
+
+def _tilings_leaving_empty(pieces, region, max_empty, mode):
+    """Independent count: for every set of at most ``max_empty`` region cells, the tilings of the rest."""
+    total = 0
+    for n in range(max_empty + 1):
+        for empty in combinations(region.cells, n):
+            rest = Region(tuple(c for c in region.cells if c not in empty), grid=region.grid)
+            if sum(p.size for p in pieces) != rest.area:
+                continue
+            total += solve(build_instance(pieces, rest, mode=mode), backend="dlx", keep=0, reduce=False).count
+    return total
+
+
+@pytest.mark.parametrize("mode", ["fixed", "one-sided", "free"])
+def test_empty_cells_on_triangles_may_be_up_or_down_in_every_mode(mode):
+    # A cell left empty is any cell, whatever the orientation mode of the pieces: in fixed mode a
+    # triangle monomino would be only up or only down. In the strip ^v^v^v^v, I6 (^v^v^v; its half turn
+    # is ^v^v^v again) lies on columns 0-5 or 2-7, leaving a ^v pair empty; its mirror image v^v^v^
+    # (free mode only) also on columns 1-6, leaving both ends empty (counted by hand).
+    hexiamonds = load_pieces("hexiamonds")
+    strip = Region(tuple((0, c) for c in range(8)), grid=hexiamonds["I6"].grid)
+    inst = build_instance([hexiamonds["I6"]], strip, mode=mode, max_empty=2)
+    by_hand = {"fixed": 2, "one-sided": 2, "free": 3}[mode]
+    assert solve(inst, keep=0).count == by_hand == _tilings_leaving_empty([hexiamonds["I6"]], strip, 2, mode)
+    assert [(s.pieces, s.count) for s in analyze([hexiamonds["I6"]], strip, 1, mode=mode, max_empty=2).subsets] \
+        == [(("I6",), by_hand)]
+    # and a 2x4 parallelogram of triangles with two pieces, at most 3 cells empty, every backend kind
+    pieces = [hexiamonds[n] for n in ("I6",)] + [Piece("T2", ((0, 0), (0, 1)), strip.grid)]
+    box = Region.box(2, 5, grid="triangle")
+    expected = _tilings_leaving_empty(pieces, box, 3, mode)
+    for backend in ("dlx", "bitboard", "zdd"):
+        got = solve(build_instance(pieces, box, mode=mode, max_empty=3), backend=backend, keep=0).count
+        assert got == expected, backend

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
 from .errors import InputError
 from .geometry import Cell, Shape
 from .grids.base import LazyOrientations, Orientations
-from .pieces import EMPTY, Piece, Region, grid_mismatch, orientations_of
+from .pieces import EMPTY, EmptyCell, Piece, Region, grid_mismatch, orientations_of
 from .verify import verify_solution
 
 if TYPE_CHECKING:
@@ -977,9 +977,10 @@ def _with_ranges(pieces: tuple[Piece, ...], types, ranges: dict[str, tuple[int, 
 
 
 def empty_cell_piece(region: Region) -> Piece:
-    """The monomino standing for a cell of ``region`` left empty (named :data:`~ubongo_cp.pieces.EMPTY`)."""
+    """The monomino standing for a cell of ``region`` left empty (named :data:`~ubongo_cp.pieces.EMPTY`), in every
+    orientation whatever the pieces' mode (:class:`~ubongo_cp.pieces.EmptyCell`)."""
     cell = region.cells[0] if region.cells else (0,) * region.grid.dim
-    return Piece(EMPTY, (tuple(cell),), region.grid)
+    return EmptyCell(EMPTY, (tuple(cell),), region.grid)
 
 
 def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementTable:

@@ -50,6 +50,7 @@ from .shipped import SHIPPED_PIECE_SETS, piece_set_path
 
 __all__ = [
     "Piece",
+    "EmptyCell",
     "PieceSet",
     "name_problem",
     "count_ranges",
@@ -233,25 +234,26 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]
     ValueError
         For a mode the pieces' grid does not have.
     """
-    found = [_ORIENT_CACHE.get((p.grid, p.cells, mode)) for p in pieces]
+    modes = [_every_orientation(p.grid) if type(p) is EmptyCell else mode for p in pieces]
+    found = [_ORIENT_CACHE.get((p.grid, p.cells, m)) for p, m in zip(pieces, modes)]
     if None not in found:
         return found  # type: ignore[return-value]
-    groups: dict[tuple[Grid, int], dict[Shape, int]] = {}   # the shapes to compute, by grid and size
+    groups: dict[tuple[Grid, int, str], dict[Shape, int]] = {}   # the shapes to compute, by grid, size, mode
     todo = []                                                # (piece's index, its group, its shape's index there)
-    for i, (p, f) in enumerate(zip(pieces, found)):
+    for i, (p, f, m) in enumerate(zip(pieces, found, modes)):
         if f is None:
-            group = groups.setdefault((p.grid, len(p.cells)), {})
+            group = groups.setdefault((p.grid, len(p.cells), m), {})
             todo.append((i, group, group.setdefault(p.cells, len(group))))
     made = {}
     together = "numpy" in sys.modules
-    for (grid, _), group in groups.items():
+    for (grid, _, m), group in groups.items():
         shapes = list(group)
         if together and len(shapes) >= _MANY_FROM:
-            orientations = grid.orientations_lazy(shapes, mode)
+            orientations = grid.orientations_lazy(shapes, m)
         else:
-            orientations = [grid.orientations(cells, mode) for cells in shapes]
+            orientations = [grid.orientations(cells, m) for cells in shapes]
         for cells, o in zip(shapes, orientations):
-            _ORIENT_CACHE[grid, cells, mode] = o
+            _ORIENT_CACHE[grid, cells, m] = o
         made[id(group)] = orientations
     for i, group, k in todo:
         found[i] = made[id(group)][k]
@@ -264,6 +266,26 @@ def _orientations_cached(grid: Grid, cells: Shape, mode: str) -> list[Shape]:
     if found is None:
         found = _ORIENT_CACHE[key] = grid.orientations(cells, mode)
     return found.shapes() if isinstance(found, LazyOrientations) else found  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class EmptyCell(Piece):
+    """The monomino standing for a region cell left empty (named :data:`EMPTY`; ``--max-empty``).
+
+    Unlike a piece it takes every orientation the grid has, whatever the
+    orientation mode of the pieces: a cell may stay empty wherever it lies,
+    so on triangles it is an up and a down triangle even when the pieces
+    keep their fixed orientation.
+    """
+
+    def orientations(self, mode: str = "free") -> list[Shape]:
+        """Every orientation of one cell on its grid (``mode`` is not used)."""
+        return _orientations_cached(self.grid, self.cells, _every_orientation(self.grid))
+
+
+def _every_orientation(grid: Grid) -> str:
+    """The grid's orientation mode with the most orientations (its whole symmetry group)."""
+    return max(grid.modes, key=grid.modes.__getitem__)
 
 
 @dataclass(frozen=True)

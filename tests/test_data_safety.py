@@ -393,3 +393,51 @@ def test_a_burrtools_file_of_yours_is_kept(run_cli, tmp_path):
     code, _, err = run_cli("export", card, "--face", "1", "--out", theirs)
     assert code == 2 and "design.xmpuzzle: exists and is not a BurrTools file written by ubongo-cp" in err
     assert theirs.read_bytes() == before
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+def test_an_output_path_that_is_a_named_pipe_is_refused_at_once(tmp_path):
+    # Opening a FIFO blocks until another process opens its other end: each output is refused before
+    # anything opens it (exit 2, one line), in a process of its own so that a regression cannot hang the suite.
+    import subprocess
+    import sys
+
+    region = tmp_path / "r.txt"
+    region.write_text("#####\n#####\n#####\n")
+    card = PUZZLES / "examples" / "classic_X1_easy.toml"
+    runs = [("solve", "--pieces", "pentominoes", "--region", region, "--use", "L,P,Y", "--draw", "{}.png"),
+            ("simulate", "domino", "--games", "2", "--no-progress", "--out", "{}.csv"),
+            ("solve", "--pieces", "pentominoes", "--region", region, "--use", "L,P,Y", "--count",
+             "--jobs", "2", "--journal", "{}.jsonl"),
+            ("booklet", card, "--out", "{}.pdf"),
+            ("orion", "play", "--seed", "1", "--save", "{}.json"),
+            ("batch", card.parent, "--out", "{}")]
+    for i, argv in enumerate(runs):
+        pipe = tmp_path / f"pipe{i}{argv[-1][2:]}"
+        os.mkfifo(pipe)
+        argv = [*argv[:-1], pipe]
+        done = subprocess.run([sys.executable, "-m", "ubongo_cp", *map(str, argv)], capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, (argv, done.stderr)
+        assert f"{pipe.name}: is a FIFO (named pipe), expected a" in done.stderr
+
+
+def test_a_record_of_one_kind_is_not_replaced_by_another_kind(run_cli, tmp_path):
+    # Every JSON record of the toolkit carries its mark, and its format says what it holds: a saved Domino
+    # game is kept when an Orion game (or a difficulty model) is written under its name; a record of the
+    # same kind is replaced (a re-run).
+    record = tmp_path / "game.json"
+    code, _, err = run_cli("simulate", "domino", "--games", "1", "--no-progress", "--record", record)
+    assert code == 0, err
+    before = record.read_bytes()
+    code, printed, err = run_cli("orion", "play", "--seed", "1", "--save", record)
+    assert (code, printed, err.count("\n")) == (2, "", 1), err
+    assert "game.json: exists and holds another kind of ubongo-cp record than the ubongo-cp/orion-duel" in err
+    assert record.read_bytes() == before
+    code, _, err = run_cli("simulate", "domino", "--games", "1", "--no-progress", "--seed", "5", "--record", record)
+    assert code == 0, err
+    saved = tmp_path / "orion.json"
+    for seed in ("1", "2"):
+        code, _, err = run_cli("orion", "play", "--seed", seed, "--save", saved)
+        assert code == 0, err
+    assert b'"format": "ubongo-cp/orion-duel"' in saved.read_bytes()

@@ -26,7 +26,7 @@ __all__ = ["atomic_path", "check_output_file",
            "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path",
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE",
-           "signature", "figure_metadata", "marked_arrow", "carries_mark"]
+           "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
 _INPUTS: dict[tuple[int, int], str] | None = None
@@ -147,10 +147,12 @@ def marked_arrow(table):
     return table.replace_schema_metadata({**(table.schema.metadata or {}), b"written_by": signature().encode()})
 
 
-def carries_mark(target: str | os.PathLike, suffix: str) -> bool:
+def carries_mark(target: str | os.PathLike, suffix: str, json_format: str | None = None) -> bool:
     """Whether the existing file ``target`` is an output of the toolkit of the kind of ``suffix`` (one of
     :data:`_KINDS`): of that kind and carrying :data:`SIGNATURE`. A CSV table has no place for a mark: any
-    table counts here, and :func:`write_table` replaces only one with the same header line.
+    table counts here, and :func:`write_table` replaces only one with the same header line. With
+    ``json_format`` a JSON file counts only when its ``format`` is that one (a game record is not replaced
+    by another game's record, nor by a difficulty model).
 
     Raises
     ------
@@ -170,7 +172,7 @@ def carries_mark(target: str | os.PathLike, suffix: str) -> bool:
     if suffix == ".svg":
         return b"<svg" in head and b"<dc:title>" + mark in head
     if suffix == ".json":   # every JSON file the toolkit writes names its format first
-        return b'"format": "' + mark in head
+        return b'"format": "' + (mark if json_format is None else json_format.encode() + b'"') in head
     if suffix == ".csv":    # a table: a header line of comma-separated names, text only
         first = head.split(b"\n", 1)[0]
         return b"\0" not in head and (b"," in first or not head)
@@ -197,7 +199,7 @@ def carries_mark(target: str | os.PathLike, suffix: str) -> bool:
     return b"<puzzle" in data and b"written by " + mark in data
 
 
-def check_output_file(path: str | os.PathLike, kind: str | None = None) -> None:
+def check_output_file(path: str | os.PathLike, kind: str | None = None, json_format: str | None = None) -> None:
     """Refuse, before any work, an output file path that cannot be written or must not be replaced.
 
     Checked: ``path`` is not a directory, its nearest existing parent is a directory this process can
@@ -216,6 +218,9 @@ def check_output_file(path: str | os.PathLike, kind: str | None = None) -> None:
         What the command writes there, as an extension (``".pdf"``), whatever the name; default: the
         name's extension. An existing file is replaced only when that kind is one this check can
         recognise (:data:`_KINDS`) and the file holds it: whatever else a name holds is kept.
+    json_format : str, optional
+        For a JSON file: the ``format`` it will hold (e.g. ``"ubongo-cp/orion-duel"``); an existing JSON
+        file of the toolkit is then replaced only when it holds the same format.
 
     Raises
     ------
@@ -229,6 +234,7 @@ def check_output_file(path: str | os.PathLike, kind: str | None = None) -> None:
     target = Path(path)
     if target.is_dir():
         raise InputError("is a directory, expected a file name to write", path=target)
+    check_not_special(target)
     parent = target.parent
     ancestor = parent
     while not ancestor.exists() and ancestor != ancestor.parent:
@@ -250,9 +256,14 @@ def check_output_file(path: str | os.PathLike, kind: str | None = None) -> None:
             raise InputError("exists, and ubongo-cp replaces only files it can tell are its own earlier "
                              "outputs; it is left as it is: remove it or choose another output path", path=target)
         try:
-            marked = carries_mark(target, suffix)
+            marked = carries_mark(target, suffix, json_format)
+            other = not marked and json_format is not None and suffix == ".json" and carries_mark(target, suffix)
         except OSError as exc:
             raise InputError(f"cannot read the existing file: {exc.strerror or exc}", path=target) from None
+        if other:
+            raise InputError(f"exists and holds another kind of ubongo-cp record than the {json_format} this "
+                             "command writes; it is left as it is: remove it or choose another output path",
+                             path=target)
         if not marked:
             what = _KINDS[suffix][0] if suffix == ".csv" else f"{_KINDS[suffix][0]} written by ubongo-cp"
             raise InputError(f"exists and is not a {what}; it is left as it is: remove it "
@@ -470,9 +481,37 @@ def check_regular_file(path: str | os.PathLike, what: str = "a file") -> None:
     if stat.S_ISDIR(mode):
         raise InputError(f"is a directory, expected {what}", path=path)
     if not stat.S_ISREG(mode):
-        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or
-                stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
-        raise InputError(f"is {kind}, expected {what}", path=path)
+        raise InputError(f"is {_special_kind(mode)}, expected {what}", path=path)
+
+
+def check_not_special(path: str | os.PathLike, what: str = "a file to write") -> None:
+    """Refuse an output path that names a FIFO, socket or device, before anything opens it (opening a FIFO
+    blocks until another process opens its other end). A missing path, a regular file or a directory
+    passes (the other output checks judge those).
+
+    Raises
+    ------
+    InputError
+        Naming the path and what it is.
+    """
+    import stat
+
+    from .errors import InputError
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise InputError(f"is {_special_kind(mode)}, expected {what}", path=path)
+
+
+def _special_kind(mode: int) -> str:
+    """What a file of this ``st_mode`` that is not a regular file is, in words."""
+    import stat
+
+    return ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or
+            stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
 
 
 def read_bytes(path: str | os.PathLike, *, own: bool = False, limit: int = MAX_INPUT_BYTES) -> bytes:
@@ -676,10 +715,12 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
     Raises
     ------
     InputError
-        For any other suffix (:func:`check_table_path`).
+        For any other suffix (:func:`check_table_path`), or a path naming a FIFO, socket or device
+        (:func:`check_not_special`).
     """
     path = Path(path)
     suffix = check_table_path(path)
+    check_not_special(path)
     if suffix == ".csv":
         path = _csv_target(path, table.head(0).to_csv(index=False).splitlines()[0], notify)
     with atomic_path(path) as tmp:

@@ -82,13 +82,17 @@ def _check_outputs(args: argparse.Namespace) -> None:
                 what = f"the {in_name} input" if path == in_path else f"a file read from the {in_name} directory"
                 raise UbongoError(f"--{name} {getattr(args, name)} would overwrite {what}; "
                                   "choose another output path")
-    from ..io import check_output_file
+    from ..io import check_not_special, check_output_file
 
     folders = getattr(args, "directory_outputs", ())
     kinds = getattr(args, "output_kinds", {})
     for name in given:
         if name not in folders and name != "journal":   # a journal is resumed; a folder checks its own files
-            check_output_file(getattr(args, name), kinds.get(name))
+            kind = kinds.get(name)
+            kind = kind() if callable(kind) else kind     # (".json", its format), asked for when checked
+            check_output_file(getattr(args, name), *(kind if isinstance(kind, tuple) else (kind,)))
+        else:
+            check_not_special(getattr(args, name), "a directory" if name in folders else "a journal (a file)")
 
 
 def directory_outputs(parser: argparse.ArgumentParser, *names: str) -> None:
@@ -96,10 +100,12 @@ def directory_outputs(parser: argparse.ArgumentParser, *names: str) -> None:
     parser.set_defaults(directory_outputs=names)
 
 
-def output_kinds(parser: argparse.ArgumentParser, **kinds: str) -> None:
+def output_kinds(parser: argparse.ArgumentParser, **kinds) -> None:
     """Declare what options of ``parser`` among :data:`_OUTPUTS` write whatever their file's name, e.g.
     ``out=".pdf"`` (an existing file there is replaced only by one of that kind; the others go by the
-    name's extension)."""
+    name's extension). A JSON record's kind is a function returning ``(".json", FORMAT)``, called only
+    when the option is given (its module is not loaded to build the parser): an existing record is then
+    replaced only by one of the same format."""
     parser.set_defaults(output_kinds=kinds)
 
 

@@ -169,7 +169,7 @@ def _add_calibrate(sub) -> None:
     p.add_argument("times", help="CSV of observed times: card, side, face, seconds and optionally player")
     p.add_argument("--results", required=True, help="batch output directory (or tasks table) of the timed deck")
     p.add_argument("--out", required=True, metavar="MODEL.json", help="the fitted model to write")
-    output_kinds(p, out=".json")
+    output_kinds(p, out=_model_kind)
     p.add_argument("--features", nargs="+", choices=FEATURES, default=list(FEATURES), metavar="NAME",
                    help=f"features to fit (default all: {', '.join(FEATURES)})")
     p.add_argument("--folds", type=int, default=5, help="cross-validation folds, by task (default 5)")
@@ -297,3 +297,10 @@ def _cmd_cards(args: argparse.Namespace) -> int:
                                       progress=show_bar(args))
             print(f"wrote {len(files)} {fmt.upper()} image(s) at {args.cell_mm:g} mm per cell to {where}")
     return 0
+
+
+def _model_kind() -> tuple[str, str]:
+    """What ``calibrate --out`` writes (:func:`.common.output_kinds`)."""
+    from ..calibrate import MODEL_FORMAT
+
+    return ".json", MODEL_FORMAT

@@ -40,7 +40,7 @@ def add_parsers(simulate_subparsers) -> None:
     p.add_argument("--out", metavar="FILE", help="write the per-game table (.csv or .parquet)")
     p.add_argument("--plot", metavar="FILE.png", help="save a histogram of game lengths")
     p.add_argument("--record", metavar="GAME.json", help="save the JSON record of game 0")
-    output_kinds(p, record=".json")
+    output_kinds(p, record=_record_kind)
     p.add_argument("--replay", metavar="GAME.json",
                    help="replay and check a game record instead of simulating")
     p.add_argument("--show-moves", action="store_true", help="with --replay: print every move")
@@ -143,3 +143,10 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         print(f"replayed {len(state.history)} moves: game not over")
     return 0
+
+
+def _record_kind() -> tuple[str, str]:
+    """What ``--record`` writes (:func:`.common.output_kinds`)."""
+    from ..games.domino.records import RECORD_FORMAT
+
+    return ".json", RECORD_FORMAT

@@ -39,7 +39,7 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     _add_variant_arguments(play)
     play.add_argument("--save", metavar="GAME.json", help="write the game record (JSON)")
     play.add_argument("--picture", metavar="PNG", help="draw the final position (.png, .svg or .pdf)")
-    output_kinds(play, save=".json")
+    output_kinds(play, save=_record_kind)
     play.add_argument("--moves", action="store_true", help="list every move")
     play.set_defaults(func=_run_play)
 
@@ -285,3 +285,9 @@ def _run_tournament(args) -> int:
     print(end_conditions(df).to_string(index=False, formatters=fmt))
     return 0
 
+
+def _record_kind() -> tuple[str, str]:
+    """What ``play --save`` writes (:func:`.common.output_kinds`)."""
+    from ..games.orion.records import FORMAT
+
+    return ".json", FORMAT

@@ -748,7 +748,8 @@ def test_wilson_and_chi2_against_published_values():
 
 def test_seeded_games_replay_the_saved_table():
     # Saved playthroughs: 40 games of all four agents, written by the previous implementation
-    # (its own game loop, before play_game), with the DN-12 measure it used then.
+    # (its own game loop, before play_game), with the DN-12 measure it used then; game 8 one action
+    # longer since DN-12 counts only turns begun with an empty stock (its last drawer passes once more).
     import pandas as pd
     from pathlib import Path
 
@@ -854,3 +855,42 @@ def test_simulate_domino_help_explains_every_rule_setting_and_its_default(capsys
         nxt = rules.find(" --", start)
         described = rules[start:nxt if nxt > 0 else None]
         assert default in described, (option, described)
+
+
+def test_a_stall_needs_a_whole_round_of_turns_begun_with_an_empty_stock():
+    # DN-12: "when the stock is empty and during one whole round nobody can or wants to attach". The player
+    # who draws the last domino (DN-9) has a turn with it before the game can stall: in 4-player seed 56
+    # (random moves drawn with the same seed) it passes, draws the last domino, which fits; under the old
+    # count the three others' passes ended the game before its turn.
+    stalls = 0
+    for seed in range(300):
+        for players in (2, 3, 4):
+            s = new_game(DominoSettings(num_players=players), seed=seed)
+            rng = np.random.default_rng(seed)
+            began: list[int] = []                       # the stock's size at the start of each turn
+            turn = -1
+            while not s.is_terminal():
+                if s.turns != turn:
+                    turn = s.turns
+                    began.append(len(s.stock))
+                s.apply_action(int(rng.choice(s.legal_actions())))
+            if s.end_reason == "stalled":
+                stalls += 1
+                k = players - len(s.eliminated)
+                assert began[-k:] == [0] * k, (seed, players, began[-k - 2:])
+    assert stalls > 50
+
+
+def test_a_swap_depth_on_a_move_that_is_no_swap_is_refused(tmp_path):
+    # DN-10: only a swap draws from the stock at a depth; the field on another move is a tampered record.
+    from ubongo_cp.games.domino.sim import play_one
+
+    _, final = play_one(["careful", "greedy", "lookahead"], 11)
+    path = tmp_path / "g.json"
+    save_record(final, path)
+    record = json.loads(path.read_text())
+    other = next(m for m in record["moves"] if "swap_depth" not in m)
+    other["swap_depth"] = 3
+    path.write_text(json.dumps(record))
+    with pytest.raises(InputError, match=r"move \d+: 'swap_depth' belongs to a swap \(DN-10\)"):
+        load_record(path)

@@ -391,3 +391,47 @@ def test_cli_duel_and_sweep_show_progress_unless_told_not_to(capsys, monkeypatch
     assert capsys.readouterr().err.count("duel matches: 100%") == 2  # normal and handicap
     assert main(["simulate", "duel", "--games", "3", "--synthetic", "--sweep", "1.5", "--no-progress"]) == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("field,value,message", [
+    ("handicap", "yes", "handicap must be true or false"),
+    ("skills", [True, 1], "must be two finite numbers > 0"),
+    ("max_rerolls", -5, "max_rerolls must be a whole number >= 1"),
+    ("card_index", -7, "card index -7 must be a whole number 0..8 (UD-1"),
+    ("card_index", 1000000, "card index 1000000 must be"),
+    ("scores", ["1", 0], "must be two whole numbers"),
+])
+def test_a_duel_record_with_malformed_settings_is_refused(deck, tmp_path, field, value, message):
+    import json
+
+    from ubongo_cp.games.base import load_record, save_record
+
+    s = DuelState(deck, "A", handicap=True, skills=(1.0, 0.8), seed=3)
+    while not s.is_terminal():
+        s.apply_action(s.sample_chance())
+    path = tmp_path / "duel.json"
+    save_record(s, path)
+    assert load_record(path).scores == s.scores
+    record = json.loads(path.read_text())
+    (record["start"] if field in ("card_index", "scores") else record["settings"])[field] = value
+    path.write_text(json.dumps(record))
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace("[", r"\[")):
+        load_record(path)
+
+
+def test_a_duel_record_solving_a_task_without_solution_is_refused(deck, tmp_path):
+    # UD-3: the first to cover the region scores; a task with no solution is covered by nobody.
+    import json
+
+    from ubongo_cp.games.base import load_record, save_record
+
+    s = DuelState(deck, "A", seed=3)
+    while not s.is_terminal():
+        s.apply_action(s.sample_chance())
+    path = tmp_path / "duel.json"
+    save_record(s, path)
+    record = json.loads(path.read_text())
+    record["deck"]["ratios"] = [[None] * len(r) for r in record["deck"]["ratios"]]
+    path.write_text(json.dumps(record))
+    with pytest.raises(IllegalActionError, match=r"move 1: player 0 solves a task with no solution in .* \(UD-3\)"):
+        load_record(path)

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ubongo_cp.errors import IllegalActionError, InputError
-from ubongo_cp.games.base import CHANCE, TERMINAL
+from ubongo_cp.games.base import CHANCE, TERMINAL, load_record, save_record
 from ubongo_cp.games.tasks import (ScriptedTimes, SolveTimeModel, TaskDeck, default_tasks_path, load_tasks,
                                    synthetic_tasks)
 from ubongo_cp.games.ubongo.agents import LeadingColour, LookAhead, MostGems, Stay
@@ -321,12 +321,13 @@ def test_ug10_worked_example_c_wins():
 
 
 def test_ug10_returns_at_end_and_shared_win(deck):
-    s = state_with(deck, [[INF] * 3], n=3, cards=["01", "02", "03"],
+    # the players hold these gems, so the board holds fewer (the game's 12 of each colour): an empty board
+    s = state_with(deck, [[INF] * 3], n=3, cards=["01", "02", "03"], board=board_of({}),
                    gems=[[6, 4, 2, 2, 2, 2], [2, 2, 0, 1, 2, 3], [4, 3, 2, 6, 1, 0]])
     assert s.returns() == [0.0, 0.0, 0.0]  # not over yet
     s.apply_action(0)
     assert s.current_player() == TERMINAL and s.returns() == [0.0, 0.0, 1.0]
-    t = state_with(deck, [[INF] * 3], n=3, cards=["01", "02", "03"],
+    t = state_with(deck, [[INF] * 3], n=3, cards=["01", "02", "03"], board=board_of({}),
                    gems=[[5, 0, 1, 0, 0, 0], [0, 1, 0, 0, 5, 0], [4, 4, 4, 0, 0, 0]])
     t.apply_action(0)
     assert t.returns() == [0.5, 0.5, 0.0]  # equal sorted sequences share the win
@@ -511,3 +512,43 @@ def test_skills_are_one_per_player_at_most_and_a_shorter_list_is_cycled():
     table = simulate_ubongo(deck, 4, 2, 0, skills=[1.5, 0.5], progress=False)
     # game g, seat p: skills[(p + g) % 2]
     assert table.sort_values(["game", "seat"])["skill"].tolist() == [1.5, 0.5, 1.5, 0.5, 0.5, 1.5, 0.5, 1.5]
+
+
+def test_a_start_that_breaks_the_deal_or_the_material_is_refused(deck):
+    # UG-3: each card once, 9 per player at the start; the material: 12 gems of each colour, all on the
+    # board at the start, never more of a colour on the board and in the hands together.
+    with pytest.raises(InputError, match=r"dealt more than once \(UG-3"):
+        UbongoState(deck, 2, cards=["01"] * 18, seed=1)
+    with pytest.raises(InputError, match=r"3 cards dealt; a game of 3 players starts with 27 \(UG-3"):
+        UbongoState(deck, 3, cards=["01", "02", "03"], seed=1)
+    with pytest.raises(InputError, match="all on the board at the start"):
+        UbongoState(deck, 2, board=np.zeros((6, 12), dtype=int), seed=1)
+    with pytest.raises(InputError, match="the game's material"):
+        state_with(deck, [], gems=[[1, 0, 0, 0, 0, 0]] * 3)          # a full board and gems in hand
+    ids = [f"{i:02d}" for i in range(1, 19)]
+    assert UbongoState(deck, 2, cards=ids, seed=1).cards == ids       # a whole deal is taken as given
+
+
+def test_a_record_with_times_the_deck_forbids_is_refused(deck, tmp_path):
+    # A recorded solve time must be one the game's model can draw: no time for a task with no solution
+    # (UG-7: nobody solves it), none negative.
+    import json
+
+    s = UbongoState(deck, 2, seed=5)
+    rng = np.random.default_rng(1)
+    while not s.is_terminal():
+        s.apply_action(s.sample_chance() if s.current_player() < 0 else int(rng.choice(s.legal_actions())))
+    path = tmp_path / "gem.json"
+    save_record(s, path)
+    saved = path.read_text()
+    record = json.loads(saved)
+    record["deck"]["ratios"] = [[None] * len(r) for r in record["deck"]["ratios"]]
+    path.write_text(json.dumps(record))
+    with pytest.raises(IllegalActionError, match=r"solves a task with no solution in .* s \(UG-7\)"):
+        load_record(path)
+    record = json.loads(saved)
+    first = next(m for m in record["moves"] if "times" in m)
+    first["times"][0] = -3.0
+    path.write_text(json.dumps(record))
+    with pytest.raises(IllegalActionError, match=r"solve time -3.0 is not a time in seconds \(UG-7\)"):
+        load_record(path)

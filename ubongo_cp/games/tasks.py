@@ -47,6 +47,7 @@ from ..specs import DeckSpec, game_spec, load_spec
 
 __all__ = [
     "REQUIRED_COLUMNS",
+    "recorded_times_problem",
     "TaskDeck",
     "SolveTimeModel",
     "MAX_SIGMA",
@@ -550,6 +551,21 @@ def synthetic_tasks(game: "str | DeckSpec", seed: int = 0) -> pd.DataFrame:
                              "status": "solved",
                              "difficulty": float(centre * math.exp(0.5 * rng.standard_normal()))})
     return pd.DataFrame(rows)
+
+
+def recorded_times_problem(times: Sequence[float], ratios: Sequence[float], rule: str) -> str | None:
+    """Why solve times restored from a record (a replay) cannot be what the game's model draws, else None.
+
+    Each time (seconds; ``inf`` for never) must be a number, not negative, and ``inf`` for a task with no
+    solution (ratio ``inf``: nobody solves it, whatever the player). ``rule`` names the rule the times
+    decide (``"UG-7"``, ``"UD-3"``).
+    """
+    for player, (t, ratio) in enumerate(zip(times, ratios)):
+        if math.isnan(t) or t < 0:
+            return f"player {player}'s solve time {t!r} is not a time in seconds ({rule})"
+        if math.isinf(float(ratio)) and not math.isinf(t):
+            return f"player {player} solves a task with no solution in {t:g} s ({rule})"
+    return None
 
 
 # ---------------------------------------------------------------------------

@@ -160,6 +160,9 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
                 raise InputError(f"move {i}: a swap needs 'swap_depth' in 0..{len(state.stock) - 1}",
                                  path=path)
             state._forced_depth = depth
+        elif "swap_depth" in move:
+            raise InputError(f"move {i}: 'swap_depth' belongs to a swap (DN-10), not to "
+                             f"{state.action_to_string(a)!r}", path=path)
         if on_move is not None:
             on_move(i, state, a)
         state._apply(a)

@@ -245,8 +245,8 @@ class DominoState(GameState):
       A pawn that overshoots is out, skips its turns and keeps its hand.
     * DN-9: one domino is drawn after the move, unless the pawn fell off or
       the game is over.
-    * DN-12: the game stalls when, with an empty stock, the last ``k``
-      consecutive turns attached nothing, ``k`` being the number of players
+    * DN-12: the game stalls when the last ``k`` consecutive turns, each
+      begun with an empty stock, attached nothing, ``k`` being the number of players
       still in the game (one round); the pawn nearest Domina wins, measured
       by ``settings.stall_distance`` (pawns off the path are not candidates).
     """
@@ -611,10 +611,12 @@ class DominoState(GameState):
                     return
             else:
                 self.pawns[p] = f
+        begun_empty = not self.stock      # the turn began with an empty stock (a swap keeps its size)
         if self.pawns[p] != OUT and len(hand) < HAND_SIZE and self.stock:   # DN-9
             hand.append(self.stock.pop())
-        # DN-12: a whole round without attachment once the stock is empty.
-        if k == 0 and not self.stock:
+        # DN-12: a whole round without attachment once the stock is empty: only turns begun with an empty
+        # stock count (the player who drew the last domino has a turn with it before the game can stall).
+        if k == 0 and begun_empty:
             self.stall += 1
             if self.stall >= self.num_players - len(self.eliminated):
                 self._finish(self._nearest(), "stalled")

@@ -41,10 +41,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import IllegalActionError, InputError
 from ...specs import game_spec
 from ..base import CHANCE, TERMINAL, GameFacts, GameState
-from ..tasks import SolveTimeModel, TaskDeck
+from ..tasks import SolveTimeModel, TaskDeck, recorded_times_problem
 
 __all__ = ["FACTS", "MAX_REROLLS", "TARGET", "NUM_FACES", "SIDES", "NUM_CARDS", "DEFAULT_ORANGE_FIELDS", "DEFAULT_GIVE_UP",
            "DEFAULT_TIE_WINDOW", "A_SCORES", "B_SCORES", "TIE", "NEITHER", "DuelState", "finish_time",
@@ -187,8 +187,21 @@ class DuelState(GameState):
         self.ratios = deck.side_ratios(side)
         self._rows = deck.side_rows(side)  # per card, the ratio of each face's task (UD-2)
         self._ids = deck.cards[side]
-        if len(skills) != 2 or not all(0 < s < math.inf for s in skills):
-            raise InputError(f"skills {list(skills)} must be two finite numbers > 0")
+        if not _numbers(skills) or len(skills) != 2 or not all(0 < s < math.inf for s in skills):
+            raise InputError(f"skills {list(skills) if _listlike(skills) else skills!r} must be two finite numbers > 0")
+        if not isinstance(handicap, (bool, np.bool_)):
+            raise InputError(f"handicap must be true or false, got {handicap!r}")
+        if not _numbers(orange_fields) or not all(_integer(f) for f in orange_fields):
+            raise InputError(f"orange fields {orange_fields!r} must be whole numbers (UD-7)")
+        if not _numbers((give_up, tie_window)):
+            raise InputError(f"give-up time {give_up!r} and tie window {tie_window!r} must be numbers")
+        if not _integer(max_rerolls) or max_rerolls < 1:
+            raise InputError(f"max_rerolls must be a whole number >= 1, got {max_rerolls!r}")
+        if not _numbers(scores) or not all(_integer(x) for x in scores):
+            raise InputError(f"scores {scores!r} must be two whole numbers 0..{TARGET}")
+        if not _integer(card_index) or not 0 <= card_index < len(deck.cards[side]):
+            raise InputError(f"card index {card_index!r} must be a whole number 0..{len(deck.cards[side]) - 1} "
+                             "(UD-1: the cards of the stack)")
         self.skills = np.array(skills, dtype=float)
         a, b = self.skills.tolist()
         # UD-7 draws, leader first twice, then the trailing player: when A leads, when B leads.
@@ -268,6 +281,9 @@ class DuelState(GameState):
         """Solve times of one duel: the model's draw, or the recorded times of a replay."""
         if self._forced_times is not None:
             t, self._forced_times = self._forced_times, None
+            problem = recorded_times_problem(t, ratios, "UD-3")
+            if problem:
+                raise IllegalActionError(problem)
             return t
         return np.asarray(self.model.sample(np.array(ratios), skills, self.rng), dtype=float).tolist()
 
@@ -348,3 +364,19 @@ class DuelState(GameState):
         from .render import figure
 
         return figure(self)
+
+
+def _listlike(values) -> bool:
+    return isinstance(values, (list, tuple, set, frozenset, np.ndarray))
+
+
+def _numbers(values) -> bool:
+    """A list, tuple or array of real numbers (no booleans, no strings)."""
+    return _listlike(values) and all(isinstance(v, (int, float, np.integer, np.floating))
+                                     and not isinstance(v, (bool, np.bool_)) for v in values)
+
+
+def _integer(value) -> bool:
+    """A whole number (no boolean; a float only when whole)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) or \
+        isinstance(value, (float, np.floating)) and float(value).is_integer()

@@ -45,7 +45,7 @@ import numpy as np
 from ...errors import IllegalActionError, InputError
 from ...specs import game_spec
 from ..base import CHANCE, TERMINAL, GameFacts, GameState
-from ..tasks import SolveTimeModel, TaskDeck
+from ..tasks import SolveTimeModel, TaskDeck, recorded_times_problem
 
 __all__ = [
     "FACTS",
@@ -266,6 +266,15 @@ class UbongoState(GameState):
                 raise InputError(f"cards {[str(c) for c in cards]} must be a non-empty multiple of "
                                  f"{num_players} card ids of side {side}"
                                  + (f"; unknown: {unknown}" if unknown else ""))
+            twice = sorted({str(c) for c in cards if [str(d) for d in cards].count(str(c)) > 1})
+            if twice:
+                raise InputError(f"cards {twice} are dealt more than once (UG-3: each card once)")
+            # a game from its start (UG-3): 9 cards per player, or in the variant every card (as many rounds
+            # as there are cards for each player)
+            nine, every = CARDS_PER_PLAYER * num_players, len(ids) // num_players * num_players
+            if pawns is None and gems is None and len(cards) not in (nine, every):
+                raise InputError(f"{len(cards)} cards dealt; a game of {num_players} players starts with {nine} "
+                                 f"(UG-3: 9 per player) or, in the variant, every card ({every})")
             perm = np.array([index[str(c)] for c in cards])
         self.cards = [ids[i] for i in perm.tolist()]
         self.num_rounds = len(self.cards) // num_players
@@ -280,6 +289,15 @@ class UbongoState(GameState):
             if held.shape != (num_players, self.num_colours) or (held < 0).any():
                 raise InputError(f"gems must be {num_players} x {self.num_colours} counts >= 0")
             self._gems = held.tolist()
+        # The game's material (RULES.md section 2: 72 gems, by default 12 of each colour): on the board and in
+        # the players' hands never more of a colour than there are; a game from its start has all on the board.
+        on_board = [int((layout == c).sum()) for c in range(self.num_colours)]
+        in_hands = [sum(g[c] for g in self._gems) for c in range(self.num_colours)]
+        start = pawns is None and gems is None
+        if any(b + h > n or (start and b != n) for b, h, n in zip(on_board, in_hands, colour_counts)):
+            raise InputError(f"the board holds {on_board} gems of each colour and the players {in_hands}; the "
+                             f"game has {list(colour_counts)}" + (", all on the board at the start" if start else "")
+                             + " (the game's material)")
         self.round = 0
         self.die_holder = 0  # UG-9: die and timer pass to the left each round
         self.history: list[dict] = []
@@ -472,6 +490,9 @@ class UbongoState(GameState):
         n = self.num_players
         if self._forced_times is not None:
             times, self._forced_times = self._forced_times, None
+            problem = recorded_times_problem(times, self._rows[self.round, :, face - 1].tolist(), "UG-7")
+            if problem:
+                raise IllegalActionError(f"roll {face}: {problem}")
         else:
             times = np.asarray(self.model.sample(self._rows[self.round, :, face - 1], self.skills, self.rng),
                                dtype=float).tolist()

@@ -441,3 +441,13 @@ def test_a_record_of_one_kind_is_not_replaced_by_another_kind(run_cli, tmp_path)
         code, _, err = run_cli("orion", "play", "--seed", seed, "--save", saved)
         assert code == 0, err
     assert b'"format": "ubongo-cp/orion-duel"' in saved.read_bytes()
+
+
+def test_an_output_file_named_with_a_trailing_slash_is_refused(run_cli, tmp_path):
+    # "dir.png/" names a folder: no file dir.png is written in its place.
+    target = f"{tmp_path / 'dir.png'}/"
+    code, printed, err = run_cli("solve", "--pieces", "tetrahexes", "--region", PUZZLES / "examples" / "hex_4x7.txt",
+                                 "--draw", target)
+    assert (code, printed, err.count("\n")) == (2, "", 1), err
+    assert "dir.png/: ends with a slash, which names a folder; expected a file name to write" in err
+    assert not (tmp_path / "dir.png").exists()

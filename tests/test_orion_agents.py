@@ -124,3 +124,25 @@ def test_first_player_advantage_and_end_conditions_tables():
     assert round(fpa.loc["all", "ci_low"], 4) == 0.3968
     ec = end_conditions(df).set_index("condition")
     assert ec.loc["W1", "games"] == 6 and ec.loc["W3", "share"] == 0.4
+
+
+def test_mcts_searches_the_game_of_a_tile_set_read_from_a_file(tmp_path):
+    # A tile set from a file has no name OpenSpiel could load: the bot searches the engine's own game, also
+    # when the file is named like a shipped set but holds other tiles (two of them here).
+    pytest.importorskip("pyspiel")
+    from pathlib import Path
+
+    from ubongo_cp.games.orion import load_tiles
+    from ubongo_cp.games.orion.tiles import format_tiles
+
+    shipped = Path(__file__).resolve().parent.parent / "puzzles" / "orion" / "published.txt"
+    mine = tmp_path / "mytiles.txt"
+    mine.write_text(shipped.read_text())
+    two = tmp_path / "published.txt"
+    tiles = load_tiles(mine)
+    two.write_text("\n\n".join(format_tiles(tiles).split("\n\n")[:2]) + "\n")
+    for path in (mine, two):
+        game = OrionGame.get(tiles=load_tiles(path))
+        s = OrionState(game=game, seed=2)
+        a = MctsAgent(1, simulations=8)(s)
+        assert a in s.legal_actions()

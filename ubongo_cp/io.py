@@ -234,6 +234,8 @@ def check_output_file(path: str | os.PathLike, kind: str | None = None, json_for
     target = Path(path)
     if target.is_dir():
         raise InputError("is a directory, expected a file name to write", path=target)
+    if os.fspath(path).endswith(("/", os.sep)):   # pathlib drops the slash that names a folder
+        raise InputError("ends with a slash, which names a folder; expected a file name to write", path=path)
     check_not_special(target)
     parent = target.parent
     ancestor = parent

@@ -88,6 +88,18 @@ def engine_state(state):
 
 
 _STATE: list = []
+#: Orion games made outside OpenSpiel (a tile-set file, a variant board or rules), by the key a bot passes as
+#: the ``variant`` parameter (:func:`orion_variant`).
+_ORION_VARIANTS: dict[str, Any] = {}
+
+
+def orion_variant(game) -> str:
+    """The ``variant`` parameter of ``ubongo_cp_orion_duel`` that stands for ``game`` (an
+    :class:`~ubongo_cp.games.orion.OrionGame`: its board, tile set and setup rules), for a bot searching a
+    position of that game in this process (a tile set read from a file has no name OpenSpiel could load)."""
+    key = f"{game.tiles.name}@{id(game):x}"
+    _ORION_VARIANTS[key] = game
+    return key
 
 
 @lru_cache(maxsize=1)
@@ -184,11 +196,15 @@ def register() -> None:
         return as_deck(path or default_tasks_path(game), game)
 
     def orion(p):
-        s = BitOrionState(game=OrionGame.get(tiles=load_tiles(p["tiles"])), seed=p["layout_seed"])
+        variant = _ORION_VARIANTS.get(p["variant"]) if p["variant"] else None
+        if p["variant"] and variant is None:
+            raise InputError(f"unknown Orion variant {p['variant']!r} (made by orion_variant in this process)")
+        game = variant if variant is not None else OrionGame.get(tiles=load_tiles(p["tiles"]))
+        s = BitOrionState(game=game, seed=p["layout_seed"])
         return PieOrionState(s) if p["pie"] else s
 
     game_class("ubongo_cp_orion_duel", "Orion Duel", ORION, True,
-               {"layout_seed": 0, "tiles": "published", "pie": False}, orion,
+               {"layout_seed": 0, "tiles": "published", "pie": False, "variant": ""}, orion,
                lambda s: len(s.game.placements) + (1 if isinstance(s, PieOrionState) else 0), 0)
     game_class("ubongo_cp_gem_game", "Ubongo gem game", UBONGO, True,
                {"players": 2, "side": "easy", "seed": 0, "deck": ""},

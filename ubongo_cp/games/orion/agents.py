@@ -304,7 +304,7 @@ class MctsAgent:
     def __call__(self, state) -> int:
         from open_spiel.python.algorithms import mcts
 
-        from ..openspiel import load_game, wrap_state
+        from ..openspiel import load_game, orion_variant, wrap_state
         from .bitboard import BitOrionState
         from .pie import PieOrionState
 
@@ -315,8 +315,9 @@ class MctsAgent:
                 engine.inner = BitOrionState.from_reference(engine.inner)
         else:
             engine = state.clone() if isinstance(state, BitOrionState) else BitOrionState.from_reference(state)
+        # the engine's own game (its tile set may come from a file, its board and rules be a variant's)
         game = load_game("ubongo_cp_orion_duel", {"pie": isinstance(state, PieOrionState),
-                                                  "tiles": engine.game.tiles.name})
+                                                  "variant": orion_variant(engine.game)})
         bot = mcts.MCTSBot(game, self.uct_c, self.simulations, mcts.RandomRolloutEvaluator(1, self.rng),
                            random_state=self.rng, solve=True)
         return int(bot.step(wrap_state(game, engine)))

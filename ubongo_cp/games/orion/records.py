@@ -225,7 +225,7 @@ def _is_int(value) -> bool:
 
 
 def _hex(h) -> tuple[int, int]:
-    if not (isinstance(h, (list, tuple)) and len(h) == 2 and all(isinstance(x, int) for x in h)):
+    if not (isinstance(h, (list, tuple)) and len(h) == 2 and all(_is_int(x) for x in h)):
         raise ValueError(f"a hex must be [q, r] with two integers, got {h!r}")
     return (h[0], h[1])
 
@@ -258,6 +258,8 @@ def _move_action(state: OrionState, mv, k: int, path) -> int:
         raise InputError(f"{where}: unknown tile or missing field {exc}", path=path) from None
     except (TypeError, ValueError) as exc:
         raise InputError(f"{where}: malformed field ({exc})", path=path) from None
+    if "player" in mv and not (_is_int(mv["player"]) and mv["player"] in (0, 1)):
+        raise InputError(f"{where}: 'player' must be 0 or 1, got {mv['player']!r}", path=path)
     if "player" in mv and mv["player"] != state.current_player():
         raise InputError(f"{where}: it is player {state.current_player()}'s turn", path=path)
     if flip and not game.tiles.flips:

@@ -352,12 +352,12 @@ class OrionState(OrionRules):
         """
         s = cls(setup, game)
         idx = s.game.board.index
-        if to_move not in (0, 1):
+        if type(to_move) is not int or to_move not in (0, 1):
             raise InputError(f"player to move must be 0 or 1, got {to_move!r}")
         for h, c in colours.items():
             if tuple(h) not in idx:
                 raise InputError(f"hex {tuple(h)} is off the board")
-            if c not in (0, 1):
+            if type(c) is not int or c not in (0, 1):
                 raise InputError(f"hex {tuple(h)}: colour must be 0 or 1, got {c!r}")
             s.colour[idx[(h[0], h[1])]] = c
         for p in (0, 1):

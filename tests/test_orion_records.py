@@ -109,6 +109,7 @@ def test_every_stored_result_field_is_compared_with_the_replay(game, tmp_path, r
     (lambda r: r["moves"][0].update(player="0"), "move 1 .*'player' must be 0 or 1, got '0'"),
     (lambda r: r["moves"][0].update(anchor=[True, 0]), r"a hex must be \[q, r\] with two integers, got \[True, 0\]"),
     (lambda r: r["setup"]["galaxies"].__setitem__(0, [True, 4]), r"a hex must be \[q, r\] with two integers"),
+    (lambda r: r["setup"].update(extra=1), "setup: missing or malformed field .unknown field.s. 'extra'"),
 ])
 def test_out_of_range_fields_are_refused(game, change, message):
     # Found by a user's test: each of these used to be accepted (and e.g. a

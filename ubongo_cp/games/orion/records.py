@@ -153,6 +153,9 @@ def replay(data: dict, path: str | os.PathLike | None = None, on_move=None) -> O
         raise InputError(f"'result' must be an object with winner 0, 1, -1 (draw) or null, got {res!r}", path=path)
     try:
         s = data["setup"]
+        unknown = sorted(set(s) - {"galaxies", "black_holes", "first_player", "galaxy_player"})
+        if unknown:
+            raise ValueError(f"unknown field(s) {', '.join(map(repr, unknown))}")
         first = s.get("first_player", 0)
         if not _is_int(first) or first not in (0, 1):
             raise ValueError(f"first_player must be 0 or 1, got {first!r}")

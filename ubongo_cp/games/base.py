@@ -46,6 +46,8 @@ from ..errors import IllegalActionError, InputError
 
 __all__ = [
     "CHANCE",
+    "is_int",
+    "is_number",
     "TERMINAL",
     "GameFacts",
     "GameState",
@@ -625,9 +627,18 @@ def floats_to_json(values) -> list:
     return [None if v == float("inf") else float(v) for v in values]
 
 
+def is_int(value) -> bool:
+    """A whole number (numpy integers too), not a bool (JSON's ``true`` is Python's ``True``, an ``int``)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def is_number(value) -> bool:
+    """A real number (numpy's too), not a bool."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
 def floats_from_json(values, what: str, path=None) -> list[float]:
     """The inverse of :func:`floats_to_json`; InputError naming ``what`` and ``path`` if malformed."""
-    if not isinstance(values, list) or not all(v is None or (isinstance(v, (int, float))
-                                                             and not isinstance(v, bool)) for v in values):
+    if not isinstance(values, list) or not all(v is None or is_number(v) for v in values):
         raise InputError(f"{what} must be a list of numbers (null for never), got {values!r}", path=path)
     return [float("inf") if v is None else float(v) for v in values]

@@ -13,7 +13,7 @@ from dataclasses import asdict, fields
 from typing import Any, Callable, Sequence
 
 from ...errors import IllegalActionError, InputError
-from ..base import RecordFormat, check_result, register_record_format
+from ..base import RecordFormat, check_result, is_int, register_record_format
 from .actions import NUM_ACTIONS, domino_name, is_swap
 from .state import DominoSettings, DominoState
 
@@ -128,7 +128,7 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
         settings = DominoSettings(**raw)
         deal = record["deal"]
         seed = record.get("seed", 0)
-        if not _is_int(seed) or seed < 0:
+        if not is_int(seed) or seed < 0:
             raise InputError(f"'seed' must be a non-negative integer, got {seed!r}")
         state = DominoState.from_deal(settings, deal["start"], deal["hands"], deal["stock_top_first"], seed)
         moves = list(record["moves"])
@@ -138,7 +138,7 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
         raise InputError(f"malformed record ({type(exc).__name__}: {exc})", path=path) from None
     for i, move in enumerate(moves, 1):
         a = move.get("action") if isinstance(move, dict) else None
-        if not _is_int(a):
+        if not is_int(a):
             raise InputError(f"move {i}: needs an integer 'action'", path=path)
         if state.is_terminal():
             raise InputError(f"move {i}: the game is already over ({state.end_reason})", path=path)
@@ -156,7 +156,7 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
                                      f"({state.action_to_string(a)}) by player {state.cur}: {why}")
         if is_swap(a):
             depth = move.get("swap_depth")
-            if not _is_int(depth) or not 0 <= depth <= len(state.stock) - 1:
+            if not is_int(depth) or not 0 <= depth <= len(state.stock) - 1:
                 raise InputError(f"move {i}: a swap needs 'swap_depth' in 0..{len(state.stock) - 1}",
                                  path=path)
             state._forced_depth = depth
@@ -169,10 +169,6 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
     check_result(record.get("result"), result_of(state) if state.is_terminal() else None, path)
     return state
 
-
-def _is_int(value: Any) -> bool:
-    """A JSON integer (``true``/``false`` are not)."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 register_record_format(RecordFormat(RECORD_FORMAT, RECORD_VERSION, DominoState, record_of, replay))

@@ -43,7 +43,7 @@ import numpy as np
 
 from ...errors import IllegalActionError, InputError
 from ...specs import game_spec
-from ..base import CHANCE, TERMINAL, GameFacts, GameState
+from ..base import CHANCE, TERMINAL, GameFacts, GameState, is_number
 from ..tasks import SolveTimeModel, TaskDeck, recorded_times_problem
 
 __all__ = ["FACTS", "MAX_REROLLS", "TARGET", "NUM_FACES", "SIDES", "NUM_CARDS", "DEFAULT_ORANGE_FIELDS", "DEFAULT_GIVE_UP",
@@ -188,18 +188,18 @@ class DuelState(GameState):
         self._rows = deck.side_rows(side)  # per card, the ratio of each face's task (UD-2)
         self._ids = deck.cards[side]
         if not _numbers(skills) or len(skills) != 2 or not all(0 < s < math.inf for s in skills):
-            raise InputError(f"skills {list(skills) if _listlike(skills) else skills!r} must be two finite numbers > 0")
+            raise InputError(f"skills {list(skills) if _numbers(skills) else skills!r} must be two finite numbers > 0")
         if not isinstance(handicap, (bool, np.bool_)):
             raise InputError(f"handicap must be true or false, got {handicap!r}")
-        if not _numbers(orange_fields) or not all(_integer(f) for f in orange_fields):
+        if not _numbers(orange_fields) or not all(_whole(f) for f in orange_fields):
             raise InputError(f"orange fields {orange_fields!r} must be whole numbers (UD-7)")
         if not _numbers((give_up, tie_window)):
             raise InputError(f"give-up time {give_up!r} and tie window {tie_window!r} must be numbers")
-        if not _integer(max_rerolls) or max_rerolls < 1:
+        if not _whole(max_rerolls) or max_rerolls < 1:
             raise InputError(f"max_rerolls must be a whole number >= 1, got {max_rerolls!r}")
-        if not _numbers(scores) or not all(_integer(x) for x in scores):
+        if not _numbers(scores) or not all(_whole(x) for x in scores):
             raise InputError(f"scores {scores!r} must be two whole numbers 0..{TARGET}")
-        if not _integer(card_index) or not 0 <= card_index < len(deck.cards[side]):
+        if not _whole(card_index) or not 0 <= card_index < len(deck.cards[side]):
             raise InputError(f"card index {card_index!r} must be a whole number 0..{len(deck.cards[side]) - 1} "
                              "(UD-1: the cards of the stack)")
         self.skills = np.array(skills, dtype=float)
@@ -366,17 +366,12 @@ class DuelState(GameState):
         return figure(self)
 
 
-def _listlike(values) -> bool:
-    return isinstance(values, (list, tuple, set, frozenset, np.ndarray))
-
 
 def _numbers(values) -> bool:
-    """A list, tuple or array of real numbers (no booleans, no strings)."""
-    return _listlike(values) and all(isinstance(v, (int, float, np.integer, np.floating))
-                                     and not isinstance(v, (bool, np.bool_)) for v in values)
+    """A list, tuple, set or array of real numbers (no booleans, no strings)."""
+    return isinstance(values, (list, tuple, set, frozenset, np.ndarray)) and all(is_number(v) for v in values)
 
 
-def _integer(value) -> bool:
-    """A whole number (no boolean; a float only when whole)."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) or \
-        isinstance(value, (float, np.floating)) and float(value).is_integer()
+def _whole(value) -> bool:
+    """A whole number (a float only when whole), not a bool."""
+    return is_number(value) and float(value).is_integer()

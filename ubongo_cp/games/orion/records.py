@@ -43,7 +43,7 @@ import os
 from typing import Sequence
 
 from ...errors import IllegalActionError, InputError
-from ..base import RecordFormat, check_result, register_record_format
+from ..base import RecordFormat, check_result, is_int, register_record_format
 from .board import Board, default_board
 from .hexgrid import transform
 from .setup import Setup, SetupRules
@@ -157,10 +157,10 @@ def replay(data: dict, path: str | os.PathLike | None = None, on_move=None) -> O
         if unknown:
             raise ValueError(f"unknown field(s) {', '.join(map(repr, unknown))}")
         first = s.get("first_player", 0)
-        if not _is_int(first) or first not in (0, 1):
+        if not is_int(first) or first not in (0, 1):
             raise ValueError(f"first_player must be 0 or 1, got {first!r}")
         gp = s.get("galaxy_player")
-        if gp is not None and (not _is_int(gp) or gp not in (0, 1)):
+        if gp is not None and (not is_int(gp) or gp not in (0, 1)):
             raise ValueError(f"galaxy_player must be 0 or 1, got {gp!r}")
         setup = Setup(tuple(_hex(h) for h in s["galaxies"]), tuple(_hex(h) for h in s["black_holes"]),
                       first, gp)
@@ -223,12 +223,8 @@ def _game(data: dict, path) -> OrionGame:
     return OrionGame.get(board, tiles, rules)
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _hex(h) -> tuple[int, int]:
-    if not (isinstance(h, (list, tuple)) and len(h) == 2 and all(_is_int(x) for x in h)):
+    if not (isinstance(h, (list, tuple)) and len(h) == 2 and all(is_int(x) for x in h)):
         raise ValueError(f"a hex must be [q, r] with two integers, got {h!r}")
     return (h[0], h[1])
 
@@ -252,7 +248,7 @@ def _move_action(state: OrionState, mv, k: int, path) -> int:
         ti = game.tiles.names[mv["tile"]]
         rot = mv.get("rotation", 0)
         flip = mv.get("flip", False)
-        if not _is_int(rot) or not 0 <= rot < 6:
+        if not is_int(rot) or not 0 <= rot < 6:
             raise ValueError(f"rotation must be an integer 0..5, got {rot!r}")
         if not isinstance(flip, bool):
             raise ValueError(f"flip must be true or false, got {flip!r}")
@@ -261,7 +257,7 @@ def _move_action(state: OrionState, mv, k: int, path) -> int:
         raise InputError(f"{where}: unknown tile or missing field {exc}", path=path) from None
     except (TypeError, ValueError) as exc:
         raise InputError(f"{where}: malformed field ({exc})", path=path) from None
-    if "player" in mv and not (_is_int(mv["player"]) and mv["player"] in (0, 1)):
+    if "player" in mv and not (is_int(mv["player"]) and mv["player"] in (0, 1)):
         raise InputError(f"{where}: 'player' must be 0 or 1, got {mv['player']!r}", path=path)
     if "player" in mv and mv["player"] != state.current_player():
         raise InputError(f"{where}: it is player {state.current_player()}'s turn", path=path)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import InputError
+from ..base import is_int
 from .board import Board, default_board
 from .hexgrid import Hex, distance
 
@@ -66,11 +67,11 @@ class SetupRules:
     def __post_init__(self) -> None:
         for name in ("galaxies", "black_holes"):
             v = getattr(self, name)
-            if not _is_int(v) or v < 0:
+            if not is_int(v) or v < 0:
                 raise InputError(f"OD-1: {name.replace('_', ' ')} must be a whole number >= 0, got {v!r}")
         for name in ("galaxy_spacing", "hole_spacing", "hole_galaxy_spacing"):
             v = getattr(self, name)
-            if not _is_int(v) or v < 1:
+            if not is_int(v) or v < 1:
                 raise InputError(f"OD-1: {name.replace('_', ' ')} must be a whole number >= 1, got {v!r}")
 
     @classmethod
@@ -151,9 +152,9 @@ def validate_setup(setup: Setup, board: Board | None = None,
     cells = set(board.hexes)
     gal: list[Hex] = [(h[0], h[1]) for h in setup.galaxies]
     hol: list[Hex] = [(h[0], h[1]) for h in setup.black_holes]
-    if not _is_int(setup.first_player) or setup.first_player not in (0, 1):
+    if not is_int(setup.first_player) or setup.first_player not in (0, 1):
         raise InputError(f"OD-1: first player must be 0 or 1, got {setup.first_player!r}")
-    if setup.galaxy_player is not None and (not _is_int(setup.galaxy_player)
+    if setup.galaxy_player is not None and (not is_int(setup.galaxy_player)
                                             or setup.galaxy_player not in (0, 1)):
         raise InputError(f"OD-1: galaxy player must be 0 or 1, got {setup.galaxy_player!r}")
     if len(gal) != rules.galaxies:
@@ -233,7 +234,3 @@ def random_setup(seed: int | np.random.Generator | None = None, board: Board | N
     raise InputError(f"OD-1: no valid layout of {rules.galaxies} galaxies and {rules.black_holes} "
                      f"black holes found on board '{board.name}' in {max_tries} tries")
 
-
-def _is_int(value) -> bool:
-    """A whole number (numpy integers too), not a bool."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import shutil
 
+import matplotlib.colors as mcolors
 import numpy as np
 import pytest
 
@@ -213,3 +214,36 @@ def test_notebook_pictures_on_every_grid():
     assert result.count == 18
     svg = result._repr_svg_()
     assert 'id="solution/0"' in svg and 'id="solution/1"' in svg and 'id="solution/2"' not in svg
+
+
+def test_cube_pictures_frame_each_layer_so_mirror_pieces_can_be_told_apart():
+    """A piece of two layers is drawn as two footprints side by side; without a frame a lone cube on the upper
+    layer floats free, and the mirror pair B4 / P4 (the same L of three cubes, the fourth on a different one of
+    its ends) looks alike. Each layer sits in a frame of the footprint, and the picture is as wide as its frames."""
+    from ubongo_cp.draw.canvas import Canvas, lying, plane_box
+    from ubongo_cp.draw.puzzle import FRAME_COLOUR, IconBatch
+    from ubongo_cp.pieces import load_pieces
+
+    pieces = load_pieces("tetracubes")
+    shapes = {n: lying(pieces[n].cells, CUBE) for n in ("A4", "B4", "P4", "L4")}
+    # Lying flattest: the L of three cubes (rows 0-1, columns 0-1) at the bottom, the fourth cube on top.
+    upper = {n: [cell for z, *cell in s if z == 1] for n, s in shapes.items() if n != "L4"}
+    assert upper == {"A4": [[1, 0]], "B4": [[0, 1]], "P4": [[0, 0]]}
+    for n in upper:
+        assert CUBE.plane(shapes[n]).frames == ((0.0, 0.0, 2.0, 2.0), (3.0, 0.0, 2.0, 2.0))
+        # Two 2-cell frames one cell apart: 5 cells wide (A4's cells alone reach only column 3), captions below.
+        assert plane_box(shapes[n], CUBE) == (0.0, 0.0, 5.0, 2.7)
+    assert CUBE.plane(shapes["L4"]).frames == ()          # one layer: nothing to line up
+    canvas = Canvas(60.0, 20.0)
+    icons = IconBatch()
+    for k, n in enumerate(("B4", "P4", "L4")):
+        icons.add(shapes[n], 20.0 * k, 0.0, 2.0, "#cc6677", CUBE)
+    icons.draw(canvas)
+    frames = [c for c in canvas.ax.collections if len(c.get_edgecolor()) and
+              np.allclose(c.get_edgecolor()[0][:3], mcolors.to_rgb(FRAME_COLOUR))]
+    assert len(frames) == 1
+    corners = frames[0].get_paths()[0].vertices.reshape(-1, 2, 2)
+    # Two icons x two layers x four sides, each frame a 4 mm square (2 cells of 2 mm); B4's at x 0-4 and 6-10.
+    assert len(corners) == 16
+    xs = sorted({float(x) for x in corners[:8, :, 0].ravel()})
+    assert xs == [0.0, 4.0, 6.0, 10.0]

@@ -263,7 +263,7 @@ def plane_box(cells: Iterable[Cell], grid: Grid = SQUARE) -> tuple[float, float,
     """``(x_min, y_min, width, height)`` of the picture of ``cells`` in the plane, in cell units.
 
     On squares in normal position ``(0, 0, cols, rows)``; a cube's layers lie
-    side by side with their captions below (:data:`CAPTION_CELLS`).
+    side by side, each in its frame, with their captions below (:data:`CAPTION_CELLS`).
 
     Examples
     --------
@@ -278,6 +278,8 @@ def _plane_box(cells: tuple, grid: Grid) -> tuple[float, float, float, float]:
     plane = grid.plane(cells)
     polys = plane.grid.polygons(plane.map(cells))
     lo, hi = polys.min(axis=(0, 1)), polys.max(axis=(0, 1))
+    for x, y, w, h in plane.frames:     # a layer's frame may reach beyond its cells
+        lo, hi = np.minimum(lo, (x, y)), np.maximum(hi, (x + w, y + h))
     extra = CAPTION_CELLS if plane.captions else 0.0
     return float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1]) + extra
 

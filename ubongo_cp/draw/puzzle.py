@@ -12,7 +12,9 @@ Coordinates are millimetres on the canvas; ``cs`` is the cell size in mm
 by the top-left corner ``(x0, y0)`` of their box (:func:`plane_box`: on
 squares in normal position, the corner of cell (0, 0)); cells are of any
 grid (``grid``, default square): a cube picture shows its layers side by
-side, bottom layer first, each captioned.
+side, bottom layer first, each captioned and, for a shape of several
+layers, each in a faint frame of the shape's footprint (so that a cube can
+be matched with the one above it; piece icons too).
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ __all__ = ["REGION_FILL", "draw_region", "draw_solution", "draw_unsolved", "draw
 #: Fill colour of a region's cells (card-board beige).
 REGION_FILL = "#efe6cf"     # card-board beige
 REGION_GRID = "#c9bb98"
+#: Colour and width (points) of the faint frames around the layers of a cube picture (:attr:`~ubongo_cp.grids.Plane.frames`);
+#: drawn under the cells, they show only where a layer has no cell.
+FRAME_COLOUR, FRAME_LW = "#a0a0a0", 0.5
 #: Size of the piece names written beside icons (points).
 ICON_LABEL_PT = 8.5
 
@@ -63,11 +68,21 @@ def _parts(cells, grid: Grid) -> list[list]:
     return parts
 
 
+def _frame_segments(plane: Plane, ox: float, oy: float, cs: float) -> list:
+    """The sides of the plane's frames (a cube's layers, :attr:`~ubongo_cp.grids.Plane.frames`) as segments, mm."""
+    segments = []
+    for x, y, w, h in plane.frames:
+        x0, y0, x1, y1 = ox + x * cs, oy + y * cs, ox + (x + w) * cs, oy + (y + h) * cs
+        segments += [((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))]
+    return segments
+
+
 def _captions(canvas: Canvas, plane: Plane, ox: float, oy: float, cs: float) -> None:
-    """The plane's captions (a cube's layers) under their parts."""
+    """The plane's captions (a cube's layers) under their parts, and its frames (under the cells)."""
     size = min(8.0, cs * PT_PER_MM * 0.45)
     for x, y, text in plane.captions:
         canvas.text(ox + x * cs, oy + (y + 0.12) * cs, text, ha="center", va="top", fontsize=size, color=MUTED)
+    canvas.stroke(_frame_segments(plane, ox, oy, cs), FRAME_COLOUR, FRAME_LW, zorder=0.9)
 
 
 def draw_region(canvas: Canvas, cells: Iterable[Cell], x0: float, y0: float, cs: float, *,
@@ -244,6 +259,7 @@ class IconBatch:
         self.paths: list = []
         self.colours: list = []
         self.lines: list = []
+        self.frames: list = []
 
     def add(self, shape, x: float, y: float, cs: float, colour: str, grid: Grid = SQUARE) -> None:
         """An icon of ``shape`` (cells of ``grid``) with its box's top-left corner at (x, y) mm."""
@@ -252,9 +268,11 @@ class IconBatch:
         self.paths.append(cells_path(flat, ox, oy, cs, g))
         self.colours.append(colour)
         self.lines.extend(inner_edges(dict.fromkeys(flat, 0), ox, oy, cs, g))
+        self.frames.extend(_frame_segments(plane, ox, oy, cs))
 
     def draw(self, canvas: Canvas) -> None:
         if self.paths:
+            canvas.stroke(self.frames, FRAME_COLOUR, FRAME_LW, zorder=0.9)
             canvas.fill_cells(self.paths, self.colours)
             canvas.stroke(self.lines, "white", 0.5)
 

@@ -245,11 +245,17 @@ class Plane:
     captions : tuple of (float, float, str)
         Text to write under parts of the picture (``x``, ``y`` in cell units,
         centre of the text's top), e.g. the layers of a cube region.
+    frames : tuple of (float, float, float, float)
+        Boxes ``(x, y, width, height)`` in cell units drawn faintly around
+        parts of the picture: each layer's footprint in a picture of a cube
+        shape of several layers, so that a cell of one layer can be matched
+        by eye with the cell above or below it in the next.
     """
 
     grid: "Grid"
     map: Callable[[Iterable[Cell]], list]
     captions: tuple[tuple[float, float, str], ...] = ()
+    frames: tuple[tuple[float, float, float, float], ...] = ()
 
 
 class Grid:

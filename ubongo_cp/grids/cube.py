@@ -174,13 +174,16 @@ class CubeGrid(Grid):
 
     # ------------------------------------------------------------- drawing
     def plane(self, frame: Iterable[Cell]) -> Plane:
-        """The layers side by side on the square grid (bottom layer at the left), one cell apart, captioned.
+        """The layers side by side on the square grid (bottom layer at the left), one cell apart, captioned, each
+        in a frame of the footprint (rows x cols of the whole shape) when there are several.
 
         Examples
         --------
         >>> plane = CUBE.plane([(0, 0, 0), (1, 0, 0), (1, 0, 1)])
         >>> plane.map([(0, 0, 0), (1, 0, 1)]), [text for _, _, text in plane.captions]
         ([(0, 0), (0, 4)], ['layer 1', 'layer 2'])
+        >>> plane.frames
+        ((0.0, 0.0, 2.0, 1.0), (3.0, 0.0, 2.0, 1.0))
         """
         frame = [tuple(c) for c in frame]
         l0, r0, c0 = (min(c[i] for c in frame) for i in range(3))
@@ -192,7 +195,8 @@ class CubeGrid(Grid):
 
         names = ["layer 1 (bottom)" if layers > 2 else "layer 1"] + [f"layer {n}" for n in range(2, layers + 1)]
         captions = tuple((k * stride + cols / 2, float(rows), names[k]) for k in range(layers))
-        return Plane(SQUARE, to_plane, captions)
+        frames = tuple((float(k * stride), 0.0, float(cols), float(rows)) for k in range(layers)) if layers > 1 else ()
+        return Plane(SQUARE, to_plane, captions, frames)
 
 
 #: The cube grid.

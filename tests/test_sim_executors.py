@@ -228,3 +228,26 @@ def test_a_thread_worker_error_without_handler_reaches_the_caller():
 def test_map_ordered_passes_keyword_arguments():
     with LocalExecutor(2) as pool:
         assert [r[0] for r in pool.map_ordered(_scaled, [(1,), (2,), (3,)], factor=7)] == [7, 14, 21]
+
+
+@pytest.mark.parametrize("argv", [
+    ["batch", "classic", "--no-progress"],
+    ["census", "--pieces", "classic", "--k", "3", "--cells", "9", "--box", "4x4", "--no-progress"],
+    ["generate", "--spec", "{designer}", "--cards", "1", "--no-progress"],
+], ids=["batch", "census", "generate"])
+def test_a_scheduler_that_cannot_be_reached_stops_a_run_before_its_output_folder_is_made(argv, tmp_path, capsys,
+                                                                                          monkeypatch):
+    # The scheduler was first reached at the first map, after the folder, its record of what it holds and an
+    # empty journal (or the deck's copied spec and pieces, or the census manifest) had been written and were
+    # left behind. Nothing listens on port 1: the connection is refused until the (shortened) timeout.
+    from ubongo_cp import executors
+
+    monkeypatch.setattr(executors.dask_cluster, "CONNECT_TIMEOUT", 1.0)
+    assert main(["examples", "designer", "--copy", str(tmp_path)]) == 0   # a designer's own spec and pieces
+    capsys.readouterr()
+    out = tmp_path / "out" / "run"
+    argv = [a.format(designer=tmp_path / "designer" / "deck.toml") for a in argv]
+    assert main([*argv, "--out", str(out), "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot reach dask scheduler tcp://127.0.0.1:1" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()

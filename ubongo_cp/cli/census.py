@@ -99,7 +99,7 @@ def _run(args: argparse.Namespace) -> int:
     box = parse_box(args.box) if args.box else None
     if args.shards is not None and args.shards < 1:
         raise InputError(f"--shards must be at least 1, got {args.shards}")
-    with executor_from(args) as executor, confirmed(args.yes):
+    with executor_from(args, reach=True) as executor, confirmed(args.yes):
         outcome = run_census(args.pieces, args.k, cells, out_dir=args.out, box=box, holes=args.holes,
                              count_only=args.count_only, per_subset=args.per_subset, executor=executor,
                              shards=args.shards, progress=show_bar(args),

@@ -162,11 +162,16 @@ def add_executor_arguments(parser: argparse.ArgumentParser, *, default_jobs: int
                              "on 127.0.0.1 (its address is printed); off by default")
 
 
-def executor_from(args: argparse.Namespace) -> Executor:
-    """The executor the options of :func:`add_executor_arguments` ask for (use it in a ``with``)."""
+def executor_from(args: argparse.Namespace, *, reach: bool = False) -> Executor:
+    """The executor the options of :func:`add_executor_arguments` ask for (use it in a ``with``); ``reach``: a
+    scheduler given by address is reached at once (:meth:`~ubongo_cp.executors.Executor.connect`), for a command
+    that writes an output folder to stop before creating it when the scheduler cannot be reached."""
     from ..executors import make_executor
 
-    return make_executor(args.executor, jobs=args.jobs, scheduler=args.scheduler, dashboard=args.dask_dashboard)
+    executor = make_executor(args.executor, jobs=args.jobs, scheduler=args.scheduler, dashboard=args.dask_dashboard)
+    if reach:
+        executor.connect()
+    return executor
 
 
 def add_allow_pieces_argument(parser: argparse.ArgumentParser) -> None:

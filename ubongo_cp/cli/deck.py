@@ -70,7 +70,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
         candidates = census_regions(args.from_census)
         command += f" --from-census {args.from_census}"
-    with executor_from(args) as executor:
+    with executor_from(args, reach=True) as executor:
         deck = generate_deck(args.game or args.spec, args.out, seed=args.seed, cards=args.cards, command=command,
                              progress=say, executor=executor, candidates=candidates)
     from ..specs import load_spec
@@ -131,7 +131,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     if args.max_solutions is not None and args.max_solutions < 1:
         raise InputError(f"--max-solutions must be at least 1, got {args.max_solutions}")
 
-    with executor_from(args) as executor:
+    with executor_from(args, reach=True) as executor:
         try:
             outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
                                 executor=executor, progress=show_bar(args), orientations=args.orientations,

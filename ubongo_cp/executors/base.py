@@ -75,6 +75,18 @@ class Executor:
         """
         self._warm.extend(m for m in modules if m not in self._warm)
 
+    def connect(self) -> None:
+        """Reach the executor's workers now rather than at the first map (nothing to do for a local pool).
+
+        A command that writes an output folder calls it first, so that an
+        unreachable cluster stops it before anything is written.
+
+        Raises
+        ------
+        InputError
+            When the workers cannot be reached (a Dask scheduler's address).
+        """
+
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
                       nogil: bool = False, **kwargs) -> Iterator[Any]:
         """Yield ``func(*item, **kwargs)`` for every item, in completion order.

@@ -99,6 +99,18 @@ class DaskExecutor(Executor):
                     print(f"Dask dashboard: {self._client.dashboard_link}", file=sys.stderr, flush=True)
         return self._client
 
+    def connect(self) -> None:
+        """Reach the scheduler now (with an address; a LocalCluster is still started at the first map, when it is
+        known whether its workers are threads or processes).
+
+        Raises
+        ------
+        InputError
+            For a malformed or unreachable scheduler address.
+        """
+        if self.scheduler:
+            self.client  # noqa: B018 - connects
+
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
                       nogil: bool = False, **kwargs) -> Iterator[Any]:
         """As :meth:`LocalExecutor.map_unordered`, on the cluster.

@@ -86,9 +86,18 @@ def test_examples_command_lists_and_copies_what_the_tutorials_use(tmp_path, run_
     for page in _pages():
         text = page.read_text(encoding="utf-8")
         assert "puzzles/" not in text, f"{page.relative_to(DOCS)} names the checkout's puzzles/ folder"
-    # A second copy to the same place refuses to replace the first.
-    code, _, err = run_cli("examples", "designer", "--copy", tmp_path / "ex")
-    assert code == 2 and "exists already" in err
+    # A second copy to the same place has nothing to do while the first is unchanged (a page that copies one
+    # example after another copied them all works), and refuses to replace it once it was edited.
+    code, out, _ = run_cli("examples", "designer", "--copy", tmp_path / "ex")
+    assert code == 0 and out == f"{tmp_path / 'ex' / 'designer'} is already there, unchanged\n"
+    code, out, _ = run_cli("examples", "--copy", tmp_path / "ex")
+    assert code == 0 and out.startswith(f"copied 0 example(s) to {tmp_path / 'ex'}; already there, unchanged: designer, ")
+    deck = tmp_path / "ex" / "designer" / "deck.toml"
+    deck.write_text(deck.read_text() + "# my own note\n")
+    for argv in (("examples", "designer", "--copy", tmp_path / "ex"), ("examples", "--copy", tmp_path / "ex")):
+        code, _, err = run_cli(*argv)
+        assert code == 2 and "designer exists already and is not an unchanged copy" in err
+    assert deck.read_text().endswith("# my own note\n")
 
 
 def test_every_listed_example_shows_on_its_own_grid(run_cli):
@@ -161,8 +170,8 @@ def test_examples_copy_without_a_name_copies_every_listed_card_side_and_region(t
     (tmp_path / "again").mkdir()
     (tmp_path / "again" / "soma_cube.txt").write_text("mine")
     code, out, err = run_cli("examples", "--copy", tmp_path / "again")
-    assert code == 2 and err == (f"ubongo-cp: error: {tmp_path / 'again' / 'soma_cube.txt'} exists already; copy "
-                                 "somewhere else or remove it\n")
+    assert code == 2 and err == (f"ubongo-cp: error: {tmp_path / 'again' / 'soma_cube.txt'} exists already and is "
+                                 "not an unchanged copy; copy somewhere else or remove it\n")
     assert [p.name for p in (tmp_path / "again").iterdir()] == ["soma_cube.txt"]
     assert (tmp_path / "again" / "soma_cube.txt").read_text() == "mine"
 

@@ -187,11 +187,32 @@ def find_example(name: str) -> Example:
                      f"({', '.join(EXAMPLES)})")
 
 
+def is_unchanged_copy(example: Example, dest: str | os.PathLike) -> bool:
+    """Whether ``dest`` already holds a copy of a shipped item, byte for byte (a directory: the same files,
+    compared with :mod:`filecmp`), so that copying it again has nothing to do."""
+    import filecmp
+
+    target = Path(dest) / example.path.name
+    if example.path.is_dir():
+        if not target.is_dir() or target.is_symlink():
+            return False
+
+        def same(cmp: filecmp.dircmp) -> bool:
+            if cmp.left_only or cmp.right_only or cmp.funny_files or cmp.common_funny:
+                return False
+            _, mismatch, errors = filecmp.cmpfiles(cmp.left, cmp.right, cmp.common_files, shallow=False)
+            return not mismatch and not errors and all(same(sub) for sub in cmp.subdirs.values())
+
+        return same(filecmp.dircmp(example.path, target, ignore=["__pycache__"]))
+    return target.is_file() and not target.is_symlink() and filecmp.cmp(example.path, target, shallow=False)
+
+
 def copy_example(example: Example, dest: str | os.PathLike) -> Path:
     """Copy a shipped item into directory ``dest`` (created), under its own file or directory name.
 
     A card side names its piece set by a shipped name, and a spec directory
-    holds its piece set, so every copy works where it lies.
+    holds its piece set, so every copy works where it lies. An unchanged copy
+    already there (:func:`is_unchanged_copy`) is left as it is.
 
     Returns
     -------
@@ -201,15 +222,18 @@ def copy_example(example: Example, dest: str | os.PathLike) -> Path:
     Raises
     ------
     InputError
-        When the copy would replace an existing file or directory, or ``dest`` cannot be written.
+        When the copy would replace an existing file or directory that is not
+        an unchanged copy, or ``dest`` cannot be written.
     """
     import shutil
 
     from .errors import InputError
 
     target = Path(dest) / example.path.name
-    if target.exists():
-        raise InputError(f"{target} exists already; copy somewhere else or remove it")
+    if target.exists() or target.is_symlink():
+        if is_unchanged_copy(example, dest):
+            return target
+        raise InputError(f"{target} exists already and is not an unchanged copy; copy somewhere else or remove it")
     try:
         Path(dest).mkdir(parents=True, exist_ok=True)
         if example.path.is_dir():
@@ -227,14 +251,18 @@ def copy_examples(dest: str | os.PathLike) -> list[Path]:
 
     The deck specs of the decks on other grids (``grids/...``) are copied one by one
     (:func:`copy_example`): beside the card sides they would be read as card files of the folder's deck.
-    Nothing is copied when one of the copies would replace an existing file or directory.
+    Nothing is copied when one of the copies would replace an existing file or directory (an unchanged copy
+    already there is left as it is).
 
-    Returns the copies; raises :class:`~ubongo_cp.errors.InputError` as :func:`copy_example`.
+    Returns the copies (those already there included); raises :class:`~ubongo_cp.errors.InputError` as
+    :func:`copy_example`.
     """
     from .errors import InputError
 
     chosen = [e for e in EXAMPLES.values() if e.kind in ("card", "region") or e.key in EXAMPLE_SPECS]
-    there = [Path(dest) / e.path.name for e in chosen if (Path(dest) / e.path.name).exists()]
+    there = [Path(dest) / e.path.name for e in chosen if ((Path(dest) / e.path.name).exists()
+                                                          or (Path(dest) / e.path.name).is_symlink())
+             and not is_unchanged_copy(e, dest)]
     if there:
-        raise InputError(f"{there[0]} exists already; copy somewhere else or remove it")
+        raise InputError(f"{there[0]} exists already and is not an unchanged copy; copy somewhere else or remove it")
     return [copy_example(e, dest) for e in chosen]

@@ -8,6 +8,7 @@ no checkout beside it, so this is how its user finds them.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 __all__ = ["add_parsers", "pieces_text"]
 
@@ -122,14 +123,19 @@ def _draw(example, path: str) -> None:
 
 def _cmd_examples(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..shipped import EXAMPLES, copy_example, copy_examples, find_example
+    from ..shipped import EXAMPLES, copy_example, copy_examples, find_example, is_unchanged_copy
 
     if args.name is None:
         if args.draw:
             raise InputError("--draw needs a NAME (a piece set, region or card side)")
         if args.copy:
-            copied = copy_examples(args.copy)
-            print(f"copied {len(copied)} example(s) to {args.copy}: {', '.join(p.name for p in copied)}")
+            dest = Path(args.copy)
+            before = {p.name for p in dest.iterdir()} if dest.is_dir() else set()
+            copies = copy_examples(dest)
+            copied = [p.name for p in copies if p.name not in before]
+            kept = [p.name for p in copies if p.name in before]    # unchanged copies (copy_examples refuses others)
+            print(f"copied {len(copied)} example(s) to {args.copy}" + (f": {', '.join(copied)}" if copied else "")
+                  + (f"; already there, unchanged: {', '.join(kept)}" if kept else ""))
             return 0
         kinds = {"pieces": "piece sets (--pieces NAME)", "deck": "decks (batch, booklet, cards NAME)",
                  "spec": "deck specs (generate --spec NAME)", "card": "card sides (solve FILE, export FILE)",
@@ -144,8 +150,9 @@ def _cmd_examples(args: argparse.Namespace) -> int:
         return 0
     example = find_example(args.name)
     if args.copy:
+        unchanged = is_unchanged_copy(example, args.copy)
         target = copy_example(example, args.copy)
-        print(f"copied {example.key} to {target}")
+        print(f"{target} is already there, unchanged" if unchanged else f"copied {example.key} to {target}")
     if args.draw:
         _draw(example, args.draw)
         print(f"wrote {args.draw}")

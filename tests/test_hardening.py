@@ -237,6 +237,20 @@ def test_a_census_that_would_take_weeks_is_refused_without_yes(run_cli, tmp_path
     assert not (tmp_path / "c").exists()
 
 
+def test_a_census_refused_as_too_long_counts_every_size_it_would_hold(run_cli, tmp_path):
+    # The refusal once gave the figures of the sizes up to the one that crossed the limit (here 21 cells
+    # alone: about 7.2e8 of the census's 4.6e9 regions), so it disagreed with the census's own plan.
+    from ubongo_cp.census.spec import PLAN_PROBES, SECONDS_PER_REGION
+    from ubongo_cp.polyominoes import estimate_count
+
+    leaves = sum(estimate_count(n, holes=None, box=(7, 7), probes=PLAN_PROBES) for n in (21, 22, 23))
+    code, _, err = run_cli("census", "--pieces", "duel", "--k", "4", "--cells", "21-23", "--box", "7x7",
+                           "--out", tmp_path / "c")
+    one_line_error(code, err, f"about {leaves / 8:.1e} regions at about {SECONDS_PER_REGION * 1000:.0f} ms each",
+                   "--yes")
+    assert leaves / 8 > 4e9 and not (tmp_path / "c").exists()
+
+
 def test_a_spec_with_an_impossible_cell_range_is_refused_at_once(run_cli, tmp_path):
     dominoes = write(tmp_path / "dominoes.txt", "\n\n".join(f"D{i}\n##" for i in range(40)) + "\n")
     start = time.perf_counter()

@@ -276,32 +276,31 @@ def plan_census(spec: CensusSpec, shards: int | None = None, *,
     >>> plan_census(make_spec("classic", 3, [8, 12]))
     {'8': {'shards': 4, 'depth': 4}, '12': {'shards': 32, 'depth': 6}}
     """
-    plan = {}
-    seconds, regions_total = 0.0, 0.0
     grid = spec.piece_set.grid
-    for n in spec.cells:
-        if grid is not SQUARE:   # the free polyforms themselves, dealt round robin (ubongo_cp.polyforms)
-            from ..polyforms import MAX_POLYFORM_CELLS, count_polyforms
+    if grid is not SQUARE:   # the free polyforms themselves, dealt round robin (ubongo_cp.polyforms)
+        from ..polyforms import MAX_POLYFORM_CELLS, count_polyforms
 
+        for n in spec.cells:
             if n > MAX_POLYFORM_CELLS:
                 raise InputError(f"regions of {n} cells on the {grid.name} grid: a census holds at most "
                                  f"{MAX_POLYFORM_CELLS} cells there")
-            n_regions = count_polyforms(grid, n)
-            seconds += 0 if spec.count_only else n_regions * SECONDS_PER_REGION
-            regions_total += n_regions
-            refuse_long_job("this census", seconds, f"{regions_total:.0f} regions"
-                            + ("" if spec.count_only else f" at about {SECONDS_PER_REGION * 1000:.0f} ms each"),
-                            max_cpu_seconds)
-            count = shards or min(MAX_SHARDS, max(1, math.ceil(n_regions / ROWS_PER_SHARD),
-                                                  min(MIN_SHARDS, math.ceil(n_regions / MIN_ROWS))))
-            plan[str(n)] = {"shards": count, "depth": 1}
-            continue
-        leaves = estimate_count(n, holes=None, box=spec.box, probes=PLAN_PROBES)
-        seconds += leaves / LEAVES_PER_SECOND + (0 if spec.count_only else leaves / 8 * SECONDS_PER_REGION)
-        regions_total += leaves / 8
-        refuse_long_job("this census", seconds, f"about {regions_total:.1e} regions"
+        sizes = {n: float(count_polyforms(grid, n)) for n in spec.cells}   # regions of each size
+        seconds = 0.0 if spec.count_only else sum(sizes.values()) * SECONDS_PER_REGION
+        refuse_long_job("this census", seconds, f"{sum(sizes.values()):.0f} regions"
                         + ("" if spec.count_only else f" at about {SECONDS_PER_REGION * 1000:.0f} ms each"),
                         max_cpu_seconds)
+        return {str(n): {"shards": shards or min(MAX_SHARDS, max(1, math.ceil(k / ROWS_PER_SHARD),
+                                                                 min(MIN_SHARDS, math.ceil(k / MIN_ROWS)))),
+                         "depth": 1} for n, k in sizes.items()}
+    # Every size estimated first, so that a job too large is refused with the whole census's figures.
+    leaves_of = {n: estimate_count(n, holes=None, box=spec.box, probes=PLAN_PROBES) for n in spec.cells}
+    leaves_total = sum(leaves_of.values())
+    seconds = leaves_total / LEAVES_PER_SECOND + (0 if spec.count_only else leaves_total / 8 * SECONDS_PER_REGION)
+    refuse_long_job("this census", seconds, f"about {leaves_total / 8:.1e} regions"
+                    + ("" if spec.count_only else f" at about {SECONDS_PER_REGION * 1000:.0f} ms each"),
+                    max_cpu_seconds)
+    plan = {}
+    for n, leaves in leaves_of.items():
         if shards is None:
             if spec.count_only:
                 count = math.ceil(leaves / LEAVES_PER_COUNT_SHARD)

@@ -109,7 +109,8 @@ class DaskExecutor(Executor):
             For a malformed or unreachable scheduler address.
         """
         if self.scheduler:
-            self.client  # noqa: B018 - connects
+            with _quiet("distributed.client", "distributed.batched"):   # as at a first map
+                self.client  # noqa: B018 - connects
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
                       nogil: bool = False, **kwargs) -> Iterator[Any]:
@@ -395,10 +396,13 @@ def _close_started(box: dict, threads: bool = False) -> None:
 
 @contextmanager
 def _quiet(*names: str) -> Iterator[None]:
-    """Silence these loggers (default: what ``distributed`` and ``asyncio`` log while a cluster shuts down)."""
+    """Silence these loggers (default: what ``distributed`` and ``asyncio`` log while a cluster shuts down; the
+    loggers to which Dask's logging configuration gives a level of their own are named, since silencing their
+    parent does not silence them)."""
     import logging
 
-    loggers = [logging.getLogger(name) for name in (names or ("distributed", "asyncio", "tornado"))]
+    loggers = [logging.getLogger(name) for name in (names or ("distributed", "distributed.client", "asyncio",
+                                                              "tornado", "tornado.application"))]
     levels = [lg.level for lg in loggers]
     for lg in loggers:
         lg.setLevel(logging.CRITICAL + 1)

@@ -148,14 +148,19 @@ def pivot_options(instance: ExactCoverInstance) -> list[int | None]:
     32
     """
     lo, hi = item_bounds(instance)
-    once = np.array([a == b == 1 for a, b in zip(lo[:instance.n_cells], hi[:instance.n_cells])], dtype=bool)
+    n_cells, n_types = instance.n_cells, instance.n_types
+    once = np.array([a == b == 1 for a, b in zip(lo[:n_cells], hi[:n_cells])], dtype=bool)
     if not once.any():
         return [None]  # no item is covered exactly once: one sub-problem, the whole instance
     if instance.n_options == 0:
         return []
-    per_type = np.where(instance.type_counts == 1, instance.options_per_type(), np.iinfo(np.int64).max)
-    if not instance.optional_pieces and len(per_type) and (instance.type_counts == 1).any():
-        item = instance.n_cells + int(np.argmin(per_type))
+    # A piece type is a pivot only when every solution places it exactly once: one copy, not optional, not a
+    # range of counts (``T4:0-2``) and not the cells that may stay empty (``--max-empty``), whose solutions
+    # may leave it out.
+    once_type = np.array([a == b == 1 for a, b in zip(lo[n_cells:n_cells + n_types], hi[n_cells:n_cells + n_types])],
+                         dtype=bool)
+    if not instance.optional_pieces and once_type.any():
+        item = n_cells + int(np.argmin(np.where(once_type, instance.options_per_type(), np.iinfo(np.int64).max)))
     else:
         item = int(np.argmin(np.where(once, instance.options_per_cell(), np.iinfo(np.int64).max)))
     return list(instance.item_options[item])

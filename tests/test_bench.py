@@ -226,6 +226,31 @@ def test_without_expected_answers_the_majority_decides(tmp_path):
     assert out2.table["wrong"].all() and out2.table["check"].str.startswith("solvers disagree").all()
 
 
+def test_counts_beyond_64_bits_are_kept_exactly_in_every_table(tmp_path, run_cli):
+    # Dominoes in 2 x n: the Fibonacci number F(n + 1). F(93) is beyond a signed 64-bit integer, F(101) beyond an
+    # unsigned one; the table once stopped with "cannot safely cast non-equivalent uint64 to int64", and an
+    # expected count read through a float column was judged wrong.
+    fib = [0, 1]
+    while len(fib) < 102:
+        fib.append(fib[-1] + fib[-2])
+    (tmp_path / "dom.txt").write_text("D\n##\n")
+    use = {n: ", ".join(['"D"'] * n) for n in (92, 100)}
+    entries = "".join(f'[[instance]]\nname = "2x{n}"\npieces = "dom.txt"\nrectangle = [2, {n}]\nuse = [{use[n]}]\n'
+                      + (f"expected = {fib[n + 1]}\n" if n == 92 else "") for n in (92, 100))
+    suite = _suite(tmp_path, entries)
+    outcome = run_bench(suite, solvers=["zdd"], out=tmp_path / "out", time_limit=60, progress=False)
+    t = outcome.table.set_index("instance")
+    assert fib[93] > 2 ** 63 and fib[101] > 2 ** 64
+    assert t.loc["2x92", "count"] == t.loc["2x92", "expected"] == fib[93] and t.loc["2x100", "count"] == fib[101]
+    assert not outcome.table["wrong"].any()
+    for name, read in (("runs.csv", lambda p: pd.read_csv(p, dtype=str)), ("runs.parquet", pd.read_parquet)):
+        written = read(tmp_path / "out" / name).set_index("instance")
+        assert (written.loc["2x92", "count"], written.loc["2x100", "count"]) == (str(fib[93]), str(fib[101]))
+    (tmp_path / "out" / "runs.jsonl").unlink()     # the report from the tables alone
+    code, _, err = run_cli("bench", "--report", tmp_path / "out")
+    assert code == 0 and "WRONG" not in err, err
+
+
 def test_adapters_read_the_programs_outputs():
     # DLX1's output (dlx1.w: "Altogether" on stderr; with m1 each solution "<n>:" then rows).
     knuth = ADAPTERS["knuth"].read("1:\n a d g (1 of 2)\n b c f (2 of 2)\n", "Altogether 1 solution, 10+20 mems, "

@@ -97,12 +97,12 @@ def read_table(out: str | os.PathLike):
 
     out = Path(out)
     rows = journal_rows(out / "runs.jsonl")
-    if rows:
-        table = pd.DataFrame(rows)
+    if rows:   # as the rows hold them: a count beyond 64 bits must not pass through a float column
+        table = pd.DataFrame(rows, dtype=object)
     elif (out / TABLE[0]).exists():
         table = pd.read_parquet(out / TABLE[0])
-    elif (out / TABLE[1]).exists():
-        table = pd.read_csv(out / TABLE[1], keep_default_na=True)
+    elif (out / TABLE[1]).exists():   # the counts as text: one beyond 64 bits is read exactly
+        table = pd.read_csv(out / TABLE[1], keep_default_na=True, dtype=dict.fromkeys(_INTS, str))
     else:
         raise InputError("no benchmark runs here (runs.jsonl, runs.parquet or runs.csv)", path=out)
     return finalize(_typed(table))
@@ -116,7 +116,7 @@ def _typed(table):
             table[col] = None
     table = table[COLUMNS].copy()
     for col in _INTS:
-        table[col] = pd.to_numeric(table[col], errors="coerce").astype("Int64")
+        table[col] = _int_column(table[col])
     for col in _FLOATS:
         table[col] = pd.to_numeric(table[col], errors="coerce").astype(float)
     for col in ("suite", "instance", "question", "solver", "status", "kind", "command", "digest", "solver_id",
@@ -125,6 +125,45 @@ def _typed(table):
     table["verified"] = table["verified"].astype("boolean")
     table["wrong"] = table["wrong"].astype(object).where(table["wrong"].notna(), False).astype(bool)
     return table.sort_values(_KEY, kind="stable").reset_index(drop=True)
+
+
+def _int_column(values):
+    """A column of whole numbers (counts, codes) as ``Int64``, or, when one is beyond 64 bits (a count of
+    tilings or of a model counter can be), as Python integers (``object``); a cell that is no whole number is
+    missing."""
+    import numpy as np
+    import pandas as pd
+
+    def whole(v):
+        if v is None or isinstance(v, (bool, np.bool_)):
+            return None
+        if isinstance(v, (int, np.integer)):
+            return int(v)
+        if isinstance(v, str):   # "12", or "12.0" as a table written with floats holds it
+            try:
+                return int(v.strip())
+            except ValueError:
+                try:
+                    v = float(v)
+                except ValueError:
+                    return None
+        if isinstance(v, (float, np.floating)) and float(v).is_integer():
+            return int(v)
+        return None   # NaN, pd.NA, anything else
+
+    ints = [whole(v) for v in values]
+    if all(v is None or -2 ** 63 <= v < 2 ** 63 for v in ints):
+        return pd.Series(pd.array(ints, dtype="Int64"), index=values.index)
+    return pd.Series(ints, index=values.index, dtype=object)
+
+
+def _for_files(table):
+    """``table`` as written to ``runs.parquet`` and ``runs.csv``: a column of whole numbers beyond 64 bits
+    (:func:`_int_column`) as decimal text, which both formats hold exactly."""
+    big = [col for col in _INTS if col in table and table[col].dtype == object]
+    if not big:
+        return table
+    return table.assign(**{col: table[col].map(lambda v: None if v is None else str(v)) for col in big})
 
 
 def run_scores(table, metric: str = "cpu"):
@@ -393,7 +432,7 @@ def _write_report(out: Path, table, baseline: str | None, metric: str):
     if baseline is not None and baseline not in solvers:
         raise InputError(f"baseline {baseline!r} is not a solver of these runs ({', '.join(solvers)})")
     baseline = baseline or (solvers[0] if solvers else "")
-    files = [write_table(table, out / TABLE[0]), write_table(table, out / TABLE[1])]
+    files = [write_table(_for_files(table), out / TABLE[0]), write_table(_for_files(table), out / TABLE[1])]
     if table.empty:
         return summary_table(table, metric), files
     summary = summary_table(table, metric)

@@ -148,7 +148,7 @@ def pivot_options(instance: ExactCoverInstance) -> list[int | None]:
     32
     """
     lo, hi = item_bounds(instance)
-    n_cells, n_types = instance.n_cells, instance.n_types
+    n_cells, n_types = instance.n_cells, len(instance.type_counts)
     once = np.array([a == b == 1 for a, b in zip(lo[:n_cells], hi[:n_cells])], dtype=bool)
     if not once.any():
         return [None]  # no item is covered exactly once: one sub-problem, the whole instance

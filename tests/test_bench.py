@@ -516,6 +516,13 @@ def test_bad_options_stop_before_any_run(tmp_path, run_cli, args, message):
     ('name = "a"\nexact_cover = "QUEENS"\npieces = "duel"\n', 5, "two sources"),
     ('name = "a"\ncard = "CARD"\nfaces = [9]\n', 5, "has no face 9"),
     ('name = "a"\npieces = "duel"\nrectangle = [2, 2]\nuse = ["A", "ZZ"]\n', 6, "unknown piece 'ZZ'"),
+    # A mistyped size once filled the memory of the benchmarking process itself, past every run's limit.
+    ('name = "a"\npieces = "classic"\nrectangle = [100000, 100000]\n', 5,
+     "rectangle [100000, 100000] has 10,000,000,000 cells, more than 400: a guard against a mistyped size; raise it "
+     "with max_cells = N"),
+    ('name = "a"\npieces = "classic"\nrectangle = [21, 21]\nmax_cells = 440\n', 5, "has 441 cells, more than 440"),
+    ('name = "a"\npieces = "classic"\nrectangle = [2, 2]\nmax_cells = 0\n', 6,
+     "max_cells must be an integer of at least 1, got 0"),
 ])
 def test_bad_suite_files_name_file_and_line(tmp_path, run_cli, entry, line, message):
     entry = entry.replace("QUEENS", str(KNUTH / "queens4.dlx")).replace(
@@ -526,6 +533,23 @@ def test_bad_suite_files_name_file_and_line(tmp_path, run_cli, entry, line, mess
     if line is not None:
         assert f"{suite}:{line}: " in err
     assert not (tmp_path / "out" / "runs.jsonl").exists()
+
+
+def test_a_suite_may_raise_the_cell_limit_for_a_large_region(tmp_path):
+    # 2 x 250 dominoes (500 cells): Fibonacci F(251) tilings; beyond 400 cells only with max_cells.
+    fib = [0, 1]
+    while len(fib) < 252:
+        fib.append(fib[-1] + fib[-2])
+    (tmp_path / "dom.txt").write_text("D\n##\n")
+    (tmp_path / "strip.txt").write_text("#" * 250 + "\n" + "#" * 250 + "\n")
+    use = ", ".join(['"D"'] * 250)
+    suite = _suite(tmp_path, f'[[instance]]\nname = "rect"\npieces = "dom.txt"\nrectangle = [2, 250]\nuse = [{use}]\n'
+                             f'max_cells = 500\nexpected = {fib[251]}\n\n[[instance]]\nname = "file"\n'
+                             f'pieces = "dom.txt"\nregion = "strip.txt"\nuse = [{use}]\nmax_cells = 500\n'
+                             f'expected = {fib[251]}\n')
+    outcome = run_bench(suite, solvers=["zdd"], out=tmp_path / "out", time_limit=60, progress=False)
+    assert outcome.table["status"].tolist() == ["solved", "solved"] and not outcome.table["wrong"].any()
+    assert outcome.table["count"].tolist() == [fib[251], fib[251]]
 
 
 def test_directory_suites_and_listing(tmp_path, run_cli):

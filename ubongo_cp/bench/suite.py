@@ -20,7 +20,8 @@ An instance names exactly one source:
     an exact-cover matrix in Knuth's plain format (:mod:`ubongo_cp.exactcover`);
 ``pieces = SET`` with ``region = FILE`` or ``rectangle = [ROWS, COLS]``
     optionally ``use = [names]`` (a name may repeat: identical pieces, UP-5)
-    and ``orientations``;
+    and ``orientations``; a region of more than 400 cells (the guard of
+    ``solve`` against a mistyped region) needs ``max_cells = N``;
 ``card = FILE``
     a card side: each of its tasks (``faces = [..]`` to pick some), or its
     piece set and region for ``analyze``;
@@ -72,9 +73,9 @@ SAMPLE_SEED = 2026
 
 _SOURCES = ("exact_cover", "pieces", "card", "deck", "xmpuzzle")
 _KEYS = {"name", "question", "k", "expected", "expected_subsets", "quick", *_SOURCES, "region", "rectangle", "use",
-         "orientations", "faces", "quick_sample", "seed", "expected_table", "problem"}
+         "orientations", "faces", "quick_sample", "seed", "expected_table", "problem", "max_cells"}
 #: Which keys each source allows besides the common ones.
-_ALLOWED = {"exact_cover": set(), "pieces": {"region", "rectangle", "use", "orientations"},
+_ALLOWED = {"exact_cover": set(), "pieces": {"region", "rectangle", "use", "orientations", "max_cells"},
             "card": {"faces"}, "deck": {"quick_sample", "seed", "expected_table"},
             "xmpuzzle": {"problem"}}
 _COMMON = {"name", "question", "k", "expected", "expected_subsets", "quick"}
@@ -391,6 +392,16 @@ def _pieces_units(entry, where, name, quick):
                 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in rect)):
             raise where.error("rectangle must be [ROWS, COLS], two positive integers", "rectangle")
         source["rectangle"] = list(rect)
+    from ..geometry import MAX_REGION_CELLS
+
+    max_cells = _int(entry, "max_cells", where, low=1)
+    if max_cells is not None:
+        source["max_cells"] = max_cells
+    limit = MAX_REGION_CELLS if max_cells is None else max_cells
+    if "rectangle" in entry and entry["rectangle"][0] * entry["rectangle"][1] > limit:
+        rows, cols = entry["rectangle"]
+        raise where.error(f"rectangle [{rows}, {cols}] has {rows * cols:,} cells, more than {limit}: a guard against "
+                          "a mistyped size; raise it with max_cells = N for a larger puzzle", "rectangle")
     if "use" in entry:
         use = entry["use"]
         if isinstance(use, str):
@@ -552,7 +563,11 @@ def build(source: dict, question: str) -> Built:
         from ..pieces import Region, load_pieces, load_region
 
         pieces = list(load_pieces(source["pieces"]).select(source.get("use")))
-        region = load_region(source["region"]) if "region" in source else Region.rectangle(*source["rectangle"])
+        if "region" in source:
+            region = load_region(source["region"], **({"max_cells": source["max_cells"]} if "max_cells" in source
+                                                      else {}))
+        else:
+            region = Region.rectangle(*source["rectangle"])
         mode = source.get("orientations", "free")
     elif kind == "card":
         from ..cards import load_card

@@ -550,6 +550,11 @@ def test_a_suite_may_raise_the_cell_limit_for_a_large_region(tmp_path):
     outcome = run_bench(suite, solvers=["zdd"], out=tmp_path / "out", time_limit=60, progress=False)
     assert outcome.table["status"].tolist() == ["solved", "solved"] and not outcome.table["wrong"].any()
     assert outcome.table["count"].tolist() == [fib[251], fib[251]]
+    # Without it the region file is refused when the suite is read, naming the suite's line and the way out.
+    _suite(tmp_path, f'[[instance]]\nname = "file"\npieces = "dom.txt"\nregion = "strip.txt"\nuse = [{use}]\n')
+    with pytest.raises(InputError, match=r"s.toml:4: .*strip.txt: region has 500 cells, over the limit of 400 .*"
+                                         r"raise it with max_cells = N in the suite entry"):
+        load_suite(tmp_path / "s.toml")
 
 
 def test_directory_suites_and_listing(tmp_path, run_cli):

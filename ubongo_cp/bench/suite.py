@@ -398,7 +398,16 @@ def _pieces_units(entry, where, name, quick):
     if max_cells is not None:
         source["max_cells"] = max_cells
     limit = MAX_REGION_CELLS if max_cells is None else max_cells
-    if "rectangle" in entry and entry["rectangle"][0] * entry["rectangle"][1] > limit:
+    if "region" in entry:   # read once here, so that a region over the limit stops the suite before any run
+        from ..geometry import MAX_CELLS_OPTION
+        from ..pieces import load_region
+
+        option = MAX_CELLS_OPTION.set("max_cells = N in the suite entry")
+        try:
+            _checked(lambda: load_region(source["region"], max_cells=limit), where, "region")
+        finally:
+            MAX_CELLS_OPTION.reset(option)
+    elif entry["rectangle"][0] * entry["rectangle"][1] > limit:
         rows, cols = entry["rectangle"]
         raise where.error(f"rectangle [{rows}, {cols}] has {rows * cols:,} cells, more than {limit}: a guard against "
                           "a mistyped size; raise it with max_cells = N for a larger puzzle", "rectangle")

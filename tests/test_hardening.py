@@ -266,3 +266,16 @@ def test_a_spec_with_an_impossible_cell_range_is_refused_at_once(run_cli, tmp_pa
 def test_an_orion_tournament_that_would_take_weeks_is_refused_without_yes(run_cli):
     code, _, err = run_cli("orion", "tournament", "--games", "10000000", "--agents", "greedy,random")
     one_line_error(code, err, "--yes")
+
+
+def test_a_solution_limit_beyond_64_bits_is_one_line(run_cli, tmp_path):
+    # Once an OverflowError from the engine (exit 1); 2**63 - 1 itself is taken (2 x 5 dominoes: 8 tilings).
+    knuth = write(tmp_path / "q.dlx", "a b\na\nb\na b\n")
+    region = write(tmp_path / "r.txt", "#####\n#####\n")
+    for argv in (("exact-cover", knuth, "--limit", str(2 ** 63)),
+                 ("solve", "--pieces", "classic", "--region", region, "--use", "I2:5", "--limit", str(10 ** 23))):
+        code, _, err = run_cli(*argv)
+        one_line_error(code, err, "limit must be at most 9223372036854775807 solutions")
+    code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", "I2:5", "--count",
+                           "--limit", str(2 ** 63 - 1))
+    assert code == 0 and out.startswith("8 solutions")

@@ -200,3 +200,15 @@ def test_the_readme_install_section_names_this_version_and_command():
     assert f"dist/ubongo_cp-{__version__}-*.whl" in install and "pip install dist/ubongo_cp-*.whl" in install
     assert f"ubongo-cp --version             # ubongo-cp {__version__}" in install
     assert 'ubongo-cp = "ubongo_cp.cli:run"' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_examples_copy_never_writes_through_a_link(tmp_path, run_cli):
+    # A dangling link under the copy's name was followed: the copy landed outside DIR, in the file it named.
+    (tmp_path / "dest").mkdir()
+    (tmp_path / "dest" / "rect_6x10.txt").symlink_to(tmp_path / "outside.txt")
+    (tmp_path / "dest" / "designer").symlink_to(tmp_path / "nowhere")
+    for argv in (("examples", "rect_6x10.txt", "--copy", tmp_path / "dest"),
+                 ("examples", "designer", "--copy", tmp_path / "dest"), ("examples", "--copy", tmp_path / "dest")):
+        code, _, err = run_cli(*argv)
+        assert code == 2 and "exists already and is not an unchanged copy" in err, err
+    assert not (tmp_path / "outside.txt").exists() and not (tmp_path / "nowhere").exists()

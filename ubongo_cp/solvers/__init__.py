@@ -133,6 +133,10 @@ def _refusal(instance, spec: SolverSpec, sample: bool, fixed: bool, frequencies:
     return None
 
 
+#: The largest solution limit :func:`solve` takes: the engines count in 64 bits.
+_MAX_LIMIT = 2 ** 63 - 1
+
+
 def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: int | None = None,
           time_limit: float | None = None, keep: int | None = DEFAULT_KEEP, reduce: bool = True,
           on_solution: OnSolution | None = None, pieces_used: int | None = None, sample: int | None = None,
@@ -161,7 +165,8 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         :class:`.zdd.AutoBackend` (``stats["engine"]`` says which ran,
         ``stats["rule"]`` why).
     limit : int, optional
-        Stop after this many solutions (1 = first solution only).
+        Stop after this many solutions (1 = first solution only; at most
+        2**63 - 1).
     time_limit : float, optional
         Seconds; on time-out ``complete`` is False and ``status`` is
         ``Status.UNKNOWN`` if nothing was found.
@@ -242,6 +247,8 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         raise InputError(f"solve needs an exact-cover instance (ubongo_cp.cover.build_instance, "
                          f"ubongo_cp.exactcover.read_exact_cover), got {type(instance).__name__}")
     limit = None if limit is None else whole_argument("limit", limit, 1)
+    if limit is not None and limit > _MAX_LIMIT:   # the engines count in 64 bits
+        raise InputError(f"limit must be at most {_MAX_LIMIT} solutions (2**63 - 1), got {limit}")
     keep = None if keep is None else whole_argument("keep", keep, 0)
     sample = None if sample is None else whole_argument("the number of samples", sample, 0)
     pieces_used = None if pieces_used is None else whole_argument("pieces_used", pieces_used, 0)

@@ -103,6 +103,23 @@ def test_noise_alone_gives_no_cross_validated_fit(tasks, tmp_path):
         assert lo <= 0 <= hi or f == "pieces", f      # no feature matters (up to the 5 % a 95 % interval misses)
 
 
+def test_a_player_with_one_timed_solve_is_cross_validated_as_the_average_player(tasks):
+    # Every solve of "dan" falls in one fold: the fits on the other folds have no column for dan. They were
+    # rank-deficient (statsmodels warned, on the command line too, and the pooled R^2 moved); dan's one row
+    # is now predicted as the average player of that fit, and the rest as before.
+    import warnings
+
+    times = synthetic_times(tasks, per_task=1)
+    base = fit_difficulty(times, tasks)
+    dan = pd.concat([times, times.iloc[[0]].assign(player="dan")], ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = fit_difficulty(dan, tasks)
+    assert set(model.players) == {"ana", "ben", "cy", "dan"} and model.rows == len(times) + 1
+    # One row more among 433 moves the pooled out-of-sample fit by little.
+    assert model.cv_r2 == pytest.approx(base.cv_r2, abs=0.01) and model.cv_r2 > 0.5
+
+
 def test_batch_rates_with_the_fitted_model(tasks, tmp_path, run_cli):
     from ubongo_cp.booklet import task_views
     from ubongo_cp.booklet.views import results_index
@@ -143,6 +160,9 @@ def test_batch_rates_with_the_fitted_model(tasks, tmp_path, run_cli):
     ("card,side,face,seconds\n01,easy,1,-3\n", "t.csv:2: seconds '-3' is not a number > 0"),
     ("card,side,face,seconds\n01,easy,x,3\n", "t.csv:2: face 'x' is not a whole number"),
     ("card,side,seconds\n01,easy,3\n", "lacks column(s) face"),
+    # An empty name was one more player, taken as the reference of every player effect.
+    ("card,side,face,seconds,player\n01,easy,1,30,ana\n01,easy,2,20,\n",
+     "t.csv:3: no player is named on this line, but line 2 names one"),
 ])
 def test_bad_times_get_one_clear_line(tmp_path, run_cli, content, message):
     (tmp_path / "t.csv").write_text(content)

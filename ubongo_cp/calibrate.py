@@ -26,8 +26,9 @@ OLS intervals, statsmodels' ``conf_int``),
 R^2 on the rows it was fitted on, and a cross-validated R^2: the rows are
 split into ``folds`` groups *by task* (all times of one task in the same
 group, so a task is never predicted from its own times), each group is
-predicted by a model fitted on the others, and R^2 is computed on those
-out-of-sample predictions (pooled). A cross-validated R^2 much below the
+predicted by a model fitted on the others (least squares; a player none
+of whose times is in the other groups is predicted as their average
+player), and R^2 is computed on those out-of-sample predictions (pooled). A cross-validated R^2 much below the
 in-sample one means the model fits noise; below 0 it predicts worse than
 the mean.
 
@@ -299,7 +300,8 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
     ------
     InputError
         For a missing file or column, or a row whose face is not a whole
-        number >= 1 or whose seconds are not a finite number > 0, naming the line.
+        number >= 1 or whose seconds are not a finite number > 0, or a row
+        without a player where others name one, naming the line.
     """
     import pandas as pd
 
@@ -335,6 +337,11 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
                      "player": str(r.get("player", "")).strip(), "line": line})
     if not rows:
         raise InputError("times table has no rows", path=path)
+    named = [r for r in rows if r["player"]]
+    if named and len(named) < len(rows):   # an empty name would be one more player, taken as the reference
+        blank = next(r for r in rows if not r["player"])
+        raise InputError(f"no player is named on this line, but line {named[0]['line']} names one: name the player "
+                         "of every timed solve, or of none", path=path, line=blank["line"])
     return pd.DataFrame(rows)
 
 
@@ -444,11 +451,19 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
     fold_of_task[order] = np.arange(n_tasks) % k
     fold = fold_of_task[task_ids]
     predicted = np.full(len(y), np.nan)
+    first_player = 1 + len(kept)   # the design's first player column
     for j in range(k):
         test = fold == j
         train = ~test
-        sub = OLS(y[train], design[train]).fit()
-        predicted[test] = design[test] @ np.asarray(sub.params)
+        # A player whose every solve is in this fold has no column in its training rows: least squares on the
+        # columns the training rows have, and that player predicted as the average player of the fold's fit.
+        present = design[train].any(axis=0)
+        beta = np.zeros(design.shape[1])
+        beta[present] = np.linalg.lstsq(design[train][:, present], y[train], rcond=None)[0]
+        if not present[first_player:].all():
+            fitted = np.concatenate(([0.0], beta[first_player:][present[first_player:]]))  # the first player's 0
+            beta[first_player:][~present[first_player:]] = fitted.mean()
+        predicted[test] = design[test] @ beta
     resid = y - predicted
     cv_r2 = float(1.0 - np.sum(resid ** 2) / np.sum((y - y.mean()) ** 2))
     return DifficultyModel(

@@ -94,6 +94,27 @@ def cases():
             yield pytest.param(name, seed, id=f"{name}-{seed}")
 
 
+def _scramble(value) -> None:
+    """Change every list and dict inside ``value`` in place (tuples are gone through)."""
+    if isinstance(value, list):
+        for i, v in enumerate(value):
+            if isinstance(v, (list, dict, tuple)):
+                _scramble(v)
+            else:
+                value[i] = "scrambled"
+        value.append("scrambled")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, (list, dict, tuple)):
+                _scramble(v)
+            else:
+                value[k] = "scrambled"
+        value["scrambled"] = True
+    elif isinstance(value, tuple):
+        for v in value:
+            _scramble(v)
+
+
 @pytest.mark.parametrize("name, seed", list(cases()))
 def test_random_playout_clone_pickle_and_record(name, seed):
     factory, _ = GAMES[name]
@@ -106,6 +127,11 @@ def test_random_playout_clone_pickle_and_record(name, seed):
         state.apply_action(a)
     before = (str(state), state.legal_actions(), state.current_player(), state.returns())
     clone = state.clone()
+    # A clone is a deep copy: changing what its history holds (solve times, draws, the moves of a round) in
+    # place leaves the original's alone (the Duel's and the gem game's clones once shared those lists).
+    history = pickle.dumps(state.history)
+    _scramble(state.clone().history)
+    assert pickle.dumps(state.history) == history
     copies = [pickle.loads(pickle.dumps(state))]
     # Every game keeps records (games/base): one round trip through JSON.
     fmt = record_format_of(type(state))
@@ -233,3 +259,19 @@ def test_engines_load_without_matplotlib():
             "print(play_one(['random'] * 3, 1)[1])\n"
             "assert 'matplotlib' not in sys.modules, 'matplotlib imported'\n")
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+@pytest.mark.parametrize("name, change", [
+    ("duel", lambda r: r["generator"]["state"].update(inc=-1)),
+    ("duel", lambda r: r["generator"].update(uinteger=2 ** 70)),
+    ("ubongo", lambda r: r["generator"]["state"].update(inc=-1)),
+    ("ubongo", lambda r: r["start"]["board"][0].__setitem__(0, 2 ** 70)),
+], ids=["duel generator -1", "duel uinteger 2**70", "gem generator -1", "gem board 2**70"])
+def test_a_number_out_of_range_in_a_record_is_bad_input(name, change):
+    # Once a raw OverflowError from numpy instead of the InputError a malformed record gets.
+    state = GAMES[name][0](1)
+    state.apply_action(state.legal_actions()[0])
+    record = json.loads(json.dumps(record_of(state), allow_nan=False))
+    change(record)
+    with pytest.raises(InputError):
+        replay_record(record)

@@ -168,3 +168,80 @@ def test_bad_tile_set_or_rules_in_a_record(game):
         replay({**rec, "setup_rules": {"hole_spacing": 0}})
     with pytest.raises(InputError, match="'setup_rules'"):
         replay({**rec, "setup_rules": {"holes": 3}})
+
+
+def _random_game(state, rng, swap_at=None):
+    """Play ``state`` to its end at random; with ``swap_at`` (a pie game) the swap is played as move 2 or not."""
+    from ubongo_cp.games.orion.pie import swap_action
+
+    k = 0
+    while not state.is_terminal():
+        acts = state.legal_actions()
+        if swap_at is not None and k == 1:
+            a = swap_action(state.inner) if swap_at else acts[0]
+        else:
+            a = int(rng.choice(acts))
+        state.apply_action(a)
+        k += 1
+    return state
+
+
+@pytest.mark.parametrize("kind", ["bitboard", "pie, swapped", "pie, not swapped"])
+def test_records_of_the_bitmask_engine_and_of_the_pie_rule(kind, tmp_path):
+    # The games the OpenSpiel adapter and the MCTS agent play: once "BitOrionState keeps no game records".
+    import numpy as np
+
+    from ubongo_cp.games import base
+    from ubongo_cp.games.orion.bitboard import BitOrionState
+    from ubongo_cp.games.orion.pie import PieOrionState
+
+    rng = np.random.default_rng(4)
+    state = _random_game(BitOrionState(seed=11) if kind == "bitboard" else PieOrionState(seed=11), rng,
+                         None if kind == "bitboard" else kind == "pie, swapped")
+    base.save_record(state, tmp_path / "g.json", players=["ann", "bob"])
+    data = json.loads((tmp_path / "g.json").read_text())
+    back = load_record(tmp_path / "g.json")
+    assert back.history == state.history and back.returns() == state.returns()
+    if kind == "bitboard":
+        assert "pie" not in data and isinstance(back, OrionState)
+        assert data["result"] == {"winner": state.winner, "rule": state.end_rule, "moves": len(state.history)}
+    else:
+        swapped = kind == "pie, swapped"
+        assert data["pie"] == {"swapped": swapped} and isinstance(back, PieOrionState) and back.swapped == swapped
+        # The swap is a move of the pie game (its result counts it), not a tile of the colours' game.
+        assert data["result"]["moves"] == len(state.history) == len(data["moves"]) + swapped
+        assert back.inner.history == state.inner.history
+
+
+@pytest.mark.parametrize("pie, message", [({"swapped": "yes"}, "'pie' must be an object"),
+                                          ({"swapped": True, "by": 1}, "'pie' must be an object"),
+                                          ([True], "'pie' must be an object")])
+def test_a_malformed_pie_field_is_refused(pie, message, tmp_path):
+    import numpy as np
+
+    from ubongo_cp.games.orion.pie import PieOrionState
+
+    state = _random_game(PieOrionState(seed=11), np.random.default_rng(4), True)
+    data = record_of(state)
+    data["pie"] = pie
+    with pytest.raises(InputError, match=message):
+        replay(data)
+
+
+@pytest.mark.parametrize("player", [-1, 2, True, None, 0.0, "0"])
+def test_an_analysis_move_of_no_player_is_refused_and_changes_nothing(player):
+    # place(action, -1) once marked player 1's tile used, made the chance id the player to move, and broke on
+    # the next move with an IndexError; legal_actions(-1) made up a list.
+    from ubongo_cp.errors import IllegalActionError
+    from ubongo_cp.games.orion.bitboard import BitOrionState
+
+    s = OrionState(seed=3)
+    a = s.legal_actions()[0]
+    before = (s.used.copy(), list(s.history), s.current_player())
+    with pytest.raises(IllegalActionError, match="0 or 1"):
+        s.place(a, player)
+    assert (s.used == before[0]).all() and s.history == before[1] and s.current_player() == before[2]
+    if player is not None:
+        for state in (s, BitOrionState(seed=3)):
+            with pytest.raises(IllegalActionError, match="player must be 0 or 1"):
+                state.legal_actions(player)

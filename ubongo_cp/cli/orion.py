@@ -149,10 +149,12 @@ def _run_analyze(args) -> int:
     import os
     from contextlib import nullcontext
 
+    from ..games.orion.pie import PieOrionState
     from ..games.orion.records import load_record
     from ..outputs import OutputFolder
 
-    final = load_record(args.record)
+    loaded = load_record(args.record)
+    final = loaded.inner if isinstance(loaded, PieOrionState) else loaded   # the colours' game is analysed
     # The pictures folder: locked, one record's pictures, and no file of another origin replaced.
     with (OutputFolder(args.pictures, "orion analyze", source=os.path.realpath(args.record))
           if args.pictures else nullcontext()) as pictures:

@@ -56,6 +56,7 @@ __all__ = [
     "RandomAgent",
     "play_game",
     "picture_axes",
+    "copy_history",
     "RecordFormat",
     "register_record_format",
     "record_format_of",
@@ -278,6 +279,30 @@ class GameState(abc.ABC):
         return IllegalActionError(f"illegal action {action} ({self.action_to_string(action)}): {why}")
 
 
+def copy_history(history: list) -> list:
+    """A copy of a state's history for :meth:`GameState.clone`: its lists, dicts and tuples copied all the way
+    down (the entries hold lists: solve times, draws, the moves of a round), the rest (numbers, strings) shared.
+
+    Examples
+    --------
+    >>> h = [{"times": [40.0, 31.5], "moves": [(0, 3, [2, 5])]}]
+    >>> c = copy_history(h)
+    >>> c[0]["times"][0] = -1.0; c[0]["moves"][0][2].append(1)
+    >>> h
+    [{'times': [40.0, 31.5], 'moves': [(0, 3, [2, 5])]}]
+    """
+    def copied(v):
+        if isinstance(v, list):
+            return [copied(x) for x in v]
+        if isinstance(v, dict):
+            return {k: copied(x) for k, x in v.items()}
+        if isinstance(v, tuple):
+            return tuple(copied(x) for x in v)
+        return v
+
+    return copied(history)
+
+
 def picture_axes(width: float, height: float, dpi: int = 80):
     """A blank figure for a state picture: ``(figure, axes)``, equal aspect, no axis lines.
 
@@ -386,6 +411,10 @@ class RecordFormat:
         rule for an illegal move.
     older : tuple of int
         Earlier versions ``read`` still accepts.
+    writers : tuple of type
+        Other state classes whose games ``write`` records in this format
+        (another engine of the game, a variant wrapping it); ``read``
+        replays through ``state_type``'s rules.
     """
 
     name: str
@@ -394,6 +423,7 @@ class RecordFormat:
     write: Callable[..., dict]
     read: Callable[..., GameState]
     older: tuple[int, ...] = ()
+    writers: tuple[type, ...] = ()
 
 
 _FORMATS: dict[str, RecordFormat] = {}
@@ -411,7 +441,7 @@ def register_record_format(fmt: RecordFormat) -> None:
 def record_format_of(state_type: type) -> RecordFormat | None:
     """The record format registered for ``state_type`` (or a base class of it), or None."""
     for fmt in _FORMATS.values():
-        if issubclass(state_type, fmt.state_type):
+        if issubclass(state_type, (fmt.state_type, *fmt.writers)):
             return fmt
     return None
 
@@ -617,7 +647,7 @@ def generator_from_json(rng: np.random.Generator, state, path=None) -> None:
     """Restore :func:`generator_to_json`'s ``state`` into ``rng``; InputError naming ``path`` if malformed."""
     try:
         rng.bit_generator.state = state
-    except (TypeError, ValueError, KeyError) as exc:
+    except (TypeError, ValueError, KeyError, OverflowError) as exc:
         raise InputError(f"'generator': not a state of the {type(rng.bit_generator).__name__} "
                          f"generator ({exc})", path=path) from None
 

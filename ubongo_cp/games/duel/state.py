@@ -43,7 +43,7 @@ import numpy as np
 
 from ...errors import IllegalActionError, InputError
 from ...specs import game_spec
-from ..base import CHANCE, TERMINAL, GameFacts, GameState, is_number
+from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number
 from ..tasks import SolveTimeModel, TaskDeck, recorded_times_problem
 
 __all__ = ["FACTS", "MAX_REROLLS", "TARGET", "NUM_FACES", "SIDES", "NUM_CARDS", "DEFAULT_ORANGE_FIELDS", "DEFAULT_GIVE_UP",
@@ -346,7 +346,7 @@ class DuelState(GameState):
     def clone(self) -> "DuelState":
         new = copy.copy(self)
         new.scores = list(self.scores)
-        new.history = [dict(h) for h in self.history]
+        new.history = copy_history(self.history)
         new.actions = list(self.actions)
         new.rng = copy.deepcopy(self.rng)
         if hasattr(self.model, "calls"):

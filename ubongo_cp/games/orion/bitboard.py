@@ -328,9 +328,9 @@ class BitOrionState(OrionRules):
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """Sorted ids of the legal placements of ``player`` (default: the one to move); OD-2, OD-3."""
+        p = self._player_of(player)
         if self.winner is not None:
             return []
-        p = self.player if player is None else player
         if p not in self._legal:
             self._legal[p] = np.flatnonzero(self._legal_mask(p)).tolist()
         return list(self._legal[p])

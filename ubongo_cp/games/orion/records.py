@@ -47,7 +47,8 @@ from ..base import RecordFormat, check_result, is_int, register_record_format
 from .board import Board, default_board
 from .hexgrid import transform
 from .setup import Setup, SetupRules
-from .state import OrionGame, OrionState
+from .pie import PieOrionState, swap_action
+from .state import OrionGame, OrionRules, OrionState
 from .tiles import SHIPPED_TILE_SETS, format_tiles, load_tiles, parse_tiles
 
 __all__ = ["FORMAT", "VERSION", "record_of", "save_record", "load_record", "replay", "move_to_json"]
@@ -65,8 +66,17 @@ def move_to_json(state: OrionState, action: int, player: int) -> dict:
             "rotation": pl.rotation, "flip": pl.flip, "anchor": list(pl.anchor)}
 
 
-def record_of(state: OrionState, players: Sequence[str] | None = None) -> dict:
-    """The record (a JSON-ready dict) of the game that led to ``state``."""
+def record_of(state: OrionRules | PieOrionState, players: Sequence[str] | None = None) -> dict:
+    """The record (a JSON-ready dict) of the game that led to ``state``: of either engine (a record replays
+    through the reference engine's rules), or of a game under the pie rule (``"pie": {"swapped": ...}``: whether
+    the second seat took over the first tile; the moves' ``player`` is the colour, ``players`` name the seats)."""
+    if isinstance(state, PieOrionState):
+        inner = state.inner
+        rec = record_of(inner, players)
+        rec["pie"] = {"swapped": state.swapped}
+        if "result" in rec:     # the move count of the pie game, its swap counted, as its replay gives it
+            rec["result"] = result_of(state)
+        return rec
     game = state.game
     replay_state = OrionState(state.setup, game)
     moves = []
@@ -94,9 +104,13 @@ def record_of(state: OrionState, players: Sequence[str] | None = None) -> dict:
     return rec
 
 
-def result_of(state: OrionState) -> dict:
-    """The ``result`` of a finished game's record: the winner (-1 a draw), the rule that ended it, the moves."""
-    return {"winner": state.winner, "rule": state.end_rule, "moves": len(state.history)}
+def result_of(state: OrionRules | PieOrionState) -> dict:
+    """The ``result`` of a finished game's record: the winner (-1 a draw), the rule that ended it, the moves.
+
+    The winner is a colour (player of the inner game); under the pie rule the moves count the swap.
+    """
+    inner = state.inner if isinstance(state, PieOrionState) else state
+    return {"winner": inner.winner, "rule": inner.end_rule, "moves": len(state.history)}
 
 
 def save_record(state: OrionState, path: str | os.PathLike,
@@ -107,8 +121,9 @@ def save_record(state: OrionState, path: str | os.PathLike,
     base.save_record(state, path, players)
 
 
-def load_record(path: str | os.PathLike) -> OrionState:
-    """Read an Orion Duel record and replay it (:func:`ubongo_cp.games.base.load_record`).
+def load_record(path: str | os.PathLike) -> OrionState | PieOrionState:
+    """Read an Orion Duel record and replay it (:func:`ubongo_cp.games.base.load_record`): the reference
+    engine's final state, inside a :class:`.pie.PieOrionState` for a game under the pie rule.
 
     Raises
     ------
@@ -119,12 +134,13 @@ def load_record(path: str | os.PathLike) -> OrionState:
     from .. import base
 
     state = base.load_record(path, game=OrionState)
-    assert isinstance(state, OrionState)   # load_record checked the record's game
+    assert isinstance(state, (OrionState, PieOrionState))   # load_record checked the record's game
     return state
 
 
-def replay(data: dict, path: str | os.PathLike | None = None, on_move=None) -> OrionState:
-    """Replay a record dict move by move; returns the final state.
+def replay(data: dict, path: str | os.PathLike | None = None, on_move=None) -> OrionState | PieOrionState:
+    """Replay a record dict move by move; returns the final state (in a :class:`.pie.PieOrionState` when the
+    record has a ``pie`` field).
 
     ``on_move(n, state, action)`` is called before move ``n`` (from 1) is
     applied.
@@ -174,16 +190,35 @@ def replay(data: dict, path: str | os.PathLike | None = None, on_move=None) -> O
     moves = data.get("moves")
     if not isinstance(moves, list):
         raise InputError("'moves' must be a list", path=path)
+    pie = _pie(data, moves, path)
+    played: OrionState | PieOrionState = state if pie is None else PieOrionState(state)
     for k, mv in enumerate(moves, start=1):
         action = _move_action(state, mv, k, path)
         if on_move is not None:
             on_move(k, state, action)
         try:
-            state.apply_action(action)
+            played.apply_action(action)
         except IllegalActionError as exc:
             raise InputError(f"move {k} ({_describe(mv)}): {exc}", path=path) from None
-    check_result(res, result_of(state) if state.is_terminal() else None, path)
-    return state
+        if k == 1 and pie:    # the second seat took over the first tile
+            try:
+                played.apply_action(swap_action(state))
+            except IllegalActionError as exc:
+                raise InputError(f"'pie': the swap after move 1: {exc}", path=path) from None
+    check_result(res, result_of(played) if state.is_terminal() else None, path)
+    return played
+
+
+def _pie(data: dict, moves: list, path) -> bool | None:
+    """The record's pie rule: None without one, else whether the seats swapped after the first move."""
+    pie = data.get("pie")
+    if pie is None:
+        return None
+    if not isinstance(pie, dict) or set(pie) != {"swapped"} or not isinstance(pie["swapped"], bool):
+        raise InputError(f"'pie' must be an object {{\"swapped\": true or false}}, got {pie!r}", path=path)
+    if pie["swapped"] and not moves:
+        raise InputError("'pie': a swap takes over the first move, and the record has none", path=path)
+    return pie["swapped"]
 
 
 def _game(data: dict, path) -> OrionGame:
@@ -277,4 +312,5 @@ def _move_action(state: OrionState, mv, k: int, path) -> int:
     return action
 
 
-register_record_format(RecordFormat(FORMAT, VERSION, OrionState, record_of, replay, older=(1,)))
+register_record_format(RecordFormat(FORMAT, VERSION, OrionState, record_of, replay, older=(1,),
+                                    writers=(OrionRules, PieOrionState)))

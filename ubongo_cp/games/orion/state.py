@@ -30,7 +30,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import IllegalActionError, InputError
 from ..base import TERMINAL, GameFacts, GameState, action_id
 from .board import Board, default_board
 from .graphs import tile_group
@@ -247,6 +247,20 @@ class OrionRules(GameState):
         else:
             self.player = p  # the other player has tiles left (only with unequal tile sets)
 
+    def _player_of(self, player) -> int:
+        """``player`` as 0 or 1, ``None`` as the player to move.
+
+        Raises
+        ------
+        IllegalActionError
+            For anything but 0 or 1 (a bool, a float, the chance or terminal id).
+        """
+        if player is None:
+            return self.player
+        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) or player not in (0, 1):
+            raise IllegalActionError(f"player must be 0 or 1, got {player!r}")
+        return int(player)
+
     def current_player(self) -> int:
         return TERMINAL if self.winner is not None else self.player
 
@@ -378,9 +392,9 @@ class OrionState(OrionRules):
         OD-3: a placement covering a token must join same-coloured hexes
         placed earlier. Empty when the game is over.
         """
+        p = self._player_of(player)
         if self.winner is not None:
             return []
-        p = self.player if player is None else player
         if p not in self._legal:
             self._legal[p] = self._compute_legal(p)
         return list(self._legal[p])
@@ -421,9 +435,12 @@ class OrionState(OrionRules):
         Raises
         ------
         IllegalActionError
-            As :meth:`apply_action`.
+            As :meth:`apply_action`, and for a ``player`` that is not 0 or 1.
         """
         action = action_id(action)
+        if player is None:
+            raise IllegalActionError("place needs the player who places the tile: 0 or 1")
+        player = self._player_of(player)
         if self.winner is not None:
             raise self._illegal(action, "the game is over")
         why = self._violation(player, action)

@@ -44,7 +44,7 @@ import numpy as np
 
 from ...errors import IllegalActionError, InputError
 from ...specs import game_spec
-from ..base import CHANCE, TERMINAL, GameFacts, GameState
+from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history
 from ..tasks import SolveTimeModel, TaskDeck, recorded_times_problem
 
 __all__ = [
@@ -239,7 +239,10 @@ class UbongoState(GameState):
             shuffled = np.repeat(np.arange(self.num_colours, dtype=np.int64), colour_counts)
             layout = self.rng.permutation(shuffled).reshape(NUM_LANES, HOLES_PER_LANE)
         else:
-            layout = np.array(board, dtype=np.int64)
+            try:
+                layout = np.array(board, dtype=np.int64)
+            except (TypeError, ValueError, OverflowError):   # ragged rows, text, a number beyond 64 bits
+                layout = np.zeros((0, 0), dtype=np.int64)
             if layout.shape != (NUM_LANES, HOLES_PER_LANE) or not (
                     (layout >= EMPTY) & (layout < self.num_colours)).all():
                 raise InputError(f"board must be 6 x 12 colours 0..{self.num_colours - 1} or {EMPTY}")
@@ -410,7 +413,7 @@ class UbongoState(GameState):
         new._gems = [g[:] for g in self._gems]
         new._pawns = self._pawns[:]
         new.rng = copy.deepcopy(self.rng)
-        new.history = [dict(h, moves=list(h["moves"])) for h in self.history]
+        new.history = copy_history(self.history)
         new.actions = list(self.actions)
         new._queue = list(self._queue)
         new.cards = list(self.cards)

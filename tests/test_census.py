@@ -303,3 +303,13 @@ def test_cli_runs_resumes_and_summarises(run_cli, tmp_path):
     assert "CPU-s in the shards, worker peak RSS" in lines[-1]
     code, out, _ = run_cli(*argv)
     assert code == 0 and f"(0 run now, {shards} resumed)" in out and "CPU-s" not in out
+
+
+def test_no_more_shards_than_regions(tmp_path, run_cli):
+    # --shards 100000 on the 12 pentomino-shaped regions of 5 cells once wrote 100,000 files, nearly all empty.
+    code, out, err = run_cli("census", "--pieces", "classic", "--k", "2", "--cells", "5", "--shards", "100000",
+                             "--out", tmp_path / "c", "--no-progress")
+    assert code == 0, err
+    shards = read_manifest(tmp_path / "c")["plan"]["5"]["shards"]
+    assert 1 <= shards <= 12 and len(list((tmp_path / "c" / "regions").iterdir())) == shards
+    assert out.startswith(f"census classic, K = 2, 5 cells (hole-free, any box): 12 regions in {shards} shard(s)")

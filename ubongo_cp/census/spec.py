@@ -247,7 +247,8 @@ def plan_census(spec: CensusSpec, shards: int | None = None, *,
     spec : CensusSpec
         The census (:func:`make_spec`).
     shards : int, optional
-        Shards per size; by default from Knuth's estimate of the search tree
+        Shards per size (at most one per region of the size, estimated as
+        below, and :data:`MAX_SHARDS`); by default from Knuth's estimate of the search tree
         (:func:`~ubongo_cp.polyominoes.estimate_count`, seeded: the same
         plan every time): :data:`ROWS_PER_SHARD` regions per shard, at least
         up to :data:`MIN_SHARDS` shards of :data:`MIN_ROWS` regions, at most
@@ -289,8 +290,8 @@ def plan_census(spec: CensusSpec, shards: int | None = None, *,
         refuse_long_job("this census", seconds, f"{sum(sizes.values()):.0f} regions"
                         + ("" if spec.count_only else f" at about {SECONDS_PER_REGION * 1000:.0f} ms each"),
                         max_cpu_seconds)
-        return {str(n): {"shards": shards or min(MAX_SHARDS, max(1, math.ceil(k / ROWS_PER_SHARD),
-                                                                 min(MIN_SHARDS, math.ceil(k / MIN_ROWS)))),
+        return {str(n): {"shards": min(shards, max(1, int(k))) if shards else
+                         min(MAX_SHARDS, max(1, math.ceil(k / ROWS_PER_SHARD), min(MIN_SHARDS, math.ceil(k / MIN_ROWS)))),
                          "depth": 1} for n, k in sizes.items()}
     # Every size estimated first, so that a job too large is refused with the whole census's figures.
     leaves_of = {n: estimate_count(n, holes=None, box=spec.box, probes=PLAN_PROBES) for n in spec.cells}
@@ -312,7 +313,7 @@ def plan_census(spec: CensusSpec, shards: int | None = None, *,
                     not spec.count_only and leaves / 8 / count > MAX_ROWS_PER_SHARD:
                 raise InputError(f"about {leaves / 8:.1e} regions of {n} cells: more than one census can hold "
                                  f"in {MAX_SHARDS:,} shards; give a box or fewer cells")
-        else:
-            count = shards
+        else:   # no more shards than regions (estimated): an empty shard is a file and a task for nothing
+            count = min(shards, MAX_SHARDS, max(1, math.ceil(leaves / 8)))
         plan[str(n)] = {"shards": count, "depth": shard_depth(n, count, box=spec.box)}
     return plan

@@ -37,7 +37,8 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
                    help="only enumerate: regions per shape class in OUT/counts, no analysis")
     p.add_argument("--per-subset", action="store_true",
                    help="also write OUT/subsets: one row per (region, tiling subset, count)")
-    p.add_argument("--shards", type=int, help="shards per size (default: from the expected number of regions)")
+    p.add_argument("--shards", type=int,
+                   help="shards per size, at most one per region (default: from the expected number of regions)")
     p.add_argument("--yes", action="store_true",
                    help="run a census estimated to need more than 24 CPU-hours (refused without it)")
     add_executor_arguments(p, default_jobs=None)

@@ -96,9 +96,11 @@ def _write_shard(out: Path, spec: CensusSpec, result: dict) -> int:
 
     schemas = _schemas()
     name = _shard_name(result["n"], result["index"], result["count"])
+    identity = {_SHARD_KEY: json.dumps([result["n"], result["index"], result["count"]])}
     rows = 0
     for table in spec.tables():
         data = pa.table(result[table], schema=schemas[table])
+        data = data.replace_schema_metadata({**(data.schema.metadata or {}), **identity})
         with atomic_path(out / table / name) as tmp:
             pq.write_table(data, tmp, compression="zstd")
         rows = data.num_rows if table != "counts" else int(sum(result[table]["regions"]))
@@ -159,16 +161,26 @@ def read_manifest(out_dir: str | os.PathLike) -> dict:
     return manifest
 
 
-def shard_is_readable(path: Path, table: str) -> bool:
-    """Whether a shard file is a whole Parquet file of ``table``'s columns (read through: a few MB)."""
+#: The key of a shard file's Parquet metadata naming the shard it holds: ``[n, index, count]``.
+_SHARD_KEY = b"ubongo-cp.census.shard"
+
+
+def shard_is_readable(path: Path, table: str, shard: tuple[int, int, int] | None = None) -> bool:
+    """Whether a shard file is a whole Parquet file of ``table``'s columns (read through: a few MB) and, given
+    ``shard`` (``(n, index, count)``), holds that shard: a shard copied under another's name is not one
+    (a file written before shards named themselves is taken on its name)."""
     import pyarrow.parquet as pq
 
     if not path.is_file():  # a FIFO or a device would block the reader or never end
         return False
     try:
-        return pq.read_table(path).schema.names == _schemas()[table].names
+        schema = pq.read_table(path).schema
     except Exception:  # pyarrow raises several kinds (ArrowInvalid, OSError) for a damaged file
         return False
+    if schema.names != _schemas()[table].names:
+        return False
+    named = (schema.metadata or {}).get(_SHARD_KEY)
+    return shard is None or named is None or named == json.dumps(list(shard)).encode()
 
 
 def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: Sequence[str] | None = None,

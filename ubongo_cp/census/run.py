@@ -185,10 +185,10 @@ def _run(spec, out: Path, manifest: dict, executor: Executor | None, progress: b
         for i in range(count):
             name = _shard_name(n, i, count)
             if (out / tables[-1] / name).exists():
-                if all(shard_is_readable(out / t / name, t) for t in tables):
+                if all(shard_is_readable(out / t / name, t, (n, i, count)) for t in tables):
                     resumed += 1
                     continue
-                redone.append(name)  # damaged (a disk error, a copy cut short): computed again, overwritten
+                redone.append(name)  # damaged (a disk error, a copy cut short, another shard's file): computed again
             todo.append((spec, n, i, count, depth))
     ran = 0
     failed: list[tuple[int, int, str]] = []

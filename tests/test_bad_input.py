@@ -38,7 +38,7 @@ CASES = [
     (["solve", "{f}"], "card_tasks_not_table.toml", ":6: field 'tasks' must be a table, got 'I4'"),
     (["solve", "{f}"], "card_bad_syntax.toml", ":1: invalid TOML"),
     (["solve", "{f}"], "card_id_path.toml", ":3: card id '../../escaped' may hold only letters"),
-    (["solve", "{f}"], "card_not_utf8.toml", "not UTF-8 text"),
+    (["solve", "{f}"], "card_not_utf8.toml", ":1: not UTF-8 text (invalid start byte: byte 1 of the file, column 1"),
     (["booklet", "{f}", "--out", "{tmp}/b.pdf"], "card_wrong_area.toml", "not a directory"),
     (["batch", "{f}", "--out", "{tmp}/o"], "region_empty.txt", "not a directory"),
     (["booklet", EXAMPLES, "--out", "{tmp}/b.pdf", "--results", "{f}"], "card_wrong_area.toml",
@@ -276,3 +276,12 @@ def test_a_record_of_another_game_is_named_by_the_games_display_names(run_cli):
     assert (code, out) == (2, "")
     assert err == (f"ubongo-cp: error: {domino}: a Domino record (format 'ubongo-cp/domino-record') is not an Orion "
                    "Duel record\n")
+
+
+def test_text_that_is_not_utf8_is_placed_by_line_and_column(run_cli, tmp_path):
+    # Once "at byte 4" alone, counted after a byte-order mark the reader had dropped.
+    for name, data, byte in (("plain.txt", b"##\n#\xff#\n", 5), ("bom.txt", b"\xef\xbb\xbf##\n#\xff#\n", 8)):
+        (tmp_path / name).write_bytes(data)
+        code, _, err = run_cli("solve", "--pieces", "classic", "--region", tmp_path / name)
+        assert code == 2 and err == (f"ubongo-cp: error: {tmp_path / name}:2: not UTF-8 text (invalid start byte: "
+                                     f"byte {byte} of the file, column 2 of the line)\n")

@@ -163,6 +163,9 @@ def test_batch_rates_with_the_fitted_model(tasks, tmp_path, run_cli):
     # An empty name was one more player, taken as the reference of every player effect.
     ("card,side,face,seconds,player\n01,easy,1,30,ana\n01,easy,2,20,\n",
      "t.csv:3: no player is named on this line, but line 2 names one"),
+    # Once pandas' own words ("Error tokenizing data. C error: ..."), the line not in front.
+    ("card,side,face,seconds\n01,easy,1,30\n01,easy,2,20,9\n", "t.csv:3: not a CSV table: 5 fields where the header "
+                                                                 "line has 4"),
 ])
 def test_bad_times_get_one_clear_line(tmp_path, run_cli, content, message):
     (tmp_path / "t.csv").write_text(content)

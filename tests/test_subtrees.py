@@ -271,7 +271,8 @@ def test_a_count_with_bounds_or_colours_says_why_it_is_not_split(run_cli, tmp_pa
                            f"of it: only the bitboard solvers split a count, and they cannot take this instance: {unfit}")
     # the bitboard solvers take Knuth's first example: the named solver is the reason
     code, _, err = run_cli("exact-cover", data / "knuth_7_2_2_1_5.dlx", "--count", "--jobs", "2", "--backend", "dlx")
-    one_line_error(code, err, "solver 'dlx' does not count natively (the bitboard solvers do)")
+    one_line_error(code, err, "only the bitboard solvers split a count over workers, and solver 'dlx' is none of "
+                   "them: choose bitboard or bitboard-symmetry for this instance")
     code, out, _ = run_cli("exact-cover", bounded, "--count", "--json")  # {A C, C, B}: the one cover, by hand
     assert code == 0 and json.loads(out)["count"] == 1
 

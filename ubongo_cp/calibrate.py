@@ -313,7 +313,10 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
 
         raw = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, skipinitialspace=True)
     except (ValueError, pd.errors.ParserError) as exc:
-        raise InputError(f"not a CSV table: {str(exc).splitlines()[0]}", path=path) from None
+        from .io import csv_problem
+
+        problem, line = csv_problem(exc)
+        raise InputError(f"not a CSV table: {problem}", path=path, line=line) from None
     raw.columns = [c.strip() for c in raw.columns]
     if "card" not in raw.columns and "card_id" in raw.columns:
         raw = raw.rename(columns={"card_id": "card"})

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 __all__ = ["atomic_path", "check_output_file",
-           "atomic_write_text", "atomic_write_bytes", "check_regular_file", "read_bytes", "read_text",
+           "atomic_write_text", "atomic_write_bytes", "check_regular_file", "csv_problem", "read_bytes", "read_text",
            "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path",
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE",
@@ -459,6 +459,23 @@ def row_check(row: dict, salt: str = "") -> str:
     return hashlib.sha256(f"{salt}\n{content}".encode()).hexdigest()[:32]
 
 
+def csv_problem(exc: BaseException) -> tuple[str, int | None]:
+    """What a pandas CSV reader's error says, in one line, and the line of the file it names (or None).
+
+    Examples
+    --------
+    >>> csv_problem(ValueError("Error tokenizing data. C error: Expected 3 fields in line 3, saw 4\\n"))
+    ('4 fields where the header line has 3', 3)
+    """
+    import re
+
+    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    found = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", first)
+    if found:
+        return f"{found[3]} fields where the header line has {found[1]}", int(found[2])
+    return first, None
+
+
 def check_regular_file(path: str | os.PathLike, what: str = "a file") -> None:
     """Refuse a path that is not a regular file, before anything opens it.
 
@@ -571,7 +588,11 @@ def read_text(path: str | os.PathLike, *, own: bool = False) -> str:
     try:
         text = data.decode("utf-8-sig")  # a leading byte-order mark is dropped
     except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason} at byte {exc.start})", path=path) from None
+        start = exc.start + len(data) - len(exc.object)   # the decoder may have been handed the data after the BOM
+        line = data.count(b"\n", 0, start) + 1
+        column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+        raise InputError(f"not UTF-8 text ({exc.reason}: byte {start + 1} of the file, column {column} of the line)",
+                         path=path, line=line) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as open() in text mode
 
 

@@ -269,8 +269,10 @@ def _read_raw(path: Path) -> pd.DataFrame:
             return pd.DataFrame({name: table.column(name).to_pylist() for name in table.column_names})
         return pd.read_csv(path, dtype=str, keep_default_na=False)
     except (ValueError, OSError, pd.errors.ParserError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise InputError(f"not a batch result table: {first}", path=path) from None
+        from ..io import csv_problem
+
+        problem, line = csv_problem(exc)
+        raise InputError(f"not a batch result table: {problem}", path=path, line=line) from None
 
 
 def row_place(path: str | os.PathLike | None, position: int) -> tuple[int | None, str]:

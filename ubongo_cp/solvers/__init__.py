@@ -61,7 +61,8 @@ def _unsplit_reason(instance, name: str) -> str:
 
     unfit = unfit_reason(instance)
     if unfit is None or name not in FALLBACK.values():  # the bitboard solvers would take it
-        return f"solver {name!r} does not count natively (the bitboard solvers do)"
+        return (f"only the bitboard solvers split a count over workers, and solver {name!r} is none of them: "
+                "choose bitboard or bitboard-symmetry for this instance")
     return f"only the bitboard solvers split a count, and they cannot take this instance: {unfit}"
 
 

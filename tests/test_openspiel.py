@@ -84,3 +84,24 @@ def test_unknown_game_is_refused():
 
     with pytest.raises(InputError, match="unknown game 'chess'"):
         load_game("chess")
+
+
+def test_the_domino_game_is_registered_with_its_hidden_hands():
+    # DN-1: each player draws into a hidden hand. It was registered as perfect information, so OpenSpiel's
+    # algorithms were told every hand; its observation strings now show a player its own hand alone.
+    import re
+
+    for name in GAMES:
+        expected = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if name == "ubongo_cp_domino"
+                    else pyspiel.GameType.Information.PERFECT_INFORMATION)
+        assert load_game(name).get_type().information == expected
+    game = load_game("ubongo_cp_domino", {"players": 3, "seed": 5})
+    state = game.new_initial_state()
+    engine = engine_state(state)
+    for p in range(3):
+        seen = state.observation_string(p)
+        assert seen == engine.observation_string(p)
+        hands = dict(re.findall(r"^player (\d): .*hand (.*)$", seen, re.M))
+        own = hands.pop(str(p)).split()
+        assert len(own) == 3 and "?" not in own     # its three dominoes (DN-1), by their symbols
+        assert all(h.split() == ["?"] * 3 for h in hands.values()), seen

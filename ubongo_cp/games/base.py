@@ -108,6 +108,10 @@ class GameFacts:
     title : str
         The game's name as messages give it to a user (``"Orion Duel"``);
         default ``name``.
+    hidden_information : bool
+        A player holds what the others cannot see (a domino hand, DN-1): the
+        state gives each player's view (``observation_string(player)``), and
+        OpenSpiel registers the game with imperfect information.
     """
 
     name: str
@@ -118,6 +122,7 @@ class GameFacts:
     returns_sum: tuple[float, ...]
     max_game_length: int
     title: str = ""
+    hidden_information: bool = False
 
     @property
     def display_name(self) -> str:

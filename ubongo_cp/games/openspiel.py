@@ -111,6 +111,8 @@ def register() -> None:
     InputError
         If OpenSpiel is not installed.
     """
+    import numpy as np
+
     pyspiel: Any = _pyspiel()
 
     class State(pyspiel.State):
@@ -146,6 +148,20 @@ def register() -> None:
 
     _STATE.append(State)
 
+    class Observer:
+        """OpenSpiel's observer of a game with hidden information: the engine's own view of each player (its
+        hand, the sizes of the others'); a string only, no tensor."""
+
+        def __init__(self) -> None:
+            self.tensor = np.zeros(0, np.float32)
+            self.dict: dict = {}
+
+        def set_from(self, state, player) -> None:
+            pass
+
+        def string_from(self, state, player) -> str:
+            return state.engine.observation_string(player)
+
     def game_class(short: str, long: str, facts, constant_sum: bool, spec: dict, make, actions, outcomes):
         """Register one game: ``make(params)`` -> a fresh engine state."""
         sample = make(spec)
@@ -155,13 +171,14 @@ def register() -> None:
             chance_mode=(pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC if facts.sampled_chance
                          else pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if facts.chance_nodes
                          else pyspiel.GameType.ChanceMode.DETERMINISTIC),
-            information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+            information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if facts.hidden_information
+                         else pyspiel.GameType.Information.PERFECT_INFORMATION),
             utility=(pyspiel.GameType.Utility.CONSTANT_SUM if constant_sum
                      else pyspiel.GameType.Utility.GENERAL_SUM),
             reward_model=pyspiel.GameType.RewardModel.TERMINAL,
             max_num_players=facts.max_players, min_num_players=facts.min_players,
             provides_information_state_string=False, provides_information_state_tensor=False,
-            provides_observation_string=False, provides_observation_tensor=False,
+            provides_observation_string=facts.hidden_information, provides_observation_tensor=False,
             parameter_specification=spec)
 
         class Game(pyspiel.Game):
@@ -177,6 +194,10 @@ def register() -> None:
 
             def new_initial_state(self):
                 return State(self, self._first.clone())
+
+            def make_py_observer(self, iig_obs_type=None, params=None):
+                """A player's view of a state: the engine's ``observation_string(player)`` (hidden information)."""
+                return Observer()
 
         Game.__name__ = Game.__qualname__ = f"{long.title().replace(' ', '')}Game"
         del sample, players

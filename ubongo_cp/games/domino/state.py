@@ -73,7 +73,8 @@ DEFAULT_MAX_ROUNDS = 500
 #: for other settings). Nobody wins when every pawn fell off or the round
 #: bound ended the game, so the returns sum to 0 or 1.
 FACTS = GameFacts(name="domino", min_players=2, max_players=4, chance_nodes=False, sampled_chance=True,
-                  returns_sum=(0.0, 1.0), max_game_length=2 * 4 * DEFAULT_MAX_ROUNDS, title="Domino")
+                  returns_sum=(0.0, 1.0), max_game_length=2 * 4 * DEFAULT_MAX_ROUNDS, title="Domino",
+                  hidden_information=True)   # DN-1: each player's hand is hidden from the others
 
 @dataclass(frozen=True)
 class DominoSettings:

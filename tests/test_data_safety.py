@@ -451,3 +451,26 @@ def test_an_output_file_named_with_a_trailing_slash_is_refused(run_cli, tmp_path
     assert (code, printed, err.count("\n")) == (2, "", 1), err
     assert "dir.png/: ends with a slash, which names a folder; expected a file name to write" in err
     assert not (tmp_path / "dir.png").exists()
+
+
+@pytest.mark.parametrize("command", ["cards", "booklet", "batch"])
+def test_a_file_of_an_output_folder_changed_by_hand_is_kept(run_cli, tmp_path, command):
+    # A playtest card retouched in an image editor, a booklet page, a summary annotated by hand: each was
+    # replaced without a word on the next run, as the folder's record said the command had written it.
+    deck = _deck(tmp_path / "deck", "classic")
+    argv = {"cards": ["cards", deck, "--out", tmp_path / "c.pdf", "--png", tmp_path / "out", "--dpi", "30"],
+            "booklet": ["booklet", deck, "--out", tmp_path / "b.pdf", "--png", tmp_path / "out"],
+            "batch": ["batch", deck, "--out", tmp_path / "out"]}[command]
+    assert run_cli(*argv, "--no-progress")[0] == 0
+    name = "summary.md" if command == "batch" else sorted(p.name for p in (tmp_path / "out").glob("*.png"))[0]
+    target = tmp_path / "out" / name
+    assert run_cli(*argv, "--no-progress")[0] == 0          # unchanged: written again
+    target.write_bytes(target.read_bytes() + b"my own touch")
+    mine = target.read_bytes()
+    code, _, err = run_cli(*argv, "--no-progress")
+    assert code == 2 and err == (f"ubongo-cp: error: {target}: changed since `ubongo-cp {command}"
+                                 f"{' --png' if command == 'cards' else ''}` wrote it; it is left as it is: move it "
+                                 "away (or delete it) to have it written again, or choose another folder\n")
+    assert target.read_bytes() == mine
+    target.unlink()                                           # moved away: the command writes it again
+    assert run_cli(*argv, "--no-progress")[0] == 0 and target.exists()

@@ -76,18 +76,30 @@ def test_piece_usage_is_spread():
     assert len(usage) == 21  # every Duel piece is used somewhere
 
 
-def test_generate_refuses_a_directory_with_cards_it_would_not_replace(tmp_path, capsys):
-    # A smaller deck written over a larger one used to keep the old cards.
+def test_a_smaller_deck_replaces_its_own_larger_one_and_never_a_card_of_yours(tmp_path, capsys):
+    # A smaller deck written over a larger one once kept the old cards in the deck; then it was refused
+    # although the generator had written them all. Its own unchanged cards go; an edited one, or a card
+    # file of the user's, stops the command with everything left as it was.
     from ubongo_cp.cli import main
 
     out = tmp_path / "deck"
-    assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "2", "--quiet"]) == 0
-    before = sorted(p.name for p in out.glob("*.toml"))
-    assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "1", "--quiet"]) == 2
-    assert "holds 2 card file(s) this deck would not replace (e.g. 02_easy.toml)" in capsys.readouterr().err
-    assert sorted(p.name for p in out.glob("*.toml")) == before
+    assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "2", "--no-progress"]) == 0
+    two = sorted(p.name for p in out.glob("*.toml"))
+    assert two == ["01_easy.toml", "01_hard.toml", "02_easy.toml", "02_hard.toml"]
+    edited = (out / "02_hard.toml").read_text() + "# my own note\n"
+    (out / "02_hard.toml").write_text(edited)
+    assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "1", "--no-progress"]) == 2
+    assert "02_hard.toml: changed since `ubongo-cp generate` wrote it" in capsys.readouterr().err
+    assert sorted(p.name for p in out.glob("*.toml")) == two and (out / "02_hard.toml").read_text() == edited
+    (out / "02_hard.toml").unlink()
+    (out / "mine.toml").write_text("# a card side of my own\n")
+    assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "1", "--no-progress"]) == 2
+    assert "holds 1 card file(s) this deck would not replace (e.g. mine.toml)" in capsys.readouterr().err
+    (out / "mine.toml").unlink()
+    assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "1", "--no-progress"]) == 0
+    assert sorted(p.name for p in out.glob("*.toml")) == ["01_easy.toml", "01_hard.toml"]
     # The same command again replaces every file: allowed.
-    assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "2", "--quiet"]) == 0
+    assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "1", "--no-progress"]) == 0
 
 
 def _snapshot(folder):

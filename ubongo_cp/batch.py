@@ -339,7 +339,8 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
                 raise InputError(problem, argument="orientations")
         cards = [replace(card, orientations=orientations) for card in cards]
     source = os.path.realpath(resolve_deck(deck_dir))
-    with OutputFolder(out, "batch", source=source, adopt=_batch_files) as folder:
+    with OutputFolder(out, "batch", source=source, adopt=_batch_files,
+                      guarded=lambda name: name != JOURNAL) as folder:
         folder.claim(OUTPUT_FILES)  # before any work: a file of another origin there is refused
         _copy_spec(deck_dir, folder)
         outcome = _run(cards, problems, deck_dir, folder.path, time_limit, backend, executor, progress, notify,

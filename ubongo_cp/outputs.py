@@ -17,6 +17,10 @@ A command that writes several files into a folder (``batch --out``,
 - **One source per folder.** A folder that holds a command's output made
   from one source (e.g. the tables of one deck) refuses the same command
   run on another source, instead of mixing the two or keeping only the last.
+- **Edits are kept.** For the files a command names as ``guarded`` (cards,
+  pictures, tables: what a user may open and change), the record holds a
+  SHA-256 of what the command wrote; one changed since is neither replaced
+  nor deleted: the command stops before any work, naming it.
 
 Folders written before the marker existed are recognised by their files
 (each command says how, with ``adopt``) and taken over.
@@ -43,7 +47,7 @@ from typing import Any, Callable, Iterable
 
 from .errors import InputError
 
-__all__ = ["OutputFolder", "MARKER"]
+__all__ = ["OutputFolder", "MARKER", "GUARDED_BYTES"]
 
 #: The file in an output folder recording which command wrote which files there.
 MARKER = ".ubongo-cp.json"
@@ -73,6 +77,11 @@ class OutputFolder:
         ``adopt(folder) -> names``: for a folder without a marker entry for
         ``command``, the files already there that this command wrote (a
         folder written before the marker existed); default none.
+    guarded : callable, optional
+        ``guarded(name) -> bool``: the files whose content is recorded when
+        the block ends, so that one edited since is never replaced or
+        deleted (files of up to :data:`GUARDED_BYTES`; a journal the command
+        appends to, or a large dataset, is left out); default none.
 
     Raises
     ------
@@ -83,11 +92,14 @@ class OutputFolder:
     """
 
     def __init__(self, path: str | os.PathLike, command: str, *, source: str | None = None,
-                 adopt: Callable[[Path], Iterable[str]] | None = None) -> None:
+                 adopt: Callable[[Path], Iterable[str]] | None = None,
+                 guarded: Callable[[str], bool] | None = None) -> None:
         self.path = Path(path)
         self.command = command
         self.source = source
         self._adopt = adopt
+        self._guarded = guarded
+        self._claimed: list[str] = []   # guarded names claimed in this run: their content is recorded on exit
         self._fd: int | None = None
         self._marker: dict = {}
         self._entry: dict[str, Any] = {"source": source, "files": []}  # this command's record, read on entering
@@ -115,10 +127,25 @@ class OutputFolder:
 
     def __exit__(self, exc_type, *exc) -> None:
         try:
+            if self._claimed:
+                self._record_digests()
             if exc_type is not None and self._created:
                 self._remove_if_empty()
         finally:
             self._unlock()
+
+    def _record_digests(self) -> None:
+        """Record what the guarded files claimed in this run hold now (what the command wrote)."""
+        digests = self._entry.setdefault("digests", {})
+        for name in dict.fromkeys(self._claimed):
+            digest = _digest(self.path / name) if self.owns(name) else None
+            if digest is not None:
+                digests[name] = digest
+        self._claimed = []
+        try:
+            self._save()
+        except OSError:   # a full disk at the end: the files stand, only unguarded
+            pass
 
     def _remove_if_empty(self) -> None:
         """After a refused or failed run: remove the folders it created, if it left nothing in them."""
@@ -176,6 +203,10 @@ class OutputFolder:
         if self.source is not None and old is not None and old != self.source:
             raise InputError(f"holds the output of `ubongo-cp {self.command}` for {old}, not {self.source}; "
                              "choose another folder (or remove this one)", path=self.path)
+        digests = entry.get("digests")
+        if digests is not None and not (isinstance(digests, dict)
+                                        and all(isinstance(v, str) for v in digests.values())):
+            entry["digests"] = {}   # a damaged record of contents: nothing is taken for an edit
         self._entry = entry
         if self.source is not None and old is None:
             entry["source"] = self.source
@@ -200,8 +231,23 @@ class OutputFolder:
         """Those of ``names`` that exist in the folder but were not written by this command."""
         return [n for n in names if _exists(self.path / n) and not self.owns(n)]
 
+    def edited(self, names: Iterable[str]) -> list[str]:
+        """Those of ``names`` this command wrote whose content changed since (guarded files only)."""
+        digests = self._entry.get("digests") or {}
+        return [n for n in names if n in digests and self.owns(n) and _exists(self.path / n)
+                and _digest(self.path / n) != digests[n]]
+
+    def _refuse_edited(self, names: Iterable[str]) -> None:
+        changed = self.edited(names)
+        if changed:
+            more = f" (and {len(changed) - 1} more)" if len(changed) > 1 else ""
+            raise InputError(f"changed since `ubongo-cp {self.command}` wrote it{more}; it is left as it is: move "
+                             "it away (or delete it) to have it written again, or choose another folder",
+                             path=self.path / changed[0])
+
     def check(self, names: Iterable[str], *, unless_same: dict[str, bytes] | None = None) -> None:
-        """Refuse to go on if writing ``names`` would replace a file this command did not write.
+        """Refuse to go on if writing ``names`` would replace a file this command did not write, or one it wrote
+        that was changed since (:meth:`edited`).
 
         Parameters
         ----------
@@ -218,13 +264,15 @@ class OutputFolder:
             Naming the first such file.
         """
         unless_same = unless_same or {}
-        clash = [n for n in self.foreign(dict.fromkeys(names))
+        names = list(dict.fromkeys(names))
+        clash = [n for n in self.foreign(names)
                  if not (n in unless_same and _holds(self.path / n, unless_same[n]))]
         if clash:
             more = f" (and {len(clash) - 1} more)" if len(clash) > 1 else ""
             raise InputError(f"exists and was not written by `ubongo-cp {self.command}`{more}; it is left alone: "
                              "choose another (new or empty) folder, or move the file away",
                              path=self.path / clash[0])
+        self._refuse_edited(names)
 
     # ------------------------------------------------------------- changes
     def claim(self, names: Iterable[str], *, unless_same: dict[str, bytes] | None = None) -> None:
@@ -241,14 +289,31 @@ class OutputFolder:
         names = list(dict.fromkeys(names))
         self.check(names, unless_same=unless_same)
         new = [n for n in names if not self.owns(n) and not _exists(self.path / n)]
-        if new or self._pending or self.command not in self._marker["commands"]:
+        guarded = [n for n in names if self._guarded is not None and self._guarded(n)
+                   and (self.owns(n) or n in new)]
+        digests = self._entry.get("digests") or {}
+        # A guarded file about to be written loses its recorded content until the block ends (a run killed
+        # while writing it must not leave the old content on record, and the new one taken for an edit).
+        stale = [n for n in guarded if n in digests]
+        for n in stale:
+            del digests[n]
+        self._claimed += guarded
+        if new or stale or self._pending or self.command not in self._marker["commands"]:
             self._entry["files"] = sorted(set(self._entry["files"]) | set(new))
             self._marker["commands"][self.command] = self._entry
             self._save()
             self._pending = False
 
     def remove(self, names: Iterable[str]) -> list[str]:
-        """Delete those of ``names`` this command wrote (others are left); returns the names deleted."""
+        """Delete those of ``names`` this command wrote (others are left); returns the names deleted.
+
+        Raises
+        ------
+        InputError
+            Before deleting anything, when one of them was changed since (:meth:`edited`).
+        """
+        names = list(names)
+        self._refuse_edited(names)
         gone = []
         for name in names:
             if self.owns(name):
@@ -258,8 +323,27 @@ class OutputFolder:
                 gone.append(name)
         if gone:
             self._entry["files"] = sorted(set(self._entry["files"]) - set(gone))
+            digests = self._entry.get("digests") or {}
+            for n in gone:
+                digests.pop(n, None)
             self._save()
         return gone
+
+
+#: The largest guarded file whose content is recorded (bytes); a larger one is not guarded.
+GUARDED_BYTES = 64 << 20
+
+
+def _digest(path: Path) -> str | None:
+    """SHA-256 of a regular file of at most :data:`GUARDED_BYTES` (None otherwise, or when unreadable)."""
+    import hashlib
+
+    try:
+        if not path.is_file() or path.is_symlink() or path.stat().st_size > GUARDED_BYTES:
+            return None
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def _exists(path: Path) -> bool:

@@ -177,7 +177,8 @@ def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names
         # booklet's pages that matplotlib drew (the booklet's renderer says so in every PNG it writes).
         return [name for name in names if _drawn_by_matplotlib(path / name)]
 
-    with OutputFolder(png_dir, "booklet", source=os.pathsep.join(folders) or None, adopt=earlier_pages) as folder:
+    with OutputFolder(png_dir, "booklet", source=os.pathsep.join(folders) or None, adopt=earlier_pages,
+                      guarded=lambda name: True) as folder:
         folder.check(names)
         try:
             tmp = Path(tempfile.mkdtemp(prefix=".pages.", dir=folder.path))

@@ -212,7 +212,8 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
     folders = sorted({os.path.dirname(os.path.abspath(c.path)) for c in cards if c.path})
     bar = None
     written = []
-    with OutputFolder(out_dir, f"cards --{fmt}", source=os.pathsep.join(folders) or None) as folder:
+    with OutputFolder(out_dir, f"cards --{fmt}", source=os.pathsep.join(folders) or None,
+                      guarded=lambda name: True) as folder:
         folder.claim(names)     # before any drawing: a file of another origin under one of the names is refused
         if progress:
             from tqdm import tqdm

@@ -156,7 +156,8 @@ def _run_analyze(args) -> int:
     loaded = load_record(args.record)
     final = loaded.inner if isinstance(loaded, PieOrionState) else loaded   # the colours' game is analysed
     # The pictures folder: locked, one record's pictures, and no file of another origin replaced.
-    with (OutputFolder(args.pictures, "orion analyze", source=os.path.realpath(args.record))
+    with (OutputFolder(args.pictures, "orion analyze", source=os.path.realpath(args.record),
+                       guarded=lambda name: True)
           if args.pictures else nullcontext()) as pictures:
         if pictures is not None:
             pictures.check([_picture_name(move) for move in range(len(final.history) + 1)])

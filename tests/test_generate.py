@@ -231,3 +231,15 @@ def test_every_generated_deck_has_distinct_regions(tmp_path_factory, k, faces, r
     deck = generate_deck(tmp / "deck.toml", None, seed=seed)
     shapes = _shapes(deck)
     assert len(set(shapes)) == len(shapes)
+
+
+def test_a_card_side_left_out_is_said_even_without_progress_lines(tmp_path, run_cli):
+    # With --no-progress the reason went unsaid, while the error pointed at "the lines above".
+    spec = tmp_path / "spec.toml"
+    spec.write_text('game = "tight"\npieces = "classic"\ncards = 1\n[[sides]]\nname = "a"\npieces_per_task = 3\n'
+                    'faces = 6\nmax_rows = 3\nmax_cols = 5\ncells = [15, 15]\nunique = true\n')
+    code, out, err = run_cli("generate", "--spec", spec, "--out", tmp_path / "deck", "--seed", "1", "--no-progress")
+    lines = err.strip().splitlines()
+    assert code == 1 and len(lines) == 2, err
+    assert lines[0].startswith("card 01 side a: no region in ") and lines[0].endswith("; left out")
+    assert lines[1] == "ubongo-cp: error: no card side could be generated (0 of 1); see the lines above"

@@ -345,7 +345,8 @@ def _same_file(a: Path, b: str | os.PathLike) -> bool:
 def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike | None, *, seed: int = 0,
                   cards: int | None = None, command: str | None = None,
                   progress: Callable[[str], None] | None = None, executor: Executor | None = None,
-                  candidates: list[Region] | None = None) -> list[CardSide]:
+                  candidates: list[Region] | None = None, warn: Callable[[str], None] | None = None
+                  ) -> list[CardSide]:
     """Generate a whole deck and (optionally) write one TOML file per card side.
 
     Parameters
@@ -364,7 +365,7 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
     command : str, optional
         The command line recorded in each file's header.
     progress : callable, optional
-        Called with one line per card side.
+        Called with one line per card side written.
     executor : Executor, optional
         Where the per-side region searches run (default: in this process; see
         :mod:`ubongo_cp.executors`); the deck is identical whichever is used.
@@ -372,6 +373,9 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
         Candidate regions (e.g. from a census, best first) instead of random
         growth; the card sides of one side spec start at evenly spaced places
         of the regions that fit it (:func:`spread_candidates`).
+    warn : callable, optional
+        Called with one line per card side left out, saying why (default:
+        ``progress``).
 
     Returns
     -------
@@ -379,7 +383,7 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
         The card sides written, each with a region of its own (no two the
         same up to turning and mirroring, :func:`region_key`); a side whose
         search found no task at all is left out and reported through
-        ``progress``.
+        ``warn``.
 
     Raises
     ------
@@ -404,12 +408,13 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
             source = os.path.abspath(spec.path) if spec.path and spec.game not in SHIPPED_SPECS else spec.game
             folder = stack.enter_context(OutputFolder(out_dir, "generate", source=source, adopt=_generated_files,
                                                             guarded=lambda name: True))
-        return _generate(spec, piece_set, folder, seed, command, progress, executor, candidates)
+        return _generate(spec, piece_set, folder, seed, command, progress, executor, candidates,
+                         warn if warn is not None else progress)
 
 
 def _generate(spec: DeckSpec, piece_set, folder: OutputFolder | None, seed: int, command: str | None,
               progress: Callable[[str], None] | None, executor: Executor | None,
-              candidates: list[Region] | None) -> list[CardSide]:
+              candidates: list[Region] | None, warn: Callable[[str], None] | None) -> list[CardSide]:
     """:func:`generate_deck` once its output folder is open (and locked)."""
     out = folder.path if folder is not None else None
     sides = [(i, side) for i in range(spec.cards) for side in spec.sides]
@@ -453,13 +458,13 @@ def _generate(spec: DeckSpec, piece_set, folder: OutputFolder | None, seed: int,
         if search.region is not None:
             used.add(region_key(search.region))
         if search.region is None:
-            if progress and candidates is not None and not work[n][3]:
+            if warn and candidates is not None and not work[n][3]:
                 lo, hi = side.cells
-                progress(f"card {card_id} side {side.name}: the candidate regions hold none of "
+                warn(f"card {card_id} side {side.name}: the candidate regions hold none of "
                          f"{lo if lo == hi else f'{lo}-{hi}'} cells within {side.max_rows}x{side.max_cols} "
                          "(a census of those sizes would); left out")
-            elif progress:
-                progress(f"card {card_id} side {side.name}: no region in {search.tried} tried offers a task "
+            elif warn:
+                warn(f"card {card_id} side {side.name}: no region in {search.tried} tried offers a task "
                          "and differs from the deck's other regions (relax the side's cells, box, max_solutions or "
                          "difficulty, or raise attempts); left out")
             continue

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from ..cards import CardSide
-from ..draw.card import empty_note, game_title, icon_labels, side_label
+from ..draw.card import empty_note, game_title, icon_labels, orientation_note, side_label
 from ..draw.canvas import (INK, MUTED, Canvas, base_name, colour_of, icon_shape, piece_colours, plane_box, text_colour,
                            text_width_mm)
 from ..draw.puzzle import (ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_region, draw_solution,
@@ -125,6 +125,8 @@ def _draw_title(canvas: Canvas, card: CardSide, views: Sequence[TaskView], *, co
     unknown = sum(v.status == Status.UNKNOWN for v in views)
     parts = [f"{_plural(len(views), 'task')} (die faces {min(faces)}\u2013{max(faces)})",
              f"{per} pieces per task", f"region of {card.region.area} cells"]
+    if orientation_note(card):
+        parts.append(orientation_note(card))
     if unsolvable:
         parts.append(f"{unsolvable} unsolvable")
     if unknown:

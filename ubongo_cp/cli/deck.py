@@ -72,7 +72,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         command += f" --from-census {args.from_census}"
     with executor_from(args, reach=True) as executor:
         deck = generate_deck(args.game or args.spec, args.out, seed=args.seed, cards=args.cards, command=command,
-                             progress=say, executor=executor, candidates=candidates)
+                             progress=say, executor=executor, candidates=candidates,
+                             warn=lambda msg: print(msg, file=sys.stderr))   # a side left out: said in any case
     from ..specs import load_spec
 
     spec = load_spec(args.game or args.spec)

@@ -17,7 +17,7 @@ from .puzzle import ICON_LABEL_PT, IconBatch, die_face, draw_icon_row, draw_regi
 if TYPE_CHECKING:  # pragma: no cover
     from ..cards import CardSide
 
-__all__ = ["game_title", "side_label", "CardFace", "card_figure", "icon_labels", "empty_note"]
+__all__ = ["game_title", "side_label", "CardFace", "card_figure", "icon_labels", "empty_note", "orientation_note"]
 
 def game_title(card: "CardSide") -> str:
     """The game's name for a card side: its file's ``game_title`` (or ``title``) key, else its deck spec's title.
@@ -74,6 +74,8 @@ class CardFace:
     note : str, optional
         Text at the right of the header (e.g. the region's cell count); the
         card is made wide enough for the title and the note side by side.
+        The rule of a card whose pieces may not be turned freely
+        (:func:`orientation_note`) is added to it.
 
     Attributes
     ----------
@@ -92,6 +94,7 @@ class CardFace:
 
     def __init__(self, card: "CardSide", cell_mm: float, *, table_beside: bool | None = None,
                  fit: tuple[float, float] | None = None, note: str = ""):
+        note = "  \u00b7  ".join(t for t in (note, orientation_note(card)) if t)
         self.card, self.cs, self.note = card, float(cell_mm), note
         self.grid = card.region.grid
         self.title = f"{game_title(card)}  \u00b7  card {card.card_id}  \u00b7  {side_label(card)}"
@@ -168,6 +171,20 @@ def icon_labels(card: "CardSide", face: int) -> list[str]:
     ranges = card.ranges.get(face, {})
     return [n if n not in ranges else f"{n} {ranges[n][0]}×" if ranges[n][0] == ranges[n][1]
             else f"{n} {ranges[n][0]}–{ranges[n][1]}×" for n in card.tasks[face]]
+
+
+def orientation_note(card: "CardSide") -> str:
+    """What a card side says about turning its pieces (UP-3): nothing when they turn freely, else the rule of
+    its ``orientations`` (one-sided: not turned over; fixed: as the icons show them).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as Card
+    >>> [orientation_note(Card(orientations=m)) for m in ("free", "one-sided", "fixed")]
+    ['', 'pieces are not turned over', 'pieces lie as shown, neither turned nor turned over']
+    """
+    return {"one-sided": "pieces are not turned over",
+            "fixed": "pieces lie as shown, neither turned nor turned over"}.get(card.orientations, "")
 
 
 def empty_note(card: "CardSide", face: int) -> str:

@@ -77,6 +77,11 @@ def test_a_known_model_is_recovered_within_its_intervals(tasks, tmp_path, run_cl
                              "--out", tmp_path / "model.json")
     assert code == 0, err
     assert "cross-validated R\u00b2" in out and "left out (the same in every row): symmetry, solutions" in out
+    # The printed intercept is the reference player's, and says so; the file's (an average player's) is printed too.
+    mean_effect = sum(model.players.values()) / 3
+    assert f"{'intercept':<12}{model.intercept - mean_effect:>10.4f}" in out
+    assert "(player ana, the reference)" in out
+    assert f"an average player of the playtest, as the model rates: intercept {model.intercept:.4f}" in out
     saved = json.loads((tmp_path / "model.json").read_text())
     assert saved["weights"] == pytest.approx(model.weights) and saved["rows"] == len(times) == 864
     assert load_model(tmp_path / "model.json").weights == pytest.approx(model.weights)

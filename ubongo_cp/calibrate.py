@@ -227,12 +227,16 @@ class DifficultyModel:
                  f"{'term':<12}{'weight':>10}   95% interval"]
         lo, hi = self.intervals["intercept"]
         base = self.intercept - (float(np.mean(list(self.players.values()))) if self.players else 0.0)
-        lines.append(f"{'intercept':<12}{base:>10.4f}   [{lo:.4f}, {hi:.4f}]")
+        first = next(iter(self.players), None)
+        lines.append(f"{'intercept':<12}{base:>10.4f}   [{lo:.4f}, {hi:.4f}]"
+                     + (f"   (player {first}, the reference)" if first is not None else ""))
         for f in self.features:
             lo, hi = self.intervals[f]
             lines.append(f"{f:<12}{self.weights[f]:>10.4f}   [{lo:.4f}, {hi:.4f}]")
         if self.players:
             lines.append("player effects (ln seconds): " + ", ".join(f"{p} {u:+.3f}" for p, u in self.players.items()))
+            lines.append(f"an average player of the playtest, as the model rates: intercept {self.intercept:.4f} "
+                         "(the reference's plus the mean effect)")
         if self.dropped:
             lines.append(f"left out (the same in every row): {', '.join(self.dropped)}")
         return "\n".join(lines)

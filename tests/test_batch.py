@@ -374,3 +374,12 @@ def test_a_second_run_into_a_locked_folder_is_refused(run_cli, deck, tmp_path):
     finally:
         holder.communicate("", timeout=60)
     assert run_cli("batch", deck, "--out", out, "--no-progress")[0] == 0     # free again
+
+
+def test_a_deck_spec_folder_given_as_a_deck_says_what_to_do(tmp_path, run_cli):
+    # "no *.toml card files" beside a deck.toml left a new designer guessing.
+    assert run_cli("examples", "designer", "--copy", tmp_path)[0] == 0
+    code, _, err = run_cli("batch", tmp_path / "designer", "--out", tmp_path / "out", "--no-progress")
+    assert code == 2 and err == (f"ubongo-cp: error: {tmp_path / 'designer'}: no *.toml card files in deck directory "
+                                 "(it holds a deck spec, deck.toml: generate a deck from it first)\n")
+    assert not (tmp_path / "out").exists()

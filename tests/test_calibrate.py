@@ -159,12 +159,14 @@ def test_batch_rates_with_the_fitted_model(tasks, tmp_path, run_cli):
     ("card,side,face,seconds\n01,easy,1,30\n99,easy,1,20\n", "t.csv:3: card 99 side easy face 1 is not in the batch"),
     ("card,side,face,seconds\n01,easy,7,30\n", "t.csv:2: card 01 side easy face 7 is not in the batch"),
     # a card id the batch writes otherwise: the message names the batch's
-    ("card,side,face,seconds\n01,easy,1,30\n1,easy,2,20\n", "t.csv:3: card 1 side easy face 2 is not in the batch "
-                                                              f"results ({deck_tasks_path('classic')}); the batch has "
-                                                              "card 01"),
+    ("card,side,face,seconds\n01,easy,1,30\nX1,easy,2,20\n", "t.csv:3: card X1 side easy face 2 is not in the "
+                                                               f"batch results ({deck_tasks_path('classic')})"),
     ("card,side,face,seconds\n01,easy,1,-3\n", "t.csv:2: seconds '-3' is not a number > 0"),
     ("card,side,face,seconds\n01,easy,x,3\n", "t.csv:2: face 'x' is not a whole number"),
     ("card,side,seconds\n01,easy,3\n", "lacks column(s) face"),
+    ("card;side;face;seconds\n01;easy;1;30\n", "t.csv:1: times table lacks column(s) card, side, face, seconds "
+                                                "(needs card, side, face, seconds, optionally player); its fields are "
+                                                "separated by ';': save it with commas"),
     # An empty name was one more player, taken as the reference of every player effect.
     ("card,side,face,seconds,player\n01,easy,1,30,ana\n01,easy,2,20,\n",
      "t.csv:3: no player is named on this line, but line 2 names one"),
@@ -178,6 +180,15 @@ def test_bad_times_get_one_clear_line(tmp_path, run_cli, content, message):
                              "--out", tmp_path / "m.json")
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "m.json").exists()
+
+
+def test_a_card_number_without_its_leading_zero_is_the_batchs_card(tasks):
+    # A spreadsheet saves card "08" as 8: once refused ("the batch has card 08"); the same fit now.
+    times = synthetic_times(tasks, per_task=1)
+    stripped = times.assign(card=[str(int(c)) for c in times["card"]])
+    assert (stripped["card"] != times["card"]).any()
+    a, b = fit_difficulty(times, tasks), fit_difficulty(stripped, tasks)
+    assert a.weights == b.weights and a.intercept == b.intercept and a.cv_r2 == b.cv_r2
 
 
 def test_bad_model_file_is_bad_input(tmp_path, run_cli):

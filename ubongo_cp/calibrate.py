@@ -326,8 +326,11 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
         raw = raw.rename(columns={"card_id": "card"})
     missing = [c for c in TIME_COLUMNS if c not in raw.columns]
     if missing:
+        header = text.splitlines()[0] if text else ""
+        hint = (f"; its fields are separated by {sep!r}: save it with commas" if
+                (sep := next((c for c in ";\t" if c in header and "," not in header), None)) else "")
         raise InputError(f"times table lacks column(s) {', '.join(missing)} (needs {', '.join(TIME_COLUMNS)}, "
-                         "optionally player)", path=path)
+                         f"optionally player){hint}", path=path, line=1)
     rows = []
     for i, r in enumerate(raw.to_dict("records")):
         line = i + 2
@@ -402,9 +405,17 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
         times = times.assign(player="")
     index = {(str(c), str(s), int(f)): i for i, (c, s, f) in enumerate(zip(tasks["card_id"], tasks["side"],
                                                                            tasks["face"]))}
+    # A spreadsheet turns card "08" into 8: a card number without its leading zeros is the batch's card of that
+    # number when exactly one card id has it.
+    by_number: dict[int, set[str]] = {}
+    for c in tasks["card_id"]:
+        if str(c).isdigit():
+            by_number.setdefault(int(c), set()).add(str(c))
     at = []
     for row in times.itertuples(index=False):
         key = (str(row.card), str(row.side), int(row.face))
+        if key not in index and key[0].isdigit() and len(by_number.get(int(key[0]), ())) == 1:
+            key = (next(iter(by_number[int(key[0])])), key[1], key[2])
         if key not in index:
             raise InputError(f"card {key[0]} side {key[1]} face {key[2]} is not in the batch results"
                              + (f" ({results_path})" if results_path else "") + _near_card(key[0], tasks),

@@ -461,7 +461,9 @@ def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
         raise InputError("not a directory (expected a deck directory of *.toml card files)", path=deck)
     files = sorted(f for f in deck.glob("*.toml") if f.name != DECK_SPEC_FILE)
     if not files:
-        raise InputError("no *.toml card files in deck directory", path=deck)
+        spec = " (it holds a deck spec, deck.toml: generate a deck from it first)" \
+            if (deck / DECK_SPEC_FILE).is_file() else ""
+        raise InputError(f"no *.toml card files in deck directory{spec}", path=deck)
     cards: list[CardSide] = []
     problems: list[DeckProblem] = []
     seen: dict[tuple[str, str], str] = {}

@@ -30,6 +30,7 @@ References
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -76,7 +77,9 @@ class AnalysisResult:
     stats : dict
         Backend counters.
     solutions : dict
-        Piece-name tuple -> list of option-id solutions (only when asked for).
+        Piece-name tuple -> list of option-id solutions (only when asked for;
+        pieces of one shape under different names told apart there, so a
+        subset may list more solutions than its count).
     """
 
     subsets: list[SubsetCount]
@@ -228,6 +231,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         by_diagram, notes = _analyze_on_diagram(instance, name, k, time_limit)
         if by_diagram is not None:  # keyed by searched piece: map to positions in ``pieces``
             found = {tuple(index[t] for t in used): n for used, n in by_diagram.items()}
+            found = _identical_told_apart(found, pieces, mode)
             subsets = [SubsetCount(tuple(names[i] for i in used), found[used]) for used in sorted(found)]
             return AnalysisResult(subsets, k, matching, time.perf_counter() - start, notes, {}, instance)
     groups: dict[tuple[int, ...], list[list[int]]] = {}
@@ -264,6 +268,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
             real = tuple(position[t] for t in used if position[t] >= 0)
             if k is None or len(real) == k:
                 counts[real] = counts.get(real, 0) + n
+    counts = _identical_told_apart(counts, pieces, mode)
     stats = {key: value for key, value in result.stats.items() if key != "wall_seconds"}
     stats.update(notes)  # why ``auto`` enumerated with the kernel
     subsets = [SubsetCount(tuple(names[i] for i in used), counts[used]) for used in sorted(counts)]
@@ -276,6 +281,37 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         solutions={tuple(names[i] for i in used): sols for used, sols in groups.items()},
         instance=instance,
     )
+
+
+def _identical_told_apart(counts: dict[tuple[int, ...], int], pieces: Sequence[Piece],
+                          mode: str) -> dict[tuple[int, ...], int]:
+    """The counts of subsets whose pieces of one shape bear different names, as :func:`~ubongo_cp.solvers.solve`
+    counts them: identical pieces are not told apart (UP-5).
+
+    The search tells pieces apart by name: ``n`` pieces of one shape (in ``mode``; copies of a name are already
+    one), of which name ``i`` is used ``c_i`` times, are placed in ``n! / prod(c_i!)`` ways on each tiling's
+    places for them; each count is divided by that, exactly. ``counts`` are keyed by positions in ``pieces``
+    (a position once per copy used).
+    """
+    from collections import Counter
+
+    from .cover import piece_types
+
+    shape_of = {}
+    for t, members in enumerate(piece_types(list(pieces), mode)):
+        for i in members:
+            shape_of[i] = t
+    out = {}
+    for used, n in counts.items():
+        ways = 1
+        per_shape: dict[int, list[int]] = {}
+        for i, c in Counter(used).items():
+            per_shape.setdefault(shape_of[i], []).append(c)
+        for uses in per_shape.values():
+            ways *= math.factorial(sum(uses)) // math.prod(math.factorial(c) for c in uses)
+        assert n % ways == 0, (used, n, ways)   # every tiling is met once per naming of its identical pieces
+        out[used] = n // ways
+    return out
 
 
 def _analyze_on_diagram(instance: ExactCoverInstance, name: str, k: int | None,

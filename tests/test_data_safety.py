@@ -474,3 +474,18 @@ def test_a_file_of_an_output_folder_changed_by_hand_is_kept(run_cli, tmp_path, c
     assert target.read_bytes() == mine
     target.unlink()                                           # moved away: the command writes it again
     assert run_cli(*argv, "--no-progress")[0] == 0 and target.exists()
+
+
+@pytest.mark.parametrize("first", ["cards", "booklet"])
+def test_booklet_pages_and_playtest_cards_never_replace_each_other(run_cli, tmp_path, first):
+    # Both name a card side's picture DECK_CARD_SIDE.png: the booklet took the playtest cards' PNGs for pages
+    # of an earlier booklet (by their names) and replaced them, and the cards then replaced the pages.
+    deck = _deck(tmp_path / "deck", "classic")
+    argv = {"cards": ["cards", deck, "--out", tmp_path / "c.pdf", "--png", tmp_path / "png", "--dpi", "30"],
+            "booklet": ["booklet", deck, "--out", tmp_path / "b.pdf", "--png", tmp_path / "png"]}
+    second = "booklet" if first == "cards" else "cards"
+    assert run_cli(*argv[first], "--no-progress")[0] == 0
+    before = {p.name: p.read_bytes() for p in (tmp_path / "png").glob("*.png")}
+    code, _, err = run_cli(*argv[second], "--no-progress")
+    assert code == 2 and "exists and was not written by `ubongo-cp" in err, err
+    assert {p.name: p.read_bytes() for p in (tmp_path / "png").glob("*.png")} == before

@@ -190,7 +190,10 @@ class OutputFolder:
         self._marker = {"format": _FORMAT, "commands": dict(commands or {})}
         entry = self._marker["commands"].get(self.command)
         if entry is None:
-            adopted = sorted(set(self._adopt(self.path))) if self._adopt is not None else []
+            # files another command recorded here are its own, whatever their names look like
+            others = {n for c, e in self._marker["commands"].items() if c != self.command and isinstance(e, dict)
+                      for n in e.get("files", []) if isinstance(n, str)}
+            adopted = sorted(set(self._adopt(self.path)) - others) if self._adopt is not None else []
             self._entry = {"source": self.source, "files": adopted}
             if adopted:  # recorded when the command writes (claim): a refused run leaves no record behind
                 self._marker["commands"][self.command] = self._entry

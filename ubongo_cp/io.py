@@ -558,8 +558,11 @@ def read_bytes(path: str | os.PathLike, *, own: bool = False, limit: int = MAX_I
 
     check_regular_file(path)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(limit + 1)
+        with open(path, "rb") as fh:   # read at the file's size: a buffer of ``limit`` bytes for any file is waste
+            size = os.fstat(fh.fileno()).st_size
+            data = fh.read(min(size, limit) + 1 if size else limit + 1)   # a size of 0 may be untrue (/proc)
+            if size and size < len(data) <= limit:                       # it grew since: the rest, up to the limit
+                data += fh.read(limit + 1 - len(data))
     except FileNotFoundError:
         raise InputError("file not found", path=path) from None
     except IsADirectoryError:

@@ -754,6 +754,10 @@ def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REG
         lines.pop()
     if not lines:
         raise InputError("empty region: no cell", path=path)
+    # Counted before the picture is read cell by cell: a huge file is refused at once, in little memory.
+    marks = sum(ln.count("#") + ln.count("^") + ln.count("v") for _, ln in lines)   # cells of every grid's pictures
+    if marks > max_cells:
+        raise InputError(f"region has {marks} cells, over the limit of {max_cells} ({max_cells_hint()})", path=path)
     cells = grid.parse([ln for _, ln in lines], path=path, first_line=lines[0][0])
     if len(cells) > max_cells:
         raise InputError(f"region has {len(cells)} cells, over the limit of {max_cells} ({max_cells_hint()})",

@@ -247,3 +247,35 @@ def test_cube_pictures_frame_each_layer_so_mirror_pieces_can_be_told_apart():
     assert len(corners) == 16
     xs = sorted({float(x) for x in corners[:8, :, 0].ravel()})
     assert xs == [0.0, 4.0, 6.0, 10.0]
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("grid: cube\n####\n--\n--\n####\n", 4, "layer 2 has no '#' cube: the layers of a shape follow one another"),
+    ("grid: cube\n##\n##\n--\n..\n..\n--\n##\n##\n", 5, "layer 2 has no '#' cube"),
+    ("grid: cube\n##\n--\n..\n", 4, "layer 2 has no '#' cube"),
+    ("grid: triangle extra\n^v^\n", 1, "malformed grid line 'grid: triangle extra': write 'grid: NAME'"),
+])
+def test_a_picture_with_an_empty_layer_or_a_garbled_grid_line_is_refused(run_cli, tmp_path, text, line, message):
+    # An empty layer between two was read as two slabs with a gap; a grid line with a word too many was read as
+    # a row of cells ("unknown character 'g'").
+    region = tmp_path / "r.txt"
+    region.write_text(text)
+    code, _, err = run_cli("solve", "--pieces", "tetracubes", "--region", region)
+    one_line_error(code, err, f"{region}:{line}: {message}")
+
+
+def test_a_grid_line_in_capitals_or_with_a_comment_is_read(tmp_path):
+    from ubongo_cp.pieces import load_region
+
+    for header in ("GRID: HEX", "grid: hex   % a 2 x 3 parallelogram"):
+        (tmp_path / "r.txt").write_text(f"{header}\n# # #\n # # #\n")
+        region = load_region(tmp_path / "r.txt")
+        assert region.grid is HEX and region.area == 6
+
+
+def test_a_card_naming_no_known_grid_says_so(run_cli, tmp_path):
+    card = tmp_path / "c.toml"
+    card.write_text('game = "classic"\ncard = "1"\nside = "easy"\npieces = "tetrahexes"\ngrid = "hexx"\n'
+                    'region = """\n# #\n"""\n[tasks]\n1 = ["I4"]\n')
+    code, _, err = run_cli("solve", card)
+    one_line_error(code, err, f"{card}:5: unknown grid 'hexx'; expected one of square, hex, triangle, cube")

@@ -46,7 +46,7 @@ from typing import Iterable
 
 from .errors import InputError, as_written, wrong_kind
 from .geometry import MAX_REGION_CELLS
-from .grids import SQUARE
+from .grids import GRIDS, SQUARE
 from .io import loads_toml
 from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import Piece, PieceSet, Region, count_ranges, load_pieces, parse_region, resolve_pieces_path
@@ -258,6 +258,9 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     piece_set = load_pieces(pieces_path)
     grid = piece_set.grid
     grid_name = field_("grid", str, grid.name)
+    if grid_name not in GRIDS:
+        raise InputError(f"unknown grid {grid_name!r}; expected one of {', '.join(GRIDS)}", path=where,
+                         line=line_of("grid"))
     if grid_name != grid.name:
         raise InputError(f"grid {grid_name!r} differs from the pieces' ({pieces_spec} is on the {grid.name} grid): "
                          "pieces fit only a region of their own grid", path=where, line=line_of("grid"))

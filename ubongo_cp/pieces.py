@@ -565,7 +565,9 @@ def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLi
                      "another file explicitly to use it")
 
 
-_GRID_LINE = re.compile(r"\s*grid\s*:\s*(\S*)\s*$")
+_GRID_LINE = re.compile(r"\s*grid\s*:\s*(\S*)\s*(%.*)?$", re.IGNORECASE)
+#: The start of a line meant as a ``grid:`` line (refused with a message of its own when it is not one).
+_GRID_START = re.compile(r"\s*grid\s*:", re.IGNORECASE)
 
 
 def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int, str]]]:
@@ -582,6 +584,9 @@ def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int,
     if first is None:
         return SQUARE, lines
     match = _GRID_LINE.match(lines[first][1])
+    if match is None and _GRID_START.match(lines[first][1]):
+        raise InputError(f"malformed grid line {lines[first][1].strip()!r}: write 'grid: NAME' (square, hex, "
+                         "triangle or cube), a '%' comment after it if any", path=path, line=lines[first][0])
     rest = lines[first + 1:] if match else lines
     late = next((i for i, ln in rest if _GRID_LINE.match(ln)), None)
     if late is not None:
@@ -590,7 +595,7 @@ def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int,
     if not match:
         return SQUARE, lines
     try:
-        grid = get_grid(match.group(1))
+        grid = get_grid(match.group(1).lower())
     except InputError as exc:
         raise InputError(exc.message, path=path, line=lines[first][0]) from None
     return grid, rest

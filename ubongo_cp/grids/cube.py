@@ -116,12 +116,16 @@ class CubeGrid(Grid):
         >>> CUBE.parse(["##", "#.", "--", "#.", ".."])
         ((0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0))
         """
-        cells = []
+        cells: list[tuple[int, int, int]] = []
         layer, row = 0, 0
+        start = 0   # the line where the current layer starts
         for n, line in enumerate(lines):
             text = line.rstrip()
             if text and set(text) == {"-"}:
-                layer, row = layer + 1, 0
+                if not any(c[0] == layer for c in cells):
+                    raise InputError(f"layer {layer + 1} has no '#' cube: the layers of a shape follow one "
+                                     "another", path=path, line=first_line + (start if row else n))
+                layer, row, start = layer + 1, 0, n + 1
                 continue
             for col, ch in enumerate(text):
                 if ch == "#":
@@ -132,6 +136,9 @@ class CubeGrid(Grid):
             row += 1
         if not cells:
             raise InputError("empty shape: no '#' cube", path=path, line=first_line)
+        if not any(c[0] == layer for c in cells):
+            raise InputError(f"layer {layer + 1} has no '#' cube: the layers of a shape follow one another",
+                             path=path, line=first_line + min(start, len(lines) - 1))
         return self.normalize(cells)
 
     def format(self, cells: Iterable[Cell]) -> str:

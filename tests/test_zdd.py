@@ -678,3 +678,42 @@ def test_zdd_takes_colours_and_agrees_with_dlx_and_brute_force(n_primary, n_seco
                     all(len(t) == 1 or (0 not in t and len(set(t)) == 1) for t in tints.values()):
                 brute.add(chosen)
     _agree_with_brute_force(matrix, brute)
+
+
+def test_two_cell_groups_of_a_piece_are_two_copies_of_it():
+    # --fix I2@0,0 --fix I2@0,1: one domino covering both cells met both fixes (43 completions with a single I2,
+    # 83 with several), though each fix reads as a piece of its own. By hand (listing below): each group is a
+    # placement of its own, and a group more than the piece's copies is refused.
+    classic = load_pieces("classic")
+    ranged = build_instance(classic.select(["T4", "L3", "I2"]), Region.rectangle(3, 5),
+                            ranges={"T4": (0, 2), "L3": (0, 3), "I2": (1, 4)})
+    both = solve(ranged.assign([("I2", [(0, 0)]), ("I2", [(0, 1)])]), backend="dlx", keep=None)
+    apart = 0
+    for sol in solve(ranged, backend="dlx", keep=None).solutions:
+        dominoes = [set(map(tuple, cells)) for name, cells in sol.items() if name.split("#")[0] == "I2"]
+        apart += any((0, 0) in a and (0, 1) in b for a in dominoes for b in dominoes if a is not b)
+    assert both.count == apart == 23
+    single = build_instance(classic.select(["L3", "L4", "I2"]), Region.rectangle(3, 4), max_empty=3)
+    with pytest.raises(InputError, match=r"more fixed placements of I2 than its 1 copy"):
+        single.assign([("I2", [(0, 0)]), ("I2", [(0, 1)])])
+
+
+def test_a_callback_that_returns_nothing_sees_every_solution_and_bad_arguments_are_named():
+    # on_solution=seen.append returns None: the search once stopped after one solution (complete False).
+    classic = load_pieces("classic")
+    inst = build_instance(classic.select(["L3", "L4", "I2"]), Region.rectangle(3, 4), max_empty=3)
+    total = solve(inst, backend="dlx", keep=0).count
+    for backend in ("bitboard", "dlx", "zdd", "cpsat"):
+        seen: list = []
+        result = solve(inst, backend=backend, on_solution=seen.append, keep=0)
+        assert (result.count, result.complete, len(seen)) == (total, True, total) == (548, True, 548), backend
+    stopped: list = []
+    result = solve(inst, backend="dlx", on_solution=lambda o: stopped.append(o) or len(stopped) < 5, keep=0)
+    assert (result.count, result.complete) == (5, False)
+    for kwargs, message in ((dict(fixed=5), "fixed must be a list of option ids"),
+                            (dict(on_solution=5), "on_solution must be a function"),
+                            (dict(sample=3, seed=True), "seed must be a whole number"),
+                            (dict(sample=3, limit=2), "a sample takes no solution limit"),
+                            (dict(sample=2 * 10 ** 6), "sample must be at most 1,000,000")):
+        with pytest.raises(InputError, match=message):
+            solve(inst, **kwargs)

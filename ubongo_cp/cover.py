@@ -543,7 +543,9 @@ class ExactCoverInstance:
 
         A partial board given by cells rather than whole placements: every
         option covering an assigned cell that is not a placement of the named
-        piece holding all the cells of its group is dropped. The solutions
+        piece holding all the cells of its group is dropped, and so is one
+        covering cells of two groups: each group is a placement of its own
+        (two groups of a piece are two copies of it). The solutions
         (and their count) are those of ``self`` that respect the assignment;
         the result claims no symmetry (:attr:`region_symmetries` is the identity).
 
@@ -561,8 +563,8 @@ class ExactCoverInstance:
         ------
         InputError
             For a piece not in the instance, a cell outside the region, cells
-            that no placement of the piece covers together, or two groups
-            sharing a cell.
+            that no placement of the piece covers together, two groups
+            sharing a cell, or more groups of a piece than its copies.
 
         Examples
         --------
@@ -592,16 +594,24 @@ class ExactCoverInstance:
                     raise InputError(f"{label} overlaps {owner[i][2]} at cell {self.cells[i]}")
                 owner[i] = (t, group, label)
             groups.append((t, group, label))
+            n = sum(1 for g in groups if g[0] == t)
+            most = self.type_bounds[t][1]
+            if n > most:
+                name_t = self.pieces[self.types[t][0]].name
+                raise InputError(f"{label}: more fixed placements of {name_t} than its {most} "
+                                 f"cop{'y' if most == 1 else 'ies'}")
         keep = []
         for o in range(self.n_options):
             items = table.indices[table.indptr[o]:table.indptr[o + 1]]
             ok = True
+            held = None   # the one group this option may hold
             for i in items:
                 if i in owner:
                     t, group, _ = owner[i]
-                    if table.option_type[o] != t or not group <= set(items):
+                    if table.option_type[o] != t or not group <= set(items) or held not in (None, group):
                         ok = False
                         break
+                    held = group
             if ok:
                 keep.append(o)
         for t, group, label in groups:

@@ -21,6 +21,7 @@ is first used.
 
 from __future__ import annotations
 
+import numbers
 from typing import TYPE_CHECKING, Sequence
 
 from ..errors import InputError, whole_argument
@@ -134,6 +135,9 @@ def _refusal(instance, spec: SolverSpec, sample: bool, fixed: bool, frequencies:
     return None
 
 
+#: The most solutions :func:`solve` draws at random in one call (each is kept).
+MAX_SAMPLE = 1_000_000
+
 #: The largest solution limit :func:`solve` takes: the engines count in 64 bits.
 _MAX_LIMIT = 2 ** 63 - 1
 
@@ -181,15 +185,17 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     reduce : bool
         Also count the solutions up to the region's symmetries (UP-5).
     on_solution : callable, optional
-        ``on_solution(option_ids) -> bool``, called with every solution
-        (option ids of ``instance``); returning False stops the search.
+        ``on_solution(option_ids)``, called with every solution (option ids
+        of ``instance``); returning ``False`` stops the search, any other
+        value (``None`` too: ``seen.append`` is a callback) goes on.
     pieces_used : int, optional
         Only covers using exactly this many pieces (the subset analysis,
         with optional pieces): a constraint of the model where the solver
         supports it (:attr:`SolverSpec.cardinality`), else a filter.
     sample : int, optional
         Keep this many solutions drawn uniformly at random instead of the
-        first ones (a decision diagram is built; ``seed`` makes it reproducible).
+        first ones (a decision diagram is built; ``seed`` makes it reproducible;
+        at most :data:`MAX_SAMPLE`; no ``limit`` with it).
     seed : int, optional
         Seed of ``sample`` (default: one drawn at random, recorded in
         ``result.stats["seed"]``).
@@ -257,7 +263,21 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool)
                                        and time_limit > 0):
         raise InputError(f"time_limit must be a number of seconds above 0, got {time_limit!r}")
+    if isinstance(fixed, (str, bytes)) or not hasattr(fixed, "__iter__"):
+        raise InputError(f"fixed must be a list of option ids (ExactCoverInstance.fix), got {fixed!r}")
     fixed = [whole_argument("a fixed placement", o, 0) for o in fixed]
+    if on_solution is not None:
+        if not callable(on_solution):
+            raise InputError(f"on_solution must be a function of a solution's option ids, got {on_solution!r}")
+        callback = on_solution
+        on_solution = lambda options: callback(options) is not False  # noqa: E731 - only False stops
+    if sample is not None and limit is not None:
+        raise InputError("a sample takes no solution limit: sample=N draws N solutions")
+    if sample is not None and sample > MAX_SAMPLE:   # every sample is kept: memory grows with them
+        raise InputError(f"sample must be at most {MAX_SAMPLE:,} solutions, got {sample:,}: draw more in several runs "
+                         "with other seeds")
+    if seed is not None and not (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
+        raise InputError(f"seed must be a whole number, got {seed!r}")
     for o in fixed:
         if o >= instance.n_options:
             raise InputError(f"fixed placement {o} is not an option of the instance (it has {instance.n_options})")

@@ -717,3 +717,16 @@ def test_a_callback_that_returns_nothing_sees_every_solution_and_bad_arguments_a
                             (dict(sample=2 * 10 ** 6), "sample must be at most 1,000,000")):
         with pytest.raises(InputError, match=message):
             solve(inst, **kwargs)
+
+
+def test_a_malformed_solution_or_number_of_empty_cells_is_named():
+    # verify_solution(P, R, None) raised AttributeError from inside; max_empty=1.5 was taken as 1.
+    classic = load_pieces("classic")
+    two, square = classic.select(["I2", "I2"]), Region.rectangle(2, 2)
+    assert verify_solution(two, square, {"I2": [(0, 0), (0, 1)], "I2#2": [(1, 0), (1, 1)]}) is None
+    assert verify_solution(two, square, None) == "a solution maps piece names to cells, got NoneType"
+    for cells in ("abc", [(0, 0.5)], [(0,)], 5):
+        assert verify_solution(two, square, {"I2": cells}).startswith("the cells of 'I2' are not a list of cells")
+    for bad in (1.5, -1, True):
+        with pytest.raises(InputError, match="max_empty must be a whole number of at least 0"):
+            build_instance(two, square, max_empty=bad)

@@ -42,7 +42,7 @@ from itertools import accumulate, chain, repeat
 from operator import add, itemgetter, mul, sub
 from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
 
-from .errors import InputError
+from .errors import InputError, whole_argument
 from .geometry import Cell, Shape
 from .grids.base import LazyOrientations, Orientations
 from .pieces import EMPTY, EmptyCell, Piece, Region, grid_mismatch, orientations_of
@@ -927,6 +927,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
                      [o.least if type(o) is LazyOrientations else _form(o)[2] for o in orientations])
     bounds = None
     empty_type = -1
+    max_empty = whole_argument("max_empty", max_empty, 0)   # 1.5 or -1 empty cells are no number of cells
     if ranges or max_empty:
         pieces, types, bounds, empty_type = _with_ranges(pieces, types, dict(ranges or {}), int(max_empty), region,
                                                          optional_pieces)

@@ -52,6 +52,12 @@ def verify_solution(pieces: Sequence[Piece], region: Region, solution: Mapping[s
     >>> from ubongo_cp.pieces import Piece
     >>> verify_solution([Piece("D", ((0, 0), (0, 1)))], Region.rectangle(1, 2), {"D": [(0, 0), (0, 1)]})
     """
+    if not isinstance(solution, Mapping):
+        return f"a solution maps piece names to cells, got {type(solution).__name__}"
+    dim = region.grid.dim
+    for key, cells in solution.items():   # the shape of the data first: a reason, not an exception from below
+        if not _cells(cells, dim):
+            return f"the cells of {key!r} are not a list of cells of {dim} whole coordinates: {cells!r}"
     names: dict[str, Piece] = {}
     counts: dict[str, int] = {}
     for p in pieces:
@@ -96,3 +102,14 @@ def verify_solution(pieces: Sequence[Piece], region: Region, solution: Mapping[s
         missing = sorted(region_cells - set(covered))[0]
         return f"cell {missing} is not covered"
     return None
+
+
+def _cells(cells, dim: int) -> bool:
+    """Whether ``cells`` is a list of cells: each ``dim`` whole numbers (numpy's too, not bools)."""
+    if isinstance(cells, (str, bytes)):
+        return False
+    try:
+        items = [tuple(c) for c in cells]
+    except TypeError:
+        return False
+    return all(len(c) == dim and all(hasattr(x, "__index__") and not isinstance(x, bool) for x in c) for c in items)

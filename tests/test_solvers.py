@@ -337,3 +337,26 @@ def test_every_command_accepts_every_name(run_cli, name):
                              "--backend", name)
     # the bracket names the strategy, and the road when it picks one (auto: zdd or dlx-symmetry)
     assert code == 0 and re.search(rf"  1 solution \[{name}(: (zdd|dlx-symmetry))?, ", out), (out, err)
+
+
+def test_a_tally_counts_every_cover_on_every_solver():
+    # The tally (solutions per set of piece types used) on a symmetric region, where the symmetry
+    # solvers search one cover per orbit: each cover is counted, not one per orbit (3x20 by the 12
+    # pentominoes: 8 tilings, RULES.md §1; the symmetry searches tallied 2, diagrams and CP-SAT's
+    # orbit search none at all). 4x4 by I, O, L, L: the plain dancing-cells count is the reference.
+    assert solve(build_instance(PENTS.pieces, Region.rectangle(3, 20)), keep=0, tally=True).tally == \
+        {tuple(range(12)): 8}
+    inst = build_instance([TETS["I"], TETS["O"], TETS["L"], TETS["L"]], Region.rectangle(4, 4))
+    reference = solve(inst, backend="dlx", keep=0, reduce=False).count
+    assert reference > 0
+    for name in NAMES:
+        got = solve(inst, backend=name, keep=0, tally=True)
+        assert (got.count, got.tally) == (reference, {(0, 1, 2): reference}), name
+
+
+@pytest.mark.parametrize("arguments", [{"reduce": "no"}, {"tally": 1}, {"frequencies": None},
+                                       {"tally": True, "sample": 2}, {"tally": True, "frequencies": True}])
+def test_solve_refuses_a_flag_that_is_not_a_bool_and_a_tally_it_cannot_give(arguments):
+    inst = build_instance([TETS["O"]], Region.rectangle(2, 2))
+    with pytest.raises(InputError, match="True or False|tally"):
+        solve(inst, **arguments)

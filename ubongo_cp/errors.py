@@ -87,6 +87,24 @@ def whole_argument(name: str, value, least: int | None = 0) -> int:
     return number
 
 
+def flag_argument(name: str, value) -> bool:
+    """``value`` when it is True or False (a numpy bool too); else an :class:`InputError` naming the
+    argument (a string such as ``"no"`` would read as true).
+
+    Examples
+    --------
+    >>> flag_argument("reduce", False)
+    False
+    >>> flag_argument("reduce", "no")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: reduce must be True or False, got 'no'
+    """
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return bool(value)
+    raise InputError(f"{name} must be True or False, got {_shown(value)}")
+
+
 class UbongoError(Exception):
     """Base class of every error raised on purpose by ``ubongo_cp``."""
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numbers
 from typing import TYPE_CHECKING, Sequence
 
-from ..errors import InputError, whole_argument
+from ..errors import InputError, flag_argument, whole_argument
 from .registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, SOLVERS, SolverSpec, choose, get_solver, solver_names
 
 if TYPE_CHECKING:
@@ -212,7 +212,8 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         with the kernel.
     tally : bool
         Also count the solutions per set of piece types used
-        (``SolveResult.tally``; the subset analysis).
+        (``SolveResult.tally``; the subset analysis), on every solver; the
+        orbit decomposition is then not searched (each cover is met once).
     split : SplitSearch, optional
         A count cut into subtrees (:class:`.subtrees.SplitSearch`): run on its executor's workers, with
         its progress bar and journal. The answers (count, reduced count, tally, solutions kept, in the
@@ -230,7 +231,8 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     ------
     InputError
         For an unknown solver name (the message lists the registered ones),
-        a limit below 1, optional pieces with a solver that does not
+        a limit below 1, ``reduce``, ``frequencies`` or ``tally`` not True or False, a tally with
+        ``sample``, ``fixed`` or ``frequencies``, optional pieces with a solver that does not
         enumerate with secondary items, ``sample``/``fixed``/``frequencies``
         with a solver that builds no decision diagram, or colours, ranges or
         bounds of an exact-cover matrix with a solver that does not take them
@@ -283,7 +285,12 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
             raise InputError(f"fixed placement {o} is not an option of the instance (it has {instance.n_options})")
     if len(set(fixed)) != len(fixed):
         raise InputError("a fixed placement is given twice")
+    reduce, frequencies, tally = (flag_argument(n, v) for n, v in
+                                  (("reduce", reduce), ("frequencies", frequencies), ("tally", tally)))
     wants = sample is not None or bool(fixed) or frequencies
+    if tally and wants:
+        raise InputError("a tally counts every cover by the piece types it uses: it does not go with a sample, "
+                         "fixed placements or frequencies")
     name = backend or (DEFAULT_STRATEGY["diagram"] if wants else choose("first" if limit == 1 else "count", instance))
     spec = check_backend(instance, name, sample=sample is not None, fixed=bool(fixed), frequencies=frequencies)
     from .base import drive

@@ -248,7 +248,8 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         else:
             notes = {"symmetry": "not applicable" if limit is None or limit == 1 else "limit > 1"}
     rule: dict = {}
-    if pieces_used is None and hasattr(backend, "diagram") and (wants or on_solution is None):
+    # a tally needs every cover's piece types: the diagram hands them on one by one (backend.run)
+    if pieces_used is None and hasattr(backend, "diagram") and (wants or on_solution is None) and not tally:
         restrict = decomposition if not wants and limit is None else None  # a count: the orbits suffice
         outcome = _drive_diagram(backend, instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,
                                  restrict=restrict, on_solution=on_solution, name=name, sample=sample, seed=seed,
@@ -302,6 +303,9 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
             return True
         found += 1
         count += weight
+        if option_type is not None:  # its images use the same piece types
+            used = tuple(sorted({int(option_type[o]) for o in original}))
+            types_used[used] = types_used.get(used, 0) + weight
         if symmetric:  # the ``weight`` solutions it stands for are its images: same stabiliser order
             stabilised += weight * (1 if weight == decomposition.plan.group_order else instance.stabiliser_order(original))
         go = limit is None or found < limit
@@ -346,7 +350,9 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     symmetric = reduce and n_sym > 0
     plan = None
     notes: dict = {}
-    if orbits:
+    if orbits and tally:  # the kernel tallies the solutions it meets, not those each stands for
+        notes = {"symmetry": "not applied with a tally"}
+    elif orbits:
         plan = symmetry_plan(instance, enumerable=keep is None) if limit is None or limit == 1 else None
         notes = plan.stats() if plan is not None else \
             {"symmetry": "not applicable" if limit is None or limit == 1 else "limit > 1"}

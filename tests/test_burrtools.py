@@ -300,7 +300,8 @@ def test_export_refuses_what_solve_would_refuse_to_read(run_cli, tmp_path):
     assert read_xmpuzzle(out).ranges == {"I2": (0, MAX_REGION_CELLS)}
     out.unlink()
     with pytest.raises(InputError, match=f"the result of the problem has {MAX_REGION_CELLS + 1} cells"):
-        write_xmpuzzle(out, [load_pieces("classic")["I2"]], Region.rectangle(1, MAX_REGION_CELLS + 1))
+        big = Region.rectangle(1, MAX_REGION_CELLS + 1, max_cells=MAX_REGION_CELLS + 1)
+        write_xmpuzzle(out, [load_pieces("classic")["I2"]], big)
     assert not out.exists()
 
 

@@ -96,3 +96,46 @@ def test_region_limits(tmp_path):
     with pytest.raises(InputError, match="file not found"):
         load_region(tmp_path / "missing.txt")
     assert load_region(PUZZLES / "examples" / "duel_board1.txt").area == 16
+
+
+@pytest.mark.parametrize("args, message", [
+    (("S", ()), "has no cells"),
+    (("S", ((0, 0), (0, 0))), r"lists cell \(0, 0\) twice"),   # was a piece of size 2 on one cell
+    (("S", "abc"), "2-tuples of whole numbers"),
+    ((5, ((0, 0),)), "a piece name is text"),
+    (("S", ((0, 0, 0),)), "not 2 whole numbers"),
+    (("S", ((0.5, 0),)), "not 2 whole numbers"),
+    (("S", ((0, 0),), "octagon"), "unknown grid"),
+])
+def test_a_piece_checks_its_name_and_cells(args, message):
+    from ubongo_cp.pieces import Piece
+
+    with pytest.raises(InputError, match=message):
+        Piece(*args)
+
+
+def test_a_piece_takes_lists_and_a_grid_name():
+    from ubongo_cp.pieces import Piece
+
+    piece = Piece("D", [[0, 0], [0, 1]], "hex")
+    assert piece.cells == ((0, 0), (0, 1)) and piece.grid.name == "hex" and hash(piece) == hash(piece)
+
+
+@pytest.mark.parametrize("size, message", [
+    ((10 ** 6, 10 ** 6), "at least 1000000000000 cells, over the limit of 400"),   # was all of memory
+    (("3", 5), "whole number"),
+    ((0, 5), "whole number of at least 1"),
+    ((1, 401), "401 cells, over the limit of 400"),
+])
+def test_a_rectangle_checks_its_size(size, message):
+    with pytest.raises(InputError, match=message):
+        Region.rectangle(*size)
+
+
+def test_a_box_checks_its_size_and_the_limit_can_be_raised():
+    with pytest.raises(InputError, match="over the limit"):
+        Region.box(10 ** 6, 10 ** 6, 10 ** 6, grid="cube")
+    with pytest.raises(InputError, match="440 cells"):
+        Region.box(20, 11, grid="triangle")   # 220 rhombi, two triangles each
+    assert Region.box(20, 11, grid="triangle", max_cells=440).area == 440
+    assert Region.rectangle(1, 500, max_cells=500).area == 500

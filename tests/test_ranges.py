@@ -244,3 +244,23 @@ def test_cli_bad_ranges_exit_2_with_one_line(run_cli, tmp_path, argv, fragment):
     region = write(tmp_path / "r.txt", "####\n####\n####\n")
     code, _, err = run_cli("solve", "--pieces", "classic", "--region", region, *argv)
     one_line_error(code, err, fragment)
+
+
+def test_a_range_above_what_the_region_holds_is_the_most_that_fit():
+    # A range of 0..10**9 dominoes on 2x4 built a billion copies; the region holds 4, and the count
+    # is the 5 domino tilings of 2x4 (Fibonacci F5, by hand). numpy bounds are whole numbers too; a
+    # lower bound above what fits leaves no cover.
+    import numpy as np
+
+    i2 = CLASSIC.select(["I2"])
+    for bound in ((0, 10 ** 9), (np.int64(0), np.int64(4)), (4, 10 ** 12)):
+        inst = build_instance(i2, Region.rectangle(2, 4), ranges={"I2": bound})
+        assert inst.type_bounds[0][1] == 4
+        assert solve(inst, keep=0).count == 5
+    assert solve(build_instance(i2, Region.rectangle(2, 4), ranges={"I2": (10 ** 9, 10 ** 9)}), keep=0).count == 0
+
+
+@pytest.mark.parametrize("bound", [(0,), 3, ("a", 2), (True, 2), (1, 2, 3), (1.5, 2)])
+def test_a_range_that_is_not_a_pair_of_whole_numbers_is_an_input_error(bound):
+    with pytest.raises(InputError, match="range of I2 is .*pair"):
+        build_instance(CLASSIC.select(["I2"]), Region.rectangle(2, 4), ranges={"I2": bound})

@@ -863,7 +863,9 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         Piece name -> ``(lo, hi)``: use between ``lo`` and ``hi`` pieces of
         that shape (whatever the copies in ``pieces``; ``hi = 0`` drops it).
         The type's item gets the bounds ``[lo..hi]`` (Algorithm M), so one
-        search covers every multiset in the ranges, each solution once.
+        search covers every multiset in the ranges, each solution once. A
+        ``hi`` above the copies the region can hold (its cells // the
+        piece's) is read as that many (no cover has more).
     max_empty : int
         Let up to this many region cells stay uncovered: a type of
         monominoes (:data:`~ubongo_cp.pieces.EMPTY`) with bounds ``[0..max_empty]``; a
@@ -878,8 +880,8 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     InputError
         When a piece is on another grid than the region, ``mode`` is not
         one of the grid's orientation modes, a range names no piece of
-        ``pieces`` (or a piece identical to another one named), has ``lo >
-        hi`` or a negative bound, ranges go with optional pieces, or
+        ``pieces`` (or a piece identical to another one named), is not a
+        pair of whole numbers, has ``lo > hi`` or a negative bound, ranges go with optional pieces, or
         ``max_empty`` is negative or larger than the region.
 
     Notes
@@ -938,6 +940,20 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
                               types=types, table=table, **extra)
 
 
+def _range_bound(name: str, bound) -> tuple[int, int]:
+    """``(lo, hi)`` of a piece's range as ints (numpy integers too), or an :class:`InputError`."""
+    import operator
+
+    try:
+        lo, hi = (operator.index(b) for b in bound if not isinstance(b, bool))  # a pair of whole numbers
+    except (TypeError, ValueError):
+        raise InputError(f"range of {name} is {bound!r}: give a pair (lo, hi) of whole numbers, 0 <= lo <= hi") \
+            from None
+    if lo < 0 or lo > hi:
+        raise InputError(f"range of {name} is {lo}-{hi}: write lo-hi with 0 <= lo <= hi")
+    return lo, hi
+
+
 def _with_ranges(pieces: tuple[Piece, ...], types, ranges: dict[str, tuple[int, int]], max_empty: int,
                  region: Region, optional_pieces: bool):
     """(pieces, types, bounds per type, the empty cells' type or -1) with ranges of copies (:func:`build_instance`).
@@ -953,9 +969,10 @@ def _with_ranges(pieces: tuple[Piece, ...], types, ranges: dict[str, tuple[int, 
         if name not in names:
             raise InputError(f"range for {name!r}: no such piece in this puzzle (pieces: "
                              f"{', '.join(dict.fromkeys(p.name for p in pieces))})")
-        lo, hi = bound
-        if not (isinstance(lo, int) and isinstance(hi, int)) or lo < 0 or lo > hi:
-            raise InputError(f"range of {name} is {lo}-{hi}: write lo-hi with 0 <= lo <= hi")
+        lo, hi = _range_bound(name, bound)
+        most = region.area // next(p.size for p in pieces if p.name == name)
+        # more copies than fit are never placed; more than fit needed: one too many is as impossible
+        ranges[name] = (lo, min(hi, most)) if lo <= most else (most + 1, most + 1)
     if not 0 <= max_empty <= region.area:
         raise InputError(f"at most {max_empty} empty cells asked for; the region has {region.area} cells")
     if max_empty and region.optional:

@@ -41,7 +41,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-from .errors import InputError
+from .errors import InputError, whole_argument
 from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
 from .grids import SQUARE, Grid, get_grid
 from .grids.base import LazyOrientations
@@ -83,7 +83,13 @@ class Piece:
     cells : Shape
         Cells in normal position (``(row, col)`` on squares; see :mod:`ubongo_cp.grids`).
     grid : Grid
-        The grid (default: square).
+        The grid (default: square; its name is taken too).
+
+    Raises
+    ------
+    InputError
+        For a name that is not text or cannot name a piece (:func:`name_problem`), no cells, a
+        cell given twice, or a cell that is not ``grid.dim`` whole numbers.
     """
 
     name: str
@@ -91,9 +97,16 @@ class Piece:
     grid: Grid = SQUARE
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise InputError(f"a piece name is text, got {self.name!r}")
         problem = name_problem(self.name)
         if problem:
             raise InputError(problem)
+        grid = get_grid(self.grid)
+        cells = _checked_cells(self.name, self.cells, grid)
+        if grid is not self.grid or cells is not self.cells:  # a grid's name, lists: the frozen form
+            object.__setattr__(self, "grid", grid)
+            object.__setattr__(self, "cells", cells)
 
     @property
     def size(self) -> int:
@@ -106,6 +119,32 @@ class Piece:
 
     def __str__(self) -> str:
         return f"{self.name}\n{self.grid.format(self.cells)}"
+
+
+def _checked_cells(name: str, cells, grid: Grid) -> Shape:
+    """``cells`` as a tuple of distinct cells of ``grid`` (tuples of ``grid.dim`` ints), or an InputError."""
+    import operator
+
+    if isinstance(cells, (str, bytes)) or not hasattr(cells, "__iter__"):
+        raise InputError(f"{_piece(name)}: its cells are a list of {grid.dim}-tuples of whole numbers, "
+                         f"got {cells!r}")
+    out = []
+    for cell in cells:
+        try:
+            if isinstance(cell, (str, bytes)) or len(cell) != grid.dim or any(isinstance(x, bool) for x in cell):
+                raise TypeError
+            out.append(cell if type(cell) is tuple and all(type(x) is int for x in cell)
+                       else tuple(operator.index(x) for x in cell))
+        except TypeError:
+            raise InputError(f"{_piece(name)}: cell {cell!r} is not {grid.dim} whole numbers (a cell of the "
+                             f"{grid.name} grid)") from None
+    if not out:
+        raise InputError(f"{_piece(name)} has no cells")
+    if len(set(out)) != len(out):
+        twice = next(c for i, c in enumerate(out) if c in out[:i])
+        raise InputError(f"{_piece(name)} lists cell {twice} twice")
+    shape = tuple(out)
+    return cells if shape == cells and type(cells) is tuple else shape
 
 
 def name_problem(name: str) -> str | None:
@@ -443,20 +482,31 @@ class Region:
         return self.size[-1]
 
     @classmethod
-    def rectangle(cls, height: int, width: int) -> "Region":
+    def rectangle(cls, height: int, width: int, *, max_cells: int = MAX_REGION_CELLS) -> "Region":
         """A ``height`` x ``width`` rectangle of squares.
+
+        Parameters
+        ----------
+        height, width : int
+            Rows and columns (cells), each at least 1.
+        max_cells : int
+            The most cells allowed (:data:`~ubongo_cp.geometry.MAX_REGION_CELLS` by default, as
+            for a region file): a guard against a mistyped size.
+
+        Raises
+        ------
+        InputError
+            For a size that is not a whole number of at least 1, or a rectangle over ``max_cells``.
 
         Examples
         --------
         >>> Region.rectangle(2, 3).area
         6
         """
-        if height <= 0 or width <= 0:
-            raise InputError(f"rectangle {height}x{width} has no cells")
-        return cls(tuple((r, c) for r in range(height) for c in range(width)))
+        return cls.box(height, width, max_cells=max_cells)
 
     @classmethod
-    def box(cls, *dims: int, grid: str | Grid = "square") -> "Region":
+    def box(cls, *dims: int, grid: str | Grid = "square", max_cells: int = MAX_REGION_CELLS) -> "Region":
         """A box of the grid's text layout: a rectangle, a parallelogram of hexagons or triangles, a cuboid.
 
         Parameters
@@ -465,11 +515,15 @@ class Region:
             ``rows, cols`` (``layers, rows, cols`` on cubes); on triangles
             ``cols`` counts rhombi, two triangles each (:meth:`Grid.box`).
         grid : str or Grid
+        max_cells : int
+            The most cells allowed (:data:`~ubongo_cp.geometry.MAX_REGION_CELLS` by default, as
+            for a region file).
 
         Raises
         ------
         InputError
-            For an unknown grid or sizes that do not fit it.
+            For an unknown grid, sizes that are not whole numbers of at least 1 or do not fit the
+            grid, or a box over ``max_cells``.
 
         Examples
         --------
@@ -477,7 +531,18 @@ class Region:
         (72, 18)
         """
         grid = get_grid(grid)
-        return cls(grid.normalize(grid.box(*dims)), grid=grid)
+        sizes = [whole_argument("a box size", d, 1) for d in dims]
+        units = 1
+        for d in sizes:
+            units *= d
+        if units > max_cells:  # every unit of the layout holds a cell at least: refused before any is made
+            raise InputError(f"a {'x'.join(map(str, sizes))} region has at least {units} cells, over the limit of "
+                             f"{max_cells} ({max_cells_hint()})")
+        cells = grid.normalize(grid.box(*sizes))
+        if len(cells) > max_cells:
+            raise InputError(f"a {'x'.join(map(str, sizes))} region has {len(cells)} cells, over the limit of "
+                             f"{max_cells} ({max_cells_hint()})")
+        return cls(cells, grid=grid)
 
     @classmethod
     def from_ascii(cls, text: str, *, path: str | None = None) -> "Region":

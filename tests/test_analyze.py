@@ -105,3 +105,14 @@ def test_mirror_images_are_one_piece_when_mirroring_is_allowed():
 def _write(path, text):
     path.write_text(text)
     return path
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: analyze(load_pieces("classic").pieces, "###", 3), "analyze needs a region"),
+    (lambda: analyze("classic", Region.rectangle(3, 4), 3), "analyze needs a sequence of pieces"),
+    (lambda: Region.from_ascii(None), "read from its text"),
+])
+def test_the_wrong_kind_of_argument_is_named(call, message):
+    # These were AttributeErrors from inside ('str' object has no attribute 'area').
+    with pytest.raises(InputError, match=message):
+        call()

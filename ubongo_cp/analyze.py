@@ -37,7 +37,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
-from .cover import ExactCoverInstance, build_instance, empty_cell_piece
+from .cover import ExactCoverInstance, build_instance, checked_puzzle, empty_cell_piece
 from .errors import InputError, whole_argument
 from .pieces import EMPTY, Piece, Region, grid_mismatch
 
@@ -179,7 +179,8 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     Raises
     ------
     InputError
-        If piece names repeat, ``k`` is not positive or larger than the set
+        If ``pieces`` are not :class:`Piece` objects or ``region`` not a
+        :class:`Region`, piece names repeat, ``k`` is not positive or larger than the set
         (times ``copies``), ``copies`` is below 1, ``max_empty`` is negative,
         larger than the region or goes with a region with optional
         cells, a piece is named ``"empty"`` while cells may stay empty, the
@@ -195,6 +196,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     >>> len(res.subsets), res.total_solutions
     (13, 14)
     """
+    pieces = checked_puzzle("analyze", pieces, region)
     names = [p.name for p in pieces]
     if len(set(names)) != len(names):
         raise InputError("subset analysis needs distinct piece names")

@@ -840,6 +840,20 @@ def _grouped(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(g) for g in groups.values())
 
 
+def checked_puzzle(caller: str, pieces, region) -> tuple[Piece, ...]:
+    """``pieces`` as a tuple when they are :class:`Piece` objects and ``region`` a :class:`Region`; else an
+    :class:`InputError` naming ``caller`` and what it needs (not an AttributeError from inside)."""
+    given, text = type(pieces).__name__, isinstance(pieces, (str, bytes)) or not hasattr(pieces, "__iter__")
+    pieces = () if text else tuple(pieces)
+    if text or not all(isinstance(p, Piece) for p in pieces):
+        raise InputError(f"{caller} needs a sequence of pieces (ubongo_cp.pieces.load_pieces(name).pieces), "
+                         f"got {given}")
+    if not isinstance(region, Region):
+        raise InputError(f"{caller} needs a region (ubongo_cp.pieces.load_region, Region.rectangle), "
+                         f"got {type(region).__name__}")
+    return pieces
+
+
 def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: bool = False,
                    mode: str = "free", ranges: Mapping[str, tuple[int, int]] | None = None,
                    max_empty: int = 0) -> ExactCoverInstance:
@@ -909,14 +923,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     >>> inst.type_bounds
     [(0, 4), (0, 2)]
     """
-    given, text = type(pieces).__name__, isinstance(pieces, (str, bytes))
-    pieces = () if text else tuple(pieces)
-    if text or not all(isinstance(p, Piece) for p in pieces):
-        raise InputError("build_instance needs a sequence of pieces (ubongo_cp.pieces.load_pieces(name).pieces), "
-                         f"got {given}")
-    if not isinstance(region, Region):
-        raise InputError(f"build_instance needs a region (ubongo_cp.pieces.load_region, Region.rectangle), "
-                         f"got {type(region).__name__}")
+    pieces = checked_puzzle("build_instance", pieces, region)
     lattice = region.grid
     mismatch = grid_mismatch(pieces, region)
     if mismatch:

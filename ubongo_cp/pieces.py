@@ -810,6 +810,8 @@ def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REG
     >>> parse_region("grid: hex\\n # #\\n# # #\\n # #\\n").area
     7
     """
+    if not isinstance(text, str):
+        raise InputError(f"a region is read from its text (a str), got {type(text).__name__}", path=path)
     named, lines = _lines(text, path=path)
     if grid is not None:
         grid = get_grid(grid)

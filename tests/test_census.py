@@ -328,3 +328,26 @@ def test_no_more_shards_than_regions(tmp_path, run_cli):
     shards = read_manifest(tmp_path / "c")["plan"]["5"]["shards"]
     assert 1 <= shards <= 12 and len(list((tmp_path / "c" / "regions").iterdir())) == shards
     assert out.startswith(f"census classic, K = 2, 5 cells (hole-free, any box): 12 regions in {shards} shard(s)")
+
+
+@pytest.mark.parametrize("box, expected", [((2, 4), 2), ((2, 5), 38), ((3, 4), 191)])
+def test_a_hexagon_box_takes_every_orientation_of_a_region(box, expected):
+    # A region counts up to symmetry, so it fits a box when any image does; on hexagons a turn by 60 or
+    # 120 degrees changes the text picture's rows and columns (only the stored form and its row/column
+    # swap were tried: 0, 1 and 83 regions of 8 hexagons). Brute force: every connected hole-free set
+    # of 8 cells of the R x C and C x R text pictures (rows starting at either offset), by canonical form.
+    from itertools import combinations
+
+    from ubongo_cp.grids import HEX
+    from ubongo_cp.pieces import parse_region
+    from ubongo_cp.polyforms import count_census_classes, holes_of
+
+    seen = set()
+    for rows, cols in (box, box[::-1]):
+        for odd in (0, 1):
+            text = "\n".join((" " if (i + odd) % 2 else "") + " ".join("#" * cols) for i in range(rows))
+            for cells in combinations(parse_region(f"grid: hex\n{text}\n").cells, 8):
+                if HEX.is_connected(cells) and not holes_of(HEX, HEX.normalize(cells)):
+                    seen.add(HEX.canonical(cells))
+    assert len(seen) == expected
+    assert sum(count_census_classes("hex", 8, box=box).values()) == expected

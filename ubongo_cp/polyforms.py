@@ -224,11 +224,26 @@ def holes_of(grid: Grid, cells) -> int:
 
 
 def fits_box(grid: Grid, shape, box: tuple[int, int] | None) -> bool:
-    """True when the shape's text picture (:meth:`Grid.text_size`, rows by columns) fits ``box`` either way."""
+    """True when the text picture (:meth:`Grid.text_size`, rows by columns) of some image of the shape under
+    the grid's symmetries fits ``box`` either way round.
+
+    A region counts up to symmetry, so it fits when any of its orientations does: on hexagons and
+    triangles a turn by 60 or 120 degrees changes the picture's rows and columns, not only a swap.
+
+    Examples
+    --------
+    >>> from ubongo_cp.grids import HEX
+    >>> bar = ((0, 0), (0, 1), (0, 2))   # three hexagons in a line down the rows: a 3x2 picture
+    >>> HEX.text_size(bar), fits_box(HEX, bar, (1, 3))   # turned by 60 degrees: one row of three
+    ((3, 2), True)
+    """
     if box is None:
         return True
-    rows, cols = grid.text_size(shape)[-2:]
-    return (rows <= box[0] and cols <= box[1]) or (rows <= box[1] and cols <= box[0])
+    for image in grid.orientations(shape, max(grid.modes, key=grid.modes.__getitem__)):
+        rows, cols = grid.text_size(image)[-2:]
+        if (rows <= box[0] and cols <= box[1]) or (rows <= box[1] and cols <= box[0]):
+            return True
+    return False
 
 
 def census_polyforms(grid: str | Grid, n: int, *, holes: bool = False, box: tuple[int, int] | None = None,

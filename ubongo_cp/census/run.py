@@ -85,7 +85,7 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
         Census directory (created; see the module docstring for its files).
         An existing census there with the same parameters is resumed.
     box : (int, int), optional
-        Only regions that fit an R x C box, in either orientation (regions
+        Only regions that fit an R x C box, in some orientation (regions
         count up to symmetry).
     holes : bool
         Include regions with holes (default: hole-free only).

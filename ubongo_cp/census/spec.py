@@ -112,7 +112,7 @@ class CensusSpec:
     cells : tuple of int
         Region sizes N, increasing.
     box : (int, int) or None
-        Box the regions fit in either orientation, stored as (shorter, longer).
+        Box the regions fit in some orientation, stored as (shorter, longer).
     holes : bool
         Regions with holes too.
     count_only : bool

@@ -21,7 +21,7 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "census", help="analyse every region of N cells: which make good cards, how rare, which are best",
         description="Enumerate every free region of N cells (hole-free unless --holes, inside an RxC box in "
-                    "either orientation if --box) with Redelmeier's algorithm and run the subset analysis "
+                    "in some orientation if --box) with Redelmeier's algorithm and run the subset analysis "
                     "(which K-subsets tile it, how many ways; UP-2, UP-4) on each. Writes a Parquet dataset "
                     "OUT/regions (pandas.read_parquet reads it) and OUT/manifest.json; re-running the same "
                     "command resumes an interrupted census.")
@@ -29,7 +29,7 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--k", type=int, required=True, help="pieces per subset (K)")
     p.add_argument("--cells", required=True, metavar="N",
                    help="region size in cells, or a range such as 10-13")
-    p.add_argument("--box", metavar="RxC", help="only regions fitting an R x C box (either orientation)")
+    p.add_argument("--box", metavar="RxC", help="only regions fitting an R x C box (in some orientation)")
     p.add_argument("--holes", action="store_true", help="include regions with holes")
     p.add_argument("--out", required=True, metavar="DIR", help="census directory (resumed if it holds this census)")
     directory_outputs(p, "out")

@@ -600,3 +600,23 @@ def test_a_card_whose_pieces_may_not_be_turned_over_says_so(mode, note):
         texts = [t.get_text() for t in fig.axes[0].texts]
         said = [t for t in texts if "turned" in t]
         assert (said == [] if note is None else any(note in t for t in said)), said
+
+
+def test_cards_check_the_image_folders_before_writing_the_pdf(run_cli, tmp_path):
+    # A file of the user's under a card image's name stops the command before any output: the PDF was
+    # written first and the refusal came after it.
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "pieces.txt").write_text("W\n###\n")
+    (deck / "deck.toml").write_text('game = "wide"\npieces = "pieces.txt"\ncards = 1\n[[sides]]\nname = "a"\n'
+                                    'pieces_per_task = 1\nfaces = 1\nmax_rows = 1\nmax_cols = 3\ncells = [3, 3]\n')
+    (deck / "w.toml").write_text('game = "wide"\ncard = "1"\nside = "a"\npieces = "pieces.txt"\n'
+                                 'region = """\n###\n"""\n[tasks]\n1 = ["W"]\n')
+    images = tmp_path / "svg"
+    images.mkdir()
+    (images / "wide_1_a.svg").write_text("my drawing")
+    code, out, err = run_cli("cards", deck, "--out", tmp_path / "c.pdf", "--svg", images, "--no-progress")
+    assert code == 2 and "wide_1_a.svg: exists and was not written by `ubongo-cp cards --svg`" in err
+    assert not (tmp_path / "c.pdf").exists() and (images / "wide_1_a.svg").read_text() == "my drawing"
+    code, out, err = run_cli("cards", deck, "--out", tmp_path / "c.pdf", "--svg", tmp_path / "new", "--no-progress")
+    assert code == 0 and (tmp_path / "c.pdf").exists() and (tmp_path / "new" / "wide_1_a.svg").exists()

@@ -36,7 +36,7 @@ from ..io import atomic_path, figure_metadata
 from ..pieces import PieceSet
 from .layout import DEFAULT_CELL_MM, PAGE_MM, check_cell_mm, check_dpi
 
-__all__ = ["DEFAULT_CELL_MM", "make_playtest_cards", "card_sheets", "piece_sheets", "card_image",
+__all__ = ["DEFAULT_CELL_MM", "make_playtest_cards", "check_card_images", "card_sheets", "piece_sheets", "card_image",
            "write_card_images", "card_image_name"]
 
 #: Default size of a cell on paper, mm (an estimate; see the module docstring).
@@ -200,20 +200,12 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
         card image's name.
     """
     cards = list(cards)
-    if not cards:
-        raise InputError("no card sides to draw")
-    if fmt not in ("png", "svg"):
-        raise InputError(f"card images are png or svg, not {fmt!r}")
     check_dpi(dpi)
     check_cell_mm(cell_mm)
-    from ..outputs import OutputFolder
-
-    names = [card_image_name(card, f".{fmt}") for card in cards]
-    folders = sorted({os.path.dirname(os.path.abspath(c.path)) for c in cards if c.path})
+    folder, names = _image_folder(cards, out_dir, fmt)
     bar = None
     written = []
-    with OutputFolder(out_dir, f"cards --{fmt}", source=os.pathsep.join(folders) or None,
-                      guarded=lambda name: True) as folder:
+    with folder:
         folder.claim(names)     # before any drawing: a file of another origin under one of the names is refused
         if progress:
             from tqdm import tqdm
@@ -233,6 +225,38 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
                 bar.close()
         folder.remove([name for name in folder.files if name not in names])
     return written
+
+
+def _image_folder(cards: list[CardSide], out_dir: str | os.PathLike, fmt: str):
+    """The :class:`~ubongo_cp.outputs.OutputFolder` (not entered) of :func:`write_card_images` and its files."""
+    from ..outputs import OutputFolder
+
+    if not cards:
+        raise InputError("no card sides to draw")
+    if fmt not in ("png", "svg"):
+        raise InputError(f"card images are png or svg, not {fmt!r}")
+    names = [card_image_name(card, f".{fmt}") for card in cards]
+    folders = sorted({os.path.dirname(os.path.abspath(c.path)) for c in cards if c.path})
+    return OutputFolder(out_dir, f"cards --{fmt}", source=os.pathsep.join(folders) or None,
+                        guarded=lambda name: True), names
+
+
+def check_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt: str = "png") -> None:
+    """Refuse now what :func:`write_card_images` would refuse in ``out_dir``, writing nothing: so a command
+    that writes a PDF first stops before it (a folder that does not exist yet is no conflict).
+
+    Raises
+    ------
+    InputError
+        As :func:`write_card_images` for the folder: not a folder, locked by another run, made from
+        other cards, or holding a file of another origin (or one edited since) under a card image's name.
+    """
+    cards = list(cards)
+    folder, names = _image_folder(cards, out_dir, fmt)
+    if not os.path.lexists(out_dir):
+        return
+    with folder:
+        folder.check(names)
 
 
 def _card_pages(cards: Sequence[CardSide], cell_mm: float) -> list[list[_Placed]]:

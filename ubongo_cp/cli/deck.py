@@ -276,7 +276,7 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     from ..errors import InputError
 
     from ..booklet.layout import check_cell_mm, check_dpi
-    from ..booklet.playtest import write_card_images
+    from ..booklet.playtest import check_card_images, write_card_images
 
     check_cell_mm(args.cell_mm, "--cell-mm")
     if not (args.out or args.png or args.svg):
@@ -287,6 +287,9 @@ def _cmd_cards(args: argparse.Namespace) -> int:
         print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
     if not cards:
         raise InputError("no card side of the deck could be read", path=args.deck)
+    for fmt, where in (("png", args.png), ("svg", args.svg)):
+        if where:  # the image folders are checked before the PDF is written: a refusal leaves no half output
+            check_card_images(cards, where, fmt)
     if args.out:
         card_pages, piece_pages = make_playtest_cards(cards, args.out, cell_mm=args.cell_mm,
                                                       pieces=not args.no_pieces, progress=show_bar(args))

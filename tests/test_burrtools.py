@@ -490,3 +490,15 @@ def test_export_and_solve_of_the_file_give_a_ranged_task_the_same_piece_count(ru
         code, text, err = run_cli("solve", out)
         assert code == 0, err
         assert text.splitlines()[0] == f"problem 1 'card R1 side easy, face {face}' of 1: {said}"
+
+
+def test_a_result_that_is_also_a_piece_is_named_as_such(tmp_path):
+    # The shape to build named one of the pieces: the message spoke of colour constraints (or the problem
+    # was solved as a piece covering itself).
+    odd = tmp_path / "odd.xmpuzzle"
+    odd.write_text('<puzzle version="2"><shapes><voxel x="2" y="1" z="1" type="0">##</voxel></shapes><problems>'
+                   '<problem><shapes><shape id="0" count="1"/></shapes>\n<result id="0"/></problem></problems>'
+                   '</puzzle>')
+    with pytest.raises(InputError) as info:
+        read_xmpuzzle(odd)
+    assert info.value.line == 2 and "its <result> is shape S1, which is also one of its pieces" in info.value.message

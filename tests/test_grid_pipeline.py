@@ -279,3 +279,16 @@ def test_a_card_naming_no_known_grid_says_so(run_cli, tmp_path):
                     'region = """\n# #\n"""\n[tasks]\n1 = ["I4"]\n')
     code, _, err = run_cli("solve", card)
     one_line_error(code, err, f"{card}:5: unknown grid 'hexx'; expected one of square, hex, triangle, cube")
+
+
+@pytest.mark.parametrize("text, pieces, line, grids", [
+    ("% a hexagon region\ngrid: hex\n # #\n# # #\n", "classic", 2, ("square grid (I2)", "hex grid")),
+    ("\n####\n####\n", "tetrahexes", 2, ("hex grid (I4)", "square grid")),   # no grid line: the picture's row
+])
+def test_pieces_of_another_grid_name_the_line_that_sets_the_regions_grid(run_cli, tmp_path, text, pieces, line,
+                                                                         grids):
+    region = tmp_path / "r.txt"
+    region.write_text(text)
+    code, _, err = run_cli("solve", "--pieces", pieces, "--region", region)
+    one_line_error(code, err, f"{region}:{line}: the pieces are on the {grids[0]} but the region is on the "
+                   f"{grids[1]}: pieces fit only a region of their own grid")

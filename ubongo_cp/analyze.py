@@ -390,7 +390,7 @@ def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, 
                          + (f", {copies} copies each)" if copies > 1 else ")"))
     mismatch = grid_mismatch(pieces, region)
     if mismatch:
-        raise InputError(mismatch, path=region.path)
+        raise InputError(mismatch, path=region.path, line=region.line if region.path else None)
 
 
 def _usable_copies(pieces: Sequence[Piece], area: int, k: int | None, copies: int) -> list[bool]:

@@ -738,6 +738,9 @@ class _Puzzle:
                                  "times; min must not exceed max", path=where, line=shape.line)
             if high:
                 parts.append((shape_id, low, high))
+        if any(shape_id == result for shape_id, *_ in parts):  # BurrTools' editor keeps the two apart
+            raise InputError(f"{title}: its <result> is {self.shapes[result].label}, which is also one of its pieces; "
+                             "the shape to build must be a shape of its own", path=where, line=results[-1].line)
         return parts, result
 
     def _shape_id(self, node: _Node, title: str) -> int:

@@ -927,7 +927,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     lattice = region.grid
     mismatch = grid_mismatch(pieces, region)
     if mismatch:
-        raise InputError(mismatch, path=region.path)
+        raise InputError(mismatch, path=region.path, line=region.line if region.path else None)
     problem = lattice.mode_problem(mode)
     if problem:
         raise InputError(problem)

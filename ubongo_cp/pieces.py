@@ -454,12 +454,16 @@ class Region:
     optional : Shape
         Further cells that pieces may cover or leave empty (BurrTools'
         variable voxels; in the same position as ``cells``); none by default.
+    line : int or None
+        The line of :attr:`path` that sets the grid (its ``grid:`` line, else the picture's
+        first row), for a message about the grid; not compared.
     """
 
     cells: Shape
     path: str | None = None
     grid: Grid = SQUARE
     optional: Shape = ()
+    line: int | None = field(default=None, compare=False, repr=False)
 
     @property
     def area(self) -> int:
@@ -813,11 +817,12 @@ def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REG
     if not isinstance(text, str):
         raise InputError(f"a region is read from its text (a str), got {type(text).__name__}", path=path)
     named, lines = _lines(text, path=path)
+    header = next((i for i, ln in enumerate(text.splitlines(), 1) if _GRID_LINE.match(ln)), None)
     if grid is not None:
         grid = get_grid(grid)
         if named is not grid and named is not SQUARE:
             raise InputError(f"the region is drawn on the {named.name} grid, its pieces on the {grid.name} grid: "
-                             "pieces fit only a region of their own grid", path=path)
+                             "pieces fit only a region of their own grid", path=path, line=header)
         named = grid
     grid = named
     while lines and not lines[0][1].strip():
@@ -834,7 +839,7 @@ def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REG
     if len(cells) > max_cells:
         raise InputError(f"region has {len(cells)} cells, over the limit of {max_cells} ({max_cells_hint()})",
                          path=path)
-    return Region(cells, path, grid)
+    return Region(cells, path, grid, line=header or lines[0][0])
 
 
 def load_region(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,

@@ -464,6 +464,29 @@ def test_settings_validation():
             DominoSettings(**bad)
 
 
+@pytest.mark.parametrize("bad, msg", [
+    (dict(may_decline="no"), r"may_decline must be True or False, got 'no'"),        # "no" read as true before
+    (dict(may_decline=0), r"may_decline must be True or False, got 0"),
+    (dict(eliminated_field_free=None), r"eliminated_field_free must be True or False, got None"),
+    (dict(max_rounds=True), r"max_rounds must be a whole number of at least 1, got True"),
+    (dict(max_rounds=2.5), r"max_rounds must be a whole number of at least 1, got 2.5"),
+    (dict(first_player=False), r"first_player must be a seat 0\.\.3, got False"),
+    (dict(first_player=-1), r"first_player must be a seat 0\.\.3, got -1"),
+    (dict(num_players=2.0), r"num_players must be a whole number, got 2.0"),
+    (dict(domino_set=["double-five"]), r"unknown domino_set \['double-five'\]"),
+])
+def test_settings_refuse_values_of_the_wrong_type(bad, msg):
+    with pytest.raises(InputError, match=msg):
+        DominoSettings(**bad)
+
+
+def test_settings_keep_numpy_values_as_plain_ones():
+    st = DominoSettings(num_players=np.int64(2), first_player=np.int64(1), may_decline=np.bool_(False),
+                        max_rounds=np.int64(7))
+    assert (st.num_players, st.first_player, st.may_decline, st.max_rounds) == (2, 1, False, 7)
+    assert [type(v) for v in (st.num_players, st.first_player, st.may_decline, st.max_rounds)] == [int, int, bool, int]
+
+
 def test_one_to_six_set():
     s = new_game(DominoSettings(num_players=2, domino_set="one-to-six"), seed=3)
     symbols = {x for d in range(NUM_DOMINOES) for x in s.dominoes[d]}
@@ -498,6 +521,22 @@ def test_hidden_hands_in_observation():
     assert a.observation(1) != b.observation(1)
     assert "? ? ?" in a.observation_string(0) and "1-1" not in a.observation_string(0)
     assert a.observation(1).hand == ((0, 3), (1, 1), (1, 5))
+
+
+def test_seats_are_checked_and_a_negative_one_shows_no_hidden_hand():
+    # DN-1: every hand is hidden from the others; -1 is no seat, not "the last seat".
+    s = deal("2-4", [["4-5", "0-0", "0-2"], ["1-5", "1-1", "0-3"], ["3-3", "2-2", "1-2"], ["0-4", "3-4", "2-5"]])
+    seat3 = s.observation(3).hand
+    for player in (-1, 4, 1.0, True, "3"):
+        with pytest.raises(InputError, match=r"player must be a seat 0\.\.3, got") as err:
+            s.observation(player)
+        assert str(seat3) not in str(err.value)
+    for query in (s.observation_string, s.fields_to_domina, s.free_fields_to_domina):
+        with pytest.raises(InputError, match=r"player must be a seat 0\.\.3, got 9"):
+            query(9)
+        with pytest.raises(InputError, match=r"player must be a seat 0\.\.3, got -1"):
+            query(-1)
+    assert s.observation(np.int64(3)).hand == seat3 and s.fields_to_domina(3) is None
 
 
 def test_render_shows_pawns_start_and_domina():

@@ -300,6 +300,17 @@ def test_input_errors(deck):
         DuelState(deck, scores=(5, 5))
 
 
+def test_a_model_without_sample_or_a_deck_that_is_no_deck_is_refused(deck):
+    with pytest.raises(InputError, match=r"model must be a solve-time model with a sample\(ratios, skills, rng\) "
+                                         r"method \(SolveTimeModel\), got object"):
+        DuelState(deck, "A", model=object())
+    with pytest.raises(InputError, match=r"model must be a solve-time model .*got str"):
+        DuelState(deck, "A", model="lognormal")
+    with pytest.raises(InputError, match=r"deck must be a TaskDeck \(as_deck of a rated tasks table.*got 'duel'"):
+        DuelState("duel", "A")
+    assert isinstance(DuelState(deck, "A").model, SolveTimeModel)
+
+
 # ------------------------------------------------------------------ CLI
 class _SimulateParser:
     """``ubongo-cp simulate ...`` arguments parsed by the real command-line parser."""

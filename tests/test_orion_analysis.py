@@ -296,7 +296,7 @@ def test_hand_walled_off_is_unreachable():
 
 def test_bad_arguments():
     s = hand([])
-    with pytest.raises(InputError, match="unknown goal"):
+    with pytest.raises(InputError, match=r"goal must be 'sides' \(W1\) or 'galaxies' \(W2\), .*OD-4, got 'moon'"):
         connect_distance(s, 0, "moon")
     with pytest.raises(InputError, match="player must be"):
         connect_distance(s, 3)
@@ -306,6 +306,45 @@ def test_bad_arguments():
         min_blocking_set(s, 0, "galaxies", relaxed=True)
 
 
+def test_a_bitboard_position_is_analysed_as_its_reference_state():
+    from ubongo_cp.games.orion.bitboard import BitOrionState
+
+    s = hand([(N_TO_S[:5] + N_TO_S[6:], 0)])      # one hex short of N-S
+    b = BitOrionState.from_reference(s)
+    assert connect_distance(b, 0).tiles == connect_distance(s, 0).tiles == 1
+    assert connect_within(b, 0, 1)[0] == "feasible" and graph_distance(b, 0) == graph_distance(s, 0) == 1
+    assert min_blocking_set(b, 0, pairs=[0], relaxed=True).hexes == min_blocking_set(s, 0, pairs=[0], relaxed=True).hexes
+    assert is_safe_connection(b, 0).status == is_safe_connection(s, 0).status
+
+
+@pytest.mark.parametrize("question", [connect_distance, min_blocking_set, is_safe_connection,
+                                      lambda s, p, **kw: connect_within(s, p, 2, **kw), graph_distance])
+def test_analysis_refuses_what_is_no_position(question):
+    with pytest.raises(InputError, match="state must be an Orion position .*, got str"):
+        question("x", 0)
+    with pytest.raises(InputError, match="state must be an Orion position .*, got NoneType"):
+        question(None, 0)
+
+
+@pytest.mark.parametrize("question", [connect_distance, min_blocking_set, is_safe_connection,
+                                      lambda s, p, **kw: connect_within(s, p, 2, **kw)])
+@pytest.mark.parametrize("limit", [-1, 0, float("nan"), "1", True, None])
+def test_analysis_refuses_time_limits_that_are_not_numbers_above_0(question, limit):
+    with pytest.raises(InputError, match=r"time_limit must be a number of seconds above 0, got"):
+        question(hand([]), 0, time_limit=limit)
+
+
+def test_graph_distance_and_review_check_their_arguments():
+    from ubongo_cp.games.orion.review import review_game
+
+    with pytest.raises(InputError, match="player must be 0 or 1, got 5"):    # answered for player 5 before
+        graph_distance(hand([]), 5)
+    with pytest.raises(InputError, match="final must be an Orion position .*, got str"):
+        review_game("x")
+    with pytest.raises(InputError, match="every must be a whole number of at least 1, got 1.5"):
+        review_game(hand([]), every=1.5)
+
+
 @pytest.mark.parametrize("goal", ["sides", "galaxies"])
 def test_blocking_set_out_of_time_is_still_a_blocking_set(goal):
     # No time at all: the answer is still a list of hexes that blocks every plan (checked
@@ -313,7 +352,7 @@ def test_blocking_set_out_of_time_is_still_a_blocking_set(goal):
     from ubongo_cp.games.orion.distance import shortest_plan
 
     s = position(3, 10)
-    b = min_blocking_set(s, 0, goal, time_limit=0)
+    b = min_blocking_set(s, 0, goal, time_limit=1e-9)
     assert b.status == "feasible" and b.hexes is not None and len(b.hexes) >= b.lower_bound
     free = [GAME.board.hexes[h] for h in range(GAME.n) if s.colour[h] < 0]
     if goal == "galaxies":      # nothing searched: every free hex

@@ -114,6 +114,19 @@ def test_od3_token_needs_same_colour_connection():
     assert s.hex_colour((0, 0)) == 0 and s.hex_colour((-1, 0)) == 1
 
 
+def test_cells_and_players_that_do_not_exist_are_input_errors():
+    s = OrionState(Setup(GAL, HOLES, 0))
+    s.apply_action(action("D2", [((1, 0), True), ((2, 0), True)]))
+    assert s.hex_colour((1, 0)) == 0 and s.hex_colour(np.array([2, 0])) == 0 and s.hex_colour((3, 0)) == -1
+    for h in ((9, 9), (5, 5), (0,), (0, 0, 0), "ab", 5, None, ([1], 0)):
+        with pytest.raises(InputError, match=r"hex .* is not a cell \(q, r\) of the board 'hexagon-5'"):
+            s.hex_colour(h)
+    assert len(s.remaining_tiles(0)) == 13 and len(s.remaining_tiles(np.int64(1))) == 14
+    for p in (5, 2, -1, True, 0.0, "0"):   # -1 read player 1's tiles before
+        with pytest.raises(InputError, match=r"player must be 0 or 1, got"):
+            s.remaining_tiles(p)
+
+
 def test_od3_connection_may_run_through_the_new_tile():
     s = OrionState(Setup(GAL, HOLES, 0))
     s.apply_action(action("D2", [((1, -2), True), ((2, -2), True)]))

@@ -529,6 +529,63 @@ def test_a_start_that_breaks_the_deal_or_the_material_is_refused(deck):
     assert UbongoState(deck, 2, cards=ids, seed=1).cards == ids       # a whole deal is taken as given
 
 
+def test_the_deck_model_and_player_count_are_checked(deck):
+    with pytest.raises(InputError, match=r"deck must be a TaskDeck \(as_deck of a rated tasks table.*got 'classic'"):
+        UbongoState("classic", 2)
+    with pytest.raises(InputError, match=r"deck must be a TaskDeck .*got DataFrame"):
+        UbongoState(classic_frame(), 2)
+    with pytest.raises(InputError, match=r"model must be a solve-time model with a sample\(ratios, skills, rng\) "
+                                         r"method \(SolveTimeModel\), got object"):
+        UbongoState(deck, 2, model=object())
+    for n in (2.5, "2", True):
+        with pytest.raises(InputError, match=r"num_players must be a whole number, got"):
+            UbongoState(deck, n)
+    with pytest.raises(InputError, match=r"all_cards must be True or False, got 'no'"):   # read as true before
+        UbongoState(deck, 2, all_cards="no")
+    with pytest.raises(InputError, match=r"timer '60' must be a finite number > 0"):
+        UbongoState(deck, 2, timer="60")
+
+
+def test_players_that_do_not_exist_have_no_gems_and_no_card(deck):
+    s = UbongoState(deck, 2, seed=1)
+    assert s.card_of(np.int64(1)) == s.cards[1] and s.counts(1) == [0] * 6
+    for p in (9, 2, -1, 1.0, True):   # 2 and 9 read the cards of the next rounds, -1 the last player's
+        with pytest.raises(InputError, match=r"player must be 0 or 1, got"):
+            s.card_of(p)
+        with pytest.raises(InputError, match=r"player must be 0 or 1, got"):
+            s.counts(p)
+    rng = np.random.default_rng(1)
+    while not s.is_terminal():
+        s.apply_action(s.sample_chance() if s.current_player() < 0 else int(rng.choice(s.legal_actions())))
+    with pytest.raises(IllegalActionError, match=r"the game is over after round 9: no card is dealt \(UG-10\)"):
+        s.card_of(0)
+
+
+@pytest.mark.parametrize("start, message", [
+    (dict(colour_counts=(12.5, 12.5, 12, 12, 12, 11)), r"colour counts \(12\.5, 12\.5, .*\) must be whole numbers >= 0 "
+                                                       r"summing to 72 \(the game's material\)"),
+    (dict(colour_counts=(12.0,) * 6), r"colour counts \(12\.0, .*\) must be whole numbers"),
+    (dict(colour_counts=5), r"colour counts 5 must be whole numbers"),
+    (dict(colour_counts=(True,) * 72), r"colour counts \(True, .*\) must be whole numbers"),
+    (dict(pawns=[1.5, 2]), r"pawns \[1\.5, 2\] must be 2 fields 0\.\.5 \(UG-2: red fields\)"),
+    (dict(pawns="12"), r"pawns '12' must be 2 fields 0\.\.5 \(UG-2"),
+    (dict(pawns=[True, 2]), r"pawns \[True, 2\] must be 2 fields"),
+    (dict(pawns=[1, 2], gems=[[1.5, 0, 0, 0, 0, 0], [0] * 6]), r"gems must be 2 x 6 counts >= 0"),
+    (dict(board=np.full((6, 12), 0.5)), r"board must be 6 x 12 colours 0\.\.5 or -1"),
+])
+def test_counts_fields_and_colours_are_whole_numbers(deck, start, message):
+    # 12.5 gems were read as 12 and a pawn on field 1.5 stood on field 1, "12" on fields 1 and 2.
+    with pytest.raises(InputError, match=message):
+        UbongoState(deck, 2, seed=1, **start)
+
+
+def test_whole_numpy_values_are_taken(deck):
+    s = UbongoState(deck, 2, seed=1, colour_counts=np.array([12] * 6), pawns=np.array([0, 5]),
+                    gems=np.zeros((2, 6), dtype=np.int32))
+    assert s.colour_counts == (12,) * 6 and s.pawns.tolist() == [0, 5] and s.counts(0) == [0] * 6
+    assert all(type(c) is int for c in s.colour_counts)
+
+
 def test_a_record_with_times_the_deck_forbids_is_refused(deck, tmp_path):
     # A recorded solve time must be one the game's model can draw: no time for a task with no solution
     # (UG-7: nobody solves it), none negative.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 __all__ = ["UbongoError", "InputError", "IllegalActionError", "JobTooLargeError", "MAX_JOB_CPU_SECONDS",
-           "refuse_long_job", "wrong_kind", "as_written", "whole_argument"]
+           "refuse_long_job", "wrong_kind", "as_written", "whole_argument", "flag_argument", "seat_argument"]
 
 #: The stated bound on a job's estimated CPU time (seconds): a census, a tournament or a
 #: simulation estimated to need more is refused unless the caller confirms it.
@@ -87,6 +87,33 @@ def whole_argument(name: str, value, least: int | None = 0) -> int:
     return number
 
 
+def seat_argument(name: str, value, players: int) -> int:
+    """``value`` as an int when it is a seat ``0 .. players - 1`` (a whole number as :func:`whole_argument`
+    takes it); else an :class:`InputError` naming the argument (a negative index would read another seat).
+
+    Examples
+    --------
+    >>> seat_argument("player", 1, 2)
+    1
+    >>> seat_argument("player", -1, 4)
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: player must be a seat 0..3, got -1
+    >>> seat_argument("player", 2, 2)
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: player must be 0 or 1, got 2
+    """
+    try:
+        seat = whole_argument(name, value, None)
+    except InputError:
+        seat = -1
+    if not 0 <= seat < players:
+        seats = "0 or 1" if players == 2 else f"a seat 0..{players - 1}"
+        raise InputError(f"{name} must be {seats}, got {_shown(value)}")
+    return seat
+
+
 def flag_argument(name: str, value) -> bool:
     """``value`` when it is True or False (a numpy bool too); else an :class:`InputError` naming the
     argument (a string such as ``"no"`` would read as true).
@@ -100,7 +127,8 @@ def flag_argument(name: str, value) -> bool:
     ...
     ubongo_cp.errors.InputError: reduce must be True or False, got 'no'
     """
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    kind = type(value)
+    if isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")):  # numpy 2: bool
         return bool(value)
     raise InputError(f"{name} must be True or False, got {_shown(value)}")
 

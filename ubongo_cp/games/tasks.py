@@ -52,6 +52,7 @@ __all__ = [
     "SolveTimeModel",
     "MAX_SIGMA",
     "check_sigma",
+    "engine_model",
     "ScriptedTimes",
     "default_tasks_path",
     "load_tasks",
@@ -380,6 +381,31 @@ class SolveTimeModel:
         chance stream the engines document).
         """
         return self.times(ratios, skills, rng.standard_normal(len(ratios)))
+
+
+def engine_model(deck, side, rule: str, model):
+    """The solve-time model of a game engine that plays ``side`` of ``deck``; checks all three.
+
+    Returns ``model``, or a default :class:`SolveTimeModel` when it is None.
+
+    Raises
+    ------
+    InputError
+        When ``deck`` is not a :class:`TaskDeck`, ``side`` not a side of
+        its spec (``rule``: the rule that plays one side, e.g. UG-1), or
+        ``model`` has no ``sample(ratios, skills, rng)`` method.
+    """
+    if not isinstance(deck, TaskDeck):
+        shown = repr(deck) if isinstance(deck, (str, int, float)) else type(deck).__name__
+        raise InputError(f"deck must be a TaskDeck (as_deck of a rated tasks table, ubongo_cp.games.tasks), "
+                         f"got {shown}")
+    deck.check_side(side, rule)
+    if model is None:
+        return SolveTimeModel()
+    if not callable(getattr(model, "sample", None)):
+        raise InputError(f"model must be a solve-time model with a sample(ratios, skills, rng) method "
+                         f"(SolveTimeModel), got {type(model).__name__}")
+    return model
 
 
 class ScriptedTimes:

@@ -49,7 +49,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, flag_argument, seat_argument, whole_argument
 from ..base import TERMINAL, GameFacts, GameState
 from .actions import (DOMINO_SETS, END_TURN, HAND_SIZE, MOVE_STEPS, NUM_ACTIONS, NUM_ATTACH,
                       NUM_DOMINOES, OFF, OUT, SWAP_BASE, action_name, decode_attach, domino_name, is_attach,
@@ -119,7 +119,10 @@ class DominoSettings:
     Raises
     ------
     InputError
-        If a value is out of range.
+        If a value is out of range or of the wrong type: the counts and the
+        seat must be whole numbers, ``may_decline`` and
+        ``eliminated_field_free`` True or False (a string such as ``"no"``
+        would read as true).
     """
 
     num_players: int = 4
@@ -133,14 +136,20 @@ class DominoSettings:
     max_rounds: int = DEFAULT_MAX_ROUNDS
 
     def __post_init__(self) -> None:
-        if not isinstance(self.num_players, int) or not 2 <= self.num_players <= 4:
+        players = whole_argument("num_players", self.num_players, None)
+        if not 2 <= players <= 4:
             raise InputError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
-        if self.domino_set not in DOMINO_SETS:
+        if not isinstance(self.domino_set, str) or self.domino_set not in DOMINO_SETS:
             raise InputError(f"unknown domino_set {self.domino_set!r} "
                              f"(choose from {', '.join(DOMINO_SETS)})")
-        if not isinstance(self.first_player, int) or not 0 <= self.first_player < self.num_players:
-            raise InputError(f"first_player must be a seat 0..{self.num_players - 1}, "
-                             f"got {self.first_player!r}")
+        # Checked values are stored as plain ints and bools (a numpy int stays JSON-ready in a record).
+        for name, value in (("num_players", players),
+                            ("first_player", seat_argument("first_player", self.first_player, players)),
+                            ("may_decline", flag_argument("may_decline", self.may_decline)),
+                            ("eliminated_field_free", flag_argument("eliminated_field_free",
+                                                                    self.eliminated_field_free)),
+                            ("max_rounds", whole_argument("max_rounds", self.max_rounds, 1))):
+            object.__setattr__(self, name, value)
         if self.all_out_winner not in ("nobody", "last_out"):
             raise InputError(f"all_out_winner must be 'nobody' or 'last_out', got {self.all_out_winner!r}")
         if self.stall_ties not in ("share", "nobody"):
@@ -148,8 +157,6 @@ class DominoSettings:
         if self.stall_distance not in ("fields", "free_fields"):
             raise InputError(f"stall_distance must be 'fields' or 'free_fields', "
                              f"got {self.stall_distance!r}")
-        if not isinstance(self.max_rounds, int) or self.max_rounds < 1:
-            raise InputError(f"max_rounds must be a positive integer, got {self.max_rounds!r}")
 
     @property
     def max_game_length(self) -> int:
@@ -670,17 +677,33 @@ class DominoState(GameState):
         """True once the first domino is attached (DN-2)."""
         return self.start >= 0
 
+    def _seat(self, player) -> int:
+        """``player`` as a seat ``0 .. num_players - 1``; else an InputError (a negative index would read
+        another seat, e.g. a hidden hand, DN-1)."""
+        return seat_argument("player", player, self.num_players)
+
     def fields_to_domina(self, player: int) -> int | None:
-        """Fields from ``player``'s pawn to Domina's field (``None`` if off the path or out)."""
-        pos = self.pawns[player]
+        """Fields from ``player``'s pawn to Domina's field (``None`` if off the path or out).
+
+        Raises
+        ------
+        InputError
+            If ``player`` is not a seat ``0 .. num_players - 1``.
+        """
+        pos = self.pawns[self._seat(player)]
         return None if pos < 0 else self.domina - pos
 
     def free_fields_to_domina(self, player: int) -> int | None:
         """Fields a move must count to reach Domina exactly (fields of other pawns skipped, DN-8).
 
         ``None`` if the pawn is not on the path.
+
+        Raises
+        ------
+        InputError
+            If ``player`` is not a seat ``0 .. num_players - 1``.
         """
-        pos = self.pawns[player]
+        pos = self.pawns[self._seat(player)]
         if pos < 0:
             return None
         return sum(1 for f in range(pos + 1, self.domina + 1)
@@ -691,7 +714,15 @@ class DominoState(GameState):
         return [q for q, r in enumerate(self.returns()) if r > 0]
 
     def observation(self, player: int) -> DominoObservation:
-        """What ``player`` sees: its own hand, the sizes of the others (hidden hands)."""
+        """What ``player`` sees: its own hand, the sizes of the others (hidden hands, DN-1).
+
+        Raises
+        ------
+        InputError
+            If ``player`` is not a seat ``0 .. num_players - 1`` (``-1`` is no
+            seat: it would show the last seat's hidden hand).
+        """
+        player = self._seat(player)
         doms = self.dominoes
         return DominoObservation(
             player=player,
@@ -708,8 +739,14 @@ class DominoState(GameState):
         )
 
     def observation_string(self, player: int) -> str:
-        """Text rendering of :meth:`observation` (the other hands show as ``?``)."""
-        return self._render(player)
+        """Text rendering of :meth:`observation` (the other hands show as ``?``).
+
+        Raises
+        ------
+        InputError
+            If ``player`` is not a seat ``0 .. num_players - 1``.
+        """
+        return self._render(self._seat(player))
 
     def __str__(self) -> str:
         return self._render(None)

@@ -44,7 +44,7 @@ import numpy as np
 from ...errors import IllegalActionError, InputError
 from ...specs import game_spec
 from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number
-from ..tasks import SolveTimeModel, TaskDeck, recorded_times_problem
+from ..tasks import TaskDeck, engine_model, recorded_times_problem
 
 __all__ = ["FACTS", "MAX_REROLLS", "TARGET", "NUM_FACES", "SIDES", "NUM_CARDS", "DEFAULT_ORANGE_FIELDS", "DEFAULT_GIVE_UP",
            "DEFAULT_TIE_WINDOW", "A_SCORES", "B_SCORES", "TIE", "NEITHER", "DuelState", "finish_time",
@@ -140,7 +140,8 @@ class DuelState(GameState):
         Skills of players A (0) and B (1); see
         :class:`~ubongo_cp.games.tasks.SolveTimeModel`.
     model : SolveTimeModel, optional
-        Solve-time model (default ``SolveTimeModel()``).
+        Solve-time model (default ``SolveTimeModel()``); any object with
+        ``sample(ratios, skills, rng)`` works.
     handicap : bool
         Play the handicap variant (UD-7).
     orange_fields : sequence of int
@@ -166,7 +167,8 @@ class DuelState(GameState):
     Raises
     ------
     InputError
-        For a wrong deck, side, skills, orange fields or scores; during play,
+        For a wrong deck, side, skills, model (one without a ``sample``
+        method), orange fields or scores; during play,
         after ``max_rerolls`` rolls in a row without a point on one card.
     """
 
@@ -179,7 +181,7 @@ class DuelState(GameState):
                  give_up: float = DEFAULT_GIVE_UP, tie_window: float = DEFAULT_TIE_WINDOW,
                  max_rerolls: int = MAX_REROLLS, seed: int | np.random.Generator | None = None,
                  scores: Sequence[int] = (0, 0), card_index: int = 0) -> None:
-        deck.check_side(side, "UD-1")  # the sides of the deck's spec: A and B for Ubongo Duel
+        model = engine_model(deck, side, "UD-1", model)  # the sides of the deck's spec: A and B for Ubongo Duel
         #: UD-2: the die has one face per task of a card side (a d20 for Ubongo Duel; the deck's spec says).
         self.num_faces = deck.faces(side)
         self.deck = deck
@@ -206,7 +208,7 @@ class DuelState(GameState):
         a, b = self.skills.tolist()
         # UD-7 draws, leader first twice, then the trailing player: when A leads, when B leads.
         self._handicap_skills = (np.array((a, a, b)), np.array((b, b, a)))
-        self.model = model if model is not None else SolveTimeModel()
+        self.model = model
         self.handicap = bool(handicap)
         self.orange_fields = frozenset(int(f) for f in orange_fields)
         if any(not 0 < f < TARGET for f in self.orange_fields):

@@ -102,9 +102,9 @@ def greedy_scores(state: OrionState, actions: list[int]) -> np.ndarray:
 
 def _reference(state):
     """The position in the reference engine (the analysis questions run on it)."""
-    from .bitboard import BitOrionState
+    from .plans import analysed_state
 
-    return state.to_reference() if isinstance(state, BitOrionState) else state
+    return analysed_state(state)
 
 
 class GreedyAgent:

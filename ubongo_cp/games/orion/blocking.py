@@ -137,7 +137,10 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     Raises
     ------
     InputError
-        For a bad player, goal or pair, or ``relaxed`` with W2.
+        For a ``state`` that is no Orion position (a
+        :class:`.bitboard.BitOrionState` is analysed as its reference
+        state), a bad player, goal or pair, a ``time_limit`` that is not a
+        number above 0, or ``relaxed`` with W2.
 
     Notes
     -----
@@ -161,7 +164,7 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     """
     t0 = time.perf_counter()
     res = BlockResult(player, goal, None, "already")
-    keys, done = query_start(state, player, goal, pairs, res, t0)
+    state, keys, done = query_start(state, player, goal, pairs, res, t0, time_limit)
     if done:
         return res
     if relaxed and goal != "sides":

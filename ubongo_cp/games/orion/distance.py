@@ -105,7 +105,10 @@ def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
     Raises
     ------
     InputError
-        For an unknown ``goal``, player or pair.
+        For a ``state`` that is no Orion position (a
+        :class:`.bitboard.BitOrionState` is analysed as its reference
+        state), an unknown ``goal``, player or pair, or a ``time_limit``
+        that is not a number above 0.
 
     Examples
     --------
@@ -115,7 +118,7 @@ def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
     ('optimal', 6, 6)
     """
     t0 = time.perf_counter()
-    keys = check_query(state, player, goal, pairs)
+    state, keys = check_query(state, player, goal, pairs, time_limit)
     if goal_fulfilled(state, player, goal, keys):
         return ConnectResult(player, goal, 0, "already", seconds=time.perf_counter() - t0)
     if state.is_terminal() and not relaxed:
@@ -240,8 +243,13 @@ def connect_within(state: OrionState, player: int, k: int, goal: str = "sides", 
         ``("feasible", plan)``, ``("infeasible", [])`` or ``("unknown", [])``.
         With ``prune=False`` the model keeps every hex and placement (no
         graph pruning), for cross-checks.
+
+    Raises
+    ------
+    InputError
+        As :func:`connect_distance`.
     """
-    keys = check_query(state, player, goal, pairs)
+    state, keys = check_query(state, player, goal, pairs, time_limit)
     ans = ReachModel(state, player, goal, pairs=keys, relaxed=relaxed).decide(
         k, time_limit, num_workers, prune=prune)
     return ans.status, ans.plan
@@ -251,7 +259,13 @@ def graph_distance(state: OrionState, player: int) -> int | None:
     """Fewest free hexes ``player`` must claim for W1 (node-weighted shortest path), or None.
 
     The answer of the relaxed :func:`connect_distance` (0-1 BFS, :mod:`.graphs`).
+
+    Raises
+    ------
+    InputError
+        For a ``state`` that is no Orion position or a player other than 0 or 1.
     """
+    state, _ = check_query(state, player, "sides")
     cost = [0 if c == player else 1 if c < 0 else INF for c in state.colour[:-1].tolist()]
     best = min(min(node_weighted_distances(state.game.adjacency, cost, a)[h] for h in b)
                for a, b in state.game.side_pairs)

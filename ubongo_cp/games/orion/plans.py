@@ -27,6 +27,7 @@ the engine only, so the engine's rules are the single source of truth.
 from __future__ import annotations
 
 import contextlib
+import numbers
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -61,7 +62,7 @@ def use_reference() -> bool:
     """Whether :func:`reference_analysis` is in force."""
     return _REFERENCE[0]
 
-__all__ = ["GOALS", "reference_analysis", "use_reference", "position_bits", "put_fast", "check_query",
+__all__ = ["GOALS", "reference_analysis", "use_reference", "position_bits", "put_fast", "analysed_state", "check_query",
            "query_start", "goal_fulfilled", "order_plan", "order_on_bits", "move_bits", "used_bits",
            "final_reaches", "verify_plan", "minimal_plan", "plan_hexes", "plan_info", "solo"]
 
@@ -69,32 +70,62 @@ __all__ = ["GOALS", "reference_analysis", "use_reference", "position_bits", "put
 GOALS = {"sides": "W1", "galaxies": "W2"}
 
 
-def check_query(state: OrionState, player: int, goal: str, pairs=None) -> list[int] | None:
-    """Validate the arguments every analysis question takes; the pairs to use.
+def analysed_state(state, name: str = "state") -> OrionState:
+    """The position an analysis question is asked about, in the reference engine.
 
-    Returns None when ``pairs`` names every opposite pair (or is None), else
-    the list of pair indices (the ``pairs`` argument of the plan functions).
+    An :class:`.state.OrionState` is returned as it is, a
+    :class:`.bitboard.BitOrionState` as its
+    :meth:`~.bitboard.BitOrionState.to_reference` copy.
 
     Raises
     ------
     InputError
-        For a player other than 0 or 1, an unknown goal or a pair index off
-        the board's list of opposite pairs.
+        For anything else (the message names the argument ``name``).
     """
+    from .bitboard import BitOrionState
+
+    if isinstance(state, BitOrionState):
+        return state.to_reference()
+    if not isinstance(state, OrionState):
+        raise InputError(f"{name} must be an Orion position (OrionState or BitOrionState), "
+                         f"got {type(state).__name__}")
+    return state
+
+
+def check_query(state, player: int, goal: str, pairs=None,
+                time_limit: float = float("inf")) -> tuple[OrionState, list[int] | None]:
+    """Validate the arguments every analysis question takes; the position and the pairs to use.
+
+    Returns the position as :func:`analysed_state` gives it, and None when
+    ``pairs`` names every opposite pair (or is None), else the list of pair
+    indices (the ``pairs`` argument of the plan functions). ``time_limit``:
+    the question's (seconds; the default, none, for a question without one).
+
+    Raises
+    ------
+    InputError
+        For a state that is no Orion position, a player other than 0 or 1,
+        an unknown goal, a pair index off the board's list of opposite
+        pairs, or a time limit that is not a number above 0.
+    """
+    state = analysed_state(state)
     if player not in (0, 1) or isinstance(player, bool):
         raise InputError(f"player must be 0 or 1, got {player!r}")
-    if goal not in GOALS:
-        raise InputError(f"unknown goal {goal!r} (sides = W1, galaxies = W2)")
+    if not isinstance(goal, str) or goal not in GOALS:
+        raise InputError(f"goal must be {' or '.join(f'{g!r} ({w})' for g, w in GOALS.items())}, "
+                         f"the win conditions of OD-4, got {goal!r}")
+    if not (isinstance(time_limit, numbers.Real) and not isinstance(time_limit, bool) and time_limit > 0):
+        raise InputError(f"time_limit must be a number of seconds above 0, got {time_limit!r}")
     n = len(state.game.side_pairs)
     pairs = list(range(n)) if pairs is None else list(pairs)
     bad = [k for k in pairs if not (isinstance(k, int) and 0 <= k < n)]
     if bad or not pairs:
         raise InputError(f"pairs must be indices 0..{n - 1} of opposite side pairs, got {pairs!r}")
-    return None if len(set(pairs)) == n else sorted(set(pairs))
+    return state, None if len(set(pairs)) == n else sorted(set(pairs))
 
 
-def query_start(state: OrionState, player: int, goal: str, pairs, res, t0: float):
-    """The start of every analysis question: ``(pairs to use, done)``.
+def query_start(state, player: int, goal: str, pairs, res, t0: float, time_limit: float = float("inf")):
+    """The start of every analysis question: ``(position, pairs to use, done)``.
 
     Checks the arguments (:func:`check_query`); ``done`` when ``player``
     fulfils the goal now, then ``res.seconds`` is set from ``t0``
@@ -102,11 +133,11 @@ def query_start(state: OrionState, player: int, goal: str, pairs, res, t0: float
     """
     import time
 
-    keys = check_query(state, player, goal, pairs)
+    state, keys = check_query(state, player, goal, pairs, time_limit)
     done = goal_fulfilled(state, player, goal, keys)
     if done:
         res.seconds = time.perf_counter() - t0
-    return keys, done
+    return state, keys, done
 
 
 def goal_fulfilled(state: OrionState, player: int, goal: str, pairs=None, colour=None) -> bool:

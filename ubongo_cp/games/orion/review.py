@@ -73,12 +73,16 @@ def review_game(final: OrionState, *, every: int = 1, time_limit: float = 2.0,
     Raises
     ------
     InputError
-        For ``every`` < 1.
+        For a ``final`` that is no Orion position (a
+        :class:`.bitboard.BitOrionState` is replayed as its reference
+        state), ``every`` not a whole number of at least 1, or a bad
+        ``time_limit`` or goal (:func:`.distance.connect_distance`).
     """
-    from ...errors import InputError
+    from ...errors import whole_argument
+    from .plans import analysed_state
 
-    if every < 1:
-        raise InputError(f"every must be at least 1, got {every}")
+    final = analysed_state(final, "final")
+    every = whole_argument("every", every, 1)
     state = OrionState(final.setup, final.game)
     out: list[PositionReview] = []
     last_safe: list[bool | None] = [None, None]

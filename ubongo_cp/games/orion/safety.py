@@ -117,7 +117,10 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
     Raises
     ------
     InputError
-        For a bad player, goal or pair.
+        For a ``state`` that is no Orion position (a
+        :class:`.bitboard.BitOrionState` is analysed as its reference
+        state), a bad player, goal or pair, or a ``time_limit`` that is not
+        a number above 0.
 
     Examples
     --------
@@ -136,7 +139,7 @@ def is_safe_connection(state: OrionState, player: int, goal: str = "sides", *, p
     """
     t0 = time.perf_counter()
     res = SafetyResult(player, goal, True, "already")
-    keys, done = query_start(state, player, goal, pairs, res, t0)
+    state, keys, done = query_start(state, player, goal, pairs, res, t0, time_limit)
     if done:
         return res
     if state.is_terminal():

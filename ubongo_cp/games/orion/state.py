@@ -30,7 +30,7 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from ...errors import IllegalActionError, InputError
+from ...errors import IllegalActionError, InputError, seat_argument
 from ..base import TERMINAL, GameFacts, GameState, action_id
 from .board import Board, default_board
 from .graphs import tile_group
@@ -486,12 +486,31 @@ class OrionState(OrionRules):
         return mine, theirs
 
     def remaining_tiles(self, player: int) -> list[int]:
-        """Indices of the tiles ``player`` has not placed yet."""
-        return [i for i in range(self.used.shape[1]) if not self.used[player, i]]
+        """Indices of the tiles ``player`` has not placed yet.
+
+        Raises
+        ------
+        InputError
+            If ``player`` is not 0 or 1.
+        """
+        used = self.used[seat_argument("player", player, 2)]
+        return [i for i in range(self.used.shape[1]) if not used[i]]
 
     def hex_colour(self, h: Hex) -> int:
-        """Colour on hex ``h`` (-1 when free)."""
-        return int(self.colour[self.game.board.index[(h[0], h[1])]])
+        """Colour on hex ``h`` (-1 when free).
+
+        Raises
+        ------
+        InputError
+            If ``h`` is not a cell ``(q, r)`` of the board.
+        """
+        try:
+            i = self.game.board.index.get((h[0], h[1])) if len(h) == 2 else None
+        except (TypeError, IndexError, KeyError):   # no pair of coordinates
+            i = None
+        if i is None:
+            raise InputError(f"hex {h!r} is not a cell (q, r) of the board '{self.game.board.name}'")
+        return int(self.colour[i])
 
     def conditions(self) -> tuple[frozenset, frozenset]:
         """The win conditions (``"W1"``, ``"W2"``, ``"W3"``) each player fulfils now (OD-4)."""

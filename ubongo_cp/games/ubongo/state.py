@@ -38,14 +38,15 @@ and one ``standard_normal(n_players)`` call for the solve times.
 from __future__ import annotations
 
 import copy
+import reprlib
 from typing import Sequence
 
 import numpy as np
 
-from ...errors import IllegalActionError, InputError
+from ...errors import IllegalActionError, InputError, flag_argument, seat_argument, whole_argument
 from ...specs import game_spec
-from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history
-from ..tasks import SolveTimeModel, TaskDeck, recorded_times_problem
+from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number
+from ..tasks import TaskDeck, engine_model, recorded_times_problem
 
 __all__ = [
     "FACTS",
@@ -196,9 +197,11 @@ class UbongoState(GameState):
     Raises
     ------
     InputError
-        For a bad player count, side, skill, timer, move time, colour
-        counts, board, card list or pawn list, or a deck with too few cards
-        for UG-3.
+        For a deck that is not a :class:`~ubongo_cp.games.tasks.TaskDeck`,
+        a bad player count, side, skill, model (one without a ``sample``
+        method), timer, move time, ``all_cards`` (True or False), colour
+        counts, board, card list, pawn list or gem counts (whole numbers:
+        12.5 gems are not read as 12), or a deck with too few cards for UG-3.
     """
 
     facts = FACTS
@@ -210,42 +213,44 @@ class UbongoState(GameState):
                  seed: int | np.random.Generator | None = None, board=None,
                  cards: Sequence[str] | None = None, pawns: Sequence[int] | None = None,
                  gems=None) -> None:
+        num_players = whole_argument("num_players", num_players, None)
         if not 2 <= num_players <= 4:
             raise InputError(f"the gem game takes 2 to 4 players, not {num_players}")
-        deck.check_side(side, "UG-1")  # the sides of the deck's spec: easy and hard for Ubongo
+        model = engine_model(deck, side, "UG-1", model)  # the sides of the deck's spec: easy and hard for Ubongo
+        all_cards = flag_argument("all_cards", all_cards)
         #: UG-4: the die has one face per task of a card side (six for Ubongo; the deck's spec says).
         self.num_faces = deck.faces(side)
         self.num_players = num_players
         self.side = side
         self.deck = deck
-        self.model = model if model is not None else SolveTimeModel()
+        self.model = model
         self.skills = np.ones(num_players) if skills is None else np.asarray(skills, dtype=float)
         if self.skills.shape != (num_players,) or not (np.isfinite(self.skills) & (self.skills > 0)).all():
             raise InputError(f"skills {self.skills.tolist()} must be {num_players} finite numbers > 0")
-        if not (0 < timer < np.inf and 0 <= move_time < np.inf):
-            raise InputError(f"timer {timer} must be a finite number > 0 and move time {move_time} >= 0")
+        if not (is_number(timer) and is_number(move_time) and 0 < timer < np.inf and 0 <= move_time < np.inf):
+            raise InputError(f"timer {timer!r} must be a finite number > 0 and move time {move_time!r} >= 0")
         self.timer = float(timer)
         self.move_time = float(move_time)
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         ratios = deck.side_ratios(side)
 
         # UG-2 / material: 72 gems shuffled into the 6 x 12 holes.
-        colour_counts = tuple(int(c) for c in colour_counts)
-        if sum(colour_counts) != NUM_GEMS or min(colour_counts) < 0:
-            raise InputError(f"colour counts {colour_counts} must be >= 0 and sum to {NUM_GEMS}")
+        counts = _whole_array(colour_counts, 1)
+        if counts is None or counts.sum() != NUM_GEMS or (counts < 0).any():
+            raise InputError(f"colour counts {reprlib.repr(colour_counts)} must be whole numbers >= 0 summing to "
+                             f"{NUM_GEMS} (the game's material)")
+        colour_counts = tuple(counts.tolist())
         self.num_colours = len(colour_counts)
         self.colour_counts = colour_counts
         if board is None:
             shuffled = np.repeat(np.arange(self.num_colours, dtype=np.int64), colour_counts)
-            layout = self.rng.permutation(shuffled).reshape(NUM_LANES, HOLES_PER_LANE)
+            layout: np.ndarray = self.rng.permutation(shuffled).reshape(NUM_LANES, HOLES_PER_LANE)
         else:
-            try:
-                layout = np.array(board, dtype=np.int64)
-            except (TypeError, ValueError, OverflowError):   # ragged rows, text, a number beyond 64 bits
-                layout = np.zeros((0, 0), dtype=np.int64)
-            if layout.shape != (NUM_LANES, HOLES_PER_LANE) or not (
-                    (layout >= EMPTY) & (layout < self.num_colours)).all():
+            given = _whole_array(board, 2)
+            if given is None or given.shape != (NUM_LANES, HOLES_PER_LANE) or not (
+                    (given >= EMPTY) & (given < self.num_colours)).all():
                 raise InputError(f"board must be 6 x 12 colours 0..{self.num_colours - 1} or {EMPTY}")
+            layout = given
         # Each lane: gem colours front to back, and the holes they lie in.
         rows = layout.tolist()
         self._lanes = [[g for g in row if g != EMPTY] for row in rows]
@@ -288,8 +293,8 @@ class UbongoState(GameState):
         if gems is None:
             self._gems = [[0] * self.num_colours for _ in range(num_players)]
         else:
-            held = np.array(gems, dtype=np.int64)
-            if held.shape != (num_players, self.num_colours) or (held < 0).any():
+            held = _whole_array(gems, 2)
+            if held is None or held.shape != (num_players, self.num_colours) or (held < 0).any():
                 raise InputError(f"gems must be {num_players} x {self.num_colours} counts >= 0")
             self._gems = held.tolist()
         # The game's material (RULES.md section 2: 72 gems, by default 12 of each colour): on the board and in
@@ -317,9 +322,11 @@ class UbongoState(GameState):
             self._phase = _SETUP
             self._setup_actions = num_players
         else:
-            self._pawns = [int(f) for f in pawns]
-            if len(self._pawns) != num_players or not all(0 <= f < NUM_LANES for f in self._pawns):
-                raise InputError(f"pawns {list(pawns)} must be {num_players} fields 0..5")
+            fields = _whole_array(pawns, 1)
+            if fields is None or fields.shape != (num_players,) or not ((fields >= 0) & (fields < NUM_LANES)).all():
+                raise InputError(f"pawns {reprlib.repr(pawns)} must be {num_players} fields 0..{NUM_LANES - 1} "
+                                 "(UG-2: red fields)")
+            self._pawns = fields.tolist()
             self._phase = _ROLL
             self._setup_actions = 0
 
@@ -463,8 +470,14 @@ class UbongoState(GameState):
         return np.array(self._pawns, dtype=np.int64)
 
     def counts(self, player: int) -> list[int]:
-        """Gems of ``player`` per colour (a copy; the strategies' view)."""
-        return self._gems[player][:]
+        """Gems of ``player`` per colour (a copy; the strategies' view).
+
+        Raises
+        ------
+        InputError
+            If ``player`` is not a seat ``0 .. num_players - 1``.
+        """
+        return self._gems[seat_argument("player", player, self.num_players)][:]
 
     def mover(self) -> tuple[int, int, int]:
         """``(player, field, allowance)`` of the pending move (UG-5).
@@ -484,7 +497,19 @@ class UbongoState(GameState):
         return [lane[:] for lane in self._lanes]
 
     def card_of(self, player: int) -> str:
-        """Card dealt to ``player`` this round (UG-4)."""
+        """Card dealt to ``player`` this round (UG-4).
+
+        Raises
+        ------
+        InputError
+            If ``player`` is not a seat ``0 .. num_players - 1`` (a seat
+            beyond them would read another player's card).
+        IllegalActionError
+            After the last round (UG-10): no card is dealt.
+        """
+        player = seat_argument("player", player, self.num_players)
+        if self.round >= self.num_rounds:
+            raise IllegalActionError(f"the game is over after round {self.num_rounds}: no card is dealt (UG-10)")
         return self.cards[self.round * self.num_players + player]
 
     # ------------------------------------------------------------ internals
@@ -540,3 +565,16 @@ class UbongoState(GameState):
         player, allowance = self._queue[0]
         return (f"player {player} on field {self._pawns[player]} may move at most {allowance} "
                 f"field(s) within 0..{NUM_LANES - 1} (UG-5)")
+
+
+def _whole_array(values, ndim: int) -> np.ndarray | None:
+    """``values`` as an int64 array of ``ndim`` dimensions when every entry is a whole number (an int or a
+    numpy integer, not a bool: 12.5 gems or ``"12"`` are no count); else None."""
+    try:
+        entries = np.array(values, dtype=object)
+        if entries.ndim != ndim or not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+                                           for v in entries.flat):
+            return None
+        return entries.astype(np.int64)
+    except (TypeError, ValueError, OverflowError):   # ragged rows, a number beyond 64 bits
+        return None

@@ -1,7 +1,9 @@
-"""Faults: a worker that dies, a runner killed mid-batch, and the Dask executor (issue: batch at scale)."""
+"""Faults: a worker that dies, a runner killed mid-batch or stopped in the middle of a card side, and the Dask
+executor (issue: batch at scale)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -75,11 +77,13 @@ def test_input_that_always_crashes_its_worker_is_marked_and_run_goes_on(deck, un
     monkeypatch.setattr(batch, "rate_instance", _crashing(tmp_path / "m", always=True))
     out = run_batch(deck, tmp_path / "out", executor=LocalExecutor(2), progress=False)
     bad = out.tasks[out.tasks["status"] == "error"]
-    # The whole unit of work (card 02 easy) is marked; every other card side is complete.
-    assert set(zip(bad["card_id"], bad["side"])) == {("02", "easy")}
+    # The unit of work is the task: card 02 easy, face 3 alone is marked; every other task is complete,
+    # the other faces of that card side included.
+    assert list(zip(bad["card_id"], bad["side"], bad["face"])) == [("02", "easy", 3)]
     assert "worker failed" in bad["error"].iloc[0]
     good = out.tasks[out.tasks["status"] != "error"]
-    ref = undisturbed[~((undisturbed["card_id"] == "02") & (undisturbed["side"] == "easy"))]
+    ref = undisturbed[~((undisturbed["card_id"] == "02") & (undisturbed["side"] == "easy")
+                        & (undisturbed["face"] == 3))]
     pd.testing.assert_frame_equal(good[STABLE].reset_index(drop=True), ref[STABLE].reset_index(drop=True))
     assert "Unsolvable or failed tasks" in (tmp_path / "out" / "summary.md").read_text()
 
@@ -94,7 +98,7 @@ def test_rerun_retries_tasks_that_ended_in_an_error(deck, undisturbed, tmp_path,
         m.setattr(batch, "rate_instance", _crashing(tmp_path / "m", always=True))
         first = run_batch(deck, tmp_path / "out", executor=LocalExecutor(2), progress=False)
     n_errors = int((first.tasks["status"] == "error").sum())
-    assert n_errors == len(load_card(deck / "02_easy.toml").tasks)
+    assert n_errors == 1 < len(load_card(deck / "02_easy.toml").tasks)      # that task, not its card side
     again = run_batch(deck, tmp_path / "out", executor=LocalExecutor(2), progress=False)
     assert (again.ran, again.skipped) == (n_errors, len(undisturbed) - n_errors)
     pd.testing.assert_frame_equal(again.tasks[STABLE], undisturbed[STABLE])
@@ -128,3 +132,123 @@ def test_dask_executor_gives_the_same_table(deck, undisturbed, tmp_path):
     with make_executor("dask", jobs=2) as cluster:   # closed, so no cluster outlives the test
         out = run_batch(deck, tmp_path / "dask", executor=cluster, progress=False)
     pd.testing.assert_frame_equal(out.tasks[STABLE], undisturbed[STABLE])
+
+
+# ---------------------------------------------------------------- interrupted in the middle of a card side
+
+def _same_tables(out: Path, reference: Path) -> None:
+    """The tables written into ``out`` are those of ``reference`` (an undisturbed run): the same rows in the same
+    order with the same values, but for the ``seconds`` each task took."""
+    from ubongo_cp.report import load_cards, load_tasks
+
+    for load, name in [(load_tasks, "tasks.parquet"), (load_tasks, "tasks.csv"), (load_cards, "cards.parquet"),
+                       (load_cards, "cards.csv")]:
+        got, want = load(out / name), load(reference / name)
+        pd.testing.assert_frame_equal(got.drop(columns="seconds"), want.drop(columns="seconds"), obj=name)
+
+
+def _counting(monkeypatch, stop_at: int | None = None) -> list[int]:
+    """Count the tasks rated in this process (the list's length); with ``stop_at``, the rating of that task
+    (1 for the first) is cut by Ctrl-C, as a user's would be."""
+    real, calls = batch.rate_instance, []
+
+    def rate(instance, **kw):
+        calls.append(1)
+        if len(calls) == stop_at:
+            raise KeyboardInterrupt
+        return real(instance, **kw)
+
+    monkeypatch.setattr(batch, "rate_instance", rate)
+    return calls
+
+
+@pytest.fixture(scope="module")
+def reference(deck, tmp_path_factory):
+    """The folder of an undisturbed run of ``deck``."""
+    out = tmp_path_factory.mktemp("reference")
+    run_batch(deck, out, progress=False)
+    return out
+
+
+def test_ctrl_c_in_the_middle_of_a_card_side_keeps_its_finished_tasks(deck, reference, tmp_path, monkeypatch):
+    # Ctrl-C while the 10th task is rated: card 01's easy side is done, its hard side has 3 of its 6 tasks
+    # done. Those 3 are in the journal (the card side used to be written whole or not at all), and the
+    # resumed run computes only the 39 tasks left, each once.
+    out = tmp_path / "out"
+    with monkeypatch.context() as m:
+        _counting(m, stop_at=10)
+        with pytest.raises(KeyboardInterrupt):
+            run_batch(deck, out, progress=False)
+    rows = [json.loads(line) for line in (out / JOURNAL).read_text().splitlines()]
+    assert [(r["card_id"], r["side"], r["face"]) for r in rows] == \
+        [("01", "easy", face) for face in range(1, 7)] + [("01", "hard", face) for face in range(1, 4)]
+    assert not (out / "tasks.parquet").exists()
+    calls = _counting(monkeypatch)
+    resumed = run_batch(deck, out, progress=False)
+    assert (resumed.ran, resumed.skipped, len(calls)) == (39, 9, 39)
+    _same_tables(out, reference)
+    assert len((out / JOURNAL).read_text().splitlines()) == 48          # no task written twice
+
+
+_SLOW_TASK = """
+import pathlib, sys, time
+from ubongo_cp import batch
+from ubongo_cp.cli import main
+
+deck, out, marker = sys.argv[1:]
+real = batch.rate_instance
+
+def rate(instance, **kw):
+    # Card 02 easy, face 3 (its region's area and its pieces are those of no other task of the deck): a task
+    # that takes far longer than the others, here for ever.
+    if instance.region.area == 12 and sorted(p.name for p in instance.pieces) == ["L3", "L4", "P5"]:
+        pathlib.Path(marker).touch()
+        time.sleep(600)
+    return real(instance, **kw)
+
+batch.rate_instance = rate       # the pool's workers are forked after this: they inherit it
+sys.exit(main(["batch", deck, "--out", out, "--jobs", "2", "--no-progress"]))
+"""
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_a_batch_stopped_while_one_task_of_a_side_runs_resumes_with_that_task_alone(deck, reference, tmp_path,
+                                                                                    monkeypatch, how):
+    # A real runner on a pool of two workers: one task of card 02's easy side runs for ever, so that side is
+    # never complete, while every other task, its 5 other faces included, finishes. Ctrl-C (SIGINT to the
+    # process group, as a terminal sends it) or SIGTERM then stops the run: the journal holds all 47 finished
+    # tasks, and the resumed run computes the one task left.
+    assert _target(deck) == (12, ["L3", "L4", "P5"])
+    out, marker = tmp_path / "out", tmp_path / "slow-task-started"
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_TASK, str(deck), str(out), str(marker)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    journal = out / JOURNAL
+    deadline = time.time() + 120
+    try:
+        while time.time() < deadline and proc.poll() is None:
+            if marker.exists() and journal.exists() and journal.read_text().count("\n") >= 47:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.communicate()
+        if how == "SIGINT":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGTERM)
+        printed, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    if how == "SIGINT":
+        assert (proc.returncode, err) == (130, "ubongo-cp: interrupted\n"), err[-3000:]
+    else:
+        assert proc.returncode == -signal.SIGTERM
+    rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    done = {(r["card_id"], r["side"], r["face"]) for r in rows}
+    assert len(rows) == len(done) == 47 and ("02", "easy", 3) not in done
+    assert {face for card_id, side, face in done if (card_id, side) == ("02", "easy")} == {1, 2, 4, 5, 6}
+    calls = _counting(monkeypatch)
+    resumed = run_batch(deck, out, progress=False)
+    assert (resumed.ran, resumed.skipped, len(calls)) == (1, 47, 1)
+    _same_tables(out, reference)

@@ -20,11 +20,13 @@ results of one deck (another deck is refused), and a file of another
 origin where a table would go is refused before any work.
 
 Work is spread over an executor (:mod:`ubongo_cp.executors`: a process
-pool or a Dask cluster) with one unit of work per card side, sent as the
-parsed card side (workers never read the deck's files); a task that raises
-is recorded with status ``"error"`` and the run goes on; a worker process
-that dies is replaced and its card side retried once, then recorded as
-``"error"``.
+pool or a Dask cluster) with one unit of work per task, sent with its
+parsed card side (workers never read the deck's files), so that each task
+is in the journal as soon as it is done: a run stopped while a card side is
+half done keeps that side's finished tasks, and the resumed run computes
+the others alone. A task that raises is recorded with status ``"error"``
+and the run goes on; a worker process that dies is replaced and its task
+retried once, then recorded as ``"error"``.
 """
 
 from __future__ import annotations
@@ -87,12 +89,36 @@ def _settings_change(old: Any, new: dict[str, Any]) -> str:
 
 def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend: str = NODE_SOLVER,
                    time_limit: float | None = None) -> list[dict[str, Any]]:
-    """Rate the given faces of one card side (the unit of work sent to a worker).
+    """Rate the given faces of one card side: one row per face, in the order given.
 
-    ``card`` is a parsed :class:`~ubongo_cp.cards.CardSide` (what
-    :func:`run_batch` sends, so that workers need no access to the deck's
-    files) or the path of a card file. Never raises for a task: an exception
-    becomes a row with status ``"error"`` and the message in ``error``.
+    :func:`run_batch` sends each task as a unit of work of its own (one
+    face), so that its row is in the journal as soon as it is done.
+
+    Parameters
+    ----------
+    card : CardSide or path
+        A parsed :class:`~ubongo_cp.cards.CardSide` (what :func:`run_batch`
+        sends, so that workers need no access to the deck's files) or the
+        path of a card file.
+    faces : list of int
+        Die faces of the card side.
+    backend : str
+        Registered solver whose count is reported (:func:`ubongo_cp.rate.rate_instance`).
+    time_limit : float, optional
+        Seconds per task and backend.
+
+    Returns
+    -------
+    list of dict
+        The tasks' rows, each with the run's :func:`run_settings`. A task
+        that raises becomes a row with status ``"error"`` and the message in
+        ``error``.
+
+    Raises
+    ------
+    InputError
+        When ``card`` is a path that cannot be read as a card side (never
+        for a task).
     """
     if not isinstance(card, CardSide):
         card = load_card(card)
@@ -121,7 +147,7 @@ def _task_base(card: CardSide, face: int) -> dict[str, Any]:
 
 
 def _error_rows(item: tuple[CardSide, list[int]], exc: BaseException) -> list[dict[str, Any]]:
-    """Rows recording that a whole unit of work failed (e.g. its worker process died)."""
+    """Rows recording that a unit of work failed as a whole (e.g. its worker process died): one per face."""
     card = item[0]
     rows = []
     for face in item[1]:
@@ -378,11 +404,12 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
     done, changed = _read_journal(journal_path)
     settings = run_settings(backend, time_limit)
     wanted: dict[tuple, None] = {}
+    # One unit of work per task (a card side and one face): each row is journaled as soon as its task is
+    # done, so a run stopped in the middle of a card side keeps that side's finished tasks.
     work: list[tuple[CardSide, list[int]]] = []
     skipped = 0
     stale: list[Any] = []
     for card in cards:
-        faces = []
         for face in card.tasks:
             key = (card.card_id, card.side, face, task_hash(card, face))
             wanted[key] = None
@@ -395,14 +422,12 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
                     skipped += 1
                     continue
                 stale.append(row.get("settings"))
-            faces.append(face)
-        if faces:
-            work.append((card, faces))
+            work.append((card, [face]))
     changed &= wanted.keys()
     if changed and notify is not None:
         notify(f"computing {len(changed)} task(s) of {journal_path} again: the check of their rows does not "
                "match their content (changed after they were written, or written without one)")
-    total_tasks = sum(len(f) for _, f in work)
+    total_tasks = len(work)
     if stale and notify is not None:
         notify(f"computing {len(stale)} task(s) of {journal_path} again: they were made with other settings "
                f"({_settings_change(stale[0], settings)})")

@@ -259,3 +259,31 @@ def test_ctrl_c_stops_a_count_running_in_c(how, tmp_path):
     out, err = proc.communicate(timeout=60)
     assert (proc.returncode, err) == (130, "ubongo-cp: interrupted\n"), err[-3000:]
     assert time.time() - sent < 10
+
+
+def test_dask_sends_journaled_work_one_item_per_task():
+    # A batch journals each task as it is done; on Dask, items sent in batches (about four per worker)
+    # reached the journal only when their whole batch had: an interrupt lost the finished ones of it.
+    from ubongo_cp.executors.dask_cluster import DaskExecutor
+
+    class Client:   # what _map asks of a distributed.Client, answered at once
+        status = "running"
+
+        def __init__(self):
+            self.tasks = []
+
+        def scheduler_info(self):
+            return {"workers": {"a": {}, "b": {}}}
+
+        def submit(self, func, *args, pure=True, **kwargs):
+            self.tasks.append(args)
+            value = func(*args, **kwargs)
+            return type("Done", (), {"result": lambda self: value})()
+
+    items = [(i,) for i in range(40)]
+    for one_by_one, tasks in ((False, 8), (True, 40)):   # 8: CHUNKS_PER_JOB (4) x 2 workers
+        ex = DaskExecutor(2)
+        ex._client = Client()
+        ex._as_completed = lambda futures: iter(list(futures))   # type: ignore[method-assign]
+        got = sorted(ex.map_unordered(lambda i: i * i, items, one_by_one=one_by_one))
+        assert got == [i * i for i in range(40)] and len(ex._client.tasks) == tasks

@@ -447,8 +447,8 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
             from tqdm import tqdm
 
             bar = tqdm(total=total_tasks, unit="task", desc=f"batch {deck_dir.name}", dynamic_ncols=True)
-        for rows in pool.map_unordered(rate_card_side, work, on_error=_error_rows, backend=backend,
-                                       time_limit=time_limit):
+        for rows in pool.map_unordered(rate_card_side, work, on_error=_error_rows, one_by_one=True, backend=backend,
+                                       time_limit=time_limit):  # one_by_one: each task journaled when done
             try:
                 append_durably(journal, "".join(json.dumps({**row, "check": row_check(row, JOURNAL)}) + "\n"
                                                 for row in rows))

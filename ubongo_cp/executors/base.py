@@ -88,7 +88,7 @@ class Executor:
         """
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
-                      nogil: bool = False, **kwargs) -> Iterator[Any]:
+                      nogil: bool = False, one_by_one: bool = False, **kwargs) -> Iterator[Any]:
         """Yield ``func(*item, **kwargs)`` for every item, in completion order.
 
         Exceptions raised by ``func`` are passed to ``on_error(item, exc)``,
@@ -98,6 +98,9 @@ class Executor:
         native code that releases the GIL (the C search kernels), so a local
         executor may run the items in threads of this process (no process
         to start, nothing to copy); other executors ignore it.
+        ``one_by_one``: each result is wanted as soon as its item is done
+        (the caller journals it), so an executor that sends items in batches
+        sends each alone; the local executors always do.
         """
         raise NotImplementedError
 

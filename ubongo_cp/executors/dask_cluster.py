@@ -113,15 +113,16 @@ class DaskExecutor(Executor):
                 self.client  # noqa: B018 - connects
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
-                      nogil: bool = False, **kwargs) -> Iterator[Any]:
+                      nogil: bool = False, one_by_one: bool = False, **kwargs) -> Iterator[Any]:
         """As :meth:`LocalExecutor.map_unordered`, on the cluster.
 
         Items travel in batches (about :data:`CHUNKS_PER_JOB` per worker),
         since every Dask task costs a scheduler round trip; a batch that
         fails is re-run item by item, so ``on_error`` still sees the one item
-        that failed. ``nogil`` items (already sized for the workers) are one
-        Dask task each, and on a LocalCluster started for them its workers
-        are threads (see the class's notes).
+        that failed. ``nogil`` items (already sized for the workers) and
+        ``one_by_one`` items (each result journaled as soon as it is done)
+        are one Dask task each; on a LocalCluster started for ``nogil`` items
+        its workers are threads (see the class's notes).
 
         Raises
         ------
@@ -141,7 +142,7 @@ class DaskExecutor(Executor):
         try:
             # their reconnection attempts and the closed comms behind them; a lost scheduler is said below
             with _quiet("distributed.client", "distributed.batched"):
-                yield from self._map(func, items, on_error, kwargs, nogil)
+                yield from self._map(func, items, on_error, kwargs, nogil or one_by_one)
         except (Exception, CancelledError) as exc:
             if isinstance(exc, UbongoError) or not self._lost():
                 raise
@@ -154,11 +155,12 @@ class DaskExecutor(Executor):
         return self._client is not None and self._client.status not in ("running", "newly-created")
 
     def _map(self, func: Callable, items: Sequence[tuple], on_error: OnError | None, kwargs: dict,
-             nogil: bool = False) -> Iterator[Any]:
+             singly: bool = False) -> Iterator[Any]:
         workers = max(1, len(self.client.scheduler_info().get("workers", {})) or 1)
         # Batches save the scheduler's round trips on many small items; work marked nogil comes as tasks
-        # already sized for the workers (a few per worker), which run one per Dask task, taken as workers free up.
-        n_batches = len(items) if nogil else max(1, min(len(items), CHUNKS_PER_JOB * workers))
+        # already sized for the workers (a few per worker), and journaled work wants each result at once:
+        # those run one per Dask task, taken as workers free up.
+        n_batches = len(items) if singly else max(1, min(len(items), CHUNKS_PER_JOB * workers))
         bounds = [(len(items) * b // n_batches, len(items) * (b + 1) // n_batches) for b in range(n_batches)]
         if kwargs:  # sent to every worker once, not with every batch
             kwargs = self.client.scatter(kwargs, broadcast=True, hash=False)

@@ -37,7 +37,7 @@ class LocalExecutor(Executor):
         self.jobs = max(1, jobs or os.cpu_count() or 1)
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
-                      nogil: bool = False, **kwargs) -> Iterator[Any]:
+                      nogil: bool = False, one_by_one: bool = False, **kwargs) -> Iterator[Any]:
         """As :meth:`Executor.map_unordered`; in this process when ``jobs == 1``.
 
         ``kwargs`` reach the workers once, when they are forked (they are

@@ -572,11 +572,11 @@ def build(source: dict, question: str) -> Built:
         from ..pieces import Region, load_pieces, load_region
 
         pieces = list(load_pieces(source["pieces"]).select(source.get("use")))
+        limit = {"max_cells": source["max_cells"]} if "max_cells" in source else {}
         if "region" in source:
-            region = load_region(source["region"], **({"max_cells": source["max_cells"]} if "max_cells" in source
-                                                      else {}))
+            region = load_region(source["region"], **limit)
         else:
-            region = Region.rectangle(*source["rectangle"])
+            region = Region.rectangle(*source["rectangle"], **limit)
         mode = source.get("orientations", "free")
     elif kind == "card":
         from ..cards import load_card

@@ -116,3 +116,14 @@ def test_the_wrong_kind_of_argument_is_named(call, message):
     # These were AttributeErrors from inside ('str' object has no attribute 'area').
     with pytest.raises(InputError, match=message):
         call()
+
+
+def test_copies_beyond_what_the_region_holds_change_nothing():
+    # 3x4 holds at most 6 of the smallest piece (I2): 10**9 copies built a billion pieces (MemoryError), and
+    # 10**6 took 38 s for the 25 multisets that 6 copies give at once.
+    pieces, region = load_pieces("classic").pieces, Region.rectangle(3, 4)
+    six = analyze(pieces, region, 3, copies=6)
+    many = analyze(pieces, region, 3, copies=10 ** 9)
+    assert len(six.subsets) == 25
+    assert [(s.pieces, s.count) for s in many.subsets] == [(s.pieces, s.count) for s in six.subsets]
+    assert many.matching_area == six.matching_area

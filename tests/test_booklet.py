@@ -620,3 +620,13 @@ def test_cards_check_the_image_folders_before_writing_the_pdf(run_cli, tmp_path)
     assert not (tmp_path / "c.pdf").exists() and (images / "wide_1_a.svg").read_text() == "my drawing"
     code, out, err = run_cli("cards", deck, "--out", tmp_path / "c.pdf", "--svg", tmp_path / "new", "--no-progress")
     assert code == 0 and (tmp_path / "c.pdf").exists() and (tmp_path / "new" / "wide_1_a.svg").exists()
+
+
+def test_cards_refuse_an_image_too_large_to_read_before_drawing_any(run_cli, tmp_path):
+    # 1200 dpi and 60 mm cells are each allowed; together a card image is 14,646 x 20,031 pixels (a card of
+    # 244 x 334 mm), past the 89,478,485 pixels Pillow reads: it ran out of memory after writing five such files.
+    code, out, err = run_cli("cards", PUZZLES / "decks" / "classic", "--png", tmp_path / "png", "--dpi", "1200",
+                             "--cell-mm", "60", "--out", tmp_path / "c.pdf", "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    assert "would be a 14646 x 20031 pixel image at 1200 dpi and 60 mm per cell" in err and "at most 662" in err
+    assert not (tmp_path / "png").exists() and not (tmp_path / "c.pdf").exists()

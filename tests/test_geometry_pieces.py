@@ -139,3 +139,34 @@ def test_a_box_checks_its_size_and_the_limit_can_be_raised():
         Region.box(20, 11, grid="triangle")   # 220 rhombi, two triangles each
     assert Region.box(20, 11, grid="triangle", max_cells=440).area == 440
     assert Region.rectangle(1, 500, max_cells=500).area == 500
+
+
+def test_a_region_takes_a_grids_name_lists_and_arrays_and_checks_its_cells():
+    import numpy as np
+
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import Piece
+    from ubongo_cp.solvers import solve
+
+    bar = Region([[0, 0], [1, 0], [2, 0], [3, 0]], grid="hex")   # the name stayed a str: AttributeError later
+    assert bar.grid.name == "hex" and bar.cells == ((0, 0), (1, 0), (2, 0), (3, 0))
+    assert solve(build_instance([load_pieces("tetrahexes")["I4"]], bar)).count == 1   # the bar itself, by hand
+    assert Region(np.array([[0, 0], [0, 1]])) == Region(((0, 0), (0, 1)))
+    assert Piece("A", np.array([[0, 0], [0, 1]])).cells == ((0, 0), (0, 1))   # was "truth value ... ambiguous"
+    for call, message in [(lambda: Region((), grid="octagon"), "unknown grid"),
+                          (lambda: Region(((0, 0), (0, 0))), r"lists cell \(0, 0\) twice"),
+                          (lambda: Region(((0, 0),), optional=((0, 0),)), "as needed and as optional"),
+                          (lambda: Region(((0.5, 0),)), "not 2 whole numbers")]:
+        with pytest.raises(InputError, match=message):
+            call()
+
+
+def test_far_apart_region_cells_are_refused_before_the_placements_fill_memory():
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.solvers import solve
+
+    i2 = load_pieces("classic")["I2"]
+    with pytest.raises(InputError, match="bounding box, with room for the pieces, is 1000001 x 1000002 cells"):
+        build_instance([i2], Region(((0, 0), (10 ** 6, 10 ** 6))))
+    # two dominoes' places 1000 rows apart: one tiling, by hand
+    assert solve(build_instance([i2, i2], Region(((0, 0), (0, 1), (1000, 1000), (1000, 1001))))).count == 1

@@ -360,3 +360,12 @@ def test_solve_refuses_a_flag_that_is_not_a_bool_and_a_tally_it_cannot_give(argu
     inst = build_instance([TETS["O"]], Region.rectangle(2, 2))
     with pytest.raises(InputError, match="True or False|tally"):
         solve(inst, **arguments)
+
+
+def test_a_numpy_seed_draws_as_the_same_int():
+    import numpy as np
+
+    inst = build_instance([CLASSIC["I2"]] * 4, Region.rectangle(2, 4))
+    drawn = solve(inst, sample=3, seed=3).solutions
+    assert solve(inst, sample=3, seed=np.int64(3)).solutions == drawn   # was a TypeError from random.Random
+    assert solve(inst, backend="zdd", sample=3, seed=np.uint8(3)).solutions == drawn

@@ -200,7 +200,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     names = [p.name for p in pieces]
     if len(set(names)) != len(names):
         raise InputError("subset analysis needs distinct piece names")
-    _check(pieces, region, k, copies, max_empty)   # before the area bounds, which may leave nothing to build
+    copies = _check(pieces, region, k, copies, max_empty)   # before the area bounds, which may leave nothing
     from .solvers import choose, get_solver, solve, warm
 
     name = backend or choose("analyze")
@@ -366,13 +366,17 @@ def subset_instance(pieces: Sequence[Piece], region: Region, k: int | None = Non
     InputError
         As :func:`analyze` does for these arguments.
     """
-    _check(pieces, region, k, copies, max_empty)
+    copies = _check(pieces, region, k, copies, max_empty)
     usable = _usable_window(pieces, range(region.area - max_empty, region.area + 1), k, copies)
     return _subset_instance(pieces, usable, region, mode, copies, max_empty) if any(usable) else None
 
 
-def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, max_empty: int = 0) -> None:
-    """The analysis' argument checks: ``k``, ``copies`` and ``max_empty`` in range, pieces and region on one grid."""
+def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, max_empty: int = 0) -> int:
+    """The analysis' argument checks: ``k``, ``copies`` and ``max_empty`` in range, pieces and region on one grid.
+
+    Returns the copies that matter: no more than the region holds of the smallest piece (more are never
+    placed; 10**9 copies built a billion pieces).
+    """
     whole_argument("max_empty", max_empty, None)
     if not 0 <= max_empty <= region.area:
         raise InputError(f"max_empty must be 0 to {region.area} (the region's cells), got {max_empty}",
@@ -391,6 +395,7 @@ def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, 
     mismatch = grid_mismatch(pieces, region)
     if mismatch:
         raise InputError(mismatch, path=region.path, line=region.line if region.path else None)
+    return max(1, min(copies, region.area // min((p.size for p in pieces), default=1)))
 
 
 def _usable_copies(pieces: Sequence[Piece], area: int, k: int | None, copies: int) -> list[bool]:

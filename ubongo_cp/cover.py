@@ -895,8 +895,10 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         When a piece is on another grid than the region, ``mode`` is not
         one of the grid's orientation modes, a range names no piece of
         ``pieces`` (or a piece identical to another one named), is not a
-        pair of whole numbers, has ``lo > hi`` or a negative bound, ranges go with optional pieces, or
-        ``max_empty`` is negative or larger than the region.
+        pair of whole numbers, has ``lo > hi`` or a negative bound, ranges
+        go with optional pieces, ``max_empty`` is negative or larger than
+        the region, or the region's cells are spread over a bounding box of
+        more than :data:`MAX_FRAME_CELLS` cells.
 
     Notes
     -----
@@ -1106,6 +1108,11 @@ def _flats(form, strides: tuple[int, ...]) -> list[list[int]]:
     return flats
 
 
+#: Most cells of the array the placements are searched in (a region's bounding box with room for the pieces):
+#: a 400-cell region in one row needs 400 x the largest piece's reach; far-apart cells are refused.
+MAX_FRAME_CELLS = 4_000_000
+
+
 def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int) -> tuple:
     """The region in the array of :func:`_placements` for shapes of this reach (extent per axis): the strides,
     the positions a shape may be moved to (the translations that keep the grid onto itself), the position of
@@ -1124,6 +1131,10 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
     for axis in range(len(size) - 2, -1, -1):
         strides[axis] = strides[axis + 1] * size[axis + 1]
     total = strides[0] * size[0]
+    if total > MAX_FRAME_CELLS:  # the masks hold a bit per cell of the frame: far-apart cells would take all memory
+        raise InputError(f"the region's bounding box, with room for the pieces, is {' x '.join(map(str, size))} "
+                         f"cells, over the {MAX_FRAME_CELLS:,} placements are searched in; draw its parts closer "
+                         "together", path=region.path)
     where = _flatten(cells, strides, sum(map(mul, low, strides)))
     top = 1 + sum((r - 1) * s for r, s in zip(reach, strides))     # beyond every flat offset of a shape's cell
     positions = lattice.translations(tuple(low), tuple(size))

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -103,7 +104,9 @@ class Piece:
         if problem:
             raise InputError(problem)
         grid = get_grid(self.grid)
-        cells = _checked_cells(self.name, self.cells, grid)
+        cells = _checked_cells(_piece(self.name), self.cells, grid)
+        if not cells:
+            raise InputError(f"{_piece(self.name)} has no cells")
         if grid is not self.grid or cells is not self.cells:  # a grid's name, lists: the frozen form
             object.__setattr__(self, "grid", grid)
             object.__setattr__(self, "cells", cells)
@@ -121,13 +124,13 @@ class Piece:
         return f"{self.name}\n{self.grid.format(self.cells)}"
 
 
-def _checked_cells(name: str, cells, grid: Grid) -> Shape:
-    """``cells`` as a tuple of distinct cells of ``grid`` (tuples of ``grid.dim`` ints), or an InputError."""
+def _checked_cells(what: str, cells, grid: Grid) -> Shape:
+    """``cells`` as a tuple of distinct cells of ``grid`` (tuples of ``grid.dim`` ints), or an InputError
+    naming ``what`` (``"piece 'L5'"``, ``"the region"``)."""
     import operator
 
     if isinstance(cells, (str, bytes)) or not hasattr(cells, "__iter__"):
-        raise InputError(f"{_piece(name)}: its cells are a list of {grid.dim}-tuples of whole numbers, "
-                         f"got {cells!r}")
+        raise InputError(f"{what}: its cells are a list of {grid.dim}-tuples of whole numbers, got {_shown(repr(cells))}")
     out = []
     for cell in cells:
         try:
@@ -136,15 +139,13 @@ def _checked_cells(name: str, cells, grid: Grid) -> Shape:
             out.append(cell if type(cell) is tuple and all(type(x) is int for x in cell)
                        else tuple(operator.index(x) for x in cell))
         except TypeError:
-            raise InputError(f"{_piece(name)}: cell {cell!r} is not {grid.dim} whole numbers (a cell of the "
+            raise InputError(f"{what}: cell {_shown(repr(cell))} is not {grid.dim} whole numbers (a cell of the "
                              f"{grid.name} grid)") from None
-    if not out:
-        raise InputError(f"{_piece(name)} has no cells")
     if len(set(out)) != len(out):
-        twice = next(c for i, c in enumerate(out) if c in out[:i])
-        raise InputError(f"{_piece(name)} lists cell {twice} twice")
+        twice = next(c for c, n in Counter(out).items() if n > 1)
+        raise InputError(f"{what} lists cell {twice} twice")
     shape = tuple(out)
-    return cells if shape == cells and type(cells) is tuple else shape
+    return cells if type(cells) is tuple and shape == cells else shape
 
 
 def name_problem(name: str) -> str | None:
@@ -464,6 +465,17 @@ class Region:
     grid: Grid = SQUARE
     optional: Shape = ()
     line: int | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        grid = get_grid(self.grid)
+        cells = _checked_cells("the region", self.cells, grid)
+        optional = _checked_cells("the region's optional cells", self.optional, grid) if self.optional else ()
+        if set(cells) & set(optional):
+            raise InputError(f"the region lists cell {min(set(cells) & set(optional))} as needed and as optional")
+        if grid is not self.grid or cells is not self.cells or optional is not self.optional:
+            object.__setattr__(self, "grid", grid)   # a grid's name, lists, arrays: the frozen form
+            object.__setattr__(self, "cells", cells)
+            object.__setattr__(self, "optional", optional)
 
     @property
     def area(self) -> int:

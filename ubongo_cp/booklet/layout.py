@@ -6,7 +6,7 @@ import math
 
 from ..errors import InputError
 
-__all__ = ["PAGE_MM", "DEFAULT_CELL_MM", "MAX_DPI", "check_dpi", "Layout"]
+__all__ = ["PAGE_MM", "DEFAULT_CELL_MM", "MAX_DPI", "MAX_IMAGE_PIXELS", "check_dpi", "Layout"]
 
 #: Page size (width, height) in mm: ISO 216 A4 portrait.
 PAGE_MM = (210.0, 297.0)
@@ -24,6 +24,10 @@ MAX_CELL_MM = 60.0
 #: about 140 million pixels (some 560 MB while drawn); far higher ones run
 #: out of memory.
 MAX_DPI = 1200
+
+#: Most pixels of one card image (PNG): Pillow's decompression-bomb limit (``PIL.Image.MAX_IMAGE_PIXELS``),
+#: past which image readers refuse a file; drawing one takes 4 bytes per pixel (some 360 MB here).
+MAX_IMAGE_PIXELS = 89_478_485
 
 
 def check_cell_mm(cell_mm: float, what: str = "the cell size") -> None:

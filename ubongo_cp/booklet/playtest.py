@@ -20,6 +20,7 @@ piece (e.g. the I2 domino: its long side is two cells) and pass that.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from typing import Sequence
@@ -34,10 +35,10 @@ from ..draw.puzzle import draw_piece
 from ..errors import InputError
 from ..io import atomic_path, figure_metadata
 from ..pieces import PieceSet
-from .layout import DEFAULT_CELL_MM, PAGE_MM, check_cell_mm, check_dpi
+from .layout import DEFAULT_CELL_MM, MAX_IMAGE_PIXELS, PAGE_MM, check_cell_mm, check_dpi
 
-__all__ = ["DEFAULT_CELL_MM", "make_playtest_cards", "check_card_images", "card_sheets", "piece_sheets", "card_image",
-           "write_card_images", "card_image_name"]
+__all__ = ["DEFAULT_CELL_MM", "make_playtest_cards", "check_card_images", "check_image_sizes", "card_sheets",
+           "piece_sheets", "card_image", "write_card_images", "card_image_name"]
 
 #: Default size of a cell on paper, mm (an estimate; see the module docstring).
 #: Page margin and the gap between cards (where the cut marks go), mm.
@@ -195,7 +196,8 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
     ------
     InputError
         When ``cards`` is empty, the format is unknown, ``cell_mm`` is not
-        positive, ``dpi`` is not from 1 to :data:`~.layout.MAX_DPI`, or the
+        positive, ``dpi`` is not from 1 to :data:`~.layout.MAX_DPI`, a PNG
+        would exceed :data:`~.layout.MAX_IMAGE_PIXELS` (before any is drawn), or the
         directory cannot be written or holds a file of another origin under a
         card image's name.
     """
@@ -203,6 +205,8 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
     check_dpi(dpi)
     check_cell_mm(cell_mm)
     folder, names = _image_folder(cards, out_dir, fmt)
+    if fmt == "png":
+        check_image_sizes(cards, cell_mm, dpi)
     bar = None
     written = []
     with folder:
@@ -241,18 +245,40 @@ def _image_folder(cards: list[CardSide], out_dir: str | os.PathLike, fmt: str):
                         guarded=lambda name: True), names
 
 
-def check_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt: str = "png") -> None:
-    """Refuse now what :func:`write_card_images` would refuse in ``out_dir``, writing nothing: so a command
-    that writes a PDF first stops before it (a folder that does not exist yet is no conflict).
+def check_image_sizes(cards: Sequence[CardSide], cell_mm: float, dpi: int) -> None:
+    """Refuse, before any is drawn, a card image (PNG) of more than :data:`~.layout.MAX_IMAGE_PIXELS` pixels.
 
     Raises
     ------
     InputError
-        As :func:`write_card_images` for the folder: not a folder, locked by another run, made from
-        other cards, or holding a file of another origin (or one edited since) under a card image's name.
+        Naming the largest card side, its size in pixels and the largest ``dpi`` that fits.
+    """
+    sizes = [(CardFace(card, cell_mm), card) for card in cards]
+    face, card = max(sizes, key=lambda fc: fc[0].width * fc[0].height)
+    w, h = (round(mm / 25.4 * dpi) for mm in (face.width, face.height))
+    if w * h > MAX_IMAGE_PIXELS:
+        most = int(25.4 * math.sqrt(MAX_IMAGE_PIXELS / (face.width * face.height)))
+        raise InputError(f"card {card.card_id} side {card.side} would be a {w} x {h} pixel image at {dpi} dpi and "
+                         f"{cell_mm:g} mm per cell, over the {MAX_IMAGE_PIXELS:,} pixels image readers take; give "
+                         f"a dpi of at most {most} or a smaller cell size", path=card.path)
+
+
+def check_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt: str = "png", *,
+                      cell_mm: float = DEFAULT_CELL_MM, dpi: int = 300) -> None:
+    """Refuse now what :func:`write_card_images` would refuse, writing nothing: so a command that writes a
+    PDF first stops before it (a folder that does not exist yet is no conflict).
+
+    Raises
+    ------
+    InputError
+        As :func:`write_card_images`: an image too large (:func:`check_image_sizes`), or a folder that is
+        not one, is locked by another run, was made from other cards, or holds a file of another origin
+        (or one edited since) under a card image's name.
     """
     cards = list(cards)
     folder, names = _image_folder(cards, out_dir, fmt)
+    if fmt == "png":
+        check_image_sizes(cards, cell_mm, dpi)
     if not os.path.lexists(out_dir):
         return
     with folder:

@@ -289,7 +289,7 @@ def _cmd_cards(args: argparse.Namespace) -> int:
         raise InputError("no card side of the deck could be read", path=args.deck)
     for fmt, where in (("png", args.png), ("svg", args.svg)):
         if where:  # the image folders are checked before the PDF is written: a refusal leaves no half output
-            check_card_images(cards, where, fmt)
+            check_card_images(cards, where, fmt, cell_mm=args.cell_mm, dpi=args.dpi)
     if args.out:
         card_pages, piece_pages = make_playtest_cards(cards, args.out, cell_mm=args.cell_mm,
                                                       pieces=not args.no_pieces, progress=show_bar(args))

@@ -280,6 +280,7 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
                          "with other seeds")
     if seed is not None and not (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
         raise InputError(f"seed must be a whole number, got {seed!r}")
+    seed = None if seed is None else int(seed)   # a numpy integer too (random.Random takes an int)
     for o in fixed:
         if o >= instance.n_options:
             raise InputError(f"fixed placement {o} is not an option of the instance (it has {instance.n_options})")

@@ -420,13 +420,13 @@ def test_memory_limit_stops_zdd_and_auto_falls_back_to_the_kernel():
         build_diagram(small, memory_limit=2**16)
     # L trominoes in 6x9: 4,312 tilings (test_the_rule... counts them on the diagram), a 0.2 MB diagram
     fallback = solve(build_instance([L3] * 18, Region.rectangle(6, 9)), backend="auto", memory_limit=2**16, keep=0)
-    assert (fallback.count, fallback.stats["engine"]) == (4312, "dlx-symmetry")
+    assert (fallback.count, fallback.stats["engine"]) == (4312, "bitboard-symmetry")
     assert "memory limit" in fallback.stats["rule"]
 
 
 def test_the_rule_sends_pentominoes_to_the_kernel_and_dominoes_to_the_diagram():
     pent = solve(build_instance(PENTS.pieces, Region.rectangle(4, 15)), backend="auto", keep=0)
-    assert (pent.count, pent.stats["engine"]) == (1472, "dlx-symmetry")
+    assert (pent.count, pent.stats["engine"]) == (1472, "bitboard-symmetry")
     assert pent.stats["trial_saving"] < zdd.TRIAL_SAVING < \
         solve(dominoes(10, 10), backend="auto", keep=0).stats["trial_saving"]
     tromino = solve(build_instance([L3] * 18, Region.rectangle(6, 9)), backend="auto", keep=0)
@@ -730,3 +730,20 @@ def test_a_malformed_solution_or_number_of_empty_cells_is_named():
     for bad in (1.5, -1, True):
         with pytest.raises(InputError, match="max_empty must be a whole number of at least 0"):
             build_instance(two, square, max_empty=bad)
+
+
+def test_the_default_count_takes_the_diagram_for_a_large_count_of_copies():
+    # The 10x10 dominoes (258,584,046,368 tilings, OEIS A004003) took hours in the default kernel, while the
+    # documentation showed the diagram's milliseconds; 8x8 (12,988,816) took 1.1 s against 0.1 s. A small
+    # count of copies stays in the kernel (no numpy loaded for it), as does every count of distinct pieces.
+    from ubongo_cp.solvers import asks_diagram
+
+    big = solve(dominoes(10, 10), keep=0)
+    assert (big.count, big.backend, big.stats["engine"]) == (258_584_046_368, "auto", "zdd")
+    assert big.count_reduced == solve(dominoes(10, 10), backend="zdd", keep=0).count_reduced
+    small = solve(dominoes(2, 6), keep=0)
+    assert (small.count, small.backend) == (13, "bitboard-symmetry")   # Fibonacci F7
+    assert asks_diagram(dominoes(8, 8)) and not asks_diagram(dominoes(6, 6))
+    assert not asks_diagram(build_instance(PENTS.pieces, Region.rectangle(6, 10)))   # distinct pieces
+    # asked for workers, a limit or a callback, the count keeps the kernel's road
+    assert solve(dominoes(8, 8), keep=0, limit=5).backend == "bitboard-symmetry"

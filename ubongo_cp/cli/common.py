@@ -255,6 +255,12 @@ def print_estimate(instance, seconds: float, *, as_json: bool, pieces_used: int 
 
     est = estimate_search(instance, seconds=seconds, pieces_used=pieces_used)
     print(json.dumps({"estimate": est.to_json()}) if as_json else est.summary())
+    if not as_json and pieces_used is None and est.engine == "bitboard" and not est.exact:
+        from ..solvers import asks_diagram
+
+        if asks_diagram(instance):
+            print("the count of these identical pieces asks the decision diagram first (auto), which may take "
+                  "far less than this search")
     return 0
 
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from .base import OnSolution, SolveResult
 
 __all__ = ["solve", "check_backend", "SolveResult", "SOLVERS", "SolverSpec", "get_solver", "solver_names", "DEFAULT_STRATEGY",
-           "DEFAULT_KEEP", "choose", "warm"]
+           "DEFAULT_KEEP", "choose", "warm", "asks_diagram"]
 
 
 def warm(names, *, notify=None) -> float:
@@ -301,6 +301,15 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     if spec.diagram and memory_limit is not None:
         extra["memory_limit"] = int(memory_limit)
     made = spec.make(**extra)
+    native = None   # the kernel that counts natively where the auto rule does not take the diagram
+    if limit is None and on_solution is None and not tally and pieces_used is None and not wants:
+        count = DEFAULT_STRATEGY["count"]
+        if backend is None and name == count and _one_search(split) and _diagram_may_pay(made, instance):
+            # a large count of identical pieces: the auto rule (the diagram, or this kernel natively)
+            native, spec = made, get_solver("auto")
+            made, split = spec.make(**({"memory_limit": int(memory_limit)} if memory_limit is not None else {})), None
+        elif name == "auto" and choose("count", instance) == count:
+            native = get_solver(count).make()
     if split is not None and (not hasattr(made, "search") or limit is not None or wants or on_solution is not None):
         if getattr(split.executor, "jobs", 1) > 1 or split.journal is not None:
             restricted = limit is not None or wants or on_solution is not None
@@ -311,4 +320,41 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         split = None  # a progress bar only: the search runs as one
     return drive(made, instance, limit=limit, time_limit=time_limit, keep=keep, reduce=reduce,
                  orbits=spec.orbits, on_solution=on_solution, pieces_used=pieces_used, name=spec.name,
-                 sample=sample, seed=seed, fixed=fixed, frequencies=frequencies, tally=tally, split=split)
+                 sample=sample, seed=seed, fixed=fixed, frequencies=frequencies, tally=tally, split=split,
+                 native=native)
+
+
+def _one_search(split) -> bool:
+    """Whether a count asked with ``split`` runs as one search in this process (none, or a progress bar alone)."""
+    return split is None or (getattr(split.executor, "jobs", 1) <= 1 and split.journal is None)
+
+
+def asks_diagram(instance) -> bool:
+    """Whether :func:`solve`'s default count of ``instance`` (one search, no limit) asks the ``auto`` rule
+    whether the decision diagram pays, rather than counting in the bitboard kernel at once.
+
+    So it does for a piece type with copies (the diagram's memo merges the states they make alike), no
+    optional pieces, and a search Knuth's estimate puts at :data:`~.registry.DIAGRAM_GATE` nodes or more.
+
+    Examples
+    --------
+    >>> from ubongo_cp.pieces import load_pieces, Region
+    >>> from ubongo_cp.cover import build_instance
+    >>> domino = load_pieces("classic")["I2"]
+    >>> asks_diagram(build_instance([domino] * 50, Region.rectangle(10, 10)))  # some hours in the kernel
+    True
+    >>> asks_diagram(build_instance([domino] * 4, Region.rectangle(2, 4)))
+    False
+    """
+    name = choose("count", instance)
+    return name == DEFAULT_STRATEGY["count"] and _diagram_may_pay(get_solver(name).make(), instance)
+
+
+def _diagram_may_pay(kernel, instance) -> bool:
+    """:func:`asks_diagram` with the default count's kernel (:data:`~.registry.DIAGRAM_GATE`)."""
+    from .registry import DIAGRAM_GATE
+
+    types = getattr(instance, "types", None)
+    if not types or getattr(instance, "optional_pieces", False) or all(len(t) == 1 for t in types):
+        return False
+    return kernel.estimate(instance) >= DIAGRAM_GATE

@@ -169,7 +169,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
           orbits: bool = False, on_solution: OnSolution | None = None, pieces_used: int | None = None,
           name: str | None = None, sample: int | None = None, seed: int | None = None,
           fixed: Sequence[int] = (), frequencies: bool = False, tally: bool = False,
-          split=None) -> SolveResult:
+          split=None, native: Backend | None = None) -> SolveResult:
     """Run ``backend`` on ``instance`` and assemble a :class:`SolveResult`.
 
     Parameters
@@ -221,6 +221,9 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     split : SplitSearch, optional
         Run a native count (no ``limit``) cut into subtrees (:mod:`.subtrees`): on several workers,
         with a progress bar, with a journal; the answers are those of one search.
+    native : Backend, optional
+        With the ``auto`` strategy: the kernel that counts natively (no Python per solution, on the
+        orbit decomposition) when the rule chooses the kernel over the diagram.
 
     Returns
     -------
@@ -259,6 +262,11 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         rule = outcome  # the ``auto`` rule chose the kernel: the notes say why
         if time_limit is not None:
             time_limit = max(0.0, time_limit - (time.perf_counter() - start))
+        if native is not None and on_solution is None and not wants:
+            result = _drive_native(native, instance, start, limit=limit, time_limit=time_limit, keep=keep,
+                                   reduce=reduce, orbits=True, name=name, tally=False)
+            result.stats.update({"engine": getattr(native, "name", name), **rule})
+            return result
     count = found = 0  # solutions (weighted), solutions searched
     # Burnside's lemma: solutions up to symmetry = (sum over solutions of their stabiliser's order) / |G|;
     # ``stabilised`` accumulates the sum, so the reduced count needs no solution kept in memory.

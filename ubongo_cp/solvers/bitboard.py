@@ -647,6 +647,14 @@ class BitboardBackend:
                 best, least, kernel = other, nodes, search
         return best, kernel
 
+    def estimate(self, instance) -> float:
+        """Knuth's estimate of the nodes of a plain count of ``instance`` (:func:`probe_nodes`, the whole
+        instance as one branch): whether a count takes milliseconds or hours, in about a millisecond."""
+        from .orbits import whole_branch
+
+        n_sym = len(instance.option_perm_lists) if len(instance.region_symmetries) > 1 else 0
+        return probe_nodes(self._search(instance), [whole_branch(n_sym, n_sym > 0)])
+
     def run(self, instance, on_solution, *, time_limit=None, first_only=False):
         """Enumerate the instance's solutions (backend protocol)."""
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)

@@ -66,7 +66,7 @@ from dataclasses import dataclass
 from ..errors import InputError
 
 __all__ = ["SolverSpec", "SOLVERS", "get_solver", "solver_names", "choose", "DEFAULT_STRATEGY", "FALLBACK",
-           "DEFAULT_KEEP"]
+           "DEFAULT_KEEP", "DIAGRAM_GATE"]
 
 #: The solver recommended for each question, from the measured benchmarks
 #: (``docs/strategies.md``, ``docs/performance.md``): first solution, count all, subset analysis; and
@@ -77,6 +77,14 @@ __all__ = ["SolverSpec", "SOLVERS", "get_solver", "solver_names", "choose", "DEF
 #: the kernel not built) the dancing-cells solver of :data:`FALLBACK` answers instead (:func:`choose`).
 DEFAULT_STRATEGY = {"first": "bitboard", "count": "bitboard-symmetry", "analyze": "bitboard", "rate": "bitboard-mrv",
                     "diagram": "auto"}
+
+#: Knuth's estimate of a count's search nodes (:meth:`~ubongo_cp.solvers.bitboard.BitboardBackend.estimate`)
+#: from which the default count of identical pieces (a piece type with copies) asks the ``auto`` rule
+#: whether the decision diagram pays: the dominoes of 8x8 (an estimated 92 million nodes) count in 0.23 s
+#: on the diagram against 1.15 s in the kernel, those of 10x10 in milliseconds against some hours, 20 P
+#: pentominoes in 10x10 (10 million) in 0.09 s against 0.63 s; below it (two tetromino sets in 8x5, 80
+#: thousand; 20 L in 10x10, 1.3 million) the kernel counts before the diagram's engine (numpy) is loaded.
+DIAGRAM_GATE = 5_000_000
 
 #: Solutions :func:`ubongo_cp.solvers.solve` keeps by default (and the command line shows): a
 #: count of millions must not hold millions of solutions; ``keep=None`` keeps every one.
@@ -223,8 +231,9 @@ SOLVERS: dict[str, SolverSpec] = {s.name: s for s in [
     SolverSpec("zdd", "zdd", "the decision diagram of all solutions (DXZ): counts, samples, completions, "
                "frequencies", _ZDD, diagram=True),
     SolverSpec("zdd-symmetry", "zdd", "zdd counting on the orbit decomposition", _ZDD, orbits=True, diagram=True),
-    SolverSpec("auto", "zdd", "the diagram or dlx-symmetry, by the measured rule (the default for samples, "
-               "completions and frequencies)",
+    SolverSpec("auto", "zdd", "the diagram or the search kernel (bitboard-symmetry, counting in C, where the "
+               "bitboard kernel takes the instance; else dlx-symmetry), by the measured rule (the default for "
+               "samples, completions, frequencies and large counts of identical pieces)",
                "zdd:AutoBackend", orbits=True, diagram=True),
 ]}
 

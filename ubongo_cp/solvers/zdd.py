@@ -477,7 +477,8 @@ class AutoBackend(DiagramBackend):
     steps``. When the build finished, or the saving is at least
     :data:`TRIAL_SAVING`, the diagram goes on; else the kernel counts
     (``kernel``, a registered solver name: the orbit decomposition on
-    ``dlx``). A diagram that outgrows the memory limit also hands over to
+    ``dlx``; :func:`~ubongo_cp.solvers.solve` counts with ``bitboard-symmetry``
+    in C instead where the bitboard kernel takes the instance). A diagram that outgrows the memory limit also hands over to
     the kernel. The rule depends on search steps only, never on the clock,
     so the same instance always takes the same road; a faster kernel needs
     only a re-measured :data:`TRIAL_SAVING`. ``stats["engine"]`` names the

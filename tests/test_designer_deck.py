@@ -57,10 +57,10 @@ def _card(card: str, side: str, faces=(1, 2, 3, 4)) -> str:
 
 
 def write_deck(root: Path, cards=(("1", "zeta"), ("1", "alpha"), ("2", "zeta"), ("10", "alpha")),
-               faces=(1, 2, 3, 4)) -> Path:
+               faces=(1, 2, 3, 4), die: int = 4) -> Path:
     deck = root / "orderly"
     deck.mkdir()
-    (deck / "deck.toml").write_text(SPEC)
+    (deck / "deck.toml").write_text(SPEC.replace("faces = 4", f"faces = {die}"))
     for card, side in cards:
         (deck / f"{card}_{side}.toml").write_text(_card(card, side, faces))
     return deck
@@ -184,12 +184,21 @@ def test_strict_batch_fails_on_unsolvable_and_ambiguous_tasks(deck, tmp_path, ru
     # Without --strict the same run exits 0; with a deck of only good tasks, --strict exits 0 too.
     assert run_cli("batch", deck, "--out", tmp_path / "res", "--no-progress")[0] == 0
     (tmp_path / "g").mkdir()
-    good = write_deck(tmp_path / "g", faces=(1,))
+    good = write_deck(tmp_path / "g", faces=(1,), die=1)
     assert run_cli("batch", good, "--out", tmp_path / "good", "--no-progress", "--strict")[0] == 0
     # --max-solutions overrides the spec for every side: 2 lets face 3 pass but not face 4.
     code, _, err = run_cli("batch", deck, "--out", tmp_path / "res", "--no-progress", "--strict",
                            "--max-solutions", "2")
     assert code == 1 and "face 3" not in err and "card 1 side zeta face 4 (I2 L4): 4 solutions, more than 2" in err
+
+
+def test_strict_fails_a_card_side_without_a_task_for_every_face_of_its_die(tmp_path, run_cli):
+    # The generator may write a side with fewer tasks than its die has faces (its search budget spent);
+    # --strict passed such a deck.
+    short = write_deck(tmp_path, cards=(("1", "zeta"),), faces=(1,), die=3)
+    code, _, err = run_cli("batch", short, "--out", tmp_path / "res", "--no-progress", "--strict")
+    assert code == 1 and "ubongo-cp: strict: card 1 side zeta: no task for die faces 2, 3" in err
+    assert "strict check failed: 1 problem(s) in 1 task(s)" in err
 
 
 def test_strict_counts_skipped_card_files(deck, tmp_path):

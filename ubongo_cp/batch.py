@@ -178,6 +178,11 @@ class BatchOutcome:
     seconds : float
         Wall time of the run (seconds).
     out_dir : Path
+    max_solutions : dict
+        ``(card_id, side)`` -> the most solutions a task may have (its deck spec's limit).
+    missing_faces : dict
+        ``(card_id, side)`` -> the die faces of its deck spec it has no task for (sides with none
+        missing are absent).
     """
 
     tasks: Any
@@ -191,11 +196,13 @@ class BatchOutcome:
     extra: dict = field(default_factory=dict)
     recomputed: int = 0
     max_solutions: dict = field(default_factory=dict)
+    missing_faces: dict = field(default_factory=dict)
 
 
 def strict_failures(outcome: BatchOutcome, max_solutions: int | None = None) -> list[str]:
-    """What fails a strict check of a batch: one line per skipped card file and per task that is not
-    solved (no solution, time-out, error, disagreement) or has more solutions than allowed.
+    """What fails a strict check of a batch: one line per skipped card file, per card side without a task for
+    every face of its die (its deck spec's ``faces``), and per task that is not solved (no solution,
+    time-out, error, disagreement) or has more solutions than allowed.
 
     Parameters
     ----------
@@ -213,6 +220,9 @@ def strict_failures(outcome: BatchOutcome, max_solutions: int | None = None) -> 
     import pandas as pd
 
     lines = [f"skipped card file: {p.message}" for p in outcome.problems]
+    for (card_id, side), faces in outcome.missing_faces.items():
+        lines.append(f"card {card_id} side {side}: no task for die face{'s' if len(faces) > 1 else ''} "
+                     f"{', '.join(map(str, faces))}")
     for row in outcome.tasks.itertuples(index=False):
         empty = getattr(row, "max_empty", 0)
         more = f", up to {int(empty)} empty" if not pd.isna(empty) and empty else ""
@@ -239,14 +249,27 @@ def _copy_spec(deck_dir: Path, folder: OutputFolder) -> None:
         _write_spec_copy(spec, folder, _spec_copy(spec)[1])
 
 
-def _solution_limit(card: CardSide) -> int:
-    """The most solutions a task of ``card`` may have under its deck spec (1 when unknown)."""
+def _spec_side(card: CardSide):
+    """The deck spec's description of ``card``'s side (:class:`~ubongo_cp.specs.SideSpec`), None when unknown."""
     from .specs import spec_for_card
 
     try:
-        return spec_for_card(card.game, card.path).side(card.side).max_solutions
+        return spec_for_card(card.game, card.path).side(card.side)
     except InputError:
-        return 1
+        return None
+
+
+def _spec_checks(cards: list[CardSide]) -> dict[str, dict]:
+    """For :class:`BatchOutcome`: each card side's solution limit (1 when unknown) and the die faces of its
+    spec it has no task for."""
+    limits, missing = {}, {}
+    for card in cards:
+        side = _spec_side(card)
+        limits[card.key] = 1 if side is None else side.max_solutions
+        lacking = [] if side is None else [f for f in range(1, side.faces + 1) if f not in card.tasks]
+        if lacking:
+            missing[card.key] = lacking
+    return {"max_solutions": limits, "missing_faces": missing}
 
 
 def _read_journal(path: Path) -> tuple[dict[tuple, dict], set[tuple]]:
@@ -371,7 +394,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         _copy_spec(deck_dir, folder)
         outcome = _run(cards, problems, deck_dir, folder.path, time_limit, backend, executor, progress, notify,
                        worker_modules, start, difficulty_model)
-    return replace(outcome, max_solutions={card.key: _solution_limit(card) for card in cards})
+    return replace(outcome, **_spec_checks(cards))
 
 
 def _batch_files(out: Path) -> list[str]:

@@ -259,7 +259,7 @@ def _spec_side(card: CardSide):
         return None
 
 
-def _spec_checks(cards: list[CardSide]) -> dict[str, dict]:
+def _spec_checks(cards: list[CardSide]) -> tuple[dict, dict]:
     """For :class:`BatchOutcome`: each card side's solution limit (1 when unknown) and the die faces of its
     spec it has no task for."""
     limits, missing = {}, {}
@@ -269,7 +269,7 @@ def _spec_checks(cards: list[CardSide]) -> dict[str, dict]:
         lacking = [] if side is None else [f for f in range(1, side.faces + 1) if f not in card.tasks]
         if lacking:
             missing[card.key] = lacking
-    return {"max_solutions": limits, "missing_faces": missing}
+    return limits, missing
 
 
 def _read_journal(path: Path) -> tuple[dict[tuple, dict], set[tuple]]:
@@ -394,7 +394,8 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         _copy_spec(deck_dir, folder)
         outcome = _run(cards, problems, deck_dir, folder.path, time_limit, backend, executor, progress, notify,
                        worker_modules, start, difficulty_model)
-    return replace(outcome, **_spec_checks(cards))
+    limits, missing = _spec_checks(cards)
+    return replace(outcome, max_solutions=limits, missing_faces=missing)
 
 
 def _batch_files(out: Path) -> list[str]:

@@ -574,3 +574,21 @@ def test_the_worker_imports_no_table_or_plot_library():
             "print(sorted(m for m in ('pandas', 'matplotlib', 'tqdm') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_resumed_bench_judges_its_runs_by_the_expected_answers_as_they_are_now(tmp_path):
+    # The runs of a folder were judged by the expected count stored when they ran: a suite edited to a
+    # wrong count (5 for the 8 tilings of 3x20, RULES.md) passed on resume, and one corrected stayed wrong.
+    def bench(expected):
+        _suite(tmp_path, f'[[instance]]\nname = "r3x20"\npieces = "pentominoes"\nrectangle = [3, 20]\n'
+                         f'question = "count"\nexpected = {expected}\n')
+        return run_bench(load_suite(tmp_path / "s.toml"), solvers=["dlx"], out=tmp_path / "out", progress=False,
+                         notify=lambda message: None)
+
+    first = bench(8)
+    assert (first.ran, first.wrong) == (1, [])
+    edited = bench(5)
+    assert edited.ran == 0 and edited.skipped == 1     # not run again: judged again
+    assert edited.wrong == ["dlx on s r3x20 (count), repeat 1: count 8, expected 5"]
+    fixed = bench(8)
+    assert (fixed.ran, fixed.wrong) == (0, [])

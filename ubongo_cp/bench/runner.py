@@ -436,8 +436,24 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
         plan = [(t, s, r) for t in tasks for s in chosen for r in range(1, repeats + 1)]
         random.Random(seed).shuffle(plan)
         order = {(t.key, s.name, r): i for i, (t, s, r) in enumerate(plan)}
-        todo = [(t, s, r) for t, s, r in plan
-                if done.get(_run_key(t, s, r)) != (built[t.key].digest, s.ident)]
+        todo, rejudged = [], []
+        for t, s, r in plan:
+            row = done.get(_run_key(t, s, r))
+            if row is None or (row["digest"], row["solver_id"]) != (built[t.key].digest, s.ident):
+                todo.append((t, s, r))
+            elif _as_stored(row.get("expected")) != _as_stored(t.expected) or \
+                    _as_stored(row.get("expected_subsets")) != _as_stored(t.expected_subsets):
+                # the same run judged by the suite's expected answer as it is now (edited since)
+                rejudged.append((t, s, {**row, "expected": t.expected, "expected_subsets": t.expected_subsets}))
+        if rejudged:
+            with open(out / JOURNAL, "a", encoding="utf-8") as journal:
+                journal.write("".join(json.dumps(row, default=str) + "\n" for _, _, row in rejudged))
+                journal.flush()
+                os.fsync(journal.fileno())
+            for task, solver, row in rejudged:
+                if not row.get("invalid") and _self_mismatch(task, row):
+                    say(f"WRONG: {solver.name} on {task.suite} {task.instance} ({task.question}): "
+                        f"{_self_mismatch(task, row)}")
         skipped = len(plan) - len(todo)
         ran, interrupted = 0, False
         scratch = Path(tempfile.mkdtemp(prefix="ubongo-bench-"))
@@ -554,12 +570,17 @@ def _run_key(task, solver, repeat) -> tuple:
     return (*task.key, solver.name, repeat)
 
 
-def _read_journal(path: Path) -> dict[tuple, tuple[str, str]]:
-    """(suite, instance, question, solver, repeat) -> (instance digest, solver ident) of the runs done."""
+def _read_journal(path: Path) -> dict[tuple, dict]:
+    """(suite, instance, question, solver, repeat) -> the last journal row of the run (its instance digest,
+    solver ident, expected answer, ...)."""
     from .report import journal_rows
 
-    return {(r["suite"], r["instance"], r["question"], r["solver"], r["repeat"]): (r["digest"], r["solver_id"])
-            for r in journal_rows(path)}
+    return {(r["suite"], r["instance"], r["question"], r["solver"], r["repeat"]): r for r in journal_rows(path)}
+
+
+def _as_stored(value):
+    """``value`` as a journal row holds it (through JSON: tuples as lists, keys as strings)."""
+    return json.loads(json.dumps(value, default=str))
 
 
 def _progress_bar(total: int, done: int, enabled: bool):

@@ -523,6 +523,12 @@ def test_bad_options_stop_before_any_run(tmp_path, run_cli, args, message):
     ('name = "a"\npieces = "classic"\nrectangle = [21, 21]\nmax_cells = 440\n', 5, "has 441 cells, more than 440"),
     ('name = "a"\npieces = "classic"\nrectangle = [2, 2]\nmax_cells = 0\n', 6,
      "max_cells must be an integer of at least 1, got 0"),
+    # in the file's own spelling, and saying what is wrong (an empty list was "not a list")
+    ('name = "a"\npieces = "classic"\nrectangle = [2, 2]\nmax_cells = true\n', 6,
+     "max_cells must be an integer of at least 1, got true"),
+    ('name = "a"\nexact_cover = "QUEENS"\nquestion = []\n', 5, "non-empty list of strings, got []"),
+    ('name = "a"\npieces = "classic"\nrectangle = [2, 2]\nregion = "r.txt"\n', 2,
+     "needs either region = FILE or rectangle = [ROWS, COLS]: both are given"),
 ])
 def test_bad_suite_files_name_file_and_line(tmp_path, run_cli, entry, line, message):
     entry = entry.replace("QUEENS", str(KNUTH / "queens4.dlx")).replace(

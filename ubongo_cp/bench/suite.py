@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, as_written
 
 __all__ = ["QUESTIONS", "Task", "Suite", "Built", "load_suite", "shipped_suites", "build", "SUITE_FILE"]
 
@@ -305,7 +305,8 @@ def _entry_tasks(entry: dict, where: _Where, suite: str, quick: bool) -> list[Ta
     questions = entry.get("question", "count")
     questions = [questions] if isinstance(questions, str) else questions
     if not isinstance(questions, list) or not questions or not all(isinstance(q, str) for q in questions):
-        raise where.error("question must be a string or a list of strings", "question")
+        raise where.error("question must be a string or a non-empty list of strings, got "
+                          f"{as_written(entry.get('question'))}", "question")
     for q in questions:
         if q not in QUESTIONS:
             raise where.error(f"unknown question {q!r}; choose one of {', '.join(QUESTIONS)}", "question")
@@ -346,7 +347,7 @@ def _int(entry: dict, key: str, where: _Where, *, low: int) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise where.error(f"{key} must be an integer of at least {low}, got {value!r}", key)
+        raise where.error(f"{key} must be an integer of at least {low}, got {as_written(value)}", key)
     return value
 
 
@@ -383,7 +384,8 @@ def _pieces_units(entry, where, name, quick):
         raise where.error(f"pieces names a missing piece-set file: {spec} (looked at {path})", "pieces")
     source: dict = {"kind": "pieces", "pieces": os.fspath(path.resolve())}
     if ("region" in entry) == ("rectangle" in entry):
-        raise where.error(f"instance {name!r} needs either region = FILE or rectangle = [ROWS, COLS]")
+        given = "both are given" if "region" in entry else "neither is given"
+        raise where.error(f"instance {name!r} needs either region = FILE or rectangle = [ROWS, COLS]: {given}")
     if "region" in entry:
         source["region"] = os.fspath(_file(entry, "region", where))
     else:

@@ -252,7 +252,15 @@ def test_ctrl_c_stops_a_count_running_in_c(how, tmp_path):
     use = ",".join(f"{p}:2" for p in "FILNPTUVWXYZ")
     proc = _runner(["solve", "--pieces", "pentominoes", "--region", region, "--use", use, "--count",
                     "--no-progress", *how])
-    time.sleep(3)                          # past the start-up: deep in the search
+    # past the start-up, deep in the search: 3 s, and on a loaded machine until the count has used 2 s of
+    # CPU (its searching threads are the process's own; a LocalCluster's start could outlast a fixed wait)
+    time.sleep(3)
+    runner, waited = psutil.Process(proc.pid), time.time()
+    while proc.poll() is None and time.time() - waited < 60:
+        times = runner.cpu_times()
+        if times.user + times.system >= 2.0:
+            break
+        time.sleep(0.2)
     assert proc.poll() is None, proc.communicate()
     sent = time.time()
     os.killpg(proc.pid, signal.SIGINT)

@@ -49,3 +49,28 @@ def test_ctrl_c_during_a_long_cpsat_search_exits_130(backend, tmp_path):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out, err)
     assert err.strip() == "ubongo-cp: interrupted"
+
+
+_SWALLOWED = """
+import os, signal, time
+from ubongo_cp.cli import _watch_interrupts
+with _watch_interrupts(last_resort=True):
+    for _ in range(60):        # work that swallows Ctrl-C (as a library's event loop did), then waits on
+        try:
+            os.kill(os.getpid(), signal.SIGINT) if _ == 0 else None
+            time.sleep(1)
+        except KeyboardInterrupt:
+            pass
+print("still running")
+"""
+
+
+def test_a_swallowed_ctrl_c_still_ends_the_command():
+    # A Dask count once went on searching for 25 minutes after Ctrl-C: the interrupt was taken inside the
+    # library and the command kept waiting for its futures. The console script ends it a few seconds on.
+    from ubongo_cp.cli import INTERRUPT_GRACE
+
+    start = time.time()
+    proc = subprocess.run([sys.executable, "-c", _SWALLOWED], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "ubongo-cp: interrupted\n")
+    assert INTERRUPT_GRACE <= time.time() - start < INTERRUPT_GRACE + 10

@@ -97,9 +97,34 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: Seconds the console script gives a command to end after Ctrl-C before it ends the process itself: a library
+#: that swallowed the KeyboardInterrupt, or a thread still in a C search, must not keep it running.
+INTERRUPT_GRACE = 5.0
+
+#: Whether "interrupted" was said (the last resort does not say it twice).
+_SAID: list[bool] = []
+
+
+def _last_resort() -> None:
+    """End the process :data:`INTERRUPT_GRACE` seconds from now unless it has ended (after a Ctrl-C), with
+    exit status 130 and the interrupted line said once; its journals and outputs are written as they go."""
+    import os
+    import threading
+
+    def end() -> None:
+        if not _SAID:
+            print("ubongo-cp: interrupted", file=sys.stderr, flush=True)
+        os._exit(130)
+
+    timer = threading.Timer(INTERRUPT_GRACE, end)
+    timer.daemon = True
+    timer.start()
+
+
 @contextmanager
-def _watch_interrupts() -> Iterator[list[bool]]:
-    """Within the block, record Ctrl-C (SIGINT) in the list yielded, then raise :class:`KeyboardInterrupt`.
+def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
+    """Within the block, record Ctrl-C (SIGINT) in the list yielded, then raise :class:`KeyboardInterrupt`;
+    with ``last_resort`` (the console script), the first one also starts :func:`_last_resort`.
 
     Only in the main thread and where Python's own handler is installed;
     the previous handler is restored after the block.
@@ -115,6 +140,8 @@ def _watch_interrupts() -> Iterator[list[bool]]:
 
     def handler(signum, frame):
         seen.append(True)
+        if last_resort and len(seen) == 1:
+            _last_resort()
         signal.default_int_handler(signum, frame)
 
     signal.signal(signal.SIGINT, handler)
@@ -124,12 +151,13 @@ def _watch_interrupts() -> Iterator[list[bool]]:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit status (also used by the console script).
+def main(argv: list[str] | None = None, *, last_resort: bool = False) -> int:
+    """Run the CLI; returns the exit status (also used by the console script, with ``last_resort``: a
+    process still running :data:`INTERRUPT_GRACE` seconds after Ctrl-C is ended, status 130).
 
     Set ``UBONGO_CP_DEBUG=1`` to get the full traceback of an unexpected error.
     """
-    with _watch_interrupts() as interrupted:
+    with _watch_interrupts(last_resort) as interrupted:
         return _main(sys.argv[1:] if argv is None else list(argv), interrupted)
 
 
@@ -168,11 +196,13 @@ def _main(argv: list[str], interrupted: list[bool]) -> int:
         print(f"ubongo-cp: error: {name}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("ubongo-cp: interrupted", file=sys.stderr)
+        _SAID.append(True)
+        print("ubongo-cp: interrupted", file=sys.stderr, flush=True)
         return 130
     except Exception as exc:
         if interrupted:  # Ctrl-C inside an import or a C extension can surface as another exception
-            print("ubongo-cp: interrupted", file=sys.stderr)
+            _SAID.append(True)
+            print("ubongo-cp: interrupted", file=sys.stderr, flush=True)
             return 130
         if os.environ.get("UBONGO_CP_DEBUG"):
             raise
@@ -194,6 +224,6 @@ def run() -> None:
     """
     import gc
 
-    status = main()
+    status = main(last_resort=True)
     gc.freeze()
     sys.exit(status)

@@ -39,7 +39,7 @@ from typing import Sequence
 
 from .cover import ExactCoverInstance, build_instance, checked_puzzle, empty_cell_piece
 from .errors import InputError, whole_argument
-from .pieces import EMPTY, Piece, Region, grid_mismatch
+from .pieces import EMPTY, Piece, Region, check_one_grid
 
 __all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets", "subset_instance"]
 
@@ -392,9 +392,7 @@ def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, 
     if k is not None and k > len(pieces) * copies:
         raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces"
                          + (f", {copies} copies each)" if copies > 1 else ")"))
-    mismatch = grid_mismatch(pieces, region)
-    if mismatch:
-        raise InputError(mismatch, path=region.path, line=region.line if region.path else None)
+    check_one_grid(pieces, region)
     return max(1, min(copies, region.area // min((p.size for p in pieces), default=1)))
 
 

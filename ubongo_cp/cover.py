@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
 from .errors import InputError, whole_argument
 from .geometry import Cell, Shape
 from .grids.base import LazyOrientations, Orientations
-from .pieces import EMPTY, EmptyCell, Piece, Region, grid_mismatch, orientations_of
+from .pieces import EMPTY, EmptyCell, Piece, Region, check_one_grid, orientations_of
 from .verify import verify_solution
 
 if TYPE_CHECKING:
@@ -927,9 +927,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     """
     pieces = checked_puzzle("build_instance", pieces, region)
     lattice = region.grid
-    mismatch = grid_mismatch(pieces, region)
-    if mismatch:
-        raise InputError(mismatch, path=region.path, line=region.line if region.path else None)
+    check_one_grid(pieces, region)
     problem = lattice.mode_problem(mode)
     if problem:
         raise InputError(problem)

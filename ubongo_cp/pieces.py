@@ -63,6 +63,7 @@ __all__ = [
     "parse_region",
     "load_region",
     "grid_mismatch",
+    "check_one_grid",
     "orientations_of",
     "EMPTY",
 ]
@@ -274,7 +275,7 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]
     ValueError
         For a mode the pieces' grid does not have.
     """
-    modes = [_every_orientation(p.grid) if type(p) is EmptyCell else mode for p in pieces]
+    modes = [p.grid.every_mode if type(p) is EmptyCell else mode for p in pieces]
     found = [_ORIENT_CACHE.get((p.grid, p.cells, m)) for p, m in zip(pieces, modes)]
     if None not in found:
         return found  # type: ignore[return-value]
@@ -320,12 +321,7 @@ class EmptyCell(Piece):
 
     def orientations(self, mode: str = "free") -> list[Shape]:
         """Every orientation of one cell on its grid (``mode`` is not used)."""
-        return _orientations_cached(self.grid, self.cells, _every_orientation(self.grid))
-
-
-def _every_orientation(grid: Grid) -> str:
-    """The grid's orientation mode with the most orientations (its whole symmetry group)."""
-    return max(grid.modes, key=grid.modes.__getitem__)
+        return _orientations_cached(self.grid, self.cells, self.grid.every_mode)
 
 
 @dataclass(frozen=True)
@@ -680,6 +676,20 @@ def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int,
     except InputError as exc:
         raise InputError(exc.message, path=path, line=lines[first][0]) from None
     return grid, rest
+
+
+def check_one_grid(pieces: Iterable[Piece], region: Region) -> None:
+    """Refuse ``pieces`` of another grid than ``region`` (:func:`grid_mismatch`), naming the region's file and
+    the line that sets its grid when it was read from one.
+
+    Raises
+    ------
+    InputError
+        When a piece is on another grid than the region.
+    """
+    mismatch = grid_mismatch(pieces, region)
+    if mismatch:
+        raise InputError(mismatch, path=region.path, line=region.line if region.path else None)
 
 
 def grid_mismatch(pieces: Iterable[Piece], region: Region) -> str | None:

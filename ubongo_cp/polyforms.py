@@ -239,7 +239,7 @@ def fits_box(grid: Grid, shape, box: tuple[int, int] | None) -> bool:
     """
     if box is None:
         return True
-    for image in grid.orientations(shape, max(grid.modes, key=grid.modes.__getitem__)):
+    for image in grid.orientations(shape, grid.every_mode):
         rows, cols = grid.text_size(image)[-2:]
         if (rows <= box[0] and cols <= box[1]) or (rows <= box[1] and cols <= box[0]):
             return True

@@ -451,9 +451,9 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
                 journal.flush()
                 os.fsync(journal.fileno())
             for task, solver, row in rejudged:
-                if not row.get("invalid") and _self_mismatch(task, row):
-                    say(f"WRONG: {solver.name} on {task.suite} {task.instance} ({task.question}): "
-                        f"{_self_mismatch(task, row)}")
+                message = _wrong(task, solver, row)
+                if message and not row.get("invalid"):
+                    say(message)
         skipped = len(plan) - len(todo)
         ran, interrupted = 0, False
         scratch = Path(tempfile.mkdtemp(prefix="ubongo-bench-"))
@@ -470,9 +470,8 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
                         journal.flush()
                         os.fsync(journal.fileno())
                         ran += 1
-                        if row.get("invalid") or _self_mismatch(task, row):
-                            message = (f"WRONG: {solver.name} on {task.suite} {task.instance} ({task.question}): "
-                                       f"{row.get('invalid') or _self_mismatch(task, row)}")
+                        message = _wrong(task, solver, row)
+                        if message:
                             if bar is not None:
                                 bar.write(message, file=sys.stderr)
                             else:
@@ -692,6 +691,12 @@ def _worker_answer(stdout: str, stderr: str, m: Measurement) -> dict:
 def _tail(text: str) -> str:
     lines = [ln for ln in text.strip().splitlines() if ln.strip()]
     return f": {lines[-1].strip()[:200]}" if lines else ""
+
+
+def _wrong(task, solver, row) -> str | None:
+    """The loud line of a run whose solution is invalid or whose answer contradicts the expected one, or None."""
+    why = row.get("invalid") or _self_mismatch(task, row)
+    return f"WRONG: {solver.name} on {task.suite} {task.instance} ({task.question}): {why}" if why else None
 
 
 def _self_mismatch(task, row) -> str | None:

@@ -204,9 +204,7 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
     cards = list(cards)
     check_dpi(dpi)
     check_cell_mm(cell_mm)
-    folder, names = _image_folder(cards, out_dir, fmt)
-    if fmt == "png":
-        check_image_sizes(cards, cell_mm, dpi)
+    folder, names = _image_folder(cards, out_dir, fmt, cell_mm, dpi)
     bar = None
     written = []
     with folder:
@@ -231,14 +229,17 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
     return written
 
 
-def _image_folder(cards: list[CardSide], out_dir: str | os.PathLike, fmt: str):
-    """The :class:`~ubongo_cp.outputs.OutputFolder` (not entered) of :func:`write_card_images` and its files."""
+def _image_folder(cards: list[CardSide], out_dir: str | os.PathLike, fmt: str, cell_mm: float, dpi: int):
+    """The :class:`~ubongo_cp.outputs.OutputFolder` (not entered) of :func:`write_card_images` and its files,
+    once the cards, the format and the PNGs' sizes (:func:`check_image_sizes`) are checked."""
     from ..outputs import OutputFolder
 
     if not cards:
         raise InputError("no card sides to draw")
     if fmt not in ("png", "svg"):
         raise InputError(f"card images are png or svg, not {fmt!r}")
+    if fmt == "png":
+        check_image_sizes(cards, cell_mm, dpi)
     names = [card_image_name(card, f".{fmt}") for card in cards]
     folders = sorted({os.path.dirname(os.path.abspath(c.path)) for c in cards if c.path})
     return OutputFolder(out_dir, f"cards --{fmt}", source=os.pathsep.join(folders) or None,
@@ -276,9 +277,7 @@ def check_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
         (or one edited since) under a card image's name.
     """
     cards = list(cards)
-    folder, names = _image_folder(cards, out_dir, fmt)
-    if fmt == "png":
-        check_image_sizes(cards, cell_mm, dpi)
+    folder, names = _image_folder(cards, out_dir, fmt, cell_mm, dpi)
     if not os.path.lexists(out_dir):
         return
     with folder:

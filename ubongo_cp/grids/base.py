@@ -385,6 +385,11 @@ class Grid:
         return Plane(self, lambda cells: [tuple(c) for c in cells])
 
     # ---------------------------------------------------------------- derived
+    @property
+    def every_mode(self) -> str:
+        """The orientation mode with the most orientations (the grid's whole symmetry group)."""
+        return max(self.modes, key=self.modes.__getitem__)
+
     def mode_problem(self, mode: str) -> str | None:
         """Why ``mode`` is not an orientation mode of this grid (its modes, and the grids that have it); else None."""
         if mode in self.modes:

@@ -298,20 +298,19 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
 
     warm([name])  # load (or compile) the engine before the clock starts: a time limit measures search alone
     extra = {"cardinality": pieces_used} if spec.cardinality and pieces_used is not None else {}
-    if spec.diagram and memory_limit is not None:
-        extra["memory_limit"] = int(memory_limit)
-    made = spec.make(**extra)
+    memory = {} if memory_limit is None else {"memory_limit": int(memory_limit)}   # for a diagram
+    made = spec.make(**extra, **(memory if spec.diagram else {}))
     native = None   # the kernel that counts natively where the auto rule does not take the diagram
     if limit is None and on_solution is None and not tally and pieces_used is None and not wants:
         count = DEFAULT_STRATEGY["count"]
         if backend is None and name == count and _one_search(split) and _diagram_may_pay(made, instance):
             # a large count of identical pieces: the auto rule (the diagram, or this kernel natively)
             native, spec = made, get_solver("auto")
-            made, split = spec.make(**({"memory_limit": int(memory_limit)} if memory_limit is not None else {})), None
+            made, split = spec.make(**memory), None
         elif name == "auto" and choose("count", instance) == count:
             native = get_solver(count).make()
     if split is not None and (not hasattr(made, "search") or limit is not None or wants or on_solution is not None):
-        if getattr(split.executor, "jobs", 1) > 1 or split.journal is not None:
+        if not _one_search(split):
             restricted = limit is not None or wants or on_solution is not None
             why = ("only a count of every solution, with no solution limit, sample, fixed placement, "
                    "frequencies or streamed solutions, is split" if restricted

@@ -351,3 +351,21 @@ def test_a_hexagon_box_takes_every_orientation_of_a_region(box, expected):
                     seen.add(HEX.canonical(cells))
     assert len(seen) == expected
     assert sum(count_census_classes("hex", 8, box=box).values()) == expected
+
+
+def test_a_hexagon_census_with_a_box_fitted_the_old_way_is_not_resumed(tmp_path, run_cli):
+    # A census folder of hexagons with a box written when the box took only the stored form and its row/column
+    # swap (its manifest has no "box_fit") holds too few regions; resuming it would keep them.
+    import json
+
+    args = ("census", "--pieces", "tetrahexes", "--k", "2", "--cells", "8", "--box", "2x5", "--out", tmp_path / "c",
+            "--no-progress")
+    code, out, err = run_cli(*args)
+    assert code == 0, err
+    manifest_file = tmp_path / "c" / "manifest.json"
+    manifest = json.loads(manifest_file.read_text())
+    assert manifest["box_fit"] == "any symmetry image"
+    del manifest["box_fit"]
+    manifest_file.write_text(json.dumps(manifest))
+    code, out, err = run_cli(*args)
+    assert code == 2 and "other parameters (box_fit: null, asked any symmetry image)" in err

@@ -141,6 +141,10 @@ class CensusSpec:
         }
         if grid is not SQUARE:   # squares are the default: a census written before grids resumes unchanged
             params["grid"] = grid.name
+            if self.box is not None:
+                # How a region is fitted to the box, recorded where it matters: a census whose box took only
+                # the stored form and its row/column swap missed regions on these grids, and must not resume.
+                params["box_fit"] = BOX_FIT
         return params
 
     def tables(self) -> tuple[str, ...]:
@@ -148,6 +152,12 @@ class CensusSpec:
         if self.count_only:
             return ("counts",)
         return ("subsets", "regions") if self.per_subset else ("regions",)
+
+
+#: How a census fits a region to its box on a grid other than the square (:func:`~ubongo_cp.polyforms.census_polyforms`):
+#: when any image of it under the grid's symmetries fits. A census folder records it, so one fitted otherwise
+#: (by the stored form and its row/column swap alone, which missed regions) is not resumed.
+BOX_FIT = "any symmetry image"
 
 
 def region_text(cells, grid: str | Grid = SQUARE) -> str:

@@ -80,6 +80,32 @@ def test_page_examples_run(page, tmp_path, monkeypatch):
     assert failures == 0, f"{page.relative_to(ROOT)}: {failures} example(s) failed (output above)"
 
 
+def _reference_pages() -> list[Path]:
+    """The other pages with Python sessions (``>>>``): their sessions run too (their console blocks quote
+    real runs on files of the reader's, which are not shipped)."""
+    runnable = set(_pages())
+    return [p for p in sorted(DOCS.rglob("*.md")) if "_build" not in p.parts and p not in runnable
+            and any(lang == "python" and ">>> " in body for lang, body in BLOCK.findall(p.read_text(encoding="utf-8")))]
+
+
+@pytest.mark.parametrize("page", _reference_pages(), ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_reference_page_sessions_run(page, tmp_path, monkeypatch):
+    # e.g. the decision diagram's page: the 12,988,816 domino tilings of 8x8 (OEIS A004003), half of them with
+    # the corner cell covered by the domino across (the reflection in the diagonal swaps the two ways).
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    sessions = "\n".join(body for lang, body in BLOCK.findall(page.read_text(encoding="utf-8"))
+                         if lang == "python" and ">>> " in body)
+    test = doctest.DocTestParser().get_doctest(sessions, {}, page.name, str(page), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert test.examples and runner.failures == 0, f"{page.relative_to(ROOT)}: {runner.failures} example(s) failed"
+
+
+def test_reference_pages_found():
+    assert "diagram.md" in {p.relative_to(DOCS).as_posix() for p in _reference_pages()}
+
+
 def run_page(page: Path) -> int:
     """Run a page's examples in the current directory; the number of failed examples."""
     session = _session(page.read_text(encoding="utf-8"))

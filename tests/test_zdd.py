@@ -747,3 +747,14 @@ def test_the_default_count_takes_the_diagram_for_a_large_count_of_copies():
     assert not asks_diagram(build_instance(PENTS.pieces, Region.rectangle(6, 10)))   # distinct pieces
     # asked for workers, a limit or a callback, the count keeps the kernel's road
     assert solve(dominoes(8, 8), keep=0, limit=5).backend == "bitboard-symmetry"
+
+
+def test_the_default_count_gate_is_not_fooled_by_a_lucky_probe():
+    # 24 L pentominoes in 10x12: 17 million nodes in the kernel (0.67 s), 0.16 s on the diagram. Knuth's plain
+    # estimate (64 probes) put the search at 105,000 nodes, under the gate, so the default searched; the
+    # stratified estimate puts it at 7.4 million. The count against the kernel's (no diagram).
+    l5 = load_pieces("classic")["L5"]
+    default = solve(build_instance([l5] * 24, Region.rectangle(10, 12)), keep=0)
+    assert (default.backend, default.stats["engine"]) == ("auto", "zdd")
+    kernel = solve(build_instance([l5] * 24, Region.rectangle(10, 12)), backend="bitboard-symmetry", keep=0)
+    assert default.count == kernel.count == 41104 and default.count_reduced == kernel.count_reduced

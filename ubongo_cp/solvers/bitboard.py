@@ -648,12 +648,17 @@ class BitboardBackend:
         return best, kernel
 
     def estimate(self, instance) -> float:
-        """Knuth's estimate of the nodes of a plain count of ``instance`` (:func:`probe_nodes`, the whole
-        instance as one branch): whether a count takes milliseconds or hours, in about a millisecond."""
+        """Knuth's estimate of the nodes of a plain count of ``instance``, stratified (:func:`stratified_nodes`,
+        the whole instance as one branch): whether a count takes milliseconds or hours, in 1-6 ms.
+
+        Stratified rather than plain probes (:func:`probe_nodes`), whose figure spreads too widely where
+        pieces have copies: 64 probes put the 17 million nodes of 24 L pentominoes in 10x12 at 30,000 to
+        2.3 million by their seed, the stratified estimate at 7.4 million.
+        """
         from .orbits import whole_branch
 
         n_sym = len(instance.option_perm_lists) if len(instance.region_symmetries) > 1 else 0
-        return probe_nodes(self._search(instance), [whole_branch(n_sym, n_sym > 0)])
+        return stratified_nodes(self._search(instance), instance, [whole_branch(n_sym, n_sym > 0)])
 
     def run(self, instance, on_solution, *, time_limit=None, first_only=False):
         """Enumerate the instance's solutions (backend protocol)."""

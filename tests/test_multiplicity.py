@@ -46,7 +46,7 @@ def test_two_tetromino_sets_default_backend():
     # the decision diagram's rule (``auto``) gives the same counts, on whichever engine it picks
     auto = solve(build_instance(CLASSIC.select(TWO_TETROMINO_SETS), Region.rectangle(8, 5)), backend="auto", keep=0)
     assert (auto.count, auto.count_reduced, auto.backend) == (3106, 783, "auto")
-    assert auto.stats["engine"] in ("zdd", "dlx-symmetry") and auto.stats["rule"]
+    assert auto.stats["engine"] in ("zdd", "bitboard-symmetry") and auto.stats["rule"]
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "cpsat-split", "sat", "dlx", "xcover"])

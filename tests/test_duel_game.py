@@ -368,6 +368,19 @@ def test_cli_duel_sweep_writes_table_and_plot(tmp_path, capsys):
     assert (tmp_path / "s.png").stat().st_size > 1000
 
 
+def test_cli_duel_sweep_plot_never_writes_its_png_over_a_table(tmp_path, monkeypatch, capsys):
+    # --plot times.csv wrote a PNG image over the user's CSV table of times (any header passed the CSV rule).
+    from ubongo_cp.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    table = "card,side,face,player,seconds\n01,easy,1,ana,44.7\n"
+    (tmp_path / "times.csv").write_text(table)
+    assert main(["simulate", "duel", "--synthetic", "--games", "10", "--sweep", "1", "--plot", "times.csv",
+                 "--no-progress"]) == 2
+    assert "--plot times.csv: use a .png file name" in capsys.readouterr().err
+    assert (tmp_path / "times.csv").read_text() == table
+
+
 # ----------------------------------------------- CLI rough edges (issue 14)
 @pytest.mark.parametrize("argv, message", [
     (["--skill-b", "inf"], "--skill-b must be a finite number > 0, got inf"),

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
-           "add_split_arguments", "split_from", "check_orientations", "check_table_out", "notify"]
+           "add_split_arguments", "split_from", "check_orientations", "check_table_out", "check_plot_out", "notify"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -270,6 +270,14 @@ def check_table_out(args: argparse.Namespace) -> None:
         from ..io import check_table_path
 
         check_table_path(args.out, "--out")
+
+
+def check_plot_out(args: argparse.Namespace) -> None:
+    """Refuse, before any work, a ``--plot`` file whose name does not end in ``.png`` (the plot is a PNG image,
+    whatever the name: a ``--plot results.csv`` would write one over a table)."""
+    plot = getattr(args, "plot", None)
+    if plot and os.path.splitext(plot)[1].lower() != ".png":
+        raise InputError(f"--plot {plot}: use a .png file name")
 
 
 def notify(message: str) -> None:

@@ -6,11 +6,11 @@ Heavy modules (pandas, matplotlib) are imported inside the run function.
 from __future__ import annotations
 
 import argparse
-import os
 
 from ..errors import InputError
 
-from .common import show_bar, add_executor_arguments, add_progress_argument, check_table_out, executor_from, notify, output_kinds
+from .common import (show_bar, add_executor_arguments, add_progress_argument, check_plot_out, check_table_out,
+                     executor_from, notify, output_kinds)
 
 __all__ = ["add_parsers", "run_simulate_domino"]
 
@@ -103,8 +103,7 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise InputError(f"--games must be at least 1, got {args.games}")
     check_table_out(args)
-    if args.plot and os.path.splitext(args.plot)[1].lower() != ".png":
-        raise InputError(f"--plot {args.plot}: use a .png file name")
+    check_plot_out(args)
     settings = DominoSettings(
         num_players=args.players, domino_set=args.domino_set, first_player=args.first_player,
         may_decline=not args.must_attach, eliminated_field_free=not args.eliminated_field_blocked,

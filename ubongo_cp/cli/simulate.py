@@ -9,7 +9,8 @@ import argparse
 import math
 
 from ..errors import InputError
-from .common import show_bar, add_executor_arguments, add_progress_argument, check_table_out, executor_from, notify
+from .common import (show_bar, add_executor_arguments, add_progress_argument, check_plot_out, check_table_out,
+                     executor_from, notify)
 
 __all__ = ["add_parsers"]
 
@@ -209,6 +210,7 @@ def _run_duel(args) -> int:
     from ..io import write_table
 
     check_table_out(args)
+    check_plot_out(args)
     _check_numbers(args)
     if args.games < 1:
         raise InputError(f"--games must be >= 1, not {args.games}")

@@ -153,10 +153,14 @@ def test_a_region_takes_a_grids_name_lists_and_arrays_and_checks_its_cells():
     assert solve(build_instance([load_pieces("tetrahexes")["I4"]], bar)).count == 1   # the bar itself, by hand
     assert Region(np.array([[0, 0], [0, 1]])) == Region(((0, 0), (0, 1)))
     assert Piece("A", np.array([[0, 0], [0, 1]])).cells == ((0, 0), (0, 1))   # was "truth value ... ambiguous"
+    # only optional cells (BurrTools' variable voxels) is a region: the domino, which must be placed, covers both
+    assert solve(build_instance([load_pieces("classic")["I2"]], Region((), optional=((0, 0), (0, 1))))).count == 1
     for call, message in [(lambda: Region((), grid="octagon"), "unknown grid"),
                           (lambda: Region(((0, 0), (0, 0))), r"lists cell \(0, 0\) twice"),
                           (lambda: Region(((0, 0),), optional=((0, 0),)), "as needed and as optional"),
-                          (lambda: Region(((0.5, 0),)), "not 2 whole numbers")]:
+                          (lambda: Region(((0.5, 0),)), "not 2 whole numbers"),
+                          # Region([]) was taken, and solve then raised IndexError (dlx: a numpy broadcast error)
+                          (lambda: Region([]), "empty region: no cell")]:
         with pytest.raises(InputError, match=message):
             call()
 

@@ -466,6 +466,8 @@ class Region:
         grid = get_grid(self.grid)
         cells = _checked_cells("the region", self.cells, grid)
         optional = _checked_cells("the region's optional cells", self.optional, grid) if self.optional else ()
+        if not cells and not optional:
+            raise InputError("empty region: no cell")
         if set(cells) & set(optional):
             raise InputError(f"the region lists cell {min(set(cells) & set(optional))} as needed and as optional")
         if grid is not self.grid or cells is not self.cells or optional is not self.optional:

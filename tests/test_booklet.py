@@ -630,3 +630,16 @@ def test_cards_refuse_an_image_too_large_to_read_before_drawing_any(run_cli, tmp
     assert code == 2 and err.count("\n") == 1
     assert "would be a 14646 x 20031 pixel image at 1200 dpi and 60 mm per cell" in err and "at most 662" in err
     assert not (tmp_path / "png").exists() and not (tmp_path / "c.pdf").exists()
+
+
+def test_cards_refuse_a_resolution_too_low_for_their_text(run_cli, tmp_path):
+    # --dpi 1 to 4 were accepted, then matplotlib's font engine failed on the cards' 5 pt text ("invalid ppem
+    # value", exit 1); at the least resolution taken it is 20 x 5 / 72 = 1.4 pixels high.
+    for dpi in ("1", "4", "19"):
+        code, out, err = run_cli("cards", PUZZLES / "decks" / "classic", "--png", tmp_path / dpi, "--dpi", dpi,
+                                 "--no-progress", "--no-pieces")
+        assert code == 2 and err == f"ubongo-cp: error: --dpi must be from 20 to 1200 dots per inch, got {dpi}\n"
+        assert not (tmp_path / dpi).exists()
+    code, out, err = run_cli("cards", PUZZLES / "decks" / "classic", "--png", tmp_path / "20", "--dpi", "20",
+                             "--no-progress", "--no-pieces")
+    assert code == 0 and len(list((tmp_path / "20").glob("*.png"))) == 72   # one per card side: 36 cards

@@ -287,7 +287,7 @@ def test_cards_png_and_svg_are_one_image_per_card_side_at_true_scale(deck, tmp_p
 def test_cards_dpi_out_of_range_is_refused_before_any_drawing(deck, tmp_path, run_cli, dpi):
     # 100000 dpi once ran out of memory (exit 1, "MemoryError: std::bad_alloc").
     code, out, err = run_cli("cards", deck, "--png", tmp_path / "img", "--dpi", dpi, "--no-progress")
-    one_line_error(code, err, f"--dpi must be from 1 to 1200 dots per inch, got {dpi}")
+    one_line_error(code, err, f"--dpi must be from 20 to 1200 dots per inch, got {dpi}")
     assert not (tmp_path / "img").exists()
 
 
@@ -301,11 +301,11 @@ def test_cards_cell_size_out_of_range_is_refused_before_any_drawing(deck, tmp_pa
 
 def test_booklet_and_card_images_share_the_dpi_limit(deck, tmp_path):
     from ubongo_cp.booklet import make_booklet
-    from ubongo_cp.booklet.layout import MAX_DPI
+    from ubongo_cp.booklet.layout import MAX_DPI, MIN_DPI
     from ubongo_cp.booklet.playtest import write_card_images
 
     cards, _ = load_deck(deck)
-    with pytest.raises(InputError, match=f"dpi must be from 1 to {MAX_DPI} dots per inch, got {MAX_DPI + 1}"):
+    with pytest.raises(InputError, match=f"dpi must be from {MIN_DPI} to {MAX_DPI} dots per inch, got {MAX_DPI + 1}"):
         make_booklet(cards, tmp_path / "b.pdf", png_dir=tmp_path / "png", dpi=MAX_DPI + 1)
     with pytest.raises(InputError, match=f"got {MAX_DPI + 1}"):
         write_card_images(cards, tmp_path / "img", dpi=MAX_DPI + 1)

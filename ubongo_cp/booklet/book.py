@@ -77,7 +77,7 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
     Raises
     ------
     InputError
-        When ``cards`` is empty, ``dpi`` is not from 1 to
+        When ``cards`` is empty, ``dpi`` is not from :data:`~ubongo_cp.booklet.layout.MIN_DPI` to
         :data:`~ubongo_cp.booklet.layout.MAX_DPI` or ``most`` is below 1;
         for a ``png_dir`` as above.
 

@@ -6,7 +6,7 @@ import math
 
 from ..errors import InputError
 
-__all__ = ["PAGE_MM", "DEFAULT_CELL_MM", "MAX_DPI", "MAX_IMAGE_PIXELS", "check_dpi", "Layout"]
+__all__ = ["PAGE_MM", "DEFAULT_CELL_MM", "MIN_DPI", "MAX_DPI", "MAX_IMAGE_PIXELS", "check_dpi", "Layout"]
 
 #: Page size (width, height) in mm: ISO 216 A4 portrait.
 PAGE_MM = (210.0, 297.0)
@@ -24,6 +24,9 @@ MAX_CELL_MM = 60.0
 #: about 140 million pixels (some 560 MB while drawn); far higher ones run
 #: out of memory.
 MAX_DPI = 1200
+#: Least resolution of a page or card image: the smallest text drawn (5 pt) is then more than a pixel high (1.4
+#: pixels); below about 5 dpi matplotlib's font engine (FreeType) refuses to size it.
+MIN_DPI = 20
 
 #: Most pixels of one card image (PNG): Pillow's decompression-bomb limit (``PIL.Image.MAX_IMAGE_PIXELS``),
 #: past which image readers refuse a file; drawing one takes 4 bytes per pixel (some 360 MB here).
@@ -38,9 +41,10 @@ def check_cell_mm(cell_mm: float, what: str = "the cell size") -> None:
 
 
 def check_dpi(dpi: int, what: str = "dpi") -> None:
-    """Raise :class:`~ubongo_cp.errors.InputError` unless ``dpi`` is from 1 to :data:`MAX_DPI`; ``what`` names it."""
-    if not 1 <= dpi <= MAX_DPI:
-        raise InputError(f"{what} must be from 1 to {MAX_DPI} dots per inch, got {dpi}")
+    """Raise :class:`~ubongo_cp.errors.InputError` unless ``dpi`` is from :data:`MIN_DPI` to :data:`MAX_DPI`;
+    ``what`` names it."""
+    if not MIN_DPI <= dpi <= MAX_DPI:
+        raise InputError(f"{what} must be from {MIN_DPI} to {MAX_DPI} dots per inch, got {dpi}")
 
 
 class Layout:

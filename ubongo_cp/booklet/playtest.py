@@ -196,7 +196,7 @@ def write_card_images(cards: Sequence[CardSide], out_dir: str | os.PathLike, fmt
     ------
     InputError
         When ``cards`` is empty, the format is unknown, ``cell_mm`` is not
-        positive, ``dpi`` is not from 1 to :data:`~.layout.MAX_DPI`, a PNG
+        positive, ``dpi`` is not from :data:`~.layout.MIN_DPI` to :data:`~.layout.MAX_DPI`, a PNG
         would exceed :data:`~.layout.MAX_IMAGE_PIXELS` (before any is drawn), or the
         directory cannot be written or holds a file of another origin under a
         card image's name.

@@ -247,7 +247,7 @@ def _warn_unmatched(cards, results, where) -> None:
 
 # --------------------------------------------------------------------- cards
 def _add_cards(sub) -> None:
-    from ..booklet.layout import DEFAULT_CELL_MM, MAX_DPI
+    from ..booklet.layout import DEFAULT_CELL_MM, MAX_DPI, MIN_DPI
 
     p = sub.add_parser("cards", help="printable playtest cards (true scale, cut marks) and a sheet of the pieces",
                        description="Write printable playtest cards of a deck: every card side with its region at "
@@ -260,7 +260,7 @@ def _add_cards(sub) -> None:
     p.add_argument("--png", metavar="DIR", help="also (or instead) write one PNG per card side at true scale into "
                                                 "DIR, for a print service (--dpi, default 300)")
     p.add_argument("--svg", metavar="DIR", help="also (or instead) write one SVG per card side at true scale into DIR")
-    p.add_argument("--dpi", type=int, default=300, help=f"resolution of the --png images, 1 to {MAX_DPI} (default 300)")
+    p.add_argument("--dpi", type=int, default=300, help=f"resolution of the --png images, {MIN_DPI} to {MAX_DPI} (default 300)")
     p.add_argument("--cell-mm", type=float, default=DEFAULT_CELL_MM,
                    help=f"size of a cell on paper in mm (default {DEFAULT_CELL_MM:g}, an estimate of the "
                         "physical games' pieces: measure yours)")

@@ -119,3 +119,28 @@ def test_readme_python_api_session(tmp_path, monkeypatch):
     runner.run(test)
     assert runner.failures == 0 and runner.tries >= 8
     assert (tmp_path / "tilings.svg").read_text().count("<svg") == 1
+
+
+@pytest.mark.parametrize("name", ["hex_4x7.txt", "triangle_4x9.txt", "soma_cube.txt"])
+def test_examples_draws_a_region_on_its_own_grid(name, run_cli, tmp_path):
+    # `examples REGION --draw` drew every region on squares: the cube failed (a reshape error, exit 1) and the
+    # hexagons and triangles came out as squares. Its picture is now the region's own (Region.draw).
+    import re
+
+    from ubongo_cp.draw.figures import region_figure, save_figure
+    from ubongo_cp.pieces import load_region
+    from ubongo_cp.shipped import data_dir
+
+    code, out, err = run_cli("examples", name, "--draw", tmp_path / "cli.svg")
+    assert code == 0, err
+    region = load_region(data_dir() / "examples" / name)
+    save_figure(region.draw(), tmp_path / "own.svg")
+
+    def svg(path):
+        text = re.sub(r"<dc:date>.*?</dc:date>", "", (tmp_path / path).read_text())
+        return re.sub(r"\bp[0-9a-f]{10}\b", "clip", text)   # matplotlib's clip-path ids are random
+
+    assert svg("cli.svg") == svg("own.svg")
+    if region.grid.dim == 2:
+        save_figure(region_figure(region.cells), tmp_path / "squares.svg")
+        assert svg("cli.svg") != svg("squares.svg")

@@ -100,7 +100,7 @@ def _show(example) -> str:
 
 
 def _draw(example, path: str) -> None:
-    from ..draw.figures import check_format, region_figure, save_figure
+    from ..draw.figures import check_format, save_figure
     from ..errors import InputError
 
     check_format(path)
@@ -111,7 +111,7 @@ def _draw(example, path: str) -> None:
     elif example.kind == "region":
         from ..pieces import load_region
 
-        fig = region_figure(load_region(example.path).cells)
+        fig = load_region(example.path).draw()   # on its own grid (hexagons, triangles, cube layers)
     elif example.kind == "card":
         from ..cards import load_card
 

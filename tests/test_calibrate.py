@@ -196,3 +196,37 @@ def test_bad_model_file_is_bad_input(tmp_path, run_cli):
     code, _, err = run_cli("batch", "classic", "--out", tmp_path / "o", "--difficulty-model", tmp_path / "m.json")
     assert code == 2 and "not a difficulty model" in err
     assert set(FEATURES) >= {"search", "placements"}
+
+
+@pytest.mark.parametrize("change, message", [
+    # Once a KeyError (exit 1) for the columns the features come from; card_id and status were checked.
+    ({"drop": ["search_nodes"]}, "tasks table lacks column(s) search_nodes, which calibrate reads"),
+    ({"drop": ["count"]}, "tasks table lacks column(s) count, which calibrate reads"),
+    ({"drop": ["card_id", "status", "n_pieces"]}, "tasks table lacks column(s) card_id, status, n_pieces, which "
+                                                  "calibrate reads"),
+    ({"drop": ["difficulty"]}, "tasks table lacks column(s) placements_per_cell (or difficulty), which calibrate reads"),
+    # A table of an earlier version, whose search column had another name.
+    ({"rename": {"search_nodes": "dlx_nodes"}}, "tasks table lacks column(s) search_nodes, which calibrate reads; it "
+                                               "has dlx_nodes, so it was written by an earlier version of ubongo-cp: "
+                                               "run ubongo-cp batch on the deck again"),
+])
+def test_a_results_table_without_a_column_the_fit_reads_gets_one_clear_line(tasks, tmp_path, run_cli, change,
+                                                                             message):
+    from conftest import one_line_error
+
+    synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
+    raw = pd.read_csv(deck_tasks_path("classic"), dtype=str, keep_default_na=False)
+    # (The shipped classic table has no placements_per_cell column: the difficulty stands in for it.)
+    assert "placements_per_cell" not in raw.columns
+    raw = raw.drop(columns=change.get("drop", [])).rename(columns=change.get("rename", {}))
+    raw.to_csv(tmp_path / "tasks.csv", index=False)
+    code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", tmp_path / "tasks.csv",
+                             "--out", tmp_path / "m.json")
+    one_line_error(code, err, f"ubongo-cp: error: {tmp_path / 'tasks.csv'}: {message}\n")
+    assert not (tmp_path / "m.json").exists()
+    # A batch output directory holding that table: the message names the table file.
+    (tmp_path / "res").mkdir()
+    (tmp_path / "tasks.csv").rename(tmp_path / "res" / "tasks.csv")
+    code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", tmp_path / "res",
+                             "--out", tmp_path / "m.json")
+    one_line_error(code, err, f"ubongo-cp: error: {tmp_path / 'res' / 'tasks.csv'}: {message}\n")

@@ -67,8 +67,8 @@ if TYPE_CHECKING:   # numpy and pandas are imported where they are used: `ubongo
     import numpy as np
     import pandas as pd
 
-__all__ = ["FEATURES", "DifficultyModel", "task_features", "read_times", "fit_difficulty", "load_model",
-           "model_legend", "MODEL_FORMAT"]
+__all__ = ["FEATURES", "DifficultyModel", "task_features", "read_times", "check_results", "fit_difficulty",
+           "load_model", "model_legend", "MODEL_FORMAT"]
 
 #: The features a model may use, in this order (see the module docstring).
 FEATURES = ("search", "placements", "pieces", "cells", "symmetry", "solutions")
@@ -76,6 +76,12 @@ FEATURES = ("search", "placements", "pieces", "cells", "symmetry", "solutions")
 MODEL_FORMAT = "ubongo-cp difficulty model"
 #: Columns of a times file; ``player`` is optional (``card_id`` is read as ``card``).
 TIME_COLUMNS = ("card", "side", "face", "seconds")
+#: Columns of the batch's task table that a fit reads (the features come from them).
+RESULT_COLUMNS = ("card_id", "side", "face", "status", "count", "search_nodes", "n_pieces", "area")
+#: Pairs of columns a fit reads one of: the first, or where a table lacks it the second (:func:`task_features`).
+RESULT_EITHER = (("placements_per_cell", "difficulty"), ("symmetry", "solution"))
+#: Columns of task tables written by earlier versions, and the column each became.
+_RENAMED = {"dlx_nodes": "search_nodes"}
 
 
 def task_features(tasks: pd.DataFrame) -> pd.DataFrame:
@@ -118,7 +124,7 @@ def task_features(tasks: pd.DataFrame) -> pd.DataFrame:
     placements = np.log2(column("placements_per_cell")).fillna(built_in - search)
     order = column("symmetry")
     for i in np.flatnonzero(order.isna().to_numpy()):
-        solution = tasks["solution"].iloc[i]
+        solution = tasks["solution"].iloc[i] if "solution" in tasks.columns else None
         if solution:
             name = tasks["grid"].iloc[i] if "grid" in tasks.columns else None
             grid = get_grid(name if isinstance(name, str) and name else "square")   # rows before grids: squares
@@ -355,6 +361,26 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def check_results(tasks: pd.DataFrame, path: str | os.PathLike | None = None) -> None:
+    """Refuse a task table that lacks a column a fit reads (:data:`RESULT_COLUMNS`, :data:`RESULT_EITHER`).
+
+    Raises
+    ------
+    InputError
+        Naming ``path`` and every missing column; a table of an earlier
+        version (``dlx_nodes`` where ``search_nodes`` is now) is said to be one.
+    """
+    have = set(tasks.columns)
+    missing = [c for c in RESULT_COLUMNS if c not in have]
+    missing += [f"{first} (or {second})" for first, second in RESULT_EITHER if first not in have and second not in have]
+    if not missing:
+        return
+    old = [name for name, now in _RENAMED.items() if name in have and now not in have]
+    raise InputError(f"tasks table lacks column(s) {', '.join(missing)}, which calibrate reads"
+                     + (f"; it has {', '.join(old)}, so it was written by an earlier version of ubongo-cp: run "
+                        "ubongo-cp batch on the deck again" if old else ""), path=path)
+
+
 def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame | str | os.PathLike, *,
                    features: Sequence[str] = FEATURES, folds: int = 5, seed: int = 0) -> DifficultyModel:
     """Fit ln(solve time) to the features of the timed tasks (OLS, statsmodels), with cross-validation.
@@ -382,7 +408,8 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
     Raises
     ------
     InputError
-        For a timed task that is not in the results table (naming the line),
+        For a results table that lacks a column the fit reads (:func:`check_results`), a timed task
+        that is not in it (naming the line),
         a task that has no solution there, an unknown feature, too few rows
         for the parameters (fewer than parameters + 5, or 10), or features
         that are collinear in these rows.
@@ -398,7 +425,13 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
     times_path = None if isinstance(times, pd.DataFrame) else os.fspath(times)
     results_path = None if isinstance(tasks, pd.DataFrame) else os.fspath(tasks)
     times = times if isinstance(times, pd.DataFrame) else read_times(times)
-    tasks = tasks if isinstance(tasks, pd.DataFrame) else load_tasks(os.fspath(tasks))
+    table_path = None
+    if not isinstance(tasks, pd.DataFrame):
+        from .report.tables import table_file
+
+        table_path = table_file(os.fspath(tasks), "tasks")      # a batch directory's table: named in a refusal
+        tasks = load_tasks(table_path, required=())
+    check_results(tasks, table_path)
     if "line" not in times.columns:
         times = times.assign(line=np.arange(2, len(times) + 2))
     if "player" not in times.columns:

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from ubongo_cp.calibrate import FEATURES, fit_difficulty, load_model, task_features
+from ubongo_cp.errors import InputError
 from ubongo_cp.report import load_tasks
 from ubongo_cp.shipped import deck_tasks_path
 
@@ -230,3 +231,17 @@ def test_a_results_table_without_a_column_the_fit_reads_gets_one_clear_line(task
     code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", tmp_path / "res",
                              "--out", tmp_path / "m.json")
     one_line_error(code, err, f"ubongo-cp: error: {tmp_path / 'res' / 'tasks.csv'}: {message}\n")
+
+
+def test_a_feature_named_twice_is_refused(tasks, tmp_path, run_cli):
+    # Once "ValueError: The truth value of a Series is ambiguous" (exit 1): two columns of one name.
+    from conftest import one_line_error
+
+    synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
+    code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", deck_tasks_path("classic"),
+                             "--out", tmp_path / "m.json", "--features", "cells", "search", "cells", "search")
+    one_line_error(code, err, "ubongo-cp: error: feature(s) named more than once: search, cells (name each feature "
+                              "to fit once)\n")
+    assert not (tmp_path / "m.json").exists()
+    with pytest.raises(InputError, match=r"named more than once: pieces \("):
+        fit_difficulty(synthetic_times(tasks), tasks, features=("pieces", "pieces"))

@@ -410,7 +410,7 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
     InputError
         For a results table that lacks a column the fit reads (:func:`check_results`), a timed task
         that is not in it (naming the line),
-        a task that has no solution there, an unknown feature, too few rows
+        a task that has no solution there, an unknown feature or one named twice, too few rows
         for the parameters (fewer than parameters + 5, or 10), or features
         that are collinear in these rows.
     """
@@ -422,6 +422,9 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
     unknown = [f for f in features if f not in FEATURES]
     if unknown or not features:
         raise InputError(f"unknown feature(s) {', '.join(unknown) or '(none given)'} (known: {', '.join(FEATURES)})")
+    twice = sorted({f for f in features if list(features).count(f) > 1}, key=FEATURES.index)
+    if twice:
+        raise InputError(f"feature(s) named more than once: {', '.join(twice)} (name each feature to fit once)")
     times_path = None if isinstance(times, pd.DataFrame) else os.fspath(times)
     results_path = None if isinstance(tasks, pd.DataFrame) else os.fspath(tasks)
     times = times if isinstance(times, pd.DataFrame) else read_times(times)

@@ -174,6 +174,10 @@ def test_batch_rates_with_the_fitted_model(tasks, tmp_path, run_cli):
     # Once pandas' own words ("Error tokenizing data. C error: ..."), the line not in front.
     ("card,side,face,seconds\n01,easy,1,30\n01,easy,2,20,9\n", "t.csv:3: not a CSV table: 5 fields where the header "
                                                                  "line has 4"),
+    # A first row with a field more was read as having an index column: every field shifted by one.
+    ("card,side,face,player,seconds\n01,easy,1,ana,17.83,extra\n01,easy,2,ana,12\n",
+     "t.csv:2: not a CSV table: 6 fields where the header line has 5"),
+    ("card,side,face,seconds\n\n01,easy,1,30,\n", "t.csv:3: not a CSV table: 5 fields where the header line has 4"),
 ])
 def test_bad_times_get_one_clear_line(tmp_path, run_cli, content, message):
     (tmp_path / "t.csv").write_text(content)

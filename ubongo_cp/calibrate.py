@@ -309,15 +309,17 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
     Raises
     ------
     InputError
-        For a missing file or column, or a row whose face is not a whole
-        number >= 1 or whose seconds are not a finite number > 0, or a row
-        without a player where others name one, naming the line.
+        For a missing file or column, a row of more fields than the header
+        line, or a row whose face is not a whole number >= 1 or whose
+        seconds are not a finite number > 0, or a row without a player
+        where others name one, naming the line.
     """
     import pandas as pd
 
-    from .io import read_text
+    from .io import check_csv_rows, read_text
 
     text = read_text(path)
+    check_csv_rows(text, path)
     try:
         import io
 

@@ -476,6 +476,44 @@ def csv_problem(exc: BaseException) -> tuple[str, int | None]:
     return first, None
 
 
+def check_csv_rows(text: str, path: str | os.PathLike | None = None) -> None:
+    """Refuse a CSV text with a row of more fields than its header line, naming that row's line.
+
+    pandas reads a first row with more fields than the header as having an
+    index column, and shifts every field by one (a later such row is its
+    error, :func:`csv_problem`): this check says the same for every row.
+
+    Raises
+    ------
+    InputError
+        ``not a CSV table: N fields where the header line has M``.
+
+    Examples
+    --------
+    >>> check_csv_rows("a,b\\n1,2,3\\n", "t.csv")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: t.csv:2: not a CSV table: 3 fields where the header line has 2
+    """
+    import csv
+
+    from .errors import InputError
+
+    header = None
+    try:
+        reader = csv.reader(text.splitlines(keepends=True), skipinitialspace=True)
+        for row in reader:
+            if not row:
+                continue      # a blank line, which pandas skips
+            if header is None:
+                header = len(row)
+            elif len(row) > header:
+                raise InputError(f"not a CSV table: {len(row)} fields where the header line has {header}",
+                                 path=path, line=reader.line_num)
+    except csv.Error:
+        return                # pandas says what is wrong with it
+
+
 def check_regular_file(path: str | os.PathLike, what: str = "a file") -> None:
     """Refuse a path that is not a regular file, before anything opens it.
 

@@ -249,3 +249,23 @@ def test_a_feature_named_twice_is_refused(tasks, tmp_path, run_cli):
     assert not (tmp_path / "m.json").exists()
     with pytest.raises(InputError, match=r"named more than once: pieces \("):
         fit_difficulty(synthetic_times(tasks), tasks, features=("pieces", "pieces"))
+
+
+def test_a_directory_given_as_the_times_is_refused_as_one_whatever_the_output(tasks, tmp_path, run_cli):
+    # The output was compared with the folder first: "--out t/m.json would overwrite a file read from the times
+    # directory", or "--out t would overwrite the times input", where the times are no directory to read.
+    from conftest import one_line_error
+
+    times = tmp_path / "t"
+    times.mkdir()
+    synthetic_times(tasks).to_csv(times / "times.csv", index=False)
+    for out in (times / "m.json", times, tmp_path / "m.json"):
+        code, _, err = run_cli("calibrate", times, "--results", deck_tasks_path("classic"), "--out", out)
+        one_line_error(code, err)
+        assert err == f"ubongo-cp: error: {times}: is a directory, expected a file\n"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["t", "times.csv"]
+    # The same for the other inputs that are files: a model, a game record.
+    for argv in (["batch", "classic", "--difficulty-model", times, "--out", times],
+                 ["simulate", "domino", "--replay", times, "--record", times / "g.json"]):
+        code, _, err = run_cli(*argv)
+        assert (code, err) == (2, f"ubongo-cp: error: {times}: is a directory, expected a file\n")

@@ -38,6 +38,8 @@ _POSITIVE = ("time_limit", "wall_limit", "timer")
 _OUTPUTS = ("out", "plot", "save", "picture", "record", "draw", "journal")
 _INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record", "spec", "from_census",
            "allow_pieces", "times", "difficulty_model", "instance")
+#: Inputs that are always files: a directory named there is refused before any output is compared with it.
+_FILE_INPUTS = ("times", "difficulty_model", "replay", "instance", "region", "card")
 #: For inputs that are directories: the files the command reads from them.
 #: An output may be written into such a directory (``booklet --results OUT
 #: --out OUT/booklet.pdf``, run again) but never over one of these files.
@@ -55,12 +57,18 @@ def _check_outputs(args: argparse.Namespace) -> None:
     ``record`` is an output where the command also has ``--replay``
     (``simulate domino --record``) and an input otherwise (``orion
     analyze RECORD``). An output inside an input directory may not replace
-    a file the command reads from there (:data:`_READS_FROM_DIRECTORY`).
+    a file the command reads from there (:data:`_READS_FROM_DIRECTORY`). A
+    directory named as an input that is a file (:data:`_FILE_INPUTS`) is
+    refused first, as its reader would.
     """
     def real(value) -> str | None:
         return os.path.realpath(value) if isinstance(value, (str, os.PathLike)) and str(value) else None
 
     record_is_output = hasattr(args, "replay")
+    for name in _FILE_INPUTS:
+        value = getattr(args, name, None)
+        if isinstance(value, (str, os.PathLike)) and str(value) and os.path.isdir(value):
+            raise InputError("is a directory, expected a file", path=value)
     outputs = {name: real(getattr(args, name, None)) for name in _OUTPUTS
                if name != "record" or record_is_output}
     inputs = {name: real(getattr(args, name, None)) for name in _INPUTS

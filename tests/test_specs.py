@@ -193,3 +193,14 @@ def test_a_name_reads_the_folder_of_that_name_in_the_current_folder_first(run_cl
     code, out, err = run_cli("batch", "classic", "--out", tmp_path / "out", "--no-progress")
     assert code == 0, err
     assert "- card sides: 1 (0 card file(s) skipped)" in out  # the local deck of one card side, not the shipped 72
+
+
+@pytest.mark.parametrize("cells", ["[-5, 10]", "[0, 10]", "[-3, -1]"])
+def test_cells_below_one_name_the_cells_line(tmp_path, run_cli, cells):
+    # Once "side 's': max_empty must be below the smallest region (-5 cells), got 0", without a line (the file
+    # has no max_empty line to name).
+    path = _spec(SIDE + f"cells = {cells}\n", tmp_path)
+    code, _, err = run_cli("generate", "--spec", path, "--out", tmp_path / "d", "--cards", "1")
+    assert (code, err) == (2, f"ubongo-cp: error: {path}:10: side 's': cells must be positive cell counts, "
+                              f"got {cells}\n")
+    assert not (tmp_path / "d").exists()

@@ -292,7 +292,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     ------
     InputError
         Naming the file and line: TOML syntax, a missing, unknown or mistyped
-        key, a value out of range (cards, faces, K, box), a piece set that
+        key, a value out of range (cards, faces, K, box, cells), a piece set that
         cannot be read or has fewer than K pieces (times ``copies``), a side whose K pieces can
         never fill its box or whose cell range no K pieces can cover, a
         difficulty band with min > max, an unknown orientation mode.
@@ -396,6 +396,8 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         if (len(cells) != 2 or not all(isinstance(c, int) and not isinstance(c, bool) for c in cells)
                 or cells[0] > cells[1]):
             fail(f"{where}cells must be [smallest, largest] cell counts, got {cells}", "cells", n)
+        if cells[0] < 1:
+            fail(f"{where}cells must be positive cell counts, got {cells}", "cells", n)
         if cells[1] > MAX_REGION_CELLS:
             fail(f"{where}cells goes up to {cells[1]}, over the largest region the toolkit reads "
                  f"({MAX_REGION_CELLS} cells)", "cells", n)

@@ -117,13 +117,20 @@ def _designer(folder, *, pieces="pieces.txt", comment=""):
     return folder / "deck.toml"
 
 
-def test_generate_into_the_specs_own_folder_never_overwrites_an_input(tmp_path, run_cli):
+# The spec named by its file (DIR/deck.toml) or by its folder (DIR): the same deck, the same refusals. The folder
+# form was refused as a whole ("--out DIR would overwrite the spec input"), where the file form wrote the deck.
+SPEC_FORMS = pytest.mark.parametrize("form", [lambda spec: spec, lambda spec: spec.parent], ids=["file", "folder"])
+
+
+@SPEC_FORMS
+def test_generate_into_the_specs_own_folder_never_overwrites_an_input(tmp_path, run_cli, form):
     # The spec and a user's own pieces.txt in DIR, the spec naming another piece file: the deck's copies
     # would overwrite both inputs' folder-mates; refused before any work, one line naming the file.
     spec = _designer(tmp_path / "d", pieces="mine.txt")
     (tmp_path / "d" / "pieces.txt").write_text("my other pieces\n#\n")
     before = _snapshot(tmp_path / "d")
-    code, out, err = run_cli("generate", "--spec", spec, "--out", tmp_path / "d", "--cards", "1", "--no-progress")
+    code, out, err = run_cli("generate", "--spec", form(spec), "--out", tmp_path / "d", "--cards", "1",
+                             "--no-progress")
     assert code == 2 and out == "" and err.count("\n") == 1
     assert f"{tmp_path / 'd' / 'deck.toml'}: is the deck spec this command reads and would be overwritten" in err
     assert _snapshot(tmp_path / "d") == before
@@ -135,20 +142,32 @@ def test_generate_into_the_specs_own_folder_never_overwrites_an_input(tmp_path, 
     assert _snapshot(tmp_path / "d") == before
 
 
-def test_generate_beside_a_self_contained_spec_leaves_the_spec_alone(tmp_path, run_cli):
+@SPEC_FORMS
+def test_generate_beside_a_self_contained_spec_leaves_the_spec_alone(tmp_path, run_cli, form):
     # deck.toml naming pieces.txt beside it (what generate itself writes): the copies would be the files
     # themselves, so they are left alone (same bytes, same inode) and only the cards are written, twice.
     spec = _designer(tmp_path / "d", comment="   # my own set")
     before = _snapshot(tmp_path / "d")
     for _ in range(2):
-        code, out, err = run_cli("generate", "--spec", spec, "--out", tmp_path / "d", "--cards", "1", "--seed", "3",
-                                 "--no-progress")
+        code, out, err = run_cli("generate", "--spec", form(spec), "--out", tmp_path / "d", "--cards", "1", "--seed",
+                                 "3", "--no-progress")
         assert code == 0, err
+        assert out.startswith(f"wrote 2 card sides (12 tasks, 12 uniquely solvable) to {tmp_path / 'd'} in ")
         after = _snapshot(tmp_path / "d")
         assert {k: after[k] for k in before} == before
         assert sorted(after) == ["01_easy.toml", "01_hard.toml", "deck.toml", "pieces.txt"]
     cards, problems = load_deck(tmp_path / "d")
     assert not problems and [c.side for c in cards] == ["easy", "hard"]
+    # A folder inside the spec's folder is another folder: nothing read is there.
+    code, out, err = run_cli("generate", "--spec", form(spec), "--out", tmp_path / "d" / "sub", "--cards", "1",
+                             "--no-progress")
+    assert code == 0, err
+    assert sorted(p.name for p in (tmp_path / "d" / "sub").iterdir() if p.name != ".ubongo-cp.json") == [
+        "01_easy.toml", "01_hard.toml", "deck.toml", "pieces.txt"]
+    assert {k: v for k, v in _snapshot(tmp_path / "d").items() if k in before} == before
+    # The spec's own file, named as the output folder, is still refused.
+    code, _, err = run_cli("generate", "--spec", form(spec), "--out", spec, "--cards", "1", "--no-progress")
+    assert code == 2 and err.count("\n") == 1 and f"--out {spec} would overwrite " in err
 
 
 def test_generate_refuses_another_spec_in_a_deck_folder(tmp_path, run_cli):

@@ -43,7 +43,12 @@ _FILE_INPUTS = ("times", "difficulty_model", "replay", "instance", "region", "ca
 #: For inputs that are directories: the files the command reads from them.
 #: An output may be written into such a directory (``booklet --results OUT
 #: --out OUT/booklet.pdf``, run again) but never over one of these files.
-_READS_FROM_DIRECTORY = {"deck": ("*.toml",), "results": ("tasks.*", "cards.*")}
+_READS_FROM_DIRECTORY = {"deck": ("*.toml",), "results": ("tasks.*", "cards.*"), "spec": ("deck.toml",)}
+#: Input directories an output directory may be: the command reads a few files there, each guarded as it is
+#: read (:func:`ubongo_cp.io.protect_inputs`). ``generate --spec DIR --out DIR`` writes the deck beside its
+#: spec, as ``--spec DIR/deck.toml --out DIR`` does: the spec's copies are left alone when they would be the
+#: files themselves, and refused otherwise.
+_SHARED_DIRECTORY_INPUTS = ("spec",)
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -57,7 +62,8 @@ def _check_outputs(args: argparse.Namespace) -> None:
     ``record`` is an output where the command also has ``--replay``
     (``simulate domino --record``) and an input otherwise (``orion
     analyze RECORD``). An output inside an input directory may not replace
-    a file the command reads from there (:data:`_READS_FROM_DIRECTORY`). A
+    a file the command reads from there (:data:`_READS_FROM_DIRECTORY`); an
+    output directory may be one of :data:`_SHARED_DIRECTORY_INPUTS`. A
     directory named as an input that is a file (:data:`_FILE_INPUTS`) is
     refused first, as its reader would.
     """
@@ -65,6 +71,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
         return os.path.realpath(value) if isinstance(value, (str, os.PathLike)) and str(value) else None
 
     record_is_output = hasattr(args, "replay")
+    folders = getattr(args, "directory_outputs", ())
     for name in _FILE_INPUTS:
         value = getattr(args, name, None)
         if isinstance(value, (str, os.PathLike)) and str(value) and os.path.isdir(value):
@@ -86,13 +93,13 @@ def _check_outputs(args: argparse.Namespace) -> None:
             read_there = (os.path.isdir(in_path) and os.path.dirname(path) == in_path
                           and any(fnmatch.fnmatch(os.path.basename(path), pattern)
                                   for pattern in _READS_FROM_DIRECTORY.get(in_name, ("*",))))
-            if path == in_path or read_there:
+            shared = name in folders and in_name in _SHARED_DIRECTORY_INPUTS and os.path.isdir(in_path)
+            if (path == in_path and not shared) or read_there:
                 what = f"the {in_name} input" if path == in_path else f"a file read from the {in_name} directory"
                 raise UbongoError(f"--{name} {getattr(args, name)} would overwrite {what}; "
                                   "choose another output path")
     from ..io import check_not_special, check_output_file
 
-    folders = getattr(args, "directory_outputs", ())
     kinds = getattr(args, "output_kinds", {})
     for name in given:
         if name not in folders and name != "journal":   # a journal is resumed; a folder checks its own files

@@ -22,7 +22,7 @@ from ubongo_cp.batch import run_batch, strict_failures
 from ubongo_cp.cards import load_deck
 from ubongo_cp.cover import task_instance
 from ubongo_cp.errors import InputError
-from ubongo_cp.report import load_cards, piece_balance
+from ubongo_cp.report import load_cards, load_tasks, piece_balance
 from ubongo_cp.solvers import solve
 
 SPEC = """game = "orderly"
@@ -244,6 +244,33 @@ def test_simulators_run_a_designers_deck(deck, tmp_path, run_cli):
     code, _, err = run_cli("simulate", "duel", "--tasks", alone / "tasks.csv", "--games", "2", "--spec",
                            deck / "deck.toml", "--no-progress")
     assert code == 0, err
+
+
+def test_a_spec_of_another_game_than_the_tables_is_refused(deck, tmp_path, run_cli):
+    # The spec given with --spec was taken for the table's without a look at the table's game column: the
+    # designer's tinyblocks spec ran the shipped classic table (same side names and die) as if it were its own.
+    from conftest import PUZZLES
+    from ubongo_cp.games.tasks import as_deck, default_tasks_path
+
+    spec = PUZZLES / "examples" / "designer" / "deck.toml"
+    classic = default_tasks_path("classic")
+    code, out, err = run_cli("simulate", "ubongo", "--spec", spec, "--games", "2", "--no-progress")
+    one_line_error(code, err)
+    assert out == "" and err == (f"ubongo-cp: error: {classic}: the tasks table is of game 'classic' but the deck "
+                                 f"spec ({spec}) is of game 'tinyblocks': give the spec of the table's game\n")
+    # A shipped game's spec is named by its game; the Duel's table with the classic spec was refused on its sides.
+    code, _, err = run_cli("simulate", "duel", "--spec", "classic", "--games", "2", "--no-progress")
+    assert (code, err) == (2, f"ubongo-cp: error: {default_tasks_path('duel')}: the tasks table is of game 'duel' but "
+                              "the deck spec (the classic deck's) is of game 'classic': give the spec of the "
+                              "table's game\n")
+    # The table's own spec, and a table without a game column, are taken with the spec given.
+    assert run_cli("simulate", "ubongo", "--spec", "classic", "--games", "2", "--no-progress")[0] == 0
+    assert run_cli("batch", deck, "--out", tmp_path / "res", "--no-progress")[0] == 0
+    assert as_deck(tmp_path / "res", spec=deck / "deck.toml").game == "orderly"
+    with pytest.raises(InputError, match="is of game 'orderly' but the deck spec"):
+        as_deck(tmp_path / "res", spec="duel")
+    table = load_tasks(tmp_path / "res").drop(columns=["game"])
+    assert as_deck(table, spec=deck / "deck.toml").game == "orderly"
 
 
 # ---------------------------------------------------------------- one image per card side, at true scale

@@ -98,7 +98,9 @@ class TaskDeck:
         deck spec file, or a shipped game (``"classic"``, ``"duel"``). By
         default the table's ``game`` column names it (a shipped game, or a
         designer's game whose ``deck.toml`` lies beside the table,
-        :func:`spec_for_table`); without that column, ``"classic"``.
+        :func:`spec_for_table`); without that column, ``"classic"``. A
+        table whose ``game`` column names another game than the one given
+        is refused.
     path : str or os.PathLike, optional
         File the table came from, named in error messages.
 
@@ -123,7 +125,7 @@ class TaskDeck:
     Raises
     ------
     InputError
-        A missing column, a bad side, face, status or difficulty (with the
+        A table of another game than the one given, a missing column, a bad side, face, status or difficulty (with the
         CSV line number ``row + 2``, or the row of another table), a task the
         batch gave no answer ("error", "disagreement"), a duplicated task, a card side that
         lacks some face, or a card side whose tasks are all unsolvable.
@@ -144,6 +146,15 @@ class TaskDeck:
             spec = game if isinstance(game, DeckSpec) else load_spec(game) if game else spec_for_table(tasks, path)
         except InputError as exc:
             raise InputError(exc.message, path=exc.path or path, line=exc.line) from None
+        if game is not None and "game" in tasks.columns:    # the spec given, and the game the table names
+            named = sorted({str(g).strip() for g in tasks["game"].dropna()} - {"", spec.game})
+            if named:
+                from ..specs import SHIPPED_SPECS
+
+                which = f"the {spec.game} deck's" if spec.game in SHIPPED_SPECS or not spec.path else spec.path
+                raise InputError(f"the tasks table is of game {', '.join(map(repr, named))} but the deck spec "
+                                 f"({which}) is of game {spec.game!r}: give the spec of the table's game",
+                                 path=path)
         self.spec = spec
         game = spec.game
         self.game = game

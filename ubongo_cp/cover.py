@@ -37,7 +37,7 @@ from __future__ import annotations
 import sys
 from array import array
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter, mul, sub
 from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
@@ -703,45 +703,66 @@ class ExactCoverInstance:
 
         An option is (type, orientation, offset); a symmetry maps the
         orientation to one of the image type's (found once per orientation)
-        and the offset linearly, so each option's image is one look-up.
+        and the offset linearly, so each option's image is one look-up. A
+        type's options come orientation by orientation (:func:`_placements`):
+        each such run is mapped by one list comprehension, the bounds checked
+        once on the run's box of offsets (per option only where the box's
+        image leaves the box of every offset).
         """
         if len(self.region_symmetries) <= 1 or self.n_options == 0:
             return []
         if self.grid.name != "square" or self.region.optional:
             return self._option_perm_lists_by_cells()
         table = self.table
-        otype, orient, offset = table.option_type, table.option_orientation, table.option_offset
+        n = self.n_options
         shapes = [self.type_piece(t).orientations(self.mode) for t in range(self.n_types)]
         index = [{shape: i for i, shape in enumerate(s)} for s in shapes]
         # An option's key: its (type, orientation) slot, then its offset in the box of every offset.
-        rows, cols = offset[0::2], offset[1::2]
-        rlo, clo = min(rows, default=0), min(cols, default=0)
-        height, width = max(rows, default=0) - rlo + 1, max(cols, default=0) - clo + 1
+        rows, cols = table.option_offset[0::2].tolist(), table.option_offset[1::2].tolist()
+        rlo, clo = min(rows), min(cols)
+        height, width = max(rows) - rlo + 1, max(cols) - clo + 1
         first = list(accumulate((len(s) for s in shapes), initial=0))   # the slot of (t, 0)
-        slot = [first[t] + i for t, i in zip(otype, orient)]
-        where = [-1] * (first[-1] * height * width)
-        for o, (q, r, c) in enumerate(zip(slot, rows, cols)):
-            where[(q * height + r - rlo) * width + c - clo] = o
+        slot = [first[t] + i for t, i in zip(table.option_type, table.option_orientation)]
+        starts = [0, *(o for o in range(1, n) if slot[o] != slot[o - 1]), n]
+        runs = [(slot[s], s, e, min(rows[s:e]), max(rows[s:e]), min(cols[s:e]), max(cols[s:e]))
+                for s, e in zip(starts, starts[1:])]
+        where = [-1] * (first[-1] * height * width)   # key -> option
+        for q, s, e, *_ in runs:
+            base = (q * height - rlo) * width - clo
+            for o, r, c in zip(range(s, e), rows[s:e], cols[s:e]):
+                where[base + r * width + c] = o
+        # the region's box: a symmetry (a signed permutation matrix) maps it onto the box of its image
+        r_lo, r_hi = min(r for r, _ in self.cells), max(r for r, _ in self.cells)
+        c_lo, c_hi = min(c for _, c in self.cells), max(c for _, c in self.cells)
         perms = []
         for k, tmap in self._symmetries[1:]:
             a, b, c, d = self.grid.symmetries[k]
             # the translation back onto the region: its image's least row and column less its own
-            r0 = min(a * r + b * q for r, q in self.cells) - min(r for r, _ in self.cells)
-            c0 = min(c * r + d * q for r, q in self.cells) - min(q for _, q in self.cells)
+            r0 = min(a * r_lo, a * r_hi) + min(b * c_lo, b * c_hi) - r_lo
+            c0 = min(c * r_lo, c * r_hi) + min(d * c_lo, d * c_hi) - c_lo
             image = []  # per (type, orientation) slot: its image's slot, or -1, and the shift of its cells
             for t, orientations in enumerate(shapes):
                 for shape in orientations:
-                    cells = [(a * r + b * q, c * r + d * q) for r, q in shape]
-                    sr, sc = min(r for r, _ in cells), min(q for _, q in cells)
-                    norm = tuple(sorted((r - sr, q - sc) for r, q in cells))
+                    norm, sr, sc = _square_image(shape, a, b, c, d)
                     i2 = index[tmap[t]].get(norm, -1)
                     image.append((-1 if i2 < 0 else first[tmap[t]] + i2, sr - r0 - rlo, sc - c0 - clo))
-            perm = []
-            for q, dr, dc in zip(slot, rows, cols):
+            # an option at offset (r, c) of slot q goes to offset (sr + a r + b c, sc + c r + d c) of slot q2
+            down, across = a * width + c, b * width + d   # the key's change per row, per column of the offset
+            perm = [-1] * n
+            for q, s, e, r1, r2, c1, c2 in runs:
                 q2, sr, sc = image[q]
-                r2, c2 = sr + a * dr + b * dc, sc + c * dr + d * dc
-                perm.append(where[(q2 * height + r2) * width + c2]
-                            if q2 >= 0 and 0 <= r2 < height and 0 <= c2 < width else -1)
+                if q2 < 0:
+                    continue
+                # one of a, b (and of c, d) is 0: the run's box of offsets maps onto the box of these two corners
+                y1, y2, x1, x2 = sr + a * r1 + b * c1, sr + a * r2 + b * c2, sc + c * r1 + d * c1, sc + c * r2 + d * c2
+                if 0 <= min(y1, y2) and max(y1, y2) < height and 0 <= min(x1, x2) and max(x1, x2) < width:
+                    base = (q2 * height + sr) * width + sc
+                    perm[s:e] = [where[base + y * down + x * across] for y, x in zip(rows[s:e], cols[s:e])]
+                    continue
+                for o in range(s, e):   # the image of some offset leaves the box: each one checked
+                    y, x = sr + a * rows[o] + b * cols[o], sc + c * rows[o] + d * cols[o]
+                    if 0 <= y < height and 0 <= x < width:
+                        perm[o] = where[(q2 * height + y) * width + x]
             perms.append(perm)
         return perms
 
@@ -793,6 +814,16 @@ class ExactCoverInstance:
             if cand < best:
                 best = cand
         return best
+
+
+@lru_cache(maxsize=4096)
+def _square_image(shape: Shape, a: int, b: int, c: int, d: int) -> tuple[Shape, int, int]:
+    """The image of a square-grid shape under the matrix ``((a, b), (c, d))``: (its cells in normal position,
+    sorted; the least row and the least column of the image before the translation). Made once per process
+    for each shape and symmetry (the pieces of a deck come back in every task)."""
+    cells = [(a * r + b * q, c * r + d * q) for r, q in shape]
+    sr, sc = min(r for r, _ in cells), min(q for _, q in cells)
+    return tuple(sorted((r - sr, q - sc) for r, q in cells)), sr, sc
 
 
 def _view(a: array, dtype: str) -> np.ndarray:

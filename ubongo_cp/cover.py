@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import sys
 from array import array
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain, repeat
@@ -278,12 +279,27 @@ class ExactCoverInstance:
     def _type_starts(self) -> list[int]:
         """Id of each type's first option, and n_options at the end (a type's options are contiguous)."""
         starts = [self.n_options] * (self.n_types + 1)
-        option_type = self.table.option_type
-        for o in range(len(option_type) - 1, -1, -1):
-            starts[option_type[o]] = o
+        option_type = self.table.option_type.tolist()
+        if option_type == sorted(option_type):   # types in order (as built): a binary search each
+            starts[:-1] = [bisect_left(option_type, t) for t in range(self.n_types)]
+        else:
+            for o in range(len(option_type) - 1, -1, -1):
+                starts[option_type[o]] = o
         for t in range(self.n_types - 1, -1, -1):  # a type without options starts where the next one does
             starts[t] = min(starts[t], starts[t + 1])
         return starts
+
+    @cached_property
+    def type_options(self) -> tuple[range, ...]:
+        """The options of each piece type (those covering its item), as a range: a type's options are contiguous."""
+        starts = self._type_starts
+        return tuple(range(a, b) for a, b in zip(starts, starts[1:]))
+
+    @cached_property
+    def derived(self) -> dict:
+        """Results of pure functions of the instance that solvers compute once and keep here, by a key naming
+        the function and its arguments (:func:`.solvers.orbits.symmetry_plan`)."""
+        return {}
 
     @cached_property
     def type_first_option(self) -> np.ndarray:

@@ -47,6 +47,8 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from itertools import compress
+from operator import eq
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ..cover import ExactCoverInstance
@@ -309,6 +311,23 @@ class BranchPlan:
                 **{f"levels_{k}": v for k, v in self.levels.items() if v}}
 
 
+class _CellMasks(dict):
+    """The cells of each option as a bit mask (bit ``i``: cell item ``i``), made on first look-up: a plan looks at
+    the options its representatives and prefixes meet, often few of the instance's."""
+
+    def __init__(self, instance: ExactCoverInstance) -> None:
+        super().__init__()
+        table = instance.table
+        self._indptr, self._indices = table.indptr, table.indices
+        n_cells = instance.n_cells
+        self._bit = [1 << i for i in range(n_cells)] + [0] * (instance.n_items - n_cells)
+
+    def __missing__(self, o: int) -> int:
+        # an option's items are distinct: the sum of their bits is their OR
+        mask = self[o] = sum(map(self._bit.__getitem__, self._indices[self._indptr[o]:self._indptr[o + 1]]))
+        return mask
+
+
 def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max_branches: int = 20_000,
                   inner: bool = True) -> BranchPlan | None:
     """The orbit decomposition to the last symmetry: every solution orbit searched about once.
@@ -350,27 +369,38 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
     Returns
     -------
     BranchPlan or None
-        ``None`` with optional pieces or without symmetry.
+        ``None`` with optional pieces or without symmetry. Made once per instance and arguments
+        (kept in the instance's ``derived``): a second count of the same instance plans nothing.
 
     References
     ----------
     .. [1] D. E. Knuth, "Dancing Links", arXiv:cs/0011047 (2000), "Applications to polyominoes".
     """
+    derived = getattr(instance, "derived", None)
+    key = ("symmetry_plan", enumerable, max_branches, inner)
+    if derived is not None and key in derived:
+        return derived[key]
+    plan = _symmetry_plan(instance, enumerable, max_branches, inner)
+    if derived is not None:
+        derived[key] = plan
+    return plan
+
+
+def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches: int,
+                   inner: bool) -> BranchPlan | None:
+    """:func:`symmetry_plan`, made."""
     if instance.optional_pieces or getattr(instance, "has_ranges", False) or instance.n_options == 0 \
             or len(instance.region_symmetries) <= 1:
         return None
     if not instance.option_perm_lists:
         return None
     perms: list = [None] + instance.option_perm_lists
-    cperms: list = [None] + instance.cell_perms
     tmaps = instance.symmetry_type_maps
     counts = list(instance.copies)
     n_cells, n_types = instance.n_cells, instance.n_types
-    indptr, indices = instance.table.indptr.tolist(), instance.table.indices.tolist()
-    option_type = instance.table.option_type.tolist()
-    bit = [1 << i for i in range(n_cells)] + [0] * (instance.n_items - n_cells)   # an option's items are distinct:
-    masks = [sum(map(bit.__getitem__, indices[a:b])) for a, b in zip(indptr, indptr[1:])]   # the sum is the OR
-    item_options = instance.item_options
+    option_type = instance.table.option_type
+    masks = _CellMasks(instance)
+    type_options = instance.type_options   # the options of type t: item n_cells + t's
     group = tuple(range(len(perms)))
     branches: list[Branch] = []
     levels = {"piece": 0, "cell": 0, "copies": 0}
@@ -378,44 +408,75 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
     def image(g: int, o: int) -> int:
         return o if g == 0 else perms[g][o]
 
-    type_orbits: dict = {}
+    # Every permutation maps placements onto placements (none to -1, as on a whole instance): then the orbits
+    # of a group H partition a set closed under it, and an orbit's first member in increasing order is its least.
+    onto = all(min(p, default=0) >= 0 for p in perms[1:])
+    type_reps: dict = {}
+    orbit_of_rep: dict = {}
 
-    def fitting_orbits(t: int, covered: int, H: tuple[int, ...]) -> tuple[list[tuple[int, dict[int, int]]], int]:
-        """:func:`orbits` of type ``t``'s placements that miss ``covered``, computed once per ``(t, H)``, and how
-        many of them some symmetry of ``H`` other than the identity fixes (orbits shorter than ``|H|``).
+    def fitting_reps(t: int, covered: int, H: tuple[int, ...]) -> tuple[list[int], int]:
+        """The representatives (:func:`representatives`) of type ``t``'s placements that miss ``covered``, those
+        of the whole type computed once per ``(t, H)``, and how many of them some symmetry of ``H`` other
+        than the identity fixes (orbits shorter than ``|H|``).
 
         Every symmetry of ``H`` fixes the prefix, so ``covered`` is ``H``-invariant: an orbit's
         placements all miss it or all meet it, and filtering the type's orbits by their representative
-        gives what ``orbits`` of the fitting placements gives, in the same order.
+        gives the orbits of the fitting placements, in the same order.
         """
         key = (t, H)
-        held = type_orbits.get(key)
+        held = type_reps.get(key)
         if held is None:
-            orb = orbits(item_options[n_cells + t], H)
-            short = [len(o) < len(H) for _, o in orb]
-            held = type_orbits[key] = (orb, short, sum(short))
-        orb, short, n_short = held
+            reps, short = representatives(type_options[t], H)
+            held = type_reps[key] = [reps, short, sum(short), None]
+        reps, short, n_short, rep_masks = held
         if not covered:
-            return orb, n_short
-        keep = [not masks[ro[0]] & covered for ro in orb]
-        return [ro for ro, k in zip(orb, keep) if k], sum([s for s, k in zip(short, keep) if k])
+            return reps, n_short
+        if rep_masks is None:
+            rep_masks = held[3] = [masks[q] for q in reps]
+        keep = [not m & covered for m in rep_masks]
+        return list(compress(reps, keep)), sum(compress(short, keep))
 
-    def orbits(cands: list[int], H: tuple[int, ...]) -> list[tuple[int, dict[int, int]]]:
-        """(representative, {orbit element: a group element mapping the representative there}); the
-        representative is the first of its orbit in ``cands``, the identity (0) first in ``H``."""
-        moves = [(h, perms[h]) for h in H if h]
+    def representatives(cands: Sequence[int], H: tuple[int, ...]) -> tuple[list[int], list[bool]]:
+        """The first placement of each ``H``-orbit of ``cands`` (increasing, closed under ``H``), in order, and
+        whether its orbit is shorter than ``|H|`` (some symmetry of ``H`` other than the identity fixes it)."""
+        moves = [perms[h] for h in H if h]
+        if not onto or not moves:
+            reps = [q for q, _ in orbits(cands, H)]
+            return reps, [len(orbit(q, H)) < len(H) for q in reps]
+        if isinstance(cands, range):
+            images = [p[cands.start:cands.stop] for p in moves]
+        else:
+            images = [[p[q] for q in cands] for p in moves]
+        least = images[0] if len(images) == 1 else map(min, *images)
+        reps = [q for q, m in zip(cands, least) if q <= m]
+        fixed: set[int] = set()   # |orbit| = |H| / |stabiliser|: short exactly when some symmetry fixes it
+        for image in images:
+            fixed.update(compress(cands, map(eq, cands, image)))
+        return reps, [q in fixed for q in reps]
+
+    def orbit(q: int, H: tuple[int, ...]) -> dict[int, int]:
+        """{orbit element: a group element mapping ``q`` there}, the identity (0) first in ``H``; made once."""
+        held = orbit_of_rep.get((q, H))
+        if held is None:
+            held = {q: 0}
+            for h in H:
+                if h:
+                    x = perms[h][q]
+                    if x >= 0 and x not in held:
+                        held[x] = h
+            orbit_of_rep[(q, H)] = held
+        return held
+
+    def orbits(cands: Sequence[int], H: tuple[int, ...]) -> list[tuple[int, dict[int, int]]]:
+        """(representative, :func:`orbit`); the representative is the first of its orbit in ``cands``."""
+        if onto:
+            return [(q, orbit(q, H)) for q in representatives(cands, H)[0]]
         seen: set[int] = set()
         out = []
         for q in cands:
-            if q in seen:
-                continue
-            orbit: dict[int, int] = {q: 0}
-            for h, perm in moves:
-                x = perm[q]
-                if x >= 0 and x not in orbit:
-                    orbit[x] = h
-            seen.update(orbit)
-            out.append((q, orbit))
+            if q not in seen:
+                out.append((q, orbit(q, H)))
+                seen.update(out[-1][1])
         return out
 
     def emit(prefix, weight, H, test, trans, restrict=None):
@@ -424,6 +485,15 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
 
     def transversal(orbit: dict[int, int]) -> tuple[int, ...]:
         return tuple(-1 if g == 0 else g - 1 for g in orbit.values())
+
+    transversals: dict = {}
+
+    def rep_transversal(q: int, H: tuple[int, ...]) -> tuple[int, ...]:
+        """:func:`transversal` of ``q``'s :func:`orbit`, made once."""
+        held = transversals.get((q, H))
+        if held is None:
+            held = transversals[(q, H)] = transversal(orbit(q, H))
+        return held
 
     def descend(prefix, covered, left, H, weight, test, trans, orb, kind, copies_weight=None):
         levels[kind] += 1
@@ -448,24 +518,25 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
         for t in range(n_types):
             if left[t] != 1 or any(tmaps[h][t] != t for h in H):
                 continue
-            orb, fixed = fitting_orbits(t, covered, H)
-            if not orb:
+            reps, fixed = fitting_reps(t, covered, H)
+            if not reps:
                 return  # this piece fits nowhere: no solution below
             # fewest orbits (then fewest placements some symmetry fixes); below the first level, where the
             # search itself restricts the type, a type with no such placement (nothing left to refine) first
-            score = ((fixed > 0, len(orb), t) if inner and prefix else (len(orb), fixed, t))
+            score = ((fixed > 0, len(reps), t) if inner and prefix else (len(reps), fixed, t))
             if best is None or score < best[0]:
-                best = (score, t, orb)
+                best = (score, t, reps)
         if best is not None:
             t = best[1]
             frozen = test if test is not None or counts[t] == 1 else H  # a copy may be swapped with t's
             if inner and prefix:
                 levels["piece"] += 1
-                emit(prefix, weight, H, frozen, trans, (t, {rep: transversal(o) for rep, o in best[2]}))
+                emit(prefix, weight, H, frozen, trans, (t, {q: rep_transversal(q, H) for q in best[2]}))
                 return
-            descend(prefix, covered, left, H, weight, frozen, trans, best[2], "piece")
+            descend(prefix, covered, left, H, weight, frozen, trans, [(q, orbit(q, H)) for q in best[2]], "piece")
             return
         # no piece type qualifies: a cell on the most symmetric spot
+        cperms: list = [None] + instance.cell_perms
         cell, Hc = None, (0,)
         for c in range(n_cells):
             if covered >> c & 1:
@@ -479,7 +550,7 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
                 k = left[t]
                 if k < 2 or any(tmaps[h][t] != t for h in H) or len(H) <= k * len(Hc):
                     continue
-                cands = item_options[n_cells + t]
+                cands = type_options[t]
                 orb = orbits(cands, H)
                 score = k * len(orb) / max(len(cands), 1)
                 if copies is None or score < copies[0]:
@@ -490,7 +561,7 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
         if cell is None:
             emit(prefix, weight, H, test, trans)
             return
-        cands = [q for q in item_options[cell] if not masks[q] & covered]
+        cands = [q for q in instance.item_options[cell] if not masks[q] & covered]
         if not cands:
             return
         descend(prefix, covered, left, Hc, weight, H if test is None else test, trans, orbits(cands, Hc), "cell")

@@ -400,8 +400,13 @@ class ExactCoverInstance:
         skipped when pieces are optional), a piece with no placement, a cell
         that no placement covers, and the colouring arguments of
         :mod:`ubongo_cp.colouring` (checkerboard, column and row stripes;
-        with every piece used).
+        with every piece used). Made once per instance.
         """
+        return self._precheck
+
+    @cached_property
+    def _precheck(self) -> str | None:
+        """:meth:`precheck`, made."""
         if self.has_ranges:
             return self._range_precheck()
         if not self.optional_pieces:

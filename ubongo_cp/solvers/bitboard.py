@@ -102,6 +102,7 @@ import sys
 import time
 from array import array
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Iterator, Sequence
 
 from ..errors import InputError
@@ -230,6 +231,9 @@ def layout(instance, scan: int = 0) -> Layout:
     reason = unfit_reason(instance)
     if reason is not None:
         raise InputError(f"backend 'bitboard' cannot take this instance: {reason}")
+    derived = getattr(instance, "derived", None)   # the layout is made once per instance and scan
+    if derived is not None and ("bitboard_layout", scan) in derived:
+        return derived[("bitboard_layout", scan)]
     typed = _typed(instance)
     if typed:
         n_goal = n_bits = instance.n_cells
@@ -249,7 +253,10 @@ def layout(instance, scan: int = 0) -> Layout:
     for b, item in enumerate(order):
         bit[item] = b
     neighbours = _neighbours(instance, order, bit, words) if typed else b""
-    return Layout(tuple(order), n_goal, words, bit, types, lo, hi, neighbours)
+    made = Layout(tuple(order), n_goal, words, bit, types, lo, hi, neighbours)
+    if derived is not None:
+        derived[("bitboard_layout", scan)] = made
+    return made
 
 
 def _typed(instance) -> bool:
@@ -270,19 +277,50 @@ def _cell_order(cells: Sequence[tuple[int, ...]], scan: int = 0) -> list[int]:
     swapped (:data:`SCANS`)."""
     if not cells:
         return []
-    dims = len(cells[0])
-    extent = [max(c[a] for c in cells) - min(c[a] for c in cells) for a in range(dims)]
+    axes = list(zip(*cells))   # each axis' coordinates
+    dims = len(axes)
+    extent = [max(x) - min(x) for x in axes]
     major = max(range(dims), key=lambda a: (extent[a], -a))
     rest = [a for a in range(dims) if a != major]
-    if dims != 2 or not scan:
-        return sorted(range(len(cells)), key=lambda i: (cells[i][major], *(cells[i][a] for a in rest)))
-    first, second = (rest[0], major) if scan & 4 else (major, rest[0])
-    s1, s2 = (-1 if scan & 1 else 1), (-1 if scan & 2 else 1)
-    return sorted(range(len(cells)), key=lambda i: (s1 * cells[i][first], s2 * cells[i][second]))
+    if dims != 2:
+        keys = list(zip(*(axes[a] for a in (major, *rest))))
+    else:
+        first, second = (rest[0], major) if scan & 4 else (major, rest[0])
+        s1, s2 = (-1 if scan & 1 else 1), (-1 if scan & 2 else 1)
+        keys = [(s1 * x, s2 * y) for x, y in zip(axes[first], axes[second])]
+    return sorted(range(len(cells)), key=keys.__getitem__)
 
 
 def _neighbours(instance, order, bit, words) -> bytes:
     """Neighbour masks of the cells (one step along one axis), or b"" when some placement is not connected so."""
+    adj = _adjacency(instance)
+    if adj is None:
+        return b""
+    nbytes = 8 * words
+    little = sys.byteorder == "little"
+    out = bytearray()
+    for item in order:
+        m = 0
+        for j in adj[item]:
+            m |= 1 << bit[j]
+        out += _words(m, words, nbytes, little)
+    return bytes(out)
+
+
+def _adjacency(instance) -> list[list[int]] | None:
+    """The cell items one step along one axis from each cell item; None when some placement is not connected
+    by such steps (the dead-region test then does not apply). Made once per instance (``instance.derived``)."""
+    derived = instance.derived
+    if "bitboard_adjacency" in derived:
+        return derived["bitboard_adjacency"]
+    derived["bitboard_adjacency"] = None
+    # every placement must be connected by these steps (else a walled-in cell could still be covered): a
+    # property of its cells' coordinates up to a translation, so of its orientation (a placement's cells are
+    # the orientation's moved by the option's offset), checked for each orientation that has a placement
+    table = instance.table
+    for t, i in set(zip(table.option_type, table.option_orientation)):
+        if not _stepwise_connected(tuple(instance.type_piece(t).orientations(instance.mode)[i])):
+            return None
     cells = instance.cells
     n = len(cells)
     where = {c: i for i, c in enumerate(cells)}
@@ -294,33 +332,24 @@ def _neighbours(instance, order, bit, words) -> bytes:
                 j = where.get(c[:a] + (c[a] + d,) + c[a + 1:])
                 if j is not None:
                     adj[i].append(j)
-    # every placement must be connected by these steps (else a walled-in cell could still be covered)
-    table = instance.table
-    indptr, indices = table.indptr, table.indices
-    otype = table.option_type
-    orient = table.option_orientation
-    # one option of each (type, orientation), the first: a dict keeps the last value of a key
-    shapes = dict(zip(zip(reversed(otype), reversed(orient)), range(len(otype) - 1, -1, -1)))
-    for o in shapes.values():
-        own = {i for i in indices[indptr[o]:indptr[o + 1]] if i < n}
-        start = next(iter(own))
-        todo, reached = [start], {start}
-        while todo:
-            for j in adj[todo.pop()]:
+    derived["bitboard_adjacency"] = adj
+    return adj
+
+
+@lru_cache(maxsize=4096)
+def _stepwise_connected(shape: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether cells (a non-empty sorted tuple of coordinates) are connected by steps of one along one axis."""
+    own = set(shape)
+    todo, reached = [shape[0]], {shape[0]}
+    while todo:
+        c = todo.pop()
+        for a in range(len(c)):
+            for d in (-1, 1):
+                j = c[:a] + (c[a] + d,) + c[a + 1:]
                 if j in own and j not in reached:
                     reached.add(j)
                     todo.append(j)
-        if reached != own:
-            return b""
-    nbytes = 8 * words
-    little = sys.byteorder == "little"
-    out = bytearray()
-    for item in order:
-        m = 0
-        for j in adj[item]:
-            m |= 1 << bit[j]
-        out += _words(m, words, nbytes, little)
-    return bytes(out)
+    return reached == own
 
 
 class BitSearch:
@@ -529,10 +558,22 @@ def stratified_nodes(search: BitSearch, instance, branches: Sequence, leaves: in
 def scan_classes(instance) -> list[int]:
     """One scan (0 .. 7, :func:`_cell_order`) of each class of the scans that a symmetry of ``instance`` maps
     onto one another (their searches alike), the default scan 0 first: [0] off a 2-D region. The scans
-    across the long side first (4 .. 7) only where both sides are as long."""
+    across the long side first (4 .. 7) only where both sides are as long. Made once per instance
+    (``instance.derived``)."""
     cells = instance.cells
     if not cells or len(cells[0]) != 2:
         return [0]
+    derived = getattr(instance, "derived", None)
+    if derived is None:
+        return _scan_classes(instance)
+    if "bitboard_scan_classes" not in derived:
+        derived["bitboard_scan_classes"] = _scan_classes(instance)
+    return list(derived["bitboard_scan_classes"])
+
+
+def _scan_classes(instance) -> list[int]:
+    """:func:`scan_classes` of a 2-D region, made."""
+    cells = instance.cells
     # across the short side first where there is one (the narrow front of a rectangle's best scans)
     extent = {max(c[a] for c in cells) - min(c[a] for c in cells) for a in (0, 1)}
     scans = range(SCANS if len(extent) == 1 else SCANS // 2)

@@ -664,7 +664,7 @@ class ExactCoverInstance:
         """(symmetry, type map) of each region symmetry mapping every type onto a type with as many copies."""
         grid = self.grid
         if self.assigned:  # pre-assigned cells: no symmetry of the region is assumed to keep them
-            return [(grid.symmetry_group(self.region.cells + self.region.optional)[0], tuple(range(self.n_types)))]
+            return [(_symmetry_group(grid, self.region.cells + self.region.optional)[0], tuple(range(self.n_types)))]
         owner: dict[Shape, list[int]] = {}
         for t in range(self.n_types):
             for shape in self.type_piece(t).orientations(self.mode):
@@ -672,12 +672,12 @@ class ExactCoverInstance:
         counts = self.type_bounds  # a symmetry maps a type onto one with the same bounds
         out = []
         optional = set(self.region.optional)
-        for sym in grid.symmetry_group(self.region.cells + self.region.optional):
+        for sym in _symmetry_group(grid, self.region.cells + self.region.optional):
             if optional and set(grid.map_onto(self.region.cells + self.region.optional, sym)[self.n_cells:]) != optional:
                 continue   # a symmetry of the whole that swaps required and optional cells
             tmap = []
             for t in range(self.n_types):
-                image = grid.transform(self.type_piece(t).cells, sym)
+                image = _transformed(grid, self.type_piece(t).cells, sym)
                 holders = owner.get(image, [])
                 u = t if t in holders else (holders[0] if len(holders) == 1 else -1)
                 if u < 0 or counts[u] != counts[t]:
@@ -835,6 +835,19 @@ class ExactCoverInstance:
             if cand < best:
                 best = cand
         return best
+
+
+@lru_cache(maxsize=1024)
+def _symmetry_group(grid, cells: tuple[Cell, ...]) -> tuple[int, ...]:
+    """``grid.symmetry_group(cells)``, once per process for each region (a deck's card sides come back face after
+    face)."""
+    return tuple(grid.symmetry_group(cells))
+
+
+@lru_cache(maxsize=4096)
+def _transformed(grid, cells: Shape, k: int) -> Shape:
+    """``grid.transform(cells, k)``, once per process for each piece and symmetry."""
+    return grid.transform(cells, k)
 
 
 @lru_cache(maxsize=4096)

@@ -276,8 +276,14 @@ def _cell_order(cells: Sequence[tuple[int, ...]], scan: int = 0) -> list[int]:
     short side varies fastest), ascending. On a 2-D grid, ``scan`` 1-7 gives the other seven raster scans of
     the same two axes: bit 0 the major axis descending, bit 1 the minor axis descending, bit 2 the two axes
     swapped (:data:`SCANS`)."""
+    return list(_raster(tuple(cells), scan))
+
+
+@lru_cache(maxsize=1024)
+def _raster(cells: tuple[tuple[int, ...], ...], scan: int) -> tuple[int, ...]:
+    """:func:`_cell_order`, once per process for each region and scan (a deck's card sides come back)."""
     if not cells:
-        return []
+        return ()
     axes = list(zip(*cells))   # each axis' coordinates
     dims = len(axes)
     extent = [max(x) - min(x) for x in axes]
@@ -289,7 +295,7 @@ def _cell_order(cells: Sequence[tuple[int, ...]], scan: int = 0) -> list[int]:
         first, second = (rest[0], major) if scan & 4 else (major, rest[0])
         s1, s2 = (-1 if scan & 1 else 1), (-1 if scan & 2 else 1)
         keys = [(s1 * x, s2 * y) for x, y in zip(axes[first], axes[second])]
-    return sorted(range(len(cells)), key=keys.__getitem__)
+    return tuple(sorted(range(len(cells)), key=keys.__getitem__))
 
 
 def _neighbours(instance, order, bit, words) -> bytes:
@@ -308,7 +314,7 @@ def _neighbours(instance, order, bit, words) -> bytes:
     return bytes(out)
 
 
-def _adjacency(instance) -> list[list[int]] | None:
+def _adjacency(instance) -> tuple[tuple[int, ...], ...] | None:
     """The cell items one step along one axis from each cell item; None when some placement is not connected
     by such steps (the dead-region test then does not apply). Made once per instance (``instance.derived``)."""
     derived = instance.derived
@@ -322,19 +328,23 @@ def _adjacency(instance) -> list[list[int]] | None:
     for t, i in set(zip(table.option_type, table.option_orientation)):
         if not _stepwise_connected(tuple(instance.type_piece(t).orientations(instance.mode)[i])):
             return None
-    cells = instance.cells
-    n = len(cells)
+    adj = derived["bitboard_adjacency"] = _cell_adjacency(tuple(instance.cells))
+    return adj
+
+
+@lru_cache(maxsize=1024)
+def _cell_adjacency(cells: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """The cells (their indices) one step along one axis from each cell; once per process for each region."""
     where = {c: i for i, c in enumerate(cells)}
-    dims = len(cells[0]) if n else 0
-    adj: list[list[int]] = [[] for _ in range(n)]
+    dims = len(cells[0]) if cells else 0
+    adj: list[list[int]] = [[] for _ in cells]
     for i, c in enumerate(cells):
         for a in range(dims):
             for d in (-1, 1):
                 j = where.get(c[:a] + (c[a] + d,) + c[a + 1:])
                 if j is not None:
                     adj[i].append(j)
-    derived["bitboard_adjacency"] = adj
-    return adj
+    return tuple(map(tuple, adj))
 
 
 @lru_cache(maxsize=4096)

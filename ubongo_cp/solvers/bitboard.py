@@ -398,21 +398,29 @@ class BitSearch:
                                    lay.types, lay.lo, lay.hi, RULES[rule], nbr, _FLOOD_CAP if nbr else 0,
                                    -1 if cardinality is None else int(cardinality), _PROBES)
         pieces = sum(lay.hi)
+        self._memo_levels = 0   # the memo's pieces-left bound where the memo may be used (module docstring)
         if rule == "first" and _typed(instance) and max(lay.hi, default=2) <= 1:
-            if memo and pieces - _MEMO_LEFT >= 1:
-                self.kernel.set_memo(0, pieces - _MEMO_LEFT, _MEMO_BITS)
+            self._memo_levels = max(0, pieces - _MEMO_LEFT)
+            if memo and self._memo_levels:
+                self.kernel.set_memo(0, self._memo_levels, _MEMO_BITS)
             self.kernel.set_fast(max(0, pieces - _FAST_LEFT))
         self._rows = _Rows(self.kernel.depth)
 
-    def clone(self) -> BitSearch:
+    def clone(self, *, memo: bool | None = None) -> BitSearch:
         """A kernel of the same instance and settings with a search state of its own (another thread's).
 
         It shares this kernel's tables (built once: a new :class:`BitSearch` takes some milliseconds,
-        a clone microseconds) and starts with an empty memo.
+        a clone microseconds) and starts with an empty memo. ``memo``: the memo on (where the rule allows
+        it) or off, as a new kernel with that setting; None: as this kernel.
         """
         twin = object.__new__(BitSearch)
-        twin.layout, twin.n_options = self.layout, self.n_options
+        twin.layout, twin.n_options, twin._memo_levels = self.layout, self.n_options, self._memo_levels
         twin.kernel = self.kernel.clone()
+        if memo is not None:
+            if memo and self._memo_levels:
+                twin.kernel.set_memo(0, self._memo_levels, _MEMO_BITS)
+            else:
+                twin.kernel.set_memo(0, -1, 0)   # no table
         twin._rows = _Rows(twin.kernel.depth)
         return twin
 
@@ -631,9 +639,9 @@ class NativeRun:
     stats: dict = field(default_factory=dict)
 
 
-#: The kernels built for an instance (by its backend's settings), each never searched itself: the searches
-#: run on its clones (same tables, a fresh state and memo). Kept as long as the instance lives (not on the
-#: instance: a kernel is not pickled with it).
+#: The kernels built for an instance (by its backend's settings, without a memo table), each never searched
+#: itself: the searches run on its clones (same tables, a fresh state and memo). Kept as long as the instance
+#: lives (not on the instance: a kernel is not pickled with it).
 _KERNELS: WeakKeyDictionary = WeakKeyDictionary()
 
 
@@ -680,16 +688,16 @@ class BitboardBackend:
         """A kernel of ``instance`` with this backend's settings, in a state of its own: a clone of the one kept
         for the instance and settings (:data:`_KERNELS`; a clone takes microseconds, a new kernel some
         milliseconds), the first one built."""
-        settings = (self.rule, self.prune, self.cardinality, self.memo, self.scan)
+        settings = (self.rule, self.prune, self.cardinality, self.scan)
         try:
             kept = _KERNELS.setdefault(instance, {})
         except TypeError:   # an object without weak references: a new kernel each time
             kept = {}
         base = kept.get(settings)
-        if base is None:
+        if base is None:   # kept without a memo table (some megabytes): each clone makes its own
             base = kept[settings] = BitSearch(instance, rule=self.rule, prune=self.prune,
-                                              cardinality=self.cardinality, memo=self.memo, scan=self.scan)
-        return base.clone()
+                                              cardinality=self.cardinality, memo=False, scan=self.scan)
+        return base.clone(memo=self.memo)
 
     def scanned(self, instance, branches: Sequence) -> tuple[BitboardBackend, BitSearch | None]:
         """This backend with the raster scan of the region whose search Knuth's estimate finds smallest, and

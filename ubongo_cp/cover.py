@@ -755,8 +755,9 @@ class ExactCoverInstance:
         # the region's box: a symmetry (a signed permutation matrix) maps it onto the box of its image
         r_lo, r_hi = min(r for r, _ in self.cells), max(r for r, _ in self.cells)
         c_lo, c_hi = min(c for _, c in self.cells), max(c for _, c in self.cells)
-        perms = []
-        for k, tmap in self._symmetries[1:]:
+
+        def direct(k: int, tmap: tuple[int, ...]) -> list[int]:
+            """The permutation of the symmetry ``k`` (type map ``tmap``), made from the options' runs and offsets."""
             a, b, c, d = self.grid.symmetries[k]
             # the translation back onto the region: its image's least row and column less its own
             r0 = min(a * r_lo, a * r_hi) + min(b * c_lo, b * c_hi) - r_lo
@@ -784,6 +785,24 @@ class ExactCoverInstance:
                     y, x = sr + a * rows[o] + b * cols[o], sc + c * rows[o] + d * cols[o]
                     if 0 <= y < height and 0 <= x < width:
                         perm[o] = where[(q2 * height + y) * width + x]
+            return perm
+
+        perms = []
+        made: dict[tuple[int, ...], tuple[list[int], tuple[int, ...]]] = {}   # matrix -> (onto perm, type map)
+        for k, tmap in self._symmetries[1:]:
+            a, b, c, d = self.grid.symmetries[k]
+            # A product of two symmetries made already is their composition (each maps the region onto
+            # itself, and one map with a given matrix does): one look-up per option, in C. Only for
+            # permutations onto the placements (no -1) whose type maps compose to this one's.
+            for (e, f, g, h), (outer, omap) in made.items():
+                inner = made.get(_square_quotient((a, b, c, d), (e, f, g, h)))
+                if inner is not None and tuple(omap[u] for u in inner[1]) == tmap:
+                    perm = list(map(outer.__getitem__, inner[0]))
+                    break
+            else:
+                perm = direct(k, tmap)
+            if min(perm) >= 0:
+                made[(a, b, c, d)] = (perm, tmap)
             perms.append(perm)
         return perms
 
@@ -848,6 +867,14 @@ def _symmetry_group(grid, cells: tuple[Cell, ...]) -> tuple[int, ...]:
 def _transformed(grid, cells: Shape, k: int) -> Shape:
     """``grid.transform(cells, k)``, once per process for each piece and symmetry."""
     return grid.transform(cells, k)
+
+
+def _square_quotient(m: tuple[int, ...], outer: tuple[int, ...]) -> tuple[int, ...]:
+    """The matrix ``x`` with ``outer @ x == m`` for two of the square grid's symmetries (``(a, b, c, d)`` is
+    ``[[a, b], [c, d]]``; the inverse of a signed permutation matrix is its transpose)."""
+    a, b, c, d = outer
+    e, f, g, h = m
+    return (a * e + c * g, a * f + c * h, b * e + d * g, b * f + d * h)
 
 
 @lru_cache(maxsize=4096)

@@ -23,7 +23,7 @@ from ubongo_cp.exactcover import exact_cover_matrix, parse_exact_cover
 from ubongo_cp.geometry import normalize, transform
 from ubongo_cp.pieces import Piece, Region, load_pieces
 from ubongo_cp.solvers import solve
-from ubongo_cp.solvers.bitboard import KERNEL_BUILT, BitSearch, unfit_reason
+from ubongo_cp.solvers.bitboard import KERNEL_BUILT, BitboardBackend, BitSearch, unfit_reason
 from ubongo_cp.solvers.orbits import symmetry_plan
 
 pytestmark = pytest.mark.skipif(not KERNEL_BUILT, reason="the bitboard kernel is not built")
@@ -281,6 +281,19 @@ def test_the_reduction_counts_what_the_plain_search_counts(inst):
     plan = symmetry_plan(inst)
     if plan is not None and inst.precheck() is None:
         assert plan.group_order == len(inst.region_symmetries)
+
+
+def test_searches_on_clones_of_the_kept_kernel_are_those_of_a_new_kernel():
+    # The kernel of an instance is built once; each search runs on a clone with a memo of its own (or
+    # none): with and without the memo in turn, each search has the nodes a new kernel had (5x12:
+    # 4,040 tilings; the node counts of the code that built a kernel per search).
+    inst = build_instance(PENTS.pieces, Region.rectangle(5, 12))
+    branches = symmetry_plan(inst).branches
+    for memo, nodes in [(False, 647126), (True, 411077), (False, 647126), (True, 411077)]:
+        run = BitboardBackend(memo=memo).search(inst, branches)
+        assert (run.count, run.fixed, run.stats["nodes"]) == (4040, 4040, nodes)
+    mrv = BitboardBackend(rule="mrv", prune=False).search(inst, branches)
+    assert (mrv.count, mrv.stats["nodes"]) == (4040, 645912)
 
 
 @pytest.mark.parametrize("leaves", [None, 2, 50])

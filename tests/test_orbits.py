@@ -9,7 +9,7 @@ from ubongo_cp.cover import build_instance
 from ubongo_cp.geometry import transform
 from ubongo_cp.pieces import Region, load_pieces
 from ubongo_cp.solvers import SOLVERS, solve, solver_names
-from ubongo_cp.solvers.orbits import orbit_plan
+from ubongo_cp.solvers.orbits import orbit_plan, symmetry_plan
 
 PENTS = load_pieces("pentominoes")
 CLASSIC = load_pieces("classic")
@@ -52,6 +52,26 @@ def test_option_perms_by_offsets_equal_those_by_cells(mode):
                    Region.rectangle(6, 10)):
         inst = build_instance(pents, region, mode=mode)
         assert inst.option_perm_lists == inst._option_perm_lists_by_cells()
+
+
+def test_symmetry_plan_is_made_once_per_instance():
+    # The 3x20 rectangle (8 tilings, 2 up to its 4 symmetries): X at each of its 9 placements up to
+    # symmetry (the left half of the middle row), V restricted inside each search to its representatives
+    # under the mirror that fixes that X. The figures are those the plan had before plans were kept.
+    inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
+    plan = symmetry_plan(inst)
+    assert symmetry_plan(inst) is plan   # kept with the instance, by the arguments
+    assert symmetry_plan(build_instance(PENTS.pieces, Region.rectangle(3, 20))) == plan
+    assert (plan.group_order, len(plan.branches), plan.levels) == (4, 9, {"piece": 10, "cell": 0, "copies": 0})
+    assert [b.prefix for b in plan.branches] == [(o,) for o in range(1010, 1019)]
+    assert {inst.type_piece(inst.option_type[b.prefix[0]]).name for b in plan.branches} == {"X"}
+    assert all((b.weight, b.test, b.transversals, b.residual) == (2, (2,), ((-1, 0),), 2) for b in plan.branches)
+    assert {inst.type_piece(b.restrict[0]).name for b in plan.branches} == {"V"}
+    assert [len(b.restrict[1]) for b in plan.branches] == [31, 29, 28, 28, 28, 28, 28, 28, 28]
+    assert [sum(map(len, b.restrict[1].values())) for b in plan.branches] == [62, 58] + [56] * 7
+    for _ in range(2):   # counted again on the kept plan and kernel: the same search
+        got = solve(inst, keep=0)
+        assert (got.count, got.count_reduced, got.stats["nodes"], got.stats["branches"]) == (8, 2, 5283, 9)
 
 
 def test_canonical_key_is_equal_exactly_on_symmetric_solutions():

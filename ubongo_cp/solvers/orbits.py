@@ -48,7 +48,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from itertools import compress
-from operator import eq
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ..cover import ExactCoverInstance
@@ -327,6 +326,11 @@ class _CellMasks(dict):
         mask = self[o] = sum(map(self._bit.__getitem__, self._indices[self._indptr[o]:self._indptr[o + 1]]))
         return mask
 
+    def of(self, options: Sequence[int]) -> list[int]:
+        """The masks of ``options``, made in one pass (not kept)."""
+        bit, indptr, indices = self._bit.__getitem__, self._indptr, self._indices
+        return [sum(map(bit, indices[indptr[o]:indptr[o + 1]])) for o in options]
+
 
 def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max_branches: int = 20_000,
                   inner: bool = True) -> BranchPlan | None:
@@ -432,7 +436,7 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
         if not covered:
             return reps, n_short
         if rep_masks is None:
-            rep_masks = held[3] = [masks[q] for q in reps]
+            rep_masks = held[3] = masks.of(reps)
         keep = [not m & covered for m in rep_masks]
         return list(compress(reps, keep)), sum(compress(short, keep))
 
@@ -443,15 +447,12 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
         if not onto or not moves:
             reps = [q for q, _ in orbits(cands, H)]
             return reps, [len(orbit(q, H)) < len(H) for q in reps]
-        if isinstance(cands, range):
-            images = [p[cands.start:cands.stop] for p in moves]
-        else:
-            images = [[p[q] for q in cands] for p in moves]
-        least = images[0] if len(images) == 1 else map(min, *images)
-        reps = [q for q, m in zip(cands, least) if q <= m]
+        reps = list(cands)   # those no smaller than any of their images
+        for p in moves:
+            reps = [q for q in reps if q <= p[q]]
         fixed: set[int] = set()   # |orbit| = |H| / |stabiliser|: short exactly when some symmetry fixes it
-        for image in images:
-            fixed.update(compress(cands, map(eq, cands, image)))
+        for p in moves:
+            fixed.update([q for q in reps if p[q] == q])
         return reps, [q in fixed for q in reps]
 
     def orbit(q: int, H: tuple[int, ...]) -> dict[int, int]:

@@ -320,15 +320,14 @@ def _adjacency(instance) -> tuple[tuple[int, ...], ...] | None:
     derived = instance.derived
     if "bitboard_adjacency" in derived:
         return derived["bitboard_adjacency"]
-    derived["bitboard_adjacency"] = None
     # every placement must be connected by these steps (else a walled-in cell could still be covered): a
     # property of its cells' coordinates up to a translation, so of its orientation (a placement's cells are
-    # the orientation's moved by the option's offset), checked for each orientation that has a placement
+    # the orientation's moved by the option's offset), checked for each orientation that has a placement.
+    # Stored once made (the threads of a split count may ask at once: none may see a value half made).
     table = instance.table
-    for t, i in set(zip(table.option_type, table.option_orientation)):
-        if not _stepwise_connected(tuple(instance.type_piece(t).orientations(instance.mode)[i])):
-            return None
-    adj = derived["bitboard_adjacency"] = _cell_adjacency(tuple(instance.cells))
+    connected = all(_stepwise_connected(tuple(instance.type_piece(t).orientations(instance.mode)[i]))
+                    for t, i in set(zip(table.option_type, table.option_orientation)))
+    adj = derived["bitboard_adjacency"] = _cell_adjacency(tuple(instance.cells)) if connected else None
     return adj
 
 

@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -348,3 +349,29 @@ def test_split_counts_the_nodes_of_one_search(tmp_path):
         cut = solve(matrix, backend="bitboard", keep=None, reduce=False, split=split)
         assert (cut.count, cut.stats["nodes"]) == (92, one.stats["nodes"])
     assert split.stats["subtrees"] > 100 and split.stats["share_done"] == 1.0
+
+
+def test_ctrl_c_stops_the_searches_running_in_worker_threads():
+    # Ctrl-C stopped the count, but the subtrees running in worker threads (the local executor's, a Dask
+    # cluster's of threads) went on searching until each ended: in a notebook, minutes of both cores after the
+    # interrupt. Each search now stops at its next heartbeat (200,000 nodes, a few milliseconds).
+    from ubongo_cp.executors import LocalExecutor
+
+    square = [(r, c) for r in range(8) for c in range(8)]
+    inst = build_instance([*PENTS, load_pieces("classic")["O4"]], Region(tuple(square)))  # 21 CPU-s unreduced
+
+    def workers() -> list:
+        return [t for t in threading.enumerate() if t.name.startswith("ubongo-cp-worker")]
+
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    with LocalExecutor(2) as pool:
+        began = time.perf_counter()
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            solve(inst, backend="bitboard", keep=0, split=SplitSearch(executor=pool, tasks_per_job=1))
+        stopped = time.perf_counter()
+        while workers() and time.perf_counter() - stopped < 5:
+            time.sleep(0.01)
+    assert not workers(), "worker threads still searching 5 s after Ctrl-C"
+    assert time.perf_counter() - stopped < 1.0
+    assert time.perf_counter() - began < 3.0   # the interrupt reached the count at once

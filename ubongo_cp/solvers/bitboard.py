@@ -103,7 +103,7 @@ import time
 from array import array
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 from weakref import WeakKeyDictionary
 
 from ..errors import InputError
@@ -466,16 +466,19 @@ class BitSearch:
         return (self.layout.items[b] if b >= 0 else b), options
 
     def run(self, *, keep: int = 0, deadline: float | None = None, heartbeat: int = DEFAULT_HEARTBEAT,
-            sink: list | None = None) -> bool:
-        """Search to the end (True), the limit, or the deadline (False); the first ``keep`` solutions go to ``sink``.
+            sink: list | None = None, stop: Callable[[], bool] | None = None) -> bool:
+        """Search to the end (True), the limit, the deadline or ``stop()`` (False); the first ``keep`` solutions
+        go to ``sink``.
 
         The kernel hands back control every ``heartbeat`` nodes even without a deadline: it runs
         without the GIL, and Python sees a Ctrl-C (its signal handlers run) only between two calls.
+        ``stop`` is asked then too: a search in a worker thread, which no signal reaches, stops when it
+        says so (the driver was interrupted).
         """
-        stop = self.kernel.nodes + heartbeat
+        until = self.kernel.nodes + heartbeat
         while True:
             batch = min(keep - len(sink), _MAX_BATCH) if keep and sink is not None else 0
-            code, n = self.kernel.step(stop, batch, *self._rows.buffers(batch))
+            code, n = self.kernel.step(until, batch, *self._rows.buffers(batch))
             if n and sink is not None:
                 sink.extend(self._rows.rows(n))
             if code == _DONE:
@@ -485,7 +488,9 @@ class BitSearch:
             if code == _BUDGET:
                 if deadline is not None and time.perf_counter() > deadline:
                     return False
-                stop += heartbeat
+                if stop is not None and stop():
+                    return False
+                until += heartbeat
 
     def iterate(self, *, heartbeat: int = DEFAULT_HEARTBEAT) -> Iterator[list[int] | None]:
         """Every solution below the prefix (a sorted list of option ids), and ``None`` at each heartbeat."""
@@ -753,14 +758,16 @@ class BitboardBackend:
         return exhausted, {"nodes": s.nodes, "solutions_seen": found}
 
     def search(self, instance, branches=None, *, limit: int | None = None, keep: int = 0,
-               time_limit: float | None = None, tally: bool = False, kernel: BitSearch | None = None) -> NativeRun:
+               time_limit: float | None = None, tally: bool = False, kernel: BitSearch | None = None,
+               stop: Callable[[], bool] | None = None) -> NativeRun:
         """Count below every branch of a plan (:class:`~ubongo_cp.solvers.orbits.Branch`), in C.
 
         ``branches`` default to one branch, the whole instance, testing every symmetry of the instance
         for the Burnside sum. A branch's solutions count ``weight`` (times their restricted placement's
         weight) each; ``limit`` stops after that many solutions found (branches in order); the first
         ``keep`` solutions found are handed back. ``kernel``: this backend's :class:`BitSearch` of
-        ``instance`` when one is at hand (building one takes some milliseconds).
+        ``instance`` when one is at hand (building one takes some milliseconds). ``stop``: asked at each
+        heartbeat (:meth:`BitSearch.run`); True ends the search, not exhausted.
         """
         from .orbits import whole_branch
 
@@ -795,7 +802,8 @@ class BitboardBackend:
                            residual=branch.free_weight):
                 continue
             sink: list = []
-            done = s.run(keep=max(0, keep - len(found)), deadline=deadline, heartbeat=self.heartbeat, sink=sink)
+            done = s.run(keep=max(0, keep - len(found)), deadline=deadline, heartbeat=self.heartbeat, sink=sink,
+                         stop=stop)
             found.extend((index, row) for row in sink)
             nodes += s.nodes
             found_total += s.solutions

@@ -32,11 +32,14 @@ References
 from __future__ import annotations
 
 import heapq
+import itertools
 import os
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from ..errors import InputError
 
@@ -210,19 +213,40 @@ def _kernel(backend, instance, digest: str):
     return held[1]
 
 
-def run_task(digest: str, first: int, branches: list, keep: int, tally: bool, deadline: float | None, *,
-             backend, instance) -> dict:
+#: The stop signs of the split counts running in this process, by key (:func:`run_task`'s ``stop``).
+_STOPS: dict[str, threading.Event] = {}
+_STOP_KEYS = itertools.count()
+
+
+@contextmanager
+def _stopping(key: str) -> Iterator[None]:
+    """Within the block, the tasks of a count run; after it (the count done, or stopped: Ctrl-C, an error),
+    its stop sign is set, so that the tasks still searching in threads of this process stop."""
+    _STOPS[key] = threading.Event()
+    try:
+        yield
+    finally:
+        _STOPS.pop(key).set()
+
+
+def run_task(digest: str, first: int, branches: list, keep: int, tally: bool, deadline: float | None,
+             stop: str | None = None, *, backend, instance) -> dict:
     """Search the subtrees ``first, first + 1, ...`` (their ``branches``); what the journal records of them.
 
     ``deadline``: a time (``time.time()``, s) at which the search stops (the row is then not complete).
-    ``backend`` and ``instance`` are the same for every task of a count: executors send them to each
-    worker once (keyword arguments of :meth:`~ubongo_cp.executors.Executor.map_unordered`).
+    ``stop``: the key of the count's stop sign in this process (:data:`_STOPS`): a task running in a thread
+    of the driver's process stops at its next heartbeat once the driver has stopped (Ctrl-C reaches only
+    the main thread); a worker process is ended by its executor instead. ``backend`` and ``instance`` are
+    the same for every task of a count: executors send them to each worker once (keyword arguments of
+    :meth:`~ubongo_cp.executors.Executor.map_unordered`).
     """
-    if deadline is not None and time.time() >= deadline:
+    sign = _STOPS.get(stop) if stop is not None else None
+    if (deadline is not None and time.time() >= deadline) or (sign is not None and sign.is_set()):
         return {"first": first, "last": first + len(branches), "count": "0", "fixed": "0", "complete": False,
                 "nodes": 0, "solutions_seen": 0, "tally": [], "found": []}
     run = backend.search(instance, branches, keep=keep, tally=tally, kernel=_kernel(backend, instance, digest),
-                         time_limit=None if deadline is None else max(0.0, deadline - time.time()))
+                         time_limit=None if deadline is None else max(0.0, deadline - time.time()),
+                         stop=None if sign is None else sign.is_set)
     return {"first": first, "last": first + len(branches), "count": str(run.count), "fixed": str(run.fixed),
             "complete": bool(run.exhausted), "nodes": int(run.stats.get("nodes", 0)),
             "solutions_seen": int(run.stats.get("solutions_seen", 0)),
@@ -358,9 +382,10 @@ class SplitSearch:
         deadline = None if time_limit is None else time.time() + float(time_limit)
         bar = None
         done_share = sum(s.share for s, f in zip(subtrees, finished) if f)
-        items = [(digest, a, [s.branch for s in subtrees[a:b]], keep, tally, deadline) for a, b in todo]
+        stop = f"{digest}:{next(_STOP_KEYS)}"
+        items = [(digest, a, [s.branch for s in subtrees[a:b]], keep, tally, deadline, stop) for a, b in todo]
         try:
-            with using(self.executor) as pool:
+            with using(self.executor) as pool, _stopping(stop):
                 pool.warm(["ubongo_cp.solvers.bitboard", "ubongo_cp.solvers.subtrees"])
                 for row in pool.map_unordered(run_task, items, nogil=True, backend=backend, instance=instance):
                     if journal is not None and row["complete"]:

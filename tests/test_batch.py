@@ -177,6 +177,12 @@ def test_bad_table_values_name_file_and_line(tmp_path):
         load_tasks(tmp_path / "k.csv")
     with pytest.raises(InputError, match="tasks table not found"):
         load_tasks(tmp_path / "nowhere")
+    # one field too many in the first row: pandas took the first column for an index and shifted every field
+    # by one ("column face: 'classic' is not a number", a column away from the problem)
+    (tmp_path / "extra.csv").write_text("\n".join([good[0], good[1] + ",extra"] + good[2:]) + "\n")
+    with pytest.raises(InputError, match=rf"extra\.csv:2: not a CSV table: {len(header) + 1} fields where the "
+                                         rf"header line has {len(header)}"):
+        load_tasks(tmp_path / "extra.csv")
 
 
 def test_tables_of_the_old_form_are_still_read(deck, tmp_path):

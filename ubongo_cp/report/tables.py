@@ -257,7 +257,7 @@ def table_file(path: str | Path, stem: str) -> Path:
 
 def _read_raw(path: Path) -> pd.DataFrame:
     """The table as stored: CSV cells as text (no value is guessed), Parquet values as Python objects."""
-    from ..io import check_regular_file, note_input
+    from ..io import check_csv_rows, check_regular_file, note_input, read_text
 
     check_regular_file(path, "a batch result table")
     note_input(path)
@@ -267,7 +267,11 @@ def _read_raw(path: Path) -> pd.DataFrame:
 
             table = pq.read_table(path)
             return pd.DataFrame({name: table.column(name).to_pylist() for name in table.column_names})
-        return pd.read_csv(path, dtype=str, keep_default_na=False)
+        import io
+
+        text = read_text(path)
+        check_csv_rows(text, path)   # a first row of more fields would shift every column by one
+        return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     except (ValueError, OSError, pd.errors.ParserError) as exc:
         from ..io import csv_problem
 

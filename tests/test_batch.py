@@ -177,6 +177,8 @@ def test_bad_table_values_name_file_and_line(tmp_path):
         load_tasks(tmp_path / "k.csv")
     with pytest.raises(InputError, match="tasks table not found"):
         load_tasks(tmp_path / "nowhere")
+    with pytest.raises(InputError, match="/dev/null: is a device, expected a tasks table"):   # was "not found"
+        load_tasks("/dev/null")
     # one field too many in the first row: pandas took the first column for an index and shifted every field
     # by one ("column face: 'classic' is not a number", a column away from the problem)
     (tmp_path / "extra.csv").write_text("\n".join([good[0], good[1] + ",extra"] + good[2:]) + "\n")

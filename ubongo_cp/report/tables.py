@@ -250,8 +250,11 @@ def table_file(path: str | Path, stem: str) -> Path:
     if path.is_dir():
         parquet = path / f"{stem}.parquet"
         path = parquet if parquet.exists() or not (path / f"{stem}.csv").exists() else path / f"{stem}.csv"
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{stem} table not found", path=path)
+    from ..io import check_regular_file
+
+    check_regular_file(path, f"a {stem} table")   # a device, FIFO or socket is named as such
     return path
 
 

@@ -643,3 +643,13 @@ def test_cards_refuse_a_resolution_too_low_for_their_text(run_cli, tmp_path):
     code, out, err = run_cli("cards", PUZZLES / "decks" / "classic", "--png", tmp_path / "20", "--dpi", "20",
                              "--no-progress", "--no-pieces")
     assert code == 0 and len(list((tmp_path / "20").glob("*.png"))) == 72   # one per card side: 36 cards
+
+
+@pytest.mark.parametrize("command", ["cards", "booklet"])
+def test_a_pdf_is_not_written_under_an_image_name(run_cli, tmp_path, command):
+    # `cards DECK --out cards.png` wrote a multi-page PDF under that name.
+    code, out, err = run_cli(command, PUZZLES / "decks" / "classic", "--out", tmp_path / "cards.png", "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    images = "--png DIR or --svg DIR" if command == "cards" else "--png DIR"
+    assert f"cards.png: writes a PDF; use a .pdf file name ({images} for images)" in err
+    assert not (tmp_path / "cards.png").exists()

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
-           "add_split_arguments", "split_from", "check_orientations", "check_table_out", "check_plot_out", "notify"]
+           "add_split_arguments", "split_from", "check_orientations", "check_table_out", "check_plot_out", "check_pdf_out",
+           "notify"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -293,6 +294,16 @@ def check_plot_out(args: argparse.Namespace) -> None:
     plot = getattr(args, "plot", None)
     if plot and os.path.splitext(plot)[1].lower() != ".png":
         raise InputError(f"--plot {plot}: use a .png file name")
+
+
+def check_pdf_out(args: argparse.Namespace) -> None:
+    """Refuse, before any work, an ``--out`` PDF named as an image (``cards.png``): a reader would take the
+    PDF written there for a picture; the images have their own options (``--png DIR``, ``--svg DIR``)."""
+    out = getattr(args, "out", None)
+    suffix = os.path.splitext(out)[1].lower() if out else ""
+    if suffix in (".png", ".svg", ".jpg", ".jpeg"):
+        images = " or ".join(f"--{o} DIR" for o in ("png", "svg") if hasattr(args, o))
+        raise InputError(f"--out {out}: writes a PDF; use a .pdf file name ({images} for images)")
 
 
 def notify(message: str) -> None:

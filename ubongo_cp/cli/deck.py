@@ -12,7 +12,7 @@ import sys
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..shipped import SHIPPED_DECKS
 from .common import show_bar, add_allow_pieces_argument, add_executor_arguments, add_progress_argument, \
-    directory_outputs, executor_from, output_kinds
+    check_pdf_out, directory_outputs, executor_from, output_kinds
 
 __all__ = ["add_parsers"]
 
@@ -219,6 +219,7 @@ def _cmd_booklet(args: argparse.Namespace) -> int:
 
     if args.most is not None and not args.all_solutions:
         raise InputError("--most goes with --all-solutions")
+    check_pdf_out(args)
     cards, problems = load_deck(args.deck)
     for prob in problems:
         print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
@@ -281,6 +282,7 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     check_cell_mm(args.cell_mm, "--cell-mm")
     if not (args.out or args.png or args.svg):
         raise InputError("give --out FILE.pdf, --png DIR or --svg DIR (or several)")
+    check_pdf_out(args)
     check_dpi(args.dpi, "--dpi")
     cards, problems = load_deck(args.deck)
     for prob in problems:

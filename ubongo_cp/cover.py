@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter, mul, sub
-from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .errors import InputError, whole_argument
 from .geometry import Cell, Shape
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from .cards import CardSide
 
 __all__ = ["ExactCoverInstance", "PlacementTable", "build_instance", "task_instance", "verify_solution",
-           "piece_types", "empty_cell_piece", "EMPTY"]
+           "piece_types", "empty_cell_piece", "kept", "EMPTY"]
 
 #: How a region's cells are counted on each grid (a region is read with its cells in normal position), for the
 #: message that refuses a cell outside it.
@@ -298,7 +298,7 @@ class ExactCoverInstance:
     @cached_property
     def derived(self) -> dict:
         """Results of pure functions of the instance that solvers compute once and keep here, by a key naming
-        the function and its arguments (:func:`.solvers.orbits.symmetry_plan`)."""
+        the function and its arguments (:func:`kept`)."""
         return {}
 
     @cached_property
@@ -854,6 +854,23 @@ class ExactCoverInstance:
             if cand < best:
                 best = cand
         return best
+
+
+def kept(instance, key: tuple | str, make: Callable[[], Any]) -> Any:
+    """``make()``, made once per instance and kept in its :attr:`~ExactCoverInstance.derived` by ``key`` (the
+    function and its arguments); made each time for an instance without one (an exact-cover matrix).
+
+    Stored only once made: the threads of a split count may ask at once, and none may see a value half made
+    (two may make it; both make the same).
+    """
+    store = getattr(instance, "derived", None)
+    if store is None:
+        return make()
+    try:
+        return store[key]
+    except KeyError:
+        value = store[key] = make()
+        return value
 
 
 @lru_cache(maxsize=1024)

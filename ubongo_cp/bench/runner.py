@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..errors import InputError
 from ..executors.base import parent_death_signal
+from ..io import append_durably
 from ..outputs import OutputFolder
 from ..status import Status
 
@@ -447,9 +448,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
                 rejudged.append((t, s, {**row, "expected": t.expected, "expected_subsets": t.expected_subsets}))
         if rejudged:
             with open(out / JOURNAL, "a", encoding="utf-8") as journal:
-                journal.write("".join(json.dumps(row, default=str) + "\n" for _, _, row in rejudged))
-                journal.flush()
-                os.fsync(journal.fileno())
+                append_durably(journal, "".join(json.dumps(row, default=str) + "\n" for _, _, row in rejudged))
             for task, solver, row in rejudged:
                 message = _wrong(task, solver, row)
                 if message and not row.get("invalid"):
@@ -466,9 +465,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
                     for task, solver, repeat in todo:
                         row = _one_run(task, solver, repeat, built[task.key], files, limits, scratch)
                         row["order"] = order[(task.key, solver.name, repeat)]
-                        journal.write(json.dumps(row, default=str) + "\n")
-                        journal.flush()
-                        os.fsync(journal.fileno())
+                        append_durably(journal, json.dumps(row, default=str) + "\n")
                         ran += 1
                         message = _wrong(task, solver, row)
                         if message:

@@ -259,10 +259,11 @@ def table_file(path: str | Path, stem: str) -> Path:
 
 
 def _read_raw(path: Path) -> pd.DataFrame:
-    """The table as stored: CSV cells as text (no value is guessed), Parquet values as Python objects."""
-    from ..io import check_csv_rows, check_regular_file, note_input, read_text
+    """The table as stored: CSV cells as text (no value is guessed), Parquet values as Python objects.
 
-    check_regular_file(path, "a batch result table")
+    ``path``: a regular file (:func:`table_file`)."""
+    from ..io import check_csv_rows, note_input, read_text
+
     note_input(path)
     try:
         if path.suffix.lower() in (".parquet", ".pq"):

@@ -106,6 +106,7 @@ from functools import lru_cache
 from typing import Callable, Iterator, Sequence
 from weakref import WeakKeyDictionary
 
+from ..cover import kept
 from ..errors import InputError
 
 __all__ = ["BitboardBackend", "BitSearch", "Layout", "layout", "unfit_reason", "KERNEL_BUILT", "MAX_CELLS",
@@ -232,9 +233,11 @@ def layout(instance, scan: int = 0) -> Layout:
     reason = unfit_reason(instance)
     if reason is not None:
         raise InputError(f"backend 'bitboard' cannot take this instance: {reason}")
-    derived = getattr(instance, "derived", None)   # the layout is made once per instance and scan
-    if derived is not None and ("bitboard_layout", scan) in derived:
-        return derived[("bitboard_layout", scan)]
+    return kept(instance, ("bitboard_layout", scan), lambda: _layout(instance, scan))
+
+
+def _layout(instance, scan: int) -> Layout:
+    """:func:`layout`, made."""
     typed = _typed(instance)
     if typed:
         n_goal = n_bits = instance.n_cells
@@ -254,10 +257,7 @@ def layout(instance, scan: int = 0) -> Layout:
     for b, item in enumerate(order):
         bit[item] = b
     neighbours = _neighbours(instance, order, bit, words) if typed else b""
-    made = Layout(tuple(order), n_goal, words, bit, types, lo, hi, neighbours)
-    if derived is not None:
-        derived[("bitboard_layout", scan)] = made
-    return made
+    return Layout(tuple(order), n_goal, words, bit, types, lo, hi, neighbours)
 
 
 def _typed(instance) -> bool:
@@ -316,19 +316,17 @@ def _neighbours(instance, order, bit, words) -> bytes:
 
 def _adjacency(instance) -> tuple[tuple[int, ...], ...] | None:
     """The cell items one step along one axis from each cell item; None when some placement is not connected
-    by such steps (the dead-region test then does not apply). Made once per instance (``instance.derived``)."""
-    derived = instance.derived
-    if "bitboard_adjacency" in derived:
-        return derived["bitboard_adjacency"]
-    # every placement must be connected by these steps (else a walled-in cell could still be covered): a
-    # property of its cells' coordinates up to a translation, so of its orientation (a placement's cells are
-    # the orientation's moved by the option's offset), checked for each orientation that has a placement.
-    # Stored once made (the threads of a split count may ask at once: none may see a value half made).
-    table = instance.table
-    connected = all(_stepwise_connected(tuple(instance.type_piece(t).orientations(instance.mode)[i]))
-                    for t, i in set(zip(table.option_type, table.option_orientation)))
-    adj = derived["bitboard_adjacency"] = _cell_adjacency(tuple(instance.cells)) if connected else None
-    return adj
+    by such steps (the dead-region test then does not apply). Made once per instance (:func:`~.cover.kept`)."""
+    def make() -> tuple[tuple[int, ...], ...] | None:
+        # every placement must be connected by these steps (else a walled-in cell could still be covered): a
+        # property of its cells' coordinates up to a translation, so of its orientation (a placement's cells
+        # are the orientation's moved by the option's offset), checked for each orientation that has a placement
+        table = instance.table
+        connected = all(_stepwise_connected(tuple(instance.type_piece(t).orientations(instance.mode)[i]))
+                        for t, i in set(zip(table.option_type, table.option_orientation)))
+        return _cell_adjacency(tuple(instance.cells)) if connected else None
+
+    return kept(instance, "bitboard_adjacency", make)
 
 
 @lru_cache(maxsize=1024)
@@ -348,18 +346,15 @@ def _cell_adjacency(cells: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...]
 
 @lru_cache(maxsize=4096)
 def _stepwise_connected(shape: tuple[tuple[int, ...], ...]) -> bool:
-    """Whether cells (a non-empty sorted tuple of coordinates) are connected by steps of one along one axis."""
-    own = set(shape)
-    todo, reached = [shape[0]], {shape[0]}
+    """Whether cells (a non-empty tuple of coordinates) are connected by steps of one along one axis."""
+    adj = _cell_adjacency.__wrapped__(shape)   # not kept: the cache is for regions
+    todo, reached = [0], {0}
     while todo:
-        c = todo.pop()
-        for a in range(len(c)):
-            for d in (-1, 1):
-                j = c[:a] + (c[a] + d,) + c[a + 1:]
-                if j in own and j not in reached:
-                    reached.add(j)
-                    todo.append(j)
-    return reached == own
+        for j in adj[todo.pop()]:
+            if j not in reached:
+                reached.add(j)
+                todo.append(j)
+    return len(reached) == len(shape)
 
 
 class BitSearch:
@@ -582,16 +577,11 @@ def scan_classes(instance) -> list[int]:
     """One scan (0 .. 7, :func:`_cell_order`) of each class of the scans that a symmetry of ``instance`` maps
     onto one another (their searches alike), the default scan 0 first: [0] off a 2-D region. The scans
     across the long side first (4 .. 7) only where both sides are as long. Made once per instance
-    (``instance.derived``)."""
+    (:func:`~.cover.kept`)."""
     cells = instance.cells
     if not cells or len(cells[0]) != 2:
         return [0]
-    derived = getattr(instance, "derived", None)
-    if derived is None:
-        return _scan_classes(instance)
-    if "bitboard_scan_classes" not in derived:
-        derived["bitboard_scan_classes"] = _scan_classes(instance)
-    return list(derived["bitboard_scan_classes"])
+    return list(kept(instance, "bitboard_scan_classes", lambda: _scan_classes(instance)))
 
 
 def _scan_classes(instance) -> list[int]:

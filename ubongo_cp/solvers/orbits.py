@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from itertools import compress
 from typing import TYPE_CHECKING, Iterator, Sequence
 
-from ..cover import ExactCoverInstance
+from ..cover import ExactCoverInstance, kept
 
 if TYPE_CHECKING:
     import numpy as np
@@ -380,14 +380,8 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
     ----------
     .. [1] D. E. Knuth, "Dancing Links", arXiv:cs/0011047 (2000), "Applications to polyominoes".
     """
-    derived = getattr(instance, "derived", None)
-    key = ("symmetry_plan", enumerable, max_branches, inner)
-    if derived is not None and key in derived:
-        return derived[key]
-    plan = _symmetry_plan(instance, enumerable, max_branches, inner)
-    if derived is not None:
-        derived[key] = plan
-    return plan
+    return kept(instance, ("symmetry_plan", enumerable, max_branches, inner),
+                lambda: _symmetry_plan(instance, enumerable, max_branches, inner))
 
 
 def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches: int,

@@ -1,0 +1,141 @@
+"""Structs: classes of named fields with a repr, equality, a hash and immutability, made without code generation.
+
+The package's records (pieces, regions, instances, results, card sides,
+plans) were dataclasses. On the commands' common paths (``solve``,
+``analyze``, ``exact-cover``) 24 of them were made at start-up, and
+:mod:`dataclasses` compiles each one's methods from source text when its
+class is made, besides importing :mod:`inspect` (with :mod:`ast`,
+:mod:`dis`, :mod:`tokenize`): 18 ms of the 66 ms a card-task solve took,
+measured with ``benchmarks/bench_startup.py`` (callgrind put 23% of the
+process's instructions in that compiling). A :class:`Struct` subclass writes
+its ``__init__`` by hand, in field order; :class:`Struct` reads the field
+names from that signature once, when the class is made, and gives every
+record the methods :func:`dataclasses.dataclass` would generate:
+
+- ``__repr__``: ``Name(field=value, ...)`` over the fields not listed in
+  ``_hidden`` (``repr=False``);
+- ``__eq__`` and ``__hash__``: over the fields not listed in
+  ``_uncompared`` (``compare=False``), for structs of one class; with
+  ``eq=False`` in the class statement, identity (object's own); a mutable
+  struct (``frozen=False``) with equality is unhashable, as a dataclass is;
+- immutability (``frozen=True``, the default): setting or deleting an
+  attribute raises :class:`FrozenInstanceError` (an AttributeError);
+  ``__init__`` stores the fields with :meth:`Struct._set`, and
+  :func:`functools.cached_property` still caches (it writes the instance's
+  ``__dict__``);
+- ``__replace__`` (:func:`copy.replace` from Python 3.13, and
+  :func:`replace` here): a copy with some fields changed, made by calling
+  the class with every init field.
+
+Records keep their ``__dict__`` (no ``__slots__``), so they pickle, copy
+and take cached properties as the dataclasses did. Plain immutable structs
+with no behaviour of their own are :class:`typing.NamedTuple` classes
+instead (made in a tenth of the time; :func:`replace` takes them too).
+
+Examples
+--------
+>>> class Point(Struct):
+...     x: int
+...     y: int
+...     def __init__(self, x: int, y: int = 0) -> None:
+...         self._set(x=x, y=y)
+>>> p = Point(1)
+>>> p, p == Point(1, 0), replace(p, y=2)
+(Point(x=1, y=0), True, Point(x=1, y=2))
+>>> p.x = 3
+Traceback (most recent call last):
+...
+ubongo_cp.structs.FrozenInstanceError: cannot assign to field 'x' of a frozen Point
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import Any, Callable, ClassVar, TypeVar
+
+__all__ = ["Struct", "FrozenInstanceError", "replace"]
+
+R = TypeVar("R", bound="Struct")
+
+
+class FrozenInstanceError(AttributeError):
+    """An attribute of a frozen struct set or deleted (as :class:`dataclasses.FrozenInstanceError`)."""
+
+
+def _frozen_setattr(self: Struct, name: str, value: Any) -> None:
+    raise FrozenInstanceError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
+
+
+def _frozen_delattr(self: Struct, name: str) -> None:
+    raise FrozenInstanceError(f"cannot delete field {name!r} of a frozen {type(self).__name__}")
+
+
+def _fields_eq(self: Struct, other: object) -> bool:
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    key = type(self)._key
+    return self is other or key(self) == key(other)
+
+
+def _fields_hash(self: Struct) -> int:
+    return hash(type(self)._key(self))
+
+
+class Struct:
+    """Base of the package's structs (module docstring).
+
+    Class statement keywords: ``frozen`` (default True) and ``eq`` (default
+    True). Class attributes a subclass may set: ``_hidden`` (fields left out
+    of the repr) and ``_uncompared`` (fields left out of equality and hash),
+    as tuples of field names.
+    """
+
+    __slots__ = ()
+    #: The init fields, in order (read from ``__init__``'s signature).
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _hidden: ClassVar[tuple[str, ...]] = ()
+    _uncompared: ClassVar[tuple[str, ...]] = ()
+    _shown: ClassVar[tuple[str, ...]] = ()
+    _key: ClassVar[Callable[[Any], tuple]]
+
+    def __init_subclass__(cls, *, frozen: bool = True, eq: bool = True, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        code = cls.__init__.__code__
+        cls._fields = code.co_varnames[1:code.co_argcount + code.co_kwonlyargcount]
+        cls._shown = tuple(f for f in cls._fields if f not in cls._hidden)
+        compared = [f for f in cls._fields if f not in cls._uncompared]
+        get = attrgetter(*compared) if compared else (lambda self: ())
+        cls._key = staticmethod(get if len(compared) != 1 else (lambda self: (get(self),)))
+        if frozen:
+            cls.__setattr__ = _frozen_setattr  # type: ignore[method-assign,assignment]
+            cls.__delattr__ = _frozen_delattr  # type: ignore[method-assign,assignment]
+        if eq and "__eq__" not in vars(cls):
+            cls.__eq__ = _fields_eq  # type: ignore[method-assign,assignment]
+            cls.__hash__ = _fields_hash if frozen else None  # type: ignore[method-assign,assignment]
+
+    def _set(self, **values: Any) -> None:
+        """Store fields (``__init__`` of a frozen struct)."""
+        vars(self).update(values)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self._shown)})"
+
+    def __replace__(self: R, **changes: Any) -> R:
+        unknown = set(changes) - set(self._fields)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {', '.join(sorted(unknown))}")
+        return type(self)(**{f: changes[f] if f in changes else getattr(self, f) for f in self._fields})
+
+
+def replace(struct: Any, /, **changes: Any) -> Any:
+    """A copy of ``struct`` (a :class:`Struct`, or a :class:`typing.NamedTuple`) with ``changes`` (field name ->
+    value), as :func:`dataclasses.replace` does.
+
+    Raises
+    ------
+    TypeError
+        For a name that is not one of the struct's init fields (a ValueError from a named tuple).
+    """
+    if isinstance(struct, tuple):
+        return struct._replace(**changes)  # type: ignore[attr-defined]
+    return struct.__replace__(**changes)

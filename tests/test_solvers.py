@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 import tomllib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -30,6 +30,7 @@ from ubongo_cp.geometry import normalize
 from ubongo_cp.pieces import Region, load_pieces, load_region
 from ubongo_cp.solvers import SOLVERS, get_solver, solve, solver_names
 from ubongo_cp.status import Status
+from ubongo_cp.structs import replace
 
 PENTS = load_pieces("pentominoes")
 TETS = load_pieces("tetrominoes")

@@ -57,12 +57,12 @@ import os
 import re
 from array import array
 from collections import Counter
-from dataclasses import dataclass, field
 from functools import cached_property
 from numbers import Integral
 from typing import TYPE_CHECKING, ClassVar, Iterable, NamedTuple, Sequence
 
 from .errors import InputError
+from .structs import Struct
 
 if TYPE_CHECKING:
     import numpy as np
@@ -89,8 +89,7 @@ def item_counts(indices: Iterable[int], n_items: int) -> list[int]:
     return per
 
 
-@dataclass(frozen=True, eq=False)
-class MatrixTable:
+class MatrixTable(NamedTuple):
     """The options of a matrix in plain arrays (module :mod:`array`).
 
     Attributes
@@ -103,8 +102,7 @@ class MatrixTable:
     indices: array
 
 
-@dataclass(frozen=True, eq=False)
-class ExactCoverMatrix:
+class ExactCoverMatrix(Struct, eq=False):
     """An exact-cover problem with named items (primary first, then secondary).
 
     Attributes
@@ -144,12 +142,12 @@ class ExactCoverMatrix:
     n_primary: int
     table: MatrixTable
     option_labels: tuple[str, ...]
-    bounds: np.ndarray | None = None
-    entry_colours: np.ndarray | None = None
-    colour_names: tuple[str, ...] = ("",)
-    skipped: tuple[str, ...] = field(default=())
-    path: str | None = None
-    option_lines: tuple[int, ...] = ()
+    bounds: np.ndarray | None
+    entry_colours: np.ndarray | None
+    colour_names: tuple[str, ...]
+    skipped: tuple[str, ...]
+    path: str | None
+    option_lines: tuple[int, ...]
 
     # What the backends and the driver read (the interface of ExactCoverInstance).
     optional_pieces: ClassVar[bool] = True  # no piece items: the non-primary items are secondary
@@ -158,6 +156,14 @@ class ExactCoverMatrix:
     option_perms: ClassVar[tuple] = ()
     option_perm_lists: ClassVar[tuple] = ()
     mode: ClassVar[str] = "fixed"
+
+    def __init__(self, item_names: tuple[str, ...], n_primary: int, table: MatrixTable,
+                 option_labels: tuple[str, ...], bounds: np.ndarray | None = None,
+                 entry_colours: np.ndarray | None = None, colour_names: tuple[str, ...] = ("",),
+                 skipped: tuple[str, ...] = (), path: str | None = None, option_lines: tuple[int, ...] = ()) -> None:
+        self._set(item_names=item_names, n_primary=n_primary, table=table, option_labels=option_labels,
+                  bounds=bounds, entry_colours=entry_colours, colour_names=colour_names, skipped=skipped, path=path,
+                  option_lines=option_lines)
 
     @cached_property
     def indptr(self) -> np.ndarray:

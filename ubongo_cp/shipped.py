@@ -24,8 +24,8 @@ show, draw, copy), so that an installed toolkit's user can reach them.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "EXAMPLE_SPECS", "Example", "EXAMPLES", "data_dir", "piece_set_path",
            "deck_dir", "deck_tasks_path", "resolve_deck", "example_spec_path", "find_example", "copy_example",
@@ -44,8 +44,7 @@ SHIPPED_DECKS = tuple(sorted(entry.name for entry in os.scandir(os.path.join(os.
 EXAMPLE_SPECS = ("designer",)
 
 
-@dataclass(frozen=True)
-class Example:
+class Example(NamedTuple):
     """One shipped item: its key (``"pieces/classic"``, ``"rect_6x10.txt"``), kind, path and description.
 
     ``kind`` is ``"pieces"`` (a piece-set file), ``"deck"`` (a directory of

@@ -101,13 +101,13 @@ from __future__ import annotations
 import sys
 import time
 from array import array
-from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, NamedTuple, Sequence
 from weakref import WeakKeyDictionary
 
 from ..cover import kept
 from ..errors import InputError
+from ..structs import Struct, replace
 
 __all__ = ["BitboardBackend", "BitSearch", "Layout", "layout", "unfit_reason", "KERNEL_BUILT", "MAX_CELLS",
            "DEFAULT_HEARTBEAT", "RULES"]
@@ -161,8 +161,7 @@ _BUDGET, _FULL, _LIMIT, _DONE = 1, 2, 3, 4
 _MAX_BATCH = 1024
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """How an instance sits on the kernel's bits.
 
     Attributes
@@ -605,8 +604,7 @@ def _scan_classes(instance) -> list[int]:
     return reps
 
 
-@dataclass
-class NativeRun:
+class NativeRun(Struct, frozen=False):
     """What :meth:`BitboardBackend.search` found over a symmetry plan.
 
     Attributes
@@ -628,9 +626,16 @@ class NativeRun:
     count: object
     fixed: object
     exhausted: bool
-    found: list = field(default_factory=list)
-    tally: dict = field(default_factory=dict)
-    stats: dict = field(default_factory=dict)
+    found: list
+    tally: dict
+    stats: dict
+
+    def __init__(self, count: object, fixed: object, exhausted: bool, found: list | None = None,
+                 tally: dict | None = None, stats: dict | None = None) -> None:
+        self.count, self.fixed, self.exhausted = count, fixed, exhausted
+        self.found = [] if found is None else found
+        self.tally = {} if tally is None else tally
+        self.stats = {} if stats is None else stats
 
 
 #: The kernels built for an instance (by its backend's settings, without a memo table), each never searched
@@ -639,8 +644,7 @@ class NativeRun:
 _KERNELS: WeakKeyDictionary = WeakKeyDictionary()
 
 
-@dataclass
-class BitboardBackend:
+class BitboardBackend(Struct, frozen=False):
     """Exact-cover backend running the bitboard kernel (see the module docstring).
 
     Follows the :class:`~ubongo_cp.solvers.base.Backend` protocol (``run``: every solution through a
@@ -670,13 +674,19 @@ class BitboardBackend:
     time-out, ``timed_out``.
     """
 
-    name: str = "bitboard"
-    rule: str = "first"
-    prune: bool = True
-    heartbeat: int = DEFAULT_HEARTBEAT
-    cardinality: int | None = None
-    memo: bool = True
-    scan: int = 0
+    name: str
+    rule: str
+    prune: bool
+    heartbeat: int
+    cardinality: int | None
+    memo: bool
+    scan: int
+
+    def __init__(self, name: str = "bitboard", rule: str = "first", prune: bool = True,
+                 heartbeat: int = DEFAULT_HEARTBEAT, cardinality: int | None = None, memo: bool = True,
+                 scan: int = 0) -> None:
+        self.name, self.rule, self.prune, self.heartbeat = name, rule, prune, heartbeat
+        self.cardinality, self.memo, self.scan = cardinality, memo, scan
 
     def _search(self, instance) -> BitSearch:
         """A kernel of ``instance`` with this backend's settings, in a state of its own: a clone of the one kept

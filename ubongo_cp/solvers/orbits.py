@@ -46,9 +46,8 @@ References
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from itertools import compress
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence
 
 from ..cover import ExactCoverInstance, kept
 
@@ -58,8 +57,7 @@ if TYPE_CHECKING:
 __all__ = ["SymmetryPlan", "orbit_plan", "Decomposition"]
 
 
-@dataclass(frozen=True)
-class SymmetryPlan:
+class SymmetryPlan(NamedTuple):
     """How the orbit decomposition restricts one piece.
 
     Attributes
@@ -226,8 +224,7 @@ def _coset_perms(plan: SymmetryPlan, perms: list[np.ndarray]) -> dict[int, list]
 # ---------------------------------------------------------------------------------------------------------
 # The whole reduction: a plan of branches (prefixes of fixed placements), searched one by one in C.
 
-@dataclass(frozen=True)
-class Branch:
+class Branch(NamedTuple):
     """One branch of a :class:`BranchPlan`: the solutions holding ``prefix``, each standing for ``weight``.
 
     Attributes
@@ -281,8 +278,7 @@ def whole_branch(n_sym: int, test: bool = True) -> Branch:
     return Branch((), 1, tuple(range(n_sym)) if test else (), ((-1,),), None, n_sym + 1)
 
 
-@dataclass(frozen=True)
-class BranchPlan:
+class BranchPlan(NamedTuple):
     """The orbit decomposition carried to the end (see :func:`symmetry_plan`).
 
     Attributes

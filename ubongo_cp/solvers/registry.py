@@ -61,7 +61,7 @@ References
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import InputError
 
@@ -95,8 +95,7 @@ DEFAULT_KEEP = 20
 FALLBACK = {"bitboard": "dlx", "bitboard-mrv": "dlx", "bitboard-symmetry": "dlx-symmetry"}
 
 
-@dataclass(frozen=True)
-class SolverSpec:
+class SolverSpec(NamedTuple):
     """One registered solver: how to make it, and what it reports and supports.
 
     Attributes

@@ -55,6 +55,7 @@ from .grids import SQUARE, Grid
 from .outputs import OutputFolder
 from .pieces import Region, load_pieces
 from .shipped import SHIPPED_PIECE_SETS
+from . import structs
 from .specs import DECK_SPEC_FILE, SHIPPED_SPECS, DeckSpec, SideSpec, load_spec
 
 __all__ = ["random_region", "find_region", "region_key", "spread_candidates", "SideSearch", "generate_deck"]
@@ -395,7 +396,8 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
     if cards is not None:
         if cards < 1:
             raise InputError(f"the number of cards must be at least 1, got {cards}")
-        spec = replace(spec, cards=cards)
+        resized: DeckSpec = structs.replace(spec, cards=cards)  # typed: replace returns Any
+        spec = resized
     if spec.game in SHIPPED_SPECS and spec.path != load_spec(spec.game).path:
         # A shipped game's name belongs to its shipped spec: a deck of another spec under that name would be
         # taken for the shipped game's (its tables, its simulators), whatever the spec's sides.

@@ -47,13 +47,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from .errors import InputError, as_written, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .shipped import SHIPPED_PIECE_SETS, data_dir
+from .structs import Struct
 
 __all__ = ["SideSpec", "DeckSpec", "SHIPPED_SPECS", "DECK_SPEC_FILE", "load_spec", "parse_spec", "game_spec",
            "spec_for_card"]
@@ -68,8 +68,7 @@ _SIDE_KEYS = {"name", "pieces_per_task", "faces", "max_rows", "max_cols", "layer
               "max_solutions", "difficulty", "orientations", "copies", "attempts", "max_empty"}
 
 
-@dataclass(frozen=True)
-class SideSpec:
+class SideSpec(Struct):
     """How every card's side ``name`` looks, and how the generator makes it.
 
     Attributes
@@ -113,14 +112,22 @@ class SideSpec:
     max_rows: int
     max_cols: int
     cells: tuple[int, int]
-    unique: bool = True
-    max_solutions: int = 1
-    difficulty: tuple[float, float] | None = None
-    orientations: str = "free"
-    attempts: int = 400
-    layers: int = 1
-    copies: int = 1
-    max_empty: int = 0
+    unique: bool
+    max_solutions: int
+    difficulty: tuple[float, float] | None
+    orientations: str
+    attempts: int
+    layers: int
+    copies: int
+    max_empty: int
+
+    def __init__(self, name: str, pieces_per_task: int, faces: int, max_rows: int, max_cols: int,
+                 cells: tuple[int, int], unique: bool = True, max_solutions: int = 1,
+                 difficulty: tuple[float, float] | None = None, orientations: str = "free", attempts: int = 400,
+                 layers: int = 1, copies: int = 1, max_empty: int = 0) -> None:
+        self._set(name=name, pieces_per_task=pieces_per_task, faces=faces, max_rows=max_rows, max_cols=max_cols,
+                  cells=cells, unique=unique, max_solutions=max_solutions, difficulty=difficulty,
+                  orientations=orientations, attempts=attempts, layers=layers, copies=copies, max_empty=max_empty)
 
     @property
     def areas(self) -> tuple[int, ...]:
@@ -132,8 +139,7 @@ class SideSpec:
         return (self.layers, self.max_rows, self.max_cols) if grid.dim == 3 else (self.max_rows, self.max_cols)
 
 
-@dataclass(frozen=True)
-class DeckSpec:
+class DeckSpec(Struct):
     """A deck: the piece set, the number of cards and the sides' specs.
 
     Attributes
@@ -167,11 +173,18 @@ class DeckSpec:
     pieces: str
     cards: int
     sides: tuple[SideSpec, ...]
-    card_ids: str = "padded"
-    die_rule: str = ""
-    path: str | None = None
-    text: str = field(default="", repr=False, compare=False)
-    pieces_file: str | None = field(default=None, repr=False, compare=False)
+    card_ids: str
+    die_rule: str
+    path: str | None
+    text: str
+    pieces_file: str | None
+    _hidden = _uncompared = ("text", "pieces_file")
+
+    def __init__(self, game: str, title: str, pieces: str, cards: int, sides: tuple[SideSpec, ...],
+                 card_ids: str = "padded", die_rule: str = "", path: str | None = None, text: str = "",
+                 pieces_file: str | None = None) -> None:
+        self._set(game=game, title=title, pieces=pieces, cards=cards, sides=sides, card_ids=card_ids,
+                  die_rule=die_rule, path=path, text=text, pieces_file=pieces_file)
 
     @property
     def side_names(self) -> tuple[str, ...]:

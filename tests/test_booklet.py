@@ -589,11 +589,10 @@ def test_cli_booklet_warns_when_results_do_not_match_the_deck(run_cli, tmp_path)
                                         ("fixed", "pieces lie as shown, neither turned nor turned over")])
 def test_a_card_whose_pieces_may_not_be_turned_over_says_so(mode, note):
     # The solver kept to one-sided pieces, but neither the playtest card nor the booklet page told the players.
-    from dataclasses import replace
-
     from ubongo_cp.booklet import render_page, task_views
     from ubongo_cp.booklet.playtest import card_sheets
     from ubongo_cp.cards import load_deck
+    from ubongo_cp.structs import replace
 
     card = replace(load_deck("classic")[0][0], orientations=mode)
     for fig in (card_sheets([card], 20.0)[0], render_page(card, task_views(card))):

@@ -47,6 +47,7 @@ from .shipped import resolve_deck
 from .outputs import OutputFolder
 from .rate import CHECK_SOLVER, NODE_SOLVER, RATING_SCHEME, rate_instance, rating_modules
 from .solvers import warm
+from . import structs
 from .status import Status
 
 __all__ = ["BatchOutcome", "run_batch", "task_hash", "rate_card_side", "run_settings", "strict_failures", "JOURNAL",
@@ -386,7 +387,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
             problem = card.region.grid.mode_problem(orientations)
             if problem:
                 raise InputError(problem, argument="orientations")
-        cards = [replace(card, orientations=orientations) for card in cards]
+        cards = [structs.replace(card, orientations=orientations) for card in cards]
     source = os.path.realpath(resolve_deck(deck_dir))
     with OutputFolder(out, "batch", source=source, adopt=_batch_files,
                       guarded=lambda name: name != JOURNAL) as folder:

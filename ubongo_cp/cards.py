@@ -40,7 +40,6 @@ import json
 import os
 import re
 import sys
-from dataclasses import dataclass, field
 from typing import Iterable
 
 
@@ -50,13 +49,13 @@ from .grids import GRIDS, SQUARE
 from .io import loads_toml
 from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import Piece, PieceSet, Region, count_ranges, load_pieces, parse_region, resolve_pieces_path
+from .structs import Struct
 
 __all__ = ["CardSide", "NotACardError", "load_card", "parse_card", "write_card", "card_to_toml", "load_deck", "DeckProblem",
            "task_hash", "card_id_key", "printing_order"]
 
 
-@dataclass(frozen=True)
-class CardSide:
+class CardSide(Struct):
     """One side of a card: a region and its tasks.
 
     Attributes
@@ -98,11 +97,22 @@ class CardSide:
     piece_set: PieceSet
     region: Region
     tasks: dict[int, tuple[str, ...]]
-    path: str | None = None
-    meta: dict = field(default_factory=dict, compare=False)
-    orientations: str = "free"
-    ranges: dict[int, dict[str, tuple[int, int]]] = field(default_factory=dict)
-    max_empty: dict[int, int] = field(default_factory=dict)
+    path: str | None
+    meta: dict
+    orientations: str
+    ranges: dict[int, dict[str, tuple[int, int]]]
+    max_empty: dict[int, int]
+    _uncompared = ("meta",)
+
+    def __init__(self, game: str, card_id: str, side: str, pieces_spec: str, piece_set: PieceSet, region: Region,
+                 tasks: dict[int, tuple[str, ...]], path: str | None = None, meta: dict | None = None,
+                 orientations: str = "free", ranges: dict[int, dict[str, tuple[int, int]]] | None = None,
+                 max_empty: dict[int, int] | None = None) -> None:
+        # meta, ranges and max_empty: None stands for a new empty dict (a dataclass's default_factory)
+        self._set(game=game, card_id=card_id, side=side, pieces_spec=pieces_spec, piece_set=piece_set,
+                  region=region, tasks=tasks, path=path, meta={} if meta is None else meta,
+                  orientations=orientations, ranges={} if ranges is None else ranges,
+                  max_empty={} if max_empty is None else max_empty)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -421,12 +431,14 @@ def write_card(card: CardSide, path: str | os.PathLike, *, header: str | None = 
     atomic_write_text(path, card_to_toml(card, header=header))
 
 
-@dataclass(frozen=True)
-class DeckProblem:
+class DeckProblem(Struct):
     """A card file that could not be loaded: its path and the message."""
 
     path: str
     message: str
+
+    def __init__(self, path: str, message: str) -> None:
+        self._set(path=path, message=message)
 
 
 def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,

@@ -7,7 +7,6 @@ are imported inside them so that ``ubongo-cp --help`` stays fast.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 
@@ -15,6 +14,7 @@ from ..errors import InputError
 from ..shipped import SHIPPED_PIECE_SETS
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_names
 from ..status import Status
+from ..structs import replace
 from .common import (add_allow_pieces_argument, add_estimate_argument, add_split_arguments, check_estimate,
                      check_orientations, piece_names_arg, print_estimate, split_from)
 from .export import is_xmpuzzle, xmpuzzle_task
@@ -396,11 +396,11 @@ def _solve_card(args: argparse.Namespace) -> int:
 
     if args.orientations:
         check_orientations(args.orientations, [card.region.grid])
-        card = dataclasses.replace(card, orientations=args.orientations)
+        card = replace(card, orientations=args.orientations)
     faces = [args.face] if args.face is not None else list(card.tasks)
     _check_max_empty(args.max_empty, card.region)
     if args.max_empty is not None:  # replaces the card's own (its label and JSON say so too)
-        card = dataclasses.replace(card, max_empty={face: args.max_empty for face in card.tasks if args.max_empty})
+        card = replace(card, max_empty={face: args.max_empty for face in card.tasks if args.max_empty})
     most = max_solutions_arg(args.max_solutions)
     diagram = _diagram_args(args)
     if args.fix and args.face is None:

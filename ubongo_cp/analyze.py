@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
@@ -40,12 +39,12 @@ from typing import Sequence
 from .cover import ExactCoverInstance, build_instance, checked_puzzle, empty_cell_piece
 from .errors import InputError, whole_argument
 from .pieces import EMPTY, Piece, Region, check_one_grid
+from .structs import Struct
 
 __all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets", "subset_instance"]
 
 
-@dataclass(frozen=True)
-class SubsetCount:
+class SubsetCount(Struct):
     """One piece set that tiles the region.
 
     Attributes
@@ -59,9 +58,11 @@ class SubsetCount:
     pieces: tuple[str, ...]
     count: int
 
+    def __init__(self, pieces: tuple[str, ...], count: int) -> None:
+        self._set(pieces=pieces, count=count)
 
-@dataclass
-class AnalysisResult:
+
+class AnalysisResult(Struct, frozen=False):
     """All subsets that tile, with bookkeeping.
 
     Attributes
@@ -86,9 +87,19 @@ class AnalysisResult:
     k: int | None
     matching_area: int
     seconds: float
-    stats: dict = field(default_factory=dict)
-    solutions: dict = field(default_factory=dict, repr=False)
-    instance: ExactCoverInstance | None = field(default=None, repr=False)
+    stats: dict
+    solutions: dict
+    instance: ExactCoverInstance | None
+    _hidden = ("solutions", "instance")
+
+    def __init__(self, subsets: list[SubsetCount], k: int | None, matching_area: int, seconds: float,
+                 stats: dict | None = None, solutions: dict | None = None,
+                 instance: ExactCoverInstance | None = None) -> None:
+        # stats and solutions: None stands for a new empty dict (a dataclass's default_factory)
+        self.subsets, self.k, self.matching_area, self.seconds = subsets, k, matching_area, seconds
+        self.stats = {} if stats is None else stats
+        self.solutions = {} if solutions is None else solutions
+        self.instance = instance
 
     @property
     def total_solutions(self) -> int:

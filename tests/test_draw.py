@@ -6,7 +6,6 @@ import doctest
 import re
 import subprocess
 import sys
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ from ubongo_cp.cards import load_card
 from ubongo_cp.cover import build_instance, task_instance, verify_solution
 from ubongo_cp.pieces import Region, load_pieces
 from ubongo_cp.solvers import solve
+from ubongo_cp.structs import replace
 
 
 def _squares(path) -> list[tuple[float, float]]:

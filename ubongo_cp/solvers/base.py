@@ -22,19 +22,18 @@ the backend protocol's ``run``, one Python call per solution.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from itertools import islice
 from typing import Callable, Iterator, Protocol, Sequence
 
 from ..cover import ExactCoverInstance
 from ..status import Status
+from ..structs import Struct
 from .orbits import Decomposition, orbit_plan, symmetry_plan
 
 __all__ = ["SolveResult", "Backend", "DiagramCapable", "OnSolution", "drive", "DIAGRAM_KEEP", "item_bounds"]
 
 
-@dataclass
-class SolveResult:
+class SolveResult(Struct, frozen=False):
     """What a solver found.
 
     Attributes
@@ -79,14 +78,29 @@ class SolveResult:
     solutions: list[dict]
     count: int
     complete: bool
-    count_reduced: int | None = None
-    stats: dict = field(default_factory=dict)
-    backend: str = ""
-    option_solutions: list[list[int]] = field(default_factory=list, repr=False)
-    instance: ExactCoverInstance | None = field(default=None, repr=False, compare=False)
-    frequencies: object = field(default=None, repr=False, compare=False)
-    diagram: object = field(default=None, repr=False, compare=False)
-    tally: dict = field(default_factory=dict, repr=False)
+    count_reduced: int | None
+    stats: dict
+    backend: str
+    option_solutions: list[list[int]]
+    instance: ExactCoverInstance | None
+    frequencies: object
+    diagram: object
+    tally: dict
+    _hidden = ("option_solutions", "instance", "frequencies", "diagram", "tally")
+    _uncompared = ("instance", "frequencies", "diagram")
+
+    def __init__(self, status: Status, solutions: list[dict], count: int, complete: bool,
+                 count_reduced: int | None = None, stats: dict | None = None, backend: str = "",
+                 option_solutions: list[list[int]] | None = None, instance: ExactCoverInstance | None = None,
+                 frequencies: object = None, diagram: object = None, tally: dict | None = None) -> None:
+        # stats, option_solutions and tally: None stands for a new empty dict or list (a dataclass's default_factory)
+        self.status, self.solutions, self.count, self.complete = status, solutions, count, complete
+        self.count_reduced = count_reduced
+        self.stats = {} if stats is None else stats
+        self.backend = backend
+        self.option_solutions = [] if option_solutions is None else option_solutions
+        self.instance, self.frequencies, self.diagram = instance, frequencies, diagram
+        self.tally = {} if tally is None else tally
 
     def to_json(self) -> dict:
         """The CLI's stable JSON form: ``{"count", "complete", "solutions"}`` plus extras.

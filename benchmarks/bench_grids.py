@@ -175,7 +175,7 @@ def placements(repeats: int) -> list[dict]:
             return [Piece(f"P{i}", s, get_grid(grid)) for i, s in enumerate(free_polyforms(grid, 5))]
         return load_pieces(name).pieces
 
-    made = {case: (pieces_of(case[0], case[1]), Region.box(*case[2], grid=case[0])) for case in cases}
+    made = {case: (pieces_of(case[0], case[1]), Region.box(*case[2], grid=case[0], max_cells=10_000)) for case in cases}
     times: dict[tuple, list[tuple[float, float]]] = {(case, kind): [] for case in cases for kind in ("cold", "warm")}
     options = {}
     for _ in range(repeats):

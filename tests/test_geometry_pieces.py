@@ -174,3 +174,32 @@ def test_far_apart_region_cells_are_refused_before_the_placements_fill_memory():
         build_instance([i2], Region(((0, 0), (10 ** 6, 10 ** 6))))
     # two dominoes' places 1000 rows apart: one tiling, by hand
     assert solve(build_instance([i2, i2], Region(((0, 0), (0, 1), (1000, 1000), (1000, 1001))))).count == 1
+
+
+def test_pieces_sets_and_regions_are_records_as_the_dataclasses_were():
+    import pickle
+
+    from ubongo_cp.grids import SQUARE
+    from ubongo_cp.pieces import EmptyCell, Piece, PieceSet
+    from ubongo_cp.structs import replace
+
+    l3 = Piece("L3", [[0, 0], [1, 0], [1, 1]])
+    assert repr(l3) == "Piece(name='L3', cells=((0, 0), (1, 0), (1, 1)), grid=<square grid>)"
+    assert l3 == Piece(name="L3", cells=((0, 0), (1, 0), (1, 1)), grid="square") and hash(l3) == hash(
+        ("L3", l3.cells, SQUARE))                                   # a dict key by its fields
+    assert EmptyCell("empty", ((0, 0),)) != Piece("empty", ((0, 0),))   # another class: not equal
+    with pytest.raises(AttributeError):
+        l3.name = "L4"
+    assert replace(l3, cells=[[0, 0], [0, 1]]).cells == ((0, 0), (0, 1))   # made again: checked and frozen
+    # the line a region's grid was set on is neither shown nor compared; it travels with the region
+    region = Region([[0, 0], [0, 1]], "r.txt", line=3)
+    assert repr(region) == "Region(cells=((0, 0), (0, 1)), path='r.txt', grid=<square grid>, optional=())"
+    assert region == Region(((0, 0), (0, 1)), "r.txt", line=9) and hash(region) == hash(Region(((0, 0), (0, 1)), "r.txt"))
+    assert pickle.loads(pickle.dumps(region)).line == 3 and replace(region, path=None).line == 3
+    # a set's index by name is made with it: not a field, not shown, not compared
+    classic = load_pieces("classic")
+    pair = PieceSet(classic.pieces[:2])
+    assert repr(pair).startswith("PieceSet(pieces=(Piece(name='I2',") and repr(pair).endswith(
+        "path=None, grid=<square grid>)")
+    assert pair == PieceSet(tuple(classic.pieces[:2])) and pair["I3"] is classic["I3"] and "I2" in pair
+    assert replace(classic, pieces=classic.pieces[2:4]).names == ["L3", "T4"]

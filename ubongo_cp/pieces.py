@@ -37,7 +37,6 @@ from collections import Counter
 import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
@@ -48,6 +47,7 @@ from .grids import SQUARE, Grid, get_grid
 from .grids.base import LazyOrientations
 from .io import read_text
 from .shipped import SHIPPED_PIECE_SETS, piece_set_path
+from .structs import Struct
 
 __all__ = [
     "Piece",
@@ -74,8 +74,7 @@ __all__ = [
 EMPTY = "empty"
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(Struct):
     """A named polyform: a polyomino, polyhex, polyiamond or polycube.
 
     Attributes
@@ -96,21 +95,19 @@ class Piece:
 
     name: str
     cells: Shape
-    grid: Grid = SQUARE
+    grid: Grid
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str):
-            raise InputError(f"a piece name is text, got {self.name!r}")
-        problem = name_problem(self.name)
+    def __init__(self, name: str, cells: Shape, grid: Grid = SQUARE) -> None:
+        if not isinstance(name, str):
+            raise InputError(f"a piece name is text, got {name!r}")
+        problem = name_problem(name)
         if problem:
             raise InputError(problem)
-        grid = get_grid(self.grid)
-        cells = _checked_cells(_piece(self.name), self.cells, grid)
+        grid = get_grid(grid)   # a grid's name: the grid
+        cells = _checked_cells(_piece(name), cells, grid)   # lists: the frozen form (tuples)
         if not cells:
-            raise InputError(f"{_piece(self.name)} has no cells")
-        if grid is not self.grid or cells is not self.cells:  # a grid's name, lists: the frozen form
-            object.__setattr__(self, "grid", grid)
-            object.__setattr__(self, "cells", cells)
+            raise InputError(f"{_piece(name)} has no cells")
+        self._set(name=name, cells=cells, grid=grid)
 
     @property
     def size(self) -> int:
@@ -309,7 +306,6 @@ def _orientations_cached(grid: Grid, cells: Shape, mode: str) -> list[Shape]:
     return found.shapes() if isinstance(found, LazyOrientations) else found  # type: ignore[return-value]
 
 
-@dataclass(frozen=True)
 class EmptyCell(Piece):
     """The monomino standing for a region cell left empty (named :data:`EMPTY`; ``--max-empty``).
 
@@ -324,8 +320,7 @@ class EmptyCell(Piece):
         return _orientations_cached(self.grid, self.cells, self.grid.every_mode)
 
 
-@dataclass(frozen=True)
-class PieceSet:
+class PieceSet(Struct):
     """An ordered catalogue of distinct named pieces.
 
     Attributes
@@ -344,16 +339,16 @@ class PieceSet:
     """
 
     pieces: tuple[Piece, ...]
-    path: str | None = None
-    grid: Grid = SQUARE
-    _by_name: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    path: str | None
+    grid: Grid
+    _by_name: dict[str, Piece]   # not an init field: made here; neither shown nor compared
 
-    def __post_init__(self) -> None:
-        self._by_name.update((p.name, p) for p in self.pieces)
-        stray = next((p for p in self.pieces if p.grid is not self.grid), None)
+    def __init__(self, pieces: tuple[Piece, ...], path: str | None = None, grid: Grid = SQUARE) -> None:
+        self._set(pieces=pieces, path=path, grid=grid, _by_name={p.name: p for p in pieces})
+        stray = next((p for p in pieces if p.grid is not grid), None)
         if stray is not None:
             raise InputError(f"piece {stray.name!r} is on the {stray.grid.name} grid, the set on the "
-                             f"{self.grid.name} grid", path=self.path)
+                             f"{grid.name} grid", path=path)
 
     @property
     def names(self) -> list[str]:
@@ -436,8 +431,7 @@ class PieceSet:
         return figure_svg(self.draw())
 
 
-@dataclass(frozen=True)
-class Region:
+class Region(Struct):
     """A target region: a set of cells (not necessarily a rectangle), on a grid.
 
     Attributes
@@ -457,23 +451,23 @@ class Region:
     """
 
     cells: Shape
-    path: str | None = None
-    grid: Grid = SQUARE
-    optional: Shape = ()
-    line: int | None = field(default=None, compare=False, repr=False)
+    path: str | None
+    grid: Grid
+    optional: Shape
+    line: int | None
+    _hidden = ("line",)
+    _uncompared = ("line",)
 
-    def __post_init__(self) -> None:
-        grid = get_grid(self.grid)
-        cells = _checked_cells("the region", self.cells, grid)
-        optional = _checked_cells("the region's optional cells", self.optional, grid) if self.optional else ()
+    def __init__(self, cells: Shape, path: str | None = None, grid: Grid = SQUARE, optional: Shape = (),
+                 line: int | None = None) -> None:
+        grid = get_grid(grid)   # a grid's name: the grid
+        cells = _checked_cells("the region", cells, grid)   # lists, arrays: the frozen form (tuples)
+        optional = _checked_cells("the region's optional cells", optional, grid) if optional else ()
         if not cells and not optional:
             raise InputError("empty region: no cell")
         if set(cells) & set(optional):
             raise InputError(f"the region lists cell {min(set(cells) & set(optional))} as needed and as optional")
-        if grid is not self.grid or cells is not self.cells or optional is not self.optional:
-            object.__setattr__(self, "grid", grid)   # a grid's name, lists, arrays: the frozen form
-            object.__setattr__(self, "cells", cells)
-            object.__setattr__(self, "optional", optional)
+        self._set(cells=cells, path=path, grid=grid, optional=optional, line=line)
 
     @property
     def area(self) -> int:

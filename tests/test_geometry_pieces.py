@@ -203,3 +203,19 @@ def test_pieces_sets_and_regions_are_records_as_the_dataclasses_were():
         "path=None, grid=<square grid>)")
     assert pair == PieceSet(tuple(classic.pieces[:2])) and pair["I3"] is classic["I3"] and "I2" in pair
     assert replace(classic, pieces=classic.pieces[2:4]).names == ["L3", "T4"]
+
+
+def test_an_instance_is_compared_by_identity_and_replaced_afresh():
+    import weakref
+
+    from ubongo_cp.cover import PlacementTable, build_instance
+    from ubongo_cp.structs import replace
+
+    instance = build_instance(list(load_pieces("classic").select(["I2", "L3"])), Region.rectangle(1, 5))
+    assert isinstance(instance.table, PlacementTable) and instance != build_instance(instance.pieces, instance.region)
+    assert weakref.ref(instance)() is instance and hash(instance) == object.__hash__(instance)   # kernels' cache key
+    assert instance.n_options == 4 and len(instance.option_type) == 4   # I2 in four places, L3 in none; a cached view
+    again = replace(instance, ranges=None)
+    assert again is not instance and again.table is instance.table and "option_type" not in vars(again)
+    with pytest.raises(AttributeError):
+        instance.mode = "fixed"

@@ -37,7 +37,6 @@ from __future__ import annotations
 import sys
 from array import array
 from bisect import bisect_left
-from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter, mul, sub
@@ -47,6 +46,7 @@ from .errors import InputError, whole_argument
 from .geometry import Cell, Shape
 from .grids.base import LazyOrientations, Orientations
 from .pieces import EMPTY, EmptyCell, Piece, Region, check_one_grid, orientations_of
+from .structs import Struct, replace
 from .verify import verify_solution
 
 if TYPE_CHECKING:
@@ -68,8 +68,7 @@ _COUNTED = {
 }
 
 
-@dataclass(frozen=True, eq=False)
-class PlacementTable:
+class PlacementTable(NamedTuple):
     """The options of an instance in plain arrays (module :mod:`array`): what a search reads without numpy.
 
     Attributes
@@ -92,8 +91,7 @@ class PlacementTable:
     option_offset: array
 
 
-@dataclass(frozen=True, eq=False)
-class ExactCoverInstance:
+class ExactCoverInstance(Struct, eq=False):
     """One exact-cover instance: pieces to place in a region.
 
     The options are held in plain arrays (:attr:`table`); the numpy views
@@ -144,9 +142,15 @@ class ExactCoverInstance:
     mode: str
     types: tuple[tuple[int, ...], ...]
     table: PlacementTable
-    ranges: tuple[tuple[int, int], ...] | None = None
-    empty_type: int = -1
-    assigned: tuple = ()
+    ranges: tuple[tuple[int, int], ...] | None
+    empty_type: int
+    assigned: tuple
+
+    def __init__(self, pieces: tuple[Piece, ...], region: Region, optional_pieces: bool, mode: str,
+                 types: tuple[tuple[int, ...], ...], table: PlacementTable,
+                 ranges: tuple[tuple[int, int], ...] | None = None, empty_type: int = -1, assigned: tuple = ()) -> None:
+        self._set(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode, types=types, table=table,
+                  ranges=ranges, empty_type=empty_type, assigned=assigned)
 
     # ------------------------------------------------------------ numpy views
     @cached_property

@@ -45,10 +45,10 @@ References
 
 from __future__ import annotations
 
-import dataclasses
 from itertools import compress
 from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence
 
+from .. import structs
 from ..cover import ExactCoverInstance, kept
 
 if TYPE_CHECKING:
@@ -199,7 +199,7 @@ def _restrict(instance: ExactCoverInstance, keep: np.ndarray) -> tuple[ExactCove
     for o in kept.tolist():
         indices.extend(table.indices[table.indptr[o]:table.indptr[o + 1]])
         indptr.append(len(indices))
-    sub = dataclasses.replace(instance, table=PlacementTable(
+    sub = structs.replace(instance, table=PlacementTable(
         indptr, indices, array("i", [table.option_type[o] for o in kept.tolist()]),
         array("h", [table.option_orientation[o] for o in kept.tolist()]),
         array("i", [v for o in kept.tolist() for v in table.option_offset[2 * o:2 * o + 2]])))

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, product
 from operator import mul
@@ -231,8 +230,7 @@ class LazyOrientations(Sequence[Shape]):
         return repr(self.shapes())
 
 
-@dataclass(frozen=True)
-class Plane:
+class Plane(NamedTuple):
     """How the cells of one picture lie in the plane: the 2-D grid they are drawn on.
 
     Attributes

@@ -18,19 +18,21 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("numpy", "pandas", "pyarrow", "matplotlib", "ortools", "numba", "dask", "scipy", "concurrent.futures.process")
 
 PROBE = """
-import json, sys
+import sys
 from ubongo_cp.cli import main
 try:
     status = main({argv!r})
 except SystemExit as exc:
     status = exc.code
-print(json.dumps({{"status": status, "loaded": [m for m in {heavy!r} if m in sys.modules]}}), file=sys.stderr)
+loaded = [m for m in {heavy!r} if m in sys.modules]
+import json
+print(json.dumps({{"status": status, "loaded": loaded}}), file=sys.stderr)
 """
 
 
-def _loaded(argv: list[str]) -> tuple[int, list[str]]:
-    """Run ``ubongo-cp ARGV`` in a fresh interpreter; its exit status and the heavy packages it imported."""
-    proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv, heavy=HEAVY)], cwd=ROOT,
+def _loaded(argv: list[str], heavy: tuple[str, ...] = HEAVY) -> tuple[int, list[str]]:
+    """Run ``ubongo-cp ARGV`` in a fresh interpreter; its exit status and which of ``heavy`` it imported."""
+    proc = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv, heavy=heavy)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     return report["status"], report["loaded"]
@@ -70,6 +72,26 @@ def test_default_paths_load_no_library(tmp_path):
     matrix.write_text("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
     status, loaded = _loaded(["exact-cover", str(matrix), "--count"])
     assert status == 0 and loaded == []
+
+
+#: Standard-library modules whose import (or use) costs a command's start-up several milliseconds: dataclasses
+#: (with inspect, ast and dis; and it compiles each class's methods from source) and json.
+COSTLY_STDLIB = ("dataclasses", "inspect", "json")
+
+
+def test_default_paths_make_no_dataclass(tmp_path):
+    # The records on these paths are Structs and named tuples (ubongo_cp.structs); JSON is loaded for --json only.
+    region = tmp_path / "3x20.txt"
+    region.write_text(("#" * 20 + "\n") * 3)
+    matrix = tmp_path / "knuth.dlx"
+    matrix.write_text("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
+    for argv in (["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"],
+                 ["solve", "--pieces", "pentominoes", "--region", str(region), "--count"],
+                 ["analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3"],
+                 ["exact-cover", str(matrix), "--count"]):
+        assert _loaded(argv, COSTLY_STDLIB) == (0, []), argv
+    assert _loaded(["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1", "--json"],
+                   COSTLY_STDLIB) == (0, ["json"])
 
 
 def test_dlx_paths_load_numpy_only():

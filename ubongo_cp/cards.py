@@ -36,7 +36,6 @@ cube layers separated by a line of ``-``).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -386,6 +385,8 @@ def card_to_toml(card: CardSide, *, header: str | None = None) -> str:
     diff-able (one task per line); extra metadata is serialised by ``tomli_w``.
     """
     def q(value: str) -> str:
+        import json
+
         return json.dumps(value, ensure_ascii=False)
 
     lines = [f"# {ln}" for ln in (header or "").splitlines()]
@@ -416,6 +417,8 @@ def _toml_value(value) -> str:
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, str):
+        import json
+
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"

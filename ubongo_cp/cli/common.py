@@ -263,6 +263,14 @@ def check_estimate(args: argparse.Namespace) -> None:
                          "search); drop one or the other")
 
 
+def json_dumps(value, **kwargs) -> str:
+    """:func:`json.dumps` of ``value``, the module imported on first use (a command that prints no JSON, such as a
+    plain solve, does not load it: start-up)."""
+    import json
+
+    return json.dumps(value, **kwargs)
+
+
 def print_estimate(instance, seconds: float, *, as_json: bool, pieces_used: int | None = None) -> int:
     """Print :func:`~ubongo_cp.solvers.estimate.estimate_search` of ``instance`` (a line, or JSON); exit code 0."""
     import json

@@ -6,12 +6,11 @@ A thin layer over :mod:`ubongo_cp.exactcover` and :func:`ubongo_cp.solvers.solve
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, choose, solver_names
 from ..status import Status
-from .common import add_estimate_argument, add_split_arguments, check_estimate, print_estimate, split_from
+from .common import json_dumps, add_estimate_argument, add_split_arguments, check_estimate, print_estimate, split_from
 from .puzzle import max_solutions_arg, warm_engines
 
 __all__ = ["add_parsers"]
@@ -64,7 +63,7 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
     def stream(options) -> bool:  # --max-solutions all: each cover printed as found, none held
         cover = matrix.solution_dict(options)
         if args.json:
-            sys.stdout.write((", " if streamed else "") + json.dumps(cover))
+            sys.stdout.write((", " if streamed else "") + json_dumps(cover))
         else:
             _print_cover(cover, len(streamed) + 1)
         streamed.append(None)
@@ -80,9 +79,9 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
             "status": Status.TIMEOUT if result.stats.get("timed_out") else result.status, "backend": result.backend}
     if args.json:
         if streaming:
-            sys.stdout.write("], " + json.dumps({**head, "stats": result.stats})[1:] + "\n")
+            sys.stdout.write("], " + json_dumps({**head, "stats": result.stats})[1:] + "\n")
         else:
-            print(json.dumps({**head, "solutions": result.solutions, "stats": result.stats}))
+            print(json_dumps({**head, "solutions": result.solutions, "stats": result.stats}))
         return 0
     if result.status == Status.NO_SOLUTION:
         reason = result.stats.get("reason")

@@ -7,7 +7,6 @@ are imported inside them so that ``ubongo-cp --help`` stays fast.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ..errors import InputError
@@ -15,7 +14,7 @@ from ..shipped import SHIPPED_PIECE_SETS
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_names
 from ..status import Status
 from ..structs import replace
-from .common import (add_allow_pieces_argument, add_estimate_argument, add_split_arguments, check_estimate,
+from .common import (json_dumps, add_allow_pieces_argument, add_estimate_argument, add_split_arguments, check_estimate,
                      check_orientations, piece_names_arg, print_estimate, split_from)
 from .export import is_xmpuzzle, xmpuzzle_task
 
@@ -192,7 +191,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             result = solve(instance, backend=args.backend, limit=limit, time_limit=args.time_limit,
                            keep=most if counting else None, split=split, **diagram)
         if args.json:
-            print(json.dumps(_json(result)))
+            print(json_dumps(_json(result)))
         else:
             _print_result(result, region, counting=counting, most=most)
     if args.frequencies and not args.json:
@@ -364,7 +363,7 @@ class _Stream:
         self.n += 1
         if self.as_json:
             sys.stdout.write((", " if self.n > 1 else "")
-                             + json.dumps({k: [list(c) for c in v] for k, v in solution.items()}))
+                             + json_dumps({k: [list(c) for c in v] for k, v in solution.items()}))
         else:
             self.used.update(solution)
             print(f"{self.label} {self.n}:")
@@ -375,7 +374,7 @@ class _Stream:
     def close(self, result) -> None:
         if self.as_json:
             rest = {k: v for k, v in _json(result).items() if k != "solutions"}
-            sys.stdout.write("], " + json.dumps(rest)[1:] + "\n")
+            sys.stdout.write("], " + json_dumps(rest)[1:] + "\n")
             return
         _print_result(result, self.region, counting=True, most=0, streamed=self.n,
                       streamed_chars={key: ch for key, ch in self.chars.items() if key in self.used})
@@ -431,7 +430,7 @@ def _solve_card(args: argparse.Namespace) -> int:
                 _print_frequencies(result, indent="  ")
             print()
     if args.json:
-        print(json.dumps(out[0] if args.face is not None else
+        print(json_dumps(out[0] if args.face is not None else
                          {"card": card.card_id, "side": card.side, "tasks": out}))
     if args.draw and args.frequencies:
         if len(faces) > 1:
@@ -535,7 +534,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         instance = subset_instance(piece_set.pieces, region, args.k, mode=args.orientations or "free",
                                    max_empty=args.max_empty)
         if instance is None:
-            print(json.dumps({"estimate": None}) if args.json else f"nothing to search: no {args.k}-subset of "
+            print(json_dumps({"estimate": None}) if args.json else f"nothing to search: no {args.k}-subset of "
                   f"the pieces has the region's area ({region.area} cells)")
             return 0
         return print_estimate(instance, args.estimate, as_json=args.json, pieces_used=args.k)
@@ -552,7 +551,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         rows = result.to_json()
         if args.max_empty:
             rows = [{**row, "empty": empty(s)} for row, s in zip(rows, result.subsets)]
-        print(json.dumps(rows))
+        print(json_dumps(rows))
         return 0
     from ..solvers.registry import choose
 

@@ -23,7 +23,7 @@ record the methods :func:`dataclasses.dataclass` would generate:
   ``__init__`` stores the fields with :meth:`Struct._set`, and
   :func:`functools.cached_property` still caches (it writes the instance's
   ``__dict__``);
-- ``__replace__`` (:func:`copy.replace` from Python 3.13, and
+- ``__replace__`` (``copy.replace`` from Python 3.13, and
   :func:`replace` here): a copy with some fields changed, made by calling
   the class with every init field.
 

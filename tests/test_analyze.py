@@ -10,7 +10,7 @@ from conftest import SHARED
 from ubongo_cp.analyze import analyze, analyze_per_subset, matching_subsets
 from ubongo_cp.cover import verify_solution
 from ubongo_cp.errors import InputError
-from ubongo_cp.pieces import Region, load_pieces, load_region
+from ubongo_cp.pieces import Piece, Region, load_pieces, load_region
 from ubongo_cp.solvers import solver_names
 
 DUEL = load_pieces("duel")
@@ -127,3 +127,15 @@ def test_copies_beyond_what_the_region_holds_change_nothing():
     assert len(six.subsets) == 25
     assert [(s.pieces, s.count) for s in many.subsets] == [(s.pieces, s.count) for s in six.subsets]
     assert many.matching_area == six.matching_area
+
+
+def test_only_subsets_using_a_shared_shape_are_divided():
+    # UP-5: a horizontal and a vertical domino under two names are one shape. The 2x2 square has 2 domino
+    # tilings (two rows, two columns): the subset {D1, D2} counts 2, not the 4 ways of naming them; a
+    # subset with no shared shape ({D1, L3} on an L-shaped region's 5 cells) keeps its count.
+    pieces = [Piece("D1", ((0, 0), (0, 1))), Piece("D2", ((0, 0), (1, 0))), Piece("L3", ((0, 0), (1, 0), (1, 1)))]
+    result = analyze(pieces, Region.rectangle(2, 2), 2)
+    assert [(s.pieces, s.count) for s in result.subsets] == [(("D1", "D2"), 2)]
+    five = Region(((0, 0), (0, 1), (0, 2), (1, 0), (1, 1)))   # ###/##.: D1 + L3 in 2 ways (hand-checked)
+    result = analyze(pieces, five, 2)
+    assert sorted((s.pieces, s.count) for s in result.subsets) == [(("D1", "L3"), 2), (("D2", "L3"), 2)]

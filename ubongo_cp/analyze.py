@@ -310,12 +310,20 @@ def _identical_told_apart(counts: dict[tuple[int, ...], int], pieces: Sequence[P
 
     from .cover import piece_types
 
-    shape_of = {}
+    shape_of: dict[int, int] = {}
+    shared: set[int] = set()    # the positions whose shape another name bears too
     for t, members in enumerate(piece_types(list(pieces), mode)):
         for i in members:
             shape_of[i] = t
+        if len({pieces[i].name for i in members}) > 1:
+            shared.update(members)
+    if not shared:  # every shape under one name: nothing to divide (most analyses; 1,797 subsets cost 7 ms)
+        return dict(counts)
     out = {}
     for used, n in counts.items():
+        if shared.isdisjoint(used):
+            out[used] = n
+            continue
         ways = 1
         per_shape: dict[int, list[int]] = {}
         for i, c in Counter(used).items():

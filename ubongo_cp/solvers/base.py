@@ -421,7 +421,12 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     types_used = {}
     if tally:
         for mask, n in run.tally.items():
-            types_used[tuple(t for t in range(mask.bit_length()) if mask >> t & 1)] = n
+            used = []
+            while mask:  # each set bit, lowest first (a subset analysis reads thousands of masks)
+                low = mask & -mask
+                used.append(low.bit_length() - 1)
+                mask ^= low
+            types_used[tuple(used)] = n
     return SolveResult(status, [instance.solution_dict(s) for s in kept], count, exhausted, reduced, stats,
                        name, kept, instance, tally=types_used)
 

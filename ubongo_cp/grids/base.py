@@ -43,7 +43,7 @@ import math
 from collections import deque
 from functools import lru_cache
 from itertools import accumulate, chain, product
-from operator import mul
+from operator import mod, mul
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, overload
 
 from ..errors import InputError
@@ -254,6 +254,18 @@ class Plane(NamedTuple):
     map: Callable[[Iterable[Cell]], list]
     captions: tuple[tuple[float, float, str], ...] = ()
     frames: tuple[tuple[float, float, float, float], ...] = ()
+
+
+@lru_cache(maxsize=64)
+def _residue_weights(grid: Grid, colouring: Colouring) -> tuple[int, dict[tuple[int, ...], int], list[list[int]]]:
+    """For :meth:`Grid.achievable`: the number of residue classes of a cell's coordinates under ``colouring``'s
+    period (a cell's weight depends on these only), each class's index, and per offset class a translation may
+    have on ``grid``, the weight of each residue class moved by it. Made once per grid and colouring."""
+    classes = list(product(*(range(p) for p in colouring.period)))
+    index = {key: i for i, key in enumerate(classes)}
+    moved = [[colouring.weight(tuple(a + b for a, b in zip(key, o))) for key in classes]
+             for o in classes if grid.offset_ok(o)]
+    return len(classes), index, moved
 
 
 class Grid:
@@ -692,19 +704,13 @@ class Grid:
     def achievable(self, shapes: Iterable[Shape], colouring: Colouring) -> frozenset[int]:
         """Weights a placement of any of ``shapes`` can cover: one per shape and translation class."""
         period = colouring.period
-        dim = len(period)
-        classes = list(product(*(range(p) for p in period)))   # a cell's weight depends on these residues only
-        index = {key: i for i, key in enumerate(classes)}
-        weight = colouring.weight
-        # per offset class the translation may have, the weight of each residue class moved by it
-        moved = [[weight(tuple(a + b for a, b in zip(key, o))) for key in classes]
-                 for o in classes if self.offset_ok(o)]
+        n_classes, index, moved = _residue_weights(self, colouring)
         found: set[int] = set()
         seen: set[tuple[int, ...]] = set()
         for shape in shapes:
-            counts = [0] * len(classes)
+            counts = [0] * n_classes
             for c in shape:
-                counts[index[tuple(c[i] % period[i] for i in range(dim))]] += 1
+                counts[index[tuple(map(mod, c, period))]] += 1
             signature = tuple(counts)
             if signature in seen:
                 continue

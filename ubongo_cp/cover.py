@@ -1353,7 +1353,7 @@ def _getter(flat: list[int]) -> tuple:
 def _numpy_layout(layout) -> dict:
     """The region's layout (:func:`_region_layout`) as numpy arrays, made once: the item at each position (as in
     :func:`_python_layout`; none: the largest uint32, never read) and the translation, the bits of a fit mask
-    unpacked (whole 64-bit words) and the cells' positions."""
+    (whole 64-bit words), the bytes of it that can hold a position, and the cells' positions."""
     import numpy as np
 
     arrays = layout[6]
@@ -1372,6 +1372,7 @@ def _numpy_layout(layout) -> dict:
             offset[..., axis] = np.arange(lo, lo + n, dtype=np.int32).reshape((n,) + (1,) * (len(size) - 1 - axis))
         arrays["offset"] = offset.reshape(-1, len(size))
         arrays["bits"] = nbits
+        arrays["used"] = (layout[1].bit_length() + 7) // 8    # the bytes of a fit mask that hold positions
         arrays["at"] = at
     return arrays
 
@@ -1422,31 +1423,30 @@ def _fits_numpy(runs, strides, layout) -> list[tuple]:
         for j in range(1, flats.shape[1]):
             masks &= shifted.take(flats[:, j], axis=0)
         masks &= arrays["positions"]
-        out.append((*_unpacked(masks, arrays["bits"]), masks))
+        out.append((*_unpacked(masks, arrays["used"]), masks))
     return out
 
 
 def _fits_unpacked(runs, fits, layout) -> list[tuple]:
     """The fit masks of :func:`_placements` (integers, per type), for each run of types as :func:`_fits_numpy`
     gives them."""
-    nbits = _numpy_layout(layout)["bits"]
-    return [_unpacked(_words([m for t in range(run.t0, run.t1) for m in fits[t]], nbits // 8), nbits)
-            for run in runs]
+    arrays = _numpy_layout(layout)
+    return [_unpacked(_words([m for t in range(run.t0, run.t1) for m in fits[t]], arrays["bits"] // 8),
+                      arrays["used"]) for run in runs]
 
 
-def _unpacked(masks, nbits: int):
+def _unpacked(masks, used: int):
     """The set bits of fit masks (64-bit words, one row per orientation): each one's position, orientation by
-    orientation, in order, and how many each orientation has."""
+    orientation, in order, and how many each orientation has. Only the first ``used`` bytes of each mask are
+    read: no position lies beyond them (the words' last bytes pad the region's array to whole words; on a
+    narrow array, such as a parallelogram of hexagons, a third of each mask)."""
     import numpy as np
 
-    bits = np.unpackbits(np.ascontiguousarray(masks, dtype="<u8").view(np.uint8), bitorder="little")
-    at = bits.view(bool).nonzero()[0]
+    view = np.ascontiguousarray(masks, dtype="<u8").view(np.uint8)
+    bits = np.unpackbits(view[:, :used] if used < view.shape[1] else view, axis=1, bitorder="little")
+    rows, at = bits.view(bool).nonzero()
     del bits
-    starts = np.arange(0, nbits * (len(masks) + 1), nbits)
-    ends = at.searchsorted(starts)
-    counts = ends[1:] - ends[:-1]
-    at -= starts[:-1].repeat(counts)
-    return at, counts
+    return at, np.bincount(rows, minlength=len(masks))
 
 
 def _masks_of(run, fit) -> list[list[int]]:

@@ -24,7 +24,12 @@ install: $(VENV)/.installed
 
 run: install
 	$(CLI) batch puzzles/decks/classic --out $(OUT)/classic
-	$(CLI) booklet puzzles/decks/classic --results $(OUT)/classic --out $(OUT)/classic/booklet.pdf --png $(OUT)/classic/pages
+	@$(MAKE) --no-print-directory $(OUT)/classic/booklet.pdf
+
+# The booklet is drawn again only when the deck, the batch's tables or the toolkit changed: a second
+# `make run` resumes the batch, whose tables keep their times when their content is the same.
+$(OUT)/classic/booklet.pdf: $(OUT)/classic/tasks.csv $(wildcard puzzles/decks/classic/*) $(shell find ubongo_cp -name '*.py')
+	$(CLI) booklet puzzles/decks/classic --results $(OUT)/classic --out $@ --png $(OUT)/classic/pages
 
 test: install
 	$(PY) -m pytest -q -p no:cacheprovider -n 2   # two workers (pytest-xdist): the suite in about half the time

@@ -489,3 +489,27 @@ def test_booklet_pages_and_playtest_cards_never_replace_each_other(run_cli, tmp_
     code, _, err = run_cli(*argv[second], "--no-progress")
     assert code == 2 and "exists and was not written by `ubongo-cp" in err, err
     assert {p.name: p.read_bytes() for p in (tmp_path / "png").glob("*.png")} == before
+
+
+def test_an_output_with_the_same_bytes_keeps_its_time_and_a_changed_one_is_replaced(tmp_path, run_cli):
+    # A resumed batch writes tables equal to the ones in place: they keep their modification times (make
+    # compares times: a second `make run` draws the booklet again only when something changed). A file
+    # whose bytes differ is replaced, and no temporary file is left beside it.
+    from ubongo_cp.io import atomic_path
+
+    target = tmp_path / "t.csv"
+    target.write_text("a,b\n1,2\n")
+    os.utime(target, (1_000_000_000, 1_000_000_000))
+    with atomic_path(target) as tmp:
+        tmp.write_text("a,b\n1,2\n")
+    assert os.stat(target).st_mtime == 1_000_000_000 and target.read_text() == "a,b\n1,2\n"
+    with atomic_path(target) as tmp:
+        tmp.write_text("a,b\n1,3\n")
+    assert os.stat(target).st_mtime > 1_000_000_000 and target.read_text() == "a,b\n1,3\n"
+    assert listing(tmp_path) == ["t.csv"]
+    # the batch itself: resumed, its tables keep their times
+    out = tmp_path / "out"
+    assert run_cli("batch", PUZZLES / "examples", "--out", out, "--no-progress")[0] == 0
+    times = {p.name: os.stat(p).st_mtime_ns for p in out.iterdir() if p.suffix in (".csv", ".parquet")}
+    assert run_cli("batch", PUZZLES / "examples", "--out", out, "--no-progress")[0] == 0
+    assert {p.name: os.stat(p).st_mtime_ns for p in out.iterdir() if p.suffix in (".csv", ".parquet")} == times

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import SHARED
+from conftest import PUZZLES, SHARED
 from ubongo_cp.analyze import analyze, analyze_per_subset, matching_subsets
 from ubongo_cp.cover import verify_solution
 from ubongo_cp.errors import InputError
@@ -139,3 +139,12 @@ def test_only_subsets_using_a_shared_shape_are_divided():
     five = Region(((0, 0), (0, 1), (0, 2), (1, 0), (1, 1)))   # ###/##.: D1 + L3 in 2 ways (hand-checked)
     result = analyze(pieces, five, 2)
     assert sorted((s.pieces, s.count) for s in result.subsets) == [(("D1", "L3"), 2), (("D2", "L3"), 2)]
+
+
+def test_to_frame_holds_the_subsets_as_rows():
+    # One row per subset, in order, with the counts of to_json (the CLI's --json) as int64.
+    result = analyze(load_pieces("duel").pieces, load_region(PUZZLES / "examples" / "duel_board1.txt"), 3)
+    frame = result.to_frame()
+    assert list(frame.columns) == ["pieces", "count"] and str(frame["count"].dtype) == "int64"
+    assert [{"pieces": list(p), "count": int(n)} for p, n in zip(frame["pieces"], frame["count"])] == result.to_json()
+    assert (len(frame), int(frame["count"].sum())) == (13, 14)   # 13 tiling subsets, 14 tilings (the C++ analyzer's)

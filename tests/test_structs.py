@@ -95,3 +95,50 @@ def test_replace_pickle_copy():
         assert other == a and other.line == 5 and type(other) is Cell
     r = pickle.loads(pickle.dumps(Result(2, {"n": 1})))
     assert r.count == 2 and r.stats == {"n": 1}
+
+
+def test_subclasses_keep_their_parents_settings_and_fields():
+    # As a plain subclass of a dataclass: a mutable parent stays mutable, identity equality stays identity,
+    # a wrapper __init__ keeps the parent's fields, and extra attributes that are not fields may be set.
+    class MyResult(Result):
+        pass
+
+    r = MyResult(3)
+    r.count = 4
+    assert (r.count, MyResult._fields) == (4, ("count", "stats"))
+
+    class Tagged(Table):
+        pass
+
+    t = Tagged([1])
+    assert t != Tagged([1]) and hash(t) == object.__hash__(t)
+
+    class Wrapped(Cell):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+
+    a, b = Wrapped("A", ((0, 0),)), Wrapped("B", ((0, 0),))
+    assert Wrapped._fields == Cell._fields and a != b and len({a, b}) == 2 and "Wrapped(name='A'" in repr(a)
+
+    class Coloured(Cell):
+        pass
+
+    c = Coloured("C")
+    c.colour = "red"                        # not a field: allowed, as for a plain subclass of a frozen dataclass
+    with pytest.raises(FrozenInstanceError):
+        c.name = "D"                        # a field: refused
+    with pytest.raises(FrozenInstanceError):
+        Cell("E").colour = "red"            # the record's own class: every name refused, as a dataclass
+
+    class Empty(Struct):
+        pass
+
+    assert Empty() == Empty() and Empty._fields == ()   # no __init__: no fields, as a dataclass with none
+
+
+def test_match_by_position():
+    match Cell("X", ((0, 0),)):
+        case Cell(name, cells):
+            assert (name, cells) == ("X", ((0, 0),))
+        case _:
+            raise AssertionError("no match")

@@ -34,12 +34,15 @@ import math
 import time
 from functools import lru_cache
 from itertools import combinations
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from .cover import ExactCoverInstance, build_instance, checked_puzzle, empty_cell_piece
 from .errors import InputError, whole_argument
 from .pieces import EMPTY, Piece, Region, check_one_grid
 from .structs import Struct
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets", "subset_instance"]
 
@@ -109,6 +112,22 @@ class AnalysisResult(Struct, frozen=False):
     def to_json(self) -> list[dict]:
         """The CLI's JSON form: ``[{"pieces": [...], "count": N}, ...]``."""
         return [{"pieces": list(s.pieces), "count": s.count} for s in self.subsets]
+
+    def to_frame(self) -> pd.DataFrame:
+        """The subsets as a :class:`pandas.DataFrame`, one row each: columns ``pieces`` (tuple of str) and
+        ``count`` (int64), in the order of :attr:`subsets`.
+
+        Examples
+        --------
+        >>> from ubongo_cp.pieces import Region, load_pieces
+        >>> frame = analyze(load_pieces("classic").pieces, Region.rectangle(3, 4), 3).to_frame()
+        >>> frame.shape, list(frame.columns), frame.loc[0, "pieces"], int(frame.loc[0, "count"])
+        ((17, 2), ['pieces', 'count'], ('I2', 'Y5', 'L5'), 4)
+        """
+        import pandas as pd
+
+        return pd.DataFrame({"pieces": [s.pieces for s in self.subsets],
+                             "count": pd.Series([s.count for s in self.subsets], dtype="int64")})
 
 
 def matching_subsets(pieces: Sequence[Piece], area: int, k: int, copies: int = 1) -> int:

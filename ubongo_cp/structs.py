@@ -63,11 +63,17 @@ class FrozenInstanceError(AttributeError):
 
 
 def _frozen_setattr(self: Struct, name: str, value: Any) -> None:
-    raise FrozenInstanceError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
+    cls = type(self)
+    if Struct in cls.__bases__ or name in cls._fields:   # a record's own class: every name (as a dataclass)
+        raise FrozenInstanceError(f"cannot assign to field {name!r} of a frozen {cls.__name__}")
+    object.__setattr__(self, name, value)
 
 
 def _frozen_delattr(self: Struct, name: str) -> None:
-    raise FrozenInstanceError(f"cannot delete field {name!r} of a frozen {type(self).__name__}")
+    cls = type(self)
+    if Struct in cls.__bases__ or name in cls._fields:
+        raise FrozenInstanceError(f"cannot delete field {name!r} of a frozen {cls.__name__}")
+    object.__delattr__(self, name)
 
 
 def _fields_eq(self: Struct, other: object) -> bool:
@@ -81,13 +87,32 @@ def _fields_hash(self: Struct) -> int:
     return hash(type(self)._key(self))
 
 
+def _own_fields(cls: type) -> tuple[str, ...] | None:
+    """The field names of the ``__init__`` a class defines itself, in order; None when it defines none, or one
+    that takes ``*args`` or ``**kwargs`` (a wrapper of its parent's: the parent's fields stand)."""
+    init = vars(cls).get("__init__")
+    while init is not None and hasattr(init, "__wrapped__"):   # functools.wraps
+        init = init.__wrapped__
+    code = getattr(init, "__code__", None)
+    if code is None or code.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS):
+        return None
+    return code.co_varnames[1:code.co_argcount + code.co_kwonlyargcount]
+
+
+_CO_VARARGS, _CO_VARKEYWORDS = 0x04, 0x08   # the code flags of *args and **kwargs (module inspect)
+
+
 class Struct:
     """Base of the package's structs (module docstring).
 
     Class statement keywords: ``frozen`` (default True) and ``eq`` (default
-    True). Class attributes a subclass may set: ``_hidden`` (fields left out
-    of the repr) and ``_uncompared`` (fields left out of equality and hash),
-    as tuples of field names.
+    True); a subclass of a record keeps its parent's unless it says
+    otherwise, and its parent's fields unless its own ``__init__`` names
+    them (one that takes ``*args``/``**kwargs`` does not). As for a plain
+    subclass of a frozen dataclass, an instance of a subclass may take
+    attributes that are not fields. Class attributes a subclass may set:
+    ``_hidden`` (fields left out of the repr) and ``_uncompared`` (fields
+    left out of equality and hash), as tuples of field names.
     """
 
     __slots__ = ()
@@ -96,22 +121,34 @@ class Struct:
     _hidden: ClassVar[tuple[str, ...]] = ()
     _uncompared: ClassVar[tuple[str, ...]] = ()
     _shown: ClassVar[tuple[str, ...]] = ()
+    _frozen: ClassVar[bool] = True
+    _eq: ClassVar[bool] = True
+    __match_args__: ClassVar[tuple[str, ...]] = ()
     _key: ClassVar[Callable[[Any], tuple]]
 
-    def __init_subclass__(cls, *, frozen: bool = True, eq: bool = True, **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, frozen: bool | None = None, eq: bool | None = None, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        code = cls.__init__.__code__
-        cls._fields = code.co_varnames[1:code.co_argcount + code.co_kwonlyargcount]
+        declared = Struct in cls.__bases__
+        cls._frozen = cls._frozen if frozen is None else frozen
+        cls._eq = cls._eq if eq is None else eq
+        fields = _own_fields(cls)
+        if fields is not None:
+            cls._fields = fields
+        cls.__match_args__ = cls._fields  # type: ignore[misc]  # positional patterns (match), as a dataclass
         cls._shown = tuple(f for f in cls._fields if f not in cls._hidden)
         compared = [f for f in cls._fields if f not in cls._uncompared]
         get = attrgetter(*compared) if compared else (lambda self: ())
         cls._key = staticmethod(get if len(compared) != 1 else (lambda self: (get(self),)))
-        if frozen:
+        if cls._frozen and (declared or frozen):
             cls.__setattr__ = _frozen_setattr  # type: ignore[method-assign,assignment]
             cls.__delattr__ = _frozen_delattr  # type: ignore[method-assign,assignment]
-        if eq and "__eq__" not in vars(cls):
-            cls.__eq__ = _fields_eq  # type: ignore[method-assign,assignment]
-            cls.__hash__ = _fields_hash if frozen else None  # type: ignore[method-assign,assignment]
+        if (declared or eq is not None or frozen is not None) and "__eq__" not in vars(cls):
+            if cls._eq:
+                cls.__eq__ = _fields_eq  # type: ignore[method-assign,assignment]
+                cls.__hash__ = _fields_hash if cls._frozen else None  # type: ignore[method-assign,assignment]
+            else:
+                cls.__eq__ = object.__eq__  # type: ignore[method-assign]
+                cls.__hash__ = object.__hash__  # type: ignore[method-assign]
 
     def _set(self, **values: Any) -> None:
         """Store fields (``__init__`` of a frozen struct)."""

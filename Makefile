@@ -24,10 +24,12 @@ install: $(VENV)/.installed
 
 run: install
 	$(CLI) batch puzzles/decks/classic --out $(OUT)/classic
-	@$(MAKE) --no-print-directory $(OUT)/classic/booklet.pdf
+	@$(MAKE) --no-print-directory $(if $(PAGES_DRAWN),,-B) $(OUT)/classic/booklet.pdf
 
-# The booklet is drawn again only when the deck, the batch's tables or the toolkit changed: a second
-# `make run` resumes the batch, whose tables keep their times when their content is the same.
+# The booklet is drawn again only when the deck, the batch's tables or the toolkit changed, or when its
+# page images are not all there (one per card file): a second `make run` resumes the batch, whose tables
+# keep their times when their content is the same.
+PAGES_DRAWN = $(filter $(words $(wildcard puzzles/decks/classic/*.toml)),$(words $(wildcard $(OUT)/classic/pages/*.png)))
 $(OUT)/classic/booklet.pdf: $(OUT)/classic/tasks.csv $(wildcard puzzles/decks/classic/*) $(shell find ubongo_cp -name '*.py')
 	$(CLI) booklet puzzles/decks/classic --results $(OUT)/classic --out $@ --png $(OUT)/classic/pages
 

@@ -1,13 +1,12 @@
 """Structs: classes of named fields with a repr, equality, a hash and immutability, made without code generation.
 
 The package's records (pieces, regions, instances, results, card sides,
-plans) were dataclasses. On the commands' common paths (``solve``,
-``analyze``, ``exact-cover``) 24 of them were made at start-up, and
+plans) are not dataclasses because of start-up: the commands' common paths
+(``solve``, ``analyze``, ``exact-cover``) make about two dozen of them, and
 :mod:`dataclasses` compiles each one's methods from source text when its
 class is made, besides importing :mod:`inspect` (with :mod:`ast`,
-:mod:`dis`, :mod:`tokenize`): 18 ms of the 66 ms a card-task solve took,
-measured with ``benchmarks/bench_startup.py`` (callgrind put 23% of the
-process's instructions in that compiling). A :class:`Struct` subclass writes
+:mod:`dis`, :mod:`tokenize`): 18 ms of a 66 ms card-task solve, measured
+with ``benchmarks/bench_startup.py``. A :class:`Struct` subclass writes
 its ``__init__`` by hand, in field order; :class:`Struct` reads the field
 names from that signature once, when the class is made, and gives every
 record the methods :func:`dataclasses.dataclass` would generate:
@@ -28,9 +27,11 @@ record the methods :func:`dataclasses.dataclass` would generate:
   the class with every init field.
 
 Records keep their ``__dict__`` (no ``__slots__``), so they pickle, copy
-and take cached properties as the dataclasses did. Plain immutable structs
-with no behaviour of their own are :class:`typing.NamedTuple` classes
-instead (made in a tenth of the time; :func:`replace` takes them too).
+and take cached properties as dataclasses do. Plain immutable records with
+no behaviour of their own are :class:`typing.NamedTuple` classes instead
+(made in about a quarter of a dataclass's time; :func:`replace` takes them
+too). The functions of :mod:`dataclasses` (``replace``, ``fields``,
+``asdict``) do not take structs.
 
 Examples
 --------

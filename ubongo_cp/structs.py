@@ -63,17 +63,21 @@ class FrozenInstanceError(AttributeError):
     """An attribute of a frozen struct set or deleted (as :class:`dataclasses.FrozenInstanceError`)."""
 
 
+def _refuses(cls: type[Struct], name: str) -> bool:
+    """Whether a frozen record refuses to set or delete ``name``: every name on a record's own class (as a
+    dataclass), its fields only on a plain subclass."""
+    return Struct in cls.__bases__ or name in cls._fields
+
+
 def _frozen_setattr(self: Struct, name: str, value: Any) -> None:
-    cls = type(self)
-    if Struct in cls.__bases__ or name in cls._fields:   # a record's own class: every name (as a dataclass)
-        raise FrozenInstanceError(f"cannot assign to field {name!r} of a frozen {cls.__name__}")
+    if _refuses(type(self), name):
+        raise FrozenInstanceError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
     object.__setattr__(self, name, value)
 
 
 def _frozen_delattr(self: Struct, name: str) -> None:
-    cls = type(self)
-    if Struct in cls.__bases__ or name in cls._fields:
-        raise FrozenInstanceError(f"cannot delete field {name!r} of a frozen {cls.__name__}")
+    if _refuses(type(self), name):
+        raise FrozenInstanceError(f"cannot delete field {name!r} of a frozen {type(self).__name__}")
     object.__delattr__(self, name)
 
 

@@ -394,8 +394,7 @@ class BitSearch:
         self._memo_levels = 0   # the memo's pieces-left bound where the memo may be used (module docstring)
         if rule == "first" and _typed(instance) and max(lay.hi, default=2) <= 1:
             self._memo_levels = max(0, pieces - _MEMO_LEFT)
-            if memo and self._memo_levels:
-                self.kernel.set_memo(0, self._memo_levels, _MEMO_BITS)
+            self._use_memo(memo)
             self.kernel.set_fast(max(0, pieces - _FAST_LEFT))
         self._rows = _Rows(self.kernel.depth)
 
@@ -410,12 +409,16 @@ class BitSearch:
         twin.layout, twin.n_options, twin._memo_levels = self.layout, self.n_options, self._memo_levels
         twin.kernel = self.kernel.clone()
         if memo is not None:
-            if memo and self._memo_levels:
-                twin.kernel.set_memo(0, self._memo_levels, _MEMO_BITS)
-            else:
-                twin.kernel.set_memo(0, -1, 0)   # no table
+            twin._use_memo(memo)
         twin._rows = _Rows(twin.kernel.depth)
         return twin
+
+    def _use_memo(self, on: bool) -> None:
+        """The memo on where the rule allows it (:attr:`_memo_levels`), else off (no table)."""
+        if on and self._memo_levels:
+            self.kernel.set_memo(0, self._memo_levels, _MEMO_BITS)
+        else:
+            self.kernel.set_memo(0, -1, 0)
 
     @property
     def nodes(self) -> int:
@@ -694,13 +697,13 @@ class BitboardBackend(Struct, frozen=False):
         milliseconds), the first one built."""
         settings = (self.rule, self.prune, self.cardinality, self.scan)
         try:
-            kept = _KERNELS.setdefault(instance, {})
+            kernels = _KERNELS.setdefault(instance, {})
         except TypeError:   # an object without weak references: a new kernel each time
-            kept = {}
-        base = kept.get(settings)
+            kernels = {}
+        base = kernels.get(settings)
         if base is None:   # kept without a memo table (some megabytes): each clone makes its own
-            base = kept[settings] = BitSearch(instance, rule=self.rule, prune=self.prune,
-                                              cardinality=self.cardinality, memo=False, scan=self.scan)
+            base = kernels[settings] = BitSearch(instance, rule=self.rule, prune=self.prune,
+                                                 cardinality=self.cardinality, memo=False, scan=self.scan)
         return base.clone(memo=self.memo)
 
     def scanned(self, instance, branches: Sequence) -> tuple[BitboardBackend, BitSearch | None]:

@@ -284,3 +284,48 @@ def test_masks_shifted_as_needed_give_the_placements_shifted_at_once(monkeypatch
     cover._REGIONS.clear()
     rows = [[sorted(inst.option_cells(o)) for o in range(inst.n_options)] for inst in (at_once, as_needed)]
     assert rows[0] == rows[1] and len(rows[0]) > 100
+
+
+@pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
+def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_orientation(grid, monkeypatch):
+    """The three ways of making the table (fits and rows with numpy; fits in plain Python, rows with numpy;
+    both in plain Python) give the same table, and its rows are the placements found by brute force: every
+    orientation moved by every translation of the grid that keeps it inside the region (a region with a
+    hole and optional cells, pieces of 4 and 5 cells, repeated and optional pieces)."""
+    from ubongo_cp import cover
+    from ubongo_cp.pieces import Piece, Region
+
+    shapes = list(free_polyforms(grid, 4))[:3] + list(free_polyforms(grid, 5))[:6]
+    use = [Piece(f"P{i}", s, grid) for i, s in enumerate(shapes)] + [Piece("Q", shapes[0], grid)]
+    box = grid.box(*{"square": (6, 7), "hex": (6, 6), "triangle": (5, 8), "cube": (3, 3, 4)}[grid.name])
+    hole, optional = box[len(box) // 2], box[:3]
+    region = Region(tuple(c for c in box if c != hole and c not in optional), optional=tuple(optional), grid=grid)
+
+    def table(optional_pieces, **constants):
+        with monkeypatch.context() as m:
+            for name, value in constants.items():
+                m.setattr(cover, name, value)
+            cover._FORMS.clear()
+            cover._REGIONS.clear()
+            inst = cover.build_instance(use, region, optional_pieces=optional_pieces)
+        t = inst.table
+        return inst, [a.tobytes() for a in (t.indptr, t.indices, t.option_type, t.option_orientation,
+                                             t.option_offset)]
+
+    cells = set(region.cells) | set(region.optional)
+    for optional_pieces in (False, True):
+        inst, numpy_both = table(optional_pieces, _NUMPY_FITS_FROM=0, _NUMPY_FITS_AREA=0, _NUMPY_FROM=0)
+        assert table(optional_pieces, _NUMPY_FITS_FROM=10**9, _NUMPY_FROM=0)[1] == numpy_both
+        assert table(optional_pieces, _NUMPY_FITS_FROM=10**9, _NUMPY_FROM=10**9)[1] == numpy_both
+        found = sorted((inst.type_piece(int(inst.option_type[o])).name, tuple(sorted(inst.option_cells(o))))
+                       for o in range(inst.n_options))
+        brute = set()      # each orientation's first cell moved onto each cell of the region
+        for copies in inst.types:
+            piece = use[copies[0]]
+            for shape in grid.orientations(piece.cells):
+                for target in cells:
+                    move = tuple(b - a for a, b in zip(shape[0], target))
+                    moved = tuple(sorted(tuple(a + b for a, b in zip(c, move)) for c in shape))
+                    if grid.offset_ok(move) and cells.issuperset(moved):
+                        brute.add((piece.name, moved))
+        assert found == sorted(brute) and len(found) > 50, (grid.name, optional_pieces)

@@ -1443,10 +1443,14 @@ def _unpacked(masks, used: int):
     import numpy as np
 
     view = np.ascontiguousarray(masks, dtype="<u8").view(np.uint8)
-    bits = np.unpackbits(view[:, :used] if used < view.shape[1] else view, axis=1, bitorder="little")
-    rows, at = bits.view(bool).nonzero()
+    bits = np.unpackbits(view[:, :used] if used < view.shape[1] else view, axis=1, bitorder="little").view(bool)
+    width = bits.shape[1]
+    at = np.flatnonzero(bits)             # flat (one pass; a 2-D nonzero costs several times as much) ...
     del bits
-    return at, np.bincount(rows, minlength=len(masks))
+    starts = np.arange(0, width * (len(masks) + 1), width)
+    per_mask = np.diff(at.searchsorted(starts))
+    at -= starts[:-1].repeat(per_mask)    # ... less each mask's start
+    return at, per_mask
 
 
 def _masks_of(run, fit) -> list[list[int]]:

@@ -328,7 +328,7 @@ class _CellMasks(dict):
         return [sum(map(bit, indices[indptr[o]:indptr[o + 1]])) for o in options]
 
 
-def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max_branches: int = 20_000,
+def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max_branches: int = 32,
                   inner: bool = True) -> BranchPlan | None:
     """The orbit decomposition to the last symmetry: every solution orbit searched about once.
 
@@ -364,7 +364,11 @@ def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max
         per branch, the piece restricted to representatives) instead of a branch per representative.
     max_branches : int
         Stop refining once the plan has this many branches (the rest are searched with their
-        residual symmetry).
+        residual symmetry, each solution tested against it: the counts stay exact). Where every piece
+        type has copies, ``cell`` levels can follow a mirror line cell by cell, a branch per symmetric
+        placement on it, each a smaller tree searched anew: 52 T tetrominoes in the 16x13 band (no
+        tiling) made 892 branches, planned in 40 ms and searched in 121,096 nodes, where the whole
+        tree has 3,271; at 32 branches the count takes 6 ms (``benchmarks/bench_copies.py``).
 
     Returns
     -------

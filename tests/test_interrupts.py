@@ -74,3 +74,20 @@ def test_a_swallowed_ctrl_c_still_ends_the_command():
     proc = subprocess.run([sys.executable, "-c", _SWALLOWED], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "ubongo-cp: interrupted\n")
     assert INTERRUPT_GRACE <= time.time() - start < INTERRUPT_GRACE + 10
+
+
+def test_a_command_run_in_another_thread_leaves_the_ctrl_c_handler_alone(capsys):
+    # Only the main thread may set a signal handler: elsewhere (a notebook's or a server's worker thread)
+    # the command runs without watching Ctrl-C, and the handler stays Python's own.
+    import signal
+    import threading
+
+    from ubongo_cp.cli import main
+
+    status: list[int] = []
+    worker = threading.Thread(target=lambda: status.append(main(["solve", "puzzles/examples/classic_X1_easy.toml",
+                                                                  "--face", "1"])))
+    worker.start()
+    worker.join()
+    assert status == [0] and "I2" in capsys.readouterr().out
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -87,6 +87,8 @@ def test_default_paths_make_no_dataclass(tmp_path):
     matrix.write_text("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
     for argv in (["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"],
                  ["solve", "--pieces", "pentominoes", "--region", str(region), "--count"],
+                 # copies: the default count asks Knuth's estimate whether the decision diagram pays
+                 ["solve", "--pieces", "tetrominoes", "--region", str(region), "--use", "L:15", "--count"],
                  ["analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3"],
                  ["exact-cover", str(matrix), "--count"]):
         assert _loaded(argv, COSTLY_STDLIB) == (0, []), argv

@@ -130,13 +130,8 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
     the previous handler is restored after the block.
     """
     import signal
-    import threading
 
     seen: list[bool] = []
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield seen
-        return
 
     def handler(signum, frame):
         seen.append(True)
@@ -144,7 +139,15 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
             _last_resort()
         signal.default_int_handler(signum, frame)
 
-    signal.signal(signal.SIGINT, handler)
+    installed = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if installed:
+        try:
+            signal.signal(signal.SIGINT, handler)
+        except ValueError:   # not the main thread, the only one that may set a handler (threading not imported)
+            installed = False
+    if not installed:
+        yield seen
+        return
     try:
         yield seen
     finally:

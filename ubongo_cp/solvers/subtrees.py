@@ -37,11 +37,11 @@ import os
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Sequence
 
 from ..errors import InputError
+from ..structs import Struct
 
 if TYPE_CHECKING:
     from ..executors import Executor
@@ -70,8 +70,7 @@ ONE_SEARCH_NODES = 2_000_000
 JOURNAL_KIND = "ubongo-cp subtree journal"
 
 
-@dataclass(frozen=True)
-class Subtree:
+class Subtree(NamedTuple):
     """One subtree of a split count.
 
     Attributes
@@ -255,8 +254,7 @@ def run_task(digest: str, first: int, branches: list, keep: int, tally: bool, de
 
 
 # --------------------------------------------------------------------- the driver's side
-@dataclass
-class SplitSearch:
+class SplitSearch(Struct, frozen=False):
     """How a native count runs split into subtrees (see the module docstring).
 
     Attributes
@@ -284,15 +282,23 @@ class SplitSearch:
         the answers are the same): see :data:`ONE_SEARCH_NODES`. 0 (the default): always cut.
     """
 
-    executor: Executor | None = None
-    journal: str | os.PathLike | None = None
-    progress: bool = False
-    delay: float = 2.0
-    leaves: int | None = None
-    tasks_per_job: int = TASKS_PER_JOB
-    notify: Callable[[str], Any] | None = None
-    least_nodes: int = 0
-    stats: dict = field(default_factory=dict)
+    executor: Executor | None
+    journal: str | os.PathLike | None
+    progress: bool
+    delay: float
+    leaves: int | None
+    tasks_per_job: int
+    notify: Callable[[str], Any] | None
+    least_nodes: int
+    stats: dict
+
+    def __init__(self, executor: Executor | None = None, journal: str | os.PathLike | None = None,
+                 progress: bool = False, delay: float = 2.0, leaves: int | None = None,
+                 tasks_per_job: int = TASKS_PER_JOB, notify: Callable[[str], Any] | None = None,
+                 least_nodes: int = 0, stats: dict | None = None) -> None:
+        self._set(executor=executor, journal=journal, progress=progress, delay=delay, leaves=leaves,
+                  tasks_per_job=tasks_per_job, notify=notify, least_nodes=least_nodes,
+                  stats={} if stats is None else stats)
 
     def search(self, backend, instance, branches: Sequence, *, keep: int, time_limit: float | None,
                tally: bool, kernel=None):

@@ -76,11 +76,12 @@ def test_default_paths_load_no_library(tmp_path):
 
 #: Standard-library modules whose import (or use) costs a command's start-up several milliseconds: dataclasses
 #: (with inspect, ast and dis; and it compiles each class's methods from source) and json.
-COSTLY_STDLIB = ("dataclasses", "inspect", "json")
+COSTLY_STDLIB = ("dataclasses", "inspect", "json", "threading", "ubongo_cp.executors.local", "ubongo_cp.executors.factory")
 
 
 def test_default_paths_make_no_dataclass(tmp_path):
-    # The records on these paths are Structs and named tuples (ubongo_cp.structs); JSON is loaded for --json only.
+    # The records on these paths are Structs and named tuples (ubongo_cp.structs); JSON is loaded for --json only;
+    # the executors' pools are not loaded where the options only name their kinds.
     region = tmp_path / "3x20.txt"
     region.write_text(("#" * 20 + "\n") * 3)
     matrix = tmp_path / "knuth.dlx"

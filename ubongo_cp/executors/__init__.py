@@ -47,11 +47,29 @@ dashboard is off unless asked for.
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from .base import CHUNKS_PER_JOB, EXECUTORS, Executor
-from .chunks import map_chunks
-from .dask_cluster import DaskExecutor
-from .factory import make_executor, using
-from .local import LocalExecutor
+
+if TYPE_CHECKING:
+    from .chunks import map_chunks
+    from .dask_cluster import DaskExecutor
+    from .factory import make_executor, using
+    from .local import LocalExecutor
+
+#: Where the rest is, loaded when first named: a command that only lists the executor kinds in its
+#: options (every counting command) does not load the pools.
+_LAZY = {"map_chunks": "chunks", "DaskExecutor": "dask_cluster", "make_executor": "factory", "using": "factory",
+         "LocalExecutor": "local"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["Executor", "LocalExecutor", "DaskExecutor", "make_executor", "using", "map_chunks", "EXECUTORS",
            "CHUNKS_PER_JOB"]

@@ -34,7 +34,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import os
-import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,6 +43,8 @@ from ..errors import InputError
 from ..structs import Struct
 
 if TYPE_CHECKING:
+    import threading
+
     from ..executors import Executor
 
 __all__ = ["SplitSearch", "Subtree", "split_branches", "group_tasks", "instance_digest", "LEAVES", "BAR_LEAVES",
@@ -221,6 +222,8 @@ _STOP_KEYS = itertools.count()
 def _stopping(key: str) -> Iterator[None]:
     """Within the block, the tasks of a count run; after it (the count done, or stopped: Ctrl-C, an error),
     its stop sign is set, so that the tasks still searching in threads of this process stop."""
+    import threading
+
     _STOPS[key] = threading.Event()
     try:
         yield

@@ -15,7 +15,8 @@ Run ``python -m benchmarks.bench_grids [--repeats N] [--compare-with DIR]``.
    6x10, the 12 hexiamonds in the 6x6 rhombus, the 22 pentahexes in a 10x11
    parallelogram, the 8 tetracubes in 2x4x4); then like for like by instance size
    (:data:`MATCHED`): each other grid's 5-cell polyforms against the pentominoes in a rectangle
-   holding about as many placements, the ratio of their µs per placement. Target: hexagons and
+   holding about as many placements, the ratio of their µs per placement (the median over the runs of
+   each run's ratio). Target: hexagons and
    triangles at least as fast per placement as squares. Each case is built once untimed before its
    cold build: the C library gives the heap's free top back to the system when it grows large (glibc's
    trim threshold), so the first large case after the largest one would otherwise pay for growing it
@@ -140,24 +141,29 @@ MATCHED = [(("triangle", "5 cells", (6, 10)), ("square", "5 cells", (6, 8))),   
            (("cube", "5 cells", (4, 5, 6)), ("square", "5 cells", (21, 22)))]          # 23,976 / 24,142
 
 
-def matched(rows: list[dict]) -> list[dict]:
-    """The :data:`MATCHED` pairs: µs per placement of the other grid over that of squares, cold and warm (CPU)."""
+def matched(rows: list[dict], times: dict) -> list[dict]:
+    """The :data:`MATCHED` pairs: µs per placement of the other grid over that of squares, cold and warm (CPU):
+    the median over the runs of the ratio within each run (the two cases measured moments apart, so that a
+    change of the machine's load between runs weighs on both)."""
     by_case = {(r["grid"], r["pieces"], r["region"]): r for r in rows}
     out = []
     for other, square in MATCHED:
         a, b = (by_case[g, p, "x".join(map(str, box))] for g, p, box in (other, square))
         row = {"pair": f"{a['grid']} {a['region']} / square {b['region']}",
                "placements": f"{a['placements']} / {b['placements']}"}
+        per = b["placements"] / a["placements"]
         for kind in ("cold", "warm"):
-            row[f"ratio_cpu_{kind}"] = a[f"us_per_placement_cpu_{kind}"] / b[f"us_per_placement_cpu_{kind}"]
+            row[f"ratio_cpu_{kind}"] = statistics.median(
+                x[0] / y[0] * per for x, y in zip(times[other, kind], times[square, kind]))
         out.append(row)
         print(f"| {row['pair']} | {row['placements']} | {row['ratio_cpu_cold']:.2f} | {row['ratio_cpu_warm']:.2f} |",
               flush=True)
     return out
 
 
-def placements(repeats: int) -> list[dict]:
-    """CPU microseconds per placement of one instance per grid, the grids interleaved."""
+def placements(repeats: int) -> tuple[list[dict], dict]:
+    """CPU microseconds per placement of one instance per grid, the grids interleaved; and every run's
+    (CPU, wall) seconds by case and kind."""
     from ubongo_cp import cover
     from ubongo_cp import pieces as pieces_module
     from ubongo_cp.cover import build_instance
@@ -208,7 +214,7 @@ def placements(repeats: int) -> list[dict]:
         print(f"| {grid} | {pieces} | {row['region']} | {n} | " + " | ".join(
             f"{row[f'us_per_placement_{what}_{kind}']:.3f}" for kind in ("cold", "warm") for what in ("cpu", "wall"))
             + " |", flush=True)
-    return rows
+    return rows, times
 
 
 def main(argv=None) -> int:
@@ -223,11 +229,11 @@ def main(argv=None) -> int:
     print(f"load average before: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}")
     print("\n| grid | pieces | region | placements | us/placement cold, CPU | cold, wall | warm, CPU | warm, wall |"
           "\n|---|---|---|--:|--:|--:|--:|--:|")
-    rows = [] if args.no_placements else placements(args.repeats)
+    rows, times = ([], {}) if args.no_placements else placements(args.repeats)
     if rows:
         print("\n| like for like (5 cells, about as many placements) | placements | CPU cold, ratio to squares |"
               " warm |\n|---|--:|--:|--:|")
-        rows += matched(rows)
+        rows += matched(rows, times)
     cmp_rows = []
     if args.compare_with:
         print("\n| square workload | CPU before (s) | CPU after (s) | ratio | wall before (s) | wall after (s) | ratio |")

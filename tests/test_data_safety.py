@@ -513,3 +513,24 @@ def test_an_output_with_the_same_bytes_keeps_its_time_and_a_changed_one_is_repla
     times = {p.name: os.stat(p).st_mtime_ns for p in out.iterdir() if p.suffix in (".csv", ".parquet")}
     assert run_cli("batch", PUZZLES / "examples", "--out", out, "--no-progress")[0] == 0
     assert {p.name: os.stat(p).st_mtime_ns for p in out.iterdir() if p.suffix in (".csv", ".parquet")} == times
+
+
+def test_a_reader_that_stops_early_does_not_cost_the_files(tmp_path):
+    """``ubongo-cp solve ... --draw FILE | head -1``: the reader closes the pipe after a line, while the command
+    still has 180 kB of solutions to print; it goes on without them, draws the picture and exits 0 (it used
+    to stop at the first write that failed, with status 0 and no picture)."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    picture = tmp_path / "tilings.png"
+    proc = subprocess.Popen([sys.executable, "-m", "ubongo_cp.cli", "solve", "--pieces", "pentominoes", "--region",
+                             str(PUZZLES / "examples" / "rect_6x10.txt"), "--count", "--max-solutions", "2000",
+                             "--draw", str(picture)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(b"9356 solutions")
+    proc.stdout.close()            # more than the pipe holds is still to come: the next write fails
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0 and err == b""
+    assert picture.stat().st_size > 10_000

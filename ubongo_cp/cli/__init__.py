@@ -154,14 +154,59 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+class _PipedStdout:
+    """Standard output that, once its reader has gone (``ubongo-cp ... | head``), takes every further write
+    without a word: the rest goes to the null device, so that the command still writes its files and
+    ends as it would have."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def _gone(self) -> None:
+        import os
+
+        try:
+            fd = self._stream.fileno()
+        except (AttributeError, OSError, ValueError):   # not a file (a captured stream): nothing to redirect
+            return
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)      # what is still buffered, and every later write, goes nowhere
+        os.close(null)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None, *, last_resort: bool = False) -> int:
     """Run the CLI; returns the exit status (also used by the console script, with ``last_resort``: a
     process still running :data:`INTERRUPT_GRACE` seconds after Ctrl-C is ended, status 130).
 
+    Standard output may be closed by its reader (``| head``): the command goes on without it, writes
+    its files and ends with its own status.
+
     Set ``UBONGO_CP_DEBUG=1`` to get the full traceback of an unexpected error.
     """
-    with _watch_interrupts(last_resort) as interrupted:
-        return _main(sys.argv[1:] if argv is None else list(argv), interrupted)
+    stdout = sys.stdout
+    sys.stdout = _PipedStdout(stdout)
+    try:
+        with _watch_interrupts(last_resort) as interrupted:
+            return _main(sys.argv[1:] if argv is None else list(argv), interrupted)
+    finally:
+        sys.stdout.flush()
+        sys.stdout = stdout
 
 
 def _main(argv: list[str], interrupted: list[bool]) -> int:

@@ -302,3 +302,25 @@ def test_a_huge_region_file_is_refused_at_once(run_cli, tmp_path):
         tracemalloc.stop()
     assert code == 2 and "region has 4000000 cells, over the limit of 400" in err
     assert peak < 100 * 2 ** 20, peak     # the text and its lines (about 3 x 8 MB), not 4 million cells
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve", "--pieces", "classic", "--region", REGION, "--max-cells", "-1"], "--max-cells must be at least 1, got -1"),
+    (["solve", "--pieces", "classic", "--region", REGION, "--use", "L4,,T4"],
+     "--use: no name between two commas in 'L4,,T4'"),
+    (["solve", "--pieces", "pentominos", "--region", REGION],
+     "'pentominos' is neither a file nor a shipped piece set (classic, duel, pentominoes, tetrominoes, tetrahexes, "
+     "pentahexes, pentiamonds, hexiamonds, tetracubes, soma); did you mean 'pentominoes'?"),
+    (["simulate", "domino", "--games", "3", "--players", "9"], "--players must be 2, 3 or 4, got 9"),
+])
+def test_mistyped_options_name_the_option(run_cli, argv, message):
+    code, out, err = run_cli(*argv)
+    assert (code, out, err) == (2, "", f"ubongo-cp: error: {message}\n")
+
+
+def test_a_toml_file_left_open_names_its_last_line(tmp_path):
+    from ubongo_cp.io import loads_toml
+
+    with pytest.raises(InputError) as err:
+        loads_toml('game = "x"\ncards = [1, 2\n\n', path="b.toml")
+    assert str(err.value) == "b.toml:2: invalid TOML: Unclosed array at the end of the file"

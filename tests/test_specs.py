@@ -79,7 +79,8 @@ def test_a_shipped_games_name_is_its_shipped_specs_alone(tmp_path, run_cli, face
     text = path.read_text().replace('game = "tinyblocks"', 'game = "classic"')
     path.write_text(text.replace("faces = 6", f"faces = {faces}"))
     code, _, err = run_cli("generate", "--spec", path, "--out", tmp_path / "d", "--cards", "1")
-    assert code == 2 and err == (f"ubongo-cp: error: {path}: game 'classic' is a shipped game (classic, duel), "
+    line = 1 + text.splitlines().index('game = "classic"')     # the error names the line of the game's name
+    assert code == 2 and err == (f"ubongo-cp: error: {path}:{line}: game 'classic' is a shipped game (classic, duel), "
                                  "which only its shipped spec generates; give your own game another name\n")
     assert not (tmp_path / "d").exists()
     path = _spec(SIDE, tmp_path)

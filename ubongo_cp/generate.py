@@ -401,8 +401,12 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
     if spec.game in SHIPPED_SPECS and spec.path != load_spec(spec.game).path:
         # A shipped game's name belongs to its shipped spec: a deck of another spec under that name would be
         # taken for the shipped game's (its tables, its simulators), whatever the spec's sides.
+        from .io import read_text
+        from .specs import key_line
+
+        line = key_line(read_text(spec.path), "game") if spec.path else None
         raise InputError(f"game {spec.game!r} is a shipped game ({', '.join(SHIPPED_SPECS)}), which only its "
-                         "shipped spec generates; give your own game another name", path=spec.path)
+                         "shipped spec generates; give your own game another name", path=spec.path, line=line)
     piece_set = load_pieces(spec.pieces_path())
     with ExitStack() as stack:
         folder = None

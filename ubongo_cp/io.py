@@ -268,7 +268,8 @@ def check_output_file(path: str | os.PathLike, kind: str | None = None, json_for
                              path=target)
         if not marked:
             what = _KINDS[suffix][0] if suffix == ".csv" else f"{_KINDS[suffix][0]} written by ubongo-cp"
-            raise InputError(f"exists and is not a {what}; it is left as it is: remove it "
+            article = "an" if what.startswith("SVG") else "a"
+            raise InputError(f"exists and is not {article} {what}; it is left as it is: remove it "
                              "or choose another output path", path=target)
 
 
@@ -734,10 +735,15 @@ def loads_toml(text: str, *, path: str | os.PathLike | None = None) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        line = int(match.group(1)) if match else None
+        if match is None and "(at end of document)" in str(exc):   # what is left open: the last line
+            line = max(1, len(text.rstrip().splitlines()))
+        msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
         if msg.startswith("Cannot overwrite a value") or msg.startswith("Cannot declare"):
             msg = "duplicate key (a field given twice)"
-        raise InputError(f"invalid TOML: {msg}", path=path, line=int(match.group(1)) if match else None) from None
+        elif match is None and line is not None:
+            msg += " at the end of the file"
+        raise InputError(f"invalid TOML: {msg}", path=path, line=line) from None
     except RecursionError:
         raise InputError("invalid TOML: nested too deeply", path=path) from None
     except ValueError as exc:  # an integer beyond sys.get_int_max_str_digits()

@@ -784,7 +784,8 @@ def load_pieces(spec: str | os.PathLike = "classic") -> PieceSet:
     Raises
     ------
     InputError
-        For a missing/unreadable file or malformed content (see :func:`parse_pieces`).
+        For a missing/unreadable file or malformed content (see :func:`parse_pieces`); a bare name that is
+        neither a file nor a shipped set is said to be so, with the shipped set it most looks like.
 
     Examples
     --------
@@ -793,6 +794,12 @@ def load_pieces(spec: str | os.PathLike = "classic") -> PieceSet:
     """
     path = resolve_pieces_path(spec)
     label = os.fspath(spec) if os.fspath(spec) not in SHIPPED_PIECE_SETS else os.fspath(path)
+    if not path.exists() and path.name == label and not path.suffix:   # a mistyped shipped set's name
+        from difflib import get_close_matches
+
+        like = get_close_matches(label, SHIPPED_PIECE_SETS, n=1)
+        raise InputError(f"{label!r} is neither a file nor a shipped piece set ({', '.join(SHIPPED_PIECE_SETS)})"
+                         + (f"; did you mean {like[0]!r}?" if like else ""))
     return _parse_pieces_cached(read_text(path), label)
 
 

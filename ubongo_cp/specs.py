@@ -298,6 +298,16 @@ def _spec_file_cached(path: str, mtime_ns: int, allowed: frozenset) -> DeckSpec:
     return load_spec(path)
 
 
+def key_line(text: str, key: str, nth: int = 0) -> int | None:
+    """The line (from 1) of the ``nth`` assignment of ``key`` in a TOML text (the last one if it has fewer);
+    None if it has none."""
+    found = list(re.finditer(rf'^\s*"?{re.escape(key)}"?\s*=', text, re.M))
+    if not found:
+        return None
+    m = found[min(nth, len(found) - 1)]
+    return text.count("\n", 0, m.start()) + 1
+
+
 def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     """Parse and validate a deck spec (see the module docstring for the format).
 
@@ -317,11 +327,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     data = loads_toml(text, path=path)
 
     def line_of(key: str, nth: int = 0) -> int | None:
-        found = list(re.finditer(rf'^\s*"?{re.escape(key)}"?\s*=', text, re.M))
-        if not found:
-            return None
-        m = found[min(nth, len(found) - 1)]
-        return text.count("\n", 0, m.start()) + 1
+        return key_line(text, key, nth)
 
     def fail(message: str, key: str | None = None, nth: int = 0):
         raise InputError(message, path=path, line=line_of(key, nth) if key else None)

@@ -20,7 +20,7 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     """Add the ``census`` sub-command to the top-level ``subparsers``."""
     p = subparsers.add_parser(
         "census", help="analyse every region of N cells: which make good cards, how rare, which are best",
-        description="Enumerate every free region of N cells (hole-free unless --holes, inside an RxC box in "
+        description="Enumerate every free region of N cells (hole-free unless --holes, inside an RxC box "
                     "in some orientation if --box) with Redelmeier's algorithm and run the subset analysis "
                     "(which K-subsets tile it, how many ways; UP-2, UP-4) on each. Writes a Parquet dataset "
                     "OUT/regions (pandas.read_parquet reads it) and OUT/manifest.json; re-running the same "

@@ -28,6 +28,7 @@ __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
+            "max_cells": 1,
             "sample": 1}
 #: Largest value each option may take: beyond it the run could not keep its
 #: results in memory (a user asked for 10**12 games and got 10 GB in 30 s).
@@ -387,9 +388,11 @@ def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:
     Raises
     ------
     InputError
-        When no name is given.
+        When no name is given, or two commas have no name between them (a name left out).
     """
     names = [n for n in text.replace(",", " ").split() if n]
     if not names:
         raise InputError(f"{source}: no piece names given")
+    if any(not part.strip() for part in text.strip().strip(",").split(",")):
+        raise InputError(f"{source}: no name between two commas in {text!r}")
     return names

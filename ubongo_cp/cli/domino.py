@@ -91,6 +91,10 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
     from ..games.domino.sim import play_one, plot_lengths, simulate, summary_text
     from ..games.domino.state import DominoSettings
 
+    from ..games.domino.state import PLAYER_COUNTS
+
+    if args.players not in PLAYER_COUNTS:   # checked by the settings too, but named as the option here
+        raise InputError(f"--players must be 2, 3 or 4, got {args.players}")
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     for a in agents:
         if a not in _AGENT_NAMES:

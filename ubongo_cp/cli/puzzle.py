@@ -52,7 +52,8 @@ def _add_solve(sub) -> None:
     p.add_argument("--time-limit", type=float, help="seconds")
     p.add_argument("--backend", help=f"solver: {', '.join(solver_names())} (default: "
                                      f"{DEFAULT_STRATEGY['first']} for a first solution, "
-                                     f"{DEFAULT_STRATEGY['count']} for counting)")
+                                     f"{DEFAULT_STRATEGY['count']} for counting; for a large count of "
+                                     f"identical pieces, auto)")
     p.add_argument("--json", action="store_true", help="print JSON instead of drawings")
     _add_max_cells(p)
     p.add_argument("--max-solutions", default=str(DEFAULT_KEEP), metavar="N|all",
@@ -410,7 +411,7 @@ def _solve_card(args: argparse.Namespace) -> int:
                           fixed=bool(args.fix), frequencies=bool(args.frequencies))
     warm_engines(args.backend, args.limit, diagram=bool(args.sample is not None or args.fix or args.frequencies))
     out, panels = [], []
-    for face in faces:
+    for number, face in enumerate(faces):
         instance = task_instance(card, face)
         instance, diagram["fixed"] = _fixed_options(instance, args.fix)
         result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit, keep=most,
@@ -424,11 +425,12 @@ def _solve_card(args: argparse.Namespace) -> int:
             out.append({"face": face, "pieces": card.task_entries(face), **({"max_empty": empty} if empty else {}),
                         **_json(result)})
         else:
+            if number:
+                print()   # a blank line between two tasks
             print(f"card {card.card_id} side {card.side}, face {face}: {card.task_label(face)}")
             _print_result(result, card.region, counting=True, indent="  ", most=most)
             if args.frequencies:
                 _print_frequencies(result, indent="  ")
-            print()
     if args.json:
         print(json_dumps(out[0] if args.face is not None else
                          {"card": card.card_id, "side": card.side, "tasks": out}))
@@ -488,7 +490,7 @@ def _print_result(result, region, *, counting: bool, indent: str = "", most: int
         used = {key for sol in shown for key in sol}
         chars = label_chars(n for i, n in enumerate(result.instance.copy_names)
                             if (empty < 0 or i not in result.instance.types[empty]) and n in used)
-    legend = " ".join(f"{ch}={key}" for key, ch in chars.items()) + (" .=empty cell" if empty >= 0 else "")
+    legend = " ".join([f"{ch}={key}" for key, ch in chars.items()] + ([".=empty cell"] if empty >= 0 else []))
     for i, sol in enumerate(shown, 1):
         art = _draw(sol, chars, region)
         print(f"{indent}{label} {i}:" if len(shown) > 1 or counting else f"{indent}{label}:")

@@ -21,7 +21,7 @@ def add_parsers(sub):
     """Add ``simulate`` with ``ubongo`` and ``duel`` to ``sub``; returns the ``simulate`` sub-parsers."""
     simulate = sub.add_parser("simulate", help="simulate many games and tabulate the outcomes",
                               description="Simulate many seeded games of one of the games and tabulate "
-                                          "the outcomes (one row per game).")
+                                          "the outcomes (one row per game; per game and seat for the gem game).")
     simulate_subparsers = simulate.add_subparsers(dest="game", required=True, metavar="GAME")
     p = simulate_subparsers.add_parser(
         "ubongo", help="simulate Ubongo gem games (2005 edition, rules UG-1..UG-10)",
@@ -72,7 +72,7 @@ def _common(p: argparse.ArgumentParser, game: str) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--tasks", metavar="FILE",
                      help="rated per-task table, CSV or Parquet, or a `ubongo-cp batch` output directory (default: "
-                          f"the ratings shipped with the {game} deck, `ubongo-cp examples {game}`)")
+                          f"the ratings shipped with the {game} deck, `ubongo-cp examples decks/{game}`)")
     src.add_argument("--synthetic", action="store_true",
                      help="use a made-up rated deck (for trying the simulator before the batch job ran)")
     p.add_argument("--spec", metavar="DECK.toml",

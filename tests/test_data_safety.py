@@ -335,7 +335,8 @@ def test_a_picture_of_yours_is_kept_and_an_earlier_drawing_replaced(run_cli, tmp
     _foreign_png(mine)
     before = mine.read_bytes()
     code, printed, err = run_cli(*argv, mine)
-    assert (code, printed, err.count("\n")) == (2, "", 1) and f"{name}: exists and is not a " in err
+    kind = {".png": "a PNG image", ".svg": "an SVG picture", ".pdf": "a PDF file"}[mine.suffix]
+    assert (code, printed, err.count("\n")) == (2, "", 1) and f"{name}: exists and is not {kind} " in err
     assert "written by ubongo-cp; it is left as it is" in err and mine.read_bytes() == before
     ours = tmp_path / f"ours{mine.suffix}"
     for _ in range(2):                       # its own drawing, drawn again, is replaced

@@ -186,3 +186,20 @@ def test_a_region_anywhere_counts_as_in_normal_position(grid, box, pieces):
         for name in ["xcover", *ORBIT_NAMES]:
             got = solve(moved, backend=name, keep=0)
             assert (got.count, got.count_reduced) == (reference.count, reference.count_reduced), (name, offset)
+
+
+@pytest.mark.parametrize("backend", ["bitboard-symmetry", "dlx", "zdd"])
+def test_a_piece_that_fits_nowhere_and_may_stay_out_keeps_the_symmetries(backend):
+    # Horizontal dominoes (fixed) in 2x4, one to four of them, up to 2 cells empty: 7 covers (hand-counted: both
+    # rows full, or one full and a domino at one of 3 places in the other), 3 up to the rectangle's 4
+    # symmetries (both full; a row full and the other's domino at an end, 4 images; in the middle, 2). A fixed
+    # J tetromino 3 rows tall, allowed 0 to 2 times, fits nowhere: the same covers, and the same classes (its
+    # mirror image is no piece of the set, which took the mirrors away).
+    from ubongo_cp.pieces import Piece
+
+    h = Piece("H", ((0, 0), (0, 1)))
+    j = Piece("J", ((0, 1), (1, 1), (2, 0), (2, 1)))
+    for pieces, ranges in (([h], {"H": (1, 4)}), ([h, j], {"H": (1, 4), "J": (0, 2)})):
+        inst = build_instance(pieces, Region.rectangle(2, 4), mode="fixed", ranges=ranges, max_empty=2)
+        got = solve(inst, backend=backend, keep=0)
+        assert (got.count, got.count_reduced, len(inst.region_symmetries)) == (7, 3, 4), (backend, ranges)

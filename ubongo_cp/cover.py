@@ -674,6 +674,8 @@ class ExactCoverInstance(Struct, eq=False):
             for shape in self.type_piece(t).orientations(self.mode):
                 owner.setdefault(shape, []).append(t)
         counts = self.type_bounds  # a symmetry maps a type onto one with the same bounds
+        # a type that fits nowhere and may be left out is in no solution: any symmetry may keep it as it is
+        idle = [not self.type_options[t] and counts[t][0] == 0 for t in range(self.n_types)]
         out = []
         optional = set(self.region.optional)
         for sym in _symmetry_group(grid, self.region.cells + self.region.optional):
@@ -681,6 +683,9 @@ class ExactCoverInstance(Struct, eq=False):
                 continue   # a symmetry of the whole that swaps required and optional cells
             tmap = []
             for t in range(self.n_types):
+                if idle[t]:
+                    tmap.append(t)
+                    continue
                 image = _transformed(grid, self.type_piece(t).cells, sym)
                 holders = owner.get(image, [])
                 u = t if t in holders else (holders[0] if len(holders) == 1 else -1)

@@ -97,8 +97,11 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 def _add_batch(sub) -> None:
     p = sub.add_parser("batch", help="solve, count and rate every card side x die face of a deck",
                        description="Batch over a deck directory; writes tasks.parquet, tasks.csv, cards.parquet, cards.csv "
-                                   "and summary.md. Re-running resumes from OUT/tasks.jsonl. Exit status 0 when it "
-                                   "ran, 1 with --strict when a task fails the check, 2 on bad input.")
+                                   "and summary.md. Every task is counted twice, by the rating's search and by CP-SAT "
+                                   "(the cross-check, which enumerates the solutions: a task with thousands of them "
+                                   "takes minutes; bound it with --time-limit). Re-running resumes from "
+                                   "OUT/tasks.jsonl. Exit status 0 when it ran, 1 with --strict when a task fails the "
+                                   "check, 2 on bad input.")
     p.add_argument("deck", help=DECK_HELP)
     p.add_argument("--out", required=True, help="output directory")
     directory_outputs(p, "out")

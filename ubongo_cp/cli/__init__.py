@@ -200,13 +200,15 @@ def main(argv: list[str] | None = None, *, last_resort: bool = False) -> int:
     Set ``UBONGO_CP_DEBUG=1`` to get the full traceback of an unexpected error.
     """
     stdout = sys.stdout
-    sys.stdout = _PipedStdout(stdout)
+    if stdout is not None:   # None: an interpreter without one (pythonw)
+        sys.stdout = _PipedStdout(stdout)
     try:
         with _watch_interrupts(last_resort) as interrupted:
             return _main(sys.argv[1:] if argv is None else list(argv), interrupted)
     finally:
-        sys.stdout.flush()
-        sys.stdout = stdout
+        if stdout is not None:
+            sys.stdout.flush()
+            sys.stdout = stdout
 
 
 def _main(argv: list[str], interrupted: list[bool]) -> int:

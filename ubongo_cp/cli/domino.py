@@ -89,9 +89,7 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
         raise InputError("--show-moves goes with --replay")
     from ..games.base import save_record
     from ..games.domino.sim import play_one, plot_lengths, simulate, summary_text
-    from ..games.domino.state import DominoSettings
-
-    from ..games.domino.state import PLAYER_COUNTS
+    from ..games.domino.state import PLAYER_COUNTS, DominoSettings
 
     if args.players not in PLAYER_COUNTS:   # checked by the settings too, but named as the option here
         raise InputError(f"--players must be 2, 3 or 4, got {args.players}")

@@ -79,6 +79,7 @@ FACTS = GameFacts(name="domino", min_players=2, max_players=4, chance_nodes=Fals
 #: How many may play (RULES.md, Domino, nezlob se!: "a race game for 2–4 players").
 PLAYER_COUNTS = (2, 3, 4)
 
+
 @dataclass(frozen=True)
 class DominoSettings:
     """Every configurable decision of ``RULES.md`` section 5, with its default.

@@ -794,7 +794,7 @@ def load_pieces(spec: str | os.PathLike = "classic") -> PieceSet:
     """
     path = resolve_pieces_path(spec)
     label = os.fspath(spec) if os.fspath(spec) not in SHIPPED_PIECE_SETS else os.fspath(path)
-    if not path.exists() and path.name == label and not path.suffix:   # a mistyped shipped set's name
+    if path.name == label and not path.suffix and not path.exists():   # a mistyped shipped set's name
         from difflib import get_close_matches
 
         like = get_close_matches(label, SHIPPED_PIECE_SETS, n=1)

@@ -89,10 +89,18 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
         raise InputError("--show-moves goes with --replay")
     from ..games.base import save_record
     from ..games.domino.sim import play_one, plot_lengths, simulate, summary_text
-    from ..games.domino.state import PLAYER_COUNTS, DominoSettings
+    from ..games.domino.state import DominoSettings
 
-    if args.players not in PLAYER_COUNTS:   # checked by the settings too, but named as the option here
-        raise InputError(f"--players must be 2, 3 or 4, got {args.players}")
+    try:
+        settings = DominoSettings(
+            num_players=args.players, domino_set=args.domino_set, first_player=args.first_player,
+            may_decline=not args.must_attach, eliminated_field_free=not args.eliminated_field_blocked,
+            all_out_winner=args.all_out_winner, stall_ties=args.stall_ties,
+            stall_distance=args.stall_distance, max_rounds=args.max_rounds)
+    except InputError as exc:   # the number of players, named as the option
+        if exc.argument != "num_players":
+            raise
+        raise InputError(f"--players {exc.message}") from None
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     for a in agents:
         if a not in _AGENT_NAMES:
@@ -106,11 +114,6 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
         raise InputError(f"--games must be at least 1, got {args.games}")
     check_table_out(args)
     check_plot_out(args)
-    settings = DominoSettings(
-        num_players=args.players, domino_set=args.domino_set, first_player=args.first_player,
-        may_decline=not args.must_attach, eliminated_field_free=not args.eliminated_field_blocked,
-        all_out_winner=args.all_out_winner, stall_ties=args.stall_ties,
-        stall_distance=args.stall_distance, max_rounds=args.max_rounds)
     with executor_from(args) as executor:
         df = simulate(agents, args.games, seed=args.seed, settings=settings,
                       rotate_seats=args.rotate_seats, progress=show_bar(args), executor=executor)

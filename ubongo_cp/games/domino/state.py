@@ -76,10 +76,6 @@ FACTS = GameFacts(name="domino", min_players=2, max_players=4, chance_nodes=Fals
                   returns_sum=(0.0, 1.0), max_game_length=2 * 4 * DEFAULT_MAX_ROUNDS, title="Domino",
                   hidden_information=True)   # DN-1: each player's hand is hidden from the others
 
-#: How many may play (RULES.md, Domino, nezlob se!: "a race game for 2–4 players").
-PLAYER_COUNTS = (2, 3, 4)
-
-
 @dataclass(frozen=True)
 class DominoSettings:
     """Every configurable decision of ``RULES.md`` section 5, with its default.
@@ -141,8 +137,8 @@ class DominoSettings:
 
     def __post_init__(self) -> None:
         players = whole_argument("num_players", self.num_players, None)
-        if players not in PLAYER_COUNTS:
-            raise InputError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
+        if not 2 <= players <= 4:
+            raise InputError(f"must be 2, 3 or 4, got {self.num_players!r}", argument="num_players")
         if not isinstance(self.domino_set, str) or self.domino_set not in DOMINO_SETS:
             raise InputError(f"unknown domino_set {self.domino_set!r} "
                              f"(choose from {', '.join(DOMINO_SETS)})")

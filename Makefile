@@ -14,7 +14,8 @@ EDITABLE := pip install -q --config-settings editable_mode=compat -e
 # The install also compiles the C search kernels (setup.py; optional: without a
 # compiler the numba kernel and the dancing-cells solvers are used, and the
 # decision diagram is built in Python), so a change to their source reinstalls.
-$(VENV)/.installed: pyproject.toml setup.py ubongo_cp/solvers/_dance.c ubongo_cp/solvers/_zdd.c ubongo_cp/solvers/_bits.c
+$(VENV)/.installed: pyproject.toml setup.py ubongo_cp/solvers/_dance.c ubongo_cp/solvers/_zdd.c ubongo_cp/solvers/_bits.c \
+		ubongo_cp/_placements.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m $(EDITABLE) '.[test,openspiel]'
 	touch $@

@@ -6,6 +6,8 @@
   :mod:`ubongo_cp.solvers.zdd` runs its pure-Python builder (slow).
 - ``ubongo_cp.solvers._bits``: the bitboard kernel; :mod:`ubongo_cp.solvers.bitboard`
   needs it, and without it the default solvers fall back to the dancing-cells backend.
+- ``ubongo_cp._placements``: the fill of a large placement table; without it
+  :mod:`ubongo_cp.cover` fills it with numpy (the same table).
 
 All are *optional*: without a working C compiler the install still succeeds.
 """
@@ -13,8 +15,8 @@ All are *optional*: without a working C compiler the install still succeeds.
 from setuptools import Extension, setup
 
 setup(ext_modules=[Extension(
-    f"ubongo_cp.solvers.{name}",
-    sources=[f"ubongo_cp/solvers/{name}.c"],
+    f"ubongo_cp.{name}".replace("/", "."),
+    sources=[f"ubongo_cp/{name}.c"],
     extra_compile_args=["-O3", "-std=c11"],
     optional=True,
-) for name in ("_dance", "_zdd", "_bits")])
+) for name in ("solvers/_dance", "solvers/_zdd", "solvers/_bits", "_placements")])

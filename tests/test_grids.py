@@ -7,11 +7,13 @@ polyforms (fixed, one-sided, free; mirror images on cubes), each cited.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import math
 import re
 
 import numpy as np
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -288,10 +290,10 @@ def test_masks_shifted_as_needed_give_the_placements_shifted_at_once(monkeypatch
 
 @pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
 def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_orientation(grid, monkeypatch):
-    """The three ways of making the table (fits and rows with numpy; fits in plain Python, rows with numpy;
-    both in plain Python) give the same table, and its rows are the placements found by brute force: every
-    orientation moved by every translation of the grid that keeps it inside the region (a region with a
-    hole and optional cells, pieces of 4 and 5 cells, repeated and optional pieces)."""
+    """The four ways of making the table (fits and rows with numpy; fits in plain Python, rows with numpy;
+    both in plain Python; the C fill, when it is built) give the same table, and its rows are the placements
+    found by brute force: every orientation moved by every translation of the grid that keeps it inside the
+    region (a region with a hole and optional cells, pieces of 4 and 5 cells, repeated and optional pieces)."""
     from ubongo_cp import cover
     from ubongo_cp.pieces import Piece, Region
 
@@ -301,10 +303,12 @@ def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_
     hole, optional = box[len(box) // 2], box[:3]
     region = Region(tuple(c for c in box if c != hole and c not in optional), optional=tuple(optional), grid=grid)
 
-    def table(optional_pieces, **constants):
+    def table(optional_pieces, c_fill=False, **constants):
         with monkeypatch.context() as m:
             for name, value in constants.items():
                 m.setattr(cover, name, value)
+            if not c_fill:
+                m.setattr(cover, "_fill_c", lambda *args: None)
             cover._FORMS.clear()
             cover._REGIONS.clear()
             inst = cover.build_instance(use, region, optional_pieces=optional_pieces)
@@ -317,6 +321,10 @@ def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_
         inst, numpy_both = table(optional_pieces, _NUMPY_FITS_FROM=0, _NUMPY_FITS_AREA=0, _NUMPY_FROM=0)
         assert table(optional_pieces, _NUMPY_FITS_FROM=10**9, _NUMPY_FROM=0)[1] == numpy_both
         assert table(optional_pieces, _NUMPY_FITS_FROM=10**9, _NUMPY_FROM=10**9)[1] == numpy_both
+        if importlib.util.find_spec("ubongo_cp._placements") is not None:   # built by the install (setup.py)
+            assert table(optional_pieces, True, _NUMPY_FITS_FROM=0, _NUMPY_FITS_AREA=0, _NUMPY_FROM=0)[1] \
+                == numpy_both
+            assert table(optional_pieces, True, _NUMPY_FITS_FROM=10**9, _NUMPY_FROM=0)[1] == numpy_both
         found = sorted((inst.type_piece(int(inst.option_type[o])).name, tuple(sorted(inst.option_cells(o))))
                        for o in range(inst.n_options))
         brute = set()      # each orientation's first cell moved onto each cell of the region
@@ -329,3 +337,36 @@ def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_
                     if grid.offset_ok(move) and cells.issuperset(moved):
                         brute.add((piece.name, moved))
         assert found == sorted(brute) and len(found) > 50, (grid.name, optional_pieces)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")
+def test_c_fill_refuses_indices_outside_its_buffers():
+    """The C fill checks every index against its buffer: a cell row outside the shifted masks, a fit beyond
+    the item array and an output too small are ValueErrors, and nothing is written."""
+    from array import array
+
+    from ubongo_cp import _placements
+
+    shifted = np.array([[0b1111], [0b0111]], dtype="<u8")      # two shifted masks of one word
+    positions = np.array([0b1111], dtype="<u8")
+    with pytest.raises(ValueError, match="outside the shifted masks"):
+        _placements.fits(shifted, np.array([[0, 2]], dtype=np.int64), positions, 2)
+    masks, n = _placements.fits(shifted, np.array([[0, 1]], dtype=np.int64), positions, 2)
+    assert n == 3                                              # bits 0, 1, 2: 0b1111 & 0b0111
+    item = np.arange(4, dtype=np.uint32)
+    offset = np.zeros((4, 2), dtype=np.int32)
+    args = (np.array([[0, 1]], dtype=np.int64), item, offset, 2, np.zeros(1, np.int32), np.zeros(1, np.int16), 10)
+
+    def outputs(n_options):
+        return (array("I", [0]) * (n_options + 1), array("I", [0]) * (3 * n_options), array("i", [0]) * n_options,
+                array("h", [0]) * n_options, array("i", [0]) * (2 * n_options))
+
+    small = outputs(2)
+    with pytest.raises(ValueError, match="too small"):
+        _placements.fill(masks, 1, 2, *args, *small, 0, 0)
+    assert not any(any(a) for a in small)
+    with pytest.raises(ValueError, match="outside the array"):   # the fit at 2 has a cell at 2 + 2 = 4
+        _placements.fill(masks, 1, 2, np.array([[0, 2]], dtype=np.int64), *args[1:], *outputs(3), 0, 0)
+    out = outputs(3)
+    assert _placements.fill(masks, 1, 2, *args, *out, 0, 0) == 3
+    assert list(out[0]) == [0, 3, 6, 9] and list(out[1]) == [0, 1, 10, 1, 2, 10, 2, 3, 10]

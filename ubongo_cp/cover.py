@@ -950,6 +950,18 @@ def piece_types(pieces: Sequence[Piece], mode: str = "free", *, by_name: bool = 
     return _grouped([p.name for p in pieces] if by_name else [_form(p.orientations(mode))[2] for p in pieces])
 
 
+def _types_of(orientations: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], ...]:
+    """The pieces of these orientation lists grouped by their least orientation (:func:`piece_types`), cached
+    by the identities of the lists (the cache holds them, so their ids are not reused): a deck or a benchmark
+    groups the same pieces again and again."""
+    key = ("types", *map(id, orientations))
+    entry = _FORMS.get(key)
+    if entry is None:
+        types = _grouped([o.least if type(o) is LazyOrientations else _form(o)[2] for o in orientations])
+        entry = _cache(_FORMS, key, (list(orientations), types))
+    return entry[1]
+
+
 def _grouped(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
     """The indices of equal keys, in groups ordered by first index (:func:`piece_types`)."""
     groups: dict[object, list[int]] = {}
@@ -1050,8 +1062,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     if problem:
         raise InputError(problem)
     orientations = orientations_of(pieces, mode)
-    types = _grouped([p.name for p in pieces] if optional_pieces else   # by the least orientation (piece_types)
-                     [o.least if type(o) is LazyOrientations else _form(o)[2] for o in orientations])
+    types = _grouped([p.name for p in pieces]) if optional_pieces else _types_of(orientations)
     bounds = None
     empty_type = -1
     max_empty = whole_argument("max_empty", max_empty, 0)   # 1.5 or -1 empty cells are no number of cells
@@ -1184,6 +1195,9 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         layout = _cache(_REGIONS, (id(region), reach, n_types), layout[:7] + (region,))
     strides, positions = layout[:2]
     if vectorised:
+        table = _fill_c(runs, strides, layout, n_cells)
+        if table is not None:
+            return table
         fits_of_runs = _fits_numpy(runs, strides, layout)
         if sum(len(fit[0]) for fit in fits_of_runs) >= _NUMPY_FROM:
             return _fill_numpy(runs, fits_of_runs, strides, layout, n_cells)
@@ -1204,6 +1218,9 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         n_fits = sum([m.bit_count() for masks in fits for m in masks])
         if n_fits >= _NUMPY_FROM and ("numpy" in sys.modules or n_fits >= _NUMPY_IMPORT_FROM):
             runs = _runs(shapes)[1]
+            table = _fill_c(runs, strides, layout, n_cells)
+            if table is not None:
+                return table
             return _fill_numpy(runs, _fits_unpacked(runs, fits, layout), strides, layout, n_cells)
     return _fill_python(shapes, forms, strides, fits, layout, n_cells)
 
@@ -1471,6 +1488,52 @@ def _masks_of(run, fit) -> list[list[int]]:
     return out
 
 
+def _table_arrays(counts: Sequence[int], widths: Sequence[int], dim: int) -> PlacementTable:
+    """An empty :class:`PlacementTable` (zeros) of ``sum(counts)`` options, ``counts[i]`` of them with
+    ``widths[i]`` items each, and ``dim`` coordinates per translation; made at its size at once."""
+    n_options = sum(counts)
+    return PlacementTable(*(array(code, [0]) * n for code, n in (
+        ("I", n_options + 1), ("I", sum(map(mul, counts, widths))), ("i", n_options), ("h", n_options),
+        ("i", dim * n_options))))
+
+
+def _fill_c(runs, strides, layout, n_cells) -> PlacementTable | None:
+    """The table of :func:`_placements` filled by the C extension ``ubongo_cp._placements`` (each run's fit
+    masks ANDed word by word and their bits written out as rows in one pass, no array the size of the fits in
+    between), the same bytes as :func:`_fill_numpy`; None when the extension is not built or the fits are
+    fewer than :data:`_NUMPY_FROM` (the small table is quicker in plain Python)."""
+    try:
+        from . import _placements as fill_c  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    import numpy as np
+
+    arrays = _shifted_words(layout)
+    positions = arrays["positions"]
+    parts, counts = [], []
+    for run in runs:
+        flats = np.ascontiguousarray(_run_flats(run, strides), dtype=np.int64)
+        shifted, rows = _shifted_rows(arrays, flats)
+        masks, n = fill_c.fits(shifted, np.ascontiguousarray(rows, dtype=np.int64), positions, flats.shape[1])
+        parts.append((masks, flats))
+        counts.append(n)
+    if sum(counts) < _NUMPY_FROM:
+        return None
+    table = _table_arrays(counts, [run.cells.shape[1] + 1 for run in runs], len(strides))
+    item, offset, words = arrays["item"], arrays["offset"], len(positions)
+    o = e = 0
+    for run, (masks, flats), n in zip(runs, parts, counts):
+        if n:
+            fill_c.fill(masks, words, flats.shape[1], flats, item, offset, len(strides),
+                        np.ascontiguousarray(run.of_type, dtype=np.int32),
+                        np.ascontiguousarray(run.orientation, dtype=np.int16), n_cells,
+                        table.indptr, table.indices, table.option_type, table.option_orientation,
+                        table.option_offset, o, e)
+        o += n
+        e += n * (flats.shape[1] + 1)
+    return table
+
+
 def _fill_numpy(runs, fits, strides, layout, n_cells) -> PlacementTable:
     """The table of :func:`_placements` with numpy: its arrays made at their size first, then for each run of types
     whose pieces have one size (:func:`_runs`) the rows of every fit (positions and counts per orientation:
@@ -1481,10 +1544,8 @@ def _fill_numpy(runs, fits, strides, layout, n_cells) -> PlacementTable:
     item_at, offset_at = arrays["item"], arrays["offset"]
     counts = [len(fit[0]) for fit in fits]
     widths = [run.cells.shape[1] + 1 for run in runs]
-    n_options, dim = sum(counts), offset_at.shape[1]
-    table = PlacementTable(*(array(code, [0]) * n for code, n in (
-        ("I", n_options + 1), ("I", sum(map(mul, counts, widths))), ("i", n_options), ("h", n_options),
-        ("i", dim * n_options))))
+    dim = offset_at.shape[1]
+    table = _table_arrays(counts, widths, dim)
     indptr, indices, option_type, orientation, offsets = (
         np.frombuffer(part, dtype=part.typecode) for part in (table.indptr, table.indices, table.option_type,
                                                              table.option_orientation, table.option_offset))

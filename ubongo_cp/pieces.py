@@ -39,7 +39,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from .errors import InputError, whole_argument
 from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
@@ -250,9 +250,13 @@ def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str]
 
 
 #: Each piece's orientations by (grid, cells, mode): a list, or :class:`~ubongo_cp.grids.base.LazyOrientations`
-#: (:func:`orientations_of`), its tuples made when :meth:`Piece.orientations` first asks for them.
-_ORIENT_CACHE: dict[tuple[Grid, Shape, str], Sequence[Shape]] = {}
+#: (:func:`orientations_of`), its tuples made when :meth:`Piece.orientations` first asks for them; and by
+#: (mode, the ids of a sequence of pieces), those pieces and their orientations (the pieces held, so that
+#: their ids are not reused while the entry lives).
+_ORIENT_CACHE: dict[tuple, Any] = {}
 
+#: Most entries of :data:`_ORIENT_CACHE` before a sequence of pieces is added to it (it is emptied first).
+_ORIENT_CACHE_SIZE = 1 << 14
 
 #: From how many shapes of one grid and size, not cached yet, :func:`orientations_of` computes their
 #: orientations together with numpy (measured with ``benchmarks/bench_grids.py``).
@@ -272,9 +276,16 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]
     ValueError
         For a mode the pieces' grid does not have.
     """
+    key = (mode, *map(id, pieces))           # these very pieces again (a deck's tasks, a benchmark): one lookup
+    entry = _ORIENT_CACHE.get(key)
+    if entry is not None:
+        return list(entry[1])
     modes = [p.grid.every_mode if type(p) is EmptyCell else mode for p in pieces]
     found = [_ORIENT_CACHE.get((p.grid, p.cells, m)) for p, m in zip(pieces, modes)]
     if None not in found:
+        if len(_ORIENT_CACHE) >= _ORIENT_CACHE_SIZE:          # a census or an analysis asks for many sets
+            _ORIENT_CACHE.clear()
+        _ORIENT_CACHE[key] = (tuple(pieces), tuple(found))    # holds the pieces: their ids are kept
         return found  # type: ignore[return-value]
     groups: dict[tuple[Grid, int, str], dict[Shape, int]] = {}   # the shapes to compute, by grid, size, mode
     todo = []                                                # (piece's index, its group, its shape's index there)
@@ -303,7 +314,7 @@ def _orientations_cached(grid: Grid, cells: Shape, mode: str) -> list[Shape]:
     found = _ORIENT_CACHE.get(key)
     if found is None:
         found = _ORIENT_CACHE[key] = grid.orientations(cells, mode)
-    return found.shapes() if isinstance(found, LazyOrientations) else found  # type: ignore[return-value]
+    return found.shapes() if isinstance(found, LazyOrientations) else found
 
 
 class EmptyCell(Piece):

@@ -1,0 +1,234 @@
+/* Placements of a run of orientations in a region's array: the C fill of ubongo_cp.cover's table.
+ *
+ * ubongo_cp.cover._placements describes the array (a region's cells as the bits of one mask, every
+ * translation a shift) and the table. In short: the fits of an orientation are the positions p at
+ * which every cell f of the orientation lies on a region cell, the AND over its cells of the region's
+ * mask shifted down by f, ANDed with the positions a shape may be moved to. Here the masks are
+ * W 64-bit words, the shifted masks one row of W words per flat offset.
+ *
+ * Python interface (CPython C API, buffers through the buffer protocol, no numpy):
+ *
+ *   fits(shifted, rows, positions, k) -> (masks, n)
+ *       The fit masks of n orientations of k cells: shifted, uint64 (R x W), the region's mask shifted
+ *       down by each flat offset; rows, int64 (n x k), the row of shifted for each cell of each
+ *       orientation; positions, uint64 (W). masks: bytes, n x W uint64; n: the number of fits.
+ *   fill(masks, W, k, flats, item, offset, dim, of_type, rank, first_type,
+ *        indptr, indices, option_type, orientation, option_offset, o0, e0) -> int
+ *       Write the fits as options o0, o0 + 1, ... (their items from index e0 on), orientation by
+ *       orientation, positions ascending (the order of the numpy fill): flats, int64 (n x k), the flat
+ *       offsets of the cells; item, uint32 per position of the array, the item there; offset, int32
+ *       (positions x dim), the translation of each position; of_type, int32 per orientation, its
+ *       type; rank, int16, its index among its type's; first_type, the item of type 0. An option's
+ *       items: item[p + flat] for each cell, then first_type + its type. The outputs: indptr, uint32
+ *       (entry o0 + 1 + i is e0 + (k + 1)(i + 1)); indices, uint32; option_type, int32;
+ *       orientation, int16; option_offset, int32 (dim per option). Returns the number written.
+ *
+ * Every index is checked against its buffer's size (ValueError, nothing written out of bounds).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct {
+    Py_buffer shifted, rows, positions;
+    Py_ssize_t n_rows, words, n;
+} Fits;
+
+static void fits_release(Fits *f)
+{
+    PyBuffer_Release(&f->shifted);
+    PyBuffer_Release(&f->rows);
+    PyBuffer_Release(&f->positions);
+}
+
+/* Checks the sizes and the row indices; 0 on success, -1 with an exception set. */
+static int fits_check(Fits *f, Py_ssize_t k)
+{
+    f->words = f->positions.len / 8;
+    if (k <= 0 || f->words <= 0 || f->positions.len % 8 || f->shifted.len % (8 * f->words)
+        || f->rows.len % (8 * k)) {
+        PyErr_SetString(PyExc_ValueError, "placements: buffer sizes do not match");
+        return -1;
+    }
+    f->n_rows = f->shifted.len / (8 * f->words);
+    f->n = f->rows.len / (8 * k);
+    const int64_t *rows = f->rows.buf;
+    for (Py_ssize_t i = 0; i < f->n * k; i++)
+        if (rows[i] < 0 || rows[i] >= f->n_rows) {
+            PyErr_SetString(PyExc_ValueError, "placements: a cell's row is outside the shifted masks");
+            return -1;
+        }
+    return 0;
+}
+
+/* The fit mask of orientation o (W words) into m. */
+static inline void fit_mask(const Fits *f, Py_ssize_t k, Py_ssize_t o, uint64_t *restrict m)
+{
+    const uint64_t *shifted = f->shifted.buf, *positions = f->positions.buf;
+    const int64_t *row = (const int64_t *)f->rows.buf + o * k;
+    Py_ssize_t W = f->words;
+    for (Py_ssize_t w = 0; w < W; w++) {
+        uint64_t x = positions[w];
+        for (Py_ssize_t j = 0; j < k; j++)
+            x &= shifted[row[j] * W + w];
+        m[w] = x;
+    }
+}
+
+static PyObject *fits(PyObject *self, PyObject *args)
+{
+    Fits f;
+    Py_ssize_t k;
+    if (!PyArg_ParseTuple(args, "y*y*y*n", &f.shifted, &f.rows, &f.positions, &k))
+        return NULL;
+    PyObject *masks = NULL;
+    long long total = 0;
+    if (fits_check(&f, k))
+        goto done;
+    masks = PyBytes_FromStringAndSize(NULL, f.n * f.words * 8);
+    if (!masks)
+        goto done;
+    uint64_t *m = (uint64_t *)PyBytes_AS_STRING(masks);
+    for (Py_ssize_t o = 0; o < f.n; o++, m += f.words) {
+        fit_mask(&f, k, o, m);
+        for (Py_ssize_t w = 0; w < f.words; w++)
+            total += __builtin_popcountll(m[w]);
+    }
+done:
+    fits_release(&f);
+    if (!masks)
+        return NULL;
+    PyObject *result = Py_BuildValue("(NL)", masks, total);
+    return result;
+}
+
+/* The rows of one orientation's fits (mask m of W words): K cells (a constant where the compiler may
+ * unroll), DIM coordinates per translation (0: dim, at run time). Every index was checked before. */
+static inline void write_fits(const uint64_t *m, Py_ssize_t W, const int64_t *cells, Py_ssize_t K,
+                              const uint32_t *item_at, const int32_t *offset_at, Py_ssize_t DIM, Py_ssize_t dim,
+                              uint32_t type_item, int32_t t, int16_t r, uint32_t *restrict *out,
+                              uint32_t *restrict *ptr, int32_t *restrict *ot, int16_t *restrict *orn,
+                              int32_t *restrict *off, uint32_t *e)
+{
+    uint32_t *o_out = *out, *o_ptr = *ptr;
+    int32_t *o_ot = *ot, *o_off = *off;
+    int16_t *o_orn = *orn;
+    uint32_t ee = *e, width = (uint32_t)K + 1;
+    Py_ssize_t d = DIM ? DIM : dim;
+    for (Py_ssize_t w = 0; w < W; w++) {
+        uint64_t bits = m[w];
+        while (bits) {
+            Py_ssize_t p = 64 * w + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            const uint32_t *at = item_at + p;
+            for (Py_ssize_t j = 0; j < K; j++)
+                o_out[j] = at[cells[j]];
+            o_out[K] = type_item;
+            o_out += width;
+            ee += width;
+            *o_ptr++ = ee;
+            *o_ot++ = t;
+            *o_orn++ = r;
+            const int32_t *x = offset_at + p * d;
+            for (Py_ssize_t i = 0; i < d; i++)
+                o_off[i] = x[i];
+            o_off += d;
+        }
+    }
+    *out = o_out, *ptr = o_ptr, *ot = o_ot, *orn = o_orn, *off = o_off, *e = ee;
+}
+
+static PyObject *fill(PyObject *self, PyObject *args)
+{
+    Py_ssize_t W, k, dim, first_type, o0, e0;
+    Py_buffer masks, flats, item, offset, of_type, rank, indptr, indices, otype, orient, ooffset;
+    if (!PyArg_ParseTuple(args, "y*nny*y*y*ny*y*nw*w*w*w*w*nn", &masks, &W, &k, &flats, &item, &offset, &dim,
+                          &of_type, &rank, &first_type, &indptr, &indices, &otype, &orient, &ooffset, &o0, &e0))
+        return NULL;
+    Py_buffer *held[] = {&masks, &flats, &item, &offset, &of_type, &rank, &indptr, &indices, &otype, &orient,
+                         &ooffset};
+    PyObject *result = NULL;
+    if (W <= 0 || k <= 0 || dim <= 0 || o0 < 0 || e0 < 0 || masks.len % (8 * W)) {
+        PyErr_SetString(PyExc_ValueError, "placements: buffer sizes do not match");
+        goto done;
+    }
+    Py_ssize_t n = masks.len / (8 * W), n_pos = item.len / 4, width = k + 1;
+    if (flats.len != 8 * n * k || of_type.len != 4 * n || rank.len != 2 * n || offset.len != 4 * n_pos * dim) {
+        PyErr_SetString(PyExc_ValueError, "placements: buffer sizes do not match");
+        goto done;
+    }
+    const uint64_t *mask = masks.buf;
+    const int64_t *flat = flats.buf;
+    long long total = 0;
+    for (Py_ssize_t o = 0; o < n; o++) {   /* every fit's cells and translation inside the arrays */
+        const uint64_t *m = mask + o * W;
+        Py_ssize_t top = -1;
+        for (Py_ssize_t w = 0; w < W; w++)
+            if (m[w]) {
+                total += __builtin_popcountll(m[w]);
+                top = 64 * w + 63 - __builtin_clzll(m[w]);
+            }
+        if (top < 0)
+            continue;
+        for (Py_ssize_t j = 0; j < k; j++)
+            if (flat[o * k + j] < 0 || top + flat[o * k + j] >= n_pos) {
+                PyErr_SetString(PyExc_ValueError, "placements: a fit lies outside the array");
+                goto done;
+            }
+        if (top >= n_pos) {
+            PyErr_SetString(PyExc_ValueError, "placements: a fit lies outside the array");
+            goto done;
+        }
+    }
+    if ((Py_ssize_t)(indptr.len / 4) < o0 + total + 1 || (Py_ssize_t)(indices.len / 4) < e0 + total * width
+        || (Py_ssize_t)(otype.len / 4) < o0 + total || (Py_ssize_t)(orient.len / 2) < o0 + total
+        || (Py_ssize_t)(ooffset.len / 4) < (o0 + total) * dim) {
+        PyErr_SetString(PyExc_ValueError, "placements: an output buffer is too small");
+        goto done;
+    }
+    const uint32_t *item_at = item.buf;
+    const int32_t *offset_at = offset.buf, *types = of_type.buf;
+    const int16_t *ranks = rank.buf;
+    uint32_t *out = (uint32_t *)indices.buf + e0, *ptr = (uint32_t *)indptr.buf + o0 + 1;
+    int32_t *ot = (int32_t *)otype.buf + o0, *off = (int32_t *)ooffset.buf + o0 * dim;
+    int16_t *orn = (int16_t *)orient.buf + o0;
+    uint32_t e = (uint32_t)e0;
+    for (Py_ssize_t o = 0; o < n; o++) {
+        const uint64_t *m = mask + o * W;
+        const int64_t *cells = flat + o * k;
+        uint32_t type_item = (uint32_t)(first_type + types[o]);
+#define WRITE(K, DIM) write_fits(m, W, cells, K, item_at, offset_at, DIM, dim, type_item, types[o], ranks[o], \
+                                 &out, &ptr, &ot, &orn, &off, &e)
+        if (k == 5 && dim == 2)
+            WRITE(5, 2);
+        else if (k == 4 && dim == 2)
+            WRITE(4, 2);
+        else if (k == 6 && dim == 2)
+            WRITE(6, 2);
+        else if (k == 5 && dim == 3)
+            WRITE(5, 3);
+        else if (k == 4 && dim == 3)
+            WRITE(4, 3);
+        else
+            WRITE(k, 0);
+#undef WRITE
+    }
+    result = PyLong_FromLongLong(total);
+done:
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++)
+        PyBuffer_Release(held[i]);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"fits", fits, METH_VARARGS, "fits(shifted, rows, positions, k) -> (fit masks, number of fits)"},
+    {"fill", fill, METH_VARARGS, "fill(masks, W, k, flats, item, offset, dim, of_type, rank, first_type, "
+                                 "indptr, indices, option_type, orientation, option_offset, o0, e0) -> n"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_placements",
+                                    "The C fill of ubongo_cp.cover's placement table.", -1, methods};
+
+PyMODINIT_FUNC PyInit__placements(void) { return PyModule_Create(&module); }

@@ -26,7 +26,8 @@ Run ``python -m benchmarks.bench_grids [--repeats N] [--compare-with DIR]``.
    ``ubongo_cp/solvers/_dance*.so`` is used if built there): the same square
    workloads run in fresh processes, alternating the two trees run by run,
    each reporting its CPU and wall time: building every task instance of the
-   classic deck, the 6x10 pentomino count (9356, ``dlx-symmetry``), the
+   classic deck, building the 14,260 placements of the pentominoes in 16x18
+   20 times, the 6x10 pentomino count (9356, ``dlx-symmetry``), the
    subset analysis of a 4x7 Duel region (K = 5), drawing 4 booklet pages,
    rating the 72 tasks of the first 12 classic card sides as a batch does
    (``rate_card_side``: instance, search, rating) and the colouring
@@ -59,6 +60,10 @@ SQUARE_WORKLOADS = {
         "from ubongo_cp.cards import load_deck\nfrom ubongo_cp.cover import task_instance\n"
         "cards, _ = load_deck('classic')\n"
         "RUN = lambda: [task_instance(c, f) for c in cards for f in c.tasks]"),
+    "build 16x18 pentominoes": (
+        "from ubongo_cp.pieces import load_pieces, Region\nfrom ubongo_cp.cover import build_instance\n"
+        "pieces, region = load_pieces('pentominoes').pieces, Region.rectangle(16, 18)\n"
+        "RUN = lambda: [build_instance(pieces, region) for _ in range(20)]"),
     "count 6x10 pentominoes": (
         "from ubongo_cp.pieces import load_pieces, Region\nfrom ubongo_cp.cover import build_instance\n"
         "from ubongo_cp.solvers import solve, warm\nwarm(['dlx-symmetry'])\n"

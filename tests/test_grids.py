@@ -308,7 +308,7 @@ def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_
             for name, value in constants.items():
                 m.setattr(cover, name, value)
             if not c_fill:
-                m.setattr(cover, "_fill_c", lambda *args: None)
+                m.setattr(cover, "_c_fill", lambda: None)
             cover._FORMS.clear()
             cover._REGIONS.clear()
             inst = cover.build_instance(use, region, optional_pieces=optional_pieces)
@@ -324,7 +324,7 @@ def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_
         if importlib.util.find_spec("ubongo_cp._placements") is not None:   # built by the install (setup.py)
             assert table(optional_pieces, True, _NUMPY_FITS_FROM=0, _NUMPY_FITS_AREA=0, _NUMPY_FROM=0)[1] \
                 == numpy_both
-            assert table(optional_pieces, True, _NUMPY_FITS_FROM=10**9, _NUMPY_FROM=0)[1] == numpy_both
+            assert table(optional_pieces, True, _NUMPY_FITS_FROM=10**9)[1] == numpy_both
         found = sorted((inst.type_piece(int(inst.option_type[o])).name, tuple(sorted(inst.option_cells(o))))
                        for o in range(inst.n_options))
         brute = set()      # each orientation's first cell moved onto each cell of the region

@@ -76,6 +76,36 @@ def test_a_swallowed_ctrl_c_still_ends_the_command():
     assert INTERRUPT_GRACE <= time.time() - start < INTERRUPT_GRACE + 10
 
 
+_IN_GC_CALLBACK = """
+import gc, os, signal, time
+from ubongo_cp.cli import _watch_interrupts
+fired = []
+
+def callback(phase, info):   # a library's garbage-collector callback (Dask's), where Ctrl-C may land
+    if phase == "start" and not fired:
+        fired.append(True)
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):   # the handler runs here; Python prints what it raises and goes on
+            pass
+
+with _watch_interrupts(last_resort=True):
+    gc.callbacks.append(callback)
+    gc.collect()
+    gc.callbacks.remove(callback)
+    assert fired
+    time.sleep(60)
+print("still running")
+"""
+
+
+def test_ctrl_c_in_a_garbage_collector_callback_is_the_one_line():
+    # Ctrl-C during a Dask batch once landed in Dask's garbage-collector callback: Python printed the
+    # KeyboardInterrupt as an "Exception ignored" traceback before the command ended with its line.
+    proc = subprocess.run([sys.executable, "-c", _IN_GC_CALLBACK], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "ubongo-cp: interrupted\n")
+
+
 def test_a_command_run_in_another_thread_leaves_the_ctrl_c_handler_alone(capsys):
     # Only the main thread may set a signal handler: elsewhere (a notebook's or a server's worker thread)
     # the command runs without watching Ctrl-C, and the handler stays Python's own.

@@ -38,7 +38,7 @@ import sys
 from array import array
 from bisect import bisect_left
 from functools import cached_property, lru_cache
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, chain, product, repeat
 from operator import add, itemgetter, mul, sub
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
@@ -1163,7 +1163,11 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     orientations times cells), when numpy is loaded, the
     same ANDs on 64-bit words for every orientation at once,
     :func:`_fits_numpy`); fits come orientation by orientation, positions
-    in array order. A small table (a deck's task: tens of placements) is
+    in array order. The C extension ``ubongo_cp._placements``, when built
+    (the install compiles it), writes the rows of every fit straight from
+    the fit masks, whichever way they were found (:func:`_fill_c`,
+    :func:`_fill_c_ints`: no numpy when they were found in plain Python).
+    Without it, a small table (a deck's task: tens of placements) is
     filled in plain Python, each fit's items picked out of the item array
     (:func:`_fill_python`, no numpy call); from :data:`_NUMPY_FROM`
     placements, when numpy is loaded (or from :data:`_NUMPY_IMPORT_FROM`),
@@ -1216,6 +1220,9 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
                 masks.append(mask)
             fits.append(masks)
         n_fits = sum([m.bit_count() for masks in fits for m in masks])
+        table = _fill_c_ints(forms, strides, fits, layout, n_cells)
+        if table is not None:
+            return table
         if n_fits >= _NUMPY_FROM and ("numpy" in sys.modules or n_fits >= _NUMPY_IMPORT_FROM):
             runs = _runs(shapes)[1]
             table = _fill_c(runs, strides, layout, n_cells)
@@ -1500,11 +1507,9 @@ def _table_arrays(counts: Sequence[int], widths: Sequence[int], dim: int) -> Pla
 def _fill_c(runs, strides, layout, n_cells) -> PlacementTable | None:
     """The table of :func:`_placements` filled by the C extension ``ubongo_cp._placements`` (each run's fit
     masks ANDed word by word and their bits written out as rows in one pass, no array the size of the fits in
-    between), the same bytes as :func:`_fill_numpy`; None when the extension is not built or the fits are
-    fewer than :data:`_NUMPY_FROM` (the small table is quicker in plain Python)."""
-    try:
-        from . import _placements as fill_c  # type: ignore[attr-defined]
-    except ImportError:
+    between), the same bytes as :func:`_fill_numpy`; None when the extension is not built."""
+    fill_c = _c_fill()
+    if fill_c is None:
         return None
     import numpy as np
 
@@ -1517,8 +1522,6 @@ def _fill_c(runs, strides, layout, n_cells) -> PlacementTable | None:
         masks, n = fill_c.fits(shifted, np.ascontiguousarray(rows, dtype=np.int64), positions, flats.shape[1])
         parts.append((masks, flats))
         counts.append(n)
-    if sum(counts) < _NUMPY_FROM:
-        return None
     table = _table_arrays(counts, [run.cells.shape[1] + 1 for run in runs], len(strides))
     item, offset, words = arrays["item"], arrays["offset"], len(positions)
     o = e = 0
@@ -1532,6 +1535,53 @@ def _fill_c(runs, strides, layout, n_cells) -> PlacementTable | None:
         o += n
         e += n * (flats.shape[1] + 1)
     return table
+
+
+def _c_fill():
+    """The C extension ``ubongo_cp._placements`` (the fill of :func:`_fill_c` and :func:`_fill_c_ints`), or None
+    when it is not built (the install compiles it: ``setup.py``)."""
+    try:
+        from . import _placements
+    except ImportError:
+        return None
+    return _placements
+
+
+def _fill_c_ints(forms, strides, fits, layout, n_cells) -> PlacementTable | None:
+    """The table of :func:`_placements` filled by the C extension (as :func:`_fill_c`) from the fit masks found in
+    plain Python (integers, per type), without numpy: the same bytes; None when the extension is not built."""
+    fill_c = _c_fill()
+    if fill_c is None:
+        return None
+    item, offset, nbytes = _c_layout(layout)
+    counts = [sum([m.bit_count() for m in masks]) for masks in fits]
+    widths = [len(form[1][0]) + 1 for form in forms]
+    dim = len(strides)
+    table = _table_arrays(counts, widths, dim)
+    o = e = 0
+    for t, (form, masks, n, width) in enumerate(zip(forms, fits, counts, widths)):
+        if n:
+            flats = array("q", chain.from_iterable(_flats(form, strides)))
+            fill_c.fill(b"".join([m.to_bytes(nbytes, "little") for m in masks]), nbytes // 8, width - 1, flats,
+                        item, offset, dim, array("i", [t]) * len(masks), array("h", range(len(masks))), n_cells,
+                        table.indptr, table.indices, table.option_type, table.option_orientation,
+                        table.option_offset, o, e)
+        o += n
+        e += n * width
+    return table
+
+
+def _c_layout(layout) -> tuple:
+    """The region's layout (:func:`_region_layout`) as the C fill reads it, made once in plain Python: the item at
+    each position (uint32; none: the largest, never read), each position's translation (int32, dim per
+    position) and the bytes of a fit mask (whole 64-bit words)."""
+    parts = layout[6].get("c")
+    if parts is None:
+        item = array("I", [x & 0xFFFFFFFF for x in _python_layout(layout)[1]])
+        low, size = layout[5]
+        offset = array("i", chain.from_iterable(product(*(range(lo, lo + n) for lo, n in zip(low, size)))))
+        parts = layout[6]["c"] = (item, offset, 8 * ((layout[3][0] + 63) // 64))
+    return parts
 
 
 def _fill_numpy(runs, fits, strides, layout, n_cells) -> PlacementTable:

@@ -127,17 +127,25 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
     with ``last_resort`` (the console script), the first one also starts :func:`_last_resort`.
 
     Only in the main thread and where Python's own handler is installed;
-    the previous handler is restored after the block.
+    the previous handler is restored after the block. With ``last_resort``,
+    a KeyboardInterrupt raised where Python cannot raise it (a garbage
+    collector's callback, a finaliser: it is printed as "Exception ignored")
+    is not printed: the last resort ends the command with its one line.
     """
     import signal
 
     seen: list[bool] = []
+    unraisable = sys.unraisablehook
 
     def handler(signum, frame):
         seen.append(True)
         if last_resort and len(seen) == 1:
             _last_resort()
         signal.default_int_handler(signum, frame)
+
+    def quiet(info) -> None:
+        if not (last_resort and seen and isinstance(info.exc_value, KeyboardInterrupt)):
+            unraisable(info)
 
     installed = signal.getsignal(signal.SIGINT) is signal.default_int_handler
     if installed:
@@ -148,10 +156,12 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
     if not installed:
         yield seen
         return
+    sys.unraisablehook = quiet
     try:
         yield seen
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        sys.unraisablehook = unraisable
 
 
 class _PipedStdout:

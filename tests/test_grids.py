@@ -248,16 +248,18 @@ def test_orientations_held_as_arrays_whichever_way_repeated_images_are_dropped(g
 
 
 @pytest.mark.parametrize("pieces", [["I2"], ["I2", "I2", "L3", "I3", "O4", "T4", "L4", "S4"]])
-def test_a_region_of_few_cells_spread_wide_takes_memory_in_line_with_its_size(pieces):
-    """Two pairs of cells 100,000 columns apart: the placements are those of the two pairs alone (hand-checked:
-    a domino fits each pair one way), built without shifting the region's mask by every column."""
+@pytest.mark.parametrize("height", [0, 1990])
+def test_a_region_of_few_cells_spread_wide_takes_memory_in_line_with_its_size(pieces, height):
+    """Two pairs of cells 100,000 columns apart, or 1,990 rows and columns (a bounding box of about 4 million
+    cells): the placements are those of the two pairs alone (hand-checked: a domino fits each pair one way),
+    built without shifting the region's mask by every column, nor a table over every cell of the box."""
     import tracemalloc
 
     from ubongo_cp.cover import build_instance
     from ubongo_cp.pieces import Region, load_pieces
 
-    width = 100_000
-    region = Region(((0, 0), (0, 1), (0, width), (0, width + 1)))
+    width = 1990 if height else 100_000
+    region = Region(((0, 0), (0, 1), (height, width), (height, width + 1)))
     classic = load_pieces("classic")
     tracemalloc.start()
     try:
@@ -266,7 +268,7 @@ def test_a_region_of_few_cells_spread_wide_takes_memory_in_line_with_its_size(pi
     finally:
         tracemalloc.stop()
     rows = [sorted(instance.option_cells(o)) for o in range(instance.n_options)]
-    dominoes = [[(0, 0), (0, 1)], [(0, width), (0, width + 1)]]
+    dominoes = [[(0, 0), (0, 1)], [(height, width), (height, width + 1)]]
     assert rows and all(r in dominoes for r in rows) and dominoes[0] in rows and dominoes[1] in rows
     assert peak < 64 * 2**20  # bytes; shifting by every column took about 1.3 GB
 

@@ -38,7 +38,7 @@ import sys
 from array import array
 from bisect import bisect_left
 from functools import cached_property, lru_cache
-from itertools import accumulate, chain, product, repeat
+from itertools import accumulate, chain, repeat
 from operator import add, itemgetter, mul, sub
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
@@ -1553,7 +1553,10 @@ def _fill_c_ints(forms, strides, fits, layout, n_cells) -> PlacementTable | None
     fill_c = _c_fill()
     if fill_c is None:
         return None
-    item, offset, nbytes = _c_layout(layout)
+    parts = _c_layout(layout)
+    if parts is None:
+        return None
+    item, offset, nbytes = parts
     counts = [sum([m.bit_count() for m in masks]) for masks in fits]
     widths = [len(form[1][0]) + 1 for form in forms]
     dim = len(strides)
@@ -1571,17 +1574,37 @@ def _fill_c_ints(forms, strides, fits, layout, n_cells) -> PlacementTable | None
     return table
 
 
-def _c_layout(layout) -> tuple:
-    """The region's layout (:func:`_region_layout`) as the C fill reads it, made once in plain Python: the item at
+def _c_layout(layout) -> tuple | None:
+    """The region's layout (:func:`_region_layout`) as the C fill reads it, made once without numpy: the item at
     each position (uint32; none: the largest, never read), each position's translation (int32, dim per
-    position) and the bytes of a fit mask (whole 64-bit words)."""
+    position) and the bytes of a fit mask (whole 64-bit words); None for a region whose cells are spread over
+    more than :data:`_C_FRAME_PER_CELL` positions each (and more than :data:`_C_FRAME` in all), which the
+    other ways fill without a table per position."""
     parts = layout[6].get("c")
     if parts is None:
-        item = array("I", [x & 0xFFFFFFFF for x in _python_layout(layout)[1]])
-        low, size = layout[5]
-        offset = array("i", chain.from_iterable(product(*(range(lo, lo + n) for lo, n in zip(low, size)))))
-        parts = layout[6]["c"] = (item, offset, 8 * ((layout[3][0] + 63) // 64))
+        total, region = layout[3][0], layout[7]
+        where = layout[2]
+        if total > max(_C_FRAME, _C_FRAME_PER_CELL * len(where)):
+            return None
+        n_cells, first_optional = region.area, region.area + layout[4]
+        item = array("I", [0xFFFFFFFF]) * total
+        for pos, it in zip(where, chain(range(n_cells), range(first_optional, first_optional + len(region.optional)))):
+            item[pos] = it
+        (low, size), dim = layout[5], len(layout[5][0])
+        offset = array("i", [0]) * (total * dim)
+        stride = total
+        for axis, (lo, n) in enumerate(zip(low, size)):   # each axis's coordinate, position by position
+            stride //= n
+            column = array("i", chain.from_iterable(repeat(lo + v, stride) for v in range(n)))
+            offset[axis::dim] = column * (total // (stride * n))
+        parts = layout[6]["c"] = (item, offset, 8 * ((total + 63) // 64))
     return parts
+
+
+#: The C fill from plain Python (:func:`_c_layout`) for regions spread over at most this many positions of the
+#: array, or this many per cell.
+_C_FRAME = 1 << 16
+_C_FRAME_PER_CELL = 64
 
 
 def _fill_numpy(runs, fits, strides, layout, n_cells) -> PlacementTable:

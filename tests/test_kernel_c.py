@@ -171,9 +171,16 @@ def _wheel(tmp_path, **env) -> Path:
     return site
 
 
-def _run_from(site: Path) -> str:
+#: The placements of the pentominoes in 6x10 (2,056: every fixed orientation at every position, the count
+#: ``build_instance``'s docstring gives) and whether the C fill made them.
+PLACEMENTS = ("from ubongo_cp.pieces import load_pieces, Region\nfrom ubongo_cp.cover import build_instance\n"
+              "inst = build_instance(load_pieces('pentominoes').pieces, Region.rectangle(6, 10))\n"
+              "print(inst.n_options, 'ubongo_cp._placements' in sys.modules)\n")
+
+
+def _run_from(site: Path, code: str = KNUTH) -> str:
     code = ("import sys, ubongo_cp\n"
-            "assert ubongo_cp.__file__.startswith(sys.argv[1]), ubongo_cp.__file__\n" + KNUTH)
+            "assert ubongo_cp.__file__.startswith(sys.argv[1]), ubongo_cp.__file__\n" + code)
     env = {**os.environ, "PYTHONPATH": str(site), "UBONGO_CP_KERNEL": ""}
     done = subprocess.run([sys.executable, "-c", code, str(site)], cwd=site.parent, env=env,
                           capture_output=True, text=True, timeout=300)
@@ -186,11 +193,15 @@ def _run_from(site: Path) -> str:
 def test_wheel_carries_the_c_kernel(tmp_path):
     site = _wheel(tmp_path)
     assert list((site / "ubongo_cp" / "solvers").glob("_dance*.so"))
+    assert list((site / "ubongo_cp").glob("_placements*.so"))
     assert _run_from(site) == "c (1, 5, True) False"
+    assert _run_from(site, PLACEMENTS) == "2056 True"
 
 
 @pytest.mark.slow
 def test_wheel_built_without_a_compiler_falls_back_to_numba(tmp_path):
     site = _wheel(tmp_path, CC="false")  # every compile fails: the extension is optional
     assert not list((site / "ubongo_cp" / "solvers").glob("_dance*.so"))
+    assert not list((site / "ubongo_cp").glob("_placements*.so"))
     assert _run_from(site) == "numba (1, 5, True) True"
+    assert _run_from(site, PLACEMENTS) == "2056 False"      # filled in plain Python: the same placements

@@ -372,3 +372,125 @@ def test_c_fill_refuses_indices_outside_its_buffers():
     out = outputs(3)
     assert _placements.fill(masks, 1, 2, *args, *out, 0, 0) == 3
     assert list(out[0]) == [0, 3, 6, 9] and list(out[1]) == [0, 1, 10, 1, 2, 10, 2, 3, 10]
+    # sizes that overflow a 64-bit product, offsets at the end of the integers: errors, not crashes
+    with pytest.raises(ValueError):
+        _placements.fits(shifted, np.array([[0, 1]], dtype=np.int64), positions, 2**61)
+    for words, k, dim, o0, e0 in [(2**61, 2, 2, 0, 0), (2**61 + 1, 2, 2, 0, 0), (1, 2, 2**62, 0, 0),
+                                  (1, 2, 2, 0, 2**63 - 1), (1, 2, 2, 2**63 - 2, 0)]:
+        with pytest.raises(ValueError):
+            _placements.fill(masks, words, k, args[0], item, offset, dim, *args[4:], *outputs(3), o0, e0)
+    with pytest.raises(ValueError, match="outside the array"):   # a flat offset that wraps a 64-bit sum
+        _placements.fill(masks, 1, 2, np.array([[0, 2**63 - 1]], dtype=np.int64), *args[1:], *outputs(3), 0, 0)
+    # the masks read are the indptr written (the same memory): the fits are those counted before any write
+    shared = np.zeros(96, dtype=np.uint8)
+    shared[0] = 1                                              # one fit, at position 0; written as option 2
+    view = memoryview(shared)
+    assert _placements.fill(view[0:16], 2, 1, np.array([[0]], dtype=np.int64), item, offset, 2,
+                            np.array([7], np.int32), np.array([5], np.int16), 10, view[0:16], view[16:24],
+                            view[24:36], view[36:42], view[48:72], 2, 0) == 1
+    assert not shared[72:].any()
+
+
+def _covers_brute_force(grid, pieces, required, optional) -> int:
+    """Sets of placements of distinct pieces, pairwise disjoint, inside ``required | optional``, covering every
+    required cell, each placement on at least one required cell (Knuth's rule: an option covering no primary
+    item is never chosen); found by trying, for the least uncovered required cell, every placement of an
+    unused piece on it (each set once)."""
+    allowed = set(required) | set(optional)
+    placements = []                     # (piece index, cells) moved onto every allowed cell
+    for i, piece in enumerate(pieces):
+        seen = set()
+        for shape in grid.orientations(piece.cells):
+            for target in allowed:
+                move = tuple(b - a for a, b in zip(shape[0], target))
+                moved = frozenset(tuple(a + b for a, b in zip(c, move)) for c in shape)
+                if grid.offset_ok(move) and moved <= allowed and moved not in seen:
+                    seen.add(moved)
+                    placements.append((i, moved))
+    order = sorted(required)
+
+    def count(used, covered):
+        todo = [c for c in order if c not in covered]
+        if not todo:
+            return 1
+        return sum(count(used | {i}, covered | cells) for i, cells in placements
+                   if i not in used and todo[0] in cells and not cells & covered)
+    return count(frozenset(), frozenset())
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(ALL), st.data())
+def test_optional_pieces_on_optional_cells_count_the_same_on_every_backend(grid, data):
+    """With optional pieces, a placement on optional cells only covers no primary item and is left out, so every
+    backend counts the same covers, and as many as a brute force over the pieces' orientations."""
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import Piece, Region
+    from ubongo_cp.solvers import solve
+
+    sizes = data.draw(st.lists(st.integers(1, 3), min_size=1, max_size=3))
+    pieces = [Piece(f"P{i}", data.draw(st.sampled_from(list(free_polyforms(grid, n)))), grid)
+              for i, n in enumerate(sizes)]
+    box = grid.box(*{"square": (2, 3), "hex": (2, 3), "triangle": (2, 3), "cube": (1, 2, 3)}[grid.name])
+    kind = data.draw(st.lists(st.sampled_from("rro."), min_size=len(box), max_size=len(box)))
+    required = [c for c, k in zip(box, kind) if k == "r"] or [box[0]]
+    optional = [c for c, k in zip(box, kind) if k == "o" and c not in required]
+    inst = build_instance(pieces, Region(tuple(required), optional=tuple(optional), grid=grid), optional_pieces=True)
+    expected = _covers_brute_force(grid, pieces, required, optional)
+    for backend in ("dlx", "xcover", "sat", "cpsat", "zdd"):
+        assert solve(inst, backend=backend, limit=None, keep=0).count == expected, backend
+
+
+def test_a_piece_on_optional_cells_only_is_no_placement_of_an_optional_piece():
+    """Hand-counted: one required cell and two optional cells in a row, a monomino A and a domino B, both
+    optional. A and B each have one placement on the required cell; the covers are {A} and {B}; A on an
+    optional cell, or B on the two optional cells, covers no required cell and is no placement."""
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import Piece, Region
+    from ubongo_cp.solvers import solve
+
+    region = Region(((0, 0),), optional=((0, 1), (0, 2)))
+    inst = build_instance([Piece("A", ((0, 0),)), Piece("B", ((0, 0), (0, 1)))], region, optional_pieces=True)
+    assert sorted(sorted(inst.option_cells(o)) for o in range(inst.n_options)) == [[(0, 0)], [(0, 0), (0, 1)]]
+    for backend in ("dlx", "sat", "cpsat", "zdd"):
+        assert solve(inst, backend=backend, limit=None, keep=0).count == 2, backend
+    both = build_instance([Piece("A", ((0, 0),)), Piece("B", ((0, 0), (0, 1)))], region)   # pieces required
+    # both placed: A on (0,0) and B on the optional cells, or B on (0,0)-(0,1) and A on (0,2)
+    assert solve(both, backend="dlx", limit=None, keep=0).count == 2
+
+
+@pytest.mark.parametrize("c_fill", [True, False])
+def test_no_piece_type_left_is_an_empty_table_on_every_path(monkeypatch, c_fill):
+    """A range whose piece cannot fit the region (4 cells in 3) drops its only type: no placement, whichever way
+    the table is made."""
+    from ubongo_cp import cover
+    from ubongo_cp.pieces import Piece, Region
+
+    monkeypatch.setattr(cover, "_NUMPY_FITS_FROM", 0)
+    monkeypatch.setattr(cover, "_NUMPY_FITS_AREA", 0)
+    if not c_fill:
+        monkeypatch.setattr(cover, "_c_fill", lambda: None)
+    region = Region(((10, 3), (10, 5)), optional=((10, 4),))
+    inst = cover.build_instance([Piece("P0", ((0, 0), (0, 1), (0, 2), (1, 1)))], region, ranges={"P0": (0, 3)})
+    assert (inst.n_types, inst.n_options, list(inst.table.indptr)) == (0, 0, [0])
+
+
+def test_the_layouts_of_many_large_regions_are_not_all_kept():
+    """Regions of two dominoes 300 rows and columns apart (a bounding box of about 90,000 cells): each layout
+    holds megabytes, and the cache keeps a bounded number of them."""
+    import tracemalloc
+
+    from ubongo_cp import cover
+    from ubongo_cp.pieces import Region, load_pieces
+
+    use = load_pieces("classic").select(["I2", "L3"])
+    cover._REGIONS.clear()
+    tracemalloc.start()
+    try:
+        for h in range(300, 330):
+            inst = cover.build_instance(use, Region(((0, 0), (0, 1), (h, h), (h, h + 1))))
+            assert inst.n_options == 2          # a domino on each pair, hand-checked
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        cover._REGIONS.clear()
+    assert peak < cover._CACHE_BYTES + (32 << 20)   # bytes; all 30 layouts kept took about 140 MB

@@ -30,6 +30,18 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Most cells of a piece and most coordinates of a cell: far beyond any polyform, small enough that no size
+ * computed from them overflows. */
+#define MAX_CELLS (1 << 20)
+#define MAX_DIM 16
+
+/* a * b, or -1 when it overflows (a, b >= 0). */
+static Py_ssize_t times(Py_ssize_t a, Py_ssize_t b)
+{
+    Py_ssize_t r;
+    return __builtin_mul_overflow(a, b, &r) ? -1 : r;
+}
+
 typedef struct {
     Py_buffer shifted, rows, positions;
     Py_ssize_t n_rows, words, n;
@@ -46,7 +58,7 @@ static void fits_release(Fits *f)
 static int fits_check(Fits *f, Py_ssize_t k)
 {
     f->words = f->positions.len / 8;
-    if (k <= 0 || f->words <= 0 || f->positions.len % 8 || f->shifted.len % (8 * f->words)
+    if (k <= 0 || k > MAX_CELLS || f->words <= 0 || f->positions.len % 8 || f->shifted.len % (8 * f->words)
         || f->rows.len % (8 * k)) {
         PyErr_SetString(PyExc_ValueError, "placements: buffer sizes do not match");
         return -1;
@@ -86,7 +98,12 @@ static PyObject *fits(PyObject *self, PyObject *args)
     long long total = 0;
     if (fits_check(&f, k))
         goto done;
-    masks = PyBytes_FromStringAndSize(NULL, f.n * f.words * 8);
+    Py_ssize_t size = times(times(f.n, f.words), 8);
+    if (size < 0) {
+        PyErr_SetString(PyExc_ValueError, "placements: buffer sizes do not match");
+        goto done;
+    }
+    masks = PyBytes_FromStringAndSize(NULL, size);
     if (!masks)
         goto done;
     uint64_t *m = (uint64_t *)PyBytes_AS_STRING(masks);
@@ -149,18 +166,29 @@ static PyObject *fill(PyObject *self, PyObject *args)
     Py_buffer *held[] = {&masks, &flats, &item, &offset, &of_type, &rank, &indptr, &indices, &otype, &orient,
                          &ooffset};
     PyObject *result = NULL;
-    if (W <= 0 || k <= 0 || dim <= 0 || o0 < 0 || e0 < 0 || masks.len % (8 * W)) {
+    uint64_t *mask = NULL;   /* private copies: an output that shares memory with them cannot change them */
+    int64_t *flat = NULL;
+    Py_ssize_t n = 0, n_pos = item.len / 4, width = k + 1;
+    if (W <= 0 || W > masks.len / 8 || k <= 0 || k > MAX_CELLS || dim <= 0 || dim > MAX_DIM || o0 < 0 || e0 < 0
+        || masks.len % (8 * W)) {
         PyErr_SetString(PyExc_ValueError, "placements: buffer sizes do not match");
         goto done;
     }
-    Py_ssize_t n = masks.len / (8 * W), n_pos = item.len / 4, width = k + 1;
-    if (flats.len != 8 * n * k || of_type.len != 4 * n || rank.len != 2 * n || offset.len != 4 * n_pos * dim) {
+    n = masks.len / (8 * W);
+    if (flats.len % 8 || flats.len / 8 % k || flats.len / 8 / k != n || of_type.len != 4 * n || rank.len != 2 * n
+        || offset.len % (4 * dim) || offset.len / (4 * dim) != n_pos || item.len % 4) {
         PyErr_SetString(PyExc_ValueError, "placements: buffer sizes do not match");
         goto done;
     }
-    const uint64_t *mask = masks.buf;
-    const int64_t *flat = flats.buf;
-    long long total = 0;
+    mask = PyMem_Malloc(masks.len ? (size_t)masks.len : 1);
+    flat = PyMem_Malloc(flats.len ? (size_t)flats.len : 1);
+    if (!mask || !flat) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(mask, masks.buf, (size_t)masks.len);
+    memcpy(flat, flats.buf, (size_t)flats.len);
+    Py_ssize_t total = 0;
     for (Py_ssize_t o = 0; o < n; o++) {   /* every fit's cells and translation inside the arrays */
         const uint64_t *m = mask + o * W;
         Py_ssize_t top = -1;
@@ -171,19 +199,23 @@ static PyObject *fill(PyObject *self, PyObject *args)
             }
         if (top < 0)
             continue;
-        for (Py_ssize_t j = 0; j < k; j++)
-            if (flat[o * k + j] < 0 || top + flat[o * k + j] >= n_pos) {
+        for (Py_ssize_t j = 0; j < k; j++)   /* 0 <= flat < n_pos and top < n_pos: no overflow */
+            if (flat[o * k + j] < 0 || flat[o * k + j] >= n_pos || top >= n_pos || top + flat[o * k + j] >= n_pos) {
                 PyErr_SetString(PyExc_ValueError, "placements: a fit lies outside the array");
                 goto done;
             }
-        if (top >= n_pos) {
-            PyErr_SetString(PyExc_ValueError, "placements: a fit lies outside the array");
-            goto done;
-        }
     }
-    if ((Py_ssize_t)(indptr.len / 4) < o0 + total + 1 || (Py_ssize_t)(indices.len / 4) < e0 + total * width
-        || (Py_ssize_t)(otype.len / 4) < o0 + total || (Py_ssize_t)(orient.len / 2) < o0 + total
-        || (Py_ssize_t)(ooffset.len / 4) < (o0 + total) * dim) {
+    if (o0 > PY_SSIZE_T_MAX - total - 1) {
+        PyErr_SetString(PyExc_ValueError, "placements: too many options for the table");
+        goto done;
+    }
+    Py_ssize_t options = o0 + total, items = times(total, width), coords = times(options, dim);
+    if (items < 0 || coords < 0 || e0 > PY_SSIZE_T_MAX - items || e0 + items > (Py_ssize_t)UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "placements: too many options for the table");
+        goto done;
+    }
+    if (indptr.len / 4 < options + 1 || indices.len / 4 < e0 + items || otype.len / 4 < options
+        || orient.len / 2 < options || ooffset.len / 4 < coords) {
         PyErr_SetString(PyExc_ValueError, "placements: an output buffer is too small");
         goto done;
     }
@@ -214,8 +246,10 @@ static PyObject *fill(PyObject *self, PyObject *args)
             WRITE(k, 0);
 #undef WRITE
     }
-    result = PyLong_FromLongLong(total);
+    result = PyLong_FromSsize_t(total);
 done:
+    PyMem_Free(mask);
+    PyMem_Free(flat);
     for (size_t i = 0; i < sizeof held / sizeof held[0]; i++)
         PyBuffer_Release(held[i]);
     return result;

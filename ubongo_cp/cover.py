@@ -999,7 +999,8 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     optional_pieces : bool
         Make piece items secondary (each piece at most once) — the form used
         by subset analysis, where one search covers all subsets at once.
-        Types are then by name.
+        Types are then by name. A placement on the region's optional cells
+        only then covers no primary item, and is left out (Knuth's rule).
     mode : str
         Orientations allowed (UP-3: free; the grid's modes,
         :attr:`ubongo_cp.grids.Grid.modes`).
@@ -1072,8 +1073,27 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         orientations = [p.orientations(mode) for p in pieces]
     extra = {"ranges": bounds, "empty_type": empty_type}
     table = _placements(region, [orientations[copies[0]] for copies in types])
+    if optional_pieces and region.optional:
+        table = _on_region_cells(table, region.area, lattice.dim)
     return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
                               types=types, table=table, **extra)
+
+
+def _on_region_cells(table: PlacementTable, n_cells: int, dim: int) -> PlacementTable:
+    """The table without its options that lie on optional cells only. With optional pieces such an option covers
+    no primary item, and an exact cover skips it, as Knuth's programs do (and :mod:`ubongo_cp.exactcover`): every
+    backend then counts the same covers, each a set of placements covering every region cell once."""
+    indptr, indices = table.indptr, table.indices
+    keep = [o for o in range(len(indptr) - 1) if min(indices[indptr[o]:indptr[o + 1]]) < n_cells]
+    if len(keep) == len(indptr) - 1:
+        return table
+    new_indptr = array("I", [0])
+    new_indptr.extend(accumulate(indptr[o + 1] - indptr[o] for o in keep))
+    return PlacementTable(new_indptr,
+                          array("I", chain.from_iterable(indices[indptr[o]:indptr[o + 1]] for o in keep)),
+                          array("i", [table.option_type[o] for o in keep]),
+                          array("h", [table.option_orientation[o] for o in keep]),
+                          array("i", chain.from_iterable(table.option_offset[dim * o:dim * o + dim] for o in keep)))
 
 
 def _range_bound(name: str, bound) -> tuple[int, int]:
@@ -1179,7 +1199,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     """
     lattice = region.grid
     n_cells, n_types = region.area, len(shapes)
-    if not region.cells and not region.optional:
+    if not shapes or (not region.cells and not region.optional):
         return PlacementTable(array("I", [0]), array("I"), array("i"), array("h"), array("i"))
     n_orientations = sum(map(len, shapes))
     vectorised = (n_orientations >= _NUMPY_FITS_FROM and n_orientations * n_cells >= _NUMPY_FITS_AREA
@@ -1195,7 +1215,9 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         key = (region, reach, n_types)
         layout = _REGIONS.get(key)
         if layout is None:
-            layout = _cache(_REGIONS, key, _region_layout(region, lattice, reach, n_types))
+            layout = _region_layout(region, lattice, reach, n_types)
+            total, top = layout[3]     # what it will hold: the shifted masks (dense up to a bound), the tables
+            layout = _cache(_REGIONS, key, layout, min(total * top, _DENSE_SHIFTED_BITS) // 8 + 32 * total)
         layout = _cache(_REGIONS, (id(region), reach, n_types), layout[:7] + (region,))
     strides, positions = layout[:2]
     if vectorised:
@@ -1595,7 +1617,8 @@ def _c_layout(layout) -> tuple | None:
         stride = total
         for axis, (lo, n) in enumerate(zip(low, size)):   # each axis's coordinate, position by position
             stride //= n
-            column = array("i", chain.from_iterable(repeat(lo + v, stride) for v in range(n)))
+            column = array("i", range(lo, lo + n)) if stride == 1 else \
+                array("i", chain.from_iterable(repeat(lo + v, stride) for v in range(n)))
             offset[axis::dim] = column * (total // (stride * n))
         parts = layout[6]["c"] = (item, offset, 8 * ((total + 63) // 64))
     return parts
@@ -1603,8 +1626,8 @@ def _c_layout(layout) -> tuple | None:
 
 #: The C fill from plain Python (:func:`_c_layout`) for regions spread over at most this many positions of the
 #: array, or this many per cell.
-_C_FRAME = 1 << 16
-_C_FRAME_PER_CELL = 64
+_C_FRAME = 1 << 10
+_C_FRAME_PER_CELL = 16
 
 
 def _fill_numpy(runs, fits, strides, layout, n_cells) -> PlacementTable:
@@ -1718,16 +1741,24 @@ def _run_flats(run: _Run, strides: tuple[int, ...]):
 #: every type's list) and the regions' array layouts (by region, the shapes' reach and
 #: the number of types; and by the region's identity, quicker to look up than an equal region). A deck
 #: builds each card side's region for every die face, a census or a benchmark the same orientations again
-#: and again; each is emptied when it reaches :data:`_CACHE_SIZE` entries.
+#: and again; each is emptied when it reaches :data:`_CACHE_SIZE` entries, or when the bytes its entries are
+#: expected to hold would pass :data:`_CACHE_BYTES` (a region's layout grows with its bounding box: many large
+#: regions far apart would otherwise keep gigabytes).
 _FORMS: dict = {}
 _REGIONS: dict = {}
 _CACHE_SIZE = 1 << 14
+_CACHE_BYTES = 64 << 20
+_HELD: dict[int, int] = {}     # id of a cache -> the bytes its entries are expected to hold (an estimate)
 
 
-def _cache(cache: dict, key, value):
-    """Store ``value`` under ``key`` (emptying ``cache`` first when full); return it."""
-    if len(cache) >= _CACHE_SIZE:
+def _cache(cache: dict, key, value, nbytes: int = 0):
+    """Store ``value`` under ``key`` (emptying ``cache`` first when full: :data:`_CACHE_SIZE` entries, or
+    ``nbytes`` more than :data:`_CACHE_BYTES` allow); return it."""
+    held = _HELD.get(id(cache), 0) if cache else 0
+    if len(cache) >= _CACHE_SIZE or held + nbytes > _CACHE_BYTES:
         cache.clear()
+        held = 0
+    _HELD[id(cache)] = held + nbytes
     cache[key] = value
     return value
 

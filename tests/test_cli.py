@@ -106,3 +106,29 @@ def test_help_names_only_options_the_command_has():
     assert "--journal FILE with --count: record" in helps[("solve",)]
     assert "(--count, --limit, --backend, --jobs, --journal, ...) are refused" in helps[("exact-cover",)]
     assert "--seed SEED master seed of the layouts and the agents" in helps[("orion", "tournament")]
+
+
+def test_region_given_as_a_box_size(run_cli, tmp_path, monkeypatch):
+    """``--region ROWSxCOLS`` is a box of the pieces' grid when no file has that name: the 6x10 rectangle's 9,356
+    pentomino tilings and the Soma cube's 11,520 (240 up to its 48 symmetries) are the published counts; the
+    subset analysis of a 4x7 box is that of the same rectangle drawn in a region file; a file of that name wins;
+    a box with too few sizes for its grid is one line."""
+    import json
+
+    from conftest import one_line_error, write
+
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", "6x10", "--count", "--json")
+    assert code == 0 and json.loads(out)["count"] == 9356
+    code, out, _ = run_cli("solve", "--pieces", "soma", "--region", "3x3x3", "--count", "--json")
+    assert code == 0 and (json.loads(out)["count"], json.loads(out)["count_reduced"]) == (11520, 240)
+    write(tmp_path / "rect.txt", "#######\n" * 4)
+    by_box = run_cli("analyze", "--pieces", "duel", "--region", "4x7", "--k", "5", "--json")
+    by_file = run_cli("analyze", "--pieces", "duel", "--region", "rect.txt", "--k", "5", "--json")
+    assert by_box[0] == 0 and json.loads(by_box[1]) == json.loads(by_file[1]) and json.loads(by_box[1])
+    write(tmp_path / "2x5", "#####\n")                       # a file named like a box: the file
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--use", "I", "--region", "2x5", "--count", "--json")
+    assert code == 0 and json.loads(out)["count"] == 1      # I fills the file's row of 5 cells; a 2x5 box: none
+    one_line_error(*run_cli("solve", "--pieces", "soma", "--region", "3x3", "--count")[::2], "LAYERSxROWSxCOLS")
+    one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", "0x10", "--count")[::2],
+                   "--region 0x10", "at least 1")

@@ -396,3 +396,30 @@ def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:
     if any(not part.strip() for part in text.strip().strip(",").split(",")):
         raise InputError(f"{source}: no name between two commas in {text!r}")
     return names
+
+
+def region_arg(text: str, piece_set, *, max_cells: int):
+    """``--region``: a region file, or, when no file has that name, ``ROWSxCOLS`` (``LAYERSxROWSxCOLS`` on
+    cubes) for a box of the pieces' grid (:meth:`ubongo_cp.pieces.Region.box`: a rectangle, a parallelogram of
+    hexagons or triangles, a cuboid).
+
+    Raises
+    ------
+    InputError
+        For a missing or malformed file, or a box the grid does not have or over ``max_cells``.
+    """
+    import re
+
+    from ..pieces import Region, load_region
+
+    sizes = re.fullmatch(r"(\d+)x(\d+)(?:x(\d+))?", text.strip().lower())
+    if sizes is None or os.path.exists(text):
+        return load_region(text, max_cells=max_cells)
+    dims = [int(d) for d in sizes.groups() if d is not None]
+    if len(dims) != piece_set.grid.dim:
+        raise InputError(f"--region {text}: a box of the {piece_set.grid.name} grid has {piece_set.grid.dim} sizes "
+                         f"({'LAYERSxROWSxCOLS' if piece_set.grid.dim == 3 else 'ROWSxCOLS'})")
+    try:
+        return Region.box(*dims, grid=piece_set.grid, max_cells=max_cells)
+    except InputError as err:
+        raise InputError(f"--region {text}: {err.message}") from None

@@ -15,7 +15,7 @@ from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_
 from ..status import Status
 from ..structs import replace
 from .common import (json_dumps, add_allow_pieces_argument, add_estimate_argument, add_split_arguments, check_estimate,
-                     check_orientations, piece_names_arg, print_estimate, split_from)
+                     check_orientations, piece_names_arg, print_estimate, region_arg, split_from)
 from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers", "DECLARES"]
@@ -39,7 +39,8 @@ def _add_solve(sub) -> None:
     p.add_argument("card", nargs="?", help="card-side TOML file (solves its tasks), or a BurrTools .xmpuzzle file")
     p.add_argument("--problem", type=int, help="with a .xmpuzzle file: which of its problems, from 1 (default 1)")
     p.add_argument("--pieces", help=f"piece-set file or shipped set name ({', '.join(SHIPPED_PIECE_SETS)})")
-    p.add_argument("--region", help="region file (squares: '#' cell, '.' empty; a 'grid:' line names another grid)")
+    p.add_argument("--region", help="region file (squares: '#' cell, '.' empty; a 'grid:' line names another grid), "
+                                    "or ROWSxCOLS for a box of the pieces' grid (e.g. 6x10)")
     p.add_argument("--use", help="comma-separated piece names to use (default: every piece in the set); NAME:LO-HI "
                                  "uses between LO and HI pieces of that shape, e.g. T4:0-2,L4:1-3,I2")
     p.add_argument("--max-empty", type=int, metavar="N",
@@ -88,7 +89,7 @@ def _add_analyze(sub) -> None:
                        description="Subset analysis: every K-subset of the pieces whose area equals the "
                                    "region's is checked in one exact-cover search (UP-2, UP-4).")
     p.add_argument("--pieces", required=True, help="piece-set file or shipped set name")
-    p.add_argument("--region", required=True, help="region file")
+    p.add_argument("--region", required=True, help="region file, or ROWSxCOLS for a box of the pieces' grid (e.g. 4x7)")
     p.add_argument("--k", type=int, required=True, help="number of pieces per subset")
     p.add_argument("--max-empty", type=int, default=0, metavar="N",
                    help="let up to N cells of the region stay empty: subsets covering the region's area less 0 to "
@@ -126,7 +127,7 @@ def _add_orientations(parser: argparse.ArgumentParser, default: str) -> None:
 # --------------------------------------------------------------------- solve
 def _cmd_solve(args: argparse.Namespace) -> int:
     # Inputs are read before numpy and the solvers are imported: a bad file fails fast.
-    from ..pieces import count_ranges, load_pieces, load_region
+    from ..pieces import count_ranges, load_pieces
 
     check_estimate(args)
     if args.limit is not None and args.limit < 1:
@@ -157,7 +158,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if args.face is not None:
             raise InputError("--face goes with a card file, not with --pieces/--region")
         piece_set = load_pieces(args.pieces)
-        region = load_region(args.region, max_cells=args.max_cells)
+        region = region_arg(args.region, piece_set, max_cells=args.max_cells)
         names = None
         if args.use is not None:
             names, ranges = count_ranges(piece_names_arg(args.use), source="--use")
@@ -523,11 +524,11 @@ def _check_max_empty(max_empty: int | None, region) -> None:
 
 # ------------------------------------------------------------------- analyze
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    from ..pieces import load_pieces, load_region
+    from ..pieces import load_pieces
 
     check_estimate(args)
     piece_set = load_pieces(args.pieces)
-    region = load_region(args.region, max_cells=args.max_cells)
+    region = region_arg(args.region, piece_set, max_cells=args.max_cells)
     check_orientations(args.orientations, [region.grid])
     _check_max_empty(args.max_empty, region)
     from ..analyze import analyze, subset_instance

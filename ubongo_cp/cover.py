@@ -40,7 +40,7 @@ from bisect import bisect_left
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter, mul, sub
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .errors import InputError, whole_argument
 from .geometry import Cell, Shape
@@ -1247,9 +1247,6 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
             return table
         if n_fits >= _NUMPY_FROM and ("numpy" in sys.modules or n_fits >= _NUMPY_IMPORT_FROM):
             runs = _runs(shapes)[1]
-            table = _fill_c(runs, strides, layout, n_cells)
-            if table is not None:
-                return table
             return _fill_numpy(runs, _fits_unpacked(runs, fits, layout), strides, layout, n_cells)
     return _fill_python(shapes, forms, strides, fits, layout, n_cells)
 
@@ -1303,6 +1300,14 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
     return tuple(strides), positions, where, (total, top), n_types, (tuple(low), tuple(size)), {}, region
 
 
+def _cell_items(layout) -> Iterator[int]:
+    """The item of each cell of the region's layout (:func:`_region_layout`), in the order of its positions: the
+    cells, then, after the types' items, the optional cells."""
+    region, n_types = layout[7], layout[4]
+    first_optional = region.area + n_types
+    return chain(range(region.area), range(first_optional, first_optional + len(region.optional)))
+
+
 def _python_layout(layout) -> tuple:
     """The region's layout (:func:`_region_layout`) for the loops in plain Python, made once: the region's mask
     shifted down by each flat offset a shape's cell may have, the item at each position (the cells, then,
@@ -1314,8 +1319,7 @@ def _python_layout(layout) -> tuple:
         n_cells = region.area
         item = [-1] * total
         digits = bytearray(b"0") * total      # the region's mask in binary, lowest bit first
-        first_optional = n_cells + n_types
-        for pos, it in zip(where, chain(range(n_cells), range(first_optional, first_optional + len(region.optional)))):
+        for pos, it in zip(where, _cell_items(layout)):
             item[pos] = it
             digits[pos] = 49                  # "1"
         coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in zip(*(region.cells + region.optional))]
@@ -1409,15 +1413,12 @@ def _numpy_layout(layout) -> dict:
 
     arrays = layout[6]
     if "item" not in arrays:
-        total, n_types, region = layout[3][0], layout[4], layout[7]
-        n_cells, n_optional = region.area, len(region.optional)
+        total = layout[3][0]
         low, size = layout[5]
         nbits = 64 * ((total + 63) // 64)
         at = np.array(layout[2], dtype=np.intp)
         item = arrays["item"] = np.full(total, 0xFFFFFFFF, dtype=np.uint32)
-        item[at[:n_cells]] = np.arange(n_cells)
-        if n_optional:
-            item[at[n_cells:]] = np.arange(n_cells + n_types, n_cells + n_types + n_optional)
+        item[at] = np.fromiter(_cell_items(layout), dtype=np.uint32, count=len(at))
         offset = arrays["offset"] = np.empty((*size, len(size)), dtype=np.int32)   # each position's translation
         for axis, (lo, n) in enumerate(zip(low, size)):
             offset[..., axis] = np.arange(lo, lo + n, dtype=np.int32).reshape((n,) + (1,) * (len(size) - 1 - axis))
@@ -1537,25 +1538,28 @@ def _fill_c(runs, strides, layout, n_cells) -> PlacementTable | None:
 
     arrays = _shifted_words(layout)
     positions = arrays["positions"]
-    parts, counts = [], []
+    parts = []
     for run in runs:
         flats = np.ascontiguousarray(_run_flats(run, strides), dtype=np.int64)
         shifted, rows = _shifted_rows(arrays, flats)
         masks, n = fill_c.fits(shifted, np.ascontiguousarray(rows, dtype=np.int64), positions, flats.shape[1])
-        parts.append((masks, flats))
-        counts.append(n)
-    table = _table_arrays(counts, [run.cells.shape[1] + 1 for run in runs], len(strides))
-    item, offset, words = arrays["item"], arrays["offset"], len(positions)
-    o = e = 0
-    for run, (masks, flats), n in zip(runs, parts, counts):
         if n:
-            fill_c.fill(masks, words, flats.shape[1], flats, item, offset, len(strides),
-                        np.ascontiguousarray(run.of_type, dtype=np.int32),
-                        np.ascontiguousarray(run.orientation, dtype=np.int16), n_cells,
-                        table.indptr, table.indices, table.option_type, table.option_orientation,
-                        table.option_offset, o, e)
+            parts.append((masks, len(positions), flats.shape[1], flats,
+                          np.ascontiguousarray(run.of_type, dtype=np.int32),
+                          np.ascontiguousarray(run.orientation, dtype=np.int16), n))
+    return _write_c(fill_c, parts, arrays["item"], arrays["offset"], len(strides), n_cells)
+
+
+def _write_c(fill_c, parts, item, offset, dim: int, n_cells: int) -> PlacementTable:
+    """The table of the C fill: made at its size, then each part's fits written after the previous part's. A part
+    is (fit masks, 64-bit words per mask, cells per piece, flat offsets of the cells, type and rank of each
+    orientation, fits); ``item`` and ``offset`` are the region's layout as ``fill`` reads it."""
+    table = _table_arrays([part[-1] for part in parts], [part[2] + 1 for part in parts], dim)
+    o = e = 0
+    for masks, words, k, flats, of_type, rank, n in parts:
+        fill_c.fill(masks, words, k, flats, item, offset, dim, of_type, rank, n_cells, *table, o, e)
         o += n
-        e += n * (flats.shape[1] + 1)
+        e += n * (k + 1)
     return table
 
 
@@ -1580,20 +1584,11 @@ def _fill_c_ints(forms, strides, fits, layout, n_cells) -> PlacementTable | None
         return None
     item, offset, nbytes = parts
     counts = [sum([m.bit_count() for m in masks]) for masks in fits]
-    widths = [len(form[1][0]) + 1 for form in forms]
-    dim = len(strides)
-    table = _table_arrays(counts, widths, dim)
-    o = e = 0
-    for t, (form, masks, n, width) in enumerate(zip(forms, fits, counts, widths)):
-        if n:
-            flats = array("q", chain.from_iterable(_flats(form, strides)))
-            fill_c.fill(b"".join([m.to_bytes(nbytes, "little") for m in masks]), nbytes // 8, width - 1, flats,
-                        item, offset, dim, array("i", [t]) * len(masks), array("h", range(len(masks))), n_cells,
-                        table.indptr, table.indices, table.option_type, table.option_orientation,
-                        table.option_offset, o, e)
-        o += n
-        e += n * width
-    return table
+    return _write_c(fill_c, [(b"".join([m.to_bytes(nbytes, "little") for m in masks]), nbytes // 8,
+                              len(form[1][0]), array("q", chain.from_iterable(_flats(form, strides))),
+                              array("i", [t]) * len(masks), array("h", range(len(masks))), n)
+                             for t, (form, masks, n) in enumerate(zip(forms, fits, counts)) if n],
+                    item, offset, len(strides), n_cells)
 
 
 def _c_layout(layout) -> tuple | None:
@@ -1604,13 +1599,11 @@ def _c_layout(layout) -> tuple | None:
     other ways fill without a table per position."""
     parts = layout[6].get("c")
     if parts is None:
-        total, region = layout[3][0], layout[7]
-        where = layout[2]
+        total, where = layout[3][0], layout[2]
         if total > max(_C_FRAME, _C_FRAME_PER_CELL * len(where)):
             return None
-        n_cells, first_optional = region.area, region.area + layout[4]
         item = array("I", [0xFFFFFFFF]) * total
-        for pos, it in zip(where, chain(range(n_cells), range(first_optional, first_optional + len(region.optional)))):
+        for pos, it in zip(where, _cell_items(layout)):
             item[pos] = it
         (low, size), dim = layout[5], len(layout[5][0])
         offset = array("i", [0]) * (total * dim)

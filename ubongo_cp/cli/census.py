@@ -11,7 +11,8 @@ import re
 
 from ..errors import MAX_JOB_CPU_SECONDS, InputError
 from ..geometry import MAX_REGION_CELLS
-from .common import show_bar, add_executor_arguments, add_progress_argument, confirmed, directory_outputs, executor_from
+from .common import (box_sizes, show_bar, add_executor_arguments, add_progress_argument, confirmed, directory_outputs,
+                     executor_from)
 
 __all__ = ["add_parsers", "parse_cells", "parse_box"]
 
@@ -86,11 +87,11 @@ def parse_box(text: str) -> tuple[int, int]:
     >>> parse_box("6x7")
     (6, 7)
     """
-    match = re.fullmatch(r"\s*(\d{1,4})\s*[xX]\s*(\d{1,4})\s*", text)
-    if not match or min(int(match.group(1)), int(match.group(2))) < 1:
+    sizes = box_sizes(text)
+    if sizes is None or len(sizes) != 2 or min(sizes) < 1:
         shown = text if len(text) <= 20 else text[:20] + "..."
         raise InputError(f"--box expects RxC with R, C from 1 to 9999, e.g. 6x6, got {shown!r}")
-    return int(match.group(1)), int(match.group(2))
+    return sizes[0], sizes[1]
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -24,7 +24,7 @@ __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
            "add_split_arguments", "split_from", "check_orientations", "check_table_out", "check_plot_out", "check_pdf_out",
-           "notify"]
+           "notify", "box_sizes", "region_arg"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -398,6 +398,21 @@ def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:
     return names
 
 
+def box_sizes(text: str) -> tuple[int, ...] | None:
+    """The sizes of a box written ``RxC`` or ``LxRxC`` (whole numbers of up to 4 digits, ``x`` or ``X`` between,
+    spaces allowed around them), or None for any other text.
+
+    Examples
+    --------
+    >>> box_sizes("6x10"), box_sizes(" 3 X 3 x 3 "), box_sizes("rect.txt")
+    ((6, 10), (3, 3, 3), None)
+    """
+    import re
+
+    match = re.fullmatch(r"\s*(\d{1,4})\s*[xX]\s*(\d{1,4})\s*(?:[xX]\s*(\d{1,4})\s*)?", text)
+    return None if match is None else tuple(int(size) for size in match.groups() if size is not None)
+
+
 def region_arg(text: str, piece_set, *, max_cells: int):
     """``--region``: a region file, or, when no file has that name, ``ROWSxCOLS`` (``LAYERSxROWSxCOLS`` on
     cubes) for a box of the pieces' grid (:meth:`ubongo_cp.pieces.Region.box`: a rectangle, a parallelogram of
@@ -408,14 +423,11 @@ def region_arg(text: str, piece_set, *, max_cells: int):
     InputError
         For a missing or malformed file, or a box the grid does not have or over ``max_cells``.
     """
-    import re
-
     from ..pieces import Region, load_region
 
-    sizes = re.fullmatch(r"(\d+)x(\d+)(?:x(\d+))?", text.strip().lower())
-    if sizes is None or os.path.exists(text):
+    dims = box_sizes(text)
+    if dims is None or os.path.exists(text):
         return load_region(text, max_cells=max_cells)
-    dims = [int(d) for d in sizes.groups() if d is not None]
     if len(dims) != piece_set.grid.dim:
         raise InputError(f"--region {text}: a box of the {piece_set.grid.name} grid has {piece_set.grid.dim} sizes "
                          f"({'LAYERSxROWSxCOLS' if piece_set.grid.dim == 3 else 'ROWSxCOLS'})")

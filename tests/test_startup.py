@@ -75,8 +75,10 @@ def test_default_paths_load_no_library(tmp_path):
 
 
 #: Standard-library modules whose import (or use) costs a command's start-up several milliseconds: dataclasses
-#: (with inspect, ast and dis; and it compiles each class's methods from source) and json.
-COSTLY_STDLIB = ("dataclasses", "inspect", "json", "threading", "ubongo_cp.executors.local", "ubongo_cp.executors.factory")
+#: (with inspect, ast and dis; and it compiles each class's methods from source), json and pathlib (with
+#: urllib.parse and ipaddress: a shipped piece set is named by a string path).
+COSTLY_STDLIB = ("dataclasses", "inspect", "json", "pathlib", "threading", "ubongo_cp.executors.local",
+                 "ubongo_cp.executors.factory")
 
 
 def test_default_paths_make_no_dataclass(tmp_path):

@@ -47,7 +47,8 @@ from .geometry import MAX_REGION_CELLS
 from .grids import GRIDS, SQUARE
 from .io import loads_toml
 from .specs import DECK_SPEC_FILE, spec_for_card
-from .pieces import Piece, PieceSet, Region, count_ranges, load_pieces, parse_region, resolve_pieces_path
+from .pieces import Piece, PieceSet, Region, _pieces_file, count_ranges, load_pieces, parse_region
+from .shipped import SHIPPED_PIECE_SETS
 from .structs import Struct
 
 __all__ = ["CardSide", "NotACardError", "load_card", "parse_card", "write_card", "card_to_toml", "load_deck", "DeckProblem",
@@ -255,16 +256,16 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     faces = spec.side(side).faces
     pieces_spec = field_("pieces", str)
     try:
-        pieces_path = resolve_pieces_path(pieces_spec, relative_to=where, named_in_file=True)
+        pieces_path = _pieces_file(pieces_spec, relative_to=where, named_in_file=True)
     except InputError as exc:
         raise InputError(exc.message, path=where, line=line_of("pieces")) from None
-    if pieces_path.is_dir():
+    if os.path.isdir(pieces_path):
         raise InputError(f"piece set {pieces_spec!r} is a directory ({pieces_path}), not a piece-set file",
                          path=where, line=line_of("pieces"))
-    if not pieces_path.is_file():
+    if not os.path.isfile(pieces_path):
         raise InputError(f"piece-set file {pieces_spec!r} not found (looked at {pieces_path})",
                          path=where, line=line_of("pieces"))
-    piece_set = load_pieces(pieces_path)
+    piece_set = load_pieces(pieces_spec if pieces_spec in SHIPPED_PIECE_SETS else pieces_path)
     grid = piece_set.grid
     grid_name = field_("grid", str, grid.name)
     if grid_name not in GRIDS:

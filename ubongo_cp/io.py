@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["atomic_path", "check_output_file",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "csv_problem", "read_bytes", "read_text",
@@ -84,6 +86,8 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
     import tempfile  # here: an input-only command (solve, analyze) need not load it
 
     from .errors import InputError
+
+    from pathlib import Path
 
     target = Path(path)
     if target.is_dir():
@@ -159,6 +163,8 @@ def carries_mark(target: str | os.PathLike, suffix: str, json_format: str | None
     OSError
         When the file cannot be read.
     """
+    from pathlib import Path
+
     target = Path(target)
     with open(target, "rb") as fh:
         head = fh.read(4096)
@@ -230,6 +236,8 @@ def check_output_file(path: str | os.PathLike, kind: str | None = None, json_for
     import tempfile
 
     from .errors import InputError
+
+    from pathlib import Path
 
     target = Path(path)
     if target.is_dir():
@@ -316,6 +324,8 @@ def replace_durably(source: str | os.PathLike, target: str | os.PathLike) -> Non
         return
     fsync(source)
     os.replace(source, target)
+    from pathlib import Path
+
     fsync_directory(Path(target).parent)
 
 
@@ -350,6 +360,8 @@ def make_parent(path: str | os.PathLike) -> None:
     """
     from .errors import InputError
 
+    from pathlib import Path
+
     parent = Path(path).parent
     if parent.exists() and not parent.is_dir():
         raise InputError("is a file, expected a directory", path=parent)
@@ -372,6 +384,8 @@ def open_journal(path: str | os.PathLike):
     OSError
         When the file cannot be opened.
     """
+    from pathlib import Path
+
     path = Path(path)
     new = not path.exists()
     if new:
@@ -412,6 +426,8 @@ def read_journal(path: str | os.PathLike, what: str = "a journal (a file)", *,
     """
     import json
 
+    from pathlib import Path
+
     path = Path(path)
     check_regular_file(path, what)
     data = path.read_bytes()
@@ -433,6 +449,8 @@ def trim_journal(path: str | os.PathLike, data: bytes | None = None) -> None:
 
     ``data``: the file's content when already read.
     """
+    from pathlib import Path
+
     data = Path(path).read_bytes() if data is None else data
     if data and not data.endswith(b"\n"):
         with open(path, "r+b") as fh:
@@ -776,6 +794,8 @@ def check_table_path(path: str | os.PathLike, what: str = "output") -> str:
     """
     from .errors import InputError
 
+    from pathlib import Path
+
     suffix = Path(path).suffix.lower()
     if suffix not in (".csv", ".parquet", ".pq"):
         raise InputError(f"{what} must end in .csv or .parquet, not {suffix or '(no suffix)'}", path=path)
@@ -796,6 +816,8 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
         For any other suffix (:func:`check_table_path`), or a path naming a FIFO, socket or device
         (:func:`check_not_special`).
     """
+    from pathlib import Path
+
     path = Path(path)
     suffix = check_table_path(path)
     check_not_special(path)

@@ -38,16 +38,18 @@ import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cached_property, lru_cache
-from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from .errors import InputError, whole_argument
 from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
 from .grids import SQUARE, Grid, get_grid
 from .grids.base import LazyOrientations
 from .io import read_text
-from .shipped import SHIPPED_PIECE_SETS, piece_set_path
+from .shipped import SHIPPED_PIECE_SETS, data_file
 from .structs import Struct
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "Piece",
@@ -393,7 +395,7 @@ class PieceSet(Struct):
         """
         if self.path is None:
             return "the piece set"
-        return next((name for name in SHIPPED_PIECE_SETS if os.fspath(piece_set_path(name)) == self.path), self.path)
+        return next((name for name in SHIPPED_PIECE_SETS if _piece_set_file(name) == self.path), self.path)
 
     def select(self, names: Iterable[str] | None = None, *, argument: str | None = None) -> list[Piece]:
         """The pieces named (a name may repeat: a multiset); all pieces when ``None``.
@@ -631,9 +633,27 @@ def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLi
     InputError
         With ``named_in_file``, for a file outside the folder that is not allowed.
     """
+    from pathlib import Path
+
+    return Path(_pieces_file(spec, relative_to=relative_to, named_in_file=named_in_file))
+
+
+def _piece_set_file(name: str) -> str:
+    """The file of the shipped piece set ``name``, as a string (:func:`ubongo_cp.shipped.piece_set_path`)."""
+    return data_file("pieces", f"{name}.txt")
+
+
+def _pieces_file(spec: str | os.PathLike, *, relative_to: str | os.PathLike | None = None,
+                 named_in_file: bool = False) -> str | os.PathLike:
+    """:func:`resolve_pieces_path`, a string for a shipped set or a path given alone (no :mod:`pathlib` on a
+    command's common path), else a :class:`~pathlib.Path`."""
     spec_s = os.fspath(spec)
     if spec_s in SHIPPED_PIECE_SETS:
-        return piece_set_path(spec_s)
+        return _piece_set_file(spec_s)
+    if relative_to is None and not named_in_file:
+        return spec_s       # the user's own spelling
+    from pathlib import Path
+
     path = Path(spec_s)
     base = Path(relative_to).parent if relative_to is not None else Path()
     candidate = path if path.is_absolute() else base / path
@@ -803,9 +823,10 @@ def load_pieces(spec: str | os.PathLike = "classic") -> PieceSet:
     >>> len(load_pieces("duel")), load_pieces("classic").total_area
     (21, 48)
     """
-    path = resolve_pieces_path(spec)
+    path = _pieces_file(spec)
     label = os.fspath(spec) if os.fspath(spec) not in SHIPPED_PIECE_SETS else os.fspath(path)
-    if path.name == label and not path.suffix and not path.exists():   # a mistyped shipped set's name
+    if os.path.basename(path) == label and not os.path.splitext(label)[1] and not os.path.exists(path):
+        # a mistyped shipped set's name
         from difflib import get_close_matches
 
         like = get_close_matches(label, SHIPPED_PIECE_SETS, n=1)

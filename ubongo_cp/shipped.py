@@ -24,12 +24,15 @@ show, draw, copy), so that an installed toolkit's user can reach them.
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import NamedTuple
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
-__all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "EXAMPLE_SPECS", "Example", "EXAMPLES", "data_dir", "piece_set_path",
-           "deck_dir", "deck_tasks_path", "resolve_deck", "example_spec_path", "find_example", "copy_example",
-           "copy_examples"]
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "EXAMPLE_SPECS", "Example", "EXAMPLES", "data_dir", "data_file",
+           "piece_set_path", "deck_dir", "deck_tasks_path", "resolve_deck", "example_spec_path", "find_example",
+           "copy_example", "copy_examples"]
 
 #: Short names of the shipped piece sets (``data/pieces/<name>.txt``): the Ubongo sets and polyominoes
 #: (squares), polyhexes, polyiamonds and polycubes (each file names its grid and its public source).
@@ -62,7 +65,9 @@ class Example(NamedTuple):
     @property
     def path(self) -> Path:
         """Where it lies in the installed package."""
-        return data_dir() / self.relative
+        from pathlib import Path
+
+        return Path(data_file(self.relative))
 
     @property
     def short(self) -> str:
@@ -117,15 +122,36 @@ def data_dir() -> Path:
     RuntimeError
         If the package is imported from a zip file (the data must be files).
     """
-    root = Path(__file__).resolve().parent / "data"  # not importlib.resources: 12 ms at every start
-    if not root.is_dir():  # pragma: no cover - zipped installs are not supported
+    from pathlib import Path
+
+    return Path(data_file())
+
+
+@lru_cache(maxsize=None)
+def _data_root() -> str:
+    root = os.path.join(os.path.dirname(os.path.realpath(__file__)), "data")  # not importlib.resources: 12 ms
+    if not os.path.isdir(root):  # pragma: no cover - zipped installs are not supported
         raise RuntimeError("ubongo_cp must be installed as files, not imported from a zip archive")
     return root
 
 
+def data_file(*parts: str) -> str:
+    """The path (a string) of ``parts`` below :func:`data_dir`, e.g. ``data_file("pieces", "classic.txt")``;
+    the data directory itself with no parts. A command that reads one shipped file needs no :mod:`pathlib`.
+
+    Raises
+    ------
+    RuntimeError
+        As :func:`data_dir`.
+    """
+    return os.path.join(_data_root(), *parts)
+
+
 def piece_set_path(name: str) -> Path:
     """The file of the shipped piece set ``name`` (one of :data:`SHIPPED_PIECE_SETS`)."""
-    return data_dir() / "pieces" / f"{name}.txt"
+    from pathlib import Path
+
+    return Path(data_file("pieces", f"{name}.txt"))
 
 
 def deck_dir(name: str) -> Path:
@@ -146,6 +172,8 @@ def resolve_deck(spec: str | os.PathLike) -> Path:
     >>> resolve_deck("classic").name, resolve_deck("no/such/dir").as_posix()
     ('classic', 'no/such/dir')
     """
+    from pathlib import Path
+
     path = Path(spec)
     if not path.exists() and os.fspath(spec) in SHIPPED_DECKS:
         return deck_dir(os.fspath(spec))
@@ -190,6 +218,7 @@ def is_unchanged_copy(example: Example, dest: str | os.PathLike) -> bool:
     """Whether ``dest`` already holds a copy of a shipped item, byte for byte (a directory: the same files,
     compared with :mod:`filecmp`), so that copying it again has nothing to do."""
     import filecmp
+    from pathlib import Path
 
     target = Path(dest) / example.path.name
     if example.path.is_dir():
@@ -225,6 +254,7 @@ def copy_example(example: Example, dest: str | os.PathLike) -> Path:
         an unchanged copy, or ``dest`` cannot be written.
     """
     import shutil
+    from pathlib import Path
 
     from .errors import InputError
 
@@ -256,6 +286,8 @@ def copy_examples(dest: str | os.PathLike) -> list[Path]:
     Returns the copies (those already there included); raises :class:`~ubongo_cp.errors.InputError` as
     :func:`copy_example`.
     """
+    from pathlib import Path
+
     from .errors import InputError
 
     chosen = [e for e in EXAMPLES.values() if e.kind in ("card", "region") or e.key in EXAMPLE_SPECS]

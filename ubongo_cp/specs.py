@@ -48,11 +48,10 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
-from pathlib import Path
 
 from .errors import InputError, as_written, wrong_kind
 from .geometry import MAX_REGION_CELLS
-from .shipped import SHIPPED_PIECE_SETS, data_dir
+from .shipped import SHIPPED_PIECE_SETS, data_file
 from .structs import Struct
 
 __all__ = ["SideSpec", "DeckSpec", "SHIPPED_SPECS", "DECK_SPEC_FILE", "load_spec", "parse_spec", "game_spec",
@@ -212,13 +211,13 @@ class DeckSpec(Struct):
 
     def pieces_path(self) -> str:
         """The piece-set reference resolved against the spec's directory (a shipped name stays a name)."""
-        from .pieces import resolve_pieces_path
+        from .pieces import _pieces_file
 
         if self.pieces_file is not None:
             return self.pieces_file
         if self.path is None:
             return self.pieces
-        return os.fspath(resolve_pieces_path(self.pieces, relative_to=self.path, named_in_file=True))
+        return os.fspath(_pieces_file(self.pieces, relative_to=self.path, named_in_file=True))
 
 
 def load_spec(spec: str | os.PathLike) -> DeckSpec:
@@ -242,6 +241,8 @@ def load_spec(spec: str | os.PathLike) -> DeckSpec:
     from .io import read_text
     from .shipped import example_spec_path
 
+    from pathlib import Path
+
     example = example_spec_path(name)
     if example is not None and not Path(name).exists():     # a designer's example spec, by name
         return parse_spec(example.read_text(encoding="utf-8"), path=os.fspath(example))
@@ -252,8 +253,9 @@ def load_spec(spec: str | os.PathLike) -> DeckSpec:
 
 @lru_cache(maxsize=None)
 def _shipped(name: str) -> DeckSpec:
-    path = data_dir() / "specs" / f"{name}.toml"
-    return parse_spec(path.read_text(encoding="utf-8"), path=os.fspath(path))
+    path = data_file("specs", f"{name}.toml")
+    with open(path, encoding="utf-8") as fh:
+        return parse_spec(fh.read(), path=path)
 
 
 def game_spec(game: str) -> DeckSpec:
@@ -281,6 +283,8 @@ def spec_for_card(game: str, card_path: str | os.PathLike | None) -> DeckSpec:
     if game in SHIPPED_SPECS:
         return _shipped(game)
     if card_path is not None:
+        from pathlib import Path
+
         candidate = Path(card_path).parent / DECK_SPEC_FILE
         if candidate.is_file():
             from .pieces import _ALLOWED
@@ -320,7 +324,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         never fill its box or whose cell range no K pieces can cover, a
         difficulty band with min > max, an unknown orientation mode.
     """
-    from .pieces import load_pieces, resolve_pieces_path
+    from .pieces import _pieces_file, load_pieces
 
     from .io import loads_toml
 
@@ -359,7 +363,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         fail(f"card_ids must be 'padded' or 'plain', got {card_ids!r}", "card_ids")
     die_rule = get(data, "die_rule", str, default="")
     try:
-        pieces_ref = os.fspath(resolve_pieces_path(pieces, relative_to=path, named_in_file=True)) if path else pieces
+        pieces_ref = os.fspath(_pieces_file(pieces, relative_to=path, named_in_file=True)) if path else pieces
     except InputError as exc:
         fail(exc.message, "pieces")
     try:

@@ -36,7 +36,6 @@ import itertools
 import os
 import time
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Sequence
 
 from ..errors import InputError
@@ -353,6 +352,8 @@ class SplitSearch(Struct, frozen=False):
                                                 for s in subtrees]).encode()).hexdigest()[:32]
             header = {"journal": JOURNAL_KIND, "instance": digest, "subtrees": len(subtrees), "split": split_digest,
                       "leaves": leaves, "keep": min(int(keep), 1 << 62)}
+            from pathlib import Path
+
             path = Path(self.journal)
             try:
                 journal = open_journal(path)
@@ -442,6 +443,8 @@ class SplitSearch(Struct, frozen=False):
         import json
 
         from ..io import read_journal, row_check, trim_journal
+
+        from pathlib import Path
 
         assert self.journal is not None
         path = Path(self.journal)

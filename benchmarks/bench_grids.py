@@ -4,7 +4,10 @@ Run ``python -m benchmarks.bench_grids [--repeats N] [--compare-with DIR]``.
 
 1. *Placements per grid*: :func:`ubongo_cp.cover.build_instance`, CPU and
    wall time per placement (median of ``--repeats`` runs, the grids
-   interleaved), cold (the pieces' orientations and the region's layout
+   interleaved; a run is ``--builds`` builds in a row, each instance dropped
+   before the next as a deck or a census drops it: a single build of a
+   fraction of a millisecond is timed as much by the C library's memory (the
+   pages of a fresh allocation) as by the build), cold (the pieces' orientations and the region's layout
    computed too: every cache of placement generation emptied) and warm
    (cached, as in a deck or a census). First like for like: every free polyform of 5 cells
    (12 pentominoes, 22 pentahexes, 4 pentiamonds, 29 pentacubes) in a
@@ -166,9 +169,10 @@ def matched(rows: list[dict], times: dict) -> list[dict]:
     return out
 
 
-def placements(repeats: int) -> tuple[list[dict], dict]:
+def placements(repeats: int, builds: int = 10) -> tuple[list[dict], dict]:
     """CPU microseconds per placement of one instance per grid, the grids interleaved; and every run's
-    (CPU, wall) seconds by case and kind."""
+    (CPU, wall) seconds per build by case and kind, a run being ``builds`` builds in a row (each instance
+    dropped before the next, as a deck or a census drops each task's instance)."""
     from ubongo_cp import cover
     from ubongo_cp import pieces as pieces_module
     from ubongo_cp.cover import build_instance
@@ -194,17 +198,20 @@ def placements(repeats: int) -> tuple[list[dict], dict]:
             pieces, region = made[case]
             inst = None
             inst = build_instance(pieces, region)   # untimed: the heap grown to this case's size (module docstring)
+            options[case] = inst.n_options
+            inst = None   # the previous instance freed before the clock, not charged to the builds
+            gc.collect()
             for kind in ("cold", "warm"):
-                if kind == "cold":   # the pieces' orientations and the region's layout are part of the work
-                    pieces_module._ORIENT_CACHE.clear()
-                    cover._FORMS.clear()
-                    cover._REGIONS.clear()
-                inst = None   # the previous instance freed before the clock, not charged to this build
-                gc.collect()
-                c0, w0 = time.process_time(), time.perf_counter()
-                inst = build_instance(pieces, region)   # warm: after the cold build, as in a deck or a census
-                times[case, kind].append((time.process_time() - c0, time.perf_counter() - w0))
-                options[case] = inst.n_options
+                cpu = wall = 0.0
+                for _ in range(builds):
+                    if kind == "cold":   # the pieces' orientations and the region's layout are part of the work
+                        pieces_module._ORIENT_CACHE.clear()
+                        cover._FORMS.clear()
+                        cover._REGIONS.clear()
+                    c0, w0 = time.process_time(), time.perf_counter()
+                    build_instance(pieces, region)   # warm: after the cold build, as in a deck or a census
+                    cpu, wall = cpu + time.process_time() - c0, wall + time.perf_counter() - w0
+                times[case, kind].append((cpu / builds, wall / builds))
     rows = []
     for case in cases:
         grid, pieces, box = case
@@ -230,11 +237,13 @@ def main(argv=None) -> int:
                     help="a checkout of the revision to compare the square workloads with")
     ap.add_argument("--only", metavar="TEXT", help="compare only the square workloads whose name holds TEXT")
     ap.add_argument("--no-placements", action="store_true", help="skip the placements per grid")
+    ap.add_argument("--builds", type=int, default=10,
+                    help="builds in a row per run of the placements per grid (default 10)")
     args = ap.parse_args(argv)
     print(f"load average before: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}")
     print("\n| grid | pieces | region | placements | us/placement cold, CPU | cold, wall | warm, CPU | warm, wall |"
           "\n|---|---|---|--:|--:|--:|--:|--:|")
-    rows, times = ([], {}) if args.no_placements else placements(args.repeats)
+    rows, times = ([], {}) if args.no_placements else placements(args.repeats, args.builds)
     if rows:
         print("\n| like for like (5 cells, about as many placements) | placements | CPU cold, ratio to squares |"
               " warm |\n|---|--:|--:|--:|")

@@ -292,8 +292,9 @@ def test_masks_shifted_as_needed_give_the_placements_shifted_at_once(monkeypatch
 
 @pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
 def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_orientation(grid, monkeypatch):
-    """The four ways of making the table (fits and rows with numpy; fits in plain Python, rows with numpy;
-    both in plain Python; the C fill, when it is built) give the same table, and its rows are the placements
+    """The ways of making the table (fits and rows with numpy; fits in plain Python, rows with numpy;
+    both in plain Python; when the C extension is built, rows in C after fits with numpy or in plain Python,
+    and both in C) give the same table, and its rows are the placements
     found by brute force: every orientation moved by every translation of the grid that keeps it inside the
     region (a region with a hole and optional cells, pieces of 4 and 5 cells, repeated and optional pieces)."""
     from ubongo_cp import cover
@@ -327,6 +328,8 @@ def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_
             assert table(optional_pieces, True, _NUMPY_FITS_FROM=0, _NUMPY_FITS_AREA=0, _NUMPY_FROM=0)[1] \
                 == numpy_both
             assert table(optional_pieces, True, _NUMPY_FITS_FROM=10**9)[1] == numpy_both
+            # fits found in plain Python, the C fill after them (masks too large to shift by every offset at once)
+            assert table(optional_pieces, True, _NUMPY_FITS_FROM=10**9, _DENSE_SHIFTED_BITS=0)[1] == numpy_both
         found = sorted((inst.type_piece(int(inst.option_type[o])).name, tuple(sorted(inst.option_cells(o))))
                        for o in range(inst.n_options))
         brute = set()      # each orientation's first cell moved onto each cell of the region

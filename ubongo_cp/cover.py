@@ -1185,8 +1185,11 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     :func:`_fits_numpy`); fits come orientation by orientation, positions
     in array order. The C extension ``ubongo_cp._placements``, when built
     (the install compiles it), writes the rows of every fit straight from
-    the fit masks, whichever way they were found (:func:`_fill_c`,
-    :func:`_fill_c_ints`: no numpy when they were found in plain Python).
+    the fit masks (:func:`_fill_c` after the fits found with numpy); where
+    numpy does not find them, it finds them too, one call per run of types
+    of one piece size (:func:`_fill_c_direct`: no fit mask made in Python,
+    no numpy), or after the fits found in plain Python when the region's
+    shifted masks would be too large (:func:`_fill_c_ints`).
     Without it, a small table (a deck's task: tens of placements) is
     filled in plain Python, each fit's items picked out of the item array
     (:func:`_fill_python`, no numpy call); from :data:`_NUMPY_FROM`
@@ -1216,8 +1219,10 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         layout = _REGIONS.get(key)
         if layout is None:
             layout = _region_layout(region, lattice, reach, n_types)
-            total, top = layout[3]     # what it will hold: the shifted masks (dense up to a bound), the tables
-            layout = _cache(_REGIONS, key, layout, min(total * top, _DENSE_SHIFTED_BITS) // 8 + 32 * total)
+            # what it will hold: the shifted masks (dense up to a bound; as integers, and as words for the C
+            # fill) and the tables per position
+            total, top = layout[3]
+            layout = _cache(_REGIONS, key, layout, 2 * min(total * top, _DENSE_SHIFTED_BITS) // 8 + 32 * total)
         layout = _cache(_REGIONS, (id(region), reach, n_types), layout[:7] + (region,))
     strides, positions = layout[:2]
     if vectorised:
@@ -1231,6 +1236,9 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         forms = [_form(type_shapes) for type_shapes in shapes]
         fits = [masks for run, fit in zip(runs, fits_of_runs) for masks in _masks_of(run, fit)]
     else:
+        table = _fill_c_direct(forms, strides, layout, n_cells)
+        if table is not None:
+            return table
         fits = []                         # each type's orientations' fit masks
         shifted = _python_layout(layout)[0]
         for form in forms:
@@ -1318,15 +1326,22 @@ def _python_layout(layout) -> tuple:
         where, (total, top), n_types, region = layout[2], layout[3], layout[4], layout[7]
         n_cells = region.area
         item = [-1] * total
-        digits = bytearray(b"0") * total      # the region's mask in binary, lowest bit first
         for pos, it in zip(where, _cell_items(layout)):
             item[pos] = it
-            digits[pos] = 49                  # "1"
         coord = [[*col[:n_cells], *[0] * n_types, *col[n_cells:]] for col in zip(*(region.cells + region.optional))]
-        mask = int(digits[::-1], 2)
+        mask = _region_mask(layout)
         shifted = [mask >> f for f in range(top)] if top * total <= _DENSE_SHIFTED_BITS else _Shifted(mask)
         parts = layout[6]["python"] = (shifted, item, coord)
     return parts
+
+
+def _region_mask(layout) -> int:
+    """The region's cells and optional cells as the bits of one integer (bit ``p``: position ``p`` of the
+    array)."""
+    digits = bytearray(b"0") * layout[3][0]      # in binary, lowest bit first
+    for pos in layout[2]:
+        digits[pos] = 49                         # "1"
+    return int(digits[::-1], 2)
 
 
 #: Largest number of bits (offsets x positions) for which the region's mask is shifted by every flat offset a
@@ -1589,6 +1604,66 @@ def _fill_c_ints(forms, strides, fits, layout, n_cells) -> PlacementTable | None
                               array("i", [t]) * len(masks), array("h", range(len(masks))), n)
                              for t, (form, masks, n) in enumerate(zip(forms, fits, counts)) if n],
                     item, offset, len(strides), n_cells)
+
+
+def _fill_c_direct(forms, strides, layout, n_cells) -> PlacementTable | None:
+    """The table of :func:`_placements` found and filled by the C extension, one call of each of its two
+    functions per run of types of one piece size (:func:`_c_runs`; no fit mask made in Python,
+    :func:`_c_shifted`); the same bytes as the other ways; None when the extension is not built or the region
+    is too spread out for its tables (:func:`_c_layout`, :func:`_c_shifted`)."""
+    fill_c = _c_fill()
+    if fill_c is None:
+        return None
+    parts = _c_layout(layout)
+    if parts is None:
+        return None
+    item, offset, nbytes = parts
+    shifted = _c_shifted(layout, nbytes)
+    if shifted is None:
+        return None
+    rows, positions = shifted
+    found = []
+    for k, flats, of_type, rank in _c_runs(forms, strides):
+        masks, n = fill_c.fits(rows, flats, positions, k)
+        if n:
+            found.append((masks, nbytes // 8, k, flats, of_type, rank, n))
+    return _write_c(fill_c, found, item, offset, len(strides), n_cells)
+
+
+def _c_runs(forms, strides) -> list[tuple[int, array, array, array]]:
+    """The types' orientations (:func:`_form` each) in runs of consecutive types of one piece size, as the C
+    extension reads them: (cells per piece, the flat offsets of every orientation's cells (int64), the type of
+    each orientation (int32), its index among its type's (int16)). Cached by the identities of the orientation
+    lists and the strides (the cache holds the lists, so their ids are not reused)."""
+    key = ("c-runs", strides, *[id(form[1]) for form in forms])
+    entry = _FORMS.get(key)
+    if entry is None:
+        runs: list[tuple[int, array, array, array]] = []
+        for t, form in enumerate(forms):
+            k, n = len(form[1][0]), len(form[1])
+            if not runs or runs[-1][0] != k:
+                runs.append((k, array("q"), array("i"), array("h")))
+            _, flats, of_type, rank = runs[-1]
+            flats.extend(chain.from_iterable(_flats(form, strides)))
+            of_type.extend(repeat(t, n))
+            rank.extend(range(n))
+        entry = _cache(_FORMS, key, ([form[1] for form in forms], runs))
+    return entry[1]
+
+
+def _c_shifted(layout, nbytes: int) -> tuple[bytes, bytes] | None:
+    """The region's mask shifted down by each flat offset a shape's cell may have, as rows of ``nbytes`` bytes
+    (:func:`_c_layout`'s whole 64-bit words), and the positions a shape may be moved to, as words; made once
+    per layout, None when the rows would pass :data:`_DENSE_SHIFTED_BITS` bits."""
+    parts = layout[6].get("c-shifted")
+    if parts is None:
+        top = layout[3][1]
+        if top * nbytes * 8 > _DENSE_SHIFTED_BITS:
+            return None
+        mask = _region_mask(layout)
+        parts = layout[6]["c-shifted"] = (b"".join([(mask >> f).to_bytes(nbytes, "little") for f in range(top)]),
+                                          layout[1].to_bytes(nbytes, "little"))
+    return parts
 
 
 def _c_layout(layout) -> tuple | None:

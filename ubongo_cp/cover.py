@@ -1591,19 +1591,18 @@ def _c_fill():
 def _fill_c_ints(forms, strides, fits, layout, n_cells) -> PlacementTable | None:
     """The table of :func:`_placements` filled by the C extension (as :func:`_fill_c`) from the fit masks found in
     plain Python (integers, per type), without numpy: the same bytes; None when the extension is not built."""
-    fill_c = _c_fill()
-    if fill_c is None:
+    ready = _c_ready(layout)
+    if ready is None:
         return None
-    parts = _c_layout(layout)
-    if parts is None:
-        return None
-    item, offset, nbytes = parts
-    counts = [sum([m.bit_count() for m in masks]) for masks in fits]
-    return _write_c(fill_c, [(b"".join([m.to_bytes(nbytes, "little") for m in masks]), nbytes // 8,
-                              len(form[1][0]), array("q", chain.from_iterable(_flats(form, strides))),
-                              array("i", [t]) * len(masks), array("h", range(len(masks))), n)
-                             for t, (form, masks, n) in enumerate(zip(forms, fits, counts)) if n],
-                    item, offset, len(strides), n_cells)
+    fill_c, item, offset, nbytes = ready
+    found = []
+    for k, t0, t1, flats, of_type, rank in _c_runs(forms, strides):
+        masks = list(chain.from_iterable(fits[t0:t1]))
+        n = sum([m.bit_count() for m in masks])
+        if n:
+            found.append((b"".join([m.to_bytes(nbytes, "little") for m in masks]), nbytes // 8, k, flats, of_type,
+                          rank, n))
+    return _write_c(fill_c, found, item, offset, len(strides), n_cells)
 
 
 def _fill_c_direct(forms, strides, layout, n_cells) -> PlacementTable | None:
@@ -1611,39 +1610,48 @@ def _fill_c_direct(forms, strides, layout, n_cells) -> PlacementTable | None:
     functions per run of types of one piece size (:func:`_c_runs`; no fit mask made in Python,
     :func:`_c_shifted`); the same bytes as the other ways; None when the extension is not built or the region
     is too spread out for its tables (:func:`_c_layout`, :func:`_c_shifted`)."""
-    fill_c = _c_fill()
-    if fill_c is None:
+    ready = _c_ready(layout)
+    if ready is None:
         return None
-    parts = _c_layout(layout)
-    if parts is None:
-        return None
-    item, offset, nbytes = parts
+    fill_c, item, offset, nbytes = ready
     shifted = _c_shifted(layout, nbytes)
     if shifted is None:
         return None
     rows, positions = shifted
     found = []
-    for k, flats, of_type, rank in _c_runs(forms, strides):
+    for k, _, _, flats, of_type, rank in _c_runs(forms, strides):
         masks, n = fill_c.fits(rows, flats, positions, k)
         if n:
             found.append((masks, nbytes // 8, k, flats, of_type, rank, n))
     return _write_c(fill_c, found, item, offset, len(strides), n_cells)
 
 
-def _c_runs(forms, strides) -> list[tuple[int, array, array, array]]:
+def _c_ready(layout) -> tuple | None:
+    """(the C extension, and the region's layout as it reads it: :func:`_c_layout`), or None when the extension
+    is not built or the region is too spread out."""
+    fill_c = _c_fill()
+    if fill_c is None:
+        return None
+    parts = _c_layout(layout)
+    return None if parts is None else (fill_c, *parts)
+
+
+def _c_runs(forms, strides) -> list[tuple[int, int, int, array, array, array]]:
     """The types' orientations (:func:`_form` each) in runs of consecutive types of one piece size, as the C
-    extension reads them: (cells per piece, the flat offsets of every orientation's cells (int64), the type of
-    each orientation (int32), its index among its type's (int16)). Cached by the identities of the orientation
-    lists and the strides (the cache holds the lists, so their ids are not reused)."""
+    extension reads them: (cells per piece, the run's first type, one past its last, the flat offsets of every
+    orientation's cells (int64), the type of each orientation (int32), its index among its type's (int16)).
+    Cached by the identities of the orientation lists and the strides (the cache holds the lists, so their ids
+    are not reused)."""
     key = ("c-runs", strides, *[id(form[1]) for form in forms])
     entry = _FORMS.get(key)
     if entry is None:
-        runs: list[tuple[int, array, array, array]] = []
+        runs: list[tuple[int, int, int, array, array, array]] = []
         for t, form in enumerate(forms):
             k, n = len(form[1][0]), len(form[1])
             if not runs or runs[-1][0] != k:
-                runs.append((k, array("q"), array("i"), array("h")))
-            _, flats, of_type, rank = runs[-1]
+                runs.append((k, t, t, array("q"), array("i"), array("h")))
+            _, t0, _, flats, of_type, rank = runs[-1]
+            runs[-1] = (k, t0, t + 1, flats, of_type, rank)
             flats.extend(chain.from_iterable(_flats(form, strides)))
             of_type.extend(repeat(t, n))
             rank.extend(range(n))

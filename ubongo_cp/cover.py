@@ -1210,9 +1210,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     if vectorised:
         reach, runs = _runs(shapes)
     else:
-        shapes = _listed(shapes)
-        forms = [_form(type_shapes) for type_shapes in shapes]
-        reach = tuple(map(max, zip(*map(_extent, forms)))) if forms else (1,) * lattice.dim
+        shapes, forms, reach = _forms_of(shapes)
     layout = _REGIONS.get((id(region), reach, n_types))   # this region, else an equal one, else made
     if layout is None or layout[7] is not region:
         key = (region, reach, n_types)
@@ -1232,8 +1230,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         fits_of_runs = _fits_numpy(runs, strides, layout)
         if sum(len(fit[0]) for fit in fits_of_runs) >= _NUMPY_FROM:
             return _fill_numpy(runs, fits_of_runs, strides, layout, n_cells)
-        shapes = _listed(shapes)
-        forms = [_form(type_shapes) for type_shapes in shapes]
+        shapes, forms, _ = _forms_of(shapes)
         fits = [masks for run, fit in zip(runs, fits_of_runs) for masks in _masks_of(run, fit)]
     else:
         table = _fill_c_direct(forms, strides, layout, n_cells)
@@ -1257,6 +1254,19 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
             runs = _runs(shapes)[1]
             return _fill_numpy(runs, _fits_unpacked(runs, fits, layout), strides, layout, n_cells)
     return _fill_python(shapes, forms, strides, fits, layout, n_cells)
+
+
+def _forms_of(shapes: Sequence[Sequence[Shape]]) -> tuple[list[Sequence[Shape]], list[tuple], tuple[int, ...]]:
+    """For the ways without numpy: each type's orientations as a list (:func:`_listed`), their :func:`_form`, and
+    the largest extent per axis of them all; cached by the identities of the orientation lists (the cache holds
+    them, so their ids are not reused)."""
+    key = ("forms", *map(id, shapes))
+    entry = _FORMS.get(key)
+    if entry is None:
+        listed = _listed(shapes)
+        forms = [_form(type_shapes) for type_shapes in listed]
+        entry = _cache(_FORMS, key, (list(shapes), listed, forms, tuple(map(max, zip(*map(_extent, forms))))))
+    return entry[1], entry[2], entry[3]
 
 
 def _listed(shapes: Sequence[Sequence[Shape]]) -> list[Sequence[Shape]]:
@@ -1581,11 +1591,17 @@ def _write_c(fill_c, parts, item, offset, dim: int, n_cells: int) -> PlacementTa
 def _c_fill():
     """The C extension ``ubongo_cp._placements`` (the fill of :func:`_fill_c` and :func:`_fill_c_ints`), or None
     when it is not built (the install compiles it: ``setup.py``)."""
-    try:
-        from . import _placements
-    except ImportError:
-        return None
-    return _placements
+    if not _C_EXTENSION:
+        try:
+            from . import _placements
+        except ImportError:
+            _C_EXTENSION.append(None)
+        else:
+            _C_EXTENSION.append(_placements)
+    return _C_EXTENSION[0]
+
+
+_C_EXTENSION: list = []    # the extension or None, once looked for
 
 
 def _fill_c_ints(forms, strides, fits, layout, n_cells) -> PlacementTable | None:

@@ -37,6 +37,7 @@ from __future__ import annotations
 import sys
 from array import array
 from bisect import bisect_left
+from collections import Counter
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter, mul, sub
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
     from .cards import CardSide
 
 __all__ = ["ExactCoverInstance", "PlacementTable", "build_instance", "task_instance", "verify_solution",
-           "piece_types", "empty_cell_piece", "kept", "EMPTY"]
+           "piece_types", "empty_cell_piece", "kept", "item_counts", "EMPTY"]
 
 #: How a region's cells are counted on each grid (a region is read with its cells in normal position), for the
 #: message that refuses a cell outside it.
@@ -344,8 +345,6 @@ class ExactCoverInstance(Struct, eq=False):
     @cached_property
     def _per_item(self) -> list[int]:
         """Number of placements covering each item."""
-        from .exactcover import item_counts
-
         return item_counts(self.table.indices, self.n_items)
 
     def options_per_item(self) -> np.ndarray:
@@ -968,6 +967,15 @@ def _grouped(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
     for i, key in enumerate(keys):
         groups.setdefault(key, []).append(i)
     return tuple(tuple(g) for g in groups.values())
+
+
+def item_counts(indices: Iterable[int], n_items: int) -> list[int]:
+    """How often each of ``n_items`` items occurs in ``indices`` (the options covering it; an exact-cover
+    instance's or a matrix's, :class:`~ubongo_cp.exactcover.ExactCoverMatrix`)."""
+    per = [0] * n_items
+    for i, k in Counter(indices).items():   # counted in C
+        per[i] = k
+    return per
 
 
 def checked_puzzle(caller: str, pieces, region) -> tuple[Piece, ...]:

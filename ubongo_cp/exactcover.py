@@ -56,7 +56,6 @@ import math
 import os
 import re
 from array import array
-from collections import Counter
 from functools import cached_property
 from numbers import Integral
 from typing import TYPE_CHECKING, ClassVar, Iterable, NamedTuple, Sequence
@@ -70,7 +69,7 @@ if TYPE_CHECKING:
     from .cover import ExactCoverInstance
 
 __all__ = ["ExactCoverMatrix", "MatrixTable", "exact_cover_matrix", "parse_exact_cover", "read_exact_cover",
-           "KnuthText", "format_exact_cover", "knuth_text", "verify_cover", "MAX_ITEMS", "MAX_BOUND", "item_counts"]
+           "KnuthText", "format_exact_cover", "knuth_text", "verify_cover", "MAX_ITEMS", "MAX_BOUND"]
 
 #: Most items of an exact-cover instance (the search engines keep state per item and level: 20,000
 #: items cost the toolkit's engine up to 1.6 GB).
@@ -79,14 +78,6 @@ MAX_ITEMS = 20_000
 MAX_BOUND = 2**31 - 1
 
 _BOUNDED = re.compile(r"(?:(\d*):)?(\d*)\|(.*)")
-
-
-def item_counts(indices: Iterable[int], n_items: int) -> list[int]:
-    """How often each of ``n_items`` items occurs in ``indices`` (the options covering it)."""
-    per = [0] * n_items
-    for i, k in Counter(indices).items():   # counted in C
-        per[i] = k
-    return per
 
 
 class MatrixTable(NamedTuple):
@@ -240,6 +231,8 @@ class ExactCoverMatrix(Struct, eq=False):
 
     @cached_property
     def _per_item(self) -> list[int]:
+        from .cover import item_counts
+
         return item_counts(self.table.indices, self.n_items)
 
     def options_per_item(self) -> np.ndarray:

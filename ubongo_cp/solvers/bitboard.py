@@ -344,8 +344,10 @@ def _cell_adjacency(cells: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...]
 
 
 @lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096)
 def _stepwise_connected(shape: tuple[tuple[int, ...], ...]) -> bool:
-    """Whether cells (a non-empty tuple of coordinates) are connected by steps of one along one axis."""
+    """Whether cells (a non-empty tuple of coordinates) are connected by steps of one along one axis; once per
+    process for each shape (an orientation: a subset analysis asks for every orientation of 21 pieces)."""
     adj = _cell_adjacency.__wrapped__(shape)   # not kept: the cache is for regions
     todo, reached = [0], {0}
     while todo:

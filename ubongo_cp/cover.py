@@ -983,7 +983,7 @@ def checked_puzzle(caller: str, pieces, region) -> tuple[Piece, ...]:
     :class:`InputError` naming ``caller`` and what it needs (not an AttributeError from inside)."""
     given, text = type(pieces).__name__, isinstance(pieces, (str, bytes)) or not hasattr(pieces, "__iter__")
     pieces = () if text else tuple(pieces)
-    if text or not all(isinstance(p, Piece) for p in pieces):
+    if text or not all(map(isinstance, pieces, repeat(Piece))):     # piece by piece in C
         raise InputError(f"{caller} needs a sequence of pieces (ubongo_cp.pieces.load_pieces(name).pieces), "
                          f"got {given}")
     if not isinstance(region, Region):
@@ -1080,7 +1080,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
                                                          optional_pieces)
         orientations = [p.orientations(mode) for p in pieces]
     extra = {"ranges": bounds, "empty_type": empty_type}
-    table = _placements(region, [orientations[copies[0]] for copies in types])
+    table = _placements(region, list(map(orientations.__getitem__, map(itemgetter(0), types))))
     if optional_pieces and region.optional:
         table = _on_region_cells(table, region.area, lattice.dim)
     return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
@@ -1212,9 +1212,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     n_cells, n_types = region.area, len(shapes)
     if not shapes or (not region.cells and not region.optional):
         return PlacementTable(array("I", [0]), array("I"), array("i"), array("h"), array("i"))
-    n_orientations = sum(map(len, shapes))
-    vectorised = (n_orientations >= _NUMPY_FITS_FROM and n_orientations * n_cells >= _NUMPY_FITS_AREA
-                  and "numpy" in sys.modules)
+    vectorised = "numpy" in sys.modules and _vectorised(shapes, n_cells)
     if vectorised:
         reach, runs = _runs(shapes)
     else:
@@ -1262,6 +1260,17 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
             runs = _runs(shapes)[1]
             return _fill_numpy(runs, _fits_unpacked(runs, fits, layout), strides, layout, n_cells)
     return _fill_python(shapes, forms, strides, fits, layout, n_cells)
+
+
+def _vectorised(shapes: Sequence[Sequence[Shape]], n_cells: int) -> bool:
+    """Whether numpy finds the fits (:func:`_placements`): from :data:`_NUMPY_FITS_FROM` orientations and
+    :data:`_NUMPY_FITS_AREA` orientations times cells; the number of orientations cached by the identities of
+    the orientation lists (each list's length is a Python call for those held as arrays)."""
+    key = ("orientations", *map(id, shapes))
+    entry = _FORMS.get(key)
+    if entry is None:
+        entry = _cache(_FORMS, key, (list(shapes), sum(map(len, shapes))))
+    return entry[1] >= _NUMPY_FITS_FROM and entry[1] * n_cells >= _NUMPY_FITS_AREA
 
 
 def _forms_of(shapes: Sequence[Sequence[Shape]]) -> tuple[list[Sequence[Shape]], list[tuple], tuple[int, ...]]:

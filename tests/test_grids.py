@@ -344,6 +344,43 @@ def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_
         assert found == sorted(brute) and len(found) > 50, (grid.name, optional_pieces)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(ALL), st.data())
+def test_every_way_of_making_the_table_gives_the_same_bytes_on_random_puzzles(grid, data):
+    """On random regions (holes, optional cells) and random pieces of mixed sizes in any order (runs of one size
+    split and joined), free or fixed, with or without optional pieces: the table found and filled in C, filled in C
+    after fits in plain Python, filled in C after fits with numpy, and found and filled in plain Python are the
+    same bytes."""
+    from ubongo_cp import cover
+    from ubongo_cp.pieces import Piece, Region
+
+    sizes = data.draw(st.lists(st.integers(1, 5), min_size=1, max_size=6))
+    use = [Piece(f"P{i}", data.draw(shapes(grid, max_size=n)), grid) for i, n in enumerate(sizes)]
+    box = grid.box(*data.draw(st.sampled_from([(3, 4), (4, 5), (2, 7)] if grid.dim == 2 else [(2, 3, 3), (3, 3, 3)])))
+    kind = data.draw(st.lists(st.sampled_from("rrro."), min_size=len(box), max_size=len(box)))
+    region = Region(tuple(c for c, k in zip(box, kind) if k == "r") or (box[0],),
+                    optional=tuple(c for c, k in zip(box, kind) if k == "o"), grid=grid)
+    optional_pieces, mode = data.draw(st.booleans()), data.draw(st.sampled_from(["free", "fixed"]))
+
+    def table(c_fill, **constants):
+        with pytest.MonkeyPatch.context() as m:
+            for name, value in constants.items():
+                m.setattr(cover, name, value)
+            if not c_fill:
+                m.setattr(cover, "_c_fill", lambda: None)
+            cover._FORMS.clear()
+            cover._REGIONS.clear()
+            t = cover.build_instance(use, region, optional_pieces=optional_pieces, mode=mode).table
+        return [a.tobytes() for a in (t.indptr, t.indices, t.option_type, t.option_orientation, t.option_offset)]
+
+    python = table(False, _NUMPY_FITS_FROM=10**9, _NUMPY_FROM=10**9)
+    assert table(False, _NUMPY_FITS_FROM=0, _NUMPY_FITS_AREA=0, _NUMPY_FROM=0) == python
+    if importlib.util.find_spec("ubongo_cp._placements") is not None:   # built by the install (setup.py)
+        assert table(True, _NUMPY_FITS_FROM=10**9) == python                          # found and filled in C
+        assert table(True, _NUMPY_FITS_FROM=10**9, _DENSE_SHIFTED_BITS=0) == python   # fits in plain Python
+        assert table(True, _NUMPY_FITS_FROM=0, _NUMPY_FITS_AREA=0) == python          # fits with numpy
+
+
 @pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")
 def test_c_fill_refuses_indices_outside_its_buffers():
     """The C fill checks every index against its buffer: a cell row outside the shifted masks, a fit beyond

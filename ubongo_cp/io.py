@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 if TYPE_CHECKING:
-    from pathlib import Path
+    import pathlib
 
 __all__ = ["atomic_path", "check_output_file",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "csv_problem", "read_bytes", "read_text",
@@ -61,7 +61,7 @@ def note_input(path: str | os.PathLike) -> None:
     _INPUTS.setdefault((st.st_dev, st.st_ino), os.fspath(path))
 
 
-def _check_not_input(target: Path) -> None:
+def _check_not_input(target: pathlib.Path) -> None:
     from .errors import InputError
 
     if not _INPUTS:
@@ -78,7 +78,7 @@ def _check_not_input(target: Path) -> None:
 
 
 @contextmanager
-def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
+def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.Path]:
     """Yield a temporary path beside ``path``; rename it onto ``path`` on success.
 
     On an exception the temporary file is removed and ``path`` is untouched.
@@ -802,7 +802,7 @@ def check_table_path(path: str | os.PathLike, what: str = "output") -> str:
     return suffix
 
 
-def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None] | None = None) -> Path:
+def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None] | None = None) -> pathlib.Path:
     """Write a pandas ``table`` as CSV or Parquet, chosen by the suffix ``.csv`` / ``.parquet`` / ``.pq``.
 
     Written atomically (:func:`atomic_path`), without the index; a Parquet table carries the toolkit's mark
@@ -834,7 +834,7 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
     return path
 
 
-def _csv_target(path: Path, header: str, notify: Callable[[str], None] | None) -> Path:
+def _csv_target(path: pathlib.Path, header: str, notify: Callable[[str], None] | None) -> pathlib.Path:
     """Where :func:`write_table` writes a CSV table of this ``header`` line: ``path``, unless a non-empty file
     there starts with another line (a table of other columns, or no table: a CSV file has no place for the
     toolkit's mark, so its header tells an earlier output of the same command); then the first free name

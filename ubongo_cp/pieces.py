@@ -51,7 +51,7 @@ from .shipped import SHIPPED_PIECE_SETS, data_file
 from .structs import Struct
 
 if TYPE_CHECKING:
-    from pathlib import Path
+    import pathlib
 
 __all__ = [
     "Piece",
@@ -610,7 +610,7 @@ def allowed_piece_files(paths: Iterable[str | os.PathLike]) -> Iterator[None]:
 
 
 def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLike | None = None,
-                        named_in_file: bool = False) -> Path:
+                        named_in_file: bool = False) -> pathlib.Path:
     """Turn a piece-set reference into a path.
 
     ``spec`` is the short name of a shipped set

@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from pathlib import Path
+    import pathlib
 
 __all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "EXAMPLE_SPECS", "Example", "EXAMPLES", "data_dir", "data_file",
            "piece_set_path", "deck_dir", "deck_tasks_path", "resolve_deck", "example_spec_path", "find_example",
@@ -63,7 +63,7 @@ class Example(NamedTuple):
     about: str
 
     @property
-    def path(self) -> Path:
+    def path(self) -> pathlib.Path:
         """Where it lies in the installed package."""
         from pathlib import Path
 
@@ -114,7 +114,7 @@ def _catalogue() -> dict[str, Example]:
 EXAMPLES: dict[str, Example] = _catalogue()
 
 
-def data_dir() -> Path:
+def data_dir() -> pathlib.Path:
     """The directory of the shipped data inside the installed package.
 
     Raises
@@ -147,24 +147,24 @@ def data_file(*parts: str) -> str:
     return os.path.join(_data_root(), *parts)
 
 
-def piece_set_path(name: str) -> Path:
+def piece_set_path(name: str) -> pathlib.Path:
     """The file of the shipped piece set ``name`` (one of :data:`SHIPPED_PIECE_SETS`)."""
     from pathlib import Path
 
     return Path(data_file("pieces", f"{name}.txt"))
 
 
-def deck_dir(name: str) -> Path:
+def deck_dir(name: str) -> pathlib.Path:
     """The directory of the shipped deck ``name`` (one of :data:`SHIPPED_DECKS`)."""
     return data_dir() / "decks" / name
 
 
-def deck_tasks_path(name: str) -> Path:
+def deck_tasks_path(name: str) -> pathlib.Path:
     """The rated per-task table of the shipped deck ``name`` (``tasks.csv``)."""
     return deck_dir(name) / "tasks.csv"
 
 
-def resolve_deck(spec: str | os.PathLike) -> Path:
+def resolve_deck(spec: str | os.PathLike) -> pathlib.Path:
     """A deck directory: ``spec`` itself when it exists, else the shipped deck of that name.
 
     Examples
@@ -180,7 +180,7 @@ def resolve_deck(spec: str | os.PathLike) -> Path:
     return path
 
 
-def example_spec_path(name: str) -> Path | None:
+def example_spec_path(name: str) -> pathlib.Path | None:
     """The ``deck.toml`` of a designer's example spec (:data:`EXAMPLE_SPECS`), or None for another name."""
     return data_dir() / "examples" / name / "deck.toml" if name in EXAMPLE_SPECS else None
 
@@ -235,7 +235,7 @@ def is_unchanged_copy(example: Example, dest: str | os.PathLike) -> bool:
     return target.is_file() and not target.is_symlink() and filecmp.cmp(example.path, target, shallow=False)
 
 
-def copy_example(example: Example, dest: str | os.PathLike) -> Path:
+def copy_example(example: Example, dest: str | os.PathLike) -> pathlib.Path:
     """Copy a shipped item into directory ``dest`` (created), under its own file or directory name.
 
     A card side names its piece set by a shipped name, and a spec directory
@@ -274,7 +274,7 @@ def copy_example(example: Example, dest: str | os.PathLike) -> Path:
     return target
 
 
-def copy_examples(dest: str | os.PathLike) -> list[Path]:
+def copy_examples(dest: str | os.PathLike) -> list[pathlib.Path]:
     """Copy every example card side and region of :data:`EXAMPLES` and the designer's deck
     (:data:`EXAMPLE_SPECS`) into ``dest``.
 

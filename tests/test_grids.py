@@ -290,14 +290,31 @@ def test_masks_shifted_as_needed_give_the_placements_shifted_at_once(monkeypatch
     assert rows[0] == rows[1] and len(rows[0]) > 100
 
 
+def _table_made(pieces, region, c_fill: bool, constants: dict, **kwargs):
+    """``build_instance(pieces, region, **kwargs)`` with these constants of :mod:`ubongo_cp.cover` set, the C
+    extension hidden unless ``c_fill``, and every cache of placement generation emptied first: the instance
+    and the bytes of its table's arrays."""
+    from ubongo_cp import cover
+
+    with pytest.MonkeyPatch.context() as m:
+        for name, value in constants.items():
+            m.setattr(cover, name, value)
+        if not c_fill:
+            m.setattr(cover, "_c_fill", lambda: None)
+        cover._FORMS.clear()
+        cover._REGIONS.clear()
+        inst = cover.build_instance(pieces, region, **kwargs)
+    t = inst.table
+    return inst, [a.tobytes() for a in (t.indptr, t.indices, t.option_type, t.option_orientation, t.option_offset)]
+
+
 @pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
-def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_orientation(grid, monkeypatch):
+def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_orientation(grid):
     """The ways of making the table (fits and rows with numpy; fits in plain Python, rows with numpy;
     both in plain Python; when the C extension is built, rows in C after fits with numpy or in plain Python,
     and both in C) give the same table, and its rows are the placements
     found by brute force: every orientation moved by every translation of the grid that keeps it inside the
     region (a region with a hole and optional cells, pieces of 4 and 5 cells, repeated and optional pieces)."""
-    from ubongo_cp import cover
     from ubongo_cp.pieces import Piece, Region
 
     shapes = list(free_polyforms(grid, 4))[:3] + list(free_polyforms(grid, 5))[:6]
@@ -307,17 +324,7 @@ def test_placements_found_with_numpy_and_in_plain_python_are_every_fit_of_every_
     region = Region(tuple(c for c in box if c != hole and c not in optional), optional=tuple(optional), grid=grid)
 
     def table(optional_pieces, c_fill=False, **constants):
-        with monkeypatch.context() as m:
-            for name, value in constants.items():
-                m.setattr(cover, name, value)
-            if not c_fill:
-                m.setattr(cover, "_c_fill", lambda: None)
-            cover._FORMS.clear()
-            cover._REGIONS.clear()
-            inst = cover.build_instance(use, region, optional_pieces=optional_pieces)
-        t = inst.table
-        return inst, [a.tobytes() for a in (t.indptr, t.indices, t.option_type, t.option_orientation,
-                                             t.option_offset)]
+        return _table_made(use, region, c_fill, constants, optional_pieces=optional_pieces)
 
     cells = set(region.cells) | set(region.optional)
     for optional_pieces in (False, True):
@@ -351,7 +358,6 @@ def test_every_way_of_making_the_table_gives_the_same_bytes_on_random_puzzles(gr
     split and joined), free or fixed, with or without optional pieces: the table found and filled in C, filled in C
     after fits in plain Python, filled in C after fits with numpy, and found and filled in plain Python are the
     same bytes."""
-    from ubongo_cp import cover
     from ubongo_cp.pieces import Piece, Region
 
     sizes = data.draw(st.lists(st.integers(1, 5), min_size=1, max_size=6))
@@ -363,15 +369,7 @@ def test_every_way_of_making_the_table_gives_the_same_bytes_on_random_puzzles(gr
     optional_pieces, mode = data.draw(st.booleans()), data.draw(st.sampled_from(["free", "fixed"]))
 
     def table(c_fill, **constants):
-        with pytest.MonkeyPatch.context() as m:
-            for name, value in constants.items():
-                m.setattr(cover, name, value)
-            if not c_fill:
-                m.setattr(cover, "_c_fill", lambda: None)
-            cover._FORMS.clear()
-            cover._REGIONS.clear()
-            t = cover.build_instance(use, region, optional_pieces=optional_pieces, mode=mode).table
-        return [a.tobytes() for a in (t.indptr, t.indices, t.option_type, t.option_orientation, t.option_offset)]
+        return _table_made(use, region, c_fill, constants, optional_pieces=optional_pieces, mode=mode)[1]
 
     python = table(False, _NUMPY_FITS_FROM=10**9, _NUMPY_FROM=10**9)
     assert table(False, _NUMPY_FITS_FROM=0, _NUMPY_FITS_AREA=0, _NUMPY_FROM=0) == python

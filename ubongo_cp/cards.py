@@ -48,7 +48,6 @@ from .grids import GRIDS, SQUARE
 from .io import loads_toml
 from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import Piece, PieceSet, Region, _pieces_file, count_ranges, load_pieces, parse_region
-from .shipped import SHIPPED_PIECE_SETS
 from .structs import Struct
 
 __all__ = ["CardSide", "NotACardError", "load_card", "parse_card", "write_card", "card_to_toml", "load_deck", "DeckProblem",
@@ -265,7 +264,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     if not os.path.isfile(pieces_path):
         raise InputError(f"piece-set file {pieces_spec!r} not found (looked at {pieces_path})",
                          path=where, line=line_of("pieces"))
-    piece_set = load_pieces(pieces_spec if pieces_spec in SHIPPED_PIECE_SETS else pieces_path)
+    piece_set = load_pieces(pieces_path)
     grid = piece_set.grid
     grid_name = field_("grid", str, grid.name)
     if grid_name not in GRIDS:

@@ -1606,8 +1606,8 @@ def _write_c(fill_c, parts, item, offset, dim: int, n_cells: int) -> PlacementTa
 
 
 def _c_fill():
-    """The C extension ``ubongo_cp._placements`` (the fill of :func:`_fill_c` and :func:`_fill_c_ints`), or None
-    when it is not built (the install compiles it: ``setup.py``)."""
+    """The C extension ``ubongo_cp._placements`` (:func:`_fill_c`, :func:`_fill_c_direct`, :func:`_fill_c_ints`),
+    or None when it is not built (the install compiles it: ``setup.py``)."""
     if not _C_EXTENSION:
         try:
             from . import _placements

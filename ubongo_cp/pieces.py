@@ -47,7 +47,7 @@ from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
 from .grids import SQUARE, Grid, get_grid
 from .grids.base import LazyOrientations
 from .io import read_text
-from .shipped import SHIPPED_PIECE_SETS, data_file
+from .shipped import SHIPPED_PIECE_SETS, piece_set_file
 from .structs import Struct
 
 if TYPE_CHECKING:
@@ -397,7 +397,7 @@ class PieceSet(Struct):
         """
         if self.path is None:
             return "the piece set"
-        return next((name for name in SHIPPED_PIECE_SETS if _piece_set_file(name) == self.path), self.path)
+        return next((name for name in SHIPPED_PIECE_SETS if piece_set_file(name) == self.path), self.path)
 
     def select(self, names: Iterable[str] | None = None, *, argument: str | None = None) -> list[Piece]:
         """The pieces named (a name may repeat: a multiset); all pieces when ``None``.
@@ -640,18 +640,13 @@ def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLi
     return Path(_pieces_file(spec, relative_to=relative_to, named_in_file=named_in_file))
 
 
-def _piece_set_file(name: str) -> str:
-    """The file of the shipped piece set ``name``, as a string (:func:`ubongo_cp.shipped.piece_set_path`)."""
-    return data_file("pieces", f"{name}.txt")
-
-
 def _pieces_file(spec: str | os.PathLike, *, relative_to: str | os.PathLike | None = None,
                  named_in_file: bool = False) -> str | os.PathLike:
     """:func:`resolve_pieces_path`, a string for a shipped set or a path given alone (no :mod:`pathlib` on a
     command's common path), else a :class:`~pathlib.Path`."""
     spec_s = os.fspath(spec)
     if spec_s in SHIPPED_PIECE_SETS:
-        return _piece_set_file(spec_s)
+        return piece_set_file(spec_s)
     if relative_to is None and not named_in_file:
         return spec_s       # the user's own spelling
     from pathlib import Path

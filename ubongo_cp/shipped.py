@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     import pathlib
 
 __all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "EXAMPLE_SPECS", "Example", "EXAMPLES", "data_dir", "data_file",
-           "piece_set_path", "deck_dir", "deck_tasks_path", "resolve_deck", "example_spec_path", "find_example",
+           "piece_set_path", "piece_set_file", "deck_dir", "deck_tasks_path", "resolve_deck", "example_spec_path", "find_example",
            "copy_example", "copy_examples"]
 
 #: Short names of the shipped piece sets (``data/pieces/<name>.txt``): the Ubongo sets and polyominoes
@@ -151,7 +151,12 @@ def piece_set_path(name: str) -> pathlib.Path:
     """The file of the shipped piece set ``name`` (one of :data:`SHIPPED_PIECE_SETS`)."""
     from pathlib import Path
 
-    return Path(data_file("pieces", f"{name}.txt"))
+    return Path(piece_set_file(name))
+
+
+def piece_set_file(name: str) -> str:
+    """:func:`piece_set_path` as a string (a command that reads a shipped set needs no :mod:`pathlib`)."""
+    return data_file("pieces", f"{name}.txt")
 
 
 def deck_dir(name: str) -> pathlib.Path:

@@ -558,3 +558,45 @@ def test_a_large_count_runs_on_its_smallest_estimated_scan():
     dlx = solve(inst, keep=0, backend="dlx-symmetry")
     assert chosen.stats["scan"] != 0 and (chosen.count, chosen.count_reduced) == (dlx.count, dlx.count_reduced) == (1144, 1144)
     assert plain[0] == 1144 and chosen.stats["nodes"] < plain[1] / 2
+
+
+@pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
+@given(st.dictionaries(st.integers(0, 2**64 - 1), st.integers(1, 10**6), max_size=20))
+@settings(max_examples=60, deadline=None)
+def test_a_tally_is_keyed_by_the_set_bits_of_its_masks(tally):
+    # the kernel's masks of piece types decoded in C equal the bits read one by one in Python
+    from ubongo_cp.solvers import bitboard
+
+    decoded = bitboard.type_sets(tally)
+    assert decoded == {tuple(t for t in range(64) if m >> t & 1): n for m, n in tally.items()}
+    assert list(decoded.values()) == list(tally.values())
+    assert bitboard.type_sets({0b10110: 7, 1 << 63: 2, 0: 1}) == {(1, 2, 4): 7, (63,): 2, (): 1}
+
+
+def test_a_tally_is_decoded_without_the_kernel_too(monkeypatch):
+    from ubongo_cp.solvers import bitboard
+
+    monkeypatch.setattr(bitboard, "_bits", None)
+    assert bitboard.type_sets({0b10110: 7, 1 << 63: 2, 0: 1}) == {(1, 2, 4): 7, (63,): 2, (): 1}
+
+
+@given(st.integers(1, 3).flatmap(lambda dims: st.sets(st.tuples(*[st.integers(-3, 3)] * dims), min_size=1,
+                                                       max_size=8)))
+@settings(max_examples=300, deadline=None)
+def test_a_shape_is_stepwise_connected_as_a_search_of_its_cells_finds(cells):
+    # the flood on the bits of one integer (the dead-region test's condition) against a plain graph search
+    from ubongo_cp.solvers.bitboard import _stepwise_connected
+
+    shape = tuple(sorted(cells))
+    reached, todo = {shape[0]}, [shape[0]]
+    while todo:
+        c = todo.pop()
+        for a in range(len(c)):
+            for d in (-1, 1):
+                n = c[:a] + (c[a] + d,) + c[a + 1:]
+                if n in cells and n not in reached:
+                    reached.add(n)
+                    todo.append(n)
+    assert _stepwise_connected.__wrapped__(shape) == (len(reached) == len(cells))
+    assert _stepwise_connected.__wrapped__(((0, 0), (0, 1), (1, 1))) and \
+        not _stepwise_connected.__wrapped__(((0, 0), (1, 1)))

@@ -62,7 +62,8 @@ class SubsetCount(Struct):
     count: int
 
     def __init__(self, pieces: tuple[str, ...], count: int) -> None:
-        self._set(pieces=pieces, count=count)
+        fields = self.__dict__   # as Struct._set, without its call: an analysis makes thousands
+        fields["pieces"], fields["count"] = pieces, count
 
 
 class AnalysisResult(Struct, frozen=False):
@@ -294,16 +295,18 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
     if by_callback:
         counts = counted
+    elif position == list(range(len(position))):   # every piece searched, no empty cells: the types are the positions
+        counts = result.tally if k is None else {used: n for used, n in result.tally.items() if len(used) == k}
     else:
         counts = {}
         for used, n in result.tally.items():
-            real = tuple(position[t] for t in used if position[t] >= 0)
+            real = tuple([position[t] for t in used if position[t] >= 0])
             if k is None or len(real) == k:
                 counts[real] = counts.get(real, 0) + n
     counts = _identical_told_apart(counts, pieces, mode)
     stats = {key: value for key, value in result.stats.items() if key != "wall_seconds"}
     stats.update(notes)  # why ``auto`` enumerated with the kernel
-    subsets = [SubsetCount(tuple(names[i] for i in used), counts[used]) for used in sorted(counts)]
+    subsets = [SubsetCount(tuple([names[i] for i in used]), counts[used]) for used in sorted(counts)]
     return AnalysisResult(
         subsets=subsets,
         k=k,

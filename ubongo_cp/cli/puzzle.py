@@ -560,9 +560,12 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     used = args.backend or choose("analyze", result.instance)
     width = max([len(" ".join(s.pieces)) for s in result.subsets] + [6])
-    print(f"{'pieces':<{width}}  count" + ("  empty" if args.max_empty else ""))
-    for s in result.subsets:
-        print(f"{' '.join(s.pieces):<{width}}  " + (f"{s.count:<5}  {empty(s)}" if args.max_empty else f"{s.count}"))
+    lines = [f"{'pieces':<{width}}  count" + ("  empty" if args.max_empty else "")]
+    if args.max_empty:
+        lines += [f"{' '.join(s.pieces):<{width}}  {s.count:<5}  {empty(s)}" for s in result.subsets]
+    else:
+        lines += [f"{' '.join(s.pieces):<{width}}  {s.count}" for s in result.subsets]
+    print("\n".join(lines))   # one write: an analysis may list thousands of subsets
     within = f", up to {args.max_empty} cell{'s' if args.max_empty > 1 else ''} empty" if args.max_empty else ""
     print(f"{len(result.subsets)} of {result.matching_area} area-matching {args.k}-subsets tile the "
           f"{region.area}-cell region{within} ({result.total_solutions} solutions) [{used}, {result.seconds:.2f} s]")

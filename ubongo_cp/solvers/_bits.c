@@ -1925,8 +1925,52 @@ static PyTypeObject KernelType = {
     .tp_members = Kernel_members,
 };
 
+/* bit_tuples(tally) -> dict: a tally's keys (masks of piece types, integers in [0, 2**64)) as the tuples of
+ * their set bits, lowest first; its values as they are. A subset analysis reads thousands of masks. */
+static PyObject *bit_tuples(PyObject *self, PyObject *tally)
+{
+    if (!PyDict_Check(tally)) {
+        PyErr_SetString(PyExc_TypeError, "bit_tuples: a dict of masks to counts is expected");
+        return NULL;
+    }
+    PyObject *out = PyDict_New(), *key, *value;
+    Py_ssize_t pos = 0;
+    if (!out)
+        return NULL;
+    while (PyDict_Next(tally, &pos, &key, &value)) {
+        unsigned long long m = PyLong_AsUnsignedLongLong(key);
+        if (m == (unsigned long long)-1 && PyErr_Occurred())
+            goto fail;
+        PyObject *bits = PyTuple_New(__builtin_popcountll(m));
+        if (!bits)
+            goto fail;
+        for (Py_ssize_t i = 0; m; i++, m &= m - 1) {
+            PyObject *b = PyLong_FromLong(__builtin_ctzll(m));
+            if (!b) {
+                Py_DECREF(bits);
+                goto fail;
+            }
+            PyTuple_SET_ITEM(bits, i, b);
+        }
+        int failed = PyDict_SetItem(out, bits, value) < 0;
+        Py_DECREF(bits);
+        if (failed)
+            goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyMethodDef bits_functions[] = {
+    {"bit_tuples", bit_tuples, METH_O, "bit_tuples(tally) -> the same dict keyed by the tuples of each mask's set bits"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef bits_module = {
-    PyModuleDef_HEAD_INIT, "_bits", "C kernel of ubongo_cp.solvers.bitboard (bitboard exact cover).", -1, NULL};
+    PyModuleDef_HEAD_INIT, "_bits", "C kernel of ubongo_cp.solvers.bitboard (bitboard exact cover).", -1,
+    bits_functions};
 
 PyMODINIT_FUNC PyInit__bits(void)
 {

@@ -420,13 +420,9 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
         stats["solutions_searched"] = run.stats.get("solutions_seen", 0)
     types_used = {}
     if tally:
-        for mask, n in run.tally.items():
-            used = []
-            while mask:  # each set bit, lowest first (a subset analysis reads thousands of masks)
-                low = mask & -mask
-                used.append(low.bit_length() - 1)
-                mask ^= low
-            types_used[tuple(used)] = n
+        from .bitboard import type_sets
+
+        types_used = type_sets(run.tally)
     return SolveResult(status, [instance.solution_dict(s) for s in kept], count, exhausted, reduced, stats,
                        name, kept, instance, tally=types_used)
 

@@ -109,7 +109,7 @@ from ..cover import kept
 from ..errors import InputError
 from ..structs import Struct, replace
 
-__all__ = ["BitboardBackend", "BitSearch", "Layout", "layout", "unfit_reason", "KERNEL_BUILT", "MAX_CELLS",
+__all__ = ["BitboardBackend", "BitSearch", "Layout", "layout", "unfit_reason", "type_sets", "KERNEL_BUILT", "MAX_CELLS",
            "DEFAULT_HEARTBEAT", "RULES"]
 
 try:
@@ -120,6 +120,29 @@ except ImportError:  # built without a C compiler
 #: True when the C kernel ``_bits`` is built (the install compiles it; without it the default solvers
 #: fall back to :mod:`.dancing`).
 KERNEL_BUILT = _bits is not None
+
+
+def type_sets(tally: dict[int, int]) -> dict[tuple[int, ...], int]:
+    """A kernel's tally (mask of the piece types used -> covers) keyed by the types themselves.
+
+    Parameters
+    ----------
+    tally : dict
+        Masks (non-negative integers below ``2**64``: type ``t`` is bit ``t``) to counts.
+
+    Returns
+    -------
+    dict
+        The sorted tuple of each mask's set bits -> its count (decoded in C when the kernel is built).
+    """
+    if _bits is not None:
+        return _bits.bit_tuples(tally)
+    out = {}
+    for mask, n in tally.items():
+        out[tuple(t for t in range(mask.bit_length()) if mask >> t & 1)] = n
+    return out
+
+
 #: Largest number of bit items (cell items, plus secondary items of an exact-cover matrix).
 MAX_CELLS = 256
 #: Largest number of piece types (counter items).
@@ -344,18 +367,29 @@ def _cell_adjacency(cells: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...]
 
 
 @lru_cache(maxsize=4096)
-@lru_cache(maxsize=4096)
 def _stepwise_connected(shape: tuple[tuple[int, ...], ...]) -> bool:
     """Whether cells (a non-empty tuple of coordinates) are connected by steps of one along one axis; once per
-    process for each shape (an orientation: a subset analysis asks for every orientation of 21 pieces)."""
-    adj = _cell_adjacency.__wrapped__(shape)   # not kept: the cache is for regions
-    todo, reached = [0], {0}
-    while todo:
-        for j in adj[todo.pop()]:
-            if j not in reached:
-                reached.add(j)
-                todo.append(j)
-    return len(reached) == len(shape)
+    process for each shape (an orientation: a subset analysis asks for every orientation of 21 pieces).
+
+    A flood over the shape's bounding box as the bits of one integer (one free position after each row, layer,
+    ...: a step off the box lands on no cell), every step of every axis at once.
+    """
+    dims = len(shape[0])
+    lows = [min(c[a] for c in shape) for a in range(dims)]
+    strides, stride = [], 1
+    for a in range(dims):
+        strides.append(stride)
+        stride *= max(c[a] for c in shape) - lows[a] + 2
+    cells = 0
+    for c in shape:
+        cells |= 1 << sum((x - low) * st for x, low, st in zip(c, lows, strides))
+    reached, grown = cells & -cells, 0
+    while grown != reached:
+        grown = reached
+        for st in strides:
+            reached |= grown << st | grown >> st
+        reached &= cells
+    return reached == cells
 
 
 class BitSearch:

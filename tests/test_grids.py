@@ -393,6 +393,11 @@ def test_c_fill_refuses_indices_outside_its_buffers():
         _placements.fits(shifted, np.array([[0, 2]], dtype=np.int64), positions, 2)
     masks, n = _placements.fits(shifted, np.array([[0, 1]], dtype=np.int64), positions, 2)
     assert n == 3                                              # bits 0, 1, 2: 0b1111 & 0b0111
+    for k in (1, 4, 5, 6, 8, 9, 12):                           # every width of the fit loop: the same AND
+        rows = np.array([[j % 2 for j in range(k)], [0] * k], dtype=np.int64)
+        big, n = _placements.fits(shifted, rows, positions, k)
+        assert np.frombuffer(big, dtype="<u8").tolist() == [0b0111 if k > 1 else 0b1111, 0b1111]
+        assert n == (3 if k > 1 else 4) + 4
     item = np.arange(4, dtype=np.uint32)
     offset = np.zeros((4, 2), dtype=np.int32)
     args = (np.array([[0, 1]], dtype=np.int64), item, offset, 2, np.zeros(1, np.int32), np.zeros(1, np.int16), 10)

@@ -74,18 +74,36 @@ static int fits_check(Fits *f, Py_ssize_t k)
     return 0;
 }
 
-/* The fit mask of orientation o (W words) into m. */
-static inline void fit_mask(const Fits *f, Py_ssize_t k, Py_ssize_t o, uint64_t *restrict m)
+/* The fit mask of orientation o (W words) into m; returns its number of bits. K: the cells of a piece, a
+ * constant where the compiler may unroll (0: k, at run time). */
+static inline __attribute__((always_inline)) long long fit_mask(const Fits *f, Py_ssize_t K, Py_ssize_t k,
+                                                                 Py_ssize_t o, uint64_t *restrict m)
 {
     const uint64_t *shifted = f->shifted.buf, *positions = f->positions.buf;
     const int64_t *row = (const int64_t *)f->rows.buf + o * k;
-    Py_ssize_t W = f->words;
+    Py_ssize_t W = f->words, n = K ? K : k;
+    long long bits = 0;
+    if (n <= 8) {   /* each cell's row of shifted masks found once, not once per word */
+        const uint64_t *at[8];
+        for (Py_ssize_t j = 0; j < n; j++)
+            at[j] = shifted + row[j] * W;
+        for (Py_ssize_t w = 0; w < W; w++) {
+            uint64_t x = positions[w];
+            for (Py_ssize_t j = 0; j < n; j++)
+                x &= at[j][w];
+            m[w] = x;
+            bits += __builtin_popcountll(x);
+        }
+        return bits;
+    }
     for (Py_ssize_t w = 0; w < W; w++) {
         uint64_t x = positions[w];
-        for (Py_ssize_t j = 0; j < k; j++)
+        for (Py_ssize_t j = 0; j < n; j++)
             x &= shifted[row[j] * W + w];
         m[w] = x;
+        bits += __builtin_popcountll(x);
     }
+    return bits;
 }
 
 static PyObject *fits(PyObject *self, PyObject *args)
@@ -108,9 +126,14 @@ static PyObject *fits(PyObject *self, PyObject *args)
         goto done;
     uint64_t *m = (uint64_t *)PyBytes_AS_STRING(masks);
     for (Py_ssize_t o = 0; o < f.n; o++, m += f.words) {
-        fit_mask(&f, k, o, m);
-        for (Py_ssize_t w = 0; w < f.words; w++)
-            total += __builtin_popcountll(m[w]);
+        if (k == 5)
+            total += fit_mask(&f, 5, k, o, m);
+        else if (k == 4)
+            total += fit_mask(&f, 4, k, o, m);
+        else if (k == 6)
+            total += fit_mask(&f, 6, k, o, m);
+        else
+            total += fit_mask(&f, 0, k, o, m);
     }
 done:
     fits_release(&f);

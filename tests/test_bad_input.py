@@ -28,6 +28,10 @@ CASES = [
     (["analyze", "--pieces", "{f}", "--region", REGION, "--k", "2"], "pieces_disconnected.txt", ":1: piece 'A' is disconnected"),
     (["solve", "--pieces", "{f}", "--region", REGION], "pieces_duplicate_name.txt",
      ":7: piece 'A' appears twice (first at line 1)"),
+    (["solve", "--pieces", "{f}", "--region", REGION], "pieces_control_character.txt",
+     ":1: the piece name on this line contains the control character U+001B"),
+    (["solve", "--pieces", "{f}", "--region", REGION], "pieces_named_empty.txt",
+     ":1: the name 'empty' is kept for the cells a task leaves empty"),
     (["solve", "--pieces", "classic", "--region", "{f}"], "region_empty.txt", "empty region"),
     (["analyze", "--pieces", "duel", "--region", "{f}", "--k", "5"], "region_huge.txt", "500 cells, over the limit of 400"),
     (["solve", "--pieces", "classic", "--region", "{f}"], "region_wrong_char.txt", ":2: unknown character '?'"),
@@ -37,6 +41,8 @@ CASES = [
     (["solve", "{f}"], "card_wrong_type.toml", ":5: field 'region' must be a text string, got 17"),
     (["solve", "{f}"], "card_tasks_not_table.toml", ":6: field 'tasks' must be a table, got 'I4'"),
     (["solve", "{f}"], "card_bad_syntax.toml", ":1: invalid TOML"),
+    (["solve", "{f}"], "card_region_one_line.toml", ":5: unknown character 'x'"),   # "###\n#x#" on one line
+    (["solve", "{f}"], "card_misspelt_field.toml", ":5: unknown key 'orientation': did you mean 'orientations'?"),
     (["solve", "{f}"], "card_id_path.toml", ":3: card id '../../escaped' may hold only letters"),
     (["solve", "{f}"], "card_not_utf8.toml", ":1: not UTF-8 text (invalid start byte: byte 1 of the file, column 1"),
     (["booklet", "{f}", "--out", "{tmp}/b.pdf"], "card_wrong_area.toml", "not a directory"),
@@ -113,6 +119,7 @@ def test_fuzz_card_parser_raises_only_input_errors(lines):
     (["batch", EXAMPLES, "--out", EXAMPLES], "would overwrite the deck input"),
     (["orion", "tournament", "--games", "1", "--agents", "greedy", "--no-self-play"], "no pairing to play"),
     (["batch", EXAMPLES, "--out", "{tmp}/o", "--jobs", "100000"], "--jobs 100000 is more than"),
+    (["solve", "--pieces", "classic", "--region", "10000x2"], "a 10000x2 region has at least 20000 cells, over the limit"),
 ])
 def test_bad_arguments_exit_2(run_cli, tmp_path, argv, fragment):
     code, out, err = run_cli(*[a.replace("{tmp}", str(tmp_path)) for a in argv])
@@ -262,8 +269,9 @@ def test_the_region_size_limit_names_the_option_of_the_command_or_the_keyword_of
     (deck / "big.toml").write_text(text.replace(region, 'region = """\n' + "#" * 401 + '\n"""'))
     code, _, err = run_cli("cards", deck, "--out", tmp_path / "c.pdf", "--no-progress")
     assert code == 0, err
-    assert (f"ubongo-cp: skipped {deck / 'big.toml'}: region has 401 cells, over the limit of 400 (a guard against "
-            "a mistyped region)\n") in err
+    line = text[:text.index('region = """')].count("\n") + 1   # the card's region key
+    assert (f"ubongo-cp: skipped {deck / 'big.toml'}:{line}: region has 401 cells, over the limit of 400 (a guard "
+            "against a mistyped region)\n") in err
 
 
 def test_a_record_of_another_game_is_named_by_the_games_display_names(run_cli):

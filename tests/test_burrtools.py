@@ -502,3 +502,66 @@ def test_a_result_that_is_also_a_piece_is_named_as_such(tmp_path):
     with pytest.raises(InputError) as info:
         read_xmpuzzle(odd)
     assert info.value.line == 2 and "its <result> is shape S1, which is also one of its pieces" in info.value.message
+
+
+VARIABLE_RANGE = """<?xml version="1.0"?>
+<puzzle version="2">
+ <gridType type="0"/>
+ <shapes>
+  <voxel x="2" y="1" z="1" name="D" type="0">##</voxel>
+  <voxel x="1" y="1" z="1" name="M" type="0">#</voxel>
+  <voxel x="4" y="1" z="1" name="R" type="0">{result}</voxel>
+ </shapes>
+ <problems>
+  <problem name="p" state="0"{holes}>
+   <shapes>
+    <shape id="0" min="{d_min}" max="{d_max}"/>
+    <shape id="1" min="{m_min}" max="{m_max}"/>
+   </shapes>
+   <result id="2"/>
+  </problem>
+ </problems>
+</puzzle>
+"""
+
+
+def test_a_range_of_counts_reaches_the_variable_voxels_of_the_result(tmp_path):
+    # A domino 1 or 2 times, no monomino, in "##++" (by hand: the domino on the "#", or two dominoes on all):
+    # 2; in "#+#+": only the two dominoes, 1. The variable voxels count towards how many copies fit.
+    for result, expected in (("##++", 2), ("#+#+", 1)):
+        path = tmp_path / "v.xmpuzzle"
+        path.write_text(VARIABLE_RANGE.format(result=result, holes="", d_min=1, d_max=2, m_min=0, m_max=0))
+        problem = read_xmpuzzle(path)
+        inst = build_instance(problem.pieces, problem.region, ranges=problem.ranges)
+        assert solve(inst, backend="dlx", keep=0).count == expected, result
+
+
+def test_max_holes_is_refused_where_it_limits_the_count(tmp_path):
+    # BurrTools leaves at most maxHoles variable voxels empty when pieces are used a range of times. In "###+"
+    # with a domino 0-1 and a monomino 1-2, maxHoles="0" keeps 3 of the 5 assemblies: not modelled, refused on
+    # the problem's line; "1" (there is one variable voxel) and fixed counts leave the count as it is.
+    path = tmp_path / "h.xmpuzzle"
+    path.write_text(VARIABLE_RANGE.format(result="###+", holes=' maxHoles="0"', d_min=0, d_max=1, m_min=1, m_max=2))
+    with pytest.raises(InputError) as info:
+        read_xmpuzzle(path)
+    assert info.value.line == 10 and "at most 0 empty variable voxel(s) (maxHoles)" in info.value.message
+    path.write_text(VARIABLE_RANGE.format(result="###+", holes=' maxHoles="1"', d_min=0, d_max=1, m_min=1, m_max=2))
+    problem = read_xmpuzzle(path)
+    inst = build_instance(problem.pieces, problem.region, ranges=problem.ranges)
+    # by hand: D M on "###" with the "+" empty (DM, MD), and D M M on all four (DMM, MDM, MMD): 5
+    assert solve(inst, backend="dlx", keep=0).count == 5
+    path.write_text(VARIABLE_RANGE.format(result="###+", holes=' maxHoles="0"', d_min=1, d_max=1, m_min=1, m_max=1))
+    problem = read_xmpuzzle(path)
+    inst = build_instance(problem.pieces, problem.region, ranges=problem.ranges)
+    assert solve(inst, backend="dlx", keep=0).count == 2    # D and M on "###" (DM or MD), the "+" empty
+
+
+def test_a_burrtools_file_under_another_name_is_read_as_one(run_cli, tmp_path):
+    # "puzzle.xml" (plain XML) and "puzzle.xmpuzzle.gz" (gzip) are BurrTools files, not card sides.
+    plain = tmp_path / "puzzle.xml"
+    plain.write_text(VARIABLE_RANGE.format(result="####", holes="", d_min=2, d_max=2, m_min=0, m_max=0))
+    packed = tmp_path / "puzzle.xmpuzzle.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    for path in (plain, packed):
+        code, out, err = run_cli("solve", path, "--count")
+        assert code == 0 and "1 solution" in out, err    # two dominoes in a row of four: one way (UP-5)

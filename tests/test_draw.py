@@ -144,3 +144,19 @@ def test_examples_draws_a_region_on_its_own_grid(name, run_cli, tmp_path):
     if region.grid.dim == 2:
         save_figure(region_figure(region.cells), tmp_path / "squares.svg")
         assert svg("cli.svg") != svg("squares.svg")
+
+
+def test_names_are_drawn_as_written_not_as_math(run_cli, tmp_path):
+    # Matplotlib reads "$...$" as mathtext: a piece named "$\badcommand$" made every drawing fail, and "$^$" too.
+    # Names are drawn as written, in the solution picture and on card pages.
+    pieces = tmp_path / "pieces.txt"
+    pieces.write_text("A\n##\n\n$\\badcommand$\n##\n\n$^$\n#\n#\n")
+    region = tmp_path / "region.txt"
+    region.write_text("##\n##\n")
+    code, out, err = run_cli("solve", "--pieces", pieces, "--region", region, "--use", "A,$\\badcommand$",
+                             "--draw", tmp_path / "a.png")
+    assert code == 0 and (tmp_path / "a.png").stat().st_size > 1000, err
+    from ubongo_cp.draw.canvas import Canvas
+
+    canvas = Canvas(20.0, 10.0)
+    assert not canvas.text(1.0, 1.0, "$x^2$").get_parse_math()

@@ -111,6 +111,25 @@ def test_hand_drawn_pictures_read_as_drawn():
     # Text of each grid: offsets rows, alternating triangles, layers with a line of '-'.
     assert HEX.format(flower) == " # #\n# # #\n # #"
     assert CUBE.format(tripod) == "##\n#.\n--\n#.\n.."
+    # Blank lines next to a layer separator are no rows: the layers stay above one another. A blank row
+    # inside a layer stays a row.
+    assert CUBE.parse(["##", "#.", "", "--", "", "#.", "..", ""]) == tripod
+    assert CUBE.parse(["#.", "", "#."]) == ((0, 0, 0), (0, 2, 0))
+
+
+def test_a_cube_region_drawn_with_blank_lines_round_its_separator_is_the_box(tmp_path):
+    # The 2x2x2 box by 4 dominoes: 9 tilings (by hand: 3 ways with all dominoes along one axis, and 6 with two
+    # pairs along two axes), whether or not blank lines surround the '---'.
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import Piece, Region, load_region
+    from ubongo_cp.solvers import solve
+
+    path = tmp_path / "box.txt"
+    path.write_text("grid: cube\n##\n##\n\n---\n\n##\n##\n")
+    region = load_region(path)
+    assert region.cells == Region.box(2, 2, 2, grid=CUBE).cells
+    domino = Piece("D", ((0, 0, 0), (0, 0, 1)), CUBE)
+    assert solve(build_instance([domino] * 4, region), keep=0).count == 9
 
 
 @pytest.mark.parametrize("grid, lines, message", [

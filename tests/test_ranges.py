@@ -264,3 +264,17 @@ def test_a_range_above_what_the_region_holds_is_the_most_that_fit():
 def test_a_range_that_is_not_a_pair_of_whole_numbers_is_an_input_error(bound):
     with pytest.raises(InputError, match="range of I2 is .*pair"):
         build_instance(CLASSIC.select(["I2"]), Region.rectangle(2, 4), ranges={"I2": bound})
+
+
+def test_a_range_reaches_the_optional_cells_of_a_region():
+    # A row of two cells and two optional cells (a BurrTools result "##++"), a domino 1 or 2 times: by hand,
+    # the domino on the two cells, or two dominoes on all four (copies not told apart: UP-5); "#+#+" only the
+    # two dominoes. The optional cells count towards how many copies fit.
+    i2 = CLASSIC.select(["I2"])
+    row = Region(((0, 0), (0, 1)), optional=((0, 2), (0, 3)))
+    spaced = Region(((0, 0), (0, 2)), optional=((0, 1), (0, 3)))
+    for region, expected in ((row, 2), (spaced, 1)):
+        inst = build_instance(i2, region, ranges={"I2": (1, 2)})
+        assert inst.type_bounds == [(1, 2)]
+        for backend in ("dlx", "cpsat", "sat"):   # the backends that take optional cells
+            assert solve(inst, backend=backend, keep=0).count == expected, backend

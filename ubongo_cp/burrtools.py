@@ -59,7 +59,10 @@ never read in part: the sphere, rhombic and tetra-octa grids, prisms in more
 than one layer, variable voxels in a piece, colour constraints (coloured voxels in result and piece),
 disconnected pieces. Variable voxels of the result (``+``: filled or not)
 are the region's optional cells (:attr:`Region.optional`), covered at most
-once. Piece groups (disassembly only) and stored solutions
+once. A problem's ``maxHoles`` (the most variable voxels left empty) is
+refused where it limits the count: with pieces used a range of times
+(BurrTools applies it only then) and reachable by some choice of counts.
+Piece groups (disassembly only) and stored solutions
 are ignored.
 
 References
@@ -85,7 +88,7 @@ from .geometry import MAX_REGION_CELLS, Cell, max_cells_hint
 from .grids import CUBE, HEX, SQUARE, TRIANGLE, Grid
 from .grids.triangle import as_hexagons, hexagon_triangles
 from .io import atomic_write_bytes, read_bytes, signature
-from .pieces import Piece, Region, grid_mismatch, name_problem
+from .pieces import EMPTY, Piece, Region, grid_mismatch, name_problem
 
 __all__ = ["GRID_TYPES", "BurrToolsProblem", "read_xmpuzzle", "write_xmpuzzle"]
 
@@ -695,6 +698,7 @@ class _Puzzle:
         if self.colours and coloured and any(self.shapes[result].filled.values()):
             raise InputError(f"{title} uses colour constraints (coloured voxels in its result and in "
                              f"{coloured[0]}); they are not read", path=where, line=node.line)
+        self._check_max_holes(node, title, parts, piece_cells, region)
         names = self._names([shape for shape, *_ in parts])
         pieces: list[Piece] = []
         ranges = {names[i]: (low, high) for i, low, high in parts if low != high}
@@ -714,6 +718,22 @@ class _Puzzle:
         colours = {piece: "#{:02x}{:02x}{:02x}".format(*self.colours[k - 1]) for piece, used in one_colour.items()
                    if len(used) == 1 and 0 < (k := min(used)) <= len(self.colours)}
         return BurrToolsProblem(pieces, region, name, number, len(self.problems), colours, assemblies, ranges)
+
+    def _check_max_holes(self, node: _Node, title: str, parts: list[tuple[int, int, int]],
+                         piece_cells: dict[int, tuple[Cell, ...]], region: Region) -> None:
+        """Refuse a problem's ``maxHoles`` where it limits the answer: with pieces used a range of times, at most
+        that many variable voxels of the result stay empty (BurrTools' assemblers; with every count fixed the
+        number of holes is the same in every assembly and the limit is not applied), a limit on the cells the
+        pieces cover together, which is not modelled. A limit that no choice of counts reaches is read as none.
+        """
+        if "maxHoles" not in node.attrs or all(low == high for _, low, high in parts):
+            return
+        holes = node.int_attr("maxHoles", self.where, what=title)
+        least = sum(low * len(piece_cells[i]) for i, low, _ in parts)   # the cells the fewest pieces cover
+        if holes < len(region.optional) and least < region.area + len(region.optional) - holes:
+            raise InputError(f"{title} allows at most {holes} empty variable voxel(s) (maxHoles) with pieces used "
+                             f"a range of times; such a limit is not read (remove it, or fix the counts)",
+                             path=self.where, line=node.line)
 
     def _parts(self, node: _Node, title: str) -> tuple[list[tuple[int, int, int]], int]:
         """``[(shape id, min, max), ...]`` of a problem (max > 0) and its result's shape id."""
@@ -751,8 +771,9 @@ class _Puzzle:
         return shape_id
 
     def _names(self, shape_ids: list[int]) -> dict[int, str]:
-        """Piece names: the shapes' names when distinct and valid piece names, else BurrTools' labels ``S<id+1>``."""
+        """Piece names: the shapes' names when distinct and valid piece names (``empty`` is kept for the cells left
+        empty), else BurrTools' labels ``S<id+1>``."""
         names = {i: self.shapes[i].name or f"S{i + 1}" for i in shape_ids}
-        if len(set(names.values())) < len(names) or any(name_problem(n) for n in names.values()):
+        if len(set(names.values())) < len(names) or any(name_problem(n) or n == EMPTY for n in names.values()):
             names = {i: f"S{i + 1}" for i in shape_ids}
         return names

@@ -196,6 +196,11 @@ class NotACardError(InputError):
         self.drawing = drawing
 
 
+#: The fields of a card-side file; any other top-level key is kept as a note (:attr:`CardSide.meta`: a generated
+#: card's seed, its command), unless it is a near miss of one of these.
+CARD_FIELDS = ("game", "card", "side", "pieces", "grid", "orientations", "region", "tasks")
+
+
 def parse_card(text: str, *, path: str | os.PathLike | None = None,
                max_cells: int = MAX_REGION_CELLS) -> CardSide:
     """Parse and validate a card-side TOML document.
@@ -231,6 +236,14 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
             raise InputError(f"field {wrong_kind(key, (kind,), value)}", path=where, line=line_of(key))
         return value
 
+    for key in [key for key in data if key not in CARD_FIELDS]:
+        import difflib   # a misspelt field would be kept as a note and change the answer (orientation = "fixed")
+
+        close = difflib.get_close_matches(key.lower(), CARD_FIELDS, n=1, cutoff=0.8)
+        if close:
+            raise InputError(f"unknown key {key!r}: did you mean {close[0]!r}? (a card side's fields: "
+                             f"{', '.join(CARD_FIELDS)}; other keys are kept as notes)", path=where,
+                             line=line_of(key))
     if "max_empty" in data:   # a task's setting: at the top it would be kept as a note and change nothing
         raise InputError("max_empty is a setting of each task, not of the card side: write it in the task, "
                          'e.g. 1 = {pieces = ["I2", "L3"], max_empty = 2}', path=where, line=line_of("max_empty"))
@@ -282,12 +295,13 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     try:
         region = parse_region(region_text, path=where, max_cells=max_cells, grid=grid)
     except InputError as exc:
-        line = None
+        line = region_line   # a problem of the whole region (its size): the line of its key
         if exc.line is not None and region_line is not None:
             # TOML drops a newline right after the opening quotes: rows then start one line lower.
             opening = text.splitlines()[region_line - 1]
-            rest = re.split(r"\"\"\"|'''", opening, maxsplit=1)[-1]
-            line = region_line + exc.line - (0 if not rest.strip() else 1)
+            parts = re.split(r"\"\"\"|'''", opening, maxsplit=1)
+            if len(parts) == 2:   # a multi-line string: its rows are lines of the file (else "##\n#." on one line)
+                line = region_line + exc.line - (0 if not parts[1].strip() else 1)
         raise InputError(exc.message, path=where, line=line) from None
     region = Region(region.cells, where, grid)
     raw_tasks = field_("tasks", dict)
@@ -332,8 +346,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
             ranges[face] = face_ranges
         if empty:
             max_empty[face] = empty
-    meta = {k: v for k, v in data.items()
-            if k not in {"game", "card", "side", "pieces", "region", "tasks", "orientations", "grid"}}
+    meta = {k: v for k, v in data.items() if k not in CARD_FIELDS}
     return CardSide(game, card_id, side, pieces_spec, piece_set, region, dict(sorted(tasks.items())), where, meta,
                     orientations, dict(sorted(ranges.items())), dict(sorted(max_empty.items())))
 

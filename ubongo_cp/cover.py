@@ -1134,7 +1134,8 @@ def _with_ranges(pieces: tuple[Piece, ...], types, ranges: dict[str, tuple[int, 
             raise InputError(f"range for {name!r}: no such piece in this puzzle (pieces: "
                              f"{', '.join(dict.fromkeys(p.name for p in pieces))})")
         lo, hi = _range_bound(name, bound)
-        most = region.area // next(p.size for p in pieces if p.name == name)
+        # the cells a piece may cover: the region's and its optional cells (a BurrTools result's variable voxels)
+        most = (region.area + len(region.optional)) // next(p.size for p in pieces if p.name == name)
         # more copies than fit are never placed; more than fit needed: one too many is as impossible
         ranges[name] = (lo, min(hi, most)) if lo <= most else (most + 1, most + 1)
     if not 0 <= max_empty <= region.area:

@@ -153,8 +153,8 @@ def _checked_cells(what: str, cells, grid: Grid) -> Shape:
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot name a piece, or ``None``.
 
-    A name is not empty and holds no white space, no ``#``, no ``,`` and no
-    ``:``: further copies of a piece are labelled ``name#2``, ``name#3``, ...
+    A name is not empty and holds no white space, no control character, no
+    ``#``, no ``,`` and no ``:``: further copies of a piece are labelled ``name#2``, ``name#3``, ...
     in solutions (:attr:`ubongo_cp.cover.ExactCoverInstance.copy_names`), so
     a ``#`` in a name could be taken for another piece's copy; and a
     selection of pieces (:func:`count_ranges`) separates names by ``,`` and
@@ -171,6 +171,9 @@ def name_problem(name: str) -> str | None:
         return "empty piece name"
     if any(ch.isspace() for ch in name):
         return "the piece name on this line contains white space"
+    if not name.isprintable():   # an escape sequence would reach the terminal with every solution printed
+        ch = next(ch for ch in name if not ch.isprintable())
+        return f"the piece name on this line contains the control character U+{ord(ch):04X}"
     if "#" in name:
         return f"{_piece(name)} contains '#', which marks a further copy of a piece (A#2 = the second A)"
     if "," in name:
@@ -778,7 +781,8 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
             raise InputError("block has no piece name (its first line is a shape row)", path=path, line=name_line)
         if len(block) < 2:
             raise InputError(f"empty shape: {_piece(name)} has no rows", path=path, line=name_line)
-        problem = name_problem(name)
+        problem = name_problem(name) or (f"the name {EMPTY!r} is kept for the cells a task leaves empty; rename "
+                                         "the piece" if name == EMPTY else None)
         if problem:
             raise InputError(problem, path=path, line=name_line)
         if name in first_seen:

@@ -399,7 +399,7 @@ def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:
 
 
 def box_sizes(text: str) -> tuple[int, ...] | None:
-    """The sizes of a box written ``RxC`` or ``LxRxC`` (whole numbers of up to 4 digits, ``x`` or ``X`` between,
+    """The sizes of a box written ``RxC`` or ``LxRxC`` (whole numbers of up to 9 digits, ``x`` or ``X`` between,
     spaces allowed around them), or None for any other text.
 
     Examples
@@ -409,7 +409,7 @@ def box_sizes(text: str) -> tuple[int, ...] | None:
     """
     import re
 
-    match = re.fullmatch(r"\s*(\d{1,4})\s*[xX]\s*(\d{1,4})\s*(?:[xX]\s*(\d{1,4})\s*)?", text)
+    match = re.fullmatch(r"\s*(\d{1,9})\s*[xX]\s*(\d{1,9})\s*(?:[xX]\s*(\d{1,9})\s*)?", text)
     return None if match is None else tuple(int(size) for size in match.groups() if size is not None)
 
 

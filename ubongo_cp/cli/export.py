@@ -9,6 +9,7 @@ BurrTools file; ``solve X.xmpuzzle`` reads one problem of a BurrTools file
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..errors import InputError
 from .common import add_allow_pieces_argument, output_kinds
@@ -76,8 +77,22 @@ def pieces_phrase(fewest: int, most: int) -> str:
 
 
 def is_xmpuzzle(path: str | None) -> bool:
-    """True for a file name ending in ``.xmpuzzle`` (any case): a BurrTools file."""
-    return bool(path) and str(path).lower().endswith(".xmpuzzle")
+    """True for a BurrTools file: a name ending in ``.xmpuzzle`` (any case), or a file that begins as one does
+    under another name (``puzzle.xml``, ``puzzle.xmpuzzle.gz``): gzip data, or XML (``<?xml`` or ``<puzzle``,
+    after a byte-order mark or blank space), which no card-side TOML file can be."""
+    if not path:
+        return False
+    if str(path).lower().endswith(".xmpuzzle"):
+        return True
+    if not os.path.isfile(path):   # only a regular file is looked into (opening a pipe would wait for a writer)
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(64)
+    except OSError:   # missing or unreadable: the card reader says so
+        return False
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    return head.startswith(b"\x1f\x8b") or text.startswith((b"<?xml", b"<puzzle"))
 
 
 def xmpuzzle_task(args: argparse.Namespace) -> tuple[list, object, dict]:

@@ -117,7 +117,9 @@ class Canvas:
         self.patches: list = []
 
     def text(self, x: float, y: float, s: str, **kwargs):
-        """``ax.text`` at ``(x, y)`` mm; returns the Text artist."""
+        """``ax.text`` at ``(x, y)`` mm, drawn as written (no ``$...$`` mathtext: a piece or card named ``$x$``
+        is drawn so); returns the Text artist."""
+        kwargs.setdefault("parse_math", False)
         return self.ax.text(x, y, s, **kwargs)
 
     def line(self, xs, ys, **kwargs) -> None:

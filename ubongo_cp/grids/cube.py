@@ -13,7 +13,7 @@ Conventions:
 - normal position: smallest layer, row and column 0;
 - text: the layers, bottom layer first, each in the square grid's rows
   (``#`` a cube, ``.`` none), separated by a line of ``-`` (blank lines
-  separate pieces in piece-set files);
+  next to it are ignored; blank lines separate pieces in piece-set files);
 - drawing: the layers side by side on the square grid, bottom layer first,
   one cell apart, each captioned (:meth:`CubeGrid.plane`).
 
@@ -116,29 +116,35 @@ class CubeGrid(Grid):
         >>> CUBE.parse(["##", "#.", "--", "#.", ".."])
         ((0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0))
         """
-        cells: list[tuple[int, int, int]] = []
-        layer, row = 0, 0
-        start = 0   # the line where the current layer starts
+        layers: list[list[tuple[int, str]]] = [[]]   # each layer's (line index, row text)
+        ends: list[int] = []                         # the separator line after each layer but the last
         for n, line in enumerate(lines):
             text = line.rstrip()
             if text and set(text) == {"-"}:
-                if not any(c[0] == layer for c in cells):
-                    raise InputError(f"layer {layer + 1} has no '#' cube: the layers of a shape follow one "
-                                     "another", path=path, line=first_line + (start if row else n))
-                layer, row, start = layer + 1, 0, n + 1
-                continue
-            for col, ch in enumerate(text):
-                if ch == "#":
-                    cells.append((layer, row, col))
-                elif ch != ".":
-                    raise InputError(f"unknown character {ch!r} in a cube grid (use '#' for a cube, '.' for empty, "
-                                     "a line of '-' between layers)", path=path, line=first_line + n)
-            row += 1
-        if not cells:
-            raise InputError("empty shape: no '#' cube", path=path, line=first_line)
-        if not any(c[0] == layer for c in cells):
-            raise InputError(f"layer {layer + 1} has no '#' cube: the layers of a shape follow one another",
-                             path=path, line=first_line + min(start, len(lines) - 1))
+                layers.append([])
+                ends.append(n)
+            else:
+                layers[-1].append((n, text))
+        cells: list[tuple[int, int, int]] = []
+        for layer, rows in enumerate(layers):
+            # blank lines at a layer's edges (next to a separator) are no rows: a layer's first row is row 0
+            while rows and not rows[0][1]:
+                rows.pop(0)
+            while rows and not rows[-1][1]:
+                rows.pop()
+            for row, (n, text) in enumerate(rows):
+                for col, ch in enumerate(text):
+                    if ch == "#":
+                        cells.append((layer, row, col))
+                    elif ch != ".":
+                        raise InputError(f"unknown character {ch!r} in a cube grid (use '#' for a cube, '.' for "
+                                         "empty, a line of '-' between layers)", path=path, line=first_line + n)
+            if not any(c[0] == layer for c in cells):
+                if layer == 0 and len(layers) == 1:
+                    raise InputError("empty shape: no '#' cube", path=path, line=first_line)
+                at = rows[0][0] if rows else ends[layer] if layer < len(ends) else ends[-1]
+                raise InputError(f"layer {layer + 1} has no '#' cube: the layers of a shape follow one another",
+                                 path=path, line=first_line + at)
         return self.normalize(cells)
 
     def format(self, cells: Iterable[Cell]) -> str:

@@ -41,6 +41,7 @@ CASES = [
     (["solve", "{f}"], "card_wrong_type.toml", ":5: field 'region' must be a text string, got 17"),
     (["solve", "{f}"], "card_tasks_not_table.toml", ":6: field 'tasks' must be a table, got 'I4'"),
     (["solve", "{f}"], "card_bad_syntax.toml", ":1: invalid TOML"),
+    (["solve", "{f}"], "card_tasks_inline.toml", ":8: task of face 2 names unknown piece(s) Q7"),
     (["solve", "{f}"], "card_region_one_line.toml", ":5: unknown character 'x'"),   # "###\n#x#" on one line
     (["solve", "{f}"], "card_misspelt_field.toml", ":5: unknown key 'orientation': did you mean 'orientations'?"),
     (["solve", "{f}"], "card_id_path.toml", ":3: card id '../../escaped' may hold only letters"),

@@ -311,7 +311,8 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     ranges: dict[int, dict[str, tuple[int, int]]] = {}
     max_empty: dict[int, int] = {}
     for face_key, names in raw_tasks.items():
-        line = line_of(face_key)
+        # its own line, else a dotted key's (tasks.2 = ...), else the table's (tasks = {1 = [...], 2 = [...]})
+        line = line_of(face_key) or line_of(f"tasks.{face_key}") or line_of("tasks")
         try:
             face = int(face_key) if re.fullmatch(r"[0-9]+", face_key) else 0
         except ValueError:  # beyond sys.get_int_max_str_digits(): the same error as for a long value

@@ -8,10 +8,10 @@ import pytest
 
 from conftest import PUZZLES, SHARED
 from ubongo_cp.analyze import analyze, analyze_per_subset, matching_subsets
-from ubongo_cp.cover import verify_solution
+from ubongo_cp.cover import build_instance, verify_solution
 from ubongo_cp.errors import InputError
 from ubongo_cp.pieces import Piece, Region, load_pieces, load_region
-from ubongo_cp.solvers import solver_names
+from ubongo_cp.solvers import solve, solver_names
 
 DUEL = load_pieces("duel")
 
@@ -148,3 +148,32 @@ def test_to_frame_holds_the_subsets_as_rows():
     assert list(frame.columns) == ["pieces", "count"] and str(frame["count"].dtype) == "int64"
     assert [{"pieces": list(p), "count": int(n)} for p, n in zip(frame["pieces"], frame["count"])] == result.to_json()
     assert (len(frame), int(frame["count"].sum())) == (13, 14)   # 13 tiling subsets, 14 tilings (the C++ analyzer's)
+
+
+def test_an_analysis_counts_the_tilings_that_use_optional_cells():
+    # A region's optional cells may be covered (at most once) or not. A row "##" with an optional third cell,
+    # a domino D and a monomino E (by hand): D alone on the two cells (1), or D and E in either order on all
+    # three (2). E alone on the optional cell covers no required cell, yet is part of a tiling: the analysis
+    # must count it as solve does. An L tetromino and an L tromino round an optional centre: solve's count.
+    d, e = Piece("D", ((0, 0), (0, 1))), Piece("E", ((0, 0),))
+    row = Region(((0, 0), (0, 1)), optional=((0, 2),))
+    for backend in ("dlx", "cpsat", "sat", None):
+        assert [(s.pieces, s.count) for s in analyze([d, e], row, None, backend=backend).subsets] == \
+            [(("D",), 1), (("D", "E"), 2)]
+        assert [(s.pieces, s.count) for s in analyze([d, e], row, 2, backend=backend).subsets] == [(("D", "E"), 2)]
+    assert solve(build_instance([d, e], row)).count == 2
+    with pytest.raises(InputError, match="a piece fits on the region's optional cells alone"):
+        analyze([d, e], row, 2, backend="zdd")
+    a, x2, b = (Piece("A", ((0, 0), (0, 1), (1, 0), (2, 0))), Piece("X2", ((0, 0), (0, 1), (1, 0))),
+                Piece("B", ((0, 0), (1, 0))))
+    ring = Region(((0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)), optional=((1, 1),))
+    found = {s.pieces: s.count for s in analyze([a, x2, b], ring, 2, backend="dlx").subsets}
+    for names, count in found.items():
+        chosen = [p for p in (a, x2, b) if p.name in names]
+        assert solve(build_instance(chosen, ring)).count == count
+    assert found[("A", "X2")] == solve(build_instance([a, x2], ring)).count == 2
+    # Where no piece fits on the optional cells alone, the decision diagram sums over the optional cells used.
+    line = Piece("I", ((0, 0), (0, 1), (0, 2)))
+    for backend in ("zdd", "dlx"):
+        assert [(s.pieces, s.count) for s in analyze([d, line], row, None, backend=backend).subsets] == \
+            [(("D",), 1), (("I",), 1)]

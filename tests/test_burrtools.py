@@ -565,3 +565,31 @@ def test_a_burrtools_file_under_another_name_is_read_as_one(run_cli, tmp_path):
     for path in (plain, packed):
         code, out, err = run_cli("solve", path, "--count")
         assert code == 0 and "1 solution" in out, err    # two dominoes in a row of four: one way (UP-5)
+
+
+def test_optional_cells_are_written_as_variable_voxels(tmp_path):
+    # A region's optional cells are the result's "+" voxels, read back as optional cells: the same counts on
+    # squares (5 monominoes on 2x2 and one optional cell: 1 tiling, copies not told apart), triangles and cubes
+    # (4 dominoes in the 2x2x2 box, one corner optional: they cover it, the box's 9 tilings).
+    # Hexagons are held as triangles, which a result with variable voxels is read as: refused.
+    from ubongo_cp.grids import CUBE, HEX, TRIANGLE
+
+    cases = [(Region(((0, 0), (0, 1), (1, 0), (1, 1)), optional=((0, 2),)), ((0, 0),), 5),
+             (Region(((0, 0), (0, 1), (0, 2)), optional=((0, 3),), grid=TRIANGLE), ((0, 0), (0, 1)), 2),
+             (Region(tuple(Region.box(2, 2, 2, grid=CUBE).cells[:-1]), optional=((1, 1, 1),), grid=CUBE),
+              ((0, 0, 0), (0, 0, 1)), 4)]
+    for region, cells, copies in cases:
+        pieces = [Piece("P", cells, region.grid)] * copies
+        path = tmp_path / f"{region.grid.name}.xmpuzzle"
+        write_xmpuzzle(path, pieces, region)
+        assert b"+" in gzip.decompress(path.read_bytes())
+        problem = read_xmpuzzle(path)
+        assert sorted(problem.region.optional) == sorted(region.optional), region.grid.name
+        assert _count(problem) == _counts(pieces, region), region.grid.name
+    assert _counts([Piece("P", ((0, 0),))] * 5, cases[0][0])[0] == 1
+    assert _counts([Piece("P", ((0, 0, 0), (0, 0, 1)), CUBE)] * 4, cases[2][0])[0] == 9
+    with pytest.raises(InputError, match="would use no piece"):   # a file its reader would refuse
+        write_xmpuzzle(tmp_path / "n.xmpuzzle", [Piece("P", ((0, 0),))], cases[0][0], ranges={"P": (0, 0)})
+    with pytest.raises(InputError, match="has optional cells"):
+        write_xmpuzzle(tmp_path / "h.xmpuzzle", [Piece("H", ((0, 0),), HEX)],
+                       Region(((0, 0),), optional=((1, 0),), grid=HEX))

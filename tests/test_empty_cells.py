@@ -209,3 +209,19 @@ def test_empty_cells_on_triangles_may_be_up_or_down_in_every_mode(mode):
     for backend in ("dlx", "bitboard", "zdd"):
         got = solve(build_instance(pieces, box, mode=mode, max_empty=3), backend=backend, keep=0).count
         assert got == expected, backend
+
+
+def test_empty_cells_keep_the_symmetries_that_swap_up_and_down_triangles():
+    # Triangles "^v" over "v^", an up monomino A and a down monomino B in fixed orientation, two cells left
+    # empty: 4 tilings. The half-turn swaps up and down triangles and A with B (fixed mode allows that
+    # relabelling); the empty cells take every orientation, so it stays a symmetry: {A(0,0), B(0,1)} and
+    # {A(1,1), B(1,0)} are one class, the other two are their own images: 3 up to symmetry (by hand).
+    from ubongo_cp.grids import TRIANGLE
+
+    region = Region(((0, 0), (0, 1), (1, 0), (1, 1)), grid=TRIANGLE)
+    up, down = Piece("A", ((0, 0),), TRIANGLE), Piece("B", ((0, 1),), TRIANGLE)
+    inst = build_instance([up, down], region, mode="fixed", max_empty=2)
+    assert len(inst.region_symmetries) == 2
+    for backend in ("bitboard-symmetry", "dlx", "zdd", "cpsat"):
+        result = solve(inst, backend=backend, keep=None)
+        assert (result.count, result.count_reduced) == (4, 3), backend

@@ -157,6 +157,23 @@ def test_a_journal_in_a_missing_folder_is_made_as_every_output_is(tmp_path, run_
     assert code == 2 and err == f"ubongo-cp: error: {blocker}: is a file, expected a directory\n"
 
 
+def test_a_journal_resumes_whatever_the_time_limit(tmp_path, run_cli):
+    # A count stopped by a short time limit resumes without one (or with another): the journal is of the same
+    # count. 8x8 without the cells 3, 4, 7 and 8 of its top row by the pentominoes: 4,035 tilings, the count
+    # without a journal.
+    region = write(tmp_path / "r.txt", "##..##..\n" + "########\n" * 7)
+    journal = tmp_path / "count.jsonl"
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--max-solutions",
+                             "0", "--journal", journal, "--time-limit", "0.2", "--no-progress")
+    assert code == 0, err
+    for limit in ([], ["--time-limit", "100"]):
+        code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count",
+                                 "--max-solutions", "0", "--journal", journal, "--no-progress", *limit)
+        assert code == 0 and out.startswith("4035 solutions"), err
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--max-solutions", "0")
+    assert out.startswith("4035 solutions")
+
+
 def test_bad_jobs_and_foreign_journal(tmp_path, run_cli):
     region = write(tmp_path / "r.txt", "####################\n" * 3)
     one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", region, "--count", "--jobs", "0")[::2],

@@ -239,13 +239,16 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     start = time.perf_counter()
     # Cheap bounds first (as solve does): with K given, only pieces that belong to some K-subset of the
     # region's area can appear in a tiling; when there is none, nothing is searched.
-    areas = range(region.area - max_empty, region.area + 1)
+    areas = _areas(region, max_empty)
     matching = sum(matching_subsets(pieces, a, k, copies) for a in areas) if k else 0
     usable = _usable_window(pieces, areas, k, copies)
     if not any(usable):
         if k and max_empty:
             reason = (f"no {k}-subset of the pieces covers {areas[0]} to {region.area} cells (the region's "
                       f"{region.area} with up to {max_empty} empty)")
+        elif k and region.optional:
+            reason = (f"no {k}-subset of the pieces covers {region.area} to {areas[-1]} cells (the region's "
+                      f"{region.area} and up to {len(region.optional)} optional)")
         elif k:
             reason = f"no {k}-subset of the pieces has the region's area ({region.area} cells)"
         else:
@@ -261,7 +264,14 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     spec = get_solver(name)
     notes: dict = {}
     if spec.diagram and not keep_solutions and copies == 1 and not max_empty:  # one piece of a type per subset
-        by_diagram, notes = _analyze_on_diagram(instance, name, k, time_limit)
+        try:
+            by_diagram, notes = _analyze_on_diagram(instance, name, k, time_limit)
+        except InputError:
+            if instance.ranges is None:
+                raise
+            raise InputError(f"backend {name!r} cannot make this analysis: a piece fits on the region's optional "
+                             "cells alone, so each piece is counted as used 0 or 1 times, which a decision diagram "
+                             "does not take; choose dlx, cpsat or sat") from None
         if by_diagram is not None:  # keyed by searched piece: map to positions in ``pieces``
             found = {tuple(index[t] for t in used): n for used, n in by_diagram.items()}
             found = _identical_told_apart(found, pieces, mode)
@@ -386,9 +396,12 @@ def _analyze_on_diagram(instance: ExactCoverInstance, name: str, k: int | None,
         raise
     if diagram is None:
         raise TimeoutError(f"subset analysis did not finish within {time_limit} s")
-    n_cells = instance.n_cells
-    counts = {tuple(i - n_cells for i in used): n for used, n in diagram.by_optional_items().items()
-              if k is None or len(used) == k}
+    n_cells, n_types = instance.n_cells, instance.n_types
+    counts: dict[tuple[int, ...], int] = {}
+    for used, n in diagram.by_optional_items().items():   # the types' items, then the optional cells' (summed over)
+        types = tuple(i - n_cells for i in used if i < n_cells + n_types)
+        if k is None or len(types) == k:
+            counts[types] = counts.get(types, 0) + n
     return counts, {"engine": "zdd", **diagram.stats, **notes}
 
 
@@ -408,7 +421,7 @@ def subset_instance(pieces: Sequence[Piece], region: Region, k: int | None = Non
         As :func:`analyze` does for these arguments.
     """
     copies = _check(pieces, region, k, copies, max_empty)
-    usable = _usable_window(pieces, range(region.area - max_empty, region.area + 1), k, copies)
+    usable = _usable_window(pieces, _areas(region, max_empty), k, copies)
     return _subset_instance(pieces, usable, region, mode, copies, max_empty) if any(usable) else None
 
 
@@ -441,6 +454,12 @@ def _usable_copies(pieces: Sequence[Piece], area: int, k: int | None, copies: in
     return _usable(list(pieces) * copies, area, k)[:len(pieces)]  # the copies of a piece are alike
 
 
+def _areas(region: Region, max_empty: int) -> range:
+    """The areas a tiling's pieces may cover: the region's cells, less up to ``max_empty`` left empty, plus any of
+    its optional cells (covered at most once)."""
+    return range(region.area - max_empty, region.area + len(region.optional) + 1)
+
+
 def _usable_window(pieces: Sequence[Piece], areas: range, k: int | None, copies: int) -> list[bool]:
     """Which pieces belong to some ``k``-subset covering one of ``areas`` (cells left empty: several)."""
     usable = [False] * len(pieces)
@@ -451,8 +470,29 @@ def _usable_window(pieces: Sequence[Piece], areas: range, k: int | None, copies:
 
 
 def _subset_instance(pieces, usable, region, mode, copies, max_empty: int = 0) -> ExactCoverInstance:
-    """The optional pieces (and, with ``max_empty``, a last type of that many empty-cell monominoes)."""
-    searched = [p for p, use in zip(pieces, usable) if use] * copies
+    """The optional pieces (and, with ``max_empty``, a last type of that many empty-cell monominoes).
+
+    On a region with optional cells where some piece fits on those cells alone, such a placement covers no
+    primary item and an exact cover never chooses it: the pieces are then each used 0 to ``copies`` times
+    instead (their items primary, with those bounds: Knuth's Algorithm M), one type per piece in order.
+
+    Raises
+    ------
+    InputError
+        In that case, for two pieces of one shape under different names (one type with one range, UP-5).
+    """
+    distinct = [p for p, use in zip(pieces, usable) if use]
+    if region.optional and build_instance(distinct, Region(region.optional, grid=region.grid),
+                                          optional_pieces=True, mode=mode).n_options:
+        from .cover import piece_types
+
+        shared = next((t for t in piece_types(distinct, mode) if len(t) > 1), None)
+        if shared is not None:
+            raise InputError(f"pieces {', '.join(distinct[i].name for i in shared)} are the same shape and some "
+                             "piece fits on the region's optional cells alone: that analysis is not made (analyse "
+                             "with one of them, or solve each subset)")
+        return build_instance(distinct, region, mode=mode, ranges={p.name: (0, copies) for p in distinct})
+    searched = distinct * copies
     if max_empty:
         searched += [empty_cell_piece(region)] * max_empty
     return build_instance(searched, region, optional_pieces=True, mode=mode)

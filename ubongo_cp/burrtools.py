@@ -214,7 +214,8 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
     grid (``type="0"``; squares z depth 1), triangles on the
     triangular-prism grid (``type="1"``, z depth 1) and hexagons there too,
     each as a hexagon of 6 triangles (what :func:`read_xmpuzzle` reads back
-    as hexagons). The region is the problem's result, each distinct piece
+    as hexagons). The region is the problem's result (its optional cells
+    variable voxels, ``+``; not with hexagons), each distinct piece
     one shape named after it and used as many times as it appears in
     ``pieces``. The file is gzip-compressed XML, as BurrTools saves it,
     written atomically; the same input gives the same bytes.
@@ -280,7 +281,7 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
     out.write("".join(f'  <color red="{r}" green="{g}" blue="{b}"/>\n' for r, g, b in palette))
     out.write(" </colors>\n <shapes>\n" + "".join(_voxel_xml(p.cells, grid, p.name, voxel_colour.get(p.name, 0))
                                                    for p in shapes.values()))
-    out.write(_voxel_xml(region.cells, grid, "Result", 0) + " </shapes>\n <problems>\n")
+    out.write(_voxel_xml(region.cells, grid, "Result", 0, region.optional) + " </shapes>\n <problems>\n")
     out.write(f'  <problem name="{_escape(name)}" state="0">\n   <shapes>\n')
     out.write("".join(f'    <shape id="{i}" {attrs[n]}/>\n' for i, n in enumerate(shapes)))
     out.write(f'   </shapes>\n   <result id="{len(shapes)}"/>\n   <bitmap/>\n  </problem>\n </problems>\n')
@@ -302,10 +303,15 @@ def _check_readable(counts: Mapping[str, int], ranges: Mapping[str, tuple[int, i
         For a result of more cells, or a shape used more times, than that limit.
     """
     title = repr(name) if name else "the problem"
-    cells = region.area  # the cells written as the result
+    if region.optional and region.grid is HEX:   # read back as triangles: pieces could lie across hexagons
+        raise InputError(f"not written: the result of {title} has optional cells, and BurrTools holds hexagons as "
+                         "triangles, which a result with variable voxels is read as", path=where)
+    cells = region.area + len(region.optional)  # the cells written as the result
     if cells > MAX_REGION_CELLS:
         raise InputError(f"not written: the result of {title} has {cells} cells, over the limit of "
                          f"{MAX_REGION_CELLS} a BurrTools file is read with", path=where)
+    if all(ranges.get(piece_name, (count, count))[1] == 0 for piece_name, count in counts.items()):
+        raise InputError(f"not written: {title} would use no piece (every range is 0-0)", path=where)
     for piece_name, count in counts.items():
         most = ranges.get(piece_name, (count, count))[1]
         if most > MAX_REGION_CELLS:
@@ -324,29 +330,34 @@ def _escape(text: str, *, attribute: bool = True) -> str:
 _GRID_TYPE = {"square": 0, "cube": 0, "triangle": 1, "hex": 1}
 
 
-def _voxels(cells: Sequence[Cell], grid: Grid) -> set[tuple[int, int, int]]:
-    """The voxels ``(x, y, z)`` of a shape on ``grid``, smallest x, y and z 0 (y upwards)."""
+def _voxels(cells: Sequence[Cell], grid: Grid, optional: Sequence[Cell] = ()) -> tuple[set, set]:
+    """The voxels ``(x, y, z)`` of a shape on ``grid`` and of its optional cells, smallest x, y and z 0 over both
+    (y upwards)."""
     if grid is HEX:
-        return _voxels([c for h in cells for c in hexagon_triangles((h[0], h[1]))], TRIANGLE)
+        return _voxels([c for h in cells for c in hexagon_triangles((h[0], h[1]))], TRIANGLE,
+                       [c for h in optional for c in hexagon_triangles((h[0], h[1]))])
+    every = [*cells, *optional]
     if grid is CUBE:
-        top = max(r for _, r, _ in cells)
-        raw = {(c, top - r, z) for z, r, c in cells}
+        top = max(r for _, r, _ in every)
+        raw = [{(c, top - r, z) for z, r, c in part} for part in (cells, optional)]
     else:
-        top = max(r for r, _ in cells)
+        top = max(r for r, _ in every)
         top += top % 2 if grid is TRIANGLE else 0      # an even offset keeps x + y's parity: up stays up
-        raw = {(c, top - r, 0) for r, c in cells}
-    lo = [min(v[i] for v in raw) for i in range(3)]
+        raw = [{(c, top - r, 0) for r, c in part} for part in (cells, optional)]
+    lo = [min(v[i] for v in raw[0] | raw[1]) for i in range(3)]
     if grid is TRIANGLE:
         lo[0] -= (lo[0] + lo[1]) % 2                   # triangles move by (dx, dy) with dx + dy even
-    return {(v[0] - lo[0], v[1] - lo[1], v[2] - lo[2]) for v in raw}
+    filled, variable = ({(v[0] - lo[0], v[1] - lo[1], v[2] - lo[2]) for v in part} for part in raw)
+    return filled, variable
 
 
-def _voxel_xml(cells: Sequence[Cell], grid: Grid, name: str, colour: int) -> str:
-    """One ``<voxel>`` element: the shape's voxels in their bounding x * y * z space."""
-    filled = _voxels(cells, grid)
-    sx, sy, sz = (1 + max(v[i] for v in filled) for i in range(3))
+def _voxel_xml(cells: Sequence[Cell], grid: Grid, name: str, colour: int, optional: Sequence[Cell] = ()) -> str:
+    """One ``<voxel>`` element: the shape's voxels (``#``, optional cells ``+``) in their bounding x * y * z space."""
+    filled, variable = _voxels(cells, grid, optional)
+    sx, sy, sz = (1 + max(v[i] for v in filled | variable) for i in range(3))
     mark = "#" + (str(colour) if colour else "")
-    body = "".join(mark if (x, y, z) in filled else "_" for z in range(sz) for y in range(sy) for x in range(sx))
+    body = "".join(mark if (x, y, z) in filled else "+" if (x, y, z) in variable else "_"
+                   for z in range(sz) for y in range(sy) for x in range(sx))
     return f'  <voxel x="{sx}" y="{sy}" z="{sz}" name="{_escape(name)}" type="0">{body}</voxel>\n'
 
 

@@ -682,11 +682,11 @@ class ExactCoverInstance(Struct, eq=False):
                 continue   # a symmetry of the whole that swaps required and optional cells
             tmap = []
             for t in range(self.n_types):
-                if idle[t]:
+                if idle[t] or t == self.empty_type:   # the empty cells take every orientation: kept as they are
                     tmap.append(t)
                     continue
                 image = _transformed(grid, self.type_piece(t).cells, sym)
-                holders = owner.get(image, [])
+                holders = [h for h in owner.get(image, []) if h != self.empty_type]
                 u = t if t in holders else (holders[0] if len(holders) == 1 else -1)
                 if u < 0 or counts[u] != counts[t]:
                     break

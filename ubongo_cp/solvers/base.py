@@ -249,9 +249,10 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     start = time.perf_counter()
     name = backend.name if name is None else name
     reason = instance.precheck()
-    if reason is not None:
+    if reason is not None:   # no solution: every placement in none (frequencies, when asked for)
         return SolveResult(Status.NO_SOLUTION, [], 0, True, 0,
-                           {"wall_seconds": time.perf_counter() - start, "reason": reason}, name, [], instance)
+                           {"wall_seconds": time.perf_counter() - start, "reason": reason}, name, [], instance,
+                           frequencies=[0] * instance.n_options if frequencies else None)
     wants = sample is not None or bool(fixed) or frequencies
     if on_solution is None and not wants and hasattr(backend, "search"):  # a cardinality is the backend's own
         return _drive_native(backend, instance, start, limit=limit, time_limit=time_limit, keep=keep,
@@ -384,9 +385,11 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     else:
         branches = [whole_branch(n_sym, symmetric)]
     wanted = min(_NO_KEEP_LIMIT if keep is None else keep, _NO_KEEP_LIMIT if limit is None else limit)
-    # a large count on the region's best raster scan (its choice takes some 0.1 s: not within a short time limit)
+    # a large count on the region's best raster scan (its choice takes some 0.1 s: not within a short time limit,
+    # but always for a split search, whose journal is keyed by the scan: a count resumed with another time limit
+    # must find its journal)
     kernel = None  # the count's kernel when the scan's choice built it
-    if limit is None and (time_limit is None or time_limit >= 5) and hasattr(backend, "scanned"):
+    if limit is None and (split is not None or time_limit is None or time_limit >= 5) and hasattr(backend, "scanned"):
         backend, kernel = backend.scanned(instance, branches)
         if backend.scan:
             notes["scan"] = backend.scan

@@ -764,13 +764,3 @@ def test_the_default_count_gate_is_not_fooled_by_a_lucky_probe():
     kernel = solve(build_instance([l5] * 24, Region.rectangle(10, 12)), backend="bitboard-symmetry", keep=0)
     assert default.count == kernel.count == 41104 and default.count_reduced == kernel.count_reduced
 
-
-def test_frequencies_of_an_instance_the_pre_check_settles_are_zeros():
-    # A domino in an L of 3 cells: 2 placements, the areas differ (UP-4), no search: each placement is in no
-    # solution, one frequency per placement as after a search.
-    from ubongo_cp.cover import build_instance
-    from ubongo_cp.pieces import Piece, Region
-
-    inst = build_instance([Piece("D", ((0, 0), (0, 1)))], Region(((0, 0), (0, 1), (1, 0))))
-    result = solve(inst, backend="zdd", frequencies=True)
-    assert (result.count, list(result.frequencies)) == (0, [0] * inst.n_options) and inst.n_options == 2

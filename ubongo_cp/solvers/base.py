@@ -65,7 +65,8 @@ class SolveResult(Struct, frozen=False):
         a notebook).
     frequencies : list of int or None
         When asked for: in how many solutions each option (placement) of
-        the instance occurs, length n_options (:meth:`~ubongo_cp.solvers.diagram.Diagram.frequencies`).
+        the instance occurs, length n_options (:meth:`~ubongo_cp.solvers.diagram.Diagram.frequencies`);
+        None when a pre-check settled the count (no solution, no search).
     diagram : Diagram or None
         The decision diagram the result was read from, when one was built
         (:mod:`.zdd`): more samples, ranks, frequencies without a new search.
@@ -249,10 +250,9 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     start = time.perf_counter()
     name = backend.name if name is None else name
     reason = instance.precheck()
-    if reason is not None:   # no solution: every placement in none (frequencies, when asked for)
+    if reason is not None:
         return SolveResult(Status.NO_SOLUTION, [], 0, True, 0,
-                           {"wall_seconds": time.perf_counter() - start, "reason": reason}, name, [], instance,
-                           frequencies=[0] * instance.n_options if frequencies else None)
+                           {"wall_seconds": time.perf_counter() - start, "reason": reason}, name, [], instance)
     wants = sample is not None or bool(fixed) or frequencies
     if on_solution is None and not wants and hasattr(backend, "search"):  # a cardinality is the backend's own
         return _drive_native(backend, instance, start, limit=limit, time_limit=time_limit, keep=keep,

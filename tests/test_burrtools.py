@@ -565,6 +565,10 @@ def test_a_burrtools_file_under_another_name_is_read_as_one(run_cli, tmp_path):
     for path in (plain, packed):
         code, out, err = run_cli("solve", path, "--count")
         assert code == 0 and "1 solution" in out, err    # two dominoes in a row of four: one way (UP-5)
+        # given as a region, it is named for what it is, not read as a picture ("not UTF-8 text")
+        code, out, err = run_cli("analyze", "--pieces", "classic", "--region", path, "--k", "2")
+        assert code == 2 and err == (f"ubongo-cp: error: {path}: a BurrTools file, not a region picture: "
+                                     f"`ubongo-cp solve {path}` reads its pieces and result\n")
 
 
 def test_optional_cells_are_written_as_variable_voxels(tmp_path):

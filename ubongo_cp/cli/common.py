@@ -413,6 +413,21 @@ def box_sizes(text: str) -> tuple[int, ...] | None:
     return None if match is None else tuple(int(size) for size in match.groups() if size is not None)
 
 
+def looks_like_burrtools(path: str | os.PathLike) -> bool:
+    """Whether a regular file begins as a BurrTools file does: gzip data, or XML (``<?xml`` or ``<puzzle``, after
+    a byte-order mark or blank space), which no card, piece-set or region file can be. Only a regular file is
+    looked into (opening a pipe would wait for a writer); one that cannot be read is not one."""
+    if not os.path.isfile(path):
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(64)
+    except OSError:
+        return False
+    return head.startswith(b"\x1f\x8b") or head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith((b"<?xml",
+                                                                                                    b"<puzzle"))
+
+
 def region_arg(text: str, piece_set, *, max_cells: int):
     """``--region``: a region file, or, when no file has that name, ``ROWSxCOLS`` (``LAYERSxROWSxCOLS`` on
     cubes) for a box of the pieces' grid (:meth:`ubongo_cp.pieces.Region.box`: a rectangle, a parallelogram of
@@ -427,6 +442,9 @@ def region_arg(text: str, piece_set, *, max_cells: int):
 
     dims = box_sizes(text)
     if dims is None or os.path.exists(text):
+        if looks_like_burrtools(text):
+            raise InputError(f"{text}: a BurrTools file, not a region picture: `ubongo-cp solve {text}` reads its "
+                             "pieces and result")
         return load_region(text, max_cells=max_cells)
     if len(dims) != piece_set.grid.dim:
         raise InputError(f"--region {text}: a box of the {piece_set.grid.name} grid has {piece_set.grid.dim} sizes "

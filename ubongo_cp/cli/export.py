@@ -9,10 +9,9 @@ BurrTools file; ``solve X.xmpuzzle`` reads one problem of a BurrTools file
 from __future__ import annotations
 
 import argparse
-import os
 
 from ..errors import InputError
-from .common import add_allow_pieces_argument, output_kinds
+from .common import add_allow_pieces_argument, looks_like_burrtools, output_kinds
 
 __all__ = ["add_parsers", "is_xmpuzzle", "xmpuzzle_task"]
 
@@ -78,21 +77,10 @@ def pieces_phrase(fewest: int, most: int) -> str:
 
 def is_xmpuzzle(path: str | None) -> bool:
     """True for a BurrTools file: a name ending in ``.xmpuzzle`` (any case), or a file that begins as one does
-    under another name (``puzzle.xml``, ``puzzle.xmpuzzle.gz``): gzip data, or XML (``<?xml`` or ``<puzzle``,
-    after a byte-order mark or blank space), which no card-side TOML file can be."""
+    under another name (:func:`~ubongo_cp.cli.common.looks_like_burrtools`)."""
     if not path:
         return False
-    if str(path).lower().endswith(".xmpuzzle"):
-        return True
-    if not os.path.isfile(path):   # only a regular file is looked into (opening a pipe would wait for a writer)
-        return False
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(64)
-    except OSError:   # missing or unreadable: the card reader says so
-        return False
-    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    return head.startswith(b"\x1f\x8b") or text.startswith((b"<?xml", b"<puzzle"))
+    return str(path).lower().endswith(".xmpuzzle") or looks_like_burrtools(path)
 
 
 def xmpuzzle_task(args: argparse.Namespace) -> tuple[list, object, dict]:

@@ -88,7 +88,7 @@ from .geometry import MAX_REGION_CELLS, Cell, max_cells_hint
 from .grids import CUBE, HEX, SQUARE, TRIANGLE, Grid
 from .grids.triangle import as_hexagons, hexagon_triangles
 from .io import atomic_write_bytes, read_bytes, signature
-from .pieces import EMPTY, Piece, Region, grid_mismatch, name_problem
+from .pieces import Piece, Region, grid_mismatch, name_problem
 
 __all__ = ["GRID_TYPES", "BurrToolsProblem", "read_xmpuzzle", "write_xmpuzzle"]
 
@@ -785,6 +785,6 @@ class _Puzzle:
         """Piece names: the shapes' names when distinct and valid piece names (``empty`` is kept for the cells left
         empty), else BurrTools' labels ``S<id+1>``."""
         names = {i: self.shapes[i].name or f"S{i + 1}" for i in shape_ids}
-        if len(set(names.values())) < len(names) or any(name_problem(n) or n == EMPTY for n in names.values()):
+        if len(set(names.values())) < len(names) or any(name_problem(n, in_file=True) for n in names.values()):
             names = {i: f"S{i + 1}" for i in shape_ids}
         return names

@@ -668,13 +668,15 @@ class ExactCoverInstance(Struct, eq=False):
         grid = self.grid
         if self.assigned:  # pre-assigned cells: no symmetry of the region is assumed to keep them
             return [(_symmetry_group(grid, self.region.cells + self.region.optional)[0], tuple(range(self.n_types)))]
+        counts = self.type_bounds  # a symmetry maps a type onto one with the same bounds
+        # a type that fits nowhere and may be left out is in no solution, and the empty cells take every
+        # orientation: any symmetry keeps either as it is (the pieces' images are not looked for among them)
+        idle = [(not self.type_options[t] and counts[t][0] == 0) or t == self.empty_type for t in range(self.n_types)]
         owner: dict[Shape, list[int]] = {}
         for t in range(self.n_types):
-            for shape in self.type_piece(t).orientations(self.mode):
-                owner.setdefault(shape, []).append(t)
-        counts = self.type_bounds  # a symmetry maps a type onto one with the same bounds
-        # a type that fits nowhere and may be left out is in no solution: any symmetry may keep it as it is
-        idle = [not self.type_options[t] and counts[t][0] == 0 for t in range(self.n_types)]
+            if t != self.empty_type:
+                for shape in self.type_piece(t).orientations(self.mode):
+                    owner.setdefault(shape, []).append(t)
         out = []
         optional = set(self.region.optional)
         for sym in _symmetry_group(grid, self.region.cells + self.region.optional):
@@ -682,11 +684,11 @@ class ExactCoverInstance(Struct, eq=False):
                 continue   # a symmetry of the whole that swaps required and optional cells
             tmap = []
             for t in range(self.n_types):
-                if idle[t] or t == self.empty_type:   # the empty cells take every orientation: kept as they are
+                if idle[t]:
                     tmap.append(t)
                     continue
                 image = _transformed(grid, self.type_piece(t).cells, sym)
-                holders = [h for h in owner.get(image, []) if h != self.empty_type]
+                holders = owner.get(image, [])
                 u = t if t in holders else (holders[0] if len(holders) == 1 else -1)
                 if u < 0 or counts[u] != counts[t]:
                     break
@@ -1365,11 +1367,14 @@ def _python_layout(layout) -> tuple:
 
 def _region_mask(layout) -> int:
     """The region's cells and optional cells as the bits of one integer (bit ``p``: position ``p`` of the
-    array)."""
-    digits = bytearray(b"0") * layout[3][0]      # in binary, lowest bit first
-    for pos in layout[2]:
-        digits[pos] = 49                         # "1"
-    return int(digits[::-1], 2)
+    array); made once per layout."""
+    mask = layout[6].get("mask")
+    if mask is None:
+        digits = bytearray(b"0") * layout[3][0]      # in binary, lowest bit first
+        for pos in layout[2]:
+            digits[pos] = 49                         # "1"
+        mask = layout[6]["mask"] = int(digits[::-1], 2)
+    return mask
 
 
 #: Largest number of bits (offsets x positions) for which the region's mask is shifted by every flat offset a

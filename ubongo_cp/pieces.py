@@ -150,8 +150,9 @@ def _checked_cells(what: str, cells, grid: Grid) -> Shape:
     return cells if type(cells) is tuple and shape == cells else shape
 
 
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot name a piece, or ``None``.
+def name_problem(name: str, *, in_file: bool = False) -> str | None:
+    """Why ``name`` cannot name a piece, or ``None``; with ``in_file``, a piece read from a file, which may not
+    bear the name :data:`EMPTY` either (kept for the cells a task leaves empty).
 
     A name is not empty and holds no white space, no control character, no
     ``#``, no ``,`` and no ``:``: further copies of a piece are labelled ``name#2``, ``name#3``, ...
@@ -180,6 +181,8 @@ def name_problem(name: str) -> str | None:
         return f"{_piece(name)} contains ',', which separates the names in a selection of pieces (I2,L4)"
     if ":" in name:
         return f"{_piece(name)} contains ':', which gives a count in a selection of pieces (T4:2 = two T4)"
+    if in_file and name == EMPTY:
+        return f"the name {EMPTY!r} is kept for the cells a task leaves empty; rename the piece"
     return None
 
 
@@ -781,8 +784,7 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
             raise InputError("block has no piece name (its first line is a shape row)", path=path, line=name_line)
         if len(block) < 2:
             raise InputError(f"empty shape: {_piece(name)} has no rows", path=path, line=name_line)
-        problem = name_problem(name) or (f"the name {EMPTY!r} is kept for the cells a task leaves empty; rename "
-                                         "the piece" if name == EMPTY else None)
+        problem = name_problem(name, in_file=True)
         if problem:
             raise InputError(problem, path=path, line=name_line)
         if name in first_seen:

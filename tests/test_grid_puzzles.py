@@ -201,6 +201,15 @@ def test_pieces_of_one_grid_refuse_a_region_of_another():
         build_instance(hexes, Region.rectangle(4, 7))
     with pytest.raises(InputError, match="orientation mode 'mirror' does not exist on the hex grid"):
         build_instance(hexes, Region.box(4, 7, grid="hex"), mode="mirror")
+    # the same pieces again after a build (whose checks and types are then kept): the same table; still refused
+    first, again = (build_instance(hexes, Region.box(4, 7, grid="hex")) for _ in range(2))
+    assert first.n_options > 0 and first.table == again.table and first.types == again.types
+    with pytest.raises(InputError, match="pieces are on the hex grid .* region is on the square grid"):
+        build_instance(hexes, Region.rectangle(4, 7))
+    with pytest.raises(InputError, match="needs a region"):
+        build_instance(hexes, "4x7")
+    with pytest.raises(InputError, match="orientation mode 'mirror' does not exist on the hex grid"):
+        build_instance(hexes, Region.box(4, 7, grid="hex"), mode="mirror")
 
 
 def test_orientation_modes_per_grid():

@@ -434,6 +434,18 @@ def test_c_fill_refuses_indices_outside_its_buffers():
     out = outputs(3)
     assert _placements.fill(masks, 1, 2, *args, *out, 0, 0) == 3
     assert list(out[0]) == [0, 3, 6, 9] and list(out[1]) == [0, 1, 10, 1, 2, 10, 2, 3, 10]
+    # the bounds are checked for all orientations at once, else one by one: orientation 0 fits at 2 with cells 0
+    # and 1 (reach 3), orientation 1 fits at 0 with cells 0 and 3 (reach 3), but 2 + 3 >= 4 positions; and
+    # orientation 2 has no fit, so its far cell is never read
+    two = np.array([0b0100, 0b0001, 0], dtype="<u8").tobytes()
+    flats = np.array([[0, 1], [0, 3], [0, 2**40]], dtype=np.int64)
+    out = outputs(2)
+    assert _placements.fill(two, 1, 2, flats, item, offset, 2, np.array([0, 1, 1], np.int32),
+                            np.zeros(3, np.int16), 10, *out, 0, 0) == 2
+    assert list(out[1]) == [2, 3, 10, 0, 3, 11]
+    with pytest.raises(ValueError, match="outside the array"):   # orientation 1 at 1: its cell 3 at 4
+        _placements.fill(np.array([0b0100, 0b0010, 0], dtype="<u8").tobytes(), 1, 2, flats, item, offset, 2,
+                         np.array([0, 1, 1], np.int32), np.zeros(3, np.int16), 10, *outputs(2), 0, 0)
     # sizes that overflow a 64-bit product, offsets at the end of the integers: errors, not crashes
     with pytest.raises(ValueError):
         _placements.fits(shifted, np.array([[0, 1]], dtype=np.int64), positions, 2**61)

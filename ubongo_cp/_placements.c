@@ -34,6 +34,8 @@
  * computed from them overflows. */
 #define MAX_CELLS (1 << 20)
 #define MAX_DIM 16
+/* Most words of a fit mask whose bits fill() counts in one pass over every mask (more: mask by mask). */
+#define MAX_SUMMED_WORDS 64
 
 /* a * b, or -1 when it overflows (a, b >= 0). */
 static Py_ssize_t times(Py_ssize_t a, Py_ssize_t b)
@@ -106,6 +108,77 @@ static inline __attribute__((always_inline)) long long fit_mask(const Fits *f, P
     return bits;
 }
 
+/* Every orientation's fit mask into m (n x W words); returns the number of fits. */
+static inline __attribute__((always_inline)) long long fit_masks(const Fits *f, Py_ssize_t k, uint64_t *m)
+{
+    long long total = 0;
+    for (Py_ssize_t o = 0; o < f->n; o++, m += f->words) {
+        if (k == 5)
+            total += fit_mask(f, 5, k, o, m);
+        else if (k == 4)
+            total += fit_mask(f, 4, k, o, m);
+        else if (k == 6)
+            total += fit_mask(f, 6, k, o, m);
+        else
+            total += fit_mask(f, 0, k, o, m);
+    }
+    return total;
+}
+
+/* The fits of n masks of W words (total) and how far they reach: the highest set bit of them all (top) and the
+ * largest sum of an orientation's highest fit and the flat offset of one of its k cells (reach; -1 and -1
+ * without fits); the flat offsets' least and largest value over every orientation (lo, hi). 0, or -1 when W
+ * is larger than this pass takes (the caller then checks mask by mask). */
+static inline __attribute__((always_inline)) int count_fits(const uint64_t *mask, Py_ssize_t n, Py_ssize_t W,
+                                                             const int64_t *flat, Py_ssize_t k, Py_ssize_t *total,
+                                                             int64_t *top, int64_t *reach, int64_t *lo, int64_t *hi)
+{
+    if (W > MAX_SUMMED_WORDS || n == 0)
+        return -1;
+    Py_ssize_t t = 0;
+    int64_t tp = -1, r = -1, l = flat[0], h = flat[0];
+    for (Py_ssize_t o = 0; o < n; o++, mask += W, flat += k) {
+        int64_t at = -1;   /* the highest fit of this orientation */
+        for (Py_ssize_t w = 0; w < W; w++) {
+            t += __builtin_popcountll(mask[w]);
+            at = mask[w] ? 64 * w + 63 - __builtin_clzll(mask[w]) : at;
+        }
+        int64_t most = flat[0];
+        for (Py_ssize_t j = 0; j < k; j++) {
+            most = flat[j] > most ? flat[j] : most;
+            l = flat[j] < l ? flat[j] : l;
+        }
+        h = most > h ? most : h;
+        tp = at > tp ? at : tp;
+        most = most > INT64_MAX / 2 ? INT64_MAX / 2 : most;   /* no overflow below (then hi fails the check) */
+        r = at >= 0 && at + most > r ? at + most : r;
+    }
+    *total = t, *top = tp, *reach = r, *lo = l, *hi = h;
+    return 0;
+}
+
+#define POPCOUNT_USERS(SUFFIX, ATTR)                                                                             \
+    ATTR static long long fit_masks##SUFFIX(const Fits *f, Py_ssize_t k, uint64_t *m)                            \
+    {                                                                                                            \
+        return fit_masks(f, k, m);                                                                               \
+    }                                                                                                            \
+    ATTR static int count_fits##SUFFIX(const uint64_t *mask, Py_ssize_t n, Py_ssize_t W, const int64_t *flat,    \
+                                       Py_ssize_t k, Py_ssize_t *total, int64_t *top, int64_t *reach, int64_t *lo, \
+                                       int64_t *hi)                                                              \
+    {                                                                                                            \
+        return count_fits(mask, n, W, flat, k, total, top, reach, lo, hi);                                       \
+    }
+
+POPCOUNT_USERS(_generic, )
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The same code for processors with the POPCNT instruction (chosen at run time, hwpop): without it a
+ * population count is a library call. */
+POPCOUNT_USERS(_popcnt, __attribute__((target("popcnt"))))
+#define HAVE_POPCNT_VARIANT 1
+#endif
+
+static int hwpop;   /* the processor has POPCNT (set when the module is loaded) */
+
 static PyObject *fits(PyObject *self, PyObject *args)
 {
     Fits f;
@@ -125,16 +198,12 @@ static PyObject *fits(PyObject *self, PyObject *args)
     if (!masks)
         goto done;
     uint64_t *m = (uint64_t *)PyBytes_AS_STRING(masks);
-    for (Py_ssize_t o = 0; o < f.n; o++, m += f.words) {
-        if (k == 5)
-            total += fit_mask(&f, 5, k, o, m);
-        else if (k == 4)
-            total += fit_mask(&f, 4, k, o, m);
-        else if (k == 6)
-            total += fit_mask(&f, 6, k, o, m);
-        else
-            total += fit_mask(&f, 0, k, o, m);
-    }
+#ifdef HAVE_POPCNT_VARIANT
+    if (hwpop)
+        total = fit_masks_popcnt(&f, k, m);
+    else
+#endif
+        total = fit_masks_generic(&f, k, m);
 done:
     fits_release(&f);
     if (!masks)
@@ -212,21 +281,34 @@ static PyObject *fill(PyObject *self, PyObject *args)
     memcpy(mask, masks.buf, (size_t)masks.len);
     memcpy(flat, flats.buf, (size_t)flats.len);
     Py_ssize_t total = 0;
-    for (Py_ssize_t o = 0; o < n; o++) {   /* every fit's cells and translation inside the arrays */
-        const uint64_t *m = mask + o * W;
-        Py_ssize_t top = -1;
-        for (Py_ssize_t w = 0; w < W; w++)
-            if (m[w]) {
-                total += __builtin_popcountll(m[w]);
-                top = 64 * w + 63 - __builtin_clzll(m[w]);
-            }
-        if (top < 0)
-            continue;
-        for (Py_ssize_t j = 0; j < k; j++)   /* 0 <= flat < n_pos and top < n_pos: no overflow */
-            if (flat[o * k + j] < 0 || flat[o * k + j] >= n_pos || top >= n_pos || top + flat[o * k + j] >= n_pos) {
-                PyErr_SetString(PyExc_ValueError, "placements: a fit lies outside the array");
-                goto done;
-            }
+    int64_t top, reach, lo, hi;
+    int summed;
+#ifdef HAVE_POPCNT_VARIANT
+    if (hwpop)
+        summed = count_fits_popcnt(mask, n, W, flat, k, &total, &top, &reach, &lo, &hi);
+    else
+#endif
+        summed = count_fits_generic(mask, n, W, flat, k, &total, &top, &reach, &lo, &hi);
+    /* every fit's cells and translation inside the arrays (0 <= flat < n_pos and top < n_pos: no overflow): at
+     * once in the pass above, else orientation by orientation */
+    if (summed != 0 || (top >= 0 && (lo < 0 || hi >= n_pos || top >= n_pos || reach >= n_pos))) {
+        total = 0;
+        for (Py_ssize_t o = 0; o < n; o++) {
+            const uint64_t *m = mask + o * W;
+            Py_ssize_t at = -1;
+            for (Py_ssize_t w = 0; w < W; w++)
+                if (m[w]) {
+                    total += __builtin_popcountll(m[w]);
+                    at = 64 * w + 63 - __builtin_clzll(m[w]);
+                }
+            if (at < 0)
+                continue;
+            for (Py_ssize_t j = 0; j < k; j++)
+                if (flat[o * k + j] < 0 || flat[o * k + j] >= n_pos || at >= n_pos || at + flat[o * k + j] >= n_pos) {
+                    PyErr_SetString(PyExc_ValueError, "placements: a fit lies outside the array");
+                    goto done;
+                }
+        }
     }
     if (o0 > PY_SSIZE_T_MAX - total - 1) {
         PyErr_SetString(PyExc_ValueError, "placements: too many options for the table");
@@ -249,26 +331,23 @@ static PyObject *fill(PyObject *self, PyObject *args)
     int32_t *ot = (int32_t *)otype.buf + o0, *off = (int32_t *)ooffset.buf + o0 * dim;
     int16_t *orn = (int16_t *)orient.buf + o0;
     uint32_t e = (uint32_t)e0;
-    for (Py_ssize_t o = 0; o < n; o++) {
-        const uint64_t *m = mask + o * W;
-        const int64_t *cells = flat + o * k;
-        uint32_t type_item = (uint32_t)(first_type + types[o]);
-#define WRITE(K, DIM) write_fits(m, W, cells, K, item_at, offset_at, DIM, dim, type_item, types[o], ranks[o], \
-                                 &out, &ptr, &ot, &orn, &off, &e)
-        if (k == 5 && dim == 2)
-            WRITE(5, 2);
-        else if (k == 4 && dim == 2)
-            WRITE(4, 2);
-        else if (k == 6 && dim == 2)
-            WRITE(6, 2);
-        else if (k == 5 && dim == 3)
-            WRITE(5, 3);
-        else if (k == 4 && dim == 3)
-            WRITE(4, 3);
-        else
-            WRITE(k, 0);
+#define WRITE(K, DIM)                                                                                           \
+    for (Py_ssize_t o = 0; o < n; o++)                                                                          \
+        write_fits(mask + o * W, W, flat + o * k, K, item_at, offset_at, DIM, dim, (uint32_t)(first_type + types[o]), \
+                   types[o], ranks[o], &out, &ptr, &ot, &orn, &off, &e)
+    if (k == 5 && dim == 2)
+        WRITE(5, 2);
+    else if (k == 4 && dim == 2)
+        WRITE(4, 2);
+    else if (k == 6 && dim == 2)
+        WRITE(6, 2);
+    else if (k == 5 && dim == 3)
+        WRITE(5, 3);
+    else if (k == 4 && dim == 3)
+        WRITE(4, 3);
+    else
+        WRITE(k, 0);
 #undef WRITE
-    }
     result = PyLong_FromSsize_t(total);
 done:
     PyMem_Free(mask);
@@ -288,4 +367,11 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_placements",
                                     "The C fill of ubongo_cp.cover's placement table.", -1, methods};
 
-PyMODINIT_FUNC PyInit__placements(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__placements(void)
+{
+#ifdef HAVE_POPCNT_VARIANT
+    __builtin_cpu_init();
+    hwpop = __builtin_cpu_supports("popcnt");
+#endif
+    return PyModule_Create(&module);
+}

@@ -1066,10 +1066,16 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     >>> inst.type_bounds
     [(0, 4), (0, 2)]
     """
+    key = None
+    if not (ranges or max_empty) and type(pieces) in (tuple, list):
+        # these very pieces again (a deck's tasks, a census, a benchmark): checked, grouped and planned before
+        key = ("build", mode, optional_pieces, *map(id, pieces))
+        known = _FORMS.get(key)
+        if known is not None and isinstance(region, Region) and region.grid is known[1]:
+            return _instance(known[0], region, optional_pieces, mode, known[2], _placements(region, known[3]))
     pieces = checked_puzzle("build_instance", pieces, region)
-    lattice = region.grid
     check_one_grid(pieces, region)
-    problem = lattice.mode_problem(mode)
+    problem = region.grid.mode_problem(mode)
     if problem:
         raise InputError(problem)
     orientations = orientations_of(pieces, mode)
@@ -1081,12 +1087,21 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         pieces, types, bounds, empty_type = _with_ranges(pieces, types, dict(ranges or {}), int(max_empty), region,
                                                          optional_pieces)
         orientations = [p.orientations(mode) for p in pieces]
-    extra = {"ranges": bounds, "empty_type": empty_type}
-    table = _placements(region, list(map(orientations.__getitem__, map(itemgetter(0), types))))
+    plan = _plan(list(map(orientations.__getitem__, map(itemgetter(0), types))))
+    if key is not None and pieces:     # the key's tuple of ids is held with the pieces: their ids are not reused
+        _cache(_FORMS, key, (pieces, region.grid, types, plan))
+    return _instance(pieces, region, optional_pieces, mode, types, _placements(region, plan), bounds, empty_type)
+
+
+def _instance(pieces: tuple[Piece, ...], region: Region, optional_pieces: bool, mode: str,
+              types: tuple[tuple[int, ...], ...], table: PlacementTable, ranges=None,
+              empty_type: int = -1) -> ExactCoverInstance:
+    """The instance of :func:`build_instance` from its table (without the options on optional cells only, with
+    optional pieces: :func:`_on_region_cells`)."""
     if optional_pieces and region.optional:
-        table = _on_region_cells(table, region.area, lattice.dim)
+        table = _on_region_cells(table, region.area, region.grid.dim)
     return ExactCoverInstance(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode,
-                              types=types, table=table, **extra)
+                              types=types, table=table, ranges=ranges, empty_type=empty_type)
 
 
 def _on_region_cells(table: PlacementTable, n_cells: int, dim: int) -> PlacementTable:
@@ -1178,8 +1193,9 @@ def empty_cell_piece(region: Region) -> Piece:
     return EmptyCell(EMPTY, (tuple(cell),), region.grid)
 
 
-def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementTable:
-    """Every placement of each type's orientations (``shapes[t]``) in ``region``, as a :class:`PlacementTable`.
+def _placements(region: Region, plan: _Plan) -> PlacementTable:
+    """Every placement of each type's orientations (``plan.shapes[t]``, :func:`_plan`) in ``region``, as a
+    :class:`PlacementTable`.
 
     The region's cells and optional cells are laid out in an array of the
     grid's cell coordinates (every translation of the grid is a shift of
@@ -1212,14 +1228,15 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
     the grid's number of symmetries, with no Python loop over them.
     """
     lattice = region.grid
+    shapes = plan.shapes
     n_cells, n_types = region.area, len(shapes)
     if not shapes or (not region.cells and not region.optional):
         return PlacementTable(array("I", [0]), array("I"), array("i"), array("h"), array("i"))
-    vectorised = "numpy" in sys.modules and _vectorised(shapes, n_cells)
+    vectorised = "numpy" in sys.modules and _vectorised(plan, n_cells)
     if vectorised:
-        reach, runs = _runs(shapes)
+        reach, runs = _runs(plan)
     else:
-        shapes, forms, reach = _forms_of(shapes)
+        shapes, forms, reach = _forms_of(plan)
     layout = _REGIONS.get((id(region), reach, n_types))   # this region, else an equal one, else made
     if layout is None or layout[7] is not region:
         key = (region, reach, n_types)
@@ -1239,7 +1256,7 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         fits_of_runs = _fits_numpy(runs, strides, layout)
         if sum(len(fit[0]) for fit in fits_of_runs) >= _NUMPY_FROM:
             return _fill_numpy(runs, fits_of_runs, strides, layout, n_cells)
-        shapes, forms, _ = _forms_of(shapes)
+        shapes, forms, _ = _forms_of(plan)
         fits = [masks for run, fit in zip(runs, fits_of_runs) for masks in _masks_of(run, fit)]
     else:
         table = _fill_c_direct(forms, strides, layout, n_cells)
@@ -1260,33 +1277,29 @@ def _placements(region: Region, shapes: Sequence[Sequence[Shape]]) -> PlacementT
         if table is not None:
             return table
         if n_fits >= _NUMPY_FROM and ("numpy" in sys.modules or n_fits >= _NUMPY_IMPORT_FROM):
-            runs = _runs(shapes)[1]
+            runs = _runs(plan)[1]
             return _fill_numpy(runs, _fits_unpacked(runs, fits, layout), strides, layout, n_cells)
     return _fill_python(shapes, forms, strides, fits, layout, n_cells)
 
 
-def _vectorised(shapes: Sequence[Sequence[Shape]], n_cells: int) -> bool:
+def _vectorised(plan: _Plan, n_cells: int) -> bool:
     """Whether numpy finds the fits (:func:`_placements`): from :data:`_NUMPY_FITS_FROM` orientations and
-    :data:`_NUMPY_FITS_AREA` orientations times cells; the number of orientations cached by the identities of
-    the orientation lists (each list's length is a Python call for those held as arrays)."""
-    key = ("orientations", *map(id, shapes))
-    entry = _FORMS.get(key)
-    if entry is None:
-        entry = _cache(_FORMS, key, (list(shapes), sum(map(len, shapes))))
-    return entry[1] >= _NUMPY_FITS_FROM and entry[1] * n_cells >= _NUMPY_FITS_AREA
+    :data:`_NUMPY_FITS_AREA` orientations times cells (the number of orientations counted once per plan: each
+    list's length is a Python call for those held as arrays)."""
+    n = plan.n_orientations
+    if n is None:
+        n = plan.n_orientations = sum(map(len, plan.shapes))
+    return n >= _NUMPY_FITS_FROM and n * n_cells >= _NUMPY_FITS_AREA
 
 
-def _forms_of(shapes: Sequence[Sequence[Shape]]) -> tuple[list[Sequence[Shape]], list[tuple], tuple[int, ...]]:
+def _forms_of(plan: _Plan) -> tuple[list[Sequence[Shape]], list[tuple], tuple[int, ...]]:
     """For the ways without numpy: each type's orientations as a list (:func:`_listed`), their :func:`_form`, and
-    the largest extent per axis of them all; cached by the identities of the orientation lists (the cache holds
-    them, so their ids are not reused)."""
-    key = ("forms", *map(id, shapes))
-    entry = _FORMS.get(key)
-    if entry is None:
-        listed = _listed(shapes)
+    the largest extent per axis of them all; made once per plan."""
+    if plan.forms is None:
+        listed = _listed(plan.shapes)
         forms = [_form(type_shapes) for type_shapes in listed]
-        entry = _cache(_FORMS, key, (list(shapes), listed, forms, tuple(map(max, zip(*map(_extent, forms))))))
-    return entry[1], entry[2], entry[3]
+        plan.forms = (listed, forms, tuple(map(max, zip(*map(_extent, forms)))))
+    return plan.forms
 
 
 def _listed(shapes: Sequence[Sequence[Shape]]) -> list[Sequence[Shape]]:
@@ -1781,6 +1794,31 @@ def _fill_numpy(runs, fits, strides, layout, n_cells) -> PlacementTable:
     return table
 
 
+class _Plan:
+    """What :func:`_placements` derives from one list of the types' orientations (:func:`_plan`), each part made
+    when first needed and kept: the list, its number of orientations (:func:`_vectorised`), its runs as arrays
+    (:func:`_runs`) and its forms for the ways without numpy (:func:`_forms_of`)."""
+
+    __slots__ = ("shapes", "n_orientations", "runs", "forms")
+
+    def __init__(self, shapes: Sequence[Sequence[Shape]]) -> None:
+        self.shapes = list(shapes)
+        self.n_orientations: int | None = None
+        self.runs: tuple[tuple[int, ...], list[_Run]] | None = None
+        self.forms: tuple[list[Sequence[Shape]], list[tuple], tuple[int, ...]] | None = None
+
+
+def _plan(shapes: Sequence[Sequence[Shape]]) -> _Plan:
+    """The :class:`_Plan` of these orientation lists (``shapes[t]``: type t's), cached by their identities (the
+    plan holds them, so their ids are not reused): a deck or a census places the same orientations again and
+    again."""
+    key = ("plan", *map(id, shapes))
+    plan = _FORMS.get(key)
+    if plan is None:
+        plan = _cache(_FORMS, key, _Plan(shapes))
+    return plan
+
+
 class _Run(NamedTuple):
     """Consecutive types whose pieces have one size (:func:`_runs`), their orientations one after the other."""
 
@@ -1793,22 +1831,19 @@ class _Run(NamedTuple):
     flats: dict               #: strides -> int, (orientations, cells): the cells' flat positions (:func:`_run_flats`)
 
 
-def _runs(shapes: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], list[_Run]]:
-    """The types' orientations (``shapes[t]``) in runs of one piece size, as arrays: the extent of every
-    orientation together (1 + the largest coordinate, per axis) and the :class:`_Run` list.
+def _runs(plan: _Plan) -> tuple[tuple[int, ...], list[_Run]]:
+    """The types' orientations (``plan.shapes[t]``) in runs of one piece size, as arrays: the extent of every
+    orientation together (1 + the largest coordinate, per axis) and the :class:`_Run` list; made once per plan.
 
     The cells come from the orientations' own array when they were computed with numpy
     (:class:`~ubongo_cp.grids.base.Orientations`, :class:`~ubongo_cp.grids.base.LazyOrientations`: the rows of
     their batch at once when a run's types are consecutive shapes of one batch), else from their tuples.
-    Cached by the identities of the orientation lists (the cache holds them, so their ids are not reused).
     """
-    key = ("runs", *map(id, shapes))
-    entry = _FORMS.get(key)
-    if entry is not None:
-        return entry[1]
+    if plan.runs is not None:
+        return plan.runs
     import numpy as np
 
-    shapes = list(shapes)
+    shapes = plan.shapes
     runs = []
     t0 = 0
     n_cells = [s.batch.cells.shape[1] if isinstance(s, LazyOrientations) else len(s[0]) for s in shapes]
@@ -1837,7 +1872,8 @@ def _runs(shapes: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], list[_Run
         t0 = t1
     dim = runs[0].cells.shape[2]
     reach = np.max([run.cells.reshape(-1, dim).max(axis=0) for run in runs], axis=0) + 1
-    return _cache(_FORMS, key, (shapes, (tuple(reach.tolist()), runs)))[1]
+    plan.runs = (tuple(reach.tolist()), runs)
+    return plan.runs
 
 
 def _run_flats(run: _Run, strides: tuple[int, ...]):

@@ -76,14 +76,14 @@ static int fits_check(Fits *f, Py_ssize_t k)
     return 0;
 }
 
-/* The fit mask of orientation o (W words) into m; returns its number of bits. K: the cells of a piece, a
- * constant where the compiler may unroll (0: k, at run time). */
+/* The fit mask of orientation o (W words) into m; returns its number of bits. K: the cells of a piece, and
+ * WW: the words of a mask, constants where the compiler may unroll (0: k and f->words, at run time). */
 static inline __attribute__((always_inline)) long long fit_mask(const Fits *f, Py_ssize_t K, Py_ssize_t k,
-                                                                 Py_ssize_t o, uint64_t *restrict m)
+                                                                 Py_ssize_t WW, Py_ssize_t o, uint64_t *restrict m)
 {
     const uint64_t *shifted = f->shifted.buf, *positions = f->positions.buf;
     const int64_t *row = (const int64_t *)f->rows.buf + o * k;
-    Py_ssize_t W = f->words, n = K ? K : k;
+    Py_ssize_t W = WW ? WW : f->words, n = K ? K : k;
     long long bits = 0;
     if (n <= 8) {   /* each cell's row of shifted masks found once, not once per word */
         const uint64_t *at[8];
@@ -112,29 +112,39 @@ static inline __attribute__((always_inline)) long long fit_mask(const Fits *f, P
 static inline __attribute__((always_inline)) long long fit_masks(const Fits *f, Py_ssize_t k, uint64_t *m)
 {
     long long total = 0;
-    for (Py_ssize_t o = 0; o < f->n; o++, m += f->words) {
-        if (k == 5)
-            total += fit_mask(f, 5, k, o, m);
-        else if (k == 4)
-            total += fit_mask(f, 4, k, o, m);
-        else if (k == 6)
-            total += fit_mask(f, 6, k, o, m);
-        else
-            total += fit_mask(f, 0, k, o, m);
-    }
+#define LOOP(K, WW)                                                                                             \
+    for (Py_ssize_t o = 0; o < f->n; o++, m += f->words)                                                        \
+        total += fit_mask(f, K, k, WW, o, m);                                                                   \
     return total;
+#define WORDS(K)                                                                                                \
+    switch (f->words) {                                                                                         \
+    case 1: LOOP(K, 1)                                                                                          \
+    case 2: LOOP(K, 2)                                                                                          \
+    case 3: LOOP(K, 3)                                                                                          \
+    case 4: LOOP(K, 4)                                                                                          \
+    case 5: LOOP(K, 5)                                                                                          \
+    case 6: LOOP(K, 6)                                                                                          \
+    default: LOOP(K, 0)                                                                                         \
+    }
+    if (k == 5)
+        WORDS(5)
+    if (k == 4)
+        WORDS(4)
+    if (k == 6)
+        WORDS(6)
+    LOOP(0, 0)
+#undef WORDS
+#undef LOOP
 }
 
 /* The fits of n masks of W words (total) and how far they reach: the highest set bit of them all (top) and the
  * largest sum of an orientation's highest fit and the flat offset of one of its k cells (reach; -1 and -1
  * without fits); the flat offsets' least and largest value over every orientation (lo, hi). 0, or -1 when W
  * is larger than this pass takes (the caller then checks mask by mask). */
-static inline __attribute__((always_inline)) int count_fits(const uint64_t *mask, Py_ssize_t n, Py_ssize_t W,
+static inline __attribute__((always_inline)) void count_core(const uint64_t *mask, Py_ssize_t n, Py_ssize_t W,
                                                              const int64_t *flat, Py_ssize_t k, Py_ssize_t *total,
                                                              int64_t *top, int64_t *reach, int64_t *lo, int64_t *hi)
 {
-    if (W > MAX_SUMMED_WORDS || n == 0)
-        return -1;
     Py_ssize_t t = 0;
     int64_t tp = -1, r = -1, l = flat[0], h = flat[0];
     for (Py_ssize_t o = 0; o < n; o++, mask += W, flat += k) {
@@ -154,7 +164,39 @@ static inline __attribute__((always_inline)) int count_fits(const uint64_t *mask
         r = at >= 0 && at + most > r ? at + most : r;
     }
     *total = t, *top = tp, *reach = r, *lo = l, *hi = h;
-    return 0;
+}
+
+/* count_core with the common sizes as constants, where the compiler unrolls its loops. */
+static inline __attribute__((always_inline)) int count_fits(const uint64_t *mask, Py_ssize_t n, Py_ssize_t W,
+                                                             const int64_t *flat, Py_ssize_t k, Py_ssize_t *total,
+                                                             int64_t *top, int64_t *reach, int64_t *lo, int64_t *hi)
+{
+    if (W > MAX_SUMMED_WORDS || n == 0)
+        return -1;
+#define COUNT(K, WW)                                                                                            \
+    {                                                                                                           \
+        count_core(mask, n, WW, flat, K, total, top, reach, lo, hi);                                            \
+        return 0;                                                                                               \
+    }
+#define WORDS(K)                                                                                                \
+    switch (W) {                                                                                                \
+    case 1: COUNT(K, 1)                                                                                         \
+    case 2: COUNT(K, 2)                                                                                         \
+    case 3: COUNT(K, 3)                                                                                         \
+    case 4: COUNT(K, 4)                                                                                         \
+    case 5: COUNT(K, 5)                                                                                         \
+    case 6: COUNT(K, 6)                                                                                         \
+    default: COUNT(K, W)                                                                                        \
+    }
+    if (k == 5)
+        WORDS(5)
+    if (k == 4)
+        WORDS(4)
+    if (k == 6)
+        WORDS(6)
+    COUNT(k, W)
+#undef WORDS
+#undef COUNT
 }
 
 #define POPCOUNT_USERS(SUFFIX, ATTR)                                                                             \
@@ -214,7 +256,7 @@ done:
 
 /* The rows of one orientation's fits (mask m of W words): K cells (a constant where the compiler may
  * unroll), DIM coordinates per translation (0: dim, at run time). Every index was checked before. */
-static inline void write_fits(const uint64_t *m, Py_ssize_t W, const int64_t *cells, Py_ssize_t K,
+static inline __attribute__((always_inline)) void write_fits(const uint64_t *m, Py_ssize_t W, const int64_t *cells, Py_ssize_t K,
                               const uint32_t *item_at, const int32_t *offset_at, Py_ssize_t DIM, Py_ssize_t dim,
                               uint32_t type_item, int32_t t, int16_t r, uint32_t *restrict *out,
                               uint32_t *restrict *ptr, int32_t *restrict *ot, int16_t *restrict *orn,

@@ -201,6 +201,10 @@ class NotACardError(InputError):
 CARD_FIELDS = ("game", "card", "side", "pieces", "grid", "orientations", "region", "tasks")
 
 
+#: A line that assigns a key (``key =``, ``"key" =``): the key (:func:`parse_card` names the line of a field).
+_KEY_LINE = re.compile(r'^\s*"?(.+?)"?\s*=', re.M)
+
+
 def parse_card(text: str, *, path: str | os.PathLike | None = None,
                max_cells: int = MAX_REGION_CELLS) -> CardSide:
     """Parse and validate a card-side TOML document.
@@ -221,10 +225,14 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         raise NotACardError(f"not a card-side TOML file: it has no TOML key at all ({why})", path=where,
                             drawing=drawing)
 
+    lines: dict[str, int] = {}    # each key's first line, found in one pass when a line is first asked for
+
     def line_of(key: str) -> int | None:
-        pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*=', re.M)
-        m = pattern.search(text)
-        return text.count("\n", 0, m.start()) + 1 if m else None
+        if not lines:
+            for m in reversed(list(_KEY_LINE.finditer(text))):
+                lines[m[1]] = text.count("\n", 0, m.start()) + 1
+            lines.setdefault("", 0)   # scanned (the empty key is no key)
+        return lines.get(key)
 
     def field_(key: str, kind: type, default=None):
         if key not in data:

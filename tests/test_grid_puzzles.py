@@ -208,6 +208,9 @@ def test_pieces_of_one_grid_refuse_a_region_of_another():
         build_instance(hexes, Region.rectangle(4, 7))
     with pytest.raises(InputError, match="needs a region"):
         build_instance(hexes, "4x7")
+    with pytest.raises(InputError, match=r"an orientation mode is a name, one of free, one-sided, fixed \(got \['free'\]\)"):
+        build_instance(hexes, Region.box(4, 7, grid="hex"), mode=["free"])
+    assert build_instance(hexes, Region.box(4, 7, grid="hex"), optional_pieces=1).optional_pieces == 1
     with pytest.raises(InputError, match="orientation mode 'mirror' does not exist on the hex grid"):
         build_instance(hexes, Region.box(4, 7, grid="hex"), mode="mirror")
 

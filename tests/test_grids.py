@@ -568,3 +568,22 @@ def test_the_layouts_of_many_large_regions_are_not_all_kept():
         tracemalloc.stop()
         cover._REGIONS.clear()
     assert peak < cover._CACHE_BYTES + (32 << 20)   # bytes; all 30 layouts kept took about 140 MB
+
+
+@pytest.mark.parametrize("dims", [(5, 9), (9, 12), (14, 20), (2, 2100)])
+def test_the_c_fill_gives_the_plain_python_table_on_masks_of_many_words(dims):
+    """The C fill's loops unrolled for masks of up to 6 words (and run-time sizes beyond), and its bounds pass that
+    takes up to 64 words at once (beyond, as on 2 x 2100: mask by mask), write the table found and filled in plain
+    Python, on a region with holes."""
+    from ubongo_cp.pieces import Piece, Region
+
+    grid = GRIDS["square"]
+    box = grid.box(*dims)
+    region = Region(tuple(c for i, c in enumerate(box) if i % 7 != 3), grid=grid)
+    use = [Piece(f"P{i}", s, grid) for i, s in enumerate(free_polyforms(grid, 4))]
+    python = _table_made(use, region, False, {"_NUMPY_FITS_FROM": 10**9, "_NUMPY_FROM": 10**9})[1]
+    if importlib.util.find_spec("ubongo_cp._placements") is None:
+        pytest.skip("the C extension is not built")
+    for constants in ({"_NUMPY_FITS_FROM": 10**9}, {"_NUMPY_FITS_FROM": 0, "_NUMPY_FITS_AREA": 0},
+                      {"_NUMPY_FITS_FROM": 10**9, "_DENSE_SHIFTED_BITS": 0}):
+        assert _table_made(use, region, True, constants)[1] == python

@@ -1067,7 +1067,8 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     [(0, 4), (0, 2)]
     """
     key = None
-    if not (ranges or max_empty) and type(pieces) in (tuple, list):
+    if not (ranges or max_empty) and type(pieces) in (tuple, list) and type(mode) is str and \
+            type(optional_pieces) is bool:
         # these very pieces again (a deck's tasks, a census, a benchmark): checked, grouped and planned before
         key = ("build", mode, optional_pieces, *map(id, pieces))
         known = _FORMS.get(key)

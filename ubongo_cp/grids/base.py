@@ -402,8 +402,10 @@ class Grid:
 
     def mode_problem(self, mode: str) -> str | None:
         """Why ``mode`` is not an orientation mode of this grid (its modes, and the grids that have it); else None."""
-        if mode in self.modes:
+        if isinstance(mode, str) and mode in self.modes:
             return None
+        if not isinstance(mode, str):
+            return f"an orientation mode is a name, one of {', '.join(self.modes)} (got {mode!r})"
         from . import GRIDS
 
         elsewhere = [g.name for g in GRIDS.values() if mode in g.modes]

@@ -225,3 +225,22 @@ def test_empty_cells_keep_the_symmetries_that_swap_up_and_down_triangles():
     for backend in ("bitboard-symmetry", "dlx", "zdd", "cpsat"):
         result = solve(inst, backend=backend, keep=None)
         assert (result.count, result.count_reduced) == (4, 3), backend
+
+
+def test_the_cells_left_empty_are_asked_for_with_max_empty_not_given_as_pieces():
+    # An EmptyCell given as a piece took every orientation while a monomino of fixed pieces beside it took one:
+    # on the 2-triangle box, [EmptyCell, monomino] and [monomino, EmptyCell] counted 1 and 0 (a symmetry of the
+    # region mapped its options nowhere). max_empty asks for the empty cells, and gives the 1 by hand (the
+    # monomino on the up triangle, the down triangle empty).
+    from ubongo_cp.grids import get_grid
+    from ubongo_cp.pieces import EmptyCell
+
+    tri = get_grid("triangle")
+    mono, box = Piece("m", ((0, 0),), tri), Region.box(1, 1, grid="triangle")
+    for pieces in ([EmptyCell("empty", ((0, 0),), tri), mono], [mono, EmptyCell("empty", ((0, 0),), tri)]):
+        with pytest.raises(InputError, match="the cells left empty .* are asked for with max_empty"):
+            build_instance(pieces, box, mode="fixed")
+    inst = build_instance([mono], box, mode="fixed", max_empty=1)
+    assert solve(inst, limit=None).count == 1
+    with pytest.raises(InputError, match="asked for with max_empty"):   # an instance's pieces, empty cells among them
+        build_instance(inst.pieces, box, mode="fixed")

@@ -211,6 +211,9 @@ def test_pieces_of_one_grid_refuse_a_region_of_another():
     with pytest.raises(InputError, match=r"an orientation mode is a name, one of free, one-sided, fixed \(got \['free'\]\)"):
         build_instance(hexes, Region.box(4, 7, grid="hex"), mode=["free"])
     assert build_instance(hexes, Region.box(4, 7, grid="hex"), optional_pieces=1).optional_pieces == 1
+    for not_a_count in (None, 0.0, False, ""):   # refused as on a first build, not taken for no empty cells
+        with pytest.raises(InputError, match="max_empty must be a whole number"):
+            build_instance(hexes, Region.box(4, 7, grid="hex"), max_empty=not_a_count)
     with pytest.raises(InputError, match="orientation mode 'mirror' does not exist on the hex grid"):
         build_instance(hexes, Region.box(4, 7, grid="hex"), mode="mirror")
 

@@ -587,3 +587,37 @@ def test_the_c_fill_gives_the_plain_python_table_on_masks_of_many_words(dims):
     for constants in ({"_NUMPY_FITS_FROM": 10**9}, {"_NUMPY_FITS_FROM": 0, "_NUMPY_FITS_AREA": 0},
                       {"_NUMPY_FITS_FROM": 10**9, "_DENSE_SHIFTED_BITS": 0}):
         assert _table_made(use, region, True, constants)[1] == python
+
+
+def test_a_region_layouts_arrays_are_published_whole_for_threads_building_at_once(monkeypatch):
+    """The numpy arrays of a region's layout are made whole and then published in one step: while they are being
+    made (here: at the calls made in the middle of it), another thread building on the same region sees none of
+    them, so it makes them itself rather than reading a half-made layout (a KeyError before)."""
+    import numpy  # noqa: F401  (the numpy ways)
+
+    from ubongo_cp import cover
+    from ubongo_cp.pieces import Region, load_pieces
+
+    seen: list[set] = []
+    arrays_of: list[dict] = []
+    cell_items, words = cover._cell_items, cover._words
+
+    def spy_items(layout):
+        arrays_of.append(layout[6])
+        seen.append(set(layout[6]))
+        return cell_items(layout)
+
+    def spy_words(masks, nbytes):
+        if arrays_of:
+            seen.append(set(arrays_of[-1]))
+        return words(masks, nbytes)
+
+    monkeypatch.setattr(cover, "_cell_items", spy_items)
+    monkeypatch.setattr(cover, "_words", spy_words)
+    cover._REGIONS.clear()
+    cover._FORMS.clear()
+    inst = cover.build_instance(load_pieces("pentominoes").pieces, Region.rectangle(12, 15))
+    assert inst.n_options > 0 and len(seen) >= 2
+    assert not seen[0]                                      # nothing of the layout's arrays while they are made
+    assert not {"windows", "shifted", "positions"} & seen[1]    # nor of the shifted masks while they are made
+    assert {"item", "offset", "bits", "used", "at", "windows", "positions"} <= set(arrays_of[-1])

@@ -948,18 +948,27 @@ def piece_types(pieces: Sequence[Piece], mode: str = "free", *, by_name: bool = 
     >>> piece_types([Piece("B1", sq), Piece("D", ((0, 0), (0, 1))), Piece("B2", sq)])
     ((0, 2), (1,))
     """
-    return _grouped([p.name for p in pieces] if by_name else [_form(p.orientations(mode))[2] for p in pieces])
+    return _grouped([p.name for p in pieces] if by_name else [_type_key(p.orientations(mode)) for p in pieces])
+
+
+def _type_key(orientations: Sequence[Shape]) -> tuple[Shape, int]:
+    """What two pieces of one type share (UP-5): the same orientations, known by the least of them and their number
+    (the orientations of a mode are a shape's images under a group of symmetries, and the modes' groups are
+    nested: two such sets with one least image and one size are equal; the cells left empty take every
+    orientation whatever the mode, :class:`~ubongo_cp.pieces.EmptyCell`, so a monomino of the pieces may have
+    fewer)."""
+    least = orientations.least if type(orientations) is LazyOrientations else _form(orientations)[2]
+    return least, len(orientations)
 
 
 def _types_of(orientations: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], ...]:
-    """The pieces of these orientation lists grouped by their least orientation (:func:`piece_types`), cached
+    """The pieces of these orientation lists grouped into types (:func:`piece_types`, :func:`_type_key`), cached
     by the identities of the lists (the cache holds them, so their ids are not reused): a deck or a benchmark
     groups the same pieces again and again."""
     key = ("types", *map(id, orientations))
     entry = _FORMS.get(key)
     if entry is None:
-        types = _grouped([o.least if type(o) is LazyOrientations else _form(o)[2] for o in orientations])
-        entry = _cache(_FORMS, key, (list(orientations), types))
+        entry = _cache(_FORMS, key, (list(orientations), _grouped(list(map(_type_key, orientations)))))
     return entry[1]
 
 
@@ -1033,8 +1042,10 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     Raises
     ------
     InputError
-        When a piece is on another grid than the region, ``mode`` is not
-        one of the grid's orientation modes, a range names no piece of
+        When a piece is on another grid than the region or, without
+        optional pieces, is the cells left empty
+        (:class:`~ubongo_cp.pieces.EmptyCell`: ``max_empty`` asks for
+        them), ``mode`` is not one of the grid's orientation modes, a range names no piece of
         ``pieces`` (or a piece identical to another one named), is not a
         pair of whole numbers, has ``lo > hi`` or a negative bound, ranges
         go with optional pieces, ``max_empty`` is negative or larger than
@@ -1067,14 +1078,16 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     [(0, 4), (0, 2)]
     """
     key = None
-    if not (ranges or max_empty) and type(pieces) in (tuple, list) and type(mode) is str and \
-            type(optional_pieces) is bool:
+    if not ranges and type(max_empty) is int and max_empty == 0 and type(pieces) in (tuple, list) and \
+            type(mode) is str and type(optional_pieces) is bool:
         # these very pieces again (a deck's tasks, a census, a benchmark): checked, grouped and planned before
         key = ("build", mode, optional_pieces, *map(id, pieces))
         known = _FORMS.get(key)
         if known is not None and isinstance(region, Region) and region.grid is known[1]:
             return _instance(known[0], region, optional_pieces, mode, known[2], _placements(region, known[3]))
     pieces = checked_puzzle("build_instance", pieces, region)
+    if not optional_pieces and EmptyCell in map(type, pieces):   # (the subset analysis searches them as optional)
+        raise InputError(f"the cells left empty ({EMPTY!r}) are asked for with max_empty, not given as pieces")
     check_one_grid(pieces, region)
     problem = region.grid.mode_problem(mode)
     if problem:
@@ -1474,20 +1487,19 @@ def _numpy_layout(layout) -> dict:
     import numpy as np
 
     arrays = layout[6]
-    if "item" not in arrays:
+    if "at" not in arrays:   # made whole, then published in one step: another thread sees all of it or none
         total = layout[3][0]
         low, size = layout[5]
         nbits = 64 * ((total + 63) // 64)
         at = np.array(layout[2], dtype=np.intp)
-        item = arrays["item"] = np.full(total, 0xFFFFFFFF, dtype=np.uint32)
+        item = np.full(total, 0xFFFFFFFF, dtype=np.uint32)
         item[at] = np.fromiter(_cell_items(layout), dtype=np.uint32, count=len(at))
-        offset = arrays["offset"] = np.empty((*size, len(size)), dtype=np.int32)   # each position's translation
+        offset = np.empty((*size, len(size)), dtype=np.int32)   # each position's translation
         for axis, (lo, n) in enumerate(zip(low, size)):
             offset[..., axis] = np.arange(lo, lo + n, dtype=np.int32).reshape((n,) + (1,) * (len(size) - 1 - axis))
-        arrays["offset"] = offset.reshape(-1, len(size))
-        arrays["bits"] = nbits
-        arrays["used"] = (layout[1].bit_length() + 7) // 8    # the bytes of a fit mask that hold positions
-        arrays["at"] = at
+        arrays.update({"item": item, "offset": offset.reshape(-1, len(size)), "bits": nbits,
+                       "used": (layout[1].bit_length() + 7) // 8,    # the bytes of a fit mask that hold positions
+                       "at": at})
     return arrays
 
 
@@ -1497,14 +1509,15 @@ def _shifted_words(layout) -> dict:
     import numpy as np
 
     arrays = _numpy_layout(layout)
-    if "windows" not in arrays:
+    if "positions" not in arrays:   # made whole, then published in one step (as _numpy_layout)
         nbits, top = arrays["bits"], layout[3][1]
         inside = np.zeros(nbits + top, dtype=bool)    # row f of its windows: the region's mask shifted down by f
         inside[arrays["at"]] = True
-        windows = arrays["windows"] = np.ndarray((top, nbits), dtype=bool, buffer=inside, strides=(1, 1))
+        made = {"windows": np.ndarray((top, nbits), dtype=bool, buffer=inside, strides=(1, 1))}
         if top * nbits <= _DENSE_SHIFTED_BITS:       # else made row by row as needed (_shifted_rows)
-            arrays["shifted"] = np.packbits(windows, axis=1, bitorder="little").view("<u8")
-        arrays["positions"] = _words([layout[1]], nbits // 8)[0]
+            made["shifted"] = np.packbits(made["windows"], axis=1, bitorder="little").view("<u8")
+        made["positions"] = _words([layout[1]], nbits // 8)[0]
+        arrays.update(made)
     return arrays
 
 

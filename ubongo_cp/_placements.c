@@ -137,10 +137,9 @@ static inline __attribute__((always_inline)) long long fit_masks(const Fits *f, 
 #undef LOOP
 }
 
-/* The fits of n masks of W words (total) and how far they reach: the highest set bit of them all (top) and the
- * largest sum of an orientation's highest fit and the flat offset of one of its k cells (reach; -1 and -1
- * without fits); the flat offsets' least and largest value over every orientation (lo, hi). 0, or -1 when W
- * is larger than this pass takes (the caller then checks mask by mask). */
+/* The fits of n > 0 masks of W words (total) and how far they reach: the highest set bit of them all (top) and
+ * the largest sum of an orientation's highest fit and the flat offset of one of its k cells (reach; -1 and -1
+ * without fits); the flat offsets' least and largest value over every orientation (lo, hi). */
 static inline __attribute__((always_inline)) void count_core(const uint64_t *mask, Py_ssize_t n, Py_ssize_t W,
                                                              const int64_t *flat, Py_ssize_t k, Py_ssize_t *total,
                                                              int64_t *top, int64_t *reach, int64_t *lo, int64_t *hi)
@@ -166,7 +165,8 @@ static inline __attribute__((always_inline)) void count_core(const uint64_t *mas
     *total = t, *top = tp, *reach = r, *lo = l, *hi = h;
 }
 
-/* count_core with the common sizes as constants, where the compiler unrolls its loops. */
+/* count_core with the common sizes as constants, where the compiler unrolls its loops: 0, or -1 for no mask
+ * or more than MAX_SUMMED_WORDS words (the caller then checks mask by mask). */
 static inline __attribute__((always_inline)) int count_fits(const uint64_t *mask, Py_ssize_t n, Py_ssize_t W,
                                                              const int64_t *flat, Py_ssize_t k, Py_ssize_t *total,
                                                              int64_t *top, int64_t *reach, int64_t *lo, int64_t *hi)

@@ -108,32 +108,37 @@ static inline __attribute__((always_inline)) long long fit_mask(const Fits *f, P
     return bits;
 }
 
+/* BODY(K, WW) with the cells of a piece and the words of a mask as constants where they are common (4 to 6 cells,
+ * 1 to 6 words: the compiler unrolls their loops), else with the values k and W; BODY returns. */
+#define BY_WORDS(K, W, BODY)                                                                                    \
+    switch (W) {                                                                                                \
+    case 1: BODY(K, 1)                                                                                          \
+    case 2: BODY(K, 2)                                                                                          \
+    case 3: BODY(K, 3)                                                                                          \
+    case 4: BODY(K, 4)                                                                                          \
+    case 5: BODY(K, 5)                                                                                          \
+    case 6: BODY(K, 6)                                                                                          \
+    default: BODY(K, W)                                                                                         \
+    }
+#define BY_SIZE(k, W, BODY)                                                                                     \
+    switch (k) {                                                                                                \
+    case 4: BY_WORDS(4, W, BODY)                                                                                \
+    case 5: BY_WORDS(5, W, BODY)                                                                                \
+    case 6: BY_WORDS(6, W, BODY)                                                                                \
+    default: BODY(k, W)                                                                                         \
+    }
+
 /* Every orientation's fit mask into m (n x W words); returns the number of fits. */
 static inline __attribute__((always_inline)) long long fit_masks(const Fits *f, Py_ssize_t k, uint64_t *m)
 {
     long long total = 0;
 #define LOOP(K, WW)                                                                                             \
-    for (Py_ssize_t o = 0; o < f->n; o++, m += f->words)                                                        \
-        total += fit_mask(f, K, k, WW, o, m);                                                                   \
-    return total;
-#define WORDS(K)                                                                                                \
-    switch (f->words) {                                                                                         \
-    case 1: LOOP(K, 1)                                                                                          \
-    case 2: LOOP(K, 2)                                                                                          \
-    case 3: LOOP(K, 3)                                                                                          \
-    case 4: LOOP(K, 4)                                                                                          \
-    case 5: LOOP(K, 5)                                                                                          \
-    case 6: LOOP(K, 6)                                                                                          \
-    default: LOOP(K, 0)                                                                                         \
+    {                                                                                                           \
+        for (Py_ssize_t o = 0; o < f->n; o++, m += f->words)                                                    \
+            total += fit_mask(f, K, k, WW, o, m);                                                               \
+        return total;                                                                                           \
     }
-    if (k == 5)
-        WORDS(5)
-    if (k == 4)
-        WORDS(4)
-    if (k == 6)
-        WORDS(6)
-    LOOP(0, 0)
-#undef WORDS
+    BY_SIZE(k, f->words, LOOP)
 #undef LOOP
 }
 
@@ -178,24 +183,7 @@ static inline __attribute__((always_inline)) int count_fits(const uint64_t *mask
         count_core(mask, n, WW, flat, K, total, top, reach, lo, hi);                                            \
         return 0;                                                                                               \
     }
-#define WORDS(K)                                                                                                \
-    switch (W) {                                                                                                \
-    case 1: COUNT(K, 1)                                                                                         \
-    case 2: COUNT(K, 2)                                                                                         \
-    case 3: COUNT(K, 3)                                                                                         \
-    case 4: COUNT(K, 4)                                                                                         \
-    case 5: COUNT(K, 5)                                                                                         \
-    case 6: COUNT(K, 6)                                                                                         \
-    default: COUNT(K, W)                                                                                        \
-    }
-    if (k == 5)
-        WORDS(5)
-    if (k == 4)
-        WORDS(4)
-    if (k == 6)
-        WORDS(6)
-    COUNT(k, W)
-#undef WORDS
+    BY_SIZE(k, W, COUNT)
 #undef COUNT
 }
 

@@ -245,25 +245,30 @@ def test_placements_from_orientations_held_as_arrays_are_those_from_their_tuples
 
 @pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
 def test_orientations_held_as_arrays_whichever_way_repeated_images_are_dropped(grid, monkeypatch):
-    # Grid.orientations_lazy, its repeated images dropped by comparing each with its shape's earlier ones or with
-    # numpy.unique: the orientations of Grid.orientations, their cells, their least and their indices.
+    # Grid.orientations_lazy, its images' keys and repeated images found by the C extension (when built), or
+    # with numpy by comparing each with its shape's earlier ones or with numpy.unique: the orientations of
+    # Grid.orientations, their cells, their least and their indices.
     from ubongo_cp.grids import base
 
     shapes = list(free_polyforms(grid, 5))
-    for pairwise in (True, False):
+    ways = ["pairwise", "unique"] + (["c"] if base.c_placements() is not None else [])
+    for way in ways:
         with monkeypatch.context() as m:
-            if not pairwise:
+            if way != "c":
+                m.setattr(base, "c_placements", lambda: None)
+            if way == "unique":
                 m.setattr(base, "_PAIRWISE_MAX", 0)
             for mode in grid.modes:
                 lazy = grid.orientations_lazy(shapes, mode)
                 lists = [grid.orientations(s, mode) for s in shapes]
                 assert [len(o) for o in lazy] == [len(o) for o in lists]
-                assert [o.shapes() for o in lazy] == [list(o) for o in lazy] == lists, (pairwise, mode)
+                assert [o.shapes() for o in lazy] == [list(o) for o in lazy] == lists, (way, mode)
                 assert [o.least for o in lazy] == [min(o) for o in lists]
                 assert all(np.array_equal(o.array, np.array(s)) for o, s in zip(lazy, lists))
                 assert lazy[0].batch.rank().tolist() == [i for o in lists for i in range(len(o))]
                 assert lazy[0].batch.reach == tuple(1 + max(c[axis] for o in lists for s in o for c in s)
                                                     for axis in range(grid.dim))
+                assert lazy[0].batch.kept.sum(axis=1).tolist() == [len(o) for o in lists]
 
 
 @pytest.mark.parametrize("pieces", [["I2"], ["I2", "I2", "L3", "I3", "O4", "T4", "L4", "S4"]])
@@ -396,6 +401,38 @@ def test_every_way_of_making_the_table_gives_the_same_bytes_on_random_puzzles(gr
         assert table(True, _NUMPY_FITS_FROM=10**9) == python                          # found and filled in C
         assert table(True, _NUMPY_FITS_FROM=10**9, _DENSE_SHIFTED_BITS=0) == python   # fits in plain Python
         assert table(True, _NUMPY_FITS_FROM=0, _NUMPY_FITS_AREA=0) == python          # fits with numpy
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")
+def test_c_orientations_refuse_buffers_and_cells_that_do_not_match():
+    """The C extension's images and distinct orientations check their buffers and cells: ValueErrors, nothing
+    written out of bounds; on a domino's two cells they give the keys and orientations found by hand."""
+    from ubongo_cp import _placements
+
+    cols = np.array([[1, 0, 0, 1, 5, 1], [0, 1, 1, 0, 1, 5]], dtype=np.int64)   # identity, swap; keys base 5
+    codes = np.empty((1, 2, 2), dtype=np.int64)
+    _placements.image_keys([(0, 3), (0, 4)], 1, 2, 2, cols, 2, 2, 5, -1, codes)
+    assert codes[0].T.tolist() == [[0, 1], [0, 5]]        # (0, 0), (0, 1) and, swapped, (0, 0), (1, 0)
+    for cells, error in [([(0, 3)], "not N \\* n cells"), ([(0, 3), (0,)], "not a tuple"),
+                         ([(0, 3), (0, 1 << 40)], "out of range"), (5, "not a sequence")]:
+        with pytest.raises((ValueError, TypeError), match=error):
+            _placements.image_keys(cells, 1, 2, 2, cols, 2, 2, 5, -1, codes)
+    with pytest.raises(ValueError, match="sizes do not match"):
+        _placements.image_keys([(0, 3), (0, 4)], 1, 2, 2, cols, 2, 2, 5, -1, np.empty(3, dtype=np.int64))
+    keys, cells = np.empty((2, 2), dtype=np.int64), np.empty((2, 2, 2), dtype=np.int64)
+    of_shape, rank = np.empty(2, dtype=np.int32), np.empty(2, dtype=np.int16)
+    kept, least = np.empty((1, 2), dtype=bool), np.empty((1, 2), dtype=np.int64)
+    out = (keys, cells, of_shape, rank, kept, least)
+    assert _placements.distinct(codes, 1, 2, 2, 5, 2, *out) == (2, [2], (2, 2))
+    assert keys.tolist() == [[0, 1], [0, 5]] and cells.tolist() == [[[0, 0], [0, 1]], [[0, 0], [1, 0]]]
+    assert least.tolist() == [[0, 1]] and kept.tolist() == [[True, True]] and rank.tolist() == [0, 1]
+    same = np.zeros((1, 2, 2), dtype=np.int64)
+    same[0, 1] = 1                                         # both images (0, 0), (0, 1): the second is dropped
+    assert _placements.distinct(same, 1, 2, 2, 5, 2, *out)[:2] == (1, [1]) and kept.tolist() == [[True, False]]
+    with pytest.raises(ValueError, match="negative"):
+        _placements.distinct(-same, 1, 2, 2, 5, 2, *out)
+    with pytest.raises(ValueError, match="sizes do not match"):
+        _placements.distinct(codes, 1, 2, 2, 5, 2, keys[:1], *out[1:])
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")

@@ -1,4 +1,5 @@
-/* Placements of a run of orientations in a region's array: the C fill of ubongo_cp.cover's table.
+/* Placements of a run of orientations in a region's array: the C fill of ubongo_cp.cover's table; and the
+ * distinct orientations of shapes of one size, for ubongo_cp.grids.
  *
  * ubongo_cp.cover._placements describes the array (a region's cells as the bits of one mask, every
  * translation a shift) and the table. In short: the fits of an orientation are the positions p at
@@ -22,6 +23,19 @@
  *       items: item[p + flat] for each cell, then first_type + its type. The outputs: indptr, uint32
  *       (entry o0 + 1 + i is e0 + (k + 1)(i + 1)); indices, uint32; option_type, int32;
  *       orientation, int16; option_offset, int32 (dim per option). Returns the number written.
+ *   image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes) -> None
+ *       The keys of count images of N shapes of n cells (ubongo_cp.grids.base.image_keys): cells, N * n
+ *       tuples of din integers; columns, int64 (din x (dim + 1) count), the maps side by side, map k's
+ *       coordinate i in column i * count + k, its key in base radix in column dim * count + k. Each image is
+ *       moved to normal position: its keys less the key of its least coordinates, ANDed with mask. codes,
+ *       int64 (N x n x count).
+ *   distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, kept, least) -> (rows, counts, reach)
+ *       Each shape's images with their keys sorted, those equal to an earlier image of the shape dropped
+ *       (ubongo_cp.grids.base.Grid.orientations_lazy): keys, int64 (rows x n), and cells, int64
+ *       (rows x n x dim, the keys' digits), of the kept images, shape by shape in the order of the maps;
+ *       of_shape, int32, and rank, int16 (its index among its shape's), per row; kept, bool (N x count);
+ *       least, int64 (N x n), each shape's least image's keys; counts, kept images per shape; reach,
+ *       1 + the largest coordinate per axis. The outputs are sized for N * count rows.
  *
  * Every index is checked against its buffer's size (ValueError, nothing written out of bounds).
  */
@@ -42,6 +56,13 @@ static Py_ssize_t times(Py_ssize_t a, Py_ssize_t b)
 {
     Py_ssize_t r;
     return __builtin_mul_overflow(a, b, &r) ? -1 : r;
+}
+
+/* Releases n buffers taken by PyArg_ParseTuple. */
+static void release(Py_buffer **held, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        PyBuffer_Release(held[i]);
 }
 
 typedef struct {
@@ -382,8 +403,231 @@ static PyObject *fill(PyObject *self, PyObject *args)
 done:
     PyMem_Free(mask);
     PyMem_Free(flat);
-    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++)
-        PyBuffer_Release(held[i]);
+    release(held, sizeof held / sizeof held[0]);
+    return result;
+}
+
+/* The n keys of one image in ascending order (insertion sort: n is a piece's size). */
+static void sort_keys(int64_t *a, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 1; i < n; i++) {
+        int64_t v = a[i];
+        Py_ssize_t j = i;
+        for (; j > 0 && a[j - 1] > v; j--)
+            a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
+
+/* -1, 0 or 1 as the sorted keys a are lexicographically below, equal to or above b. */
+static int compare_keys(const int64_t *a, const int64_t *b, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+static PyObject *distinct(PyObject *self, PyObject *args)
+{
+    Py_ssize_t N, n, count, radix, dim;
+    Py_buffer codes, keys, cells, of_shape, rank, kept, least;
+    if (!PyArg_ParseTuple(args, "y*nnnnnw*w*w*w*w*w*", &codes, &N, &n, &count, &radix, &dim, &keys, &cells,
+                          &of_shape, &rank, &kept, &least))
+        return NULL;
+    Py_buffer *held[] = {&codes, &keys, &cells, &of_shape, &rank, &kept, &least};
+    PyObject *result = NULL, *counts = NULL, *reach = NULL;
+    int64_t *image = NULL, *top = NULL;
+    Py_ssize_t images = times(N, count), entries = times(images, n), coords = times(entries, dim);
+    if (N < 0 || n <= 0 || n > MAX_CELLS || count <= 0 || count > 1024 || radix < 2 || dim <= 0 || dim > MAX_DIM
+        || images < 0 || entries < 0 || coords < 0 || codes.len != 8 * entries || keys.len != 8 * entries
+        || cells.len / 8 != coords || cells.len % 8 || of_shape.len != 4 * images || rank.len != 2 * images
+        || kept.len != images || least.len != 8 * times(N, n)) {
+        PyErr_SetString(PyExc_ValueError, "orientations: buffer sizes do not match");
+        goto done;
+    }
+    image = PyMem_Malloc(sizeof(int64_t) * (size_t)(n + dim));
+    counts = PyList_New(N);
+    if (!image || !counts) {
+        if (!image)
+            PyErr_NoMemory();
+        goto done;
+    }
+    top = image + n;   /* the largest coordinate of a kept image, per axis */
+    for (Py_ssize_t d = 0; d < dim; d++)
+        top[d] = -1;
+    const int64_t *code = codes.buf;
+    int64_t *key = keys.buf, *cell = cells.buf, *low = least.buf;
+    int32_t *shape_of = of_shape.buf;
+    int16_t *ranks = rank.buf;
+    uint8_t *keep = kept.buf;
+    Py_ssize_t m = 0;
+    double inverse = 1.0 / (double)radix;   /* the digits by a multiplication: a division per cell is slow */
+    for (Py_ssize_t s = 0; s < N; s++) {
+        const int64_t *c = code + s * n * count;   /* c[j * count + k]: cell j's key in image k */
+        Py_ssize_t first = m;
+        for (Py_ssize_t k = 0; k < count; k++) {
+            for (Py_ssize_t j = 0; j < n; j++) {
+                image[j] = c[j * count + k];
+                if (image[j] < 0) {
+                    PyErr_SetString(PyExc_ValueError, "orientations: a key is negative");
+                    goto done;
+                }
+            }
+            sort_keys(image, n);
+            if (k == 0 || compare_keys(image, low + s * n, n) < 0)
+                memcpy(low + s * n, image, sizeof(int64_t) * (size_t)n);
+            int seen = 0;
+            for (Py_ssize_t r = first; r < m && !seen; r++)
+                seen = compare_keys(image, key + r * n, n) == 0;
+            keep[s * count + k] = !seen;
+            if (seen)
+                continue;
+            memcpy(key + m * n, image, sizeof(int64_t) * (size_t)n);
+            for (Py_ssize_t j = 0; j < n; j++) {   /* the key's digits in base radix, the first axis the rest */
+                int64_t rest = image[j], *at = cell + (m * n + j) * dim;
+                for (Py_ssize_t d = dim - 1; d > 0; d--) {
+                    int64_t q = rest < (INT64_C(1) << 52) ? (int64_t)((double)rest * inverse) : rest / radix;
+                    q -= q * radix > rest;   /* the float quotient is off by at most one: made exact */
+                    q += (q + 1) * radix <= rest;
+                    at[d] = rest - q * radix;
+                    rest = q;
+                }
+                at[0] = rest;
+                for (Py_ssize_t d = 0; d < dim; d++)
+                    if (at[d] > top[d])
+                        top[d] = at[d];
+            }
+            shape_of[m] = (int32_t)s;
+            ranks[m] = (int16_t)(m - first);
+            m++;
+        }
+        PyObject *number = PyLong_FromSsize_t(m - first);
+        if (!number)
+            goto done;
+        PyList_SET_ITEM(counts, s, number);
+    }
+    reach = PyTuple_New(dim);
+    if (!reach)
+        goto done;
+    for (Py_ssize_t d = 0; d < dim; d++) {
+        PyObject *v = PyLong_FromLongLong(top[d] + 1);
+        if (!v)
+            goto done;
+        PyTuple_SET_ITEM(reach, d, v);
+    }
+    result = Py_BuildValue("nOO", m, counts, reach);
+done:
+    Py_XDECREF(counts);
+    Py_XDECREF(reach);
+    PyMem_Free(image);
+    release(held, sizeof held / sizeof held[0]);
+    return result;
+}
+
+/* The keys of every image of shapes s0 <= s < s1 (image_keys); inlined with constant din and dim. */
+static inline __attribute__((always_inline)) void keys_of(const int64_t *at, const int64_t *col, int64_t *out,
+                                                          Py_ssize_t N, Py_ssize_t n, Py_ssize_t din,
+                                                          Py_ssize_t count, Py_ssize_t dim, int64_t radix,
+                                                          int64_t mask)
+{
+    Py_ssize_t width = (dim + 1) * count;
+    int64_t raw[MAX_DIM + 1], low[MAX_DIM];
+    for (Py_ssize_t s = 0; s < N; s++) {
+        const int64_t *xs = at + s * n * din;
+        int64_t *os = out + s * n * count;
+        for (Py_ssize_t k = 0; k < count; k++) {
+            for (Py_ssize_t j = 0; j < n; j++) {
+                for (Py_ssize_t i = 0; i <= dim; i++) {
+                    int64_t v = 0;
+                    for (Py_ssize_t d = 0; d < din; d++)
+                        v += xs[j * din + d] * col[d * width + i * count + k];
+                    raw[i] = v;
+                }
+                for (Py_ssize_t i = 0; i < dim; i++)
+                    if (j == 0 || raw[i] < low[i])
+                        low[i] = raw[i];
+                os[j * count + k] = raw[dim];
+            }
+            uint64_t shift = 0;   /* unsigned: wraps on keys beyond 64 bits, never undefined */
+            for (Py_ssize_t i = 0; i < dim; i++)
+                shift = shift * (uint64_t)radix + (uint64_t)low[i];
+            shift &= (uint64_t)mask;
+            for (Py_ssize_t j = 0; j < n; j++)
+                os[j * count + k] = (int64_t)((uint64_t)os[j * count + k] - shift);
+        }
+    }
+}
+
+static PyObject *image_keys(PyObject *self, PyObject *args)
+{
+    Py_ssize_t N, n, din, count, dim, radix;
+    long long mask;
+    PyObject *cells_in;
+    Py_buffer columns, codes;
+    if (!PyArg_ParseTuple(args, "Onnny*nnnLw*", &cells_in, &N, &n, &din, &columns, &count, &dim, &radix, &mask,
+                          &codes))
+        return NULL;
+    Py_buffer *held[] = {&columns, &codes};
+    PyObject *result = NULL, *seq = NULL;
+    int64_t *at = NULL;
+    Py_ssize_t cells = times(N, n), width = times(dim + 1, count), entries = times(cells, count);
+    if (N < 0 || n <= 0 || n > MAX_CELLS || din <= 0 || din > MAX_DIM || dim <= 0 || dim > MAX_DIM || count <= 0
+        || count > 1024 || radix < 2 || cells < 0 || width < 0 || entries < 0 || columns.len % 8
+        || columns.len / 8 != times(din, width) || codes.len != 8 * entries) {
+        PyErr_SetString(PyExc_ValueError, "orientations: buffer sizes do not match");
+        goto done;
+    }
+    seq = PySequence_Fast(cells_in, "orientations: the cells are not a sequence");
+    if (!seq)
+        goto done;
+    if (PySequence_Fast_GET_SIZE(seq) != cells) {
+        PyErr_SetString(PyExc_ValueError, "orientations: not N * n cells");
+        goto done;
+    }
+    at = PyMem_Malloc(sizeof(int64_t) * (size_t)(cells * din + 1));
+    if (!at) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < cells; c++) {   /* each cell's din integers (coordinates, or more) */
+        PyObject *cell = PySequence_Fast_GET_ITEM(seq, c);
+        if (!PyTuple_Check(cell) || PyTuple_GET_SIZE(cell) != din) {
+            PyErr_SetString(PyExc_ValueError, "orientations: a cell is not a tuple of din integers");
+            goto done;
+        }
+        for (Py_ssize_t d = 0; d < din; d++) {
+            long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(cell, d));
+            if (v == -1 && PyErr_Occurred())
+                goto done;
+            if (v < -(1LL << 24) || v > (1LL << 24)) {   /* each sum of products below 2 ** 52 */
+                PyErr_SetString(PyExc_ValueError, "orientations: a coordinate is out of range");
+                goto done;
+            }
+            at[c * din + d] = v;
+        }
+    }
+    const int64_t *col = columns.buf;
+    for (Py_ssize_t i = 0; i < din * width; i++)
+        if (col[i] < -(1LL << 24) || col[i] > (1LL << 24)) {
+            PyErr_SetString(PyExc_ValueError, "orientations: a map's entry is out of range");
+            goto done;
+        }
+    int64_t *out = codes.buf;
+    if (din == 2 && dim == 2)
+        keys_of(at, col, out, N, n, 2, count, 2, radix, mask);
+    else if (din == 3 && dim == 3)
+        keys_of(at, col, out, N, n, 3, count, 3, radix, mask);
+    else if (din == 4 && dim == 2)
+        keys_of(at, col, out, N, n, 4, count, 2, radix, mask);
+    else
+        keys_of(at, col, out, N, n, din, count, dim, radix, mask);
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    Py_XDECREF(seq);
+    PyMem_Free(at);
+    release(held, sizeof held / sizeof held[0]);
     return result;
 }
 
@@ -391,11 +635,15 @@ static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(shifted, rows, positions, k) -> (fit masks, number of fits)"},
     {"fill", fill, METH_VARARGS, "fill(masks, W, k, flats, item, offset, dim, of_type, rank, first_type, "
                                  "indptr, indices, option_type, orientation, option_offset, o0, e0) -> n"},
+    {"image_keys", image_keys, METH_VARARGS, "image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes)"},
+    {"distinct", distinct, METH_VARARGS, "distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, "
+                                         "kept, least) -> (rows, counts, reach)"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_placements",
-                                    "The C fill of ubongo_cp.cover's placement table.", -1, methods};
+                                    "The C fill of ubongo_cp.cover's placement table and the distinct "
+                                    "orientations of ubongo_cp.grids.", -1, methods};
 
 PyMODINIT_FUNC PyInit__placements(void)
 {

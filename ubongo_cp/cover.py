@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Na
 
 from .errors import InputError, whole_argument
 from .geometry import Cell, Shape
-from .grids.base import LazyOrientations, Orientations
+from .grids.base import LazyOrientations, Orientations, c_placements
 from .pieces import EMPTY, EmptyCell, Piece, Region, check_one_grid, orientations_of
 from .structs import Struct, replace
 from .verify import verify_solution
@@ -1638,20 +1638,9 @@ def _write_c(fill_c, parts, item, offset, dim: int, n_cells: int) -> PlacementTa
     return table
 
 
-def _c_fill():
-    """The C extension ``ubongo_cp._placements`` (:func:`_fill_c`, :func:`_fill_c_direct`, :func:`_fill_c_ints`),
-    or None when it is not built (the install compiles it: ``setup.py``)."""
-    if not _C_EXTENSION:
-        try:
-            from . import _placements
-        except ImportError:
-            _C_EXTENSION.append(None)
-        else:
-            _C_EXTENSION.append(_placements)
-    return _C_EXTENSION[0]
-
-
-_C_EXTENSION: list = []    # the extension or None, once looked for
+#: The C extension ``ubongo_cp._placements`` (:func:`_fill_c`, :func:`_fill_c_direct`, :func:`_fill_c_ints`), or
+#: None when it is not built (the install compiles it: ``setup.py``).
+_c_fill = c_placements
 
 
 def _fill_c_ints(forms, strides, fits, layout, n_cells) -> PlacementTable | None:

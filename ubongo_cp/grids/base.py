@@ -562,6 +562,34 @@ class Grid:
             return [self.orientations(s, mode) for s in shapes]
         n_shapes, _, count = codes.shape
         dim = len(shapes[0][0])
+        native = c_placements()
+        if native is not None:                                 # the same arrays, made in one pass in C
+            keys = np.empty((n_shapes * count, n), dtype=np.int64)
+            cells = np.empty((n_shapes * count, n, dim), dtype=np.int64)
+            shape_of = np.empty(n_shapes * count, dtype=np.int32)
+            rank = np.empty(n_shapes * count, dtype=np.int16)
+            kept = np.empty((n_shapes, count), dtype=bool)
+            least = np.empty((n_shapes, n), dtype=np.int64)
+            rows, counts, reach = native.distinct(np.ascontiguousarray(codes), n_shapes, n, count, radix, dim,
+                                                  keys, cells, shape_of, rank, kept, least)
+            keys, cells, shape_of, rank = keys[:rows], cells[:rows], shape_of[:rows], rank[:rows]
+        else:
+            keys, cells, shape_of, counts, kept, reach, least = self._distinct(codes, radix, dim)
+            rank = None
+        least_shapes = zip(*[iter(_cells_of_keys(least, radix, dim))] * n)
+        batch = OrientationBatch(keys, cells, shape_of, counts, radix, kept, reach)
+        batch._rank = rank
+        batch.members = [LazyOrientations(batch, i, shape) for i, shape in enumerate(least_shapes)]
+        return list(batch.members)
+
+    @staticmethod
+    def _distinct(codes, radix: int, dim: int) -> tuple:
+        """:meth:`orientations_lazy` with numpy, without the C extension: from the images' keys (N, n, count),
+        the kept images' sorted keys and cells, each one's shape, the number per shape, which are kept, the reach
+        and each shape's least image's keys."""
+        import numpy as np
+
+        n_shapes, n, count = codes.shape
         sorted_keys = np.sort(codes.transpose(0, 2, 1), axis=2)          # (N, count, n), each image's sorted
         words = _packed(sorted_keys, radix ** dim)            # (N, count) each, in the order of the images' keys
         if n_shapes * count * count * n <= _PAIRWISE_MAX:     # each image against the shape's earlier ones
@@ -588,30 +616,20 @@ class Grid:
         else:                                                  # the first of its images sorted by their keys
             flat_keys = sorted_keys.reshape(-1, n)
             least = flat_keys[np.lexsort(np.vstack([flat_keys.T[::-1], np.arange(n_shapes).repeat(count)]))[::count]]
-        least_shapes = zip(*[iter(_cells_of_keys(least, radix, dim))] * n)
-        batch = OrientationBatch(keys, cells, shape_of.astype(np.int32), counts, radix, kept, reach)
-        batch.members = [LazyOrientations(batch, i, shape) for i, shape in enumerate(least_shapes)]
-        return list(batch.members)
+        return keys, cells, shape_of.astype(np.int32), counts, kept, reach, least
 
     def _codes(self, shapes: Sequence[Shape], count: int, radix: int):
         """The first ``count`` symmetries' images of shapes of one size (N shapes of n cells), each in normal
         position, its cells as keys in base ``radix`` (the first coordinate the most significant): an int array
         (N, n, count); None if the grid has no vectorised form (:attr:`linear`).
 
-        One integer matrix product gives every image's coordinates and keys (:func:`_code_columns`); the key
+        The maps give every image's coordinates and keys (:func:`_code_columns`, :func:`image_keys`); the key
         of each image's least coordinates is then taken from its cells' keys."""
         if self.linear is None:
             return None
-        import numpy as np
-
         n_shapes, n, dim = len(shapes), len(shapes[0]), len(shapes[0][0])
-        arr = np.array(list(chain.from_iterable(chain.from_iterable(shapes))), dtype=np.int64).reshape(-1, dim)
-        raw = (arr @ _code_columns(self.linear, count, radix)).reshape(n_shapes, n, dim + 1, count)
-        low = raw.min(axis=1)                             # (N, dim + 1, count): each image's least coordinates
-        shift = low[:, 0]
-        for axis in range(1, dim):
-            shift = shift * radix + low[:, axis]
-        return raw[:, :, dim] - shift[:, None]
+        return image_keys(list(chain.from_iterable(shapes)), n_shapes, n, _code_columns(self.linear, count, radix),
+                          count, dim, radix)
 
     def symmetry_group(self, cells: Iterable[Cell]) -> list[int]:
         """The symmetries (indices) that map the shape onto itself, identity first."""
@@ -775,6 +793,56 @@ def _packed(keys, base: int) -> list:
     while per < n and base ** (per + 1) < 1 << 63:
         per += 1
     return [keys[..., start:start + per] @ _powers(base, min(per, n - start)) for start in range(0, n, per)]
+
+
+def image_keys(x, n_shapes: int, n: int, columns, count: int, dim: int, radix: int, even: bool = False):
+    """The keys of ``count`` images of ``n_shapes`` shapes of ``n`` cells each, in normal position (a grid's
+    ``_codes``): int64, shape (n_shapes, n, count).
+
+    Parameters
+    ----------
+    x : list of tuple of int
+        ``n_shapes * n`` tuples of ``din`` integers: what the maps act on, per cell, shape by shape (its
+        coordinates, or more).
+    columns : numpy.ndarray
+        int64, shape (din, (dim + 1) * count): the maps side by side (:func:`side_by_side`), each giving an
+        image's ``dim`` coordinates then its key in base ``radix`` (the first coordinate the most significant).
+    even : bool
+        Whether normal position rounds the shift of the keys down to an even number (triangles: the least row
+        and column, less 1 when their sum is odd).
+
+    Each image is moved to normal position by the key of its least coordinates; computed by the C extension
+    when it is built, else with one numpy matrix product."""
+    import numpy as np
+
+    native = c_placements()
+    if native is not None:
+        codes = np.empty((n_shapes, n, count), dtype=np.int64)
+        native.image_keys(x, n_shapes, n, columns.shape[0], columns, count, dim, radix, -2 if even else -1, codes)
+        return codes
+    x = np.array(x, dtype=np.int64)
+    raw = (x @ columns).reshape(n_shapes, n, dim + 1, count)
+    low = raw.min(axis=1)                             # (N, dim + 1, count): each image's least coordinates
+    shift = low[:, 0]
+    for axis in range(1, dim):
+        shift = shift * radix + low[:, axis]
+    return raw[:, :, dim] - (shift & ~1 if even else shift)[:, None]
+
+
+def c_placements():
+    """The C extension ``ubongo_cp._placements`` (the distinct orientations here, the placement table's fill in
+    :mod:`ubongo_cp.cover`), or None when it is not built (the install compiles it: ``setup.py``)."""
+    if not _C_EXTENSION:
+        try:
+            from .. import _placements
+        except ImportError:
+            _C_EXTENSION.append(None)
+        else:
+            _C_EXTENSION.append(_placements)
+    return _C_EXTENSION[0]
+
+
+_C_EXTENSION: list = []    # the extension or None, once looked for
 
 
 @lru_cache(maxsize=None)

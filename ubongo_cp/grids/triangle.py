@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import InputError
-from .base import Cell, Colouring, Grid, Shape, side_by_side
+from .base import Cell, Colouring, Grid, Shape, image_keys, side_by_side
 from .hex import AXIAL_MATRICES, HEX, HexGrid
 from .square import SQUARE
 
@@ -237,15 +237,10 @@ class TriangleGrid(Grid):
         integer matrix product on ``(row, (row + col) // 2, (row + col) % 2, 1)`` of every cell gives the
         images' rows, columns and keys; normal position (:meth:`shift`) is then taken from the keys: the key of
         the least row and column, less 1 when their sum is odd, which is the key's parity (``radix`` is odd)."""
-        import numpy as np
-
         assert radix & 1, radix
         n_shapes, n = len(shapes), len(shapes[0])
-        x = np.array([(r, (r + c) >> 1, (r + c) & 1, 1) for s in shapes for r, c in s], dtype=np.int64)
-        raw = (x @ _affine_matrices(count, radix)).reshape(n_shapes, n, 3, count)
-        low = raw.min(axis=1)                                # (N, 3, count): each image's least row and column
-        least = low[:, 0] * radix + low[:, 1]
-        return raw[:, :, 2] - (least & ~1)[:, None]
+        x = [(r, (r + c) >> 1, (r + c) & 1, 1) for s in shapes for r, c in s]
+        return image_keys(x, n_shapes, n, _affine_matrices(count, radix), count, 2, radix, even=True)
 
     def shift(self, cells: Sequence[Cell]) -> Cell:
         r0 = min(r for r, _ in cells)

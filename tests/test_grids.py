@@ -404,9 +404,10 @@ def test_every_way_of_making_the_table_gives_the_same_bytes_on_random_puzzles(gr
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")
-def test_c_orientations_refuse_buffers_and_cells_that_do_not_match():
-    """The C extension's images and distinct orientations check their buffers and cells: ValueErrors, nothing
-    written out of bounds; on a domino's two cells they give the keys and orientations found by hand."""
+def test_c_orientations_and_region_cells_give_hand_checked_values_and_refuse_bad_buffers():
+    """The C extension's images, distinct orientations and region cells check their buffers and cells: ValueErrors,
+    nothing written out of bounds; on a domino's two cells and a few region cells they give the keys,
+    orientations, bounds and flat positions found by hand."""
     from ubongo_cp import _placements
 
     cols = np.array([[1, 0, 0, 1, 5, 1], [0, 1, 1, 0, 1, 5]], dtype=np.int64)   # identity, swap; keys base 5
@@ -423,7 +424,7 @@ def test_c_orientations_refuse_buffers_and_cells_that_do_not_match():
     of_shape, rank = np.empty(2, dtype=np.int32), np.empty(2, dtype=np.int16)
     kept, least = np.empty((1, 2), dtype=bool), np.empty((1, 2), dtype=np.int64)
     out = (keys, cells, of_shape, rank, kept, least)
-    assert _placements.distinct(codes, 1, 2, 2, 5, 2, *out) == (2, [2], (2, 2))
+    assert _placements.distinct(codes, 1, 2, 2, 5, 2, *out) == (2, [2], (2, 2), [((0, 0), (0, 1))])
     assert keys.tolist() == [[0, 1], [0, 5]] and cells.tolist() == [[[0, 0], [0, 1]], [[0, 0], [1, 0]]]
     assert least.tolist() == [[0, 1]] and kept.tolist() == [[True, True]] and rank.tolist() == [0, 1]
     same = np.zeros((1, 2, 2), dtype=np.int64)
@@ -433,6 +434,15 @@ def test_c_orientations_refuse_buffers_and_cells_that_do_not_match():
         _placements.distinct(-same, 1, 2, 2, 5, 2, *out)
     with pytest.raises(ValueError, match="sizes do not match"):
         _placements.distinct(codes, 1, 2, 2, 5, 2, keys[:1], *out[1:])
+    # a region's cells: their bounds and flat positions (row-major, strides (10, 1), less 3)
+    assert _placements.bounds([(2, 5), (0, 7), (1, 1)], 2) == ((0, 1), (2, 7))
+    assert np.frombuffer(_placements.flatten([(2, 5), (0, 7)], (10, 1), 3), dtype=np.int64).tolist() == [22, 4]
+    for call, error in [(lambda: _placements.bounds([], 2), "no cells"), (lambda: _placements.bounds([(1,)], 2),
+                        "not a tuple"), (lambda: _placements.bounds([(1, 2)], 0), "dim out of range"),
+                        (lambda: _placements.flatten([(1, 2)], (1 << 41, 1), 0), "stride is out of range"),
+                        (lambda: _placements.flatten([(1, 1 << 41)], (2, 1), 0), "coordinate is out of range")]:
+        with pytest.raises(ValueError, match=error):
+            call()
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")
@@ -637,19 +647,19 @@ def test_a_region_layouts_arrays_are_published_whole_for_threads_building_at_onc
 
     seen: list[set] = []
     arrays_of: list[dict] = []
-    cell_items, words = cover._cell_items, cover._words
+    position_items, words = cover._position_items, cover._words
 
-    def spy_items(layout):
+    def spy_items(layout, at):
         arrays_of.append(layout[6])
         seen.append(set(layout[6]))
-        return cell_items(layout)
+        return position_items(layout, at)
 
     def spy_words(masks, nbytes):
         if arrays_of:
             seen.append(set(arrays_of[-1]))
         return words(masks, nbytes)
 
-    monkeypatch.setattr(cover, "_cell_items", spy_items)
+    monkeypatch.setattr(cover, "_position_items", spy_items)
     monkeypatch.setattr(cover, "_words", spy_words)
     cover._REGIONS.clear()
     cover._FORMS.clear()

@@ -23,19 +23,25 @@
  *       items: item[p + flat] for each cell, then first_type + its type. The outputs: indptr, uint32
  *       (entry o0 + 1 + i is e0 + (k + 1)(i + 1)); indices, uint32; option_type, int32;
  *       orientation, int16; option_offset, int32 (dim per option). Returns the number written.
+ *   bounds(cells, dim) -> (low, high)
+ *       The least and the largest coordinate per axis of a region's cells (tuples of dim integers).
+ *   flatten(cells, strides, base) -> bytes
+ *       Each cell's flat position in a row-major array of these strides, less base: int64 per cell.
  *   image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes) -> None
  *       The keys of count images of N shapes of n cells (ubongo_cp.grids.base.image_keys): cells, N * n
  *       tuples of din integers; columns, int64 (din x (dim + 1) count), the maps side by side, map k's
  *       coordinate i in column i * count + k, its key in base radix in column dim * count + k. Each image is
  *       moved to normal position: its keys less the key of its least coordinates, ANDed with mask. codes,
  *       int64 (N x n x count).
- *   distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, kept, least) -> (rows, counts, reach)
+ *   distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, kept, least)
+ *       -> (rows, counts, reach, least shapes)
  *       Each shape's images with their keys sorted, those equal to an earlier image of the shape dropped
  *       (ubongo_cp.grids.base.Grid.orientations_lazy): keys, int64 (rows x n), and cells, int64
  *       (rows x n x dim, the keys' digits), of the kept images, shape by shape in the order of the maps;
  *       of_shape, int32, and rank, int16 (its index among its shape's), per row; kept, bool (N x count);
  *       least, int64 (N x n), each shape's least image's keys; counts, kept images per shape; reach,
- *       1 + the largest coordinate per axis. The outputs are sized for N * count rows.
+ *       1 + the largest coordinate per axis; least shapes, each shape's least image as a tuple of cells
+ *       (tuples of dim integers). The outputs are sized for N * count rows.
  *
  * Every index is checked against its buffer's size (ValueError, nothing written out of bounds).
  */
@@ -50,6 +56,8 @@
 #define MAX_DIM 16
 /* Most words of a fit mask whose bits fill() counts in one pass over every mask (more: mask by mask). */
 #define MAX_SUMMED_WORDS 64
+/* Most keys (radix ** dim) for which distinct() makes each cell's tuple once, in a table by key. */
+#define CELL_TABLE_MAX (1 << 16)
 
 /* a * b, or -1 when it overflows (a, b >= 0). */
 static Py_ssize_t times(Py_ssize_t a, Py_ssize_t b)
@@ -436,8 +444,9 @@ static PyObject *distinct(PyObject *self, PyObject *args)
                           &of_shape, &rank, &kept, &least))
         return NULL;
     Py_buffer *held[] = {&codes, &keys, &cells, &of_shape, &rank, &kept, &least};
-    PyObject *result = NULL, *counts = NULL, *reach = NULL;
+    PyObject *result = NULL, *counts = NULL, *reach = NULL, *shapes = NULL, **made = NULL;
     int64_t *image = NULL, *top = NULL;
+    Py_ssize_t n_keys = 0;
     Py_ssize_t images = times(N, count), entries = times(images, n), coords = times(entries, dim);
     if (N < 0 || n <= 0 || n > MAX_CELLS || count <= 0 || count > 1024 || radix < 2 || dim <= 0 || dim > MAX_DIM
         || images < 0 || entries < 0 || coords < 0 || codes.len != 8 * entries || keys.len != 8 * entries
@@ -508,7 +517,8 @@ static PyObject *distinct(PyObject *self, PyObject *args)
         PyList_SET_ITEM(counts, s, number);
     }
     reach = PyTuple_New(dim);
-    if (!reach)
+    shapes = PyList_New(N);
+    if (!reach || !shapes)
         goto done;
     for (Py_ssize_t d = 0; d < dim; d++) {
         PyObject *v = PyLong_FromLongLong(top[d] + 1);
@@ -516,13 +526,82 @@ static PyObject *distinct(PyObject *self, PyObject *args)
             goto done;
         PyTuple_SET_ITEM(reach, d, v);
     }
-    result = Py_BuildValue("nOO", m, counts, reach);
+    /* each shape's least image as a tuple of cells, each cell a tuple made once per key (when the keys are few) */
+    n_keys = 1;
+    for (Py_ssize_t d = 0; d < dim && n_keys <= CELL_TABLE_MAX; d++)
+        n_keys = radix > CELL_TABLE_MAX ? CELL_TABLE_MAX + 1 : n_keys * radix;
+    if (n_keys <= CELL_TABLE_MAX) {
+        made = PyMem_Calloc((size_t)n_keys, sizeof(PyObject *));
+        if (!made) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    for (Py_ssize_t s = 0; s < N; s++) {
+        PyObject *shape = PyTuple_New(n);
+        if (!shape)
+            goto done;
+        PyList_SET_ITEM(shapes, s, shape);
+        for (Py_ssize_t j = 0; j < n; j++) {
+            int64_t key = low[s * n + j], rest = key;
+            PyObject *cell = made && key < n_keys ? made[key] : NULL;
+            if (cell) {
+                Py_INCREF(cell);
+                PyTuple_SET_ITEM(shape, j, cell);
+                continue;
+            }
+            cell = PyTuple_New(dim);
+            if (!cell)
+                goto done;
+            PyTuple_SET_ITEM(shape, j, cell);
+            for (Py_ssize_t d = dim - 1; d >= 0; d--) {
+                PyObject *v = PyLong_FromLongLong(d ? rest % radix : rest);
+                if (!v)
+                    goto done;
+                PyTuple_SET_ITEM(cell, d, v);
+                rest /= radix;
+            }
+            if (made && key < n_keys) {
+                Py_INCREF(cell);
+                made[key] = cell;
+            }
+        }
+    }
+    result = Py_BuildValue("nOOO", m, counts, reach, shapes);
 done:
+    if (made) {
+        for (Py_ssize_t i = 0; i < n_keys; i++)
+            Py_XDECREF(made[i]);
+        PyMem_Free(made);
+    }
     Py_XDECREF(counts);
     Py_XDECREF(reach);
+    Py_XDECREF(shapes);
     PyMem_Free(image);
     release(held, sizeof held / sizeof held[0]);
     return result;
+}
+
+/* The dim integers of cell c of a sequence made by PySequence_Fast into out, each at most limit in absolute
+ * value; 0, or -1 with ValueError. */
+static int cell_coords(PyObject *seq, Py_ssize_t c, Py_ssize_t dim, long long limit, int64_t *out)
+{
+    PyObject *cell = PySequence_Fast_GET_ITEM(seq, c);
+    if (!PyTuple_Check(cell) || PyTuple_GET_SIZE(cell) != dim) {
+        PyErr_SetString(PyExc_ValueError, "cells: a cell is not a tuple of dim integers");
+        return -1;
+    }
+    for (Py_ssize_t d = 0; d < dim; d++) {
+        long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(cell, d));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (v < -limit || v > limit) {
+            PyErr_SetString(PyExc_ValueError, "cells: a coordinate is out of range");
+            return -1;
+        }
+        out[d] = v;
+    }
+    return 0;
 }
 
 /* The keys of every image of shapes s0 <= s < s1 (image_keys); inlined with constant din and dim. */
@@ -590,23 +669,9 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t c = 0; c < cells; c++) {   /* each cell's din integers (coordinates, or more) */
-        PyObject *cell = PySequence_Fast_GET_ITEM(seq, c);
-        if (!PyTuple_Check(cell) || PyTuple_GET_SIZE(cell) != din) {
-            PyErr_SetString(PyExc_ValueError, "orientations: a cell is not a tuple of din integers");
+    for (Py_ssize_t c = 0; c < cells; c++)   /* each cell's din integers (coordinates, or more) */
+        if (cell_coords(seq, c, din, 1LL << 24, at + c * din) < 0)   /* each sum of products below 2 ** 52 */
             goto done;
-        }
-        for (Py_ssize_t d = 0; d < din; d++) {
-            long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(cell, d));
-            if (v == -1 && PyErr_Occurred())
-                goto done;
-            if (v < -(1LL << 24) || v > (1LL << 24)) {   /* each sum of products below 2 ** 52 */
-                PyErr_SetString(PyExc_ValueError, "orientations: a coordinate is out of range");
-                goto done;
-            }
-            at[c * din + d] = v;
-        }
-    }
     const int64_t *col = columns.buf;
     for (Py_ssize_t i = 0; i < din * width; i++)
         if (col[i] < -(1LL << 24) || col[i] > (1LL << 24)) {
@@ -631,13 +696,115 @@ done:
     return result;
 }
 
+/* The cells of a region as a sequence (PySequence_Fast: a new reference), dim checked; NULL with an exception. */
+static PyObject *region_cells(PyObject *cells, Py_ssize_t dim)
+{
+    if (dim <= 0 || dim > MAX_DIM) {
+        PyErr_SetString(PyExc_ValueError, "region: dim out of range");
+        return NULL;
+    }
+    return PySequence_Fast(cells, "region: the cells are not a sequence");
+}
+
+static PyObject *bounds(PyObject *self, PyObject *args)
+{
+    PyObject *cells, *seq, *low = NULL, *high = NULL, *result = NULL;
+    Py_ssize_t dim;
+    if (!PyArg_ParseTuple(args, "On", &cells, &dim) || !(seq = region_cells(cells, dim)))
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int64_t at[MAX_DIM], lo[MAX_DIM], hi[MAX_DIM];
+    if (n == 0) {
+        PyErr_SetString(PyExc_ValueError, "region: no cells");
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < n; c++) {
+        if (cell_coords(seq, c, dim, 1LL << 40, at) < 0)
+            goto done;
+        for (Py_ssize_t d = 0; d < dim; d++) {
+            if (c == 0 || at[d] < lo[d])
+                lo[d] = at[d];
+            if (c == 0 || at[d] > hi[d])
+                hi[d] = at[d];
+        }
+    }
+    low = PyTuple_New(dim);
+    high = PyTuple_New(dim);
+    if (!low || !high)
+        goto done;
+    for (Py_ssize_t d = 0; d < dim; d++) {
+        PyObject *a = PyLong_FromLongLong(lo[d]), *b = PyLong_FromLongLong(hi[d]);
+        if (a)
+            PyTuple_SET_ITEM(low, d, a);
+        if (b)
+            PyTuple_SET_ITEM(high, d, b);
+        if (!a || !b)
+            goto done;
+    }
+    result = PyTuple_Pack(2, low, high);
+done:
+    Py_XDECREF(low);
+    Py_XDECREF(high);
+    Py_DECREF(seq);
+    return result;
+}
+
+static PyObject *flatten(PyObject *self, PyObject *args)
+{
+    PyObject *cells, *strides, *seq, *result = NULL;
+    long long base;
+    if (!PyArg_ParseTuple(args, "OO!L", &cells, &PyTuple_Type, &strides, &base))
+        return NULL;
+    Py_ssize_t dim = PyTuple_GET_SIZE(strides);
+    int64_t stride[MAX_DIM], at[MAX_DIM];
+    if (dim <= 0 || dim > MAX_DIM) {
+        PyErr_SetString(PyExc_ValueError, "region: dim out of range");
+        return NULL;
+    }
+    for (Py_ssize_t d = 0; d < dim; d++) {
+        stride[d] = PyLong_AsLongLong(PyTuple_GET_ITEM(strides, d));
+        if (stride[d] == -1 && PyErr_Occurred())
+            return NULL;
+        if (stride[d] < 0 || stride[d] > (1LL << 40)) {
+            PyErr_SetString(PyExc_ValueError, "region: a stride is out of range");
+            return NULL;
+        }
+    }
+    if (base < -(1LL << 62) || base > (1LL << 62)) {
+        PyErr_SetString(PyExc_ValueError, "region: the base is out of range");
+        return NULL;
+    }
+    if (!(seq = region_cells(cells, dim)))
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    result = PyBytes_FromStringAndSize(NULL, 8 * n);
+    if (!result)
+        goto done;
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    for (Py_ssize_t c = 0; c < n; c++) {
+        if (cell_coords(seq, c, dim, 1LL << 40, at) < 0) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        uint64_t v = 0;   /* unsigned: a position out of range wraps, and the fill's checks refuse it */
+        for (Py_ssize_t d = 0; d < dim; d++)
+            v += (uint64_t)at[d] * (uint64_t)stride[d];
+        out[c] = (int64_t)(v - (uint64_t)base);
+    }
+done:
+    Py_DECREF(seq);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(shifted, rows, positions, k) -> (fit masks, number of fits)"},
     {"fill", fill, METH_VARARGS, "fill(masks, W, k, flats, item, offset, dim, of_type, rank, first_type, "
                                  "indptr, indices, option_type, orientation, option_offset, o0, e0) -> n"},
+    {"bounds", bounds, METH_VARARGS, "bounds(cells, dim) -> (least coordinates, largest coordinates)"},
+    {"flatten", flatten, METH_VARARGS, "flatten(cells, strides, base) -> bytes: int64 per cell"},
     {"image_keys", image_keys, METH_VARARGS, "image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes)"},
     {"distinct", distinct, METH_VARARGS, "distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, "
-                                         "kept, least) -> (rows, counts, reach)"},
+                                         "kept, least) -> (rows, counts, reach, least shapes)"},
     {NULL, NULL, 0, NULL},
 };
 

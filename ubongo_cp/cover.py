@@ -957,8 +957,9 @@ def _type_key(orientations: Sequence[Shape]) -> tuple[Shape, int]:
     nested: two such sets with one least image and one size are equal; the cells left empty take every
     orientation whatever the mode, :class:`~ubongo_cp.pieces.EmptyCell`, so a monomino of the pieces may have
     fewer)."""
-    least = orientations.least if type(orientations) is LazyOrientations else _form(orientations)[2]
-    return least, len(orientations)
+    if type(orientations) is LazyOrientations:
+        return orientations.least, orientations.batch.counts[orientations.number]
+    return _form(orientations)[2], len(orientations)
 
 
 def _types_of(orientations: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], ...]:
@@ -1253,7 +1254,7 @@ def _placements(region: Region, plan: _Plan) -> PlacementTable:
         shapes, forms, reach = _forms_of(plan)
     layout = _REGIONS.get((id(region), reach, n_types))   # this region, else an equal one, else made
     if layout is None or layout[7] is not region:
-        key = (region, reach, n_types)
+        key = _Hashed((region, reach, n_types))
         layout = _REGIONS.get(key)
         if layout is None:
             layout = _region_layout(region, lattice, reach, n_types)
@@ -1294,6 +1295,21 @@ def _placements(region: Region, plan: _Plan) -> PlacementTable:
             runs = _runs(plan)[1]
             return _fill_numpy(runs, _fits_unpacked(runs, fits, layout), strides, layout, n_cells)
     return _fill_python(shapes, forms, strides, fits, layout, n_cells)
+
+
+class _Hashed:
+    """A dict key whose hash is computed once, for a look-up and a store (a region's hash reads every cell)."""
+
+    __slots__ = ("key", "hash")
+
+    def __init__(self, key) -> None:
+        self.key, self.hash = key, hash(key)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other) -> bool:
+        return type(other) is _Hashed and self.key == other.key
 
 
 def _vectorised(plan: _Plan, n_cells: int) -> bool:
@@ -1345,10 +1361,15 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
     (made when first asked for: in plain Python, :func:`_python_layout`; with numpy, :func:`_numpy_layout`),
     and the region."""
     cells = region.cells + region.optional
-    columns = list(zip(*cells))
+    native = _c_fill()
+    if native is not None:          # one pass over the cells in C
+        least, most = native.bounds(cells, len(cells[0]))
+    else:
+        columns = list(zip(*cells))
+        least, most = [min(col) for col in columns], [max(col) for col in columns]
     # a shape's smallest coordinate is 0 up to the grid's lead (normal position): room for it before the region
-    low = [min(col) - lead for col, lead in zip(columns, lattice.normal_lead)]
-    size = [1 + max(col) - lo for col, lo in zip(columns, low)]
+    low = [lo - lead for lo, lead in zip(least, lattice.normal_lead)]
+    size = [1 + hi - lo for hi, lo in zip(most, low)]
     for axis in range(1, len(size)):   # padding: a shape at any position ends inside its row (never wraps)
         size[axis] += reach[axis] - 1
     strides = [1] * len(size)
@@ -1359,7 +1380,12 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
         raise InputError(f"the region's bounding box, with room for the pieces, is {' x '.join(map(str, size))} "
                          f"cells, over the {MAX_FRAME_CELLS:,} placements are searched in; draw its parts closer "
                          "together", path=region.path)
-    where = _flatten(cells, strides, sum(map(mul, low, strides)))
+    base = sum(map(mul, low, strides))
+    if native is not None:
+        where: Sequence[int] = array("q")
+        where.frombytes(native.flatten(cells, tuple(strides), base))    # type: ignore[attr-defined]
+    else:
+        where = _flatten(cells, strides, base)
     top = 1 + sum((r - 1) * s for r, s in zip(reach, strides))     # beyond every flat offset of a shape's cell
     positions = lattice.translations(tuple(low), tuple(size))
     return tuple(strides), positions, where, (total, top), n_types, (tuple(low), tuple(size)), {}, region
@@ -1492,8 +1518,7 @@ def _numpy_layout(layout) -> dict:
         low, size = layout[5]
         nbits = 64 * ((total + 63) // 64)
         at = np.array(layout[2], dtype=np.intp)
-        item = np.full(total, 0xFFFFFFFF, dtype=np.uint32)
-        item[at] = np.fromiter(_cell_items(layout), dtype=np.uint32, count=len(at))
+        item = _position_items(layout, at)
         offset = np.empty((*size, len(size)), dtype=np.int32)   # each position's translation
         for axis, (lo, n) in enumerate(zip(low, size)):
             offset[..., axis] = np.arange(lo, lo + n, dtype=np.int32).reshape((n,) + (1,) * (len(size) - 1 - axis))
@@ -1501,6 +1526,19 @@ def _numpy_layout(layout) -> dict:
                        "used": (layout[1].bit_length() + 7) // 8,    # the bytes of a fit mask that hold positions
                        "at": at})
     return arrays
+
+
+def _position_items(layout, at):
+    """The item at each position of the region's layout (:func:`_region_layout`; as :func:`_cell_items`: the
+    cells, then, after the types' items, the optional cells), given the cells' positions ``at``: uint32, shape
+    (positions,); none: the largest uint32, never read."""
+    import numpy as np
+
+    item = np.full(layout[3][0], 0xFFFFFFFF, dtype=np.uint32)
+    area, first_optional = layout[7].area, layout[7].area + layout[4]
+    item[at[:area]] = np.arange(area, dtype=np.uint32)
+    item[at[area:]] = np.arange(first_optional, first_optional + len(at) - area, dtype=np.uint32)
+    return item
 
 
 def _shifted_words(layout) -> dict:
@@ -1847,6 +1885,11 @@ def _runs(plan: _Plan) -> tuple[tuple[int, ...], list[_Run]]:
     import numpy as np
 
     shapes = plan.shapes
+    first = shapes[0] if shapes else None
+    if type(first) is LazyOrientations and first.batch.members == shapes:   # one batch, in order: one run
+        batch = first.batch
+        plan.runs = (batch.reach, [_Run(0, len(shapes), batch.counts, batch.cells, batch.of_shape, batch.rank(), {})])
+        return plan.runs
     runs = []
     t0 = 0
     n_cells = [s.batch.cells.shape[1] if isinstance(s, LazyOrientations) else len(s[0]) for s in shapes]

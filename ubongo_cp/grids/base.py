@@ -570,13 +570,13 @@ class Grid:
             rank = np.empty(n_shapes * count, dtype=np.int16)
             kept = np.empty((n_shapes, count), dtype=bool)
             least = np.empty((n_shapes, n), dtype=np.int64)
-            rows, counts, reach = native.distinct(np.ascontiguousarray(codes), n_shapes, n, count, radix, dim,
-                                                  keys, cells, shape_of, rank, kept, least)
+            rows, counts, reach, least_shapes = native.distinct(np.ascontiguousarray(codes), n_shapes, n, count,
+                                                                radix, dim, keys, cells, shape_of, rank, kept, least)
             keys, cells, shape_of, rank = keys[:rows], cells[:rows], shape_of[:rows], rank[:rows]
         else:
             keys, cells, shape_of, counts, kept, reach, least = self._distinct(codes, radix, dim)
             rank = None
-        least_shapes = zip(*[iter(_cells_of_keys(least, radix, dim))] * n)
+            least_shapes = list(zip(*[iter(_cells_of_keys(least, radix, dim))] * n))
         batch = OrientationBatch(keys, cells, shape_of, counts, radix, kept, reach)
         batch._rank = rank
         batch.members = [LazyOrientations(batch, i, shape) for i, shape in enumerate(least_shapes)]

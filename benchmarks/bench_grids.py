@@ -8,7 +8,8 @@ Run ``python -m benchmarks.bench_grids [--repeats N] [--compare-with DIR]``.
    before the next as a deck or a census drops it: a single build of a
    fraction of a millisecond is timed as much by the C library's memory (the
    pages of a fresh allocation) as by the build), cold (the pieces' orientations and the region's layout
-   computed too: every cache of placement generation emptied) and warm
+   computed too: every cache of placement generation emptied), new region (the pieces' orientations kept,
+   the region's layout computed: a deck's card sides, a generator's candidate regions) and warm
    (cached, as in a deck or a census). First like for like: every free polyform of 5 cells
    (12 pentominoes, 22 pentahexes, 4 pentiamonds, 29 pentacubes) in a
    region of 120 cells (10x12, a 10x12 parallelogram, a 6x10 parallelogram
@@ -142,6 +143,9 @@ def compare(base: Path, repeats: int, inner: int, only: str | None = None) -> li
 #: Like for like by instance size: every free polyform of 5 cells on another grid, and on squares in a
 #: rectangle holding about as many placements (an instance's fixed cost, its region's layout and some
 #: numpy calls, then weighs alike on both): (other grid's case, square case).
+#: The kinds of build timed per case: cold, new region, warm (module docstring).
+KINDS = ("cold", "new_region", "warm")
+
 MATCHED = [(("triangle", "5 cells", (6, 10)), ("square", "5 cells", (6, 8))),          # 1,478 / 1,540
            (("triangle", "5 cells", (10, 18)), ("square", "5 cells", (10, 12))),       # 5,246 / 5,116
            (("hex", "5 cells", (5, 6)), ("square", "5 cells", (6, 8))),                # 1,782 / 1,540
@@ -150,7 +154,7 @@ MATCHED = [(("triangle", "5 cells", (6, 10)), ("square", "5 cells", (6, 8))),   
 
 
 def matched(rows: list[dict], times: dict) -> list[dict]:
-    """The :data:`MATCHED` pairs: µs per placement of the other grid over that of squares, cold and warm (CPU):
+    """The :data:`MATCHED` pairs: µs per placement of the other grid over that of squares, each kind of build (CPU):
     the median over the runs of the ratio within each run (the two cases measured moments apart, so that a
     change of the machine's load between runs weighs on both)."""
     by_case = {(r["grid"], r["pieces"], r["region"]): r for r in rows}
@@ -160,12 +164,12 @@ def matched(rows: list[dict], times: dict) -> list[dict]:
         row = {"pair": f"{a['grid']} {a['region']} / square {b['region']}",
                "placements": f"{a['placements']} / {b['placements']}"}
         per = b["placements"] / a["placements"]
-        for kind in ("cold", "warm"):
+        for kind in KINDS:
             row[f"ratio_cpu_{kind}"] = statistics.median(
                 x[0] / y[0] * per for x, y in zip(times[other, kind], times[square, kind]))
         out.append(row)
-        print(f"| {row['pair']} | {row['placements']} | {row['ratio_cpu_cold']:.2f} | {row['ratio_cpu_warm']:.2f} |",
-              flush=True)
+        print(f"| {row['pair']} | {row['placements']} | "
+              + " | ".join(f"{row[f'ratio_cpu_{kind}']:.2f}" for kind in KINDS) + " |", flush=True)
     return out
 
 
@@ -191,7 +195,7 @@ def placements(repeats: int, builds: int = 10) -> tuple[list[dict], dict]:
         return load_pieces(name).pieces
 
     made = {case: (pieces_of(case[0], case[1]), Region.box(*case[2], grid=case[0], max_cells=10_000)) for case in cases}
-    times: dict[tuple, list[tuple[float, float]]] = {(case, kind): [] for case in cases for kind in ("cold", "warm")}
+    times: dict[tuple, list[tuple[float, float]]] = {(case, kind): [] for case in cases for kind in KINDS}
     options = {}
     for _ in range(repeats):
         for case in cases:
@@ -201,12 +205,13 @@ def placements(repeats: int, builds: int = 10) -> tuple[list[dict], dict]:
             options[case] = inst.n_options
             inst = None   # the previous instance freed before the clock, not charged to the builds
             gc.collect()
-            for kind in ("cold", "warm"):
+            for kind in KINDS:
                 cpu = wall = 0.0
                 for _ in range(builds):
                     if kind == "cold":   # the pieces' orientations and the region's layout are part of the work
                         pieces_module._ORIENT_CACHE.clear()
                         cover._FORMS.clear()
+                    if kind != "warm":   # the region's layout is
                         cover._REGIONS.clear()
                     c0, w0 = time.process_time(), time.perf_counter()
                     build_instance(pieces, region)   # warm: after the cold build, as in a deck or a census
@@ -217,14 +222,14 @@ def placements(repeats: int, builds: int = 10) -> tuple[list[dict], dict]:
         grid, pieces, box = case
         n = options[case]
         row = {"grid": grid, "pieces": pieces, "region": "x".join(map(str, box)), "placements": n}
-        for kind in ("cold", "warm"):
+        for kind in KINDS:
             for i, what in enumerate(("cpu", "wall")):
                 t = statistics.median(x[i] for x in times[case, kind])
                 row[f"{what}_{kind}_s"] = t
                 row[f"us_per_placement_{what}_{kind}"] = 1e6 * t / n
         rows.append(row)
         print(f"| {grid} | {pieces} | {row['region']} | {n} | " + " | ".join(
-            f"{row[f'us_per_placement_{what}_{kind}']:.3f}" for kind in ("cold", "warm") for what in ("cpu", "wall"))
+            f"{row[f'us_per_placement_{what}_{kind}']:.3f}" for kind in KINDS for what in ("cpu", "wall"))
             + " |", flush=True)
     return rows, times
 
@@ -241,12 +246,12 @@ def main(argv=None) -> int:
                     help="builds in a row per run of the placements per grid (default 10)")
     args = ap.parse_args(argv)
     print(f"load average before: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}")
-    print("\n| grid | pieces | region | placements | us/placement cold, CPU | cold, wall | warm, CPU | warm, wall |"
-          "\n|---|---|---|--:|--:|--:|--:|--:|")
+    print("\n| grid | pieces | region | placements | us/placement cold, CPU | cold, wall | new region, CPU |"
+          " new region, wall | warm, CPU | warm, wall |\n|---|---|---|--:|--:|--:|--:|--:|--:|--:|")
     rows, times = ([], {}) if args.no_placements else placements(args.repeats, args.builds)
     if rows:
         print("\n| like for like (5 cells, about as many placements) | placements | CPU cold, ratio to squares |"
-              " warm |\n|---|--:|--:|--:|")
+              " new region | warm |\n|---|--:|--:|--:|--:|")
         rows += matched(rows, times)
     cmp_rows = []
     if args.compare_with:

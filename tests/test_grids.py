@@ -435,7 +435,9 @@ def test_c_orientations_and_region_cells_give_hand_checked_values_and_refuse_bad
     with pytest.raises(ValueError, match="sizes do not match"):
         _placements.distinct(codes, 1, 2, 2, 5, 2, keys[:1], *out[1:])
     # a region's cells: their bounds and flat positions (row-major, strides (10, 1), less 3)
-    assert _placements.bounds([(2, 5), (0, 7), (1, 1)], 2) == ((0, 1), (2, 7))
+    assert _placements.bounds([(2, 5), (0, 7), (1, 1)], 2)[:2] == ((0, 1), (2, 7))
+    assert _placements.bounds([(2, 5), (0, 7)], 2)[2] == _placements.bounds([(2, 5), (0, 7)], 2)[2] \
+        != _placements.bounds([(0, 7), (2, 5)], 2)[2]         # the digest: equal cells, equal digests
     assert np.frombuffer(_placements.flatten([(2, 5), (0, 7)], (10, 1), 3), dtype=np.int64).tolist() == [22, 4]
     for call, error in [(lambda: _placements.bounds([], 2), "no cells"), (lambda: _placements.bounds([(1,)], 2),
                         "not a tuple"), (lambda: _placements.bounds([(1, 2)], 0), "dim out of range"),

@@ -23,8 +23,9 @@
  *       items: item[p + flat] for each cell, then first_type + its type. The outputs: indptr, uint32
  *       (entry o0 + 1 + i is e0 + (k + 1)(i + 1)); indices, uint32; option_type, int32;
  *       orientation, int16; option_offset, int32 (dim per option). Returns the number written.
- *   bounds(cells, dim) -> (low, high)
- *       The least and the largest coordinate per axis of a region's cells (tuples of dim integers).
+ *   bounds(cells, dim) -> (low, high, digest)
+ *       The least and the largest coordinate per axis of a region's cells (tuples of dim integers), and a
+ *       64-bit digest of the cells in order (FNV-1a over their coordinates; equal cells, equal digests).
  *   flatten(cells, strides, base) -> bytes
  *       Each cell's flat position in a row-major array of these strides, less base: int64 per cell.
  *   image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes) -> None
@@ -718,6 +719,7 @@ static PyObject *bounds(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "region: no cells");
         goto done;
     }
+    uint64_t digest = 0xcbf29ce484222325u ^ (uint64_t)n;   /* FNV-1a over the coordinates, in order */
     for (Py_ssize_t c = 0; c < n; c++) {
         if (cell_coords(seq, c, dim, 1LL << 40, at) < 0)
             goto done;
@@ -726,6 +728,7 @@ static PyObject *bounds(PyObject *self, PyObject *args)
                 lo[d] = at[d];
             if (c == 0 || at[d] > hi[d])
                 hi[d] = at[d];
+            digest = (digest ^ (uint64_t)at[d]) * 0x100000001b3u;
         }
     }
     low = PyTuple_New(dim);
@@ -741,7 +744,11 @@ static PyObject *bounds(PyObject *self, PyObject *args)
         if (!a || !b)
             goto done;
     }
-    result = PyTuple_Pack(2, low, high);
+    PyObject *hash = PyLong_FromUnsignedLongLong(digest);
+    if (hash) {
+        result = PyTuple_Pack(3, low, high, hash);
+        Py_DECREF(hash);
+    }
 done:
     Py_XDECREF(low);
     Py_XDECREF(high);
@@ -800,7 +807,7 @@ static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(shifted, rows, positions, k) -> (fit masks, number of fits)"},
     {"fill", fill, METH_VARARGS, "fill(masks, W, k, flats, item, offset, dim, of_type, rank, first_type, "
                                  "indptr, indices, option_type, orientation, option_offset, o0, e0) -> n"},
-    {"bounds", bounds, METH_VARARGS, "bounds(cells, dim) -> (least coordinates, largest coordinates)"},
+    {"bounds", bounds, METH_VARARGS, "bounds(cells, dim) -> (least coordinates, largest coordinates, digest)"},
     {"flatten", flatten, METH_VARARGS, "flatten(cells, strides, base) -> bytes: int64 per cell"},
     {"image_keys", image_keys, METH_VARARGS, "image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes)"},
     {"distinct", distinct, METH_VARARGS, "distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, "

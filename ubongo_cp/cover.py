@@ -1254,10 +1254,12 @@ def _placements(region: Region, plan: _Plan) -> PlacementTable:
         shapes, forms, reach = _forms_of(plan)
     layout = _REGIONS.get((id(region), reach, n_types))   # this region, else an equal one, else made
     if layout is None or layout[7] is not region:
-        key = _Hashed((region, reach, n_types))
+        cells = region.cells + region.optional
+        bounds = _bounds(cells)
+        key = ("equal", bounds[2], reach, n_types)          # an equal region: its cells' digest, then equality
         layout = _REGIONS.get(key)
-        if layout is None:
-            layout = _region_layout(region, lattice, reach, n_types)
+        if layout is None or layout[7] != region:
+            layout = _region_layout(region, lattice, reach, n_types, cells, bounds)
             # what it will hold: the shifted masks (dense up to a bound; as integers, and as words for the C
             # fill) and the tables per position
             total, top = layout[3]
@@ -1295,21 +1297,6 @@ def _placements(region: Region, plan: _Plan) -> PlacementTable:
             runs = _runs(plan)[1]
             return _fill_numpy(runs, _fits_unpacked(runs, fits, layout), strides, layout, n_cells)
     return _fill_python(shapes, forms, strides, fits, layout, n_cells)
-
-
-class _Hashed:
-    """A dict key whose hash is computed once, for a look-up and a store (a region's hash reads every cell)."""
-
-    __slots__ = ("key", "hash")
-
-    def __init__(self, key) -> None:
-        self.key, self.hash = key, hash(key)
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other) -> bool:
-        return type(other) is _Hashed and self.key == other.key
 
 
 def _vectorised(plan: _Plan, n_cells: int) -> bool:
@@ -1353,20 +1340,26 @@ def _flats(form, strides: tuple[int, ...]) -> list[list[int]]:
 MAX_FRAME_CELLS = 4_000_000
 
 
-def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int) -> tuple:
-    """The region in the array of :func:`_placements` for shapes of this reach (extent per axis): the strides,
+def _bounds(cells: Sequence[Cell]) -> tuple:
+    """The least and the largest coordinate per axis of a region's cells (and optional cells; at least one), and
+    a digest of the cells (equal cells, equal digests): in one pass in C when the extension is built."""
+    native = _c_fill()
+    if native is not None:
+        return native.bounds(cells, len(cells[0]))
+    columns = list(zip(*cells))
+    return [min(col) for col in columns], [max(col) for col in columns], hash(cells)
+
+
+def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int, cells: Sequence[Cell],
+                   bounds: tuple) -> tuple:
+    """The region in the array of :func:`_placements` for shapes of this reach (extent per axis), given its cells
+    then optional cells and their :func:`_bounds`: the strides,
     the positions a shape may be moved to (the translations that keep the grid onto itself), the position of
     each cell then optional cell, the array's size and the flat offsets a shape's cell may have (their
     number), the number of types, the translation at position 0 and the array's shape, a dict for the rest
     (made when first asked for: in plain Python, :func:`_python_layout`; with numpy, :func:`_numpy_layout`),
     and the region."""
-    cells = region.cells + region.optional
-    native = _c_fill()
-    if native is not None:          # one pass over the cells in C
-        least, most = native.bounds(cells, len(cells[0]))
-    else:
-        columns = list(zip(*cells))
-        least, most = [min(col) for col in columns], [max(col) for col in columns]
+    least, most = bounds[:2]
     # a shape's smallest coordinate is 0 up to the grid's lead (normal position): room for it before the region
     low = [lo - lead for lo, lead in zip(least, lattice.normal_lead)]
     size = [1 + hi - lo for hi, lo in zip(most, low)]
@@ -1381,6 +1374,7 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
                          f"cells, over the {MAX_FRAME_CELLS:,} placements are searched in; draw its parts closer "
                          "together", path=region.path)
     base = sum(map(mul, low, strides))
+    native = _c_fill()
     if native is not None:
         where: Sequence[int] = array("q")
         where.frombytes(native.flatten(cells, tuple(strides), base))    # type: ignore[attr-defined]

@@ -530,13 +530,14 @@ class Grid:
         """:meth:`orientations` of many shapes of one size at once, with numpy, held as arrays: their tuples
         are made when first read (for :func:`ubongo_cp.cover.build_instance`, which reads the arrays).
 
-        Every symmetry's images of every shape are computed in a few array
-        operations (``_codes``), each in normal position, its cells as one
-        integer key per cell, sorted; each shape's images
-        equal to an earlier one are dropped (each image's keys compared
-        with those of the shape's earlier images; for many shapes,
-        :func:`numpy.unique` of the keys, the shape's index first). The
-        rest make one :class:`OrientationBatch`.
+        Every symmetry's images of every shape are computed at once
+        (``_codes``: one pass in C, :func:`image_keys`), each in normal
+        position, its cells as one integer key per cell, sorted; each shape's
+        images equal to an earlier one are dropped (each image's keys
+        compared with those of the shape's earlier images), and the rest make
+        one :class:`OrientationBatch` (one pass in C, the extension's
+        ``distinct``; without the extension, with numpy: for many shapes,
+        :func:`numpy.unique` of the keys, the shape's index first).
 
         Returns
         -------

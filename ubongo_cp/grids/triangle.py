@@ -234,7 +234,8 @@ class TriangleGrid(Grid):
 
     def _codes(self, shapes: Sequence[Shape], count: int, radix: int):
         """``Grid._codes`` through the affine maps per direction (``_AFFINE``; their linear parts agree): one
-        integer matrix product on ``(row, (row + col) // 2, (row + col) % 2, 1)`` of every cell gives the
+        integer map (:func:`~ubongo_cp.grids.base.image_keys`) of ``(row, (row + col) // 2, (row + col) % 2, 1)``
+        for every cell gives the
         images' rows, columns and keys; normal position (:meth:`shift`) is then taken from the keys: the key of
         the least row and column, less 1 when their sum is odd, which is the key's parity (``radix`` is odd)."""
         assert radix & 1, radix

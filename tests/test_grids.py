@@ -403,6 +403,43 @@ def test_every_way_of_making_the_table_gives_the_same_bytes_on_random_puzzles(gr
         assert table(True, _NUMPY_FITS_FROM=0, _NUMPY_FITS_AREA=0) == python          # fits with numpy
 
 
+def test_orientations_of_cells_given_as_lists_arrays_or_far_out_are_those_of_tuples(monkeypatch):
+    """Shapes whose cells are lists or numpy rows, shapes far from the origin (beyond 2 ** 24) and a shape of
+    1,023 cubes have, computed together, the orientations found one by one; pieces and a region far out give
+    the table of the same puzzle at the origin (the C extension reads tuples or lists of ints and keys within
+    62 bits; anything else takes the numpy way)."""
+    from ubongo_cp import cover
+    from ubongo_cp import pieces as pieces_module
+    from ubongo_cp.grids import base, get_grid
+    from ubongo_cp.pieces import Piece, Region
+
+    square, cube = get_grid("square"), get_grid("cube")
+    shapes = [((0, 0), (0, 1), (1, 1)), ((0, 0), (1, 0), (1, 1), (2, 1))[:3], ((5, 5), (5, 6), (6, 5))]
+    far = 1 << 40
+    cases = [(square, [[list(c) for c in s] for s in shapes]), (square, [np.array(s) for s in shapes]),
+             (square, [tuple((x + far, y - far) for x, y in s) for s in shapes]),
+             (cube, [tuple((0, 0, i) for i in range(1023)), tuple((0, i, 0) for i in range(1023))])]
+    for way in ("c", "numpy"):
+        with monkeypatch.context() as m:
+            if way == "numpy":
+                m.setattr(base, "c_placements", lambda: None)
+            for grid, given in cases:
+                one_by_one = [grid.orientations([tuple(map(int, c)) for c in s]) for s in given]
+                assert grid.orientations_many(given) == one_by_one, (way, grid.name)
+    def table(move):
+        pieces_module._ORIENT_CACHE.clear()
+        cover._FORMS.clear()
+        cover._REGIONS.clear()
+        use = [Piece(f"P{i}", tuple((x + move, y) for x, y in s)) for i, s in enumerate(shapes)]
+        region = Region(tuple((x + move, y) for x in range(3) for y in range(3)))
+        inst = cover.build_instance(use, region)
+        return inst.n_options, [sorted((x - move, y) for x, y in inst.option_cells(o)) for o in range(inst.n_options)]
+    assert table(0) == table(1 << 30) == table(-(1 << 30))
+    assert table(0)[0] == 16     # by hand: the three pieces are one type, the L-tromino: 4 orientations x 4 places
+    with pytest.raises(InputError, match="beyond the coordinates a placement table holds"):
+        table(1 << 40)
+
+
 @pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")
 def test_c_orientations_and_region_cells_give_hand_checked_values_and_refuse_bad_buffers():
     """The C extension's images, distinct orientations and region cells check their buffers and cells: ValueErrors,
@@ -414,12 +451,30 @@ def test_c_orientations_and_region_cells_give_hand_checked_values_and_refuse_bad
     codes = np.empty((1, 2, 2), dtype=np.int64)
     _placements.image_keys([(0, 3), (0, 4)], 1, 2, 2, cols, 2, 2, 5, -1, codes)
     assert codes[0].T.tolist() == [[0, 1], [0, 5]]        # (0, 0), (0, 1) and, swapped, (0, 0), (1, 0)
-    for cells, error in [([(0, 3)], "not N \\* n cells"), ([(0, 3), (0,)], "not a tuple"),
-                         ([(0, 3), (0, 1 << 40)], "out of range"), (5, "not a sequence")]:
-        with pytest.raises((ValueError, TypeError), match=error):
-            _placements.image_keys(cells, 1, 2, 2, cols, 2, 2, 5, -1, codes)
-    with pytest.raises(ValueError, match="sizes do not match"):
-        _placements.image_keys([(0, 3), (0, 4)], 1, 2, 2, cols, 2, 2, 5, -1, np.empty(3, dtype=np.int64))
+    _placements.image_keys([[0, 3], [0, 4]], 1, 2, 2, cols, 2, 2, 5, -1, codes)   # lists of ints read as tuples
+    assert codes[0].T.tolist() == [[0, 1], [0, 5]]
+
+    class Shrinks:     # an int-like whose __index__ would free the cells being read: never called
+        def __index__(self):
+            cells.clear()
+            return 0
+
+    cells = [(Shrinks(), 3), (0, 4)]
+    for bad, error, kind in [([(0, 3)], "not N \\* n cells", ValueError), (cells, "not an integer", TypeError),
+                             ([(0, 3), (0,)], "another number of coordinates", ValueError),
+                             ([(0, 3), (0, 1 << 70)], "too big", OverflowError),
+                             ([(0, 3), (0, 1 << 61)], "pass 62 bits", OverflowError),
+                             ([(0, 3), np.array([0, 4])], "not a tuple or a list", TypeError),
+                             (5, "not a sequence", TypeError)]:
+        with pytest.raises(kind, match=error):
+            _placements.image_keys(bad, 1, 2, 2, cols, 2, 2, 5, -1, codes)
+    assert len(cells) == 2
+    for args, error in [((np.empty(3, dtype=np.int64),), "sizes do not match"),
+                        ((memoryview(bytearray(33))[1:],), "sizes do not match")]:    # too small; misaligned
+        with pytest.raises(ValueError, match=error):
+            _placements.image_keys([(0, 3), (0, 4)], 1, 2, 2, cols, 2, 2, 5, -1, *args)
+    with pytest.raises(ValueError, match="out of range"):      # sizes checked before any product of them
+        _placements.image_keys([], 0, 1, 2, bytearray(16), 3, (1 << 63) - 1, 5, -1, np.empty(0, dtype=np.int64))
     keys, cells = np.empty((2, 2), dtype=np.int64), np.empty((2, 2, 2), dtype=np.int64)
     of_shape, rank = np.empty(2, dtype=np.int32), np.empty(2, dtype=np.int16)
     kept, least = np.empty((1, 2), dtype=bool), np.empty((1, 2), dtype=np.int64)
@@ -432,18 +487,29 @@ def test_c_orientations_and_region_cells_give_hand_checked_values_and_refuse_bad
     assert _placements.distinct(same, 1, 2, 2, 5, 2, *out)[:2] == (1, [1]) and kept.tolist() == [[True, False]]
     with pytest.raises(ValueError, match="negative"):
         _placements.distinct(-same, 1, 2, 2, 5, 2, *out)
+    with pytest.raises(ValueError, match="beyond 62 bits"):
+        _placements.distinct(same + (1 << 62) + 1, 1, 2, 2, 5, 2, *out)
+    with pytest.raises(ValueError, match="sizes out of range"):      # a radix whose digits would overflow
+        _placements.distinct(codes, 1, 2, 2, (1 << 62) + 1, 2, *out)
     with pytest.raises(ValueError, match="sizes do not match"):
         _placements.distinct(codes, 1, 2, 2, 5, 2, keys[:1], *out[1:])
+    with pytest.raises(ValueError, match="sizes do not match"):      # misaligned
+        _placements.distinct(memoryview(bytearray(8 * 4 + 1))[1:], 1, 2, 2, 5, 2, *out)
     # a region's cells: their bounds and flat positions (row-major, strides (10, 1), less 3)
     assert _placements.bounds([(2, 5), (0, 7), (1, 1)], 2)[:2] == ((0, 1), (2, 7))
     assert _placements.bounds([(2, 5), (0, 7)], 2)[2] == _placements.bounds([(2, 5), (0, 7)], 2)[2] \
         != _placements.bounds([(0, 7), (2, 5)], 2)[2]         # the digest: equal cells, equal digests
     assert np.frombuffer(_placements.flatten([(2, 5), (0, 7)], (10, 1), 3), dtype=np.int64).tolist() == [22, 4]
-    for call, error in [(lambda: _placements.bounds([], 2), "no cells"), (lambda: _placements.bounds([(1,)], 2),
-                        "not a tuple"), (lambda: _placements.bounds([(1, 2)], 0), "dim out of range"),
-                        (lambda: _placements.flatten([(1, 2)], (1 << 41, 1), 0), "stride is out of range"),
-                        (lambda: _placements.flatten([(1, 1 << 41)], (2, 1), 0), "coordinate is out of range")]:
-        with pytest.raises(ValueError, match=error):
+    far = (1 << 62) - 1                                    # far from the origin: exact once the base is taken off
+    assert np.frombuffer(_placements.flatten([(far, 5)], (2, 1), 2 * far), dtype=np.int64).tolist() == [5]
+    for call, error, kind in [(lambda: _placements.bounds([], 2), "no cells", ValueError),
+                              (lambda: _placements.bounds([(1,)], 2), "another number", ValueError),
+                              (lambda: _placements.bounds([(1, 2)], 0), "dim out of range", ValueError),
+                              (lambda: _placements.bounds([(1, 2.0)], 2), "not an integer", TypeError),
+                              (lambda: _placements.flatten([(1, 2)], (1 << 41, 1), 0), "stride is out of range",
+                               ValueError),
+                              (lambda: _placements.flatten([(1, 1 << 64)], (2, 1), 0), "too big", OverflowError)]:
+        with pytest.raises(kind, match=error):
             call()
 
 

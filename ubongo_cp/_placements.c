@@ -44,7 +44,10 @@
  *       1 + the largest coordinate per axis; least shapes, each shape's least image as a tuple of cells
  *       (tuples of dim integers). The outputs are sized for N * count rows.
  *
- * Every index is checked against its buffer's size (ValueError, nothing written out of bounds).
+ * Every index is checked against its buffer's size and every buffer's start against the alignment of its items
+ * (ValueError, nothing written out of bounds). Cells are tuples or lists of ints (TypeError otherwise: the
+ * callers then take their Python way); only ints are read, so no Python code runs while a list is read. Keys
+ * that would pass 62 bits are an OverflowError.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -57,6 +60,8 @@
 #define MAX_DIM 16
 /* Most words of a fit mask whose bits fill() counts in one pass over every mask (more: mask by mask). */
 #define MAX_SUMMED_WORDS 64
+/* Largest radix of the keys of image_keys() and distinct(): a key's digits are then found without overflow. */
+#define RADIX_MAX (INT64_C(1) << 31)
 /* Most keys (radix ** dim) for which distinct() makes each cell's tuple once, in a table by key. */
 #define CELL_TABLE_MAX (1 << 16)
 
@@ -65,6 +70,18 @@ static Py_ssize_t times(Py_ssize_t a, Py_ssize_t b)
 {
     Py_ssize_t r;
     return __builtin_mul_overflow(a, b, &r) ? -1 : r;
+}
+
+/* Whether buffer b holds exactly count items of size bytes each, its start aligned for them (a division, never
+ * an overflowing product). */
+static int aligned(const Py_buffer *b, Py_ssize_t size)
+{
+    return (uintptr_t)b->buf % (uintptr_t)size == 0;
+}
+
+static int holds(const Py_buffer *b, Py_ssize_t count, Py_ssize_t size)
+{
+    return count >= 0 && b->len % size == 0 && b->len / size == count && aligned(b, size);
 }
 
 /* Releases n buffers taken by PyArg_ParseTuple. */
@@ -91,7 +108,7 @@ static int fits_check(Fits *f, Py_ssize_t k)
 {
     f->words = f->positions.len / 8;
     if (k <= 0 || k > MAX_CELLS || f->words <= 0 || f->positions.len % 8 || f->shifted.len % (8 * f->words)
-        || f->rows.len % (8 * k)) {
+        || f->rows.len % (8 * k) || !aligned(&f->shifted, 8) || !aligned(&f->rows, 8) || !aligned(&f->positions, 8)) {
         PyErr_SetString(PyExc_ValueError, "placements: buffer sizes do not match");
         return -1;
     }
@@ -328,7 +345,9 @@ static PyObject *fill(PyObject *self, PyObject *args)
     }
     n = masks.len / (8 * W);
     if (flats.len % 8 || flats.len / 8 % k || flats.len / 8 / k != n || of_type.len != 4 * n || rank.len != 2 * n
-        || offset.len % (4 * dim) || offset.len / (4 * dim) != n_pos || item.len % 4) {
+        || offset.len % (4 * dim) || offset.len / (4 * dim) != n_pos || item.len % 4 || !aligned(&item, 4)
+        || !aligned(&offset, 4) || !aligned(&of_type, 4) || !aligned(&rank, 2) || !aligned(&indptr, 4)
+        || !aligned(&indices, 4) || !aligned(&otype, 4) || !aligned(&orient, 2) || !aligned(&ooffset, 4)) {
         PyErr_SetString(PyExc_ValueError, "placements: buffer sizes do not match");
         goto done;
     }
@@ -448,11 +467,15 @@ static PyObject *distinct(PyObject *self, PyObject *args)
     PyObject *result = NULL, *counts = NULL, *reach = NULL, *shapes = NULL, **made = NULL;
     int64_t *image = NULL, *top = NULL;
     Py_ssize_t n_keys = 0;
+    if (N < 0 || n <= 0 || n > MAX_CELLS || count <= 0 || count > 1024 || radix < 2 || radix > RADIX_MAX || dim <= 0
+        || dim > MAX_DIM) {
+        PyErr_SetString(PyExc_ValueError, "orientations: sizes out of range");
+        goto done;
+    }
     Py_ssize_t images = times(N, count), entries = times(images, n), coords = times(entries, dim);
-    if (N < 0 || n <= 0 || n > MAX_CELLS || count <= 0 || count > 1024 || radix < 2 || dim <= 0 || dim > MAX_DIM
-        || images < 0 || entries < 0 || coords < 0 || codes.len != 8 * entries || keys.len != 8 * entries
-        || cells.len / 8 != coords || cells.len % 8 || of_shape.len != 4 * images || rank.len != 2 * images
-        || kept.len != images || least.len != 8 * times(N, n)) {
+    if (images < 0 || entries < 0 || coords < 0 || !holds(&codes, entries, 8) || !holds(&keys, entries, 8)
+        || !holds(&cells, coords, 8) || !holds(&of_shape, images, 4) || !holds(&rank, images, 2)
+        || !holds(&kept, images, 1) || !holds(&least, times(N, n), 8)) {
         PyErr_SetString(PyExc_ValueError, "orientations: buffer sizes do not match");
         goto done;
     }
@@ -479,8 +502,8 @@ static PyObject *distinct(PyObject *self, PyObject *args)
         for (Py_ssize_t k = 0; k < count; k++) {
             for (Py_ssize_t j = 0; j < n; j++) {
                 image[j] = c[j * count + k];
-                if (image[j] < 0) {
-                    PyErr_SetString(PyExc_ValueError, "orientations: a key is negative");
+                if (image[j] < 0 || image[j] > (INT64_C(1) << 62)) {
+                    PyErr_SetString(PyExc_ValueError, "orientations: a key is negative or beyond 62 bits");
                     goto done;
                 }
             }
@@ -583,33 +606,44 @@ done:
     return result;
 }
 
-/* The dim integers of cell c of a sequence made by PySequence_Fast into out, each at most limit in absolute
- * value; 0, or -1 with ValueError. */
-static int cell_coords(PyObject *seq, Py_ssize_t c, Py_ssize_t dim, long long limit, int64_t *out)
+/* The dim integers of cell c of a sequence made by PySequence_Fast into out; 0, or -1 with an exception:
+ * TypeError for a cell that is not a tuple or a list of ints (the caller may convert it and try again),
+ * ValueError for one of another length, OverflowError for an int beyond 64 bits. Only ints are read (never
+ * __index__), so no Python code runs and the borrowed items stay valid. */
+static int cell_coords(PyObject *seq, Py_ssize_t c, Py_ssize_t dim, int64_t *out)
 {
-    PyObject *cell = PySequence_Fast_GET_ITEM(seq, c);
-    if (!PyTuple_Check(cell) || PyTuple_GET_SIZE(cell) != dim) {
-        PyErr_SetString(PyExc_ValueError, "cells: a cell is not a tuple of dim integers");
+    PyObject *cell = PySequence_Fast_GET_ITEM(seq, c), **items;
+    Py_ssize_t size;
+    if (PyTuple_Check(cell))
+        items = &PyTuple_GET_ITEM(cell, 0), size = PyTuple_GET_SIZE(cell);
+    else if (PyList_Check(cell))
+        items = &PyList_GET_ITEM(cell, 0), size = PyList_GET_SIZE(cell);
+    else {
+        PyErr_SetString(PyExc_TypeError, "cells: a cell is not a tuple or a list of integers");
+        return -1;
+    }
+    if (size != dim) {
+        PyErr_SetString(PyExc_ValueError, "cells: a cell has another number of coordinates");
         return -1;
     }
     for (Py_ssize_t d = 0; d < dim; d++) {
-        long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(cell, d));
-        if (v == -1 && PyErr_Occurred())
-            return -1;
-        if (v < -limit || v > limit) {
-            PyErr_SetString(PyExc_ValueError, "cells: a coordinate is out of range");
+        if (!PyLong_Check(items[d])) {
+            PyErr_SetString(PyExc_TypeError, "cells: a coordinate is not an integer");
             return -1;
         }
+        long long v = PyLong_AsLongLong(items[d]);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
         out[d] = v;
     }
     return 0;
 }
 
-/* The keys of every image of shapes s0 <= s < s1 (image_keys); inlined with constant din and dim. */
-static inline __attribute__((always_inline)) void keys_of(const int64_t *at, const int64_t *col, int64_t *out,
-                                                          Py_ssize_t N, Py_ssize_t n, Py_ssize_t din,
-                                                          Py_ssize_t count, Py_ssize_t dim, int64_t radix,
-                                                          int64_t mask)
+/* The keys of every image of the N shapes (image_keys), inlined with constant din and dim; 0 when the key of an
+ * image's least coordinates would pass 62 bits (nothing else can: image_keys bounds every sum), else 1. */
+static inline __attribute__((always_inline)) int keys_of(const int64_t *at, const int64_t *col, int64_t *out,
+                                                         Py_ssize_t N, Py_ssize_t n, Py_ssize_t din, Py_ssize_t count,
+                                                         Py_ssize_t dim, int64_t radix, int64_t mask)
 {
     Py_ssize_t width = (dim + 1) * count;
     int64_t raw[MAX_DIM + 1], low[MAX_DIM];
@@ -629,14 +663,17 @@ static inline __attribute__((always_inline)) void keys_of(const int64_t *at, con
                         low[i] = raw[i];
                 os[j * count + k] = raw[dim];
             }
-            uint64_t shift = 0;   /* unsigned: wraps on keys beyond 64 bits, never undefined */
+            int64_t shift = 0;
             for (Py_ssize_t i = 0; i < dim; i++)
-                shift = shift * (uint64_t)radix + (uint64_t)low[i];
-            shift &= (uint64_t)mask;
+                if (__builtin_mul_overflow(shift, radix, &shift) || __builtin_add_overflow(shift, low[i], &shift)
+                    || shift > (INT64_C(1) << 62) || shift < -(INT64_C(1) << 62))
+                    return 0;
+            shift &= mask;
             for (Py_ssize_t j = 0; j < n; j++)
-                os[j * count + k] = (int64_t)((uint64_t)os[j * count + k] - shift);
+                os[j * count + k] -= shift;
         }
     }
+    return 1;
 }
 
 static PyObject *image_keys(PyObject *self, PyObject *args)
@@ -651,10 +688,13 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
     Py_buffer *held[] = {&columns, &codes};
     PyObject *result = NULL, *seq = NULL;
     int64_t *at = NULL;
-    Py_ssize_t cells = times(N, n), width = times(dim + 1, count), entries = times(cells, count);
     if (N < 0 || n <= 0 || n > MAX_CELLS || din <= 0 || din > MAX_DIM || dim <= 0 || dim > MAX_DIM || count <= 0
-        || count > 1024 || radix < 2 || cells < 0 || width < 0 || entries < 0 || columns.len % 8
-        || columns.len / 8 != times(din, width) || codes.len != 8 * entries) {
+        || count > 1024 || radix < 2 || radix > RADIX_MAX) {
+        PyErr_SetString(PyExc_ValueError, "orientations: sizes out of range");
+        goto done;
+    }
+    Py_ssize_t cells = times(N, n), width = (dim + 1) * count, entries = times(cells, count);
+    if (cells < 0 || entries < 0 || !holds(&columns, times(din, width), 8) || !holds(&codes, entries, 8)) {
         PyErr_SetString(PyExc_ValueError, "orientations: buffer sizes do not match");
         goto done;
     }
@@ -670,24 +710,42 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t c = 0; c < cells; c++)   /* each cell's din integers (coordinates, or more) */
-        if (cell_coords(seq, c, din, 1LL << 24, at + c * din) < 0)   /* each sum of products below 2 ** 52 */
+    uint64_t xmax = 0, cmax = 0;   /* every sum of products at most xmax * cmax: below 2 ** 62, or refused */
+    for (Py_ssize_t c = 0; c < cells; c++) {   /* each cell's din integers (coordinates, or more) */
+        if (cell_coords(seq, c, din, at + c * din) < 0)
             goto done;
-    const int64_t *col = columns.buf;
-    for (Py_ssize_t i = 0; i < din * width; i++)
-        if (col[i] < -(1LL << 24) || col[i] > (1LL << 24)) {
-            PyErr_SetString(PyExc_ValueError, "orientations: a map's entry is out of range");
-            goto done;
+        for (Py_ssize_t d = 0; d < din; d++) {
+            uint64_t v = at[c * din + d] < 0 ? 0 - (uint64_t)at[c * din + d] : (uint64_t)at[c * din + d];
+            xmax = v > xmax ? v : xmax;
         }
+    }
+    const int64_t *col = columns.buf;
+    for (Py_ssize_t i = 0; i < width; i++) {
+        uint64_t sum = 0;
+        for (Py_ssize_t d = 0; d < din; d++) {
+            int64_t v = col[d * width + i];
+            sum += v < -(INT64_C(1) << 40) || v > (INT64_C(1) << 40) ? UINT64_C(1) << 62 : (uint64_t)(v < 0 ? -v : v);
+        }
+        cmax = sum > cmax ? sum : cmax;
+    }
+    if (cmax && xmax > (UINT64_C(1) << 62) / cmax) {
+        PyErr_SetString(PyExc_OverflowError, "orientations: the images' keys would pass 62 bits");
+        goto done;
+    }
     int64_t *out = codes.buf;
+    int fine;
     if (din == 2 && dim == 2)
-        keys_of(at, col, out, N, n, 2, count, 2, radix, mask);
+        fine = keys_of(at, col, out, N, n, 2, count, 2, radix, mask);
     else if (din == 3 && dim == 3)
-        keys_of(at, col, out, N, n, 3, count, 3, radix, mask);
+        fine = keys_of(at, col, out, N, n, 3, count, 3, radix, mask);
     else if (din == 4 && dim == 2)
-        keys_of(at, col, out, N, n, 4, count, 2, radix, mask);
+        fine = keys_of(at, col, out, N, n, 4, count, 2, radix, mask);
     else
-        keys_of(at, col, out, N, n, din, count, dim, radix, mask);
+        fine = keys_of(at, col, out, N, n, din, count, dim, radix, mask);
+    if (!fine) {
+        PyErr_SetString(PyExc_OverflowError, "orientations: the images' keys would pass 62 bits");
+        goto done;
+    }
     result = Py_None;
     Py_INCREF(result);
 done:
@@ -721,7 +779,7 @@ static PyObject *bounds(PyObject *self, PyObject *args)
     }
     uint64_t digest = 0xcbf29ce484222325u ^ (uint64_t)n;   /* FNV-1a over the coordinates, in order */
     for (Py_ssize_t c = 0; c < n; c++) {
-        if (cell_coords(seq, c, dim, 1LL << 40, at) < 0)
+        if (cell_coords(seq, c, dim, at) < 0)
             goto done;
         for (Py_ssize_t d = 0; d < dim; d++) {
             if (c == 0 || at[d] < lo[d])
@@ -777,10 +835,6 @@ static PyObject *flatten(PyObject *self, PyObject *args)
             return NULL;
         }
     }
-    if (base < -(1LL << 62) || base > (1LL << 62)) {
-        PyErr_SetString(PyExc_ValueError, "region: the base is out of range");
-        return NULL;
-    }
     if (!(seq = region_cells(cells, dim)))
         return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -789,7 +843,7 @@ static PyObject *flatten(PyObject *self, PyObject *args)
         goto done;
     int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
     for (Py_ssize_t c = 0; c < n; c++) {
-        if (cell_coords(seq, c, dim, 1LL << 40, at) < 0) {
+        if (cell_coords(seq, c, dim, at) < 0) {
             Py_CLEAR(result);
             goto done;
         }

@@ -1338,6 +1338,7 @@ def _flats(form, strides: tuple[int, ...]) -> list[list[int]]:
 #: Most cells of the array the placements are searched in (a region's bounding box with room for the pieces):
 #: a 400-cell region in one row needs 400 x the largest piece's reach; far-apart cells are refused.
 MAX_FRAME_CELLS = 4_000_000
+_OFFSET_MAX = (1 << 31) - 1 - MAX_FRAME_CELLS   # a region's coordinates, with room for its frame, within int32
 
 
 def _bounds(cells: Sequence[Cell]) -> tuple:
@@ -1345,7 +1346,10 @@ def _bounds(cells: Sequence[Cell]) -> tuple:
     a digest of the cells (equal cells, equal digests): in one pass in C when the extension is built."""
     native = _c_fill()
     if native is not None:
-        return native.bounds(cells, len(cells[0]))
+        try:
+            return native.bounds(cells, len(cells[0]))
+        except (TypeError, OverflowError):   # cells not tuples or lists of ints, or beyond 64 bits: in Python
+            pass
     columns = list(zip(*cells))
     return [min(col) for col in columns], [max(col) for col in columns], hash(cells)
 
@@ -1360,6 +1364,9 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
     (made when first asked for: in plain Python, :func:`_python_layout`; with numpy, :func:`_numpy_layout`),
     and the region."""
     least, most = bounds[:2]
+    if min(least) < -_OFFSET_MAX or max(most) > _OFFSET_MAX:   # the table holds each translation as int32
+        raise InputError(f"the region's cells lie beyond the coordinates a placement table holds (±{_OFFSET_MAX:,}); "
+                         "move them nearer the origin", path=region.path)
     # a shape's smallest coordinate is 0 up to the grid's lead (normal position): room for it before the region
     low = [lo - lead for lo, lead in zip(least, lattice.normal_lead)]
     size = [1 + hi - lo for hi, lo in zip(most, low)]
@@ -1375,10 +1382,12 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
                          "together", path=region.path)
     base = sum(map(mul, low, strides))
     native = _c_fill()
-    if native is not None:
-        where: Sequence[int] = array("q")
+    where: Sequence[int] = array("q")
+    try:
+        if native is None:
+            raise TypeError
         where.frombytes(native.flatten(cells, tuple(strides), base))    # type: ignore[attr-defined]
-    else:
+    except (TypeError, OverflowError):   # no extension, or cells it does not read (as _bounds): in Python
         where = _flatten(cells, strides, base)
     top = 1 + sum((r - 1) * s for r, s in zip(reach, strides))     # beyond every flat offset of a shape's cell
     positions = lattice.translations(tuple(low), tuple(size))

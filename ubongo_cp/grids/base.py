@@ -813,14 +813,19 @@ def image_keys(x, n_shapes: int, n: int, columns, count: int, dim: int, radix: i
         and column, less 1 when their sum is odd).
 
     Each image is moved to normal position by the key of its least coordinates; computed by the C extension
-    when it is built, else with one numpy matrix product."""
+    when it is built (and the cells are tuples or lists of ints, the keys within 62 bits), else with one numpy
+    matrix product."""
     import numpy as np
 
     native = c_placements()
     if native is not None:
         codes = np.empty((n_shapes, n, count), dtype=np.int64)
-        native.image_keys(x, n_shapes, n, columns.shape[0], columns, count, dim, radix, -2 if even else -1, codes)
-        return codes
+        try:
+            native.image_keys(x, n_shapes, n, columns.shape[0], columns, count, dim, radix, -2 if even else -1,
+                              codes)
+            return codes
+        except (TypeError, OverflowError):   # cells not tuples or lists of ints, or far out: with numpy
+            pass
     x = np.array(x, dtype=np.int64)
     raw = (x @ columns).reshape(n_shapes, n, dim + 1, count)
     low = raw.min(axis=1)                             # (N, dim + 1, count): each image's least coordinates

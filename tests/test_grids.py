@@ -404,8 +404,9 @@ def test_every_way_of_making_the_table_gives_the_same_bytes_on_random_puzzles(gr
 
 
 def test_orientations_of_cells_given_as_lists_arrays_or_far_out_are_those_of_tuples(monkeypatch):
-    """Shapes whose cells are lists or numpy rows, shapes far from the origin (beyond 2 ** 24) and a shape of
-    1,023 cubes have, computed together, the orientations found one by one; pieces and a region far out give
+    """Shapes whose cells are lists or numpy rows, shapes far from the origin (beyond 2 ** 24), shapes whose cells
+    lie further apart than a connected shape's (pieces need not be connected) and a shape of 1,023 cubes have,
+    computed together, the orientations found one by one; pieces and a region far out give
     the table of the same puzzle at the origin (the C extension reads tuples or lists of ints and keys within
     62 bits; anything else takes the numpy way)."""
     from ubongo_cp import cover
@@ -416,7 +417,9 @@ def test_orientations_of_cells_given_as_lists_arrays_or_far_out_are_those_of_tup
     square, cube = get_grid("square"), get_grid("cube")
     shapes = [((0, 0), (0, 1), (1, 1)), ((0, 0), (1, 0), (1, 1), (2, 1))[:3], ((5, 5), (5, 6), (6, 5))]
     far = 1 << 40
+    apart = [((0, 0), (0, 13)), ((0, 0), (1, 12)), ((0, 0), (7, 0))]     # two cells further apart than a domino's
     cases = [(square, [[list(c) for c in s] for s in shapes]), (square, [np.array(s) for s in shapes]),
+             (square, apart), (get_grid("hex"), apart), (get_grid("triangle"), [((0, 0), (0, 13)), ((0, 0), (5, 8))]),
              (square, [tuple((x + far, y - far) for x, y in s) for s in shapes]),
              (cube, [tuple((0, 0, i) for i in range(1023)), tuple((0, i, 0) for i in range(1023))])]
     for way in ("c", "numpy"):
@@ -449,7 +452,7 @@ def test_c_orientations_and_region_cells_give_hand_checked_values_and_refuse_bad
 
     cols = np.array([[1, 0, 0, 1, 5, 1], [0, 1, 1, 0, 1, 5]], dtype=np.int64)   # identity, swap; keys base 5
     codes = np.empty((1, 2, 2), dtype=np.int64)
-    _placements.image_keys([(0, 3), (0, 4)], 1, 2, 2, cols, 2, 2, 5, -1, codes)
+    assert _placements.image_keys([(0, 3), (0, 4)], 1, 2, 2, cols, 2, 2, 5, -1, codes) == 1   # spread 1 on an axis
     assert codes[0].T.tolist() == [[0, 1], [0, 5]]        # (0, 0), (0, 1) and, swapped, (0, 0), (1, 0)
     _placements.image_keys([[0, 3], [0, 4]], 1, 2, 2, cols, 2, 2, 5, -1, codes)   # lists of ints read as tuples
     assert codes[0].T.tolist() == [[0, 1], [0, 5]]

@@ -28,12 +28,13 @@
  *       64-bit digest of the cells in order (FNV-1a over their coordinates; equal cells, equal digests).
  *   flatten(cells, strides, base) -> bytes
  *       Each cell's flat position in a row-major array of these strides, less base: int64 per cell.
- *   image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes) -> None
+ *   image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes) -> extent
  *       The keys of count images of N shapes of n cells (ubongo_cp.grids.base.image_keys): cells, N * n
  *       tuples of din integers; columns, int64 (din x (dim + 1) count), the maps side by side, map k's
  *       coordinate i in column i * count + k, its key in base radix in column dim * count + k. Each image is
  *       moved to normal position: its keys less the key of its least coordinates, ANDed with mask. codes,
- *       int64 (N x n x count).
+ *       int64 (N x n x count). extent: the largest spread of an image's coordinates on one axis (the keys
+ *       are those of the cells when it is below radix less 1).
  *   distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, kept, least)
  *       -> (rows, counts, reach, least shapes)
  *       Each shape's images with their keys sorted, those equal to an earlier image of the shape dropped
@@ -639,14 +640,15 @@ static int cell_coords(PyObject *seq, Py_ssize_t c, Py_ssize_t dim, int64_t *out
     return 0;
 }
 
-/* The keys of every image of the N shapes (image_keys), inlined with constant din and dim; 0 when the key of an
- * image's least coordinates would pass 62 bits (nothing else can: image_keys bounds every sum), else 1. */
+/* The keys of every image of the N shapes (image_keys), inlined with constant din and dim, and into extent the
+ * largest spread of an image's coordinates on one axis; 0 when the key of an image's least coordinates would
+ * pass 62 bits (nothing else can: image_keys bounds every sum), else 1. */
 static inline __attribute__((always_inline)) int keys_of(const int64_t *at, const int64_t *col, int64_t *out,
                                                          Py_ssize_t N, Py_ssize_t n, Py_ssize_t din, Py_ssize_t count,
-                                                         Py_ssize_t dim, int64_t radix, int64_t mask)
+                                                         Py_ssize_t dim, int64_t radix, int64_t mask, int64_t *extent)
 {
     Py_ssize_t width = (dim + 1) * count;
-    int64_t raw[MAX_DIM + 1], low[MAX_DIM];
+    int64_t raw[MAX_DIM + 1], low[MAX_DIM], high[MAX_DIM], most = 0;
     for (Py_ssize_t s = 0; s < N; s++) {
         const int64_t *xs = at + s * n * din;
         int64_t *os = out + s * n * count;
@@ -658,11 +660,16 @@ static inline __attribute__((always_inline)) int keys_of(const int64_t *at, cons
                         v += xs[j * din + d] * col[d * width + i * count + k];
                     raw[i] = v;
                 }
-                for (Py_ssize_t i = 0; i < dim; i++)
+                for (Py_ssize_t i = 0; i < dim; i++) {
                     if (j == 0 || raw[i] < low[i])
                         low[i] = raw[i];
+                    if (j == 0 || raw[i] > high[i])
+                        high[i] = raw[i];
+                }
                 os[j * count + k] = raw[dim];
             }
+            for (Py_ssize_t i = 0; i < dim; i++)
+                most = high[i] - low[i] > most ? high[i] - low[i] : most;
             int64_t shift = 0;
             for (Py_ssize_t i = 0; i < dim; i++)
                 if (__builtin_mul_overflow(shift, radix, &shift) || __builtin_add_overflow(shift, low[i], &shift)
@@ -673,6 +680,7 @@ static inline __attribute__((always_inline)) int keys_of(const int64_t *at, cons
                 os[j * count + k] -= shift;
         }
     }
+    *extent = most;
     return 1;
 }
 
@@ -732,22 +740,21 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_OverflowError, "orientations: the images' keys would pass 62 bits");
         goto done;
     }
-    int64_t *out = codes.buf;
+    int64_t *out = codes.buf, extent = 0;
     int fine;
     if (din == 2 && dim == 2)
-        fine = keys_of(at, col, out, N, n, 2, count, 2, radix, mask);
+        fine = keys_of(at, col, out, N, n, 2, count, 2, radix, mask, &extent);
     else if (din == 3 && dim == 3)
-        fine = keys_of(at, col, out, N, n, 3, count, 3, radix, mask);
+        fine = keys_of(at, col, out, N, n, 3, count, 3, radix, mask, &extent);
     else if (din == 4 && dim == 2)
-        fine = keys_of(at, col, out, N, n, 4, count, 2, radix, mask);
+        fine = keys_of(at, col, out, N, n, 4, count, 2, radix, mask, &extent);
     else
-        fine = keys_of(at, col, out, N, n, din, count, dim, radix, mask);
+        fine = keys_of(at, col, out, N, n, din, count, dim, radix, mask, &extent);
     if (!fine) {
         PyErr_SetString(PyExc_OverflowError, "orientations: the images' keys would pass 62 bits");
         goto done;
     }
-    result = Py_None;
-    Py_INCREF(result);
+    result = PyLong_FromLongLong(extent);
 done:
     Py_XDECREF(seq);
     PyMem_Free(at);
@@ -863,7 +870,7 @@ static PyMethodDef methods[] = {
                                  "indptr, indices, option_type, orientation, option_offset, o0, e0) -> n"},
     {"bounds", bounds, METH_VARARGS, "bounds(cells, dim) -> (least coordinates, largest coordinates, digest)"},
     {"flatten", flatten, METH_VARARGS, "flatten(cells, strides, base) -> bytes: int64 per cell"},
-    {"image_keys", image_keys, METH_VARARGS, "image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes)"},
+    {"image_keys", image_keys, METH_VARARGS, "image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes) -> extent"},
     {"distinct", distinct, METH_VARARGS, "distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, "
                                          "kept, least) -> (rows, counts, reach, least shapes)"},
     {NULL, NULL, 0, NULL},

@@ -558,9 +558,13 @@ class Grid:
 
         n = len(shapes[0])
         radix = 4 * n + 5      # beyond every coordinate of an image in normal position; odd (``_codes`` of triangles)
-        codes = self._codes(shapes, self.modes[mode], radix)   # (N, n, count): each image's cells' keys
-        if codes is None:
+        found = self._codes(shapes, self.modes[mode], radix)   # (N, n, count): each image's cells' keys
+        if found is not None and found[1] + 2 > radix:         # cells further apart than a connected shape's
+            radix = 4 * found[1] + 5
+            found = None if radix ** len(shapes[0][0]) >= 1 << 62 else self._codes(shapes, self.modes[mode], radix)
+        if found is None:
             return [self.orientations(s, mode) for s in shapes]
+        codes = found[0]
         n_shapes, _, count = codes.shape
         dim = len(shapes[0][0])
         native = c_placements()
@@ -622,7 +626,8 @@ class Grid:
     def _codes(self, shapes: Sequence[Shape], count: int, radix: int):
         """The first ``count`` symmetries' images of shapes of one size (N shapes of n cells), each in normal
         position, its cells as keys in base ``radix`` (the first coordinate the most significant): an int array
-        (N, n, count); None if the grid has no vectorised form (:attr:`linear`).
+        (N, n, count), and the largest spread of an image's coordinates on one axis (the keys are the cells'
+        when it is below ``radix - 1``); None if the grid has no vectorised form (:attr:`linear`).
 
         The maps give every image's coordinates and keys (:func:`_code_columns`, :func:`image_keys`); the key
         of each image's least coordinates is then taken from its cells' keys."""
@@ -655,7 +660,8 @@ class Grid:
         import numpy as np
 
         n_shapes, n, dim = shapes.shape
-        radix = 4 * n + 4        # beyond every coordinate of an image of n cells in normal position
+        span = int((shapes.max(axis=1) - shapes.min(axis=1)).max()) if shapes.size else 0
+        radix = 4 * max(n, span + 1) + 4   # beyond every coordinate of an image in normal position
         best: Any = None
         best_image: Any = None
         rows = np.arange(n_shapes)
@@ -798,7 +804,8 @@ def _packed(keys, base: int) -> list:
 
 def image_keys(x, n_shapes: int, n: int, columns, count: int, dim: int, radix: int, even: bool = False):
     """The keys of ``count`` images of ``n_shapes`` shapes of ``n`` cells each, in normal position (a grid's
-    ``_codes``): int64, shape (n_shapes, n, count).
+    ``_codes``): int64, shape (n_shapes, n, count); and the largest spread of an image's coordinates on one axis
+    (the keys are those of the cells when it is below ``radix - 1``).
 
     Parameters
     ----------
@@ -821,9 +828,8 @@ def image_keys(x, n_shapes: int, n: int, columns, count: int, dim: int, radix: i
     if native is not None:
         codes = np.empty((n_shapes, n, count), dtype=np.int64)
         try:
-            native.image_keys(x, n_shapes, n, columns.shape[0], columns, count, dim, radix, -2 if even else -1,
-                              codes)
-            return codes
+            return codes, native.image_keys(x, n_shapes, n, columns.shape[0], columns, count, dim, radix,
+                                            -2 if even else -1, codes)
         except (TypeError, OverflowError):   # cells not tuples or lists of ints, or far out: with numpy
             pass
     x = np.array(x, dtype=np.int64)
@@ -832,7 +838,8 @@ def image_keys(x, n_shapes: int, n: int, columns, count: int, dim: int, radix: i
     shift = low[:, 0]
     for axis in range(1, dim):
         shift = shift * radix + low[:, axis]
-    return raw[:, :, dim] - (shift & ~1 if even else shift)[:, None]
+    extent = int((raw[:, :, :dim].max(axis=1) - low[:, :dim]).max()) if raw.size else 0
+    return raw[:, :, dim] - (shift & ~1 if even else shift)[:, None], extent
 
 
 def c_placements():

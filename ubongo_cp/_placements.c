@@ -33,8 +33,8 @@
  *       tuples of din integers; columns, int64 (din x (dim + 1) count), the maps side by side, map k's
  *       coordinate i in column i * count + k, its key in base radix in column dim * count + k. Each image is
  *       moved to normal position: its keys less the key of its least coordinates, ANDed with mask. codes,
- *       int64 (N x n x count). extent: the largest spread of an image's coordinates on one axis (the keys
- *       are those of the cells when it is below radix less 1).
+ *       int64 (N x n x count). extent: a bound on the spread of an image's coordinates on one axis (from the
+ *       spread of each input within a shape; the keys are those of the cells when it is below radix less 1).
  *   distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, kept, least)
  *       -> (rows, counts, reach, least shapes)
  *       Each shape's images with their keys sorted, those equal to an earlier image of the shape dropped
@@ -437,7 +437,7 @@ done:
 }
 
 /* The n keys of one image in ascending order (insertion sort: n is a piece's size). */
-static void sort_keys(int64_t *a, Py_ssize_t n)
+static inline __attribute__((always_inline)) void sort_keys(int64_t *a, Py_ssize_t n)
 {
     for (Py_ssize_t i = 1; i < n; i++) {
         int64_t v = a[i];
@@ -449,11 +449,39 @@ static void sort_keys(int64_t *a, Py_ssize_t n)
 }
 
 /* -1, 0 or 1 as the sorted keys a are lexicographically below, equal to or above b. */
-static int compare_keys(const int64_t *a, const int64_t *b, Py_ssize_t n)
+static inline __attribute__((always_inline)) int compare_keys(const int64_t *a, const int64_t *b, Py_ssize_t n)
 {
     for (Py_ssize_t i = 0; i < n; i++)
         if (a[i] != b[i])
             return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* distinct()'s checks of its sizes and buffers (out of line: they leave the search loop's code as it is); 0, or
+ * -1 with ValueError. */
+static __attribute__((noinline)) int distinct_sizes(Py_ssize_t N, Py_ssize_t n, Py_ssize_t count, Py_ssize_t radix,
+                                                    Py_ssize_t dim, Py_buffer **b)
+{
+    if (N < 0 || n <= 0 || n > MAX_CELLS || count <= 0 || count > 1024 || radix < 2 || radix > RADIX_MAX || dim <= 0
+        || dim > MAX_DIM) {
+        PyErr_SetString(PyExc_ValueError, "orientations: sizes out of range");
+        return -1;
+    }
+    Py_ssize_t images = times(N, count), entries = times(images, n), coords = times(entries, dim);
+    if (images < 0 || entries < 0 || coords < 0 || !holds(b[0], entries, 8) || !holds(b[1], entries, 8)
+        || !holds(b[2], coords, 8) || !holds(b[3], images, 4) || !holds(b[4], images, 2) || !holds(b[5], images, 1)
+        || !holds(b[6], times(N, n), 8)) {
+        PyErr_SetString(PyExc_ValueError, "orientations: buffer sizes do not match");
+        return -1;
+    }
+    const int64_t *code = b[0]->buf;
+    uint64_t beyond = 0;   /* every key at least 0 and at most 2 ** 62: one pass, no branch */
+    for (Py_ssize_t i = 0; i < entries; i++)
+        beyond |= (uint64_t)code[i] > (UINT64_C(1) << 62);
+    if (beyond) {
+        PyErr_SetString(PyExc_ValueError, "orientations: a key is negative or beyond 62 bits");
+        return -1;
+    }
     return 0;
 }
 
@@ -468,18 +496,8 @@ static PyObject *distinct(PyObject *self, PyObject *args)
     PyObject *result = NULL, *counts = NULL, *reach = NULL, *shapes = NULL, **made = NULL;
     int64_t *image = NULL, *top = NULL;
     Py_ssize_t n_keys = 0;
-    if (N < 0 || n <= 0 || n > MAX_CELLS || count <= 0 || count > 1024 || radix < 2 || radix > RADIX_MAX || dim <= 0
-        || dim > MAX_DIM) {
-        PyErr_SetString(PyExc_ValueError, "orientations: sizes out of range");
+    if (distinct_sizes(N, n, count, radix, dim, held) < 0)
         goto done;
-    }
-    Py_ssize_t images = times(N, count), entries = times(images, n), coords = times(entries, dim);
-    if (images < 0 || entries < 0 || coords < 0 || !holds(&codes, entries, 8) || !holds(&keys, entries, 8)
-        || !holds(&cells, coords, 8) || !holds(&of_shape, images, 4) || !holds(&rank, images, 2)
-        || !holds(&kept, images, 1) || !holds(&least, times(N, n), 8)) {
-        PyErr_SetString(PyExc_ValueError, "orientations: buffer sizes do not match");
-        goto done;
-    }
     image = PyMem_Malloc(sizeof(int64_t) * (size_t)(n + dim));
     counts = PyList_New(N);
     if (!image || !counts) {
@@ -501,13 +519,8 @@ static PyObject *distinct(PyObject *self, PyObject *args)
         const int64_t *c = code + s * n * count;   /* c[j * count + k]: cell j's key in image k */
         Py_ssize_t first = m;
         for (Py_ssize_t k = 0; k < count; k++) {
-            for (Py_ssize_t j = 0; j < n; j++) {
+            for (Py_ssize_t j = 0; j < n; j++)
                 image[j] = c[j * count + k];
-                if (image[j] < 0 || image[j] > (INT64_C(1) << 62)) {
-                    PyErr_SetString(PyExc_ValueError, "orientations: a key is negative or beyond 62 bits");
-                    goto done;
-                }
-            }
             sort_keys(image, n);
             if (k == 0 || compare_keys(image, low + s * n, n) < 0)
                 memcpy(low + s * n, image, sizeof(int64_t) * (size_t)n);
@@ -640,15 +653,14 @@ static int cell_coords(PyObject *seq, Py_ssize_t c, Py_ssize_t dim, int64_t *out
     return 0;
 }
 
-/* The keys of every image of the N shapes (image_keys), inlined with constant din and dim, and into extent the
- * largest spread of an image's coordinates on one axis; 0 when the key of an image's least coordinates would
- * pass 62 bits (nothing else can: image_keys bounds every sum), else 1. */
+/* The keys of every image of the N shapes (image_keys), inlined with constant din and dim; 0 when the key of an
+ * image's least coordinates would pass 62 bits (nothing else can: image_keys bounds every sum), else 1. */
 static inline __attribute__((always_inline)) int keys_of(const int64_t *at, const int64_t *col, int64_t *out,
                                                          Py_ssize_t N, Py_ssize_t n, Py_ssize_t din, Py_ssize_t count,
-                                                         Py_ssize_t dim, int64_t radix, int64_t mask, int64_t *extent)
+                                                         Py_ssize_t dim, int64_t radix, int64_t mask)
 {
     Py_ssize_t width = (dim + 1) * count;
-    int64_t raw[MAX_DIM + 1], low[MAX_DIM], high[MAX_DIM], most = 0;
+    int64_t raw[MAX_DIM + 1], low[MAX_DIM];
     for (Py_ssize_t s = 0; s < N; s++) {
         const int64_t *xs = at + s * n * din;
         int64_t *os = out + s * n * count;
@@ -660,16 +672,11 @@ static inline __attribute__((always_inline)) int keys_of(const int64_t *at, cons
                         v += xs[j * din + d] * col[d * width + i * count + k];
                     raw[i] = v;
                 }
-                for (Py_ssize_t i = 0; i < dim; i++) {
+                for (Py_ssize_t i = 0; i < dim; i++)
                     if (j == 0 || raw[i] < low[i])
                         low[i] = raw[i];
-                    if (j == 0 || raw[i] > high[i])
-                        high[i] = raw[i];
-                }
                 os[j * count + k] = raw[dim];
             }
-            for (Py_ssize_t i = 0; i < dim; i++)
-                most = high[i] - low[i] > most ? high[i] - low[i] : most;
             int64_t shift = 0;
             for (Py_ssize_t i = 0; i < dim; i++)
                 if (__builtin_mul_overflow(shift, radix, &shift) || __builtin_add_overflow(shift, low[i], &shift)
@@ -680,8 +687,21 @@ static inline __attribute__((always_inline)) int keys_of(const int64_t *at, cons
                 os[j * count + k] -= shift;
         }
     }
-    *extent = most;
     return 1;
+}
+
+/* keys_of with the common din and dim as constants (out of line: compiled apart from image_keys' checks). */
+static __attribute__((noinline)) int all_keys(const int64_t *at, const int64_t *col, int64_t *out, Py_ssize_t N,
+                                              Py_ssize_t n, Py_ssize_t din, Py_ssize_t count, Py_ssize_t dim,
+                                              int64_t radix, int64_t mask)
+{
+    if (din == 2 && dim == 2)
+        return keys_of(at, col, out, N, n, 2, count, 2, radix, mask);
+    if (din == 3 && dim == 3)
+        return keys_of(at, col, out, N, n, 3, count, 3, radix, mask);
+    if (din == 4 && dim == 2)
+        return keys_of(at, col, out, N, n, 4, count, 2, radix, mask);
+    return keys_of(at, col, out, N, n, din, count, dim, radix, mask);
 }
 
 static PyObject *image_keys(PyObject *self, PyObject *args)
@@ -719,12 +739,25 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
         goto done;
     }
     uint64_t xmax = 0, cmax = 0;   /* every sum of products at most xmax * cmax: below 2 ** 62, or refused */
-    for (Py_ssize_t c = 0; c < cells; c++) {   /* each cell's din integers (coordinates, or more) */
+    uint64_t spread[MAX_DIM] = {0};   /* per input, the largest spread of a shape's values */
+    int64_t lo[MAX_DIM], hi[MAX_DIM];
+    for (Py_ssize_t c = 0; c < cells; c++)   /* each cell's din integers (coordinates, or more) */
         if (cell_coords(seq, c, din, at + c * din) < 0)
             goto done;
+    for (Py_ssize_t s = 0; s < N; s++) {
+        const int64_t *v = at + s * n * din;
+        for (Py_ssize_t d = 0; d < din; d++)
+            lo[d] = hi[d] = v[d];
+        for (Py_ssize_t j = 0; j < n * din; j += din)
+            for (Py_ssize_t d = 0; d < din; d++) {
+                lo[d] = v[j + d] < lo[d] ? v[j + d] : lo[d];
+                hi[d] = v[j + d] > hi[d] ? v[j + d] : hi[d];
+            }
         for (Py_ssize_t d = 0; d < din; d++) {
-            uint64_t v = at[c * din + d] < 0 ? 0 - (uint64_t)at[c * din + d] : (uint64_t)at[c * din + d];
-            xmax = v > xmax ? v : xmax;
+            uint64_t a = lo[d] < 0 ? 0 - (uint64_t)lo[d] : (uint64_t)lo[d], b = hi[d] < 0 ? 0 - (uint64_t)hi[d] : (uint64_t)hi[d];
+            xmax = a > xmax ? a : xmax;
+            xmax = b > xmax ? b : xmax;
+            spread[d] = (uint64_t)hi[d] - (uint64_t)lo[d] > spread[d] ? (uint64_t)hi[d] - (uint64_t)lo[d] : spread[d];
         }
     }
     const int64_t *col = columns.buf;
@@ -740,21 +773,20 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_OverflowError, "orientations: the images' keys would pass 62 bits");
         goto done;
     }
-    int64_t *out = codes.buf, extent = 0;
-    int fine;
-    if (din == 2 && dim == 2)
-        fine = keys_of(at, col, out, N, n, 2, count, 2, radix, mask, &extent);
-    else if (din == 3 && dim == 3)
-        fine = keys_of(at, col, out, N, n, 3, count, 3, radix, mask, &extent);
-    else if (din == 4 && dim == 2)
-        fine = keys_of(at, col, out, N, n, 4, count, 2, radix, mask, &extent);
-    else
-        fine = keys_of(at, col, out, N, n, din, count, dim, radix, mask, &extent);
-    if (!fine) {
+    uint64_t extent = 0;   /* at least the spread of an image's coordinates on one axis (at most 2 xmax cmax) */
+    for (Py_ssize_t i = 0; i < dim * count; i++) {
+        uint64_t sum = 0;
+        for (Py_ssize_t d = 0; d < din; d++) {
+            int64_t m = col[d * width + i];
+            sum += (m < 0 ? 0 - (uint64_t)m : (uint64_t)m) * spread[d];
+        }
+        extent = sum > extent ? sum : extent;
+    }
+    if (!all_keys(at, col, codes.buf, N, n, din, count, dim, radix, mask)) {
         PyErr_SetString(PyExc_OverflowError, "orientations: the images' keys would pass 62 bits");
         goto done;
     }
-    result = PyLong_FromLongLong(extent);
+    result = PyLong_FromUnsignedLongLong(extent);
 done:
     Py_XDECREF(seq);
     PyMem_Free(at);

@@ -519,7 +519,8 @@ def test_c_orientations_and_region_cells_give_hand_checked_values_and_refuse_bad
 @pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")
 def test_c_fill_refuses_indices_outside_its_buffers():
     """The C fill checks every index against its buffer: a cell row outside the shifted masks, a fit beyond
-    the item array and an output too small are ValueErrors, and nothing is written."""
+    the item array, an output too small and a buffer off its items' alignment are ValueErrors, and nothing is
+    written."""
     from array import array
 
     from ubongo_cp import _placements
@@ -549,6 +550,9 @@ def test_c_fill_refuses_indices_outside_its_buffers():
     assert not any(any(a) for a in small)
     with pytest.raises(ValueError, match="outside the array"):   # the fit at 2 has a cell at 2 + 2 = 4
         _placements.fill(masks, 1, 2, np.array([[0, 2]], dtype=np.int64), *args[1:], *outputs(3), 0, 0)
+    odd_item = np.frombuffer(bytearray(17), dtype=np.uint8)[1:].view(np.uint32)   # four items at an odd address
+    with pytest.raises(ValueError, match="sizes do not match"):
+        _placements.fill(masks, 1, 2, args[0], odd_item, *args[2:], *outputs(3), 0, 0)
     out = outputs(3)
     assert _placements.fill(masks, 1, 2, *args, *out, 0, 0) == 3
     assert list(out[0]) == [0, 3, 6, 9] and list(out[1]) == [0, 1, 10, 1, 2, 10, 2, 3, 10]

@@ -1354,6 +1354,20 @@ def _bounds(cells: Sequence[Cell]) -> tuple:
     return [min(col) for col in columns], [max(col) for col in columns], hash(cells)
 
 
+def _positions(cells: Sequence[Cell], strides: tuple[int, ...], base: int) -> Sequence[int]:
+    """The flat position of each cell (:func:`_flatten`): in one pass in C when the extension is built and reads
+    the cells (as :func:`_bounds`), an int64 array; else a list."""
+    native = _c_fill()
+    if native is not None:
+        try:
+            where = array("q")
+            where.frombytes(native.flatten(cells, strides, base))
+            return where
+        except (TypeError, OverflowError):   # cells not tuples or lists of ints, or beyond 64 bits: in Python
+            pass
+    return _flatten(cells, strides, base)
+
+
 def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int, cells: Sequence[Cell],
                    bounds: tuple) -> tuple:
     """The region in the array of :func:`_placements` for shapes of this reach (extent per axis), given its cells
@@ -1380,15 +1394,7 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
         raise InputError(f"the region's bounding box, with room for the pieces, is {' x '.join(map(str, size))} "
                          f"cells, over the {MAX_FRAME_CELLS:,} placements are searched in; draw its parts closer "
                          "together", path=region.path)
-    base = sum(map(mul, low, strides))
-    native = _c_fill()
-    where: Sequence[int] = array("q")
-    try:
-        if native is None:
-            raise TypeError
-        where.frombytes(native.flatten(cells, tuple(strides), base))    # type: ignore[attr-defined]
-    except (TypeError, OverflowError):   # no extension, or cells it does not read (as _bounds): in Python
-        where = _flatten(cells, strides, base)
+    where = _positions(cells, tuple(strides), sum(map(mul, low, strides)))
     top = 1 + sum((r - 1) * s for r, s in zip(reach, strides))     # beyond every flat offset of a shape's cell
     positions = lattice.translations(tuple(low), tuple(size))
     return tuple(strides), positions, where, (total, top), n_types, (tuple(low), tuple(size)), {}, region

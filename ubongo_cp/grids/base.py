@@ -402,10 +402,10 @@ class Grid:
 
     def mode_problem(self, mode: str) -> str | None:
         """Why ``mode`` is not an orientation mode of this grid (its modes, and the grids that have it); else None."""
-        if isinstance(mode, str) and mode in self.modes:
-            return None
         if not isinstance(mode, str):
             return f"an orientation mode is a name, one of {', '.join(self.modes)} (got {mode!r})"
+        if mode in self.modes:
+            return None
         from . import GRIDS
 
         elsewhere = [g.name for g in GRIDS.values() if mode in g.modes]
@@ -556,17 +556,16 @@ class Grid:
             return []
         import numpy as np
 
-        n = len(shapes[0])
+        n, dim = len(shapes[0]), len(shapes[0][0])
         radix = 4 * n + 5      # beyond every coordinate of an image in normal position; odd (``_codes`` of triangles)
         found = self._codes(shapes, self.modes[mode], radix)   # (N, n, count): each image's cells' keys
         if found is not None and found[1] + 2 > radix:         # cells further apart than a connected shape's
             radix = 4 * found[1] + 5
-            found = None if radix ** len(shapes[0][0]) >= 1 << 62 else self._codes(shapes, self.modes[mode], radix)
+            found = None if radix ** dim >= 1 << 62 else self._codes(shapes, self.modes[mode], radix)
         if found is None:
             return [self.orientations(s, mode) for s in shapes]
         codes = found[0]
         n_shapes, _, count = codes.shape
-        dim = len(shapes[0][0])
         native = c_placements()
         if native is not None:                                 # the same arrays, made in one pass in C
             keys = np.empty((n_shapes * count, n), dtype=np.int64)

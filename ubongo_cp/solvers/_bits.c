@@ -1518,7 +1518,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
                 B[w] = m[w];
             }
             take(k, o);
-            if (dead_region(k, B, br, ngoal, W)) {
+            if (W == 1 ? dead_region(k, B, br, ngoal, 1) : dead_region(k, B, br, ngoal, W)) { /* W == 1 folded */
                 drop[o] = 1;
                 k->dropped++;
             }

@@ -17,6 +17,7 @@ from setuptools import Extension, setup
 setup(ext_modules=[Extension(
     f"ubongo_cp.{name}".replace("/", "."),
     sources=[f"ubongo_cp/{name}.c"],
+    depends=["ubongo_cp/solvers/_bits_fast.h"] if name == "solvers/_bits" else [],
     extra_compile_args=["-O3", "-std=c11"],
     optional=True,
 ) for name in ("solvers/_dance", "solvers/_zdd", "solvers/_bits", "_placements")])

@@ -389,6 +389,66 @@ def test_the_recursive_subtrees_search_as_the_machine(inst, level):
         assert got[0] == got[1]
 
 
+def subtree_runs(inst, fast: int, prune: bool, memo: bool) -> tuple:
+    """(count, Burnside sum, solutions searched, nodes) of the plan's search with fast1 from level ``fast`` on."""
+    plan = symmetry_plan(inst)
+    s = BitSearch(inst, prune=prune, memo=False)
+    if memo:
+        s.kernel.set_memo(0, 99, 4)
+    s.kernel.set_fast(fast)
+    run = BitboardBackend(prune=prune, memo=False).search(inst, None if plan is None else plan.branches, kernel=s)
+    return run.count, run.fixed, run.stats["solutions_seen"], run.stats["nodes"]
+
+
+@pytest.mark.parametrize("pieces, region, mode, want", [
+    (one_sided_pentominoes(), Region.rectangle(3, 30), "one-sided", 184),  # the 18 one-sided pentominoes
+    ([*PENTS.pieces, CLASSIC["I2"], TETS["I"]], Region.rectangle(3, 22), "free", None),
+    ([*PENTS.pieces, CLASSIC["L3"], TETS["T"]],
+     Region(tuple((r, c) for r in range(3) for c in range(23) if (r, c) not in ((0, 0), (2, 11)))), "free", None),
+])
+def test_two_word_subtrees_search_as_the_machine(pieces, region, mode, want):
+    # Regions of 65 to 128 cells: fast1 on two words (the board as one 128-bit integer) searches the same
+    # tree as the resumable search (count, Burnside sum, solutions searched, nodes), with and without the
+    # dead-region test and the memo; the count is the published one, or the dancing-cells kernel's.
+    inst = build_instance(pieces, region, mode=mode)
+    assert BitSearch(inst).layout.words == 2
+    for prune, memo in ((True, False), (False, False), (True, True)):
+        machine = subtree_runs(inst, -1, prune, memo)
+        for fast in (0, 3):
+            assert subtree_runs(inst, fast, prune, memo) == machine
+    count = machine[0]
+    assert count == (want if want is not None else solve(inst, backend="dlx", keep=0).count)
+    assert count > 0
+
+
+@st.composite
+def two_word_instances(draw):
+    """Distinct pieces (one copy of each: the recursion's case) on a strip of 65 to 90 cells, two wide, with
+    holes, any orientation mode."""
+    pool = [*PENTS.pieces, *TETS.pieces, CLASSIC["I2"], CLASSIC["I3"], CLASSIC["L3"]]
+    order = draw(st.permutations(range(len(pool))))
+    pieces: list = []
+    for i in order:
+        if sum(p.size for p in pieces) >= 65:
+            break
+        pieces.append(pool[i])
+    area = sum(p.size for p in pieces)
+    extra = draw(st.integers(0, 3))
+    box = [(i // 2, i % 2) for i in range(area + extra)]
+    holes = draw(st.lists(st.sampled_from(box), unique=True, min_size=extra, max_size=extra))
+    mode = draw(st.sampled_from(["free", "one-sided", "fixed"]))
+    return build_instance(pieces, Region(normalize([c for c in box if c not in holes])), mode=mode)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(two_word_instances(), st.integers(0, 6))
+def test_two_word_recursion_on_random_strips(inst, level):
+    assert BitSearch(inst).layout.words == 2
+    machine = subtree_runs(inst, -1, True, False)
+    assert subtree_runs(inst, level, True, False) == machine
+    assert machine[0] == solve(inst, backend="dlx", keep=0).count
+
+
 def test_the_memo_on_the_pentomino_rectangles():
     # 5x12: the plan restricts a second piece inside the search (X on the middle row), and the memo
     # answers only below a representative with a whole orbit; 8x8 minus its centre: a cell plan.

@@ -43,8 +43,8 @@
  *       stabiliser (no permutations, or the restricted item placed at an option of weight hsize).
  *   Kernel.set_fast(level)
  *       From that level on (-1: never), a whole subtree is searched by a plain recursion (fast1): the
- *       same nodes, where the search has one word, rule FIRST, every counter item at most 1, only
- *       counting; the node budget is checked between two such subtrees only.
+ *       same nodes, where the search has one or two words (_bits_fast.h), rule FIRST, every counter item
+ *       at most 1, only counting; the node budget is checked between two such subtrees only.
  *   Kernel.set_limit(n), Kernel.set_tally(on), Kernel.tally() -> [(used-type mask, solutions)]
  *   Kernel.nodes, .solutions, .fixed, .depth, .dropped, .memo_hits, .memo_stores: counters, the output
  *       row length, the options the dead-region test removed before any search, the memo's work.
@@ -57,6 +57,13 @@
 #include <string.h>
 
 #define MAXW 4
+#if defined(__SIZEOF_INT128__)
+typedef unsigned __int128 u128; /* two words as one integer (fast1 on two words) */
+#define HAVE_U128 1
+#define FAST_WORDS 2 /* fast1 takes boards of up to this many words */
+#else
+#define FAST_WORDS 1
+#endif
 #define MAXTYPES 63
 #define RULE_FIRST 0
 #define RULE_MRV 1
@@ -86,9 +93,10 @@ typedef struct {
     int32_t *bstart, *blo, *bhi;
     uint64_t *bmask;
     uint64_t *ent;
-    /* one word (W = 1), for fast1: per entry its mask, the goal bits next to it (with the dead-region
-     * test) and its option; blo[nblocks] = the number of entries, so block i ends at blo[i + 1] */
-    uint64_t *m1, *b1;
+    /* for fast1 (W <= FAST_WORDS): per entry its mask and the goal bits next to it (with the dead-region
+     * test), each one integer of W words (uint64_t, u128), and its option; blo[nblocks] = the number of
+     * entries, so block i ends at blo[i + 1] */
+    void *mw, *bw;
     int32_t *id1;
     int32_t maxlen; /* the most entries in one slot's list */
 } List;
@@ -144,6 +152,9 @@ typedef struct {
     int grid;
     int gshift[4];
     uint64_t gmask[4];
+#ifdef HAVE_U128
+    u128 gmask2[4]; /* two words: the same masks (grid, gshift as for one word) */
+#endif
     /* a clone (Kernel.clone) shares the read-only tables of the kernel it was cloned from, which it keeps
      * alive: the option masks, types, bounds and sizes, the neighbour masks and the lists */
     PyObject *parent;
@@ -491,7 +502,8 @@ static inline __attribute__((always_inline)) int32_t fitting(const Kernel *k, co
 /* What fast1 reads, gathered once per step (nothing in it changes during a step). */
 typedef struct {
     Kernel *k;
-    const uint64_t *m1, *b1, *bmask, *nbr;
+    const void *mw, *bw; /* the lists' entries: mask and neighbours, one BB each (List.mw, bw) */
+    const uint64_t *bmask, *nbr;
     const int32_t *id1, *bstart, *boff, *qw;
     uint64_t *board;
     int32_t *chosen;
@@ -499,34 +511,23 @@ typedef struct {
     int K, next, NT, qtype, hsize, nperms;
     /* the dead-region test: 0 none; 1 cap 1 where a walled-in empty bit is always dead (the pieces left
      * never matter: one size > 1), by the neighbour masks; 2 the same by the grid's two shifts; 3 any
-     * other (fast_dead) */
+     * other (run_w's dead_region) */
     int dead;
     uint64_t gm[2];
     int gd[2];
+#ifdef HAVE_U128
+    u128 goal2, gm2[2]; /* two words: the goal and the grid's masks */
+#endif
     int32_t memo_lo, memo_hi; /* the memo's levels (memo_lo > memo_hi: none) */
     int32_t *ce, maxlen; /* fast1's buffers: per level, room for the longest list (entries, items) */
     int8_t *ct;
 } Fast;
 
-/* The dead-region test of fast1 in the other cases (fast->dead 3): as run_w's. */
-static __attribute__((noinline)) int fast_dead(const Fast *f, uint64_t NB, const uint64_t *seed, uint64_t na)
-{
-    Kernel *k = f->k;
-    k->avail = na;
-    if (k->cap > 1)
-        return dead_region(k, &NB, seed, k->cap, 1);
-    const uint64_t E2 = f->goal & ~NB;
-    for (uint64_t seeds = *seed & E2; seeds; seeds &= seeds - 1)
-        if (!(f->nbr[ctz64(seeds)] & E2))
-            return !fillable(k, 1);
-    return 0;
-}
-
 static void fast_init(Fast *f, Kernel *k)
 {
     const List *Ls = &k->list;
     f->k = k;
-    f->m1 = Ls->m1, f->b1 = Ls->b1, f->bmask = Ls->bmask, f->nbr = k->nbr;
+    f->mw = Ls->mw, f->bw = Ls->bw, f->bmask = Ls->bmask, f->nbr = k->nbr;
     f->id1 = Ls->id1, f->bstart = Ls->bstart, f->boff = Ls->blo, f->qw = k->qw;
     f->board = k->board, f->chosen = k->chosen;
     f->goal = k->goal[0], f->lo_mask = k->lo_mask, f->np1 = (uint64_t)(Ls->NP - 1);
@@ -538,196 +539,47 @@ static void fast_init(Fast *f, Kernel *k)
                                           : 1;
     for (int j = 0; j < 2; j++)
         f->gm[j] = k->gmask[j], f->gd[j] = k->gshift[j];
+#ifdef HAVE_U128
+    if (k->W == 2) {
+        f->goal2 = (u128)k->goal[1] << 64 | k->goal[0];
+        for (int j = 0; j < 2; j++)
+            f->gm2[j] = k->gmask2[j];
+    }
+#endif
     f->hsize = k->hsize, f->nperms = k->nperms;
     f->memo_lo = k->memo_active ? k->memo_lo : 1;
     f->memo_hi = k->memo_active ? k->memo_hi : 0;
     f->ce = k->fce, f->ct = k->fct, f->maxlen = Ls->maxlen;
 }
 
-/* The whole subtree below level L at board B, by recursion: the search of run_w (same order, same
- * nodes, the same memo) where it can be simpler: one word, rule FIRST, every counter item at most 1
- * (the items left are ``avail``, k->left is not kept; k->avail is set only for the dead-region test),
- * only counting (no batch, no limit, no tally, no cardinality). wq: the weight of the restricted
- * item's option placed below the prefix (0: none yet). The node budget is not checked: run_w calls
- * it only from the level set by set_fast on, where few pieces are left. */
-typedef void (*Fast1Fn)(const Fast *, int32_t, uint64_t, uint64_t, int32_t, int32_t);
-
-/* The slot of the first empty goal bit of board B at level L (board[L] is B), -1 when there is none. */
-static inline __attribute__((always_inline)) int32_t fast_slot(const Fast *restrict f, uint64_t B, int32_t L)
-{
-    const uint64_t E = f->goal & ~B;
-    if (!E)
-        return -1;
-    const int c = ctz64(E);
-    if (f->next) /* the probes are the K bits after c */
-        return (c << f->K) | (int32_t)((B >> c >> 1) & f->np1);
-    return slot_of(&f->k->list, c, f->board + L);
-}
-
-/* sl: fast_slot(f, B, L), worked out by the caller. */
-static inline __attribute__((always_inline)) void fast1_body(const Fast *restrict f, int32_t L, uint64_t B,
-                                                             uint64_t avail, int32_t wq, int32_t sl, const int memo,
-                                                             Fast1Fn rec_memo, Fast1Fn rec_plain)
-{
-    Kernel *k = f->k;
-    if (sl < 0) {
-        if (avail & f->lo_mask)
-            return;
-        long long w = wq ? wq : 1;
-        k->solutions++;
-        k->weighted += w;
-        k->fixed += w * ((f->qtype >= 0 && w == f->hsize) || !f->nperms ? 1 : stabiliser(k, L));
-        return;
-    }
-    const int32_t qtype = f->qtype;
-    /* the memo, as in run_w */
-    uint64_t *ms = NULL;
-    long long s0 = 0, w0 = 0;
-    if (memo && (!f->nperms || (qtype >= 0 && wq == f->hsize))) { /* memo: L is a memo level */
-        ms = memo_slot(k, &B, avail, 1);
-        if (ms[1] == avail && ms[0] == B && ms[3] == k->mepoch) {
-            long long m = qtype >= 0 && wq ? wq : 1;
-            k->solutions += (long long)(ms[2] & 0xFFFFFFFFu);
-            k->weighted += m * (long long)(ms[2] >> 32);
-            k->fixed += m * (long long)(ms[2] >> 32);
-            k->memo_hits++;
-            return;
-        }
-        s0 = k->solutions;
-        w0 = k->weighted;
-    }
-    const uint64_t bm = f->bmask[sl];
-    const int NT = f->NT;
-    const uint64_t *m1 = f->m1, *b1 = f->b1;
-    const int32_t *boff = f->boff;
-    /* first the placements that fit, into this level's buffers, without a branch per entry (a
-     * branch on whether a placement fits is mispredicted about half the time); then the children.
-     * The node count includes the placements the dead-region test undoes */
-    int32_t *ce = f->ce + (int64_t)L * f->maxlen;
-    int8_t *ct = f->ct + (int64_t)L * f->maxlen;
-    int32_t n = 0;
-    long long fits = 0;
-    const uint64_t goal = f->goal;
-    /* a child below the memo's levels is searched only when it has options at its bit (or is a solution) */
-    const int viab = f->next && (L + 1 > f->memo_hi || L + 1 < f->memo_lo);
-    for (uint64_t rem = bm & avail; rem; rem &= rem - 1) {
-        const int t = ctz64(rem);
-        const int32_t i = f->bstart[sl] + popcount64(bm & ((1ull << t) - 1));
-        const int32_t end = boff[i + 1];
-        const int restricted = t == qtype; /* only its options of positive weight */
-        if (f->dead == 2) {
-            const uint64_t g0 = f->gm[0], g1 = f->gm[1];
-            const int d0 = f->gd[0], d1 = f->gd[1];
-            for (int32_t e = boff[i]; e < end; e++) {
-                const uint64_t m = m1[e];
-                int fit = !(m & B);
-                if (restricted)
-                    fit &= f->qw[f->id1[e]] > 0;
-                const uint64_t E2 = goal & ~(B | m);
-                const uint64_t N = ((E2 & g0) << d0) | ((E2 >> d0) & g0) | ((E2 & g1) << d1) | ((E2 >> d1) & g1);
-                ce[n] = e, ct[n] = (int8_t)t;
-                int ok = fit & !(b1[e] & E2 & ~N);
-                if (viab) {
-                    const uint64_t na = avail & ~((uint64_t)(t != NT) << t);
-                    const int c2 = E2 ? ctz64(E2) : 0;
-                    const int32_t s2 = (c2 << f->K) | (int32_t)((B | m) >> c2 >> 1 & f->np1);
-                    ok &= !E2 | ((f->bmask[s2] & na) != 0);
-                }
-                n += ok;
-                fits += fit;
-            }
-        } else
-            for (int32_t e = boff[i]; e < end; e++) {
-                int fit = !(m1[e] & B);
-                if (restricted)
-                    fit &= f->qw[f->id1[e]] > 0;
-                ce[n] = e, ct[n] = (int8_t)t;
-                n += fit, fits += fit;
-            }
-    }
-    k->nodes += fits;
-    for (int32_t j = 0; j < n; j++) {
-        const int32_t e = ce[j];
-        const int t = ct[j];
-        const uint64_t NB = B | m1[e];
-        const int32_t o = f->id1[e];
-        const uint64_t na = avail & ~((uint64_t)(t != NT) << t);
-        const int32_t nw = t == qtype && !wq ? f->qw[o] : wq;
-        f->chosen[L] = o;
-        f->board[L + 1] = NB;
-        if (f->dead == 1) {
-            const uint64_t E2 = goal & ~NB;
-            int dead = 0;
-            for (uint64_t seeds = b1[e] & E2; seeds; seeds &= seeds - 1)
-                if (!(f->nbr[ctz64(seeds)] & E2)) {
-                    dead = 1;
-                    break;
-                }
-            if (dead)
-                continue;
-        } else if (f->dead == 3 && fast_dead(f, NB, b1 + e, na))
-            continue;
-        const int32_t s2 = fast_slot(f, NB, L + 1);
-        if (L + 1 > f->memo_hi || L + 1 < f->memo_lo) {
-            if (s2 < 0 || (f->bmask[s2] & na))
-                rec_plain(f, L + 1, NB, na, nw, s2);
-        } else
-            rec_memo(f, L + 1, NB, na, nw, s2);
-    }
-    if (memo && ms) {
-        long long got = k->solutions - s0;
-        long long v = qtype >= 0 && (avail >> qtype & 1) ? k->weighted - w0 : got;
-        if (got <= 0xFFFFFFFFll && v <= 0xFFFFFFFFll) {
-            ms[0] = B;
-            ms[1] = avail;
-            ms[2] = (uint64_t)got | (uint64_t)v << 32;
-            ms[3] = k->mepoch;
-            k->memo_stores++;
-            k->mdirty = 1;
-        }
-    }
-}
-
-/* two variants each: at the memo's levels (memo) and below them (plain: no memo code to carry) */
-static void fast1_generic_plain(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq, int32_t sl);
-static void fast1_generic(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq, int32_t sl)
-{
-    fast1_body(f, L, B, avail, wq, sl, 1, fast1_generic, fast1_generic_plain);
-}
-static void fast1_generic_plain(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq, int32_t sl)
-{
-    fast1_body(f, L, B, avail, wq, sl, 0, fast1_generic, fast1_generic_plain);
-}
-
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/* with the POPCNT instruction (chosen at run time, as run below) */
-__attribute__((target("popcnt"))) static void fast1_popcnt_plain(const Fast *f, int32_t L, uint64_t B,
-                                                                 uint64_t avail, int32_t wq, int32_t sl);
-__attribute__((target("popcnt"))) static void fast1_popcnt(const Fast *f, int32_t L, uint64_t B, uint64_t avail,
-                                                           int32_t wq, int32_t sl)
-{
-    fast1_body(f, L, B, avail, wq, sl, 1, fast1_popcnt, fast1_popcnt_plain);
-}
-__attribute__((target("popcnt"))) static void fast1_popcnt_plain(const Fast *f, int32_t L, uint64_t B,
-                                                                 uint64_t avail, int32_t wq, int32_t sl)
-{
-    fast1_body(f, L, B, avail, wq, sl, 0, fast1_popcnt, fast1_popcnt_plain);
-}
-#define FAST1_POPCNT 1
+#define FAST1_POPCNT 1 /* fast1 also with the POPCNT instruction (chosen at run time, as run below) */
 #endif
 
-static void fast1(const Fast *f, int32_t L, uint64_t B, uint64_t avail, int32_t wq)
+/* fast1 on one word */
+#define BB uint64_t
+#define BW 1
+#define FN(name) fast1_##name
+#define BB_CTZ(x) ctz64(x)
+#define BB_GOAL(f) ((f)->goal)
+#define BB_GM(f, j) ((f)->gm[j])
+#include "_bits_fast.h" /* which undefines these six */
+
+#ifdef HAVE_U128
+/* fast1 on two words, as one 128-bit integer */
+static inline __attribute__((always_inline)) int ctz128(u128 x)
 {
-    const int32_t sl = fast_slot(f, B, L);
-    const int memo = L >= f->memo_lo && L <= f->memo_hi;
-#ifdef FAST1_POPCNT
-    if (f->k->hwpop) {
-        (memo ? fast1_popcnt : fast1_popcnt_plain)(f, L, B, avail, wq, sl);
-        return;
-    }
-#endif
-    (memo ? fast1_generic : fast1_generic_plain)(f, L, B, avail, wq, sl);
+    const uint64_t lo = (uint64_t)x;
+    return lo ? ctz64(lo) : 64 + ctz64((uint64_t)(x >> 64));
 }
+#define BB u128
+#define BW 2
+#define FN(name) fast2_##name
+#define BB_CTZ(x) ctz128(x)
+#define BB_GOAL(f) ((f)->goal2)
+#define BB_GM(f, j) ((f)->gm2[j])
+#include "_bits_fast.h" /* which undefines these six */
+#endif
 
 static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop_nodes, int32_t *out,
                                                         int32_t *out_len, long long *out_nodes, long long batch,
@@ -751,7 +603,7 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
     long long nodes = k->nodes, n_out = 0;
     int ret = RET_DONE;
     /* fast1 below k->fast_lo where nothing needs this machine */
-    const int32_t fast_lo = W == 1 && k->rule == RULE_FIRST && k->memo_ok && kcard < 0 && batch == 0 &&
+    const int32_t fast_lo = W <= FAST_WORDS && k->rule == RULE_FIRST && k->memo_ok && kcard < 0 && batch == 0 &&
                                     !k->tally_on && k->limit >= ((long long)1 << 62) && k->fast_lo >= 0
                                 ? k->fast_lo
                                 : INT32_MAX;
@@ -767,7 +619,12 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                 fast_init(&fast, k);
                 fast_ready = 1;
             }
-            fast1(&fast, level, board[(int64_t)level * W], avail, pw[level]);
+#ifdef HAVE_U128
+            if (W == 2)
+                fast2_run(&fast, level, avail, pw[level]);
+            else
+#endif
+                fast1_run(&fast, level, avail, pw[level]);
             nodes = k->nodes;
             k->avail = avail;
             k->state = ST_BACK;
@@ -1014,7 +871,7 @@ static int choose_any(const Kernel *k, const uint64_t *B)
 static void list_free(List *L)
 {
     free(L->probe), free(L->bstart), free(L->blo), free(L->bhi), free(L->bmask), free(L->ent);
-    free(L->m1), free(L->b1), free(L->id1);
+    free(L->mw), free(L->bw), free(L->id1);
     memset(L, 0, sizeof *L);
 }
 
@@ -1057,35 +914,60 @@ static void Kernel_dealloc(Kernel *k)
 static void grid_shifts(Kernel *k)
 {
     k->grid = 0;
-    if (k->W != 1 || !k->nbr)
+    if (k->W > FAST_WORDS || !k->nbr)
         return;
-    const int32_t ng = k->ngoal;
+    const int32_t ng = k->ngoal, W = k->W;
+#ifdef HAVE_U128
+    typedef u128 wide;
+#else
+    typedef uint64_t wide;
+#endif
     int d[4] = {0, 0, 0, 0}, nd = 0;
-    uint64_t m[4] = {0, 0, 0, 0};
+    wide m[4] = {0, 0, 0, 0};
     for (int32_t b = 0; b < ng; b++)
-        for (uint64_t x = k->nbr[b]; x; x &= x - 1) {
-            int c = ctz64(x), j;
-            if (c <= b)
-                continue;
-            for (j = 0; j < nd && d[j] != c - b; j++)
-                ;
-            if (j == nd) {
-                if (nd == 4)
-                    return;
-                d[nd++] = c - b;
+        for (int w = 0; w < W; w++)
+            for (uint64_t x = k->nbr[(int64_t)b * W + w]; x; x &= x - 1) {
+                int c = 64 * w + ctz64(x), j;
+                if (c <= b)
+                    continue;
+                for (j = 0; j < nd && d[j] != c - b; j++)
+                    ;
+                if (j == nd) {
+                    if (nd == 4)
+                        return;
+                    d[nd++] = c - b;
+                }
+                m[j] |= (wide)1 << b;
             }
-            m[j] |= 1ull << b;
-        }
     for (int32_t b = 0; b < ng; b++) {
-        uint64_t x = 1ull << b, n = 0;
+        wide x = (wide)1 << b, n = 0;
         for (int j = 0; j < nd; j++)
             n |= ((x & m[j]) << d[j]) | ((x >> d[j]) & m[j]);
-        if (n != k->nbr[b])
-            return;
+        for (int w = 0; w < W; w++, n = n >> 32 >> 32)
+            if ((uint64_t)n != k->nbr[(int64_t)b * W + w])
+                return;
     }
     k->grid = nd;
-    for (int j = 0; j < nd; j++)
-        k->gshift[j] = d[j], k->gmask[j] = m[j];
+    for (int j = 0; j < nd; j++) {
+        k->gshift[j] = d[j];
+        k->gmask[j] = (uint64_t)m[j];
+#ifdef HAVE_U128
+        k->gmask2[j] = m[j];
+#endif
+    }
+}
+
+/* Word w of entry e of fast1's integers of W words (List.mw, bw) set to x. */
+static void fast_word(void *arr, int W, int32_t e, int w, uint64_t x)
+{
+#ifdef HAVE_U128
+    if (W == 2) {
+        u128 *a = (u128 *)arr + e;
+        *a = w ? (*a & ~((u128)UINT64_MAX << 64)) | (u128)x << 64 : (*a & ~(u128)UINT64_MAX) | x;
+        return;
+    }
+#endif
+    ((uint64_t *)arr)[e] = x;
 }
 
 /* The rule's lists over the options not in ``drop`` (see List), options by increasing id within a
@@ -1228,11 +1110,11 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
             L->blo = malloc(((size_t)blocks + 1) * sizeof(int32_t));
             L->bhi = malloc(((size_t)blocks + 1) * sizeof(int32_t));
             L->ent = malloc(((size_t)total + 1) * S * sizeof(uint64_t));
-            if (W == 1) {
-                L->m1 = malloc(((size_t)total + 1) * sizeof(uint64_t));
-                L->b1 = calloc((size_t)total + 1, sizeof(uint64_t));
+            if (W <= FAST_WORDS) {
+                L->mw = malloc(((size_t)total + 1) * W * sizeof(uint64_t));
+                L->bw = calloc(((size_t)total + 1) * W, sizeof(uint64_t));
                 L->id1 = malloc(((size_t)total + 1) * sizeof(int32_t));
-                if (!L->m1 || !L->b1 || !L->id1)
+                if (!L->mw || !L->bw || !L->id1)
                     goto done;
             }
             if (!L->blo || !L->bhi || !L->ent)
@@ -1262,11 +1144,13 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
                         for (int w = 0; w < W; w++)
                             dst[w] = m[w];
                         dst[W] = (uint64_t)o;
-                        if (W == 1) {
-                            L->m1[e] = m[0];
+                        if (W <= FAST_WORDS) { /* as integers of W words: word w is bits 64 w .. */
+                            for (int w = 0; w < W; w++)
+                                fast_word(L->mw, W, e, w, m[w]);
                             L->id1[e] = o;
                             if (k->obrd)
-                                L->b1[e] = k->obrd[o];
+                                for (int w = 0; w < W; w++)
+                                    fast_word(L->bw, W, e, w, k->obrd[(int64_t)o * W + w]);
                         }
                     }
                     if (!p)

@@ -49,9 +49,14 @@ plan's branch tests no symmetry, or the restricted piece is placed at a
 representative whose orbit is whole), so the Burnside sum grows as the count.
 
 Where at most eight pieces are left (same rule, one copy of each type at
-most, only counting), a plain recursion searches each subtree in one call:
-the same placements in the same order (the same nodes, the memo included)
-as the resumable search, without its bookkeeping; the node budget between
+most, only counting, regions of at most 128 cells), a plain recursion
+searches each subtree in one call: the same placements in the same order
+(the same nodes, the memo included) as the resumable search, without its
+bookkeeping, the board held as one integer (64 or 128 bits). At each node
+it first filters the placements at the cell without a branch per
+placement (whether one fits is a branch the processor mispredicts about
+half the time), then searches the children that fit, leave no walled-in
+cell and have placements at their own first cell. The node budget between
 two heartbeats is checked only between two such subtrees.
 
 Scan

@@ -25,7 +25,10 @@ one-sided pentominoes in 3x30 (184). For each case, in interleaved rounds
 
 Prints, per case, the median CPU and wall seconds of each command and the
 ratios of ours to the best peer (CPU; wall), with the load average; writes
-``benchmarks/out/bench_bitboard.csv``.
+``benchmarks/out/bench_bitboard.csv``. With ``--compare-with DIR`` (a
+checkout of an earlier revision, its C extensions built in place), our two
+commands run on it too, in the same rounds, and a last table gives this
+version's CPU over the earlier one's.
 """
 
 from __future__ import annotations
@@ -67,9 +70,12 @@ def cases() -> list[Case]:
     ]
 
 
-def commands(case: Case, built: dict) -> dict:
-    """name -> (argv, stdin, ok exit codes) of every program on ``case``."""
+def commands(case: Case, built: dict, before: Path | None = None) -> dict:
+    """name -> (argv, stdin, ok exit codes[, environment]) of every program on ``case``; with ``before``, our
+    commands on that checkout of an earlier revision too (:func:`benchmarks.peers.previous`)."""
     out = peers.exact_cover_peers(case, built, multiplicities=False)
+    if before is not None:
+        out.update(peers.previous(case, before))
     if case.label in SUGYAN_BOARDS and isinstance(built["sugyan"], Path):
         for solver in ("optimized-small", "optimized-large"):
             out[f"sugyan {solver}"] = ([built["sugyan"], SUGYAN_BOARDS[case.label], solver], None, (0,))
@@ -81,6 +87,9 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="interleaved rounds (medians; default 5)")
     parser.add_argument("--cases", help="comma-separated case labels (default: all)")
     parser.add_argument("--skip", default="", help="comma-separated program names not to run (e.g. miniexact -x)")
+    parser.add_argument("--compare-with", metavar="DIR", type=Path,
+                        help="also run our two commands on this checkout of an earlier revision (its C extensions "
+                             "built in place: python setup.py build_ext --inplace)")
     for name in peers.MIRRORS:
         parser.add_argument(f"--source-{name}", type=Path, help=f"git repository of {name} (default: the mirror)")
     args = parser.parse_args(argv)
@@ -90,7 +99,8 @@ def main(argv=None) -> int:
     for name, what in built.items():
         print(f"  {name}: {'built' if isinstance(what, Path) else 'not built: ' + what}")
     todo = [c for c in cases() if not args.cases or c.label in args.cases.split(",")]
-    return peers.compare(todo, lambda case: commands(case, built), peers.counted, repeat=args.repeat,
+    before = args.compare_with.resolve() if args.compare_with else None
+    return peers.compare(todo, lambda case: commands(case, built, before), peers.counted, repeat=args.repeat,
                          skip=set(args.skip.split(",")) - {""}, csv=OUT / "bench_bitboard.csv", warm_up=True)
 
 

@@ -358,8 +358,24 @@ def ours(case: Case, python: Path, cli: Path) -> dict[str, list]:
             "in-process search": [python, "-c", INPROCESS, pieces, region, use, case.mode]}
 
 
+#: The name prefix of the commands run on an earlier revision (:func:`previous`).
+PREVIOUS = "previous: "
+
+
+def previous(case: Case, tree: Path) -> dict[str, tuple]:
+    """:func:`ours` on an earlier revision: ``tree`` is a checkout of it with its C extensions built in place
+    (``python setup.py build_ext --inplace``), put first on the path of each process (``PYTHONPATH``)."""
+    env = {"PYTHONPATH": str(tree)}
+    cmds = ours(case, Path(sys.executable), Path(sys.executable).parent / "ubongo-cp")
+    whole = cmds["ubongo-cp solve --count"]
+    cmds["ubongo-cp solve --count"] = [sys.executable, "-m", "ubongo_cp", *whole[1:]]
+    # -P: the working directory (this checkout) not put before PYTHONPATH
+    return {PREVIOUS + name: ([argv[0], "-P", *argv[1:]], None, (0,), env) for name, argv in cmds.items()}
+
+
 def our_count(name: str, run: Run) -> int:
     """The count a run of :func:`ours`' commands printed."""
+    name = name.removeprefix(PREVIOUS)
     if name == "in-process search":
         return int(run.out.split()[0])
     m = re.search(r"^(\d+) solutions?|^no solution", run.out, re.M)
@@ -368,17 +384,18 @@ def our_count(name: str, run: Run) -> int:
     return int(m.group(1) or 0)
 
 
-def rounds(commands: dict[str, tuple[list, str | None, object]], repeat: int, check) -> dict[str, list[Run]]:
+def rounds(commands: dict[str, tuple], repeat: int, check) -> dict[str, list[Run]]:
     """Interleaved rounds: every command once per round, the order rotated each round; each run's count checked.
 
-    ``commands``: name -> (argv, stdin, ok exit codes); ``check(name, run)`` raises on a wrong count.
+    ``commands``: name -> (argv, stdin, ok exit codes[, environment variables to set]); ``check(name, run)``
+    raises on a wrong count.
     """
     names = list(commands)
     runs: dict[str, list[Run]] = {n: [] for n in names}
     for r in range(repeat):
         for name in names[r % len(names):] + names[:r % len(names)]:
-            argv, stdin, ok = commands[name]
-            run = measure(argv, stdin=stdin, ok=ok)
+            argv, stdin, ok, *env = commands[name]
+            run = measure(argv, stdin=stdin, ok=ok, env=env[0] if env else None)
             check(name, run)
             runs[name].append(run)
     return runs
@@ -416,7 +433,8 @@ def compare(cases: list[Case], commands, counted, *, repeat: int, skip: set[str]
     print("| case | tilings | program | CPU s | wall s |")
     print("|---|---:|---|---:|---:|")
     lines = ["case,count,program,cpu_s,wall_s"]
-    summary = []
+    summary: list[str] = []
+    versions: list[str] = []
     for case in cases:
         cmds = {k: v for k, v in commands(case).items() if k not in skip}
 
@@ -430,11 +448,17 @@ def compare(cases: list[Case], commands, counted, *, repeat: int, skip: set[str]
         runs = rounds(cmds, repeat, check)
         for name, rs in runs.items():
             cpu, wall = median(rs, "cpu"), median(rs, "wall")
-            if name == "in-process search":  # timed inside: its own clocks
+            if name.removeprefix(PREVIOUS) == "in-process search":  # timed inside: its own clocks
                 cpu, wall = _in_process(rs, 2), _in_process(rs, 1)
             print(f"| {case.label} | {case.count} | {name} | {cpu:.4f} | {wall:.4f} |")
             lines.append(f"{case.label},{case.count},{name},{cpu:.5f},{wall:.5f}")
-        peer_names = [n for n in runs if n not in ("ubongo-cp solve --count", "in-process search")]
+        if PREVIOUS + "in-process search" in runs:
+            was = (median(runs[PREVIOUS + "ubongo-cp solve --count"], "cpu"),
+                   _in_process(runs[PREVIOUS + "in-process search"], 2))
+            now = (median(runs["ubongo-cp solve --count"], "cpu"), _in_process(runs["in-process search"], 2))
+            versions.append(f"| {case.label} | {now[0] / was[0]:.3f} | {now[1] / was[1]:.3f} |")
+        peer_names = [n for n in runs if n not in ("ubongo-cp solve --count", "in-process search")
+                      and not n.startswith(PREVIOUS)]
         if peer_names:
             best = min(peer_names, key=lambda n: median(runs[n], "cpu"))
             whole = runs["ubongo-cp solve --count"]
@@ -444,6 +468,10 @@ def compare(cases: list[Case], commands, counted, *, repeat: int, skip: set[str]
     print("\n| case | best peer (CPU) | whole process, ours / peer (CPU / wall) | search in-process / peer's "
           "whole process (CPU) |\n|---|---|---:|---:|")
     print("\n".join(summary))
+    if versions:
+        print("\n| case | whole process, this version / the previous (CPU) | search in-process (CPU) |\n"
+              "|---|---:|---:|")
+        print("\n".join(versions))
     csv.write_text("\n".join(lines) + "\n")
     print(f"\nmedians of {repeat} interleaved rounds; load average at the end: {load()} (2 cores, shared)")
     return 0

@@ -580,6 +580,22 @@ def test_the_grid_shifts_search_as_the_neighbour_masks(region, want):
     assert plain[0] == got[0][0] and (want is None or plain[0] == want)
 
 
+@pytest.mark.parametrize("pieces, region", [
+    ([*PENTS.select(["X", "P", "U"]), Piece("m", ((0, 0),)), CLASSIC["I2"]], Region.rectangle(3, 6)),
+    ([*PENTS.select(["L", "Y", "N", "V"]), CLASSIC["I2"], CLASSIC["L3"]], Region.rectangle(5, 5)),
+    ([*PENTS.select(["F", "L", "N", "P", "Y", "T", "U", "V"]), TETS["O"]], Region.rectangle(4, 11)),
+])
+def test_walled_in_cells_with_pieces_of_several_sizes(pieces, region):
+    # A walled-in cell is dead whatever is left when no piece is a monomino (the recursion then tests it by
+    # shifts, as for pieces of one size), and is not with a monomino left: the same count and nodes as the
+    # resumable search, and the dancing-cells kernel's count.
+    inst = build_instance(pieces, region)
+    machine = subtree_runs(inst, -1, True, False)
+    for fast in (0, 2):
+        assert subtree_runs(inst, fast, True, False) == machine
+    assert machine[0] == solve(inst, backend="dlx", keep=0).count > 0
+
+
 # ------------------------------------------------------------- the raster scans of a 2-D region
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(polyomino_instances(), st.integers(1, 7))

@@ -104,6 +104,8 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     int W, rule, state, tally_on, uniform, hwpop;
+    int cell_dead;              /* every counter item's options cover 2 or more goal bits (or it has none):
+                                   one walled-in empty goal bit is dead whatever is left (fillable) */
     int32_t nbits, ngoal, nopts, ntypes, depth, kcard, cap, level, base, nperms, n_lo, unit, dropped;
     int32_t qtype, hsize;       /* the restricted counter item of this start (-1: none), |H| */
     int32_t *qw;                /* nopts: weight of each option of qtype (0: left out) */
@@ -510,7 +512,7 @@ typedef struct {
     uint64_t goal, lo_mask, np1;
     int K, next, NT, qtype, hsize, nperms;
     /* the dead-region test: 0 none; 1 cap 1 where a walled-in empty bit is always dead (the pieces left
-     * never matter: one size > 1), by the neighbour masks; 2 the same by the grid's two shifts; 3 any
+     * never matter: Kernel.cell_dead), by the neighbour masks; 2 the same by the grid's two shifts; 3 any
      * other (run_w's dead_region) */
     int dead;
     uint64_t gm[2];
@@ -532,11 +534,11 @@ static void fast_init(Fast *f, Kernel *k)
     f->board = k->board, f->chosen = k->chosen;
     f->goal = k->goal[0], f->lo_mask = k->lo_mask, f->np1 = (uint64_t)(Ls->NP - 1);
     f->K = Ls->K, f->next = Ls->next, f->NT = k->ntypes, f->qtype = k->qtype;
-    f->dead = k->nbr == NULL || k->cap <= 0   ? 0
-              : k->cap > 1 || !k->uniform ? 3
-              : k->unit == 1              ? 0
-              : k->grid == 2              ? 2
-                                          : 1;
+    f->dead = k->nbr == NULL || k->cap <= 0 ? 0
+              : k->cap > 1                 ? 3
+              : k->cell_dead               ? (k->grid == 2 ? 2 : 1)
+              : k->uniform && k->unit == 1 ? 0
+                                           : 3;
     for (int j = 0; j < 2; j++)
         f->gm[j] = k->gmask[j], f->gd[j] = k->gshift[j];
 #ifdef HAVE_U128
@@ -1350,6 +1352,10 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
     }
     if (k->unit <= 0 || !sized)
         k->uniform = 0;
+    k->cell_dead = 1;
+    for (int32_t t = 0; t <= NT; t++)
+        if (k->tsize[t] != 0 && k->tsize[t] < 2)
+            k->cell_dead = 0;
     for (int32_t a = 1; a < NT; a++) { /* insertion sort by decreasing size */
         int32_t t = k->by_size[a], b = a;
         while (b > 0 && k->tsize[k->by_size[b - 1]] < k->tsize[t]) {

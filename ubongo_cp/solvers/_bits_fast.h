@@ -10,8 +10,9 @@
  * and undefines them at its end.
  *
  * The search is run_w's (same order, same nodes, the same memo) where it can be simpler: rule FIRST,
- * every counter item at most 1 (the items left are ``avail``, k->left is not kept; k->avail is set only
- * for the dead-region test), only counting (no batch, no limit, no tally, no cardinality). wq: the
+ * every counter item at most 1 or with its copies all to be placed (the items with a copy left are
+ * ``avail``; k->left is kept only with copies; k->avail is set only for the dead-region test), only
+ * counting (no batch, no limit, no tally, no cardinality). wq: the
  * weight of the restricted item's option placed below the prefix (0: none yet). The node budget is not
  * checked: run_w calls it only from the level set by set_fast on, where few pieces are left. */
 
@@ -109,6 +110,8 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
         const int32_t i = f->bstart[sl] + popcount64(bm & ((1ull << t) - 1));
         const int32_t end = boff[i + 1];
         const int restricted = t == qtype; /* only its options of positive weight */
+        /* the items left after an option of t: t's bit cleared with its last copy */
+        const uint64_t na = t == NT || (f->copies && f->left[t] > 1) ? avail : avail & ~(1ull << t);
         if (f->dead == 2) {
             const BB g0 = BB_GM(f, 0), g1 = BB_GM(f, 1);
             const int d0 = f->gd[0], d1 = f->gd[1];
@@ -122,7 +125,6 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
                 ce[n] = e, ct[n] = (int8_t)t;
                 int ok = fit & !(bw[e] & E2 & ~N);
                 if (viab) {
-                    const uint64_t na = avail & ~((uint64_t)(t != NT) << t);
                     const int c2 = E2 ? BB_CTZ(E2) : 0;
                     const int32_t s2 = (c2 << f->K) | (int32_t)((B | m) >> c2 >> 1 & f->np1);
                     ok &= !E2 | ((f->bmask[s2] & na) != 0);
@@ -145,7 +147,7 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
         const int t = ct[j];
         const BB NB = B | mw[e];
         const int32_t o = f->id1[e];
-        const uint64_t na = avail & ~((uint64_t)(t != NT) << t);
+        const uint64_t na = t == NT || (f->copies && f->left[t] > 1) ? avail : avail & ~(1ull << t);
         const int32_t nw = t == qtype && !wq ? f->qw[o] : wq;
         f->chosen[L] = o;
         FN(store)(f->board + (int64_t)(L + 1) * BW, NB);
@@ -162,11 +164,15 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
         } else if (f->dead == 3 && FN(dead)(f, NB, o, na))
             continue;
         const int32_t s2 = FN(slot)(f, NB, L + 1);
+        if (f->copies)
+            f->left[t]--;
         if (L + 1 > f->memo_hi || L + 1 < f->memo_lo) {
             if (s2 < 0 || (f->bmask[s2] & na))
                 rec_plain(f, L + 1, NB, na, nw, s2);
         } else
             rec_memo(f, L + 1, NB, na, nw, s2);
+        if (f->copies)
+            f->left[t]++;
     }
     if (memo && ms) {
         long long got = k->solutions - s0;

@@ -48,8 +48,9 @@ search. It is used only where no solution below needs its stabiliser (the
 plan's branch tests no symmetry, or the restricted piece is placed at a
 representative whose orbit is whole), so the Burnside sum grows as the count.
 
-Where at most eight pieces are left (same rule, one copy of each type at
-most, only counting, regions of at most 128 cells), a plain recursion
+Where at most eight pieces are left (same rule, only counting, regions of
+at most 128 cells, one copy of each type at most; or, on regions of at
+most 64 cells, copies too where every copy must be placed), a plain recursion
 searches each subtree in one call: the same placements in the same order
 (the same nodes, the memo included) as the resumable search, without its
 bookkeeping, the board held as one integer (64 or 128 bits). At each node
@@ -436,6 +437,7 @@ class BitSearch:
         if rule == "first" and _typed(instance) and max(lay.hi, default=2) <= 1:
             self._memo_levels = max(0, pieces - _MEMO_LEFT)
             self._use_memo(memo)
+        if rule == "first" and _typed(instance) and all(b <= 1 or a == b for a, b in zip(lay.lo, lay.hi)):
             self.kernel.set_fast(max(0, pieces - _FAST_LEFT))
         self._rows = _Rows(self.kernel.depth)
 

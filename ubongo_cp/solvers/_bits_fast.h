@@ -95,8 +95,8 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
     const int NT = f->NT;
     const BB *mw = (const BB *)f->mw, *bw = (const BB *)f->bw;
     const int32_t *boff = f->boff;
-    /* first the placements that fit, into this level's buffers, without a branch per entry (a
-     * branch on whether a placement fits is mispredicted about half the time); then the children.
+    /* first the placements that fit, into this level's buffers, without a branch per entry (whether a
+     * placement fits follows no pattern a processor can predict); then the children.
      * The node count includes the placements the dead-region test undoes */
     int32_t *ce = f->ce + (int64_t)L * f->maxlen;
     int8_t *ct = f->ct + (int64_t)L * f->maxlen;

@@ -55,8 +55,8 @@ searches each subtree in one call: the same placements in the same order
 (the same nodes, the memo included) as the resumable search, without its
 bookkeeping, the board held as one integer (64 or 128 bits). At each node
 it first filters the placements at the cell without a branch per
-placement (whether one fits is a branch the processor mispredicts about
-half the time), then searches the children that fit, leave no walled-in
+placement (whether one fits follows no pattern a processor can predict),
+then searches the children that fit, leave no walled-in
 cell and have placements at their own first cell. The node budget between
 two heartbeats is checked only between two such subtrees.
 

@@ -44,7 +44,8 @@
  *   Kernel.set_fast(level)
  *       From that level on (-1: never), a whole subtree is searched by a plain recursion (fast1): the
  *       same nodes, where the search has one or two words (_bits_fast.h), rule FIRST, every counter item
- *       at most 1, only counting; the node budget is checked between two such subtrees only.
+ *       at most 1 (on one word: or with all its copies to be placed), only counting; elsewhere the level
+ *       is ignored. The node budget is checked between two such subtrees only.
  *   Kernel.set_limit(n), Kernel.set_tally(on), Kernel.tally() -> [(used-type mask, solutions)]
  *   Kernel.nodes, .solutions, .fixed, .depth, .dropped, .memo_hits, .memo_stores: counters, the output
  *       row length, the options the dead-region test removed before any search, the memo's work.
@@ -135,7 +136,6 @@ typedef struct {
     /* the memo (see memo_slot): a lossy table of (board, types left) -> solutions below */
     int memo_ok;                /* the instance allows it: every counter item at most 1 */
     int fast_ok;                /* fast1 may take it: every counter item at most 1, or exactly its bounds' */
-    int copies;                 /* some counter item above 1 */
     int memo_on, memo_active;   /* asked for (set_memo); used by this start */
     int32_t memo_lo, memo_hi;   /* the levels that look up and store */
     int memo_bits;              /* the table holds 2^memo_bits entries */
@@ -556,7 +556,7 @@ static void fast_init(Fast *f, Kernel *k)
     f->memo_lo = k->memo_active ? k->memo_lo : 1;
     f->memo_hi = k->memo_active ? k->memo_hi : 0;
     f->ce = k->fce, f->ct = k->fct, f->maxlen = Ls->maxlen;
-    f->left = k->left, f->copies = k->copies;
+    f->left = k->left, f->copies = !k->memo_ok; /* memo_ok: no counter item above 1 */
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -967,17 +967,16 @@ static void grid_shifts(Kernel *k)
     }
 }
 
-/* Word w of entry e of fast1's integers of W words (List.mw, bw) set to x. */
-static void fast_word(void *arr, int W, int32_t e, int w, uint64_t x)
+/* Entry e of fast1's integers of W words (List.mw, bw) set to the W words x (word w: bits 64 w ..). */
+static void fast_set(void *arr, int W, int32_t e, const uint64_t *x)
 {
 #ifdef HAVE_U128
     if (W == 2) {
-        u128 *a = (u128 *)arr + e;
-        *a = w ? (*a & ~((u128)UINT64_MAX << 64)) | (u128)x << 64 : (*a & ~(u128)UINT64_MAX) | x;
+        ((u128 *)arr)[e] = (u128)x[1] << 64 | x[0];
         return;
     }
 #endif
-    ((uint64_t *)arr)[e] = x;
+    ((uint64_t *)arr)[e] = x[0];
 }
 
 /* The rule's lists over the options not in ``drop`` (see List), options by increasing id within a
@@ -1154,13 +1153,11 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
                         for (int w = 0; w < W; w++)
                             dst[w] = m[w];
                         dst[W] = (uint64_t)o;
-                        if (W <= FAST_WORDS) { /* as integers of W words: word w is bits 64 w .. */
-                            for (int w = 0; w < W; w++)
-                                fast_word(L->mw, W, e, w, m[w]);
+                        if (W <= FAST_WORDS) {
+                            fast_set(L->mw, W, e, m);
                             L->id1[e] = o;
                             if (k->obrd)
-                                for (int w = 0; w < W; w++)
-                                    fast_word(L->bw, W, e, w, k->obrd[(int64_t)o * W + w]);
+                                fast_set(L->bw, W, e, k->obrd + (int64_t)o * W);
                         }
                     }
                     if (!p)
@@ -1187,8 +1184,6 @@ done:
     return ok;
 }
 
-/* The search state's arrays of a kernel whose W, nopts, ntypes and depth are set, zeroed; 0 when memory
- * runs out (what was allocated is freed with the kernel). */
 /* fast1's buffers (Kernel.fce, fct) of a kernel whose lists are built; 0 when memory runs out. */
 static int alloc_filter(Kernel *k)
 {
@@ -1198,6 +1193,8 @@ static int alloc_filter(Kernel *k)
     return k->fce && k->fct;
 }
 
+/* The search state's arrays of a kernel whose W, nopts, ntypes and depth are set, zeroed; 0 when memory
+ * runs out (what was allocated is freed with the kernel). */
 static int alloc_state(Kernel *k)
 {
     size_t no = (size_t)k->nopts + 1, nt = (size_t)k->ntypes + 2, dd = (size_t)k->depth + 1;
@@ -1383,7 +1380,6 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
         if (k->hi[t] > 1 && k->lo[t] != k->hi[t])
             k->fast_ok = 0; /* a range: a solution's bounds are not the items left (bounds_met) */
     }
-    k->copies = !k->memo_ok;
     k->memo_on = k->memo_active = 0;
     memcpy(k->left, k->hi, ((size_t)NT + 1) * 4);
     k->avail = (NT < 63 ? (1ull << (NT + 1)) - 1 : ~0ull);

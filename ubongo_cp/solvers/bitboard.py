@@ -437,7 +437,7 @@ class BitSearch:
         if rule == "first" and _typed(instance) and max(lay.hi, default=2) <= 1:
             self._memo_levels = max(0, pieces - _MEMO_LEFT)
             self._use_memo(memo)
-        if rule == "first" and _typed(instance) and all(b <= 1 or a == b for a, b in zip(lay.lo, lay.hi)):
+        if rule == "first" and _typed(instance):  # the kernel takes the recursion where the instance allows it
             self.kernel.set_fast(max(0, pieces - _FAST_LEFT))
         self._rows = _Rows(self.kernel.depth)
 

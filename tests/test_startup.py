@@ -99,6 +99,51 @@ def test_default_paths_make_no_dataclass(tmp_path):
                    COSTLY_STDLIB) == (0, ["json"])
 
 
+def test_default_paths_import_no_typing(tmp_path):
+    # The modules of these paths import typing for the type checker only (ubongo_cp.structs: its import takes
+    # about 2 ms, and each typing.NamedTuple class compiles its annotations). A card task reads TOML, and the
+    # standard library's tomllib imports typing itself.
+    region = tmp_path / "3x20.txt"
+    region.write_text(("#" * 20 + "\n") * 3)
+    matrix = tmp_path / "knuth.dlx"
+    matrix.write_text("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
+    for argv in (["solve", "--pieces", "pentominoes", "--region", str(region), "--count"],
+                 ["solve", "--pieces", "tetrominoes", "--region", str(region), "--use", "L:15", "--count"],
+                 ["analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3"],
+                 ["exact-cover", str(matrix), "--count"]):
+        assert _loaded(argv, ("typing",)) == (0, []), argv
+
+
+def test_light_named_tuples_are_named_tuples():
+    from ubongo_cp.cover import PlacementTable
+    from ubongo_cp.structs import NamedTuple, replace
+
+    class Step(NamedTuple):
+        """A step."""
+
+        cell: int
+        piece: str = "I2"
+
+        def twice(self) -> int:
+            return 2 * self.cell
+
+    step = Step(3)
+    assert step == (3, "I2") and step.twice() == 6 and Step.__doc__ == "A step."
+    assert Step._fields == ("cell", "piece") and Step._field_defaults == {"piece": "I2"}
+    assert replace(step, piece="L4") == Step(3, "L4") and Step.__annotations__ == {"cell": "int", "piece": "str"}
+    assert PlacementTable._fields[0] == "indptr" and isinstance(PlacementTable.__doc__, str)
+    with pytest.raises(TypeError, match="without a default"):
+        class Bad(NamedTuple):
+            a: int = 0
+            b: int
+    with pytest.raises(AttributeError, match="_replace"):
+        class Worse(NamedTuple):
+            a: int
+
+            def _replace(self):
+                return self
+
+
 def test_dlx_paths_load_numpy_only():
     # The dancing-cells solver reads numpy arrays: a card task on it loads numpy, nothing else.
     status, loaded = _loaded(["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1", "--backend", "dlx"])

@@ -34,12 +34,14 @@ import math
 import time
 from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
 
 from .cover import ExactCoverInstance, build_instance, checked_puzzle, empty_cell_piece
 from .errors import InputError, whole_argument
 from .pieces import EMPTY, Piece, Region, check_one_grid
 from .structs import Struct
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     import pandas as pd

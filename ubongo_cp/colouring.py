@@ -37,7 +37,7 @@ References
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from collections.abc import Sequence
 
 from .grids import SQUARE
 from .pieces import Piece, Region

@@ -41,7 +41,7 @@ from collections import Counter
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain, repeat
 from operator import add, itemgetter, mul, sub
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .errors import InputError, whole_argument
 from .geometry import Cell, Shape
@@ -49,8 +49,13 @@ from .grids.base import LazyOrientations, Orientations, c_placements
 from .pieces import EMPTY, EmptyCell, Piece, Region, check_one_grid, orientations_of
 from .structs import Struct, replace
 from .verify import verify_solution
+from .structs import NamedTuple
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy as np
 
     from .cards import CardSide

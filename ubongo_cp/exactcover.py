@@ -58,12 +58,17 @@ import re
 from array import array
 from functools import cached_property
 from numbers import Integral
-from typing import TYPE_CHECKING, ClassVar, Iterable, NamedTuple, Sequence
+from collections.abc import Iterable, Sequence
 
 from .errors import InputError
 from .structs import Struct
+from .structs import NamedTuple
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    from typing import ClassVar
+
     import numpy as np
 
     from .cover import ExactCoverInstance

@@ -27,7 +27,7 @@ References
 from __future__ import annotations
 
 from contextvars import ContextVar
-from typing import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from .errors import InputError
 from .grids import SQUARE, Grid

@@ -40,7 +40,7 @@ from contextvars import ContextVar
 from functools import cached_property, lru_cache
 from itertools import repeat
 from operator import attrgetter, is_
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from .errors import InputError, whole_argument
 from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
@@ -50,7 +50,11 @@ from .io import read_text
 from .shipped import SHIPPED_PIECE_SETS, piece_set_file
 from .structs import Struct
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:
+    from typing import Any
+
     import pathlib
 
 __all__ = [

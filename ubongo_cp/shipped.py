@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from .structs import NamedTuple
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     import pathlib

@@ -28,10 +28,22 @@ record the methods :func:`dataclasses.dataclass` would generate:
 
 Records keep their ``__dict__`` (no ``__slots__``), so they pickle, copy
 and take cached properties as dataclasses do. Plain immutable records with
-no behaviour of their own are :class:`typing.NamedTuple` classes instead
-(made in about a quarter of a dataclass's time; :func:`replace` takes them
-too). The functions of :mod:`dataclasses` (``replace``, ``fields``,
+no behaviour of their own are named tuples instead, declared as
+:class:`typing.NamedTuple` classes are (field annotations, defaults,
+methods, a docstring) on the base :class:`NamedTuple` of this module: the
+same class :func:`collections.namedtuple` makes, without importing
+:mod:`typing` or evaluating the annotations (``typing.NamedTuple``
+compiles each one, and :mod:`typing` itself takes about 2 ms to import;
+the type checker sees ``typing.NamedTuple``). :func:`replace` takes them
+too. The functions of :mod:`dataclasses` (``replace``, ``fields``,
 ``asdict``) do not take structs.
+
+The modules of the common commands' paths (a count or a subset analysis
+from a piece set and a region file, an exact-cover file) do not import
+:mod:`typing` at run time: they import the abstract container classes
+from :mod:`collections.abc` and the rest of :mod:`typing` under
+``TYPE_CHECKING`` (a name the type checker takes as true;
+``tests/test_startup.py`` checks those paths).
 
 Examples
 --------
@@ -51,12 +63,16 @@ ubongo_cp.structs.FrozenInstanceError: cannot assign to field 'x' of a frozen Po
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, Callable, ClassVar, TypeVar
 
-__all__ = ["Struct", "FrozenInstanceError", "replace"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, NamedTuple, TypeVar
 
-R = TypeVar("R", bound="Struct")
+    R = TypeVar("R", bound="Struct")
+
+__all__ = ["Struct", "FrozenInstanceError", "NamedTuple", "replace"]
 
 
 class FrozenInstanceError(AttributeError):
@@ -181,3 +197,52 @@ def replace(struct: Any, /, **changes: Any) -> Any:
     if isinstance(struct, tuple):
         return struct._replace(**changes)  # type: ignore[attr-defined]
     return struct.__replace__(**changes)
+
+
+class _NamedTupleMeta(type):
+    """Makes a class statement on :class:`NamedTuple` a :func:`collections.namedtuple` class."""
+
+    def __new__(mcls, name: str, bases: tuple, namespace: dict):
+        if namespace.get("_root"):
+            return super().__new__(mcls, name, bases, namespace)
+        from collections import namedtuple
+
+        annotations = namespace.get("__annotations__", {})
+        fields = list(annotations)
+        defaults = [namespace[f] for f in fields if f in namespace]
+        if any(f not in namespace for f in fields[len(fields) - len(defaults):]):
+            raise TypeError(f"{name}: a field without a default follows one with a default")
+        cls = namedtuple(name, fields, defaults=defaults,  # type: ignore[misc]  # names known at run time
+                         module=namespace.get("__module__"))
+        cls.__annotations__ = dict(annotations)   # as written (strings): not evaluated
+        for key, value in namespace.items():
+            if key in _NAMED_TUPLE_PROHIBITED:
+                raise AttributeError(f"{name}: cannot overwrite NamedTuple attribute {key}")
+            if key not in _NAMED_TUPLE_KEPT and key not in fields:
+                setattr(cls, key, value)
+        return cls
+
+
+#: What a class statement on :class:`NamedTuple` may not set (as :class:`typing.NamedTuple`), and what the
+#: named tuple keeps of its own.
+_NAMED_TUPLE_PROHIBITED = frozenset({"__new__", "__init__", "__slots__", "__getnewargs__", "_fields",
+                                     "_field_defaults", "_make", "_replace", "_asdict", "_source"})
+_NAMED_TUPLE_KEPT = frozenset({"__module__", "__qualname__", "__annotations__"})
+
+
+if not TYPE_CHECKING:
+    class NamedTuple(metaclass=_NamedTupleMeta):
+        """Base of a named tuple declared by a class statement, as :class:`typing.NamedTuple`: the fields are
+        the annotated names, in order, a value is the field's default, and methods and a docstring are the
+        class's own (module docstring). The class made is a :func:`collections.namedtuple` class, neither an
+        instance of this one's metaclass nor a subclass of it.
+
+        Raises
+        ------
+        TypeError
+            For a field without a default after one with a default.
+        AttributeError
+            For a name a named tuple keeps for itself (``_make``, ``_replace``, ``__new__``, ...).
+        """
+
+        _root = True

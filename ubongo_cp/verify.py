@@ -7,7 +7,7 @@ every solution any solver returns.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from .geometry import Cell
 from .pieces import EMPTY, Piece, Region

@@ -12,10 +12,12 @@ import math
 import os
 import sys
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Iterator
 
 from ..errors import InputError, UbongoError
 from ..solvers.registry import DEFAULT_KEEP
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from ..executors import Executor

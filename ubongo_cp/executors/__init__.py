@@ -48,11 +48,14 @@ dashboard is off unless asked for.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
 from .base import CHUNKS_PER_JOB, EXECUTORS, Executor
 
+TYPE_CHECKING = False
+
 if TYPE_CHECKING:
+    from typing import Any
+
     from .chunks import map_chunks
     from .dask_cluster import DaskExecutor
     from .factory import make_executor, using

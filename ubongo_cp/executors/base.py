@@ -5,7 +5,11 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from typing import Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["CHUNKS_PER_JOB", "EXECUTORS", "Executor", "ORPHAN_CHECK"]
 
@@ -18,7 +22,8 @@ ORPHAN_CHECK = 1.0
 EXECUTORS = ("local", "dask")
 
 
-OnError = Callable[[tuple, BaseException], Any]
+#: ``on_error(item, exception)``: called for a unit of work that failed; what it returns is not used.
+OnError = Callable[[tuple, BaseException], object]
 
 
 def _preload(modules: Sequence[str] = ()) -> None:

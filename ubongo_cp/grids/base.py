@@ -44,11 +44,16 @@ from collections import deque
 from functools import lru_cache
 from itertools import accumulate, chain, product
 from operator import mod, mul
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence, overload
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import InputError
+from ..structs import NamedTuple
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    from typing import Any, overload
+
     import numpy as np
 
 __all__ = ["Cell", "Shape", "Grid", "Colouring", "Plane", "Orientations", "OrientationBatch", "LazyOrientations"]
@@ -214,11 +219,12 @@ class LazyOrientations(Sequence[Shape]):
     def __len__(self) -> int:
         return self.batch.counts[self.number]
 
-    @overload
-    def __getitem__(self, i: int) -> Shape: ...
+    if TYPE_CHECKING:
+        @overload
+        def __getitem__(self, i: int) -> Shape: ...
 
-    @overload
-    def __getitem__(self, i: slice) -> list[Shape]: ...
+        @overload
+        def __getitem__(self, i: slice) -> list[Shape]: ...
 
     def __getitem__(self, i):
         return self.shapes()[i]

@@ -29,11 +29,13 @@ References
 from __future__ import annotations
 
 from itertools import permutations, product
-from typing import TYPE_CHECKING, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..errors import InputError
 from .base import Cell, Colouring, Grid, Plane, Shape
 from .square import SQUARE
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     import numpy as np

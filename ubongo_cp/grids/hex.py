@@ -33,10 +33,12 @@ References
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, TypeVar
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..errors import InputError
 from .base import Cell, Colouring, Grid, Shape
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,7 +53,6 @@ Hex = tuple[int, int]
 #: starting East (a pointy-top layout with y pointing down).
 DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
-_V = TypeVar("_V")
 _R = 1 / math.sqrt(3)             # circumradius of a hex 1 wide
 _ROW = math.sqrt(3) / 2           # distance between rows of centres
 # Corners of a hex about its centre, clockwise on screen from the top; edge i joins corners i and i + 1.
@@ -178,15 +179,15 @@ def text_column(h: Hex) -> int:
     return 2 * h[0] + h[1]
 
 
-def parse_symbols(lines: Sequence[tuple[int, str]], symbols: Mapping[str, _V], *, path=None,
-                  legend: str = "") -> list[tuple[Hex, _V]]:
+def parse_symbols(lines: Sequence[tuple[int, str]], symbols: Mapping[str, int], *, path=None,
+                  legend: str = "") -> list[tuple[Hex, int]]:
     """Hexes of a text picture in offset rows: ``[((q, r), symbols[ch]), ...]`` in reading order.
 
     Parameters
     ----------
     lines : sequence of (int, str)
         (line number, text) of each row, top first; row ``i`` of the picture is ``r = i``.
-    symbols : mapping of str -> value
+    symbols : mapping of str -> int
         The characters that mark a hex; ``.`` and spaces mark none.
     path : optional
         The file, for messages.
@@ -195,7 +196,7 @@ def parse_symbols(lines: Sequence[tuple[int, str]], symbols: Mapping[str, _V], *
 
     Returns
     -------
-    list of ((q, r), value)
+    list of ((q, r), int)
         ``q`` counts hex positions from the left with the first hex's
         parity (column ``2q + r`` + constant).
 
@@ -210,7 +211,7 @@ def parse_symbols(lines: Sequence[tuple[int, str]], symbols: Mapping[str, _V], *
     >>> parse_symbols([(1, " # #"), (2, "# # #")], {"#": 1})
     [((0, 0), 1), ((1, 0), 1), ((-1, 1), 1), ((0, 1), 1), ((1, 1), 1)]
     """
-    out: list[tuple[Hex, _V]] = []
+    out: list[tuple[Hex, int]] = []
     parity = None
     for i, (number, line) in enumerate(lines):
         for col, ch in enumerate(line.rstrip()):

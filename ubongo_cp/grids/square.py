@@ -23,10 +23,12 @@ References
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..errors import InputError
 from .base import Cell, Colouring, Grid, Shape
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     import numpy as np

@@ -38,12 +38,14 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..errors import InputError
 from .base import Cell, Colouring, Grid, Shape, image_keys, side_by_side
 from .hex import AXIAL_MATRICES, HEX, HexGrid
 from .square import SQUARE
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     import numpy as np

@@ -22,10 +22,12 @@ is first used.
 from __future__ import annotations
 
 import numbers
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
 
 from ..errors import InputError, flag_argument, whole_argument
 from .registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, SOLVERS, SolverSpec, choose, get_solver, solver_names
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from ..cover import ExactCoverInstance

@@ -23,12 +23,18 @@ from __future__ import annotations
 
 import time
 from itertools import islice
-from typing import Callable, Iterator, Protocol, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..cover import ExactCoverInstance
 from ..status import Status
 from ..structs import Struct
 from .orbits import Decomposition, orbit_plan, symmetry_plan
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+else:   # the two protocols below are for the type checker: at run time, plain classes (no typing import)
+    Protocol = object
 
 __all__ = ["SolveResult", "Backend", "DiagramCapable", "OnSolution", "drive", "DIAGRAM_KEEP", "item_bounds"]
 

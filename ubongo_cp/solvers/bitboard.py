@@ -108,12 +108,13 @@ import sys
 import time
 from array import array
 from functools import lru_cache
-from typing import Callable, Iterator, NamedTuple, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from weakref import WeakKeyDictionary
 
 from ..cover import kept
 from ..errors import InputError
 from ..structs import Struct, replace
+from ..structs import NamedTuple
 
 __all__ = ["BitboardBackend", "BitSearch", "Layout", "layout", "unfit_reason", "type_sets", "KERNEL_BUILT", "MAX_CELLS",
            "DEFAULT_HEARTBEAT", "RULES"]

@@ -46,10 +46,13 @@ References
 from __future__ import annotations
 
 from itertools import compress
-from typing import TYPE_CHECKING, Iterator, NamedTuple, Sequence
+from collections.abc import Iterator, Sequence
 
 from .. import structs
 from ..cover import ExactCoverInstance, kept
+from ..structs import NamedTuple
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     import numpy as np

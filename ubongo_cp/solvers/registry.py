@@ -61,9 +61,9 @@ References
 from __future__ import annotations
 
 import importlib
-from typing import NamedTuple
 
 from ..errors import InputError
+from ..structs import NamedTuple
 
 __all__ = ["SolverSpec", "SOLVERS", "get_solver", "solver_names", "choose", "DEFAULT_STRATEGY", "FALLBACK",
            "DEFAULT_KEEP", "DIAGRAM_GATE"]

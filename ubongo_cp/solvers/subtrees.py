@@ -36,12 +36,17 @@ import itertools
 import os
 import time
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..errors import InputError
 from ..structs import Struct
+from ..structs import NamedTuple
+
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    from typing import Any
+
     import threading
 
     from ..executors import Executor

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from .registry import get_solver
 

@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import psutil
@@ -195,20 +196,26 @@ def test_a_cluster_that_does_not_start_stops_the_run(monkeypatch):
 
     from ubongo_cp.executors import dask_cluster
 
-    hung = []
+    hung, release = [], threading.Event()
 
     def hanging_cluster(*args, **kwargs):
         worker = multiprocessing.get_context("fork").Process(target=time.sleep, args=(600,), daemon=True)
         worker.start()
         hung.append(worker)
-        time.sleep(600)
+        release.wait(600)
+        # released by the test's end: the abandoned start fails (it must not go on in a later test)
+        raise RuntimeError("released")
 
     monkeypatch.setattr(dask.distributed, "LocalCluster", hanging_cluster)
     monkeypatch.setattr(dask_cluster, "START_TIMEOUT", 2.0)
     start = time.time()
-    with pytest.raises(UbongoError, match="the local Dask cluster did not start within 2 s"):
-        with DaskExecutor(2) as ex:
-            ex.map_ordered(abs, [(-1,)])
+    try:
+        with pytest.raises(UbongoError, match="the local Dask cluster did not start within 2 s .stopped while "
+                                              "creating the cluster;"):
+            with DaskExecutor(2) as ex:
+                ex.map_ordered(abs, [(-1,)])
+    finally:
+        release.set()
     assert time.time() - start < 30
     assert len(hung) == 2          # a hung start is made once more, then given up
     for worker in hung:
@@ -224,18 +231,23 @@ def test_a_start_that_hangs_once_is_made_again(monkeypatch):
 
     from ubongo_cp.executors import dask_cluster
 
-    real, calls = dask.distributed.LocalCluster, []
+    real, calls, release = dask.distributed.LocalCluster, [], threading.Event()
 
     def first_hangs(*args, **kwargs):
         calls.append(1)
         if len(calls) == 1:
-            time.sleep(600)
+            release.wait(600)
+            # released by the test's end: the abandoned start fails (it must not start a cluster in a later test)
+            raise RuntimeError("released")
         return real(*args, **kwargs)
 
     monkeypatch.setattr(dask.distributed, "LocalCluster", first_hangs)
     monkeypatch.setattr(dask_cluster, "START_TIMEOUT", 40.0)
-    with DaskExecutor(2) as ex:
-        assert ex.map_ordered(abs, [(-1,), (-5,)]) == [1, 5]
+    try:
+        with DaskExecutor(2) as ex:
+            assert ex.map_ordered(abs, [(-1,), (-5,)]) == [1, 5]
+    finally:
+        release.set()
     assert len(calls) == 2
 
 

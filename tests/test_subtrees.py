@@ -23,7 +23,7 @@ import pytest
 
 from ubongo_cp.analyze import analyze
 from ubongo_cp.cover import build_instance
-from ubongo_cp.executors import LocalExecutor, make_executor
+from ubongo_cp.executors import LocalExecutor
 from ubongo_cp.exactcover import read_exact_cover
 from ubongo_cp.pieces import Region, load_pieces, load_region
 from ubongo_cp.solvers import solve
@@ -88,19 +88,39 @@ def test_local_workers_give_one_search(monkeypatch):
     assert ran_in and len(ran_in) <= 2 and threading.get_ident() not in ran_in
 
 
+LOCAL_CLUSTER = """
+import json, os
+from ubongo_cp.cover import build_instance
+from ubongo_cp.executors import make_executor
+from ubongo_cp.pieces import Region, load_pieces
+from ubongo_cp.solvers import solve
+from ubongo_cp.solvers.subtrees import SplitSearch
+
+square = [(r, c) for r in range(8) for c in range(8)]
+inst = build_instance(load_pieces("pentominoes").pieces,
+                      Region(tuple(c for c in square if not (3 <= c[0] <= 4 and 3 <= c[1] <= 4))))
+one = solve(inst, keep=None)
+with make_executor("dask", jobs=2) as cluster:  # a real LocalCluster
+    dask = solve(inst, keep=None, split=SplitSearch(executor=cluster, leaves=64))
+    # started for the split count (native code, no GIL): its workers are threads of this process
+    threads = cluster.cluster is not None and not cluster.cluster.processes
+    names = sorted(w["name"] for w in cluster.client.scheduler_info()["workers"].values())
+    # Python work on the same executor gets a cluster of worker processes in its place
+    pids = cluster.map_ordered(os.getpid, [(), (), ()])
+    processes = bool(cluster.cluster.processes) and os.getpid() not in pids
+print(json.dumps({"threads": threads, "names": names, "processes": processes, "count": dask.count,
+                  "same": [dask.count, dask.count_reduced, dask.complete, dask.tally, dask.option_solutions]
+                          == [one.count, one.count_reduced, one.complete, one.tally, one.option_solutions]}))
+"""
+
+
 def test_local_cluster_gives_one_search():
-    inst = build_instance(PENTS, CENTRE)
-    one = solve(inst, keep=None)
-    with make_executor("dask", jobs=2) as cluster:  # a real LocalCluster
-        dask = solve(inst, keep=None, split=SplitSearch(executor=cluster, leaves=64))
-        # started for the split count (native code, no GIL): its workers are threads of this process
-        assert cluster.cluster is not None and not cluster.cluster.processes
-        assert {w["name"] for w in cluster.client.scheduler_info()["workers"].values()} == {0, 1}
-        # Python work on the same executor gets a cluster of worker processes in its place
-        pids = cluster.map_ordered(os.getpid, [(), (), ()])
-        assert cluster.cluster.processes and os.getpid() not in pids
-    same(dask, one)
-    assert dask.count == 520
+    # In a fresh interpreter, as a command runs it: a worker process of this suite has run hundreds of tests
+    # whose threads and forks a cluster of forked workers would inherit.
+    proc = subprocess.run([sys.executable, "-c", LOCAL_CLUSTER], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got == {"threads": True, "names": [0, 1], "processes": True, "count": 520, "same": True}
 
 
 def test_subset_analysis_split_matches_published():

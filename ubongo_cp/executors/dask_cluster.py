@@ -286,16 +286,20 @@ def _start_local_cluster(n_workers: int, warm: Sequence[str], dashboard: bool, t
     _preload(("distributed", *warm))
     if not threads:
         _poll_worker_start_faster()
+    where = []
     for _attempt in range(2):
         started = _start_once(n_workers, dashboard, timeout / 2, threads)
-        if started is not None:
+        if not isinstance(started, str):
             return started
-    raise UbongoError(f"the local Dask cluster did not start within {timeout:g} s (its workers were "
-                      "stopped); run the command again, or use --executor local")
+        where.append(started)
+    raise UbongoError(f"the local Dask cluster did not start within {timeout:g} s (stopped while "
+                      f"{' and then while '.join(dict.fromkeys(where))}; its workers were stopped); run the command "
+                      "again, or use --executor local")
 
 
 def _start_once(n_workers: int, dashboard: bool, timeout: float, threads: bool = False):
-    """One start of the cluster (see :func:`_start_local_cluster`): ``(cluster, client)``, or None if it hung.
+    """One start of the cluster (see :func:`_start_local_cluster`): ``(cluster, client)``, or, if it hung, what
+    it was doing then (``"creating the cluster"``, ``"connecting a client"``, ``"waiting for its workers"``).
 
     The start runs in a daemon thread that is given ``timeout`` seconds: past
     it, the workers started so far are killed and what did start is closed.
@@ -321,10 +325,13 @@ def _start_once(n_workers: int, dashboard: bool, timeout: float, threads: bool =
                 # Every socket on 127.0.0.1. The scheduler always serves HTTP (health
                 # checks): on a free local port; the dashboard's pages only when asked.
                 where = {} if threads else {"host": "127.0.0.1"}  # threads talk in-process (inproc://)
+                box["phase"] = "creating the cluster"
                 box["cluster"] = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=not threads,
                                               dashboard_address="127.0.0.1:0", silence_logs=50,
                                               scheduler_kwargs={"dashboard": dashboard}, **where)
+                box["phase"] = "connecting a client"
                 box["client"] = Client(box["cluster"], timeout=f"{timeout}s")
+                box["phase"] = "waiting for its workers"
                 box["client"].wait_for_workers(n_workers, timeout=timeout)
         except TimeoutError:  # some worker did not register in time: as a hang
             box["late"] = True
@@ -353,7 +360,7 @@ def _start_once(n_workers: int, dashboard: bool, timeout: float, threads: bool =
             _close_started(box, threads)
         if "error" in box:
             raise box["error"]
-        return None
+        return box.get("phase", "starting")
     return box["cluster"], box["client"]
 
 

@@ -7,7 +7,6 @@ modules of :mod:`ubongo_cp.cli`) is the only place that does.
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import math
 import os
 import sys
@@ -27,6 +26,13 @@ __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
            "add_split_arguments", "split_from", "check_orientations", "check_table_out", "check_plot_out", "check_pdf_out",
            "notify", "box_sizes", "region_arg"]
+
+def _fnmatch(name: str, pattern: str) -> bool:
+    """:func:`fnmatch.fnmatch` (imported when a command writes into a directory it reads)."""
+    import fnmatch
+
+    return fnmatch.fnmatch(name, pattern)
+
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -95,7 +101,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
         seen[path] = name
         for in_name, in_path in read.items():
             read_there = (os.path.isdir(in_path) and os.path.dirname(path) == in_path
-                          and any(fnmatch.fnmatch(os.path.basename(path), pattern)
+                          and any(_fnmatch(os.path.basename(path), pattern)
                                   for pattern in _READS_FROM_DIRECTORY.get(in_name, ("*",))))
             shared = name in folders and in_name in _SHARED_DIRECTORY_INPUTS and os.path.isdir(in_path)
             if (path == in_path and not shared) or read_there:

@@ -21,7 +21,6 @@ is first used.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 
 from ..errors import InputError, flag_argument, whole_argument
@@ -280,8 +279,11 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     if sample is not None and sample > MAX_SAMPLE:   # every sample is kept: memory grows with them
         raise InputError(f"sample must be at most {MAX_SAMPLE:,} solutions, got {sample:,}: draw more in several runs "
                          "with other seeds")
-    if seed is not None and not (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
-        raise InputError(f"seed must be a whole number, got {seed!r}")
+    if seed is not None:
+        import numbers
+
+        if not isinstance(seed, numbers.Integral) or isinstance(seed, bool):
+            raise InputError(f"seed must be a whole number, got {seed!r}")
     seed = None if seed is None else int(seed)   # a numpy integer too (random.Random takes an int)
     for o in fixed:
         if o >= instance.n_options:

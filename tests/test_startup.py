@@ -99,10 +99,10 @@ def test_default_paths_make_no_dataclass(tmp_path):
                    COSTLY_STDLIB) == (0, ["json"])
 
 
-def test_default_paths_import_no_typing(tmp_path):
+def test_default_paths_import_no_typing_and_no_other_grid(tmp_path):
     # The modules of these paths import typing for the type checker only (ubongo_cp.structs: its import takes
     # about 2 ms, and each typing.NamedTuple class compiles its annotations). A card task reads TOML, and the
-    # standard library's tomllib imports typing itself.
+    # standard library's tomllib imports typing itself. A puzzle on squares imports no other grid's module.
     region = tmp_path / "3x20.txt"
     region.write_text(("#" * 20 + "\n") * 3)
     matrix = tmp_path / "knuth.dlx"
@@ -111,7 +111,8 @@ def test_default_paths_import_no_typing(tmp_path):
                  ["solve", "--pieces", "tetrominoes", "--region", str(region), "--use", "L:15", "--count"],
                  ["analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3"],
                  ["exact-cover", str(matrix), "--count"]):
-        assert _loaded(argv, ("typing",)) == (0, []), argv
+        assert _loaded(argv, ("typing", "ubongo_cp.grids.hex", "ubongo_cp.grids.triangle",
+                              "ubongo_cp.grids.cube")) == (0, []), argv
 
 
 def test_light_named_tuples_are_named_tuples():

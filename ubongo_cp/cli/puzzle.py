@@ -114,11 +114,10 @@ def _add_max_cells(p: argparse.ArgumentParser) -> None:
 
 
 def _add_orientations(parser: argparse.ArgumentParser, default: str) -> None:
-    """``--orientations free|one-sided|fixed|mirror`` (the orientation modes of the grids, UP-3)."""
-    from ..grids import GRIDS
-
-    modes = list(dict.fromkeys(m for g in GRIDS.values() for m in g.modes))
-    parser.add_argument("--orientations", choices=modes,
+    """``--orientations free|one-sided|fixed|mirror`` (the orientation modes of the grids, UP-3), checked against
+    the puzzle's grid once it is read (:func:`~.common.check_orientations`: the grids' modules are not imported
+    to build the parser)."""
+    parser.add_argument("--orientations", metavar="MODE",
                         help=f"orientations a piece may take: free (rotate and turn over; cubes: rotate), "
                              f"one-sided (rotate only), fixed (as drawn), mirror (cubes: rotate and mirror); "
                              f"default: {default}")

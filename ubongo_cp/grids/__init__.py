@@ -22,17 +22,54 @@ Piece-set and region files name their grid on a header line ``grid: hex``
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from importlib import import_module
+
 from ..errors import InputError
 from .base import Cell, Colouring, Grid, Plane, Shape
-from .cube import CUBE
-from .hex import HEX
 from .square import SQUARE
-from .triangle import TRIANGLE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .cube import CUBE
+    from .hex import HEX
+    from .triangle import TRIANGLE
 
 __all__ = ["Grid", "Cell", "Shape", "Colouring", "Plane", "GRIDS", "SQUARE", "HEX", "TRIANGLE", "CUBE", "get_grid"]
 
-#: Every grid by name, the default (square) first.
-GRIDS: dict[str, Grid] = {g.name: g for g in (SQUARE, HEX, TRIANGLE, CUBE)}
+#: The name of each grid's instance in its module (:mod:`.square`, :mod:`.hex`, ...), the default first.
+_INSTANCES = {"square": "SQUARE", "hex": "HEX", "triangle": "TRIANGLE", "cube": "CUBE"}
+
+
+class _Grids(Mapping[str, Grid]):
+    """Every grid by name, the default (square) first: a grid's module is imported when the grid is first
+    asked for (a command on squares imports none of the others)."""
+
+    def __getitem__(self, name: str) -> Grid:
+        if name not in _INSTANCES:
+            raise KeyError(name)
+        return getattr(import_module(f"{__name__}.{name}"), _INSTANCES[name])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_INSTANCES)
+
+    def __len__(self) -> int:
+        return len(_INSTANCES)
+
+    def __repr__(self) -> str:
+        return f"GRIDS({', '.join(_INSTANCES)})"
+
+
+#: Every grid by name, the default (square) first (a read-only mapping; each module imported when first used).
+GRIDS: Mapping[str, Grid] = _Grids()
+
+
+def __getattr__(name: str) -> Grid:
+    """``HEX``, ``TRIANGLE`` and ``CUBE``: their modules imported when first asked for."""
+    for key, instance in _INSTANCES.items():
+        if name == instance:
+            return GRIDS[key]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def get_grid(name: str | Grid) -> Grid:

@@ -13,6 +13,7 @@ searches below a prefix and the partition of the first level.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -28,6 +29,7 @@ from ubongo_cp.solvers.orbits import symmetry_plan
 
 pytestmark = pytest.mark.skipif(not KERNEL_BUILT, reason="the bitboard kernel is not built")
 
+DATA = Path(__file__).resolve().parent / "data"
 PENTS = load_pieces("pentominoes")
 TETS = load_pieces("tetrominoes")
 CLASSIC = load_pieces("classic")
@@ -634,6 +636,54 @@ def test_a_large_count_runs_on_its_smallest_estimated_scan():
     dlx = solve(inst, keep=0, backend="dlx-symmetry")
     assert chosen.stats["scan"] != 0 and (chosen.count, chosen.count_reduced) == (dlx.count, dlx.count_reduced) == (1144, 1144)
     assert plain[0] == 1144 and chosen.stats["nodes"] < plain[1] / 2
+
+
+def _holed_9x9_optional():
+    # 73 cells of a 9x9 square with holes, and 14 optional pieces covering exactly 73 cells (eight P pentominoes,
+    # three 6-cell triangles, three L pentominoes, each its own piece): no tiling. Found by a randomized
+    # differential test of the kernels: a cell that no placement can cover lies far along the scan, so the first
+    # empty cell met it only after every way of filling the cells before it (hundreds of millions of nodes).
+    region = Region.from_ascii("\n".join(["#######.#", ".#.######", "#######.#", "#########", "#########",
+                                          "#########", "#.#######", "######.#.", "#.#######"]))
+    p5 = ((0, 1), (1, 0), (1, 1), (2, 0), (2, 1))
+    h6 = ((0, 2), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2))
+    l5 = ((0, 3), (1, 0), (1, 1), (1, 2), (1, 3))
+    shapes = [p5] * 8 + [h6] * 3 + [l5] * 3
+    return build_instance([Piece(f"q{i}", s) for i, s in enumerate(shapes)], region, optional_pieces=True)
+
+
+@pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
+def test_a_large_search_runs_on_the_most_constrained_cell_where_its_tree_is_smaller():
+    # (module docstring, "Scan") The count and the first solution's search both estimate the two cell rules and
+    # run on the most constrained cell: a few dozen nodes, the answer of the dancing-cells kernel (MRV).
+    inst = _holed_9x9_optional()
+    dlx = solve(inst, backend="dlx", keep=0)
+    assert (dlx.count, dlx.complete) == (0, True)
+    for kw in ({}, {"limit": 1}):
+        got = solve(inst, keep=0, time_limit=5, **kw)
+        assert (got.count, got.complete) == (0, True) and got.stats["cell_rule"] == "mrv", kw
+        assert got.stats["nodes"] < 1000, kw
+    # With a time limit below the choice's (a short search), the first empty cell: cut at the limit.
+    short = solve(inst, backend="bitboard", keep=0, time_limit=0.2)
+    assert not short.complete and "cell_rule" not in short.stats
+
+
+@pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
+def test_the_most_constrained_cell_on_cubes_counts_as_the_dancing_cells():
+    # 100 cubes (not a box), 29 pieces cut from it, fixed orientations (tests/data: found by a randomized
+    # differential test): one tiling, which the first empty cell does not reach in seconds.
+    import json
+
+    from ubongo_cp.grids import CUBE
+
+    data = json.loads((DATA / "cubes_first_cell_slow.json").read_text())
+    pieces = [Piece(name, tuple(map(tuple, cells)), grid=CUBE) for name, cells in data["pieces"]]
+    region = Region(tuple(map(tuple, data["region"])), grid=CUBE)
+    inst = build_instance(pieces, region, mode=data["mode"])
+    got = solve(inst, backend="bitboard", keep=1, time_limit=30)
+    dlx = solve(inst, backend="dlx", keep=0)
+    assert (got.count, got.complete, got.stats["cell_rule"]) == (dlx.count, True, "mrv") == (1, True, "mrv")
+    assert verify_solution(pieces, region, got.solutions[0], mode=data["mode"]) is None
 
 
 @pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")

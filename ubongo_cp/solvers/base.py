@@ -391,14 +391,18 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     else:
         branches = [whole_branch(n_sym, symmetric)]
     wanted = min(_NO_KEEP_LIMIT if keep is None else keep, _NO_KEEP_LIMIT if limit is None else limit)
-    # a large count on the region's best raster scan (its choice takes some 0.1 s: not within a short time limit,
-    # but always for a split search, whose journal is keyed by the scan: a count resumed with another time limit
-    # must find its journal)
-    kernel = None  # the count's kernel when the scan's choice built it
-    if limit is None and (split is not None or time_limit is None or time_limit >= 5) and hasattr(backend, "scanned"):
-        backend, kernel = backend.scanned(instance, branches)
+    # a large count on the region's best raster scan and cell rule (its choice takes some 0.1 s: not within a short
+    # time limit, but always for a split search, whose journal is keyed by them: a count resumed with another time
+    # limit must find its journal); a first solution's search on the better cell rule (some milliseconds)
+    kernel = None  # the search's kernel when the choice built it
+    if (limit is None or limit == 1) and (split is not None or time_limit is None or time_limit >= 5) \
+            and hasattr(backend, "scanned"):
+        rule = backend.rule
+        backend, kernel = backend.scanned(instance, branches, scans=limit is None)
         if backend.scan:
             notes["scan"] = backend.scan
+        if backend.rule != rule:
+            notes["cell_rule"] = backend.rule
     if split is not None and limit is None:  # the subtrees in the search order: the same answers
         branches, run = split.search(backend, instance, branches, keep=wanted, time_limit=time_limit, tally=tally,
                                      kernel=kernel)

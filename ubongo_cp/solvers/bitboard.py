@@ -74,6 +74,18 @@ symmetries do not map onto another (the scans across the long side first
 only where both sides are as long; a rectangle or a square has one class),
 each stratified by the split's cut, and the count runs on the smallest.
 
+The first empty cell sees nothing of the rest of the region: a cell that
+no placement left can cover, far along the scan, is found only when the
+scan reaches it, after every way of filling the cells before it. On
+such an instance (a region with holes whose pieces may be left out, a
+box of cubes with fixed orientations) the ``"mrv"`` rule, which branches
+on the cell with the fewest fitting placements and backtracks at once on
+one with none, searches a few dozen nodes where the first empty cell
+searches billions. So a large count on a region that is not a rectangle
+(or on cubes) also estimates the ``"mrv"`` rule's tree, the same way,
+and runs on it where that tree, times :data:`_MRV_COST` (its nodes cost
+that much more than the ``"first"`` rule's), is the smaller.
+
 Search nodes
 ------------
 ``nodes`` is the number of placements made: the nodes of the search tree
@@ -182,6 +194,14 @@ _SCAN_NODES = 10_000_000
 _SCAN_GATE = 256
 _SCAN_LEAVES = 64
 _SCAN_PROBES = 32
+# What a node of the "mrv" rule costs over one of the "first" rule (module docstring, "Scan"): 12-20 times on
+# the pentomino counts of 5x12, 6x10 and 8x8 without four cells (450-600 ns against 25-40 ns a node). Its tree
+# is estimated from a cut into _MRV_LEAVES subtrees and _MRV_PROBES probes below each: 3 ms, within 30 % of the
+# estimate of the scans' cut and probes (25 ms) on 8x8 without four cells, the rules' trees being tens or
+# thousands of times apart where the choice matters.
+_MRV_COST = 16
+_MRV_LEAVES = 16
+_MRV_PROBES = 8
 #: Random probes per branch of :func:`probe_nodes`.
 PROBES = 64
 #: The raster scans of a 2-D region (:class:`BitboardBackend` ``scan``).
@@ -619,6 +639,14 @@ def stratified_nodes(search: BitSearch, instance, branches: Sequence, leaves: in
     return probe_nodes(search, [sub.branch for sub in subtrees], probes, seed, float(cut["cut_nodes"]))
 
 
+def _filled_box(cells: Sequence[tuple[int, ...]]) -> bool:
+    """Whether the cells fill their bounding box (a rectangle, on a 2-D grid of squares)."""
+    size = 1
+    for column in zip(*cells):
+        size *= max(column) - min(column) + 1
+    return size == len(cells)
+
+
 def scan_classes(instance) -> list[int]:
     """One scan (0 .. 7, :func:`_cell_order`) of each class of the scans that a symmetry of ``instance`` maps
     onto one another (their searches alike), the default scan 0 first: [0] off a 2-D region. The scans
@@ -750,19 +778,23 @@ class BitboardBackend(Struct, frozen=False):
                                                  cardinality=self.cardinality, memo=False, scan=self.scan)
         return base.clone(memo=self.memo)
 
-    def scanned(self, instance, branches: Sequence) -> tuple[BitboardBackend, BitSearch | None]:
-        """This backend with the raster scan of the region whose search Knuth's estimate finds smallest, and
-        the kernel of that scan built on the way (None: none built; hand it to :meth:`search`).
+    def scanned(self, instance, branches: Sequence, *,
+                scans: bool = True) -> tuple[BitboardBackend, BitSearch | None]:
+        """This backend with the raster scan of the region, or the cell-choice rule, whose search Knuth's
+        estimate finds smallest, and the kernel of that choice built on the way (None: none built; hand it
+        to :meth:`search`).
 
-        Only for a large count (module docstring, "Scan"): the ``"first"`` rule on a 2-D region whose
-        scans are not all alike by its symmetries; else ``self``. The choice is deterministic (seeded
-        probes), so every worker of a split count, and a resumed one, searches the same tree.
+        Only for a large search (module docstring, "Scan") with the ``"first"`` rule: on a 2-D region whose
+        scans are not all alike by its symmetries, each scan (with ``scans``: a count), and on the region
+        (or on cubes) the ``"mrv"`` rule, its nodes weighed :data:`_MRV_COST` times; else ``self``. The
+        choice is deterministic (seeded probes), so every worker of a split count, and a resumed one,
+        searches the same tree.
         """
-        if self.rule != "first" or self.scan or not _typed(instance) or len(instance.cells[0]) != 2:
+        if self.rule != "first" or self.scan or not _typed(instance):
             return self, None
-        candidates = scan_classes(instance)
-        if len(candidates) < 2:   # a rectangle's scans are alike by its symmetries
-            return self, None
+        if len(instance.cells[0]) == 2 and (len(scan_classes(instance)) < 2 if scans else _filled_box(instance.cells)):
+            return self, None   # a rectangle: its scans are alike, and the first empty cell is its best rule
+        candidates = scan_classes(instance) if scans else [0]
         base = self._search(instance)
         if probe_nodes(base, branches, _SCAN_GATE) < _SCAN_NODES:
             return self, base
@@ -773,6 +805,10 @@ class BitboardBackend(Struct, frozen=False):
             nodes = stratified_nodes(search, instance, branches)
             if nodes < least:
                 best, least, kernel = other, nodes, search
+        mrv = replace(self, rule="mrv")
+        search = mrv._search(instance)
+        if stratified_nodes(search, instance, branches, _MRV_LEAVES, _MRV_PROBES) * _MRV_COST < least:
+            best, kernel = mrv, search
         return best, kernel
 
     def estimate(self, instance) -> float:

@@ -81,10 +81,12 @@ such an instance (a region with holes whose pieces may be left out, a
 box of cubes with fixed orientations) the ``"mrv"`` rule, which branches
 on the cell with the fewest fitting placements and backtracks at once on
 one with none, searches a few dozen nodes where the first empty cell
-searches billions. So a large count on a region that is not a rectangle
-(or on cubes) also estimates the ``"mrv"`` rule's tree, the same way,
-and runs on it where that tree, times :data:`_MRV_COST` (its nodes cost
-that much more than the ``"first"`` rule's), is the smaller.
+searches billions. So a large count, and the search for a first
+solution, on a region that is not a rectangle (or on cubes) also
+estimates the ``"mrv"`` rule's tree, the same way, and runs on it where
+that tree, times :data:`_MRV_COST` (its nodes cost that much more than
+the ``"first"`` rule's), is the smaller; ``stats["cell_rule"]`` then says
+``"mrv"``.
 
 Search nodes
 ------------

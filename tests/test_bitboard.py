@@ -684,6 +684,11 @@ def test_the_most_constrained_cell_on_cubes_counts_as_the_dancing_cells():
     dlx = solve(inst, backend="dlx", keep=0)
     assert (got.count, got.complete, got.stats["cell_rule"]) == (dlx.count, True, "mrv") == (1, True, "mrv")
     assert verify_solution(pieces, region, got.solutions[0], mode=data["mode"]) is None
+    # cut into subtrees, on the rule chosen: the same search, the same answer
+    from ubongo_cp.solvers.subtrees import SplitSearch
+
+    split = solve(inst, backend="bitboard", keep=1, time_limit=30, split=SplitSearch(leaves=16))
+    assert (split.count, split.stats["cell_rule"], split.option_solutions) == (1, "mrv", got.option_solutions)
 
 
 @pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")

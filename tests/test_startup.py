@@ -81,19 +81,24 @@ COSTLY_STDLIB = ("dataclasses", "inspect", "json", "pathlib", "threading", "ubon
                  "ubongo_cp.executors.factory")
 
 
-def test_default_paths_make_no_dataclass(tmp_path):
-    # The records on these paths are Structs and named tuples (ubongo_cp.structs); JSON is loaded for --json only;
-    # the executors' pools are not loaded where the options only name their kinds.
+def _file_paths(tmp_path) -> list[list[str]]:
+    """The common commands on files (a count and a subset analysis from a piece set and a region file, an
+    exact-cover file), their inputs written under ``tmp_path``."""
     region = tmp_path / "3x20.txt"
     region.write_text(("#" * 20 + "\n") * 3)
     matrix = tmp_path / "knuth.dlx"
     matrix.write_text("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
-    for argv in (["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"],
-                 ["solve", "--pieces", "pentominoes", "--region", str(region), "--count"],
-                 # copies: the default count asks Knuth's estimate whether the decision diagram pays
-                 ["solve", "--pieces", "tetrominoes", "--region", str(region), "--use", "L:15", "--count"],
-                 ["analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3"],
-                 ["exact-cover", str(matrix), "--count"]):
+    return [["solve", "--pieces", "pentominoes", "--region", str(region), "--count"],
+            # copies: the default count asks Knuth's estimate whether the decision diagram pays
+            ["solve", "--pieces", "tetrominoes", "--region", str(region), "--use", "L:15", "--count"],
+            ["analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3"],
+            ["exact-cover", str(matrix), "--count"]]
+
+
+def test_default_paths_make_no_dataclass(tmp_path):
+    # The records on these paths are Structs and named tuples (ubongo_cp.structs); JSON is loaded for --json only;
+    # the executors' pools are not loaded where the options only name their kinds.
+    for argv in [["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"], *_file_paths(tmp_path)]:
         assert _loaded(argv, COSTLY_STDLIB) == (0, []), argv
     assert _loaded(["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1", "--json"],
                    COSTLY_STDLIB) == (0, ["json"])
@@ -103,14 +108,7 @@ def test_default_paths_import_no_typing_and_no_other_grid(tmp_path):
     # The modules of these paths import typing for the type checker only (ubongo_cp.structs: its import takes
     # about 2 ms, and each typing.NamedTuple class compiles its annotations). A card task reads TOML, and the
     # standard library's tomllib imports typing itself. A puzzle on squares imports no other grid's module.
-    region = tmp_path / "3x20.txt"
-    region.write_text(("#" * 20 + "\n") * 3)
-    matrix = tmp_path / "knuth.dlx"
-    matrix.write_text("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
-    for argv in (["solve", "--pieces", "pentominoes", "--region", str(region), "--count"],
-                 ["solve", "--pieces", "tetrominoes", "--region", str(region), "--use", "L:15", "--count"],
-                 ["analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3"],
-                 ["exact-cover", str(matrix), "--count"]):
+    for argv in _file_paths(tmp_path):
         assert _loaded(argv, ("typing", "ubongo_cp.grids.hex", "ubongo_cp.grids.triangle",
                               "ubongo_cp.grids.cube")) == (0, []), argv
 

@@ -27,13 +27,6 @@ __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "add_split_arguments", "split_from", "check_orientations", "check_table_out", "check_plot_out", "check_pdf_out",
            "notify", "box_sizes", "region_arg"]
 
-def _fnmatch(name: str, pattern: str) -> bool:
-    """:func:`fnmatch.fnmatch` (imported when a command writes into a directory it reads)."""
-    import fnmatch
-
-    return fnmatch.fnmatch(name, pattern)
-
-
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
             "max_cells": 1,
@@ -100,9 +93,12 @@ def _check_outputs(args: argparse.Namespace) -> None:
             raise UbongoError(f"--{seen[path]} and --{name} name the same file {getattr(args, name)}")
         seen[path] = name
         for in_name, in_path in read.items():
-            read_there = (os.path.isdir(in_path) and os.path.dirname(path) == in_path
-                          and any(_fnmatch(os.path.basename(path), pattern)
-                                  for pattern in _READS_FROM_DIRECTORY.get(in_name, ("*",))))
+            read_there = False
+            if os.path.isdir(in_path) and os.path.dirname(path) == in_path:   # writes into a directory it reads
+                import fnmatch
+
+                read_there = any(fnmatch.fnmatch(os.path.basename(path), pattern)
+                                 for pattern in _READS_FROM_DIRECTORY.get(in_name, ("*",)))
             shared = name in folders and in_name in _SHARED_DIRECTORY_INPUTS and os.path.isdir(in_path)
             if (path == in_path and not shared) or read_there:
                 what = f"the {in_name} input" if path == in_path else f"a file read from the {in_name} directory"

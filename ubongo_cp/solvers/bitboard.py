@@ -642,7 +642,7 @@ def stratified_nodes(search: BitSearch, instance, branches: Sequence, leaves: in
 
 
 def _filled_box(cells: Sequence[tuple[int, ...]]) -> bool:
-    """Whether the cells fill their bounding box (a rectangle, on a 2-D grid of squares)."""
+    """Whether the cells fill the box of their coordinates (on squares a rectangle, on hexagons a parallelogram)."""
     size = 1
     for column in zip(*cells):
         size *= max(column) - min(column) + 1
@@ -794,9 +794,9 @@ class BitboardBackend(Struct, frozen=False):
         """
         if self.rule != "first" or self.scan or not _typed(instance):
             return self, None
-        if len(instance.cells[0]) == 2 and (len(scan_classes(instance)) < 2 if scans else _filled_box(instance.cells)):
-            return self, None   # a rectangle: its scans are alike, and the first empty cell is its best rule
         candidates = scan_classes(instance) if scans else [0]
+        if len(instance.cells[0]) == 2 and (len(candidates) < 2 if scans else _filled_box(instance.cells)):
+            return self, None   # a rectangle: its scans are alike, and the first empty cell is its best rule
         base = self._search(instance)
         # a first look with an eighth of the probes: a small tree (a subset analysis, a card) is seldom
         # estimated at a sixteenth of the gate, and its search takes less than the full gate's probes

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from ubongo_cp import cover
 from ubongo_cp.cover import build_instance
 from ubongo_cp.geometry import transform
 from ubongo_cp.pieces import Region, load_pieces
@@ -43,15 +44,75 @@ def test_option_perms_map_each_placement_onto_its_image():
 
 @pytest.mark.parametrize("mode", ["free", "one-sided", "fixed"])
 def test_option_perms_by_offsets_equal_those_by_cells(mode):
-    # On squares each placement's image is found from its orientation and offset; the general way maps
-    # its cells and looks them up. Both on a symmetric region with a hole (pieces whose images are
-    # other shapes in one-sided mode, or no placement at all in fixed mode: -1).
+    # On squares each placement's image is found from its orientation and offset (in Python, without the
+    # C extension); the general way maps its cells and looks them up, in Python and in C. All three on a
+    # symmetric region with a hole (pieces whose images are other shapes in one-sided mode, or no
+    # placement at all in fixed mode: -1).
     pents = load_pieces("pentominoes")
     square = [(r, c) for r in range(8) for c in range(8)]
     for region in (Region(tuple(c for c in square if not (3 <= c[0] <= 4 and 3 <= c[1] <= 4))),
                    Region.rectangle(6, 10)):
         inst = build_instance(pents, region, mode=mode)
-        assert inst.option_perm_lists == inst._option_perm_lists_by_cells()
+        by_cells = inst._option_perm_lists_by_cells()
+        assert inst._option_perm_lists_by_offsets() == by_cells
+        if cover._c_fill() is not None:
+            assert inst._option_perm_lists_c(cover._c_fill()) == by_cells
+
+
+@pytest.mark.parametrize("grid, box, mode, optional", [
+    ("square", (4, 4), "one-sided", 0), ("square", (5, 5), "free", 5), ("hex", (3, 3), "free", 0),
+    ("hex", (4, 4), "fixed", 4), ("triangle", (3, 3), "free", 0), ("triangle", (2, 4), "one-sided", 6),
+    ("cube", (2, 2, 3), "free", 0), ("cube", (2, 3, 3), "mirror", 3),
+])
+def test_option_perms_in_c_equal_those_in_python_on_every_grid(grid, box, mode, optional):
+    # The C look-up (a hash table of each option's type and sorted cells) against the dict of the Python way,
+    # on each grid, in its modes, with optional cells (every symmetric placement on them too) and
+    # optional pieces; every image is the option of the image type on the image cells.
+    native = cover._c_fill()
+    if native is None:
+        pytest.skip("the C extension is not built")
+    whole = Region.box(*box, grid=grid)
+    spare = whole.cells[:optional // 2] + whole.cells[len(whole.cells) - (optional - optional // 2):]
+    region = Region(tuple(c for c in whole.cells if c not in spare), grid=grid, optional=spare) if optional \
+        else whole
+    for optional_pieces in (False, True):
+        inst = build_instance(_pieces(grid, 3), region, mode=mode, optional_pieces=optional_pieces)
+        if len(inst.region_symmetries) <= 1:
+            continue
+        got = inst._option_perm_lists_c(native)
+        assert got == inst._option_perm_lists_by_cells() and len(got) == len(inst.region_symmetries) - 1
+        assert any(o >= 0 for perm in got for o in perm)
+        for item_map, tmap, perm in zip(inst._item_maps, inst.symmetry_type_maps[1:], got):
+            for o, image in enumerate(perm):
+                if image >= 0:
+                    cells = sorted(item_map[i] for i in inst.option_items(o).tolist() if item_map[i] >= 0)
+                    assert sorted(i for i in inst.option_items(image).tolist() if item_map[i] >= 0) == cells
+                    assert inst.option_type[image] == tmap[inst.option_type[o]]
+
+
+def test_option_images_in_c_refuse_buffers_that_do_not_fit():
+    # Sizes, items and maps out of range are a ValueError, nothing read or written beyond a buffer.
+    from array import array
+
+    native = cover._c_fill()
+    if native is None:
+        pytest.skip("the C extension is not built")
+    indptr, indices, types = array("I", [0, 2, 4]), array("I", [0, 2, 1, 2]), array("i", [0, 0])
+    item_map, type_map, out = array("i", [1, 0, -1]), array("i", [0]), array("q", [0, 0])
+    native.images(indptr, indices, types, item_map, type_map, 3, 1, out)
+    assert out.tolist() == [1, 0]   # the two cells swapped: each option onto the other
+    bad = [(array("I", [0, 2, 9]), indices, types, item_map, type_map, 3, 1, out),   # items beyond indices
+           (indptr, array("I", [0, 2, 7, 2]), types, item_map, type_map, 3, 1, out),  # an item beyond n_items
+           (indptr, indices, array("i", [0, 1]), item_map, type_map, 3, 1, out),      # a type beyond n_types
+           (indptr, indices, types, array("i", [1, 5, -1]), type_map, 3, 1, out),     # an image beyond n_items
+           (indptr, indices, types, array("i", [1, 0, -1, 1, -1, -1]), array("i", [0, 0]), 3, 1,
+            array("q", [0] * 4)),                                                     # a cell mapped to no cell
+           (indptr, indices, types, item_map, array("i", [3]), 3, 1, out),            # a type map beyond n_types
+           (indptr, indices, types, item_map, type_map, 3, 1, array("q", [0])),       # out too small
+           (indptr, indices, types, item_map, type_map, 0, 1, out)]
+    for args in bad:
+        with pytest.raises(ValueError, match="^images: "):
+            native.images(*args)
 
 
 def test_symmetry_plan_is_made_once_per_instance():

@@ -45,6 +45,15 @@
  *       1 + the largest coordinate per axis; least shapes, each shape's least image as a tuple of cells
  *       (tuples of dim integers). The outputs are sized for N * count rows.
  *
+ *   images(indptr, indices, option_type, item_map, type_map, n_items, n_types, out) -> None
+ *       The image of every option under G maps of the items (ubongo_cp.cover.ExactCoverInstance
+ *       .option_perm_lists): an option's key is its type and its sorted cell items (the items an item map
+ *       sends to -1, the types', left out); its image under map g is the option whose key is
+ *       (type_map[g][type], the sorted images of its cell items), or -1 when there is none. indptr,
+ *       uint32 (n + 1), and indices, uint32, the options' items; option_type, int32 (n); item_map, int32
+ *       (G x n_items), -1 for an item that is not a cell (row 0 tells which are); type_map, int32
+ *       (G x n_types); out, int64 (G x n), written. Two options with one key: the later one is the image.
+
  * Every index is checked against its buffer's size and every buffer's start against the alignment of its items
  * (ValueError, nothing written out of bounds). Cells are tuples or lists of ints (TypeError otherwise: the
  * callers then take their Python way); only ints are read, so no Python code runs while a list is read. Keys
@@ -905,6 +914,147 @@ done:
     return result;
 }
 
+/* A 64-bit hash of a key: a type and its sorted cell items (a multiply-xorshift mix per item). */
+static inline uint64_t key_hash(int32_t type, const int64_t *items, Py_ssize_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL * (uint64_t)(uint32_t)(type + 1);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        h ^= (uint64_t)items[i];
+        h *= 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31;
+    }
+    return h ^ (h >> 29);
+}
+
+static PyObject *images(PyObject *self, PyObject *args)
+{
+    Py_buffer indptr, indices, otype, item_map, type_map, out;
+    Py_ssize_t n_items, n_types;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*nnw*", &indptr, &indices, &otype, &item_map, &type_map, &n_items,
+                          &n_types, &out))
+        return NULL;
+    Py_buffer *held[] = {&indptr, &indices, &otype, &item_map, &type_map, &out};
+    PyObject *result = NULL;
+    void *arena = NULL;   /* every array below, in one allocation */
+    Py_ssize_t n = otype.len / 4, G = 0;
+    if (out.len == 0 && n_items > 0 && n_types > 0) {   /* no map or no option: nothing to write */
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (n_items <= 0 || n_types <= 0 || n_items > INT32_MAX || n_types > INT32_MAX || otype.len % 4
+        || !holds(&indptr, n + 1, 4) || indices.len % 4 || item_map.len % (4 * n_items) || !aligned(&indices, 4)
+        || !aligned(&otype, 4) || !aligned(&item_map, 4) || !aligned(&type_map, 4) || !aligned(&out, 8)) {
+        PyErr_SetString(PyExc_ValueError, "images: buffer sizes do not match");
+        goto done;
+    }
+    G = item_map.len / (4 * n_items);
+    if (type_map.len != times(times(G, n_types), 4) || out.len != times(times(G, n), 8)) {
+        PyErr_SetString(PyExc_ValueError, "images: buffer sizes do not match");
+        goto done;
+    }
+    const uint32_t *ptr = indptr.buf, *idx = indices.buf;
+    const int32_t *types = otype.buf, *imap = item_map.buf, *tmap = type_map.buf;
+    int64_t *image = out.buf;
+    if (G == 0 || n == 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (ptr[0] != 0 || ptr[n] > (uint64_t)(indices.len / 4)) {
+        PyErr_SetString(PyExc_ValueError, "images: the options' items lie outside their buffer");
+        goto done;
+    }
+    for (Py_ssize_t o = 0; o < n; o++)
+        if (ptr[o + 1] < ptr[o] || types[o] < 0 || types[o] >= n_types) {
+            PyErr_SetString(PyExc_ValueError, "images: an option's items or type are out of range");
+            goto done;
+        }
+    for (Py_ssize_t i = 0; i < G * n_items; i++)
+        if (imap[i] < -1 || imap[i] >= n_items || (imap[i] < 0) != (imap[i % n_items] < 0)) {
+            PyErr_SetString(PyExc_ValueError, "images: an item map is out of range");
+            goto done;
+        }
+    for (Py_ssize_t i = 0; i < G * n_types; i++)
+        if (tmap[i] < -1 || tmap[i] >= n_types) {
+            PyErr_SetString(PyExc_ValueError, "images: a type map is out of range");
+            goto done;
+        }
+    /* each option's key (its cell items, sorted, one after the other, as int64 for sort_keys) and where it
+     * starts, its hash, the hash table's slots (an option, or -1) and a key's image */
+    Py_ssize_t size = 1, widest = 0;
+    while (size < 2 * n)
+        size <<= 1;
+    for (Py_ssize_t o = 0; o < n; o++)
+        if ((Py_ssize_t)(ptr[o + 1] - ptr[o]) > widest)
+            widest = ptr[o + 1] - ptr[o];
+    arena = PyMem_Malloc(8 * ((size_t)ptr[n] + (size_t)(n + 1) + (size_t)n + (size_t)size + (size_t)widest + 1));
+    if (!arena) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *keys = arena, *start = keys + ptr[n], *slots = start + n + 1, *buf = slots + size;
+    uint64_t *hashes = (uint64_t *)(buf + widest + 1);
+    int64_t e = 0;
+    for (Py_ssize_t o = 0; o < n; o++) {
+        start[o] = e;
+        for (uint32_t j = ptr[o]; j < ptr[o + 1]; j++) {
+            if (idx[j] >= (uint64_t)n_items) {
+                PyErr_SetString(PyExc_ValueError, "images: an option's items or type are out of range");
+                goto done;
+            }
+            if (imap[idx[j]] >= 0)
+                keys[e++] = idx[j];
+        }
+        sort_keys(keys + start[o], e - start[o]);
+    }
+    start[n] = e;
+    for (Py_ssize_t s = 0; s < size; s++)
+        slots[s] = -1;
+    for (Py_ssize_t o = 0; o < n; o++) {
+        uint64_t h = hashes[o] = key_hash(types[o], keys + start[o], start[o + 1] - start[o]);
+        Py_ssize_t s = (Py_ssize_t)(h & (uint64_t)(size - 1));
+        while (slots[s] >= 0) {   /* an equal key: the later option takes the slot (as a dict would) */
+            int64_t q = slots[s];
+            if (hashes[q] == h && types[q] == types[o] && start[q + 1] - start[q] == start[o + 1] - start[o]
+                && !memcmp(keys + start[q], keys + start[o], (size_t)(start[o + 1] - start[o]) * 8))
+                break;
+            s = (s + 1) & (size - 1);
+        }
+        slots[s] = o;
+    }
+    for (Py_ssize_t g = 0; g < G; g++) {
+        const int32_t *m = imap + g * n_items, *tm = tmap + g * n_types;
+        int64_t *row = image + g * n;
+        for (Py_ssize_t o = 0; o < n; o++) {
+            int32_t t2 = tm[types[o]];
+            int64_t len = start[o + 1] - start[o];
+            if (t2 < 0) {
+                row[o] = -1;
+                continue;
+            }
+            for (Py_ssize_t j = 0; j < len; j++)
+                buf[j] = m[keys[start[o] + j]];
+            sort_keys(buf, len);
+            uint64_t h = key_hash(t2, buf, len);
+            Py_ssize_t s = (Py_ssize_t)(h & (uint64_t)(size - 1));
+            int64_t found = -1;
+            for (; slots[s] >= 0; s = (s + 1) & (size - 1)) {
+                int64_t q = slots[s];
+                if (hashes[q] == h && types[q] == t2 && start[q + 1] - start[q] == len
+                    && !memcmp(keys + start[q], buf, (size_t)len * 8)) {
+                    found = q;
+                    break;
+                }
+            }
+            row[o] = found;
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(arena);
+    release(held, sizeof held / sizeof held[0]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(shifted, rows, positions, k) -> (fit masks, number of fits)"},
     {"fill", fill, METH_VARARGS, "fill(masks, W, k, flats, item, offset, dim, of_type, rank, first_type, "
@@ -914,6 +1064,8 @@ static PyMethodDef methods[] = {
     {"image_keys", image_keys, METH_VARARGS, "image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes) -> extent"},
     {"distinct", distinct, METH_VARARGS, "distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, "
                                          "kept, least) -> (rows, counts, reach, least shapes)"},
+    {"images", images, METH_VARARGS, "images(indptr, indices, option_type, item_map, type_map, n_items, n_types, "
+                                     "out) -> None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -727,17 +727,33 @@ class ExactCoverInstance(Struct, eq=False):
 
         ``perm[i]`` is the cell item that the symmetry maps cell item ``i`` to.
         """
+        return [item_map[:self.n_cells] for item_map in self._item_maps]
+
+    @cached_property
+    def _item_maps(self) -> list[list[int]]:
+        """For each non-identity symmetry of the instance, the image of each item: a cell item's (or an optional
+        cell's) is the item of the cell's image, a type's -1 (shape (n_items,) each)."""
         if len(self.region_symmetries) <= 1:
             return []
         index = {cell: i for i, cell in self._item_cell.items()}
         whole = list(self._item_cell.values())
-        return [[index[c] for c in self.grid.map_onto(whole, k)[:self.n_cells]] for k, _ in self._symmetries[1:]]
+        items = list(self._item_cell)
+        maps = []
+        for k, _ in self._symmetries[1:]:
+            item_map = [-1] * self.n_items
+            for i, image in zip(items, self.grid.map_onto(whole, k)):
+                item_map[i] = index[image]
+            maps.append(item_map)
+        return maps
 
     @cached_property
     def option_perm_lists(self) -> list[list[int]]:
         """:attr:`option_perms` as lists of Python ints (computed without numpy).
 
-        An option is (type, orientation, offset); a symmetry maps the
+        Each option's cells are mapped and its image looked up by its type's
+        image and those cells, in C when the extension is built (one pass per
+        symmetry, a hash table of the options' keys). Without it, in Python:
+        on squares an option is (type, orientation, offset); a symmetry maps the
         orientation to one of the image type's (found once per orientation)
         and the offset linearly, so each option's image is one look-up. A
         type's options come orientation by orientation (:func:`_placements`):
@@ -747,8 +763,30 @@ class ExactCoverInstance(Struct, eq=False):
         """
         if len(self.region_symmetries) <= 1 or self.n_options == 0:
             return []
+        native = _c_fill()
+        if native is not None:
+            return self._option_perm_lists_c(native)
         if self.grid.name != "square" or self.region.optional:
             return self._option_perm_lists_by_cells()
+        return self._option_perm_lists_by_offsets()
+
+    def _option_perm_lists_c(self, native) -> list[list[int]]:
+        """:attr:`option_perm_lists` by the C extension ``ubongo_cp._placements`` (its ``images``): each option's
+        cells mapped (:attr:`_item_maps`), the image looked up by its type and cells in a hash table, as
+        :meth:`_option_perm_lists_by_cells` does in Python."""
+        table, n = self.table, self.n_options
+        if not self._item_maps or not n:
+            return []
+        item_maps = array("i", chain.from_iterable(self._item_maps))
+        type_maps = array("i", chain.from_iterable(tmap for _, tmap in self._symmetries[1:]))
+        out = array("q", [0]) * (len(self._item_maps) * n)
+        native.images(table.indptr, table.indices, table.option_type, item_maps, type_maps, self.n_items,
+                      self.n_types, out)
+        return [out[g:g + n].tolist() for g in range(0, len(out), n)]
+
+    def _option_perm_lists_by_offsets(self) -> list[list[int]]:
+        """:attr:`option_perm_lists` on squares without optional cells, in Python: each option's image from its
+        orientation and offset (below)."""
         table = self.table
         n = self.n_options
         shapes = [self.type_piece(t).orientations(self.mode) for t in range(self.n_types)]

@@ -310,9 +310,33 @@ def test_a_plan_along_a_mirror_line_stops_at_a_few_branches():
     t = load_pieces("tetrominoes")["T"]
     inst = build_instance([t] * 52, Region.rectangle(16, 13))
     assert len(symmetry_plan(inst, max_branches=20_000).branches) == 892
+    plan = symmetry_plan(inst)
+    got = BitboardBackend().search(inst, plan.branches)
+    assert (got.count, got.fixed) == (0, 0)
+    assert len(plan.branches) <= 64 and got.stats["nodes"] < 30_000
+    # the default count estimates the plain search as small, and makes no plan at all
     got = solve(inst, keep=0)
-    assert (got.count, got.count_reduced, got.stats["symmetry"]) == (0, 0, "orbits")
-    assert got.stats["branches"] <= 64 and got.stats["nodes"] < 30_000
+    assert (got.count, got.count_reduced, got.stats["symmetry"]) == (0, 0, "not needed for a small search")
+    assert got.stats["nodes"] == BitboardBackend().search(inst).stats["nodes"] == 3271
+
+
+@pytest.mark.parametrize("rows, cols, planned", [(3, 20, False), (4, 15, True), (5, 12, True)])
+def test_a_count_makes_the_symmetry_plan_where_the_search_is_large(rows, cols, planned):
+    # The 3x20 rectangle's whole search is estimated at about 11,000 nodes (46,550 counted): no plan, every
+    # tiling tested against the 3 symmetries in C; 4x15 and 5x12 are estimated in millions, planned. Either
+    # way the published counts (Knuth, Dancing Links, 2000): 2, 368 and 1,010 up to symmetry.
+    inst = build_instance(PENTS.pieces, Region.rectangle(rows, cols))
+    got = solve(inst, keep=0)
+    assert got.backend == "bitboard-symmetry"
+    assert (got.count, got.count_reduced) == {3: (8, 2), 4: (1472, 368), 5: (4040, 1010)}[rows]
+    assert (got.stats["symmetry"] == "orbits") is planned
+    assert ("branches" in got.stats) is planned
+    if not planned:
+        assert got.stats["symmetry"] == "not needed for a small search"
+        assert got.stats["nodes"] == BitboardBackend().search(inst).stats["nodes"]
+    # named, the solver searches what its name says: the decomposition
+    named = solve(inst, backend="bitboard-symmetry", keep=0)
+    assert (named.count, named.count_reduced, named.stats["symmetry"]) == (got.count, got.count_reduced, "orbits")
 
 
 def test_searches_on_clones_of_the_kept_kernel_are_those_of_a_new_kernel():

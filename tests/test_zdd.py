@@ -754,6 +754,37 @@ def test_the_default_count_takes_the_diagram_for_a_large_count_of_copies():
     assert solve(dominoes(8, 8), keep=0, limit=5).backend == "bitboard-symmetry"
 
 
+@pytest.mark.parametrize("grid, box, names, max_empty", [
+    ("square", (3, 5), ["I3", "L4", "P5", "I3"], 0), ("square", (4, 4), ["O4", "I2", "I2", "L4", "I2"], 0),
+    ("square", (4, 5), ["L4", "L4", "T4", "I2", "I3"], 5), ("square", (2, 8), ["I2"] * 8, 0),
+    ("hex", (3, 4), ("hex", 3), 0), ("triangle", (2, 6), ("triangle", 4), 0), ("cube", (2, 2, 3), ("cube", 3), 0),
+])
+def test_the_tree_bound_holds_on_the_kernel_searches(grid, box, names, max_empty):
+    # A card's count skips the estimate of the diagram's gate when its search cannot reach the gate: the bound
+    # (pieces deep, placements covering the first empty cell wide) against the nodes the kernel counts, on
+    # each cell rule, with copies and cells left empty, on every grid; and a bound below the gate there.
+    from ubongo_cp.grids import get_grid
+    from ubongo_cp.pieces import Piece
+    from ubongo_cp.polyforms import free_polyforms
+    from ubongo_cp.solvers import _tree_bound
+    from ubongo_cp.solvers.bitboard import BitboardBackend
+
+    if isinstance(names, list):
+        pieces = CLASSIC.select(names)
+    else:
+        shapes = free_polyforms(*names)
+        region_cells = Region.box(*box, grid=grid).area
+        pieces = [Piece(f"P{i}", s, get_grid(grid)) for i, s in enumerate(shapes)] * 2
+        pieces = pieces[:region_cells // names[1]]
+    inst = build_instance(pieces, Region.box(*box, grid=grid), max_empty=max_empty)
+    bound = _tree_bound(inst)
+    for rule in ("first", "mrv"):
+        run = BitboardBackend(rule=rule, memo=False, prune=False).search(inst)
+        assert 0 < run.stats["nodes"] <= bound, (rule, run.stats["nodes"], bound)
+    if len(inst.pieces) <= 5:   # a card's few pieces
+        assert bound < 5_000_000
+
+
 def test_the_default_count_gate_is_not_fooled_by_a_lucky_probe():
     # 24 L pentominoes in 10x12: 17 million nodes in the kernel (0.67 s), 0.16 s on the diagram. Knuth's plain
     # estimate (64 probes) put the search at 105,000 nodes, under the gate, so the default searched; the

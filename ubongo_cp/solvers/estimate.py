@@ -295,10 +295,18 @@ def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0:
 
 
 def _plan_branches(instance) -> list:
-    """The branches a count searches: the symmetry plan's (:func:`.orbits.symmetry_plan`), else the whole tree."""
+    """The branches a count searches: the symmetry plan's (:func:`.orbits.symmetry_plan`), else (no symmetry, or a
+    search small enough to make whole, :func:`.base.small_search`) the whole tree."""
+    from .base import small_search
+    from .bitboard import BitboardBackend
     from .orbits import symmetry_plan, whole_branch
 
-    plan = symmetry_plan(instance, enumerable=False) if hasattr(instance, "region") else None
+    if not hasattr(instance, "region") or len(instance.region_symmetries) <= 1:
+        return [whole_branch(0)]
+    n_sym = len(instance.option_perm_lists)
+    if small_search(BitboardBackend(), instance, n_sym):   # every solution tested against the symmetries
+        return [whole_branch(n_sym)]
+    plan = symmetry_plan(instance, enumerable=False)
     if plan is not None:
         return list(plan.branches)
     return [whole_branch(0)]

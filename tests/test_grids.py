@@ -76,6 +76,13 @@ def test_symmetries_keep_adjacency_and_text_round_trips(grid, data):
         assert grid.normalize([tuple(a + b for a, b in zip(c, offset)) for c in shape]) == shape
     # The vectorised images agree with the cell-by-cell ones.
     assert grid.map_array(np.array([shape]), k).tolist() == [list(map(list, grid.map_cells(shape, k)))]
+    # Mapped where the shape lies (moved by the offset, or not): its image in normal position, moved back by as
+    # much as the shape is from its normal position; a symmetry of the shape permutes its cells there.
+    placed = [tuple(a + b for a, b in zip(c, offset)) for c in shape] if grid.offset_ok(offset) else list(shape)
+    back = grid.shift(placed)
+    assert grid.map_onto(placed, k) == [tuple(a - b for a, b in zip(c, back)) for c in grid.map_cells(placed, k)]
+    for g in grid.symmetry_group(shape):
+        assert sorted(grid.map_onto(placed, g)) == sorted(placed)
 
 
 @pytest.mark.parametrize("grid", [SQUARE, HEX, TRIANGLE], ids=lambda g: g.name)

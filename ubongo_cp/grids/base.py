@@ -450,6 +450,18 @@ class Grid:
         cells = [tuple(c) for c in cells]
         if not cells:
             return []
+        if self.linear is not None and len(cells[0]) == 2:   # normal position: each coordinate's least at 0
+            a, b, c, d = self.linear[k]
+            xs = [a * x + b * y for x, y in cells]
+            ys = [c * x + d * y for x, y in cells]
+            dx = min([x for x, _ in cells]) - min(xs)
+            dy = min([y for _, y in cells]) - min(ys)
+            return [(x + dx, y + dy) for x, y in zip(xs, ys)]
+        if self.linear is not None and len(cells[0]) == 3:
+            m = self.linear[k]
+            images = [[r[0] * x + r[1] * y + r[2] * z for x, y, z in cells] for r in (m[0:3], m[3:6], m[6:9])]
+            moves = [min(col) - min(image) for col, image in zip(zip(*cells), images)]
+            return [(x + moves[0], y + moves[1], z + moves[2]) for x, y, z in zip(*images)]
         t = self.shift(cells)
         return [tuple(a - b for a, b in zip(c, t)) for c in self.map_cells(cells, k)]
 

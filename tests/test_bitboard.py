@@ -755,3 +755,32 @@ def test_a_shape_is_stepwise_connected_as_a_search_of_its_cells_finds(cells):
     assert _stepwise_connected.__wrapped__(shape) == (len(reached) == len(cells))
     assert _stepwise_connected.__wrapped__(((0, 0), (0, 1), (1, 1))) and \
         not _stepwise_connected.__wrapped__(((0, 0), (1, 1)))
+
+
+@pytest.mark.parametrize("grid", ["square", "hex", "triangle", "cube"])
+def test_the_dead_region_test_applies_where_every_orientation_is_stepwise_connected(grid):
+    # Where every symmetry turns a step along an axis into one (squares, cubes) a piece's orientations are
+    # stepwise connected exactly when the piece is, checked once per piece; elsewhere (axial hexagons, whose
+    # rotations make such a step a diagonal one) orientation by orientation. Both against the orientations
+    # checked one by one, with a piece whose cells touch at a corner only among them on squares.
+    from ubongo_cp.grids import get_grid
+    from ubongo_cp.pieces import Piece
+    from ubongo_cp.polyforms import free_polyforms
+    from ubongo_cp.solvers.bitboard import _adjacency, _cell_adjacency, _keeps_axis_steps, _stepwise_connected
+
+    g = get_grid(grid)
+    assert _keeps_axis_steps(g) == (grid in ("square", "cube"))
+    shapes = free_polyforms(grid, 3) + free_polyforms(grid, 4)
+    sets = [[Piece(f"P{i}", s, g) for i, s in enumerate(shapes)]]
+    if grid == "square":
+        sets.append(sets[0][:3] + [Piece("D", ((0, 0), (1, 1)))])
+    for pieces in sets:
+        inst = build_instance(pieces, Region.box(*((3, 4) if g.dim == 2 else (2, 3, 3)), grid=grid),
+                              optional_pieces=True)
+        each = all(_stepwise_connected(tuple(inst.type_piece(t).orientations(inst.mode)[i]))
+                   for t, i in set(zip(inst.table.option_type, inst.table.option_orientation)))
+        assert _adjacency(inst) == (_cell_adjacency(tuple(inst.cells)) if each else None)
+    if grid == "square":
+        assert _adjacency(inst) is None   # the corner-touching piece
+    if grid == "hex":
+        assert _adjacency(build_instance(sets[0], Region.box(3, 4, grid=grid), optional_pieces=True)) is None

@@ -373,11 +373,31 @@ def _adjacency(instance) -> tuple[tuple[int, ...], ...] | None:
         # property of its cells' coordinates up to a translation, so of its orientation (a placement's cells
         # are the orientation's moved by the option's offset), checked for each orientation that has a placement
         table = instance.table
-        connected = all(_stepwise_connected(tuple(instance.type_piece(t).orientations(instance.mode)[i]))
-                        for t, i in set(zip(table.option_type, table.option_orientation)))
+        placed = set(zip(table.option_type, table.option_orientation))
+        if _keeps_axis_steps(instance.grid):   # an orientation is connected so exactly when its piece is
+            connected = all(_stepwise_connected(instance.type_piece(t).cells) for t in {t for t, _ in placed})
+        else:
+            connected = all(_stepwise_connected(tuple(instance.type_piece(t).orientations(instance.mode)[i]))
+                            for t, i in placed)
         return _cell_adjacency(tuple(instance.cells)) if connected else None
 
     return kept(instance, "bitboard_adjacency", make)
+
+
+@lru_cache(maxsize=16)
+def _keeps_axis_steps(grid) -> bool:
+    """Whether every symmetry of ``grid`` maps a step of one along one axis onto such a step: its matrices
+    (:attr:`~ubongo_cp.grids.Grid.linear`) permute the axes and change their signs (squares, cubes; not the
+    hexagons' axial coordinates, whose rotations turn a step along an axis into a diagonal one)."""
+    if grid.linear is None:
+        return False
+    dim = grid.dim
+    for m in grid.linear:
+        rows = [m[i * dim:(i + 1) * dim] for i in range(dim)]
+        if any(sorted(map(abs, row)) != [0] * (dim - 1) + [1] for row in rows) or \
+                any(sorted(map(abs, col)) != [0] * (dim - 1) + [1] for col in zip(*rows)):
+            return False
+    return True
 
 
 @lru_cache(maxsize=1024)

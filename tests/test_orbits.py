@@ -102,6 +102,9 @@ def test_option_images_in_c_refuse_buffers_that_do_not_fit():
     item_map, type_map, out = array("i", [1, 0, -1]), array("i", [0]), array("q", [0, 0])
     native.images(indptr, indices, types, item_map, type_map, 3, 1, out)
     assert out.tolist() == [1, 0]   # the two cells swapped: each option onto the other
+    one = array("q", [7])   # an option of no cell item (an empty array, at an address of its own): its image itself
+    native.images(array("I", [0, 0]), array("I"), array("i", [0]), array("i", [0, -1]), array("i", [0]), 2, 1, one)
+    assert one.tolist() == [0]
     bad = [(array("I", [0, 2, 9]), indices, types, item_map, type_map, 3, 1, out),   # items beyond indices
            (indptr, array("I", [0, 2, 7, 2]), types, item_map, type_map, 3, 1, out),  # an item beyond n_items
            (indptr, indices, array("i", [0, 1]), item_map, type_map, 3, 1, out),      # a type beyond n_types
@@ -110,6 +113,7 @@ def test_option_images_in_c_refuse_buffers_that_do_not_fit():
             array("q", [0] * 4)),                                                     # a cell mapped to no cell
            (indptr, indices, types, item_map, array("i", [3]), 3, 1, out),            # a type map beyond n_types
            (indptr, indices, types, item_map, type_map, 3, 1, array("q", [0])),       # out too small
+           (indptr, indices, types, item_map, type_map, 3, 1, array("q")),            # out empty
            (indptr, indices, types, item_map, type_map, 0, 1, out)]
     for args in bad:
         with pytest.raises(ValueError, match="^images: "):

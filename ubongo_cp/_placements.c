@@ -937,16 +937,16 @@ static PyObject *images(PyObject *self, PyObject *args)
     PyObject *result = NULL;
     void *arena = NULL;   /* every array below, in one allocation */
     Py_ssize_t n = otype.len / 4, G = 0;
-    if (out.len == 0 && n_items > 0 && n_types > 0) {   /* no map or no option: nothing to write */
-        result = Py_NewRef(Py_None);
-        goto done;
-    }
+    /* an empty buffer holds no item to align (CPython gives an empty array an address of its own) */
+#define ALIGNED(b, size) ((b).len == 0 || aligned(&(b), size))
     if (n_items <= 0 || n_types <= 0 || n_items > INT32_MAX || n_types > INT32_MAX || otype.len % 4
-        || !holds(&indptr, n + 1, 4) || indices.len % 4 || item_map.len % (4 * n_items) || !aligned(&indices, 4)
-        || !aligned(&otype, 4) || !aligned(&item_map, 4) || !aligned(&type_map, 4) || !aligned(&out, 8)) {
+        || indptr.len != times(n + 1, 4) || !ALIGNED(indptr, 4) || indices.len % 4 || item_map.len % (4 * n_items)
+        || !ALIGNED(indices, 4) || !ALIGNED(otype, 4) || !ALIGNED(item_map, 4) || !ALIGNED(type_map, 4)
+        || !ALIGNED(out, 8)) {
         PyErr_SetString(PyExc_ValueError, "images: buffer sizes do not match");
         goto done;
     }
+#undef ALIGNED
     G = item_map.len / (4 * n_items);
     if (type_map.len != times(times(G, n_types), 4) || out.len != times(times(G, n), 8)) {
         PyErr_SetString(PyExc_ValueError, "images: buffer sizes do not match");

@@ -454,7 +454,7 @@ _NO_KEEP_LIMIT = 1 << 62
 
 #: Knuth's estimate of a whole search's nodes below which a backend that counts natively searches it without
 #: the orbit decomposition (each solution tested against every symmetry in C for the count up to symmetry):
-#: planning the decomposition takes about 0.1-1 ms, more than the nodes it spares on such a tree, and the
+#: planning the decomposition takes about 0.1-2 ms, more than the nodes it spares on such a tree, and the
 #: estimate (:data:`_SMALL_PROBES` probes) takes microseconds. Measured with ``solve(inst, keep=0)`` on
 #: the pentomino rectangles and cards (``benchmarks/bench_bitboard.py``): 3x20 (an estimate of 11,000 nodes)
 #: takes 2.0 ms without the decomposition against 2.4 ms with it; 4x15 (24 million) 30 ms against 4 ms.

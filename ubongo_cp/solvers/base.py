@@ -386,10 +386,11 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     symmetric = reduce and n_sym > 0
     plan = None
     notes: dict = {}
+    small = bool(orbits and small_plain and symmetric and not tally and (limit is None or limit == 1)) and \
+        small_search(backend, instance, n_sym)
     if orbits and tally:  # the kernel tallies the solutions it meets, not those each stands for
         notes = {"symmetry": "not applied with a tally"}
-    elif orbits and small_plain and symmetric and (limit is None or limit == 1) and \
-            small_search(backend, instance, n_sym):
+    elif small:
         notes = {"symmetry": "not needed for a small search"}
     elif orbits:
         plan = symmetry_plan(instance, enumerable=keep is None) if limit is None or limit == 1 else None
@@ -403,9 +404,10 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     wanted = min(_NO_KEEP_LIMIT if keep is None else keep, _NO_KEEP_LIMIT if limit is None else limit)
     # a large count on the region's best raster scan and cell rule (its choice takes some 0.1 s: not within a short
     # time limit, but always for a split search, whose journal is keyed by them: a count resumed with another time
-    # limit must find its journal); a first solution's search on the better cell rule (some milliseconds)
+    # limit must find its journal); a first solution's search on the better cell rule (some milliseconds). Not for a
+    # search found small above: the choice's first look, the same probes, would find it small again
     kernel = None  # the search's kernel when the choice built it
-    if (limit is None or limit == 1) and (split is not None or time_limit is None or time_limit >= 5) \
+    if not small and (limit is None or limit == 1) and (split is not None or time_limit is None or time_limit >= 5) \
             and hasattr(backend, "scanned"):
         rule = backend.rule
         backend, kernel = backend.scanned(instance, branches, scans=limit is None)

@@ -247,8 +247,9 @@ def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0:
     from .registry import get_solver
     from .subtrees import split_branches
 
-    branches = _plan_branches(instance)
-    backend, search = get_solver("bitboard-symmetry").make().scanned(instance, branches)  # the count's own scan
+    count = get_solver("bitboard-symmetry").make()
+    branches = _plan_branches(instance, count)
+    backend, search = count.scanned(instance, branches)  # the count's own scan
     search = search or backend._search(instance)
     c0 = time.process_time()
     first = backend.search(instance, branches, time_limit=seconds / 4, kernel=search)  # the count, for a while
@@ -294,18 +295,19 @@ def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0:
                           n * len(starts), False, time.perf_counter() - t0, None, "bitboard")
 
 
-def _plan_branches(instance) -> list:
-    """The branches a count searches: the symmetry plan's (:func:`.orbits.symmetry_plan`), else (no symmetry, or a
-    search small enough to make whole, :func:`.base.small_search`) the whole tree."""
+def _plan_branches(instance, backend=None) -> list:
+    """The branches the default count searches with ``backend`` (its kernel's; default: the count's, made here):
+    the symmetry plan's (:func:`.orbits.symmetry_plan`), else (no symmetry, or a search small enough to make
+    whole, :func:`.base.small_search`) the whole tree."""
     from .base import small_search
-    from .bitboard import BitboardBackend
     from .orbits import symmetry_plan, whole_branch
+    from .registry import get_solver
 
     if not hasattr(instance, "region") or len(instance.region_symmetries) <= 1:
         return [whole_branch(0)]
     n_sym = len(instance.option_perm_lists)
-    if small_search(BitboardBackend(), instance, n_sym):   # every solution tested against the symmetries
-        return [whole_branch(n_sym)]
+    if small_search(backend or get_solver("bitboard-symmetry").make(), instance, n_sym):
+        return [whole_branch(n_sym)]   # every solution tested against the symmetries
     plan = symmetry_plan(instance, enumerable=False)
     if plan is not None:
         return list(plan.branches)

@@ -12,7 +12,9 @@ Prints two tables (and writes them as CSV to ``benchmarks/out/startup*.csv``):
   default solver, also through the console script, two subset analyses, a
   pentomino count) and of ``python -c pass`` in the same rounds, medians of
   ``--repeat`` interleaved runs, with each command's CPU over the
-  interpreter's (the start-up target: a card task at most 3x). With
+  interpreter's (the start-up target: a card task at most 3x), and of
+  ``python -c "import argparse, tomllib"`` (the standard library a card
+  task cannot do without: its command line and its card file). With
   ``--baseline REV`` the same commands also run on that git revision
   (checked out into ``benchmarks/out/``, run with ``PYTHONPATH``), in the
   same loop, one after the other (interleaved), and a ratio column shows
@@ -40,6 +42,9 @@ IMPORTS = ["numpy", "pandas", "pyarrow", "matplotlib.pyplot", "numba", "ortools.
            "ubongo_cp", "ubongo_cp.cli", "ubongo_cp.solvers", "ubongo_cp.solvers.dancing", "ubongo_cp.analyze"]
 
 REGION_22 = "#####\n#####\n#####\n#####\n.##\n"
+
+#: The row of the commands table timing what a card task imports from the standard library alone.
+FLOOR = "python -c 'import argparse, tomllib'"
 
 
 def commands(tmp: Path) -> list[tuple[str, list[str]]]:
@@ -132,6 +137,8 @@ def main(argv=None) -> int:
     tmp.mkdir(exist_ok=True)
     cli = str(Path(py).parent / "ubongo-cp")
     argvs = {"python -c pass": [py, "-c", "pass"],
+             # the floor of a card task: the standard library it cannot do without (its command line, its card)
+             FLOOR: [py, "-c", "import argparse, tomllib"],
              **{label: [py, "-m", "ubongo_cp.cli", *cmd] for label, cmd in commands(tmp)},
              "ubongo-cp solve classic_X1_easy --face 1 (console script)":
                  [cli, "solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"]}

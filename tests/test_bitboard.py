@@ -339,6 +339,32 @@ def test_a_count_makes_the_symmetry_plan_where_the_search_is_large(rows, cols, p
     assert (named.count, named.count_reduced, named.stats["symmetry"]) == (got.count, got.count_reduced, "orbits")
 
 
+def test_a_count_of_copies_tells_a_small_search_by_the_gates_stratified_estimate(monkeypatch):
+    # 20 P pentominoes in 5x20: every type has copies, so the default count's diagram gate estimates the
+    # plain search (Knuth's stratified estimate). 32 plain probes, the test of every other count, put that
+    # search at a few thousand nodes: it would have been made whole (540,887 nodes searched) where the orbit
+    # decomposition searches half as many. The gate's estimate decides instead, made once for both.
+    from ubongo_cp.solvers import base, bitboard
+    from ubongo_cp.solvers.estimate import _plan_branches
+
+    inst = build_instance([PENTS["P"]] * 20, Region.rectangle(5, 20))
+    n_sym = len(inst.option_perm_lists)
+    assert BitboardBackend().quick_estimate(inst, n_sym, base._SMALL_PROBES) < base._SMALL_NODES
+    made = []
+    stratified = bitboard.stratified_nodes
+    monkeypatch.setattr(bitboard, "stratified_nodes", lambda *a, **k: made.append(1) or stratified(*a, **k))
+    got = solve(inst, keep=0)
+    assert len(made) == 1 and BitboardBackend().estimate(inst) >= base._SMALL_NODES and len(made) == 1
+    assert got.stats["symmetry"] == "orbits" and got.stats["nodes"] < 300_000
+    # the count up to symmetry as the whole search tests every solution against the 3 symmetries (59,646
+    # tilings: Knuth's DLX3 and SSMCC count as many, benchmarks/bench_copies.py)
+    whole = solve(inst, backend="bitboard", keep=0)
+    assert whole.stats["nodes"] == 540_887
+    assert (got.count, got.count_reduced) == (whole.count, whole.count_reduced) == (59_646, 15_051)
+    # and the search estimate follows the count: the plan's branches, not the whole tree
+    assert len(_plan_branches(inst)) > 1
+
+
 def test_searches_on_clones_of_the_kept_kernel_are_those_of_a_new_kernel():
     # The kernel of an instance is built once; each search runs on a clone with a memo of its own (or
     # none): with and without the memo in turn, each search has the nodes a new kernel had (5x12:

@@ -359,10 +359,18 @@ def _diagram_may_pay(kernel, instance) -> bool:
     """:func:`asks_diagram` with the default count's kernel (:data:`~.registry.DIAGRAM_GATE`)."""
     from .registry import DIAGRAM_GATE
 
+    return _gate_asks(instance) and kernel.estimate(instance) >= DIAGRAM_GATE
+
+
+def _gate_asks(instance) -> bool:
+    """Whether :func:`_diagram_may_pay` estimates the search of ``instance`` (Knuth's stratified estimate): piece
+    types with copies, no optional pieces, and a bound on the tree (:func:`_tree_bound`) that reaches the gate."""
+    from .registry import DIAGRAM_GATE
+
     types = getattr(instance, "types", None)
     if not types or getattr(instance, "optional_pieces", False) or all(len(t) == 1 for t in types):
         return False
-    return _tree_bound(instance) >= DIAGRAM_GATE and kernel.estimate(instance) >= DIAGRAM_GATE
+    return _tree_bound(instance) >= DIAGRAM_GATE
 
 
 def _tree_bound(instance) -> int:

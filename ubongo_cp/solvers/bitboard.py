@@ -842,12 +842,17 @@ class BitboardBackend(Struct, frozen=False):
 
         Stratified rather than plain probes (:func:`probe_nodes`), whose figure spreads too widely where
         pieces have copies: 64 probes put the 17 million nodes of 24 L pentominoes in 10x12 at 30,000 to
-        2.3 million by their seed, the stratified estimate at 7.4 million.
+        2.3 million by their seed, the stratified estimate at 7.4 million. Made once per instance and backend
+        settings (:func:`~.cover.kept`): the default count's diagram gate and its small-search test
+        (:func:`.base.small_search`) both ask for it.
         """
         from .orbits import whole_branch
 
-        n_sym = len(instance.option_perm_lists) if len(instance.region_symmetries) > 1 else 0
-        return stratified_nodes(self._search(instance), instance, [whole_branch(n_sym, n_sym > 0)])
+        def make() -> float:
+            n_sym = len(instance.option_perm_lists) if len(instance.region_symmetries) > 1 else 0
+            return stratified_nodes(self._search(instance), instance, [whole_branch(n_sym, n_sym > 0)])
+
+        return kept(instance, ("bitboard_estimate", self.rule, self.prune, self.cardinality, self.scan), make)
 
     def quick_estimate(self, instance, n_sym: int, probes: int) -> float:
         """Knuth's plain estimate (:func:`probe_nodes`, ``probes`` seeded probes) of the nodes of the whole search

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -20,6 +21,12 @@ def test_notebooks_present():
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_stored_without_outputs(path):
+    # and valid as stored: nbformat 4.5 asks every cell for an id (a cell without one is a warning when read,
+    # to become an error in later nbformat versions; reading adds ids, so the file itself is checked)
+    stored = json.loads(path.read_text())
+    assert stored["nbformat"] == 4 and stored["nbformat_minor"] >= 5
+    ids = [cell.get("id") for cell in stored["cells"]]
+    assert None not in ids and len(set(ids)) == len(ids), f"{path.name}: every cell needs an id of its own"
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":

@@ -386,17 +386,31 @@ def test_png_folder_keeps_every_file_the_booklet_did_not_write(example_cards, tm
                              "notes.txt", "photos"]
 
 
-def test_a_page_folder_written_before_folders_recorded_their_files_is_taken_over(example_cards, tmp_path):
+def test_a_page_folder_without_its_record_is_refused_and_left_as_it_is(example_cards, tmp_path):
+    # A folder of pages copied without its hidden record: nothing says the pages are as the booklet drew them
+    # (one may have been retouched), so none is taken over, whatever drew it; the run stops before drawing.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     pngs = tmp_path / "pages"
     make_booklet(example_cards, tmp_path / "b.pdf", png_dir=pngs, dpi=20)
-    (pngs / ".ubongo-cp.json").unlink()              # what an earlier version left
-    (pngs / "holiday.png").write_bytes(b"\x89PNG\r\n\x1a\n a user's photo")
-    make_booklet(example_cards[:2], tmp_path / "b.pdf", png_dir=pngs, dpi=20)
-    # Its pages named like this booklet's (drawn by matplotlib) are replaced; an earlier page this booklet
-    # no longer has is not known to be the booklet's, so it stays, as does the photo.
-    assert listing(pngs) == ["classic_X1_easy.png", "classic_X1_hard.png", "duel_X2_A.png", "holiday.png"]
-    make_booklet(example_cards[:1], tmp_path / "b.pdf", png_dir=pngs, dpi=20)
-    assert listing(pngs) == ["classic_X1_easy.png", "duel_X2_A.png", "holiday.png"]
+    (pngs / ".ubongo-cp.json").unlink()
+    before = {p.name: p.read_bytes() for p in pngs.iterdir()}
+    with pytest.raises(InputError, match="classic_X1_easy.png: exists and was not written by `ubongo-cp booklet`"):
+        make_booklet(example_cards[:2], tmp_path / "b.pdf", png_dir=pngs, dpi=20)
+    assert {p.name: p.read_bytes() for p in pngs.iterdir()} == before
+    # nor is a picture of the user's that matplotlib drew, named like a page
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    plt.plot([1, 2])
+    plt.savefig(mine / "classic_X1_easy.png")
+    plt.close("all")
+    drawn = (mine / "classic_X1_easy.png").read_bytes()
+    with pytest.raises(InputError, match="exists and was not written by `ubongo-cp booklet`"):
+        make_booklet(example_cards, tmp_path / "b2.pdf", png_dir=mine, dpi=20)
+    assert (mine / "classic_X1_easy.png").read_bytes() == drawn and listing(mine) == ["classic_X1_easy.png"]
 
 
 def test_cli_booklet_refuses_to_replace_a_png_it_did_not_write(run_cli, tmp_path):

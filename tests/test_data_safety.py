@@ -477,6 +477,30 @@ def test_a_file_of_an_output_folder_changed_by_hand_is_kept(run_cli, tmp_path, c
     assert run_cli(*argv, "--no-progress")[0] == 0 and target.exists()
 
 
+@pytest.mark.parametrize("command", ["generate", "batch"])
+def test_an_output_folder_copied_without_its_record_is_the_users(run_cli, tmp_path, command):
+    # `cp out/* copy/` leaves the hidden record behind: nothing then says which files the command wrote, nor
+    # what they held, so a card edited by hand or a summary annotated in the copy was deleted or replaced by
+    # the next run into the copy. Now every such file is the user's: the run stops before any work.
+    deck = _deck(tmp_path / "deck", "classic")
+    argv = {"generate": ["generate", "--game", "classic", "--seed", "1", "--cards", "2", "--out"],
+            "batch": ["batch", deck, "--out"]}[command]
+    assert run_cli(*argv, tmp_path / "out", "--no-progress")[0] == 0
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for path in (tmp_path / "out").iterdir():
+        if path.is_file() and path.name != ".ubongo-cp.json":
+            shutil.copy2(path, copy / path.name)
+    noted = copy / ("02_hard.toml" if command == "generate" else "summary.md")
+    noted.write_text(noted.read_text() + "# my note\n")
+    before = {p.name: p.read_bytes() for p in copy.iterdir()}
+    again = ["generate", "--game", "classic", "--seed", "9", "--cards", "1", "--out"] if command == "generate" \
+        else argv
+    code, _, err = run_cli(*again, copy, "--no-progress")
+    assert code == 2 and err.count("\n") == 1 and str(copy) in err, err
+    assert {p.name: p.read_bytes() for p in copy.iterdir() if p.name != ".ubongo-cp.json"} == before
+
+
 @pytest.mark.parametrize("first", ["cards", "booklet"])
 def test_booklet_pages_and_playtest_cards_never_replace_each_other(run_cli, tmp_path, first):
     # Both name a card side's picture DECK_CARD_SIDE.png: the booklet took the playtest cards' PNGs for pages

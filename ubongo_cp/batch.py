@@ -400,9 +400,10 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
 
 
 def _batch_files(out: Path) -> list[str]:
-    """The files of a batch folder written before folders recorded their files: none unless its
+    """The files of a batch folder copied without its record that the batch may carry on from: none unless its
     ``tasks.jsonl`` is a batch journal (its first line a task row), so a file of the user's of that name,
-    and the files beside it, are refused rather than taken over."""
+    and the files beside it, are refused rather than taken over (of these, the folder takes over the journal
+    alone: the tables and summary it watches count as the user's, :class:`~ubongo_cp.outputs.OutputFolder`)."""
     return [name for name in OUTPUT_FILES if (out / name).exists()] if _is_batch_journal(out / JOURNAL) else []
 
 

@@ -80,8 +80,6 @@ TIME_COLUMNS = ("card", "side", "face", "seconds")
 RESULT_COLUMNS = ("card_id", "side", "face", "status", "count", "search_nodes", "n_pieces", "area")
 #: Pairs of columns a fit reads one of: the first, or where a table lacks it the second (:func:`task_features`).
 RESULT_EITHER = (("placements_per_cell", "difficulty"), ("symmetry", "solution"))
-#: Columns of task tables written by earlier versions, and the column each became.
-_RENAMED = {"dlx_nodes": "search_nodes"}
 
 
 def task_features(tasks: pd.DataFrame) -> pd.DataFrame:
@@ -369,18 +367,14 @@ def check_results(tasks: pd.DataFrame, path: str | os.PathLike | None = None) ->
     Raises
     ------
     InputError
-        Naming ``path`` and every missing column; a table of an earlier
-        version (``dlx_nodes`` where ``search_nodes`` is now) is said to be one.
+        Naming ``path`` and every missing column.
     """
     have = set(tasks.columns)
     missing = [c for c in RESULT_COLUMNS if c not in have]
     missing += [f"{first} (or {second})" for first, second in RESULT_EITHER if first not in have and second not in have]
     if not missing:
         return
-    old = [name for name, now in _RENAMED.items() if name in have and now not in have]
-    raise InputError(f"tasks table lacks column(s) {', '.join(missing)}, which calibrate reads"
-                     + (f"; it has {', '.join(old)}, so it was written by an earlier version of ubongo-cp: run "
-                        "ubongo-cp batch on the deck again" if old else ""), path=path)
+    raise InputError(f"tasks table lacks column(s) {', '.join(missing)}, which calibrate reads", path=path)
 
 
 def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame | str | os.PathLike, *,

@@ -75,8 +75,12 @@ class OutputFolder:
         folder holding this command's output from another source is refused.
     adopt : callable, optional
         ``adopt(folder) -> names``: for a folder without a marker entry for
-        ``command``, the files already there that this command wrote (a
-        folder written before the marker existed); default none.
+        ``command``, the files already there that this command wrote and may
+        carry on from (a journal or a dataset whose own header says whose it
+        is, in a folder copied without its marker); default none. A guarded
+        file is never taken over so: with no record of what was written,
+        an edit of it could not be told (a copied deck's card edited by
+        hand, an annotated summary), so it counts as the user's.
     guarded : callable, optional
         ``guarded(name) -> bool``: the files whose content is recorded when
         the block ends, so that one edited since is never replaced or
@@ -194,6 +198,8 @@ class OutputFolder:
             others = {n for c, e in self._marker["commands"].items() if c != self.command and isinstance(e, dict)
                       for n in e.get("files", []) if isinstance(n, str)}
             adopted = sorted(set(self._adopt(self.path)) - others) if self._adopt is not None else []
+            if self._guarded is not None:   # no record of its content: an edit could not be told (adopt)
+                adopted = [name for name in adopted if not self._guarded(name)]
             self._entry = {"source": self.source, "files": adopted}
             if adopted:  # recorded when the command writes (claim): a refused run leaves no record behind
                 self._marker["commands"][self.command] = self._entry

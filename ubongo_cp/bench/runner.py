@@ -537,7 +537,7 @@ def _prepare_out(out: Path, limits: Limits, solvers: list[str]) -> None:
 
 
 def earlier_bench_files(out: Path) -> list[str]:
-    """The files of a benchmark folder written before folders recorded their files (its settings and journal)."""
+    """The files of a benchmark folder copied without its record (its settings and journal): the runs go on."""
     from .report import REPORT_FILES
 
     if "time_limit" not in read_config(out) or not (out / JOURNAL).is_file():

@@ -14,7 +14,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from ..cards import CardSide
 from ..draw.canvas import PALETTE, piece_colours
 from ..errors import InputError
-from ..io import atomic_path, carries_mark, figure_metadata, replace_durably
+from ..io import atomic_path, figure_metadata, replace_durably
 from .layout import PAGE_MM, check_dpi
 from ..draw.card import game_title, side_label
 from .page import pages_needed, render_page, render_pages
@@ -172,12 +172,7 @@ def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names
 
     folders = sorted({os.path.dirname(os.path.abspath(c.path)) for c in cards if c.path})
 
-    def earlier_pages(path: Path) -> list[str]:
-        # A folder of pages written before folders recorded their files: the PNGs named like this
-        # booklet's pages that matplotlib drew (the booklet's renderer says so in every PNG it writes).
-        return [name for name in names if _drawn_by_matplotlib(path / name)]
-
-    with OutputFolder(png_dir, "booklet", source=os.pathsep.join(folders) or None, adopt=earlier_pages,
+    with OutputFolder(png_dir, "booklet", source=os.pathsep.join(folders) or None,
                       guarded=lambda name: True) as folder:
         folder.check(names)
         try:
@@ -193,16 +188,3 @@ def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names
                 replace_durably(tmp / page, folder.path / page)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _drawn_by_matplotlib(path: Path) -> bool:
-    """Whether ``path`` is a PNG the toolkit wrote (:func:`~ubongo_cp.io.carries_mark`), or one matplotlib drew
-    for an earlier version (its ``Software`` text chunk)."""
-    try:
-        if carries_mark(path, ".png"):
-            return True
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
-    except OSError:
-        return False
-    return head.startswith(b"\x89PNG\r\n\x1a\n") and b"Software\x00Matplotlib" in head

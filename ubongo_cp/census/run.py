@@ -164,7 +164,7 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
 
 
 def _census_files(out: Path) -> list[str]:
-    """The files of a census folder written before folders recorded their files (it has a census manifest)."""
+    """The files of a census folder copied without its record (it has a census manifest): the census goes on."""
     if not (out / MANIFEST).is_file():
         return []
     try:

@@ -227,3 +227,59 @@ def test_empty_and_trivial_instances():
 def test_bad_input(args, message):
     with pytest.raises(InputError, match=message):
         count(*args)
+
+
+# ------------------------------------------------------------------ numba's cache where it cannot write
+_NO_CACHE_PLACE = """
+import sys
+from numba.core import caching
+# neither beside the source nor in the user's cache folder (a read-only install, no writable home): only
+# numba's NUMBA_CACHE_DIR is left, unset
+impl = getattr(caching, 'CacheImpl', None) or caching._CacheImpl   # (named so in numba 0.59 and later)
+impl._locator_classes = [getattr(caching, 'UserProvidedCacheLocator', None) or caching._UserProvidedCacheLocator]
+sys.path.insert(0, sys.argv[1])
+try:
+    __import__("tinynumba")
+except RuntimeError as exc:
+    print("plain import:", str(exc).split(":")[0])
+from ubongo_cp.solvers.numbacache import import_cached
+print("retried:", import_cached("tinynumba").plus_one(41))
+from numba.core import config
+print("cache:", config.CACHE_DIR)
+"""
+
+
+def test_a_numba_engine_runs_where_numba_cannot_cache_beside_it_or_at_home(tmp_path):
+    # `--backend xcover` in a read-only install run by an account without a writable home ended with exit 1
+    # ("RuntimeError: cannot cache function 'algorithm_c': no locator available"). The import is retried with
+    # numba's cache in a private folder under the temporary directory, where the next run finds the code.
+    import subprocess
+    import sys
+
+    (tmp_path / "tinynumba.py").write_text("from numba import njit\n\n\n@njit(cache=True)\n"
+                                          "def plus_one(x):\n    return x + 1\n")
+    env = {**__import__("os").environ, "TMPDIR": str(tmp_path / "tmp")}
+    env.pop("NUMBA_CACHE_DIR", None)
+    (tmp_path / "tmp").mkdir()
+    out = subprocess.run([sys.executable, "-c", _NO_CACHE_PLACE, str(tmp_path)], env=env, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    assert out[0] == "plain import: cannot cache function 'plus_one'" and out[1] == "retried: 42", out
+    cache = tmp_path / "tmp" / f"ubongo-cp-numba-{__import__('os').getuid()}"
+    assert out[2] == f"cache: {cache}" and cache.stat().st_mode & 0o777 == 0o700
+    assert any(p.suffix == ".nbi" for p in cache.rglob("*"))     # the compiled code kept for the next run
+
+
+def test_numbas_fallback_folder_is_never_one_another_user_may_write(tmp_path, monkeypatch):
+    import os
+
+    from ubongo_cp.solvers.numbacache import fallback_folder
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    mine = tmp_path / f"ubongo-cp-numba-{os.getuid()}"
+    assert fallback_folder() == mine and mine.stat().st_mode & 0o777 == 0o700
+    mine.chmod(0o777)                              # writable by anyone: another folder, new and private
+    other = fallback_folder()
+    assert other != mine and other.parent == tmp_path and other.stat().st_mode & 0o777 == 0o700
+    mine.rmdir()
+    mine.symlink_to(other)                         # a link planted under the name: not followed
+    assert fallback_folder() not in (mine, other)

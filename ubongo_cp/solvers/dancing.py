@@ -384,7 +384,9 @@ class _Engine:
         if KERNEL == "c":
             from ._dance import Engine
         else:
-            from ._dance_numba import Engine
+            from .numbacache import import_cached
+
+            Engine = import_cached(f"{__package__}._dance_numba").Engine
         self._kernel = Engine(np.ascontiguousarray(indptr, dtype=np.uint32),
                               np.ascontiguousarray(indices, dtype=np.uint32), n_items, n_primary,
                               hi.astype(np.int32), (hi - lo).astype(np.int32), depth, mult,

@@ -34,6 +34,8 @@ from typing import Iterator
 
 import numpy as np
 
+from .numbacache import import_cached
+
 __all__ = ["XcoverBackend", "expand_copies"]
 
 
@@ -61,7 +63,7 @@ class XcoverBackend:
     def run(self, instance, on_solution, *, time_limit=None, first_only=False):
         """Backend protocol (see :class:`~ubongo_cp.solvers.base.Backend`)."""
         with _quiet_numba():
-            from xcover.dancing_cells import algorithm_c
+            algorithm_c = import_cached("xcover.dancing_cells").algorithm_c
 
         indptr, indices, n_items, n_secondary, original, ordered = expand_copies(instance)
         n_primary = n_items - n_secondary

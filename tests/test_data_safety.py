@@ -559,3 +559,65 @@ def test_a_reader_that_stops_early_does_not_cost_the_files(tmp_path):
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 0 and err == b""
     assert picture.stat().st_size > 10_000
+
+
+# ------------------------------------------------------------------ no room to write
+def _no_room_below(size: int):
+    """For a child process: writes past ``size`` bytes of a file fail with EFBIG (as a full disk fails them)."""
+    import resource
+    import signal
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    return limit
+
+
+def test_a_file_that_finds_no_room_is_named_and_nothing_is_left(tmp_path):
+    # The booklet's PDF on a full disk ended with exit 1 ("Error -2 while flushing: inconsistent stream state",
+    # matplotlib's cleanup hiding the error of the write) or an error without the file's name.
+    import subprocess
+    import sys
+
+    out = tmp_path / "b.pdf"
+    done = subprocess.run([sys.executable, "-m", "ubongo_cp.cli", "booklet", PUZZLES / "examples", "--out", out,
+                           "--no-progress"], preexec_fn=_no_room_below(30_000), capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"ubongo-cp: error: {out}: cannot write: File too large\n"
+    assert listing(tmp_path) == []
+
+
+def test_a_write_failing_for_room_is_told_through_the_errors_raised_while_cleaning_up(tmp_path):
+    import errno
+    import zlib
+
+    from ubongo_cp.io import append_durably, atomic_path, open_journal, write_failure
+
+    target = tmp_path / "t.pdf"
+    with pytest.raises(InputError, match="t.pdf: cannot write: No space left on device"):
+        with atomic_path(target) as tmp:
+            tmp.write_bytes(b"%PDF")
+            try:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            except OSError:
+                raise zlib.error("Error -2 while flushing: inconsistent stream state") from None
+    assert listing(tmp_path) == []
+    # pyarrow says the number in its message only; any other error goes on as it is
+    assert write_failure(OSError("Error writing bytes to file. Detail: [errno 28] No space left")) == errno.ENOSPC
+    assert write_failure(OSError(errno.ENOENT, "gone")) is None and write_failure(ValueError("x")) is None
+    with pytest.raises(FileNotFoundError):
+        with atomic_path(target):
+            raise FileNotFoundError(errno.ENOENT, "an input gone")
+
+    class Full:
+        name = str(tmp_path / "j.jsonl")
+
+        def write(self, text):
+            raise OSError(errno.EDQUOT, "Disk quota exceeded")
+
+    with pytest.raises(InputError, match="j.jsonl: cannot write: Disk quota exceeded"):
+        append_durably(Full(), "{}\n")
+    journal = open_journal(tmp_path / "k.jsonl")
+    append_durably(journal, "{}\n")
+    journal.close()
+    assert (tmp_path / "k.jsonl").read_text() == "{}\n"

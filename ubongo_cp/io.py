@@ -109,10 +109,39 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
     try:
         yield Path(tmp)
         replace_durably(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        failed = write_failure(exc)
+        if failed is not None:   # named as the user's file, whatever library was writing it
+            raise InputError(f"cannot write: {os.strerror(failed)}", path=target) from None
         raise
+
+
+#: The errors of a write that failed for want of room: a full disk, a quota, a file size limit.
+_NO_ROOM = ("ENOSPC", "EDQUOT", "EFBIG")
+
+
+def write_failure(exc: BaseException | None) -> int | None:
+    """The error number of a write that found no room (:data:`_NO_ROOM`) in ``exc`` or in the exceptions it was
+    raised from or while handling (matplotlib's PDF writer, failing to write, raises a zlib error while it
+    cleans up; pyarrow gives the number in its message only, ``[errno 28]``); None for any other exception."""
+    import errno
+    import re
+
+    codes = {getattr(errno, name) for name in _NO_ROOM if hasattr(errno, name)}
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError):
+            code = exc.errno
+            if code is None:
+                found = re.search(r"\[errno (\d+)\]", str(exc))
+                code = int(found.group(1)) if found else None
+            if code in codes:
+                return code
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 #: The mark every output file of the toolkit carries where its format has a place for it (a PNG's
@@ -407,10 +436,24 @@ def open_journal(path: str | os.PathLike):
 
 
 def append_durably(fh, text: str) -> None:
-    """Append ``text`` to a journal opened by :func:`open_journal`; on return it is on the disk."""
-    fh.write(text)
-    fh.flush()
-    os.fsync(fh.fileno())
+    """Append ``text`` to a journal opened by :func:`open_journal`; on return it is on the disk.
+
+    Raises
+    ------
+    InputError
+        Naming the journal, when the disk (or a quota, or a file size limit) leaves no room for the line.
+    """
+    try:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    except OSError as exc:
+        failed = write_failure(exc)
+        if failed is None:
+            raise
+        from .errors import InputError
+
+        raise InputError(f"cannot write: {os.strerror(failed)}", path=fh.name) from None
 
 
 def read_journal(path: str | os.PathLike, what: str = "a journal (a file)", *,

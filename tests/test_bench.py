@@ -409,6 +409,31 @@ rectangle = [2, 4]
     pd.testing.assert_frame_equal(_content(whole), _content(again))
 
 
+def test_ctrl_c_before_the_baseline_ran_keeps_the_runs_and_says_interrupted(tmp_path, monkeypatch):
+    # Interrupted before any run of the baseline solver, the command ended with "baseline 'f' is not a solver
+    # of these runs (g)" and exit 2: the tables are written with the solvers that ran, as after any Ctrl-C.
+    from ubongo_cp.bench import runner
+
+    suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\n')
+    real = runner._one_run
+
+    def stopped(task, solver, *args, **kwargs):
+        if solver.name == "f":
+            raise KeyboardInterrupt
+        return real(task, solver, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "_one_run", stopped)
+    got = run_bench(suite, externals=[f"f={FAKE_DLX}", f"g={FAKE_DLX} m1"], out=tmp_path / "a", repeats=2,
+                    time_limit=30, progress=False, warmups=0, seed=3, baseline="f")
+    assert got.interrupted and got.ran >= 1 and set(got.table["solver"]) == {"g"}
+    assert (tmp_path / "a" / "runs.csv").exists()
+    monkeypatch.setattr(runner, "_one_run", real)       # resumed: every run made, compared with the baseline
+    again = run_bench(suite, externals=[f"f={FAKE_DLX}", f"g={FAKE_DLX} m1"], out=tmp_path / "a", repeats=2,
+                      time_limit=30, progress=False, warmups=0, seed=3, baseline="f")
+    assert not again.interrupted and sorted(again.table["solver"]) == ["f", "f", "g", "g"]
+    assert again.skipped == got.ran
+
+
 def test_interleaved_order_is_seeded_and_resume_checks_the_limits(tmp_path):
     suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\n'
                              f'[[instance]]\nname = "q5"\nexact_cover = "{KNUTH / "queens5.dlx"}"\n')
@@ -501,6 +526,8 @@ def test_the_table_columns_are_documented():
     (["--external", f"x={ROOT / 'README.md'}"], "is not an executable program (not executable)"),
     (["--solvers", "dlx", "--memory-limit", "lots"], "--memory-limit takes MB"),
     (["--solvers", "dlx", "--repeats", "0"], "--repeats must be at least 1"),
+    # once told only after every run, the tables then left unwritten
+    (["--solvers", "dlx", "--baseline", "zdd"], "baseline 'zdd' is not a solver of these runs (dlx)"),
 ])
 def test_bad_options_stop_before_any_run(tmp_path, run_cli, args, message):
     code, out, err = run_cli("bench", "knuth", "--quick", "--out", tmp_path / "out", *args)

@@ -434,6 +434,9 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
                     files[(b.digest, fmt)] = (path, write_instance(b, fmt, path, title=f"{task.suite} {task.instance}"))
 
         done = _read_journal(out / JOURNAL)
+        known = list(dict.fromkeys([*(s.name for s in chosen), *(key[3] for key in done)]))
+        if baseline is not None and baseline not in known:   # before any run, not after them all
+            raise InputError(f"baseline {baseline!r} is not a solver of these runs ({', '.join(known)})")
         plan = [(t, s, r) for t in tasks for s in chosen for r in range(1, repeats + 1)]
         random.Random(seed).shuffle(plan)
         order = {(t.key, s.name, r): i for i, (t, s, r) in enumerate(plan)}
@@ -487,8 +490,10 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
         from .report import read_table, write_report
 
         table = read_table(out)
-        summary, written = write_report(out, table=table, baseline=baseline or chosen[0].name, metric=metric,
-                                        folder=folder)
+        if baseline is None or (interrupted and baseline not in set(table["solver"])):
+            # interrupted before the baseline ran: the others are compared with the first solver that did
+            baseline = next((s.name for s in chosen if s.name in set(table["solver"])), None)
+        summary, written = write_report(out, table=table, baseline=baseline, metric=metric, folder=folder)
     wrong = [f"{r.solver} on {r.suite} {r.instance} ({r.question}), repeat {r.repeat}: {r.check}"
              for r in table[table["wrong"]].itertuples()]
     return BenchOutcome(table, summary, ran, skipped, wrong, interrupted, out, written)

@@ -217,6 +217,19 @@ def test_from_census_deck_has_distinct_regions_spread_over_the_census(tmp_path):
     assert ranks == [i * len(good) // 3 for i in range(3)]
 
 
+def test_candidate_regions_of_another_grid_are_refused_before_any_work(tmp_path):
+    # A census of hexagon regions given to the classic game (square pieces): every region was left out
+    # without a word on why ("the candidate regions hold none of 10-13 cells"), then exit 1.
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.pieces import Region
+
+    hexes = [Region.box(3, 4, grid="hex"), Region.box(2, 6, grid="hex")]
+    with pytest.raises(InputError, match="the candidate regions lie on the hex grid, the pieces of game 'classic' "
+                                         "on the square grid"):
+        generate_deck("classic", tmp_path / "out", seed=1, cards=1, candidates=hexes)
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_side_that_runs_out_of_distinct_boards_is_left_out(tmp_path):
     # A monomino and a domino in a 1x3 box: the only board of 3 cells is the 1x3 bar (tiled in 2 ways,
     # the monomino at either end); two cards of one side cannot both have a board of their own.

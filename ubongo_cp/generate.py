@@ -371,7 +371,8 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
     Raises
     ------
     InputError
-        For a bad spec, a bad number of cards, or an unusable output directory.
+        For a bad spec, a bad number of cards, an unusable output directory, or candidate regions of
+        another grid than the pieces'.
     """
     if not isinstance(spec, DeckSpec):
         spec = load_spec(spec)
@@ -390,6 +391,11 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
         raise InputError(f"game {spec.game!r} is a shipped game ({', '.join(SHIPPED_SPECS)}), which only its "
                          "shipped spec generates; give your own game another name", path=spec.path, line=line)
     piece_set = load_pieces(spec.pieces_path())
+    grids = sorted({r.grid.name for r in candidates or ()})
+    if grids and piece_set.grid.name not in grids:
+        raise InputError(f"the candidate regions lie on the {' and '.join(grids)} grid, the pieces of game "
+                         f"{spec.game!r} on the {piece_set.grid.name} grid: give regions of the "
+                         f"{piece_set.grid.name} grid (a census of its cells)")
     with ExitStack() as stack:
         folder = None
         if out_dir is not None:

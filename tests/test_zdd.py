@@ -662,6 +662,16 @@ def test_cli_fix_cells_are_counted_from_the_regions_first_row_and_column(run_cli
                                 "are counted from the region's first row and first column)"), err
 
 
+def test_cli_fix_cells_with_another_number_of_coordinates_than_the_grids_are_told_so(run_cli):
+    # A cube's cell given as row,col was "not in the region", which told nothing of the missing layer.
+    code, out, err = run_cli("solve", "--pieces", "soma", "--region", "3x3x3", "--count", "--fix", "T@0,0")
+    assert code == 2 and out == "" and err == (
+        "ubongo-cp: error: --fix T@(0, 0): cell (0, 0) has 2 coordinates, a cell of the cube grid 3 (layers, rows "
+        "and columns are counted from the region's first layer, row and column)\n")
+    code, _, err = run_cli("solve", "--pieces", "pentominoes", "--region", "6x10", "--count", "--fix", "X@0,0,1")
+    assert code == 2 and "cell (0, 0, 1) has 3 coordinates, a cell of the square grid 2" in err
+
+
 # ------------------------------------------------------------ colours (Algorithm C)
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(1, 5), st.integers(1, 3), st.data())

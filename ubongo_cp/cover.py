@@ -550,13 +550,19 @@ class ExactCoverInstance(Struct, eq=False):
         Raises
         ------
         InputError
-            When no piece of the puzzle has that name.
+            When no piece of the puzzle has that name, or a cell has another number of coordinates than the
+            grid's (a cube's cell is ``layer, row, column``).
         """
         cells = [tuple(int(v) for v in cell) for cell in cells]
         label = f"{name}@{' '.join(map(str, cells))}"
         if name not in type_of:
             raise InputError(f"{label}: no piece {name!r} in this puzzle "
                              f"(pieces: {', '.join(dict.fromkeys(p.name for p in self.pieces))})")
+        dim = self.grid.dim
+        other = next((c for c in cells if len(c) != dim), None)
+        if other is not None:
+            raise InputError(f"{label}: cell {other} has {len(other)} coordinates, a cell of the {self.grid.name} "
+                             f"grid {dim} ({_COUNTED.get(self.grid.name, _COUNTED['square'])})")
         return cells, label, type_of[name]
 
     def is_placement(self, name: str, cells: Sequence[Cell]) -> bool:

@@ -694,6 +694,9 @@ def test_bad_records_are_input_errors(tmp_path):
         (lambda r: r["moves"][1].update(action=True), "move 2: needs an integer 'action'"),
         (lambda r: r["settings"].update(colour="red"), "unknown settings"),
         (lambda r: r["moves"][1].update(action="x"), "move 2: needs an integer 'action'"),
+        # said in the record's terms, not Python's (it was "malformed record (KeyError: 'settings')")
+        (lambda r: r.pop("settings"), r"malformed record \(the field 'settings' is missing\)$"),
+        (lambda r: r["deal"].pop("start"), r"malformed record \(the field 'start' is missing\)$"),
     ]
     for edit, msg in cases:
         with pytest.raises(InputError, match=msg):

@@ -110,6 +110,9 @@ def test_every_stored_result_field_is_compared_with_the_replay(game, tmp_path, r
     (lambda r: r["moves"][0].update(anchor=[True, 0]), r"a hex must be \[q, r\] with two integers, got \[True, 0\]"),
     (lambda r: r["setup"]["galaxies"].__setitem__(0, [True, 4]), r"a hex must be \[q, r\] with two integers"),
     (lambda r: r["setup"].update(extra=1), "setup: missing or malformed field .unknown field.s. 'extra'"),
+    # said in the record's terms, not Python's ("'list' object has no attribute 'get'", "KeyError: ...")
+    (lambda r: r.update(setup=[]), r"setup: missing or malformed field \(a field holds a list where another kind "),
+    (lambda r: r["setup"].pop("galaxies"), r"setup: missing or malformed field \(the field 'galaxies' is missing\)"),
 ])
 def test_out_of_range_fields_are_refused(game, change, message):
     # Found by a user's test: each of these used to be accepted (and e.g. a

@@ -47,6 +47,7 @@ from ..errors import IllegalActionError, InputError
 __all__ = [
     "CHANCE",
     "is_int",
+    "malformed",
     "is_number",
     "TERMINAL",
     "GameFacts",
@@ -677,3 +678,23 @@ def floats_from_json(values, what: str, path=None) -> list[float]:
     if not isinstance(values, list) or not all(v is None or is_number(v) for v in values):
         raise InputError(f"{what} must be a list of numbers (null for never), got {values!r}", path=path)
     return [float("inf") if v is None else float(v) for v in values]
+
+
+#: JSON's names of the kinds of value, by the Python type a record's value is read as.
+_JSON_KINDS = {"list": "a list", "dict": "an object", "str": "text", "int": "a number", "float": "a number",
+               "bool": "true or false", "NoneType": "null"}
+
+
+def malformed(exc: Exception) -> str:
+    """What a record's reader met, in the record's own terms (JSON's): a field missing (a KeyError), or a value of
+    another kind than the field holds (Python's ``'list' object has no attribute 'get'``); else the message."""
+    import re
+
+    if isinstance(exc, KeyError) and exc.args:
+        return f"the field {exc.args[0]!r} is missing"
+    if isinstance(exc, (TypeError, AttributeError)):
+        found = re.search(r"'(\w+)' object", str(exc))
+        kind = _JSON_KINDS.get(found.group(1)) if found else None
+        return f"a field holds {kind} where another kind of value belongs" if kind else \
+            "a field holds another kind of value than it should"
+    return str(exc)

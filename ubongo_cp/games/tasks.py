@@ -312,7 +312,9 @@ class TaskDeck:
         except InputError as exc:
             raise InputError(f"deck: {exc.message}", path=path) from None
         except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(f"deck: missing or malformed field ({exc})", path=path) from None
+            from .base import malformed
+
+            raise InputError(f"deck: missing or malformed field ({malformed(exc)})", path=path) from None
         if arr.shape != (len(cards), faces) or not len(cards) or (arr < 0).any() or np.isnan(arr).any():
             raise InputError(f"deck: side {side} needs {len(cards)} rows of {faces} ratios >= 0", path=path)
         deck = cls.__new__(cls)
@@ -677,7 +679,7 @@ def timed_replay(record: dict, path, on_move, build, field: str, settles, count)
     IllegalActionError
         A recorded move the rules forbid.
     """
-    from .base import check_result, floats_from_json, generator_from_json, replay_moves
+    from .base import check_result, floats_from_json, generator_from_json, malformed, replay_moves
 
     try:
         model = record.get("model")
@@ -686,7 +688,7 @@ def timed_replay(record: dict, path, on_move, build, field: str, settles, count)
     except InputError as exc:
         raise InputError(exc.message, path=path) from None
     except (KeyError, TypeError, ValueError) as exc:
-        raise InputError(f"malformed record ({type(exc).__name__}: {exc})", path=path) from None
+        raise InputError(f"malformed record ({malformed(exc)})", path=path) from None
 
     def before(i, s, move) -> None:
         if settles(s):

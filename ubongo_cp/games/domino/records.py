@@ -13,7 +13,7 @@ from dataclasses import asdict, fields
 from typing import Any, Callable, Sequence
 
 from ...errors import IllegalActionError, InputError
-from ..base import RecordFormat, check_result, is_int, register_record_format
+from ..base import RecordFormat, check_result, is_int, malformed, register_record_format
 from .actions import NUM_ACTIONS, domino_name, is_swap
 from .state import DominoSettings, DominoState
 
@@ -135,7 +135,7 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
     except InputError as exc:
         raise InputError(exc.message, path=path) from None
     except (KeyError, TypeError, ValueError) as exc:
-        raise InputError(f"malformed record ({type(exc).__name__}: {exc})", path=path) from None
+        raise InputError(f"malformed record ({malformed(exc)})", path=path) from None
     for i, move in enumerate(moves, 1):
         a = move.get("action") if isinstance(move, dict) else None
         if not is_int(a):

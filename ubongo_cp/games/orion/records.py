@@ -43,7 +43,7 @@ import os
 from typing import Sequence
 
 from ...errors import IllegalActionError, InputError
-from ..base import RecordFormat, check_result, is_int, register_record_format
+from ..base import RecordFormat, check_result, is_int, malformed, register_record_format
 from .board import Board, default_board
 from .hexgrid import transform
 from .setup import Setup, SetupRules
@@ -181,7 +181,7 @@ def replay(data: dict, path: str | os.PathLike | None = None, on_move=None) -> O
         setup = Setup(tuple(_hex(h) for h in s["galaxies"]), tuple(_hex(h) for h in s["black_holes"]),
                       first, gp)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InputError(f"setup: missing or malformed field ({exc})", path=path) from None
+        raise InputError(f"setup: missing or malformed field ({malformed(exc)})", path=path) from None
     game = _game(data, path)
     try:
         state = OrionState(setup, game)
@@ -252,7 +252,7 @@ def _game(data: dict, path) -> OrionGame:
                       tuple((str(k), tuple(_hex(h) for h in v)) for k, v in board["sides"].items()),
                       tuple((str(a), str(b)) for a, b in board["pairs"]), str(board.get("name", "custom")))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InputError(f"'board': missing or malformed field ({exc})", path=path) from None
+        raise InputError(f"'board': missing or malformed field ({malformed(exc)})", path=path) from None
     except InputError as exc:
         raise InputError(f"'board': {exc}", path=path) from None
     return OrionGame.get(board, tiles, rules)

@@ -44,6 +44,9 @@ CASES = [
     (["solve", "{f}"], "card_tasks_inline.toml", ":8: task of face 2 names unknown piece(s) Q7"),
     (["solve", "{f}"], "card_region_one_line.toml", ":5: unknown character 'x'"),   # "###\n#x#" on one line
     (["solve", "{f}"], "card_misspelt_field.toml", ":5: unknown key 'orientation': did you mean 'orientations'?"),
+    # a deck spec where a card side belongs (it was "unknown key 'cards': did you mean 'card'?")
+    (["solve", "{f}"], "deck_spec_as_card.toml", ":7: is a deck spec (its [[sides]] say how to make card sides), "
+     "not a card side"),
     (["solve", "{f}"], "card_id_path.toml", ":3: card id '../../escaped' may hold only letters"),
     (["solve", "{f}"], "card_not_utf8.toml", ":1: not UTF-8 text (invalid start byte: byte 1 of the file, column 1"),
     (["booklet", "{f}", "--out", "{tmp}/b.pdf"], "card_wrong_area.toml", "not a directory"),

@@ -244,6 +244,11 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
             raise InputError(f"field {wrong_kind(key, (kind,), value)}", path=where, line=line_of(key))
         return value
 
+    if "sides" in data and "card" not in data:   # a deck spec (its [[sides]]), given where a card side belongs
+        at = re.search(r"^[ \t]*\[\[[ \t]*sides[ \t]*\]\]", text, re.M)
+        raise InputError("is a deck spec (its [[sides]] say how to make card sides), not a card side: generate "
+                         "the deck's card files from it, and give one of those", path=where,
+                         line=text.count("\n", 0, at.start()) + 1 if at else line_of("sides"))
     for key in [key for key in data if key not in CARD_FIELDS]:
         import difflib   # a misspelt field would be kept as a note and change the answer (orientation = "fixed")
 

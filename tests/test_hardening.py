@@ -165,6 +165,13 @@ def test_burrtools_file_with_latin1_names_and_no_declaration(tmp_path):
         f.write_bytes(opener(xml.encode("latin-1")))
         pieces, region, title, *_ = read_xmpuzzle(f)
         assert [p.name for p in pieces] == ["Stück", "Stück"] and region.area == 4 and title == "Aufgabe"
+    # UTF-16 and UTF-32 with their byte-order marks, declared or not (refused as "neither gzip-compressed nor XML")
+    for declared in ("", '<?xml version="1.0" encoding="{}"?>\n'):
+        for codec, bom in (("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff"), ("utf-32-le", b"\xff\xfe\x00\x00")):
+            f = tmp_path / f"{codec}.xmpuzzle"
+            f.write_bytes(bom + (declared.format(codec[:6]) + xml).encode(codec))
+            pieces, region, title, *_ = read_xmpuzzle(f)
+            assert [p.name for p in pieces] == ["Stück", "Stück"] and region.area == 4 and title == "Aufgabe", codec
 
 
 def test_an_exact_cover_file_with_too_many_items(run_cli, tmp_path):

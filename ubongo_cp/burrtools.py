@@ -413,7 +413,10 @@ class _Node:
 def _xml_bytes(raw: bytes, where: str) -> bytes:
     """The XML of a file: gunzipped when it starts with the gzip magic number."""
     if raw[:2] != b"\x1f\x8b":
-        if not raw.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        wide = _wide_codec(raw)
+        head = raw[:64].decode(wide, "replace").lstrip("\ufeff") if wide else raw.lstrip(b"\xef\xbb\xbf").decode(
+            "latin-1")
+        if not head.lstrip(" \t\r\n").startswith("<"):
             raise InputError("not a BurrTools file: neither gzip-compressed nor XML", path=where)
         return raw
     try:
@@ -429,6 +432,15 @@ def _xml_bytes(raw: bytes, where: str) -> bytes:
 _DECLARATION = re.compile(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)[\"']")
 
 
+def _wide_codec(data: bytes) -> str | None:
+    """``"utf-32"`` or ``"utf-16"`` for data starting with that encoding's byte-order mark; else None."""
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "utf-32"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    return None
+
+
 def _decoded(data: bytes) -> bytes:
     """``data`` as the parser reads it: 8-bit text without a declared encoding is Latin-1.
 
@@ -436,6 +448,14 @@ def _decoded(data: bytes) -> bytes:
     the system's 8-bit code page; such bytes are not UTF-8 (XML's default),
     so they are read as Latin-1 (ISO 8859-1) and handed on as UTF-8.
     """
+    wide = _wide_codec(data)
+    if wide:   # UTF-16 or UTF-32 with its byte-order mark: handed on as UTF-8, as its declaration says then
+        try:
+            text = data.decode(wide)
+        except UnicodeDecodeError:
+            return data   # the parser names what it cannot read
+        text = re.sub(r"""^(\ufeff?\s*<\?xml[^>]*?encoding\s*=\s*["'])[^"']*""", r"\1utf-8", text, count=1)
+        return text.encode("utf-8")
     if data.startswith(b"\xef\xbb\xbf") or _DECLARATION.match(data):
         return data
     try:

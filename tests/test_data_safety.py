@@ -621,3 +621,56 @@ def test_a_write_failing_for_room_is_told_through_the_errors_raised_while_cleani
     append_durably(journal, "{}\n")
     journal.close()
     assert (tmp_path / "k.jsonl").read_text() == "{}\n"
+
+
+# ------------------------------------------------------------------ a folder's record made by someone else
+def test_a_record_naming_files_outside_its_folder_is_refused(run_cli, tmp_path):
+    # A folder someone sends you, its hidden record listing "../victim.png" as a page of the booklet: the
+    # booklet's next run into it deleted that file (an earlier page the new booklet does not have).
+    import json
+
+    victim = tmp_path / "victim.png"
+    victim.write_bytes(b"a user's picture")
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for name in ("../victim.png", "/etc/hostname", "a/../../victim.png"):
+        (pages / ".ubongo-cp.json").write_text(json.dumps(
+            {"format": 1, "commands": {"booklet": {"source": None, "files": [name]}}}))
+        code, _, err = run_cli("booklet", PUZZLES / "examples", "--out", tmp_path / "b.pdf", "--png", pages,
+                               "--no-progress")
+        assert code == 2 and "not a record of files written by ubongo-cp" in err, (name, err)
+        assert victim.read_bytes() == b"a user's picture"
+    # the same record naming a file inside: the booklet runs, and deletes that page of its own
+    (pages / "old_page.png").write_bytes(b"an earlier page")
+    (pages / ".ubongo-cp.json").write_text(json.dumps(
+        {"format": 1, "commands": {"booklet": {"source": None, "files": ["old_page.png"]}}}))
+    code, _, err = run_cli("booklet", PUZZLES / "examples", "--out", tmp_path / "b.pdf", "--png", pages,
+                           "--no-progress")
+    assert code == 0, err
+    assert not (pages / "old_page.png").exists() and victim.exists()
+
+
+def test_a_file_of_the_record_behind_a_link_to_elsewhere_is_not_deleted(tmp_path):
+    from ubongo_cp.outputs import OutputFolder
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "p.png").write_bytes(b"kept")
+    out = tmp_path / "out"
+    with OutputFolder(out, "booklet", guarded=lambda name: False) as folder:
+        folder.claim(["sub/p.png"])
+    (out / "sub").symlink_to(elsewhere)
+    with OutputFolder(out, "booklet", guarded=lambda name: False) as folder:
+        assert folder.remove(["sub/p.png"]) == ["sub/p.png"]
+    assert (elsewhere / "p.png").read_bytes() == b"kept"
+
+
+def test_a_temporary_file_left_by_a_killed_run_is_removed_by_the_next(run_cli, tmp_path):
+    # kill -9 while a table was written left ".tasks.parquet.XXXXXXXX.parquet" in the folder for good.
+    deck = _deck(tmp_path / "deck", "classic")
+    out = tmp_path / "out"
+    assert run_cli("batch", deck, "--out", out, "--no-progress")[0] == 0
+    (out / ".tasks.parquet.k3j2h_0a.parquet").write_bytes(b"PAR1 torn")
+    (out / ".tasks.parquet.notes").write_text("mine")          # not a temporary's name: left alone
+    assert run_cli("batch", deck, "--out", out, "--no-progress")[0] == 0
+    assert not (out / ".tasks.parquet.k3j2h_0a.parquet").exists() and (out / ".tasks.parquet.notes").exists()

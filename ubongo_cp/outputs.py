@@ -55,6 +55,16 @@ MARKER = ".ubongo-cp.json"
 _FORMAT = 1
 
 
+def _inside(name) -> bool:
+    """Whether ``name`` is a path relative to a folder and inside it (no root, no drive, no ``..`` part)."""
+    from pathlib import PurePosixPath, PureWindowsPath
+
+    if not isinstance(name, str) or not name or "\\" in name or "\x00" in name:
+        return False
+    path = PurePosixPath(name)
+    return not path.is_absolute() and ".." not in path.parts and not PureWindowsPath(name).drive
+
+
 class OutputFolder:
     """A folder a command writes into: locked, and knowing which files are its own.
 
@@ -124,10 +134,30 @@ class OutputFolder:
         self._lock()
         try:
             self._read_marker()
+            self._remove_stale_temporaries()
         except BaseException:
             self.__exit__(*sys.exc_info())
             raise
         return self
+
+    def _remove_stale_temporaries(self) -> None:
+        """Delete the temporary files a run killed while writing one of this command's files left beside it
+        (:func:`~ubongo_cp.io.atomic_path`'s names: ``.NAME.`` and eight letters, digits or underscores, then the
+        suffix); the folder is locked, so no other run is writing them."""
+        import glob
+        import re
+
+        for name in self._entry["files"]:
+            target = self.path / name
+            if not self._within(target.parent):
+                continue
+            temporary = re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}" + re.escape(target.suffix))
+            for path in target.parent.glob(glob.escape(f".{target.name}.") + "*"):
+                if temporary.fullmatch(path.name) and path.is_file() and not path.is_symlink():
+                    try:
+                        path.unlink()
+                    except OSError:   # left as it is: it only takes room
+                        pass
 
     def __exit__(self, exc_type, *exc) -> None:
         try:
@@ -205,7 +235,10 @@ class OutputFolder:
                 self._marker["commands"][self.command] = self._entry
                 self._pending = True
             return
-        if not isinstance(entry, dict) or not isinstance(entry.get("files"), list):
+        if not isinstance(entry, dict) or not isinstance(entry.get("files"), list) or \
+                not all(_inside(name) for name in entry["files"]):
+            # a name outside the folder (absolute, or through ..) is no file a command wrote there: a record
+            # made to name one would have the command delete or replace it
             raise InputError("not a record of files written by ubongo-cp; remove it or choose another folder",
                              path=marker_path)
         old = entry.get("source")
@@ -227,6 +260,12 @@ class OutputFolder:
         atomic_write_text(self.path / MARKER, json.dumps(self._marker, indent=1, sort_keys=True) + "\n")
 
     # ------------------------------------------------------------- queries
+    def _within(self, folder: Path) -> bool:
+        """Whether ``folder`` is this folder or one inside it once links are followed (a subfolder that is a
+        link to elsewhere is not: nothing there is deleted)."""
+        real, own = os.path.realpath(folder), os.path.realpath(self.path)
+        return real == own or real.startswith(own + os.sep)
+
     def owns(self, name: str) -> bool:
         """Whether ``name`` (a path relative to the folder) was written here by this command."""
         return name in self._entry["files"]
@@ -327,7 +366,7 @@ class OutputFolder:
         for name in names:
             if self.owns(name):
                 target = self.path / name
-                if target.is_file() or target.is_symlink():
+                if (target.is_file() or target.is_symlink()) and self._within(target.parent):
                     target.unlink()
                 gone.append(name)
         if gone:

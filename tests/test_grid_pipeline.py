@@ -96,8 +96,8 @@ def test_cube_placements_are_listed_fixed_and_drawn_by_their_three_coordinates(r
     assert "most frequent V@0,0,1;0,0,2;0,1,1 in 207" in out  # the first V above
     assert (tmp_path / "freq.svg").read_text().count("layer 1") == 7  # each piece's panel shows the layers
     code, _, err = run_cli("solve", "--pieces", "soma", "--region", soma, "--fix", "V@0,0;0,0,1")
-    one_line_error(code, err, "--fix", "not in the region (layers, rows and columns are counted from the region's "
-                   "first layer, row and column)")
+    one_line_error(code, err, "--fix", "cell (0, 0) has 2 coordinates, a cell of the cube grid 3 (layers, rows and "
+                   "columns are counted from the region's first layer, row and column)")
 
 
 def test_frequencies_drawn_when_a_check_settles_the_count(run_cli, tmp_path):

@@ -135,7 +135,7 @@ def test_interrupted_run_resumes_to_the_same_dataset(reference, tmp_path):
     # a lost shard file (and a temporary file a killed run left) : only that shard is run again
     victim = sorted((out / "regions").glob("*.parquet"))[3]
     victim.unlink()
-    (out / "regions" / f".{victim.name}.x1y2z3.parquet").write_bytes(b"half a file")
+    (out / "regions" / f".{victim.name}.~ubongo-cp-x1y2z3ab.parquet").write_bytes(b"half a file")
     outcome = census(out, per_subset=True)
     assert (outcome.ran, outcome.resumed) == (1, 5)
     assert not list((out / "regions").glob(".*"))

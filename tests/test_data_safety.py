@@ -670,7 +670,108 @@ def test_a_temporary_file_left_by_a_killed_run_is_removed_by_the_next(run_cli, t
     deck = _deck(tmp_path / "deck", "classic")
     out = tmp_path / "out"
     assert run_cli("batch", deck, "--out", out, "--no-progress")[0] == 0
-    (out / ".tasks.parquet.k3j2h_0a.parquet").write_bytes(b"PAR1 torn")
-    (out / ".tasks.parquet.notes").write_text("mine")          # not a temporary's name: left alone
+    (out / ".tasks.parquet.~ubongo-cp-k3j2h_0a.parquet").write_bytes(b"PAR1 torn")
+    mine = [".tasks.parquet.notes", ".tasks.parquet.original.parquet", ".tasks.parquet.backup_1.parquet"]
+    for name in mine:                                          # a user's names, however alike: left alone
+        (out / name).write_text("mine")
     assert run_cli("batch", deck, "--out", out, "--no-progress")[0] == 0
-    assert not (out / ".tasks.parquet.k3j2h_0a.parquet").exists() and (out / ".tasks.parquet.notes").exists()
+    assert not (out / ".tasks.parquet.~ubongo-cp-k3j2h_0a.parquet").exists()
+    assert all((out / name).read_text() == "mine" for name in mine)
+
+
+def test_a_booklets_pages_folder_left_by_a_killed_run_is_removed_by_the_next(tmp_path):
+    from ubongo_cp.booklet import make_booklet
+    from ubongo_cp.cards import load_deck
+
+    example_deck_cards = load_deck(PUZZLES / "examples")[0]
+    pages = tmp_path / "pages"
+    make_booklet(example_deck_cards, tmp_path / "b.pdf", png_dir=pages, dpi=20)
+    (pages / ".pages.~ubongo-cp-7pogo80s").mkdir()
+    (pages / ".pages.~ubongo-cp-7pogo80s" / "half.png").write_bytes(b"torn")
+    (pages / ".pages.mine").mkdir()
+    make_booklet(example_deck_cards, tmp_path / "b.pdf", png_dir=pages, dpi=20)
+    assert not (pages / ".pages.~ubongo-cp-7pogo80s").exists() and (pages / ".pages.mine").is_dir()
+
+
+def test_a_benchmark_folder_keeps_its_edited_summary_and_a_copy_keeps_its_plots(run_cli, tmp_path):
+    # The summary annotated by hand was replaced by the next run, as were the summary and plots of a folder
+    # copied without its record; a copy still takes up its journal and tables (the runs are not made again).
+    argv = ["bench", "knuth", "--quick", "--solvers", "dlx", "--time-limit", "10", "--no-progress", "--out"]
+    out = tmp_path / "b"
+    assert run_cli(*argv, out)[0] == 0
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for path in out.iterdir():
+        if path.is_file() and path.name != ".ubongo-cp.json":
+            shutil.copy2(path, copy / path.name)
+    (out / "summary.md").write_text((out / "summary.md").read_text() + "MY NOTES\n")
+    code, _, err = run_cli(*argv, out)
+    assert code == 2 and "summary.md: changed since `ubongo-cp bench` wrote it" in err
+    assert run_cli("bench", "--report", out)[0] == 2 and "MY NOTES" in (out / "summary.md").read_text()
+    before = {p.name: p.read_bytes() for p in copy.iterdir()}
+    code, _, err = run_cli(*argv, copy)
+    assert code == 2 and "exists and was not written by `ubongo-cp bench`" in err
+    assert {p.name: p.read_bytes() for p in copy.iterdir() if p.name != ".ubongo-cp.json"} == before
+    for name in ("summary.md", "summary.csv", "cactus.png"):   # moved away: the copy's runs go on, none made again
+        (copy / name).unlink()
+    code, _, err = run_cli(*argv, copy)
+    assert code == 0 and "0 runs made" in err, err
+
+
+def test_a_damaged_record_of_contents_is_refused_not_trusted(run_cli, tmp_path):
+    # Its digests replaced (a list, a number, null): a retouched page was replaced, or the run crashed (null).
+    import json
+
+    deck = _deck(tmp_path / "deck", "classic")
+    argv = ["booklet", deck, "--out", tmp_path / "b.pdf", "--png", tmp_path / "p", "--no-progress"]
+    assert run_cli(*argv)[0] == 0
+    record = tmp_path / "p" / ".ubongo-cp.json"
+    good = json.loads(record.read_text())
+    page = sorted((tmp_path / "p").glob("*.png"))[0]
+    page.write_bytes(page.read_bytes() + b"retouched")
+    retouched = page.read_bytes()
+    for damaged in ([1], {page.name: 5}, None):
+        record.write_text(json.dumps({**good, "commands": {"booklet": {**good["commands"]["booklet"],
+                                                                       "digests": damaged}}}))
+        code, _, err = run_cli(*argv)
+        assert code == 2 and "its record of their contents is damaged" in err, (damaged, err)
+        assert page.read_bytes() == retouched
+
+
+def test_a_census_never_deletes_a_users_file_beside_its_shards(run_cli, tmp_path):
+    # A hidden file named like a shard's start (".n06-00000-of-00001.parquet.bak") was deleted as a temporary
+    # of a killed run, and through a shards folder linked to another place too.
+    argv = ["census", "--pieces", "classic", "--k", "2", "--cells", "6", "--no-progress", "--jobs", "1", "--out"]
+    out = tmp_path / "c"
+    assert run_cli(*argv, out)[0] == 0
+    shard = sorted(p.name for p in (out / "regions").iterdir())[0]
+    (out / "regions" / f".{shard}.~ubongo-cp-abcd1234.parquet").write_bytes(b"torn")   # a killed run's
+    assert run_cli(*argv, out)[0] == 0
+    assert sorted(p.name for p in (out / "regions").iterdir()) == [shard]
+    mine = out / "regions" / f".{shard}.bak"
+    mine.write_text("mine")
+    code, _, err = run_cli(*argv, out)
+    assert code == 2 and "belongs to no shard of this census" in err and mine.read_text() == "mine"
+    mine.unlink()
+    elsewhere = tmp_path / "elsewhere"
+    (out / "regions").rename(elsewhere)
+    (out / "regions").symlink_to(elsewhere)
+    (elsewhere / f".{shard}.~ubongo-cp-abcd1234.parquet").write_bytes(b"kept")
+    code, _, err = run_cli(*argv, out)
+    assert code == 2 and "regions is a link to another folder" in err
+    assert (elsewhere / f".{shard}.~ubongo-cp-abcd1234.parquet").read_bytes() == b"kept"
+
+
+def test_an_atomic_write_never_replaces_a_device_or_a_fifo(tmp_path):
+    # Every command checks its output path first; the library's atomic write now does too, so that a caller
+    # of the API that names /dev/null (or a FIFO) cannot have it replaced by a regular file.
+    import stat
+
+    from ubongo_cp.io import atomic_path
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="pipe: is a FIFO"):
+        with atomic_path(fifo) as tmp:
+            tmp.write_text("x")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and listing(tmp_path) == ["pipe"]

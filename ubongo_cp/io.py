@@ -96,10 +96,12 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
     target = Path(path)
     if target.is_dir():
         raise InputError("is a directory, expected a file name to write", path=target)
+    check_not_special(target)   # a device (/dev/null) or a FIFO is never replaced by a file
     _check_not_input(target)
     try:
         make_parent(target)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or target.suffix, dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target.name), suffix=suffix or target.suffix,
+                                   dir=target.parent)
     except OSError as exc:  # name the user's path, not the temporary one
         raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
     os.close(fd)
@@ -116,6 +118,29 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
         if failed is not None:   # named as the user's file, whatever library was writing it
             raise InputError(f"cannot write: {os.strerror(failed)}", path=target) from None
         raise
+
+
+#: What the name of :func:`atomic_path`'s temporary file holds after the target's name, before eight random
+#: letters, digits or underscores (:func:`tempfile.mkstemp`) and the suffix: a mark no name of a user's has.
+_TEMPORARY_MARK = ".~ubongo-cp-"
+
+#: The most characters of the target's name a temporary file's name repeats (a file name may have 255 bytes).
+_TEMPORARY_NAME = 200
+
+
+def _temporary_prefix(name: str) -> str:
+    """The start of the name of :func:`atomic_path`'s temporary file for a file named ``name``."""
+    return f".{name[:_TEMPORARY_NAME]}{_TEMPORARY_MARK}"
+
+
+def is_temporary_of(candidate: str, name: str) -> bool:
+    """Whether ``candidate`` is the name :func:`atomic_path` gives its temporary file when it writes a file named
+    ``name`` (a run killed while writing leaves it behind; nothing else is named so)."""
+    import re
+
+    suffix = os.path.splitext(name)[1]
+    return re.fullmatch(re.escape(_temporary_prefix(name)) + r"[a-z0-9_]{8}" + re.escape(suffix), candidate) \
+        is not None
 
 
 #: The errors of a write that failed for want of room: a full disk, a quota, a file size limit.

@@ -142,18 +142,17 @@ class OutputFolder:
 
     def _remove_stale_temporaries(self) -> None:
         """Delete the temporary files a run killed while writing one of this command's files left beside it
-        (:func:`~ubongo_cp.io.atomic_path`'s names: ``.NAME.`` and eight letters, digits or underscores, then the
-        suffix); the folder is locked, so no other run is writing them."""
+        (:func:`~ubongo_cp.io.is_temporary_of`); the folder is locked, so no other run is writing them."""
         import glob
-        import re
+
+        from .io import is_temporary_of
 
         for name in self._entry["files"]:
             target = self.path / name
             if not self._within(target.parent):
                 continue
-            temporary = re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}" + re.escape(target.suffix))
-            for path in target.parent.glob(glob.escape(f".{target.name}.") + "*"):
-                if temporary.fullmatch(path.name) and path.is_file() and not path.is_symlink():
+            for path in target.parent.glob(glob.escape(f".{target.name[:8]}") + "*"):
+                if is_temporary_of(path.name, target.name) and path.is_file() and not path.is_symlink():
                     try:
                         path.unlink()
                     except OSError:   # left as it is: it only takes room
@@ -245,10 +244,11 @@ class OutputFolder:
         if self.source is not None and old is not None and old != self.source:
             raise InputError(f"holds the output of `ubongo-cp {self.command}` for {old}, not {self.source}; "
                              "choose another folder (or remove this one)", path=self.path)
-        digests = entry.get("digests")
-        if digests is not None and not (isinstance(digests, dict)
-                                        and all(isinstance(v, str) for v in digests.values())):
-            entry["digests"] = {}   # a damaged record of contents: nothing is taken for an edit
+        digests = entry.get("digests", {})
+        if not (isinstance(digests, dict) and all(isinstance(v, str) for v in digests.values())):
+            # a damaged record of contents: an edit could not be told, and a file is never replaced unseen
+            raise InputError("not a record of files written by ubongo-cp (its record of their contents is "
+                             "damaged); remove it or choose another folder", path=marker_path)
         self._entry = entry
         if self.source is not None and old is None:
             entry["source"] = self.source

@@ -47,6 +47,13 @@ COLUMNS = ["suite", "instance", "question", "solver", "repeat", "status", "wrong
 TABLE = ("runs.parquet", "runs.csv")
 #: Every file a report writes into an output directory (the tables, the summary, the speed-ups, the plots).
 REPORT_FILES = (*TABLE, "summary.csv", "speedup.csv", "summary.md", "cactus.png", "scatter.png")
+
+
+def watched(name: str) -> bool:
+    """Whether the benchmark's output folder records what ``name`` holds, so that one edited since (an annotated
+    summary, a retouched plot) is never replaced: the summary and the plots, not the tables of runs (data, rebuilt
+    from the journal)."""
+    return name in REPORT_FILES and name not in TABLE
 #: Time columns a report can score by.
 METRICS = {"wall": "wall_s", "cpu": "cpu_s"}
 _INTS = ("repeat", "count", "subsets", "expected", "expected_subsets", "exit_code", "signal", "order", "k")
@@ -412,7 +419,7 @@ def write_report(out: str | os.PathLike, *, table=None, baseline: str | None = N
         def adopt(folder: Path) -> list[str]:  # the tables the runs were read from are rebuilt in place
             return [*earlier_bench_files(folder), *(name for name in TABLE if (folder / name).is_file())]
 
-        with OutputFolder(out, "bench", adopt=adopt) as opened:
+        with OutputFolder(out, "bench", adopt=adopt, guarded=watched) as opened:
             return write_report(out, table=table, baseline=baseline, metric=metric, folder=opened)
     folder.claim(REPORT_FILES)
     return _write_report(out, table, baseline, metric)

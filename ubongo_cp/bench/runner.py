@@ -385,7 +385,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
         other limits, or bad parameters.
     """
     from .external import ExternalSolver, parse_external, write_instance
-    from .report import REPORT_FILES
+    from .report import REPORT_FILES, watched
     from .suite import Suite, build, load_suite
 
     if repeats < 1 or warmups < 0:
@@ -412,7 +412,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
             raise InputError(f"{task.where}: instance {task.instance!r}: {exc}") from None
     out = Path(out)
     limits = Limits(time_limit, wall_limit, memory_limit)
-    with OutputFolder(out, "bench", adopt=earlier_bench_files) as folder:  # a file there: refused; locked
+    with OutputFolder(out, "bench", adopt=earlier_bench_files, guarded=watched) as folder:  # locked
         formats = {s.external.format for s in chosen if s.external is not None}
         instance_files = {(built[t.key].digest, fmt): f"instances/{built[t.key].digest}.{'cnf' if fmt == 'dimacs' else 'dlx'}"
                           for fmt in formats for t in tasks}
@@ -542,12 +542,13 @@ def _prepare_out(out: Path, limits: Limits, solvers: list[str]) -> None:
 
 
 def earlier_bench_files(out: Path) -> list[str]:
-    """The files of a benchmark folder copied without its record (its settings and journal): the runs go on."""
-    from .report import REPORT_FILES
+    """The files of a benchmark folder copied without its record (its settings, journal and tables of runs): the
+    runs go on; its summary and plots count as the user's (:func:`.report.watched`)."""
+    from .report import TABLE
 
     if "time_limit" not in read_config(out) or not (out / JOURNAL).is_file():
         return []
-    named = [name for name in (CONFIG, JOURNAL, *REPORT_FILES) if (out / name).exists()]
+    named = [name for name in (CONFIG, JOURNAL, *TABLE) if (out / name).exists()]
     instances = out / "instances"
     if instances.is_dir():
         named += [f"instances/{p.name}" for p in instances.iterdir() if p.suffix in (".dlx", ".cnf")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from contextlib import ExitStack, contextmanager
@@ -157,6 +158,10 @@ def _add_outline(pdf_path: Path, entries: Sequence[tuple[str, int]]) -> None:
         writer.write(fh)
 
 
+#: The start of the name of the folder the pages are drawn into before they are moved into place.
+_PAGES_TMP = ".pages.~ubongo-cp-"
+
+
 @contextmanager
 def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names: Sequence[str]) -> Iterator[Path]:
     """A temporary folder for the page PNGs, moved into ``png_dir`` when the block ends without error.
@@ -175,8 +180,12 @@ def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names
     with OutputFolder(png_dir, "booklet", source=os.pathsep.join(folders) or None,
                       guarded=lambda name: True) as folder:
         folder.check(names)
+        for stale in folder.path.glob(_PAGES_TMP + "*"):   # a run killed while drawing left it (the folder is locked)
+            if re.fullmatch(re.escape(_PAGES_TMP) + r"[a-z0-9_]{8}", stale.name) and stale.is_dir() \
+                    and not stale.is_symlink():
+                shutil.rmtree(stale, ignore_errors=True)
         try:
-            tmp = Path(tempfile.mkdtemp(prefix=".pages.", dir=folder.path))
+            tmp = Path(tempfile.mkdtemp(prefix=_PAGES_TMP, dir=folder.path))
         except OSError as exc:
             raise InputError(f"cannot write: {exc.strerror or exc}", path=folder.path) from None
         try:

@@ -10,7 +10,7 @@ from typing import Any, Iterable, Sequence
 
 from .. import __version__
 from ..errors import InputError
-from ..io import check_regular_file
+from ..io import check_regular_file, is_temporary_of
 from ..pieces import Region
 
 from .spec import (
@@ -74,8 +74,12 @@ def _open_census(out: Path, spec: CensusSpec, shards: int | None, max_cpu_second
     for table in spec.tables():
         folder = out / table
         folder.mkdir(exist_ok=True)
+        if folder.is_symlink():
+            raise InputError(f"{table} is a link to another folder; the census writes its shards in a folder of its "
+                             "own: choose another directory", path=out)
         for path in folder.iterdir():
-            if path.name.startswith(".") and _SHARD_FILE.match(path.name[1:]):
+            if any(is_temporary_of(path.name, shard) for shard in expected) and path.is_file() \
+                    and not path.is_symlink():
                 path.unlink()  # a temporary file of a shard a killed run was writing
             elif path.name not in expected:
                 raise InputError(f"{table}/{path.name} belongs to no shard of this census; "

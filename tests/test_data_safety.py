@@ -775,3 +775,31 @@ def test_an_atomic_write_never_replaces_a_device_or_a_fifo(tmp_path):
         with atomic_path(fifo) as tmp:
             tmp.write_text("x")
     assert stat.S_ISFIFO(os.stat(fifo).st_mode) and listing(tmp_path) == ["pipe"]
+
+
+def test_a_journal_that_finds_no_room_is_named(tmp_path):
+    # The journal's line failed for room, and closing the journal tried it again: "ubongo-cp: error: File too
+    # large", no file named.
+    import subprocess
+    import sys
+
+    out = tmp_path / "b"
+    done = subprocess.run([sys.executable, "-m", "ubongo_cp.cli", "batch", PUZZLES / "examples", "--out", out,
+                           "--no-progress"], preexec_fn=_no_room_below(3_000), capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (2, f"ubongo-cp: error: {out / 'tasks.jsonl'}: cannot write: "
+                                                 "File too large\n")
+
+
+def test_the_records_own_save_never_replaces_the_commands_outcome(tmp_path, monkeypatch):
+    # On a full disk the record, saved last, raised its own error (naming the hidden file) in place of the
+    # command's: its save is given up quietly, the files written stand.
+    from ubongo_cp.outputs import OutputFolder
+
+    def full(self):
+        raise InputError("cannot write: No space left on device", path=self.path / ".ubongo-cp.json")
+
+    with OutputFolder(tmp_path / "o", "batch", guarded=lambda name: True) as folder:
+        folder.claim(["summary.md"])
+        (tmp_path / "o" / "summary.md").write_text("done")
+        monkeypatch.setattr(OutputFolder, "_save", full)
+    assert (tmp_path / "o" / "summary.md").read_text() == "done"

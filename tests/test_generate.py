@@ -230,6 +230,19 @@ def test_candidate_regions_of_another_grid_are_refused_before_any_work(tmp_path)
     assert not (tmp_path / "out").exists()
 
 
+def test_a_census_without_a_region_for_a_card_side_is_refused(run_cli, tmp_path):
+    # Every side was "left out" with a line of its own, then exit 1: a census of 6 cells has no region with
+    # the six uniquely tiling subsets a card side needs.
+    assert run_cli("census", "--pieces", "classic", "--k", "2", "--cells", "6", "--out", tmp_path / "c",
+                   "--no-progress", "--jobs", "1")[0] == 0
+    code, out, err = run_cli("generate", "--game", "classic", "--from-census", tmp_path / "c", "--out",
+                             tmp_path / "g", "--no-progress")
+    assert (code, out) == (2, "") and err == (f"ubongo-cp: error: {tmp_path / 'c'}: holds no region a card side "
+                                              "can take (none has 6 uniquely tiling subsets or more): choose another "
+                                              "census\n")
+    assert not (tmp_path / "g").exists()
+
+
 def test_a_side_that_runs_out_of_distinct_boards_is_left_out(tmp_path):
     # A monomino and a domino in a 1x3 box: the only board of 3 cells is the 1x3 bar (tiled in 2 ways,
     # the monomino at either end); two cards of one side cannot both have a board of their own.

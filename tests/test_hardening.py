@@ -172,6 +172,10 @@ def test_burrtools_file_with_latin1_names_and_no_declaration(tmp_path):
             f.write_bytes(bom + (declared.format(codec[:6]) + xml).encode(codec))
             pieces, region, title, *_ = read_xmpuzzle(f)
             assert [p.name for p in pieces] == ["Stück", "Stück"] and region.area == 4 and title == "Aufgabe", codec
+            # known by its content under another name too, as the command line finds a BurrTools file
+            from ubongo_cp.cli.common import looks_like_burrtools
+
+            assert looks_like_burrtools(f.rename(f.with_suffix(".xml")))
 
 
 def test_an_exact_cover_file_with_too_many_items(run_cli, tmp_path):

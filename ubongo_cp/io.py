@@ -478,6 +478,10 @@ def append_durably(fh, text: str) -> None:
             raise
         from .errors import InputError
 
+        try:   # closed now: closing it later (a with block) would try the failed write again, and say only that
+            fh.close()
+        except OSError:
+            pass
         raise InputError(f"cannot write: {os.strerror(failed)}", path=fh.name) from None
 
 

@@ -177,7 +177,7 @@ class OutputFolder:
         self._claimed = []
         try:
             self._save()
-        except OSError:   # a full disk at the end: the files stand, only unguarded
+        except (OSError, InputError):   # a full disk at the end: the files stand, only unguarded
             pass
 
     def _remove_if_empty(self) -> None:

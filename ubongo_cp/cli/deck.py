@@ -67,8 +67,13 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     candidates = None
     if args.from_census:
         from ..census import census_regions
+        from ..census.spec import CARD_UNIQUE
+        from ..errors import InputError
 
         candidates = census_regions(args.from_census)
+        if not candidates:   # else every card side would be left out, each with a line of its own
+            raise InputError(f"holds no region a card side can take (none has {CARD_UNIQUE} uniquely tiling subsets "
+                             "or more): choose another census", path=args.from_census)
         command += f" --from-census {args.from_census}"
     with executor_from(args, reach=True) as executor:
         deck = generate_deck(args.game or args.spec, args.out, seed=args.seed, cards=args.cards, command=command,

@@ -612,11 +612,18 @@ def test_a_write_failing_for_room_is_told_through_the_errors_raised_while_cleani
     class Full:
         name = str(tmp_path / "j.jsonl")
 
+        closed = False
+
         def write(self, text):
             raise OSError(errno.EDQUOT, "Disk quota exceeded")
 
+        def close(self):   # closed at once: a later close would try the failed write again
+            self.closed = True
+
+    full = Full()
     with pytest.raises(InputError, match="j.jsonl: cannot write: Disk quota exceeded"):
-        append_durably(Full(), "{}\n")
+        append_durably(full, "{}\n")
+    assert full.closed
     journal = open_journal(tmp_path / "k.jsonl")
     append_durably(journal, "{}\n")
     journal.close()

@@ -87,7 +87,7 @@ from .errors import InputError
 from .geometry import MAX_REGION_CELLS, Cell, max_cells_hint
 from .grids import CUBE, HEX, SQUARE, TRIANGLE, Grid
 from .grids.triangle import as_hexagons, hexagon_triangles
-from .io import atomic_write_bytes, read_bytes, signature
+from .io import atomic_write_bytes, read_bytes, signature, text_head, wide_codec
 from .pieces import Piece, Region, grid_mismatch, name_problem
 
 __all__ = ["GRID_TYPES", "BurrToolsProblem", "read_xmpuzzle", "write_xmpuzzle"]
@@ -413,10 +413,7 @@ class _Node:
 def _xml_bytes(raw: bytes, where: str) -> bytes:
     """The XML of a file: gunzipped when it starts with the gzip magic number."""
     if raw[:2] != b"\x1f\x8b":
-        wide = _wide_codec(raw)
-        head = raw[:64].decode(wide, "replace").lstrip("\ufeff") if wide else raw.lstrip(b"\xef\xbb\xbf").decode(
-            "latin-1")
-        if not head.lstrip(" \t\r\n").startswith("<"):
+        if not text_head(raw).startswith("<"):
             raise InputError("not a BurrTools file: neither gzip-compressed nor XML", path=where)
         return raw
     try:
@@ -432,15 +429,6 @@ def _xml_bytes(raw: bytes, where: str) -> bytes:
 _DECLARATION = re.compile(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)[\"']")
 
 
-def _wide_codec(data: bytes) -> str | None:
-    """``"utf-32"`` or ``"utf-16"`` for data starting with that encoding's byte-order mark; else None."""
-    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
-        return "utf-32"
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf-16"
-    return None
-
-
 def _decoded(data: bytes) -> bytes:
     """``data`` as the parser reads it: 8-bit text without a declared encoding is Latin-1.
 
@@ -448,7 +436,7 @@ def _decoded(data: bytes) -> bytes:
     the system's 8-bit code page; such bytes are not UTF-8 (XML's default),
     so they are read as Latin-1 (ISO 8859-1) and handed on as UTF-8.
     """
-    wide = _wide_codec(data)
+    wide = wide_codec(data)
     if wide:   # UTF-16 or UTF-32 with its byte-order mark: handed on as UTF-8, as its declaration says then
         try:
             text = data.decode(wide)

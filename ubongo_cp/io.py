@@ -100,7 +100,7 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
     _check_not_input(target)
     try:
         make_parent(target)
-        fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target.name), suffix=suffix or target.suffix,
+        fd, tmp = tempfile.mkstemp(prefix=temporary_prefix(target.name), suffix=suffix or target.suffix,
                                    dir=target.parent)
     except OSError as exc:  # name the user's path, not the temporary one
         raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
@@ -128,8 +128,8 @@ _TEMPORARY_MARK = ".~ubongo-cp-"
 _TEMPORARY_NAME = 200
 
 
-def _temporary_prefix(name: str) -> str:
-    """The start of the name of :func:`atomic_path`'s temporary file for a file named ``name``."""
+def temporary_prefix(name: str) -> str:
+    """The start of the name of :func:`atomic_path`'s temporary file (or folder) for a file named ``name``."""
     return f".{name[:_TEMPORARY_NAME]}{_TEMPORARY_MARK}"
 
 
@@ -139,8 +139,27 @@ def is_temporary_of(candidate: str, name: str) -> bool:
     import re
 
     suffix = os.path.splitext(name)[1]
-    return re.fullmatch(re.escape(_temporary_prefix(name)) + r"[a-z0-9_]{8}" + re.escape(suffix), candidate) \
+    return re.fullmatch(re.escape(temporary_prefix(name)) + r"[a-z0-9_]{8}" + re.escape(suffix), candidate) \
         is not None
+
+
+def wide_codec(data: bytes) -> str | None:
+    """``"utf-32"`` or ``"utf-16"`` for data starting with that encoding's byte-order mark; else None."""
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "utf-32"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    return None
+
+
+def text_head(data: bytes) -> str:
+    """The first characters of a file's bytes as text, without a byte-order mark and leading blank space:
+    UTF-16 and UTF-32 by their mark, else one character per byte (enough to tell how a file begins, as
+    ``"<?xml"`` does)."""
+    codec = wide_codec(data)
+    if codec:
+        return data[:64].decode(codec, "replace").lstrip("\ufeff \t\n\v\f\r")
+    return data.lstrip(b"\xef\xbb\xbf \t\n\v\f\r")[:64].decode("latin-1")
 
 
 #: The errors of a write that failed for want of room: a full disk, a quota, a file size limit.

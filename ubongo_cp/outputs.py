@@ -145,13 +145,13 @@ class OutputFolder:
         (:func:`~ubongo_cp.io.is_temporary_of`); the folder is locked, so no other run is writing them."""
         import glob
 
-        from .io import is_temporary_of
+        from .io import is_temporary_of, temporary_prefix
 
         for name in self._entry["files"]:
             target = self.path / name
             if not self._within(target.parent):
                 continue
-            for path in target.parent.glob(glob.escape(f".{target.name[:8]}") + "*"):
+            for path in target.parent.glob(glob.escape(temporary_prefix(target.name)) + "*"):
                 if is_temporary_of(path.name, target.name) and path.is_file() and not path.is_symlink():
                     try:
                         path.unlink()

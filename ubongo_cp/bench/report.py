@@ -49,6 +49,20 @@ TABLE = ("runs.parquet", "runs.csv")
 REPORT_FILES = (*TABLE, "summary.csv", "speedup.csv", "summary.md", "cactus.png", "scatter.png")
 
 
+def check_baseline(baseline: str | None, solvers) -> None:
+    """Refuse a ``baseline`` that is not one of ``solvers`` (those of the runs); None passes.
+
+    Raises
+    ------
+    InputError
+        Naming the baseline and the solvers.
+    """
+    from ..errors import InputError
+
+    if baseline is not None and baseline not in solvers:
+        raise InputError(f"baseline {baseline!r} is not a solver of these runs ({', '.join(solvers)})")
+
+
 def watched(name: str) -> bool:
     """Whether the benchmark's output folder records what ``name`` holds, so that one edited since (an annotated
     summary, a retouched plot) is never replaced: the summary and the plots, not the tables of runs (data, rebuilt
@@ -427,7 +441,6 @@ def write_report(out: str | os.PathLike, *, table=None, baseline: str | None = N
 
 def _write_report(out: Path, table, baseline: str | None, metric: str):
     """:func:`write_report` once the folder is open and its files claimed."""
-    from ..errors import InputError
     from ..io import atomic_path, atomic_write_text, figure_metadata, write_table
 
     if table is None:
@@ -436,8 +449,7 @@ def _write_report(out: Path, table, baseline: str | None, metric: str):
 
     named = [s for s in read_config(out).get("solvers", []) if s in set(table["solver"])]
     solvers = list(dict.fromkeys([*named, *table["solver"]]))
-    if baseline is not None and baseline not in solvers:
-        raise InputError(f"baseline {baseline!r} is not a solver of these runs ({', '.join(solvers)})")
+    check_baseline(baseline, solvers)
     baseline = baseline or (solvers[0] if solvers else "")
     files = [write_table(_for_files(table), out / TABLE[0]), write_table(_for_files(table), out / TABLE[1])]
     if table.empty:

@@ -385,7 +385,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
         other limits, or bad parameters.
     """
     from .external import ExternalSolver, parse_external, write_instance
-    from .report import REPORT_FILES, watched
+    from .report import REPORT_FILES, check_baseline, watched
     from .suite import Suite, build, load_suite
 
     if repeats < 1 or warmups < 0:
@@ -413,11 +413,9 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
     out = Path(out)
     limits = Limits(time_limit, wall_limit, memory_limit)
     with OutputFolder(out, "bench", adopt=earlier_bench_files, guarded=watched) as folder:  # locked
-        if baseline is not None:   # before any run, not after them all; and before anything is written here
-            known = list(dict.fromkeys([*(s.name for s in chosen),
-                                        *(key[3] for key in _read_journal(out / JOURNAL))]))
-            if baseline not in known:
-                raise InputError(f"baseline {baseline!r} is not a solver of these runs ({', '.join(known)})")
+        done = _read_journal(out / JOURNAL)
+        # before any run, not after them all; and before anything is written here
+        check_baseline(baseline, list(dict.fromkeys([*(s.name for s in chosen), *(key[3] for key in done)])))
         formats = {s.external.format for s in chosen if s.external is not None}
         instance_files = {(built[t.key].digest, fmt): f"instances/{built[t.key].digest}.{'cnf' if fmt == 'dimacs' else 'dlx'}"
                           for fmt in formats for t in tasks}
@@ -438,7 +436,6 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
                     path = out / instance_files[(b.digest, fmt)]
                     files[(b.digest, fmt)] = (path, write_instance(b, fmt, path, title=f"{task.suite} {task.instance}"))
 
-        done = _read_journal(out / JOURNAL)
         plan = [(t, s, r) for t in tasks for s in chosen for r in range(1, repeats + 1)]
         random.Random(seed).shuffle(plan)
         order = {(t.key, s.name, r): i for i, (t, s, r) in enumerate(plan)}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import tempfile
 from contextlib import ExitStack, contextmanager
@@ -15,7 +14,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from ..cards import CardSide
 from ..draw.canvas import PALETTE, piece_colours
 from ..errors import InputError
-from ..io import atomic_path, figure_metadata, replace_durably
+from ..io import atomic_path, figure_metadata, is_temporary_of, replace_durably, temporary_prefix
 from .layout import PAGE_MM, check_dpi
 from ..draw.card import game_title, side_label
 from .page import pages_needed, render_page, render_pages
@@ -158,10 +157,6 @@ def _add_outline(pdf_path: Path, entries: Sequence[tuple[str, int]]) -> None:
         writer.write(fh)
 
 
-#: The start of the name of the folder the pages are drawn into before they are moved into place.
-_PAGES_TMP = ".pages.~ubongo-cp-"
-
-
 @contextmanager
 def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names: Sequence[str]) -> Iterator[Path]:
     """A temporary folder for the page PNGs, moved into ``png_dir`` when the block ends without error.
@@ -180,12 +175,11 @@ def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names
     with OutputFolder(png_dir, "booklet", source=os.pathsep.join(folders) or None,
                       guarded=lambda name: True) as folder:
         folder.check(names)
-        for stale in folder.path.glob(_PAGES_TMP + "*"):   # a run killed while drawing left it (the folder is locked)
-            if re.fullmatch(re.escape(_PAGES_TMP) + r"[a-z0-9_]{8}", stale.name) and stale.is_dir() \
-                    and not stale.is_symlink():
+        for stale in folder.path.glob(temporary_prefix("pages") + "*"):   # a killed run's (the folder is locked)
+            if is_temporary_of(stale.name, "pages") and stale.is_dir() and not stale.is_symlink():
                 shutil.rmtree(stale, ignore_errors=True)
         try:
-            tmp = Path(tempfile.mkdtemp(prefix=_PAGES_TMP, dir=folder.path))
+            tmp = Path(tempfile.mkdtemp(prefix=temporary_prefix("pages"), dir=folder.path))
         except OSError as exc:
             raise InputError(f"cannot write: {exc.strerror or exc}", path=folder.path) from None
         try:

@@ -428,15 +428,9 @@ def looks_like_burrtools(path: str | os.PathLike) -> bool:
             head = fh.read(64)
     except OSError:
         return False
-    if head.startswith(b"\x1f\x8b"):
-        return True
-    for bom, codec in ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
-                       (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):   # wide text by its mark
-        if head.startswith(bom):
-            body = head[len(bom):]
-            text = body[:len(body) - len(body) % (4 if "32" in codec else 2)].decode(codec, "replace")
-            return text.lstrip().startswith(("<?xml", "<puzzle"))
-    return head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith((b"<?xml", b"<puzzle"))
+    from ..io import text_head
+
+    return head.startswith(b"\x1f\x8b") or text_head(head).startswith(("<?xml", "<puzzle"))
 
 
 def region_arg(text: str, piece_set, *, max_cells: int):

@@ -364,13 +364,15 @@ def _diagram_may_pay(kernel, instance) -> bool:
 
 def _gate_asks(instance) -> bool:
     """Whether :func:`_diagram_may_pay` estimates the search of ``instance`` (Knuth's stratified estimate): piece
-    types with copies, no optional pieces, and a bound on the tree (:func:`_tree_bound`) that reaches the gate."""
+    types with copies, no optional pieces, and a bound on the tree (:func:`_tree_bound`) that reaches the gate.
+    Made once per instance (:func:`~ubongo_cp.cover.kept`): the gate and the count's small-search test ask."""
+    from ..cover import kept
     from .registry import DIAGRAM_GATE
 
     types = getattr(instance, "types", None)
     if not types or getattr(instance, "optional_pieces", False) or all(len(t) == 1 for t in types):
         return False
-    return _tree_bound(instance) >= DIAGRAM_GATE
+    return kept(instance, "diagram_gate_asks", lambda: _tree_bound(instance) >= DIAGRAM_GATE)
 
 
 def _tree_bound(instance) -> int:

@@ -117,3 +117,33 @@ def test_every_precheck_agrees_with_full_search(case):
     if instance.precheck() is not None:
         assert count == 0
     assert solve(instance, backend="dlx").count == count
+
+
+def test_residue_signatures_are_the_cells_counted_by_parity_on_every_grid():
+    """A piece's residue signatures (counted in fields of one integer) against a plain count of its orientations'
+    cells by coordinate parity, for every free polyform of up to 5 cells on each grid; a hexomino's, whose
+    class counts need more bits than a pentomino's, too."""
+    from itertools import product
+
+    import pytest
+
+    from ubongo_cp.grids import get_grid
+    from ubongo_cp.polyforms import free_polyforms
+
+    for name in ("square", "hex", "triangle", "cube"):
+        grid = get_grid(name)
+        period = (2,) * grid.dim
+        classes = {key: i for i, key in enumerate(product(*map(range, period)))}
+        shapes = [s for n in range(1, 6) for s in free_polyforms(name, n)]
+        shapes += free_polyforms(name, 6)[:3]
+        for shape in shapes:
+            orientations = grid.orientations(shape)
+            want = set()
+            for image in orientations:
+                counts = [0] * len(classes)
+                for cell in image:
+                    counts[classes[tuple(x % 2 for x in cell)]] += 1
+                want.add(tuple(counts))
+            assert grid.residue_signatures(orientations, period) == want, (name, shape)
+    with pytest.raises(ValueError, match="period 2"):
+        get_grid("square").residue_signatures([((0, 0),)], (3, 2))

@@ -128,9 +128,10 @@ def colouring_obstruction(pieces: Sequence[Piece], region: Region, mode: str = "
     True
     """
     area = region.area
+    per_piece = [_piece_imbalances(p, mode) for p in pieces]
     for colouring, target in zip(region.grid.colourings, _targets(region.cells, region.grid)):
         name, (one, two) = colouring.name, colouring.colours
-        choices = [achievable_imbalances(p, name, mode) for p in pieces]
+        choices = [found[name] for found in per_piece]
         mask, offset = _reachable_mask(choices)
         if target + offset < 0 or not mask >> (target + offset) & 1:
             sums = reachable_sums(choices)
@@ -162,14 +163,28 @@ def _targets(cells, grid) -> tuple[int, ...]:
     return tuple(sum(c.weight(key) * n for key, n in residues.items()) for c in grid.colourings)
 
 
-@lru_cache(maxsize=4096)
 def _imbalances(piece: Piece, colouring: str, mode: str) -> frozenset[int]:
-    grid = piece.grid
-    found = [c for c in grid.colourings if c.name == colouring]
-    if not found:
+    found = _piece_imbalances(piece, mode).get(colouring)
+    if found is None:
+        grid = piece.grid
         raise KeyError(f"the {grid.name} grid has no {colouring!r} colouring "
                        f"({', '.join(c.name for c in grid.colourings)})")
-    return grid.achievable(piece.orientations(mode), found[0])
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _piece_imbalances(piece: Piece, mode: str) -> dict[str, frozenset[int]]:
+    """The piece's achievable imbalances under each of its grid's colourings, by name: its orientations' residue
+    signatures (:meth:`~ubongo_cp.grids.Grid.residue_signatures`) made once for every colouring of one period."""
+    grid = piece.grid
+    signatures: dict[tuple[int, ...], frozenset[tuple[int, ...]]] = {}
+    out = {}
+    for colouring in grid.colourings:
+        period = colouring.period
+        if period not in signatures:
+            signatures[period] = grid.residue_signatures(piece.orientations(mode), period)
+        out[colouring.name] = grid.achievable_from(signatures[period], colouring)
+    return out
 
 
 def _describe(values: set[int]) -> str:

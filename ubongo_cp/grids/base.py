@@ -43,7 +43,7 @@ import math
 from collections import deque
 from functools import lru_cache
 from itertools import accumulate, chain, product
-from operator import mod, mul
+from operator import mul
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import InputError
@@ -263,15 +263,14 @@ class Plane(NamedTuple):
 
 
 @lru_cache(maxsize=64)
-def _residue_weights(grid: Grid, colouring: Colouring) -> tuple[int, dict[tuple[int, ...], int], list[list[int]]]:
-    """For :meth:`Grid.achievable`: the number of residue classes of a cell's coordinates under ``colouring``'s
-    period (a cell's weight depends on these only), each class's index, and per offset class a translation may
-    have on ``grid``, the weight of each residue class moved by it. Made once per grid and colouring."""
+def _residue_weights(grid: Grid, colouring: Colouring) -> list[list[int]]:
+    """For :meth:`Grid.achievable_from`: per offset class a translation may have on ``grid``, the weight of each
+    residue class of a cell's coordinates under ``colouring``'s period (a cell's weight depends on these only),
+    moved by it; the classes in :func:`itertools.product` order (:meth:`Grid.residue_signatures`). Made once per
+    grid and colouring."""
     classes = list(product(*(range(p) for p in colouring.period)))
-    index = {key: i for i, key in enumerate(classes)}
-    moved = [[colouring.weight(tuple(a + b for a, b in zip(key, o))) for key in classes]
-             for o in classes if grid.offset_ok(o)]
-    return len(classes), index, moved
+    return [[colouring.weight(tuple(a + b for a, b in zip(key, o))) for key in classes]
+            for o in classes if grid.offset_ok(o)]
 
 
 class Grid:
@@ -747,20 +746,37 @@ class Grid:
 
     def achievable(self, shapes: Iterable[Shape], colouring: Colouring) -> frozenset[int]:
         """Weights a placement of any of ``shapes`` can cover: one per shape and translation class."""
-        period = colouring.period
-        n_classes, index, moved = _residue_weights(self, colouring)
-        found: set[int] = set()
-        seen: set[tuple[int, ...]] = set()
-        for shape in shapes:
-            counts = [0] * n_classes
-            for c in shape:
-                counts[index[tuple(map(mod, c, period))]] += 1
-            signature = tuple(counts)
-            if signature in seen:
-                continue
-            seen.add(signature)
-            found.update(sum(map(mul, counts, weights)) for weights in moved)
-        return frozenset(found)
+        return self.achievable_from(self.residue_signatures(shapes, colouring.period), colouring)
+
+    def residue_signatures(self, shapes: Iterable[Shape], period: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+        """The distinct residue-class counts of ``shapes``: for each shape, how many of its cells fall in each class of
+        coordinates modulo ``period`` (the classes in :func:`itertools.product` order). What :meth:`achievable`
+        needs of the shapes, the same for every colouring of that period: a piece's are made once for all of them
+        (:meth:`achievable_from`).
+
+        Raises
+        ------
+        ValueError
+            For a period other than 2 on every axis (that of every grid's colourings, :class:`Colouring`).
+        """
+        dim = len(period)
+        if period != (2,) * dim:
+            raise ValueError(f"colourings have period 2 on every axis, not {period}")
+        shapes = list(shapes)
+        bits = max(map(len, shapes), default=0).bit_length()   # each class's count in a field of one int: no carry
+        if dim == 2:
+            b0 = 2 * bits
+            keys = {sum([1 << ((x & 1) * b0 + (y & 1) * bits) for x, y in shape]) for shape in shapes}
+        else:
+            steps = [bits << (dim - 1 - i) for i in range(dim)]
+            keys = {sum([1 << sum(map(mul, map((1).__and__, cell), steps)) for cell in shape]) for shape in shapes}
+        mask = (1 << bits) - 1
+        return frozenset(tuple(k >> (i * bits) & mask for i in range(1 << dim)) for k in keys)
+
+    def achievable_from(self, signatures: Iterable[tuple[int, ...]], colouring: Colouring) -> frozenset[int]:
+        """:meth:`achievable` from the shapes' :meth:`residue_signatures` under ``colouring``'s period."""
+        moved = _residue_weights(self, colouring)
+        return frozenset(sum(map(mul, counts, weights)) for counts in signatures for weights in moved)
 
     def segments(self, owner: Mapping[Cell, object], x0: float, y0: float, cs: float, *, inner: bool) -> list:
         """Edges to stroke in a picture of ``owner`` (cell -> its piece), in mm (origin ``(x0, y0)``, cell size ``cs``).

@@ -281,6 +281,42 @@ def test_od6_no_legal_move_loses():
     assert s.returns() == [1.0, 0.0]
 
 
+@pytest.mark.parametrize("engine", ["reference", "bitboard"])
+def test_od6_the_turn_back_to_a_player_who_cannot_place(engine):
+    """OD-6 when the turn comes back to the mover: player 1 has placed every tile, so after player 0's S1 the turn
+    is player 0's again, whose D2 fits on no two free hexes (the three left are isolated): player 0 loses."""
+    from ubongo_cp.games.orion.bitboard import BitOrionState
+
+    left, right = _split_board()
+    holes = [(0, 0), (-2, 2), (3, 0)]
+    left = [h for h in left if h not in holes]
+    right = [h for h in right if h not in holes]
+    s = crafted([(left, 1), (right, 0)], ALL - {"S1", "D2"}, ALL, 0)
+    if engine == "bitboard":
+        s = BitOrionState.from_reference(s)
+    assert not s.is_terminal() and len(s.legal_actions()) == 3     # S1 on any of the three holes
+    s.apply_action(action("S1", [((3, 0), True)]))
+    assert s.is_terminal() and s.end_rule == "OD-6" and s.winner == 1
+    assert s.current_player() == TERMINAL and s.returns() == [0.0, 1.0]
+
+
+def test_od6_a_position_whose_mover_cannot_place_is_over():
+    """A position given to ``from_board`` is judged as at the start of a turn: the player to move, who holds only D2
+    with no two free hexes side by side, has lost (OD-6); with both holding a tile that fits, it is not over; and
+    a mover who has placed every tile passes the move to the other player."""
+    left, right = _split_board()
+    holes = [(0, 0), (-2, 2), (3, 0)]
+    left = [h for h in left if h not in holes]
+    right = [h for h in right if h not in holes]
+    s = crafted([(left, 1), (right, 0)], ALL - {"D2"}, ALL - {"S1"}, 0)
+    assert s.is_terminal() and s.end_rule == "OD-6" and s.winner == 1 and s.legal_actions() == []
+    assert play_game(s, [RandomAgent(0), RandomAgent(1)]).is_terminal()
+    s = crafted([(left, 1), (right, 0)], ALL - {"S1"}, ALL - {"S1"}, 0)
+    assert not s.is_terminal() and s.current_player() == 0
+    s = crafted([(left, 1), (right, 0)], ALL, ALL - {"S1"}, 0)
+    assert not s.is_terminal() and s.current_player() == 1
+
+
 @pytest.mark.parametrize("gal0,hol0,gal1,winner", [
     ([(2, 0), (3, -2)], [(2, 2)], [(-2, 0)], -1),   # 2 - 1 = 1 vs 1 - 0 = 1: draw
     ([(2, 0), (3, -2)], [], [(-2, 0)], 0),           # 2 vs 1

@@ -232,20 +232,24 @@ class OrionRules(GameState):
         self.setup = setup
 
     def _end_move(self, p: int) -> None:
-        """After player ``p``'s tile: OD-5 already applied by ``_put``; then OD-7, OD-6, the next player."""
-        if self.winner is not None:
-            return
+        """After player ``p``'s tile: OD-5 already applied by ``_put``; then the other player's turn (:meth:`_turn`)."""
+        if self.winner is None:
+            self._turn(1 - p)
+
+    def _turn(self, q: int) -> None:
+        """The turn of player ``q`` begins, the game not over by OD-5: OD-7 when every tile is placed; else the player
+        to move is ``q``, or the other player when ``q`` has placed every tile of its own (only with unequal tile
+        sets); a mover who cannot place any remaining tile loses (OD-6)."""
         if self.used.all():  # OD-7: every tile placed, counts equal
             s0, s1 = self.scores()
             self.winner = 0 if s0 > s1 else 1 if s1 > s0 else -1
             self.end_rule = "OD-7"
             return
-        self.player = q = 1 - p
-        if not self.used[q].all():
-            if not self._has_legal(q):
-                self.winner, self.end_rule = p, "OD-6"  # OD-6: the mover cannot place a tile
-        else:
-            self.player = p  # the other player has tiles left (only with unequal tile sets)
+        if self.used[q].all():
+            q = 1 - q
+        self.player = q
+        if not self._has_legal(q):
+            self.winner, self.end_rule = 1 - q, "OD-6"  # OD-6: the mover cannot place a tile
 
     def _player_of(self, player) -> int:
         """``player`` as 0 or 1, ``None`` as the player to move.
@@ -361,8 +365,12 @@ class OrionState(OrionRules):
 
         Notes
         -----
-        The win conditions are evaluated; if one player fulfils more, the
-        position is over (OD-5), as after a real move.
+        The position is judged as at the start of a turn after a real move:
+        the win conditions are evaluated, and if one player fulfils more,
+        the game is over (OD-5); a game with every tile placed is over
+        (OD-7); a player to move who has placed every tile of its own
+        passes the move to the other; and a player to move who cannot
+        place any remaining tile loses (OD-6).
         """
         s = cls(setup, game)
         idx = s.game.board.index
@@ -381,6 +389,8 @@ class OrionState(OrionRules):
                 s.used[p, s.game.tiles.names[name]] = True
         s.player = to_move
         s._after_colours()
+        if s.winner is None:   # the game may be over already (OD-7, OD-6), or the turn the other player's
+            s._turn(to_move)
         return s
 
     # -- contract ---------------------------------------------------------

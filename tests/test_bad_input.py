@@ -336,3 +336,26 @@ def test_a_toml_file_left_open_names_its_last_line(tmp_path):
     with pytest.raises(InputError) as err:
         loads_toml('game = "x"\ncards = [1, 2\n\n', path="b.toml")
     assert str(err.value) == "b.toml:2: invalid TOML: Unclosed array at the end of the file"
+
+
+@pytest.mark.parametrize("optional", [False, True])
+def test_two_shapes_under_one_name_are_refused(optional):
+    """A name stands for one shape (UP-5): a domino and a tromino both named T are refused. With optional pieces
+    the pieces are grouped by name, and the tromino was silently searched as a second domino: no cover of 1x5
+    (there are two: the domino at either end)."""
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import Piece, Region
+    from ubongo_cp.solvers import solve
+
+    domino, tromino = Piece("T", ((0, 0), (0, 1))), Piece("T", ((0, 0), (0, 1), (0, 2)))
+    with pytest.raises(InputError, match="two pieces are named 'T' but have different shapes \\(2 and 3 cells\\)"):
+        build_instance([domino, tromino], Region.rectangle(1, 5), optional_pieces=optional)
+    renamed = Piece("U", tromino.cells)
+    assert solve(build_instance([domino, renamed], Region.rectangle(1, 5), optional_pieces=optional)).count == 2
+    turned = Piece("T", ((0, 0), (1, 0)))   # the domino turned: one shape, two copies
+    assert build_instance([domino, turned], Region.rectangle(2, 2)).types == ((0, 1),)
+    L, J = Piece("L", ((0, 0), (1, 0), (2, 0), (2, 1))), Piece("L", ((0, 1), (1, 1), (2, 1), (2, 0)))
+    # free: one shape, two copies; by hand, 2x4 holds two L tetrominoes in two ways (three cells along one long side)
+    assert solve(build_instance([L, J], Region.rectangle(2, 4))).count == 2
+    with pytest.raises(InputError, match="neither one a one-sided orientation of the other"):
+        build_instance([L, J], Region.rectangle(2, 4), mode="one-sided")

@@ -40,7 +40,7 @@ from bisect import bisect_left
 from collections import Counter
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain, repeat
-from operator import add, itemgetter, mul, sub
+from operator import add, attrgetter, itemgetter, mul, sub
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .errors import InputError, whole_argument
@@ -1092,8 +1092,9 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     Raises
     ------
     InputError
-        When a piece is on another grid than the region or, without
-        optional pieces, is the cells left empty
+        When a piece is on another grid than the region, two pieces of
+        one name have different shapes in ``mode``, or, without
+        optional pieces, a piece is the cells left empty
         (:class:`~ubongo_cp.pieces.EmptyCell`: ``max_empty`` asks for
         them), ``mode`` is not one of the grid's orientation modes, a range names no piece of
         ``pieces`` (or a piece identical to another one named), is not a
@@ -1143,6 +1144,7 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     if problem:
         raise InputError(problem)
     orientations = orientations_of(pieces, mode)
+    _check_names(pieces, orientations, mode)
     types = _grouped([p.name for p in pieces]) if optional_pieces else _types_of(orientations)
     bounds = None
     empty_type = -1
@@ -1155,6 +1157,26 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
     if key is not None and pieces:     # the key's tuple of ids is held with the pieces: their ids are not reused
         _cache(_FORMS, key, (pieces, region.grid, types, plan))
     return _instance(pieces, region, optional_pieces, mode, types, _placements(region, plan), bounds, empty_type)
+
+
+def _check_names(pieces: Sequence[Piece], orientations: Sequence[Sequence[Shape]], mode: str) -> None:
+    """Refuse two pieces of one name and different shapes in ``mode``: a name stands for one shape (the copies of a
+    piece share both, UP-5), by which a solution names its placements and the subset analysis its pieces."""
+    if len(set(map(_NAME_OF, pieces))) == len(pieces):   # every name once (a deck's task): nothing to compare
+        return
+    first: dict[str, tuple[object, Piece]] = {}
+    for piece, found in zip(pieces, orientations):
+        key = _type_key(found)
+        known = first.setdefault(piece.name, (key, piece))
+        if known[0] != key:
+            sizes = len(known[1].cells), len(piece.cells)
+            how = f"{sizes[0]} and {sizes[1]} cells" if sizes[0] != sizes[1] else \
+                f"neither one a {mode} orientation of the other"
+            raise InputError(f"two pieces are named {piece.name!r} but have different shapes ({how}): give each shape "
+                             f"its own name (copies of one piece share its name and shape)")
+
+
+_NAME_OF = attrgetter("name")
 
 
 def _instance(pieces: tuple[Piece, ...], region: Region, optional_pieces: bool, mode: str,

@@ -813,3 +813,28 @@ def test_the_dead_region_test_applies_where_every_orientation_is_stepwise_connec
     if grid == "hex":
         assert _adjacency(build_instance(sets[0], Region.box(3, 4, grid=grid), optional_pieces=True)) is None
 
+
+@pytest.mark.parametrize("pieces, region, mode, want", [
+    (PENTS.pieces, Region.rectangle(6, 10), "free", 9356),                  # one word, published
+    (one_sided_pentominoes(), Region.rectangle(3, 30), "one-sided", 184),  # two words, published
+    ([bars(4)] * 33, Region.rectangle(4, 33), "free", strip_tilings(33, 4)),   # four words, the recurrence
+])
+def test_every_instruction_variant_searches_the_same_tree(pieces, region, mode, want):
+    # The kernel's variants (plain C, with POPCNT, with POPCNT, BMI1 and BMI2: the most the processor has is
+    # chosen) on the plan's search, in the resumable search and in the recursion below it, with the memo: the
+    # same count, Burnside sum, solutions searched and nodes; those the processor lacks are not run.
+    inst = build_instance(pieces, region, mode=mode)
+    plan = symmetry_plan(inst)
+    from ubongo_cp.solvers.bitboard import BitboardBackend
+
+    runs = {}
+    for level in (0, 1, 2):
+        for fast in (-1, 0):
+            s = BitSearch(inst, memo=False)
+            s.kernel.set_memo(0, 99, 8)
+            s.kernel.set_fast(fast)
+            used = s.kernel.set_instructions(level)
+            run = BitboardBackend(memo=False).search(inst, None if plan is None else plan.branches, kernel=s)
+            runs[used, fast] = (run.count, run.fixed, run.stats["solutions_seen"], run.stats["nodes"])
+    assert len(set(runs.values())) == 1 and {level for level, _ in runs} >= {0}
+    assert next(iter(runs.values()))[0] == want

@@ -854,12 +854,18 @@ RUNNERS(_generic, )
 /* The same code for processors with the POPCNT instruction (chosen at run time): without it the
  * population counts of the dead-region test and the lists are library calls. */
 RUNNERS(_popcnt, __attribute__((target("popcnt"))))
+/* and for those with BMI1 and BMI2 besides (shifts by any register, trailing zeros, and-not: some 7 % less time
+ * on the 6x10 count) */
+RUNNERS(_bmi, __attribute__((target("popcnt,bmi,bmi2"))))
 #define HAVE_POPCNT_VARIANT 1
 #endif
 
 static int run(Kernel *k, long long s, int32_t *o, int32_t *l, long long *n, long long b, long long *p)
 {
 #ifdef HAVE_POPCNT_VARIANT
+    if (k->hwpop == 2)
+        return k->W == 1 ? run1_bmi(k, s, o, l, n, b, p) : k->W == 2 ? run2_bmi(k, s, o, l, n, b, p)
+                                                                    : run4_bmi(k, s, o, l, n, b, p);
     if (k->hwpop)
         return k->W == 1 ? run1_popcnt(k, s, o, l, n, b, p) : k->W == 2 ? run2_popcnt(k, s, o, l, n, b, p)
                                                                        : run4_popcnt(k, s, o, l, n, b, p);
@@ -871,6 +877,8 @@ static int run(Kernel *k, long long s, int32_t *o, int32_t *l, long long *n, lon
 static int choose_any(const Kernel *k, const uint64_t *B)
 {
 #ifdef HAVE_POPCNT_VARIANT
+    if (k->hwpop == 2)
+        return choose_bmi(k, B);
     if (k->hwpop)
         return choose_popcnt(k, B);
 #endif
@@ -1247,7 +1255,10 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
     k->dropped = 0;
 #ifdef HAVE_POPCNT_VARIANT
     __builtin_cpu_init();
-    k->hwpop = __builtin_cpu_supports("popcnt");
+    /* 2: POPCNT, BMI1 and BMI2; 1: POPCNT; 0: neither (the variants of run and fast1 run by each) */
+    k->hwpop = !__builtin_cpu_supports("popcnt")                                              ? 0
+               : __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") ? 2
+                                                                                 : 1;
 #endif
     memset(k->goal, 0, sizeof k->goal);
     for (int b = 0; b < ngoal; b++)
@@ -1834,6 +1845,25 @@ static PyObject *Kernel_tally(Kernel *k, PyObject *Py_UNUSED(ignored))
     return list;
 }
 
+/* The variant of the search run by this kernel: at most ``level`` (0: plain C, 1: with POPCNT, 2: with POPCNT, BMI1
+ * and BMI2), as far as the processor has them (the choice of Kernel_init: the most it has); the one set. The same
+ * nodes in the same order whichever runs (the tests run each). */
+static PyObject *Kernel_set_instructions(Kernel *k, PyObject *args)
+{
+    int level;
+    if (!PyArg_ParseTuple(args, "i", &level))
+        return NULL;
+    int most = 0;
+#ifdef HAVE_POPCNT_VARIANT
+    __builtin_cpu_init();
+    most = !__builtin_cpu_supports("popcnt")                                               ? 0
+           : __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") ? 2
+                                                                             : 1;
+#endif
+    k->hwpop = level < 0 ? 0 : level < most ? level : most;
+    return PyLong_FromLong(k->hwpop);
+}
+
 static PyMethodDef Kernel_methods[] = {
     {"start", (PyCFunction)Kernel_start, METH_VARARGS, "start(prefix, perms, nperms, qtype, qweights, hsize) -> bool"},
     {"step", (PyCFunction)Kernel_step, METH_VARARGS, "step(stop_nodes, batch, out, out_len, out_nodes) -> (code, n)"},
@@ -1845,6 +1875,8 @@ static PyMethodDef Kernel_methods[] = {
     {"set_tally", (PyCFunction)Kernel_set_tally, METH_VARARGS, "set_tally(on): count solutions per used-type mask"},
     {"tally", (PyCFunction)Kernel_tally, METH_NOARGS, "tally() -> [(mask, solutions)]"},
     {"clone", (PyCFunction)Kernel_clone, METH_NOARGS, "clone() -> a kernel sharing this one's tables, with a state of its own"},
+    {"set_instructions", (PyCFunction)Kernel_set_instructions, METH_VARARGS,
+     "set_instructions(level) -> the level set: the search's variant, at most level (0 plain C, 1 POPCNT, 2 POPCNT, BMI1 and BMI2) as far as the processor has them"},
     {NULL, NULL, 0, NULL}};
 
 static PyMemberDef Kernel_members[] = {

@@ -201,19 +201,23 @@ static void FN(generic_plain)(const Fast *f, int32_t L, BB B, uint64_t avail, in
 }
 
 #ifdef FAST1_POPCNT
-/* with the POPCNT instruction (chosen at run time, as run below) */
-__attribute__((target("popcnt"))) static void FN(popcnt_plain)(const Fast *f, int32_t L, BB B, uint64_t avail,
-                                                               int32_t wq, int32_t sl);
-__attribute__((target("popcnt"))) static void FN(popcnt)(const Fast *f, int32_t L, BB B, uint64_t avail,
-                                                         int32_t wq, int32_t sl)
-{
-    FN(body)(f, L, B, avail, wq, sl, 1, FN(popcnt), FN(popcnt_plain));
-}
-__attribute__((target("popcnt"))) static void FN(popcnt_plain)(const Fast *f, int32_t L, BB B, uint64_t avail,
-                                                               int32_t wq, int32_t sl)
-{
-    FN(body)(f, L, B, avail, wq, sl, 0, FN(popcnt), FN(popcnt_plain));
-}
+/* with the POPCNT instruction, and with BMI1 and BMI2 besides (chosen at run time, as run below: k->hwpop 1, 2) */
+#define FAST1_VARIANT(NAME, TARGET)                                                                            \
+    __attribute__((target(TARGET))) static void FN(NAME##_plain)(const Fast *f, int32_t L, BB B, uint64_t avail,  \
+                                                                 int32_t wq, int32_t sl);                      \
+    __attribute__((target(TARGET))) static void FN(NAME)(const Fast *f, int32_t L, BB B, uint64_t avail,          \
+                                                         int32_t wq, int32_t sl)                               \
+    {                                                                                                          \
+        FN(body)(f, L, B, avail, wq, sl, 1, FN(NAME), FN(NAME##_plain));                                      \
+    }                                                                                                          \
+    __attribute__((target(TARGET))) static void FN(NAME##_plain)(const Fast *f, int32_t L, BB B, uint64_t avail,  \
+                                                                 int32_t wq, int32_t sl)                       \
+    {                                                                                                          \
+        FN(body)(f, L, B, avail, wq, sl, 0, FN(NAME), FN(NAME##_plain));                                      \
+    }
+FAST1_VARIANT(popcnt, "popcnt")
+FAST1_VARIANT(bmi, "popcnt,bmi,bmi2")
+#undef FAST1_VARIANT
 #endif
 
 /* The whole subtree below level L, whose board is board[L]. */
@@ -224,7 +228,10 @@ static void FN(run)(const Fast *f, int32_t L, uint64_t avail, int32_t wq)
     const int memo = L >= f->memo_lo && L <= f->memo_hi;
 #ifdef FAST1_POPCNT
     if (f->k->hwpop) {
-        (memo ? FN(popcnt) : FN(popcnt_plain))(f, L, B, avail, wq, sl);
+        if (f->k->hwpop == 2)
+            (memo ? FN(bmi) : FN(bmi_plain))(f, L, B, avail, wq, sl);
+        else
+            (memo ? FN(popcnt) : FN(popcnt_plain))(f, L, B, avail, wq, sl);
         return;
     }
 #endif

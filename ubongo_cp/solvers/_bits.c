@@ -142,6 +142,7 @@ typedef struct {
     int mstride, mdirty;        /* words per entry (4 or 8); entries stored since the table was cleared */
     uint64_t *mtab;             /* entries: board (W words), avail (0: an empty entry), solutions (low 32
                                    bits) and weight sum (high 32 bits), the epoch it was stored in */
+    void *mraw;                 /* the memory mtab lies in (memo_table) */
     uint64_t mepoch;            /* the entries of another epoch are empty: a new epoch clears the table */
     long long memo_hits, memo_stores;
     long long *msol, *mwt;      /* per level: solutions and weight sum on entering it */
@@ -912,12 +913,13 @@ static void kernel_free(Kernel *k)
                      (void **)&k->nbr, (void **)&k->board, (void **)&k->left, (void **)&k->chosen,
                      (void **)&k->lslot, (void **)&k->lpos, (void **)&k->lhi, (void **)&k->ltype, (void **)&k->qw,
                      (void **)&k->lrem, (void **)&k->in_sol, (void **)&k->perms, (void **)&k->tkeys,
-                     (void **)&k->tvals, (void **)&k->mtab, (void **)&k->msol, (void **)&k->mwt,
+                     (void **)&k->tvals, (void **)&k->mraw, (void **)&k->msol, (void **)&k->mwt,
                      (void **)&k->mflag, (void **)&k->pw, (void **)&k->fce, (void **)&k->fct};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) {
         free(*ptrs[i]);
         *ptrs[i] = NULL;
     }
+    k->mtab = NULL; /* it lay in mraw */
     list_free(&k->list);
     k->tcap = k->tlen = 0;
 }
@@ -1723,6 +1725,19 @@ static PyTypeObject KernelType;
 /* Kernel.clone(): a kernel of the same instance and settings, sharing this one's read-only tables (no
  * second build: a search split over threads gives each thread its own clone), with a state of its own
  * and an empty memo; it searches nothing until start(). */
+/* A zeroed memo table of size bytes, its entries on 64-byte lines (mtab, in mraw); 0 when memory runs out. From
+ * calloc: a large table is pages the system gives zeroed when first touched, so a short search pays only for the
+ * entries it stores (zeroing the 512 KiB of the default table took a third of a millisecond, as long as a card's
+ * whole search). */
+static int memo_table(Kernel *k, size_t size)
+{
+    k->mraw = calloc(size + 64, 1);
+    if (!k->mraw)
+        return 0;
+    k->mtab = (uint64_t *)(((uintptr_t)k->mraw + 63) & ~(uintptr_t)63);
+    return 1;
+}
+
 static PyObject *Kernel_clone(Kernel *k, PyObject *Py_UNUSED(ignored))
 {
     if (!k->omask) {
@@ -1736,7 +1751,7 @@ static PyObject *Kernel_clone(Kernel *k, PyObject *Py_UNUSED(ignored))
     /* nothing of the search state is shared: those pointers are the clone's own from here on */
     c->board = NULL, c->left = NULL, c->chosen = NULL, c->lslot = NULL, c->lpos = NULL, c->lhi = NULL;
     c->ltype = NULL, c->qw = NULL, c->lrem = NULL, c->in_sol = NULL, c->perms = NULL, c->tkeys = NULL;
-    c->tvals = NULL, c->mtab = NULL, c->msol = NULL, c->mwt = NULL, c->mflag = NULL, c->pw = NULL;
+    c->tvals = NULL, c->mtab = NULL, c->mraw = NULL, c->msol = NULL, c->mwt = NULL, c->mflag = NULL, c->pw = NULL;
     c->fce = NULL, c->fct = NULL;
     c->parent = k->parent ? k->parent : (PyObject *)k;
     Py_INCREF(c->parent);
@@ -1744,10 +1759,8 @@ static PyObject *Kernel_clone(Kernel *k, PyObject *Py_UNUSED(ignored))
         goto nomem;
     if (k->memo_on) {
         size_t size = ((size_t)1 << k->memo_bits) * k->mstride * 8;
-        c->mtab = aligned_alloc(64, size);
-        if (!c->mtab)
+        if (!memo_table(c, size))
             goto nomem;
-        memset(c->mtab, 0, size);
         c->mepoch = 1;
     }
     c->mdirty = 0;
@@ -1783,16 +1796,14 @@ static PyObject *Kernel_set_memo(Kernel *k, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "memo table of 2^0 .. 2^28 entries");
         return NULL;
     }
-    free(k->mtab);
-    k->mtab = NULL;
+    free(k->mraw);
+    k->mtab = NULL, k->mraw = NULL;
     k->memo_on = 0;
     if (bits > 0 && lo <= hi) {
         k->mstride = k->W + 3 <= 4 ? 4 : 8;
         size_t size = ((size_t)1 << bits) * k->mstride * 8;
-        k->mtab = aligned_alloc(64, size);
-        if (!k->mtab)
+        if (!memo_table(k, size))
             return PyErr_NoMemory();
-        memset(k->mtab, 0, size);
         k->mepoch = 1;
         k->memo_bits = bits;
         k->memo_lo = lo;

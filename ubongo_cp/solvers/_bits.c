@@ -861,6 +861,20 @@ RUNNERS(_bmi, __attribute__((target("popcnt,bmi,bmi2"))))
 #define HAVE_POPCNT_VARIANT 1
 #endif
 
+/* The most this processor runs of the search's variants (Kernel.hwpop): 2 with POPCNT, BMI1 and BMI2; 1 with
+ * POPCNT; 0 plain C (and on other processors or compilers). */
+static int cpu_level(void)
+{
+#ifdef HAVE_POPCNT_VARIANT
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt"))
+        return 0;
+    return __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") ? 2 : 1;
+#else
+    return 0;
+#endif
+}
+
 static int run(Kernel *k, long long s, int32_t *o, int32_t *l, long long *n, long long b, long long *p)
 {
 #ifdef HAVE_POPCNT_VARIANT
@@ -1255,13 +1269,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
     k->cap = cap;
     k->depth = ngoal + 1;
     k->dropped = 0;
-#ifdef HAVE_POPCNT_VARIANT
-    __builtin_cpu_init();
-    /* 2: POPCNT, BMI1 and BMI2; 1: POPCNT; 0: neither (the variants of run and fast1 run by each) */
-    k->hwpop = !__builtin_cpu_supports("popcnt")                                              ? 0
-               : __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") ? 2
-                                                                                 : 1;
-#endif
+    k->hwpop = cpu_level();
     memset(k->goal, 0, sizeof k->goal);
     for (int b = 0; b < ngoal; b++)
         k->goal[b / 64] |= 1ull << (b % 64);
@@ -1864,13 +1872,7 @@ static PyObject *Kernel_set_instructions(Kernel *k, PyObject *args)
     int level;
     if (!PyArg_ParseTuple(args, "i", &level))
         return NULL;
-    int most = 0;
-#ifdef HAVE_POPCNT_VARIANT
-    __builtin_cpu_init();
-    most = !__builtin_cpu_supports("popcnt")                                               ? 0
-           : __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") ? 2
-                                                                             : 1;
-#endif
+    const int most = cpu_level();
     k->hwpop = level < 0 ? 0 : level < most ? level : most;
     return PyLong_FromLong(k->hwpop);
 }

@@ -503,6 +503,10 @@ def test_report_command_rebuilds_everything_from_the_table(tmp_path, run_cli):
     _fixed_table().to_csv(tmp_path / "runs.csv", index=False)
     code, out, err = run_cli("bench", "--report", tmp_path, "--baseline", "b")
     assert code == 0, err
+    # the table given, of other columns than the report writes, is left as it is, in one line (not as Python
+    # shows a warning: its file, line and source)
+    assert err.strip() == (f"ubongo-cp: {tmp_path / 'runs.csv'}: exists and holds another table (its first line "
+                           f"differs); it is left as it is, and the table is written to {tmp_path / 'runs-1.csv'}")
     for name in ("runs.parquet", "summary.csv", "summary.md", "cactus.png", "scatter.png", "speedup.csv"):
         assert (tmp_path / name).stat().st_size > 0
     assert pd.read_csv(tmp_path / "speedup.csv")["solver"].tolist() == ["a"]

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["UbongoError", "InputError", "IllegalActionError", "JobTooLargeError", "MAX_JOB_CPU_SECONDS",
-           "refuse_long_job", "wrong_kind", "as_written", "whole_argument", "flag_argument", "seat_argument"]
+__all__ = ["UbongoError", "InputError", "IllegalActionError", "JobTooLargeError", "OutputWarning",
+           "MAX_JOB_CPU_SECONDS", "refuse_long_job", "wrong_kind", "as_written", "whole_argument", "flag_argument",
+           "seat_argument"]
 
 #: The stated bound on a job's estimated CPU time (seconds): a census, a tournament or a
 #: simulation estimated to need more is refused unless the caller confirms it.
@@ -135,6 +136,11 @@ def flag_argument(name: str, value) -> bool:
 
 class UbongoError(Exception):
     """Base class of every error raised on purpose by ``ubongo_cp``."""
+
+
+class OutputWarning(UserWarning):
+    """An output written elsewhere than asked, to leave a user's file as it is (e.g. a CSV file of another
+    table: :func:`ubongo_cp.io.write_table`); the command line says it in one line."""
 
 
 class InputError(UbongoError, ValueError):

@@ -902,8 +902,8 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
 
     Written atomically (:func:`atomic_path`), without the index; a Parquet table carries the toolkit's mark
     (:func:`marked_arrow`). An existing CSV file is replaced only by a table with the same header line;
-    else the table goes to a free name beside it (``STEM-1.csv``), said through ``notify`` (a
-    :class:`UserWarning` without it). Returns the path written.
+    else the table goes to a free name beside it (``STEM-1.csv``), said through ``notify`` (an
+    :class:`~ubongo_cp.errors.OutputWarning` without it). Returns the path written.
 
     Raises
     ------
@@ -933,7 +933,7 @@ def _csv_target(path: pathlib.Path, header: str, notify: Callable[[str], None] |
     """Where :func:`write_table` writes a CSV table of this ``header`` line: ``path``, unless a non-empty file
     there starts with another line (a table of other columns, or no table: a CSV file has no place for the
     toolkit's mark, so its header tells an earlier output of the same command); then the first free name
-    ``STEM-1.csv``, ``STEM-2.csv``, ..., said through ``notify`` (default: a :class:`UserWarning`)."""
+    ``STEM-1.csv``, ``STEM-2.csv``, ..., said through ``notify`` (default: an :class:`~ubongo_cp.errors.OutputWarning`)."""
     try:
         with open(path, "rb") as fh:
             first = fh.readline(1 << 16)
@@ -949,7 +949,9 @@ def _csv_target(path: pathlib.Path, header: str, notify: Callable[[str], None] |
     if notify is None:
         import warnings
 
-        warnings.warn(message, UserWarning, stacklevel=3)
+        from .errors import OutputWarning
+
+        warnings.warn(message, OutputWarning, stacklevel=3)
     else:
         notify(message)
     return other

@@ -200,6 +200,28 @@ class _PipedStdout:
         return getattr(self._stream, name)
 
 
+@contextmanager
+def _said_warnings() -> Iterator[None]:
+    """Within the block, the toolkit's own warnings (:class:`~ubongo_cp.errors.OutputWarning`) are said as one line,
+    ``ubongo-cp: ...``, not as Python shows a warning (its file, line and source line); other warnings as Python
+    shows them."""
+    import warnings
+
+    from ..errors import OutputWarning
+
+    with warnings.catch_warnings():
+        shown = warnings.showwarning
+
+        def say(message, category, filename, lineno, file=None, line=None):
+            if issubclass(category, OutputWarning):
+                print(f"ubongo-cp: {message}", file=sys.stderr)
+            else:
+                shown(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = say
+        yield
+
+
 def main(argv: list[str] | None = None, *, last_resort: bool = False) -> int:
     """Run the CLI; returns the exit status (also used by the console script, with ``last_resort``: a
     process still running :data:`INTERRUPT_GRACE` seconds after Ctrl-C is ended, status 130).
@@ -213,7 +235,7 @@ def main(argv: list[str] | None = None, *, last_resort: bool = False) -> int:
     if stdout is not None:   # None: an interpreter without one (pythonw)
         sys.stdout = _PipedStdout(stdout)
     try:
-        with _watch_interrupts(last_resort) as interrupted:
+        with _watch_interrupts(last_resort) as interrupted, _said_warnings():
             return _main(sys.argv[1:] if argv is None else list(argv), interrupted)
     finally:
         if stdout is not None:

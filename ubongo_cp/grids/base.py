@@ -744,15 +744,11 @@ class Grid:
         cells = {tuple(c) for c in cells}
         return not self.is_connected(set(self.frame(cells, 2)) - cells)
 
-    def achievable(self, shapes: Iterable[Shape], colouring: Colouring) -> frozenset[int]:
-        """Weights a placement of any of ``shapes`` can cover: one per shape and translation class."""
-        return self.achievable_from(self.residue_signatures(shapes, colouring.period), colouring)
-
     def residue_signatures(self, shapes: Iterable[Shape], period: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
         """The distinct residue-class counts of ``shapes``: for each shape, how many of its cells fall in each class of
-        coordinates modulo ``period`` (the classes in :func:`itertools.product` order). What :meth:`achievable`
-        needs of the shapes, the same for every colouring of that period: a piece's are made once for all of them
-        (:meth:`achievable_from`).
+        coordinates modulo ``period`` (the classes in :func:`itertools.product` order). What the colouring
+        proofs need of a piece's orientations, the same for every colouring of that period: made once for all of
+        them (:meth:`achievable_from`, :mod:`ubongo_cp.colouring`).
 
         Raises
         ------
@@ -774,7 +770,8 @@ class Grid:
         return frozenset(tuple(k >> (i * bits) & mask for i in range(1 << dim)) for k in keys)
 
     def achievable_from(self, signatures: Iterable[tuple[int, ...]], colouring: Colouring) -> frozenset[int]:
-        """:meth:`achievable` from the shapes' :meth:`residue_signatures` under ``colouring``'s period."""
+        """The weights under ``colouring`` a placement of shapes of these :meth:`residue_signatures` (under its
+        period) can cover: one per signature and translation class."""
         moved = _residue_weights(self, colouring)
         return frozenset(sum(map(mul, counts, weights)) for counts in signatures for weights in moved)
 

@@ -348,7 +348,8 @@ def test_two_shapes_under_one_name_are_refused(optional):
     from ubongo_cp.solvers import solve
 
     domino, tromino = Piece("T", ((0, 0), (0, 1))), Piece("T", ((0, 0), (0, 1), (0, 2)))
-    with pytest.raises(InputError, match="two pieces are named 'T' but have different shapes \\(2 and 3 cells\\)"):
+    with pytest.raises(InputError, match="two pieces are named 'T' but have different shapes \\(2 and 3 cells\\): "
+                       "give each shape its own name, e.g. Piece\\('T3', piece.cells, piece.grid\\)"):
         build_instance([domino, tromino], Region.rectangle(1, 5), optional_pieces=optional)
     renamed = Piece("U", tromino.cells)
     assert solve(build_instance([domino, renamed], Region.rectangle(1, 5), optional_pieces=optional)).count == 2

@@ -1173,7 +1173,8 @@ def _check_names(pieces: Sequence[Piece], orientations: Sequence[Sequence[Shape]
             how = f"{sizes[0]} and {sizes[1]} cells" if sizes[0] != sizes[1] else \
                 f"neither one a {mode} orientation of the other"
             raise InputError(f"two pieces are named {piece.name!r} but have different shapes ({how}): give each shape "
-                             f"its own name (copies of one piece share its name and shape)")
+                             f"its own name, e.g. Piece('{piece.name}{len(piece.cells)}', piece.cells, piece.grid) "
+                             f"(copies of one piece share its name and shape)")
 
 
 _NAME_OF = attrgetter("name")

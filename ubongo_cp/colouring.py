@@ -77,7 +77,11 @@ def achievable_imbalances(piece: Piece, colouring: str = "checkerboard", mode: s
     >>> sorted(achievable_imbalances(T)), sorted(achievable_imbalances(T, "column-stripe"))
     ([-2, 2], [-2, 0, 2])
     """
-    return _imbalances(piece, colouring, mode)
+    found = _piece_imbalances(piece, mode).get(colouring)
+    if found is None:
+        raise KeyError(f"the {piece.grid.name} grid has no {colouring!r} colouring "
+                       f"({', '.join(c.name for c in piece.grid.colourings)})")
+    return found
 
 
 def reachable_sums(choices: Sequence[frozenset[int]]) -> set[int]:
@@ -161,15 +165,6 @@ def _targets(cells, grid) -> tuple[int, ...]:
         key = tuple(x & 1 for x in cell)
         residues[key] = residues.get(key, 0) + 1
     return tuple(sum(c.weight(key) * n for key, n in residues.items()) for c in grid.colourings)
-
-
-def _imbalances(piece: Piece, colouring: str, mode: str) -> frozenset[int]:
-    found = _piece_imbalances(piece, mode).get(colouring)
-    if found is None:
-        grid = piece.grid
-        raise KeyError(f"the {grid.name} grid has no {colouring!r} colouring "
-                       f"({', '.join(c.name for c in grid.colourings)})")
-    return found
 
 
 @lru_cache(maxsize=4096)

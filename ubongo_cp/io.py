@@ -114,9 +114,9 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
     except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        failed = write_failure(exc)
-        if failed is not None:   # named as the user's file, whatever library was writing it
-            raise InputError(f"cannot write: {os.strerror(failed)}", path=target) from None
+        error = _no_room_error(exc, target)
+        if error is not None:   # named as the user's file, whatever library was writing it
+            raise error from None
         raise
 
 
@@ -186,6 +186,27 @@ def write_failure(exc: BaseException | None) -> int | None:
                 return code
         exc = exc.__cause__ or exc.__context__
     return None
+
+
+def _no_room_error(exc: BaseException, path) -> Exception | None:
+    """The :class:`~ubongo_cp.errors.InputError` naming ``path`` for a write that found no room
+    (:func:`write_failure`); None for any other exception."""
+    failed = write_failure(exc)
+    if failed is None:
+        return None
+    from .errors import InputError
+
+    return InputError(f"cannot write: {os.strerror(failed)}", path=path)
+
+
+def stale_temporaries(folder: pathlib.Path, name: str) -> list[pathlib.Path]:
+    """The temporary files (or folders) of a file named ``name`` that runs killed while writing it left in
+    ``folder`` (:func:`is_temporary_of`), links left out. For a caller that knows no other run is writing there
+    (a locked folder) to delete."""
+    import glob
+
+    return [path for path in folder.glob(glob.escape(temporary_prefix(name)) + "*")
+            if is_temporary_of(path.name, name) and not path.is_symlink()]
 
 
 #: The mark every output file of the toolkit carries where its format has a place for it (a PNG's
@@ -492,16 +513,14 @@ def append_durably(fh, text: str) -> None:
         fh.flush()
         os.fsync(fh.fileno())
     except OSError as exc:
-        failed = write_failure(exc)
-        if failed is None:
+        error = _no_room_error(exc, fh.name)
+        if error is None:
             raise
-        from .errors import InputError
-
         try:   # closed now: closing it later (a with block) would try the failed write again, and say only that
             fh.close()
         except OSError:
             pass
-        raise InputError(f"cannot write: {os.strerror(failed)}", path=fh.name) from None
+        raise error from None
 
 
 def read_journal(path: str | os.PathLike, what: str = "a journal (a file)", *,

@@ -143,16 +143,14 @@ class OutputFolder:
     def _remove_stale_temporaries(self) -> None:
         """Delete the temporary files a run killed while writing one of this command's files left beside it
         (:func:`~ubongo_cp.io.is_temporary_of`); the folder is locked, so no other run is writing them."""
-        import glob
-
-        from .io import is_temporary_of, temporary_prefix
+        from .io import stale_temporaries
 
         for name in self._entry["files"]:
             target = self.path / name
             if not self._within(target.parent):
                 continue
-            for path in target.parent.glob(glob.escape(temporary_prefix(target.name)) + "*"):
-                if is_temporary_of(path.name, target.name) and path.is_file() and not path.is_symlink():
+            for path in stale_temporaries(target.parent, target.name):
+                if path.is_file():
                     try:
                         path.unlink()
                     except OSError:   # left as it is: it only takes room

@@ -14,7 +14,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from ..cards import CardSide
 from ..draw.canvas import PALETTE, piece_colours
 from ..errors import InputError
-from ..io import atomic_path, figure_metadata, is_temporary_of, replace_durably, temporary_prefix
+from ..io import atomic_path, figure_metadata, replace_durably, stale_temporaries, temporary_prefix
 from .layout import PAGE_MM, check_dpi
 from ..draw.card import game_title, side_label
 from .page import pages_needed, render_page, render_pages
@@ -175,8 +175,8 @@ def _page_directory(png_dir: str | os.PathLike, cards: Sequence[CardSide], names
     with OutputFolder(png_dir, "booklet", source=os.pathsep.join(folders) or None,
                       guarded=lambda name: True) as folder:
         folder.check(names)
-        for stale in folder.path.glob(temporary_prefix("pages") + "*"):   # a killed run's (the folder is locked)
-            if is_temporary_of(stale.name, "pages") and stale.is_dir() and not stale.is_symlink():
+        for stale in stale_temporaries(folder.path, "pages"):   # a killed run's (the folder is locked)
+            if stale.is_dir():
                 shutil.rmtree(stale, ignore_errors=True)
         try:
             tmp = Path(tempfile.mkdtemp(prefix=temporary_prefix("pages"), dir=folder.path))

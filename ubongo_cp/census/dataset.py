@@ -78,8 +78,8 @@ def _open_census(out: Path, spec: CensusSpec, shards: int | None, max_cpu_second
             raise InputError(f"{table} is a link to another folder; the census writes its shards in a folder of its "
                              "own: choose another directory", path=out)
         for path in folder.iterdir():
-            if any(is_temporary_of(path.name, shard) for shard in expected) and path.is_file() \
-                    and not path.is_symlink():
+            if path.name.startswith(".") and any(is_temporary_of(path.name, shard) for shard in expected) \
+                    and path.is_file() and not path.is_symlink():
                 path.unlink()  # a temporary file of a shard a killed run was writing
             elif path.name not in expected:
                 raise InputError(f"{table}/{path.name} belongs to no shard of this census; "

@@ -838,3 +838,22 @@ def test_every_instruction_variant_searches_the_same_tree(pieces, region, mode, 
             runs[used, fast] = (run.count, run.fixed, run.stats["solutions_seen"], run.stats["nodes"])
     assert len(set(runs.values())) == 1 and {level for level, _ in runs} >= {0}
     assert next(iter(runs.values()))[0] == want
+
+
+@pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
+def test_kernels_kept_while_their_instance_lives():
+    # A second search of one instance clones the kernel built by the first; the kernel goes with the instance.
+    import gc
+
+    from ubongo_cp.solvers import bitboard
+
+    instance = build_instance(load_pieces("pentominoes"), Region.rectangle(3, 20))   # 8 tilings, 2 up to symmetry
+    first = solve(instance, backend="bitboard", keep=0)
+    kept = bitboard._KERNELS[id(instance)][1]
+    built = dict(kept)
+    assert solve(instance, backend="bitboard", keep=0).count == first.count == 8
+    assert bitboard._KERNELS[id(instance)][1] == built and len(built) == 1   # the same kernel object, reused
+    key = id(instance)
+    del instance, first   # a result holds its instance
+    gc.collect()
+    assert key not in bitboard._KERNELS

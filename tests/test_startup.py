@@ -77,7 +77,8 @@ def test_default_paths_load_no_library(tmp_path):
 #: Standard-library modules whose import (or use) costs a command's start-up several milliseconds: dataclasses
 #: (with inspect, ast and dis; and it compiles each class's methods from source), json and pathlib (with
 #: urllib.parse and ipaddress: a shipped piece set is named by a string path).
-COSTLY_STDLIB = ("dataclasses", "inspect", "json", "pathlib", "threading", "ubongo_cp.executors.local",
+#: signal makes its enumerations when imported (about 1 ms): the commands set their Ctrl-C handler without it.
+COSTLY_STDLIB = ("dataclasses", "inspect", "json", "pathlib", "threading", "signal", "ubongo_cp.executors.local",
                  "ubongo_cp.executors.factory")
 
 
@@ -102,6 +103,18 @@ def test_default_paths_make_no_dataclass(tmp_path):
         assert _loaded(argv, COSTLY_STDLIB) == (0, []), argv
     assert _loaded(["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1", "--json"],
                    COSTLY_STDLIB) == (0, ["json"])
+
+
+def test_search_without_symmetry_loads_no_orbit_decomposition(tmp_path):
+    # A card task (its region has no symmetry) and a subset analysis search the whole tree: the orbit
+    # decomposition's module is loaded only by a search that uses it (a count on a symmetric region).
+    plan = ("ubongo_cp.solvers.orbits",)
+    assert _loaded(["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"], plan) == (0, [])
+    assert _loaded(["analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3"],
+                   plan) == (0, [])
+    region = tmp_path / "6x10.txt"
+    region.write_text(("#" * 10 + "\n") * 6)
+    assert _loaded(["solve", "--pieces", "pentominoes", "--region", str(region), "--count"], plan) == (0, list(plan))
 
 
 def test_default_paths_import_no_typing_and_no_other_grid(tmp_path):

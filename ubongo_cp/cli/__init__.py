@@ -132,7 +132,10 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
     collector's callback, a finaliser: it is printed as "Exception ignored")
     is not printed: the last resort ends the command with its one line.
     """
-    import signal
+    try:  # the functions without the enumerations that importing :mod:`signal` makes (about 1 ms of a command)
+        import _signal as signal
+    except ImportError:  # pragma: no cover - an interpreter without it
+        import signal
 
     seen: list[bool] = []
     unraisable = sys.unraisablehook

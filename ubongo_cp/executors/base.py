@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
@@ -140,6 +139,8 @@ def _worker_start(parent: int) -> None:
       workers itself and prints one line) instead of every worker printing a
       traceback.
     """
+    import signal  # here: the module makes its enumerations when imported, which no counting command needs
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     prctl = parent_death_signal()
     if prctl is not None:

@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterator, Sequence
 from ..cover import ExactCoverInstance
 from ..status import Status
 from ..structs import Struct
-from .orbits import Decomposition, orbit_plan, symmetry_plan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -272,6 +271,8 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
                              small_plain=small_plain)
     decomposition, notes = None, {}
     if orbits and not wants:  # planned once: the diagram of a count and the kernel search both run on it
+        from .orbits import Decomposition, orbit_plan
+
         plan = orbit_plan(instance) if limit is None or limit == 1 else None
         if plan is not None:
             decomposition = Decomposition(instance, plan)
@@ -380,7 +381,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
 def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, reduce, orbits, name,
                   tally, split=None, small_plain: bool = False) -> SolveResult:
     """:func:`drive` for a backend that counts natively: one call, no Python per solution."""
-    from .orbits import Branch, whole_branch
+    from .branch import Branch, whole_branch
 
     n_sym = len(instance.option_perm_lists) if len(instance.region_symmetries) > 1 else 0
     symmetric = reduce and n_sym > 0
@@ -393,7 +394,10 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     elif small:
         notes = {"symmetry": "not needed for a small search"}
     elif orbits:
-        plan = symmetry_plan(instance, enumerable=keep is None) if limit is None or limit == 1 else None
+        if n_sym and (limit is None or limit == 1):  # no symmetry: no plan (the decomposition not loaded)
+            from .orbits import symmetry_plan
+
+            plan = symmetry_plan(instance, enumerable=keep is None)
         notes = plan.stats() if plan is not None else \
             {"symmetry": "not applicable" if limit is None or limit == 1 else "limit > 1"}
     branches: Sequence[Branch]

@@ -123,7 +123,7 @@ import time
 from array import array
 from functools import lru_cache
 from collections.abc import Callable, Iterator, Sequence
-from weakref import WeakKeyDictionary
+from _weakref import ref
 
 from ..cover import kept
 from ..errors import InputError
@@ -737,8 +737,25 @@ class NativeRun(Struct, frozen=False):
 
 #: The kernels built for an instance (by its backend's settings, without a memo table), each never searched
 #: itself: the searches run on its clones (same tables, a fresh state and memo). Kept as long as the instance
-#: lives (not on the instance: a kernel is not pickled with it).
-_KERNELS: WeakKeyDictionary = WeakKeyDictionary()
+#: lives (not on the instance: a kernel is not pickled with it): by the instance's id, with a weak reference
+#: to it whose callback drops the entry when the instance is freed (what :class:`weakref.WeakKeyDictionary`
+#: does; that module's import takes about 0.5 ms of every command's start).
+_KERNELS: dict[int, tuple[ref, dict]] = {}
+
+
+def _kernels_of(instance) -> dict:
+    """The kernels kept for ``instance`` (:data:`_KERNELS`), by settings; raises TypeError for an object
+    without weak references."""
+    key = id(instance)
+    entry = _KERNELS.get(key)
+    if entry is None or entry[0]() is not instance:
+
+        def forget(gone: ref) -> None:   # only this entry: a later instance may hold the id
+            if _KERNELS.get(key, (None,))[0] is gone:
+                del _KERNELS[key]
+
+        entry = _KERNELS[key] = (ref(instance, forget), {})
+    return entry[1]
 
 
 class BitboardBackend(Struct, frozen=False):
@@ -791,7 +808,7 @@ class BitboardBackend(Struct, frozen=False):
         milliseconds), the first one built."""
         settings = (self.rule, self.prune, self.cardinality, self.scan)
         try:
-            kernels = _KERNELS.setdefault(instance, {})
+            kernels = _kernels_of(instance)
         except TypeError:   # an object without weak references: a new kernel each time
             kernels = {}
         base = kernels.get(settings)
@@ -846,7 +863,7 @@ class BitboardBackend(Struct, frozen=False):
         settings (:func:`~.cover.kept`): the default count's diagram gate and its small-search test
         (:func:`.base.small_search`) both ask for it.
         """
-        from .orbits import whole_branch
+        from .branch import whole_branch
 
         def make() -> float:
             n_sym = len(instance.option_perm_lists) if len(instance.region_symmetries) > 1 else 0
@@ -859,7 +876,7 @@ class BitboardBackend(Struct, frozen=False):
         of ``instance``, every one of its ``n_sym`` symmetries besides the identity tested: tens of
         microseconds on a card, whether a symmetry plan is worth making (the kernel built on the way is the
         one the search then clones)."""
-        from .orbits import whole_branch
+        from .branch import whole_branch
 
         return probe_nodes(self._search(instance), [whole_branch(n_sym, n_sym > 0)], probes)
 
@@ -891,7 +908,7 @@ class BitboardBackend(Struct, frozen=False):
         ``instance`` when one is at hand (building one takes some milliseconds). ``stop``: asked at each
         heartbeat (:meth:`BitSearch.run`); True ends the search, not exhausted.
         """
-        from .orbits import whole_branch
+        from .branch import whole_branch
 
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
         s = self._search(instance) if kernel is None else kernel

@@ -300,7 +300,8 @@ def _plan_branches(instance, backend=None) -> list:
     the symmetry plan's (:func:`.orbits.symmetry_plan`), else (no symmetry, or a search small enough to make
     whole, :func:`.base.small_search`) the whole tree."""
     from .base import small_search
-    from .orbits import symmetry_plan, whole_branch
+    from .branch import whole_branch
+    from .orbits import symmetry_plan
     from .registry import get_solver
 
     if not hasattr(instance, "region") or len(instance.region_symmetries) <= 1:

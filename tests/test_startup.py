@@ -78,8 +78,8 @@ def test_default_paths_load_no_library(tmp_path):
 #: (with inspect, ast and dis; and it compiles each class's methods from source), json and pathlib (with
 #: urllib.parse and ipaddress: a shipped piece set is named by a string path).
 #: signal makes its enumerations when imported (about 1 ms): the commands set their Ctrl-C handler without it.
-COSTLY_STDLIB = ("dataclasses", "inspect", "json", "pathlib", "threading", "signal", "ubongo_cp.executors.local",
-                 "ubongo_cp.executors.factory")
+COSTLY_STDLIB = ("dataclasses", "inspect", "json", "pathlib", "threading", "signal", "ubongo_cp.executors.base",
+                 "ubongo_cp.executors.local", "ubongo_cp.executors.factory")
 
 
 def _file_paths(tmp_path) -> list[list[str]]:
@@ -98,7 +98,7 @@ def _file_paths(tmp_path) -> list[list[str]]:
 
 def test_default_paths_make_no_dataclass(tmp_path):
     # The records on these paths are Structs and named tuples (ubongo_cp.structs); JSON is loaded for --json only;
-    # the executors' pools are not loaded where the options only name their kinds.
+    # no executor module is loaded where the options only name their kinds.
     for argv in [["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"], *_file_paths(tmp_path)]:
         assert _loaded(argv, COSTLY_STDLIB) == (0, []), argv
     assert _loaded(["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1", "--json"],

@@ -49,22 +49,24 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from .base import CHUNKS_PER_JOB, EXECUTORS, Executor
-
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from typing import Any
 
+    from .base import CHUNKS_PER_JOB, Executor
     from .chunks import map_chunks
     from .dask_cluster import DaskExecutor
     from .factory import make_executor, using
     from .local import LocalExecutor
 
+#: Names of the executor kinds (:func:`make_executor`).
+EXECUTORS = ("local", "dask")
+
 #: Where the rest is, loaded when first named: a command that only lists the executor kinds in its
-#: options (every counting command) does not load the pools.
+#: options (every counting command) loads none of the executors' modules.
 _LAZY = {"map_chunks": "chunks", "DaskExecutor": "dask_cluster", "make_executor": "factory", "using": "factory",
-         "LocalExecutor": "local"}
+         "LocalExecutor": "local", "Executor": "base", "CHUNKS_PER_JOB": "base"}
 
 
 def __getattr__(name: str) -> Any:

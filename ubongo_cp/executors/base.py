@@ -10,15 +10,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["CHUNKS_PER_JOB", "EXECUTORS", "Executor", "ORPHAN_CHECK"]
+__all__ = ["CHUNKS_PER_JOB", "Executor", "ORPHAN_CHECK"]
 
 #: Seconds between a worker's checks that its parent still lives, where the
 #: operating system cannot signal the worker itself (not Linux).
 ORPHAN_CHECK = 1.0
-
-
-#: Names of the executor kinds (:func:`~ubongo_cp.executors.make_executor`).
-EXECUTORS = ("local", "dask")
 
 
 #: ``on_error(item, exception)``: called for a unit of work that failed; what it returns is not used.

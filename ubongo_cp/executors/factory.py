@@ -6,7 +6,8 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from ..errors import InputError
-from .base import EXECUTORS, Executor
+from . import EXECUTORS
+from .base import Executor
 from .dask_cluster import DaskExecutor
 from .local import LocalExecutor
 

@@ -182,8 +182,9 @@ def test_stabilisers_and_copies(name, shape, names, orbit_sizes):
     expected = solve(inst, backend="xcover", keep=0)  # no symmetry used: the reference
     assert expected.count > 0
     got = solve(inst, backend=name)
-    assert (got.count, got.count_reduced, got.stats["symmetry"]) == (expected.count, expected.count_reduced,
-                                                                     "orbits")
+    # the bitboard kernel counts a piece type's copies with its memo, the reduced count from the fixed points
+    way = "fixed points" if name == "bitboard-symmetry" else "orbits"
+    assert (got.count, got.count_reduced, got.stats["symmetry"]) == (expected.count, expected.count_reduced, way)
 
 
 @pytest.mark.parametrize("shape, names", [((3, 20), None), ((3, 4), ["O4", "L4", "I2", "I2"]),

@@ -37,10 +37,12 @@
  *   Kernel.set_memo(lo, hi, bits)
  *       The memo from the next start() on: at the levels lo .. hi, a table of 2^bits entries (bits 0: none)
  *       of (board, counter items left) -> (solutions, weight sum) below, looked up on entering a level
- *       and stored when it is done. It needs every counter item at most 1 (else it stays off) and is
+ *       and stored when it is done. It needs at most one counter item above 1 (else it stays off: the
+ *       board and the items left then tell that item's copies left) and is
  *       used only while counting (no limit, no tally, batch 0: a step with a batch turns it off, or
  *       refuses once it has answered a node), and only at the nodes below which no solution needs its
- *       stabiliser (no permutations, or the restricted item placed at an option of weight hsize).
+ *       stabiliser (no permutations, or the restricted item placed at an option of weight hsize; a start
+ *       with permutations and no restricted item leaves it off).
  *   Kernel.set_fast(level)
  *       From that level on (-1: never), a whole subtree is searched by a plain recursion (fast1): the
  *       same nodes, where the search has one or two words (_bits_fast.h), rule FIRST, every counter item
@@ -134,7 +136,8 @@ typedef struct {
     long long *tvals;
     int64_t tcap, tlen;
     /* the memo (see memo_slot): a lossy table of (board, types left) -> solutions below */
-    int memo_ok;                /* the instance allows it: every counter item at most 1 */
+    int memo_ok;                /* the instance allows it: at most one counter item above 1 */
+    int single;                 /* every counter item at most 1 */
     int fast_ok;                /* fast1 may take it: every counter item at most 1, or exactly its bounds' */
     int memo_on, memo_active;   /* asked for (set_memo); used by this start */
     int32_t memo_lo, memo_hi;   /* the levels that look up and store */
@@ -557,7 +560,7 @@ static void fast_init(Fast *f, Kernel *k)
     f->memo_lo = k->memo_active ? k->memo_lo : 1;
     f->memo_hi = k->memo_active ? k->memo_hi : 0;
     f->ce = k->fce, f->ct = k->fct, f->maxlen = Ls->maxlen;
-    f->left = k->left, f->copies = !k->memo_ok; /* memo_ok: no counter item above 1 */
+    f->left = k->left, f->copies = !k->single;
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -613,7 +616,7 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
     /* fast1 below k->fast_lo where nothing needs this machine */
     /* with copies on one word only: on two, the recursion measured no faster than this machine (20 L in
      * 10x10 slower, 20 P in 5x20 even), on one 1.7x faster (two tetromino sets in 8x5) */
-    const int32_t fast_lo = W <= FAST_WORDS && k->rule == RULE_FIRST && (k->memo_ok || (k->fast_ok && W == 1)) &&
+    const int32_t fast_lo = W <= FAST_WORDS && k->rule == RULE_FIRST && (k->single || (k->fast_ok && W == 1)) &&
                                     kcard < 0 && batch == 0 &&
                                     !k->tally_on && k->limit >= ((long long)1 << 62) && k->fast_lo >= 0
                                 ? k->fast_lo
@@ -1394,13 +1397,15 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "a cardinality needs every option to have a counter item, each of one size");
         goto done;
     }
-    k->memo_ok = k->fast_ok = 1;
+    k->single = k->fast_ok = 1;
+    int multi = 0;
     for (int32_t t = 0; t < NT; t++) {
         if (k->hi[t] > 1)
-            k->memo_ok = 0;
+            k->single = 0, multi++;
         if (k->hi[t] > 1 && k->lo[t] != k->hi[t])
             k->fast_ok = 0; /* a range: a solution's bounds are not the items left (bounds_met) */
     }
+    k->memo_ok = multi <= 1;
     k->memo_on = k->memo_active = 0;
     memcpy(k->left, k->hi, ((size_t)NT + 1) * 4);
     k->avail = (NT < 63 ? (1ull << (NT + 1)) - 1 : ~0ull);
@@ -1538,7 +1543,10 @@ static PyObject *Kernel_start(Kernel *k, PyObject *args)
     k->hsize = hsize;
     if (qtype >= 0)
         memcpy(k->qw, bq.buf, (size_t)bq.len);
-    k->memo_active = k->memo_on && k->memo_ok && !k->tally_on && k->limit >= ((long long)1 << 62);
+    /* used only where no solution needs its stabiliser: a start testing symmetries and restricting no item
+     * would only lose the look-ahead of the levels the memo takes */
+    k->memo_active = k->memo_on && k->memo_ok && !k->tally_on && k->limit >= ((long long)1 << 62) &&
+                     (!nperms || qtype >= 0);
     k->memo_hits = k->memo_stores = 0;
     memset(k->mflag, 0, (size_t)k->depth + 1);
     k->nodes = k->solutions = k->fixed = k->weighted = 0;

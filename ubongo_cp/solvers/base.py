@@ -393,6 +393,9 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
         notes = {"symmetry": "not applied with a tally"}
     elif small:
         notes = {"symmetry": "not needed for a small search"}
+    elif orbits and symmetric and limit is None and keep is not None and split is None and \
+            getattr(backend, "memo_copies", None) and backend.memo_copies(instance):
+        return _drive_fixed_points(backend, instance, start, time_limit=time_limit, keep=keep, name=name)
     elif orbits:
         if n_sym and (limit is None or limit == 1):  # no symmetry: no plan (the decomposition not loaded)
             from .orbits import symmetry_plan
@@ -457,6 +460,47 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
 
 
 _NO_KEEP_LIMIT = 1 << 62
+
+
+def _drive_fixed_points(backend, instance, start: float, *, time_limit, keep, name) -> SolveResult:
+    """:func:`_drive_native`'s count of an instance with copies on a backend whose memo takes them
+    (:meth:`~ubongo_cp.solvers.bitboard.BitboardBackend.memo_copies`): the whole tree counted with the memo, each
+    symmetry's invariant solutions counted apart, the reduced count by Burnside's lemma (:mod:`.fixed`); the first
+    ``keep`` solutions from a search of their own, stopped there (a count that lists every solution searches the
+    orbit decomposition: it meets them all)."""
+    from .branch import whole_branch
+    from .fixed import fixed_point_matrices
+
+    deadline = None if time_limit is None else start + float(time_limit)
+
+    def left() -> float | None:
+        return None if deadline is None else max(0.0, deadline - time.perf_counter())
+
+    run = backend.search(instance, [whole_branch(0, False)], keep=0, time_limit=left())
+    count, exhausted, nodes = int(run.count), run.exhausted, run.stats.get("nodes", 0)
+    fixed = count
+    matrices = fixed_point_matrices(instance) if exhausted else []
+    for matrix in matrices:
+        if not exhausted:
+            break
+        part = backend.search(matrix, [whole_branch(0, False)], keep=0, time_limit=left())
+        fixed += int(part.count)
+        exhausted = exhausted and part.exhausted
+        nodes += part.stats.get("nodes", 0)
+    wanted = keep
+    kept: list[list[int]] = []
+    if wanted and count:
+        first = backend.search(instance, [whole_branch(0, False)], limit=min(wanted, count), keep=wanted,
+                               time_limit=left())
+        kept = [list(options) for _, options in first.found]
+        nodes += first.stats.get("nodes", 0)
+    status = Status.SOLVED if count else (Status.NO_SOLUTION if exhausted else Status.UNKNOWN)
+    reduced = fixed // (len(matrices) + 1) if exhausted else None
+    stats = {"wall_seconds": time.perf_counter() - start, "nodes": nodes,
+             "solutions_seen": run.stats.get("solutions_seen", 0), "symmetry": "fixed points",
+             "group_order": len(matrices) + 1}
+    return SolveResult(status, [instance.solution_dict(s) for s in kept], count, exhausted, reduced, stats,
+                       name, kept, instance)
 
 #: Knuth's estimate of a whole search's nodes below which a backend that counts natively searches it without
 #: the orbit decomposition (each solution tested against every symmetry in C for the count up to symmetry):

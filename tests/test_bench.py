@@ -434,6 +434,45 @@ def test_ctrl_c_before_the_baseline_ran_keeps_the_runs_and_says_interrupted(tmp_
     assert again.skipped == got.ran
 
 
+def test_ctrl_c_before_any_run_says_interrupted(tmp_path, monkeypatch, capsys):
+    # Interrupted in its first run, the command said "no benchmark runs here" and ended with exit 2: it says it
+    # was interrupted (exit 130), as a Ctrl-C at any other moment, and writes no report of no runs.
+    from ubongo_cp.bench import runner
+    from ubongo_cp.cli import main
+
+    suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\n')
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "_one_run", stopped)
+    assert main(["bench", str(suite), "--external", f"f={FAKE_DLX}", "--out", str(tmp_path / "a"),
+                 "--no-progress", "--warmups", "0"]) == 130
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1] == "ubongo-cp: interrupted" and "no benchmark runs" not in err
+    assert not (tmp_path / "a" / "summary.md").exists()
+
+
+def test_scatter_of_solvers_without_a_common_instance_warns_nothing(tmp_path):
+    # After a Ctrl-C the two solvers may have no instance in common yet: the plot has no points and no legend
+    # (matplotlib warned "No artists with labels found to put in legend" on the report's output).
+    import warnings
+
+    from ubongo_cp.bench.report import scatter_figure
+
+    suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\n'
+                             f'[[instance]]\nname = "q5"\nexact_cover = "{KNUTH / "queens5.dlx"}"\n')
+    table = run_bench(suite, externals=[f"f={FAKE_DLX}", f"g={FAKE_DLX} m1"], out=tmp_path / "a", repeats=1,
+                      time_limit=30, progress=False, warmups=0, seed=3).table
+    apart = table[((table["solver"] == "f") & (table["instance"] == "q4")) |
+                  ((table["solver"] == "g") & (table["instance"] == "q5"))]
+    assert len(apart) == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = scatter_figure(apart, "f")
+    assert fig.axes[0].get_legend() is None
+
+
 def test_interleaved_order_is_seeded_and_resume_checks_the_limits(tmp_path):
     suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\n'
                              f'[[instance]]\nname = "q5"\nexact_cover = "{KNUTH / "queens5.dlx"}"\n')

@@ -375,7 +375,8 @@ def scatter_figure(table, baseline: str, metric: str = "cpu"):
         ax.set_ylabel(f"{solver}: {label} (s)")
         ax.set_title(f"{solver} vs {baseline}")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7, loc="upper left")
+        if ax.get_legend_handles_labels()[0]:   # no instance solved by both yet (an interrupted run): no legend
+            ax.legend(fontsize=7, loc="upper left")
     for ax in list(axes.flat)[len(others):]:
         ax.set_visible(False)
     fig.tight_layout()

@@ -383,6 +383,9 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
         Before any run: an unknown solver name, an external command that is
         not executable, a bad suite, an out directory holding runs made with
         other limits, or bad parameters.
+    KeyboardInterrupt
+        On Ctrl-C before any run was made (no table to report; the out
+        directory holds no run).
     """
     from .external import ExternalSolver, parse_external, write_instance
     from .report import REPORT_FILES, check_baseline, watched
@@ -486,6 +489,8 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
             import shutil
 
             shutil.rmtree(scratch, ignore_errors=True)
+        if interrupted and not ran and not skipped:   # stopped before any run was made: nothing to report
+            raise KeyboardInterrupt
         from .report import read_table, write_report
 
         table = read_table(out)

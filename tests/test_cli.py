@@ -132,3 +132,19 @@ def test_region_given_as_a_box_size(run_cli, tmp_path, monkeypatch):
     one_line_error(*run_cli("solve", "--pieces", "soma", "--region", "3x3", "--count")[::2], "LAYERSxROWSxCOLS")
     one_line_error(*run_cli("solve", "--pieces", "pentominoes", "--region", "0x10", "--count")[::2],
                    "--region 0x10", "at least 1")
+
+
+def test_a_shipped_set_name_reads_the_shipped_set_and_says_so_beside_a_file_of_that_name(tmp_path, monkeypatch,
+                                                                                          capsys):
+    # --pieces NAME: a shipped set's name is the shipped set (the 12 pentominoes do not fit 1x2: area refused);
+    # with a file of that name in the current folder, a note says how to read the file, and ./NAME reads it.
+    from ubongo_cp.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pentominoes").write_text("I2\n##\n")
+    assert main(["solve", "--pieces", "pentominoes", "--region", "1x2"]) == 0
+    out, err = capsys.readouterr()
+    assert "pieces cover 60 cells" in out and "give ./pentominoes to read the file" in err
+    assert main(["solve", "--pieces", "./pentominoes", "--region", "1x2", "--count"]) == 0
+    out, err = capsys.readouterr()
+    assert "1 solution" in out and err == ""

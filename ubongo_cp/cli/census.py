@@ -12,7 +12,7 @@ import re
 from ..errors import MAX_JOB_CPU_SECONDS, InputError
 from ..geometry import MAX_REGION_CELLS
 from .common import (box_sizes, show_bar, add_executor_arguments, add_progress_argument, confirmed, directory_outputs,
-                     executor_from)
+                     executor_from, PIECES_HELP)
 
 __all__ = ["add_parsers", "parse_cells", "parse_box"]
 
@@ -26,7 +26,7 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
                     "(which K-subsets tile it, how many ways; UP-2, UP-4) on each. Writes a Parquet dataset "
                     "OUT/regions (pandas.read_parquet reads it) and OUT/manifest.json; re-running the same "
                     "command resumes an interrupted census.")
-    p.add_argument("--pieces", required=True, help="piece-set file or shipped set name (classic, duel, ...)")
+    p.add_argument("--pieces", required=True, help=PIECES_HELP.format("classic, duel, ..."))
     p.add_argument("--k", type=int, required=True, help="pieces per subset (K)")
     p.add_argument("--cells", required=True, metavar="N",
                    help="region size in cells, or a range such as 10-13")

@@ -433,6 +433,28 @@ def looks_like_burrtools(path: str | os.PathLike) -> bool:
     return head.startswith(b"\x1f\x8b") or text_head(head).startswith(("<?xml", "<puzzle"))
 
 
+#: How ``--pieces`` reads a name, in every command's help.
+PIECES_HELP = "piece-set file or shipped set name ({}); a shipped set's name is the shipped set: ./NAME reads a file"
+
+
+def pieces_arg(text: str):
+    """``--pieces``: the shipped piece set of that name, else the file (:func:`ubongo_cp.pieces.load_pieces`); a
+    line on standard error where a file of a shipped set's name lies in the current folder (``./NAME`` reads it).
+
+    Raises
+    ------
+    InputError
+        For a missing or malformed file (:func:`~ubongo_cp.pieces.load_pieces`).
+    """
+    from ..pieces import load_pieces
+    from ..shipped import SHIPPED_PIECE_SETS
+
+    if text in SHIPPED_PIECE_SETS and os.path.isfile(text):
+        print(f"ubongo-cp: note: --pieces {text} reads the shipped set; give ./{text} to read the file of that name "
+              "here", file=sys.stderr)
+    return load_pieces(text)
+
+
 def region_arg(text: str, piece_set, *, max_cells: int):
     """``--region``: a region file, or, when no file has that name, ``ROWSxCOLS`` (``LAYERSxROWSxCOLS`` on
     cubes) for a box of the pieces' grid (:meth:`ubongo_cp.pieces.Region.box`: a rectangle, a parallelogram of

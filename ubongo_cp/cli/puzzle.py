@@ -15,7 +15,8 @@ from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_
 from ..status import Status
 from ..structs import replace
 from .common import (json_dumps, add_allow_pieces_argument, add_estimate_argument, add_split_arguments, check_estimate,
-                     check_orientations, piece_names_arg, print_estimate, region_arg, split_from)
+                     check_orientations, piece_names_arg, pieces_arg, print_estimate, region_arg, split_from,
+                     PIECES_HELP)
 from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers", "DECLARES"]
@@ -38,7 +39,7 @@ def _add_solve(sub) -> None:
                                    "--pieces and --region, or a card-side TOML file.")
     p.add_argument("card", nargs="?", help="card-side TOML file (solves its tasks), or a BurrTools .xmpuzzle file")
     p.add_argument("--problem", type=int, help="with a .xmpuzzle file: which of its problems, from 1 (default 1)")
-    p.add_argument("--pieces", help=f"piece-set file or shipped set name ({', '.join(SHIPPED_PIECE_SETS)})")
+    p.add_argument("--pieces", help=PIECES_HELP.format(", ".join(SHIPPED_PIECE_SETS)))
     p.add_argument("--region", help="region file (squares: '#' cell, '.' empty; a 'grid:' line names another grid), "
                                     "or ROWSxCOLS for a box of the pieces' grid (e.g. 6x10)")
     p.add_argument("--use", help="comma-separated piece names to use (default: every piece in the set); NAME:LO-HI "
@@ -88,7 +89,7 @@ def _add_analyze(sub) -> None:
     p = sub.add_parser("analyze", help="which K pieces of a set tile a region, and in how many ways",
                        description="Subset analysis: every K-subset of the pieces whose area equals the "
                                    "region's is checked in one exact-cover search (UP-2, UP-4).")
-    p.add_argument("--pieces", required=True, help="piece-set file or shipped set name")
+    p.add_argument("--pieces", required=True, help=PIECES_HELP.format(", ".join(SHIPPED_PIECE_SETS)))
     p.add_argument("--region", required=True, help="region file, or ROWSxCOLS for a box of the pieces' grid (e.g. 4x7)")
     p.add_argument("--k", type=int, required=True, help="number of pieces per subset")
     p.add_argument("--max-empty", type=int, default=0, metavar="N",
@@ -126,7 +127,7 @@ def _add_orientations(parser: argparse.ArgumentParser, default: str) -> None:
 # --------------------------------------------------------------------- solve
 def _cmd_solve(args: argparse.Namespace) -> int:
     # Inputs are read before numpy and the solvers are imported: a bad file fails fast.
-    from ..pieces import count_ranges, load_pieces
+    from ..pieces import count_ranges
 
     check_estimate(args)
     if args.limit is not None and args.limit < 1:
@@ -156,7 +157,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             raise InputError("solve needs a card file, or both --pieces and --region")
         if args.face is not None:
             raise InputError("--face goes with a card file, not with --pieces/--region")
-        piece_set = load_pieces(args.pieces)
+        piece_set = pieces_arg(args.pieces)
         region = region_arg(args.region, piece_set, max_cells=args.max_cells)
         names = None
         if args.use is not None:
@@ -523,10 +524,8 @@ def _check_max_empty(max_empty: int | None, region) -> None:
 
 # ------------------------------------------------------------------- analyze
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    from ..pieces import load_pieces
-
     check_estimate(args)
-    piece_set = load_pieces(args.pieces)
+    piece_set = pieces_arg(args.pieces)
     region = region_arg(args.region, piece_set, max_cells=args.max_cells)
     check_orientations(args.orientations, [region.grid])
     _check_max_empty(args.max_empty, region)

@@ -147,15 +147,17 @@ def test_one_sided_pentominoes_in_3x30():
 @pytest.mark.slow
 def test_identical_pieces_published_counts():
     # 20 P pentominoes in 10x10: 378,268 tilings; 32 dominoes in 8x8: 12,988,816 (1,629,189 up to
-    # symmetry), on the bitboard kernel's orbit plan (a cell level: no piece has one copy) and on the
-    # default, which takes the decision diagram for these large counts of copies.
+    # symmetry), on the bitboard kernel's memo with the fixed points (the default too: its tree stays within
+    # MEMO_BUDGET), and on the decision diagram.
     p5, i2 = CLASSIC["P5"], CLASSIC["I2"]
     for inst, expected in [(build_instance([p5] * 20, Region.rectangle(10, 10)), (378268, 47454)),
                            (build_instance([i2] * 32, Region.rectangle(8, 8)), (12988816, 1629189))]:
         got = solve(inst, backend="bitboard-symmetry", keep=0)
-        assert (got.count, got.count_reduced) == expected
+        assert (got.count, got.count_reduced, got.stats["symmetry"]) == (*expected, "fixed points")
         default = solve(inst, keep=0)
-        assert (default.count, default.count_reduced, default.backend) == (*expected, "auto")
+        assert (default.count, default.count_reduced, default.backend) == (*expected, "bitboard-symmetry")
+        diagram = solve(inst, backend="auto", keep=0)
+        assert (diagram.count, diagram.count_reduced) == expected
 
 
 # ------------------------------------------------------------- random instances against the other kernels

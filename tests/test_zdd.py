@@ -432,7 +432,8 @@ def test_the_rule_sends_pentominoes_to_the_kernel_and_dominoes_to_the_diagram():
     # 20 P pentominoes in 10x10 (378,268 tilings, as Knuth's DLX3 and SSMCC count in benchmarks/bench_copies.py):
     # a memo saving of only 2.38 after the trial with the classic set's P, where the diagram counts 10x faster
     # than the kernel (a threshold of 2.5 sent it to the kernel: 1 s instead of 0.1 s)
-    p20 = solve(build_instance([load_pieces("classic")["P5"]] * 20, Region.rectangle(10, 10)), keep=0)
+    p20 = solve(build_instance([load_pieces("classic")["P5"]] * 20, Region.rectangle(10, 10)), backend="auto",
+                keep=0)
     assert (p20.count, p20.stats["engine"], p20.stats["trial_saving"]) == (378268, "zdd", 2.38)
     tromino = solve(build_instance([L3] * 18, Region.rectangle(6, 9)), backend="auto", keep=0)
     assert (tromino.count, tromino.stats["engine"]) == (4312, "zdd")
@@ -796,12 +797,20 @@ def test_the_tree_bound_holds_on_the_kernel_searches(grid, box, names, max_empty
 
 
 def test_the_default_count_gate_is_not_fooled_by_a_lucky_probe():
-    # 24 L pentominoes in 10x12: 17 million nodes in the kernel (0.67 s), 0.16 s on the diagram. Knuth's plain
-    # estimate (64 probes) put the search at 105,000 nodes, under the gate, so the default searched; the
-    # stratified estimate puts it at 7.4 million. The count against the kernel's (no diagram).
+    # 24 L pentominoes in 10x12: 17 million nodes in the kernel without its memo (0.67 s), 0.16 s on the
+    # diagram. Knuth's plain estimate (64 probes) put the search at 105,000 nodes, under the gate, so the
+    # default searched; the stratified estimate puts it at 7.4 million, and the default tries the kernel's memo
+    # within registry.MEMO_BUDGET nodes before the diagram. The count against the diagram's.
+    from ubongo_cp.solvers import registry
+    from ubongo_cp.solvers.bitboard import BitboardBackend
+
     l5 = load_pieces("classic")["L5"]
-    default = solve(build_instance([l5] * 24, Region.rectangle(10, 12)), keep=0)
-    assert (default.backend, default.stats["engine"]) == ("auto", "zdd")
-    kernel = solve(build_instance([l5] * 24, Region.rectangle(10, 12)), backend="bitboard-symmetry", keep=0)
-    assert default.count == kernel.count == 41104 and default.count_reduced == kernel.count_reduced
+    inst = build_instance([l5] * 24, Region.rectangle(10, 12))
+    assert BitboardBackend().estimate(inst) >= registry.DIAGRAM_GATE
+    default = solve(inst, keep=0)
+    assert (default.backend, default.stats["symmetry"]) == ("bitboard-symmetry", "fixed points")
+    assert default.stats["nodes"] < 17_000_000 // 4   # the whole tree's and the fixed points', about 2 million
+    diagram = solve(inst, backend="auto", keep=0)
+    assert diagram.stats["engine"] == "zdd"
+    assert default.count == diagram.count == 41104 and default.count_reduced == diagram.count_reduced
 

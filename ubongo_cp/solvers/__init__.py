@@ -310,7 +310,17 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     if limit is None and on_solution is None and not tally and pieces_used is None and not wants:
         count = DEFAULT_STRATEGY["count"]
         if backend is None and name == count and _one_search(split) and _diagram_may_pay(made, instance):
-            # a large count of identical pieces: the auto rule (the diagram, or this kernel natively)
+            # a large count of identical pieces: the kernel's memo with the fixed points where it takes the
+            # instance and its tree stays within MEMO_BUDGET nodes; else the auto rule (the diagram, or this
+            # kernel natively)
+            if keep is not None and getattr(made, "memo_copies", None) and made.memo_copies(instance):
+                from .base import fixed_point_count
+                from .registry import MEMO_BUDGET
+
+                counted = fixed_point_count(made, instance, time_limit=time_limit, keep=keep, name=name,
+                                            budget=MEMO_BUDGET)
+                if counted is not None:
+                    return counted
             native, spec = made, get_solver("auto")
             made, split = spec.make(**memory), None
         elif name == "auto" and choose("count", instance) == count:

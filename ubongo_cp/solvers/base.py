@@ -395,7 +395,9 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
         notes = {"symmetry": "not needed for a small search"}
     elif orbits and symmetric and limit is None and keep is not None and split is None and \
             getattr(backend, "memo_copies", None) and backend.memo_copies(instance):
-        return _drive_fixed_points(backend, instance, start, time_limit=time_limit, keep=keep, name=name)
+        counted = _drive_fixed_points(backend, instance, start, time_limit=time_limit, keep=keep, name=name)
+        assert counted is not None   # no budget: a count, complete or cut by the time limit
+        return counted
     elif orbits:
         if n_sym and (limit is None or limit == 1):  # no symmetry: no plan (the decomposition not loaded)
             from .orbits import symmetry_plan
@@ -462,12 +464,24 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
 _NO_KEEP_LIMIT = 1 << 62
 
 
-def _drive_fixed_points(backend, instance, start: float, *, time_limit, keep, name) -> SolveResult:
+def fixed_point_count(backend, instance, *, time_limit: float | None = None, keep: int = 0, name: str = "",
+                      budget: int | None = None) -> SolveResult | None:
+    """The count of ``instance`` by :func:`_drive_fixed_points` (where
+    :meth:`~ubongo_cp.solvers.bitboard.BitboardBackend.memo_copies` holds), or ``None`` when its searches (the whole
+    tree's and the fixed points') meet ``budget`` nodes first (then nothing is counted: the caller counts another
+    way). ``time_limit`` in seconds."""
+    return _drive_fixed_points(backend, instance, time.perf_counter(), time_limit=time_limit, keep=keep, name=name,
+                               budget=budget)
+
+
+def _drive_fixed_points(backend, instance, start: float, *, time_limit, keep, name,
+                        budget: int | None = None) -> SolveResult | None:
     """:func:`_drive_native`'s count of an instance with copies on a backend whose memo takes them
     (:meth:`~ubongo_cp.solvers.bitboard.BitboardBackend.memo_copies`): the whole tree counted with the memo, each
     symmetry's invariant solutions counted apart, the reduced count by Burnside's lemma (:mod:`.fixed`); the first
     ``keep`` solutions from a search of their own, stopped there (a count that lists every solution searches the
-    orbit decomposition: it meets them all)."""
+    orbit decomposition: it meets them all). With ``budget``: ``None`` once the counts' searches have made that
+    many nodes (counted at the backend's heartbeats)."""
     from .branch import whole_branch
     from .fixed import fixed_point_matrices
 
@@ -476,17 +490,25 @@ def _drive_fixed_points(backend, instance, start: float, *, time_limit, keep, na
     def left() -> float | None:
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
 
-    run = backend.search(instance, [whole_branch(0, False)], keep=0, time_limit=left())
+    beats = [0]
+
+    def spent() -> bool:   # asked at each heartbeat of the counts' searches
+        beats[0] += 1
+        return budget is not None and beats[0] * backend.heartbeat >= budget
+
+    run = backend.search(instance, [whole_branch(0, False)], keep=0, time_limit=left(), stop=spent)
     count, exhausted, nodes = int(run.count), run.exhausted, run.stats.get("nodes", 0)
     fixed = count
     matrices = fixed_point_matrices(instance) if exhausted else []
     for matrix in matrices:
         if not exhausted:
             break
-        part = backend.search(matrix, [whole_branch(0, False)], keep=0, time_limit=left())
+        part = backend.search(matrix, [whole_branch(0, False)], keep=0, time_limit=left(), stop=spent)
         fixed += int(part.count)
         exhausted = exhausted and part.exhausted
         nodes += part.stats.get("nodes", 0)
+    if not exhausted and budget is not None and beats[0] * backend.heartbeat >= budget:
+        return None
     wanted = keep
     kept: list[list[int]] = []
     if wanted and count:

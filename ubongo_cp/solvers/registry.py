@@ -33,7 +33,9 @@ bitboard              our bitboard backtrack (:mod:`ubongo_cp.solvers.bitboard`)
 bitboard-mrv          the same on the cell with the fewest fitting placements,
                       no dead-region test: the rating's search-node measure
 bitboard-symmetry     ``bitboard`` on the whole orbit decomposition
-                      (:func:`.orbits.symmetry_plan`), Burnside sum in C
+                      (:func:`.orbits.symmetry_plan`), Burnside sum in C; or,
+                      where one piece type has copies, the memo's count and
+                      each symmetry's fixed points (:mod:`.fixed`)
 dlx                   our Algorithm X with dancing cells (:mod:`.dlx` over the
                       kernel :mod:`.dancing`), with search-node counts
 xcover                the ``xcover`` package (dancing cells), the DLX baseline
@@ -66,7 +68,7 @@ from ..errors import InputError
 from ..structs import NamedTuple
 
 __all__ = ["SolverSpec", "SOLVERS", "get_solver", "solver_names", "choose", "DEFAULT_STRATEGY", "FALLBACK",
-           "DEFAULT_KEEP", "DIAGRAM_GATE"]
+           "DEFAULT_KEEP", "DIAGRAM_GATE", "MEMO_BUDGET"]
 
 #: The solver recommended for each question, from the measured benchmarks
 #: (``docs/strategies.md``, ``docs/performance.md``): first solution, count all, subset analysis; and
@@ -85,6 +87,14 @@ DEFAULT_STRATEGY = {"first": "bitboard", "count": "bitboard-symmetry", "analyze"
 #: pentominoes in 10x10 (10 million) in 0.09 s against 0.63 s; below it (two tetromino sets in 8x5, 80
 #: thousand; 20 L in 10x10, 1.3 million) the kernel counts before the diagram's engine (numpy) is loaded.
 DIAGRAM_GATE = 5_000_000
+
+#: Nodes within which the default count of identical pieces that reaches :data:`DIAGRAM_GATE` tries the bitboard
+#: kernel's memo first, where it takes the instance (one piece type with copies: the count up to symmetry from
+#: the fixed points, :mod:`.fixed`); a tree still growing there goes to the ``auto`` rule, the time spent lost.
+#: The memo's tree is far smaller than the estimate of the plain one: 20 P pentominoes in 10x10, 384,187 nodes;
+#: 32 dominoes in 8x8, 160,026 (with their fixed points); the 50 dominoes of 10x10 keep growing (their
+#: subtrees' counts pass what an entry holds).
+MEMO_BUDGET = 2_000_000
 
 #: Solutions :func:`ubongo_cp.solvers.solve` keeps by default (and the command line shows): a
 #: count of millions must not hold millions of solutions; ``keep=None`` keeps every one.

@@ -729,19 +729,19 @@ def test_a_region_layouts_arrays_are_published_whole_for_threads_building_at_onc
 
     seen: list[set] = []
     arrays_of: list[dict] = []
-    position_items, words = cover._position_items, cover._words
+    native_layout, words = cover._native_layout, cover._words
 
-    def spy_items(layout, at):
+    def spy_native(layout):
         arrays_of.append(layout[6])
         seen.append(set(layout[6]))
-        return position_items(layout, at)
+        return native_layout(layout)
 
     def spy_words(masks, nbytes):
         if arrays_of:
             seen.append(set(arrays_of[-1]))
         return words(masks, nbytes)
 
-    monkeypatch.setattr(cover, "_position_items", spy_items)
+    monkeypatch.setattr(cover, "_native_layout", spy_native)
     monkeypatch.setattr(cover, "_words", spy_words)
     cover._REGIONS.clear()
     cover._FORMS.clear()
@@ -749,4 +749,4 @@ def test_a_region_layouts_arrays_are_published_whole_for_threads_building_at_onc
     assert inst.n_options > 0 and len(seen) >= 2
     assert not seen[0]                                      # nothing of the layout's arrays while they are made
     assert not {"windows", "shifted", "positions"} & seen[1]    # nor of the shifted masks while they are made
-    assert {"item", "offset", "bits", "used", "at", "windows", "positions"} <= set(arrays_of[-1])
+    assert {"item", "offset", "bits", "used", "shifted", "positions"} <= set(arrays_of[-1])

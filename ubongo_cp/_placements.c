@@ -23,11 +23,21 @@
  *       items: item[p + flat] for each cell, then first_type + its type. The outputs: indptr, uint32
  *       (entry o0 + 1 + i is e0 + (k + 1)(i + 1)); indices, uint32; option_type, int32;
  *       orientation, int16; option_offset, int32 (dim per option). Returns the number written.
- *   bounds(cells, dim) -> (low, high, digest)
- *       The least and the largest coordinate per axis of a region's cells (tuples of dim integers), and a
- *       64-bit digest of the cells in order (FNV-1a over their coordinates; equal cells, equal digests).
+ *   bounds(cells, dim) -> (low, high, digest, coordinates)
+ *       The least and the largest coordinate per axis of a region's cells (tuples of dim integers), a
+ *       64-bit digest of the cells in order (FNV-1a over each axis's coordinates, then over those; equal
+ *       cells, equal digests), and
+ *       the cells' coordinates packed (bytes: dim int64 per cell, in order).
  *   flatten(cells, strides, base) -> bytes
- *       Each cell's flat position in a row-major array of these strides, less base: int64 per cell.
+ *       Each cell's flat position in a row-major array of these strides, less base: int64 per cell. cells:
+ *       the cells, or their coordinates packed by bounds() (bytes).
+ *   layout(where, area, first_optional, low, size, top) -> (item, offset, shifted)
+ *       A region's tables in its array (ubongo_cp.cover._region_layout): where, int64 per cell, its position
+ *       (the area cells, then the optional cells); low and size, the translation at position 0 and the
+ *       array's shape (dim ints each). item: uint32 per position, the item there (cell i: i; optional cell i:
+ *       first_optional + i; none: the largest uint32); offset: int32 per position and axis, the translation
+ *       there; shifted: uint64, top rows of W = ceil(positions / 64) words, row f the mask of the cells'
+ *       positions shifted down by f (None when top is 0). All three bytearrays.
  *   image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes) -> extent
  *       The keys of count images of N shapes of n cells (ubongo_cp.grids.base.image_keys): cells, N * n
  *       tuples of din integers; columns, int64 (din x (dim + 1) count), the maps side by side, map k's
@@ -638,11 +648,28 @@ done:
     return result;
 }
 
+/* An exact int of one digit (below 2 ** 30 in size, every coordinate of a cell in practice) read without a call;
+ * 1 when it is one (its value in *out), else 0 (the caller reads it with PyLong_AsLongLong). */
+static inline __attribute__((always_inline)) int small_int(PyObject *v, int64_t *out)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)v))
+        return 0;
+    *out = (int64_t)PyUnstable_Long_CompactValue((PyLongObject *)v);
+#else
+    Py_ssize_t size = Py_SIZE(v);
+    if (size < -1 || size > 1)
+        return 0;
+    *out = (int64_t)size * (int64_t)((PyLongObject *)v)->ob_digit[0];   /* size 0: the digit is allocated */
+#endif
+    return 1;
+}
+
 /* The dim integers of cell c of a sequence made by PySequence_Fast into out; 0, or -1 with an exception:
  * TypeError for a cell that is not a tuple or a list of ints (the caller may convert it and try again),
  * ValueError for one of another length, OverflowError for an int beyond 64 bits. Only ints are read (never
  * __index__), so no Python code runs and the borrowed items stay valid. */
-static int cell_coords(PyObject *seq, Py_ssize_t c, Py_ssize_t dim, int64_t *out)
+static inline __attribute__((always_inline)) int cell_coords(PyObject *seq, Py_ssize_t c, Py_ssize_t dim, int64_t *out)
 {
     PyObject *cell = PySequence_Fast_GET_ITEM(seq, c), **items;
     Py_ssize_t size;
@@ -659,6 +686,8 @@ static int cell_coords(PyObject *seq, Py_ssize_t c, Py_ssize_t dim, int64_t *out
         return -1;
     }
     for (Py_ssize_t d = 0; d < dim; d++) {
+        if (PyLong_CheckExact(items[d]) && small_int(items[d], out + d))
+            continue;
         if (!PyLong_Check(items[d])) {
             PyErr_SetString(PyExc_TypeError, "cells: a coordinate is not an integer");
             return -1;
@@ -824,18 +853,29 @@ static PyObject *region_cells(PyObject *cells, Py_ssize_t dim)
 
 static PyObject *bounds(PyObject *self, PyObject *args)
 {
-    PyObject *cells, *seq, *low = NULL, *high = NULL, *result = NULL;
+    PyObject *cells, *seq, *low = NULL, *high = NULL, *coords = NULL, *result = NULL;
     Py_ssize_t dim;
     if (!PyArg_ParseTuple(args, "On", &cells, &dim) || !(seq = region_cells(cells, dim)))
         return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    int64_t at[MAX_DIM], lo[MAX_DIM], hi[MAX_DIM];
+    int64_t lo[MAX_DIM], hi[MAX_DIM];
     if (n == 0) {
         PyErr_SetString(PyExc_ValueError, "region: no cells");
         goto done;
     }
-    uint64_t digest = 0xcbf29ce484222325u ^ (uint64_t)n;   /* FNV-1a over the coordinates, in order */
-    for (Py_ssize_t c = 0; c < n; c++) {
+    if (n > PY_SSIZE_T_MAX / 8 / dim) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    coords = PyBytes_FromStringAndSize(NULL, 8 * n * dim);
+    if (!coords)
+        goto done;
+    int64_t *at = (int64_t *)PyBytes_AS_STRING(coords);
+    uint64_t lane[MAX_DIM];   /* FNV-1a over each axis's coordinates, in order (one chain per axis: no wait for the
+                               * previous axis's product), then over the lanes */
+    for (Py_ssize_t d = 0; d < dim; d++)
+        lane[d] = 0xcbf29ce484222325u ^ (uint64_t)n;
+    for (Py_ssize_t c = 0; c < n; c++, at += dim) {
         if (cell_coords(seq, c, dim, at) < 0)
             goto done;
         for (Py_ssize_t d = 0; d < dim; d++) {
@@ -843,9 +883,12 @@ static PyObject *bounds(PyObject *self, PyObject *args)
                 lo[d] = at[d];
             if (c == 0 || at[d] > hi[d])
                 hi[d] = at[d];
-            digest = (digest ^ (uint64_t)at[d]) * 0x100000001b3u;
+            lane[d] = (lane[d] ^ (uint64_t)at[d]) * 0x100000001b3u;
         }
     }
+    uint64_t digest = 0xcbf29ce484222325u;
+    for (Py_ssize_t d = 0; d < dim; d++)
+        digest = (digest ^ lane[d]) * 0x100000001b3u;
     low = PyTuple_New(dim);
     high = PyTuple_New(dim);
     if (!low || !high)
@@ -861,14 +904,29 @@ static PyObject *bounds(PyObject *self, PyObject *args)
     }
     PyObject *hash = PyLong_FromUnsignedLongLong(digest);
     if (hash) {
-        result = PyTuple_Pack(3, low, high, hash);
+        result = PyTuple_Pack(4, low, high, hash, coords);
         Py_DECREF(hash);
     }
 done:
     Py_XDECREF(low);
     Py_XDECREF(high);
+    Py_XDECREF(coords);
     Py_DECREF(seq);
     return result;
+}
+
+/* A cell's flat position: its coordinates times the strides, less base (unsigned: a position out of range wraps,
+ * and the fill's checks refuse it). */
+static inline __attribute__((always_inline)) int64_t position(const char *at, const int64_t *stride, Py_ssize_t dim,
+                                                              long long base)
+{
+    uint64_t v = 0;
+    for (Py_ssize_t d = 0; d < dim; d++) {
+        int64_t x;
+        memcpy(&x, at + 8 * d, 8);   /* one int64 (a move): no alignment promised for packed coordinates */
+        v += (uint64_t)x * (uint64_t)stride[d];
+    }
+    return (int64_t)(v - (uint64_t)base);
 }
 
 static PyObject *flatten(PyObject *self, PyObject *args)
@@ -892,6 +950,21 @@ static PyObject *flatten(PyObject *self, PyObject *args)
             return NULL;
         }
     }
+    if (PyBytes_Check(cells)) {   /* the coordinates packed by bounds(): no cell read again */
+        Py_ssize_t n = PyBytes_GET_SIZE(cells) / 8 / dim;
+        if (PyBytes_GET_SIZE(cells) != 8 * n * dim) {
+            PyErr_SetString(PyExc_ValueError, "region: packed coordinates of another number of axes");
+            return NULL;
+        }
+        result = PyBytes_FromStringAndSize(NULL, 8 * n);
+        if (!result)
+            return NULL;
+        int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+        const char *in = PyBytes_AS_STRING(cells);
+        for (Py_ssize_t c = 0; c < n; c++)
+            out[c] = position(in + 8 * c * dim, stride, dim, base);
+        return result;
+    }
     if (!(seq = region_cells(cells, dim)))
         return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -904,13 +977,124 @@ static PyObject *flatten(PyObject *self, PyObject *args)
             Py_CLEAR(result);
             goto done;
         }
-        uint64_t v = 0;   /* unsigned: a position out of range wraps, and the fill's checks refuse it */
-        for (Py_ssize_t d = 0; d < dim; d++)
-            v += (uint64_t)at[d] * (uint64_t)stride[d];
-        out[c] = (int64_t)(v - (uint64_t)base);
+        out[c] = position((const char *)at, stride, dim, base);
     }
 done:
     Py_DECREF(seq);
+    return result;
+}
+
+/* The dim ints of a tuple into out (each within +-2 ** 40); 0, or -1 with ValueError. */
+static int small_ints(PyObject *tuple, Py_ssize_t dim, int64_t *out)
+{
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) != dim) {
+        PyErr_SetString(PyExc_ValueError, "region: low and size need one int per axis");
+        return -1;
+    }
+    for (Py_ssize_t d = 0; d < dim; d++) {
+        long long v = PyLong_AsLongLong(PyTuple_GET_ITEM(tuple, d));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (v < -(1LL << 40) || v > (1LL << 40)) {
+            PyErr_SetString(PyExc_ValueError, "region: low or size out of range");
+            return -1;
+        }
+        out[d] = v;
+    }
+    return 0;
+}
+
+static PyObject *layout(PyObject *self, PyObject *args)
+{
+    Py_buffer where;
+    Py_ssize_t area, first_optional, top;
+    PyObject *low_in, *size_in;
+    if (!PyArg_ParseTuple(args, "y*nnO!O!n", &where, &area, &first_optional, &PyTuple_Type, &low_in, &PyTuple_Type,
+                          &size_in, &top))
+        return NULL;
+    PyObject *item = NULL, *offset = NULL, *shifted = NULL, *result = NULL;
+    uint64_t *mask = NULL;
+    Py_ssize_t dim = PyTuple_GET_SIZE(size_in), n = where.len / 8, total = 1;
+    int64_t low[MAX_DIM], size[MAX_DIM], index[MAX_DIM];
+    if (dim <= 0 || dim > MAX_DIM || where.len % 8 || !aligned(&where, 8) || area < 0 || area > n
+        || first_optional < 0 || first_optional > UINT32_MAX - n || top < 0) {
+        PyErr_SetString(PyExc_ValueError, "region: sizes out of range");
+        goto done;
+    }
+    if (small_ints(low_in, dim, low) < 0 || small_ints(size_in, dim, size) < 0)
+        goto done;
+    for (Py_ssize_t d = 0; d < dim; d++)
+        if (size[d] <= 0 || (total = times(total, size[d])) < 0 || total > UINT32_MAX) {
+            PyErr_SetString(PyExc_ValueError, "region: the array's size is out of range");
+            goto done;
+        }
+    Py_ssize_t W = (total + 63) / 64, rows = times(top, W), coords = times(total, dim);
+    if (rows < 0 || rows > PY_SSIZE_T_MAX / 8 || coords < 0 || coords > PY_SSIZE_T_MAX / 4) {
+        PyErr_SetString(PyExc_ValueError, "region: the array's size is out of range");
+        goto done;
+    }
+    const int64_t *at = where.buf;
+    for (Py_ssize_t c = 0; c < n; c++)
+        if (at[c] < 0 || at[c] >= total) {
+            PyErr_SetString(PyExc_ValueError, "region: a cell lies outside the array");
+            goto done;
+        }
+    item = PyByteArray_FromStringAndSize(NULL, 4 * total);
+    offset = PyByteArray_FromStringAndSize(NULL, 4 * coords);
+    if (!item || !offset)
+        goto done;
+    uint32_t *it = (uint32_t *)PyByteArray_AS_STRING(item);
+    memset(it, 0xFF, (size_t)(4 * total));
+    for (Py_ssize_t c = 0; c < n; c++)
+        it[at[c]] = (uint32_t)(c < area ? c : first_optional + (c - area));
+    int32_t *off = (int32_t *)PyByteArray_AS_STRING(offset);
+    if (dim == 2)   /* rows then columns: loops the compiler vectorises */
+        for (int64_t i = 0; i < size[0]; i++)
+            for (int64_t j = 0; j < size[1]; j++, off += 2) {
+                off[0] = (int32_t)(low[0] + i);
+                off[1] = (int32_t)(low[1] + j);
+            }
+    else {
+        for (Py_ssize_t d = 0; d < dim; d++)
+            index[d] = 0;
+        for (Py_ssize_t p = 0; p < total; p++, off += dim) {   /* positions in row-major order, the last axis fastest */
+            for (Py_ssize_t d = 0; d < dim; d++)
+                off[d] = (int32_t)(low[d] + index[d]);
+            for (Py_ssize_t d = dim - 1; d >= 0 && ++index[d] == size[d]; d--)
+                index[d] = 0;
+        }
+    }
+    if (top) {
+        Py_ssize_t padded = W + (top >> 6) + 2;   /* zero words past the end: the shifts read them */
+        mask = PyMem_Calloc((size_t)padded, 8);
+        shifted = PyByteArray_FromStringAndSize(NULL, 8 * rows);
+        if (!mask || !shifted) {
+            if (!mask)
+                PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t c = 0; c < n; c++)
+            mask[at[c] >> 6] |= UINT64_C(1) << (at[c] & 63);
+        uint64_t *row = (uint64_t *)PyByteArray_AS_STRING(shifted);
+        for (Py_ssize_t f = 0; f < top; f++, row += W) {
+            const uint64_t *from = mask + (f >> 6);
+            int r = (int)(f & 63);
+            if (r)
+                for (Py_ssize_t w = 0; w < W; w++)
+                    row[w] = from[w] >> r | from[w + 1] << (64 - r);
+            else
+                memcpy(row, from, (size_t)(8 * W));
+        }
+    }
+    else
+        shifted = Py_NewRef(Py_None);
+    result = PyTuple_Pack(3, item, offset, shifted);
+done:
+    Py_XDECREF(item);
+    Py_XDECREF(offset);
+    Py_XDECREF(shifted);
+    PyMem_Free(mask);
+    PyBuffer_Release(&where);
     return result;
 }
 
@@ -1059,8 +1243,10 @@ static PyMethodDef methods[] = {
     {"fits", fits, METH_VARARGS, "fits(shifted, rows, positions, k) -> (fit masks, number of fits)"},
     {"fill", fill, METH_VARARGS, "fill(masks, W, k, flats, item, offset, dim, of_type, rank, first_type, "
                                  "indptr, indices, option_type, orientation, option_offset, o0, e0) -> n"},
-    {"bounds", bounds, METH_VARARGS, "bounds(cells, dim) -> (least coordinates, largest coordinates, digest)"},
+    {"bounds", bounds, METH_VARARGS, "bounds(cells, dim) -> (least coordinates, largest coordinates, digest, "
+                                     "packed coordinates)"},
     {"flatten", flatten, METH_VARARGS, "flatten(cells, strides, base) -> bytes: int64 per cell"},
+    {"layout", layout, METH_VARARGS, "layout(where, area, first_optional, low, size, top) -> (item, offset, shifted)"},
     {"image_keys", image_keys, METH_VARARGS, "image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes) -> extent"},
     {"distinct", distinct, METH_VARARGS, "distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, "
                                          "kept, least) -> (rows, counts, reach, least shapes)"},

@@ -1024,6 +1024,8 @@ def _types_of(orientations: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...],
 
 def _grouped(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
     """The indices of equal keys, in groups ordered by first index (:func:`piece_types`)."""
+    if len(dict.fromkeys(keys)) == len(keys):   # every key once (a set of distinct pieces): each key hashed once
+        return tuple(zip(range(len(keys))))
     groups: dict[object, list[int]] = {}
     for i, key in enumerate(keys):
         groups.setdefault(key, []).append(i)
@@ -1414,8 +1416,9 @@ _OFFSET_MAX = (1 << 31) - 1 - MAX_FRAME_CELLS   # a region's coordinates, with r
 
 
 def _bounds(cells: Sequence[Cell]) -> tuple:
-    """The least and the largest coordinate per axis of a region's cells (and optional cells; at least one), and
-    a digest of the cells (equal cells, equal digests): in one pass in C when the extension is built."""
+    """The least and the largest coordinate per axis of a region's cells (and optional cells; at least one), a
+    digest of the cells (equal cells, equal digests) and, in C, their coordinates packed for :func:`_positions`:
+    in one pass in C when the extension is built."""
     native = _c_fill()
     if native is not None:
         try:
@@ -1423,17 +1426,17 @@ def _bounds(cells: Sequence[Cell]) -> tuple:
         except (TypeError, OverflowError):   # cells not tuples or lists of ints, or beyond 64 bits: in Python
             pass
     columns = list(zip(*cells))
-    return [min(col) for col in columns], [max(col) for col in columns], hash(cells)
+    return [min(col) for col in columns], [max(col) for col in columns], hash(cells), None
 
 
-def _positions(cells: Sequence[Cell], strides: tuple[int, ...], base: int) -> Sequence[int]:
+def _positions(cells: Sequence[Cell], strides: tuple[int, ...], base: int, packed: bytes | None) -> Sequence[int]:
     """The flat position of each cell (:func:`_flatten`): in one pass in C when the extension is built and reads
-    the cells (as :func:`_bounds`), an int64 array; else a list."""
+    the cells (as :func:`_bounds`; from the coordinates it ``packed``, when given), an int64 array; else a list."""
     native = _c_fill()
     if native is not None:
         try:
             where = array("q")
-            where.frombytes(native.flatten(cells, strides, base))
+            where.frombytes(native.flatten(cells if packed is None else packed, strides, base))
             return where
         except (TypeError, OverflowError):   # cells not tuples or lists of ints, or beyond 64 bits: in Python
             pass
@@ -1466,7 +1469,7 @@ def _region_layout(region: Region, lattice, reach: tuple[int, ...], n_types: int
         raise InputError(f"the region's bounding box, with room for the pieces, is {' x '.join(map(str, size))} "
                          f"cells, over the {MAX_FRAME_CELLS:,} placements are searched in; draw its parts closer "
                          "together", path=region.path)
-    where = _positions(cells, tuple(strides), sum(map(mul, low, strides)))
+    where = _positions(cells, tuple(strides), sum(map(mul, low, strides)), bounds[3])
     top = 1 + sum((r - 1) * s for r, s in zip(reach, strides))     # beyond every flat offset of a shape's cell
     positions = lattice.translations(tuple(low), tuple(size))
     return tuple(strides), positions, where, (total, top), n_types, (tuple(low), tuple(size)), {}, region
@@ -1589,24 +1592,38 @@ def _getter(flat: list[int]) -> tuple:
 
 def _numpy_layout(layout) -> dict:
     """The region's layout (:func:`_region_layout`) as numpy arrays, made once: the item at each position (as in
-    :func:`_python_layout`; none: the largest uint32, never read) and the translation, the bits of a fit mask
-    (whole 64-bit words), the bytes of it that can hold a position, and the cells' positions."""
+    :func:`_python_layout`; none: the largest uint32, never read) and the translation (from the C extension's
+    tables when it is built, :func:`_native_layout`), the bits of a fit mask (whole 64-bit words) and the bytes of
+    it that can hold a position."""
     import numpy as np
 
     arrays = layout[6]
-    if "at" not in arrays:   # made whole, then published in one step: another thread sees all of it or none
+    if "item" not in arrays:   # made whole, then published in one step: another thread sees all of it or none
         total = layout[3][0]
         low, size = layout[5]
-        nbits = 64 * ((total + 63) // 64)
-        at = np.array(layout[2], dtype=np.intp)
-        item = _position_items(layout, at)
-        offset = np.empty((*size, len(size)), dtype=np.int32)   # each position's translation
-        for axis, (lo, n) in enumerate(zip(low, size)):
-            offset[..., axis] = np.arange(lo, lo + n, dtype=np.int32).reshape((n,) + (1,) * (len(size) - 1 - axis))
-        arrays.update({"item": item, "offset": offset.reshape(-1, len(size)), "bits": nbits,
-                       "used": (layout[1].bit_length() + 7) // 8,    # the bytes of a fit mask that hold positions
-                       "at": at})
+        native = _native_layout(layout)
+        if native is not None:
+            item = np.frombuffer(native[0], dtype=np.uint32)
+            offset = np.frombuffer(native[1], dtype=np.int32)
+        else:
+            item = _position_items(layout, _cells_at(layout))
+            offset = np.empty((*size, len(size)), dtype=np.int32)   # each position's translation
+            for axis, (lo, n) in enumerate(zip(low, size)):
+                offset[..., axis] = np.arange(lo, lo + n, dtype=np.int32).reshape((n,) + (1,) * (len(size) - 1 - axis))
+        arrays.update({"item": item, "offset": offset.reshape(-1, len(size)), "bits": 64 * ((total + 63) // 64),
+                       "used": (layout[1].bit_length() + 7) // 8})    # the bytes of a fit mask that hold positions
     return arrays
+
+
+def _cells_at(layout):
+    """The position of each cell then optional cell of the region's layout (:func:`_region_layout`): intp, made
+    once."""
+    import numpy as np
+
+    at = layout[6].get("at")
+    if at is None:
+        at = layout[6]["at"] = np.array(layout[2], dtype=np.intp)
+    return at
 
 
 def _position_items(layout, at):
@@ -1622,19 +1639,42 @@ def _position_items(layout, at):
     return item
 
 
+def _native_layout(layout) -> tuple | None:
+    """The region's tables made by the C extension, once: the item at each position (uint32), the translation
+    there (int32, dim per position) and, when they hold at most :data:`_DENSE_SHIFTED_BITS` bits, the region's mask
+    shifted down by each flat offset a shape's cell may have (rows of whole 64-bit words; else None), each a
+    bytearray; None when the extension is not built."""
+    parts = layout[6].get("native")
+    if parts is None:
+        native = _c_fill()
+        if native is None:
+            return None
+        where, (total, top), n_types, (low, size), region = layout[2], layout[3], layout[4], layout[5], layout[7]
+        rows = top if top * 64 * ((total + 63) // 64) <= _DENSE_SHIFTED_BITS else 0
+        parts = layout[6]["native"] = native.layout(where if type(where) is array else array("q", where),
+                                                    region.area, region.area + n_types, low, size, rows)
+    return parts
+
+
 def _shifted_words(layout) -> dict:
     """:func:`_numpy_layout` with, made once, the region's mask shifted down by each flat offset a shape's cell
-    may have, as 64-bit words (shape (offsets, words)), and the translations as words."""
+    may have, as 64-bit words (shape (offsets, words); from the C extension's tables when it is built), and the
+    translations as words."""
     import numpy as np
 
     arrays = _numpy_layout(layout)
     if "positions" not in arrays:   # made whole, then published in one step (as _numpy_layout)
         nbits, top = arrays["bits"], layout[3][1]
-        inside = np.zeros(nbits + top, dtype=bool)    # row f of its windows: the region's mask shifted down by f
-        inside[arrays["at"]] = True
-        made = {"windows": np.ndarray((top, nbits), dtype=bool, buffer=inside, strides=(1, 1))}
-        if top * nbits <= _DENSE_SHIFTED_BITS:       # else made row by row as needed (_shifted_rows)
-            made["shifted"] = np.packbits(made["windows"], axis=1, bitorder="little").view("<u8")
+        native = _native_layout(layout)
+        made = {}
+        if native is not None and native[2] is not None:
+            made["shifted"] = np.frombuffer(native[2], dtype="<u8").reshape(top, nbits // 64)
+        else:
+            inside = np.zeros(nbits + top, dtype=bool)    # row f of its windows: the region's mask shifted down by f
+            inside[_cells_at(layout)] = True
+            made["windows"] = np.ndarray((top, nbits), dtype=bool, buffer=inside, strides=(1, 1))
+            if top * nbits <= _DENSE_SHIFTED_BITS:       # else made row by row as needed (_shifted_rows)
+                made["shifted"] = np.packbits(made["windows"], axis=1, bitorder="little").view("<u8")
         made["positions"] = _words([layout[1]], nbits // 8)[0]
         arrays.update(made)
     return arrays
@@ -1835,41 +1875,29 @@ def _c_runs(forms, strides) -> list[tuple[int, int, int, array, array, array]]:
 
 def _c_shifted(layout, nbytes: int) -> tuple[bytes, bytes] | None:
     """The region's mask shifted down by each flat offset a shape's cell may have, as rows of ``nbytes`` bytes
-    (:func:`_c_layout`'s whole 64-bit words), and the positions a shape may be moved to, as words; made once
-    per layout, None when the rows would pass :data:`_DENSE_SHIFTED_BITS` bits."""
+    (:func:`_c_layout`'s whole 64-bit words; :func:`_native_layout`), and the positions a shape may be moved to,
+    as words; made once per layout, None when the rows would pass :data:`_DENSE_SHIFTED_BITS` bits."""
     parts = layout[6].get("c-shifted")
     if parts is None:
-        top = layout[3][1]
-        if top * nbytes * 8 > _DENSE_SHIFTED_BITS:
+        rows = _native_layout(layout)[2]
+        if rows is None:
             return None
-        mask = _region_mask(layout)
-        parts = layout[6]["c-shifted"] = (b"".join([(mask >> f).to_bytes(nbytes, "little") for f in range(top)]),
-                                          layout[1].to_bytes(nbytes, "little"))
+        parts = layout[6]["c-shifted"] = (rows, layout[1].to_bytes(nbytes, "little"))
     return parts
 
 
 def _c_layout(layout) -> tuple | None:
-    """The region's layout (:func:`_region_layout`) as the C fill reads it, made once without numpy: the item at
-    each position (uint32; none: the largest, never read), each position's translation (int32, dim per
-    position) and the bytes of a fit mask (whole 64-bit words); None for a region whose cells are spread over
-    more than :data:`_C_FRAME_PER_CELL` positions each (and more than :data:`_C_FRAME` in all), which the
-    other ways fill without a table per position."""
+    """The region's layout (:func:`_region_layout`) as the C fill reads it, made once without numpy
+    (:func:`_native_layout`): the item at each position (uint32; none: the largest, never read), each position's
+    translation (int32, dim per position) and the bytes of a fit mask (whole 64-bit words); None for a region
+    whose cells are spread over more than :data:`_C_FRAME_PER_CELL` positions each (and more than
+    :data:`_C_FRAME` in all), which the other ways fill without a table per position."""
     parts = layout[6].get("c")
     if parts is None:
         total, where = layout[3][0], layout[2]
         if total > max(_C_FRAME, _C_FRAME_PER_CELL * len(where)):
             return None
-        item = array("I", [0xFFFFFFFF]) * total
-        for pos, it in zip(where, _cell_items(layout)):
-            item[pos] = it
-        (low, size), dim = layout[5], len(layout[5][0])
-        offset = array("i", [0]) * (total * dim)
-        stride = total
-        for axis, (lo, n) in enumerate(zip(low, size)):   # each axis's coordinate, position by position
-            stride //= n
-            column = array("i", range(lo, lo + n)) if stride == 1 else \
-                array("i", chain.from_iterable(repeat(lo + v, stride) for v in range(n)))
-            offset[axis::dim] = column * (total // (stride * n))
+        item, offset, _ = _native_layout(layout)
         parts = layout[6]["c"] = (item, offset, 8 * ((total + 63) // 64))
     return parts
 

@@ -294,20 +294,20 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]
     entry = _ORIENT_CACHE.get(key)
     if entry is not None:
         return list(entry[1])
-    modes = [p.grid.every_mode if type(p) is EmptyCell else mode for p in pieces]
-    found = [_ORIENT_CACHE.get((p.grid, p.cells, m)) for p, m in zip(pieces, modes)]
+    modes = [p.grid.every_mode if type(p) is EmptyCell else mode for p in pieces] \
+        if EmptyCell in map(type, pieces) else [mode] * len(pieces)
+    get = _ORIENT_CACHE.get
+    found = [get((p.grid, p.cells, m)) for p, m in zip(pieces, modes)]
     if None not in found:
         if len(_ORIENT_CACHE) >= _ORIENT_CACHE_SIZE:          # a census or an analysis asks for many sets
             _ORIENT_CACHE.clear()
         _ORIENT_CACHE[key] = (tuple(pieces), tuple(found))    # holds the pieces: their ids are kept
         return found  # type: ignore[return-value]
-    groups: dict[tuple[Grid, int, str], dict[Shape, int]] = {}   # the shapes to compute, by grid, size, mode
-    todo = []                                                # (piece's index, its group, its shape's index there)
-    for i, (p, f, m) in enumerate(zip(pieces, found, modes)):
+    groups: dict[tuple[Grid, int, str], dict[Shape, list[int]]] = {}   # the shapes to compute, by grid, size,
+    for i, (p, f, m) in enumerate(zip(pieces, found, modes)):           # mode: the pieces of each shape
         if f is None:
-            group = groups.setdefault((p.grid, len(p.cells), m), {})
-            todo.append((i, group, group.setdefault(p.cells, len(group))))
-    made = {}
+            cells = p.cells
+            groups.setdefault((p.grid, len(cells), m), {}).setdefault(cells, []).append(i)
     together = "numpy" in sys.modules
     for (grid, _, m), group in groups.items():
         shapes = list(group)
@@ -315,11 +315,10 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]
             orientations = grid.orientations_lazy(shapes, m)
         else:
             orientations = [grid.orientations(cells, m) for cells in shapes]
-        for cells, o in zip(shapes, orientations):
+        for cells, o, where in zip(shapes, orientations, group.values()):
             _ORIENT_CACHE[grid, cells, m] = o
-        made[id(group)] = orientations
-    for i, group, k in todo:
-        found[i] = made[id(group)][k]
+            for i in where:
+                found[i] = o
     return found  # type: ignore[return-value]
 
 

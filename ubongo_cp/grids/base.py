@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from functools import lru_cache
-from itertools import accumulate, chain, product
+from itertools import accumulate, chain, product, repeat
 from operator import mul
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -600,7 +600,7 @@ class Grid:
             least_shapes = list(zip(*[iter(_cells_of_keys(least, radix, dim))] * n))
         batch = OrientationBatch(keys, cells, shape_of, counts, radix, kept, reach)
         batch._rank = rank
-        batch.members = [LazyOrientations(batch, i, shape) for i, shape in enumerate(least_shapes)]
+        batch.members = list(map(LazyOrientations, repeat(batch, n_shapes), range(n_shapes), least_shapes))
         return list(batch.members)
 
     @staticmethod

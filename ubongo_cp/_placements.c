@@ -476,6 +476,17 @@ static inline __attribute__((always_inline)) void sort_keys(int64_t *a, Py_ssize
     }
 }
 
+/* The five keys of one image in ascending order: a sorting network of nine exchanges (no branch to mispredict). */
+static inline __attribute__((always_inline)) void sort_five(int64_t *a)
+{
+    static const int pairs[9][2] = {{0, 1}, {3, 4}, {2, 4}, {2, 3}, {1, 4}, {0, 3}, {0, 2}, {1, 3}, {1, 2}};
+    for (int i = 0; i < 9; i++) {
+        int64_t x = a[pairs[i][0]], y = a[pairs[i][1]];
+        a[pairs[i][0]] = x < y ? x : y;
+        a[pairs[i][1]] = x < y ? y : x;
+    }
+}
+
 /* -1, 0 or 1 as the sorted keys a are lexicographically below, equal to or above b. */
 static inline __attribute__((always_inline)) int compare_keys(const int64_t *a, const int64_t *b, Py_ssize_t n)
 {
@@ -488,7 +499,7 @@ static inline __attribute__((always_inline)) int compare_keys(const int64_t *a, 
 /* distinct()'s checks of its sizes and buffers (out of line: they leave the search loop's code as it is); 0, or
  * -1 with ValueError. */
 static __attribute__((noinline)) int distinct_sizes(Py_ssize_t N, Py_ssize_t n, Py_ssize_t count, Py_ssize_t radix,
-                                                    Py_ssize_t dim, Py_buffer **b)
+                                                    Py_ssize_t dim, Py_buffer **b, uint64_t *largest)
 {
     if (N < 0 || n <= 0 || n > MAX_CELLS || count <= 0 || count > 1024 || radix < 2 || radix > RADIX_MAX || dim <= 0
         || dim > MAX_DIM) {
@@ -503,9 +514,12 @@ static __attribute__((noinline)) int distinct_sizes(Py_ssize_t N, Py_ssize_t n, 
         return -1;
     }
     const int64_t *code = b[0]->buf;
-    uint64_t beyond = 0;   /* every key at least 0 and at most 2 ** 62: one pass, no branch */
-    for (Py_ssize_t i = 0; i < entries; i++)
+    uint64_t beyond = 0, most = 0;   /* every key at least 0 and at most 2 ** 62: one pass, no branch */
+    for (Py_ssize_t i = 0; i < entries; i++) {
         beyond |= (uint64_t)code[i] > (UINT64_C(1) << 62);
+        most = (uint64_t)code[i] > most ? (uint64_t)code[i] : most;
+    }
+    *largest = most;
     if (beyond) {
         PyErr_SetString(PyExc_ValueError, "orientations: a key is negative or beyond 62 bits");
         return -1;
@@ -524,15 +538,24 @@ static PyObject *distinct(PyObject *self, PyObject *args)
     PyObject *result = NULL, *counts = NULL, *reach = NULL, *shapes = NULL, **made = NULL;
     int64_t *image = NULL, *top = NULL;
     Py_ssize_t n_keys = 0;
-    if (distinct_sizes(N, n, count, radix, dim, held) < 0)
+    uint64_t largest;
+    if (distinct_sizes(N, n, count, radix, dim, held, &largest) < 0)
         goto done;
-    image = PyMem_Malloc(sizeof(int64_t) * (size_t)(n + dim));
+    image = PyMem_Malloc(sizeof(int64_t) * (size_t)(n + dim + count));
     counts = PyList_New(N);
     if (!image || !counts) {
         if (!image)
             PyErr_NoMemory();
         goto done;
     }
+    /* An image's sorted keys as one word (the first key the most significant) when n keys of `bits` bits fit in
+     * 63: the words are then ordered as the keys' sequences, and equal exactly when they are. */
+    int bits = 1;
+    while (bits < 63 && largest >> bits)
+        bits++;
+    int packed = n * bits <= 63;
+    uint64_t *word = (uint64_t *)(image + n + dim), lowest = 0;   /* the words of the shape's kept images */
+    uint64_t inverse = UINT64_MAX / (uint64_t)radix + 1;   /* x / radix = x * inverse >> 64 for x < 2 ** 32 */
     top = image + n;   /* the largest coordinate of a kept image, per axis */
     for (Py_ssize_t d = 0; d < dim; d++)
         top[d] = -1;
@@ -542,19 +565,35 @@ static PyObject *distinct(PyObject *self, PyObject *args)
     int16_t *ranks = rank.buf;
     uint8_t *keep = kept.buf;
     Py_ssize_t m = 0;
-    double inverse = 1.0 / (double)radix;   /* the digits by a multiplication: a division per cell is slow */
     for (Py_ssize_t s = 0; s < N; s++) {
         const int64_t *c = code + s * n * count;   /* c[j * count + k]: cell j's key in image k */
         Py_ssize_t first = m;
         for (Py_ssize_t k = 0; k < count; k++) {
             for (Py_ssize_t j = 0; j < n; j++)
                 image[j] = c[j * count + k];
-            sort_keys(image, n);
-            if (k == 0 || compare_keys(image, low + s * n, n) < 0)
-                memcpy(low + s * n, image, sizeof(int64_t) * (size_t)n);
+            if (n == 5)
+                sort_five(image);
+            else
+                sort_keys(image, n);
             int seen = 0;
-            for (Py_ssize_t r = first; r < m && !seen; r++)
-                seen = compare_keys(image, key + r * n, n) == 0;
+            if (packed) {
+                uint64_t w = 0;
+                for (Py_ssize_t j = 0; j < n; j++)
+                    w = w << bits | (uint64_t)image[j];
+                if (k == 0 || w < lowest) {
+                    lowest = w;
+                    memcpy(low + s * n, image, sizeof(int64_t) * (size_t)n);
+                }
+                for (Py_ssize_t r = 0; r < m - first; r++)
+                    seen |= word[r] == w;
+                word[m - first] = w;   /* (kept only when m moves on) */
+            }
+            else {
+                if (k == 0 || compare_keys(image, low + s * n, n) < 0)
+                    memcpy(low + s * n, image, sizeof(int64_t) * (size_t)n);
+                for (Py_ssize_t r = first; r < m && !seen; r++)
+                    seen = compare_keys(image, key + r * n, n) == 0;
+            }
             keep[s * count + k] = !seen;
             if (seen)
                 continue;
@@ -562,9 +601,8 @@ static PyObject *distinct(PyObject *self, PyObject *args)
             for (Py_ssize_t j = 0; j < n; j++) {   /* the key's digits in base radix, the first axis the rest */
                 int64_t rest = image[j], *at = cell + (m * n + j) * dim;
                 for (Py_ssize_t d = dim - 1; d > 0; d--) {
-                    int64_t q = rest < (INT64_C(1) << 52) ? (int64_t)((double)rest * inverse) : rest / radix;
-                    q -= q * radix > rest;   /* the float quotient is off by at most one: made exact */
-                    q += (q + 1) * radix <= rest;
+                    int64_t q = rest < (INT64_C(1) << 32)   /* a multiplication: a division per cell is slow */
+                        ? (int64_t)(((unsigned __int128)(uint64_t)rest * inverse) >> 64) : rest / radix;
                     at[d] = rest - q * radix;
                     rest = q;
                 }

@@ -26,11 +26,11 @@
  *   bounds(cells, dim) -> (low, high, digest, coordinates)
  *       The least and the largest coordinate per axis of a region's cells (tuples of dim integers), a
  *       64-bit digest of the cells in order (FNV-1a over each axis's coordinates, then over those; equal
- *       cells, equal digests), and
- *       the cells' coordinates packed (bytes: dim int64 per cell, in order).
+ *       cells, equal digests), and the cells' coordinates packed (bytes: dim int64 per cell, in order).
  *   flatten(cells, strides, base) -> bytes
  *       Each cell's flat position in a row-major array of these strides, less base: int64 per cell. cells:
- *       the cells, or their coordinates packed by bounds() (bytes).
+ *       the cells, or their coordinates packed (any contiguous buffer of int64, dim per cell: bounds()'s, or
+ *       an array of shapes' cells).
  *   layout(where, area, first_optional, low, size, top) -> (item, offset, shifted)
  *       A region's tables in its array (ubongo_cp.cover._region_layout): where, int64 per cell, its position
  *       (the area cells, then the optional cells); low and size, the translation at position 0 and the
@@ -988,19 +988,20 @@ static PyObject *flatten(PyObject *self, PyObject *args)
             return NULL;
         }
     }
-    if (PyBytes_Check(cells)) {   /* the coordinates packed by bounds(): no cell read again */
-        Py_ssize_t n = PyBytes_GET_SIZE(cells) / 8 / dim;
-        if (PyBytes_GET_SIZE(cells) != 8 * n * dim) {
+    if (PyObject_CheckBuffer(cells)) {   /* packed coordinates (bounds(), an int64 array): no cell read again */
+        Py_buffer packed;
+        if (PyObject_GetBuffer(cells, &packed, PyBUF_C_CONTIGUOUS) < 0)
+            return NULL;
+        Py_ssize_t n = packed.len / 8 / dim;
+        if (packed.len != 8 * n * dim)
             PyErr_SetString(PyExc_ValueError, "region: packed coordinates of another number of axes");
-            return NULL;
+        else if ((result = PyBytes_FromStringAndSize(NULL, 8 * n))) {
+            int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+            const char *in = packed.buf;
+            for (Py_ssize_t c = 0; c < n; c++)
+                out[c] = position(in + 8 * c * dim, stride, dim, base);
         }
-        result = PyBytes_FromStringAndSize(NULL, 8 * n);
-        if (!result)
-            return NULL;
-        int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
-        const char *in = PyBytes_AS_STRING(cells);
-        for (Py_ssize_t c = 0; c < n; c++)
-            out[c] = position(in + 8 * c * dim, stride, dim, base);
+        PyBuffer_Release(&packed);
         return result;
     }
     if (!(seq = region_cells(cells, dim)))

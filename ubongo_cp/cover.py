@@ -2033,12 +2033,19 @@ def _runs(plan: _Plan) -> tuple[tuple[int, ...], list[_Run]]:
 
 def _run_flats(run: _Run, strides: tuple[int, ...]):
     """The flat positions (:func:`_placements`) of the cells of a run's orientations in the array of these
-    strides: int, shape (orientations, cells); kept in the run for the next instance."""
+    strides: int64, shape (orientations, cells) (in one pass in C when the extension is built: a product of int
+    matrices is a slow loop in numpy); kept in the run for the next instance."""
     import numpy as np
 
     flats = run.flats.get(strides)
     if flats is None:
-        flats = run.flats[strides] = run.cells @ np.array(strides, dtype=np.int64)
+        native = _c_fill()
+        if native is not None:
+            cells = np.ascontiguousarray(run.cells, dtype=np.int64)
+            flats = np.frombuffer(native.flatten(cells, strides, 0), dtype=np.int64).reshape(cells.shape[:2])
+        else:
+            flats = run.cells @ np.array(strides, dtype=np.int64)
+        run.flats[strides] = flats
     return flats
 
 

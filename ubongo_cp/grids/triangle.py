@@ -296,6 +296,9 @@ class TriangleGrid(Grid):
         '0b101010'
         """
         rows, cols = size
+        if cols & 1:   # position p = row * cols + col has the parity of row + col: every other bit of the array
+            every = int.from_bytes((b"\xaa" if (low[0] + low[1]) & 1 else b"\x55") * ((rows * cols + 7) // 8), "little")
+            return every & ((1 << rows * cols) - 1)
         even = ((1 << 2 * ((cols + 1) // 2)) - 1) // 3     # the bits 0, 2, 4, ... of a row
         odd = even << 1 & ((1 << cols) - 1)
         if (low[0] + low[1]) & 1:                          # row 0: its bit 0 is a translation when low is one

@@ -313,8 +313,9 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
             # a large count of identical pieces: the kernel's memo with the fixed points where it takes the
             # instance and its tree stays within MEMO_BUDGET nodes; else the auto rule (the diagram, or this
             # kernel natively)
-            if keep is not None and getattr(made, "memo_copies", None) and made.memo_copies(instance):
-                from .base import fixed_point_count
+            from .base import fixed_point_count, memo_counts
+
+            if keep is not None and memo_counts(made, instance):
                 from .registry import MEMO_BUDGET
 
                 counted = fixed_point_count(made, instance, time_limit=time_limit, keep=keep, name=name,

@@ -1397,14 +1397,14 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "a cardinality needs every option to have a counter item, each of one size");
         goto done;
     }
-    k->single = k->fast_ok = 1;
-    int multi = 0;
+    k->fast_ok = 1;
+    int multi = 0; /* counter items above 1 */
     for (int32_t t = 0; t < NT; t++) {
-        if (k->hi[t] > 1)
-            k->single = 0, multi++;
+        multi += k->hi[t] > 1;
         if (k->hi[t] > 1 && k->lo[t] != k->hi[t])
             k->fast_ok = 0; /* a range: a solution's bounds are not the items left (bounds_met) */
     }
+    k->single = multi == 0;
     k->memo_ok = multi <= 1;
     k->memo_on = k->memo_active = 0;
     memcpy(k->left, k->hi, ((size_t)NT + 1) * 4);

@@ -394,8 +394,8 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     elif small:
         notes = {"symmetry": "not needed for a small search"}
     elif orbits and symmetric and limit is None and keep is not None and split is None and \
-            getattr(backend, "memo_copies", None) and backend.memo_copies(instance):
-        counted = _drive_fixed_points(backend, instance, start, time_limit=time_limit, keep=keep, name=name)
+            memo_counts(backend, instance):
+        counted = fixed_point_count(backend, instance, start=start, time_limit=time_limit, keep=keep, name=name)
         assert counted is not None   # no budget: a count, complete or cut by the time limit
         return counted
     elif orbits:
@@ -464,56 +464,59 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
 _NO_KEEP_LIMIT = 1 << 62
 
 
-def fixed_point_count(backend, instance, *, time_limit: float | None = None, keep: int = 0, name: str = "",
-                      budget: int | None = None) -> SolveResult | None:
-    """The count of ``instance`` by :func:`_drive_fixed_points` (where
-    :meth:`~ubongo_cp.solvers.bitboard.BitboardBackend.memo_copies` holds), or ``None`` when its searches (the whole
-    tree's and the fixed points') meet ``budget`` nodes first (then nothing is counted: the caller counts another
-    way). ``time_limit`` in seconds."""
-    return _drive_fixed_points(backend, instance, time.perf_counter(), time_limit=time_limit, keep=keep, name=name,
-                               budget=budget)
+def memo_counts(backend, instance) -> bool:
+    """Whether ``backend`` counts ``instance`` with its memo while a piece type has copies, the count up to
+    symmetry from each symmetry's fixed points (:func:`fixed_point_count`;
+    :meth:`~ubongo_cp.solvers.bitboard.BitboardBackend.memo_copies`)."""
+    takes = getattr(backend, "memo_copies", None)
+    return takes is not None and takes(instance)
 
 
-def _drive_fixed_points(backend, instance, start: float, *, time_limit, keep, name,
-                        budget: int | None = None) -> SolveResult | None:
-    """:func:`_drive_native`'s count of an instance with copies on a backend whose memo takes them
-    (:meth:`~ubongo_cp.solvers.bitboard.BitboardBackend.memo_copies`): the whole tree counted with the memo, each
-    symmetry's invariant solutions counted apart, the reduced count by Burnside's lemma (:mod:`.fixed`); the first
-    ``keep`` solutions from a search of their own, stopped there (a count that lists every solution searches the
-    orbit decomposition: it meets them all). With ``budget``: ``None`` once the counts' searches have made that
-    many nodes (counted at the backend's heartbeats)."""
+def fixed_point_count(backend, instance, *, start: float | None = None, time_limit: float | None = None,
+                      keep: int = 0, name: str = "", budget: int | None = None) -> SolveResult | None:
+    """The count of an instance with copies on a backend whose memo takes them (:func:`memo_counts`): the whole
+    tree counted with the memo, each symmetry's invariant solutions counted apart, the reduced count by
+    Burnside's lemma (:mod:`.fixed`); the first ``keep`` solutions from a search of their own, stopped there (a
+    count that lists every solution searches the orbit decomposition: it meets them all).
+
+    ``start``: the clock (:func:`time.perf_counter`) the result's seconds and ``time_limit`` (seconds) run from
+    (default: now). With ``budget``: ``None`` once the counts' searches (the whole tree's and the fixed points')
+    have made that many nodes, counted at the backend's heartbeats (then nothing is counted: the caller counts
+    another way).
+    """
     from .branch import whole_branch
     from .fixed import fixed_point_matrices
 
+    start = time.perf_counter() if start is None else start
     deadline = None if time_limit is None else start + float(time_limit)
 
     def left() -> float | None:
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
 
-    beats = [0]
+    beats = 0
 
     def spent() -> bool:   # asked at each heartbeat of the counts' searches
-        beats[0] += 1
-        return budget is not None and beats[0] * backend.heartbeat >= budget
+        nonlocal beats
+        beats += 1
+        return budget is not None and beats * backend.heartbeat >= budget
 
-    run = backend.search(instance, [whole_branch(0, False)], keep=0, time_limit=left(), stop=spent)
+    whole = [whole_branch(0, False)]
+    run = backend.search(instance, whole, keep=0, time_limit=left(), stop=spent)
     count, exhausted, nodes = int(run.count), run.exhausted, run.stats.get("nodes", 0)
     fixed = count
     matrices = fixed_point_matrices(instance) if exhausted else []
     for matrix in matrices:
         if not exhausted:
             break
-        part = backend.search(matrix, [whole_branch(0, False)], keep=0, time_limit=left(), stop=spent)
+        part = backend.search(matrix, whole, keep=0, time_limit=left(), stop=spent)
         fixed += int(part.count)
-        exhausted = exhausted and part.exhausted
+        exhausted = part.exhausted
         nodes += part.stats.get("nodes", 0)
-    if not exhausted and budget is not None and beats[0] * backend.heartbeat >= budget:
+    if not exhausted and budget is not None and beats * backend.heartbeat >= budget:
         return None
-    wanted = keep
     kept: list[list[int]] = []
-    if wanted and count:
-        first = backend.search(instance, [whole_branch(0, False)], limit=min(wanted, count), keep=wanted,
-                               time_limit=left())
+    if keep and count:
+        first = backend.search(instance, whole, limit=min(keep, count), keep=keep, time_limit=left())
         kept = [list(options) for _, options in first.found]
         nodes += first.stats.get("nodes", 0)
     status = Status.SOLVED if count else (Status.NO_SOLUTION if exhausted else Status.UNKNOWN)
@@ -523,6 +526,7 @@ def _drive_fixed_points(backend, instance, start: float, *, time_limit, keep, na
              "group_order": len(matrices) + 1}
     return SolveResult(status, [instance.solution_dict(s) for s in kept], count, exhausted, reduced, stats,
                        name, kept, instance)
+
 
 #: Knuth's estimate of a whole search's nodes below which a backend that counts natively searches it without
 #: the orbit decomposition (each solution tested against every symmetry in C for the count up to symmetry):

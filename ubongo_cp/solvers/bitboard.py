@@ -825,10 +825,10 @@ class BitboardBackend(Struct, frozen=False):
 
     def memo_copies(self, instance) -> bool:
         """Whether this backend's count of ``instance`` takes its memo while a piece type has copies: the ``"first"``
-        rule with the memo on and no cardinality, on pieces and a region that :func:`.fixed.applies` to. The
-        count up to symmetry then comes from each symmetry's fixed points (:mod:`.fixed`), not from testing the
-        solutions, which rules the memo out."""
-        if self.rule != "first" or not self.memo or self.cardinality is not None or not _typed(instance):
+        rule with the memo on and no cardinality, on pieces and a region that :func:`.fixed.applies` to (not an
+        exact-cover matrix: it has no piece types). The count up to symmetry then comes from each symmetry's fixed
+        points (:mod:`.fixed`), not from testing the solutions, which rules the memo out."""
+        if self.rule != "first" or not self.memo or self.cardinality is not None:
             return False
         from .fixed import applies
 

@@ -679,6 +679,9 @@ class ExactCoverInstance(Struct, eq=False):
         grid = self.grid
         if self.assigned:  # pre-assigned cells: no symmetry of the region is assumed to keep them
             return [(_symmetry_group(grid, self.region.cells + self.region.optional)[0], tuple(range(self.n_types)))]
+        group = _symmetry_group(grid, self.region.cells + self.region.optional)
+        if len(group) == 1:   # the identity alone (an irregular region): no piece's images to look for
+            return [(group[0], tuple(range(self.n_types)))]
         counts = self.type_bounds  # a symmetry maps a type onto one with the same bounds
         # a type that fits nowhere and may be left out is in no solution, and the empty cells take every
         # orientation: any symmetry keeps either as it is (the pieces' images are not looked for among them)
@@ -690,7 +693,7 @@ class ExactCoverInstance(Struct, eq=False):
                     owner.setdefault(shape, []).append(t)
         out = []
         optional = set(self.region.optional)
-        for sym in _symmetry_group(grid, self.region.cells + self.region.optional):
+        for sym in group:
             if optional and set(grid.map_onto(self.region.cells + self.region.optional, sym)[self.n_cells:]) != optional:
                 continue   # a symmetry of the whole that swaps required and optional cells
             tmap = []

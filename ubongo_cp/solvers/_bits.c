@@ -120,6 +120,11 @@ typedef struct {
     int32_t *lo, *hi, *tsize;   /* ntypes + 1; tsize: goal bits of each of its options, -1 if they differ */
     int32_t *lo_types;          /* the n_lo types with lo > 0, checked at a solution */
     int32_t *by_size;           /* types by decreasing tsize (the area test with kcard) */
+    /* fillable: the distinct sizes (tsize > 0) in increasing order and the counter items of each, and the
+     * counter items whose options differ in size */
+    int nsizes;
+    int32_t zsize[MAXTYPES + 1];
+    uint64_t zmask[MAXTYPES + 1], fmixed;
     List list;                  /* the rule's lists */
     uint64_t *nbr;              /* ngoal x W, or NULL */
     /* search state */
@@ -261,22 +266,22 @@ static inline int fillable(const Kernel *k, int s)
 {
     if (k->uniform)
         return s % k->unit == 0;
-    int g = 0, mn = 1 << 30;
-    for (uint64_t x = k->avail; x; x &= x - 1) {
-        int z = k->tsize[ctz64(x)];
-        if (z < 0)
-            return 1;
-        if (z == 0)
+    const uint64_t av = k->avail;
+    if (av & k->fmixed)
+        return 1;
+    int g = 0, mn = 0;
+    for (int i = 0; i < k->nsizes && g != 1; i++) { /* the sizes with a copy left, smallest first */
+        if (!(av & k->zmask[i]))
             continue;
-        int a = g, b = z;
+        int a = g, b = k->zsize[i];
+        if (!mn)
+            mn = b;
         while (b) {
             int r = a % b;
             a = b;
             b = r;
         }
         g = a;
-        if (z < mn)
-            mn = z;
     }
     if (g == 0)
         return 0;
@@ -1381,6 +1386,26 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
     }
     if (k->unit <= 0 || !sized)
         k->uniform = 0;
+    k->nsizes = 0;
+    k->fmixed = 0;
+    for (int32_t t = 0; t <= NT; t++) {
+        const int32_t z = k->tsize[t];
+        if (z < 0) {
+            k->fmixed |= 1ull << t;
+            continue;
+        }
+        if (z == 0)
+            continue;
+        int i = 0;
+        while (i < k->nsizes && k->zsize[i] < z)
+            i++;
+        if (i == k->nsizes || k->zsize[i] != z) { /* a new size: inserted in order */
+            for (int j = k->nsizes; j > i; j--)
+                k->zsize[j] = k->zsize[j - 1], k->zmask[j] = k->zmask[j - 1];
+            k->zsize[i] = z, k->zmask[i] = 0, k->nsizes++;
+        }
+        k->zmask[i] |= 1ull << t;
+    }
     k->cell_dead = 1;
     for (int32_t t = 0; t <= NT; t++)
         if (k->tsize[t] != 0 && k->tsize[t] < 2)

@@ -379,12 +379,11 @@ def _adjacency(instance) -> tuple[tuple[int, ...], ...] | None:
         # property of its cells' coordinates up to a translation, so of its orientation (a placement's cells
         # are the orientation's moved by the option's offset), checked for each orientation that has a placement
         table = instance.table
-        placed = set(zip(table.option_type, table.option_orientation))
         if _keeps_axis_steps(instance.grid):   # an orientation is connected so exactly when its piece is
-            connected = all(_stepwise_connected(instance.type_piece(t).cells) for t in {t for t, _ in placed})
+            connected = all(_stepwise_connected(instance.type_piece(t).cells) for t in set(table.option_type))
         else:
             connected = all(_stepwise_connected(tuple(instance.type_piece(t).orientations(instance.mode)[i]))
-                            for t, i in placed)
+                            for t, i in set(zip(table.option_type, table.option_orientation)))
         return _cell_adjacency(tuple(instance.cells)) if connected else None
 
     return kept(instance, "bitboard_adjacency", make)
@@ -411,6 +410,10 @@ def _cell_adjacency(cells: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...]
     """The cells (their indices) one step along one axis from each cell; once per process for each region."""
     where = {c: i for i, c in enumerate(cells)}
     dims = len(cells[0]) if cells else 0
+    if dims == 2:   # the plane's four steps written out (a region's layout is made for every new region)
+        get = where.get
+        return tuple(tuple(j for j in (get((x - 1, y)), get((x + 1, y)), get((x, y - 1)), get((x, y + 1)))
+                           if j is not None) for x, y in cells)
     adj: list[list[int]] = [[] for _ in cells]
     for i, c in enumerate(cells):
         for a in range(dims):

@@ -35,7 +35,9 @@ from __future__ import annotations
 
 from array import array
 
-from ..exactcover import ExactCoverMatrix, MatrixTable
+TYPE_CHECKING = False   # typing not imported at run time (start-up)
+if TYPE_CHECKING:
+    from ..exactcover import ExactCoverMatrix
 
 __all__ = ["applies", "fixed_point_matrices"]
 
@@ -66,6 +68,8 @@ def fixed_point_matrices(instance) -> list[ExactCoverMatrix]:
         one option per orbit of the symmetry on the placements that can lie in such a solution (module
         docstring). A matrix's number of exact covers is ``Fix(g)``.
     """
+    from ..exactcover import ExactCoverMatrix, MatrixTable   # not loaded by a count that only asks :func:`applies`
+
     table = instance.table
     indptr, indices, option_type = table.indptr, table.indices, table.option_type
     n_cells, n_options = instance.n_cells, instance.n_options

@@ -121,6 +121,26 @@ def test_option_images_in_c_refuse_buffers_that_do_not_fit():
             native.images(*args)
 
 
+def test_item_counts_in_c_are_a_counters():
+    # The placements covering each item, counted in one pass in C, against collections.Counter; an index beyond
+    # the items is a ValueError.
+    from array import array
+    from collections import Counter
+
+    native = cover._c_fill()
+    if native is None:
+        pytest.skip("the C extension is not built")
+    for inst in (build_instance(PENTS.pieces, Region.rectangle(4, 15)),
+                 build_instance(PENTS.pieces[:4], Region.rectangle(4, 5), optional_pieces=True)):
+        tally = Counter(inst.table.indices)
+        assert cover.item_counts(inst.table.indices, inst.n_items) == [tally[i] for i in range(inst.n_items)]
+    assert cover.item_counts(array("I"), 2) == [0, 0] and cover.item_counts([1, 1, 0], 3) == [1, 2, 0]
+    with pytest.raises(ValueError, match="^counts: item 5 outside 0..2"):
+        native.counts(array("I", [5]), 3)
+    with pytest.raises(ValueError, match="^counts: "):
+        native.counts(array("h", [1]), 3)
+
+
 def test_symmetry_plan_is_made_once_per_instance():
     # The 3x20 rectangle (8 tilings, 2 up to its 4 symmetries): X at each of its 9 placements up to
     # symmetry (the left half of the middle row), V restricted inside each search to its representatives

@@ -55,6 +55,9 @@
  *       1 + the largest coordinate per axis; least shapes, each shape's least image as a tuple of cells
  *       (tuples of dim integers). The outputs are sized for N * count rows.
  *
+ *   counts(indices, n) -> list
+ *       How often each of n items occurs in indices (uint32: an exact-cover table's; ValueError for an index
+ *       of n or more).
  *   images(indptr, indices, option_type, item_map, type_map, n_items, n_types, out) -> None
  *       The image of every option under G maps of the items (ubongo_cp.cover.ExactCoverInstance
  *       .option_perm_lists): an option's key is its type and its sorted cell items (the items an item map
@@ -1278,7 +1281,49 @@ done:
     return result;
 }
 
+/* counts(indices, n) -> list: how often each of n items occurs in indices (uint32). */
+static PyObject *counts(PyObject *self, PyObject *args)
+{
+    Py_buffer b = {0};
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "y*n", &b, &n))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t *tally = NULL;
+    if (b.itemsize != 4 || b.len % 4 || n < 0 || n > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(Py_ssize_t)) {
+        PyErr_SetString(PyExc_ValueError, "counts: uint32 indices and a number of items needed");
+        goto done;
+    }
+    tally = PyMem_Calloc((size_t)n + 1, sizeof(Py_ssize_t));
+    if (!tally) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const uint32_t *at = b.buf;
+    for (Py_ssize_t i = 0, m = b.len / 4; i < m; i++) {
+        if ((Py_ssize_t)at[i] >= n) {
+            PyErr_Format(PyExc_ValueError, "counts: item %u outside 0..%zd", at[i], n - 1);
+            goto done;
+        }
+        tally[at[i]]++;
+    }
+    result = PyList_New(n);
+    for (Py_ssize_t i = 0; result && i < n; i++) {
+        PyObject *v = PyLong_FromSsize_t(tally[i]);
+        if (!v) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, i, v);
+    }
+done:
+    PyMem_Free(tally);
+    PyBuffer_Release(&b);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"counts", counts, METH_VARARGS, "counts(indices, n) -> list of n ints"},
     {"fits", fits, METH_VARARGS, "fits(shifted, rows, positions, k) -> (fit masks, number of fits)"},
     {"fill", fill, METH_VARARGS, "fill(masks, W, k, flats, item, offset, dim, of_type, rank, first_type, "
                                  "indptr, indices, option_type, orientation, option_offset, o0, e0) -> n"},

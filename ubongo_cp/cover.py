@@ -1037,7 +1037,11 @@ def _grouped(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
 
 def item_counts(indices: Iterable[int], n_items: int) -> list[int]:
     """How often each of ``n_items`` items occurs in ``indices`` (the options covering it; an exact-cover
-    instance's or a matrix's, :class:`~ubongo_cp.exactcover.ExactCoverMatrix`)."""
+    instance's or a matrix's, :class:`~ubongo_cp.exactcover.ExactCoverMatrix`): in one pass in C for an array of
+    unsigned ints ('I') when the extension is built."""
+    native = _c_fill()
+    if native is not None and getattr(indices, "typecode", None) == "I":
+        return native.counts(indices, n_items)
     per = [0] * n_items
     for i, k in Counter(indices).items():   # counted in C
         per[i] = k

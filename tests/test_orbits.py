@@ -141,6 +141,26 @@ def test_item_counts_in_c_are_a_counters():
         native.counts(array("h", [1]), 3)
 
 
+def test_option_masks_in_c_are_the_options_cells(monkeypatch):
+    # On a region of at most 64 cells the plan's option masks are made at once in C; each is the OR of its cell
+    # items' bits, as made one by one in Python (the extension missing, or more than 64 cells).
+    from ubongo_cp.solvers import orbits
+
+    inst = build_instance(PENTS.pieces, Region.rectangle(5, 12))
+    made = orbits._CellMasks(inst)
+    expected = [sum(1 << i for i in inst.option_items(o).tolist() if i < inst.n_cells) for o in range(inst.n_options)]
+    if cover._c_fill() is not None:
+        assert len(made) == inst.n_options   # made at once
+    assert [made[o] for o in range(inst.n_options)] == expected and made.of([3, 1]) == expected[3:0:-2]
+    monkeypatch.setattr(orbits, "c_placements", lambda: None)
+    one_by_one = orbits._CellMasks(inst)
+    assert len(one_by_one) == 0 and one_by_one.of([3, 1]) == expected[3:0:-2] and one_by_one[7] == expected[7]
+    native = cover._c_fill()
+    if native is not None:
+        with pytest.raises(ValueError, match="^masks: "):
+            native.masks(inst.table.indptr, inst.table.indices, 65)
+
+
 def test_symmetry_plan_is_made_once_per_instance():
     # The 3x20 rectangle (8 tilings, 2 up to its 4 symmetries): X at each of its 9 placements up to
     # symmetry (the left half of the middle row), V restricted inside each search to its representatives

@@ -58,6 +58,9 @@
  *   counts(indices, n) -> list
  *       How often each of n items occurs in indices (uint32: an exact-cover table's; ValueError for an index
  *       of n or more).
+ *   masks(indptr, indices, n) -> list
+ *       Each option's items below n (at most 64) as the bits of one int (bit i: item i): the cells an option
+ *       covers, for ubongo_cp.solvers.orbits.
  *   images(indptr, indices, option_type, item_map, type_map, n_items, n_types, out) -> None
  *       The image of every option under G maps of the items (ubongo_cp.cover.ExactCoverInstance
  *       .option_perm_lists): an option's key is its type and its sorted cell items (the items an item map
@@ -1322,8 +1325,47 @@ done:
     return result;
 }
 
+/* masks(indptr, indices, n) -> list: each option's items below n (at most 64) as the bits of an int. */
+static PyObject *masks(PyObject *self, PyObject *args)
+{
+    Py_buffer bp = {0}, bi = {0};
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "y*y*n", &bp, &bi, &n))
+        return NULL;
+    PyObject *result = NULL;
+    if (bp.itemsize != 4 || bi.itemsize != 4 || bp.len % 4 || bi.len % 4 || bp.len < 4 || n < 0 || n > 64) {
+        PyErr_SetString(PyExc_ValueError, "masks: uint32 indptr and indices, and at most 64 items, needed");
+        goto done;
+    }
+    const uint32_t *ptr = bp.buf, *at = bi.buf;
+    const Py_ssize_t options = bp.len / 4 - 1, entries = bi.len / 4;
+    result = PyList_New(options);
+    for (Py_ssize_t o = 0; result && o < options; o++) {
+        if (ptr[o] > ptr[o + 1] || (Py_ssize_t)ptr[o + 1] > entries) {
+            PyErr_SetString(PyExc_ValueError, "masks: indptr must rise to len(indices)");
+            Py_CLEAR(result);
+            break;
+        }
+        uint64_t m = 0;
+        for (uint32_t q = ptr[o]; q < ptr[o + 1]; q++)
+            if ((Py_ssize_t)at[q] < n)
+                m |= (uint64_t)1 << at[q];
+        PyObject *v = PyLong_FromUnsignedLongLong(m);
+        if (!v) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, o, v);
+    }
+done:
+    PyBuffer_Release(&bp);
+    PyBuffer_Release(&bi);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"counts", counts, METH_VARARGS, "counts(indices, n) -> list of n ints"},
+    {"masks", masks, METH_VARARGS, "masks(indptr, indices, n) -> list of ints"},
     {"fits", fits, METH_VARARGS, "fits(shifted, rows, positions, k) -> (fit masks, number of fits)"},
     {"fill", fill, METH_VARARGS, "fill(masks, W, k, flats, item, offset, dim, of_type, rank, first_type, "
                                  "indptr, indices, option_type, orientation, option_offset, o0, e0) -> n"},

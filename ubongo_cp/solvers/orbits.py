@@ -50,6 +50,7 @@ from collections.abc import Iterator, Sequence
 
 from .. import structs
 from ..cover import ExactCoverInstance, kept
+from ..grids.base import c_placements
 from ..structs import NamedTuple
 from .branch import Branch
 
@@ -257,14 +258,18 @@ class BranchPlan(NamedTuple):
 
 
 class _CellMasks(dict):
-    """The cells of each option as a bit mask (bit ``i``: cell item ``i``), made on first look-up: a plan looks at
-    the options its representatives and prefixes meet, often few of the instance's."""
+    """The cells of each option as a bit mask (bit ``i``: cell item ``i``): on a region of at most 64 cells every
+    option's, made at once in C (the extension's ``masks``); else each made on first look-up (a plan looks at
+    the options its representatives and prefixes meet, often few of the instance's)."""
 
     def __init__(self, instance: ExactCoverInstance) -> None:
         super().__init__()
         table = instance.table
         self._indptr, self._indices = table.indptr, table.indices
         n_cells = instance.n_cells
+        native = c_placements() if n_cells <= 64 else None
+        if native is not None and getattr(table.indices, "typecode", None) == "I":
+            self.update(enumerate(native.masks(table.indptr, table.indices, n_cells)))
         self._bit = [1 << i for i in range(n_cells)] + [0] * (instance.n_items - n_cells)
 
     def __missing__(self, o: int) -> int:
@@ -273,7 +278,9 @@ class _CellMasks(dict):
         return mask
 
     def of(self, options: Sequence[int]) -> list[int]:
-        """The masks of ``options``, made in one pass (not kept)."""
+        """The masks of ``options`` (those not made yet made in one pass, not kept)."""
+        if len(self) == len(self._indptr) - 1:   # every option's made
+            return list(map(self.__getitem__, options))
         bit, indptr, indices = self._bit.__getitem__, self._indptr, self._indices
         return [sum(map(bit, indices[indptr[o]:indptr[o + 1]])) for o in options]
 

@@ -8,6 +8,8 @@ do not tile 4x7. Each is settled by the checkerboard colouring, without search.
 
 from __future__ import annotations
 
+from itertools import product
+
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from ubongo_cp.colouring import COLOURINGS, achievable_imbalances, colouring_obstruction, reachable_sums
@@ -147,3 +149,29 @@ def test_residue_signatures_are_the_cells_counted_by_parity_on_every_grid():
             assert grid.residue_signatures(orientations, period) == want, (name, shape)
     with pytest.raises(ValueError, match="period 2"):
         get_grid("square").residue_signatures([((0, 0),)], (3, 2))
+
+
+def test_orientation_signatures_give_the_weights_of_the_orientations_cells():
+    """The signatures made from a shape's residue counts and the maps' permutations of the classes (squares,
+    hexagons, cubes) give, under every colouring and every mode, the weights of the orientations' own cells in
+    every translation class; on triangles (not every translation keeps the grid) they are the orientations'
+    own signatures. Every free polyform of up to 5 cells on each grid, and a hexomino's."""
+    from ubongo_cp.grids import get_grid
+    from ubongo_cp.polyforms import free_polyforms
+
+    for name in ("square", "hex", "triangle", "cube"):
+        grid = get_grid(name)
+        shapes = [s for n in range(1, 6) for s in free_polyforms(name, n)] + free_polyforms(name, 6)[:3]
+        for shape in shapes:
+            for mode in grid.modes:
+                for colouring in grid.colourings:
+                    fast = grid.orientation_signatures(shape, mode, colouring.period)
+                    own = grid.residue_signatures(grid.orientations(shape, mode), colouring.period)
+                    if name == "triangle":
+                        assert fast == own
+                    weights = grid.achievable_from(fast, colouring)
+                    # each orientation placed in each translation class, weighed cell by cell
+                    want = {sum(colouring.weight(tuple(a + b for a, b in zip(cell, offset))) for cell in image)
+                            for image in grid.orientations(shape, mode)
+                            for offset in product(range(2), repeat=grid.dim) if grid.offset_ok(offset)}
+                    assert weights == want, (name, shape, mode, colouring.name)

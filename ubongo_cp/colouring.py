@@ -170,14 +170,15 @@ def _targets(cells, grid) -> tuple[int, ...]:
 @lru_cache(maxsize=4096)
 def _piece_imbalances(piece: Piece, mode: str) -> dict[str, frozenset[int]]:
     """The piece's achievable imbalances under each of its grid's colourings, by name: its orientations' residue
-    signatures (:meth:`~ubongo_cp.grids.Grid.residue_signatures`) made once for every colouring of one period."""
+    signatures (:meth:`~ubongo_cp.grids.Grid.orientation_signatures`) made once for every colouring of one
+    period."""
     grid = piece.grid
     signatures: dict[tuple[int, ...], frozenset[tuple[int, ...]]] = {}
     out = {}
     for colouring in grid.colourings:
         period = colouring.period
         if period not in signatures:
-            signatures[period] = grid.residue_signatures(piece.orientations(mode), period)
+            signatures[period] = grid.orientation_signatures(piece.cells, mode, period)
         out[colouring.name] = grid.achievable_from(signatures[period], colouring)
     return out
 

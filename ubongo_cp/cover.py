@@ -679,9 +679,16 @@ class ExactCoverInstance(Struct, eq=False):
         grid = self.grid
         if self.assigned:  # pre-assigned cells: no symmetry of the region is assumed to keep them
             return [(_symmetry_group(grid, self.region.cells + self.region.optional)[0], tuple(range(self.n_types)))]
-        group = _symmetry_group(grid, self.region.cells + self.region.optional)
-        if len(group) == 1:   # the identity alone (an irregular region): no piece's images to look for
-            return [(group[0], tuple(range(self.n_types)))]
+        whole = self.region.cells + self.region.optional
+        group = _symmetry_group(grid, whole)
+        identity = tuple(range(self.n_types))
+        optional = set(self.region.optional)
+        if optional:   # not a symmetry of the whole that swaps required and optional cells
+            group = tuple(sym for sym in group if set(grid.map_onto(whole, sym)[self.n_cells:]) == optional)
+        if len(group) == 1 or grid.modes[self.mode] == grid.n_symmetries:
+            # the identity alone (an irregular region), or every image of a piece one of its own orientations
+            # (free mode on squares and hexagons, mirror images allowed on cubes): each type onto itself
+            return [(sym, identity) for sym in group]
         counts = self.type_bounds  # a symmetry maps a type onto one with the same bounds
         # a type that fits nowhere and may be left out is in no solution, and the empty cells take every
         # orientation: any symmetry keeps either as it is (the pieces' images are not looked for among them)
@@ -692,10 +699,7 @@ class ExactCoverInstance(Struct, eq=False):
                 for shape in self.type_piece(t).orientations(self.mode):
                     owner.setdefault(shape, []).append(t)
         out = []
-        optional = set(self.region.optional)
         for sym in group:
-            if optional and set(grid.map_onto(self.region.cells + self.region.optional, sym)[self.n_cells:]) != optional:
-                continue   # a symmetry of the whole that swaps required and optional cells
             tmap = []
             for t in range(self.n_types):
                 if idle[t]:

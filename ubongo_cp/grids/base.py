@@ -263,6 +263,26 @@ class Plane(NamedTuple):
 
 
 @lru_cache(maxsize=64)
+def _class_maps(grid: Grid, count: int) -> tuple[tuple[int, ...], ...] | None:
+    """For :meth:`Grid.orientation_signatures`: how the first ``count`` maps of ``grid`` (:attr:`Grid.linear`)
+    permute the classes of coordinates modulo 2 (in :func:`itertools.product` order), each distinct permutation
+    once, as the class each class's count comes from; None on a grid without such maps or whose translations do
+    not all keep it (triangles). Made once per grid and mode."""
+    dim = grid.dim
+    classes = list(product(range(2), repeat=dim))
+    if grid.linear is None or not all(map(grid.offset_ok, classes)):
+        return None
+    index = {key: i for i, key in enumerate(classes)}
+    out: dict[tuple[int, ...], None] = {}
+    for m in grid.linear[:count]:
+        source = [0] * len(classes)
+        for i, key in enumerate(classes):
+            source[index[tuple(sum(map(mul, m[r * dim:(r + 1) * dim], key)) & 1 for r in range(dim))]] = i
+        out[tuple(source)] = None
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
 def _residue_weights(grid: Grid, colouring: Colouring) -> list[list[int]]:
     """For :meth:`Grid.achievable_from`: per offset class a translation may have on ``grid``, the weight of each
     residue class of a cell's coordinates under ``colouring``'s period (a cell's weight depends on these only),
@@ -768,6 +788,31 @@ class Grid:
             keys = {sum([1 << sum(map(mul, map((1).__and__, cell), steps)) for cell in shape]) for shape in shapes}
         mask = (1 << bits) - 1
         return frozenset(tuple(k >> (i * bits) & mask for i in range(1 << dim)) for k in keys)
+
+    def orientation_signatures(self, cells: Shape, mode: str, period: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+        """:meth:`residue_signatures` of the shape's orientations in ``mode``, each up to a translation of the grid,
+        which :meth:`achievable_from` runs through (the weights it gives are the same).
+
+        On a grid of integer maps (:attr:`linear`) whose every translation keeps it (squares, hexagons, cubes),
+        the shape's residue counts permuted as each map permutes the classes (:func:`_class_maps`), the
+        orientations' cells not made: a map sends a cell's class (its coordinates modulo 2) to the class of its
+        image, and the translation to normal position moves every class alike. Else the orientations' own
+        signatures.
+
+        Raises
+        ------
+        ValueError
+            For a mode the grid does not have, or a period other than 2 on every axis.
+        """
+        self.check_mode(mode)
+        maps = _class_maps(self, self.modes[mode]) if period == (2,) * self.dim else None
+        if maps is None:
+            return self.residue_signatures(self.orientations(cells, mode), period)
+        dim = self.dim
+        counts = [0] * (1 << dim)
+        for cell in cells:   # the class's index in product order: the first coordinate's bit the most significant
+            counts[sum([(x & 1) << (dim - 1 - a) for a, x in enumerate(cell)])] += 1
+        return frozenset(tuple(map(counts.__getitem__, inverse)) for inverse in maps)
 
     def achievable_from(self, signatures: Iterable[tuple[int, ...]], colouring: Colouring) -> frozenset[int]:
         """The weights under ``colouring`` a placement of shapes of these :meth:`residue_signatures` (under its

@@ -193,6 +193,35 @@ def test_free_polyforms_are_canonical_and_distinct():
 
 
 @pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
+def test_orientations_in_c_and_in_python_are_the_images_symmetry_by_symmetry(grid, monkeypatch):
+    # Grid.orientations in one pass of the C extension (when built) and in Python (without it), on every free
+    # polyform up to 5 cells (4 on cubes) and on shapes the C pass refuses (a coordinate beyond 2**40: the
+    # same images in Python): the distinct images of the symmetries one by one (Grid.transform), in order.
+    from ubongo_cp.grids import base
+
+    far = 2 ** 41
+    shapes = [s for n in range(1, 5 if grid.dim == 3 else 6) for s in free_polyforms(grid, n)]
+    shapes += [tuple(tuple(x + far for x in c) for c in shapes[-1])]
+    want = {mode: [list(dict.fromkeys(grid.transform(s, k) for k in range(grid.modes[mode]))) for s in shapes]
+            for mode in grid.modes}
+    for native in (True, False):
+        with monkeypatch.context() as m:
+            if not native:
+                m.setattr(base, "_C_EXTENSION", [None])
+            for mode in grid.modes:
+                assert [grid.orientations(s, mode) for s in shapes] == want[mode], (native, mode)
+    extension = base.c_placements()
+    if extension is not None and grid.linear is not None:
+        maps = base._flat_maps(grid.linear, 1)
+        with pytest.raises(OverflowError, match="^orientations: "):
+            extension.orientations([(far,) * grid.dim], maps, 1, grid.dim)
+        with pytest.raises(ValueError, match="^orientations: "):
+            extension.orientations([(0,) * grid.dim], maps, 2, grid.dim)   # fewer maps than asked for
+        with pytest.raises(TypeError, match="^cells: "):
+            extension.orientations([("a",) * grid.dim], maps, 1, grid.dim)
+
+
+@pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
 def test_orientations_in_one_loop_and_with_numpy_are_the_images_symmetry_by_symmetry(grid):
     # Every free polyform up to 6 cells (5 on cubes), in normal position and moved (by a translation
     # of the grid), in every mode: the orientations are the distinct images of the symmetries one by one

@@ -55,6 +55,12 @@
  *       1 + the largest coordinate per axis; least shapes, each shape's least image as a tuple of cells
  *       (tuples of dim integers). The outputs are sized for N * count rows.
  *
+ *   orientations(cells, maps, count, dim) -> list
+ *       The distinct images of a shape (cells: tuples or lists of dim ints) under the first count maps (int64,
+ *       count x dim x dim, row-major: coordinate i of an image is the sum over d of map[i][d] times coordinate d),
+ *       each in normal position (its least coordinate 0 on every axis), its cells sorted, as a tuple of tuples; in
+ *       the order of the maps, an image equal to an earlier one left out (ubongo_cp.grids.Grid.orientations).
+ *       OverflowError for coordinates or map entries too large to be summed safely.
  *   counts(indices, n) -> list
  *       How often each of n items occurs in indices (uint32: an exact-cover table's; ValueError for an index
  *       of n or more).
@@ -1284,6 +1290,150 @@ done:
     return result;
 }
 
+static int compare_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* orientations(cells, maps, count, dim) -> list of shapes: the images of a shape (cells: tuples of dim ints) under
+ * the first count maps (int64, count x dim x dim: coordinate i of the image is sum_d map[i][d] x_d), each moved to
+ * normal position (its least coordinate 0 on every axis) with its cells sorted, each kept once, in the order of
+ * the maps (ubongo_cp.grids.Grid.orientations). */
+static PyObject *orientations(PyObject *self, PyObject *args)
+{
+    PyObject *cells;
+    Py_buffer bm = {0};
+    Py_ssize_t count, dim;
+    if (!PyArg_ParseTuple(args, "Oy*nn", &cells, &bm, &count, &dim))
+        return NULL;
+    PyObject *seq = NULL, *result = NULL;
+    int64_t *at = NULL, *img = NULL, *keys = NULL;
+    Py_ssize_t *kept = NULL;
+    if (dim < 1 || dim > MAX_DIM || count < 1 || bm.itemsize != 8 || bm.len != (Py_ssize_t)(count * dim * dim * 8) ||
+        !aligned(&bm, 8)) {
+        PyErr_SetString(PyExc_ValueError, "orientations: count maps of dim x dim int64 needed");
+        goto done;
+    }
+    seq = PySequence_Fast(cells, "orientations: cells must be a sequence");
+    if (!seq)
+        goto done;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 1 || n > MAX_CELLS) {
+        PyErr_SetString(PyExc_ValueError, "orientations: 1 to 2**20 cells needed");
+        goto done;
+    }
+    at = PyMem_Malloc((size_t)(n * dim) * sizeof(int64_t));
+    img = PyMem_Malloc((size_t)(count * n * dim) * sizeof(int64_t));
+    keys = PyMem_Malloc((size_t)(count * n) * sizeof(int64_t));
+    kept = PyMem_Malloc((size_t)count * sizeof(Py_ssize_t));
+    if (!at || !img || !keys || !kept) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < n; c++)
+        if (cell_coords(seq, c, dim, at + c * dim) < 0)
+            goto done;
+    const int64_t *maps = bm.buf;
+    const int64_t bound = INT64_C(1) << 40; /* coordinates and map entries within it: no sum overflows */
+    int64_t top = 0;   /* the largest coordinate of an image in normal position */
+    for (Py_ssize_t c = 0; c < n * dim; c++)
+        if (at[c] > bound || at[c] < -bound) {
+            PyErr_SetString(PyExc_OverflowError, "orientations: a coordinate is too large");
+            goto done;
+        }
+    for (Py_ssize_t k = 0; k < count * dim * dim; k++)
+        if (maps[k] > 64 || maps[k] < -64) {
+            PyErr_SetString(PyExc_OverflowError, "orientations: a map's entry is too large");
+            goto done;
+        }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const int64_t *m = maps + k * dim * dim;
+        int64_t *im = img + k * n * dim, low[MAX_DIM];
+        for (Py_ssize_t c = 0; c < n; c++)
+            for (Py_ssize_t i = 0; i < dim; i++) {
+                int64_t v = 0;
+                for (Py_ssize_t d = 0; d < dim; d++)
+                    v += m[i * dim + d] * at[c * dim + d];
+                im[c * dim + i] = v;
+                if (c == 0 || v < low[i])
+                    low[i] = v;
+            }
+        for (Py_ssize_t c = 0; c < n * dim; c++) {
+            im[c] -= low[c % dim];
+            if (im[c] > top)
+                top = im[c];
+        }
+    }
+    /* each image's cells as keys in base top + 1, the first coordinate the most significant; sorted */
+    const int64_t radix = top + 1;
+    int64_t weight[MAX_DIM];
+    weight[dim - 1] = 1;
+    for (Py_ssize_t i = dim - 2; i >= 0; i--)
+        if (__builtin_mul_overflow(weight[i + 1], radix, &weight[i]) || weight[i] > (INT64_C(1) << 62) / radix) {
+            PyErr_SetString(PyExc_OverflowError, "orientations: the cells are too far apart");
+            goto done;
+        }
+    Py_ssize_t distinct = 0;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        int64_t *ks = keys + k * n;
+        const int64_t *im = img + k * n * dim;
+        for (Py_ssize_t c = 0; c < n; c++) {
+            int64_t v = 0;
+            for (Py_ssize_t i = 0; i < dim; i++)
+                v += im[c * dim + i] * weight[i];
+            ks[c] = v;
+        }
+        if (n <= 32)
+            for (Py_ssize_t a = 1; a < n; a++) { /* insertion sort */
+                int64_t v = ks[a];
+                Py_ssize_t b = a;
+                while (b > 0 && ks[b - 1] > v) {
+                    ks[b] = ks[b - 1];
+                    b--;
+                }
+                ks[b] = v;
+            }
+        else
+            qsort(ks, (size_t)n, sizeof(int64_t), compare_int64);
+        int seen = 0;
+        for (Py_ssize_t j = 0; j < distinct && !seen; j++)
+            seen = memcmp(keys + kept[j] * n, ks, (size_t)n * sizeof(int64_t)) == 0;
+        if (!seen)
+            kept[distinct++] = k;
+    }
+    result = PyList_New(distinct);
+    if (!result)
+        goto done;
+    for (Py_ssize_t j = 0; j < distinct; j++) { /* each kept image's cells, decoded from its keys */
+        const int64_t *ks = keys + kept[j] * n;
+        PyObject *shape = PyTuple_New(n);
+        if (!shape)
+            goto fail;
+        PyList_SET_ITEM(result, j, shape);
+        for (Py_ssize_t c = 0; c < n; c++) {
+            PyObject *cell = PyTuple_New(dim);
+            if (!cell)
+                goto fail;
+            PyTuple_SET_ITEM(shape, c, cell);
+            for (Py_ssize_t i = 0; i < dim; i++) {
+                PyObject *v = PyLong_FromLongLong(ks[c] / weight[i] % radix);
+                if (!v)
+                    goto fail;
+                PyTuple_SET_ITEM(cell, i, v);
+            }
+        }
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    Py_XDECREF(seq);
+    PyMem_Free(at), PyMem_Free(img), PyMem_Free(keys), PyMem_Free(kept);
+    PyBuffer_Release(&bm);
+    return result;
+}
+
 /* counts(indices, n) -> list: how often each of n items occurs in indices (uint32). */
 static PyObject *counts(PyObject *self, PyObject *args)
 {
@@ -1365,6 +1515,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"counts", counts, METH_VARARGS, "counts(indices, n) -> list of n ints"},
+    {"orientations", orientations, METH_VARARGS, "orientations(cells, maps, count, dim) -> list of shapes"},
     {"masks", masks, METH_VARARGS, "masks(indptr, indices, n) -> list of ints"},
     {"fits", fits, METH_VARARGS, "fits(shifted, rows, positions, k) -> (fit masks, number of fits)"},
     {"fill", fill, METH_VARARGS, "fill(masks, W, k, flats, item, offset, dim, of_type, rank, first_type, "

@@ -40,6 +40,7 @@ through these methods.
 from __future__ import annotations
 
 import math
+from array import array
 from collections import deque
 from functools import lru_cache
 from itertools import accumulate, chain, product, repeat
@@ -523,6 +524,12 @@ class Grid:
         self.check_mode(mode)
         cells = [tuple(c) for c in cells]
         count = self.modes[mode]
+        native = c_placements() if self.linear is not None and cells and len(cells[0]) == self.dim else None
+        if native is not None:   # in one pass in C
+            try:
+                return native.orientations(cells, _flat_maps(self.linear, count), count, self.dim)
+            except (TypeError, OverflowError):   # not ints, or far out: the same images in Python
+                pass
         seen: dict[Shape, None] = {}
         if self.linear is not None and cells and len(cells[0]) == 2:   # :meth:`transform` in one loop
             for a, b, c, d in self.linear[:count]:
@@ -931,6 +938,12 @@ def c_placements():
 
 
 _C_EXTENSION: list = []    # the extension or None, once looked for
+
+
+@lru_cache(maxsize=None)
+def _flat_maps(linear: tuple[tuple[int, ...], ...], count: int) -> array:
+    """The first ``count`` maps of :attr:`Grid.linear` as one int64 array (the C extension's ``orientations``)."""
+    return array("q", chain.from_iterable(linear[:count]))
 
 
 @lru_cache(maxsize=None)

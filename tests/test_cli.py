@@ -148,3 +148,96 @@ def test_a_shipped_set_name_reads_the_shipped_set_and_says_so_beside_a_file_of_t
     assert main(["solve", "--pieces", "./pentominoes", "--region", "1x2", "--count"]) == 0
     out, err = capsys.readouterr()
     assert "1 solution" in out and err == ""
+
+
+EXAMPLES = ROOT / "puzzles" / "examples"
+KNUTH = ROOT / "tests" / "data" / "exact_cover" / "knuth_7_2_2_1_5.dlx"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve", "--pieces", "pentominoes", "--region", "6x10", "--max-solutions", "3"],
+     "--max-solutions goes with --count: it bounds the solutions a count shows (--limit N finds N solutions)"),
+    (["exact-cover", KNUTH, "--max-solutions", "all"],
+     "--max-solutions goes with --count: it bounds the covers a count shows (--limit N finds N covers)"),
+    (["solve", "--pieces", "pentominoes", "--region", "6x10", "--journal", "{tmp}/j.jsonl"],
+     "--journal goes with --count: it records the parts of a count"),
+    (["solve", "--pieces", "pentominoes", "--region", "6x10", "--count", "--seed", "3"], "--seed goes with --sample"),
+    (["solve", EXAMPLES / "classic_X1_easy.toml", "--problem", "2"], "--problem goes with a BurrTools .xmpuzzle file"),
+    (["batch", "classic", "--out", "{tmp}/o", "--dask-dashboard"],
+     "--dask-dashboard goes with --executor dask (the dashboard of the local Dask cluster it starts)"),
+    (["census", "--pieces", "classic", "--k", "3", "--cells", "6", "--out", "{tmp}/o", "--dask-dashboard"],
+     "--dask-dashboard goes with --executor dask (the dashboard of the local Dask cluster it starts)"),
+    (["batch", "classic", "--out", "{tmp}/o", "--max-solutions", "2"], "--max-solutions goes with --strict"),
+    (["booklet", "classic", "--out", "{tmp}/b.pdf", "--most", "3"], "--most goes with --all-solutions"),
+    (["simulate", "domino", "--games", "2", "--show-moves"], "--show-moves goes with --replay"),
+    (["simulate", "duel", "--games", "2", "--plot", "{tmp}/p.png"], "--plot goes with --sweep"),
+    (["simulate", "duel", "--games", "2", "--orange", "2"],
+     "--orange goes with --handicap or --sweep (the handicap board's fields)"),
+    (["simulate", "duel", "--games", "2", "--sweep", "2", "--skill-b", "0.5"],
+     "--skill-b does not go with --sweep, which gives B the skill skill-a / RATIO"),
+    (["census", "--pieces", "classic", "--k", "3", "--cells", "6", "--out", "{tmp}/o", "--count-only",
+      "--per-subset"], "--per-subset does not go with --count-only, which analyses no region"),
+])
+def test_an_option_without_what_it_needs_is_refused_before_any_work(run_cli, tmp_path, argv, message):
+    code, out, err = run_cli(*[str(a).replace("{tmp}", str(tmp_path)) for a in argv])
+    assert (code, out, err) == (2, "", f"ubongo-cp: error: {message}\n")
+    assert not any(tmp_path.iterdir())   # no output folder, journal or picture made
+
+
+def test_memory_limit_is_noted_where_no_decision_diagram_is_built(run_cli):
+    import json
+
+    def note(why: str) -> str:
+        return f"ubongo-cp: note: --memory-limit bounds a decision diagram, which {why} does not build; ignored\n"
+
+    pentominoes = ["solve", "--pieces", "pentominoes", "--region", "6x10", "--memory-limit", "1G", "--json"]
+    code, out, err = run_cli(*pentominoes, "--count")
+    assert code == 0 and json.loads(out)["count"] == 9356    # the count runs all the same
+    assert err == ("ubongo-cp: note: --memory-limit bounds a decision diagram, which the count of these pieces does "
+                   "not build (it is built for many identical pieces, --sample, --fix and --frequencies); ignored\n")
+    assert run_cli(*pentominoes)[::2] == (0, note("a search for one solution"))
+    assert run_cli(*pentominoes, "--count", "--limit", "5")[::2] == (0, note("a search with --limit"))
+    assert run_cli(*pentominoes, "--count", "--backend", "dlx")[::2] == (0, note("--backend dlx"))
+    assert run_cli(*pentominoes, "--count", "--jobs", "2")[::2] == (0, note("a count over workers or with a journal"))
+    # where a diagram is built (or may be), no note: a sample, and the 10x10 dominoes the default counts on one
+    assert run_cli(*pentominoes, "--sample", "1", "--seed", "1")[::2] == (0, "")
+    code, out, err = run_cli("solve", "--pieces", "classic", "--use", "I2:50-50", "--region", "10x10", "--count",
+                             "--memory-limit", "1G", "--max-solutions", "0", "--json")
+    assert (code, err, json.loads(out)["count"]) == (0, "", 258584046368)
+
+
+def test_options_with_no_effect_where_the_run_still_does_what_was_asked_are_noted(run_cli, tmp_path, capsys):
+    from ubongo_cp.cli import build_parser
+    from ubongo_cp.cli.common import check_common, say_notes
+
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", "6x10", "--count", "--sample", "2",
+                             "--seed", "1", "--max-solutions", "1")
+    assert code == 0 and out.count("sample ") == 2
+    assert err == ("ubongo-cp: note: --max-solutions has no effect with --sample, which shows every solution it draws; "
+                   "ignored\n")
+    code, out, err = run_cli("cards", EXAMPLES, "--svg", tmp_path / "svg", "--dpi", "600", "--no-pieces")
+    assert code == 0 and "SVG image(s)" in out
+    assert err == ("ubongo-cp: note: --dpi sets the resolution of the --png images, and none are written; ignored\n"
+                   "ubongo-cp: note: --no-pieces leaves the piece sheets out of the PDF (--out), and none is written; "
+                   "ignored\n")
+    code, out, err = run_cli("simulate", "duel", "--games", "2", "--sweep", "2", "--handicap", "--synthetic")
+    assert code == 0 and "B wins, handicap" in out
+    assert err == ("ubongo-cp: note: --handicap has no effect with --sweep, which plays every setting with and without "
+                   "the handicap; ignored\n")
+    # a scheduler's cluster has its own dashboard and workers; --report makes no run (checked without running)
+    cases = [(["solve", "--pieces", "pentominoes", "--region", "6x10", "--count", "--scheduler", "tcp://h:8786",
+               "--dask-dashboard", "--jobs", "3"],
+              "--dask-dashboard has no effect with --scheduler: the scheduler serves its own dashboard; ignored\n"
+              "ubongo-cp: note: --jobs has no effect with --scheduler: the scheduler's workers run the work; ignored\n"),
+             (["bench", "--report", str(tmp_path), "--quick", "--repeats", "3"],
+              "--repeats has no effect with --report, which only rebuilds the tables and plots of the runs made; "
+              "ignored\nubongo-cp: note: --quick has no effect with --report, which only rebuilds the tables and "
+              "plots of the runs made; ignored\n")]
+    for argv, said in cases:
+        check_common(build_parser(argv[0]).parse_args(argv))
+        assert capsys.readouterr().err == ""   # said once the command has run, not before its own checks
+        say_notes()
+        assert capsys.readouterr().err == "ubongo-cp: note: " + said
+    # a command line refused after a note says its one line of error alone
+    code, out, err = run_cli("cards", EXAMPLES, "--png", tmp_path / "png", "--no-pieces", "--dpi", "1")
+    assert (code, err) == (2, "ubongo-cp: error: --dpi must be from 20 to 1200 dots per inch, got 1\n")

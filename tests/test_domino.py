@@ -820,7 +820,9 @@ def test_simulate_table_and_rates():
 
 def _cli(argv):
     from ubongo_cp.cli import build_parser
+    from ubongo_cp.cli.common import check_only_with
     args = build_parser().parse_args(["simulate", *argv])
+    check_only_with(args)   # an option without the one it goes with (--show-moves without --replay)
     return args.func(args)
 
 

@@ -252,6 +252,9 @@ def _main(argv: list[str], interrupted: list[bool]) -> int:
     if argv == ["--version"]:  # answered before any parser is built
         print(f"ubongo-cp {__version__}")
         return 0
+    from .common import say_notes
+
+    say_notes(drop=True)   # none left by an earlier command line of this process
     try:
         args = build_parser(argv[0] if argv else None).parse_args(argv)
         from .common import check_common
@@ -267,7 +270,9 @@ def _main(argv: list[str], interrupted: list[bool]) -> int:
         try:
             # No output may replace a file the command read; cards read only the piece files they may.
             with protect_inputs(), allowed_piece_files(getattr(args, "allow_pieces", None) or ()):
-                return int(args.func(args) or 0)
+                status = int(args.func(args) or 0)
+            say_notes()   # the options that had no effect, said once the command ran
+            return status
         finally:
             MAX_CELLS_OPTION.reset(option)
     except UbongoError as exc:
@@ -283,6 +288,7 @@ def _main(argv: list[str], interrupted: list[bool]) -> int:
     except KeyboardInterrupt:
         _SAID.append(True)
         print("ubongo-cp: interrupted", file=sys.stderr, flush=True)
+        say_notes()
         return 130
     except Exception as exc:
         if interrupted:  # Ctrl-C inside an import or a C extension can surface as another exception

@@ -10,7 +10,7 @@ import re
 import sys
 
 from ..errors import InputError
-from .common import show_bar, add_progress_argument, directory_outputs
+from .common import show_bar, add_progress_argument, directory_outputs, only_with
 
 __all__ = ["add_parsers"]
 
@@ -53,6 +53,10 @@ def add_parsers(sub) -> None:
     p.add_argument("--report", metavar="DIR", help="only rebuild the tables and plots of DIR from its runs")
     p.add_argument("--list", action="store_true", help="list the shipped suites and adapters, then exit")
     add_progress_argument(p)
+    for flag in ("--time-limit", "--wall-limit", "--memory-limit", "--repeats", "--warmups", "--seed", "--quick",
+                 "--question"):   # options of the runs, which --report makes none of
+        only_with(p, flag, lambda a: not a.report, "has no effect with --report, which only rebuilds the tables "
+                                                   "and plots of the runs made", note=True)
     p.set_defaults(func=_cmd_bench)
 
 

@@ -12,7 +12,7 @@ import re
 from ..errors import MAX_JOB_CPU_SECONDS, InputError
 from ..geometry import MAX_REGION_CELLS
 from .common import (box_sizes, show_bar, add_executor_arguments, add_progress_argument, confirmed, directory_outputs,
-                     executor_from, PIECES_HELP)
+                     executor_from, only_with, PIECES_HELP)
 
 __all__ = ["add_parsers", "parse_cells", "parse_box"]
 
@@ -38,6 +38,8 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
                    help="only enumerate: regions per shape class in OUT/counts, no analysis")
     p.add_argument("--per-subset", action="store_true",
                    help="also write OUT/subsets: one row per (region, tiling subset, count)")
+    only_with(p, "--per-subset", lambda a: not a.count_only, "does not go with --count-only, which analyses no "
+                                                              "region")
     p.add_argument("--shards", type=int,
                    help="shards per size, at most one per region (default: from the expected number of regions)")
     p.add_argument("--yes", action="store_true",

@@ -11,7 +11,7 @@ import math
 import os
 import sys
 from contextlib import contextmanager
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..errors import InputError, UbongoError
 from ..solvers.registry import DEFAULT_KEEP
@@ -25,7 +25,7 @@ __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
            "add_split_arguments", "split_from", "check_orientations", "check_table_out", "check_plot_out", "check_pdf_out",
-           "notify", "box_sizes", "region_arg"]
+           "notify", "box_sizes", "region_arg", "only_with", "check_only_with", "ignored", "say_notes"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -130,6 +130,57 @@ def output_kinds(parser: argparse.ArgumentParser, **kinds) -> None:
     parser.set_defaults(output_kinds=kinds)
 
 
+def only_with(parser: argparse.ArgumentParser, flag: str, met: Callable[[argparse.Namespace], bool], says: str, *,
+              note: bool = False) -> None:
+    """Declare that option ``flag`` of ``parser`` acts only when ``met(args)`` holds of the rest of the command
+    line (``--max-solutions`` only with ``--count``, ``--dask-dashboard`` only with ``--executor dask``).
+
+    Given without it (its value other than its default), :func:`check_only_with` refuses the command line with
+    ``FLAG SAYS`` (exit status 2, e.g. ``--most goes with --all-solutions``), or with ``note`` lets the
+    command run (where it still does what was asked: ``--dpi`` with no PNG images to draw) and prints
+    ``note: FLAG SAYS; ignored`` on standard error when it has run (:func:`ignored`). Declared after ``flag``
+    is added; an option may have several.
+    """
+    action = parser._option_string_actions[flag]
+    rules = parser.get_default("only_with") or ()
+    parser.set_defaults(only_with=(*rules, (flag, action.dest, action.default, met, says, note)))
+
+
+def check_only_with(args: argparse.Namespace) -> None:
+    """Refuse, or note and ignore, every option given where it has no effect (:func:`only_with`).
+
+    Raises
+    ------
+    InputError
+        Naming the first option given without what it needs.
+    """
+    unmet = [(flag, says, note) for flag, dest, default, met, says, note in getattr(args, "only_with", ())
+             if getattr(args, dest, default) != default and not met(args)]
+    for flag, says, note in unmet:
+        if not note:
+            raise InputError(f"{flag} {says}")
+    for flag, says, _ in unmet:
+        ignored(flag, says)
+
+
+#: The notes of :func:`ignored` not yet said.
+_NOTES: list[str] = []
+
+
+def ignored(flag: str, why: str) -> None:
+    """Note that option ``flag`` has no effect in this run, and ``why``: one line on standard error once the command
+    has run (:func:`say_notes`; a command line refused after all says its one line of error alone)."""
+    _NOTES.append(f"note: {flag} {why}; ignored")
+
+
+def say_notes(*, drop: bool = False) -> None:
+    """Say the notes of :func:`ignored` made so far (or, with ``drop``, forget them: the command was refused)."""
+    notes = list(dict.fromkeys(_NOTES))
+    _NOTES.clear()
+    for line in () if drop else notes:
+        notify(line)
+
+
 def check_common(args: argparse.Namespace) -> None:
     """Check the options many commands share (ranges, output paths, job counts).
 
@@ -150,6 +201,7 @@ def check_common(args: argparse.Namespace) -> None:
         value = getattr(args, name, None)
         if isinstance(value, (int, float)) and not (value > 0 and math.isfinite(value)):
             raise UbongoError(f"--{name.replace('_', '-')} must be a positive number of seconds, got {value}")
+    check_estimate(args)
     _check_outputs(args)
     jobs = getattr(args, "jobs", None)
     cap = 8 * (os.cpu_count() or 1)
@@ -158,6 +210,7 @@ def check_common(args: argparse.Namespace) -> None:
     scheduler = getattr(args, "scheduler", None)
     if scheduler is not None and not scheduler.strip():
         raise UbongoError("--scheduler needs an address, e.g. tcp://10.0.0.5:8786")
+    check_only_with(args)
 
 
 def add_executor_arguments(parser: argparse.ArgumentParser, *, default_jobs: int | None = 1,
@@ -181,6 +234,12 @@ def add_executor_arguments(parser: argparse.ArgumentParser, *, default_jobs: int
     parser.add_argument("--dask-dashboard", action="store_true",
                         help="with --executor dask and no --scheduler: serve the local cluster's dashboard "
                              "on 127.0.0.1 (its address is printed); off by default")
+    only_with(parser, "--dask-dashboard", lambda a: a.executor == "dask" or a.scheduler is not None,
+              "goes with --executor dask (the dashboard of the local Dask cluster it starts)")
+    only_with(parser, "--dask-dashboard", lambda a: a.scheduler is None,
+              "has no effect with --scheduler: the scheduler serves its own dashboard", note=True)
+    only_with(parser, "--jobs", lambda a: a.scheduler is None,
+              "has no effect with --scheduler: the scheduler's workers run the work", note=True)
 
 
 def executor_from(args: argparse.Namespace, *, reach: bool = False) -> Executor:
@@ -348,6 +407,8 @@ def add_split_arguments(parser: argparse.ArgumentParser) -> None:
                         help=("with --count: " if _has_option(parser, "--count") else "")
                         + "record each finished part of the count in FILE (JSON lines); run the "
                           "same command again after a stop to go on where it stopped")
+    if _has_option(parser, "--count"):
+        only_with(parser, "--journal", lambda a: a.count, "goes with --count: it records the parts of a count")
     add_progress_argument(parser)
 
 

@@ -12,7 +12,7 @@ import sys
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..shipped import SHIPPED_DECKS
 from .common import show_bar, add_allow_pieces_argument, add_executor_arguments, add_progress_argument, \
-    check_pdf_out, directory_outputs, executor_from, output_kinds
+    check_pdf_out, directory_outputs, executor_from, only_with, output_kinds
 
 __all__ = ["add_parsers"]
 
@@ -125,6 +125,7 @@ def _add_batch(sub) -> None:
     p.add_argument("--max-solutions", type=int, metavar="M",
                    help="with --strict: the most solutions a task may have (default: the deck spec's, 1 for a "
                         "side whose tasks must be unique)")
+    only_with(p, "--max-solutions", lambda a: a.strict, "goes with --strict")
     add_executor_arguments(p, default_jobs=None)
     add_progress_argument(p)
     add_allow_pieces_argument(p)
@@ -135,8 +136,6 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     from ..batch import run_batch, strict_failures
     from ..errors import InputError
 
-    if args.max_solutions is not None and not args.strict:
-        raise InputError("--max-solutions goes with --strict")
     if args.max_solutions is not None and args.max_solutions < 1:
         raise InputError(f"--max-solutions must be at least 1, got {args.max_solutions}")
 
@@ -214,6 +213,7 @@ def _add_booklet(sub) -> None:
                         "continuation pages where they do not fit)")
     p.add_argument("--most", type=int, default=None, help="with --all-solutions: solutions drawn per task "
                                                          "(default 24)")
+    only_with(p, "--most", lambda a: a.all_solutions, "goes with --all-solutions")
     add_progress_argument(p)
     add_allow_pieces_argument(p)
     p.set_defaults(func=_cmd_booklet)
@@ -222,11 +222,8 @@ def _add_booklet(sub) -> None:
 def _cmd_booklet(args: argparse.Namespace) -> int:
     from ..booklet import MOST_SOLUTIONS, make_booklet
     from ..cards import load_deck
-    from ..errors import InputError
     from ..report import load_tasks
 
-    if args.most is not None and not args.all_solutions:
-        raise InputError("--most goes with --all-solutions")
     check_pdf_out(args)
     cards, problems = load_deck(args.deck)
     for prob in problems:
@@ -273,7 +270,11 @@ def _add_cards(sub) -> None:
     p.add_argument("--cell-mm", type=float, default=DEFAULT_CELL_MM,
                    help=f"size of a cell on paper in mm (default {DEFAULT_CELL_MM:g}, an estimate of the "
                         "physical games' pieces: measure yours)")
-    p.add_argument("--no-pieces", action="store_true", help="leave out the piece sheets")
+    p.add_argument("--no-pieces", action="store_true", help="leave out the piece sheets (of the PDF)")
+    only_with(p, "--dpi", lambda a: a.png, "sets the resolution of the --png images, and none are written",
+              note=True)
+    only_with(p, "--no-pieces", lambda a: a.out, "leaves the piece sheets out of the PDF (--out), and none is "
+                                                   "written", note=True)
     add_progress_argument(p)
     add_allow_pieces_argument(p)
     p.set_defaults(func=_cmd_cards)

@@ -10,7 +10,7 @@ import argparse
 from ..errors import InputError
 
 from .common import (show_bar, add_executor_arguments, add_progress_argument, check_plot_out, check_table_out,
-                     executor_from, notify, output_kinds)
+                     executor_from, notify, only_with, output_kinds)
 
 __all__ = ["add_parsers", "run_simulate_domino"]
 
@@ -44,6 +44,7 @@ def add_parsers(simulate_subparsers) -> None:
     p.add_argument("--replay", metavar="GAME.json",
                    help="replay and check a game record instead of simulating")
     p.add_argument("--show-moves", action="store_true", help="with --replay: print every move")
+    only_with(p, "--show-moves", lambda a: a.replay, "goes with --replay")
     add_progress_argument(p)
     add_executor_arguments(p)
     rules = p.add_argument_group("rule settings (the decisions on what the rules DN-1..DN-12 leave open)")
@@ -85,8 +86,6 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
             raise InputError(f"--replay replays a record and takes no simulation options (given: "
                              f"{', '.join('--' + name.replace('_', '-') for name in given)})")
         return _replay(args)
-    if args.show_moves:
-        raise InputError("--show-moves goes with --replay")
     from ..games.base import save_record
     from ..games.domino.sim import play_one, plot_lengths, simulate, summary_text
     from ..games.domino.state import DominoSettings

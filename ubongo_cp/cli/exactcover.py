@@ -10,7 +10,7 @@ import sys
 
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, choose, solver_names
 from ..status import Status
-from .common import json_dumps, add_estimate_argument, add_split_arguments, check_estimate, print_estimate, split_from
+from .common import json_dumps, add_estimate_argument, add_split_arguments, only_with, print_estimate, split_from
 from .puzzle import max_solutions_arg, warm_engines
 
 __all__ = ["add_parsers"]
@@ -37,6 +37,8 @@ def add_parsers(sub) -> None:
                         "holding none")
     add_split_arguments(p)
     add_estimate_argument(p)
+    only_with(p, "--max-solutions", lambda a: a.count,
+              "goes with --count: it bounds the covers a count shows (--limit N finds N covers)")
     p.set_defaults(func=_cmd_exact_cover)
 
 
@@ -44,7 +46,6 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
     from ..exactcover import read_exact_cover
     from ..solvers import check_backend, solve
 
-    check_estimate(args)
     matrix = read_exact_cover(args.instance)
     if matrix.skipped:
         print(f"ubongo-cp: warning: {skipped_note(matrix.skipped)}", file=sys.stderr)

@@ -14,9 +14,9 @@ from ..shipped import SHIPPED_PIECE_SETS
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_names
 from ..status import Status
 from ..structs import replace
-from .common import (json_dumps, add_allow_pieces_argument, add_estimate_argument, add_split_arguments, check_estimate,
-                     check_orientations, piece_names_arg, pieces_arg, print_estimate, region_arg, split_from,
-                     PIECES_HELP)
+from .common import (json_dumps, add_allow_pieces_argument, add_estimate_argument, add_split_arguments,
+                     check_orientations, ignored, only_with, piece_names_arg, pieces_arg, print_estimate, region_arg,
+                     split_from, PIECES_HELP)
 from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers", "DECLARES"]
@@ -82,7 +82,18 @@ def _add_solve(sub) -> None:
     add_allow_pieces_argument(p)
     add_split_arguments(p)
     add_estimate_argument(p)
+    only_with(p, "--max-solutions", lambda a: a.count or a.frequencies or _is_card(a.card),
+              "goes with --count: it bounds the solutions a count shows (--limit N finds N solutions)")
+    only_with(p, "--max-solutions", lambda a: a.sample is None,
+              "has no effect with --sample, which shows every solution it draws", note=True)
+    only_with(p, "--seed", lambda a: a.sample is not None, "goes with --sample")
+    only_with(p, "--problem", lambda a: is_xmpuzzle(a.card), "goes with a BurrTools .xmpuzzle file")
     p.set_defaults(func=_cmd_solve)
+
+
+def _is_card(path: str | None) -> bool:
+    """Whether ``solve``'s positional file is a card side (every task counted), not a BurrTools file."""
+    return bool(path) and not is_xmpuzzle(path)
 
 
 def _add_analyze(sub) -> None:
@@ -129,18 +140,15 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     # Inputs are read before numpy and the solvers are imported: a bad file fails fast.
     from ..pieces import count_ranges
 
-    check_estimate(args)
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
     most = max_solutions_arg(args.max_solutions)
     diagram = _diagram_args(args)
-    if args.problem is not None and not is_xmpuzzle(args.card):
-        raise InputError("--problem goes with a BurrTools .xmpuzzle file")
     if args.draw:
         from ..draw.figures import check_format
 
         check_format(args.draw)
-    if args.card and not is_xmpuzzle(args.card):
+    if _is_card(args.card):
         if args.pieces or args.region:
             raise InputError("give either a card file or --pieces/--region, not both")
         if args.use is not None:
@@ -180,6 +188,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     if args.backend:  # a refusal before the engine is loaded or compiled
         check_backend(instance, args.backend, sample=args.sample is not None, fixed=bool(diagram["fixed"]),
                       frequencies=bool(args.frequencies))
+    _check_memory_limit(args, [instance], limit=limit)
     warm_engines(args.backend, limit, diagram=bool(args.sample is not None or args.fix or args.frequencies))
     if most is None and counting:  # --max-solutions all: each solution printed as found, none held
         stream = _Stream(instance, region, as_json=args.json, label="sample" if args.sample else "solution")
@@ -206,12 +215,36 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _diagram_args(args: argparse.Namespace) -> dict:
     """``solve``'s keyword arguments for the decision-diagram options (``fixed`` is filled in per instance)."""
-    if args.seed is not None and args.sample is None:
-        raise InputError("--seed goes with --sample")
     out = {"sample": args.sample, "seed": args.seed, "frequencies": args.frequencies}
     if args.memory_limit is not None:
         out["memory_limit"] = memory_arg(args.memory_limit)
     return out
+
+
+def _check_memory_limit(args: argparse.Namespace, instances, *, limit: int | None) -> None:
+    """A note when ``--memory-limit`` is given to a search that builds no decision diagram (it bounds only a
+    diagram's size): the backend named builds none, a solution limit or a count over workers runs without one,
+    or the default count of these pieces does not ask for one (:func:`~ubongo_cp.solvers.asks_diagram`)."""
+    if args.memory_limit is None or args.sample is not None or args.fix or args.frequencies:
+        return
+    from ..solvers import asks_diagram
+    from ..solvers.registry import get_solver
+
+    if args.backend:
+        why = None if get_solver(args.backend).diagram else f"bounds a decision diagram, which --backend " \
+                                                            f"{args.backend} does not build"
+    elif limit is not None:
+        why = ("bounds a decision diagram, which a search for one solution does not build" if limit == 1 and
+               not args.count else "bounds a decision diagram, which a search with --limit does not build")
+    elif args.jobs > 1 or args.journal or args.scheduler or args.executor == "dask":
+        why = "bounds a decision diagram, which a count over workers or with a journal does not build"
+    elif not any(asks_diagram(instance) for instance in instances):
+        why = ("bounds a decision diagram, which the count of these pieces does not build (it is built for "
+               "many identical pieces, --sample, --fix and --frequencies)")
+    else:
+        why = None
+    if why:
+        ignored("--memory-limit", why)
 
 
 def memory_arg(text: str) -> int:
@@ -410,6 +443,8 @@ def _solve_card(args: argparse.Namespace) -> int:
         for face in faces:
             check_backend(task_instance(card, face), args.backend, sample=args.sample is not None,
                           fixed=bool(args.fix), frequencies=bool(args.frequencies))
+    _check_memory_limit(args, [task_instance(card, face) for face in faces] if args.memory_limit else [],
+                        limit=args.limit)
     warm_engines(args.backend, args.limit, diagram=bool(args.sample is not None or args.fix or args.frequencies))
     out, panels = [], []
     for number, face in enumerate(faces):
@@ -524,7 +559,6 @@ def _check_max_empty(max_empty: int | None, region) -> None:
 
 # ------------------------------------------------------------------- analyze
 def _cmd_analyze(args: argparse.Namespace) -> int:
-    check_estimate(args)
     piece_set = pieces_arg(args.pieces)
     region = region_arg(args.region, piece_set, max_cells=args.max_cells)
     check_orientations(args.orientations, [region.grid])

@@ -10,7 +10,7 @@ import math
 
 from ..errors import InputError
 from .common import (show_bar, add_executor_arguments, add_progress_argument, check_plot_out, check_table_out,
-                     executor_from, notify)
+                     executor_from, notify, only_with)
 
 __all__ = ["add_parsers"]
 
@@ -63,6 +63,13 @@ def add_parsers(sub):
                    help="instead of one setting: for each speed ratio R, B gets skill skill-a / R; play "
                         "--games matches with and without the handicap (UD-7) and print B's win rates")
     d.add_argument("--plot", metavar="PNG", help="with --sweep: plot the win rates to PNG")
+    only_with(d, "--plot", lambda a: a.sweep, "goes with --sweep")
+    only_with(d, "--orange", lambda a: a.handicap or a.sweep, "goes with --handicap or --sweep (the handicap "
+                                                                 "board's fields)")
+    only_with(d, "--skill-b", lambda a: not a.sweep, "does not go with --sweep, which gives B the skill "
+                                                      "skill-a / RATIO")
+    only_with(d, "--handicap", lambda a: not a.sweep, "has no effect with --sweep, which plays every setting "
+                                                       "with and without the handicap", note=True)
     _common(d, "duel")
     d.set_defaults(func=_run_duel)
     return simulate_subparsers
@@ -217,8 +224,6 @@ def _run_duel(args) -> int:
     deck = _tasks(args, "duel")
     if args.sweep:
         return _run_sweep(args, deck)
-    if args.plot:
-        raise InputError("--plot needs --sweep")
     with executor_from(args) as executor:
         table = simulate_duel(deck, args.games, args.skill_a, args.skill_b, args.seed, side=args.side,
                               handicap=args.handicap, orange_fields=args.orange, model=_model(args),

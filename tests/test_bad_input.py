@@ -360,3 +360,23 @@ def test_two_shapes_under_one_name_are_refused(optional):
     assert solve(build_instance([L, J], Region.rectangle(2, 4))).count == 2
     with pytest.raises(InputError, match="neither one a one-sided orientation of the other"):
         build_instance([L, J], Region.rectangle(2, 4), mode="one-sided")
+
+
+SUITES = "decks, duel-analysis, identical, knuth, pentominoes"
+A_SUITE = f"not a suite (a .toml file of [[instance]] tables, a directory of instance files, or a shipped suite: {SUITES})"
+
+
+def test_a_file_given_as_a_bench_suite_says_what_a_suite_is_and_what_it_got(run_cli, tmp_path):
+    import shutil
+
+    dlx = shutil.copy(Path(__file__).parent / "data" / "exact_cover" / "knuth_7_2_2_1_5.dlx", tmp_path / "k.dlx")
+    card = Path(EXAMPLES) / "classic_X1_easy.toml"
+    spec = Path(__file__).parent.parent / "ubongo_cp" / "data" / "specs" / "classic.toml"
+    for suite, said in ((dlx, f"is an exact-cover instance (Knuth's format), {A_SUITE}; give a directory holding it"),
+                        (card, f"is a card side, {A_SUITE}; give a directory holding it"),
+                        (spec, f"is a deck spec, {A_SUITE}; generate its deck and give the deck's directory"),
+                        (REGION, f"is a .txt file, {A_SUITE}")):
+        code, out, err = run_cli("bench", suite, "--solvers", "dlx", "--out", tmp_path / "o", "--no-progress")
+        assert (code, out, err) == (2, "", f"ubongo-cp: error: {suite}: {said}\n")
+    assert not (tmp_path / "o").exists()
+

@@ -219,7 +219,19 @@ def load_suite(spec: str | os.PathLike, *, quick: bool = False, question: str = 
         if (path / SUITE_FILE).is_file():
             return _load_toml(path / SUITE_FILE, path.name or name, quick)
         return _load_directory(path, name, question)
+    if path.suffix.lower() != ".toml":
+        kinds = {".dlx": "an exact-cover instance (Knuth's format)", ".xmpuzzle": "a BurrTools file"}
+        if path.suffix.lower() in kinds:
+            raise _not_a_suite(path, kinds[path.suffix.lower()], "give a directory holding it")
+        raise _not_a_suite(path, f"a {path.suffix} file" if path.suffix else "a file without a .toml suffix")
     return _load_toml(path, name, quick)
+
+
+def _not_a_suite(path: Path, got: str, advice: str = "") -> InputError:
+    """The error for a file given as a suite that is none: what it is, what a suite is, and what to give."""
+    return InputError(f"is {got}, not a suite (a .toml file of [[instance]] tables, a directory of instance "
+                      f"files, or a shipped suite: {', '.join(shipped_suites())})" + (f"; {advice}" if advice else ""),
+                      path=path)
 
 
 # ---------------------------------------------------------------------- TOML
@@ -229,6 +241,10 @@ def _load_toml(path: Path, name: str, quick: bool) -> Suite:
     text = read_text(path)
     data = loads_toml(text, path=path)
     unknown = set(data) - {"description", "instance"}
+    if "instance" not in data and {"region", "tasks", "sides"} & set(data):
+        if "sides" in data:
+            raise _not_a_suite(path, "a deck spec", "generate its deck and give the deck's directory")
+        raise _not_a_suite(path, "a card side", "give a directory holding it")
     if unknown:
         key = sorted(unknown)[0]
         raise InputError(f"unknown key {key!r} (a suite has 'description' and [[instance]] tables)",

@@ -380,3 +380,22 @@ def test_a_file_given_as_a_bench_suite_says_what_a_suite_is_and_what_it_got(run_
         assert (code, out, err) == (2, "", f"ubongo-cp: error: {suite}: {said}\n")
     assert not (tmp_path / "o").exists()
 
+
+def test_examples_copy_into_a_file_says_that_copy_needs_a_directory(run_cli, tmp_path):
+    from ubongo_cp.shipped import copy_examples
+
+    target = tmp_path / "notes.txt"
+    target.write_text("mine\n")
+    for argv in (["examples", "--copy", target], ["examples", "pentominoes", "--copy", target]):
+        code, out, err = run_cli(*argv)
+        assert (code, out, err) == (2, "", f"ubongo-cp: error: --copy {target}: {target} is a file; the copies go "
+                                           "into a directory (made where missing)\n")
+    code, _, err = run_cli("examples", "--copy", target / "sub")
+    assert (code, err) == (2, f"ubongo-cp: error: --copy {target / 'sub'}: {target} is a file; the copies go into a "
+                              "directory (made where missing)\n")
+    assert target.read_text() == "mine\n"
+    with pytest.raises(InputError) as info:     # the library names its argument, not the option
+        copy_examples(target)
+    assert (str(info.value), info.value.argument) == (
+        f"{target}: is a file; the copies go into a directory (made where missing)", "dest")
+

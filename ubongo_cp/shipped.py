@@ -265,6 +265,7 @@ def copy_example(example: Example, dest: str | os.PathLike) -> pathlib.Path:
 
     from .errors import InputError
 
+    _check_destination(dest)
     target = Path(dest) / example.path.name
     if target.exists() or target.is_symlink():
         if is_unchanged_copy(example, dest):
@@ -279,6 +280,23 @@ def copy_example(example: Example, dest: str | os.PathLike) -> pathlib.Path:
     except OSError as exc:
         raise InputError(f"cannot copy to {dest}: {exc.strerror or exc}") from None
     return target
+
+
+def _check_destination(dest: str | os.PathLike) -> None:
+    """Refuse a destination of :func:`copy_example` that is not a directory (an :class:`~ubongo_cp.errors.InputError`
+    naming the argument ``dest``)."""
+    from pathlib import Path
+
+    from .errors import InputError
+
+    for folder in (Path(dest), *Path(dest).parents):   # the first that exists must be a directory
+        if folder.is_dir():
+            return
+        if os.path.lexists(folder):
+            what = "is a file" if folder.is_file() else "is a broken link" if folder.is_symlink() else \
+                "is not a directory"
+            raise InputError(f"{what}; the copies go into a directory (made where missing)", path=folder,
+                             argument="dest")
 
 
 def copy_examples(dest: str | os.PathLike) -> list[pathlib.Path]:
@@ -297,6 +315,7 @@ def copy_examples(dest: str | os.PathLike) -> list[pathlib.Path]:
 
     from .errors import InputError
 
+    _check_destination(dest)
     chosen = [e for e in EXAMPLES.values() if e.kind in ("card", "region") or e.key in EXAMPLE_SPECS]
     there = [Path(dest) / e.path.name for e in chosen if ((Path(dest) / e.path.name).exists()
                                                           or (Path(dest) / e.path.name).is_symlink())

@@ -123,6 +123,17 @@ def _draw(example, path: str) -> None:
 
 def _cmd_examples(args: argparse.Namespace) -> int:
     from ..errors import InputError
+
+    try:
+        return _examples(args)
+    except InputError as exc:   # a --copy destination that is not a directory, named as the option
+        if exc.argument != "dest":
+            raise
+        raise InputError(f"--copy {args.copy}: {exc.path} {exc.message}") from None
+
+
+def _examples(args: argparse.Namespace) -> int:
+    from ..errors import InputError
     from ..shipped import EXAMPLES, copy_example, copy_examples, find_example, is_unchanged_copy
 
     if args.name is None:

@@ -399,3 +399,25 @@ def test_examples_copy_into_a_file_says_that_copy_needs_a_directory(run_cli, tmp
     assert (str(info.value), info.value.argument) == (
         f"{target}: is a file; the copies go into a directory (made where missing)", "dest")
 
+
+@pytest.mark.parametrize("players, said", [
+    (9, "settings: num_players must be 2, 3 or 4, got 9"),
+    (-1, "settings: num_players must be 2, 3 or 4, got -1"),
+    ("two", "settings: num_players must be a whole number, got 'two'"),
+    (None, "settings: num_players must be a whole number, got None"),
+    ("missing", "settings: 'num_players' is missing (2, 3 or 4, the number of hands dealt)"),
+])
+def test_a_domino_record_with_a_bad_number_of_players_names_the_setting(run_cli, tmp_path, players, said):
+    # A missing num_players was taken as 4, and the record then refused for its deal of two hands.
+    import json
+
+    record = json.loads((BAD / "record_domino_illegal_move.json").read_text())
+    if players == "missing":
+        del record["settings"]["num_players"]
+    else:
+        record["settings"]["num_players"] = players
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record, indent=1))
+    code, out, err = run_cli("simulate", "domino", "--replay", path)
+    assert (code, out, err) == (2, "", f"ubongo-cp: error: {path}: {said}\n")
+

@@ -125,7 +125,13 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
         unknown = set(raw) - known
         if unknown:
             raise InputError(f"unknown settings {sorted(unknown)}", path=path)
-        settings = DominoSettings(**raw)
+        if "num_players" not in raw:   # the deal is dealt for it: never the default of a new game
+            raise InputError("settings: 'num_players' is missing (2, 3 or 4, the number of hands dealt)", path=path)
+        try:
+            settings = DominoSettings(**raw)
+        except InputError as exc:   # the setting named, as the record's key
+            named = f"{exc.argument} " if exc.argument else ""
+            raise InputError(f"settings: {named}{exc.message}", path=path) from None
         deal = record["deal"]
         seed = record.get("seed", 0)
         if not is_int(seed) or seed < 0:

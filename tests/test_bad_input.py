@@ -421,3 +421,12 @@ def test_a_domino_record_with_a_bad_number_of_players_names_the_setting(run_cli,
     code, out, err = run_cli("simulate", "domino", "--replay", path)
     assert (code, out, err) == (2, "", f"ubongo-cp: error: {path}: {said}\n")
 
+
+@pytest.mark.parametrize("pieces, box, size", [("pentominoes", "3x-4", -4), ("pentominoes", " -3 x 4", -3),
+                                               ("pentominoes", "0x4", 0), ("soma", "3x3x-1", -1)])
+def test_a_box_size_below_one_is_named_as_such(run_cli, pieces, box, size):
+    # "3x-4" was read as a file name: "3x-4: file not found"
+    code, out, err = run_cli("solve", "--pieces", pieces, "--region", box)
+    assert (code, out, err) == (2, "", f"ubongo-cp: error: --region {box}: a box size must be a whole number of at "
+                                       f"least 1, got {size}\n")
+

@@ -464,17 +464,19 @@ def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:
 
 
 def box_sizes(text: str) -> tuple[int, ...] | None:
-    """The sizes of a box written ``RxC`` or ``LxRxC`` (whole numbers of up to 9 digits, ``x`` or ``X`` between,
-    spaces allowed around them), or None for any other text.
+    """The sizes of a box written ``RxC`` or ``LxRxC`` (integers of up to 9 digits, ``x`` or ``X`` between,
+    spaces allowed around them), or None for any other text. A size below 1 is its caller's to refuse, as
+    the size it is (``3x-4``: not a file name that is missing).
 
     Examples
     --------
-    >>> box_sizes("6x10"), box_sizes(" 3 X 3 x 3 "), box_sizes("rect.txt")
-    ((6, 10), (3, 3, 3), None)
+    >>> box_sizes("6x10"), box_sizes(" 3 X 3 x 3 "), box_sizes("3x-4"), box_sizes("rect.txt")
+    ((6, 10), (3, 3, 3), (3, -4), None)
     """
     import re
 
-    match = re.fullmatch(r"\s*(\d{1,9})\s*[xX]\s*(\d{1,9})\s*(?:[xX]\s*(\d{1,9})\s*)?", text)
+    size = r"\s*([-+]?\d{1,9})\s*"
+    match = re.fullmatch(rf"{size}[xX]{size}(?:[xX]{size})?", text)
     return None if match is None else tuple(int(size) for size in match.groups() if size is not None)
 
 

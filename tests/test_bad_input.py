@@ -430,3 +430,14 @@ def test_a_box_size_below_one_is_named_as_such(run_cli, pieces, box, size):
     assert (code, out, err) == (2, "", f"ubongo-cp: error: --region {box}: a box size must be a whole number of at "
                                        f"least 1, got {size}\n")
 
+
+def test_census_reads_pieces_as_every_command_does(run_cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "classic").write_text("I2\n##\n")
+    code, out, err = run_cli("census", "--pieces", "classic", "--k", "3", "--cells", "6", "--out", "c",
+                             "--count-only", "--no-progress", "--jobs", "1")
+    assert code == 0 and out.startswith("census classic, K = 3, 6 cells")
+    assert err == ("ubongo-cp: note: --pieces classic reads the shipped set; give ./classic to read the file of that "
+                   "name here\n")
+    code, out, err = run_cli("census", "--pieces", "clasic", "--k", "3", "--cells", "6", "--out", "d")
+    assert code == 2 and err.endswith("did you mean 'classic'?\n") and not (tmp_path / "d").exists()

@@ -285,7 +285,7 @@ def test_refuses_a_census_too_large_to_hold(tmp_path):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--pieces", "nosuchset", "--k", "3", "--cells", "8"], "unknown piece set"),
+    (["--pieces", "nosuchset", "--k", "3", "--cells", "8"], "'nosuchset' is neither a file nor a shipped piece set"),
     (["--pieces", "classic", "--k", "13", "--cells", "8"], "K = 13 is more than"),
     (["--pieces", "classic", "--k", "3", "--cells", "5"], "smaller than the 3 smallest"),
     (["--pieces", "classic", "--k", "3", "--cells", "16"], "larger than the 3 largest"),

@@ -12,7 +12,7 @@ import re
 from ..errors import MAX_JOB_CPU_SECONDS, InputError
 from ..geometry import MAX_REGION_CELLS
 from .common import (box_sizes, show_bar, add_executor_arguments, add_progress_argument, confirmed, directory_outputs,
-                     executor_from, only_with, PIECES_HELP)
+                     executor_from, only_with, pieces_arg, PIECES_HELP)
 
 __all__ = ["add_parsers", "parse_cells", "parse_box"]
 
@@ -99,6 +99,7 @@ def parse_box(text: str) -> tuple[int, int]:
 def _run(args: argparse.Namespace) -> int:
     from ..census import census_summary, read_manifest, region_from_text, run_census
 
+    pieces_arg(args.pieces)   # read as every command reads --pieces (a note where a file has a shipped set's name)
     cells = parse_cells(args.cells)
     box = parse_box(args.box) if args.box else None
     if args.shards is not None and args.shards < 1:

@@ -255,3 +255,31 @@ def test_a_scheduler_that_cannot_be_reached_stops_a_run_before_its_output_folder
             or "no answer from a Dask scheduler at tcp://127.0.0.1:1" in err), err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_scheduler_address_where_another_server_answers_is_one_line(capsys):
+    # An SSH server's banner, read as the length of a Dask message, was a MemoryError of exabytes (exit 1).
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def banner() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:   # closed at the end of the test
+                return
+            conn.sendall(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n" * 4)
+            conn.close()
+
+    threading.Thread(target=banner, daemon=True).start()
+    address = "tcp://127.0.0.1:%d" % server.getsockname()[1]
+    try:
+        assert main(["simulate", "domino", "--games", "2", "--scheduler", address]) == 2
+    finally:
+        server.close()
+    assert capsys.readouterr().err == (f"ubongo-cp: error: the server at {address} does not answer as a Dask scheduler "
+                                       "does (is this the scheduler's address, e.g. tcp://10.0.0.5:8786?)\n")

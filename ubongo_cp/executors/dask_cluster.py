@@ -467,6 +467,10 @@ def _connect(address: str, timeout: float):
     if isinstance(exc, (OSError, TimeoutError, ValueError, TypeError)):
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(f"cannot reach dask scheduler {address}: {reason}") from None
+    if isinstance(exc, Exception):   # a server that answers, not in Dask's protocol (an SSH or mail server's banner
+        # read as the length of a message: a MemoryError of exabytes)
+        raise InputError(f"the server at {address} does not answer as a Dask scheduler does (is this the "
+                         "scheduler's address, e.g. tcp://10.0.0.5:8786?)") from None
     raise exc
 
 

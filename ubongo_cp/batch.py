@@ -374,10 +374,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         raise InputError(f"the time limit must be a positive number of seconds, got {time_limit}")
     start = time.perf_counter()
     deck_dir, out = Path(deck_dir), Path(out_dir)
-    cards, problems = load_deck(deck_dir)
-    if not cards:
-        raise InputError(f"no card side of the deck could be read ({len(problems)} card file(s) skipped; the first: "
-                         f"{problems[0].message})", path=deck_dir)
+    cards, problems = load_deck(deck_dir, some=True)
     if difficulty_model is not None and not hasattr(difficulty_model, "predict_seconds"):
         from .calibrate import load_model
 

@@ -472,7 +472,7 @@ class DeckProblem(Struct):
 
 
 def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
-              strict: bool = False) -> tuple[list[CardSide], list[DeckProblem]]:
+              strict: bool = False, some: bool = False) -> tuple[list[CardSide], list[DeckProblem]]:
     """Load every ``*.toml`` card side under ``deck_dir`` (sorted by path).
 
     Parameters
@@ -482,6 +482,9 @@ def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
         ``"duel"``; see :func:`ubongo_cp.shipped.resolve_deck`).
     strict : bool
         Raise on the first malformed card instead of collecting it.
+    some : bool
+        Raise when no card side could be read (one line: how many files were
+        skipped, and the first one's problem).
 
     Returns
     -------
@@ -495,7 +498,8 @@ def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
     Raises
     ------
     InputError
-        When ``deck_dir`` is missing, is not a directory or holds no card file.
+        When ``deck_dir`` is missing, is not a directory or holds no card file
+        (with ``some``, no readable one).
     """
     from .shipped import resolve_deck
 
@@ -528,6 +532,9 @@ def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
             continue
         seen[card.key] = os.fspath(f)
         cards.append(card)
+    if some and not cards:
+        raise InputError(f"no card side of the deck could be read ({len(problems)} card file(s) skipped; the first: "
+                         f"{problems[0].message})", path=deck)
     return printing_order(cards), problems
 
 

@@ -225,7 +225,7 @@ def _cmd_booklet(args: argparse.Namespace) -> int:
     from ..report import load_tasks
 
     check_pdf_out(args)
-    cards, problems = load_deck(args.deck)
+    cards, problems = load_deck(args.deck, some=True)
     for prob in problems:
         print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
     results = load_tasks(args.results, required=("card_id", "side", "face")) if args.results else None
@@ -293,11 +293,9 @@ def _cmd_cards(args: argparse.Namespace) -> int:
         raise InputError("give --out FILE.pdf, --png DIR or --svg DIR (or several)")
     check_pdf_out(args)
     check_dpi(args.dpi, "--dpi")
-    cards, problems = load_deck(args.deck)
+    cards, problems = load_deck(args.deck, some=True)
     for prob in problems:
         print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
-    if not cards:
-        raise InputError("no card side of the deck could be read", path=args.deck)
     for fmt, where in (("png", args.png), ("svg", args.svg)):
         if where:  # the image folders are checked before the PDF is written: a refusal leaves no half output
             check_card_images(cards, where, fmt, cell_mm=args.cell_mm, dpi=args.dpi)

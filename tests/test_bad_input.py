@@ -441,3 +441,18 @@ def test_census_reads_pieces_as_every_command_does(run_cli, tmp_path, monkeypatc
                    "name here\n")
     code, out, err = run_cli("census", "--pieces", "clasic", "--k", "3", "--cells", "6", "--out", "d")
     assert code == 2 and err.endswith("did you mean 'classic'?\n") and not (tmp_path / "d").exists()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["orion", "tournament", "--games", "1", "--agents", " , "],
+     "--agents names no agent (give some of random, greedy, sat, analysis, mcts, comma-separated)"),
+    (["orion", "tournament", "--games", "1", "--agents", "random,nope"],
+     "--agents: unknown agent(s) 'nope' (choose from random, greedy, sat, analysis, mcts)"),
+    (["simulate", "domino", "--games", "2", "--first-player", "7"], "--first-player must be a seat 0..3, got 7"),
+    (["simulate", "domino", "--games", "2", "--max-rounds", "0"],
+     "--max-rounds must be a whole number of at least 1, got 0"),
+])
+def test_settings_are_named_as_their_options(run_cli, argv, message):
+    # they were named as the library's keywords (first_player, max_rounds), or listed as "unknown agent(s) []"
+    assert run_cli(*argv) == (2, "", f"ubongo-cp: error: {message}\n")
+

@@ -96,10 +96,14 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
             may_decline=not args.must_attach, eliminated_field_free=not args.eliminated_field_blocked,
             all_out_winner=args.all_out_winner, stall_ties=args.stall_ties,
             stall_distance=args.stall_distance, max_rounds=args.max_rounds)
-    except InputError as exc:   # the number of players, named as the option
-        if exc.argument != "num_players":
-            raise
-        raise InputError(f"--players {exc.message}") from None
+    except InputError as exc:   # a setting, named as its option
+        for name, flag in (("num_players", "--players"), ("first_player", "--first-player"),
+                           ("max_rounds", "--max-rounds")):
+            if exc.argument == name:
+                raise InputError(f"{flag} {exc.message}") from None
+            if exc.argument is None and exc.message.startswith(f"{name} "):
+                raise InputError(flag + exc.message[len(name):]) from None
+        raise
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     for a in agents:
         if a not in _AGENT_NAMES:

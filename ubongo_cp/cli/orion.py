@@ -262,8 +262,10 @@ def _run_tournament(args) -> int:
 
     names = [a.strip() for a in args.agents.split(",") if a.strip()]
     bad = [a for a in names if a not in AGENTS]
-    if bad or not names:
-        raise InputError(f"unknown agent(s) {bad} (choose from {', '.join(AGENTS)})")
+    if not names:
+        raise InputError(f"--agents names no agent (give some of {', '.join(AGENTS)}, comma-separated)")
+    if bad:
+        raise InputError(f"--agents: unknown agent(s) {', '.join(map(repr, bad))} (choose from {', '.join(AGENTS)})")
     if args.games < 1:
         raise InputError(f"--games must be at least 1, got {args.games}")
     check_table_out(args)

@@ -456,3 +456,10 @@ def test_settings_are_named_as_their_options(run_cli, argv, message):
     # they were named as the library's keywords (first_player, max_rounds), or listed as "unknown agent(s) []"
     assert run_cli(*argv) == (2, "", f"ubongo-cp: error: {message}\n")
 
+
+def test_a_binary_file_is_not_read_as_an_exact_cover_instance(run_cli, tmp_path):
+    # Its bytes were read as item names ("no exact cover (primary item ... is in no option)", exit 0).
+    path = tmp_path / "x.dlx"
+    path.write_bytes(b"a b\n\x00\x01\x02\n")
+    assert run_cli("exact-cover", path) == (2, "", f"ubongo-cp: error: {path}:2: not an exact-cover file (it holds "
+                                                   "NUL bytes)\n")

@@ -446,6 +446,9 @@ def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> Ex
     >>> m.item_names, m.multiplicity[2].tolist()
     (('A', 'B', 'C', 'X', 'Y'), [2, 3])
     """
+    if "\x00" in text:   # binary data (a compressed or compiled file), not lines of names
+        raise InputError("not an exact-cover file (it holds NUL bytes)", path=path,
+                         line=text.count("\n", 0, text.index("\x00")) + 1)
     items_line = None
     options, lines = [], []
     for number, raw in enumerate(text.splitlines(), start=1):

@@ -124,6 +124,8 @@ def test_fuzz_card_parser_raises_only_input_errors(lines):
     (["orion", "tournament", "--games", "1", "--agents", "greedy", "--no-self-play"], "no pairing to play"),
     (["batch", EXAMPLES, "--out", "{tmp}/o", "--jobs", "100000"], "--jobs 100000 is more than"),
     (["solve", "--pieces", "classic", "--region", "10000x2"], "a 10000x2 region has at least 20000 cells, over the limit"),
+    (["exact-cover", str(Path(__file__).parent / "data" / "exact_cover" / "knuth_7_2_2_1_5.dlx"), "--count", "--limit", "9" * 20],
+     "--limit must be at most 9,223,372,036,854,775,807, got 99,999,999,999,999,999,999"),   # once named "limit"
 ])
 def test_bad_arguments_exit_2(run_cli, tmp_path, argv, fragment):
     code, out, err = run_cli(*[a.replace("{tmp}", str(tmp_path)) for a in argv])

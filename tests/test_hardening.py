@@ -286,7 +286,7 @@ def test_a_solution_limit_beyond_64_bits_is_one_line(run_cli, tmp_path):
     for argv in (("exact-cover", knuth, "--limit", str(2 ** 63)),
                  ("solve", "--pieces", "classic", "--region", region, "--use", "I2:5", "--limit", str(10 ** 23))):
         code, _, err = run_cli(*argv)
-        one_line_error(code, err, "limit must be at most 9223372036854775807 solutions")
+        one_line_error(code, err, "--limit must be at most 9,223,372,036,854,775,807, got")
     code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", "I2:5", "--count",
                            "--limit", str(2 ** 63 - 1))
     assert code == 0 and out.startswith("8 solutions")

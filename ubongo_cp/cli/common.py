@@ -33,7 +33,8 @@ _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "
             "sample": 1}
 #: Largest value each option may take: beyond it the run could not keep its
 #: results in memory (a user asked for 10**12 games and got 10 GB in 30 s).
-_MAXIMUM = {"games": 10_000_000, "cards": 10_000}
+_MAXIMUM = {"games": 10_000_000, "cards": 10_000,
+            "limit": 2 ** 63 - 1}   # the engines count solutions in 64 bits
 #: Options that must be positive when given.
 _POSITIVE = ("time_limit", "wall_limit", "timer")
 

@@ -668,3 +668,11 @@ def test_a_resumed_bench_judges_its_runs_by_the_expected_answers_as_they_are_now
     assert edited.wrong == ["dlx on s r3x20 (count), repeat 1: count 8, expected 5"]
     fixed = bench(8)
     assert (fixed.ran, fixed.wrong) == (0, [])
+
+
+def test_report_of_a_journal_with_no_readable_run_names_the_journal(run_cli, tmp_path):
+    # it said "no benchmark runs here" of a folder that holds runs.jsonl
+    (tmp_path / "runs.jsonl").write_text("garbage\n")
+    assert run_cli("bench", "--report", tmp_path) == (
+        2, "", f"ubongo-cp: error: {tmp_path / 'runs.jsonl'}: holds no run that can be read: not a journal of "
+               "`ubongo-cp bench`\n")

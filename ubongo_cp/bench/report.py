@@ -109,7 +109,7 @@ def read_table(out: str | os.PathLike):
     Raises
     ------
     InputError
-        When the directory holds none of them.
+        When the directory holds none of them, or a journal of which no line is a run.
     """
     import pandas as pd
 
@@ -124,6 +124,8 @@ def read_table(out: str | os.PathLike):
         table = pd.read_parquet(out / TABLE[0])
     elif (out / TABLE[1]).exists():   # the counts as text: one beyond 64 bits is read exactly
         table = pd.read_csv(out / TABLE[1], keep_default_na=True, dtype=dict.fromkeys(_INTS, str))
+    elif (out / "runs.jsonl").is_file() and (out / "runs.jsonl").read_bytes().strip():   # no line of it is a run
+        raise InputError("holds no run that can be read: not a journal of `ubongo-cp bench`", path=out / "runs.jsonl")
     else:
         raise InputError("no benchmark runs here (runs.jsonl, runs.parquet or runs.csv)", path=out)
     return finalize(_typed(table))

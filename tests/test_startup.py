@@ -115,10 +115,10 @@ def test_search_without_symmetry_loads_no_orbit_decomposition(tmp_path):
     region = tmp_path / "6x10.txt"
     region.write_text(("#" * 10 + "\n") * 6)
     assert _loaded(["solve", "--pieces", "pentominoes", "--region", str(region), "--count"], plan) == (0, list(plan))
-    # without copies the count asks whether Burnside's fixed points apply (they need copies) and loads no
-    # exact-cover matrix module, which their matrices are made of
-    matrices = ("ubongo_cp.exactcover",)
-    assert _loaded(["solve", "--pieces", "pentominoes", "--region", str(region), "--count"], matrices) == (0, [])
+    # without copies no count from Burnside's fixed points is looked at (it needs a piece type with copies): neither
+    # its module nor the exact-cover matrices it makes are loaded
+    fixed = ("ubongo_cp.solvers.fixed", "ubongo_cp.exactcover")
+    assert _loaded(["solve", "--pieces", "pentominoes", "--region", str(region), "--count"], fixed) == (0, [])
 
 
 def test_default_paths_import_no_typing_and_no_other_grid(tmp_path):

@@ -831,7 +831,8 @@ class BitboardBackend(Struct, frozen=False):
         rule with the memo on and no cardinality, on pieces and a region that :func:`.fixed.applies` to (not an
         exact-cover matrix: it has no piece types). The count up to symmetry then comes from each symmetry's fixed
         points (:mod:`.fixed`), not from testing the solutions, which rules the memo out."""
-        if self.rule != "first" or not self.memo or self.cardinality is not None:
+        if self.rule != "first" or not self.memo or self.cardinality is not None or \
+                max(getattr(instance, "copies", ()), default=1) == 1:   # no piece type with copies
             return False
         from .fixed import applies
 

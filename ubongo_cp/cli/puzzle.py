@@ -591,12 +591,13 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     from ..solvers.registry import choose
 
     used = args.backend or choose("analyze", result.instance)
-    width = max([len(" ".join(s.pieces)) for s in result.subsets] + [6])
+    joined = [" ".join(s.pieces) for s in result.subsets]
+    width = max([6, *map(len, joined)])
     lines = [f"{'pieces':<{width}}  count" + ("  empty" if args.max_empty else "")]
     if args.max_empty:
-        lines += [f"{' '.join(s.pieces):<{width}}  {s.count:<5}  {empty(s)}" for s in result.subsets]
+        lines += [f"{j:<{width}}  {s.count:<5}  {empty(s)}" for j, s in zip(joined, result.subsets)]
     else:
-        lines += [f"{' '.join(s.pieces):<{width}}  {s.count}" for s in result.subsets]
+        lines += [f"{j:<{width}}  {s.count}" for j, s in zip(joined, result.subsets)]
     print("\n".join(lines))   # one write: an analysis may list thousands of subsets
     within = f", up to {args.max_empty} cell{'s' if args.max_empty > 1 else ''} empty" if args.max_empty else ""
     print(f"{len(result.subsets)} of {result.matching_area} area-matching {args.k}-subsets tile the "

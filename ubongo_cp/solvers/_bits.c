@@ -1952,20 +1952,49 @@ static PyTypeObject KernelType = {
 
 /* bit_tuples(tally) -> dict: a tally's keys (masks of piece types, integers in [0, 2**64)) as the tuples of
  * their set bits, lowest first; its values as they are. A subset analysis reads thousands of masks. */
+typedef struct {
+    uint64_t mask;
+    PyObject *value; /* borrowed from the tally */
+} MaskCount;
+
+/* The order of the tuples of the set bits of two masks (lexicographic): at the lowest bit where they differ, the
+ * mask holding it is the smaller, unless the other has no bit above it (its tuple ends there: a prefix). */
+static int tuple_order(const void *pa, const void *pb)
+{
+    const uint64_t a = ((const MaskCount *)pa)->mask, b = ((const MaskCount *)pb)->mask, x = a ^ b;
+    if (!x)
+        return 0;
+    const int t = __builtin_ctzll(x);
+    if (a >> t & 1)
+        return b >> t ? -1 : 1;
+    return a >> t ? 1 : -1;
+}
+
 static PyObject *bit_tuples(PyObject *self, PyObject *tally)
 {
     if (!PyDict_Check(tally)) {
         PyErr_SetString(PyExc_TypeError, "bit_tuples: a dict of masks to counts is expected");
         return NULL;
     }
+    const Py_ssize_t n = PyDict_GET_SIZE(tally);
+    MaskCount *entries = PyMem_Malloc((size_t)(n + 1) * sizeof(MaskCount));
     PyObject *out = PyDict_New(), *key, *value;
-    Py_ssize_t pos = 0;
-    if (!out)
-        return NULL;
-    while (PyDict_Next(tally, &pos, &key, &value)) {
+    Py_ssize_t pos = 0, i = 0;
+    if (!out || !entries) {
+        Py_XDECREF(out);
+        PyMem_Free(entries);
+        return PyErr_NoMemory();
+    }
+    while (PyDict_Next(tally, &pos, &key, &value) && i < n) {
         unsigned long long m = PyLong_AsUnsignedLongLong(key);
         if (m == (unsigned long long)-1 && PyErr_Occurred())
             goto fail;
+        entries[i].mask = m, entries[i].value = value, i++;
+    }
+    qsort(entries, (size_t)i, sizeof(MaskCount), tuple_order);
+    for (Py_ssize_t j = 0; j < i; j++) {
+        unsigned long long m = entries[j].mask;
+        value = entries[j].value;
         PyObject *bits = PyTuple_New(__builtin_popcountll(m));
         if (!bits)
             goto fail;
@@ -1982,14 +2011,17 @@ static PyObject *bit_tuples(PyObject *self, PyObject *tally)
         if (failed)
             goto fail;
     }
+    PyMem_Free(entries);
     return out;
 fail:
+    PyMem_Free(entries);
     Py_DECREF(out);
     return NULL;
 }
 
 static PyMethodDef bits_functions[] = {
-    {"bit_tuples", bit_tuples, METH_O, "bit_tuples(tally) -> the same dict keyed by the tuples of each mask's set bits"},
+    {"bit_tuples", bit_tuples, METH_O,
+     "bit_tuples(tally) -> the same dict keyed by the tuples of each mask's set bits, in the tuples' order"},
     {NULL, NULL, 0, NULL},
 };
 

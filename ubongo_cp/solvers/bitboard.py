@@ -160,14 +160,15 @@ def type_sets(tally: dict[int, int]) -> dict[tuple[int, ...], int]:
     Returns
     -------
     dict
-        The sorted tuple of each mask's set bits -> its count (decoded in C when the kernel is built).
+        The sorted tuple of each mask's set bits -> its count, in the tuples' increasing order (decoded and
+        ordered in C when the kernel is built: a subset analysis lists thousands, sorted).
     """
     if _bits is not None:
         return _bits.bit_tuples(tally)
     out = {}
     for mask, n in tally.items():
         out[tuple(t for t in range(mask.bit_length()) if mask >> t & 1)] = n
-    return out
+    return dict(sorted(out.items()))
 
 
 #: Largest number of bit items (cell items, plus secondary items of an exact-cover matrix).

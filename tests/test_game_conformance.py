@@ -24,7 +24,7 @@ import pytest
 
 from ubongo_cp.errors import IllegalActionError, InputError
 from ubongo_cp.games.base import (CHANCE, TERMINAL, GameFacts, play_game, record_format_of, record_of,
-                                  replay_record)
+                                  replay_record, load_record, RandomAgent)
 from ubongo_cp.games.domino.state import DominoSettings, DominoState, new_game
 from ubongo_cp.games.duel.state import DuelState
 from ubongo_cp.games.orion import OrionState
@@ -275,3 +275,50 @@ def test_a_number_out_of_range_in_a_record_is_bad_input(name, change):
     change(record)
     with pytest.raises(InputError):
         replay_record(record)
+
+
+def _set(record: dict, where: tuple, value) -> None:
+    """Put ``value`` at the path ``where`` (keys and list indices) of ``record``."""
+    for key in where[:-1]:
+        record = record[key]
+    record[where[-1]] = value
+
+
+@pytest.mark.parametrize("name, where, value, message", [
+    ("ubongo", ("model", "base"), 10 ** 400, "malformed record (a number out of range: too large or infinite)"),
+    ("ubongo", ("deck", "ratios", 0, 0), 10 ** 400, "malformed record (a number out of range"),
+    ("ubongo", ("settings", "timer"), 10 ** 400, "timer 1000"),
+    ("duel", ("settings", "give_up"), 10 ** 400, "give-up time 1000"),
+    ("duel", ("start", "scores", 0), 10 ** 400, "scores [1000"),
+    ("duel", ("settings", "max_rerolls"), 10 ** 400, "max_rerolls must be a whole number"),
+    ("duel", ("moves", 0, "draws", 0), 10 ** 400, "move 1: 'draws' must be a list of numbers"),
+    ("domino", ("deal", "start"), math.inf, "deal has unknown domino ids [inf]"),
+    ("domino", ("deal", "hands", 0, 0), 2.7, "deal has unknown domino ids [2.7]"),
+], ids=["gem model 10**400", "gem ratio 10**400", "gem timer 10**400", "duel give-up 10**400",
+        "duel score 10**400", "duel rerolls 10**400", "duel draw 10**400", "domino start Infinity",
+        "domino id 2.7"])
+def test_a_record_number_no_float_or_id_holds_is_one_line_naming_the_file(name, where, value, message, tmp_path):
+    # A whole number beyond a float's range (JSON allows any), an Infinity where a domino id belongs: once a
+    # raw OverflowError from float()/int() (the CLI: "OverflowError: cannot convert float infinity to
+    # integer"); a domino id 2.7 was read as domino 2.
+    state = GAMES[name][0](1)
+    play_game(state, [RandomAgent(s) for s in range(4)])
+    record = record_of(state)
+    _set(record, where, value)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    with pytest.raises(InputError) as info:
+        load_record(path)
+    assert str(info.value).startswith(f"{path}: {message}"), info.value
+
+
+def test_a_domino_deal_refuses_ids_that_are_no_whole_numbers():
+    # DN-1: a deal holds the 21 dominoes by id or name; 2.7 is neither (it was read as domino 2).
+    state = new_game(DominoSettings(num_players=2), seed=4)
+    deal = state.deal
+    hands = [list(h) for h in deal["hands"]]
+    hands[0][0] = hands[0][0] + 0.7
+    with pytest.raises(InputError, match=r"deal has unknown domino ids \[\d+\.7\]"):
+        DominoState.from_deal(state.settings, deal["start"], hands, deal["stock"])
+    with pytest.raises(InputError, match=r"deal has unknown domino ids \[True\]"):
+        DominoState(state.settings, True, deal["hands"], deal["stock"])

@@ -144,6 +144,18 @@ def test_a_domino_record_with_a_result_of_the_wrong_type(run_cli, tmp_path):
         one_line_error(code, err, str(f), field)
 
 
+def test_a_domino_record_with_an_infinite_domino_id(run_cli, tmp_path):
+    # JSON's Infinity where a domino id belongs: once "OverflowError: cannot convert float infinity to integer",
+    # exit status 1, and no file named.
+    code, _, err = run_cli("simulate", "domino", "--games", "1", "--record", tmp_path / "g.json")
+    assert code == 0, err
+    record = json.loads((tmp_path / "g.json").read_text())
+    record["deal"]["start"] = float("inf")
+    f = write(tmp_path / "inf.json", json.dumps(record))
+    code, _, err = run_cli("simulate", "domino", "--replay", f)
+    one_line_error(code, err, f"{f}: deal has unknown domino ids [inf]")
+
+
 def test_xml_with_an_unknown_encoding(run_cli, tmp_path):
     f = tmp_path / "p.xmpuzzle"
     f.write_bytes(b'<?xml version="1.0" encoding="klingon-8"?>\n<puzzle version="2"/>\n')

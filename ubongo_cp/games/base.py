@@ -669,8 +669,21 @@ def is_int(value) -> bool:
 
 
 def is_number(value) -> bool:
-    """A real number (numpy's too), not a bool."""
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+    """A real number (numpy's too) that a float holds, not a bool: a whole number beyond a float's range
+    (``10**400``, which a JSON record may hold) is none, as ``float()`` of it fails.
+
+    Examples
+    --------
+    >>> is_number(3), is_number(2.5), is_number(np.int64(7)), is_number(True), is_number(10**400)
+    (True, True, True, False, False)
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        return False
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
 
 
 def floats_from_json(values, what: str, path=None) -> list[float]:
@@ -686,12 +699,16 @@ _JSON_KINDS = {"list": "a list", "dict": "an object", "str": "text", "int": "a n
 
 
 def malformed(exc: Exception) -> str:
-    """What a record's reader met, in the record's own terms (JSON's): a field missing (a KeyError), or a value of
-    another kind than the field holds (Python's ``'list' object has no attribute 'get'``); else the message."""
+    """What a record's reader met, in the record's own terms (JSON's): a field missing (a KeyError), a value of
+    another kind than the field holds (Python's ``'list' object has no attribute 'get'``), a number out of range
+    (an OverflowError: ``10**400`` where a float belongs, ``Infinity`` where a whole number does); else the
+    message."""
     import re
 
     if isinstance(exc, KeyError) and exc.args:
         return f"the field {exc.args[0]!r} is missing"
+    if isinstance(exc, OverflowError):  # float() of an int beyond a float's range, int() of an infinity
+        return "a number out of range: too large or infinite"
     if isinstance(exc, (TypeError, AttributeError)):
         found = re.search(r"'(\w+)' object", str(exc))
         kind = _JSON_KINDS.get(found.group(1)) if found else None

@@ -687,7 +687,7 @@ def timed_replay(record: dict, path, on_move, build, field: str, settles, count)
                       None if model is None else SolveTimeModel(**model), dict(record["start"]))
     except InputError as exc:
         raise InputError(exc.message, path=path) from None
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise InputError(f"malformed record ({malformed(exc)})", path=path) from None
 
     def before(i, s, move) -> None:

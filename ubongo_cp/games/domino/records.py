@@ -140,7 +140,7 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
         moves = list(record["moves"])
     except InputError as exc:
         raise InputError(exc.message, path=path) from None
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise InputError(f"malformed record ({malformed(exc)})", path=path) from None
     for i, move in enumerate(moves, 1):
         a = move.get("action") if isinstance(move, dict) else None

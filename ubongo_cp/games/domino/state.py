@@ -50,7 +50,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...errors import InputError, flag_argument, seat_argument, whole_argument
-from ..base import TERMINAL, GameFacts, GameState
+from ..base import TERMINAL, GameFacts, GameState, is_int
 from .actions import (DOMINO_SETS, END_TURN, HAND_SIZE, MOVE_STEPS, NUM_ACTIONS, NUM_ATTACH,
                       NUM_DOMINOES, OFF, OUT, SWAP_BASE, action_name, decode_attach, domino_name, is_attach,
                       is_swap, parse_domino)
@@ -320,8 +320,10 @@ class DominoState(GameState):
         """
         ds = settings.domino_set
 
-        def ident(x: int | str) -> int:
-            return parse_domino(x, ds) if isinstance(x, str) else int(x)
+        def ident(x: int | str) -> Any:
+            # A name is parsed, a whole number taken as an id; anything else (2.7, inf, True) is left for
+            # the deal's check to refuse: int() would make 2.7 domino 2.
+            return parse_domino(x, ds) if isinstance(x, str) else int(x) if is_int(x) else x
 
         return cls(settings, ident(start_domino), [[ident(x) for x in h] for h in hands],
                    [ident(x) for x in stock], seed)
@@ -826,7 +828,7 @@ def _check_deal(start: int, hands: Sequence[Sequence[int]], stock: Sequence[int]
         if len(h) != HAND_SIZE:
             raise InputError(f"hand {q} has {len(h)} dominoes, expected {HAND_SIZE} (DN-1)")
     every = [start, *[d for h in hands for d in h], *stock]
-    bad = [d for d in every if not (isinstance(d, (int, np.integer)) and 0 <= d < NUM_DOMINOES)]
+    bad = [d for d in every if not (is_int(d) and 0 <= d < NUM_DOMINOES)]
     if bad:
         raise InputError(f"deal has unknown domino ids {bad}")
     if sorted(every) != list(range(NUM_DOMINOES)):

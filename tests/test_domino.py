@@ -759,9 +759,13 @@ def test_careful_swaps_a_dead_domino():
 
 
 def test_unknown_agent():
+    # The toolkit's InputError (once a plain ValueError, which the CLI does not take for bad input).
     from ubongo_cp.games.domino.agents import make_agent
-    with pytest.raises(ValueError, match="unknown agent 'smart'"):
+    from ubongo_cp.games.domino.sim import simulate
+    with pytest.raises(InputError, match="unknown agent 'smart'"):
         make_agent("smart")
+    with pytest.raises(InputError, match="unknown agent 'smart'"):
+        simulate(["random", "smart"], games=1)
 
 
 # ---------------------------------------------------------------------------

@@ -25,10 +25,14 @@ import pytest
 from ubongo_cp.errors import IllegalActionError, InputError
 from ubongo_cp.games.base import (CHANCE, TERMINAL, GameFacts, play_game, record_format_of, record_of,
                                   replay_record, load_record, RandomAgent)
+from ubongo_cp.games.domino.sim import simulate as simulate_domino
 from ubongo_cp.games.domino.state import DominoSettings, DominoState, new_game
+from ubongo_cp.games.duel.sim import simulate_duel
 from ubongo_cp.games.duel.state import DuelState
 from ubongo_cp.games.orion import OrionState
+from ubongo_cp.games.orion.sim import run_tournament
 from ubongo_cp.games.tasks import as_deck, default_tasks_path
+from ubongo_cp.games.ubongo.sim import simulate_ubongo
 from ubongo_cp.games.ubongo.state import UbongoState
 
 CLASSIC = as_deck(default_tasks_path("classic"), "classic")
@@ -322,3 +326,49 @@ def test_a_domino_deal_refuses_ids_that_are_no_whole_numbers():
         DominoState.from_deal(state.settings, deal["start"], hands, deal["stock"])
     with pytest.raises(InputError, match=r"deal has unknown domino ids \[True\]"):
         DominoState(state.settings, True, deal["hands"], deal["stock"])
+
+
+#: Per game: a state made with a given seed.
+SEEDED = {
+    "ubongo": lambda seed: UbongoState(CLASSIC, 2, "easy", seed=seed),
+    "duel": lambda seed: DuelState(DUEL, "A", seed=seed),
+    "domino": lambda seed: new_game(DominoSettings(num_players=2), seed=seed),
+    "orion": lambda seed: OrionState(seed=seed),
+}
+
+
+@pytest.mark.parametrize("name", list(SEEDED))
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True], ids=["-1", "1.5", "'7'", "True"])
+def test_a_seed_numpy_cannot_take_is_bad_input_naming_the_seed(name, seed):
+    # Once numpy's "expected non-negative integer" (a ValueError) or a TypeError naming no argument; a bool
+    # seeded as 0 or 1. Also through OpenSpiel: pyspiel.load_game("ubongo_cp_duel", {"seed": -1}).
+    with pytest.raises(InputError, match=r"^seed must be a whole number"):
+        SEEDED[name](seed)
+
+
+def test_a_domino_game_with_a_negative_seed_is_refused_before_it_starts():
+    # DN-10 swaps draw from default_rng((seed, k)): a state made with seed -1 used to start, list swaps as
+    # legal, and fail at the first one with numpy's ValueError.
+    state = new_game(DominoSettings(num_players=2), seed=3)
+    deal = state.deal
+    with pytest.raises(InputError, match=r"^seed must be a whole number of at least 0, got -1$"):
+        DominoState(state.settings, deal["start"], deal["hands"], deal["stock"], seed=-1)
+    with pytest.raises(InputError, match=r"^seed must be a whole number of at least 0, got 2\.9$"):
+        DominoState(state.settings, deal["start"], deal["hands"], deal["stock"], seed=2.9)  # once read as 2
+
+
+@pytest.mark.parametrize("run", [
+    lambda **kw: simulate_duel(DUEL, **kw),
+    lambda **kw: simulate_ubongo(CLASSIC, 2, **kw),
+    lambda **kw: simulate_domino(["random"] * 2, **kw),
+    lambda **kw: run_tournament(["random"], **kw),
+], ids=["duel", "ubongo", "domino", "orion"])
+def test_a_simulation_refuses_a_bad_game_count_or_seed_before_it_plays(run):
+    # Once TypeErrors ("'float' object cannot be interpreted as an integer") or numpy's ValueError, for the
+    # Orion tournament raised in the workers.
+    with pytest.raises(InputError, match=r"^games must be a whole number of at least 1, got 2\.5$"):
+        run(games=2.5, seed=0)
+    with pytest.raises(InputError, match=r"^games must be a whole number of at least 1, got 0$"):
+        run(games=0, seed=0)
+    with pytest.raises(InputError, match=r"^seed must be a whole number >= 0 .*, got -1$"):
+        run(games=2, seed=-1)

@@ -10,7 +10,7 @@ import os
 
 __all__ = ["UbongoError", "InputError", "IllegalActionError", "JobTooLargeError", "OutputWarning",
            "MAX_JOB_CPU_SECONDS", "refuse_long_job", "wrong_kind", "as_written", "whole_argument", "flag_argument",
-           "seat_argument"]
+           "seat_argument", "seed_argument"]
 
 #: The stated bound on a job's estimated CPU time (seconds): a census, a tournament or a
 #: simulation estimated to need more is refused unless the caller confirms it.
@@ -113,6 +113,36 @@ def seat_argument(name: str, value, players: int) -> int:
         seats = "0 or 1" if players == 2 else f"a seat 0..{players - 1}"
         raise InputError(f"{name} must be {seats}, got {_shown(value)}")
     return seat
+
+
+def seed_argument(name: str, value):
+    """``value`` when numpy seeds a generator from it: None (fresh entropy), a whole number >= 0, a list or
+    tuple of them, or a numpy ``Generator``, ``BitGenerator`` or ``SeedSequence``; else an
+    :class:`InputError` naming the argument (numpy's own error names neither: "expected non-negative
+    integer"; a bool would pass there as 0 or 1).
+
+    Examples
+    --------
+    >>> seed_argument("seed", 7), seed_argument("seed", [1, 2]), seed_argument("seed", None)
+    (7, [1, 2], None)
+    >>> seed_argument("seed", -1)
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: seed must be a whole number >= 0 (or a list of them, or a numpy generator), got -1
+    """
+    import numpy as np
+
+    if value is None or isinstance(value, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence)):
+        return value
+    entries = list(value) if isinstance(value, (list, tuple)) else [value]
+    try:
+        good = bool(entries) and all(whole_argument(name, v, 0) is not None for v in entries)
+    except InputError:
+        good = False
+    if not good:
+        raise InputError(f"{name} must be a whole number >= 0 (or a list of them, or a numpy generator), "
+                         f"got {_shown(value)}")
+    return value
 
 
 def flag_argument(name: str, value) -> bool:

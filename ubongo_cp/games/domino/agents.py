@@ -26,6 +26,7 @@ from typing import Callable
 
 import numpy as np
 
+from ...errors import InputError
 from ..base import RandomAgent
 from .actions import END_TURN, OUT, SWAP_BASE, is_attach, is_swap
 from .state import DominoState
@@ -46,7 +47,7 @@ def make_agent(name: str, seed: int | np.random.Generator | None = None) -> Call
 
     Raises
     ------
-    ValueError
+    InputError
         If ``name`` is unknown.
 
     Examples
@@ -59,7 +60,7 @@ def make_agent(name: str, seed: int | np.random.Generator | None = None) -> Call
     try:
         cls = _AGENTS[name]
     except KeyError:
-        raise ValueError(f"unknown agent {name!r} (choose from {', '.join(AGENT_NAMES)})") from None
+        raise InputError(f"unknown agent {name!r} (choose from {', '.join(AGENT_NAMES)})") from None
     return cls(seed)
 
 

@@ -24,12 +24,13 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from ...errors import seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, figure_metadata
 from ..base import play_game
 from ..stats import Z95, chisquare_uniform, wilson_interval
 from .actions import END_REASONS
-from .agents import AGENT_NAMES, make_agent
+from .agents import make_agent
 from .state import DominoSettings, DominoState, new_game
 
 __all__ = [
@@ -130,8 +131,9 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
 
     Raises
     ------
-    ValueError
-        Unknown agent name or a player count outside 2..4.
+    InputError
+        Unknown agent name, a player count outside 2..4, a ``games`` that
+        is no whole number >= 1 or a seed numpy cannot take.
 
     Examples
     --------
@@ -140,11 +142,11 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
     ([0, 1, 2], True)
     """
     for a in agents:
-        if a not in AGENT_NAMES:
-            raise ValueError(f"unknown agent {a!r} (choose from {', '.join(AGENT_NAMES)})")
+        make_agent(a)   # an unknown name is refused before any game
+    games = whole_argument("games", games, 1)
     n = len(agents)
     settings = settings or DominoSettings(num_players=n)
-    seeds = np.random.default_rng(seed).integers(2**63 - 1, size=games)
+    seeds = np.random.default_rng(seed_argument("seed", seed)).integers(2**63 - 1, size=games)
     agents = list(agents)
     rows = map_chunks(_domino_rows, games,
                       lambda a, b: (agents, a, [int(x) for x in seeds[a:b]], settings, rotate_seats),

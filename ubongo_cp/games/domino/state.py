@@ -226,7 +226,8 @@ class DominoState(GameState):
     stock : sequence of int
         Face-down pile, top first.
     seed : int
-        Seed of the swap chance events (see the module docstring).
+        Seed of the swap chance events (see the module docstring), a whole
+        number >= 0 (else an :class:`~ubongo_cp.errors.InputError`).
 
     Notes
     -----
@@ -275,7 +276,8 @@ class DominoState(GameState):
         self.settings = settings
         self.num_players = n
         self.dominoes = DOMINO_SETS[settings.domino_set]
-        self.seed = int(seed)
+        # The swaps draw from default_rng((seed, k)): a seed numpy refuses would fail mid-game, at the first swap.
+        self.seed = whole_argument("seed", seed, 0)
         _check_deal(start_domino, hands, stock, n)
         self.hands = [list(h) for h in hands]
         self.stock = list(reversed(list(stock)))      # top of the pile = end of the list
@@ -804,7 +806,8 @@ def new_game(settings: DominoSettings | None = None, seed: int = 0) -> DominoSta
         Default: 4 players, every documented default.
     seed : int
         Seeds the shuffle (``numpy.random.default_rng(seed).permutation(21)``)
-        and the swap chance events.
+        and the swap chance events; a whole number >= 0 (else an
+        :class:`~ubongo_cp.errors.InputError`).
 
     Examples
     --------
@@ -813,7 +816,7 @@ def new_game(settings: DominoSettings | None = None, seed: int = 0) -> DominoSta
     21
     """
     settings = settings or DominoSettings()
-    order = [int(x) for x in np.random.default_rng(seed).permutation(NUM_DOMINOES)]
+    order = [int(x) for x in np.random.default_rng(whole_argument("seed", seed, 0)).permutation(NUM_DOMINOES)]
     n = settings.num_players
     hands = [order[1 + HAND_SIZE * q: 1 + HAND_SIZE * (q + 1)] for q in range(n)]
     stock = order[1 + HAND_SIZE * n:]

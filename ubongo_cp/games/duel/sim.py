@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import InputError
+from ...errors import InputError, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, figure_metadata
 from ..base import play_game
@@ -93,8 +93,8 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
         For a bad deck, skill, side or orange fields.
     """
     deck = as_deck(tasks, "duel")   # a table that does not name its game is of the Duel deck
-    if games < 1:
-        raise InputError(f"number of matches must be >= 1, not {games}")
+    games = whole_argument("games", games, 1)   # the number of matches
+    seed_argument("seed", seed)
     if not (0 < skill_a < np.inf and 0 < skill_b < np.inf):
         raise InputError(f"skills {skill_a}, {skill_b} must be finite numbers > 0")
     deck.check_side(side, "UD-1")

@@ -41,7 +41,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ...errors import IllegalActionError, InputError
+from ...errors import IllegalActionError, InputError, seed_argument
 from ...specs import game_spec
 from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number
 from ..tasks import TaskDeck, engine_model, recorded_times_problem
@@ -158,7 +158,8 @@ class DuelState(GameState):
         :meth:`apply_action` raises :class:`~ubongo_cp.errors.InputError`
         (the skills and ``give_up`` make the card practically unsolvable).
     seed : int or numpy.random.Generator, optional
-        Source of every chance event.
+        Source of every chance event: a whole number >= 0 (or anything
+        :func:`~ubongo_cp.errors.seed_argument` takes) or a generator.
     scores : (int, int)
         Starting scores (default 0, 0; tests start from hand-built scores).
     card_index : int
@@ -168,7 +169,7 @@ class DuelState(GameState):
     ------
     InputError
         For a wrong deck, side, skills, model (one without a ``sample``
-        method), orange fields or scores; during play,
+        method), orange fields, scores or seed; during play,
         after ``max_rerolls`` rolls in a row without a point on one card.
     """
 
@@ -219,7 +220,7 @@ class DuelState(GameState):
         self.tie_window = float(tie_window)
         self.max_rerolls = int(max_rerolls)
         self._rerolls_here = 0
-        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed_argument("seed", seed))
         self.scores = [int(s) for s in scores]
         if len(self.scores) != 2 or not all(0 <= s <= TARGET for s in self.scores) or \
                 self.scores.count(TARGET) > 1:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, seed_argument
 from ..base import is_int
 from .board import Board, default_board
 from .hexgrid import Hex, distance
@@ -198,7 +198,8 @@ def random_setup(seed: int | np.random.Generator | None = None, board: Board | N
     ------
     InputError
         If no valid layout was found in ``max_tries`` attempts (a board too
-        small for the token counts and spacings).
+        small for the token counts and spacings), or for a ``seed`` numpy
+        cannot seed from (:func:`~ubongo_cp.errors.seed_argument`).
 
     Examples
     --------
@@ -208,7 +209,7 @@ def random_setup(seed: int | np.random.Generator | None = None, board: Board | N
     """
     board = board or default_board()
     rules = rules or SetupRules()
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed_argument("seed", seed))
     hexes = list(board.hexes)
     for _ in range(max_tries):
         order = [hexes[i] for i in rng.permutation(len(hexes))]

@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import MAX_JOB_CPU_SECONDS, refuse_long_job
+from ...errors import MAX_JOB_CPU_SECONDS, InputError, refuse_long_job, seed_argument, whole_argument
 from ..base import play_game
 from ...executors import Executor, map_chunks
 from ..stats import wilson_interval
@@ -89,12 +89,12 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     JobTooLargeError
         For a tournament estimated to need more than ``max_cpu_seconds``.
     """
+    games = whole_argument("games", games, 1)
+    seed_argument("seed", seed)   # here: the workers seed from it, where numpy's error would name nothing
     names = list(agents)
     pairs = [(a, b) for a, b in itertools.combinations_with_replacement(names, 2)
              if self_play or a != b]
     if not pairs:
-        from ...errors import InputError
-
         raise InputError("no pairing to play: give two agents, or allow self-play")
     cost = max(games - first_game, 0) * sum((AGENT_SECONDS.get(a, 1.0) + AGENT_SECONDS.get(b, 1.0)) / 2 for a, b in pairs)
     refuse_long_job("this tournament", cost, f"{games * len(pairs):,} games", max_cpu_seconds)

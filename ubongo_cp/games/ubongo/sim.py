@@ -23,7 +23,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import InputError
+from ...errors import InputError, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ..base import play_game
 from ..stats import mean_se
@@ -137,8 +137,8 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     if not 2 <= num_players <= 4:
         raise InputError(f"the gem game takes 2 to 4 players, not {num_players}")
     deck.check_side(side, "UG-1")  # before any game (and any progress bar)
-    if games < 1:
-        raise InputError(f"number of games must be >= 1, not {games}")
+    games = whole_argument("games", games, 1)
+    seed_argument("seed", seed)
     if strategies and len(strategies) > num_players:
         raise InputError(f"{len(strategies)} strategies for {num_players} players "
                          "(give at most one per seat; a shorter list is cycled)")

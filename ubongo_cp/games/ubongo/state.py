@@ -43,7 +43,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ...errors import IllegalActionError, InputError, flag_argument, seat_argument, whole_argument
+from ...errors import (IllegalActionError, InputError, flag_argument, seat_argument, seed_argument,
+                       whole_argument)
 from ...specs import game_spec
 from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number
 from ..tasks import TaskDeck, engine_model, recorded_times_problem
@@ -183,7 +184,8 @@ class UbongoState(GameState):
     colour_counts : sequence of int
         Gems per colour, summing to 72 (default 12 of each of 6 colours).
     seed : int or numpy.random.Generator, optional
-        Source of every chance event.
+        Source of every chance event: a whole number >= 0 (or anything
+        :func:`~ubongo_cp.errors.seed_argument` takes) or a generator.
     board : array-like, shape (6, 12), optional
         A hand-built gem layout instead of the shuffle (tests).
     cards : sequence of str, optional
@@ -201,7 +203,7 @@ class UbongoState(GameState):
         a bad player count, side, skill, model (one without a ``sample``
         method), timer, move time, ``all_cards`` (True or False), colour
         counts, board, card list, pawn list or gem counts (whole numbers:
-        12.5 gems are not read as 12), or a deck with too few cards for UG-3.
+        12.5 gems are not read as 12), seed, or a deck with too few cards for UG-3.
     """
 
     facts = FACTS
@@ -231,7 +233,7 @@ class UbongoState(GameState):
             raise InputError(f"timer {timer!r} must be a finite number > 0 and move time {move_time!r} >= 0")
         self.timer = float(timer)
         self.move_time = float(move_time)
-        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed_argument("seed", seed))
         ratios = deck.side_ratios(side)
 
         # UG-2 / material: 72 gems shuffled into the 6 x 12 holes.

@@ -11,7 +11,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from ubongo_cp.games.openspiel import GAMES, engine_state, load_game  # noqa: E402
+from ubongo_cp.games.openspiel import GAMES, engine_state, load_game, wrap_state  # noqa: E402
 from ubongo_cp.games.orion import OrionState  # noqa: E402
 from ubongo_cp.games.orion.pie import swap_action  # noqa: E402
 
@@ -105,3 +105,35 @@ def test_the_domino_game_is_registered_with_its_hidden_hands():
         own = hands.pop(str(p)).split()
         assert len(own) == 3 and "?" not in own     # its three dominoes (DN-1), by their symbols
         assert all(h.split() == ["?"] * 3 for h in hands.values()), seen
+
+
+@pytest.mark.parametrize("name, params", CASES, ids=[f"{n}-{sorted(p.items())}" for n, p in CASES])
+def test_games_and_states_pickle_as_openspiels_own_python_games_do(name, params):
+    # multiprocessing hands games and states to workers by pickle. Once "Can't pickle local object
+    # 'register.<locals>.State'" (Orion Duel) and "GetRNGState unimplemented" (the games whose transitions
+    # draw from the state's generator); pyspiel.load_game("python_tic_tac_toe") pickles.
+    import pickle
+    import subprocess
+    import sys
+
+    game = load_game(name, params)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        legal = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    again = pickle.loads(pickle.dumps(state))
+    assert (str(again), again.history()) == (str(state), state.history())
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    # A fresh process, which has registered nothing yet, reads them too.
+    code = ("import pickle, sys\n"
+            "game, state = pickle.loads(sys.stdin.buffer.read())\n"
+            "print(state.history(), str(game))\n")
+    done = subprocess.run([sys.executable, "-c", code], input=pickle.dumps((game, state)), capture_output=True,
+                          check=True)
+    assert done.stdout.decode().strip() == f"{state.history()} {game}"
+    # A state made around a position reached outside OpenSpiel (wrap_state) keeps that position.
+    wrapped = wrap_state(game, engine_state(state).clone())
+    assert str(pickle.loads(pickle.dumps(wrapped))) == str(state)

@@ -28,7 +28,9 @@ a domino swap), which a clone copies. Orion Duel and both Ubongo games are
 constant-sum (1 in all: a win, shared wins, an OD-7 draw 0.5 : 0.5), the
 domino game general-sum (no winner after the round limit). An OpenSpiel
 state wraps an engine state (``state.engine``); the engine's own ``clone``
-copies it (:meth:`~ubongo_cp.games.base.GameState.__deepcopy__`).
+copies it (:meth:`~ubongo_cp.games.base.GameState.__deepcopy__`). Games and
+states pickle (for a process pool), as OpenSpiel's own Python games do: a
+game by its name and parameters, a state by its game and history.
 
 References
 ----------
@@ -79,7 +81,22 @@ def wrap_state(game, engine):
     OpenSpiel history is empty; the engine holds the position).
     """
     register()
-    return _STATE[0](game, engine)
+    state = _STATE[0](game, engine)
+    state.wrapped = True   # pickled with its engine: no history leads to it
+    return state
+
+
+def _unpickle_state(name: str, params: dict, history: list, engine=None):
+    """A pickled OpenSpiel state of these games: the game's initial state with ``history`` replayed, or
+    ``engine`` wrapped (:func:`wrap_state`). A replay draws what the original drew: the transitions draw
+    from the engine's generator, which the game's initial state seeds alike."""
+    game = load_game(name, params)
+    if engine is not None:
+        return wrap_state(game, engine)
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
 
 
 def engine_state(state):
@@ -121,6 +138,15 @@ def register() -> None:
         def __init__(self, game, engine) -> None:
             super().__init__(game)
             self.engine = engine
+            self.wrapped = False
+
+        def __reduce__(self):
+            # Pickle by game and history, as OpenSpiel's own Python games do; its default (the game and
+            # the state serialised) needs the generator state a Python game cannot give ("GetRNGState
+            # unimplemented"), and the class, made here, is no module attribute.
+            game = self.get_game()
+            return (_unpickle_state, (game.get_type().short_name, game.get_parameters(), self.history(),
+                                      self.engine.clone() if self.wrapped else None))
 
         def current_player(self):
             return self.engine.current_player()
@@ -194,6 +220,9 @@ def register() -> None:
 
             def new_initial_state(self):
                 return State(self, self._first.clone())
+
+            def __reduce__(self):
+                return (load_game, (short, self.get_parameters()))
 
             def make_py_observer(self, iig_obs_type=None, params=None):
                 """A player's view of a state: the engine's ``observation_string(player)`` (hidden information)."""

@@ -24,7 +24,7 @@ import pytest
 
 from ubongo_cp.errors import IllegalActionError, InputError
 from ubongo_cp.games.base import (CHANCE, TERMINAL, GameFacts, play_game, record_format_of, record_of,
-                                  replay_record, load_record, RandomAgent)
+                                  replay_record, load_record, RandomAgent, save_record)
 from ubongo_cp.games.domino.sim import simulate as simulate_domino
 from ubongo_cp.games.domino.state import DominoSettings, DominoState, new_game
 from ubongo_cp.games.duel.sim import simulate_duel
@@ -372,3 +372,22 @@ def test_a_simulation_refuses_a_bad_game_count_or_seed_before_it_plays(run):
         run(games=0, seed=0)
     with pytest.raises(InputError, match=r"^seed must be a whole number >= 0 .*, got -1$"):
         run(games=2, seed=-1)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("players", ["random", ["random"], ["random", 3, "x", "y"][:2], ["a"] * 5],
+                         ids=["a string", "one label", "a number", "five labels"])
+def test_a_record_is_written_only_with_one_text_label_per_seat(name, players, tmp_path):
+    # The Orion Duel reader refuses 'players' that are not one label per seat, so a record written with them
+    # could not be read back; a string was split into its letters ("random" -> 6 labels "r", "a", ...).
+    state = GAMES[name][0](1)
+    seats = state.num_players
+    if isinstance(players, list) and len(players) == seats and all(isinstance(p, str) for p in players):
+        pytest.skip("labels that fit this game")
+    with pytest.raises(InputError, match=rf"^players must be {seats} labels \(text\), one per seat, got "):
+        save_record(state, tmp_path / "game.json", players)
+    assert not (tmp_path / "game.json").exists()
+    good = [f"p{s}" for s in range(seats)]
+    save_record(state, tmp_path / "game.json", tuple(good))
+    assert json.loads((tmp_path / "game.json").read_text())["players"] == good
+    load_record(tmp_path / "game.json")

@@ -461,12 +461,15 @@ def record_of(state: GameState, players: Sequence[str] | None = None) -> dict:
         Any state of a game that keeps records (a terminal one gets a
         ``result``).
     players : sequence of str, optional
-        Labels of who played each seat (agent names).
+        Labels of who played each seat (agent names), one per seat.
 
     Raises
     ------
     TypeError
         If ``state`` is of no registered game.
+    InputError
+        If ``players`` is not one text label per seat (a reader refuses
+        such a record; a string would be split into its letters).
     """
     fmt = record_format_of(type(state))
     if fmt is None:
@@ -475,7 +478,13 @@ def record_of(state: GameState, players: Sequence[str] | None = None) -> dict:
         fmt = record_format_of(type(state))
     if fmt is None:
         raise TypeError(f"{type(state).__name__} keeps no game records")
-    return fmt.write(state, None if players is None else list(players))
+    if players is not None:
+        seats = state.num_players
+        labels = [] if isinstance(players, (str, bytes)) else list(players)
+        if len(labels) != seats or not all(isinstance(p, str) for p in labels):
+            raise InputError(f"players must be {seats} labels (text), one per seat, got {players!r}")
+        players = labels
+    return fmt.write(state, players)
 
 
 def save_record(state: GameState, path: str | os.PathLike, players: Sequence[str] | None = None) -> None:

@@ -465,3 +465,25 @@ def test_a_binary_file_is_not_read_as_an_exact_cover_instance(run_cli, tmp_path)
     path.write_bytes(b"a b\n\x00\x01\x02\n")
     assert run_cli("exact-cover", path) == (2, "", f"ubongo-cp: error: {path}:2: not an exact-cover file (it holds "
                                                    "NUL bytes)\n")
+
+
+def _extra_field(text: str) -> bytes:
+    """The table with one field more on its first row (line 2)."""
+    header, first, rest = text.split("\n", 2)
+    return f"{header}\n{first},extra\n{rest}".encode()
+
+
+@pytest.mark.parametrize("mangle, where, fragment", [
+    (lambda text: text.encode("utf-16"), ":1:", "not UTF-8 text (invalid start byte"),
+    (_extra_field, ":2:", "not a CSV table: "),
+], ids=["UTF-16", "a row of more fields"])
+def test_a_damaged_results_table_is_named_once_with_its_line(run_cli, tmp_path, mangle, where, fragment):
+    # Once "r.csv: not a batch result table: r.csv:1: not UTF-8 text ...": the file twice, the line inside.
+    code, _, err = run_cli("batch", EXAMPLES, "--out", tmp_path / "out", "--no-progress")
+    assert code == 0, err
+    table = tmp_path / "r.csv"
+    table.write_bytes(mangle((tmp_path / "out" / "tasks.csv").read_text()))
+    code, _, err = run_cli("booklet", EXAMPLES, "--results", table, "--out", tmp_path / "b.pdf")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"ubongo-cp: error: {table}{where} not a batch result table: {fragment}"), err
+    assert err.count(str(table)) == 1, err

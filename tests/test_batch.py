@@ -182,7 +182,8 @@ def test_bad_table_values_name_file_and_line(tmp_path):
     # one field too many in the first row: pandas took the first column for an index and shifted every field
     # by one ("column face: 'classic' is not a number", a column away from the problem)
     (tmp_path / "extra.csv").write_text("\n".join([good[0], good[1] + ",extra"] + good[2:]) + "\n")
-    with pytest.raises(InputError, match=rf"extra\.csv:2: not a CSV table: {len(header) + 1} fields where the "
+    with pytest.raises(InputError, match=rf"extra\.csv:2: not a batch result table: not a CSV table: "
+                                         rf"{len(header) + 1} fields where the "
                                          rf"header line has {len(header)}"):
         load_tasks(tmp_path / "extra.csv")
 

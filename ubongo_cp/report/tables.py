@@ -276,6 +276,8 @@ def _read_raw(path: Path) -> pd.DataFrame:
         text = read_text(path)
         check_csv_rows(text, path)   # a first row of more fields would shift every column by one
         return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    except InputError as exc:   # the readers' own (not UTF-8, a row of more fields): its line, the file named once
+        raise InputError(f"not a batch result table: {exc.message}", path=path, line=exc.line) from None
     except (ValueError, OSError, pd.errors.ParserError) as exc:
         from ..io import csv_problem
 

@@ -267,3 +267,35 @@ def test_a_directory_given_as_the_times_is_refused_as_one_whatever_the_output(ta
                  ["simulate", "domino", "--replay", times, "--record", times / "g.json"]):
         code, _, err = run_cli(*argv)
         assert (code, err) == (2, f"ubongo-cp: error: {times}: is a directory, expected a file\n")
+
+
+@pytest.mark.parametrize("change, message", [
+    # Once raw Python errors (exit 1): "OverflowError: int too large to convert to float", and "ValueError:
+    # Exceeds the limit (4300 digits) for integer string conversion", naming no file.
+    (lambda m: m.update(intercept=10 ** 400), "m.json: malformed difficulty model: 'intercept' must be a finite "
+                                              "number, got 1000000000000000000000000000000000000..."),
+    (lambda m: m["intervals"]["intercept"].__setitem__(0, 10 ** 400), "the interval of 'intercept' must be a finite"),
+    (lambda m: m["weights"].update(search=float("nan")), "the weight of 'search' must be a finite number, got nan"),
+    # Once taken: every difficulty infinite.
+    (lambda m: m.update(intercept=float("inf")), "'intercept' must be a finite number, got inf"),
+    (lambda m: m.update(rows=2.5), "'rows' must be a whole number, got 2.5"),
+    (lambda m: m.update(intercept="9" * 5000), "'intercept' must be a finite number"),
+    (None, "m.json:1: a number of 5000 digits (at most 4300 are read)"),
+], ids=["10**400", "interval 10**400", "NaN weight", "Infinity", "rows 2.5", "a string", "5000 digits"])
+def test_a_model_file_with_a_number_out_of_range_is_one_clear_line(tasks, tmp_path, run_cli, change, message):
+    synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
+    assert run_cli("calibrate", tmp_path / "times.csv", "--results", deck_tasks_path("classic"), "--out",
+                   tmp_path / "good.json")[0] == 0
+    model = json.loads((tmp_path / "good.json").read_text())
+    if change is None:
+        text = json.dumps(model).replace('"rows": ', '"rows": ' + "9" * 5000 + ", \"x\": ", 1)
+    else:
+        change(model)
+        text = json.dumps(model)
+    (tmp_path / "m.json").write_text(text)
+    with pytest.raises(InputError) as info:
+        load_model(tmp_path / "m.json")
+    assert str(info.value).startswith(str(tmp_path / "m.json")) and message in str(info.value), info.value
+    code, _, err = run_cli("batch", "classic", "--out", tmp_path / "o", "--difficulty-model", tmp_path / "m.json",
+                           "--no-progress")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and message in err, err

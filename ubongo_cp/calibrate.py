@@ -264,32 +264,54 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
     Raises
     ------
     InputError
-        For a missing file, invalid JSON, or a file that is not such a model.
+        For a missing file, invalid JSON, a file that is not such a model, or
+        a term that is not a finite number (NaN, Infinity, 10**400: a model
+        with one would rate every task so) or a count that is no whole number.
     """
-    from .io import read_text
+    from .errors import as_written
+    from .io import loads_json, read_text
 
-    text = read_text(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno) from None
+    data = loads_json(read_text(path), path=path)   # malformed JSON and numbers of too many digits, with the line
     if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
         raise InputError(f"not a difficulty model (written by ubongo-cp calibrate; format {MODEL_FORMAT!r})",
                          path=path)
+
+    def number(what: str, value) -> float:
+        """A finite float: a model with an infinite or NaN term rates every task so (and 10**400 is no float)."""
+        try:
+            good = not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+        except OverflowError:
+            good = False
+        if not good:
+            raise InputError(f"malformed difficulty model: {what} must be a finite number, got {as_written(value)}",
+                             path=path)
+        return float(value)
+
+    def whole(key: str) -> int:
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(f"malformed difficulty model: {key!r} must be a whole number, got {as_written(value)}",
+                             path=path)
+        return value
+
     try:
         features = tuple(data["features"])
         unknown = [f for f in features if f not in FEATURES]
         if unknown:
             raise InputError(f"unknown feature(s) {', '.join(unknown)} (known: {', '.join(FEATURES)})", path=path)
         return DifficultyModel(
-            features=features, intercept=float(data["intercept"]),
-            weights={f: float(data["weights"][f]) for f in features},
-            intervals={k: (float(v[0]), float(v[1])) for k, v in data["intervals"].items()},
-            players={str(k): float(v) for k, v in data.get("players", {}).items()},
-            r2=float(data["r2"]), cv_r2=float(data["cv_r2"]), cv_rmse=float(data["cv_rmse"]),
-            sigma=float(data["sigma"]), rows=int(data["rows"]), tasks=int(data["tasks"]), folds=int(data["folds"]),
+            features=features, intercept=number("'intercept'", data["intercept"]),
+            weights={f: number(f"the weight of {f!r}", data["weights"][f]) for f in features},
+            intervals={k: (number(f"the interval of {k!r}", v[0]), number(f"the interval of {k!r}", v[1]))
+                       for k, v in data["intervals"].items()},
+            players={str(k): number(f"the effect of player {k!r}", v) for k, v in data.get("players", {}).items()},
+            r2=number("'r2'", data["r2"]), cv_r2=number("'cv_r2'", data["cv_r2"]),
+            cv_rmse=number("'cv_rmse'", data["cv_rmse"]), sigma=number("'sigma'", data["sigma"]),
+            rows=whole("rows"), tasks=whole("tasks"), folds=whole("folds"),
             dropped=tuple(data.get("dropped", ())), source=dict(data.get("source", {})), name=Path(path).name)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
+        if isinstance(exc, InputError):
+            raise
         raise InputError(f"malformed difficulty model: {type(exc).__name__} {exc}", path=path) from None
 
 

@@ -393,3 +393,34 @@ def test_a_deck_spec_folder_given_as_a_deck_says_what_to_do(tmp_path, run_cli):
     assert code == 2 and err == (f"ubongo-cp: error: {tmp_path / 'designer'}: no *.toml card files in deck directory "
                                  "(it holds a deck spec, deck.toml: generate a deck from it first)\n")
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("column, value, message", [
+    ("count", "inf", "column count: 'inf' is not a whole number below 2**63 (the column's range)"),
+    ("count", str(2 ** 70), f"column count: '{2 ** 70}' is not a whole number below 2**63 (the column's range)"),
+    ("face", "1e300", "column face: '1e300' is not a whole number below 2**63 (the column's range)"),
+    ("solution", '{"I3": [[1e999, 0]]}', "column solution: '{\"I3\": [[1e999, 0]]}' is not a solution (piece -> "
+                                         "[[row, col], ...])"),
+], ids=["count inf", "count 2**70", "face 1e300", "solution 1e999"])
+def test_a_table_number_beyond_its_column_is_one_clear_line(tmp_path, run_cli, column, value, message):
+    # Once raw errors: "OverflowError: cannot convert float infinity to integer" (an infinite count, a cell
+    # at 1e999 in a solution) and "TypeError: cannot safely cast non-equivalent float64 to int64" (2**70).
+    import csv
+    import io
+
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.report import load_tasks
+
+    rows = list(csv.reader(io.StringIO((PUZZLES / "decks" / "classic" / "tasks.csv").read_text())))
+    rows[3][rows[0].index(column)] = value
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    path = tmp_path / "tasks.csv"
+    path.write_text(out.getvalue())
+    with pytest.raises(InputError) as info:
+        load_tasks(path)
+    assert str(info.value) == f"{path}:4: {message}", info.value
+    code, _, err = run_cli("booklet", PUZZLES / "decks" / "classic", "--results", path, "--out", tmp_path / "b.pdf")
+    assert code == 2 and err == f"ubongo-cp: error: {path}:4: {message}\n", err
+    kept = load_tasks(PUZZLES / "decks" / "classic" / "tasks.csv")   # 2**63 - 1 still fits
+    assert kept["count"].max() < 2 ** 63

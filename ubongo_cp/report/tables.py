@@ -337,11 +337,24 @@ def cast_columns(df: pd.DataFrame, dtypes: dict, *, path=None) -> pd.DataFrame:
                     fail(col, i, values[i], "a number")
             if kind == "Int64":
                 whole = numbers.dropna()
-                if (whole != whole.round()).any():
-                    i = int(df.index.get_loc(whole[whole != whole.round()].index[0]))
-                    fail(col, i, values[i], "a whole number")
+                for bad, what in ((whole != whole.round(), "a whole number"),
+                                  # inf, 1e300, 2**70: the column holds 64-bit integers (once a raw OverflowError
+                                  # or TypeError)
+                                  (whole.map(_beyond_64_bits).astype(bool),
+                                   "a whole number below 2**63 (the column's range)")):
+                    if bad.any():
+                        i = int(df.index.get_loc(whole[bad].index[0]))
+                        fail(col, i, values[i], what)
             df[col] = numbers.astype(kind)
     return df
+
+
+def _beyond_64_bits(value) -> bool:
+    """Whether a number read into an Int64 column is outside it (compared exactly: 2**63 - 1 fits; inf does not)."""
+    try:
+        return abs(int(value)) >= 2 ** 63
+    except (OverflowError, ValueError):
+        return True
 
 
 def _missing(value) -> bool:
@@ -387,6 +400,7 @@ def _solution(value, col, i, fail) -> dict | None:
     list of structs or a dict."""
     if _missing(value):
         return None
+    written = value   # the cell as the file holds it, for the message
     try:
         if isinstance(value, str):
             value = json.loads(value)
@@ -399,8 +413,8 @@ def _solution(value, col, i, fail) -> dict | None:
         if any(len(c) not in (2, 3) for cells in out.values() for c in cells):
             raise ValueError("a cell has 2 or 3 coordinates")
         return out
-    except (ValueError, TypeError, KeyError, IndexError):
-        text = value if isinstance(value, str) else repr(value)
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError):   # OverflowError: a cell at 1e999
+        text = written if isinstance(written, str) else repr(written)
         fail(col, i, text[:60], "a solution (piece -> [[row, col], ...])")
 
 

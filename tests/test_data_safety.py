@@ -810,3 +810,33 @@ def test_the_records_own_save_never_replaces_the_commands_outcome(tmp_path, monk
         (tmp_path / "o" / "summary.md").write_text("done")
         monkeypatch.setattr(OutputFolder, "_save", full)
     assert (tmp_path / "o" / "summary.md").read_text() == "done"
+
+
+def test_the_report_writer_of_the_python_api_keeps_a_summary_of_yours(tmp_path):
+    # ubongo_cp.report.write_reports (public) replaced the five files of a folder whatever they were: a
+    # summary.md of the user's was lost. Now it refuses as `batch` does, and writes its own folder again.
+    from ubongo_cp.batch import run_batch
+    from ubongo_cp.report import load_tasks, write_reports
+
+    folder = tmp_path / "analysis"
+    folder.mkdir()
+    (folder / "summary.md").write_text("my notes\n")
+    rows = load_tasks(PUZZLES / "decks" / "classic" / "tasks.csv").head(6).to_dict("records")
+    with pytest.raises(InputError, match=r"summary\.md: exists and was not written by `ubongo-cp batch`"):
+        write_reports(rows, [], folder)
+    assert listing(folder) == ["summary.md"] and (folder / "summary.md").read_text() == "my notes\n"
+    # Its own output, and a batch's, it replaces; a summary edited since is kept.
+    tasks, _, summary = write_reports(rows, [], tmp_path / "fresh")
+    assert len(tasks) == 6 and (tmp_path / "fresh" / "summary.md").read_text() == summary
+    write_reports(rows[:3], [], tmp_path / "fresh")
+    assert len(load_tasks(tmp_path / "fresh")) == 3
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    shutil.copy(PUZZLES / "decks" / "classic" / "01_easy.toml", deck)
+    run_batch(deck, tmp_path / "batch", progress=False)
+    write_reports(rows, [], tmp_path / "batch")
+    assert len(load_tasks(tmp_path / "batch")) == 6
+    (tmp_path / "batch" / "summary.md").write_text("annotated\n")
+    with pytest.raises(InputError, match=r"summary\.md.*changed since"):
+        write_reports(rows, [], tmp_path / "batch")
+    assert (tmp_path / "batch" / "summary.md").read_text() == "annotated\n"

@@ -390,7 +390,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
                       guarded=lambda name: name != JOURNAL) as folder:
         folder.claim(OUTPUT_FILES)  # before any work: a file of another origin there is refused
         _copy_spec(deck_dir, folder)
-        outcome = _run(cards, problems, deck_dir, folder.path, time_limit, backend, executor, progress, notify,
+        outcome = _run(cards, problems, deck_dir, folder, time_limit, backend, executor, progress, notify,
                        worker_modules, start, difficulty_model)
     limits, missing = _spec_checks(cards)
     return replace(outcome, max_solutions=limits, missing_faces=missing)
@@ -418,11 +418,12 @@ def _is_batch_journal(path: Path) -> bool:
         return False
 
 
-def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, executor, progress, notify,
+def _run(cards, problems, deck_dir: Path, folder: OutputFolder, time_limit, backend, executor, progress, notify,
          worker_modules, start, difficulty_model=None) -> BatchOutcome:
-    """:func:`run_batch` once its output folder is open (and locked)."""
+    """:func:`run_batch` once its output folder is open (and locked), its files claimed."""
     from .report import write_reports
 
+    out = folder.path
     journal_path = out / JOURNAL
     done, changed = _read_journal(journal_path)
     settings = run_settings(backend, time_limit)
@@ -486,7 +487,7 @@ def _run(cards, problems, deck_dir: Path, out: Path, time_limit, backend, execut
             bar.close()
     rows = [done[k] for k in wanted if k in done]
     order = {card.key: i for i, card in enumerate(cards)}   # printing order (load_deck's)
-    tasks_df, cards_df, summary = write_reports(rows, problems, out, deck_name=str(deck_dir),
+    tasks_df, cards_df, summary = write_reports(rows, problems, folder, deck_name=str(deck_dir),
                                                 seconds=time.perf_counter() - start, order=order,
                                                 difficulty_model=difficulty_model)
     return BatchOutcome(tasks_df, cards_df, problems, ran, skipped, time.perf_counter() - start, out, summary,

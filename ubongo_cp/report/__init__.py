@@ -13,7 +13,7 @@ in the toolkit uses.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 import pandas as pd
 
@@ -23,6 +23,9 @@ from ..status import Status
 from .tables import (CARD_COLUMNS, CARD_DTYPES, KEY_COLUMNS, STATUS_DTYPE, TASK_COLUMNS, TASK_DTYPES, TaskRecord,
                      cast_columns, load_cards, load_tasks, normalize_tasks, row_place, table_file, task_record,
                      text_view, write_table)
+
+if TYPE_CHECKING:
+    from ..outputs import OutputFolder
 
 __all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS",
            "tasks_frame", "cards_frame", "piece_balance", "balance_markdown", "summary_markdown", "write_reports",
@@ -222,7 +225,7 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
 
 # --------------------------------------------------------------------------- writing
 
-def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir: str | Path, *,
+def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir: "str | Path | OutputFolder", *,
                   deck_name: str = "", seconds: float | None = None,
                   order: Mapping[tuple[str, str], int] | None = None, difficulty_model=None):
     """Write the five report files; returns (tasks, cards, summary text).
@@ -231,8 +234,21 @@ def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir
     ``difficulty_model`` (:class:`ubongo_cp.calibrate.DifficultyModel`) the
     ``difficulty`` column holds its predicted seconds and
     ``difficulty_model`` its name; without, the toolkit's rating and a missing value.
+
+    ``out_dir`` is opened as the output folder of ``ubongo-cp batch``
+    (:class:`~ubongo_cp.outputs.OutputFolder`): a file of those names that
+    the toolkit did not write there, or one edited since, is refused before
+    anything is written (an :class:`~ubongo_cp.errors.InputError` naming
+    it), as ``batch`` refuses it; :func:`ubongo_cp.batch.run_batch` passes
+    the folder it holds open.
     """
-    out = Path(out_dir)
+    from ..outputs import OutputFolder
+
+    if not isinstance(out_dir, OutputFolder):
+        with OutputFolder(out_dir, "batch", guarded=lambda name: True) as folder:
+            return write_reports(rows, problems, folder, deck_name=deck_name, seconds=seconds, order=order,
+                                 difficulty_model=difficulty_model)
+    out = out_dir.path
     tasks = tasks_frame(rows, order)
     if difficulty_model is not None and len(tasks):
         tasks["difficulty"] = difficulty_model.predict_seconds(tasks)
@@ -240,9 +256,9 @@ def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir
     cards = cards_frame(tasks)
     summary = summary_markdown(tasks, cards, problems, deck_name=deck_name, seconds=seconds,
                                legend=difficulty_model.legend() if difficulty_model is not None else "")
-    write_table(tasks, out / "tasks.parquet")
-    write_table(tasks, out / "tasks.csv")
-    write_table(cards, out / "cards.parquet")
-    write_table(cards, out / "cards.csv")
+    tables = {"tasks.parquet": tasks, "tasks.csv": tasks, "cards.parquet": cards, "cards.csv": cards}
+    out_dir.claim([*tables, "summary.md"])   # before writing: a file of another origin is refused
+    for name, table in tables.items():
+        write_table(table, out / name)
     atomic_write_text(out / "summary.md", summary)
     return tasks, cards, summary

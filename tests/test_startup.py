@@ -231,3 +231,19 @@ def test_version_answers_before_any_parser(capsys):
         main(["--version", "solve"])
     assert exc.value.code == 0
     assert capsys.readouterr().out == f"ubongo-cp {ubongo_cp.__version__}\n"
+
+
+def test_the_collector_is_set_before_the_command_line_is_imported():
+    # The command-line module imports argparse (with re, enum, gettext and locale) only when it builds a parser,
+    # which the console script's run does after raising the collector's young threshold (cli.GC_YOUNG): the
+    # collections among those imports' objects would otherwise cost about a millisecond of every command.
+    probe = ("import gc, sys\nimport ubongo_cp.cli as cli\nprint('argparse' in sys.modules, file=sys.stderr)\n"
+             "make = cli._parser_class\n"
+             "def spy():\n    print(gc.get_threshold()[0], file=sys.stderr)\n"
+             "    return make()\n"
+             "cli._parser_class = spy\nsys.argv = ['ubongo-cp', 'solve', '--help']\ncli.run()\n")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    from ubongo_cp.cli import GC_YOUNG
+
+    assert proc.returncode == 0 and "usage: ubongo-cp solve" in proc.stdout
+    assert proc.stderr.splitlines() == ["False", str(GC_YOUNG)]

@@ -12,7 +12,6 @@ failure, 130 after Ctrl-C.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import importlib
 import sys
@@ -21,6 +20,10 @@ from contextlib import contextmanager
 
 from .. import __version__
 from ..errors import UbongoError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["main", "run", "build_parser", "COMMANDS"]
 
@@ -36,16 +39,24 @@ COMMANDS = {"solve": ("puzzle",), "analyze": ("puzzle",), "generate": ("deck",),
             "examples": ("examples",), "bench": ("bench",)}
 
 
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line (the usage block is on ``--help``)."""
+@functools.cache
+def _parser_class() -> type[argparse.ArgumentParser]:
+    """The argument parser class of the command line, made when a parser is first built: argparse (with re,
+    enum, gettext and locale) is imported then, after :func:`run` has set the garbage collector up."""
+    import argparse
 
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+    class _Parser(argparse.ArgumentParser):
+        """An argument parser whose usage errors are one line (the usage block is on ``--help``)."""
 
-    def _get_formatter(self):
-        # argparse sizes its formatter by shutil.get_terminal_size, importing shutil (with zlib, bz2 and
-        # lzma) on every command line, since each add_argument makes a formatter; the same width here.
-        return self.formatter_class(prog=self.prog, width=_columns() - 2)
+        def error(self, message: str):
+            self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+        def _get_formatter(self):
+            # argparse sizes its formatter by shutil.get_terminal_size, importing shutil (with zlib, bz2 and
+            # lzma) on every command line, since each add_argument makes a formatter; the same width here.
+            return self.formatter_class(prog=self.prog, width=_columns() - 2)
+
+    return _Parser
 
 
 @functools.cache
@@ -81,7 +92,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         named), which is all a command line naming it needs. Default: every
         sub-command.
     """
-    parser = _Parser(prog="ubongo-cp",
+    parser = _parser_class()(prog="ubongo-cp",
                      description="Solve, count, analyse and generate Ubongo-style polyomino "
                                  "puzzles; play and analyse the games; benchmark solvers.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -316,9 +327,11 @@ def run() -> None:
     (:func:`gc.set_threshold`; the older generations keep theirs): a
     command's start imports some fifty modules, whose functions, classes and
     dictionaries all live to the end, and each collection among them walks
-    every object made so far. This saves about 2 ms of every command's CPU
-    time (a card task, a 6x10 count: ``benchmarks/bench_startup.py``).
-    Cycles are still collected, only in larger batches.
+    every object made so far. This saves about 3 ms of every command's CPU
+    time (a card task, a 6x10 count: ``benchmarks/bench_startup.py``); the
+    standard library's argparse (with re, enum, gettext and locale) and the
+    command's own modules are imported after the threshold is set. Cycles
+    are still collected, only in larger batches.
 
     Before the interpreter shuts down, every object still alive is moved to
     the permanent generation (:func:`gc.freeze`), so the collections run at

@@ -687,7 +687,7 @@ class ExactCoverInstance(Struct, eq=False):
             group = tuple(sym for sym in group if set(grid.map_onto(whole, sym)[self.n_cells:]) == optional)
         if len(group) == 1 or grid.modes[self.mode] == grid.n_symmetries:
             # the identity alone (an irregular region), or every image of a piece one of its own orientations
-            # (free mode on squares and hexagons, mirror images allowed on cubes): each type onto itself
+            # (free mode on squares, hexagons and triangles; mirror images allowed on cubes): each type onto itself
             return [(sym, identity) for sym in group]
         counts = self.type_bounds  # a symmetry maps a type onto one with the same bounds
         # a type that fits nowhere and may be left out is in no solution, and the empty cells take every

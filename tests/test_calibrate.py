@@ -281,7 +281,13 @@ def test_a_directory_given_as_the_times_is_refused_as_one_whatever_the_output(ta
     (lambda m: m.update(rows=2.5), "'rows' must be a whole number, got 2.5"),
     (lambda m: m.update(intercept="9" * 5000), "'intercept' must be a finite number"),
     (None, "m.json:1: a number of 5000 digits (at most 4300 are read)"),
-], ids=["10**400", "interval 10**400", "NaN weight", "Infinity", "rows 2.5", "a string", "5000 digits"])
+    # Once taken: numpy's "RuntimeWarning: overflow encountered in exp", and every difficulty infinite.
+    (lambda m: m.update(intercept=1e300), "m.json: implausible difficulty model: 'intercept' is 1e+300, beyond "
+                                          "+-100 ln seconds (a fit of solve times stays far within)"),
+    (lambda m: m["weights"].update(search=-150.5), "m.json: implausible difficulty model: the weight of 'search' is "
+                                                   "-150.5, beyond +-100 ln seconds"),
+], ids=["10**400", "interval 10**400", "NaN weight", "Infinity", "rows 2.5", "a string", "5000 digits", "1e300",
+        "weight -150.5"])
 def test_a_model_file_with_a_number_out_of_range_is_one_clear_line(tasks, tmp_path, run_cli, change, message):
     synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
     assert run_cli("calibrate", tmp_path / "times.csv", "--results", deck_tasks_path("classic"), "--out",
@@ -299,3 +305,21 @@ def test_a_model_file_with_a_number_out_of_range_is_one_clear_line(tasks, tmp_pa
     code, _, err = run_cli("batch", "classic", "--out", tmp_path / "o", "--difficulty-model", tmp_path / "m.json",
                            "--no-progress")
     assert code == 2 and len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_a_fit_beyond_the_bound_of_a_term_is_refused_not_written(tasks, tmp_path, run_cli):
+    # Times that are no seconds (here 1e250 times too large): the fitted intercept, about ln(1e250) = 576 ln seconds
+    # more, is what load_model refuses, so calibrate writes no model that batch could not read.
+    from conftest import one_line_error
+
+    times = synthetic_times(tasks)
+    times["seconds"] *= 1e250
+    times.to_csv(tmp_path / "times.csv", index=False)
+    code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", deck_tasks_path("classic"),
+                             "--out", tmp_path / "m.json")
+    one_line_error(code, err)
+    assert err.startswith(f"ubongo-cp: error: {tmp_path / 'times.csv'}: the fit is no model of solve times: "
+                          "'intercept' is 5") and err.endswith(
+        ", beyond +-100 ln seconds (a fit of solve times stays far within); check that the times are seconds, or "
+        "fit fewer features (--features): some are nearly collinear in these rows\n"), err
+    assert not (tmp_path / "m.json").exists()

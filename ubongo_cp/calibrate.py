@@ -68,7 +68,7 @@ if TYPE_CHECKING:   # numpy and pandas are imported where they are used: `ubongo
     import pandas as pd
 
 __all__ = ["FEATURES", "DifficultyModel", "task_features", "read_times", "check_results", "fit_difficulty",
-           "load_model", "model_legend", "MODEL_FORMAT"]
+           "load_model", "model_legend", "MODEL_FORMAT", "MAX_TERM"]
 
 #: The features a model may use, in this order (see the module docstring).
 FEATURES = ("search", "placements", "pieces", "cells", "symmetry", "solutions")
@@ -80,6 +80,14 @@ TIME_COLUMNS = ("card", "side", "face", "seconds")
 RESULT_COLUMNS = ("card_id", "side", "face", "status", "count", "search_nodes", "n_pieces", "area")
 #: Pairs of columns a fit reads one of: the first, or where a table lacks it the second (:func:`task_features`).
 RESULT_EITHER = (("placements_per_cell", "difficulty"), ("symmetry", "solution"))
+#: The largest magnitude of a term that enters a model's predictions: the intercept and each player effect (ln
+#: seconds) and each weight (ln seconds per unit of its feature: one piece, one cell, a doubling of search nodes,
+#: of placements, of solutions or of the symmetry). Human solve times, from a tenth of a second to a lifetime
+#: (3e9 s), all lie within a factor e**24 of one another, so a fit of playtest times stays far inside +-100
+#: (a factor e**100, about 3e43); a term beyond it is no fit of solve times but a file damaged or edited
+#: (``"intercept": 1e300``), with which ``exp`` of every prediction overflows (beyond e**709.8, the largest
+#: float) and every difficulty would be infinite (:meth:`DifficultyModel.term_problem`).
+MAX_TERM = 100.0
 
 
 def task_features(tasks: pd.DataFrame) -> pd.DataFrame:
@@ -187,6 +195,15 @@ class DifficultyModel:
     source: dict = field(default_factory=dict)
     name: str = "difficulty model"
 
+    def term_problem(self) -> str | None:
+        """Which term entering the predictions lies beyond +-:data:`MAX_TERM` (no fit of solve times), as the
+        end of a message, or None: the intercept first, then the weights and the player effects."""
+        terms = {"'intercept'": self.intercept, **{f"the weight of {f!r}": w for f, w in self.weights.items()},
+                 **{f"the effect of player {p!r}": u for p, u in self.players.items()}}
+        what, value = next(((k, v) for k, v in terms.items() if not abs(v) <= MAX_TERM), (None, 0.0))
+        return None if what is None else (f"{what} is {value:.6g}, beyond +-{MAX_TERM:g} ln seconds "
+                                          "(a fit of solve times stays far within)")
+
     def predict_log(self, tasks: pd.DataFrame) -> np.ndarray:
         """Predicted ln seconds of an average player, one per row of a task table (NaN without features)."""
         import numpy as np
@@ -266,7 +283,10 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
     InputError
         For a missing file, invalid JSON, a file that is not such a model, or
         a term that is not a finite number (NaN, Infinity, 10**400: a model
-        with one would rate every task so) or a count that is no whole number.
+        with one would rate every task so) or a count that is no whole number;
+        and for a term entering the predictions beyond +-:data:`MAX_TERM` (``1e300``): ln seconds, in which
+        every human solve time lies within +-24 of another, and with which every difficulty would overflow
+        to infinity (:meth:`DifficultyModel.term_problem`).
     """
     from .errors import as_written
     from .io import loads_json, read_text
@@ -299,7 +319,7 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
         unknown = [f for f in features if f not in FEATURES]
         if unknown:
             raise InputError(f"unknown feature(s) {', '.join(unknown)} (known: {', '.join(FEATURES)})", path=path)
-        return DifficultyModel(
+        model = DifficultyModel(
             features=features, intercept=number("'intercept'", data["intercept"]),
             weights={f: number(f"the weight of {f!r}", data["weights"][f]) for f in features},
             intervals={k: (number(f"the interval of {k!r}", v[0]), number(f"the interval of {k!r}", v[1]))
@@ -313,6 +333,10 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
         if isinstance(exc, InputError):
             raise
         raise InputError(f"malformed difficulty model: {type(exc).__name__} {exc}", path=path) from None
+    problem = model.term_problem()
+    if problem:
+        raise InputError(f"implausible difficulty model: {problem}", path=path)
+    return model
 
 
 def read_times(path: str | os.PathLike) -> pd.DataFrame:
@@ -430,7 +454,8 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
         that is not in it (naming the line),
         a task that has no solution there, an unknown feature or one named twice, too few rows
         for the parameters (fewer than parameters + 5, or 10), or features
-        that are collinear in these rows.
+        that are collinear in these rows, or a fit with a term beyond +-:data:`MAX_TERM` (features nearly
+        collinear, or times that are not seconds), which :func:`load_model` would refuse.
     """
     import numpy as np
     import pandas as pd
@@ -538,11 +563,16 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
         predicted[test] = design[test] @ beta
     resid = y - predicted
     cv_r2 = float(1.0 - np.sum(resid ** 2) / np.sum((y - y.mean()) ** 2))
-    return DifficultyModel(
+    model = DifficultyModel(
         features=tuple(kept), intercept=float(params[0]) + mean_effect, weights=weights, intervals=intervals,
         players=effects, r2=float(fit.rsquared), cv_r2=cv_r2, cv_rmse=float(np.sqrt(np.mean(resid ** 2))),
         sigma=float(np.sqrt(fit.scale)), rows=len(y), tasks=n_tasks, folds=k, dropped=dropped,
         source={"times": times_path or "", "results": results_path or ""})
+    problem = model.term_problem()   # what load_model would refuse: never written
+    if problem:
+        raise InputError(f"the fit is no model of solve times: {problem}; check that the times are seconds, or fit "
+                         "fewer features (--features): some are nearly collinear in these rows", path=times_path)
+    return model
 
 
 

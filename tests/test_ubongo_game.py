@@ -75,6 +75,17 @@ def test_deck_median_and_ratios(deck):
     assert deck.cards["hard"][:3] == ["01", "02", "03"]
 
 
+def test_deck_ratios_are_read_only():
+    # side_ratios handed out the deck's own array: a caller's change reached the deck, and side_rows (cached)
+    # then showed it, or not, depending on whether it had been asked for before.
+    d = TaskDeck(classic_frame(1), "classic")
+    for ratios in (d.side_ratios("easy"), d.ratios["easy"],
+                   TaskDeck.from_side_json(d.side_to_json("easy")).side_ratios("easy")):
+        with pytest.raises(ValueError, match="read-only"):
+            ratios[0, 0] = 99.0
+    assert d.side_rows("easy")[0][0] == 1 / d.median and d.side_ratios("easy")[0, 0] == 1 / d.median
+
+
 def test_deck_no_solution_is_inf_and_unknown_keeps_difficulty():
     df = classic_frame(1)
     df.loc[0, "status"] = "no solution"

@@ -120,7 +120,8 @@ class TaskDeck:
         ``inf`` for a task with status "no solution". A task with status
         "unknown" (the solver gave up) or "timeout" (the batch's time limit
         cut its search) keeps its difficulty, or the deck's largest
-        difficulty when it has none.
+        difficulty when it has none. Read-only (a deck's ratios never
+        change; ``side_rows`` keeps them as lists).
 
     Raises
     ------
@@ -230,6 +231,7 @@ class TaskDeck:
                 if np.isinf(arr[k]).all():
                     raise InputError(f"card {c} side {s} has no solvable task", path=path)
             self.cards[s] = ids
+            arr.setflags(write=False)   # the engines and the rows cache (side_rows) read it: nobody changes it
             self.ratios[s] = arr
 
     def faces(self, side: str) -> int:
@@ -258,7 +260,7 @@ class TaskDeck:
                              f"{self.game} deck's spec lists its sides)")
 
     def side_ratios(self, side: str) -> np.ndarray:
-        """Ratios of one side, shape ``(n_cards, n_faces)``.
+        """Ratios of one side, shape ``(n_cards, n_faces)``: the deck's own array, read-only (as ``ratios``).
 
         Raises
         ------
@@ -317,6 +319,7 @@ class TaskDeck:
             raise InputError(f"deck: missing or malformed field ({malformed(exc)})", path=path) from None
         if arr.shape != (len(cards), faces) or not len(cards) or (arr < 0).any() or np.isnan(arr).any():
             raise InputError(f"deck: side {side} needs {len(cards)} rows of {faces} ratios >= 0", path=path)
+        arr.setflags(write=False)   # read-only, as every deck's ratios (TaskDeck.ratios)
         deck = cls.__new__(cls)
         deck.spec, deck.game, deck.path, deck.median = spec, game, None if path is None else os.fspath(path), 1.0
         deck.cards, deck.ratios, deck._rows = {side: [str(c) for c in cards]}, {side: arr}, {}

@@ -208,6 +208,19 @@ def test_ud7_leader_who_cannot_solve_roll_1_cannot_score(deck):
     assert s.history[-1]["seconds"] == 300.0  # both gave up at 300 s (A on roll 1)
 
 
+def test_ud7_a_finished_match_has_no_handicap_roll(deck):
+    # UD-4 ends the match at 5, so no duel follows and no roll is the leader's alone (UD-7). The strings of a
+    # finished handicap match said "roll 1 (leader only)" while B's pawn stood on orange field 3.
+    s = scripted(deck, [[1.0, 1.0, 5.0]], handicap=True, scores=(4, 3))
+    assert s.handicap_active() and s.action_to_string(6) == "roll 1 (leader only) face 7"
+    s.apply_action(6)
+    assert s.action_to_string(0) == "roll 2 face 1"
+    s.apply_action(0)
+    assert s.scores == [5, 3] and s.is_terminal()
+    assert not s.handicap_active() and s.action_to_string(6) == "roll face 7"
+    assert not scripted(deck, [], handicap=True, scores=(3, 5)).handicap_active()
+
+
 def test_ud7_give_up_caps_each_of_the_leaders_tasks_not_their_sum(deck):
     # Seed 000: UD-5 speaks of one figure; the leader solves two, each within the 300 s give-up time.
     # A leads 3:0 and needs 250 s + 200 s = 450 s; B gives up after 300 s: A still scores.

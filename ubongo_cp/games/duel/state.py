@@ -268,9 +268,11 @@ class DuelState(GameState):
         return None if a == b else (0 if a > b else 1)
 
     def handicap_active(self) -> bool:
-        """True when the next duel is a handicap duel (UD-7: one player leads and either pawn is on an orange field)."""
+        """True when the next duel is a handicap duel (UD-7: one player leads and either pawn is on an orange field);
+        False once the match is over (UD-4): no duel follows, so no roll is the leader's alone."""
         a, b = self.scores
-        return self.handicap and a != b and (a in self.orange_fields or b in self.orange_fields)
+        return (self.handicap and a != b and (a in self.orange_fields or b in self.orange_fields)
+                and TARGET not in self.scores)
 
     def card(self) -> str:
         """Id of the card being played (UD-1: the stack in order 1..9)."""

@@ -114,6 +114,20 @@ def test_a_piece_checks_its_name_and_cells(args, message):
         Piece(*args)
 
 
+@pytest.mark.parametrize("name, message", [
+    ("A B", "the piece name 'A B' contains white space"),
+    ("A\x1b[2J", r"the piece name 'A\x1b[2J' contains the control character U+001B"),
+    ("X " + "y" * 100, "the piece name 'X yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy... contains white space"),
+])
+def test_a_bad_piece_name_given_in_python_is_shown_not_put_on_a_line(name, message):
+    # Python's Piece() has no line to name: it said "the piece name on this line contains white space".
+    from ubongo_cp.pieces import Piece
+
+    with pytest.raises(InputError) as info:
+        Piece(name, ((0, 0),))
+    assert str(info.value) == message
+
+
 def test_a_piece_takes_lists_and_a_grid_name():
     from ubongo_cp.pieces import Piece
 

@@ -42,7 +42,7 @@ from itertools import repeat
 from operator import attrgetter, is_
 from collections.abc import Iterable, Iterator, Sequence
 
-from .errors import InputError, whole_argument
+from .errors import InputError, as_written, whole_argument
 from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
 from .grids import SQUARE, Grid, get_grid
 from .grids.base import LazyOrientations
@@ -156,7 +156,8 @@ def _checked_cells(what: str, cells, grid: Grid) -> Shape:
 
 def name_problem(name: str, *, in_file: bool = False) -> str | None:
     """Why ``name`` cannot name a piece, or ``None``; with ``in_file``, a piece read from a file, which may not
-    bear the name :data:`EMPTY` either (kept for the cells a task leaves empty).
+    bear the name :data:`EMPTY` either (kept for the cells a task leaves empty), and whose message speaks of
+    the name "on this line" (the line its reader names); else the message shows the name.
 
     A name is not empty and holds no white space, no control character, no
     ``#``, no ``,`` and no ``:``: further copies of a piece are labelled ``name#2``, ``name#3``, ...
@@ -171,14 +172,18 @@ def name_problem(name: str, *, in_file: bool = False) -> str | None:
     (True, "piece 'A#2' contains '#', which marks a further copy of a piece (A#2 = the second A)")
     >>> name_problem("A:2")
     "piece 'A:2' contains ':', which gives a count in a selection of pieces (T4:2 = two T4)"
+    >>> name_problem("A B"), name_problem("A B", in_file=True)
+    ("the piece name 'A B' contains white space", 'the piece name on this line contains white space')
     """
     if not name:
         return "empty piece name"
+    # A file's reader names the line; a name given in Python is shown (escaped and cut: as_written).
+    named = "the piece name on this line" if in_file else f"the piece name {as_written(name)}"
     if any(ch.isspace() for ch in name):
-        return "the piece name on this line contains white space"
+        return f"{named} contains white space"
     if not name.isprintable():   # an escape sequence would reach the terminal with every solution printed
         ch = next(ch for ch in name if not ch.isprintable())
-        return f"the piece name on this line contains the control character U+{ord(ch):04X}"
+        return f"{named} contains the control character U+{ord(ch):04X}"
     if "#" in name:
         return f"{_piece(name)} contains '#', which marks a further copy of a piece (A#2 = the second A)"
     if "," in name:

@@ -369,3 +369,20 @@ def test_a_hexagon_census_with_a_box_fitted_the_old_way_is_not_resumed(tmp_path,
     manifest_file.write_text(json.dumps(manifest))
     code, out, err = run_cli(*args)
     assert code == 2 and "other parameters (box_fit: null, asked any symmetry image)" in err
+
+
+def test_a_manifest_number_of_400_digits_is_cut_in_the_message(tmp_path, run_cli):
+    # A manifest whose k is 10**400 (JSON allows any whole number): the refusal repeated its 400 digits in full.
+    import json
+
+    args = ("census", "--pieces", "tetrahexes", "--k", "2", "--cells", "8", "--out", tmp_path / "c", "--no-progress")
+    code, out, err = run_cli(*args)
+    assert code == 0, err
+    manifest_file = tmp_path / "c" / "manifest.json"
+    manifest = json.loads(manifest_file.read_text())
+    manifest["k"] = 10 ** 400
+    manifest_file.write_text(json.dumps(manifest))
+    code, out, err = run_cli(*args)
+    assert (code, err) == (2, f"ubongo-cp: error: {tmp_path / 'c'}: holds a census of other parameters (k: "
+                              "1000000000000000000000000000000000000..., asked 2); choose another directory\n")
+

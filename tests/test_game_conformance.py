@@ -291,9 +291,13 @@ def _set(record: dict, where: tuple, value) -> None:
 @pytest.mark.parametrize("name, where, value, message", [
     ("ubongo", ("model", "base"), 10 ** 400, "malformed record (a number out of range: too large or infinite)"),
     ("ubongo", ("deck", "ratios", 0, 0), 10 ** 400, "malformed record (a number out of range"),
-    ("ubongo", ("settings", "timer"), 10 ** 400, "timer 1000"),
-    ("duel", ("settings", "give_up"), 10 ** 400, "give-up time 1000"),
-    ("duel", ("start", "scores", 0), 10 ** 400, "scores [1000"),
+    # The value cut as every message cuts one (as_written): these repeated all 400 digits.
+    ("ubongo", ("settings", "timer"), 10 ** 400, "timer 1000000000000000000000000000000000000... must be a finite "
+                                                 "number > 0 and move time 4.0 >= 0"),
+    ("duel", ("settings", "give_up"), 10 ** 400, "give-up time 1000000000000000000000000000000000000... and tie "
+                                                 "window 0.1 must be numbers"),
+    ("duel", ("start", "scores", 0), 10 ** 400, "scores [100000000000000000000000000000000000... must be two whole "
+                                                "numbers 0..5"),
     ("duel", ("settings", "max_rerolls"), 10 ** 400, "max_rerolls must be a whole number"),
     ("duel", ("moves", 0, "draws", 0), 10 ** 400, "move 1: 'draws' must be a list of numbers"),
     ("domino", ("deal", "start"), math.inf, "deal has unknown domino ids [inf]"),

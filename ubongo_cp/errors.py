@@ -40,8 +40,8 @@ def as_written(value) -> str:
 
     Examples
     --------
-    >>> as_written(True), as_written([1, False]), as_written("x")
-    ('true', '[1, false]', "'x'")
+    >>> as_written(True), as_written([1, False, None]), as_written("x"), as_written(10 ** 400)
+    ('true', '[1, false, null]', "'x'", '1000000000000000000000000000000000000...')
     """
     return _cut(_written(value))
 
@@ -49,9 +49,16 @@ def as_written(value) -> str:
 def _written(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:   # JSON's null (TOML has none)
+        return "null"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_written(v) for v in value) + "]"
-    return repr(value)
+    try:
+        return repr(value)
+    except ValueError:   # a whole number of more digits than Python writes out (sys.get_int_max_str_digits)
+        import sys
+
+        return f"a number of more than {sys.get_int_max_str_digits()} digits"
 
 
 def _shown(value) -> str:

@@ -88,7 +88,10 @@ def _open_census(out: Path, spec: CensusSpec, shards: int | None, max_cpu_second
 
 
 def _show(value) -> str:
-    return json.dumps(value) if not isinstance(value, str) else value
+    """A manifest's value, or the one asked, for a message: as the manifest writes it, cut (``as_written``)."""
+    from ..errors import as_written
+
+    return value if isinstance(value, str) else as_written(value)
 
 
 def _write_shard(out: Path, spec: CensusSpec, result: dict) -> int:

@@ -42,7 +42,7 @@ from typing import Any, Callable, ClassVar, Sequence
 
 import numpy as np
 
-from ..errors import IllegalActionError, InputError
+from ..errors import IllegalActionError, InputError, as_written
 
 __all__ = [
     "CHANCE",
@@ -635,9 +635,9 @@ def replay_moves(state: GameState, moves, *, path=None, on_move=None, before=Non
         if state.is_terminal():
             raise InputError(f"move {i}: the game is already over", path=path)
         if "n" in move and move["n"] != i:
-            raise InputError(f"move {i}: numbered {move['n']!r}", path=path)
+            raise InputError(f"move {i}: numbered {as_written(move['n'])}", path=path)
         if "player" in move and move["player"] != state.current_player():
-            raise InputError(f"move {i}: recorded for player {move['player']!r} but "
+            raise InputError(f"move {i}: recorded for player {as_written(move['player'])} but "
                              f"player {state.current_player()} is to act", path=path)
         if "text" in move and move["text"] != state.action_to_string(a):
             raise InputError(f"move {i}: text {move['text']!r} does not match action {a} "
@@ -698,7 +698,7 @@ def is_number(value) -> bool:
 def floats_from_json(values, what: str, path=None) -> list[float]:
     """The inverse of :func:`floats_to_json`; InputError naming ``what`` and ``path`` if malformed."""
     if not isinstance(values, list) or not all(v is None or is_number(v) for v in values):
-        raise InputError(f"{what} must be a list of numbers (null for never), got {values!r}", path=path)
+        raise InputError(f"{what} must be a list of numbers (null for never), got {as_written(values)}", path=path)
     return [float("inf") if v is None else float(v) for v in values]
 
 

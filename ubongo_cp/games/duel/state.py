@@ -41,7 +41,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ...errors import IllegalActionError, InputError, seed_argument
+from ...errors import IllegalActionError, InputError, as_written, seed_argument
 from ...specs import game_spec
 from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number
 from ..tasks import TaskDeck, engine_model, recorded_times_problem
@@ -191,19 +191,20 @@ class DuelState(GameState):
         self._rows = deck.side_rows(side)  # per card, the ratio of each face's task (UD-2)
         self._ids = deck.cards[side]
         if not _numbers(skills) or len(skills) != 2 or not all(0 < s < math.inf for s in skills):
-            raise InputError(f"skills {list(skills) if _numbers(skills) else skills!r} must be two finite numbers > 0")
+            raise InputError(f"skills {as_written(list(skills) if _numbers(skills) else skills)} must be two finite "
+                             "numbers > 0")
         if not isinstance(handicap, (bool, np.bool_)):
-            raise InputError(f"handicap must be true or false, got {handicap!r}")
+            raise InputError(f"handicap must be true or false, got {as_written(handicap)}")
         if not _numbers(orange_fields) or not all(_whole(f) for f in orange_fields):
-            raise InputError(f"orange fields {orange_fields!r} must be whole numbers (UD-7)")
+            raise InputError(f"orange fields {as_written(orange_fields)} must be whole numbers (UD-7)")
         if not _numbers((give_up, tie_window)):
-            raise InputError(f"give-up time {give_up!r} and tie window {tie_window!r} must be numbers")
+            raise InputError(f"give-up time {as_written(give_up)} and tie window {as_written(tie_window)} must be numbers")
         if not _whole(max_rerolls) or max_rerolls < 1:
-            raise InputError(f"max_rerolls must be a whole number >= 1, got {max_rerolls!r}")
+            raise InputError(f"max_rerolls must be a whole number >= 1, got {as_written(max_rerolls)}")
         if not _numbers(scores) or not all(_whole(x) for x in scores):
-            raise InputError(f"scores {scores!r} must be two whole numbers 0..{TARGET}")
+            raise InputError(f"scores {as_written(scores)} must be two whole numbers 0..{TARGET}")
         if not _whole(card_index) or not 0 <= card_index < len(deck.cards[side]):
-            raise InputError(f"card index {card_index!r} must be a whole number 0..{len(deck.cards[side]) - 1} "
+            raise InputError(f"card index {as_written(card_index)} must be a whole number 0..{len(deck.cards[side]) - 1} "
                              "(UD-1: the cards of the stack)")
         self.skills = np.array(skills, dtype=float)
         a, b = self.skills.tolist()

@@ -43,7 +43,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ...errors import (IllegalActionError, InputError, flag_argument, seat_argument, seed_argument,
+from ...errors import (IllegalActionError, InputError, as_written, flag_argument, seat_argument, seed_argument,
                        whole_argument)
 from ...specs import game_spec
 from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number
@@ -230,7 +230,8 @@ class UbongoState(GameState):
         if self.skills.shape != (num_players,) or not (np.isfinite(self.skills) & (self.skills > 0)).all():
             raise InputError(f"skills {self.skills.tolist()} must be {num_players} finite numbers > 0")
         if not (is_number(timer) and is_number(move_time) and 0 < timer < np.inf and 0 <= move_time < np.inf):
-            raise InputError(f"timer {timer!r} must be a finite number > 0 and move time {move_time!r} >= 0")
+            raise InputError(f"timer {as_written(timer)} must be a finite number > 0 and move time {as_written(move_time)} "
+                             ">= 0")
         self.timer = float(timer)
         self.move_time = float(move_time)
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed_argument("seed", seed))

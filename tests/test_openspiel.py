@@ -20,6 +20,7 @@ CASES = [(name, {}) for name in GAMES] + [
     ("ubongo_cp_orion_duel", {"tiles": "seed", "layout_seed": 5}),
     ("ubongo_cp_gem_game", {"players": 4, "side": "hard", "seed": 2}),
     ("ubongo_cp_duel", {"handicap": True, "seed": 1}),
+    ("ubongo_cp_duel", {"handicap": True, "orange_fields": "1,2,3,4", "seed": 2}),
     ("ubongo_cp_domino", {"players": 2, "seed": 3}),
 ]
 
@@ -44,6 +45,22 @@ def test_registered_facts_are_the_engines(name, params):
     if name == "ubongo_cp_orion_duel":
         assert game.num_distinct_actions() == len(engine.game.placements) + bool(params.get("pie"))
         assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM and game.utility_sum() == 1.0
+
+
+def test_the_duel_takes_its_orange_fields_as_a_parameter():
+    # UD-7 makes the orange fields configurable; the OpenSpiel game had no parameter for them (always 3 and 4).
+    from ubongo_cp.errors import InputError
+
+    assert load_game("ubongo_cp_duel").get_type().parameter_specification["orange_fields"] == "3,4"
+    for text, fields in (("3,4", {3, 4}), ("1, 2", {1, 2}), ("", set())):
+        game = load_game("ubongo_cp_duel", {"handicap": True, "orange_fields": text})
+        assert engine_state(game.new_initial_state()).orange_fields == fields
+        assert game.get_parameters()["orange_fields"] == text
+    with pytest.raises(InputError, match=r"^orange_fields '3;4' must be scores separated by commas, e.g. '3,4' "
+                                         r"\(UD-7\)$"):
+        load_game("ubongo_cp_duel", {"orange_fields": "3;4"})
+    with pytest.raises(InputError, match=r"^orange fields \[5\] must lie in 1..4 \(UD-7\)$"):
+        load_game("ubongo_cp_duel", {"orange_fields": "5"})
 
 
 def test_an_openspiel_game_is_the_engine_game():

@@ -11,7 +11,9 @@ with its ``GameType`` and ``GameInfo`` taken from the engine's
 * ``ubongo_cp_gem_game``: :class:`.ubongo.state.UbongoState`; ``players``
   (2), ``side`` ("easy"), ``seed`` (0), ``deck`` ("": the shipped deck);
 * ``ubongo_cp_duel``: :class:`.duel.state.DuelState`; ``side`` ("A"),
-  ``handicap`` (False), ``seed`` (0), ``deck`` ("": the shipped deck);
+  ``handicap`` (False), ``orange_fields`` ("3,4": the orange fields of the
+  handicap board, UD-7, scores separated by commas; "" for none),
+  ``seed`` (0), ``deck`` ("": the shipped deck);
 * ``ubongo_cp_domino``: :class:`.domino.state.DominoState`; ``players``
   (4), ``seed`` (0).
 
@@ -44,7 +46,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, as_written
 
 __all__ = ["GAMES", "register", "load_game", "engine_state", "wrap_state"]
 
@@ -234,7 +236,7 @@ def register() -> None:
 
     from .domino.actions import NUM_ACTIONS
     from .domino.state import FACTS as DOMINO, DominoSettings, new_game
-    from .duel.state import FACTS as DUEL, NUM_FACES as DUEL_FACES, DuelState
+    from .duel.state import DEFAULT_ORANGE_FIELDS, FACTS as DUEL, NUM_FACES as DUEL_FACES, DuelState
     from .orion import OrionGame, load_tiles
     from .orion.bitboard import BitOrionState
     from .orion.pie import PieOrionState
@@ -261,9 +263,28 @@ def register() -> None:
                lambda p: UbongoState(deck(p["deck"], "classic"), p["players"], p["side"], seed=p["seed"]),
                lambda s: max(NUM_LANES, UBONGO_FACES), UBONGO_FACES)
     game_class("ubongo_cp_duel", "Ubongo Duel", DUEL, True,
-               {"side": "A", "handicap": False, "seed": 0, "deck": ""},
-               lambda p: DuelState(deck(p["deck"], "duel"), p["side"], handicap=p["handicap"], seed=p["seed"]),
+               {"side": "A", "handicap": False, "orange_fields": ",".join(map(str, DEFAULT_ORANGE_FIELDS)), "seed": 0,
+                "deck": ""},
+               lambda p: DuelState(deck(p["deck"], "duel"), p["side"], handicap=p["handicap"],
+                                   orange_fields=_orange_fields(p["orange_fields"]), seed=p["seed"]),
                lambda s: DUEL_FACES, DUEL_FACES)
     game_class("ubongo_cp_domino", "Domino nezlob se", DOMINO, False, {"players": 4, "seed": 0},
                lambda p: new_game(DominoSettings(num_players=p["players"]), seed=p["seed"]),
                lambda s: NUM_ACTIONS, 0)
+
+
+def _orange_fields(text: str) -> tuple[int, ...]:
+    """The ``orange_fields`` parameter of ``ubongo_cp_duel`` (OpenSpiel's parameters hold no lists): scores
+    separated by commas, ``"3,4"``, or ``""`` for none; :class:`~.duel.state.DuelState` checks the scores (UD-7).
+
+    Examples
+    --------
+    >>> _orange_fields("3,4"), _orange_fields(" 1, 2 "), _orange_fields("")
+    ((3, 4), (1, 2), ())
+    """
+    import re
+
+    parts = [part.strip() for part in text.split(",")] if text.strip() else []
+    if not all(re.fullmatch(r"[0-9]{1,9}", part) for part in parts):
+        raise InputError(f"orange_fields {as_written(text)} must be scores separated by commas, e.g. '3,4' (UD-7)")
+    return tuple(int(part) for part in parts)

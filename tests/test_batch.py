@@ -188,6 +188,33 @@ def test_bad_table_values_name_file_and_line(tmp_path):
         load_tasks(tmp_path / "extra.csv")
 
 
+def test_a_table_cut_short_in_its_last_line_is_refused(deck, tmp_path, run_cli):
+    # A results CSV cut mid-way through its last line (its grid "sq", or its last fields gone) was read without
+    # complaint, by load_tasks and so by booklet --results.
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.report import load_tasks
+
+    run_batch(deck, tmp_path / "out", progress=False)
+    text = (tmp_path / "out" / "tasks.csv").read_text()
+    header, last = text.splitlines()[0], text.splitlines()[-1]
+    n = len(text.splitlines())
+    assert header.endswith(",grid") and last.endswith(",square")
+    for name, cut, message in [
+        ("grid", text.rstrip("\n")[:-4], "column grid: 'sq' is not a grid (square, hex, triangle, cube)"),
+        ("fields", text.rstrip("\n").rsplit(",", 2)[0],
+         f"not a batch result table: not a CSV table: {header.count(',') - 1} fields where the header line has "
+         f"{header.count(',') + 1}"),
+    ]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "tasks.csv").write_text(cut)
+        with pytest.raises(InputError) as info:
+            load_tasks(tmp_path / name / "tasks.csv")
+        assert str(info.value) == f"{tmp_path / name / 'tasks.csv'}:{n}: {message}"
+        code, out, err = run_cli("booklet", deck, "--results", tmp_path / name, "--out", tmp_path / f"{name}.pdf")
+        assert (code, err) == (2, f"ubongo-cp: error: {info.value}\n")
+        assert not (tmp_path / f"{name}.pdf").exists()
+
+
 def test_tables_of_the_old_form_are_still_read(deck, tmp_path):
     # Before list columns: pieces as text and solution as JSON text inside Parquet, "" for no error.
     from ubongo_cp.report import load_tasks

@@ -617,12 +617,14 @@ def csv_problem(exc: BaseException) -> tuple[str, int | None]:
     return first, None
 
 
-def check_csv_rows(text: str, path: str | os.PathLike | None = None) -> None:
-    """Refuse a CSV text with a row of more fields than its header line, naming that row's line.
+def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: bool = False) -> None:
+    """Refuse a CSV text with a row of more fields than its header line (with ``fewer``, or of fewer: a
+    table whose writer writes every field, so that such a row was cut short), naming that row's line.
 
     pandas reads a first row with more fields than the header as having an
     index column, and shifts every field by one (a later such row is its
-    error, :func:`csv_problem`): this check says the same for every row.
+    error, :func:`csv_problem`): this check says the same for every row. A
+    row of fewer fields pandas reads with the missing ones empty.
 
     Raises
     ------
@@ -648,7 +650,7 @@ def check_csv_rows(text: str, path: str | os.PathLike | None = None) -> None:
                 continue      # a blank line, which pandas skips
             if header is None:
                 header = len(row)
-            elif len(row) > header:
+            elif len(row) > header or (fewer and len(row) < header):
                 raise InputError(f"not a CSV table: {len(row)} fields where the header line has {header}",
                                  path=path, line=reader.line_num)
     except csv.Error:

@@ -274,9 +274,11 @@ def _read_raw(path: Path) -> pd.DataFrame:
         import io
 
         text = read_text(path)
-        check_csv_rows(text, path)   # a first row of more fields would shift every column by one
+        # A first row of more fields would shift every column by one; a row of fewer is one cut short (the batch
+        # writes every field of every row), whose missing fields pandas would read as empty.
+        check_csv_rows(text, path, fewer=True)
         return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    except InputError as exc:   # the readers' own (not UTF-8, a row of more fields): its line, the file named once
+    except InputError as exc:   # the readers' own (not UTF-8, a row of more or fewer fields): its line, the file named once
         raise InputError(f"not a batch result table: {exc.message}", path=path, line=exc.line) from None
     except (ValueError, OSError, pd.errors.ParserError) as exc:
         from ..io import csv_problem
@@ -325,6 +327,12 @@ def cast_columns(df: pd.DataFrame, dtypes: dict, *, path=None) -> pd.DataFrame:
                     fail(col, i, v, f"a status ({', '.join(known)})")
             df[col] = pd.Series(clean, index=df.index, dtype=STATUS_DTYPE)
         elif kind == "string":
+            if col == "grid":   # a name of GRIDS, or missing (a row on squares); a name cut short is none
+                from ..grids import GRIDS
+
+                for i, v in enumerate(values):
+                    if not _missing(v) and str(v) not in GRIDS:
+                        fail(col, i, v, f"a grid ({', '.join(GRIDS)})")
             df[col] = pd.Series([None if _missing(v) else str(v) for v in values], index=df.index, dtype="string")
         elif kind == "bool":
             df[col] = [_bool(v, col, i, fail) for i, v in enumerate(values)]

@@ -120,7 +120,8 @@ def test_fuzz_card_parser_raises_only_input_errors(lines):
     (["solve", "--pieces", "classic", "--region", REGION, "--face", "1"], "--face goes with a card file"),
     (["booklet", EXAMPLES, "--out", "{tmp}"], "is a directory, expected a file name"),
     (["batch", EXAMPLES, "--out", REGION], "is a file, expected a directory for the output"),
-    (["batch", EXAMPLES, "--out", EXAMPLES], "would overwrite the deck input"),
+    (["batch", EXAMPLES, "--out", EXAMPLES], f"{EXAMPLES}: is the deck's own folder, which the batch would fill with its "
+                                             "tables beside the card files; choose another output folder"),   # run_batch's
     (["orion", "tournament", "--games", "1", "--agents", "greedy", "--no-self-play"], "no pairing to play"),
     (["batch", EXAMPLES, "--out", "{tmp}/o", "--jobs", "100000"], "--jobs 100000 is more than"),
     (["solve", "--pieces", "classic", "--region", "10000x2"], "a 10000x2 region has at least 20000 cells, over the limit"),

@@ -215,6 +215,21 @@ def test_a_table_cut_short_in_its_last_line_is_refused(deck, tmp_path, run_cli):
         assert not (tmp_path / f"{name}.pdf").exists()
 
 
+def test_the_deck_folder_is_refused_as_the_output_by_the_library_too(deck, tmp_path):
+    # run_batch(deck, deck) wrote its tables among the card files: only the command line refused it, with a
+    # check of its own.
+    from ubongo_cp.errors import InputError
+
+    before = sorted(p.name for p in deck.iterdir())
+    (tmp_path / "link").symlink_to(deck)
+    for out in (deck, tmp_path / "link"):
+        with pytest.raises(InputError) as info:
+            run_batch(deck, out, progress=False)
+        assert str(info.value) == (f"{out}: is the deck's own folder, which the batch would fill with its tables "
+                                   "beside the card files; choose another output folder")
+    assert sorted(p.name for p in deck.iterdir()) == before
+
+
 def test_tables_of_the_old_form_are_still_read(deck, tmp_path):
     # Before list columns: pieces as text and solution as JSON text inside Parquet, "" for no error.
     from ubongo_cp.report import load_tasks

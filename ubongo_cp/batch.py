@@ -365,7 +365,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     InputError
         When the deck directory is missing or holds no card file that can be
         read, for an unknown solver name or orientation mode or a model file
-        that cannot be read; when another run writes
+        that cannot be read; when ``out_dir`` is the deck directory itself; when another run writes
         into ``out_dir``, it holds the results of another deck, or a file
         of another origin where an output goes.
     """
@@ -386,6 +386,9 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
                 raise InputError(problem, argument="orientations")
         cards = [structs.replace(card, orientations=orientations) for card in cards]
     source = os.path.realpath(resolve_deck(deck_dir))
+    if os.path.realpath(out) == source:   # before anything is written; the command line says it so too
+        raise InputError("is the deck's own folder, which the batch would fill with its tables beside the card "
+                         "files; choose another output folder", path=out)
     with OutputFolder(out, "batch", source=source, adopt=_batch_files,
                       guarded=lambda name: name != JOURNAL) as folder:
         folder.claim(OUTPUT_FILES)  # before any work: a file of another origin there is refused

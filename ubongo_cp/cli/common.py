@@ -69,7 +69,10 @@ def _check_outputs(args: argparse.Namespace) -> None:
     a file the command reads from there (:data:`_READS_FROM_DIRECTORY`); an
     output directory may be one of :data:`_SHARED_DIRECTORY_INPUTS`. A
     directory named as an input that is a file (:data:`_FILE_INPUTS`) is
-    refused first, as its reader would.
+    refused first, as its reader would. An output that is an input the
+    command's library call itself refuses as its output (the parser's
+    ``library_checks`` pairs: ``batch --out`` the deck) is left to that call,
+    so that one check says it for the command line and the Python API alike.
     """
     def real(value) -> str | None:
         return os.path.realpath(value) if isinstance(value, (str, os.PathLike)) and str(value) else None
@@ -88,6 +91,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
                    if isinstance(getattr(args, name, None), list) for value in getattr(args, name)})
     given = {k: v for k, v in outputs.items() if v is not None}
     read = {k: v for k, v in inputs.items() if v is not None and os.path.exists(v)}
+    own = getattr(args, "library_checks", ())   # (output, input) pairs the command's library call refuses itself
     seen: dict[str, str] = {}
     for name, path in given.items():
         if path in seen:
@@ -101,6 +105,8 @@ def _check_outputs(args: argparse.Namespace) -> None:
                 read_there = any(fnmatch.fnmatch(os.path.basename(path), pattern)
                                  for pattern in _READS_FROM_DIRECTORY.get(in_name, ("*",)))
             shared = name in folders and in_name in _SHARED_DIRECTORY_INPUTS and os.path.isdir(in_path)
+            if path == in_path and (name, in_name) in own:
+                continue
             if (path == in_path and not shared) or read_there:
                 what = f"the {in_name} input" if path == in_path else f"a file read from the {in_name} directory"
                 raise UbongoError(f"--{name} {getattr(args, name)} would overwrite {what}; "

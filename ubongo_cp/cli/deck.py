@@ -110,6 +110,7 @@ def _add_batch(sub) -> None:
     p.add_argument("deck", help=DECK_HELP)
     p.add_argument("--out", required=True, help="output directory")
     directory_outputs(p, "out")
+    p.set_defaults(library_checks=(("out", "deck"),))   # run_batch refuses the deck's own folder as its output
     p.add_argument("--time-limit", type=float, help="seconds per task and backend")
     p.add_argument("--backend", default=DEFAULT_STRATEGY["rate"],
                    help=f"solver whose count is reported: {', '.join(solver_names())} (default: %(default)s)")

@@ -177,6 +177,20 @@ def test_a_journal_in_a_missing_folder_is_made_as_every_output_is(tmp_path, run_
     assert code == 2 and err == f"ubongo-cp: error: {blocker}: is a file, expected a directory\n"
 
 
+def test_a_journal_that_cannot_be_written_is_refused_even_for_a_count_that_never_opens_it(tmp_path, run_cli):
+    # A count too small to need its journal (here: the area does not match) ran as one search and exited 0
+    # without looking at the journal's path.
+    blocker = write(tmp_path / "afile", "")
+    for journal, said in ((blocker / "count.jsonl", f"{blocker}: is a file, expected a directory"),
+                          (blocker / "new" / "count.jsonl", f"{blocker}: is a file, expected a directory"),
+                          (tmp_path, f"{tmp_path}: is a directory, expected a file name to write")):
+        code, out, err = run_cli("solve", "--pieces", "classic", "--region", "2x3", "--count", "--journal", journal)
+        assert (code, out, err) == (2, "", f"ubongo-cp: error: {said}\n")
+    code, out, err = run_cli("solve", "--pieces", "classic", "--region", "2x3", "--count", "--journal",
+                             tmp_path / "new" / "count.jsonl")
+    assert code == 0 and out.startswith("no solution (area mismatch") and not (tmp_path / "new").exists()
+
+
 def test_a_journal_resumes_whatever_the_time_limit(tmp_path, run_cli):
     # A count stopped by a short time limit resumes without one (or with another): the journal is of the same
     # count. 8x8 without the cells 3, 4, 7 and 8 of its top row by the pentominoes: 4,035 tilings, the count

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     import pathlib
 
-__all__ = ["atomic_path", "check_output_file",
+__all__ = ["atomic_path", "check_output_file", "check_output_place",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "csv_problem", "read_bytes", "read_text",
            "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path",
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
@@ -303,14 +303,55 @@ def carries_mark(target: str | os.PathLike, suffix: str, json_format: str | None
     return b"<puzzle" in data and b"written by " + mark in data
 
 
+def check_output_place(path: str | os.PathLike, what: str = "a file to write") -> None:
+    """Refuse, before any work, a path where no file can be written: a directory (or a name ending in a
+    slash), a FIFO, socket or device (:func:`check_not_special`, naming ``what``), or a path whose nearest
+    existing parent is not a directory this process can create files in (or the missing folders below it,
+    which every output makes: :func:`make_parent`). What an existing file there may be is its caller's to
+    judge (:func:`check_output_file`; a journal is resumed).
+
+    Raises
+    ------
+    InputError
+        Naming the path and the problem.
+    """
+    import tempfile
+
+    from .errors import InputError
+
+    from pathlib import Path
+
+    target = Path(path)
+    if target.is_dir():
+        raise InputError("is a directory, expected a file name to write", path=target)
+    if os.fspath(path).endswith(("/", os.sep)):   # pathlib drops the slash that names a folder
+        raise InputError("ends with a slash, which names a folder; expected a file name to write", path=path)
+    check_not_special(target, what)
+    parent = target.parent
+    ancestor = parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise InputError("is a file, expected a directory", path=ancestor)
+    if ancestor == parent:    # try it: permissions, read-only or special file systems
+        try:
+            fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
+    elif not os.access(ancestor, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write: cannot create folders in {ancestor}", path=target)
+
+
 def check_output_file(path: str | os.PathLike, kind: str | None = None, json_format: str | None = None) -> None:
     """Refuse, before any work, an output file path that cannot be written or must not be replaced.
 
-    Checked: ``path`` is not a directory, its nearest existing parent is a directory this process can
-    create files in, and an existing file there is replaced only when it is an earlier output of the
-    toolkit of the same kind: a PDF, PNG, SVG, Parquet, BurrTools or JSON file carrying the toolkit's
-    mark (:data:`SIGNATURE`, :func:`figure_metadata`); a CSV table, which has no place for a mark,
-    only by a table with the same header line (:func:`write_table`); an empty file is replaced. A long
+    Checked: ``path`` is a place a file can be written (:func:`check_output_place`), and an existing file
+    there is replaced only when it is an earlier output of the toolkit of the same kind: a PDF, PNG, SVG,
+    Parquet, BurrTools or JSON file carrying the toolkit's mark (:data:`SIGNATURE`,
+    :func:`figure_metadata`); a CSV table, which has no place for a mark, only by a table with the same
+    header line (:func:`write_table`); an empty file is replaced. A long
     command thus never ends by failing to write what it computed, nor replaces a file it did not
     write.
 
@@ -331,33 +372,12 @@ def check_output_file(path: str | os.PathLike, kind: str | None = None, json_for
     InputError
         Naming the path and the problem.
     """
-    import tempfile
-
     from .errors import InputError
 
     from pathlib import Path
 
     target = Path(path)
-    if target.is_dir():
-        raise InputError("is a directory, expected a file name to write", path=target)
-    if os.fspath(path).endswith(("/", os.sep)):   # pathlib drops the slash that names a folder
-        raise InputError("ends with a slash, which names a folder; expected a file name to write", path=path)
-    check_not_special(target)
-    parent = target.parent
-    ancestor = parent
-    while not ancestor.exists() and ancestor != ancestor.parent:
-        ancestor = ancestor.parent
-    if not ancestor.is_dir():
-        raise InputError("is a file, expected a directory", path=ancestor)
-    if ancestor == parent:    # try it: permissions, read-only or special file systems
-        try:
-            fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
-            os.close(fd)
-            os.unlink(probe)
-        except OSError as exc:
-            raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
-    elif not os.access(ancestor, os.W_OK | os.X_OK):
-        raise InputError(f"cannot write: cannot create folders in {ancestor}", path=target)
+    check_output_place(path)   # as given: a Path drops the slash that names a folder
     suffix = (kind or target.suffix).lower()
     if (target.exists() or target.is_symlink()) and not (target.is_file() and target.stat().st_size == 0):
         if suffix not in _KINDS:

@@ -57,7 +57,8 @@ _SHARED_DIRECTORY_INPUTS = ("spec",)
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """Refuse an output that would overwrite an input, or another output, before any work; and an output
-    file that cannot be written or must not be replaced (:func:`ubongo_cp.io.check_output_file`).
+    file that cannot be written or must not be replaced (:func:`ubongo_cp.io.check_output_file`; a journal,
+    which is resumed, only where it cannot be written: :func:`ubongo_cp.io.check_output_place`).
 
     This catches what the options name; files a command finds through its
     inputs (a card's piece set, a deck's spec) are guarded as they are read
@@ -111,16 +112,18 @@ def _check_outputs(args: argparse.Namespace) -> None:
                 what = f"the {in_name} input" if path == in_path else f"a file read from the {in_name} directory"
                 raise UbongoError(f"--{name} {getattr(args, name)} would overwrite {what}; "
                                   "choose another output path")
-    from ..io import check_not_special, check_output_file
+    from ..io import check_not_special, check_output_file, check_output_place
 
     kinds = getattr(args, "output_kinds", {})
     for name in given:
-        if name not in folders and name != "journal":   # a journal is resumed; a folder checks its own files
+        if name == "journal":   # a journal is resumed, so only its place is checked: a small count never opens it
+            check_output_place(getattr(args, name), "a journal (a file)")
+        elif name not in folders:   # a folder checks its own files
             kind = kinds.get(name)
             kind = kind() if callable(kind) else kind     # (".json", its format), asked for when checked
             check_output_file(getattr(args, name), *(kind if isinstance(kind, tuple) else (kind,)))
         else:
-            check_not_special(getattr(args, name), "a directory" if name in folders else "a journal (a file)")
+            check_not_special(getattr(args, name), "a directory")
 
 
 def directory_outputs(parser: argparse.ArgumentParser, *names: str) -> None:

@@ -434,6 +434,19 @@ def test_a_box_size_below_one_is_named_as_such(run_cli, pieces, box, size):
                                        f"least 1, got {size}\n")
 
 
+def test_a_box_size_beyond_the_cell_limit_is_named_as_such(run_cli):
+    # A size of more than 9 digits was read as a file name: "3x99999999999999999999: file not found".
+    code, out, err = run_cli("solve", "--pieces", "classic", "--region", "3x99999999999999999999", "--count")
+    assert (code, out, err) == (2, "", "ubongo-cp: error: --region 3x99999999999999999999: a 3x99999999999999999999 "
+                                       "region has at least 299999999999999999997 cells, over the limit of 400 (a "
+                                       "guard against a mistyped region; raise it with --max-cells for larger "
+                                       "puzzles)\n")
+    box = "3x" + "9" * 5000   # more digits than Python reads as a number
+    code, out, err = run_cli("solve", "--pieces", "classic", "--region", box, "--count")
+    assert (code, out, err) == (2, "", f"ubongo-cp: error: --region {box[:37]}...: a box size of 5000 digits (at "
+                                       "most 4300 are read)\n")
+
+
 def test_census_reads_pieces_as_every_command_does(run_cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "classic").write_text("I2\n##\n")

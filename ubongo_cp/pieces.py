@@ -573,8 +573,8 @@ class Region(Struct):
         for d in sizes:
             units *= d
         if units > max_cells:  # every unit of the layout holds a cell at least: refused before any is made
-            raise InputError(f"a {'x'.join(map(str, sizes))} region has at least {units} cells, over the limit of "
-                             f"{max_cells} ({max_cells_hint()})")
+            raise InputError(f"a {'x'.join(map(as_written, sizes))} region has at least {as_written(units)} cells, "
+                             f"over the limit of {max_cells} ({max_cells_hint()})")
         cells = grid.normalize(grid.box(*sizes))
         if len(cells) > max_cells:
             raise InputError(f"a {'x'.join(map(str, sizes))} region has {len(cells)} cells, over the limit of "

@@ -89,8 +89,11 @@ def parse_box(text: str) -> tuple[int, int]:
     >>> parse_box("6x7")
     (6, 7)
     """
-    sizes = box_sizes(text)
-    if sizes is None or len(sizes) != 2 or min(sizes) < 1:
+    try:
+        sizes = box_sizes(text)
+    except InputError:   # a size of thousands of digits
+        sizes = None
+    if sizes is None or len(sizes) != 2 or min(sizes) < 1 or max(sizes) > 9999:
         shown = text if len(text) <= 20 else text[:20] + "..."
         raise InputError(f"--box expects RxC with R, C from 1 to 9999, e.g. 6x6, got {shown!r}")
     return sizes[0], sizes[1]

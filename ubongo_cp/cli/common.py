@@ -474,9 +474,14 @@ def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:
 
 
 def box_sizes(text: str) -> tuple[int, ...] | None:
-    """The sizes of a box written ``RxC`` or ``LxRxC`` (integers of up to 9 digits, ``x`` or ``X`` between,
-    spaces allowed around them), or None for any other text. A size below 1 is its caller's to refuse, as
-    the size it is (``3x-4``: not a file name that is missing).
+    """The sizes of a box written ``RxC`` or ``LxRxC`` (integers, ``x`` or ``X`` between, spaces allowed
+    around them), or None for any other text. A size below 1 or over a limit is its caller's to refuse, as
+    the size it is (``3x-4``, ``3x99999999999999999999``: not a file name that is missing).
+
+    Raises
+    ------
+    InputError
+        For a size of more digits than Python reads as a number (:func:`sys.get_int_max_str_digits`).
 
     Examples
     --------
@@ -485,9 +490,15 @@ def box_sizes(text: str) -> tuple[int, ...] | None:
     """
     import re
 
-    size = r"\s*([-+]?\d{1,9})\s*"
+    size = r"\s*([-+]?\d+)\s*"
     match = re.fullmatch(rf"{size}[xX]{size}(?:[xX]{size})?", text)
-    return None if match is None else tuple(int(size) for size in match.groups() if size is not None)
+    if match is None:
+        return None
+    sizes = [size for size in match.groups() if size is not None]
+    limit, digits = sys.get_int_max_str_digits(), max(len(size.lstrip("+-")) for size in sizes)
+    if limit and digits > limit:
+        raise InputError(f"a box size of {digits} digits (at most {limit} are read)")
+    return tuple(int(size) for size in sizes)
 
 
 def looks_like_burrtools(path: str | os.PathLike) -> bool:
@@ -540,16 +551,20 @@ def region_arg(text: str, piece_set, *, max_cells: int):
     """
     from ..pieces import Region, load_region
 
-    dims = box_sizes(text)
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    try:
+        dims = box_sizes(text)
+    except InputError as err:
+        raise InputError(f"--region {shown}: {err.message}") from None
     if dims is None or os.path.exists(text):
         if looks_like_burrtools(text):
             raise InputError(f"{text}: a BurrTools file, not a region picture: `ubongo-cp solve {text}` reads its "
                              "pieces and result")
         return load_region(text, max_cells=max_cells)
     if len(dims) != piece_set.grid.dim:
-        raise InputError(f"--region {text}: a box of the {piece_set.grid.name} grid has {piece_set.grid.dim} sizes "
+        raise InputError(f"--region {shown}: a box of the {piece_set.grid.name} grid has {piece_set.grid.dim} sizes "
                          f"({'LAYERSxROWSxCOLS' if piece_set.grid.dim == 3 else 'ROWSxCOLS'})")
     try:
         return Region.box(*dims, grid=piece_set.grid, max_cells=max_cells)
     except InputError as err:
-        raise InputError(f"--region {text}: {err.message}") from None
+        raise InputError(f"--region {shown}: {err.message}") from None

@@ -320,6 +320,23 @@ def test_a_record_number_no_float_or_id_holds_is_one_line_naming_the_file(name, 
     assert str(info.value).startswith(f"{path}: {message}"), info.value
 
 
+def test_a_recorded_action_of_400_digits_is_cut_in_the_message():
+    # The action 10**400 was repeated in full, twice (the action and its text, "roll face 1000...1").
+    state = DuelState(DUEL, "A", seed=1)
+    state.apply_action(7)
+    record = json.loads(json.dumps(record_of(state)))
+    record["moves"][0]["action"] = 10 ** 400
+    with pytest.raises(InputError) as info:
+        replay_record(record)
+    assert str(info.value) == ("move 1: text 'roll face 8' does not match action 1000000000000000000000000000000000000... "
+                               "('roll face 10000000000000000000000000...)")
+    del record["moves"][0]["text"]
+    with pytest.raises(IllegalActionError) as info:
+        replay_record(record)
+    assert str(info.value) == ("record: move 1: illegal action 1000000000000000000000000000000000000... (roll face "
+                               "100000000000000000000000000...): the die has faces 1..20, actions 0..19 (UD-2)")
+
+
 def test_a_domino_deal_refuses_ids_that_are_no_whole_numbers():
     # DN-1: a deal holds the 21 dominoes by id or name; 2.7 is neither (it was read as domino 2).
     state = new_game(DominoSettings(num_players=2), seed=4)

@@ -10,7 +10,7 @@ import os
 
 __all__ = ["UbongoError", "InputError", "IllegalActionError", "JobTooLargeError", "OutputWarning",
            "MAX_JOB_CPU_SECONDS", "refuse_long_job", "wrong_kind", "as_written", "whole_argument", "flag_argument",
-           "seat_argument", "seed_argument"]
+           "seat_argument", "seed_argument", "cut"]
 
 #: The stated bound on a job's estimated CPU time (seconds): a census, a tournament or a
 #: simulation estimated to need more is refused unless the caller confirms it.
@@ -43,7 +43,7 @@ def as_written(value) -> str:
     >>> as_written(True), as_written([1, False, None]), as_written("x"), as_written(10 ** 400)
     ('true', '[1, false, null]', "'x'", '1000000000000000000000000000000000000...')
     """
-    return _cut(_written(value))
+    return cut(_written(value))
 
 
 def _written(value) -> str:
@@ -63,10 +63,17 @@ def _written(value) -> str:
 
 def _shown(value) -> str:
     """``repr(value)``, cut to 40 characters for a message."""
-    return _cut(repr(value))
+    return cut(repr(value))
 
 
-def _cut(shown: str) -> str:
+def cut(shown: str) -> str:
+    """``shown`` cut to 40 characters for a message (the cut of :func:`as_written`).
+
+    Examples
+    --------
+    >>> cut("roll face " + "9" * 50)
+    'roll face 999999999999999999999999999...'
+    """
     return shown if len(shown) <= 40 else shown[:37] + "..."
 
 

@@ -42,7 +42,7 @@ from typing import Any, Callable, ClassVar, Sequence
 
 import numpy as np
 
-from ..errors import IllegalActionError, InputError, as_written
+from ..errors import IllegalActionError, InputError, as_written, cut
 
 __all__ = [
     "CHANCE",
@@ -281,8 +281,10 @@ class GameState(abc.ABC):
         return buf.getvalue()
 
     def _illegal(self, action: int, why: str) -> IllegalActionError:
-        """Build the error raised for an illegal ``action`` (helper for engines)."""
-        return IllegalActionError(f"illegal action {action} ({self.action_to_string(action)}): {why}")
+        """Build the error raised for an illegal ``action`` (helper for engines); the action and its text are
+        cut as every message cuts a value (a record's action may be 10**400)."""
+        return IllegalActionError(f"illegal action {as_written(action)} ({cut(self.action_to_string(action))}): "
+                                  f"{why}")
 
 
 def copy_history(history: list) -> list:
@@ -640,8 +642,8 @@ def replay_moves(state: GameState, moves, *, path=None, on_move=None, before=Non
             raise InputError(f"move {i}: recorded for player {as_written(move['player'])} but "
                              f"player {state.current_player()} is to act", path=path)
         if "text" in move and move["text"] != state.action_to_string(a):
-            raise InputError(f"move {i}: text {move['text']!r} does not match action {a} "
-                             f"({state.action_to_string(a)!r})", path=path)
+            raise InputError(f"move {i}: text {as_written(move['text'])} does not match action {as_written(a)} "
+                             f"({as_written(state.action_to_string(a))})", path=path)
         if before is not None:
             before(i, state, move)
         if on_move is not None:

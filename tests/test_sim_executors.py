@@ -265,6 +265,7 @@ def test_a_scheduler_address_where_another_server_answers_is_one_line(capsys):
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen()
+    held = []   # each connection kept open, as an SSH server keeps it while it waits for the client's banner
 
     def banner() -> None:
         while True:
@@ -272,8 +273,8 @@ def test_a_scheduler_address_where_another_server_answers_is_one_line(capsys):
                 conn, _ = server.accept()
             except OSError:   # closed at the end of the test
                 return
+            held.append(conn)
             conn.sendall(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n" * 4)
-            conn.close()
 
     threading.Thread(target=banner, daemon=True).start()
     address = "tcp://127.0.0.1:%d" % server.getsockname()[1]
@@ -281,5 +282,7 @@ def test_a_scheduler_address_where_another_server_answers_is_one_line(capsys):
         assert main(["simulate", "domino", "--games", "2", "--scheduler", address]) == 2
     finally:
         server.close()
+        for conn in held:
+            conn.close()
     assert capsys.readouterr().err == (f"ubongo-cp: error: the server at {address} does not answer as a Dask scheduler "
                                        "does (is this the scheduler's address, e.g. tcp://10.0.0.5:8786?)\n")

@@ -539,6 +539,45 @@ static __attribute__((noinline)) int distinct_sizes(Py_ssize_t N, Py_ssize_t n, 
     return 0;
 }
 
+/* A shape of n cells from their keys (each the digits of a cell's coordinates in base radix, the first coordinate
+ * the most significant) as a tuple of tuples of dim ints; with made (n_keys slots), a cell of a key below n_keys
+ * is made once and shared. NULL with an exception when memory runs out. */
+static PyObject *shape_of_keys(const int64_t *keys, Py_ssize_t n, Py_ssize_t dim, int64_t radix, PyObject **made,
+                               Py_ssize_t n_keys)
+{
+    PyObject *shape = PyTuple_New(n);
+    if (!shape)
+        return NULL;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        int64_t key = keys[j], rest = key;
+        PyObject *cell = made && key < n_keys ? made[key] : NULL;
+        if (cell) {
+            Py_INCREF(cell);
+            PyTuple_SET_ITEM(shape, j, cell);
+            continue;
+        }
+        cell = PyTuple_New(dim);
+        if (!cell)
+            goto fail;
+        PyTuple_SET_ITEM(shape, j, cell);
+        for (Py_ssize_t d = dim - 1; d >= 0; d--) {
+            PyObject *v = PyLong_FromLongLong(d ? rest % radix : rest);
+            if (!v)
+                goto fail;
+            PyTuple_SET_ITEM(cell, d, v);
+            rest /= radix;
+        }
+        if (made && key < n_keys) {
+            Py_INCREF(cell);
+            made[key] = cell;
+        }
+    }
+    return shape;
+fail:
+    Py_DECREF(shape);
+    return NULL;
+}
+
 static PyObject *distinct(PyObject *self, PyObject *args)
 {
     Py_ssize_t N, n, count, radix, dim;
@@ -654,34 +693,10 @@ static PyObject *distinct(PyObject *self, PyObject *args)
         }
     }
     for (Py_ssize_t s = 0; s < N; s++) {
-        PyObject *shape = PyTuple_New(n);
+        PyObject *shape = shape_of_keys(low + s * n, n, dim, radix, made, n_keys);
         if (!shape)
             goto done;
         PyList_SET_ITEM(shapes, s, shape);
-        for (Py_ssize_t j = 0; j < n; j++) {
-            int64_t key = low[s * n + j], rest = key;
-            PyObject *cell = made && key < n_keys ? made[key] : NULL;
-            if (cell) {
-                Py_INCREF(cell);
-                PyTuple_SET_ITEM(shape, j, cell);
-                continue;
-            }
-            cell = PyTuple_New(dim);
-            if (!cell)
-                goto done;
-            PyTuple_SET_ITEM(shape, j, cell);
-            for (Py_ssize_t d = dim - 1; d >= 0; d--) {
-                PyObject *v = PyLong_FromLongLong(d ? rest % radix : rest);
-                if (!v)
-                    goto done;
-                PyTuple_SET_ITEM(cell, d, v);
-                rest /= radix;
-            }
-            if (made && key < n_keys) {
-                Py_INCREF(cell);
-                made[key] = cell;
-            }
-        }
     }
     result = Py_BuildValue("nOOO", m, counts, reach, shapes);
 done:
@@ -1403,30 +1418,13 @@ static PyObject *orientations(PyObject *self, PyObject *args)
             kept[distinct++] = k;
     }
     result = PyList_New(distinct);
-    if (!result)
-        goto done;
-    for (Py_ssize_t j = 0; j < distinct; j++) { /* each kept image's cells, decoded from its keys */
-        const int64_t *ks = keys + kept[j] * n;
-        PyObject *shape = PyTuple_New(n);
+    for (Py_ssize_t j = 0; result && j < distinct; j++) { /* each kept image's cells, decoded from its keys */
+        PyObject *shape = shape_of_keys(keys + kept[j] * n, n, dim, radix, NULL, 0);
         if (!shape)
-            goto fail;
-        PyList_SET_ITEM(result, j, shape);
-        for (Py_ssize_t c = 0; c < n; c++) {
-            PyObject *cell = PyTuple_New(dim);
-            if (!cell)
-                goto fail;
-            PyTuple_SET_ITEM(shape, c, cell);
-            for (Py_ssize_t i = 0; i < dim; i++) {
-                PyObject *v = PyLong_FromLongLong(ks[c] / weight[i] % radix);
-                if (!v)
-                    goto fail;
-                PyTuple_SET_ITEM(cell, i, v);
-            }
-        }
+            Py_CLEAR(result);
+        else
+            PyList_SET_ITEM(result, j, shape);
     }
-    goto done;
-fail:
-    Py_CLEAR(result);
 done:
     Py_XDECREF(seq);
     PyMem_Free(at), PyMem_Free(img), PyMem_Free(keys), PyMem_Free(kept);

@@ -230,21 +230,18 @@ def _check_memory_limit(args: argparse.Namespace, instances, *, limit: int | Non
     from ..solvers import asks_diagram
     from ..solvers.registry import get_solver
 
+    which, more = None, ""   # what builds no diagram here
     if args.backend:
-        why = None if get_solver(args.backend).diagram else f"bounds a decision diagram, which --backend " \
-                                                            f"{args.backend} does not build"
+        which = None if get_solver(args.backend).diagram else f"--backend {args.backend}"
     elif limit is not None:
-        why = ("bounds a decision diagram, which a search for one solution does not build" if limit == 1 and
-               not args.count else "bounds a decision diagram, which a search with --limit does not build")
+        which = "a search for one solution" if limit == 1 and not args.count else "a search with --limit"
     elif args.jobs > 1 or args.journal or args.scheduler or args.executor == "dask":
-        why = "bounds a decision diagram, which a count over workers or with a journal does not build"
+        which = "a count over workers or with a journal"
     elif not any(asks_diagram(instance) for instance in instances):
-        why = ("bounds a decision diagram, which the count of these pieces does not build (it is built for "
-               "many identical pieces, --sample, --fix and --frequencies)")
-    else:
-        why = None
-    if why:
-        ignored("--memory-limit", why)
+        which, more = "the count of these pieces", " (it is built for many identical pieces, --sample, --fix and " \
+                                                   "--frequencies)"
+    if which:
+        ignored("--memory-limit", f"bounds a decision diagram, which {which} does not build{more}")
 
 
 def memory_arg(text: str) -> int:
@@ -439,16 +436,15 @@ def _solve_card(args: argparse.Namespace) -> int:
     diagram = _diagram_args(args)
     if args.fix and args.face is None:
         raise InputError("--fix goes with one task: give its die face with --face")
+    instances = [task_instance(card, face) for face in faces]   # each task's, made once
     if args.backend:  # a refusal before the engine is loaded or compiled
-        for face in faces:
-            check_backend(task_instance(card, face), args.backend, sample=args.sample is not None,
+        for instance in instances:
+            check_backend(instance, args.backend, sample=args.sample is not None,
                           fixed=bool(args.fix), frequencies=bool(args.frequencies))
-    _check_memory_limit(args, [task_instance(card, face) for face in faces] if args.memory_limit else [],
-                        limit=args.limit)
+    _check_memory_limit(args, instances, limit=args.limit)
     warm_engines(args.backend, args.limit, diagram=bool(args.sample is not None or args.fix or args.frequencies))
     out, panels = [], []
-    for number, face in enumerate(faces):
-        instance = task_instance(card, face)
+    for number, (face, instance) in enumerate(zip(faces, instances)):
         instance, diagram["fixed"] = _fixed_options(instance, args.fix)
         result = solve(instance, backend=args.backend, limit=args.limit, time_limit=args.time_limit, keep=most,
                        **diagram)

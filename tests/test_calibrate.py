@@ -307,6 +307,36 @@ def test_a_model_file_with_a_number_out_of_range_is_one_clear_line(tasks, tmp_pa
     assert code == 2 and len(err.strip().splitlines()) == 1 and message in err, err
 
 
+def test_terms_within_the_bound_that_add_up_beyond_it_are_refused_and_the_batch_is_kept(tasks, tmp_path, run_cli):
+    # Every term within +-100, but 100 ln seconds per cell: a task of 11 cells is predicted e**(1100 + ...) seconds.
+    # Once numpy's "RuntimeWarning: overflow encountered in exp" and every difficulty infinite.
+    from conftest import one_line_error
+
+    synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
+    assert run_cli("calibrate", tmp_path / "times.csv", "--results", deck_tasks_path("classic"), "--out",
+                   tmp_path / "good.json")[0] == 0
+    model = json.loads((tmp_path / "good.json").read_text())
+    model["weights"]["cells"] = 100.0
+    (tmp_path / "m.json").write_text(json.dumps(model))
+    bad = load_model(tmp_path / "m.json")   # each term is within the bound
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "01_easy.toml").write_text((deck_tasks_path("classic").parent / "01_easy.toml").read_text())
+    code, _, err = run_cli("batch", deck, "--out", tmp_path / "o", "--difficulty-model", tmp_path / "m.json",
+                           "--no-progress")
+    x = task_features(load_tasks(deck_tasks_path("classic")).query("card_id == '01' and side == 'easy'"))
+    first = x.iloc[0]   # face 1, computed here by hand
+    by_hand = bad.intercept + sum(bad.weights[f] * first[f] for f in bad.features)
+    assert by_hand > 1000
+    one_line_error(code, err, "m.json: implausible difficulty model: it predicts "
+                   f"e**{by_hand:.6g} seconds for card 01 side easy face 1 (6 of 6 tasks beyond e**+-100")
+    # The tasks solved are kept: the batch resumes them all with a model that fits.
+    code, out, err = run_cli("batch", deck, "--out", tmp_path / "o", "--difficulty-model", tmp_path / "good.json",
+                             "--no-progress")
+    assert code == 0 and "0 task(s) computed, 6 resumed" in out, err
+    assert np.isfinite(load_tasks(tmp_path / "o")["difficulty"]).all()
+
+
 def test_a_fit_beyond_the_bound_of_a_term_is_refused_not_written(tasks, tmp_path, run_cli):
     # Times that are no seconds (here 1e250 times too large): the fitted intercept, about ln(1e250) = 576 ln seconds
     # more, is what load_model refuses, so calibrate writes no model that batch could not read.

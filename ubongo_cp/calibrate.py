@@ -213,10 +213,29 @@ class DifficultyModel:
         return self.intercept + x @ w
 
     def predict_seconds(self, tasks: pd.DataFrame) -> np.ndarray:
-        """Predicted median solve time of an average player, seconds, one per row (NaN for an unsolved task)."""
+        """Predicted median solve time of an average player, seconds, one per row (NaN for an unsolved task).
+
+        Raises
+        ------
+        InputError
+            Naming the model (:attr:`name`) and the first task whose
+            prediction lies beyond e**+-:data:`MAX_TERM` seconds: terms each
+            within the bound can still add up beyond it (a weight of 100 per
+            cell), and ``exp`` of such a sum overflows to infinity past
+            e**709.8 or rounds to 0 seconds.
+        """
         import numpy as np
 
-        return np.exp(self.predict_log(tasks))
+        log = self.predict_log(tasks)
+        beyond = np.flatnonzero(np.abs(log) > MAX_TERM)   # NaN (no features) is not beyond
+        if len(beyond):
+            row = tasks.iloc[beyond[0]]
+            task = (f"card {row['card_id']} side {row['side']} face {row['face']}"
+                    if {"card_id", "side", "face"} <= set(tasks.columns) else f"row {beyond[0] + 1}")
+            raise InputError(f"implausible difficulty model: it predicts e**{log[beyond[0]]:.6g} seconds for {task} "
+                             f"({len(beyond)} of {len(log)} tasks beyond e**+-{MAX_TERM:g}; a fit of solve times "
+                             "stays far within)", path=self.name)
+        return np.exp(log)
 
     def legend(self) -> str:
         """What a difficulty rated by this model means (for booklets and summaries): :func:`model_legend`."""

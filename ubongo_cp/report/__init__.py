@@ -233,7 +233,10 @@ def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir
     ``order`` is the deck's printing order (see :func:`tasks_frame`). With a
     ``difficulty_model`` (:class:`ubongo_cp.calibrate.DifficultyModel`) the
     ``difficulty`` column holds its predicted seconds and
-    ``difficulty_model`` its name; without, the toolkit's rating and a missing value.
+    ``difficulty_model`` its name; without, the toolkit's rating and a missing value. A model whose
+    prediction for a task lies beyond e**+-100 seconds raises the
+    :class:`~ubongo_cp.errors.InputError` of
+    :meth:`~ubongo_cp.calibrate.DifficultyModel.predict_seconds` before any file is written.
 
     ``out_dir`` is opened as the output folder of ``ubongo-cp batch``
     (:class:`~ubongo_cp.outputs.OutputFolder`): a file of those names that

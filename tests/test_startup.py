@@ -121,6 +121,13 @@ def test_search_without_symmetry_loads_no_orbit_decomposition(tmp_path):
     assert _loaded(["solve", "--pieces", "pentominoes", "--region", str(region), "--count"], fixed) == (0, [])
 
 
+def test_files_are_read_without_the_byte_order_mark_codec(tmp_path):
+    # A leading byte-order mark is dropped after UTF-8 decoding: the codec module "utf-8-sig" is not loaded
+    # (about 0.2 ms of every command that reads a file); a file that starts with one still reads (test_bad_input).
+    for argv in [["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"], *_file_paths(tmp_path)]:
+        assert _loaded(argv, ("encodings.utf_8_sig",)) == (0, []), argv
+
+
 def test_default_paths_import_no_typing_and_no_other_grid(tmp_path):
     # The modules of these paths import typing for the type checker only (ubongo_cp.structs: its import takes
     # about 2 ms, and each typing.NamedTuple class compiles its annotations). A card task reads TOML, and the

@@ -45,7 +45,7 @@ from typing import Iterable
 from .errors import InputError, as_written, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .grids import GRIDS, SQUARE
-from .io import loads_toml
+from .io import is_plain_name, loads_toml
 from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import Piece, PieceSet, Region, _pieces_file, count_ranges, load_pieces, parse_region
 from .structs import Struct
@@ -270,7 +270,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         card_id = str(card_id)
     if not isinstance(card_id, str) or not card_id:
         raise InputError("field 'card' must be a non-empty string", path=where, line=line_of("card"))
-    if not re.fullmatch(r"[A-Za-z0-9_-]+", card_id):
+    if not is_plain_name(card_id):
         # Card ids name output files (booklet pages): no separators, no "..".
         raise InputError(f"card id {card_id!r} may hold only letters, digits, '_' and '-'",
                          path=where, line=line_of("card"))
@@ -327,7 +327,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         # its own line, else a dotted key's (tasks.2 = ...), else the table's (tasks = {1 = [...], 2 = [...]})
         line = line_of(face_key) or line_of(f"tasks.{face_key}") or line_of("tasks")
         try:
-            face = int(face_key) if re.fullmatch(r"[0-9]+", face_key) else 0
+            face = int(face_key) if face_key.isascii() and face_key.isdigit() else 0
         except ValueError:  # beyond sys.get_int_max_str_digits(): the same error as for a long value
             raise InputError(f"die face: a number of {len(face_key)} digits (at most {sys.get_int_max_str_digits()} "
                              "are read)", path=where, line=line) from None

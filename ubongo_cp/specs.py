@@ -51,6 +51,7 @@ from functools import lru_cache
 
 from .errors import InputError, as_written, wrong_kind
 from .geometry import MAX_REGION_CELLS
+from .io import is_plain_name
 from .shipped import SHIPPED_PIECE_SETS, data_file
 from .structs import Struct
 
@@ -351,7 +352,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     if unknown:
         fail(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})", unknown[0])
     game = get(data, "game", str)
-    if not re.fullmatch(r"[A-Za-z0-9_-]+", game):
+    if not is_plain_name(game):
         fail(f"game name {game!r} may hold only letters, digits, '_' and '-'", "game")
     title = get(data, "title", str, default=game)
     pieces = get(data, "pieces", str)
@@ -383,7 +384,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
             fail(f"{where}unknown key {bad[0]!r} (known: {', '.join(sorted(_SIDE_KEYS))})", bad[0], n)
         name = get(raw, "name", str, where=where, nth=n)
         where = f"side {name!r}: "
-        if name in [s.name for s in sides] or not re.fullmatch(r"[A-Za-z0-9_-]+", name):
+        if name in [s.name for s in sides] or not is_plain_name(name):
             fail(f"{where}side names must be distinct and hold only letters, digits, '_' and '-'", "name", n)
         k = get(raw, "pieces_per_task", int, where=where, nth=n)
         faces = get(raw, "faces", int, where=where, nth=n)

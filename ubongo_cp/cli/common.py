@@ -488,6 +488,9 @@ def box_sizes(text: str) -> tuple[int, ...] | None:
     >>> box_sizes("6x10"), box_sizes(" 3 X 3 x 3 "), box_sizes("3x-4"), box_sizes("rect.txt")
     ((6, 10), (3, 3, 3), (3, -4), None)
     """
+    start = text.lstrip()[:1]
+    if not (start in ("+", "-") or start.isdigit()):   # a file name: no pattern compiled for it
+        return None
     import re
 
     size = r"\s*([-+]?\d+)\s*"

@@ -35,13 +35,12 @@ translation.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ...errors import InputError
-from ...io import read_text
+from ...io import is_plain_name, read_text
 from ...grids.hex import format_symbols, parse_symbols
 from .graphs import cells_connected
 from .hexgrid import Hex, neighbours, transform
@@ -55,7 +54,6 @@ OWN = 1
 OPP = 0
 #: Names of the shipped tile sets (``ubongo_cp/data/orion/<name>.txt``).
 SHIPPED_TILE_SETS = ("published", "seed")
-_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 _SYMBOLS = {"O": OWN, "o": OWN, "x": OPP, "X": OPP}
 
 
@@ -240,7 +238,7 @@ def parse_tiles(text: str, name: str = "custom", *, flips: bool = True,
         k0, head = block[0]
         names = head.split()
         for nm in names:
-            if not _NAME.match(nm):
+            if not is_plain_name(nm):
                 raise InputError(f"tile name {nm!r} may hold only letters, digits, _ and -",
                                  path=path, line=k0)
             if nm in where:

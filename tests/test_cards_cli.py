@@ -51,6 +51,8 @@ def test_multiset_task_is_allowed():
     (('side = "easy"', 'side = "A"'), 3, "not a side of a classic card"),
     (('region = """', 'region = 5\nnothing = """'), 5, "must be a text string"),
     (('##\n##', '#x\n##'), 6, "unknown character"),
+    # a comment holding a Unicode line separator is one line of the file (once line 6, counted by str.splitlines)
+    (('region = """\n##\n##', '# note\u2028more\nregion = """\n##\n#x'), 8, "unknown character"),
 ])
 def test_bad_cards_name_file_and_line(tmp_path, change, line, fragment):
     path = tmp_path / "card.toml"

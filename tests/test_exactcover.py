@@ -203,6 +203,19 @@ def test_a_line_beginning_with_a_bar_after_spaces_is_a_comment_as_in_knuths_prog
     assert solve(parse_exact_cover("a | s\na s\na\n"), backend="dlx").count == 2
 
 
+def test_a_form_feed_in_a_comment_does_not_end_its_line(run_cli, tmp_path):
+    # Knuth's programs read lines up to '\n'; a page break (form feed) or a Unicode line separator in a
+    # comment is part of the comment. Once read as two lines: the text after it an option, and the lines
+    # after it numbered one too far.
+    for sep in ("\x0c", "\x1c", "\x85", "\u2028"):
+        m = parse_exact_cover(f"a b\n| page{sep}b\na b\n")
+        assert (m.n_options, m.option_labels) == (1, ("line 3",))
+    f = tmp_path / "ff.dlx"
+    f.write_text("a b\n| page 2\x0cwith more\nq\n")
+    code, _, err = run_cli("exact-cover", f, "--count")
+    assert code == 2 and err == f"ubongo-cp: error: {f}:3: option names unknown item 'q'\n"
+
+
 def test_cli_warns_once_about_skipped_options(run_cli):
     code, out, err = run_cli("exact-cover", DATA / "knuth_dlx2_colours.dlx", "--count")
     assert code == 0 and out.startswith("1 exact cover")

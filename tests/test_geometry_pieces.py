@@ -88,6 +88,16 @@ def test_ragged_rows_and_comments_are_fine():
     assert region.area == 3
 
 
+def test_a_form_feed_in_a_comment_does_not_end_its_line():
+    # a page break (form feed) or a Unicode line separator is part of its comment line; once the text
+    # after it was read as a line of the drawing: a region of 2 cells read as 5, a piece named 'X'
+    assert parse_region("% board\x0c###\n##\n").area == 2
+    assert [p.name for p in parse_pieces("% my set\u2028X\nL\n#\n##\n")] == ["L"]
+    with pytest.raises(InputError) as err:
+        parse_region("% a\x0cb\n#\n#x\n", path="r.txt")
+    assert err.value.line == 3
+
+
 def test_region_limits(tmp_path):
     big = tmp_path / "big.txt"
     big.write_text(("#" * 30 + "\n") * 30)

@@ -45,7 +45,7 @@ from typing import Iterable
 from .errors import InputError, as_written, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .grids import GRIDS, SQUARE
-from .io import is_plain_name, loads_toml
+from .io import is_plain_name, loads_toml, text_lines
 from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import Piece, PieceSet, Region, _pieces_file, count_ranges, load_pieces, parse_region
 from .structs import Struct
@@ -311,7 +311,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         line = region_line   # a problem of the whole region (its size): the line of its key
         if exc.line is not None and region_line is not None:
             # TOML drops a newline right after the opening quotes: rows then start one line lower.
-            opening = text.splitlines()[region_line - 1]
+            opening = text_lines(text)[region_line - 1]
             parts = re.split(r"\"\"\"|'''", opening, maxsplit=1)
             if len(parts) == 2:   # a multi-line string: its rows are lines of the file (else "##\n#." on one line)
                 line = region_line + exc.line - (0 if not parts[1].strip() else 1)

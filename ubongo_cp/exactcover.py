@@ -449,9 +449,11 @@ def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> Ex
     if "\x00" in text:   # binary data (a compressed or compiled file), not lines of names
         raise InputError("not an exact-cover file (it holds NUL bytes)", path=path,
                          line=text.count("\n", 0, text.index("\x00")) + 1)
+    from .io import text_lines
+
     items_line = None
     options, lines = [], []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text_lines(text), start=1):
         line = raw.strip()
         if not line or line.startswith("|"):
             continue  # a comment or a blank line (as in Knuth's programs)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["atomic_path", "check_output_file", "check_output_place",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "csv_problem", "read_bytes", "read_text",
-           "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path",
+           "text_lines", "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path",
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name"]
@@ -812,6 +812,25 @@ def read_text(path: str | os.PathLike, *, own: bool = False) -> str:
         raise InputError(f"not UTF-8 text ({exc.reason}: byte {start + 1} of the file, column {column} of the line)",
                          path=path, line=line) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as open() in text mode
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of ``text`` as a file opened in text mode holds them: ended by ``\\n``, ``\\r\\n`` or ``\\r`` only.
+
+    Unlike :meth:`str.splitlines`, a form feed, a file separator or a
+    Unicode line separator (U+2028, NEL) is a character of its line, so a
+    comment holding one stays one comment and the lines keep the numbers an
+    editor shows.
+
+    Examples
+    --------
+    >>> text_lines("% page\\x0cbreak\\r\\n##\\n")
+    ['% page\\x0cbreak', '##']
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines[-1] == "":  # the newline that ends the last line starts no line
+        lines.pop()
+    return lines
 
 
 def read_json_object(path: str | os.PathLike, what: str = "a record", *, own: bool = False) -> dict:

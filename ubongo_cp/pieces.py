@@ -46,7 +46,7 @@ from .errors import InputError, as_written, whole_argument
 from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
 from .grids import SQUARE, Grid, get_grid
 from .grids.base import LazyOrientations
-from .io import read_text
+from .io import read_text, text_lines
 from .shipped import SHIPPED_PIECE_SETS, piece_set_file
 from .structs import Struct
 
@@ -695,7 +695,7 @@ def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int,
     InputError
         For a ``grid:`` line naming no known grid, or one after the first line that is not a comment.
     """
-    lines = [(i, ln.rstrip("\r\n")) for i, ln in enumerate(text.splitlines(), 1)
+    lines = [(i, ln) for i, ln in enumerate(text_lines(text), 1)
              if not ln.lstrip().startswith("%")]
     first = next((k for k, (_, ln) in enumerate(lines) if ln.strip()), None)
     if first is None:
@@ -888,7 +888,7 @@ def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REG
     if not isinstance(text, str):
         raise InputError(f"a region is read from its text (a str), got {type(text).__name__}", path=path)
     named, lines = _lines(text, path=path)
-    header = next((i for i, ln in enumerate(text.splitlines(), 1) if _GRID_LINE.match(ln)), None)
+    header = next((i for i, ln in enumerate(text_lines(text), 1) if _GRID_LINE.match(ln)), None)
     if grid is not None:
         grid = get_grid(grid)
         if named is not grid and named is not SQUARE:

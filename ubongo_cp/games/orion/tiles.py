@@ -40,7 +40,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ...errors import InputError
-from ...io import is_plain_name, read_text
+from ...io import is_plain_name, read_text, text_lines
 from ...grids.hex import format_symbols, parse_symbols
 from .graphs import cells_connected
 from .hexgrid import Hex, neighbours, transform
@@ -219,7 +219,7 @@ def parse_tiles(text: str, name: str = "custom", *, flips: bool = True,
     """
     blocks: list[list[tuple[int, str]]] = []
     cur: list[tuple[int, str]] = []
-    for k, line in enumerate(text.splitlines(), start=1):
+    for k, line in enumerate(text_lines(text), start=1):
         if line.startswith("%"):
             continue
         if not line.strip():

@@ -504,6 +504,23 @@ def test_a_result_that_is_also_a_piece_is_named_as_such(tmp_path):
     assert info.value.line == 2 and "its <result> is shape S1, which is also one of its pieces" in info.value.message
 
 
+def test_a_shape_listed_twice_in_one_problem_is_refused_naming_the_line(tmp_path):
+    # BurrTools keeps one part per shape (its editor never lists a shape twice) and would count two parts of one
+    # shape as different pieces. Once read as one piece name: a domino 0-2 times and once more (1 to 3 dominoes,
+    # one tiling of 1x6) was "up to 2 pieces (D:0-2)" and no solution, the second part's copy dropped from the
+    # range; two parts of count 1 were two identical pieces.
+    for parts in ('<shape id="0" min="0" max="2"/>\n<shape id="0" count="1"/>',
+                  '<shape id="0" count="1"/>\n<shape id="0" count="1"/>'):
+        twice = tmp_path / "twice.xmpuzzle"
+        twice.write_text('<puzzle version="2"><shapes><voxel x="2" y="1" z="1" name="D" type="0">##</voxel>'
+                         '<voxel x="6" y="1" z="1" type="0">######</voxel></shapes><problems><problem><shapes>'
+                         f'{parts}</shapes><result id="1"/></problem></problems></puzzle>')
+        with pytest.raises(InputError) as info:
+            read_xmpuzzle(twice)
+        assert info.value.line == 2
+        assert "problem 1 lists shape S1 'D' twice (lines 1 and 2)" in info.value.message
+
+
 VARIABLE_RANGE = """<?xml version="1.0"?>
 <puzzle version="2">
  <gridType type="0"/>

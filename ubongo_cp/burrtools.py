@@ -57,7 +57,7 @@ Its assembly count is the count up to the region's symmetries
 Anything else is refused, naming the file, the XML line and what is wrong,
 never read in part: the sphere, rhombic and tetra-octa grids, prisms in more
 than one layer, variable voxels in a piece, colour constraints (coloured voxels in result and piece),
-disconnected pieces. Variable voxels of the result (``+``: filled or not)
+disconnected pieces, a shape listed twice in one problem. Variable voxels of the result (``+``: filled or not)
 are the region's optional cells (:attr:`Region.optional`), covered at most
 once. A problem's ``maxHoles`` (the most variable voxels left empty) is
 refused where it limits the count: with pieces used a range of times
@@ -762,9 +762,15 @@ class _Puzzle:
         if not results:
             raise InputError(f"{title} has no <result>", path=where, line=node.line)
         result = self._shape_id(results[-1], title)
+        listed: dict[int, int] = {}   # shape id -> the line of its part
         for shape in (s for group in node.children if group.tag == "shapes"
                       for s in group.children if s.tag == "shape"):
             shape_id = self._shape_id(shape, title)
+            if shape_id in listed:   # BurrTools' editor keeps one part per shape; two would be different pieces
+                raise InputError(f"{title} lists {self.shapes[shape_id].label} twice (lines {listed[shape_id]} and "
+                                 f"{shape.line}); list each shape once, with the count or range of its copies",
+                                 path=where, line=shape.line)
+            listed[shape_id] = shape.line
             if "count" in shape.attrs:
                 low = high = shape.int_attr("count", where)
             elif "min" in shape.attrs and "max" in shape.attrs:  # BurrTools reads a range only with both

@@ -22,7 +22,7 @@ from ubongo_cp.bench import load_suite, run_bench, shipped_suites
 from ubongo_cp.bench.check import check_solution
 from ubongo_cp.bench.external import ADAPTERS, parse_external
 from ubongo_cp.bench.runner import Limits, measure
-from ubongo_cp.bench.suite import build
+from ubongo_cp.bench.suite import build, is_directory_suite
 from ubongo_cp.bench.worker import answer
 from ubongo_cp.errors import InputError
 from ubongo_cp.solvers import solver_names
@@ -571,6 +571,8 @@ def test_the_table_columns_are_documented():
     (["--solvers", "dlx", "--repeats", "0"], "--repeats must be at least 1"),
     # once told only after every run, the tables then left unwritten
     (["--solvers", "dlx", "--baseline", "zdd"], "baseline 'zdd' is not a solver of these runs (dlx)"),
+    # a shipped (or TOML) suite names each instance's question: once counted as if --question were not given
+    (["--solvers", "dlx", "--question", "first"], "--question asks the files of a directory suite"),
 ])
 def test_bad_options_stop_before_any_run(tmp_path, run_cli, args, message):
     code, out, err = run_cli("bench", "knuth", "--quick", "--out", tmp_path / "out", *args)
@@ -641,6 +643,14 @@ def test_directory_suites_and_listing(tmp_path, run_cli):
     assert [(t.instance, t.question, t.expected) for t in suite.tasks] == [("langford3", "count", None),
                                                                           ("queens4", "count", None)]
     assert [t.question for t in load_suite(tmp_path, question="first").tasks] == ["first", "first"]
+    assert is_directory_suite(tmp_path) and not is_directory_suite("knuth")
+    # with a directory suite among the suites, --question asks its files (the shipped suite keeps its questions)
+    code, out, err = run_cli("bench", tmp_path, "knuth", "--quick", "--solvers", "dlx", "--question", "first",
+                             "--out", tmp_path / "out", "--no-progress", "--warmups", "0")
+    assert code == 0, err
+    table = pd.read_csv(tmp_path / "out" / "runs.csv")
+    assert set(table[table["suite"] == tmp_path.name]["question"]) == {"first"}
+    assert "count" in set(table[table["suite"] == "knuth"]["question"])
     code, out, err = run_cli("bench", "--list")
     assert code == 0 and "knuth" in out and "miniexact" in out
 

@@ -62,7 +62,8 @@ from typing import Any
 
 from ..errors import InputError, as_written
 
-__all__ = ["QUESTIONS", "Task", "Suite", "Built", "load_suite", "shipped_suites", "build", "SUITE_FILE"]
+__all__ = ["QUESTIONS", "Task", "Suite", "Built", "load_suite", "is_directory_suite", "shipped_suites", "build",
+           "SUITE_FILE"]
 
 #: The questions a benchmark can ask of an instance.
 QUESTIONS = ("first", "count", "analyze")
@@ -213,18 +214,35 @@ def load_suite(spec: str | os.PathLike, *, quick: bool = False, question: str = 
         name = os.fspath(spec)
     else:
         name = path.stem if path.suffix.lower() == ".toml" else path.name
+    if is_directory_suite(spec):
+        return _load_directory(path, name, question)
     if not path.exists():
         raise InputError(f"suite not found (a .toml file, a directory, or one of {', '.join(shipped)})", path=path)
     if path.is_dir():
-        if (path / SUITE_FILE).is_file():
-            return _load_toml(path / SUITE_FILE, path.name or name, quick)
-        return _load_directory(path, name, question)
+        return _load_toml(path / SUITE_FILE, path.name or name, quick)
     if path.suffix.lower() != ".toml":
         kinds = {".dlx": "an exact-cover instance (Knuth's format)", ".xmpuzzle": "a BurrTools file"}
         if path.suffix.lower() in kinds:
             raise _not_a_suite(path, kinds[path.suffix.lower()], "give a directory holding it")
         raise _not_a_suite(path, f"a {path.suffix} file" if path.suffix else "a file without a .toml suffix")
     return _load_toml(path, name, quick)
+
+
+def is_directory_suite(spec: str | os.PathLike) -> bool:
+    """Whether ``spec`` is a directory of instance files (no ``suite.toml`` in it, not a shipped suite's name).
+
+    Only its files are asked the ``question`` given to :func:`load_suite`; a
+    suite file (and so a shipped suite) names the question of each instance.
+
+    Examples
+    --------
+    >>> is_directory_suite("knuth")     # a shipped suite's name
+    False
+    """
+    if os.fspath(spec) in shipped_suites():
+        return False
+    path = Path(spec)
+    return path.is_dir() and not (path / SUITE_FILE).is_file()
 
 
 def _not_a_suite(path: Path, got: str, advice: str = "") -> InputError:

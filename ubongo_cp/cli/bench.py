@@ -57,7 +57,16 @@ def add_parsers(sub) -> None:
                  "--question"):   # options of the runs, which --report makes none of
         only_with(p, flag, lambda a: not a.report, "has no effect with --report, which only rebuilds the tables "
                                                    "and plots of the runs made", note=True)
+    only_with(p, "--question", lambda a: bool(a.report) or any(map(_directory_suite, a.suites)),
+              "asks the files of a directory suite, and no suite given is one: a suite file (and a shipped suite) "
+              "names the question of each instance")
     p.set_defaults(func=_cmd_bench)
+
+
+def _directory_suite(spec: str) -> bool:
+    from ..bench.suite import is_directory_suite
+
+    return is_directory_suite(spec)
 
 
 def memory_arg(text: str | None) -> float | None:

@@ -146,6 +146,16 @@ def test_examples_draws_a_region_on_its_own_grid(name, run_cli, tmp_path):
         assert svg("cli.svg") != svg("squares.svg")
 
 
+@pytest.mark.parametrize("name, kind", [("orion/published", "an Orion Duel tile set"), ("specs/classic", "a deck spec"),
+                                        ("decks/duel", "a deck")])
+def test_examples_names_what_it_cannot_draw_in_words(name, kind, run_cli, tmp_path):
+    # once "orion/published is a tiles" and "specs/classic is a spec": the kind's key, not its name
+    code, _, err = run_cli("examples", name, "--draw", tmp_path / "x.svg")
+    assert (code, err) == (2, f"ubongo-cp: error: --draw takes a piece set, a region or a card side; {name} is "
+                              f"{kind}\n")
+    assert not (tmp_path / "x.svg").exists()
+
+
 def test_names_are_drawn_as_written_not_as_math(run_cli, tmp_path):
     # Matplotlib reads "$...$" as mathtext: a piece named "$\badcommand$" made every drawing fail, and "$^$" too.
     # Names are drawn as written, in the solution picture and on card pages.

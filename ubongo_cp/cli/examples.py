@@ -99,6 +99,11 @@ def _show(example) -> str:
     return "\n".join(head + ["", example.path.read_text(encoding="utf-8").rstrip()])
 
 
+#: Each kind of shipped item (:class:`ubongo_cp.shipped.Example`) in words.
+_KIND_NOUNS = {"pieces": "a piece set", "deck": "a deck", "spec": "a deck spec", "card": "a card side",
+               "region": "a region", "tiles": "an Orion Duel tile set"}
+
+
 def _draw(example, path: str) -> None:
     from ..draw.figures import check_format, save_figure
     from ..errors import InputError
@@ -117,7 +122,8 @@ def _draw(example, path: str) -> None:
 
         fig = load_card(example.path).draw()
     else:
-        raise InputError(f"--draw takes a piece set, a region or a card side; {example.key} is a {example.kind}")
+        raise InputError(f"--draw takes a piece set, a region or a card side; {example.key} is "
+                         f"{_KIND_NOUNS[example.kind]}")
     save_figure(fig, path)
 
 

@@ -613,6 +613,33 @@ def test_bad_suite_files_name_file_and_line(tmp_path, run_cli, entry, line, mess
     assert not (tmp_path / "out" / "runs.jsonl").exists()
 
 
+@pytest.mark.parametrize("rows, line, message", [
+    # once: no count column read as no expected answer at all; inf a raw OverflowError (exit 1); 1.7 read as 1;
+    # a count beyond 2**53 read through a float (12345678901234567891 as ...168, a false WRONG); a task given
+    # twice its last count; a negative count taken as expected
+    ("01,easy,1\n", None, "lacks column(s) count"),
+    ("01,easy,1,inf\n", 2, "column count: 'inf' is not a whole number"),
+    ("01,easy,1,1.7\n", 2, "column count: '1.7' is not a whole number"),
+    ("01,easy,1,12345678901234567891\n", 2, "'12345678901234567891' is not a whole number below 2**63"),
+    ("01,easy,1,1\n01,easy,2,1\n01,easy,1,2\n", 4, "task 01 easy face 1 is given twice (also on line 2)"),
+    ("01,easy,1,-3\n", 2, "count -3 of task 01 easy face 1 is below 0"),
+])
+def test_an_expected_table_is_read_as_a_batch_table_naming_its_line(tmp_path, rows, line, message):
+    head = "card_id,side,face\n" if rows.count(",") == 2 else "card_id,side,face,count\n"
+    (tmp_path / "t.csv").write_text(head + rows)
+    deck = ROOT / "ubongo_cp" / "data" / "decks" / "classic"
+    _suite(tmp_path, f'[[instance]]\nname = "d"\ndeck = "{deck}"\nexpected_table = "t.csv"\n')
+    with pytest.raises(InputError) as info:
+        load_suite(tmp_path / "s.toml", quick=True)
+    assert (info.value.path, info.value.line) == (str(tmp_path / "s.toml"), 4)
+    assert f"{tmp_path / 't.csv'}{f':{line}' if line else ''}: " in info.value.message
+    assert message in info.value.message
+    # the table's exact count is the task's expected answer
+    (tmp_path / "t.csv").write_text("card_id,side,face,count\n01,easy,1,9007199254740993\n")
+    tasks = load_suite(tmp_path / "s.toml").tasks
+    assert next(t.expected for t in tasks if t.instance == "d/01easy/1") == 9007199254740993
+
+
 def test_a_suite_may_raise_the_cell_limit_for_a_large_region(tmp_path):
     # 2 x 250 dominoes (500 cells): Fibonacci F(251) tilings; beyond 400 cells only with max_cells.
     fib = [0, 1]

@@ -50,7 +50,6 @@ file and the line of the entry, raised when the suite is loaded, before any run.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 import os
@@ -506,17 +505,41 @@ def _deck_units(entry, where, name, quick):
 
 
 def _expected_table(entry, where) -> dict[tuple[str, str, int], int]:
+    """Each task's count in a batch table (read by :func:`ubongo_cp.report.load_tasks`, as every task table is),
+    where the count is complete.
+
+    Raises
+    ------
+    InputError
+        As :func:`~ubongo_cp.report.load_tasks` (no ``count`` column, a count that is no whole number of 64 bits),
+        or for a negative count or a task given twice, naming the table's line and the suite's.
+    """
+    import pandas as pd
+
+    from ..report.tables import load_tasks, row_place
+
     path = _file(entry, "expected_table", where)
-    out = {}
-    try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            for row in csv.DictReader(fh):
-                if row.get("count") not in (None, "") and row.get("complete", "True") in ("True", "true", "1"):
-                    out[(row["card_id"], row["side"], int(row["face"]))] = int(float(row["count"]))
-    except (KeyError, ValueError) as exc:
-        raise where.error(f"expected_table {entry['expected_table']}: needs columns card_id, side, face, count "
-                          f"({exc})", "expected_table") from None
-    return out
+
+    def read() -> dict[tuple[str, str, int], int]:
+        table = load_tasks(path, required=("card_id", "side", "face", "count"))
+        complete = table["complete"].tolist() if "complete" in table else [True] * len(table)
+        out: dict[tuple[str, str, int], int] = {}
+        seen: dict[tuple[str, str, int], str] = {}
+        for position, key in enumerate(zip(table["card_id"], table["side"], table["face"].astype(int))):
+            line, at = row_place(path, position)
+            task = f"task {key[0]} {key[1]} face {key[2]}"
+            if key in seen:
+                raise InputError(f"{task} is given twice (also on {seen[key]}){at}", path=path, line=line)
+            seen[key] = f"line {line}" if line else f"row {position + 1}"
+            count = table["count"].iloc[position]
+            if pd.isna(count) or not complete[position]:
+                continue
+            if count < 0:
+                raise InputError(f"count {count} of {task} is below 0{at}", path=path, line=line)
+            out[key] = int(count)
+        return out
+
+    return _checked(read, where, "expected_table")
 
 
 def _xmpuzzle_units(entry, where, name, quick):

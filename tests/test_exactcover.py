@@ -84,6 +84,9 @@ def test_every_backend_agrees_with_brute_force_on_random_matrices(case):
     ("a 2|\na\n", 1, "holds a space, '|' or ':'"),
     ("a 1:2:3|b\na\n", 1, "bounds are written u:v|item"),
     ("a 99999999999999|b\na\n", 1, "is over"),
+    # digits of another script are no decimal bounds for Knuth's programs (once '\u0663|b' read as 3|b)
+    ("a \u0663|b\na\n", 1, "bounds are written u:v|item or v|item, with decimal u and v"),
+    ("a 1:\uff12|b\na\n", 1, "bounds are written u:v|item or v|item, with decimal u and v"),
     ("a b\na:1 b\n", 2, "gives primary item 'a' a colour"),
     ("a | x\na x:\n", 2, "is not item:colour"),
 ])

@@ -82,7 +82,7 @@ MAX_ITEMS = 20_000
 #: Largest upper bound of an item (the engines count in 32-bit integers).
 MAX_BOUND = 2**31 - 1
 
-_BOUNDED = re.compile(r"(?:(\d*):)?(\d*)\|(.*)")
+_BOUNDED = re.compile(r"(?:([0-9]*):)?([0-9]*)\|(.*)")   # ASCII digits, as Knuth's programs read them
 
 
 class MatrixTable(NamedTuple):

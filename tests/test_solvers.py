@@ -12,6 +12,7 @@ CP-SAT and the CNF encoding need 3-45 s for it, see ``benchmarks/``).
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
 import sys
@@ -129,6 +130,17 @@ def test_time_limit_stops_the_search(name):
     assert (result.complete, result.count_reduced) == (False, None)
     assert result.count < 9864 and time.perf_counter() - t0 < 30
     assert result.status in (Status.SOLVED, Status.UNKNOWN)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("seconds", [math.inf, 1e308, 2**64, 10**400], ids=["inf", "1e308", "2**64", "10**400"])
+def test_a_time_limit_no_clock_reaches_is_no_limit(name, seconds):
+    # I3 L4 P5 in 3x4: 20 tilings, 5 up to symmetry (test_limit_and_first_solution). A limit beyond any
+    # clock (math.inf, or more seconds than a float or the poll of the xcover child holds) lets every
+    # solver finish; it was an OverflowError from the pipe's poll (xcover) or from float() (every solver).
+    inst = build_instance([CLASSIC[n] for n in ("I3", "L4", "P5")], Region.rectangle(3, 4))
+    r = solve(inst, backend=name, time_limit=seconds, keep=0)
+    assert (r.count, r.count_reduced, r.complete) == (20, 5, True)
 
 
 CARDS = ["classic/01_hard.toml", "classic/17_easy.toml", "duel/3_B.toml"]

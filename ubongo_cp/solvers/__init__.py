@@ -21,6 +21,8 @@ is first used.
 
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Sequence
 
 from ..errors import InputError, flag_argument, whole_argument
@@ -177,7 +179,8 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         2**63 - 1).
     time_limit : float, optional
         Seconds; on time-out ``complete`` is False and ``status`` is
-        ``Status.UNKNOWN`` if nothing was found.
+        ``Status.UNKNOWN`` if nothing was found. ``math.inf`` (or more
+        seconds than a float holds) is no limit.
     keep : int or None
         Keep at most this many solutions as dicts (default :data:`DEFAULT_KEEP`,
         20; the count is exact whatever it is). ``keep=None`` keeps every
@@ -268,6 +271,8 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool)
                                        and time_limit > 0):
         raise InputError(f"time_limit must be a number of seconds above 0, got {time_limit!r}")
+    if time_limit is not None:   # the engines' clocks are floats: a whole number beyond them is no limit either
+        time_limit = float(time_limit) if time_limit <= sys.float_info.max else math.inf
     if isinstance(fixed, (str, bytes)) or not hasattr(fixed, "__iter__"):
         raise InputError(f"fixed must be a list of option ids (ExactCoverInstance.fix), got {fixed!r}")
     fixed = [whole_argument("a fixed placement", o, 0) for o in fixed]

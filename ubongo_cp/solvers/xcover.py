@@ -104,6 +104,8 @@ class XcoverBackend:
 
 #: What :func:`_bounded` yields when the time limit is reached.
 _TIMED_OUT = object()
+#: Seconds :func:`_bounded` waits for the child at a time: a longer time limit is waited for in such steps.
+_LONGEST_WAIT = 3600.0
 #: Covers a child process sends at once (fewer, larger messages), and the longest it holds one back (s).
 _BATCH, _BATCH_SECONDS = 256, 0.05
 
@@ -156,9 +158,11 @@ def _bounded(search, time_limit: float):
     try:
         while True:
             remaining = deadline - time.perf_counter()
-            if remaining <= 0 or not pipe.poll(remaining):
+            if remaining <= 0:
                 yield _TIMED_OUT
                 return
+            if not pipe.poll(min(remaining, _LONGEST_WAIT)):   # the poll takes no more (inf, 1e308: overflow)
+                continue
             try:
                 message = pipe.recv()
             except EOFError:

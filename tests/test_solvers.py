@@ -143,6 +143,15 @@ def test_a_time_limit_no_clock_reaches_is_no_limit(name, seconds):
     assert (r.count, r.count_reduced, r.complete) == (20, 5, True)
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_a_keep_beyond_what_a_list_holds_keeps_every_solution(name):
+    # I3 L4 P5 in 3x4: 20 tilings. keep=2**70 keeps all of them, as keep=10**6 does; on the decision
+    # diagram it was a ValueError of itertools.islice (a stop beyond sys.maxsize).
+    inst = build_instance([CLASSIC[n] for n in ("I3", "L4", "P5")], Region.rectangle(3, 4))
+    r = solve(inst, backend=name, keep=2**70)
+    assert (r.count, len(r.solutions), r.complete) == (20, 20, True)
+
+
 CARDS = ["classic/01_hard.toml", "classic/17_easy.toml", "duel/3_B.toml"]
 
 

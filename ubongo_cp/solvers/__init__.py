@@ -264,7 +264,7 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     limit = None if limit is None else whole_argument("limit", limit, 1)
     if limit is not None and limit > _MAX_LIMIT:   # the engines count in 64 bits
         raise InputError(f"limit must be at most {_MAX_LIMIT} solutions (2**63 - 1), got {limit}")
-    keep = None if keep is None else whole_argument("keep", keep, 0)
+    keep = None if keep is None else min(whole_argument("keep", keep, 0), sys.maxsize)   # no list holds more
     sample = None if sample is None else whole_argument("the number of samples", sample, 0)
     pieces_used = None if pieces_used is None else whole_argument("pieces_used", pieces_used, 0)
     memory_limit = None if memory_limit is None else whole_argument("memory_limit", memory_limit, 1)

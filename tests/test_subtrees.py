@@ -23,6 +23,7 @@ import pytest
 
 from ubongo_cp.analyze import analyze
 from ubongo_cp.cover import build_instance
+from ubongo_cp.errors import InputError
 from ubongo_cp.executors import LocalExecutor
 from ubongo_cp.exactcover import read_exact_cover
 from ubongo_cp.pieces import Region, load_pieces, load_region
@@ -91,6 +92,7 @@ def test_local_workers_give_one_search(monkeypatch):
 LOCAL_CLUSTER = """
 import json, os
 from ubongo_cp.cover import build_instance
+from ubongo_cp.errors import InputError
 from ubongo_cp.executors import make_executor
 from ubongo_cp.pieces import Region, load_pieces
 from ubongo_cp.solvers import solve
@@ -426,3 +428,16 @@ def test_ctrl_c_stops_the_searches_running_in_worker_threads():
     assert not workers(), "worker threads still searching 5 s after Ctrl-C"
     assert time.perf_counter() - stopped < 1.0
     assert time.perf_counter() - began < 3.0   # the interrupt reached the count at once
+
+
+@pytest.mark.parametrize("backend", ["bitboard", "dlx", "zdd"])
+@pytest.mark.parametrize("split", [3, "journal.jsonl", LocalExecutor])
+def test_a_split_that_is_no_split_search_is_named(backend, split):
+    # split takes a SplitSearch; anything else was an AttributeError from inside the search ('int' object has
+    # no attribute 'search' / 'executor'), for solve and the subset analysis alike.
+    pieces = load_pieces("classic")
+    inst = build_instance(pieces.select(["I2", "O4", "L4"]), Region.rectangle(2, 5))
+    with pytest.raises(InputError, match="split must be a SplitSearch"):
+        solve(inst, backend=backend, split=split)
+    with pytest.raises(InputError, match="split must be a SplitSearch"):
+        analyze(pieces.pieces, Region.rectangle(3, 4), 3, backend=backend, split=split)

@@ -217,8 +217,8 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         (times ``copies``), ``copies`` is below 1, ``max_empty`` is negative,
         larger than the region or goes with a region with optional
         cells, a piece is named ``"empty"`` while cells may stay empty, the
-        pieces are on another grid than the region, or the solver name is
-        unknown.
+        pieces are on another grid than the region, the solver name is
+        unknown, or ``split`` is no :class:`~ubongo_cp.solvers.subtrees.SplitSearch`.
     TimeoutError
         If the search did not finish within ``time_limit``.
 
@@ -234,6 +234,10 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     if len(set(names)) != len(names):
         raise InputError("subset analysis needs distinct piece names")
     copies = _check(pieces, region, k, copies, max_empty)   # before the area bounds, which may leave nothing
+    if split is not None:
+        from .solvers.subtrees import split_argument
+
+        split_argument(split)
     from .solvers import choose, get_solver, solve, warm
 
     name = backend or choose("analyze")

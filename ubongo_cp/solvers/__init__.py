@@ -242,7 +242,8 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
         enumerate with secondary items, ``sample``/``fixed``/``frequencies``
         with a solver that builds no decision diagram, or colours, ranges or
         bounds of an exact-cover matrix with a solver that does not take them
-        (:attr:`SolverSpec.colours`, ``ranges``, ``bounds``).
+        (:attr:`SolverSpec.colours`, ``ranges``, ``bounds``), or a ``split`` that is
+        no :class:`.subtrees.SplitSearch`.
 
     Examples
     --------
@@ -297,6 +298,10 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
             raise InputError(f"fixed placement {o} is not an option of the instance (it has {instance.n_options})")
     if len(set(fixed)) != len(fixed):
         raise InputError("a fixed placement is given twice")
+    if split is not None:
+        from .subtrees import split_argument
+
+        split_argument(split)
     reduce, frequencies, tally = (flag_argument(n, v) for n, v in
                                   (("reduce", reduce), ("frequencies", frequencies), ("tally", tally)))
     wants = sample is not None or bool(fixed) or frequencies

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
     from ..executors import Executor
 
-__all__ = ["SplitSearch", "Subtree", "split_branches", "group_tasks", "instance_digest", "LEAVES", "BAR_LEAVES",
+__all__ = ["SplitSearch", "split_argument", "Subtree", "split_branches", "group_tasks", "instance_digest", "LEAVES", "BAR_LEAVES",
            "ONE_SEARCH_NODES"]
 
 #: Subtrees a count is cut into (before grouping into tasks): enough for a smooth progress bar and
@@ -493,6 +493,16 @@ class SplitSearch(Struct, frozen=False):
             done = sum(r["last"] - r["first"] for r in rows)
             self.notify(f"resuming {path}: {done} of {header['subtrees']} subtrees already counted")
         return rows
+
+
+def split_argument(split) -> "SplitSearch | None":
+    """``split`` when it is None or a :class:`SplitSearch` (the ``split`` of :func:`~ubongo_cp.solvers.solve` and
+    :func:`~ubongo_cp.analyze.analyze`); else an :class:`InputError` naming what it is (not an AttributeError
+    from inside the search)."""
+    if split is not None and not isinstance(split, SplitSearch):
+        raise InputError(f"split must be a SplitSearch (ubongo_cp.solvers.subtrees) or None, got "
+                         f"{type(split).__name__}")
+    return split
 
 
 def _bar(share: float):

@@ -840,3 +840,29 @@ def test_the_report_writer_of_the_python_api_keeps_a_summary_of_yours(tmp_path):
     with pytest.raises(InputError, match=r"summary\.md.*changed since"):
         write_reports(rows, [], tmp_path / "batch")
     assert (tmp_path / "batch" / "summary.md").read_text() == "annotated\n"
+
+
+@pytest.mark.parametrize("writer", ["make_booklet", "make_playtest_cards"])
+def test_the_pdf_writers_of_the_python_api_keep_the_cards_they_draw(writer, tmp_path):
+    # make_booklet and make_playtest_cards (public) wrote their PDF over whatever the path held: given the
+    # card's own file as out_pdf, the card was lost (a PDF in its place). Now they refuse, as `booklet` and
+    # `cards` do, a file that is not a PDF of the toolkit's, before drawing; their own PDF they replace.
+    from ubongo_cp.booklet import make_booklet
+    from ubongo_cp.booklet.playtest import make_playtest_cards
+
+    write = {"make_booklet": make_booklet, "make_playtest_cards": make_playtest_cards}[writer]
+    shutil.copy(PUZZLES / "decks" / "classic" / "01_easy.toml", tmp_path)
+    card_path = tmp_path / "01_easy.toml"
+    before = card_path.read_bytes()
+    card = load_card(card_path)
+    with pytest.raises(InputError, match=r"01_easy\.toml: exists and is not a PDF file written by ubongo-cp"):
+        write([card], card_path)
+    assert card_path.read_bytes() == before and listing(tmp_path) == ["01_easy.toml"]
+    (tmp_path / "thesis.pdf").write_bytes(b"%PDF-1.4 my thesis\n")
+    with pytest.raises(InputError, match=r"thesis\.pdf: exists and is not a PDF file written by ubongo-cp"):
+        write([card], tmp_path / "thesis.pdf")
+    assert (tmp_path / "thesis.pdf").read_bytes() == b"%PDF-1.4 my thesis\n"
+    write([card], tmp_path / "out.pdf")
+    first = (tmp_path / "out.pdf").stat().st_size
+    write([card], tmp_path / "out.pdf")   # its own earlier output: replaced
+    assert first > 0 and (tmp_path / "out.pdf").read_bytes().startswith(b"%PDF")

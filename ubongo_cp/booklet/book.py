@@ -14,7 +14,8 @@ from matplotlib.backends.backend_pdf import PdfPages
 from ..cards import CardSide
 from ..draw.canvas import PALETTE, piece_colours
 from ..errors import InputError
-from ..io import atomic_path, figure_metadata, replace_durably, stale_temporaries, temporary_prefix
+from ..io import (atomic_path, check_output_file, figure_metadata, replace_durably, stale_temporaries,
+                  temporary_prefix)
 from .layout import PAGE_MM, check_dpi
 from ..draw.card import game_title, side_label
 from .page import pages_needed, render_page, render_pages
@@ -39,7 +40,9 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
         The card sides, one page each, in this order.
     out_pdf : path
         The PDF to write (atomically: a temporary file renamed on success).
-        Its outline (bookmarks) has one entry per card side.
+        Its outline (bookmarks) has one entry per card side. An existing
+        file there is replaced only when it is a PDF the toolkit wrote
+        (:func:`~ubongo_cp.io.check_output_file`: never a card, never a PDF of yours).
     png_dir : path, optional
         Folder for one PNG per page, named by :func:`page_png_name`
         (``{game}_{card_id}_{side}.png``; continuation pages ``..._2.png``),
@@ -77,7 +80,8 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
     Raises
     ------
     InputError
-        When ``cards`` is empty, ``dpi`` is not from :data:`~ubongo_cp.booklet.layout.MIN_DPI` to
+        When ``cards`` is empty, ``out_pdf`` cannot be written or holds a file
+        the toolkit did not write as a PDF, ``dpi`` is not from :data:`~ubongo_cp.booklet.layout.MIN_DPI` to
         :data:`~ubongo_cp.booklet.layout.MAX_DPI` or ``most`` is below 1;
         for a ``png_dir`` as above.
 
@@ -90,6 +94,7 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
     cards = list(cards)
     if not cards:
         raise InputError("no card sides to put in the booklet")
+    check_output_file(out_pdf, ".pdf")   # before any drawing: never over a card, or any file not a booklet's
     check_dpi(dpi)
     if most < 1:
         raise InputError(f"most must be at least 1, got {most}")

@@ -33,7 +33,7 @@ from ..draw.canvas import INK, MUTED, Canvas, piece_colours, shape_size
 from ..draw.card import CardFace, game_title
 from ..draw.puzzle import draw_piece
 from ..errors import InputError
-from ..io import atomic_path, figure_metadata
+from ..io import atomic_path, check_output_file, figure_metadata
 from ..pieces import PieceSet
 from .layout import DEFAULT_CELL_MM, MAX_IMAGE_PIXELS, PAGE_MM, check_cell_mm, check_dpi
 
@@ -69,7 +69,8 @@ def make_playtest_cards(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *
     cards : sequence of CardSide
         The card sides, in this order.
     out_pdf : path
-        The PDF to write (atomically).
+        The PDF to write (atomically); an existing file there is replaced
+        only when it is a PDF the toolkit wrote (:func:`~ubongo_cp.io.check_output_file`).
     cell_mm : float
         Size of a region cell and of a piece's cell on paper, mm.
     pieces : bool
@@ -84,12 +85,14 @@ def make_playtest_cards(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *
     Raises
     ------
     InputError
-        When ``cards`` is empty, ``cell_mm`` is not positive, or a card side
+        When ``cards`` is empty, ``out_pdf`` cannot be written or holds a
+        file the toolkit did not write as a PDF, ``cell_mm`` is not positive, or a card side
         or a piece does not fit on an A4 page at that cell size.
     """
     cards = list(cards)
     if not cards:
         raise InputError("no card sides to print")
+    check_output_file(out_pdf, ".pdf")   # before any drawing: never over a card, or any file not the toolkit's
     card_pages = _card_pages(cards, cell_mm)      # packed first (cheap); each page drawn, written and freed
     sets = list({id(c.piece_set): c.piece_set for c in cards}.values()) if pieces else []
     piece_pages = {id(s): _piece_pages(s, cell_mm) for s in sets}

@@ -320,6 +320,33 @@ def test_a_record_number_no_float_or_id_holds_is_one_line_naming_the_file(name, 
     assert str(info.value).startswith(f"{path}: {message}"), info.value
 
 
+@pytest.mark.parametrize("name, field, text", [
+    ("duel", "draws", "roll 1 (leader only) face 5"),   # UD-7: the leader's roll 1 settles nothing
+    ("ubongo", "times", "start on field 0"),            # UG-2: a pawn's start field draws no solve time
+])
+def test_solve_times_on_a_move_that_draws_none_are_refused(name, field, text, tmp_path):
+    # A record edited by hand: solve times on a move whose transition draws none were ignored and the record
+    # replayed as if they were not there (as a swap depth on a move that is no swap is refused, DN-10).
+    if name == "duel":
+        state = DuelState(DUEL, "A", handicap=True, scores=(3, 1), seed=2)   # A leads, on orange field 3 (UD-7)
+        for action in (4, 7):   # roll 1 for the leader, then roll 2 settles the duel with 3 solve times
+            state.apply_action(action)
+    else:
+        state = UbongoState(CLASSIC, 2, "easy", seed=1)
+        for action in (0, 1, 0):   # the two start fields (UG-2), then the roll, which draws 2 solve times
+            state.apply_action(action)
+    record = record_of(state)
+    assert record["moves"][0]["text"] == text and field not in record["moves"][0] and field in record["moves"][-1]
+    replay_record(json.loads(json.dumps(record)))   # as written: replays
+    record["moves"][0][field] = [1.0, 2.0, 3.0][:len(record["moves"][-1][field])]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    with pytest.raises(InputError) as info:
+        load_record(path)
+    assert str(info.value) == (f"{path}: move 1: '{field}' belongs to a move that draws solve times, not to "
+                               f"'{text}'")
+
+
 def test_a_recorded_action_of_400_digits_is_cut_in_the_message():
     # The action 10**400 was repeated in full, twice (the action and its text, "roll face 1000...1").
     state = DuelState(DUEL, "A", seed=1)

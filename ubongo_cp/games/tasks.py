@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from ..cards import card_id_key
-from ..errors import InputError
+from ..errors import InputError, as_written
 from ..specs import DeckSpec, game_spec, load_spec
 
 __all__ = [
@@ -676,8 +676,8 @@ def timed_replay(record: dict, path, on_move, build, field: str, settles, count)
     Raises
     ------
     InputError
-        A malformed record, a move's missing or malformed solve times, or a
-        stored result that differs from the replay's
+        A malformed record, a move's missing or malformed solve times, solve
+        times on a move that draws none, or a stored result that differs from the replay's
         (:func:`~ubongo_cp.games.base.check_result`).
     IllegalActionError
         A recorded move the rules forbid.
@@ -699,6 +699,9 @@ def timed_replay(record: dict, path, on_move, build, field: str, settles, count)
             if len(times) != count(s):
                 raise InputError(f"move {i}: '{field}' needs {count(s)} solve times", path=path)
             s._forced_times = times
+        elif field in move:   # a value the rules cannot produce, as a swap depth on a move that is no swap
+            raise InputError(f"move {i}: '{field}' belongs to a move that draws solve times, not to "
+                             f"{as_written(s.action_to_string(move['action']))}", path=path)
 
     replay_moves(state, record.get("moves"), path=path, on_move=on_move, before=before)
     if "generator" in record:

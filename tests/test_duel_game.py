@@ -472,3 +472,24 @@ def test_a_duel_record_solving_a_task_without_solution_is_refused(deck, tmp_path
     path.write_text(json.dumps(record))
     with pytest.raises(IllegalActionError, match=r"move 1: player 0 solves a task with no solution in .* \(UD-3\)"):
         load_record(path)
+
+
+@pytest.mark.parametrize("fields, message", [
+    ([math.nan], "orange fields [nan] must be whole numbers (UD-7)"),
+    ([math.inf], "orange fields [inf] must be whole numbers (UD-7)"),
+    (["x"], "orange fields ['x'] must be whole numbers (UD-7)"),
+    (None, "orange fields null must be whole numbers (UD-7)"),
+    (3, "orange fields 3 must be whole numbers (UD-7)"),
+    ([5], "orange fields [5] must lie in 1..4 (UD-7)"),
+])
+def test_simulations_name_bad_orange_fields_as_the_state_does(deck, fields, message):
+    # UD-7's orange fields are checked in one place, DuelState's: simulate_duel and handicap_sweep had a check
+    # of their own (int(f)), so NaN, inf or "x" were a raw ValueError or OverflowError and None or 3 a TypeError.
+    with pytest.raises(InputError) as state:
+        DuelState(deck, handicap=True, orange_fields=fields)
+    assert str(state.value) == message
+    for run in (lambda: simulate_duel(deck, 2, handicap=True, orange_fields=fields),
+                lambda: handicap_sweep(deck, [1.0], 2, orange_fields=fields)):
+        with pytest.raises(InputError) as info:
+            run()
+        assert str(info.value) == message

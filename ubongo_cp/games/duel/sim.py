@@ -21,7 +21,8 @@ from ...io import atomic_path, figure_metadata
 from ..base import play_game
 from ..stats import binomial_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck
-from .state import DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_WINDOW, TARGET, DuelState
+from .state import (DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_WINDOW, TARGET, DuelState,
+                    orange_fields_argument)
 
 __all__ = ["play_duel_match", "simulate_duel", "summarise_duel", "handicap_sweep", "plot_handicap_sweep"]
 
@@ -98,8 +99,7 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
     if not (0 < skill_a < np.inf and 0 < skill_b < np.inf):
         raise InputError(f"skills {skill_a}, {skill_b} must be finite numbers > 0")
     deck.check_side(side, "UD-1")
-    if any(not 0 < int(f) < TARGET for f in orange_fields):
-        raise InputError(f"orange fields {list(orange_fields)} must lie in 1..{TARGET - 1} (UD-7)")
+    orange_fields_argument(orange_fields)   # before any match: UD-7's board, as each match's state checks it
     seeds = np.random.SeedSequence(seed).spawn(games)
     opts = {"side": side, "model": model, "handicap": handicap, "orange_fields": tuple(orange_fields),
             "give_up": give_up, "tie_window": tie_window}
@@ -150,6 +150,11 @@ def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=
         One row per slow skill: ``skill_a, skill_b, speed_ratio`` (A / B),
         ``win_b_normal, win_b_handicap, gain`` (percentage points) and
         binomial standard errors ``se_normal, se_handicap``.
+
+    Raises
+    ------
+    InputError
+        For a bad deck, skill, side or orange fields (as :func:`simulate_duel`).
     """
     deck = as_deck(tasks, "duel")   # a table that does not name its game is of the Duel deck
     rows = []

@@ -48,7 +48,7 @@ from ..tasks import TaskDeck, engine_model, recorded_times_problem
 
 __all__ = ["FACTS", "MAX_REROLLS", "TARGET", "NUM_FACES", "SIDES", "NUM_CARDS", "DEFAULT_ORANGE_FIELDS", "DEFAULT_GIVE_UP",
            "DEFAULT_TIE_WINDOW", "A_SCORES", "B_SCORES", "TIE", "NEITHER", "DuelState", "finish_time",
-           "settle_duel", "unsolvable"]
+           "orange_fields_argument", "settle_duel", "unsolvable"]
 
 #: UD-4: the first player to win 5 duels wins the match.
 TARGET = 5
@@ -102,6 +102,28 @@ def finish_time(task_times: Sequence[float], give_up: float = DEFAULT_GIVE_UP) -
             return math.inf
         total += t
     return total
+
+
+def orange_fields_argument(fields) -> frozenset[int]:
+    """The orange fields of the handicap board (UD-7) as a set of scores, checked: whole numbers in
+    ``1 .. TARGET - 1`` (a list, tuple, set or array of them; none is the board without orange fields).
+
+    Raises
+    ------
+    InputError
+        Naming the fields and what they must be.
+
+    Examples
+    --------
+    >>> sorted(orange_fields_argument([4, 3])), orange_fields_argument(())
+    ([3, 4], frozenset())
+    """
+    if not _numbers(fields) or not all(_whole(f) for f in fields):
+        raise InputError(f"orange fields {as_written(fields)} must be whole numbers (UD-7)")
+    orange = frozenset(int(f) for f in fields)
+    if any(not 0 < f < TARGET for f in orange):
+        raise InputError(f"orange fields {sorted(orange)} must lie in 1..{TARGET - 1} (UD-7)")
+    return orange
 
 
 def settle_duel(t_a: float, t_b: float, tie_window: float = DEFAULT_TIE_WINDOW) -> int:
@@ -195,8 +217,7 @@ class DuelState(GameState):
                              "numbers > 0")
         if not isinstance(handicap, (bool, np.bool_)):
             raise InputError(f"handicap must be true or false, got {as_written(handicap)}")
-        if not _numbers(orange_fields) or not all(_whole(f) for f in orange_fields):
-            raise InputError(f"orange fields {as_written(orange_fields)} must be whole numbers (UD-7)")
+        orange = orange_fields_argument(orange_fields)
         if not _numbers((give_up, tie_window)):
             raise InputError(f"give-up time {as_written(give_up)} and tie window {as_written(tie_window)} must be numbers")
         if not _whole(max_rerolls) or max_rerolls < 1:
@@ -212,9 +233,7 @@ class DuelState(GameState):
         self._handicap_skills = (np.array((a, a, b)), np.array((b, b, a)))
         self.model = model
         self.handicap = bool(handicap)
-        self.orange_fields = frozenset(int(f) for f in orange_fields)
-        if any(not 0 < f < TARGET for f in self.orange_fields):
-            raise InputError(f"orange fields {sorted(self.orange_fields)} must lie in 1..{TARGET - 1} (UD-7)")
+        self.orange_fields = orange
         if not (give_up > 0 and 0 < tie_window < math.inf):
             raise InputError(f"give-up time {give_up} and tie window {tie_window} must be > 0")
         self.give_up = float(give_up)

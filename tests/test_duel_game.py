@@ -432,7 +432,7 @@ def test_cli_duel_and_sweep_show_progress_unless_told_not_to(capsys, monkeypatch
 
 @pytest.mark.parametrize("field,value,message", [
     ("handicap", "yes", "handicap must be true or false"),
-    ("skills", [True, 1], "must be two finite numbers > 0"),
+    ("skills", [True, 1], "must be 2 finite numbers > 0"),
     ("max_rerolls", -5, "max_rerolls must be a whole number >= 1"),
     ("card_index", -7, "card index -7 must be a whole number 0..8 (UD-1"),
     ("card_index", 1000000, "card index 1000000 must be"),
@@ -490,6 +490,21 @@ def test_simulations_name_bad_orange_fields_as_the_state_does(deck, fields, mess
     assert str(state.value) == message
     for run in (lambda: simulate_duel(deck, 2, handicap=True, orange_fields=fields),
                 lambda: handicap_sweep(deck, [1.0], 2, orange_fields=fields)):
+        with pytest.raises(InputError) as info:
+            run()
+        assert str(info.value) == message
+
+
+@pytest.mark.parametrize("skill, shown", [("x", "['x', 1.0]"), (None, "[null, 1.0]"), ([1.0], "[[1.0], 1.0]"),
+                                          (10**400, "[1" + "0" * 35 + "...")])   # cut as every message cuts
+def test_simulations_name_bad_skills_as_the_state_does(deck, skill, shown):
+    # simulate_duel and handicap_sweep checked skills with 0 < s < inf of their own: "x", None or [1.0] was a
+    # raw TypeError; now the state's one line (SolveTimeModel skills: finite numbers > 0).
+    message = f"skills {shown} must be 2 finite numbers > 0"
+    with pytest.raises(InputError) as state:
+        DuelState(deck, skills=[skill, 1.0])
+    assert str(state.value) == message
+    for run in (lambda: simulate_duel(deck, 2, skill, 1.0), lambda: handicap_sweep(deck, [1.0], 2, fast_skill=skill)):
         with pytest.raises(InputError) as info:
             run()
         assert str(info.value) == message

@@ -620,3 +620,20 @@ def test_a_record_with_times_the_deck_forbids_is_refused(deck, tmp_path):
     path.write_text(json.dumps(record))
     with pytest.raises(IllegalActionError, match=r"solve time -3.0 is not a time in seconds \(UG-7\)"):
         load_record(path)
+
+
+@pytest.mark.parametrize("skills, shown", [
+    (["x", 1.0], "['x', 1.0]"), (["1", 1.0], "['1', 1.0]"), ([True, 1.0], "[true, 1.0]"),
+    ([10**400, 1.0], "[1" + "0" * 35 + "..."), ([[1.0], 1.0], "[[1.0], 1.0]"),   # cut as every message cuts
+    ("ab", "'ab'"), (3, "3"),
+])
+def test_skills_that_are_no_numbers_are_named(deck, skills, shown):
+    # A skill is a finite number > 0 (SolveTimeModel): the gem game read skills with float(), so "x" or
+    # [1.0] was a raw ValueError, 10**400 an OverflowError, and "1" or True was taken as skill 1; the
+    # simulation had a check of its own with the same holes. Both now say the state's one line.
+    with pytest.raises(InputError) as state:
+        UbongoState(deck, 2, skills=skills)
+    assert str(state.value) == f"skills {shown} must be 2 finite numbers > 0"
+    with pytest.raises(InputError) as sim:
+        simulate_ubongo(deck, 2, 2, skills=skills)
+    assert str(sim.value) == f"skills {shown} must be finite numbers > 0"

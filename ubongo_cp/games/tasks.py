@@ -53,6 +53,7 @@ __all__ = [
     "MAX_SIGMA",
     "check_sigma",
     "engine_model",
+    "skills_argument",
     "ScriptedTimes",
     "default_tasks_path",
     "load_tasks",
@@ -397,6 +398,32 @@ class SolveTimeModel:
         chance stream the engines document).
         """
         return self.times(ratios, skills, rng.standard_normal(len(ratios)))
+
+
+def skills_argument(skills, players: int | None = None) -> np.ndarray:
+    """Players' skills for a :class:`SolveTimeModel` (the divisor of a solve time), checked: a list, tuple or
+    array of finite real numbers > 0 (not a bool, not text: ``"1"`` is no skill), ``players`` of them where
+    given, else at least one.
+
+    Raises
+    ------
+    InputError
+        Naming the skills and what they must be.
+
+    Examples
+    --------
+    >>> skills_argument([1, 0.8], 2).tolist()
+    [1.0, 0.8]
+    """
+    from .base import is_number
+
+    values = list(skills) if isinstance(skills, (list, tuple, np.ndarray)) else None
+    if values is None or not values or (players is not None and len(values) != players) or \
+            not all(is_number(s) and 0 < s < math.inf for s in values):
+        count = "" if players is None else f"{players} "
+        raise InputError(f"skills {as_written(values if values is not None else skills)} must be {count}finite "
+                         "numbers > 0")
+    return np.array(values, dtype=float)
 
 
 def engine_model(deck, side, rule: str, model):

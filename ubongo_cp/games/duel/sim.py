@@ -15,12 +15,12 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import InputError, seed_argument, whole_argument
+from ...errors import seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, figure_metadata
 from ..base import play_game
 from ..stats import binomial_se
-from ..tasks import SolveTimeModel, TaskDeck, as_deck
+from ..tasks import SolveTimeModel, TaskDeck, as_deck, skills_argument
 from .state import (DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_WINDOW, TARGET, DuelState,
                     orange_fields_argument)
 
@@ -96,8 +96,7 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
     deck = as_deck(tasks, "duel")   # a table that does not name its game is of the Duel deck
     games = whole_argument("games", games, 1)   # the number of matches
     seed_argument("seed", seed)
-    if not (0 < skill_a < np.inf and 0 < skill_b < np.inf):
-        raise InputError(f"skills {skill_a}, {skill_b} must be finite numbers > 0")
+    skill_a, skill_b = skills_argument([skill_a, skill_b], 2).tolist()   # before any match, as a state checks them
     deck.check_side(side, "UD-1")
     orange_fields_argument(orange_fields)   # before any match: UD-7's board, as each match's state checks it
     seeds = np.random.SeedSequence(seed).spawn(games)

@@ -44,7 +44,7 @@ import numpy as np
 from ...errors import IllegalActionError, InputError, as_written, seed_argument
 from ...specs import game_spec
 from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number
-from ..tasks import TaskDeck, engine_model, recorded_times_problem
+from ..tasks import TaskDeck, engine_model, recorded_times_problem, skills_argument
 
 __all__ = ["FACTS", "MAX_REROLLS", "TARGET", "NUM_FACES", "SIDES", "NUM_CARDS", "DEFAULT_ORANGE_FIELDS", "DEFAULT_GIVE_UP",
            "DEFAULT_TIE_WINDOW", "A_SCORES", "B_SCORES", "TIE", "NEITHER", "DuelState", "finish_time",
@@ -212,9 +212,7 @@ class DuelState(GameState):
         self.ratios = deck.side_ratios(side)
         self._rows = deck.side_rows(side)  # per card, the ratio of each face's task (UD-2)
         self._ids = deck.cards[side]
-        if not _numbers(skills) or len(skills) != 2 or not all(0 < s < math.inf for s in skills):
-            raise InputError(f"skills {as_written(list(skills) if _numbers(skills) else skills)} must be two finite "
-                             "numbers > 0")
+        checked = skills_argument(skills, 2)
         if not isinstance(handicap, (bool, np.bool_)):
             raise InputError(f"handicap must be true or false, got {as_written(handicap)}")
         orange = orange_fields_argument(orange_fields)
@@ -227,7 +225,7 @@ class DuelState(GameState):
         if not _whole(card_index) or not 0 <= card_index < len(deck.cards[side]):
             raise InputError(f"card index {as_written(card_index)} must be a whole number 0..{len(deck.cards[side]) - 1} "
                              "(UD-1: the cards of the stack)")
-        self.skills = np.array(skills, dtype=float)
+        self.skills = checked
         a, b = self.skills.tolist()
         # UD-7 draws, leader first twice, then the trailing player: when A leads, when B leads.
         self._handicap_skills = (np.array((a, a, b)), np.array((b, b, a)))

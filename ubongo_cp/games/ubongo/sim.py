@@ -27,7 +27,7 @@ from ...errors import InputError, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ..base import play_game
 from ..stats import mean_se
-from ..tasks import SolveTimeModel, TaskDeck, as_deck
+from ..tasks import SolveTimeModel, TaskDeck, as_deck, skills_argument
 from .agents import STRATEGIES, StrategyAgent, make_strategy
 from .state import DEFAULT_COLOUR_COUNTS, DEFAULT_TIMER, UbongoState, sorted_counts
 
@@ -143,14 +143,13 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
         raise InputError(f"{len(strategies)} strategies for {num_players} players "
                          "(give at most one per seat; a shorter list is cycled)")
     strategies = list(strategies or list(STRATEGIES))
-    if skills and len(skills) > num_players:
+    skills = [1.0] if skills is None or (isinstance(skills, (list, tuple)) and not skills) else skills
+    skills = skills_argument(skills).tolist()   # before any game, as each game's state checks them
+    if len(skills) > num_players:
         raise InputError(f"{len(skills)} skills for {num_players} players "
                          "(give at most one per player; a shorter list is cycled)")
-    skills = [float(s) for s in (skills or [1.0])]
     for s in strategies:
         make_strategy(s)
-    if any(not 0 < s < np.inf for s in skills):
-        raise InputError(f"skills {skills} must be finite numbers > 0")
     seat_strats = [strategies[p % len(strategies)] for p in range(num_players)]
     seeds = np.random.SeedSequence(seed).spawn(games)
     opts = {"side": side, "model": model, "timer": timer, "move_time": move_time, "all_cards": all_cards}

@@ -47,7 +47,7 @@ from ...errors import (IllegalActionError, InputError, as_written, flag_argument
                        whole_argument)
 from ...specs import game_spec
 from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number
-from ..tasks import TaskDeck, engine_model, recorded_times_problem
+from ..tasks import TaskDeck, engine_model, recorded_times_problem, skills_argument
 
 __all__ = [
     "FACTS",
@@ -226,9 +226,7 @@ class UbongoState(GameState):
         self.side = side
         self.deck = deck
         self.model = model
-        self.skills = np.ones(num_players) if skills is None else np.asarray(skills, dtype=float)
-        if self.skills.shape != (num_players,) or not (np.isfinite(self.skills) & (self.skills > 0)).all():
-            raise InputError(f"skills {self.skills.tolist()} must be {num_players} finite numbers > 0")
+        self.skills = np.ones(num_players) if skills is None else skills_argument(skills, num_players)
         if not (is_number(timer) and is_number(move_time) and 0 < timer < np.inf and 0 <= move_time < np.inf):
             raise InputError(f"timer {as_written(timer)} must be a finite number > 0 and move time {as_written(move_time)} "
                              ">= 0")

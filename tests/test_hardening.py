@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -302,3 +303,26 @@ def test_a_solution_limit_beyond_64_bits_is_one_line(run_cli, tmp_path):
     code, out, _ = run_cli("solve", "--pieces", "classic", "--region", region, "--use", "I2:5", "--count",
                            "--limit", str(2 ** 63 - 1))
     assert code == 0 and out.startswith("8 solutions")
+
+
+def test_a_number_given_as_a_path_is_refused_and_no_descriptor_of_the_process_is_read_or_closed(tmp_path):
+    # os.stat and open take a number as a file descriptor of the process: load_region(np.int64(fd)) once read
+    # whatever that descriptor held and closed it at the end of the read.
+    import numpy as np
+
+    from ubongo_cp.io import read_text
+    from ubongo_cp.pieces import load_pieces, load_region
+
+    held = write(tmp_path / "r.txt", "##\n")
+    with held.open("rb") as fh:
+        fd = fh.fileno()
+        for call in (lambda: load_region(np.int64(fd)), lambda: load_region(fd), lambda: read_text(fd),
+                     lambda: load_region(True)):
+            with pytest.raises(InputError, match="a file's path is text or a path, got "):
+                call()
+        assert os.fstat(fd).st_size == 3 and fh.read() == b"##\n"   # still open, nothing read from it
+    assert load_region(held).cells == ((0, 0), (0, 1))
+    for spec, shown in ((3, "int 3"), (["I2"], "list ['I2']")):
+        with pytest.raises(InputError, match=re.escape(f"a piece set is a shipped set's name or a file's path, got "
+                                                       f"{shown} (pieces by name")):
+            load_pieces(spec)

@@ -686,12 +686,17 @@ def check_regular_file(path: str | os.PathLike, what: str = "a file") -> None:
     Raises
     ------
     InputError
-        Missing, a directory, a FIFO, socket or device, or unreadable.
+        Missing, a directory, a FIFO, socket or device, or unreadable; or
+        a path that is no text, bytes or :class:`os.PathLike` (a number
+        would be taken by :func:`os.stat` and :func:`open` as a file
+        descriptor of the process, which reading would close).
     """
     import stat
 
-    from .errors import InputError
+    from .errors import InputError, cut
 
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise InputError(f"a file's path is text or a path, got {type(path).__name__} {cut(repr(path))}")
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:

@@ -830,13 +830,19 @@ def load_pieces(spec: str | os.PathLike = "classic") -> PieceSet:
     ------
     InputError
         For a missing/unreadable file or malformed content (see :func:`parse_pieces`); a bare name that is
-        neither a file nor a shipped set is said to be so, with the shipped set it most looks like.
+        neither a file nor a shipped set is said to be so, with the shipped set it most looks like; a ``spec``
+        that is no text or path (a list of piece names, a number) is named.
 
     Examples
     --------
     >>> len(load_pieces("duel")), load_pieces("classic").total_area
     (21, 48)
     """
+    if not isinstance(spec, (str, os.PathLike)):
+        from .errors import cut
+
+        raise InputError(f"a piece set is a shipped set's name or a file's path, got {type(spec).__name__} "
+                         f"{cut(repr(spec))} (pieces by name: load_pieces(...).select(names))")
     path = _pieces_file(spec)
     label = os.fspath(spec) if os.fspath(spec) not in SHIPPED_PIECE_SETS else os.fspath(path)
     if os.path.basename(path) == label and not os.path.splitext(label)[1] and not os.path.exists(path):

@@ -244,6 +244,8 @@ def test_ud5_endless_rerolls_are_an_error(deck):
     s = DuelState(deck, skills=(0.01, 0.01), model=SolveTimeModel(sigma=0.0), max_rerolls=50, seed=1)
     with pytest.raises(InputError, match="no point scored on card 1 in 50 rolls"):
         play_game(s, ())
+    # The 50th roll is played and recorded before the deck is refused: its action with its duel, as in a replay.
+    assert len(s.actions) == len(s.history) == s.rerolls == 50
     tie = DuelState(deck, model=SolveTimeModel(sigma=0.0), max_rerolls=30, seed=1)
     with pytest.raises(InputError, match="UD-6"):  # equal players without noise tie for ever
         play_game(tie, ())

@@ -299,6 +299,8 @@ class DuelState(GameState):
     def _apply_action(self, action: int) -> None:
         self._apply_rules(action)
         self.actions.append(action)
+        if self._rerolls_here >= self.max_rerolls:   # the roll is played and recorded, then the deck refused
+            raise unsolvable(self.card(), self._rerolls_here)
 
     def _draw(self, ratios, skills) -> list[float]:
         """Solve times of one duel: the model's draw, or the recorded times of a replay."""
@@ -357,9 +359,7 @@ class DuelState(GameState):
                 self.ties += 1
             else:  # UD-5: roll again on the same card
                 self.rerolls += 1
-            self._rerolls_here += 1
-            if self._rerolls_here >= self.max_rerolls:
-                raise unsolvable(self.card(), self._rerolls_here)
+            self._rerolls_here += 1   # at max_rerolls, _apply_action refuses the deck (UD-5 / UD-6 without end)
 
     def action_to_string(self, action: int) -> str:
         if self.handicap_active():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -205,3 +206,22 @@ def test_cells_below_one_name_the_cells_line(tmp_path, run_cli, cells):
     assert (code, err) == (2, f"ubongo-cp: error: {path}:10: side 's': cells must be positive cell counts, "
                               f"got {cells}\n")
     assert not (tmp_path / "d").exists()
+
+
+@pytest.mark.parametrize("name", ["hexagons", "triangles", "cubes"])
+def test_the_grid_example_specs_are_usable_by_the_name_examples_gives(run_cli, tmp_path, monkeypatch, name):
+    # `examples grids/NAME` says "use it by name: `ubongo-cp generate --spec NAME --out DIR`"; once that
+    # name was "file not found" (only 'designer' was looked up among the shipped examples).
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli("examples", f"grids/{name}")
+    assert code == 0, err
+    assert f"use it by name: `ubongo-cp generate --spec {name} --out DIR`" in out
+    shipped = PUZZLES / "examples" / "grids" / f"{name}.toml"
+    spec = load_spec(name)
+    assert (Path(spec.path).resolve(), spec.text) == (shipped.resolve(), shipped.read_text(encoding="utf-8"))
+    code, out, err = run_cli("generate", "--spec", name, "--out", tmp_path / "deck", "--cards", "1", "--seed", "1",
+                             "--no-progress")
+    assert code == 0, err
+    assert sorted((tmp_path / "deck").glob("*.toml")) == [tmp_path / "deck" / f for f in
+                                                           [f"01_{s.name}.toml" for s in spec.sides] + ["deck.toml"]]
+    assert (tmp_path / "deck" / "deck.toml").read_text(encoding="utf-8") == spec.text

@@ -32,7 +32,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import pathlib
 
-__all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "EXAMPLE_SPECS", "Example", "EXAMPLES", "data_dir", "data_file",
+__all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "EXAMPLE_SPECS", "GRID_SPECS", "Example", "EXAMPLES", "data_dir", "data_file",
            "piece_set_path", "piece_set_file", "deck_dir", "deck_tasks_path", "resolve_deck", "example_spec_path", "find_example",
            "copy_example", "copy_examples"]
 
@@ -47,6 +47,9 @@ SHIPPED_DECKS = tuple(sorted(entry.name for entry in os.scandir(os.path.join(os.
                              if entry.is_dir() and not entry.name.startswith((".", "_"))))
 #: Designers' example deck specs by name (``data/examples/<name>/deck.toml``), usable as ``--spec NAME``.
 EXAMPLE_SPECS = ("designer",)
+#: The specs of the example decks on the other grids by name (``data/examples/grids/<name>.toml``, the decks
+#: ``data/decks/<name>/`` were generated from), usable as ``--spec NAME``.
+GRID_SPECS = ("hexagons", "triangles", "cubes")
 
 
 class Example(NamedTuple):
@@ -91,13 +94,13 @@ def _catalogue() -> dict[str, Example]:
                                                           "rated (tasks.csv)")]
     items += [Example(f"decks/{name}", "deck", f"decks/{name}", f"an example deck on {name}: 8 cards, two sides, "
                                                                 "rated (tasks.csv)")
-              for name in ("hexagons", "triangles", "cubes")]
+              for name in GRID_SPECS]
     items += [Example("specs/classic", "spec", "specs/classic.toml", "the deck spec of the Ubongo game"),
               Example("specs/duel", "spec", "specs/duel.toml", "the deck spec of Ubongo Duel"),
               Example("designer", "spec", "examples/designer", "a designer's own deck: deck.toml (12 cards, an easy "
                                                                "and a hard side) and its 8-piece set pieces.txt")]
     items += [Example(f"grids/{name}", "spec", f"examples/grids/{name}.toml",
-                      f"the deck spec of the example deck on {name}") for name in ("hexagons", "triangles", "cubes")]
+                      f"the deck spec of the example deck on {name}") for name in GRID_SPECS]
     items += [Example("classic_X1_easy.toml", "card", "examples/classic_X1_easy.toml", "an Ubongo card side (easy)"),
               Example("classic_X1_hard.toml", "card", "examples/classic_X1_hard.toml", "an Ubongo card side (hard)"),
               Example("duel_X2_A.toml", "card", "examples/duel_X2_A.toml", "an Ubongo Duel card side (A)"),
@@ -188,8 +191,20 @@ def resolve_deck(spec: str | os.PathLike) -> pathlib.Path:
 
 
 def example_spec_path(name: str) -> pathlib.Path | None:
-    """The ``deck.toml`` of a designer's example spec (:data:`EXAMPLE_SPECS`), or None for another name."""
-    return data_dir() / "examples" / name / "deck.toml" if name in EXAMPLE_SPECS else None
+    """The spec file of a shipped example spec by name: the ``deck.toml`` of a designer's example
+    (:data:`EXAMPLE_SPECS`) or the spec of an example deck on another grid (:data:`GRID_SPECS`); None for
+    another name.
+
+    Examples
+    --------
+    >>> example_spec_path("designer").name, example_spec_path("cubes").name, example_spec_path("mine")
+    ('deck.toml', 'cubes.toml', None)
+    """
+    if name in EXAMPLE_SPECS:
+        return data_dir() / "examples" / name / "deck.toml"
+    if name in GRID_SPECS:
+        return data_dir() / "examples" / "grids" / f"{name}.toml"
+    return None
 
 
 def find_example(name: str) -> Example:

@@ -222,8 +222,9 @@ class DeckSpec(Struct):
 
 
 def load_spec(spec: str | os.PathLike) -> DeckSpec:
-    """Read a deck spec: a shipped name (``"classic"``, ``"duel"``, or the designer's example
-    ``"designer"``), a TOML file, or a directory holding ``deck.toml``.
+    """Read a deck spec: a shipped name (``"classic"``, ``"duel"``, the designer's example ``"designer"``, or
+    an example deck's spec on another grid, ``"hexagons"``, ``"triangles"``, ``"cubes"``), a TOML file, or a
+    directory holding ``deck.toml``.
 
     Raises
     ------
@@ -245,7 +246,7 @@ def load_spec(spec: str | os.PathLike) -> DeckSpec:
     from pathlib import Path
 
     example = example_spec_path(name)
-    if example is not None and not Path(name).exists():     # a designer's example spec, by name
+    if example is not None and not Path(name).exists():     # a shipped example spec, by name
         return parse_spec(example.read_text(encoding="utf-8"), path=os.fspath(example))
     if Path(name).is_dir() and (Path(name) / DECK_SPEC_FILE).is_file():   # a deck directory: its deck.toml
         name = os.fspath(Path(name) / DECK_SPEC_FILE)

@@ -39,9 +39,9 @@ def _add_generate(sub) -> None:
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--game", choices=["classic", "duel"], help="a shipped game's deck")
     which.add_argument("--spec", metavar="DECK.toml",
-                       help="your own deck spec: a file, a directory holding deck.toml, or the shipped example "
-                            "'designer' (`ubongo-cp examples designer`), read where the current folder has no "
-                            "file or folder of that name")
+                       help="your own deck spec: a file, a directory holding deck.toml, or a shipped example "
+                            "spec: 'designer' or the example decks' 'hexagons', 'triangles', 'cubes' (`ubongo-cp "
+                            "examples designer`), read where the current folder has no file or folder of that name")
     p.add_argument("--out", required=True, help="output directory for the card files")
     directory_outputs(p, "out")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same deck)")

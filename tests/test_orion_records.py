@@ -173,6 +173,25 @@ def test_bad_tile_set_or_rules_in_a_record(game):
         replay({**rec, "setup_rules": {"holes": 3}})
 
 
+@pytest.mark.parametrize("rules, message", [
+    ({"holes": 3}, "'setup_rules': unknown field 'holes' (known: galaxies, black_holes, galaxy_spacing, "
+                   "hole_spacing, hole_galaxy_spacing)"),
+    ([8, 7], "'setup_rules': must be an object of OD-1 counts and spacings, got [8, 7]"),
+    ("literal", "'setup_rules': must be an object of OD-1 counts and spacings, got 'literal'"),
+    (3, "'setup_rules': must be an object of OD-1 counts and spacings, got 3"),
+])
+def test_setup_rules_of_another_shape_are_named_in_the_records_terms(game, tmp_path, run_cli, rules, message):
+    # Once Python's own words: "SetupRules.__init__() got an unexpected keyword argument 'holes'",
+    # "ubongo_cp.games.orion.setup.SetupRules() argument after ** must be a mapping, not list".
+    rec = json.loads(json.dumps(record_of(game)))
+    with pytest.raises(InputError) as caught:
+        replay({**rec, "setup_rules": rules})
+    assert str(caught.value) == message
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({**rec, "setup_rules": rules}))
+    assert run_cli("orion", "analyze", path) == (2, "", f"ubongo-cp: error: {path}: {message}\n")
+
+
 def _random_game(state, rng, swap_at=None):
     """Play ``state`` to its end at random; with ``swap_at`` (a pie game) the swap is played as move 2 or not."""
     from ubongo_cp.games.orion.pie import swap_action

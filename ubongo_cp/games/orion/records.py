@@ -239,11 +239,9 @@ def _game(data: dict, path) -> OrionGame:
                          f"the tile-set text, got {spec!r}", path=path)
     rules = data.get("setup_rules")
     try:
-        rules = SetupRules(**rules) if rules is not None else SetupRules()
-    except TypeError as exc:
-        raise InputError(f"'setup_rules': {exc}", path=path) from None
+        rules = SetupRules.from_json(rules) if rules is not None else SetupRules()
     except InputError as exc:
-        raise InputError(f"'setup_rules': {exc}", path=path) from None
+        raise InputError(f"'setup_rules': {exc.message}", path=path) from None
     board = data.get("board")
     if board is None:
         return OrionGame.get(None, tiles, rules)

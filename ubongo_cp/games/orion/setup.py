@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import InputError, seed_argument
+from ...errors import InputError, as_written, seed_argument
 from ..base import is_int
 from .board import Board, default_board
 from .hexgrid import Hex, distance
@@ -84,6 +84,24 @@ class SetupRules:
         return {"galaxies": self.galaxies, "black_holes": self.black_holes,
                 "galaxy_spacing": self.galaxy_spacing, "hole_spacing": self.hole_spacing,
                 "hole_galaxy_spacing": self.hole_galaxy_spacing}
+
+    @classmethod
+    def from_json(cls, data) -> "SetupRules":
+        """The inverse of :meth:`to_json`: an object of some of the fields, the others at their defaults.
+
+        Raises
+        ------
+        InputError
+            For anything but an object, a field :meth:`to_json` does not
+            write, or a value the constructor refuses.
+        """
+        known = tuple(cls().to_json())
+        if not isinstance(data, dict):
+            raise InputError(f"must be an object of OD-1 counts and spacings, got {as_written(data)}")
+        unknown = [k for k in data if k not in known]
+        if unknown:
+            raise InputError(f"unknown field {as_written(unknown[0])} (known: {', '.join(known)})")
+        return cls(**data)
 
 
 @dataclass(frozen=True)

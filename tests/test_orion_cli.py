@@ -5,7 +5,7 @@ import json
 import pandas as pd
 import pytest
 
-from conftest import listing
+from conftest import listing, one_line_error
 
 from ubongo_cp.cli import main
 
@@ -159,3 +159,19 @@ def test_play_help_names_every_agent(capsys):
     assert "(format: as `ubongo-cp examples orion/published` shows)" in text
     assert main(["examples"]) == 0
     assert "  orion/published " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("agents", ["random,random", "random,greedy,random"])
+def test_tournament_refuses_an_agent_named_twice(capsys, agents):
+    # Once accepted: the pairings were taken with repetition over the list as given, so 'random,random'
+    # played random against itself 3 x --games games (6 for --games 2) and 'random,greedy,random' played
+    # random against greedy twice as often as asked, with no word of it.
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.games.orion.sim import run_tournament
+
+    with pytest.raises(InputError, match="agent 'random' is named twice"):
+        run_tournament(agents.split(","), 2)
+    code = main(["orion", "tournament", "--games", "2", "--agents", agents, "--no-progress"])
+    out, err = capsys.readouterr()
+    one_line_error(code, err, "ubongo-cp: error: ", "agent 'random' is named twice")
+    assert out == ""

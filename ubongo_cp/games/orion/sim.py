@@ -85,13 +85,17 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     Raises
     ------
     InputError
-        For no pairing to play.
+        For no pairing to play, or an agent named twice.
     JobTooLargeError
         For a tournament estimated to need more than ``max_cpu_seconds``.
     """
     games = whole_argument("games", games, 1)
     seed_argument("seed", seed)   # here: the workers seed from it, where numpy's error would name nothing
     names = list(agents)
+    twice = next((a for k, a in enumerate(names) if a in names[:k]), None)
+    if twice is not None:   # each pairing once: a name given twice would play its pairings again
+        raise InputError(f"agent {twice!r} is named twice: every agent plays each other agent (and itself) "
+                         "once per pairing; name each agent once")
     pairs = [(a, b) for a, b in itertools.combinations_with_replacement(names, 2)
              if self_play or a != b]
     if not pairs:

@@ -267,3 +267,22 @@ def test_an_analysis_move_of_no_player_is_refused_and_changes_nothing(player):
         for state in (s, BitOrionState(seed=3)):
             with pytest.raises(IllegalActionError, match="player must be 0 or 1"):
                 state.legal_actions(player)
+
+
+@pytest.mark.parametrize("pairs, shown", [([["N", "S", "NE"]], "['N', 'S', 'NE']"), ([["N"]], "['N']"),
+                                          (["NS"], "'NS'"), (["NESW"], "'NESW'"), ([["N", 5]], "['N', 5]")])
+def test_a_custom_boards_pair_of_sides_is_two_side_names(game, pairs, shown):
+    # Once read by tuple unpacking: "NS" was taken for the pair ("N", "S") and the game replayed on a board
+    # of that one pair, while ["N", "S", "NE"] or "NESW" gave Python's "too many values to unpack (expected 2)".
+    from ubongo_cp.games.orion.board import default_board
+
+    board = default_board()
+    rec = json.loads(json.dumps(record_of(game)))
+    rec["board"] = {"name": "mine", "hexes": [list(h) for h in board.hexes],
+                    "sides": {name: [list(h) for h in side] for name, side in board.sides},
+                    "pairs": [list(p) for p in board.pairs[1:]] + pairs}
+    rec.pop("result", None)
+    with pytest.raises(InputError) as caught:
+        replay(rec)
+    assert str(caught.value) == (f"'board': missing or malformed field (a pair of opposite sides must be "
+                                 f"[side, side], two side names, got {shown})")

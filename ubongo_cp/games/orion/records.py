@@ -248,7 +248,7 @@ def _game(data: dict, path) -> OrionGame:
     try:
         board = Board(tuple(_hex(h) for h in board["hexes"]),
                       tuple((str(k), tuple(_hex(h) for h in v)) for k, v in board["sides"].items()),
-                      tuple((str(a), str(b)) for a, b in board["pairs"]), str(board.get("name", "custom")))
+                      tuple(_pair(p) for p in board["pairs"]), str(board.get("name", "custom")))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InputError(f"'board': missing or malformed field ({malformed(exc)})", path=path) from None
     except InputError as exc:
@@ -260,6 +260,12 @@ def _hex(h) -> tuple[int, int]:
     if not (isinstance(h, (list, tuple)) and len(h) == 2 and all(is_int(x) for x in h)):
         raise ValueError(f"a hex must be [q, r] with two integers, got {h!r}")
     return (h[0], h[1])
+
+
+def _pair(p) -> tuple[str, str]:
+    if not (isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(x, str) for x in p)):
+        raise ValueError(f"a pair of opposite sides must be [side, side], two side names, got {p!r}")
+    return (p[0], p[1])
 
 
 def _describe(mv) -> str:

@@ -105,6 +105,34 @@ def test_a_shard_file_under_another_shards_name_is_computed_again(reference, tmp
         pd.testing.assert_frame_equal(read_census(out, table), read_census(ref, table))
 
 
+def test_a_shard_of_another_census_is_computed_again(reference, tmp_path):
+    # The same plan for K = 2 (the plan depends on the regions, not on K): its shards, copied into the K = 3
+    # census under the same names, were taken as finished shards of it and the dataset held K = 2's analysis.
+    import shutil
+
+    ref, _ = reference
+    other = tmp_path / "k2"
+    census(other, k=2, per_subset=True)
+    assert read_manifest(other)["plan"] == read_manifest(ref)["plan"]
+    out = tmp_path / "mixed"
+    shutil.copytree(ref, out)
+    for table in ("regions", "subsets"):
+        for f in sorted((other / table).glob("n09-*.parquet")):
+            shutil.copyfile(f, out / table / f.name)
+    k3 = read_census(ref)
+    assert not read_census(out).equals(k3)  # the copies hold other rows
+    outcome = census(out, per_subset=True)
+    assert (outcome.ran, outcome.resumed) == (3, 3)
+    assert outcome.extra["redone"] == [f.name for f in sorted((out / "regions").glob("n09-*.parquet"))]
+    for table in ("regions", "subsets"):
+        pd.testing.assert_frame_equal(read_census(out, table), read_census(ref, table))
+    # K = 3's manifest put over the K = 2 census: every shard of it is computed again, none taken
+    shutil.copyfile(ref / "manifest.json", other / "manifest.json")
+    outcome = census(other, per_subset=True)
+    assert (outcome.ran, outcome.resumed) == (6, 0)
+    pd.testing.assert_frame_equal(read_census(other), k3)
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_dask_local_cluster_gives_the_same_dataset(reference, tmp_path):

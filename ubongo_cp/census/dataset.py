@@ -103,7 +103,8 @@ def _write_shard(out: Path, spec: CensusSpec, result: dict) -> int:
 
     schemas = _schemas()
     name = _shard_name(result["n"], result["index"], result["count"])
-    identity = {_SHARD_KEY: json.dumps([result["n"], result["index"], result["count"]])}
+    identity = {_SHARD_KEY: json.dumps([result["n"], result["index"], result["count"]]),
+                _CENSUS_KEY: census_digest(spec)}
     rows = 0
     for table in spec.tables():
         data = pa.table(result[table], schema=schemas[table])
@@ -170,12 +171,27 @@ def read_manifest(out_dir: str | os.PathLike) -> dict:
 
 #: The key of a shard file's Parquet metadata naming the shard it holds: ``[n, index, count]``.
 _SHARD_KEY = b"ubongo-cp.census.shard"
+#: The key of a shard file's Parquet metadata naming the census it belongs to (:func:`census_digest`).
+_CENSUS_KEY = b"ubongo-cp.census.of"
 
 
-def shard_is_readable(path: Path, table: str, shard: tuple[int, int, int] | None = None) -> bool:
+def census_digest(spec: CensusSpec) -> str:
+    """A hash of what a census's rows depend on: its parameters but the name its pieces were given (the same
+    shapes under another path are the same census, as a resumed manifest compares them)."""
+    import hashlib
+
+    params = {k: v for k, v in spec.parameters().items() if k != "pieces"}
+    return hashlib.sha256(json.dumps(params, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def shard_is_readable(path: Path, table: str, shard: tuple[int, int, int] | None = None,
+                      census: str | None = None) -> bool:
     """Whether a shard file is a whole Parquet file of ``table``'s columns (read through: a few MB) and, given
     ``shard`` (``(n, index, count)``), holds that shard: a shard copied under another's name is not one
-    (a file written before shards named themselves is taken on its name)."""
+    (a file written before shards named themselves is taken on its name); given ``census``
+    (:func:`census_digest`), a shard of that census: one copied from a census of other parameters with the
+    same plan (another K, other pieces) is not (a file written before shards named their census is taken
+    on its name)."""
     import pyarrow.parquet as pq
 
     if not path.is_file():  # a FIFO or a device would block the reader or never end
@@ -186,8 +202,10 @@ def shard_is_readable(path: Path, table: str, shard: tuple[int, int, int] | None
         return False
     if schema.names != _schemas()[table].names:
         return False
-    named = (schema.metadata or {}).get(_SHARD_KEY)
-    return shard is None or named is None or named == json.dumps(list(shard)).encode()
+    metadata = schema.metadata or {}
+    named, of = metadata.get(_SHARD_KEY), metadata.get(_CENSUS_KEY)
+    return ((shard is None or named is None or named == json.dumps(list(shard)).encode())
+            and (census is None or of is None or of == census.encode()))
 
 
 def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: Sequence[str] | None = None,

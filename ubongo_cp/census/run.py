@@ -13,7 +13,9 @@ from ..executors import Executor, using
 from ..outputs import OutputFolder
 from ..pieces import PieceSet
 
-from .dataset import _count_regions, _open_census, _shard_name, _write_shard, read_manifest, shard_is_readable
+from .dataset import (
+    _count_regions, _open_census, _shard_name, _write_shard, census_digest, read_manifest, shard_is_readable,
+)
 from .shard import census_shard
 from .spec import MANIFEST, MAX_SHARDS, TABLES, make_spec
 
@@ -180,15 +182,16 @@ def _run(spec, out: Path, manifest: dict, executor: Executor | None, progress: b
     plan = {int(n): (p["shards"], p["depth"]) for n, p in manifest["plan"].items()}
     tables = spec.tables()
     todo, resumed, redone = [], 0, []
+    digest = census_digest(spec)
     for n in spec.cells:
         count, depth = plan[n]
         for i in range(count):
             name = _shard_name(n, i, count)
             if (out / tables[-1] / name).exists():
-                if all(shard_is_readable(out / t / name, t, (n, i, count)) for t in tables):
+                if all(shard_is_readable(out / t / name, t, (n, i, count), digest) for t in tables):
                     resumed += 1
                     continue
-                redone.append(name)  # damaged (a disk error, a copy cut short, another shard's file): computed again
+                redone.append(name)  # damaged (a disk error, a copy cut short, another shard's or census's file): computed again
             todo.append((spec, n, i, count, depth))
     ran = 0
     failed: list[tuple[int, int, str]] = []

@@ -713,3 +713,33 @@ def test_report_of_a_journal_with_no_readable_run_names_the_journal(run_cli, tmp
     assert run_cli("bench", "--report", tmp_path) == (
         2, "", f"ubongo-cp: error: {tmp_path / 'runs.jsonl'}: holds no run that can be read: not a journal of "
                "`ubongo-cp bench`\n")
+
+
+@pytest.mark.parametrize("damage", [
+    lambda row: row.pop("digest"),             # KeyError: 'digest'
+    lambda row: row.update(count="abc"),       # TypeError from int(None) when the answers were compared
+    lambda row: row.update(counters=5),        # ArrowInvalid writing runs.parquet
+    lambda row: row.update(status="bogus"),    # taken as a run of no status
+    lambda row: row.update(repeat=True),       # a bool is no repeat number
+    lambda row: row.update(cpu_s="abc"),       # its score read as a missing time
+], ids=["no-digest", "count-text", "counters-number", "unknown-status", "repeat-bool", "cpu-text"])
+def test_a_damaged_journal_row_is_run_again(tmp_path, damage):
+    # A row of runs.jsonl damaged by hand (a key missing, a value of the wrong type) stopped the resumed
+    # bench with a raw KeyError, TypeError or ArrowInvalid, or was taken as a finished run.
+    suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\nexpected = 2\n')
+
+    def bench():
+        return run_bench(suite, solvers=["dlx"], externals=[f"f={FAKE_DLX}"], out=tmp_path / "out", progress=False,
+                         warmups=0, notify=lambda message: None)
+
+    bench()
+    (tmp_path / "ref").mkdir()
+    (tmp_path / "ref" / "runs.csv").write_bytes((tmp_path / "out" / "runs.csv").read_bytes())
+    journal = tmp_path / "out" / "runs.jsonl"
+    lines = journal.read_text().splitlines()
+    row = json.loads(lines[0])
+    damage(row)
+    journal.write_text("\n".join([json.dumps(row), *lines[1:]]) + "\n")
+    again = bench()
+    assert (again.ran, again.skipped, again.wrong) == (1, 1, [])
+    pd.testing.assert_frame_equal(_content(tmp_path / "out"), _content(tmp_path / "ref"))

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ..status import Status
 
-__all__ = ["COLUMNS", "TABLE", "journal_rows", "read_table", "run_scores", "instance_scores", "summary_table",
+__all__ = ["COLUMNS", "TABLE", "journal_rows", "is_run", "read_table", "run_scores", "instance_scores", "summary_table",
            "speedup_table", "cactus_figure", "scatter_figure", "write_report", "METRICS", "REPORT_FILES"]
 
 #: The tidy table's columns, in order (documented on the output tables page).
@@ -80,7 +80,9 @@ def journal_rows(path: str | os.PathLike) -> list[dict]:
     """The runs of a journal, the last row of each (suite, instance, question, solver, repeat).
 
     A line torn by a crash is dropped (and cut from the file, so that new
-    rows start on a line of their own).
+    rows start on a line of their own), and so is a line that is not a run
+    (:func:`is_run`: damaged, a key missing or a value of the wrong type):
+    a resumed benchmark makes that run again.
     """
     path = Path(path)
     if not path.exists():
@@ -94,10 +96,37 @@ def journal_rows(path: str | os.PathLike) -> list[dict]:
     for line in data.decode("utf-8", errors="replace").splitlines():
         try:
             row = json.loads(line)
-            rows[tuple(row[k] for k in _KEY)] = row
-        except (json.JSONDecodeError, KeyError, TypeError):
+        except (ValueError, RecursionError):
             continue
+        if is_run(row):
+            rows[tuple(row[k] for k in _KEY)] = row
     return list(rows.values())
+
+
+#: The text columns of a journal row (each a str or null; the key's and ``digest``, ``solver_id`` and ``status``
+#: always a str).
+_TEXTS = ("suite", "instance", "question", "solver", "status", "kind", "command", "digest", "solver_id",
+          "answer_digest", "invalid", "error", "counters", "started", "stopped")
+
+
+def is_run(row) -> bool:
+    """Whether a journal line (parsed) is a run as :func:`~.runner.run_bench` writes it: an object whose key
+    (suite, instance, question, solver: text; repeat: a whole number from 1), ``digest``, ``solver_id`` and
+    ``status`` (a :class:`~ubongo_cp.status.Status`) are there, and each other column is missing, null or of
+    its type (whole numbers, numbers, text, ``verified`` true or false)."""
+    def whole(v) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    if not isinstance(row, dict):
+        return False
+    if not all(isinstance(row.get(k), str) for k in (*_KEY[:4], "digest", "solver_id", "status")):
+        return False
+    if not (whole(row.get("repeat")) and row["repeat"] >= 1) or row["status"] not in {s.value for s in Status}:
+        return False
+    return (all(row.get(k) is None or whole(row[k]) for k in _INTS)
+            and all(row.get(k) is None or whole(row[k]) or isinstance(row[k], float) for k in _FLOATS)
+            and all(row.get(k) is None or isinstance(row[k], str) for k in _TEXTS)
+            and (row.get("verified") is None or isinstance(row["verified"], bool)))
 
 
 def read_table(out: str | os.PathLike):

@@ -866,3 +866,30 @@ def test_the_pdf_writers_of_the_python_api_keep_the_cards_they_draw(writer, tmp_
     first = (tmp_path / "out.pdf").stat().st_size
     write([card], tmp_path / "out.pdf")   # its own earlier output: replaced
     assert first > 0 and (tmp_path / "out.pdf").read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("command", ["batch", "bench"])
+def test_a_journal_that_is_a_link_to_a_file_elsewhere_is_refused(run_cli, tmp_path, command):
+    # The journal of a batch or bench folder replaced by a link to a file of the user's: the torn-line trim
+    # cut the file's last line (no newline after it) and the run appended its rows to the file, through the link.
+    from conftest import one_line_error
+
+    out = tmp_path / "out"
+    if command == "batch":
+        argv = ("batch", _deck(tmp_path / "deck", "classic"), "--out", out, "--no-progress")
+        journal = out / "tasks.jsonl"
+    else:
+        argv = ("bench", "knuth", "--quick", "--solvers", "dlx", "--warmups", "0", "--no-progress", "--out", out)
+        journal = out / "runs.jsonl"
+    assert run_cli(*argv)[0] == 0
+    mine = tmp_path / "notes.txt"
+    mine.write_bytes(b"line one\nmy last line, without a newline")
+    journal.unlink()
+    journal.symlink_to(mine)
+    code, _, err = run_cli(*argv)
+    one_line_error(code, err, f"{journal}: is a link", "left as it is")
+    assert mine.read_bytes() == b"line one\nmy last line, without a newline"
+    if command == "bench":
+        code, _, err = run_cli("bench", "--report", out)
+        one_line_error(code, err, f"{journal}: is a link")
+        assert mine.read_bytes() == b"line one\nmy last line, without a newline"

@@ -44,7 +44,7 @@ from .errors import InputError
 from .executors import Executor, using
 from .io import append_durably, open_journal, row_check
 from .shipped import resolve_deck
-from .outputs import OutputFolder
+from .outputs import OutputFolder, folder_journal
 from .rate import CHECK_SOLVER, NODE_SOLVER, RATING_SCHEME, rate_instance, rating_modules
 from .solvers import warm
 from . import structs
@@ -427,7 +427,7 @@ def _run(cards, problems, deck_dir: Path, folder: OutputFolder, time_limit, back
     from .report import write_reports
 
     out = folder.path
-    journal_path = out / JOURNAL
+    journal_path = folder_journal(out / JOURNAL)
     done, changed = _read_journal(journal_path)
     settings = run_settings(backend, time_limit)
     wanted: dict[tuple, None] = {}

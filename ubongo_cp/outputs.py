@@ -47,7 +47,7 @@ from typing import Any, Callable, Iterable
 
 from .errors import InputError
 
-__all__ = ["OutputFolder", "MARKER", "GUARDED_BYTES"]
+__all__ = ["OutputFolder", "MARKER", "GUARDED_BYTES", "folder_journal"]
 
 #: The file in an output folder recording which command wrote which files there.
 MARKER = ".ubongo-cp.json"
@@ -374,6 +374,23 @@ class OutputFolder:
                 digests.pop(n, None)
             self._save()
         return gone
+
+
+def folder_journal(path: str | os.PathLike) -> Path:
+    """``path``, the journal of an output folder (``batch``'s ``tasks.jsonl``, ``bench``'s ``runs.jsonl``), which a
+    command appends to and whose torn last line it cuts in place, once checked to be no link.
+
+    Raises
+    ------
+    InputError
+        When it is a symbolic link (dangling or not): what it names may lie anywhere (another folder's journal,
+        a file of the user's) and would be changed through it.
+    """
+    path = Path(path)
+    if path.is_symlink():
+        raise InputError("is a link; a journal is kept in its output folder itself, and the file the link names is "
+                         "left as it is: remove the link, or choose another folder", path=path)
+    return path
 
 
 #: The largest guarded file whose content is recorded (bytes); a larger one is not guarded.

@@ -83,8 +83,15 @@ def journal_rows(path: str | os.PathLike) -> list[dict]:
     rows start on a line of their own), and so is a line that is not a run
     (:func:`is_run`: damaged, a key missing or a value of the wrong type):
     a resumed benchmark makes that run again.
+
+    Raises
+    ------
+    InputError
+        When ``path`` is a link (:func:`~ubongo_cp.outputs.folder_journal`).
     """
-    path = Path(path)
+    from ..outputs import folder_journal
+
+    path = folder_journal(path)
     if not path.exists():
         return []
     data = path.read_bytes()

@@ -355,6 +355,29 @@ def test_a_journal_row_changed_by_hand_is_refused_and_a_torn_one_tolerated(tmp_p
     assert code == 0 and out.startswith("1472 solutions") and "resuming" in err
 
 
+def test_rows_of_another_journal_of_the_same_count_are_refused(tmp_path, run_cli):
+    # Rows kept with --max-solutions 0 appended below the header of a count that shows 3 solutions: the header
+    # matched and each row's check (of the instance alone) too, so the count resumed "2051 of 2051 subtrees"
+    # and showed none of the 3 solutions one search shows.
+    region = write(tmp_path / "r.txt", "###############\n" * 4)
+    argv = ("solve", "--pieces", "pentominoes", "--region", region, "--count", "--json")
+    code, out, _ = run_cli(*argv, "--max-solutions", "3")
+    one = json.loads(out)
+    assert code == 0 and one["count"] == 1472 and len(one["solutions"]) == 3
+    none, three = tmp_path / "none.jsonl", tmp_path / "three.jsonl"
+    assert run_cli(*argv, "--max-solutions", "0", "--journal", none)[0] == 0
+    assert run_cli(*argv, "--max-solutions", "3", "--journal", three)[0] == 0
+    mixed = tmp_path / "mixed.jsonl"
+    lines = none.read_text().splitlines(keepends=True)
+    mixed.write_text(three.read_text().splitlines(keepends=True)[0] + "".join(lines[1:]))
+    code, out, err = run_cli(*argv, "--max-solutions", "3", "--journal", mixed)
+    one_line_error(code, err, f"{mixed}:2: ", "another journal")
+    assert out == ""
+    # the journal of its own count resumes to the answers of one search
+    code, out, err = run_cli(*argv, "--max-solutions", "3", "--journal", three)
+    assert code == 0 and "resuming" in err and json.loads(out)["solutions"] == one["solutions"]
+
+
 def test_kill_and_resume_gives_one_search(tmp_path):
     region = write(tmp_path / "r.txt", "##########\n" * 6)
     journal = tmp_path / "count.jsonl"

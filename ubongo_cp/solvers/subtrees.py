@@ -348,7 +348,7 @@ class SplitSearch(Struct, frozen=False):
                                  min(LEAVES, max(BAR_LEAVES, LEAVES_PER_TASK * self.tasks_per_job * jobs)))
         cut: dict = {}
         subtrees = split_branches(search, instance, branches, leaves, cut)
-        journal = None
+        journal, salt = None, ""
         if self.journal is not None:  # locked before it is read: one run at a time resumes and writes it
             import hashlib
             import json
@@ -357,6 +357,7 @@ class SplitSearch(Struct, frozen=False):
                                                 for s in subtrees]).encode()).hexdigest()[:32]
             header = {"journal": JOURNAL_KIND, "instance": digest, "subtrees": len(subtrees), "split": split_digest,
                       "leaves": leaves, "keep": min(int(keep), 1 << 62)}
+            salt = _row_salt(header)
             from pathlib import Path
 
             path = Path(self.journal)
@@ -407,7 +408,7 @@ class SplitSearch(Struct, frozen=False):
                         import json
 
                         try:
-                            append_durably(journal, json.dumps({**row, "check": row_check(row, digest)}) + "\n")
+                            append_durably(journal, json.dumps({**row, "check": row_check(row, salt)}) + "\n")
                         except OSError as exc:
                             raise InputError(f"cannot write the journal: {exc.strerror or exc}",
                                              path=self.journal) from None
@@ -481,8 +482,13 @@ class SplitSearch(Struct, frozen=False):
         trim_journal(path)  # a journal of this count: a row torn by a stop is cut off before new rows follow
         rows = []
         taken = [False] * header["subtrees"]
+        salt = _row_salt(header)
         for number, row in numbered[1:]:
-            if isinstance(row, dict) and row.get("check") != row_check(row, header["instance"]):
+            if isinstance(row, dict) and row.get("check") != row_check(row, salt):
+                if row.get("check") == row_check(row, header["instance"]):  # checked by the count alone
+                    raise InputError("holds on this line a row of another journal of this count (one that kept "
+                                     "another number of solutions, or one of an earlier version); give another "
+                                     "journal file", path=path, line=number)
                 raise InputError("was changed after this program wrote it: the check of the row on this line does "
                                  "not match its content; give another journal file", path=path, line=number)
             if not _is_row(row, header["subtrees"]) or any(taken[row["first"]:row["last"]]):
@@ -493,6 +499,13 @@ class SplitSearch(Struct, frozen=False):
             done = sum(r["last"] - r["first"] for r in rows)
             self.notify(f"resuming {path}: {done} of {header['subtrees']} subtrees already counted")
         return rows
+
+
+def _row_salt(header: dict) -> str:
+    """What a journal row's check is made under (:func:`~ubongo_cp.io.row_check`): the count, its cut and the
+    solutions kept, as the header names them, so that a row of another journal of the same count (another
+    number of solutions kept, another cut) is told from one of this journal."""
+    return f"{header['instance']}:{header['split']}:{header['keep']}"
 
 
 def split_argument(split) -> "SplitSearch | None":

@@ -378,6 +378,29 @@ def test_rows_of_another_journal_of_the_same_count_are_refused(tmp_path, run_cli
     assert code == 0 and "resuming" in err and json.loads(out)["solutions"] == one["solutions"]
 
 
+def test_a_journal_of_an_earlier_version_resumes_with_its_rows(tmp_path, run_cli):
+    # Its header has no row_check mark and its rows carry a check of the count alone: its finished work is kept.
+    from ubongo_cp.io import row_check
+
+    region = write(tmp_path / "r.txt", "###############\n" * 4)
+    argv = ("solve", "--pieces", "pentominoes", "--region", region, "--count")
+    journal = tmp_path / "j.jsonl"
+    code, out, _ = run_cli(*argv, "--journal", journal)
+    assert code == 0 and out.startswith("1472 solutions")
+    head, *rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    assert head.pop("row_check") == 2 and rows
+    rows = [{**row, "check": row_check(row, head["instance"])} for row in rows]
+    journal.write_text("".join(json.dumps(r) + "\n" for r in [head, *rows]))
+    code, out, err = run_cli(*argv, "--journal", journal)
+    assert code == 0 and out.startswith("1472 solutions"), err
+    assert f"{len(rows) and sum(r['last'] - r['first'] for r in rows)} of {head['subtrees']} subtrees already " \
+           "counted" in err
+    # in a journal of this version, such a row is another journal's
+    journal.write_text("".join(json.dumps(r) + "\n" for r in [{**head, "row_check": 2}, *rows]))
+    code, out, err = run_cli(*argv, "--journal", journal)
+    one_line_error(code, err, f"{journal}:2: ", "another journal")
+
+
 def test_kill_and_resume_gives_one_search(tmp_path):
     region = write(tmp_path / "r.txt", "##########\n" * 6)
     journal = tmp_path / "count.jsonl"

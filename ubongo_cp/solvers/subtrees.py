@@ -356,7 +356,7 @@ class SplitSearch(Struct, frozen=False):
             split_digest = hashlib.sha256(repr([(s.branch.prefix, str(s.branch.weight), s.branch.test, tally)
                                                 for s in subtrees]).encode()).hexdigest()[:32]
             header = {"journal": JOURNAL_KIND, "instance": digest, "subtrees": len(subtrees), "split": split_digest,
-                      "leaves": leaves, "keep": min(int(keep), 1 << 62)}
+                      "leaves": leaves, "keep": min(int(keep), 1 << 62), "row_check": ROW_CHECK}
             salt = _row_salt(header)
             from pathlib import Path
 
@@ -485,12 +485,16 @@ class SplitSearch(Struct, frozen=False):
         salt = _row_salt(header)
         for number, row in numbered[1:]:
             if isinstance(row, dict) and row.get("check") != row_check(row, salt):
-                if row.get("check") == row_check(row, header["instance"]):  # checked by the count alone
+                by_count = row.get("check") == row_check(row, header["instance"])   # checked by the count alone
+                if by_count and head.get("row_check") != ROW_CHECK:
+                    pass   # a journal begun by an earlier version, whose rows are checked so: its work is kept
+                elif by_count:
                     raise InputError("holds on this line a row of another journal of this count (one that kept "
-                                     "another number of solutions, or one of an earlier version); give another "
-                                     "journal file", path=path, line=number)
-                raise InputError("was changed after this program wrote it: the check of the row on this line does "
-                                 "not match its content; give another journal file", path=path, line=number)
+                                     "another number of solutions); give another journal file", path=path,
+                                     line=number)
+                else:
+                    raise InputError("was changed after this program wrote it: the check of the row on this line "
+                                     "does not match its content; give another journal file", path=path, line=number)
             if not _is_row(row, header["subtrees"]) or any(taken[row["first"]:row["last"]]):
                 continue  # damaged, or a task journaled twice: its subtrees run again or are counted once
             taken[row["first"]:row["last"]] = [True] * (row["last"] - row["first"])
@@ -499,6 +503,11 @@ class SplitSearch(Struct, frozen=False):
             done = sum(r["last"] - r["first"] for r in rows)
             self.notify(f"resuming {path}: {done} of {header['subtrees']} subtrees already counted")
         return rows
+
+
+#: The header's mark of a journal whose rows are checked under :func:`_row_salt` (a journal without it, begun by an
+#: earlier version, has rows checked by the count's instance alone, and resumes with them).
+ROW_CHECK = 2
 
 
 def _row_salt(header: dict) -> str:

@@ -102,6 +102,38 @@ def test_a_smaller_deck_replaces_its_own_larger_one_and_never_a_card_of_yours(tm
     assert main(["generate", "--game", "classic", "--out", str(out), "--cards", "1", "--no-progress"]) == 0
 
 
+def test_an_interrupted_generate_leaves_the_earlier_deck_whole_not_a_mix_of_two(tmp_path, monkeypatch, capsys):
+    # A generate stopped while it picked the tasks of its card sides had written its first cards over the earlier
+    # deck's: the folder held cards of two seeds and looked complete. Now the cards are written together at the end.
+    import ubongo_cp.generate as generate
+    from ubongo_cp.cli import main
+
+    out = tmp_path / "deck"
+    argv = ["generate", "--game", "classic", "--out", str(out), "--cards", "3", "--no-progress"]
+    assert main([*argv, "--seed", "1"]) == 0
+    before = _snapshot(out)
+    assert len([name for name in before if name.endswith(("_easy.toml", "_hard.toml"))]) == 6
+    picked, pick = [], generate._pick_tasks
+
+    def stopped(*args):   # Ctrl-C while the fourth card side's tasks are picked
+        picked.append(1)
+        if len(picked) == 4:
+            raise KeyboardInterrupt
+        return pick(*args)
+
+    monkeypatch.setattr(generate, "_pick_tasks", stopped)
+    assert main([*argv, "--seed", "2"]) == 130
+    assert {name: data for name, (data, _) in _snapshot(out).items()} == \
+        {name: data for name, (data, _) in before.items()}   # no temporary file left either
+    monkeypatch.setattr(generate, "_pick_tasks", pick)
+    assert main([*argv, "--seed", "2"]) == 0   # the same command again makes the other deck, whole
+    after = _snapshot(out)
+    assert after.keys() == before.keys() and all("--seed 2" in after[n][0].decode() for n in after
+                                                 if n.endswith(("_easy.toml", "_hard.toml")))
+    assert sum(after[n][0] != before[n][0] for n in after) >= 4
+    capsys.readouterr()
+
+
 def _snapshot(folder):
     """Every file under ``folder``: relative path -> (bytes, inode)."""
     return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_ino) for p in sorted(folder.rglob("*"))

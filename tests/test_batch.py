@@ -298,7 +298,8 @@ def test_rows_made_with_another_time_limit_are_computed_again(run_cli, deck, tmp
     assert code == 0, err
     assert (f"computing 18 task(s) of {out / JOURNAL} again: they were made with other settings "
             "(time limit 0.0001 s (now none))") in err
-    assert "18 task(s) computed (18 of them made before with other settings), 0 resumed" in printed
+    assert "18 task(s) computed (18 of them again: their rows in the journal were made with other settings or " \
+           "changed since), 0 resumed" in printed
     tasks = pd.read_parquet(out / "tasks.parquet")
     assert (tasks["status"] == "solved").all() and len(tasks) == 18
     # The counts are those of an undisturbed run with the default settings.

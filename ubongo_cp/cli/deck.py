@@ -151,7 +151,8 @@ def _cmd_batch(args: argparse.Namespace) -> int:
                 raise
             raise InputError(f"argument --orientations: {exc.message}") from None
     print(outcome.summary.rstrip("\n"))
-    again = f" ({outcome.recomputed} of them made before with other settings)" if outcome.recomputed else ""
+    again = (f" ({outcome.recomputed} of them again: their rows in the journal were made with other settings or "
+             "changed since)" if outcome.recomputed else "")
     print(f"\n{outcome.ran} task(s) computed{again}, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
           f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.parquet, cards.csv, summary.md)")
     if args.strict:

@@ -112,9 +112,9 @@ def test_fuzz_card_parser_raises_only_input_errors(lines):
 @pytest.mark.parametrize("argv,fragment", [
     (["generate", "--game", "classic", "--out", "{tmp}/d", "--cards", "1", "--seed", "-5"], "--seed must be at least 0"),
     (["simulate", "duel", "--games", "0"], "--games must be at least 1"),
-    (["simulate", "ubongo", "--games", "3", "--timer", "0"], "--timer must be a positive number"),
+    (["simulate", "ubongo", "--games", "3", "--timer", "0"], "--timer must be a positive, finite number"),
     (["batch", EXAMPLES, "--out", "{tmp}/o", "--backend", "foo"], "unknown backend 'foo'"),
-    (["batch", EXAMPLES, "--out", "{tmp}/o", "--time-limit", "-1"], "--time-limit must be a positive number"),
+    (["batch", EXAMPLES, "--out", "{tmp}/o", "--time-limit", "-1"], "--time-limit must be a positive, finite number"),
     (["analyze", "--pieces", "duel", "--region", REGION, "--k", "22"], "k = 22 is larger than the piece set"),
     (["solve", "--pieces", "classic", "--region", REGION, "--use", ""], "--use: no piece names given"),
     (["solve", "--pieces", "classic", "--region", REGION, "--face", "1"], "--face goes with a card file"),

@@ -465,7 +465,7 @@ def test_cli_through_main(tmp_path, capsys):
     (["--skills", "0"], "--skills must be a finite number > 0, got 0.0"),
     (["--sigma", "-0.1"], "--sigma must be a number from 0 to 30, got -0.1"),
     (["--move-time", "inf"], "--move-time must be a finite number >= 0, got inf"),
-    (["--timer", "inf"], "--timer must be a positive number of seconds, got inf"),
+    (["--timer", "inf"], "--timer must be a positive, finite number of seconds, got inf"),
     (["--players", "2", "--strategy", "stay", "leading", "lookahead"], "--strategy lists 3 names for --players 2"),
     (["--players", "4", "--skills", "1", "2", "3", "4", "5"], "5 skills for 4 players (give at most one per player"),
 ])

@@ -210,7 +210,7 @@ def check_common(args: argparse.Namespace) -> None:
     for name in _POSITIVE:
         value = getattr(args, name, None)
         if isinstance(value, (int, float)) and not (value > 0 and math.isfinite(value)):
-            raise UbongoError(f"--{name.replace('_', '-')} must be a positive number of seconds, got {value}")
+            raise UbongoError(f"--{name.replace('_', '-')} must be a positive, finite number of seconds, got {value}")
     check_estimate(args)
     _check_outputs(args)
     jobs = getattr(args, "jobs", None)

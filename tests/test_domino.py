@@ -678,6 +678,11 @@ def test_bad_records_are_input_errors(tmp_path):
         (lambda r: r["moves"][0].update(text="attach 9-9"), r"move 1: text 'attach 9-9' does not match"),
         (lambda r: r["moves"].append({"n": 999, "action": END_TURN}), r"move \d+: the game is already over"),
         (lambda r: r["moves"][0].update(n=5), r"move 1: numbered 5"),
+        # a value of the wrong type is shown as the file writes it: once "recorded for player 0 but player 0
+        # is to act" for a player written "0"
+        (lambda r: r["moves"][0].update(player="0"), r"move 1: recorded for player '0' but player 0 is to act"),
+        (lambda r: r["moves"][0].update(n="1"), r"move 1: numbered '1'$"),
+        (lambda r: r["moves"][0].update(text=None), r"move 1: text null does not match"),
         (lambda r: r.update(seed=-5), r"'seed' must be a non-negative integer, got -5"),
         (lambda r: r.update(seed=1.5), r"'seed' must be a non-negative integer, got 1.5"),
         (lambda r: r["result"].update(returns=[0.3, 0.3, 0.4]), r"result field 'returns' is \[0.3, 0.3, 0.4\] in "

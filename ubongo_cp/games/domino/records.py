@@ -12,7 +12,7 @@ import os
 from dataclasses import asdict, fields
 from typing import Any, Callable, Sequence
 
-from ...errors import IllegalActionError, InputError
+from ...errors import IllegalActionError, InputError, as_written
 from ..base import RecordFormat, check_result, is_int, malformed, register_record_format
 from .actions import NUM_ACTIONS, domino_name, is_swap
 from .state import DominoSettings, DominoState
@@ -149,13 +149,13 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
         if state.is_terminal():
             raise InputError(f"move {i}: the game is already over ({state.end_reason})", path=path)
         if "n" in move and move["n"] != i:
-            raise InputError(f"move {i}: numbered {move['n']!r}", path=path)
+            raise InputError(f"move {i}: numbered {as_written(move['n'])}", path=path)
         if "player" in move and move["player"] != state.cur:
-            raise InputError(f"move {i}: recorded for player {move['player']} "
+            raise InputError(f"move {i}: recorded for player {as_written(move['player'])} "
                              f"but player {state.cur} is to act", path=path)
         if "text" in move and 0 <= a < NUM_ACTIONS and move["text"] != state.action_to_string(a):
-            raise InputError(f"move {i}: text {move['text']!r} does not match action {a} "
-                             f"({state.action_to_string(a)!r})", path=path)
+            raise InputError(f"move {i}: text {as_written(move['text'])} does not match action {a} "
+                             f"({as_written(state.action_to_string(a))})", path=path)
         why = state.why_illegal(a)
         if why is not None:
             raise IllegalActionError(f"{where}: move {i}: illegal action {a} "

@@ -947,3 +947,21 @@ def test_a_swap_depth_on_a_move_that_is_no_swap_is_refused(tmp_path):
     path.write_text(json.dumps(record))
     with pytest.raises(InputError, match=r"move \d+: 'swap_depth' belongs to a swap \(DN-10\)"):
         load_record(path)
+
+
+@pytest.mark.parametrize("extra, note", [
+    # DN-12 ties: two pawns never share a field, so only --stall-distance free_fields makes two equally near.
+    (["--stall-ties", "nobody"], "ubongo-cp: note: --stall-ties decides between pawns equally near Domina, and "
+                                 "only --stall-distance free_fields makes two equally near; ignored\n"),
+    (["--rotate-seats"], "ubongo-cp: note: --rotate-seats has no effect when every seat plays the same agent; "
+                         "ignored\n"),
+    (["--rotate-seats", "--agents", "careful,careful"], "ubongo-cp: note: --rotate-seats has no effect when every "
+                                                        "seat plays the same agent; ignored\n"),
+    (["--rotate-seats", "--agents", "careful,random"], ""),
+    (["--stall-ties", "nobody", "--stall-distance", "free_fields"], ""),
+])
+def test_cli_a_rule_setting_without_effect_is_noted(extra, note, capsys):
+    from ubongo_cp.cli import main
+
+    assert main(["simulate", "domino", "--games", "3", "--players", "2", *extra]) == 0
+    assert capsys.readouterr().err == note

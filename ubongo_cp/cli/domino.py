@@ -67,6 +67,11 @@ def add_parsers(simulate_subparsers) -> None:
                             "(default), or only the free fields a move counts (DN-8)")
     rules.add_argument("--max-rounds", type=int, default=500,
                        help="engine bound on rounds, not a rule (default 500)")
+    only_with(p, "--stall-ties", lambda a: a.stall_distance == "free_fields",
+              "decides between pawns equally near Domina, and only --stall-distance free_fields makes two equally "
+              "near", note=True)
+    only_with(p, "--rotate-seats", lambda a: len({name.strip() for name in a.agents.split(",")} - {""}) > 1,
+              "has no effect when every seat plays the same agent", note=True)
     p.set_defaults(func=run_simulate_domino,
                    simulation_defaults={name: p.get_default(name) for name in _SIMULATION_OPTIONS})
 

@@ -525,6 +525,15 @@ def test_skills_are_one_per_player_at_most_and_a_shorter_list_is_cycled():
     assert table.sort_values(["game", "seat"])["skill"].tolist() == [1.5, 0.5, 1.5, 0.5, 0.5, 1.5, 0.5, 1.5]
 
 
+@pytest.mark.parametrize("players, message", [
+    (2.5, "num_players must be a whole number, got 2.5"), ("3", "num_players must be a whole number, got '3'"),
+    (None, "num_players must be a whole number, got None"), (5, "the gem game takes 2 to 4 players, not 5")])
+def test_simulate_refuses_a_player_count_that_is_no_whole_number_2_to_4(players, message):
+    # Refused in one line, as UbongoState refuses it: once a TypeError from range() or from the comparison.
+    with pytest.raises(InputError, match=f"^{re.escape(message)}$"):
+        simulate_ubongo(synthetic_tasks("classic"), players, 1, 0, progress=False)
+
+
 def test_a_start_that_breaks_the_deal_or_the_material_is_refused(deck):
     # UG-3: each card once, 9 per player at the start; the material: 12 gems of each colour, all on the
     # board at the start, never more of a colour on the board and in the hands together.

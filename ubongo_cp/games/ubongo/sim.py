@@ -131,9 +131,11 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     Raises
     ------
     InputError
-        For a bad deck, player count, strategy list, skill, or more skills than players.
+        For a bad deck, a player count that is no whole number 2 to 4, a bad strategy list or skill, or
+        more skills than players.
     """
     deck = as_deck(tasks, "classic")
+    num_players = whole_argument("num_players", num_players, None)
     if not 2 <= num_players <= 4:
         raise InputError(f"the gem game takes 2 to 4 players, not {num_players}")
     deck.check_side(side, "UG-1")  # before any game (and any progress bar)

@@ -965,3 +965,18 @@ def test_cli_a_rule_setting_without_effect_is_noted(extra, note, capsys):
 
     assert main(["simulate", "domino", "--games", "3", "--players", "2", *extra]) == 0
     assert capsys.readouterr().err == note
+
+
+def test_simulate_refuses_settings_for_another_player_count_before_any_game(monkeypatch):
+    # One agent per seat: settings of 3 players with 2 agents are refused in one line before any game is
+    # played (once a ValueError from the first game, in whichever worker played it).
+    import ubongo_cp.games.domino.sim as sim
+
+    def no_game(*args, **kwargs):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(sim, "_domino_rows", no_game)
+    with pytest.raises(InputError, match=r"^2 agents for the 3 players of the settings \(one agent per seat\)$"):
+        sim.simulate(["random", "greedy"], 4, settings=DominoSettings(num_players=3))
+    with pytest.raises(InputError, match=r"^2 agents for the 3 players of the settings"):
+        sim.play_one(["random", "greedy"], 1, DominoSettings(num_players=3))

@@ -24,7 +24,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import seed_argument, whole_argument
+from ...errors import InputError, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, figure_metadata
 from ..base import play_game
@@ -65,10 +65,14 @@ def play_one(agents: Sequence[str], seed: int,
         The per-game row of :func:`simulate` (without ``game``).
     state : DominoState
         The final state.
+
+    Raises
+    ------
+    InputError
+        Unknown agent name, or settings of another player count than
+        ``len(agents)``.
     """
-    settings = settings or DominoSettings(num_players=len(agents))
-    if len(agents) != settings.num_players:
-        raise ValueError(f"{len(agents)} agents for {settings.num_players} players")
+    settings = _settings_for(agents, settings)
     state = new_game(settings, seed=seed)
     play_game(state, [make_agent(a, np.random.default_rng([seed, s])) for s, a in enumerate(agents)])
     actions = len(state.history)
@@ -132,8 +136,9 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
     Raises
     ------
     InputError
-        Unknown agent name, a player count outside 2..4, a ``games`` that
-        is no whole number >= 1 or a seed numpy cannot take.
+        Unknown agent name, a player count outside 2..4, settings of
+        another player count than ``len(agents)``, a ``games`` that is no
+        whole number >= 1 or a seed numpy cannot take.
 
     Examples
     --------
@@ -144,14 +149,23 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
     for a in agents:
         make_agent(a)   # an unknown name is refused before any game
     games = whole_argument("games", games, 1)
-    n = len(agents)
-    settings = settings or DominoSettings(num_players=n)
+    settings = _settings_for(agents, settings)
     seeds = np.random.default_rng(seed_argument("seed", seed)).integers(2**63 - 1, size=games)
     agents = list(agents)
     rows = map_chunks(_domino_rows, games,
                       lambda a, b: (agents, a, [int(x) for x in seeds[a:b]], settings, rotate_seats),
                       executor=executor, progress=progress, desc="domino games", unit="game")
     return pd.DataFrame(rows)
+
+
+def _settings_for(agents: Sequence[str], settings: DominoSettings | None) -> DominoSettings:
+    """``settings``, or the default settings of ``len(agents)`` players; an InputError unless there is one agent
+    per seat."""
+    settings = settings or DominoSettings(num_players=len(agents))
+    if len(agents) != settings.num_players:
+        raise InputError(f"{len(agents)} agents for the {settings.num_players} players of the settings "
+                         "(one agent per seat)")
+    return settings
 
 
 def _domino_rows(agents: list[str], start: int, seeds: list[int], settings: DominoSettings,

@@ -134,6 +134,33 @@ def test_an_interrupted_generate_leaves_the_earlier_deck_whole_not_a_mix_of_two(
     capsys.readouterr()
 
 
+def test_an_interrupted_generate_leaves_the_earlier_decks_spec_copy_with_its_cards(tmp_path, monkeypatch, capsys):
+    # The folder's copy of a custom spec and its piece set (deck.toml, pieces.txt) was written before any work:
+    # a run of the edited spec stopped while it picked tasks left the earlier cards naming the new pieces.txt,
+    # whose S4 is another shape than the one their tasks were solved with.
+    import ubongo_cp.generate as generate
+    from ubongo_cp.cli import main
+
+    spec, out = _designer(tmp_path / "d"), tmp_path / "deck"
+    argv = ["generate", "--spec", str(spec), "--out", str(out), "--cards", "2", "--no-progress"]
+    assert main(argv) == 0
+    before = _snapshot(out)
+    pieces = spec.parent / "pieces.txt"
+    pieces.write_text(pieces.read_text().replace("S4\n.##\n##.", "S4\n##.\n.##"))
+
+    def stopped(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(generate, "_pick_tasks", stopped)
+    assert main(argv) == 130
+    assert {name: data for name, (data, _) in _snapshot(out).items()} == \
+        {name: data for name, (data, _) in before.items()}
+    monkeypatch.undo()
+    assert main(argv) == 0   # the same command again writes the new spec's copy with its cards
+    assert (out / "pieces.txt").read_text() == pieces.read_text()
+    capsys.readouterr()
+
+
 def _snapshot(folder):
     """Every file under ``folder``: relative path -> (bytes, inode)."""
     return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_ino) for p in sorted(folder.rglob("*"))

@@ -510,3 +510,20 @@ def test_simulations_name_bad_skills_as_the_state_does(deck, skill, shown):
         with pytest.raises(InputError) as info:
             run()
         assert str(info.value) == message
+
+
+@pytest.mark.parametrize("slow, message", [
+    ([1.0, "x"], "skills [1.0, 'x'] must be 2 finite numbers > 0"),
+    ([0.8, 0], "skills [1.0, 0] must be 2 finite numbers > 0"),
+    (0.8, "slow_skills must be a list of skills, got 0.8"),
+])
+def test_handicap_sweep_checks_every_slow_skill_before_any_match(deck, monkeypatch, slow, message):
+    # A bad second slow skill was found only once the first one's matches (both variants) had been played.
+    import ubongo_cp.games.duel.sim as sim
+
+    played = []
+    run = sim.simulate_duel
+    monkeypatch.setattr(sim, "simulate_duel", lambda *args, **kwargs: played.append(args) or run(*args, **kwargs))
+    with pytest.raises(InputError) as info:
+        handicap_sweep(deck, slow, 2)
+    assert str(info.value) == message and played == []

@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import seed_argument, whole_argument
+from ...errors import InputError, as_written, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, figure_metadata
 from ..base import play_game
@@ -153,9 +153,14 @@ def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=
     Raises
     ------
     InputError
-        For a bad deck, skill, side or orange fields (as :func:`simulate_duel`).
+        For a bad deck, skill, side or orange fields (as :func:`simulate_duel`), checked for every slow skill
+        before any match, or ``slow_skills`` that is no list.
     """
     deck = as_deck(tasks, "duel")   # a table that does not name its game is of the Duel deck
+    if not isinstance(slow_skills, (list, tuple, np.ndarray)):
+        raise InputError(f"slow_skills must be a list of skills, got {as_written(slow_skills)}")
+    for sb in slow_skills:   # every setting's before any match, as simulate_duel checks its own
+        skills_argument([fast_skill, sb], 2)
     rows = []
     for sb in slow_skills:
         res = {}

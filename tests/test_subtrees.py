@@ -371,7 +371,7 @@ def test_rows_of_another_journal_of_the_same_count_are_refused(tmp_path, run_cli
     lines = none.read_text().splitlines(keepends=True)
     mixed.write_text(three.read_text().splitlines(keepends=True)[0] + "".join(lines[1:]))
     code, out, err = run_cli(*argv, "--max-solutions", "3", "--journal", mixed)
-    one_line_error(code, err, f"{mixed}:2: ", "another journal")
+    one_line_error(code, err, f"{mixed}:2: ", "copied from another journal of this count")
     assert out == ""
     # the journal of its own count resumes to the answers of one search
     code, out, err = run_cli(*argv, "--max-solutions", "3", "--journal", three)
@@ -398,7 +398,7 @@ def test_a_journal_of_an_earlier_version_resumes_with_its_rows(tmp_path, run_cli
     # in a journal of this version, such a row is another journal's
     journal.write_text("".join(json.dumps(r) + "\n" for r in [{**head, "row_check": 2}, *rows]))
     code, out, err = run_cli(*argv, "--journal", journal)
-    one_line_error(code, err, f"{journal}:2: ", "another journal")
+    one_line_error(code, err, f"{journal}:2: ", "a row of a journal begun by an earlier version")
 
 
 def test_kill_and_resume_gives_one_search(tmp_path):

@@ -70,10 +70,15 @@ def add_parsers(simulate_subparsers) -> None:
     only_with(p, "--stall-ties", lambda a: a.stall_distance == "free_fields",
               "decides between pawns equally near Domina, and only --stall-distance free_fields makes two equally "
               "near", note=True)
-    only_with(p, "--rotate-seats", lambda a: len({name.strip() for name in a.agents.split(",")} - {""}) > 1,
+    only_with(p, "--rotate-seats", lambda a: len(set(_agent_names(a.agents))) > 1,
               "has no effect when every seat plays the same agent", note=True)
     p.set_defaults(func=run_simulate_domino,
                    simulation_defaults={name: p.get_default(name) for name in _SIMULATION_OPTIONS})
+
+
+def _agent_names(text: str) -> list[str]:
+    """The agents of ``--agents``: its comma-separated names, blanks dropped."""
+    return [a.strip() for a in text.split(",") if a.strip()]
 
 
 def run_simulate_domino(args: argparse.Namespace) -> int:
@@ -109,7 +114,7 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
             if exc.argument is None and exc.message.startswith(f"{name} "):
                 raise InputError(flag + exc.message[len(name):]) from None
         raise
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    agents = _agent_names(args.agents)
     for a in agents:
         if a not in _AGENT_NAMES:
             raise InputError(f"--agents: unknown agent {a!r} (choose from {', '.join(_AGENT_NAMES)})")

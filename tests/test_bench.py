@@ -743,3 +743,27 @@ def test_a_damaged_journal_row_is_run_again(tmp_path, damage):
     again = bench()
     assert (again.ran, again.skipped, again.wrong) == (1, 1, [])
     pd.testing.assert_frame_equal(_content(tmp_path / "out"), _content(tmp_path / "ref"))
+
+
+def test_an_external_solvers_named_options_map_back_past_a_title_holding_a_line_separator():
+    # The instance's title is a comment line of the Knuth file; a line separator (U+2028) in it once split it in
+    # two for the mapping (str.splitlines), so every option row was read one line off: a named option mapped to the
+    # option after it. The peers read lines as the reader does: ended by a newline only.
+    from types import SimpleNamespace
+
+    from ubongo_cp.bench.check import _map_solutions
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.exactcover import knuth_text
+    from ubongo_cp.pieces import Region, load_pieces
+
+    instance = build_instance(load_pieces("classic").select(["I2", "I2"]), Region.rectangle(2, 2))
+    knuth = knuth_text(instance, comments=["a title\u2028with a line separator"])
+    option_rows = knuth.text.split("\n")[2:]   # after the comment and the item line, as the file is written
+    chosen = [row for row in option_rows if row in ("r0c0 r1c0 I2", "r0c1 r1c1 I2#2")]
+    assert len(chosen) == 2
+    reply = SimpleNamespace(kind="names", solutions=[[row.split() for row in chosen]])
+    mapped, missing = _map_solutions(SimpleNamespace(instance=instance), knuth, reply)
+    expected = tuple(sorted(knuth.option_of_line[option_rows.index(row)] for row in chosen))
+    assert missing is None and mapped == [expected]
+    # the two vertical dominoes: each option covers its column's two cells
+    assert [sorted(instance.option_cells(o)) for o in expected] == [[(0, 0), (1, 0)], [(0, 1), (1, 1)]]

@@ -24,6 +24,7 @@ import json
 from collections import Counter
 from typing import Any, Sequence
 
+from ..io import text_lines
 from ..status import Status
 
 __all__ = ["check_solution", "subsets_digest", "external_answer", "expected_mismatch", "answer_key", "finalize"]
@@ -133,7 +134,7 @@ def _map_solutions(built, knuth, reply) -> tuple[list[tuple[int, ...]], str | No
     lines: list[int] = []
     if knuth is not None:
         lines = knuth.option_of_line
-        rows = [ln for ln in knuth.text.splitlines() if ln.strip() and not ln.lstrip().startswith("|")][1:]
+        rows = [ln for ln in text_lines(knuth.text) if ln.strip() and not ln.lstrip().startswith("|")][1:]
         for j, row in enumerate(rows):
             names = row.split()
             lookup.setdefault(frozenset(names), j)

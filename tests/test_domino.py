@@ -853,6 +853,9 @@ def test_cli_simulate_writes_table_plot_and_record(tmp_path, capsys):
 @pytest.mark.parametrize("argv, msg", [
     (["--agents", "random,greedy"], "lists 2 agents for --players 4"),
     (["--agents", "smart"], "unknown agent 'smart'"),
+    # a name left out between two commas was dropped: four seats' names with one left out played 3 players
+    (["--agents", "random,,careful,greedy", "--players", "3"],
+     "--agents: no name between two commas in 'random,,careful,greedy'"),
     (["--out", "x.xlsx"], ".csv or .parquet"),
     (["--games", "0"], "at least 1"),
     (["--replay", "g.json", "--games", "3", "--stall-distance", "free_fields"],

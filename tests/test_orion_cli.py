@@ -51,6 +51,7 @@ def test_table_outputs_refuse_other_names_alike_before_playing(tmp_path, capsys,
 
 @pytest.mark.parametrize("argv,msg", [
     (["orion", "tournament", "--agents", "random,alpha"], "unknown agent"),
+    (["orion", "tournament", "--agents", "random,,greedy"], "--agents: no name between two commas in 'random,,greedy'"),
     (["orion", "play", "--p0", "alpha"], "unknown agent"),
     (["orion", "analyze", "/nonexistent/game.json"], "game.json"),
 ])

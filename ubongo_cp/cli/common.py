@@ -468,9 +468,23 @@ def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:
     names = [n for n in text.replace(",", " ").split() if n]
     if not names:
         raise InputError(f"{source}: no piece names given")
-    if any(not part.strip() for part in text.strip().strip(",").split(",")):
-        raise InputError(f"{source}: no name between two commas in {text!r}")
+    comma_names(text, source)   # two commas with no name between them: refused
     return names
+
+
+def comma_names(text: str, source: str) -> list[str]:
+    """The names of a comma-separated option value (``--agents random,greedy``), each stripped; a comma at
+    either end is allowed.
+
+    Raises
+    ------
+    InputError
+        When two commas have no name between them (a name left out), naming ``source``.
+    """
+    parts = [part.strip() for part in text.strip().strip(",").split(",")]
+    if len(parts) > 1 and not all(parts):
+        raise InputError(f"{source}: no name between two commas in {text!r}")
+    return [part for part in parts if part]
 
 
 def box_sizes(text: str) -> tuple[int, ...] | None:

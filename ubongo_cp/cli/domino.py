@@ -77,8 +77,10 @@ def add_parsers(simulate_subparsers) -> None:
 
 
 def _agent_names(text: str) -> list[str]:
-    """The agents of ``--agents``: its comma-separated names, blanks dropped."""
-    return [a.strip() for a in text.split(",") if a.strip()]
+    """The agents of ``--agents``: its comma-separated names (:func:`~ubongo_cp.cli.common.comma_names`)."""
+    from .common import comma_names
+
+    return comma_names(text, "--agents")
 
 
 def run_simulate_domino(args: argparse.Namespace) -> int:

@@ -260,7 +260,9 @@ def _run_tournament(args) -> int:
     from ..games.orion.agents import AGENTS
     from ..games.orion.sim import end_conditions, first_player_advantage, run_tournament, win_rates
 
-    names = [a.strip() for a in args.agents.split(",") if a.strip()]
+    from .common import comma_names
+
+    names = comma_names(args.agents, "--agents")
     bad = [a for a in names if a not in AGENTS]
     if not names:
         raise InputError(f"--agents names no agent (give some of {', '.join(AGENTS)}, comma-separated)")

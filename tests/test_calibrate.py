@@ -196,6 +196,31 @@ def test_a_card_number_without_its_leading_zero_is_the_batchs_card(tasks):
     assert a.weights == b.weights and a.intercept == b.intercept and a.cv_r2 == b.cv_r2
 
 
+def test_a_results_table_with_a_spreadsheets_empty_row_gives_the_same_fit(tasks, tmp_path, run_cli):
+    # A spreadsheet re-saving tasks.csv writes a row of empty fields (",,,,"): once "TypeError: int() argument
+    # must be ... not 'NAType'" (exit 1) from its missing face; that row is the key of no task.
+    times = synthetic_times(tasks, per_task=1)
+    times.to_csv(tmp_path / "times.csv", index=False)
+    raw = pd.read_csv(deck_tasks_path("classic"), dtype=str, keep_default_na=False)
+    blank = pd.DataFrame([[""] * raw.shape[1]], columns=raw.columns)
+    pd.concat([raw.iloc[:5], blank, raw.iloc[5:]]).to_csv(tmp_path / "tasks.csv", index=False)
+    assert ",,,,,," in (tmp_path / "tasks.csv").read_text().splitlines()[6]
+    for name in ("plain", "edited"):
+        results = deck_tasks_path("classic") if name == "plain" else tmp_path / "tasks.csv"
+        code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", results,
+                                 "--out", tmp_path / f"{name}.json")
+        assert code == 0, err
+    assert load_model(tmp_path / "plain.json").weights == load_model(tmp_path / "edited.json").weights
+    # A timed task whose row lost its face is not found, on one line naming the times file and line.
+    raw.loc[0, "face"] = ""
+    raw.to_csv(tmp_path / "tasks.csv", index=False)
+    code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", tmp_path / "tasks.csv",
+                             "--out", tmp_path / "m.json")
+    first = times.index[(times["card"] == "01") & (times["side"] == "easy") & (times["face"] == 1)][0]
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"{tmp_path / 'times.csv'}:{first + 2}: card 01 side easy face 1 is not in the batch results" in err
+
+
 def test_bad_model_file_is_bad_input(tmp_path, run_cli):
     (tmp_path / "m.json").write_text('{"format": "something else"}')
     code, _, err = run_cli("batch", "classic", "--out", tmp_path / "o", "--difficulty-model", tmp_path / "m.json")

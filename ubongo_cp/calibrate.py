@@ -501,8 +501,10 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
         times = times.assign(line=np.arange(2, len(times) + 2))
     if "player" not in times.columns:
         times = times.assign(player="")
+    # A row without a card, side or face (a spreadsheet's row of empty fields) is the key of no task.
     index = {(str(c), str(s), int(f)): i for i, (c, s, f) in enumerate(zip(tasks["card_id"], tasks["side"],
-                                                                           tasks["face"]))}
+                                                                           tasks["face"]))
+             if not (pd.isna(c) or pd.isna(s) or pd.isna(f))}
     # A spreadsheet turns card "08" into 8: a card number without its leading zeros is the batch's card of that
     # number when exactly one card id has it.
     by_number: dict[int, set[str]] = {}

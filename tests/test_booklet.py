@@ -205,6 +205,40 @@ def test_results_table_is_used_and_checked(tmp_path):
         assert again[1] == views[1] and again[6].count == 3 and again[2].status == "no solution"
 
 
+def test_results_whose_card_ids_lost_their_leading_zeros_are_used(tmp_path, run_cli):
+    # A spreadsheet re-saves tasks.csv with card "01" as 1: once no row matched (a warning that the results are
+    # another deck's, and a booklet without ratings); calibrate already took card 1 for 01.
+    import csv
+
+    from ubongo_cp.booklet.views import results_index, unmatched_tasks
+    from ubongo_cp.cards import load_deck
+    from ubongo_cp.report import load_tasks
+    from ubongo_cp.shipped import deck_dir, deck_tasks_path
+
+    rows = list(csv.reader(deck_tasks_path("classic").open()))
+    at = rows[0].index("card_id")
+    for r in rows[1:]:
+        r[at] = str(int(r[at]))
+    with (tmp_path / "tasks.csv").open("w", newline="") as f:
+        csv.writer(f).writerows(rows)
+    table = load_tasks(tmp_path / "tasks.csv")
+    assert "01" not in set(table["card_id"]) and "1" in set(table["card_id"])
+    cards, _ = load_deck("classic")
+    assert unmatched_tasks(cards, results_index(table)) == (0, 432)
+    card = next(c for c in cards if (c.card_id, c.side) == ("01", "easy"))
+    plain = load_tasks(deck_tasks_path("classic"))
+    want = plain[(plain["card_id"] == "01") & (plain["side"] == "easy")].set_index("face")["difficulty"]
+    got = {v.face: v.difficulty for v in task_views(card, table)}
+    assert got == {int(f): pytest.approx(d) for f, d in want.items()} and len(got) == 6
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    for name in ("01_easy.toml", "01_hard.toml"):
+        (deck / name).write_text((deck_dir("classic") / name).read_text())
+    code, out, err = run_cli("booklet", deck, "--results", tmp_path / "tasks.csv", "--out", tmp_path / "b.pdf",
+                             "--no-progress")
+    assert code == 0 and err == "", err
+
+
 def test_results_with_numeric_card_ids_are_refused():
     # A CSV read with plain pandas turns card "01" into 1: it could no longer be matched, so it is refused.
     results = pd.DataFrame([dict(card_id=1, side="easy", face=1, count=1, difficulty=2.5, solution="")])

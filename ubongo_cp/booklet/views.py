@@ -118,8 +118,13 @@ def result_row(index: Mapping, card: CardSide, face: int) -> dict | None:
 
     None also where the row's ``task_hash`` differs from the task's: a row
     of another deck's card with this id, or of the card before it changed.
+    A card id of digits is also found without its leading zeros (card
+    ``"08"`` as ``"8"``: a table re-saved by a spreadsheet), as
+    ``ubongo-cp calibrate`` finds it.
     """
     row = index.get((card.card_id, card.side, int(face)))
+    if row is None and card.card_id.isdigit() and card.card_id != str(int(card.card_id)):
+        row = index.get((str(int(card.card_id)), card.side, int(face)))
     if row is not None and isinstance(row.get("task_hash"), str) and row["task_hash"] != task_hash(card, face):
         return None
     return row

@@ -168,6 +168,9 @@ def test_batch_rates_with_the_fitted_model(tasks, tmp_path, run_cli):
     ("card;side;face;seconds\n01;easy;1;30\n", "t.csv:1: times table lacks column(s) card, side, face, seconds "
                                                 "(needs card, side, face, seconds, optionally player); its fields are "
                                                 "separated by ';': save it with commas"),
+    # The same with decimal commas: the rows split at them, before the columns are looked at (once no hint).
+    ("card;side;face;seconds\n01;easy;1;30,5\n", "t.csv:2: not a CSV table: 2 fields where the header line has 1; "
+                                                 "its fields are separated by ';': save it with commas"),
     # An empty name was one more player, taken as the reference of every player effect.
     ("card,side,face,seconds,player\n01,easy,1,30,ana\n01,easy,2,20,\n",
      "t.csv:3: no player is named on this line, but line 2 names one"),
@@ -219,6 +222,25 @@ def test_a_results_table_with_a_spreadsheets_empty_row_gives_the_same_fit(tasks,
     first = times.index[(times["card"] == "01") & (times["side"] == "easy") & (times["face"] == 1)][0]
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert f"{tmp_path / 'times.csv'}:{first + 2}: card 01 side easy face 1 is not in the batch results" in err
+
+
+def test_a_results_table_saved_with_semicolons_says_so(tasks, tmp_path, run_cli):
+    # A tasks.csv re-saved by a spreadsheet with ';' between fields: once only "24 fields where the header line
+    # has 1" (its fields hold commas: pieces' solutions), not what to do about it.
+    from conftest import one_line_error
+
+    synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
+    raw = pd.read_csv(deck_tasks_path("classic"), dtype=str, keep_default_na=False)
+    raw.to_csv(tmp_path / "tasks.csv", index=False, sep=";")
+    code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", tmp_path / "tasks.csv",
+                             "--out", tmp_path / "m.json")
+    import csv
+
+    fields = len(next(csv.reader([(tmp_path / "tasks.csv").read_text().splitlines()[1]], skipinitialspace=True)))
+    assert fields > 1
+    one_line_error(code, err, f"ubongo-cp: error: {tmp_path / 'tasks.csv'}:2: not a batch result table: not a CSV "
+                              f"table: {fields} fields where the header line has 1; its fields are separated by "
+                              "';': save it with commas\n")
 
 
 def test_bad_model_file_is_bad_input(tmp_path, run_cli):

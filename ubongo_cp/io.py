@@ -663,6 +663,7 @@ def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: b
     from .errors import InputError
 
     header = None
+    hint = ""
     try:
         reader = csv.reader(text.splitlines(keepends=True), skipinitialspace=True)
         for row in reader:
@@ -670,8 +671,11 @@ def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: b
                 continue      # a blank line, which pandas skips
             if header is None:
                 header = len(row)
+                # A spreadsheet's export with ';' (or tabs) between fields: the header line is one field.
+                sep = next((c for c in ";\t" if header == 1 and c in row[0]), None)
+                hint = f"; its fields are separated by {sep!r}: save it with commas" if sep else ""
             elif len(row) > header or (fewer and len(row) < header):
-                raise InputError(f"not a CSV table: {len(row)} fields where the header line has {header}",
+                raise InputError(f"not a CSV table: {len(row)} fields where the header line has {header}{hint}",
                                  path=path, line=reader.line_num)
     except csv.Error:
         return                # pandas says what is wrong with it

@@ -467,3 +467,31 @@ def test_a_table_number_beyond_its_column_is_one_clear_line(tmp_path, run_cli, c
     assert code == 2 and err == f"ubongo-cp: error: {path}:4: {message}\n", err
     kept = load_tasks(PUZZLES / "decks" / "classic" / "tasks.csv")   # 2**63 - 1 still fits
     assert kept["count"].max() < 2 ** 63
+
+
+def test_a_spreadsheets_empty_rows_in_a_tasks_csv_are_no_tasks(tmp_path):
+    # A tasks.csv re-saved by a spreadsheet with rows of empty fields (",,,,"): load_tasks kept each as a task of
+    # no card, side or face, so the summary counted it among the tasks and its piece balance raised IndexError.
+    import csv
+
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.report import cards_frame, load_tasks, summary_markdown
+    from ubongo_cp.shipped import deck_tasks_path
+
+    rows = list(csv.reader(deck_tasks_path("classic").open()))
+    width = len(rows[0])
+    edited = rows[:4] + [[""] * width] + rows[4:] + [[""] * width]
+    with (tmp_path / "tasks.csv").open("w", newline="") as f:
+        csv.writer(f).writerows(edited)
+    tasks = load_tasks(tmp_path / "tasks.csv")
+    assert len(tasks) == len(rows) - 1 == 432
+    assert tasks["card_id"].notna().all() and list(tasks["face"][:4]) == [int(r[2]) for r in rows[1:5]]
+    summary = summary_markdown(tasks, cards_frame(tasks), [])
+    solved = sum(r[rows[0].index("status")] == "solved" for r in rows[1:])
+    assert f"- tasks: 432; solved {solved}," in summary
+    # A value that does not fit its column is still named by its line in the file (the empty row counted).
+    edited[6][2] = "x"
+    with (tmp_path / "tasks.csv").open("w", newline="") as f:
+        csv.writer(f).writerows(edited)
+    with pytest.raises(InputError, match=r"tasks\.csv:7: column face: 'x' is not a number"):
+        load_tasks(tmp_path / "tasks.csv")

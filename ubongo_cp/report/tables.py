@@ -198,7 +198,11 @@ def load_tasks(path: str | Path, *, required: Iterable[str] = KEY_COLUMNS + ("st
     missing = [c for c in required if c not in df.columns]
     if missing:
         raise InputError(f"tasks table lacks column(s) {', '.join(missing)}", path=path)
-    return normalize_tasks(df, path=path)
+    # A row of empty fields only (a spreadsheet's empty row) is no task: left out once every row is read (so that
+    # a message names the line of the file).
+    empty = [all(_missing(v) for v in row) for row in df.itertuples(index=False)]
+    tasks = normalize_tasks(df, path=path)
+    return tasks[[not e for e in empty]].reset_index(drop=True) if any(empty) else tasks
 
 
 def load_cards(path: str | Path) -> pd.DataFrame:

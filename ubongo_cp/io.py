@@ -820,7 +820,12 @@ def read_text(path: str | os.PathLike, *, own: bool = False) -> str:
         column = start - (data.rfind(b"\n", 0, start) + 1) + 1
         raise InputError(f"not UTF-8 text ({exc.reason}: byte {start + 1} of the file, column {column} of the line)",
                          path=path, line=line) from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as open() in text mode
+    return _universal_newlines(text)
+
+
+def _universal_newlines(text: str) -> str:
+    """``text`` with each ``\r\n`` and ``\r`` made ``\n``, as :func:`open` in text mode reads it."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def text_lines(text: str) -> list[str]:
@@ -836,7 +841,7 @@ def text_lines(text: str) -> list[str]:
     >>> text_lines("% page\\x0cbreak\\r\\n##\\n")
     ['% page\\x0cbreak', '##']
     """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = _universal_newlines(text).split("\n")
     if lines[-1] == "":  # the newline that ends the last line starts no line
         lines.pop()
     return lines

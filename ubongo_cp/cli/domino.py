@@ -10,7 +10,7 @@ import argparse
 from ..errors import InputError
 
 from .common import (show_bar, add_executor_arguments, add_progress_argument, check_plot_out, check_table_out,
-                     executor_from, notify, only_with, output_kinds)
+                     comma_names, executor_from, notify, only_with, output_kinds)
 
 __all__ = ["add_parsers", "run_simulate_domino"]
 
@@ -78,8 +78,6 @@ def add_parsers(simulate_subparsers) -> None:
 
 def _agent_names(text: str) -> list[str]:
     """The agents of ``--agents``: its comma-separated names (:func:`~ubongo_cp.cli.common.comma_names`)."""
-    from .common import comma_names
-
     return comma_names(text, "--agents")
 
 

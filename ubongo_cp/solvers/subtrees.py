@@ -485,18 +485,15 @@ class SplitSearch(Struct, frozen=False):
         salt = _row_salt(header)
         for number, row in numbered[1:]:
             if isinstance(row, dict) and row.get("check") != row_check(row, salt):
-                by_count = row.get("check") == row_check(row, header["instance"])   # checked by the count alone
-                if by_count and head.get("row_check") != ROW_CHECK:
-                    pass   # a journal begun by an earlier version, whose rows are checked so: its work is kept
-                elif by_count:
-                    raise InputError("holds on this line a row of a journal begun by an earlier version of the "
-                                     "toolkit, not one of this journal; give another journal file", path=path,
-                                     line=number)
-                else:
+                if row.get("check") != row_check(row, header["instance"]):   # not checked by the count alone
                     raise InputError("was changed after this program wrote it: the check of the row on this line "
                                      "does not match its content and this journal's count (a row changed by hand, "
                                      "or copied from another journal of this count, one that kept another number "
                                      "of solutions); give another journal file", path=path, line=number)
+                if head.get("row_check") == ROW_CHECK:   # else a journal begun by an earlier version: its work kept
+                    raise InputError("holds on this line a row of a journal begun by an earlier version of the "
+                                     "toolkit, not one of this journal; give another journal file", path=path,
+                                     line=number)
             if not _is_row(row, header["subtrees"]) or any(taken[row["first"]:row["last"]]):
                 continue  # damaged, or a task journaled twice: its subtrees run again or are counted once
             taken[row["first"]:row["last"]] = [True] * (row["last"] - row["first"])

@@ -893,3 +893,77 @@ def test_a_journal_that_is_a_link_to_a_file_elsewhere_is_refused(run_cli, tmp_pa
         code, _, err = run_cli("bench", "--report", out)
         one_line_error(code, err, f"{journal}: is a link")
         assert mine.read_bytes() == b"line one\nmy last line, without a newline"
+
+
+def _single_file_writers():
+    """name -> (write(path), a file name of its kind, a user's file of that kind it must not replace)."""
+    import gzip
+
+    import pandas as pd
+
+    from ubongo_cp.burrtools import write_xmpuzzle
+    from ubongo_cp.calibrate import DifficultyModel
+    from ubongo_cp.cards import write_card
+    from ubongo_cp.draw.figures import save_figure
+    from ubongo_cp.games.base import save_record
+    from ubongo_cp.games.domino.sim import plot_lengths
+    from ubongo_cp.games.duel.sim import plot_handicap_sweep
+    from ubongo_cp.games.orion.render import draw
+    from ubongo_cp.games.orion.state import OrionState
+    from ubongo_cp.io import write_table as write_any_table
+    from ubongo_cp.pieces import Region
+    from ubongo_cp.report import write_table as write_report_table
+
+    card = load_card(PUZZLES / "decks" / "classic" / "01_easy.toml")
+    model = DifficultyModel(features=("cells",), intercept=1.0, weights={"cells": 0.1}, intervals={}, players={},
+                            r2=0.5, cv_r2=0.4, cv_rmse=0.3, sigma=0.2, rows=10, tasks=5, folds=5, dropped=(),
+                            source={})
+    table = pd.DataFrame({"card_id": ["01"], "side": ["easy"], "area": [12]})
+    lengths = pd.DataFrame({"rounds": [3, 5], "end_reason": ["finish", "stalled"], "agents": ["random"] * 2})
+    sweep = pd.DataFrame({"speed_ratio": [1.0, 2.0], "win_b_normal": [0.5, 0.3], "se_normal": [0.01, 0.01],
+                          "win_b_handicap": [0.5, 0.4], "se_handicap": [0.01, 0.01]})
+    png = b"\x89PNG\r\n\x1a\n" + b"my holiday" * 10
+    theirs = b'{"format": "my notes", "text": "keep me"}\n'
+    parquet = b"PAR1" + b"my data" * 10 + b"PAR1"
+    burr = gzip.compress(b'<?xml version="1.0"?>\n<puzzle version="2"><comment>mine</comment></puzzle>\n')
+    return {
+        "save_figure": (lambda p: save_figure(Region.rectangle(2, 3).draw(), p), "region.png", png),
+        "write_card": (lambda p: write_card(card, p), "card.toml", b'game = "mine"\n'),
+        "DifficultyModel.save": (model.save, "model.json", theirs),
+        "report.write_table": (lambda p: write_report_table(table, p), "cards.parquet", parquet),
+        "report.write_table csv": (lambda p: write_report_table(table, p), "cards.csv", b"name,score\nann,3\n"),
+        "io.write_table": (lambda p: write_any_table(table, p), "cards.parquet", parquet),
+        "write_xmpuzzle": (lambda p: write_xmpuzzle(p, card.piece_set.select(["I2", "I2", "L4"]),
+                                                    Region.rectangle(2, 4)), "puzzle.xmpuzzle", burr),
+        "save_record": (lambda p: save_record(OrionState(seed=3), p), "game.json", theirs),
+        "orion draw": (lambda p: draw(OrionState(seed=3), path=p), "board.png", png),
+        "plot_lengths": (lambda p: plot_lengths(lengths, p), "lengths.png", png),
+        "plot_handicap_sweep": (lambda p: plot_handicap_sweep(sweep, p), "sweep.png", png),
+    }
+
+
+@pytest.mark.parametrize("writer", ["save_figure", "write_card", "DifficultyModel.save", "report.write_table",
+                                    "report.write_table csv", "io.write_table", "write_xmpuzzle", "save_record",
+                                    "orion draw", "plot_lengths", "plot_handicap_sweep"])
+def test_the_single_file_writers_of_the_python_api_keep_a_file_of_yours(writer, tmp_path):
+    # The writers of one file each (pictures, a card, a model, tables, a BurrTools file, a game record, plots)
+    # replaced whatever file the path named, as the commands do not: a user's file there is refused, naming
+    # it, and left as it was; the writer's own earlier output is replaced.
+    write, name, users = _single_file_writers()[writer]
+    (tmp_path / "mine").mkdir()
+    mine = tmp_path / "mine" / name
+    mine.write_bytes(users)
+    with pytest.raises(InputError, match=rf"^{mine}: exists,? and "):
+        write(mine)
+    assert mine.read_bytes() == users and listing(tmp_path / "mine") == [name]
+    ours = tmp_path / "ours" / name
+    write(ours)
+    first = ours.read_bytes()
+    assert first and first != users
+    if writer == "write_card":   # a card file carries no mark of who wrote it: every existing one is kept
+        with pytest.raises(InputError, match=rf"^{ours}: exists, and ubongo-cp replaces only files it can tell"):
+            write(ours)
+        assert ours.read_bytes() == first
+    else:
+        write(ours)   # its own earlier output: replaced
+        assert ours.exists() and listing(tmp_path / "ours") == [name]

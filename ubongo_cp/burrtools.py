@@ -87,7 +87,7 @@ from .errors import InputError
 from .geometry import MAX_REGION_CELLS, Cell, max_cells_hint
 from .grids import CUBE, HEX, SQUARE, TRIANGLE, Grid
 from .grids.triangle import as_hexagons, hexagon_triangles
-from .io import atomic_write_bytes, read_bytes, signature, text_head, wide_codec
+from .io import atomic_write_bytes, check_output_file, read_bytes, signature, text_head, wide_codec
 from .pieces import Piece, Region, grid_mismatch, name_problem
 
 __all__ = ["GRID_TYPES", "BurrToolsProblem", "read_xmpuzzle", "write_xmpuzzle"]
@@ -249,7 +249,8 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
         colour, more than 63 colours, a range for a piece not given or with
         min > max, a result or a shape's count over the limit that
         :func:`read_xmpuzzle` reads (:data:`~ubongo_cp.geometry.MAX_REGION_CELLS`),
-        or an unwritable ``path``; nothing is written then.
+        an unwritable ``path``, or one holding a file other than a BurrTools file the toolkit wrote
+        (:func:`~ubongo_cp.io.check_output_file`); nothing is written then.
 
     See Also
     --------
@@ -258,6 +259,7 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
     where = os.fspath(path)
     if not pieces:
         raise InputError("no pieces to write", path=where)
+    check_output_file(path, ".xmpuzzle")
     mismatch = grid_mismatch(pieces, region)
     if mismatch:
         raise InputError(mismatch, path=where)

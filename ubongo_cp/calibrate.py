@@ -251,9 +251,18 @@ class DifficultyModel:
                 "source": self.source}
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the model as JSON, atomically."""
-        from .io import atomic_write_text
+        """Write the model as JSON, atomically.
 
+        An existing file at ``path`` is replaced only when it is a difficulty model the toolkit wrote.
+
+        Raises
+        ------
+        InputError
+            When ``path`` holds any other file, or cannot be written (:func:`~ubongo_cp.io.check_output_file`).
+        """
+        from .io import atomic_write_text, check_output_file
+
+        check_output_file(path, ".json", MODEL_FORMAT)
         atomic_write_text(path, json.dumps(self.to_json(), indent=2) + "\n")
 
     def report(self) -> str:

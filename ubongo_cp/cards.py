@@ -455,9 +455,19 @@ def _toml_value(value) -> str:
 
 
 def write_card(card: CardSide, path: str | os.PathLike, *, header: str | None = None) -> None:
-    """Write a card side as TOML, atomically (temporary file, then rename)."""
-    from .io import atomic_write_text
+    """Write a card side as TOML, atomically (temporary file, then rename).
 
+    A card file carries no mark of who wrote it, so an existing (non-empty) file at ``path`` is never
+    replaced: it may be a card of yours.
+
+    Raises
+    ------
+    InputError
+        When ``path`` holds a file, or cannot be written (:func:`~ubongo_cp.io.check_output_file`).
+    """
+    from .io import atomic_write_text, check_output_file
+
+    check_output_file(path, ".toml")
     atomic_write_text(path, card_to_toml(card, header=header))
 
 

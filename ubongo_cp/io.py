@@ -32,7 +32,8 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place",
            "text_lines", "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path",
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE",
-           "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name"]
+           "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
+           "holds_other_table"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
 _INPUTS: dict[tuple[int, int], str] | None = None
@@ -989,23 +990,27 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
     """Write a pandas ``table`` as CSV or Parquet, chosen by the suffix ``.csv`` / ``.parquet`` / ``.pq``.
 
     Written atomically (:func:`atomic_path`), without the index; a Parquet table carries the toolkit's mark
-    (:func:`marked_arrow`). An existing CSV file is replaced only by a table with the same header line;
-    else the table goes to a free name beside it (``STEM-1.csv``), said through ``notify`` (an
-    :class:`~ubongo_cp.errors.OutputWarning` without it). Returns the path written.
+    (:func:`marked_arrow`), and an existing Parquet file is replaced only when it carries it. An existing CSV
+    file is replaced only by a table with the same header line; else the table goes to a free name beside it
+    (``STEM-1.csv``), said through ``notify`` (an :class:`~ubongo_cp.errors.OutputWarning` without it).
+    Returns the path written.
 
     Raises
     ------
     InputError
-        For any other suffix (:func:`check_table_path`), or a path naming a FIFO, socket or device
-        (:func:`check_not_special`).
+        For any other suffix (:func:`check_table_path`), a path naming a FIFO, socket or device
+        (:func:`check_not_special`), or a Parquet path holding a file the toolkit did not write as a
+        Parquet table (:func:`check_output_file`).
     """
     from pathlib import Path
 
     path = Path(path)
     suffix = check_table_path(path)
-    check_not_special(path)
     if suffix == ".csv":
+        check_not_special(path)
         path = _csv_target(path, table.head(0).to_csv(index=False).splitlines()[0], notify)
+    else:
+        check_output_file(path)
     with atomic_path(path) as tmp:
         if suffix == ".csv":
             table.to_csv(tmp, index=False)
@@ -1017,17 +1022,24 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
     return path
 
 
+def holds_other_table(path: str | os.PathLike, header: str) -> bool:
+    """Whether ``path`` is a non-empty file whose first line is not ``header``: a table of other columns, or no
+    table (a CSV file has no place for the toolkit's mark, so its header tells an earlier output of the same
+    writer). A missing file holds none."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(1 << 16)
+    except (FileNotFoundError, IsADirectoryError):
+        return False
+    return bool(first) and first.rstrip(b"\r\n") != header.encode()
+
+
 def _csv_target(path: pathlib.Path, header: str, notify: Callable[[str], None] | None) -> pathlib.Path:
     """Where :func:`write_table` writes a CSV table of this ``header`` line: ``path``, unless a non-empty file
     there starts with another line (a table of other columns, or no table: a CSV file has no place for the
     toolkit's mark, so its header tells an earlier output of the same command); then the first free name
     ``STEM-1.csv``, ``STEM-2.csv``, ..., said through ``notify`` (default: an :class:`~ubongo_cp.errors.OutputWarning`)."""
-    try:
-        with open(path, "rb") as fh:
-            first = fh.readline(1 << 16)
-    except (FileNotFoundError, IsADirectoryError):
-        return path
-    if not first or first.rstrip(b"\r\n") == header.encode():
+    if not holds_other_table(path, header):
         return path
     n = 1
     while (other := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists():

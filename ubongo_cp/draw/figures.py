@@ -350,17 +350,23 @@ def figure_svg(fig: Figure) -> str:
     return buf.getvalue()
 
 
-def save_figure(fig: Figure, path: str | os.PathLike, *, dpi: int = 150) -> None:
+def save_figure(fig: Figure, path: str | os.PathLike, *, dpi: int = 150, **savefig) -> None:
     """Write a figure as SVG, PNG or PDF (by the path's suffix), atomically.
+
+    An existing file at ``path`` is replaced only when it is a picture of
+    that kind the toolkit wrote (:func:`~ubongo_cp.io.check_output_file`);
+    other keyword arguments go to :meth:`matplotlib.figure.Figure.savefig`.
 
     Raises
     ------
     InputError
-        For another suffix, or a path that cannot be written.
+        For another suffix, a path that cannot be written, or one holding a
+        file the toolkit did not write as such a picture.
     """
-    from ..io import atomic_path, figure_metadata
+    from ..io import atomic_path, check_output_file, figure_metadata
 
-    path = Path(path)
     check_format(path)
+    check_output_file(path)
+    path = Path(path)
     with atomic_path(path) as tmp:
-        fig.savefig(tmp, format=path.suffix.lower()[1:], dpi=dpi, metadata=figure_metadata(path.suffix))
+        fig.savefig(tmp, format=path.suffix.lower()[1:], dpi=dpi, metadata=figure_metadata(path.suffix), **savefig)

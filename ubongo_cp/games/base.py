@@ -490,10 +490,21 @@ def record_of(state: GameState, players: Sequence[str] | None = None) -> dict:
 
 
 def save_record(state: GameState, path: str | os.PathLike, players: Sequence[str] | None = None) -> None:
-    """Write :func:`record_of` ``(state, players)`` to ``path`` as indented JSON (atomically)."""
-    from ..io import atomic_write_text
+    """Write :func:`record_of` ``(state, players)`` to ``path`` as indented JSON (atomically).
 
-    atomic_write_text(path, json.dumps(record_of(state, players), indent=1) + "\n")
+    An existing file at ``path`` is replaced only when it is a record of the same game the toolkit wrote.
+
+    Raises
+    ------
+    InputError
+        When ``path`` holds any other file, or cannot be written (:func:`~ubongo_cp.io.check_output_file`);
+        as :func:`record_of`.
+    """
+    from ..io import atomic_write_text, check_output_file
+
+    record = record_of(state, players)
+    check_output_file(path, ".json", record["format"])
+    atomic_write_text(path, json.dumps(record, indent=1) + "\n")
 
 
 def load_record(path: str | os.PathLike, *, game: type | None = None,

@@ -22,7 +22,7 @@ from ..io import atomic_write_text
 from ..status import Status
 from .tables import (CARD_COLUMNS, CARD_DTYPES, KEY_COLUMNS, STATUS_DTYPE, TASK_COLUMNS, TASK_DTYPES, TaskRecord,
                      cast_columns, load_cards, load_tasks, normalize_tasks, row_place, table_file, task_record,
-                     text_view, write_table)
+                     text_view, write_owned_table, write_table)
 
 if TYPE_CHECKING:
     from ..outputs import OutputFolder
@@ -262,6 +262,6 @@ def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir
     tables = {"tasks.parquet": tasks, "tasks.csv": tasks, "cards.parquet": cards, "cards.csv": cards}
     out_dir.claim([*tables, "summary.md"])   # before writing: a file of another origin is refused
     for name, table in tables.items():
-        write_table(table, out / name)
+        write_owned_table(table, out / name)
     atomic_write_text(out / "summary.md", summary)
     return tasks, cards, summary

@@ -32,7 +32,7 @@ from typing import Iterable
 import pandas as pd
 
 from ..errors import InputError
-from ..io import atomic_path, marked_arrow
+from ..io import atomic_path, check_output_file, holds_other_table, marked_arrow
 from ..rate import RATING_COLUMNS
 from ..status import Status
 
@@ -77,23 +77,42 @@ KEY_COLUMNS = ("card_id", "side", "face")
 def write_table(df: pd.DataFrame, path: str | Path) -> None:
     """Write a task or card table as Parquet or CSV (by suffix), atomically, in the forms of the module docstring.
 
+    An existing file at ``path`` is replaced only when it is a Parquet table the toolkit wrote, or a CSV
+    table with the same header line (:func:`~ubongo_cp.io.check_output_file`).
+
     Raises
     ------
     InputError
-        For a suffix other than ``.parquet``/``.csv``, or a path that cannot be written.
+        For a suffix other than ``.parquet``/``.csv``, a path that cannot be written, or one holding another
+        file (nothing is written then).
     """
     path = Path(path)
-    tasks = "face" in df.columns      # a task table (a card table has no face column)
+    if path.suffix not in (".csv", ".parquet"):
+        raise InputError("a table is written as .parquet or .csv", path=path)
+    check_output_file(path)
+    if path.suffix == ".csv" and holds_other_table(path, _file_form(df).head(0).to_csv(index=False).splitlines()[0]):
+        raise InputError("exists and holds another table (its first line differs); it is left as it is: "
+                         "remove it or choose another output path", path=path)
+    write_owned_table(df, path)
+
+
+def write_owned_table(df: pd.DataFrame, path: Path) -> None:
+    """:func:`write_table` to a ``path`` whose file, if any, its caller knows to be its own (an output folder's:
+    :class:`~ubongo_cp.outputs.OutputFolder`), so it is replaced whatever it holds now (a table of an earlier
+    version's columns)."""
+    tasks = "face" in df.columns
     with atomic_path(path) as tmp:
         if path.suffix == ".csv":
-            (text_view(df) if tasks else df).to_csv(tmp, index=False,
-                                                     **({} if tasks else {"float_format": "%.4f"}))
-        elif path.suffix == ".parquet":
+            _file_form(df).to_csv(tmp, index=False, **({} if tasks else {"float_format": "%.4f"}))
+        else:
             import pyarrow.parquet as pq
 
             pq.write_table(marked_arrow(_arrow_table(df) if tasks else _plain_arrow(df)), tmp)
-        else:
-            raise InputError("a table is written as .parquet or .csv", path=path)
+
+
+def _file_form(df: pd.DataFrame) -> pd.DataFrame:
+    """What a CSV file holds of a task table (:func:`text_view`; a card table has no face column) or a card table."""
+    return text_view(df) if "face" in df.columns else df
 
 
 def text_view(df: pd.DataFrame) -> pd.DataFrame:

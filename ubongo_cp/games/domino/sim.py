@@ -26,7 +26,7 @@ import pandas as pd
 
 from ...errors import InputError, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
-from ...io import atomic_path, figure_metadata
+from ...io import atomic_path, check_output_file, figure_metadata
 from ..base import play_game
 from ..stats import Z95, chisquare_uniform, wilson_interval
 from .actions import END_REASONS
@@ -252,8 +252,15 @@ def seat_uniformity_test(df: pd.DataFrame) -> dict:
 
 
 def plot_lengths(df: pd.DataFrame, path: str, title: str | None = None) -> None:
-    """Histogram of game lengths in rounds, stacked by end reason; saved to ``path`` (PNG)."""
+    """Histogram of game lengths in rounds, stacked by end reason; saved to ``path`` (PNG, atomically).
+
+    An existing file at ``path`` is replaced only when it is a PNG image the toolkit wrote; any other is
+    refused (:class:`~ubongo_cp.errors.InputError` naming it) before anything is drawn
+    (:func:`~ubongo_cp.io.check_output_file`).
+    """
     from matplotlib.figure import Figure
+
+    check_output_file(path, ".png")
 
     fig = Figure(figsize=(7, 4))
     ax = fig.add_subplot()

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ...errors import InputError, as_written, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
-from ...io import atomic_path, figure_metadata
+from ...io import atomic_path, check_output_file, figure_metadata
 from ..base import play_game
 from ..stats import binomial_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck, skills_argument
@@ -177,8 +177,15 @@ def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=
 
 
 def plot_handicap_sweep(sweep: pd.DataFrame, path: str | os.PathLike, title: str | None = None) -> None:
-    """Plot :func:`handicap_sweep` output (win rate of B vs speed ratio) to ``path`` (PNG)."""
+    """Plot :func:`handicap_sweep` output (win rate of B vs speed ratio) to ``path`` (PNG, atomically).
+
+    An existing file at ``path`` is replaced only when it is a PNG image the toolkit wrote; any other is
+    refused (:class:`~ubongo_cp.errors.InputError` naming it) before anything is drawn
+    (:func:`~ubongo_cp.io.check_output_file`).
+    """
     from matplotlib.figure import Figure
+
+    check_output_file(path, ".png")
 
     fig = Figure(figsize=(6.4, 4.2), dpi=120)
     ax = fig.add_subplot()

@@ -77,7 +77,9 @@ def draw(state, ax=None, path=None, title: str | None = None,
     ax : matplotlib.axes.Axes, optional
         Axes to draw on (default a new 7 x 7 inch figure).
     path : str or os.PathLike, optional
-        If given, save the figure there (PNG, 150 dpi).
+        If given, save the figure there, atomically (SVG, PNG or PDF by its
+        suffix, 150 dpi); an existing file is replaced only when it is a
+        picture the toolkit wrote (:func:`~ubongo_cp.draw.figures.save_figure`).
     title : str, optional
     highlight : iterable of (q, r), or mapping
         Hexes outlined in black (e.g. a witness chain or a blocking set); or
@@ -155,11 +157,9 @@ def draw(state, ax=None, path=None, title: str | None = None,
     if title:
         ax.set_title(title)
     if path is not None:
-        from pathlib import Path
+        from ...draw.figures import save_figure
 
-        from ...io import figure_metadata
-
-        fig.savefig(path, dpi=150, bbox_inches="tight", metadata=figure_metadata(Path(path).suffix or "png"))
+        save_figure(fig, path, dpi=150, bbox_inches="tight")
     return fig
 
 

@@ -161,6 +161,58 @@ def test_an_interrupted_generate_leaves_the_earlier_decks_spec_copy_with_its_car
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, RuntimeError])
+def test_a_generate_that_fails_before_writing_leaves_the_folder_as_it_was(tmp_path, monkeypatch, capsys, stop):
+    # A generate stopped (or failing) before it wrote any card left the folder's record naming the deck's files
+    # (deck.toml, the cards) as its own: the folder, holding only the user's notes, then looked like a deck of
+    # that spec (generate of another spec there was refused as 'holds the output of ubongo-cp generate for ...'),
+    # and a card of the user's put there later under such a name would have been replaced. Now nothing is left.
+    import ubongo_cp.generate as generate
+    from ubongo_cp.cli import main
+
+    spec, out = _designer(tmp_path / "d"), tmp_path / "deck"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine\n")
+
+    def failing(*args):
+        raise stop("stopped")
+
+    monkeypatch.setattr(generate, "_pick_tasks", failing)
+    argv = ["generate", "--out", str(out), "--cards", "1", "--no-progress"]
+    assert main([*argv, "--spec", str(spec)]) == (130 if stop is KeyboardInterrupt else 1)
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]   # no record either (the folder had none)
+    monkeypatch.undo()
+    assert main([*argv, "--game", "classic"]) == 0   # another spec is not refused: the folder holds no deck
+    assert sorted(p.name for p in out.iterdir()) == [".ubongo-cp.json", "01_easy.toml", "01_hard.toml", "notes.txt"]
+    capsys.readouterr()
+
+
+def test_a_failed_run_drops_only_the_files_it_did_not_write_from_the_record(tmp_path):
+    # The output folder's own rule, for every command: a failed run keeps its finished files on record (a
+    # long batch loses none), forgets those it claimed but never wrote, and leaves an older record as it was.
+    import json
+
+    from ubongo_cp.outputs import MARKER, OutputFolder
+
+    with OutputFolder(tmp_path, "batch", source="deck-a") as folder:
+        folder.claim(["old.csv"])
+        (tmp_path / "old.csv").write_text("a,b\n")
+    before = (tmp_path / MARKER).read_text()
+    with pytest.raises(RuntimeError):
+        with OutputFolder(tmp_path, "census") as folder:
+            folder.claim(["regions.parquet"])
+            raise RuntimeError("stopped")
+    assert json.loads((tmp_path / MARKER).read_text()) == json.loads(before)
+    with pytest.raises(RuntimeError):
+        with OutputFolder(tmp_path, "batch", source="deck-a") as folder:
+            folder.claim(["done.csv", "never.csv"])
+            (tmp_path / "done.csv").write_text("c,d\n")
+            raise RuntimeError("stopped")
+    with OutputFolder(tmp_path, "batch", source="deck-a") as folder:
+        assert folder.files == ["done.csv", "old.csv"]
+        assert not folder.owns("never.csv")
+
+
 def _snapshot(folder):
     """Every file under ``folder``: relative path -> (bytes, inode)."""
     return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_ino) for p in sorted(folder.rglob("*"))

@@ -13,7 +13,10 @@ A command that writes several files into a folder (``batch --out``,
   (the ``source``: the deck, the spec). A command replaces or deletes only
   files recorded as its own; a file of that name it did not write (a user's
   photo, notes, an earlier deck) is refused before any work starts, naming
-  the file. Files it does not write are never touched.
+  the file. Files it does not write are never touched. A run that fails
+  or is stopped keeps on record only the files it wrote: one that wrote
+  none leaves the record as it found it (no record, in a folder that had
+  none).
 - **One source per folder.** A folder that holds a command's output made
   from one source (e.g. the tables of one deck) refuses the same command
   run on another source, instead of mixing the two or keeping only the last.
@@ -69,9 +72,10 @@ class OutputFolder:
     """A folder a command writes into: locked, and knowing which files are its own.
 
     Use it as a context manager; the folder is created (with its parents),
-    locked and its marker read on entry, and unlocked on exit. A folder
-    created on entry is removed again when the block ends with an error
-    and leaves nothing in it.
+    locked and its marker read on entry, and unlocked on exit. When the
+    block ends with an error, the files claimed in it but not written are
+    dropped from the record (see :meth:`claim`), and a folder created on
+    entry is removed again if it is left empty.
 
     Parameters
     ----------
@@ -114,6 +118,9 @@ class OutputFolder:
         self._adopt = adopt
         self._guarded = guarded
         self._claimed: list[str] = []   # guarded names claimed in this run: their content is recorded on exit
+        self._new: list[str] = []       # names recorded in this run for files not there then
+        self._had_marker = False        # the folder held a record on entering
+        self._had_entry = False         # ... with an entry for this command
         self._fd: int | None = None
         self._marker: dict = {}
         self._entry: dict[str, Any] = {"source": source, "files": []}  # this command's record, read on entering
@@ -158,6 +165,8 @@ class OutputFolder:
 
     def __exit__(self, exc_type, *exc) -> None:
         try:
+            if exc_type is not None and self._new:
+                self._forget_unwritten()
             if self._claimed:
                 self._record_digests()
             if exc_type is not None and self._created:
@@ -176,6 +185,30 @@ class OutputFolder:
         try:
             self._save()
         except (OSError, InputError):   # a full disk at the end: the files stand, only unguarded
+            pass
+
+    def _forget_unwritten(self) -> None:
+        """After a failed run: the files it claimed but never wrote leave the record (a file of the user's put
+        there later under such a name is not taken for the command's), and a record that then holds no more
+        than before the run is put back as it was, so the folder does not look like one holding the command's
+        output (of this source) when it holds none."""
+        unwritten = {n for n in self._new if not _exists(self.path / n)}
+        if not unwritten:
+            return
+        self._entry["files"] = [n for n in self._entry["files"] if n not in unwritten]
+        digests = self._entry.get("digests") or {}
+        for n in unwritten:
+            digests.pop(n, None)
+        self._claimed = [n for n in self._claimed if n not in unwritten]
+        commands = self._marker["commands"]
+        if not self._had_entry and not self._entry["files"]:
+            commands.pop(self.command, None)
+        try:
+            if commands or self._had_marker:
+                self._save()
+            else:
+                (self.path / MARKER).unlink(missing_ok=True)
+        except (OSError, InputError):   # the record stands as the run left it: it only names more files
             pass
 
     def _remove_if_empty(self) -> None:
@@ -213,6 +246,7 @@ class OutputFolder:
         from .io import read_json_object
 
         marker_path = self.path / MARKER
+        self._had_marker = marker_path.exists()
         marker = read_json_object(marker_path, what="an output folder's record", own=True) if marker_path.exists() else {}
         commands = marker.get("commands")
         if marker and (marker.get("format") != _FORMAT or not isinstance(commands, dict)):
@@ -220,6 +254,7 @@ class OutputFolder:
                              path=marker_path)
         self._marker = {"format": _FORMAT, "commands": dict(commands or {})}
         entry = self._marker["commands"].get(self.command)
+        self._had_entry = entry is not None
         if entry is None:
             # files another command recorded here are its own, whatever their names look like
             others = {n for c, e in self._marker["commands"].items() if c != self.command and isinstance(e, dict)
@@ -325,7 +360,9 @@ class OutputFolder:
         """Record ``names`` as this command's files (call it before writing them).
 
         Names that :meth:`check` lets pass because the file already holds
-        the same bytes are not recorded: the command leaves them alone.
+        the same bytes are not recorded: the command leaves them alone. A
+        name claimed for a file not there yet leaves the record again if
+        the block ends with an error before the file is written.
 
         Raises
         ------
@@ -344,6 +381,7 @@ class OutputFolder:
         for n in stale:
             del digests[n]
         self._claimed += guarded
+        self._new += [n for n in new if n not in self._new]
         if new or stale or self._pending or self.command not in self._marker["commands"]:
             self._entry["files"] = sorted(set(self._entry["files"]) | set(new))
             self._marker["commands"][self.command] = self._entry

@@ -292,3 +292,67 @@ def test_a_scheduler_address_where_another_server_answers_is_one_line(capsys):
                    "the scheduler's address, e.g. tcp://10.0.0.5:8786?)\n",
                    f"ubongo-cp: error: no answer from a Dask scheduler at {address} within 15 s (is this the "
                    "scheduler's address, e.g. tcp://10.0.0.5:8786?)\n"), err
+
+
+_TRANSFER_SCRIPT = '''
+import sys, threading
+from ubongo_cp.executors import LocalExecutor
+
+class Unreadable:
+    """Pickles, but cannot be rebuilt from its pickle."""
+    def __reduce__(self):
+        return (_refuse, ())
+
+def _refuse():
+    raise ValueError("cannot be rebuilt")
+
+def echo(x):
+    return x
+
+def lock(x):
+    return threading.Lock() if x == 2 else x
+
+def unreadable(x):
+    return Unreadable() if x == 2 else x
+
+if __name__ == "__main__":
+    func, items = {"argument": (echo, [(1,), (threading.Lock(),), (3,)]),
+                   "unreadable argument": (echo, [(1,), (Unreadable(),), (3,)]),
+                   "result": (lock, [(1,), (2,), (3,)]),
+                   "unreadable result": (unreadable, [(1,), (2,), (3,)])}[sys.argv[1]]
+    with LocalExecutor(2) as pool:
+        errors = []
+        done = sorted(r for r in pool.map_unordered(func, items, on_error=lambda item, exc: errors.append(exc))
+                      if r is not None)
+        print(done, [f"{type(e).__name__}: {e}" for e in errors])
+        try:
+            list(pool.map_unordered(func, items))
+        except Exception as exc:
+            print(f"{type(exc).__name__}: {exc}")
+'''
+
+
+@pytest.mark.parametrize("what, says", [
+    ("argument", "a task's arguments cannot be sent to a worker process (TypeError: cannot pickle "
+                 "'_thread.lock' object)"),
+    ("unreadable argument", "a task's arguments cannot be read in a worker process (ValueError: cannot be rebuilt)"),
+    ("result", "a task's result cannot be sent back from a worker process (TypeError: cannot pickle "
+               "'_thread.lock' object)"),
+    ("unreadable result", "a task's result cannot be read back from a worker process (ValueError: cannot be "
+                          "rebuilt)"),
+], ids=["argument", "unreadable-argument", "result", "unreadable-result"])
+def test_a_task_that_cannot_travel_to_or_from_a_worker_is_one_error_and_no_traceback(what, says, tmp_path):
+    # A task's argument or result that does not survive pickling went through the pool's own threads and
+    # workers: an argument that could not be rebuilt in the worker killed it with a traceback on standard error
+    # (twice: the unit was run again alone) and the caller got 'A process in the process pool was terminated
+    # abruptly'; a result that could not be rebuilt said the same, and on Python 3.13 an argument that could not
+    # be pickled printed 'Exception ignored ... BufferError' from the feeder thread. Now each is one error naming
+    # what failed, handed to on_error like any failed unit; the other units are done.
+    import subprocess
+    import sys
+
+    script = tmp_path / "transfer.py"
+    script.write_text(_TRANSFER_SCRIPT)
+    done = subprocess.run([sys.executable, str(script), what], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout == f"[1, 3] {[f'UbongoError: {says}']}\nUbongoError: {says}\n"

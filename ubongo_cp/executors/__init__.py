@@ -22,7 +22,9 @@ and :meth:`Executor.map_ordered`. Keyword arguments common to every item
   process that dies (killed, out of memory, a crash in native code) breaks
   the pool; the pool is rebuilt, the units that were in flight become
   suspects and are run again one at a time, and a unit that breaks the pool
-  on its own is handed to ``on_error``; the others finish normally.
+  on its own is handed to ``on_error``; the others finish normally. A unit
+  whose argument or result cannot be pickled (or rebuilt from its pickle)
+  fails alone, with one ``UbongoError`` saying which.
 - :class:`DaskExecutor`: a ``dask.distributed`` client, connected to
   ``scheduler`` (e.g. ``tcp://10.0.0.5:8786``) or to a new ``LocalCluster``
   with ``jobs`` single-threaded worker processes (forked, with the modules

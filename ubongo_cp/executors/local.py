@@ -1,13 +1,22 @@
-"""The process-pool executor (``concurrent.futures``), rebuilt when a worker dies."""
+"""The process-pool executor (``concurrent.futures``), rebuilt when a worker dies.
+
+A unit travels to its worker and back as bytes this module pickles itself
+(:func:`_packed`, :func:`_run_packed`): an argument or a result that cannot
+be pickled, or not rebuilt from its pickle, fails that unit with one
+:class:`~ubongo_cp.errors.UbongoError` saying which, in the caller's thread,
+instead of in the pool's own threads and processes (a worker killed with a
+traceback on standard error, a pool said to be broken).
+"""
 
 from __future__ import annotations
 
 import os
+import pickle
 from collections import deque
 from functools import partial
 from typing import Any, Callable, Iterator, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, UbongoError
 
 from .base import Executor, OnError, _preload, _worker_start, parent_death_signal
 
@@ -81,6 +90,15 @@ class LocalExecutor(Executor):
         todo = deque(range(len(items)))  # items not yet run
         alone: deque[int] = deque()      # suspects of a pool crash: run one at a time
         solo: set[int] = set()
+        unsent: list[tuple[int, UbongoError]] = []   # items whose arguments cannot be pickled
+
+        def submit(pool, i: int) -> None:
+            packed = _packed(func, items[i], kwargs)
+            if isinstance(packed, UbongoError):
+                unsent.append((i, packed))
+            else:
+                running[pool.submit(_run_packed, packed)] = i
+
         while todo or alone:
             # Workers die with this process and leave Ctrl-C to it (base._worker_start).
             pool = ProcessPoolExecutor(max_workers=min(self.jobs, len(todo) + len(alone)),
@@ -94,16 +112,21 @@ class LocalExecutor(Executor):
                             if not running:
                                 i = alone.popleft()
                                 solo.add(i)
-                                running[pool.submit(func, *items[i], **kwargs)] = i
+                                submit(pool, i)
                         else:
                             while todo and len(running) < 2 * self.jobs:
                                 i = todo.popleft()
-                                running[pool.submit(func, *items[i], **kwargs)] = i
+                                submit(pool, i)
                     except BrokenProcessPool:
                         # A worker died before this unit could be handed over: the
                         # unit is not a suspect; run it again in the next pool.
                         (alone if i in solo else todo).appendleft(i)
                         solo.discard(i)
+                    for i, error in unsent:
+                        if on_error is None:
+                            raise error
+                        yield on_error(items[i], error)
+                    unsent.clear()
                     if not running:
                         break
                     finished, _ = wait(running, return_when=FIRST_COMPLETED)
@@ -125,6 +148,15 @@ class LocalExecutor(Executor):
                                 raise
                             yield on_error(items[i], exc)
                             continue
+                        try:
+                            result = pickle.loads(result)
+                        except Exception as exc:
+                            error = UbongoError(f"a task's result cannot be read back from a worker process "
+                                                f"({_why(exc)})")
+                            if on_error is None:
+                                raise error from exc
+                            yield on_error(items[i], error)
+                            continue
                         yield result
                 alone.extend(running.values())  # lost with the broken pool: suspects too
             except BaseException:
@@ -134,6 +166,39 @@ class LocalExecutor(Executor):
                 raise
             finally:
                 pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _packed(func: Callable, item: tuple, kwargs: dict) -> bytes | UbongoError:
+    """``(func, item, kwargs)`` pickled for :func:`_run_packed`, or the error saying they cannot be."""
+    try:
+        return pickle.dumps((func, item, kwargs), pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:
+        return UbongoError(f"a task's arguments cannot be sent to a worker process ({_why(exc)})")
+
+
+def _run_packed(packed: bytes) -> bytes:
+    """In a worker: the unit :func:`_packed` made, run, and its result pickled.
+
+    Raises
+    ------
+    UbongoError
+        When the unit cannot be rebuilt here, or its result cannot be pickled.
+    """
+    try:
+        func, item, kwargs = pickle.loads(packed)
+    except Exception as exc:
+        raise UbongoError(f"a task's arguments cannot be read in a worker process ({_why(exc)})") from None
+    result = func(*item, **kwargs)
+    try:
+        return pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:
+        raise UbongoError(f"a task's result cannot be sent back from a worker process ({_why(exc)})") from None
+
+
+def _why(exc: BaseException) -> str:
+    """An exception in one line: its type and the first line of its message."""
+    text = str(exc).splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
 def _map_threads(func: Callable, items: Sequence[tuple], n_threads: int, on_error: OnError | None,

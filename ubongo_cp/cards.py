@@ -457,17 +457,24 @@ def _toml_value(value) -> str:
 def write_card(card: CardSide, path: str | os.PathLike, *, header: str | None = None) -> None:
     """Write a card side as TOML, atomically (temporary file, then rename).
 
-    A card file carries no mark of who wrote it, so an existing (non-empty) file at ``path`` is never
-    replaced: it may be a card of yours.
+    An existing file at ``path`` is replaced only when it reads as a card side (:func:`load_card`): a card
+    file carries no mark of who wrote it, and writing a card over a card is an edit of it; any other file
+    (an empty one aside) is kept.
 
     Raises
     ------
     InputError
-        When ``path`` holds a file, or cannot be written (:func:`~ubongo_cp.io.check_output_file`).
+        When ``path`` holds a file that is no card side, or cannot be written
+        (:func:`~ubongo_cp.io.check_output_file`).
     """
-    from .io import atomic_write_text, check_output_file
+    from .io import atomic_write_text, check_output_file, check_output_place
 
-    check_output_file(path, ".toml")
+    try:
+        load_card(path)
+    except InputError:   # no card there (or no file at all): the check refuses whatever else it holds
+        check_output_file(path, ".toml")
+    else:
+        check_output_place(path)
     atomic_write_text(path, card_to_toml(card, header=header))
 
 

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import ROOT
+from conftest import ROOT, one_line_error
 from ubongo_cp.errors import InputError
 from ubongo_cp.exactcover import exact_cover_matrix, knuth_text, parse_exact_cover, read_exact_cover, verify_cover
 from ubongo_cp.solvers import check_backend, get_solver, solve, solver_names
@@ -379,3 +379,28 @@ def test_a_cube_puzzle_in_knuths_format_counts_the_same_and_its_solutions_check(
 
     built = SimpleNamespace(pieces=inst.pieces, region=region, instance=inst)  # what the bench built
     assert all(check_solution(built, sol) is None for sol in direct.solutions)
+
+
+@pytest.mark.parametrize("text, line, word", [
+    ("a\xa0b c\na\xa0b\nc\n", 1, "item name 'a\\xa0b' holds U+00A0 (NO-BREAK SPACE)"),
+    ("a b c\na\u3000b\nc\n", 2, "item name 'a\\u3000b' holds U+3000 (IDEOGRAPHIC SPACE)"),
+    ("a b\n\xa0| no comment\na b\n", 2, "item name '\\xa0|' holds U+00A0"),
+    ("a | x\na x:0\u20021\n", 2, "colour '0\\u20021' holds U+2002 (EN SPACE)"),
+])
+def test_only_ascii_spaces_separate_words_as_in_knuths_programs(run_cli, tmp_path, text, line, word):
+    # Knuth's programs split at C's isspace (ASCII): 'a\xa0b' is one word, never the items a and b (as
+    # str.split read it: three items and two options, a silent other instance)
+    f = tmp_path / "nbsp.dlx"
+    f.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_exact_cover(f)
+    assert (err.value.path, err.value.line) == (str(f), line)
+    assert err.value.message.startswith(word)
+    assert err.value.message.endswith("words are separated by ASCII spaces and tabs only, as in Knuth's programs, "
+                                      "and hold no other space")
+    code, out, errtext = run_cli("exact-cover", f, "--count")
+    one_line_error(code, errtext, f"ubongo-cp: error: {f}:{line}: {word}")
+    assert out == ""
+    # ASCII blanks around and between words (tab, vertical tab, form feed) still separate
+    m = parse_exact_cover("a\tb\x0bc\n\ta b \n\x0cc\n")
+    assert (m.item_names, m.n_options) == (("a", "b", "c"), 2)

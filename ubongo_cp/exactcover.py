@@ -28,8 +28,11 @@ exact-cover programs [1]_ [2]_, so that users can run their own instances
 
 A file of DLX1 is read as DLX1, and so on: each format is a special case of
 the next (DLX1 has neither bounds nor colours), so one reader takes all
-three. Item names are any words without spaces, ``:`` or ``|`` (Knuth's
-programs also limit them to eight characters).
+three. Words are separated by ASCII spaces and tabs only, as Knuth's
+programs separate them: a no-break space or another Unicode space is no
+separator, and a name or colour holding one is refused. Item names are any
+words without spaces, ``:`` or ``|`` (Knuth's programs also limit them to
+eight characters).
 
 :class:`ExactCoverMatrix` offers what the backends read from an
 :class:`~ubongo_cp.cover.ExactCoverInstance` (CSR options, primary and
@@ -83,6 +86,10 @@ MAX_ITEMS = 20_000
 MAX_BOUND = 2**31 - 1
 
 _BOUNDED = re.compile(r"(?:([0-9]*):)?([0-9]*)\|(.*)")   # ASCII digits, as Knuth's programs read them
+#: What separates words in Knuth's programs (C's isspace): ASCII spaces and tabs; a no-break space or any other
+#: Unicode space is a character of its word.
+_BLANKS = " \t\v\f\r\n"
+_BLANK_RUN = re.compile(f"[{_BLANKS}]+")
 
 
 class MatrixTable(NamedTuple):
@@ -386,6 +393,7 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
         for word in option:
             name, colon, colour = word.partition(":")
             if name not in index:
+                _check_space(name, "item name", path, line)
                 raise InputError(f"{where} names unknown item {name!r}", path=path, line=line)
             i = index[name]
             if i in seen:
@@ -396,6 +404,7 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
                 if i < n_primary:
                     raise InputError(f"{where} gives primary item {name!r} a colour ({word!r}); only secondary "
                                      "items take colours", path=path, line=line)
+                _check_space(colour, "colour", path, line)
                 if not colour or ":" in colour or "|" in colour:
                     raise InputError(f"{where}: {word!r} is not item:colour (a colour is a word without ':' "
                                      "or '|')", path=path, line=line)
@@ -454,13 +463,13 @@ def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> Ex
     items_line = None
     options, lines = [], []
     for number, raw in enumerate(text_lines(text), start=1):
-        line = raw.strip()
+        line = raw.strip(_BLANKS)
         if not line or line.startswith("|"):
             continue  # a comment or a blank line (as in Knuth's programs)
         if items_line is None:
             items_line = (number, line)
         else:
-            options.append(line.split())
+            options.append(_BLANK_RUN.split(line))
             lines.append(number)
     if items_line is None:
         raise InputError("no item line (the first line that is not a comment names the items)", path=path)
@@ -469,7 +478,7 @@ def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> Ex
     secondary: list[str] = []
     bounds: dict[str, tuple[int, int]] = {}
     section = primary
-    for word in line.split():
+    for word in _BLANK_RUN.split(line):
         if word.startswith("|"):  # the separator: primary items before it, secondary after
             if section is secondary:
                 raise InputError("the item line holds '|' twice (primary | secondary)", path=path, line=number)
@@ -531,9 +540,21 @@ def _check_bounds(name: str, lo: int, hi: int, path, line) -> None:
 
 
 def _check_name(name: str, path, line) -> None:
+    _check_space(name, "item name", path, line)
     if not name or any(ch.isspace() for ch in name) or "|" in name or ":" in name:
         raise InputError(f"item name {name!r} holds a space, '|' or ':' (bounds are written u:v|item on the "
                          "item line, colours item:colour in an option)", path=path, line=line)
+
+
+def _check_space(word: str, what: str, path, line) -> None:
+    """Refuse a word holding a space that is no separator in Knuth's format (a no-break space, say), naming it."""
+    space = next((ch for ch in word if ch.isspace() and ch not in _BLANKS), None)
+    if space is not None:
+        import unicodedata
+
+        raise InputError(f"{what} {word!r} holds U+{ord(space):04X} ({unicodedata.name(space, 'a control space')}): "
+                         "words are separated by ASCII spaces and tabs only, as in Knuth's programs, and hold no "
+                         "other space", path=path, line=line)
 
 
 def format_exact_cover(item_names: Sequence[str], n_primary: int, options: Iterable[Sequence[int]], *,

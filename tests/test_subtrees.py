@@ -401,6 +401,51 @@ def test_a_journal_of_an_earlier_version_resumes_with_its_rows(tmp_path, run_cli
     one_line_error(code, err, f"{journal}:2: ", "a row of a journal begun by an earlier version")
 
 
+def _earlier_version(journal: Path) -> tuple[dict, list[dict]]:
+    """The header (no row_check mark) and rows (checked under the count alone) of ``journal`` as an earlier
+    version wrote them."""
+    from ubongo_cp.io import row_check
+
+    head, *rows = [json.loads(line) for line in journal.read_text().splitlines()]
+    del head["row_check"]
+    return head, [{**row, "check": row_check(row, head["instance"])} for row in rows]
+
+
+def test_a_journal_of_an_earlier_version_takes_no_row_of_another_cut_or_keep(tmp_path):
+    # Its rows carry a check of the count alone, so rows of another journal of the count pasted below its header
+    # were taken: with another cut their subtree numbers name other subtrees (a wrong count), with another number
+    # of solutions kept the resumed count showed too few solutions, with a tally the count makes none of it a tally.
+    instance = build_instance(PENTS, Region.rectangle(4, 15))
+    one = solve(instance, keep=3)
+    journals = {}
+    for name, keep, leaves, tally in (("three", 3, None, False), ("none", 0, None, False),
+                                      ("coarse", 3, 512, False), ("tally", 0, None, True)):
+        journals[name] = tmp_path / f"{name}.jsonl"
+        run = solve(instance, keep=keep, tally=tally, split=SplitSearch(journal=journals[name], leaves=leaves))
+        assert run.count == 1472
+    mixed = tmp_path / "mixed.jsonl"
+    for pasted, into, keep, message in (
+            ("none", "three", 3, "its task kept 0 of the solutions it met ({seen}); this count keeps up to 3 per task"),
+            ("coarse", "three", 3, "the solution it lists below subtree {index} lacks the placements of that subtree "
+                                   "in this count's cut"),
+            ("tally", "none", 0, "it holds a per-subset tally, which this count does not make")):
+        rows = _earlier_version(journals[pasted])[1]
+        line, first = next((n, r) for n, r in enumerate(rows, start=2) if r["solutions_seen"])
+        mixed.write_text("".join(json.dumps(r) + "\n" for r in [_earlier_version(journals[into])[0], *rows]))
+        with pytest.raises(InputError) as err:
+            solve(instance, keep=keep, split=SplitSearch(journal=mixed))
+        assert (err.value.path, err.value.line) == (str(mixed), line)
+        index = first["found"][0][0] if first["found"] else None
+        assert err.value.message == ("holds on this line a row of another journal of this count ("
+                                     + message.format(seen=first["solutions_seen"], index=index)
+                                     + "); give another journal file")
+    # its own rows resume, to the answers of one search
+    head, own = _earlier_version(journals["three"])
+    mixed.write_text("".join(json.dumps(r) + "\n" for r in [head, *own]))
+    run = solve(instance, keep=3, split=SplitSearch(journal=mixed))
+    assert (run.count, run.solutions) == (1472, one.solutions)
+
+
 def test_kill_and_resume_gives_one_search(tmp_path):
     region = write(tmp_path / "r.txt", "##########\n" * 6)
     journal = tmp_path / "count.jsonl"

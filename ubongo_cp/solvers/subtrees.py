@@ -366,7 +366,7 @@ class SplitSearch(Struct, frozen=False):
             except OSError as exc:
                 raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=path) from None
             try:
-                rows = self._resume(header)
+                rows = self._resume(header, subtrees, tally)
                 if path.stat().st_size == 0:  # a new journal, or one stopped before its header was whole
                     append_durably(journal, json.dumps(header) + "\n")
             except BaseException:
@@ -444,8 +444,8 @@ class SplitSearch(Struct, frozen=False):
             stats["timed_out"] = True
         return [s.branch for s in subtrees], NativeRun(count, fixed, exhausted, found, counts, stats)
 
-    def _resume(self, header: dict) -> list[dict]:
-        """The rows of an existing journal of this count (none for a new journal)."""
+    def _resume(self, header: dict, subtrees: Sequence[Subtree], tally: bool) -> list[dict]:
+        """The rows of an existing journal of this count (none for a new journal), cut into ``subtrees``."""
         import json
 
         from ..io import read_journal, row_check, trim_journal
@@ -496,6 +496,11 @@ class SplitSearch(Struct, frozen=False):
                                      line=number)
             if not _is_row(row, header["subtrees"]) or any(taken[row["first"]:row["last"]]):
                 continue  # damaged, or a task journaled twice: its subtrees run again or are counted once
+            if head.get("row_check") != ROW_CHECK:   # its check names the count alone: is it a row of this cut?
+                misfit = _misfit(row, subtrees, header["keep"], tally)
+                if misfit is not None:
+                    raise InputError(f"holds on this line a row of another journal of this count ({misfit}); "
+                                     "give another journal file", path=path, line=number)
             taken[row["first"]:row["last"]] = [True] * (row["last"] - row["first"])
             rows.append(row)
         if rows and self.notify is not None:
@@ -542,6 +547,30 @@ def _is_row(row, n: int) -> bool:
                 and isinstance(row["nodes"], int) and isinstance(row["solutions_seen"], int))
     except (KeyError, TypeError):
         return False
+
+
+def _misfit(row: dict, subtrees: Sequence[Subtree], keep: int, tally: bool) -> str | None:
+    """How a journal row (:func:`_is_row`) disagrees with the count it is resumed in, or None.
+
+    What a row of a journal begun by an earlier version (its check made under the count alone) can be held to:
+    a finished task keeps the first ``keep`` solutions it meets, each below the subtree it names (holding
+    that subtree's prefix), and has a per-subset tally exactly when the count makes one. A row of another cut
+    or another number of solutions kept fails one of these unless its subtrees hold no solution.
+    """
+    found, seen = row["found"], row["solutions_seen"]
+    if len(found) != min(keep, seen):
+        return f"its task kept {len(found)} of the solutions it met ({seen}); this count keeps up to {keep} per task"
+    for entry in found:
+        index, options = entry if isinstance(entry, list) and len(entry) == 2 else (None, None)
+        if (not isinstance(index, int) or not row["first"] <= index < row["last"] or not isinstance(options, list)
+                or not all(isinstance(o, int) for o in options)):
+            return f"a solution it lists, {entry!r:.40}, is not one of its subtrees {row['first']}-{row['last'] - 1}"
+        if not set(subtrees[index].branch.prefix) <= set(options):
+            return f"the solution it lists below subtree {index} lacks the placements of that subtree in this count's cut"
+    if bool(row["tally"]) != (tally and seen > 0):
+        return ("it holds a per-subset tally, which this count does not make" if row["tally"] else
+                "it holds no per-subset tally, which this count makes")
+    return None
 
 
 def _number(text: str):

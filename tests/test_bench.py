@@ -621,7 +621,7 @@ def test_bad_suite_files_name_file_and_line(tmp_path, run_cli, entry, line, mess
     ("01,easy,1,inf\n", 2, "column count: 'inf' is not a whole number"),
     ("01,easy,1,1.7\n", 2, "column count: '1.7' is not a whole number"),
     ("01,easy,1,12345678901234567891\n", 2, "'12345678901234567891' is not a whole number below 2**63"),
-    ("01,easy,1,1\n01,easy,2,1\n01,easy,1,2\n", 4, "task 01 easy face 1 is given twice (also on line 2)"),
+    ("01,easy,1,1\n01,easy,2,1\n01,easy,1,2\n", 4, "task card 01 side easy face 1 is given twice (also on line 2)"),
     ("01,easy,1,-3\n", 2, "count -3 of task 01 easy face 1 is below 0"),
 ])
 def test_an_expected_table_is_read_as_a_batch_table_naming_its_line(tmp_path, rows, line, message):

@@ -246,6 +246,31 @@ def test_results_with_numeric_card_ids_are_refused():
         task_views(parse_card(SMALL_CARD), results)
 
 
+def test_results_giving_a_task_twice_are_refused(tmp_path, run_cli):
+    # Two rows of one task (a table pasted together from two runs): once the booklet showed the last of them
+    # silently, whichever rating and solution it held.
+    from conftest import one_line_error
+    from ubongo_cp.report import load_tasks, write_table
+    from ubongo_cp.shipped import deck_dir, deck_tasks_path
+
+    plain = load_tasks(deck_tasks_path("classic"))
+    twice = pd.concat([plain, plain.iloc[[3]].assign(difficulty=99.5)], ignore_index=True)
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "01_easy.toml").write_text((deck_dir("classic") / "01_easy.toml").read_text())
+    for name, where in (("tasks.csv", f":{len(plain) + 2}: task card 01 side easy face 4 is given twice (also on "
+                                      "line 5)"),
+                        ("tasks.parquet", ": task card 01 side easy face 4 (row 433) is given twice (also on row 4)")):
+        write_table(twice, tmp_path / name)
+        code, out, err = run_cli("booklet", deck, "--results", tmp_path / name, "--out", tmp_path / "b.pdf",
+                                 "--no-progress")
+        one_line_error(code, err, f"ubongo-cp: error: {tmp_path / name}{where}")
+        assert out == "" and not (tmp_path / "b.pdf").exists()
+    # a table given as a DataFrame
+    with pytest.raises(InputError, match=r"^task card 01 side easy face 4 \(row 433\) is given twice"):
+        task_views(load_deck(deck)[0][0], twice)
+
+
 def test_bad_input():
     with pytest.raises(InputError, match="no card sides"):
         make_booklet([], "unused.pdf")

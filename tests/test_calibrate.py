@@ -400,3 +400,24 @@ def test_a_fit_beyond_the_bound_of_a_term_is_refused_not_written(tasks, tmp_path
         ", beyond +-100 ln seconds (a fit of solve times stays far within); check that the times are seconds, or "
         "fit fewer features (--features): some are nearly collinear in these rows\n"), err
     assert not (tmp_path / "m.json").exists()
+
+
+def test_a_results_table_giving_a_task_twice_is_refused(tasks, tmp_path, run_cli):
+    # A task on two rows (a table pasted together from two runs, a row copied in a spreadsheet): once the last of
+    # them was fitted silently, whichever difficulty it had.
+    from conftest import one_line_error
+
+    synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
+    raw = pd.read_csv(deck_tasks_path("classic"), dtype=str, keep_default_na=False)
+    assert tuple(raw.loc[7, ["card_id", "side", "face"]]) == ("01", "hard", "2")
+    again = raw.iloc[[7]].assign(difficulty="99.5")
+    pd.concat([raw, again]).to_csv(tmp_path / "tasks.csv", index=False)
+    code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", tmp_path / "tasks.csv",
+                             "--out", tmp_path / "m.json")
+    one_line_error(code, err, f"{tmp_path / 'tasks.csv'}:{len(raw) + 2}: task card 01 side hard face 2 is given "
+                              "twice (also on line 9)")
+    assert out == "" and not (tmp_path / "m.json").exists()
+    # a table given as a DataFrame: its rows named
+    with pytest.raises(InputError, match=r"^task card 01 side hard face 2 \(row 433\) is given twice \(also on "
+                                         r"row 8\)$"):
+        fit_difficulty(tmp_path / "times.csv", pd.concat([tasks, tasks.iloc[[7]]], ignore_index=True))

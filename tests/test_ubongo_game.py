@@ -135,7 +135,7 @@ def test_deck_rows_of_a_parquet_table_are_named_by_row(tmp_path):
     (lambda df: df.assign(face=[7] + [1] * (len(df) - 1)), "t.csv:2: face 7"),
     (lambda df: df.assign(side=["A"] * len(df)), "side 'A'"),
     (lambda df: df.iloc[1:], "lacks face(s) 1"),
-    (lambda df: pd.concat([df, df.iloc[:1]]), "appears twice"),
+    (lambda df: pd.concat([df, df.iloc[:1]]), "task card 01 side easy face 1 is given twice (also on line 2)"),
     (lambda df: df.assign(status=["done"] * len(df)), "status 'done'"),
 ])
 def test_deck_bad_tables_name_the_problem(change, message):

@@ -436,19 +436,22 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
 
 
 def check_results(tasks: pd.DataFrame, path: str | os.PathLike | None = None) -> None:
-    """Refuse a task table that lacks a column a fit reads (:data:`RESULT_COLUMNS`, :data:`RESULT_EITHER`).
+    """Refuse a task table that lacks a column a fit reads (:data:`RESULT_COLUMNS`, :data:`RESULT_EITHER`), or
+    gives a task twice (:func:`ubongo_cp.report.check_unique_tasks`: a time would be matched to one of the two).
 
     Raises
     ------
     InputError
-        Naming ``path`` and every missing column.
+        Naming ``path`` and every missing column, or the task given twice and its lines.
     """
+    from .report import check_unique_tasks
+
     have = set(tasks.columns)
     missing = [c for c in RESULT_COLUMNS if c not in have]
     missing += [f"{first} (or {second})" for first, second in RESULT_EITHER if first not in have and second not in have]
-    if not missing:
-        return
-    raise InputError(f"tasks table lacks column(s) {', '.join(missing)}, which calibrate reads", path=path)
+    if missing:
+        raise InputError(f"tasks table lacks column(s) {', '.join(missing)}, which calibrate reads", path=path)
+    check_unique_tasks(tasks, path)
 
 
 def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame | str | os.PathLike, *,

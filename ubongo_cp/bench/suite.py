@@ -511,8 +511,8 @@ def _expected_table(entry, where) -> dict[tuple[str, str, int], int]:
     Raises
     ------
     InputError
-        As :func:`~ubongo_cp.report.load_tasks` (no ``count`` column, a count that is no whole number of 64 bits),
-        or for a negative count or a task given twice, naming the table's line and the suite's.
+        As :func:`~ubongo_cp.report.load_tasks` (no ``count`` column, a count that is no whole number of 64 bits,
+        a task given twice), or for a negative count, naming the table's line and the suite's.
     """
     import pandas as pd
 
@@ -524,13 +524,9 @@ def _expected_table(entry, where) -> dict[tuple[str, str, int], int]:
         table = load_tasks(path, required=("card_id", "side", "face", "count"))
         complete = table["complete"].tolist() if "complete" in table else [True] * len(table)
         out: dict[tuple[str, str, int], int] = {}
-        seen: dict[tuple[str, str, int], str] = {}
         for position, key in enumerate(zip(table["card_id"], table["side"], table["face"].astype(int))):
             line, at = row_place(path, position)
             task = f"task {key[0]} {key[1]} face {key[2]}"
-            if key in seen:
-                raise InputError(f"{task} is given twice (also on {seen[key]}){at}", path=path, line=line)
-            seen[key] = f"line {line}" if line else f"row {position + 1}"
             count = table["count"].iloc[position]
             if pd.isna(count) or not complete[position]:
                 continue

@@ -178,17 +178,20 @@ def results_index(results) -> dict:
     Raises
     ------
     InputError
-        For a table without the key columns, or one whose card ids are numbers.
+        For a table without the key columns, one whose card ids are numbers, or one that gives a task
+        twice (:func:`ubongo_cp.report.check_unique_tasks`).
     """
-    from ..report import KEY_COLUMNS, normalize_tasks
+    from ..report import KEY_COLUMNS, check_unique_tasks, normalize_tasks
 
     if results is None:
         return {}
     missing = [c for c in KEY_COLUMNS if c not in results.columns]
     if missing:
         raise InputError(f"tasks table lacks column(s) {', '.join(missing)}")
+    results = normalize_tasks(results)
+    check_unique_tasks(results)
     index = {}
-    for row in normalize_tasks(results).to_dict("records"):
+    for row in results.to_dict("records"):
         if not _is_missing(row["face"]):
             index[(row["card_id"], row["side"], int(row["face"]))] = row
     return index

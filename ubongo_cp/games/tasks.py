@@ -174,7 +174,7 @@ class TaskDeck:
         status = tasks["status"].astype(str).str.strip().to_numpy()
         face = pd.to_numeric(tasks["face"], errors="coerce").to_numpy(dtype=float)
         diff = pd.to_numeric(tasks["difficulty"], errors="coerce").to_numpy(dtype=float)
-        from ..report.tables import row_place
+        from ..report.tables import check_unique_tasks, row_place
 
         for i in range(len(tasks)):
             line, where = row_place(path, i)
@@ -196,6 +196,7 @@ class TaskDeck:
                                  "is not a number >= 0", path=path, line=line)
             if status[i] in _UNKNOWN and diff[i] < 0:
                 raise InputError(f"difficulty {diff[i]}{where} is negative", path=path, line=line)
+        check_unique_tasks(tasks, path)
         solvable = status != "no solution"
         known = solvable & np.isfinite(diff)
         if not known.any():
@@ -206,7 +207,6 @@ class TaskDeck:
         self.cards: dict[str, list[str]] = {}
         self.ratios: dict[str, np.ndarray] = {}
         self._rows: dict[str, list[list[float]]] = {}
-        seen: dict[tuple[str, str, int], int] = {}
         for s in sides:
             rows = np.flatnonzero(side == s)
             if len(rows) == 0:
@@ -215,13 +215,6 @@ class TaskDeck:
             index = {c: k for k, c in enumerate(ids)}
             arr = np.full((len(ids), faces_of[s]), np.nan)
             for i in rows.tolist():
-                key = (card[i], s, int(face[i]))
-                if key in seen:
-                    line, where = row_place(path, i)
-                    first = f"line {seen[key] + 2}" if line is not None else f"row {seen[key] + 1}"
-                    raise InputError(f"task card {card[i]} side {s} face {int(face[i])}{where} appears twice "
-                                     f"(first on {first})", path=path, line=line)
-                seen[key] = i
                 d = diff[i] if math.isfinite(diff[i]) else top
                 arr[index[card[i]], int(face[i]) - 1] = d / self.median if solvable[i] else math.inf
             for k, c in enumerate(ids):

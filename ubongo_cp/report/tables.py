@@ -37,8 +37,8 @@ from ..rate import RATING_COLUMNS
 from ..status import Status
 
 __all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS",
-           "write_table", "text_view", "load_tasks", "load_cards", "normalize_tasks", "cast_columns", "TaskRecord",
-           "task_record", "table_file", "row_place"]
+           "write_table", "text_view", "load_tasks", "load_cards", "normalize_tasks", "check_unique_tasks",
+           "cast_columns", "TaskRecord", "task_record", "table_file", "row_place"]
 
 #: Column order of ``tasks.csv``/``tasks.parquet``.
 TASK_COLUMNS = ["card_id", "side", "face", "game", "pieces", "n_pieces", "area", "max_empty", *RATING_COLUMNS,
@@ -201,9 +201,9 @@ def load_tasks(path: str | Path, *, required: Iterable[str] = KEY_COLUMNS + ("st
     Raises
     ------
     InputError
-        For a missing or unreadable file, a missing required column, or a
-        value that does not fit its column (naming the file and, for CSV,
-        the line).
+        For a missing or unreadable file, a missing required column, a
+        value that does not fit its column, or a task given on two rows
+        (:func:`check_unique_tasks`); naming the file and, for CSV, the line.
 
     Examples
     --------
@@ -221,6 +221,7 @@ def load_tasks(path: str | Path, *, required: Iterable[str] = KEY_COLUMNS + ("st
     # a message names the line of the file).
     empty = [all(_missing(v) for v in row) for row in df.itertuples(index=False)]
     tasks = normalize_tasks(df, path=path)
+    check_unique_tasks(tasks, path)
     return tasks[[not e for e in empty]].reset_index(drop=True) if any(empty) else tasks
 
 
@@ -259,6 +260,47 @@ def normalize_tasks(df: pd.DataFrame, *, path: str | Path | None = None) -> pd.D
         raise InputError("card_id holds numbers, not text (a CSV read with plain pandas turns '01' into 1); "
                          "read the table with ubongo_cp.report.load_tasks", path=path)
     return cast_columns(df, TASK_DTYPES, path=path)
+
+
+def check_unique_tasks(df: pd.DataFrame, path: str | os.PathLike | None = None) -> None:
+    """Refuse a task table that gives one task on two rows: which of the two would count is no rule to guess.
+
+    A task is its card, side and face (and game, in a table with a ``game`` column); a row lacking one of
+    them (a spreadsheet's empty row) is no task. Card ids and sides are compared as text without surrounding
+    spaces, faces as numbers (``3`` and ``3.0`` are one face).
+
+    Raises
+    ------
+    InputError
+        Naming ``path``, the second row's line (or row, in a table without lines), the task and the
+        first row's line.
+
+    Examples
+    --------
+    >>> check_unique_tasks(pd.DataFrame({"card_id": ["01", "01"], "side": ["easy", "easy"], "face": [1, 1]}),
+    ...                    "tasks.csv")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: tasks.csv:3: task card 01 side easy face 1 is given twice (also on line 2)
+    """
+    if any(c not in df.columns for c in KEY_COLUMNS):
+        return
+    faces = pd.to_numeric(pd.Series(df["face"].tolist(), dtype=object), errors="coerce").tolist()
+    games = df["game"].tolist() if "game" in df.columns else [None] * len(df)
+    seen: dict[tuple, int] = {}
+    for position, (card, side, face, game) in enumerate(zip(df["card_id"].tolist(), df["side"].tolist(), faces,
+                                                             games)):
+        if _missing(card) or _missing(side) or _missing(face):
+            continue
+        key = (str(card).strip(), str(side).strip(), face, None if _missing(game) else str(game).strip())
+        if key in seen:
+            line, where = row_place(path, position)
+            first, _ = row_place(path, seen[key])
+            also = f"line {first}" if first is not None else f"row {seen[key] + 1}"
+            number = int(face) if float(face).is_integer() else face
+            raise InputError(f"task card {key[0]} side {key[1]} face {number}{where} is given twice (also on "
+                             f"{also})", path=path, line=line)
+        seen[key] = position
 
 
 def table_file(path: str | Path, stem: str) -> Path:

@@ -495,3 +495,37 @@ def test_a_spreadsheets_empty_rows_in_a_tasks_csv_are_no_tasks(tmp_path):
         csv.writer(f).writerows(edited)
     with pytest.raises(InputError, match=r"tasks\.csv:7: column face: 'x' is not a number"):
         load_tasks(tmp_path / "tasks.csv")
+
+
+@pytest.mark.parametrize("value, form, message", [
+    ("NaN", "csv", "column face: 'NaN' is not a die face (a whole number)"),
+    ("nan", "csv", "column face: 'nan' is not a die face (a whole number)"),
+    ("", "csv", "column face is empty in a task's row (each task's row names its card, side and die face)"),
+    (None, "parquet", "column face (row 3) is empty in a task's row"),
+])
+def test_a_task_row_with_its_face_written_nan_or_left_empty_is_refused(tmp_path, run_cli, value, form, message):
+    # A face written NaN (a spreadsheet's re-save) or left empty was read as missing: the row was the key of no
+    # task, the booklet solved that task again ("no matching result") and calibrate missed its times.
+    from conftest import one_line_error
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.report import load_tasks
+    from ubongo_cp.shipped import deck_dir, deck_tasks_path
+
+    raw = pd.read_csv(deck_tasks_path("classic"), dtype=str, keep_default_na=False)
+    raw.loc[2, "face"] = value
+    path = tmp_path / f"tasks.{form}"
+    if form == "csv":
+        raw.to_csv(path, index=False)
+    else:
+        raw.assign(face=pd.to_numeric(raw["face"])).to_parquet(path)   # a float column, NaN for the face
+    with pytest.raises(InputError) as err:
+        load_tasks(path)
+    assert (err.value.path, err.value.line) == (str(path), 4 if form == "csv" else None)
+    assert err.value.message.startswith(message)
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "01_easy.toml").write_text((deck_dir("classic") / "01_easy.toml").read_text())
+    code, out, err_text = run_cli("booklet", deck, "--results", path, "--out", tmp_path / "b.pdf", "--no-progress")
+    one_line_error(code, err_text, f"ubongo-cp: error: {path}{':4' if form == 'csv' else ''}: {message}")
+    assert not (tmp_path / "b.pdf").exists()
+

@@ -214,14 +214,14 @@ def test_a_results_table_with_a_spreadsheets_empty_row_gives_the_same_fit(tasks,
                                  "--out", tmp_path / f"{name}.json")
         assert code == 0, err
     assert load_model(tmp_path / "plain.json").weights == load_model(tmp_path / "edited.json").weights
-    # A timed task whose row lost its face is not found, on one line naming the times file and line.
+    # A task's row that lost its face is refused, on one line naming the results file and line (it was the key of
+    # no task, and the times of that task "not in the batch results").
     raw.loc[0, "face"] = ""
     raw.to_csv(tmp_path / "tasks.csv", index=False)
     code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", tmp_path / "tasks.csv",
                              "--out", tmp_path / "m.json")
-    first = times.index[(times["card"] == "01") & (times["side"] == "easy") & (times["face"] == 1)][0]
     assert code == 2 and len(err.strip().splitlines()) == 1, err
-    assert f"{tmp_path / 'times.csv'}:{first + 2}: card 01 side easy face 1 is not in the batch results" in err
+    assert f"{tmp_path / 'tasks.csv'}:2: column face is empty in a task's row" in err
 
 
 def test_a_results_table_saved_with_semicolons_says_so(tasks, tmp_path, run_cli):

@@ -202,8 +202,10 @@ def load_tasks(path: str | Path, *, required: Iterable[str] = KEY_COLUMNS + ("st
     ------
     InputError
         For a missing or unreadable file, a missing required column, a
-        value that does not fit its column, or a task given on two rows
-        (:func:`check_unique_tasks`); naming the file and, for CSV, the line.
+        value that does not fit its column (a die face written ``NaN``
+        included), a task's row without its card, side or face, or a task
+        given on two rows (:func:`check_unique_tasks`); naming the file and,
+        for CSV, the line.
 
     Examples
     --------
@@ -221,6 +223,12 @@ def load_tasks(path: str | Path, *, required: Iterable[str] = KEY_COLUMNS + ("st
     # a message names the line of the file).
     empty = [all(_missing(v) for v in row) for row in df.itertuples(index=False)]
     tasks = normalize_tasks(df, path=path)
+    for col in KEY_COLUMNS:   # a task's row (not a row of empty fields) names its task
+        lacking = [i for i, v in enumerate(tasks[col].tolist()) if _missing(v) and not empty[i]] if col in tasks else []
+        if lacking:
+            line, where = row_place(path, lacking[0])
+            raise InputError(f"column {col}{where} is empty in a task's row (each task's row names its card, side and "
+                             "die face)", path=path, line=line)
     check_unique_tasks(tasks, path)
     return tasks[[not e for e in empty]].reset_index(drop=True) if any(empty) else tasks
 
@@ -406,8 +414,10 @@ def cast_columns(df: pd.DataFrame, dtypes: dict, *, path=None) -> pd.DataFrame:
             numbers = pd.to_numeric(pd.Series([None if _missing(v) else v for v in values], index=df.index,
                                               dtype=object), errors="coerce")
             for i in range(len(values)):
-                if pd.isna(numbers.iloc[i]) and not _missing(values[i]) and not _is_nan(values[i]):
-                    fail(col, i, values[i], "a number")
+                # NaN written for a missing value is one, but in a key column no task's value: a die face is a number
+                if pd.isna(numbers.iloc[i]) and not _missing(values[i]) and not (_is_nan(values[i])
+                                                                                  and col not in KEY_COLUMNS):
+                    fail(col, i, values[i], "a die face (a whole number)" if _is_nan(values[i]) else "a number")
             if kind == "Int64":
                 whole = numbers.dropna()
                 for bad, what in ((whole != whole.round(), "a whole number"),

@@ -246,6 +246,37 @@ def test_results_with_numeric_card_ids_are_refused():
         task_views(parse_card(SMALL_CARD), results)
 
 
+def test_a_parquet_table_saved_by_plain_pandas_with_numeric_card_ids_is_read(tmp_path, run_cli):
+    # A table read with load_tasks, its card ids made numbers in pandas and saved with DataFrame.to_parquet: once
+    # refused with advice to read it with load_tasks (which had read it), and its solutions (a struct of every
+    # piece name, null where a piece is not placed) were no solutions.
+    from conftest import one_line_error
+    from ubongo_cp.report import load_tasks
+    from ubongo_cp.shipped import deck_dir, deck_tasks_path
+
+    plain = load_tasks(deck_tasks_path("classic"))
+    edited = plain.assign(card_id=plain["card_id"].astype(int))
+    edited.to_parquet(tmp_path / "tasks.parquet")
+    back = load_tasks(tmp_path / "tasks.parquet")
+    assert list(back["card_id"][::72]) == ["1", "7", "13", "19", "25", "31"]   # as a CSV re-saved by a spreadsheet
+    assert back["solution"].tolist() == plain["solution"].tolist() and back["solution"][0] == {
+        "I3": [(0, 1), (0, 2), (0, 3)], "S4": [(1, 2), (1, 3), (2, 3), (2, 4)],
+        "P5": [(1, 0), (1, 1), (2, 0), (2, 1), (2, 2)]}
+    pd.testing.assert_frame_equal(back.drop(columns="card_id"), plain.drop(columns="card_id"))
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "01_easy.toml").write_text((deck_dir("classic") / "01_easy.toml").read_text())
+    code, out, err = run_cli("booklet", deck, "--results", tmp_path / "tasks.parquet", "--out", tmp_path / "b.pdf",
+                             "--no-progress")
+    assert code == 0 and err == "" and out.startswith("wrote 1 page(s)"), err   # every task matched: none solved again
+    # a card id that is no whole number is named with its column and row
+    edited.assign(card_id=[1.5] + [1.0] * (len(edited) - 1)).to_parquet(tmp_path / "half.parquet")
+    code, out, err = run_cli("booklet", deck, "--results", tmp_path / "half.parquet", "--out", tmp_path / "b.pdf",
+                             "--no-progress")
+    one_line_error(code, err, f"ubongo-cp: error: {tmp_path / 'half.parquet'}: column card_id (row 1): 1.5 is not a "
+                              "card id (text, or a whole number)")
+
+
 def test_results_giving_a_task_twice_are_refused(tmp_path, run_cli):
     # Two rows of one task (a table pasted together from two runs): once the booklet showed the last of them
     # silently, whichever rating and solution it held.

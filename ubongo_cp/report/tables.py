@@ -334,7 +334,10 @@ def table_file(path: str | Path, stem: str) -> Path:
 def _read_raw(path: Path) -> pd.DataFrame:
     """The table as stored: CSV cells as text (no value is guessed), Parquet values as Python objects.
 
-    ``path``: a regular file (:func:`table_file`)."""
+    ``path``: a regular file (:func:`table_file`). A table edited in pandas and saved with
+    ``DataFrame.to_parquet`` is read too: card ids stored as numbers as the text a CSV holds for them (1 as
+    ``"1"``, as a spreadsheet leaves card ``"01"``, which the readers match to card 01), and solutions stored as
+    a struct of every piece name without the pieces a solution does not place."""
     from ..io import check_csv_rows, note_input, read_text
 
     note_input(path)
@@ -343,14 +346,15 @@ def _read_raw(path: Path) -> pd.DataFrame:
             import pyarrow.parquet as pq
 
             table = pq.read_table(path)
-            return pd.DataFrame({name: table.column(name).to_pylist() for name in table.column_names})
-        import io
+            df = pd.DataFrame({name: table.column(name).to_pylist() for name in table.column_names})
+        else:
+            import io
 
-        text = read_text(path)
-        # A first row of more fields would shift every column by one; a row of fewer is one cut short (the batch
-        # writes every field of every row), whose missing fields pandas would read as empty.
-        check_csv_rows(text, path, fewer=True)
-        return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+            text = read_text(path)
+            # A first row of more fields would shift every column by one; a row of fewer is one cut short (the batch
+            # writes every field of every row), whose missing fields pandas would read as empty.
+            check_csv_rows(text, path, fewer=True)
+            return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
     except InputError as exc:   # the readers' own (not UTF-8, a row of more or fewer fields): its line, the file named once
         raise InputError(f"not a batch result table: {exc.message}", path=path, line=exc.line) from None
     except (ValueError, OSError, pd.errors.ParserError) as exc:
@@ -358,6 +362,28 @@ def _read_raw(path: Path) -> pd.DataFrame:
 
         problem, line = csv_problem(exc)
         raise InputError(f"not a batch result table: {problem}", path=path, line=line) from None
+    if "card_id" in df.columns:
+        df["card_id"] = [_card_id_text(v, i, path) for i, v in enumerate(df["card_id"].tolist())]
+    if "solution" in df.columns:   # pandas' struct of every piece name: a piece not placed is null there
+        df["solution"] = [{k: c for k, c in v.items() if c is not None} if isinstance(v, dict) else v
+                          for v in df["solution"].tolist()]
+    return df
+
+
+def _card_id_text(value, position: int, path: Path):
+    """A card id of a Parquet table as text: a whole number as its digits (``1.0``, from a column of floats
+    holding a null, as ``"1"``); missing as None; text as it is."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    if isinstance(value, float):
+        if value != value:
+            return None
+        if not value.is_integer():
+            line, where = row_place(path, position)
+            raise InputError(f"column card_id{where}: {value!r} is not a card id (text, or a whole number)",
+                             path=path, line=line)
+        value = int(value)
+    return str(value)
 
 
 def row_place(path: str | os.PathLike | None, position: int) -> tuple[int | None, str]:

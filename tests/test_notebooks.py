@@ -37,22 +37,27 @@ def test_notebook_stored_without_outputs(path):
 def test_notebook_runs(path, tmp_path, monkeypatch):
     # Small inputs: the deck report runs the batch on puzzles/examples (3 card sides);
     # the strategy notebook finds no results in an empty directory and runs a tiny benchmark.
+    # Run from a directory outside the repository, as from an installed toolkit: the notebooks read the data
+    # shipped in the package (once 02-04 looked for the repository's pyproject.toml: StopIteration elsewhere).
     monkeypatch.delenv("UBONGO_BATCH_DIRS", raising=False)
     monkeypatch.delenv("UBONGO_CENSUS_DIR", raising=False)  # the census notebook makes a small census
-    monkeypatch.setenv("UBONGO_BENCH_DIR", str(tmp_path / "bench"))
+    monkeypatch.delenv("UBONGO_BENCH_DIR", raising=False)   # the default, relative to the current directory
     monkeypatch.setenv("MPLBACKEND", "Agg")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert not any((p / "pyproject.toml").exists() for p in [elsewhere, *elsewhere.parents])
     nb = nbformat.read(path, as_version=4)
     # Check that the kernel is this interpreter (jupyter_client maps "python" to sys.executable).
     nb.cells.append(nbformat.v4.new_code_cell("import sys; print(sys.executable)"))
-    client = NotebookClient(nb, timeout=120, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
+    client = NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(elsewhere)}})
     client.execute()
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
     printed = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
     assert Path(printed.strip()).resolve() == Path(sys.executable).resolve()
     if path.stem.startswith("02"):
-        assert (tmp_path / "bench" / "runs.parquet").exists() and (tmp_path / "bench" / "cactus.png").exists()
+        bench = elsewhere / "benchmarks" / "results" / "bench"
+        assert (bench / "runs.parquet").exists() and (bench / "cactus.png").exists()
 
 
 def _run(nb, cwd, env_dirs, monkeypatch):

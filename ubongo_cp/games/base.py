@@ -619,7 +619,7 @@ def _article(word: str) -> str:
     return "an" if word[:1].upper() in "AEIOU" else "a"
 
 
-def replay_moves(state: GameState, moves, *, path=None, on_move=None, before=None) -> GameState:
+def replay_moves(state: GameState, moves, *, path=None, on_move=None, before=None, after=None) -> GameState:
     """Apply a record's moves ``[{"action": int, "player": ..., "text": ...}, ...]`` through the rules.
 
     The move loop of records that store actions: each move must be an
@@ -627,7 +627,9 @@ def replay_moves(state: GameState, moves, *, path=None, on_move=None, before=Non
     ``player`` (who acts, :data:`CHANCE` for a chance node) and ``text``
     (:meth:`GameState.action_to_string`) are checked against the state.
     ``before(n, state, move)`` runs first (a game restores what its
-    transition drew, e.g. solve times), then ``on_move(n, state, action)``.
+    transition drew, e.g. solve times), then ``on_move(n, state, action)``;
+    ``after(n, state, move)`` runs once the move is applied (a game checks
+    what its transition drew against the record).
 
     Raises
     ------
@@ -663,6 +665,8 @@ def replay_moves(state: GameState, moves, *, path=None, on_move=None, before=Non
             state.apply_action(a)
         except IllegalActionError as exc:
             raise IllegalActionError(f"{where}: move {i}: {exc}") from None
+        if after is not None:
+            after(i, state, move)
     return state
 
 

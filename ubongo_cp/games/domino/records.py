@@ -12,9 +12,9 @@ import os
 from dataclasses import asdict, fields
 from typing import Any, Callable, Sequence
 
-from ...errors import IllegalActionError, InputError, as_written
-from ..base import RecordFormat, check_result, is_int, malformed, register_record_format
-from .actions import NUM_ACTIONS, domino_name, is_swap
+from ...errors import InputError
+from ..base import RecordFormat, check_result, is_int, malformed, register_record_format, replay_moves
+from .actions import domino_name, is_swap
 from .state import DominoSettings, DominoState
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "record_of", "replay"]
@@ -96,7 +96,7 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
         File name used in error messages.
     on_move : callable, optional
         Called as ``on_move(n, state, action)`` before move ``n`` (from 1) is
-        applied, after it was checked.
+        applied (and its legality checked).
 
     Returns
     -------
@@ -114,7 +114,6 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
         A recorded move the rules forbid; the message names the move number
         and the rule.
     """
-    where = "record" if path is None else os.fspath(path)
     for field, kind, what in (("settings", dict, "an object"), ("deal", dict, "an object"),
                               ("moves", list, "a list"), ("result", (dict, type(None)), "an object")):
         if field in record and not isinstance(record[field], kind):
@@ -142,36 +141,27 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
         raise InputError(exc.message, path=path) from None
     except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise InputError(f"malformed record ({malformed(exc)})", path=path) from None
-    for i, move in enumerate(moves, 1):
-        a = move.get("action") if isinstance(move, dict) else None
-        if not is_int(a):
-            raise InputError(f"move {i}: needs an integer 'action'", path=path)
-        if state.is_terminal():
-            raise InputError(f"move {i}: the game is already over ({state.end_reason})", path=path)
-        if "n" in move and move["n"] != i:
-            raise InputError(f"move {i}: numbered {as_written(move['n'])}", path=path)
-        if "player" in move and move["player"] != state.cur:
-            raise InputError(f"move {i}: recorded for player {as_written(move['player'])} "
-                             f"but player {state.cur} is to act", path=path)
-        if "text" in move and 0 <= a < NUM_ACTIONS and move["text"] != state.action_to_string(a):
-            raise InputError(f"move {i}: text {as_written(move['text'])} does not match action {a} "
-                             f"({as_written(state.action_to_string(a))})", path=path)
-        why = state.why_illegal(a)
-        if why is not None:
-            raise IllegalActionError(f"{where}: move {i}: illegal action {a} "
-                                     f"({state.action_to_string(a)}) by player {state.cur}: {why}")
-        if is_swap(a):
-            depth = move.get("swap_depth")
-            if not is_int(depth) or not 0 <= depth <= len(state.stock) - 1:
-                raise InputError(f"move {i}: a swap needs 'swap_depth' in 0..{len(state.stock) - 1}",
-                                 path=path)
+
+    misplaced: list[str] = []   # the name of a move that is no swap but carries a depth, as it was played
+
+    def given_depth(i: int, state: DominoState, move: dict) -> None:
+        """A recorded swap's depth (DN-10: where its domino went into the stock), for the state to replay."""
+        a, depth = move["action"], move.get("swap_depth")
+        if is_swap(a) and is_int(depth) and 0 <= depth < len(state.stock):
             state._forced_depth = depth
-        elif "swap_depth" in move:
-            raise InputError(f"move {i}: 'swap_depth' belongs to a swap (DN-10), not to "
-                             f"{state.action_to_string(a)!r}", path=path)
-        if on_move is not None:
-            on_move(i, state, a)
-        state._apply(a)
+        elif not is_swap(a) and "swap_depth" in move:
+            misplaced.append(state.action_to_string(a))
+
+    def check_depth(i: int, state: DominoState, move: dict) -> None:
+        """Once the move passed the rules: a swap's depth was the one given, and only a swap has one."""
+        depth = move.get("swap_depth")
+        if is_swap(move["action"]) and (not is_int(depth) or depth != state.swap_depths[-1]):
+            raise InputError(f"move {i}: a swap needs 'swap_depth' in 0..{len(state.stock) - 1}", path=path)
+        if misplaced:
+            raise InputError(f"move {i}: 'swap_depth' belongs to a swap (DN-10), not to {misplaced[0]!r}", path=path)
+
+    # each move checked against the rules once, where every game checks it (apply_action)
+    replay_moves(state, moves, path=path, on_move=on_move, before=given_depth, after=check_depth)
     check_result(record.get("result"), result_of(state) if state.is_terminal() else None, path)
     return state
 

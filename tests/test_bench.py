@@ -8,6 +8,7 @@ external solvers are small scripts in tests/data/bench that share no code with t
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -611,6 +612,64 @@ def test_bad_suite_files_name_file_and_line(tmp_path, run_cli, entry, line, mess
     if line is not None:
         assert f"{suite}:{line}: " in err
     assert not (tmp_path / "out" / "runs.jsonl").exists()
+
+
+GRID_SUITE = """
+[[instance]]
+name = "tetrahexes-4x7"
+pieces = "tetrahexes"
+rectangle = [4, 7]
+question = "count"
+expected = 18
+
+[[instance]]
+name = "hexiamonds-4x9"
+pieces = "hexiamonds"
+rectangle = [4, 9]
+question = "count"
+expected = 148
+
+[[instance]]
+name = "soma-mirror"
+pieces = "soma"
+rectangle = [3, 3, 3]
+orientations = "mirror"
+question = "count"
+expected = 27024
+"""
+
+
+def test_grid_suites_take_boxes_of_the_pieces_grid_and_its_orientation_modes(tmp_path):
+    # A rectangle is a box of the pieces' grid (as solve --region 4x7), three sizes on cubes, and the
+    # cube grid's mode 'mirror' is taken. Once the hexagon and triangle rectangles were squares (refused
+    # as regions of another grid), [3, 3, 3] was refused, and so was 'mirror'. The tetrahexes and
+    # hexiamonds counts are Polyform Puzzler's (9 and 74 up to symmetry, grids.md); the Soma pieces with
+    # mirror images allowed, the screws A and B one shape, were counted by an independent search (563
+    # up to the cube's 48 symmetries, none of which fixes a tiling).
+    for task in load_suite(_suite(tmp_path, GRID_SUITE)).tasks:
+        built = build(task.source, task.question)
+        assert built.region.area == {"tetrahexes-4x7": 28, "hexiamonds-4x9": 72, "soma-mirror": 27}[task.instance]
+        got = answer(built, task.question, task.k, "bitboard")
+        assert got["count"] == task.expected, task.instance
+        assert check_solution(built, got["solution"]) is None
+
+
+@pytest.mark.parametrize("entry, message", [
+    ('pieces = "soma"\nrectangle = [3, 3]\n',
+     "rectangle must be [LAYERS, ROWS, COLS], three positive integers (a box of the cube grid of soma)"),
+    ('pieces = "tetrahexes"\nrectangle = [4, 7, 2]\n',
+     "rectangle must be [ROWS, COLS], two positive integers (a box of the hex grid of tetrahexes)"),
+    ('pieces = "hexiamonds"\nrectangle = [20, 20]\n', "rectangle [20, 20] has 800 cells, more than 400"),
+    ('pieces = "tetrahexes"\nrectangle = [4, 7]\norientations = "mirror"\n',
+     "orientations: orientation mode 'mirror' does not exist on the hex grid"),
+    ('pieces = "soma"\nrectangle = [3, 3, 3]\norientations = "one-sided"\n',
+     "orientations: orientation mode 'one-sided' does not exist on the cube grid"),
+])
+def test_grid_suite_entries_are_checked_against_the_pieces_grid(tmp_path, entry, message):
+    suite = _suite(tmp_path, '[[instance]]\nname = "a"\n' + entry)
+    with pytest.raises(InputError, match="^" + re.escape(f"{suite}:")) as caught:
+        load_suite(suite)
+    assert message in str(caught.value)
 
 
 @pytest.mark.parametrize("rows, line, message", [

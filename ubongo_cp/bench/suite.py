@@ -19,8 +19,9 @@ An instance names exactly one source:
 ``exact_cover = FILE``
     an exact-cover matrix in Knuth's plain format (:mod:`ubongo_cp.exactcover`);
 ``pieces = SET`` with ``region = FILE`` or ``rectangle = [ROWS, COLS]``
+    (a box of the pieces' grid, ``[LAYERS, ROWS, COLS]`` on cubes),
     optionally ``use = [names]`` (a name may repeat: identical pieces, UP-5)
-    and ``orientations``; a region of more than 400 cells (the guard of
+    and ``orientations`` (a mode of the pieces' grid); a region of more than 400 cells (the guard of
     ``solve`` against a mistyped region) needs ``max_cells = N``;
 ``card = FILE``
     a card side: each of its tasks (``faces = [..]`` to pick some), or its
@@ -52,6 +53,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import random
 import re
@@ -406,8 +408,8 @@ def _exact_cover_units(entry, where, name, quick):
 
 
 def _pieces_units(entry, where, name, quick):
-    from ..geometry import ORIENTATION_MODES
-    from ..pieces import resolve_pieces_path
+    from ..geometry import MAX_REGION_CELLS
+    from ..pieces import load_pieces, resolve_pieces_path
 
     spec = entry["pieces"]
     if not isinstance(spec, str) or not spec:
@@ -416,56 +418,65 @@ def _pieces_units(entry, where, name, quick):
     if not path.is_file():
         raise where.error(f"pieces names a missing piece-set file: {spec} (looked at {path})", "pieces")
     source: dict = {"kind": "pieces", "pieces": os.fspath(path.resolve())}
+    piece_set = _checked(lambda: load_pieces(path), where, "pieces")
+    grid = piece_set.grid
     if ("region" in entry) == ("rectangle" in entry):
         given = "both are given" if "region" in entry else "neither is given"
         raise where.error(f"instance {name!r} needs either region = FILE or rectangle = [ROWS, COLS]: {given}")
-    if "region" in entry:
-        source["region"] = os.fspath(_file(entry, "region", where))
-    else:
-        rect = entry["rectangle"]
-        if (not isinstance(rect, list) or len(rect) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in rect)):
-            raise where.error("rectangle must be [ROWS, COLS], two positive integers", "rectangle")
-        source["rectangle"] = list(rect)
-    from ..geometry import MAX_REGION_CELLS
-
     max_cells = _int(entry, "max_cells", where, low=1)
     if max_cells is not None:
         source["max_cells"] = max_cells
     limit = MAX_REGION_CELLS if max_cells is None else max_cells
-    if "region" in entry:   # read once here, so that a region over the limit stops the suite before any run
+    if "rectangle" in entry:
+        rect = entry["rectangle"]
+        if (not isinstance(rect, list) or len(rect) != grid.dim
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in rect)):
+            sizes = "[LAYERS, ROWS, COLS], three" if grid.dim == 3 else "[ROWS, COLS], two"
+            raise where.error(f"rectangle must be {sizes} positive integers (a box of the {grid.name} grid of "
+                              f"{spec})", "rectangle")
+        source["rectangle"] = list(rect)
+        cells = math.prod(rect) * len(grid.box(*[1] * len(rect)))   # a box's cells grow with each size
+        if cells > limit:   # refused before the box is made
+            raise where.error(f"rectangle {rect} has {cells:,} cells, more than {limit}: a guard against a "
+                              "mistyped size; raise it with max_cells = N for a larger puzzle", "rectangle")
+    else:
+        source["region"] = os.fspath(_file(entry, "region", where))
+        # read once here, so that a region over the limit stops the suite before any run
         from ..geometry import MAX_CELLS_OPTION
-        from ..pieces import load_region
 
         option = MAX_CELLS_OPTION.set("max_cells = N in the suite entry")
         try:
-            _checked(lambda: load_region(source["region"], max_cells=limit), where, "region")
+            _checked(lambda: _region(source, grid), where, "region")
         finally:
             MAX_CELLS_OPTION.reset(option)
-    elif entry["rectangle"][0] * entry["rectangle"][1] > limit:
-        rows, cols = entry["rectangle"]
-        raise where.error(f"rectangle [{rows}, {cols}] has {rows * cols:,} cells, more than {limit}: a guard against "
-                          "a mistyped size; raise it with max_cells = N for a larger puzzle", "rectangle")
     if "use" in entry:
         use = entry["use"]
         if isinstance(use, str):
             use = [n for n in use.replace(",", " ").split() if n]
         if not isinstance(use, list) or not use or not all(isinstance(n, str) and n for n in use):
             raise where.error("use must be a list of piece names", "use")
-        from ..pieces import load_pieces
-
-        piece_set = _checked(lambda: load_pieces(path), where, "pieces")
         unknown = [n for n in use if n not in piece_set]
         if unknown:
             raise where.error(f"unknown piece {unknown[0]!r} (the set {spec} has {' '.join(piece_set.names)})",
                               "use")
         source["use"] = use
     mode = entry.get("orientations", "free")
-    if mode not in ORIENTATION_MODES:
-        raise where.error(f"orientations must be one of {', '.join(ORIENTATION_MODES)}, got {mode!r}",
-                          "orientations")
+    problem = grid.mode_problem(mode)
+    if problem:
+        raise where.error(f"orientations: {problem}", "orientations")
     source["orientations"] = mode
     return [(name, source, None)]
+
+
+def _region(source: dict, grid):
+    """The region of a ``pieces`` source: its region file, or its ``rectangle``, a box of the pieces' grid."""
+    from ..geometry import MAX_REGION_CELLS
+    from ..pieces import Region, load_region
+
+    limit = source.get("max_cells", MAX_REGION_CELLS)
+    if "region" in source:
+        return load_region(source["region"], max_cells=limit)
+    return Region.box(*source["rectangle"], grid=grid, max_cells=limit)
 
 
 def _card_units(entry, where, name, quick):
@@ -624,14 +635,11 @@ def build(source: dict, question: str) -> Built:
         return Built(matrix, None, None, _digest(matrix))
     mode = "free"
     if kind == "pieces":
-        from ..pieces import Region, load_pieces, load_region
+        from ..pieces import load_pieces
 
-        pieces = list(load_pieces(source["pieces"]).select(source.get("use")))
-        limit = {"max_cells": source["max_cells"]} if "max_cells" in source else {}
-        if "region" in source:
-            region = load_region(source["region"], **limit)
-        else:
-            region = Region.rectangle(*source["rectangle"], **limit)
+        piece_set = load_pieces(source["pieces"])
+        pieces = list(piece_set.select(source.get("use")))
+        region = _region(source, piece_set.grid)
         mode = source.get("orientations", "free")
     elif kind == "card":
         from ..cards import load_card

@@ -195,6 +195,23 @@ def test_external_solvers_are_run_and_their_answers_read(tmp_path):
     assert (out / "instances").is_dir() and len(list((out / "instances").glob("*.dlx"))) == 4
 
 
+def test_an_external_count_without_a_listed_solution_is_not_verified(tmp_path):
+    # Knuth's programs without m1 print only the total: a solvable answer with no solution to check is
+    # verified False, as for any solver, and the summary counts it. Once the external answer's empty
+    # check (None) was kept, so the run read as one with nothing to check, and the summary left it out.
+    suite = _suite(tmp_path, SMALL.split("[[instance]]\nname = \"board1\"")[0])
+    out = tmp_path / "out"
+    outcome = run_bench(suite, solvers=["dlx"], externals=[f"plain={FAKE_DLX}"], out=out, time_limit=60,
+                        progress=False, warmups=0)
+    t = outcome.table.set_index(["solver", "instance", "question"])
+    assert t.loc[("plain", "dominoes-2x4", "count"), ["count", "verified"]].tolist() == [5, False]
+    assert t.loc[("plain", "queens4", "first"), ["count", "verified"]].tolist() == [1, False]
+    assert t.loc[("dlx", "dominoes-2x4", "count"), "verified"]
+    assert pd.isna(t.loc[("plain", "langford5", "count"), "verified"])   # no solution: nothing to check
+    assert not outcome.wrong
+    assert "4 runs gave no solution to check (their counts are compared only)." in (out / "summary.md").read_text()
+
+
 def test_a_wrong_external_solver_is_flagged(tmp_path, run_cli):
     suite = _suite(tmp_path, SMALL)
     code, out, err = run_cli("bench", suite, "--solvers", "dlx", "--external", f"liar={FAKE_DLX} wrong",

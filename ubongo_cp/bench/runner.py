@@ -670,13 +670,13 @@ def _one_run(task, solver, repeat, b, files, limits: Limits, scratch: Path) -> d
         row["subsets"] = result.get("subsets")
         if result.get("subset_counts") is not None:
             row["answer_digest"] = subsets_digest(result["subset_counts"])
-        if "verified" in result:
-            row["verified"], row["invalid"] = result["verified"], result.get("invalid")
-        elif result.get("solution") is not None:
+        if "verified" not in result and result.get("solution") is not None:
             problem = check_solution(b, result["solution"])
             row["verified"], row["invalid"] = problem is None, (f"invalid solution: {problem}" if problem else None)
-        elif row["count"]:
-            row["verified"] = False
+        else:   # an external program's answer comes checked (verified None: it listed no solution)
+            row["verified"], row["invalid"] = result.get("verified"), result.get("invalid")
+            if row["verified"] is None and row["count"]:
+                row["verified"] = False
         row["solve_s"] = result.get("solve_s")
         row["counters"] = json.dumps(result.get("counters") or {}, sort_keys=True, default=str)
     return row

@@ -42,8 +42,9 @@ column             type       meaning
 region             string     canonical form (:func:`~ubongo_cp.polyominoes.canonical_form`):
                               ``#``/``.`` rows joined by ``/``, e.g. ``"###/#.."``
 cells              int16      N
-rows, cols         int8       bounding box of the canonical form (rows <= cols)
-symmetry           int8       order of the region's stabiliser (1, 2, 4 or 8)
+rows, cols         int8       bounding box of the canonical form's picture (on squares rows <= cols)
+symmetry           int8       order of the region's stabiliser in its grid's symmetry group (squares:
+                              1, 2, 4 or 8; hexagons and triangles: of 12; cubes: of 48)
 holes              int8       enclosed empty components (0 unless ``holes``)
 matching_subsets   int32      K-subsets whose area is N (``AnalysisResult.matching_area``)
 tiling_subsets     int32      K-subsets that tile the region

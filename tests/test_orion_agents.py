@@ -146,3 +146,22 @@ def test_mcts_searches_the_game_of_a_tile_set_read_from_a_file(tmp_path):
         s = OrionState(game=game, seed=2)
         a = MctsAgent(1, simulations=8)(s)
         assert a in s.legal_actions()
+
+
+def test_tournament_cost_bound_counts_mcts_at_its_measured_cost(monkeypatch):
+    # An mcts game costs about 5.6 CPU-s with mcts on both seats (200 simulations a move, measured on the
+    # published game): 20,000 self-play games are about 31 CPU-hours, beyond the 24 a tournament runs
+    # without --yes, and must be refused before any game. Counted at the 1 s of an unlisted agent, they
+    # were estimated at 5.6 hours and played.
+    from ubongo_cp.errors import MAX_JOB_CPU_SECONDS, JobTooLargeError
+    from ubongo_cp.games.orion import agents, sim
+
+    assert set(sim.AGENT_SECONDS) == set(agents.AGENTS)   # every agent has a measured cost
+
+    def no_game(*args, **kwargs):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(sim, "map_chunks", no_game)
+    assert MAX_JOB_CPU_SECONDS == 24 * 3600
+    with pytest.raises(JobTooLargeError, match="this tournament"):
+        sim.run_tournament(["mcts"], 20_000, max_cpu_seconds=MAX_JOB_CPU_SECONDS)

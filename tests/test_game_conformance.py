@@ -439,3 +439,22 @@ def test_a_record_is_written_only_with_one_text_label_per_seat(name, players, tm
     save_record(state, tmp_path / "game.json", tuple(good))
     assert json.loads((tmp_path / "game.json").read_text())["players"] == good
     load_record(tmp_path / "game.json")
+
+
+@pytest.mark.parametrize("name", ["ubongo", "duel", "domino"])
+@pytest.mark.parametrize("field, value, message", [
+    ("n", True, "move 1: numbered true"),           # JSON's true is no move number, though Python's True == 1
+    ("n", 1.0, "move 1: numbered 1.0"),
+    ("player", False, "move 1: recorded for player false but player {player} is to act"),
+], ids=["n true", "n 1.0", "player false"])
+def test_a_move_number_or_player_of_another_type_is_refused(name, field, value, message):
+    # A hand-edited record: "n": true or "player": false compared equal to 1 and 0 and the record replayed
+    # (Orion's records already refuse a player that is no whole number).
+    state = GAMES[name][0](1)
+    state.apply_action(state.legal_actions()[0])
+    record = json.loads(json.dumps(record_of(state), allow_nan=False))
+    record["moves"][0][field] = value
+    first = record["moves"][0]["player"] if field != "player" else GAMES[name][0](1).current_player()
+    with pytest.raises(InputError) as caught:
+        replay_record(record)
+    assert caught.value.message == message.format(player=first)

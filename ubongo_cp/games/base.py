@@ -67,6 +67,7 @@ __all__ = [
     "replay_record",
     "check_result",
     "replay_moves",
+    "move_label_problem",
     "generator_to_json",
     "generator_from_json",
     "floats_to_json",
@@ -649,14 +650,9 @@ def replay_moves(state: GameState, moves, *, path=None, on_move=None, before=Non
             raise InputError(f"move {i}: needs an integer 'action'", path=path)
         if state.is_terminal():
             raise InputError(f"move {i}: the game is already over", path=path)
-        if "n" in move and move["n"] != i:
-            raise InputError(f"move {i}: numbered {as_written(move['n'])}", path=path)
-        if "player" in move and move["player"] != state.current_player():
-            raise InputError(f"move {i}: recorded for player {as_written(move['player'])} but "
-                             f"player {state.current_player()} is to act", path=path)
-        if "text" in move and move["text"] != state.action_to_string(a):
-            raise InputError(f"move {i}: text {as_written(move['text'])} does not match action {as_written(a)} "
-                             f"({as_written(state.action_to_string(a))})", path=path)
+        problem = move_label_problem(i, move, state.current_player(), state.action_to_string(a))
+        if problem:
+            raise InputError(problem, path=path)
         if before is not None:
             before(i, state, move)
         if on_move is not None:
@@ -668,6 +664,23 @@ def replay_moves(state: GameState, moves, *, path=None, on_move=None, before=Non
         if after is not None:
             after(i, state, move)
     return state
+
+
+def move_label_problem(i: int, move: dict, player: int, text: str | None) -> str | None:
+    """What is wrong with the labels of a record's move ``i`` (from 1), or None.
+
+    The optional ``n`` must be ``i``, ``player`` the player to act (``player``), both whole numbers (JSON's
+    ``true`` is no move number, nor player 1); ``text`` the name of the move's action (not checked when
+    ``text`` is None: an action id the game does not know).
+    """
+    if "n" in move and not (is_int(move["n"]) and move["n"] == i):
+        return f"move {i}: numbered {as_written(move['n'])}"
+    if "player" in move and not (is_int(move["player"]) and move["player"] == player):
+        return f"move {i}: recorded for player {as_written(move['player'])} but player {player} is to act"
+    if "text" in move and text is not None and move["text"] != text:
+        return (f"move {i}: text {as_written(move['text'])} does not match action {as_written(move['action'])} "
+                f"({as_written(text)})")
+    return None
 
 
 def generator_to_json(rng: np.random.Generator) -> dict:

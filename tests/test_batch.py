@@ -495,6 +495,11 @@ def test_a_spreadsheets_empty_rows_in_a_tasks_csv_are_no_tasks(tmp_path):
         csv.writer(f).writerows(edited)
     with pytest.raises(InputError, match=r"tasks\.csv:7: column face: 'x' is not a number"):
         load_tasks(tmp_path / "tasks.csv")
+    # A blank line (no row to pandas) counts too: once the row's position from the header line was named (6).
+    text = (tmp_path / "tasks.csv").read_text().splitlines()
+    (tmp_path / "tasks.csv").write_text("\n".join(text[:2] + [""] + text[2:]) + "\n")
+    with pytest.raises(InputError, match=r"tasks\.csv:8: column face: 'x' is not a number"):
+        load_tasks(tmp_path / "tasks.csv")
 
 
 @pytest.mark.parametrize("value, form, message", [

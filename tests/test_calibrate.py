@@ -180,6 +180,13 @@ def test_batch_rates_with_the_fitted_model(tasks, tmp_path, run_cli):
     # A first row with a field more was read as having an index column: every field shifted by one.
     ("card,side,face,player,seconds\n01,easy,1,ana,17.83,extra\n01,easy,2,ana,12\n",
      "t.csv:2: not a CSV table: 6 fields where the header line has 5"),
+    # A blank line (no row to pandas) and a quoted player name over two lines: once named lines 3 and 4, the
+    # rows counted from the header line, not the lines of the file.
+    ("card,side,face,player,seconds\n01,easy,1,ana,30\n\n01,easy,2,ana,abc\n",
+     "t.csv:4: seconds 'abc' is not a number > 0"),
+    ('card,side,face,player,seconds\n01,easy,1,"ana\nb",30\n01,easy,2,ana,-1\n',
+     "t.csv:4: seconds '-1' is not a number > 0"),
+    ("card,side,face,seconds\n01,easy,1,30\n\n\n99,easy,1,20\n", "t.csv:5: card 99 side easy face 1 is not in"),
     ("card,side,face,seconds\n\n01,easy,1,30,\n", "t.csv:3: not a CSV table: 5 fields where the header line has 4"),
 ])
 def test_bad_times_get_one_clear_line(tmp_path, run_cli, content, message):

@@ -143,6 +143,27 @@ def test_deck_bad_tables_name_the_problem(change, message):
         TaskDeck(change(classic_frame(1)).reset_index(drop=True), "classic", path="t.csv")
 
 
+def test_deck_rows_read_from_csv_are_named_by_their_line_of_the_file(tmp_path):
+    # A tasks.csv edited by hand: a blank line and a spreadsheet's empty row before a bad row. The message named
+    # the row's position counted from the header line (line 4 for the face on line 6), not the line an editor
+    # shows.
+    df = classic_frame(1)
+    df.loc[2, "face"] = 7
+    lines = df.to_csv(index=False).splitlines()
+    width = len(df.columns)
+    lines[2:2] = ["", "," * (width - 1)]       # rows of faces 1 and 2 stay on lines 2 and 5
+    (tmp_path / "t.csv").write_text("\n".join(lines) + "\n")
+    assert lines[5].startswith("01,easy,7,")
+    with pytest.raises(InputError, match=re.escape(f"{tmp_path / 't.csv'}:6: face 7 is not an integer 1..6")):
+        TaskDeck(load_tasks(tmp_path / "t.csv"), "classic", path=tmp_path / "t.csv")
+    lines[5] = lines[5].replace("01,easy,7,", "01,easy,3,")
+    lines.append(lines[1])                       # face 1 of the easy side again, on line 16
+    (tmp_path / "t.csv").write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputError, match=re.escape(f"{tmp_path / 't.csv'}:16: task card 01 side easy face 1 "
+                                                   "appears twice (first on line 2)")):
+        TaskDeck(load_tasks(tmp_path / "t.csv"), "classic", path=tmp_path / "t.csv")
+
+
 def test_load_tasks_csv_parquet_and_missing(tmp_path):
     df = classic_frame(2)
     df.to_csv(tmp_path / "t.csv", index=False)

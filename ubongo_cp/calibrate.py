@@ -388,10 +388,11 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
     """
     import pandas as pd
 
-    from .io import check_csv_rows, read_text
+    from .io import check_csv_rows, csv_record_lines, read_text
 
     text = read_text(path)
     check_csv_rows(text, path)
+    lines = csv_record_lines(text)
     try:
         import io
 
@@ -413,7 +414,7 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
                          f"optionally player){hint}", path=path, line=1)
     rows = []
     for i, r in enumerate(raw.to_dict("records")):
-        line = i + 2
+        line = lines[i] if len(lines) == len(raw) else i + 2   # the line an editor shows (blank lines skipped)
         face, seconds = r["face"].strip(), r["seconds"].strip()
         if not face.isdigit() or int(face) < 1:
             raise InputError(f"face {face!r} is not a whole number >= 1", path=path, line=line)

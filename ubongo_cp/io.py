@@ -682,6 +682,39 @@ def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: b
         return                # pandas says what is wrong with it
 
 
+def csv_record_lines(text: str) -> list[int]:
+    """The line of ``text`` on which each row after the header line begins, for the rows pandas reads.
+
+    pandas skips a blank line (also one of spaces only) and reads a quoted
+    field over several lines as one, so the row at position ``i`` is on
+    line ``i + 2`` only in a file without either: a message names the line
+    an editor shows from this list. Empty when the text is no CSV the
+    standard reader takes (pandas then says what is wrong with it).
+
+    Examples
+    --------
+    >>> csv_record_lines('a,b\\n1,2\\n\\n  \\n3,"x\\ny"\\n4,5\\n')
+    [2, 5, 7]
+    """
+    import csv
+
+    lines: list[int] = []
+    header = False
+    end = 0               # the line on which the previous row ended
+    try:
+        reader = csv.reader(text.splitlines(keepends=True), skipinitialspace=True)
+        for row in reader:
+            start, end = end + 1, reader.line_num
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue
+            if header:
+                lines.append(start)
+            header = True
+    except csv.Error:
+        return []
+    return lines
+
+
 def check_regular_file(path: str | os.PathLike, what: str = "a file") -> None:
     """Refuse a path that is not a regular file, before anything opens it.
 

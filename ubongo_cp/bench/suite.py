@@ -536,7 +536,7 @@ def _expected_table(entry, where) -> dict[tuple[str, str, int], int]:
         complete = table["complete"].tolist() if "complete" in table else [True] * len(table)
         out: dict[tuple[str, str, int], int] = {}
         for position, key in enumerate(zip(table["card_id"], table["side"], table["face"].astype(int))):
-            line, at = row_place(path, position)
+            line, at = row_place(path, position, table)
             task = f"task {key[0]} {key[1]} face {key[2]}"
             count = table["count"].iloc[position]
             if pd.isna(count) or not complete[position]:

@@ -128,7 +128,7 @@ class TaskDeck:
     ------
     InputError
         A table of another game than the one given, a missing column, a bad side, face, status or difficulty (with the
-        CSV line number ``row + 2``, or the row of another table), a task the
+        CSV line the row was read from, or the row of another table), a task the
         batch gave no answer ("error", "disagreement"), a duplicated task, a card side that
         lacks some face, or a card side whose tasks are all unsolvable.
 
@@ -177,7 +177,7 @@ class TaskDeck:
         from ..report.tables import check_unique_tasks, row_place
 
         for i in range(len(tasks)):
-            line, where = row_place(path, i)
+            line, where = row_place(path, i, tasks)
             if side[i] not in faces_of:
                 raise InputError(f"side {side[i]!r}{where} is not a side of the {game} deck ({', '.join(sides)}; "
                                  "the deck spec lists them)", path=path, line=line)

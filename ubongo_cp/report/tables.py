@@ -71,6 +71,10 @@ CARD_COLUMNS = list(CARD_DTYPES)
 #: Columns without which a table is not a task table (the keys of a task).
 KEY_COLUMNS = ("card_id", "side", "face")
 
+#: Key of ``DataFrame.attrs`` under which a table read from CSV keeps the line of the file each row was on
+#: (a dict: index label -> line; :func:`row_place`).
+LINES = "ubongo_cp.lines"
+
 
 # --------------------------------------------------------------------------- writing
 
@@ -226,11 +230,19 @@ def load_tasks(path: str | Path, *, required: Iterable[str] = KEY_COLUMNS + ("st
     for col in KEY_COLUMNS:   # a task's row (not a row of empty fields) names its task
         lacking = [i for i, v in enumerate(tasks[col].tolist()) if _missing(v) and not empty[i]] if col in tasks else []
         if lacking:
-            line, where = row_place(path, lacking[0])
+            line, where = row_place(path, lacking[0], tasks)
             raise InputError(f"column {col}{where} is empty in a task's row (each task's row names its card, side and "
                              "die face)", path=path, line=line)
     check_unique_tasks(tasks, path)
-    return tasks[[not e for e in empty]].reset_index(drop=True) if any(empty) else tasks
+    if not any(empty):
+        return tasks
+    tasks = tasks[[not e for e in empty]]
+    lines = tasks.attrs.get(LINES)
+    kept = tasks.index.tolist()
+    tasks = tasks.reset_index(drop=True)
+    if lines is not None:   # each row keeps its line of the file
+        tasks.attrs[LINES] = {new: lines[old] for new, old in enumerate(kept)}
+    return tasks
 
 
 def load_cards(path: str | Path) -> pd.DataFrame:
@@ -302,8 +314,8 @@ def check_unique_tasks(df: pd.DataFrame, path: str | os.PathLike | None = None) 
             continue
         key = (str(card).strip(), str(side).strip(), face, None if _missing(game) else str(game).strip())
         if key in seen:
-            line, where = row_place(path, position)
-            first, _ = row_place(path, seen[key])
+            line, where = row_place(path, position, df)
+            first, _ = row_place(path, seen[key], df)
             also = f"line {first}" if first is not None else f"row {seen[key] + 1}"
             number = int(face) if float(face).is_integer() else face
             raise InputError(f"task card {key[0]} side {key[1]} face {number}{where} is given twice (also on "
@@ -338,7 +350,7 @@ def _read_raw(path: Path) -> pd.DataFrame:
     ``DataFrame.to_parquet`` is read too: card ids stored as numbers as the text a CSV holds for them (1 as
     ``"1"``, as a spreadsheet leaves card ``"01"``, which the readers match to card 01), and solutions stored as
     a struct of every piece name without the pieces a solution does not place."""
-    from ..io import check_csv_rows, note_input, read_text
+    from ..io import check_csv_rows, csv_record_lines, note_input, read_text
 
     note_input(path)
     try:
@@ -354,7 +366,10 @@ def _read_raw(path: Path) -> pd.DataFrame:
             # A first row of more fields would shift every column by one; a row of fewer is one cut short (the batch
             # writes every field of every row), whose missing fields pandas would read as empty.
             check_csv_rows(text, path, fewer=True)
-            return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+            df = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+            lines = csv_record_lines(text)
+            if len(lines) == len(df):
+                df.attrs[LINES] = dict(zip(df.index.tolist(), lines))
     except InputError as exc:   # the readers' own (not UTF-8, a row of more or fewer fields): its line, the file named once
         raise InputError(f"not a batch result table: {exc.message}", path=path, line=exc.line) from None
     except (ValueError, OSError, pd.errors.ParserError) as exc:
@@ -386,11 +401,14 @@ def _card_id_text(value, position: int, path: Path):
     return str(value)
 
 
-def row_place(path: str | os.PathLike | None, position: int) -> tuple[int | None, str]:
+def row_place(path: str | os.PathLike | None, position: int, table: pd.DataFrame | None = None
+              ) -> tuple[int | None, str]:
     """Where row ``position`` (0-based) of a table read from ``path`` is, for a message.
 
-    Returns ``(line, where)``: a CSV names the line (header line, then the rows) and ``where`` is empty;
+    Returns ``(line, where)``: a CSV names the line and ``where`` is empty;
     another table (Parquet) has no lines, so ``line`` is None and ``where`` says ``" (row N)"``, 1-based.
+    The line is the one :func:`load_tasks` read the row of ``table`` from (blank lines, a spreadsheet's
+    empty rows and fields over several lines counted), else the header line's and then one per row.
 
     Examples
     --------
@@ -398,6 +416,10 @@ def row_place(path: str | os.PathLike | None, position: int) -> tuple[int | None
     ((2, ''), (None, ' (row 1)'))
     """
     if path is not None and Path(path).suffix.lower() == ".csv":
+        lines = None if table is None else table.attrs.get(LINES)
+        label = None if table is None else table.index[position]
+        if lines is not None and label in lines:
+            return lines[label], ""
         return position + 2, ""
     return None, f" (row {position + 1})"
 
@@ -407,7 +429,7 @@ def cast_columns(df: pd.DataFrame, dtypes: dict, *, path=None) -> pd.DataFrame:
     df = df.copy()
 
     def fail(col: str, position: int, value, what: str):
-        line, where = row_place(path, position)
+        line, where = row_place(path, position, df)
         raise InputError(f"column {col}{where}: {value!r} is not {what}", path=path, line=line)
 
     for col, kind in dtypes.items():

@@ -231,6 +231,29 @@ def test_a_results_table_with_a_spreadsheets_empty_row_gives_the_same_fit(tasks,
     assert f"{tmp_path / 'tasks.csv'}:2: column face is empty in a task's row" in err
 
 
+def test_a_times_table_with_a_spreadsheets_empty_rows_gives_the_same_fit(tasks, tmp_path, run_cli):
+    # Rows emptied in a spreadsheet are saved as rows of empty fields (",,,,"): once refused ("face '' is not a
+    # whole number >= 1"), where a tasks table skips them; they are no timed solve.
+    times = synthetic_times(tasks, per_task=1)
+    times.to_csv(tmp_path / "times.csv", index=False)
+    lines = (tmp_path / "times.csv").read_text().splitlines()
+    edited = lines[:4] + [",,,,", " , ,,,"] + lines[4:] + [",,,,"]
+    (tmp_path / "edited.csv").write_text("\n".join(edited) + "\n")
+    for name in ("times", "edited"):
+        code, out, err = run_cli("calibrate", tmp_path / f"{name}.csv", "--results", deck_tasks_path("classic"),
+                                 "--out", tmp_path / f"{name}.json")
+        assert code == 0, err
+        assert f"fitted on {len(times)} timed solves of {len(times)} tasks" in out
+    plain, edit = load_model(tmp_path / "times.json"), load_model(tmp_path / "edited.json")
+    assert plain.weights == edit.weights and plain.intercept == edit.intercept and plain.cv_r2 == edit.cv_r2
+    # A bad row after them is named by its line of the file.
+    edited[7] = edited[7].rsplit(",", 2)[0] + ",x," + edited[7].rsplit(",", 1)[1]
+    (tmp_path / "edited.csv").write_text("\n".join(edited) + "\n")
+    code, out, err = run_cli("calibrate", tmp_path / "edited.csv", "--results", deck_tasks_path("classic"),
+                             "--out", tmp_path / "m.json")
+    assert code == 2 and f"{tmp_path / 'edited.csv'}:8: seconds 'x' is not a number > 0" in err, err
+
+
 def test_a_results_table_saved_with_semicolons_says_so(tasks, tmp_path, run_cli):
     # A tasks.csv re-saved by a spreadsheet with ';' between fields: once only "24 fields where the header line
     # has 1" (its fields hold commas: pieces' solutions), not what to do about it.

@@ -376,7 +376,8 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
         Columns ``card`` (text, as written: ``"01"`` stays ``"01"``),
         ``side``, ``face`` (int), ``seconds`` (float > 0), ``player`` (text,
         ``""`` when the file has no such column) and ``line`` (the row's line
-        in the file).
+        in the file). A row of empty fields only (a spreadsheet's emptied
+        row) is no timed solve.
 
     Raises
     ------
@@ -415,6 +416,8 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
     rows = []
     for i, r in enumerate(raw.to_dict("records")):
         line = lines[i] if len(lines) == len(raw) else i + 2   # the line an editor shows (blank lines skipped)
+        if not any(str(v).strip() for v in r.values()):
+            continue      # a row of empty fields only (a spreadsheet's empty row) is no timed solve
         face, seconds = r["face"].strip(), r["seconds"].strip()
         if not face.isdigit() or int(face) < 1:
             raise InputError(f"face {face!r} is not a whole number >= 1", path=path, line=line)

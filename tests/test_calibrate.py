@@ -254,6 +254,27 @@ def test_a_times_table_with_a_spreadsheets_empty_rows_gives_the_same_fit(tasks, 
     assert code == 2 and f"{tmp_path / 'edited.csv'}:8: seconds 'x' is not a number > 0" in err, err
 
 
+def test_a_times_header_in_capitals_names_the_same_columns(tasks, tmp_path, run_cli):
+    # A spreadsheet's header "Card,Side,Face,Player,Seconds": once "times table lacks column(s) card, side,
+    # face, seconds", which the file seemed to have.
+    times = synthetic_times(tasks, per_task=1)
+    times.to_csv(tmp_path / "times.csv", index=False)
+    times.rename(columns=str.title).to_csv(tmp_path / "title.csv", index=False)
+    times.rename(columns={"seconds": " SECONDS"}).to_csv(tmp_path / "upper.csv", index=False)
+    assert (tmp_path / "title.csv").read_text().startswith("Card,Side,Face,Seconds,Player\n")
+    for name in ("times", "title", "upper"):
+        code, out, err = run_cli("calibrate", tmp_path / f"{name}.csv", "--results", deck_tasks_path("classic"),
+                                 "--out", tmp_path / f"{name}.json")
+        assert code == 0 and f"by {len(PLAYERS)} players" in out, err
+    models = [load_model(tmp_path / f"{name}.json") for name in ("times", "title", "upper")]
+    assert all(m.weights == models[0].weights and m.players == models[0].players for m in models)
+    # Two columns of one name but for capitals are two columns: neither is taken for the other.
+    times.assign(Card="X9").to_csv(tmp_path / "both.csv", index=False)
+    code, out, err = run_cli("calibrate", tmp_path / "both.csv", "--results", deck_tasks_path("classic"),
+                             "--out", tmp_path / "both.json")
+    assert code == 0 and load_model(tmp_path / "both.json").weights == models[0].weights, err
+
+
 def test_a_results_table_saved_with_semicolons_says_so(tasks, tmp_path, run_cli):
     # A tasks.csv re-saved by a spreadsheet with ';' between fields: once only "24 fields where the header line
     # has 1" (its fields hold commas: pieces' solutions), not what to do about it.

@@ -74,7 +74,8 @@ __all__ = ["FEATURES", "DifficultyModel", "task_features", "read_times", "check_
 FEATURES = ("search", "placements", "pieces", "cells", "symmetry", "solutions")
 #: The ``format`` value of a model file.
 MODEL_FORMAT = "ubongo-cp difficulty model"
-#: Columns of a times file; ``player`` is optional (``card_id`` is read as ``card``).
+#: Columns of a times file; ``player`` is optional (``card_id`` is read as ``card``; a name in capitals as the
+#: same name).
 TIME_COLUMNS = ("card", "side", "face", "seconds")
 #: Columns of the batch's task table that a fit reads (the features come from them).
 RESULT_COLUMNS = ("card_id", "side", "face", "status", "count", "search_nodes", "n_pieces", "area")
@@ -403,7 +404,11 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
 
         problem, line = csv_problem(exc)
         raise InputError(f"not a CSV table: {problem}", path=path, line=line) from None
-    raw.columns = [c.strip() for c in raw.columns]
+    # A spreadsheet's header in capitals ("Card", "Seconds") names the same columns, where that is no other's name.
+    names = [c.strip() for c in raw.columns]
+    lower = [n.lower() for n in names]
+    known = {*TIME_COLUMNS, "player", "card_id"}
+    raw.columns = [low if low in known and lower.count(low) == 1 else n for n, low in zip(names, lower)]
     if "card" not in raw.columns and "card_id" in raw.columns:
         raw = raw.rename(columns={"card_id": "card"})
     missing = [c for c in TIME_COLUMNS if c not in raw.columns]

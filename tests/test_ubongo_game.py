@@ -160,7 +160,7 @@ def test_deck_rows_read_from_csv_are_named_by_their_line_of_the_file(tmp_path):
     lines.append(lines[1])                       # face 1 of the easy side again, on line 16
     (tmp_path / "t.csv").write_text("\n".join(lines) + "\n")
     with pytest.raises(InputError, match=re.escape(f"{tmp_path / 't.csv'}:16: task card 01 side easy face 1 "
-                                                   "appears twice (first on line 2)")):
+                                                   "is given twice (also on line 2)")):
         TaskDeck(load_tasks(tmp_path / "t.csv"), "classic", path=tmp_path / "t.csv")
 
 

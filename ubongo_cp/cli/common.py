@@ -19,12 +19,15 @@ from ..solvers.registry import DEFAULT_KEEP
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..executors import Executor
 
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
            "add_split_arguments", "split_from", "check_orientations", "check_table_out", "check_plot_out", "check_pdf_out",
+           "add_games_out", "games_journal", "resumable",
            "notify", "box_sizes", "region_arg", "only_with", "check_only_with", "ignored", "say_notes"]
 
 #: Common options and the smallest value each may take (checked for every command).
@@ -368,6 +371,34 @@ def check_table_out(args: argparse.Namespace) -> None:
         from ..io import check_table_path
 
         check_table_path(args.out, "--out")
+
+
+def add_games_out(parser: argparse.ArgumentParser, what: str = "the per-game table") -> None:
+    """Add ``--out FILE`` of a simulation's table and the journal of its games beside it (:func:`games_journal`)."""
+    parser.add_argument("--out", metavar="FILE",
+                        help=f"write {what} (.csv or .parquet); the games are kept as they finish in FILE's "
+                             "journal, FILE with .jsonl (games.jsonl for games.csv), and the same command run "
+                             "again resumes from it (without --out nothing is kept)")
+
+
+def games_journal(args: argparse.Namespace) -> "Path | None":
+    """The journal of the games of a simulation whose table ``--out FILE`` names: FILE with the suffix ``.jsonl``
+    (:class:`~ubongo_cp.games.journal.GameJournal`); None without ``--out``."""
+    from pathlib import Path
+
+    return Path(args.out).with_suffix(".jsonl") if getattr(args, "out", None) else None
+
+
+@contextmanager
+def resumable(journal: "Path | None") -> Iterator[None]:
+    """Within the block, a Ctrl-C (or another stop) says, after the command's last line, that the games finished
+    are kept in ``journal`` and how to resume."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        if journal is not None and journal.is_file():
+            _NOTES.append(f"note: the games finished are kept in {journal}: run the same command to resume")
+        raise
 
 
 def check_plot_out(args: argparse.Namespace) -> None:

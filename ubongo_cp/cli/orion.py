@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from .common import show_bar, add_executor_arguments, add_progress_argument, check_table_out, confirmed, executor_from, \
-    notify, output_kinds
+from .common import show_bar, add_executor_arguments, add_games_out, add_progress_argument, check_table_out, confirmed, \
+    executor_from, games_journal, notify, output_kinds, resumable
 
 __all__ = ["add_parsers"]
 
@@ -68,7 +68,7 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
                       help="master seed of the layouts and the agents (default 0; the same seed plays the "
                            "same games)")
     _add_variant_arguments(tour)
-    tour.add_argument("--out", metavar="FILE", help="write the per-game table (.csv or .parquet)")
+    add_games_out(tour)
     tour.add_argument("--no-self-play", action="store_true", help="skip an agent against itself")
     tour.add_argument("--yes", action="store_true",
                       help="play a tournament estimated to need more than 24 CPU-hours (refused without it)")
@@ -272,10 +272,12 @@ def _run_tournament(args) -> int:
         raise InputError(f"--games must be at least 1, got {args.games}")
     check_table_out(args)
     game = _game(args)
-    with executor_from(args) as executor, confirmed(args.yes):
+    journal = games_journal(args)
+    with executor_from(args) as executor, confirmed(args.yes), resumable(journal):
         df = run_tournament(names, args.games, seed=args.seed, self_play=not args.no_self_play,
                             executor=executor, progress=show_bar(args), game=game,
-                            max_cpu_seconds=None if args.yes else MAX_JOB_CPU_SECONDS)
+                            max_cpu_seconds=None if args.yes else MAX_JOB_CPU_SECONDS, journal=journal,
+                            notify=notify)
     if args.out:
         from ..io import write_table
 

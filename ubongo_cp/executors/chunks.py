@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
-from typing import Callable
-
+from typing import TYPE_CHECKING, Callable
 
 from .base import CHUNKS_PER_JOB, Executor
 from .factory import using
 from .local import LocalExecutor
+
+if TYPE_CHECKING:
+    from ..games.journal import GameJournal
 
 __all__ = ["PROGRESS_CHUNK", "map_chunks"]
 
@@ -25,7 +27,7 @@ def _run_chunk(start: int, stop: int, func: Callable, args: tuple) -> tuple[int,
 
 def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int, int], tuple], *,
                executor: Executor | None = None, progress: bool = False, desc: str = "games",
-               unit: str = "game") -> list:
+               unit: str = "game", journal: GameJournal | None = None) -> list:
     """Run games ``0 .. games-1`` in chunks on an executor; return all rows in game order.
 
     Parameters
@@ -43,24 +45,64 @@ def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int,
         :data:`CHUNKS_PER_JOB` chunks per worker.
     progress : bool
         Show a tqdm bar counting finished games.
+    journal : GameJournal, optional
+        Keep the rows of each chunk in this journal as it finishes, in
+        chunks of at most its ``games_per_line`` games, and play only the
+        games it does not hold (:mod:`ubongo_cp.games.journal`); their rows
+        are taken from it.
 
     Returns
     -------
     list
         The rows of all chunks, chunk by chunk in game order.
 
+    Raises
+    ------
+    InputError
+        For a journal that cannot be read as one of these games, or written.
+
     Examples
     --------
     >>> map_chunks(list, 5, lambda a, b: (range(a, b),))
     [0, 1, 2, 3, 4]
     """
+    if journal is None:
+        return _map_chunks(func, [(0, games)], chunk_args, executor, progress, desc, unit, None)
+    with journal:
+        done = {first: rows for first, (last, rows) in journal.done.items() if last <= games}
+        todo, start = [], 0
+        for first in sorted(done):
+            if start < first:
+                todo.append((start, first))
+            start = journal.done[first][0]
+        if start < games:
+            todo.append((start, games))
+        parts = _map_chunks(func, todo, chunk_args, executor, progress, desc, unit, journal)
+    parts += list(done.items())
+    parts.sort(key=lambda part: part[0])
+    return [row for _, rows in parts for row in rows]
+
+
+def _map_chunks(func: Callable[..., list], todo: list[tuple[int, int]], chunk_args: Callable[[int, int], tuple],
+                executor: Executor | None, progress: bool, desc: str, unit: str,
+                journal: GameJournal | None) -> list:
+    """:func:`map_chunks` of the runs of games ``todo`` (``(start, stop)`` each): the rows of all chunks, chunk by
+    chunk in game order; with a ``journal``, ``(start, rows)`` per chunk, each journaled as it finishes."""
+    games = sum(b - a for a, b in todo)
+    if not games:   # every game on record
+        return []
     with using(executor) as ex:
         in_process = isinstance(ex, LocalExecutor) and ex.jobs == 1
         k = 1 if in_process else CHUNKS_PER_JOB * ex.jobs
         if progress:
             k = max(k, math.ceil(games / PROGRESS_CHUNK))
+        if journal is not None:
+            k = max(k, math.ceil(games / journal.games_per_line))
         k = max(1, min(games, k))
-        bounds = [(games * i // k, games * (i + 1) // k) for i in range(k)]
+        bounds = []
+        for a, b in todo:   # each run of games in about its share of the k chunks
+            n = max(1, min(b - a, round(k * (b - a) / games)))
+            bounds += [(a + (b - a) * i // n, a + (b - a) * (i + 1) // n) for i in range(n)]
         items = [(a, b, func, chunk_args(a, b)) for a, b in bounds]
         bar = None
         if progress:
@@ -69,11 +111,15 @@ def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int,
         parts = []
         try:
             for a, b, rows in ex.map_unordered(_run_chunk, items):
+                if journal is not None:
+                    rows = journal.append(a, b, rows)
                 parts.append((a, rows))
                 if bar is not None:
                     bar.update(b - a)
         finally:
             if bar is not None:
                 bar.close()
+    if journal is not None:
+        return parts
     parts.sort(key=lambda part: part[0])
     return [row for _, rows in parts for row in rows]

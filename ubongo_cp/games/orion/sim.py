@@ -8,13 +8,16 @@ An agent against itself scores 1/2 by construction (every game gives 1
 point to one of its seats), so self-play rows carry no interval. The games
 run in chunks on an executor (see :mod:`ubongo_cp.executors`); game ``i``
 uses child ``i`` of ``SeedSequence(seed)``, so the table does not depend on
-the executor or the number of jobs.
+the executor or the number of jobs, and a tournament given a ``journal``
+(:mod:`ubongo_cp.games.journal`) resumes after a stop with the table of an
+uninterrupted one.
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import Sequence
+import os
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -22,6 +25,7 @@ import pandas as pd
 from ...errors import MAX_JOB_CPU_SECONDS, InputError, refuse_long_job, seed_argument, whole_argument
 from ..base import play_game
 from ...executors import Executor, map_chunks
+from ...executors.chunks import PROGRESS_CHUNK
 from ..stats import wilson_interval
 from .agents import PieAgent, make_agent
 from .bitboard import BitOrionState
@@ -29,19 +33,26 @@ from .pie import PieOrionState
 from .setup import random_setup
 from .state import OrionGame, OrionState
 
-__all__ = ["run_tournament", "win_rates", "end_conditions", "first_player_advantage", "AGENT_SECONDS"]
+__all__ = ["run_tournament", "win_rates", "end_conditions", "first_player_advantage", "AGENT_SECONDS",
+           "JOURNAL_SECONDS"]
 
 #: CPU seconds one game costs with an agent on both seats (measured on the published game, one core;
 #: a mixed pairing costs the mean of its two agents'; an agent not listed counts 1 s): what bounds a tournament
 #: before it starts. ``mcts``: 200 simulations a move, about 5.6 s a game on both seats.
 AGENT_SECONDS = {"random": 0.05, "greedy": 0.5, "sat": 10.0, "analysis": 8.0, "mcts": 6.0}
 
+#: About how many seconds of play a line of a tournament's journal holds (by :data:`AGENT_SECONDS`; one game at
+#: least, :data:`~ubongo_cp.executors.chunks.PROGRESS_CHUNK` at most): what a kill may lose.
+JOURNAL_SECONDS = 5.0
+
 
 def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
                    self_play: bool = True, progress: bool = False,
                    executor: Executor | None = None, game: OrionGame | None = None,
                    pie: bool = False, first_game: int = 0,
-                   max_cpu_seconds: float | None = MAX_JOB_CPU_SECONDS) -> pd.DataFrame:
+                   max_cpu_seconds: float | None = MAX_JOB_CPU_SECONDS,
+                   journal: str | os.PathLike | None = None,
+                   notify: Callable[[str], Any] | None = None) -> pd.DataFrame:
     """Play every pairing of ``agents`` ``games`` times; one row per game and seat.
 
     Parameters
@@ -72,6 +83,16 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     max_cpu_seconds : float or None
         Refuse a tournament estimated (:data:`AGENT_SECONDS`) to need more
         CPU time, before any game; ``None``: no bound.
+    journal : path, optional
+        Keep every game in this journal as it finishes (a few games a line,
+        about :data:`JOURNAL_SECONDS` of play), and take the games it holds
+        from it instead of playing them again
+        (:class:`~ubongo_cp.games.journal.GameJournal`): a tournament stopped
+        by Ctrl-C, a crash or a kill resumes where it stopped, with the
+        table of an uninterrupted one. A journal of other options (agents,
+        games, seed, variant, ...) is refused.
+    notify : callable, optional
+        Called with one line when the tournament resumes from ``journal``.
 
     Returns
     -------
@@ -85,7 +106,8 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     Raises
     ------
     InputError
-        For no pairing to play, or an agent named twice.
+        For no pairing to play, or an agent named twice; for a journal of
+        another tournament, or a file that is no journal.
     JobTooLargeError
         For a tournament estimated to need more than ``max_cpu_seconds``.
     """
@@ -100,16 +122,33 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
              if self_play or a != b]
     if not pairs:
         raise InputError("no pairing to play: give two agents, or allow self-play")
-    cost = max(games - first_game, 0) * sum((AGENT_SECONDS.get(a, 1.0) + AGENT_SECONDS.get(b, 1.0)) / 2 for a, b in pairs)
+    costs = [(AGENT_SECONDS.get(a, 1.0) + AGENT_SECONDS.get(b, 1.0)) / 2 for a, b in pairs]
+    cost = max(games - first_game, 0) * sum(costs)
     refuse_long_job("this tournament", cost, f"{games * len(pairs):,} games", max_cpu_seconds)
     variant = _variant(game)
+    kept = None
+    if journal is not None:
+        from ... import __version__
+        from ..journal import GameJournal
+
+        options = {"agents": names, "games": games, "seed": int(seed), "self_play": bool(self_play), "pie": bool(pie),
+                   "first_game": first_game, "variant": _variant_digest(variant), "version": __version__}
+        kept = GameJournal(journal, "orion tournament", options, notify=notify,
+                           games_per_line=min(PROGRESS_CHUNK, max(1, int(JOURNAL_SECONDS / max(costs)))))
 
     # A chunk carries only its bounds: its games and their seeds are made by the worker that plays
     # them, so nothing is held per game before it is played.
     rows = map_chunks(_tournament_rows, games * len(pairs),
                       lambda i, j: (i, j, pairs, games, seed, variant, pie, first_game),
-                      executor=executor, progress=progress, desc="orion games", unit="game")
+                      executor=executor, progress=progress, desc="orion games", unit="game", journal=kept)
     return pd.DataFrame(rows)
+
+
+def _variant_digest(variant) -> str | None:
+    """A digest of a game variant (:func:`_variant`; None for the default game), as a journal records it."""
+    import hashlib
+
+    return None if variant is None else hashlib.sha256(repr(variant).encode()).hexdigest()[:16]
 
 
 def _variant(game: OrionGame | None):

@@ -1,0 +1,157 @@
+"""Long game studies keep their finished games: a journal beside the table, resumed by the same command.
+
+A tournament or simulation stopped by Ctrl-C, a crash or a kill resumes where it stopped: the games on
+record are not played again, and the table is that of an uninterrupted run with the same seed, with one
+process or a pool of them.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from ubongo_cp.cli import main
+from ubongo_cp.errors import InputError
+from ubongo_cp.executors import LocalExecutor
+from ubongo_cp.games.orion import sim as orion_sim
+from ubongo_cp.games.journal import GameJournal
+
+AGENTS = ["random", "greedy"]
+
+
+def _stopping(monkeypatch, module, name: str, after: int) -> list[int]:
+    """Count the games ``module.name`` (a chunk function, its first two arguments a chunk's bounds) plays in this
+    process (the list's sum); with ``after``, the call after that many chunks is cut by Ctrl-C."""
+    real, played = getattr(module, name), []
+
+    def chunk(start, stop, *args):
+        if after is not None and len(played) == after:
+            raise KeyboardInterrupt
+        played.append(stop - start)
+        return real(start, stop, *args)
+
+    monkeypatch.setattr(module, name, chunk)
+    return played
+
+
+def _lines(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def tournament():
+    """An uninterrupted tournament of 3 pairings x 8 games, no journal."""
+    return orion_sim.run_tournament(AGENTS, 8, seed=3)
+
+
+def test_a_tournament_stopped_by_ctrl_c_resumes_with_the_table_of_an_uninterrupted_one(tournament, tmp_path,
+                                                                                      monkeypatch):
+    journal = tmp_path / "t.jsonl"
+    monkeypatch.setattr(orion_sim, "JOURNAL_SECONDS", 2.0)   # 4 greedy games a line: 6 lines of 24 games
+    with monkeypatch.context() as m:
+        played = _stopping(m, orion_sim, "_tournament_rows", after=2)
+        with pytest.raises(KeyboardInterrupt):
+            orion_sim.run_tournament(AGENTS, 8, seed=3, journal=journal)
+    assert played == [4, 4]
+    head, *lines = _lines(journal)
+    assert head["study"] == "orion tournament" and head["options"]["seed"] == 3
+    assert [(line["first"], line["last"]) for line in lines] == [(0, 4), (4, 8)]
+    assert [r["game"] for r in lines[1]["rows"]] == [g for g in range(4, 8) for _ in (0, 1)]
+    played = _stopping(monkeypatch, orion_sim, "_tournament_rows", after=None)
+    said = []
+    resumed = orion_sim.run_tournament(AGENTS, 8, seed=3, journal=journal, notify=said.append)
+    pd.testing.assert_frame_equal(resumed, tournament)
+    assert sum(played) == 16                                         # the 8 games on record not played again
+    assert said == [f"resuming from {journal}: 8 game(s) already played are taken from it"]
+    assert len(_lines(journal)) == 1 + 2 + 4                         # no game written twice
+    # run again once finished: nothing is played, the same table
+    played.clear()
+    pd.testing.assert_frame_equal(orion_sim.run_tournament(AGENTS, 8, seed=3, journal=journal), tournament)
+    assert played == []
+
+
+def test_a_tournament_on_a_process_pool_resumes_with_the_same_table(tournament, tmp_path, monkeypatch):
+    # Ctrl-C in this process while the workers play; the resumed run on the pool gives the in-process table.
+    journal = tmp_path / "t.jsonl"
+    real = GameJournal.append
+
+    def append(self, first, last, rows):
+        if len(_lines(self.path)) == 3:
+            raise KeyboardInterrupt
+        return real(self, first, last, rows)
+
+    with monkeypatch.context() as m:
+        m.setattr(GameJournal, "append", append)
+        with pytest.raises(KeyboardInterrupt):
+            orion_sim.run_tournament(AGENTS, 8, seed=3, journal=journal, executor=LocalExecutor(2))
+    kept = sum(line["last"] - line["first"] for line in _lines(journal)[1:])
+    assert len(_lines(journal)) == 3 and 0 < kept < 24
+    resumed = orion_sim.run_tournament(AGENTS, 8, seed=3, journal=journal, executor=LocalExecutor(2))
+    pd.testing.assert_frame_equal(resumed, tournament)
+    assert sum(line["last"] - line["first"] for line in _lines(journal)[1:]) == 24
+
+
+def test_a_torn_or_damaged_line_is_dropped_and_its_games_played_again(tournament, tmp_path, monkeypatch):
+    journal = tmp_path / "t.jsonl"
+    monkeypatch.setattr(orion_sim, "JOURNAL_SECONDS", 2.0)
+    orion_sim.run_tournament(AGENTS, 8, seed=3, journal=journal)
+    text = journal.read_text().splitlines(keepends=True)
+    assert len(text) == 7
+    changed = json.loads(text[2])
+    changed["rows"][0]["length"] += 1                             # edited by hand: its check no longer matches
+    journal.write_text("".join([*text[:2], json.dumps(changed) + "\n", *text[3:-1], text[-1][:40]]))  # last torn
+    played = _stopping(monkeypatch, orion_sim, "_tournament_rows", after=None)
+    pd.testing.assert_frame_equal(orion_sim.run_tournament(AGENTS, 8, seed=3, journal=journal), tournament)
+    assert played == [4, 4]                                        # the changed line's games and the torn one's
+    assert journal.read_text().endswith("\n") and len(_lines(journal)) == 7 + 1
+
+
+def test_a_journal_of_other_options_or_no_journal_is_refused_and_left_alone(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    argv = ["orion", "tournament", "--games", "2", "--agents", "random", "--seed", "1", "--no-progress",
+            "--out", "t.csv"]
+    assert main(argv) == 0
+    before = (tmp_path / "t.jsonl").read_bytes()
+    capsys.readouterr()
+    assert main([*argv[:-2], "--out", "t.parquet", "--seed", "2", "--games", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("ubongo-cp: error: t.jsonl: is the journal of games played with other options (games 2, now 3; "
+                   "seed 1, now 2); it is left as it is: run with the same options to resume it, or remove it (or "
+                   "choose another output) to start afresh\n")
+    assert (tmp_path / "t.jsonl").read_bytes() == before and not (tmp_path / "t.parquet").exists()
+    (tmp_path / "notes.jsonl").write_text('{"mine": 1}\n')
+    assert main([*argv[:-2], "--out", "notes.csv"]) == 2
+    assert capsys.readouterr().err == ("ubongo-cp: error: notes.jsonl: exists and is not a journal of games written "
+                                       "by ubongo-cp; it is left as it is: remove it, or choose another output\n")
+    assert (tmp_path / "notes.jsonl").read_text() == '{"mine": 1}\n' and not (tmp_path / "notes.csv").exists()
+    with pytest.raises(InputError, match="journal of `ubongo-cp orion tournament`, not of `ubongo-cp demo`"):
+        with GameJournal(tmp_path / "t.jsonl", "demo", {}):
+            pass
+
+
+def test_ctrl_c_during_the_tournament_command_keeps_the_games_and_the_same_command_resumes(tmp_path, monkeypatch,
+                                                                                          capsys):
+    argv = ["orion", "tournament", "--games", "8", "--agents", ",".join(AGENTS), "--seed", "3", "--no-progress",
+            "--out", "t.csv"]
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    monkeypatch.chdir(whole)
+    assert main(argv) == 0
+    want = capsys.readouterr().out
+    again = tmp_path / "again"
+    again.mkdir()
+    monkeypatch.chdir(again)
+    with monkeypatch.context() as m:
+        played = _stopping(m, orion_sim, "_tournament_rows", after=1)
+        assert main(argv) == 130
+    assert played == [8]
+    assert capsys.readouterr().err.splitlines()[-2:] == [
+        "ubongo-cp: interrupted",
+        "ubongo-cp: note: the games finished are kept in t.jsonl: run the same command to resume"]
+    assert not (again / "t.csv").exists()
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    assert out.out == want and "resuming from t.jsonl: 8 game(s)" in out.err
+    assert (again / "t.csv").read_bytes() == (whole / "t.csv").read_bytes()

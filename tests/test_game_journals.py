@@ -14,7 +14,7 @@ import pytest
 
 from ubongo_cp.cli import main
 from ubongo_cp.errors import InputError
-from ubongo_cp.executors import LocalExecutor
+from ubongo_cp.executors import LocalExecutor, chunks
 from ubongo_cp.games.orion import sim as orion_sim
 from ubongo_cp.games.journal import GameJournal
 
@@ -129,6 +129,10 @@ def test_a_journal_of_other_options_or_no_journal_is_refused_and_left_alone(tmp_
     with pytest.raises(InputError, match="journal of `ubongo-cp orion tournament`, not of `ubongo-cp demo`"):
         with GameJournal(tmp_path / "t.jsonl", "demo", {}):
             pass
+    # fresh entropy would play other games on resuming: refused before any game, and no journal is begun
+    with pytest.raises(InputError, match="needs a seed that plays them again: a whole number .*, got NoneType"):
+        orion_sim.run_tournament(["random"], 1, seed=None, journal=tmp_path / "fresh.jsonl")
+    assert not (tmp_path / "fresh.jsonl").exists()
 
 
 def test_ctrl_c_during_the_tournament_command_keeps_the_games_and_the_same_command_resumes(tmp_path, monkeypatch,
@@ -155,3 +159,73 @@ def test_ctrl_c_during_the_tournament_command_keeps_the_games_and_the_same_comma
     out = capsys.readouterr()
     assert out.out == want and "resuming from t.jsonl: 8 game(s)" in out.err
     assert (again / "t.csv").read_bytes() == (whole / "t.csv").read_bytes()
+
+
+# ------------------------------------------------------------------------------------------ the simulators
+def _simulators():
+    """``run(**kw) -> table`` of each simulator: 60 games (2 journal lines), ``kw`` the journal, the executor."""
+    from ubongo_cp.games.domino import sim as domino_sim
+    from ubongo_cp.games.duel import sim as duel_sim
+    from ubongo_cp.games.tasks import as_deck, synthetic_tasks
+    from ubongo_cp.games.ubongo import sim as ubongo_sim
+
+    classic, duel = as_deck(synthetic_tasks("classic"), "classic"), as_deck(synthetic_tasks("duel"), "duel")
+    return {
+        "ubongo": lambda **kw: ubongo_sim.simulate_ubongo(classic, 3, 60, seed=5, strategies=["stay", "lookahead"],
+                                                          skills=[1.0, 1.5], **kw),
+        "duel": lambda **kw: duel_sim.simulate_duel(duel, 60, 1.0, 0.8, seed=3, handicap=True, **kw),
+        "domino": lambda **kw: domino_sim.simulate(["random", "greedy"], 60, seed=4, rotate_seats=True, **kw),
+    }
+
+
+@pytest.mark.parametrize("game", ["ubongo", "duel", "domino"])
+def test_a_simulation_stopped_by_ctrl_c_resumes_with_the_table_of_an_uninterrupted_one(game, tmp_path, monkeypatch):
+    run = _simulators()[game]
+    whole = run()
+    journal = tmp_path / "s.jsonl"
+    with monkeypatch.context() as m:
+        played = _stopping(m, chunks, "_run_chunk", after=1)
+        with pytest.raises(KeyboardInterrupt):
+            run(journal=journal)
+    assert played == [30]
+    head, line = _lines(journal)
+    assert head["study"] == f"simulate {game}" and (line["first"], line["last"]) == (0, 30)
+    with monkeypatch.context() as m:
+        played = _stopping(m, chunks, "_run_chunk", after=None)
+        pd.testing.assert_frame_equal(run(journal=journal), whole)
+    assert played == [30]                                          # the games on record are not played again
+    # a journal torn in its last line, resumed on a process pool: that line's games alone are played again
+    journal.write_bytes(journal.read_bytes()[:-20])
+    pd.testing.assert_frame_equal(run(journal=journal, executor=LocalExecutor(2)), whole)
+    ranges = sorted((line["first"], line["last"]) for line in _lines(journal)[1:])
+    assert ranges[0] == (0, 30) and [a for a, _ in ranges[1:]] == [b for _, b in ranges[:-1]] and ranges[-1][1] == 60
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "ubongo", "--synthetic", "--games", "60", "--players", "2"],
+    ["simulate", "duel", "--synthetic", "--games", "60"],
+    ["simulate", "domino", "--games", "60", "--players", "2"],
+])
+def test_ctrl_c_during_a_simulate_command_keeps_the_games_and_the_same_command_resumes(argv, tmp_path, monkeypatch,
+                                                                                        capsys):
+    argv = [*argv, "--seed", "7", "--no-progress", "--out", "s.parquet"]
+    (tmp_path / "whole").mkdir()
+    monkeypatch.chdir(tmp_path / "whole")
+    assert main(argv) == 0
+    want = capsys.readouterr().out
+    (tmp_path / "again").mkdir()
+    monkeypatch.chdir(tmp_path / "again")
+    with monkeypatch.context() as m:
+        _stopping(m, chunks, "_run_chunk", after=1)
+        assert main(argv) == 130
+    assert capsys.readouterr().err.splitlines()[-1] == ("ubongo-cp: note: the games finished are kept in s.jsonl: "
+                                                        "run the same command to resume")
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    assert out.out == want and out.err == "ubongo-cp: resuming from s.jsonl: 30 game(s) already played are taken from it\n"
+    pd.testing.assert_frame_equal(pd.read_parquet("s.parquet"), pd.read_parquet(tmp_path / "whole" / "s.parquet"))
+    assert main([*argv, "--sigma", "0.2"] if argv[1] != "domino" else [*argv, "--max-rounds", "400"]) == 2
+    change = "model sigma 0.4, now 0.2" if argv[1] != "domino" else "settings max rounds 500, now 400"
+    assert capsys.readouterr().err == (f"ubongo-cp: error: s.jsonl: is the journal of games played with other options "
+                                       f"({change}); it is left as it is: run with the same options to resume it, or "
+                                       "remove it (or choose another output) to start afresh\n")

@@ -373,12 +373,13 @@ def check_table_out(args: argparse.Namespace) -> None:
         check_table_path(args.out, "--out")
 
 
-def add_games_out(parser: argparse.ArgumentParser, what: str = "the per-game table") -> None:
-    """Add ``--out FILE`` of a simulation's table and the journal of its games beside it (:func:`games_journal`)."""
+def add_games_out(parser: argparse.ArgumentParser, what: str = "the per-game table", unless: str = "") -> None:
+    """Add ``--out FILE`` of a simulation's table and the journal of its games beside it (:func:`games_journal`);
+    ``unless``: when there is none (``" (not with --sweep)"``)."""
     parser.add_argument("--out", metavar="FILE",
                         help=f"write {what} (.csv or .parquet); the games are kept as they finish in FILE's "
                              "journal, FILE with .jsonl (games.jsonl for games.csv), and the same command run "
-                             "again resumes from it (without --out nothing is kept)")
+                             f"again resumes from it{unless} (without --out nothing is kept)")
 
 
 def games_journal(args: argparse.Namespace) -> "Path | None":

@@ -9,8 +9,9 @@ import argparse
 
 from ..errors import InputError
 
-from .common import (show_bar, add_executor_arguments, add_progress_argument, check_plot_out, check_table_out,
-                     comma_names, executor_from, notify, only_with, output_kinds)
+from .common import (show_bar, add_executor_arguments, add_games_out, add_progress_argument, check_plot_out,
+                     check_table_out, comma_names, executor_from, games_journal, notify, only_with, output_kinds,
+                     resumable)
 
 __all__ = ["add_parsers", "run_simulate_domino"]
 
@@ -37,7 +38,7 @@ def add_parsers(simulate_subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
     p.add_argument("--rotate-seats", action="store_true",
                    help="rotate the agent list by one seat per game (fair agent comparison)")
-    p.add_argument("--out", metavar="FILE", help="write the per-game table (.csv or .parquet)")
+    add_games_out(p)
     p.add_argument("--plot", metavar="FILE.png", help="save a histogram of game lengths")
     p.add_argument("--record", metavar="GAME.json", help="save the JSON record of game 0")
     output_kinds(p, record=_record_kind)
@@ -127,9 +128,10 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
         raise InputError(f"--games must be at least 1, got {args.games}")
     check_table_out(args)
     check_plot_out(args)
-    with executor_from(args) as executor:
-        df = simulate(agents, args.games, seed=args.seed, settings=settings,
-                      rotate_seats=args.rotate_seats, progress=show_bar(args), executor=executor)
+    journal = games_journal(args)
+    with executor_from(args) as executor, resumable(journal):
+        df = simulate(agents, args.games, seed=args.seed, settings=settings, rotate_seats=args.rotate_seats,
+                      progress=show_bar(args), executor=executor, journal=journal, notify=notify)
     print(summary_text(df))
     if args.out:
         from ..io import write_table

@@ -9,8 +9,8 @@ import argparse
 import math
 
 from ..errors import InputError
-from .common import (show_bar, add_executor_arguments, add_progress_argument, check_plot_out, check_table_out,
-                     executor_from, notify, only_with)
+from .common import (show_bar, add_executor_arguments, add_games_out, add_progress_argument, check_plot_out,
+                     check_table_out, executor_from, games_journal, notify, only_with, resumable)
 
 __all__ = ["add_parsers"]
 
@@ -85,7 +85,7 @@ def _common(p: argparse.ArgumentParser, game: str) -> None:
     p.add_argument("--spec", metavar="DECK.toml",
                    help="the deck spec of the table's game (default: the shipped game the table names, or the "
                         "deck.toml that `ubongo-cp batch` copies beside its tables)")
-    p.add_argument("--out", metavar="FILE", help="write the table to FILE.csv or FILE.parquet")
+    add_games_out(p, "the table", " (not with --sweep)" if game == "duel" else "")
     p.add_argument("--sigma", type=float, default=0.4,
                    help="noise of the solve-time model (sd of log time, >= 0, default 0.4)")
     add_executor_arguments(p)
@@ -189,11 +189,12 @@ def _run_ubongo(args) -> int:
         raise InputError(f"--strategy lists {len(args.strategy)} names for --players {args.players} "
                          "(give at most one per seat; a shorter list is cycled)")
     deck = _tasks(args, "classic")
-    with executor_from(args) as executor:
+    journal = games_journal(args)
+    with executor_from(args) as executor, resumable(journal):
         table = simulate_ubongo(deck, args.players, args.games, args.seed, strategies=args.strategy,
                                 skills=args.skills, side=args.side, all_cards=args.all_cards, timer=args.timer,
                                 move_time=args.move_time, model=_model(args), executor=executor,
-                                progress=show_bar(args))
+                                progress=show_bar(args), journal=journal, notify=notify)
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
     move = f", move time {args.move_time:g} s" if args.move_time else ""
     print(f"{args.games} gem games, {args.players} players, {args.side} side{move}, seed {args.seed}, tasks: {src}")
@@ -224,10 +225,11 @@ def _run_duel(args) -> int:
     deck = _tasks(args, "duel")
     if args.sweep:
         return _run_sweep(args, deck)
-    with executor_from(args) as executor:
+    journal = games_journal(args)
+    with executor_from(args) as executor, resumable(journal):
         table = simulate_duel(deck, args.games, args.skill_a, args.skill_b, args.seed, side=args.side,
                               handicap=args.handicap, orange_fields=args.orange, model=_model(args),
-                              executor=executor, progress=show_bar(args))
+                              executor=executor, progress=show_bar(args), journal=journal, notify=notify)
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
     mode = f"handicap, orange fields {' '.join(map(str, args.orange))}" if args.handicap else "normal rules"
     print(f"{args.games} Duel matches, side {args.side}, {mode}, seed {args.seed}, tasks: {src}")

@@ -31,6 +31,8 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
+
 from ..errors import InputError
 
 __all__ = ["GameJournal", "KIND", "FORMAT", "deck_digest"]
@@ -57,13 +59,21 @@ class GameJournal:
         What the games are of (``"simulate ubongo"``): a journal of another
         study is refused.
     options : dict
-        Every option the games depend on (JSON values). A journal made with
-        other options is refused, naming the first options that differ.
+        Every option the games depend on (JSON values; the toolkit's
+        version is added). A journal made with other options is refused,
+        naming the options that differ. Its ``seed`` must play the same
+        games again: a whole number, or a list of them.
     games_per_line : int
         The most games journaled in one line (one chunk of games): a run
         stopped loses at most the chunks being played.
     notify : callable, optional
         Called with one line when a run resumes (how many games are on record).
+
+    Raises
+    ------
+    InputError
+        For a ``seed`` that is no whole number (nor a list of them): fresh
+        entropy or a generator would play other games on resuming.
 
     Examples
     --------
@@ -78,14 +88,29 @@ class GameJournal:
 
     def __init__(self, path: str | os.PathLike, study: str, options: dict[str, Any], *, games_per_line: int = 50,
                  notify: Callable[[str], Any] | None = None) -> None:
+        from .. import __version__
+
+        seed = options.get("seed")
+        seeds = seed if isinstance(seed, (list, tuple)) else [seed]
+        if "seed" in options and not (seeds and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                                                     for v in seeds)):
+            raise InputError("a run whose games are journaled needs a seed that plays them again: a whole number "
+                             f"(or a list of them), got {type(seed).__name__}", argument="seed")
         self.path = Path(path)
         self.study = study
-        self.options = json.loads(json.dumps(options))   # as the header holds them (tuples as lists)
+        # as the header holds them (tuples as lists, NumPy numbers as Python's)
+        self.options = json.loads(json.dumps({**options, "version": __version__}, default=_plain))
         self.games_per_line = max(1, int(games_per_line))
         self.notify = notify
         self.done: dict[int, tuple[int, list]] = {}
         self._fh = None
         self._salt = ""
+
+    @classmethod
+    def of(cls, path: str | os.PathLike | None, study: str, options: dict[str, Any],
+           **kwargs) -> "GameJournal | None":
+        """The journal at ``path`` (as the class), or None when ``path`` is None (no journal)."""
+        return None if path is None else cls(path, study, options, **kwargs)
 
     @property
     def header(self) -> dict[str, Any]:
@@ -209,10 +234,18 @@ def _plain(value):
 
 
 def _change(old: dict, new: dict) -> str:
-    """``"seed 1, now 2; games 10, now 20"``: how the options on record differ from this run's."""
+    """``"seed 1, now 2; model sigma 0.4, now 0.2"``: how the options on record differ from this run's (options
+    that are objects compared field by field)."""
     def show(value) -> str:
         return "none" if value is None else ",".join(map(show, value)) if isinstance(value, list) else str(value)
 
+    def flat(options: dict, prefix: str = "") -> dict:
+        out: dict = {}
+        for k, v in options.items():
+            out.update(flat(v, f"{prefix}{k} ") if isinstance(v, dict) and v else {f"{prefix}{k}": v})
+        return out
+
+    old, new = flat(old), flat(new)
     parts = [f"{k.replace('_', ' ')} {show(old.get(k))}, now {show(new[k])}" for k in new if old.get(k) != new[k]]
     parts += [f"{k.replace('_', ' ')} {show(old[k])}, now none" for k in old if k not in new]
     return "; ".join(parts)

@@ -19,7 +19,9 @@ winners, so the win counts of a run sum to the number of decided games.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+import os
+from dataclasses import asdict
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -28,6 +30,7 @@ from ...errors import InputError, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, check_output_file, figure_metadata
 from ..base import play_game
+from ..journal import GameJournal
 from ..stats import Z95, chisquare_uniform, wilson_interval
 from .actions import END_REASONS
 from .agents import make_agent
@@ -102,7 +105,8 @@ def play_one(agents: Sequence[str], seed: int,
 
 def simulate(agents: Sequence[str], games: int, seed: int = 0,
              settings: DominoSettings | None = None, rotate_seats: bool = False,
-             progress: bool = False, executor: Executor | None = None) -> pd.DataFrame:
+             progress: bool = False, executor: Executor | None = None,
+             journal: str | os.PathLike | None = None, notify: Callable[[str], Any] | None = None) -> pd.DataFrame:
     """Play ``games`` games and return one row per game.
 
     Parameters
@@ -123,6 +127,9 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
     executor : Executor, optional
         Where the games run (default: in this process); see
         :func:`ubongo_cp.executors.map_chunks`. The table does not depend on it.
+    journal, notify : optional
+        Keep each game as it finishes in this journal, and resume from it
+        (:class:`~ubongo_cp.games.journal.GameJournal`); ``notify`` says so.
 
     Returns
     -------
@@ -152,9 +159,12 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
     settings = _settings_for(agents, settings)
     seeds = np.random.default_rng(seed_argument("seed", seed)).integers(2**63 - 1, size=games)
     agents = list(agents)
+    kept = GameJournal.of(journal, "simulate domino",
+                          {"agents": agents, "games": games, "seed": seed, "settings": asdict(settings),
+                           "rotate_seats": bool(rotate_seats)}, notify=notify)
     rows = map_chunks(_domino_rows, games,
                       lambda a, b: (agents, a, [int(x) for x in seeds[a:b]], settings, rotate_seats),
-                      executor=executor, progress=progress, desc="domino games", unit="game")
+                      executor=executor, progress=progress, desc="domino games", unit="game", journal=kept)
     return pd.DataFrame(rows)
 
 

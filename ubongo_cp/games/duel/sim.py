@@ -10,7 +10,7 @@ rules). Match ``g`` of a run with seed ``s`` uses child ``g`` of
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -19,6 +19,7 @@ from ...errors import InputError, as_written, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, check_output_file, figure_metadata
 from ..base import play_game
+from ..journal import GameJournal, deck_digest
 from ..stats import binomial_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck, skills_argument
 from .state import (DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_WINDOW, TARGET, DuelState,
@@ -74,12 +75,21 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
                   side: str = "A", handicap: bool = False, orange_fields: Sequence[int] = DEFAULT_ORANGE_FIELDS,
                   model: SolveTimeModel | None = None, give_up: float = DEFAULT_GIVE_UP,
                   tie_window: float = DEFAULT_TIE_WINDOW,
-                  progress: bool = False, executor: Executor | None = None) -> pd.DataFrame:
+                  progress: bool = False, executor: Executor | None = None,
+                  journal: str | os.PathLike | None = None,
+                  notify: Callable[[str], Any] | None = None) -> pd.DataFrame:
     """Simulate Duel matches; one row per match.
 
     Match ``g`` uses child ``g`` of ``SeedSequence(seed)``; ``executor``
     says where the matches run (default: in this process; see
     :func:`~ubongo_cp.executors.map_chunks`) and does not change the table.
+    The rules' parameters are those of :func:`play_duel_match`.
+
+    Parameters
+    ----------
+    journal, notify : optional
+        Keep each match as it finishes in this journal, and resume from it
+        (:class:`~ubongo_cp.games.journal.GameJournal`); ``notify`` says so.
 
     Returns
     -------
@@ -102,8 +112,11 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
     seeds = np.random.SeedSequence(seed).spawn(games)
     opts = {"side": side, "model": model, "handicap": handicap, "orange_fields": tuple(orange_fields),
             "give_up": give_up, "tie_window": tie_window}
+    kept = GameJournal.of(journal, "simulate duel",
+                          {"games": games, "seed": seed, "skills": [skill_a, skill_b], "deck": deck_digest(deck),
+                           **opts, "model": model and model.to_json()}, notify=notify)
     rows = map_chunks(_duel_rows, games, lambda a, b: (deck, (skill_a, skill_b), a, seeds[a:b], opts),
-                      executor=executor, progress=progress, desc="duel matches", unit="match")
+                      executor=executor, progress=progress, desc="duel matches", unit="match", journal=kept)
     return pd.DataFrame(rows)
 
 

@@ -26,6 +26,7 @@ from ...errors import MAX_JOB_CPU_SECONDS, InputError, refuse_long_job, seed_arg
 from ..base import play_game
 from ...executors import Executor, map_chunks
 from ...executors.chunks import PROGRESS_CHUNK
+from ..journal import GameJournal
 from ..stats import wilson_interval
 from .agents import PieAgent, make_agent
 from .bitboard import BitOrionState
@@ -126,15 +127,10 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     cost = max(games - first_game, 0) * sum(costs)
     refuse_long_job("this tournament", cost, f"{games * len(pairs):,} games", max_cpu_seconds)
     variant = _variant(game)
-    kept = None
-    if journal is not None:
-        from ... import __version__
-        from ..journal import GameJournal
-
-        options = {"agents": names, "games": games, "seed": int(seed), "self_play": bool(self_play), "pie": bool(pie),
-                   "first_game": first_game, "variant": _variant_digest(variant), "version": __version__}
-        kept = GameJournal(journal, "orion tournament", options, notify=notify,
-                           games_per_line=min(PROGRESS_CHUNK, max(1, int(JOURNAL_SECONDS / max(costs)))))
+    kept = GameJournal.of(journal, "orion tournament",
+                          {"agents": names, "games": games, "seed": seed, "self_play": bool(self_play), "pie": bool(pie),
+                           "first_game": first_game, "variant": _variant_digest(variant)}, notify=notify,
+                          games_per_line=min(PROGRESS_CHUNK, max(1, int(JOURNAL_SECONDS / max(costs)))))
 
     # A chunk carries only its bounds: its games and their seeds are made by the worker that plays
     # them, so nothing is held per game before it is played.

@@ -18,7 +18,8 @@ executor, the number of jobs and the chunking.
 
 from __future__ import annotations
 
-from typing import Sequence
+import os
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -26,6 +27,7 @@ import pandas as pd
 from ...errors import InputError, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ..base import play_game
+from ..journal import GameJournal, deck_digest
 from ..stats import mean_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck, skills_argument
 from .agents import STRATEGIES, StrategyAgent, make_strategy
@@ -89,7 +91,9 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
                     strategies: Sequence[str] | None = None, skills: Sequence[float] | None = None,
                     side: str = "easy", model: SolveTimeModel | None = None, timer: float = DEFAULT_TIMER,
                     move_time: float = 0.0, all_cards: bool = False,
-                    progress: bool = False, executor: Executor | None = None) -> pd.DataFrame:
+                    progress: bool = False, executor: Executor | None = None,
+                    journal: str | os.PathLike | None = None,
+                    notify: Callable[[str], Any] | None = None) -> pd.DataFrame:
     """Simulate many gem games; one row per game x player.
 
     Parameters
@@ -117,6 +121,9 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     executor : Executor, optional
         Where the games run (default: in this process; see
         :func:`~ubongo_cp.executors.map_chunks`); the table does not depend on it.
+    journal, notify : optional
+        Keep each game as it finishes in this journal, and resume from it
+        (:class:`~ubongo_cp.games.journal.GameJournal`); ``notify`` says so.
     Other parameters
         As :class:`~ubongo_cp.games.ubongo.state.UbongoState`.
 
@@ -155,8 +162,11 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     seat_strats = [strategies[p % len(strategies)] for p in range(num_players)]
     seeds = np.random.SeedSequence(seed).spawn(games)
     opts = {"side": side, "model": model, "timer": timer, "move_time": move_time, "all_cards": all_cards}
+    kept = GameJournal.of(journal, "simulate ubongo",
+                          {"games": games, "seed": seed, "strategies": seat_strats, "skills": skills,
+                           "deck": deck_digest(deck), **opts, "model": model and model.to_json()}, notify=notify)
     rows = map_chunks(_ubongo_rows, games, lambda a, b: (deck, seat_strats, skills, a, seeds[a:b], opts),
-                      executor=executor, progress=progress, desc="gem games", unit="game")
+                      executor=executor, progress=progress, desc="gem games", unit="game", journal=kept)
     return pd.DataFrame(rows)
 
 

@@ -65,6 +65,19 @@ def test_any_cut_gives_the_published_count_and_one_search(label, backend):
     same(solve(inst, backend=backend, keep=0, split=SplitSearch(leaves=50)), counted)
 
 
+@pytest.mark.parametrize("backend", ["bitboard-symmetry", None])
+def test_split_count_of_copies_keeps_the_solutions_of_one_search(backend):
+    # 18 dominoes in 6x6: 6,728 tilings, 930 up to the square's 8 symmetries (Burnside over the fixed
+    # tilings of each symmetry, counted by a brute force of its own). One search counts the copies with
+    # the kernel's memo and keeps the first solutions of the plain search; a split count keeps the same.
+    inst = build_instance(CASES["dominoes-6x6"][0], Region.rectangle(6, 6))
+    one = solve(inst, backend=backend, keep=3)
+    assert (one.count, one.count_reduced) == (6728, 930)
+    for split in (SplitSearch(leaves=7), SplitSearch(leaves=300)):
+        same(solve(inst, backend=backend, keep=3, split=split), one)
+    assert one.option_solutions == solve(inst, backend="bitboard", keep=3).option_solutions
+
+
 def test_local_workers_give_one_search(monkeypatch):
     # The local executor runs the subtrees in threads of this process (the C kernel releases the GIL),
     # each with its own kernel.

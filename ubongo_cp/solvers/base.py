@@ -389,12 +389,16 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     notes: dict = {}
     small = bool(orbits and small_plain and symmetric and not tally and (limit is None or limit == 1)) and \
         small_search(backend, instance, n_sym)
+    # one search counts copies with the memo and keeps the plain search's first solutions (fixed_point_count);
+    # a split count keeps the same
+    memo = orbits and not tally and not small and symmetric and limit is None and keep is not None and \
+        memo_counts(backend, instance)
+    plain = backend
     if orbits and tally:  # the kernel tallies the solutions it meets, not those each stands for
         notes = {"symmetry": "not applied with a tally"}
     elif small:
         notes = {"symmetry": "not needed for a small search"}
-    elif orbits and symmetric and limit is None and keep is not None and split is None and \
-            memo_counts(backend, instance):
+    elif memo and split is None:
         counted = fixed_point_count(backend, instance, start=start, time_limit=time_limit, keep=keep, name=name)
         assert counted is not None   # no budget: a count, complete or cut by the time limit
         return counted
@@ -439,6 +443,9 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
             if key not in seen and len(kept) < wanted:
                 seen.add(key)
                 kept.append(image)
+    if memo and run.exhausted:
+        left = None if time_limit is None else max(0.0, start + float(time_limit) - time.perf_counter())
+        kept = first_solutions(plain, instance, keep, int(run.count), left)[0]
     count = run.count
     if limit == 1 and run.stats.get("solutions_seen"):
         count, exhausted = 1, False  # a first-solution search: the weighted count is not asked for
@@ -514,11 +521,8 @@ def fixed_point_count(backend, instance, *, start: float | None = None, time_lim
         nodes += part.stats.get("nodes", 0)
     if not exhausted and budget is not None and beats * backend.heartbeat >= budget:
         return None
-    kept: list[list[int]] = []
-    if keep and count:
-        first = backend.search(instance, whole, limit=min(keep, count), keep=keep, time_limit=left())
-        kept = [list(options) for _, options in first.found]
-        nodes += first.stats.get("nodes", 0)
+    kept, first_nodes = first_solutions(backend, instance, keep, count, left())
+    nodes += first_nodes
     status = Status.SOLVED if count else (Status.NO_SOLUTION if exhausted else Status.UNKNOWN)
     reduced = fixed // (len(matrices) + 1) if exhausted else None
     stats = {"wall_seconds": time.perf_counter() - start, "nodes": nodes,
@@ -526,6 +530,17 @@ def fixed_point_count(backend, instance, *, start: float | None = None, time_lim
              "group_order": len(matrices) + 1}
     return SolveResult(status, [instance.solution_dict(s) for s in kept], count, exhausted, reduced, stats,
                        name, kept, instance)
+
+
+def first_solutions(backend, instance, keep: int, count: int, time_limit: float | None) -> tuple[list[list[int]], int]:
+    """The first ``keep`` of the ``count`` solutions of ``instance`` in the order of ``backend``'s plain search (a
+    search of their own, stopped there), and the nodes it made."""
+    from .branch import whole_branch
+
+    if not keep or not count:
+        return [], 0
+    first = backend.search(instance, [whole_branch(0, False)], limit=min(keep, count), keep=keep, time_limit=time_limit)
+    return [list(options) for _, options in first.found], first.stats.get("nodes", 0)
 
 
 #: Knuth's estimate of a whole search's nodes below which a backend that counts natively searches it without

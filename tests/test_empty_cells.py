@@ -244,3 +244,16 @@ def test_the_cells_left_empty_are_asked_for_with_max_empty_not_given_as_pieces()
     assert solve(inst, limit=None).count == 1
     with pytest.raises(InputError, match="asked for with max_empty"):   # an instance's pieces, empty cells among them
         build_instance(inst.pieces, box, mode="fixed")
+
+
+@pytest.mark.parametrize("backend", ["bitboard", "bitboard-symmetry", "bitboard-mrv", "dlx", "dlx-symmetry", "cpsat",
+                                     "sat", "zdd", "auto", None])
+def test_pieces_used_counts_pieces_not_the_cells_left_empty(backend):
+    # 2x3 with 0 to 3 dominoes and up to 2 cells empty. By hand: 3 tilings by 3 dominoes; 2 disjoint dominoes
+    # (2 cells empty) in 11 ways, the 21 pairs of the 7 placements less the 10 that overlap (3 columns, 4 rows'
+    # halves); one domino would leave 4 cells empty. The empty cells are no pieces.
+    i2 = load_pieces("classic")["I2"]
+    inst = build_instance([i2], Region.rectangle(2, 3), ranges={"I2": (0, 3)}, max_empty=2)
+    assert solve(inst, backend=backend, keep=0).count == 14
+    counts = [solve(inst, backend=backend, keep=None, pieces_used=n).count for n in range(5)]
+    assert counts == [0, 0, 11, 3, 0]

@@ -313,7 +313,9 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     from .base import drive
 
     warm([name])  # load (or compile) the engine before the clock starts: a time limit measures search alone
-    extra = {"cardinality": pieces_used} if spec.cardinality and pieces_used is not None else {}
+    # a model's cardinality counts every option, and the cells left empty are options: those the driver counts
+    empty = getattr(instance, "empty_type", -1) >= 0
+    extra = {"cardinality": pieces_used} if spec.cardinality and pieces_used is not None and not empty else {}
     memory = {} if memory_limit is None else {"memory_limit": int(memory_limit)}   # for a diagram
     made = spec.make(**extra, **(memory if spec.diagram else {}))
     native = None   # the kernel that counts natively where the auto rule does not take the diagram

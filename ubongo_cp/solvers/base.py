@@ -265,7 +265,11 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         return SolveResult(Status.NO_SOLUTION, [], 0, True, 0,
                            {"wall_seconds": time.perf_counter() - start, "reason": reason}, name, [], instance)
     wants = sample is not None or bool(fixed) or frequencies
-    if on_solution is None and not wants and hasattr(backend, "search"):  # a cardinality is the backend's own
+    empty = getattr(instance, "empty_type", -1)
+    # the pieces of a cover: its options less the cells left empty (monominoes of the empty type)
+    counted = None if pieces_used is None or empty < 0 else instance.table.option_type
+    if on_solution is None and not wants and hasattr(backend, "search") and counted is None:
+        # a cardinality is the backend's own
         return _drive_native(backend, instance, start, limit=limit, time_limit=time_limit, keep=keep,
                              reduce=reduce, orbits=orbits, name=name, tally=tally, split=split,
                              small_plain=small_plain)
@@ -306,6 +310,9 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     types_used: dict[tuple[int, ...], int] = {}
     option_type = getattr(instance, "option_type", None) if tally else None
 
+    def pieces_in(options: Sequence[int]) -> int:
+        return len(options) if counted is None else sum(1 for o in options if counted[o] != empty)
+
     def hand_on(solution: list[int]) -> bool:
         """Keep a solution of the whole instance and give it to ``on_solution``; False to stop."""
         if keep is None or len(kept) < keep:
@@ -316,7 +323,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         nonlocal count, found, stabilised, stopped
         if stopped:  # e.g. CP-SAT with several workers after the stop request
             return False
-        if pieces_used is not None and len(options) != pieces_used:
+        if pieces_used is not None and pieces_in(options) != pieces_used:
             return True
         count += 1
         found += 1
@@ -336,7 +343,7 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         if stopped:
             return False
         original, weight = decomposition.lift(options)
-        if pieces_used is not None and len(original) != pieces_used:
+        if pieces_used is not None and pieces_in(original) != pieces_used:
             return True
         found += 1
         count += weight

@@ -381,10 +381,58 @@ def test_a_hexagon_box_takes_every_orientation_of_a_region(box, expected):
     assert sum(count_census_classes("hex", 8, box=box).values()) == expected
 
 
-def test_a_hexagon_census_with_a_box_fitted_the_old_way_is_not_resumed(tmp_path, run_cli):
+@pytest.mark.parametrize("grid, n, box", [("hex", 8, (3, 4)), ("hex", 7, (2, 5)), ("triangle", 10, (3, 5)),
+                                          ("triangle", 9, (2, 6))])
+def test_a_box_cuts_the_search_on_hexagons_and_triangles_and_keeps_every_region(grid, n, box, monkeypatch):
+    # The search grows no polyform beyond the box (as on squares): its leaves are the fixed polyforms whose
+    # picture fits the box either way round, not every fixed polyform of the size; the regions are those
+    # of the whole enumeration that fit.
+    from ubongo_cp import polyforms
+    from ubongo_cp.grids import get_grid
+
+    g = get_grid(grid)
+    every_fixed = list(polyforms.fixed_polyforms(g, n))
+    sizes = [g.text_size(s) for s in every_fixed]
+    in_box = sum(1 for rows, cols in sizes if any(rows <= a and cols <= b for a, b in (box, box[::-1])))
+    expected = {s for s in polyforms.free_polyforms(g, n) if polyforms.fits_box(g, s, box)}
+    leaves = []
+    grow = polyforms._grow_from
+
+    def counted(neighbours, origin, size, leaf, *rest):
+        grow(neighbours, origin, size, lambda cells: (leaves.append(cells), leaf(cells)), *rest)
+
+    monkeypatch.setattr(polyforms, "_grow_from", counted)
+    polyforms._fixed_array.cache_clear()
+    try:
+        found = list(polyforms.census_polyforms(g, n, box=box, holes=True))
+    finally:
+        polyforms._fixed_array.cache_clear()
+    assert len(leaves) == in_box < len(every_fixed)
+    assert {shape for shape, _, _ in found} == expected and len(found) == len(expected)
+    hole_free = {shape for shape, _, holes in found if not holes}
+    assert {shape for shape, _, _ in polyforms.census_polyforms(g, n, box=box)} == hole_free
+
+
+def test_a_hexagon_census_plan_counts_the_regions_in_its_box(tmp_path):
+    # The estimate (and the shards) of a census on hexagons with a box count the regions that fit it:
+    # 38 of the 1448 free polyhexes of 8 cells fit 2x5 (none with a hole).
+    from ubongo_cp.census import plan_census
+    from ubongo_cp.errors import JobTooLargeError
+
+    spec = make_spec("tetrahexes", 2, 8, box=(2, 5))
+    with pytest.raises(JobTooLargeError, match=r"; 38 regions at about"):
+        plan_census(spec, max_cpu_seconds=0.001)
+    assert plan_census(spec) == {"8": {"shards": 1, "depth": 1}}
+
+
+@pytest.mark.parametrize("old", [None, "any symmetry image"])
+def test_a_hexagon_census_with_a_box_fitted_or_dealt_the_old_way_is_not_resumed(tmp_path, run_cli, old):
     # A census folder of hexagons with a box written when the box took only the stored form and its row/column
-    # swap (its manifest has no "box_fit") holds too few regions; resuming it would keep them.
+    # swap (its manifest has no "box_fit") holds too few regions; one whose shards were dealt every region of
+    # the size before the box filtered them holds other regions per shard. Resuming either would mix them.
     import json
+
+    from ubongo_cp.census.spec import BOX_FIT
 
     args = ("census", "--pieces", "tetrahexes", "--k", "2", "--cells", "8", "--box", "2x5", "--out", tmp_path / "c",
             "--no-progress")
@@ -392,11 +440,15 @@ def test_a_hexagon_census_with_a_box_fitted_the_old_way_is_not_resumed(tmp_path,
     assert code == 0, err
     manifest_file = tmp_path / "c" / "manifest.json"
     manifest = json.loads(manifest_file.read_text())
-    assert manifest["box_fit"] == "any symmetry image"
-    del manifest["box_fit"]
+    assert manifest["box_fit"] == BOX_FIT == "any symmetry image, dealt from the regions in the box"
+    if old is None:
+        del manifest["box_fit"]
+    else:
+        manifest["box_fit"] = old
     manifest_file.write_text(json.dumps(manifest))
     code, out, err = run_cli(*args)
-    assert code == 2 and "other parameters (box_fit: null, asked any symmetry image)" in err
+    shown = "null" if old is None else old
+    assert code == 2 and f"other parameters (box_fit: {shown}, asked {BOX_FIT})" in err
 
 
 def test_a_manifest_number_of_400_digits_is_cut_in_the_message(tmp_path, run_cli):

@@ -17,7 +17,8 @@ The census of regions (:mod:`ubongo_cp.census`) enumerates through
 :func:`census_polyforms` on every grid; on squares it runs
 :mod:`ubongo_cp.polyominoes`, the same search compiled and sharded by its
 own tree (both enumerations agree, tests), on the other grids the free
-polyforms above dealt round robin to the shards.
+polyforms above dealt round robin to the shards. A box (only polyforms whose
+text picture fits it) cuts the search at its edge on every grid.
 
 References
 ----------
@@ -84,13 +85,14 @@ def fixed_polyforms(grid: str | Grid, n: int) -> Iterator[Shape]:
 
 
 @lru_cache(maxsize=8)
-def _fixed_array(grid: Grid, n: int) -> np.ndarray:
+def _fixed_array(grid: Grid, n: int, box: tuple[int, int] | None = None) -> np.ndarray:
     """Every fixed polyform of ``n`` cells as an int array (N, n, dim), each in normal position, cells sorted.
 
-    Cached (the last few ``(grid, n)``), read-only.
+    With ``box``, only those whose text picture fits it either way round (:func:`fits_box`). Cached (the last
+    few ``(grid, n, box)``), read-only.
     """
     leaves: list = []
-    _redelmeier(grid, n, leaves.append)
+    _redelmeier(grid, n, leaves.append, box)
     if not leaves:
         return np.zeros((0, n, grid.dim), dtype=np.int64)
     shapes = grid.map_array(np.array(leaves, dtype=np.int64), 0)
@@ -102,7 +104,8 @@ def _fixed_array(grid: Grid, n: int) -> np.ndarray:
     return shapes
 
 
-def count_polyforms(grid: str | Grid, n: int, mode: str | None = "free") -> int:
+def count_polyforms(grid: str | Grid, n: int, mode: str | None = "free", *,
+                    box: tuple[int, int] | None = None) -> int:
     """How many polyforms of ``n`` cells ``grid`` has, fixed (``mode=None``) or up to ``mode``'s symmetries.
 
     Parameters
@@ -114,6 +117,8 @@ def count_polyforms(grid: str | Grid, n: int, mode: str | None = "free") -> int:
         An orientation mode of the grid (:attr:`~ubongo_cp.grids.Grid.modes`:
         ``"free"``, ``"one-sided"``, on cubes ``"mirror"``) or None for fixed
         polyforms (translations only).
+    box : (int, int), optional
+        Only those that fit ``rows x cols`` (as in :func:`free_polyforms`).
 
     Raises
     ------
@@ -127,16 +132,20 @@ def count_polyforms(grid: str | Grid, n: int, mode: str | None = "free") -> int:
     >>> [count_polyforms("cube", n, "mirror") for n in range(1, 6)]  # OEIS A038119
     [1, 1, 2, 7, 23]
     """
-    return len(free_polyforms(grid, n, mode))
+    return len(free_polyforms(grid, n, mode, box=box))
 
 
-def free_polyforms(grid: str | Grid, n: int, mode: str | None = "free") -> list[Shape]:
+def free_polyforms(grid: str | Grid, n: int, mode: str | None = "free", *,
+                   box: tuple[int, int] | None = None) -> list[Shape]:
     """One shape per polyform of ``n`` cells up to ``mode``: its canonical form (:meth:`Grid.canonical`).
 
     Parameters
     ----------
     grid, n, mode
         As in :func:`count_polyforms`.
+    box : (int, int), optional
+        Only polyforms with an image under ``mode``'s symmetries whose text picture fits ``rows x cols``
+        either way round (:func:`fits_box` for the whole group); the search grows no polyform beyond it.
 
     Returns
     -------
@@ -152,6 +161,8 @@ def free_polyforms(grid: str | Grid, n: int, mode: str | None = "free") -> list[
     --------
     >>> [len(s) for s in free_polyforms("hex", 3)], len(free_polyforms("hex", 4))
     ([3, 3, 3], 7)
+    >>> len(free_polyforms("hex", 4, box=(2, 3))), len(free_polyforms("hex", 4, box=(1, 4)))  # of 7 tetrahexes
+    (6, 2)
     """
     grid = get_grid(grid)
     if not 1 <= n <= MAX_POLYFORM_CELLS:
@@ -159,7 +170,9 @@ def free_polyforms(grid: str | Grid, n: int, mode: str | None = "free") -> list[
     problem = None if mode is None else grid.mode_problem(mode)
     if problem:
         raise InputError(problem)
-    shapes = _fixed_array(grid, n)
+    if box is not None:
+        box = (min(box), max(box))   # either way round: one cache entry
+    shapes = _fixed_array(grid, n, box)
     if mode is None:
         return sorted((tuple(map(tuple, s)) for s in shapes.tolist()), key=lambda s: (grid.text_size(s), s))
     keys, _ = grid.least_images(shapes, grid.modes[mode])
@@ -167,20 +180,27 @@ def free_polyforms(grid: str | Grid, n: int, mode: str | None = "free") -> list[
     return sorted(grid.canonical_many(shapes[first], mode), key=lambda s: (grid.text_size(s), s))
 
 
-def _redelmeier(grid: Grid, n: int, leaf) -> None:
+def _redelmeier(grid: Grid, n: int, leaf, box: tuple[int, int] | None = None) -> None:
     """Redelmeier's search ([1]_, section 3) from each origin; calls ``leaf(cells)`` (a tuple) at every leaf.
 
     The *untried set* of a node is a list; a child gets the cells after the
     one it placed, then that cell's new neighbours (cells after the origin,
     not in the polyform nor next to it). A cell stays *seen* until the level
     that added it is left: this makes each fixed polyform appear once.
+    With ``box``, a node whose text picture fits it neither way round is cut
+    with its subtree (a picture only grows with the cells, as on squares in
+    :mod:`ubongo_cp.polyominoes`).
     """
+    fits = None if box is None else (lambda cells: _size_fits(grid.text_size(cells), box))
     for origin in grid.origins:
-        _grow_from(grid.neighbours, origin, n, leaf)
+        _grow_from(grid.neighbours, origin, n, leaf, fits)
 
 
-def _grow_from(neighbours, origin, n: int, leaf) -> None:
-    """Redelmeier's search of the fixed polyforms of ``n`` cells whose least cell is ``origin``."""
+def _grow_from(neighbours, origin, n: int, leaf, fits=None) -> None:
+    """Redelmeier's search of the fixed polyforms of ``n`` cells whose least cell is ``origin``.
+
+    ``fits(cells)``, if given, is false for a node whose subtree holds nothing wanted.
+    """
     seen = {origin}
     cells: list = []
 
@@ -188,6 +208,9 @@ def _grow_from(neighbours, origin, n: int, leaf) -> None:
         last = size + 1 == n
         for i, cell in enumerate(untried):
             cells.append(cell)
+            if fits is not None and not fits(cells):
+                cells.pop()
+                continue
             if last:
                 leaf(tuple(cells))
             else:
@@ -239,11 +262,13 @@ def fits_box(grid: Grid, shape, box: tuple[int, int] | None) -> bool:
     """
     if box is None:
         return True
-    for image in grid.orientations(shape, grid.every_mode):
-        rows, cols = grid.text_size(image)[-2:]
-        if (rows <= box[0] and cols <= box[1]) or (rows <= box[1] and cols <= box[0]):
-            return True
-    return False
+    return any(_size_fits(grid.text_size(image), box) for image in grid.orientations(shape, grid.every_mode))
+
+
+def _size_fits(size: tuple[int, ...], box: tuple[int, int]) -> bool:
+    """Whether a text picture of ``size`` (its last two: rows, columns) fits ``box`` either way round."""
+    rows, cols = size[-2:]
+    return (rows <= box[0] and cols <= box[1]) or (rows <= box[1] and cols <= box[0])
 
 
 def census_polyforms(grid: str | Grid, n: int, *, holes: bool = False, box: tuple[int, int] | None = None,
@@ -286,8 +311,8 @@ def census_polyforms(grid: str | Grid, n: int, *, holes: bool = False, box: tupl
     index, count = (0, 1) if shard is None else shard[:2]
     if not 0 <= index < count:
         raise InputError(f"shard index {index} is not in 0..{count - 1}")
-    for j, shape in enumerate(free_polyforms(grid, n)):
-        if j % count != index or not fits_box(grid, shape, box):
+    for j, shape in enumerate(free_polyforms(grid, n, box=box)):
+        if j % count != index:
             continue
         n_holes = holes_of(grid, shape)
         if n_holes and not holes:

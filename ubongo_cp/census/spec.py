@@ -155,9 +155,11 @@ class CensusSpec:
 
 
 #: How a census fits a region to its box on a grid other than the square (:func:`~ubongo_cp.polyforms.census_polyforms`):
-#: when any image of it under the grid's symmetries fits. A census folder records it, so one fitted otherwise
-#: (by the stored form and its row/column swap alone, which missed regions) is not resumed.
-BOX_FIT = "any symmetry image"
+#: when any image of it under the grid's symmetries fits; the shards are dealt the regions in the box alone (the
+#: search cut at its edge). A census folder records it, so one fitted otherwise (by the stored form and its
+#: row/column swap alone, which missed regions) or dealt otherwise (every region of the size, then filtered, so
+#: its shards hold other regions) is not resumed.
+BOX_FIT = "any symmetry image, dealt from the regions in the box"
 
 
 def region_text(cells, grid: str | Grid = SQUARE) -> str:
@@ -295,7 +297,7 @@ def plan_census(spec: CensusSpec, shards: int | None = None, *,
             if n > MAX_POLYFORM_CELLS:
                 raise InputError(f"regions of {n} cells on the {grid.name} grid: a census holds at most "
                                  f"{MAX_POLYFORM_CELLS} cells there")
-        sizes = {n: float(count_polyforms(grid, n)) for n in spec.cells}   # regions of each size
+        sizes = {n: float(count_polyforms(grid, n, box=spec.box)) for n in spec.cells}   # regions of each size
         seconds = 0.0 if spec.count_only else sum(sizes.values()) * SECONDS_PER_REGION
         refuse_long_job("this census", seconds, f"{sum(sizes.values()):.0f} regions"
                         + ("" if spec.count_only else f" at about {SECONDS_PER_REGION * 1000:.0f} ms each"),

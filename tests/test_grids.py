@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from ubongo_cp.errors import InputError
+from conftest import ROOT
+from ubongo_cp.errors import InputError, InputWarning
 from ubongo_cp.grids import CUBE, GRIDS, HEX, SQUARE, TRIANGLE, get_grid
 from ubongo_cp.polyforms import count_polyforms, fixed_polyforms, free_polyforms
 
@@ -121,7 +122,8 @@ def test_hand_drawn_pictures_read_as_drawn():
     # Blank lines next to a layer separator are no rows: the layers stay above one another. A blank row
     # inside a layer stays a row.
     assert CUBE.parse(["##", "#.", "", "--", "", "#.", "..", ""]) == tripod
-    assert CUBE.parse(["#.", "", "#."]) == ((0, 0, 0), (0, 2, 0))
+    with pytest.warns(InputWarning, match="layers are separated by a line of '-'"):
+        assert CUBE.parse(["#.", "", "#."]) == ((0, 0, 0), (0, 2, 0))
 
 
 def test_a_cube_region_drawn_with_blank_lines_round_its_separator_is_the_box(tmp_path):
@@ -137,6 +139,40 @@ def test_a_cube_region_drawn_with_blank_lines_round_its_separator_is_the_box(tmp
     assert region.cells == Region.box(2, 2, 2, grid=CUBE).cells
     domino = Piece("D", ((0, 0, 0), (0, 0, 1)), CUBE)
     assert solve(build_instance([domino] * 4, region), keep=0).count == 9
+
+
+def test_a_cube_file_with_blank_lines_for_layers_says_how_layers_are_separated(tmp_path, run_cli):
+    # A 3x3x3 cube whose layers are parted by blank lines reads, as before, as one layer of 11 rows (blank
+    # ones empty): the Soma pieces fit nowhere in it. The reader says how layers are separated, naming the
+    # first blank line; a piece file so drawn is refused with the same hint; a file with the '-' lines or
+    # a blank row in a layer of several is read without a word.
+    import warnings
+
+    from ubongo_cp.pieces import load_region
+
+    region = tmp_path / "cube.txt"
+    region.write_text("grid: cube\n###\n###\n###\n\n###\n###\n###\n\n###\n###\n###\n")
+    with pytest.warns(InputWarning) as said:
+        cells = load_region(region).cells
+    assert len(said) == 1 and str(said[0].message) == (
+        f"{region}:5: a blank line inside a cube shape is an empty row of its one layer; layers are separated "
+        "by a line of '-'")
+    assert len(cells) == 27 and {c[0] for c in cells} == {0} and {c[1] for c in cells} == set(range(11)) - {3, 7}
+    code, out, err = run_cli("solve", "--pieces", "soma", "--region", region, "--count")
+    assert code == 0 and out.startswith("no solution (piece")
+    assert err == f"ubongo-cp: {region}:5: a blank line inside a cube shape is an empty row of its one layer; " \
+        "layers are separated by a line of '-'\n"
+    pieces = tmp_path / "pieces.txt"
+    pieces.write_text("grid: cube\n\nA\n##\n#.\n\n..\n#.\n")
+    code, out, err = run_cli("solve", "--pieces", pieces, "--region", region)
+    assert code == 2 and err == (
+        f"ubongo-cp: error: {pieces}:7: block has no piece name (its first line is a shape row); a piece's "
+        "layers are separated by a line of '-', a blank line ends the piece\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(load_region(ROOT / "ubongo_cp" / "data" / "examples" / "soma_cube.txt").cells) == 27
+        assert CUBE.parse(["#.", "", "#.", "--", "#."]) == ((0, 0, 0), (0, 2, 0), (1, 0, 0))
+        assert CUBE.parse(["##", "", "--", "", "#."]) == ((0, 0, 0), (0, 0, 1), (1, 0, 0))
 
 
 @pytest.mark.parametrize("grid, lines, message", [

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 __all__ = ["UbongoError", "InputError", "IllegalActionError", "JobTooLargeError", "OutputWarning",
+           "InputWarning",
            "MAX_JOB_CPU_SECONDS", "refuse_long_job", "wrong_kind", "as_written", "whole_argument", "flag_argument",
            "seat_argument", "seed_argument", "cut"]
 
@@ -187,6 +188,35 @@ class OutputWarning(UserWarning):
     table: :func:`ubongo_cp.io.write_table`); the command line says it in one line."""
 
 
+class InputWarning(UserWarning):
+    """Input that reads, but perhaps not as its writer meant (e.g. a blank line in a cube file, an empty row
+    where a line of ``-`` would start a layer); the command line says it in one line, naming the file and line.
+
+    Examples
+    --------
+    >>> str(InputWarning("a blank line is an empty row", path="r.txt", line=5))
+    'r.txt:5: a blank line is an empty row'
+    """
+
+    def __init__(self, message: str, *, path: str | os.PathLike | None = None, line: int | None = None) -> None:
+        self.message = message
+        self.path = None if path is None else os.fspath(path)
+        self.line = line
+        super().__init__(_located(message, self.path, line))
+
+
+def _located(message: str, path: str | None, line: int | None, argument: str | None = None) -> str:
+    """``message`` after the place it is about: ``path:line: ``, ``line N: `` or ``argument: ``."""
+    where = ""
+    if path is not None:
+        where = path + (f":{line}" if line is not None else "") + ": "
+    elif line is not None:
+        where = f"line {line}: "
+    elif argument is not None:
+        where = f"{argument}: "
+    return where + message
+
+
 class InputError(UbongoError, ValueError):
     """Malformed or inconsistent input (a file, a CLI argument, a record).
 
@@ -218,14 +248,7 @@ class InputError(UbongoError, ValueError):
         super().__init__(self._format())
 
     def _format(self) -> str:
-        where = ""
-        if self.path is not None:
-            where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
-        elif self.line is not None:
-            where = f"line {self.line}: "
-        elif self.argument is not None:
-            where = f"{self.argument}: "
-        return where + self.message
+        return _located(self.message, self.path, self.line, self.argument)
 
 
 class IllegalActionError(UbongoError, ValueError):

@@ -789,7 +789,10 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
     for block in blocks:
         name_line, name = block[0][0], block[0][1].strip()
         if set(name) <= set(grid.text_chars):
-            raise InputError("block has no piece name (its first line is a shape row)", path=path, line=name_line)
+            layers = (f"; a piece's layers are separated by {grid.layer_separator}, a blank line ends the piece"
+                      if grid.layer_separator else "")
+            raise InputError(f"block has no piece name (its first line is a shape row){layers}",
+                             path=path, line=name_line)
         if len(block) < 2:
             raise InputError(f"empty shape: {_piece(name)} has no rows", path=path, line=name_line)
         problem = name_problem(name, in_file=True)

@@ -216,18 +216,18 @@ class _PipedStdout:
 
 @contextmanager
 def _said_warnings() -> Iterator[None]:
-    """Within the block, the toolkit's own warnings (:class:`~ubongo_cp.errors.OutputWarning`) are said as one line,
-    ``ubongo-cp: ...``, not as Python shows a warning (its file, line and source line); other warnings as Python
-    shows them."""
+    """Within the block, the toolkit's own warnings (:class:`~ubongo_cp.errors.OutputWarning`,
+    :class:`~ubongo_cp.errors.InputWarning`) are said as one line, ``ubongo-cp: ...``, not as Python shows a
+    warning (its file, line and source line); other warnings as Python shows them."""
     import warnings
 
-    from ..errors import OutputWarning
+    from ..errors import InputWarning, OutputWarning
 
     with warnings.catch_warnings():
         shown = warnings.showwarning
 
         def say(message, category, filename, lineno, file=None, line=None):
-            if issubclass(category, OutputWarning):
+            if issubclass(category, (OutputWarning, InputWarning)):
                 print(f"ubongo-cp: {message}", file=sys.stderr)
             else:
                 shown(message, category, filename, lineno, file, line)

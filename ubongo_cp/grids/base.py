@@ -309,6 +309,9 @@ class Grid:
         What a cell is called (``"square"``, ``"hexagon"``, ...), for messages.
     text_chars : str
         The characters of the text layout (cells and empty ones).
+    layer_separator : str
+        What separates the layers of the text layout, for messages (on cubes, "a line of '-'"); empty on flat
+        grids.
     dim : int
         Coordinates per cell.
     n_symmetries : int
@@ -333,6 +336,7 @@ class Grid:
     name: str = ""
     cell_noun: str = "cell"
     text_chars: str = ""
+    layer_separator: str = ""
     dim: int = 2
     n_symmetries: int = 1
     n_rotations: int = 1

@@ -31,7 +31,7 @@ from __future__ import annotations
 from itertools import permutations, product
 from collections.abc import Iterable, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, InputWarning
 from .base import Cell, Colouring, Grid, Plane, Shape
 from .square import SQUARE
 
@@ -66,6 +66,7 @@ class CubeGrid(Grid):
     name = "cube"
     cell_noun = "cube"
     text_chars = "#.-"
+    layer_separator = "a line of '-'"
     dim = 3
     n_rotations = 24
     n_symmetries = 48
@@ -113,6 +114,11 @@ class CubeGrid(Grid):
         InputError
             An unknown character, or no cube.
 
+        Warns
+        -----
+        InputWarning
+            For a blank line inside a shape of one layer (an empty row, perhaps meant to separate layers).
+
         Examples
         --------
         >>> CUBE.parse(["##", "#.", "--", "#.", ".."])
@@ -134,6 +140,13 @@ class CubeGrid(Grid):
                 rows.pop(0)
             while rows and not rows[-1][1]:
                 rows.pop()
+            blank = next((n for n, text in rows if not text), None)
+            if blank is not None and not ends:
+                import warnings
+
+                warnings.warn(InputWarning("a blank line inside a cube shape is an empty row of its one layer; "
+                                           f"layers are separated by {self.layer_separator}", path=path,
+                                           line=first_line + blank), stacklevel=2)
             for row, (n, text) in enumerate(rows):
                 for col, ch in enumerate(text):
                     if ch == "#":

@@ -35,6 +35,9 @@ CASES = [
     (["solve", "--pieces", "classic", "--region", "{f}"], "region_empty.txt", "empty region"),
     (["analyze", "--pieces", "duel", "--region", "{f}", "--k", "5"], "region_huge.txt", "500 cells, over the limit of 400"),
     (["solve", "--pieces", "classic", "--region", "{f}"], "region_wrong_char.txt", ":2: unknown character '?'"),
+    (["solve", "--pieces", "classic", "--region", "{f}"], "region_space.txt",
+     ":2: unknown character ' ' in a square grid (use '#' for a square, '.' for an empty one, not a space; "
+     "a picture on another grid names it on a 'grid:' line)"),
     (["solve", "{f}"], "card_unknown_piece.toml", ":10: task of face 1 names unknown piece(s) W9"),
     (["solve", "{f}"], "card_wrong_area.toml", ":10: task of face 1 (I2 I3) covers 5 cells but the region has 4 (UP-4)"),
     (["solve", "{f}"], "card_duplicate_face.toml", ":11: invalid TOML: duplicate key"),

@@ -183,6 +183,8 @@ def test_a_cube_file_with_blank_lines_for_layers_says_how_layers_are_separated(t
     (TRIANGLE, ["#"], "unknown character '#'"),
     (CUBE, ["##", "--", "#x"], "unknown character 'x'"),
     (SQUARE, ["..", ".."], "empty shape"),
+    (SQUARE, ["##", "#x"], "unknown character 'x' in a square grid (use '#' for a square, '.' for an empty one; "
+                           "a picture on another grid names it on a 'grid:' line)"),
 ])
 def test_pictures_the_grid_cannot_hold_are_refused_with_their_line(grid, lines, message):
     with pytest.raises(InputError, match=re.escape(message)) as err:

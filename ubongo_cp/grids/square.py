@@ -148,7 +148,9 @@ class SquareGrid(Grid):
                 if ch == "#":
                     cells.append((n, col))
                 elif ch != ".":
-                    raise InputError(f"unknown character {ch!r} in grid (use '#' for a cell, '.' for empty)",
+                    space = ", not a space" if ch == " " else ""
+                    raise InputError(f"unknown character {ch!r} in a square grid (use '#' for a square, '.' for an "
+                                     f"empty one{space}; a picture on another grid names it on a 'grid:' line)",
                                      path=path, line=first_line + n)
         if not cells:
             raise InputError("empty shape: no '#' cell", path=path, line=first_line)

@@ -371,6 +371,33 @@ def test_cli_duel_through_main(capsys):
     assert main(["simulate", "duel", "--games", "2", "--synthetic", "--orange", "7", "--handicap"]) == 2
 
 
+def test_cli_duel_orange_fields_are_a_set(tmp_path, monkeypatch, capsys):
+    # UD-7's orange fields are a set of scores, as DuelState takes them: "--orange 4 3 3" is the board of
+    # "--orange 3 4", said so in the header, played alike, and its journal resumes the other's.
+    from ubongo_cp.cli import main
+    from ubongo_cp.games.duel.sim import simulate_duel
+    from ubongo_cp.games.tasks import as_deck, synthetic_tasks
+
+    monkeypatch.chdir(tmp_path)
+    base = ["simulate", "duel", "--games", "40", "--synthetic", "--skill-b", "0.7", "--handicap", "--no-progress"]
+    assert main([*base, "--orange", "3", "4"]) == 0
+    want = capsys.readouterr().out
+    assert want.startswith("40 Duel matches, side A, handicap, orange fields 3 4, seed 0, tasks: synthetic deck\n")
+    assert main([*base, "--orange", "4", "3", "3", "--out", "t.csv"]) == 0
+    assert capsys.readouterr().out == want + "\nwrote t.csv (40 rows)\n"
+    assert main([*base, "--orange", "3", "4", "--out", "t.csv"]) == 0
+    out = capsys.readouterr()
+    assert out.err == "ubongo-cp: resuming from t.jsonl: 40 game(s) already played are taken from it\n"
+    assert out.out == want + "\nwrote t.csv (40 rows)\n"
+    sweep = ["simulate", "duel", "--games", "4", "--synthetic", "--sweep", "1.5", "--orange", "4", "1", "4"]
+    assert main(sweep) == 0
+    assert "skill A 1, orange fields 1 4, sigma" in capsys.readouterr().out.splitlines()[0]
+    deck = as_deck(synthetic_tasks("duel"), "duel")
+    table = simulate_duel(deck, 30, 1.0, 0.7, handicap=True, orange_fields=[4, 3, 3], journal=tmp_path / "j.jsonl")
+    pd.testing.assert_frame_equal(table, simulate_duel(deck, 30, 1.0, 0.7, handicap=True, orange_fields={3, 4},
+                                                       journal=tmp_path / "j.jsonl"))
+
+
 def test_cli_duel_sweep_writes_table_and_plot(tmp_path, capsys):
     args = _parser().parse_args(["duel", "--synthetic", "--games", "60", "--sweep", "1", "1.5", "--out",
                                  str(tmp_path / "s.csv"), "--plot", str(tmp_path / "s.png")])

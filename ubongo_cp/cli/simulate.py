@@ -56,7 +56,8 @@ def add_parsers(sub):
     d.add_argument("--skill-b", type=float, default=1.0, help="solve speed of player B (default 1)")
     d.add_argument("--handicap", action="store_true", help="handicap variant (UD-7)")
     d.add_argument("--orange", type=int, nargs="+", default=[3, 4], metavar="FIELD",
-                   help="orange fields of the handicap board (UD-7, default 3 4)")
+                   help="orange fields of the handicap board (UD-7, default 3 4; a set: order and repeats do "
+                        "not matter)")
     d.add_argument("--side", help="card side (UD-1; a side of the deck's spec; default its first: A)")
     d.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     d.add_argument("--sweep", type=float, nargs="+", metavar="RATIO",
@@ -222,6 +223,10 @@ def _run_duel(args) -> int:
     _check_numbers(args)
     if args.games < 1:
         raise InputError(f"--games must be >= 1, not {args.games}")
+    from ..games.duel.state import orange_fields_argument
+
+    # A board's orange fields are a set (UD-7): said as the set, in order, however they were given.
+    args.orange = sorted(orange_fields_argument(args.orange))
     deck = _tasks(args, "duel")
     if args.sweep:
         return _run_sweep(args, deck)

@@ -108,9 +108,9 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
     seed_argument("seed", seed)
     skill_a, skill_b = skills_argument([skill_a, skill_b], 2).tolist()   # before any match, as a state checks them
     deck.check_side(side, "UD-1")
-    orange_fields_argument(orange_fields)   # before any match: UD-7's board, as each match's state checks it
+    orange = tuple(sorted(orange_fields_argument(orange_fields)))   # before any match: UD-7's board, a set
     seeds = np.random.SeedSequence(seed).spawn(games)
-    opts = {"side": side, "model": model, "handicap": handicap, "orange_fields": tuple(orange_fields),
+    opts = {"side": side, "model": model, "handicap": handicap, "orange_fields": orange,
             "give_up": give_up, "tie_window": tie_window}
     kept = GameJournal.of(journal, "simulate duel",
                           {"games": games, "seed": seed, "skills": [skill_a, skill_b], "deck": deck_digest(deck),

@@ -398,6 +398,25 @@ def test_cli_duel_orange_fields_are_a_set(tmp_path, monkeypatch, capsys):
                                                        journal=tmp_path / "j.jsonl"))
 
 
+def test_a_sweep_is_of_the_slower_player_and_refuses_a_faster_b(capsys):
+    # The sweep's table and plot are the slower player's (B): a speed gap below 1 (B the faster player) was
+    # played and printed as "the slower player B" (B winning 100 %); it is refused, by the command line in its
+    # words and by handicap_sweep for a slow skill above the fast one. A gap of 1 (equal speed) stays.
+    from ubongo_cp.cli import main
+
+    assert main(["simulate", "duel", "--games", "4", "--synthetic", "--sweep", "1.5", "0.8"]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == ("ubongo-cp: error: --sweep takes speed gaps of at least 1 (skill A / skill "
+                                         "B: B is the slower player), got 0.8\n")
+    deck = synthetic_tasks("duel")
+    with pytest.raises(InputError) as info:
+        handicap_sweep(deck, [0.5, 1.25], games=4, fast_skill=1.0)
+    assert str(info.value) == "slow skill 1.25 is above the fast skill 1: player B of the sweep is the slower player"
+    assert handicap_sweep(deck, [1.0], games=4)["speed_ratio"].tolist() == [1.0]
+    assert main(["simulate", "duel", "--games", "4", "--synthetic", "--sweep", "1"]) == 0
+    assert "win rate of the slower player B" in capsys.readouterr().out
+
+
 def test_cli_duel_sweep_writes_table_and_plot(tmp_path, capsys):
     args = _parser().parse_args(["duel", "--synthetic", "--games", "60", "--sweep", "1", "1.5", "--out",
                                  str(tmp_path / "s.csv"), "--plot", str(tmp_path / "s.png")])

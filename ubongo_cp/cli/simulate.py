@@ -61,8 +61,9 @@ def add_parsers(sub):
     d.add_argument("--side", help="card side (UD-1; a side of the deck's spec; default its first: A)")
     d.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     d.add_argument("--sweep", type=float, nargs="+", metavar="RATIO",
-                   help="instead of one setting: for each speed ratio R, B gets skill skill-a / R; play "
-                        "--games matches with and without the handicap (UD-7) and print B's win rates")
+                   help="instead of one setting: for each speed gap R >= 1, the slower player B gets skill "
+                        "skill-a / R; play --games matches with and without the handicap (UD-7) and print B's "
+                        "win rates")
     d.add_argument("--plot", metavar="PNG", help="with --sweep: plot the win rates to PNG")
     only_with(d, "--plot", lambda a: a.sweep, "goes with --sweep")
     only_with(d, "--orange", lambda a: a.handicap or a.sweep, "goes with --handicap or --sweep (the handicap "
@@ -148,6 +149,10 @@ def _run_sweep(args, deck) -> int:
     from ..games.duel.sim import handicap_sweep, plot_handicap_sweep
     from ..io import write_table
 
+    for r in args.sweep:   # the table and the plot are of the slower player
+        if r < 1:
+            raise InputError(f"--sweep takes speed gaps of at least 1 (skill A / skill B: B is the slower player), "
+                             f"got {r:g}")
     slow = [args.skill_a / r for r in args.sweep]
     with executor_from(args) as executor:
         sweep = handicap_sweep(deck, slow, args.games, args.seed, fast_skill=args.skill_a, side=args.side,

@@ -150,7 +150,7 @@ def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=
                    executor: Executor | None = None) -> pd.DataFrame:
     """The slower player's win rate with and without the UD-7 handicap.
 
-    Player A has ``fast_skill``; player B each of ``slow_skills`` in turn.
+    Player A has ``fast_skill``; player B each of ``slow_skills`` (at most ``fast_skill``) in turn.
     Both variants of one gap use the same match seeds (common random numbers).
     All settings run on one executor (see
     :func:`~ubongo_cp.executors.map_chunks`); ``progress`` shows one bar per
@@ -167,13 +167,16 @@ def handicap_sweep(tasks, slow_skills: Sequence[float], games: int = 2000, seed=
     ------
     InputError
         For a bad deck, skill, side or orange fields (as :func:`simulate_duel`), checked for every slow skill
-        before any match, or ``slow_skills`` that is no list.
+        before any match, ``slow_skills`` that is no list, or a slow skill above ``fast_skill``.
     """
     deck = as_deck(tasks, "duel")   # a table that does not name its game is of the Duel deck
     if not isinstance(slow_skills, (list, tuple, np.ndarray)):
         raise InputError(f"slow_skills must be a list of skills, got {as_written(slow_skills)}")
     for sb in slow_skills:   # every setting's before any match, as simulate_duel checks its own
-        skills_argument([fast_skill, sb], 2)
+        fast, slow = skills_argument([fast_skill, sb], 2).tolist()
+        if slow > fast:   # the rates are the slower player's
+            raise InputError(f"slow skill {slow:g} is above the fast skill {fast:g}: player B of the sweep is the "
+                             "slower player")
     rows = []
     for sb in slow_skills:
         res = {}

@@ -472,3 +472,29 @@ def test_a_results_table_giving_a_task_twice_is_refused(tasks, tmp_path, run_cli
     with pytest.raises(InputError, match=r"^task card 01 side hard face 2 \(row 433\) is given twice \(also on "
                                          r"row 8\)$"):
         fit_difficulty(tmp_path / "times.csv", pd.concat([tasks, tasks.iloc[[7]]], ignore_index=True))
+
+
+def test_a_deck_folder_given_as_the_results_says_a_batch_output_folder_is_expected(tasks, tmp_path, run_cli):
+    # --results names the batch's output folder; a deck's folder (its card files, as generate writes them) or
+    # a folder without the table was refused as "<folder>/tasks.parquet: tasks table not found".
+    import shutil
+
+    from conftest import one_line_error
+    from ubongo_cp.shipped import resolve_deck
+
+    synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    for card in sorted(resolve_deck("classic").glob("0[12]_*.toml")):
+        shutil.copy(card, deck)
+    (tmp_path / "empty").mkdir()
+    said = "no tasks table (tasks.parquet or tasks.csv) in this folder: a batch output folder is expected"
+    code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", deck, "--out", tmp_path / "m.json")
+    one_line_error(code, err)
+    assert err == (f"ubongo-cp: error: {deck}: {said}; this folder looks like a deck (it holds *.toml card files): "
+                   "run `ubongo-cp batch` on it and give its output folder\n")
+    code, out, err = run_cli("calibrate", tmp_path / "times.csv", "--results", tmp_path / "empty", "--out",
+                             tmp_path / "m.json")
+    one_line_error(code, err)
+    assert err == f"ubongo-cp: error: {tmp_path / 'empty'}: {said}\n"
+    assert not (tmp_path / "m.json").exists()

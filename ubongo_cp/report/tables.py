@@ -329,12 +329,21 @@ def table_file(path: str | Path, stem: str) -> Path:
     Raises
     ------
     InputError
-        If there is no such file.
+        If there is no such file; for a directory without the table, that a batch output directory is
+        expected (and that it looks like a deck, when it holds ``*.toml`` card files).
     """
     path = Path(path)
     if path.is_dir():
-        parquet = path / f"{stem}.parquet"
-        path = parquet if parquet.exists() or not (path / f"{stem}.csv").exists() else path / f"{stem}.csv"
+        parquet, csv = path / f"{stem}.parquet", path / f"{stem}.csv"
+        if not parquet.exists() and not csv.exists():
+            from ..specs import DECK_SPEC_FILE
+
+            deck = any(f.name != DECK_SPEC_FILE for f in path.glob("*.toml"))
+            raise InputError(f"no {stem} table ({stem}.parquet or {stem}.csv) in this folder: a batch output folder "
+                             "is expected" + ("; this folder looks like a deck (it holds *.toml card files): run "
+                                              "`ubongo-cp batch` on it and give its output folder" if deck else ""),
+                             path=path)
+        path = parquet if parquet.exists() else csv
     if not path.exists():
         raise InputError(f"{stem} table not found", path=path)
     from ..io import check_regular_file

@@ -19,7 +19,7 @@ from ..solvers.registry import DEFAULT_KEEP
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
-    from pathlib import Path
+    import pathlib
 
     from ..executors import Executor
 
@@ -382,7 +382,7 @@ def add_games_out(parser: argparse.ArgumentParser, what: str = "the per-game tab
                              f"again resumes from it{unless} (without --out nothing is kept)")
 
 
-def games_journal(args: argparse.Namespace) -> "Path | None":
+def games_journal(args: argparse.Namespace) -> "pathlib.Path | None":
     """The journal of the games of a simulation whose table ``--out FILE`` names: FILE with the suffix ``.jsonl``
     (:class:`~ubongo_cp.games.journal.GameJournal`); None without ``--out``."""
     from pathlib import Path
@@ -391,7 +391,7 @@ def games_journal(args: argparse.Namespace) -> "Path | None":
 
 
 @contextmanager
-def resumable(journal: "Path | None") -> Iterator[None]:
+def resumable(journal: "pathlib.Path | None") -> Iterator[None]:
     """Within the block, a Ctrl-C (or another stop) says, after the command's last line, that the games finished
     are kept in ``journal`` and how to resume."""
     try:

@@ -100,8 +100,10 @@ class GameJournal:
         self.study = study
         # as the header holds them (tuples as lists, NumPy numbers as Python's)
         self.options = json.loads(json.dumps({**options, "version": __version__}, default=_plain))
+        #: The most games journaled in one line (one chunk of games).
         self.games_per_line = max(1, int(games_per_line))
         self.notify = notify
+        #: The games on record: first game -> (last game + 1, rows), read on entering.
         self.done: dict[int, tuple[int, list]] = {}
         self._fh = None
         self._salt = ""

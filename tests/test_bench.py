@@ -845,3 +845,18 @@ def test_an_external_solvers_named_options_map_back_past_a_title_holding_a_line_
     assert missing is None and mapped == [expected]
     # the two vertical dominoes: each option covers its column's two cells
     assert [sorted(instance.option_cells(o)) for o in expected] == [[(0, 0), (1, 0)], [(0, 1), (1, 1)]]
+
+
+def test_an_expected_table_gives_a_task_once_whatever_its_game_column_says(tmp_path):
+    # Every reader keys a task by card, side and face (the suite here, the booklet, calibrate, a simulator's
+    # deck): a second row of that task under another game, or with its game left empty, is the same task given
+    # twice (once its last count was taken silently).
+    deck = ROOT / "ubongo_cp" / "data" / "decks" / "classic"
+    _suite(tmp_path, f'[[instance]]\nname = "d"\ndeck = "{deck}"\nexpected_table = "t.csv"\n')
+    for other in ("", "duel"):
+        (tmp_path / "t.csv").write_text(f"card_id,side,face,game,count\n01,easy,1,classic,1\n01,easy,2,classic,1\n"
+                                        f"01,easy,1,{other},2\n")
+        with pytest.raises(InputError) as info:
+            load_suite(tmp_path / "s.toml", quick=True)
+        assert (f"{tmp_path / 't.csv'}:4: task card 01 side easy face 1 is given twice (also on line 2)"
+                in info.value.message)

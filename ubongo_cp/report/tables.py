@@ -285,9 +285,10 @@ def normalize_tasks(df: pd.DataFrame, *, path: str | Path | None = None) -> pd.D
 def check_unique_tasks(df: pd.DataFrame, path: str | os.PathLike | None = None) -> None:
     """Refuse a task table that gives one task on two rows: which of the two would count is no rule to guess.
 
-    A task is its card, side and face (and game, in a table with a ``game`` column); a row lacking one of
-    them (a spreadsheet's empty row) is no task. Card ids and sides are compared as text without surrounding
-    spaces, faces as numbers (``3`` and ``3.0`` are one face).
+    A task is its card, side and face, the key every reader finds it by (a ``game`` column does not tell two
+    rows apart: a table is of one deck); a row lacking one of them (a spreadsheet's empty row) is no task.
+    Card ids and sides are compared as text without surrounding spaces, faces as numbers (``3`` and ``3.0`` are
+    one face).
 
     Raises
     ------
@@ -306,13 +307,11 @@ def check_unique_tasks(df: pd.DataFrame, path: str | os.PathLike | None = None) 
     if any(c not in df.columns for c in KEY_COLUMNS):
         return
     faces = pd.to_numeric(pd.Series(df["face"].tolist(), dtype=object), errors="coerce").tolist()
-    games = df["game"].tolist() if "game" in df.columns else [None] * len(df)
     seen: dict[tuple, int] = {}
-    for position, (card, side, face, game) in enumerate(zip(df["card_id"].tolist(), df["side"].tolist(), faces,
-                                                             games)):
+    for position, (card, side, face) in enumerate(zip(df["card_id"].tolist(), df["side"].tolist(), faces)):
         if _missing(card) or _missing(side) or _missing(face):
             continue
-        key = (str(card).strip(), str(side).strip(), face, None if _missing(game) else str(game).strip())
+        key = (str(card).strip(), str(side).strip(), face)
         if key in seen:
             line, where = row_place(path, position, df)
             first, _ = row_place(path, seen[key], df)

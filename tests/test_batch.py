@@ -500,6 +500,10 @@ def test_a_spreadsheets_empty_rows_in_a_tasks_csv_are_no_tasks(tmp_path):
     (tmp_path / "tasks.csv").write_text("\n".join(text[:2] + [""] + text[2:]) + "\n")
     with pytest.raises(InputError, match=r"tasks\.csv:8: column face: 'x' is not a number"):
         load_tasks(tmp_path / "tasks.csv")
+    # So does a line of spaces only, which pandas skips as blank too (once refused as a row of 1 field).
+    (tmp_path / "tasks.csv").write_text("\n".join(text[:2] + ["   "] + text[2:]) + "\n")
+    with pytest.raises(InputError, match=r"tasks\.csv:8: column face: 'x' is not a number"):
+        load_tasks(tmp_path / "tasks.csv")
 
 
 @pytest.mark.parametrize("value, form, message", [

@@ -668,7 +668,7 @@ def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: b
     try:
         reader = csv.reader(text.splitlines(keepends=True), skipinitialspace=True)
         for row in reader:
-            if not row:
+            if _blank_row(row):
                 continue      # a blank line, which pandas skips
             if header is None:
                 header = len(row)
@@ -705,7 +705,7 @@ def csv_record_lines(text: str) -> list[int]:
         reader = csv.reader(text.splitlines(keepends=True), skipinitialspace=True)
         for row in reader:
             start, end = end + 1, reader.line_num
-            if not row or (len(row) == 1 and not row[0].strip()):
+            if _blank_row(row):
                 continue
             if header:
                 lines.append(start)
@@ -713,6 +713,11 @@ def csv_record_lines(text: str) -> list[int]:
     except csv.Error:
         return []
     return lines
+
+
+def _blank_row(row: list[str]) -> bool:
+    """Whether a row of :mod:`csv` is a blank line to pandas, which skips it: empty, or of spaces only."""
+    return not row or (len(row) == 1 and not row[0].strip())
 
 
 def check_regular_file(path: str | os.PathLike, what: str = "a file") -> None:

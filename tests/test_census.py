@@ -415,12 +415,18 @@ def test_a_box_cuts_the_search_on_hexagons_and_triangles_and_keeps_every_region(
 
 def test_a_hexagon_census_plan_counts_the_regions_in_its_box(tmp_path):
     # The estimate (and the shards) of a census on hexagons with a box count the regions that fit it:
-    # 38 of the 1448 free polyhexes of 8 cells fit 2x5 (none with a hole).
+    # those of the 1448 free polyhexes of 8 cells (the whole enumeration, no box) whose picture fits 2x5.
+    from ubongo_cp import polyforms
     from ubongo_cp.census import plan_census
     from ubongo_cp.errors import JobTooLargeError
+    from ubongo_cp.grids import get_grid
 
+    hexes = get_grid("hex")
+    every = list(polyforms.free_polyforms(hexes, 8))
+    fit = sum(polyforms.fits_box(hexes, shape, (2, 5)) for shape in every)
+    assert len(every) == 1448 and 0 < fit < len(every)
     spec = make_spec("tetrahexes", 2, 8, box=(2, 5))
-    with pytest.raises(JobTooLargeError, match=r"; 38 regions at about"):
+    with pytest.raises(JobTooLargeError, match=rf"; {fit} regions at about"):
         plan_census(spec, max_cpu_seconds=0.001)
     assert plan_census(spec) == {"8": {"shards": 1, "depth": 1}}
 

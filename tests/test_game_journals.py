@@ -229,3 +229,16 @@ def test_ctrl_c_during_a_simulate_command_keeps_the_games_and_the_same_command_r
     assert capsys.readouterr().err == (f"ubongo-cp: error: s.jsonl: is the journal of games played with other options "
                                        f"({change}); it is left as it is: run with the same options to resume it, or "
                                        "remove it (or choose another output) to start afresh\n")
+
+
+def test_the_same_skills_given_in_full_or_cycled_resume_the_journal(tmp_path, monkeypatch, capsys):
+    """``--skills 1 2`` and ``--skills 1 2 1 2`` (cycled over 4 players) play the same games: the journal resumes."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["simulate", "ubongo", "--synthetic", "--games", "4", "--players", "4", "--no-progress", "--out", "s.csv"]
+    assert main([*argv, "--skills", "1", "2"]) == 0
+    want = capsys.readouterr().out
+    assert main([*argv, "--skills", "1", "2", "1", "2"]) == 0
+    out = capsys.readouterr()
+    assert out.out == want and "resuming from s.jsonl: 4 game(s)" in out.err
+    assert main([*argv, "--skills", "1", "1"]) == 2     # other skills: refused, naming them
+    assert "(skills 1.0,2.0, now 1.0)" in capsys.readouterr().err

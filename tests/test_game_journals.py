@@ -242,3 +242,13 @@ def test_the_same_skills_given_in_full_or_cycled_resume_the_journal(tmp_path, mo
     assert out.out == want and "resuming from s.jsonl: 4 game(s)" in out.err
     assert main([*argv, "--skills", "1", "1"]) == 2     # other skills: refused, naming them
     assert "(skills 1.0,2.0, now 1.0)" in capsys.readouterr().err
+
+
+def test_a_second_run_on_a_journal_in_use_is_refused_naming_the_option_to_change(tmp_path, monkeypatch, capsys):
+    """The commands keeping a games journal have no journal option: the refusal names ``--out``."""
+    monkeypatch.chdir(tmp_path)
+    argv = ["simulate", "domino", "--games", "4", "--players", "2", "--no-progress", "--out", "s.csv"]
+    with GameJournal("s.jsonl", "simulate domino", {"seed": 0}):   # a run still going on
+        assert main(argv) == 2
+    assert capsys.readouterr().err == ("ubongo-cp: error: s.jsonl: is the journal of a run still going on (another "
+                                       "process holds it); wait for that run to end, or choose another --out\n")

@@ -487,14 +487,15 @@ def make_parent(path: str | os.PathLike) -> None:
     parent.mkdir(parents=True, exist_ok=True)
 
 
-def open_journal(path: str | os.PathLike):
+def open_journal(path: str | os.PathLike, elsewhere: str = "give another journal file"):
     """Open a journal (UTF-8 text, one line per finished unit of work) for appending, locked.
 
     A journal created here has its directory entry flushed to the disk at
     once (missing folders above it are made, as for every output file:
     :func:`make_parent`); lines are added with :func:`append_durably`. The journal is locked
     (:func:`fcntl.flock`, where the system has it) until it is closed: a
-    second run on the same journal is refused while the first holds it.
+    second run on the same journal is refused while the first holds it;
+    ``elsewhere`` ends that error (what else the user may do).
 
     Raises
     ------
@@ -515,7 +516,7 @@ def open_journal(path: str | os.PathLike):
 
         fh.close()
         raise InputError("is the journal of a run still going on (another process holds it); wait for "
-                         "that run to end, or give another journal file", path=path)
+                         f"that run to end, or {elsewhere}", path=path)
     if new:
         fsync_directory(path.parent)
     return fh

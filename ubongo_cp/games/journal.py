@@ -130,7 +130,7 @@ class GameJournal:
             raise InputError("is a directory, expected a journal file", path=path)
         self._salt = hashlib.sha256(json.dumps(self.header, sort_keys=True).encode()).hexdigest()
         try:   # locked before it is read: one run at a time resumes and appends
-            self._fh = open_journal(path)
+            self._fh = open_journal(path, "choose another --out")
         except OSError as exc:
             raise InputError(f"cannot write the journal: {exc.strerror or exc}", path=path) from None
         try:

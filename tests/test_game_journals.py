@@ -252,3 +252,27 @@ def test_a_second_run_on_a_journal_in_use_is_refused_naming_the_option_to_change
         assert main(argv) == 2
     assert capsys.readouterr().err == ("ubongo-cp: error: s.jsonl: is the journal of a run still going on (another "
                                        "process holds it); wait for that run to end, or choose another --out\n")
+
+
+def test_a_journal_stopped_before_its_first_game_is_begun_afresh_under_other_options(tmp_path, monkeypatch, capsys):
+    # A run stopped (or failed) after writing its journal's header but before any game left a file that refused
+    # every run of other options until the user removed it, though it held nothing to keep.
+    argv = ["orion", "tournament", "--agents", ",".join(AGENTS), "--no-progress", "--out", "t.csv"]
+    other = [*argv, "--games", "3", "--seed", "2"]
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    monkeypatch.chdir(whole)
+    assert main(other) == 0
+    want = capsys.readouterr().out
+    again = tmp_path / "again"
+    again.mkdir()
+    monkeypatch.chdir(again)
+    with monkeypatch.context() as m:
+        played = _stopping(m, orion_sim, "_tournament_rows", after=0)
+        assert main([*argv, "--games", "2", "--seed", "1"]) == 130
+    assert played == [] and [line["options"]["games"] for line in _lines(again / "t.jsonl")] == [2]   # a header
+    capsys.readouterr()
+    assert main(other) == 0
+    assert capsys.readouterr().out == want
+    assert (again / "t.csv").read_bytes() == (whole / "t.csv").read_bytes()
+    assert _lines(again / "t.jsonl")[0]["options"]["seed"] == 2

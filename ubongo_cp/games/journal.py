@@ -61,7 +61,8 @@ class GameJournal:
     options : dict
         Every option the games depend on (JSON values; the toolkit's
         version is added). A journal made with other options is refused,
-        naming the options that differ. Its ``seed`` must play the same
+        naming the options that differ, unless it holds no game yet (a run
+        stopped before its first): that one is begun afresh. Its ``seed`` must play the same
         games again: a whole number, or a list of them.
     games_per_line : int
         The most games journaled in one line (one chunk of games): a run
@@ -171,6 +172,9 @@ class GameJournal:
             raise InputError(f"is the journal of `ubongo-cp {head.get('study')}`, not of `ubongo-cp {self.study}`; "
                              "it is left as it is: remove it, or choose another output", path=path)
         change = _change(head["options"], self.options)
+        if change and len(numbered) == 1:   # stopped before its first game: nothing on record to keep
+            os.truncate(path, 0)   # the file this run holds locked
+            return
         if change:
             raise InputError(f"is the journal of games played with other options ({change}); it is left as it "
                              "is: run with the same options to resume it, or remove it (or choose another output) "

@@ -302,6 +302,33 @@ def test_results_giving_a_task_twice_are_refused(tmp_path, run_cli):
         task_views(load_deck(deck)[0][0], twice)
 
 
+def test_results_as_a_dataframe_are_checked_as_a_file_is(tmp_path):
+    # A DataFrame given to make_booklet: a task's row with its face NaN was skipped quietly (the booklet solved that
+    # task again), and card "1" beside card "01" (a spreadsheet's card 01, which the booklet matches to it) passed
+    # as two tasks, one of them read.
+    from ubongo_cp.report import load_tasks
+    from ubongo_cp.shipped import deck_dir, deck_tasks_path
+
+    plain = load_tasks(deck_tasks_path("classic"))
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "01_easy.toml").write_text((deck_dir("classic") / "01_easy.toml").read_text())
+    no_face = plain.astype({"face": "float64"})
+    no_face.loc[3, "face"] = np.nan
+    with pytest.raises(InputError, match=re.escape("column face (row 4) is empty in a task's row (each task's row "
+                                                   "names its card, side and die face)")):
+        make_booklet(load_deck(deck)[0], tmp_path / "b.pdf", results=no_face)
+    with pytest.raises(InputError, match="^" + re.escape("task card 1 side easy face 4 (row 433) is given twice (also "
+                                                         "on row 4, as card 01)") + "$"):
+        make_booklet(load_deck(deck)[0], tmp_path / "b.pdf",
+                     results=pd.concat([plain, plain.iloc[[3]].assign(card_id="1")], ignore_index=True))
+    assert not (tmp_path / "b.pdf").exists()
+    # a row of empty fields (a bool column False once read) is no task: the booklet reads the table around it
+    edited = plain.reindex([0, 1, 2, -1, *range(3, len(plain))]).reset_index(drop=True)   # row 4: every field NaN
+    views = task_views(load_deck(deck)[0][0], edited)
+    assert [v.count for v in views] == [v.count for v in task_views(load_deck(deck)[0][0], plain)]
+
+
 def test_bad_input():
     with pytest.raises(InputError, match="no card sides"):
         make_booklet([], "unused.pdf")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -472,6 +473,25 @@ def test_a_results_table_giving_a_task_twice_is_refused(tasks, tmp_path, run_cli
     with pytest.raises(InputError, match=r"^task card 01 side hard face 2 \(row 433\) is given twice \(also on "
                                          r"row 8\)$"):
         fit_difficulty(tmp_path / "times.csv", pd.concat([tasks, tasks.iloc[[7]]], ignore_index=True))
+
+
+def test_a_results_dataframe_is_checked_as_a_file_is(tasks, tmp_path):
+    # A task's row with its face NaN in a DataFrame: once "card 01 side easy face 1 is not in the batch results"
+    # (the row was the key of no task); card "1" beside card "01" (which calibrate matches to it) passed as two.
+    synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
+    no_face = tasks.astype({"face": "float64"})
+    no_face.loc[0, "face"] = np.nan
+    with pytest.raises(InputError, match="^" + re.escape("column face (row 1) is empty in a task's row (each task's "
+                                                         "row names its card, side and die face)") + "$"):
+        fit_difficulty(tmp_path / "times.csv", no_face)
+    with pytest.raises(InputError, match="^" + re.escape("task card 1 side hard face 2 (row 433) is given twice (also "
+                                                         "on row 8, as card 01)") + "$"):
+        fit_difficulty(tmp_path / "times.csv", pd.concat([tasks, tasks.iloc[[7]].assign(card_id="1")],
+                                                         ignore_index=True))
+    # a row of empty fields is no task: the same fit
+    edited = tasks.reindex([*range(5), -1, *range(5, len(tasks))]).reset_index(drop=True)   # row 6: every field NaN
+    assert fit_difficulty(tmp_path / "times.csv", edited).weights == fit_difficulty(tmp_path / "times.csv",
+                                                                                      tasks).weights
 
 
 def test_a_deck_folder_given_as_the_results_says_a_batch_output_folder_is_expected(tasks, tmp_path, run_cli):

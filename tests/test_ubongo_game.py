@@ -143,6 +143,28 @@ def test_deck_bad_tables_name_the_problem(change, message):
         TaskDeck(change(classic_frame(1)).reset_index(drop=True), "classic", path="t.csv")
 
 
+def test_deck_dataframe_rows_are_checked_as_a_files_are():
+    # A DataFrame with a task's face NaN: once "face nan (row 3) is not an integer 1..6", not the message a file
+    # gets; card "1" beside card "01" passed as two cards.
+    df = classic_frame(1).astype({"face": "float64"})
+    df.loc[2, "face"] = np.nan
+    with pytest.raises(InputError, match="^" + re.escape("t.parquet: column face (row 3) is empty in a task's row "
+                                                         "(each task's row names its card, side and die face)") + "$"):
+        TaskDeck(df, "classic", path="t.parquet")
+    again = pd.concat([classic_frame(1), classic_frame(1).iloc[[0]].assign(card_id="1")], ignore_index=True)
+    with pytest.raises(InputError, match="^" + re.escape("t.csv:14: task card 1 side easy face 1 is given twice (also "
+                                                         "on line 2, as card 01)") + "$"):
+        TaskDeck(again, "classic", path="t.csv")
+    # a row of empty fields is no task; a later row is named by its row in the table as given
+    edited = classic_frame(1).reindex([0, 1, -1, *range(2, 12)]).reset_index(drop=True)   # row 3: every field NaN
+    assert TaskDeck(edited, "classic").ratios["easy"].tolist() == TaskDeck(classic_frame(1), "classic").ratios[
+        "easy"].tolist()
+    edited.loc[5, "status"] = "done"
+    with pytest.raises(InputError, match="^" + re.escape("status 'done' (row 6) is not one of solved, no solution, "
+                                                         "unknown, timeout") + "$"):
+        TaskDeck(edited, "classic")
+
+
 def test_deck_rows_read_from_csv_are_named_by_their_line_of_the_file(tmp_path):
     # A tasks.csv edited by hand: a blank line and a spreadsheet's empty row before a bad row. The message named
     # the row's position counted from the header line (line 4 for the face on line 6), not the line an editor

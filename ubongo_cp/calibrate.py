@@ -500,7 +500,8 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
     import numpy as np
     import pandas as pd
 
-    from .report import load_tasks
+    from .cards import card_id_match
+    from .report import KEY_COLUMNS, load_tasks, task_rows
 
     unknown = [f for f in features if f not in FEATURES]
     if unknown or not features:
@@ -517,26 +518,26 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
 
         table_path = table_file(os.fspath(tasks), "tasks")      # a batch directory's table: named in a refusal
         tasks = load_tasks(table_path, required=())
+    elif all(c in tasks.columns for c in KEY_COLUMNS):   # read as a file is (a missing column: check_results)
+        tasks = task_rows(tasks)
     check_results(tasks, table_path)
     if "line" not in times.columns:
         times = times.assign(line=np.arange(2, len(times) + 2))
     if "player" not in times.columns:
         times = times.assign(player="")
-    # A row without a card, side or face (a spreadsheet's row of empty fields) is the key of no task.
+    # Every row names its task (task_rows: a row of empty fields is left out, a task's row lacking a key refused).
     index = {(str(c), str(s), int(f)): i for i, (c, s, f) in enumerate(zip(tasks["card_id"], tasks["side"],
-                                                                           tasks["face"]))
-             if not (pd.isna(c) or pd.isna(s) or pd.isna(f))}
+                                                                           tasks["face"]))}
     # A spreadsheet turns card "08" into 8: a card number without its leading zeros is the batch's card of that
     # number when exactly one card id has it.
-    by_number: dict[int, set[str]] = {}
+    by_number: dict[str, set[str]] = {}
     for c in tasks["card_id"]:
-        if str(c).isdigit():
-            by_number.setdefault(int(c), set()).add(str(c))
+        by_number.setdefault(card_id_match(str(c)), set()).add(str(c))
     at = []
     for row in times.itertuples(index=False):
         key = (str(row.card), str(row.side), int(row.face))
-        if key not in index and key[0].isdigit() and len(by_number.get(int(key[0]), ())) == 1:
-            key = (next(iter(by_number[int(key[0])])), key[1], key[2])
+        if key not in index and len(by_number.get(card_id_match(key[0]), ())) == 1:
+            key = (next(iter(by_number[card_id_match(key[0])])), key[1], key[2])
         if key not in index:
             raise InputError(f"card {key[0]} side {key[1]} face {key[2]} is not in the batch results"
                              + (f" ({results_path})" if results_path else "") + _near_card(key[0], tasks),

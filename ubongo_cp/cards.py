@@ -51,7 +51,7 @@ from .pieces import Piece, PieceSet, Region, _pieces_file, count_ranges, load_pi
 from .structs import Struct
 
 __all__ = ["CardSide", "NotACardError", "load_card", "parse_card", "write_card", "card_to_toml", "load_deck", "DeckProblem",
-           "task_hash", "card_id_key", "printing_order"]
+           "task_hash", "card_id_key", "card_id_match", "printing_order"]
 
 
 class CardSide(Struct):
@@ -564,6 +564,18 @@ def card_id_key(card_id: str) -> tuple:
     ['01', '2', '10', 'a', 'b']
     """
     return (0, int(card_id), card_id) if card_id.isdigit() else (1, 0, card_id)
+
+
+def card_id_match(card_id: str) -> str:
+    """A card id as the readers of a task table match it: an id of digits without its leading zeros (a spreadsheet
+    saves card ``"08"`` as 8), another id as it is.
+
+    Examples
+    --------
+    >>> card_id_match("08"), card_id_match("8"), card_id_match("0"), card_id_match("b07")
+    ('8', '8', '0', 'b07')
+    """
+    return str(int(card_id)) if card_id.isascii() and card_id.isdigit() else card_id
 
 
 def printing_order(cards: Iterable[CardSide]) -> list[CardSide]:

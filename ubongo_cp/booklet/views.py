@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from ..cards import CardSide, task_hash
+from ..cards import CardSide, card_id_match, task_hash
 from ..cover import task_instance, verify_solution
 from ..errors import InputError
 from ..geometry import Cell
@@ -123,8 +123,8 @@ def result_row(index: Mapping, card: CardSide, face: int) -> dict | None:
     ``ubongo-cp calibrate`` finds it.
     """
     row = index.get((card.card_id, card.side, int(face)))
-    if row is None and card.card_id.isdigit() and card.card_id != str(int(card.card_id)):
-        row = index.get((str(int(card.card_id)), card.side, int(face)))
+    if row is None and card_id_match(card.card_id) != card.card_id:
+        row = index.get((card_id_match(card.card_id), card.side, int(face)))
     if row is not None and isinstance(row.get("task_hash"), str) and row["task_hash"] != task_hash(card, face):
         return None
     return row
@@ -171,30 +171,24 @@ def _canonical(solution) -> frozenset:
 def results_index(results) -> dict:
     """``(card_id, side, face) -> row dict`` of a task table (empty for None).
 
-    The table is brought to the in-memory form of :func:`ubongo_cp.report.normalize_tasks`
-    (what :func:`ubongo_cp.report.load_tasks` returns): card ids are text and
-    solutions are dicts.
+    The table is read as :func:`ubongo_cp.report.load_tasks` reads a file (:func:`ubongo_cp.report.task_rows`):
+    card ids are text, solutions are dicts, and a row of empty fields is no task.
 
     Raises
     ------
     InputError
-        For a table without the key columns, one whose card ids are numbers, or one that gives a task
-        twice (:func:`ubongo_cp.report.check_unique_tasks`).
+        For a table without the key columns, one whose card ids are numbers, a task's row without its card, side
+        or face, or a task given twice (:func:`ubongo_cp.report.tables.check_task_rows`).
     """
-    from ..report import KEY_COLUMNS, check_unique_tasks, normalize_tasks
+    from ..report import KEY_COLUMNS, task_rows
 
     if results is None:
         return {}
     missing = [c for c in KEY_COLUMNS if c not in results.columns]
     if missing:
         raise InputError(f"tasks table lacks column(s) {', '.join(missing)}")
-    results = normalize_tasks(results)
-    check_unique_tasks(results)
-    index = {}
-    for row in results.to_dict("records"):
-        if not _is_missing(row["face"]):
-            index[(row["card_id"], row["side"], int(row["face"]))] = row
-    return index
+    results = task_rows(results)
+    return {(row["card_id"], row["side"], int(row["face"])): row for row in results.to_dict("records")}
 
 
 def _is_missing(value) -> bool:

@@ -167,6 +167,10 @@ class TaskDeck:
         if missing:
             raise InputError(f"tasks table lacks column(s) {', '.join(missing)} "
                              f"(needs {', '.join(REQUIRED_COLUMNS)})", path=path)
+        from ..report.tables import check_task_rows, check_unique_tasks, keep_rows, row_place
+
+        # A table as a file gives it (load_tasks, whose checks these are): a row of empty fields is no task.
+        tasks = keep_rows(tasks, [not b for b in check_task_rows(tasks, path, unique=False)])
         if len(tasks) == 0:
             raise InputError("tasks table has no rows", path=path)
         card = tasks["card_id"].astype(str).str.strip().to_numpy()
@@ -174,8 +178,6 @@ class TaskDeck:
         status = tasks["status"].astype(str).str.strip().to_numpy()
         face = pd.to_numeric(tasks["face"], errors="coerce").to_numpy(dtype=float)
         diff = pd.to_numeric(tasks["difficulty"], errors="coerce").to_numpy(dtype=float)
-        from ..report.tables import check_unique_tasks, row_place
-
         for i in range(len(tasks)):
             line, where = row_place(path, i, tasks)
             if side[i] not in faces_of:

@@ -22,7 +22,7 @@ from ..io import atomic_write_text
 from ..status import Status
 from .tables import (CARD_COLUMNS, CARD_DTYPES, KEY_COLUMNS, STATUS_DTYPE, TASK_COLUMNS, TASK_DTYPES, TaskRecord,
                      cast_columns, check_unique_tasks, load_cards, load_tasks, normalize_tasks, row_place,
-                     table_file, task_record, text_view, write_owned_table, write_table)
+                     table_file, task_record, task_rows, text_view, write_owned_table, write_table)
 
 if TYPE_CHECKING:
     from ..outputs import OutputFolder
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS",
            "tasks_frame", "cards_frame", "piece_balance", "balance_markdown", "summary_markdown", "write_reports",
            "write_table", "load_tasks", "load_cards", "normalize_tasks", "check_unique_tasks", "TaskRecord",
-           "task_record", "table_file", "row_place"]
+           "task_record", "task_rows", "table_file", "row_place"]
 
 
 # --------------------------------------------------------------------------- building

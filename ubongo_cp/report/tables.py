@@ -38,6 +38,7 @@ from ..status import Status
 
 __all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS",
            "write_table", "text_view", "load_tasks", "load_cards", "normalize_tasks", "check_unique_tasks",
+           "task_rows", "check_task_rows", "blank_rows", "keep_rows",
            "cast_columns", "TaskRecord", "task_record", "table_file", "row_place"]
 
 #: Column order of ``tasks.csv``/``tasks.parquet``.
@@ -74,6 +75,9 @@ KEY_COLUMNS = ("card_id", "side", "face")
 #: Key of ``DataFrame.attrs`` under which a table read from CSV keeps the line of the file each row was on
 #: (a dict: index label -> line; :func:`row_place`).
 LINES = "ubongo_cp.lines"
+#: Key of ``DataFrame.attrs`` under which a table whose rows of empty fields were left out keeps the position each
+#: row had in the table as given (a dict: index label -> 0-based position; :func:`row_place`).
+ROWS = "ubongo_cp.rows"
 
 
 # --------------------------------------------------------------------------- writing
@@ -223,26 +227,86 @@ def load_tasks(path: str | Path, *, required: Iterable[str] = KEY_COLUMNS + ("st
     missing = [c for c in required if c not in df.columns]
     if missing:
         raise InputError(f"tasks table lacks column(s) {', '.join(missing)}", path=path)
-    # A row of empty fields only (a spreadsheet's empty row) is no task: left out once every row is read (so that
-    # a message names the line of the file).
-    empty = [all(_missing(v) for v in row) for row in df.itertuples(index=False)]
+    return task_rows(df, path)
+
+
+def task_rows(df: pd.DataFrame, path: str | os.PathLike | None = None) -> pd.DataFrame:
+    """A task table as read from a file or given as a DataFrame, in its in-memory form (:func:`normalize_tasks`),
+    checked by :func:`check_task_rows` and without its rows of empty fields (a spreadsheet's empty rows).
+
+    Messages name ``path`` and the line (CSV) or row of the table as given, also for a row after an empty one.
+
+    Raises
+    ------
+    InputError
+        As :func:`normalize_tasks` and :func:`check_task_rows`.
+    """
+    blank = blank_rows(df)   # on the values as given: a bool column of an empty row becomes False in memory
     tasks = normalize_tasks(df, path=path)
-    for col in KEY_COLUMNS:   # a task's row (not a row of empty fields) names its task
-        lacking = [i for i, v in enumerate(tasks[col].tolist()) if _missing(v) and not empty[i]] if col in tasks else []
+    check_task_rows(tasks, path, blank=blank)
+    return keep_rows(tasks, [not b for b in blank])
+
+
+def blank_rows(df: pd.DataFrame) -> list[bool]:
+    """Whether each row of ``df`` (its values as read or given, not normalised) is a row of empty fields only."""
+    return [all(_missing(v) for v in row) for row in df.itertuples(index=False)]
+
+
+def check_task_rows(df: pd.DataFrame, path: str | os.PathLike | None = None, *,
+                    blank: list[bool] | None = None, unique: bool = True) -> list[bool]:
+    """Refuse a task's row that lacks its card, side or die face, and (``unique``) a task given on two rows
+    (:func:`check_unique_tasks`): the checks every reader of a task table (file or DataFrame) makes.
+
+    A row of empty fields only (``blank``, else :func:`blank_rows` of ``df``) is no task and passes. A reader that
+    checks each row's values first (a simulator's) passes ``unique=False`` and calls :func:`check_unique_tasks`
+    after that.
+
+    Returns
+    -------
+    list of bool
+        Which rows are rows of empty fields.
+
+    Raises
+    ------
+    InputError
+        Naming ``path``, the column and the line (CSV) or row.
+
+    Examples
+    --------
+    >>> check_task_rows(pd.DataFrame({"card_id": ["01", None], "side": ["easy", None], "face": [1.0, None]}))
+    [False, True]
+    >>> check_task_rows(pd.DataFrame({"card_id": ["01"], "side": ["easy"], "face": [float("nan")]}), "t.parquet")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: t.parquet: column face (row 1) is empty in a task's row (each task's row names its \
+card, side and die face)
+    """
+    blank = blank_rows(df) if blank is None else blank
+    for col in KEY_COLUMNS:
+        lacking = [i for i, v in enumerate(df[col].tolist()) if _missing(v) and not blank[i]] if col in df else []
         if lacking:
-            line, where = row_place(path, lacking[0], tasks)
+            line, where = row_place(path, lacking[0], df)
             raise InputError(f"column {col}{where} is empty in a task's row (each task's row names its card, side and "
                              "die face)", path=path, line=line)
-    check_unique_tasks(tasks, path)
-    if not any(empty):
+    if unique:
+        check_unique_tasks(df, path)
+    return blank
+
+
+def keep_rows(tasks: pd.DataFrame, keep: list[bool]) -> pd.DataFrame:
+    """The rows of ``tasks`` to ``keep``, numbered from 0, each keeping its line of the file or its row of the table
+    as given (for :func:`row_place`)."""
+    if all(keep):
         return tasks
-    tasks = tasks[[not e for e in empty]]
-    lines = tasks.attrs.get(LINES)
-    kept = tasks.index.tolist()
-    tasks = tasks.reset_index(drop=True)
-    if lines is not None:   # each row keeps its line of the file
-        tasks.attrs[LINES] = {new: lines[old] for new, old in enumerate(kept)}
-    return tasks
+    lines, rows = tasks.attrs.get(LINES), tasks.attrs.get(ROWS)
+    labels = tasks.index.tolist()
+    kept = [position for position, k in enumerate(keep) if k]
+    out = tasks.iloc[kept].reset_index(drop=True)
+    out.attrs = {k: v for k, v in tasks.attrs.items() if k not in (LINES, ROWS)}
+    if lines is not None:
+        out.attrs[LINES] = {new: lines[labels[old]] for new, old in enumerate(kept) if labels[old] in lines}
+    out.attrs[ROWS] = {new: (rows or {}).get(labels[old], old) for new, old in enumerate(kept)}
+    return out
 
 
 def load_cards(path: str | Path) -> pd.DataFrame:
@@ -287,8 +351,9 @@ def check_unique_tasks(df: pd.DataFrame, path: str | os.PathLike | None = None) 
 
     A task is its card, side and face, the key every reader finds it by (a ``game`` column does not tell two
     rows apart: a table is of one deck); a row lacking one of them (a spreadsheet's empty row) is no task.
-    Card ids and sides are compared as text without surrounding spaces, faces as numbers (``3`` and ``3.0`` are
-    one face).
+    Card ids are compared as the readers match them (:func:`ubongo_cp.cards.card_id_match`: ``"1"`` is card
+    ``"01"``, whose leading zero a spreadsheet dropped), sides as text without surrounding spaces, faces as
+    numbers (``3`` and ``3.0`` are one face).
 
     Raises
     ------
@@ -304,22 +369,28 @@ def check_unique_tasks(df: pd.DataFrame, path: str | os.PathLike | None = None) 
     ...
     ubongo_cp.errors.InputError: tasks.csv:3: task card 01 side easy face 1 is given twice (also on line 2)
     """
+    from ..cards import card_id_match
+
     if any(c not in df.columns for c in KEY_COLUMNS):
         return
     faces = pd.to_numeric(pd.Series(df["face"].tolist(), dtype=object), errors="coerce").tolist()
-    seen: dict[tuple, int] = {}
+    seen: dict[tuple, tuple[int, str]] = {}
     for position, (card, side, face) in enumerate(zip(df["card_id"].tolist(), df["side"].tolist(), faces)):
         if _missing(card) or _missing(side) or _missing(face):
             continue
-        key = (str(card).strip(), str(side).strip(), face)
+        text = str(card).strip()
+        key = (card_id_match(text), str(side).strip(), face)
         if key in seen:
             line, where = row_place(path, position, df)
-            first, _ = row_place(path, seen[key], df)
-            also = f"line {first}" if first is not None else f"row {seen[key] + 1}"
+            first_position, first_card = seen[key]
+            first, first_where = row_place(path, first_position, df)
+            also = f"line {first}" if first is not None else first_where.strip(" ()")
+            if first_card != text:
+                also += f", as card {first_card}"
             number = int(face) if float(face).is_integer() else face
-            raise InputError(f"task card {key[0]} side {key[1]} face {number}{where} is given twice (also on "
+            raise InputError(f"task card {text} side {key[1]} face {number}{where} is given twice (also on "
                              f"{also})", path=path, line=line)
-        seen[key] = position
+        seen[key] = (position, text)
 
 
 def table_file(path: str | Path, stem: str) -> Path:
@@ -423,9 +494,11 @@ def row_place(path: str | os.PathLike | None, position: int, table: pd.DataFrame
     >>> row_place("tasks.csv", 0), row_place("tasks.parquet", 0)
     ((2, ''), (None, ' (row 1)'))
     """
+    label = None if table is None else table.index[position]
+    if table is not None and label in table.attrs.get(ROWS, {}):   # its position before empty rows were left out
+        position = table.attrs[ROWS][label]
     if path is not None and Path(path).suffix.lower() == ".csv":
         lines = None if table is None else table.attrs.get(LINES)
-        label = None if table is None else table.index[position]
         if lines is not None and label in lines:
             return lines[label], ""
         return position + 2, ""

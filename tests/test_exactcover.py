@@ -404,3 +404,25 @@ def test_only_ascii_spaces_separate_words_as_in_knuths_programs(run_cli, tmp_pat
     # ASCII blanks around and between words (tab, vertical tab, form feed) still separate
     m = parse_exact_cover("a\tb\x0bc\n\ta b \n\x0cc\n")
     assert (m.item_names, m.n_options) == (("a", "b", "c"), 2)
+
+
+@pytest.mark.parametrize("ranges, max_empty, optional", [
+    ({"D": (0, 6)}, 0, ()),
+    ({"D": (1, 3), "L": (0, 4)}, 3, ()),
+    ({}, 2, ()),
+    ({}, 0, tuple((r, c) for r in (1, 2) for c in range(4))),
+])
+def test_a_puzzle_with_ranges_empty_or_optional_cells_in_knuths_format_counts_the_same(ranges, max_empty, optional):
+    """Knuth's text of a puzzle whose pieces are used a range of times (DLX3 bounds on the type's item), with
+    cells left empty or with optional cells (secondary items), read back: its covers are the puzzle's, times
+    the orderings of the identical pieces it names one item each."""
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import Piece, Region
+
+    domino, ell = Piece("D", ((0, 0), (0, 1))), Piece("L", ((0, 0), (1, 0), (1, 1)))
+    region = Region(tuple((r, c) for r in range(3) for c in range(4) if (r, c) not in optional), optional=optional)
+    inst = build_instance([domino, domino, ell, ell], region, ranges=dict(ranges), max_empty=max_empty)
+    out = knuth_text(inst)
+    direct = solve(inst, backend="dlx", keep=0, reduce=False)
+    from_text = solve(parse_exact_cover(out.text), backend="dlx", keep=0, reduce=False)
+    assert direct.count > 0 and from_text.count == direct.count * out.copies_factor

@@ -61,7 +61,7 @@ import re
 from array import array
 from functools import cached_property
 from numbers import Integral
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from .errors import InputError
 from .structs import Struct
@@ -558,7 +558,7 @@ def _check_space(word: str, what: str, path, line) -> None:
 
 
 def format_exact_cover(item_names: Sequence[str], n_primary: int, options: Iterable[Sequence[int]], *,
-                       comments: Sequence[str] = ()) -> str:
+                       comments: Sequence[str] = (), bounds: Mapping[int, tuple[int, int]] | None = None) -> str:
     """Write an exact-cover problem in Knuth's plain format (see the module docstring).
 
     Parameters
@@ -571,6 +571,10 @@ def format_exact_cover(item_names: Sequence[str], n_primary: int, options: Itera
         Each option: the indices (into ``item_names``) of the items it covers.
     comments : sequence of str
         Lines written first, each as a comment (``| ...``).
+    bounds : mapping of int to (int, int), optional
+        Primary item -> ``(lo, hi)``: written with Knuth's DLX3 bounds
+        (``lo:hi|name``, ``hi|name`` when they are equal); every other
+        primary item is covered exactly once.
 
     Returns
     -------
@@ -586,7 +590,7 @@ def format_exact_cover(item_names: Sequence[str], n_primary: int, options: Itera
     b
     """
     lines = [f"| {c}" for c in comments]
-    head = " ".join(item_names[:n_primary])
+    head = " ".join(_bounded_word(item_names[i], *(bounds or {}).get(i, (1, 1))) for i in range(n_primary))
     if n_primary < len(item_names):
         head += " | " + " ".join(item_names[n_primary:])
     lines.append(head)
@@ -610,8 +614,9 @@ class KnuthText(NamedTuple):
         How many covers of the file stand for one cover of the instance: the
         product of ``k!`` over the piece types with ``k`` identical copies
         (the plain format has no multiplicities, so each copy is an item of
-        its own and the copies can be ordered in ``k!`` ways; UP-5). 1 for a
-        matrix or an instance without copies.
+        its own and the copies can be ordered in ``k!`` ways; UP-5), a type
+        used a range of times apart (one item with bounds). 1 for a matrix
+        or an instance without copies.
     """
 
     text: str
@@ -639,8 +644,11 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
     one item per region cell, named ``r<row>c<col>``, and one per piece
     copy, named as in its solutions (``L4``, ``L4#2``; names that are not
     valid item names become ``p1``, ``p2``, ...); every placement of a type
-    with ``k`` copies is written once per copy. With optional pieces (the
-    subset analysis) the piece items are secondary.
+    with ``k`` copies is written once per copy. A type used a range of
+    times (``--use NAME:LO-HI``, the cells left empty) is one item with
+    Knuth's DLX3 bounds ``LO:HI|NAME``, each of its placements written once.
+    The region's optional cells are secondary items. With optional pieces
+    (the subset analysis) the piece items are secondary.
 
     Parameters
     ----------
@@ -682,29 +690,47 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
         return KnuthText(format_exact_cover(instance.item_names, instance.n_primary, rows, comments=comments),
                          list(range(instance.n_options)), list(instance.item_names), 1)
     cells = [_cell_item(cell) for cell in instance.cells]
+    spare = [_cell_item(cell) for cell in instance.region.optional]    # optional cells: secondary items
     copies = [list(t) for t in instance.types]
     names = list(instance.copy_names)
-    taken = set(cells)
+    taken = set(cells) | set(spare)
     if any(not _valid_name(n) or n in taken for n in names) or len(set(names)) != len(names):
         names = [f"p{i + 1}" for i in range(len(names))]
-    item_names = cells + [names[i] for t in copies for i in t]
-    copy_item = {i: len(cells) + j for j, i in enumerate(i for t in copies for i in t)}
+    # A type used a range of times (lo < hi: --use NAME:LO-HI, cells left empty) is one item with Knuth's DLX3
+    # bounds, each placement written once: one item per copy would count a cover once per choice of the copies
+    # it leaves unused. Every other type keeps an item per copy (the plain format, factor k!).
+    ranged = [instance.ranges is not None and lo != hi for lo, hi in instance.type_bounds]
+    type_items: list[list[int]] = []
+    bounds: dict[int, tuple[int, int]] = {}
+    words = list(cells)
+    for t, members in enumerate(copies):
+        if ranged[t]:
+            lo, hi = instance.type_bounds[t]
+            bounds[len(words)] = (lo, hi)
+            type_items.append([len(words)])
+            words.append(names[members[0]])
+        else:
+            type_items.append(list(range(len(words), len(words) + len(members))))
+            words.extend(names[i] for i in members)
+    n_cells = instance.n_cells
+    first_spare = n_cells + instance.n_types
+    spare_item = {first_spare + j: len(words) + j for j in range(len(spare))}
     options: list[list[int]] = []
     option_of_line: list[int] = []
-    n_cells = instance.n_cells
     for o in range(instance.n_options):
-        cell_items = [i for i in instance.table.indices[instance.table.indptr[o]:instance.table.indptr[o + 1]]
-                      if i < n_cells]
-        for i in copies[instance.table.option_type[o]]:
-            options.append(cell_items + [copy_item[i]])
+        covered = instance.table.indices[instance.table.indptr[o]:instance.table.indptr[o + 1]]
+        cell_items = [int(i) if i < n_cells else spare_item[i] for i in covered if i < n_cells or i >= first_spare]
+        for item in type_items[instance.table.option_type[o]]:
+            options.append(cell_items + [item])
             option_of_line.append(o)
-    n_primary = n_cells if instance.optional_pieces else len(item_names)
+    n_primary = n_cells if instance.optional_pieces else len(words)
     factor = 1
     if not instance.optional_pieces:
-        for t in copies:
-            factor *= math.factorial(len(t))
-    return KnuthText(format_exact_cover(item_names, n_primary, options, comments=comments), option_of_line,
-                     item_names, factor)
+        for t, members in enumerate(copies):
+            if not ranged[t]:
+                factor *= math.factorial(len(members))
+    text = format_exact_cover(words + spare, n_primary, options, comments=comments, bounds=bounds)
+    return KnuthText(text, option_of_line, words + spare, factor)
 
 
 def _knuth_text_extended(matrix: ExactCoverMatrix, comments: Sequence[str]) -> str:
@@ -712,7 +738,7 @@ def _knuth_text_extended(matrix: ExactCoverMatrix, comments: Sequence[str]) -> s
     words = []
     for i, name in enumerate(matrix.item_names[:matrix.n_primary]):
         lo, hi = (1, 1) if matrix.bounds is None else (int(v) for v in matrix.bounds[i])
-        words.append(name if (lo, hi) == (1, 1) else f"{hi}|{name}" if lo == hi else f"{lo}:{hi}|{name}")
+        words.append(_bounded_word(name, lo, hi))
     head = " ".join(words)
     if matrix.n_secondary:
         head += " | " + " ".join(matrix.item_names[matrix.n_primary:])
@@ -720,6 +746,11 @@ def _knuth_text_extended(matrix: ExactCoverMatrix, comments: Sequence[str]) -> s
     lines.extend(" ".join(matrix.entry_name(q) for q in range(int(matrix.indptr[o]), int(matrix.indptr[o + 1])))
                  for o in range(matrix.n_options))
     return "\n".join(lines) + "\n"
+
+
+def _bounded_word(name: str, lo: int, hi: int) -> str:
+    """A primary item on the item line: ``name``, ``hi|name`` or ``lo:hi|name`` (DLX3 bounds)."""
+    return name if (lo, hi) == (1, 1) else f"{hi}|{name}" if lo == hi else f"{lo}:{hi}|{name}"
 
 
 def verify_cover(matrix: ExactCoverMatrix, options: Iterable[int]) -> str | None:

@@ -213,6 +213,37 @@ def test_a_failed_run_drops_only_the_files_it_did_not_write_from_the_record(tmp_
         assert not folder.owns("never.csv")
 
 
+def test_a_failed_run_that_wrote_nothing_takes_back_the_source_it_filled_in(tmp_path):
+    # A record without a source (tables written by report.write_reports) had it filled in by a batch of a deck;
+    # that batch failing before it wrote a file left the deck on record: a batch of another deck was then
+    # refused as 'holds the output of ubongo-cp batch for deck-a', though the folder held none of it.
+    import json
+
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.outputs import MARKER, OutputFolder
+
+    with OutputFolder(tmp_path, "batch") as folder:
+        folder.claim(["tasks.csv"])
+        (tmp_path / "tasks.csv").write_text("a,b\n")
+    before = json.loads((tmp_path / MARKER).read_text())
+    for claimed in (["tasks.csv"], ["tasks.csv", "tasks.jsonl"]):
+        with pytest.raises(RuntimeError):
+            with OutputFolder(tmp_path, "batch", source="deck-a") as folder:
+                folder.claim(claimed)
+                raise RuntimeError("stopped")
+        assert json.loads((tmp_path / MARKER).read_text()) == before
+    with OutputFolder(tmp_path, "batch", source="deck-b") as folder:   # not refused
+        assert folder.files == ["tasks.csv"]
+    with pytest.raises(RuntimeError):   # a run that wrote a file keeps its source on record
+        with OutputFolder(tmp_path, "batch", source="deck-b") as folder:
+            folder.claim(["tasks.jsonl"])
+            (tmp_path / "tasks.jsonl").write_text("{}\n")
+            raise RuntimeError("stopped")
+    with pytest.raises(InputError, match="for deck-b"):
+        with OutputFolder(tmp_path, "batch", source="deck-c"):
+            pass
+
+
 def _snapshot(folder):
     """Every file under ``folder``: relative path -> (bytes, inode)."""
     return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_ino) for p in sorted(folder.rglob("*"))

@@ -16,7 +16,7 @@ A command that writes several files into a folder (``batch --out``,
   the file. Files it does not write are never touched. A run that fails
   or is stopped keeps on record only the files it wrote: one that wrote
   none leaves the record as it found it (no record, in a folder that had
-  none).
+  none; no source, in a record that had none).
 - **One source per folder.** A folder that holds a command's output made
   from one source (e.g. the tables of one deck) refuses the same command
   run on another source, instead of mixing the two or keeping only the last.
@@ -126,6 +126,7 @@ class OutputFolder:
         self._entry: dict[str, Any] = {"source": source, "files": []}  # this command's record, read on entering
         self._created: list[Path] = []
         self._pending = False  # the record changed on entering (files adopted, a source set): saved on a claim
+        self._filled = False   # the source was filled in on entering, in a record that had none
 
     # ------------------------------------------------------------ entering
     def __enter__(self) -> "OutputFolder":
@@ -165,7 +166,7 @@ class OutputFolder:
 
     def __exit__(self, exc_type, *exc) -> None:
         try:
-            if exc_type is not None and self._new:
+            if exc_type is not None and (self._new or self._filled):
                 self._forget_unwritten()
             if self._claimed:
                 self._record_digests()
@@ -191,10 +192,15 @@ class OutputFolder:
         """After a failed run: the files it claimed but never wrote leave the record (a file of the user's put
         there later under such a name is not taken for the command's), and a record that then holds no more
         than before the run is put back as it was, so the folder does not look like one holding the command's
-        output (of this source) when it holds none."""
+        output (of this source) when it holds none. A source it filled in is taken back if it wrote none of
+        the files it claimed new: the folder holds no more of that source's output than before."""
         unwritten = {n for n in self._new if not _exists(self.path / n)}
-        if not unwritten:
+        refill = self._filled and not set(self._new) - unwritten
+        if not unwritten and not refill:
             return
+        if refill:
+            self._entry["source"] = None
+            self._filled = False
         self._entry["files"] = [n for n in self._entry["files"] if n not in unwritten]
         digests = self._entry.get("digests") or {}
         for n in unwritten:
@@ -203,6 +209,8 @@ class OutputFolder:
         commands = self._marker["commands"]
         if not self._had_entry and not self._entry["files"]:
             commands.pop(self.command, None)
+        if self._pending:   # nothing was saved in this run (no claim): the record on disk is as it was
+            return
         try:
             if commands or self._had_marker:
                 self._save()
@@ -285,7 +293,7 @@ class OutputFolder:
         self._entry = entry
         if self.source is not None and old is None:
             entry["source"] = self.source
-            self._pending = True
+            self._pending = self._filled = True
 
     def _save(self) -> None:
         from .io import atomic_write_text

@@ -356,3 +356,27 @@ def test_a_task_that_cannot_travel_to_or_from_a_worker_is_one_error_and_no_trace
     done = subprocess.run([sys.executable, str(script), what], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout == f"[1, 3] {[f'UbongoError: {says}']}\nUbongoError: {says}\n"
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_a_worker_says_the_toolkits_warnings_as_one_line_as_the_command_line_does(method, tmp_path, capfd,
+                                                                                     monkeypatch):
+    # A worker started afresh (spawn: the default on macOS) showed an InputWarning as Python shows a warning
+    # (file, line, the source line of warnings.warn) while the command line says it in one line: each worker
+    # now says it as its parent does (errors.say_warnings, set by base._worker_start).
+    import multiprocessing
+
+    from ubongo_cp.cli import _said_warnings
+    from ubongo_cp.pieces import load_region
+
+    monkeypatch.setattr(multiprocessing, "get_start_method", lambda allow_none=False: method)
+    monkeypatch.setattr(multiprocessing.context._default_context, "_actual_context",
+                        multiprocessing.get_context(method))
+    region = tmp_path / "region.txt"
+    region.write_text("grid: cube\n##\n\n##\n")
+    with _said_warnings(), LocalExecutor(2) as pool:
+        regions = list(pool.map_unordered(load_region, [(region,), (region,)]))
+    assert len(regions) == 2
+    err = capfd.readouterr().err.splitlines()
+    assert err == [f"ubongo-cp: {region}:3: a blank line inside a cube shape is an empty row of its one layer; "
+                   "layers are separated by a line of '-'"] * 2

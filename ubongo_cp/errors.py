@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 __all__ = ["UbongoError", "InputError", "IllegalActionError", "JobTooLargeError", "OutputWarning",
-           "InputWarning",
+           "InputWarning", "say_warnings", "saying_warnings",
            "MAX_JOB_CPU_SECONDS", "refuse_long_job", "wrong_kind", "as_written", "whole_argument", "flag_argument",
            "seat_argument", "seed_argument", "cut"]
 
@@ -203,6 +203,35 @@ class InputWarning(UserWarning):
         self.path = None if path is None else os.fspath(path)
         self.line = line
         super().__init__(_located(message, self.path, line))
+
+
+def say_warnings() -> None:
+    """From now on this process says the toolkit's own warnings (:class:`OutputWarning`, :class:`InputWarning`)
+    as one line, ``ubongo-cp: ...``, on standard error, not as Python shows a warning (its file, line and
+    source line); other warnings as before. The command line does it (within :func:`warnings.catch_warnings`,
+    which undoes it), and so does a worker process it starts (:func:`ubongo_cp.executors.base._worker_start`)."""
+    import sys
+    import warnings
+
+    if saying_warnings():
+        return
+    shown = warnings.showwarning
+
+    def say(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, (OutputWarning, InputWarning)):
+            print(f"ubongo-cp: {message}", file=sys.stderr)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    say.ubongo_cp_says = True  # type: ignore[attr-defined]
+    warnings.showwarning = say
+
+
+def saying_warnings() -> bool:
+    """Whether this process says the toolkit's own warnings as one line (:func:`say_warnings`)."""
+    import warnings
+
+    return getattr(warnings.showwarning, "ubongo_cp_says", False) is True
 
 
 def _located(message: str, path: str | None, line: int | None, argument: str | None = None) -> str:

@@ -221,18 +221,10 @@ def _said_warnings() -> Iterator[None]:
     warning (its file, line and source line); other warnings as Python shows them."""
     import warnings
 
-    from ..errors import InputWarning, OutputWarning
+    from ..errors import say_warnings
 
     with warnings.catch_warnings():
-        shown = warnings.showwarning
-
-        def say(message, category, filename, lineno, file=None, line=None):
-            if issubclass(category, (OutputWarning, InputWarning)):
-                print(f"ubongo-cp: {message}", file=sys.stderr)
-            else:
-                shown(message, category, filename, lineno, file, line)
-
-        warnings.showwarning = say
+        say_warnings()
         yield
 
 

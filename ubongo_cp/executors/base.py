@@ -122,7 +122,7 @@ class Executor:
         self.close()
 
 
-def _worker_start(parent: int) -> None:
+def _worker_start(parent: int, say: bool = False) -> None:
     """Tie a worker process the toolkit started to its parent ``parent`` (run first thing in the worker).
 
     - The worker dies with its parent, however the parent ends (``kill -9``
@@ -134,10 +134,18 @@ def _worker_start(parent: int) -> None:
       the worker ignores SIGINT, so that only the parent reacts (it stops the
       workers itself and prints one line) instead of every worker printing a
       traceback.
+    - ``say`` (the parent's :func:`~ubongo_cp.errors.saying_warnings`): the
+      worker says the toolkit's own warnings as one line, as the parent
+      does (:func:`~ubongo_cp.errors.say_warnings`); a forked worker
+      inherits it, one started afresh (spawn, the default on macOS) not.
     """
     import signal  # here: the module makes its enumerations when imported, which no counting command needs
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if say:
+        from ..errors import say_warnings
+
+        say_warnings()
     prctl = parent_death_signal()
     if prctl is not None:
         prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG

@@ -16,7 +16,7 @@ from collections import deque
 from functools import partial
 from typing import Any, Callable, Iterator, Sequence
 
-from ..errors import InputError, UbongoError
+from ..errors import InputError, UbongoError, saying_warnings
 
 from .base import Executor, OnError, _preload, _worker_start, parent_death_signal
 
@@ -102,7 +102,7 @@ class LocalExecutor(Executor):
         while todo or alone:
             # Workers die with this process and leave Ctrl-C to it (base._worker_start).
             pool = ProcessPoolExecutor(max_workers=min(self.jobs, len(todo) + len(alone)),
-                                       initializer=_worker_start, initargs=(parent,))
+                                       initializer=_worker_start, initargs=(parent, saying_warnings()))
             running: dict = {}
             broken = False
             try:

@@ -783,3 +783,31 @@ def test_a_pdf_is_not_written_under_an_image_name(run_cli, tmp_path, command):
     images = "--png DIR or --svg DIR" if command == "cards" else "--png DIR"
     assert f"cards.png: writes a PDF; use a .pdf file name ({images} for images)" in err
     assert not (tmp_path / "cards.png").exists()
+
+
+def test_playtest_page_note_clear_of_the_cut_marks():
+    # The page note sat at the page's top-left margin, where the first card's vertical cut mark runs up
+    # into the margin: the mark struck through the note's first letter on every card page.
+    from matplotlib.collections import PathCollection
+    from matplotlib.transforms import Bbox
+
+    from ubongo_cp.booklet.playtest import card_sheets
+
+    cards, _ = load_deck(PUZZLES / "decks" / "hexagons")
+    fig = card_sheets(cards[:2], 20.0)[0]
+    ax = fig.axes[0]
+    renderer = fig.canvas.get_renderer()
+    note = next(t for t in ax.texts if t.get_text().startswith("playtest cards"))
+    box = Bbox(ax.transData.inverted().transform(note.get_window_extent(renderer)))
+    lo, hi = box.min, box.max
+    for coll in ax.collections:
+        if not isinstance(coll, PathCollection) or coll.get_gid():
+            continue
+        for path in coll.get_paths():
+            xy = path.vertices
+            if len(xy) % 2:
+                continue
+            for (x0, y0), (x1, y1) in xy.reshape(-1, 2, 2):          # segments of a stroke
+                apart = (max(x0, x1) < lo[0] or min(x0, x1) > hi[0] or max(y0, y1) < min(lo[1], hi[1])
+                         or min(y0, y1) > max(lo[1], hi[1]))
+                assert apart, f"a line ({x0:.1f}, {y0:.1f})-({x1:.1f}, {y1:.1f}) crosses the page note {box}"

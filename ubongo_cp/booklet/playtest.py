@@ -29,7 +29,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from ..cards import CardSide
-from ..draw.canvas import INK, MUTED, Canvas, piece_colours, shape_size
+from ..draw.canvas import INK, MUTED, Canvas, piece_colours, shape_size, text_width_mm
 from ..draw.card import CardFace, game_title
 from ..draw.puzzle import draw_piece
 from ..errors import InputError
@@ -398,4 +398,15 @@ def _footer(canvas: Canvas, note: str) -> None:
     canvas.stroke([((x0, y), (x0 + 100.0, y))] + ticks, INK, 0.5)
     canvas.text(x0 + 50.0, y - 4.0, "100 mm: print at actual size (100 %)", ha="center", fontsize=6.5, color=MUTED,
                 va="baseline")
-    canvas.text(MARGIN, MARGIN - 3.0, note, fontsize=6.5, color=MUTED, va="baseline")
+    # The note goes left of the bar, in the footer (the top margin holds the cut marks of the first row of
+    # cards), broken at its " \u00b7 " into lines that fit there, the last line on the bar's baseline.
+    room = x0 - 3.0 - MARGIN
+    lines: list[str] = []
+    for part in note.split(" \u00b7 "):
+        joined = f"{lines[-1]} \u00b7 {part}" if lines else part
+        if lines and text_width_mm(joined, 6.5) > room:
+            lines.append(part)
+        else:
+            lines[-1:] = [joined]
+    for i, line in enumerate(reversed(lines)):
+        canvas.text(MARGIN, y - 4.0 * i, line, fontsize=6.5, color=MUTED, va="baseline")

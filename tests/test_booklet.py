@@ -811,3 +811,23 @@ def test_playtest_page_note_clear_of_the_cut_marks():
                 apart = (max(x0, x1) < lo[0] or min(x0, x1) > hi[0] or max(y0, y1) < min(lo[1], hi[1])
                          or min(y0, y1) > max(lo[1], hi[1]))
                 assert apart, f"a line ({x0:.1f}, {y0:.1f})-({x1:.1f}, {y1:.1f}) crosses the page note {box}"
+
+
+def test_page_header_names_the_die_faces_the_card_has(tmp_path):
+    # The header said "(die faces 1–1)" for one task and "(die faces 1–6)" for tasks on faces 1, 4 and 6.
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "deck.toml").write_text((PUZZLES / "decks" / "hexagons" / "deck.toml").read_text())
+    card = ('game = "hexagons"\ncard = "01"\nside = "easy"\npieces = "tetrahexes"\ngrid = "hex"\n'
+            'region = """\n# # # #\n # # # #\n"""\n\n[tasks]\n')
+    for name, tasks in (("01", '1 = ["I4", "I4"]\n4 = ["P4", "P4"]\n6 = ["J4", "J4"]\n'),
+                        ("02", '2 = ["I4", "I4"]\n'), ("03", '1 = ["I4", "I4"]\n2 = ["P4", "P4"]\n')):
+        (deck / f"{name}_easy.toml").write_text(card.replace('"01"', f'"{name}"') + tasks)
+    cards, problems = load_deck(deck)
+    assert not problems and len(cards) == 3
+    for side, expected in zip(sorted(cards, key=lambda c: c.card_id), ("3 tasks (die faces 1, 4, 6)",
+                                                                       "1 task (die face 2)",
+                                                                       "2 tasks (die faces 1\u20132)")):
+        fig = render_page(side, task_views(side))
+        texts = [t.get_text() for t in fig.axes[0].texts]
+        assert any(t.startswith(expected + "   \u00b7") for t in texts), texts

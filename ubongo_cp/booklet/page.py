@@ -95,6 +95,16 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def _faces_text(faces: Sequence[int]) -> str:
+    """``die face 3``, ``die faces 1\u20136`` (every face between) or ``die faces 1, 4, 6``."""
+    faces = sorted(set(faces))
+    if len(faces) == 1:
+        return f"die face {faces[0]}"
+    if faces[-1] - faces[0] == len(faces) - 1:
+        return f"die faces {faces[0]}\u2013{faces[-1]}"
+    return "die faces " + ", ".join(map(str, faces))
+
+
 def _count_text(view: TaskView) -> str:
     if view.status == Status.NO_SOLUTION:
         return "none"
@@ -123,7 +133,7 @@ def _draw_title(canvas: Canvas, card: CardSide, views: Sequence[TaskView], *, co
     faces = [v.face for v in views]
     unsolvable = sum(v.status == Status.NO_SOLUTION for v in views)
     unknown = sum(v.status == Status.UNKNOWN for v in views)
-    parts = [f"{_plural(len(views), 'task')} (die faces {min(faces)}\u2013{max(faces)})",
+    parts = [f"{_plural(len(views), 'task')} ({_faces_text(faces)})",
              f"{per} pieces per task", f"region of {card.region.area} cells"]
     if orientation_note(card):
         parts.append(orientation_note(card))

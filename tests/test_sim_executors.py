@@ -358,12 +358,14 @@ def test_a_task_that_cannot_travel_to_or_from_a_worker_is_one_error_and_no_trace
     assert done.stdout == f"[1, 3] {[f'UbongoError: {says}']}\nUbongoError: {says}\n"
 
 
-@pytest.mark.parametrize("method", ["fork", "spawn"])
+@pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
 def test_a_worker_says_the_toolkits_warnings_as_one_line_as_the_command_line_does(method, tmp_path, capfd,
                                                                                      monkeypatch):
     # A worker started afresh (spawn: the default on macOS) showed an InputWarning as Python shows a warning
     # (file, line, the source line of warnings.warn) while the command line says it in one line: each worker
-    # now says it as its parent does (errors.say_warnings, set by base._worker_start).
+    # now says it as its parent does (errors.say_warnings, set by base._worker_start). Where a fork server
+    # starts workers (Python 3.14's default on Linux) they were its children, took it for a dead parent and
+    # ended at once: the pool broke on every unit.
     import multiprocessing
 
     from ubongo_cp.cli import _said_warnings
@@ -377,6 +379,8 @@ def test_a_worker_says_the_toolkits_warnings_as_one_line_as_the_command_line_doe
     with _said_warnings(), LocalExecutor(2) as pool:
         regions = list(pool.map_unordered(load_region, [(region,), (region,)]))
     assert len(regions) == 2
+    # said once by each worker that read the file (Python shows a warning once per place in a process; one
+    # worker may read it twice), each time in one line
     err = capfd.readouterr().err.splitlines()
-    assert err == [f"ubongo-cp: {region}:3: a blank line inside a cube shape is an empty row of its one layer; "
-                   "layers are separated by a line of '-'"] * 2
+    assert 1 <= len(err) <= 2 and set(err) == {f"ubongo-cp: {region}:3: a blank line inside a cube shape is an "
+                                               "empty row of its one layer; layers are separated by a line of '-'"}

@@ -219,7 +219,9 @@ def say_warnings() -> None:
 
     def say(message, category, filename, lineno, file=None, line=None):
         if issubclass(category, (OutputWarning, InputWarning)):
-            print(f"ubongo-cp: {message}", file=sys.stderr)
+            # one write of the whole line: workers saying a warning at once do not cut into each other's line
+            sys.stderr.write(f"ubongo-cp: {message}\n")
+            sys.stderr.flush()
         else:
             shown(message, category, filename, lineno, file, line)
 

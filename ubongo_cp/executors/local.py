@@ -84,6 +84,7 @@ class LocalExecutor(Executor):
     def _run(self, func: Callable, items: Sequence[tuple], on_error: OnError | None, kwargs: dict,
              parent: int) -> Iterator[Any]:
         # concurrent.futures.process costs ~0.1 s to import: only on this path.
+        import multiprocessing
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
         from concurrent.futures.process import BrokenProcessPool
 
@@ -102,6 +103,7 @@ class LocalExecutor(Executor):
         while todo or alone:
             # Workers die with this process and leave Ctrl-C to it (base._worker_start).
             pool = ProcessPoolExecutor(max_workers=min(self.jobs, len(todo) + len(alone)),
+                                       mp_context=multiprocessing.get_context(_start_method()),
                                        initializer=_worker_start, initargs=(parent, saying_warnings()))
             running: dict = {}
             broken = False
@@ -250,11 +252,22 @@ def _map_threads(func: Callable, items: Sequence[tuple], n_threads: int, on_erro
 _SHARED: dict[int, dict] = {}
 
 
-def _share(kwargs: dict) -> int | None:
-    """Keep ``kwargs`` where workers forked from now on inherit them: their token (None: no kwargs, or no fork)."""
+def _start_method() -> str:
+    """How the pool starts its workers (:mod:`multiprocessing`): as the process's default, except that a fork
+    server's workers (the default from Python 3.14 on Linux) are the server's children, not this process's, and
+    each worker ties itself to its parent (:func:`~ubongo_cp.executors.base._worker_start`): they are forked from
+    this process instead, where it can fork."""
     import multiprocessing
 
-    if not kwargs or multiprocessing.get_start_method() != "fork":
+    method = multiprocessing.get_start_method()
+    if method == "forkserver" and "fork" in multiprocessing.get_all_start_methods():
+        return "fork"
+    return method
+
+
+def _share(kwargs: dict) -> int | None:
+    """Keep ``kwargs`` where workers forked from now on inherit them: their token (None: no kwargs, or no fork)."""
+    if not kwargs or _start_method() != "fork":
         return None
     token = max(_SHARED, default=0) + 1
     _SHARED[token] = kwargs

@@ -208,7 +208,7 @@ class InputWarning(UserWarning):
 def say_warnings() -> None:
     """From now on this process says the toolkit's own warnings (:class:`OutputWarning`, :class:`InputWarning`)
     as one line, ``ubongo-cp: ...``, on standard error, not as Python shows a warning (its file, line and
-    source line); other warnings as before. The command line does it (within :func:`warnings.catch_warnings`,
+    source line); other warnings as before. The command line does it (within ``warnings.catch_warnings()``,
     which undoes it), and so does a worker process it starts (:func:`ubongo_cp.executors.base._worker_start`)."""
     import sys
     import warnings

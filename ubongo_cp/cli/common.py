@@ -28,7 +28,7 @@ __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
            "add_split_arguments", "split_from", "check_orientations", "check_table_out", "check_plot_out", "check_pdf_out",
            "add_games_out", "games_journal", "resumable",
-           "notify", "box_sizes", "region_arg", "only_with", "check_only_with", "ignored", "say_notes"]
+           "notify", "box_sizes", "region_arg", "pieces_task", "only_with", "check_only_with", "ignored", "say_notes"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -586,6 +586,26 @@ def pieces_arg(text: str):
         print(f"ubongo-cp: note: --pieces {text} reads the shipped set; give ./{text} to read the file of that name "
               "here", file=sys.stderr)
     return load_pieces(text)
+
+
+def pieces_task(args: argparse.Namespace, *, max_cells: int) -> tuple:
+    """The puzzle of ``--pieces``, ``--region`` and ``--use`` (``solve``, ``export``): the piece set, the pieces
+    used, the region and the ranges of piece counts (``NAME:LO-HI``; empty without them).
+
+    Raises
+    ------
+    InputError
+        For a file :func:`pieces_arg` or :func:`region_arg` refuses, and a ``--use`` naming no piece of the set.
+    """
+    from ..pieces import count_ranges
+
+    piece_set = pieces_arg(args.pieces)
+    region = region_arg(args.region, piece_set, max_cells=max_cells)
+    names: list[str] | None = None
+    ranges: dict[str, tuple[int, int]] = {}
+    if args.use is not None:
+        names, ranges = count_ranges(piece_names_arg(args.use), source="--use")
+    return piece_set, piece_set.select(names, argument="--use"), region, ranges
 
 
 def region_arg(text: str, piece_set, *, max_cells: int):

@@ -1,9 +1,13 @@
 """``ubongo-cp export`` and the BurrTools side of ``ubongo-cp solve``.
 
-``export CARD.toml --face F --out X.xmpuzzle`` writes a card task as a
-BurrTools file; ``solve X.xmpuzzle`` reads one problem of a BurrTools file
-(:func:`xmpuzzle_task`) and solves it on the same path as ``--pieces`` and
-``--region``. The library side is :mod:`ubongo_cp.burrtools`.
+``export CARD.toml --face F --out X.xmpuzzle`` (or ``--pieces P --region
+R [--use ...]``) writes a task as a BurrTools file, ``--out X.dlx`` (or
+``.xcc``) in Knuth's exact-cover format (:func:`ubongo_cp.exactcover.knuth_text`)
+and ``--out X.cnf`` as DIMACS CNF (:func:`ubongo_cp.solvers.cnf.dimacs_text`),
+the files ``bench --external`` gives external solvers; ``solve
+X.xmpuzzle`` reads one problem of a BurrTools file (:func:`xmpuzzle_task`)
+and solves it on the same path as ``--pieces`` and ``--region``. The
+library side is :mod:`ubongo_cp.burrtools`.
 """
 
 from __future__ import annotations
@@ -11,54 +15,173 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
-from .common import add_allow_pieces_argument, looks_like_burrtools, output_kinds
+from ..shipped import SHIPPED_PIECE_SETS
+from .common import (PIECES_HELP, add_allow_pieces_argument, looks_like_burrtools, only_with, pieces_task)
 
-__all__ = ["add_parsers", "is_xmpuzzle", "xmpuzzle_task"]
+__all__ = ["add_parsers", "is_xmpuzzle", "xmpuzzle_task", "export_format"]
+
+#: The formats ``export`` writes, and the extensions that choose each (any other name: BurrTools).
+FORMATS = {"xmpuzzle": (".xmpuzzle",), "dlx": (".dlx", ".xcc"), "cnf": (".cnf",)}
+
+
+def export_format(out: str | None, given: str | None = None) -> str:
+    """The format ``export`` writes: ``given`` (``--format``), else the one the ``--out`` name's extension
+    chooses (:data:`FORMATS`), else ``xmpuzzle``.
+
+    Examples
+    --------
+    >>> export_format("a.DLX"), export_format("a.xcc"), export_format("a.cnf"), export_format("a.xml")
+    ('dlx', 'dlx', 'cnf', 'xmpuzzle')
+    >>> export_format("a.txt", "cnf")
+    'cnf'
+    """
+    if given:
+        return given
+    name = str(out or "").lower()
+    return next((fmt for fmt, ends in FORMATS.items() if name.endswith(ends)), "xmpuzzle")
+
+
+class _OutputKind(argparse.Action):
+    """Store ``--out`` or ``--format`` and what the output check guards the file as: an earlier BurrTools
+    file of the toolkit is replaced; a Knuth or DIMACS file carries no mark, so any file there that is not
+    empty is kept (:func:`ubongo_cp.io.check_output_file`)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        setattr(namespace, self.dest, values)
+        fmt = export_format(getattr(namespace, "out", None), getattr(namespace, "format", None))
+        namespace.output_kinds = {"out": ".xmpuzzle" if fmt == "xmpuzzle" else "." + fmt}
 
 
 def add_parsers(sub) -> None:
     """Add ``export`` to the top-level ``subparsers``."""
-    p = sub.add_parser("export", help="write a card task as a BurrTools .xmpuzzle file",
-                       description="Write the task of one die face as a BurrTools puzzle: the task's pieces, "
-                                   "the card's region as the result: squares on BurrTools' brick grid with z depth 1, "
+    p = sub.add_parser("export", help="write a task as a BurrTools, Knuth exact-cover or DIMACS CNF file",
+                       description="Write one task, the task of a die face of a card side or the puzzle of "
+                                   "--pieces and --region, in the format the --out name's extension "
+                                   "chooses (or --format): .xmpuzzle for BurrTools (the task's pieces, the "
+                                   "region as the result: squares on BurrTools' brick grid with z depth 1, "
                                    "cubes on the brick grid, triangles on the triangular-prism grid (one "
-                                   "layer) and hexagons there as 6 prisms each. BurrTools counts the assemblies up "
-                                   "to the region's symmetries, which is the 'up to the region's symmetry' count of "
-                                   "ubongo-cp solve.")
-    p.add_argument("card", help="card-side TOML file")
-    p.add_argument("--face", type=int, required=True, help="the die face whose task to write")
-    p.add_argument("--out", required=True, help="output file (.xmpuzzle)")
-    output_kinds(p, out=".xmpuzzle")
+                                   "layer) and hexagons there as 6 prisms each; BurrTools counts the "
+                                   "assemblies up to the region's symmetries, the 'up to the region's "
+                                   "symmetry' count of ubongo-cp solve); .dlx or .xcc for Knuth's "
+                                   "exact-cover programs (DLX1, DLX3, SSXC; a piece with k identical copies "
+                                   "is k items, so each tiling is found k! times, as a comment in the file "
+                                   "says); .cnf for a SAT solver or a model counter (DIMACS CNF: variable i "
+                                   "is the i-th placement; identical pieces are not told apart; count models "
+                                   "projected on the 'c p show' variables). Any other name: BurrTools. "
+                                   "Exactly the files bench --external gives external solvers. A Knuth or "
+                                   "DIMACS file carries no mark of the toolkit, so an existing file there "
+                                   "is replaced only when it is empty.")
+    p.add_argument("card", nargs="?", help="card-side TOML file (or give --pieces and --region)")
+    p.add_argument("--face", type=int, help="with a card: the die face whose task to write")
+    p.add_argument("--pieces", help=PIECES_HELP.format(", ".join(SHIPPED_PIECE_SETS)))
+    p.add_argument("--region", help="region file, or ROWSxCOLS for a box of the pieces' grid (as for solve)")
+    p.add_argument("--use", help="with --pieces: the pieces to use, as for solve (e.g. T4:0-2,L4:1-3,I2)")
+    p.add_argument("--out", required=True, action=_OutputKind,
+                   help="output file: .xmpuzzle (BurrTools), .dlx or .xcc (Knuth), .cnf (DIMACS)")
+    p.add_argument("--format", choices=tuple(FORMATS), action=_OutputKind,
+                   help="the format to write whatever the --out name (default: from its extension)")
     p.add_argument("--no-colours", action="store_true",
                    help="leave the pieces uncoloured (default: the booklet's colour of each piece)")
     add_allow_pieces_argument(p)
+    only_with(p, "--no-colours", lambda a: export_format(a.out, a.format) == "xmpuzzle",
+              "goes with a BurrTools file (a Knuth or DIMACS file has no colours)", note=True)
     p.set_defaults(func=_cmd_export)
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from ..burrtools import write_xmpuzzle
+    fmt = export_format(args.out, args.format)
+    if args.card:
+        if args.pieces or args.region or args.use is not None:
+            raise InputError("give either a card file or --pieces/--region, not both")
+        if args.face is None:
+            raise InputError("export writes one task of a card: give its die face with --face")
+        return _export_card(args, fmt)
+    if not args.pieces or not args.region:
+        raise InputError("export needs a card file and --face, or both --pieces and --region")
+    if args.face is not None:
+        raise InputError("--face goes with a card file, not with --pieces/--region")
+    from ..geometry import MAX_REGION_CELLS
+
+    piece_set, pieces, region, ranges = pieces_task(args, max_cells=MAX_REGION_CELLS)
+    title = f"pieces {args.pieces}, region {args.region}"
+    if fmt == "xmpuzzle":
+        from ..burrtools import write_xmpuzzle
+
+        colours = None if args.no_colours else _colours(piece_set.names, pieces)
+        write_xmpuzzle(args.out, pieces, region, name=title, colours=colours, ranges=ranges, comment=title)
+        label = " ".join(dict.fromkeys(p.name for p in pieces))
+        print(f"wrote {args.out}: {title}, {len(pieces)} piece{'s' if len(pieces) != 1 else ''} ({label}), "
+              f"{region.area}-cell result")
+        return 0
+    from ..cover import build_instance
+
+    return _write_solver_file(args.out, fmt, build_instance(pieces, region, ranges=ranges), title)
+
+
+def _colours(names, pieces) -> dict:
+    """The booklet's colour of each piece, of a set whose pieces are ``names``."""
+    from ..booklet import piece_colours
+
+    every = piece_colours(names)
+    return {p.name: every[p.name] for p in pieces}
+
+
+def _export_card(args: argparse.Namespace, fmt: str) -> int:
     from ..cards import load_card
 
     card = load_card(args.card)
+    pieces = card.task_pieces(args.face)
+    title = f"card {card.card_id} side {card.side}, face {args.face}"
+    if fmt != "xmpuzzle":
+        from ..cover import task_instance
+
+        return _write_solver_file(args.out, fmt, task_instance(card, args.face),
+                                  f"{title}: {card.task_label(args.face)} ({args.card})")
     if card.orientations != "free":  # BurrTools has no such restriction: a flat piece may be turned over
         raise InputError(f"card {card.card_id} side {card.side} allows {card.orientations} orientations only; "
                          "BurrTools turns pieces freely in space, so only free orientations (UP-3) can be "
-                         "exported", path=args.card)
-    pieces = card.task_pieces(args.face)
+                         "exported as a BurrTools file (a .dlx or .cnf file keeps them)", path=args.card)
     if card.max_empty.get(args.face):
         raise InputError(f"face {args.face} lets cells stay empty; a BurrTools problem covers its whole result, "
-                         "so only tasks covering every cell can be exported", path=args.card)
-    colours = None
-    if not args.no_colours:
-        from ..booklet import piece_colours
+                         "so only tasks covering every cell can be exported as a BurrTools file (a .dlx or "
+                         ".cnf file keeps them)", path=args.card)
+    colours = None if args.no_colours else _colours(card.piece_set.names, pieces)
+    from ..burrtools import write_xmpuzzle
 
-        every = piece_colours(card.piece_set.names)
-        colours = {p.name: every[p.name] for p in pieces}
-    title = f"card {card.card_id} side {card.side}, face {args.face}"
     write_xmpuzzle(args.out, pieces, card.region, name=title, colours=colours, ranges=card.ranges.get(args.face),
                    comment=f"{title} ({args.card})")
     print(f"wrote {args.out}: {title}, {pieces_phrase(*card.piece_count(args.face))} "
           f"({card.task_label(args.face)}), {card.region.area}-cell result")
+    return 0
+
+
+def _write_solver_file(out: str, fmt: str, instance, title: str) -> int:
+    """Write ``instance`` in Knuth's format (``fmt`` ``dlx``) or as DIMACS CNF (``cnf``) with the writers
+    ``bench --external`` uses, and say what was written."""
+    from ..io import atomic_write_text
+
+    title = " ".join(title.split())   # one comment line, whatever a path holds
+    if fmt == "cnf":
+        from ..solvers.cnf import dimacs_text
+
+        text = dimacs_text(instance, comments=[title, "written by ubongo-cp export; variable i is placement i; "
+                                                      "identical pieces are not told apart"])
+        head = next(line for line in text.splitlines() if line.startswith("p cnf "))
+        n_vars, n_clauses = (int(v) for v in head.split()[2:4])
+        atomic_write_text(out, text)
+        shown = " (count models projected on the 'c p show' variables)" if n_vars > instance.n_options else ""
+        print(f"wrote {out}: {title}; DIMACS CNF, {n_vars} variables ({instance.n_options} placements), "
+              f"{n_clauses} clauses{shown}")
+        return 0
+    from ..exactcover import knuth_text
+
+    written = knuth_text(instance)
+    note = (f"each tiling is found {written.copies_factor} times: the orderings of identical pieces"
+            if written.copies_factor > 1 else "each tiling is found once")
+    # The comments name the factor, known once the file is written: they go first, as knuth_text puts them.
+    atomic_write_text(out, f"| {title}\n| written by ubongo-cp export; {note}\n" + written.text)
+    print(f"wrote {out}: {title}; Knuth's exact-cover format, {len(written.item_names)} items, "
+          f"{len(written.option_of_line)} options; {note}")
     return 0
 
 

@@ -15,7 +15,7 @@ from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_
 from ..status import Status
 from ..structs import replace
 from .common import (json_dumps, add_allow_pieces_argument, add_estimate_argument, add_split_arguments,
-                     check_orientations, ignored, only_with, piece_names_arg, pieces_arg, print_estimate, region_arg,
+                     check_orientations, ignored, only_with, pieces_arg, pieces_task, print_estimate, region_arg,
                      split_from, PIECES_HELP)
 from .export import is_xmpuzzle, xmpuzzle_task
 
@@ -138,8 +138,6 @@ def _add_orientations(parser: argparse.ArgumentParser, default: str) -> None:
 # --------------------------------------------------------------------- solve
 def _cmd_solve(args: argparse.Namespace) -> int:
     # Inputs are read before numpy and the solvers are imported: a bad file fails fast.
-    from ..pieces import count_ranges
-
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
     most = max_solutions_arg(args.max_solutions)
@@ -165,12 +163,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             raise InputError("solve needs a card file, or both --pieces and --region")
         if args.face is not None:
             raise InputError("--face goes with a card file, not with --pieces/--region")
-        piece_set = pieces_arg(args.pieces)
-        region = region_arg(args.region, piece_set, max_cells=args.max_cells)
-        names = None
-        if args.use is not None:
-            names, ranges = count_ranges(piece_names_arg(args.use), source="--use")
-        pieces = piece_set.select(names, argument="--use")
+        piece_set, pieces, region, ranges = pieces_task(args, max_cells=args.max_cells)
     check_orientations(args.orientations, [region.grid])
     _check_max_empty(args.max_empty, region)
     from ..cover import build_instance

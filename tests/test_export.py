@@ -1,0 +1,181 @@
+"""``ubongo-cp export`` to the files external solvers read: Knuth's exact-cover format and DIMACS CNF.
+
+Expected values: the counts of ``ubongo-cp solve`` on the same task, the
+5 domino tilings of a 2x4 rectangle (a Fibonacci number), and the k!
+orderings of k identical pieces the plain format cannot tell apart. The
+CNF files are counted here by enumerating their models with a SAT solver
+of python-sat (a dependency of the toolkit), projected on the variables
+the file names in its ``c p show`` line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from ubongo_cp.cards import load_card
+
+CARD = Path(__file__).parent.parent / "puzzles" / "examples" / "classic_X1_hard.toml"
+
+
+def _solve_count(run_cli, *task) -> int:
+    code, out, err = run_cli("solve", *task, "--count", "--json")
+    assert code == 0, err
+    return json.loads(out)["count"]
+
+
+def _dlx_count(run_cli, path) -> int:
+    code, out, err = run_cli("exact-cover", path, "--count", "--json")
+    assert code == 0, err
+    return json.loads(out)["count"]
+
+
+def _cnf_models(path) -> tuple[int, int, int]:
+    """(variables, clauses, models projected on the ``c p show`` variables, or on all) of a DIMACS file."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    lines = Path(path).read_text().splitlines()
+    head = [line.split() for line in lines if line.startswith("p cnf ")]
+    assert len(head) == 1
+    n_vars, n_clauses = int(head[0][2]), int(head[0][3])
+    shown = [line.split()[3:-1] for line in lines if line.startswith("c p show ")]
+    project = [int(v) for v in shown[0]] if shown else list(range(1, n_vars + 1))
+    cnf = CNF(from_file=str(path))
+    assert (cnf.nv <= n_vars, len(cnf.clauses)) == (True, n_clauses)
+    models = 0
+    with Solver(name="minisat22", bootstrap_with=cnf.clauses) as solver:
+        while solver.solve():
+            model = set(solver.get_model())
+            models += 1
+            solver.add_clause([-v if v in model else v for v in project])   # block this projection
+    return n_vars, n_clauses, models
+
+
+def test_card_tasks_exported_count_as_solve_counts_them(run_cli, tmp_path):
+    card = load_card(CARD)
+    for face in card.tasks:
+        expected = _solve_count(run_cli, CARD, "--face", face)
+        assert expected > 0
+        dlx, cnf = tmp_path / f"f{face}.dlx", tmp_path / f"f{face}.cnf"
+        code, text, err = run_cli("export", CARD, "--face", face, "--out", dlx)
+        assert (code, err) == (0, "") and text.startswith(f"wrote {dlx}: card X1 side hard, face {face}: ")
+        assert "each tiling is found once" in dlx.read_text()   # four different pieces
+        assert _dlx_count(run_cli, dlx) == expected
+        code, text, err = run_cli("export", CARD, "--face", face, "--out", cnf)
+        assert (code, err) == (0, "") and "DIMACS CNF" in text
+        assert _cnf_models(cnf)[2] == expected
+
+
+def test_identical_pieces_are_counted_once_per_ordering_in_knuths_format(run_cli, tmp_path):
+    task = ("--pieces", "classic", "--region", "2x4", "--use", "I2,I2,I2,I2")
+    assert _solve_count(run_cli, *task) == 5        # the domino tilings of 2x4
+    out = tmp_path / "dominoes.dlx"
+    code, text, err = run_cli("export", *task, "--out", out)
+    assert code == 0, err
+    assert "each tiling is found 24 times: the orderings of identical pieces" in text
+    assert out.read_text().splitlines()[:3] == [
+        "| pieces classic, region 2x4",
+        "| written by ubongo-cp export; each tiling is found 24 times: the orderings of identical pieces",
+        "r0c0 r0c1 r0c2 r0c3 r1c0 r1c1 r1c2 r1c3 I2 I2#2 I2#3 I2#4"]
+    assert _dlx_count(run_cli, out) == 5 * math.factorial(4)
+    # DIMACS does not tell the copies apart: the 5 tilings, once each.
+    cnf = tmp_path / "dominoes.cnf"
+    assert run_cli("export", *task, "--out", cnf)[0] == 0
+    assert _cnf_models(cnf)[2] == 5
+
+
+def test_ranges_of_piece_counts_are_bounded_items(run_cli, tmp_path):
+    task = ("--pieces", "classic", "--region", "2x4", "--use", "I2:0-4,O4:0-2")
+    expected = _solve_count(run_cli, *task)
+    # Dominoes only: 5; one square at either end, the 2x2 left by 2 dominoes (2 ways each), or in the middle
+    # (1 way); two squares: 1.
+    assert expected == 5 + 2 * 2 + 1 + 1
+    out = tmp_path / "ranged.xcc"
+    code, _, err = run_cli("export", *task, "--out", out)
+    assert code == 0, err
+    assert out.read_text().splitlines()[2] == "r0c0 r0c1 r0c2 r0c3 r1c0 r1c1 r1c2 r1c3 0:4|I2 0:2|O4"
+    assert _dlx_count(run_cli, out) == expected
+    cnf = tmp_path / "ranged.cnf"
+    assert run_cli("export", *task, "--out", cnf)[0] == 0
+    assert _cnf_models(cnf)[2] == expected
+
+
+def test_a_card_burrtools_cannot_take_is_exported_for_solvers(run_cli, tmp_path):
+    # One-sided pieces and cells left empty: refused as a BurrTools file, kept in Knuth's format and in CNF.
+    text = CARD.read_text().replace('pieces = "classic"', 'pieces = "classic"\norientations = "one-sided"')
+    card = tmp_path / "one_sided.toml"
+    card.write_text(text)
+    code, _, err = run_cli("export", card, "--face", "1", "--out", tmp_path / "x.xmpuzzle")
+    assert code == 2 and "a .dlx or .cnf file keeps them" in err
+    expected = _solve_count(run_cli, card, "--face", "1")
+    assert expected != _solve_count(run_cli, CARD, "--face", "1")     # the orientations matter here
+    assert run_cli("export", card, "--face", "1", "--out", tmp_path / "x.dlx")[0] == 0
+    assert _dlx_count(run_cli, tmp_path / "x.dlx") == expected
+    assert run_cli("export", card, "--face", "1", "--out", tmp_path / "x.cnf")[0] == 0
+    assert _cnf_models(tmp_path / "x.cnf")[2] == expected
+
+
+def test_cnf_of_an_unsolvable_task_is_unsatisfiable(run_cli, tmp_path):
+    task = ("--pieces", "classic", "--region", "2x4", "--use", "I2,I2,L3:0-2")   # 4 cells left for L3s of 3
+    assert _solve_count(run_cli, *task) == 0
+    out = tmp_path / "none.cnf"
+    code, text, err = run_cli("export", *task, "--out", out)
+    assert code == 0, err
+    n_vars, n_clauses, models = _cnf_models(out)
+    assert models == 0 and f"{n_vars} variables" in text and f"{n_clauses} clauses" in text
+    assert run_cli("export", *task, "--out", tmp_path / "none.dlx")[0] == 0
+    assert _dlx_count(run_cli, tmp_path / "none.dlx") == 0
+
+
+def test_format_option_and_other_names(run_cli, tmp_path):
+    out = tmp_path / "task.txt"
+    code, _, err = run_cli("export", CARD, "--face", "1", "--out", out, "--format", "dlx", "--no-colours")
+    assert code == 0 and "--no-colours goes with a BurrTools file" in err
+    assert out.read_text().startswith("| card X1 side hard, face 1: ")
+    # Any other name is a BurrTools file, which an export may replace (it carries the toolkit's mark).
+    xml = tmp_path / "task.xml"
+    for _ in range(2):
+        code, _, err = run_cli("export", "--pieces", "classic", "--region", "2x4", "--use", "I2,I2,I2,I2",
+                               "--out", xml)
+        assert code == 0, err
+    assert _solve_count(run_cli, xml) == 5
+
+
+@pytest.mark.parametrize("name", ["t.dlx", "t.xcc", "t.cnf"])
+def test_a_solver_file_never_replaces_a_file(run_cli, tmp_path, name):
+    out = tmp_path / name
+    out.write_text("")                       # an empty file is replaced
+    assert run_cli("export", CARD, "--face", "1", "--out", out)[0] == 0
+    written = out.read_text()
+    code, text, err = run_cli("export", CARD, "--face", "2", "--out", out)   # not even an earlier export
+    assert (code, text) == (2, "") and "exists" in err and out.read_text() == written
+    mine = tmp_path / ("mine" + out.suffix)
+    mine.write_text("my own instance\n")
+    code, _, err = run_cli("export", CARD, "--face", "1", "--out", tmp_path / "x.xmpuzzle", "--format", "cnf")
+    assert code == 0, err
+    assert run_cli("export", CARD, "--face", "1", "--out", mine)[0] == 2
+    assert mine.read_text() == "my own instance\n"
+    # A BurrTools file of the toolkit is not replaced by another format either.
+    code, _, err = run_cli("export", CARD, "--face", "1", "--out", tmp_path / "b.xmpuzzle")
+    assert code == 0, err
+    assert run_cli("export", CARD, "--face", "1", "--out", tmp_path / "b.xmpuzzle", "--format", "dlx")[0] == 2
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    ([str(CARD), "--out", "x.dlx"], "give its die face with --face"),
+    ([str(CARD), "--face", "1", "--pieces", "classic", "--region", "2x4", "--out", "x.dlx"], "not both"),
+    (["--pieces", "classic", "--out", "x.dlx"], "both --pieces and --region"),
+    (["--pieces", "classic", "--region", "2x4", "--face", "1", "--out", "x.dlx"], "--face goes with a card"),
+    (["--pieces", "classic", "--region", "2x4", "--use", "Q9", "--out", "x.dlx"], "Q9"),
+])
+def test_refusals_exit_2_with_one_line(run_cli, tmp_path, monkeypatch, argv, fragment):
+    from conftest import one_line_error
+
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli("export", *argv)
+    one_line_error(code, err, fragment)
+    assert out == "" and not (tmp_path / "x.dlx").exists()

@@ -123,7 +123,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
             check_output_place(getattr(args, name), "a journal (a file)")
         elif name not in folders:   # a folder checks its own files
             kind = kinds.get(name)
-            kind = kind() if callable(kind) else kind     # (".json", its format), asked for when checked
+            kind = kind(args) if callable(kind) else kind     # (".json", its format): asked for when checked
             check_output_file(getattr(args, name), *(kind if isinstance(kind, tuple) else (kind,)))
         else:
             check_not_special(getattr(args, name), "a directory")
@@ -137,9 +137,10 @@ def directory_outputs(parser: argparse.ArgumentParser, *names: str) -> None:
 def output_kinds(parser: argparse.ArgumentParser, **kinds) -> None:
     """Declare what options of ``parser`` among :data:`_OUTPUTS` write whatever their file's name, e.g.
     ``out=".pdf"`` (an existing file there is replaced only by one of that kind; the others go by the
-    name's extension). A JSON record's kind is a function returning ``(".json", FORMAT)``, called only
-    when the option is given (its module is not loaded to build the parser): an existing record is then
-    replaced only by one of the same format."""
+    name's extension). A kind may be a function of the parsed arguments, called only when the option is
+    given: a JSON record's returns ``(".json", FORMAT)`` (its module is not loaded to build the parser), and
+    an existing record is then replaced only by one of the same format; ``export``'s returns the extension of
+    the format its ``--out`` and ``--format`` choose."""
     parser.set_defaults(output_kinds=kinds)
 
 

@@ -314,7 +314,7 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     return 0
 
 
-def _model_kind() -> tuple[str, str]:
+def _model_kind(args: argparse.Namespace) -> tuple[str, str]:
     """What ``calibrate --out`` writes (:func:`.common.output_kinds`)."""
     from ..calibrate import MODEL_FORMAT
 

@@ -164,7 +164,7 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _record_kind() -> tuple[str, str]:
+def _record_kind(args: argparse.Namespace) -> tuple[str, str]:
     """What ``--record`` writes (:func:`.common.output_kinds`)."""
     from ..games.domino.records import RECORD_FORMAT
 

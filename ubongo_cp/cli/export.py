@@ -16,7 +16,8 @@ import argparse
 
 from ..errors import InputError
 from ..shipped import SHIPPED_PIECE_SETS
-from .common import (PIECES_HELP, add_allow_pieces_argument, looks_like_burrtools, only_with, pieces_task)
+from .common import (PIECES_HELP, add_allow_pieces_argument, looks_like_burrtools, only_with, output_kinds,
+                     pieces_task)
 
 __all__ = ["add_parsers", "is_xmpuzzle", "xmpuzzle_task", "export_format"]
 
@@ -41,15 +42,12 @@ def export_format(out: str | None, given: str | None = None) -> str:
     return next((fmt for fmt, ends in FORMATS.items() if name.endswith(ends)), "xmpuzzle")
 
 
-class _OutputKind(argparse.Action):
-    """Store ``--out`` or ``--format`` and what the output check guards the file as: an earlier BurrTools
-    file of the toolkit is replaced; a Knuth or DIMACS file carries no mark, so any file there that is not
-    empty is kept (:func:`ubongo_cp.io.check_output_file`)."""
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
-        setattr(namespace, self.dest, values)
-        fmt = export_format(getattr(namespace, "out", None), getattr(namespace, "format", None))
-        namespace.output_kinds = {"out": ".xmpuzzle" if fmt == "xmpuzzle" else "." + fmt}
+def _out_kind(args: argparse.Namespace) -> str:
+    """What the output check guards ``--out`` as (:func:`.common.output_kinds`): an earlier BurrTools file of the
+    toolkit is replaced; a Knuth or DIMACS file carries no mark, so any file there that is not empty is kept
+    (:func:`ubongo_cp.io.check_output_file`)."""
+    fmt = export_format(args.out, args.format)
+    return ".xmpuzzle" if fmt == "xmpuzzle" else "." + fmt
 
 
 def add_parsers(sub) -> None:
@@ -76,12 +74,13 @@ def add_parsers(sub) -> None:
     p.add_argument("--pieces", help=PIECES_HELP.format(", ".join(SHIPPED_PIECE_SETS)))
     p.add_argument("--region", help="region file, or ROWSxCOLS for a box of the pieces' grid (as for solve)")
     p.add_argument("--use", help="with --pieces: the pieces to use, as for solve (e.g. T4:0-2,L4:1-3,I2)")
-    p.add_argument("--out", required=True, action=_OutputKind,
+    p.add_argument("--out", required=True,
                    help="output file: .xmpuzzle (BurrTools), .dlx or .xcc (Knuth), .cnf (DIMACS)")
-    p.add_argument("--format", choices=tuple(FORMATS), action=_OutputKind,
+    p.add_argument("--format", choices=tuple(FORMATS),
                    help="the format to write whatever the --out name (default: from its extension)")
     p.add_argument("--no-colours", action="store_true",
                    help="leave the pieces uncoloured (default: the booklet's colour of each piece)")
+    output_kinds(p, out=_out_kind)
     add_allow_pieces_argument(p)
     only_with(p, "--no-colours", lambda a: export_format(a.out, a.format) == "xmpuzzle",
               "goes with a BurrTools file (a Knuth or DIMACS file has no colours)", note=True)

@@ -295,7 +295,7 @@ def _run_tournament(args) -> int:
     return 0
 
 
-def _record_kind() -> tuple[str, str]:
+def _record_kind(args: argparse.Namespace) -> tuple[str, str]:
     """What ``play --save`` writes (:func:`.common.output_kinds`)."""
     from ..games.orion.records import FORMAT
 

@@ -36,6 +36,18 @@ def _stopping(monkeypatch, module, name: str, after: int) -> list[int]:
     return played
 
 
+def _whole_then_again(tmp_path, monkeypatch, capsys, argv: list[str]) -> str:
+    """Run ``argv`` uninterrupted in a new folder ``tmp_path/whole`` and return what it printed; then go into a
+    new folder ``tmp_path/again`` (for the run compared with it)."""
+    (tmp_path / "whole").mkdir()
+    monkeypatch.chdir(tmp_path / "whole")
+    assert main(argv) == 0
+    want = capsys.readouterr().out
+    (tmp_path / "again").mkdir()
+    monkeypatch.chdir(tmp_path / "again")
+    return want
+
+
 def _lines(path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
@@ -139,14 +151,8 @@ def test_ctrl_c_during_the_tournament_command_keeps_the_games_and_the_same_comma
                                                                                           capsys):
     argv = ["orion", "tournament", "--games", "8", "--agents", ",".join(AGENTS), "--seed", "3", "--no-progress",
             "--out", "t.csv"]
-    whole = tmp_path / "whole"
-    whole.mkdir()
-    monkeypatch.chdir(whole)
-    assert main(argv) == 0
-    want = capsys.readouterr().out
-    again = tmp_path / "again"
-    again.mkdir()
-    monkeypatch.chdir(again)
+    want = _whole_then_again(tmp_path, monkeypatch, capsys, argv)
+    whole, again = tmp_path / "whole", tmp_path / "again"
     with monkeypatch.context() as m:
         played = _stopping(m, orion_sim, "_tournament_rows", after=1)
         assert main(argv) == 130
@@ -209,12 +215,7 @@ def test_a_simulation_stopped_by_ctrl_c_resumes_with_the_table_of_an_uninterrupt
 def test_ctrl_c_during_a_simulate_command_keeps_the_games_and_the_same_command_resumes(argv, tmp_path, monkeypatch,
                                                                                         capsys):
     argv = [*argv, "--seed", "7", "--no-progress", "--out", "s.parquet"]
-    (tmp_path / "whole").mkdir()
-    monkeypatch.chdir(tmp_path / "whole")
-    assert main(argv) == 0
-    want = capsys.readouterr().out
-    (tmp_path / "again").mkdir()
-    monkeypatch.chdir(tmp_path / "again")
+    want = _whole_then_again(tmp_path, monkeypatch, capsys, argv)
     with monkeypatch.context() as m:
         _stopping(m, chunks, "_run_chunk", after=1)
         assert main(argv) == 130
@@ -259,14 +260,8 @@ def test_a_journal_stopped_before_its_first_game_is_begun_afresh_under_other_opt
     # every run of other options until the user removed it, though it held nothing to keep.
     argv = ["orion", "tournament", "--agents", ",".join(AGENTS), "--no-progress", "--out", "t.csv"]
     other = [*argv, "--games", "3", "--seed", "2"]
-    whole = tmp_path / "whole"
-    whole.mkdir()
-    monkeypatch.chdir(whole)
-    assert main(other) == 0
-    want = capsys.readouterr().out
-    again = tmp_path / "again"
-    again.mkdir()
-    monkeypatch.chdir(again)
+    want = _whole_then_again(tmp_path, monkeypatch, capsys, other)
+    whole, again = tmp_path / "whole", tmp_path / "again"
     with monkeypatch.context() as m:
         played = _stopping(m, orion_sim, "_tournament_rows", after=0)
         assert main([*argv, "--games", "2", "--seed", "1"]) == 130

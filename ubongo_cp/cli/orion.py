@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from .common import show_bar, add_executor_arguments, add_games_out, add_progress_argument, check_table_out, confirmed, \
-    executor_from, games_journal, notify, output_kinds, resumable
+from .common import show_bar, add_executor_arguments, add_games_out, add_progress_argument, check_table_out, comma_names, \
+    confirmed, executor_from, games_journal, notify, output_kinds, resumable
 
 __all__ = ["add_parsers"]
 
@@ -259,8 +259,6 @@ def _run_tournament(args) -> int:
     from ..errors import MAX_JOB_CPU_SECONDS, InputError
     from ..games.orion.agents import AGENTS
     from ..games.orion.sim import end_conditions, first_player_advantage, run_tournament, win_rates
-
-    from .common import comma_names
 
     names = comma_names(args.agents, "--agents")
     bad = [a for a in names if a not in AGENTS]

@@ -67,27 +67,31 @@ def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int,
     [0, 1, 2, 3, 4]
     """
     if journal is None:
-        return _map_chunks(func, [(0, games)], chunk_args, executor, progress, desc, unit, None)
+        return _in_order(_map_chunks(func, [(0, games)], chunk_args, executor, progress, desc, unit, None))
     with journal:
-        done = {first: rows for first, (last, rows) in journal.done.items() if last <= games}
+        done = [(first, last, rows) for first, (last, rows) in sorted(journal.done.items()) if last <= games]
         todo, start = [], 0
-        for first in sorted(done):
+        for first, last, _ in done:
             if start < first:
                 todo.append((start, first))
-            start = journal.done[first][0]
+            start = last
         if start < games:
             todo.append((start, games))
         parts = _map_chunks(func, todo, chunk_args, executor, progress, desc, unit, journal)
-    parts += list(done.items())
+    return _in_order(parts + [(first, rows) for first, _, rows in done])
+
+
+def _in_order(parts: list[tuple[int, list]]) -> list:
+    """The rows of ``(start, rows)`` chunks, chunk by chunk in game order."""
     parts.sort(key=lambda part: part[0])
     return [row for _, rows in parts for row in rows]
 
 
 def _map_chunks(func: Callable[..., list], todo: list[tuple[int, int]], chunk_args: Callable[[int, int], tuple],
                 executor: Executor | None, progress: bool, desc: str, unit: str,
-                journal: GameJournal | None) -> list:
-    """:func:`map_chunks` of the runs of games ``todo`` (``(start, stop)`` each): the rows of all chunks, chunk by
-    chunk in game order; with a ``journal``, ``(start, rows)`` per chunk, each journaled as it finishes."""
+                journal: GameJournal | None) -> list[tuple[int, list]]:
+    """:func:`map_chunks` of the runs of games ``todo`` (``(start, stop)`` each): ``(start, rows)`` per chunk, in
+    the order they finish; with a ``journal``, each journaled as it finishes."""
     games = sum(b - a for a, b in todo)
     if not games:   # every game on record
         return []
@@ -119,7 +123,4 @@ def _map_chunks(func: Callable[..., list], todo: list[tuple[int, int]], chunk_ar
         finally:
             if bar is not None:
                 bar.close()
-    if journal is not None:
-        return parts
-    parts.sort(key=lambda part: part[0])
-    return [row for _, rows in parts for row in rows]
+    return parts

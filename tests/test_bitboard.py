@@ -743,6 +743,37 @@ def test_an_exact_cover_matrix_runs_on_the_most_constrained_item_where_its_tree_
 
 
 @pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
+def test_a_matrix_count_on_the_most_constrained_item_runs_on_the_dancing_cells():
+    # The count above, on the most constrained item, runs in the dancing-cells kernel (its lists keep each item's
+    # options; the bitboard kernel looks them over at every node): the same count, and the solutions kept are the
+    # first ones the dlx backend enumerates, each an exact cover of the matrix; one node per option tried, as dlx
+    # reports (Knuth's node count of Algorithm X with this MRV rule).
+    pents = load_pieces("pentominoes").pieces
+    inst = build_instance(pents, Region.rectangle(4, 15))
+    names = [f"r{r}c{c}" for r, c in inst.cells] + [p.name for p in pents]
+    rows = sorted(range(inst.n_cells), key=lambda i: inst.cells[i])
+    options = [[names[j] for j in inst.option_items(o)] for o in range(inst.n_options)]
+    matrix = exact_cover_matrix([names[i] for i in rows] + names[inst.n_cells:], [], options)
+    got = solve(matrix, backend="bitboard", keep=5)
+    plain = solve(matrix, backend="dlx", keep=5)
+    assert (got.count, got.complete, got.count_reduced) == (1472, True, 1472)
+    assert (got.stats["engine"], got.stats["cell_rule"], got.stats["nodes"]) == ("dlx", "mrv", plain.stats["nodes"])
+    assert [sorted(s) for s in got.option_solutions] == [sorted(s) for s in plain.option_solutions]
+    for chosen in got.option_solutions:
+        covered = sorted(i for o in chosen for i in matrix.option_items(o))
+        assert covered == list(range(matrix.n_items))
+    # a first solution's search stays on the bitboard kernel
+    first = solve(matrix, backend="bitboard", limit=1)
+    assert first.count == 1 and first.stats.get("engine") != "dlx"
+    # the clock is read at every heartbeat: a count out of time stops there, not exhausted
+    from ubongo_cp.solvers.dlx import DancingCount
+
+    cut = DancingCount(heartbeat=1000).search(matrix, time_limit=0, keep=2)
+    assert (cut.exhausted, cut.stats["timed_out"], cut.stats["nodes"]) == (False, True, 1000)
+    assert cut.count < 1472 and len(cut.found) <= 2
+
+
+@pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
 def test_the_most_constrained_cell_on_cubes_counts_as_the_dancing_cells():
     # 100 cubes (not a box), 29 pieces cut from it, fixed orientations (tests/data: found by a randomized
     # differential test): one tiling, which the first empty cell does not reach in seconds.

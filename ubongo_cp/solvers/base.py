@@ -435,6 +435,8 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
             notes["scan"] = backend.scan
         if backend.rule != rule:
             notes["cell_rule"] = backend.rule
+        if split is None and limit is None and not tally and rule == "first":
+            backend, kernel = backend.counter(instance, kernel)
     if split is not None and limit is None:  # the subtrees in the search order: the same answers
         branches, run = split.search(backend, instance, branches, keep=wanted, time_limit=time_limit, tally=tally,
                                      kernel=kernel)

@@ -21,7 +21,11 @@ from dataclasses import dataclass
 
 from .dancing import DEFAULT_HEARTBEAT, search
 
-__all__ = ["DancingBackend"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .bitboard import NativeRun
+
+__all__ = ["DancingBackend", "DancingCount"]
 
 
 @dataclass
@@ -69,3 +73,63 @@ class DancingBackend:
             if deadline is not None and time.perf_counter() > deadline:
                 return False, stats(timed_out=True)
         return True, stats()
+
+
+@dataclass
+class DancingCount:
+    """The dancing-cells kernel counting in C for the bitboard backend's driver (:meth:`search`): the whole
+    instance, the first solutions kept, no Python per solution. Not a registered backend: a backend with a
+    ``search`` method is driven natively, and ``dlx`` enumerates (its node counts rate the tasks)."""
+
+    name: str = "dlx"
+    heartbeat: int = DEFAULT_HEARTBEAT
+
+    def search(self, instance, branches=None, *, limit: int | None = None, keep: int = 0,
+               time_limit: float | None = None, tally: bool = False, kernel=None, stop=None) -> NativeRun:
+        """Count the instance's exact covers in the kernel, no Python per solution, keeping the first ``keep``.
+
+        The native count the driver asks of the bitboard backend
+        (:meth:`.bitboard.BitboardBackend.search`), for the one plan this
+        kernel takes: the whole instance, no symmetry tested (an exact-cover
+        matrix: :meth:`.bitboard.BitboardBackend.scanned` hands such a count
+        here where the most constrained item's tree is the smaller one, which
+        this kernel searches faster). The time limit and ``stop`` are checked
+        every ``heartbeat`` nodes.
+
+        Raises
+        ------
+        ValueError
+            For a plan of several branches or a tested symmetry, a ``limit``,
+            a ``tally`` or a bitboard ``kernel``: the bitboard backend's own.
+        """
+        from .bitboard import NativeRun
+        from .dancing import _PC_DONE, _PC_X5, _Engine
+
+        whole = branches is None or (len(branches) == 1 and not branches[0].prefix and not branches[0].test
+                                     and branches[0].restrict is None)
+        if limit is not None or tally or kernel is not None or not whole:
+            raise ValueError("the dancing-cells count takes the whole instance, no limit, tally or symmetry")
+        deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
+        colours = getattr(instance, "colours", None)
+        engine = _Engine(instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
+                         instance.multiplicity, colours)
+        found: list = []
+        budget = self.heartbeat
+        exhausted = timed_out = False
+        while True:
+            code, n_out = engine.step(budget, min(keep - len(found), 4096) if len(found) < keep else 0)
+            found.extend((0, engine.out[t, :engine.out_len[t]].tolist()) for t in range(n_out))
+            if code == _PC_DONE:
+                exhausted = True
+                break
+            if code == _PC_X5:  # the node budget: a heartbeat
+                budget += self.heartbeat
+                if deadline is not None and time.perf_counter() > deadline:
+                    timed_out = True
+                    break
+                if stop is not None and stop():
+                    break
+        stats = {"nodes": engine.nodes, "solutions_seen": engine.solutions, "engine": "dlx"}
+        if timed_out:
+            stats["timed_out"] = True
+        return NativeRun(engine.solutions, engine.solutions, exhausted, found, stats=stats)

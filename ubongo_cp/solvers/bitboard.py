@@ -96,7 +96,13 @@ constrained item's) also
 estimates the ``"mrv"`` rule's tree, the same way, and runs on it where
 that tree, times :data:`_MRV_COST` (its nodes cost that much more than
 the ``"first"`` rule's), is the smaller; ``stats["cell_rule"]`` then says
-``"mrv"``.
+``"mrv"``. On an exact-cover matrix such a count runs in the dancing-cells
+kernel (:meth:`BitboardBackend.counter`), and a large count also
+estimates the first item's tree on two orders of the items instead of
+a scan: the reverse Cuthill-McKee order of the graph joining the items
+an option covers together, and its reverse (the items that partition
+the options, a tiling's pieces, last): on a rectangle's cells given row
+by row, an order that grows across the short side.
 
 Search nodes
 ------------
@@ -311,7 +317,7 @@ def _layout(instance, scan: int) -> Layout:
         types = instance.table.option_type
     else:
         n_goal, n_bits = instance.n_primary, instance.n_items
-        order = list(range(n_bits))
+        order = _item_order(instance, scan) + list(range(n_goal, n_bits))
         lo, hi = array("i"), array("i")
         types = array("i", [-1]) * instance.n_options
     words = 1 if n_bits <= 64 else 2 if n_bits <= 128 else 4
@@ -320,6 +326,74 @@ def _layout(instance, scan: int) -> Layout:
         bit[item] = b
     neighbours = _neighbours(instance, order, bit, words) if typed else b""
     return Layout(tuple(order), n_goal, words, bit, types, lo, hi, neighbours)
+
+
+def _item_order(instance, scan: int) -> list[int]:
+    """The primary items of an exact-cover matrix in the kernel's order: as given (``scan`` 0), or by the
+    reverse Cuthill-McKee order (1) or the Cuthill-McKee order (2) of the graph joining two items that an
+    option covers together. Where some items partition the options (each option covers exactly one of
+    them: the pieces of a tiling, each joined to every cell), they are left out of that graph and come
+    last. On a file that lists a rectangle's cells row by row along its long side, the order grows across
+    the short side, as a region's default scan does.
+
+    Cuthill-McKee: each part of the graph in breadth-first order from its item of least degree, the
+    neighbours of an item by rising degree (ties: the lower item first) [1]_ [2]_.
+
+    References
+    ----------
+    .. [1] E. Cuthill and J. McKee, "Reducing the bandwidth of sparse symmetric matrices", Proc. 24th
+       ACM National Conference, 1969.
+    .. [2] A. George, "Computer implementation of the finite element method", Stanford University,
+       STAN-CS-71-208, 1971 (the reversed order).
+    """
+    n = instance.n_primary
+    if not scan:
+        return list(range(n))
+    indptr = [int(x) for x in instance.indptr]
+    indices = [int(x) for x in instance.indices]
+    masks = []   # the primary items of each option, as a bit mask
+    joined = [0] * n   # item -> the items an option covers with it (itself included), as a bit mask
+    for o in range(len(indptr) - 1):
+        items = [i for i in indices[indptr[o]:indptr[o + 1]] if i < n]
+        m = 0
+        for i in items:
+            m |= 1 << i
+        masks.append(m)
+        for i in items:
+            joined[i] |= m
+    degree = [bin(j).count("1") - 1 if j else 0 for j in joined]
+    types = _partition(joined, degree, masks)
+    outside = sum(1 << t for t in types)
+    seen = outside
+    cm: list[int] = []
+    for start in sorted(range(n), key=lambda i: (degree[i], i)):   # one part of the graph per start
+        if seen >> start & 1:
+            continue
+        seen |= 1 << start
+        head = len(cm)
+        cm.append(start)
+        while head < len(cm):
+            item = cm[head]
+            head += 1
+            fresh = joined[item] & ~seen
+            seen |= fresh
+            cm.extend(sorted((i for i in range(n) if fresh >> i & 1), key=lambda i: (degree[i], i)))
+    return (cm[::-1] if scan == 1 else cm) + types
+
+
+def _partition(joined: list[int], degree: list[int], masks: list[int]) -> list[int]:
+    """Items no two of which an option covers together, taken by falling degree, where each option covers
+    exactly one of them (``joined``, ``masks``: bit masks as in :func:`_item_order`); else none."""
+    taken: list[int] = []
+    near = 0
+    for i in sorted(range(len(joined)), key=lambda i: (-degree[i], i)):
+        if not near >> i & 1:
+            taken.append(i)
+            near |= joined[i]
+    chosen = sum(1 << t for t in taken)
+    if taken and all(bin(m & chosen).count("1") == 1 for m in masks):
+        return sorted(taken)
+    return []
 
 
 def _typed(instance) -> bool:
@@ -794,7 +868,8 @@ class BitboardBackend(Struct, frozen=False):
         The memo of the ``"first"`` rule while counting (module docstring).
     scan : int
         The raster scan of a 2-D region, 0 .. 7 (module docstring, "Scan"; 0: along the longest
-        axis, the short side fastest); :meth:`BitboardBackend.scanned` chooses it for a large count.
+        axis, the short side fastest); on an exact-cover matrix, its items as given (0) or in one of
+        two orders of its item graph (1, 2); :meth:`BitboardBackend.scanned` chooses it for a large count.
 
     Notes
     -----
@@ -857,8 +932,9 @@ class BitboardBackend(Struct, frozen=False):
         """
         if self.rule != "first" or self.scan:
             return self, None
-        typed = _typed(instance)   # else an exact-cover matrix: its items in the order given, no region to scan
-        candidates = scan_classes(instance) if scans and typed else [0]
+        typed = _typed(instance)   # else an exact-cover matrix: its items in the order given, or two orders of
+        # its item graph (_item_order)
+        candidates = (scan_classes(instance) if typed else [0, 1, 2]) if scans else [0]
         if typed and len(instance.cells[0]) == 2 and \
                 (len(candidates) < 2 if scans else _filled_box(instance.cells)):
             return self, None   # a rectangle: its scans are alike, and the first empty cell is its best rule

@@ -21,7 +21,11 @@ one-sided pentominoes in 3x30 (184). For each case, in interleaved rounds
   the first empty cell in reading order, needs minutes for 6x10 and is not
   run) on its five boards; Knuth's DLX1
   and SSXCC and miniexact (Algorithm X) on the instance in their formats
-  (no reduction: they count every tiling).
+  (no reduction: they count every tiling);
+- ``ubongo-cp exact-cover FILE --count`` on the file Knuth's programs read
+  (its cells row by row, then the pieces; written to
+  ``benchmarks/out/cases/CASE.dlx``): a last table gives its CPU over the
+  faster of DLX1 and SSXCC on that file.
 
 Prints, per case, the median CPU and wall seconds of each command and the
 ratios of ours to the best peer (CPU; wall), with the load average; writes

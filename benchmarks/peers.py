@@ -373,12 +373,16 @@ def previous(case: Case, tree: Path) -> dict[str, tuple]:
     return {PREVIOUS + name: ([argv[0], "-P", *argv[1:]], None, (0,), env) for name, argv in cmds.items()}
 
 
+#: Our command on the exact-cover file the peers read (:func:`exact_cover_peers`).
+FILE_COMMAND = "ubongo-cp exact-cover FILE --count"
+
+
 def our_count(name: str, run: Run) -> int:
-    """The count a run of :func:`ours`' commands printed."""
+    """The count a run of :func:`ours`' commands (or of :data:`FILE_COMMAND`) printed."""
     name = name.removeprefix(PREVIOUS)
     if name == "in-process search":
         return int(run.out.split()[0])
-    m = re.search(r"^(\d+) solutions?|^no solution", run.out, re.M)
+    m = re.search(r"^(\d+) (?:solutions?|exact covers?)|^no (?:solution|exact cover)", run.out, re.M)
     if m is None:
         raise ValueError(f"no count in {run.out[-300:]!r}")
     return int(m.group(1) or 0)
@@ -435,6 +439,7 @@ def compare(cases: list[Case], commands, counted, *, repeat: int, skip: set[str]
     lines = ["case,count,program,cpu_s,wall_s"]
     summary: list[str] = []
     versions: list[str] = []
+    files: list[str] = []
     for case in cases:
         cmds = {k: v for k, v in commands(case).items() if k not in skip}
 
@@ -457,7 +462,7 @@ def compare(cases: list[Case], commands, counted, *, repeat: int, skip: set[str]
                    _in_process(runs[PREVIOUS + "in-process search"], 2))
             now = (median(runs["ubongo-cp solve --count"], "cpu"), _in_process(runs["in-process search"], 2))
             versions.append(f"| {case.label} | {now[0] / was[0]:.3f} | {now[1] / was[1]:.3f} |")
-        peer_names = [n for n in runs if n not in ("ubongo-cp solve --count", "in-process search")
+        peer_names = [n for n in runs if n not in ("ubongo-cp solve --count", "in-process search", FILE_COMMAND)
                       and not n.startswith(PREVIOUS)]
         if peer_names:
             best = min(peer_names, key=lambda n: median(runs[n], "cpu"))
@@ -465,9 +470,19 @@ def compare(cases: list[Case], commands, counted, *, repeat: int, skip: set[str]
             bcpu, bwall = median(runs[best], "cpu"), median(runs[best], "wall")
             summary.append(f"| {case.label} | {best} | {median(whole, 'cpu') / bcpu:.2f} / "
                            f"{median(whole, 'wall') / bwall:.2f} | {_in_process(runs['in-process search'], 2) / bcpu:.2f} |")
+            knuth = [n for n in peer_names if n in ("DLX1", "SSXCC", "DLX3", "SSMCC")]
+            if FILE_COMMAND in runs and knuth:   # the same file for both
+                kbest = min(knuth, key=lambda n: median(runs[n], "cpu"))
+                mine = runs[FILE_COMMAND]
+                files.append(f"| {case.label} | {kbest} | {median(mine, 'cpu') / median(runs[kbest], 'cpu'):.2f} / "
+                             f"{median(mine, 'wall') / median(runs[kbest], 'wall'):.2f} |")
     print("\n| case | best peer (CPU) | whole process, ours / peer (CPU / wall) | search in-process / peer's "
           "whole process (CPU) |\n|---|---|---:|---:|")
     print("\n".join(summary))
+    if files:
+        print("\n| case | Knuth's best program on the file (CPU) | `exact-cover FILE --count` / it (CPU / wall) |\n"
+              "|---|---|---:|")
+        print("\n".join(files))
     if versions:
         print("\n| case | whole process, this version / the previous (CPU) | search in-process (CPU) |\n"
               "|---|---:|---:|")
@@ -492,6 +507,12 @@ def exact_cover_peers(case: Case, built: dict, *, multiplicities: bool) -> dict:
     for name in ("dlx3", "ssmcc") if multiplicities else ("dlx1", "ssxcc"):
         if isinstance(built.get(name), Path):
             out[name.upper()] = ([built[name]], text, (0,))
+    if not multiplicities:  # the peers' own file, its cells row by row, read by `ubongo-cp exact-cover`
+        path = ROOT / "benchmarks" / "out" / "cases" / f"{case.label}.dlx"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        out[FILE_COMMAND] = ([Path(sys.executable).parent / "ubongo-cp", "exact-cover", path, "--count",
+                              "--max-solutions", "0", "--no-progress"], None, (0,))
     if not multiplicities and isinstance(built.get("miniexact"), Path):
         path = ROOT / "benchmarks" / "out" / "cases" / f"{case.label}.mx"
         path.write_text(miniexact_text(inst))

@@ -21,10 +21,6 @@ from dataclasses import dataclass
 
 from .dancing import DEFAULT_HEARTBEAT, search
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .bitboard import NativeRun
-
 __all__ = ["DancingBackend", "DancingCount"]
 
 
@@ -85,7 +81,7 @@ class DancingCount:
     heartbeat: int = DEFAULT_HEARTBEAT
 
     def search(self, instance, branches=None, *, limit: int | None = None, keep: int = 0,
-               time_limit: float | None = None, tally: bool = False, kernel=None, stop=None) -> NativeRun:
+               time_limit: float | None = None, tally: bool = False, kernel=None, stop=None):
         """Count the instance's exact covers in the kernel, no Python per solution, keeping the first ``keep``.
 
         The native count the driver asks of the bitboard backend
@@ -95,6 +91,13 @@ class DancingCount:
         here where the most constrained item's tree is the smaller one, which
         this kernel searches faster). The time limit and ``stop`` are checked
         every ``heartbeat`` nodes.
+
+        Returns
+        -------
+        ubongo_cp.solvers.bitboard.NativeRun
+            The count, the first ``keep`` solutions (branch 0) and ``stats``
+            (``nodes``, ``solutions_seen``, ``engine`` ``"dlx"``, and
+            ``timed_out`` when the clock stopped the count).
 
         Raises
         ------

@@ -238,10 +238,43 @@ def test_without_expected_answers_the_majority_decides(tmp_path):
     t = outcome.table.set_index("solver")
     assert t.loc["liar", "wrong"] and not t.loc["dlx", "wrong"] and not t.loc["xcover", "wrong"]
     assert t.loc["liar", "check"].startswith("disagrees with the majority (10)")
-    # Two solvers that disagree with no expected answer: both are marked.
-    out2 = run_bench(suite, solvers=["dlx"], externals=[f"liar={FAKE_DLX} wrong"], out=tmp_path / "out2",
-                     time_limit=60, progress=False)
-    assert out2.table["wrong"].all() and out2.table["check"].str.startswith("solvers disagree").all()
+
+
+def test_two_solvers_that_disagree_are_shown_as_disagreeing_not_both_wrong(tmp_path, run_cli):
+    # The 5-queens problem has 10 solutions (OEIS A000170); "liar" counts 11 and lists none. With no expected
+    # answer and no majority nothing decides which is right: neither run is wrong, both disagree, neither counts
+    # as solved, and the exit status is 1. Once both were reported as wrong answers.
+    suite = _suite(tmp_path, f'[[instance]]\nname = "q5"\nexact_cover = "{KNUTH / "queens5.dlx"}"\n')
+    code, _, err = run_cli("bench", suite, "--solvers", "dlx", "--external", f"liar={FAKE_DLX} wrong",
+                           "--out", tmp_path / "out", "--no-progress", "--time-limit", "60", "--warmups", "0")
+    assert code == 1 and "WRONG" not in err
+    assert "SOLVERS DISAGREE, nothing decides which is right (2):" in err
+    assert "liar on s q5 (count), repeat 1: solvers disagree: dlx: 10, liar: 11" in err
+    t = pd.read_csv(tmp_path / "out" / "runs.csv").set_index("solver")
+    assert not t["wrong"].any() and t["disagree"].all()
+    summary = pd.read_csv(tmp_path / "out" / "summary.csv").set_index("solver")
+    assert summary["disagree"].tolist() == [1, 1] and summary["solved"].tolist() == [0, 0]
+    assert summary["wrong"].tolist() == [0, 0]
+    assert "2 ANSWERS IN DISAGREEMENT" in (tmp_path / "out" / "summary.md").read_text()
+
+
+def test_verified_solutions_decide_between_two_disagreeing_solvers(tmp_path):
+    # "short" counts one of the 10 solutions of the 5 queens too few (and lists 9); "lister" lists all 10, each
+    # checked as an exact cover: 10 distinct verified solutions refute a count of 9. On a problem with one
+    # solution (the 1 x 1 board: 1 queen), "short" answers none to "first", refuted by dlx's verified solution.
+    (tmp_path / "one.dlx").write_text("r1 c1\nr1 c1\n")
+    suite = _suite(tmp_path, f'[[instance]]\nname = "q5"\nexact_cover = "{KNUTH / "queens5.dlx"}"\n'
+                             f'[[instance]]\nname = "one"\nexact_cover = "{tmp_path / "one.dlx"}"\n'
+                             'question = ["first"]\n')
+    outcome = run_bench(suite, solvers=["dlx"], externals=[f"lister={FAKE_DLX} m1", f"short={FAKE_DLX} m1 fewer"],
+                        out=tmp_path / "out", time_limit=60, progress=False, warmups=0)
+    t = outcome.table.set_index(["solver", "instance"])
+    assert t.loc[("lister", "q5"), ["count", "solutions_checked", "wrong"]].tolist() == [10, 10, False]
+    assert t.loc[("short", "q5"), ["count", "solutions_checked", "wrong"]].tolist() == [9, 9, True]
+    assert t.loc[("short", "q5"), "check"].startswith("count 9, but lister listed 10 distinct solutions, each verified")
+    assert t.loc[("dlx", "q5"), ["count", "wrong"]].tolist() == [10, False]
+    assert t.loc[("short", "one"), "check"].startswith("found no solution, but dlx gave one that is verified")
+    assert not t["disagree"].any() and len(outcome.wrong) == 2
 
 
 def test_counts_beyond_64_bits_are_kept_exactly_in_every_table(tmp_path, run_cli):

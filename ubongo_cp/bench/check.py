@@ -7,12 +7,17 @@ A run's answer is *wrong* when
   re-derived from the piece shapes; :func:`ubongo_cp.exactcover.verify_cover`
   for a matrix), or its listing disagrees with its own count;
 - it differs from the suite's expected answer;
-- with no expected answer, it differs from what most solvers answered on
-  the same instance and question (each solver votes with its most common
-  answer over its repeats); when no answer has a majority every answer is
-  wrong.
+- with no expected answer, it is refuted by the solutions other runs gave
+  on the same instance and question, each verified independently: it found
+  no solution, or counts fewer than a run listed (``solutions_checked``);
+- with no expected answer, it differs from what most of the other solvers
+  answered (each solver votes with its most common answer over its
+  repeats).
 
-A wrong run never counts as solved (:mod:`ubongo_cp.bench.report`). The answer compared is
+With no expected answer and no majority, the runs that still differ are
+not wrong but *disagree* (``disagree``): none of them is verified right.
+A wrong run, or one that disagrees, never counts as solved
+(:mod:`ubongo_cp.bench.report`). The answer compared is
 solvable or not (``first``), the count (``count``), or the count, the
 number of tiling subsets and a hash of every subset's count (``analyze``).
 """
@@ -73,6 +78,8 @@ def external_answer(built, knuth, reply, question: str, k: int | None) -> dict[s
     dict
         ``status``, ``count``, ``subsets``, ``subset_counts``, ``verified``
         (a listed solution was checked and all checked were valid),
+        ``solutions_checked`` (how many distinct solutions were checked, when
+        all were valid),
         ``invalid`` (why the answer contradicts itself or a solution fails
         the check) and ``error`` (the output could not be used).
     """
@@ -95,6 +102,7 @@ def external_answer(built, knuth, reply, question: str, k: int | None) -> dict[s
     if checked:
         bad = [c for c in checked if c is not None]
         out["verified"] = not bad
+        out["solutions_checked"] = 0 if bad else len(checked)
         if bad and not out["invalid"]:
             out["invalid"] = f"invalid solution: {bad[0]}"
     if question == "first":
@@ -187,11 +195,12 @@ def answer_key(question: str, count, subsets, digest) -> str:
 
 
 def finalize(table):
-    """Fill the ``wrong`` and ``check`` columns of a run table (see the module docstring); returns it.
+    """Fill the ``wrong``, ``disagree`` and ``check`` columns of a run table (see the module docstring); returns it.
 
     A run is judged when it gave a definite answer (status ``solved`` or
-    ``no solution``). ``check`` says why a run is wrong; runs that are not
-    wrong keep the note of their own check (e.g. a solution not verified).
+    ``no solution``). ``check`` says why a run is wrong, or with which
+    solvers it disagrees; the other runs keep the note of their own check
+    (e.g. a solution not verified).
     """
     import pandas as pd
 
@@ -199,6 +208,7 @@ def finalize(table):
     definite = table["status"].isin([Status.SOLVED.value, Status.NO_SOLUTION.value])
     invalid = table["invalid"].fillna("").astype(str)
     wrong = definite & (invalid != "")
+    disagree = pd.Series(False, index=table.index)
     check = invalid.where(wrong, "")
     keys = pd.Series("", index=table.index, dtype=object)
     for i in table.index[definite & ~wrong]:
@@ -212,6 +222,12 @@ def finalize(table):
             keys[i] = answer_key(row["question"], _opt(row["count"]), _opt(row["subsets"]), row["answer_digest"])
     judged = definite & ~wrong & table["expected"].isna()
     for _, group in table[judged].groupby(["suite", "instance", "question"], sort=False):
+        summary = ", ".join(f"{s}: {keys[g.index[0]]}" for s, g in group.groupby("solver", sort=False))
+        refuted = _refuted(group)
+        for i, why in refuted.items():
+            wrong[i] = True
+            check[i] = f"{why}: {summary}"
+        group = group.drop(index=list(refuted))
         votes = Counter()
         for _, runs in group.groupby("solver", sort=False):
             votes[Counter(keys[runs.index]).most_common(1)[0][0]] += 1
@@ -219,15 +235,40 @@ def finalize(table):
             continue
         ranked = votes.most_common()
         majority = ranked[0][0] if ranked[0][1] > ranked[1][1] else None
-        summary = ", ".join(f"{s}: {keys[g.index[0]]}" for s, g in group.groupby("solver", sort=False))
         for i in group.index:
-            if keys[i] != majority:
+            if majority is None:
+                disagree[i] = True
+                check[i] = f"solvers disagree: {summary}"
+            elif keys[i] != majority:
                 wrong[i] = True
-                check[i] = (f"disagrees with the majority ({majority})" if majority is not None
-                            else "solvers disagree") + f": {summary}"
+                check[i] = f"disagrees with the majority ({majority}): {summary}"
     table["wrong"] = wrong.astype(bool)
+    table["disagree"] = disagree.astype(bool)
     table["check"] = check
     return table
+
+
+def _refuted(group) -> dict:
+    """The runs of one task (``first`` or ``count``) that solutions verified independently prove wrong: those
+    answering no solution, or fewer than another run listed and had every one checked; index -> why."""
+    question = group["question"].iloc[0]
+    if question not in ("first", "count"):
+        return {}
+    listed = {i: _opt(group.loc[i, "solutions_checked"]) or 0 for i in group.index}
+    best = max(listed, key=lambda i: listed[i], default=None)
+    if best is None or not listed[best]:
+        return {}
+    most, solver = listed[best], group.loc[best, "solver"]
+    out = {}
+    for i in group.index:
+        count = _opt(group.loc[i, "count"])
+        if count is None:
+            continue
+        if question == "first" and count == 0:
+            out[i] = f"found no solution, but {solver} gave one that is verified"
+        elif question == "count" and count < most:
+            out[i] = f"count {count}, but {solver} listed {most} distinct solutions, each verified"
+    return out
 
 
 def _opt(value):

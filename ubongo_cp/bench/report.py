@@ -38,11 +38,10 @@ __all__ = ["COLUMNS", "TABLE", "journal_rows", "is_run", "read_table", "run_scor
            "speedup_table", "cactus_figure", "scatter_figure", "write_report", "METRICS", "REPORT_FILES"]
 
 #: The tidy table's columns, in order (documented on the output tables page).
-COLUMNS = ["suite", "instance", "question", "solver", "repeat", "status", "wrong", "check", "count", "subsets",
-           "expected", "expected_subsets", "verified", "wall_s", "cpu_s", "user_s", "sys_s", "max_rss_mb",
-           "solve_s", "exit_code", "signal", "stopped", "time_limit_s", "wall_limit_s", "memory_limit_mb", "load1",
-           "started", "order",
-           "kind", "command", "k", "digest", "solver_id", "answer_digest", "invalid", "error", "counters"]
+COLUMNS = ["suite", "instance", "question", "solver", "repeat", "status", "wrong", "disagree", "check", "count", "subsets",
+           "expected", "expected_subsets", "verified", "solutions_checked", "wall_s", "cpu_s", "user_s", "sys_s", "max_rss_mb",
+           "solve_s", "exit_code", "signal", "stopped", "time_limit_s", "wall_limit_s", "memory_limit_mb", "load1", "started",
+           "order", "kind", "command", "k", "digest", "solver_id", "answer_digest", "invalid", "error", "counters"]
 #: The table's file names in an output directory (Parquet and the same as CSV).
 TABLE = ("runs.parquet", "runs.csv")
 #: Every file a report writes into an output directory (the tables, the summary, the speed-ups, the plots).
@@ -70,7 +69,8 @@ def watched(name: str) -> bool:
     return name in REPORT_FILES and name not in TABLE
 #: Time columns a report can score by.
 METRICS = {"wall": "wall_s", "cpu": "cpu_s"}
-_INTS = ("repeat", "count", "subsets", "expected", "expected_subsets", "exit_code", "signal", "order", "k")
+_INTS = ("repeat", "count", "subsets", "expected", "expected_subsets", "solutions_checked", "exit_code", "signal",
+         "order", "k")
 _FLOATS = ("wall_s", "cpu_s", "user_s", "sys_s", "max_rss_mb", "solve_s", "time_limit_s", "wall_limit_s",
            "memory_limit_mb", "load1")
 _KEY = ["suite", "instance", "question", "solver", "repeat"]
@@ -182,7 +182,8 @@ def _typed(table):
                 "answer_digest", "invalid", "error", "counters", "started", "check", "stopped"):
         table[col] = table[col].astype(object).where(table[col].notna(), None)
     table["verified"] = table["verified"].astype("boolean")
-    table["wrong"] = table["wrong"].astype(object).where(table["wrong"].notna(), False).astype(bool)
+    for col in ("wrong", "disagree"):
+        table[col] = table[col].astype(object).where(table[col].notna(), False).astype(bool)
     return table.sort_values(_KEY, kind="stable").reset_index(drop=True)
 
 
@@ -226,12 +227,13 @@ def _for_files(table):
 
 
 def run_scores(table, metric: str = "cpu"):
-    """Each run's PAR-2 score (seconds): its time when it answered and is not wrong, else 2 x its time limit.
+    """Each run's PAR-2 score (seconds): its time when it answered and is neither wrong nor disagrees with another
+    solver (``disagree``), else 2 x its time limit.
 
     A run the solver refused (status ``unsupported``) has no score (NaN).
     """
     column = METRICS[metric]
-    ok = table["status"].isin([Status.SOLVED.value, Status.NO_SOLUTION.value]) & ~table["wrong"]
+    ok = table["status"].isin([Status.SOLVED.value, Status.NO_SOLUTION.value]) & ~table["wrong"] & ~table["disagree"]
     scores = table[column].where(ok & table[column].notna(), 2 * table["time_limit_s"])
     return scores.mask(table["status"] == Status.UNSUPPORTED.value)
 
@@ -255,8 +257,10 @@ def summary_table(table, metric: str = "cpu"):
 
     Columns: ``suite, solver, instances`` (the instances the solver takes),
     ``unsupported`` (the instances it refused before any search, left out of
-    every other column), ``solved, wrong, timeouts, memouts, errors, median_s,
-    par2_s`` (scores, :func:`run_scores`), ``median_cpu_s,
+    every other column), ``solved, wrong, disagree`` (runs answering
+    differently from another solver, none of them proved wrong),
+    ``timeouts, memouts, errors, median_s, par2_s`` (scores,
+    :func:`run_scores`), ``median_cpu_s,
     median_wall_s, median_solve_s`` (over the runs that answered),
     ``max_rss_mb`` (largest peak of a run). Ordered by suite, then PAR-2.
     """
@@ -273,7 +277,8 @@ def summary_table(table, metric: str = "cpu"):
         rows.append({
             "suite": suite, "solver": solver, "instances": len(inst), "unsupported": unsupported,
             "solved": int(inst["solved"].sum()),
-            "wrong": int(runs["wrong"].sum()), "timeouts": int((runs["status"] == Status.TIMEOUT.value).sum()),
+            "wrong": int(runs["wrong"].sum()), "disagree": int(runs["disagree"].sum()),
+            "timeouts": int((runs["status"] == Status.TIMEOUT.value).sum()),
             "memouts": int((runs["status"] == Status.MEMOUT.value).sum()),
             "errors": int((runs["status"] == Status.ERROR.value).sum()),
             "median_s": float(inst["score"].median()) if len(inst) else math.nan,
@@ -283,7 +288,8 @@ def summary_table(table, metric: str = "cpu"):
             "median_solve_s": float(answered["solve_s"].median()) if answered["solve_s"].notna().any() else math.nan,
             "max_rss_mb": float(runs["max_rss_mb"].max()) if runs["max_rss_mb"].notna().any() else math.nan,
         })
-    out = pd.DataFrame(rows, columns=["suite", "solver", "instances", "unsupported", "solved", "wrong", "timeouts",
+    out = pd.DataFrame(rows, columns=["suite", "solver", "instances", "unsupported", "solved", "wrong", "disagree",
+                                      "timeouts",
                                       "memouts", "errors", "median_s", "par2_s", "median_cpu_s", "median_wall_s",
                                       "median_solve_s", "max_rss_mb"])
     return out.sort_values(["suite", "par2_s"], kind="stable").reset_index(drop=True)
@@ -551,13 +557,19 @@ def _markdown(table, summary, speed, baseline, metric) -> str:
         lines.append("")
         lines += [f"- {r.solver} on {r.suite} {r.instance} ({r.question}), repeat {r.repeat}: {r.check}"
                   for r in wrong.itertuples()]
+    disagree = table[table["disagree"]]
+    if len(disagree):
+        lines += ["", f"**{len(disagree)} ANSWERS IN DISAGREEMENT** (no expected answer, no majority, no verified "
+                  "solution to decide; none is counted as solved):", ""]
+        lines += [f"- {r.solver} on {r.suite} {r.instance} ({r.question}), repeat {r.repeat}: {r.check}"
+                  for r in disagree.itertuples()]
     refused = table[table["status"] == Status.UNSUPPORTED.value].drop_duplicates(["suite", "instance", "question",
                                                                                  "solver"])
     if len(refused):
         lines += ["", "## Instances a solver does not take", "",
                   "Refused before any search; left out of that solver's scores, PAR-2 and solved counts:", ""]
         lines += [f"- {r.solver} on {r.suite} {r.instance} ({r.question}): {r.error}" for r in refused.itertuples()]
-    unverified = table[(table["verified"] == False) & ~table["wrong"]]  # noqa: E712 - nullable boolean
+    unverified = table[(table["verified"] == False) & ~table["wrong"] & ~table["disagree"]]  # noqa: E712 - nullable boolean
     if len(unverified):
         lines += ["", f"{len(unverified)} runs gave no solution to check (their counts are compared only)."]
     return "\n".join(lines) + "\n"

@@ -303,6 +303,9 @@ class BenchOutcome:
         Runs made now, and runs found in the journal.
     wrong : list of str
         One line per wrong answer.
+    disagreements : list of str
+        One line per run whose answer differs from another solver's with
+        nothing to decide which is right (:func:`.check.finalize`).
     interrupted : bool
         True when Ctrl-C stopped the runs (the table holds those finished).
     out_dir : Path
@@ -319,6 +322,7 @@ class BenchOutcome:
     interrupted: bool
     out_dir: Path
     files: list[Path] = field(default_factory=list)
+    disagreements: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -498,9 +502,9 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
             # interrupted before the baseline ran: the others are compared with the first solver that did
             baseline = next((s.name for s in chosen if s.name in set(table["solver"])), None)
         summary, written = write_report(out, table=table, baseline=baseline, metric=metric, folder=folder)
-    wrong = [f"{r.solver} on {r.suite} {r.instance} ({r.question}), repeat {r.repeat}: {r.check}"
-             for r in table[table["wrong"]].itertuples()]
-    return BenchOutcome(table, summary, ran, skipped, wrong, interrupted, out, written)
+    wrong, disagreements = ([f"{r.solver} on {r.suite} {r.instance} ({r.question}), repeat {r.repeat}: {r.check}"
+                             for r in table[table[column]].itertuples()] for column in ("wrong", "disagree"))
+    return BenchOutcome(table, summary, ran, skipped, wrong, interrupted, out, written, disagreements)
 
 
 def _solvers(names: Sequence[str], externals: Sequence) -> list[_Solver]:
@@ -640,7 +644,7 @@ def _one_run(task, solver, repeat, b, files, limits: Limits, scratch: Path) -> d
         "time_limit_s": limits.cpu_s, "wall_limit_s": limits.wall, "memory_limit_mb": limits.memory_mb,
         "load1": load, "started": started, "stopped": None,
         "status": None, "count": None, "subsets": None, "answer_digest": None, "verified": None,
-        "invalid": None, "solve_s": None, "counters": "{}", "error": None}
+        "solutions_checked": None, "invalid": None, "solve_s": None, "counters": "{}", "error": None}
     try:
         with open(stdin_path, "rb") as fin, open(stdout_path, "wb") as fout, open(stderr_path, "wb") as ferr:
             m = measure(argv, limits, stdin=fin, stdout=fout, stderr=ferr)
@@ -673,8 +677,10 @@ def _one_run(task, solver, repeat, b, files, limits: Limits, scratch: Path) -> d
         if "verified" not in result and result.get("solution") is not None:
             problem = check_solution(b, result["solution"])
             row["verified"], row["invalid"] = problem is None, (f"invalid solution: {problem}" if problem else None)
+            row["solutions_checked"] = int(problem is None)
         else:   # an external program's answer comes checked (verified None: it listed no solution)
             row["verified"], row["invalid"] = result.get("verified"), result.get("invalid")
+            row["solutions_checked"] = result.get("solutions_checked")
             if row["verified"] is None and row["count"]:
                 row["verified"] = False
         row["solve_s"] = result.get("solve_s")

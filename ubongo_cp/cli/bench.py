@@ -123,21 +123,25 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                         repeats=args.repeats, warmups=args.warmups, seed=args.seed, quick=args.quick,
                         question=args.question, progress=show_bar(args), baseline=args.baseline,
                         metric=args.metric)
-    _print(outcome.summary, outcome.files, outcome.wrong)
+    _print(outcome.summary, outcome.files, outcome.wrong, outcome.disagreements)
     print(f"{outcome.ran} runs made, {outcome.skipped} found done in {args.out}", file=sys.stderr)
     if outcome.interrupted:
         print("ubongo-cp: interrupted; the runs made are kept: run the same command to resume", file=sys.stderr)
         return 130
-    return 1 if outcome.wrong else 0
+    return 1 if outcome.wrong or outcome.disagreements else 0
 
 
-def _print(summary, files, wrong) -> None:
+def _print(summary, files, wrong, disagreements=()) -> None:
     if len(summary):
         print(summary.to_markdown(index=False, floatfmt=".4g"))
     print("wrote " + ", ".join(str(f) for f in files))
     if wrong:
         print(f"\nWRONG ANSWERS ({len(wrong)}):", file=sys.stderr)
         for line in wrong:
+            print(f"  {line}", file=sys.stderr)
+    if disagreements:
+        print(f"\nSOLVERS DISAGREE, nothing decides which is right ({len(disagreements)}):", file=sys.stderr)
+        for line in disagreements:
             print(f"  {line}", file=sys.stderr)
 
 

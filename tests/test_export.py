@@ -179,3 +179,42 @@ def test_refusals_exit_2_with_one_line(run_cli, tmp_path, monkeypatch, argv, fra
     code, out, err = run_cli("export", *argv)
     one_line_error(code, err, fragment)
     assert out == "" and not (tmp_path / "x.dlx").exists()
+
+
+@pytest.mark.parametrize("options", [
+    ("--use", "L4,L4", "--orientations", "one-sided"),     # 2 tilings free, 1 one-sided (UP-3)
+    ("--use", "L4,L4", "--orientations", "fixed"),         # none with both Ls as drawn
+    ("--use", "I2,I2,I2", "--max-empty", "2"),             # 3 dominoes leaving 2 of the 8 cells empty
+    ("--use", "L4,I2", "--max-empty", "2", "--orientations", "one-sided"),
+    ("--use", "I2,I2,I2,I2", "--max-cells", "8"),
+])
+def test_export_takes_solves_options_for_the_same_instance(run_cli, tmp_path, options):
+    task = ("--pieces", "classic", "--region", "2x4", *options)
+    expected = _solve_count(run_cli, *task)
+    free = _solve_count(run_cli, *[o for o in task if o not in ("one-sided", "fixed", "--orientations")])
+    if "--orientations" in options:
+        assert expected != free            # the option changes the count: the export must carry it
+    factor = math.prod(math.factorial(options[1].split(",").count(n)) for n in set(options[1].split(",")))
+    for name in ("t.xcc", "t.cnf"):
+        out = tmp_path / name
+        code, _, err = run_cli("export", *task, "--out", out)
+        assert code == 0, err
+        assert (_dlx_count(run_cli, out) if name == "t.xcc" else _cnf_models(out)[2] * factor) == expected * factor
+
+
+def test_export_refuses_a_region_over_max_cells_as_solve_does(run_cli, tmp_path):
+    task = ("--pieces", "classic", "--region", "2x4", "--max-cells", "7")
+    code, _, solve_err = run_cli("solve", *task, "--count")
+    assert code == 2 and "over the limit of 7" in solve_err
+    code, _, err = run_cli("export", *task, "--out", tmp_path / "t.dlx")
+    assert (code, err) == (2, solve_err) and not (tmp_path / "t.dlx").exists()
+
+
+def test_export_of_a_card_takes_solves_orientations_and_max_empty(run_cli, tmp_path):
+    options = ("--face", "1", "--orientations", "one-sided", "--max-empty", "1")
+    expected = _solve_count(run_cli, CARD, *options)
+    assert expected != _solve_count(run_cli, CARD, "--face", "1")
+    assert run_cli("export", CARD, *options, "--out", tmp_path / "c.dlx")[0] == 0
+    assert _dlx_count(run_cli, tmp_path / "c.dlx") == expected
+    code, _, err = run_cli("export", CARD, *options, "--out", tmp_path / "c.xmpuzzle")
+    assert code == 2 and "only free orientations" in err

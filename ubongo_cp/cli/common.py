@@ -589,6 +589,75 @@ def pieces_arg(text: str):
     return load_pieces(text)
 
 
+def add_puzzle_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that build one puzzle's instance beside ``--pieces``, ``--region`` and ``--use`` (``solve``,
+    ``export``): ``--max-empty``, ``--orientations`` and ``--max-cells`` (:func:`puzzle_instance`,
+    :func:`card_task`)."""
+    parser.add_argument("--max-empty", type=int, metavar="N",
+                        help="let up to N cells of the region stay empty (each solution shows them as '.'); with a "
+                             "card, replaces its tasks' max_empty")
+    add_orientations_argument(parser, "free (UP-3), or with a card its own 'orientations' key")
+    add_max_cells_argument(parser)
+
+
+def add_orientations_argument(parser: argparse.ArgumentParser, default: str) -> None:
+    """``--orientations free|one-sided|fixed|mirror`` (the orientation modes of the grids, UP-3), checked against
+    the puzzle's grid once it is read (:func:`check_orientations`: the grids' modules are not imported to build
+    the parser)."""
+    parser.add_argument("--orientations", metavar="MODE",
+                        help=f"orientations a piece may take: free (rotate and turn over; cubes: rotate), "
+                             f"one-sided (rotate only), fixed (as drawn), mirror (cubes: rotate and mirror); "
+                             f"default: {default}")
+
+
+def add_max_cells_argument(parser: argparse.ArgumentParser) -> None:
+    """``--max-cells N``: the largest region read."""
+    from ..geometry import MAX_REGION_CELLS
+
+    parser.add_argument("--max-cells", type=int, default=MAX_REGION_CELLS, metavar="N",
+                        help="largest region accepted, in cells (default %(default)s: a guard against a mistyped "
+                             "region whose placements would fill the memory; raise it for larger puzzles)")
+
+
+def check_max_empty(max_empty: int | None, region) -> None:
+    """``--max-empty`` given (not None) is 0 to the region's cells."""
+    if max_empty is not None and max_empty < 0:
+        raise InputError(f"--max-empty must be at least 0, got {max_empty}")
+    if max_empty is not None and max_empty > region.area:
+        raise InputError(f"--max-empty {max_empty} is larger than the region ({region.area} cells)")
+
+
+def puzzle_instance(args: argparse.Namespace, pieces, region, ranges: dict):
+    """The exact-cover instance of a puzzle (``solve``, ``export``): ``pieces`` in ``region`` with ``--orientations``
+    and ``--max-empty`` (checked against the region first).
+
+    Raises
+    ------
+    InputError
+        For an orientation mode the region's grid does not have, or a ``--max-empty`` below 0 or over the region.
+    """
+    check_orientations(args.orientations, [region.grid])
+    check_max_empty(args.max_empty, region)
+    from ..cover import build_instance
+
+    return build_instance(pieces, region, mode=args.orientations or "free", ranges=ranges,
+                          max_empty=args.max_empty or 0)
+
+
+def card_task(args: argparse.Namespace, card):
+    """``card`` with ``--orientations`` and ``--max-empty`` (when given) in place of its own (``solve``,
+    ``export``)."""
+    from ..structs import replace
+
+    if args.orientations:
+        check_orientations(args.orientations, [card.region.grid])
+        card = replace(card, orientations=args.orientations)
+    check_max_empty(args.max_empty, card.region)
+    if args.max_empty is not None:  # replaces the card's own (its label and JSON say so too)
+        card = replace(card, max_empty={face: args.max_empty for face in card.tasks if args.max_empty})
+    return card
+
+
 def pieces_task(args: argparse.Namespace, *, max_cells: int) -> tuple:
     """The puzzle of ``--pieces``, ``--region`` and ``--use`` (``solve``, ``export``): the piece set, the pieces
     used, the region and the ranges of piece counts (``NAME:LO-HI``; empty without them).

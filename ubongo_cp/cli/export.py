@@ -16,8 +16,8 @@ import argparse
 
 from ..errors import InputError
 from ..shipped import SHIPPED_PIECE_SETS
-from .common import (PIECES_HELP, add_allow_pieces_argument, looks_like_burrtools, only_with, output_kinds,
-                     pieces_task)
+from .common import (PIECES_HELP, add_allow_pieces_argument, add_puzzle_arguments, card_task, looks_like_burrtools,
+                     only_with, output_kinds, pieces_task, puzzle_instance)
 
 __all__ = ["add_parsers", "is_xmpuzzle", "xmpuzzle_task", "export_format"]
 
@@ -74,6 +74,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--pieces", help=PIECES_HELP.format(", ".join(SHIPPED_PIECE_SETS)))
     p.add_argument("--region", help="region file, or ROWSxCOLS for a box of the pieces' grid (as for solve)")
     p.add_argument("--use", help="with --pieces: the pieces to use, as for solve (e.g. T4:0-2,L4:1-3,I2)")
+    add_puzzle_arguments(p)
     p.add_argument("--out", required=True,
                    help="output file: .xmpuzzle (BurrTools), .dlx or .xcc (Knuth), .cnf (DIMACS)")
     p.add_argument("--format", choices=tuple(FORMATS),
@@ -99,11 +100,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
         raise InputError("export needs a card file and --face, or both --pieces and --region")
     if args.face is not None:
         raise InputError("--face goes with a card file, not with --pieces/--region")
-    from ..geometry import MAX_REGION_CELLS
-
-    piece_set, pieces, region, ranges = pieces_task(args, max_cells=MAX_REGION_CELLS)
+    piece_set, pieces, region, ranges = pieces_task(args, max_cells=args.max_cells)
+    instance = puzzle_instance(args, pieces, region, ranges)   # the options checked as solve checks them
     title = f"pieces {args.pieces}, region {args.region}"
     if fmt == "xmpuzzle":
+        _burrtools_can_take(instance.mode, bool(args.max_empty), "the puzzle", path=None)
         from ..burrtools import write_xmpuzzle
 
         colours = None if args.no_colours else _colours(piece_set.names, pieces)
@@ -112,9 +113,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         print(f"wrote {args.out}: {title}, {len(pieces)} piece{'s' if len(pieces) != 1 else ''} ({label}), "
               f"{region.area}-cell result")
         return 0
-    from ..cover import build_instance
-
-    return _write_solver_file(args.out, fmt, build_instance(pieces, region, ranges=ranges), title)
+    return _write_solver_file(args.out, fmt, instance, title)
 
 
 def _colours(names, pieces) -> dict:
@@ -128,7 +127,7 @@ def _colours(names, pieces) -> dict:
 def _export_card(args: argparse.Namespace, fmt: str) -> int:
     from ..cards import load_card
 
-    card = load_card(args.card)
+    card = card_task(args, load_card(args.card, max_cells=args.max_cells))
     pieces = card.task_pieces(args.face)
     title = f"card {card.card_id} side {card.side}, face {args.face}"
     if fmt != "xmpuzzle":
@@ -136,14 +135,8 @@ def _export_card(args: argparse.Namespace, fmt: str) -> int:
 
         return _write_solver_file(args.out, fmt, task_instance(card, args.face),
                                   f"{title}: {card.task_label(args.face)} ({args.card})")
-    if card.orientations != "free":  # BurrTools has no such restriction: a flat piece may be turned over
-        raise InputError(f"card {card.card_id} side {card.side} allows {card.orientations} orientations only; "
-                         "BurrTools turns pieces freely in space, so only free orientations (UP-3) can be "
-                         "exported as a BurrTools file (a .dlx or .cnf file keeps them)", path=args.card)
-    if card.max_empty.get(args.face):
-        raise InputError(f"face {args.face} lets cells stay empty; a BurrTools problem covers its whole result, "
-                         "so only tasks covering every cell can be exported as a BurrTools file (a .dlx or "
-                         ".cnf file keeps them)", path=args.card)
+    _burrtools_can_take(card.orientations, bool(card.max_empty.get(args.face)),
+                        f"card {card.card_id} side {card.side} face {args.face}", path=args.card)
     colours = None if args.no_colours else _colours(card.piece_set.names, pieces)
     from ..burrtools import write_xmpuzzle
 
@@ -152,6 +145,18 @@ def _export_card(args: argparse.Namespace, fmt: str) -> int:
     print(f"wrote {args.out}: {title}, {pieces_phrase(*card.piece_count(args.face))} "
           f"({card.task_label(args.face)}), {card.region.area}-cell result")
     return 0
+
+
+def _burrtools_can_take(orientations: str, empty: bool, what: str, *, path) -> None:
+    """Refuse a task a BurrTools file cannot hold: orientations other than free, or cells left empty."""
+    if orientations != "free":  # BurrTools has no such restriction: a flat piece may be turned over
+        raise InputError(f"{what} allows {orientations} orientations only; BurrTools turns pieces freely in "
+                         "space, so only free orientations (UP-3) can be exported as a BurrTools file (a .dlx "
+                         "or .cnf file keeps them)", path=path)
+    if empty:
+        raise InputError(f"{what} lets cells stay empty; a BurrTools problem covers its whole result, so only "
+                         "tasks covering every cell can be exported as a BurrTools file (a .dlx or .cnf file "
+                         "keeps them)", path=path)
 
 
 def _write_solver_file(out: str, fmt: str, instance, title: str) -> int:

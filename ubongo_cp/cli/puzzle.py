@@ -13,10 +13,10 @@ from ..errors import InputError
 from ..shipped import SHIPPED_PIECE_SETS
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_names
 from ..status import Status
-from ..structs import replace
-from .common import (json_dumps, add_allow_pieces_argument, add_estimate_argument, add_split_arguments,
-                     check_orientations, ignored, only_with, pieces_arg, pieces_task, print_estimate, region_arg,
-                     split_from, PIECES_HELP)
+from .common import (json_dumps, add_allow_pieces_argument, add_estimate_argument, add_max_cells_argument,
+                     add_orientations_argument, add_puzzle_arguments, add_split_arguments, card_task,
+                     check_max_empty, check_orientations, ignored, only_with, pieces_arg, pieces_task,
+                     print_estimate, puzzle_instance, region_arg, split_from, PIECES_HELP)
 from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers", "DECLARES"]
@@ -44,11 +44,8 @@ def _add_solve(sub) -> None:
                                     "or ROWSxCOLS for a box of the pieces' grid (e.g. 6x10)")
     p.add_argument("--use", help="comma-separated piece names to use (default: every piece in the set); NAME:LO-HI "
                                  "uses between LO and HI pieces of that shape, e.g. T4:0-2,L4:1-3,I2")
-    p.add_argument("--max-empty", type=int, metavar="N",
-                   help="let up to N cells of the region stay empty (each solution shows them as '.'); with a card, "
-                        "replaces its tasks' max_empty")
     p.add_argument("--face", type=int, help="with a card: only this die face")
-    _add_orientations(p, "free (UP-3), or with a card its own 'orientations' key")
+    add_puzzle_arguments(p)
     p.add_argument("--count", action="store_true", help="count all solutions")
     p.add_argument("--limit", type=int, help="stop after N solutions")
     p.add_argument("--time-limit", type=float, help="seconds")
@@ -57,7 +54,6 @@ def _add_solve(sub) -> None:
                                      f"{DEFAULT_STRATEGY['count']} for counting; for a large count of "
                                      f"identical pieces, auto)")
     p.add_argument("--json", action="store_true", help="print JSON instead of drawings")
-    _add_max_cells(p)
     p.add_argument("--max-solutions", default=str(DEFAULT_KEEP), metavar="N|all",
                    help=f"with --count: show (or print in the JSON) at most N solutions (default {DEFAULT_KEEP}); "
                         "'all' streams every solution as it is found, holding none")
@@ -106,33 +102,14 @@ def _add_analyze(sub) -> None:
     p.add_argument("--max-empty", type=int, default=0, metavar="N",
                    help="let up to N cells of the region stay empty: subsets covering the region's area less 0 to "
                         "N cells count too, each set of empty cells once (default 0)")
-    _add_orientations(p, "free (UP-3)")
+    add_orientations_argument(p, "free (UP-3)")
     p.add_argument("--backend", help=f"solver: {', '.join(solver_names())} (default: {DEFAULT_STRATEGY['analyze']}; "
                                      f"{FALLBACK[DEFAULT_STRATEGY['analyze']]} where its kernel cannot take the region)")
     p.add_argument("--json", action="store_true", help="print JSON [{pieces, count}, ...]")
-    _add_max_cells(p)
+    add_max_cells_argument(p)
     add_split_arguments(p)
     add_estimate_argument(p)
     p.set_defaults(func=_cmd_analyze)
-
-
-def _add_max_cells(p: argparse.ArgumentParser) -> None:
-    from ..geometry import MAX_REGION_CELLS
-
-    p.add_argument("--max-cells", type=int, default=MAX_REGION_CELLS, metavar="N",
-                   help="largest region accepted, in cells (default %(default)s: a guard against a mistyped "
-                        "region whose placements would fill the memory; raise it for larger puzzles)")
-
-
-
-def _add_orientations(parser: argparse.ArgumentParser, default: str) -> None:
-    """``--orientations free|one-sided|fixed|mirror`` (the orientation modes of the grids, UP-3), checked against
-    the puzzle's grid once it is read (:func:`~.common.check_orientations`: the grids' modules are not imported
-    to build the parser)."""
-    parser.add_argument("--orientations", metavar="MODE",
-                        help=f"orientations a piece may take: free (rotate and turn over; cubes: rotate), "
-                             f"one-sided (rotate only), fixed (as drawn), mirror (cubes: rotate and mirror); "
-                             f"default: {default}")
 
 
 # --------------------------------------------------------------------- solve
@@ -164,13 +141,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         if args.face is not None:
             raise InputError("--face goes with a card file, not with --pieces/--region")
         piece_set, pieces, region, ranges = pieces_task(args, max_cells=args.max_cells)
-    check_orientations(args.orientations, [region.grid])
-    _check_max_empty(args.max_empty, region)
-    from ..cover import build_instance
     from ..solvers import check_backend, solve
 
-    instance = build_instance(pieces, region, mode=args.orientations or "free", ranges=ranges,
-                              max_empty=args.max_empty or 0)
+    instance = puzzle_instance(args, pieces, region, ranges)
     if args.estimate is not None:
         return print_estimate(instance, args.estimate, as_json=args.json)
     instance, diagram["fixed"] = _fixed_options(instance, args.fix)
@@ -418,13 +391,8 @@ def _solve_card(args: argparse.Namespace) -> int:
     from ..cover import task_instance
     from ..solvers import check_backend, solve
 
-    if args.orientations:
-        check_orientations(args.orientations, [card.region.grid])
-        card = replace(card, orientations=args.orientations)
+    card = card_task(args, card)
     faces = [args.face] if args.face is not None else list(card.tasks)
-    _check_max_empty(args.max_empty, card.region)
-    if args.max_empty is not None:  # replaces the card's own (its label and JSON say so too)
-        card = replace(card, max_empty={face: args.max_empty for face in card.tasks if args.max_empty})
     most = max_solutions_arg(args.max_solutions)
     diagram = _diagram_args(args)
     if args.fix and args.face is None:
@@ -538,20 +506,12 @@ def _draw(solution: dict, chars: dict, region) -> str:
     return region.grid.render(owner, empty=" ")
 
 
-def _check_max_empty(max_empty: int | None, region) -> None:
-    """``--max-empty`` given (not None) is 0 to the region's cells."""
-    if max_empty is not None and max_empty < 0:
-        raise InputError(f"--max-empty must be at least 0, got {max_empty}")
-    if max_empty is not None and max_empty > region.area:
-        raise InputError(f"--max-empty {max_empty} is larger than the region ({region.area} cells)")
-
-
 # ------------------------------------------------------------------- analyze
 def _cmd_analyze(args: argparse.Namespace) -> int:
     piece_set = pieces_arg(args.pieces)
     region = region_arg(args.region, piece_set, max_cells=args.max_cells)
     check_orientations(args.orientations, [region.grid])
-    _check_max_empty(args.max_empty, region)
+    check_max_empty(args.max_empty, region)
     from ..analyze import analyze, subset_instance
 
     if args.estimate is not None:

@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from ubongo_cp import __version__
 from ubongo_cp.cards import load_card
 
 CARD = Path(__file__).parent.parent / "puzzles" / "examples" / "classic_X1_hard.toml"
+KNUTH_QUEENS = Path(__file__).parent.parent / "ubongo_cp" / "data" / "bench" / "knuth" / "queens4.dlx"
 
 
 def _solve_count(run_cli, *task) -> int:
@@ -77,9 +81,10 @@ def test_identical_pieces_are_counted_once_per_ordering_in_knuths_format(run_cli
     code, text, err = run_cli("export", *task, "--out", out)
     assert code == 0, err
     assert "each tiling is found 24 times: the orderings of identical pieces" in text
-    assert out.read_text().splitlines()[:3] == [
+    assert out.read_text().splitlines()[:4] == [
+        f"| written by ubongo-cp {__version__}",
         "| pieces classic, region 2x4",
-        "| written by ubongo-cp export; each tiling is found 24 times: the orderings of identical pieces",
+        "| each tiling is found 24 times: the orderings of identical pieces",
         "r0c0 r0c1 r0c2 r0c3 r1c0 r1c1 r1c2 r1c3 I2 I2#2 I2#3 I2#4"]
     assert _dlx_count(run_cli, out) == 5 * math.factorial(4)
     # DIMACS does not tell the copies apart: the 5 tilings, once each.
@@ -97,7 +102,7 @@ def test_ranges_of_piece_counts_are_bounded_items(run_cli, tmp_path):
     out = tmp_path / "ranged.xcc"
     code, _, err = run_cli("export", *task, "--out", out)
     assert code == 0, err
-    assert out.read_text().splitlines()[2] == "r0c0 r0c1 r0c2 r0c3 r1c0 r1c1 r1c2 r1c3 0:4|I2 0:2|O4"
+    assert out.read_text().splitlines()[3] == "r0c0 r0c1 r0c2 r0c3 r1c0 r1c1 r1c2 r1c3 0:4|I2 0:2|O4"
     assert _dlx_count(run_cli, out) == expected
     cnf = tmp_path / "ranged.cnf"
     assert run_cli("export", *task, "--out", cnf)[0] == 0
@@ -135,7 +140,7 @@ def test_format_option_and_other_names(run_cli, tmp_path):
     out = tmp_path / "task.txt"
     code, _, err = run_cli("export", CARD, "--face", "1", "--out", out, "--format", "dlx", "--no-colours")
     assert code == 0 and "--no-colours goes with a BurrTools file" in err
-    assert out.read_text().startswith("| card X1 side hard, face 1: ")
+    assert out.read_text().splitlines()[1].startswith("| card X1 side hard, face 1: ")
     # Any other name is a BurrTools file, which an export may replace (it carries the toolkit's mark).
     xml = tmp_path / "task.xml"
     for _ in range(2):
@@ -145,24 +150,50 @@ def test_format_option_and_other_names(run_cli, tmp_path):
     assert _solve_count(run_cli, xml) == 5
 
 
+def _count_of(run_cli, path) -> int:
+    """The count of an exported file: Knuth's format by ``exact-cover``, DIMACS by its models."""
+    return _cnf_models(path)[2] if str(path).endswith(".cnf") else _dlx_count(run_cli, path)
+
+
 @pytest.mark.parametrize("name", ["t.dlx", "t.xcc", "t.cnf"])
-def test_a_solver_file_never_replaces_a_file(run_cli, tmp_path, name):
+def test_a_solver_file_replaces_only_its_own_earlier_export(run_cli, tmp_path, name):
     out = tmp_path / name
     out.write_text("")                       # an empty file is replaced
     assert run_cli("export", CARD, "--face", "1", "--out", out)[0] == 0
-    written = out.read_text()
-    code, text, err = run_cli("export", CARD, "--face", "2", "--out", out)   # not even an earlier export
-    assert (code, text) == (2, "") and "exists" in err and out.read_text() == written
-    mine = tmp_path / ("mine" + out.suffix)
-    mine.write_text("my own instance\n")
-    code, _, err = run_cli("export", CARD, "--face", "1", "--out", tmp_path / "x.xmpuzzle", "--format", "cnf")
+    assert out.read_text().splitlines()[0] == ("c" if name.endswith(".cnf") else "|") + \
+        f" written by ubongo-cp {__version__}"
+    code, _, err = run_cli("export", CARD, "--face", "2", "--out", out)   # its own earlier export: replaced
     assert code == 0, err
-    assert run_cli("export", CARD, "--face", "1", "--out", mine)[0] == 2
-    assert mine.read_text() == "my own instance\n"
-    # A BurrTools file of the toolkit is not replaced by another format either.
-    code, _, err = run_cli("export", CARD, "--face", "1", "--out", tmp_path / "b.xmpuzzle")
-    assert code == 0, err
-    assert run_cli("export", CARD, "--face", "1", "--out", tmp_path / "b.xmpuzzle", "--format", "dlx")[0] == 2
+    assert _count_of(run_cli, out) == _solve_count(run_cli, CARD, "--face", "2") != \
+        _solve_count(run_cli, CARD, "--face", "1")
+    # Any other file is kept: a user's text, a Knuth instance of someone else (comments and all), an export
+    # of the same format whose mark is not on its first line, and a file that only names the toolkit.
+    comment = "c" if name.endswith(".cnf") else "|"
+    others = ["my own instance\n", KNUTH_QUEENS.read_text(), f"{comment} queens\n{comment} written by ubongo-cp 0\n",
+              f"{comment} written by ubongo-cpx\n", f"{comment} written by someone, not ubongo-cp 0\n"]
+    for text in others:
+        mine = tmp_path / ("mine" + out.suffix)
+        mine.write_text(text)
+        code, printed, err = run_cli("export", CARD, "--face", "1", "--out", mine)
+        assert (code, printed) == (2, "") and "exists and is not a" in err and "written by ubongo-cp" in err
+        assert mine.read_text() == text
+
+
+def test_the_mark_is_a_comment_to_knuths_readers_and_dimacs_readers(run_cli, tmp_path):
+    # Read by the toolkit's exact-cover reader, by a stand-in for Knuth's DLX1 that shares no code with the
+    # toolkit (tests/data/bench/fake_dlx.py: it skips the lines that begin with "|", as DLX1 does) and by
+    # python-sat's DIMACS reader: the 5 domino tilings of 2x4 (a Fibonacci number), 4! times each in Knuth's
+    # plain format.
+    task = ("--pieces", "classic", "--region", "2x4", "--use", "I2,I2,I2,I2")
+    plain, cnf = tmp_path / "p.dlx", tmp_path / "p.cnf"
+    assert run_cli("export", *task, "--out", plain)[0] == 0 and run_cli("export", *task, "--out", cnf)[0] == 0
+    assert plain.read_text().startswith("| written by ubongo-cp ") and cnf.read_text().startswith("c written by ")
+    assert _cnf_models(cnf)[2] == 5
+    fake = Path(__file__).parent / "data" / "bench" / "fake_dlx.py"
+    with plain.open() as fh:
+        done = subprocess.run([sys.executable, str(fake)], stdin=fh, capture_output=True, text=True, check=True)
+    assert "Altogether 120 solutions" in done.stderr
+    assert _dlx_count(run_cli, plain) == 120
 
 
 @pytest.mark.parametrize("argv, fragment", [

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     import pathlib
 
-__all__ = ["atomic_path", "check_output_file", "check_output_place",
+__all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comment",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "csv_problem", "read_bytes", "read_text",
            "text_lines", "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path",
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
@@ -212,8 +212,8 @@ def stale_temporaries(folder: pathlib.Path, name: str) -> list[pathlib.Path]:
 
 #: The mark every output file of the toolkit carries where its format has a place for it (a PNG's
 #: ``Software`` text, an SVG's or PDF's creator, a Parquet table's key-value metadata, a BurrTools file's
-#: comment, a JSON record's ``format``): an existing file is replaced only when it carries it
-#: (:func:`check_output_file`).
+#: comment, a JSON record's ``format``, the first comment line of a Knuth exact-cover or DIMACS CNF file,
+#: :func:`mark_comment`): an existing file is replaced only when it carries it (:func:`check_output_file`).
 SIGNATURE = "ubongo-cp"
 
 #: The kinds of output file, by extension: (what it is, what it starts with).
@@ -222,7 +222,12 @@ _KINDS: dict[str, tuple[str, tuple[bytes, ...]]] = {
     ".parquet": ("Parquet table", (b"PAR1",)), ".pq": ("Parquet table", (b"PAR1",)),
     ".xmpuzzle": ("BurrTools file", (b"\x1f\x8b", b"<?xml")),
     ".svg": ("SVG picture", (b"<?xml", b"<svg")), ".json": ("JSON file", (b"{",)),
-    ".csv": ("CSV table", ())}
+    ".csv": ("CSV table", ()),
+    ".dlx": ("Knuth exact-cover file", (b"|",)), ".xcc": ("Knuth exact-cover file", (b"|",)),
+    ".cnf": ("DIMACS CNF file", (b"c",))}
+#: The comment start of the text formats whose first line carries the mark (:func:`mark_comment`): Knuth's
+#: exact-cover programs skip the lines that begin with ``|``, DIMACS readers those that begin with ``c``.
+_COMMENT = {".dlx": "|", ".xcc": "|", ".cnf": "c"}
 
 #: How much of a file's end is read for the mark of a PDF (its document information comes last) and the
 #: largest BurrTools file decompressed to find its comment.
@@ -235,6 +240,19 @@ def signature() -> str:
     from . import __version__
 
     return f"{SIGNATURE} {__version__}"
+
+
+def mark_comment(suffix: str) -> str:
+    """The first line (no newline) of a Knuth exact-cover (``suffix`` ``.dlx``, ``.xcc``) or DIMACS CNF
+    (``.cnf``) file the toolkit writes: a comment of that format carrying :func:`signature`, by which
+    :func:`check_output_file` knows the file for an earlier output.
+
+    Examples
+    --------
+    >>> mark_comment(".dlx").startswith("| written by ubongo-cp "), mark_comment(".cnf").startswith("c written by ")
+    (True, True)
+    """
+    return f"{_COMMENT[suffix]} written by {signature()}"
 
 
 def figure_metadata(fmt: str) -> dict[str, str]:
@@ -278,6 +296,9 @@ def carries_mark(target: str | os.PathLike, suffix: str, json_format: str | None
         return b"<svg" in head and b"<dc:title>" + mark in head
     if suffix == ".json":   # every JSON file the toolkit writes names its format first
         return b'"format": "' + (mark if json_format is None else json_format.encode() + b'"') in head
+    if suffix in _COMMENT:   # a text format whose first line is the mark (mark_comment), whatever the version
+        first = text.split(b"\n", 1)[0].rstrip(b"\r")
+        return first.startswith(f"{_COMMENT[suffix]} written by {SIGNATURE} ".encode())
     if suffix == ".csv":    # a table: a header line of comma-separated names, text only
         first = head.split(b"\n", 1)[0]
         return b"\0" not in head and (b"," in first or not head)

@@ -43,8 +43,8 @@ def export_format(out: str | None, given: str | None = None) -> str:
 
 
 def _out_kind(args: argparse.Namespace) -> str:
-    """What the output check guards ``--out`` as (:func:`.common.output_kinds`): an earlier BurrTools file of the
-    toolkit is replaced; a Knuth or DIMACS file carries no mark, so any file there that is not empty is kept
+    """What the output check guards ``--out`` as (:func:`.common.output_kinds`): an earlier BurrTools, Knuth or
+    DIMACS file of the toolkit (its mark: :func:`ubongo_cp.io.mark_comment`) is replaced, any other file is kept
     (:func:`ubongo_cp.io.check_output_file`)."""
     fmt = export_format(args.out, args.format)
     return ".xmpuzzle" if fmt == "xmpuzzle" else "." + fmt
@@ -66,9 +66,9 @@ def add_parsers(sub) -> None:
                                    "says); .cnf for a SAT solver or a model counter (DIMACS CNF: variable i "
                                    "is the i-th placement; identical pieces are not told apart; count models "
                                    "projected on the 'c p show' variables). Any other name: BurrTools. "
-                                   "Exactly the files bench --external gives external solvers. A Knuth or "
-                                   "DIMACS file carries no mark of the toolkit, so an existing file there "
-                                   "is replaced only when it is empty.")
+                                   "Exactly the files bench --external gives external solvers. An existing "
+                                   "file there is replaced only when it is an earlier export (its first "
+                                   "line says so) or empty.")
     p.add_argument("card", nargs="?", help="card-side TOML file (or give --pieces and --region)")
     p.add_argument("--face", type=int, help="with a card: the die face whose task to write")
     p.add_argument("--pieces", help=PIECES_HELP.format(", ".join(SHIPPED_PIECE_SETS)))
@@ -162,14 +162,14 @@ def _burrtools_can_take(orientations: str, empty: bool, what: str, *, path) -> N
 def _write_solver_file(out: str, fmt: str, instance, title: str) -> int:
     """Write ``instance`` in Knuth's format (``fmt`` ``dlx``) or as DIMACS CNF (``cnf``) with the writers
     ``bench --external`` uses, and say what was written."""
-    from ..io import atomic_write_text
+    from ..io import atomic_write_text, mark_comment
 
     title = " ".join(title.split())   # one comment line, whatever a path holds
     if fmt == "cnf":
         from ..solvers.cnf import dimacs_text
 
-        text = dimacs_text(instance, comments=[title, "written by ubongo-cp export; variable i is placement i; "
-                                                      "identical pieces are not told apart"])
+        text = mark_comment(".cnf") + "\n" + dimacs_text(
+            instance, comments=[title, "variable i is placement i; identical pieces are not told apart"])
         head = next(line for line in text.splitlines() if line.startswith("p cnf "))
         n_vars, n_clauses = (int(v) for v in head.split()[2:4])
         atomic_write_text(out, text)
@@ -183,7 +183,7 @@ def _write_solver_file(out: str, fmt: str, instance, title: str) -> int:
     note = (f"each tiling is found {written.copies_factor} times: the orderings of identical pieces"
             if written.copies_factor > 1 else "each tiling is found once")
     # The comments name the factor, known once the file is written: they go first, as knuth_text puts them.
-    atomic_write_text(out, f"| {title}\n| written by ubongo-cp export; {note}\n" + written.text)
+    atomic_write_text(out, f"{mark_comment('.dlx')}\n| {title}\n| {note}\n" + written.text)
     print(f"wrote {out}: {title}; Knuth's exact-cover format, {len(written.item_names)} items, "
           f"{len(written.option_of_line)} options; {note}")
     return 0

@@ -244,6 +244,20 @@ def test_every_solution_is_handed_on(shape, names):
         assert len(kept.option_solutions) == 3 and kept.count == len(expected)
 
 
+@pytest.mark.parametrize("stop_after", [1, 2, 3])
+def test_a_search_stopped_by_on_solution_counts_the_solutions_handed_on(stop_after):
+    # L4 and I2 in 2x3: 4 tilings (the L in either orientation of each of the 2 ends, the domino in the
+    # corner it leaves), one orbit under the rectangle's 4 symmetries. A callback that stops after n of
+    # them leaves n solutions found on every backend, as on the plain search; once the decomposition
+    # counted the whole orbit of the representative it stopped in (4, with 1 handed on).
+    inst = build_instance([CLASSIC["L4"], CLASSIC["I2"]], Region.rectangle(2, 3))
+    assert solve(inst, backend="xcover").count == 4
+    for name in solver_names():
+        seen = []
+        got = solve(inst, backend=name, keep=None, on_solution=lambda s: seen.append(tuple(s)) or len(seen) < stop_after)
+        assert (got.count, len(seen), len(got.option_solutions), got.complete) == (stop_after,) * 3 + (False,), name
+
+
 def test_first_solution_on_the_decomposition_counts_one():
     inst = build_instance(PENTS.pieces, Region.rectangle(6, 10))
     r = solve(inst, backend="dlx-symmetry", limit=1)

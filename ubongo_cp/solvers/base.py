@@ -346,21 +346,22 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         if pieces_used is not None and pieces_in(original) != pieces_used:
             return True
         found += 1
+        go = limit is None or found < limit
+        # The solutions this one stands for: its images under one symmetry per placement of its orbit.
+        if on_solution is not None or keep is None or len(kept) < keep:
+            for handed, image in enumerate(decomposition.images(original), 1):
+                if not hand_on(image):
+                    go = False
+                    weight = handed   # stopped by on_solution: the solutions found are those it was given
+                    break
+                if limit == 1 or (on_solution is None and keep is not None and len(kept) >= keep):
+                    break
         count += weight
         if option_type is not None:  # its images use the same piece types
             used = tuple(sorted({int(option_type[o]) for o in original}))
             types_used[used] = types_used.get(used, 0) + weight
         if symmetric:  # the ``weight`` solutions it stands for are its images: same stabiliser order
             stabilised += weight * (1 if weight == decomposition.plan.group_order else instance.stabiliser_order(original))
-        go = limit is None or found < limit
-        # The solutions this one stands for: its images under one symmetry per placement of its orbit.
-        if on_solution is not None or keep is None or len(kept) < keep:
-            for image in decomposition.images(original):
-                if not hand_on(image):
-                    go = False
-                    break
-                if limit == 1 or (on_solution is None and keep is not None and len(kept) >= keep):
-                    break
         stopped = not go
         return go
 

@@ -277,6 +277,25 @@ def test_verified_solutions_decide_between_two_disagreeing_solvers(tmp_path):
     assert not t["disagree"].any() and len(outcome.wrong) == 2
 
 
+def test_options_written_alike_are_told_apart_in_an_external_solution(tmp_path):
+    # Item a must be covered twice and two options are the same line "a": the one cover is lines 2 and 3
+    # with line 4 ("b"). A program names each option by its items, so the cover reads "a", "a", "b"; once
+    # both "a" were taken for line 2, and the right answer was judged WRONG: "an option is chosen twice".
+    # Without bounds, "a" twice is two covers (each "a" with "b"), both named "a", "b": one listed, counted 2.
+    (tmp_path / "twice.dlx").write_text("2|a b\na\na\nb\n")
+    (tmp_path / "alike.dlx").write_text("a b\na\na\nb\n")
+    suite = _suite(tmp_path, "".join(f'[[instance]]\nname = "{name}"\nexact_cover = "{tmp_path / name}.dlx"\n'
+                                     f'question = ["first", "count"]\nexpected = {n}\n'
+                                     for name, n in (("twice", 1), ("alike", 2))))
+    outcome = run_bench(suite, solvers=["dlx"], out=tmp_path / "out", time_limit=60, progress=False, warmups=0,
+                        externals=[f"self:json={sys.executable} -m ubongo_cp.cli exact-cover {{instance}} --json "
+                                   "--count --max-solutions all"])
+    t = outcome.table.set_index(["solver", "instance", "question"])
+    assert not outcome.wrong, outcome.wrong
+    assert t.loc[("self", "twice", "count"), ["count", "verified", "solutions_checked"]].tolist() == [1, True, 1]
+    assert t.loc[("self", "alike", "count"), ["count", "verified", "solutions_checked"]].tolist() == [2, True, 1]
+
+
 def test_counts_beyond_64_bits_are_kept_exactly_in_every_table(tmp_path, run_cli):
     # Dominoes in 2 x n: the Fibonacci number F(n + 1). F(93) is beyond a signed 64-bit integer, F(101) beyond an
     # unsigned one; the table once stopped with "cannot safely cast non-equivalent uint64 to int64", and an

@@ -136,31 +136,46 @@ def external_answer(built, knuth, reply, question: str, k: int | None) -> dict[s
 
 
 def _map_solutions(built, knuth, reply) -> tuple[list[tuple[int, ...]], str | None]:
-    """The reply's solutions as sorted tuples of instance option ids, each once; and an option not found."""
+    """The reply's solutions as sorted tuples of instance option ids, each once; and an option not found.
+
+    A solution that names the same items twice (options written alike, which an item with bounds lets a
+    cover choose together) gets the lines of that text in turn, so that it is not read as one option
+    chosen twice.
+    """
     n = built.instance.n_options
-    lookup: dict[frozenset, int] = {}
+    lookup: dict[frozenset, list[int]] = {}
     lines: list[int] = []
     if knuth is not None:
         lines = knuth.option_of_line
         rows = [ln for ln in text_lines(knuth.text) if ln.strip() and not ln.lstrip().startswith("|")][1:]
         for j, row in enumerate(rows):
             names = row.split()
-            lookup.setdefault(frozenset(names), j)
-            lookup.setdefault(frozenset(name[:8] for name in names), j)  # Knuth's programs print 8 characters
+            for key in {frozenset(names), frozenset(name[:8] for name in names)}:  # Knuth's programs print 8
+                lookup.setdefault(key, []).append(j)
     out: dict[tuple[int, ...], None] = {}
     for solution in reply.solutions:
         options = []
+        taken: Counter = Counter()
         for option in solution:
             if reply.kind == "vars":
                 if 0 < option <= n:
                     options.append(option - 1)
                 continue
-            found = option - 1 if reply.kind == "lines" else lookup.get(frozenset(option))
+            found = option - 1 if reply.kind == "lines" else _next_line(lookup, frozenset(option), taken)
             if found is None or not 0 <= found < len(lines):
                 return [], f"option number {option}" if reply.kind == "lines" else " ".join(option)
             options.append(lines[found])
         out.setdefault(tuple(sorted(options)), None)
     return list(out), None
+
+
+def _next_line(lookup: dict, key: frozenset, taken: Counter) -> int | None:
+    """The next line written as ``key`` not yet taken by this solution (the last one again when all are)."""
+    found = lookup.get(key)
+    if not found:
+        return None
+    taken[key] += 1
+    return found[min(taken[key], len(found)) - 1]
 
 
 def expected_mismatch(question: str, expected: int | None, expected_subsets: int | None, count, subsets) -> str | None:

@@ -232,17 +232,18 @@ def _brute_force_general(n_primary, n, options, colours, bounds):
     Primary item i: covered between bounds[i]; secondary item: by at most one option, or by any number
     that all give it the same colour.
     """
-    total = 0
-    for k in range(len(options) + 1):
-        for chosen in itertools.combinations(range(len(options)), k):
-            hits = [[] for _ in range(n)]
-            for o in chosen:
-                for i, c in zip(options[o], colours[o]):
-                    hits[i].append(c)
-            ok = all(bounds[i][0] <= len(hits[i]) <= bounds[i][1] for i in range(n_primary))
-            ok = ok and all(len(h) <= 1 or (0 not in h and len(set(h)) == 1) for h in hits[n_primary:])
-            total += ok
-    return total
+    return sum(_is_cover(n_primary, n, options, colours, bounds, chosen)
+               for k in range(len(options) + 1) for chosen in itertools.combinations(range(len(options)), k))
+
+
+def _is_cover(n_primary, n, options, colours, bounds, chosen) -> bool:
+    """Whether the options ``chosen`` (indices) cover the items as :func:`_brute_force_general` asks."""
+    hits = [[] for _ in range(n)]
+    for o in chosen:
+        for i, c in zip(options[o], colours[o]):
+            hits[i].append(c)
+    ok = all(bounds[i][0] <= len(hits[i]) <= bounds[i][1] for i in range(n_primary))
+    return ok and all(len(h) <= 1 or (0 not in h and len(set(h)) == 1) for h in hits[n_primary:])
 
 
 @st.composite
@@ -284,6 +285,34 @@ def test_colours_and_bounds_agree_with_brute_force_on_every_backend(case):
     solve(matrix, backend="dlx", keep=0, on_solution=lambda options: covers.append(list(options)) or True)
     assert len(covers) == expected and all(verify_cover(matrix, c) is None for c in covers)
     assert solve(parse_exact_cover(knuth_text(matrix).text), backend="dlx", keep=0).count == expected
+
+
+@pytest.mark.parametrize("text, chosen, reason", [
+    ("a b | s\na s\nb s\n", [0, 1], "item s is covered 2 times"),            # no colours in the matrix
+    ("a b | s t\na s t:x\nb s t:x\n", [0, 1], "item s is covered 2 times"),  # t shares its colour, s has none
+    ("a b | t\na t:x\nb t:y\n", [0, 1], "item t is covered 2 times"),        # two colours
+    ("a b | t\na t:x\nb t:x\n", [0, 1], None),                               # one colour: shared
+])
+def test_the_independent_check_of_secondary_items(text, chosen, reason):
+    assert verify_cover(parse_exact_cover(text), chosen) == reason
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(coloured_bounded())
+def test_the_independent_check_agrees_with_brute_force_on_every_set_of_options(case):
+    # verify_cover judges a solver's answer (bench checks every solution with it): on every set of options it
+    # accepts exactly the covers. Once a secondary item of a matrix without colours covered twice raised
+    # KeyError instead of saying so (a wrong solver's answer crashed the check).
+    n_primary, n, options, colours, bounds = case
+    names = [f"i{k}" for k in range(n)]
+    words = [[names[i] + (f":{c}" if c else "") for i, c in zip(o, cs)] for o, cs in zip(options, colours)]
+    matrix = exact_cover_matrix(names[:n_primary], names[n_primary:], words,
+                                bounds={names[i]: b for i, b in enumerate(bounds)})
+    kept = [k for k, o in enumerate(options) if min(o) < n_primary]  # the matrix's options, in order
+    for k in range(len(kept) + 1):
+        for chosen in itertools.combinations(range(len(kept)), k):
+            valid = _is_cover(n_primary, n, [options[o] for o in kept], [colours[o] for o in kept], bounds, chosen)
+            assert (verify_cover(matrix, list(chosen)) is None) == valid, chosen
 
 
 def test_a_primary_item_in_no_option_is_settled_without_search():

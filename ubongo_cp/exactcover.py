@@ -766,6 +766,8 @@ def verify_cover(matrix: ExactCoverMatrix, options: Iterable[int]) -> str | None
     >>> m = parse_exact_cover("a b c | d\\na b\\nc d\\nc\\n")
     >>> verify_cover(m, [0, 2]), verify_cover(m, [0]), verify_cover(m, [0, 1, 2])
     (None, 'primary item c is not covered', 'item c is covered 2 times')
+    >>> verify_cover(parse_exact_cover("a b | s\\na s\\nb s\\n"), [0, 1])
+    'item s is covered 2 times'
     """
     chosen = [int(o) for o in options]
     if len(set(chosen)) != len(chosen):
@@ -785,7 +787,8 @@ def verify_cover(matrix: ExactCoverMatrix, options: Iterable[int]) -> str | None
     hi = [1] * n_primary if matrix.bounds is None else [int(v) for v in matrix.bounds[:n_primary, 1]]
     for i in range(matrix.n_items):
         top = hi[i] if i < n_primary else 1
-        if covered[i] > top and not (i >= n_primary and len(tints.get(i, {0})) == 1 and 0 not in tints[i]):
+        one_colour = i >= n_primary and len(tints.get(i, ())) == 1 and 0 not in tints[i]   # DLX2: shared
+        if covered[i] > top and not one_colour:
             return f"item {matrix.item_names[i]} is covered {covered[i]} times"
     missing = next((i for i in range(n_primary) if covered[i] < lo[i]), None)
     if missing is not None:

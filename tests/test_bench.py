@@ -812,6 +812,20 @@ def test_directory_suites_and_listing(tmp_path, run_cli):
     assert code == 0 and "knuth" in out and "miniexact" in out
 
 
+def test_a_directory_suite_reads_the_xcc_files_export_writes(tmp_path, run_cli):
+    # export writes Knuth's format as .dlx or .xcc (with bounds, his XCC programs' extension), "the files bench
+    # --external gives external solvers"; a directory of them is a suite of each. An .xcc file was skipped (and
+    # a directory of only .xcc files refused: no instance files). Dominoes and squares in 2x4: 5 tilings with
+    # dominoes only, 2 x 2 with one square at an end, 1 with it in the middle, 1 with two squares.
+    task = ("--pieces", "classic", "--region", "2x4", "--use", "I2:0-4,O4:0-2")
+    assert run_cli("export", *task, "--out", tmp_path / "ranged.xcc")[0] == 0
+    suite = load_suite(tmp_path)
+    assert [(t.instance, t.question) for t in suite.tasks] == [("ranged", "count")]
+    (tmp_path / "queens4.dlx").write_text((KNUTH / "queens4.dlx").read_text())
+    outcome = run_bench(tmp_path, solvers=["dlx"], out=tmp_path / "out", time_limit=60, progress=False, warmups=0)
+    assert outcome.table.set_index("instance")["count"].to_dict() == {"queens4": 2, "ranged": 5 + 2 * 2 + 1 + 1}
+
+
 def test_the_worker_imports_no_table_or_plot_library():
     code = ("import sys, ubongo_cp.bench.worker, ubongo_cp.bench.suite; "
             "print(sorted(m for m in ('pandas', 'matplotlib', 'tqdm') if m in sys.modules))")

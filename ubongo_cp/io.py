@@ -31,7 +31,7 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comme
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "csv_problem", "read_bytes", "read_text",
            "text_lines", "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path",
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
-           "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE",
+           "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
            "holds_other_table"]
 
@@ -216,6 +216,10 @@ def stale_temporaries(folder: pathlib.Path, name: str) -> list[pathlib.Path]:
 #: :func:`mark_comment`): an existing file is replaced only when it carries it (:func:`check_output_file`).
 SIGNATURE = "ubongo-cp"
 
+#: The extensions of a file in Knuth's exact-cover format (DLX1, DLX2, DLX3; ``.xcc`` as for his XCC solvers):
+#: what ``export`` writes in that format and a benchmark directory reads as an instance.
+KNUTH_SUFFIXES = (".dlx", ".xcc")
+
 #: The kinds of output file, by extension: (what it is, what it starts with).
 _KINDS: dict[str, tuple[str, tuple[bytes, ...]]] = {
     ".pdf": ("PDF file", (b"%PDF",)), ".png": ("PNG image", (b"\x89PNG\r\n\x1a\n",)),
@@ -223,11 +227,10 @@ _KINDS: dict[str, tuple[str, tuple[bytes, ...]]] = {
     ".xmpuzzle": ("BurrTools file", (b"\x1f\x8b", b"<?xml")),
     ".svg": ("SVG picture", (b"<?xml", b"<svg")), ".json": ("JSON file", (b"{",)),
     ".csv": ("CSV table", ()),
-    ".dlx": ("Knuth exact-cover file", (b"|",)), ".xcc": ("Knuth exact-cover file", (b"|",)),
-    ".cnf": ("DIMACS CNF file", (b"c",))}
+    **dict.fromkeys(KNUTH_SUFFIXES, ("Knuth exact-cover file", (b"|",))), ".cnf": ("DIMACS CNF file", (b"c",))}
 #: The comment start of the text formats whose first line carries the mark (:func:`mark_comment`): Knuth's
 #: exact-cover programs skip the lines that begin with ``|``, DIMACS readers those that begin with ``c``.
-_COMMENT = {".dlx": "|", ".xcc": "|", ".cnf": "c"}
+_COMMENT = {**dict.fromkeys(KNUTH_SUFFIXES, "|"), ".cnf": "c"}
 
 #: How much of a file's end is read for the mark of a PDF (its document information comes last) and the
 #: largest BurrTools file decompressed to find its comment.

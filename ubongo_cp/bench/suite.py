@@ -62,6 +62,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, as_written
+from ..io import KNUTH_SUFFIXES
 
 __all__ = ["QUESTIONS", "Task", "Suite", "Built", "load_suite", "is_directory_suite", "shipped_suites", "build",
            "SUITE_FILE"]
@@ -81,7 +82,7 @@ _ALLOWED = {"exact_cover": set(), "pieces": {"region", "rectangle", "use", "orie
             "card": {"faces"}, "deck": {"quick_sample", "seed", "expected_table"},
             "xmpuzzle": {"problem"}}
 _COMMON = {"name", "question", "k", "expected", "expected_subsets", "quick"}
-_DIRECTORY_SUFFIXES = (".dlx", ".xmpuzzle", ".toml")
+_DIRECTORY_SUFFIXES = (*KNUTH_SUFFIXES, ".xmpuzzle", ".toml")
 
 
 @dataclass(frozen=True)
@@ -222,7 +223,8 @@ def load_suite(spec: str | os.PathLike, *, quick: bool = False, question: str = 
     if path.is_dir():
         return _load_toml(path / SUITE_FILE, path.name or name, quick)
     if path.suffix.lower() != ".toml":
-        kinds = {".dlx": "an exact-cover instance (Knuth's format)", ".xmpuzzle": "a BurrTools file"}
+        kinds = {**dict.fromkeys(KNUTH_SUFFIXES, "an exact-cover instance (Knuth's format)"),
+                 ".xmpuzzle": "a BurrTools file"}
         if path.suffix.lower() in kinds:
             raise _not_a_suite(path, kinds[path.suffix.lower()], "give a directory holding it")
         raise _not_a_suite(path, f"a {path.suffix} file" if path.suffix else "a file without a .toml suffix")
@@ -579,7 +581,7 @@ def _load_directory(path: Path, name: str, question: str) -> Suite:
     files = sorted(f for f in path.iterdir()
                    if f.is_file() and f.suffix.lower() in _DIRECTORY_SUFFIXES and f.name != DECK_SPEC_FILE)
     if not files:
-        raise InputError("no instance files in the suite directory (*.dlx, *.xmpuzzle, card-side *.toml, or a "
+        raise InputError("no instance files in the suite directory (*.dlx, *.xcc, *.xmpuzzle, card-side *.toml, or a "
                          f"{SUITE_FILE})", path=path)
     tasks: list[Task] = []
     for f in files:
@@ -587,7 +589,7 @@ def _load_directory(path: Path, name: str, question: str) -> Suite:
         suffix = f.suffix.lower()
         if question == "analyze" and suffix != ".toml":
             raise InputError("'analyze' needs a piece set and a region: only card files can be analysed", path=f)
-        if suffix == ".dlx":
+        if suffix in KNUTH_SUFFIXES:
             from ..exactcover import read_exact_cover
 
             read_exact_cover(f)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
+from ..io import KNUTH_SUFFIXES
 from ..shipped import SHIPPED_PIECE_SETS
 from .common import (PIECES_HELP, add_allow_pieces_argument, add_puzzle_arguments, card_task, looks_like_burrtools,
                      only_with, output_kinds, pieces_task, puzzle_instance)
@@ -22,7 +23,7 @@ from .common import (PIECES_HELP, add_allow_pieces_argument, add_puzzle_argument
 __all__ = ["add_parsers", "is_xmpuzzle", "xmpuzzle_task", "export_format"]
 
 #: The formats ``export`` writes, and the extensions that choose each (any other name: BurrTools).
-FORMATS = {"xmpuzzle": (".xmpuzzle",), "dlx": (".dlx", ".xcc"), "cnf": (".cnf",)}
+FORMATS = {"xmpuzzle": (".xmpuzzle",), "dlx": KNUTH_SUFFIXES, "cnf": (".cnf",)}
 
 
 def export_format(out: str | None, given: str | None = None) -> str:

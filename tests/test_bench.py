@@ -826,6 +826,20 @@ def test_a_directory_suite_reads_the_xcc_files_export_writes(tmp_path, run_cli):
     assert outcome.table.set_index("instance")["count"].to_dict() == {"queens4": 2, "ranged": 5 + 2 * 2 + 1 + 1}
 
 
+def test_a_directory_suite_refuses_two_files_of_one_instance_name(tmp_path, run_cli):
+    # q.dlx (2 covers) and q.xmpuzzle (5 domino tilings) both name instance q; their runs were journaled under
+    # one key, so one file's answers stood for the other's (or were judged against them).
+    (tmp_path / "q.dlx").write_text("a b\na\nb\na b\n")
+    assert run_cli("export", "--pieces", "classic", "--region", "2x4", "--use", "I2,I2,I2,I2",
+                   "--out", tmp_path / "q.xmpuzzle")[0] == 0
+    code, out, err = run_cli("bench", tmp_path, "--solvers", "dlx", "--out", tmp_path / "out", "--no-progress")
+    assert (code, out) == (2, "") and err == (f"ubongo-cp: error: {tmp_path}: q.dlx and q.xmpuzzle are both "
+                                              "instance 'q': rename one\n")
+    assert not (tmp_path / "out").exists()
+    (tmp_path / "q.dlx").rename(tmp_path / "p.dlx")
+    assert [t.instance for t in load_suite(tmp_path).tasks] == ["p", "q"]
+
+
 def test_the_worker_imports_no_table_or_plot_library():
     code = ("import sys, ubongo_cp.bench.worker, ubongo_cp.bench.suite; "
             "print(sorted(m for m in ('pandas', 'matplotlib', 'tqdm') if m in sys.modules))")

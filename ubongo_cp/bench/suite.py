@@ -584,6 +584,7 @@ def _load_directory(path: Path, name: str, question: str) -> Suite:
         raise InputError("no instance files in the suite directory (*.dlx, *.xcc, *.xmpuzzle, card-side *.toml, or a "
                          f"{SUITE_FILE})", path=path)
     tasks: list[Task] = []
+    seen: dict[str, str] = {}   # instance name -> the file that gives it
     for f in files:
         where = _Where(f, "", 0, 0, None)
         suffix = f.suffix.lower()
@@ -601,6 +602,9 @@ def _load_directory(path: Path, name: str, question: str) -> Suite:
         for inst, source, _ in units:
             if question == "analyze":
                 raise InputError("'analyze' on a directory needs a suite.toml giving k", path=path)
+            if inst in seen:   # its runs would be taken for the other file's (a run is known by its instance name)
+                raise InputError(f"{seen[inst]} and {f.name} are both instance {inst!r}: rename one", path=path)
+            seen[inst] = f.name
             tasks.append(Task(name, inst, question, source, where=os.fspath(f)))
     return Suite(name, os.fspath(path), f"every instance file in {path}", tuple(tasks))
 

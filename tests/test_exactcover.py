@@ -219,6 +219,17 @@ def test_a_form_feed_in_a_comment_does_not_end_its_line(run_cli, tmp_path):
     assert code == 2 and err == f"ubongo-cp: error: {f}:3: option names unknown item 'q'\n"
 
 
+def test_cli_names_a_burrtools_file_for_what_it_is(run_cli, tmp_path):
+    # A BurrTools file (gzip-compressed XML) given to exact-cover was reported as "not UTF-8 text".
+    puzzle = tmp_path / "dominoes.xmpuzzle"
+    assert run_cli("export", "--pieces", "classic", "--region", "2x4", "--use", "I2,I2,I2,I2", "--out", puzzle)[0] == 0
+    code, out, err = run_cli("exact-cover", puzzle, "--count")
+    assert (code, out) == (2, "")
+    one_line_error(code, err, f"{puzzle}: a BurrTools file, not an exact-cover instance: `ubongo-cp solve {puzzle}` "
+                              "reads its pieces and result")
+    assert run_cli("solve", puzzle, "--count", "--json")[0] == 0
+
+
 def test_cli_warns_once_about_skipped_options(run_cli):
     code, out, err = run_cli("exact-cover", DATA / "knuth_dlx2_colours.dlx", "--count")
     assert code == 0 and out.startswith("1 exact cover")

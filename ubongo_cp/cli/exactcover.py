@@ -10,7 +10,8 @@ import sys
 
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, choose, solver_names
 from ..status import Status
-from .common import json_dumps, add_estimate_argument, add_split_arguments, only_with, print_estimate, split_from
+from .common import (json_dumps, add_estimate_argument, add_split_arguments, looks_like_burrtools, only_with,
+                     print_estimate, split_from)
 from .puzzle import max_solutions_arg, warm_engines
 
 __all__ = ["add_parsers"]
@@ -43,9 +44,13 @@ def add_parsers(sub) -> None:
 
 
 def _cmd_exact_cover(args: argparse.Namespace) -> int:
+    from ..errors import InputError
     from ..exactcover import read_exact_cover
     from ..solvers import check_backend, solve
 
+    if looks_like_burrtools(args.instance):
+        raise InputError(f"a BurrTools file, not an exact-cover instance: `ubongo-cp solve {args.instance}` reads its "
+                         "pieces and result", path=args.instance)
     matrix = read_exact_cover(args.instance)
     if matrix.skipped:
         print(f"ubongo-cp: warning: {skipped_note(matrix.skipped)}", file=sys.stderr)

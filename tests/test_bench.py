@@ -840,6 +840,20 @@ def test_a_directory_suite_refuses_two_files_of_one_instance_name(tmp_path, run_
     assert [t.instance for t in load_suite(tmp_path).tasks] == ["p", "q"]
 
 
+def test_a_directory_suite_given_as_dot_is_named_by_its_directory(tmp_path, monkeypatch):
+    # `bench .` named the suite "" (the name of the path "."): runs and summaries read "dlx on  queens4"; and
+    # `bench ..` named it "..".
+    folder = tmp_path / "mine"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "queens4.dlx").write_text((KNUTH / "queens4.dlx").read_text())
+    monkeypatch.chdir(folder)
+    assert load_suite(".").name == "mine" and {t.suite for t in load_suite(".").tasks} == {"mine"}
+    monkeypatch.chdir(folder / "sub")
+    assert load_suite("..").name == "mine"
+    (folder / "suite.toml").write_text(f'[[instance]]\nname = "q"\nexact_cover = "{KNUTH / "queens4.dlx"}"\n')
+    assert {t.suite for t in load_suite("..").tasks} == {"mine"}
+
+
 def test_the_worker_imports_no_table_or_plot_library():
     code = ("import sys, ubongo_cp.bench.worker, ubongo_cp.bench.suite; "
             "print(sorted(m for m in ('pandas', 'matplotlib', 'tqdm') if m in sys.modules))")

@@ -215,13 +215,14 @@ def load_suite(spec: str | os.PathLike, *, quick: bool = False, question: str = 
         path = shipped[os.fspath(spec)]
         name = os.fspath(spec)
     else:
-        name = path.stem if path.suffix.lower() == ".toml" else path.name
+        # a directory by its own name, also when given as "." or ".." (whose Path names are "" and "..")
+        name = path.stem if path.suffix.lower() == ".toml" else Path(os.path.abspath(path)).name or os.fspath(path)
     if is_directory_suite(spec):
         return _load_directory(path, name, question)
     if not path.exists():
         raise InputError(f"suite not found (a .toml file, a directory, or one of {', '.join(shipped)})", path=path)
     if path.is_dir():
-        return _load_toml(path / SUITE_FILE, path.name or name, quick)
+        return _load_toml(path / SUITE_FILE, name, quick)
     if path.suffix.lower() != ".toml":
         kinds = {**dict.fromkeys(KNUTH_SUFFIXES, "an exact-cover instance (Knuth's format)"),
                  ".xmpuzzle": "a BurrTools file"}

@@ -633,6 +633,8 @@ def test_players_that_do_not_exist_have_no_gems_and_no_card(deck):
     (dict(pawns=[1.5, 2]), r"pawns \[1\.5, 2\] must be 2 fields 0\.\.5 \(UG-2: red fields\)"),
     (dict(pawns="12"), r"pawns '12' must be 2 fields 0\.\.5 \(UG-2"),
     (dict(pawns=[True, 2]), r"pawns \[True, 2\] must be 2 fields"),
+    (dict(pawns=["a", "b"]), r"pawns \['a', 'b'\] must be 2 fields 0\.\.5 \(UG-2"),   # once a raw ValueError
+    (dict(pawns=[None, 1]), r"pawns \[None, 1\] must be 2 fields 0\.\.5 \(UG-2"),     # once a raw TypeError
     (dict(pawns=[1, 2], gems=[[1.5, 0, 0, 0, 0, 0], [0] * 6]), r"gems must be 2 x 6 counts >= 0"),
     (dict(board=np.full((6, 12), 0.5)), r"board must be 6 x 12 colours 0\.\.5 or -1"),
 ])

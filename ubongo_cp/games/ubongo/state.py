@@ -314,7 +314,7 @@ class UbongoState(GameState):
         self.actions: list[int] = []
         # The drawn start (gem layout, dealt cards) and hand-built parts, for records.
         self.start = {"board": layout.tolist(), "cards": list(self.cards),
-                      "pawns": None if pawns is None else [int(f) for f in pawns],
+                      "pawns": None,   # the checked starting fields, set below
                       "gems": None if gems is None else [g[:] for g in self._gems]}
         self._forced_times: list[float] | None = None  # set by a replay: the recorded solve times
         self._queue: list[tuple[int, int]] = []  # (player, allowance) still to move, UG-5 order
@@ -328,6 +328,7 @@ class UbongoState(GameState):
                 raise InputError(f"pawns {reprlib.repr(pawns)} must be {num_players} fields 0..{NUM_LANES - 1} "
                                  "(UG-2: red fields)")
             self._pawns = fields.tolist()
+            self.start["pawns"] = self._pawns[:]
             self._phase = _ROLL
             self._setup_actions = 0
 

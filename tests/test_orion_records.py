@@ -286,3 +286,29 @@ def test_a_custom_boards_pair_of_sides_is_two_side_names(game, pairs, shown):
         replay(rec)
     assert str(caught.value) == (f"'board': missing or malformed field (a pair of opposite sides must be "
                                  f"[side, side], two side names, got {shown})")
+
+
+def test_a_position_its_moves_do_not_give_is_not_recorded_as_another_game():
+    # A record is the setup and the moves in turn. A position given by its colours, or reached by analysis moves
+    # (the opponent passes), was once written as the game its moves make when played in turn: the empty board,
+    # or the second tile of player 1 recorded as player 0's; loading it gave another position, silently.
+    import numpy as np
+
+    from ubongo_cp.games.base import replay_record
+    from ubongo_cp.games.orion.bitboard import BitOrionState
+
+    s = OrionState(seed=2)
+    coloured = OrionState.from_board(s.setup, {(0, 0): 0, (1, 0): 0, (2, 0): 1}, used=(["D2"], []), to_move=1)
+    passed = s.clone()
+    p = passed.current_player()
+    passed.place(passed.legal_actions()[0], p)
+    passed.place(passed.legal_actions(p)[5], p)   # the same player again: its opponent passed
+    for position in (coloured, BitOrionState.from_reference(coloured), passed):
+        with pytest.raises(InputError, match="not the end of a game played from its setup"):
+            record_of(position)
+    # A game played in turn is recorded, and so is its start (no move yet) given by no colours.
+    played = s.clone()
+    played.apply_action(played.legal_actions()[0])
+    for state in (played, OrionState.from_board(s.setup, {}, to_move=s.current_player())):
+        back = replay_record(json.loads(json.dumps(record_of(state))))
+        assert back.history == state.history and np.array_equal(back.colour, state.colour)

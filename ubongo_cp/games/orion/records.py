@@ -44,6 +44,7 @@ from typing import Sequence
 
 from ...errors import IllegalActionError, InputError
 from ..base import RecordFormat, check_result, is_int, malformed, register_record_format
+from .bitboard import BitOrionState
 from .board import Board, default_board
 from .hexgrid import transform
 from .setup import Setup, SetupRules
@@ -69,7 +70,14 @@ def move_to_json(state: OrionState, action: int, player: int) -> dict:
 def record_of(state: OrionRules | PieOrionState, players: Sequence[str] | None = None) -> dict:
     """The record (a JSON-ready dict) of the game that led to ``state``: of either engine (a record replays
     through the reference engine's rules), or of a game under the pie rule (``"pie": {"swapped": ...}``: whether
-    the second seat took over the first tile; the moves' ``player`` is the colour, ``players`` name the seats)."""
+    the second seat took over the first tile; the moves' ``player`` is the colour, ``players`` name the seats).
+
+    Raises
+    ------
+    InputError
+        For a position that its moves, played in turn from its setup, do not give: one given by its colours
+        (:meth:`.state.OrionState.from_board`) or reached by analysis moves (:meth:`.state.OrionState.place`).
+    """
     if isinstance(state, PieOrionState):
         inner = state.inner
         rec = record_of(inner, players)
@@ -80,9 +88,19 @@ def record_of(state: OrionRules | PieOrionState, players: Sequence[str] | None =
     game = state.game
     replay_state = OrionState(state.setup, game)
     moves = []
-    for a in state.history:
-        moves.append(move_to_json(replay_state, a, replay_state.current_player()))
-        replay_state.apply_action(a)
+    try:
+        for a in state.history:
+            moves.append(move_to_json(replay_state, a, replay_state.current_player()))
+            replay_state.apply_action(a)
+    except IllegalActionError:
+        raise _no_game_record() from None
+    # A record is the setup and the moves in turn: a position given by its colours (OrionState.from_board,
+    # BitOrionState.from_reference) or reached by analysis moves (place: the opponent passes) is no such game.
+    position = state.to_reference() if isinstance(state, BitOrionState) else state
+    assert isinstance(position, OrionState)   # the two engines
+    if not (replay_state.current_player() == position.current_player()
+            and (replay_state.used == position.used).all() and (replay_state.colour == position.colour).all()):
+        raise _no_game_record()
     rec = {"format": FORMAT, "version": VERSION, "flips": game.tiles.flips}
     tiles = game.tiles
     if tiles.name in SHIPPED_TILE_SETS and load_tiles(tiles.name, flips=tiles.flips) == tiles:
@@ -102,6 +120,12 @@ def record_of(state: OrionRules | PieOrionState, players: Sequence[str] | None =
     if state.is_terminal():
         rec["result"] = result_of(state)
     return rec
+
+
+def _no_game_record() -> InputError:
+    return InputError("this position is not the end of a game played from its setup (it was given by its colours, "
+                      "or reached by analysis moves where the opponent passes): a record holds a game's moves in "
+                      "turn, so it cannot hold this position")
 
 
 def result_of(state: OrionRules | PieOrionState) -> dict:

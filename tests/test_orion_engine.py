@@ -464,6 +464,9 @@ def test_from_board_errors():
     setup = Setup(GAL, HOLES, 0)
     with pytest.raises(InputError, match=r"hex \(9, 9\) is off the board"):
         OrionState.from_board(setup, {(9, 9): 0})
+    for key in (5, None, 0.5):   # no pair of coordinates: once a raw TypeError from tuple()
+        with pytest.raises(InputError, match=rf"hex {key} is not a cell \(q, r\) of the board"):
+            OrionState.from_board(setup, {key: 0})
     with pytest.raises(InputError, match="colour must be 0 or 1"):
         OrionState.from_board(setup, {(0, 0): 2})
     with pytest.raises(InputError, match="unknown tile 'Z9'"):

@@ -360,7 +360,7 @@ class OrionState(OrionRules):
         Raises
         ------
         InputError
-            For a hex off the board, a colour other than 0/1, an unknown tile
+            For a key that is no hex (q, r) or a hex off the board, a colour other than 0/1, an unknown tile
             name or a bad player.
 
         Notes
@@ -377,6 +377,8 @@ class OrionState(OrionRules):
         if type(to_move) is not int or to_move not in (0, 1):
             raise InputError(f"player to move must be 0 or 1, got {to_move!r}")
         for h, c in colours.items():
+            if not isinstance(h, (tuple, list, np.ndarray)):   # tuple() of a number is a TypeError
+                raise InputError(f"hex {h!r} is not a cell (q, r) of the board")
             if tuple(h) not in idx:
                 raise InputError(f"hex {tuple(h)} is off the board")
             if type(c) is not int or c not in (0, 1):

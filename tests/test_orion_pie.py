@@ -41,3 +41,16 @@ def test_returns_follow_the_seats():
         inner = s.inner.returns()
         assert s.returns() == (inner[::-1] if seed % 2 else inner)
         assert len(s.history) <= s.max_game_length() == s.inner.max_game_length() + 1 == 29
+
+
+@pytest.mark.parametrize("engine", [OrionState, BitOrionState])
+def test_the_pie_rule_wraps_a_game_before_its_first_move_only(engine):
+    # The swap takes over the game's first tile. A game wrapped after some moves once offered the swap after
+    # the next tile, not the first, and its record (which puts the swap after move 1) did not load.
+    from ubongo_cp.errors import InputError
+
+    inner = engine(seed=6)
+    inner.apply_action(inner.legal_actions()[0])
+    with pytest.raises(InputError, match=r"the pie rule wraps a game before its first move; this one has 1 move"):
+        PieOrionState(inner)
+    assert PieOrionState(engine(seed=6)).legal_actions() == engine(seed=6).legal_actions()

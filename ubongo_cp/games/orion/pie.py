@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...errors import InputError
 from ..base import TERMINAL, GameState
 from .bitboard import BitOrionState
 from .state import FACTS, OrionRules
@@ -49,6 +50,11 @@ class PieOrionState(GameState):
     seed : int, optional
         Seed of the random layout when ``inner`` is not given.
 
+    Raises
+    ------
+    InputError
+        For an ``inner`` game with moves played: the swap takes over the game's first tile.
+
     Examples
     --------
     >>> s = PieOrionState(seed=3)
@@ -64,6 +70,9 @@ class PieOrionState(GameState):
     num_players = 2
 
     def __init__(self, inner: OrionRules | None = None, seed: int | None = None) -> None:
+        if inner is not None and inner.history:   # the swap takes over the first tile: the game's, not a later one
+            raise InputError(f"the pie rule wraps a game before its first move; this one has {len(inner.history)} "
+                             "move(s)")
         self.inner = inner if inner is not None else BitOrionState(seed=seed)
         self.swapped = False
         self.first = self.inner.current_player()   # the colour that moves first

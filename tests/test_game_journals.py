@@ -8,6 +8,7 @@ process or a pool of them.
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -138,6 +139,23 @@ def test_a_journal_of_other_options_or_no_journal_is_refused_and_left_alone(tmp_
     assert capsys.readouterr().err == ("ubongo-cp: error: notes.jsonl: exists and is not a journal of games written "
                                        "by ubongo-cp; it is left as it is: remove it, or choose another output\n")
     assert (tmp_path / "notes.jsonl").read_text() == '{"mine": 1}\n' and not (tmp_path / "notes.csv").exists()
+
+
+def test_a_tournament_journal_of_another_variant_names_what_differs(tmp_path, monkeypatch, capsys):
+    # The tile set and the OD-1 spacings were journaled as one digest: "other options (variant 74c4417b90832fce,
+    # now 195f23c72a355b48)" said nothing of what the user had changed.
+    monkeypatch.chdir(tmp_path)
+    argv = ["orion", "tournament", "--games", "1", "--agents", "random", "--no-progress", "--out", "t.csv"]
+    assert main([*argv, "--tiles", "seed"]) == 0
+    capsys.readouterr()
+    for other, change in ((["--tiles", "published"], r"variant tiles seed \([0-9a-f]{12}\), now published \([0-9a-f]{12}\)"),
+                          (["--tiles", "seed", "--spacing", "literal"],
+                           r"variant setup rules hole spacing 3, now 2; variant setup rules hole galaxy spacing 2, now 1")):
+        assert main([*argv, *other]) == 2
+        assert re.fullmatch(rf"ubongo-cp: error: t.jsonl: is the journal of games played with other options \({change}\); "
+                            r"it is left as it is: .*\n", capsys.readouterr().err)
+    assert main([*argv, "--tiles", "seed"]) == 0   # the same variant resumes
+    assert "resuming from t.jsonl: 1 game(s)" in capsys.readouterr().err
     with pytest.raises(InputError, match="journal of `ubongo-cp orion tournament`, not of `ubongo-cp demo`"):
         with GameJournal(tmp_path / "t.jsonl", "demo", {}):
             pass

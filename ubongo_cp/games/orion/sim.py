@@ -140,11 +140,23 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     return pd.DataFrame(rows)
 
 
-def _variant_digest(variant) -> str | None:
-    """A digest of a game variant (:func:`_variant`; None for the default game), as a journal records it."""
+def _variant_digest(variant) -> dict | None:
+    """A game variant (:func:`_variant`; None for the default game) as a journal records it: what a user chose
+    in words (the tile set's name, whether tiles turn over, the OD-1 counts and spacings, the board's name), each
+    name with a digest of what it stands for, so that a journal refused for another variant names what differs."""
     import hashlib
 
-    return None if variant is None else hashlib.sha256(repr(variant).encode()).hexdigest()[:16]
+    from .tiles import format_tiles
+
+    if variant is None:
+        return None
+    board, tiles, rules = variant
+
+    def digest(value) -> str:
+        return hashlib.sha256(repr(value).encode()).hexdigest()[:12]
+
+    return {"tiles": f"{tiles.name} ({digest(format_tiles(tiles))})", "flips": tiles.flips,
+            "setup rules": rules.to_json(), "board": f"{board.name} ({digest(board)})"}
 
 
 def _variant(game: OrionGame | None):

@@ -312,3 +312,18 @@ def test_a_position_its_moves_do_not_give_is_not_recorded_as_another_game():
     for state in (played, OrionState.from_board(s.setup, {}, to_move=s.current_player())):
         back = replay_record(json.loads(json.dumps(record_of(state))))
         assert back.history == state.history and np.array_equal(back.colour, state.colour)
+
+
+def test_a_move_without_its_rotation_or_flip_is_refused_naming_the_field(game):
+    # They were read as rotation 0 and no flip: a record whose move lost its rotation replayed another placement
+    # of the tile, and often a legal one, so another game was replayed and analysed without a word.
+    rec = json.loads(json.dumps(record_of(game)))
+    k = next(i for i, m in enumerate(rec["moves"]) if m["rotation"] != 0)
+    for field in ("rotation", "flip"):
+        changed = json.loads(json.dumps(rec))
+        del changed["moves"][k][field]
+        with pytest.raises(InputError, match=rf"^move {k + 1} \(player \d, tile \w+\): missing field\(s\) '{field}'$"):
+            replay(changed)
+    del rec["moves"][0]["anchor"], rec["moves"][0]["tile"]
+    with pytest.raises(InputError, match=r"^move 1 \(player \d, tile None\): missing field\(s\) 'tile', 'anchor'$"):
+        replay(rec)

@@ -307,17 +307,20 @@ def _move_action(state: OrionState, mv, k: int, path) -> int:
     if not isinstance(mv, dict):
         raise InputError(f"{where}: a move must be an object", path=path)
     game = state.game
+    missing = [name for name in ("tile", "rotation", "flip", "anchor") if name not in mv]
+    if missing:   # each is needed: a default would replay another placement of the tile without a word
+        raise InputError(f"{where}: missing field(s) {', '.join(map(repr, missing))}", path=path)
     try:
         ti = game.tiles.names[mv["tile"]]
-        rot = mv.get("rotation", 0)
-        flip = mv.get("flip", False)
+        rot = mv["rotation"]
+        flip = mv["flip"]
         if not is_int(rot) or not 0 <= rot < 6:
             raise ValueError(f"rotation must be an integer 0..5, got {rot!r}")
         if not isinstance(flip, bool):
             raise ValueError(f"flip must be true or false, got {flip!r}")
         anchor = _hex(mv["anchor"])
     except KeyError as exc:
-        raise InputError(f"{where}: unknown tile or missing field {exc}", path=path) from None
+        raise InputError(f"{where}: unknown tile {exc} (tile set {game.tiles.name!r})", path=path) from None
     except (TypeError, ValueError) as exc:
         raise InputError(f"{where}: malformed field ({exc})", path=path) from None
     if "player" in mv and not (is_int(mv["player"]) and mv["player"] in (0, 1)):

@@ -124,6 +124,27 @@ def test_the_domino_game_is_registered_with_its_hidden_hands():
         assert all(h.split() == ["?"] * 3 for h in hands.values()), seen
 
 
+def test_a_players_view_is_its_observation_and_no_information_state_is_made_up():
+    # OpenSpiel asks an observer for both. The domino game answered an information state (perfect recall: the
+    # view with the player's past) with the view alone, so two positions of different pasts were one
+    # information state; the other games raised "'OrionState' object has no attribute 'observation_string'".
+    from ubongo_cp.errors import InputError
+
+    domino = load_game("ubongo_cp_domino", {"players": 2, "seed": 3}).new_initial_state()
+    with pytest.raises(InputError, match=r"gives each player's observation \(observation_string\), not an "
+                                         r"information state"):
+        domino.information_state_string(0)
+    for name in GAMES:
+        state = load_game(name).new_initial_state()
+        engine = engine_state(state)
+        for p in range(state.num_players()):
+            # every player sees the whole position of a game without hidden information
+            assert state.observation_string(p) == (engine.observation_string(p) if name == "ubongo_cp_domino"
+                                                   else str(engine))
+        with pytest.raises(InputError, match="not an information state"):
+            state.information_state_string(0)
+
+
 @pytest.mark.parametrize("name, params", CASES, ids=[f"{n}-{sorted(p.items())}" for n, p in CASES])
 def test_games_and_states_pickle_as_openspiels_own_python_games_do(name, params):
     # multiprocessing hands games and states to workers by pickle. Once "Can't pickle local object

@@ -177,8 +177,9 @@ def register() -> None:
     _STATE.append(State)
 
     class Observer:
-        """OpenSpiel's observer of a game with hidden information: the engine's own view of each player (its
-        hand, the sizes of the others'); a string only, no tensor."""
+        """OpenSpiel's observer: a player's view as a string (no tensor): in a game with hidden information the
+        engine's own view of each player (its hand, the sizes of the others'), in the others the whole position,
+        which every player sees."""
 
         def __init__(self) -> None:
             self.tensor = np.zeros(0, np.float32)
@@ -188,7 +189,8 @@ def register() -> None:
             pass
 
         def string_from(self, state, player) -> str:
-            return state.engine.observation_string(player)
+            engine = state.engine
+            return engine.observation_string(player) if hasattr(engine, "observation_string") else str(engine)
 
     def game_class(short: str, long: str, facts, constant_sum: bool, spec: dict, make, actions, outcomes):
         """Register one game: ``make(params)`` -> a fresh engine state."""
@@ -227,7 +229,12 @@ def register() -> None:
                 return (load_game, (short, self.get_parameters()))
 
             def make_py_observer(self, iig_obs_type=None, params=None):
-                """A player's view of a state: the engine's ``observation_string(player)`` (hidden information)."""
+                """A player's view of a state (``observation_string``, :class:`Observer`). An information state
+                (perfect recall: the view with the player's past, ``information_state_string``) is not given, as
+                the game type says: the view alone would make positions of different pasts one information state."""
+                if iig_obs_type is not None and iig_obs_type.perfect_recall:
+                    raise InputError(f"{long} gives each player's observation (observation_string), not an "
+                                     "information state with the player's past (information_state_string)")
                 return Observer()
 
         Game.__name__ = Game.__qualname__ = f"{long.title().replace(' ', '')}Game"

@@ -472,3 +472,33 @@ def test_a_manifest_number_of_400_digits_is_cut_in_the_message(tmp_path, run_cli
     assert (code, err) == (2, f"ubongo-cp: error: {tmp_path / 'c'}: holds a census of other parameters (k: "
                               "1000000000000000000000000000000000000..., asked 2); choose another directory\n")
 
+
+
+def test_a_census_beyond_the_fixed_polyforms_held_in_memory_is_refused_before_enumerating(run_cli, tmp_path,
+                                                                                          monkeypatch):
+    # On hexagons, triangles and cubes the enumeration holds every fixed polyform in memory: 12 cubes are
+    # 446,205,905 of them (OEIS A001931), which ran for hours and filled the memory before the census's own
+    # cost check. Knuth's estimate is checked first; with the bound lowered to 10,000 the published counts
+    # decide: 3,652 fixed polyhexes of 7 cells and 3,481 polycubes of 6 are enumerated, 16,689 polyhexes
+    # of 8 (A001207) and 23,502 polycubes of 7 are refused, unless a box leaves fewer.
+    from conftest import one_line_error
+    from ubongo_cp import polyforms
+
+    monkeypatch.setattr(polyforms, "MAX_FIXED_POLYFORMS", 10_000)
+    polyforms._fixed_array.cache_clear()
+    try:
+        assert polyforms.count_polyforms("hex", 7) == 333 and polyforms.count_polyforms("cube", 6) == 166
+        for grid, n in (("hex", 8), ("cube", 7)):
+            with pytest.raises(InputError, match=rf"fixed polyforms of {n} cells on the {grid} grid: more than "
+                                                 r"the 10,000 one enumeration holds in memory"):
+                polyforms.count_polyforms(grid, n)
+        code, _, err = run_cli("census", "--pieces", "tetrahexes", "--k", "2", "--cells", "8", "--out",
+                               tmp_path / "c", "--jobs", "1", "--no-progress")
+        one_line_error(code, err, "fixed polyforms of 8 cells on the hex grid", "give fewer cells or a smaller box")
+        assert not (tmp_path / "c").exists()
+        # The 8 hexagons of a 2x4 picture (the test above: 2 regions) are few: that census runs.
+        code, out, err = run_cli("census", "--pieces", "tetrahexes", "--k", "2", "--cells", "8", "--box", "2x4",
+                                 "--out", tmp_path / "d", "--jobs", "1", "--no-progress")
+        assert code == 0 and "2 regions" in out, err
+    finally:
+        polyforms._fixed_array.cache_clear()

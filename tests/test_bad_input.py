@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from conftest import one_line_error, write
+
 from ubongo_cp.cards import parse_card
 from ubongo_cp.errors import InputError
 from ubongo_cp.pieces import parse_pieces, parse_region
@@ -504,3 +506,25 @@ def test_a_damaged_results_table_is_named_once_with_its_line(run_cli, tmp_path, 
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert err.startswith(f"ubongo-cp: error: {table}{where} not a batch result table: {fragment}"), err
     assert err.count(str(table)) == 1, err
+
+
+_HEX_CARD = ('game = "classic"\ncard = "X"\nside = "easy"\npieces = "tetrahexes"\n\nregion = """\n# # # #\n'
+             ' # # # #\n## # #\n"""\n\n[tasks]\n1 = ["I4", "O4"]\n')
+_HEX_SPEC = ('game = "hx"\npieces = "tetrahexes"\ncards = 1\n\n[[sides]]\nname = "easy"\npieces_per_task = 3\n'
+             'faces = 2\nmax_rows = 4\nmax_cols = 5\n\nlayers = 2\n')
+
+
+@pytest.mark.parametrize("command, text, bad_line", [
+    (["solve"], _HEX_CARD, "## # #"),                                                     # a row of the region
+    (["solve"], _HEX_CARD.replace('"tetrahexes"\n', '"tetrahexes"\n\n\npieces_ = 1\n'), "pieces_ = 1"),
+    (["solve"], 'game = "classic"\n\n\npieces = "nosuch"\ncard = "X"\nside = "easy"\nregion = "##"\n'
+     '[tasks]\n1 = ["I2"]\n', 'pieces = "nosuch"'),
+    (["generate", "--out", "{tmp}/g", "--spec"], _HEX_SPEC, "layers = 2"),                # a deck spec's key
+])
+def test_a_key_after_a_blank_line_is_named_on_its_own_line(run_cli, tmp_path, command, text, bad_line):
+    # A key's line was found from the start of the blank lines above it: the region of a card with a blank
+    # line before it was named on that blank line (and its rows not at all), a spec's key likewise.
+    f = write(tmp_path / "c.toml", text)
+    line = text.splitlines().index(bad_line) + 1
+    code, _, err = run_cli(*[a.replace("{tmp}", str(tmp_path)) for a in command], f)
+    one_line_error(code, err, f"{f}:{line}: ")

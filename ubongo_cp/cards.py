@@ -202,7 +202,7 @@ CARD_FIELDS = ("game", "card", "side", "pieces", "grid", "orientations", "region
 
 
 #: A line that assigns a key (``key =``, ``"key" =``): the key (:func:`parse_card` names the line of a field).
-_KEY_LINE = re.compile(r'^\s*"?(.+?)"?\s*=', re.M)
+_KEY_LINE = re.compile(r'^[ \t]*"?(.+?)"?[ \t]*=', re.M)
 
 
 def parse_card(text: str, *, path: str | os.PathLike | None = None,

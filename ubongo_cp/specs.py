@@ -307,7 +307,7 @@ def _spec_file_cached(path: str, mtime_ns: int, allowed: frozenset) -> DeckSpec:
 def key_line(text: str, key: str, nth: int = 0) -> int | None:
     """The line (from 1) of the ``nth`` assignment of ``key`` in a TOML text (the last one if it has fewer);
     None if it has none."""
-    found = list(re.finditer(rf'^\s*"?{re.escape(key)}"?\s*=', text, re.M))
+    found = list(re.finditer(rf'^[ \t]*"?{re.escape(key)}"?[ \t]*=', text, re.M))
     if not found:
         return None
     m = found[min(nth, len(found) - 1)]

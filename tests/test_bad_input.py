@@ -174,6 +174,14 @@ def test_an_orientation_option_the_grid_lacks_is_refused_as_the_option(run_cli, 
     assert not (tmp_path / "o").exists()  # before any work
 
 
+def test_a_mode_of_several_other_grids_names_them_as_a_list(run_cli):
+    # one-sided is a mode of every flat grid: the message read "of the square and hex and triangle grid"
+    code, _, err = run_cli("solve", "--pieces", "soma", "--region", "3x3x3", "--orientations", "one-sided")
+    assert code == 2 and err == (
+        "ubongo-cp: error: argument --orientations: orientation mode 'one-sided' does not exist on the cube grid "
+        "(its modes: free, mirror, fixed; one-sided is a mode of the square, hex and triangle grids)\n")
+
+
 def test_run_batch_names_no_card_file_for_its_orientations_argument(tmp_path):
     from ubongo_cp.batch import run_batch
 

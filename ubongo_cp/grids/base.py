@@ -439,7 +439,10 @@ class Grid:
         from . import GRIDS
 
         elsewhere = [g.name for g in GRIDS.values() if mode in g.modes]
-        where = f"; {mode} is a mode of the {' and '.join(elsewhere)} grid" if elsewhere else ""
+        if len(elsewhere) > 1:   # "the square, hex and triangle grids"
+            where = f"; {mode} is a mode of the {', '.join(elsewhere[:-1])} and {elsewhere[-1]} grids"
+        else:
+            where = f"; {mode} is a mode of the {elsewhere[0]} grid" if elsewhere else ""
         return (f"orientation mode {mode!r} does not exist on the {self.name} grid (its modes: "
                 f"{', '.join(self.modes)}{where})")
 

@@ -249,3 +249,18 @@ def test_export_of_a_card_takes_solves_orientations_and_max_empty(run_cli, tmp_p
     assert _dlx_count(run_cli, tmp_path / "c.dlx") == expected
     code, _, err = run_cli("export", CARD, *options, "--out", tmp_path / "c.xmpuzzle")
     assert code == 2 and "only free orientations" in err
+
+
+def test_hexagons_are_named_by_their_axial_q_and_r(run_cli, tmp_path):
+    # A hexagon (q, r) was written r<q>c<r>: the row of three hexagons below ("r" = 0) came out as r0c0 r1c0
+    # r2c0, rows 1 and 2 of a one-row region. Two rows: the first "# # #", the second from q = 0 under it.
+    region = tmp_path / "row.txt"
+    region.write_text("grid: hex\n# # #\n # #\n")
+    out = tmp_path / "row.dlx"
+    code, _, err = run_cli("export", "--pieces", "tetrahexes", "--region", region, "--use", "O4", "--out", out,
+                           "--format", "dlx")
+    assert code == 0, err
+    lines = [line for line in out.read_text().splitlines() if not line.startswith("|")]   # past the comments
+    assert lines[0] == "q0r0 q0r1 q1r0 q1r1 q2r0 O4"
+    # O4 (a rhombus of 4) lies in the 5 hexagons two ways: without the first hexagon of the top row, or its last.
+    assert sorted(lines[1:]) == ["q0r0 q0r1 q1r0 q1r1 O4", "q0r1 q1r0 q1r1 q2r0 O4"]

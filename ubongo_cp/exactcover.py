@@ -625,14 +625,17 @@ class KnuthText(NamedTuple):
     copies_factor: int
 
 
-def _cell_item(cell) -> str:
-    """A cell's item name in Knuth's format: ``r2c3``, on cubes ``l1r2c3`` (layer, row, column).
+def _cell_item(cell, grid: str = "square") -> str:
+    """A cell's item name in Knuth's format: ``r2c3`` (row, column), on cubes ``l1r2c3`` (layer, row, column),
+    on hexagons ``q3r2`` (axial ``q`` and ``r``, the row).
 
     Examples
     --------
-    >>> _cell_item((2, 3)), _cell_item((1, 2, 3))
-    ('r2c3', 'l1r2c3')
+    >>> _cell_item((2, 3)), _cell_item((1, 2, 3)), _cell_item((3, 2), "hex")
+    ('r2c3', 'l1r2c3', 'q3r2')
     """
+    if grid == "hex":
+        return f"q{cell[0]}r{cell[1]}"
     return f"r{cell[0]}c{cell[1]}" if len(cell) == 2 else f"l{cell[0]}r{cell[1]}c{cell[2]}"
 
 
@@ -641,7 +644,8 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
 
     A matrix is written as read (its items and options in their order). A
     polyomino instance (:class:`~ubongo_cp.cover.ExactCoverInstance`) gets
-    one item per region cell, named ``r<row>c<col>``, and one per piece
+    one item per region cell, named ``r<row>c<col>`` (on cubes ``l<layer>r<row>c<col>``, on hexagons
+    ``q<q>r<r>``, axial), and one per piece
     copy, named as in its solutions (``L4``, ``L4#2``; names that are not
     valid item names become ``p1``, ``p2``, ...); every placement of a type
     with ``k`` copies is written once per copy. A type used a range of
@@ -689,8 +693,9 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
         rows = [instance._items(o) for o in range(instance.n_options)]
         return KnuthText(format_exact_cover(instance.item_names, instance.n_primary, rows, comments=comments),
                          list(range(instance.n_options)), list(instance.item_names), 1)
-    cells = [_cell_item(cell) for cell in instance.cells]
-    spare = [_cell_item(cell) for cell in instance.region.optional]    # optional cells: secondary items
+    grid = instance.region.grid.name
+    cells = [_cell_item(cell, grid) for cell in instance.cells]
+    spare = [_cell_item(cell, grid) for cell in instance.region.optional]    # optional cells: secondary items
     copies = [list(t) for t in instance.types]
     names = list(instance.copy_names)
     taken = set(cells) | set(spare)

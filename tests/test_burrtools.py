@@ -282,6 +282,17 @@ def test_export_refuses_a_card_with_restricted_orientations(run_cli, tmp_path):
     assert not (tmp_path / "x.xmpuzzle").exists()
 
 
+def test_export_names_mirroring_as_what_burrtools_cannot_do(run_cli, tmp_path):
+    # A cube card in mode mirror allows more moves than free, not fewer: it was refused as allowing "mirror
+    # orientations only" because "BurrTools turns pieces freely in space".
+    card = tmp_path / "mirror.toml"
+    card.write_text('game = "classic"\ncard = "M"\nside = "easy"\npieces = "tetracubes"\norientations = "mirror"\n'
+                    'region = """\n##\n#.\n--\n#.\n..\n"""\n[tasks]\n1 = ["A4"]\n')
+    code, out, err = run_cli("export", card, "--face", "1", "--out", tmp_path / "x.xmpuzzle")
+    assert (code, out) == (2, "") and "lets its pieces be mirrored (orientations mirror); BurrTools only turns" in err
+    assert "orientations only" not in err and not (tmp_path / "x.xmpuzzle").exists()
+
+
 def test_export_refuses_what_solve_would_refuse_to_read(run_cli, tmp_path):
     # Once written ("up to 2000 pieces"), then refused by solve: "uses shape S1 'I2' 2000 times, over the limit".
     from ubongo_cp.geometry import MAX_REGION_CELLS

@@ -150,6 +150,10 @@ def _export_card(args: argparse.Namespace, fmt: str) -> int:
 
 def _burrtools_can_take(orientations: str, empty: bool, what: str, *, path) -> None:
     """Refuse a task a BurrTools file cannot hold: orientations other than free, or cells left empty."""
+    if orientations == "mirror":  # more than BurrTools allows: it turns a solid piece, never mirrors it
+        raise InputError(f"{what} lets its pieces be mirrored (orientations mirror); BurrTools only turns pieces "
+                         "in space, so only free orientations (UP-3) can be exported as a BurrTools file (a .dlx "
+                         "or .cnf file keeps them)", path=path)
     if orientations != "free":  # BurrTools has no such restriction: a flat piece may be turned over
         raise InputError(f"{what} allows {orientations} orientations only; BurrTools turns pieces freely in "
                          "space, so only free orientations (UP-3) can be exported as a BurrTools file (a .dlx "

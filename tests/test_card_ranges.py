@@ -82,6 +82,29 @@ def test_the_card_file_round_trips_and_the_hash_sees_ranges(tmp_path):
     assert task_hash(card, 1) != task_hash(fixed, 1) and task_hash(card, 2) != task_hash(fixed, 2)
 
 
+def test_exactly_k_copies_read_as_written_and_keep_their_task_hash(run_cli, tmp_path):
+    # "I2:4" (exactly four dominoes) was shown and written back as "I2:4-4". The label, the card written back and
+    # the command's line now read I2:4; the task hash keeps its form (every range as LO-HI), so the journals of
+    # earlier runs still match: recomputed here from its definition (the region's cells, each piece's cells, the
+    # task as LO-HI).
+    import hashlib
+
+    card = load_card(card_file(tmp_path, '[tasks]\n1 = ["I2:4", "O4:0-1"]\n2 = ["I2:6"]\n'))
+    assert (card.task_label(1), card.task_label(2)) == ("I2:4 O4:0-1", "I2:6")
+    assert '1 = ["I2:4", "O4:0-1"]' in card_to_toml(card)
+    again = parse_card(card_to_toml(card))
+    assert again.ranges == card.ranges == {1: {"I2": (4, 4), "O4": (0, 1)}, 2: {"I2": (6, 6)}}
+    h = hashlib.sha1()
+    h.update(repr(card.region.cells).encode())
+    for p in card.task_pieces(2):
+        h.update(f"{p.name}:{p.cells}".encode())
+    h.update(b"task:I2:6-6")
+    assert task_hash(card, 2) == h.hexdigest()[:12]
+    code, out, err = run_cli("solve", card.path, "--face", "2", "--count")
+    assert code == 0, err
+    assert out.splitlines()[0].endswith("face 2: I2:6")
+
+
 def test_batch_rates_a_ranged_deck_with_the_card_counts(tmp_path):
     from ubongo_cp.batch import run_batch
 

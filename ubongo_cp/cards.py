@@ -162,11 +162,9 @@ class CardSide(Struct):
 
         Examples
         --------
-        ``"I2 T4:0-2 L4:1-3"``, ``"I2 L3 T4, up to 2 cells empty"``.
+        ``"I2 T4:0-2 L4:1-3"``, ``"I2:4"`` (four dominoes), ``"I2 L3 T4, up to 2 cells empty"``.
         """
-        empty = self.max_empty.get(face, 0)
-        more = f", up to {empty} cell{'s' if empty > 1 else ''} empty" if empty else ""
-        return " ".join(self.task_entries(face)) + more
+        return _label(self.task_entries(face), self.max_empty.get(face, 0))
 
     def draw(self, *, cell_mm: float = 8.0):
         """The card side as printed: region, die-face table with piece icons (a matplotlib Figure)."""
@@ -365,9 +363,17 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
                     orientations, dict(sorted(ranges.items())), dict(sorted(max_empty.items())))
 
 
-def _entries(names: Iterable[str], ranges: dict[str, tuple[int, int]]) -> list[str]:
-    """Piece names as a card file writes them: ``NAME``, or ``NAME:LO-HI`` for a name with a range."""
-    return [f"{n}:{ranges[n][0]}-{ranges[n][1]}" if n in ranges else n for n in names]
+def _entries(names: Iterable[str], ranges: dict[str, tuple[int, int]], *, spans: bool = False) -> list[str]:
+    """Piece names as a card file writes them: ``NAME``, ``NAME:K`` for exactly K copies (with ``spans``:
+    ``NAME:K-K``), or ``NAME:LO-HI`` for a name with a range."""
+    return [(f"{n}:{ranges[n][0]}" if ranges[n][0] == ranges[n][1] and not spans else f"{n}:{ranges[n][0]}-{ranges[n][1]}")
+            if n in ranges else n for n in names]
+
+
+def _label(entries: Iterable[str], empty: int) -> str:
+    """:meth:`CardSide.task_label` of these entries and cells that may stay empty."""
+    more = f", up to {empty} cell{'s' if empty > 1 else ''} empty" if empty else ""
+    return " ".join(entries) + more
 
 
 def _task_value(value, face: int, where: str | None, line: int | None) -> tuple[list[str], dict, int]:
@@ -621,6 +627,7 @@ def task_hash(card: CardSide, face: int) -> str:
         h.update(f"orientations:{card.orientations}".encode())
     if card.region.grid is not SQUARE:
         h.update(f"grid:{card.region.grid.name}".encode())
-    if not card.is_fixed(face):
-        h.update(f"task:{card.task_label(face)}".encode())
+    if not card.is_fixed(face):   # every range as LO-HI (K copies as K-K), as the hashes of earlier runs have it
+        entries = _entries(card.tasks[face], card.ranges.get(face, {}), spans=True)
+        h.update(f"task:{_label(entries, card.max_empty.get(face, 0))}".encode())
     return h.hexdigest()[:12]

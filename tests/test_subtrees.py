@@ -148,6 +148,23 @@ def test_subset_analysis_split_matches_published():
     assert result.total_solutions == 14
 
 
+def test_a_subset_analysis_counted_per_cover_names_why_it_is_not_split(tmp_path):
+    # With copies (or keep_solutions) each cover is counted as it is found, in one search: a split or a journal was
+    # refused as if a solution limit or streamed solutions had been asked for ("only a count of every solution, with
+    # no solution limit, ... or streamed solutions, is split"), which the caller had not asked for.
+    pieces = load_pieces("classic").select(["I2", "L3", "O4"])
+    region = Region.rectangle(2, 5)   # 10 cells: O4 O4 I2 and L3 L3 O4 (and I2 I2 ... none: 3 pieces)
+    split = SplitSearch(journal=tmp_path / "a.jsonl")
+    with pytest.raises(InputError, match=r"subset analysis .* with pieces with copies \(a set of types"):
+        analyze(pieces, region, 3, copies=2, split=split)
+    with pytest.raises(InputError, match="subset analysis .* with the covers it keeps, each cover is counted"):
+        analyze(pieces, Region.rectangle(3, 3), 3, keep_solutions=True, split=split)   # I2 L3 O4: 9 cells
+    # a progress bar alone (one worker, no journal) runs as one search, as solve's does: the same subsets
+    one = analyze(pieces, region, 3, copies=2)
+    assert analyze(pieces, region, 3, copies=2, split=SplitSearch()).subsets == one.subsets
+    assert [s.pieces for s in one.subsets] == [("I2", "O4", "O4"), ("L3", "L3", "O4")]
+
+
 def test_exact_cover_matrix_split():
     matrix = read_exact_cover(ROOT / "tests" / "data" / "exact_cover" / "knuth_7_2_2_1_5.dlx")
     one = solve(matrix, backend="bitboard", keep=None, reduce=False)

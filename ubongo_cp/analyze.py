@@ -218,7 +218,9 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         larger than the region or goes with a region with optional
         cells, a piece is named ``"empty"`` while cells may stay empty, the
         pieces are on another grid than the region, the solver name is
-        unknown, or ``split`` is no :class:`~ubongo_cp.solvers.subtrees.SplitSearch`.
+        unknown, or ``split`` is no :class:`~ubongo_cp.solvers.subtrees.SplitSearch`, or asks for several
+        workers or a journal where each cover is counted as it is found (``copies`` above 1,
+        ``keep_solutions``: one search).
     TimeoutError
         If the search did not finish within ``time_limit``.
 
@@ -238,7 +240,7 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
         from .solvers.subtrees import split_argument
 
         split_argument(split)
-    from .solvers import choose, get_solver, solve, warm
+    from .solvers import _one_search, choose, get_solver, solve, warm
 
     name = backend or choose("analyze")
     get_solver(name)  # an unknown name is refused before any check
@@ -304,6 +306,11 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     # tally); else the solver's tally (in C on the bitboard kernel).
     by_callback = copies > 1 or spec.diagram
     per_solution = keep_solutions or by_callback
+    if per_solution and not _one_search(split):
+        why = ("the covers it keeps" if keep_solutions else "pieces with copies (a set of types cannot tell a piece "
+               "used twice)" if copies > 1 else f"the {name} solver")
+        raise InputError("cannot split this subset analysis over workers or keep a journal of it: with "
+                         f"{why}, each cover is counted as it is found, in one search")
     result = solve(instance, backend=name, time_limit=time_limit, keep=0,
                    reduce=False, on_solution=on_solution if per_solution else None,
                    pieces_used=None if max_empty else k, tally=not by_callback, split=split)

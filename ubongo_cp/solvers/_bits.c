@@ -29,8 +29,8 @@
  *       Run until done (4), the solution limit (3), ``batch`` solutions written (2) or the node
  *       budget (1). out: int32, batch x depth option ids (each row increasing); out_len int32;
  *       out_nodes int64. batch 0 only counts.
- *   Kernel.probe(n, seed) -> (sum, sum of squares of the node estimates, the same of the solutions)
- *       n of Knuth's random probes down the tree below the prefix (probe_w).
+ *   Kernel.probe(n, seed) -> (sum, sum of squares of the node estimates, the same of the solutions,
+ *       the probes ending in a solution): n of Knuth's random probes down the tree below the prefix (probe_w).
  *   Kernel.children() -> (bit, [options])
  *       The branch right below the prefix: the goal bit chosen and the options placed there, in
  *       order (bit -1: the prefix is a solution; -2: nothing below it).
@@ -1727,7 +1727,8 @@ static inline __attribute__((always_inline)) void probe_w(Kernel *k, uint64_t *r
 }
 
 /* Kernel.probe(n, seed) -> (sum, sum of squares of the node estimates, the same of the solution
- * estimates) over n probes below the prefix of the last start() (zeros when nothing lies below it). */
+ * estimates, the number of probes that ended in a solution) over n probes below the prefix of the last
+ * start() (zeros when nothing lies below it). */
 static PyObject *Kernel_probe(Kernel *k, PyObject *args)
 {
     long long n;
@@ -1739,6 +1740,7 @@ static PyObject *Kernel_probe(Kernel *k, PyObject *args)
     if (!PyArg_ParseTuple(args, "LK", &n, &seed))
         return NULL;
     double sn = 0, sn2 = 0, ss = 0, ss2 = 0;
+    long long hits = 0;
     if (k->state == ST_ENTER && k->level == k->base && n > 0) {
         int32_t *live = malloc(sizeof(int32_t) * (size_t)(k->nopts > 0 ? k->nopts : 1));
         if (!live)
@@ -1755,10 +1757,11 @@ static PyObject *Kernel_probe(Kernel *k, PyObject *args)
             else
                 probe_w(k, &rng, live, &a, &b, 4);
             sn += a, sn2 += a * a, ss += b, ss2 += b * b;
+            hits += b > 0;
         }
         free(live);
     }
-    return Py_BuildValue("dddd", sn, sn2, ss, ss2);
+    return Py_BuildValue("ddddL", sn, sn2, ss, ss2, hits);
 }
 
 static PyTypeObject KernelType;

@@ -48,11 +48,21 @@ import numpy as np
 from ..errors import InputError
 from . import dancing
 
-__all__ = ["SearchEstimate", "estimate_search", "ALWAYS_COUNTED"]
+__all__ = ["SearchEstimate", "estimate_search", "ALWAYS_COUNTED", "FEW_SOLUTION_PROBES"]
 
 #: Nodes the first search may always take, whatever the time budget (about 0.1 s): a tree this small is
 #: counted, not estimated.
 ALWAYS_COUNTED = 131_072
+
+#: Probes that must reach a solution before the estimate of the solutions is given a standard error. The
+#: paths to solutions can be rare and of widely different weights, and then the probes' spread understates
+#: the error many times over (seeded runs, the same in ``tests/test_estimate.py``): with 3 to 5 of 96,000
+#: probes reaching a solution, the hexiamonds in the 6x6 parallelogram (624 solutions) were estimated at 18
+#: to 282, most of them several standard errors below 624; the pentominoes in 6x10 (9,356) at 3,270 ± 660
+#: from 87 probes that met one. From a few hundred on the pentomino rectangles' truth lay within two standard errors,
+#: but the hexiamonds' 624 still lay 3.7 of them above 342 ± 76 from 1,021 of 15 million probes: even a ±
+#: given is the spread of the paths met, not of those never taken.
+FEW_SOLUTION_PROBES = 1000
 
 
 @dataclass(frozen=True)
@@ -64,13 +74,20 @@ class SearchEstimate:
     nodes, solutions : float
         Estimated search-tree nodes (options tried) and solutions of the
         whole search (every solution, none reduced by symmetry).
-    nodes_error, solutions_error : float
-        Their standard errors (0 when counted exactly).
+    nodes_error : float
+        Its standard error (0 when counted exactly).
+    solutions_error : float or None
+        The standard error of ``solutions`` (0 when counted exactly); None when fewer than
+        :data:`FEW_SOLUTION_PROBES` probes reached a solution (or none did): the spread of so few
+        says nothing of the solutions on the paths not taken, and the count may be many times the
+        estimate.
     seconds, seconds_error : float
         Estimated CPU time of the whole search on the ``dlx`` engine (s),
         and its standard error, from the node rate measured here.
     probes : int
         Random paths followed.
+    solution_probes : int
+        Those of them that ended in a solution.
     exact : bool
         True when the whole search ran within the budget: the counts are exact.
     elapsed : float
@@ -86,7 +103,7 @@ class SearchEstimate:
     nodes: float
     nodes_error: float
     solutions: float
-    solutions_error: float
+    solutions_error: float | None
     seconds: float
     seconds_error: float
     probes: int
@@ -94,20 +111,29 @@ class SearchEstimate:
     elapsed: float
     reason: str | None = None
     engine: str = "dlx"
+    solution_probes: int = 0
 
     def to_json(self) -> dict:
         """The attributes as a JSON-ready dict."""
         return asdict(self)
 
     def summary(self) -> str:
-        """One line: nodes, solutions and time with their standard errors."""
+        """One line: nodes, solutions and time with their standard errors (the solutions' only when
+        :data:`FEW_SOLUTION_PROBES` probes or more reached a solution)."""
         if self.reason is not None:
             return f"nothing to search: no solution ({self.reason})"
         if self.exact:
             return (f"exact (the search ran to its end): {_counted(self.nodes, 'node')}, "
                     f"{_counted(self.solutions, 'solution')}, {_duration(self.seconds)} [{self.engine}]")
-        sols = (f"{_sci(self.solutions)} ± {_sci(self.solutions_error)} solutions" if self.solutions else
-                "no solution met by the probes (solutions may still exist)")
+        if not self.solutions:
+            sols = "no solution met by the probes (solutions may still exist)"
+        elif self.solutions_error is None:
+            sols = (f"about {_sci(self.solutions)} solutions, but only {self.solution_probes:,} "
+                    f"{'probe' if self.solution_probes == 1 else 'probes'} reached one (fewer than "
+                    f"{FEW_SOLUTION_PROBES}): too few for an error, the count may be many times this")
+        else:
+            sols = (f"{_sci(self.solutions)} ± {_sci(self.solutions_error)} solutions "
+                    f"({self.solution_probes:,} probes reached one)")
         return (f"estimate from {self.probes:,} random probes: {_sci(self.nodes)} ± {_sci(self.nodes_error)} nodes, "
                 f"{sols}, "
                 f"{_duration(self.seconds)} ± {_duration(self.seconds_error)} on one core (standard errors) "
@@ -121,7 +147,7 @@ def _counted(n: float, noun: str) -> str:
 
 def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, seed: int = 0,
                     count_below: int | None = None, pieces_used: int | None = None,
-                    engine: str | None = None) -> SearchEstimate:
+                    engine: str | None = None, probes: int | None = None) -> SearchEstimate:
     """Estimate the nodes, solutions and CPU time of a search of ``instance`` (module docstring).
 
     Parameters
@@ -152,6 +178,10 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
         (:func:`~ubongo_cp.solvers.registry.choose`): ``"bitboard"`` where
         the kernel takes the instance, else ``"dlx"``; ``"dlx"`` with
         ``pieces_used`` or ``count_below``.
+    probes : int, optional
+        Take this many probes (rounded up to a whole round over the subtrees), however long they
+        take, instead of probing for the rest of ``seconds``: with ``seed``, the same estimate every
+        time (when the first search does not finish the tree).
 
     Returns
     -------
@@ -163,7 +193,7 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
     Raises
     ------
     InputError
-        For ``seconds <= 0`` or ``max_starts < 1``, an unknown engine, ``pieces_used`` or
+        For ``seconds <= 0``, ``max_starts < 1`` or ``probes < 1``, an unknown engine, ``pieces_used`` or
         ``count_below`` with the ``"bitboard"`` engine, or an instance the engine refuses.
 
     Examples
@@ -180,6 +210,8 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
         raise InputError(f"count_below must be at least 1, got {count_below}")
     if max_starts < 1:
         raise InputError(f"max_starts must be at least 1, got {max_starts}")
+    if probes is not None and probes < 1:
+        raise InputError(f"probes must be at least 1, got {probes}")
     if engine not in (None, "bitboard", "dlx"):
         raise InputError(f"unknown engine {engine!r} to estimate; choose bitboard or dlx")
     if engine == "bitboard" and (pieces_used is not None or count_below is not None):
@@ -195,7 +227,7 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
     if reason is not None:  # as solve: settled before any search
         return SearchEstimate(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, True, time.perf_counter() - t0, reason, engine)
     if engine == "bitboard":
-        return _estimate_bitboard(instance, seconds, max_starts, seed, t0)
+        return _estimate_bitboard(instance, seconds, max_starts, seed, t0, probes)
     c0 = time.process_time()
     args = (instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
             instance.multiplicity, getattr(instance, "colours", None))
@@ -220,9 +252,9 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
     rng = np.random.default_rng(seed)
     sums = np.zeros((len(starts), 4))  # per start: sum and sum of squares of the node and solution estimates
     per_round = max(1, 512 // len(starts))
-    n = 0
+    n, hits = 0, 0
     end = t0 + seconds
-    while n == 0 or time.perf_counter() < end:
+    while _more(n, len(starts), probes, end):
         for i, path in enumerate(starts):
             walker.reset_root()
             if path and walker.descend(path) != 1:
@@ -231,17 +263,34 @@ def estimate_search(instance, *, seconds: float = 1.5, max_starts: int = 256, se
             nodes, sols = walker.probe(rng.random((per_round, walker.depth)), weights,
                                        -1 if pieces_used is None else pieces_used)
             sums[i] += (nodes.sum(), (nodes * nodes).sum(), sols.sum(), (sols * sols).sum())
+            hits += int(np.count_nonzero(sols))
         n += per_round
     mean_nodes, mean_sols = sums[:, 0] / n, sums[:, 2] / n
     var_nodes = np.maximum(sums[:, 1] / n - mean_nodes ** 2, 0) / max(n - 1, 1)
     var_sols = np.maximum(sums[:, 3] / n - mean_sols ** 2, 0) / max(n - 1, 1)
     nodes_est = top_nodes + float(mean_nodes.sum())
     nodes_err = math.sqrt(float(var_nodes.sum()))
-    return SearchEstimate(nodes_est, nodes_err, top_solutions + float(mean_sols.sum()), math.sqrt(float(var_sols.sum())),
-                          nodes_est / rate, nodes_err / rate, n * len(starts), False, time.perf_counter() - t0)
+    return SearchEstimate(nodes_est, nodes_err, top_solutions + float(mean_sols.sum()),
+                          _solutions_error(float(var_sols.sum()), hits), nodes_est / rate, nodes_err / rate,
+                          n * len(starts), False, time.perf_counter() - t0, solution_probes=hits)
 
 
-def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0: float) -> SearchEstimate:
+def _more(n: int, n_starts: int, probes: int | None, end: float) -> bool:
+    """Whether to take another round of probes: ``n`` taken below each of ``n_starts`` subtrees, ``probes``
+    wanted in all (None: until the clock reads ``end``, at least one round)."""
+    if probes is not None:
+        return n * n_starts < probes
+    return n == 0 or time.perf_counter() < end
+
+
+def _solutions_error(variance: float, hits: int) -> float | None:
+    """The standard error of the solutions estimated, from the variance of their estimate and the probes that
+    reached a solution: None for fewer than :data:`FEW_SOLUTION_PROBES` of them."""
+    return math.sqrt(variance) if hits >= FEW_SOLUTION_PROBES else None
+
+
+def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0: float,
+                       probes: int | None) -> SearchEstimate:
     """:func:`estimate_search` of the default count's search: the bitboard kernel below the symmetry plan."""
     from .bitboard import branch_restriction
     from .registry import get_solver
@@ -268,14 +317,15 @@ def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0:
         starts.append((b.prefix, branch_restriction(search, b, weights_of), b.free_weight, float(b.weight)))
     sums = [[0.0, 0.0, 0.0, 0.0] for _ in starts]
     per_round = max(1, 4096 // max(len(starts), 1))
-    n, calls = 0, 0
+    n, calls, hits = 0, 0, 0
     end = t0 + seconds
-    while n == 0 or time.perf_counter() < end:
+    while _more(n, len(starts), probes, end):
         for i, (prefix, restrict, free, weight) in enumerate(starts):
             calls += 1
             if not search.start(prefix, restrict=restrict, residual=free):
                 continue
-            a, a2, s, s2 = search.kernel.probe(per_round, seed * 1_000_003 + calls)
+            a, a2, s, s2, h = search.kernel.probe(per_round, seed * 1_000_003 + calls)
+            hits += h
             acc = sums[i]
             acc[0] += a
             acc[1] += a2
@@ -291,8 +341,8 @@ def _estimate_bitboard(instance, seconds: float, max_starts: int, seed: int, t0:
         var_nodes += max(sn2 / n - mn * mn, 0.0) / max(n - 1, 1)
         var_sols += max(ss2 / n - ms * ms, 0.0) / max(n - 1, 1)
     nodes_err = math.sqrt(var_nodes)
-    return SearchEstimate(nodes_est, nodes_err, sols_est, math.sqrt(var_sols), nodes_est / rate, nodes_err / rate,
-                          n * len(starts), False, time.perf_counter() - t0, None, "bitboard")
+    return SearchEstimate(nodes_est, nodes_err, sols_est, _solutions_error(var_sols, hits), nodes_est / rate,
+                          nodes_err / rate, n * len(starts), False, time.perf_counter() - t0, None, "bitboard", hits)
 
 
 def _plan_branches(instance, backend=None) -> list:

@@ -170,3 +170,55 @@ def test_names_are_drawn_as_written_not_as_math(run_cli, tmp_path):
 
     canvas = Canvas(20.0, 10.0)
     assert not canvas.text(1.0, 1.0, "$x^2$").get_parse_math()
+
+
+_NARROW_CUBES = {"2x2, three layers": "grid: cube\n##\n##\n--\n##\n##\n--\n##\n##",
+                 "one cube a layer": "grid: cube\n#\n-\n#\n-\n#\n-\n#",
+                 "1x3, two layers": "grid: cube\n#\n#\n#\n-\n#\n#\n#"}
+
+
+def _layer_captions(figure) -> list:
+    """The window extents (pixels, matplotlib's renderer) of a figure's layer captions, after drawing it."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    texts = [t for ax in figure.axes for t in ax.texts if t.get_text().startswith("layer ")]
+    return [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
+
+
+def _assert_captions_fit(figure, layers: int) -> None:
+    """Every layer is captioned; no two captions overlap and each lies inside the figure."""
+    from itertools import combinations
+
+    captions = _layer_captions(figure)
+    assert len(captions) >= layers and {text for text, _ in captions} >= {f"layer {k}" for k in range(2, layers + 1)}
+    page = figure.bbox
+    for text, box in captions:
+        assert page.x0 <= box.x0 and box.x1 <= page.x1 and page.y0 <= box.y0 and box.y1 <= page.y1, (text, box)
+    for (t1, b1), (t2, b2) in combinations(captions, 2):
+        assert not b1.overlaps(b2), (t1, b1, t2, b2)
+
+
+@pytest.mark.parametrize("text", list(_NARROW_CUBES.values()), ids=list(_NARROW_CUBES))
+def test_layer_captions_of_narrow_cube_shapes_neither_overlap_nor_clip(text):
+    # the layers of a cube shape lie one cell apart: 'layer 1 (bottom)' under a 2-cell layer ran into
+    # 'layer 2' and out of the picture at the left; the captions now shrink to fit between their
+    # neighbours and the picture is as wide as they are (matplotlib's own text extents)
+    from ubongo_cp.pieces import parse_region
+
+    region = parse_region(text)
+    _assert_captions_fit(region.draw(), region.grid.text_size(region.cells)[0])
+
+
+@pytest.mark.parametrize("text", list(_NARROW_CUBES.values())[:2], ids=list(_NARROW_CUBES)[:2])
+def test_layer_captions_fit_on_booklet_pages_and_playtest_cards(text):
+    from ubongo_cp.booklet.page import render_page
+    from ubongo_cp.booklet.playtest import card_image
+    from ubongo_cp.booklet.views import task_views
+    from ubongo_cp.pieces import parse_region
+
+    region = parse_region(text)
+    card = load_card(PUZZLES / "decks" / "cubes" / "01_easy.toml")
+    card = replace(card, region=region)
+    layers = region.grid.text_size(region.cells)[0]
+    _assert_captions_fit(render_page(card, task_views(card)), layers)
+    _assert_captions_fit(card_image(card), layers)

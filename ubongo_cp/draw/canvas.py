@@ -260,12 +260,49 @@ def boundary_edges(owner: Mapping[Cell, object], x0: float, y0: float, cs: float
 #: Height of the captions under a picture's parts (a cube's layers), in cells.
 CAPTION_CELLS = 0.7
 
+#: The captions' font size per point of the cell size, and at most (pt): less when the widest caption would
+#: not fit between its neighbours (:func:`caption_fit`).
+CAPTION_SCALE, CAPTION_PT = 0.45, 8.0
+
+#: Room left between two neighbouring captions, in cells.
+_CAPTION_GAP = 0.2
+
+
+def caption_fit(captions) -> tuple[float, float]:
+    """How a picture's captions (:attr:`~ubongo_cp.grids.Plane.captions`) are set: their font size per point of
+    the cell size, and the widest caption's width at that size, in cells (an upper bound, the font being at most
+    :data:`CAPTION_PT`). The size is :data:`CAPTION_SCALE`, or less so that the widest caption fits between its
+    neighbours' centres less a gap (on a cube's narrow layers, one cell apart, ``layer 1 (bottom)`` is wider
+    than its layer and the gap).
+
+    Examples
+    --------
+    >>> caption_fit([])
+    (0.45, 0.0)
+    >>> scale, width = caption_fit([(1.0, 2.0, "layer 1 (bottom)"), (4.0, 2.0, "layer 2"), (7.0, 2.0, "layer 3")])
+    >>> scale < 0.45, round(width, 2)
+    (True, 2.8)
+    """
+    centres = sorted(x for x, _, _ in captions)
+    apart = min((b - a for a, b in zip(centres, centres[1:])), default=float("inf"))
+    return _caption_fit(tuple(text for _, _, text in captions), apart)
+
+
+@lru_cache(maxsize=1024)
+def _caption_fit(texts: tuple[str, ...], apart: float) -> tuple[float, float]:
+    if not texts:
+        return CAPTION_SCALE, 0.0
+    widest = max(text_width_mm(text, CAPTION_SCALE * PT_PER_MM) for text in texts)  # cells, at CAPTION_SCALE
+    shrink = min(1.0, (apart - _CAPTION_GAP) / widest)
+    return CAPTION_SCALE * shrink, widest * shrink
+
 
 def plane_box(cells: Iterable[Cell], grid: Grid = SQUARE) -> tuple[float, float, float, float]:
     """``(x_min, y_min, width, height)`` of the picture of ``cells`` in the plane, in cell units.
 
     On squares in normal position ``(0, 0, cols, rows)``; a cube's layers lie
-    side by side, each in its frame, with their captions below (:data:`CAPTION_CELLS`).
+    side by side, each in its frame, with their captions below (:data:`CAPTION_CELLS`), the box as wide as the
+    captions too (:func:`caption_fit`).
 
     Examples
     --------
@@ -282,6 +319,9 @@ def _plane_box(cells: tuple, grid: Grid) -> tuple[float, float, float, float]:
     lo, hi = polys.min(axis=(0, 1)), polys.max(axis=(0, 1))
     for x, y, w, h in plane.frames:     # a layer's frame may reach beyond its cells
         lo, hi = np.minimum(lo, (x, y)), np.maximum(hi, (x + w, y + h))
+    _, width = caption_fit(plane.captions)
+    for x, _, _ in plane.captions:      # a caption may be wider than its layer
+        lo[0], hi[0] = min(lo[0], x - width / 2), max(hi[0], x + width / 2)
     extra = CAPTION_CELLS if plane.captions else 0.0
     return float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1]) + extra
 

@@ -26,8 +26,8 @@ from matplotlib.collections import PathCollection
 from ..geometry import Cell
 from ..grids import SQUARE, Grid, Plane
 from ..pieces import EMPTY
-from .canvas import (INK, MUTED, PT_PER_MM, Canvas, boundary_edges, cells_path, colour_of, inner_edges, label_point,
-                     lying, plane_box, shape_size, text_colour, text_width_mm)
+from .canvas import (CAPTION_PT, INK, MUTED, PT_PER_MM, Canvas, boundary_edges, caption_fit, cells_path, colour_of,
+                     inner_edges, label_point, lying, plane_box, shape_size, text_colour, text_width_mm)
 
 __all__ = ["REGION_FILL", "draw_region", "draw_solution", "draw_unsolved", "draw_piece", "label_piece", "die_face",
            "icon_scale", "draw_icon_row", "draw_piece_icons"]
@@ -79,7 +79,7 @@ def _frame_segments(plane: Plane, ox: float, oy: float, cs: float) -> list:
 
 def _captions(canvas: Canvas, plane: Plane, ox: float, oy: float, cs: float) -> None:
     """The plane's captions (a cube's layers) under their parts, and its frames (under the cells)."""
-    size = min(8.0, cs * PT_PER_MM * 0.45)
+    size = min(CAPTION_PT, cs * PT_PER_MM * caption_fit(plane.captions)[0])
     for x, y, text in plane.captions:
         canvas.text(ox + x * cs, oy + (y + 0.12) * cs, text, ha="center", va="top", fontsize=size, color=MUTED)
     canvas.stroke(_frame_segments(plane, ox, oy, cs), FRAME_COLOUR, FRAME_LW, zorder=0.9)

@@ -458,3 +458,83 @@ def test_a_move_number_or_player_of_another_type_is_refused(name, field, value, 
     with pytest.raises(InputError) as caught:
         replay_record(record)
     assert caught.value.message == message.format(player=first)
+
+
+#: What a state shares with its clones on purpose: the game's fixed tables (deck, board, placements) and
+#: caches of legal moves that a move replaces whole and nothing changes in place.
+SHARED_ON_PURPOSE = {"deck", "model", "game", "tables", "_legal", "_masks", "_open_req"}
+
+
+def _mutables(value, out: dict, seen: set) -> None:
+    """Every list, dict, set and array reachable from ``value`` (through containers and object attributes)."""
+    if id(value) in seen or isinstance(value, (str, bytes, int, float, type)) or callable(value):
+        return
+    seen.add(id(value))
+    if isinstance(value, (list, dict, set, np.ndarray)):
+        out[id(value)] = value
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        for v in value:
+            _mutables(v, out, seen)
+    elif isinstance(value, np.ndarray):
+        if value.dtype == object:
+            for v in value.flat:
+                _mutables(v, out, seen)
+    else:
+        for v in _attributes(value).values():
+            _mutables(v, out, seen)
+
+
+def _attributes(obj) -> dict:
+    names = list(getattr(obj, "__dict__", ())) + [k for c in type(obj).__mro__ for k in getattr(c, "__slots__", ())]
+    return {k: getattr(obj, k) for k in names if hasattr(obj, k)}
+
+
+def _clone_cases():
+    from ubongo_cp.games.orion.bitboard import BitOrionState
+    from ubongo_cp.games.orion.pie import PieOrionState
+    for name, (factory, _) in GAMES.items():
+        yield pytest.param(lambda seed, f=factory: f(seed), id=name)
+    yield pytest.param(lambda seed: BitOrionState(seed=seed), id="orion-bitboard")
+    yield pytest.param(lambda seed: PieOrionState(OrionState(seed=seed)), id="orion-pie")
+
+
+@pytest.mark.parametrize("factory", list(_clone_cases()))
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_clone_shares_nothing_that_changes(factory, seed):
+    # A clone is independent: no list, dict, set or writable array of a state (its history, record start,
+    # cached win witnesses, ...) is one object with the clone's, except the game's fixed tables.
+    state, rng = factory(seed), np.random.default_rng(seed)
+    for _ in range(6):
+        if not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    state.legal_actions()
+    inner = getattr(state, "inner", state)
+    if hasattr(inner, "wins"):
+        inner.wins  # noqa: B018  the cached witnesses (OD-4) are part of the state
+    clone = state.clone()
+    ours, theirs, fixed = {}, {}, {}
+    for key, value in _attributes(state).items():
+        (_mutables(value, fixed, set()) if key in SHARED_ON_PURPOSE else _mutables(value, ours, set()))
+    for key, value in _attributes(inner).items():
+        if key in SHARED_ON_PURPOSE:
+            _mutables(value, fixed, set())
+    _mutables(clone, theirs, set())
+    shared = [v for i, v in ours.items() if i in theirs and i not in fixed
+              and not (isinstance(v, np.ndarray) and not v.flags.writeable)]
+    assert shared == []
+
+
+def test_an_orion_clone_has_its_own_win_witnesses():
+    # OD-4 witnesses of a finished game: adding to the clone's list leaves the original's as it was.
+    state, rng = OrionState(seed=3), np.random.default_rng(3)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    before = [list(w) for w in state.wins]
+    clone = state.clone()
+    clone.wins[0].append("not a witness")
+    clone.wins[1].clear()
+    assert state.wins == before

@@ -288,6 +288,13 @@ class GameState(abc.ABC):
                                   f"{why}")
 
 
+def read_only(array: np.ndarray) -> np.ndarray:
+    """``array``, made read-only: a state's fixed arrays (skills, token masks) are shared by its clones
+    (:meth:`GameState.clone`), so none may change one clone's in place and with it the others'."""
+    array.setflags(write=False)
+    return array
+
+
 def copy_history(history: list) -> list:
     """A copy of a state's history for :meth:`GameState.clone`: its lists, dicts and tuples copied all the way
     down (the entries hold lists: solve times, draws, the moves of a round), the rest (numbers, strings) shared.

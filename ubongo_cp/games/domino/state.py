@@ -50,7 +50,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...errors import InputError, flag_argument, seat_argument, whole_argument
-from ..base import TERMINAL, GameFacts, GameState, is_int
+from ..base import TERMINAL, GameFacts, GameState, copy_history, is_int
 from .actions import (DOMINO_SETS, END_TURN, HAND_SIZE, MOVE_STEPS, NUM_ACTIONS, NUM_ATTACH,
                       NUM_DOMINOES, OFF, OUT, SWAP_BASE, action_name, decode_attach, domino_name, is_attach,
                       is_swap, parse_domino)
@@ -450,7 +450,7 @@ class DominoState(GameState):
         c.end_reason = self.end_reason
         c._returns = None if self._returns is None else self._returns[:]
         c._forced_depth = None
-        c.deal = self.deal                       # never mutated after construction
+        c.deal = copy_history([self.deal])[0]     # the record's deal: the clone's own
         return c
 
     def __getstate__(self) -> dict[str, Any]:

@@ -43,7 +43,7 @@ import numpy as np
 
 from ...errors import IllegalActionError, InputError, as_written, seed_argument
 from ...specs import game_spec
-from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number
+from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number, read_only
 from ..tasks import TaskDeck, engine_model, recorded_times_problem, skills_argument
 
 __all__ = ["FACTS", "MAX_REROLLS", "TARGET", "NUM_FACES", "SIDES", "NUM_CARDS", "DEFAULT_ORANGE_FIELDS", "DEFAULT_GIVE_UP",
@@ -225,10 +225,10 @@ class DuelState(GameState):
         if not _whole(card_index) or not 0 <= card_index < len(deck.cards[side]):
             raise InputError(f"card index {as_written(card_index)} must be a whole number 0..{len(deck.cards[side]) - 1} "
                              "(UD-1: the cards of the stack)")
-        self.skills = checked
+        self.skills = read_only(checked)
         a, b = self.skills.tolist()
         # UD-7 draws, leader first twice, then the trailing player: when A leads, when B leads.
-        self._handicap_skills = (np.array((a, a, b)), np.array((b, b, a)))
+        self._handicap_skills = (read_only(np.array((a, a, b))), read_only(np.array((b, b, a))))
         self.model = model
         self.handicap = bool(handicap)
         self.orange_fields = orange
@@ -370,6 +370,7 @@ class DuelState(GameState):
         new = copy.copy(self)
         new.scores = list(self.scores)
         new.history = copy_history(self.history)
+        new.start = copy_history([self.start])[0]
         new.actions = list(self.actions)
         new.rng = copy.deepcopy(self.rng)
         if hasattr(self.model, "calls"):

@@ -31,7 +31,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from ...errors import IllegalActionError, InputError, seat_argument
-from ..base import TERMINAL, GameFacts, GameState, action_id
+from ..base import TERMINAL, GameFacts, GameState, action_id, read_only
 from .board import Board, default_board
 from .graphs import tile_group
 from .hexgrid import Hex
@@ -329,7 +329,9 @@ class OrionState(OrionRules):
         self.galaxy[[idx[(h[0], h[1])] for h in setup.galaxies]] = True
         self.hole[[idx[(h[0], h[1])] for h in setup.black_holes]] = True
         self.token = self.galaxy | self.hole
-        self.pl_token = self.token[self.game.pl_cells].any(axis=1)
+        self.pl_token = np.asarray(self.token[self.game.pl_cells].any(axis=1))
+        for fixed in (self.galaxy, self.hole, self.token, self.pl_token):  # shared by the clones
+            read_only(fixed)
         self.colour = np.full(n + 1, -1, dtype=np.int64)
         self.used = np.zeros((2, len(self.game.tiles.tiles)), dtype=bool)
         self.player = setup.first_player
@@ -468,6 +470,7 @@ class OrionState(OrionRules):
         new.used = self.used.copy()
         new.history = list(self.history)
         new._legal = dict(self._legal)
+        new._wins = None if self._wins is None else [list(w) for w in self._wins]  # witnesses are frozen
         return new
 
     def __str__(self) -> str:

@@ -46,7 +46,7 @@ import numpy as np
 from ...errors import (IllegalActionError, InputError, as_written, flag_argument, seat_argument, seed_argument,
                        whole_argument)
 from ...specs import game_spec
-from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number
+from ..base import CHANCE, TERMINAL, GameFacts, GameState, copy_history, is_number, read_only
 from ..tasks import TaskDeck, engine_model, recorded_times_problem, skills_argument
 
 __all__ = [
@@ -226,7 +226,7 @@ class UbongoState(GameState):
         self.side = side
         self.deck = deck
         self.model = model
-        self.skills = np.ones(num_players) if skills is None else skills_argument(skills, num_players)
+        self.skills = read_only(np.ones(num_players) if skills is None else skills_argument(skills, num_players))
         if not (is_number(timer) and is_number(move_time) and 0 < timer < np.inf and 0 <= move_time < np.inf):
             raise InputError(f"timer {as_written(timer)} must be a finite number > 0 and move time {as_written(move_time)} "
                              ">= 0")
@@ -288,7 +288,7 @@ class UbongoState(GameState):
         self.cards = [ids[i] for i in perm.tolist()]
         self.num_rounds = len(self.cards) // num_players
         # _rows[round, player, face - 1]: difficulty ratio of the task each player gets (UG-4).
-        self._rows = ratios[perm].reshape(self.num_rounds, num_players, -1)
+        self._rows = read_only(ratios[perm].reshape(self.num_rounds, num_players, -1))
 
         # _gems[p][c]: gems of colour c player p holds; _pawns[p]: its field (-1 before UG-2 setup).
         if gems is None:
@@ -423,6 +423,7 @@ class UbongoState(GameState):
         new._pawns = self._pawns[:]
         new.rng = copy.deepcopy(self.rng)
         new.history = copy_history(self.history)
+        new.start = copy_history([self.start])[0]
         new.actions = list(self.actions)
         new._queue = list(self._queue)
         new.cards = list(self.cards)

@@ -1001,3 +1001,18 @@ def test_simulate_refuses_settings_for_another_player_count_before_any_game(monk
         sim.simulate(["random", "greedy"], 4, settings=DominoSettings(num_players=3))
     with pytest.raises(InputError, match=r"^2 agents for the 3 players of the settings"):
         sim.play_one(["random", "greedy"], 1, DominoSettings(num_players=3))
+
+
+def test_a_record_without_its_seed_is_refused(tmp_path):
+    # DN-10: the seed puts each swapped domino back into the stock; the format gives it no default, and a record
+    # without it was read as seed 0 (another stock after the first swap).
+    s = _recorded_game()
+    rec = record_of(s)
+    assert rec["seed"] == s.seed != 0 and s.swap_depths
+    del rec["seed"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    with pytest.raises(InputError) as err:
+        load_record(path)
+    assert str(err.value) == (f"{path}: the field 'seed' is missing (the game's seed: where each swapped domino "
+                              "goes back into the stock, DN-10)")

@@ -7,7 +7,8 @@ import pytest
 from ubongo_cp.errors import InputError
 from ubongo_cp.games.base import RandomAgent, play_game
 from ubongo_cp.games.orion.records import load_record, record_of, replay, save_record
-from ubongo_cp.games.orion.setup import SetupRules
+from ubongo_cp.games.orion.board import default_board
+from ubongo_cp.games.orion.setup import SetupRules, random_setup
 from ubongo_cp.games.orion.state import OrionGame, OrionState
 from ubongo_cp.games.orion.tiles import load_tiles, parse_tiles
 
@@ -327,3 +328,20 @@ def test_a_move_without_its_rotation_or_flip_is_refused_naming_the_field(game):
     del rec["moves"][0]["anchor"], rec["moves"][0]["tile"]
     with pytest.raises(InputError, match=r"^move 1 \(player \d, tile None\): missing field\(s\) 'tile', 'anchor'$"):
         replay(rec)
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_a_record_without_its_first_player_is_refused(first, tmp_path):
+    # OD-1: who places the first tile is part of the setup, and the record format gives it no default; a record
+    # without it was read as player 0 (replaying another game, or failing at a move the other player made).
+    setup = random_setup(4, default_board(), first_player=first)
+    state = play_game(OrionState(setup), [RandomAgent(1), RandomAgent(2)])
+    rec = json.loads(json.dumps(record_of(state)))
+    assert rec["setup"]["first_player"] == first == rec["moves"][0]["player"]
+    del rec["setup"]["first_player"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    with pytest.raises(InputError) as err:
+        load_record(path)
+    assert str(err.value) == (f"{path}: setup: the field 'first_player' is missing (0 or 1: the player who places "
+                              "the first tile, OD-1)")

@@ -132,7 +132,10 @@ def replay(record: dict[str, Any], path: str | os.PathLike | None = None,
             named = f"{exc.argument} " if exc.argument else ""
             raise InputError(f"settings: {named}{exc.message}", path=path) from None
         deal = record["deal"]
-        seed = record.get("seed", 0)
+        if "seed" not in record:   # no default: another seed puts the swapped dominoes elsewhere in the stock
+            raise InputError("the field 'seed' is missing (the game's seed: where each swapped domino goes back "
+                             "into the stock, DN-10)", path=path)
+        seed = record["seed"]
         if not is_int(seed) or seed < 0:
             raise InputError(f"'seed' must be a non-negative integer, got {seed!r}")
         state = DominoState.from_deal(settings, deal["start"], deal["hands"], deal["stock_top_first"], seed)

@@ -196,7 +196,10 @@ def replay(data: dict, path: str | os.PathLike | None = None, on_move=None) -> O
         unknown = sorted(set(s) - {"galaxies", "black_holes", "first_player", "galaxy_player"})
         if unknown:
             raise ValueError(f"unknown field(s) {', '.join(map(repr, unknown))}")
-        first = s.get("first_player", 0)
+        if isinstance(s, dict) and "first_player" not in s:   # no default: another starter is another game
+            raise InputError("setup: the field 'first_player' is missing (0 or 1: the player who places the first "
+                             "tile, OD-1)", path=path)
+        first = s.get("first_player")
         if not is_int(first) or first not in (0, 1):
             raise ValueError(f"first_player must be 0 or 1, got {first!r}")
         gp = s.get("galaxy_player")
@@ -204,6 +207,8 @@ def replay(data: dict, path: str | os.PathLike | None = None, on_move=None) -> O
             raise ValueError(f"galaxy_player must be 0 or 1, got {gp!r}")
         setup = Setup(tuple(_hex(h) for h in s["galaxies"]), tuple(_hex(h) for h in s["black_holes"]),
                       first, gp)
+    except InputError:
+        raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InputError(f"setup: missing or malformed field ({malformed(exc)})", path=path) from None
     game = _game(data, path)

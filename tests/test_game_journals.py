@@ -130,8 +130,9 @@ def test_a_journal_of_other_options_or_no_journal_is_refused_and_left_alone(tmp_
     capsys.readouterr()
     assert main([*argv[:-2], "--out", "t.parquet", "--seed", "2", "--games", "3"]) == 2
     err = capsys.readouterr().err
-    assert err == ("ubongo-cp: error: t.jsonl: is the journal of games played with other options (games 2, now 3; "
-                   "seed 1, now 2); it is left as it is: run with the same options to resume it, or remove it (or "
+    assert err == ("ubongo-cp: error: t.jsonl: is the journal of games played with other options (games 2, now 3: "
+                   "a tournament numbers and seeds its games pairing after pairing, so other games per pairing are "
+                   "other games; seed 1, now 2); it is left as it is: run with the same options to resume it, or remove it (or "
                    "choose another output) to start afresh\n")
     assert (tmp_path / "t.jsonl").read_bytes() == before and not (tmp_path / "t.parquet").exists()
     (tmp_path / "notes.jsonl").write_text('{"mine": 1}\n')
@@ -289,3 +290,51 @@ def test_a_journal_stopped_before_its_first_game_is_begun_afresh_under_other_opt
     assert capsys.readouterr().out == want
     assert (again / "t.csv").read_bytes() == (whole / "t.csv").read_bytes()
     assert _lines(again / "t.jsonl")[0]["options"]["seed"] == 2
+
+
+def _simulators_of(games: int):
+    """``run(**kw) -> table`` of each simulator, ``games`` games (matches) of the settings of :func:`_simulators`."""
+    from ubongo_cp.games.domino import sim as domino_sim
+    from ubongo_cp.games.duel import sim as duel_sim
+    from ubongo_cp.games.tasks import as_deck, synthetic_tasks
+    from ubongo_cp.games.ubongo import sim as ubongo_sim
+
+    classic, duel = as_deck(synthetic_tasks("classic"), "classic"), as_deck(synthetic_tasks("duel"), "duel")
+    return {
+        "ubongo": lambda **kw: ubongo_sim.simulate_ubongo(classic, 3, games, seed=5, strategies=["stay", "lookahead"],
+                                                          skills=[1.0, 1.5], **kw),
+        "duel": lambda **kw: duel_sim.simulate_duel(duel, games, 1.0, 0.8, seed=3, handicap=True, **kw),
+        "domino": lambda **kw: domino_sim.simulate(["random", "greedy"], games, seed=4, rotate_seats=True, **kw),
+    }
+
+
+@pytest.mark.parametrize("game", ["ubongo", "duel", "domino"])
+def test_a_simulation_with_more_games_extends_its_journal_and_one_with_fewer_takes_them_from_it(game, tmp_path,
+                                                                                               monkeypatch):
+    # Game g depends only on the seed and g: a run of 40 games on the journal of 25 plays the 15 missing ones and
+    # gives the table of a straight run of 40 (it was refused: "other options (games 25, now 40)"); a run of 10
+    # then plays nothing and gives the table of a straight run of 10.
+    journal = tmp_path / "s.jsonl"
+    _simulators_of(25)[game](journal=journal)
+    with monkeypatch.context() as m:
+        played = _stopping(m, chunks, "_run_chunk", after=None)
+        longer = _simulators_of(40)[game](journal=journal)
+    assert sum(played) == 15
+    pd.testing.assert_frame_equal(longer, _simulators_of(40)[game]())
+    with monkeypatch.context() as m:
+        played = _stopping(m, chunks, "_run_chunk", after=None)
+        shorter = _simulators_of(10)[game](journal=journal)
+    assert played == []
+    pd.testing.assert_frame_equal(shorter, _simulators_of(10)[game]())
+
+
+def test_a_tournament_journal_of_other_games_per_pairing_is_refused_saying_why(tmp_path):
+    # Game i of a tournament plays pairing i // games: other games per pairing are other games.
+    journal = tmp_path / "t.jsonl"
+    orion_sim.run_tournament(["random"], 2, seed=1, journal=journal)
+    with pytest.raises(InputError) as err:
+        orion_sim.run_tournament(["random"], 3, seed=1, journal=journal)
+    assert str(err.value) == (f"{journal}: is the journal of games played with other options (games 2, now 3: a "
+                              "tournament numbers and seeds its games pairing after pairing, so other games per "
+                              "pairing are other games); it is left as it is: run with the same options to resume "
+                              "it, or remove it (or choose another output) to start afresh")

@@ -31,7 +31,9 @@ def add_parsers(simulate_subparsers) -> None:
                     "per game, print end reasons and win rates by seat and agent with 95% Wilson "
                     "intervals; or replay and check a JSON game record (--replay).")
     p.add_argument("--players", type=int, default=4, help="2, 3 or 4 players (default 4)")
-    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p.add_argument("--games", type=int, default=1000,
+                   help="number of games (default 1000); with --out, a run of more games resumes the journal of "
+                   "fewer (playing only the missing ones) and one of fewer takes its games from it")
     p.add_argument("--agents", default="random",
                    help="agent per seat, comma-separated, or one name for every seat "
                         f"({', '.join(_AGENT_NAMES)}; default random)")

@@ -61,7 +61,9 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
                                       "fresh layout each game); print each agent's points rate against each "
                                       "opponent with a 95% Wilson interval, the first mover's points rate and "
                                       "how the games ended.")
-    tour.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
+    tour.add_argument("--games", type=int, default=20,
+                      help="games per pairing (default 20); a journal (--out) of other games per pairing is refused: "
+                      "game i of the tournament plays pairing i // GAMES, so they are other games")
     tour.add_argument("--agents", default="random,greedy",
                       help="comma-separated agents (default random,greedy)")
     tour.add_argument("--seed", type=int, default=0,

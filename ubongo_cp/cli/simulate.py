@@ -29,7 +29,9 @@ def add_parsers(sub):
                     "any deck rated by `ubongo-cp batch`: its spec gives the sides and the die); prints win rates by "
                     "strategy and skill and can write the per-game table.")
     p.add_argument("--players", type=int, default=4, help="players per game, 2..4 (default 4)")
-    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p.add_argument("--games", type=int, default=1000,
+                   help="number of games (default 1000); with --out, a run of more games resumes the journal of "
+                   "fewer (playing only the missing ones) and one of fewer takes its games from it")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--strategy", nargs="+", choices=_STRATEGY_NAMES, metavar="NAME",
                    help="movement strategy per seat, at most one per player, cycled if shorter: "
@@ -51,7 +53,9 @@ def add_parsers(sub):
         "duel", help="simulate Ubongo Duel matches (rules UD-1..UD-7)",
         description="Simulate Duel matches to 5 points with solve times drawn from the rated Duel deck; "
                     "prints win rates and can write the per-match table.")
-    d.add_argument("--games", type=int, default=1000, help="number of matches (default 1000)")
+    d.add_argument("--games", type=int, default=1000,
+                   help="number of matches (default 1000); with --out, a run of more matches resumes the journal "
+                   "of fewer (playing only the missing ones) and one of fewer takes its matches from it")
     d.add_argument("--skill-a", type=float, default=1.0, help="solve speed of player A (default 1)")
     d.add_argument("--skill-b", type=float, default=1.0, help="solve speed of player B (default 1)")
     d.add_argument("--handicap", action="store_true", help="handicap variant (UD-7)")

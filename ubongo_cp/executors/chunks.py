@@ -49,7 +49,7 @@ def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int,
         Keep the rows of each chunk in this journal as it finishes, in
         chunks of at most its ``games_per_line`` games, and play only the
         games it does not hold (:mod:`ubongo_cp.games.journal`); their rows
-        are taken from it.
+        are taken from it (a journal of more games gives the first ``games``).
 
     Returns
     -------
@@ -69,7 +69,8 @@ def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int,
     if journal is None:
         return _in_order(_map_chunks(func, [(0, games)], chunk_args, executor, progress, desc, unit, None))
     with journal:
-        done = [(first, last, rows) for first, (last, rows) in sorted(journal.done.items()) if last <= games]
+        done = [(first, min(last, games), _first_games(rows, last - first, games - first))
+                for first, (last, rows) in sorted(journal.done.items()) if first < games]
         todo, start = [], 0
         for first, last, _ in done:
             if start < first:
@@ -79,6 +80,11 @@ def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int,
             todo.append((start, games))
         parts = _map_chunks(func, todo, chunk_args, executor, progress, desc, unit, journal)
     return _in_order(parts + [(first, rows) for first, _, rows in done])
+
+
+def _first_games(rows: list, count: int, keep: int) -> list:
+    """The rows of the first ``keep`` of ``count`` games whose rows are ``rows`` (as many rows each)."""
+    return rows if keep >= count else rows[:keep * len(rows) // count]
 
 
 def _in_order(parts: list[tuple[int, list]]) -> list:

@@ -10,7 +10,10 @@ games are played (:func:`~ubongo_cp.executors.map_chunks` plays them in
 chunks of at most :attr:`GameJournal.games_per_line`). A game's randomness
 depends only on the seed and its index, so a run stopped by Ctrl-C, a
 crash or a kill resumes where it stopped: the games on record are not
-played again, and the table is that of an uninterrupted run.
+played again, and the table is that of an uninterrupted run. So does a run
+with more games (``games`` is not compared when game ``i`` does not depend
+on it): it plays only the games past those on record; one with fewer takes
+its games from the journal.
 
 Reading it back is the batch journal's way (:mod:`ubongo_cp.batch`): a line
 torn by a kill (the last, without its newline) is cut off and its games are
@@ -63,12 +66,16 @@ class GameJournal:
         version is added). A journal made with other options is refused,
         naming the options that differ, unless it holds no game yet (a run
         stopped before its first): that one is begun afresh. Its ``seed`` must play the same
-        games again: a whole number, or a list of them.
+        games again: a whole number, or a list of them. Its ``games`` (how many) is not compared unless
+        ``games_fixed``: a run of more games resumes the journal of fewer, one of fewer takes its games from it.
     games_per_line : int
         The most games journaled in one line (one chunk of games): a run
         stopped loses at most the chunks being played.
     notify : callable, optional
         Called with one line when a run resumes (how many games are on record).
+    games_fixed : str, optional
+        Why the games depend on ``games`` (a study whose game ``i`` is another game when there are more):
+        a journal of another number of games is then refused, saying so.
 
     Raises
     ------
@@ -88,7 +95,7 @@ class GameJournal:
     """
 
     def __init__(self, path: str | os.PathLike, study: str, options: dict[str, Any], *, games_per_line: int = 50,
-                 notify: Callable[[str], Any] | None = None) -> None:
+                 notify: Callable[[str], Any] | None = None, games_fixed: str | None = None) -> None:
         from .. import __version__
 
         seed = options.get("seed")
@@ -104,6 +111,7 @@ class GameJournal:
         #: The most games journaled in one line (one chunk of games).
         self.games_per_line = max(1, int(games_per_line))
         self.notify = notify
+        self.games_fixed = games_fixed
         #: The games on record: first game -> (last game + 1, rows), read on entering.
         self.done: dict[int, tuple[int, list]] = {}
         self._fh = None
@@ -129,7 +137,7 @@ class GameJournal:
         check_not_special(path, "a journal file")
         if path.is_dir():
             raise InputError("is a directory, expected a journal file", path=path)
-        self._salt = hashlib.sha256(json.dumps(self.header, sort_keys=True).encode()).hexdigest()
+        self._salt = _salt(self.header)
         try:   # locked before it is read: one run at a time resumes and appends
             self._fh = open_journal(path, "choose another --out")
         except OSError as exc:
@@ -171,15 +179,19 @@ class GameJournal:
         if head.get("study") != self.study:
             raise InputError(f"is the journal of `ubongo-cp {head.get('study')}`, not of `ubongo-cp {self.study}`; "
                              "it is left as it is: remove it, or choose another output", path=path)
-        change = _change(head["options"], self.options)
+        change = _change(*(self._compared(o) for o in (head["options"], self.options)))
         if change and len(numbered) == 1:   # stopped before its first game: nothing on record to keep
             os.truncate(path, 0)   # the file this run holds locked
             return
         if change:
+            if self.games_fixed:
+                was = f"games {head['options'].get('games')}, now {self.options.get('games')}"
+                change = change.replace(was, f"{was}: {self.games_fixed}")
             raise InputError(f"is the journal of games played with other options ({change}); it is left as it "
                              "is: run with the same options to resume it, or remove it (or choose another output) "
                              "to start afresh", path=path)
         trim_journal(path)   # a line torn by a kill is cut off before new lines follow
+        self._salt = _salt(head)   # the header on record (that of a run of other games) checks the lines
         taken: list[tuple[int, int]] = []
         for _, line in numbered[1:]:
             if not (isinstance(line, dict) and _is_line(line) and line.get("check") == row_check(line, self._salt)):
@@ -192,6 +204,11 @@ class GameJournal:
         if self.done and self.notify is not None:
             games = sum(last - first for first, (last, _) in self.done.items())
             self.notify(f"resuming from {path}: {games} game(s) already played are taken from it")
+
+    def _compared(self, options: dict) -> dict:
+        """The ``options`` a journal must share with the run: all but the number of games, unless
+        :attr:`games_fixed`."""
+        return options if self.games_fixed else {k: v for k, v in options.items() if k != "games"}
 
     def _foreign(self) -> InputError:
         return InputError("exists and is not a journal of games written by ubongo-cp; it is left as it is: "
@@ -224,6 +241,11 @@ def deck_digest(deck) -> str:
     per side its die faces, card ids and difficulty ratios."""
     sides = {s: {"faces": deck.faces(s), **deck.side_to_json(s)} for s in deck.ratios}
     return hashlib.sha256(json.dumps(sides, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _salt(header: dict) -> str:
+    """What a journal's line checks (:func:`~ubongo_cp.io.row_check`) are salted with: a digest of its header."""
+    return hashlib.sha256(json.dumps(header, sort_keys=True).encode()).hexdigest()
 
 
 def _is_line(line: dict) -> bool:

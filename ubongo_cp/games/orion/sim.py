@@ -130,6 +130,8 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     kept = GameJournal.of(journal, "orion tournament",
                           {"agents": names, "games": games, "seed": seed, "self_play": bool(self_play), "pie": bool(pie),
                            "first_game": first_game, "variant": _variant_digest(variant)}, notify=notify,
+                          games_fixed="a tournament numbers and seeds its games pairing after pairing, so other "
+                                      "games per pairing are other games",
                           games_per_line=min(PROGRESS_CHUNK, max(1, int(JOURNAL_SECONDS / max(costs)))))
 
     # A chunk carries only its bounds: its games and their seeds are made by the worker that plays

@@ -18,6 +18,7 @@ from ubongo_cp.errors import InputError
 from ubongo_cp.executors import LocalExecutor, chunks
 from ubongo_cp.games.orion import sim as orion_sim
 from ubongo_cp.games.journal import GameJournal
+from ubongo_cp.games.tasks import default_tasks_path
 
 AGENTS = ["random", "greedy"]
 
@@ -338,3 +339,28 @@ def test_a_tournament_journal_of_other_games_per_pairing_is_refused_saying_why(t
                               "tournament numbers and seeds its games pairing after pairing, so other games per "
                               "pairing are other games); it is left as it is: run with the same options to resume "
                               "it, or remove it (or choose another output) to start afresh")
+
+
+@pytest.mark.parametrize("game", ["ubongo", "duel"])
+def test_a_journal_of_another_deck_names_both_decks_in_words(game, tmp_path, monkeypatch, capsys):
+    # The deck was journaled as a digest alone: "other options (deck af62..., now a76d...)". Now it is named
+    # (its file, or synthetic) beside its digest; the same deck from another file is the same deck and resumes.
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    argv = ["simulate", game, "--games", "3", "--seed", "1", "--no-progress", "--out", "s.csv"]
+    if game == "ubongo":
+        argv += ["--players", "2"]
+    assert main([*argv, "--synthetic"]) == 0
+    shutil.copy(default_tasks_path("classic" if game == "ubongo" else "duel"), tmp_path / "mine.csv")
+    capsys.readouterr()
+    assert main([*argv, "--tasks", "mine.csv"]) == 2
+    err = capsys.readouterr().err
+    assert re.fullmatch(r"ubongo-cp: error: s\.jsonl: is the journal of games played with other options \(deck "
+                        r"synthetic \([0-9a-f]{16}\), now mine\.csv \([0-9a-f]{16}\)\); it is left as it is: .*\n", err)
+    (tmp_path / "s.jsonl").unlink()
+    assert main([*argv, "--tasks", "mine.csv"]) == 0
+    shutil.copy(tmp_path / "mine.csv", tmp_path / "copy.csv")
+    capsys.readouterr()
+    assert main([*argv, "--tasks", "copy.csv"]) == 0
+    assert "resuming from s.jsonl: 3 game(s)" in capsys.readouterr().err

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["GameJournal", "KIND", "FORMAT", "deck_digest"]
+__all__ = ["GameJournal", "KIND", "FORMAT", "deck_option"]
 
 #: What the header's ``journal`` says: a journal of games written by this toolkit.
 KIND = "ubongo-cp games"
@@ -236,11 +236,14 @@ class GameJournal:
         return line["rows"]
 
 
-def deck_digest(deck) -> str:
-    """A digest of what a rated deck (:class:`~ubongo_cp.games.tasks.TaskDeck`) gives the games: its game, and
-    per side its die faces, card ids and difficulty ratios."""
+def deck_option(deck) -> dict[str, str]:
+    """A rated deck (:class:`~ubongo_cp.games.tasks.TaskDeck`) as a journal records it: a digest of what it gives
+    the games (per side its die faces, card ids and difficulty ratios), which a resumed run must match, and in
+    words where it came from, which a journal refused for another deck names (``"deck tasks.csv (af62...), now
+    synthetic (a76d...)"``: its file, ``synthetic`` or ``given as a table``)."""
     sides = {s: {"faces": deck.faces(s), **deck.side_to_json(s)} for s in deck.ratios}
-    return hashlib.sha256(json.dumps(sides, sort_keys=True).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(json.dumps(sides, sort_keys=True).encode()).hexdigest()[:16]
+    return {"digest": digest, "about": f"{deck.source or 'given as a table'} ({digest})"}
 
 
 def _salt(header: dict) -> str:
@@ -264,16 +267,25 @@ def _plain(value):
 def _change(old: dict, new: dict) -> str:
     """``"seed 1, now 2; model sigma 0.4, now 0.2"``: how the options on record differ from this run's (options
     that are objects compared field by field)."""
+    def described(value) -> bool:   # a value compared by its digest and shown in words (deck_option)
+        return isinstance(value, dict) and set(value) == {"digest", "about"}
+
     def show(value) -> str:
-        return "none" if value is None else ",".join(map(show, value)) if isinstance(value, list) else str(value)
+        return "none" if value is None else value["about"] if described(value) else \
+            ",".join(map(show, value)) if isinstance(value, list) else str(value)
+
+    def same(a, b) -> bool:
+        return a["digest"] == b["digest"] if described(a) and described(b) else a == b
 
     def flat(options: dict, prefix: str = "") -> dict:
         out: dict = {}
         for k, v in options.items():
-            out.update(flat(v, f"{prefix}{k} ") if isinstance(v, dict) and v else {f"{prefix}{k}": v})
+            out.update(flat(v, f"{prefix}{k} ") if isinstance(v, dict) and v and not described(v)
+                       else {f"{prefix}{k}": v})
         return out
 
     old, new = flat(old), flat(new)
-    parts = [f"{k.replace('_', ' ')} {show(old.get(k))}, now {show(new[k])}" for k in new if old.get(k) != new[k]]
+    parts = [f"{k.replace('_', ' ')} {show(old.get(k))}, now {show(new[k])}" for k in new
+             if not same(old.get(k), new[k])]
     parts += [f"{k.replace('_', ' ')} {show(old[k])}, now none" for k in old if k not in new]
     return "; ".join(parts)

@@ -161,6 +161,8 @@ class TaskDeck:
         game = spec.game
         self.game = game
         self.path = None if path is None else os.fspath(path)
+        #: Where the deck came from, in words: its file, "synthetic" (:func:`synthetic_tasks`) or None.
+        self.source = self.path or tasks.attrs.get("source")
         sides = spec.side_names
         faces_of = {s: spec.side(s).faces for s in sides}
         missing = [c for c in REQUIRED_COLUMNS if c not in tasks.columns]
@@ -614,7 +616,9 @@ def synthetic_tasks(game: "str | DeckSpec", seed: int = 0) -> pd.DataFrame:
                              "area": int(sum(pieces[i].size for i in pick)), "count": 1, "count_reduced": 1,
                              "status": "solved",
                              "difficulty": float(centre * math.exp(0.5 * rng.standard_normal()))})
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    table.attrs["source"] = "synthetic"   # what a deck of it is called (TaskDeck.source)
+    return table
 
 
 def recorded_times_problem(times: Sequence[float], ratios: Sequence[float], rule: str) -> str | None:

@@ -19,7 +19,7 @@ from ...errors import InputError, as_written, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, check_output_file, figure_metadata
 from ..base import play_game
-from ..journal import GameJournal, deck_digest
+from ..journal import GameJournal, deck_option
 from ..stats import binomial_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck, skills_argument
 from .state import (DEFAULT_GIVE_UP, DEFAULT_ORANGE_FIELDS, DEFAULT_TIE_WINDOW, TARGET, DuelState,
@@ -113,7 +113,7 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
     opts = {"side": side, "model": model, "handicap": handicap, "orange_fields": orange,
             "give_up": give_up, "tie_window": tie_window}
     kept = GameJournal.of(journal, "simulate duel",
-                          {"games": games, "seed": seed, "skills": [skill_a, skill_b], "deck": deck_digest(deck),
+                          {"games": games, "seed": seed, "skills": [skill_a, skill_b], "deck": deck_option(deck),
                            **opts, "model": model and model.to_json()}, notify=notify)
     rows = map_chunks(_duel_rows, games, lambda a, b: (deck, (skill_a, skill_b), a, seeds[a:b], opts),
                       executor=executor, progress=progress, desc="duel matches", unit="match", journal=kept)

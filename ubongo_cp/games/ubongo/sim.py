@@ -27,7 +27,7 @@ import pandas as pd
 from ...errors import InputError, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ..base import play_game
-from ..journal import GameJournal, deck_digest
+from ..journal import GameJournal, deck_option
 from ..stats import mean_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck, skills_argument
 from .agents import STRATEGIES, StrategyAgent, make_strategy
@@ -164,7 +164,7 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     opts = {"side": side, "model": model, "timer": timer, "move_time": move_time, "all_cards": all_cards}
     kept = GameJournal.of(journal, "simulate ubongo",
                           {"games": games, "seed": seed, "strategies": seat_strats, "skills": _cycle(list(skills)),
-                           "deck": deck_digest(deck), **opts, "model": model and model.to_json()}, notify=notify)
+                           "deck": deck_option(deck), **opts, "model": model and model.to_json()}, notify=notify)
     rows = map_chunks(_ubongo_rows, games, lambda a, b: (deck, seat_strats, skills, a, seeds[a:b], opts),
                       executor=executor, progress=progress, desc="gem games", unit="game", journal=kept)
     return pd.DataFrame(rows)

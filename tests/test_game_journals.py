@@ -364,3 +364,22 @@ def test_a_journal_of_another_deck_names_both_decks_in_words(game, tmp_path, mon
     capsys.readouterr()
     assert main([*argv, "--tasks", "copy.csv"]) == 0
     assert "resuming from s.jsonl: 3 game(s)" in capsys.readouterr().err
+
+
+def test_a_tile_set_file_of_the_seed_sets_tiles_is_the_seed_variant(tmp_path, monkeypatch, capsys):
+    # --tiles mine.txt holding the shipped seed set's text is --tiles seed: its journal resumes (it was refused as
+    # "variant tiles seed (...), now mine (...)", the same tiles under two names), and its record names "seed".
+    from ubongo_cp.games.orion.tiles import format_tiles, load_tiles
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.txt").write_text(format_tiles(load_tiles("seed")))
+    argv = ["orion", "tournament", "--games", "1", "--agents", "random", "--no-progress", "--out", "t.csv"]
+    assert main([*argv, "--tiles", "seed"]) == 0
+    want = capsys.readouterr().out
+    assert main([*argv, "--tiles", "mine.txt"]) == 0
+    out = capsys.readouterr()
+    assert out.out == want and "resuming from t.jsonl: 1 game(s)" in out.err
+    mine = load_tiles("mine.txt", flips=False)
+    assert mine.name == "seed" and mine == load_tiles("seed", flips=False) and not mine.flips
+    (tmp_path / "other.txt").write_text(format_tiles(load_tiles("seed")).replace("O", "x", 1))
+    assert load_tiles("other.txt").name == "other"   # other tiles keep the file's name

@@ -87,7 +87,7 @@ def test_format_round_trip(name, tmp_path):
     path = tmp_path / "mine.txt"
     path.write_text(text)
     back = load_tiles(path, flips=False)
-    assert back.name == "mine" and back.tiles == ts.tiles and back.flips is False
+    assert back.name == name and back.tiles == ts.tiles and back.flips is False
 
 
 @pytest.mark.parametrize("text, line, message", [

@@ -260,6 +260,9 @@ def parse_tiles(text: str, name: str = "custom", *, flips: bool = True,
 def load_tiles(spec: str | os.PathLike = "published", *, flips: bool = True) -> TileSet:
     """A shipped tile set by name (:data:`SHIPPED_TILE_SETS`) or a tile-set file by path.
 
+    A file of a shipped set's tiles (in its order) is that set, named so: the same game variant in records,
+    journals and output as the set given by name.
+
     Raises
     ------
     InputError
@@ -276,7 +279,9 @@ def load_tiles(spec: str | os.PathLike = "published", *, flips: bool = True) -> 
     if key in SHIPPED_TILE_SETS and not Path(key).exists():
         return _shipped(key).with_flips(flips)
     path = Path(spec)
-    return parse_tiles(read_text(path), path.stem, flips=flips, path=path)
+    tiles = parse_tiles(read_text(path), path.stem, flips=flips, path=path)
+    return next((shipped.with_flips(flips) for shipped in map(_shipped, SHIPPED_TILE_SETS)
+                 if shipped.tiles == tiles.tiles), tiles)
 
 
 def format_tiles(tiles: TileSet) -> str:

@@ -322,10 +322,11 @@ def test_a_simulation_with_more_games_extends_its_journal_and_one_with_fewer_tak
         longer = _simulators_of(40)[game](journal=journal)
     assert sum(played) == 15
     pd.testing.assert_frame_equal(longer, _simulators_of(40)[game]())
+    said = []
     with monkeypatch.context() as m:
         played = _stopping(m, chunks, "_run_chunk", after=None)
-        shorter = _simulators_of(10)[game](journal=journal)
-    assert played == []
+        shorter = _simulators_of(10)[game](journal=journal, notify=said.append)
+    assert played == [] and said == [f"resuming from {journal}: 10 game(s) already played are taken from it"]
     pd.testing.assert_frame_equal(shorter, _simulators_of(10)[game]())
 
 

@@ -201,8 +201,11 @@ class GameJournal:
                 continue   # games on record twice: taken once
             taken.append((first, last))
             self.done[first] = (last, line["rows"])
+        wanted = self.options.get("games")
+        wanted = wanted if type(wanted) is int and not self.games_fixed else None   # a run of fewer takes those
         if self.done and self.notify is not None:
-            games = sum(last - first for first, (last, _) in self.done.items())
+            games = sum(min(last, wanted or last) - first for first, (last, _) in self.done.items()
+                        if first < (wanted or last))
             self.notify(f"resuming from {path}: {games} game(s) already played are taken from it")
 
     def _compared(self, options: dict) -> dict:

@@ -188,6 +188,27 @@ def test_bad_table_values_name_file_and_line(tmp_path):
         load_tasks(tmp_path / "extra.csv")
 
 
+def test_a_table_naming_a_column_twice_is_refused(deck, tmp_path, run_cli):
+    # A header edited to name `count` where `difficulty` was: pandas named the second 'count.1', and load_tasks
+    # (so booklet --results) read the first as the count and the table as one without difficulties.
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.report import load_tasks
+
+    run_batch(deck, tmp_path / "out", progress=False)
+    lines = (tmp_path / "out" / "tasks.csv").read_text().splitlines(keepends=True)
+    header = lines[0].split(",")
+    header[header.index("difficulty")] = "count"
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "tasks.csv").write_text(",".join(header) + "".join(lines[1:]))
+    with pytest.raises(InputError) as info:
+        load_tasks(tmp_path / "bad" / "tasks.csv")
+    assert str(info.value) == (f"{tmp_path / 'bad' / 'tasks.csv'}:1: not a batch result table: the header line names "
+                               "column 'count' twice")
+    code, out, err = run_cli("booklet", deck, "--results", tmp_path / "bad", "--out", tmp_path / "b.pdf")
+    assert (code, err) == (2, f"ubongo-cp: error: {info.value}\n")
+    assert not (tmp_path / "b.pdf").exists()
+
+
 def test_a_table_cut_short_in_its_last_line_is_refused(deck, tmp_path, run_cli):
     # A results CSV cut mid-way through its last line (its grid "sq", or its last fields gone) was read without
     # complaint, by load_tasks and so by booklet --results.

@@ -189,6 +189,11 @@ def test_batch_rates_with_the_fitted_model(tasks, tmp_path, run_cli):
      "t.csv:4: seconds '-1' is not a number > 0"),
     ("card,side,face,seconds\n01,easy,1,30\n\n\n99,easy,1,20\n", "t.csv:5: card 99 side easy face 1 is not in"),
     ("card,side,face,seconds\n\n01,easy,1,30,\n", "t.csv:3: not a CSV table: 5 fields where the header line has 4"),
+    # A column named twice: pandas named the second 'seconds.1' and the fit took the first, the other unread.
+    ("card,side,face,seconds,seconds\n01,easy,1,30,ana\n01,easy,2,20,ben\n01,easy,3,25,ana\n",
+     "t.csv:1: the header line names column 'seconds' twice"),
+    ("\ncard,side,face, player,seconds,player\n01,easy,1,ana,30,ben\n01,easy,2,ana,20,ben\n",
+     "t.csv:2: the header line names column 'player' twice"),
 ])
 def test_bad_times_get_one_clear_line(tmp_path, run_cli, content, message):
     (tmp_path / "t.csv").write_text(content)

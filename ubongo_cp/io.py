@@ -665,7 +665,8 @@ def csv_problem(exc: BaseException) -> tuple[str, int | None]:
 
 def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: bool = False) -> None:
     """Refuse a CSV text with a row of more fields than its header line (with ``fewer``, or of fewer: a
-    table whose writer writes every field, so that such a row was cut short), naming that row's line.
+    table whose writer writes every field, so that such a row was cut short), naming that row's line, or
+    whose header line names a column twice.
 
     pandas reads a first row with more fields than the header as having an
     index column, and shifts every field by one (a later such row is its
@@ -675,7 +676,8 @@ def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: b
     Raises
     ------
     InputError
-        ``not a CSV table: N fields where the header line has M``.
+        ``not a CSV table: N fields where the header line has M``, or
+        ``the header line names column 'seconds' twice``.
 
     Examples
     --------
@@ -697,6 +699,11 @@ def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: b
                 continue      # a blank line, which pandas skips
             if header is None:
                 header = len(row)
+                names = [name.strip() for name in row]
+                twice = next((name for name in names if names.count(name) > 1), None)
+                if twice is not None:   # pandas would rename the second one 'name.1', and every reader take the first
+                    raise InputError(f"the header line names column {twice!r} twice", path=path,
+                                     line=reader.line_num)
                 # A spreadsheet's export with ';' (or tabs) between fields: the header line is one field.
                 sep = next((c for c in ";\t" if header == 1 and c in row[0]), None)
                 hint = f"; its fields are separated by {sep!r}: save it with commas" if sep else ""

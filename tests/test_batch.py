@@ -209,6 +209,31 @@ def test_a_table_naming_a_column_twice_is_refused(deck, tmp_path, run_cli):
     assert not (tmp_path / "b.pdf").exists()
 
 
+def test_a_parquet_table_naming_a_column_twice_is_refused(deck, tmp_path, run_cli):
+    # pyarrow writes a table of two columns named `count` (pandas does not): once refused in pyarrow's words,
+    # "not a batch result table: Multiple matches for FieldRef.Name(count) in card_id: string ...".
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.report import load_cards, load_tasks
+
+    run_batch(deck, tmp_path / "out", progress=False)
+    (tmp_path / "bad").mkdir()
+    for name, load in [("tasks", load_tasks), ("cards", load_cards)]:
+        table = pq.read_table(tmp_path / "out" / f"{name}.parquet")
+        twice = pa.Table.from_arrays([*table.columns, table.column("side")], names=[*table.column_names, "side"])
+        pq.write_table(twice, tmp_path / "bad" / f"{name}.parquet")
+        with pytest.raises(InputError) as info:
+            load(tmp_path / "bad" / f"{name}.parquet")
+        assert str(info.value) == (f"{tmp_path / 'bad' / f'{name}.parquet'}: not a batch result table: the table names "
+                                   "column 'side' twice")
+    code, out, err = run_cli("booklet", deck, "--results", tmp_path / "bad" / "tasks.parquet", "--out",
+                             tmp_path / "b.pdf")
+    assert (code, err) == (2, f"ubongo-cp: error: {tmp_path / 'bad' / 'tasks.parquet'}: not a batch result table: "
+                              "the table names column 'side' twice\n")
+    assert not (tmp_path / "b.pdf").exists()
+
+
 def test_a_table_cut_short_in_its_last_line_is_refused(deck, tmp_path, run_cli):
     # A results CSV cut mid-way through its last line (its grid "sq", or its last fields gone) was read without
     # complaint, by load_tasks and so by booklet --results.

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 TYPE_CHECKING = False
 
@@ -663,6 +663,33 @@ def csv_problem(exc: BaseException) -> tuple[str, int | None]:
     return first, None
 
 
+def check_unique_columns(names: Sequence[str], path: str | os.PathLike | None = None, *, line: int | None = None,
+                         where: str = "the header line") -> None:
+    """Refuse a table whose columns ``names`` (a CSV header line's, a Parquet table's) name one column twice.
+
+    pandas renames the second such CSV column ``name.1`` and a Parquet
+    table's can be found by name only once: every reader would take one of
+    the two and leave the other unread.
+
+    Raises
+    ------
+    InputError
+        ``the header line names column 'seconds' twice`` (``where``: what names the columns).
+
+    Examples
+    --------
+    >>> check_unique_columns(["card", "seconds", "seconds"], "t.csv", line=1)
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: t.csv:1: the header line names column 'seconds' twice
+    """
+    from .errors import InputError
+
+    twice = next((name for name in names if list(names).count(name) > 1), None)
+    if twice is not None:
+        raise InputError(f"{where} names column {twice!r} twice", path=path, line=line)
+
+
 def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: bool = False) -> None:
     """Refuse a CSV text with a row of more fields than its header line (with ``fewer``, or of fewer: a
     table whose writer writes every field, so that such a row was cut short), naming that row's line, or
@@ -699,11 +726,7 @@ def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: b
                 continue      # a blank line, which pandas skips
             if header is None:
                 header = len(row)
-                names = [name.strip() for name in row]
-                twice = next((name for name in names if names.count(name) > 1), None)
-                if twice is not None:   # pandas would rename the second one 'name.1', and every reader take the first
-                    raise InputError(f"the header line names column {twice!r} twice", path=path,
-                                     line=reader.line_num)
+                check_unique_columns([name.strip() for name in row], path, line=reader.line_num)
                 # A spreadsheet's export with ';' (or tabs) between fields: the header line is one field.
                 sep = next((c for c in ";\t" if header == 1 and c in row[0]), None)
                 hint = f"; its fields are separated by {sep!r}: save it with commas" if sep else ""

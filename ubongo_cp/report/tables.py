@@ -429,13 +429,14 @@ def _read_raw(path: Path) -> pd.DataFrame:
     ``DataFrame.to_parquet`` is read too: card ids stored as numbers as the text a CSV holds for them (1 as
     ``"1"``, as a spreadsheet leaves card ``"01"``, which the readers match to card 01), and solutions stored as
     a struct of every piece name without the pieces a solution does not place."""
-    from ..io import check_csv_rows, csv_record_lines, note_input, read_text
+    from ..io import check_csv_rows, check_unique_columns, csv_record_lines, note_input, read_text
 
     note_input(path)
     try:
         if path.suffix.lower() in (".parquet", ".pq"):
             import pyarrow.parquet as pq
 
+            check_unique_columns(pq.read_schema(path).names, path, where="the table")
             table = pq.read_table(path)
             df = pd.DataFrame({name: table.column(name).to_pylist() for name in table.column_names})
         else:

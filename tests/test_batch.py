@@ -490,7 +490,11 @@ def test_a_deck_spec_folder_given_as_a_deck_says_what_to_do(tmp_path, run_cli):
     ("face", "1e300", "column face: '1e300' is not a whole number below 2**63 (the column's range)"),
     ("solution", '{"I3": [[1e999, 0]]}', "column solution: '{\"I3\": [[1e999, 0]]}' is not a solution (piece -> "
                                          "[[row, col], ...])"),
-], ids=["count inf", "count 2**70", "face 1e300", "solution 1e999"])
+    # A count below zero was read and drawn in the booklet ('-2 solutions'); a face 0 matched no task of the deck.
+    ("count", "-2", "column count: '-2' is not a count (a whole number >= 0)"),
+    ("search_nodes", "-1", "column search_nodes: '-1' is not a count (a whole number >= 0)"),
+    ("face", "0", "column face: '0' is not a die face (a whole number >= 1)"),
+], ids=["count inf", "count 2**70", "face 1e300", "solution 1e999", "count -2", "nodes -1", "face 0"])
 def test_a_table_number_beyond_its_column_is_one_clear_line(tmp_path, run_cli, column, value, message):
     # Once raw errors: "OverflowError: cannot convert float infinity to integer" (an infinite count, a cell
     # at 1e999 in a solution) and "TypeError: cannot safely cast non-equivalent float64 to int64" (2**70).

@@ -53,6 +53,9 @@ _INTEGER = ("face", "n_pieces", "area", "max_empty", "count", "count_reduced", "
             "search_nodes", "cpsat_branches", "cpsat_conflicts", "cpsat_count")
 _FLOAT = ("difficulty", "seconds", "placements_per_cell")
 
+#: The least value of a whole-number column other than 0 (each counts something from 0, a die face from 1, UP-1).
+_LEAST = {"face": 1}
+
 #: dtype of each task-table column in memory (``object`` columns hold lists and dicts).
 TASK_DTYPES: dict[str, object] = {
     **dict.fromkeys(_TEXT, "string"), **dict.fromkeys(_INTEGER, "Int64"), **dict.fromkeys(_FLOAT, "float64"),
@@ -554,7 +557,12 @@ def cast_columns(df: pd.DataFrame, dtypes: dict, *, path=None) -> pd.DataFrame:
                                   # inf, 1e300, 2**70: the column holds 64-bit integers (once a raw OverflowError
                                   # or TypeError)
                                   (whole.map(_beyond_64_bits).astype(bool),
-                                   "a whole number below 2**63 (the column's range)")):
+                                   "a whole number below 2**63 (the column's range)"),
+                                  # every whole-number column counts something (a count of -2 was drawn in the
+                                  # booklet as '-2 solutions'); a die face is numbered from 1 (UP-1)
+                                  (whole < _LEAST.get(col, 0),
+                                   f"a {'die face' if col == 'face' else 'count'} (a whole number >= "
+                                   f"{_LEAST.get(col, 0)})")):
                     if bad.any():
                         i = int(df.index.get_loc(whole[bad].index[0]))
                         fail(col, i, values[i], what)

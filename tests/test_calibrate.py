@@ -523,3 +523,35 @@ def test_a_deck_folder_given_as_the_results_says_a_batch_output_folder_is_expect
     one_line_error(code, err)
     assert err == f"ubongo-cp: error: {tmp_path / 'empty'}: {said}\n"
     assert not (tmp_path / "m.json").exists()
+
+
+@pytest.mark.parametrize("change, message", [
+    # A face of 1.5 was cut to face 1 (int()), so the time went to another task than written, and the fit ran.
+    (lambda t: t.assign(face=[1.5, *t["face"].iloc[1:]]), "times: row 1: face '1.5' is not a whole number >= 1"),
+    # Seconds of -1 made a NaN fit ('the fit is no model of solve times: 'intercept' is nan ...').
+    (lambda t: t.assign(seconds=[*t["seconds"].iloc[:2], -1.0, *t["seconds"].iloc[3:]]),
+     "times: row 3: seconds '-1' is not a number > 0"),
+    # Once a raw ValueError ("could not convert string to float: 'x'") and KeyError ('seconds').
+    (lambda t: t.assign(seconds="x"), "times: row 1: seconds 'x' is not a number > 0"),
+    (lambda t: t.drop(columns="seconds"), "times: times table lacks column(s) seconds"),
+    # A second seconds column: numpy's "shapes (N,2) and (N,2) not aligned".
+    (lambda t: pd.concat([t, t[["seconds"]]], axis=1), "the times table names column 'seconds' twice"),
+    # A player left out of one row was one more player, taken as the reference of every player effect.
+    (lambda t: t.assign(player=[*t["player"].iloc[:4], None, *t["player"].iloc[5:]]),
+     "times: row 5: no player is named on this row, but row 1 names one"),
+], ids=["face 1.5", "seconds -1", "seconds text", "no seconds", "seconds twice", "player missing"])
+def test_times_given_as_a_dataframe_are_checked_as_a_file_is(tasks, change, message):
+    times = synthetic_times(tasks, per_task=1)
+    with pytest.raises(InputError) as info:
+        fit_difficulty(change(times), tasks)
+    assert str(info.value).startswith(message), info.value
+
+
+def test_times_given_as_a_dataframe_fit_as_the_file(tasks, tmp_path):
+    # The same times from a DataFrame (faces as floats, as a column holding a missing value reads) and from the
+    # CSV file they were written to: the same fit.
+    times = synthetic_times(tasks, per_task=1)
+    times.to_csv(tmp_path / "times.csv", index=False)
+    a = fit_difficulty(tmp_path / "times.csv", tasks)
+    b = fit_difficulty(times.assign(face=times["face"].astype(float)), tasks)
+    assert a.weights == b.weights and a.intercept == b.intercept and a.cv_r2 == b.cv_r2

@@ -404,8 +404,26 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
 
         problem, line = csv_problem(exc)
         raise InputError(f"not a CSV table: {problem}", path=path, line=line) from None
+    return _times_rows(raw, path, lines=lines, header=text.splitlines()[0] if text else "")
+
+
+def _times_rows(raw: pd.DataFrame, path: str | os.PathLike | None = None, *, lines: Sequence[int] = (),
+               header: str = "") -> pd.DataFrame:
+    """Observed times as :func:`read_times` returns them, from a table of the values as written (a CSV file's
+    text, or a DataFrame given to :func:`fit_difficulty`), each row checked as :func:`read_times` says.
+
+    A row is named by its line of the file ``path`` (``lines``: the line of each row, else the header line's
+    and then one per row), or, for a DataFrame (no ``path``), by its position (``row 1`` first).
+    """
+    import pandas as pd
+
+    from .io import check_unique_columns
+
+    raw = raw.copy()
     # A spreadsheet's header in capitals ("Card", "Seconds") names the same columns, where that is no other's name.
-    names = [c.strip() for c in raw.columns]
+    names = [str(c).strip() for c in raw.columns]
+    if path is None:   # a file's header line is checked as it is read
+        check_unique_columns(names, where="the times table")
     lower = [n.lower() for n in names]
     known = {*TIME_COLUMNS, "player", "card_id"}
     raw.columns = [low if low in known and lower.count(low) == 1 else n for n, low in zip(names, lower)]
@@ -413,35 +431,53 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
         raw = raw.rename(columns={"card_id": "card"})
     missing = [c for c in TIME_COLUMNS if c not in raw.columns]
     if missing:
-        header = text.splitlines()[0] if text else ""
         hint = (f"; its fields are separated by {sep!r}: save it with commas" if
                 (sep := next((c for c in ";\t" if c in header and "," not in header), None)) else "")
         raise InputError(f"times table lacks column(s) {', '.join(missing)} (needs {', '.join(TIME_COLUMNS)}, "
-                         f"optionally player){hint}", path=path, line=1)
+                         f"optionally player){hint}", path=path, line=1 if path is not None else None,
+                         argument=None if path is not None else "times")
+
+    def fail(message: str, line: int, position: int):
+        if path is None:   # a DataFrame: its rows by position
+            raise InputError(f"row {position + 1}: {message}", argument="times")
+        raise InputError(message, path=path, line=line)
+
     rows = []
     for i, r in enumerate(raw.to_dict("records")):
+        r = {k: _cell_text(v) for k, v in r.items()}
         line = lines[i] if len(lines) == len(raw) else i + 2   # the line an editor shows (blank lines skipped)
-        if not any(str(v).strip() for v in r.values()):
+        if not any(v.strip() for v in r.values()):
             continue      # a row of empty fields only (a spreadsheet's empty row) is no timed solve
         face, seconds = r["face"].strip(), r["seconds"].strip()
         if not face.isdigit() or int(face) < 1:
-            raise InputError(f"face {face!r} is not a whole number >= 1", path=path, line=line)
+            fail(f"face {face!r} is not a whole number >= 1", line, i)
         try:
             value = float(seconds)
         except ValueError:
             value = math.nan
         if not (math.isfinite(value) and value > 0):
-            raise InputError(f"seconds {seconds!r} is not a number > 0", path=path, line=line)
+            fail(f"seconds {seconds!r} is not a number > 0", line, i)
         rows.append({"card": r["card"].strip(), "side": r["side"].strip(), "face": int(face), "seconds": value,
-                     "player": str(r.get("player", "")).strip(), "line": line})
+                     "player": r.get("player", "").strip(), "line": line, "position": i})
     if not rows:
-        raise InputError("times table has no rows", path=path)
+        raise InputError("times table has no rows", path=path, argument=None if path is not None else "times")
     named = [r for r in rows if r["player"]]
     if named and len(named) < len(rows):   # an empty name would be one more player, taken as the reference
         blank = next(r for r in rows if not r["player"])
-        raise InputError(f"no player is named on this line, but line {named[0]['line']} names one: name the player "
-                         "of every timed solve, or of none", path=path, line=blank["line"])
-    return pd.DataFrame(rows)
+        first = f"line {named[0]['line']}" if path is not None else f"row {named[0]['position'] + 1}"
+        fail(f"no player is named on this {'line' if path is not None else 'row'}, but {first} names one: name the "
+             "player of every timed solve, or of none", blank["line"], blank["position"])
+    return pd.DataFrame(rows).drop(columns="position")
+
+
+def _cell_text(value) -> str:
+    """A times table's value as the text a CSV file holds for it: a missing value empty, a whole float
+    (a column of faces holding a missing value) as its digits."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def check_results(tasks: pd.DataFrame, path: str | os.PathLike | None = None) -> None:
@@ -471,7 +507,8 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
     ----------
     times : pandas.DataFrame or path
         Observed times (:func:`read_times`: ``card, side, face, seconds``,
-        optional ``player``).
+        optional ``player``); a DataFrame is checked as the file is, its
+        rows named by position (``row 1`` first).
     tasks : pandas.DataFrame or path
         The batch runner's task table for the deck the times are of (a
         ``tasks.parquet``/``tasks.csv`` or a batch output directory).
@@ -490,8 +527,8 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
     Raises
     ------
     InputError
-        For a results table that lacks a column the fit reads (:func:`check_results`), a timed task
-        that is not in it (naming the line),
+        For times :func:`read_times` refuses, a results table that lacks a column the fit reads
+        (:func:`check_results`), a timed task that is not in it (naming the line),
         a task that has no solution there, an unknown feature or one named twice, too few rows
         for the parameters (fewer than parameters + 5, or 10), or features
         that are collinear in these rows, or a fit with a term beyond +-:data:`MAX_TERM` (features nearly
@@ -511,7 +548,7 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
         raise InputError(f"feature(s) named more than once: {', '.join(twice)} (name each feature to fit once)")
     times_path = None if isinstance(times, pd.DataFrame) else os.fspath(times)
     results_path = None if isinstance(tasks, pd.DataFrame) else os.fspath(tasks)
-    times = times if isinstance(times, pd.DataFrame) else read_times(times)
+    times = _times_rows(times) if isinstance(times, pd.DataFrame) else read_times(times)
     table_path = None
     if not isinstance(tasks, pd.DataFrame):
         from .report.tables import table_file
@@ -521,10 +558,6 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
     elif all(c in tasks.columns for c in KEY_COLUMNS):   # read as a file is (a missing column: check_results)
         tasks = task_rows(tasks)
     check_results(tasks, table_path)
-    if "line" not in times.columns:
-        times = times.assign(line=np.arange(2, len(times) + 2))
-    if "player" not in times.columns:
-        times = times.assign(player="")
     # Every row names its task (task_rows: a row of empty fields is left out, a task's row lacking a key refused).
     index = {(str(c), str(s), int(f)): i for i, (c, s, f) in enumerate(zip(tasks["card_id"], tasks["side"],
                                                                            tasks["face"]))}

@@ -234,6 +234,30 @@ def test_a_parquet_table_naming_a_column_twice_is_refused(deck, tmp_path, run_cl
     assert not (tmp_path / "b.pdf").exists()
 
 
+def test_a_dataframe_naming_a_column_twice_is_refused(tmp_path):
+    # A results DataFrame with a second `count` (pd.concat of two tables) raised raw errors in each reader of the
+    # Python API: make_booklet "AttributeError: 'DataFrame' object has no attribute 'tolist'", fit_difficulty the
+    # same, TaskDeck "TypeError: arg must be a list, tuple, 1-d array, or Series".
+    from ubongo_cp.booklet import make_booklet
+    from ubongo_cp.calibrate import fit_difficulty
+    from ubongo_cp.cards import load_deck
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.games.tasks import TaskDeck
+    from ubongo_cp.report import load_tasks
+
+    tasks = load_tasks(PUZZLES / "decks" / "classic" / "tasks.csv")
+    cards, _ = load_deck(PUZZLES / "decks" / "classic")
+    times = pd.DataFrame({"card": "01", "side": "easy", "face": range(1, 7), "seconds": 10.0})
+    for column in ("count", "game", "face"):
+        twice = pd.concat([tasks, tasks[[column]]], axis=1)
+        for call, args, kwargs in ((make_booklet, (cards[:1], tmp_path / "b.pdf"), {"results": twice}),
+                                   (fit_difficulty, (times, twice), {}), (TaskDeck, (twice,), {})):
+            with pytest.raises(InputError) as info:
+                call(*args, **kwargs)
+            assert str(info.value) == f"the table names column '{column}' twice"
+    assert not (tmp_path / "b.pdf").exists()
+
+
 def test_a_table_cut_short_in_its_last_line_is_refused(deck, tmp_path, run_cli):
     # A results CSV cut mid-way through its last line (its grid "sq", or its last fields gone) was read without
     # complaint, by load_tasks and so by booklet --results.

@@ -144,6 +144,9 @@ class TaskDeck:
 
     def __init__(self, tasks: pd.DataFrame, game: "str | DeckSpec | None" = None,
                  path: str | os.PathLike | None = None) -> None:
+        from ..io import check_unique_columns
+
+        check_unique_columns([str(c) for c in tasks.columns], path, where="the table")
         try:
             spec = game if isinstance(game, DeckSpec) else load_spec(game) if game else spec_for_table(tasks, path)
         except InputError as exc:

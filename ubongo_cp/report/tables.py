@@ -242,8 +242,11 @@ def task_rows(df: pd.DataFrame, path: str | os.PathLike | None = None) -> pd.Dat
     Raises
     ------
     InputError
-        As :func:`normalize_tasks` and :func:`check_task_rows`.
+        As :func:`normalize_tasks` and :func:`check_task_rows`, and for a table naming a column twice.
     """
+    from ..io import check_unique_columns
+
+    check_unique_columns([str(c) for c in df.columns], path, where="the table")   # a DataFrame's (a file's: as read)
     blank = blank_rows(df)   # on the values as given: a bool column of an empty row becomes False in memory
     tasks = normalize_tasks(df, path=path)
     check_task_rows(tasks, path, blank=blank)

@@ -831,3 +831,31 @@ def test_page_header_names_the_die_faces_the_card_has(tmp_path):
         fig = render_page(side, task_views(side))
         texts = [t.get_text() for t in fig.axes[0].texts]
         assert any(t.startswith(expected + "   \u00b7") for t in texts), texts
+
+
+def test_a_row_of_other_pieces_is_not_the_tasks_result_without_a_hash(tmp_path, run_cli):
+    # A results table without task_hash (another tool's, or the column dropped in a spreadsheet) for a card edited
+    # since: face 1 now names face 2's pieces. Its row of the old pieces was taken for the task, the page showing
+    # the old task's count and difficulty beside the new pieces, and no warning said so.
+    from ubongo_cp.booklet.views import results_index, unmatched_tasks
+    from ubongo_cp.report import load_tasks, write_table
+
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    text = (PUZZLES / "decks" / "classic" / "01_easy.toml").read_text()
+    old, new = re.search(r"^1 = (.*)$", text, re.M).group(1), re.search(r"^2 = (.*)$", text, re.M).group(1)
+    (deck / "01_easy.toml").write_text(text.replace(f"1 = {old}", f"1 = {new}"))
+    card = load_deck(deck)[0][0]
+    tasks = load_tasks(PUZZLES / "decks" / "classic" / "tasks.csv")
+    ours = tasks[(tasks["card_id"] == "01") & (tasks["side"] == "easy")].drop(columns="task_hash")
+    rows = {int(r["face"]): r for r in ours.to_dict("records")}
+    assert rows[1]["pieces"] != rows[2]["pieces"] and rows[1]["difficulty"] != rows[2]["difficulty"]
+    views = {v.face: v for v in task_views(card, ours)}
+    assert views[1].pieces == tuple(rows[2]["pieces"]) and views[1].difficulty is None and views[1].count is None
+    assert verify_solution(card.task_pieces(1), card.region, views[1].solution) is None
+    for face in range(2, 7):   # the rows of the unchanged tasks are theirs
+        assert (views[face].count, views[face].difficulty) == (rows[face]["count"], rows[face]["difficulty"])
+    assert unmatched_tasks([card], results_index(ours)) == (1, 6)
+    write_table(ours, tmp_path / "tasks.csv")
+    code, _, err = run_cli("booklet", deck, "--results", tmp_path / "tasks.csv", "--out", tmp_path / "b.pdf")
+    assert code == 0 and "1 of 6 tasks have no matching result" in err, err

@@ -80,8 +80,9 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
     UP-2, UP-3). A row without solution whose status is ``"no solution"``
     (or, lacking a status column, whose count is 0) is shown as unsolvable.
     Every other task is solved here with CP-SAT (``limit=1``). A row whose
-    ``task_hash`` differs from the task's (results of another deck) is
-    ignored altogether, its difficulty and count included.
+    ``task_hash`` or ``pieces`` differ from the task's (results of another
+    deck, or of the card before an edit) is ignored altogether, its
+    difficulty and count included.
 
     With ``all_solutions``, every solved task not known to be unique is
     solved again for all its solutions (at most ``most``; the count becomes
@@ -117,7 +118,8 @@ def result_row(index: Mapping, card: CardSide, face: int) -> dict | None:
     """The row of :func:`results_index` ``index`` for a task of ``card``, or None.
 
     None also where the row's ``task_hash`` differs from the task's: a row
-    of another deck's card with this id, or of the card before it changed.
+    of another deck's card with this id, or of the card before it changed;
+    and where its ``pieces`` are not the task's (a table without the hash).
     A card id of digits is also found without its leading zeros (card
     ``"08"`` as ``"8"``: a table re-saved by a spreadsheet), as
     ``ubongo-cp calibrate`` finds it.
@@ -127,6 +129,9 @@ def result_row(index: Mapping, card: CardSide, face: int) -> dict | None:
         row = index.get((card_id_match(card.card_id), card.side, int(face)))
     if row is not None and isinstance(row.get("task_hash"), str) and row["task_hash"] != task_hash(card, face):
         return None
+    pieces = None if row is None else row.get("pieces")
+    if isinstance(pieces, list) and sorted(pieces) != sorted(card.task_entries(face)):
+        return None   # a table without task_hash (another tool's, or a column dropped): the pieces tell
     return row
 
 

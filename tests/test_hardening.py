@@ -98,6 +98,39 @@ def test_a_damaged_census_shard_is_computed_again(run_cli, tmp_path):
     assert "363 regions" in again and "3 damaged shard(s) computed again" in again
 
 
+def test_a_census_shard_without_a_column_is_named_not_read_as_nulls(run_cli, tmp_path):
+    # A shard saved again by pandas without its `region` column (or one renamed): the dataset read the column as
+    # nulls and `generate --from-census` ended in "AttributeError: 'NoneType' object has no attribute 'split'"
+    # (exit 1); `census --summary`-style reads took the missing values for regions.
+    import pandas as pd
+
+    from ubongo_cp.census.dataset import census_regions, read_census
+
+    out = tmp_path / "census"
+    args = ("census", "--pieces", "classic", "--k", "3", "--cells", "8", "--out", out, "--jobs", "1",
+            "--no-progress")
+    assert run_cli(*args)[0] == 0
+    whole = read_census(out)
+    best = census_regions(out, 1)
+    shard = sorted((out / "regions").glob("*.parquet"))[0]
+    frame = pd.read_parquet(shard)
+    assert len(frame) > 0
+    for edit in (frame.drop(columns="region"), frame.rename(columns={"region": "Region"})):
+        edit.to_parquet(shard)
+        with pytest.raises(InputError) as info:
+            read_census(out)
+        assert str(info.value) == (f"{shard}: a damaged shard (not a whole Parquet file of this table); run the "
+                                   "census again to compute it again")
+        code, _, err = run_cli("generate", "--game", "classic", "--out", tmp_path / "deck", "--cards", "1",
+                               "--from-census", out)
+        one_line_error(code, err, f"{shard}: a damaged shard")
+        assert not (tmp_path / "deck").exists()
+    code, again, err = run_cli(*args)   # the advice: the census computes the shard again, as it was
+    assert code == 0 and "1 damaged shard(s) computed again" in again, (again, err)
+    pd.testing.assert_frame_equal(read_census(out), whole)
+    assert census_regions(out, 1) == best
+
+
 def test_a_census_manifest_with_a_missing_key_is_named(run_cli, tmp_path):
     out = tmp_path / "census"
     args = ("census", "--pieces", "classic", "--k", "3", "--cells", "8", "--out", out, "--jobs", "1",

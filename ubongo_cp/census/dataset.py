@@ -238,6 +238,7 @@ def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: 
         For a directory without a census, or a table this census did not write.
     """
     import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
 
     manifest = read_manifest(out_dir)
     spec_tables = ("counts",) if manifest["count_only"] else (
@@ -249,14 +250,21 @@ def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: 
     key = TABLES[table]
     wanted = None if columns is None else list(dict.fromkeys([*key, *columns]))
     files = sorted(str(p) for p in (Path(out_dir) / table).glob("n*.parquet"))
+    damaged = ("a damaged shard (not a whole Parquet file of this table); run the census again to compute it "
+               "again")
     for f in files:
         check_regular_file(f, "a shard file")
+        try:
+            names = pq.read_schema(f).names
+        except Exception:  # pyarrow's errors for a damaged file: the dataset's read below names it
+            continue
+        if names != schema.names:   # a column dropped or renamed: the dataset would read it as nulls
+            raise InputError(damaged, path=f)
     try:
         data = ds.dataset(files, schema=schema, format="parquet").to_table(columns=wanted, filter=filters)
     except Exception:  # pyarrow's errors for a damaged file (ArrowInvalid, OSError): name the file
         bad = next((f for f in files if not shard_is_readable(Path(f), table)), out_dir)
-        raise InputError("a damaged shard (not a whole Parquet file of this table); run the census again to "
-                         "compute it again", path=bad) from None
+        raise InputError(damaged, path=bad) from None
     frame = data.to_pandas()
     if "unique_sets" in frame:  # pyarrow gives numpy arrays; lists compare and print plainly
         frame["unique_sets"] = frame["unique_sets"].map(list)

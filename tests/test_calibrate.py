@@ -390,8 +390,16 @@ def test_a_directory_given_as_the_times_is_refused_as_one_whatever_the_output(ta
                                           "+-100 ln seconds (a fit of solve times stays far within)"),
     (lambda m: m["weights"].update(search=-150.5), "m.json: implausible difficulty model: the weight of 'search' is "
                                                    "-150.5, beyond +-100 ln seconds"),
+    # Once "AttributeError: 'list' object has no attribute 'items'" (exit 1).
+    (lambda m: m.update(players=[1, 2]), "m.json: malformed difficulty model: 'players' must be an object"),
+    (lambda m: m.update(intervals=[]), "m.json: malformed difficulty model: 'intervals' must be an object"),
+    # Once taken: the weight of search added twice to every task's prediction.
+    (lambda m: m.update(features=[*m["features"], "search"]),
+     "m.json: malformed difficulty model: feature(s) named more than once: search"),
+    # Once "malformed difficulty model: KeyError 'search'".
+    (lambda m: m["weights"].pop("search"), "m.json: malformed difficulty model: 'weights' has no 'search'"),
 ], ids=["10**400", "interval 10**400", "NaN weight", "Infinity", "rows 2.5", "a string", "5000 digits", "1e300",
-        "weight -150.5"])
+        "weight -150.5", "players list", "intervals list", "feature twice", "weight missing"])
 def test_a_model_file_with_a_number_out_of_range_is_one_clear_line(tasks, tmp_path, run_cli, change, message):
     synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
     assert run_cli("calibrate", tmp_path / "times.csv", "--results", deck_tasks_path("classic"), "--out",

@@ -336,6 +336,19 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
                              path=path)
         return float(value)
 
+    def mapping(key: str, default=None) -> dict:
+        value = data.get(key, default) if default is not None else data[key]
+        if not isinstance(value, dict):
+            raise InputError(f"malformed difficulty model: {key!r} must be an object, got {as_written(value)}",
+                             path=path)
+        return value
+
+    def weight(f: str) -> float:
+        weights = mapping("weights")
+        if f not in weights:
+            raise InputError(f"malformed difficulty model: 'weights' has no {f!r}, a feature it names", path=path)
+        return number(f"the weight of {f!r}", weights[f])
+
     def whole(key: str) -> int:
         value = data[key]
         if isinstance(value, bool) or not isinstance(value, int):
@@ -348,12 +361,16 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
         unknown = [f for f in features if f not in FEATURES]
         if unknown:
             raise InputError(f"unknown feature(s) {', '.join(unknown)} (known: {', '.join(FEATURES)})", path=path)
+        twice = sorted({f for f in features if features.count(f) > 1}, key=FEATURES.index)
+        if twice:   # its weight would enter every prediction as often
+            raise InputError(f"malformed difficulty model: feature(s) named more than once: {', '.join(twice)}",
+                             path=path)
         model = DifficultyModel(
             features=features, intercept=number("'intercept'", data["intercept"]),
-            weights={f: number(f"the weight of {f!r}", data["weights"][f]) for f in features},
+            weights={f: weight(f) for f in features},
             intervals={k: (number(f"the interval of {k!r}", v[0]), number(f"the interval of {k!r}", v[1]))
-                       for k, v in data["intervals"].items()},
-            players={str(k): number(f"the effect of player {k!r}", v) for k, v in data.get("players", {}).items()},
+                       for k, v in mapping("intervals").items()},
+            players={str(k): number(f"the effect of player {k!r}", v) for k, v in mapping("players", {}).items()},
             r2=number("'r2'", data["r2"]), cv_r2=number("'cv_r2'", data["cv_r2"]),
             cv_rmse=number("'cv_rmse'", data["cv_rmse"]), sigma=number("'sigma'", data["sigma"]),
             rows=whole("rows"), tasks=whole("tasks"), folds=whole("folds"),

@@ -351,6 +351,35 @@ def test_cli_batch_with_xcover_rates_every_task(run_cli, deck, tmp_path):
     assert len(table) == 18 and table["difficulty"].notna().all() and (table["search_nodes"] > 0).all()
 
 
+def test_a_backend_that_cannot_take_a_task_of_the_deck_is_refused_before_any_work(run_cli, tmp_path):
+    from conftest import one_line_error, write
+    from ubongo_cp.report import load_tasks
+
+    # A task leaving cells empty needs multiplicities, which xcover has not: each such task was journaled as an
+    # `error` row (its message the solver's refusal), run again on every resume, and the batch ended with exit 0.
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    write(deck / "01_easy.toml", 'game = "classic"\ncard = "01"\nside = "easy"\npieces = "classic"\n'
+          'region = """\n####\n####\n"""\n[tasks]\n1 = ["I2", "I2", "I2", "I2"]\n'
+          '2 = {pieces = ["I4"], max_empty = 4}\n')
+    for backend in ("xcover", "xcover-symmetry"):
+        code, out, err = run_cli("batch", deck, "--out", tmp_path / backend, "--backend", backend, "--no-progress")
+        one_line_error(code, err, f"{deck / '01_easy.toml'}: card 01 side easy face 2: backend {backend!r} has no "
+                                  "multiplicities")
+        assert not (tmp_path / backend).exists()
+    # The tasks every backend takes: the same counts with xcover as with the rating's own search, and by hand on
+    # the 2x4 box: four dominoes in 5 ways (columns of 1 or 2 summing to 4: 1111, 112, 121, 211, 22), and two I4
+    # in 1 (a row each; the copies are not told apart, UP-5).
+    write(deck / "01_easy.toml", (deck / "01_easy.toml").read_text().replace(
+        '2 = {pieces = ["I4"], max_empty = 4}', '2 = ["I4", "I4"]'))
+    counts = {}
+    for backend in ("xcover", "bitboard-mrv"):
+        code, out, err = run_cli("batch", deck, "--out", tmp_path / backend, "--backend", backend, "--no-progress")
+        assert code == 0, err
+        counts[backend] = load_tasks(tmp_path / backend)["count"].tolist()
+    assert counts["xcover"] == counts["bitboard-mrv"] == [5, 1]
+
+
 # ---------------------------------------------------------------- resumed rows, output folders
 
 def _tables(out):

@@ -365,7 +365,8 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     InputError
         When the deck directory is missing or holds no card file that can be
         read, for an unknown solver name or orientation mode or a model file
-        that cannot be read; when ``out_dir`` is the deck directory itself; when another run writes
+        that cannot be read, or a solver that cannot take a task of the deck
+        (naming the first); when ``out_dir`` is the deck directory itself; when another run writes
         into ``out_dir``, it holds the results of another deck, or a file
         of another origin where an output goes.
     """
@@ -385,6 +386,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
             if problem:
                 raise InputError(problem, argument="orientations")
         cards = [structs.replace(card, orientations=orientations) for card in cards]
+    _check_backend_takes(cards, backend)
     source = os.path.realpath(resolve_deck(deck_dir))
     if os.path.realpath(out) == source:   # before anything is written; the command line says it so too
         raise InputError("is the deck's own folder, which the batch would fill with its tables beside the card "
@@ -419,6 +421,23 @@ def _is_batch_journal(path: Path) -> bool:
         return first.endswith(b"\n") and _journal_key(json.loads(first)) is not None
     except (OSError, ValueError, RecursionError):
         return False
+
+
+def _check_backend_takes(cards: list[CardSide], backend: str) -> None:
+    """Refuse, before any work, a ``backend`` that cannot take a task of the deck (cells left empty or counts of a
+    piece in a range, which need multiplicities): each such task would end as an ``error`` row, run again on every
+    resume. The rating's own search takes every task."""
+    if backend == NODE_SOLVER:
+        return
+    from .solvers import check_backend
+
+    for card in cards:
+        for face in card.tasks:
+            try:
+                check_backend(task_instance(card, face), backend)
+            except InputError as exc:
+                raise InputError(f"card {card.card_id} side {card.side} face {face}: {exc.message}",
+                                 path=card.path, argument="backend") from None
 
 
 def _run(cards, problems, deck_dir: Path, folder: OutputFolder, time_limit, backend, executor, progress, notify,

@@ -81,8 +81,8 @@ def test_page_examples_run(page, tmp_path, monkeypatch):
 
 
 def _reference_pages() -> list[Path]:
-    """The other pages with Python sessions (``>>>``): their sessions run too (their console blocks quote
-    real runs on files of the reader's, which are not shipped)."""
+    """The other pages with Python sessions (``>>>``): their sessions run too (their console blocks mostly quote
+    long or machine-dependent runs; the quick ones are in ``REFERENCE_COMMANDS``)."""
     runnable = set(_pages())
     return [p for p in sorted(DOCS.rglob("*.md")) if "_build" not in p.parts and p not in runnable
             and any(lang == "python" and ">>> " in body for lang, body in BLOCK.findall(p.read_text(encoding="utf-8")))]
@@ -104,6 +104,76 @@ def test_reference_page_sessions_run(page, tmp_path, monkeypatch):
 
 def test_reference_pages_found():
     assert "diagram.md" in {p.relative_to(DOCS).as_posix() for p in _reference_pages()}
+
+
+# The console examples of the reference pages that run in a moment on the shipped examples (``ubongo-cp examples
+# --copy .``) or on files the page writes: each prints what its page shows, times aside (``0.064 s``). The
+# other examples of these pages are long runs (a census, whole decks), random (``--estimate`` probes) or
+# machine-dependent (time-limited questions), and are left to their pages' words.
+REFERENCE_COMMANDS = {
+    "commands.md": [
+        "solve --pieces classic --region rect_3x4.txt --use L3,L4,I2 --max-empty 3 --count --max-solutions 1",
+        "solve --pieces classic --region square.txt --use I2,I2 --count",
+        "solve --pieces pentominoes --region rect_3x20.txt --count --backend dlx",
+        "solve --pieces pentominoes --region rect_6x10.txt --count --max-solutions 1",
+        "solve classic_X1_easy.toml --face 1",
+        "solve --pieces tetrominoes --region rect_6x10.txt --use I,O,T,S,L,I,O,T,S,L,I,O,T,S,L",
+        "solve --pieces pentominoes --region rect_6x10.txt --estimate",
+        "analyze --pieces duel --region duel_board1.txt --k 3",
+        "analyze --pieces duel --region duel_board1.txt --k 3 --max-empty 1",
+        "analyze --pieces classic --region six_by_eight.txt --k 2",
+        "census --pieces classic --k 4 --cells 20 --out c20",
+        "export --pieces classic --region 2x4 --use I2,I2,I2,I2 --out dominoes.dlx",
+        "exact-cover dominoes.dlx --count",
+        "solve --pieces classic --region 2x4 --use I2,I2,I2,I2 --count",
+        "exact-cover knuth5.dlx --count",
+        "exact-cover bad_item.dlx",
+    ],
+    "formats.md": ["solve card_wrong_area.toml"],
+}
+_TIME = re.compile(r"\b\d+(?:\.\d+)? s\b")
+
+
+def _page_commands(text: str) -> list[tuple[str, str]]:
+    """A page's console commands (``$ ...``) in order, each with the output the page shows."""
+    found = []
+    for _lang, body in re.findall(r"^```(\w*)\n(.*?)^```", text, re.S | re.M):
+        lines = body.splitlines()
+        starts = [i for i, line in enumerate(lines) if line.startswith("$ ")] + [len(lines)]
+        for a, b in zip(starts, starts[1:]):
+            found.append((lines[a][2:], "\n".join(lines[a + 1:b]).strip("\n") + "\n"))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE_COMMANDS))
+def test_reference_page_commands_print_what_the_page_shows(name, tmp_path, monkeypatch):
+    import subprocess
+    from contextlib import redirect_stderr
+
+    from ubongo_cp.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    text = (DOCS / name).read_text(encoding="utf-8")
+    with redirect_stdout(io.StringIO()):
+        assert main(["examples", "--copy", "."]) == 0
+    # the files a page writes: a TOML block after its file name ("`card.toml`:"), and its printf/for lines
+    for file, body in re.findall(r"`([\w.-]+\.toml)`:\n\n```toml\n(.*?)^```", text, re.S | re.M):
+        (tmp_path / file).write_text(body)
+    wanted = REFERENCE_COMMANDS[name]
+    checker, ran = doctest.OutputChecker(), []
+    for command, shown in _page_commands(text):
+        if command.startswith(("printf ", "for ")):
+            subprocess.run(["bash", "-c", command], check=True)
+        if not command.startswith("ubongo-cp ") or command[len("ubongo-cp "):] not in wanted:
+            continue
+        out = io.StringIO()
+        with redirect_stdout(out), redirect_stderr(out):
+            main(shlex.split(command)[1:])
+        got, want = _TIME.sub("T s", out.getvalue()), _TIME.sub("T s", shown)
+        assert checker.check_output(want, got, doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE), \
+            f"{name}: $ {command}\npage:\n{shown}\ngot:\n{out.getvalue()}"
+        ran.append(command[len("ubongo-cp "):])
+    assert ran == wanted, f"{name}: examples not found on the page: {sorted(set(wanted) - set(ran))}"
 
 
 def run_page(page: Path) -> int:

@@ -15,8 +15,10 @@ from __future__ import annotations
 import doctest
 import importlib.util
 import io
+import json
 import re
 import shlex
+import textwrap
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -130,6 +132,7 @@ REFERENCE_COMMANDS = {
         "exact-cover bad_item.dlx",
     ],
     "formats.md": ["solve card_wrong_area.toml"],
+    "domino.md": ["simulate domino --replay bad.json"],
 }
 _TIME = re.compile(r"\b\d+(?:\.\d+)? s\b")
 
@@ -137,8 +140,8 @@ _TIME = re.compile(r"\b\d+(?:\.\d+)? s\b")
 def _page_commands(text: str) -> list[tuple[str, str]]:
     """A page's console commands (``$ ...``) in order, each with the output the page shows."""
     found = []
-    for _lang, body in re.findall(r"^```(\w*)\n(.*?)^```", text, re.S | re.M):
-        lines = body.splitlines()
+    for _lang, body in re.findall(r"^ *```(\w*)\n(.*?)^ *```", text, re.S | re.M):
+        lines = textwrap.dedent(body).splitlines()
         starts = [i for i, line in enumerate(lines) if line.startswith("$ ")] + [len(lines)]
         for a, b in zip(starts, starts[1:]):
             found.append((lines[a][2:], "\n".join(lines[a + 1:b]).strip("\n") + "\n"))
@@ -159,6 +162,14 @@ def test_reference_page_commands_print_what_the_page_shows(name, tmp_path, monke
     # the files a page writes: a TOML block after its file name ("`card.toml`:"), and its printf/for lines
     for file, body in re.findall(r"`([\w.-]+\.toml)`:\n\n```toml\n(.*?)^```", text, re.S | re.M):
         (tmp_path / file).write_text(body)
+    if name == "domino.md":   # bad.json: the page's recorded game (seed 11) with move 10's action made 76
+        with redirect_stdout(io.StringIO()):
+            main(["simulate", "domino", "--players", "3", "--games", "1", "--agents", "careful,greedy,lookahead",
+                  "--seed", "11", "--record", "game.json"])
+        record = json.loads((tmp_path / "game.json").read_text())
+        record["moves"][9] = {**record["moves"][9], "action": 76, "text": "attach 4-5 at end as 4|5"}
+        record["moves"][9].pop("swap_depth", None)
+        (tmp_path / "bad.json").write_text(json.dumps(record))
     wanted = REFERENCE_COMMANDS[name]
     checker, ran = doctest.OutputChecker(), []
     for command, shown in _page_commands(text):

@@ -133,6 +133,7 @@ REFERENCE_COMMANDS = {
     ],
     "formats.md": ["solve card_wrong_area.toml"],
     "domino.md": ["simulate domino --replay bad.json"],
+    "orion.md": ['orion analyze bad_game.json; echo "exit $?"'],
 }
 _TIME = re.compile(r"\b\d+(?:\.\d+)? s\b")
 
@@ -170,6 +171,12 @@ def test_reference_page_commands_print_what_the_page_shows(name, tmp_path, monke
         record["moves"][9] = {**record["moves"][9], "action": 76, "text": "attach 4-5 at end as 4|5"}
         record["moves"][9].pop("swap_depth", None)
         (tmp_path / "bad.json").write_text(json.dumps(record))
+    if name == "orion.md":    # bad_game.json: the page's game (seed 3) with move 2 laid where move 1 lies
+        with redirect_stdout(io.StringIO()):
+            main(["orion", "play", "--p0", "greedy", "--p1", "random", "--seed", "3", "--save", "game.json"])
+        record = json.loads((tmp_path / "game.json").read_text())
+        record["moves"][1] = {**record["moves"][0], "player": 1}
+        (tmp_path / "bad_game.json").write_text(json.dumps(record))
     wanted = REFERENCE_COMMANDS[name]
     checker, ran = doctest.OutputChecker(), []
     for command, shown in _page_commands(text):
@@ -178,8 +185,11 @@ def test_reference_page_commands_print_what_the_page_shows(name, tmp_path, monke
         if not command.startswith("ubongo-cp ") or command[len("ubongo-cp "):] not in wanted:
             continue
         out = io.StringIO()
+        argv, _, status = command.partition("; echo ")   # '; echo "exit $?"': the page shows the exit status
         with redirect_stdout(out), redirect_stderr(out):
-            main(shlex.split(command)[1:])
+            code = main(shlex.split(argv)[1:])
+        if status:
+            print(f"exit {code}", file=out)
         got, want = _TIME.sub("T s", out.getvalue()), _TIME.sub("T s", shown)
         assert checker.check_output(want, got, doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE), \
             f"{name}: $ {command}\npage:\n{shown}\ngot:\n{out.getvalue()}"

@@ -132,7 +132,11 @@ REFERENCE_COMMANDS = {
         "exact-cover bad_item.dlx",
     ],
     "formats.md": ["solve card_wrong_area.toml"],
-    "domino.md": ["simulate domino --replay bad.json"],
+    "domino.md": [
+        "simulate domino --replay bad.json",
+        "simulate domino --players 4 --games 1000 --agents random --seed 1 --first-player 3 --must-attach "
+        "--stall-distance free_fields --stall-ties nobody",
+    ],
     "orion.md": ['orion analyze bad_game.json; echo "exit $?"'],
 }
 _TIME = re.compile(r"\b\d+(?:\.\d+)? s\b")

@@ -34,8 +34,9 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     play.add_argument("--p0", default="greedy", help="agent of player 0: random, greedy, sat, analysis or mcts "
                       "(default greedy)")  # the names of games.orion.agents.AGENTS (a test keeps them equal)
     play.add_argument("--p1", default="random", help="agent of player 1 (default random)")
-    play.add_argument("--seed", type=int, default=0, help="seed of the layout and the agents")
-    play.add_argument("--first", type=int, choices=(0, 1), default=0, help="player who moves first")
+    play.add_argument("--seed", type=int, default=0, help="seed of the layout and the agents (default 0)")
+    play.add_argument("--first", type=int, choices=(0, 1), default=0,
+                      help="player who moves first (default 0; OD-1 lets the galaxy player choose)")
     _add_variant_arguments(play)
     play.add_argument("--save", metavar="GAME.json", help="write the game record (JSON)")
     play.add_argument("--picture", metavar="PNG", help="draw the final position (.png, .svg or .pdf)")

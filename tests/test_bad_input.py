@@ -460,6 +460,29 @@ def test_a_box_size_beyond_the_cell_limit_is_named_as_such(run_cli):
                                        "most 4300 are read)\n")
 
 
+def test_a_box_written_as_the_docs_write_sizes_is_that_box(run_cli, tmp_path, monkeypatch):
+    # The docs write "6×10"; as --region it was a file name: "6×10: file not found". The counts are the published
+    # ones (9,356 pentomino tilings of 6x10, 11,520 Soma cubes) and the same as with the letter x.
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    for pieces, box, plain in (("pentominoes", "6×10", "6x10"), ("soma", "3×3×3", "3x3x3")):
+        counts = [json.loads(run_cli("solve", "--pieces", pieces, "--region", b, "--count", "--json")[1])["count"]
+                  for b in (box, plain)]
+        assert counts == [{"pentominoes": 9356, "soma": 11520}[pieces]] * 2
+
+
+@pytest.mark.parametrize("pieces, box, form", [("pentominoes", "6,10", "ROWSxCOLS (e.g. 6x10)"),
+                                               ("pentominoes", "6x10x", "ROWSxCOLS (e.g. 6x10)"),
+                                               ("soma", "3*3*3", "LAYERSxROWSxCOLS (e.g. 3x3x3)")])
+def test_a_mistyped_box_says_how_a_box_is_written(run_cli, tmp_path, monkeypatch, pieces, box, form):
+    # It was "6,10: file not found", which does not say that a box is written with an x.
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli("solve", "--pieces", pieces, "--region", box)
+    assert (code, out, err) == (2, "", f"ubongo-cp: error: --region {box}: no such region file, nor a box: write a "
+                                       f"box of the pieces' grid as {form}\n")
+
+
 def test_census_reads_pieces_as_every_command_does(run_cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "classic").write_text("I2\n##\n")

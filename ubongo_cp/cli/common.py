@@ -521,9 +521,10 @@ def comma_names(text: str, source: str) -> list[str]:
 
 
 def box_sizes(text: str) -> tuple[int, ...] | None:
-    """The sizes of a box written ``RxC`` or ``LxRxC`` (integers, ``x`` or ``X`` between, spaces allowed
-    around them), or None for any other text. A size below 1 or over a limit is its caller's to refuse, as
-    the size it is (``3x-4``, ``3x99999999999999999999``: not a file name that is missing).
+    """The sizes of a box written ``RxC`` or ``LxRxC`` (integers, ``x``, ``X`` or ``×`` between, as the
+    documentation writes sizes, spaces allowed around them), or None for any other text. A size below 1 or
+    over a limit is its caller's to refuse, as the size it is (``3x-4``, ``3x99999999999999999999``: not a
+    file name that is missing).
 
     Raises
     ------
@@ -532,8 +533,8 @@ def box_sizes(text: str) -> tuple[int, ...] | None:
 
     Examples
     --------
-    >>> box_sizes("6x10"), box_sizes(" 3 X 3 x 3 "), box_sizes("3x-4"), box_sizes("rect.txt")
-    ((6, 10), (3, 3, 3), (3, -4), None)
+    >>> box_sizes("6x10"), box_sizes(" 3 X 3 x 3 "), box_sizes("6×10"), box_sizes("3x-4"), box_sizes("rect.txt")
+    ((6, 10), (3, 3, 3), (6, 10), (3, -4), None)
     """
     start = text.lstrip()[:1]
     if not (start in ("+", "-") or start.isdigit()):   # a file name: no pattern compiled for it
@@ -541,7 +542,7 @@ def box_sizes(text: str) -> tuple[int, ...] | None:
     import re
 
     size = r"\s*([-+]?\d+)\s*"
-    match = re.fullmatch(rf"{size}[xX]{size}(?:[xX]{size})?", text)
+    match = re.fullmatch(rf"{size}[xX×]{size}(?:[xX×]{size})?", text)
     if match is None:
         return None
     sizes = [size for size in match.groups() if size is not None]
@@ -699,6 +700,9 @@ def region_arg(text: str, piece_set, *, max_cells: int):
         if looks_like_burrtools(text):
             raise InputError(f"{text}: a BurrTools file, not a region picture: `ubongo-cp solve {text}` reads its "
                              "pieces and result")
+        if dims is None and not os.path.lexists(text) and text.lstrip()[:1].isdigit():
+            raise InputError(f"--region {shown}: no such region file, nor a box: write a box of the pieces' grid as "
+                             f"{'LAYERSxROWSxCOLS (e.g. 3x3x3)' if piece_set.grid.dim == 3 else 'ROWSxCOLS (e.g. 6x10)'}")
         return load_region(text, max_cells=max_cells)
     if len(dims) != piece_set.grid.dim:
         raise InputError(f"--region {shown}: a box of the {piece_set.grid.name} grid has {piece_set.grid.dim} sizes "

@@ -54,6 +54,21 @@ def test_a_usage_error_is_one_line(argv, fragment):
     one_line_error(done.returncode, done.stderr, fragment, "--help)")
 
 
+@pytest.mark.parametrize("argv, extras, prog", [
+    (["solve", "--pieces", "classic", "--region", "3x4", "--k", "3"], "--k", "ubongo-cp solve"),  # 3: a card
+    (["orion", "play", "--bogus"], "--bogus", "ubongo-cp orion play"),
+    (["simulate", "domino", "--bogus", "x"], "--bogus x", "ubongo-cp simulate domino"),
+])
+def test_an_unknown_option_names_the_help_of_its_command(argv, extras, prog, capsys):
+    # It said "(see ubongo-cp --help)", whose page does not list the command's options.
+    from ubongo_cp.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert (stop.value.code, capsys.readouterr().err) == (
+        2, f"{prog}: error: unrecognized arguments: {extras} (see {prog} --help)\n")
+
+
 @pytest.mark.parametrize("command", ["batch", "booklet", "cards"])
 def test_deck_commands_list_every_shipped_deck_in_their_help(command, capsys):
     from ubongo_cp.cli import main

@@ -48,8 +48,21 @@ def _parser_class() -> type[argparse.ArgumentParser]:
     class _Parser(argparse.ArgumentParser):
         """An argument parser whose usage errors are one line (the usage block is on ``--help``)."""
 
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.set_defaults(_usage_prog=self.prog)   # the innermost command parsed sets it last
+
         def error(self, message: str):
             self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+        def parse_args(self, args=None, namespace=None):
+            # argparse leaves words no parser took to the top one, which would name `ubongo-cp --help`; the
+            # command whose options they are not names its own help.
+            parsed, extras = self.parse_known_args(args, namespace)
+            if extras:
+                prog = getattr(parsed, "_usage_prog", self.prog)
+                self.exit(2, f"{prog}: error: unrecognized arguments: {' '.join(extras)} (see {prog} --help)\n")
+            return parsed
 
         def _get_formatter(self):
             # argparse sizes its formatter by shutil.get_terminal_size, importing shutil (with zlib, bz2 and

@@ -559,3 +559,19 @@ def test_a_key_after_a_blank_line_is_named_on_its_own_line(run_cli, tmp_path, co
     line = text.splitlines().index(bad_line) + 1
     code, _, err = run_cli(*[a.replace("{tmp}", str(tmp_path)) for a in command], f)
     one_line_error(code, err, f"{f}:{line}: ")
+
+
+@pytest.mark.parametrize("text, line, piece, inside", [
+    ("L3\n#.\n##\nT4\n.#\n##\n.#\n", 4, "T4", "L3"),                         # squares
+    ("% two pieces\nI2\n##\nO4\n##\n##\n\nI1\n#\n", 4, "O4", "I2"),
+    ("grid: hex\n\nI2\n# #\nI3\n# # #\n", 5, "I3", "I2"),                    # hexagons
+])
+def test_a_piece_set_without_the_blank_line_between_pieces_says_so(run_cli, tmp_path, text, line, piece, inside):
+    # It was "unknown character 'T' in a square grid", which does not say what is missing.
+    path = write(tmp_path / "mine.txt", text)
+    code, out, err = run_cli("solve", "--pieces", path, "--region", "2x3")
+    assert (code, out, err) == (2, "", f"ubongo-cp: error: {path}:{line}: piece '{piece}' starts inside the shape of "
+                                       f"piece '{inside}': a blank line must end each piece's shape, before the next "
+                                       "piece's name\n")
+    fixed = parse_pieces(text.replace(f"\n{piece}\n", f"\n\n{piece}\n"))   # with the blank line: both pieces
+    assert piece in fixed.names and inside in fixed.names

@@ -802,6 +802,11 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
             raise InputError(f"{_piece(name)} appears twice (first at line {first_seen[name]})",
                              path=path, line=name_line)
         first_seen[name] = name_line
+        for number, row in block[2:]:   # a name in a shape: the blank line before the next piece left out
+            word = row.strip()
+            if not set(word) & set(grid.text_chars) and not name_problem(word, in_file=True):
+                raise InputError(f"{_piece(word)} starts inside the shape of {_piece(name)}: a blank line must end "
+                                 "each piece's shape, before the next piece's name", path=path, line=number)
         cells = grid.parse([ln for _, ln in block[1:]], path=path, first_line=block[1][0])
         if not grid.is_connected(cells):
             raise InputError(f"{_piece(name)} is disconnected", path=path, line=name_line)

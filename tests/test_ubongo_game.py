@@ -264,8 +264,12 @@ def test_ug3_cards_in_play(deck, n, all_cards, rounds):
 
 
 def test_ug3_too_few_cards():
-    with pytest.raises(InputError, match="UG-3"):
-        UbongoState(TaskDeck(classic_frame(20), "classic"), 3)  # 27 cards needed
+    # 9 cards per player: 27 for three; a deck of 20 says so, and that every card in play (UG-3's variant) needs
+    # only one per player, which then plays 20 // 3 = 6 rounds
+    with pytest.raises(InputError, match=re.escape("side easy of the deck has 20 cards; 3 players need 27, 9 each "
+                                                   "(UG-3); with every card in play (--all-cards) they need 3")):
+        UbongoState(TaskDeck(classic_frame(20), "classic"), 3)
+    assert UbongoState(TaskDeck(classic_frame(20), "classic"), 3, all_cards=True).num_rounds == 6
     with pytest.raises(InputError, match=re.escape("side easy of the deck has 1 cards; 2 players need 2 (UG-3)")):
         UbongoState(TaskDeck(classic_frame(1), "classic"), 2, all_cards=True)  # every card, one per player
 

@@ -265,8 +265,12 @@ class UbongoState(GameState):
             n_cards = len(ids) if all_cards else CARDS_PER_PLAYER * num_players
             need = max(n_cards, num_players)  # every card is at least one card per player
             if len(ids) < need:
+                each = "" if all_cards else f", {CARDS_PER_PLAYER} each"
+                # a deck of at least a card per player can still be played with every card in play
+                instead = ("" if all_cards or len(ids) < num_players else
+                           f"; with every card in play (--all-cards) they need {num_players}")
                 raise InputError(f"side {side} of the deck has {len(ids)} cards; "
-                                 f"{num_players} players need {need} (UG-3)", path=deck.path)
+                                 f"{num_players} players need {need}{each} (UG-3){instead}", path=deck.path)
             perm = self.rng.permutation(len(ids))[:n_cards]
             perm = perm[: len(perm) // num_players * num_players]
         else:

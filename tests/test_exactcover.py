@@ -75,6 +75,9 @@ def test_every_backend_agrees_with_brute_force_on_random_matrices(case):
     ("a b\nc:1 a\n", 2, "names unknown item 'c'"),
     ("a b | x\n\na b\nb q\n", 4, "names unknown item 'q'"),
     ("a b\na a\n", 2, "names item 'a' twice"),
+    # a file written with commas, as a CSV: its items are one word
+    ("a,b,c\na,b\nc\n", 2, "names unknown item 'a,b': items are separated by spaces or tabs, not commas"),
+    ("a b c\na c\nb,c\n", 3, "names unknown item 'b,c': items are separated by spaces or tabs, not commas"),
     ("a b | x:y\na\n", 1, "only primary items take bounds"),
     ("a b | 2|x\na\n", 1, "only primary items take bounds"),
     ("a 3:2|b\na\n", 1, "bounds 3:2"),

@@ -394,7 +394,8 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
             name, colon, colour = word.partition(":")
             if name not in index:
                 _check_space(name, "item name", path, line)
-                raise InputError(f"{where} names unknown item {name!r}", path=path, line=line)
+                hint = ": items are separated by spaces or tabs, not commas" if "," in name else ""
+                raise InputError(f"{where} names unknown item {name!r}{hint}", path=path, line=line)
             i = index[name]
             if i in seen:
                 raise InputError(f"{where} names item {name!r} twice", path=path, line=line)

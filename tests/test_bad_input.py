@@ -575,3 +575,22 @@ def test_a_piece_set_without_the_blank_line_between_pieces_says_so(run_cli, tmp_
                                        "piece's name\n")
     fixed = parse_pieces(text.replace(f"\n{piece}\n", f"\n\n{piece}\n"))   # with the blank line: both pieces
     assert piece in fixed.names and inside in fixed.names
+
+
+@pytest.mark.parametrize("task, said", [
+    ('["L3 T4 O4"]', "L3 T4 O4 (not in classic): 'L3 T4 O4' is one string; write each piece as its own, "
+                     '["L3", "T4", "O4"]'),
+    ('["l3", "t4", "O4"]', "l3, t4 (not in classic); names are case-sensitive: L3, T4"),
+    ('["L3", "X4", "O4"]', "X4 (not in classic)"),                 # nothing more to say
+])
+def test_a_task_naming_pieces_as_one_string_or_in_the_wrong_case_says_so(run_cli, tmp_path, task, said):
+    # It said only "names unknown piece(s) L3 T4 O4", as if three pieces were unknown.
+    card = write(tmp_path / "c.toml", f'game = "classic"\ncard = "07"\nside = "easy"\npieces = "classic"\n'
+                                      f'region = """\n####\n####\n###.\n"""\n\n[tasks]\n1 = {task}\n')
+    code, out, err = run_cli("solve", card)
+    assert (code, out, err) == (2, "", f"ubongo-cp: error: {card}:12: task of face 1 names unknown piece(s) {said}\n")
+    fixed = task.replace(" ", '", "') if task.count(" ") == 2 and "," not in task else task.upper()
+    if "X4" not in task:   # the task as the message says to write it: the 11-cell region's one tiling
+        card.write_text(card.read_text().replace(task, fixed))
+        code, out, _ = run_cli("solve", card, "--count")
+        assert code == 0 and "face 1: L3 T4 O4\n  1 solution [" in out

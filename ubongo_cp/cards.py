@@ -341,7 +341,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         unknown = [n for n in names if n not in piece_set]
         if unknown:
             raise InputError(f"task of face {face} names unknown piece(s) {', '.join(unknown)} "
-                             f"(not in {pieces_spec})", path=where, line=line)
+                             f"(not in {pieces_spec}){_unknown_hint(unknown, piece_set)}", path=where, line=line)
         if empty > region.area:
             raise InputError(f"max_empty of face {face} is {empty}, larger than the region ({region.area} cells)",
                              path=where, line=line)
@@ -374,6 +374,19 @@ def _label(entries: Iterable[str], empty: int) -> str:
     """:meth:`CardSide.task_label` of these entries and cells that may stay empty."""
     more = f", up to {empty} cell{'s' if empty > 1 else ''} empty" if empty else ""
     return " ".join(entries) + more
+
+
+def _unknown_hint(unknown: list[str], piece_set) -> str:
+    """What a task's unknown piece names most likely meant: several pieces in one string (``["L3 T4"]``), or
+    names in the wrong case (``l3`` for ``L3``); else nothing."""
+    joined = next((n for n in unknown if len(n.split()) > 1 and all(w in piece_set for w in n.split())), None)
+    if joined is not None:
+        each = ", ".join('"' + word + '"' for word in joined.split())
+        return f": {joined!r} is one string; write each piece as its own, [{each}]"
+    folded = {name.casefold(): name for name in piece_set.names}
+    if all(n.casefold() in folded for n in unknown):
+        return f"; names are case-sensitive: {', '.join(folded[n.casefold()] for n in unknown)}"
+    return ""
 
 
 def _task_value(value, face: int, where: str | None, line: int | None) -> tuple[list[str], dict, int]:

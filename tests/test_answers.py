@@ -117,3 +117,13 @@ def test_analyze_drops_pieces_of_no_matching_subset():
 
     mono, dom, tet = Piece("M", ((0, 0),)), Piece("D", ((0, 0), (0, 1))), Piece("T", ((0, 0), (0, 1), (0, 2), (0, 3)))
     assert _usable([mono, dom, tet], 5, 2) == [True, False, True]
+
+
+def test_analyze_says_one_solution_in_the_singular(run_cli, tmp_path):
+    # The 2x2 square holds one classic piece alone: O4, in one way (the other 4-cell pieces do not fit); the
+    # summary said "(1 solutions)".
+    square = write(tmp_path / "r2x2.txt", "##\n##\n")
+    code, out, err = run_cli("analyze", "--pieces", "classic", "--region", square, "--k", "1")
+    assert code == 0, err
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("1 of ") and "area-matching 1-subsets tile the 4-cell region (1 solution) [" in last

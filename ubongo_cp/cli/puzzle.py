@@ -549,8 +549,9 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         lines += [f"{j:<{width}}  {s.count}" for j, s in zip(joined, result.subsets)]
     print("\n".join(lines))   # one write: an analysis may list thousands of subsets
     within = f", up to {args.max_empty} cell{'s' if args.max_empty > 1 else ''} empty" if args.max_empty else ""
+    total = f"{result.total_solutions} solution{'' if result.total_solutions == 1 else 's'}"
     print(f"{len(result.subsets)} of {result.matching_area} area-matching {args.k}-subsets tile the "
-          f"{region.area}-cell region{within} ({result.total_solutions} solutions) [{used}, {result.seconds:.2f} s]")
+          f"{region.area}-cell region{within} ({total}) [{used}, {result.seconds:.2f} s]")
     if "reason" in result.stats:
         print(f"nothing searched: {result.stats['reason']}")
     return 0

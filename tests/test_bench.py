@@ -752,7 +752,7 @@ def test_grid_suite_entries_are_checked_against_the_pieces_grid(tmp_path, entry,
     ("01,easy,1,1\n01,easy,2,1\n01,easy,1,2\n", 4, "task card 01 side easy face 1 is given twice (also on line 2)"),
     # a blank line and a spreadsheet's empty row before it: the lines of the file (once 4 and 2, counted by rows)
     ("\n01,easy,1,1\n,,,\n01,easy,2,1\n01,easy,1,2\n", 6, "task card 01 side easy face 1 is given twice (also on line 3)"),
-    ("01,easy,1,-3\n", 2, "count -3 of task 01 easy face 1 is below 0"),
+    ("01,easy,1,-3\n", 2, "column count: '-3' is not a count (a whole number >= 0)"),
 ])
 def test_an_expected_table_is_read_as_a_batch_table_naming_its_line(tmp_path, rows, line, message):
     head = "card_id,side,face\n" if rows.count(",") == 2 else "card_id,side,face,count\n"

@@ -267,6 +267,48 @@ unique = true
             assert solve(build_instance(card.task_pieces(face), card.region), backend="cpsat").count == 1
 
 
+def test_an_incomplete_census_is_read_with_a_warning(reference, tmp_path, run_cli):
+    # A census with a shard missing (stopped before its end, a file lost) was read without a word: generate
+    # --from-census exited 0 drawing from fewer regions than the census holds.
+    import shutil
+    import warnings
+
+    from ubongo_cp.errors import InputWarning
+
+    ref, _ = reference
+    out = tmp_path / "cz"
+    shutil.copytree(ref, out)
+    lost = out / "regions" / "n09-00000-of-00003.parquet"
+    gone = set(pd.read_parquet(lost)["region"])
+    lost.unlink()
+    said = (f"{out}: incomplete census: 1 of 6 shards missing (9 cells: 1 of 3); read without them: run "
+            "`ubongo-cp census` again with the same options to complete it")
+    whole = read_census(ref)
+    with pytest.warns(InputWarning) as caught:
+        frame = read_census(out)
+    assert [str(w.message) for w in caught] == [said]
+    expected = whole[~whole["region"].isin(gone)].reset_index(drop=True)
+    assert len(frame) == len(whole) - len(gone) and len(gone) > 0
+    pd.testing.assert_frame_equal(frame, expected)
+    with pytest.warns(InputWarning, match="incomplete census"):
+        picked = [region_text(r.cells) for r in census_regions(out, min_unique=1)]
+    assert picked == [k for k in map(region_text, (r.cells for r in census_regions(ref, min_unique=1)))
+                      if k not in gone]
+    # the command line says it in one line, and goes on with the regions there are
+    (tmp_path / "deck.toml").write_text('game = "census-test"\npieces = "classic"\ncards = 1\n[[sides]]\n'
+                                        'name = "a"\npieces_per_task = 3\nfaces = 4\nmax_rows = 4\n'
+                                        'max_cols = 4\ncells = [9, 9]\nunique = true\n')
+    code, _, err = run_cli("generate", "--spec", tmp_path / "deck.toml", "--out", tmp_path / "g", "--from-census",
+                           out, "--no-progress")
+    assert code == 0 and err == f"ubongo-cp: {said}\n"
+    # census run again with the same options completes it: no warning, the reference's rows
+    assert (census(out, per_subset=True).ran, census(out, per_subset=True).ran) == (1, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pd.testing.assert_frame_equal(read_census(out), whole)
+        assert census_regions(ref, min_unique=1) == census_regions(out, min_unique=1)
+
+
 def test_refuses_a_census_of_other_parameters(reference, tmp_path):
     ref, _ = reference
     for change, what in [({"k": 2}, "k: 3, asked 2"), ({"box": (4, 5)}, "box"), ({"per_subset": False}, "per_subset"),

@@ -230,7 +230,10 @@ def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: 
         job count or interruptions produced them); the finished shards only,
         if the census is not complete. Integer columns keep their Parquet
         widths (int8 ... int64), ``region`` and ``pieces`` are str,
-        ``unique_sets`` a list of str.
+        ``unique_sets`` a list of str. An incomplete census (shards of its
+        plan missing) is read so too, and said in an
+        :class:`~ubongo_cp.errors.InputWarning` naming how many shards of
+        which sizes are missing.
 
     Raises
     ------
@@ -250,6 +253,7 @@ def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: 
     key = TABLES[table]
     wanted = None if columns is None else list(dict.fromkeys([*key, *columns]))
     files = sorted(str(p) for p in (Path(out_dir) / table).glob("n*.parquet"))
+    _warn_if_incomplete(out_dir, manifest, table)
     damaged = ("a damaged shard (not a whole Parquet file of this table); run the census again to compute it "
                "again")
     for f in files:
@@ -269,6 +273,29 @@ def read_census(out_dir: str | os.PathLike, table: str = "regions", *, columns: 
     if "unique_sets" in frame:  # pyarrow gives numpy arrays; lists compare and print plainly
         frame["unique_sets"] = frame["unique_sets"].map(list)
     return frame.sort_values(key, kind="stable").reset_index(drop=True)
+
+
+def _warn_if_incomplete(out_dir: str | os.PathLike, manifest: dict, table: str) -> None:
+    """Say, in one :class:`~ubongo_cp.errors.InputWarning`, which shards of the manifest's plan ``table`` lacks
+    (a census stopped before its end, a shard file lost): the rows read are those of the finished shards."""
+    import warnings
+
+    from ..errors import InputWarning
+
+    folder = Path(out_dir) / table
+    missing: dict[int, tuple[int, int]] = {}
+    for n, entry in sorted(manifest["plan"].items(), key=lambda item: int(item[0])):
+        count = entry["shards"]
+        lost = sum(1 for i in range(count) if not (folder / _shard_name(int(n), i, count)).exists())
+        if lost:
+            missing[int(n)] = (lost, count)
+    if not missing:
+        return
+    total = sum(entry["shards"] for entry in manifest["plan"].values())
+    detail = ", ".join(f"{n} cells: {lost} of {count}" for n, (lost, count) in missing.items())
+    warnings.warn(InputWarning(f"incomplete census: {sum(lost for lost, _ in missing.values())} of {total} shards "
+                               f"missing ({detail}); read without them: run `ubongo-cp census` again with the "
+                               "same options to complete it", path=out_dir), stacklevel=3)
 
 
 def census_regions(out_dir: str | os.PathLike, min_unique: int = CARD_UNIQUE, *,

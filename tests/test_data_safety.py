@@ -962,3 +962,40 @@ def test_the_single_file_writers_of_the_python_api_keep_a_file_of_yours(writer, 
     assert first and first != users
     write(ours)   # its own earlier output (for a card: any card side) replaced
     assert ours.exists() and listing(tmp_path / "ours") == [name]
+
+
+def test_a_dataset_folder_is_refused_to_another_command(run_cli, tmp_path):
+    # `generate --out` into a batch's results folder and `batch --out` into a census folder both went on: the
+    # deck's cards, the batch's tables and the census's shards ended up in one folder, each command's record
+    # beside the other's. A folder holding one command's output is now refused to the others, naming both.
+    deck = _deck(tmp_path / "deck", "classic")
+    design = tmp_path / "design"
+    design.mkdir()
+    (design / "p.txt").write_text("M\n#\n\nD\n##\n")
+    (design / "deck.toml").write_text('game = "bars"\npieces = "p.txt"\ncards = 1\n[[sides]]\nname = "s"\n'
+                                      'pieces_per_task = 2\nfaces = 1\nmax_rows = 1\nmax_cols = 3\n'
+                                      'max_solutions = 2\nattempts = 20\n')
+    folders = {"generate": tmp_path / "g", "batch": tmp_path / "b", "census": tmp_path / "c"}
+    argv = {"generate": ["generate", "--spec", design / "deck.toml", "--seed", "1", "--out"],
+            "batch": ["batch", deck, "--out"],
+            "census": ["census", "--pieces", "classic", "--k", "2", "--cells", "6", "--jobs", "1", "--out"]}
+    for command, folder in folders.items():
+        code, _, err = run_cli(*argv[command], folder, "--no-progress")
+        assert code == 0, err
+
+    def contents(folder):
+        return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+    for command, into in [("generate", "batch"), ("batch", "census"), ("census", "batch"), ("batch", "generate")]:
+        folder = folders[into]
+        before = contents(folder)
+        code, out, err = run_cli(*argv[command], folder, "--no-progress")
+        assert (code, out) == (2, "") and err == (f"ubongo-cp: error: {folder}: holds the output of `ubongo-cp "
+                                                  f"{into}`; `ubongo-cp {command}` writes into a folder of its "
+                                                  "own: choose another (new or empty) folder\n"), (command, err)
+        assert contents(folder) == before
+    for command, folder in folders.items():   # the same command goes on in its own folder
+        code, _, err = run_cli(*argv[command], folder, "--no-progress")
+        assert code == 0, err
+    assert listing(folders["batch"]) == ["cards.csv", "cards.parquet", "summary.md", "tasks.csv", "tasks.jsonl",
+                                         "tasks.parquet"]

@@ -20,6 +20,11 @@ A command that writes several files into a folder (``batch --out``,
 - **One source per folder.** A folder that holds a command's output made
   from one source (e.g. the tables of one deck) refuses the same command
   run on another source, instead of mixing the two or keeping only the last.
+- **One command per folder, for datasets.** The commands whose output is
+  a whole folder (:data:`OWN_FOLDER`: ``generate``, ``batch``, ``census``,
+  ``bench``) refuse a folder holding another one's output: a deck, a
+  batch's tables and a census do not share a folder. Other commands (the
+  pictures of ``booklet --png``) may write beside them.
 - **Edits are kept.** For the files a command names as ``guarded`` (cards,
   pictures, tables: what a user may open and change), the record holds a
   SHA-256 of what the command wrote; one changed since is neither replaced
@@ -50,10 +55,13 @@ from typing import Any, Callable, Iterable
 
 from .errors import InputError
 
-__all__ = ["OutputFolder", "MARKER", "GUARDED_BYTES", "folder_journal"]
+__all__ = ["OutputFolder", "MARKER", "GUARDED_BYTES", "OWN_FOLDER", "folder_journal"]
 
 #: The file in an output folder recording which command wrote which files there.
 MARKER = ".ubongo-cp.json"
+
+#: The commands whose output is a folder of their own: one refuses a folder holding another one's output.
+OWN_FOLDER = frozenset({"generate", "batch", "census", "bench"})
 
 _FORMAT = 1
 
@@ -105,8 +113,9 @@ class OutputFolder:
     ------
     InputError
         On entry: ``path`` is a file or cannot be created, another run holds
-        the lock, or the folder holds this command's output from another
-        source.
+        the lock, the folder holds this command's output from another
+        source, or (for a command of :data:`OWN_FOLDER`) another such
+        command's output.
     """
 
     def __init__(self, path: str | os.PathLike, command: str, *, source: str | None = None,
@@ -261,6 +270,12 @@ class OutputFolder:
             raise InputError("not a record of files written by ubongo-cp; remove it or choose another folder",
                              path=marker_path)
         self._marker = {"format": _FORMAT, "commands": dict(commands or {})}
+        if self.command in OWN_FOLDER:
+            owner = next((c for c, e in sorted(self._marker["commands"].items()) if c != self.command
+                          and c in OWN_FOLDER and isinstance(e, dict) and e.get("files")), None)
+            if owner is not None:
+                raise InputError(f"holds the output of `ubongo-cp {owner}`; `ubongo-cp {self.command}` writes into "
+                                 "a folder of its own: choose another (new or empty) folder", path=self.path)
         entry = self._marker["commands"].get(self.command)
         self._had_entry = entry is not None
         if entry is None:

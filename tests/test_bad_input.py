@@ -8,6 +8,7 @@ parses or raises InputError.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -253,6 +254,42 @@ def test_region_file_with_a_byte_order_mark_is_read(tmp_path):
 def test_card_with_use_says_what_to_do(run_cli):
     code, _, err = run_cli("solve", str(Path(EXAMPLES) / "classic_X1_easy.toml"), "--use", "I2")
     assert code == 2 and "--use goes with --pieces/--region; with a card file, pick a task with --face" in err
+
+
+@pytest.mark.parametrize("command", ["solve", "export"])
+def test_use_takes_names_separated_by_spaces_as_by_commas(run_cli, tmp_path, command):
+    # `--use I2 I2 I2 I2` is `--use I2,I2,I2,I2`: the four dominoes tile the 2x4 box in 5 ways (a column or two
+    # stacked rows at each end: Fibonacci F(5) = 5, UP-2), and export writes the same file either way.
+    if command == "solve":
+        runs = [run_cli("solve", "--pieces", "classic", "--region", "2x4", "--use", *use, "--count", "--json")
+                for use in (["I2", "I2", "I2", "I2"], ["I2,I2", "I2, I2"], ["I2,I2,I2,I2"])]
+        assert [(code, json.loads(out)["count"]) for code, out, _ in runs] == [(0, 5)] * 3
+    else:
+        for name, use in (("spaces", ["I2", "I2", "I2", "I2"]), ("commas", ["I2,I2,I2,I2"])):
+            code, _, _ = run_cli("export", "--pieces", "classic", "--region", "2x4", "--use", *use,
+                                 "--out", str(tmp_path / f"{name}.dlx"))
+            assert code == 0
+        assert (tmp_path / "spaces.dlx").read_text() == (tmp_path / "commas.dlx").read_text()
+
+
+@pytest.mark.parametrize("command", ["solve", "export"])
+def test_a_card_file_after_use_is_refused_in_one_line_not_taken_for_a_piece(run_cli, command):
+    # `--use` takes every word up to the next option, so a card written after it would be read as a piece name.
+    card = str(Path(EXAMPLES) / "classic_X1_easy.toml")
+    out = ["--out", "x.dlx"] if command == "export" else []
+    one_line_error(*run_cli(command, "--use", "L3,T4", card, "--face", "1", *out)[::2],
+                   f"--use takes piece names, and {card} is a file", "not with a card or puzzle file")
+    one_line_error(*run_cli(command, "--use", "L3", "T4", card, *out)[::2], card)
+
+
+def test_a_card_file_still_goes_before_or_after_the_options(run_cli):
+    card = str(Path(EXAMPLES) / "classic_X1_easy.toml")
+    first = run_cli("solve", card, "--face", "1", "--json")
+    last = run_cli("solve", "--face", "1", "--json", card)
+    assert first[0] == last[0] == 0
+    first_task, last_task = json.loads(first[1]), json.loads(last[1])
+    del first_task["stats"], last_task["stats"]          # its times differ
+    assert first_task == last_task and first_task["face"] == 1 and first_task["count"] == 1
 
 
 def test_a_card_whose_pieces_name_a_directory_says_so(run_cli, tmp_path):

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ..executors import Executor
 
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
-           "executor_from", "piece_names_arg", "add_progress_argument",
+           "executor_from", "piece_names_arg", "add_use_argument", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
            "add_split_arguments", "split_from", "check_orientations", "check_table_out", "check_plot_out", "check_pdf_out",
            "add_games_out", "games_journal", "resumable",
@@ -488,6 +488,29 @@ def confirmed(yes: bool) -> Iterator[None]:
         if yes:
             raise
         raise UbongoError(f"{exc}; give a smaller job, or add --yes to run it anyway") from None
+
+
+#: How a card side or a BurrTools file is named (``solve``'s and ``export``'s positional file): such a word is no
+#: piece name.
+_PUZZLE_FILE_ENDS = (".toml", ".xmpuzzle")
+
+
+class _UseNames(argparse.Action):
+    """``--use``: one or more words of piece names, each separated from the next by commas or spaces
+    (``--use L3 T4 O4``, ``--use L3,T4,O4``), kept as one text for :func:`piece_names_arg`. A word naming a card or
+    puzzle file (the command's positional file, taken by ``--use`` when written after it) is refused in one line."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        for word in values:
+            if word.lower().endswith(_PUZZLE_FILE_ENDS) or (os.sep in word or "/" in word) and os.path.isfile(word):
+                raise InputError(f"--use takes piece names, and {word} is a file: --use goes with "
+                                 "--pieces/--region, not with a card or puzzle file")
+        setattr(namespace, self.dest, " ".join(values))
+
+
+def add_use_argument(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """Add ``--use`` (the pieces of ``--pieces`` to use; see :class:`_UseNames`) to ``parser``."""
+    parser.add_argument("--use", nargs="+", action=_UseNames, metavar="NAMES", help=help_text)
 
 
 def piece_names_arg(text: str, *, source: str = "--use") -> list[str]:

@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..io import KNUTH_SUFFIXES
 from ..shipped import SHIPPED_PIECE_SETS
 from .common import (PIECES_HELP, add_allow_pieces_argument, add_puzzle_arguments, card_task, looks_like_burrtools,
-                     only_with, output_kinds, pieces_task, puzzle_instance)
+                     only_with, output_kinds, pieces_task, puzzle_instance, add_use_argument)
 
 __all__ = ["add_parsers", "is_xmpuzzle", "xmpuzzle_task", "export_format"]
 
@@ -74,7 +74,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--face", type=int, help="with a card: the die face whose task to write")
     p.add_argument("--pieces", help=PIECES_HELP.format(", ".join(SHIPPED_PIECE_SETS)))
     p.add_argument("--region", help="region file, or ROWSxCOLS for a box of the pieces' grid (as for solve)")
-    p.add_argument("--use", help="with --pieces: the pieces to use, as for solve (e.g. T4:0-2,L4:1-3,I2)")
+    add_use_argument(p, "with --pieces: the pieces to use, as for solve (e.g. T4:0-2,L4:1-3,I2 or L3 T4 O4)")
     add_puzzle_arguments(p)
     p.add_argument("--out", required=True,
                    help="output file: .xmpuzzle (BurrTools), .dlx or .xcc (Knuth), .cnf (DIMACS)")

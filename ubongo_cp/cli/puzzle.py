@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..shipped import SHIPPED_PIECE_SETS
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_names
 from ..status import Status
-from .common import (json_dumps, add_allow_pieces_argument, add_estimate_argument, add_max_cells_argument,
+from .common import (json_dumps, add_allow_pieces_argument, add_use_argument, add_estimate_argument, add_max_cells_argument,
                      add_orientations_argument, add_puzzle_arguments, add_split_arguments, card_task,
                      check_max_empty, check_orientations, ignored, only_with, pieces_arg, pieces_task,
                      print_estimate, puzzle_instance, region_arg, split_from, PIECES_HELP)
@@ -42,8 +42,8 @@ def _add_solve(sub) -> None:
     p.add_argument("--pieces", help=PIECES_HELP.format(", ".join(SHIPPED_PIECE_SETS)))
     p.add_argument("--region", help="region file (squares: '#' cell, '.' empty; a 'grid:' line names another grid), "
                                     "or ROWSxCOLS for a box of the pieces' grid (e.g. 6x10)")
-    p.add_argument("--use", help="comma-separated piece names to use (default: every piece in the set); NAME:LO-HI "
-                                 "uses between LO and HI pieces of that shape, e.g. T4:0-2,L4:1-3,I2")
+    add_use_argument(p, "piece names to use, separated by commas or spaces (default: every piece in the set); "
+                        "NAME:LO-HI uses between LO and HI pieces of that shape, e.g. T4:0-2,L4:1-3,I2")
     p.add_argument("--face", type=int, help="with a card: only this die face")
     add_puzzle_arguments(p)
     p.add_argument("--count", action="store_true", help="count all solutions")

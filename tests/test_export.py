@@ -136,6 +136,27 @@ def test_cnf_of_an_unsolvable_task_is_unsatisfiable(run_cli, tmp_path):
     assert _dlx_count(run_cli, tmp_path / "none.dlx") == 0
 
 
+@pytest.mark.parametrize("name", ["mismatch.xmpuzzle", "mismatch.dlx", "mismatch.cnf"])
+def test_a_puzzle_whose_pieces_cannot_fill_the_region_is_written_with_a_warning(run_cli, tmp_path, name):
+    # Pieces of 3 and 2 cells (5) for a 2x3 region (6 cells): no tiling can exist (UP-4). The file is written as
+    # asked, and one line says so, as solve reports it on the same puzzle.
+    (tmp_path / "mine.txt").write_text("A\n###\n\nB\n##\n")
+    (tmp_path / "board.txt").write_text("###\n###\n")
+    (tmp_path / "fits.txt").write_text("###\n##.\n")
+    task = ("--pieces", tmp_path / "mine.txt", "--region", tmp_path / "board.txt")
+    code, _, err = run_cli("export", *task, "--out", tmp_path / name)
+    assert code == 0 and (tmp_path / name).exists(), err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "area mismatch: pieces cover 5 cells, region has 6" in lines[0], err
+    assert str(tmp_path / name) in lines[0]
+    said = json.loads(run_cli("solve", *task, "--json")[1])["stats"]["reason"]
+    assert said in lines[0]
+    # pieces that cover the region's 5 cells: no word
+    code, _, err = run_cli("export", "--pieces", tmp_path / "mine.txt", "--region", tmp_path / "fits.txt",
+                           "--out", tmp_path / name)
+    assert code == 0 and err == ""
+
+
 def test_format_option_and_other_names(run_cli, tmp_path):
     out = tmp_path / "task.txt"
     code, _, err = run_cli("export", CARD, "--face", "1", "--out", out, "--format", "dlx", "--no-colours")

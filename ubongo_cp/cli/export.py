@@ -104,6 +104,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     piece_set, pieces, region, ranges = pieces_task(args, max_cells=args.max_cells)
     instance = puzzle_instance(args, pieces, region, ranges)   # the options checked as solve checks them
     title = f"pieces {args.pieces}, region {args.region}"
+    _warn_unsolvable(instance, title, args.out)
     if fmt == "xmpuzzle":
         _burrtools_can_take(instance.mode, bool(args.max_empty), "the puzzle", path=None)
         from ..burrtools import write_xmpuzzle
@@ -115,6 +116,20 @@ def _cmd_export(args: argparse.Namespace) -> int:
               f"{region.area}-cell result")
         return 0
     return _write_solver_file(args.out, fmt, instance, title)
+
+
+def _warn_unsolvable(instance, title: str, out: str) -> None:
+    """Warn, in one line, that the puzzle written to ``out`` has no solution, for the reason ``solve`` gives
+    without a search (:meth:`~ubongo_cp.cover.ExactCoverInstance.precheck`: the pieces' area against the region's,
+    UP-4, and the like); the file is still written, as asked."""
+    reason = instance.precheck()
+    if reason:
+        import warnings
+
+        from ..errors import InputWarning
+
+        warnings.warn(InputWarning(f"{title}: no solution ({reason}); {out} is written all the same, and "
+                                   "solving it finds none"), stacklevel=2)
 
 
 def _colours(names, pieces) -> dict:

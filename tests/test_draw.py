@@ -156,6 +156,25 @@ def test_examples_names_what_it_cannot_draw_in_words(name, kind, run_cli, tmp_pa
     assert not (tmp_path / "x.svg").exists()
 
 
+def test_examples_given_a_file_of_ones_own_points_to_solve_draw(run_cli, tmp_path, monkeypatch):
+    # `examples mycard/c1.toml --draw c.svg` listed the shipped items only; the name is a file of the user's, and
+    # the one line now gives the command that draws it, which runs as said.
+    from conftest import one_line_error
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mycard").mkdir()
+    (tmp_path / "mycard" / "c1.toml").write_text((PUZZLES / "examples" / "classic_X1_easy.toml").read_text())
+    (tmp_path / "mycard" / "r.txt").write_text("###\n")
+    code, _, err = run_cli("examples", "mycard/c1.toml", "--draw", "c.svg")
+    one_line_error(code, err, "mycard/c1.toml is a file", "`ubongo-cp solve mycard/c1.toml --draw c.svg`")
+    assert not (tmp_path / "c.svg").exists()
+    hint = err.split("`")[1].split()[1:]
+    assert run_cli(*hint)[0] == 0 and (tmp_path / "c.svg").read_text().startswith("<?xml")
+    one_line_error(*run_cli("examples", "mycard/r.txt")[::2], "`ubongo-cp solve --pieces SET --region mycard/r.txt "
+                                                               "--draw FILE.svg`")
+    one_line_error(*run_cli("examples", "mycard/none.toml")[::2], "no shipped item is called 'mycard/none.toml'")
+
+
 def test_names_are_drawn_as_written_not_as_math(run_cli, tmp_path):
     # Matplotlib reads "$...$" as mathtext: a piece named "$\badcommand$" made every drawing fail, and "$^$" too.
     # Names are drawn as written, in the solution picture and on card pages.

@@ -8,6 +8,7 @@ no checkout beside it, so this is how its user finds them.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 __all__ = ["add_parsers", "pieces_text"]
@@ -127,6 +128,37 @@ def _draw(example, path: str) -> None:
     save_figure(fig, path)
 
 
+def _find(name: str, draw: str | None):
+    """The shipped item ``name`` (:func:`ubongo_cp.shipped.find_example`); for a name that is no shipped item but
+    a file of the user's, the error says which command reads that file (``solve FILE --draw``).
+
+    Raises
+    ------
+    InputError
+        For a name no shipped item has.
+    """
+    from ..errors import InputError
+    from ..shipped import find_example
+
+    try:
+        return find_example(name)
+    except InputError as exc:
+        if not os.path.isfile(name):
+            raise
+        import shlex
+
+        from .export import is_xmpuzzle
+
+        shown, picture = shlex.quote(name), shlex.quote(draw or "FILE.svg")
+        if name.lower().endswith(".toml") or is_xmpuzzle(name):
+            how = f"`ubongo-cp solve {shown} --draw {picture}` solves it and draws the solutions"
+        else:
+            how = (f"as a region, `ubongo-cp solve --pieces SET --region {shown} --draw {picture}` solves and draws "
+                   "it")
+        raise InputError(f"{name} is a file of yours, not a shipped item: {how} (`ubongo-cp examples` lists the "
+                         "shipped items)") from exc
+
+
 def _cmd_examples(args: argparse.Namespace) -> int:
     from ..errors import InputError
 
@@ -140,7 +172,7 @@ def _cmd_examples(args: argparse.Namespace) -> int:
 
 def _examples(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..shipped import EXAMPLES, copy_example, copy_examples, find_example, is_unchanged_copy
+    from ..shipped import EXAMPLES, copy_example, copy_examples, is_unchanged_copy
 
     if args.name is None:
         if args.draw:
@@ -165,7 +197,7 @@ def _examples(args: argparse.Namespace) -> int:
         print("\n`ubongo-cp examples NAME` shows one; `--copy DIR` copies it (without NAME: every card side and "
               "region and the designer's deck); `--draw FILE.svg` draws a piece set, region or card side.")
         return 0
-    example = find_example(args.name)
+    example = _find(args.name, args.draw)
     if args.copy:
         unchanged = is_unchanged_copy(example, args.copy)
         target = copy_example(example, args.copy)

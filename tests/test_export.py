@@ -157,6 +157,20 @@ def test_a_puzzle_whose_pieces_cannot_fill_the_region_is_written_with_a_warning(
     assert code == 0 and err == ""
 
 
+@pytest.mark.parametrize("name", ["nowhere.xmpuzzle", "nowhere.dlx", "nowhere.cnf"])
+def test_a_card_task_that_cannot_be_solved_is_written_with_a_warning(run_cli, tmp_path, name):
+    # The region's 7 cells match O4 + I3, but every 2x2 block of it misses a cell of the middle column: O4 fits
+    # nowhere. The card reads; its export says what solve says of the task.
+    card = tmp_path / "c.toml"
+    card.write_text('game = "classic"\ncard = "Z9"\nside = "easy"\npieces = "classic"\n'
+                    'region = """\n#.#\n###\n#.#\n"""\n\n[tasks]\n1 = ["O4", "I3"]\n')
+    code, _, err = run_cli("export", card, "--face", "1", "--out", tmp_path / name)
+    assert code == 0 and (tmp_path / name).exists(), err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "piece O4 fits nowhere in the region" in lines[0] and str(card) in lines[0], err
+    assert "piece O4 fits nowhere in the region" in run_cli("solve", card, "--face", "1")[1]
+
+
 def test_format_option_and_other_names(run_cli, tmp_path):
     out = tmp_path / "task.txt"
     code, _, err = run_cli("export", CARD, "--face", "1", "--out", out, "--format", "dlx", "--no-colours")

@@ -146,13 +146,15 @@ def _export_card(args: argparse.Namespace, fmt: str) -> int:
     card = card_task(args, load_card(args.card, max_cells=args.max_cells))
     pieces = card.task_pieces(args.face)
     title = f"card {card.card_id} side {card.side}, face {args.face}"
-    if fmt != "xmpuzzle":
-        from ..cover import task_instance
+    from ..cover import task_instance
 
-        return _write_solver_file(args.out, fmt, task_instance(card, args.face),
-                                  f"{title}: {card.task_label(args.face)} ({args.card})")
+    if fmt != "xmpuzzle":
+        instance = task_instance(card, args.face)
+        _warn_unsolvable(instance, f"{title} ({args.card})", args.out)
+        return _write_solver_file(args.out, fmt, instance, f"{title}: {card.task_label(args.face)} ({args.card})")
     _burrtools_can_take(card.orientations, bool(card.max_empty.get(args.face)),
                         f"card {card.card_id} side {card.side} face {args.face}", path=args.card)
+    _warn_unsolvable(task_instance(card, args.face), f"{title} ({args.card})", args.out)
     colours = None if args.no_colours else _colours(card.piece_set.names, pieces)
     from ..burrtools import write_xmpuzzle
 

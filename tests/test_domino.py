@@ -892,6 +892,27 @@ def test_cli_through_main(capsys):
     assert main(["simulate", "domino", "--agents", "x,y"]) == 2
 
 
+def test_cli_header_names_the_rule_settings_that_differ_from_the_defaults(tmp_path, capsys):
+    # Saved output tells a run with other rule settings from a default one: its header line names each
+    # setting as given, with its rule (DN-4 attaching, DN-12 stalls), and its journal records them.
+    import json
+
+    from ubongo_cp.cli import main
+
+    base = ["simulate", "domino", "--games", "3", "--players", "2", "--no-progress"]
+    assert main(base) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "3 games, 2 players, agents random,random"
+    out = tmp_path / "g.csv"
+    assert main([*base, "--must-attach", "--stall-ties", "nobody", "--max-rounds", "50", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "3 games, 2 players, agents random,random; rules: --must-attach (DN-4), --stall-ties nobody (DN-12), "
+        "--max-rounds 50")
+    with open(tmp_path / "g.jsonl") as fh:
+        settings = json.loads(fh.readline())["options"]["settings"]
+    assert (settings["may_decline"], settings["stall_ties"], settings["max_rounds"]) == (False, "nobody", 50)
+    assert (settings["eliminated_field_free"], settings["stall_distance"]) == (True, "fields")
+
+
 def test_cli_games_without_a_winner_say_n_a_for_the_seat_test(capsys):
     # --max-rounds 1: every game hits the engine's round bound, nobody wins: no chi-square to compute.
     assert _cli(["domino", "--games", "4", "--max-rounds", "1", "--no-progress"]) == 0

@@ -347,7 +347,7 @@ def test_cli_duel(tmp_path, capsys):
                                  "--seed", "7"])
     assert args.func(args) == 0
     out = capsys.readouterr().out
-    assert "50 Duel matches, side A, handicap, orange fields 3 4, seed 7" in out
+    assert "50 Duel matches, side A, seed 7, tasks: " in out and "; rules: --handicap (UD-7)\n" in out
     table = pd.read_csv(tmp_path / "m.csv")
     expected = simulate_duel(duel_frame(), 50, 1.2, 0.8, 7, handicap=True)
     assert table["winner"].tolist() == expected["winner"].tolist() and table["handicap"].all()
@@ -382,7 +382,8 @@ def test_cli_duel_orange_fields_are_a_set(tmp_path, monkeypatch, capsys):
     base = ["simulate", "duel", "--games", "40", "--synthetic", "--skill-b", "0.7", "--handicap", "--no-progress"]
     assert main([*base, "--orange", "3", "4"]) == 0
     want = capsys.readouterr().out
-    assert want.startswith("40 Duel matches, side A, handicap, orange fields 3 4, seed 0, tasks: synthetic deck\n")
+    # 3 4 is the default board: the header names only the setting that differs from the defaults.
+    assert want.startswith("40 Duel matches, side A, seed 0, tasks: synthetic deck; rules: --handicap (UD-7)\n")
     assert main([*base, "--orange", "4", "3", "3", "--out", "t.csv"]) == 0
     assert capsys.readouterr().out == want + "\nwrote t.csv (40 rows)\n"
     assert main([*base, "--orange", "3", "4", "--out", "t.csv"]) == 0

@@ -11,7 +11,7 @@ from ..errors import InputError
 
 from .common import (show_bar, add_executor_arguments, add_games_out, add_progress_argument, check_plot_out,
                      check_table_out, comma_names, executor_from, games_journal, notify, only_with, output_kinds,
-                     resumable)
+                     resumable, rule_settings, rule_settings_text)
 
 __all__ = ["add_parsers", "run_simulate_domino"]
 
@@ -75,6 +75,9 @@ def add_parsers(simulate_subparsers) -> None:
               "near", note=True)
     only_with(p, "--rotate-seats", lambda a: len(set(_agent_names(a.agents))) > 1,
               "has no effect when every seat plays the same agent", note=True)
+    rule_settings(p, {"domino_set": "DN-1", "first_player": "DN-1", "must_attach": "DN-4",
+                      "eliminated_field_blocked": "DN-11", "all_out_winner": "DN-11", "stall_ties": "DN-12",
+                      "stall_distance": "DN-12", "max_rounds": None})
     p.set_defaults(func=run_simulate_domino,
                    simulation_defaults={name: p.get_default(name) for name in _SIMULATION_OPTIONS})
 
@@ -134,7 +137,9 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
     with executor_from(args) as executor, resumable(journal):
         df = simulate(agents, args.games, seed=args.seed, settings=settings, rotate_seats=args.rotate_seats,
                       progress=show_bar(args), executor=executor, journal=journal, notify=notify)
-    print(summary_text(df))
+    header, rest = summary_text(df).split("\n", 1)   # the run's header line, then the tables
+    print(header + rule_settings_text(args))
+    print(rest)
     if args.out:
         from ..io import write_table
 

@@ -10,7 +10,8 @@ import math
 
 from ..errors import InputError
 from .common import (show_bar, add_executor_arguments, add_games_out, add_progress_argument, check_plot_out,
-                     check_table_out, executor_from, games_journal, notify, only_with, resumable)
+                     check_table_out, executor_from, games_journal, notify, only_with, resumable, rule_settings,
+                     rule_settings_text)
 
 __all__ = ["add_parsers"]
 
@@ -47,6 +48,7 @@ def add_parsers(sub):
                    help="seconds a solver needs to move and take gems, which must also fit before the timer "
                         "runs out (UG-7; default 0)")
     _common(p, "classic")
+    rule_settings(p, {"all_cards": "UG-3", "timer": "UG-4", "move_time": "UG-7"})
     p.set_defaults(func=_run_ubongo)
 
     d = simulate_subparsers.add_parser(
@@ -77,6 +79,7 @@ def add_parsers(sub):
     only_with(d, "--handicap", lambda a: not a.sweep, "has no effect with --sweep, which plays every setting "
                                                        "with and without the handicap", note=True)
     _common(d, "duel")
+    rule_settings(d, {"handicap": "UD-7", "orange": "UD-7"})
     d.set_defaults(func=_run_duel)
     return simulate_subparsers
 
@@ -206,8 +209,8 @@ def _run_ubongo(args) -> int:
                                 move_time=args.move_time, model=_model(args), executor=executor,
                                 progress=show_bar(args), journal=journal, notify=notify)
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
-    move = f", move time {args.move_time:g} s" if args.move_time else ""
-    print(f"{args.games} gem games, {args.players} players, {args.side} side{move}, seed {args.seed}, tasks: {src}")
+    print(f"{args.games} gem games, {args.players} players, {args.side} side, seed {args.seed}, tasks: {src}"
+          + rule_settings_text(args))
     with pd.option_context("display.width", 120, "display.precision", 3):
         for by in (["strategy"], ["skill"], ["strategy", "skill"]):
             if by == ["strategy", "skill"] and (table["strategy"].nunique() == 1 or table["skill"].nunique() == 1):
@@ -245,8 +248,7 @@ def _run_duel(args) -> int:
                               handicap=args.handicap, orange_fields=args.orange, model=_model(args),
                               executor=executor, progress=show_bar(args), journal=journal, notify=notify)
     src = "synthetic deck" if args.synthetic else (deck.path or "deck")
-    mode = f"handicap, orange fields {' '.join(map(str, args.orange))}" if args.handicap else "normal rules"
-    print(f"{args.games} Duel matches, side {args.side}, {mode}, seed {args.seed}, tasks: {src}")
+    print(f"{args.games} Duel matches, side {args.side}, seed {args.seed}, tasks: {src}" + rule_settings_text(args))
     with pd.option_context("display.width", 120, "display.precision", 3):
         print(summarise_duel(table).to_string())
         print()

@@ -367,6 +367,27 @@ def test_a_journal_of_another_deck_names_both_decks_in_words(game, tmp_path, mon
     assert "resuming from s.jsonl: 3 game(s)" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("game", ["ubongo", "duel"])
+def test_a_shipped_deck_is_named_by_its_short_name_wherever_the_command_runs(game, tmp_path, monkeypatch, capsys):
+    # Run outside the project, the shipped deck was named by its full path inside the installed package, in the
+    # run's header and in a journal's refusal; the commands name it by the short name they take.
+    from ubongo_cp.games.journal import deck_option
+    from ubongo_cp.games.tasks import as_deck
+    from ubongo_cp.shipped import deck_tasks_path
+
+    name = "classic" if game == "ubongo" else "duel"
+    monkeypatch.chdir(tmp_path)
+    argv = ["simulate", game, "--games", "2", "--no-progress", "--out", "s.csv"]
+    if game == "ubongo":
+        argv += ["--players", "2"]
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(f", tasks: shipped {name}")
+    digest = deck_option(as_deck(deck_tasks_path(name), name))["digest"]   # the shipped table, read on its own
+    assert main([*argv, "--synthetic"]) == 2
+    err = capsys.readouterr().err
+    assert f"(deck shipped {name} ({digest}), now synthetic (" in err and str(deck_tasks_path(name)) not in err
+
+
 def test_a_tile_set_file_of_the_seed_sets_tiles_is_the_seed_variant(tmp_path, monkeypatch, capsys):
     # --tiles mine.txt holding the shipped seed set's text is --tiles seed: its journal resumes (it was refused as
     # "variant tiles seed (...), now mine (...)", the same tiles under two names), and its record names "seed".

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     import pathlib
 
 __all__ = ["SHIPPED_PIECE_SETS", "SHIPPED_DECKS", "EXAMPLE_SPECS", "GRID_SPECS", "Example", "EXAMPLES", "data_dir", "data_file",
-           "piece_set_path", "piece_set_file", "deck_dir", "deck_tasks_path", "resolve_deck", "example_spec_path", "find_example",
+           "piece_set_path", "piece_set_file", "deck_dir", "deck_tasks_path",
+           "shipped_deck_name", "resolve_deck", "example_spec_path", "find_example",
            "copy_example", "copy_examples"]
 
 #: Short names of the shipped piece sets (``data/pieces/<name>.txt``): the Ubongo sets and polyominoes
@@ -172,6 +173,19 @@ def deck_dir(name: str) -> pathlib.Path:
 def deck_tasks_path(name: str) -> pathlib.Path:
     """The rated per-task table of the shipped deck ``name`` (``tasks.csv``)."""
     return deck_dir(name) / "tasks.csv"
+
+
+def shipped_deck_name(path: str | os.PathLike) -> str | None:
+    """The short name (one of :data:`SHIPPED_DECKS`) of the shipped deck whose rated table ``path`` is, however the
+    path is written (relative, absolute, through the ``puzzles`` link); None for any other file.
+
+    Examples
+    --------
+    >>> shipped_deck_name(deck_tasks_path("duel")), shipped_deck_name("tasks.csv")
+    ('duel', None)
+    """
+    where = os.path.realpath(path)
+    return next((name for name in SHIPPED_DECKS if os.path.realpath(deck_tasks_path(name)) == where), None)
 
 
 def resolve_deck(spec: str | os.PathLike) -> pathlib.Path:

@@ -165,7 +165,7 @@ def _run_sweep(args, deck) -> int:
         sweep = handicap_sweep(deck, slow, args.games, args.seed, fast_skill=args.skill_a, side=args.side,
                                orange_fields=args.orange, model=_model(args), progress=show_bar(args),
                                executor=executor)
-    src = "synthetic deck" if args.synthetic else (deck.path or "deck")
+    src = "synthetic deck" if args.synthetic else (deck.source or "deck")
     print(f"{args.games} Duel matches per setting, side {args.side}, skill A {args.skill_a:g}, "
           f"orange fields {' '.join(map(str, args.orange))}, sigma {args.sigma:g}, seed {args.seed}, tasks: {src}")
     print("win rate of the slower player B, normal rules vs handicap variant (UD-7):")
@@ -208,7 +208,7 @@ def _run_ubongo(args) -> int:
                                 skills=args.skills, side=args.side, all_cards=args.all_cards, timer=args.timer,
                                 move_time=args.move_time, model=_model(args), executor=executor,
                                 progress=show_bar(args), journal=journal, notify=notify)
-    src = "synthetic deck" if args.synthetic else (deck.path or "deck")
+    src = "synthetic deck" if args.synthetic else (deck.source or "deck")
     print(f"{args.games} gem games, {args.players} players, {args.side} side, seed {args.seed}, tasks: {src}"
           + rule_settings_text(args))
     with pd.option_context("display.width", 120, "display.precision", 3):
@@ -247,7 +247,7 @@ def _run_duel(args) -> int:
         table = simulate_duel(deck, args.games, args.skill_a, args.skill_b, args.seed, side=args.side,
                               handicap=args.handicap, orange_fields=args.orange, model=_model(args),
                               executor=executor, progress=show_bar(args), journal=journal, notify=notify)
-    src = "synthetic deck" if args.synthetic else (deck.path or "deck")
+    src = "synthetic deck" if args.synthetic else (deck.source or "deck")
     print(f"{args.games} Duel matches, side {args.side}, seed {args.seed}, tasks: {src}" + rule_settings_text(args))
     with pd.option_context("display.width", 120, "display.precision", 3):
         print(summarise_duel(table).to_string())

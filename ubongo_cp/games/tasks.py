@@ -164,8 +164,9 @@ class TaskDeck:
         game = spec.game
         self.game = game
         self.path = None if path is None else os.fspath(path)
-        #: Where the deck came from, in words: its file, "synthetic" (:func:`synthetic_tasks`) or None.
-        self.source = self.path or tasks.attrs.get("source")
+        #: Where the deck came from, in words: its file, "shipped duel" for a shipped deck's table (by the short
+        #: name the commands take, wherever the toolkit is installed), "synthetic" (:func:`synthetic_tasks`) or None.
+        self.source = tasks.attrs.get("source") if self.path is None else _source(self.path)
         sides = spec.side_names
         faces_of = {s: spec.side(s).faces for s in sides}
         missing = [c for c in REQUIRED_COLUMNS if c not in tasks.columns]
@@ -473,6 +474,15 @@ class ScriptedTimes:
             raise ValueError(f"scripted call {self.calls} has {len(t)} times, needs {len(ratios)}")
         self.calls += 1
         return t.copy()
+
+
+def _source(path: str) -> str:
+    """A deck's table file in words (:attr:`TaskDeck.source`): ``"shipped duel"`` for a shipped deck's, else the
+    path as given."""
+    from ..shipped import shipped_deck_name
+
+    name = shipped_deck_name(path)
+    return path if name is None else f"shipped {name}"
 
 
 def default_tasks_path(game: str) -> Path:

@@ -999,3 +999,38 @@ def test_a_dataset_folder_is_refused_to_another_command(run_cli, tmp_path):
         assert code == 0, err
     assert listing(folders["batch"]) == ["cards.csv", "cards.parquet", "summary.md", "tasks.csv", "tasks.jsonl",
                                          "tasks.parquet"]
+
+
+def test_a_dataset_folder_copied_without_its_record_is_refused_to_another_command(run_cli, tmp_path):
+    # A census or batch folder copied without its record (or made before the record existed) was taken for a
+    # free folder: `batch --out` into a copied census folder wrote a batch's tables beside the census. It is
+    # recognised by its own files (the census's manifest, the batch's journal) and refused in the same line.
+    from ubongo_cp.outputs import MARKER
+
+    deck = _deck(tmp_path / "deck", "classic")
+    argv = {"batch": ["batch", deck, "--out"],
+            "census": ["census", "--pieces", "classic", "--k", "2", "--cells", "6", "--jobs", "1", "--out"]}
+    copies = {}
+    for command in argv:
+        made = tmp_path / command
+        code, _, err = run_cli(*argv[command], made, "--no-progress")
+        assert code == 0, err
+        copies[command] = shutil.copytree(made, tmp_path / f"{command}-copy",
+                                          ignore=shutil.ignore_patterns(MARKER))
+        assert not (copies[command] / MARKER).exists() and listing(copies[command])
+
+    def contents(folder):
+        return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+    for command, into in [("batch", "census"), ("census", "batch")]:
+        folder = copies[into]
+        before = contents(folder)
+        code, out, err = run_cli(*argv[command], folder, "--no-progress")
+        assert (code, out) == (2, "") and err == (f"ubongo-cp: error: {folder}: holds the output of `ubongo-cp "
+                                                  f"{into}`; `ubongo-cp {command}` writes into a folder of its "
+                                                  "own: choose another (new or empty) folder\n"), (command, err)
+        assert contents(folder) == before
+    before = listing(copies["census"])   # the census itself carries on in its copied folder
+    code, _, err = run_cli(*argv["census"], copies["census"], "--no-progress")
+    assert code == 0, err
+    assert listing(copies["census"]) == before

@@ -31,7 +31,9 @@ A command that writes several files into a folder (``batch --out``,
   nor deleted: the command stops before any work, naming it.
 
 Folders written before the marker existed are recognised by their files
-(each command says how, with ``adopt``) and taken over.
+(each command says how, with ``adopt``) and taken over; a census's or a
+batch's folder so recognised is refused to the other commands of
+:data:`OWN_FOLDER`, as one with its record.
 
 Examples
 --------
@@ -63,7 +65,20 @@ MARKER = ".ubongo-cp.json"
 #: The commands whose output is a folder of their own: one refuses a folder holding another one's output.
 OWN_FOLDER = frozenset({"generate", "batch", "census", "bench"})
 
+#: How a folder without a record (made before it existed, or copied without it) shows that it holds the output
+#: of a command of :data:`OWN_FOLDER`: that command's ``adopt`` (module, function), which names its own files
+#: there: a census's manifest and tables, a batch's journal and tables.
+_OWN_FILES = {"batch": ("ubongo_cp.batch", "_batch_files"), "census": ("ubongo_cp.census.run", "_census_files")}
+
 _FORMAT = 1
+
+
+def _holds_output_of(command: str, path: Path) -> bool:
+    """Whether the folder ``path`` holds files of ``command``'s own output by their own content (:data:`_OWN_FILES`)."""
+    import importlib
+
+    module, name = _OWN_FILES[command]
+    return bool(getattr(importlib.import_module(module), name)(path))
 
 
 def _inside(name) -> bool:
@@ -273,6 +288,9 @@ class OutputFolder:
         if self.command in OWN_FOLDER:
             owner = next((c for c, e in sorted(self._marker["commands"].items()) if c != self.command
                           and c in OWN_FOLDER and isinstance(e, dict) and e.get("files")), None)
+            if owner is None:   # no record of it: a folder made before the record existed, or copied without it
+                owner = next((c for c in sorted(_OWN_FILES) if c != self.command
+                              and _holds_output_of(c, self.path)), None)
             if owner is not None:
                 raise InputError(f"holds the output of `ubongo-cp {owner}`; `ubongo-cp {self.command}` writes into "
                                  "a folder of its own: choose another (new or empty) folder", path=self.path)

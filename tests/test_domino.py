@@ -905,8 +905,8 @@ def test_cli_header_names_the_rule_settings_that_differ_from_the_defaults(tmp_pa
     out = tmp_path / "g.csv"
     assert main([*base, "--must-attach", "--stall-ties", "nobody", "--max-rounds", "50", "--out", str(out)]) == 0
     assert capsys.readouterr().out.splitlines()[0] == (
-        "3 games, 2 players, agents random,random; rules: --must-attach (DN-4), --stall-ties nobody (DN-12), "
-        "--max-rounds 50")
+        "3 games, 2 players, agents random,random; rules: --must-attach (DN-4), --stall-ties nobody (DN-12); "
+        "settings: --max-rounds 50")
     with open(tmp_path / "g.jsonl") as fh:
         settings = json.loads(fh.readline())["options"]["settings"]
     assert (settings["may_decline"], settings["stall_ties"], settings["max_rounds"]) == (False, "nobody", 50)

@@ -347,7 +347,8 @@ def test_cli_duel(tmp_path, capsys):
                                  "--seed", "7"])
     assert args.func(args) == 0
     out = capsys.readouterr().out
-    assert "50 Duel matches, side A, seed 7, tasks: " in out and "; rules: --handicap (UD-7)\n" in out
+    assert "50 Duel matches, side A, seed 7, tasks: " in out
+    assert "; rules: --handicap (UD-7); settings: --skill-a 1.2, --skill-b 0.8\n" in out
     table = pd.read_csv(tmp_path / "m.csv")
     expected = simulate_duel(duel_frame(), 50, 1.2, 0.8, 7, handicap=True)
     assert table["winner"].tolist() == expected["winner"].tolist() and table["handicap"].all()
@@ -382,8 +383,9 @@ def test_cli_duel_orange_fields_are_a_set(tmp_path, monkeypatch, capsys):
     base = ["simulate", "duel", "--games", "40", "--synthetic", "--skill-b", "0.7", "--handicap", "--no-progress"]
     assert main([*base, "--orange", "3", "4"]) == 0
     want = capsys.readouterr().out
-    # 3 4 is the default board: the header names only the setting that differs from the defaults.
-    assert want.startswith("40 Duel matches, side A, seed 0, tasks: synthetic deck; rules: --handicap (UD-7)\n")
+    # 3 4 is the default board: the header names only the settings that differ from the defaults.
+    assert want.startswith("40 Duel matches, side A, seed 0, tasks: synthetic deck; rules: --handicap (UD-7); "
+                           "settings: --skill-b 0.7\n")
     assert main([*base, "--orange", "4", "3", "3", "--out", "t.csv"]) == 0
     assert capsys.readouterr().out == want + "\nwrote t.csv (40 rows)\n"
     assert main([*base, "--orange", "3", "4", "--out", "t.csv"]) == 0
@@ -574,3 +576,28 @@ def test_handicap_sweep_checks_every_slow_skill_before_any_match(deck, monkeypat
     with pytest.raises(InputError) as info:
         handicap_sweep(deck, slow, 2)
     assert str(info.value) == message and played == []
+
+
+def test_cli_header_names_the_skills_and_noise_that_differ_from_the_defaults(capsys):
+    # --skill-a, --skill-b and --sigma change the matches played (the solve times drawn), so saved output of a
+    # run with them tells it from a default run: the header names each one given other than its default, as
+    # given; they are no rule, so they follow the rules, without a rule id.
+    from ubongo_cp.cli import main
+    from ubongo_cp.games.duel.sim import simulate_duel
+    from ubongo_cp.games.tasks import SolveTimeModel, synthetic_tasks
+
+    base = ["simulate", "duel", "--games", "3", "--synthetic", "--no-progress"]
+    assert main(base) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "3 Duel matches, side A, seed 0, tasks: synthetic deck"
+    assert main([*base, "--skill-b", "0.5"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "3 Duel matches, side A, seed 0, tasks: synthetic deck; settings: --skill-b 0.5")
+    assert main([*base, "--skill-a", "1", "--handicap", "--sigma", "0.1", "--skill-a", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "3 Duel matches, side A, seed 0, tasks: synthetic deck; rules: --handicap (UD-7); "
+        "settings: --skill-a 2, --sigma 0.1")
+    # What the header names does change the matches.
+    deck = synthetic_tasks("duel")
+    default = simulate_duel(deck, 3, 1.0, 1.0, 0)
+    assert not simulate_duel(deck, 3, 1.0, 0.5, 0).equals(default)
+    assert not simulate_duel(deck, 3, 1.0, 1.0, 0, model=SolveTimeModel(sigma=0.1)).equals(default)

@@ -695,3 +695,28 @@ def test_skills_that_are_no_numbers_are_named(deck, skills, shown):
     with pytest.raises(InputError) as sim:
         simulate_ubongo(deck, 2, 2, skills=skills)
     assert str(sim.value) == f"skills {shown} must be finite numbers > 0"
+
+
+def test_cli_header_names_the_strategies_skills_and_noise_that_differ_from_the_defaults(capsys):
+    # --strategy, --skills and --sigma change the games played, so saved output of a run with them tells it
+    # from a default run: the header names each one given, as given, after the rules, without a rule id.
+    from ubongo_cp.cli import main
+
+    base = ["simulate", "ubongo", "--games", "2", "--players", "2", "--synthetic", "--no-progress"]
+    head = "2 gem games, 2 players, easy side, seed 0, tasks: synthetic deck"
+    assert main(base) == 0
+    assert capsys.readouterr().out.splitlines()[0] == head
+    assert main([*base, "--sigma", "0.1"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == head + "; settings: --sigma 0.1"
+    assert main([*base, "--skills", "1.5", "0.5", "--timer", "40", "--strategy", "stay"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        head + "; rules: --timer 40 (UG-4); settings: --strategy stay, --skills 1.5 0.5")
+    # Said as the games play them: the defaults given in full are no setting, a list given cycled is said once.
+    assert main([*base, "--strategy", "stay", "most-gems", "--skills", "1", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == head
+    assert main([*base, "--strategy", "leading", "leading", "--skills", "2", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == head + "; settings: --strategy leading, --skills 2"
+    # What the header names does change the games.
+    deck = synthetic_tasks("classic")
+    default = simulate_ubongo(deck, 2, 2, 0)
+    assert not simulate_ubongo(deck, 2, 2, 0, model=SolveTimeModel(sigma=0.1)).equals(default)

@@ -384,17 +384,18 @@ def add_games_out(parser: argparse.ArgumentParser, what: str = "the per-game tab
 
 
 def rule_settings(parser: argparse.ArgumentParser, rules: dict[str, str | None]) -> None:
-    """Remember on ``parser`` its rule settings, option name (``"must_attach"``) to the rule it decides
-    (``"DN-4"``; None for an engine bound, no rule), with their defaults, for :func:`rule_settings_text`.
-    Call it after the options are added."""
+    """Remember on ``parser`` the options that change its results, option name (``"must_attach"``) to the rule
+    it decides (``"DN-4"``; None for a setting that no rule decides: a player's skill, the solve-time noise, an
+    engine bound), with their defaults, for :func:`rule_settings_text`. Call it after the options are added."""
     parser.set_defaults(rule_settings={name: (parser.get_default(name), rule) for name, rule in rules.items()})
 
 
 def rule_settings_text(args: argparse.Namespace) -> str:
-    """The rule settings (:func:`rule_settings`) that ``args`` set to other than their defaults, as written on the
-    command line, each with its rule: ``"; rules: --must-attach (DN-4), --stall-ties nobody (DN-12)"``; ``""``
-    when every one has its default. A run's header line ends with it, so saved output tells the runs apart."""
-    said = []
+    """The settings (:func:`rule_settings`) that ``args`` set to other than their defaults, as written on the
+    command line: those a rule decides each with its rule, then the others:
+    ``"; rules: --must-attach (DN-4), --stall-ties nobody (DN-12); settings: --max-rounds 50"``; ``""`` when
+    every one has its default. A run's header line ends with it, so saved output tells the runs apart."""
+    said: dict[bool, list[str]] = {True: [], False: []}
     for name, (default, rule) in getattr(args, "rule_settings", {}).items():
         value = getattr(args, name)
         if value == default:
@@ -403,8 +404,9 @@ def rule_settings_text(args: argparse.Namespace) -> str:
         if not isinstance(value, bool):
             flag += " " + " ".join(f"{v:g}" if isinstance(v, float) else str(v)
                                    for v in (value if isinstance(value, list) else [value]))
-        said.append(flag + (f" ({rule})" if rule else ""))
-    return "; rules: " + ", ".join(said) if said else ""
+        said[rule is not None].append(flag + (f" ({rule})" if rule else ""))
+    return "".join(f"; {label}: " + ", ".join(said[ruled])
+                   for ruled, label in ((True, "rules"), (False, "settings")) if said[ruled])
 
 
 def games_journal(args: argparse.Namespace) -> "pathlib.Path | None":

@@ -48,7 +48,8 @@ def add_parsers(sub):
                    help="seconds a solver needs to move and take gems, which must also fit before the timer "
                         "runs out (UG-7; default 0)")
     _common(p, "classic")
-    rule_settings(p, {"all_cards": "UG-3", "timer": "UG-4", "move_time": "UG-7"})
+    rule_settings(p, {"all_cards": "UG-3", "timer": "UG-4", "move_time": "UG-7", "strategy": None, "skills": None,
+                      "sigma": None})
     p.set_defaults(func=_run_ubongo)
 
     d = simulate_subparsers.add_parser(
@@ -79,7 +80,7 @@ def add_parsers(sub):
     only_with(d, "--handicap", lambda a: not a.sweep, "has no effect with --sweep, which plays every setting "
                                                        "with and without the handicap", note=True)
     _common(d, "duel")
-    rule_settings(d, {"handicap": "UD-7", "orange": "UD-7"})
+    rule_settings(d, {"handicap": "UD-7", "orange": "UD-7", "skill_a": None, "skill_b": None, "sigma": None})
     d.set_defaults(func=_run_duel)
     return simulate_subparsers
 
@@ -191,7 +192,7 @@ def _run_sweep(args, deck) -> int:
 def _run_ubongo(args) -> int:
     import pandas as pd
 
-    from ..games.ubongo.sim import simulate_ubongo, summarise_ubongo
+    from ..games.ubongo.sim import shortest_cycle, simulate_ubongo, summarise_ubongo
     from ..io import write_table
 
     check_table_out(args)
@@ -208,6 +209,12 @@ def _run_ubongo(args) -> int:
                                 skills=args.skills, side=args.side, all_cards=args.all_cards, timer=args.timer,
                                 move_time=args.move_time, model=_model(args), executor=executor,
                                 progress=show_bar(args), journal=journal, notify=notify)
+    # The header says the strategies and skills as the games play them: given in full or cycled, alike, and
+    # not at all when they are the defaults'.
+    seats = [(args.strategy or _STRATEGY_NAMES)[p % len(args.strategy or _STRATEGY_NAMES)]
+             for p in range(args.players)]
+    args.strategy = None if seats == list(_STRATEGY_NAMES[:args.players]) else shortest_cycle(seats)
+    args.skills = None if shortest_cycle(list(args.skills or [1.0])) == [1.0] else shortest_cycle(args.skills)
     src = "synthetic deck" if args.synthetic else (deck.source or "deck")
     print(f"{args.games} gem games, {args.players} players, {args.side} side, seed {args.seed}, tasks: {src}"
           + rule_settings_text(args))

@@ -163,16 +163,17 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     seeds = np.random.SeedSequence(seed).spawn(games)
     opts = {"side": side, "model": model, "timer": timer, "move_time": move_time, "all_cards": all_cards}
     kept = GameJournal.of(journal, "simulate ubongo",
-                          {"games": games, "seed": seed, "strategies": seat_strats, "skills": _cycle(list(skills)),
+                          {"games": games, "seed": seed, "strategies": seat_strats, "skills": shortest_cycle(list(skills)),
                            "deck": deck_option(deck), **opts, "model": model and model.to_json()}, notify=notify)
     rows = map_chunks(_ubongo_rows, games, lambda a, b: (deck, seat_strats, skills, a, seeds[a:b], opts),
                       executor=executor, progress=progress, desc="gem games", unit="game", journal=kept)
     return pd.DataFrame(rows)
 
 
-def _cycle(values: list) -> list:
+def shortest_cycle(values: list) -> list:
     """The shortest list that cycled plays as ``values`` cycled (``[1, 2]`` for ``[1, 2, 1, 2]``): the skills a
-    journal records, so that the same skills given in full or shorter resume its games."""
+    journal records and the header of ``simulate ubongo`` names, so that the same skills given in full or shorter
+    resume its games and are said alike."""
     n = len(values)
     period = next(d for d in range(1, n + 1) if n % d == 0 and values == values[:d] * (n // d))
     return values[:period]

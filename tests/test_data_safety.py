@@ -983,22 +983,27 @@ def test_a_dataset_folder_is_refused_to_another_command(run_cli, tmp_path):
         code, _, err = run_cli(*argv[command], folder, "--no-progress")
         assert code == 0, err
 
-    def contents(folder):
-        return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
     for command, into in [("generate", "batch"), ("batch", "census"), ("census", "batch"), ("batch", "generate")]:
-        folder = folders[into]
-        before = contents(folder)
-        code, out, err = run_cli(*argv[command], folder, "--no-progress")
-        assert (code, out) == (2, "") and err == (f"ubongo-cp: error: {folder}: holds the output of `ubongo-cp "
-                                                  f"{into}`; `ubongo-cp {command}` writes into a folder of its "
-                                                  "own: choose another (new or empty) folder\n"), (command, err)
-        assert contents(folder) == before
+        _refused_unchanged(run_cli, argv[command], command, into, folders[into])
     for command, folder in folders.items():   # the same command goes on in its own folder
         code, _, err = run_cli(*argv[command], folder, "--no-progress")
         assert code == 0, err
     assert listing(folders["batch"]) == ["cards.csv", "cards.parquet", "summary.md", "tasks.csv", "tasks.jsonl",
                                          "tasks.parquet"]
+
+
+def _refused_unchanged(run_cli, argv, command, into, folder):
+    """``command`` (its ``argv`` before the folder) refused the output folder of ``into``, in one line, the folder's
+    files (its record too) unchanged byte for byte."""
+    def contents():
+        return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+    before = contents()
+    code, out, err = run_cli(*argv, folder, "--no-progress")
+    assert (code, out) == (2, "") and err == (f"ubongo-cp: error: {folder}: holds the output of `ubongo-cp "
+                                              f"{into}`; `ubongo-cp {command}` writes into a folder of its "
+                                              "own: choose another (new or empty) folder\n"), (command, err)
+    assert contents() == before
 
 
 def test_a_dataset_folder_copied_without_its_record_is_refused_to_another_command(run_cli, tmp_path):
@@ -1019,17 +1024,8 @@ def test_a_dataset_folder_copied_without_its_record_is_refused_to_another_comman
                                           ignore=shutil.ignore_patterns(MARKER))
         assert not (copies[command] / MARKER).exists() and listing(copies[command])
 
-    def contents(folder):
-        return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
     for command, into in [("batch", "census"), ("census", "batch")]:
-        folder = copies[into]
-        before = contents(folder)
-        code, out, err = run_cli(*argv[command], folder, "--no-progress")
-        assert (code, out) == (2, "") and err == (f"ubongo-cp: error: {folder}: holds the output of `ubongo-cp "
-                                                  f"{into}`; `ubongo-cp {command}` writes into a folder of its "
-                                                  "own: choose another (new or empty) folder\n"), (command, err)
-        assert contents(folder) == before
+        _refused_unchanged(run_cli, argv[command], command, into, copies[into])
     before = listing(copies["census"])   # the census itself carries on in its copied folder
     code, _, err = run_cli(*argv["census"], copies["census"], "--no-progress")
     assert code == 0, err

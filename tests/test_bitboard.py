@@ -794,6 +794,27 @@ def test_a_matrix_count_on_the_most_constrained_item_runs_on_the_dancing_cells()
 
 
 @pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
+def test_a_split_matrix_count_on_the_most_constrained_item_keeps_the_solutions_of_one_search():
+    # A count cut into subtrees (--jobs) gives the answers of one search, the solutions shown in the same order
+    # (docs/commands.md). On a matrix whose count runs on the most constrained item, one search keeps the first
+    # solutions of the dancing-cells kernel; the subtrees run on the bitboard kernel, whose options come in
+    # another order: the split count kept its own first solutions, not the ones shown without --jobs.
+    from ubongo_cp.solvers.dlx import DancingCount
+    from ubongo_cp.solvers.subtrees import SplitSearch
+
+    square = [(r, c) for r in range(8) for c in range(8)]
+    matrix = _row_major_matrix(load_pieces("pentominoes").pieces, Region(tuple(c for c in square if c[0] or c[1] >= 4)))
+    plain = solve(matrix, backend="dlx", keep=4)
+    split = solve(matrix, backend="bitboard", keep=4, split=SplitSearch(leaves=16))
+    assert (split.count, split.complete, split.stats["cell_rule"]) == (9864, True, "mrv")
+    assert split.option_solutions == plain.option_solutions
+    # the dancing-cells count stops at a limit, its first solutions those dlx enumerates
+    cut = DancingCount().search(matrix, limit=3, keep=3)
+    assert (cut.count, cut.exhausted) == (3, False)
+    assert [options for _, options in cut.found] == [sorted(s) for s in plain.option_solutions[:3]]
+
+
+@pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
 def test_the_most_constrained_cell_on_cubes_counts_as_the_dancing_cells():
     # 100 cubes (not a box), 29 pieces cut from it, fixed orientations (tests/data: found by a randomized
     # differential test): one tiling, which the first empty cell does not reach in seconds.

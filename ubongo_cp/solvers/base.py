@@ -428,6 +428,7 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     # limit must find its journal); a first solution's search on the better cell rule (some milliseconds). Not for a
     # search found small above: the choice's first look, the same probes, would find it small again
     kernel = None  # the search's kernel when the choice built it
+    first = None  # the kernel whose first solutions one search keeps, where a split count runs on another
     if not small and (limit is None or limit == 1) and (split is not None or time_limit is None or time_limit >= 5) \
             and hasattr(backend, "scanned"):
         rule = backend.rule
@@ -436,8 +437,12 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
             notes["scan"] = backend.scan
         if backend.rule != rule:
             notes["cell_rule"] = backend.rule
-        if split is None and limit is None and not tally and rule == "first":
-            backend, kernel = backend.counter(instance, kernel)
+        if limit is None and not tally and rule == "first":
+            counter, counted = backend.counter(instance, kernel)
+            if split is None:
+                backend, kernel = counter, counted
+            elif counter is not backend:  # cut into subtrees on the bitboard kernel: the solutions kept are
+                first = counter  # those one search keeps, the dancing-cells kernel's first ones
     if split is not None and limit is None:  # the subtrees in the search order: the same answers
         branches, run = split.search(backend, instance, branches, keep=wanted, time_limit=time_limit, tally=tally,
                                      kernel=kernel)
@@ -456,6 +461,10 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     if memo and run.exhausted:
         left = None if time_limit is None else max(0.0, start + float(time_limit) - time.perf_counter())
         kept = first_solutions(plain, instance, keep, int(run.count), left)[0]
+    elif first is not None and kept:
+        left = None if time_limit is None else max(0.0, start + float(time_limit) - time.perf_counter())
+        kept = [list(options) for _, options in first.search(instance, limit=len(kept), keep=len(kept),
+                                                              time_limit=left).found]
     count = run.count
     if limit == 1 and run.stats.get("solutions_seen"):
         count, exhausted = 1, False  # a first-solution search: the weighted count is not asked for

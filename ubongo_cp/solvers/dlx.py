@@ -95,35 +95,40 @@ class DancingCount:
         Returns
         -------
         ubongo_cp.solvers.bitboard.NativeRun
-            The count, the first ``keep`` solutions (branch 0) and ``stats``
+            The count (up to ``limit``, stopping there), the first ``keep`` solutions (branch 0) and ``stats``
             (``nodes``, ``solutions_seen``, ``engine`` ``"dlx"``, and
             ``timed_out`` when the clock stopped the count).
 
         Raises
         ------
         ValueError
-            For a plan of several branches or a tested symmetry, a ``limit``,
-            a ``tally`` or a bitboard ``kernel``: the bitboard backend's own.
+            For a plan of several branches or a tested symmetry, a ``tally``
+            or a bitboard ``kernel``: the bitboard backend's own.
         """
         from .bitboard import NativeRun
         from .dancing import _PC_DONE, _PC_X5, _Engine
 
         whole = branches is None or (len(branches) == 1 and not branches[0].prefix and not branches[0].test
                                      and branches[0].restrict is None)
-        if limit is not None or tally or kernel is not None or not whole:
-            raise ValueError("the dancing-cells count takes the whole instance, no limit, tally or symmetry")
+        if tally or kernel is not None or not whole:
+            raise ValueError("the dancing-cells count takes the whole instance, no tally or symmetry")
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
         colours = getattr(instance, "colours", None)
         engine = _Engine(instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
                          instance.multiplicity, colours)
         found: list = []
+        want = keep if limit is None else max(keep, limit)   # the solutions to be handed out of the kernel
+        rows = 0
         budget = self.heartbeat
         exhausted = timed_out = False
         while True:
-            code, n_out = engine.step(budget, min(keep - len(found), 4096) if len(found) < keep else 0)
-            found.extend((0, engine.out[t, :engine.out_len[t]].tolist()) for t in range(n_out))
+            code, n_out = engine.step(budget, min(want - rows, 4096) if rows < want else 0)
+            rows += n_out
+            found.extend((0, engine.out[t, :engine.out_len[t]].tolist()) for t in range(min(n_out, keep - len(found))))
             if code == _PC_DONE:
                 exhausted = True
+                break
+            if limit is not None and rows >= limit:
                 break
             if code == _PC_X5:  # the node budget: a heartbeat
                 budget += self.heartbeat

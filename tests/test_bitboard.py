@@ -815,6 +815,26 @@ def test_a_split_matrix_count_on_the_most_constrained_item_keeps_the_solutions_o
 
 
 @pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
+def test_every_solution_handed_on_runs_on_the_rule_a_count_would_choose():
+    # (module docstring, "Scan") exact-cover --count --max-solutions all hands each cover on as it is found: that
+    # enumeration ran on the first item in the file's order, where the count chooses the most constrained item
+    # (the pentominoes in 6x10, the items of the matrix in a shuffled order: the count in seconds, the
+    # enumeration some dozens of its 9356 covers in 30 s). It now runs on the rule the count's estimate chooses,
+    # on a matrix in the dancing-cells kernel: every cover handed on once, the covers dlx enumerates, in its order.
+    rows = _row_major_matrix(load_pieces("pentominoes").pieces, Region.rectangle(6, 10))
+    names = list(rows.item_names)
+    random.Random(5).shuffle(names)
+    matrix = exact_cover_matrix(names, [], [[rows.item_names[i] for i in rows.option_items(o)]
+                                            for o in range(rows.n_options)])
+    covers: list = []
+    got = solve(matrix, backend="bitboard", keep=0, reduce=False, time_limit=30,
+                on_solution=lambda options: covers.append(sorted(options)) or True)
+    plain = solve(matrix, backend="dlx", keep=None, reduce=False)
+    assert (got.count, got.complete, got.stats["cell_rule"]) == (plain.count, True, "mrv") == (9356, True, "mrv")
+    assert covers == [sorted(s) for s in plain.option_solutions]
+
+
+@pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
 def test_the_most_constrained_cell_on_cubes_counts_as_the_dancing_cells():
     # 100 cubes (not a box), 29 pieces cut from it, fixed orientations (tests/data: found by a randomized
     # differential test): one tiling, which the first empty cell does not reach in seconds.

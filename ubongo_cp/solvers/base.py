@@ -365,6 +365,19 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         stopped = not go
         return go
 
+    if decomposition is None and limit is None and not wants and pieces_used is None and \
+            (time_limit is None or time_limit >= 5) and hasattr(backend, "scanned"):
+        # every solution handed on (--max-solutions all): a large enumeration on the raster scan or cell rule a
+        # count would take (_drive_native), not on a first item that sees nothing of the rest
+        from .branch import whole_branch
+
+        first = getattr(backend, "rule", None)
+        chosen = backend.scanned(instance, [whole_branch(0, False)])[0]
+        if chosen.scan:
+            notes["scan"] = chosen.scan
+        if chosen.rule != first:
+            notes["cell_rule"] = chosen.rule
+        backend = chosen.enumerator(instance)
     target = instance if decomposition is None else decomposition.restricted
     exhausted, stats = backend.run(target, plain if decomposition is None else lifted, time_limit=time_limit,
                                    first_only=limit == 1)

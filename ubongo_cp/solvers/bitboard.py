@@ -970,6 +970,17 @@ class BitboardBackend(Struct, frozen=False):
 
         return (DancingCount(), None) if KERNEL == "c" else (self, kernel)
 
+    def enumerator(self, instance) -> object:
+        """The backend that hands on every solution (``run``) on the choice :meth:`scanned` made: on an
+        exact-cover matrix whose most constrained item's tree was chosen, the dancing-cells kernel
+        (:class:`.dlx.DancingBackend`; its first solutions those :meth:`counter`'s count keeps); else this
+        backend."""
+        if self.rule != "mrv" or _typed(instance):
+            return self
+        from .dlx import DancingBackend
+
+        return DancingBackend(heartbeat=self.heartbeat)
+
     def estimate(self, instance) -> float:
         """Knuth's estimate of the nodes of a plain count of ``instance``, stratified (:func:`stratified_nodes`,
         the whole instance as one branch): whether a count takes milliseconds or hours, in 1-6 ms.

@@ -835,6 +835,22 @@ def test_every_solution_handed_on_runs_on_the_rule_a_count_would_choose():
 
 
 @pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
+def test_a_search_for_the_first_solutions_runs_on_the_better_cell_rule():
+    # exact-cover --limit N: the first solution's search (N = 1) and the count choose the most constrained item
+    # where the first item in the file's order searches a far larger tree; a limit of 2 or more ran on the first
+    # item (the pentominoes in 6x10, the items shuffled: no cover in 30 s, where one takes some thousand nodes).
+    rows = _row_major_matrix(load_pieces("pentominoes").pieces, Region.rectangle(6, 10))
+    names = list(rows.item_names)
+    random.Random(5).shuffle(names)
+    matrix = exact_cover_matrix(names, [], [[rows.item_names[i] for i in rows.option_items(o)]
+                                            for o in range(rows.n_options)])
+    got = solve(matrix, backend="bitboard", limit=50, keep=None, reduce=False, time_limit=30)
+    assert (got.count, len(got.option_solutions), got.stats["cell_rule"]) == (50, 50, "mrv")
+    every = {tuple(sorted(s)) for s in solve(matrix, backend="dlx", keep=None, reduce=False).option_solutions}
+    assert len(every) == 9356 and {tuple(sorted(s)) for s in got.option_solutions} <= every
+
+
+@pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
 def test_the_most_constrained_cell_on_cubes_counts_as_the_dancing_cells():
     # 100 cubes (not a box), 29 pieces cut from it, fixed orientations (tests/data: found by a randomized
     # differential test): one tiling, which the first empty cell does not reach in seconds.

@@ -438,11 +438,12 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     wanted = min(_NO_KEEP_LIMIT if keep is None else keep, _NO_KEEP_LIMIT if limit is None else limit)
     # a large count on the region's best raster scan and cell rule (its choice takes some 0.1 s: not within a short
     # time limit, but always for a split search, whose journal is keyed by them: a count resumed with another time
-    # limit must find its journal); a first solution's search on the better cell rule (some milliseconds). Not for a
-    # search found small above: the choice's first look, the same probes, would find it small again
+    # limit must find its journal); the search for the first solutions (a limit) on the better cell rule (some
+    # milliseconds). Not for a search found small above: the choice's first look, the same probes, would find it
+    # small again
     kernel = None  # the search's kernel when the choice built it
     first = None  # the kernel whose first solutions one search keeps, where a split count runs on another
-    if not small and (limit is None or limit == 1) and (split is not None or time_limit is None or time_limit >= 5) \
+    if not small and (split is not None or time_limit is None or time_limit >= 5) \
             and hasattr(backend, "scanned"):
         rule = backend.rule
         backend, kernel = backend.scanned(instance, branches, scans=limit is None)

@@ -87,8 +87,8 @@ such an instance (a region with holes whose pieces may be left out, a
 box of cubes with fixed orientations) the ``"mrv"`` rule, which branches
 on the cell with the fewest fitting placements and backtracks at once on
 one with none, searches a few dozen nodes where the first empty cell
-searches billions. So a large count, and the search for a first
-solution, on a region that is not a rectangle (or on cubes, or on an
+searches billions. So a large count (and a search for the first
+solutions, or one handing on every solution as it is found), on a region that is not a rectangle (or on cubes, or on an
 exact-cover matrix, whose items come in the order its file gives: a file
 of rows of cells along the long side made the first item's count of
 the pentominoes in 4x15 take about a hundred times as long as the most

@@ -814,6 +814,15 @@ def test_a_split_matrix_count_on_the_most_constrained_item_keeps_the_solutions_o
     assert [options for _, options in cut.found] == [sorted(s) for s in plain.option_solutions[:3]]
 
 
+def _shuffled_6x10():
+    """The pentominoes in 6x10 as a plain exact-cover matrix, its items (cells and pieces) in a shuffled order."""
+    rows = _row_major_matrix(load_pieces("pentominoes").pieces, Region.rectangle(6, 10))
+    names = list(rows.item_names)
+    random.Random(5).shuffle(names)
+    return exact_cover_matrix(names, [], [[rows.item_names[i] for i in rows.option_items(o)]
+                                          for o in range(rows.n_options)])
+
+
 @pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
 def test_every_solution_handed_on_runs_on_the_rule_a_count_would_choose():
     # (module docstring, "Scan") exact-cover --count --max-solutions all hands each cover on as it is found: that
@@ -821,11 +830,7 @@ def test_every_solution_handed_on_runs_on_the_rule_a_count_would_choose():
     # (the pentominoes in 6x10, the items of the matrix in a shuffled order: the count in seconds, the
     # enumeration some dozens of its 9356 covers in 30 s). It now runs on the rule the count's estimate chooses,
     # on a matrix in the dancing-cells kernel: every cover handed on once, the covers dlx enumerates, in its order.
-    rows = _row_major_matrix(load_pieces("pentominoes").pieces, Region.rectangle(6, 10))
-    names = list(rows.item_names)
-    random.Random(5).shuffle(names)
-    matrix = exact_cover_matrix(names, [], [[rows.item_names[i] for i in rows.option_items(o)]
-                                            for o in range(rows.n_options)])
+    matrix = _shuffled_6x10()
     covers: list = []
     got = solve(matrix, backend="bitboard", keep=0, reduce=False, time_limit=30,
                 on_solution=lambda options: covers.append(sorted(options)) or True)
@@ -839,11 +844,7 @@ def test_a_search_for_the_first_solutions_runs_on_the_better_cell_rule():
     # exact-cover --limit N: the first solution's search (N = 1) and the count choose the most constrained item
     # where the first item in the file's order searches a far larger tree; a limit of 2 or more ran on the first
     # item (the pentominoes in 6x10, the items shuffled: no cover in 30 s, where one takes some thousand nodes).
-    rows = _row_major_matrix(load_pieces("pentominoes").pieces, Region.rectangle(6, 10))
-    names = list(rows.item_names)
-    random.Random(5).shuffle(names)
-    matrix = exact_cover_matrix(names, [], [[rows.item_names[i] for i in rows.option_items(o)]
-                                            for o in range(rows.n_options)])
+    matrix = _shuffled_6x10()
     got = solve(matrix, backend="bitboard", limit=50, keep=None, reduce=False, time_limit=30)
     assert (got.count, len(got.option_solutions), got.stats["cell_rule"]) == (50, 50, "mrv")
     every = {tuple(sorted(s)) for s in solve(matrix, backend="dlx", keep=None, reduce=False).option_solutions}

@@ -963,23 +963,31 @@ class BitboardBackend(Struct, frozen=False):
         (:class:`.dlx.DancingCount`, counting in C too), whose lists keep each item's options at hand
         where this kernel looks them over at every node (on the pentominoes in 6x10 written row by row,
         2.5 s against 3.8 s); else this backend and ``kernel``. Only for a count of the whole instance."""
-        if self.rule != "mrv" or _typed(instance):
+        if not self._dances(instance):
             return self, kernel
-        from .dancing import KERNEL
         from .dlx import DancingCount
 
-        return (DancingCount(), None) if KERNEL == "c" else (self, kernel)
+        return DancingCount(), None
 
     def enumerator(self, instance) -> object:
         """The backend that hands on every solution (``run``) on the choice :meth:`scanned` made: on an
         exact-cover matrix whose most constrained item's tree was chosen, the dancing-cells kernel
         (:class:`.dlx.DancingBackend`; its first solutions those :meth:`counter`'s count keeps); else this
         backend."""
-        if self.rule != "mrv" or _typed(instance):
+        if not self._dances(instance):
             return self
         from .dlx import DancingBackend
 
         return DancingBackend(heartbeat=self.heartbeat)
+
+    def _dances(self, instance) -> bool:
+        """Whether :meth:`counter` and :meth:`enumerator` hand ``instance`` to the dancing-cells kernel: an
+        exact-cover matrix on the most constrained item's rule, the kernel compiled."""
+        if self.rule != "mrv" or _typed(instance):
+            return False
+        from .dancing import KERNEL
+
+        return KERNEL == "c"
 
     def estimate(self, instance) -> float:
         """Knuth's estimate of the nodes of a plain count of ``instance``, stratified (:func:`stratified_nodes`,

@@ -165,3 +165,20 @@ def test_tournament_cost_bound_counts_mcts_at_its_measured_cost(monkeypatch):
     assert MAX_JOB_CPU_SECONDS == 24 * 3600
     with pytest.raises(JobTooLargeError, match="this tournament"):
         sim.run_tournament(["mcts"], 20_000, max_cpu_seconds=MAX_JOB_CPU_SECONDS)
+
+
+def test_a_tournament_from_a_later_game_plays_the_same_games_as_a_whole_run():
+    """``first_game`` plays the rows of the whole tournament (same agents, games and seed) from that game of each
+    pairing on, with the same game numbers; a run with other ``games`` plays other games after the first pairing
+    (game ``i`` is seeded by ``i``), as the docstring says."""
+    from ubongo_cp.games.orion.sim import run_tournament
+
+    whole = run_tournament(["random", "greedy"], games=3, seed=5)
+    later = run_tournament(["random", "greedy"], games=3, seed=5, first_game=1)
+    expected = whole[whole["game"] % 3 >= 1].reset_index(drop=True)
+    pd.testing.assert_frame_equal(later.reset_index(drop=True), expected)
+    assert sorted(set(later["game"])) == [1, 2, 4, 5, 7, 8]
+    shorter = run_tournament(["random", "greedy"], games=2, seed=5)
+    # the first pairing's games are alike; the second pairing (random-greedy) starts at game 2, not 3
+    pd.testing.assert_frame_equal(shorter[shorter["game"] < 2], whole[whole["game"] < 2])
+    assert shorter[shorter["game"] == 2]["opponent"].tolist() == ["greedy", "random"]

@@ -78,9 +78,11 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         :class:`.agents.PieAgent` (the ``mcts`` agent searches the swap
         itself); ``seat`` 0 is still the seat that moves first.
     first_game : int
-        Play only games ``first_game .. games - 1`` of each pairing (the
-        others are those of an earlier run with the same seed: game ``i``
-        is the same game whatever ``games`` is).
+        Play only games ``first_game .. games - 1`` of each pairing: the
+        rows of a run with the same agents, ``games`` and seed from that
+        game on, with the same ``game`` numbers. A run with another
+        ``games`` plays other games: game ``i`` of the tournament is
+        pairing ``i // games``'s game ``i % games``, and is seeded by ``i``.
     max_cpu_seconds : float or None
         Refuse a tournament estimated (:data:`AGENT_SECONDS`) to need more
         CPU time, before any game; ``None``: no bound.

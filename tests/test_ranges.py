@@ -278,3 +278,19 @@ def test_a_range_reaches_the_optional_cells_of_a_region():
         assert inst.type_bounds == [(1, 2)]
         for backend in ("dlx", "cpsat", "sat"):   # the backends that take optional cells
             assert solve(inst, backend=backend, keep=0).count == expected, backend
+
+
+def test_every_piece_ranged_out_is_no_cover_on_every_solver_that_takes_the_instance():
+    # U as 0..0 on a region with optional cells (a BurrTools result's variable voxels) leaves no piece and
+    # no type item: no cover, as by hand (two required cells, nothing to put on them); the bitboard and
+    # decision-diagram solvers refuse optional cells in one line instead of failing on the empty bounds.
+    region = Region(((0, 0), (0, 1)), optional=((1, 0),))
+    inst = build_instance(load_pieces("pentominoes").select(["U"]), region, ranges={"U": (0, 0)})
+    assert inst.n_types == 0 and inst.multiplicity.tolist() == [[1, 1], [1, 1], [0, 1]]
+    for backend in RANGE_BACKENDS:
+        try:
+            result = solve(inst, backend=backend, keep=0)
+        except InputError as e:
+            assert "optional cells" in str(e) or "bounds [1..1]" in str(e), backend
+            continue
+        assert (result.count, result.complete) == (0, True), backend

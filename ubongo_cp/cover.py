@@ -267,8 +267,8 @@ class ExactCoverInstance(Struct, eq=False):
         import numpy as np
 
         bounds = np.ones((self.n_items, 2), dtype=np.int64)
-        types = slice(self.n_cells, self.n_cells + self.n_types)
-        bounds[types] = self.type_bounds
+        if self.n_types:   # every piece ranged out (0..0): no type item
+            bounds[self.n_cells:self.n_cells + self.n_types] = self.type_bounds
         bounds[self.n_cells + self.n_types:, 0] = 0    # optional cells: at most once
         return bounds
 

@@ -631,3 +631,42 @@ def test_a_task_naming_pieces_as_one_string_or_in_the_wrong_case_says_so(run_cli
         card.write_text(card.read_text().replace(task, fixed))
         code, out, _ = run_cli("solve", card, "--count")
         assert code == 0 and "face 1: L3 T4 O4\n  1 solution [" in out
+
+
+def test_a_file_of_another_of_the_toolkits_formats_is_named_as_such(run_cli, tmp_path):
+    # A Knuth exact-cover file given as a card side said "q.dlx:1: invalid TOML: Invalid statement"; a DIMACS
+    # file given to exact-cover "option names unknown item 'pieces'" (its comment lines read as items and
+    # options); a card side given as a piece set "the piece name on this line contains white space".
+    dlx, cnf = tmp_path / "task.dlx", tmp_path / "task.cnf"
+    for target in (dlx, cnf):
+        assert run_cli("export", "--pieces", "classic", "--region", "3x4", "--use", "I4,I4,I4", "--out", target)[0] == 0
+    card = write(tmp_path / "card.toml", Path(EXAMPLES, "classic_X1_easy.toml").read_text())
+    record = tmp_path / "game.json"
+    assert run_cli("simulate", "domino", "--games", "1", "--record", record)[0] == 0
+    knuth = "an exact-cover instance in Knuth's format (`ubongo-cp exact-cover` reads it)"
+    dimacs = "a DIMACS CNF file (the input of a SAT solver or a model counter)"
+    toml = "a TOML file (a card side, a deck spec or a bench suite)"
+    json_file = "a JSON file (a game record, a difficulty model or a census manifest)"
+    for argv, said in [
+        (["solve", dlx], f"{dlx}: is {knuth}, not {toml}"),
+        (["solve", cnf], f"{cnf}: is {dimacs}, not {toml}"),
+        (["solve", record], f"{record}: is {json_file}, not {toml}"),
+        (["generate", "--spec", dlx, "--out", tmp_path / "deck"], f"{dlx}: is {knuth}, not {toml}"),
+        (["exact-cover", cnf, "--count"], f"{cnf}: is {dimacs}, not an exact-cover instance in Knuth's format"),
+        (["exact-cover", card, "--count"], f"{card}: is {toml}, not an exact-cover instance in Knuth's format"),
+        (["exact-cover", record, "--count"], f"{record}: is {json_file}, not an exact-cover instance in Knuth's format"),
+        (["solve", "--pieces", card, "--region", "3x4"], f"{card}: is {toml}, not a piece-set file"),
+        (["solve", "--pieces", dlx, "--region", "3x4"], f"{dlx}: is {knuth}, not a piece-set file"),
+        (["solve", "--pieces", "classic", "--region", cnf], f"{cnf}: is {dimacs}, not a region file"),
+    ]:
+        assert run_cli(*argv) == (2, "", f"ubongo-cp: error: {said}\n"), argv
+    # a CNF file is told by its header whatever its name
+    renamed = write(tmp_path / "task.txt", cnf.read_text())
+    assert run_cli("exact-cover", renamed)[2] == (f"ubongo-cp: error: {renamed}: is {dimacs}, not an exact-cover "
+                                                  "instance in Knuth's format\n")
+    # each file is read where it belongs: three I4 tile 3x4 one way (a row each), found 3! = 6 times as the
+    # Knuth file makes each copy an item of its own
+    code, out, _ = run_cli("exact-cover", dlx, "--count", "--json")
+    assert code == 0 and json.loads(out)["count"] == 6
+    code, out, _ = run_cli("solve", card, "--face", "1", "--json")
+    assert code == 0 and json.loads(out)["pieces"] == ["I2", "L4", "Y5"]   # its face 1 as the file writes it

@@ -515,11 +515,14 @@ def read_exact_cover(path: str | os.PathLike) -> ExactCoverMatrix:
     InputError
         When the file cannot be read, or as :func:`parse_exact_cover`.
     """
-    from .io import note_input, read_text
+    from .io import note_input, read_text, wrong_format
 
     text = read_text(path)
     note_input(path)
-    return parse_exact_cover(text, path=path)
+    try:
+        return parse_exact_cover(text, path=path)
+    except InputError as exc:   # a card side, a record, a CNF file: said so, not as a bad item on its line 1
+        raise wrong_format(text, path, "knuth", "an exact-cover instance in Knuth's format") or exc from None
 
 
 def _bound_value(text: str, name: str, path, line) -> int:

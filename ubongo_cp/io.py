@@ -33,7 +33,7 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comme
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
-           "holds_other_table"]
+           "holds_other_table", "other_format", "wrong_format"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
 _INPUTS: dict[tuple[int, int], str] | None = None
@@ -917,6 +917,58 @@ def read_text(path: str | os.PathLike, *, own: bool = False) -> str:
     return _universal_newlines(text)
 
 
+#: The toolkit's text formats a reader may be given by mistake: kind -> (file extensions, what such a file is).
+_FORMATS: dict[str, tuple[tuple[str, ...], str]] = {
+    "knuth": (KNUTH_SUFFIXES, "an exact-cover instance in Knuth's format (`ubongo-cp exact-cover` reads it)"),
+    "cnf": ((".cnf",), "a DIMACS CNF file (the input of a SAT solver or a model counter)"),
+    "toml": ((".toml",), "a TOML file (a card side, a deck spec or a bench suite)"),
+    "json": ((".json",), "a JSON file (a game record, a difficulty model or a census manifest)"),
+    "burrtools": ((".xmpuzzle",), "a BurrTools file (`ubongo-cp solve` reads it)"),
+    "table": ((".csv",), "a CSV table"),
+}
+
+
+def other_format(text: str, path: str | os.PathLike | None, expected: str) -> str | None:
+    """What a file that a reader of the ``expected`` kind (a key of ``_FORMATS``, or ``"text"`` for a piece-set
+    or region file) could not read is instead, when it is another of the toolkit's formats; else None.
+
+    Told by the content (a DIMACS ``p cnf`` header after its ``c`` comments, a JSON object, XML), else by the
+    extension. A reader calls it only after the file failed it, so a file it reads is never refused for its name.
+
+    Examples
+    --------
+    >>> other_format("c a comment\\np cnf 3 2\\n1 0\\n2 3 0\\n", "x.txt", "knuth")
+    'a DIMACS CNF file (the input of a SAT solver or a model counter)'
+    >>> other_format("a b\\na\\nb c\\n", "x.dlx", "toml")
+    "an exact-cover instance in Knuth's format (`ubongo-cp exact-cover` reads it)"
+    >>> other_format("a b\\na\\nb c\\n", "x.dlx", "knuth") is None
+    True
+    """
+    import re
+
+    head = text.lstrip("\ufeff \t\n\r")
+    if re.match(r"(?:c(?:[ \t][^\n]*)?\n\s*)*p[ \t]+cnf[ \t]", head):
+        kind: str | None = "cnf"
+    elif head.startswith("{"):
+        kind = "json"
+    elif head.startswith(("<?xml", "<puzzle")):
+        kind = "burrtools"
+    else:
+        suffix = os.path.splitext(os.fspath(path or ""))[1].lower()
+        kind = next((k for k, (suffixes, _) in _FORMATS.items() if suffix in suffixes), None)
+    return None if kind is None or kind == expected else _FORMATS[kind][1]
+
+
+def wrong_format(text: str, path: str | os.PathLike | None, expected: str, what: str) -> Exception | None:
+    """The :class:`InputError` for a file of another format (:func:`other_format`) given where ``what`` belongs,
+    e.g. ``x.dlx: is an exact-cover instance in Knuth's format (...), not a card side``; None for a file that is
+    none of them (the reader's own error then says what is wrong in it)."""
+    from .errors import InputError
+
+    other = other_format(text, path, expected)
+    return None if other is None else InputError(f"is {other}, not {what}", path=path)
+
+
 def _universal_newlines(text: str) -> str:
     """``text`` with each ``\r\n`` and ``\r`` made ``\n``, as :func:`open` in text mode reads it."""
     return text.replace("\r\n", "\n").replace("\r", "\n")
@@ -1029,6 +1081,9 @@ def loads_toml(text: str, *, path: str | os.PathLike | None = None) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        wrong = wrong_format(text, path, "toml", _FORMATS["toml"][1])
+        if wrong is not None:
+            raise wrong from None
         match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         line = int(match.group(1)) if match else None
         if match is None and "(at end of document)" in str(exc):   # what is left open: the last line

@@ -46,7 +46,7 @@ from .errors import InputError, as_written, whole_argument
 from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
 from .grids import SQUARE, Grid, get_grid
 from .grids.base import LazyOrientations
-from .io import read_text, text_lines
+from .io import read_text, text_lines, wrong_format
 from .shipped import SHIPPED_PIECE_SETS, piece_set_file
 from .structs import Struct
 
@@ -860,7 +860,11 @@ def load_pieces(spec: str | os.PathLike = "classic") -> PieceSet:
         like = get_close_matches(label, SHIPPED_PIECE_SETS, n=1)
         raise InputError(f"{label!r} is neither a file nor a shipped piece set ({', '.join(SHIPPED_PIECE_SETS)})"
                          + (f"; did you mean {like[0]!r}?" if like else ""))
-    return _parse_pieces_cached(read_text(path), label)
+    text = read_text(path)
+    try:
+        return _parse_pieces_cached(text, label)
+    except InputError as exc:   # a card side, an exact-cover file: said so, not as a bad name on its line 1
+        raise wrong_format(text, label, "text", "a piece-set file") or exc from None
 
 
 @lru_cache(maxsize=32)
@@ -936,4 +940,8 @@ def load_region(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
     InputError
         For a missing/unreadable file or malformed content.
     """
-    return parse_region(read_text(path), path=os.fspath(path), max_cells=max_cells, grid=grid)
+    text = read_text(path)
+    try:
+        return parse_region(text, path=os.fspath(path), max_cells=max_cells, grid=grid)
+    except InputError as exc:   # a card side, an exact-cover file: said so, not as a bad character on its line 1
+        raise wrong_format(text, os.fspath(path), "text", "a region file") or exc from None

@@ -390,6 +390,31 @@ def test_cli_runs_resumes_and_summarises(run_cli, tmp_path):
     assert code == 0 and f"(0 run now, {shards} resumed)" in out and "CPU-s" not in out
 
 
+@pytest.mark.parametrize("kind", ["file", "dangling link"])
+def test_a_file_where_the_census_keeps_its_regions_folder_is_named(tmp_path, run_cli, kind):
+    # It said only "c/regions: File exists" (mkdir's words), naming neither the folder nor what to do.
+    out = tmp_path / "c"
+    argv = ["census", "--pieces", "classic", "--k", "2", "--cells", "5", "--out", out, "--jobs", "1", "--no-progress"]
+    assert run_cli(*argv)[0] == 0
+    regions = out / "regions"
+    for shard in regions.iterdir():
+        shard.unlink()
+    regions.rmdir()
+    if kind == "file":
+        regions.write_text("mine")
+    else:
+        regions.symlink_to(tmp_path / "nowhere")
+    said = "is a file where the census keeps its regions folder" if kind == "file" else "is a link to another folder"
+    assert run_cli(*argv) == (2, "", f"ubongo-cp: error: {out}: regions {said}; "
+                                     + ("choose another directory\n" if kind == "file" else
+                                        "the census writes its shards in a folder of its own: choose another "
+                                        "directory\n"))
+    assert regions.is_symlink() or regions.read_text() == "mine"
+    regions.unlink()   # the folder given back: the census is computed again, the 12 free pentominoes (A000104)
+    code, out_text, _ = run_cli(*argv)
+    assert code == 0 and len(read_census(out, "regions")) == 12
+
+
 def test_no_more_shards_than_regions(tmp_path, run_cli):
     # --shards 100000 on the 12 pentomino-shaped regions of 5 cells once wrote 100,000 files, nearly all empty.
     code, out, err = run_cli("census", "--pieces", "classic", "--k", "2", "--cells", "5", "--shards", "100000",

@@ -73,10 +73,13 @@ def _open_census(out: Path, spec: CensusSpec, shards: int | None, max_cpu_second
     expected = {_shard_name(int(n), i, p["shards"]) for n, p in manifest["plan"].items() for i in range(p["shards"])}
     for table in spec.tables():
         folder = out / table
-        folder.mkdir(exist_ok=True)
         if folder.is_symlink():
             raise InputError(f"{table} is a link to another folder; the census writes its shards in a folder of its "
                              "own: choose another directory", path=out)
+        if folder.exists() and not folder.is_dir():   # mkdir would say only "File exists"
+            raise InputError(f"{table} is a file where the census keeps its {table} folder; choose another directory",
+                             path=out)
+        folder.mkdir(exist_ok=True)
         for path in folder.iterdir():
             if path.name.startswith(".") and any(is_temporary_of(path.name, shard) for shard in expected) \
                     and path.is_file() and not path.is_symlink():

@@ -398,8 +398,21 @@ def test_a_directory_given_as_the_times_is_refused_as_one_whatever_the_output(ta
      "m.json: malformed difficulty model: feature(s) named more than once: search"),
     # Once "malformed difficulty model: KeyError 'search'".
     (lambda m: m["weights"].pop("search"), "m.json: malformed difficulty model: 'weights' has no 'search'"),
+    # Once read letter by letter: "unknown feature(s) s, e, a, r, c, h".
+    (lambda m: m.update(features="search"), "m.json: malformed difficulty model: 'features' must be a non-empty list "
+                                            "of feature names, got 'search'"),
+    # Once "malformed difficulty model: TypeError sequence item 0: expected str instance, int found".
+    (lambda m: m.update(features=[1]), "'features' must be a non-empty list of feature names, got [1]"),
+    # Once taken: every task rated alike, e**intercept seconds.
+    (lambda m: m.update(features=[]), "'features' must be a non-empty list of feature names, got []"),
+    # Once taken: the weight of a feature the model does not name left out of every prediction.
+    (lambda m: m.update(features=[f for f in m["features"] if f != "cells"]),
+     "m.json: malformed difficulty model: 'weights' gives 'cells', which its 'features' do not name"),
+    # Once taken: a later layout read as this one.
+    (lambda m: m.update(version=2), "m.json: difficulty model version 2; this toolkit reads version 1"),
 ], ids=["10**400", "interval 10**400", "NaN weight", "Infinity", "rows 2.5", "a string", "5000 digits", "1e300",
-        "weight -150.5", "players list", "intervals list", "feature twice", "weight missing"])
+        "weight -150.5", "players list", "intervals list", "feature twice", "weight missing", "features a string",
+        "features numbers", "no feature", "weight of no feature", "version 2"])
 def test_a_model_file_with_a_number_out_of_range_is_one_clear_line(tasks, tmp_path, run_cli, change, message):
     synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
     assert run_cli("calibrate", tmp_path / "times.csv", "--results", deck_tasks_path("classic"), "--out",

@@ -310,7 +310,9 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
     Raises
     ------
     InputError
-        For a missing file, invalid JSON, a file that is not such a model, or
+        For a missing file, invalid JSON, a file that is not such a model (or
+        one of another version), ``features`` that are no non-empty list of
+        names, a weight of a feature the model does not name, or
         a term that is not a finite number (NaN, Infinity, 10**400: a model
         with one would rate every task so) or a count that is no whole number;
         and for a term entering the predictions beyond +-:data:`MAX_TERM` (``1e300``): ln seconds, in which
@@ -345,6 +347,10 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
 
     def weight(f: str) -> float:
         weights = mapping("weights")
+        extra = [w for w in weights if w not in features]
+        if extra:   # a weight the predictions would leave out
+            raise InputError(f"malformed difficulty model: 'weights' gives {extra[0]!r}, which its 'features' do "
+                             f"not name ({', '.join(features)})", path=path)
         if f not in weights:
             raise InputError(f"malformed difficulty model: 'weights' has no {f!r}, a feature it names", path=path)
         return number(f"the weight of {f!r}", weights[f])
@@ -356,8 +362,16 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
                              path=path)
         return value
 
+    if data.get("version") != 1:   # a later layout would be read as this one's
+        raise InputError(f"difficulty model version {as_written(data.get('version'))}; this toolkit reads version 1 "
+                         "(fit it again with this toolkit's ubongo-cp calibrate)", path=path)
+    listed = data.get("features")
+    if not isinstance(listed, list) or not listed or not all(isinstance(f, str) for f in listed):
+        # a string would be read letter by letter, a number as a TypeError
+        raise InputError("malformed difficulty model: 'features' must be a non-empty list of feature names, got "
+                         f"{as_written(listed)}", path=path)
     try:
-        features = tuple(data["features"])
+        features = tuple(listed)
         unknown = [f for f in features if f not in FEATURES]
         if unknown:
             raise InputError(f"unknown feature(s) {', '.join(unknown)} (known: {', '.join(FEATURES)})", path=path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -73,6 +74,22 @@ def test_deck_median_and_ratios(deck):
     assert deck.median == 8.0
     assert deck.ratios["easy"][0].tolist() == [f / 8 for f in range(1, 7)]
     assert deck.cards["hard"][:3] == ["01", "02", "03"]
+
+
+def test_deck_ratios_do_not_depend_on_the_scale_even_near_the_largest_float():
+    # Difficulties have an arbitrary scale: the ratios are difficulty / median. With difficulties near 1e308 the
+    # median's mean of the two middle values overflowed to infinity (numpy's "RuntimeWarning: overflow
+    # encountered in reduce" on standard error), every ratio became 0 and every task was solved at once.
+    base = classic_frame(1)
+    base = base.assign(difficulty=np.where(base["side"] == "easy", 100, 150) + base["face"])  # 101..106, 151..156
+    for scale in (1.0, 1e300, 1e306):   # 156e306 is still a float; the middle two, 106e306 + 151e306, are not
+        frame = base.assign(difficulty=base["difficulty"] * scale)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            d = TaskDeck(frame, "classic")
+        assert d.median == pytest.approx((106 + 151) / 2 * scale)
+        assert d.ratios["easy"][0].tolist() == pytest.approx([(100 + f) / 128.5 for f in range(1, 7)])
+        assert d.ratios["hard"][0].tolist() == pytest.approx([(150 + f) / 128.5 for f in range(1, 7)])
 
 
 def test_deck_ratios_are_read_only():

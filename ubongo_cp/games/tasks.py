@@ -209,7 +209,11 @@ class TaskDeck:
         known = solvable & np.isfinite(diff)
         if not known.any():
             raise InputError("no task of the deck is solvable with a difficulty", path=path)
-        median = float(np.median(diff[known]))
+        with np.errstate(over="ignore"):
+            median = float(np.median(diff[known]))
+        if not math.isfinite(median):   # two middle difficulties summing beyond the largest float (1e308 each)
+            middle = np.sort(diff[known])[[(known.sum() - 1) // 2, known.sum() // 2]]
+            median = float(middle[0] / 2 + middle[1] / 2)
         self.median = median if median > 0 else 1.0
         top = float(diff[known].max())
         self.cards: dict[str, list[str]] = {}

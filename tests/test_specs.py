@@ -53,6 +53,9 @@ SIDE = '[[sides]]\nname = "s"\npieces_per_task = 3\nfaces = 4\nmax_rows = 5\nmax
      r"\(its modes: free, one-sided, fixed; mirror is a mode of the cube grid\)"),
     (SIDE + "colour = 3\n", "unknown key 'colour'"),
     ("", "missing key 'sides'"),
+    # Once taken: matplotlib's "Glyph 0 missing from font(s)" warnings on every booklet and card page.
+    ('title = "Tiny\\u0000Blocks"\n' + SIDE, "title holds the control character U\\+0000; a title is printed on the "
+                                              "cards and booklet pages"),
 ])
 def test_bad_specs_name_the_problem(tmp_path, body, message):
     with pytest.raises(InputError, match=message):

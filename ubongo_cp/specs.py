@@ -356,6 +356,10 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     if not is_plain_name(game):
         fail(f"game name {game!r} may hold only letters, digits, '_' and '-'", "game")
     title = get(data, "title", str, default=game)
+    if not title.isprintable():   # printed on every card and booklet page, where the font has no glyph for it
+        bad = next(ch for ch in title if not ch.isprintable())
+        fail(f"title holds the control character U+{ord(bad):04X}; a title is printed on the cards and booklet "
+             "pages: write it on one line of printable characters", "title")
     pieces = get(data, "pieces", str)
     cards = get(data, "cards", int)
     if not 1 <= cards <= 10_000:

@@ -658,6 +658,28 @@ def test_playtest_cards_name_the_width_a_long_task_row_needs(run_cli, tmp_path):
         "give that task fewer or narrower pieces (the booklet prints it)\n")
 
 
+def test_playtest_cards_name_a_title_too_long_for_the_page(run_cli, tmp_path):
+    # A title of 60 W's made every card wider than the page, and the message said "choose a smaller cell size",
+    # which no cell size helps: the title line alone is wider than the page.
+    import re
+
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    card = (PUZZLES / "examples" / "classic_X1_easy.toml").read_text()
+    (deck / "x.toml").write_text(card.replace('side = "easy"\n', 'side = "easy"\ngame_title = "' + "W" * 60 + '"\n'))
+    for cell in ("20", "1"):
+        code, out, err = run_cli("cards", deck, "--out", tmp_path / "c.pdf", "--cell-mm", cell)
+        assert code == 2 and err.count("\n") == 1 and "smaller cell size" not in err, err
+        assert err.startswith(f"ubongo-cp: error: {deck / 'x.toml'}: card X1 side easy: its title line "
+                              f"'{'W' * 37}...' needs "), err
+        assert err.endswith(" mm with the card's margins, more than an A4 page holds (190 mm) at any cell size; give "
+                            "the game a shorter title (the deck spec's title, or the card's game_title key)\n"), err
+        assert float(re.search(r"needs ([0-9.]+) mm", err)[1]) > 190
+    (deck / "x.toml").write_text(card.replace('side = "easy"\n', 'side = "easy"\ngame_title = "Blokko"\n'))
+    assert run_cli("cards", deck, "--out", tmp_path / "c.pdf")[0] == 0
+    assert not any(p.name.startswith(".") for p in tmp_path.iterdir())
+
+
 def test_batch_and_booklet_run_twice_into_the_same_folder(run_cli, tmp_path):
     # What `make run` does, twice: the second run resumes the batch and rewrites its own outputs.
     deck, out = PUZZLES / "examples", tmp_path / "out"

@@ -295,6 +295,13 @@ def _card_pages(cards: Sequence[CardSide], cell_mm: float) -> list[list[_Placed]
     for face in faces:
         if face.width > room[0] or face.height > room[1]:
             card = face.card
+            if face.header_w > room[0]:   # the header alone: no cell size helps
+                from ..errors import cut
+
+                raise InputError(f"card {card.card_id} side {card.side}: its title line {cut(face.title)!r} needs "
+                                 f"{face.header_w:.1f} mm with the card's margins, more than an A4 page holds "
+                                 f"({room[0]:.0f} mm) at any cell size; give the game a shorter title (the deck "
+                                 "spec's title, or the card's game_title key)", path=card.path)
             needed = face.row_w + 2 * face.pad  # the task rows alone: no cell size helps
             if needed > room[0]:
                 raise InputError(f"card {card.card_id} side {card.side}: its longest task row needs {needed:.1f} mm "

@@ -81,6 +81,9 @@ class CardFace:
     ----------
     width, height : float
         The card's size, mm (the cut line).
+    header_w : float
+        Width of the header line (the title and the note, with the card's margins), mm: the least width of the
+        card at any cell size.
     """
 
     pad = 5.0
@@ -99,7 +102,7 @@ class CardFace:
         self.grid = card.region.grid
         self.title = f"{game_title(card)}  \u00b7  card {card.card_id}  \u00b7  {side_label(card)}"
         # The header: the title, then (right-aligned, at least 3 mm away) the note.
-        header_w = 2 * self.pad + text_width_mm(self.title, self.title_pt, True) + (
+        self.header_w = header_w = 2 * self.pad + text_width_mm(self.title, self.title_pt, True) + (
             3.0 + text_width_mm(note, self.note_pt) if note else 0.0)
         _, _, width, height = plane_box(card.region.cells, self.grid)
         self.region_w = width * self.cs

@@ -670,3 +670,17 @@ def test_a_file_of_another_of_the_toolkits_formats_is_named_as_such(run_cli, tmp
     assert code == 0 and json.loads(out)["count"] == 6
     code, out, _ = run_cli("solve", card, "--face", "1", "--json")
     assert code == 0 and json.loads(out)["pieces"] == ["I2", "L4", "Y5"]   # its face 1 as the file writes it
+
+
+@pytest.mark.parametrize("key", ["game_title", "title"])
+def test_a_card_title_with_a_control_character_is_refused_on_its_line(run_cli, tmp_path, key):
+    # Once taken: matplotlib's "Glyph 0 missing from font(s)" warnings on every card and booklet page drawn.
+    text = Path(EXAMPLES, "classic_X1_easy.toml").read_text()
+    card = write(tmp_path / "x.toml", text.replace('side = "easy"\n', f'side = "easy"\n{key} = "Blok\\u001bko"\n'))
+    line = 1 + card.read_text().splitlines().index(f'{key} = "Blok\\u001bko"')
+    assert run_cli("solve", card) == (2, "", f"ubongo-cp: error: {card}:{line}: {key} holds the control character "
+                                             "U+001B; it is printed on the cards and booklet pages: write it on one "
+                                             "line of printable characters\n")
+    card.write_text(text.replace('side = "easy"\n', f'side = "easy"\n{key} = "Blokko"\n'))
+    code, out, _ = run_cli("solve", card, "--face", "1", "--json")
+    assert code == 0 and json.loads(out)["pieces"] == ["I2", "L4", "Y5"]

@@ -42,7 +42,7 @@ import sys
 from typing import Iterable
 
 
-from .errors import InputError, as_written, wrong_kind
+from .errors import InputError, as_written, control_character, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .grids import GRIDS, SQUARE
 from .io import is_plain_name, loads_toml, text_lines
@@ -255,6 +255,11 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
             raise InputError(f"unknown key {key!r}: did you mean {close[0]!r}? (a card side's fields: "
                              f"{', '.join(CARD_FIELDS)}; other keys are kept as notes)", path=where,
                              line=line_of(key))
+    for key in ("game_title", "title"):   # the notes printed on the card and booklet pages (draw.card.game_title)
+        control = control_character(data[key]) if isinstance(data.get(key), str) else None
+        if control:
+            raise InputError(f"{key} holds {control}; it is printed on the cards and booklet pages: write it on one "
+                             "line of printable characters", path=where, line=line_of(key))
     if "max_empty" in data:   # a task's setting: at the top it would be kept as a note and change nothing
         raise InputError("max_empty is a setting of each task, not of the card side: write it in the task, "
                          'e.g. 1 = {pieces = ["I2", "L3"], max_empty = 2}', path=where, line=line_of("max_empty"))

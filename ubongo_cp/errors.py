@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["UbongoError", "InputError", "IllegalActionError", "JobTooLargeError", "OutputWarning",
+__all__ = ["UbongoError", "InputError", "IllegalActionError", "control_character", "JobTooLargeError", "OutputWarning",
            "InputWarning", "say_warnings", "saying_warnings",
            "MAX_JOB_CPU_SECONDS", "refuse_long_job", "wrong_kind", "as_written", "whole_argument", "flag_argument",
            "seat_argument", "seed_argument", "cut"]
@@ -76,6 +76,19 @@ def cut(shown: str) -> str:
     'roll face 999999999999999999999999999...'
     """
     return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def control_character(text: str) -> str | None:
+    """``"the control character U+XXXX"`` for the first character of ``text`` that is not printable (a tab, a NUL,
+    an escape: a font has no glyph for it and a terminal acts on it), or None.
+
+    Examples
+    --------
+    >>> control_character("L5"), control_character("a\\tb")
+    (None, 'the control character U+0009')
+    """
+    bad = next((ch for ch in text if not ch.isprintable()), None)
+    return None if bad is None else f"the control character U+{ord(bad):04X}"
 
 
 def whole_argument(name: str, value, least: int | None = 0) -> int:

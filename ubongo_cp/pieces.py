@@ -42,7 +42,7 @@ from itertools import repeat
 from operator import attrgetter, is_
 from collections.abc import Iterable, Iterator, Sequence
 
-from .errors import InputError, as_written, whole_argument
+from .errors import InputError, as_written, control_character, whole_argument
 from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
 from .grids import SQUARE, Grid, get_grid
 from .grids.base import LazyOrientations
@@ -181,9 +181,9 @@ def name_problem(name: str, *, in_file: bool = False) -> str | None:
     named = "the piece name on this line" if in_file else f"the piece name {as_written(name)}"
     if any(ch.isspace() for ch in name):
         return f"{named} contains white space"
-    if not name.isprintable():   # an escape sequence would reach the terminal with every solution printed
-        ch = next(ch for ch in name if not ch.isprintable())
-        return f"{named} contains the control character U+{ord(ch):04X}"
+    control = control_character(name)
+    if control:   # an escape sequence would reach the terminal with every solution printed
+        return f"{named} contains {control}"
     if "#" in name:
         return f"{_piece(name)} contains '#', which marks a further copy of a piece (A#2 = the second A)"
     if "," in name:

@@ -49,7 +49,7 @@ import os
 import re
 from functools import lru_cache
 
-from .errors import InputError, as_written, wrong_kind
+from .errors import InputError, as_written, control_character, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .io import is_plain_name
 from .shipped import SHIPPED_PIECE_SETS, data_file
@@ -356,10 +356,10 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     if not is_plain_name(game):
         fail(f"game name {game!r} may hold only letters, digits, '_' and '-'", "game")
     title = get(data, "title", str, default=game)
-    if not title.isprintable():   # printed on every card and booklet page, where the font has no glyph for it
-        bad = next(ch for ch in title if not ch.isprintable())
-        fail(f"title holds the control character U+{ord(bad):04X}; a title is printed on the cards and booklet "
-             "pages: write it on one line of printable characters", "title")
+    control = control_character(title)
+    if control:   # printed on every card and booklet page, where the font has no glyph for it
+        fail(f"title holds {control}; a title is printed on the cards and booklet pages: write it on one line of "
+             "printable characters", "title")
     pieces = get(data, "pieces", str)
     cards = get(data, "cards", int)
     if not 1 <= cards <= 10_000:

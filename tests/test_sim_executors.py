@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from ubongo_cp.cli import main
+from ubongo_cp.errors import InputError
 from ubongo_cp.games.domino.sim import simulate
 from ubongo_cp.games.orion.sim import run_tournament
 from ubongo_cp.executors import CHUNKS_PER_JOB, LocalExecutor, make_executor, map_chunks
@@ -111,6 +113,21 @@ def test_cli_bad_executor_options_exit_2(argv, msg, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert msg in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("kind", ["local", "dask"])
+@pytest.mark.parametrize("jobs", [0, -1, 1.5, "2", True])
+def test_an_executor_asked_for_a_number_of_workers_that_is_not_one_says_so(kind, jobs):
+    # A worker count is a whole number of at least 1: "2" and 1.5 are refused at once with one message naming
+    # the argument, not a TypeError from a comparison, nor a pool of 1.5 processes failing at the first map.
+    with pytest.raises(InputError, match=f"^jobs must be a whole number of at least 1, got {jobs!r}$"):
+        make_executor(kind, jobs=jobs)
+
+
+def test_an_executor_takes_a_numpy_whole_number_of_workers():
+    with make_executor("local", jobs=np.int64(2)) as executor:
+        assert executor.jobs == 2 and type(executor.jobs) is int
+        assert executor.map_ordered(_identity, [(1,), (2,), (3,)]) == [1, 2, 3]
 
 
 _PRELOAD_PROBE = """

@@ -10,7 +10,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["CHUNKS_PER_JOB", "Executor", "ORPHAN_CHECK"]
+__all__ = ["CHUNKS_PER_JOB", "Executor", "ORPHAN_CHECK", "workers_argument"]
 
 #: Seconds between a worker's checks that its parent still lives, where the
 #: operating system cannot signal the worker itself (not Linux).
@@ -47,6 +47,31 @@ def _preload(modules: Sequence[str] = ()) -> None:
         gc.freeze()
         if enabled:
             gc.enable()
+
+
+def workers_argument(jobs) -> int:
+    """The number of workers an executor is asked for: ``jobs`` as an int (a whole number of at least 1), or one
+    per core for ``None``.
+
+    Raises
+    ------
+    InputError
+        For anything but ``None`` or a whole number of at least 1 (``0``, ``2.5``, ``"2"``).
+
+    Examples
+    --------
+    >>> workers_argument(2)
+    2
+    >>> workers_argument("2")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: jobs must be a whole number of at least 1, got '2'
+    """
+    from ..errors import whole_argument
+
+    if jobs is None:
+        return max(1, os.cpu_count() or 1)
+    return whole_argument("jobs", jobs, 1)
 
 
 class Executor:

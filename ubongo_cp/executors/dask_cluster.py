@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import InputError, UbongoError
 
-from .base import CHUNKS_PER_JOB, FORKED_WORKERS, Executor, OnError, _preload
+from .base import CHUNKS_PER_JOB, FORKED_WORKERS, Executor, OnError, _preload, workers_argument
 
 __all__ = ["DaskExecutor", "CONNECT_TIMEOUT", "NO_WORKER_TIMEOUT", "WORKER_CHECK", "LOCAL_CLUSTER_CONFIG", "WORKER_START_POLL",
            "START_TIMEOUT"]
@@ -50,7 +50,8 @@ class DaskExecutor(Executor):
     Raises
     ------
     InputError
-        For an empty, malformed or unreachable scheduler address.
+        For an empty, malformed or unreachable scheduler address, or ``jobs`` that is not a whole number of at
+        least 1 (:func:`~.base.workers_argument`).
     """
 
     def __init__(self, jobs: int | None = None, scheduler: str | None = None, *,
@@ -58,10 +59,8 @@ class DaskExecutor(Executor):
         super().__init__()
         if scheduler is not None and not scheduler.strip():
             raise InputError("the Dask scheduler needs an address, e.g. tcp://10.0.0.5:8786")
-        if jobs is not None and jobs < 1:
-            raise InputError(f"jobs must be at least 1, got {jobs}")
+        self._n_workers = workers_argument(jobs)
         self.scheduler = scheduler or None
-        self._n_workers = max(1, jobs or os.cpu_count() or 1)
         self.cluster = None
         self._client = None
         self.where = f"at {scheduler}" if scheduler else "in the local cluster"

@@ -25,7 +25,7 @@ def make_executor(kind: str = "local", *, jobs: int | None = None, scheduler: st
     Raises
     ------
     InputError
-        For an unknown kind or ``jobs < 1``.
+        For an unknown kind, or ``jobs`` that is not a whole number of at least 1.
     """
     if scheduler is not None and kind == "local":
         kind = "dask"

@@ -16,9 +16,9 @@ from collections import deque
 from functools import partial
 from typing import Any, Callable, Iterator, Sequence
 
-from ..errors import InputError, UbongoError, saying_warnings
+from ..errors import UbongoError, saying_warnings
 
-from .base import Executor, OnError, _preload, _worker_start, parent_death_signal
+from .base import Executor, OnError, _preload, _worker_start, parent_death_signal, workers_argument
 
 __all__ = ["LocalExecutor"]
 
@@ -36,14 +36,12 @@ class LocalExecutor(Executor):
     Raises
     ------
     InputError
-        For ``jobs < 1``.
+        For ``jobs`` that is not a whole number of at least 1 (:func:`~.base.workers_argument`).
     """
 
     def __init__(self, jobs: int | None = None) -> None:
         super().__init__()
-        if jobs is not None and jobs < 1:
-            raise InputError(f"jobs must be at least 1, got {jobs}")
-        self.jobs = max(1, jobs or os.cpu_count() or 1)
+        self.jobs = workers_argument(jobs)
 
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
                       nogil: bool = False, one_by_one: bool = False, **kwargs) -> Iterator[Any]:

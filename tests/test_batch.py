@@ -96,6 +96,23 @@ def test_time_limit_is_recorded_not_dropped(tmp_path):
     assert "- uniquely solvable tasks: 0 of 1; none solved\n" in summary and "nan" not in summary
 
 
+@pytest.mark.parametrize("arguments, message", [
+    # a comparison's TypeError before ("'>' not supported between instances of 'str' and 'int'")
+    ({"time_limit": "5"}, "time_limit must be a number of seconds above 0, got '5'"),
+    ({"time_limit": float("nan")}, "time_limit must be a number of seconds above 0, got nan"),
+    ({"time_limit": 0}, "time_limit must be a number of seconds above 0, got 0"),
+    # AttributeError: 'str' object has no attribute 'warm', once the output folder was made
+    ({"executor": "local"}, "executor must be an Executor (ubongo_cp.executors.make_executor) or None, got str 'local'"),
+])
+def test_wrong_arguments_of_run_batch_are_one_error_naming_them_before_any_work(arguments, message, deck, tmp_path):
+    from ubongo_cp.errors import InputError
+
+    with pytest.raises(InputError) as info:
+        run_batch(deck, tmp_path / "out", progress=False, **arguments)
+    assert str(info.value) == message
+    assert not (tmp_path / "out").exists()
+
+
 def test_cli_batch_and_generate(run_cli, tmp_path):
     code, out, err = run_cli("generate", "--game", "classic", "--out", tmp_path / "d", "--seed", "4",
                              "--cards", "1", "--quiet")

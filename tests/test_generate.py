@@ -430,3 +430,28 @@ def test_a_card_side_left_out_is_said_even_without_progress_lines(tmp_path, run_
     assert code == 1 and len(lines) == 2, err
     assert lines[0].startswith("card 01 side a: no region in ") and lines[0].endswith("; left out")
     assert lines[1] == "ubongo-cp: error: no card side could be generated (0 of 1); see the lines above"
+
+
+@pytest.mark.parametrize("arguments, message", [
+    # numpy's own words before: "SeedSequence expects int or sequence of ints for entropy not x" (TypeError),
+    # "expected non-negative integer" (ValueError), naming no argument
+    ({"seed": "x"}, "seed must be a whole number of at least 0, got 'x'"),
+    ({"seed": -1}, "seed must be a whole number of at least 0, got -1"),
+    ({"seed": 1.5}, "seed must be a whole number of at least 0, got 1.5"),
+    # a comparison's TypeError before; a number of cards beyond what a spec may say ran on
+    ({"cards": "2"}, "cards must be a whole number of at least 1, got '2'"),
+    ({"cards": 0}, "cards must be a whole number of at least 1, got 0"),
+    ({"cards": 10_001}, "cards must be at most 10000, got 10001"),
+    # os.fspath's TypeError before
+    ({"spec": 3}, "a deck spec is a shipped game's name, a spec file's path or a DeckSpec, got int 3"),
+    # AttributeError: 'str' object has no attribute 'warm', before
+    ({"executor": "local"}, "executor must be an Executor (ubongo_cp.executors.make_executor) or None, got str 'local'"),
+])
+def test_wrong_arguments_of_generate_deck_are_one_error_naming_them_before_any_work(arguments, message, tmp_path):
+    from ubongo_cp.errors import InputError
+
+    arguments = {"spec": "classic", "seed": 1, "cards": 1, **arguments}
+    with pytest.raises(InputError) as info:
+        generate_deck(arguments.pop("spec"), tmp_path / "out", **arguments)
+    assert str(info.value) == message
+    assert not (tmp_path / "out").exists()

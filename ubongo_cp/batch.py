@@ -40,8 +40,8 @@ from typing import Any, Callable
 
 from .cards import CardSide, DeckProblem, load_card, load_deck, task_hash
 from .cover import task_instance
-from .errors import InputError
-from .executors import Executor, using
+from .errors import InputError, seconds_argument
+from .executors import Executor, executor_argument, using
 from .io import append_durably, open_journal, row_check
 from .shipped import resolve_deck
 from .outputs import OutputFolder, folder_journal
@@ -371,8 +371,8 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
         of another origin where an output goes.
     """
     worker_modules = rating_modules(backend)  # also checks the name before any work
-    if time_limit is not None and not time_limit > 0:
-        raise InputError(f"the time limit must be a positive number of seconds, got {time_limit}")
+    time_limit = None if time_limit is None else seconds_argument("time_limit", time_limit)
+    executor = executor_argument(executor)   # before the output folder is made
     start = time.perf_counter()
     deck_dir, out = Path(deck_dir), Path(out_dir)
     cards, problems = load_deck(deck_dir, some=True)

@@ -11,7 +11,7 @@ import os
 __all__ = ["UbongoError", "InputError", "IllegalActionError", "control_character", "JobTooLargeError", "OutputWarning",
            "InputWarning", "say_warnings", "saying_warnings",
            "MAX_JOB_CPU_SECONDS", "refuse_long_job", "wrong_kind", "as_written", "whole_argument", "flag_argument",
-           "seat_argument", "seed_argument", "cut"]
+           "seat_argument", "seed_argument", "seconds_argument", "cut"]
 
 #: The stated bound on a job's estimated CPU time (seconds): a census, a tournament or a
 #: simulation estimated to need more is refused unless the caller confirms it.
@@ -171,6 +171,30 @@ def seed_argument(name: str, value):
         raise InputError(f"{name} must be a whole number >= 0 (or a list of them, or a numpy generator), "
                          f"got {_shown(value)}")
     return value
+
+
+def seconds_argument(name: str, value) -> float:
+    """``value`` as a float when it is a number of seconds above 0 (an int, a float or a numpy number, not a bool;
+    a whole number beyond the floats is ``inf``: no limit); else an :class:`InputError` naming the argument.
+
+    Examples
+    --------
+    >>> seconds_argument("time_limit", 5)
+    5.0
+    >>> seconds_argument("time_limit", "5")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: time_limit must be a number of seconds above 0, got '5'
+    """
+    import math
+    import numbers
+    import sys
+    from typing import Any
+
+    number: Any = value if isinstance(value, numbers.Real) and not isinstance(value, bool) else math.nan
+    if not number > 0:   # NaN too
+        raise InputError(f"{name} must be a number of seconds above 0, got {_shown(value)}")
+    return float(number) if number <= sys.float_info.max else math.inf   # the engines' clocks are floats
 
 
 def flag_argument(name: str, value) -> bool:

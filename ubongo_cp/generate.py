@@ -48,15 +48,15 @@ import numpy as np
 
 from .analyze import analyze
 from .cards import CardSide
-from .errors import InputError
-from .executors import Executor, using
+from .errors import InputError, whole_argument
+from .executors import Executor, executor_argument, using
 from .geometry import Cell
 from .grids import SQUARE, Grid
 from .outputs import OutputFolder
 from .pieces import Region, load_pieces
 from .shipped import SHIPPED_PIECE_SETS
 from . import structs
-from .specs import DECK_SPEC_FILE, SHIPPED_SPECS, DeckSpec, SideSpec, load_spec
+from .specs import DECK_SPEC_FILE, MAX_CARDS, SHIPPED_SPECS, DeckSpec, SideSpec, load_spec
 
 __all__ = ["random_region", "find_region", "region_key", "spread_candidates", "SideSearch", "generate_deck"]
 
@@ -348,7 +348,7 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
         a spec that is not shipped, the directory also gets ``deck.toml`` and
         ``pieces.txt`` (copies), so that it is self-contained.
     seed : int
-        Random seed; the same seed gives the same deck.
+        Random seed, a whole number >= 0; the same seed gives the same deck.
     cards : int, optional
         Number of cards (default: the spec's).
     command : str, optional
@@ -377,14 +377,18 @@ def generate_deck(spec: DeckSpec | str | os.PathLike, out_dir: str | os.PathLike
     Raises
     ------
     InputError
-        For a bad spec, a bad number of cards, an unusable output directory, or candidate regions of
-        another grid than the pieces'.
+        For a bad spec, a seed that is not a whole number >= 0, a number of cards that is not a whole number
+        1 .. :data:`~ubongo_cp.specs.MAX_CARDS`, an executor that is not one, an unusable output directory, or
+        candidate regions of another grid than the pieces'.
     """
+    executor = executor_argument(executor)   # before the output folder is made
     if not isinstance(spec, DeckSpec):
         spec = load_spec(spec)
+    seed = whole_argument("seed", seed, 0)   # recorded in every card file: a whole number
     if cards is not None:
-        if cards < 1:
-            raise InputError(f"the number of cards must be at least 1, got {cards}")
+        cards = whole_argument("cards", cards, 1)
+        if cards > MAX_CARDS:
+            raise InputError(f"cards must be at most {MAX_CARDS}, got {cards}")
         resized: DeckSpec = structs.replace(spec, cards=cards)  # typed: replace returns Any
         spec = resized
     if spec.game in SHIPPED_SPECS and spec.path != load_spec(spec.game).path:

@@ -49,19 +49,21 @@ import os
 import re
 from functools import lru_cache
 
-from .errors import InputError, as_written, control_character, wrong_kind
+from .errors import InputError, as_written, control_character, cut, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .io import is_plain_name
 from .shipped import SHIPPED_PIECE_SETS, data_file
 from .structs import Struct
 
-__all__ = ["SideSpec", "DeckSpec", "SHIPPED_SPECS", "DECK_SPEC_FILE", "load_spec", "parse_spec", "game_spec",
-           "spec_for_card"]
+__all__ = ["SideSpec", "DeckSpec", "SHIPPED_SPECS", "DECK_SPEC_FILE", "MAX_CARDS", "load_spec", "parse_spec",
+           "game_spec", "spec_for_card"]
 
 #: The shipped deck specs (``data/specs/<name>.toml``): the two games.
 SHIPPED_SPECS = ("classic", "duel")
 #: Name of the spec copy inside a generated deck directory.
 DECK_SPEC_FILE = "deck.toml"
+#: Most cards a deck spec (its ``cards`` key) or a generated deck may have.
+MAX_CARDS = 10_000
 
 _TOP_KEYS = {"game", "title", "pieces", "cards", "card_ids", "die_rule", "sides"}
 _SIDE_KEYS = {"name", "pieces_per_task", "faces", "max_rows", "max_cols", "layers", "cells", "unique",
@@ -229,7 +231,8 @@ def load_spec(spec: str | os.PathLike) -> DeckSpec:
     Raises
     ------
     InputError
-        For a missing file or any problem listed under :func:`parse_spec`.
+        For a ``spec`` that is neither text nor a path, a missing file or any problem listed under
+        :func:`parse_spec`.
 
     Examples
     --------
@@ -237,6 +240,9 @@ def load_spec(spec: str | os.PathLike) -> DeckSpec:
     >>> s.cards, s.side_names, s.side("B").pieces_per_task, s.side("B").faces
     (9, ('A', 'B'), 5, 20)
     """
+    if not isinstance(spec, (str, os.PathLike)):
+        raise InputError(f"a deck spec is a shipped game's name, a spec file's path or a DeckSpec, got "
+                         f"{type(spec).__name__} {cut(repr(spec))}")
     name = os.fspath(spec)
     if name in SHIPPED_SPECS:
         return _shipped(name)
@@ -362,8 +368,8 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
              "printable characters", "title")
     pieces = get(data, "pieces", str)
     cards = get(data, "cards", int)
-    if not 1 <= cards <= 10_000:
-        fail(f"cards must be 1..10000, got {cards}", "cards")
+    if not 1 <= cards <= MAX_CARDS:
+        fail(f"cards must be 1..{MAX_CARDS}, got {cards}", "cards")
     card_ids = get(data, "card_ids", str, default="padded")
     if card_ids not in ("padded", "plain"):
         fail(f"card_ids must be 'padded' or 'plain', got {card_ids!r}", "card_ids")

@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from .base import CHUNKS_PER_JOB, Executor
     from .chunks import map_chunks
     from .dask_cluster import DaskExecutor
-    from .factory import make_executor, using
+    from .factory import executor_argument, make_executor, using
     from .local import LocalExecutor
 
 #: Names of the executor kinds (:func:`make_executor`).
@@ -68,6 +68,7 @@ EXECUTORS = ("local", "dask")
 #: Where the rest is, loaded when first named: a command that only lists the executor kinds in its
 #: options (every counting command) loads none of the executors' modules.
 _LAZY = {"map_chunks": "chunks", "DaskExecutor": "dask_cluster", "make_executor": "factory", "using": "factory",
+         "executor_argument": "factory",
          "LocalExecutor": "local", "Executor": "base", "CHUNKS_PER_JOB": "base"}
 
 
@@ -78,7 +79,7 @@ def __getattr__(name: str) -> Any:
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "make_executor", "using", "map_chunks", "EXECUTORS",
-           "CHUNKS_PER_JOB"]
+__all__ = ["Executor", "LocalExecutor", "DaskExecutor", "make_executor", "using", "executor_argument", "map_chunks",
+           "EXECUTORS", "CHUNKS_PER_JOB"]
 
 

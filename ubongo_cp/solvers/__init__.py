@@ -21,11 +21,10 @@ is first used.
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Sequence
 
-from ..errors import InputError, flag_argument, whole_argument
+from ..errors import InputError, flag_argument, seconds_argument, whole_argument
 from .registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, SOLVERS, SolverSpec, choose, get_solver, solver_names
 
 TYPE_CHECKING = False
@@ -269,11 +268,7 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     sample = None if sample is None else whole_argument("the number of samples", sample, 0)
     pieces_used = None if pieces_used is None else whole_argument("pieces_used", pieces_used, 0)
     memory_limit = None if memory_limit is None else whole_argument("memory_limit", memory_limit, 1)
-    if time_limit is not None and not (isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool)
-                                       and time_limit > 0):
-        raise InputError(f"time_limit must be a number of seconds above 0, got {time_limit!r}")
-    if time_limit is not None:   # the engines' clocks are floats: a whole number beyond them is no limit either
-        time_limit = float(time_limit) if time_limit <= sys.float_info.max else math.inf
+    time_limit = None if time_limit is None else seconds_argument("time_limit", time_limit)
     if isinstance(fixed, (str, bytes)) or not hasattr(fixed, "__iter__"):
         raise InputError(f"fixed must be a list of option ids (ExactCoverInstance.fix), got {fixed!r}")
     fixed = [whole_argument("a fixed placement", o, 0) for o in fixed]

@@ -27,12 +27,11 @@ the engine only, so the engine's rules are the single source of truth.
 from __future__ import annotations
 
 import contextlib
-import numbers
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, seconds_argument
 from .graphs import joins_sides
 from .state import OrionState
 from .wins import W2_GALAXIES, W3_BLACK_HOLES, win_conditions
@@ -114,8 +113,7 @@ def check_query(state, player: int, goal: str, pairs=None,
     if not isinstance(goal, str) or goal not in GOALS:
         raise InputError(f"goal must be {' or '.join(f'{g!r} ({w})' for g, w in GOALS.items())}, "
                          f"the win conditions of OD-4, got {goal!r}")
-    if not (isinstance(time_limit, numbers.Real) and not isinstance(time_limit, bool) and time_limit > 0):
-        raise InputError(f"time_limit must be a number of seconds above 0, got {time_limit!r}")
+    time_limit = seconds_argument("time_limit", time_limit)
     n = len(state.game.side_pairs)
     pairs = list(range(n)) if pairs is None else list(pairs)
     bad = [k for k in pairs if not (isinstance(k, int) and 0 <= k < n)]

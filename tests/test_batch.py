@@ -113,6 +113,16 @@ def test_wrong_arguments_of_run_batch_are_one_error_naming_them_before_any_work(
     assert not (tmp_path / "out").exists()
 
 
+def test_a_deck_that_is_no_path_is_one_error_naming_it(tmp_path):
+    from ubongo_cp.errors import InputError
+
+    with pytest.raises(InputError) as info:   # Path's TypeError before
+        run_batch(3, tmp_path / "out", progress=False)
+    assert str(info.value) == ("a deck is a folder's path or a shipped deck's name (classic, cubes, duel, hexagons, "
+                               "triangles), got int 3")
+    assert not (tmp_path / "out").exists()
+
+
 def test_cli_batch_and_generate(run_cli, tmp_path):
     code, out, err = run_cli("generate", "--game", "classic", "--out", tmp_path / "d", "--seed", "4",
                              "--cards", "1", "--quiet")

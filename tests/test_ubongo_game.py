@@ -737,3 +737,25 @@ def test_cli_header_names_the_strategies_skills_and_noise_that_differ_from_the_d
     deck = synthetic_tasks("classic")
     default = simulate_ubongo(deck, 2, 2, 0)
     assert not simulate_ubongo(deck, 2, 2, 0, model=SolveTimeModel(sigma=0.1)).equals(default)
+
+
+def test_a_shipped_deck_is_read_by_its_name_as_by_its_table_and_an_unknown_name_is_refused():
+    # load_deck("classic") reads the shipped deck by name; its rated table was "not found (run the batch job
+    # first)" under that name, and default_tasks_path("ubongo") gave a path that does not exist.
+    from ubongo_cp.games.tasks import as_deck
+    from ubongo_cp.report import load_tasks as report_tasks
+
+    by_path = load_tasks(default_tasks_path("classic"))
+    assert by_path.shape == (432, 23)   # 72 card sides x 6 faces (UG-4)
+    pd.testing.assert_frame_equal(load_tasks("classic"), by_path)
+    pd.testing.assert_frame_equal(report_tasks("classic"), by_path)
+    assert as_deck("duel").source == "shipped duel" and as_deck("duel").cards["A"][:2] == ["1", "2"]
+    with pytest.raises(InputError, match=r"^no shipped deck is named 'ubongo' \(the shipped decks: classic, cubes, "
+                                         r"duel, hexagons, triangles\)$"):
+        default_tasks_path("ubongo")
+    with pytest.raises(InputError, match=r"^a deck is a folder's path or a shipped deck's name \(classic, .*\), "
+                                         r"got int 3$"):
+        as_deck(3)   # os.fspath's TypeError before
+    with pytest.raises(InputError, match=r"^a tasks table is a file's or a batch output folder's path, or a shipped "
+                                         r"deck's name, got NoneType None$"):
+        report_tasks(None)

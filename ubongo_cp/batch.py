@@ -374,8 +374,8 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     time_limit = None if time_limit is None else seconds_argument("time_limit", time_limit)
     executor = executor_argument(executor)   # before the output folder is made
     start = time.perf_counter()
+    cards, problems = load_deck(deck_dir, some=True)   # first: it names a deck_dir that is no path
     deck_dir, out = Path(deck_dir), Path(out_dir)
-    cards, problems = load_deck(deck_dir, some=True)
     if difficulty_model is not None and not hasattr(difficulty_model, "predict_seconds"):
         from .calibrate import load_model
 

@@ -166,12 +166,37 @@ def piece_set_file(name: str) -> str:
 
 
 def deck_dir(name: str) -> pathlib.Path:
-    """The directory of the shipped deck ``name`` (one of :data:`SHIPPED_DECKS`)."""
+    """The directory of the shipped deck ``name`` (one of :data:`SHIPPED_DECKS`).
+
+    Raises
+    ------
+    InputError
+        For a name that is not a shipped deck's (a path that does not exist, once, was taken for one).
+    """
+    if name not in SHIPPED_DECKS:
+        from .errors import InputError
+
+        raise InputError(f"no shipped deck is named {name!r} (the shipped decks: {', '.join(SHIPPED_DECKS)})")
     return data_dir() / "decks" / name
 
 
 def deck_tasks_path(name: str) -> pathlib.Path:
-    """The rated per-task table of the shipped deck ``name`` (``tasks.csv``)."""
+    """The rated per-task table of the shipped deck ``name`` (``tasks.csv``).
+
+    Raises
+    ------
+    InputError
+        As :func:`deck_dir`.
+
+    Examples
+    --------
+    >>> deck_tasks_path("classic").name
+    'tasks.csv'
+    >>> deck_tasks_path("ubongo")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: no shipped deck is named 'ubongo' (the shipped decks: classic, cubes, duel, hexagons, triangles)
+    """
     return deck_dir(name) / "tasks.csv"
 
 
@@ -191,6 +216,11 @@ def shipped_deck_name(path: str | os.PathLike) -> str | None:
 def resolve_deck(spec: str | os.PathLike) -> pathlib.Path:
     """A deck directory: ``spec`` itself when it exists, else the shipped deck of that name.
 
+    Raises
+    ------
+    InputError
+        For a ``spec`` that is neither text nor a path.
+
     Examples
     --------
     >>> resolve_deck("classic").name, resolve_deck("no/such/dir").as_posix()
@@ -198,6 +228,11 @@ def resolve_deck(spec: str | os.PathLike) -> pathlib.Path:
     """
     from pathlib import Path
 
+    if not isinstance(spec, (str, os.PathLike)):
+        from .errors import InputError, cut
+
+        raise InputError(f"a deck is a folder's path or a shipped deck's name ({', '.join(SHIPPED_DECKS)}), got "
+                         f"{type(spec).__name__} {cut(repr(spec))}")
     path = Path(spec)
     if not path.exists() and os.fspath(spec) in SHIPPED_DECKS:
         return deck_dir(os.fspath(spec))

@@ -494,6 +494,11 @@ def default_tasks_path(game: str) -> Path:
 
     Found beside the shipped piece sets, so it does not depend on the
     current directory.
+
+    Raises
+    ------
+    InputError
+        For a name that is not a shipped deck's (:func:`ubongo_cp.shipped.deck_dir`).
     """
     from ..shipped import deck_tasks_path
 
@@ -511,7 +516,7 @@ def load_tasks(path: str | os.PathLike) -> pd.DataFrame:
     ----------
     path : str or os.PathLike
         ``*.csv`` or ``*.parquet`` / ``*.pq`` file from the batch runner, or
-        its output directory.
+        its output directory, or a shipped deck's name (``"classic"``, ``"duel"``).
 
     Returns
     -------
@@ -527,8 +532,9 @@ def load_tasks(path: str | os.PathLike) -> pd.DataFrame:
         :class:`TaskDeck`).
     """
     from ..report import load_tasks as read_task_table
+    from ..shipped import resolve_deck
 
-    path = Path(path)
+    path = resolve_deck(path)   # a shipped deck by name: its rated table
     if not path.exists():
         raise InputError("tasks table not found (run the batch job first, or pass --tasks FILE "
                          "or --synthetic)", path=path)

@@ -31,7 +31,7 @@ from typing import Iterable
 
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, cut
 from ..io import atomic_path, check_output_file, holds_other_table, marked_arrow
 from ..rate import RATING_COLUMNS
 from ..status import Status
@@ -198,7 +198,8 @@ def load_tasks(path: str | Path, *, required: Iterable[str] = KEY_COLUMNS + ("st
     ----------
     path : str or path
         A ``.parquet``/``.pq`` or ``.csv`` file, or a directory holding
-        ``tasks.parquet`` (else ``tasks.csv``).
+        ``tasks.parquet`` (else ``tasks.csv``), or a shipped deck's name
+        (``"classic"``: the rated table it ships with).
     required : iterable of str
         Columns the table must have (default: ``card_id, side, face,
         status``). Other known columns are normalised when present and
@@ -400,15 +401,22 @@ def check_unique_tasks(df: pd.DataFrame, path: str | os.PathLike | None = None) 
 
 
 def table_file(path: str | Path, stem: str) -> Path:
-    """The table file ``path`` names: itself, or in a batch output directory ``<stem>.parquet`` (else ``.csv``).
+    """The table file ``path`` names: itself, or in a batch output directory ``<stem>.parquet`` (else ``.csv``);
+    a shipped deck's name (:func:`ubongo_cp.shipped.resolve_deck`) names the table it ships with.
 
     Raises
     ------
     InputError
-        If there is no such file; for a directory without the table, that a batch output directory is
-        expected (and that it looks like a deck, when it holds ``*.toml`` card files).
+        For a ``path`` that is neither text nor a path, or if there is no such file; for a directory without
+        the table, that a batch output directory is expected (and that it looks like a deck, when it holds
+        ``*.toml`` card files).
     """
-    path = Path(path)
+    from ..shipped import resolve_deck
+
+    if not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"a {stem} table is a file's or a batch output folder's path, or a shipped deck's name, "
+                         f"got {type(path).__name__} {cut(repr(path))}")
+    path = resolve_deck(path)
     if path.is_dir():
         parquet, csv = path / f"{stem}.parquet", path / f"{stem}.csv"
         if not parquet.exists() and not csv.exists():

@@ -587,6 +587,29 @@ def test_a_file_that_finds_no_room_is_named_and_nothing_is_left(tmp_path):
     assert listing(tmp_path) == []
 
 
+def test_a_shipped_deck_copied_onto_a_full_disk_leaves_no_part_copy(run_cli, tmp_path):
+    # `examples decks/classic --copy DIR` that ran out of room left DIR/classic with its card files and a
+    # ratings table cut short at the limit (a table any command then read as the deck's), said so as a
+    # Python list of tuples, and the same command run again refused the folder as a changed copy.
+    import subprocess
+    import sys
+
+    from ubongo_cp.shipped import EXAMPLES, is_unchanged_copy
+
+    dest = tmp_path / "ex"
+    table = PUZZLES / "decks" / "classic" / "tasks.csv"
+    assert table.stat().st_size > 100_000
+    done = subprocess.run([sys.executable, "-m", "ubongo_cp.cli", "examples", "decks/classic", "--copy", dest],
+                          preexec_fn=_no_room_below(50_000), capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"ubongo-cp: error: {dest / 'classic' / 'tasks.csv'}: cannot copy: File too large; " \
+                          "nothing was copied\n"
+    assert sorted(p.name for p in dest.iterdir()) == []           # no part copy, no temporary folder either
+    assert run_cli("examples", "decks/classic", "--copy", dest)[0] == 0
+    assert is_unchanged_copy(EXAMPLES["decks/classic"], dest)
+    assert (dest / "classic" / "tasks.csv").read_bytes() == table.read_bytes()
+
+
 def test_a_write_failing_for_room_is_told_through_the_errors_raised_while_cleaning_up(tmp_path):
     import errno
     import zlib

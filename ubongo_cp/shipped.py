@@ -324,7 +324,6 @@ def copy_example(example: Example, dest: str | os.PathLike) -> pathlib.Path:
         When the copy would replace an existing file or directory that is not
         an unchanged copy, or ``dest`` cannot be written.
     """
-    import shutil
     from pathlib import Path
 
     from .errors import InputError
@@ -337,13 +336,53 @@ def copy_example(example: Example, dest: str | os.PathLike) -> pathlib.Path:
         raise InputError(f"{target} exists already and is not an unchanged copy; copy somewhere else or remove it")
     try:
         Path(dest).mkdir(parents=True, exist_ok=True)
-        if example.path.is_dir():
-            shutil.copytree(example.path, target, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copyfile(example.path, target)
     except OSError as exc:
         raise InputError(f"cannot copy to {dest}: {exc.strerror or exc}") from None
+    _copy_whole(example.path, target)
     return target
+
+
+def _copy_whole(source: pathlib.Path, target: pathlib.Path) -> None:
+    """Copy the file or folder ``source`` to ``target``, which does not exist, so that ``target`` appears whole or
+    not at all: the copy is made in a temporary file or folder beside it (:func:`~ubongo_cp.io.temporary_prefix`)
+    and renamed onto it once every file reached the disk; a copy that fails (a full disk) or is stopped is
+    removed, and the error names the file that could not be written."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from .errors import InputError
+    from .io import atomic_path, fsync, fsync_directory, temporary_prefix
+
+    if not source.is_dir():
+        try:
+            with atomic_path(target) as tmp:
+                shutil.copyfile(source, tmp)
+        except OSError as exc:
+            raise InputError(f"cannot copy: {exc.strerror or exc}; nothing was copied", path=target) from None
+        return
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=temporary_prefix(target.name), dir=target.parent))
+    except OSError as exc:
+        raise InputError(f"cannot copy: {exc.strerror or exc}; nothing was copied", path=target) from None
+    try:
+        for path in sorted(source.rglob("*")):
+            part = path.relative_to(source)
+            if "__pycache__" in part.parts or path.is_dir():
+                continue
+            written = target / part   # the name the error gives
+            (tmp / part).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, tmp / part)
+            fsync(tmp / part)
+        written = target
+        shutil.copystat(source, tmp)   # mkdtemp makes 0700: the copy gets the shipped folder's permissions
+        os.rename(tmp, target)
+    except BaseException as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(exc, OSError):
+            raise InputError(f"cannot copy: {exc.strerror or exc}; nothing was copied", path=written) from None
+        raise
+    fsync_directory(target.parent)
 
 
 def _check_destination(dest: str | os.PathLike) -> None:

@@ -328,6 +328,24 @@ def test_refuses_a_census_of_other_parameters(reference, tmp_path):
     assert read_manifest(out)["plan"] == {"8": {"shards": 1, "depth": 3}}
 
 
+def test_a_census_of_a_piece_file_edited_since_names_the_piece_that_changed(tmp_path, run_cli):
+    # The piece file of a census changed between the run and its resumption: the refusal showed both lists of
+    # pieces, for a set of a dozen cut at 40 characters where they were still the same ("[['I2', '#/#'],
+    # ['I3', '#/#/#'], ['L3..., asked [['I2', '#/#'], ['I3', '#/#/#'], ['L3..."), not what differs.
+    pieces = tmp_path / "trominoes.txt"
+    pieces.write_text("I3\n###\n\nL3\n#.\n##\n")
+    args = ("census", "--pieces", pieces, "--k", "2", "--cells", "6", "--out", tmp_path / "c", "--no-progress")
+    assert run_cli(*args)[0] == 0
+    pieces.write_text("I3\n###\n\nL3\n###\n")      # a straight tromino under the name L3
+    code, out, err = run_cli(*args)
+    assert (code, err) == (2, f"ubongo-cp: error: {tmp_path / 'c'}: holds a census of other parameters (piece 2: "
+                              "L3 #./##, asked L3 ###); choose another directory\n")
+    pieces.write_text("I3\n###\n\nL3\n#.\n##\n\nI2\n##\n")
+    code, out, err = run_cli(*args)
+    assert (code, err) == (2, f"ubongo-cp: error: {tmp_path / 'c'}: holds a census of other parameters (2 pieces, "
+                              "asked 3); choose another directory\n")
+
+
 @pytest.mark.parametrize("args, message", [
     (("nosuchset", 3, 8), "unknown piece set 'nosuchset'"),
     (("classic", 13, 8), "K = 13 is more than the 12 pieces of classic"),

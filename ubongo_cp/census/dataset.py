@@ -53,8 +53,10 @@ def _open_census(out: Path, spec: CensusSpec, shards: int | None, max_cpu_second
             if key == "pieces":
                 continue  # the same shapes under another name (a path to the same file) are the same census
             if manifest.get(key) != value:
-                raise InputError(f"holds a census of other parameters ({key}: {_show(manifest.get(key))}, "
-                                 f"asked {_show(value)}); choose another directory", path=out)
+                change = _piece_change(manifest[key], value) if key == "piece_shapes" else None
+                raise InputError(f"holds a census of other parameters ("
+                                 f"{change or f'{key}: {_show(manifest.get(key))}, asked {_show(value)}'}); "
+                                 "choose another directory", path=out)
         if shards is not None and any(p["shards"] != shards for p in manifest["plan"].values()):
             raise InputError(f"holds this census with other shard counts than {shards}; resume it without one",
                              path=out)
@@ -88,6 +90,20 @@ def _open_census(out: Path, spec: CensusSpec, shards: int | None, max_cpu_second
                 raise InputError(f"{table}/{path.name} belongs to no shard of this census; "
                                  "choose another directory", path=out)
     return manifest
+
+
+def _piece_change(held: list, asked: list) -> str:
+    """How the pieces of a census on record differ from those asked (the first piece that differs, by name and
+    shape as the manifest writes them), where a manifest's whole list, cut for a message, would show the same
+    start twice: ``"piece 3: L3 #./##, asked L3 ##/##"``, ``"12 pieces, asked 11"``."""
+    if len(held) != len(asked):
+        return f"{len(held)} pieces, asked {len(asked)}"
+    def show(piece) -> str:   # [name, shape]; anything else in a damaged manifest as it is written
+        return " ".join(piece) if isinstance(piece, list) and all(isinstance(p, str) for p in piece) \
+            else _show(piece)
+
+    index, was, now = next((i, a, b) for i, (a, b) in enumerate(zip(held, asked), 1) if a != b)
+    return f"piece {index}: {show(was)}, asked {show(now)}"
 
 
 def _show(value) -> str:

@@ -33,7 +33,7 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comme
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
-           "holds_other_table", "other_format", "wrong_format"]
+           "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
 _INPUTS: dict[tuple[int, int], str] | None = None
@@ -87,6 +87,9 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
     """Yield a temporary path beside ``path``; rename it onto ``path`` on success.
 
     On an exception the temporary file is removed and ``path`` is untouched.
+    The temporary file is locked (:func:`fcntl.flock`) until it is renamed
+    or removed; those of ``path`` that no run holds so (left by a run killed
+    while writing it: :func:`stale_temporaries`) are removed.
     """
     import tempfile  # here: an input-only command (solve, analyze) need not load it
 
@@ -105,7 +108,11 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
                                    dir=target.parent)
     except OSError as exc:  # name the user's path, not the temporary one
         raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
-    os.close(fd)
+    if _locked(fd):   # held while the file is written: a run killed meanwhile leaves it unlocked
+        remove_stale_temporaries(target)
+    else:
+        os.close(fd)
+        fd = -1
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get the usual permissions
@@ -119,6 +126,42 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
         if error is not None:   # named as the user's file, whatever library was writing it
             raise error from None
         raise
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _locked(fd: int) -> bool:
+    """Take an exclusive :func:`fcntl.flock` on ``fd`` without waiting; False where it cannot be taken (a system
+    or file system without locks, or another process holds it)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def remove_stale_temporaries(target: pathlib.Path) -> None:
+    """Delete the temporary files of ``target`` (:func:`stale_temporaries`) that no run holds locked: those of
+    runs killed while writing it (a run still writing one holds its lock, :func:`atomic_path`)."""
+    for path in stale_temporaries(target.parent, target.name):
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        except OSError:   # gone meanwhile, or not ours to read
+            continue
+        try:
+            import stat
+
+            if stat.S_ISREG(os.fstat(fd).st_mode) and _locked(fd):
+                os.unlink(path)
+        except OSError:   # left as it is: it only takes room
+            pass
+        finally:
+            os.close(fd)
 
 
 #: What the name of :func:`atomic_path`'s temporary file holds after the target's name, before eight random

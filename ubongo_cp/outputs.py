@@ -175,18 +175,12 @@ class OutputFolder:
     def _remove_stale_temporaries(self) -> None:
         """Delete the temporary files a run killed while writing one of this command's files left beside it
         (:func:`~ubongo_cp.io.is_temporary_of`); the folder is locked, so no other run is writing them."""
-        from .io import stale_temporaries
+        from .io import remove_stale_temporaries
 
         for name in self._entry["files"]:
             target = self.path / name
-            if not self._within(target.parent):
-                continue
-            for path in stale_temporaries(target.parent, target.name):
-                if path.is_file():
-                    try:
-                        path.unlink()
-                    except OSError:   # left as it is: it only takes room
-                        pass
+            if self._within(target.parent):
+                remove_stale_temporaries(target)
 
     def __exit__(self, exc_type, *exc) -> None:
         try:

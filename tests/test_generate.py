@@ -134,6 +134,36 @@ def test_an_interrupted_generate_leaves_the_earlier_deck_whole_not_a_mix_of_two(
     capsys.readouterr()
 
 
+def test_a_generate_stopped_while_its_cards_go_into_place_leaves_one_deck_whole(tmp_path, monkeypatch, capsys):
+    # Ctrl-C while the card files were renamed into place (each with an fsync of the file and one of the folder:
+    # seconds for a deck of 200 cards) left some card sides of each seed: 21 to 175 of the 400 of the new deck
+    # among the earlier deck's. The renames now finish first; then the command ends as interrupted.
+    import signal
+
+    import ubongo_cp.io as io
+    from ubongo_cp.cli import main
+
+    out = tmp_path / "deck"
+    argv = ["generate", "--game", "classic", "--out", str(out), "--cards", "3", "--no-progress"]
+    assert main([*argv, "--seed", "1"]) == 0
+    renamed, replace = [], io.replace_durably
+
+    def interrupted(source, target):   # Ctrl-C once the second card side is in place
+        replace(source, target)
+        if str(target).endswith(".toml"):
+            renamed.append(target)
+            if len(renamed) == 2:
+                signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(io, "replace_durably", interrupted)
+    assert main([*argv, "--seed", "2"]) == 130
+    assert capsys.readouterr().err == "ubongo-cp: interrupted\n" and len(renamed) == 6
+    after = _snapshot(out)
+    cards = [name for name in after if name.endswith(("_easy.toml", "_hard.toml"))]
+    assert len(cards) == 6 and all("--seed 2" in after[name][0].decode() for name in cards), \
+        [name for name in cards if "--seed 2" not in after[name][0].decode()]
+
+
 def test_an_interrupted_generate_leaves_the_earlier_decks_spec_copy_with_its_cards(tmp_path, monkeypatch, capsys):
     # The folder's copy of a custom spec and its piece set (deck.toml, pieces.txt) was written before any work:
     # a run of the edited spec stopped while it picked tasks left the earlier cards naming the new pieces.txt,

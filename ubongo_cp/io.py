@@ -33,7 +33,7 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comme
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
-           "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries"]
+           "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
 _INPUTS: dict[tuple[int, int], str] | None = None
@@ -513,6 +513,34 @@ def replace_durably(source: str | os.PathLike, target: str | os.PathLike) -> Non
     from pathlib import Path
 
     fsync_directory(Path(target).parent)
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Within the block, Ctrl-C (SIGINT) and SIGTERM wait: each one received is raised again when the block ends
+    without an error (a ``KeyboardInterrupt``, or the end SIGTERM brings), so that a step that must not stop
+    half-way (a deck's card files renamed into place together) finishes first.
+
+    Only in the main thread (the only one whose handlers may be set); elsewhere the block runs as it is.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    seen: list[int] = []
+    kinds = (signal.SIGINT, signal.SIGTERM)
+    previous = {kind: signal.getsignal(kind) for kind in kinds}
+    for kind in kinds:
+        signal.signal(kind, lambda signum, frame: seen.append(signum))
+    try:
+        yield
+    finally:
+        for kind, handler in previous.items():
+            signal.signal(kind, handler if handler is not None else signal.SIG_DFL)
+    for signum in dict.fromkeys(seen):
+        signal.raise_signal(signum)
 
 
 def lock_exclusive(fd: int) -> bool:

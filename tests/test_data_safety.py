@@ -610,6 +610,26 @@ def test_a_shipped_deck_copied_onto_a_full_disk_leaves_no_part_copy(run_cli, tmp
     assert (dest / "classic" / "tasks.csv").read_bytes() == table.read_bytes()
 
 
+def test_files_written_together_name_the_one_that_found_no_room_and_replace_none(tmp_path):
+    # A batch's five tables (written together, so that a stop leaves those of one run) on a disk with room for
+    # tasks.parquet but not tasks.csv: the error named tasks.parquet, each temporary file's cleanup naming its
+    # own file again for the error of the one before.
+    import errno
+
+    from ubongo_cp.io import replace_together
+
+    def no_room(tmp):
+        tmp.write_text("torn")
+        raise OSError(errno.EFBIG, os.strerror(errno.EFBIG))
+
+    (tmp_path / "a.csv").write_text("earlier")
+    with pytest.raises(InputError) as raised:
+        replace_together([(tmp_path / "a.csv", lambda tmp: tmp.write_text("new")), (tmp_path / "b.csv", no_room),
+                          (tmp_path / "c.csv", lambda tmp: tmp.write_text("new"))])
+    assert str(raised.value) == f"{tmp_path / 'b.csv'}: cannot write: File too large"
+    assert listing(tmp_path) == ["a.csv"] and (tmp_path / "a.csv").read_text() == "earlier"
+
+
 def test_a_write_failing_for_room_is_told_through_the_errors_raised_while_cleaning_up(tmp_path):
     import errno
     import zlib

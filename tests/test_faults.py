@@ -252,3 +252,33 @@ def test_a_batch_stopped_while_one_task_of_a_side_runs_resumes_with_that_task_al
     resumed = run_batch(deck, out, progress=False)
     assert (resumed.ran, resumed.skipped, len(calls)) == (1, 47, 1)
     _same_tables(out, reference)
+
+
+def test_a_batch_stopped_while_its_tables_go_into_place_leaves_those_of_one_run(deck, tmp_path, monkeypatch):
+    # Ctrl-C while the five tables of a batch were written one after the other (the deck edited since the last
+    # run) left the new tasks.parquet beside the earlier tasks.csv, cards tables and summary, which rated
+    # another deck. The tables are now written together: Ctrl-C then waits until the five are in place.
+    import ubongo_cp.io as io
+
+    edited = tmp_path / "deck"
+    shutil.copytree(deck, edited)
+    out = tmp_path / "out"
+    run_batch(edited, out, progress=False)
+    card = edited / "01_easy.toml"
+    card.write_text(card.read_text().replace('1 = ["I3", "S4", "P5"]', '1 = ["P5", "S4", "I3"]'))
+    reference = tmp_path / "reference"
+    run_batch(edited, reference, progress=False)
+    renamed, replace = [], io.replace_durably
+
+    def interrupted(source, target):   # Ctrl-C once the first table is in place
+        replace(source, target)
+        if Path(target).name != ".ubongo-cp.json":
+            renamed.append(Path(target).name)
+            if len(renamed) == 1:
+                signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(io, "replace_durably", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(edited, out, progress=False)
+    assert sorted(renamed) == ["cards.csv", "cards.parquet", "summary.md", "tasks.csv", "tasks.parquet"]
+    _same_tables(out, reference)

@@ -497,26 +497,19 @@ def _generate(spec: DeckSpec, piece_set, folder: OutputFolder | None, seed: int,
 def _write_deck(folder: OutputFolder, deck: list[CardSide], card_names: list[str], stale: list[str],
                 header: str, spec_files: dict[str, str]) -> None:
     """Write the deck's card files and its spec copy (``spec_files``, :func:`_claim_spec_copy`) together, once
-    every card side is made: each to a temporary file, all renamed at the end (:func:`~ubongo_cp.io.atomic_path`),
-    then the card files of an earlier run that this one does not make removed (``stale``: beyond its cards; a card
-    side left out this time). An interrupt or an error before the renames leaves the folder's earlier deck as it
-    was, not some cards (or a spec copy) of each run: the files are on the disk before the first rename, and
-    Ctrl-C or SIGTERM during the renames and removals waits until they are done."""
+    every card side is made: each to a temporary file, all renamed at the end, and the card files of an earlier
+    run that this one does not make removed with them (``stale``: beyond its cards; a card side left out this
+    time). An interrupt or an error before then leaves the folder's earlier deck as it was, not some cards (or a
+    spec copy) of each run; Ctrl-C or SIGTERM during the removals and renames waits until they are done
+    (:func:`~ubongo_cp.io.replace_together`)."""
     from .cards import card_to_toml
-    from .io import atomic_path, fsync, signals_held
+    from .io import replace_together
 
-    with ExitStack() as held:
-        with ExitStack() as writes:
-            written = []
-            for name, text in spec_files.items():
-                written.append(writes.enter_context(atomic_path(folder.path / name)))
-                written[-1].write_text(text, encoding="utf-8")
-            for card in deck:
-                assert card.path is not None
-                written.append(writes.enter_context(atomic_path(card.path)))
-                written[-1].write_text(card_to_toml(card, header=header), encoding="utf-8")
-            for tmp in written:
-                fsync(tmp)
-            held.enter_context(signals_held())   # from here on, the renames (leaving ``writes``) and removals
-        names = {os.path.basename(c.path) for c in deck if c.path}
-        folder.remove([*stale, *(n for n in card_names if n not in names and (folder.path / n).exists())])
+    def text(content: str):
+        return lambda tmp: tmp.write_text(content, encoding="utf-8")
+
+    names = {os.path.basename(c.path) for c in deck if c.path}
+    replace_together([*((folder.path / name, text(content)) for name, content in spec_files.items()),
+                      *((card.path, text(card_to_toml(card, header=header))) for card in deck if card.path)],
+                     along=lambda: folder.remove([*stale, *(n for n in card_names
+                                                           if n not in names and (folder.path / n).exists())]))

@@ -33,7 +33,7 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comme
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
-           "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held"]
+           "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held", "replace_together"]
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
 _INPUTS: dict[tuple[int, int], str] | None = None
@@ -122,8 +122,9 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
     except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
-        error = _no_room_error(exc, target)
-        if error is not None:   # named as the user's file, whatever library was writing it
+        # named as the user's file, whatever library was writing it (not again by an atomic_path around it)
+        error = None if isinstance(exc, InputError) else _no_room_error(exc, target)
+        if error is not None:
             raise error from None
         raise
     finally:
@@ -541,6 +542,29 @@ def signals_held() -> Iterator[None]:
             signal.signal(kind, handler if handler is not None else signal.SIG_DFL)
     for signum in dict.fromkeys(seen):
         signal.raise_signal(signum)
+
+
+def replace_together(writers: Sequence[tuple[str | os.PathLike, Callable[[pathlib.Path], object]]], *,
+                     along: Callable[[], object] | None = None) -> None:
+    """Write files that go into place together: each ``(path, write)`` has ``write`` fill a temporary file
+    beside ``path`` (:func:`atomic_path`); once all are written and on the disk, Ctrl-C and SIGTERM wait
+    (:func:`signals_held`) while ``along`` runs (what goes with them: deleting the files of an earlier run that
+    they do not replace) and every one is renamed onto its path. A run stopped, or a write that fails (named
+    by its file), leaves the earlier files, or all the new ones: never some of each.
+    """
+    from contextlib import ExitStack
+
+    with ExitStack() as held:
+        with ExitStack() as writes:
+            temporaries = []
+            for path, write in writers:
+                temporaries.append(writes.enter_context(atomic_path(path)))
+                write(temporaries[-1])
+            for tmp in temporaries:
+                fsync(tmp)
+            held.enter_context(signals_held())   # from here on: ``along``, then the renames (leaving ``writes``)
+            if along is not None:
+                along()
 
 
 def lock_exclusive(fd: int) -> bool:

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 import pandas as pd
 
 from ..cards import DeckProblem
-from ..io import atomic_write_text
+from ..io import replace_together
 from ..status import Status
 from .tables import (CARD_COLUMNS, CARD_DTYPES, KEY_COLUMNS, STATUS_DTYPE, TASK_COLUMNS, TASK_DTYPES, TaskRecord,
                      cast_columns, check_unique_tasks, load_cards, load_tasks, normalize_tasks, row_place,
-                     table_file, task_record, task_rows, text_view, write_owned_table, write_table)
+                     table_file, table_writer, task_record, task_rows, text_view, write_table)
 
 if TYPE_CHECKING:
     from ..outputs import OutputFolder
@@ -261,7 +261,7 @@ def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir
                                legend=difficulty_model.legend() if difficulty_model is not None else "")
     tables = {"tasks.parquet": tasks, "tasks.csv": tasks, "cards.parquet": cards, "cards.csv": cards}
     out_dir.claim([*tables, "summary.md"])   # before writing: a file of another origin is refused
-    for name, table in tables.items():
-        write_owned_table(table, out / name)
-    atomic_write_text(out / "summary.md", summary)
+    # all five in place together: a run stopped while they are written leaves those of one run, not a mix
+    replace_together([*((out / name, table_writer(table, Path(name).suffix)) for name, table in tables.items()),
+                      (out / "summary.md", lambda tmp: tmp.write_text(summary, encoding="utf-8"))])
     return tasks, cards, summary

@@ -27,7 +27,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import pandas as pd
 
@@ -37,7 +37,7 @@ from ..rate import RATING_COLUMNS
 from ..status import Status
 
 __all__ = ["TASK_COLUMNS", "TASK_DTYPES", "CARD_COLUMNS", "CARD_DTYPES", "STATUS_DTYPE", "KEY_COLUMNS",
-           "write_table", "text_view", "load_tasks", "load_cards", "normalize_tasks", "check_unique_tasks",
+           "write_table", "table_writer", "text_view", "load_tasks", "load_cards", "normalize_tasks", "check_unique_tasks",
            "task_rows", "check_task_rows", "blank_rows", "keep_rows",
            "cast_columns", "TaskRecord", "task_record", "table_file", "row_place"]
 
@@ -111,14 +111,23 @@ def write_owned_table(df: pd.DataFrame, path: Path) -> None:
     """:func:`write_table` to a ``path`` whose file, if any, its caller knows to be its own (an output folder's:
     :class:`~ubongo_cp.outputs.OutputFolder`), so it is replaced whatever it holds now (a table of an earlier
     version's columns)."""
-    tasks = "face" in df.columns
     with atomic_path(path) as tmp:
-        if path.suffix == ".csv":
+        table_writer(df, path.suffix)(tmp)
+
+
+def table_writer(df: pd.DataFrame, suffix: str) -> Callable[[Path], None]:
+    """What writes ``df`` in the form of :func:`write_table` for a file of that ``suffix`` (``.csv`` or
+    ``.parquet``) to the path it is given (a temporary file: :func:`~ubongo_cp.io.replace_together`)."""
+    tasks = "face" in df.columns
+
+    def write(tmp: Path) -> None:
+        if suffix == ".csv":
             _file_form(df).to_csv(tmp, index=False, **({} if tasks else {"float_format": "%.4f"}))
         else:
             import pyarrow.parquet as pq
 
             pq.write_table(marked_arrow(_arrow_table(df) if tasks else _plain_arrow(df)), tmp)
+    return write
 
 
 def _file_form(df: pd.DataFrame) -> pd.DataFrame:

@@ -740,26 +740,28 @@ def test_a_temporary_file_of_an_output_file_left_by_a_killed_run_is_removed_by_t
 
     from ubongo_cp.io import atomic_write_bytes, stale_temporaries
 
-    table = tmp_path / "games.csv"
+    sim, pdf = tmp_path / "sim", tmp_path / "pdf"   # a process lists a folder for them once: two folders
+    table = sim / "games.csv"
     killed = ("import os, sys\nfrom ubongo_cp.io import atomic_path\nwith atomic_path(sys.argv[1]) as tmp:\n"
               "    tmp.write_text('game,seat\\n0,')\n    os._exit(9)\n")
     assert subprocess.run([sys.executable, "-c", killed, table]).returncode == 9
-    assert len(stale_temporaries(tmp_path, "games.csv")) == 1 and not table.exists()
+    assert len(stale_temporaries(sim, "games.csv")) == 1 and not table.exists()
     assert run_cli("simulate", "domino", "--games", "3", "--out", table, "--no-progress")[0] == 0
-    assert listing(tmp_path) == ["games.csv", "games.jsonl"]
+    assert listing(sim) == ["games.csv", "games.jsonl"]
 
-    out = tmp_path / "b.pdf"
-    running = tmp_path / ".b.pdf.~ubongo-cp-7pogo80s.pdf"
+    pdf.mkdir()
+    running = pdf / ".b.pdf.~ubongo-cp-7pogo80s.pdf"
     running.write_bytes(b"%PDF half")
-    (tmp_path / ".b.pdf.~ubongo-cp-k3j2h_0a.pdf").write_bytes(b"%PDF torn")
+    (pdf / ".b.pdf.~ubongo-cp-k3j2h_0a.pdf").write_bytes(b"%PDF torn")
+    (pdf / ".other.png.~ubongo-cp-a1b2c3d4.png").write_bytes(b"torn")   # another file's: as stale
     mine = [".b.pdf.notes", ".b.pdf.~ubongo-cp-.pdf", "b.pdf.~ubongo-cp-abcdefgh.pdf"]  # names alike: left alone
     for name in mine:
-        (tmp_path / name).write_text("mine")
+        (pdf / name).write_text("mine")
     with open(running, "rb") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
-        atomic_write_bytes(out, b"%PDF whole")
-    assert out.read_bytes() == b"%PDF whole" and running.read_bytes() == b"%PDF half"
-    assert listing(tmp_path) == sorted(["games.csv", "games.jsonl", "b.pdf", running.name, *mine])
+        atomic_write_bytes(pdf / "b.pdf", b"%PDF whole")
+    assert (pdf / "b.pdf").read_bytes() == b"%PDF whole" and running.read_bytes() == b"%PDF half"
+    assert listing(pdf) == sorted(["b.pdf", running.name, *mine])
 
 
 def test_a_booklets_pages_folder_left_by_a_killed_run_is_removed_by_the_next(tmp_path):

@@ -88,8 +88,9 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
 
     On an exception the temporary file is removed and ``path`` is untouched.
     The temporary file is locked (:func:`fcntl.flock`) until it is renamed
-    or removed; those of ``path`` that no run holds so (left by a run killed
-    while writing it: :func:`stale_temporaries`) are removed.
+    or removed; the first time a process writes into a folder, the temporary
+    files there that no run holds so (left by runs killed while writing:
+    :func:`is_temporary_of`) are removed.
     """
     import tempfile  # here: an input-only command (solve, analyze) need not load it
 
@@ -109,7 +110,7 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
     except OSError as exc:  # name the user's path, not the temporary one
         raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
     if _locked(fd):   # held while the file is written: a run killed meanwhile leaves it unlocked
-        remove_stale_temporaries(target)
+        _tidy(target.parent)
     else:
         os.close(fd)
         fd = -1
@@ -150,19 +151,46 @@ def remove_stale_temporaries(target: pathlib.Path) -> None:
     """Delete the temporary files of ``target`` (:func:`stale_temporaries`) that no run holds locked: those of
     runs killed while writing it (a run still writing one holds its lock, :func:`atomic_path`)."""
     for path in stale_temporaries(target.parent, target.name):
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        except OSError:   # gone meanwhile, or not ours to read
-            continue
-        try:
-            import stat
+        _remove_unlocked(path)
 
-            if stat.S_ISREG(os.fstat(fd).st_mode) and _locked(fd):
-                os.unlink(path)
-        except OSError:   # left as it is: it only takes room
-            pass
-        finally:
-            os.close(fd)
+
+#: The folders this process removed the stale temporary files of (:func:`_tidy`): each is listed once, not at
+#: every file written there (a census writes thousands of shards into one).
+_TIDIED: set[str] = set()
+
+
+def _tidy(folder: pathlib.Path) -> None:
+    """Delete the temporary files of any name in ``folder`` (:func:`is_temporary_of`) that no run holds locked
+    (:func:`remove_stale_temporaries`), the first time this process writes there."""
+    key = os.path.abspath(folder)
+    if key in _TIDIED:
+        return
+    _TIDIED.add(key)
+    try:
+        names = [entry.name for entry in os.scandir(folder) if entry.name.startswith(".")
+                 and _TEMPORARY_MARK in entry.name and not entry.is_symlink()]
+    except OSError:
+        return
+    for name in names:
+        if is_temporary_of(name, name[1:name.rindex(_TEMPORARY_MARK)]):
+            _remove_unlocked(folder / name)
+
+
+def _remove_unlocked(path: pathlib.Path) -> None:
+    """Delete the file ``path`` unless a process holds it locked (:func:`_locked`) or it is no regular file."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:   # gone meanwhile, or not ours to read
+        return
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode) and _locked(fd):
+            os.unlink(path)
+    except OSError:   # left as it is: it only takes room
+        pass
+    finally:
+        os.close(fd)
 
 
 #: What the name of :func:`atomic_path`'s temporary file holds after the target's name, before eight random

@@ -159,3 +159,31 @@ def test_tiny_time_limit_does_not_time_out_a_quick_task_even_with_engine_loading
     again = _batch(deck, tmp_path / "out", env)
     cols = ["card_id", "side", "face", "status", "count", "search_nodes", "difficulty", "solution"]
     pd.testing.assert_frame_equal(first[cols], again[cols])
+
+
+@pytest.mark.parametrize("split", [["--jobs", "2"], ["--journal", "count.jsonl"]])
+def test_streamed_json_refused_with_workers_prints_nothing_on_stdout(run_cli, tmp_path, split):
+    # --max-solutions all streams each solution as found, which no split count does: the refusal is one line on
+    # stderr and stdout stays empty (it began '{"solutions": [', a document no JSON reader takes). Unrefused,
+    # the 8 tilings of 3x20 (published) and the 2 covers of a matrix whose item is covered 0 or 1 times
+    # ({line 2} and {}) stream as one document, none and all.
+    from conftest import one_line_error
+
+    split = [str(tmp_path / a) if a.endswith(".jsonl") else a for a in split]
+    code, out, err = run_cli("solve", "--pieces", "pentominoes", "--region", RECT_3x20, "--count", "--json",
+                             "--max-solutions", "all", *split)
+    one_line_error(code, err, "cannot split this search")
+    assert out == ""
+    f = tmp_path / "two.dlx"
+    f.write_text("0:1|a\na\n")
+    code, out, err = run_cli("exact-cover", f, "--count", "--json", "--max-solutions", "all", *split)
+    one_line_error(code, err, "cannot split this search")
+    assert out == ""
+    data = _solve_json(run_cli, "--max-solutions", "all")
+    assert (data["count"], len(data["solutions"])) == (8, 8)
+    code, out, _ = run_cli("exact-cover", f, "--count", "--json", "--max-solutions", "all")
+    assert code == 0 and (json.loads(out)["count"], len(json.loads(out)["solutions"])) == (2, 2)
+    g = tmp_path / "none.dlx"   # no option covers b: no cover, an empty list
+    g.write_text("a b\na\n")
+    code, out, _ = run_cli("exact-cover", g, "--count", "--json", "--max-solutions", "all")
+    assert code == 0 and json.loads(out)["solutions"] == [] and json.loads(out)["count"] == 0

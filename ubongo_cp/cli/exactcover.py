@@ -68,15 +68,14 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
 
     def stream(options) -> bool:  # --max-solutions all: each cover printed as found, none held
         cover = matrix.solution_dict(options)
-        if args.json:
-            sys.stdout.write((", " if streamed else "") + json_dumps(cover))
+        if args.json:  # the covers come first (the count is known only at the end); the document is opened
+            # with the first one, so that a search refused before it prints nothing on stdout
+            sys.stdout.write((", " if streamed else '{"solutions": [') + json_dumps(cover))
         else:
             _print_cover(cover, len(streamed) + 1)
         streamed.append(None)
         return True
 
-    if streaming and args.json:  # the covers come first: the count is known only at the end
-        sys.stdout.write('{"solutions": [')
     with split_from(args) as split:
         result = solve(matrix, backend=backend, limit=limit, time_limit=args.time_limit,
                        keep=0 if streaming else (most if args.count else None), reduce=False,
@@ -85,7 +84,8 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
             "status": Status.TIMEOUT if result.stats.get("timed_out") else result.status, "backend": result.backend}
     if args.json:
         if streaming:
-            sys.stdout.write("], " + json_dumps({**head, "stats": result.stats})[1:] + "\n")
+            sys.stdout.write(("], " if streamed else '{"solutions": [], ') + json_dumps({**head, "stats": result.stats})[1:]
+                             + "\n")
         else:
             print(json_dumps({**head, "solutions": result.solutions, "stats": result.stats}))
         return 0

@@ -353,14 +353,13 @@ class _Stream:
         self.chars = label_chars(instance.copy_names)  # one letter per piece copy (UP-5)
         self.used: set = set()
         self.n = 0
-        if as_json:  # the solutions come first: the count is known only at the end
-            sys.stdout.write('{"solutions": [')
 
     def __call__(self, options) -> bool:
         solution = self.instance.solution_dict(options)
         self.n += 1
-        if self.as_json:
-            sys.stdout.write((", " if self.n > 1 else "")
+        if self.as_json:  # the solutions come first (the count is known only at the end); the document is
+            # opened with the first one, so that a search refused before it prints nothing on stdout
+            sys.stdout.write((", " if self.n > 1 else '{"solutions": [')
                              + json_dumps({k: [list(c) for c in v] for k, v in solution.items()}))
         else:
             self.used.update(solution)
@@ -372,7 +371,7 @@ class _Stream:
     def close(self, result) -> None:
         if self.as_json:
             rest = {k: v for k, v in _json(result).items() if k != "solutions"}
-            sys.stdout.write("], " + json_dumps(rest)[1:] + "\n")
+            sys.stdout.write(("], " if self.n else '{"solutions": [], ') + json_dumps(rest)[1:] + "\n")
             return
         _print_result(result, self.region, counting=True, most=0, streamed=self.n,
                       streamed_chars={key: ch for key, ch in self.chars.items() if key in self.used})

@@ -150,6 +150,20 @@ def test_to_frame_holds_the_subsets_as_rows():
     assert (len(frame), int(frame["count"].sum())) == (13, 14)   # 13 tiling subsets, 14 tilings (the C++ analyzer's)
 
 
+def test_copies_of_a_piece_may_fill_the_optional_cells():
+    # "#..#" with its two middle cells optional: a domino twice covers all four (by hand: one tiling), as solve
+    # counts it, and so does I4 alone. The copies an analysis searches were capped at what the two required
+    # cells hold of the domino (one), so the two dominoes were never tried; the optional cells count too.
+    classic = load_pieces("classic")
+    row = Region(((0, 0), (0, 3)), optional=((0, 1), (0, 2)))
+    assert solve(build_instance(classic.select(["I2", "I2"]), row), backend="dlx").count == 1
+    for backend in ("dlx", "cpsat", "sat", None):
+        found = analyze(classic.select(["I2", "I4"]), row, None, copies=2, backend=backend).subsets
+        assert [(s.pieces, s.count) for s in found] == [(("I2", "I2"), 1), (("I4",), 1)], backend
+        found = analyze(classic.select(["I2", "I4"]), row, 2, copies=2, backend=backend).subsets
+        assert [(s.pieces, s.count) for s in found] == [(("I2", "I2"), 1)], backend
+
+
 def test_an_analysis_counts_the_tilings_that_use_optional_cells():
     # A region's optional cells may be covered (at most once) or not. A row "##" with an optional third cell,
     # a domino D and a monomino E (by hand): D alone on the two cells (1), or D and E in either order on all

@@ -441,8 +441,8 @@ def subset_instance(pieces: Sequence[Piece], region: Region, k: int | None = Non
 def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, max_empty: int = 0) -> int:
     """The analysis' argument checks: ``k``, ``copies`` and ``max_empty`` in range, pieces and region on one grid.
 
-    Returns the copies that matter: no more than the region holds of the smallest piece (more are never
-    placed; 10**9 copies built a billion pieces).
+    Returns the copies that matter: no more than the region holds of the smallest piece, its optional cells
+    counted (more are never placed; 10**9 copies built a billion pieces).
     """
     whole_argument("max_empty", max_empty, None)
     if not 0 <= max_empty <= region.area:
@@ -460,7 +460,8 @@ def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, 
         raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces"
                          + (f", {copies} copies each)" if copies > 1 else ")"))
     check_one_grid(pieces, region)
-    return max(1, min(copies, region.area // min((p.size for p in pieces), default=1)))
+    cells = region.area + len(region.optional)   # the cells a piece may cover
+    return max(1, min(copies, cells // min((p.size for p in pieces), default=1)))
 
 
 def _usable_copies(pieces: Sequence[Piece], area: int, k: int | None, copies: int) -> list[bool]:

@@ -644,6 +644,33 @@ def test_cli_fix_by_cells(run_cli, tmp_path):
 
 
 
+def test_fix_and_assign_take_the_optional_cells_of_a_region(run_cli, tmp_path):
+    # A row "#+++" (its last three cells optional: a BurrTools result's variable voxels) over one required cell
+    # below its last, a domino I2 and an L tromino L3: by hand one tiling, I2 on the row's first two cells and
+    # L3 round the corner. Placements and cells on the optional cells were refused as outside the region. A
+    # group of optional cells alone binds no solution (it may stay empty): refused in one line, not counted.
+    from ubongo_cp.burrtools import write_xmpuzzle
+
+    region = Region(((0, 0), (1, 3)), optional=((0, 1), (0, 2), (0, 3)))
+    inst = build_instance([I2, L3], region)
+    assert solve(inst, backend="dlx").count == 1
+    whole = inst.fix([("L3", [(0, 2), (0, 3), (1, 3)])])
+    assert inst.is_placement("I2", [(0, 0), (0, 1)])
+    assert solve(inst, fixed=whole).count == 1
+    assert solve(inst, fixed=inst.fix([("I2", [(0, 1), (0, 2)])])).count == 0   # (0, 0) is then left uncovered
+    for backend in ("dlx", "cpsat", "sat"):
+        assert solve(inst.assign([("I2", [(0, 0), (0, 1)])]), backend=backend).count == 1
+        assert solve(inst.assign([("L3", [(1, 3), (0, 2)])]), backend=backend).count == 1
+    with pytest.raises(InputError, match="optional cells of the region alone"):
+        inst.assign([("I2", [(0, 1)])])
+    path = tmp_path / "corner.xmpuzzle"
+    write_xmpuzzle(path, [I2, L3], region)
+    code, out, _ = run_cli("solve", path, "--count", "--fix", "L3@0,2;0,3;1,3")
+    assert code == 0 and "1 completion" in out, out
+    code, out, err = run_cli("solve", path, "--count", "--fix", "L3@0,3")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "optional cells of the region alone" in err, err
+
+
 def test_cli_fix_cells_are_counted_from_the_regions_first_row_and_column(run_cli, tmp_path):
     # A region file is read with its first used row and column as 0: its 2x3 block drawn at rows 2-3,
     # columns 2-4 of the picture is (0, 0) to (1, 2), as in the solutions; the picture's (2, 2) is refused

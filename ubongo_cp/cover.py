@@ -227,6 +227,11 @@ class ExactCoverInstance(Struct, eq=False):
         first = self.n_cells + self.n_types
         return {**dict(enumerate(self.cells)), **{first + j: c for j, c in enumerate(self.region.optional)}}
 
+    @cached_property
+    def _cell_item(self) -> dict[Cell, int]:
+        """Item of each cell a piece may cover: the region's cells and its optional cells (:attr:`_item_cell`)."""
+        return {cell: i for i, cell in self._item_cell.items()}
+
     def type_piece(self, t: int) -> Piece:
         """The piece (first copy) that stands for type ``t``."""
         return self.pieces[self.types[t][0]]
@@ -480,8 +485,8 @@ class ExactCoverInstance(Struct, eq=False):
         placements : sequence of (str, sequence of (row, col))
             A piece (a name among :attr:`pieces`, or a copy key such as
             ``I2#2``: copies of a type are interchangeable, UP-5) and the
-            region cells its placement covers, in the region's coordinates
-            (those of the solutions).
+            region cells its placement covers (its optional cells too), in
+            the region's coordinates (those of the solutions).
 
         Returns
         -------
@@ -510,7 +515,7 @@ class ExactCoverInstance(Struct, eq=False):
         ubongo_cp.errors.InputError: I2@(0, 0) (1, 1) is not a placement of I2 in the region
         """
         type_of = self._type_of_name()
-        index = {cell: i for i, cell in enumerate(self.cells)}
+        index = self._cell_item   # optional cells too: a placement may cover them
         out: list[int] = []
         owner: dict[Cell, str] = {}
         used: dict[int, int] = {}
@@ -568,7 +573,7 @@ class ExactCoverInstance(Struct, eq=False):
     def is_placement(self, name: str, cells: Sequence[Cell]) -> bool:
         """Whether ``cells`` are exactly the cells of a placement of piece ``name`` (a name or copy key)."""
         t = self._type_of_name().get(name)
-        index = {cell: i for i, cell in enumerate(self.cells)}
+        index = self._cell_item   # optional cells too: a placement may cover them
         items = [index.get(tuple(int(v) for v in cell), -1) for cell in cells]
         return t is not None and -1 not in items and (t, tuple(sorted(set(items)))) in self._placement_index \
             and len(set(items)) == len(items)
@@ -598,8 +603,9 @@ class ExactCoverInstance(Struct, eq=False):
         ------
         InputError
             For a piece not in the instance, a cell outside the region, cells
-            that no placement of the piece covers together, two groups
-            sharing a cell, or more groups of a piece than its copies.
+            that no placement of the piece covers together, a group of the
+            region's optional cells alone (a solution may leave them empty),
+            two groups sharing a cell, or more groups of a piece than its copies.
 
         Examples
         --------
@@ -613,7 +619,7 @@ class ExactCoverInstance(Struct, eq=False):
         ubongo_cp.errors.InputError: I2@(0, 0) (1, 1) is not a placement of I2 in the region, nor cells that one covers
         """
         type_of = self._type_of_name()
-        index = {cell: i for i, cell in enumerate(self.cells)}
+        index = self._cell_item   # optional cells too: a placement may cover them
         table = self.table
         owner: dict[int, tuple[int, frozenset[int], str]] = {}  # cell item -> (type, its group, label)
         groups = []
@@ -624,9 +630,13 @@ class ExactCoverInstance(Struct, eq=False):
                 raise InputError(f"{label}: cell {outside[0]} is not in the region "
                                  f"({_COUNTED.get(self.grid.name, _COUNTED['square'])})")
             group = frozenset(index[c] for c in cells)
+            if min(group) >= self.n_cells:   # no exact cover has to cover an optional cell: nothing would hold it
+                raise InputError(f"{label}: optional cells of the region alone, which a solution may leave empty: "
+                                 "name one of the region's own cells among them, or fix the whole placement (--fix "
+                                 "with every cell of it)")
             for i in group:
                 if i in owner:
-                    raise InputError(f"{label} overlaps {owner[i][2]} at cell {self.cells[i]}")
+                    raise InputError(f"{label} overlaps {owner[i][2]} at cell {self._item_cell[i]}")
                 owner[i] = (t, group, label)
             groups.append((t, group, label))
             n = sum(1 for g in groups if g[0] == t)
@@ -877,7 +887,7 @@ class ExactCoverInstance(Struct, eq=False):
         where = self._placement_index
         table = self.table
         items = list(self._item_cell)
-        index = {cell: i for i, cell in self._item_cell.items()}
+        index = self._cell_item
         perms = []
         for k, tmap in self._symmetries[1:]:
             cell_map = dict(zip(items, (index[c] for c in self.grid.map_onto(list(self._item_cell.values()), k))))

@@ -237,6 +237,8 @@ def test_the_mark_is_a_comment_to_knuths_readers_and_dimacs_readers(run_cli, tmp
     (["--pieces", "classic", "--out", "x.dlx"], "both --pieces and --region"),
     (["--pieces", "classic", "--region", "2x4", "--face", "1", "--out", "x.dlx"], "--face goes with a card"),
     (["--pieces", "classic", "--region", "2x4", "--use", "Q9", "--out", "x.dlx"], "Q9"),
+    (["puzzle.xmpuzzle", "--out", "x.dlx"], "puzzle.xmpuzzle: is a BurrTools file"),   # not 'give --face'
+    (["puzzle.xmpuzzle", "--face", "1", "--out", "x.dlx"], "ubongo-cp solve reads it"),   # nor 'not UTF-8 text'
 ])
 def test_refusals_exit_2_with_one_line(run_cli, tmp_path, monkeypatch, argv, fragment):
     from conftest import one_line_error

@@ -92,6 +92,9 @@ def add_parsers(sub) -> None:
 def _cmd_export(args: argparse.Namespace) -> int:
     fmt = export_format(args.out, args.format)
     if args.card:
+        if is_xmpuzzle(args.card):   # read as a card it was 'give --face', then 'not UTF-8 text'
+            raise InputError("is a BurrTools file, already a puzzle file: export writes a card side's task (with "
+                             "--face) or --pieces and --region; ubongo-cp solve reads it", path=args.card)
         if args.pieces or args.region or args.use is not None:
             raise InputError("give either a card file or --pieces/--region, not both")
         if args.face is None:

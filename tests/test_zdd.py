@@ -841,3 +841,20 @@ def test_the_default_count_gate_is_not_fooled_by_a_lucky_probe():
     assert diagram.stats["engine"] == "zdd"
     assert default.count == diagram.count == 41104 and default.count_reduced == diagram.count_reduced
 
+
+
+def test_frequencies_of_a_puzzle_a_check_settles_are_all_zero():
+    """A puzzle with no cover that a check settles before any search (its area, a piece that fits nowhere) has
+    frequencies as one with no cover found by the diagram: every placement in 0 solutions, one per option."""
+    two_l3 = build_instance(CLASSIC.select(["L3", "L3"]), Region.rectangle(1, 6))   # L3 fits nowhere: no option
+    result = solve(two_l3, frequencies=True)
+    assert result.count == 0 and "reason" in result.stats
+    assert result.frequencies is not None and result.frequencies.tolist() == []
+    short = build_instance(CLASSIC.select(["I3", "I2"]), Region.rectangle(2, 3))    # 5 cells for 6
+    result = solve(short, frequencies=True)
+    assert "reason" in result.stats and short.n_options > 0
+    assert result.frequencies.tolist() == [0] * short.n_options
+    searched = build_instance(CLASSIC.select(["T4", "T4"]), Region.rectangle(2, 4))  # by hand: a T leaves two parts
+    found = solve(searched, frequencies=True)   # no check settles it: the diagram finds no cover
+    assert found.count == 0 and "reason" not in found.stats
+    assert found.frequencies.tolist() == [0] * searched.n_options

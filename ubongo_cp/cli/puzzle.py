@@ -309,9 +309,9 @@ def _fix_text(inst, option: int) -> str:
 def _draw_result(args, result, region, names, counting: bool) -> None:
     from ..draw.figures import frequency_figure, result_panels, save_figure, save_solutions
 
-    if args.frequencies and result.frequencies is not None:
+    if args.frequencies and result.frequencies is not None and result.count:
         save_figure(frequency_figure(result), args.draw)
-    elif args.frequencies:  # settled before any search (no solution): the picture says so
+    elif args.frequencies:  # no solution (settled by a check or by the search): the picture says so
         save_solutions(args.draw, result_panels(result, region.cells, most=1, grid=region.grid), names)
     else:
         save_solutions(args.draw, result_panels(result, region.cells, most=20 if counting else 1, grid=region.grid),

@@ -68,10 +68,10 @@ class SolveResult(Struct, frozen=False):
         The instance solved (set by :func:`drive`; None for a result made
         otherwise); lets the result draw itself (:meth:`draw`, a picture in
         a notebook).
-    frequencies : list of int or None
+    frequencies : numpy.ndarray or None
         When asked for: in how many solutions each option (placement) of
-        the instance occurs, length n_options (:meth:`~ubongo_cp.solvers.diagram.Diagram.frequencies`);
-        None when a pre-check settled the count (no solution, no search).
+        the instance occurs, shape (n_options,) (:meth:`~ubongo_cp.solvers.diagram.Diagram.frequencies`;
+        all 0 when a pre-check settled that there is no solution); None when not asked for.
     diagram : Diagram or None
         The decision diagram the result was read from, when one was built
         (:mod:`.zdd`): more samples, ranks, frequencies without a new search.
@@ -262,8 +262,14 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
     name = backend.name if name is None else name
     reason = instance.precheck()
     if reason is not None:
+        none_held = None
+        if frequencies:   # no cover: every placement impossible, as a diagram would count them
+            import numpy as np
+
+            none_held = np.zeros(int(instance.n_options), dtype=np.int64)
         return SolveResult(Status.NO_SOLUTION, [], 0, True, 0,
-                           {"wall_seconds": time.perf_counter() - start, "reason": reason}, name, [], instance)
+                           {"wall_seconds": time.perf_counter() - start, "reason": reason}, name, [], instance,
+                           frequencies=none_held)
     wants = sample is not None or bool(fixed) or frequencies
     empty = getattr(instance, "empty_type", -1)
     # the pieces of a cover: its options less the cells left empty (monominoes of the empty type)

@@ -1108,3 +1108,24 @@ def test_a_dataset_folder_copied_without_its_record_is_refused_to_another_comman
     code, _, err = run_cli(*argv["census"], copies["census"], "--no-progress")
     assert code == 0, err
     assert listing(copies["census"]) == before
+
+
+def test_a_temporary_file_removed_by_another_run_before_its_lock_is_made_again(tmp_path, monkeypatch):
+    # Runs writing into one folder at once (a census's or a batch's workers) each tidy it the first time: one
+    # could remove another's temporary file between its making and its lock (a killed run's, to it), and the
+    # other then stopped on FileNotFoundError. The run whose file went makes another one.
+    from ubongo_cp import io as io_module
+
+    real, removed = io_module._locked, []
+
+    def removed_first(fd: int) -> bool:
+        path = os.readlink(f"/proc/self/fd/{fd}")
+        if not removed:   # another run's tidying, in the moment before the lock
+            os.unlink(path)
+            removed.append(path)
+        return real(fd)
+
+    monkeypatch.setattr(io_module, "_locked", removed_first)
+    io_module.atomic_write_bytes(tmp_path / "shard.json", b"{}")
+    assert removed and (tmp_path / "shard.json").read_bytes() == b"{}"
+    assert listing(tmp_path) == ["shard.json"]

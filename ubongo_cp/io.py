@@ -103,17 +103,23 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
         raise InputError("is a directory, expected a file name to write", path=target)
     check_not_special(target)   # a device (/dev/null) or a FIFO is never replaced by a file
     _check_not_input(target)
-    try:
-        make_parent(target)
-        fd, tmp = tempfile.mkstemp(prefix=temporary_prefix(target.name), suffix=suffix or target.suffix,
-                                   dir=target.parent)
-    except OSError as exc:  # name the user's path, not the temporary one
-        raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
-    if _locked(fd):   # held while the file is written: a run killed meanwhile leaves it unlocked
-        _tidy(target.parent)
-    else:
+    while True:
+        try:
+            make_parent(target)
+            fd, tmp = tempfile.mkstemp(prefix=temporary_prefix(target.name), suffix=suffix or target.suffix,
+                                       dir=target.parent)
+        except OSError as exc:  # name the user's path, not the temporary one
+            raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
+        if not _locked(fd):   # no locks here: nothing is tidied either
+            os.close(fd)
+            fd = -1
+            break
+        # held while the file is written: a run killed meanwhile leaves it unlocked. Another run tidying this
+        # folder between its making and its lock took it for a killed run's: then another one is made
+        if _same_file(tmp, fd):
+            _tidy(target.parent)
+            break
         os.close(fd)
-        fd = -1
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get the usual permissions
@@ -131,6 +137,15 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
     finally:
         if fd >= 0:
             os.close(fd)
+
+
+def _same_file(path: str, fd: int) -> bool:
+    """Whether ``path`` is still the file open as ``fd`` (not removed, nor replaced, since it was opened)."""
+    try:
+        here, held = os.stat(path), os.fstat(fd)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (held.st_dev, held.st_ino)
 
 
 def _locked(fd: int) -> bool:

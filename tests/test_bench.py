@@ -8,6 +8,7 @@ external solvers are small scripts in tests/data/bench that share no code with t
 from __future__ import annotations
 
 import json
+import math
 import re
 import signal
 import subprocess
@@ -894,7 +895,11 @@ def test_report_of_a_journal_with_no_readable_run_names_the_journal(run_cli, tmp
     lambda row: row.update(status="bogus"),    # taken as a run of no status
     lambda row: row.update(repeat=True),       # a bool is no repeat number
     lambda row: row.update(cpu_s="abc"),       # its score read as a missing time
-], ids=["no-digest", "count-text", "counters-number", "unknown-status", "repeat-bool", "cpu-text"])
+    lambda row: row.update(cpu_s=-5.0),        # taken: the mean CPU time of the solver went below 0
+    lambda row: row.update(cpu_s=math.nan),    # taken: the run counted as unsolved, a PAR-2 of twice the limit
+    lambda row: row.update(wall_s=math.inf),   # taken as a run of endless wall time
+], ids=["no-digest", "count-text", "counters-number", "unknown-status", "repeat-bool", "cpu-text", "cpu-negative",
+        "cpu-nan", "wall-infinite"])
 def test_a_damaged_journal_row_is_run_again(tmp_path, damage):
     # A row of runs.jsonl damaged by hand (a key missing, a value of the wrong type) stopped the resumed
     # bench with a raw KeyError, TypeError or ArrowInvalid, or was taken as a finished run.

@@ -120,7 +120,8 @@ def is_run(row) -> bool:
     """Whether a journal line (parsed) is a run as :func:`~.runner.run_bench` writes it: an object whose key
     (suite, instance, question, solver: text; repeat: a whole number from 1), ``digest``, ``solver_id`` and
     ``status`` (a :class:`~ubongo_cp.status.Status`) are there, and each other column is missing, null or of
-    its type (whole numbers, numbers, text, ``verified`` true or false)."""
+    its type (whole numbers, numbers >= 0 and finite for the times, sizes and limits, text, ``verified`` true or
+    false)."""
     def whole(v) -> bool:
         return isinstance(v, int) and not isinstance(v, bool)
 
@@ -130,8 +131,11 @@ def is_run(row) -> bool:
         return False
     if not (whole(row.get("repeat")) and row["repeat"] >= 1) or row["status"] not in {s.value for s in Status}:
         return False
+    def measure(v) -> bool:   # a time, a memory size, a limit or a load: a number >= 0 (no NaN, no Infinity)
+        return (whole(v) or isinstance(v, float)) and 0 <= v < math.inf
+
     return (all(row.get(k) is None or whole(row[k]) for k in _INTS)
-            and all(row.get(k) is None or whole(row[k]) or isinstance(row[k], float) for k in _FLOATS)
+            and all(row.get(k) is None or measure(row[k]) for k in _FLOATS)
             and all(row.get(k) is None or isinstance(row[k], str) for k in _TEXTS)
             and (row.get("verified") is None or isinstance(row["verified"], bool)))
 

@@ -574,7 +574,10 @@ def test_a_deck_spec_folder_given_as_a_deck_says_what_to_do(tmp_path, run_cli):
     ("count", "-2", "column count: '-2' is not a count (a whole number >= 0)"),
     ("search_nodes", "-1", "column search_nodes: '-1' is not a count (a whole number >= 0)"),
     ("face", "0", "column face: '0' is not a die face (a whole number >= 1)"),
-], ids=["count inf", "count 2**70", "face 1e300", "solution 1e999", "count -2", "nodes -1", "face 0"])
+    # Once "RecursionError: maximum recursion depth exceeded while decoding a JSON array" (exit 1).
+    ("solution", "[" * 5000, f"column solution: '{'[' * 60}' is not a solution (piece -> [[row, col], ...])"),
+], ids=["count inf", "count 2**70", "face 1e300", "solution 1e999", "count -2", "nodes -1", "face 0",
+        "solution nested 5000 deep"])
 def test_a_table_number_beyond_its_column_is_one_clear_line(tmp_path, run_cli, column, value, message):
     # Once raw errors: "OverflowError: cannot convert float infinity to integer" (an infinite count, a cell
     # at 1e999 in a solution) and "TypeError: cannot safely cast non-equivalent float64 to int64" (2**70).

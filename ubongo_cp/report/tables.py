@@ -654,7 +654,8 @@ def _solution(value, col, i, fail) -> dict | None:
         if any(len(c) not in (2, 3) for cells in out.values() for c in cells):
             raise ValueError("a cell has 2 or 3 coordinates")
         return out
-    except (ValueError, TypeError, KeyError, IndexError, OverflowError):   # OverflowError: a cell at 1e999
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError):
+        # OverflowError: a cell at 1e999; RecursionError: JSON nested thousands deep
         text = written if isinstance(written, str) else repr(written)
         fail(col, i, text[:60], "a solution (piece -> [[row, col], ...])")
 

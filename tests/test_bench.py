@@ -625,6 +625,22 @@ def test_report_command_rebuilds_everything_from_the_table(tmp_path, run_cli):
     assert run_cli("bench", "--report", tmp_path, "--baseline", "zz")[0] == 2
 
 
+@pytest.mark.parametrize("config", [b"[" * 100_000, b'{"time_limit": ' + b"9" * 5000 + b"}", b"\xff\xfe{}"],
+                         ids=["nested", "5000 digits", "not UTF-8"])
+def test_a_damaged_bench_json_is_read_as_none_as_invalid_json_is(tmp_path, run_cli, config):
+    # Once "RecursionError: maximum recursion depth exceeded" and "ValueError: Exceeds the limit (4300 digits)"
+    # (exit 1) where bench.json that is no JSON at all is read as no recorded settings.
+    _fixed_table().to_csv(tmp_path / "runs.csv", index=False)
+    (tmp_path / "bench.json").write_bytes(b"{not json")
+    assert run_cli("bench", "--report", tmp_path)[0] == 0
+    summary = (tmp_path / "summary.csv").read_bytes()
+    (tmp_path / "bench.json").write_bytes(config)
+    assert run_cli("bench", "--report", tmp_path)[0] == 0
+    assert (tmp_path / "summary.csv").read_bytes() == summary
+    # a's CPU times 0.5 and 5 s and a time-out scoring twice the 20 s limit (PAR-2): (0.5 + 5 + 40) / 3
+    assert pd.read_csv(tmp_path / "summary.csv").set_index("solver").loc["a", "par2_s"] == pytest.approx(45.5 / 3)
+
+
 def test_the_table_columns_are_documented():
     from ubongo_cp.bench.report import COLUMNS
 

@@ -571,7 +571,7 @@ def read_config(out: str | os.PathLike) -> dict:
     """The settings recorded in an output directory (:data:`CONFIG`): limits and solvers in order; {} if none."""
     try:
         data = json.loads((Path(out) / CONFIG).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):   # ValueError: not UTF-8, not JSON, a number of 5000 digits
         return {}
     return data if isinstance(data, dict) else {}
 

@@ -641,6 +641,34 @@ def test_a_damaged_bench_json_is_read_as_none_as_invalid_json_is(tmp_path, run_c
     assert pd.read_csv(tmp_path / "summary.csv").set_index("solver").loc["a", "par2_s"] == pytest.approx(45.5 / 3)
 
 
+@pytest.mark.parametrize("output, error", [
+    ("[" * 100_000, "cannot read its output (RecursionError: maximum recursion depth exceeded whil...)"),
+    ('{"count": ' + "9" * 5000 + "}", "cannot read its output (ValueError: Exceeds the limit (4300 digits) for i...)"),
+    ('{"count": "abc"}', "its count 'abc' is not a whole number >= 0"),       # ValueError from int()
+    ('{"count": [2]}', "its count [2] is not a whole number >= 0"),            # TypeError from int()
+    ('{"count": 2, "solutions": 5}', "cannot read its output (TypeError: 'int' object is not iterable)"),
+    ('{"count": 2.7}', "its count 2.7 is not a whole number >= 0"),            # once read as 2, a right answer
+    ('{"count": -2}', "its count -2 is not a whole number >= 0"),              # once taken
+], ids=["nested", "5000 digits", "text", "list", "solutions number", "fraction", "negative"])
+def test_an_external_programs_unreadable_output_ends_its_run_not_the_benchmark(tmp_path, output, error):
+    # Once the whole bench stopped with the adapter's raw RecursionError, ValueError or TypeError (exit 1), or
+    # took a count of 2.7 for 2.
+    suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\nexpected = 2\n')
+
+    def bench(text, out):
+        (tmp_path / "said.txt").write_text(text)
+        command = f"x:json={sys.executable} -c 'import sys; print(open(sys.argv[1]).read())' {tmp_path / 'said.txt'}"
+        return run_bench(suite, externals=[command], out=tmp_path / out, progress=False, warmups=0,
+                         notify=lambda message: None)
+
+    result = bench(output, "bad")
+    row = result.table.iloc[0]
+    assert (result.ran, row["status"], row["error"]) == (1, "error", error)
+    result = bench('{"count": 2}', "good")   # the 4-queens problem has 2 solutions (OEIS A000170)
+    row = result.table.iloc[0]
+    assert (row["status"], row["count"], result.wrong) == ("solved", 2, [])
+
+
 def test_the_table_columns_are_documented():
     from ubongo_cp.bench.report import COLUMNS
 

@@ -59,7 +59,7 @@ from typing import Callable
 
 from ..errors import InputError
 
-__all__ = ["ExternalSolver", "Reply", "ADAPTERS", "parse_external", "write_instance"]
+__all__ = ["ExternalSolver", "Reply", "ADAPTERS", "parse_external", "write_instance", "read_output"]
 
 _CONDITIONAL = re.compile(r"\{(first|all):([^{}]*)\}")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -223,6 +223,25 @@ def write_instance(built, fmt: str, path: str | os.PathLike, *, title: str = "")
     return text
 
 
+def read_output(adapter: str, stdout: str, stderr: str, status: int | None) -> Reply:
+    """What a program answered, as the adapter of that name reads it; output it cannot use (a count that is no
+    whole number >= 0, solutions that are no lists, JSON nested thousands deep, a number of 5000 digits) is a
+    :class:`Reply` whose ``error`` says so, never an exception: one program's output ends its run, not the
+    benchmark."""
+    from ..errors import cut
+
+    try:
+        reply = ADAPTERS[adapter].read(stdout, stderr, status)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError) as exc:
+        return Reply(error=f"cannot read its output ({type(exc).__name__}: {cut(str(exc))})")
+    count = reply.count
+    if count is not None and (not isinstance(count, int) or isinstance(count, bool) or count < 0):
+        return Reply(error=f"its count {cut(repr(count))} is not a whole number >= 0")
+    if not isinstance(reply.solutions, list) or not all(isinstance(s, list) for s in reply.solutions):
+        return Reply(error="its solutions are not lists of options")
+    return reply
+
+
 # ----------------------------------------------------------------- adapters
 _ALTOGETHER = re.compile(r"Altogether (\d+) solutions?")
 _KNUTH_ROW_TAIL = re.compile(r"\s*\(\d+ of \d+\)\s*$")
@@ -317,7 +336,7 @@ def _read_json(stdout: str, stderr: str, status: int | None) -> Reply:
     if not isinstance(data, dict) or "count" not in data:
         return Reply(error="no JSON object with a 'count'")
     sols = [[list(items) for items in s.values()] for s in data.get("solutions", [])]
-    return Reply(int(data["count"]), sols, "items", complete=bool(data.get("complete", True)))
+    return Reply(data["count"], sols, "items", complete=bool(data.get("complete", True)))
 
 
 #: The shipped adapters by name.

@@ -617,7 +617,7 @@ def _warm_up(todo, built, files, warmups, limits: Limits, scratch) -> None:
 def _one_run(task, solver, repeat, b, files, limits: Limits, scratch: Path) -> dict:
     """Run one task with one solver in a process of its own; the journal row."""
     from .check import check_solution, external_answer, subsets_digest
-    from .external import ADAPTERS
+    from .external import read_output
     from .suite import source_json
 
     load = _load()
@@ -662,7 +662,7 @@ def _one_run(task, solver, repeat, b, files, limits: Limits, scratch: Path) -> d
     if solver.external is None:
         result = _worker_answer(stdout, stderr, m)
     else:
-        result = external_answer(b, knuth, ADAPTERS[solver.external.adapter].read(stdout, stderr, m.exit_code),
+        result = external_answer(b, knuth, read_output(solver.external.adapter, stdout, stderr, m.exit_code),
                                  task.question, task.k)
         if result.get("status") == Status.ERROR and m.exit_code not in (0, 10, 20):
             result["error"] = f"{result.get('error')}; exit status {m.exit_code}{_tail(stderr)}"

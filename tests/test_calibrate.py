@@ -194,6 +194,10 @@ def test_batch_rates_with_the_fitted_model(tasks, tmp_path, run_cli):
      "t.csv:1: the header line names column 'seconds' twice"),
     ("\ncard,side,face, player,seconds,player\n01,easy,1,ana,30,ben\n01,easy,2,ana,20,ben\n",
      "t.csv:2: the header line names column 'player' twice"),
+    # A quote never closed: once pandas' "EOF inside string starting at row 3", no line (and its row 3 is line 5
+    # here, after a blank line and a quoted name over two lines).
+    ('card,side,face,player,seconds\n01,easy,1,"ana\nb",30\n\n01,easy,2,"ana,20\n01,easy,3,ana,20\n',
+     "t.csv:5: not a CSV table: a quoted field is never closed: its quote opens on this line"),
 ])
 def test_bad_times_get_one_clear_line(tmp_path, run_cli, content, message):
     (tmp_path / "t.csv").write_text(content)

@@ -433,7 +433,7 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
     except (ValueError, pd.errors.ParserError) as exc:
         from .io import csv_problem
 
-        problem, line = csv_problem(exc)
+        problem, line = csv_problem(exc, text)
         raise InputError(f"not a CSV table: {problem}", path=path, line=line) from None
     return _times_rows(raw, path, lines=lines, header=text.splitlines()[0] if text else "")
 

@@ -784,13 +784,18 @@ def row_check(row: dict, salt: str = "") -> str:
     return hashlib.sha256(f"{salt}\n{content}".encode()).hexdigest()[:32]
 
 
-def csv_problem(exc: BaseException) -> tuple[str, int | None]:
-    """What a pandas CSV reader's error says, in one line, and the line of the file it names (or None).
+def csv_problem(exc: BaseException, text: str | None = None) -> tuple[str, int | None]:
+    """What a pandas CSV reader's error says, in one line, and the line of the file it names (or None); with the
+    file's ``text``, a quoted field left open is placed on the line where its quote opens (pandas counts rows, not
+    the lines an editor shows).
 
     Examples
     --------
     >>> csv_problem(ValueError("Error tokenizing data. C error: Expected 3 fields in line 3, saw 4\\n"))
     ('4 fields where the header line has 3', 3)
+    >>> csv_problem(ValueError("Error tokenizing data. C error: EOF inside string starting at row 2"),
+    ...             'a,b\\n1,"x\\ny"\\n3,"4\\n')
+    ('a quoted field is never closed: its quote opens on this line', 4)
     """
     import re
 
@@ -798,7 +803,30 @@ def csv_problem(exc: BaseException) -> tuple[str, int | None]:
     found = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", first)
     if found:
         return f"{found[3]} fields where the header line has {found[1]}", int(found[2])
+    if "EOF inside string" in first and text is not None:
+        line = _open_quote_line(text)
+        if line is not None:
+            return "a quoted field is never closed: its quote opens on this line", line
     return first, None
+
+
+def _open_quote_line(text: str) -> int | None:
+    """The line on which the quoted field still open at the end of a CSV ``text`` begins (a ``"`` that opens a
+    field, ``""`` inside one being a quote), or None when every quoted field is closed."""
+    inside, closed, at_start = False, False, True   # in a quoted field; just after its closing quote; field start
+    line, start = 1, 1
+    for ch in text:
+        if inside:
+            inside = ch != '"'
+            closed = not inside
+        elif ch == '"' and (at_start or closed):   # a field's opening quote, or a doubled quote inside one
+            inside, start = True, start if closed else line
+            closed = at_start = False
+        else:
+            closed = False
+            at_start = ch in ",\n" or (at_start and ch in " \t")
+        line += ch == "\n"
+    return start if inside else None
 
 
 def check_unique_columns(names: Sequence[str], path: str | os.PathLike | None = None, *, line: int | None = None,

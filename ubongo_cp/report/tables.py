@@ -455,6 +455,7 @@ def _read_raw(path: Path) -> pd.DataFrame:
     from ..io import check_csv_rows, check_unique_columns, csv_record_lines, note_input, read_text
 
     note_input(path)
+    text = None
     try:
         if path.suffix.lower() in (".parquet", ".pq"):
             import pyarrow.parquet as pq
@@ -478,7 +479,7 @@ def _read_raw(path: Path) -> pd.DataFrame:
     except (ValueError, OSError, pd.errors.ParserError) as exc:
         from ..io import csv_problem
 
-        problem, line = csv_problem(exc)
+        problem, line = csv_problem(exc, text)
         raise InputError(f"not a batch result table: {problem}", path=path, line=line) from None
     if "card_id" in df.columns:
         df["card_id"] = [_card_id_text(v, i, path) for i, v in enumerate(df["card_id"].tolist())]

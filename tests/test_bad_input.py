@@ -660,6 +660,11 @@ def test_a_file_of_another_of_the_toolkits_formats_is_named_as_such(run_cli, tmp
         (["solve", "--pieces", "classic", "--region", cnf], f"{cnf}: is {dimacs}, not a region file"),
     ]:
         assert run_cli(*argv) == (2, "", f"ubongo-cp: error: {said}\n"), argv
+    # a piece set under a card's extension, wrong on its line 6, keeps its own error
+    mine = write(tmp_path / "mine.toml", "I2\n##\n\nL3\n#.\n#x\n")
+    assert run_cli("solve", "--pieces", mine, "--region", "3x4")[2] == (
+        f"ubongo-cp: error: {mine}:6: unknown character 'x' in a square grid (use '#' for a square, '.' for an "
+        "empty one; a picture on another grid names it on a 'grid:' line)\n")
     # a CNF file is told by its header whatever its name
     renamed = write(tmp_path / "task.txt", cnf.read_text())
     assert run_cli("exact-cover", renamed)[2] == (f"ubongo-cp: error: {renamed}: is {dimacs}, not an exact-cover "

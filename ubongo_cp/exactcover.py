@@ -522,7 +522,7 @@ def read_exact_cover(path: str | os.PathLike) -> ExactCoverMatrix:
     try:
         return parse_exact_cover(text, path=path)
     except InputError as exc:   # a card side, a record, a CNF file: said so, not as a bad item on its line 1
-        raise wrong_format(text, path, "knuth", "an exact-cover instance in Knuth's format") or exc from None
+        raise wrong_format(text, path, "knuth", "an exact-cover instance in Knuth's format", exc.line) or exc from None
 
 
 def _bound_value(text: str, name: str, path, line) -> int:

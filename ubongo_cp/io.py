@@ -1094,20 +1094,24 @@ _FORMATS: dict[str, tuple[tuple[str, ...], str]] = {
 }
 
 
-def other_format(text: str, path: str | os.PathLike | None, expected: str) -> str | None:
+def other_format(text: str, path: str | os.PathLike | None, expected: str, line: int | None = None) -> str | None:
     """What a file that a reader of the ``expected`` kind (a key of ``_FORMATS``, or ``"text"`` for a piece-set
     or region file) could not read is instead, when it is another of the toolkit's formats; else None.
 
     Told by the content (a DIMACS ``p cnf`` header after its ``c`` comments, a JSON object, XML), else by the
-    extension. A reader calls it only after the file failed it, so a file it reads is never refused for its name.
+    extension, when the reader failed at the start of the file (``line``: where it failed, None for the whole
+    file): a file of the expected kind under another extension, wrong further down, keeps the reader's own
+    error. A reader calls it only after the file failed it, so a file it reads is never refused for its name.
 
     Examples
     --------
     >>> other_format("c a comment\\np cnf 3 2\\n1 0\\n2 3 0\\n", "x.txt", "knuth")
     'a DIMACS CNF file (the input of a SAT solver or a model counter)'
-    >>> other_format("a b\\na\\nb c\\n", "x.dlx", "toml")
+    >>> other_format("a b\\na\\nb c\\n", "x.dlx", "toml", 1)
     "an exact-cover instance in Knuth's format (`ubongo-cp exact-cover` reads it)"
     >>> other_format("a b\\na\\nb c\\n", "x.dlx", "knuth") is None
+    True
+    >>> other_format("I2\\n##\\n\\nL3\\n#.\\n#x\\n", "mine.toml", "text", 6) is None   # a piece set, wrong on line 6
     True
     """
     import re
@@ -1120,18 +1124,22 @@ def other_format(text: str, path: str | os.PathLike | None, expected: str) -> st
     elif head.startswith(("<?xml", "<puzzle")):
         kind = "burrtools"
     else:
+        first = text.count("\n", 0, len(text) - len(text.lstrip("\ufeff \t\n\r"))) + 1   # its first line of text
+        if line is not None and line > first + 1:
+            return None
         suffix = os.path.splitext(os.fspath(path or ""))[1].lower()
         kind = next((k for k, (suffixes, _) in _FORMATS.items() if suffix in suffixes), None)
     return None if kind is None or kind == expected else _FORMATS[kind][1]
 
 
-def wrong_format(text: str, path: str | os.PathLike | None, expected: str, what: str) -> Exception | None:
-    """The :class:`InputError` for a file of another format (:func:`other_format`) given where ``what`` belongs,
-    e.g. ``x.dlx: is an exact-cover instance in Knuth's format (...), not a card side``; None for a file that is
-    none of them (the reader's own error then says what is wrong in it)."""
+def wrong_format(text: str, path: str | os.PathLike | None, expected: str, what: str,
+                 line: int | None = None) -> Exception | None:
+    """The :class:`InputError` for a file of another format (:func:`other_format`, ``line``: where its reader
+    failed) given where ``what`` belongs, e.g. ``x.dlx: is an exact-cover instance in Knuth's format (...), not
+    a card side``; None for a file that is none of them (the reader's own error then says what is wrong in it)."""
     from .errors import InputError
 
-    other = other_format(text, path, expected)
+    other = other_format(text, path, expected, line)
     return None if other is None else InputError(f"is {other}, not {what}", path=path)
 
 
@@ -1247,7 +1255,8 @@ def loads_toml(text: str, *, path: str | os.PathLike | None = None) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        wrong = wrong_format(text, path, "toml", _FORMATS["toml"][1])
+        at = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        wrong = wrong_format(text, path, "toml", _FORMATS["toml"][1], int(at[1]) if at else None)
         if wrong is not None:
             raise wrong from None
         match = re.search(r"\(at line (\d+), column \d+\)", str(exc))

@@ -864,7 +864,7 @@ def load_pieces(spec: str | os.PathLike = "classic") -> PieceSet:
     try:
         return _parse_pieces_cached(text, label)
     except InputError as exc:   # a card side, an exact-cover file: said so, not as a bad name on its line 1
-        raise wrong_format(text, label, "text", "a piece-set file") or exc from None
+        raise wrong_format(text, label, "text", "a piece-set file", exc.line) or exc from None
 
 
 @lru_cache(maxsize=32)
@@ -944,4 +944,4 @@ def load_region(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
     try:
         return parse_region(text, path=os.fspath(path), max_cells=max_cells, grid=grid)
     except InputError as exc:   # a card side, an exact-cover file: said so, not as a bad character on its line 1
-        raise wrong_format(text, os.fspath(path), "text", "a region file") or exc from None
+        raise wrong_format(text, os.fspath(path), "text", "a region file", exc.line) or exc from None

@@ -914,12 +914,10 @@ def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REG
                              "pieces fit only a region of their own grid", path=path, line=header)
         named = grid
     grid = named
-    while lines and not lines[0][1].strip():
-        lines.pop(0)
-    while lines and not lines[-1][1].strip():
-        lines.pop()
-    if not lines:
+    drawn = [i for i, (_, ln) in enumerate(lines) if ln.strip()]
+    if not drawn:
         raise InputError("empty region: no cell", path=path)
+    lines = lines[drawn[0]:drawn[-1] + 1]   # blank lines around the picture cut at once (not one by one)
     # Counted before the picture is read cell by cell: a huge file is refused at once, in little memory.
     marks = sum(ln.count("#") + ln.count("^") + ln.count("v") for _, ln in lines)   # cells of every grid's pictures
     if marks > max_cells:

@@ -136,10 +136,8 @@ class CubeGrid(Grid):
         cells: list[tuple[int, int, int]] = []
         for layer, rows in enumerate(layers):
             # blank lines at a layer's edges (next to a separator) are no rows: a layer's first row is row 0
-            while rows and not rows[0][1]:
-                rows.pop(0)
-            while rows and not rows[-1][1]:
-                rows.pop()
+            drawn = [i for i, (_, text) in enumerate(rows) if text]
+            rows = rows[drawn[0]:drawn[-1] + 1] if drawn else []   # cut at once: a million blank lines are no wait
             blank = next((n for n, text in rows if not text), None)
             if blank is not None and not ends:
                 import warnings

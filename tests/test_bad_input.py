@@ -708,3 +708,30 @@ def test_a_card_title_with_a_control_character_is_refused_on_its_line(run_cli, t
     card.write_text(text.replace('side = "easy"\n', f'side = "easy"\n{key} = "Blokko"\n'))
     code, out, _ = run_cli("solve", card, "--face", "1", "--json")
     assert code == 0 and json.loads(out)["pieces"] == ["I2", "L4", "Y5"]
+
+
+def test_a_journal_or_a_record_given_as_a_batch_table_is_named_as_such(run_cli, tmp_path):
+    # A batch's journal given as its table said "tasks.jsonl:1: not a batch result table: the header line names
+    # column '0]' twice" (pandas' reading of its first JSON line); a game record, likewise of its own first line.
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    write(deck / "x1.toml", Path(EXAMPLES, "classic_X1_easy.toml").read_text())
+    assert run_cli("batch", deck, "--out", tmp_path / "out", "--jobs", "1", "--no-progress")[0] == 0
+    record = tmp_path / "game.json"
+    assert run_cli("simulate", "domino", "--games", "1", "--record", record)[0] == 0
+    journal = tmp_path / "out" / "tasks.jsonl"
+    for argv, said in [
+        (["simulate", "ubongo", "--games", "2", "--tasks", journal],
+         f"{journal}: is a journal of JSON lines (a batch's, a benchmark's or a simulation's record of its runs)"),
+        (["calibrate", write(tmp_path / "t.csv", "card,side,face,seconds\nX1,easy,1,30\n"), "--results", record,
+          "--out", tmp_path / "m.json"],
+         f"{record}: is a JSON file (a game record, a difficulty model or a census manifest)"),
+        (["booklet", deck, "--results", record, "--out", tmp_path / "b.pdf"],
+         f"{record}: is a JSON file (a game record, a difficulty model or a census manifest)"),
+    ]:
+        assert run_cli(*argv) == (2, "", f"ubongo-cp: error: {said}, not a batch result table\n"), argv
+    # the batch's own table is read: the card's six tasks, each with its count
+    from ubongo_cp.report import load_tasks
+
+    table = load_tasks(tmp_path / "out")
+    assert sorted(table["face"].astype(int)) == [1, 2, 3, 4, 5, 6] and table["count"].notna().all()

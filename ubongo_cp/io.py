@@ -1088,6 +1088,8 @@ _FORMATS: dict[str, tuple[tuple[str, ...], str]] = {
     "knuth": (KNUTH_SUFFIXES, "an exact-cover instance in Knuth's format (`ubongo-cp exact-cover` reads it)"),
     "cnf": ((".cnf",), "a DIMACS CNF file (the input of a SAT solver or a model counter)"),
     "toml": ((".toml",), "a TOML file (a card side, a deck spec or a bench suite)"),
+    "journal": ((".jsonl",), "a journal of JSON lines (a batch's, a benchmark's or a simulation's record of its "
+                             "runs)"),
     "json": ((".json",), "a JSON file (a game record, a difficulty model or a census manifest)"),
     "burrtools": ((".xmpuzzle",), "a BurrTools file (`ubongo-cp solve` reads it)"),
     "table": ((".csv",), "a CSV table"),
@@ -1120,7 +1122,7 @@ def other_format(text: str, path: str | os.PathLike | None, expected: str, line:
     if re.match(r"(?:c(?:[ \t][^\n]*)?\n\s*)*p[ \t]+cnf[ \t]", head):
         kind: str | None = "cnf"
     elif head.startswith("{"):
-        kind = "json"
+        kind = "journal" if os.fspath(path or "").lower().endswith(".jsonl") else "json"
     elif head.startswith(("<?xml", "<puzzle")):
         kind = "burrtools"
     else:

@@ -452,7 +452,7 @@ def _read_raw(path: Path) -> pd.DataFrame:
     ``DataFrame.to_parquet`` is read too: card ids stored as numbers as the text a CSV holds for them (1 as
     ``"1"``, as a spreadsheet leaves card ``"01"``, which the readers match to card 01), and solutions stored as
     a struct of every piece name without the pieces a solution does not place."""
-    from ..io import check_csv_rows, check_unique_columns, csv_record_lines, note_input, read_text
+    from ..io import check_csv_rows, check_unique_columns, csv_record_lines, note_input, read_text, wrong_format
 
     note_input(path)
     text = None
@@ -475,12 +475,14 @@ def _read_raw(path: Path) -> pd.DataFrame:
             if len(lines) == len(df):
                 df.attrs[LINES] = dict(zip(df.index.tolist(), lines))
     except InputError as exc:   # the readers' own (not UTF-8, a row of more or fewer fields): its line, the file named once
-        raise InputError(f"not a batch result table: {exc.message}", path=path, line=exc.line) from None
+        other = None if text is None else wrong_format(text, path, "table", "a batch result table", exc.line)
+        raise other or InputError(f"not a batch result table: {exc.message}", path=path, line=exc.line) from None
     except (ValueError, OSError, pd.errors.ParserError) as exc:
         from ..io import csv_problem
 
         problem, line = csv_problem(exc, text)
-        raise InputError(f"not a batch result table: {problem}", path=path, line=line) from None
+        other = None if text is None else wrong_format(text, path, "table", "a batch result table", line)
+        raise other or InputError(f"not a batch result table: {problem}", path=path, line=line) from None
     if "card_id" in df.columns:
         df["card_id"] = [_card_id_text(v, i, path) for i, v in enumerate(df["card_id"].tolist())]
     if "solution" in df.columns:   # pandas' struct of every piece name: a piece not placed is null there

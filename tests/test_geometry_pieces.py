@@ -243,3 +243,20 @@ def test_an_instance_is_compared_by_identity_and_replaced_afresh():
     assert again is not instance and again.table is instance.table and "option_type" not in vars(again)
     with pytest.raises(AttributeError):
         instance.mode = "fixed"
+
+
+def test_a_piece_is_in_normal_position_and_a_region_sorted_wherever_their_cells_are_given():
+    # The documented forms: a piece's cells in normal position, a region's sorted. A piece given at (5, 5) was
+    # kept there, unequal to the same piece given at (0, 0); a region given in another order was another
+    # region, with another hash.
+    from ubongo_cp.grids import HEX
+    from ubongo_cp.pieces import Piece, Region
+
+    v3 = Piece("V3", [(6, 5), (5, 5), (5, 6)])
+    assert v3.cells == ((0, 0), (0, 1), (1, 0))
+    assert v3 == Piece("V3", [(0, 0), (0, 1), (1, 0)]) and hash(v3) == hash(Piece("V3", ((0, 0), (0, 1), (1, 0))))
+    assert Piece("H2", [(3, 4), (4, 4)], HEX).cells == ((0, 0), (1, 0))
+    shuffled = Region([(1, 0), (0, 1), (0, 0)], optional=[(1, 2), (1, 1)])
+    assert shuffled.cells == ((0, 0), (0, 1), (1, 0)) and shuffled.optional == ((1, 1), (1, 2))
+    assert shuffled == Region([(0, 0), (0, 1), (1, 0)], optional=[(1, 1), (1, 2)])
+    assert Region([(5, 6), (5, 5)]).cells == ((5, 5), (5, 6))   # a region keeps its place: solutions name it

@@ -90,7 +90,8 @@ class Piece(Struct):
     name : str
         Name used in tasks and card files (e.g. ``"L5"``, ``"A"``).
     cells : Shape
-        Cells in normal position (``(row, col)`` on squares; see :mod:`ubongo_cp.grids`).
+        Cells in normal position, sorted (``(row, col)`` on squares; see :mod:`ubongo_cp.grids`), wherever
+        they were given: ``Piece("D", [(5, 5), (5, 6)]).cells == ((0, 0), (0, 1))``.
     grid : Grid
         The grid (default: square; its name is taken too).
 
@@ -115,7 +116,9 @@ class Piece(Struct):
         cells = _checked_cells(_piece(name), cells, grid)   # lists: the frozen form (tuples)
         if not cells:
             raise InputError(f"{_piece(name)} has no cells")
-        self._set(name=name, cells=cells, grid=grid)
+        # A piece has no place of its own: wherever its cells are given, it is kept in normal position, so that
+        # the same piece given twice is equal (and hashes so).
+        self._set(name=name, cells=grid.normalize(cells), grid=grid)
 
     @property
     def size(self) -> int:
@@ -466,7 +469,9 @@ class Region(Struct):
     Attributes
     ----------
     cells : Shape
-        Cells in normal position, sorted (``(row, col)`` on squares).
+        Cells, sorted (``(row, col)`` on squares). A region read from a file or made by
+        :meth:`rectangle` is in normal position; cells given by hand keep their place (solutions
+        name the cells so), in any order.
     path : str or None
         The file it was read from.
     grid : Grid
@@ -490,8 +495,9 @@ class Region(Struct):
     def __init__(self, cells: Shape, path: str | None = None, grid: Grid = SQUARE, optional: Shape = (),
                  line: int | None = None) -> None:
         grid = get_grid(grid)   # a grid's name: the grid
-        cells = _checked_cells("the region", cells, grid)   # lists, arrays: the frozen form (tuples)
-        optional = _checked_cells("the region's optional cells", optional, grid) if optional else ()
+        # lists, arrays: the frozen form (tuples), sorted: a region is a set of cells, equal in any order
+        cells = tuple(sorted(_checked_cells("the region", cells, grid)))
+        optional = tuple(sorted(_checked_cells("the region's optional cells", optional, grid))) if optional else ()
         if not cells and not optional:
             raise InputError("empty region: no cell")
         if set(cells) & set(optional):

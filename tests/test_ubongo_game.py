@@ -103,6 +103,19 @@ def test_deck_ratios_are_read_only():
     assert d.side_rows("easy")[0][0] == 1 / d.median and d.side_ratios("easy")[0, 0] == 1 / d.median
 
 
+def test_deck_rows_the_engines_share_cannot_be_changed_through_a_caller():
+    # side_rows handed out its cached lists: a caller's rows[0][0] = 999 reached every later Duel match of the
+    # deck and its game records (side_to_json), while ratios (read-only) still said otherwise.
+    d = TaskDeck(classic_frame(1), "classic")
+    rows = d.side_rows("easy")
+    with pytest.raises(TypeError):
+        rows[0][0] = 999.0   # type: ignore[index]
+    with pytest.raises(AttributeError):
+        rows[0].append(1.0)  # type: ignore[attr-defined]
+    assert d.side_rows("easy") is rows and list(rows[0]) == (d.ratios["easy"][0]).tolist()
+    assert d.side_to_json("easy")["ratios"][0][0] == 1 / d.median   # the scripted frame: difficulty 1 on face 1
+
+
 def test_deck_no_solution_is_inf_and_unknown_keeps_difficulty():
     df = classic_frame(1)
     df.loc[0, "status"] = "no solution"

@@ -122,7 +122,7 @@ class TaskDeck:
         "unknown" (the solver gave up) or "timeout" (the batch's time limit
         cut its search) keeps its difficulty, or the deck's largest
         difficulty when it has none. Read-only (a deck's ratios never
-        change; ``side_rows`` keeps them as lists).
+        change; ``side_rows`` keeps them as tuples).
 
     Raises
     ------
@@ -218,7 +218,7 @@ class TaskDeck:
         top = float(diff[known].max())
         self.cards: dict[str, list[str]] = {}
         self.ratios: dict[str, np.ndarray] = {}
-        self._rows: dict[str, list[list[float]]] = {}
+        self._rows: dict[str, tuple[tuple[float, ...], ...]] = {}
         for s in sides:
             rows = np.flatnonzero(side == s)
             if len(rows) == 0:
@@ -278,8 +278,9 @@ class TaskDeck:
                              f"(sides present: {', '.join(self.ratios) or 'none'})", path=self.path)
         return self.ratios[side]
 
-    def side_rows(self, side: str) -> list[list[float]]:
-        """Ratios of one side as nested lists, ``rows[card][face - 1]`` (cached; the engines' view).
+    def side_rows(self, side: str) -> tuple[tuple[float, ...], ...]:
+        """Ratios of one side as nested tuples, ``rows[card][face - 1]`` (cached and shared by every engine of
+        the deck, so immutable, as :attr:`ratios`).
 
         Raises
         ------
@@ -288,7 +289,7 @@ class TaskDeck:
         """
         rows = self._rows.get(side)
         if rows is None:
-            rows = self._rows[side] = self.side_ratios(side).tolist()
+            rows = self._rows[side] = tuple(map(tuple, self.side_ratios(side).tolist()))
         return rows
 
     def side_to_json(self, side: str) -> dict:

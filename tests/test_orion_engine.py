@@ -480,3 +480,15 @@ def test_state_shows_itself_as_a_picture():
     svg = s._repr_svg_()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5_000
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+
+
+@pytest.mark.parametrize("engine", ["OrionState", "BitOrionState"])
+def test_a_setup_that_is_not_one_is_one_error_naming_it(engine):
+    # AttributeError: 'int' object has no attribute 'galaxies', before
+    from ubongo_cp.games.orion import bitboard, state
+
+    make = getattr(state, engine, None) or getattr(bitboard, engine)
+    for setup in (3, {"galaxies": [], "black_holes": [], "first_player": 0}):
+        with pytest.raises(InputError, match=r"^a setup is a Setup \(galaxies, black holes, first player; "
+                                             rf"random_setup\(seed\) makes one\), got {type(setup).__name__}$"):
+            make(setup)

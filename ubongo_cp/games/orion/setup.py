@@ -152,7 +152,7 @@ def validate_setup(setup: Setup, board: Board | None = None,
     Raises
     ------
     InputError
-        Naming the rule (OD-1) and the offending hexes: wrong counts, a
+        For a ``setup`` that is not a :class:`Setup`; naming the rule (OD-1) and the offending hexes: wrong counts, a
         token off the board or repeated, two galaxies (or two black holes)
         too close, a black hole too close to a galaxy, a first or galaxy
         player other than 0 or 1.
@@ -165,6 +165,9 @@ def validate_setup(setup: Setup, board: Board | None = None,
     ...
     ubongo_cp.errors.InputError: OD-1: galaxies (0, 0) and (1, 1) are 2 apart; they must be at least 3 apart
     """
+    if not isinstance(setup, Setup):
+        raise InputError(f"a setup is a Setup (galaxies, black holes, first player; random_setup(seed) makes one), "
+                         f"got {type(setup).__name__}")
     board = board or default_board()
     rules = rules or SetupRules()
     cells = set(board.hexes)

@@ -308,7 +308,7 @@ class OrionState(OrionRules):
     Raises
     ------
     InputError
-        If ``setup`` breaks OD-1.
+        If ``setup`` is not a :class:`~.setup.Setup` or breaks OD-1.
 
     Examples
     --------

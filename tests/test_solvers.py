@@ -391,3 +391,27 @@ def test_a_numpy_seed_draws_as_the_same_int():
     drawn = solve(inst, sample=3, seed=3).solutions
     assert solve(inst, sample=3, seed=np.int64(3)).solutions == drawn   # was a TypeError from random.Random
     assert solve(inst, backend="zdd", sample=3, seed=np.uint8(3)).solutions == drawn
+
+
+def test_an_id_that_is_not_an_option_or_a_type_of_the_instance_is_one_error_naming_it():
+    # Negative ids read the table from its end: option_cells(-1) gave [], solution_dict([-1]) {'Z': []} and
+    # type_piece(-1) the last piece; ids past the end were a numpy IndexError.
+    instance = build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20))
+    assert instance.n_options == 1236 and instance.n_types == 12
+    i_row = instance.fix([("I", [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)])])[0]
+    assert instance.option_cells(i_row) == [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)]
+    assert instance.solution_dict([i_row]) == {"I": [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)]}
+    assert instance.type_piece(1).name == "I"
+    calls = [lambda: instance.option_cells(-1), lambda: instance.option_items(-1),
+             lambda: instance.solution_dict([i_row, -1])]
+    for call in calls:
+        with pytest.raises(InputError, match=r"^an option id must be a whole number of at least 0, got -1$"):
+            call()
+    for call in (lambda: instance.option_cells(1236), lambda: instance.option_items(1236),
+                 lambda: instance.solution_dict([i_row, 1236])):
+        with pytest.raises(InputError, match=r"^option 1236 is not an option of the instance \(it has 1236\)$"):
+            call()
+    with pytest.raises(InputError, match=r"^a piece type must be a whole number of at least 0, got -1$"):
+        instance.type_piece(-1)
+    with pytest.raises(InputError, match=r"^piece type 12 is not a type of the instance \(it has 12: 0 \.\. 11\)$"):
+        instance.type_piece(12)

@@ -233,7 +233,17 @@ class ExactCoverInstance(Struct, eq=False):
         return {cell: i for i, cell in self._item_cell.items()}
 
     def type_piece(self, t: int) -> Piece:
-        """The piece (first copy) that stands for type ``t``."""
+        """The piece (first copy) that stands for type ``t``.
+
+        Raises
+        ------
+        InputError
+            For ``t`` that is not a type ``0 .. n_types - 1`` (a negative one would name another type).
+        """
+        t = whole_argument("a piece type", t, 0)
+        if t >= len(self.types):
+            raise InputError(f"piece type {t} is not a type of the instance (it has {len(self.types)}: 0 .. "
+                             f"{len(self.types) - 1})")
         return self.pieces[self.types[t][0]]
 
     @property
@@ -324,11 +334,48 @@ class ExactCoverInstance(Struct, eq=False):
         return np.array(self._type_starts[:-1], dtype=np.int64)
 
     def option_items(self, option: int) -> np.ndarray:
-        """Items covered by ``option`` (cells first, then the type's item)."""
+        """Items covered by ``option`` (cells first, then the type's item).
+
+        Raises
+        ------
+        InputError
+            For ``option`` that is not an option id ``0 .. n_options - 1`` (:meth:`check_option`).
+        """
+        option = self.check_option(option)
         return self.indices[self.indptr[option]:self.indptr[option + 1]]
 
     def option_cells(self, option: int) -> list[Cell]:
-        """Region cells covered by ``option`` (as ``(row, col)`` on squares)."""
+        """Region cells covered by ``option`` (as ``(row, col)`` on squares).
+
+        Raises
+        ------
+        InputError
+            For ``option`` that is not an option id ``0 .. n_options - 1`` (:meth:`check_option`).
+        """
+        return self._option_cells(self.check_option(option))
+
+    def check_option(self, option) -> int:
+        """``option`` as an int when it is an option id ``0 .. n_options - 1``; else an :class:`InputError`
+        naming it (a negative id would read another option, or none).
+
+        Examples
+        --------
+        >>> from ubongo_cp.pieces import load_pieces, Region
+        >>> instance = build_instance([load_pieces("classic")["I2"]], Region.rectangle(1, 2))
+        >>> instance.check_option(0)
+        0
+        >>> instance.check_option(-1)
+        Traceback (most recent call last):
+        ...
+        ubongo_cp.errors.InputError: an option id must be a whole number of at least 0, got -1
+        """
+        option = whole_argument("an option id", option, 0)
+        if option >= self.n_options:
+            raise InputError(f"option {option} is not an option of the instance (it has {self.n_options})")
+        return option
+
+    def _option_cells(self, option: int) -> list[Cell]:
+        """:meth:`option_cells` of an option id known to be one."""
         where, table = self._item_cell, self.table
         return [where[i] for i in table.indices[table.indptr[option]:table.indptr[option + 1]] if i in where]
 
@@ -392,17 +439,25 @@ class ExactCoverInstance(Struct, eq=False):
         Keys are :attr:`copy_names` (a name used twice: ``name``,
         ``name#2``, ...), in the order of :attr:`pieces`; the copies of a
         type take its chosen placements in increasing option id.
+
+        Raises
+        ------
+        InputError
+            For an id that is not an option id ``0 .. n_options - 1`` (:meth:`check_option`).
         """
         by_type: dict[int, list[int]] = {}
         option_type = self.table.option_type
-        for o in sorted(int(o) for o in options):
+        ids = sorted(int(o) for o in options)
+        if ids and (ids[0] < 0 or ids[-1] >= self.n_options):   # checked at the ends: ids are sorted
+            self.check_option(ids[0] if ids[0] < 0 else ids[-1])
+        for o in ids:
             by_type.setdefault(option_type[o], []).append(o)
         empty = by_type.pop(self.empty_type, None)
         placed = sorted((copy, o) for t, opts in by_type.items() for copy, o in zip(self.types[t], opts))
         names = self.copy_names
-        out = {names[copy]: sorted(self.option_cells(o)) for copy, o in placed}
+        out = {names[copy]: sorted(self._option_cells(o)) for copy, o in placed}
         if empty is not None:  # the cells left empty, under one key
-            out[EMPTY] = sorted(c for o in empty for c in self.option_cells(o))
+            out[EMPTY] = sorted(c for o in empty for c in self._option_cells(o))
         return out
 
     # --------------------------------------------------------- cheap checks

@@ -415,3 +415,24 @@ def test_an_id_that_is_not_an_option_or_a_type_of_the_instance_is_one_error_nami
         instance.type_piece(-1)
     with pytest.raises(InputError, match=r"^piece type 12 is not a type of the instance \(it has 12: 0 \.\. 11\)$"):
         instance.type_piece(12)
+
+
+@pytest.mark.parametrize("method", ["fix", "assign"])
+@pytest.mark.parametrize("placements, shown", [
+    (("I2", [(0, 0), (0, 1)]), "('I2', [(0, 0), (0, 1)])"),   # one pair, not a list of them: a ValueError before
+    ("I2", "'I2'"),
+    ([("I2", 5)], "('I2', 5)"),                               # a TypeError from iterating 5, before
+    (3, "3"),
+])
+def test_fixed_placements_that_are_not_a_list_of_pairs_are_one_error_naming_them(method, placements, shown):
+    instance = build_instance([load_pieces("classic")["I2"]] * 2, Region.rectangle(2, 2))
+    with pytest.raises(InputError) as info:
+        getattr(instance, method)(placements)
+    assert str(info.value) == (f'{method} takes a list of (piece name, cells) pairs, e.g. [("I2", [(0, 0), (0, 1)])], '
+                               f"got {shown}")
+    # the right form: the top row's domino, one placement left for the other (the bottom row)
+    pairs = iter([("I2", [(0, 0), (0, 1)])])
+    if method == "fix":
+        assert instance.option_cells(instance.fix(pairs)[0]) == [(0, 0), (0, 1)]
+    else:
+        assert solve(instance.assign(pairs)).count == 1

@@ -552,9 +552,10 @@ class ExactCoverInstance(Struct, eq=False):
         Raises
         ------
         InputError
-            For a piece not in the instance, cells that are not a placement
-            of that piece in the region (under the orientation mode), two
-            placements sharing a cell, or more placements of a piece type
+            For anything but a list of (piece name, cells) pairs (one pair
+            alone included), a piece not in the instance, cells that are not a
+            placement of that piece in the region (under the orientation mode),
+            two placements sharing a cell, or more placements of a piece type
             than it has copies.
 
         Examples
@@ -574,7 +575,7 @@ class ExactCoverInstance(Struct, eq=False):
         out: list[int] = []
         owner: dict[Cell, str] = {}
         used: dict[int, int] = {}
-        for name, cells in placements:
+        for name, cells in _pairs(placements, "fix"):
             cells, label, t = self._named(name, cells, type_of)
             items = [index.get(cell, -1) for cell in cells]
             key = tuple(sorted(items)) if -1 not in items else None
@@ -657,10 +658,11 @@ class ExactCoverInstance(Struct, eq=False):
         Raises
         ------
         InputError
-            For a piece not in the instance, a cell outside the region, cells
-            that no placement of the piece covers together, a group of the
-            region's optional cells alone (a solution may leave them empty),
-            two groups sharing a cell, or more groups of a piece than its copies.
+            For anything but a list of (piece name, cells) pairs, a piece not in
+            the instance, a cell outside the region, cells that no placement of
+            the piece covers together, a group of the region's optional cells
+            alone (a solution may leave them empty), two groups sharing a cell,
+            or more groups of a piece than its copies.
 
         Examples
         --------
@@ -678,6 +680,7 @@ class ExactCoverInstance(Struct, eq=False):
         table = self.table
         owner: dict[int, tuple[int, frozenset[int], str]] = {}  # cell item -> (type, its group, label)
         groups = []
+        assignments = _pairs(assignments, "assign")   # a list: read again below
         for name, cells in assignments:
             cells, label, t = self._named(name, cells, type_of)
             outside = [c for c in cells if c not in index]
@@ -985,6 +988,27 @@ class ExactCoverInstance(Struct, eq=False):
             if cand < best:
                 best = cand
         return best
+
+
+def _pairs(placements, method: str) -> list[tuple[str, Any]]:
+    """``placements`` as a list of (piece name, cells) pairs, or an InputError saying what :meth:`ExactCoverInstance.fix`
+    (or ``assign``, ``method``) takes: a single pair, or a name, is not a list of them."""
+    from .errors import cut
+
+    def is_pair(entry) -> bool:
+        return (isinstance(entry, (tuple, list)) and len(entry) == 2 and isinstance(entry[0], str)
+                and not isinstance(entry[1], (str, bytes)) and hasattr(entry[1], "__iter__"))
+
+    entries: list = []
+    if is_pair(placements) or isinstance(placements, (str, bytes)) or not hasattr(placements, "__iter__"):
+        wrong = [placements]    # one pair, a name, a number: not a list of pairs
+    else:
+        entries = list(placements)
+        wrong = [e for e in entries if not is_pair(e)][:1]
+    if wrong:
+        raise InputError(f"{method} takes a list of (piece name, cells) pairs, e.g. [(\"I2\", [(0, 0), (0, 1)])], "
+                         f"got {cut(repr(wrong[0]))}")
+    return entries
 
 
 def kept(instance, key: tuple | str, make: Callable[[], Any]) -> Any:

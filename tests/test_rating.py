@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import PUZZLES
 from ubongo_cp.cover import build_instance
+from ubongo_cp.errors import InputError
 from ubongo_cp.pieces import Piece, Region, load_pieces
 from ubongo_cp.rate import difficulty_score, rate_instance
 
@@ -66,3 +67,12 @@ def test_shipped_decks_harder_side_rates_higher(game, low, high):
     tasks = pd.read_csv(PUZZLES / "decks" / game / "tasks.csv", dtype={"card_id": str})
     medians = tasks.groupby("side")["difficulty"].median()
     assert medians[high] > medians[low] and (tasks["difficulty"] >= 1.0).all()
+
+
+@pytest.mark.parametrize("given", ["3x4", None, Region.rectangle(1, 4)])
+def test_rating_something_that_is_no_instance_is_one_error_naming_it(given):
+    # AttributeError: 'str' object has no attribute 'table', before (solve said it in one line already)
+    with pytest.raises(InputError) as info:
+        rate_instance(given)
+    assert str(info.value) == ("rate_instance needs an exact-cover instance (ubongo_cp.cover.build_instance, "
+                               f"ubongo_cp.exactcover.read_exact_cover), got {type(given).__name__}")

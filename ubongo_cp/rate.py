@@ -173,15 +173,16 @@ def rate_instance(instance: ExactCoverInstance, *, backend: str = NODE_SOLVER, t
     Raises
     ------
     InputError
-        For an unknown solver name.
+        For an ``instance`` that is not one, or an unknown solver name.
 
     Notes
     -----
     On a region of more than 256 cells the nodes are those of :data:`NODE_SOLVER`'s stand-in, the
     dancing-cells search ``dlx`` (:data:`~ubongo_cp.solvers.registry.FALLBACK`): a different measure.
     """
-    from .solvers import choose, get_solver, solve, warm
+    from .solvers import checked_instance, choose, get_solver, solve, warm
 
+    checked_instance("rate_instance", instance)
     # The node solver; beyond the bitboard kernel's 256 cells its dancing-cells stand-in (other nodes).
     node_solver = choose("rate", instance)
     if backend == NODE_SOLVER:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .base import OnSolution, SolveResult
 
 __all__ = ["solve", "check_backend", "SolveResult", "SOLVERS", "SolverSpec", "get_solver", "solver_names", "DEFAULT_STRATEGY",
-           "DEFAULT_KEEP", "choose", "warm", "asks_diagram"]
+           "DEFAULT_KEEP", "choose", "warm", "asks_diagram", "checked_instance"]
 
 
 def warm(names, *, notify=None) -> float:
@@ -142,6 +142,14 @@ MAX_SAMPLE = 1_000_000
 
 #: The largest solution limit :func:`solve` takes: the engines count in 64 bits.
 _MAX_LIMIT = 2 ** 63 - 1
+
+
+def checked_instance(caller: str, instance) -> None:
+    """An :class:`InputError` naming ``caller`` and what it needs unless ``instance`` is an exact-cover instance
+    (of pieces or a matrix; not an AttributeError from inside)."""
+    if not (hasattr(instance, "table") and hasattr(instance, "n_options")):
+        raise InputError(f"{caller} needs an exact-cover instance (ubongo_cp.cover.build_instance, "
+                         f"ubongo_cp.exactcover.read_exact_cover), got {type(instance).__name__}")
 
 
 def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: int | None = None,
@@ -258,9 +266,7 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
     >>> len(solve(dominoes, sample=3, seed=1).solutions)  # three uniform random tilings
     3
     """
-    if not (hasattr(instance, "table") and hasattr(instance, "n_options")):
-        raise InputError(f"solve needs an exact-cover instance (ubongo_cp.cover.build_instance, "
-                         f"ubongo_cp.exactcover.read_exact_cover), got {type(instance).__name__}")
+    checked_instance("solve", instance)
     limit = None if limit is None else whole_argument("limit", limit, 1)
     if limit is not None and limit > _MAX_LIMIT:   # the engines count in 64 bits
         raise InputError(f"limit must be at most {_MAX_LIMIT} solutions (2**63 - 1), got {limit}")

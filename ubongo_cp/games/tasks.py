@@ -280,7 +280,7 @@ class TaskDeck:
 
     def side_rows(self, side: str) -> tuple[tuple[float, ...], ...]:
         """Ratios of one side as nested tuples, ``rows[card][face - 1]`` (cached and shared by every engine of
-        the deck, so immutable, as :attr:`ratios`).
+        the deck, so immutable, as the ``ratios``).
 
         Raises
         ------

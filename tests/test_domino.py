@@ -1037,3 +1037,22 @@ def test_a_record_without_its_seed_is_refused(tmp_path):
         load_record(path)
     assert str(err.value) == (f"{path}: the field 'seed' is missing (the game's seed: where each swapped domino "
                               "goes back into the stock, DN-10)")
+
+
+def test_agents_given_as_one_name_or_settings_that_are_not_settings_are_one_error_naming_them():
+    from ubongo_cp.games.domino.sim import simulate
+
+    # "random" was read letter by letter: "unknown agent 'r'"
+    with pytest.raises(InputError, match=r"^agents is a list of agent names, one per seat \(e\.g\. \['random', "
+                                         r"'greedy'\]\), got 'random'$"):
+        simulate("random", 3, seed=1)
+    # a generator of names was used up by the name check, then len() of it failed (TypeError)
+    table = simulate((a for a in ["random", "greedy"]), 3, seed=1)
+    assert table.equals(simulate(["random", "greedy"], 3, seed=1)) and len(table) == 3
+    # AttributeError: 'str' object has no attribute 'num_players', before
+    message = r"^settings must be DominoSettings \(e\.g\. DominoSettings\(num_players=2\)\) or None, got {}$"
+    for call, given in [(lambda: new_game(settings="x"), "str"),
+                        (lambda: DominoState({"num_players": 2}, 0, [], []), "dict"),
+                        (lambda: simulate(["random", "greedy"], 3, settings={"num_players": 2}), "dict")]:
+        with pytest.raises(InputError, match=message.format(given)):
+            call()

@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import InputError, seed_argument, whole_argument
+from ...errors import InputError, cut, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, check_output_file, figure_metadata
 from ..base import play_game
@@ -34,7 +34,7 @@ from ..journal import GameJournal
 from ..stats import Z95, chisquare_uniform, wilson_interval
 from .actions import END_REASONS
 from .agents import make_agent
-from .state import DominoSettings, DominoState, new_game
+from .state import DominoSettings, DominoState, new_game, settings_argument
 
 __all__ = [
     "play_one",
@@ -153,6 +153,10 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
     >>> list(df["game"]), bool(df[["return_0", "return_1"]].sum(axis=1).le(1).all())
     ([0, 1, 2], True)
     """
+    if isinstance(agents, (str, bytes)) or not hasattr(agents, "__iter__"):   # "random" read as r, a, n, ...
+        raise InputError(f"agents is a list of agent names, one per seat (e.g. ['random', 'greedy']), got "
+                         f"{cut(repr(agents))}")
+    agents = list(agents)
     for a in agents:
         make_agent(a)   # an unknown name is refused before any game
     games = whole_argument("games", games, 1)
@@ -171,7 +175,7 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
 def _settings_for(agents: Sequence[str], settings: DominoSettings | None) -> DominoSettings:
     """``settings``, or the default settings of ``len(agents)`` players; an InputError unless there is one agent
     per seat."""
-    settings = settings or DominoSettings(num_players=len(agents))
+    settings = DominoSettings(num_players=len(agents)) if settings is None else settings_argument(settings)
     if len(agents) != settings.num_players:
         raise InputError(f"{len(agents)} agents for the {settings.num_players} players of the settings "
                          "(one agent per seat)")

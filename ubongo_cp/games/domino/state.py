@@ -58,6 +58,7 @@ from .actions import (DOMINO_SETS, END_TURN, HAND_SIZE, MOVE_STEPS, NUM_ACTIONS,
 __all__ = [
     "FACTS",
     "DominoSettings",
+    "settings_argument",
     "DominoObservation",
     "DominoState",
     "new_game",
@@ -169,6 +170,27 @@ class DominoSettings:
         return 2 * self.num_players * self.max_rounds
 
 
+def settings_argument(settings) -> DominoSettings:
+    """``settings`` when it is a :class:`DominoSettings`, the default ones for None; else an :class:`InputError`
+    saying how to make them (not an AttributeError from inside).
+
+    Examples
+    --------
+    >>> settings_argument(None).num_players
+    4
+    >>> settings_argument({"num_players": 2})
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: settings must be DominoSettings (e.g. DominoSettings(num_players=2)) or None, got dict
+    """
+    if settings is None:
+        return DominoSettings()
+    if not isinstance(settings, DominoSettings):
+        raise InputError("settings must be DominoSettings (e.g. DominoSettings(num_players=2)) or None, got "
+                         f"{type(settings).__name__}")
+    return settings
+
+
 @dataclass(frozen=True)
 class DominoObservation:
     """What ``player`` sees: the public table and its own hand only.
@@ -272,6 +294,7 @@ class DominoState(GameState):
 
     def __init__(self, settings: DominoSettings, start_domino: int,
                  hands: Sequence[Sequence[int]], stock: Sequence[int], seed: int = 0) -> None:
+        settings = settings_argument(settings)
         n = settings.num_players
         self.settings = settings
         self.num_players = n
@@ -320,6 +343,7 @@ class DominoState(GameState):
             If the deal is not 21 distinct dominoes with ``HAND_SIZE`` per
             hand (DN-1).
         """
+        settings = settings_argument(settings)
         ds = settings.domino_set
 
         def ident(x: int | str) -> Any:
@@ -815,7 +839,7 @@ def new_game(settings: DominoSettings | None = None, seed: int = 0) -> DominoSta
     >>> len(s.stock) + sum(map(len, s.hands)) + len(s.path_ids)
     21
     """
-    settings = settings or DominoSettings()
+    settings = settings_argument(settings)
     order = [int(x) for x in np.random.default_rng(whole_argument("seed", seed, 0)).permutation(NUM_DOMINOES)]
     n = settings.num_players
     hands = [order[1 + HAND_SIZE * q: 1 + HAND_SIZE * (q + 1)] for q in range(n)]

@@ -1043,8 +1043,8 @@ def test_agents_given_as_one_name_or_settings_that_are_not_settings_are_one_erro
     from ubongo_cp.games.domino.sim import simulate
 
     # "random" was read letter by letter: "unknown agent 'r'"
-    with pytest.raises(InputError, match=r"^agents is a list of agent names, one per seat \(e\.g\. \['random', "
-                                         r"'greedy'\]\), got 'random'$"):
+    with pytest.raises(InputError, match=r"^agents is a list of names, e\.g\. \['random', 'greedy'\], one per seat, "
+                                         r"got 'random'$"):
         simulate("random", 3, seed=1)
     # a generator of names was used up by the name check, then len() of it failed (TypeError)
     table = simulate((a for a in ["random", "greedy"]), 3, seed=1)

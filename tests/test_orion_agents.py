@@ -182,3 +182,13 @@ def test_a_tournament_from_a_later_game_plays_the_same_games_as_a_whole_run():
     # the first pairing's games are alike; the second pairing (random-greedy) starts at game 2, not 3
     pd.testing.assert_frame_equal(shorter[shorter["game"] < 2], whole[whole["game"] < 2])
     assert shorter[shorter["game"] == 2]["opponent"].tolist() == ["greedy", "random"]
+
+
+def test_tournament_agents_given_as_one_name_are_one_error_naming_them():
+    from ubongo_cp.games.orion.sim import run_tournament
+
+    # "random" was read letter by letter: "unknown agent 'r'"
+    with pytest.raises(InputError, match=r"^agents is a list of names, e\.g\. \['random', 'greedy'\], got 'random'$"):
+        run_tournament("random", 2, seed=1)
+    table = run_tournament(iter(["random"]), 2, seed=1)   # any iterable of names
+    assert set(table["agent"]) == {"random"} and table["game"].nunique() == 2

@@ -772,3 +772,11 @@ def test_a_shipped_deck_is_read_by_its_name_as_by_its_table_and_an_unknown_name_
     with pytest.raises(InputError, match=r"^a tasks table is a file's or a batch output folder's path, or a shipped "
                                          r"deck's name, got NoneType None$"):
         report_tasks(None)
+
+
+def test_strategies_given_as_one_name_are_one_error_naming_them():
+    # "leading" was read letter by letter: "7 strategies for 2 players"
+    deck = TaskDeck(classic_frame(), "classic")
+    with pytest.raises(InputError, match=r"^strategies is a list of names, e\.g\. \['leading', 'stay'\], got 'leading'$"):
+        simulate_ubongo(deck, 2, 2, seed=1, strategies="leading")
+    assert simulate_ubongo(deck, 2, 2, seed=1, strategies=("leading",))["strategy"].tolist() == ["leading"] * 4

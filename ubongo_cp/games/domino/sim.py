@@ -26,10 +26,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import InputError, cut, seed_argument, whole_argument
+from ...errors import InputError, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, check_output_file, figure_metadata
-from ..base import play_game
+from ..base import names_argument, play_game
 from ..journal import GameJournal
 from ..stats import Z95, chisquare_uniform, wilson_interval
 from .actions import END_REASONS
@@ -153,10 +153,7 @@ def simulate(agents: Sequence[str], games: int, seed: int = 0,
     >>> list(df["game"]), bool(df[["return_0", "return_1"]].sum(axis=1).le(1).all())
     ([0, 1, 2], True)
     """
-    if isinstance(agents, (str, bytes)) or not hasattr(agents, "__iter__"):   # "random" read as r, a, n, ...
-        raise InputError(f"agents is a list of agent names, one per seat (e.g. ['random', 'greedy']), got "
-                         f"{cut(repr(agents))}")
-    agents = list(agents)
+    agents = names_argument("agents", agents, "['random', 'greedy'], one per seat")
     for a in agents:
         make_agent(a)   # an unknown name is refused before any game
     games = whole_argument("games", games, 1)

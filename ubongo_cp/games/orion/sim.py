@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import MAX_JOB_CPU_SECONDS, InputError, refuse_long_job, seed_argument, whole_argument
-from ..base import play_game
+from ..base import names_argument, play_game
 from ...executors import Executor, map_chunks
 from ...executors.chunks import PROGRESS_CHUNK
 from ..journal import GameJournal
@@ -116,7 +116,7 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     """
     games = whole_argument("games", games, 1)
     seed_argument("seed", seed)   # here: the workers seed from it, where numpy's error would name nothing
-    names = list(agents)
+    names = names_argument("agents", agents, "['random', 'greedy']")
     twice = next((a for k, a in enumerate(names) if a in names[:k]), None)
     if twice is not None:   # each pairing once: a name given twice would play its pairings again
         raise InputError(f"agent {twice!r} is named twice: every agent plays each other agent (and itself) "

@@ -26,7 +26,7 @@ import pandas as pd
 
 from ...errors import InputError, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
-from ..base import play_game
+from ..base import names_argument, play_game
 from ..journal import GameJournal, deck_option
 from ..stats import mean_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck, skills_argument
@@ -148,6 +148,7 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     deck.check_side(side, "UG-1")  # before any game (and any progress bar)
     games = whole_argument("games", games, 1)
     seed_argument("seed", seed)
+    strategies = None if strategies is None else names_argument("strategies", strategies, "['leading', 'stay']")
     if strategies and len(strategies) > num_players:
         raise InputError(f"{len(strategies)} strategies for {num_players} players "
                          "(give at most one per seat; a shorter list is cycled)")

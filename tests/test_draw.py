@@ -241,3 +241,27 @@ def test_layer_captions_fit_on_booklet_pages_and_playtest_cards(text):
     layers = region.grid.text_size(region.cells)[0]
     _assert_captions_fit(render_page(card, task_views(card)), layers)
     _assert_captions_fit(card_image(card), layers)
+
+
+def test_picture_sizes_and_counts_that_are_not_ones_are_one_error_naming_them():
+    # cell_mm="8" was a TypeError deep in the drawing and cell_mm=0 or -1 an empty or mirrored picture; most=-1
+    # drew every solution but the last, most="3" a TypeError from slicing.
+    from ubongo_cp.cards import load_deck
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.pieces import Region, load_pieces
+    from ubongo_cp.solvers import solve
+
+    pentominoes = load_pieces("pentominoes")
+    card = load_deck("classic")[0][0]
+    size = r"^cell_mm must be a number of millimetres above 0 and at most 60, got {}$"
+    for draw, shown in [(lambda: Region.rectangle(2, 2).draw(cell_mm=0), "0"),
+                        (lambda: pentominoes.draw(cell_mm=-1), "-1"),
+                        (lambda: card.draw(cell_mm="8"), "'8'")]:
+        with pytest.raises(InputError, match=size.format(shown)):
+            draw()
+    result = solve(build_instance(pentominoes.pieces, Region.rectangle(3, 20)))   # 8 tilings, all kept
+    for most in (0, -1, "3"):
+        with pytest.raises(InputError, match=rf"^most must be a whole number of at least 1, got {most!r}$"):
+            result.draw(most=most)
+    assert result.draw(most=3).get_size_inches()[0] < result.draw().get_size_inches()[0]   # 3 panels, then 8

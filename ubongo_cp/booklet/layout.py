@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+import numbers
 
-from ..errors import InputError
+from ..errors import InputError, cut
 
 __all__ = ["PAGE_MM", "DEFAULT_CELL_MM", "MIN_DPI", "MAX_DPI", "MAX_IMAGE_PIXELS", "check_dpi", "Layout"]
 
@@ -34,10 +35,21 @@ MAX_IMAGE_PIXELS = 89_478_485
 
 
 def check_cell_mm(cell_mm: float, what: str = "the cell size") -> None:
-    """Raise :class:`~ubongo_cp.errors.InputError` unless ``cell_mm`` is above 0 and at most :data:`MAX_CELL_MM`."""
-    if not 0 < cell_mm <= MAX_CELL_MM:
+    """Raise :class:`~ubongo_cp.errors.InputError` unless ``cell_mm`` is a number above 0 and at most
+    :data:`MAX_CELL_MM` (not text: ``"8"`` was a TypeError deep in the drawing).
+
+    Examples
+    --------
+    >>> check_cell_mm(8.0)
+    >>> check_cell_mm("8", "cell_mm")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: cell_mm must be a number of millimetres above 0 and at most 60, got '8'
+    """
+    number = isinstance(cell_mm, numbers.Real) and not isinstance(cell_mm, bool)
+    if not (number and 0 < cell_mm <= MAX_CELL_MM):
         raise InputError(f"{what} must be a number of millimetres above 0 and at most {MAX_CELL_MM:g}, "
-                         f"got {cell_mm:g}")
+                         f"got {format(cell_mm, 'g') if number else cut(repr(cell_mm))}")
 
 
 def check_dpi(dpi: int, what: str = "dpi") -> None:

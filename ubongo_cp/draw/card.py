@@ -197,7 +197,17 @@ def empty_note(card: "CardSide", face: int) -> str:
 
 
 def card_figure(card: "CardSide", cell_mm: float = 8.0):
-    """One card side as a figure of its own size (for notebooks): :class:`CardFace` at ``cell_mm``."""
+    """One card side as a figure of its own size (for notebooks): :class:`CardFace` at ``cell_mm``.
+
+    Raises
+    ------
+    InputError
+        For ``cell_mm`` that is not a number of millimetres above 0 and at most
+        :data:`~ubongo_cp.booklet.layout.MAX_CELL_MM`.
+    """
+    from ..booklet.layout import check_cell_mm
+
+    check_cell_mm(cell_mm, "cell_mm")
     face = CardFace(card, cell_mm, note=f"{card.region.area} cells")
     canvas = Canvas(face.width, face.height)
     canvas.rounded_box(0.3, 0.3, face.width - 0.6, face.height - 0.6, 2.0, facecolor="none", edgecolor="#bbbbbb",

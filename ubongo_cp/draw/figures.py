@@ -19,6 +19,8 @@ from typing import Mapping, Sequence
 
 from matplotlib.figure import Figure
 
+from ..booklet.layout import check_cell_mm
+from ..errors import whole_argument
 from ..geometry import Cell
 from ..grids import SQUARE, Grid
 from .canvas import (INK, MUTED, Canvas, boundary_edges, cells_path, inner_edges, piece_colours, plane_box,
@@ -141,7 +143,15 @@ def solutions_figure(panels: Sequence[Panel], colours: Mapping[str, str], *, col
 def pieces_figure(pieces: Sequence, colours: Mapping[str, str] | None = None, *, cell_mm: float = 5.0,
                   width_mm: float = 160.0) -> Figure:
     """Every piece exactly as its file draws it, its name below it, packed in rows at one scale (a piece set
-    in a notebook)."""
+    in a notebook).
+
+    Raises
+    ------
+    InputError
+        For ``cell_mm`` that is not a number of millimetres above 0 and at most
+        :data:`~ubongo_cp.booklet.layout.MAX_CELL_MM`.
+    """
+    check_cell_mm(cell_mm, "cell_mm")
     colours = colours or piece_colours(p.name for p in pieces)
     shapes = [p.grid.normalize(p.cells) for p in pieces]   # exactly as the file draws them
     sizes = [shape_size(s, p.grid) for s, p in zip(shapes, pieces)]
@@ -167,7 +177,14 @@ def pieces_figure(pieces: Sequence, colours: Mapping[str, str] | None = None, *,
 
 
 def region_figure(cells: Sequence[Cell], *, cell_mm: float = 8.0, grid: Grid = SQUARE) -> Figure:
-    """A region on card-board beige with its cell grid."""
+    """A region on card-board beige with its cell grid.
+
+    Raises
+    ------
+    InputError
+        For ``cell_mm`` as :func:`pieces_figure`.
+    """
+    check_cell_mm(cell_mm, "cell_mm")
     _, _, w, h = plane_box(cells, grid)
     canvas = Canvas(w * cell_mm + 4.0, h * cell_mm + 4.0)
     draw_region(canvas, cells, 2.0, 2.0, cell_mm, grid=grid)
@@ -184,7 +201,10 @@ def result_figure(result, instance=None, colours: Mapping[str, str] | None = Non
     ------
     ValueError
         When neither the result nor the call gives the instance.
+    InputError
+        For ``most`` that is not a whole number of at least 1 (-1 drew all but the last).
     """
+    most = whole_argument("most", most, 1)
     instance = instance if instance is not None else getattr(result, "instance", None)
     if instance is None:
         raise ValueError("the result does not know its instance: pass instance=")

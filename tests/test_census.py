@@ -349,7 +349,12 @@ def test_a_census_of_a_piece_file_edited_since_names_the_piece_that_changed(tmp_
 @pytest.mark.parametrize("args, message", [
     (("nosuchset", 3, 8), "unknown piece set 'nosuchset'"),
     (("classic", 13, 8), "K = 13 is more than the 12 pieces of classic"),
-    (("classic", 0, 8), "K must be at least 1"),
+    (("classic", 0, 8), "K must be a whole number of at least 1, got 0"),
+    # "3" was read as "K must be at least 1, got 3"; cells "8" a TypeError from a comparison, pieces 3 from os.fspath
+    (("classic", "3", 8), "K must be a whole number of at least 1, got '3'"),
+    (("classic", 3, "8"), "cells is a number of cells or a list of them, got '8'"),
+    (("classic", 3, [8, "9"]), "a region size must be a whole number, got '9'"),
+    ((3, 3, 8), "pieces is a shipped set's name, a piece-set file or a PieceSet, got int"),
     (("classic", 3, 7), "7 cells is smaller than the 3 smallest pieces of classic (8 cells)"),
     (("classic", 4, 21), "21 cells is larger than the 4 largest pieces of classic (20 cells)"),
     (("duel", 4, [20, 30]), "30 cells is larger"),
@@ -587,3 +592,11 @@ def test_a_census_beyond_the_fixed_polyforms_held_in_memory_is_refused_before_en
         assert code == 0 and "2 regions" in out, err
     finally:
         polyforms._fixed_array.cache_clear()
+
+
+def test_census_sizes_may_be_numpy_whole_numbers_or_a_range():
+    import numpy as np
+
+    spec = make_spec("classic", np.int64(2), range(6, 9))
+    assert spec.k == 2 and type(spec.k) is int and spec.cells == (6, 7, 8)
+    assert make_spec("classic", 2, np.int64(6)).cells == (6,)

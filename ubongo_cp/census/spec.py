@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..errors import MAX_JOB_CPU_SECONDS, InputError, refuse_long_job
+from ..errors import MAX_JOB_CPU_SECONDS, InputError, cut, refuse_long_job, whole_argument
 from ..grids import SQUARE, Grid, get_grid
 from ..pieces import PieceSet, Region, load_pieces
 from ..polyominoes import estimate_count, shard_depth
@@ -211,6 +212,8 @@ def make_spec(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterabl
     """
     if isinstance(pieces, PieceSet):
         piece_set, label = pieces, pieces.path or "pieces"
+    elif not isinstance(pieces, (str, os.PathLike)):
+        raise InputError(f"pieces is a shipped set's name, a piece-set file or a PieceSet, got {type(pieces).__name__}")
     else:
         label = os.fspath(pieces)
         if label not in SHIPPED_PIECE_SETS and not os.path.exists(label):
@@ -218,11 +221,13 @@ def make_spec(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterabl
                              f"({', '.join(SHIPPED_PIECE_SETS)}) nor a file")
         piece_set = load_pieces(label)
     name = label if label in SHIPPED_PIECE_SETS else os.path.basename(label)
-    if not isinstance(k, int) or k < 1:
-        raise InputError(f"K must be at least 1, got {k}")
+    k = whole_argument("K", k, 1)   # "3" was shown as "K must be at least 1, got 3"
     if k > len(piece_set):
         raise InputError(f"K = {k} is more than the {len(piece_set)} pieces of {name}")
-    sizes = tuple(sorted([cells] if isinstance(cells, int) else set(cells)))
+    if isinstance(cells, (str, bytes)) or not (isinstance(cells, numbers.Integral) or hasattr(cells, "__iter__")):
+        raise InputError(f"cells is a number of cells or a list of them, got {cut(repr(cells))}")
+    given = [cells] if isinstance(cells, numbers.Integral) else list(cells)
+    sizes = tuple(sorted({whole_argument("a region size", n, None) for n in given}))
     if not sizes:
         raise InputError("no region size given")
     if box is not None:

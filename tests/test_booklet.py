@@ -881,3 +881,21 @@ def test_a_row_of_other_pieces_is_not_the_tasks_result_without_a_hash(tmp_path, 
     write_table(ours, tmp_path / "tasks.csv")
     code, _, err = run_cli("booklet", deck, "--results", tmp_path / "tasks.csv", "--out", tmp_path / "b.pdf")
     assert code == 0 and "1 of 6 tasks have no matching result" in err, err
+
+
+def test_a_deck_given_by_name_or_as_load_decks_pair_is_one_error_saying_what_to_give(tmp_path):
+    # AttributeError: 'str' object has no attribute 'meta' (or 'orientations'), and 'list' object ... for
+    # load_deck's (card sides, problems) pair, before
+    from ubongo_cp.booklet.playtest import make_playtest_cards
+    from ubongo_cp.errors import InputError
+
+    deck = load_deck("classic")
+    with pytest.raises(InputError, match=r"^make_booklet needs a list of card sides \(load_deck\(deck\)\[0\]\), got str "
+                                         r"'classic'$"):
+        make_booklet("classic", tmp_path / "b.pdf")
+    with pytest.raises(InputError, match=r"^make_booklet needs a list of card sides \(load_deck\(deck\)\[0\]\), got list; "
+                                         r"load_deck returns \(card sides, problems\): take \[0\]$"):
+        make_booklet(deck, tmp_path / "b.pdf")
+    with pytest.raises(InputError, match=r"^make_playtest_cards needs a list of card sides"):
+        make_playtest_cards("classic", tmp_path / "p.pdf")
+    assert not list(tmp_path.iterdir())

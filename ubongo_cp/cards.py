@@ -51,6 +51,7 @@ from .pieces import Piece, PieceSet, Region, _pieces_file, count_ranges, load_pi
 from .structs import Struct
 
 __all__ = ["CardSide", "NotACardError", "load_card", "parse_card", "write_card", "card_to_toml", "load_deck", "DeckProblem",
+           "card_sides_argument",
            "task_hash", "card_id_key", "card_id_match", "printing_order"]
 
 
@@ -510,6 +511,34 @@ class DeckProblem(Struct):
 
     def __init__(self, path: str, message: str) -> None:
         self._set(path=path, message=message)
+
+
+def card_sides_argument(cards, what: str) -> list[CardSide]:
+    """``cards`` as a list when it is a sequence of :class:`CardSide` objects; else an :class:`InputError` naming
+    ``what`` needs them and how to get them (not an AttributeError from inside): a deck's name or folder is read
+    by :func:`load_deck`, whose result is a pair (the card sides, the problems).
+
+    Examples
+    --------
+    >>> card_sides_argument("classic", "make_booklet")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: make_booklet needs a list of card sides (load_deck(deck)[0]), got str 'classic'
+    """
+    from .errors import cut
+
+    if isinstance(cards, (str, bytes, os.PathLike)) or not hasattr(cards, "__iter__"):
+        wrong = cards
+    else:
+        entries = list(cards)
+        odd = [c for c in entries if not isinstance(c, CardSide)]
+        if not odd:
+            return entries   # empty too: the caller says what is missing
+        wrong = odd[0]
+    shown = f" {cut(repr(wrong))}" if isinstance(wrong, (str, os.PathLike, int, float)) else ""
+    hint = "; load_deck returns (card sides, problems): take [0]" if isinstance(wrong, list) else ""
+    raise InputError(f"{what} needs a list of card sides (load_deck(deck)[0]), got {type(wrong).__name__}{shown}"
+                     + hint)
 
 
 def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,

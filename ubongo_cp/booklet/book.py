@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 
 from matplotlib.backends.backend_pdf import PdfPages
 
-from ..cards import CardSide
+from ..cards import CardSide, card_sides_argument
 from ..draw.canvas import PALETTE, piece_colours
 from ..errors import InputError
 from ..io import (atomic_path, check_output_file, figure_metadata, replace_durably, stale_temporaries,
@@ -80,7 +80,7 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
     Raises
     ------
     InputError
-        When ``cards`` is empty, ``out_pdf`` cannot be written or holds a file
+        When ``cards`` is not a list of card sides or is empty, ``out_pdf`` cannot be written or holds a file
         the toolkit did not write as a PDF, ``dpi`` is not from :data:`~ubongo_cp.booklet.layout.MIN_DPI` to
         :data:`~ubongo_cp.booklet.layout.MAX_DPI` or ``most`` is below 1;
         for a ``png_dir`` as above.
@@ -91,7 +91,7 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
     few ms to tens of ms each), plus about 0.1-0.3 s of drawing per page.
     Bookmarks are added with pypdf (matplotlib's ``PdfPages`` writes none).
     """
-    cards = list(cards)
+    cards = card_sides_argument(cards, "make_booklet")
     if not cards:
         raise InputError("no card sides to put in the booklet")
     check_output_file(out_pdf, ".pdf")   # before any drawing: never over a card, or any file not a booklet's

@@ -28,7 +28,7 @@ from typing import Sequence
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
-from ..cards import CardSide
+from ..cards import CardSide, card_sides_argument
 from ..draw.canvas import INK, MUTED, Canvas, piece_colours, shape_size, text_width_mm
 from ..draw.card import CardFace, game_title
 from ..draw.puzzle import draw_piece
@@ -85,11 +85,11 @@ def make_playtest_cards(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *
     Raises
     ------
     InputError
-        When ``cards`` is empty, ``out_pdf`` cannot be written or holds a
+        When ``cards`` is not a list of card sides or is empty, ``out_pdf`` cannot be written or holds a
         file the toolkit did not write as a PDF, ``cell_mm`` is not positive, or a card side
         or a piece does not fit on an A4 page at that cell size.
     """
-    cards = list(cards)
+    cards = card_sides_argument(cards, "make_playtest_cards")
     if not cards:
         raise InputError("no card sides to print")
     check_output_file(out_pdf, ".pdf")   # before any drawing: never over a card, or any file not the toolkit's

@@ -899,3 +899,16 @@ def test_a_deck_given_by_name_or_as_load_decks_pair_is_one_error_saying_what_to_
     with pytest.raises(InputError, match=r"^make_playtest_cards needs a list of card sides"):
         make_playtest_cards("classic", tmp_path / "p.pdf")
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("option, message", [
+    ({"dpi": "110"}, r"^dpi must be from 20 to 1200 dots per inch, got '110'$"),   # a TypeError from a comparison
+    ({"most": "2"}, r"^most must be a whole number of at least 1, got '2'$"),
+    ({"most": 0}, r"^most must be a whole number of at least 1, got 0$"),
+])
+def test_booklet_options_that_are_text_are_one_error_naming_them(option, message, tmp_path):
+    from ubongo_cp.errors import InputError
+
+    with pytest.raises(InputError, match=message):
+        make_booklet(load_deck("classic")[0][:1], tmp_path / "b.pdf", **option)
+    assert not list(tmp_path.iterdir())

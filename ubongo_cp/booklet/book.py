@@ -13,7 +13,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 
 from ..cards import CardSide, card_sides_argument
 from ..draw.canvas import PALETTE, piece_colours
-from ..errors import InputError
+from ..errors import InputError, whole_argument
 from ..io import (atomic_path, check_output_file, figure_metadata, replace_durably, stale_temporaries,
                   temporary_prefix)
 from .layout import PAGE_MM, check_dpi
@@ -96,8 +96,7 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
         raise InputError("no card sides to put in the booklet")
     check_output_file(out_pdf, ".pdf")   # before any drawing: never over a card, or any file not a booklet's
     check_dpi(dpi)
-    if most < 1:
-        raise InputError(f"most must be at least 1, got {most}")
+    most = whole_argument("most", most, 1)
     table = results_index(results)
 
     def views_of(card):

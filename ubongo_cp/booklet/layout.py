@@ -55,8 +55,10 @@ def check_cell_mm(cell_mm: float, what: str = "the cell size") -> None:
 def check_dpi(dpi: int, what: str = "dpi") -> None:
     """Raise :class:`~ubongo_cp.errors.InputError` unless ``dpi`` is from :data:`MIN_DPI` to :data:`MAX_DPI`;
     ``what`` names it."""
-    if not MIN_DPI <= dpi <= MAX_DPI:
-        raise InputError(f"{what} must be from {MIN_DPI} to {MAX_DPI} dots per inch, got {dpi}")
+    number = isinstance(dpi, numbers.Real) and not isinstance(dpi, bool)
+    if not (number and MIN_DPI <= dpi <= MAX_DPI):   # not text: "110" was a TypeError
+        raise InputError(f"{what} must be from {MIN_DPI} to {MAX_DPI} dots per inch, got "
+                         f"{dpi if number else cut(repr(dpi))}")
 
 
 class Layout:

@@ -260,3 +260,13 @@ def test_a_piece_is_in_normal_position_and_a_region_sorted_wherever_their_cells_
     assert shuffled.cells == ((0, 0), (0, 1), (1, 0)) and shuffled.optional == ((1, 1), (1, 2))
     assert shuffled == Region([(0, 0), (0, 1), (1, 0)], optional=[(1, 1), (1, 2)])
     assert Region([(5, 6), (5, 5)]).cells == ((5, 5), (5, 6))   # a region keeps its place: solutions name it
+
+
+def test_select_takes_a_list_of_names_and_refuses_one_name_alone():
+    # select("L5") was read letter by letter and blamed the set's file: "classic.txt: unknown piece 'L'"
+    classic = load_pieces("classic")
+    assert [p.name for p in classic.select(("L5", "I2", "L5"))] == ["L5", "I2", "L5"]
+    for names, shown in [("L5", "'L5'"), (3, "3")]:
+        with pytest.raises(InputError) as info:
+            classic.select(names)
+        assert str(info.value) == f"names is a list of names, e.g. ['I2', 'L5'], got {shown}"

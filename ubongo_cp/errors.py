@@ -11,7 +11,7 @@ import os
 __all__ = ["UbongoError", "InputError", "IllegalActionError", "control_character", "JobTooLargeError", "OutputWarning",
            "InputWarning", "say_warnings", "saying_warnings",
            "MAX_JOB_CPU_SECONDS", "refuse_long_job", "wrong_kind", "as_written", "whole_argument", "flag_argument",
-           "seat_argument", "seed_argument", "seconds_argument", "cut"]
+           "seat_argument", "seed_argument", "seconds_argument", "names_argument", "cut"]
 
 #: The stated bound on a job's estimated CPU time (seconds): a census, a tournament or a
 #: simulation estimated to need more is refused unless the caller confirms it.
@@ -195,6 +195,24 @@ def seconds_argument(name: str, value) -> float:
     if not number > 0:   # NaN too
         raise InputError(f"{name} must be a number of seconds above 0, got {_shown(value)}")
     return float(number) if number <= sys.float_info.max else math.inf   # the engines' clocks are floats
+
+
+def names_argument(name: str, value, example: str) -> list[str]:
+    """``value`` as a list when it is a list (or any iterable but text) of names; else an :class:`InputError`
+    naming the argument: one name alone would be read letter by letter ("unknown agent 'r'").
+
+    Examples
+    --------
+    >>> names_argument("agents", ("random", "greedy"), "['random', 'greedy']")
+    ['random', 'greedy']
+    >>> names_argument("agents", "random", "['random', 'greedy']")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: agents is a list of names, e.g. ['random', 'greedy'], got 'random'
+    """
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise InputError(f"{name} is a list of names, e.g. {example}, got {cut(repr(value))}")
+    return list(value)
 
 
 def flag_argument(name: str, value) -> bool:

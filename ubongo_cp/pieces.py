@@ -42,7 +42,7 @@ from itertools import repeat
 from operator import attrgetter, is_
 from collections.abc import Iterable, Iterator, Sequence
 
-from .errors import InputError, as_written, control_character, whole_argument
+from .errors import InputError, as_written, control_character, names_argument, whole_argument
 from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
 from .grids import SQUARE, Grid, get_grid
 from .grids.base import LazyOrientations
@@ -426,7 +426,7 @@ class PieceSet(Struct):
         Raises
         ------
         InputError
-            For a name not in the set.
+            For ``names`` that is not a list of names (one name alone included), or a name not in the set.
 
         Examples
         --------
@@ -437,7 +437,7 @@ class PieceSet(Struct):
         """
         if names is None:
             return list(self.pieces)
-        names = list(names)
+        names = names_argument(argument or "names", names, "['I2', 'L5']")   # "L5" alone was read as L, 5
         if argument is not None:
             unknown = next((n for n in names if n not in self), None)
             if unknown is not None:

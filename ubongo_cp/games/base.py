@@ -47,7 +47,6 @@ from ..errors import IllegalActionError, InputError, as_written, cut
 __all__ = [
     "CHANCE",
     "is_int",
-    "names_argument",
     "malformed",
     "is_number",
     "TERMINAL",
@@ -708,24 +707,6 @@ def generator_from_json(rng: np.random.Generator, state, path=None) -> None:
 def floats_to_json(values) -> list:
     """Floats for JSON: ``inf`` (a task never solved) becomes ``null``."""
     return [None if v == float("inf") else float(v) for v in values]
-
-
-def names_argument(name: str, value, example: str) -> list[str]:
-    """``value`` as a list when it is a list (or any iterable but text) of names; else an :class:`InputError`
-    naming the argument: one name alone would be read letter by letter ("unknown agent 'r'").
-
-    Examples
-    --------
-    >>> names_argument("agents", ("random", "greedy"), "['random', 'greedy']")
-    ['random', 'greedy']
-    >>> names_argument("agents", "random", "['random', 'greedy']")
-    Traceback (most recent call last):
-    ...
-    ubongo_cp.errors.InputError: agents is a list of names, e.g. ['random', 'greedy'], got 'random'
-    """
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        raise InputError(f"{name} is a list of names, e.g. {example}, got {cut(repr(value))}")
-    return list(value)
 
 
 def is_int(value) -> bool:

@@ -26,10 +26,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import InputError, seed_argument, whole_argument
+from ...errors import InputError, names_argument, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, check_output_file, figure_metadata
-from ..base import names_argument, play_game
+from ..base import play_game
 from ..journal import GameJournal
 from ..stats import Z95, chisquare_uniform, wilson_interval
 from .actions import END_REASONS

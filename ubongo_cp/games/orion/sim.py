@@ -22,8 +22,9 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import MAX_JOB_CPU_SECONDS, InputError, refuse_long_job, seed_argument, whole_argument
-from ..base import names_argument, play_game
+from ...errors import (MAX_JOB_CPU_SECONDS, InputError, names_argument, refuse_long_job, seed_argument,
+                        whole_argument)
+from ..base import play_game
 from ...executors import Executor, map_chunks
 from ...executors.chunks import PROGRESS_CHUNK
 from ..journal import GameJournal

@@ -24,9 +24,9 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import InputError, seed_argument, whole_argument
+from ...errors import InputError, names_argument, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
-from ..base import names_argument, play_game
+from ..base import play_game
 from ..journal import GameJournal, deck_option
 from ..stats import mean_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck, skills_argument

@@ -202,8 +202,7 @@ def card_figure(card: "CardSide", cell_mm: float = 8.0):
     Raises
     ------
     InputError
-        For ``cell_mm`` that is not a number of millimetres above 0 and at most
-        :data:`~ubongo_cp.booklet.layout.MAX_CELL_MM`.
+        For a ``cell_mm`` that :func:`~ubongo_cp.booklet.layout.check_cell_mm` refuses.
     """
     from ..booklet.layout import check_cell_mm
 

@@ -148,8 +148,7 @@ def pieces_figure(pieces: Sequence, colours: Mapping[str, str] | None = None, *,
     Raises
     ------
     InputError
-        For ``cell_mm`` that is not a number of millimetres above 0 and at most
-        :data:`~ubongo_cp.booklet.layout.MAX_CELL_MM`.
+        For a ``cell_mm`` that :func:`~ubongo_cp.booklet.layout.check_cell_mm` refuses.
     """
     check_cell_mm(cell_mm, "cell_mm")
     colours = colours or piece_colours(p.name for p in pieces)

@@ -76,3 +76,15 @@ def test_rating_something_that_is_no_instance_is_one_error_naming_it(given):
         rate_instance(given)
     assert str(info.value) == ("rate_instance needs an exact-cover instance (ubongo_cp.cover.build_instance, "
                                f"ubongo_cp.exactcover.read_exact_cover), got {type(given).__name__}")
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ((-1, 1, 1.0), "nodes must be a whole number of at least 0, got -1"),    # "math domain error" (ValueError) before
+    ((1, -1, 1.0), "count must be a whole number of at least 0, got -1"),    # NaN, as for no solution, before
+    ((1, 1, "2"), "placements_per_cell must be a number, got '2'"),          # a TypeError from a comparison before
+])
+def test_difficulty_of_impossible_figures_is_one_error_naming_them(arguments, message):
+    with pytest.raises(InputError) as info:
+        difficulty_score(*arguments)
+    assert str(info.value) == message
+    assert difficulty_score(30, 1, 16.0) == pytest.approx(math.log2(31) + 4)   # the docstring's example by hand

@@ -50,10 +50,12 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import time
 from typing import Any
 
 from .cover import ExactCoverInstance
+from .errors import InputError, whole_argument
 from .solvers.registry import DEFAULT_STRATEGY
 from .status import Status
 
@@ -104,6 +106,12 @@ def difficulty_score(nodes: int, count: int, placements_per_cell: float) -> floa
         ``log2(1 + nodes / count) + log2(placements_per_cell)``; >= 0 when
         ``placements_per_cell >= 1``; NaN without a solution.
 
+    Raises
+    ------
+    InputError
+        For ``nodes`` or ``count`` that is not a whole number >= 0, or ``placements_per_cell`` that is not a
+        number (a negative count of nodes was "math domain error").
+
     Examples
     --------
     >>> round(difficulty_score(nodes=30, count=1, placements_per_cell=16.0), 3)
@@ -111,6 +119,9 @@ def difficulty_score(nodes: int, count: int, placements_per_cell: float) -> floa
     >>> difficulty_score(nodes=1, count=1, placements_per_cell=1.0)  # forced: I4 in a 1x4 region
     1.0
     """
+    nodes, count = whole_argument("nodes", nodes, 0), whole_argument("count", count, 0)
+    if not isinstance(placements_per_cell, numbers.Real) or isinstance(placements_per_cell, bool):
+        raise InputError(f"placements_per_cell must be a number, got {placements_per_cell!r}")
     if count <= 0 or not placements_per_cell > 0:
         return float("nan")
     return math.log2(1 + nodes / count) + math.log2(placements_per_cell)

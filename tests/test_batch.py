@@ -499,10 +499,47 @@ def test_a_second_deck_into_the_same_folder_is_refused(run_cli, deck, tmp_path):
     before = _tables(out)
     other = tmp_path / "other"
     shutil.copytree(deck, other)
+    (other / "02_easy.toml").unlink()   # another deck: two of its three card sides
     code, printed, err = run_cli("batch", other, "--out", out, "--no-progress")
     assert code == 2 and printed == "" and err.count("\n") == 1
-    assert f"{out}: holds the output of `ubongo-cp batch` for {deck}, not {other}" in err
+    assert f"{out}: holds the output of `ubongo-cp batch` for {deck} (which holds other content), not {other}" in err
+    # the folder holds finished work: it is never advised away without saying so
+    assert "removing this one would lose the output it holds" in err
     assert _tables(out) == before
+
+
+def test_a_deck_moved_after_its_batch_began_resumes_from_its_new_place(run_cli, deck, tmp_path):
+    # A run stopped after 7 of the 18 tasks, then the deck's folder renamed: the same tasks, so the run resumes.
+    out = tmp_path / "out"
+    run_batch(deck, tmp_path / "full", progress=False)
+    full = pd.read_parquet(tmp_path / "full" / "tasks.parquet")
+    assert run_cli("batch", deck, "--out", out, "--no-progress")[0] == 0
+    lines = (out / JOURNAL).read_text().splitlines(keepends=True)
+    (out / JOURNAL).write_text("".join(lines[:7]))
+    moved = tmp_path / "elsewhere" / "renamed"
+    moved.parent.mkdir()
+    deck.rename(moved)
+    code, printed, err = run_cli("batch", moved, "--out", out, "--no-progress")
+    assert code == 0, err
+    assert err == f"{out}: the deck it rated, {deck}, is now {moved} (the same tasks): resuming from there\n"
+    assert "11 task(s) computed, 7 resumed" in printed
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "tasks.parquet")[STABLE], full[STABLE])
+    assert json.loads((out / ".ubongo-cp.json").read_text())["commands"]["batch"]["source"] == str(moved)
+    # the folder now belongs to the deck where it is: a run of it says nothing more and computes nothing
+    again = run_batch(moved, out, progress=False)
+    assert (again.ran, again.skipped) == (0, 18)
+    # moved back and one card redrawn: another deck, refused (the folder's tables are left as they are)
+    moved.rename(deck)
+    card = deck / "01_easy.toml"
+    text = card.read_text()
+    assert "[tasks]" in text
+    card.write_text(text.replace("[tasks]", "[tasks]\n# the same tasks, a comment\n"))
+    same = run_batch(deck, out, progress=False)   # a comment changes no task: the same deck, resumed
+    assert (same.ran, same.skipped) == (0, 18)
+    shutil.copytree(deck, tmp_path / "copy")
+    (tmp_path / "copy" / "01_hard.toml").unlink()
+    code, printed, err = run_cli("batch", tmp_path / "copy", "--out", out, "--no-progress")
+    assert code == 2 and "(which holds other content)" in err and "would lose the output it holds" in err
 
 
 def test_batch_never_replaces_a_file_it_did_not_write(run_cli, deck, tmp_path):

@@ -16,8 +16,9 @@ and written atomically.
 
 The output folder is an :class:`~ubongo_cp.outputs.OutputFolder`: locked
 while a run writes into it (a second run into it is refused), holding the
-results of one deck (another deck is refused), and a file of another
-origin where a table would go is refused before any work.
+results of one deck (another deck is refused; the same deck moved or
+renamed, whose tasks are the same, resumes from its new place), and a file
+of another origin where a table would go is refused before any work.
 
 Work is spread over an executor (:mod:`ubongo_cp.executors`: a process
 pool or a Dask cluster) with one unit of work per task, sent with its
@@ -376,6 +377,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     start = time.perf_counter()
     cards, problems = load_deck(deck_dir, some=True)   # first: it names a deck_dir that is no path
     deck_dir, out = Path(deck_dir), Path(out_dir)
+    content = _deck_content(cards)   # the deck's own tasks, before an orientation mode of this run
     if difficulty_model is not None and not hasattr(difficulty_model, "predict_seconds"):
         from .calibrate import load_model
 
@@ -391,14 +393,25 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     if os.path.realpath(out) == source:   # before anything is written; the command line says it so too
         raise InputError("is the deck's own folder, which the batch would fill with its tables beside the card "
                          "files; choose another output folder", path=out)
-    with OutputFolder(out, "batch", source=source, adopt=_batch_files,
+    with OutputFolder(out, "batch", source=source, content=content, adopt=_batch_files,
                       guarded=lambda name: name != JOURNAL) as folder:
         folder.claim(OUTPUT_FILES)  # before any work: a file of another origin there is refused
+        if folder.moved is not None and notify is not None:
+            notify(f"{out}: the deck it rated, {folder.moved}, is now {source} (the same tasks): resuming from there")
         _copy_spec(deck_dir, folder)
         outcome = _run(cards, problems, deck_dir, folder, time_limit, backend, executor, progress, notify,
                        worker_modules, start, difficulty_model)
     limits, missing = _spec_checks(cards)
     return replace(outcome, max_solutions=limits, missing_faces=missing)
+
+
+def _deck_content(cards: list[CardSide]) -> str:
+    """SHA-256 of a deck's tasks as the journal keys them (card id, side, face, :func:`task_hash`): the same for
+    a deck moved or renamed, another for a deck with a card added, removed or changed."""
+    import hashlib
+
+    keys = sorted([card.card_id, card.side, face, task_hash(card, face)] for card in cards for face in card.tasks)
+    return hashlib.sha256(json.dumps(keys).encode()).hexdigest()
 
 
 def _batch_files(out: Path) -> list[str]:

@@ -109,7 +109,13 @@ class OutputFolder:
         commands may share a folder without touching each other's files.
     source : str, optional
         What the output is made from (e.g. the deck's absolute path). A
-        folder holding this command's output from another source is refused.
+        folder holding this command's output from another source is refused,
+        unless both are of the same ``content``.
+    content : str, optional
+        A digest of what ``source`` holds that its output depends on (a
+        deck's tasks), recorded with it: a folder recorded for another
+        source of this same content is taken as the output of this one (the
+        source was moved or renamed; :attr:`moved` then names where it was).
     adopt : callable, optional
         ``adopt(folder) -> names``: for a folder without a marker entry for
         ``command``, the files already there that this command wrote and may
@@ -133,12 +139,15 @@ class OutputFolder:
         command's output.
     """
 
-    def __init__(self, path: str | os.PathLike, command: str, *, source: str | None = None,
+    def __init__(self, path: str | os.PathLike, command: str, *, source: str | None = None, content: str | None = None,
                  adopt: Callable[[Path], Iterable[str]] | None = None,
                  guarded: Callable[[str], bool] | None = None) -> None:
         self.path = Path(path)
         self.command = command
         self.source = source
+        self.content = content
+        #: The source recorded for this folder when it was another of the same content (moved or renamed), else None.
+        self.moved: str | None = None
         self._adopt = adopt
         self._guarded = guarded
         self._claimed: list[str] = []   # guarded names claimed in this run: their content is recorded on exit
@@ -298,6 +307,8 @@ class OutputFolder:
             if self._guarded is not None:   # no record of its content: an edit could not be told (adopt)
                 adopted = [name for name in adopted if not self._guarded(name)]
             self._entry = {"source": self.source, "files": adopted}
+            if self.content is not None:
+                self._entry["content"] = self.content
             if adopted:  # recorded when the command writes (claim): a refused run leaves no record behind
                 self._marker["commands"][self.command] = self._entry
                 self._pending = True
@@ -310,8 +321,12 @@ class OutputFolder:
                              path=marker_path)
         old = entry.get("source")
         if self.source is not None and old is not None and old != self.source:
-            raise InputError(f"holds the output of `ubongo-cp {self.command}` for {old}, not {self.source}; "
-                             "choose another folder (or remove this one)", path=self.path)
+            if self.content is None or entry.get("content") != self.content:
+                why = " (which holds other content)" if isinstance(entry.get("content"), str) else ""
+                raise InputError(f"holds the output of `ubongo-cp {self.command}` for {old}{why}, not {self.source}; "
+                                 "choose another folder (removing this one would lose the output it holds)",
+                                 path=self.path)
+            self.moved = str(old)   # the same content at another place: the source was moved or renamed
         digests = entry.get("digests", {})
         if not (isinstance(digests, dict) and all(isinstance(v, str) for v in digests.values())):
             # a damaged record of contents: an edit could not be told, and a file is never replaced unseen
@@ -321,6 +336,12 @@ class OutputFolder:
         if self.source is not None and old is None:
             entry["source"] = self.source
             self._pending = self._filled = True
+        if self.moved is not None:
+            entry["source"] = self.source
+            self._pending = True
+        if self.content is not None and entry.get("content") != self.content:
+            entry["content"] = self.content
+            self._pending = True
 
     def _save(self) -> None:
         from .io import atomic_write_text

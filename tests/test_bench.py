@@ -966,6 +966,41 @@ def test_a_damaged_journal_row_is_run_again(tmp_path, damage):
     pd.testing.assert_frame_equal(_content(tmp_path / "out"), _content(tmp_path / "ref"))
 
 
+@pytest.mark.parametrize("edit", [
+    lambda row: row.update(status="timeout"),   # a run that answered, said to have timed out
+    lambda row: row.update(count=3),            # a count edited (the row still a run of its form)
+    lambda row: row.pop("check", None),         # a row without its check: what it holds cannot be told
+], ids=["status", "count", "no-check"])
+def test_a_journal_row_changed_after_it_was_written_is_run_again_with_one_warning(tmp_path, edit):
+    # Editing "solved" to "timeout" in a line of runs.jsonl was taken as a finished run ("0 runs made,
+    # 2 found done") and its timeout reported; each row now carries a check of its content, as a batch's do.
+    suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\nexpected = 2\n')
+    said: list[str] = []
+
+    def bench():
+        return run_bench(suite, solvers=["dlx"], externals=[f"f={FAKE_DLX}"], out=tmp_path / "out", progress=False,
+                         warmups=0, notify=said.append)
+
+    bench()
+    (tmp_path / "ref").mkdir()
+    (tmp_path / "ref" / "runs.csv").write_bytes((tmp_path / "out" / "runs.csv").read_bytes())
+    journal = tmp_path / "out" / "runs.jsonl"
+    lines = journal.read_text().splitlines()
+    row = json.loads(lines[0])
+    assert row["status"] == "solved" and row["count"] == 2
+    edit(row)
+    journal.write_text("\n".join([json.dumps(row), *lines[1:]]) + "\n")
+    said.clear()
+    again = bench()
+    assert (again.ran, again.skipped, again.wrong) == (1, 1, [])
+    assert said == [f"running 1 run(s) of {journal} again: the check of their rows does not match their content "
+                    "(changed after they were written, or written without one)"]
+    pd.testing.assert_frame_equal(_content(tmp_path / "out"), _content(tmp_path / "ref"))
+    assert set(_content(tmp_path / "out")["status"]) == {"solved"}
+    said.clear()
+    assert (bench().ran, said) == (0, [])   # the run made again is checked: nothing more to do
+
+
 def test_an_external_solvers_named_options_map_back_past_a_title_holding_a_line_separator():
     # The instance's title is a comment line of the Knuth file; a line separator (U+2028) in it once split it in
     # two for the mapping (str.splitlines), so every option row was read one line off: a named option mapped to the

@@ -27,14 +27,14 @@ References
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from pathlib import Path
 
 from ..status import Status
 
-__all__ = ["COLUMNS", "TABLE", "journal_rows", "is_run", "read_table", "run_scores", "instance_scores", "summary_table",
+__all__ = ["COLUMNS", "TABLE", "JOURNAL", "journal_rows", "journal_runs", "is_run", "read_table",
+           "run_scores", "instance_scores", "summary_table",
            "speedup_table", "cactus_figure", "scatter_figure", "write_report", "METRICS", "REPORT_FILES"]
 
 #: The tidy table's columns, in order (documented on the output tables page).
@@ -42,6 +42,8 @@ COLUMNS = ["suite", "instance", "question", "solver", "repeat", "status", "wrong
            "expected", "expected_subsets", "verified", "solutions_checked", "wall_s", "cpu_s", "user_s", "sys_s", "max_rss_mb",
            "solve_s", "exit_code", "signal", "stopped", "time_limit_s", "wall_limit_s", "memory_limit_mb", "load1", "started",
            "order", "kind", "command", "k", "digest", "solver_id", "answer_digest", "invalid", "error", "counters"]
+#: The journal of an output directory: one JSON line per finished run, with its check (:func:`journal_runs`).
+JOURNAL = "runs.jsonl"
 #: The table's file names in an output directory (Parquet and the same as CSV).
 TABLE = ("runs.parquet", "runs.csv")
 #: Every file a report writes into an output directory (the tables, the summary, the speed-ups, the plots).
@@ -77,37 +79,47 @@ _KEY = ["suite", "instance", "question", "solver", "repeat"]
 
 
 def journal_rows(path: str | os.PathLike) -> list[dict]:
-    """The runs of a journal, the last row of each (suite, instance, question, solver, repeat).
-
-    A line torn by a crash is dropped (and cut from the file, so that new
-    rows start on a line of their own), and so is a line that is not a run
-    (:func:`is_run`: damaged, a key missing or a value of the wrong type):
-    a resumed benchmark makes that run again.
+    """The runs of a journal, the last row of each (suite, instance, question, solver, repeat), without their
+    checks (:func:`journal_runs`): a run whose last row fails its check is left out, and so is a line that
+    is not a run; a row of a journal written before rows carried a check is read as it is.
 
     Raises
     ------
     InputError
         When ``path`` is a link (:func:`~ubongo_cp.outputs.folder_journal`).
     """
+    return [row for row, checked in journal_runs(path).values() if checked is not False]
+
+
+def journal_runs(path: str | os.PathLike) -> dict[tuple, tuple[dict, bool | None]]:
+    """(suite, instance, question, solver, repeat) -> the last row of the run in a journal (without its check)
+    and whether its check matches its content (:func:`~ubongo_cp.io.row_check`): True, False for a row
+    changed after it was written, None for one written without a check.
+
+    A line torn by a crash is dropped (and cut from the file, so that new
+    rows start on a line of their own), and so is a line that is not a run
+    (:func:`is_run`: damaged, a key missing or a value of the wrong type):
+    a resumed benchmark makes that run again, and so it does a run whose row
+    fails its check or has none (:func:`~.runner.run_bench`).
+
+    Raises
+    ------
+    InputError
+        When ``path`` is a link (:func:`~ubongo_cp.outputs.folder_journal`).
+    """
+    from ..io import read_journal, row_check
     from ..outputs import folder_journal
 
     path = folder_journal(path)
     if not path.exists():
-        return []
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        with path.open("r+b") as fh:
-            fh.truncate(data.rfind(b"\n") + 1)
-        data = data[:data.rfind(b"\n") + 1]
-    rows: dict[tuple, dict] = {}
-    for line in data.decode("utf-8", errors="replace").splitlines():
-        try:
-            row = json.loads(line)
-        except (ValueError, RecursionError):
-            continue
+        return {}
+    rows: dict[tuple, tuple[dict, bool | None]] = {}
+    for row in read_journal(path, "the benchmark journal (a file)"):
         if is_run(row):
-            rows[tuple(row[k] for k in _KEY)] = row
-    return list(rows.values())
+            check = row.pop("check", None)
+            checked = None if check is None else check == row_check(row, JOURNAL)
+            rows[tuple(row[k] for k in _KEY)] = (row, checked)
+    return rows
 
 
 #: The text columns of a journal row (each a str or null; the key's and ``digest``, ``solver_id`` and ``status``

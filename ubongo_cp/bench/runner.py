@@ -19,7 +19,10 @@ busy machine), runs a warm-up per solver that is not counted, and appends
 each finished run to the journal ``runs.jsonl`` (flushed and synced) with
 the load average at its start. Run again with the same output directory,
 it skips the runs in the journal: Ctrl-C or a kill loses at most the run
-in progress.
+in progress. Each row carries a check of its content
+(:func:`~ubongo_cp.io.row_check`, as a batch's rows do): a run whose row was
+changed after it was written (or has no check) is made again, with one line
+saying how many.
 
 Notes
 -----
@@ -57,9 +60,10 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..errors import InputError
 from ..executors.base import parent_death_signal
-from ..io import append_durably
+from ..io import append_durably, row_check
 from ..outputs import OutputFolder
 from ..status import Status
+from .report import JOURNAL   # the journal in the output directory: one JSON line per finished run
 
 if TYPE_CHECKING:
     from .external import ExternalSolver
@@ -67,8 +71,6 @@ if TYPE_CHECKING:
 __all__ = ["Limits", "Measurement", "measure", "run_bench", "BenchOutcome", "read_config", "JOURNAL", "CONFIG",
            "POLL_SECONDS", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY_LIMIT"]
 
-#: The journal in the output directory: one JSON line per finished run.
-JOURNAL = "runs.jsonl"
 #: The limits a directory's runs were made with (resuming must use the same) and its solvers in order.
 CONFIG = "bench.json"
 #: How often a running program's memory and clock are read (seconds).
@@ -420,7 +422,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
     out = Path(out)
     limits = Limits(time_limit, wall_limit, memory_limit)
     with OutputFolder(out, "bench", adopt=earlier_bench_files, guarded=watched) as folder:  # locked
-        done = _read_journal(out / JOURNAL)
+        done, changed = _read_journal(out / JOURNAL)
         # before any run, not after them all; and before anything is written here
         check_baseline(baseline, list(dict.fromkeys([*(s.name for s in chosen), *(key[3] for key in done)])))
         formats = {s.external.format for s in chosen if s.external is not None}
@@ -447,6 +449,10 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
         random.Random(seed).shuffle(plan)
         order = {(t.key, s.name, r): i for i, (t, s, r) in enumerate(plan)}
         todo, rejudged = [], []
+        changed &= {_run_key(t, s, r) for t, s, r in plan}
+        if changed:
+            say(f"running {len(changed)} run(s) of {out / JOURNAL} again: the check of their rows does not match "
+                "their content (changed after they were written, or written without one)")
         for t, s, r in plan:
             row = done.get(_run_key(t, s, r))
             if row is None or (row["digest"], row["solver_id"]) != (built[t.key].digest, s.ident):
@@ -457,7 +463,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
                 rejudged.append((t, s, {**row, "expected": t.expected, "expected_subsets": t.expected_subsets}))
         if rejudged:
             with open(out / JOURNAL, "a", encoding="utf-8") as journal:
-                append_durably(journal, "".join(json.dumps(row, default=str) + "\n" for _, _, row in rejudged))
+                append_durably(journal, "".join(_journal_line(row) for _, _, row in rejudged))
             for task, solver, row in rejudged:
                 message = _wrong(task, solver, row)
                 if message and not row.get("invalid"):
@@ -474,7 +480,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
                     for task, solver, repeat in todo:
                         row = _one_run(task, solver, repeat, built[task.key], files, limits, scratch)
                         row["order"] = order[(task.key, solver.name, repeat)]
-                        append_durably(journal, json.dumps(row, default=str) + "\n")
+                        append_durably(journal, _journal_line(row))
                         ran += 1
                         message = _wrong(task, solver, row)
                         if message:
@@ -580,12 +586,22 @@ def _run_key(task, solver, repeat) -> tuple:
     return (*task.key, solver.name, repeat)
 
 
-def _read_journal(path: Path) -> dict[tuple, dict]:
+def _read_journal(path: Path) -> tuple[dict[tuple, dict], set[tuple]]:
     """(suite, instance, question, solver, repeat) -> the last journal row of the run (its instance digest,
-    solver ident, expected answer, ...)."""
-    from .report import journal_rows
+    solver ident, expected answer, ...) whose check matches its content, and the keys of the runs whose last
+    row fails its check or has none (:func:`~.report.journal_runs`): those are made again."""
+    from .report import journal_runs
 
-    return {(r["suite"], r["instance"], r["question"], r["solver"], r["repeat"]): r for r in journal_rows(path)}
+    runs = journal_runs(path)
+    return ({key: row for key, (row, checked) in runs.items() if checked},
+            {key for key, (_, checked) in runs.items() if not checked})
+
+
+def _journal_line(row: dict) -> str:
+    """A run's line of the journal, with its check (:func:`~ubongo_cp.io.row_check`) of the row as stored."""
+    row = _as_stored(row)
+    row.pop("check", None)
+    return json.dumps({**row, "check": row_check(row, JOURNAL)}) + "\n"
 
 
 def _as_stored(value):

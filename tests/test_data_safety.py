@@ -610,6 +610,78 @@ def test_a_shipped_deck_copied_onto_a_full_disk_leaves_no_part_copy(run_cli, tmp
     assert (dest / "classic" / "tasks.csv").read_bytes() == table.read_bytes()
 
 
+def test_a_copy_killed_while_it_was_made_leaves_a_folder_the_next_copy_removes(run_cli, tmp_path):
+    # SIGKILL during `examples decks/hexagons --copy DIR` left the hidden folder .hexagons.~ubongo-cp-XXXXXXXX
+    # (with the card files copied so far) that nothing removed. The next copy removes those no copy holds
+    # locked; a copy still being made holds its own, and the user's folders of names alike are left alone.
+    import fcntl
+    import os
+    import subprocess
+    import sys
+
+    from ubongo_cp.io import stale_temporaries
+    from ubongo_cp.shipped import EXAMPLES, is_unchanged_copy
+
+    dest = tmp_path / "ex"
+    killed = ("import os, shutil, signal, sys\nfrom ubongo_cp.shipped import EXAMPLES, copy_example\n"
+              "real, made = shutil.copy2, []\n"
+              "def copy2(*args, **kwargs):\n"
+              "    made.append(real(*args, **kwargs))\n"
+              "    if len(made) == 3:\n        os.kill(os.getpid(), signal.SIGKILL)\n"
+              "shutil.copy2 = copy2\ncopy_example(EXAMPLES['decks/hexagons'], sys.argv[1])\n")
+    assert subprocess.run([sys.executable, "-c", killed, dest]).returncode == -9
+    left = stale_temporaries(dest, "hexagons")
+    assert len(left) == 1 and left[0].is_dir() and len(list(left[0].iterdir())) == 3
+    running = dest / ".hexagons.~ubongo-cp-7pogo80s"     # a copy being made now: it holds its folder locked
+    running.mkdir()
+    (running / "01_easy.toml").write_text("half")
+    mine = [".hexagons.mine", ".hexagons.~ubongo-cp-", "hexagons.~ubongo-cp-abcdefgh"]   # names alike
+    for name in mine:
+        (dest / name).mkdir()
+        (dest / name / "notes.txt").write_text("mine")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "kept.txt").write_text("kept")
+    (dest / ".hexagons.~ubongo-cp-k3j2h_0a").symlink_to(elsewhere)       # a link of that name: not followed
+    held = os.open(running, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        code, printed, err = run_cli("examples", "decks/hexagons", "--copy", dest)
+    finally:
+        os.close(held)
+    assert (code, printed, err) == (0, f"copied decks/hexagons to {dest / 'hexagons'}\n", "")
+    assert is_unchanged_copy(EXAMPLES["decks/hexagons"], dest)
+    assert not left[0].exists() and (running / "01_easy.toml").read_text() == "half"
+    assert all((dest / name / "notes.txt").read_text() == "mine" for name in mine)
+    assert (elsewhere / "kept.txt").read_text() == "kept"
+    assert sorted(p.name for p in dest.iterdir()) == sorted(["hexagons", running.name, *mine, ".hexagons.~ubongo-cp-k3j2h_0a"])
+    # the copy there already (unchanged): a killed copy's folder beside it goes too, once no copy holds it
+    code, printed, _ = run_cli("examples", "decks/hexagons", "--copy", dest)
+    assert code == 0 and "already there, unchanged" in printed and not running.exists()
+
+
+def test_a_copy_being_made_holds_its_folder_against_another_copys_clean_up(tmp_path, monkeypatch):
+    # While a copy fills its temporary folder, a second copy to the same place (its clean-up) leaves it alone.
+    import shutil
+
+    from ubongo_cp.io import remove_stale_temporaries, stale_temporaries
+    from ubongo_cp.shipped import EXAMPLES, copy_example, is_unchanged_copy
+
+    dest = tmp_path / "ex"
+    dest.mkdir()
+    real, seen = shutil.copy2, []
+
+    def copy2(*args, **kwargs):
+        seen.append(len(stale_temporaries(dest, "hexagons")))
+        remove_stale_temporaries(dest / "hexagons", folders=True)    # what the other copy does first
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(shutil, "copy2", copy2)
+    copy_example(EXAMPLES["decks/hexagons"], dest)
+    assert seen and set(seen) == {1}
+    assert is_unchanged_copy(EXAMPLES["decks/hexagons"], dest) and stale_temporaries(dest, "hexagons") == []
+
+
 def test_files_written_together_name_the_one_that_found_no_room_and_replace_none(tmp_path):
     # A batch's five tables (written together, so that a stop leaves those of one run) on a disk with room for
     # tasks.parquet but not tasks.csv: the error named tasks.parquet, each temporary file's cleanup naming its

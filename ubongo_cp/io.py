@@ -162,11 +162,29 @@ def _locked(fd: int) -> bool:
     return True
 
 
-def remove_stale_temporaries(target: pathlib.Path) -> None:
+def remove_stale_temporaries(target: pathlib.Path, *, folders: bool = False) -> None:
     """Delete the temporary files of ``target`` (:func:`stale_temporaries`) that no run holds locked: those of
-    runs killed while writing it (a run still writing one holds its lock, :func:`atomic_path`)."""
+    runs killed while writing it (a run still writing one holds its lock, :func:`atomic_path`). With
+    ``folders``, temporary folders too (with what they hold), for a target written as a folder whose run holds
+    its temporary folder locked while it fills it (:func:`locked_folder`)."""
     for path in stale_temporaries(target.parent, target.name):
-        _remove_unlocked(path)
+        _remove_unlocked(path, folders=folders)
+
+
+@contextmanager
+def locked_folder(path: str | os.PathLike) -> Iterator[None]:
+    """Hold the folder ``path`` locked (:func:`fcntl.flock` on the folder itself) for the block, so that
+    :func:`remove_stale_temporaries` leaves it alone while a run fills it (the lock follows it when renamed)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:   # not opened: the block runs unlocked (its folder may be taken for a killed run's)
+        yield
+        return
+    try:
+        _locked(fd)
+        yield
+    finally:
+        os.close(fd)
 
 
 #: The folders this process removed the stale temporary files of (:func:`_tidy`): each is listed once, not at
@@ -191,8 +209,10 @@ def _tidy(folder: pathlib.Path) -> None:
             _remove_unlocked(folder / name)
 
 
-def _remove_unlocked(path: pathlib.Path) -> None:
-    """Delete the file ``path`` unless a process holds it locked (:func:`_locked`) or it is no regular file."""
+def _remove_unlocked(path: pathlib.Path, *, folders: bool = False) -> None:
+    """Delete the file ``path`` unless a process holds it locked (:func:`_locked`) or it is no regular file;
+    with ``folders``, a folder too (with what it holds), unless a process holds it locked."""
+    import shutil
     import stat
 
     try:
@@ -200,8 +220,11 @@ def _remove_unlocked(path: pathlib.Path) -> None:
     except OSError:   # gone meanwhile, or not ours to read
         return
     try:
-        if stat.S_ISREG(os.fstat(fd).st_mode) and _locked(fd):
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISREG(mode) and _locked(fd):
             os.unlink(path)
+        elif folders and stat.S_ISDIR(mode) and _locked(fd):
+            shutil.rmtree(path)   # links inside are removed, never followed
     except OSError:   # left as it is: it only takes room
         pass
     finally:

@@ -330,6 +330,7 @@ def copy_example(example: Example, dest: str | os.PathLike) -> pathlib.Path:
 
     _check_destination(dest)
     target = Path(dest) / example.path.name
+    _remove_killed_copies(target)
     if target.exists() or target.is_symlink():
         if is_unchanged_copy(example, dest):
             return target
@@ -342,17 +343,27 @@ def copy_example(example: Example, dest: str | os.PathLike) -> pathlib.Path:
     return target
 
 
+def _remove_killed_copies(target: pathlib.Path) -> None:
+    """Delete the temporary files and folders of copies to ``target`` that were killed (kill -9, a power loss)
+    before they could remove them: a copy still being made holds its own locked (:func:`_copy_whole`)."""
+    from .io import remove_stale_temporaries
+
+    if target.parent.is_dir():
+        remove_stale_temporaries(target, folders=True)
+
+
 def _copy_whole(source: pathlib.Path, target: pathlib.Path) -> None:
     """Copy the file or folder ``source`` to ``target``, which does not exist, so that ``target`` appears whole or
     not at all: the copy is made in a temporary file or folder beside it (:func:`~ubongo_cp.io.temporary_prefix`)
     and renamed onto it once every file reached the disk; a copy that fails (a full disk) or is stopped is
-    removed, and the error names the file that could not be written."""
+    removed, and the error names the file that could not be written; one killed (kill -9) leaves it, for the next
+    copy to ``target`` to remove (:func:`_remove_killed_copies`)."""
     import shutil
     import tempfile
     from pathlib import Path
 
     from .errors import InputError
-    from .io import atomic_path, fsync, fsync_directory, temporary_prefix
+    from .io import atomic_path, fsync, fsync_directory, locked_folder, temporary_prefix
 
     if not source.is_dir():
         try:
@@ -362,21 +373,23 @@ def _copy_whole(source: pathlib.Path, target: pathlib.Path) -> None:
             raise InputError(f"cannot copy: {exc.strerror or exc}; nothing was copied", path=target) from None
         return
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=temporary_prefix(target.name), dir=target.parent))
+        tmp = Path(tempfile.mkdtemp(prefix=temporary_prefix(target.name), suffix=target.suffix, dir=target.parent))
     except OSError as exc:
         raise InputError(f"cannot copy: {exc.strerror or exc}; nothing was copied", path=target) from None
+    written = target
     try:
-        for path in sorted(source.rglob("*")):
-            part = path.relative_to(source)
-            if "__pycache__" in part.parts or path.is_dir():
-                continue
-            written = target / part   # the name the error gives
-            (tmp / part).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, tmp / part)
-            fsync(tmp / part)
-        written = target
-        shutil.copystat(source, tmp)   # mkdtemp makes 0700: the copy gets the shipped folder's permissions
-        os.rename(tmp, target)
+        with locked_folder(tmp):   # until renamed: the next copy removes it only once this one was killed
+            for path in sorted(source.rglob("*")):
+                part = path.relative_to(source)
+                if "__pycache__" in part.parts or path.is_dir():
+                    continue
+                written = target / part   # the name the error gives
+                (tmp / part).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, tmp / part)
+                fsync(tmp / part)
+            written = target
+            shutil.copystat(source, tmp)   # mkdtemp makes 0700: the copy gets the shipped folder's permissions
+            os.rename(tmp, target)
     except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         if isinstance(exc, OSError):

@@ -947,35 +947,14 @@ def test_report_of_a_journal_with_no_readable_run_names_the_journal(run_cli, tmp
 def test_a_damaged_journal_row_is_run_again(tmp_path, damage):
     # A row of runs.jsonl damaged by hand (a key missing, a value of the wrong type) stopped the resumed
     # bench with a raw KeyError, TypeError or ArrowInvalid, or was taken as a finished run.
-    suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\nexpected = 2\n')
-
-    def bench():
-        return run_bench(suite, solvers=["dlx"], externals=[f"f={FAKE_DLX}"], out=tmp_path / "out", progress=False,
-                         warmups=0, notify=lambda message: None)
-
-    bench()
-    (tmp_path / "ref").mkdir()
-    (tmp_path / "ref" / "runs.csv").write_bytes((tmp_path / "out" / "runs.csv").read_bytes())
-    journal = tmp_path / "out" / "runs.jsonl"
-    lines = journal.read_text().splitlines()
-    row = json.loads(lines[0])
-    damage(row)
-    journal.write_text("\n".join([json.dumps(row), *lines[1:]]) + "\n")
-    again = bench()
+    again, _ = _first_row_changed(tmp_path, damage, [])
     assert (again.ran, again.skipped, again.wrong) == (1, 1, [])
-    pd.testing.assert_frame_equal(_content(tmp_path / "out"), _content(tmp_path / "ref"))
 
 
-@pytest.mark.parametrize("edit", [
-    lambda row: row.update(status="timeout"),   # a run that answered, said to have timed out
-    lambda row: row.update(count=3),            # a count edited (the row still a run of its form)
-    lambda row: row.pop("check", None),         # a row without its check: what it holds cannot be told
-], ids=["status", "count", "no-check"])
-def test_a_journal_row_changed_after_it_was_written_is_run_again_with_one_warning(tmp_path, edit):
-    # Editing "solved" to "timeout" in a line of runs.jsonl was taken as a finished run ("0 runs made,
-    # 2 found done") and its timeout reported; each row now carries a check of its content, as a batch's do.
+def _first_row_changed(tmp_path, change, said: list[str]):
+    """A benchmark of one instance (two solvers) run, the first row of its journal changed by ``change``, and run
+    again: the second run's outcome (its table checked equal to the first's) and the benchmark to run once more."""
     suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\nexpected = 2\n')
-    said: list[str] = []
 
     def bench():
         return run_bench(suite, solvers=["dlx"], externals=[f"f={FAKE_DLX}"], out=tmp_path / "out", progress=False,
@@ -988,14 +967,28 @@ def test_a_journal_row_changed_after_it_was_written_is_run_again_with_one_warnin
     lines = journal.read_text().splitlines()
     row = json.loads(lines[0])
     assert row["status"] == "solved" and row["count"] == 2
-    edit(row)
+    change(row)
     journal.write_text("\n".join([json.dumps(row), *lines[1:]]) + "\n")
     said.clear()
     again = bench()
+    pd.testing.assert_frame_equal(_content(tmp_path / "out"), _content(tmp_path / "ref"))
+    return again, bench
+
+
+@pytest.mark.parametrize("edit", [
+    lambda row: row.update(status="timeout"),   # a run that answered, said to have timed out
+    lambda row: row.update(count=3),            # a count edited (the row still a run of its form)
+    lambda row: row.pop("check", None),         # a row without its check: what it holds cannot be told
+], ids=["status", "count", "no-check"])
+def test_a_journal_row_changed_after_it_was_written_is_run_again_with_one_warning(tmp_path, edit):
+    # Editing "solved" to "timeout" in a line of runs.jsonl was taken as a finished run ("0 runs made,
+    # 2 found done") and its timeout reported; each row now carries a check of its content, as a batch's do.
+    said: list[str] = []
+    again, bench = _first_row_changed(tmp_path, edit, said)
     assert (again.ran, again.skipped, again.wrong) == (1, 1, [])
+    journal = tmp_path / "out" / "runs.jsonl"
     assert said == [f"running 1 run(s) of {journal} again: the check of their rows does not match their content "
                     "(changed after they were written, or written without one)"]
-    pd.testing.assert_frame_equal(_content(tmp_path / "out"), _content(tmp_path / "ref"))
     assert set(_content(tmp_path / "out")["status"]) == {"solved"}
     said.clear()
     assert (bench().ran, said) == (0, [])   # the run made again is checked: nothing more to do

@@ -19,7 +19,9 @@ A command that writes several files into a folder (``batch --out``,
   none; no source, in a record that had none).
 - **One source per folder.** A folder that holds a command's output made
   from one source (e.g. the tables of one deck) refuses the same command
-  run on another source, instead of mixing the two or keeping only the last.
+  run on another source, instead of mixing the two or keeping only the last;
+  a source of the same ``content`` at another place (a deck moved or
+  renamed) is the same source, and the record then names its new place.
 - **One command per folder, for datasets.** The commands whose output is
   a whole folder (:data:`OWN_FOLDER`: ``generate``, ``batch``, ``census``,
   ``bench``) refuse a folder holding another one's output: a deck, a

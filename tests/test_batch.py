@@ -540,6 +540,14 @@ def test_a_deck_moved_after_its_batch_began_resumes_from_its_new_place(run_cli, 
     (tmp_path / "copy" / "01_hard.toml").unlink()
     code, printed, err = run_cli("batch", tmp_path / "copy", "--out", out, "--no-progress")
     assert code == 2 and "(which holds other content)" in err and "would lose the output it holds" in err
+    # a record that names no content (written before records did): where the deck was is the one way on
+    record = json.loads((out / ".ubongo-cp.json").read_text())
+    del record["commands"]["batch"]["content"]
+    (out / ".ubongo-cp.json").write_text(json.dumps(record))
+    deck.rename(moved)
+    code, printed, err = run_cli("batch", moved, "--out", out, "--no-progress")
+    assert code == 2 and err.count("\n") == 1 and f"for {deck} (the record does not say what that held: to carry " \
+        f"on with it, run from there), not {moved}; choose another folder (removing this one would lose" in err
 
 
 def test_batch_never_replaces_a_file_it_did_not_write(run_cli, deck, tmp_path):

@@ -324,7 +324,9 @@ class OutputFolder:
         old = entry.get("source")
         if self.source is not None and old is not None and old != self.source:
             if self.content is None or entry.get("content") != self.content:
-                why = " (which holds other content)" if isinstance(entry.get("content"), str) else ""
+                why = (" (which holds other content)" if isinstance(entry.get("content"), str) else
+                       " (the record does not say what that held: to carry on with it, run from there)"
+                       if self.content is not None else "")
                 raise InputError(f"holds the output of `ubongo-cp {self.command}` for {old}{why}, not {self.source}; "
                                  "choose another folder (removing this one would lose the output it holds)",
                                  path=self.path)

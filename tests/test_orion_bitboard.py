@@ -66,3 +66,31 @@ def test_illegal_moves_are_refused_with_the_reference_message():
             fast.apply_action(bad)
         assert str(a.value) == str(b.value)
     assert same(ref, fast)
+
+
+def test_many_tiles_keep_the_tables_linear():
+    # 400 one-hex tiles: 400 x 85 = 34,000 placements. A table of each placement's overlapping
+    # placements held 85 x 400^2 ids (109 MB; 2,000 tiles: 2.7 GB); now asked per move.
+    import tracemalloc
+
+    from ubongo_cp.games.orion.bitboard import BitTables
+    from ubongo_cp.games.orion.tiles import parse_tiles
+
+    k = 400
+    tiles = parse_tiles("\n\n".join(f"T{i}\nO" for i in range(k)), "singles")
+    game = OrionGame.get(tiles=tiles)
+    assert len(game.placements) == k * game.n == k * 85
+    tracemalloc.start()
+    try:
+        tab = BitTables(game)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 60e6, peak
+    hex0 = game.placements[0].cells[0]
+    assert sorted(set(tab.overlapping(0).tolist())) == [p.id for p in game.placements if p.cells == (hex0,)]
+    assert len(set(tab.overlapping(0).tolist())) == k   # one placement per tile on that hex
+    state = BitOrionState(seed=1, game=game)
+    state.apply_action(state.legal_actions()[0])
+    # the mover's 399 unused tiles and the opponent's 400, each on the 84 hexes left
+    assert state.avail[0].sum() + state.avail[1].sum() == (k - 1) * 84 + k * 84

@@ -82,8 +82,6 @@ class BitTables:
         The same as index masks.
     killed_by : list of numpy.ndarray
         Per hex index, the ids of the placements covering it.
-    overlapping : list of numpy.ndarray
-        Per placement, the ids of the placements sharing a hex with it.
     groups : list of list of (int, bool)
         Per placement and cell, the index mask of the cell's OD-3 group's
         neighbours outside the tile, and whether the group is of the
@@ -123,8 +121,6 @@ class BitTables:
                 row.append((sum(1 << v for v in nbrs), pl.own[i]))
             self.groups.append(row)
         self.killed_by = [np.array(sorted({t for t, _ in cover}), dtype=np.int64) for cover in game.covering]
-        # Per placement, the placements sharing a hex with it (itself included).
-        self.overlapping = [np.concatenate([self.killed_by[h] for h in pl.cells]) for pl in game.placements]
         self.tile_range = game.tile_range
         # The placements' cell columns (padding index n for short placements), for all_cells.
         self._pl_cols = [np.ascontiguousarray(game.pl_cells[:, i]) for i in range(game.pl_cells.shape[1])]
@@ -136,6 +132,14 @@ class BitTables:
     def get(game: OrionGame) -> "BitTables":
         """The (cached) tables of ``game``."""
         return BitTables(game)
+
+    def overlapping(self, action: int) -> np.ndarray:
+        """The ids of the placements sharing a hex with placement ``action`` (itself included, ids may repeat).
+
+        Made when asked, not stored: a table of them for every placement grows
+        with the square of the tiles (2,000 one-hex tiles: 2.7 GB).
+        """
+        return np.concatenate([self.killed_by[h] for h in self.game.placements[action].cells])
 
     def new_conditions(self, grid, p: int, own: int, opp: int, galaxies: int, holes: int) -> list[int]:
         """OD-4 after player ``p``'s placement: the conditions its new hexes' chains fulfil, per player.
@@ -457,7 +461,7 @@ class BitOrionState(OrionRules):
         self.colour_grid[1 - p] |= opp
         self.colour_idx[p] |= tab.own_idx[action]
         self.colour_idx[1 - p] |= tab.opp_idx[action]
-        gone = tab.overlapping[action]
+        gone = tab.overlapping(action)
         self.avail[0, gone] = False
         self.avail[1, gone] = False
         tile = self.game.placements[action].tile

@@ -735,3 +735,20 @@ def test_a_journal_or_a_record_given_as_a_batch_table_is_named_as_such(run_cli, 
 
     table = load_tasks(tmp_path / "out")
     assert sorted(table["face"].astype(int)) == [1, 2, 3, 4, 5, 6] and table["count"].notna().all()
+
+
+def test_a_card_given_as_a_batch_table_is_named_a_toml_file(run_cli, tmp_path):
+    # A card side given as booklet --results said "c.toml:13: not a batch result table: not a CSV table: 3 fields
+    # where the header line has 1; its fields are separated by ';'": pandas read its comment-free lines as a table.
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    text = Path(EXAMPLES, "classic_X1_easy.toml").read_text()
+    write(deck / "x1.toml", text)
+    toml = "a TOML file (a card side, a deck spec or a bench suite)"
+    for card in (write(tmp_path / "c.toml", text), write(tmp_path / "c.csv", text)):   # told by its content
+        assert run_cli("booklet", deck, "--results", card, "--out", tmp_path / "b.pdf") == (
+            2, "", f"ubongo-cp: error: {card}: is {toml}, not a batch result table\n")
+    # a table that is no TOML document keeps the table reader's own error, with its line
+    table = write(tmp_path / "t.toml", "card,side,face,count\nX1,easy,1,2\nX1,easy\n")
+    code, _, err = run_cli("booklet", deck, "--results", table, "--out", tmp_path / "b.pdf")
+    assert code == 2 and err.startswith(f"ubongo-cp: error: {table}:3: ") and "TOML" not in err

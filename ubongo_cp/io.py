@@ -1123,10 +1123,11 @@ def other_format(text: str, path: str | os.PathLike | None, expected: str, line:
     """What a file that a reader of the ``expected`` kind (a key of ``_FORMATS``, or ``"text"`` for a piece-set
     or region file) could not read is instead, when it is another of the toolkit's formats; else None.
 
-    Told by the content (a DIMACS ``p cnf`` header after its ``c`` comments, a JSON object, XML), else by the
-    extension, when the reader failed at the start of the file (``line``: where it failed, None for the whole
-    file): a file of the expected kind under another extension, wrong further down, keeps the reader's own
-    error. A reader calls it only after the file failed it, so a file it reads is never refused for its name.
+    Told by the content (a DIMACS ``p cnf`` header after its ``c`` comments, a JSON object, XML, a TOML
+    document with a key), else by the extension, when the reader failed at the start of the file
+    (``line``: where it failed, None for the whole file): a file of the expected kind under another
+    extension, wrong further down, keeps the reader's own error. A reader calls it only after the file
+    failed it, so a file it reads is never refused for its name.
 
     Examples
     --------
@@ -1148,6 +1149,8 @@ def other_format(text: str, path: str | os.PathLike | None, expected: str, line:
         kind = "journal" if os.fspath(path or "").lower().endswith(".jsonl") else "json"
     elif head.startswith(("<?xml", "<puzzle")):
         kind = "burrtools"
+    elif expected != "toml" and _is_toml(text):
+        kind = "toml"
     else:
         first = text.count("\n", 0, len(text) - len(text.lstrip("\ufeff \t\n\r"))) + 1   # its first line of text
         if line is not None and line > first + 1:
@@ -1155,6 +1158,20 @@ def other_format(text: str, path: str | os.PathLike | None, expected: str, line:
         suffix = os.path.splitext(os.fspath(path or ""))[1].lower()
         kind = next((k for k, (suffixes, _) in _FORMATS.items() if suffix in suffixes), None)
     return None if kind is None or kind == expected else _FORMATS[kind][1]
+
+
+def _is_toml(text: str) -> bool:
+    """Does ``text`` read as a TOML document with some key (a card side, a deck spec, a bench suite)?
+
+    No table, piece set, region or Knuth file does: their lines are not ``key = value`` or ``[table]``
+    lines (and a file of ``#`` lines only, a TOML document of comments, holds no key).
+    """
+    import tomllib
+
+    try:
+        return bool(tomllib.loads(text))
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        return False
 
 
 def wrong_format(text: str, path: str | os.PathLike | None, expected: str, what: str,

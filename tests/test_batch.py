@@ -619,10 +619,13 @@ def test_a_deck_spec_folder_given_as_a_deck_says_what_to_do(tmp_path, run_cli):
     ("count", "-2", "column count: '-2' is not a count (a whole number >= 0)"),
     ("search_nodes", "-1", "column search_nodes: '-1' is not a count (a whole number >= 0)"),
     ("face", "0", "column face: '0' is not a die face (a whole number >= 1)"),
+    # A count of 1e5 was read as 100000: a whole number is written in digits.
+    ("count", "1e5", "column count: '1e5' is not a whole number written in digits (no exponent)"),
+    ("search_nodes", "2E3", "column search_nodes: '2E3' is not a whole number written in digits (no exponent)"),
     # Once "RecursionError: maximum recursion depth exceeded while decoding a JSON array" (exit 1).
     ("solution", "[" * 5000, f"column solution: '{'[' * 60}' is not a solution (piece -> [[row, col], ...])"),
 ], ids=["count inf", "count 2**70", "face 1e300", "solution 1e999", "count -2", "nodes -1", "face 0",
-        "solution nested 5000 deep"])
+        "count 1e5", "nodes 2E3", "solution nested 5000 deep"])
 def test_a_table_number_beyond_its_column_is_one_clear_line(tmp_path, run_cli, column, value, message):
     # Once raw errors: "OverflowError: cannot convert float infinity to integer" (an infinite count, a cell
     # at 1e999 in a solution) and "TypeError: cannot safely cast non-equivalent float64 to int64" (2**70).
@@ -643,6 +646,22 @@ def test_a_table_number_beyond_its_column_is_one_clear_line(tmp_path, run_cli, c
     assert str(info.value) == f"{path}:4: {message}", info.value
     code, _, err = run_cli("booklet", PUZZLES / "decks" / "classic", "--results", path, "--out", tmp_path / "b.pdf")
     assert code == 2 and err == f"ubongo-cp: error: {path}:4: {message}\n", err
+
+
+def test_a_count_in_digits_is_read_as_written(tmp_path):
+    import csv
+    import io
+
+    from ubongo_cp.report import load_tasks
+
+    rows = list(csv.reader(io.StringIO((PUZZLES / "decks" / "classic" / "tasks.csv").read_text())))
+    rows[3][rows[0].index("count")] = "100000"
+    rows[4][rows[0].index("count")] = "+7"
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    path = tmp_path / "tasks.csv"
+    path.write_text(out.getvalue())
+    assert load_tasks(path)["count"].tolist()[2:4] == [100000, 7]
     kept = load_tasks(PUZZLES / "decks" / "classic" / "tasks.csv")   # 2**63 - 1 still fits
     assert kept["count"].max() < 2 ** 63
 

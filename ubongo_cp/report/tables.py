@@ -585,12 +585,23 @@ def cast_columns(df: pd.DataFrame, dtypes: dict, *, path=None) -> pd.DataFrame:
                                   # booklet as '-2 solutions'); a die face is numbered from 1 (UP-1)
                                   (whole < _LEAST.get(col, 0),
                                    f"a {'die face' if col == 'face' else 'count'} (a whole number >= "
-                                   f"{_LEAST.get(col, 0)})")):
+                                   f"{_LEAST.get(col, 0)})"),
+                                  # 1e5 is no count as written: a whole number is written in digits
+                                  (~pd.Series([_in_digits(v) for v in values], index=df.index)[whole.index],
+                                   "a whole number written in digits (no exponent)")):
                     if bad.any():
                         i = int(df.index.get_loc(whole[bad].index[0]))
                         fail(col, i, values[i], what)
             df[col] = numbers.astype(kind)
     return df
+
+
+def _in_digits(value) -> bool:
+    """Whether a number of a whole-number column is written without an exponent (``1e5`` is not; a number
+    read from Parquet is no text and is)."""
+    import re
+
+    return not isinstance(value, str) or re.fullmatch(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)\s*", value) is not None
 
 
 def _beyond_64_bits(value) -> bool:

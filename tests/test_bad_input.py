@@ -503,6 +503,23 @@ def test_a_box_size_below_one_is_named_as_such(run_cli, pieces, box, size):
                                        f"least 1, got {size}\n")
 
 
+def test_a_box_size_in_other_digits_is_refused(run_cli, tmp_path):
+    # "٣x٣" (Arabic-Indic digits) was read as the 3x3 box: sizes are written in the digits 0-9.
+    for box, digit in (("٣x٣", "'٣' (U+0663)"), ("3x３", "'３' (U+FF13)"), ("²x3x3", None)):
+        code, out, err = run_cli("solve", "--pieces", "soma" if box.count("x") == 2 else "classic", "--region", box,
+                                 "--count")
+        said = (f"a box size is written in the digits 0-9, not {digit}" if digit else
+                "no such region file, nor a box: write a box of the pieces' grid as LAYERSxROWSxCOLS (e.g. 3x3x3)")
+        assert (code, out, err) == (2, "", f"ubongo-cp: error: --region {box}: {said}\n"), box
+    # the census's --box names the text it cannot read
+    code, _, err = run_cli("census", "--pieces", "classic", "--k", "2", "--cells", "4", "--box", "٣x٣",
+                           "--out", tmp_path / "c")
+    assert code == 2 and err.endswith("--box expects RxC with R, C from 1 to 9999, e.g. 6x6, got '٣x٣'\n"), err
+    # ASCII digits: a 1x2 box holds the domino I2 one way (two orientations, one tiling each way round: 1)
+    code, out, _ = run_cli("solve", "--pieces", "classic", "--use", "I2", "--region", "1x2", "--count", "--json")
+    assert code == 0 and json.loads(out)["count"] == 1
+
+
 def test_a_box_size_beyond_the_cell_limit_is_named_as_such(run_cli):
     # A size of more than 9 digits was read as a file name: "3x99999999999999999999: file not found".
     code, out, err = run_cli("solve", "--pieces", "classic", "--region", "3x99999999999999999999", "--count")

@@ -570,15 +570,16 @@ def comma_names(text: str, source: str) -> list[str]:
 
 
 def box_sizes(text: str) -> tuple[int, ...] | None:
-    """The sizes of a box written ``RxC`` or ``LxRxC`` (integers, ``x``, ``X`` or ``×`` between, as the
-    documentation writes sizes, spaces allowed around them), or None for any other text. A size below 1 or
-    over a limit is its caller's to refuse, as the size it is (``3x-4``, ``3x99999999999999999999``: not a
-    file name that is missing).
+    """The sizes of a box written ``RxC`` or ``LxRxC`` (integers in the digits 0-9, ``x``, ``X`` or ``×``
+    between, as the documentation writes sizes, spaces allowed around them), or None for any other text. A
+    size below 1 or over a limit is its caller's to refuse, as the size it is (``3x-4``,
+    ``3x99999999999999999999``: not a file name that is missing).
 
     Raises
     ------
     InputError
-        For a size of more digits than Python reads as a number (:func:`sys.get_int_max_str_digits`).
+        For a size of more digits than Python reads as a number (:func:`sys.get_int_max_str_digits`), or of
+        digits other than 0-9 (``٣x٣``).
 
     Examples
     --------
@@ -595,6 +596,9 @@ def box_sizes(text: str) -> tuple[int, ...] | None:
     if match is None:
         return None
     sizes = [size for size in match.groups() if size is not None]
+    other = next((ch for size in sizes for ch in size.lstrip("+-") if not "0" <= ch <= "9"), None)
+    if other is not None:   # \d matches every script's digits; int() would read '٣' as 3
+        raise InputError(f"a box size is written in the digits 0-9, not {other!r} (U+{ord(other):04X})")
     limit, digits = sys.get_int_max_str_digits(), max(len(size.lstrip("+-")) for size in sizes)
     if limit and digits > limit:
         raise InputError(f"a box size of {digits} digits (at most {limit} are read)")

@@ -857,6 +857,22 @@ def test_directory_suites_and_listing(tmp_path, run_cli):
     assert code == 0 and "knuth" in out and "miniexact" in out
 
 
+def test_listing_a_named_suite_lists_its_tasks(tmp_path, run_cli):
+    # "bench --list knuth" printed every shipped suite, the name ignored; it lists that suite's tasks. Expected
+    # counts: n queens OEIS A000170 (8: 92, 10: 724), Langford pairs A014552 doubled (a pairing and its mirror).
+    code, out, err = run_cli("bench", "--list", "knuth")
+    lines = out.splitlines()
+    assert code == 0 and err == "" and lines[0].startswith("suite knuth (") and "18 tasks, 13 in the --quick form" in out
+    assert "  queens8  count  expected 92  (quick)" in lines and "  queens10  count  expected 724" in lines
+    assert "  langford8  count  expected 300" in lines and len(lines) == 1 + 18
+    assert "miniexact" not in out and "pentominoes" not in out
+    # a directory suite: its files, asked --question
+    (tmp_path / "queens4.dlx").write_text((KNUTH / "queens4.dlx").read_text())
+    code, out, _ = run_cli("bench", "--list", tmp_path, "--question", "first")
+    assert code == 0 and out.splitlines()[1:] == ["  queens4  first  (quick)"]
+    assert run_cli("bench", "--list", "nosuch")[0] == 2
+
+
 def test_a_directory_suite_reads_the_xcc_files_export_writes(tmp_path, run_cli):
     # export writes Knuth's format as .dlx or .xcc (with bounds, his XCC programs' extension), "the files bench
     # --external gives external solvers"; a directory of them is a suite of each. An .xcc file was skipped (and

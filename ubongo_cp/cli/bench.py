@@ -51,7 +51,9 @@ def add_parsers(sub) -> None:
     p.add_argument("--out", help="output directory (the journal, tables and plots; resumed if it holds runs)")
     directory_outputs(p, "out")
     p.add_argument("--report", metavar="DIR", help="only rebuild the tables and plots of DIR from its runs")
-    p.add_argument("--list", action="store_true", help="list the shipped suites and adapters, then exit")
+    p.add_argument("--list", action="store_true",
+                   help="list the shipped suites and adapters, then exit; with SUITE named, list its tasks "
+                        "(instance, question, expected count, whether --quick runs it)")
     add_progress_argument(p)
     for flag in ("--time-limit", "--wall-limit", "--memory-limit", "--repeats", "--warmups", "--seed", "--quick",
                  "--question"):   # options of the runs, which --report makes none of
@@ -95,7 +97,7 @@ def memory_arg(text: str | None) -> float | None:
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     if args.list:
-        return _list()
+        return _list(args.suites, args.question)
     if args.report:
         if args.suites or args.out or args.solvers or args.external:
             raise InputError("--report DIR rebuilds a report; give no suite, --out or solver with it")
@@ -145,10 +147,21 @@ def _print(summary, files, wrong, disagreements=()) -> None:
             print(f"  {line}", file=sys.stderr)
 
 
-def _list() -> int:
+def _list(suites: list[str], question: str) -> int:
+    """``--list``: the shipped suites and the adapters; with suites named, the tasks of each."""
     from ..bench.external import ADAPTERS
     from ..bench.suite import load_suite, shipped_suites
 
+    if suites:
+        for spec in suites:
+            full, quick = load_suite(spec, question=question), load_suite(spec, quick=True, question=question)
+            in_quick = {t.key for t in quick.tasks}
+            print(f"suite {full.name} ({full.path}): {len(full.tasks)} tasks, {len(in_quick)} in the --quick form"
+                  f"{': ' + full.description if full.description else ''}")
+            for t in full.tasks:
+                expected = "" if t.expected is None else f"  expected {t.expected}"
+                print(f"  {t.instance}  {t.question}{expected}{'  (quick)' if t.key in in_quick else ''}")
+        return 0
     print("shipped suites (tasks in the full form / the --quick form):")
     for name in shipped_suites():
         full, quick = load_suite(name), load_suite(name, quick=True)

@@ -9,6 +9,7 @@ parses or raises InputError.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -769,3 +770,17 @@ def test_a_card_given_as_a_batch_table_is_named_a_toml_file(run_cli, tmp_path):
     table = write(tmp_path / "t.toml", "card,side,face,count\nX1,easy,1,2\nX1,easy\n")
     code, _, err = run_cli("booklet", deck, "--results", table, "--out", tmp_path / "b.pdf")
     assert code == 2 and err.startswith(f"ubongo-cp: error: {table}:3: ") and "TOML" not in err
+
+
+@pytest.mark.skipif(not os.path.isfile("/proc/version"), reason="needs Linux's /proc")
+def test_an_output_in_a_folder_that_takes_no_files_names_the_folder(run_cli, tmp_path):
+    # --journal /proc/version said "cannot write: No such file or directory" of a file that is there: /proc takes
+    # no new file, so none can be written there to replace it.
+    task = ("solve", "--pieces", "classic", "--use", "I2", "--region", "1x2", "--count")
+    for path, verb in (("/proc/version", "cannot be replaced"), ("/proc/new.jsonl", "cannot write")):
+        assert run_cli(*task, "--journal", path) == (
+            2, "", f"ubongo-cp: error: {path}: {verb}: no file can be created in its folder /proc (No such file or "
+                   "directory)\n")
+    # a folder that takes files: the journal is written (1 tiling of the 1x2 box by the domino)
+    code, out, _ = run_cli(*task, "--journal", tmp_path / "j.jsonl", "--json")
+    assert code == 0 and json.loads(out)["count"] == 1 and (tmp_path / "j.jsonl").exists()

@@ -473,8 +473,10 @@ def check_output_place(path: str | os.PathLike, what: str = "a file to write") -
             fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
             os.close(fd)
             os.unlink(probe)
-        except OSError as exc:
-            raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
+        except OSError as exc:   # name the folder: the file may be there (/proc/version), its folder takes none
+            verb = "cannot be replaced" if target.exists() else "cannot write"
+            raise InputError(f"{verb}: no file can be created in its folder {parent} ({exc.strerror or exc})",
+                             path=target) from None
     elif not os.access(ancestor, os.W_OK | os.X_OK):
         raise InputError(f"cannot write: cannot create folders in {ancestor}", path=target)
 

@@ -267,6 +267,25 @@ unique = true
             assert solve(build_instance(card.task_pieces(face), card.region), backend="cpsat").count == 1
 
 
+def test_an_incomplete_census_with_no_card_region_is_one_line(reference, tmp_path, run_cli):
+    # With every shard lost, generate --from-census said the census incomplete in a warning line, then that it
+    # holds no region a card side can take in an error line; now one line says both.
+    import shutil
+
+    ref, _ = reference
+    out = tmp_path / "cz"
+    shutil.copytree(ref, out)
+    for shard in (out / "regions").glob("*.parquet"):
+        shard.unlink()
+    code, out_text, err = run_cli("generate", "--game", "classic", "--cards", "1", "--from-census", out, "--out",
+                                  tmp_path / "g", "--no-progress")
+    assert (code, out_text) == (2, "") and err == (
+        f"ubongo-cp: error: {out}: holds no region a card side can take (none has 6 uniquely tiling subsets or "
+        "more); it is an incomplete census: 6 of 6 shards missing (8 cells: 3 of 3, 9 cells: 3 of 3); read "
+        "without them: run `ubongo-cp census` again with the same options to complete it\n")
+    assert not (tmp_path / "g").exists()
+
+
 def test_an_incomplete_census_is_read_with_a_warning(reference, tmp_path, run_cli):
     # A census with a shard missing (stopped before its end, a file lost) was read without a word: generate
     # --from-census exited 0 drawing from fewer regions than the census holds.

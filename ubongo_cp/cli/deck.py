@@ -70,10 +70,21 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         from ..census.spec import CARD_UNIQUE
         from ..errors import InputError
 
-        candidates = census_regions(args.from_census)
+        import warnings
+
+        from ..errors import InputWarning
+
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always", InputWarning)
+            candidates = census_regions(args.from_census)
+        notes = [w.message for w in said if isinstance(w.message, InputWarning)]
         if not candidates:   # else every card side would be left out, each with a line of its own
+            # one line: an incomplete census (its note) may be why
+            why = "".join(f"; it is an {note.message}" for note in notes)
             raise InputError(f"holds no region a card side can take (none has {CARD_UNIQUE} uniquely tiling subsets "
-                             "or more): choose another census", path=args.from_census)
+                             f"or more){why or ': choose another census'}", path=args.from_census)
+        for w in said:   # a census read, incomplete: said as before
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         command += f" --from-census {args.from_census}"
     with executor_from(args, reach=True) as executor:
         deck = generate_deck(args.game or args.spec, args.out, seed=args.seed, cards=args.cards, command=command,

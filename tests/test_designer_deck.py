@@ -228,7 +228,7 @@ def test_simulators_run_a_designers_deck(deck, tmp_path, run_cli):
     assert "20 Duel matches, side zeta" in out           # the spec's first side by default
     # The die has the spec's 4 faces, not the shipped games' 6 or 20.
     rated = as_deck(tmp_path / "res")
-    assert rated.game == "orderly" and rated.cards == {"zeta": ["1", "2"], "alpha": ["1", "10"]}
+    assert rated.game == "orderly" and rated.cards == {"zeta": ("1", "2"), "alpha": ("1", "10")}
     assert len(DuelState(rated, "zeta").chance_outcomes()) == 4
     gem = UbongoState(rated, 2, "alpha", all_cards=True, pawns=(0, 1))
     assert [a for a, _ in gem.chance_outcomes()] == [0, 1, 2, 3]

@@ -53,7 +53,7 @@ def scripted(deck, script, **kw) -> DuelState:
 
 # ------------------------------------------------------------- rule tests
 def test_ud1_side_and_card_order(deck):
-    assert deck.cards["A"] == [str(k) for k in range(1, 10)]  # stacked 1..9 (numeric order)
+    assert deck.cards["A"] == tuple(str(k) for k in range(1, 10))  # stacked 1..9 (numeric order)
     med = deck.median
     for side, mult in (("A", 1), ("B", 2)):
         s = scripted(deck, [[10.0, 20.0]], side=side)
@@ -65,7 +65,19 @@ def test_ud1_side_and_card_order(deck):
 
 def test_ud1_card_order_is_numeric_not_text():
     d = TaskDeck(duel_frame(12), "duel")
-    assert d.cards["B"][:3] == ["1", "2", "3"] and d.cards["B"][-3:] == ["10", "11", "12"]
+    assert d.cards["B"][:3] == ("1", "2", "3") and d.cards["B"][-3:] == ("10", "11", "12")
+
+
+def test_ud1_the_stack_a_match_holds_cannot_be_reordered_from_outside():
+    # The card ids a deck hands out are shared by every match played from it: they are a tuple,
+    # so reordering them in place is refused and a later match still plays the stack 1..9.
+    d = TaskDeck(duel_frame(), "duel")
+    first = DuelState(d, "A")
+    with pytest.raises(AttributeError):
+        d.cards["A"].reverse()  # type: ignore[attr-defined]
+    assert first.card() == "1" and DuelState(d, "A").card() == "1"
+    one_side = TaskDeck.from_side_json(d.side_to_json("B"))
+    assert one_side.cards == {"B": tuple(str(k) for k in range(1, 10))}
 
 
 def test_ud2_d20_picks_the_task_for_both(deck):

@@ -73,7 +73,7 @@ def test_deck_median_and_ratios(deck):
     # difficulties: easy 1..6, hard 10..60, each 36 times -> median of {1..6, 10..60} = (6 + 10) / 2 = 8
     assert deck.median == 8.0
     assert deck.ratios["easy"][0].tolist() == [f / 8 for f in range(1, 7)]
-    assert deck.cards["hard"][:3] == ["01", "02", "03"]
+    assert deck.cards["hard"][:3] == ("01", "02", "03")
 
 
 def test_deck_ratios_do_not_depend_on_the_scale_even_near_the_largest_float():
@@ -223,7 +223,7 @@ def test_load_tasks_csv_parquet_and_missing(tmp_path):
     for name in ("t.csv", "t.parquet"):
         got = load_tasks(tmp_path / name)
         assert got["card_id"].iloc[0] == "01"  # not read as the number 1
-        assert TaskDeck(got, "classic").cards["easy"] == ["01", "02"]
+        assert TaskDeck(got, "classic").cards["easy"] == ("01", "02")
     with pytest.raises(InputError, match="tasks table not found"):
         load_tasks(tmp_path / "nope.csv")
     df.drop(columns=["status"]).to_csv(tmp_path / "bad.csv", index=False)
@@ -762,7 +762,7 @@ def test_a_shipped_deck_is_read_by_its_name_as_by_its_table_and_an_unknown_name_
     assert by_path.shape == (432, 23)   # 72 card sides x 6 faces (UG-4)
     pd.testing.assert_frame_equal(load_tasks("classic"), by_path)
     pd.testing.assert_frame_equal(report_tasks("classic"), by_path)
-    assert as_deck("duel").source == "shipped duel" and as_deck("duel").cards["A"][:2] == ["1", "2"]
+    assert as_deck("duel").source == "shipped duel" and as_deck("duel").cards["A"][:2] == ("1", "2")
     with pytest.raises(InputError, match=r"^no shipped deck is named 'ubongo' \(the shipped decks: classic, cubes, "
                                          r"duel, hexagons, triangles\)$"):
         default_tasks_path("ubongo")

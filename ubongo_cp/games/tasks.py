@@ -114,8 +114,10 @@ class TaskDeck:
     median : float
         Median difficulty of the solvable tasks of the whole deck (both
         sides); 1.0 if that median is 0.
-    cards : dict of str -> list of str
-        Card ids per side, sorted numerically.
+    cards : dict of str -> tuple of str
+        Card ids per side, sorted numerically; a tuple, so that a match
+        holding it (or a caller) cannot reorder the deck for every later
+        match.
     ratios : dict of str -> numpy.ndarray
         Per side, shape ``(n_cards, n_faces)``: ``difficulty / median``;
         ``inf`` for a task with status "no solution". A task with status
@@ -216,7 +218,7 @@ class TaskDeck:
             median = float(middle[0] / 2 + middle[1] / 2)
         self.median = median if median > 0 else 1.0
         top = float(diff[known].max())
-        self.cards: dict[str, list[str]] = {}
+        self.cards: dict[str, tuple[str, ...]] = {}
         self.ratios: dict[str, np.ndarray] = {}
         self._rows: dict[str, tuple[tuple[float, ...], ...]] = {}
         for s in sides:
@@ -236,7 +238,7 @@ class TaskDeck:
                                      f"{', '.join(str(g + 1) for g in gaps)}", path=path)
                 if np.isinf(arr[k]).all():
                     raise InputError(f"card {c} side {s} has no solvable task", path=path)
-            self.cards[s] = ids
+            self.cards[s] = tuple(ids)
             arr.setflags(write=False)   # the engines and the rows cache (side_rows) read it: nobody changes it
             self.ratios[s] = arr
 
@@ -329,7 +331,7 @@ class TaskDeck:
         arr.setflags(write=False)   # read-only, as every deck's ratios (TaskDeck.ratios)
         deck = cls.__new__(cls)
         deck.spec, deck.game, deck.path, deck.median = spec, game, None if path is None else os.fspath(path), 1.0
-        deck.cards, deck.ratios, deck._rows = {side: [str(c) for c in cards]}, {side: arr}, {}
+        deck.cards, deck.ratios, deck._rows = {side: tuple(str(c) for c in cards)}, {side: arr}, {}
         return deck
 
     def __repr__(self) -> str:

@@ -455,6 +455,18 @@ def test_all_solutions_keeps_an_exact_count_from_the_results():
     assert (view.count, view.count_is_lower_bound, len(view.solutions)) == (28, False, 10)
 
 
+@pytest.mark.parametrize("most, shown", [("2", "'2'"), (0, "0"), (2.0, "2.0"), (True, "True")])
+def test_task_views_refuses_a_most_that_is_not_a_whole_number_of_at_least_1(most, shown):
+    """As make_booklet and result_figure do; with most=9 the count is exact, DLX's 8 tilings of face 1."""
+    from ubongo_cp.errors import InputError
+
+    card = parse_card(MULTI_CARD)
+    with pytest.raises(InputError, match=rf"^most must be a whole number of at least 1, got {shown}$"):
+        task_views(card, None, most=most)
+    view = task_views(card, None, all_solutions=True, most=9)[0]
+    assert (view.count, view.count_is_lower_bound, len(view.solutions)) == (8, False, 8)
+
+
 def test_pdf_has_a_bookmark_per_card_side(booklet, example_cards):
     from pypdf import PdfReader
 

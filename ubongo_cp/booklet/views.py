@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 
 from ..cards import CardSide, card_id_match, task_hash
 from ..cover import task_instance, verify_solution
-from ..errors import InputError
+from ..errors import InputError, whole_argument
 from ..geometry import Cell
 from ..solvers import solve
 from ..status import Status
@@ -95,8 +95,10 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
     Raises
     ------
     InputError
-        For a malformed ``results`` table (missing columns).
+        For a malformed ``results`` table (missing columns), or ``most`` that
+        is not a whole number of at least 1.
     """
+    most = whole_argument("most", most, 1)
     index = results if isinstance(results, dict) else results_index(results)
     views = []
     for face, names in card.tasks.items():

@@ -331,6 +331,26 @@ def test_od7_final_score(gal0, hol0, gal1, winner):
     assert s.is_terminal() and s.end_rule == "OD-7" and s.winner == winner
     assert s.scores() == (len(gal0) - len(hol0), len(gal1))
     assert s.returns() == ([0.5, 0.5] if winner < 0 else [1.0 * (winner == 0), 1.0 * (winner == 1)])
+    # Its repr says it in a line: every tile placed, who won by which rule, the scores counted above by hand.
+    outcome = "draw" if winner < 0 else f"player {winner} won"
+    assert repr(s) == (f"OrionState(tiles placed={2 * len(ALL)}, over: {outcome} (OD-7), "
+                       f"scores=({len(gal0) - len(hol0)}, {len(gal1)}))")
+
+
+def test_a_position_prints_as_its_move_player_to_move_and_scores():
+    from ubongo_cp.games.orion.bitboard import BitOrionState
+
+    s = OrionState(seed=3)
+    first = s.setup.first_player
+    assert repr(s) == f"OrionState(tiles placed=0, to move=player {first}, scores=(0, 0))"
+    s.apply_action(s.legal_actions()[0])
+    assert repr(s) == f"OrionState(tiles placed=1, to move=player {1 - first}, scores={s.scores()})"
+    fast = BitOrionState(seed=3)
+    fast.apply_action(fast.legal_actions()[0])    # the second engine, the same position
+    assert repr(fast) == "Bit" + repr(s)
+    won = crafted([(N_TO_S[:5] + N_TO_S[6:], 0)], set(), set(), 0)
+    won.apply_action(action("S1", [(N_TO_S[5], True)]))   # OD-5 (test_od5_immediate_win_when_ahead)
+    assert repr(won).startswith("OrionState(tiles placed=1, over: player 0 won (OD-5), scores=")
 
 
 # --- conformance (OpenSpiel-style layer 1) -------------------------------------

@@ -278,6 +278,21 @@ class OrionRules(GameState):
             return [0.5, 0.5]
         return [1.0 if p == self.winner else 0.0 for p in (0, 1)]
 
+    def __repr__(self) -> str:
+        """The position in a line: tiles placed (the move number, also for a position set up by ``from_board``),
+        the player to move or how the game ended, and the OD-7 scores.
+
+        Examples
+        --------
+        >>> OrionState(seed=3)
+        OrionState(tiles placed=0, to move=player 0, scores=(0, 0))
+        """
+        if self.winner is None:
+            where = f"to move=player {self.player}"
+        else:
+            where = f"over: {'draw' if self.winner < 0 else f'player {self.winner} won'} ({self.end_rule})"
+        return f"{type(self).__name__}(tiles placed={int(self.used.sum())}, {where}, scores={self.scores()})"
+
     def max_game_length(self) -> int:
         """Moves a game of these tiles can take at most: every tile once (:data:`FACTS`)."""
         return self.game.max_moves()

@@ -134,7 +134,7 @@ def test_a_journal_of_other_options_or_no_journal_is_refused_and_left_alone(tmp_
     assert err == ("ubongo-cp: error: t.jsonl: is the journal of games played with other options (games 2, now 3: "
                    "a tournament numbers and seeds its games pairing after pairing, so other games per pairing are "
                    "other games; seed 1, now 2); it is left as it is: run with the same options to resume it, or remove it (or "
-                   "choose another output) to start afresh\n")
+                   "choose another output) to start afresh (removing it loses the 2 finished game(s) it holds)\n")
     assert (tmp_path / "t.jsonl").read_bytes() == before and not (tmp_path / "t.parquet").exists()
     (tmp_path / "notes.jsonl").write_text('{"mine": 1}\n')
     assert main([*argv[:-2], "--out", "notes.csv"]) == 2
@@ -249,7 +249,8 @@ def test_ctrl_c_during_a_simulate_command_keeps_the_games_and_the_same_command_r
     change = "model sigma 0.4, now 0.2" if argv[1] != "domino" else "settings max rounds 500, now 400"
     assert capsys.readouterr().err == (f"ubongo-cp: error: s.jsonl: is the journal of games played with other options "
                                        f"({change}); it is left as it is: run with the same options to resume it, or "
-                                       "remove it (or choose another output) to start afresh\n")
+                                       "remove it (or choose another output) to start afresh (removing it loses the "
+                                       "60 finished game(s) it holds)\n")           # --games 60, all played
 
 
 def test_the_same_skills_given_in_full_or_cycled_resume_the_journal(tmp_path, monkeypatch, capsys):
@@ -339,7 +340,8 @@ def test_a_tournament_journal_of_other_games_per_pairing_is_refused_saying_why(t
     assert str(err.value) == (f"{journal}: is the journal of games played with other options (games 2, now 3: a "
                               "tournament numbers and seeds its games pairing after pairing, so other games per "
                               "pairing are other games); it is left as it is: run with the same options to resume "
-                              "it, or remove it (or choose another output) to start afresh")
+                              "it, or remove it (or choose another output) to start afresh (removing it loses the 2 "
+                              "finished game(s) it holds)")
 
 
 @pytest.mark.parametrize("game", ["ubongo", "duel"])
@@ -405,3 +407,26 @@ def test_a_tile_set_file_of_the_seed_sets_tiles_is_the_seed_variant(tmp_path, mo
     assert mine.name == "seed" and mine == load_tiles("seed", flips=False) and not mine.flips
     (tmp_path / "other.txt").write_text(format_tiles(load_tiles("seed")).replace("O", "x", 1))
     assert load_tiles("other.txt").name == "other"   # other tiles keep the file's name
+
+
+def test_a_journal_refused_for_other_options_says_how_many_games_removing_it_loses(tmp_path):
+    # 60 duel matches on record in 2 lines of 30; a line changed by hand fails its check and is not counted
+    # (a resume would play it again): 30 games are lost by removing the journal, not 60.
+    from ubongo_cp.games.duel import sim as duel_sim
+    from ubongo_cp.games.tasks import as_deck, synthetic_tasks
+
+    journal = tmp_path / "s.jsonl"
+    _simulators()["duel"](journal=journal)
+    head, *lines = _lines(journal)
+    assert sorted((line["first"], line["last"]) for line in lines) == [(0, 30), (30, 60)]
+    deck = as_deck(synthetic_tasks("duel"), "duel")
+
+    def refusal() -> str:
+        with pytest.raises(InputError) as err:
+            duel_sim.simulate_duel(deck, 60, 1.0, 0.8, seed=4, handicap=True, journal=journal)
+        return str(err.value)
+
+    assert refusal().endswith("to start afresh (removing it loses the 60 finished game(s) it holds)")
+    lines[1]["first"] = 29                              # edited after it was written: its check fails
+    journal.write_text("".join(json.dumps(x) + "\n" for x in (head, *lines)))
+    assert refusal().endswith("to start afresh (removing it loses the 30 finished game(s) it holds)")

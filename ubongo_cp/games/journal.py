@@ -183,24 +183,27 @@ class GameJournal:
         if change and len(numbered) == 1:   # stopped before its first game: nothing on record to keep
             os.truncate(path, 0)   # the file this run holds locked
             return
+        salt = _salt(head)   # the header on record (that of a run of other games) checks the lines
+        on_record: dict[int, tuple[int, list]] = {}
+        for _, line in numbered[1:]:
+            if not (isinstance(line, dict) and _is_line(line) and line.get("check") == row_check(line, salt)):
+                continue   # damaged, or changed after it was written: its games are played again
+            first, last = line["first"], line["last"]
+            if any(first < b and a < last for a, (b, _) in on_record.items()):
+                continue   # games on record twice: taken once
+            on_record[first] = (last, line["rows"])
         if change:
             if self.games_fixed:
                 was = f"games {head['options'].get('games')}, now {self.options.get('games')}"
                 change = change.replace(was, f"{was}: {self.games_fixed}")
+            games = sum(last - first for first, (last, _) in on_record.items())
+            lose = f" (removing it loses the {games} finished game(s) it holds)" if games else ""
             raise InputError(f"is the journal of games played with other options ({change}); it is left as it "
                              "is: run with the same options to resume it, or remove it (or choose another output) "
-                             "to start afresh", path=path)
+                             f"to start afresh{lose}", path=path)
         trim_journal(path)   # a line torn by a kill is cut off before new lines follow
-        self._salt = _salt(head)   # the header on record (that of a run of other games) checks the lines
-        taken: list[tuple[int, int]] = []
-        for _, line in numbered[1:]:
-            if not (isinstance(line, dict) and _is_line(line) and line.get("check") == row_check(line, self._salt)):
-                continue   # damaged, or changed after it was written: its games are played again
-            first, last = line["first"], line["last"]
-            if any(first < b and a < last for a, b in taken):
-                continue   # games on record twice: taken once
-            taken.append((first, last))
-            self.done[first] = (last, line["rows"])
+        self._salt = salt
+        self.done.update(on_record)
         wanted = self.options.get("games")
         wanted = wanted if type(wanted) is int and not self.games_fixed else None   # a run of fewer takes those
         if self.done and self.notify is not None:

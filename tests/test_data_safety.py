@@ -682,6 +682,41 @@ def test_a_copy_being_made_holds_its_folder_against_another_copys_clean_up(tmp_p
     assert is_unchanged_copy(EXAMPLES["decks/hexagons"], dest) and stale_temporaries(dest, "hexagons") == []
 
 
+def test_a_copys_folder_removed_by_another_copys_clean_up_before_its_lock_is_made_again(tmp_path, monkeypatch):
+    # Between the making of a copy's temporary folder and its lock, another copy's clean-up took it for a killed
+    # copy's and removed it: the copy then filled a folder of that name made again unlocked, which the next
+    # clean-up removed under it. Now another folder is made and locked, and the copy is made whole.
+    import shutil
+    import stat
+
+    import ubongo_cp.io as io
+    from ubongo_cp.shipped import EXAMPLES, copy_example, is_unchanged_copy
+
+    dest = tmp_path / "ex"
+    dest.mkdir()
+    real_lock, real_copy, removed, seen = io._locked, shutil.copy2, [], []
+
+    def lock(fd):
+        if stat.S_ISDIR(os.fstat(fd).st_mode) and not removed:
+            removed.extend(io.stale_temporaries(dest, "hexagons"))
+            monkeypatch.setattr(io, "_locked", real_lock)   # the other copy's clean-up locks with the real one
+            io.remove_stale_temporaries(dest / "hexagons", folders=True)
+            monkeypatch.setattr(io, "_locked", lock)
+        return real_lock(fd)
+
+    def copy2(*args, **kwargs):
+        seen.append(len(io.stale_temporaries(dest, "hexagons")))
+        io.remove_stale_temporaries(dest / "hexagons", folders=True)    # a clean-up while the copy is filled
+        return real_copy(*args, **kwargs)
+
+    monkeypatch.setattr(io, "_locked", lock)
+    monkeypatch.setattr(shutil, "copy2", copy2)
+    copy_example(EXAMPLES["decks/hexagons"], dest)
+    assert len(removed) == 1 and not removed[0].exists()         # the first folder was removed before its lock
+    assert seen and set(seen) == {1}                              # the second one held through the copy
+    assert is_unchanged_copy(EXAMPLES["decks/hexagons"], dest) and io.stale_temporaries(dest, "hexagons") == []
+
+
 def test_files_written_together_name_the_one_that_found_no_room_and_replace_none(tmp_path):
     # A batch's five tables (written together, so that a stop leaves those of one run) on a disk with room for
     # tasks.parquet but not tasks.csv: the error named tasks.parquet, each temporary file's cleanup naming its

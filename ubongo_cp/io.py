@@ -103,23 +103,21 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
         raise InputError("is a directory, expected a file name to write", path=target)
     check_not_special(target)   # a device (/dev/null) or a FIFO is never replaced by a file
     _check_not_input(target)
-    while True:
+    def make() -> tuple[int, str]:
         try:
             make_parent(target)
-            fd, tmp = tempfile.mkstemp(prefix=temporary_prefix(target.name), suffix=suffix or target.suffix,
-                                       dir=target.parent)
+            return tempfile.mkstemp(prefix=temporary_prefix(target.name), suffix=suffix or target.suffix,
+                                    dir=target.parent)
         except OSError as exc:  # name the user's path, not the temporary one
             raise InputError(f"cannot write: {exc.strerror or exc}", path=target) from None
-        if not _locked(fd):   # no locks here: nothing is tidied either
-            os.close(fd)
-            fd = -1
-            break
-        # held while the file is written: a run killed meanwhile leaves it unlocked. Another run tidying this
-        # folder between its making and its lock took it for a killed run's: then another one is made
-        if _same_file(tmp, fd):
-            _tidy(target.parent)
-            break
+
+    # held while the file is written: a run killed meanwhile leaves it unlocked
+    fd, tmp, locked = _made_locked(make)
+    if locked:
+        _tidy(target.parent)
+    else:   # no locks here: nothing is tidied either
         os.close(fd)
+        fd = -1
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get the usual permissions
@@ -148,6 +146,23 @@ def _same_file(path: str, fd: int) -> bool:
     return (here.st_dev, here.st_ino) == (held.st_dev, held.st_ino)
 
 
+def _made_locked(make: Callable[[], tuple[int, str] | None]) -> tuple[int, str, bool]:
+    """A new temporary file or folder, ``make()`` (its open descriptor, -1 when it cannot be opened, and its
+    path; None when it was gone before it could be opened), locked (:func:`_locked`): the descriptor, the path
+    and whether it is locked. Another run tidying the folder between the making and the lock takes it for a
+    killed run's and removes it (:func:`remove_stale_temporaries`): then another one is made."""
+    while True:
+        made = make()
+        if made is None:
+            continue
+        fd, path = made
+        if fd < 0 or not _locked(fd):   # no locks on this file system
+            return fd, path, False
+        if _same_file(path, fd):
+            return fd, path, True
+        os.close(fd)
+
+
 def _locked(fd: int) -> bool:
     """Take an exclusive :func:`fcntl.flock` on ``fd`` without waiting; False where it cannot be taken (a system
     or file system without locks, or another process holds it)."""
@@ -166,25 +181,41 @@ def remove_stale_temporaries(target: pathlib.Path, *, folders: bool = False) -> 
     """Delete the temporary files of ``target`` (:func:`stale_temporaries`) that no run holds locked: those of
     runs killed while writing it (a run still writing one holds its lock, :func:`atomic_path`). With
     ``folders``, temporary folders too (with what they hold), for a target written as a folder whose run holds
-    its temporary folder locked while it fills it (:func:`locked_folder`)."""
+    its temporary folder locked while it fills it (:func:`locked_temporary_folder`)."""
     for path in stale_temporaries(target.parent, target.name):
         _remove_unlocked(path, folders=folders)
 
 
 @contextmanager
-def locked_folder(path: str | os.PathLike) -> Iterator[None]:
-    """Hold the folder ``path`` locked (:func:`fcntl.flock` on the folder itself) for the block, so that
-    :func:`remove_stale_temporaries` leaves it alone while a run fills it (the lock follows it when renamed)."""
+def locked_temporary_folder(target: pathlib.Path) -> Iterator[pathlib.Path]:
+    """A new temporary folder beside ``target`` (:func:`temporary_prefix`), held locked (:func:`fcntl.flock` on
+    the folder itself) for the block, so that :func:`remove_stale_temporaries` leaves it alone while a run fills
+    it (the lock follows it when renamed). One removed by another run's tidying before it was locked is replaced
+    by another (:func:`_made_locked`, as :func:`atomic_path` does for files).
+
+    Raises
+    ------
+    OSError
+        When the folder cannot be made.
+    """
+    import tempfile
+    from pathlib import Path
+
+    def make() -> tuple[int, str] | None:
+        tmp = tempfile.mkdtemp(prefix=temporary_prefix(target.name), suffix=target.suffix, dir=target.parent)
+        try:
+            return os.open(tmp, os.O_RDONLY), tmp
+        except FileNotFoundError:   # removed already
+            return None
+        except OSError:   # not opened: the block runs unlocked (its folder may be taken for a killed run's)
+            return -1, tmp
+
+    fd, tmp, _ = _made_locked(make)
     try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:   # not opened: the block runs unlocked (its folder may be taken for a killed run's)
-        yield
-        return
-    try:
-        _locked(fd)
-        yield
+        yield Path(tmp)
     finally:
-        os.close(fd)
+        if fd >= 0:
+            os.close(fd)
 
 
 #: The folders this process removed the stale temporary files of (:func:`_tidy`): each is listed once, not at

@@ -358,12 +358,11 @@ def _copy_whole(source: pathlib.Path, target: pathlib.Path) -> None:
     and renamed onto it once every file reached the disk; a copy that fails (a full disk) or is stopped is
     removed, and the error names the file that could not be written; one killed (kill -9) leaves it, for the next
     copy to ``target`` to remove (:func:`_remove_killed_copies`)."""
+    import contextlib
     import shutil
-    import tempfile
-    from pathlib import Path
 
     from .errors import InputError
-    from .io import atomic_path, fsync, fsync_directory, locked_folder, temporary_prefix
+    from .io import atomic_path, fsync, fsync_directory, locked_temporary_folder
 
     if not source.is_dir():
         try:
@@ -372,13 +371,13 @@ def _copy_whole(source: pathlib.Path, target: pathlib.Path) -> None:
         except OSError as exc:
             raise InputError(f"cannot copy: {exc.strerror or exc}; nothing was copied", path=target) from None
         return
-    try:
-        tmp = Path(tempfile.mkdtemp(prefix=temporary_prefix(target.name), suffix=target.suffix, dir=target.parent))
-    except OSError as exc:
-        raise InputError(f"cannot copy: {exc.strerror or exc}; nothing was copied", path=target) from None
-    written = target
-    try:
-        with locked_folder(tmp):   # until renamed: the next copy removes it only once this one was killed
+    with contextlib.ExitStack() as held:   # the folder locked until renamed: another copy removes it only once
+        try:                                 # this one was killed
+            tmp = held.enter_context(locked_temporary_folder(target))
+        except OSError as exc:
+            raise InputError(f"cannot copy: {exc.strerror or exc}; nothing was copied", path=target) from None
+        written = target
+        try:
             for path in sorted(source.rglob("*")):
                 part = path.relative_to(source)
                 if "__pycache__" in part.parts or path.is_dir():
@@ -390,11 +389,11 @@ def _copy_whole(source: pathlib.Path, target: pathlib.Path) -> None:
             written = target
             shutil.copystat(source, tmp)   # mkdtemp makes 0700: the copy gets the shipped folder's permissions
             os.rename(tmp, target)
-    except BaseException as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if isinstance(exc, OSError):
-            raise InputError(f"cannot copy: {exc.strerror or exc}; nothing was copied", path=written) from None
-        raise
+        except BaseException as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            if isinstance(exc, OSError):
+                raise InputError(f"cannot copy: {exc.strerror or exc}; nothing was copied", path=written) from None
+            raise
     fsync_directory(target.parent)
 
 

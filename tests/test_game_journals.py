@@ -158,7 +158,10 @@ def test_a_tournament_journal_of_another_variant_names_what_differs(tmp_path, mo
                             r"it is left as it is: .*\n", capsys.readouterr().err)
     assert main([*argv, "--tiles", "seed"]) == 0   # the same variant resumes
     assert "resuming from t.jsonl: 1 game(s)" in capsys.readouterr().err
-    with pytest.raises(InputError, match="journal of `ubongo-cp orion tournament`, not of `ubongo-cp demo`"):
+    # another command's journal: removing it would lose its game (the tournament's one game, on record)
+    with pytest.raises(InputError, match=r"journal of `ubongo-cp orion tournament`, not of `ubongo-cp demo`; it is "
+                                         r"left as it is: choose another output, or remove it \(removing it loses "
+                                         r"the 1 finished game\(s\) it holds\)$"):
         with GameJournal(tmp_path / "t.jsonl", "demo", {}):
             pass
     # fresh entropy would play other games on resuming: refused before any game, and no journal is begun

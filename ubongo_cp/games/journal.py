@@ -176,13 +176,6 @@ class GameJournal:
         if not (isinstance(head, dict) and head.get("journal") == KIND and head.get("format") == FORMAT
                 and isinstance(head.get("options"), dict)):
             raise self._foreign()
-        if head.get("study") != self.study:
-            raise InputError(f"is the journal of `ubongo-cp {head.get('study')}`, not of `ubongo-cp {self.study}`; "
-                             "it is left as it is: remove it, or choose another output", path=path)
-        change = _change(*(self._compared(o) for o in (head["options"], self.options)))
-        if change and len(numbered) == 1:   # stopped before its first game: nothing on record to keep
-            os.truncate(path, 0)   # the file this run holds locked
-            return
         salt = _salt(head)   # the header on record (that of a run of other games) checks the lines
         on_record: dict[int, tuple[int, list]] = {}
         for _, line in numbered[1:]:
@@ -192,12 +185,19 @@ class GameJournal:
             if any(first < b and a < last for a, (b, _) in on_record.items()):
                 continue   # games on record twice: taken once
             on_record[first] = (last, line["rows"])
+        games = sum(last - first for first, (last, _) in on_record.items())
+        lose = f" (removing it loses the {games} finished game(s) it holds)" if games else ""
+        if head.get("study") != self.study:
+            raise InputError(f"is the journal of `ubongo-cp {head.get('study')}`, not of `ubongo-cp {self.study}`; "
+                             f"it is left as it is: choose another output, or remove it{lose}", path=path)
+        change = _change(*(self._compared(o) for o in (head["options"], self.options)))
+        if change and len(numbered) == 1:   # stopped before its first game: nothing on record to keep
+            os.truncate(path, 0)   # the file this run holds locked
+            return
         if change:
             if self.games_fixed:
                 was = f"games {head['options'].get('games')}, now {self.options.get('games')}"
                 change = change.replace(was, f"{was}: {self.games_fixed}")
-            games = sum(last - first for first, (last, _) in on_record.items())
-            lose = f" (removing it loses the {games} finished game(s) it holds)" if games else ""
             raise InputError(f"is the journal of games played with other options ({change}); it is left as it "
                              "is: run with the same options to resume it, or remove it (or choose another output) "
                              f"to start afresh{lose}", path=path)

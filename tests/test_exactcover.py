@@ -276,14 +276,20 @@ def coloured_bounded(draw):
     return n_primary, n, options, colours, bounds
 
 
+def _coloured_matrix(case):
+    """The matrix of a :func:`coloured_bounded` case: items ``i0 .. i<n-1>``, the first ``n_primary`` primary."""
+    n_primary, n, options, colours, bounds = case
+    names = [f"i{k}" for k in range(n)]
+    words = [[names[i] + (f":{c}" if c else "") for i, c in zip(o, cs)] for o, cs in zip(options, colours)]
+    return exact_cover_matrix(names[:n_primary], names[n_primary:], words,
+                              bounds={names[i]: b for i, b in enumerate(bounds)})
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(coloured_bounded())
 def test_colours_and_bounds_agree_with_brute_force_on_every_backend(case):
     n_primary, n, options, colours, bounds = case
-    names = [f"i{k}" for k in range(n)]
-    words = [[names[i] + (f":{c}" if c else "") for i, c in zip(o, cs)] for o, cs in zip(options, colours)]
-    matrix = exact_cover_matrix(names[:n_primary], names[n_primary:], words,
-                                bounds={names[i]: b for i, b in enumerate(bounds)})
+    matrix = _coloured_matrix(case)
     kept = [k for k, o in enumerate(options) if min(o) < n_primary]  # the others are skipped
     expected = _brute_force_general(n_primary, n, [options[k] for k in kept], [colours[k] for k in kept], bounds)
     for backend in solver_names():
@@ -318,10 +324,7 @@ def test_the_independent_check_agrees_with_brute_force_on_every_set_of_options(c
     # accepts exactly the covers. Once a secondary item of a matrix without colours covered twice raised
     # KeyError instead of saying so (a wrong solver's answer crashed the check).
     n_primary, n, options, colours, bounds = case
-    names = [f"i{k}" for k in range(n)]
-    words = [[names[i] + (f":{c}" if c else "") for i, c in zip(o, cs)] for o, cs in zip(options, colours)]
-    matrix = exact_cover_matrix(names[:n_primary], names[n_primary:], words,
-                                bounds={names[i]: b for i, b in enumerate(bounds)})
+    matrix = _coloured_matrix(case)
     kept = [k for k, o in enumerate(options) if min(o) < n_primary]  # the matrix's options, in order
     for k in range(len(kept) + 1):
         for chosen in itertools.combinations(range(len(kept)), k):

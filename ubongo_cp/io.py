@@ -1185,7 +1185,7 @@ def other_format(text: str, path: str | os.PathLike | None, expected: str, line:
     elif expected != "toml" and _is_toml(text):
         kind = "toml"
     else:
-        first = text.count("\n", 0, len(text) - len(text.lstrip("\ufeff \t\n\r"))) + 1   # its first line of text
+        first = text.count("\n", 0, len(text) - len(head)) + 1   # its first line of text
         if line is not None and line > first + 1:
             return None
         suffix = os.path.splitext(os.fspath(path or ""))[1].lower()

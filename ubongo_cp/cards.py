@@ -39,7 +39,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Iterable
+from collections.abc import Callable, Iterable
 
 
 from .errors import InputError, as_written, control_character, wrong_kind
@@ -201,7 +201,7 @@ CARD_FIELDS = ("game", "card", "side", "pieces", "grid", "orientations", "region
 
 
 #: A line that assigns a key (``key =``, ``"key" =``): the key (:func:`parse_card` names the line of a field).
-_KEY_LINE = re.compile(r'^[ \t]*"?(.+?)"?[ \t]*=', re.M)
+_KEY_LINE = r'^[ \t]*"?(.+?)"?[ \t]*='   # compiled when a line is first asked for (a problem to report)
 
 
 def parse_card(text: str, *, path: str | os.PathLike | None = None,
@@ -228,7 +228,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
 
     def line_of(key: str) -> int | None:
         if not lines:
-            for m in reversed(list(_KEY_LINE.finditer(text))):
+            for m in reversed(list(re.finditer(_KEY_LINE, text, re.M))):
                 lines[m[1]] = text.count("\n", 0, m.start()) + 1
             lines.setdefault("", 0)   # scanned (the empty key is no key)
         return lines.get(key)
@@ -308,10 +308,10 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     if problem:
         raise InputError(f"orientations: {problem}", path=where, line=line_of("orientations"))
     region_text = field_("region", str)
-    region_line = line_of("region")
     try:
         region = parse_region(region_text, path=where, max_cells=max_cells, grid=grid)
     except InputError as exc:
+        region_line = line_of("region")
         line = region_line   # a problem of the whole region (its size): the line of its key
         if exc.line is not None and region_line is not None:
             # TOML drops a newline right after the opening quotes: rows then start one line lower.
@@ -328,29 +328,32 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     ranges: dict[int, dict[str, tuple[int, int]]] = {}
     max_empty: dict[int, int] = {}
     for face_key, names in raw_tasks.items():
-        # its own line, else a dotted key's (tasks.2 = ...), else the table's (tasks = {1 = [...], 2 = [...]})
-        line = line_of(face_key) or line_of(f"tasks.{face_key}") or line_of("tasks")
+        def face_line(face_key: str = face_key) -> int | None:
+            # its own line, else a dotted key's (tasks.2 = ...), else the table's (tasks = {1 = [...], 2 = [...]}):
+            # looked for when a problem is reported (the lines are found by a pattern compiled then)
+            return line_of(face_key) or line_of(f"tasks.{face_key}") or line_of("tasks")
+
         try:
             face = int(face_key) if face_key.isascii() and face_key.isdigit() else 0
         except ValueError:  # beyond sys.get_int_max_str_digits(): the same error as for a long value
             raise InputError(f"die face: a number of {len(face_key)} digits (at most {sys.get_int_max_str_digits()} "
-                             "are read)", path=where, line=line) from None
+                             "are read)", path=where, line=face_line()) from None
         if face < 1:
-            raise InputError(f"die face {face_key!r} is not a positive integer", path=where, line=line)
+            raise InputError(f"die face {face_key!r} is not a positive integer", path=where, line=face_line())
         if face > faces:
             rule = f" ({spec.die_rule})" if spec.die_rule else ""
             raise InputError(f"die face {face} does not exist: the {game} die has faces 1..{faces}{rule}",
-                             path=where, line=line)
+                             path=where, line=face_line())
         if face in tasks:
-            raise InputError(f"die face {face} appears twice", path=where, line=line)
-        names, face_ranges, empty = _task_value(names, face, where, line)
+            raise InputError(f"die face {face} appears twice", path=where, line=face_line())
+        names, face_ranges, empty = _task_value(names, face, where, face_line)
         unknown = [n for n in names if n not in piece_set]
         if unknown:
             raise InputError(f"task of face {face} names unknown piece(s) {', '.join(unknown)} "
-                             f"(not in {pieces_spec}){_unknown_hint(unknown, piece_set)}", path=where, line=line)
+                             f"(not in {pieces_spec}){_unknown_hint(unknown, piece_set)}", path=where, line=face_line())
         if empty > region.area:
             raise InputError(f"max_empty of face {face} is {empty}, larger than the region ({region.area} cells)",
-                             path=where, line=line)
+                             path=where, line=face_line())
         least = sum(piece_set[n].size * face_ranges.get(n, (1, 1))[0] for n in names)
         most = sum(piece_set[n].size * face_ranges.get(n, (1, 1))[1] for n in names)
         if not least <= region.area <= most + empty:
@@ -358,7 +361,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
             label = " ".join(_entries(names, face_ranges))
             need = f"{region.area}" if not empty else f"{region.area} of which up to {empty} may stay empty"
             raise InputError(f"task of face {face} ({label}) covers {covers} cells but the region has {need} "
-                             "(UP-4)", path=where, line=line)
+                             "(UP-4)", path=where, line=face_line())
         tasks[face] = tuple(names)
         if face_ranges:
             ranges[face] = face_ranges
@@ -395,25 +398,25 @@ def _unknown_hint(unknown: list[str], piece_set) -> str:
     return ""
 
 
-def _task_value(value, face: int, where: str | None, line: int | None) -> tuple[list[str], dict, int]:
+def _task_value(value, face: int, where: str | None, line: Callable[[], int | None]) -> tuple[list[str], dict, int]:
     """(piece names, ranges, max_empty) of one face's task: a list of entries, or ``{pieces = [...], max_empty = N}``."""
     empty = 0
     if isinstance(value, dict):
         extra = sorted(set(value) - {"pieces", "max_empty"})
         if extra:
             raise InputError(f"task of face {face} has unknown key(s) {', '.join(extra)} (keys: pieces, max_empty)",
-                             path=where, line=line)
+                             path=where, line=line())
         empty = value.get("max_empty", 0)
         if not isinstance(empty, int) or isinstance(empty, bool) or empty < 0:
             raise InputError(f"max_empty of face {face} must be a whole number of cells >= 0, got {as_written(empty)}",
-                             path=where, line=line)
+                             path=where, line=line())
         value = value.get("pieces")
     if not isinstance(value, list) or not value or not all(isinstance(n, str) for n in value):
-        raise InputError(f"task of face {face} must be a non-empty list of piece names", path=where, line=line)
+        raise InputError(f"task of face {face} must be a non-empty list of piece names", path=where, line=line())
     try:
         names, ranges = count_ranges(value, source=f"task of face {face}")
     except InputError as exc:
-        raise InputError(exc.message, path=where, line=line) from None
+        raise InputError(exc.message, path=where, line=line()) from None
     return names, ranges, empty
 
 

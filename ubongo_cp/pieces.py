@@ -201,9 +201,17 @@ def name_problem(name: str, *, in_file: bool = False) -> str | None:
 #: Most copies a range of piece counts may ask for (four digits, as :data:`_RANGE` reads).
 MAX_RANGE_COUNT = 9999
 _DIGITS = len(str(MAX_RANGE_COUNT))
-_RANGE = re.compile(rf"(.+):([0-9]{{1,{_DIGITS}}})(?:-([0-9]{{1,{_DIGITS}}}))?")
+#: Patterns compiled where first matched (:func:`_pattern`; compiling one takes 0.05-0.1 ms of every command
+#: that imports this module otherwise), each only on a text holding a ``:``, which both need.
+_RANGE = rf"(.+):([0-9]{{1,{_DIGITS}}})(?:-([0-9]{{1,{_DIGITS}}}))?"
 #: What follows the last ``:`` of an entry meant as a range of counts (digits and dashes), well formed or not.
-_RANGE_LIKE = re.compile(r"(.+):([-0-9]+)")
+_RANGE_LIKE = r"(.+):([-0-9]+)"
+
+
+@lru_cache(maxsize=None)
+def _pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``pattern`` compiled, once."""
+    return re.compile(pattern, flags)
 
 
 #: How a range of piece counts is written (the hint of every malformed range).
@@ -248,15 +256,18 @@ def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str]
     names: list[str] = []
     ranges: dict[str, tuple[int, int]] = {}
     for entry in entries:
-        m = _RANGE.fullmatch(entry)
+        if ":" not in entry:   # a plain name (neither pattern matches without a ':')
+            names.append(entry)
+            continue
+        m = _pattern(_RANGE).fullmatch(entry)
         if m is None:
-            bad = _RANGE_LIKE.fullmatch(entry)
+            bad = _pattern(_RANGE_LIKE).fullmatch(entry)
             if bad is not None:  # meant as a range: a piece name does not end in ':' and digits
                 raise InputError(f"{where}range {_shown(entry)!r}: {_range_problem(bad.group(2))}")
             names.append(entry)
             continue
         name, lo = m.group(1), int(m.group(2))
-        if _RANGE_LIKE.fullmatch(name):  # two ranges in one entry (I2:1-2:3): not a name with a range
+        if _pattern(_RANGE_LIKE).fullmatch(name):  # two ranges in one entry (I2:1-2:3): not a name with a range
             raise InputError(f"{where}range {_shown(entry)!r}: {_RANGE_FORM}")
         hi = lo if m.group(3) is None else int(m.group(3))
         if lo > hi:
@@ -688,9 +699,16 @@ def _pieces_file(spec: str | os.PathLike, *, relative_to: str | os.PathLike | No
 
 _GRID_OF = attrgetter("grid")
 
-_GRID_LINE = re.compile(r"\s*grid\s*:\s*(\S*)\s*(%.*)?$", re.IGNORECASE)
+#: A ``grid:`` line (:func:`_grid_line`).
+_GRID_LINE = r"\s*grid\s*:\s*(\S*)\s*(%.*)?$"
 #: The start of a line meant as a ``grid:`` line (refused with a message of its own when it is not one).
-_GRID_START = re.compile(r"\s*grid\s*:", re.IGNORECASE)
+_GRID_START = r"\s*grid\s*:"
+
+
+def _grid_line(line: str) -> re.Match[str] | None:
+    """The match of ``line`` as a ``grid:`` line (:data:`_GRID_LINE`, any case), or None; a line without a ``:``
+    is none, and the pattern is compiled only when a line has one (most regions and piece sets have none)."""
+    return _pattern(_GRID_LINE, re.IGNORECASE).match(line) if ":" in line else None
 
 
 def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int, str]]]:
@@ -706,12 +724,12 @@ def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int,
     first = next((k for k, (_, ln) in enumerate(lines) if ln.strip()), None)
     if first is None:
         return SQUARE, lines
-    match = _GRID_LINE.match(lines[first][1])
-    if match is None and _GRID_START.match(lines[first][1]):
+    match = _grid_line(lines[first][1])
+    if match is None and ":" in lines[first][1] and _pattern(_GRID_START, re.IGNORECASE).match(lines[first][1]):
         raise InputError(f"malformed grid line {lines[first][1].strip()!r}: write 'grid: NAME' (square, hex, "
                          "triangle or cube), a '%' comment after it if any", path=path, line=lines[first][0])
     rest = lines[first + 1:] if match else lines
-    late = next((i for i, ln in rest if _GRID_LINE.match(ln)), None)
+    late = next((i for i, ln in rest if _grid_line(ln)), None)
     if late is not None:
         raise InputError("a 'grid:' line must be the first line (comments apart), before the drawing",
                          path=path, line=late)
@@ -912,7 +930,7 @@ def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REG
     if not isinstance(text, str):
         raise InputError(f"a region is read from its text (a str), got {type(text).__name__}", path=path)
     named, lines = _lines(text, path=path)
-    header = next((i for i, ln in enumerate(text_lines(text), 1) if _GRID_LINE.match(ln)), None)
+    header = next((i for i, ln in enumerate(text_lines(text), 1) if _grid_line(ln)), None)
     if grid is not None:
         grid = get_grid(grid)
         if named is not grid and named is not SQUARE:

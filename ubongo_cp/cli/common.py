@@ -27,7 +27,7 @@ __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_use_argument", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
            "add_split_arguments", "split_from", "check_orientations", "check_table_out", "check_plot_out", "check_pdf_out",
-           "add_games_out", "games_journal", "resumable",
+           "add_games_out", "games_journal", "resumable", "is_xmpuzzle",
            "notify", "box_sizes", "region_arg", "pieces_task", "only_with", "check_only_with", "ignored", "say_notes"]
 
 #: Common options and the smallest value each may take (checked for every command).
@@ -619,6 +619,14 @@ def looks_like_burrtools(path: str | os.PathLike) -> bool:
     from ..io import text_head
 
     return head.startswith(b"\x1f\x8b") or text_head(head).startswith(("<?xml", "<puzzle"))
+
+
+def is_xmpuzzle(path: str | None) -> bool:
+    """True for a BurrTools file: a name ending in ``.xmpuzzle`` (any case), or a file that begins as one does
+    under another name (:func:`looks_like_burrtools`)."""
+    if not path:
+        return False
+    return str(path).lower().endswith(".xmpuzzle") or looks_like_burrtools(path)
 
 
 #: How ``--pieces`` reads a name, in every command's help.

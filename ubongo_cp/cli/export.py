@@ -17,7 +17,7 @@ import argparse
 from ..errors import InputError
 from ..io import KNUTH_SUFFIXES
 from ..shipped import SHIPPED_PIECE_SETS
-from .common import (PIECES_HELP, add_allow_pieces_argument, add_puzzle_arguments, card_task, looks_like_burrtools,
+from .common import (PIECES_HELP, add_allow_pieces_argument, add_puzzle_arguments, card_task, is_xmpuzzle,
                      only_with, output_kinds, pieces_task, puzzle_instance, add_use_argument)
 
 __all__ = ["add_parsers", "is_xmpuzzle", "xmpuzzle_task", "export_format"]
@@ -225,14 +225,6 @@ def pieces_phrase(fewest: int, most: int) -> str:
     if fewest == most:
         return f"{most} piece{'s' if most != 1 else ''}"
     return f"up to {most} pieces" if fewest == 0 else f"{fewest} to {most} pieces"
-
-
-def is_xmpuzzle(path: str | None) -> bool:
-    """True for a BurrTools file: a name ending in ``.xmpuzzle`` (any case), or a file that begins as one does
-    under another name (:func:`~ubongo_cp.cli.common.looks_like_burrtools`)."""
-    if not path:
-        return False
-    return str(path).lower().endswith(".xmpuzzle") or looks_like_burrtools(path)
 
 
 def xmpuzzle_task(args: argparse.Namespace) -> tuple[list, object, dict]:

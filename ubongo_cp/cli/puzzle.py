@@ -15,9 +15,8 @@ from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_
 from ..status import Status
 from .common import (json_dumps, add_allow_pieces_argument, add_use_argument, add_estimate_argument, add_max_cells_argument,
                      add_orientations_argument, add_puzzle_arguments, add_split_arguments, card_task,
-                     check_max_empty, check_orientations, ignored, only_with, pieces_arg, pieces_task,
+                     check_max_empty, check_orientations, ignored, is_xmpuzzle, only_with, pieces_arg, pieces_task,
                      print_estimate, puzzle_instance, region_arg, split_from, PIECES_HELP)
-from .export import is_xmpuzzle, xmpuzzle_task
 
 __all__ = ["add_parsers", "DECLARES"]
 
@@ -134,6 +133,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         return _solve_card(args)
     ranges: dict = {}
     if args.card:  # a BurrTools file: its problem's pieces and result
+        from .export import xmpuzzle_task
+
         pieces, region, ranges = xmpuzzle_task(args)
     else:
         if not args.pieces or not args.region:

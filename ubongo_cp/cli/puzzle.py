@@ -545,8 +545,9 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     lines = [f"{'pieces':<{width}}  count" + ("  empty" if args.max_empty else "")]
     if args.max_empty:
         lines += [f"{j:<{width}}  {s.count:<5}  {empty(s)}" for j, s in zip(joined, result.subsets)]
-    else:
-        lines += [f"{j:<{width}}  {s.count}" for j, s in zip(joined, result.subsets)]
+    else:   # one %-format per row (an f-string's nested width is formatted again for every row)
+        row = f"%-{width}s  %d"
+        lines += [row % (j, s.count) for j, s in zip(joined, result.subsets)]
     print("\n".join(lines))   # one write: an analysis may list thousands of subsets
     within = f", up to {args.max_empty} cell{'s' if args.max_empty > 1 else ''} empty" if args.max_empty else ""
     total = f"{result.total_solutions} solution{'' if result.total_solutions == 1 else 's'}"

@@ -105,6 +105,28 @@ def test_default_paths_make_no_dataclass(tmp_path):
                    COSTLY_STDLIB) == (0, ["json"])
 
 
+def test_commands_that_write_nothing_load_no_output_module(tmp_path):
+    # A card task, a count, an analysis and an exact-cover file read their files through ubongo_cp.reading: the
+    # output module (writers, journals, locks, tables) is not loaded; a command with an output file loads it to
+    # check that output before any work.
+    for argv in [["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"], *_file_paths(tmp_path)]:
+        assert _loaded(argv, ("ubongo_cp.io",)) == (0, []), argv
+    mine = tmp_path / "mine.png"
+    mine.write_text("not a picture of this toolkit")   # refused as the --draw output, before the search
+    assert _loaded(["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1", "--draw", str(mine)],
+                   ("ubongo_cp.io",)) == (2, ["ubongo_cp.io"])
+    assert mine.read_text() == "not a picture of this toolkit"
+
+
+def test_the_output_module_exports_the_readers():
+    import ubongo_cp.io as io
+    import ubongo_cp.reading as reading
+
+    for name in reading.__all__:
+        assert getattr(io, name) is getattr(reading, name), name
+        assert name in io.__all__ or name in ("text_head", "wide_codec"), name
+
+
 def test_search_without_symmetry_loads_no_orbit_decomposition(tmp_path):
     # A card task (its region has no symmetry) and a subset analysis search the whole tree: the orbit
     # decomposition's module is loaded only by a search that uses it (a count on a symmetric region).

@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterable
 from .errors import InputError, as_written, control_character, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .grids import GRIDS, SQUARE
-from .io import is_plain_name, loads_toml, text_lines
+from .reading import is_plain_name, loads_toml, text_lines
 from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import Piece, PieceSet, Region, _pieces_file, count_ranges, load_pieces, parse_region
 from .structs import Struct
@@ -428,7 +428,7 @@ def load_card(path: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS) -> 
     InputError
         For a missing file or any validation error.
     """
-    from .io import read_text
+    from .reading import read_text
 
     return parse_card(read_text(path), path=path, max_cells=max_cells)
 

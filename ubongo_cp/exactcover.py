@@ -459,7 +459,7 @@ def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> Ex
     if "\x00" in text:   # binary data (a compressed or compiled file), not lines of names
         raise InputError("not an exact-cover file (it holds NUL bytes)", path=path,
                          line=text.count("\n", 0, text.index("\x00")) + 1)
-    from .io import text_lines
+    from .reading import text_lines
 
     items_line = None
     options, lines = [], []
@@ -515,7 +515,7 @@ def read_exact_cover(path: str | os.PathLike) -> ExactCoverMatrix:
     InputError
         When the file cannot be read, or as :func:`parse_exact_cover`.
     """
-    from .io import note_input, read_text, wrong_format
+    from .reading import note_input, read_text, wrong_format
 
     text = read_text(path)
     note_input(path)

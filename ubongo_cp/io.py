@@ -20,6 +20,11 @@ import os
 from contextlib import contextmanager
 from collections.abc import Callable, Iterator, Sequence
 
+# the readers (:mod:`ubongo_cp.reading`), exported here too
+from .reading import (KNUTH_SUFFIXES, MAX_INPUT_BYTES, _check_not_input, _long_number, _special_kind,  # noqa: F401
+                      check_regular_file, is_plain_name, loads_toml, note_input, other_format, protect_inputs,
+                      read_bytes, read_text, text_head, text_lines, wide_codec, wrong_format)
+
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
@@ -34,52 +39,6 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comme
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
            "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held", "replace_together"]
-
-#: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
-_INPUTS: dict[tuple[int, int], str] | None = None
-
-
-@contextmanager
-def protect_inputs() -> Iterator[None]:
-    """Within the block, :func:`atomic_path` refuses to replace any file read within it.
-
-    Files are recognised by device and inode, so another name for the same
-    file (a relative path, a symbolic or hard link) is caught too.
-    """
-    global _INPUTS
-    outer = _INPUTS
-    _INPUTS = {} if outer is None else outer
-    try:
-        yield
-    finally:
-        _INPUTS = outer
-
-
-def note_input(path: str | os.PathLike) -> None:
-    """Remember ``path`` as an input of the running command (see :func:`protect_inputs`)."""
-    if _INPUTS is None:
-        return
-    try:
-        st = os.stat(path)
-    except OSError:
-        return
-    _INPUTS.setdefault((st.st_dev, st.st_ino), os.fspath(path))
-
-
-def _check_not_input(target: pathlib.Path) -> None:
-    from .errors import InputError
-
-    if not _INPUTS:
-        return
-    try:
-        st = os.stat(target)
-    except OSError:
-        return
-    source = _INPUTS.get((st.st_dev, st.st_ino))
-    if source is not None:
-        same = "" if os.path.abspath(source) == os.path.abspath(target) else f" ({source})"
-        raise InputError(f"is an input of this command{same} and would be overwritten; choose another output",
-                         path=target)
 
 
 @contextmanager
@@ -285,25 +244,6 @@ def is_temporary_of(candidate: str, name: str) -> bool:
         is not None
 
 
-def wide_codec(data: bytes) -> str | None:
-    """``"utf-32"`` or ``"utf-16"`` for data starting with that encoding's byte-order mark; else None."""
-    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
-        return "utf-32"
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf-16"
-    return None
-
-
-def text_head(data: bytes) -> str:
-    """The first characters of a file's bytes as text, without a byte-order mark and leading blank space:
-    UTF-16 and UTF-32 by their mark, else one character per byte (enough to tell how a file begins, as
-    ``"<?xml"`` does)."""
-    codec = wide_codec(data)
-    if codec:
-        return data[:64].decode(codec, "replace").lstrip("\ufeff \t\n\v\f\r")
-    return data.lstrip(b"\xef\xbb\xbf \t\n\v\f\r")[:64].decode("latin-1")
-
-
 #: The errors of a write that failed for want of room: a full disk, a quota, a file size limit.
 _NO_ROOM = ("ENOSPC", "EDQUOT", "EFBIG")
 
@@ -357,9 +297,6 @@ def stale_temporaries(folder: pathlib.Path, name: str) -> list[pathlib.Path]:
 #: :func:`mark_comment`): an existing file is replaced only when it carries it (:func:`check_output_file`).
 SIGNATURE = "ubongo-cp"
 
-#: The extensions of a file in Knuth's exact-cover format (DLX1, DLX2, DLX3; ``.xcc`` as for his XCC solvers):
-#: what ``export`` writes in that format and a benchmark directory reads as an instance.
-KNUTH_SUFFIXES = (".dlx", ".xcc")
 
 #: The kinds of output file, by extension: (what it is, what it starts with).
 _KINDS: dict[str, tuple[str, tuple[bytes, ...]]] = {
@@ -824,11 +761,6 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
         tmp.write_bytes(data)
 
 
-#: Largest input file read (bytes): every input of the toolkit is far smaller, and a larger one
-#: (a mistaken path, a disk image) would only fill the memory.
-MAX_INPUT_BYTES = 256 * 2**20
-
-
 def row_check(row: dict, salt: str = "") -> str:
     """The check a journal row carries (under the key ``check``): a hash of the rest of its content, under
     ``salt`` (what the journal is of), so that a row changed after it was written is told from one the
@@ -997,38 +929,6 @@ def _blank_row(row: list[str]) -> bool:
     return not row or (len(row) == 1 and not row[0].strip())
 
 
-def check_regular_file(path: str | os.PathLike, what: str = "a file") -> None:
-    """Refuse a path that is not a regular file, before anything opens it.
-
-    A FIFO would block the reader for ever and a device (``/dev/zero``,
-    also behind a symbolic link) never ends; a directory is not a file.
-
-    Raises
-    ------
-    InputError
-        Missing, a directory, a FIFO, socket or device, or unreadable; or
-        a path that is no text, bytes or :class:`os.PathLike` (a number
-        would be taken by :func:`os.stat` and :func:`open` as a file
-        descriptor of the process, which reading would close).
-    """
-    import stat
-
-    from .errors import InputError, cut
-
-    if not isinstance(path, (str, bytes, os.PathLike)):
-        raise InputError(f"a file's path is text or a path, got {type(path).__name__} {cut(repr(path))}")
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise InputError("file not found", path=path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", path=path) from None
-    if stat.S_ISDIR(mode):
-        raise InputError(f"is a directory, expected {what}", path=path)
-    if not stat.S_ISREG(mode):
-        raise InputError(f"is {_special_kind(mode)}, expected {what}", path=path)
-
-
 def check_not_special(path: str | os.PathLike, what: str = "a file to write") -> None:
     """Refuse an output path that names a FIFO, socket or device, before anything opens it (opening a FIFO
     blocks until another process opens its other end). A missing path, a regular file or a directory
@@ -1049,197 +949,6 @@ def check_not_special(path: str | os.PathLike, what: str = "a file to write") ->
         return
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         raise InputError(f"is {_special_kind(mode)}, expected {what}", path=path)
-
-
-def _special_kind(mode: int) -> str:
-    """What a file of this ``st_mode`` that is not a regular file is, in words."""
-    import stat
-
-    return ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or
-            stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
-
-
-def read_bytes(path: str | os.PathLike, *, own: bool = False, limit: int = MAX_INPUT_BYTES) -> bytes:
-    """Read a file's bytes; any failure becomes an :class:`InputError` naming the file.
-
-    The file counts as an input of the running command (:func:`note_input`)
-    unless ``own`` is true: the command's own state, which it rewrites.
-
-    Parameters
-    ----------
-    path : str or path
-        A regular file (:func:`check_regular_file`).
-    own : bool
-        The command's own state (not noted as an input).
-    limit : int
-        Largest size accepted (bytes).
-
-    Raises
-    ------
-    InputError
-        Missing file, a directory, not a regular file (FIFO, device),
-        larger than ``limit`` bytes, or unreadable.
-    """
-    from .errors import InputError
-
-    check_regular_file(path)
-    try:
-        with open(path, "rb") as fh:   # read at the file's size: a buffer of ``limit`` bytes for any file is waste
-            size = os.fstat(fh.fileno()).st_size
-            data = fh.read(min(size, limit) + 1 if size else limit + 1)   # a size of 0 may be untrue (/proc)
-            if size and size < len(data) <= limit:                       # it grew since: the rest, up to the limit
-                data += fh.read(limit + 1 - len(data))
-    except FileNotFoundError:
-        raise InputError("file not found", path=path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a file", path=path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror}", path=path) from None
-    if len(data) > limit:
-        raise InputError(f"is larger than {limit // 2**20} MiB; not an input of this toolkit", path=path)
-    if not own:
-        note_input(path)
-    return data
-
-
-def is_plain_name(text: str) -> bool:
-    """Whether ``text`` is a non-empty name of ASCII letters, digits, ``_`` and ``-`` only: a game, card, side
-    or tile name, which may name an output file (no separator, no ``..``).
-
-    Examples
-    --------
-    >>> is_plain_name("X1"), is_plain_name("easy-2_b"), is_plain_name("../x"), is_plain_name(""), is_plain_name("é")
-    (True, True, False, False, False)
-    """
-    return text.isascii() and text.replace("_", "a").replace("-", "a").isalnum()
-
-
-def read_text(path: str | os.PathLike, *, own: bool = False) -> str:
-    """Read a UTF-8 text file; any failure becomes an :class:`InputError` naming the file (``own``: as :func:`read_bytes`).
-
-    Raises
-    ------
-    InputError
-        As :func:`read_bytes`, or not UTF-8 (a UTF-8 byte-order mark at the
-        start is allowed and dropped).
-    """
-    from .errors import InputError
-
-    data = read_bytes(path, own=own)
-    try:
-        # a leading byte-order mark is dropped after decoding (as the codec "utf-8-sig" would, whose module is not
-        # loaded for it: some 0.2 ms of every command that reads a file)
-        text = data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as exc:
-        start = exc.start
-        line = data.count(b"\n", 0, start) + 1
-        column = start - (data.rfind(b"\n", 0, start) + 1) + 1
-        raise InputError(f"not UTF-8 text ({exc.reason}: byte {start + 1} of the file, column {column} of the line)",
-                         path=path, line=line) from None
-    return _universal_newlines(text)
-
-
-#: The toolkit's text formats a reader may be given by mistake: kind -> (file extensions, what such a file is).
-_FORMATS: dict[str, tuple[tuple[str, ...], str]] = {
-    "knuth": (KNUTH_SUFFIXES, "an exact-cover instance in Knuth's format (`ubongo-cp exact-cover` reads it)"),
-    "cnf": ((".cnf",), "a DIMACS CNF file (the input of a SAT solver or a model counter)"),
-    "toml": ((".toml",), "a TOML file (a card side, a deck spec or a bench suite)"),
-    "journal": ((".jsonl",), "a journal of JSON lines (a batch's, a benchmark's or a simulation's record of its "
-                             "runs)"),
-    "json": ((".json",), "a JSON file (a game record, a difficulty model or a census manifest)"),
-    "burrtools": ((".xmpuzzle",), "a BurrTools file (`ubongo-cp solve` reads it)"),
-    "table": ((".csv",), "a CSV table"),
-}
-
-
-def other_format(text: str, path: str | os.PathLike | None, expected: str, line: int | None = None) -> str | None:
-    """What a file that a reader of the ``expected`` kind (a key of ``_FORMATS``, or ``"text"`` for a piece-set
-    or region file) could not read is instead, when it is another of the toolkit's formats; else None.
-
-    Told by the content (a DIMACS ``p cnf`` header after its ``c`` comments, a JSON object, XML, a TOML
-    document with a key), else by the extension, when the reader failed at the start of the file
-    (``line``: where it failed, None for the whole file): a file of the expected kind under another
-    extension, wrong further down, keeps the reader's own error. A reader calls it only after the file
-    failed it, so a file it reads is never refused for its name.
-
-    Examples
-    --------
-    >>> other_format("c a comment\\np cnf 3 2\\n1 0\\n2 3 0\\n", "x.txt", "knuth")
-    'a DIMACS CNF file (the input of a SAT solver or a model counter)'
-    >>> other_format("a b\\na\\nb c\\n", "x.dlx", "toml", 1)
-    "an exact-cover instance in Knuth's format (`ubongo-cp exact-cover` reads it)"
-    >>> other_format("a b\\na\\nb c\\n", "x.dlx", "knuth") is None
-    True
-    >>> other_format("I2\\n##\\n\\nL3\\n#.\\n#x\\n", "mine.toml", "text", 6) is None   # a piece set, wrong on line 6
-    True
-    """
-    import re
-
-    head = text.lstrip("\ufeff \t\n\r")
-    if re.match(r"(?:c(?:[ \t][^\n]*)?\n\s*)*p[ \t]+cnf[ \t]", head):
-        kind: str | None = "cnf"
-    elif head.startswith("{"):
-        kind = "journal" if os.fspath(path or "").lower().endswith(".jsonl") else "json"
-    elif head.startswith(("<?xml", "<puzzle")):
-        kind = "burrtools"
-    elif expected != "toml" and _is_toml(text):
-        kind = "toml"
-    else:
-        first = text.count("\n", 0, len(text) - len(head)) + 1   # its first line of text
-        if line is not None and line > first + 1:
-            return None
-        suffix = os.path.splitext(os.fspath(path or ""))[1].lower()
-        kind = next((k for k, (suffixes, _) in _FORMATS.items() if suffix in suffixes), None)
-    return None if kind is None or kind == expected else _FORMATS[kind][1]
-
-
-def _is_toml(text: str) -> bool:
-    """Does ``text`` read as a TOML document with some key (a card side, a deck spec, a bench suite)?
-
-    No table, piece set, region or Knuth file does: their lines are not ``key = value`` or ``[table]``
-    lines (and a file of ``#`` lines only, a TOML document of comments, holds no key).
-    """
-    import tomllib
-
-    try:
-        return bool(tomllib.loads(text))
-    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
-        return False
-
-
-def wrong_format(text: str, path: str | os.PathLike | None, expected: str, what: str,
-                 line: int | None = None) -> Exception | None:
-    """The :class:`InputError` for a file of another format (:func:`other_format`, ``line``: where its reader
-    failed) given where ``what`` belongs, e.g. ``x.dlx: is an exact-cover instance in Knuth's format (...), not
-    a card side``; None for a file that is none of them (the reader's own error then says what is wrong in it)."""
-    from .errors import InputError
-
-    other = other_format(text, path, expected, line)
-    return None if other is None else InputError(f"is {other}, not {what}", path=path)
-
-
-def _universal_newlines(text: str) -> str:
-    """``text`` with each ``\r\n`` and ``\r`` made ``\n``, as :func:`open` in text mode reads it."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def text_lines(text: str) -> list[str]:
-    """The lines of ``text`` as a file opened in text mode holds them: ended by ``\\n``, ``\\r\\n`` or ``\\r`` only.
-
-    Unlike :meth:`str.splitlines`, a form feed, a file separator or a
-    Unicode line separator (U+2028, NEL) is a character of its line, so a
-    comment holding one stays one comment and the lines keep the numbers an
-    editor shows.
-
-    Examples
-    --------
-    >>> text_lines("% page\\x0cbreak\\r\\n##\\n")
-    ['% page\\x0cbreak', '##']
-    """
-    lines = _universal_newlines(text).split("\n")
-    if lines[-1] == "":  # the newline that ends the last line starts no line
-        lines.pop()
-    return lines
 
 
 def read_json_object(path: str | os.PathLike, what: str = "a record", *, own: bool = False) -> dict:
@@ -1302,68 +1011,6 @@ def loads_json(text: str, *, path: str | os.PathLike | None = None, line: int | 
         raise InputError("malformed JSON: nested too deeply", path=path, line=line) from None
     except ValueError as exc:  # an integer beyond sys.get_int_max_str_digits()
         raise _long_number(text, path, first, exc) from None
-
-
-def loads_toml(text: str, *, path: str | os.PathLike | None = None) -> dict:
-    """Decode a TOML document (:mod:`tomllib`); every failure is an :class:`InputError` naming the line.
-
-    Raises
-    ------
-    InputError
-        TOML syntax (a key given twice is named as such), or an integer of
-        more digits than Python converts (4,300).
-
-    Examples
-    --------
-    >>> loads_toml('k = 3')
-    {'k': 3}
-    >>> loads_toml('k = 3\\nk = 4\\nj = 5', path="s.toml")
-    Traceback (most recent call last):
-    ...
-    ubongo_cp.errors.InputError: s.toml:2: invalid TOML: duplicate key (a field given twice)
-    """
-    import re
-    import tomllib
-
-    from .errors import InputError
-
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        at = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        wrong = wrong_format(text, path, "toml", _FORMATS["toml"][1], int(at[1]) if at else None)
-        if wrong is not None:
-            raise wrong from None
-        match = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        line = int(match.group(1)) if match else None
-        if match is None and "(at end of document)" in str(exc):   # what is left open: the last line
-            line = max(1, len(text.rstrip().splitlines()))
-        msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
-        if msg.startswith("Cannot overwrite a value") or msg.startswith("Cannot declare"):
-            msg = "duplicate key (a field given twice)"
-        elif match is None and line is not None:
-            msg += " at the end of the file"
-        raise InputError(f"invalid TOML: {msg}", path=path, line=line) from None
-    except RecursionError:
-        raise InputError("invalid TOML: nested too deeply", path=path) from None
-    except ValueError as exc:  # an integer beyond sys.get_int_max_str_digits()
-        raise _long_number(text, path, 1, exc) from None
-
-
-def _long_number(text: str, path, first_line: int, exc: ValueError):
-    """The :class:`InputError` for a number too long to convert, at its line."""
-    import re
-    import sys
-
-    from .errors import InputError
-
-    limit = sys.get_int_max_str_digits()
-    match = re.search(r"[0-9][0-9_]{%d,}" % limit, text)
-    if match is None:
-        return InputError(f"unreadable value: {str(exc).splitlines()[0]}", path=path)
-    digits = sum(ch.isdigit() for ch in match.group())
-    return InputError(f"a number of {digits} digits (at most {limit} are read)", path=path,
-                      line=first_line + text.count("\n", 0, match.start()))
 
 
 def check_table_path(path: str | os.PathLike, what: str = "output") -> str:

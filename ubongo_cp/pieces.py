@@ -46,7 +46,7 @@ from .errors import InputError, as_written, control_character, names_argument, w
 from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
 from .grids import SQUARE, Grid, get_grid
 from .grids.base import LazyOrientations
-from .io import read_text, text_lines, wrong_format
+from .reading import read_text, text_lines, wrong_format
 from .shipped import SHIPPED_PIECE_SETS, piece_set_file
 from .structs import Struct
 

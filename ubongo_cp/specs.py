@@ -51,7 +51,7 @@ from functools import lru_cache
 
 from .errors import InputError, as_written, control_character, cut, wrong_kind
 from .geometry import MAX_REGION_CELLS
-from .io import is_plain_name
+from .reading import is_plain_name
 from .shipped import SHIPPED_PIECE_SETS, data_file
 from .structs import Struct
 
@@ -246,7 +246,7 @@ def load_spec(spec: str | os.PathLike) -> DeckSpec:
     name = os.fspath(spec)
     if name in SHIPPED_SPECS:
         return _shipped(name)
-    from .io import read_text
+    from .reading import read_text
     from .shipped import example_spec_path
 
     from pathlib import Path
@@ -334,7 +334,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     """
     from .pieces import _pieces_file, load_pieces
 
-    from .io import loads_toml
+    from .reading import loads_toml
 
     data = loads_toml(text, path=path)
 

@@ -276,7 +276,7 @@ def _main(argv: list[str], interrupted: list[bool]) -> int:
         from .common import check_common
 
         check_common(args)
-        from ..io import protect_inputs
+        from ..reading import protect_inputs
         from ..pieces import allowed_piece_files
 
         from ..geometry import MAX_CELLS_OPTION

@@ -52,7 +52,7 @@ _FILE_INPUTS = ("times", "difficulty_model", "replay", "instance", "region", "ca
 #: --out OUT/booklet.pdf``, run again) but never over one of these files.
 _READS_FROM_DIRECTORY = {"deck": ("*.toml",), "results": ("tasks.*", "cards.*"), "spec": ("deck.toml",)}
 #: Input directories an output directory may be: the command reads a few files there, each guarded as it is
-#: read (:func:`ubongo_cp.io.protect_inputs`). ``generate --spec DIR --out DIR`` writes the deck beside its
+#: read (:func:`ubongo_cp.reading.protect_inputs`). ``generate --spec DIR --out DIR`` writes the deck beside its
 #: spec, as ``--spec DIR/deck.toml --out DIR`` does: the spec's copies are left alone when they would be the
 #: files themselves, and refused otherwise.
 _SHARED_DIRECTORY_INPUTS = ("spec",)
@@ -65,7 +65,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
     This catches what the options name; files a command finds through its
     inputs (a card's piece set, a deck's spec) are guarded as they are read
-    (:func:`ubongo_cp.io.protect_inputs`).
+    (:func:`ubongo_cp.reading.protect_inputs`).
 
     ``record`` is an output where the command also has ``--replay``
     (``simulate domino --record``) and an input otherwise (``orion
@@ -115,6 +115,8 @@ def _check_outputs(args: argparse.Namespace) -> None:
                 what = f"the {in_name} input" if path == in_path else f"a file read from the {in_name} directory"
                 raise UbongoError(f"--{name} {getattr(args, name)} would overwrite {what}; "
                                   "choose another output path")
+    if not given:   # nothing written: the output module is not even imported
+        return
     from ..io import check_not_special, check_output_file, check_output_place
 
     kinds = getattr(args, "output_kinds", {})
@@ -616,7 +618,7 @@ def looks_like_burrtools(path: str | os.PathLike) -> bool:
             head = fh.read(64)
     except OSError:
         return False
-    from ..io import text_head
+    from ..reading import text_head
 
     return head.startswith(b"\x1f\x8b") or text_head(head).startswith(("<?xml", "<puzzle"))
 

@@ -191,3 +191,16 @@ def test_an_analysis_counts_the_tilings_that_use_optional_cells():
     for backend in ("zdd", "dlx"):
         assert [(s.pieces, s.count) for s in analyze([d, line], row, None, backend=backend).subsets] == \
             [(("D",), 1), (("I",), 1)]
+
+
+def test_subset_names_are_tuples_of_every_size():
+    # Each subset's names are a tuple, of one name as of several (they are picked from the positions by one
+    # itemgetter from two on). Counted by hand: of the classic pieces only the straight ones (I2, I3, I4) fit a
+    # bar one cell wide; I3 alone tiles 1x3 (1 way), I2 and I3 tile 1x5 (in either order: 2 ways), I2, I3
+    # and I4 tile 1x9 (3! = 6 orders), and no other subset of any size covers 1x9.
+    classic = load_pieces("classic").pieces
+    assert [(s.pieces, s.count) for s in analyze(classic, Region.rectangle(1, 3), 1).subsets] == [(("I3",), 1)]
+    assert [(s.pieces, s.count) for s in analyze(classic, Region.rectangle(1, 5), 2).subsets] == [(("I2", "I3"), 2)]
+    assert [(s.pieces, s.count) for s in analyze(classic, Region.rectangle(1, 9), 3).subsets] == [
+        (("I2", "I3", "I4"), 6)]
+    assert [type(s.pieces) for s in analyze(classic, Region.rectangle(1, 9), None).subsets] == [tuple]

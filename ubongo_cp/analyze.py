@@ -320,7 +320,10 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     if by_callback:
         counts = counted
     elif position == list(range(len(position))):   # every piece searched, no empty cells: the types are the positions
-        counts = result.tally if k is None else {used: n for used, n in result.tally.items() if len(used) == k}
+        tally = result.tally
+        # a search told the subset size keeps to it: its tally taken as it is (else its K-subsets kept)
+        counts = tally if k is None or all(map(k.__eq__, map(len, tally))) else \
+            {used: n for used, n in tally.items() if len(used) == k}
     else:
         counts = {}
         for used, n in result.tally.items():

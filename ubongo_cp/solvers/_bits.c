@@ -1152,7 +1152,7 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
             L->bhi = malloc(((size_t)blocks + 1) * sizeof(int32_t));
             L->ent = malloc(((size_t)total + 1) * S * sizeof(uint64_t));
             if (W <= FAST_WORDS) {
-                L->mw = malloc(((size_t)total + 1) * W * sizeof(uint64_t));
+                L->mw = calloc(((size_t)total + 4) * W, sizeof(uint64_t)); /* fast1 reads up to 3 past a block */
                 L->bw = calloc(((size_t)total + 1) * W, sizeof(uint64_t));
                 L->id1 = malloc(((size_t)total + 1) * sizeof(int32_t));
                 if (!L->mw || !L->bw || !L->id1)

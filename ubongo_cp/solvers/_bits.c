@@ -102,6 +102,10 @@ typedef struct {
     void *mw, *bw;
     int32_t *id1;
     int32_t maxlen; /* the most entries in one slot's list */
+    /* fast1's last two pieces (one word, each counter item [1..1], no untyped option): the options the search
+     * may place, a hash table of 2^hbits masks (0: empty) -> the counter items with that mask (hval) */
+    uint64_t *hkey, *hval;
+    int hbits;
 } List;
 
 typedef struct {
@@ -535,6 +539,9 @@ typedef struct {
     int32_t *left; /* with copies: the copies left of each counter item (Kernel.left), kept by fast1 */
     int copies;
     int32_t *ce, maxlen; /* fast1's buffers: per level, room for the longest list (entries, items) */
+    int32_t lvl2; /* the level where two pieces are left, answered by FN(last2) (-1: none) */
+    const uint64_t *hkey, *hval;
+    int hbits;
     int8_t *ct;
 } Fast;
 
@@ -566,6 +573,20 @@ static void fast_init(Fast *f, Kernel *k)
     f->memo_hi = k->memo_active ? k->memo_hi : 0;
     f->ce = k->fce, f->ct = k->fct, f->maxlen = Ls->maxlen;
     f->left = k->left, f->copies = !k->single;
+    f->hkey = Ls->hkey, f->hval = Ls->hval, f->hbits = Ls->hbits;
+    f->lvl2 = Ls->hkey && f->dead == 2 && f->next ? k->ntypes - 2 : -1;
+}
+
+/* The counter items that have the option of mask x (one word), from the hash table of fast1's last two pieces:
+ * each mask lies within LAST_PROBE entries of its hash, so four tests without a branch */
+#define LAST_PROBE 4
+static inline __attribute__((always_inline)) uint64_t last_items(const Fast *f, uint64_t x)
+{
+    const uint64_t h = (x * 0x9E3779B97F4A7C15ull) >> (64 - f->hbits);
+    uint64_t v = 0;
+    for (int j = 0; j < LAST_PROBE; j++)
+        v |= f->hkey[h + j] == x ? f->hval[h + j] : 0;
+    return v;
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -912,7 +933,7 @@ static int choose_any(const Kernel *k, const uint64_t *B)
 static void list_free(List *L)
 {
     free(L->probe), free(L->bstart), free(L->blo), free(L->bhi), free(L->bmask), free(L->ent);
-    free(L->mw), free(L->bw), free(L->id1);
+    free(L->mw), free(L->bw), free(L->id1), free(L->hkey), free(L->hval);
     memset(L, 0, sizeof *L);
 }
 
@@ -1216,6 +1237,48 @@ done:
     return ok;
 }
 
+/* The hash table of fast1's last two pieces (List.hkey), where it applies: one word, the goal only, the FIRST
+ * lists with the probes after the anchor, every counter item [1..1] and every option in one; 0 when memory runs
+ * out. */
+static int build_last(Kernel *k, List *L, const uint8_t *drop)
+{
+    L->hkey = L->hval = NULL, L->hbits = 0;
+    if (k->W != 1 || !L->next || k->nbits != k->ngoal || k->tsize[k->ntypes] != 0 || k->ntypes < 3)
+        return 1;
+    for (int32_t t = 0; t < k->ntypes; t++)
+        if (k->lo[t] != 1 || k->hi[t] != 1)
+            return 1;
+    int bits = 4;
+    while (((int64_t)1 << bits) < 2 * (int64_t)k->nopts)
+        bits++;
+    for (;; bits++) { /* linear probing, no wrap; a larger table while some mask lies LAST_PROBE or more away */
+        free(L->hkey), free(L->hval);
+        const size_t size = ((size_t)1 << bits) + LAST_PROBE - 1;
+        L->hkey = calloc(size, sizeof(uint64_t));
+        L->hval = calloc(size, sizeof(uint64_t));
+        if (!L->hkey || !L->hval || bits > 30)
+            return 0;
+        L->hbits = bits;
+        int far = 0;
+        for (int32_t o = 0; o < k->nopts && !far; o++) {
+            const uint64_t x = k->omask[o];
+            if (drop[o] || !x)
+                continue;
+            uint64_t h = (x * 0x9E3779B97F4A7C15ull) >> (64 - bits), j = 0;
+            while (j < LAST_PROBE && L->hkey[h + j] && L->hkey[h + j] != x)
+                j++;
+            if (j == LAST_PROBE)
+                far = 1;
+            else {
+                L->hkey[h + j] = x;
+                L->hval[h + j] |= 1ull << k->otype[o];
+            }
+        }
+        if (!far)
+            return 1;
+    }
+}
+
 /* fast1's buffers (Kernel.fce, fct) of a kernel whose lists are built; 0 when memory runs out. */
 static int alloc_filter(Kernel *k)
 {
@@ -1474,7 +1537,8 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
             untake(k, o);
         }
     }
-    if (!build_list(k, &k->list, rule == RULE_FIRST, probes, drop, (int64_t)1 << 22) || !alloc_filter(k)) {
+    if (!build_list(k, &k->list, rule == RULE_FIRST, probes, drop, (int64_t)1 << 22) || !alloc_filter(k) ||
+        !build_last(k, &k->list, drop)) {
         PyErr_NoMemory();
         goto done;
     }

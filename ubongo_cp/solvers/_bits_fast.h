@@ -55,6 +55,38 @@ static inline __attribute__((always_inline)) int32_t FN(slot)(const Fast *restri
     return slot_of(&f->k->list, c, f->board + (int64_t)L * BW);
 }
 
+/* The node at level L where two pieces are left (f->lvl2; no copies, the restricted item placed): the same
+ * nodes and solutions as FN(body), without its passes. Each placement at the first empty bit that fits is a
+ * node; below it the last piece can only be the rest of the region, a node (and a solution) exactly when the
+ * rest is an option of the other piece (connected, so no cell of it is walled in, and in the list of its
+ * first bit): then the level below is searched as FN(body) would. */
+static inline __attribute__((always_inline)) void FN(last2)(const Fast *restrict f, int32_t L, BB B, uint64_t avail,
+                                                            int32_t wq, int32_t sl, FN(Fn) rec_plain)
+{
+    const BB E = BB_GOAL(f) & ~B;
+    const BB *mw = (const BB *)f->mw;
+    const uint64_t bm = f->bmask[sl];
+    long long fits = 0;
+    for (uint64_t rem = bm & avail; rem; rem &= rem - 1) {
+        const int t = ctz64(rem);
+        const int32_t i = f->bstart[sl] + popcount64(bm & ((1ull << t) - 1));
+        const int32_t end = f->boff[i + 1];
+        const uint64_t other = avail & ~(1ull << t);
+        for (int32_t e = f->boff[i]; e < end; e++) {
+            const BB m = mw[e];
+            const int fit = !(m & B);
+            fits += fit;
+            if (__builtin_expect(fit & ((last_items(f, (uint64_t)(E & ~m)) & other) != 0), 0)) {
+                const BB NB = B | m;
+                f->chosen[L] = f->id1[e];
+                FN(store)(f->board + (int64_t)(L + 1) * BW, NB);
+                rec_plain(f, L + 1, NB, other, wq, FN(slot)(f, NB, L + 1));
+            }
+        }
+    }
+    f->k->nodes += fits;
+}
+
 /* sl: FN(slot)(f, B, L), worked out by the caller. */
 static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict f, int32_t L, BB B, uint64_t avail,
                                                            int32_t wq, int32_t sl, const int memo,
@@ -189,6 +221,11 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
         } else if (f->dead == 3 && FN(dead)(f, NB, o, na))
             continue;
         const int32_t s2 = FN(slot)(f, NB, L + 1);
+        if (BW == 1 && L + 1 == f->lvl2 && s2 >= 0 && (qtype < 0 || !(na >> qtype & 1)) &&
+            (L + 1 > f->memo_hi || L + 1 < f->memo_lo)) {
+            FN(last2)(f, L + 1, NB, na, nw, s2, rec_plain);
+            continue;
+        }
         if (f->copies)
             f->left[t]--;
         if (L + 1 > f->memo_hi || L + 1 < f->memo_lo) {

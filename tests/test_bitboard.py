@@ -479,6 +479,27 @@ def test_two_word_subtrees_search_as_the_machine(pieces, region, mode, want):
     assert count > 0
 
 
+@pytest.mark.parametrize("pieces, region, want", [
+    (list(PENTS.pieces), Region.rectangle(5, 12), 4040),
+    (list(PENTS.pieces), Region.rectangle(3, 20), 8),
+    ([p for p in PENTS.pieces if p.name in "FILNPTUV"] + [CLASSIC["I2"], CLASSIC["L3"]], Region.rectangle(5, 9), None),
+])
+def test_one_word_subtrees_search_as_the_machine(pieces, region, want):
+    # One word, distinct pieces: fast1 (its two-pass filter, and the last two pieces answered from the hash
+    # table of the placements, restricted pieces among them or not) searches the same tree as the resumable
+    # search (count, Burnside sum, solutions searched, nodes), with and without the memo; the count is the
+    # published one, or the dancing-cells kernel's.
+    inst = build_instance(pieces, region, mode="free")
+    assert BitSearch(inst).layout.words == 1
+    for memo in (False, True):
+        machine = subtree_runs(inst, -1, True, memo)
+        for fast in (0, 4):
+            assert subtree_runs(inst, fast, True, memo) == machine
+    count = machine[0]
+    assert count == (want if want is not None else solve(inst, backend="dlx", keep=0).count)
+    assert count > 0
+
+
 @st.composite
 def two_word_instances(draw):
     """Distinct pieces (one copy of each: the recursion's case) on a strip of 65 to 90 cells, two wide, with

@@ -508,8 +508,8 @@ static inline __attribute__((always_inline)) int compare_keys(const int64_t *a, 
     return 0;
 }
 
-/* distinct()'s checks of its sizes and buffers (out of line: they leave the search loop's code as it is); 0, or
- * -1 with ValueError. */
+/* distinct()'s checks of its sizes and buffers (out of line: they leave the search loop's code as it is), and a
+ * number of the bit length of the largest key (*largest); 0, or -1 with ValueError. */
 static __attribute__((noinline)) int distinct_sizes(Py_ssize_t N, Py_ssize_t n, Py_ssize_t count, Py_ssize_t radix,
                                                     Py_ssize_t dim, Py_buffer **b, uint64_t *largest)
 {
@@ -526,12 +526,13 @@ static __attribute__((noinline)) int distinct_sizes(Py_ssize_t N, Py_ssize_t n, 
         return -1;
     }
     const int64_t *code = b[0]->buf;
-    uint64_t beyond = 0, most = 0;   /* every key at least 0 and at most 2 ** 62: one pass, no branch */
-    for (Py_ssize_t i = 0; i < entries; i++) {
-        beyond |= (uint64_t)code[i] > (UINT64_C(1) << 62);
-        most = (uint64_t)code[i] > most ? (uint64_t)code[i] : most;
-    }
-    *largest = most;
+    uint64_t beyond = 0, any = 0;   /* the keys ORed (one vectorised pass): the bit length of the largest key */
+    for (Py_ssize_t i = 0; i < entries; i++)
+        any |= (uint64_t)code[i];
+    if (any >> 62)   /* every key at least 0 and at most 2 ** 62: checked one by one only then */
+        for (Py_ssize_t i = 0; i < entries; i++)
+            beyond |= (uint64_t)code[i] > (UINT64_C(1) << 62);
+    *largest = any;
     if (beyond) {
         PyErr_SetString(PyExc_ValueError, "orientations: a key is negative or beyond 62 bits");
         return -1;
@@ -578,44 +579,23 @@ fail:
     return NULL;
 }
 
-static PyObject *distinct(PyObject *self, PyObject *args)
+/* distinct()'s search: each shape's images in the order of the symmetries, each kept unless equal to an earlier
+ * one of its shape (its sorted keys, packed in one word when they fit), its keys and cells written out; the
+ * number of images kept in all (per shape: per_shape). Inlined with a constant n and dim where they are common
+ * (the compiler unrolls the loops over a piece's cells and a cell's axes). */
+static inline __attribute__((always_inline)) Py_ssize_t distinct_core(
+    const int64_t *code, Py_ssize_t N, Py_ssize_t n, Py_ssize_t count, Py_ssize_t radix, Py_ssize_t dim, int bits,
+    int packed, uint64_t inverse, int64_t *image, int64_t *top, uint64_t *word, int64_t *key, int64_t *cell,
+    int64_t *low, int32_t *shape_of, int16_t *ranks, uint8_t *keep, Py_ssize_t *per_shape)
 {
-    Py_ssize_t N, n, count, radix, dim;
-    Py_buffer codes, keys, cells, of_shape, rank, kept, least;
-    if (!PyArg_ParseTuple(args, "y*nnnnnw*w*w*w*w*w*", &codes, &N, &n, &count, &radix, &dim, &keys, &cells,
-                          &of_shape, &rank, &kept, &least))
-        return NULL;
-    Py_buffer *held[] = {&codes, &keys, &cells, &of_shape, &rank, &kept, &least};
-    PyObject *result = NULL, *counts = NULL, *reach = NULL, *shapes = NULL, **made = NULL;
-    int64_t *image = NULL, *top = NULL;
-    Py_ssize_t n_keys = 0;
-    uint64_t largest;
-    if (distinct_sizes(N, n, count, radix, dim, held, &largest) < 0)
-        goto done;
-    image = PyMem_Malloc(sizeof(int64_t) * (size_t)(n + dim + count));
-    counts = PyList_New(N);
-    if (!image || !counts) {
-        if (!image)
-            PyErr_NoMemory();
-        goto done;
-    }
-    /* An image's sorted keys as one word (the first key the most significant) when n keys of `bits` bits fit in
-     * 63: the words are then ordered as the keys' sequences, and equal exactly when they are. */
-    int bits = 1;
-    while (bits < 63 && largest >> bits)
-        bits++;
-    int packed = n * bits <= 63;
-    uint64_t *word = (uint64_t *)(image + n + dim), lowest = 0;   /* the words of the shape's kept images */
-    uint64_t inverse = UINT64_MAX / (uint64_t)radix + 1;   /* x / radix = x * inverse >> 64 for x < 2 ** 32 */
-    top = image + n;   /* the largest coordinate of a kept image, per axis */
-    for (Py_ssize_t d = 0; d < dim; d++)
-        top[d] = -1;
-    const int64_t *code = codes.buf;
-    int64_t *key = keys.buf, *cell = cells.buf, *low = least.buf;
-    int32_t *shape_of = of_shape.buf;
-    int16_t *ranks = rank.buf;
-    uint8_t *keep = kept.buf;
+    uint64_t lowest = 0;
     Py_ssize_t m = 0;
+    int64_t own[8], most[MAX_DIM];   /* the image and the largest coordinates in locals (registers when n and dim are
+                                      * constants: the stores to the outputs cannot change them) */
+    if (n <= 8)
+        image = own;
+    for (Py_ssize_t d = 0; d < dim; d++)
+        most[d] = top[d];
     for (Py_ssize_t s = 0; s < N; s++) {
         const int64_t *c = code + s * n * count;   /* c[j * count + k]: cell j's key in image k */
         Py_ssize_t first = m;
@@ -659,18 +639,90 @@ static PyObject *distinct(PyObject *self, PyObject *args)
                 }
                 at[0] = rest;
                 for (Py_ssize_t d = 0; d < dim; d++)
-                    if (at[d] > top[d])
-                        top[d] = at[d];
+                    most[d] = at[d] > most[d] ? at[d] : most[d];
             }
             shape_of[m] = (int32_t)s;
             ranks[m] = (int16_t)(m - first);
             m++;
         }
-        PyObject *number = PyLong_FromSsize_t(m - first);
-        if (!number)
+        per_shape[s] = m - first;
+    }
+    for (Py_ssize_t d = 0; d < dim; d++)
+        top[d] = most[d];
+    return m;
+}
+
+/* distinct_core with the common sizes as constants (out of line: compiled apart from distinct()'s checks). */
+static __attribute__((noinline)) Py_ssize_t distinct_images(
+    const int64_t *code, Py_ssize_t N, Py_ssize_t n, Py_ssize_t count, Py_ssize_t radix, Py_ssize_t dim, int bits,
+    int packed, uint64_t inverse, int64_t *image, int64_t *top, uint64_t *word, int64_t *key, int64_t *cell,
+    int64_t *low, int32_t *shape_of, int16_t *ranks, uint8_t *keep, Py_ssize_t *per_shape)
+{
+#define CORE(NN, DD)                                                                                            \
+    return distinct_core(code, N, NN, count, radix, DD, bits, packed, inverse, image, top, word, key, cell, low, \
+                         shape_of, ranks, keep, per_shape)
+    if (dim == 2 && packed) {
+        if (n == 5)
+            CORE(5, 2);
+        if (n == 4)
+            CORE(4, 2);
+        if (n == 6)
+            CORE(6, 2);
+    }
+    if (dim == 3 && n == 5 && packed)
+        CORE(5, 3);
+    CORE(n, dim);
+#undef CORE
+}
+
+static PyObject *distinct(PyObject *self, PyObject *args)
+{
+    Py_ssize_t N, n, count, radix, dim;
+    Py_buffer codes, keys, cells, of_shape, rank, kept, least;
+    if (!PyArg_ParseTuple(args, "y*nnnnnw*w*w*w*w*w*", &codes, &N, &n, &count, &radix, &dim, &keys, &cells,
+                          &of_shape, &rank, &kept, &least))
+        return NULL;
+    Py_buffer *held[] = {&codes, &keys, &cells, &of_shape, &rank, &kept, &least};
+    PyObject *result = NULL, *counts = NULL, *reach = NULL, *shapes = NULL, **made = NULL;
+    int64_t *image = NULL, *top = NULL;
+    Py_ssize_t n_keys = 0;
+    uint64_t largest;
+    if (distinct_sizes(N, n, count, radix, dim, held, &largest) < 0)
+        goto done;
+    image = PyMem_Malloc(sizeof(int64_t) * (size_t)(n + dim + count));
+    counts = PyList_New(N);
+    if (!image || !counts) {
+        if (!image)
+            PyErr_NoMemory();
+        goto done;
+    }
+    /* An image's sorted keys as one word (the first key the most significant) when n keys of `bits` bits fit in
+     * 63: the words are then ordered as the keys' sequences, and equal exactly when they are. */
+    int bits = 1;
+    while (bits < 63 && largest >> bits)
+        bits++;
+    int packed = n * bits <= 63;
+    uint64_t *word = (uint64_t *)(image + n + dim);   /* the words of the shape's kept images */
+    uint64_t inverse = UINT64_MAX / (uint64_t)radix + 1;   /* x / radix = x * inverse >> 64 for x < 2 ** 32 */
+    top = image + n;   /* the largest coordinate of a kept image, per axis */
+    for (Py_ssize_t d = 0; d < dim; d++)
+        top[d] = -1;
+    Py_ssize_t *per_shape = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(N ? N : 1));
+    if (!per_shape) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t m = distinct_images(codes.buf, N, n, count, radix, dim, bits, packed, inverse, image, top, word,
+                                   keys.buf, cells.buf, least.buf, of_shape.buf, rank.buf, kept.buf, per_shape);
+    for (Py_ssize_t s = 0; s < N; s++) {
+        PyObject *number = PyLong_FromSsize_t(per_shape[s]);
+        if (!number) {
+            PyMem_Free(per_shape);
             goto done;
+        }
         PyList_SET_ITEM(counts, s, number);
     }
+    PyMem_Free(per_shape);
     reach = PyTuple_New(dim);
     shapes = PyList_New(N);
     if (!reach || !shapes)
@@ -682,9 +734,9 @@ static PyObject *distinct(PyObject *self, PyObject *args)
         PyTuple_SET_ITEM(reach, d, v);
     }
     /* each shape's least image as a tuple of cells, each cell a tuple made once per key (when the keys are few) */
-    n_keys = 1;
-    for (Py_ssize_t d = 0; d < dim && n_keys <= CELL_TABLE_MAX; d++)
-        n_keys = radix > CELL_TABLE_MAX ? CELL_TABLE_MAX + 1 : n_keys * radix;
+    n_keys = 0;   /* beyond every key of a least image (within radix ** dim) */
+    for (Py_ssize_t i = 0; i < N * n; i++)
+        n_keys = ((const int64_t *)least.buf)[i] >= n_keys ? ((const int64_t *)least.buf)[i] + 1 : n_keys;
     if (n_keys <= CELL_TABLE_MAX) {
         made = PyMem_Calloc((size_t)n_keys, sizeof(PyObject *));
         if (!made) {
@@ -693,7 +745,7 @@ static PyObject *distinct(PyObject *self, PyObject *args)
         }
     }
     for (Py_ssize_t s = 0; s < N; s++) {
-        PyObject *shape = shape_of_keys(low + s * n, n, dim, radix, made, n_keys);
+        PyObject *shape = shape_of_keys((const int64_t *)least.buf + s * n, n, dim, radix, made, n_keys);
         if (!shape)
             goto done;
         PyList_SET_ITEM(shapes, s, shape);
@@ -777,11 +829,15 @@ static inline __attribute__((always_inline)) int keys_of(const int64_t *at, cons
         const int64_t *xs = at + s * n * din;
         int64_t *os = out + s * n * count;
         for (Py_ssize_t k = 0; k < count; k++) {
+            int64_t cf[MAX_DIM + 1][MAX_DIM];   /* map k's coefficients, read once (registers, for constant sizes) */
+            for (Py_ssize_t i = 0; i <= dim; i++)
+                for (Py_ssize_t d = 0; d < din; d++)
+                    cf[i][d] = col[d * width + i * count + k];
             for (Py_ssize_t j = 0; j < n; j++) {
                 for (Py_ssize_t i = 0; i <= dim; i++) {
                     int64_t v = 0;
                     for (Py_ssize_t d = 0; d < din; d++)
-                        v += xs[j * din + d] * col[d * width + i * count + k];
+                        v += xs[j * din + d] * cf[i][d];
                     raw[i] = v;
                 }
                 for (Py_ssize_t i = 0; i < dim; i++)
@@ -807,6 +863,10 @@ static __attribute__((noinline)) int all_keys(const int64_t *at, const int64_t *
                                               Py_ssize_t n, Py_ssize_t din, Py_ssize_t count, Py_ssize_t dim,
                                               int64_t radix, int64_t mask)
 {
+    if (din == 2 && dim == 2 && n == 5)   /* (the free polyforms of five cells: their loops unrolled) */
+        return keys_of(at, col, out, N, 5, 2, count, 2, radix, mask);
+    if (din == 4 && dim == 2 && n == 5)
+        return keys_of(at, col, out, N, 5, 4, count, 2, radix, mask);
     if (din == 2 && dim == 2)
         return keys_of(at, col, out, N, n, 2, count, 2, radix, mask);
     if (din == 3 && dim == 3)

@@ -307,14 +307,16 @@ def test_placements_from_orientations_held_as_arrays_are_those_from_their_tuples
         lazy = grid.orientations_lazy([p.cells for p in use], "free")
         assert all(type(o) is LazyOrientations for o in lazy)
         assert [o.least for o in lazy] == [min(o) for o in lazy] == [min(grid.orientations(p.cells)) for p in use]
+        distinct = use[:len(shapes)]   # each piece its own shape: one batch, read whole (cover._whole_batch)
         for box in boxes:
             region = Region.box(*box, grid=grid)
             for mode in grid.modes:
-                together = tables(use, region, mode)
-                with monkeypatch.context() as m:
-                    m.setattr(pieces_module, "_MANY_FROM", 10**9)   # one by one, as tuples
-                    one_by_one = tables(use, region, mode)
-                assert together == one_by_one, (n, box, mode)
+                for pieces in (use, distinct):
+                    together = tables(pieces, region, mode)
+                    with monkeypatch.context() as m:
+                        m.setattr(pieces_module, "_MANY_FROM", 10**9)   # one by one, as tuples
+                        one_by_one = tables(pieces, region, mode)
+                    assert together == one_by_one, (n, box, mode, len(pieces))
 
 
 @pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)

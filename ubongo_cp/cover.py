@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .errors import InputError, whole_argument
 from .geometry import Cell, Shape
-from .grids.base import LazyOrientations, Orientations, c_placements
+from .grids.base import LazyOrientations, OrientationBatch, Orientations, c_placements
 from .pieces import EMPTY, EmptyCell, Piece, Region, check_one_grid, orientations_of
 from .structs import Struct, replace
 from .verify import verify_solution
@@ -1114,8 +1114,20 @@ def _types_of(orientations: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...],
     key = ("types", *map(id, orientations))
     entry = _FORMS.get(key)
     if entry is None:
-        entry = _cache(_FORMS, key, (list(orientations), _grouped(list(map(_type_key, orientations)))))
+        batch = _whole_batch(orientations)
+        keys = list(zip(batch.leasts, batch.counts)) if batch is not None else list(map(_type_key, orientations))
+        entry = _cache(_FORMS, key, (list(orientations), _grouped(keys)))
     return entry[1]
+
+
+def _whole_batch(shapes: Sequence[Sequence[Shape]]) -> OrientationBatch | None:
+    """The :class:`~ubongo_cp.grids.base.OrientationBatch` whose shapes are ``shapes`` (a list), all of them in
+    order (the pieces of a set seen first: :func:`~ubongo_cp.pieces.orientations_of`), else None: what is known
+    of them all then is read from its arrays and lists at once, with no call per piece."""
+    first = shapes[0] if shapes else None
+    if type(first) is LazyOrientations and first.batch.members == shapes:
+        return first.batch
+    return None
 
 
 def _grouped(keys: Sequence[object]) -> tuple[tuple[int, ...], ...]:
@@ -1479,7 +1491,8 @@ def _vectorised(plan: _Plan, n_cells: int) -> bool:
     list's length is a Python call for those held as arrays)."""
     n = plan.n_orientations
     if n is None:
-        n = plan.n_orientations = sum(map(len, plan.shapes))
+        batch = _whole_batch(plan.shapes)
+        n = plan.n_orientations = batch.starts[-1] if batch is not None else sum(map(len, plan.shapes))
     return n >= _NUMPY_FITS_FROM and n * n_cells >= _NUMPY_FITS_AREA
 
 

@@ -315,19 +315,28 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]
         return list(entry[1])
     modes = [p.grid.every_mode if type(p) is EmptyCell else mode for p in pieces] \
         if EmptyCell in map(type, pieces) else [mode] * len(pieces)
-    get = _ORIENT_CACHE.get
-    found = [get((p.grid, p.cells, m)) for p, m in zip(pieces, modes)]
+    shapes = list(map(_CELLS_OF, pieces))
+    keys = list(zip(map(_GRID_OF, pieces), shapes, modes))    # (grid, cells, mode) per piece, made in C
+    found = list(map(_ORIENT_CACHE.get, keys))
     if None not in found:
         if len(_ORIENT_CACHE) >= _ORIENT_CACHE_SIZE:          # a census or an analysis asks for many sets
             _ORIENT_CACHE.clear()
         _ORIENT_CACHE[key] = (tuple(pieces), tuple(found))    # holds the pieces: their ids are kept
         return found  # type: ignore[return-value]
+    together = "numpy" in sys.modules
+    if found.count(None) == len(found) and len(dict.fromkeys(keys)) == len(keys) and together \
+            and len(shapes) >= _MANY_FROM and len(set(map(len, shapes))) == 1 and len(set(modes)) == 1 \
+            and all(map(is_, map(_GRID_OF, pieces), repeat(pieces[0].grid))):
+        # none cached, each piece its own shape, one grid, size and mode (a set of pieces seen first): one
+        # batch in the order of the pieces, as the groups below make it, with no loop over them in Python
+        batch = pieces[0].grid.orientations_lazy(shapes, modes[0])
+        _ORIENT_CACHE.update(zip(keys, batch))
+        return batch
     groups: dict[tuple[Grid, int, str], dict[Shape, list[int]]] = {}   # the shapes to compute, by grid, size,
     for i, (p, f, m) in enumerate(zip(pieces, found, modes)):           # mode: the pieces of each shape
         if f is None:
             cells = p.cells
             groups.setdefault((p.grid, len(cells), m), {}).setdefault(cells, []).append(i)
-    together = "numpy" in sys.modules
     for (grid, _, m), group in groups.items():
         shapes = list(group)
         if together and len(shapes) >= _MANY_FROM:
@@ -698,6 +707,7 @@ def _pieces_file(spec: str | os.PathLike, *, relative_to: str | os.PathLike | No
 
 
 _GRID_OF = attrgetter("grid")
+_CELLS_OF = attrgetter("cells")
 
 #: A ``grid:`` line (:func:`_grid_line`).
 _GRID_LINE = r"\s*grid\s*:\s*(\S*)\s*(%.*)?$"

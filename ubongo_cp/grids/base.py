@@ -151,16 +151,19 @@ class OrientationBatch:
         1 + the largest coordinate of any orientation, per axis (normal position).
     members : list of LazyOrientations
         Each shape's orientations, in order (:meth:`Grid.orientations_lazy` returns them).
+    leasts : list of Shape
+        Each shape's least orientation (:attr:`LazyOrientations.least`), in order.
     """
 
-    __slots__ = ("keys", "cells", "of_shape", "counts", "starts", "radix", "kept", "reach", "members", "_lists",
-                 "_rank")
+    __slots__ = ("keys", "cells", "of_shape", "counts", "starts", "radix", "kept", "reach", "members", "leasts",
+                 "_lists", "_rank")
 
     def __init__(self, keys, cells, of_shape, counts: list[int], radix: int, kept, reach: tuple[int, ...]) -> None:
         self.keys, self.cells, self.of_shape, self.counts, self.radix = keys, cells, of_shape, counts, radix
         self.kept, self.reach = kept, reach
         self.starts = [0, *accumulate(counts)]
         self.members: list[LazyOrientations] = []
+        self.leasts: list[Shape] = []
         self._lists: list[Orientations] | None = None
         self._rank: Any = None
 
@@ -634,6 +637,7 @@ class Grid:
             least_shapes = list(zip(*[iter(_cells_of_keys(least, radix, dim))] * n))
         batch = OrientationBatch(keys, cells, shape_of, counts, radix, kept, reach)
         batch._rank = rank
+        batch.leasts = least_shapes
         batch.members = list(map(LazyOrientations, repeat(batch, n_shapes), range(n_shapes), least_shapes))
         return list(batch.members)
 

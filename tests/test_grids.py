@@ -593,6 +593,28 @@ def test_c_orientations_and_region_cells_give_hand_checked_values_and_refuse_bad
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")
+@pytest.mark.parametrize("dim", [1, 2, 3, 4])
+def test_c_bounds_are_the_least_and_largest_coordinates_and_the_cells_packed(dim):
+    """The C pass over a region's cells (cover._bounds; unrolled for 2 and 3 coordinates) gives each axis's least
+    and largest coordinate, the coordinates packed as int64 in order, and one digest for equal cells (lists or
+    tuples), another for other cells."""
+    import random
+
+    from ubongo_cp import _placements
+
+    rng = random.Random(dim)
+    for n in (1, 2, 7, 50):
+        cells = [tuple(rng.randint(-40, 40) for _ in range(dim)) for _ in range(n)]
+        low, high, digest, packed = _placements.bounds(cells, dim)
+        assert list(low) == [min(c[d] for c in cells) for d in range(dim)]
+        assert list(high) == [max(c[d] for c in cells) for d in range(dim)]
+        assert np.frombuffer(packed, dtype=np.int64).tolist() == [x for c in cells for x in c]
+        assert _placements.bounds([list(c) for c in cells], dim)[2] == digest
+        other = cells[:-1] + [tuple(x + 1 for x in cells[-1])]
+        assert _placements.bounds(other, dim)[2] != digest
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")
 def test_c_fill_refuses_indices_outside_its_buffers():
     """The C fill checks every index against its buffer: a cell row outside the shifted masks, a fit beyond
     the item array, an output too small and a buffer off its items' alignment are ValueErrors, and nothing is

@@ -976,6 +976,42 @@ static PyObject *region_cells(PyObject *cells, Py_ssize_t dim)
     return PySequence_Fast(cells, "region: the cells are not a sequence");
 }
 
+/* bounds()' pass over the n > 0 cells of a sequence (PySequence_Fast): their coordinates packed into at, the least
+ * and largest per axis and a digest; 0, or -1 with an exception (cell_coords). Inlined with a constant dim where
+ * it is common (the loops over a cell's axes unrolled, the running values in registers). */
+static inline __attribute__((always_inline)) int bounds_core(PyObject *seq, Py_ssize_t n, Py_ssize_t dim,
+                                                             int64_t *restrict at, int64_t *lo, int64_t *hi,
+                                                             uint64_t *digest)
+{
+    uint64_t lane[MAX_DIM];   /* FNV-1a over each axis's coordinates, in order (one chain per axis: no wait for the
+                               * previous axis's product), then over the lanes */
+    int64_t least[MAX_DIM], most[MAX_DIM];
+    if (cell_coords(seq, 0, dim, at) < 0)
+        return -1;
+    for (Py_ssize_t d = 0; d < dim; d++) {
+        least[d] = most[d] = at[d];
+        lane[d] = ((0xcbf29ce484222325u ^ (uint64_t)n) ^ (uint64_t)at[d]) * 0x100000001b3u;
+    }
+    at += dim;
+    for (Py_ssize_t c = 1; c < n; c++, at += dim) {
+        if (cell_coords(seq, c, dim, at) < 0)
+            return -1;
+        for (Py_ssize_t d = 0; d < dim; d++) {
+            least[d] = at[d] < least[d] ? at[d] : least[d];
+            most[d] = at[d] > most[d] ? at[d] : most[d];
+            lane[d] = (lane[d] ^ (uint64_t)at[d]) * 0x100000001b3u;
+        }
+    }
+    uint64_t h = 0xcbf29ce484222325u;
+    for (Py_ssize_t d = 0; d < dim; d++) {
+        h = (h ^ lane[d]) * 0x100000001b3u;
+        lo[d] = least[d];
+        hi[d] = most[d];
+    }
+    *digest = h;
+    return 0;
+}
+
 static PyObject *bounds(PyObject *self, PyObject *args)
 {
     PyObject *cells, *seq, *low = NULL, *high = NULL, *coords = NULL, *result = NULL;
@@ -995,25 +1031,12 @@ static PyObject *bounds(PyObject *self, PyObject *args)
     coords = PyBytes_FromStringAndSize(NULL, 8 * n * dim);
     if (!coords)
         goto done;
-    int64_t *at = (int64_t *)PyBytes_AS_STRING(coords);
-    uint64_t lane[MAX_DIM];   /* FNV-1a over each axis's coordinates, in order (one chain per axis: no wait for the
-                               * previous axis's product), then over the lanes */
-    for (Py_ssize_t d = 0; d < dim; d++)
-        lane[d] = 0xcbf29ce484222325u ^ (uint64_t)n;
-    for (Py_ssize_t c = 0; c < n; c++, at += dim) {
-        if (cell_coords(seq, c, dim, at) < 0)
-            goto done;
-        for (Py_ssize_t d = 0; d < dim; d++) {
-            if (c == 0 || at[d] < lo[d])
-                lo[d] = at[d];
-            if (c == 0 || at[d] > hi[d])
-                hi[d] = at[d];
-            lane[d] = (lane[d] ^ (uint64_t)at[d]) * 0x100000001b3u;
-        }
-    }
-    uint64_t digest = 0xcbf29ce484222325u;
-    for (Py_ssize_t d = 0; d < dim; d++)
-        digest = (digest ^ lane[d]) * 0x100000001b3u;
+    uint64_t digest;
+    int read = dim == 2 ? bounds_core(seq, n, 2, (int64_t *)PyBytes_AS_STRING(coords), lo, hi, &digest)
+        : dim == 3 ? bounds_core(seq, n, 3, (int64_t *)PyBytes_AS_STRING(coords), lo, hi, &digest)
+        : bounds_core(seq, n, dim, (int64_t *)PyBytes_AS_STRING(coords), lo, hi, &digest);
+    if (read < 0)
+        goto done;
     low = PyTuple_New(dim);
     high = PyTuple_New(dim);
     if (!low || !high)

@@ -324,14 +324,17 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]
         _ORIENT_CACHE[key] = (tuple(pieces), tuple(found))    # holds the pieces: their ids are kept
         return found  # type: ignore[return-value]
     together = "numpy" in sys.modules
-    if found.count(None) == len(found) and len(dict.fromkeys(keys)) == len(keys) and together \
-            and len(shapes) >= _MANY_FROM and len(set(map(len, shapes))) == 1 and len(set(modes)) == 1 \
+    if found.count(None) == len(found) and together and len(shapes) >= _MANY_FROM \
+            and len(set(map(len, shapes))) == 1 and len(set(modes)) == 1 \
             and all(map(is_, map(_GRID_OF, pieces), repeat(pieces[0].grid))):
-        # none cached, each piece its own shape, one grid, size and mode (a set of pieces seen first): one
-        # batch in the order of the pieces, as the groups below make it, with no loop over them in Python
+        # none cached, one grid, size and mode (a set of pieces seen first): one batch in the order of the pieces,
+        # as the groups below make it when each piece is its own shape, with no loop over them in Python
         batch = pieces[0].grid.orientations_lazy(shapes, modes[0])
+        before = len(_ORIENT_CACHE)
         _ORIENT_CACHE.update(zip(keys, batch))
-        return batch
+        if len(_ORIENT_CACHE) == before + len(keys):   # each key new: each piece its own shape
+            return batch
+        return list(map(_ORIENT_CACHE.__getitem__, keys))   # copies of a shape: each takes the one cached
     groups: dict[tuple[Grid, int, str], dict[Shape, list[int]]] = {}   # the shapes to compute, by grid, size,
     for i, (p, f, m) in enumerate(zip(pieces, found, modes)):           # mode: the pieces of each shape
         if f is None:

@@ -841,3 +841,157 @@ def test_a_region_layouts_arrays_are_published_whole_for_threads_building_at_onc
     assert not seen[0]                                      # nothing of the layout's arrays while they are made
     assert not {"windows", "shifted", "positions"} & seen[1]    # nor of the shifted masks while they are made
     assert {"item", "offset", "bits", "used", "shifted", "positions"} <= set(arrays_of[-1])
+
+
+_POLYFORMS: dict = {}   # the free polyforms of a grid and size (_POLYFORMS[name, size]), made once
+
+
+def _brute_orientations(grid, cells, mode):
+    """The distinct images of ``cells`` under the first ``modes[mode]`` symmetries, each found with
+    :meth:`Grid.image` and put in normal position (no cache, no C, no batch)."""
+    seen: dict = {}
+    for k in range(grid.modes[mode]):
+        seen.setdefault(grid.normalize(grid.image([tuple(c) for c in cells], k)), None)
+    return list(seen)
+
+
+def _brute_table(grid, use, region, mode):
+    """The pieces' types (indices grouped by least orientation, by first index) and the placements
+    (first piece of the type, sorted cells), each orientation's first cell moved onto each cell of the region."""
+    groups: dict = {}
+    for i, p in enumerate(use):
+        groups.setdefault(min(_brute_orientations(grid, p.cells, mode)), []).append(i)
+    cells = set(region.cells) | set(region.optional)
+    placements = set()
+    for group in groups.values():
+        first = use[group[0]]
+        for shape in _brute_orientations(grid, first.cells, mode):
+            for target in cells:
+                move = tuple(b - a for a, b in zip(shape[0], target))
+                moved = tuple(sorted(tuple(a + b for a, b in zip(c, move)) for c in shape))
+                if grid.offset_ok(move) and cells.issuperset(moved):
+                    placements.add((first.name, moved))
+    return sorted(tuple(g) for g in groups.values()), placements
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(ALL), st.data())
+def test_cold_warm_new_region_and_plain_python_tables_are_the_brute_force_ones(grid, data):
+    """Random pieces of 1 to 7 cells (5 on cubes; often all of one size, so that a set seen first is read as one
+    batch), rotated and mirrored, their copies under the same name and other names and their mirror images, in any
+    order, every mode; a random region with holes and optional cells, from one cell or one row up; caches emptied
+    or left as earlier examples filled them (other grids, other sets, the same names for other shapes): the types
+    and placements of a cold build (orientations computed and cached), a warm one, one on a region not seen yet,
+    and of the plain Python way (the C extension hidden, orientations one by one, the table filled in Python) are
+    those found by brute force."""
+    from ubongo_cp import cover, pieces as pieces_module
+    from ubongo_cp.grids import base
+    from ubongo_cp.pieces import Piece, Region
+
+    top = 5 if grid.dim == 3 else 7
+    if data.draw(st.booleans()):   # of one size (a set seen first: one batch)
+        size = data.draw(st.integers(1, top))
+        if (grid.name, size) not in _POLYFORMS:
+            _POLYFORMS[grid.name, size] = list(free_polyforms(grid, size))
+        drawn = data.draw(st.lists(st.sampled_from(_POLYFORMS[grid.name, size]), min_size=3, max_size=8))
+    else:
+        drawn = data.draw(st.lists(shapes(grid, max_size=top), min_size=1, max_size=7))
+    use = []
+    for i, cells in enumerate(drawn):
+        cells = grid.image(list(cells), data.draw(st.integers(0, grid.n_symmetries - 1)))
+        use.append(Piece(f"P{i}", cells, grid))
+    for p in list(use):
+        extra = data.draw(st.sampled_from(["", "", "", "", "copy", "other name", "mirror", "mirror"]))
+        if extra == "copy":
+            use.append(p)
+        elif extra == "other name":
+            use.append(Piece(p.name + "b", grid.image(list(p.cells), grid.n_rotations - 1), grid))
+        elif extra == "mirror":
+            use.append(Piece(p.name + "m", grid.image(list(p.cells), grid.n_symmetries - 1), grid))
+    use = data.draw(st.permutations(use))
+    mode = data.draw(st.sampled_from(list(grid.modes)))
+    dims = data.draw(st.sampled_from([(1, 1), (1, 6), (2, 2), (3, 4), (4, 5), (2, 9)] if grid.dim == 2
+                                     else [(1, 1, 4), (2, 2, 2), (2, 3, 3), (3, 3, 3)]))
+    box = grid.box(*dims)
+    kind = data.draw(st.lists(st.sampled_from("rrrro."), min_size=len(box), max_size=len(box)))
+    kind[0] = kind[0] if "r" in kind else "r"
+    region = Region(tuple(c for c, k in zip(box, kind) if k == "r"),
+                    optional=tuple(c for c, k in zip(box, kind) if k == "o"), grid=grid)
+
+    def table(inst):
+        return (sorted(tuple(t) for t in inst.types),
+                {(inst.type_piece(int(inst.option_type[o])).name, tuple(sorted(inst.option_cells(o))))
+                 for o in range(inst.n_options)})
+
+    want = _brute_table(grid, use, region, mode)
+    if data.draw(st.integers(0, 3)):
+        pieces_module._ORIENT_CACHE.clear()
+        cover._FORMS.clear()
+        cover._REGIONS.clear()
+    assert table(cover.build_instance(use, region, mode=mode)) == want                 # cold (or as left)
+    assert table(cover.build_instance(use, region, mode=mode)) == want                 # warm
+    assert table(cover.build_instance(list(use), Region(region.cells, grid=grid, optional=region.optional),
+                                      mode=mode)) == want                                # new region, new list
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(base, "_C_EXTENSION", [None])
+        m.setattr(pieces_module, "_MANY_FROM", 10**9)
+        m.setattr(cover, "_NUMPY_FITS_FROM", 10**9)
+        m.setattr(cover, "_NUMPY_FROM", 10**9)
+        pieces_module._ORIENT_CACHE.clear()
+        cover._FORMS.clear()
+        cover._REGIONS.clear()
+        assert table(cover.build_instance(use, region, mode=mode)) == want             # plain Python
+    pieces_module._ORIENT_CACHE.clear()   # nothing made in plain Python left for the next examples
+    cover._FORMS.clear()
+    cover._REGIONS.clear()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(ALL), st.data())
+def test_counts_of_small_puzzles_read_as_one_batch_are_the_brute_force_ones(grid, data):
+    """Small puzzles whose pieces fill a box exactly (pieces of 1 to 4 cells, rotated, a piece and its copy or
+    mirror image, every mode), their orientations computed cold: the default solve and dlx count the exact
+    covers found by brute force (each piece on each of its brute-force placements; copies of one type, UP-5, not
+    told apart)."""
+    from ubongo_cp import cover, pieces as pieces_module
+    from ubongo_cp.pieces import Piece, Region
+    from ubongo_cp.solvers import solve
+
+    box = grid.box(*data.draw(st.sampled_from([(2, 4), (3, 3), (1, 6), (2, 3)] if grid.dim == 2
+                                              else [(1, 2, 4), (2, 2, 2), (1, 3, 3)])))
+    area, use = len(box), []
+    while sum(len(p.cells) for p in use) < area:
+        n = min(data.draw(st.integers(1, 4)), area - sum(len(p.cells) for p in use))
+        if use and len(use[-1].cells) == n and data.draw(st.booleans()):   # the last piece again, or mirrored
+            cells = grid.image(list(use[-1].cells), data.draw(st.sampled_from([0, grid.n_symmetries - 1])))
+        else:
+            if (grid.name, n) not in _POLYFORMS:
+                _POLYFORMS[grid.name, n] = list(free_polyforms(grid, n))
+            cells = grid.image(list(data.draw(st.sampled_from(_POLYFORMS[grid.name, n]))),
+                               data.draw(st.integers(0, grid.n_symmetries - 1)))
+        use.append(Piece(f"P{len(use)}", cells, grid))
+    mode = data.draw(st.sampled_from(list(grid.modes)))
+    region = Region(tuple(box), grid=grid)
+    types, placements = _brute_table(grid, use, region, mode)
+    options = {use[t[0]].name: [set(cells) for name, cells in placements if name == use[t[0]].name] for t in types}
+    left = {use[t[0]].name: len(t) for t in types}
+
+    def covers(covered: set) -> int:   # the least cell not covered yet: each piece type left on each placement there
+        if len(covered) == area:
+            return 1
+        cell = min(c for c in box if c not in covered)
+        total = 0
+        for name, count in left.items():
+            if count:
+                left[name] -= 1
+                total += sum(covers(covered | cells) for cells in options[name] if cell in cells and
+                             not cells & covered)
+                left[name] += 1
+        return total
+
+    want = covers(set())
+    pieces_module._ORIENT_CACHE.clear()
+    cover._FORMS.clear()
+    cover._REGIONS.clear()
+    inst = cover.build_instance(use, region, mode=mode)
+    assert solve(inst).count == solve(inst, backend="dlx").count == want

@@ -464,8 +464,8 @@ def test_every_way_of_making_the_table_gives_the_same_bytes_on_random_puzzles(gr
     use = [Piece(f"P{i}", data.draw(shapes(grid, max_size=n)), grid) for i, n in enumerate(sizes)]
     box = grid.box(*data.draw(st.sampled_from([(3, 4), (4, 5), (2, 7)] if grid.dim == 2 else [(2, 3, 3), (3, 3, 3)])))
     kind = data.draw(st.lists(st.sampled_from("rrro."), min_size=len(box), max_size=len(box)))
-    region = Region(tuple(c for c, k in zip(box, kind) if k == "r") or (box[0],),
-                    optional=tuple(c for c, k in zip(box, kind) if k == "o"), grid=grid)
+    needed = tuple(c for c, k in zip(box, kind) if k == "r") or (box[0],)   # box[0] needed (not optional) if none is
+    region = Region(needed, optional=tuple(c for c, k in zip(box, kind) if k == "o" and c not in needed), grid=grid)
     optional_pieces, mode = data.draw(st.booleans()), data.draw(st.sampled_from(["free", "fixed"]))
 
     def table(c_fill, **constants):
@@ -995,3 +995,32 @@ def test_counts_of_small_puzzles_read_as_one_batch_are_the_brute_force_ones(grid
     cover._REGIONS.clear()
     inst = cover.build_instance(use, region, mode=mode)
     assert solve(inst).count == solve(inst, backend="dlx").count == want
+
+
+class _EmptiedByAnotherThread(dict):
+    """An orientation cache that another thread empties right after each update (at its size limit)."""
+
+    def update(self, *args, **kwargs):
+        super().update(*args, **kwargs)
+        self.clear()
+
+
+@pytest.mark.parametrize("copies", [0, 2])
+def test_a_set_seen_first_keeps_its_orientations_when_the_cache_is_emptied_meanwhile(monkeypatch, copies):
+    # The 7 tetrahexes (and two copies of the first under other names) read as one batch: what each piece gets
+    # does not depend on the shared cache after the batch was made (another thread may empty it); the copies
+    # take one and the same orientations; each is what a build with an ordinary cache gives.
+    from ubongo_cp import pieces as pieces_module
+    from ubongo_cp.pieces import Piece, orientations_of
+
+    shapes = free_polyforms("hex", 4)
+    assert len(shapes) == 7
+    use = [Piece(f"P{i}", s, HEX) for i, s in enumerate(shapes)] + \
+        [Piece(f"C{i}", shapes[0], HEX) for i in range(copies)]
+    monkeypatch.setattr(pieces_module, "_ORIENT_CACHE", {})
+    expected = [list(o) for o in orientations_of(use, "free")]
+    assert [set(o) for o in expected] == [{HEX.transform(p.cells, k) for k in range(12)} for p in use]
+    monkeypatch.setattr(pieces_module, "_ORIENT_CACHE", _EmptiedByAnotherThread())
+    got = orientations_of(use, "free")
+    assert [list(o) for o in got] == expected
+    assert all(got[7 + i] is got[0] for i in range(copies))

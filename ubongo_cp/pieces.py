@@ -330,11 +330,11 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]
         # none cached, one grid, size and mode (a set of pieces seen first): one batch in the order of the pieces,
         # as the groups below make it when each piece is its own shape, with no loop over them in Python
         batch = pieces[0].grid.orientations_lazy(shapes, modes[0])
-        before = len(_ORIENT_CACHE)
-        _ORIENT_CACHE.update(zip(keys, batch))
-        if len(_ORIENT_CACHE) == before + len(keys):   # each key new: each piece its own shape
+        fresh = dict(zip(keys, batch))   # read here, not from the cache, which another thread may empty meanwhile
+        _ORIENT_CACHE.update(fresh)      # (from a dict: its keys' hashes are not computed again)
+        if len(fresh) == len(keys):      # each key once: each piece its own shape
             return batch
-        return list(map(_ORIENT_CACHE.__getitem__, keys))   # copies of a shape: each takes the one cached
+        return list(map(fresh.__getitem__, keys))   # copies of a shape: each takes the one kept
     groups: dict[tuple[Grid, int, str], dict[Shape, list[int]]] = {}   # the shapes to compute, by grid, size,
     for i, (p, f, m) in enumerate(zip(pieces, found, modes)):           # mode: the pieces of each shape
         if f is None:

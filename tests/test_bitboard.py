@@ -500,6 +500,32 @@ def test_one_word_subtrees_search_as_the_machine(pieces, region, want):
     _same_tree_as_machine(inst, (0, 4), ((True, False), (True, True)), want)
 
 
+def _pent(name: str) -> Piece:
+    return next(p for p in PENTS.pieces if p.name == name)
+
+
+@pytest.mark.parametrize("pieces, cells, nodes", [
+    ((_pent("P"), TET4["L"], CLASSIC["L3"]), 13, 51),  # 12 cells of pieces on 13
+    ((_pent("L"), _pent("P"), TET4["T"], CLASSIC["I2"]), 17, 115),  # 16 on 17
+    ((_pent("L"), _pent("P"), TET4["T"], CLASSIC["I2"]), 18, 132),  # 16 on 18
+])
+def test_pieces_short_of_the_region_search_as_the_machine(pieces, cells, nodes):
+    # Pieces covering fewer cells than the region (a search the solver does not start: no cover): with two
+    # pieces left, the last can fit at the first empty cell without being the rest of the region, a node
+    # the fast path counts as the resumable search does (the hash table of the last two pieces is not used).
+    inst = build_instance(list(pieces), Region(tuple((i // 3, i % 3) for i in range(cells))))
+    assert sum(p.size for p in pieces) < cells
+    machine = subtree_runs(inst, -1, True, False)
+    assert machine[:3] == (0, 0, 0) and machine[3] > 0
+    for fast in (0, 1):
+        assert subtree_runs(inst, fast, True, False) == machine
+    for fast in (-1, 0, 1):  # the plain search, without the symmetry plan
+        s = BitSearch(inst)
+        s.kernel.set_fast(fast)
+        s.start()
+        assert s.run() and (s.solutions, s.nodes) == (0, nodes)
+
+
 @st.composite
 def two_word_instances(draw):
     """Distinct pieces (one copy of each: the recursion's case) on a strip of 65 to 90 cells, two wide, with

@@ -1238,16 +1238,22 @@ done:
 }
 
 /* The hash table of fast1's last two pieces (List.hkey), where it applies: one word, the goal only, the FIRST
- * lists with the probes after the anchor, every counter item [1..1] and every option in one; 0 when memory runs
- * out. */
+ * lists with the probes after the anchor, every counter item [1..1] and every option in one, and the pieces'
+ * sizes adding up to the goal (else, with fewer cells in the pieces, the last piece could fit at the first
+ * empty bit without being the rest: a node FN(last2) would not count); 0 when memory runs out. */
 static int build_last(Kernel *k, List *L, const uint8_t *drop)
 {
     L->hkey = L->hval = NULL, L->hbits = 0;
     if (k->W != 1 || !L->next || k->nbits != k->ngoal || k->tsize[k->ntypes] != 0 || k->ntypes < 3)
         return 1;
-    for (int32_t t = 0; t < k->ntypes; t++)
-        if (k->lo[t] != 1 || k->hi[t] != 1)
+    int64_t area = 0;
+    for (int32_t t = 0; t < k->ntypes; t++) {
+        if (k->lo[t] != 1 || k->hi[t] != 1 || k->tsize[t] <= 0) /* one size per item */
             return 1;
+        area += k->tsize[t];
+    }
+    if (area != k->ngoal)
+        return 1;
     int bits = 4;
     while (((int64_t)1 << bits) < 2 * (int64_t)k->nopts)
         bits++;

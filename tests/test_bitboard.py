@@ -526,6 +526,24 @@ def test_pieces_short_of_the_region_search_as_the_machine(pieces, cells, nodes):
         assert s.run() and (s.solutions, s.nodes) == (0, nodes)
 
 
+
+@pytest.mark.parametrize("lo, hi", [(11, 11), (11, 99), (10, 10), (0, 9)])
+def test_a_memo_below_the_last_two_pieces_as_the_machine(lo, hi):
+    # 3x20, the 12 pentominoes (8 tilings): a memo whose levels start where one piece is left (11) is used
+    # by the fast path as by the resumable search (same nodes and memo answers), the last two pieces'
+    # shortcut left out there.
+    inst = build_instance(PENTS.pieces, Region.rectangle(3, 20))
+    got = []
+    for fast in (-1, 0, 6):
+        s = BitSearch(inst, memo=False)
+        s.kernel.set_memo(lo, hi, 4)
+        s.kernel.set_fast(fast)
+        s.start()
+        assert s.run()
+        got.append((s.solutions, s.nodes, s.kernel.memo_hits))
+    assert got[0][0] == 8 and got[1] == got[2] == got[0]
+
+
 @st.composite
 def two_word_instances(draw):
     """Distinct pieces (one copy of each: the recursion's case) on a strip of 65 to 90 cells, two wide, with

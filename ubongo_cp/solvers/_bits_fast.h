@@ -251,7 +251,7 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
             continue;
         const int32_t s2 = FN(slot)(f, NB, L + 1);
         if (BW == 1 && L + 1 == f->lvl2 && s2 >= 0 && (qtype < 0 || !(na >> qtype & 1)) &&
-            (L + 1 > f->memo_hi || L + 1 < f->memo_lo)) {
+            (L + 1 > f->memo_hi || L + 2 < f->memo_lo)) { /* no memo at the two levels (last2 searches plain) */
             FN(last2)(f, L + 1, NB, na, nw, s2, rec_plain);
             continue;
         }

@@ -544,6 +544,49 @@ def test_a_memo_below_the_last_two_pieces_as_the_machine(lo, hi):
     assert got[0][0] == 8 and got[1] == got[2] == got[0]
 
 
+
+@st.composite
+def cut_regions(draw):
+    """A region of 8 to 30 cells (a strip, a box with holes) cut into connected pieces of 2 to 6 cells by
+    random growth from the first free cell (one solution at least; a shape may come twice, under two
+    names), any orientation mode; sometimes a piece fewer (cells no piece covers)."""
+    n = draw(st.integers(8, 30))
+    w = draw(st.integers(1, 6))
+    box = [(i // w, i % w) for i in range(n + draw(st.integers(0, 4)))]
+    cells = set(draw(st.permutations(box))[:n])
+    left, shapes = set(cells), []
+    while left:
+        piece = {min(left)}
+        left -= piece
+        for _ in range(draw(st.integers(1, 5))):
+            front = sorted({(r + dr, c + dc) for r, c in piece for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))} & left)
+            if not front:
+                break
+            piece.add(draw(st.sampled_from(front)))
+            left -= piece
+        shapes.append(tuple(normalize(sorted(piece))))
+    if len(shapes) > 3 and draw(st.booleans()):  # a piece fewer: cells no piece covers
+        shapes.pop(draw(st.integers(0, len(shapes) - 1)))
+    pieces = [Piece(f"Q{i}", shape) for i, shape in enumerate(shapes)]
+    return build_instance(pieces, Region(normalize(sorted(cells))), mode=draw(st.sampled_from(["free", "one-sided", "fixed"])))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(cut_regions(), st.integers(0, 3))
+def test_one_word_recursion_on_cut_regions(inst, back):
+    # One word, distinct pieces (a single cell among them turns the grid test off): fast1 from the root, and
+    # from the level with two, three or more pieces left, searches the same tree as the resumable search
+    # (count, Burnside sum, solutions searched, nodes), with and without the dead-region test; the count is
+    # the dancing-cells kernel's.
+    n = len(inst.pieces)
+    assert BitSearch(inst).layout.words == 1
+    for prune in (True, False):
+        machine = subtree_runs(inst, -1, prune, False)
+        assert subtree_runs(inst, 0, prune, False) == machine
+        assert subtree_runs(inst, max(0, n - 2 - back), prune, False) == machine
+    assert machine[0] == solve(inst, backend="dlx", keep=0).count
+
+
 @st.composite
 def two_word_instances(draw):
     """Distinct pieces (one copy of each: the recursion's case) on a strip of 65 to 90 cells, two wide, with

@@ -201,17 +201,11 @@ def name_problem(name: str, *, in_file: bool = False) -> str | None:
 #: Most copies a range of piece counts may ask for (four digits, as :data:`_RANGE` reads).
 MAX_RANGE_COUNT = 9999
 _DIGITS = len(str(MAX_RANGE_COUNT))
-#: Patterns compiled where first matched (:func:`_pattern`; compiling one takes 0.05-0.1 ms of every command
-#: that imports this module otherwise), each only on a text holding a ``:``, which both need.
+#: Patterns compiled where first matched (by :mod:`re`, which keeps them; compiling one takes 0.05-0.1 ms of
+#: every command that imports this module otherwise), each only on a text holding a ``:``, which both need.
 _RANGE = rf"(.+):([0-9]{{1,{_DIGITS}}})(?:-([0-9]{{1,{_DIGITS}}}))?"
 #: What follows the last ``:`` of an entry meant as a range of counts (digits and dashes), well formed or not.
 _RANGE_LIKE = r"(.+):([-0-9]+)"
-
-
-@lru_cache(maxsize=None)
-def _pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
-    """``pattern`` compiled, once."""
-    return re.compile(pattern, flags)
 
 
 #: How a range of piece counts is written (the hint of every malformed range).
@@ -259,15 +253,15 @@ def count_ranges(entries: Sequence[str], *, source: str = "") -> tuple[list[str]
         if ":" not in entry:   # a plain name (neither pattern matches without a ':')
             names.append(entry)
             continue
-        m = _pattern(_RANGE).fullmatch(entry)
+        m = re.fullmatch(_RANGE, entry)
         if m is None:
-            bad = _pattern(_RANGE_LIKE).fullmatch(entry)
+            bad = re.fullmatch(_RANGE_LIKE, entry)
             if bad is not None:  # meant as a range: a piece name does not end in ':' and digits
                 raise InputError(f"{where}range {_shown(entry)!r}: {_range_problem(bad.group(2))}")
             names.append(entry)
             continue
         name, lo = m.group(1), int(m.group(2))
-        if _pattern(_RANGE_LIKE).fullmatch(name):  # two ranges in one entry (I2:1-2:3): not a name with a range
+        if re.fullmatch(_RANGE_LIKE, name):  # two ranges in one entry (I2:1-2:3): not a name with a range
             raise InputError(f"{where}range {_shown(entry)!r}: {_RANGE_FORM}")
         hi = lo if m.group(3) is None else int(m.group(3))
         if lo > hi:
@@ -721,7 +715,7 @@ _GRID_START = r"\s*grid\s*:"
 def _grid_line(line: str) -> re.Match[str] | None:
     """The match of ``line`` as a ``grid:`` line (:data:`_GRID_LINE`, any case), or None; a line without a ``:``
     is none, and the pattern is compiled only when a line has one (most regions and piece sets have none)."""
-    return _pattern(_GRID_LINE, re.IGNORECASE).match(line) if ":" in line else None
+    return re.match(_GRID_LINE, line, re.IGNORECASE) if ":" in line else None
 
 
 def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int, str]]]:
@@ -738,7 +732,7 @@ def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int,
     if first is None:
         return SQUARE, lines
     match = _grid_line(lines[first][1])
-    if match is None and ":" in lines[first][1] and _pattern(_GRID_START, re.IGNORECASE).match(lines[first][1]):
+    if match is None and ":" in lines[first][1] and re.match(_GRID_START, lines[first][1], re.IGNORECASE):
         raise InputError(f"malformed grid line {lines[first][1].strip()!r}: write 'grid: NAME' (square, hex, "
                          "triangle or cube), a '%' comment after it if any", path=path, line=lines[first][0])
     rest = lines[first + 1:] if match else lines

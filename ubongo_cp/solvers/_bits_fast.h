@@ -146,7 +146,7 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
             const int t = ctz64(rem);
             const int32_t i = f->bstart[sl] + popcount64(bm & ((1ull << t) - 1));
             const int32_t end = boff[i + 1];
-            nat[t] = t == NT || (f->copies && f->left[t] > 1) ? avail : avail & ~(1ull << t);
+            nat[t] = t == NT ? avail : avail & ~(1ull << t); /* no copies here: t is used up */
             if (t == qtype) /* only its options of positive weight */
                 for (int32_t e = boff[i]; e < end; e++) {
                     ce[n] = e, ct[n] = (int8_t)t;

@@ -264,7 +264,7 @@ def test_version_answers_before_any_parser(capsys):
 
 
 def test_the_collector_is_set_before_the_command_line_is_imported():
-    # The command-line module imports argparse (with re, enum, gettext and locale) only when it builds a parser,
+    # The command-line module imports argparse (with re, enum and gettext) only when it builds a parser,
     # which the console script's run does after raising the collector's young threshold (cli.GC_YOUNG): the
     # collections among those imports' objects would otherwise cost about a millisecond of every command.
     probe = ("import gc, sys\nimport ubongo_cp.cli as cli\nprint('argparse' in sys.modules, file=sys.stderr)\n"
@@ -277,3 +277,60 @@ def test_the_collector_is_set_before_the_command_line_is_imported():
 
     assert proc.returncode == 0 and "usage: ubongo-cp solve" in proc.stdout
     assert proc.stderr.splitlines() == ["False", str(GC_YOUNG)]
+
+
+def _catalogue(path: Path, messages: dict[str, str]) -> None:
+    """Write a GNU gettext catalogue (.mo) of ``messages`` (ASCII) to ``path``."""
+    import struct
+
+    keys = sorted(messages)
+    ids = b"".join(k.encode() + b"\0" for k in keys)
+    strs = b"".join(messages[k].encode() + b"\0" for k in keys)
+    start = 7 * 4 + 16 * len(keys)          # header, then the two tables of (length, offset)
+    table, offset = [], start
+    for k in keys:
+        table += [len(k.encode()), offset]
+        offset += len(k.encode()) + 1
+    for k in keys:
+        table += [len(messages[k].encode()), offset]
+        offset += len(messages[k].encode()) + 1
+    path.parent.mkdir(parents=True)
+    path.write_bytes(struct.pack("<7I", 0x950412DE, 0, len(keys), 28, 28 + 8 * len(keys), 0, 0)
+                     + struct.pack(f"<{len(table)}I", *table) + ids + strs)
+
+
+def test_a_command_line_looks_argparse_messages_up_once():
+    # argparse translates each message by gettext.gettext, which imports locale and looks for the catalogue every
+    # time: a card task, a count and an analysis look it up once, and none is looked for where the catalogues'
+    # folder does not exist (Python's, here)
+    import gettext
+
+    assert not Path(gettext.bindtextdomain(gettext.textdomain())).is_dir()
+    for argv in [["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"],
+                 ["solve", "--pieces", "pentominoes", "--region", "3x20", "--count"],
+                 ["analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3"],
+                 ["solve", "--bogus"]]:
+        assert _loaded(argv, ("locale",)) == (0 if argv[1] != "--bogus" else 2, []), argv
+
+
+def test_argparse_messages_are_translated_by_the_catalogue_found(tmp_path):
+    # A catalogue of the "messages" domain for the language of $LANGUAGE: the help and the usage errors say its
+    # words, as with Python's own lookup; after the command line argparse translates by gettext again.
+    _catalogue(tmp_path / "xx" / "LC_MESSAGES" / "messages.mo",
+               {"show this help message and exit": "XX help", "usage: ": "XX usage: ",
+                "invalid %(type)s value: %(value)r": "XX bad %(type)s: %(value)r"})
+    probe = ("import argparse, gettext, sys\n"
+             f"gettext.bindtextdomain('messages', {str(tmp_path)!r})\n"
+             "from ubongo_cp.cli import main\n"
+             "for argv in (['solve', '--help'], ['solve', '--face', 'one']):\n"
+             "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
+             "print(argparse._ is gettext.gettext, argparse._('usage: '))\n")
+    import os
+
+    env = {**os.environ, "LANGUAGE": "xx"}
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env=env)
+    assert proc.stdout.startswith("XX usage: ubongo-cp solve")
+    assert "-h, --help            XX help" in proc.stdout
+    assert "ubongo-cp solve: error: argument --face: XX bad int: 'one'" in proc.stderr
+    assert proc.stdout.splitlines()[-1] == "True XX usage: "

@@ -42,7 +42,7 @@ COMMANDS = {"solve": ("puzzle",), "analyze": ("puzzle",), "generate": ("deck",),
 @functools.cache
 def _parser_class() -> type[argparse.ArgumentParser]:
     """The argument parser class of the command line, made when a parser is first built: argparse (with re,
-    enum, gettext and locale) is imported then, after :func:`run` has set the garbage collector up."""
+    enum and gettext) is imported then, after :func:`run` has set the garbage collector up."""
     import argparse
 
     class _Parser(argparse.ArgumentParser):
@@ -70,6 +70,32 @@ def _parser_class() -> type[argparse.ArgumentParser]:
             return self.formatter_class(prog=self.prog, width=_columns() - 2)
 
     return _Parser
+
+
+@contextmanager
+def _messages_looked_up_once() -> Iterator[None]:
+    """Within the block, argparse translates its messages by the catalogue :func:`gettext.gettext` would find,
+    looked up once, instead of at every message (each lookup reads the environment, imports :mod:`locale` to
+    expand the language names, and looks for the catalogue's files: about a millisecond of a command). Where the
+    domain's folder of catalogues does not exist, there is none to find. Python's own functions are back after
+    the block."""
+    import argparse
+    import gettext
+
+    if getattr(argparse, "_", None) is not gettext.gettext or getattr(argparse, "ngettext", None) is not gettext.ngettext:
+        yield   # not Python's own functions (replaced by someone else, or another argparse): left as they are
+        return
+    domain = gettext.textdomain()
+    folder = gettext.bindtextdomain(domain)   # the folder gettext.gettext looks in
+    import os
+
+    found = gettext.translation(domain, folder, fallback=True) if os.path.isdir(folder) else \
+        gettext.NullTranslations()
+    argparse._, argparse.ngettext = found.gettext, found.ngettext   # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = gettext.gettext, gettext.ngettext   # type: ignore[attr-defined]
 
 
 @functools.cache
@@ -272,7 +298,8 @@ def _main(argv: list[str], interrupted: list[bool]) -> int:
 
     say_notes(drop=True)   # none left by an earlier command line of this process
     try:
-        args = build_parser(argv[0] if argv else None).parse_args(argv)
+        with _messages_looked_up_once():
+            args = build_parser(argv[0] if argv else None).parse_args(argv)
         from .common import check_common
 
         check_common(args)
@@ -334,7 +361,7 @@ def run() -> None:
     dictionaries all live to the end, and each collection among them walks
     every object made so far. This saves about 3 ms of every command's CPU
     time (a card task, a 6x10 count: ``benchmarks/bench_startup.py``); the
-    standard library's argparse (with re, enum, gettext and locale) and the
+    standard library's argparse (with re, enum and gettext) and the
     command's own modules are imported after the threshold is set. Cycles
     are still collected, only in larger batches.
 

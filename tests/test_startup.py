@@ -334,3 +334,25 @@ def test_argparse_messages_are_translated_by_the_catalogue_found(tmp_path):
     assert "-h, --help            XX help" in proc.stdout
     assert "ubongo-cp solve: error: argument --face: XX bad int: 'one'" in proc.stderr
     assert proc.stdout.splitlines()[-1] == "True XX usage: "
+
+
+def test_commands_reading_a_shipped_file_make_no_catalogue_of_examples():
+    # The catalogue of the shipped items (ubongo_cp.examples: a named tuple class and its table) is made for
+    # `ubongo-cp examples` and its users, not by a command that reads a shipped piece set; its names are still
+    # exported by ubongo_cp.shipped, the same objects.
+    probe = ("import sys\nfrom ubongo_cp.cli import main\n"
+             "status = main(['solve', 'puzzles/examples/classic_X1_easy.toml', '--face', '1'])\n"
+             "status += main(['analyze', '--pieces', 'duel', '--region', 'puzzles/examples/duel_board1.txt', '--k', '3'])\n"
+             "shipped = sys.modules['ubongo_cp.shipped']\n"
+             "print(status, 'ubongo_cp.examples' in sys.modules, [n for n in ('Example', 'EXAMPLES') if n in vars(shipped)],"
+             " file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.stderr.splitlines()[-1] == "0 False []"
+    import ubongo_cp.examples as examples
+    import ubongo_cp.shipped as shipped
+
+    for name in ("Example", "EXAMPLES", "find_example", "is_unchanged_copy", "copy_example", "copy_examples"):
+        assert getattr(shipped, name) is getattr(examples, name), name
+    assert shipped.find_example("rect_6x10").path.name == "rect_6x10.txt"
+    with pytest.raises(AttributeError, match="no attribute 'Exampel'"):
+        shipped.Exampel  # noqa: B018

@@ -1,7 +1,7 @@
 """``ubongo-cp examples``: list, show, draw and copy what ships with the toolkit.
 
 Piece sets, decks, deck specs, example card sides and regions, Orion Duel
-tile sets (:data:`ubongo_cp.shipped.EXAMPLES`): an installed toolkit has
+tile sets (:data:`ubongo_cp.examples.EXAMPLES`): an installed toolkit has
 no checkout beside it, so this is how its user finds them.
 """
 
@@ -100,7 +100,7 @@ def _show(example) -> str:
     return "\n".join(head + ["", example.path.read_text(encoding="utf-8").rstrip()])
 
 
-#: Each kind of shipped item (:class:`ubongo_cp.shipped.Example`) in words.
+#: Each kind of shipped item (:class:`ubongo_cp.examples.Example`) in words.
 _KIND_NOUNS = {"pieces": "a piece set", "deck": "a deck", "spec": "a deck spec", "card": "a card side",
                "region": "a region", "tiles": "an Orion Duel tile set"}
 
@@ -129,7 +129,7 @@ def _draw(example, path: str) -> None:
 
 
 def _find(name: str, draw: str | None):
-    """The shipped item ``name`` (:func:`ubongo_cp.shipped.find_example`); for a name that is no shipped item but
+    """The shipped item ``name`` (:func:`ubongo_cp.examples.find_example`); for a name that is no shipped item but
     a file of the user's, the error says which command reads that file (``solve FILE --draw``).
 
     Raises
@@ -138,7 +138,7 @@ def _find(name: str, draw: str | None):
         For a name no shipped item has.
     """
     from ..errors import InputError
-    from ..shipped import find_example
+    from ..examples import find_example
 
     try:
         return find_example(name)
@@ -172,7 +172,7 @@ def _cmd_examples(args: argparse.Namespace) -> int:
 
 def _examples(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..shipped import EXAMPLES, copy_example, copy_examples, is_unchanged_copy
+    from ..examples import EXAMPLES, copy_example, copy_examples, is_unchanged_copy
 
     if args.name is None:
         if args.draw:

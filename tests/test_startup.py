@@ -356,3 +356,20 @@ def test_commands_reading_a_shipped_file_make_no_catalogue_of_examples():
     assert shipped.find_example("rect_6x10").path.name == "rect_6x10.txt"
     with pytest.raises(AttributeError, match="no attribute 'Exampel'"):
         shipped.Exampel  # noqa: B018
+
+
+def test_an_unreadable_catalogue_leaves_argparse_messages_as_they_are(tmp_path):
+    # A catalogue that is no catalogue: gettext.gettext gives the message itself, and so does the command line.
+    (tmp_path / "xx" / "LC_MESSAGES").mkdir(parents=True)
+    (tmp_path / "xx" / "LC_MESSAGES" / "messages.mo").write_bytes(b"not a catalogue")
+    probe = ("import gettext\n"
+             f"gettext.bindtextdomain('messages', {str(tmp_path)!r})\n"
+             "from ubongo_cp.cli import main\n"
+             "try:\n    main(['solve', '--help'])\nexcept SystemExit as exc:\n    print('status', exc.code)\n")
+    import os
+
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "LANGUAGE": "xx"})
+    assert proc.stdout.startswith("usage: ubongo-cp solve") and "show this help message and exit" in proc.stdout
+    assert proc.stdout.splitlines()[-1] == "status 0"
+

@@ -89,8 +89,12 @@ def _messages_looked_up_once() -> Iterator[None]:
     folder = gettext.bindtextdomain(domain)   # the folder gettext.gettext looks in
     import os
 
-    found = gettext.translation(domain, folder, fallback=True) if os.path.isdir(folder) else \
-        gettext.NullTranslations()
+    found = gettext.NullTranslations()
+    if os.path.isdir(folder):
+        try:
+            found = gettext.translation(domain, folder, fallback=True)
+        except OSError:   # a catalogue that cannot be read: gettext.gettext gives the message itself then
+            pass
     argparse._, argparse.ngettext = found.gettext, found.ngettext   # type: ignore[attr-defined]
     try:
         yield

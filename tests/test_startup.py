@@ -373,3 +373,17 @@ def test_an_unreadable_catalogue_leaves_argparse_messages_as_they_are(tmp_path):
     assert proc.stdout.startswith("usage: ubongo-cp solve") and "show this help message and exit" in proc.stdout
     assert proc.stdout.splitlines()[-1] == "status 0"
 
+
+
+def test_searches_load_no_solution_checker(tmp_path):
+    # ubongo_cp.cover exports verify_solution (ubongo_cp.verify), which a card task, a count and an analysis do not
+    # call: its module is imported when the name is first asked for.
+    for argv in [["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"], *_file_paths(tmp_path)[:3]]:
+        assert _loaded(argv, ("ubongo_cp.verify",)) == (0, []), argv
+    import ubongo_cp.cover as cover
+    import ubongo_cp.verify as verify
+    from ubongo_cp.cover import verify_solution
+
+    assert verify_solution is cover.verify_solution is verify.verify_solution
+    with pytest.raises(AttributeError, match="no attribute 'verify_solutions'"):
+        cover.verify_solutions  # noqa: B018

@@ -48,7 +48,6 @@ from .geometry import Cell, Shape
 from .grids.base import LazyOrientations, OrientationBatch, Orientations, c_placements
 from .pieces import EMPTY, EmptyCell, Piece, Region, check_one_grid, orientations_of
 from .structs import Struct, replace
-from .verify import verify_solution
 from .structs import NamedTuple
 
 TYPE_CHECKING = False
@@ -59,6 +58,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .cards import CardSide
+    from .verify import verify_solution
 
 __all__ = ["ExactCoverInstance", "PlacementTable", "build_instance", "task_instance", "verify_solution",
            "piece_types", "empty_cell_piece", "kept", "item_counts", "EMPTY"]
@@ -2259,3 +2259,12 @@ def task_instance(card: "CardSide", face: int, *, max_empty: int | None = None) 
     return build_instance(card.task_pieces(face), card.region, mode=card.orientations,
                           ranges=card.ranges.get(face), max_empty=max_empty)
 
+
+def __getattr__(name: str):
+    """:func:`~ubongo_cp.verify.verify_solution`, exported here too: its module is imported when it is first asked
+    for (a search does not check its solutions with it)."""
+    if name == "verify_solution":
+        from .verify import verify_solution
+
+        return verify_solution
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

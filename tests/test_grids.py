@@ -558,12 +558,23 @@ def test_c_orientations_and_region_cells_give_hand_checked_values_and_refuse_bad
     of_shape, rank = np.empty(2, dtype=np.int32), np.empty(2, dtype=np.int16)
     kept, least = np.empty((1, 2), dtype=bool), np.empty((1, 2), dtype=np.int64)
     out = (keys, cells, of_shape, rank, kept, least)
-    assert _placements.distinct(codes, 1, 2, 2, 5, 2, *out) == (2, [2], (2, 2), [((0, 0), (0, 1))])
+    assert _placements.distinct(codes, 1, 2, 2, 5, 2, *out) == (2, [2], (2, 2), [((0, 0), (0, 1))], True)
     assert keys.tolist() == [[0, 1], [0, 5]] and cells.tolist() == [[[0, 0], [0, 1]], [[0, 0], [1, 0]]]
     assert least.tolist() == [[0, 1]] and kept.tolist() == [[True, True]] and rank.tolist() == [0, 1]
     same = np.zeros((1, 2, 2), dtype=np.int64)
     same[0, 1] = 1                                         # both images (0, 0), (0, 1): the second is dropped
     assert _placements.distinct(same, 1, 2, 2, 5, 2, *out)[:2] == (1, [1]) and kept.tolist() == [[True, False]]
+    # unique: whether the shapes' least images are all different (each shape a type of its own)
+    three = np.array([codes[0], same[0], codes[0, :, ::-1]])   # the first and the third: one shape, images swapped
+    def outs(n_shapes):   # the outputs of n_shapes shapes of 2 cells, 2 images each
+        return (np.empty((2 * n_shapes, 2), dtype=np.int64), np.empty((2 * n_shapes, 2, 2), dtype=np.int64),
+                np.empty(2 * n_shapes, dtype=np.int32), np.empty(2 * n_shapes, dtype=np.int16),
+                np.empty((n_shapes, 2), dtype=bool), np.empty((n_shapes, 2), dtype=np.int64))
+
+    assert _placements.distinct(three, 3, 2, 2, 5, 2, *outs(3))[3:] == ([((0, 0), (0, 1))] * 3, False)
+    assert _placements.distinct(three[:2], 2, 2, 2, 5, 2, *outs(2))[4] is False   # (0, 0), (0, 1) least of both
+    other = np.array([[[0, 0], [5, 10]]], dtype=np.int64)       # (0, 0), (1, 0) and (0, 0), (2, 0)
+    assert _placements.distinct(np.concatenate([codes, other]), 2, 2, 2, 5, 2, *outs(2))[4] is True
     with pytest.raises(ValueError, match="negative"):
         _placements.distinct(-same, 1, 2, 2, 5, 2, *out)
     with pytest.raises(ValueError, match="beyond 62 bits"):

@@ -46,14 +46,16 @@
  *       int64 (N x n x count). extent: a bound on the spread of an image's coordinates on one axis (from the
  *       spread of each input within a shape; the keys are those of the cells when it is below radix less 1).
  *   distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, kept, least)
- *       -> (rows, counts, reach, least shapes)
+ *       -> (rows, counts, reach, least shapes, unique)
  *       Each shape's images with their keys sorted, those equal to an earlier image of the shape dropped
  *       (ubongo_cp.grids.base.Grid.orientations_lazy): keys, int64 (rows x n), and cells, int64
  *       (rows x n x dim, the keys' digits), of the kept images, shape by shape in the order of the maps;
  *       of_shape, int32, and rank, int16 (its index among its shape's), per row; kept, bool (N x count);
  *       least, int64 (N x n), each shape's least image's keys; counts, kept images per shape; reach,
  *       1 + the largest coordinate per axis; least shapes, each shape's least image as a tuple of cells
- *       (tuples of dim integers). The outputs are sized for N * count rows.
+ *       (tuples of dim integers); unique, True when the least images are all different (each shape a type of
+ *       its own: they are then not hashed to be grouped), False when two are equal or the shapes are more than
+ *       LEASTS_COMPARED. The outputs are sized for N * count rows.
  *
  *   orientations(cells, maps, count, dim) -> list
  *       The distinct images of a shape (cells: tuples or lists of dim ints) under the first count maps (int64,
@@ -96,6 +98,7 @@
 #define RADIX_MAX (INT64_C(1) << 31)
 /* Most keys (radix ** dim) for which distinct() makes each cell's tuple once, in a table by key. */
 #define CELL_TABLE_MAX (1 << 16)
+#define LEASTS_COMPARED 512   /* leasts_unique: at most this many shapes compared pairwise */
 
 /* a * b, or -1 when it overflows (a, b >= 0). */
 static Py_ssize_t times(Py_ssize_t a, Py_ssize_t b)
@@ -675,6 +678,20 @@ static __attribute__((noinline)) Py_ssize_t distinct_images(
 #undef CORE
 }
 
+/* Whether the N shapes' least images (n sorted keys each) are all different (then each shape is a type of its
+ * own: cover._types_of hashes no key); 0 also when there are too many to compare pairwise (the caller then
+ * groups them by their keys). */
+static __attribute__((noinline)) int leasts_unique(const int64_t *least, Py_ssize_t N, Py_ssize_t n)
+{
+    if (N > LEASTS_COMPARED)
+        return 0;
+    for (Py_ssize_t a = 1; a < N; a++)
+        for (Py_ssize_t b = 0; b < a; b++)
+            if (least[a * n] == least[b * n] && compare_keys(least + a * n, least + b * n, n) == 0)
+                return 0;
+    return 1;
+}
+
 static PyObject *distinct(PyObject *self, PyObject *args)
 {
     Py_ssize_t N, n, count, radix, dim;
@@ -750,7 +767,7 @@ static PyObject *distinct(PyObject *self, PyObject *args)
             goto done;
         PyList_SET_ITEM(shapes, s, shape);
     }
-    result = Py_BuildValue("nOOO", m, counts, reach, shapes);
+    result = Py_BuildValue("nOOOO", m, counts, reach, shapes, leasts_unique(least.buf, N, n) ? Py_True : Py_False);
 done:
     if (made) {
         for (Py_ssize_t i = 0; i < n_keys; i++)

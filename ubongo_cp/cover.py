@@ -1115,8 +1115,12 @@ def _types_of(orientations: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...],
     entry = _FORMS.get(key)
     if entry is None:
         batch = _whole_batch(orientations)
-        keys = list(zip(batch.leasts, batch.counts)) if batch is not None else list(map(_type_key, orientations))
-        entry = _cache(_FORMS, key, (list(orientations), _grouped(keys)))
+        if batch is not None and batch.unique:    # least orientations all different (found in C): a type each
+            groups = tuple(zip(range(len(orientations))))
+        else:
+            groups = _grouped(list(zip(batch.leasts, batch.counts)) if batch is not None else
+                              list(map(_type_key, orientations)))
+        entry = _cache(_FORMS, key, (list(orientations), groups))
     return entry[1]
 
 

@@ -153,10 +153,13 @@ class OrientationBatch:
         Each shape's orientations, in order (:meth:`Grid.orientations_lazy` returns them).
     leasts : list of Shape
         Each shape's least orientation (:attr:`LazyOrientations.least`), in order.
+    unique : bool
+        True when the shapes' least orientations are known to be all different (found by the C extension): each
+        shape is then a type of its own (:func:`ubongo_cp.cover.piece_types`), with no key to hash.
     """
 
     __slots__ = ("keys", "cells", "of_shape", "counts", "starts", "radix", "kept", "reach", "members", "leasts",
-                 "_lists", "_rank")
+                 "unique", "_lists", "_rank")
 
     def __init__(self, keys, cells, of_shape, counts: list[int], radix: int, kept, reach: tuple[int, ...]) -> None:
         self.keys, self.cells, self.of_shape, self.counts, self.radix = keys, cells, of_shape, counts, radix
@@ -164,6 +167,7 @@ class OrientationBatch:
         self.starts = [0, *accumulate(counts)]
         self.members: list[LazyOrientations] = []
         self.leasts: list[Shape] = []
+        self.unique = False
         self._lists: list[Orientations] | None = None
         self._rank: Any = None
 
@@ -628,15 +632,18 @@ class Grid:
             rank = np.empty(n_shapes * count, dtype=np.int16)
             kept = np.empty((n_shapes, count), dtype=bool)
             least = np.empty((n_shapes, n), dtype=np.int64)
-            rows, counts, reach, least_shapes = native.distinct(np.ascontiguousarray(codes), n_shapes, n, count,
-                                                                radix, dim, keys, cells, shape_of, rank, kept, least)
+            rows, counts, reach, least_shapes, unique = native.distinct(np.ascontiguousarray(codes), n_shapes, n,
+                                                                        count, radix, dim, keys, cells, shape_of, rank,
+                                                                        kept, least)
             keys, cells, shape_of, rank = keys[:rows], cells[:rows], shape_of[:rows], rank[:rows]
         else:
             keys, cells, shape_of, counts, kept, reach, least = self._distinct(codes, radix, dim)
             rank = None
             least_shapes = list(zip(*[iter(_cells_of_keys(least, radix, dim))] * n))
+            unique = False
         batch = OrientationBatch(keys, cells, shape_of, counts, radix, kept, reach)
         batch._rank = rank
+        batch.unique = unique
         batch.leasts = least_shapes
         batch.members = list(map(LazyOrientations, repeat(batch, n_shapes), range(n_shapes), least_shapes))
         return list(batch.members)

@@ -150,11 +150,13 @@ static int fits_check(Fits *f, Py_ssize_t k)
     f->n_rows = f->shifted.len / (8 * f->words);
     f->n = f->rows.len / (8 * k);
     const int64_t *rows = f->rows.buf;
+    uint64_t outside = 0;   /* no branch per row: a negative row is a large unsigned one */
     for (Py_ssize_t i = 0; i < f->n * k; i++)
-        if (rows[i] < 0 || rows[i] >= f->n_rows) {
-            PyErr_SetString(PyExc_ValueError, "placements: a cell's row is outside the shifted masks");
-            return -1;
-        }
+        outside |= (uint64_t)rows[i] >= (uint64_t)f->n_rows;
+    if (outside) {
+        PyErr_SetString(PyExc_ValueError, "placements: a cell's row is outside the shifted masks");
+        return -1;
+    }
     return 0;
 }
 
@@ -685,9 +687,9 @@ static __attribute__((noinline)) int leasts_unique(const int64_t *least, Py_ssiz
 {
     if (N > LEASTS_COMPARED)
         return 0;
-    for (Py_ssize_t a = 1; a < N; a++)
+    for (Py_ssize_t a = 1; a < N; a++)   /* the last keys first: the first is most often 0, a cell at the origin */
         for (Py_ssize_t b = 0; b < a; b++)
-            if (least[a * n] == least[b * n] && compare_keys(least + a * n, least + b * n, n) == 0)
+            if (least[a * n + n - 1] == least[b * n + n - 1] && compare_keys(least + a * n, least + b * n, n) == 0)
                 return 0;
     return 1;
 }

@@ -86,6 +86,28 @@ def test_symmetries_keep_adjacency_and_text_round_trips(grid, data):
         assert sorted(grid.map_onto(placed, g)) == sorted(placed)
 
 
+@settings(max_examples=300, deadline=None)
+@given(cells=st.sets(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=1, max_size=14),
+       closure=st.lists(st.integers(0, 7), max_size=2), twice=st.booleans())
+def test_square_symmetry_group_is_the_images_compared_whole(cells, closure, twice):
+    # The square grid's own symmetry_group (each image tested cell by cell against the shape) against the
+    # grid's generic one (each image made in normal position and compared whole), on shapes made symmetric
+    # under up to two symmetries (their images added), connected or not, a cell named twice or not.
+    from ubongo_cp.grids.base import Grid
+
+    shape = set(cells)
+    for k in closure:
+        shape |= set(SQUARE.image(sorted(shape), k))
+    listed = sorted(shape) + sorted(shape)[:1] * twice
+    assert SQUARE.symmetry_group(listed) == Grid.symmetry_group(SQUARE, listed)
+    assert SQUARE.symmetry_group([]) == Grid.symmetry_group(SQUARE, []) == list(range(8))
+    # by hand: a 3x4 rectangle keeps its half-turn and its two mirrors, a 3x3 square all eight, an L tromino
+    # its diagonal mirror
+    assert SQUARE.symmetry_group([(r + 5, c - 2) for r in range(3) for c in range(4)]) == [0, 2, 4, 5]
+    assert SQUARE.symmetry_group([(r, c) for r in range(3) for c in range(3)]) == list(range(8))
+    assert SQUARE.symmetry_group([(0, 0), (1, 0), (1, 1)]) == [0, 7]
+
+
 @pytest.mark.parametrize("grid", [SQUARE, HEX, TRIANGLE], ids=lambda g: g.name)
 def test_polygons_share_edges_with_the_neighbours_across_them(grid):
     cells = list(grid.frame([grid.origins[0]], 2))

@@ -110,6 +110,37 @@ class SquareGrid(Grid):
         c0 = min(c for _, c in cells)
         return tuple(sorted((r - r0, c - c0) for r, c in cells))
 
+    def symmetry_group(self, cells: Iterable[Cell]) -> list[int]:
+        """The symmetries (indices) that map the shape onto itself, identity first.
+
+        Each symmetry's image is tested cell by cell against the shape (a set), stopping at the first cell
+        off it, not made and sorted whole: a symmetry (a signed permutation of the axes) maps the shape's
+        bounding box onto the image's, which gives the translation back to normal position.
+
+        Examples
+        --------
+        >>> SQUARE.symmetry_group([(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)])  # a 2x3 rectangle
+        [0, 2, 4, 5]
+        """
+        cells = list(cells)
+        shape = set(cells)
+        if len(shape) != len(cells):   # a cell named twice: the images compared as sorted lists
+            return super().symmetry_group(cells)
+        if not cells:
+            return list(range(self.n_symmetries))
+        r_lo, r_hi = min(r for r, _ in cells), max(r for r, _ in cells)
+        c_lo, c_hi = min(c for _, c in cells), max(c for _, c in cells)
+        out = []
+        for k, (a, b, c, d) in enumerate(SYMMETRIES):
+            if b and r_hi - r_lo != c_hi - c_lo:   # the axes swapped: a box that is no square is no image
+                continue
+            # the image's least row and column, less the shape's: the translation back onto it
+            r0 = min(a * r_lo, a * r_hi) + min(b * c_lo, b * c_hi) - r_lo
+            c0 = min(c * r_lo, c * r_hi) + min(d * c_lo, d * c_hi) - c_lo
+            if all((a * r + b * q - r0, c * r + d * q - c0) in shape for r, q in cells):
+                out.append(k)
+        return out
+
     def transform(self, cells: Iterable[Cell], k: int) -> Shape:
         a, b, c, d = SYMMETRIES[k]
         return self.normalize((a * r + b * q, c * r + d * q) for r, q in cells)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 import pytest
 
@@ -58,6 +60,13 @@ def test_option_perms_by_offsets_equal_those_by_cells(mode):
         assert inst._option_perm_lists_by_offsets() == by_cells
         if cover._c_fill() is not None:
             assert inst._option_perm_lists_c(cover._c_fill()) == by_cells
+        # the kernels' form (int32 bytes, from C's array where built; from the lists without it) and their number
+        rows = [array("i", perm).tobytes() for perm in by_cells]
+        assert inst.option_perm_rows == rows and inst.n_option_perms == len(by_cells) == len(rows)
+        plain = build_instance(pents, region, mode=mode)
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(cover, "_c_fill", lambda: None)
+            assert plain.option_perm_rows == rows and plain.option_perm_lists == by_cells
 
 
 @pytest.mark.parametrize("grid, box, mode, optional", [
@@ -103,6 +112,12 @@ def test_option_images_in_c_refuse_buffers_that_do_not_fit():
     item_map, type_map, out = array("i", [1, 0, -1]), array("i", [0]), array("q", [0, 0])
     native.images(indptr, indices, types, item_map, type_map, 3, 1, out)
     assert out.tolist() == [1, 0]   # the two cells swapped: each option onto the other
+    narrow = array("i", [0, 0])   # width 4: the same images as int32 (as the kernels take them)
+    native.images(indptr, indices, types, item_map, type_map, 3, 1, narrow, 4)
+    assert narrow.tolist() == [1, 0]
+    for width, room in ((4, array("i", [0])), (8, array("i", [0, 0])), (3, array("i", [0, 0]))):
+        with pytest.raises(ValueError, match="^images: "):   # too small for the width, or no width
+            native.images(indptr, indices, types, item_map, type_map, 3, 1, room, width)
     one = array("q", [7])   # an option of no cell item (an empty array, at an address of its own): its image itself
     native.images(array("I", [0, 0]), array("I"), array("i", [0]), array("i", [0, -1]), array("i", [0]), 2, 1, one)
     assert one.tolist() == [0]

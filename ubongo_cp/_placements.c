@@ -69,14 +69,15 @@
  *   masks(indptr, indices, n) -> list
  *       Each option's items below n (at most 64) as the bits of one int (bit i: item i): the cells an option
  *       covers, for ubongo_cp.solvers.orbits.
- *   images(indptr, indices, option_type, item_map, type_map, n_items, n_types, out) -> None
+ *   images(indptr, indices, option_type, item_map, type_map, n_items, n_types, out[, width]) -> None
  *       The image of every option under G maps of the items (ubongo_cp.cover.ExactCoverInstance
  *       .option_perm_lists): an option's key is its type and its sorted cell items (the items an item map
  *       sends to -1, the types', left out); its image under map g is the option whose key is
  *       (type_map[g][type], the sorted images of its cell items), or -1 when there is none. indptr,
  *       uint32 (n + 1), and indices, uint32, the options' items; option_type, int32 (n); item_map, int32
  *       (G x n_items), -1 for an item that is not a cell (row 0 tells which are); type_map, int32
- *       (G x n_types); out, int64 (G x n), written. Two options with one key: the later one is the image.
+ *       (G x n_types); out, int64 (G x n; int32 with width 4, as the kernels take permutations), written. Two
+ *       options with one key: the later one is the image.
 
  * Every index is checked against its buffer's size and every buffer's start against the alignment of its items
  * (ValueError, nothing written out of bounds). Cells are tuples or lists of ints (TypeError otherwise: the
@@ -1282,8 +1283,9 @@ static PyObject *images(PyObject *self, PyObject *args)
 {
     Py_buffer indptr, indices, otype, item_map, type_map, out;
     Py_ssize_t n_items, n_types;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*nnw*", &indptr, &indices, &otype, &item_map, &type_map, &n_items,
-                          &n_types, &out))
+    int width = 8;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*nnw*|i", &indptr, &indices, &otype, &item_map, &type_map, &n_items,
+                          &n_types, &out, &width))
         return NULL;
     Py_buffer *held[] = {&indptr, &indices, &otype, &item_map, &type_map, &out};
     PyObject *result = NULL;
@@ -1294,19 +1296,23 @@ static PyObject *images(PyObject *self, PyObject *args)
     if (n_items <= 0 || n_types <= 0 || n_items > INT32_MAX || n_types > INT32_MAX || otype.len % 4
         || indptr.len != times(n + 1, 4) || !ALIGNED(indptr, 4) || indices.len % 4 || item_map.len % (4 * n_items)
         || !ALIGNED(indices, 4) || !ALIGNED(otype, 4) || !ALIGNED(item_map, 4) || !ALIGNED(type_map, 4)
-        || !ALIGNED(out, 8)) {
+        || !ALIGNED(out, 4)) {
+        PyErr_SetString(PyExc_ValueError, "images: buffer sizes do not match");
+        goto done;
+    }
+    G = item_map.len / (4 * n_items);
+    /* out: int64, or int32 (what the kernels take) with width 4 */
+    const int wide = width != 4;
+    if ((width != 4 && width != 8) || type_map.len != times(times(G, n_types), 4) || out.len != times(times(G, n), wide ? 8 : 4)
+        || (wide && !ALIGNED(out, 8))) {
         PyErr_SetString(PyExc_ValueError, "images: buffer sizes do not match");
         goto done;
     }
 #undef ALIGNED
-    G = item_map.len / (4 * n_items);
-    if (type_map.len != times(times(G, n_types), 4) || out.len != times(times(G, n), 8)) {
-        PyErr_SetString(PyExc_ValueError, "images: buffer sizes do not match");
-        goto done;
-    }
     const uint32_t *ptr = indptr.buf, *idx = indices.buf;
     const int32_t *types = otype.buf, *imap = item_map.buf, *tmap = type_map.buf;
     int64_t *image = out.buf;
+    int32_t *image32 = out.buf;
     if (G == 0 || n == 0) {
         result = Py_NewRef(Py_None);
         goto done;
@@ -1375,12 +1381,14 @@ static PyObject *images(PyObject *self, PyObject *args)
     }
     for (Py_ssize_t g = 0; g < G; g++) {
         const int32_t *m = imap + g * n_items, *tm = tmap + g * n_types;
-        int64_t *row = image + g * n;
         for (Py_ssize_t o = 0; o < n; o++) {
             int32_t t2 = tm[types[o]];
             int64_t len = start[o + 1] - start[o];
             if (t2 < 0) {
-                row[o] = -1;
+                if (wide)
+                    image[g * n + o] = -1;
+                else
+                    image32[g * n + o] = -1;
                 continue;
             }
             for (Py_ssize_t j = 0; j < len; j++)
@@ -1397,7 +1405,10 @@ static PyObject *images(PyObject *self, PyObject *args)
                     break;
                 }
             }
-            row[o] = found;
+            if (wide)
+                image[g * n + o] = found;
+            else
+                image32[g * n + o] = (int32_t)found;
         }
     }
     result = Py_NewRef(Py_None);
@@ -1628,7 +1639,7 @@ static PyMethodDef methods[] = {
     {"distinct", distinct, METH_VARARGS, "distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, "
                                          "kept, least) -> (rows, counts, reach, least shapes)"},
     {"images", images, METH_VARARGS, "images(indptr, indices, option_type, item_map, type_map, n_items, n_types, "
-                                     "out) -> None"},
+                                     "out[, width]) -> None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -844,25 +844,55 @@ class ExactCoverInstance(Struct, eq=False):
         """
         if len(self.region_symmetries) <= 1 or self.n_options == 0:
             return []
-        native = _c_fill()
-        if native is not None:
-            return self._option_perm_lists_c(native)
+        made = self._option_perm_array
+        if made is not None:
+            n = self.n_options
+            return [made[g:g + n].tolist() for g in range(0, len(made), n)]
         if self.grid.name != "square" or self.region.optional:
             return self._option_perm_lists_by_cells()
         return self._option_perm_lists_by_offsets()
 
-    def _option_perm_lists_c(self, native) -> list[list[int]]:
-        """:attr:`option_perm_lists` by the C extension ``ubongo_cp._placements`` (its ``images``): each option's
-        cells mapped (:attr:`_item_maps`), the image looked up by its type and cells in a hash table, as
-        :meth:`_option_perm_lists_by_cells` does in Python."""
+    @cached_property
+    def option_perm_rows(self) -> list[bytes]:
+        """:attr:`option_perm_lists` as the kernels take them: each permutation's int32 entries in the machine's
+        byte order (made from the C extension's array where it is built, without the lists)."""
+        if len(self.region_symmetries) <= 1 or self.n_options == 0:
+            return []
+        made, n = self._option_perm_array, self.n_options
+        if made is not None:
+            return [made[g:g + n].tobytes() for g in range(0, len(made), n)]
+        return [array("i", perm).tobytes() for perm in self.option_perm_lists]
+
+    @property
+    def n_option_perms(self) -> int:
+        """``len(option_perm_lists)``, without making them: the symmetries besides the identity, where an
+        option is."""
+        return 0 if self.n_options == 0 else len(self._symmetries) - 1
+
+    @cached_property
+    def _option_perm_array(self) -> array | None:
+        """Every permutation of :attr:`option_perm_lists`, one after the other (int32), by the C extension; None
+        without it."""
+        native = _c_fill()
+        return None if native is None else self._option_perm_c(native)
+
+    def _option_perm_c(self, native) -> array:
+        """The permutations of :attr:`option_perm_lists` by the C extension ``ubongo_cp._placements`` (its
+        ``images``), one after the other (int32): each option's cells mapped (:attr:`_item_maps`), the image looked
+        up by its type and cells in a hash table, as :meth:`_option_perm_lists_by_cells` does in Python."""
         table, n = self.table, self.n_options
         if not self._item_maps or not n:
-            return []
+            return array("i")
         item_maps = array("i", chain.from_iterable(self._item_maps))
         type_maps = array("i", chain.from_iterable(tmap for _, tmap in self._symmetries[1:]))
-        out = array("q", [0]) * (len(self._item_maps) * n)
+        out = array("i", bytes(4 * len(self._item_maps) * n))
         native.images(table.indptr, table.indices, table.option_type, item_maps, type_maps, self.n_items,
-                      self.n_types, out)
+                      self.n_types, out, 4)
+        return out
+
+    def _option_perm_lists_c(self, native) -> list[list[int]]:
+        """:attr:`option_perm_lists` by the C extension (:meth:`_option_perm_c`)."""
+        out, n = self._option_perm_c(native), self.n_options
         return [out[g:g + n].tolist() for g in range(0, len(out), n)]
 
     def _option_perm_lists_by_offsets(self) -> list[list[int]]:

@@ -702,6 +702,13 @@ class _Rows:
         return [out[r * d:r * d + lens[r]].tolist() for r in range(n)]
 
 
+def _n_perms(instance) -> int:
+    """``len(instance.option_perm_lists)``, without making the lists where the instance tells it
+    (:attr:`~ubongo_cp.cover.ExactCoverInstance.n_option_perms`)."""
+    n = getattr(instance, "n_option_perms", None)
+    return len(instance.option_perm_lists) if n is None else n
+
+
 def probe_nodes(search: BitSearch, branches: Sequence, probes: int = PROBES, seed: int = 0, total: float = 0.0) -> float:
     """Knuth's estimate [3]_ of the nodes below ``branches`` (a plan's), from ``probes`` random probes of each.
 
@@ -891,10 +898,10 @@ class BitboardBackend(Struct, frozen=False):
         self.name, self.rule, self.prune, self.heartbeat = name, rule, prune, heartbeat
         self.cardinality, self.memo, self.scan = cardinality, memo, scan
 
-    def _search(self, instance) -> BitSearch:
+    def _search(self, instance, *, memo: bool | None = None) -> BitSearch:
         """A kernel of ``instance`` with this backend's settings, in a state of its own: a clone of the one kept
         for the instance and settings (:data:`_KERNELS`; a clone takes microseconds, a new kernel some
-        milliseconds), the first one built."""
+        milliseconds), the first one built. ``memo``: its memo on or off (default: this backend's setting)."""
         settings = (self.rule, self.prune, self.cardinality, self.scan)
         try:
             kernels = _kernels_of(instance)
@@ -904,7 +911,7 @@ class BitboardBackend(Struct, frozen=False):
         if base is None:   # kept without a memo table (some megabytes): each clone makes its own
             base = kernels[settings] = BitSearch(instance, rule=self.rule, prune=self.prune,
                                                  cardinality=self.cardinality, memo=False, scan=self.scan)
-        return base.clone(memo=self.memo)
+        return base.clone(memo=self.memo if memo is None else memo)
 
     def memo_copies(self, instance) -> bool:
         """Whether this backend's count of ``instance`` takes its memo while a piece type has copies: the ``"first"``
@@ -1002,7 +1009,7 @@ class BitboardBackend(Struct, frozen=False):
         from .branch import whole_branch
 
         def make() -> float:
-            n_sym = len(instance.option_perm_lists) if len(instance.region_symmetries) > 1 else 0
+            n_sym = _n_perms(instance) if len(instance.region_symmetries) > 1 else 0
             return stratified_nodes(self._search(instance), instance, [whole_branch(n_sym, n_sym > 0)])
 
         return kept(instance, ("bitboard_estimate", self.rule, self.prune, self.cardinality, self.scan), make)
@@ -1011,10 +1018,11 @@ class BitboardBackend(Struct, frozen=False):
         """Knuth's plain estimate (:func:`probe_nodes`, ``probes`` seeded probes) of the nodes of the whole search
         of ``instance``, every one of its ``n_sym`` symmetries besides the identity tested: tens of
         microseconds on a card, whether a symmetry plan is worth making (the kernel built on the way is the
-        one the search then clones)."""
+        one the search then clones). The probes' kernel has no memo table (a probe does not model the memo:
+        its table, some hundreds of kilobytes to fill, would go unused)."""
         from .branch import whole_branch
 
-        return probe_nodes(self._search(instance), [whole_branch(n_sym, n_sym > 0)], probes)
+        return probe_nodes(self._search(instance, memo=False), [whole_branch(n_sym, n_sym > 0)], probes)
 
     def run(self, instance, on_solution, *, time_limit=None, first_only=False):
         """Enumerate the instance's solutions (backend protocol)."""
@@ -1050,10 +1058,12 @@ class BitboardBackend(Struct, frozen=False):
         s = self._search(instance) if kernel is None else kernel
         if tally or kernel is not None:
             s.kernel.set_tally(tally)
-        perm_lists = instance.option_perm_lists
+        # each symmetry's option permutation as the kernel takes it (int32 bytes), made once per instance
+        rows = getattr(instance, "option_perm_rows", None)
+        perm_lists = instance.option_perm_lists if rows is None else ()
+        perm_rows: list = [None] * len(perm_lists) if rows is None else rows
         if branches is None:
-            branches = [whole_branch(len(perm_lists))]
-        perm_rows: list = [None] * len(perm_lists)
+            branches = [whole_branch(len(perm_rows))]
         tests: dict[tuple[int, ...], bytes] = {}
         weights_of: dict = {}
         count = fixed = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
+from ubongo_cp import cover
 from ubongo_cp.cover import build_instance
 from ubongo_cp.geometry import transform
 from ubongo_cp.pieces import Piece, Region, load_pieces
@@ -68,6 +69,40 @@ def test_kept_solutions_are_solutions():
                       if c < inst.n_cells) == list(range(inst.n_cells))
 
 
+def _rows(matrices) -> list:
+    return [(m.item_names, m.n_primary, m.option_labels, m.table.indptr.tolist(), m.table.indices.tolist())
+            for m in matrices]
+
+
+def test_fixed_point_orbits_in_c_by_hand_and_refusing_bad_buffers():
+    # Two options of one type on two cells (0 covers cell 0, 1 covers cell 1), a symmetry swapping them: their
+    # orbit is one option covering both cells; with a type of one copy (its item 2) it would place that type
+    # twice (no option); under the identity each option is an orbit of its own (the type's item after its cell).
+    from array import array
+
+    native = cover._c_fill()
+    if native is None:
+        pytest.skip("the C extension is not built")
+    indptr, indices, types = array("I", [0, 1, 2]), array("I", [0, 1]), array("i", [0, 0])
+    swap, same = array("i", [1, 0]), array("i", [0, 1])
+    as_ints = [(array("I", p).tolist(), array("I", i).tolist()) for p, i in
+               native.orbits(indptr, indices, types, array("i", [-1]), swap + same, 2)]
+    assert as_ints == [([0, 2], [0, 1]), ([0, 1, 2], [0, 1])]
+    as_ints = [(array("I", p).tolist(), array("I", i).tolist()) for p, i in
+               native.orbits(indptr, indices, types, array("i", [2]), swap + same, 2)]
+    assert as_ints == [([0], []), ([0, 2, 4], [0, 2, 1, 2])]
+    assert native.orbits(indptr, indices, types, array("i", [-1]), array("i"), 2) == []   # no permutation
+    bad = [(indptr, indices, types, array("i", [-1]), array("i", [2, 0]), 2),     # an image beyond the options
+           (indptr, indices, types, array("i", [-1]), array("i", [1]), 2),        # a permutation cut short
+           (indptr, indices, array("i", [0, 1]), array("i", [-1]), swap, 2),      # a type beyond the types
+           (indptr, indices, types, array("i", [-2]), swap, 2),                   # a type's item below -1
+           (array("I", [0, 1, 5]), indices, types, array("i", [-1]), swap, 2),    # items beyond indices
+           (indptr, indices, types, array("i", [-1]), swap, -1)]
+    for args in bad:
+        with pytest.raises(ValueError, match="^orbits: "):
+            native.orbits(*args)
+
+
 def _mirror(piece: Piece) -> Piece:
     return Piece(piece.name + "'", transform(piece.cells, (1, 0, 0, -1)))
 
@@ -99,6 +134,12 @@ def test_fixed_points_match_the_plain_search(data):
         return   # not one type with copies
     inst = build_instance([CLASSIC[multi]] * (rest // size) + singles, region, mode=mode)
     assert applies(inst)
+    # the matrices by C (each permutation's orbits followed there) are those of the Python loop
+    plain = build_instance([CLASSIC[multi]] * (rest // size) + singles, region, mode=mode)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(cover, "_c_fill", lambda: None)
+        by_python = _rows(fixed_point_matrices(plain))
+    assert _rows(fixed_point_matrices(inst)) == by_python
     want = solve(inst, backend="xcover", keep=0)
     got = solve(inst, backend="bitboard-symmetry", keep=0)
     plan = solve(inst, backend="dlx-symmetry", keep=0)

@@ -69,6 +69,8 @@
  *   masks(indptr, indices, n) -> list
  *       Each option's items below n (at most 64) as the bits of one int (bit i: item i): the cells an option
  *       covers, for ubongo_cp.solvers.orbits.
+ *   orbits(indptr, indices, option_type, type_item, perms, n_cells) -> [(ptr, items), ...]
+ *       The fixed-point matrices of ubongo_cp.solvers.fixed, one per option permutation (see the function).
  *   images(indptr, indices, option_type, item_map, type_map, n_items, n_types, out[, width]) -> None
  *       The image of every option under G maps of the items (ubongo_cp.cover.ExactCoverInstance
  *       .option_perm_lists): an option's key is its type and its sorted cell items (the items an item map
@@ -1418,6 +1420,138 @@ done:
     return result;
 }
 
+/* orbits(indptr, indices, option_type, type_item, perms, n_cells) -> [(ptr, items), ...]: for each of the G option
+ * permutations (perms, int32, G x n), the exact-cover matrix of the solutions it maps onto themselves
+ * (ubongo_cp.solvers.fixed.fixed_point_matrices): one option per orbit of the permutation on the options, taken at
+ * its least option, whose placements do not overlap (on the cell items, those below n_cells), which is met from no
+ * lesser option (an image of -1 included), and which places no type of type_item >= 0 (int32 per type: the item
+ * of a type with one copy, -1 for the others) twice; the option covers its placements' cell items (each
+ * placement's in table order, in the orbit's order: o, perm[o], ...) then those types' items (in the same order).
+ * ptr (uint32, options + 1) and items (uint32) as bytes. indptr, uint32 (n + 1), and indices, uint32, the
+ * options' items; option_type, int32 (n). */
+static PyObject *orbits(PyObject *self, PyObject *args)
+{
+    Py_buffer indptr, indices, otype, titem, perms;
+    Py_ssize_t n_cells;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*n", &indptr, &indices, &otype, &titem, &perms, &n_cells))
+        return NULL;
+    Py_buffer *held[] = {&indptr, &indices, &otype, &titem, &perms};
+    PyObject *result = NULL;
+    void *arena = NULL;
+    Py_ssize_t n = otype.len / 4, n_types = titem.len / 4, G = 0;
+#define ALIGNED(b) ((b).len == 0 || aligned(&(b), 4))
+    if (n_cells < 0 || n_cells > INT32_MAX || otype.len % 4 || titem.len % 4 || indices.len % 4 || perms.len % 4
+        || indptr.len != times(n + 1, 4) || !ALIGNED(indptr) || !ALIGNED(indices) || !ALIGNED(otype)
+        || !ALIGNED(titem) || !ALIGNED(perms) || (n == 0 ? perms.len != 0 : perms.len % times(n, 4))) {
+        PyErr_SetString(PyExc_ValueError, "orbits: buffer sizes do not match");
+        goto done;
+    }
+#undef ALIGNED
+    G = n ? perms.len / (4 * n) : 0;
+    const uint32_t *ptr = indptr.buf, *idx = indices.buf;
+    const int32_t *types = otype.buf, *item_of = titem.buf, *perm = perms.buf;
+    if (ptr[0] != 0 || ptr[n] > (uint64_t)(indices.len / 4)) {
+        PyErr_SetString(PyExc_ValueError, "orbits: the options' items lie outside their buffer");
+        goto done;
+    }
+    for (Py_ssize_t o = 0; o < n; o++)
+        if (ptr[o + 1] < ptr[o] || types[o] < 0 || types[o] >= n_types) {
+            PyErr_SetString(PyExc_ValueError, "orbits: an option's items or type are out of range");
+            goto done;
+        }
+    for (Py_ssize_t i = 0; i < G * n; i++)
+        if (perm[i] < -1 || perm[i] >= n) {
+            PyErr_SetString(PyExc_ValueError, "orbits: a permutation's entry is out of range");
+            goto done;
+        }
+    for (Py_ssize_t t = 0; t < n_types; t++)
+        if (item_of[t] < -1) {
+            PyErr_SetString(PyExc_ValueError, "orbits: a type's item is out of range");
+            goto done;
+        }
+    /* per cell item the orbit that last covered it (g * n + o: one number per orbit), the orbit's options and its
+     * types of one copy, and one matrix's ptr and items (each option in one orbit at most: its cells, one type) */
+    size_t cells = (size_t)n_cells, nn = (size_t)n, entries = (size_t)ptr[n];
+    arena = PyMem_Malloc(8 * cells + 4 * (nn + nn + (nn + 1) + entries + nn) + 8);
+    if (!arena) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *stamp = arena;
+    int32_t *orbit = (int32_t *)(stamp + cells), *single = orbit + nn;
+    uint32_t *out_ptr = (uint32_t *)(single + nn), *out_items = out_ptr + nn + 1;
+    for (size_t c = 0; c < cells; c++)
+        stamp[c] = -1;
+    result = PyList_New(G);
+    if (!result)
+        goto done;
+    for (Py_ssize_t g = 0; g < G; g++) {
+        const int32_t *p = perm + g * n;
+        Py_ssize_t rows = 0, e = 0;
+        out_ptr[0] = 0;
+        for (Py_ssize_t o = 0; o < n; o++) {
+            if (p[o] < o)
+                continue;   /* an orbit is taken at its least option */
+            const int64_t id = (int64_t)g * n + o;
+            Py_ssize_t len = 0, ns = 0;
+            int ok = 1;
+            for (int32_t q = (int32_t)o;;) {
+                for (uint32_t j = ptr[q]; j < ptr[q + 1]; j++)
+                    if (idx[j] < (uint64_t)n_cells) {
+                        if (stamp[idx[j]] == id) {
+                            ok = 0;   /* two placements of the orbit overlap */
+                            break;
+                        }
+                        stamp[idx[j]] = id;
+                    }
+                if (!ok)
+                    break;
+                orbit[len++] = q;
+                q = p[q];
+                if (q == o)
+                    break;
+                if (q < o || len == n) {
+                    ok = 0;   /* met from a lesser option (or none) */
+                    break;
+                }
+            }
+            if (!ok)
+                continue;
+            for (Py_ssize_t k = 0; k < len && ok; k++) {
+                const int32_t t = types[orbit[k]];
+                if (item_of[t] < 0)
+                    continue;
+                for (Py_ssize_t m = 0; m < ns; m++)
+                    if (single[m] == t) {
+                        ok = 0;   /* a type with one copy placed twice */
+                        break;
+                    }
+                single[ns++] = t;
+            }
+            if (!ok)
+                continue;
+            for (Py_ssize_t k = 0; k < len; k++)
+                for (uint32_t j = ptr[orbit[k]]; j < ptr[orbit[k] + 1]; j++)
+                    if (idx[j] < (uint64_t)n_cells)
+                        out_items[e++] = idx[j];
+            for (Py_ssize_t m = 0; m < ns; m++)
+                out_items[e++] = (uint32_t)item_of[single[m]];
+            out_ptr[++rows] = (uint32_t)e;
+        }
+        PyObject *pair = Py_BuildValue("(y#y#)", (const char *)out_ptr, (Py_ssize_t)(4 * (rows + 1)),
+                                       (const char *)out_items, (Py_ssize_t)(4 * e));
+        if (!pair) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, g, pair);
+    }
+done:
+    PyMem_Free(arena);
+    release(held, sizeof held / sizeof held[0]);
+    return result;
+}
+
 static int compare_int64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -1638,6 +1772,8 @@ static PyMethodDef methods[] = {
     {"image_keys", image_keys, METH_VARARGS, "image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes) -> extent"},
     {"distinct", distinct, METH_VARARGS, "distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, "
                                          "kept, least) -> (rows, counts, reach, least shapes)"},
+    {"orbits", orbits, METH_VARARGS, "orbits(indptr, indices, option_type, type_item, perms, n_cells) -> "
+                                     "[(ptr, items), ...]"},
     {"images", images, METH_VARARGS, "images(indptr, indices, option_type, item_map, type_map, n_items, n_types, "
                                      "out[, width]) -> None"},
     {NULL, NULL, 0, NULL},

@@ -78,9 +78,34 @@ def fixed_point_matrices(instance) -> list[ExactCoverMatrix]:
     for t, one in enumerate(single):
         if one:
             type_item[t] = n_cells + len(type_item)
+    names = tuple(f"c{i}" for i in range(n_cells)) + tuple(f"t{t}" for t in type_item)
+    perms = getattr(instance, "_option_perm_array", None)   # the permutations one after the other, by C
+    if perms is not None and n_options:
+        from ..cover import _c_fill
+
+        native = _c_fill()
+        items_of = array("i", [type_item.get(t, -1) for t in range(len(single))])
+        matrices = []
+        for ptr_bytes, items_bytes in native.orbits(indptr, indices, option_type, items_of, perms, n_cells):
+            ptr, items = array("I"), array("I")
+            ptr.frombytes(ptr_bytes)
+            items.frombytes(items_bytes)
+            labels = tuple(f"orbit {j + 1}" for j in range(len(ptr) - 1))
+            matrices.append(ExactCoverMatrix(names, len(names), MatrixTable(ptr, items), labels))
+        return matrices
+    return _matrices(instance, names, type_item, single)
+
+
+def _matrices(instance, names: tuple[str, ...], type_item: dict[int, int],
+              single: list[bool]) -> list[ExactCoverMatrix]:
+    """:func:`fixed_point_matrices` in Python (without the C extension): each permutation's orbits followed."""
+    from ..exactcover import ExactCoverMatrix, MatrixTable
+
+    table = instance.table
+    indptr, indices, option_type = table.indptr, table.indices, table.option_type
+    n_cells, n_options = instance.n_cells, instance.n_options
     cells = [[i for i in indices[indptr[o]:indptr[o + 1]] if i < n_cells] for o in range(n_options)]
     masks = [sum(1 << i for i in c) for c in cells]
-    names = tuple(f"c{i}" for i in range(n_cells)) + tuple(f"t{t}" for t in type_item)
     matrices = []
     for perm in instance.option_perm_lists:
         ptr, items = array("I", [0]), array("I")

@@ -341,3 +341,22 @@ def test_a_piece_that_fits_nowhere_and_may_stay_out_keeps_the_symmetries(backend
         inst = build_instance(pieces, Region.rectangle(2, 4), mode="fixed", ranges=ranges, max_empty=2)
         got = solve(inst, backend=backend, keep=0)
         assert (got.count, got.count_reduced, len(inst.region_symmetries)) == (7, 3, 4), (backend, ranges)
+
+
+def test_a_plans_cell_levels_are_the_same_from_the_options_cell_masks():
+    # Where every option's cell mask is made at once (in C, at most 64 cells), a cell level takes the cell's
+    # options from the masks; else from the instance's option lists per item: the same plan, branch by branch
+    # (two sets of tetrominoes in 8x5: a cell level below three piece levels; 4 T and 5 O tetrominoes in 6x6:
+    # three cell levels).
+    from ubongo_cp.solvers import orbits
+
+    classic = load_pieces("classic")
+    two_sets = classic.select("I4,I4,O4,O4,T4,T4,S4,S4,L4,L4".split(","))
+    for pieces, region in ((two_sets, Region.rectangle(8, 5)),
+                           ([classic["T4"]] * 4 + [classic["O4"]] * 5, Region.rectangle(6, 6))):
+        fast = symmetry_plan(build_instance(pieces, region))
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(orbits, "c_placements", lambda: None)
+            plain = symmetry_plan(build_instance(pieces, region))
+        assert fast is not None and plain is not None and fast.levels.get("cell", 0) > 0
+        assert fast.branches == plain.branches and fast.levels == plain.levels

@@ -352,7 +352,7 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
     perms: list = [None] + instance.option_perm_lists
     tmaps = instance.symmetry_type_maps
     counts = list(instance.copies)
-    n_cells, n_types = instance.n_cells, instance.n_types
+    n_cells, n_types, n_options = instance.n_cells, instance.n_types, instance.n_options
     option_type = instance.table.option_type
     masks = _CellMasks(instance)
     type_options = instance.type_options   # the options of type t: item n_cells + t's
@@ -513,7 +513,12 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
         if cell is None:
             emit(prefix, weight, H, test, trans)
             return
-        cands = [q for q in instance.item_options[cell] if not masks[q] & covered]
+        if len(masks) == n_options:   # every option's cells at hand (made in C): the cell's options from them,
+            # not every item's option list made for this one cell
+            bit = 1 << cell
+            cands = [q for q in range(n_options) if masks[q] & bit and not masks[q] & covered]
+        else:
+            cands = [q for q in instance.item_options[cell] if not masks[q] & covered]
         if not cands:
             return
         descend(prefix, covered, left, Hc, weight, H if test is None else test, trans, orbits(cands, Hc), "cell")

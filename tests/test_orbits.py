@@ -56,6 +56,7 @@ def test_option_perms_by_offsets_equal_those_by_cells(mode):
     for region in (Region(tuple(c for c in square if not (3 <= c[0] <= 4 and 3 <= c[1] <= 4))),
                    Region.rectangle(6, 10)):
         inst = build_instance(pents, region, mode=mode)
+        assert inst._item_maps == inst._item_maps_by_cells()
         by_cells = inst._option_perm_lists_by_cells()
         assert inst._option_perm_lists_by_offsets() == by_cells
         if cover._c_fill() is not None:
@@ -92,6 +93,8 @@ def test_option_perms_in_c_equal_those_in_python_on_every_grid(grid, box, mode, 
         assert len(inst.region_symmetries) > 1 and (len(inst.region.optional) > 1) == optional
         got = inst._option_perm_lists_c(native)
         assert got == inst._option_perm_lists_by_cells() and len(got) == len(inst.region_symmetries) - 1
+        # the item maps by keys in the region's box (2-D grids) are those of each cell's image looked up
+        assert inst._item_maps == inst._item_maps_by_cells()
         assert any(o >= 0 for perm in got for o in perm)
         for item_map, tmap, perm in zip(inst._item_maps, inst.symmetry_type_maps[1:], got):
             for o, image in enumerate(perm):

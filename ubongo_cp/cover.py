@@ -816,6 +816,39 @@ class ExactCoverInstance(Struct, eq=False):
         cell's) is the item of the cell's image, a type's -1 (shape (n_items,) each)."""
         if len(self.region_symmetries) <= 1:
             return []
+        linear = self.grid.linear
+        whole = list(self._item_cell.values())
+        if linear is None or len(whole[0]) != 2:
+            return self._item_maps_by_cells()
+        # On a plane of integer maps (squares, hexagons): a cell (x, y) keyed x * width + y in the region's box,
+        # its image's key (a x + b y + moved back) * width + (c x + d y + moved back) a linear function of x, y
+        xs, ys = [x for x, _ in whole], [y for _, y in whole]
+        x0, y0 = min(xs), min(ys)
+        width = max(ys) - y0 + 1
+        where = [-1] * ((max(xs) - x0 + 1) * width)
+        for i, x, y in zip(self._item_cell, xs, ys):
+            where[(x - x0) * width + y - y0] = i
+        x1, y1 = max(xs), max(ys)
+        maps = []
+        for k, _ in self._symmetries[1:]:
+            a, b, c, d = linear[k]
+            # the translation back onto the region (as map_onto's): each coordinate's least moved onto the
+            # region's; a map that keeps the axes (squares) takes its least on a corner of the box
+            if a * b == 0 and c * d == 0:
+                dx = x0 - min(a * x0 + b * y0, a * x1 + b * y1)
+                dy = y0 - min(c * x0 + d * y0, c * x1 + d * y1)
+            else:
+                dx = x0 - min([a * x + b * y for x, y in zip(xs, ys)])
+                dy = y0 - min([c * x + d * y for x, y in zip(xs, ys)])
+            step_x, step_y, base = a * width + c, b * width + d, (dx - x0) * width + dy - y0
+            item_map = [-1] * self.n_items
+            for i, image in zip(self._item_cell, [where[step_x * x + step_y * y + base] for x, y in zip(xs, ys)]):
+                item_map[i] = image
+            maps.append(item_map)
+        return maps
+
+    def _item_maps_by_cells(self) -> list[list[int]]:
+        """:attr:`_item_maps`, each cell's image made (:meth:`~ubongo_cp.grids.Grid.map_onto`) and looked up."""
         index = {cell: i for i, cell in self._item_cell.items()}
         whole = list(self._item_cell.values())
         items = list(self._item_cell)

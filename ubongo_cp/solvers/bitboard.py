@@ -1010,7 +1010,8 @@ class BitboardBackend(Struct, frozen=False):
 
         def make() -> float:
             n_sym = _n_perms(instance) if len(instance.region_symmetries) > 1 else 0
-            return stratified_nodes(self._search(instance), instance, [whole_branch(n_sym, n_sym > 0)])
+            # on a clone without a memo table: the cut and the probes do not search with it
+            return stratified_nodes(self._search(instance, memo=False), instance, [whole_branch(n_sym, n_sym > 0)])
 
         return kept(instance, ("bitboard_estimate", self.rule, self.prune, self.cardinality, self.scan), make)
 

@@ -108,6 +108,21 @@ def test_square_symmetry_group_is_the_images_compared_whole(cells, closure, twic
     assert SQUARE.symmetry_group([(0, 0), (1, 0), (1, 1)]) == [0, 7]
 
 
+def test_square_symmetry_group_takes_cells_as_lists_and_array_rows():
+    # Cells given as lists (as read from JSON) or as the rows of an int array: the same group as for tuples (a
+    # 1x2 domino keeps its half-turn and both mirrors, an L tromino its diagonal mirror), as the generic method
+    # gives it, and through the square-only helpers of ubongo_cp.geometry and ubongo_cp.polyominoes.
+    from ubongo_cp.geometry import SYMMETRIES, symmetry_group
+    from ubongo_cp.grids.base import Grid
+    from ubongo_cp.polyominoes import symmetry_order
+
+    domino, tromino = [[0, 0], [0, 1]], np.array([[0, 0], [1, 0], [1, 1]])
+    assert SQUARE.symmetry_group(domino) == Grid.symmetry_group(SQUARE, domino) == [0, 2, 4, 5]
+    assert SQUARE.symmetry_group(tromino) == Grid.symmetry_group(SQUARE, tromino) == [0, 7]
+    assert symmetry_group(domino) == [SYMMETRIES[k] for k in (0, 2, 4, 5)]
+    assert (symmetry_order(domino), symmetry_order(tromino)) == (4, 2)
+
+
 @pytest.mark.parametrize("grid", [SQUARE, HEX, TRIANGLE], ids=lambda g: g.name)
 def test_polygons_share_edges_with_the_neighbours_across_them(grid):
     cells = list(grid.frame([grid.origins[0]], 2))

@@ -122,7 +122,7 @@ class SquareGrid(Grid):
         >>> SQUARE.symmetry_group([(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)])  # a 2x3 rectangle
         [0, 2, 4, 5]
         """
-        cells = list(cells)
+        cells = [tuple(c) for c in cells]   # lists or arrays as cells too (as the generic method takes them)
         shape = set(cells)
         if len(shape) != len(cells):   # a cell named twice: the images compared as sorted lists
             return super().symmetry_group(cells)

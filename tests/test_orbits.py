@@ -6,6 +6,7 @@ from array import array
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from ubongo_cp import cover
 from ubongo_cp.cover import build_instance
@@ -363,3 +364,45 @@ def test_a_plans_cell_levels_are_the_same_from_the_options_cell_masks():
             plain = symmetry_plan(build_instance(pieces, region))
         assert fast is not None and plain is not None and fast.levels.get("cell", 0) > 0
         assert fast.branches == plain.branches and fast.levels == plain.levels
+
+
+@settings(max_examples=60, deadline=None)
+@given(grid=st.sampled_from(["square", "hex"]), kind=st.integers(0, 1), size=st.integers(1, 3),
+       move=st.tuples(st.integers(-6, 6), st.integers(-6, 6)), hole=st.integers(0, 1000), spare=st.integers(0, 1000),
+       keep=st.integers(1, 12))
+def test_item_maps_in_the_box_equal_each_cells_image_on_moved_symmetric_regions(grid, kind, size, move, hole,
+                                                                                   spare, keep):
+    # The item maps by keys in the region's box against each cell's image looked up (map_onto), on regions away
+    # from the origin (negative coordinates too) with the most symmetries: hexagons (12, most of them maps that
+    # mix the axes), triangles of hexagons (6), squares and rectangles; a cell's orbit under some of them
+    # removed (a hole), another's made optional.
+    from ubongo_cp.grids import get_grid
+    from ubongo_cp.pieces import Piece
+
+    g = get_grid(grid)
+    if grid == "hex":
+        cells = [(x, y) for x in range(-size, size + 1) for y in range(-size, size + 1)
+                 if (abs(x + y) <= size if kind == 0 else x >= 0 and y >= 0 and x + y <= size)]
+    else:
+        cells = [(r, c) for r in range(size + 1) for c in range(size + 1 + kind)]
+    cells = sorted((x + move[0], y + move[1]) for x, y in cells)
+
+    def orbit(of: list, i: int) -> set:
+        group = g.symmetry_group(of)
+        return {g.map_onto(of, k)[i % len(of)] for k in group[:keep]}
+
+    if len(cells) > 6:
+        cells = sorted(set(cells) - orbit(cells, hole))
+    optional = sorted(orbit(cells, spare)) if len(cells) > 6 else []
+    cells = [c for c in cells if c not in optional]
+    one = Piece("m", g.origins[:1], g)
+    two = Piece("d", g.normalize([g.origins[0], g.neighbours(g.origins[0])[0]]), g)
+    inst = build_instance([two] * (len(cells) // 2) + [one] * (len(cells) % 2),
+                          Region(tuple(cells), grid=g, optional=tuple(optional)))
+    assert inst._item_maps == inst._item_maps_by_cells()
+    assert len(inst._item_maps) == len(inst.region_symmetries) - 1
+    assert len(inst._item_cell) == len(cells) + len(optional)
+    for item_map in inst._item_maps:   # each a permutation of the cell items (the others' -1)
+        assert sorted(i for i in item_map if i >= 0) == sorted(inst._item_cell)
+    if inst.n_options:
+        assert inst.option_perm_lists == inst._option_perm_lists_by_cells()

@@ -387,3 +387,17 @@ def test_searches_load_no_solution_checker(tmp_path):
     assert verify_solution is cover.verify_solution is verify.verify_solution
     with pytest.raises(AttributeError, match="no attribute 'verify_solutions'"):
         cover.verify_solutions  # noqa: B018
+
+
+@pytest.mark.parametrize("module", ["ubongo_cp.shipped", "ubongo_cp.cover", "ubongo_cp.solvers", "ubongo_cp.grids",
+                                    "ubongo_cp.executors", "ubongo_cp.booklet", "ubongo_cp.bench"])
+def test_modules_that_load_names_on_first_use_list_them(module):
+    # Names given out by a module's __getattr__ (loaded on first use) are listed by dir() as the others are
+    # (PEP 562's __dir__), so completion in an interactive session and help() find them before their first use.
+    import importlib
+
+    m = importlib.import_module(module)
+    listed = dir(m)
+    assert set(m.__all__) <= set(listed), sorted(set(m.__all__) - set(listed))
+    for name in m.__all__:
+        assert getattr(m, name) is not None, name

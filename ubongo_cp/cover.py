@@ -2335,3 +2335,8 @@ def __getattr__(name: str):
 
         return verify_solution
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names with those :func:`__getattr__` gives out on first use (PEP 562)."""
+    return sorted(set(globals()) | set(__all__))

@@ -79,6 +79,12 @@ def __getattr__(name: str) -> Any:
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
+def __dir__() -> list[str]:
+    """The module's names with those :func:`__getattr__` gives out on first use (PEP 562)."""
+    return sorted(set(globals()) | set(__all__))
+
+
 __all__ = ["Executor", "LocalExecutor", "DaskExecutor", "make_executor", "using", "executor_argument", "map_chunks",
            "EXECUTORS", "CHUNKS_PER_JOB"]
 

@@ -72,6 +72,11 @@ def __getattr__(name: str) -> Grid:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """The module's names with those :func:`__getattr__` gives out on first use (PEP 562)."""
+    return sorted(set(globals()) | set(__all__))
+
+
 def get_grid(name: str | Grid) -> Grid:
     """The grid called ``name`` (a grid is returned as it is).
 

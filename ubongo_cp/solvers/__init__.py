@@ -52,6 +52,11 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """The module's names with those :func:`__getattr__` gives out on first use (PEP 562)."""
+    return sorted(set(globals()) | set(__all__))
+
+
 def _has_ranges(instance) -> bool:
     """Whether some item of ``instance`` has bounds ``[u..v]`` with ``0 < u < v`` (Knuth's DLX3 ranges)."""
     bounds = getattr(instance, "multiplicity", None)

@@ -74,6 +74,20 @@ def test_default_paths_load_no_library(tmp_path):
     assert status == 0 and loaded == []
 
 
+def test_exact_cover_file_of_a_large_search_loads_no_library(tmp_path):
+    # A search large enough that the bitboard kernel chooses its items' order from the file's item graph
+    # (the pentominoes in 3x20, exported in Knuth's format): the order is read from the matrix's plain arrays,
+    # no numpy (whose import, with its BLAS threads, took most of this command's time).
+    region = tmp_path / "3x20.txt"
+    region.write_text(("#" * 20 + "\n") * 3)
+    matrix = tmp_path / "3x20.dlx"
+    done = subprocess.run([sys.executable, "-m", "ubongo_cp.cli", "export", "--pieces", "pentominoes", "--region",
+                           str(region), "--out", str(matrix)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    status, loaded = _loaded(["exact-cover", str(matrix), "--count", "--max-solutions", "0", "--no-progress"])
+    assert status == 0 and loaded == []
+
+
 #: Standard-library modules whose import (or use) costs a command's start-up several milliseconds: dataclasses
 #: (with inspect, ast and dis; and it compiles each class's methods from source), json and pathlib (with
 #: urllib.parse and ipaddress: a shipped piece set is named by a string path).

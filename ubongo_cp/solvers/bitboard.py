@@ -349,8 +349,8 @@ def _item_order(instance, scan: int) -> list[int]:
     n = instance.n_primary
     if not scan:
         return list(range(n))
-    indptr = [int(x) for x in instance.indptr]
-    indices = [int(x) for x in instance.indices]
+    table = instance.table   # plain arrays (the matrix's numpy views would import numpy for this)
+    indptr, indices = table.indptr.tolist(), table.indices.tolist()
     masks = []   # the primary items of each option, as a bit mask
     joined = [0] * n   # item -> the items an option covers with it (itself included), as a bit mask
     for o in range(len(indptr) - 1):

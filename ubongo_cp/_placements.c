@@ -1269,6 +1269,24 @@ done:
     return result;
 }
 
+/* Checks an option table's row pointers (ptr, n + 1 of them, starting at 0, not falling, within the n_indices
+ * entries) and its options' types (types, n of them, each below n_types): 0, or -1 with a ValueError naming the
+ * function (name). */
+static int check_table(const char *name, const uint32_t *ptr, Py_ssize_t n, Py_ssize_t n_indices,
+                       const int32_t *types, Py_ssize_t n_types)
+{
+    if (ptr[0] != 0 || ptr[n] > (uint64_t)n_indices) {
+        PyErr_Format(PyExc_ValueError, "%s: the options' items lie outside their buffer", name);
+        return -1;
+    }
+    for (Py_ssize_t o = 0; o < n; o++)
+        if (ptr[o + 1] < ptr[o] || types[o] < 0 || types[o] >= n_types) {
+            PyErr_Format(PyExc_ValueError, "%s: an option's items or type are out of range", name);
+            return -1;
+        }
+    return 0;
+}
+
 /* A 64-bit hash of a key: a type and its sorted cell items (a multiply-xorshift mix per item). */
 static inline uint64_t key_hash(int32_t type, const int64_t *items, Py_ssize_t n)
 {
@@ -1319,15 +1337,8 @@ static PyObject *images(PyObject *self, PyObject *args)
         result = Py_NewRef(Py_None);
         goto done;
     }
-    if (ptr[0] != 0 || ptr[n] > (uint64_t)(indices.len / 4)) {
-        PyErr_SetString(PyExc_ValueError, "images: the options' items lie outside their buffer");
+    if (check_table("images", ptr, n, indices.len / 4, types, n_types) < 0)
         goto done;
-    }
-    for (Py_ssize_t o = 0; o < n; o++)
-        if (ptr[o + 1] < ptr[o] || types[o] < 0 || types[o] >= n_types) {
-            PyErr_SetString(PyExc_ValueError, "images: an option's items or type are out of range");
-            goto done;
-        }
     for (Py_ssize_t i = 0; i < G * n_items; i++)
         if (imap[i] < -1 || imap[i] >= n_items || (imap[i] < 0) != (imap[i % n_items] < 0)) {
             PyErr_SetString(PyExc_ValueError, "images: an item map is out of range");
@@ -1450,15 +1461,8 @@ static PyObject *orbits(PyObject *self, PyObject *args)
     G = n ? perms.len / (4 * n) : 0;
     const uint32_t *ptr = indptr.buf, *idx = indices.buf;
     const int32_t *types = otype.buf, *item_of = titem.buf, *perm = perms.buf;
-    if (ptr[0] != 0 || ptr[n] > (uint64_t)(indices.len / 4)) {
-        PyErr_SetString(PyExc_ValueError, "orbits: the options' items lie outside their buffer");
+    if (check_table("orbits", ptr, n, indices.len / 4, types, n_types) < 0)
         goto done;
-    }
-    for (Py_ssize_t o = 0; o < n; o++)
-        if (ptr[o + 1] < ptr[o] || types[o] < 0 || types[o] >= n_types) {
-            PyErr_SetString(PyExc_ValueError, "orbits: an option's items or type are out of range");
-            goto done;
-        }
     for (Py_ssize_t i = 0; i < G * n; i++)
         if (perm[i] < -1 || perm[i] >= n) {
             PyErr_SetString(PyExc_ValueError, "orbits: a permutation's entry is out of range");

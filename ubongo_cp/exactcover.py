@@ -158,6 +158,8 @@ class ExactCoverMatrix(Struct, eq=False):
     region_symmetries: ClassVar[tuple] = ((1, 0, 0, 1),)  # the identity only: nothing to reduce by
     option_perms: ClassVar[tuple] = ()
     option_perm_lists: ClassVar[tuple] = ()
+    option_perm_rows: ClassVar[tuple] = ()
+    n_option_perms: ClassVar[int] = 0
     mode: ClassVar[str] = "fixed"
 
     def __init__(self, item_names: tuple[str, ...], n_primary: int, table: MatrixTable,

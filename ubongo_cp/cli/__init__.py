@@ -81,14 +81,13 @@ def _messages_looked_up_once() -> Iterator[None]:
     the block."""
     import argparse
     import gettext
+    import os
 
     if getattr(argparse, "_", None) is not gettext.gettext or getattr(argparse, "ngettext", None) is not gettext.ngettext:
         yield   # not Python's own functions (replaced by someone else, or another argparse): left as they are
         return
     domain = gettext.textdomain()
     folder = gettext.bindtextdomain(domain)   # the folder gettext.gettext looks in
-    import os
-
     found = gettext.NullTranslations()
     if os.path.isdir(folder):
         try:

@@ -410,10 +410,7 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     """:func:`drive` for a backend that counts natively: one call, no Python per solution."""
     from .branch import Branch, whole_branch
 
-    n_sym = getattr(instance, "n_option_perms", None)   # len(option_perm_lists), the lists not made
-    if n_sym is None:
-        n_sym = len(instance.option_perm_lists)
-    n_sym = n_sym if len(instance.region_symmetries) > 1 else 0
+    n_sym = instance.n_option_perms if len(instance.region_symmetries) > 1 else 0   # the lists not made
     symmetric = reduce and n_sym > 0
     plan = None
     notes: dict = {}

@@ -702,13 +702,6 @@ class _Rows:
         return [out[r * d:r * d + lens[r]].tolist() for r in range(n)]
 
 
-def _n_perms(instance) -> int:
-    """``len(instance.option_perm_lists)``, without making the lists where the instance tells it
-    (:attr:`~ubongo_cp.cover.ExactCoverInstance.n_option_perms`)."""
-    n = getattr(instance, "n_option_perms", None)
-    return len(instance.option_perm_lists) if n is None else n
-
-
 def probe_nodes(search: BitSearch, branches: Sequence, probes: int = PROBES, seed: int = 0, total: float = 0.0) -> float:
     """Knuth's estimate [3]_ of the nodes below ``branches`` (a plan's), from ``probes`` random probes of each.
 
@@ -1009,7 +1002,7 @@ class BitboardBackend(Struct, frozen=False):
         from .branch import whole_branch
 
         def make() -> float:
-            n_sym = _n_perms(instance) if len(instance.region_symmetries) > 1 else 0
+            n_sym = instance.n_option_perms if len(instance.region_symmetries) > 1 else 0
             # on a clone without a memo table: the cut and the probes do not search with it
             return stratified_nodes(self._search(instance, memo=False), instance, [whole_branch(n_sym, n_sym > 0)])
 
@@ -1060,9 +1053,7 @@ class BitboardBackend(Struct, frozen=False):
         if tally or kernel is not None:
             s.kernel.set_tally(tally)
         # each symmetry's option permutation as the kernel takes it (int32 bytes), made once per instance
-        rows = getattr(instance, "option_perm_rows", None)
-        perm_lists = instance.option_perm_lists if rows is None else ()
-        perm_rows: list = [None] * len(perm_lists) if rows is None else rows
+        perm_rows = instance.option_perm_rows
         if branches is None:
             branches = [whole_branch(len(perm_rows))]
         tests: dict[tuple[int, ...], bytes] = {}
@@ -1079,9 +1070,6 @@ class BitboardBackend(Struct, frozen=False):
                 break
             perms = tests.get(branch.test)
             if perms is None:
-                for g in branch.test:
-                    if perm_rows[g] is None:
-                        perm_rows[g] = array("i", perm_lists[g]).tobytes()
                 perms = tests[branch.test] = b"".join(perm_rows[g] for g in branch.test)
             restrict = branch_restriction(s, branch, weights_of)  # the subtrees of a branch share it: made once
             if not s.start(branch.prefix, perms, len(branch.test), limit=left, restrict=restrict,

@@ -79,11 +79,11 @@ def fixed_point_matrices(instance) -> list[ExactCoverMatrix]:
         if one:
             type_item[t] = n_cells + len(type_item)
     names = tuple(f"c{i}" for i in range(n_cells)) + tuple(f"t{t}" for t in type_item)
-    perms = getattr(instance, "_option_perm_array", None)   # the permutations one after the other, by C
-    if perms is not None and n_options:
-        from ..cover import _c_fill
+    from ..cover import _c_fill
 
-        native = _c_fill()
+    native = _c_fill()
+    if native is not None and n_options:
+        perms = b"".join(instance.option_perm_rows)   # the permutations one after the other (int32)
         items_of = array("i", [type_item.get(t, -1) for t in range(len(single))])
         matrices = []
         for ptr_bytes, items_bytes in native.orbits(indptr, indices, option_type, items_of, perms, n_cells):

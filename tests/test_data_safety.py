@@ -1236,3 +1236,95 @@ def test_a_temporary_file_removed_by_another_run_before_its_lock_is_made_again(t
     io_module.atomic_write_bytes(tmp_path / "shard.json", b"{}")
     assert removed and (tmp_path / "shard.json").read_bytes() == b"{}"
     assert listing(tmp_path) == ["shard.json"]
+
+
+#: A command line run with ``os.replace`` or ``os.unlink`` killing the process (as ``kill -9`` does: no handler,
+#: no clean-up) at its ``n``-th call on a card file (``*.toml``): argv[1] the call, argv[2] n, the rest the command.
+_KILLED_AT = """
+import os, sys
+call, n, seen = sys.argv[1], int(sys.argv[2]), [0]
+real = getattr(os, call)
+def killing(*args, **kwargs):
+    if str(args[-1 if call == "replace" else 0]).endswith(".toml"):
+        seen[0] += 1
+        if seen[0] == n:
+            os._exit(9)
+    return real(*args, **kwargs)
+setattr(os, call, killing)
+from ubongo_cp.cli import main
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+@pytest.mark.parametrize("call, n", [("replace", 2), ("unlink", 1)])
+def test_a_deck_killed_while_its_cards_go_into_place_is_refused_then_finished(run_cli, tmp_path, call, n):
+    # A run killed (kill -9, a power cut: no signal handler runs) while it renamed its new cards into place, or
+    # deleted the cards it does not make, left a folder holding the cards of two decks, which `batch` and
+    # `booklet` then read as one. Now the folder's record of what goes where has readers refuse it, and the
+    # command's next run on it finishes the job first: the cards are then all of the killed run's deck.
+    import subprocess
+    import sys
+
+    from ubongo_cp.cards import load_deck
+    from ubongo_cp.outputs import OutputFolder
+
+    deck, straight = tmp_path / "deck", tmp_path / "straight"
+    assert run_cli("generate", "--game", "classic", "--seed", "1", "--cards", "3", "--out", deck,
+                   "--no-progress")[0] == 0
+    again = ["generate", "--game", "classic", "--seed", "9", "--cards", "2", "--no-progress", "--out"]
+    assert run_cli(*again, straight)[0] == 0
+    first = {p.name: p.read_bytes() for p in deck.glob("*.toml")}
+    killed = subprocess.run([sys.executable, "-c", _KILLED_AT, call, str(n), *again, str(deck)],
+                            capture_output=True, text=True)
+    assert killed.returncode == 9, killed.stderr
+    now = {p.name: p.read_bytes() for p in deck.glob("*.toml")}
+    want = {p.name: p.read_bytes() for p in straight.glob("*.toml")}
+    assert now != first and now != want                       # a mix of the two decks
+    with pytest.raises(InputError) as raised:
+        load_deck(deck)
+    assert str(raised.value) == (f"{deck}: this deck directory holds files of two runs: `ubongo-cp generate` was "
+                                 "stopped while it put its new files in place; run it again on this folder to finish")
+    code, _, err = run_cli("batch", deck, "--out", tmp_path / "b", "--no-progress")
+    assert code == 2 and err == f"ubongo-cp: error: {raised.value}\n"
+    with OutputFolder(deck, "generate"):                      # entering it finishes the job
+        pass
+    assert {p.name: p.read_bytes() for p in deck.glob("*.toml")} == want
+    assert listing(deck) == listing(straight) and len(load_deck(deck)[0]) == 4
+    assert run_cli(*again, deck)[0] == 0 and {p.name: p.read_bytes() for p in deck.glob("*.toml")} == want
+
+
+def test_finishing_a_killed_replacement_leaves_a_file_changed_since_as_it_is(tmp_path):
+    # The record names each file's state when the renames began: a file the user changed (or put there) after
+    # the run was killed keeps the user's content, and the killed run's version of it is dropped.
+    import json
+
+    from ubongo_cp.io import REPLACING, file_state, interrupted_replace, temporary_prefix
+    from ubongo_cp.outputs import OutputFolder
+    from ubongo_cp.report.tables import table_file
+
+    with OutputFolder(tmp_path, "batch") as folder:
+        folder.claim(["tasks.csv", "summary.md"])
+        (tmp_path / "tasks.csv").write_text("old tasks\n")
+        (tmp_path / "summary.md").write_text("old summary\n")
+    pairs = []
+    for name in ("tasks.csv", "summary.md"):
+        tmp = temporary_prefix(name) + "abcd1234" + os.path.splitext(name)[1]
+        (tmp_path / tmp).write_text(f"new {name}\n")
+        pairs.append([tmp, name, file_state(tmp_path / name)])
+    (tmp_path / REPLACING).write_text(json.dumps({"format": 1, "command": "batch", "remove": [], "rename": pairs}))
+    assert interrupted_replace(tmp_path)["rename"] == pairs
+    with pytest.raises(InputError, match="holds files of two runs: `ubongo-cp batch` was stopped"):
+        table_file(tmp_path, "tasks")
+    (tmp_path / "summary.md").write_text("my own summary\n")        # the user's edit, after the kill
+    with OutputFolder(tmp_path, "booklet"):                         # another command's entry leaves it
+        pass
+    assert interrupted_replace(tmp_path) is not None
+    with OutputFolder(tmp_path, "batch"):
+        pass
+    assert sorted(os.listdir(tmp_path)) == [".ubongo-cp.json", "summary.md", "tasks.csv"]
+    assert (tmp_path / "tasks.csv").read_text() == "new tasks.csv\n"
+    assert (tmp_path / "summary.md").read_text() == "my own summary\n"
+    (tmp_path / REPLACING).write_text(json.dumps({"format": 1, "command": "batch", "remove": [],
+                                                  "rename": [["../x", "tasks.csv", None]]}))
+    with pytest.raises(InputError, match="not a record of files being replaced by ubongo-cp; remove it"):
+        OutputFolder(tmp_path, "batch").__enter__()

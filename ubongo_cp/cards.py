@@ -572,7 +572,9 @@ def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
     ------
     InputError
         When ``deck_dir`` is missing, is not a directory or holds no card file
-        (with ``some``, no readable one).
+        (with ``some``, no readable one); when it holds the cards of two
+        decks, a run having been killed while it put its cards in place
+        (:func:`ubongo_cp.io.refuse_interrupted`).
     """
     from .shipped import resolve_deck
 
@@ -581,6 +583,9 @@ def load_deck(deck_dir: str | os.PathLike, *, max_cells: int = MAX_REGION_CELLS,
         raise InputError("deck directory not found", path=deck)
     if not deck.is_dir():
         raise InputError("not a directory (expected a deck directory of *.toml card files)", path=deck)
+    from .io import refuse_interrupted
+
+    refuse_interrupted(deck, "deck directory")   # cards of two decks: a run was killed as it wrote them
     files = sorted(f for f in deck.glob("*.toml") if f.name != DECK_SPEC_FILE)
     if not files:
         spec = " (it holds a deck spec, deck.toml: generate a deck from it first)" \

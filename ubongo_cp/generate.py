@@ -500,16 +500,15 @@ def _write_deck(folder: OutputFolder, deck: list[CardSide], card_names: list[str
     every card side is made: each to a temporary file, all renamed at the end, and the card files of an earlier
     run that this one does not make removed with them (``stale``: beyond its cards; a card side left out this
     time). An interrupt or an error before then leaves the folder's earlier deck as it was, not some cards (or a
-    spec copy) of each run; Ctrl-C or SIGTERM during the removals and renames waits until they are done
-    (:func:`~ubongo_cp.io.replace_together`)."""
+    spec copy) of each run; Ctrl-C or SIGTERM during the removals and renames waits until they are done, and a
+    run killed then is finished by the next one (:meth:`~ubongo_cp.outputs.OutputFolder.replace_together`)."""
     from .cards import card_to_toml
-    from .io import replace_together
 
     def text(content: str):
         return lambda tmp: tmp.write_text(content, encoding="utf-8")
 
     names = {os.path.basename(c.path) for c in deck if c.path}
-    replace_together([*((folder.path / name, text(content)) for name, content in spec_files.items()),
-                      *((card.path, text(card_to_toml(card, header=header))) for card in deck if card.path)],
-                     along=lambda: folder.remove([*stale, *(n for n in card_names
-                                                           if n not in names and (folder.path / n).exists())]))
+    folder.replace_together([*((name, text(content)) for name, content in spec_files.items()),
+                             *((os.path.basename(card.path), text(card_to_toml(card, header=header)))
+                               for card in deck if card.path)],
+                            remove=[*stale, *(n for n in card_names if n not in names and (folder.path / n).exists())])

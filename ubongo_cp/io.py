@@ -38,7 +38,8 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comme
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
-           "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held", "replace_together"]
+           "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held", "replace_together",
+           "REPLACING", "interrupted_replace", "refuse_interrupted", "json_text", "file_state"]
 
 
 @contextmanager
@@ -184,11 +185,14 @@ _TIDIED: set[str] = set()
 
 def _tidy(folder: pathlib.Path) -> None:
     """Delete the temporary files of any name in ``folder`` (:func:`is_temporary_of`) that no run holds locked
-    (:func:`remove_stale_temporaries`), the first time this process writes there."""
+    (:func:`remove_stale_temporaries`), the first time this process writes there; none while the folder holds
+    the record of a run killed while it renamed files into place (:data:`REPLACING`): they are to be renamed."""
     key = os.path.abspath(folder)
     if key in _TIDIED:
         return
     _TIDIED.add(key)
+    if os.path.lexists(os.path.join(folder, REPLACING)):   # its temporary files are to be renamed, not removed
+        return
     try:
         names = [entry.name for entry in os.scandir(folder) if entry.name.startswith(".")
                  and _TEMPORARY_MARK in entry.name and not entry.is_symlink()]
@@ -580,16 +584,39 @@ def signals_held() -> Iterator[None]:
         signal.raise_signal(signum)
 
 
+#: The file in a folder that records, while :func:`replace_together` renames files into place there, what
+#: goes where: a run killed meanwhile (``kill -9``, a power cut) leaves it, and :func:`interrupted_replace`
+#: reads it.
+REPLACING = ".ubongo-cp-replacing.json"
+
+
 def replace_together(writers: Sequence[tuple[str | os.PathLike, Callable[[pathlib.Path], object]]], *,
-                     along: Callable[[], object] | None = None) -> None:
+                     along: Callable[[], object] | None = None, record: dict | None = None) -> None:
     """Write files that go into place together: each ``(path, write)`` has ``write`` fill a temporary file
     beside ``path`` (:func:`atomic_path`); once all are written and on the disk, Ctrl-C and SIGTERM wait
     (:func:`signals_held`) while ``along`` runs (what goes with them: deleting the files of an earlier run that
     they do not replace) and every one is renamed onto its path. A run stopped, or a write that fails (named
     by its file), leaves the earlier files, or all the new ones: never some of each.
+
+    With ``record`` (what the caller needs to finish the job: its command, the files ``along`` deletes), a
+    file :data:`REPLACING` in the first path's folder, where all the paths must be, is on the disk while
+    ``along`` runs and the files are renamed, and removed after; it records ``record`` and ``rename``:
+    [temporary file, file, the file's :func:`file_state` before] of each (names within the folder). A run
+    killed then, which no signal handler sees (``kill -9``, a power cut), leaves it behind with the temporary
+    files still to rename: readers of the folder refuse it (:func:`refuse_interrupted`) until the caller's
+    next run finishes the renames.
+
+    Raises
+    ------
+    ValueError
+        With ``record``, when the paths are not all in one folder.
     """
     from contextlib import ExitStack
+    from pathlib import Path
 
+    folder = Path(writers[0][0]).parent if writers else None
+    if record is not None and any(Path(path).parent != folder for path, _ in writers):
+        raise ValueError("the files replaced together with a record must all be in one folder")
     with ExitStack() as held:
         with ExitStack() as writes:
             temporaries = []
@@ -599,8 +626,89 @@ def replace_together(writers: Sequence[tuple[str | os.PathLike, Callable[[pathli
             for tmp in temporaries:
                 fsync(tmp)
             held.enter_context(signals_held())   # from here on: ``along``, then the renames (leaving ``writes``)
+            if record is not None and folder is not None:
+                pairs = [[tmp.name, Path(path).name, file_state(path)] for tmp, (path, _) in zip(temporaries, writers)]
+                atomic_write_text(folder / REPLACING, json_text({**record, "format": _REPLACING_FORMAT,
+                                                                 "rename": pairs}))
             if along is not None:
                 along()
+        if record is not None and folder is not None:
+            os.unlink(folder / REPLACING)
+            fsync_directory(folder)
+
+
+_REPLACING_FORMAT = 1
+
+
+def json_text(data: dict) -> str:
+    """``data`` as the toolkit writes its JSON records: indented, keys sorted, a newline at the end."""
+    import json
+
+    return json.dumps(data, indent=1, sort_keys=True) + "\n"
+
+
+def interrupted_replace(folder: str | os.PathLike) -> dict | None:
+    """What a run killed while it renamed files into ``folder`` together (:func:`replace_together` with a
+    record) left to do: the record it wrote there (``command``: the command that was writing; ``rename``:
+    [temporary file, file, the file's :func:`file_state` then] of each file: where the temporary file is
+    still there, it is to be renamed onto the file), or None when there is none.
+
+    Raises
+    ------
+    InputError
+        When the record cannot be read or is not one the toolkit writes (naming it).
+    """
+    from pathlib import Path
+
+    from .errors import InputError
+
+    path = Path(folder) / REPLACING
+    if not path.exists() and not path.is_symlink():
+        return None
+    record = read_json_object(path, what="a record of files being replaced", own=True)
+    pairs = record.get("rename")
+    if record.get("format") != _REPLACING_FORMAT or not isinstance(record.get("command"), str) or \
+            not isinstance(pairs, list) or not all(
+                isinstance(p, list) and len(p) == 3 and _file_name(p[0]) and _file_name(p[1])
+                and is_temporary_of(p[0], p[1]) and (p[2] is None or isinstance(p[2], list) and len(p[2]) == 3
+                                                     and all(type(v) is int for v in p[2])) for p in pairs):
+        raise InputError("not a record of files being replaced by ubongo-cp; remove it, or choose another folder",
+                         path=path)
+    return record
+
+
+def file_state(path: str | os.PathLike) -> list[int] | None:
+    """What tells a file's content changed without reading it: [inode, size in bytes, modification time in
+    nanoseconds] of the file ``path`` (not following a link), None when there is none."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    return [st.st_ino, st.st_size, st.st_mtime_ns]
+
+
+def _file_name(name) -> bool:
+    """Whether ``name`` is the name of a file in a folder: a string without a separator, not ``.`` or ``..``."""
+    return isinstance(name, str) and name not in ("", ".", "..") and not any(c in name for c in "/\\\x00")
+
+
+def refuse_interrupted(folder: str | os.PathLike, what: str = "folder") -> None:
+    """Refuse to read ``folder`` while it holds the files of two runs: one was killed while it renamed its
+    files into place (:func:`interrupted_replace`).
+
+    Raises
+    ------
+    InputError
+        Naming the folder and the command whose next run finishes the job.
+    """
+    from pathlib import Path
+
+    from .errors import InputError
+
+    record = interrupted_replace(folder)
+    if record is not None:
+        raise InputError(f"this {what} holds files of two runs: `ubongo-cp {record['command']}` was stopped while it "
+                         "put its new files in place; run it again on this folder to finish", path=Path(folder))
 
 
 def lock_exclusive(fd: int) -> bool:

@@ -51,7 +51,6 @@ Examples
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -177,6 +176,7 @@ class OutputFolder:
         self._lock()
         try:
             self._read_marker()
+            self._finish_replacing()
             self._remove_stale_temporaries()
         except BaseException:
             self.__exit__(*sys.exc_info())
@@ -192,6 +192,56 @@ class OutputFolder:
             target = self.path / name
             if self._within(target.parent):
                 remove_stale_temporaries(target)
+
+    def _finish_replacing(self) -> None:
+        """Finish what a run of this command killed while it put its files in place together left undone
+        (:meth:`replace_together`): rename its temporary files that are still there onto their files, then
+        delete the files it was deleting. A file changed since that run began the renames (by the user: its
+        inode, size or time differ from the record's) is left as it is, and its new version dropped."""
+        from .io import REPLACING, file_state, fsync_directory, interrupted_replace
+
+        record = interrupted_replace(self.path)
+        if record is None or record["command"] != self.command:
+            return
+        remove = record.get("remove", [])
+        if not isinstance(remove, list) or not all(_inside(name) for name in remove):
+            raise InputError("not a record of files being replaced by ubongo-cp; remove it, or choose another "
+                             "folder", path=self.path / REPLACING)
+        for tmp, name, before in record["rename"]:
+            source = self.path / tmp
+            if not source.is_file() or source.is_symlink():
+                continue   # renamed before the run was killed
+            if file_state(self.path / name) == before:
+                os.replace(source, self.path / name)
+                if self._guarded is not None and self._guarded(name) and self.owns(name):
+                    self._claimed.append(name)   # its content recorded on leaving
+            else:
+                source.unlink()
+        fsync_directory(self.path)
+        self.remove(remove)
+        (self.path / REPLACING).unlink()
+        fsync_directory(self.path)
+
+    def replace_together(self, writers: Iterable[tuple[str, Callable[[Path], object]]], *,
+                         remove: Iterable[str] = ()) -> None:
+        """Write files into the folder, all put in place together, and delete ``remove`` with them
+        (:meth:`remove`): :func:`~ubongo_cp.io.replace_together`, which each ``(name, write)`` has write a
+        temporary file. A run stopped, or a write that fails, leaves the folder's earlier files, or all the new
+        ones. So does a run killed while it renames them (``kill -9``, a power cut), once this command runs on
+        the folder again: the record it leaves (:data:`~ubongo_cp.io.REPLACING`) has that run finish the job on
+        entering, and the folder's readers refuse the folder until then (:func:`~ubongo_cp.io.refuse_interrupted`).
+
+        Raises
+        ------
+        InputError
+            As :meth:`remove` (before anything is written), and for a file that cannot be written.
+        """
+        from .io import replace_together
+
+        remove = list(dict.fromkeys(remove))
+        self._refuse_edited(remove)
+        replace_together([(self.path / name, write) for name, write in writers], along=lambda: self.remove(remove),
+                         record={"command": self.command, "remove": remove})
 
     def __exit__(self, exc_type, *exc) -> None:
         try:
@@ -348,9 +398,9 @@ class OutputFolder:
             self._pending = True
 
     def _save(self) -> None:
-        from .io import atomic_write_text
+        from .io import atomic_write_text, json_text
 
-        atomic_write_text(self.path / MARKER, json.dumps(self._marker, indent=1, sort_keys=True) + "\n")
+        atomic_write_text(self.path / MARKER, json_text(self._marker))
 
     # ------------------------------------------------------------- queries
     def _within(self, folder: Path) -> bool:

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 import pandas as pd
 
 from ..cards import DeckProblem
-from ..io import replace_together
 from ..status import Status
 from .tables import (CARD_COLUMNS, CARD_DTYPES, KEY_COLUMNS, STATUS_DTYPE, TASK_COLUMNS, TASK_DTYPES, TaskRecord,
                      cast_columns, check_unique_tasks, load_cards, load_tasks, normalize_tasks, row_place,
@@ -251,7 +250,6 @@ def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir
         with OutputFolder(out_dir, "batch", guarded=lambda name: True) as folder:
             return write_reports(rows, problems, folder, deck_name=deck_name, seconds=seconds, order=order,
                                  difficulty_model=difficulty_model)
-    out = out_dir.path
     tasks = tasks_frame(rows, order)
     if difficulty_model is not None and len(tasks):
         tasks["difficulty"] = difficulty_model.predict_seconds(tasks)
@@ -262,6 +260,6 @@ def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir
     tables = {"tasks.parquet": tasks, "tasks.csv": tasks, "cards.parquet": cards, "cards.csv": cards}
     out_dir.claim([*tables, "summary.md"])   # before writing: a file of another origin is refused
     # all five in place together: a run stopped while they are written leaves those of one run, not a mix
-    replace_together([*((out / name, table_writer(table, Path(name).suffix)) for name, table in tables.items()),
-                      (out / "summary.md", lambda tmp: tmp.write_text(summary, encoding="utf-8"))])
+    out_dir.replace_together([*((name, table_writer(table, Path(name).suffix)) for name, table in tables.items()),
+                              ("summary.md", lambda tmp: tmp.write_text(summary, encoding="utf-8"))])
     return tasks, cards, summary

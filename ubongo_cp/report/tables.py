@@ -418,7 +418,8 @@ def table_file(path: str | Path, stem: str) -> Path:
     InputError
         For a ``path`` that is neither text nor a path, or if there is no such file; for a directory without
         the table, that a batch output directory is expected (and that it looks like a deck, when it holds
-        ``*.toml`` card files).
+        ``*.toml`` card files); for a folder a run was killed in while it put its tables in place
+        (:func:`~ubongo_cp.io.refuse_interrupted`).
     """
     from ..shipped import resolve_deck
 
@@ -439,9 +440,10 @@ def table_file(path: str | Path, stem: str) -> Path:
         path = parquet if parquet.exists() else csv
     if not path.exists():
         raise InputError(f"{stem} table not found", path=path)
-    from ..io import check_regular_file
+    from ..io import check_regular_file, refuse_interrupted
 
     check_regular_file(path, f"a {stem} table")   # a device, FIFO or socket is named as such
+    refuse_interrupted(path.parent, "table's folder")   # tables of two runs, of a run killed as it wrote them
     return path
 
 

@@ -371,18 +371,12 @@ def drive(backend: Backend, instance: ExactCoverInstance, *, limit: int | None =
         stopped = not go
         return go
 
-    if decomposition is None and limit is None and not wants and pieces_used is None and \
-            (time_limit is None or time_limit >= 5) and hasattr(backend, "scanned"):
+    if decomposition is None and limit is None and not wants and pieces_used is None and hasattr(backend, "scanned"):
         # every solution handed on (--max-solutions all): a large enumeration on the raster scan or cell rule a
         # count would take (_drive_native), not on a first item that sees nothing of the rest
         from .branch import whole_branch
 
-        first = getattr(backend, "rule", None)
-        chosen = backend.scanned(instance, [whole_branch(0, False)])[0]
-        if chosen.scan:
-            notes["scan"] = chosen.scan
-        if chosen.rule != first:
-            notes["cell_rule"] = chosen.rule
+        chosen, _, time_limit = _choose_scan(backend, instance, [whole_branch(0, False)], time_limit, notes)
         backend = chosen.enumerator(instance)
     target = instance if decomposition is None else decomposition.restricted
     exhausted, stats = backend.run(target, plain if decomposition is None else lifted, time_limit=time_limit,
@@ -442,21 +436,17 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
     else:
         branches = [whole_branch(n_sym, symmetric)]
     wanted = min(_NO_KEEP_LIMIT if keep is None else keep, _NO_KEEP_LIMIT if limit is None else limit)
-    # a large count on the region's best raster scan and cell rule (its choice takes some 0.1 s: not within a short
-    # time limit, but always for a split search, whose journal is keyed by them: a count resumed with another time
-    # limit must find its journal); the search for the first solutions (a limit) on the better cell rule (some
-    # milliseconds). Not for a search found small above: the choice's first look, the same probes, would find it
-    # small again
+    # a large count on the region's best raster scan and cell rule (its choice takes up to some 0.1 s: within a
+    # share of a time limit, but whole for a split search, whose journal is keyed by them: a count resumed with
+    # another time limit must find its journal); the search for the first solutions (a limit) on the better cell
+    # rule (some milliseconds). Not for a search found small above: the choice's first look, the same probes, would
+    # find it small again
     kernel = None  # the search's kernel when the choice built it
     first = None  # the kernel whose first solutions one search keeps, where a split count runs on another
-    if not small and (split is not None or time_limit is None or time_limit >= 5) \
-            and hasattr(backend, "scanned"):
+    if not small and hasattr(backend, "scanned"):
         rule = backend.rule
-        backend, kernel = backend.scanned(instance, branches, scans=limit is None)
-        if backend.scan:
-            notes["scan"] = backend.scan
-        if backend.rule != rule:
-            notes["cell_rule"] = backend.rule
+        backend, kernel, time_limit = _choose_scan(backend, instance, branches, time_limit, notes,
+                                                   scans=limit is None, whole=split is not None)
         if limit is None and not tally and rule == "first":
             counter, counted = backend.counter(instance, kernel)
             if split is None:
@@ -508,6 +498,29 @@ def _drive_native(backend, instance, start: float, *, limit, time_limit, keep, r
 
 
 _NO_KEEP_LIMIT = 1 << 62
+#: The share of a search's time limit that the kernel's choice of its raster scan and cell rule may take
+#: (:meth:`.bitboard.BitboardBackend.scanned`'s ``budget``): up to some 0.1 s on the pentomino boards, where the
+#: best of them searches up to a hundred times fewer nodes than the first.
+CHOICE_SHARE = 0.25
+
+
+def _choose_scan(backend, instance, branches, time_limit: float | None, notes: dict, *, scans: bool = True,
+                 whole: bool = False) -> tuple:
+    """``backend.scanned`` (the raster scan and cell rule of a large search), within :data:`CHOICE_SHARE` of
+    ``time_limit`` (seconds; ``whole``: no bound, the choice deterministic); ``notes`` gets ``scan`` and
+    ``cell_rule`` where they differ from the backend's. Returns the backend chosen, its kernel (or None) and the
+    time limit left for the search (None: none)."""
+    began = time.perf_counter()
+    rule = backend.rule
+    budget = None if whole or time_limit is None else CHOICE_SHARE * time_limit
+    chosen, kernel = backend.scanned(instance, branches, scans=scans, budget=budget)
+    if chosen.scan:
+        notes["scan"] = chosen.scan
+    if chosen.rule != rule:
+        notes["cell_rule"] = chosen.rule
+    if time_limit is not None:
+        time_limit = max(0.0, time_limit - (time.perf_counter() - began))
+    return chosen, kernel, time_limit
 
 
 def memo_counts(backend, instance) -> bool:

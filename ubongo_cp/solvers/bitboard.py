@@ -79,6 +79,9 @@ random probes of the kernel, at least some tenths of a second),
 symmetries do not map onto another (the scans across the long side first
 only where both sides are as long; a rectangle or a square has one class),
 each stratified by the split's cut, and the count runs on the smallest.
+Under a time limit the choice takes at most a share of it
+(:data:`.base.CHOICE_SHARE`): no estimate is begun that would end after
+that, and the count runs on the best of those made.
 
 The first empty cell sees nothing of the rest of the region: a cell that
 no placement left can cover, far along the scan, is found only when the
@@ -918,17 +921,19 @@ class BitboardBackend(Struct, frozen=False):
 
         return applies(instance)
 
-    def scanned(self, instance, branches: Sequence, *,
-                scans: bool = True) -> tuple[BitboardBackend, BitSearch | None]:
+    def scanned(self, instance, branches: Sequence, *, scans: bool = True,
+                budget: float | None = None) -> tuple[BitboardBackend, BitSearch | None]:
         """This backend with the raster scan of the region, or the cell-choice rule, whose search Knuth's
         estimate finds smallest, and the kernel of that choice built on the way (None: none built; hand it
         to :meth:`search`).
 
         Only for a large search (module docstring, "Scan") with the ``"first"`` rule: on a 2-D region whose
         scans are not all alike by its symmetries, each scan (with ``scans``: a count), and on the region
-        (or on cubes) the ``"mrv"`` rule, its nodes weighed :data:`_MRV_COST` times; else ``self``. The
-        choice is deterministic (seeded probes), so every worker of a split count, and a resumed one,
-        searches the same tree.
+        (or on cubes) the ``"mrv"`` rule, its nodes weighed :data:`_MRV_COST` times; else ``self``. Without
+        ``budget`` the choice is deterministic (seeded probes), so every worker of a split count, and a
+        resumed one, searches the same tree. ``budget`` (seconds, for a search under a time limit): no
+        candidate's estimate is begun that would end after the choice has taken that long (each taken to
+        last as long as the longest one made so far), and the choice is the best of those estimated.
         """
         if self.rule != "first" or self.scan:
             return self, None
@@ -938,19 +943,34 @@ class BitboardBackend(Struct, frozen=False):
         if typed and len(instance.cells[0]) == 2 and \
                 (len(candidates) < 2 if scans else _filled_box(instance.cells)):
             return self, None   # a rectangle: its scans are alike, and the first empty cell is its best rule
+        began = time.perf_counter()
+        end = None if budget is None else began + budget
+        longest = 0.0  # the longest estimate of one candidate so far (seconds)
+
+        def affordable() -> bool:
+            return end is None or time.perf_counter() + longest <= end
+
         base = self._search(instance)
         # a first look with an eighth of the probes: a small tree (a subset analysis, a card) is seldom
         # estimated at a sixteenth of the gate, and its search takes less than the full gate's probes
         if probe_nodes(base, branches, _SCAN_GATE // 8) < _SCAN_NODES / 16 or \
-                probe_nodes(base, branches, _SCAN_GATE) < _SCAN_NODES:
+                probe_nodes(base, branches, _SCAN_GATE) < _SCAN_NODES or not affordable():
             return self, base
+        took = time.perf_counter()
         best, least, kernel = self, stratified_nodes(base, instance, branches), base
+        longest = time.perf_counter() - took
         for k in candidates[1:]:
+            if not affordable():
+                return best, kernel
+            took = time.perf_counter()
             other = replace(self, scan=k)
             search = other._search(instance)
             nodes = stratified_nodes(search, instance, branches)
+            longest = max(longest, time.perf_counter() - took)
             if nodes < least:
                 best, least, kernel = other, nodes, search
+        if not affordable():
+            return best, kernel
         mrv = replace(self, rule="mrv")
         search = mrv._search(instance)
         if stratified_nodes(search, instance, branches, _MRV_LEAVES, _MRV_PROBES) * _MRV_COST < least:

@@ -42,7 +42,9 @@ def map_chunks(func: Callable[..., list], games: int, chunk_args: Callable[[int,
         in this process.
     executor : Executor, optional
         Where the chunks run (default: in this process); about
-        :data:`CHUNKS_PER_JOB` chunks per worker.
+        :data:`CHUNKS_PER_JOB` chunks per worker. With a ``journal`` or
+        ``progress``, each chunk is sent alone (``one_by_one``), so that its
+        rows come back as soon as it is played.
     progress : bool
         Show a tqdm bar counting finished games.
     journal : GameJournal, optional
@@ -120,7 +122,9 @@ def _map_chunks(func: Callable[..., list], todo: list[tuple[int, int]], chunk_ar
             bar = tqdm(total=games, desc=desc, unit=unit)
         parts = []
         try:
-            for a, b, rows in ex.map_unordered(_run_chunk, items):
+            # one_by_one: each chunk's rows wanted as soon as it is played (journaled, counted by the bar), not when
+            # the batch of chunks an executor sends together is played
+            for a, b, rows in ex.map_unordered(_run_chunk, items, one_by_one=journal is not None or progress):
                 if journal is not None:
                     rows = journal.append(a, b, rows)
                 parts.append((a, rows))

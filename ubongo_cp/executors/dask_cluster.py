@@ -119,8 +119,8 @@ class DaskExecutor(Executor):
         since every Dask task costs a scheduler round trip; a batch that
         fails is re-run item by item, so ``on_error`` still sees the one item
         that failed. ``nogil`` items (already sized for the workers) and
-        ``one_by_one`` items (each result journaled as soon as it is done)
-        are one Dask task each; on a LocalCluster started for ``nogil`` items
+        ``one_by_one`` items (each result journaled, or counted by a progress
+        bar, as soon as it is done) are one Dask task each; on a LocalCluster started for ``nogil`` items
         its workers are threads (see the class's notes).
 
         Raises

@@ -131,10 +131,9 @@ def test_a_journal_of_other_options_or_no_journal_is_refused_and_left_alone(tmp_
     capsys.readouterr()
     assert main([*argv[:-2], "--out", "t.parquet", "--seed", "2", "--games", "3"]) == 2
     err = capsys.readouterr().err
-    assert err == ("ubongo-cp: error: t.jsonl: is the journal of games played with other options (games 2, now 3: "
-                   "a tournament numbers and seeds its games pairing after pairing, so other games per pairing are "
-                   "other games; seed 1, now 2); it is left as it is: run with the same options to resume it, or remove it (or "
-                   "choose another output) to start afresh (removing it loses the 2 finished game(s) it holds)\n")
+    assert err == ("ubongo-cp: error: t.jsonl: is the journal of games played with other options (seed 1, now 2); it "
+                   "is left as it is: run with the same options to resume it, or remove it (or choose another output) "
+                   "to start afresh (removing it loses the 2 finished game(s) it holds)\n")
     assert (tmp_path / "t.jsonl").read_bytes() == before and not (tmp_path / "t.parquet").exists()
     (tmp_path / "notes.jsonl").write_text('{"mine": 1}\n')
     assert main([*argv[:-2], "--out", "notes.csv"]) == 2
@@ -334,17 +333,24 @@ def test_a_simulation_with_more_games_extends_its_journal_and_one_with_fewer_tak
     pd.testing.assert_frame_equal(shorter, _simulators_of(10)[game]())
 
 
-def test_a_tournament_journal_of_other_games_per_pairing_is_refused_saying_why(tmp_path):
-    # Game i of a tournament plays pairing i // games: other games per pairing are other games.
-    journal = tmp_path / "t.jsonl"
-    orion_sim.run_tournament(["random"], 2, seed=1, journal=journal)
-    with pytest.raises(InputError) as err:
-        orion_sim.run_tournament(["random"], 3, seed=1, journal=journal)
-    assert str(err.value) == (f"{journal}: is the journal of games played with other options (games 2, now 3: a "
-                              "tournament numbers and seeds its games pairing after pairing, so other games per "
-                              "pairing are other games); it is left as it is: run with the same options to resume "
-                              "it, or remove it (or choose another output) to start afresh (removing it loses the 2 "
-                              "finished game(s) it holds)")
+def test_a_tournament_run_again_with_more_games_plays_only_the_missing_ones(tmp_path, monkeypatch, capsys):
+    # A tournament's game g of pairing p depends on the seed, p and g, not on --games: the same command with more
+    # --games resumes the journal, plays only the games it lacks, and writes the table of a straight run of that
+    # many, byte for byte (a journal of other games per pairing was refused: game i played pairing i // games
+    # and was seeded by i); one with fewer games takes them all from the journal.
+    monkeypatch.chdir(tmp_path)
+    argv = ["orion", "tournament", "--agents", ",".join(AGENTS), "--seed", "4", "--no-progress"]
+    for games in ("3", "5"):
+        assert main([*argv, "--games", games, "--out", f"straight{games}.csv"]) == 0
+    assert main([*argv, "--games", "2", "--out", "grown.csv"]) == 0
+    for games, new, kept in (("5", 9, 6), ("3", 0, 9)):   # 3 pairings x 3 more games; then none
+        capsys.readouterr()
+        with monkeypatch.context() as m:
+            played = _stopping(m, orion_sim, "_tournament_rows", after=None)
+            assert main([*argv, "--games", games, "--out", "grown.csv"]) == 0
+        assert sum(played) == new, games
+        assert f"resuming from grown.jsonl: {kept} game(s) already played" in capsys.readouterr().err
+        assert (tmp_path / "grown.csv").read_bytes() == (tmp_path / f"straight{games}.csv").read_bytes(), games
 
 
 @pytest.mark.parametrize("game", ["ubongo", "duel"])

@@ -169,19 +169,19 @@ def test_tournament_cost_bound_counts_mcts_at_its_measured_cost(monkeypatch):
 
 def test_a_tournament_from_a_later_game_plays_the_same_games_as_a_whole_run():
     """``first_game`` plays the rows of the whole tournament (same agents, games and seed) from that game of each
-    pairing on, with the same game numbers; a run with other ``games`` plays other games after the first pairing
-    (game ``i`` is seeded by ``i``), as the docstring says."""
+    pairing on, with the same game numbers; a run with fewer ``games`` plays the first rounds of a longer one (game
+    ``g`` of pairing ``p`` is tournament game ``g * P + p``, seeded by the seed, ``g`` and ``p``: module docstring)."""
     from ubongo_cp.games.orion.sim import run_tournament
 
-    whole = run_tournament(["random", "greedy"], games=3, seed=5)
+    whole = run_tournament(["random", "greedy"], games=3, seed=5)   # 3 pairings: random-random, random-greedy, ...
+    assert whole[whole.seat == 0][["agent", "opponent"]].values.tolist()[:4] == [
+        ["random", "random"], ["random", "greedy"], ["greedy", "greedy"], ["random", "random"]]
     later = run_tournament(["random", "greedy"], games=3, seed=5, first_game=1)
-    expected = whole[whole["game"] % 3 >= 1].reset_index(drop=True)
+    expected = whole[whole["game"] // 3 >= 1].reset_index(drop=True)
     pd.testing.assert_frame_equal(later.reset_index(drop=True), expected)
-    assert sorted(set(later["game"])) == [1, 2, 4, 5, 7, 8]
+    assert sorted(set(later["game"])) == [3, 4, 5, 6, 7, 8]
     shorter = run_tournament(["random", "greedy"], games=2, seed=5)
-    # the first pairing's games are alike; the second pairing (random-greedy) starts at game 2, not 3
-    pd.testing.assert_frame_equal(shorter[shorter["game"] < 2], whole[whole["game"] < 2])
-    assert shorter[shorter["game"] == 2]["opponent"].tolist() == ["greedy", "random"]
+    pd.testing.assert_frame_equal(shorter, whole[whole["game"] < 6].reset_index(drop=True))
 
 
 def test_tournament_agents_given_as_one_name_are_one_error_naming_them():

@@ -63,8 +63,8 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
                                       "opponent with a 95% Wilson interval, the first mover's points rate and "
                                       "how the games ended.")
     tour.add_argument("--games", type=int, default=20,
-                      help="games per pairing (default 20); a journal (--out) of other games per pairing is refused: "
-                      "game i of the tournament plays pairing i // GAMES, so they are other games")
+                      help="games per pairing (default 20); with --out, a run of more games resumes the journal of "
+                      "fewer (playing only the missing ones) and one of fewer takes its games from it")
     tour.add_argument("--agents", default="random,greedy",
                       help="comma-separated agents (default random,greedy)")
     tour.add_argument("--seed", type=int, default=0,

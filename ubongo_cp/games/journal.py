@@ -11,9 +11,9 @@ chunks of at most :attr:`GameJournal.games_per_line`). A game's randomness
 depends only on the seed and its index, so a run stopped by Ctrl-C, a
 crash or a kill resumes where it stopped: the games on record are not
 played again, and the table is that of an uninterrupted run. So does a run
-with more games (``games`` is not compared when game ``i`` does not depend
-on it): it plays only the games past those on record; one with fewer takes
-its games from the journal.
+with more games (``games`` is not compared: game ``i`` does not depend on
+it) plays only the games past those on record; one with fewer takes its
+games from the journal.
 
 Reading it back is the batch journal's way (:mod:`ubongo_cp.batch`): a line
 torn by a kill (the last, without its newline) is cut off and its games are
@@ -66,16 +66,16 @@ class GameJournal:
         version is added). A journal made with other options is refused,
         naming the options that differ, unless it holds no game yet (a run
         stopped before its first): that one is begun afresh. Its ``seed`` must play the same
-        games again: a whole number, or a list of them. Its ``games`` (how many) is not compared unless
-        ``games_fixed``: a run of more games resumes the journal of fewer, one of fewer takes its games from it.
+        games again: a whole number, or a list of them. Its ``games`` (how many) is not compared: a run of more
+        games resumes the journal of fewer, one of fewer takes its games from it.
     games_per_line : int
         The most games journaled in one line (one chunk of games): a run
         stopped loses at most the chunks being played.
     notify : callable, optional
         Called with one line when a run resumes (how many games are on record).
-    games_fixed : str, optional
-        Why the games depend on ``games`` (a study whose game ``i`` is another game when there are more):
-        a journal of another number of games is then refused, saying so.
+    games : int, optional
+        How many games (journal lines' indices ``0 .. games - 1``) the run plays, where that is not
+        ``options["games"]`` (a tournament's games per pairing): what ``notify`` counts.
 
     Raises
     ------
@@ -95,7 +95,7 @@ class GameJournal:
     """
 
     def __init__(self, path: str | os.PathLike, study: str, options: dict[str, Any], *, games_per_line: int = 50,
-                 notify: Callable[[str], Any] | None = None, games_fixed: str | None = None) -> None:
+                 notify: Callable[[str], Any] | None = None, games: int | None = None) -> None:
         from .. import __version__
 
         seed = options.get("seed")
@@ -111,7 +111,8 @@ class GameJournal:
         #: The most games journaled in one line (one chunk of games).
         self.games_per_line = max(1, int(games_per_line))
         self.notify = notify
-        self.games_fixed = games_fixed
+        wanted = options.get("games") if games is None else games
+        self._wanted = wanted if type(wanted) is int else None   # a run of fewer takes those
         #: The games on record: first game -> (last game + 1, rows), read on entering.
         self.done: dict[int, tuple[int, list]] = {}
         self._fh = None
@@ -195,26 +196,21 @@ class GameJournal:
             os.truncate(path, 0)   # the file this run holds locked
             return
         if change:
-            if self.games_fixed:
-                was = f"games {head['options'].get('games')}, now {self.options.get('games')}"
-                change = change.replace(was, f"{was}: {self.games_fixed}")
             raise InputError(f"is the journal of games played with other options ({change}); it is left as it "
                              "is: run with the same options to resume it, or remove it (or choose another output) "
                              f"to start afresh{lose}", path=path)
         trim_journal(path)   # a line torn by a kill is cut off before new lines follow
         self._salt = salt
         self.done.update(on_record)
-        wanted = self.options.get("games")
-        wanted = wanted if type(wanted) is int and not self.games_fixed else None   # a run of fewer takes those
+        wanted = self._wanted
         if self.done and self.notify is not None:
             games = sum(min(last, wanted or last) - first for first, (last, _) in self.done.items()
                         if first < (wanted or last))
             self.notify(f"resuming from {path}: {games} game(s) already played are taken from it")
 
     def _compared(self, options: dict) -> dict:
-        """The ``options`` a journal must share with the run: all but the number of games, unless
-        :attr:`games_fixed`."""
-        return options if self.games_fixed else {k: v for k, v in options.items() if k != "games"}
+        """The ``options`` a journal must share with the run: all but the number of games."""
+        return {k: v for k, v in options.items() if k != "games"}
 
     def _foreign(self) -> InputError:
         return InputError("exists and is not a journal of games written by ubongo-cp; it is left as it is: "

@@ -5,12 +5,20 @@ layouts (OD-1); the agents swap seats every other game, so each agent moves
 first equally often. The first mover is player 0 (``Setup.first_player =
 0``). Intervals are Wilson score intervals from :mod:`ubongo_cp.games.stats`.
 An agent against itself scores 1/2 by construction (every game gives 1
-point to one of its seats), so self-play rows carry no interval. The games
-run in chunks on an executor (see :mod:`ubongo_cp.executors`); game ``i``
-uses child ``i`` of ``SeedSequence(seed)``, so the table does not depend on
-the executor or the number of jobs, and a tournament given a ``journal``
-(:mod:`ubongo_cp.games.journal`) resumes after a stop with the table of an
-uninterrupted one.
+point to one of its seats), so self-play rows carry no interval.
+
+The games are played round by round: round ``g`` holds game ``g`` of every
+pairing, and game ``g`` of pairing ``p`` (of ``P`` pairings, in the order
+of :func:`run_tournament`) is game ``g * P + p`` of the tournament. It draws
+from child ``g`` of ``SeedSequence(seed)``: that child's children ``3p``,
+``3p + 1`` and ``3p + 2`` seed its layout and its two agents. So a game
+depends on the seed, its pairing and its index within the pairing, not on
+the number of games: a tournament of more games per pairing plays the games
+of one of fewer, and more. The games run in chunks on an executor (see
+:mod:`ubongo_cp.executors`), so the table does not depend on the executor
+or the number of jobs, and a tournament given a ``journal``
+(:mod:`ubongo_cp.games.journal`) resumes after a stop, or with more games,
+with the table of an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -80,10 +88,8 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         itself); ``seat`` 0 is still the seat that moves first.
     first_game : int
         Play only games ``first_game .. games - 1`` of each pairing: the
-        rows of a run with the same agents, ``games`` and seed from that
-        game on, with the same ``game`` numbers. A run with another
-        ``games`` plays other games: game ``i`` of the tournament is
-        pairing ``i // games``'s game ``i % games``, and is seeded by ``i``.
+        rows of a run with the same agents and seed from that game on,
+        with the same ``game`` numbers (module docstring).
     max_cpu_seconds : float or None
         Refuse a tournament estimated (:data:`AGENT_SECONDS`) to need more
         CPU time, before any game; ``None``: no bound.
@@ -92,16 +98,19 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
         about :data:`JOURNAL_SECONDS` of play), and take the games it holds
         from it instead of playing them again
         (:class:`~ubongo_cp.games.journal.GameJournal`): a tournament stopped
-        by Ctrl-C, a crash or a kill resumes where it stopped, with the
-        table of an uninterrupted one. A journal of other options (agents,
-        games, seed, variant, ...) is refused.
+        by Ctrl-C, a crash or a kill resumes where it stopped, and one of
+        more ``games`` plays only the games the journal does not hold, with
+        the table of an uninterrupted one (one of fewer takes its games from
+        it). A journal of other options (agents, seed, variant, ...) is
+        refused.
     notify : callable, optional
         Called with one line when the tournament resumes from ``journal``.
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``game, agent, opponent, seat`` (0 moves first), ``result``
+        Rows in game order (round by round, module docstring). Columns ``game, agent, opponent, seat``
+        (0 moves first), ``result``
         (``win``/``loss``/``draw``), ``points`` (1, 0, 0.5), ``end_rule``
         (OD-5/6/7), ``condition`` (the winner's fulfilled conditions for an
         OD-5 end, ``"no move"`` for OD-6, ``"score"``/``"draw"`` for OD-7),
@@ -133,14 +142,15 @@ def run_tournament(agents: Sequence[str], games: int, seed: int = 0,
     kept = GameJournal.of(journal, "orion tournament",
                           {"agents": names, "games": games, "seed": seed, "self_play": bool(self_play), "pie": bool(pie),
                            "first_game": first_game, "variant": _variant_digest(variant)}, notify=notify,
-                          games_fixed="a tournament numbers and seeds its games pairing after pairing, so other "
-                                      "games per pairing are other games",
+                          games=max(games - first_game, 0) * len(pairs),
                           games_per_line=min(PROGRESS_CHUNK, max(1, int(JOURNAL_SECONDS / max(costs)))))
 
     # A chunk carries only its bounds: its games and their seeds are made by the worker that plays
-    # them, so nothing is held per game before it is played.
-    rows = map_chunks(_tournament_rows, games * len(pairs),
-                      lambda i, j: (i, j, pairs, games, seed, variant, pie, first_game),
+    # them, so nothing is held per game before it is played. The chunks count from game first_game of every
+    # pairing (the games before it are not played), round by round: a run of more games extends the journal.
+    skip = first_game * len(pairs)
+    rows = map_chunks(_tournament_rows, max(games - first_game, 0) * len(pairs),
+                      lambda i, j: (i + skip, j + skip, pairs, seed, variant, pie),
                       executor=executor, progress=progress, desc="orion games", unit="game", journal=kept)
     return pd.DataFrame(rows)
 
@@ -171,21 +181,22 @@ def _variant(game: OrionGame | None):
     return (game.board, game.tiles, game.rules)
 
 
-def _tournament_rows(start: int, stop: int, pairs: Sequence[tuple[str, str]], games: int, seed: int,
-                     variant=None, pie: bool = False, first_game: int = 0) -> list[dict]:
+def _tournament_rows(start: int, stop: int, pairs: Sequence[tuple[str, str]], seed: int,
+                     variant=None, pie: bool = False) -> list[dict]:
     """Rows of games ``start .. stop - 1`` of :func:`run_tournament`.
 
-    Game ``i`` plays pairing ``i // games`` (its ``i % games``-th game) and
-    uses child ``i`` of ``SeedSequence(seed)`` (the child ``spawn`` gives).
+    Game ``i`` is game ``i // P`` of pairing ``i % P`` (``P = len(pairs)``); game ``g`` of pairing ``p`` is
+    seeded by children ``3p .. 3p + 2`` of child ``g`` of ``SeedSequence(seed)`` (the children ``spawn`` gives:
+    module docstring).
     """
-    keep = [k for k in range(start, stop) if k % games >= first_game]
-    todo = [(*pairs[k // games], k % games) for k in keep]
-    children = [np.random.SeedSequence(seed, spawn_key=(k,)) for k in keep]
+    n = len(pairs)
     game = OrionGame.get(*variant) if variant else OrionGame.get()
     rows = []
-    for gid, (a, b, g), child in zip(keep, todo, children):
+    for gid in range(start, stop):
+        g, p = divmod(gid, n)
+        a, b = pairs[p]
         first, second = (a, b) if g % 2 == 0 else (b, a)
-        s1, s2, s3 = child.spawn(3)
+        s1, s2, s3 = (np.random.SeedSequence(seed, spawn_key=(g, 3 * p + j)) for j in range(3))
         setup = random_setup(np.random.default_rng(s1), game.board, first_player=0, rules=game.rules)
         state = BitOrionState(setup, game)   # the bitmask engine: the reference's games, faster
         players = [make_agent(first, np.random.default_rng(s2)), make_agent(second, np.random.default_rng(s3))]

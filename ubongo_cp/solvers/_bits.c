@@ -97,10 +97,11 @@ typedef struct {
     uint64_t *bmask;
     uint64_t *ent;
     /* for fast1 (W <= FAST_WORDS): per entry its mask and the goal bits next to it (with the dead-region
-     * test), each one integer of W words (uint64_t, u128), and its option; blo[nblocks] = the number of
-     * entries, so block i ends at blo[i + 1] */
+     * test), each one integer of W words (uint64_t, u128), its option and its counter item; blo[nblocks] = the
+     * number of entries, so block i ends at blo[i + 1] */
     void *mw, *bw;
     int32_t *id1;
+    int8_t *ty1;
     int32_t maxlen; /* the most entries in one slot's list */
     /* fast1's last two pieces (one word, each counter item [1..1], no untyped option): the options the search
      * may place, a hash table of 2^hbits masks (0: empty) -> the counter items with that mask (hval) */
@@ -162,7 +163,6 @@ typedef struct {
     int32_t *pw;                /* per level: weight of the restricted item's option placed below the prefix (0: none) */
     int32_t fast_lo;            /* the levels from which fast1 searches a whole subtree (-1: none) */
     int32_t *fce;               /* (depth + 1) x list.maxlen: fast1's entries that fit, per level */
-    int8_t *fct;                /* the same: their counter items */
     uint64_t lo_mask;           /* the counter items with lo > 0 */
     /* one word and a grid: the neighbours of the bits of any X are (X & gmask[j]) << gshift[j] and
      * (X >> gshift[j]) & gmask[j], j < grid (at most 4 shifts; grid 0: they are not) */
@@ -522,6 +522,7 @@ typedef struct {
     const void *mw, *bw; /* the lists' entries: mask and neighbours, one BB each (List.mw, bw) */
     const uint64_t *bmask, *nbr;
     const int32_t *id1, *bstart, *boff, *qw;
+    const int8_t *ty; /* each entry's counter item (List.ty1) */
     uint64_t *board;
     int32_t *chosen;
     uint64_t goal, lo_mask, np1;
@@ -538,11 +539,10 @@ typedef struct {
     int32_t memo_lo, memo_hi; /* the memo's levels (memo_lo > memo_hi: none) */
     int32_t *left; /* with copies: the copies left of each counter item (Kernel.left), kept by fast1 */
     int copies;
-    int32_t *ce, maxlen; /* fast1's buffers: per level, room for the longest list (entries, items) */
+    int32_t *ce, maxlen; /* fast1's buffer: per level, room for the longest list (the entries that fit) */
     int32_t lvl2; /* the level where two pieces are left, answered by FN(last2) (-1: none) */
     const uint64_t *hkey, *hval;
     int hbits;
-    int8_t *ct;
 } Fast;
 
 static void fast_init(Fast *f, Kernel *k)
@@ -550,7 +550,7 @@ static void fast_init(Fast *f, Kernel *k)
     const List *Ls = &k->list;
     f->k = k;
     f->mw = Ls->mw, f->bw = Ls->bw, f->bmask = Ls->bmask, f->nbr = k->nbr;
-    f->id1 = Ls->id1, f->bstart = Ls->bstart, f->boff = Ls->blo, f->qw = k->qw;
+    f->id1 = Ls->id1, f->ty = Ls->ty1, f->bstart = Ls->bstart, f->boff = Ls->blo, f->qw = k->qw;
     f->board = k->board, f->chosen = k->chosen;
     f->goal = k->goal[0], f->lo_mask = k->lo_mask, f->np1 = (uint64_t)(Ls->NP - 1);
     f->K = Ls->K, f->next = Ls->next, f->NT = k->ntypes, f->qtype = k->qtype;
@@ -571,7 +571,7 @@ static void fast_init(Fast *f, Kernel *k)
     f->hsize = k->hsize, f->nperms = k->nperms;
     f->memo_lo = k->memo_active ? k->memo_lo : 1;
     f->memo_hi = k->memo_active ? k->memo_hi : 0;
-    f->ce = k->fce, f->ct = k->fct, f->maxlen = Ls->maxlen;
+    f->ce = k->fce, f->maxlen = Ls->maxlen;
     f->left = k->left, f->copies = !k->single;
     f->hkey = Ls->hkey, f->hval = Ls->hval, f->hbits = Ls->hbits;
     f->lvl2 = Ls->hkey && f->dead == 2 && f->next ? k->ntypes - 2 : -1;
@@ -933,7 +933,7 @@ static int choose_any(const Kernel *k, const uint64_t *B)
 static void list_free(List *L)
 {
     free(L->probe), free(L->bstart), free(L->blo), free(L->bhi), free(L->bmask), free(L->ent);
-    free(L->mw), free(L->bw), free(L->id1), free(L->hkey), free(L->hval);
+    free(L->mw), free(L->bw), free(L->id1), free(L->ty1), free(L->hkey), free(L->hval);
     memset(L, 0, sizeof *L);
 }
 
@@ -957,7 +957,7 @@ static void kernel_free(Kernel *k)
                      (void **)&k->lslot, (void **)&k->lpos, (void **)&k->lhi, (void **)&k->ltype, (void **)&k->qw,
                      (void **)&k->lrem, (void **)&k->in_sol, (void **)&k->perms, (void **)&k->tkeys,
                      (void **)&k->tvals, (void **)&k->mraw, (void **)&k->msol, (void **)&k->mwt,
-                     (void **)&k->mflag, (void **)&k->pw, (void **)&k->fce, (void **)&k->fct};
+                     (void **)&k->mflag, (void **)&k->pw, (void **)&k->fce};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++) {
         free(*ptrs[i]);
         *ptrs[i] = NULL;
@@ -1176,7 +1176,8 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
                 L->mw = calloc(((size_t)total + 4) * W, sizeof(uint64_t)); /* fast1 reads up to 3 past a block */
                 L->bw = calloc(((size_t)total + 1) * W, sizeof(uint64_t));
                 L->id1 = malloc(((size_t)total + 1) * sizeof(int32_t));
-                if (!L->mw || !L->bw || !L->id1)
+                L->ty1 = malloc((size_t)total + 1);
+                if (!L->mw || !L->bw || !L->id1 || !L->ty1)
                     goto done;
             }
             if (!L->blo || !L->bhi || !L->ent)
@@ -1209,6 +1210,7 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
                         if (W <= FAST_WORDS) {
                             fast_set(L->mw, W, e, m);
                             L->id1[e] = o;
+                            L->ty1[e] = (int8_t)t;
                             if (k->obrd)
                                 fast_set(L->bw, W, e, k->obrd + (int64_t)o * W);
                         }
@@ -1285,13 +1287,12 @@ static int build_last(Kernel *k, List *L, const uint8_t *drop)
     }
 }
 
-/* fast1's buffers (Kernel.fce, fct) of a kernel whose lists are built; 0 when memory runs out. */
+/* fast1's buffer (Kernel.fce) of a kernel whose lists are built; 0 when memory runs out. */
 static int alloc_filter(Kernel *k)
 {
     size_t n = ((size_t)k->depth + 1) * ((size_t)k->list.maxlen + 1);
     k->fce = malloc(n * sizeof(int32_t));
-    k->fct = malloc(n);
-    return k->fce && k->fct;
+    return k->fce != NULL;
 }
 
 /* The search state's arrays of a kernel whose W, nopts, ntypes and depth are set, zeroed; 0 when memory
@@ -1866,7 +1867,7 @@ static PyObject *Kernel_clone(Kernel *k, PyObject *Py_UNUSED(ignored))
     c->board = NULL, c->left = NULL, c->chosen = NULL, c->lslot = NULL, c->lpos = NULL, c->lhi = NULL;
     c->ltype = NULL, c->qw = NULL, c->lrem = NULL, c->in_sol = NULL, c->perms = NULL, c->tkeys = NULL;
     c->tvals = NULL, c->mtab = NULL, c->mraw = NULL, c->msol = NULL, c->mwt = NULL, c->mflag = NULL, c->pw = NULL;
-    c->fce = NULL, c->fct = NULL;
+    c->fce = NULL;
     c->parent = k->parent ? k->parent : (PyObject *)k;
     Py_INCREF(c->parent);
     if (!alloc_state(c) || !alloc_filter(c))

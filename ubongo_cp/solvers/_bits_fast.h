@@ -131,7 +131,7 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
      * placement fits follows no pattern a processor can predict); then the children.
      * The node count includes the placements the dead-region test undoes */
     int32_t *ce = f->ce + (int64_t)L * f->maxlen;
-    int8_t *ct = f->ct + (int64_t)L * f->maxlen;
+    const int8_t *ty = f->ty;
     int32_t n = 0;
     long long fits = 0;
     const BB goal = BB_GOAL(f);
@@ -141,27 +141,25 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
         /* two passes: the placements that fit (about half of the lists), then the dead-region test and the
          * child's own placements on those only, in one loop for the node (with copies, where more of the
          * lists fit, one pass below: two tetromino sets in 8x5 took 10 % more instructions in two) */
-        uint64_t nat[MAXTYPES + 1]; /* per item t in rem: the items left after an option of t */
         for (uint64_t rem = bm & avail; rem; rem &= rem - 1) {
             const int t = ctz64(rem);
             const int32_t i = f->bstart[sl] + popcount64(bm & ((1ull << t) - 1));
             const int32_t end = boff[i + 1];
-            nat[t] = t == NT ? avail : avail & ~(1ull << t); /* no copies here: t is used up */
             if (t == qtype) /* only its options of positive weight */
                 for (int32_t e = boff[i]; e < end; e++) {
-                    ce[n] = e, ct[n] = (int8_t)t;
+                    ce[n] = e;
                     n += !(mw[e] & B) & (f->qw[f->id1[e]] > 0);
                 }
             else /* four entries a turn (most blocks hold one to four): fewer loop exits to predict; the
                   * entries read past the block's end are within the list (room for three more) */
                 for (int32_t e = boff[i]; e < end; e += 4) {
-                    ce[n] = e, ct[n] = (int8_t)t;
+                    ce[n] = e;
                     n += !(mw[e] & B);
-                    ce[n] = e + 1, ct[n] = (int8_t)t;
+                    ce[n] = e + 1;
                     n += (e + 1 < end) & !(mw[e + 1] & B);
-                    ce[n] = e + 2, ct[n] = (int8_t)t;
+                    ce[n] = e + 2;
                     n += (e + 2 < end) & !(mw[e + 2] & B);
-                    ce[n] = e + 3, ct[n] = (int8_t)t;
+                    ce[n] = e + 3;
                     n += (e + 3 < end) & !(mw[e + 3] & B);
                 }
         }
@@ -171,16 +169,16 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
         int32_t w = 0;
         for (int32_t j = 0; j < n; j++) {
             const int32_t e = ce[j];
-            const int t = ct[j];
             const BB m = mw[e];
             const BB E2 = goal & ~(B | m);
             const BB N = ((E2 & g0) << d0) | ((E2 >> d0) & g0) | ((E2 & g1) << d1) | ((E2 >> d1) & g1);
-            ce[w] = e, ct[w] = (int8_t)t;
+            ce[w] = e;
             int ok = !(bw[e] & E2 & ~N);
             if (viab) {
                 const int c2 = E2 ? BB_CTZ(E2) : 0;
                 const int32_t s2 = (c2 << f->K) | (int32_t)((B | m) >> c2 >> 1 & f->np1);
-                ok &= !E2 | ((f->bmask[s2] & nat[t]) != 0);
+                const int t = ty[e]; /* no copies here: t is used up */
+                ok &= !E2 | ((f->bmask[s2] & (t == NT ? avail : avail & ~(1ull << t))) != 0);
             }
             w += ok;
         }
@@ -202,7 +200,7 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
                     fit &= f->qw[f->id1[e]] > 0;
                 const BB E2 = goal & ~(B | m);
                 const BB N = ((E2 & g0) << d0) | ((E2 >> d0) & g0) | ((E2 & g1) << d1) | ((E2 >> d1) & g1);
-                ce[n] = e, ct[n] = (int8_t)t;
+                ce[n] = e;
                 int ok = fit & !(bw[e] & E2 & ~N);
                 if (viab) {
                     const int c2 = E2 ? BB_CTZ(E2) : 0;
@@ -223,14 +221,14 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
                 int fit = !(mw[e] & B);
                 if (restricted)
                     fit &= f->qw[f->id1[e]] > 0;
-                ce[n] = e, ct[n] = (int8_t)t;
+                ce[n] = e;
                 n += fit, fits += fit;
             }
         }
     k->nodes += fits;
     for (int32_t j = 0; j < n; j++) {
         const int32_t e = ce[j];
-        const int t = ct[j];
+        const int t = ty[e];
         const BB NB = B | mw[e];
         const int32_t o = f->id1[e];
         const uint64_t na = t == NT || (f->copies && f->left[t] > 1) ? avail : avail & ~(1ull << t);

@@ -124,6 +124,24 @@ def test_published_pentomino_counts_and_their_reduction():
     assert (result.count, result.count_reduced, result.stats["solutions_searched"]) == (4040, 1010, 1010)
 
 
+def test_the_first_lists_probe_one_cell_past_the_scans_column(monkeypatch):
+    # The probes of the "first" lists: one more than the longest column along the scan, 6 to 7, on a region of
+    # one word (6 on two). They split each cell's placements into lists, not the tree: the same nodes and
+    # solutions with 6 probes as with 7, and the published count (RULES.md section 1).
+    import ubongo_cp.solvers.bitboard as bitboard
+
+    six_by_ten = build_instance(PENTS.pieces, Region.rectangle(6, 10))
+    five_by_twelve = build_instance(PENTS.pieces, Region.rectangle(5, 12))
+    assert BitSearch(six_by_ten).kernel.probes == 7
+    assert BitSearch(five_by_twelve).kernel.probes == 6
+    assert BitSearch(five_by_twelve, scan=4).kernel.probes == 7   # the scan along the short side: columns of 12
+    assert BitSearch(build_instance([CLASSIC["L5"]] * 20, Region.rectangle(10, 10))).kernel.probes == 6
+    seven = count(six_by_ten)
+    monkeypatch.setattr(bitboard, "_PROBES_MOST", 6)
+    assert BitSearch(six_by_ten).kernel.probes == 6
+    assert count(six_by_ten) == seven and seven[0] == 9356
+
+
 def one_sided_pentominoes() -> list[Piece]:
     """The 18 one-sided pentominoes: each free pentomino and, when it differs, its mirror image."""
     out = []

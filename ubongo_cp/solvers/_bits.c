@@ -1332,7 +1332,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
     if (!(W == 1 || W == 2 || W == 4) || nbits < 0 || nbits > 64 * W || ngoal < 0 || ngoal > nbits ||
         (rule != RULE_FIRST && rule != RULE_MRV) || bp.len % 4 || bp.len < 4 || bi.len % 4 || bb.len % 4 ||
         bt.len % 4 || bl.len % 4 || bl.len != bh.len || bt.len + 4 != bp.len ||
-        (bn.len && bn.len != (Py_ssize_t)ngoal * W * 8) || cap < 0 || probes < -6 || probes > 6 ||
+        (bn.len && bn.len != (Py_ssize_t)ngoal * W * 8) || cap < 0 || probes < -7 || probes > 7 ||
         bl.len / 4 > MAXTYPES) {
         PyErr_SetString(PyExc_ValueError, "malformed bitboard kernel arguments");
         goto done;

@@ -699,6 +699,11 @@ def test_bad_options_stop_before_any_run(tmp_path, run_cli, args, message):
     ('name = "a"\nexact_cover = "missing.dlx"\n', 4, "exact_cover names a missing file: missing.dlx"),
     ('name = "a"\nexact_cover = "QUEENS"\nquestion = "solve"\n', 5, "unknown question 'solve'"),
     ('name = "a"\npieces = "duel"\nrectangle = [4, 4]\nquestion = "analyze"\n', 2, "gives no k"),
+    # once run, each run an error (the analysis refusing k), and the command's exit status 0
+    ('name = "a"\npieces = "pentominoes"\nrectangle = [3, 5]\nuse = ["X", "I"]\nquestion = "analyze"\nk = 3\n', 2,
+     "instance 'a': k = 3 is larger than the piece set (2 pieces)"),
+    ('name = "a"\ncard = "CARD"\nquestion = "analyze"\nk = 13\n', 2,
+     "instance 'a': k = 13 is larger than the piece set (12 pieces)"),
     ('name = "a"\nexact_cover = "QUEENS"\ncolour = "red"\n', 5, "unknown key 'colour'"),
     ('name = "a"\nexact_cover = "QUEENS"\npieces = "duel"\n', 5, "two sources"),
     ('name = "a"\ncard = "CARD"\nfaces = [9]\n', 5, "has no face 9"),

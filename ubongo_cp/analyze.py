@@ -47,7 +47,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets", "subset_instance"]
+__all__ = ["SubsetCount", "AnalysisResult", "analyze", "matching_subsets", "subset_instance", "check_k"]
 
 
 class SubsetCount(Struct):
@@ -445,6 +445,31 @@ def subset_instance(pieces: Sequence[Piece], region: Region, k: int | None = Non
     return _subset_instance(pieces, usable, region, mode, copies, max_empty) if any(usable) else None
 
 
+def check_k(pieces: Sequence[Piece], k: int | None, copies: int = 1) -> None:
+    """Check the subset size ``k`` (``None``: any) of an analysis of ``pieces``, each with ``copies`` copies.
+
+    Raises
+    ------
+    InputError
+        When ``k`` or ``copies`` is not a whole number of at least 1, or ``k`` is larger than the pieces
+        (with their copies) hold.
+
+    Examples
+    --------
+    >>> from ubongo_cp.pieces import load_pieces
+    >>> check_k(load_pieces("pentominoes").select(["X", "I"]), 3)
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: k = 3 is larger than the piece set (2 pieces)
+    """
+    if k is not None:
+        whole_argument("k", k, 1)
+    whole_argument("copies", copies, 1)
+    if k is not None and k > len(pieces) * copies:
+        raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces"
+                         + (f", {copies} copies each)" if copies > 1 else ")"))
+
+
 def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, max_empty: int = 0) -> int:
     """The analysis' argument checks: ``k``, ``copies`` and ``max_empty`` in range, pieces and region on one grid.
 
@@ -460,12 +485,7 @@ def _check(pieces: Sequence[Piece], region: Region, k: int | None, copies: int, 
                          "already)", path=region.path)
     if max_empty and any(p.name == EMPTY for p in pieces):
         raise InputError(f"a piece is named {EMPTY!r}, the name of the cells left empty; rename it")
-    if k is not None:
-        whole_argument("k", k, 1)
-    whole_argument("copies", copies, 1)
-    if k is not None and k > len(pieces) * copies:
-        raise InputError(f"k = {k} is larger than the piece set ({len(pieces)} pieces"
-                         + (f", {copies} copies each)" if copies > 1 else ")"))
+    check_k(pieces, k, copies)
     check_one_grid(pieces, region)
     cells = region.area + len(region.optional)   # the cells a piece may cover
     return max(1, min(copies, cells // min((p.size for p in pieces), default=1)))

@@ -416,7 +416,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
     built = {}
     for task in tasks:
         try:
-            built[task.key] = build(task.source, task.question)
+            built[task.key] = build(task.source, task.question, task.k)
         except InputError as exc:
             raise InputError(f"{task.where}: instance {task.instance!r}: {exc}") from None
     out = Path(out)

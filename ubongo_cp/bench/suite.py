@@ -607,7 +607,7 @@ def _load_directory(path: Path, name: str, question: str) -> Suite:
 
 
 # --------------------------------------------------------------------- build
-def build(source: dict, question: str) -> Built:
+def build(source: dict, question: str, k: int | None = None) -> Built:
     """Build the instance a task's ``source`` names (in any process: only files are read).
 
     Parameters
@@ -617,6 +617,9 @@ def build(source: dict, question: str) -> Built:
     question : str
         With ``"analyze"`` the pieces are optional (secondary items), each
         used at most once (:func:`ubongo_cp.analyze.analyze`).
+    k : int, optional
+        With ``"analyze"``: the pieces per subset, checked against the pieces
+        (:func:`ubongo_cp.analyze.check_k`).
 
     Returns
     -------
@@ -625,7 +628,8 @@ def build(source: dict, question: str) -> Built:
     Raises
     ------
     InputError
-        When a file cannot be read any more or the pieces do not fit the question.
+        When a file cannot be read any more or the pieces do not fit the question (``k`` more than the
+        pieces, with ``"analyze"``).
     """
     from ..cover import build_instance
 
@@ -661,6 +665,10 @@ def build(source: dict, question: str) -> Built:
         raise InputError(f"unknown instance kind {kind!r}")
     if analyze and len({p.name for p in pieces}) != len(pieces):
         raise InputError("'analyze' needs distinct piece names (each piece is used at most once)")
+    if analyze:
+        from ..analyze import check_k
+
+        check_k(pieces, k)
     instance = build_instance(pieces, region, optional_pieces=analyze, mode=mode)
     return Built(instance, tuple(pieces), region, _digest(instance))
 

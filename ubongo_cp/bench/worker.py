@@ -96,7 +96,7 @@ def main() -> int:
     from .suite import build
 
     start = time.perf_counter()
-    built = build(request["source"], request["question"])
+    built = build(request["source"], request["question"], request.get("k"))
     build_s = time.perf_counter() - start
     out = answer(built, request["question"], request.get("k"), request["solver"])
     out["build_s"] = build_s

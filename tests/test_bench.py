@@ -1052,3 +1052,19 @@ def test_an_expected_table_gives_a_task_once_whatever_its_game_column_says(tmp_p
             load_suite(tmp_path / "s.toml", quick=True)
         assert (f"{tmp_path / 't.csv'}:4: task card 01 side easy face 1 is given twice (also on line 2)"
                 in info.value.message)
+
+
+# An instance name holding a line break (valid TOML) once wrote the rest of the name as the file's item line.
+def test_bench_writes_an_instance_named_over_two_lines_as_the_same_problem(tmp_path):
+    from ubongo_cp.bench.external import write_instance
+    from ubongo_cp.exactcover import read_exact_cover
+    from ubongo_cp.solvers import solve
+
+    source = tmp_path / "x.dlx"
+    source.write_text("a b c\na b\nc\nb c\na\n")
+    built = build({"kind": "exact_cover", "path": str(source)}, "count")
+    out = tmp_path / "written.dlx"
+    write_instance(built, "knuth", out, title="suite a\nb c d")
+    again = read_exact_cover(out)
+    assert again.item_names == ("a", "b", "c") and again.n_options == 4
+    assert solve(again, backend="dlx", keep=0).count == 2    # {a b, c} and {b c, a}, by hand

@@ -472,3 +472,31 @@ def test_a_puzzle_with_ranges_empty_or_optional_cells_in_knuths_format_counts_th
     direct = solve(inst, backend="dlx", keep=0, reduce=False)
     from_text = solve(parse_exact_cover(out.text), backend="dlx", keep=0, reduce=False)
     assert direct.count > 0 and from_text.count == direct.count * out.copies_factor
+
+
+# A comment that holds a line break (a suite's instance name, a file's path) once wrote its second line as a line of
+# the problem: bench gave an external solver a file whose item line was the rest of the instance's name.
+@pytest.mark.parametrize("text", ["a b c\na b\nc\nb c\na\n", "a b 1:2|c | s\na s:x\nb c\nc s:x\na b c\n"])
+def test_a_comment_holding_line_breaks_stays_a_comment(text):
+    from ubongo_cp.solvers.cnf import dimacs_text
+
+    matrix = parse_exact_cover(text)
+    comments = ["suite x\nb c d", "two\r\nthree\rfour", ""]
+    written = knuth_text(matrix, comments=comments).text
+    assert written.splitlines()[:3] == ["| suite x b c d", "| two three four", "|"]
+    again = parse_exact_cover(written)
+    assert again.item_names == matrix.item_names and again.n_options == matrix.n_options
+    count = solve(matrix, backend="dlx", keep=0).count
+    assert count == solve(again, backend="dlx", keep=0).count == len(list(_brute_covers(matrix)))
+    cnf = dimacs_text(matrix, comments=comments).splitlines()
+    assert cnf[:3] == ["c suite x b c d", "c two three four", "c"] and cnf[3].startswith("p cnf ")
+
+
+def _brute_covers(matrix):
+    """Every set of options that verify_cover accepts (a small matrix only)."""
+    for r in range(matrix.n_options + 1):
+        for chosen in itertools.combinations(range(matrix.n_options), r):
+            if verify_cover(matrix, chosen) is None:
+                yield chosen
+
+

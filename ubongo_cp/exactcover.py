@@ -576,7 +576,7 @@ def format_exact_cover(item_names: Sequence[str], n_primary: int, options: Itera
     options : iterable of sequence of int
         Each option: the indices (into ``item_names``) of the items it covers.
     comments : sequence of str
-        Lines written first, each as a comment (``| ...``).
+        Lines written first, each as one comment line (``| ...``; :func:`ubongo_cp.io.comment_lines`).
     bounds : mapping of int to (int, int), optional
         Primary item -> ``(lo, hi)``: written with Knuth's DLX3 bounds
         (``lo:hi|name``, ``hi|name`` when they are equal); every other
@@ -595,7 +595,9 @@ def format_exact_cover(item_names: Sequence[str], n_primary: int, options: Itera
     a c
     b
     """
-    lines = [f"| {c}" for c in comments]
+    from .io import comment_lines
+
+    lines = comment_lines(comments, ".dlx")
     head = " ".join(_bounded_word(item_names[i], *(bounds or {}).get(i, (1, 1))) for i in range(n_primary))
     if n_primary < len(item_names):
         head += " | " + " ".join(item_names[n_primary:])
@@ -664,7 +666,7 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
     ----------
     instance : ExactCoverInstance or ExactCoverMatrix
     comments : sequence of str
-        Comment lines written first.
+        Comments written first, each on one line (:func:`ubongo_cp.io.comment_lines`).
 
     Returns
     -------
@@ -753,7 +755,9 @@ def _knuth_text_extended(matrix: ExactCoverMatrix, comments: Sequence[str]) -> s
     head = " ".join(words)
     if matrix.n_secondary:
         head += " | " + " ".join(matrix.item_names[matrix.n_primary:])
-    lines = [f"| {c}" for c in comments] + [head]
+    from .io import comment_lines
+
+    lines = comment_lines(comments, ".dlx") + [head]
     lines.extend(" ".join(matrix.entry_name(q) for q in range(int(matrix.indptr[o]), int(matrix.indptr[o + 1])))
                  for o in range(matrix.n_options))
     return "\n".join(lines) + "\n"

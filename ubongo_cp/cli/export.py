@@ -187,9 +187,9 @@ def _burrtools_can_take(orientations: str, empty: bool, what: str, *, path) -> N
 def _write_solver_file(out: str, fmt: str, instance, title: str) -> int:
     """Write ``instance`` in Knuth's format (``fmt`` ``dlx``) or as DIMACS CNF (``cnf``) with the writers
     ``bench --external`` uses, and say what was written."""
-    from ..io import atomic_write_text, mark_comment
+    from ..io import atomic_write_text, comment_lines, mark_comment
 
-    title = " ".join(title.split())   # one comment line, whatever a path holds
+    title = " ".join(title.split())   # the line printed below is one line, whatever a path holds
     if fmt == "cnf":
         from ..solvers.cnf import dimacs_text
 
@@ -208,7 +208,7 @@ def _write_solver_file(out: str, fmt: str, instance, title: str) -> int:
     note = (f"each tiling is found {written.copies_factor} times: the orderings of identical pieces"
             if written.copies_factor > 1 else "each tiling is found once")
     # The comments name the factor, known once the file is written: they go first, as knuth_text puts them.
-    atomic_write_text(out, f"{mark_comment('.dlx')}\n| {title}\n| {note}\n" + written.text)
+    atomic_write_text(out, "\n".join([mark_comment(".dlx"), *comment_lines([title, note], ".dlx")]) + "\n" + written.text)
     print(f"wrote {out}: {title}; Knuth's exact-cover format, {len(written.item_names)} items, "
           f"{len(written.option_of_line)} options; {note}")
     return 0

@@ -149,7 +149,7 @@ def dimacs_text(instance: ExactCoverInstance, *, comments=()) -> str:
     instance : ExactCoverInstance
         Or an :class:`~ubongo_cp.exactcover.ExactCoverMatrix`.
     comments : sequence of str
-        Lines written first as ``c`` comments.
+        Written first, each as one ``c`` comment line (:func:`ubongo_cp.io.comment_lines`).
 
     Returns
     -------
@@ -165,8 +165,10 @@ def dimacs_text(instance: ExactCoverInstance, *, comments=()) -> str:
     2 3 0
     -2 -3 0
     """
+    from ..io import comment_lines
+
     clauses, n_vars = encode(instance)
-    lines = [f"c {c}" for c in comments]
+    lines = comment_lines(comments, ".cnf")
     lines.append(f"p cnf {n_vars} {len(clauses)}")
     if n_vars > instance.n_options:
         lines.append("c p show " + " ".join(str(v) for v in range(1, instance.n_options + 1)) + " 0")

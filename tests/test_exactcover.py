@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import ROOT, one_line_error
 from ubongo_cp.errors import InputError
-from ubongo_cp.exactcover import exact_cover_matrix, knuth_text, parse_exact_cover, read_exact_cover, verify_cover
+from ubongo_cp.exactcover import (exact_cover_matrix, format_exact_cover, knuth_text, parse_exact_cover,
+                                 read_exact_cover, verify_cover)
 from ubongo_cp.solvers import check_backend, get_solver, solve, solver_names
 
 DATA = ROOT / "tests" / "data" / "exact_cover"
@@ -84,7 +85,7 @@ def test_every_backend_agrees_with_brute_force_on_random_matrices(case):
     ("a 0|b\na\n", 1, "upper bound 0"),
     ("a x:2|b\na\n", 1, "bounds are written u:v|item"),
     ("a :2|b\na\n", 1, "bounds are written u:v|item"),
-    ("a 2|\na\n", 1, "holds a space, '|' or ':'"),
+    ("a 2|\na\n", 1, "an item name is empty (bounds are written u:v|item: the name follows the '|')"),
     ("a 1:2:3|b\na\n", 1, "bounds are written u:v|item"),
     ("a 99999999999999|b\na\n", 1, "is over"),
     # digits of another script are no decimal bounds for Knuth's programs (once '\u0663|b' read as 3|b)
@@ -500,3 +501,41 @@ def _brute_covers(matrix):
                 yield chosen
 
 
+
+# The public functions of the module, called with the wrong types: each once raised what its inside met (an
+# AttributeError, a TypeError, an IndexError), or wrote or accepted something wrong (a negative n_primary wrote
+# an item line missing the last item; option 2.5 was taken for option 2, a valid cover).
+@pytest.mark.parametrize("call, message", [
+    (lambda: exact_cover_matrix(["a", "b"], [], [[0], [1]]), "option 1: an item is named by a string, got int 0"),
+    (lambda: exact_cover_matrix(None, [], [["a"]]), "primary items must be a sequence of item names, got NoneType"),
+    (lambda: exact_cover_matrix([1, 2], [], [["a"]]), "primary items: an item is named by a string, got int 1"),
+    (lambda: exact_cover_matrix(["a"], [], None),
+     "options must be a sequence of options (each a sequence of item names), got NoneType"),
+    (lambda: exact_cover_matrix(["a"], [], [["a"], None]), "option 2 must be a sequence of item names, got NoneType"),
+    (lambda: exact_cover_matrix(["a"], [], [["a"], ["a"]], labels=["x"]), "2 options but 1 label"),
+    (lambda: exact_cover_matrix(["a"], [], [["a"]], bounds={"a": "1:2"}),
+     "bounds of item 'a' must be a pair (lo, hi), got '1:2'"),
+    (lambda: exact_cover_matrix([""], [], [[""]]), "an item name is empty"),
+    (lambda: parse_exact_cover(b"a\na\n"), "parse_exact_cover reads text (a str), got bytes"),
+    (lambda: parse_exact_cover(None), "parse_exact_cover reads text (a str), got NoneType"),
+    (lambda: verify_cover(parse_exact_cover("a b\na\nb\na b\n"), None),
+     "verify_cover needs a sequence of option numbers, got NoneType"),
+    (lambda: format_exact_cover(["a", "b"], 2, [[0], [5]]), "option 2 names item 5 of 2 (0 to 1)"),
+    (lambda: format_exact_cover(["a", "b"], -1, [[0], [1]]), "n_primary must be 1 to 2 (the items), got -1"),
+    (lambda: format_exact_cover(["a", "b"], 5, [[0], [1]]), "n_primary must be 1 to 2 (the items), got 5"),
+    (lambda: knuth_text(None), "knuth_text needs an exact-cover instance"),
+])
+def test_public_functions_refuse_wrong_types_with_a_message(call, message):
+    with pytest.raises(InputError) as info:
+        call()
+    assert message in str(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("chosen, reason", [
+    ([2.5], "option 2.5 is not an option number"),
+    (["2"], "option '2' is not an option number"),
+    ([True], "option True is not an option number"),
+    ([2], None),                                     # {a b}: by hand
+])
+def test_the_independent_check_takes_only_option_numbers(chosen, reason):
+    assert verify_cover(parse_exact_cover("a b\na\nb\na b\n"), chosen) == reason

@@ -333,8 +333,10 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
     Raises
     ------
     InputError
-        For no primary item, more than :data:`MAX_ITEMS` items, a repeated or
-        malformed item name, bounds on an unknown or secondary item or with
+        For no primary item, more than :data:`MAX_ITEMS` items, a repeated,
+        empty or malformed item name, a name that is no string, options
+        that are no sequence, labels not one per option, bounds that are no
+        pair ``(lo, hi)``, on an unknown or secondary item or with
         ``lo > hi``, ``hi < 1`` or ``hi >`` :data:`MAX_BOUND`, an option naming
         an unknown item or one item twice, or a colour on a primary item.
 
@@ -351,7 +353,15 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
     >>> m.colour_names, m.skipped
     (('', '0', '1'), ('option 3',))
     """
-    names = list(primary) + list(secondary)
+    primary, secondary = _names("primary items", primary), _names("secondary items", secondary)
+    names = primary + secondary
+    if not isinstance(options, Iterable) or isinstance(options, (str, bytes)):
+        raise InputError(f"options must be a sequence of options (each a sequence of item names), got "
+                         f"{type(options).__name__}")
+    options = options if isinstance(options, list) else list(options)
+    if labels is not None and len(labels) != len(options):
+        raise InputError(f"{len(options)} options but {len(labels)} label{'s' if len(labels) != 1 else ''}: "
+                         "give one label per option")
     if not primary:
         raise InputError("no primary item", path=path, line=items_line)
     if len(names) > MAX_ITEMS:
@@ -371,7 +381,11 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
         table = np.zeros((len(names), 2), dtype=np.int64)
         table[:n_primary] = 1
         table[n_primary:, 1] = 1
-        for name, (lo, hi) in bounds.items():
+        for name, pair in bounds.items():
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise InputError(f"bounds of item {name!r} must be a pair (lo, hi), got {pair!r}", path=path,
+                                 line=items_line)
+            lo, hi = pair
             if name not in index or index[name] >= n_primary:
                 raise InputError(f"bounds for {'secondary' if name in index else 'unknown'} item {name!r}: only "
                                  "primary items take bounds", path=path, line=items_line)
@@ -392,28 +406,36 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
         where = "option" if lines else label
         seen: set[int] = set()
         items, tints = [], []
-        for word in option:
-            name, colon, colour = word.partition(":")
-            if name not in index:
-                _check_space(name, "item name", path, line)
-                hint = ": items are separated by spaces or tabs, not commas" if "," in name else ""
-                raise InputError(f"{where} names unknown item {name!r}{hint}", path=path, line=line)
-            i = index[name]
-            if i in seen:
-                raise InputError(f"{where} names item {name!r} twice", path=path, line=line)
-            seen.add(i)
-            tint = 0
-            if colon:
-                if i < n_primary:
-                    raise InputError(f"{where} gives primary item {name!r} a colour ({word!r}); only secondary "
-                                     "items take colours", path=path, line=line)
-                _check_space(colour, "colour", path, line)
-                if not colour or ":" in colour or "|" in colour:
-                    raise InputError(f"{where}: {word!r} is not item:colour (a colour is a word without ':' "
-                                     "or '|')", path=path, line=line)
-                tint = colour_ids.setdefault(colour, len(colour_ids) + 1)
-            items.append(i)
-            tints.append(tint)
+        try:   # costs nothing unless raised (an option that is no sequence of names: TypeError)
+            for word in option:
+                try:
+                    name, colon, colour = word.partition(":")
+                except AttributeError:   # not a string
+                    raise InputError(f"{where}: an item is named by a string, got {type(word).__name__} {word!r}",
+                                     path=path, line=line) from None
+                if name not in index:
+                    _check_space(name, "item name", path, line)
+                    hint = ": items are separated by spaces or tabs, not commas" if "," in name else ""
+                    raise InputError(f"{where} names unknown item {name!r}{hint}", path=path, line=line)
+                i = index[name]
+                if i in seen:
+                    raise InputError(f"{where} names item {name!r} twice", path=path, line=line)
+                seen.add(i)
+                tint = 0
+                if colon:
+                    if i < n_primary:
+                        raise InputError(f"{where} gives primary item {name!r} a colour ({word!r}); only secondary "
+                                         "items take colours", path=path, line=line)
+                    _check_space(colour, "colour", path, line)
+                    if not colour or ":" in colour or "|" in colour:
+                        raise InputError(f"{where}: {word!r} is not item:colour (a colour is a word without ':' "
+                                         "or '|')", path=path, line=line)
+                    tint = colour_ids.setdefault(colour, len(colour_ids) + 1)
+                items.append(i)
+                tints.append(tint)
+        except TypeError:
+            raise InputError(f"{where} must be a sequence of item names, got {type(option).__name__}", path=path,
+                             line=line) from None
         if not seen or min(seen) >= n_primary:
             skipped.append(label)  # as Knuth's programs do: an option must cover a primary item
             continue
@@ -458,6 +480,8 @@ def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> Ex
     >>> m.item_names, m.multiplicity[2].tolist()
     (('A', 'B', 'C', 'X', 'Y'), [2, 3])
     """
+    if not isinstance(text, str):
+        raise InputError(f"parse_exact_cover reads text (a str), got {type(text).__name__}", path=path)
     if "\x00" in text:   # binary data (a compressed or compiled file), not lines of names
         raise InputError("not an exact-cover file (it holds NUL bytes)", path=path,
                          line=text.count("\n", 0, text.index("\x00")) + 1)
@@ -545,7 +569,22 @@ def _check_bounds(name: str, lo: int, hi: int, path, line) -> None:
         raise InputError(f"item {name!r} has upper bound {hi:,}, over {MAX_BOUND:,}", path=path, line=line)
 
 
+def _names(what: str, names) -> list[str]:
+    """``names`` (items, or the items of one option) as a list of strings, or an InputError naming ``what``: a
+    string is read as a sequence of one-character names, as in the examples of :func:`exact_cover_matrix`."""
+    if not isinstance(names, Iterable) or isinstance(names, bytes):
+        raise InputError(f"{what} must be a sequence of item names, got {type(names).__name__}")
+    names = list(names)
+    bad = next((name for name in names if not isinstance(name, str)), None)
+    if bad is not None:
+        raise InputError(f"{what}: an item is named by a string, got {type(bad).__name__} {bad!r}")
+    return names
+
+
 def _check_name(name: str, path, line) -> None:
+    if not name:
+        raise InputError("an item name is empty (bounds are written u:v|item: the name follows the '|')", path=path,
+                         line=line)
     _check_space(name, "item name", path, line)
     if not name or any(ch.isspace() for ch in name) or "|" in name or ":" in name:
         raise InputError(f"item name {name!r} holds a space, '|' or ':' (bounds are written u:v|item on the "
@@ -587,6 +626,12 @@ def format_exact_cover(item_names: Sequence[str], n_primary: int, options: Itera
     str
         The file's text, one option per line, ending in a newline.
 
+    Raises
+    ------
+    InputError
+        When ``n_primary`` is not 1 to the number of items, or an option
+        names an item index out of range.
+
     Examples
     --------
     >>> print(format_exact_cover(["a", "b", "c"], 2, [[0, 2], [1]], comments=["tiny"]), end="")
@@ -597,6 +642,14 @@ def format_exact_cover(item_names: Sequence[str], n_primary: int, options: Itera
     """
     from .io import comment_lines
 
+    item_names = list(item_names)
+    if not (isinstance(n_primary, Integral) and not isinstance(n_primary, bool) and 1 <= n_primary <= len(item_names)):
+        raise InputError(f"n_primary must be 1 to {len(item_names)} (the items), got {n_primary!r}")
+    options = [list(option) for option in options]
+    for k, option in enumerate(options, 1):
+        bad = next((i for i in option if not (isinstance(i, Integral) and 0 <= i < len(item_names))), None)
+        if bad is not None:
+            raise InputError(f"option {k} names item {bad!r} of {len(item_names)} (0 to {len(item_names) - 1})")
     lines = comment_lines(comments, ".dlx")
     head = " ".join(_bounded_word(item_names[i], *(bounds or {}).get(i, (1, 1))) for i in range(n_primary))
     if n_primary < len(item_names):
@@ -694,6 +747,9 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
     >>> out.option_of_line, out.copies_factor
     ([0, 0, 1, 1, 2, 2], 2)
     """
+    if not (hasattr(instance, "table") and hasattr(instance, "n_options")):
+        raise InputError("knuth_text needs an exact-cover instance (ubongo_cp.cover.build_instance, "
+                         f"read_exact_cover), got {type(instance).__name__}")
     if isinstance(instance, ExactCoverMatrix):
         if instance.bounds is not None or instance.entry_colours is not None:
             return KnuthText(_knuth_text_extended(instance, comments), list(range(instance.n_options)),
@@ -774,7 +830,13 @@ def verify_cover(matrix: ExactCoverMatrix, options: Iterable[int]) -> str | None
     Every primary item must be covered exactly once (between its bounds,
     DLX3) and every secondary item at most once (or only by options that
     give it one colour, DLX2), by options of the matrix, each chosen once.
-    It reads only the matrix, so it can check the answer of any solver.
+    It reads only the matrix, so it can check the answer of any solver; an
+    option that is no whole number (``2.5``, ``"2"``, ``True``) is no option.
+
+    Raises
+    ------
+    InputError
+        When ``options`` is not a sequence (``None``, a string).
 
     Examples
     --------
@@ -784,7 +846,13 @@ def verify_cover(matrix: ExactCoverMatrix, options: Iterable[int]) -> str | None
     >>> verify_cover(parse_exact_cover("a b | s\\na s\\nb s\\n"), [0, 1])
     'item s is covered 2 times'
     """
-    chosen = [int(o) for o in options]
+    if not isinstance(options, Iterable) or isinstance(options, (str, bytes)):
+        raise InputError(f"verify_cover needs a sequence of option numbers, got {type(options).__name__}")
+    chosen = list(options)
+    bad = next((o for o in chosen if not isinstance(o, Integral) or isinstance(o, bool)), None)
+    if bad is not None:   # a solver's answer read wrong: 2.5 is no option 2
+        return f"option {bad!r} is not an option number"
+    chosen = [int(o) for o in chosen]
     if len(set(chosen)) != len(chosen):
         return "an option is chosen twice"
     covered = [0] * matrix.n_items

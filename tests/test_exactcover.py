@@ -539,3 +539,17 @@ def test_public_functions_refuse_wrong_types_with_a_message(call, message):
 ])
 def test_the_independent_check_takes_only_option_numbers(chosen, reason):
     assert verify_cover(parse_exact_cover("a b\na\nb\na b\n"), chosen) == reason
+
+
+# 19,999 primary items, each an option of its own, and one option covering them all: 2 covers, which xcover and sat
+# count at once. The dancing-cells engine's saved states would take 1.5 GiB: the refusal once named no file and
+# came from inside the engine, after it was chosen by default.
+def test_an_instance_too_deep_for_the_dancing_cells_engine_is_refused_naming_the_file(run_cli, tmp_path):
+    names = [f"i{k}" for k in range(19_999)]
+    f = tmp_path / "deep.dlx"
+    f.write_text(" ".join(names) + "\n" + " ".join(names) + "\n" + "".join(f"{n}\n" for n in names))
+    for backend in ([], ["--backend", "dlx"], ["--backend", "dlx-symmetry"]):
+        code, out, err = run_cli("exact-cover", f, "--count", *backend)
+        one_line_error(code, err, f"{f}: ", "1.5 GiB", "choose one of", "xcover", "sat")
+    code, out, err = run_cli("exact-cover", f, "--count", "--backend", "xcover")
+    assert code == 0 and out.startswith("2 exact covers"), err   # the option of all, or each item on its own

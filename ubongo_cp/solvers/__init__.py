@@ -139,6 +139,12 @@ def _refusal(instance, spec: SolverSpec, sample: bool, fixed: bool, frequencies:
         unfit = unfit_reason(instance)
         if unfit is not None:
             return f"backend {name!r} cannot take this instance: {unfit}", None, None
+    if spec.backend == "dlx:DancingBackend":   # the dancing-cells engine: its saved states in memory
+        from .dancing import unfit_reason as too_deep
+
+        unfit = too_deep(instance)
+        if unfit is not None:
+            return f"backend {name!r} cannot take this instance: {unfit}", getattr(instance, "path", None), None
     return None
 
 

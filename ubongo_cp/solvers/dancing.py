@@ -372,14 +372,10 @@ class _Engine:
         n_primary = n_items - n_secondary
         lo, hi = _bounds(multiplicity, n_items, n_primary)
         mult = bool((hi != 1).any() or (lo[:n_primary] != 1).any())
-        if mult:  # each level lowers the bounds of the active primary items or deactivates one
-            depth = int(min(int(hi[:n_primary].sum()), len(indptr) - 1 + n_primary)) + 1
-        else:
-            depth = n_primary + 1
-        if depth * n_items > MAX_SAVED_ENTRIES:
-            raise InputError(f"{n_items:,} items searched up to {depth:,} levels deep need "
-                             f"{4 * depth * n_items / 2**30:.1f} GiB for the search's saved states, over the "
-                             f"{4 * MAX_SAVED_ENTRIES // 2**30} GiB this engine allows; try the xcover or sat backend")
+        depth = _depth(n_items, n_primary, len(indptr) - 1, lo, hi)
+        problem = _saved_states_problem(n_items, depth)
+        if problem:
+            raise InputError(f"{problem}; try the xcover or sat backend")
         clr = _colours(colours, indices, n_primary, hi)
         if KERNEL == "c":
             from ._dance import Engine
@@ -506,6 +502,40 @@ def _colours(colours, indices: np.ndarray, n_primary: int, hi: np.ndarray) -> np
         raise InputError(f"entry {int(bad[0])} colours {what} {item}; only secondary items covered at most "
                          "once take colours")
     return np.ascontiguousarray(c, dtype=np.uint32)
+
+
+def _depth(n_items: int, n_primary: int, n_options: int, lo: np.ndarray, hi: np.ndarray) -> int:
+    """Levels of the engine's search, and so of its saved states: one per primary item, or with multiplicities
+    (Algorithm M) one per cover of a primary item, each level lowering the bounds of one or deactivating it."""
+    if (hi != 1).any() or (lo[:n_primary] != 1).any():
+        return int(min(int(hi[:n_primary].sum()), n_options + n_primary)) + 1
+    return n_primary + 1
+
+
+def _saved_states_problem(n_items: int, depth: int) -> str | None:
+    """Why the saved states of a search ``depth`` levels deep over ``n_items`` items do not fit the engine's
+    memory bound (:data:`MAX_SAVED_ENTRIES`), or None."""
+    if depth * n_items <= MAX_SAVED_ENTRIES:
+        return None
+    return (f"{n_items:,} items searched up to {depth:,} levels deep need {4 * depth * n_items / 2**30:.1f} GiB for "
+            f"the search's saved states, over the {4 * MAX_SAVED_ENTRIES // 2**30} GiB this engine allows")
+
+
+def unfit_reason(instance) -> str | None:
+    """Why the engine cannot search ``instance`` (its saved states over the memory bound), or None: the
+    refusal :func:`ubongo_cp.solvers.check_backend` gives before the engine is loaded.
+
+    Examples
+    --------
+    >>> from ubongo_cp.exactcover import parse_exact_cover
+    >>> unfit_reason(parse_exact_cover("a b\\na\\nb\\n")) is None
+    True
+    """
+    n_items, n_primary = int(instance.n_items), int(instance.n_items - instance.n_secondary)
+    if n_items * (int(instance.n_options) + n_primary + 1) <= MAX_SAVED_ENTRIES:   # the deepest it can be: fits
+        return None
+    lo, hi = _bounds(instance.multiplicity, n_items, n_primary)
+    return _saved_states_problem(n_items, _depth(n_items, n_primary, int(instance.n_options), lo, hi))
 
 
 def _bounds(multiplicity, n_items: int, n_primary: int) -> tuple[np.ndarray, np.ndarray]:

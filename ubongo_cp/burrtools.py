@@ -321,11 +321,20 @@ def _check_readable(counts: Mapping[str, int], ranges: Mapping[str, tuple[int, i
                              f"{MAX_REGION_CELLS} a BurrTools file is read with", path=where)
 
 
+#: Characters XML 1.0 does not allow in a document, not even as references (control characters but tab and the
+#: line ends, two non-characters).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
 def _escape(text: str, *, attribute: bool = True) -> str:
-    """XML-escape an attribute value (white space runs become one space) or text."""
+    """XML-escape an attribute value (white space runs become one space) or text; a character XML does not allow
+    (a control character of a file name) or UTF-8 cannot hold becomes ``?``, so that the file reads back."""
     from xml.sax.saxutils import escape
 
-    return escape(" ".join(str(text).split()), {'"': "&quot;"}) if attribute else escape(str(text))
+    from .io import encodable
+
+    text = _NOT_XML.sub("?", encodable(str(text)))
+    return escape(" ".join(text.split()), {'"': "&quot;"}) if attribute else escape(text)
 
 
 #: BurrTools' grid type of each grid written.

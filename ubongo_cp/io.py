@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     import pathlib
 
-__all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comment", "comment_lines",
+__all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comment", "comment_lines", "encodable",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "csv_problem", "read_bytes", "read_text",
            "text_lines", "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path",
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
@@ -340,11 +340,23 @@ def mark_comment(suffix: str) -> str:
     return f"{_COMMENT[suffix]} written by {signature()}"
 
 
+def encodable(text: str) -> str:
+    """``text`` as a UTF-8 file can hold it: a character it cannot (a byte of a file name that is not UTF-8,
+    which Python decodes as a lone surrogate) becomes ``?``.
+
+    Examples
+    --------
+    >>> encodable("region \\udcff.txt")
+    'region ?.txt'
+    """
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def comment_lines(comments: Sequence[str] | str, suffix: str) -> list[str]:
     """``comments`` as comment lines of a Knuth exact-cover (``suffix`` ``.dlx``, ``.xcc``) or DIMACS CNF
     (``.cnf``) file: each on one line, its line breaks and runs of white space written as one space, so that
-    no part of a comment (an instance's name, a file's path) becomes a line of the problem. One string is one
-    comment.
+    no part of a comment (an instance's name, a file's path) becomes a line of the problem, and what UTF-8
+    cannot hold as ``?`` (:func:`encodable`). One string is one comment.
 
     Examples
     --------
@@ -352,7 +364,8 @@ def comment_lines(comments: Sequence[str] | str, suffix: str) -> list[str]:
     (['| suite a b c', '|'], ['c one'])
     """
     mark = _COMMENT[suffix]
-    return [f"{mark} {' '.join(c.split())}".rstrip() for c in ([comments] if isinstance(comments, str) else comments)]
+    return [encodable(f"{mark} {' '.join(c.split())}".rstrip())
+            for c in ([comments] if isinstance(comments, str) else comments)]
 
 
 def figure_metadata(fmt: str) -> dict[str, str]:

@@ -223,7 +223,8 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
 class _PipedStdout:
     """Standard output that, once its reader has gone (``ubongo-cp ... | head``), takes every further write
     without a word: the rest goes to the null device, so that the command still writes its files and
-    ends as it would have."""
+    ends as it would have. A character its encoding cannot hold (the byte of a file name that is not UTF-8,
+    on a UTF-8 terminal) is written as a backslash escape, as standard error writes it."""
 
     def __init__(self, stream) -> None:
         self._stream = stream
@@ -234,6 +235,9 @@ class _PipedStdout:
         except BrokenPipeError:
             self._gone()
             return len(text)
+        except UnicodeEncodeError:   # a file name that is no text of the stream's encoding: as standard error says it
+            encoding = getattr(self._stream, "encoding", None) or "utf-8"
+            return self.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
     def flush(self) -> None:
         try:

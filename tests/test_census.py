@@ -15,7 +15,7 @@ from conftest import ROOT
 from ubongo_cp.analyze import analyze
 from ubongo_cp.census import (
     census_regions, census_summary, make_spec, read_census, read_manifest, region_from_text, region_text,
-    run_census,
+    plan_census, run_census,
 )
 from ubongo_cp.errors import InputError
 from ubongo_cp.executors import make_executor
@@ -377,13 +377,27 @@ def test_a_census_of_a_piece_file_edited_since_names_the_piece_that_changed(tmp_
     (("classic", 3, 7), "7 cells is smaller than the 3 smallest pieces of classic (8 cells)"),
     (("classic", 4, 21), "21 cells is larger than the 4 largest pieces of classic (20 cells)"),
     (("duel", 4, [20, 30]), "30 cells is larger"),
+    # a flag given as a string was read as true ("no": a census with holes), a box of 2.5 rows taken as one
+    (("classic", 3, 8, {"holes": "no"}), "holes must be True or False, got 'no'"),
+    (("classic", 3, 8, {"count_only": 1}), "count_only must be True or False, got 1"),
+    (("classic", 3, 8, {"per_subset": "yes"}), "per_subset must be True or False, got 'yes'"),
+    (("classic", 3, 8, {"box": (2.5, 4)}), "a box side must be a whole number of at least 1, got 2.5"),
 ])
 def test_bad_input(args, message):
+    keywords = args[-1] if isinstance(args[-1], dict) else {}
     with pytest.raises(InputError) as info:
-        make_spec(*args)
+        make_spec(*args[:3], **keywords)
     assert message in str(info.value) and "\n" not in str(info.value) and "--" not in str(info.value)
     with pytest.raises(InputError, match=r"does not fit a 3x4 box \(12 cells\)"):
         make_spec("classic", 3, 13, box=(4, 3))
+
+
+@pytest.mark.parametrize("shards", [0, -3, "4", 2.5])
+def test_a_shard_plan_takes_only_a_whole_number_of_shards(shards):
+    # on hexagons -3 was planned as -3 shards, 0 as the default plan; "4" raised a TypeError on squares
+    for pieces, cells in (("tetrahexes", 8), ("classic", 8)):
+        with pytest.raises(InputError, match="shards must be a whole number of at least 1"):
+            plan_census(make_spec(pieces, 2 if pieces == "tetrahexes" else 3, cells), shards)
 
 
 def test_refuses_a_census_too_large_to_hold(tmp_path):

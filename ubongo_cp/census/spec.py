@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..errors import MAX_JOB_CPU_SECONDS, InputError, cut, refuse_long_job, whole_argument
+from ..errors import MAX_JOB_CPU_SECONDS, InputError, cut, flag_argument, refuse_long_job, whole_argument
 from ..grids import SQUARE, Grid, get_grid
 from ..pieces import PieceSet, Region, load_pieces
 from ..polyominoes import estimate_count, shard_depth
@@ -230,9 +230,13 @@ def make_spec(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterabl
     sizes = tuple(sorted({whole_argument("a region size", n, None) for n in given}))
     if not sizes:
         raise InputError("no region size given")
+    holes, count_only, per_subset = (flag_argument(name, value) for name, value in
+                                     (("holes", holes), ("count_only", count_only), ("per_subset", per_subset)))
     if box is not None:
-        if len(box) != 2 or min(box) < 1:
+        if isinstance(box, (str, bytes)) or not hasattr(box, "__len__") or len(box) != 2:
             raise InputError(f"a box needs two sides of at least 1 cell, got {box}")
+        rows, cols = (whole_argument("a box side", side, 1) for side in box)
+        box = (rows, cols)
         if piece_set.grid.dim != 2:
             raise InputError(f"a box (rows x columns) is for flat regions; {name} is on the {piece_set.grid.name} grid")
         box = (min(box), max(box))
@@ -252,7 +256,7 @@ def make_spec(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterabl
         if n > high:
             raise InputError(f"a region of {n} cells is larger than the {k} largest pieces of {name} "
                              f"({high} cells)")
-    return CensusSpec(piece_set, label, k, sizes, box, bool(holes), bool(count_only), bool(per_subset))
+    return CensusSpec(piece_set, label, k, sizes, box, holes, count_only, per_subset)
 
 
 def plan_census(spec: CensusSpec, shards: int | None = None, *,
@@ -294,6 +298,8 @@ def plan_census(spec: CensusSpec, shards: int | None = None, *,
     >>> plan_census(make_spec("classic", 3, [8, 12]))
     {'8': {'shards': 4, 'depth': 4}, '12': {'shards': 32, 'depth': 6}}
     """
+    if shards is not None:   # -3 planned -3 shards on hexagons, 0 the default plan
+        shards = whole_argument("shards", shards, 1)
     grid = spec.piece_set.grid
     if grid is not SQUARE:   # the free polyforms themselves, dealt round robin (ubongo_cp.polyforms)
         from ..polyforms import MAX_POLYFORM_CELLS, count_polyforms

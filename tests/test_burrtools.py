@@ -625,3 +625,22 @@ def test_optional_cells_are_written_as_variable_voxels(tmp_path):
     with pytest.raises(InputError, match="has optional cells"):
         write_xmpuzzle(tmp_path / "h.xmpuzzle", [Piece("H", ((0, 0),), HEX)],
                        Region(((0, 0),), optional=((1, 0),), grid=HEX))
+
+
+# Wrong types once met an error from inside: the string "1" was said to be a problem missing from a file of two
+# problems; a region None an AttributeError; a card's text None an AttributeError from tomllib, a fit's tables None
+# a TypeError from os.fspath.
+def test_public_functions_refuse_wrong_types_with_a_message(tmp_path):
+    from ubongo_cp.calibrate import fit_difficulty
+    from ubongo_cp.cards import parse_card
+
+    with pytest.raises(InputError, match=r"problem is a problem's number \(an int, from 1\), got str '1'"):
+        read_xmpuzzle(DATA / "two_problems.xmpuzzle", "1")
+    with pytest.raises(InputError, match="write_xmpuzzle needs a region .*, got NoneType"):
+        write_xmpuzzle(tmp_path / "t.xmpuzzle", load_pieces("classic").select(["I2"]), None)
+    assert not (tmp_path / "t.xmpuzzle").exists()
+    for text in (None, b"game = 'ubongo'"):
+        with pytest.raises(InputError, match=r"a TOML document is read from its text \(a str\), got "):
+            parse_card(text)
+    with pytest.raises(InputError, match=r"times is a table \(a pandas.DataFrame\) or a file's path, got NoneType"):
+        fit_difficulty(None, None)

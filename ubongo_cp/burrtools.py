@@ -81,6 +81,7 @@ import re
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import Mapping, NamedTuple, Sequence
 
 from .errors import InputError
@@ -200,6 +201,8 @@ def read_xmpuzzle(path: str | os.PathLike, problem: int = 1, *,
     >>> [p.name for p in pieces], region.area
     (['I2', 'I2', 'L4'], 8)
     """
+    if not isinstance(problem, Integral) or isinstance(problem, bool):   # "1" was said to be missing from the file
+        raise InputError(f"problem is a problem's number (an int, from 1), got {type(problem).__name__} {problem!r}")
     where = os.fspath(path)
     root = _parse_xml(_xml_bytes(read_bytes(path, limit=MAX_XML_BYTES), where), where)
     return _Puzzle.from_tree(root, where).problem(problem, max_cells=max_cells, hexagons=hexagons)
@@ -259,6 +262,9 @@ def write_xmpuzzle(path: str | os.PathLike, pieces: Sequence[Piece], region: Reg
     where = os.fspath(path)
     if not pieces:
         raise InputError("no pieces to write", path=where)
+    from .cover import checked_puzzle
+
+    pieces = checked_puzzle("write_xmpuzzle", pieces, region)   # not an AttributeError from inside
     check_output_file(path, ".xmpuzzle")
     mismatch = grid_mismatch(pieces, region)
     if mismatch:

@@ -577,6 +577,9 @@ def fit_difficulty(times: pd.DataFrame | str | os.PathLike, tasks: pd.DataFrame 
     twice = sorted({f for f in features if list(features).count(f) > 1}, key=FEATURES.index)
     if twice:
         raise InputError(f"feature(s) named more than once: {', '.join(twice)} (name each feature to fit once)")
+    for name, value in (("times", times), ("tasks", tasks)):
+        if not isinstance(value, (pd.DataFrame, str, os.PathLike)):   # not a TypeError from os.fspath
+            raise InputError(f"{name} is a table (a pandas.DataFrame) or a file's path, got {type(value).__name__}")
     times_path = None if isinstance(times, pd.DataFrame) else os.fspath(times)
     results_path = None if isinstance(tasks, pd.DataFrame) else os.fspath(tasks)
     times = _times_rows(times) if isinstance(times, pd.DataFrame) else read_times(times)

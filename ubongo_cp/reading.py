@@ -351,6 +351,8 @@ def loads_toml(text: str, *, path: str | os.PathLike | None = None) -> dict:
 
     from .errors import InputError
 
+    if not isinstance(text, str):   # None once met an AttributeError inside tomllib
+        raise InputError(f"a TOML document is read from its text (a str), got {type(text).__name__}", path=path)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -1068,3 +1068,35 @@ def test_bench_writes_an_instance_named_over_two_lines_as_the_same_problem(tmp_p
     again = read_exact_cover(out)
     assert again.item_names == ("a", "b", "c") and again.n_options == 4
     assert solve(again, backend="dlx", keep=0).count == 2    # {a b, c} and {b c, a}, by hand
+
+
+# The API with wrong types: quick="no" ran the quick form (a string read as true), solvers="dlx" was read letter by
+# letter ("unknown backend 'd'"), repeats "2" raised a TypeError, suites, solvers or out None a TypeError.
+@pytest.mark.parametrize("keywords, message", [
+    ({"quick": "no"}, "quick must be True or False, got 'no'"),
+    ({"progress": "yes"}, "progress must be True or False, got 'yes'"),
+    ({"solvers": "dlx"}, "solvers is a sequence of solver names (such as ['dlx']), got str"),
+    ({"solvers": None}, "solvers is a sequence of solver names (such as ['dlx']), got NoneType"),
+    ({"repeats": "2"}, "repeats must be a whole number of at least 1, got '2'"),
+    ({"warmups": 1.5}, "warmups must be a whole number of at least 0, got 1.5"),
+    ({"seed": -1}, "seed must be a whole number of at least 0, got -1"),
+    ({"suites": None}, "suites is a suite (a shipped name, a file or directory, a Suite) or a sequence of them, "
+                       "got NoneType"),
+    ({"out": None}, "out is the output directory's path, got NoneType"),
+])
+def test_run_bench_refuses_wrong_types_before_any_run(tmp_path, keywords, message):
+    arguments = {"suites": "knuth", "solvers": ["dlx"], "out": tmp_path / "out", "quick": True, "progress": False,
+                 **keywords}
+    suites = arguments.pop("suites")
+    with pytest.raises(InputError) as info:
+        run_bench(suites, **arguments)
+    assert message in str(info.value), str(info.value)
+    assert not (tmp_path / "out").exists()
+
+
+def test_load_suite_and_parse_external_refuse_what_is_no_text():
+    # None once met a TypeError from pathlib, an AttributeError from str.partition
+    with pytest.raises(InputError, match=r"a suite is a shipped suite's name, a .toml file or a directory, got NoneType"):
+        load_suite(None)
+    with pytest.raises(InputError, match=r"an external solver is NAME\[:ADAPTER\]=COMMAND \(a str\), got NoneType"):
+        parse_external(None)

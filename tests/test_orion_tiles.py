@@ -133,3 +133,10 @@ def test_every_engine_function_works_with_any_tile_set(name):
     assert len(game.placements) == sum(game.tile_range[i][1] - game.tile_range[i][0]
                                        for i in range(len(game.tiles.tiles)))
     assert (np.diff(game.pl_tile) >= 0).all()      # ids of one tile are contiguous
+
+
+@pytest.mark.parametrize("spec", [None, 5])
+def test_load_tiles_refuses_what_is_no_name_or_path(spec):
+    # once a TypeError from os.fspath
+    with pytest.raises(InputError, match=r"a tile set is a shipped set's name \(published, seed\) or a file's path"):
+        load_tiles(spec)

@@ -172,6 +172,8 @@ def parse_external(text: str) -> ExternalSolver:
     >>> parse_external("k:dimacs=kissat {instance}").argv("first", "a.cnf", 2.5, None)
     ['kissat', 'a.cnf']
     """
+    if not isinstance(text, str):   # not an AttributeError from inside
+        raise InputError(f"an external solver is NAME[:ADAPTER]=COMMAND (a str), got {type(text).__name__}")
     head, eq, command = text.partition("=")
     if not eq:
         raise InputError(f"external solver {text!r}: expected NAME=COMMAND or NAME:ADAPTER=COMMAND")

@@ -56,9 +56,10 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..errors import InputError
+from ..errors import InputError, flag_argument, whole_argument
 from ..executors.base import parent_death_signal
 from ..io import append_durably, row_check
 from ..outputs import OutputFolder
@@ -397,8 +398,16 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
     from .report import REPORT_FILES, check_baseline, watched
     from .suite import Suite, build, load_suite
 
-    if repeats < 1 or warmups < 0:
-        raise InputError(f"repeats must be at least 1 and warm-ups at least 0, got {repeats} and {warmups}")
+    repeats, warmups = whole_argument("repeats", repeats, 1), whole_argument("warmups", warmups, 0)
+    seed = whole_argument("seed", seed, 0)
+    quick, progress = flag_argument("quick", quick), flag_argument("progress", progress)
+    if isinstance(solvers, (str, bytes)) or not isinstance(solvers, Iterable):   # "dlx" was read letter by letter
+        raise InputError(f"solvers is a sequence of solver names (such as ['dlx']), got {type(solvers).__name__}")
+    if not isinstance(suites, (str, os.PathLike, Suite)) and not isinstance(suites, Iterable):
+        raise InputError("suites is a suite (a shipped name, a file or directory, a Suite) or a sequence of them, "
+                         f"got {type(suites).__name__}")
+    if not isinstance(out, (str, os.PathLike)):
+        raise InputError(f"out is the output directory's path, got {type(out).__name__}")
     if not time_limit > 0 or (wall_limit is not None and not wall_limit > 0):
         raise InputError(f"time limits must be positive numbers of seconds, got {time_limit} and {wall_limit}")
     if memory_limit is not None and not memory_limit > 0:

@@ -209,6 +209,8 @@ def load_suite(spec: str | os.PathLike, *, quick: bool = False, question: str = 
     """
     if question not in QUESTIONS:
         raise InputError(f"unknown question {question!r}; choose one of {', '.join(QUESTIONS)}")
+    if not isinstance(spec, (str, os.PathLike)):   # not a TypeError from pathlib
+        raise InputError(f"a suite is a shipped suite's name, a .toml file or a directory, got {type(spec).__name__}")
     path = Path(spec)
     shipped = shipped_suites()
     if os.fspath(spec) in shipped:  # a bare shipped name; ./NAME is a directory of that name

@@ -275,6 +275,9 @@ def load_tiles(spec: str | os.PathLike = "published", *, flips: bool = True) -> 
     >>> len(ts.tiles), sum(t.size for t in ts.tiles), {t.size - t.own_count for t in ts.tiles}
     (14, 42, {1})
     """
+    if not isinstance(spec, (str, os.PathLike)):   # not a TypeError from os.fspath
+        raise InputError(f"a tile set is a shipped set's name ({', '.join(SHIPPED_TILE_SETS)}) or a file's path, "
+                         f"got {type(spec).__name__}")
     key = os.fspath(spec)
     if key in SHIPPED_TILE_SETS and not Path(key).exists():
         return _shipped(key).with_flips(flips)

@@ -186,6 +186,12 @@ def test_up4_a_task_must_have_the_region_area():
     result = solve(build_instance(CLASSIC.select(["I2", "I3"]), Region.rectangle(1, 4)))
     assert result.status == Status.NO_SOLUTION
     assert result.stats["reason"] == "area mismatch: pieces cover 5 cells, region has 4"
+    # one cell is a cell ("pieces cover 1 cells" once), with ranges of copies too
+    monomino = Piece("M", ((0, 0),))
+    result = solve(build_instance([monomino], Region.rectangle(1, 4)))
+    assert result.stats["reason"] == "area mismatch: pieces cover 1 cell, region has 4"
+    result = solve(build_instance([monomino], Region.rectangle(1, 4), ranges={"M": (1, 1)}))
+    assert result.stats["reason"] == "area mismatch: pieces cover 1 cell, region has 4"
 
 
 # ----------------------------------------------------------------------- UP-5

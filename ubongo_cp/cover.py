@@ -483,7 +483,7 @@ class ExactCoverInstance(Struct, eq=False):
             if not self.region.area <= area <= room:
                 held = f"{self.region.area}" if room == self.region.area else \
                     f"{self.region.area} to {room} ({len(self.region.optional)} optional)"
-                return f"area mismatch: pieces cover {area} cells, region has {held}"
+                return f"area mismatch: pieces cover {area} cell{'s' if area != 1 else ''}, region has {held}"
             per_piece = self._per_piece
             for i, p in enumerate(self.pieces):
                 if per_piece[i] == 0:
@@ -508,7 +508,8 @@ class ExactCoverInstance(Struct, eq=False):
         room = self.region.area + len(self.region.optional)
         if least > room or most + empty < self.region.area:
             covers = f"{least}" if least == most else f"{least} to {most}"
-            return (f"area mismatch: pieces cover {covers} cells, region has {self.region.area}"
+            return (f"area mismatch: pieces cover {covers} cell{'s' if covers != '1' else ''}, region has "
+                    f"{self.region.area}"
                     + (f" to {room}" if room != self.region.area else "")
                     + (f" of which up to {empty} may stay empty" if empty else ""))
         per_type = self._per_item[self.n_cells:self.n_cells + self.n_types]

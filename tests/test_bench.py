@@ -1100,3 +1100,21 @@ def test_load_suite_and_parse_external_refuse_what_is_no_text():
         load_suite(None)
     with pytest.raises(InputError, match=r"an external solver is NAME\[:ADAPTER\]=COMMAND \(a str\), got NoneType"):
         parse_external(None)
+
+
+# An external program that prints without end (`yes` for 2 s of CPU) once made the benchmark itself read all it
+# wrote: 4.4 GB resident and 19 s for that one run; with the default 60 s it would fill the disk or the memory.
+def test_a_run_writing_more_than_the_output_bound_is_stopped_and_not_read(tmp_path, monkeypatch):
+    from ubongo_cp.bench import runner
+
+    monkeypatch.setattr(runner, "MAX_OUTPUT_BYTES", 1 << 20, raising=False)
+    suite = tmp_path / "s"
+    suite.mkdir()
+    (suite / "x.dlx").write_text("a b c\na b\nc\nb c\na\n")
+    outcome = run_bench(suite, externals=["yes=yes", "big=head -c 3000000 /dev/zero"], out=tmp_path / "out",
+                        time_limit=20, warmups=0, progress=False)
+    rows = outcome.table.set_index("solver")
+    for name in ("yes", "big"):
+        assert rows.loc[name, "status"] == "error", rows.loc[name].to_dict()
+        assert "its output passed 1 MB, the most a run may write" in rows.loc[name, "error"]
+        assert rows.loc[name, "cpu_s"] < 5

@@ -80,6 +80,9 @@ POLL_SECONDS = 0.01
 DEFAULT_TIME_LIMIT = 60.0
 #: Default memory limit per run: MB of resident memory, all the run's processes together.
 DEFAULT_MEMORY_LIMIT = 4096.0
+#: Most bytes a run may write to a file (its standard output and error are files): a program printing without end
+#: is stopped there (SIGXFSZ) and its output is not read, which would fill the disk and the benchmark's memory.
+MAX_OUTPUT_BYTES = 256 << 20
 _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 4096 / 2**20
 _TICK_S = 1 / os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 0.01
 
@@ -171,7 +174,8 @@ def measure(argv: Sequence[str], limits: Limits, *, stdin=None, stdout=None, std
     parent_death_signal()  # looked up before the fork
     start = time.perf_counter()
     proc = subprocess.Popen(list(argv), stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd,
-                            start_new_session=True, close_fds=True, preexec_fn=lambda: _child_setup(parent))
+                            start_new_session=True, close_fds=True,
+                            preexec_fn=lambda: _child_setup(parent, MAX_OUTPUT_BYTES))
     try:
         limit = _watch(proc.pid, start, limits)
     except BaseException:
@@ -232,17 +236,19 @@ def _exited(pid: int) -> bool:
         return True
 
 
-def _child_setup(parent: int) -> None:
-    """In the child before exec: die with the benchmarking process; no core dumps.
+def _child_setup(parent: int, most_bytes: int) -> None:
+    """In the child before exec: die with the benchmarking process; no core dumps; no file written beyond
+    ``most_bytes`` (:data:`MAX_OUTPUT_BYTES`).
 
     ``resource`` and ``prctl`` are resolved in the parent (module import,
     :func:`~ubongo_cp.executors.base.parent_death_signal`), never first here.
     """
 
-    try:
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    except (ValueError, OSError):
-        pass
+    for kind, value in ((resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, most_bytes)):
+        try:
+            resource.setrlimit(kind, (value, value))
+        except (ValueError, OSError):
+            pass
     prctl = parent_death_signal()
     if prctl is not None:
         prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
@@ -676,14 +682,19 @@ def _one_run(task, solver, repeat, b, files, limits: Limits, scratch: Path) -> d
     except OSError as exc:
         row.update(status=Status.ERROR.value, error=f"cannot start: {exc.strerror or exc}")
         return row
-    stdout = stdout_path.read_text(encoding="utf-8", errors="replace") if stdout_path.exists() else ""
-    stderr = stderr_path.read_text(encoding="utf-8", errors="replace") if stderr_path.exists() else ""
     row.update(wall_s=m.wall_s, cpu_s=m.cpu_s, user_s=m.user_s, sys_s=m.sys_s, max_rss_mb=m.max_rss_mb,
                exit_code=m.exit_code, signal=m.signal)
-    if m.limit is not None:
+    if m.limit is not None:   # its output is not read
         row["stopped"] = m.limit
         row["status"] = Status.MEMOUT.value if m.limit == "memory" else Status.TIMEOUT.value
         return row
+    if m.signal == signal.SIGXFSZ or any(p.stat().st_size >= MAX_OUTPUT_BYTES for p in (stdout_path, stderr_path)
+                                         if p.exists()):
+        row.update(status=Status.ERROR.value, error=f"its output passed {MAX_OUTPUT_BYTES >> 20} MB, the most a run "
+                                                    "may write (not read)")
+        return row
+    stdout = stdout_path.read_text(encoding="utf-8", errors="replace") if stdout_path.exists() else ""
+    stderr = stderr_path.read_text(encoding="utf-8", errors="replace") if stderr_path.exists() else ""
     if solver.external is None:
         result = _worker_answer(stdout, stderr, m)
     else:

@@ -204,3 +204,28 @@ def test_subset_names_are_tuples_of_every_size():
     assert [(s.pieces, s.count) for s in analyze(classic, Region.rectangle(1, 9), 3).subsets] == [
         (("I2", "I3", "I4"), 6)]
     assert [type(s.pieces) for s in analyze(classic, Region.rectangle(1, 9), None).subsets] == [tuple]
+
+
+def test_rows_are_the_subsets_as_pairs_and_the_records_are_made_when_read():
+    # The bars counted by hand in the test above: 1x9 by I2, I3 and I4 in 3! = 6 orders. The (pieces, count)
+    # rows give the listing without the records; the records, read later, are the same subsets, and the result
+    # compares, copies, pickles (its subsets) and takes a new list of subsets as a result made from them does.
+    import copy
+    import pickle
+
+    from ubongo_cp.analyze import AnalysisResult, SubsetCount
+    from ubongo_cp.structs import replace
+
+    classic = load_pieces("classic").pieces
+    res = analyze(classic, Region.rectangle(1, 9), 3)
+    assert res.rows == [(("I2", "I3", "I4"), 6)]
+    assert res.total_solutions == 6 and res.to_json() == [{"pieces": ["I2", "I3", "I4"], "count": 6}]
+    assert res.subsets == [SubsetCount(("I2", "I3", "I4"), 6)] and res.subsets is res.subsets
+    same = AnalysisResult(res.subsets, res.k, res.matching_area, res.seconds, res.stats, res.solutions, res.instance)
+    assert res == same and copy.copy(res) == res and pickle.loads(pickle.dumps(same)).subsets == res.subsets
+    assert "subsets=[SubsetCount(pieces=('I2', 'I3', 'I4'), count=6)]" in repr(res)
+    fresh = analyze(classic, Region.rectangle(1, 9), 3)
+    assert pickle.loads(pickle.dumps(fresh)).subsets == res.subsets   # pickled before its records were made
+    res.subsets = [SubsetCount(("I2", "I3"), 1)]
+    assert res.rows == [(("I2", "I3"), 1)] and res.total_solutions == 1
+    assert replace(res, k=2).subsets == res.subsets and replace(res, k=2).k == 2

@@ -75,7 +75,10 @@ class AnalysisResult(Struct, frozen=False):
     Attributes
     ----------
     subsets : list of SubsetCount
-        Sorted by piece names (set order).
+        Sorted by piece names (set order). Made when first read from the
+        analysis' :attr:`rows` (thousands of records that a listing need not make).
+    rows : list of (tuple of str, int)
+        The same subsets as ``(pieces, count)`` pairs, in that order (read-only).
     k : int or None
         Subset size asked for (``None`` = any size).
     matching_area : int
@@ -90,7 +93,6 @@ class AnalysisResult(Struct, frozen=False):
         subset may list more solutions than its count).
     """
 
-    subsets: list[SubsetCount]
     k: int | None
     matching_area: int
     seconds: float
@@ -108,14 +110,41 @@ class AnalysisResult(Struct, frozen=False):
         self.solutions = {} if solutions is None else solutions
         self.instance = instance
 
+    @classmethod
+    def _of_rows(cls, rows: list[tuple[tuple[str, ...], int]], k: int | None, matching_area: int, seconds: float,
+                 stats: dict, solutions: dict, instance: ExactCoverInstance | None) -> AnalysisResult:
+        """A result whose :class:`SubsetCount` records are made from ``rows`` when :attr:`subsets` is first read."""
+        made = cls([], k, matching_area, seconds, stats, solutions, instance)
+        made.__dict__["_subsets"], made.__dict__["_rows"] = None, rows
+        return made
+
+    @property
+    def subsets(self) -> list[SubsetCount]:
+        fields = self.__dict__
+        made = fields["_subsets"]
+        if made is None:
+            rows = fields["_rows"]
+            made = fields["_subsets"] = list(map(SubsetCount, *zip(*rows))) if rows else []
+        return made
+
+    @subsets.setter
+    def subsets(self, subsets: list[SubsetCount]) -> None:
+        self.__dict__["_subsets"], self.__dict__["_rows"] = subsets, None
+
+    @property
+    def rows(self) -> list[tuple[tuple[str, ...], int]]:
+        """The subsets as ``(pieces, count)`` pairs, in the order of :attr:`subsets`."""
+        rows = self.__dict__["_rows"]
+        return [(s.pieces, s.count) for s in self.subsets] if rows is None else rows
+
     @property
     def total_solutions(self) -> int:
         """Sum of the counts."""
-        return sum(s.count for s in self.subsets)
+        return sum([n for _, n in self.rows])
 
     def to_json(self) -> list[dict]:
         """The CLI's JSON form: ``[{"pieces": [...], "count": N}, ...]``."""
-        return [{"pieces": list(s.pieces), "count": s.count} for s in self.subsets]
+        return [{"pieces": list(pieces), "count": n} for pieces, n in self.rows]
 
     def to_frame(self) -> pd.DataFrame:
         """The subsets as a :class:`pandas.DataFrame`, one row each: columns ``pieces`` (tuple of str) and
@@ -335,17 +364,10 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     stats.update(notes)  # why ``auto`` enumerated with the kernel
     # each subset's names by one itemgetter (a tuple from two positions on; the comprehension of the positions
     # costs twice as much: thousands of subsets)
-    subsets = [SubsetCount(itemgetter(*used)(names) if len(used) > 1 else tuple([names[i] for i in used]),
-                           counts[used]) for used in sorted(counts)]
-    return AnalysisResult(
-        subsets=subsets,
-        k=k,
-        matching_area=matching,
-        seconds=time.perf_counter() - start,
-        stats=stats,
-        solutions={tuple(names[i] for i in used): sols for used, sols in groups.items()},
-        instance=instance,
-    )
+    rows = [(itemgetter(*used)(names) if len(used) > 1 else tuple([names[i] for i in used]), counts[used])
+            for used in sorted(counts)]
+    return AnalysisResult._of_rows(rows, k, matching, time.perf_counter() - start, stats,
+                                   {tuple(names[i] for i in used): sols for used, sols in groups.items()}, instance)
 
 
 def _identical_told_apart(counts: dict[tuple[int, ...], int], pieces: Sequence[Piece],

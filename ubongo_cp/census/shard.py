@@ -113,17 +113,17 @@ def census_row(spec: CensusSpec, cells, *, symmetry: int | None = None,
     shape = tuple(sorted(map(tuple, cells)))
     result = analyze(spec.piece_set.pieces, Region(shape, grid=grid), spec.k)
     key = region_text(shape, grid)
-    unique = sorted(" ".join(s.pieces) for s in result.subsets if s.count == 1)
+    listed = result.rows   # (pieces, count) pairs
+    unique = sorted(" ".join(pieces) for pieces, n in listed if n == 1)
     rows, cols = grid.text_size(shape)[-2:]
     row = {
         "region": key, "cells": len(shape), "rows": rows, "cols": cols,
         "symmetry": len(grid.symmetry_group(shape)) if symmetry is None else symmetry,
         "holes": holes_of(grid, shape) if holes is None else holes,
-        "matching_subsets": result.matching_area, "tiling_subsets": len(result.subsets),
+        "matching_subsets": result.matching_area, "tiling_subsets": len(listed),
         "unique_subsets": len(unique), "solutions": result.total_solutions, "unique_sets": unique,
     }
-    return row, [{"region": key, "cells": len(shape), "pieces": " ".join(s.pieces), "count": s.count}
-                 for s in result.subsets]
+    return row, [{"region": key, "cells": len(shape), "pieces": " ".join(pieces), "count": n} for pieces, n in listed]
 
 
 def _with_usage(out: dict, start: float) -> dict:

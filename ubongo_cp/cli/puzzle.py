@@ -528,30 +528,31 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
                          max_empty=args.max_empty, split=split)
     sizes = {p.name: p.size for p in piece_set.pieces}
 
-    def empty(s) -> int:
-        return region.area - sum(sizes[n] for n in s.pieces)
+    def empty(pieces: tuple[str, ...]) -> int:
+        return region.area - sum(sizes[n] for n in pieces)
 
+    listed = result.rows   # (pieces, count) pairs: no record made per subset
     if args.json:
         rows = result.to_json()
         if args.max_empty:
-            rows = [{**row, "empty": empty(s)} for row, s in zip(rows, result.subsets)]
+            rows = [{**row, "empty": empty(pieces)} for row, (pieces, _) in zip(rows, listed)]
         print(json_dumps(rows))
         return 0
     from ..solvers.registry import choose
 
     used = args.backend or choose("analyze", result.instance)
-    joined = [" ".join(s.pieces) for s in result.subsets]
+    joined = [" ".join(pieces) for pieces, _ in listed]
     width = max([6, *map(len, joined)])
     lines = [f"{'pieces':<{width}}  count" + ("  empty" if args.max_empty else "")]
     if args.max_empty:
-        lines += [f"{j:<{width}}  {s.count:<5}  {empty(s)}" for j, s in zip(joined, result.subsets)]
+        lines += [f"{j:<{width}}  {n:<5}  {empty(pieces)}" for j, (pieces, n) in zip(joined, listed)]
     else:   # one %-format per row (an f-string's nested width is formatted again for every row)
         row = f"%-{width}s  %d"
-        lines += [row % (j, s.count) for j, s in zip(joined, result.subsets)]
+        lines += [row % (j, n) for j, (_, n) in zip(joined, listed)]
     print("\n".join(lines))   # one write: an analysis may list thousands of subsets
     within = f", up to {args.max_empty} cell{'s' if args.max_empty > 1 else ''} empty" if args.max_empty else ""
     total = f"{result.total_solutions} solution{'' if result.total_solutions == 1 else 's'}"
-    print(f"{len(result.subsets)} of {result.matching_area} area-matching {args.k}-subsets tile the "
+    print(f"{len(listed)} of {result.matching_area} area-matching {args.k}-subsets tile the "
           f"{region.area}-cell region{within} ({total}) [{used}, {result.seconds:.2f} s]")
     if "reason" in result.stats:
         print(f"nothing searched: {result.stats['reason']}")

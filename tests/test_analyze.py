@@ -229,3 +229,27 @@ def test_rows_are_the_subsets_as_pairs_and_the_records_are_made_when_read():
     res.subsets = [SubsetCount(("I2", "I3"), 1)]
     assert res.rows == [(("I2", "I3"), 1)] and res.total_solutions == 1
     assert replace(res, k=2).subsets == res.subsets and replace(res, k=2).k == 2
+
+
+def test_named_rows_in_c_and_in_python_agree(monkeypatch):
+    # The subsets' names picked from their positions, in the keys' order (set by hand), by the kernel module and
+    # by the Python used where it is not built; a position outside the names, a key not counted or a key that is
+    # no tuple is refused as the Python refuses it.
+    import sys
+
+    from ubongo_cp import analyze as an
+    from ubongo_cp.solvers import _bits
+
+    names = ["A", "B", "C", "D"]
+    keys = [(0,), (0, 2), (1, 2, 3), ()]
+    counts = {(1, 2, 3): 7, (0,): 1, (0, 2): 5, (): 2}
+    expected = [(("A",), 1), (("A", "C"), 5), (("B", "C", "D"), 7), ((), 2)]
+    assert an._named_rows(keys, counts, names) == expected
+    with pytest.raises(IndexError):
+        _bits.labelled_rows([(4,)], {(4,): 1}, names)
+    with pytest.raises(KeyError):
+        _bits.labelled_rows([(3,)], {(2,): 1}, names)
+    with pytest.raises(TypeError):
+        _bits.labelled_rows([3], {3: 1}, names)
+    monkeypatch.setitem(sys.modules, "ubongo_cp.solvers._bits", None)   # as if the kernel were not built
+    assert an._named_rows(keys, counts, names) == expected

@@ -362,12 +362,21 @@ def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, ba
     counts = _identical_told_apart(counts, pieces, mode)
     stats = {key: value for key, value in result.stats.items() if key != "wall_seconds"}
     stats.update(notes)  # why ``auto`` enumerated with the kernel
-    # each subset's names by one itemgetter (a tuple from two positions on; the comprehension of the positions
-    # costs twice as much: thousands of subsets)
-    rows = [(itemgetter(*used)(names) if len(used) > 1 else tuple([names[i] for i in used]), counts[used])
-            for used in sorted(counts)]
+    rows = _named_rows(sorted(counts), counts, names)
     return AnalysisResult._of_rows(rows, k, matching, time.perf_counter() - start, stats,
                                    {tuple(names[i] for i in used): sols for used, sols in groups.items()}, instance)
+
+
+def _named_rows(keys: list[tuple[int, ...]], counts: dict[tuple[int, ...], int],
+                names: list[str]) -> list[tuple[tuple[str, ...], int]]:
+    """``(names at the positions of key, counts[key])`` for each of ``keys``, in their order: in C with the
+    bitboard kernel (thousands of subsets; a tuple of names by one ``itemgetter`` costs four times as much)."""
+    try:
+        from .solvers._bits import labelled_rows
+    except ImportError:   # the kernel is not built
+        return [(itemgetter(*used)(names) if len(used) > 1 else tuple([names[i] for i in used]), counts[used])
+                for used in keys]
+    return labelled_rows(keys, counts, names)
 
 
 def _identical_told_apart(counts: dict[tuple[int, ...], int], pieces: Sequence[Piece],

@@ -2093,9 +2093,68 @@ fail:
     return NULL;
 }
 
+/* labelled_rows(keys, counts, labels) -> [(tuple of labels, count)]: for each key of the list ``keys`` (a tuple of
+ * positions in ``labels``, 0 .. len - 1), the tuple of the labels at those positions and the key's value in the dict
+ * ``counts``, in the order of ``keys``. A subset analysis names thousands of subsets. */
+static PyObject *labelled_rows(PyObject *self, PyObject *args)
+{
+    PyObject *keys, *counts, *labels;
+    if (!PyArg_ParseTuple(args, "O!O!O:labelled_rows", &PyList_Type, &keys, &PyDict_Type, &counts, &labels))
+        return NULL;
+    PyObject *seq = PySequence_Fast(labels, "labelled_rows: the labels must be a sequence");
+    if (!seq)
+        return NULL;
+    const Py_ssize_t n = PyList_GET_SIZE(keys), nl = PySequence_Fast_GET_SIZE(seq);
+    PyObject **lab = PySequence_Fast_ITEMS(seq);
+    PyObject *out = PyList_New(n);
+    if (!out)
+        goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *key = PyList_GET_ITEM(keys, i);
+        if (!PyTuple_Check(key)) {
+            PyErr_SetString(PyExc_TypeError, "labelled_rows: the keys must be tuples of positions");
+            goto fail;
+        }
+        PyObject *count = PyDict_GetItemWithError(counts, key); /* borrowed */
+        if (!count) {
+            if (!PyErr_Occurred())
+                PyErr_SetObject(PyExc_KeyError, key);
+            goto fail;
+        }
+        const Py_ssize_t m = PyTuple_GET_SIZE(key);
+        PyObject *names = PyTuple_New(m);
+        if (!names)
+            goto fail;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            const Py_ssize_t at = PyLong_AsSsize_t(PyTuple_GET_ITEM(key, j));
+            if (at < 0 || at >= nl) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_IndexError, "labelled_rows: a position outside the labels");
+                Py_DECREF(names);
+                goto fail;
+            }
+            Py_INCREF(lab[at]);
+            PyTuple_SET_ITEM(names, j, lab[at]);
+        }
+        PyObject *row = PyTuple_Pack(2, names, count);
+        Py_DECREF(names);
+        if (!row)
+            goto fail;
+        PyList_SET_ITEM(out, i, row);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_XDECREF(out);
+    Py_DECREF(seq);
+    return NULL;
+}
+
 static PyMethodDef bits_functions[] = {
     {"bit_tuples", bit_tuples, METH_O,
      "bit_tuples(tally) -> the same dict keyed by the tuples of each mask's set bits, in the tuples' order"},
+    {"labelled_rows", labelled_rows, METH_VARARGS,
+     "labelled_rows(keys, counts, labels) -> [(the labels at each key's positions, counts[key])], in the keys' order"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1042,6 +1042,20 @@ def test_a_tally_is_keyed_by_the_set_bits_of_its_masks(tally):
         [(), (0, 2), (1, 2), (1, 2, 4), (63,)]
 
 
+@pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
+def test_the_kernel_hands_its_tally_over_as_a_dict_of_masks():
+    # Counted by hand: of the classic pieces only I2, I3 and I4 fit a bar one cell wide, and 1x9 is tiled by all
+    # three in 3! = 6 orders; with the pieces optional the search meets those covers only, all of types 0, 1, 2
+    # (the pieces in the instance's order), so the kernel's tally is the one mask 0b111 -> 6.
+    from ubongo_cp.solvers import bitboard
+
+    classic = load_pieces("classic").select(["I2", "I3", "I4"])
+    inst = build_instance(classic, Region.rectangle(1, 9), optional_pieces=True)
+    search = bitboard.BitSearch(inst)
+    run = bitboard.BitboardBackend().search(inst, tally=True, kernel=search)
+    assert run.tally == search.kernel.tally() == {0b111: 6}
+
+
 def test_a_tally_is_decoded_without_the_kernel_too(monkeypatch):
     from ubongo_cp.solvers import bitboard
 

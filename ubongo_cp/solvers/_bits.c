@@ -48,7 +48,7 @@
  *       same nodes, where the search has one or two words (_bits_fast.h), rule FIRST, every counter item
  *       at most 1 (on one word: or with all its copies to be placed), only counting; elsewhere the level
  *       is ignored. The node budget is checked between two such subtrees only.
- *   Kernel.set_limit(n), Kernel.set_tally(on), Kernel.tally() -> [(used-type mask, solutions)]
+ *   Kernel.set_limit(n), Kernel.set_tally(on), Kernel.tally() -> {used-type mask: solutions}
  *   Kernel.nodes, .solutions, .fixed, .depth, .dropped, .memo_hits, .memo_stores: counters, the output
  *       row length, the options the dead-region test removed before any search, the memo's work.
  */
@@ -1955,20 +1955,22 @@ static PyObject *Kernel_set_tally(Kernel *k, PyObject *args)
 
 static PyObject *Kernel_tally(Kernel *k, PyObject *Py_UNUSED(ignored))
 {
-    PyObject *list = PyList_New(0);
-    if (!list)
+    PyObject *dict = PyDict_New();
+    if (!dict)
         return NULL;
     for (int64_t s = 0; s < k->tcap; s++)
         if (k->tkeys[s]) {
-            PyObject *item = Py_BuildValue("KL", (unsigned long long)(k->tkeys[s] - 1), k->tvals[s]);
-            if (!item || PyList_Append(list, item) < 0) {
-                Py_XDECREF(item);
-                Py_DECREF(list);
+            PyObject *mask = PyLong_FromUnsignedLongLong((unsigned long long)(k->tkeys[s] - 1));
+            PyObject *n = mask ? PyLong_FromLongLong(k->tvals[s]) : NULL;
+            const int failed = !n || PyDict_SetItem(dict, mask, n) < 0;
+            Py_XDECREF(mask);
+            Py_XDECREF(n);
+            if (failed) {
+                Py_DECREF(dict);
                 return NULL;
             }
-            Py_DECREF(item);
         }
-    return list;
+    return dict;
 }
 
 /* The variant of the search run by this kernel: at most ``level`` (0: plain C, 1: with POPCNT, 2: with POPCNT, BMI1
@@ -1993,7 +1995,7 @@ static PyMethodDef Kernel_methods[] = {
     {"set_memo", (PyCFunction)Kernel_set_memo, METH_VARARGS, "set_memo(lo, hi, bits): the memo at levels lo..hi (bits 0: none)"},
     {"set_fast", (PyCFunction)Kernel_set_fast, METH_VARARGS, "set_fast(level): whole subtrees by recursion from that level on (-1: none)"},
     {"set_tally", (PyCFunction)Kernel_set_tally, METH_VARARGS, "set_tally(on): count solutions per used-type mask"},
-    {"tally", (PyCFunction)Kernel_tally, METH_NOARGS, "tally() -> [(mask, solutions)]"},
+    {"tally", (PyCFunction)Kernel_tally, METH_NOARGS, "tally() -> {mask: solutions}"},
     {"clone", (PyCFunction)Kernel_clone, METH_NOARGS, "clone() -> a kernel sharing this one's tables, with a state of its own"},
     {"set_instructions", (PyCFunction)Kernel_set_instructions, METH_VARARGS,
      "set_instructions(level) -> the level set: the search's variant, at most level (0 plain C, 1 POPCNT, 2 POPCNT, BMI1 and BMI2) as far as the processor has them"},

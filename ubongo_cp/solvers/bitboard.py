@@ -1136,7 +1136,7 @@ class BitboardBackend(Struct, frozen=False):
                 exhausted = False
                 timed_out = deadline is not None and time.perf_counter() > deadline
                 break
-        counts = dict(s.kernel.tally()) if tally else {}
+        counts = s.kernel.tally() if tally else {}
         stats = {"nodes": nodes, "solutions_seen": found_total}
         if timed_out:
             stats["timed_out"] = True

@@ -70,6 +70,22 @@ def test_matching_subsets_by_brute_force():
     assert matching_subsets(pieces, 28, 5) == brute == 7425
 
 
+@pytest.mark.parametrize("copies", [1, 2, 3])
+def test_matching_multisets_by_brute_force(copies):
+    # every K-multiset of six classic pieces (sizes 2, 3, 3, 4, 4 and 5), each piece 0 to ``copies`` times, listed
+    # and its area summed, against the count by piece sizes, for every K and area
+    from collections import Counter
+    from itertools import product
+
+    pieces = load_pieces("classic").select(["I2", "I3", "L3", "T4", "O4", "Y5"])
+    brute: Counter = Counter()
+    for uses in product(range(copies + 1), repeat=len(pieces)):
+        brute[sum(uses), sum(u * p.size for u, p in zip(uses, pieces))] += 1
+    for k in range(0, len(pieces) * copies + 1):
+        for area in range(0, 5 * k + 1):
+            assert matching_subsets(pieces, area, k, copies) == brute[k, area], (k, area)
+
+
 @pytest.mark.parametrize("backend", [n for n in solver_names() if not n.startswith("xcover")])
 def test_pieces_of_one_shape_under_two_names_are_not_told_apart(backend, tmp_path):
     # A and B are the same straight tromino: a tiling that swaps them is the same tiling (UP-5), as solve counts

@@ -179,21 +179,34 @@ def matching_subsets(pieces: Sequence[Piece], area: int, k: int, copies: int = 1
     >>> matching_subsets(tiny, 6, 2), matching_subsets(tiny, 4, 2, copies=2)   # {I2, O4}; {I2, I2}
     (1, 1)
     """
-    # ways[j][a] = number of j-multisets (each piece at most ``copies`` times) with area a
-    ways = [[0] * (area + 1) for _ in range(k + 1)]
-    ways[0][0] = 1
+    # pieces of one size are alike here: ways[(j, a)] = the j-multisets (each piece at most ``copies`` times) of the
+    # sizes taken so far with area a, over the reachable (j, a) only
+    by_size: dict[int, int] = {}
     for p in pieces:
-        new = [row[:] for row in ways]
-        for times in range(1, copies + 1):
-            size = p.size * times
-            if size > area:
-                break
-            for j in range(times, k + 1):
-                row, prev = new[j], ways[j - times]
-                for a in range(size, area + 1):
-                    row[a] += prev[a - size]
+        by_size[p.size] = by_size.get(p.size, 0) + 1
+    ways = {(0, 0): 1}
+    for size, n in sorted(by_size.items()):
+        choose = _multisets(n, copies, k)   # choose[t]: the t-multisets of the n pieces of this size
+        new: dict[tuple[int, int], int] = {}
+        for (j, a), w in ways.items():
+            for t, c in enumerate(choose):
+                if j + t > k or a + t * size > area:
+                    break
+                key = (j + t, a + t * size)
+                new[key] = new.get(key, 0) + w * c
         ways = new
-    return ways[k][area]
+    return ways.get((k, area), 0)
+
+
+def _multisets(n: int, copies: int, most: int) -> list[int]:
+    """``[m(0), ..., m(most)]``: ``m(t)`` the t-multisets of ``n`` distinct things, each taken at most ``copies`` times
+    (the coefficients of ``(1 + x + ... + x**copies) ** n``; binomials for ``copies`` 1)."""
+    if copies == 1:
+        return [math.comb(n, t) for t in range(most + 1)]
+    coef = [1] + [0] * most
+    for _ in range(n):
+        coef = [sum(coef[max(0, t - copies):t + 1]) for t in range(most + 1)]
+    return coef
 
 
 def analyze(pieces: Sequence[Piece], region: Region, k: int | None = None, *, backend: str | None = None,

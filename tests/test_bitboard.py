@@ -1056,6 +1056,20 @@ def test_the_kernel_hands_its_tally_over_as_a_dict_of_masks():
     assert run.tally == search.kernel.tally() == {0b111: 6}
 
 
+@pytest.mark.skipif(not KERNEL_BUILT, reason="the C kernel is not built")
+@given(st.integers(1, 63).flatmap(lambda size: st.lists(st.sets(st.integers(0, 63), min_size=size, max_size=size),
+                                                         max_size=300)))
+@settings(max_examples=80, deadline=None)
+def test_a_tally_of_masks_of_one_size_is_in_the_order_of_its_tuples(sets):
+    # masks with as many bits each (the tally of a K-subset analysis: no tuple a prefix of another) are decoded in
+    # the tuples' order, the one Python sorts them in
+    from ubongo_cp.solvers import bitboard
+
+    tally = {sum(1 << t for t in bits): n for n, bits in enumerate(sets, 1)}
+    want = {tuple(t for t in range(64) if m >> t & 1): n for m, n in tally.items()}
+    assert list(bitboard.type_sets(tally).items()) == sorted(want.items())
+
+
 def test_a_tally_is_decoded_without_the_kernel_too(monkeypatch):
     from ubongo_cp.solvers import bitboard
 

@@ -2046,6 +2046,59 @@ static int tuple_order(const void *pa, const void *pb)
     return a >> t ? 1 : -1;
 }
 
+/* The bits of x in reverse order (bit t to bit 63 - t). */
+static uint64_t reverse64(uint64_t x)
+{
+    x = (x >> 1 & 0x5555555555555555ull) | (x & 0x5555555555555555ull) << 1;
+    x = (x >> 2 & 0x3333333333333333ull) | (x & 0x3333333333333333ull) << 2;
+    x = (x >> 4 & 0x0F0F0F0F0F0F0F0Full) | (x & 0x0F0F0F0F0F0F0F0Full) << 4;
+    x = (x >> 8 & 0x00FF00FF00FF00FFull) | (x & 0x00FF00FF00FF00FFull) << 8;
+    x = (x >> 16 & 0x0000FFFF0000FFFFull) | (x & 0x0000FFFF0000FFFFull) << 16;
+    return x >> 32 | x << 32;
+}
+
+/* The entries in tuple_order when every mask has as many bits (no tuple is a prefix of another): the mask holding
+ * the lowest bit where two differ comes first, so the order is that of the reversed masks, largest first; by a
+ * radix sort of their complements, a byte a pass (passes where every key has the same byte skipped). 0 when memory
+ * runs out (the entries then unchanged). */
+static int sort_equal_sizes(MaskCount *entries, Py_ssize_t n)
+{
+    uint64_t *key = malloc((size_t)n * 2 * sizeof(uint64_t));
+    MaskCount *tmp = malloc((size_t)n * sizeof(MaskCount));
+    if (!key || !tmp) {
+        free(key);
+        free(tmp);
+        return 0;
+    }
+    uint64_t *key2 = key + n;
+    MaskCount *src = entries, *dst = tmp;
+    for (Py_ssize_t j = 0; j < n; j++)
+        key[j] = ~reverse64(entries[j].mask);
+    for (int shift = 0; shift < 64; shift += 8) {
+        Py_ssize_t count[257] = {0};
+        for (Py_ssize_t j = 0; j < n; j++)
+            count[(key[j] >> shift & 255) + 1]++;
+        if (count[(key[0] >> shift & 255) + 1] == n)
+            continue;
+        for (int b = 0; b < 256; b++)
+            count[b + 1] += count[b];
+        for (Py_ssize_t j = 0; j < n; j++) {
+            const Py_ssize_t at = count[key[j] >> shift & 255]++;
+            dst[at] = src[j];
+            key2[at] = key[j];
+        }
+        MaskCount *m = src;
+        src = dst, dst = m;
+        uint64_t *k = key;
+        key = key2, key2 = k;
+    }
+    if (src != entries)
+        memcpy(entries, src, (size_t)n * sizeof(MaskCount));
+    free(key < key2 ? key : key2);
+    free(tmp);
+    return 1;
+}
+
 static PyObject *bit_tuples(PyObject *self, PyObject *tally)
 {
     if (!PyDict_Check(tally)) {
@@ -2067,7 +2120,11 @@ static PyObject *bit_tuples(PyObject *self, PyObject *tally)
             goto fail;
         entries[i].mask = m, entries[i].value = value, i++;
     }
-    qsort(entries, (size_t)i, sizeof(MaskCount), tuple_order);
+    int equal = 1; /* every mask as many bits: a radix sort (a subset analysis of K pieces) */
+    for (Py_ssize_t j = 1; j < i && equal; j++)
+        equal = popcount64(entries[j].mask) == popcount64(entries[0].mask);
+    if (!equal || i < 2 || !sort_equal_sizes(entries, i))
+        qsort(entries, (size_t)i, sizeof(MaskCount), tuple_order);
     for (Py_ssize_t j = 0; j < i; j++) {
         unsigned long long m = entries[j].mask;
         value = entries[j].value;

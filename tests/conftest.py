@@ -24,6 +24,31 @@ def listing(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name != ".ubongo-cp.json")
 
 
+def built_wheel(tmp_path: Path, **env: str) -> Path:
+    """``pip wheel --no-deps .`` (with the environment variables ``env``) of a clean copy of the checkout,
+    unpacked into ``tmp_path/site``; that folder.
+
+    A copy, because an in-tree build reuses ``build/`` (two test workers building at once, each in its own
+    process, would write into the same one) and the editable install's compiled module lies beside the source.
+    """
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.so", "*.egg-info", "__pycache__", "out", ".hypothesis", "notebooks"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"),
+                    str(src)], check=True, capture_output=True, env={**os.environ, **env}, timeout=600)
+    (wheel,) = (tmp_path / "dist").glob("ubongo_cp-*.whl")
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as zf:
+        zf.extractall(site)
+    return site
+
+
 @pytest.fixture
 def run_cli(capsys):
     """Run ``ubongo-cp`` in-process: returns (exit status, stdout, stderr)."""

@@ -20,11 +20,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import ROOT, built_wheel
 from ubongo_cp.cover import build_instance
 from ubongo_cp.pieces import Region, load_pieces
 from ubongo_cp.solvers import dancing
 
-ROOT = Path(__file__).resolve().parent.parent
 HAS_C = importlib.util.find_spec("ubongo_cp.solvers._dance") is not None
 needs_c = pytest.mark.skipif(not HAS_C, reason="the C kernel is not built")
 
@@ -150,27 +150,6 @@ def test_default_path_never_imports_numba():
     assert done.stdout.strip().split("\n")[-1] == "0 c False"
 
 
-def _wheel(tmp_path, **env) -> Path:
-    """``pip wheel --no-deps .`` (with ``env``) of a clean copy of the checkout, unpacked into ``tmp_path/site``.
-
-    A copy, because an in-tree build reuses ``build/`` and the editable
-    install's compiled module lies beside the source.
-    """
-    import shutil
-    import zipfile
-
-    src = tmp_path / "src"
-    shutil.copytree(ROOT, src, symlinks=True, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "build", "*.so", "*.egg-info", "__pycache__", "out", ".hypothesis", "notebooks"))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"),
-                    str(src)], check=True, capture_output=True, env={**os.environ, **env}, timeout=600)
-    (wheel,) = (tmp_path / "dist").glob("ubongo_cp-*.whl")
-    site = tmp_path / "site"
-    with zipfile.ZipFile(wheel) as zf:
-        zf.extractall(site)
-    return site
-
-
 #: The placements of the pentominoes in 6x10 (2,056: every fixed orientation at every position, the count
 #: ``build_instance``'s docstring gives) and whether the C fill made them.
 PLACEMENTS = ("from ubongo_cp.pieces import load_pieces, Region\nfrom ubongo_cp.cover import build_instance\n"
@@ -191,7 +170,7 @@ def _run_from(site: Path, code: str = KNUTH) -> str:
 @pytest.mark.slow
 @needs_c
 def test_wheel_carries_the_c_kernel(tmp_path):
-    site = _wheel(tmp_path)
+    site = built_wheel(tmp_path)
     assert list((site / "ubongo_cp" / "solvers").glob("_dance*.so"))
     assert list((site / "ubongo_cp").glob("_placements*.so"))
     assert _run_from(site) == "c (1, 5, True) False"
@@ -200,7 +179,7 @@ def test_wheel_carries_the_c_kernel(tmp_path):
 
 @pytest.mark.slow
 def test_wheel_built_without_a_compiler_falls_back_to_numba(tmp_path):
-    site = _wheel(tmp_path, CC="false")  # every compile fails: the extension is optional
+    site = built_wheel(tmp_path, CC="false")  # every compile fails: the extension is optional
     assert not list((site / "ubongo_cp" / "solvers").glob("_dance*.so"))
     assert not list((site / "ubongo_cp").glob("_placements*.so"))
     assert _run_from(site) == "numba (1, 5, True) True"

@@ -4,27 +4,19 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, built_wheel
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def unpacked_wheel(tmp_path_factory) -> Path:
-    """``pip wheel --no-deps .`` unpacked into a directory outside the checkout."""
-    tmp = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(tmp / "dist"), str(ROOT)],
-                   check=True, capture_output=True)
-    (wheel,) = (tmp / "dist").glob("ubongo_cp-*.whl")
-    site = tmp / "site"
-    with zipfile.ZipFile(wheel) as zf:
-        zf.extractall(site)
-    return site
+    """``pip wheel --no-deps .`` of a copy of the checkout, unpacked into a directory outside it."""
+    return built_wheel(tmp_path_factory.mktemp("wheel"))
 
 
 def test_installed_wheel_loads_the_shipped_data(unpacked_wheel):

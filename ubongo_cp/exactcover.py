@@ -586,7 +586,7 @@ def _check_name(name: str, path, line) -> None:
         raise InputError("an item name is empty (bounds are written u:v|item: the name follows the '|')", path=path,
                          line=line)
     _check_space(name, "item name", path, line)
-    if not name or any(ch.isspace() for ch in name) or "|" in name or ":" in name:
+    if any(ch.isspace() for ch in name) or "|" in name or ":" in name:
         raise InputError(f"item name {name!r} holds a space, '|' or ':' (bounds are written u:v|item on the "
                          "item line, colours item:colour in an option)", path=path, line=line)
 

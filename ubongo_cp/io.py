@@ -626,7 +626,8 @@ def replace_together(writers: Sequence[tuple[str | os.PathLike, Callable[[pathli
     they do not replace) and every one is renamed onto its path. A run stopped, or a write that fails (named
     by its file), leaves the earlier files, or all the new ones: never some of each.
 
-    With ``record`` (what the caller needs to finish the job: its command, the files ``along`` deletes), a
+    With ``record`` (what the caller needs to finish the job: ``command``, and ``remove``, the names of the
+    files ``along`` deletes in the folder), a
     file :data:`REPLACING` in the first path's folder, where all the paths must be, is on the disk while
     ``along`` runs and the files are renamed, and removed after; it records ``record`` and ``rename``:
     [temporary file, file, the file's :func:`file_state` before] of each (names within the folder). A run
@@ -637,14 +638,15 @@ def replace_together(writers: Sequence[tuple[str | os.PathLike, Callable[[pathli
     Raises
     ------
     ValueError
-        With ``record``, when the paths are not all in one folder.
+        With ``record``, when the paths are not all in one folder, or ``remove`` holds a name of another.
     """
     from contextlib import ExitStack
     from pathlib import Path
 
     folder = Path(writers[0][0]).parent if writers else None
-    if record is not None and any(Path(path).parent != folder for path, _ in writers):
-        raise ValueError("the files replaced together with a record must all be in one folder")
+    if record is not None and (any(Path(path).parent != folder for path, _ in writers)
+                               or not all(_file_name(name) for name in record.get("remove", []))):
+        raise ValueError("the files replaced together with a record, and those it deletes, must all be in one folder")
     with ExitStack() as held:
         with ExitStack() as writes:
             temporaries = []
@@ -679,7 +681,8 @@ def interrupted_replace(folder: str | os.PathLike) -> dict | None:
     """What a run killed while it renamed files into ``folder`` together (:func:`replace_together` with a
     record) left to do: the record it wrote there (``command``: the command that was writing; ``rename``:
     [temporary file, file, the file's :func:`file_state` then] of each file: where the temporary file is
-    still there, it is to be renamed onto the file), or None when there is none.
+    still there, it is to be renamed onto the file; ``remove``: the names of the files it was deleting), or
+    None when there is none.
 
     Raises
     ------
@@ -694,8 +697,9 @@ def interrupted_replace(folder: str | os.PathLike) -> dict | None:
     if not path.exists() and not path.is_symlink():
         return None
     record = read_json_object(path, what="a record of files being replaced", own=True)
-    pairs = record.get("rename")
+    pairs, remove = record.get("rename"), record.setdefault("remove", [])
     if record.get("format") != _REPLACING_FORMAT or not isinstance(record.get("command"), str) or \
+            not isinstance(remove, list) or not all(_file_name(name) for name in remove) or \
             not isinstance(pairs, list) or not all(
                 isinstance(p, list) and len(p) == 3 and _file_name(p[0]) and _file_name(p[1])
                 and is_temporary_of(p[0], p[1]) and (p[2] is None or isinstance(p[2], list) and len(p[2]) == 3

@@ -203,10 +203,6 @@ class OutputFolder:
         record = interrupted_replace(self.path)
         if record is None or record["command"] != self.command:
             return
-        remove = record.get("remove", [])
-        if not isinstance(remove, list) or not all(_inside(name) for name in remove):
-            raise InputError("not a record of files being replaced by ubongo-cp; remove it, or choose another "
-                             "folder", path=self.path / REPLACING)
         for tmp, name, before in record["rename"]:
             source = self.path / tmp
             if not source.is_file() or source.is_symlink():
@@ -218,7 +214,7 @@ class OutputFolder:
             else:
                 source.unlink()
         fsync_directory(self.path)
-        self.remove(remove)
+        self.remove(record["remove"])
         (self.path / REPLACING).unlink()
         fsync_directory(self.path)
 

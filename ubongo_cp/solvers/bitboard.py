@@ -430,11 +430,8 @@ def _column(cells: tuple[tuple[int, ...], ...], scan: int) -> int:
     if not cells or len(cells[0]) != 2:
         return 0
     axes = list(zip(*cells))
-    extent = [max(x) - min(x) for x in axes]
-    major = max(range(2), key=lambda a: (extent[a], -a))
-    first = 1 - major if scan & 4 else major
     column: dict[int, int] = {}
-    for x in axes[first]:
+    for x in axes[_scan_axes(axes, scan)[0]]:
         column[x] = column.get(x, 0) + 1
     return max(column.values())
 
@@ -453,17 +450,26 @@ def _raster(cells: tuple[tuple[int, ...], ...], scan: int) -> tuple[int, ...]:
     if not cells:
         return ()
     axes = list(zip(*cells))   # each axis' coordinates
-    dims = len(axes)
-    extent = [max(x) - min(x) for x in axes]
-    major = max(range(dims), key=lambda a: (extent[a], -a))
-    rest = [a for a in range(dims) if a != major]
-    if dims != 2:
-        keys = list(zip(*(axes[a] for a in (major, *rest))))
+    order = _scan_axes(axes, scan)
+    if len(axes) != 2:
+        keys = list(zip(*(axes[a] for a in order)))
     else:
-        first, second = (rest[0], major) if scan & 4 else (major, rest[0])
+        first, second = order
         s1, s2 = (-1 if scan & 1 else 1), (-1 if scan & 2 else 1)
         keys = [(s1 * x, s2 * y) for x, y in zip(axes[first], axes[second])]
     return tuple(sorted(range(len(cells)), key=keys.__getitem__))
+
+
+def _scan_axes(axes: Sequence[Sequence[int]], scan: int) -> tuple[int, ...]:
+    """The axes of a region's cells (``axes``: each axis' coordinates) from the slowest varying to the fastest
+    in the raster scan ``scan`` (:func:`_cell_order`): the axis of the largest extent first (the first of
+    equal ones), the others in order; on a 2-D grid the two swapped by bit 2 of ``scan``."""
+    extent = [max(x) - min(x) for x in axes]
+    major = max(range(len(axes)), key=lambda a: (extent[a], -a))
+    rest = [a for a in range(len(axes)) if a != major]
+    if len(axes) == 2 and scan & 4:
+        return (rest[0], major)
+    return (major, *rest)
 
 
 def _neighbours(instance, order, bit, words) -> bytes:

@@ -371,8 +371,8 @@ class _Engine:
             raise InputError(f"an item id is outside 0..{n_items - 1}")
         n_primary = n_items - n_secondary
         lo, hi = _bounds(multiplicity, n_items, n_primary)
-        mult = bool((hi != 1).any() or (lo[:n_primary] != 1).any())
-        depth = _depth(n_items, n_primary, len(indptr) - 1, lo, hi)
+        mult = _has_multiplicities(lo, hi, n_primary)
+        depth = _depth(n_primary, len(indptr) - 1, hi, mult)
         problem = _saved_states_problem(n_items, depth)
         if problem:
             raise InputError(f"{problem}; try the xcover or sat backend")
@@ -504,10 +504,17 @@ def _colours(colours, indices: np.ndarray, n_primary: int, hi: np.ndarray) -> np
     return np.ascontiguousarray(c, dtype=np.uint32)
 
 
-def _depth(n_items: int, n_primary: int, n_options: int, lo: np.ndarray, hi: np.ndarray) -> int:
+def _has_multiplicities(lo: np.ndarray, hi: np.ndarray, n_primary: int) -> bool:
+    """Whether an item has bounds other than exact cover's: a primary item's other than [1..1], a secondary
+    item's upper bound other than 1 (Algorithm M)."""
+    return bool((hi != 1).any() or (lo[:n_primary] != 1).any())
+
+
+def _depth(n_primary: int, n_options: int, hi: np.ndarray, mult: bool) -> int:
     """Levels of the engine's search, and so of its saved states: one per primary item, or with multiplicities
-    (Algorithm M) one per cover of a primary item, each level lowering the bounds of one or deactivating it."""
-    if (hi != 1).any() or (lo[:n_primary] != 1).any():
+    (``mult``, Algorithm M) one per cover of a primary item, each level lowering the bounds of one or
+    deactivating it."""
+    if mult:
         return int(min(int(hi[:n_primary].sum()), n_options + n_primary)) + 1
     return n_primary + 1
 
@@ -535,7 +542,8 @@ def unfit_reason(instance) -> str | None:
     if n_items * (int(instance.n_options) + n_primary + 1) <= MAX_SAVED_ENTRIES:   # the deepest it can be: fits
         return None
     lo, hi = _bounds(instance.multiplicity, n_items, n_primary)
-    return _saved_states_problem(n_items, _depth(n_items, n_primary, int(instance.n_options), lo, hi))
+    return _saved_states_problem(n_items, _depth(n_primary, int(instance.n_options), hi,
+                                                 _has_multiplicities(lo, hi, n_primary)))
 
 
 def _bounds(multiplicity, n_items: int, n_primary: int) -> tuple[np.ndarray, np.ndarray]:

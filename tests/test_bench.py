@@ -447,8 +447,10 @@ pieces = "classic"
 use = ["I2", "I2", "I2", "I2"]
 rectangle = [2, 4]
 """)  # 3 tasks x 2 solvers x 2 repeats
+    # The external solver sleeps 0.4 s per run: a busy machine must not let the run finish all 12 between the
+    # journal's lines seen below and the signal sent (it ended with exit 0 instead of 130 under load).
     command = [sys.executable, "-m", "ubongo_cp.cli", "bench", str(suite), "--solvers", "dlx",
-               "--external", f"fake={FAKE_DLX} m1", "--repeats", "2", "--no-progress", "--time-limit", "60"]
+               "--external", f"fake={FAKE_DLX} m1 sleep=0.4", "--repeats", "2", "--no-progress", "--time-limit", "60"]
     whole = tmp_path / "whole"
     subprocess.run([*command, "--out", str(whole)], check=True, capture_output=True)
     killed = tmp_path / "killed"

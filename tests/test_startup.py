@@ -173,6 +173,41 @@ def test_default_paths_import_no_typing_and_no_other_grid(tmp_path):
                               "ubongo_cp.grids.cube")) == (0, []), argv
 
 
+def test_a_card_task_compiles_nothing():
+    # The first compile() of a process builds the classes of the interpreter's syntax trees (about 2 ms): tomllib's
+    # parser declares a typing.NamedTuple, whose string annotations typing would compile; the card task imports it
+    # without (ubongo_cp.reading._tomllib), and the annotations still resolve to tomllib's own types.
+    probe = ("import builtins, json, sys\ncalls = []\nreal = builtins.compile\n"
+             "def spy(source, *args, **kwargs):\n"
+             "    if isinstance(source, str):   # not a module's source (bytes), compiled where its bytecode is stale\n"
+             "        calls.append(source)\n"
+             "    return real(source, *args, **kwargs)\n"
+             "builtins.compile = spy\nfrom ubongo_cp.cli import main\n"
+             "status = main(['solve', 'puzzles/examples/classic_X1_easy.toml', '--face', '1'])\n"
+             "import typing, tomllib._parser as p\n"
+             "hints = {k: v.__qualname__ for k, v in typing.get_type_hints(p.Output).items()}\n"
+             "print(json.dumps([status, calls, 'compile' in vars(typing), hints,\n"
+             "                  [r.__forward_arg__ for r in p.Output.__annotations__.values()]]), file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    status, calls, shimmed, hints, names = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert (status, calls, shimmed) == (0, [], False)
+    assert "legend: I=I2 L=L4 Y=Y5" in proc.stdout
+    assert hints == {"data": "NestedDict", "flags": "Flags"} and names == ["NestedDict", "Flags"]
+
+
+def test_tomllib_import_keeps_compile_for_other_texts():
+    # While tomllib is imported, typing compiles any reference that is not a plain name as before: a text that
+    # is no expression still fails as a syntax error.
+    import typing
+
+    from ubongo_cp.reading import loads_toml
+
+    assert loads_toml('a = "b"') == {"a": "b"}
+    assert "compile" not in vars(typing)
+    with pytest.raises(SyntaxError):
+        typing.ForwardRef("not a name")
+
+
 def test_light_named_tuples_are_named_tuples():
     from ubongo_cp.cover import PlacementTable
     from ubongo_cp.structs import NamedTuple, replace

@@ -279,13 +279,49 @@ def other_format(text: str, path: str | os.PathLike | None, expected: str, line:
     return None if kind is None or kind == expected else _FORMATS[kind][1]
 
 
+def _tomllib():
+    """The standard library's :mod:`tomllib`, imported without building the classes of Python's syntax trees.
+
+    tomllib's parser declares a :class:`typing.NamedTuple` whose annotations
+    are names (strings); :mod:`typing` makes each a
+    :class:`typing.ForwardRef`, which checks its text with :func:`compile`,
+    and the first ``compile`` of a process builds every class of the
+    interpreter's :mod:`ast` module, whatever it compiles: about 10 million
+    instructions, some 2 ms of a card task that compiles nothing else. While
+    tomllib is imported here, typing keeps a reference that is a plain name
+    as its text instead of its code: evaluating the reference (what
+    :func:`typing.get_type_hints` does) evaluates that text in the same way
+    (:func:`eval` of a text compiles it in ``eval`` mode, as the reference
+    would have). Any other text is compiled as before.
+    """
+    import sys
+
+    if "tomllib" not in sys.modules:
+        import typing
+
+        if "compile" not in vars(typing):   # typing looks ``compile`` up among its names, then the builtins
+            def checked(source, filename, mode, *args, **kwargs):
+                if isinstance(source, str) and source.isidentifier() and mode == "eval" and not args and not kwargs:
+                    return source
+                return compile(source, filename, mode, *args, **kwargs)
+
+            typing.compile = checked
+            try:
+                import tomllib
+            finally:
+                del typing.compile
+    import tomllib
+
+    return tomllib
+
+
 def _is_toml(text: str) -> bool:
     """Does ``text`` read as a TOML document with some key (a card side, a deck spec, a bench suite)?
 
     No table, piece set, region or Knuth file does: their lines are not ``key = value`` or ``[table]``
     lines (and a file of ``#`` lines only, a TOML document of comments, holds no key).
     """
-    import tomllib
+    tomllib = _tomllib()
 
     try:
         return bool(tomllib.loads(text))
@@ -347,10 +383,10 @@ def loads_toml(text: str, *, path: str | os.PathLike | None = None) -> dict:
     ubongo_cp.errors.InputError: s.toml:2: invalid TOML: duplicate key (a field given twice)
     """
     import re
-    import tomllib
 
     from .errors import InputError
 
+    tomllib = _tomllib()
     if not isinstance(text, str):   # None once met an AttributeError inside tomllib
         raise InputError(f"a TOML document is read from its text (a str), got {type(text).__name__}", path=path)
     try:

@@ -62,6 +62,20 @@ def test_shared_and_shipped_sets_identical():
         assert [(p.name, p.cells) for p in shared] == [(p.name, p.cells) for p in load_pieces(name)]
 
 
+def test_a_piece_read_from_a_file_is_the_piece_made_from_its_name_and_cells():
+    # A file's reader makes its pieces without checking again what it checked (Piece._read): each is the piece
+    # Piece(name, cells, grid) makes, on every shipped grid.
+    from ubongo_cp.pieces import Piece
+    from ubongo_cp.shipped import SHIPPED_PIECE_SETS
+
+    for name in SHIPPED_PIECE_SETS:
+        for piece in load_pieces(name):
+            made = Piece(piece.name, piece.cells, piece.grid)
+            assert type(piece) is Piece and vars(piece) == vars(made) and hash(piece) == hash(made), (name, piece)
+    shifted = parse_pieces("grid: triangle\n\nI3\n.v^v\n")["I3"]   # a triangle's row starting on its second cell
+    assert shifted == Piece("I3", shifted.cells, "triangle") and shifted.cells == ((0, 1), (0, 2), (0, 3))
+
+
 @pytest.mark.parametrize("text,line,fragment", [
     ("A\n#.\n.#\n", 1, "disconnected"),
     ("A\n#\n\nA\n##\n", 4, "appears twice"),

@@ -173,6 +173,19 @@ def test_default_paths_import_no_typing_and_no_other_grid(tmp_path):
                               "ubongo_cp.grids.cube")) == (0, []), argv
 
 
+def test_card_tasks_and_subset_analyses_load_no_binary_search_and_no_contextvars(tmp_path):
+    # Only the orbit decomposition of a count asks for each piece type's first option (ExactCoverInstance.
+    # _type_starts, a binary search): a card task and a subset analysis load neither bisect nor its C module.
+    # The context variables (of the cell limit's option, of the allowed piece files) are made from the C module
+    # itself, without the module contextvars that re-exports it.
+    region = tmp_path / "region22.txt"
+    region.write_text("#####\n#####\n#####\n#####\n.##\n")
+    for argv in [["solve", "puzzles/examples/classic_X1_easy.toml", "--face", "1"],
+                 ["analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3"],
+                 ["analyze", "--pieces", "duel", "--region", str(region), "--k", "4"]]:
+        assert _loaded(argv, ("bisect", "_bisect", "contextvars")) == (0, []), argv
+
+
 def test_a_card_task_compiles_nothing():
     # The first compile() of a process builds the classes of the interpreter's syntax trees (about 2 ms): tomllib's
     # parser declares a typing.NamedTuple, whose string annotations typing would compile; the card task imports it

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import sys
 from array import array
-from bisect import bisect_left
 from collections import Counter
 from functools import cached_property, lru_cache
 from itertools import accumulate, chain, repeat
@@ -306,6 +305,8 @@ class ExactCoverInstance(Struct, eq=False):
         starts = [self.n_options] * (self.n_types + 1)
         option_type = self.table.option_type.tolist()
         if option_type == sorted(option_type):   # types in order (as built): a binary search each
+            from bisect import bisect_left   # here: a card task and a subset analysis never ask for the starts
+
             starts[:-1] = [bisect_left(option_type, t) for t in range(self.n_types)]
         else:
             for o in range(len(option_type) - 1, -1, -1):

@@ -36,7 +36,10 @@ import re
 from collections import Counter
 import sys
 from contextlib import contextmanager
-from contextvars import ContextVar
+try:   # the class without the module that re-exports it (contextvars: its import is 0.3 % of a card task)
+    from _contextvars import ContextVar
+except ImportError:  # pragma: no cover - an interpreter without it
+    from contextvars import ContextVar
 from functools import cached_property, lru_cache
 from itertools import repeat
 from operator import attrgetter, is_

@@ -209,12 +209,18 @@ def test_a_card_task_compiles_nothing():
 
 
 def test_tomllib_import_keeps_compile_for_other_texts():
-    # While tomllib is imported, typing compiles any reference that is not a plain name as before: a text that
-    # is no expression still fails as a syntax error.
+    # While tomllib is imported, typing compiles any reference that is not a plain name as before: a keyword or a
+    # text that is no expression still fails as a syntax error; after, typing's own compile is back.
     import typing
 
-    from ubongo_cp.reading import loads_toml
+    from ubongo_cp.reading import _name_kept, loads_toml
 
+    assert _name_kept("Flags", "<string>", "eval") == "Flags"
+    assert eval(_name_kept("x.real", "<string>", "eval"), {"x": 3}) == 3   # compiled: a code object
+    for text in ("class", "not a name", "("):
+        with pytest.raises(SyntaxError):
+            _name_kept(text, "<string>", "eval")
+    assert _name_kept("x", "<string>", "exec").co_names == ("x",)
     assert loads_toml('a = "b"') == {"a": "b"}
     assert "compile" not in vars(typing)
     with pytest.raises(SyntaxError):

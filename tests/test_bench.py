@@ -1120,3 +1120,18 @@ def test_a_run_writing_more_than_the_output_bound_is_stopped_and_not_read(tmp_pa
         assert rows.loc[name, "status"] == "error", rows.loc[name].to_dict()
         assert "its output passed 1 MB, the most a run may write" in rows.loc[name, "error"]
         assert rows.loc[name, "cpu_s"] < 5
+
+
+def test_a_memory_limit_of_zero_is_no_limit_in_the_command_and_the_library(tmp_path, run_cli, capsys):
+    # --help says 'none' or 0; every spelling of zero means the same, and so does memory_limit=0
+    from ubongo_cp.cli.bench import memory_arg
+
+    assert [memory_arg(t) for t in ("none", "0", "0M", "0.0", "0G", "2G")] == [None, None, None, None, None, 2048.0]
+    with pytest.raises(SystemExit):
+        run_cli("bench", "--help")
+    assert "'none' or 0: no limit" in " ".join(capsys.readouterr().out.split())
+    suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\nexpected = 2\n')
+    outcome = run_bench(suite, solvers=["dlx"], out=tmp_path / "out", memory_limit=0, progress=False, warmups=0)
+    assert outcome.table["status"].tolist() == ["solved"] and outcome.table["memory_limit_mb"].isna().all()
+    with pytest.raises(InputError, match="must be a positive number of MB, or 0 or None"):
+        run_bench(suite, solvers=["dlx"], out=tmp_path / "out2", memory_limit=-1, progress=False)

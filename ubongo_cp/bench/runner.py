@@ -368,7 +368,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
     wall_limit : float, optional
         Seconds of wall time per run (default: twice the time limit plus 30 s).
     memory_limit : float or None
-        MB of resident memory per run (None: no limit).
+        MB of resident memory per run (None or 0: no limit).
     repeats : int
         Runs per task and solver.
     warmups : int
@@ -416,8 +416,9 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
         raise InputError(f"out is the output directory's path, got {type(out).__name__}")
     if not time_limit > 0 or (wall_limit is not None and not wall_limit > 0):
         raise InputError(f"time limits must be positive numbers of seconds, got {time_limit} and {wall_limit}")
-    if memory_limit is not None and not memory_limit > 0:
-        raise InputError(f"the memory limit must be a positive number of MB, got {memory_limit}")
+    if memory_limit is not None and not memory_limit >= 0:
+        raise InputError(f"the memory limit must be a positive number of MB, or 0 or None for none, got {memory_limit}")
+    memory_limit = memory_limit or None
     chosen = _solvers(solvers, [e if isinstance(e, ExternalSolver) else parse_external(e) for e in externals])
     if isinstance(suites, (str, os.PathLike, Suite)):
         suites = [suites]

@@ -38,7 +38,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--wall-limit", type=float, default=None,
                    help="seconds of wall time per run (default: twice the time limit plus 30)")
     p.add_argument("--memory-limit", default=None, metavar="MB",
-                   help="resident memory per run: MB, or with a unit (512M, 4G), or 'none' (default 4096)")
+                   help="resident memory per run: MB, or with a unit (512M, 4G); 'none' or 0: no limit (default 4096)")
     p.add_argument("--repeats", type=int, default=1, help="runs per instance and solver (default 1)")
     p.add_argument("--warmups", type=int, default=1, help="uncounted runs per solver first (default 1)")
     p.add_argument("--seed", type=int, default=2026, help="seed of the interleaved run order (default 2026)")
@@ -74,25 +74,26 @@ def _directory_suite(spec: str) -> bool:
 def memory_arg(text: str | None) -> float | None:
     """``--memory-limit``: MB, a number with K/M/G/T, or ``none``; the default when not given.
 
+    ``none`` and a size of zero in any unit mean no limit (None), as for
+    :func:`~ubongo_cp.bench.runner.run_bench`.
+
     Examples
     --------
-    >>> memory_arg("512"), memory_arg("2G"), memory_arg("none")
-    (512.0, 2048.0, None)
+    >>> memory_arg("512"), memory_arg("2G"), memory_arg("none"), memory_arg("0"), memory_arg("0G")
+    (512.0, 2048.0, None, None, None)
     """
     from ..bench.runner import DEFAULT_MEMORY_LIMIT
 
     if text is None:
         return DEFAULT_MEMORY_LIMIT
-    if text.strip().lower() in ("none", "0", "off"):
+    if text.strip().lower() in ("none", "off"):
         return None
     match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([kKmMgGtT]?)[bB]?\s*", text)
     if not match:
         raise InputError(f"--memory-limit takes MB or a size such as 512M or 4G, got {text!r}")
     scale = {"": 1, "k": 1 / 1024, "m": 1, "g": 1024, "t": 1024 ** 2}[match.group(2).lower()]
     value = float(match.group(1)) * scale
-    if value <= 0:
-        raise InputError(f"--memory-limit must be positive, got {text!r}")
-    return value
+    return value if value > 0 else None   # 0: no limit (the pattern takes no sign)
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:

@@ -553,3 +553,22 @@ def test_an_instance_too_deep_for_the_dancing_cells_engine_is_refused_naming_the
         one_line_error(code, err, f"{f}: ", "1.5 GiB", "choose one of", "xcover", "sat")
     code, out, err = run_cli("exact-cover", f, "--count", "--backend", "xcover")
     assert code == 0 and out.startswith("2 exact covers"), err   # the option of all, or each item on its own
+
+
+# Knuth's programs read a line with fgets (it ends at "\n" only) and skip isspace between words, "\r" included:
+# a carriage return is a blank, never a line end. Counts confirmed with Knuth's DLX1.
+@pytest.mark.parametrize("text, options, count", [
+    ("a b c\na\rb\nc\na\nb\n", [["a", "b"], ["c"], ["a"], ["b"]], 2),    # "a\rb" is the option a b (DLX1: 2)
+    ("a b c\n| note\rb c\na\nb c\n", [["a"], ["b", "c"]], 1),             # the "b c" after "\r" is comment
+    ("a\rb c\na b\nc\n", [["a", "b"], ["c"]], 1),                          # the item line names a, b and c
+    ("a b c\r\na b\r\nc\r\na\r\nb\r\n", [["a", "b"], ["c"], ["a"], ["b"]], 2),   # Windows line ends
+])
+def test_a_carriage_return_is_a_blank_in_knuths_format_as_in_his_programs(tmp_path, run_cli, text, options, count):
+    f = tmp_path / "cr.dlx"
+    f.write_bytes(text.encode())
+    for m in (parse_exact_cover(text), read_exact_cover(f)):
+        assert m.item_names == ("a", "b", "c")
+        assert [[m.item_names[i] for i in m.option_items(j)] for j in range(m.n_options)] == options
+        assert solve(m, backend="dlx", keep=0).count == count
+    code, out, _ = run_cli("exact-cover", f, "--count")
+    assert code == 0 and out.startswith(f"{count} exact cover")

@@ -246,3 +246,48 @@ def test_a_damaged_census_gives_a_result_or_a_clear_error(made, part):
             assert time.perf_counter() - start < TIME_BOUND
 
     run()
+
+
+def _plain(x):
+    """``x`` with the paths it was read from left out: the content a reader made of its file."""
+    from ubongo_cp.structs import Struct
+
+    if isinstance(x, Struct):
+        return type(x).__name__, {f: _plain(getattr(x, f)) for f in x._fields if f not in ("path", "pieces_file")}
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if hasattr(x, "tolist"):
+        return x.tolist()
+    return x
+
+
+def test_windows_line_ends_read_as_the_same_files_in_every_text_format(tmp_path):
+    # A file saved with CR LF line ends (a Windows editor) is read as the same file with LF.
+    from ubongo_cp.bench.suite import load_suite
+    from ubongo_cp.cards import load_card
+    from ubongo_cp.exactcover import read_exact_cover
+    from ubongo_cp.games.orion.tiles import load_tiles
+    from ubongo_cp.pieces import load_pieces, load_region
+    from ubongo_cp.specs import load_spec
+
+    cases = [(load_pieces, "pieces/classic.txt"), (load_pieces, "pieces/hexiamonds.txt"),
+             (load_region, "examples/hex_4x7.txt"), (load_region, "examples/rect_6x10.txt"),
+             (load_card, "decks/classic/01_easy.toml"), (load_spec, "specs/classic.toml"),
+             (load_tiles, "orion/seed.txt"), (read_exact_cover, "bench/knuth/langford4.dlx")]
+    for reader, name in cases:
+        src = PUZZLES / name
+        crlf = tmp_path / name
+        crlf.parent.mkdir(parents=True, exist_ok=True)
+        data = src.read_bytes()
+        assert b"\r" not in data and data.count(b"\n") > 2
+        crlf.write_bytes(data.replace(b"\n", b"\r\n"))
+        lf, windows = reader(src), reader(crlf)
+        if reader is read_exact_cover:
+            lf, windows = (lf.item_names, lf.table), (windows.item_names, windows.table)
+        assert _plain(windows) == _plain(lf), name
+    suite = tmp_path / "suite.toml"
+    suite.write_bytes(f'[[instance]]\r\nname = "q4"\r\nexact_cover = "{PUZZLES / "bench/knuth/queens4.dlx"}"\r\n'
+                      'expected = 2\r\n'.encode())
+    assert [(t.instance, t.expected) for t in load_suite(suite).tasks] == [("q4", 2)]

@@ -30,7 +30,10 @@ A file of DLX1 is read as DLX1, and so on: each format is a special case of
 the next (DLX1 has neither bounds nor colours), so one reader takes all
 three. Words are separated by ASCII spaces and tabs only, as Knuth's
 programs separate them: a no-break space or another Unicode space is no
-separator, and a name or colour holding one is refused. Item names are any
+separator, and a name or colour holding one is refused. A line ends at
+``\\n`` only, as his programs read lines (``fgets``): a carriage return is
+a blank between words, so a Windows file (``\\r\\n``) reads as the same file
+with ``\\n``, and a lone ``\\r`` ends no line. Item names are any
 words without spaces, ``:`` or ``|`` (Knuth's programs also limit them to
 eight characters).
 
@@ -485,11 +488,10 @@ def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> Ex
     if "\x00" in text:   # binary data (a compressed or compiled file), not lines of names
         raise InputError("not an exact-cover file (it holds NUL bytes)", path=path,
                          line=text.count("\n", 0, text.index("\x00")) + 1)
-    from .reading import text_lines
-
     items_line = None
     options, lines = [], []
-    for number, raw in enumerate(text_lines(text), start=1):
+    # Lines end at "\n" only, as fgets reads them in Knuth's programs; "\r" is one of the blanks (isspace).
+    for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.strip(_BLANKS)
         if not line or line.startswith("|"):
             continue  # a comment or a blank line (as in Knuth's programs)
@@ -543,7 +545,7 @@ def read_exact_cover(path: str | os.PathLike) -> ExactCoverMatrix:
     """
     from .reading import note_input, read_text, wrong_format
 
-    text = read_text(path)
+    text = read_text(path, universal=False)   # a lone "\r" ends no line in Knuth's programs
     note_input(path)
     try:
         return parse_exact_cover(text, path=path)

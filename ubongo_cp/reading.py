@@ -200,8 +200,12 @@ def is_plain_name(text: str) -> bool:
     return text.isascii() and text.replace("_", "a").replace("-", "a").isalnum()
 
 
-def read_text(path: str | os.PathLike, *, own: bool = False) -> str:
+def read_text(path: str | os.PathLike, *, own: bool = False, universal: bool = True) -> str:
     """Read a UTF-8 text file; any failure becomes an :class:`InputError` naming the file (``own``: as :func:`read_bytes`).
+
+    Each ``\\r\\n`` and ``\\r`` is made ``\\n``, as :func:`open` in text mode
+    reads a file; ``universal=False`` keeps them (Knuth's exact-cover
+    format, whose lines end only at ``\\n``).
 
     Raises
     ------
@@ -222,7 +226,7 @@ def read_text(path: str | os.PathLike, *, own: bool = False) -> str:
         column = start - (data.rfind(b"\n", 0, start) + 1) + 1
         raise InputError(f"not UTF-8 text ({exc.reason}: byte {start + 1} of the file, column {column} of the line)",
                          path=path, line=line) from None
-    return _universal_newlines(text)
+    return _universal_newlines(text) if universal else text
 
 
 #: The toolkit's text formats a reader may be given by mistake: kind -> (file extensions, what such a file is).

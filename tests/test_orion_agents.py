@@ -192,3 +192,33 @@ def test_tournament_agents_given_as_one_name_are_one_error_naming_them():
         run_tournament("random", 2, seed=1)
     table = run_tournament(iter(["random"]), 2, seed=1)   # any iterable of names
     assert set(table["agent"]) == {"random"} and table["game"].nunique() == 2
+
+
+def test_sat_agent_plays_the_same_moves_on_a_slow_machine(monkeypatch):
+    # The SAT agent's questions have a time budget; counted on the wall clock, a slower or busier
+    # machine ran out of it on other questions and played other moves (a tournament table did not
+    # reproduce). Here the clock of the analysis runs 1000 times fast (a machine 1000 times slower):
+    # every move must be the same as with the real clock.
+    import time
+    import types
+
+    from ubongo_cp.games.orion import distance, reach
+
+    def sat_moves():
+        s = OrionState(seed=8)
+        r = RandomAgent(8)
+        for _ in range(6):
+            s.apply_action(r(s))
+        sat, greedy, moves = SatAgent(8, top=5, time_limit=0.5), GreedyAgent(8), []
+        while not s.is_terminal():
+            moves.append(sat(s))
+            s.apply_action(moves[-1])
+            if not s.is_terminal():
+                s.apply_action(greedy(s))
+        return moves
+
+    real = sat_moves()
+    slow = types.SimpleNamespace(perf_counter=lambda: 1000 * time.perf_counter())
+    monkeypatch.setattr(distance, "time", slow)
+    monkeypatch.setattr(reach, "time", slow)
+    assert sat_moves() == real

@@ -175,7 +175,9 @@ class SatAgent:
 
     The greedy heuristic short-lists ``top`` moves; each is scored with
     :func:`.distance.connect_distance` for both players on the position after the
-    move (``time_limit`` seconds each; unreachable counts as 15 tiles);
+    move (``time_limit`` seconds each, counted in CP-SAT's deterministic
+    time, so that a game plays the same on any machine and under any load;
+    unreachable counts as 15 tiles);
     ties are broken by blocking (the opponent's W1 graph distance, larger
     is better), then by the greedy score.
     """
@@ -207,8 +209,8 @@ class SatAgent:
             if nxt.is_terminal():
                 key = (-100.0 if nxt.winner == p else 100.0, 0, 0)
             else:
-                mine = connect_distance(nxt, p, time_limit=self.time_limit).tiles
-                theirs = connect_distance(nxt, 1 - p, time_limit=self.time_limit).tiles
+                mine = connect_distance(nxt, p, time_limit=self.time_limit, deterministic=True).tiles
+                theirs = connect_distance(nxt, 1 - p, time_limit=self.time_limit, deterministic=True).tiles
                 mine = 15 if mine is None else mine
                 theirs = 15 if theirs is None else theirs
                 block = w1_graph_distance(nxt, nxt.colour, 1 - p)

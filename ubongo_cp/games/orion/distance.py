@@ -74,7 +74,7 @@ class ConnectResult:
 def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
                      relaxed: bool = False, pairs=None, time_limit: float = 10.0,
                      num_workers: int = 1, prune: bool = True,
-                     greedy: bool = True) -> ConnectResult:
+                     greedy: bool = True, deterministic: bool = False) -> ConnectResult:
     """Fewest remaining tiles for ``player`` to reach W1 or W2 if the opponent passes.
 
     Parameters
@@ -97,6 +97,11 @@ def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
         Restrict each question to useful hexes / start from a greedy plan
         as upper bound (both on by default; off only to measure them,
         ``benchmarks/bench_orion.py --ablation``).
+    deterministic : bool
+        Count ``time_limit`` in CP-SAT's deterministic seconds (its measure
+        of the work done, not of the time elapsed) instead of the wall
+        clock: with one worker the answer, ``"unknown"`` included, is then
+        the same on every machine and under any load.
 
     Returns
     -------
@@ -124,7 +129,7 @@ def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
     if state.is_terminal() and not relaxed:
         return ConnectResult(player, goal, None, "over", seconds=time.perf_counter() - t0)
     res = shortest_plan(state, player, goal, pairs=keys, relaxed=relaxed, time_limit=time_limit,
-                        num_workers=num_workers, prune=prune, greedy=greedy)
+                        num_workers=num_workers, prune=prune, greedy=greedy, deterministic=deterministic)
     res.seconds = time.perf_counter() - t0
     return res
 
@@ -133,7 +138,7 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
                   blocked=(), relaxed: bool = False, time_limit: float = 10.0,
                   num_workers: int = 1, prune: bool = True, greedy: bool = True,
                   any_plan: bool = False, shared: ReachModel | None = None,
-                  complete: bool = True) -> ConnectResult:
+                  complete: bool = True, deterministic: bool = False) -> ConnectResult:
     """The search of :func:`connect_distance`, with hexes taken out of play (``blocked``).
 
     ``pairs`` is None (every pair) or a list of pair indices; no argument
@@ -145,7 +150,7 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
     questions of more than one tile, ``blocked`` as assumptions (built once
     for a whole blocking search). Not with ``relaxed``. ``complete=False``
     skips the complete search of an ``any_plan`` question (the caller has
-    just asked it).
+    just asked it). ``deterministic``: as :func:`connect_distance`.
     """
     t0 = time.perf_counter()
     if goal_fulfilled(state, player, goal, pairs):
@@ -171,7 +176,7 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         # "At most one tile?" first, by enumeration (ReachModel.decide): the
         # answer, or a lower bound of two at which the greedy plan can stop.
         q0 = time.perf_counter()
-        one = ctx.decide(1, time_limit, num_workers, prune=prune)
+        one = ctx.decide(1, time_limit, num_workers, prune=prune, deterministic=deterministic)
         res.questions.append((1, one.status, time.perf_counter() - q0))
         if one.status == "feasible":
             res.tiles, res.status, res.plan = 1, "optimal", one.plan
@@ -201,16 +206,18 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         # Any plan will do: "at most top tiles?" settles it in one question
         # (infeasible there is infeasible for every smaller k).
         ks = [top]
+    work = 0.0   # CP-SAT's deterministic time spent (deterministic)
     for k in ks:
-        left = time_limit - (time.perf_counter() - t0)
+        left = time_limit - (work if deterministic else time.perf_counter() - t0)
         if left <= 0:
             res.status = "unknown"
             break
         q0 = time.perf_counter()
         if shared is not None and k > 1 and not relaxed and not use_reference():
-            ans = shared.decide(k, left, num_workers, prune=prune, avoid=ctx.blocked)
+            ans = shared.decide(k, left, num_workers, prune=prune, avoid=ctx.blocked, deterministic=deterministic)
         else:
-            ans = ctx.decide(k, left, num_workers, prune=prune)
+            ans = ctx.decide(k, left, num_workers, prune=prune, deterministic=deterministic)
+        work += ans.work
         res.questions.append((k, ans.status, time.perf_counter() - q0))
         if ans.status == "feasible":
             res.tiles, res.status, res.plan = len(ans.plan), "optimal", ans.plan

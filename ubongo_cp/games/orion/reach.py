@@ -152,12 +152,14 @@ class ReachAnswer:
     ``status`` is ``"feasible"`` (``plan``: action ids in playing order the
     engine accepted; relaxed: free hex indices), ``"infeasible"`` (proved: no
     plan of at most k tiles) or ``"unknown"`` (time limit); ``rounds`` counts
-    CP-SAT solves (1 + no-goods added).
+    CP-SAT solves (1 + no-goods added); ``work`` is their deterministic
+    time (CP-SAT's ``deterministic_time``, in its deterministic seconds).
     """
 
     status: str
     plan: list[int] = field(default_factory=list)
     rounds: int = 0
+    work: float = 0.0
 
 
 class ReachModel:
@@ -406,7 +408,7 @@ class ReachModel:
         return {h for h in range(n) if self.tree[h] <= budget}, [None]
 
     def decide(self, k: int, time_limit: float = 10.0, num_workers: int = 1,
-               prune: bool = True, avoid=None) -> ReachAnswer:
+               prune: bool = True, avoid=None, deterministic: bool = False) -> ReachAnswer:
         """Is there a plan of at most ``k`` tiles (relaxed: hexes)? Exact (module docstring).
 
         ``time_limit`` (seconds) covers all rounds, each solved by CP-SAT with
@@ -416,6 +418,9 @@ class ReachModel:
         model of this position and no blocked hexes, built once and reused
         with these hexes as assumptions; "Blocked hexes as assumptions" in
         the module docstring). Not with ``relaxed``.
+        ``deterministic``: ``time_limit`` counts CP-SAT's deterministic time
+        of the rounds instead of the wall clock, so the answer does not depend
+        on the machine's speed or load (with one worker).
         """
         t0 = time.perf_counter()
         ans = ReachAnswer("infeasible")
@@ -444,7 +449,7 @@ class ReachModel:
             built = self._model(k, prune=not self._full, blockable=blockable)
             if built is None:
                 return ans
-            left = time_limit - (time.perf_counter() - t0)
+            left = time_limit - (ans.work if deterministic else time.perf_counter() - t0)
             if left <= 0:
                 ans.status = "unknown"
                 return ans
@@ -453,8 +458,9 @@ class ReachModel:
                 blk = self._blk[k, not self._full, True]
                 model.clear_assumptions()
                 model.add_assumptions([blk[h] for h in sorted(avoid) if h in blk])
-            status, solver = solve_model(model, left, num_workers, decision=True)
+            status, solver = solve_model(model, left, num_workers, decision=True, deterministic=deterministic)
             ans.rounds += 1
+            ans.work += solver.deterministic_time
             if status not in ("optimal", "feasible"):
                 ans.status = status
                 return ans
@@ -975,15 +981,21 @@ def usable_covering(game, hexes, open_: np.ndarray, tile_ok: np.ndarray) -> np.n
     return rows[BitTables.get(game).all_cells(open_, rows=rows) & tile_ok[game.pl_tile[rows]]]
 
 
-def solve_model(model, time_limit: float, num_workers: int = 1, decision: bool = False):
+def solve_model(model, time_limit: float, num_workers: int = 1, decision: bool = False,
+                deterministic: bool = False):
     """Solve through :func:`ubongo_cp.cpsat_runtime.run_solver`; ``(status name, solver)``.
 
     The name is ``"optimal"``, ``"feasible"`` (a solution whose optimality
     is not proved), ``"infeasible"`` or ``"unknown"`` (time limit).
-    ``decision=True`` uses :data:`DECISION_PARAMETERS`.
+    ``decision=True`` uses :data:`DECISION_PARAMETERS`. ``deterministic=True``
+    limits CP-SAT's deterministic time to ``time_limit`` instead of its wall
+    time (the same answer on any machine, with one worker).
     """
     solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = max(0.01, float(time_limit))
+    if deterministic:
+        solver.parameters.max_deterministic_time = max(0.01, float(time_limit))
+    else:
+        solver.parameters.max_time_in_seconds = max(0.01, float(time_limit))
     solver.parameters.num_workers = num_workers
     if decision:
         for name, value in DECISION_PARAMETERS.items():

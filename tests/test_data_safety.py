@@ -251,10 +251,13 @@ def test_the_kind_of_an_output_is_what_the_command_writes_not_the_name(run_cli, 
         assert f"{path.name}: exists and is not a {kind}; it is left as it is" in err
         assert path.read_bytes() == before
     # an existing file under a name whose kind cannot be told is kept too
+    # (every command's output has a kind, or a fixed suffix checked before: a function's output may not)
+    from ubongo_cp.io import check_output_file
+
     table = tmp_path / "games.tsv"
     table.write_text("mine\n")
-    code, _, err = run_cli("orion", "tournament", "--games", "2", "--out", table, "--no-progress")
-    assert code == 2 and "games.tsv: exists, and ubongo-cp replaces only files it can tell" in err
+    with pytest.raises(InputError, match="exists, and ubongo-cp replaces only files it can tell"):
+        check_output_file(table)
     assert table.read_text() == "mine\n"
     # its own earlier output, under the same unexpected name, is replaced
     out = tmp_path / "puzzle.txt"
@@ -266,7 +269,7 @@ def test_the_kind_of_an_output_is_what_the_command_writes_not_the_name(run_cli, 
 
 def test_a_picture_format_is_checked_before_the_game(run_cli, tmp_path):
     code, printed, err = run_cli("orion", "play", "--seed", "1", "--picture", tmp_path / "h.toml")
-    assert (code, printed) == (2, "") and "h.toml: cannot draw to a .toml file; use one of .svg, .png, .pdf" in err
+    assert (code, printed) == (2, "") and "h.toml: --picture must end in .svg, .png or .pdf, not .toml" in err
     code, _, err = run_cli("orion", "play", "--seed", "1", "--picture", tmp_path / "h.svg")
     assert code == 0, err
     assert b"<svg" in (tmp_path / "h.svg").read_bytes()[:4096]        # drawn as SVG, the name's format

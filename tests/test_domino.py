@@ -15,7 +15,7 @@ import pickle
 import numpy as np
 import pytest
 
-from ubongo_cp.errors import IllegalActionError, InputError
+from ubongo_cp.errors import IllegalActionError, InputError, UbongoError
 from ubongo_cp.games.base import TERMINAL, load_record, record_of, replay_record, save_record
 from ubongo_cp.games.domino.actions import (
     END_TURN, HAND_SIZE, NUM_ACTIONS, NUM_DOMINOES, OFF, OUT, action_name, decode_attach, encode_attach,
@@ -847,9 +847,9 @@ def test_simulate_table_and_rates():
 
 def _cli(argv):
     from ubongo_cp.cli import build_parser
-    from ubongo_cp.cli.common import check_only_with
+    from ubongo_cp.cli.common import check_common
     args = build_parser().parse_args(["simulate", *argv])
-    check_only_with(args)   # an option without the one it goes with (--show-moves without --replay)
+    check_common(args)   # as the command does: the outputs' names, an option without the one it goes with
     return args.func(args)
 
 
@@ -874,14 +874,14 @@ def test_cli_simulate_writes_table_plot_and_record(tmp_path, capsys):
     # a name left out between two commas was dropped: four seats' names with one left out played 3 players
     (["--agents", "random,,careful,greedy", "--players", "3"],
      "--agents: no name between two commas in 'random,,careful,greedy'"),
-    (["--out", "x.xlsx"], ".csv or .parquet"),
+    (["--out", "x.xlsx"], r"must end in \.csv, \.parquet or \.pq, not \.xlsx"),
     (["--games", "0"], "at least 1"),
     (["--replay", "g.json", "--games", "3", "--stall-distance", "free_fields"],
      r"--replay replays a record and takes no simulation options \(given: --games, --stall-distance\)"),
     (["--show-moves"], "--show-moves goes with --replay"),
 ])
 def test_cli_bad_arguments(argv, msg):
-    with pytest.raises(InputError, match=msg):
+    with pytest.raises(UbongoError, match=msg):   # (the common checks raise UbongoError, the command InputError)
         _cli(["domino", *argv])
 
 

@@ -103,7 +103,7 @@ def test_solve_draw_writes_one_panel_per_task(run_cli, tmp_path):
                              "--count", "--draw", tmp_path / "all.svg")
     assert code == 0 and (tmp_path / "all.svg").read_text().count("<svg") == 1
     code, out, err = run_cli("solve", card, "--draw", tmp_path / "x.jpg")
-    assert code == 2 and "use one of .svg, .png, .pdf" in err and err.count("\n") == 1
+    assert code == 2 and "x.jpg: --draw must end in .svg, .png or .pdf, not .jpg" in err and err.count("\n") == 1
     code, out, err = run_cli("solve", card, "--draw", card)
     assert code == 2 and "would overwrite" in err
 

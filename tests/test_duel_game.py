@@ -367,9 +367,11 @@ def test_cli_duel(tmp_path, capsys):
 
 
 def test_cli_duel_bad_out_and_missing_columns(tmp_path):
+    from ubongo_cp.cli.common import check_common
+
     args = _parser().parse_args(["duel", "--games", "5", "--synthetic", "--out", str(tmp_path / "x.txt")])
-    with pytest.raises(InputError, match="--out must end in"):
-        args.func(args)
+    with pytest.raises(InputError, match="--out must end in .csv, .parquet or .pq, not .txt"):
+        check_common(args)   # as the command does, before any game
     duel_frame().drop(columns=["face"]).to_csv(tmp_path / "t.csv", index=False)
     args = _parser().parse_args(["duel", "--games", "5", "--tasks", str(tmp_path / "t.csv")])
     with pytest.raises(InputError, match=r"t\.csv: tasks table lacks column\(s\) face"):
@@ -453,7 +455,7 @@ def test_cli_duel_sweep_plot_never_writes_its_png_over_a_table(tmp_path, monkeyp
     (tmp_path / "times.csv").write_text(table)
     assert main(["simulate", "duel", "--synthetic", "--games", "10", "--sweep", "1", "--plot", "times.csv",
                  "--no-progress"]) == 2
-    assert "--plot times.csv: use a .png file name" in capsys.readouterr().err
+    assert "times.csv: --plot must end in .png, not .csv" in capsys.readouterr().err
     assert (tmp_path / "times.csv").read_text() == table
 
 

@@ -45,8 +45,33 @@ def test_table_outputs_refuse_other_names_alike_before_playing(tmp_path, capsys,
     # The tournament once wrote a CSV to x.txt while the simulations refused such a name.
     out = tmp_path / "x.txt"
     assert main([*command, "--games", "1", "--no-progress", "--out", str(out)]) == 2
-    assert capsys.readouterr().err == f"ubongo-cp: error: {out}: --out must end in .csv or .parquet, not .txt\n"
+    assert capsys.readouterr().err == f"ubongo-cp: error: {out}: --out must end in .csv, .parquet or .pq, not .txt\n"
     assert not out.exists()
+    # A file there already: the name is still the problem (it once said only "exists, and ubongo-cp replaces
+    # only files it can tell are its own"), and the file is kept.
+    out = tmp_path / "x.jsonl"
+    out.write_text("mine\n")
+    assert main([*command, "--games", "1", "--no-progress", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == f"ubongo-cp: error: {out}: --out must end in .csv, .parquet or .pq, not .jsonl\n"
+    assert out.read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("argv, option, suffixes", [
+    (["simulate", "domino", "--games", "1", "--plot"], "--plot", ".png"),
+    (["simulate", "duel", "--synthetic", "--games", "1", "--sweep", "1", "--plot"], "--plot", ".png"),
+    (["orion", "play", "--picture"], "--picture", ".svg, .png or .pdf"),
+    (["solve", "--pieces", "pentominoes", "--region", "6x10", "--draw"], "--draw", ".svg, .png or .pdf"),
+    (["examples", "pieces/classic", "--draw"], "--draw", ".svg, .png or .pdf"),
+])
+def test_every_output_of_a_fixed_kind_names_its_suffixes_alike(tmp_path, capsys, argv, option, suffixes):
+    # Each once said it its own way ("use a .png file name", "cannot draw to a .csv file"), after an existing
+    # file there had been refused as not the command's own.
+    for out in (tmp_path / "new.csv", tmp_path / "mine.csv"):
+        if out.name == "mine.csv":
+            out.write_text("mine\n")
+        assert main([*argv, str(out), "--no-progress"] if argv[0] == "simulate" else [*argv, str(out)]) == 2
+        assert capsys.readouterr().err == f"ubongo-cp: error: {out}: {option} must end in {suffixes}, not .csv\n"
+        assert out.read_text() == "mine\n" if out.name == "mine.csv" else not out.exists()
 
 
 @pytest.mark.parametrize("argv,msg", [

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comment", "comment_lines", "encodable",
            "atomic_write_text", "atomic_write_bytes", "check_regular_file", "csv_problem", "read_bytes", "read_text",
            "text_lines", "read_json_object", "row_check", "loads_json", "loads_toml", "write_table", "check_table_path",
+           "check_suffix", "TABLE_SUFFIXES",
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
@@ -1153,22 +1154,54 @@ def loads_json(text: str, *, path: str | os.PathLike | None = None, line: int | 
         raise _long_number(text, path, first, exc) from None
 
 
-def check_table_path(path: str | os.PathLike, what: str = "output") -> str:
-    """The suffix (lower case) of a table :func:`write_table` can write: ``.csv``, ``.parquet`` or ``.pq``.
+#: The suffixes of a table :func:`write_table` writes (CSV, Parquet).
+TABLE_SUFFIXES = (".csv", ".parquet", ".pq")
+
+
+def check_suffix(path: str | os.PathLike, suffixes: Sequence[str], what: str = "output") -> str:
+    """The suffix (lower case) of ``path``, one of ``suffixes``: the one check of every output whose kind is fixed.
+
+    A table, a plot or a drawing is written in the kind its name's suffix
+    says; every command option and function that writes one refuses another
+    name with the same message, before any work and before an existing file
+    there is looked at.
 
     Raises
     ------
     InputError
-        For any other suffix, naming the file (and ``what`` it is, e.g. an option).
+        For any other suffix: ``PATH: WHAT must end in .csv, .parquet or .pq, not .txt``
+        (``what``: the option or argument, e.g. ``--out``).
+
+    Examples
+    --------
+    >>> check_suffix("games.CSV", TABLE_SUFFIXES)
+    '.csv'
+    >>> check_suffix("games.jsonl", TABLE_SUFFIXES, "--out")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: games.jsonl: --out must end in .csv, .parquet or .pq, not .jsonl
     """
     from .errors import InputError
 
     from pathlib import Path
 
     suffix = Path(path).suffix.lower()
-    if suffix not in (".csv", ".parquet", ".pq"):
-        raise InputError(f"{what} must end in .csv or .parquet, not {suffix or '(no suffix)'}", path=path)
+    if suffix not in suffixes:
+        *most, last = suffixes
+        choices = f"{', '.join(most)} or {last}" if most else last
+        raise InputError(f"{what} must end in {choices}, not {suffix or '(no suffix)'}", path=path)
     return suffix
+
+
+def check_table_path(path: str | os.PathLike, what: str = "output") -> str:
+    """The suffix (lower case) of a table :func:`write_table` can write (:data:`TABLE_SUFFIXES`).
+
+    Raises
+    ------
+    InputError
+        For any other suffix, naming the file (and ``what`` it is, e.g. an option): :func:`check_suffix`.
+    """
+    return check_suffix(path, TABLE_SUFFIXES, what)
 
 
 def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None] | None = None) -> pathlib.Path:

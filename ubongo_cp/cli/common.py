@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_use_argument", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
-           "add_split_arguments", "split_from", "check_orientations", "check_table_out", "check_plot_out", "check_pdf_out",
+           "add_split_arguments", "split_from", "check_orientations", "fixed_suffixes", "check_pdf_out",
            "add_games_out", "games_journal", "resumable", "is_xmpuzzle",
            "notify", "box_sizes", "region_arg", "pieces_task", "only_with", "check_only_with", "ignored", "say_notes"]
 
@@ -77,6 +77,8 @@ def _check_outputs(args: argparse.Namespace) -> None:
     command's library call itself refuses as its output (the parser's
     ``library_checks`` pairs: ``batch --out`` the deck) is left to that call,
     so that one check says it for the command line and the Python API alike.
+    An output of a fixed kind (:func:`fixed_suffixes`) named with another
+    suffix is refused as such before an existing file there is looked at.
     """
     def real(value) -> str | None:
         return os.path.realpath(value) if isinstance(value, (str, os.PathLike)) and str(value) else None
@@ -117,7 +119,12 @@ def _check_outputs(args: argparse.Namespace) -> None:
                                   "choose another output path")
     if not given:   # nothing written: the output module is not even imported
         return
-    from ..io import check_not_special, check_output_file, check_output_place
+    from ..io import check_not_special, check_output_file, check_output_place, check_suffix
+
+    fixed = getattr(args, "fixed_suffixes", {})
+    for name in given:   # the name before an existing file there: that file is not the problem
+        if name in fixed:
+            check_suffix(getattr(args, name), _suffixes(fixed[name]), f"--{name}")
 
     kinds = getattr(args, "output_kinds", {})
     for name in given:
@@ -134,6 +141,28 @@ def _check_outputs(args: argparse.Namespace) -> None:
 def directory_outputs(parser: argparse.ArgumentParser, *names: str) -> None:
     """Declare the options of ``parser`` among :data:`_OUTPUTS` that name an output directory, not a file."""
     parser.set_defaults(directory_outputs=names)
+
+
+def fixed_suffixes(parser: argparse.ArgumentParser, **kinds: str) -> None:
+    """Declare the options of ``parser`` among :data:`_OUTPUTS` whose file is of one kind, named by its suffix:
+    ``"table"`` (CSV or Parquet), ``"png"`` (a plot) or ``"drawing"`` (SVG, PNG or PDF), e.g. ``out="table"``.
+    :func:`check_common` refuses any other name first, before an existing file there is looked at, with one
+    message for every command (:func:`ubongo_cp.io.check_suffix`: ``x.jsonl: --out must end in .csv, .parquet
+    or .pq, not .jsonl``)."""
+    parser.set_defaults(fixed_suffixes={**(parser.get_default("fixed_suffixes") or {}), **kinds})
+
+
+def _suffixes(kind: str) -> tuple[str, ...]:
+    """The suffixes of a kind of :func:`fixed_suffixes`."""
+    if kind == "table":
+        from ..io import TABLE_SUFFIXES
+
+        return TABLE_SUFFIXES
+    if kind == "drawing":
+        from ..draw.figures import FORMATS
+
+        return FORMATS
+    return {"png": (".png",)}[kind]
 
 
 def output_kinds(parser: argparse.ArgumentParser, **kinds) -> None:
@@ -368,14 +397,6 @@ def print_estimate(instance, seconds: float, *, as_json: bool, pieces_used: int 
     return 0
 
 
-def check_table_out(args: argparse.Namespace) -> None:
-    """Refuse, before any work, an ``--out`` table whose name is not one :func:`~ubongo_cp.io.write_table` writes."""
-    if getattr(args, "out", None):
-        from ..io import check_table_path
-
-        check_table_path(args.out, "--out")
-
-
 def add_games_out(parser: argparse.ArgumentParser, what: str = "the per-game table", unless: str = "") -> None:
     """Add ``--out FILE`` of a simulation's table and the journal of its games beside it (:func:`games_journal`);
     ``unless``: when there is none (``" (not with --sweep)"``)."""
@@ -383,6 +404,7 @@ def add_games_out(parser: argparse.ArgumentParser, what: str = "the per-game tab
                         help=f"write {what} (.csv or .parquet); the games are kept as they finish in FILE's "
                              "journal, FILE with .jsonl (games.jsonl for games.csv), and the same command run "
                              f"again resumes from it{unless} (without --out nothing is kept)")
+    fixed_suffixes(parser, out="table")
 
 
 def rule_settings(parser: argparse.ArgumentParser, rules: dict[str, str | None]) -> None:
@@ -429,14 +451,6 @@ def resumable(journal: "pathlib.Path | None") -> Iterator[None]:
         if journal is not None and journal.is_file():
             _NOTES.append(f"note: the games finished are kept in {journal}: run the same command to resume")
         raise
-
-
-def check_plot_out(args: argparse.Namespace) -> None:
-    """Refuse, before any work, a ``--plot`` file whose name does not end in ``.png`` (the plot is a PNG image,
-    whatever the name: a ``--plot results.csv`` would write one over a table)."""
-    plot = getattr(args, "plot", None)
-    if plot and os.path.splitext(plot)[1].lower() != ".png":
-        raise InputError(f"--plot {plot}: use a .png file name")
 
 
 def check_pdf_out(args: argparse.Namespace) -> None:

@@ -9,9 +9,9 @@ import argparse
 
 from ..errors import InputError
 
-from .common import (show_bar, add_executor_arguments, add_games_out, add_progress_argument, check_plot_out,
-                     check_table_out, comma_names, executor_from, games_journal, notify, only_with, output_kinds,
-                     resumable, rule_settings, rule_settings_text)
+from .common import (show_bar, add_executor_arguments, add_games_out, add_progress_argument, comma_names,
+                     executor_from, fixed_suffixes, games_journal, notify, only_with, output_kinds, resumable,
+                     rule_settings, rule_settings_text)
 
 __all__ = ["add_parsers", "run_simulate_domino"]
 
@@ -42,6 +42,7 @@ def add_parsers(simulate_subparsers) -> None:
                    help="rotate the agent list by one seat per game (fair agent comparison)")
     add_games_out(p)
     p.add_argument("--plot", metavar="FILE.png", help="save a histogram of game lengths")
+    fixed_suffixes(p, plot="png")
     p.add_argument("--record", metavar="GAME.json", help="save the JSON record of game 0")
     output_kinds(p, record=_record_kind)
     p.add_argument("--replay", metavar="GAME.json",
@@ -131,8 +132,6 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
                          "(give one name or one per seat)")
     if args.games < 1:
         raise InputError(f"--games must be at least 1, got {args.games}")
-    check_table_out(args)
-    check_plot_out(args)
     journal = games_journal(args)
     with executor_from(args) as executor, resumable(journal):
         df = simulate(agents, args.games, seed=args.seed, settings=settings, rotate_seats=args.rotate_seats,

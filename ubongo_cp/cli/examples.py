@@ -11,6 +11,8 @@ import argparse
 import os
 from pathlib import Path
 
+from .common import fixed_suffixes
+
 __all__ = ["add_parsers", "pieces_text"]
 
 
@@ -29,6 +31,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--copy", metavar="DIR", help="copy NAME (or, without NAME, the example files) into DIR")
     p.add_argument("--draw", metavar="FILE", help="draw NAME (a piece set, region or card side) to FILE "
                                                   "(.svg, .png or .pdf)")
+    fixed_suffixes(p, draw="drawing")
     p.set_defaults(func=_cmd_examples)
 
 
@@ -106,10 +109,9 @@ _KIND_NOUNS = {"pieces": "a piece set", "deck": "a deck", "spec": "a deck spec",
 
 
 def _draw(example, path: str) -> None:
-    from ..draw.figures import check_format, save_figure
+    from ..draw.figures import save_figure
     from ..errors import InputError
 
-    check_format(path)
     if example.kind == "pieces":
         from ..pieces import load_pieces
 

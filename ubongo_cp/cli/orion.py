@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 
-from .common import show_bar, add_executor_arguments, add_games_out, add_progress_argument, check_table_out, comma_names, \
-    confirmed, executor_from, games_journal, notify, output_kinds, resumable
+from .common import show_bar, add_executor_arguments, add_games_out, add_progress_argument, comma_names, \
+    confirmed, executor_from, fixed_suffixes, games_journal, notify, output_kinds, resumable
 
 __all__ = ["add_parsers"]
 
@@ -40,6 +40,7 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     _add_variant_arguments(play)
     play.add_argument("--save", metavar="GAME.json", help="write the game record (JSON)")
     play.add_argument("--picture", metavar="PNG", help="draw the final position (.png, .svg or .pdf)")
+    fixed_suffixes(play, picture="drawing")
     output_kinds(play, save=_record_kind)
     play.add_argument("--moves", action="store_true", help="list every move")
     play.set_defaults(func=_run_play)
@@ -115,10 +116,6 @@ def _run_play(args) -> int:
     from ..games.orion.setup import random_setup
     from ..games.orion.state import OrionState
 
-    if args.picture:  # refused before the game is played
-        from ..draw.figures import check_format
-
-        check_format(args.picture)
     game = _game(args)
     agents = [make_agent(args.p0, args.seed * 2 + 1), make_agent(args.p1, args.seed * 2 + 2)]
     state = OrionState(random_setup(args.seed, game.board, first_player=args.first,
@@ -271,7 +268,6 @@ def _run_tournament(args) -> int:
         raise InputError(f"--agents: unknown agent(s) {', '.join(map(repr, bad))} (choose from {', '.join(AGENTS)})")
     if args.games < 1:
         raise InputError(f"--games must be at least 1, got {args.games}")
-    check_table_out(args)
     game = _game(args)
     journal = games_journal(args)
     with executor_from(args) as executor, confirmed(args.yes), resumable(journal):

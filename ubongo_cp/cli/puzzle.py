@@ -15,8 +15,8 @@ from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, solver_
 from ..status import Status
 from .common import (json_dumps, add_allow_pieces_argument, add_use_argument, add_estimate_argument, add_max_cells_argument,
                      add_orientations_argument, add_puzzle_arguments, add_split_arguments, card_task,
-                     check_max_empty, check_orientations, ignored, is_xmpuzzle, only_with, pieces_arg, pieces_task,
-                     print_estimate, puzzle_instance, region_arg, split_from, PIECES_HELP)
+                     check_max_empty, check_orientations, fixed_suffixes, ignored, is_xmpuzzle, only_with, pieces_arg,
+                     pieces_task, print_estimate, puzzle_instance, region_arg, split_from, PIECES_HELP)
 
 __all__ = ["add_parsers", "DECLARES"]
 
@@ -59,6 +59,7 @@ def _add_solve(sub) -> None:
     p.add_argument("--draw", metavar="FILE", help="also draw the solutions shown (with a card: each task's first) "
                                                   "to FILE.svg, .png or .pdf, in the booklet's colours; with "
                                                   "--frequencies, the placement-frequency heat map")
+    fixed_suffixes(p, draw="drawing")
     g = p.add_argument_group("decision diagram", "counted without listing the solutions (the default backend or "
                                                  "zdd)")
     g.add_argument("--sample", type=int, metavar="N", help="the exact count and N solutions drawn uniformly at "
@@ -118,10 +119,6 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
     most = max_solutions_arg(args.max_solutions)
     diagram = _diagram_args(args)
-    if args.draw:
-        from ..draw.figures import check_format
-
-        check_format(args.draw)
     if _is_card(args.card):
         if args.pieces or args.region:
             raise InputError("give either a card file or --pieces/--region, not both")

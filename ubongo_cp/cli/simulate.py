@@ -9,9 +9,8 @@ import argparse
 import math
 
 from ..errors import InputError
-from .common import (show_bar, add_executor_arguments, add_games_out, add_progress_argument, check_plot_out,
-                     check_table_out, executor_from, games_journal, notify, only_with, resumable, rule_settings,
-                     rule_settings_text)
+from .common import (show_bar, add_executor_arguments, add_games_out, add_progress_argument, executor_from,
+                     fixed_suffixes, games_journal, notify, only_with, resumable, rule_settings, rule_settings_text)
 
 __all__ = ["add_parsers"]
 
@@ -72,6 +71,7 @@ def add_parsers(sub):
                         "skill-a / R; play --games matches with and without the handicap (UD-7) and print B's "
                         "win rates")
     d.add_argument("--plot", metavar="PNG", help="with --sweep: plot the win rates to PNG")
+    fixed_suffixes(d, plot="png")
     only_with(d, "--plot", lambda a: a.sweep, "goes with --sweep")
     only_with(d, "--orange", lambda a: a.handicap or a.sweep, "goes with --handicap or --sweep (the handicap "
                                                                  "board's fields)")
@@ -195,7 +195,6 @@ def _run_ubongo(args) -> int:
     from ..games.ubongo.sim import shortest_cycle, simulate_ubongo, summarise_ubongo
     from ..io import write_table
 
-    check_table_out(args)
     _check_numbers(args)
     if args.games < 1:
         raise InputError(f"--games must be >= 1, not {args.games}")
@@ -237,8 +236,6 @@ def _run_duel(args) -> int:
     from ..games.duel.sim import simulate_duel, summarise_duel
     from ..io import write_table
 
-    check_table_out(args)
-    check_plot_out(args)
     _check_numbers(args)
     if args.games < 1:
         raise InputError(f"--games must be >= 1, not {args.games}")

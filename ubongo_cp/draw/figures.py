@@ -324,13 +324,12 @@ def frequency_figure(result, colours: Mapping[str, str] | None = None, *, cols: 
     return canvas.finish()
 
 
-def check_format(path: str | os.PathLike) -> None:
-    """Raise :class:`~ubongo_cp.errors.InputError` unless ``path`` ends in a suffix of :data:`FORMATS`."""
-    from ..errors import InputError
+def check_format(path: str | os.PathLike, what: str = "a drawing") -> None:
+    """Raise :class:`~ubongo_cp.errors.InputError` unless ``path`` ends in a suffix of :data:`FORMATS`
+    (:func:`ubongo_cp.io.check_suffix`: ``PATH: a drawing must end in .svg, .png or .pdf, not .toml``)."""
+    from ..io import check_suffix
 
-    if Path(path).suffix.lower() not in FORMATS:
-        raise InputError(f"cannot draw to a {Path(path).suffix or 'suffix-less'} file; use one of "
-                         f"{', '.join(FORMATS)}", path=path)
+    check_suffix(path, FORMATS, what)
 
 
 def save_solutions(path: str | os.PathLike, panels: Sequence[Panel], piece_names: Sequence[str]) -> None:

@@ -572,3 +572,32 @@ def test_a_carriage_return_is_a_blank_in_knuths_format_as_in_his_programs(tmp_pa
         assert solve(m, backend="dlx", keep=0).count == count
     code, out, _ = run_cli("exact-cover", f, "--count")
     assert code == 0 and out.startswith(f"{count} exact cover")
+
+
+def test_instances_and_matrices_built_alike_are_equal_and_hashable():
+    # Both compared by identity: two built the same way were unequal, and a set held both.
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import load_pieces, load_region
+
+    pentominoes = list(load_pieces("pentominoes").pieces)
+    region = load_region(ROOT / "puzzles" / "examples" / "rect_6x10.txt")
+    a, b = build_instance(pentominoes, region), build_instance(pentominoes, region)
+    assert a is not b and a == b and hash(a) == hash(b) and len({a, b}) == 1 and {a: 1}[b] == 1
+    assert a != build_instance(pentominoes, region, mode="fixed")                  # other options
+    assert a != build_instance(pentominoes[:11], region, optional_pieces=True)     # other pieces and rules
+    assert a != build_instance(pentominoes, region, optional_pieces=True)          # the same options, other rules
+    assert a.assign([("X", [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)])]) != a           # fewer options
+    knuth = ROOT / "puzzles" / "bench" / "knuth" / "queens4.dlx"
+    m, again = read_exact_cover(knuth), parse_exact_cover("| a copy, not read from the file\n" + knuth.read_text())
+    assert m is not again and m == again and hash(m) == hash(again) and len({m, again}) == 1
+    assert m.path != again.path and m.option_lines != again.option_lines   # where they came from: not compared
+    base = "a b c | s\na s:x\nb s:y\nc\n"
+    assert parse_exact_cover(base) == parse_exact_cover(base.replace("\nc\n", "\n| skipped: no primary item\nc\n"))
+    for other in ("a b c | s\na s:y\nb s:y\nc\n",     # a colour
+                  "a b 2|c | s\na s:x\nb s:y\nc\n",   # a bound
+                  "a b c | s\nb s:y\na s:x\nc\n",     # the options' order
+                  "a b c | s\ns:x a\nb s:y\nc\n",     # an option's items' order
+                  "a c b | s\na s:x\nb s:y\nc\n",     # the items' order
+                  "a b | c s\na s:x\nb s:y\nc\n"):    # a primary item made secondary
+        assert parse_exact_cover(other) != parse_exact_cover(base), other
+    assert m != a and a != m and m != "queens4"

@@ -157,7 +157,7 @@ def test_repr_equality_and_hash_as_the_dataclasses(samples):
         twin = _twin(obj)
         assert repr(obj) == repr(twin).replace(type(twin).__name__ + "(", type(obj).__name__ + "(", 1)
         same, other = _samples()[samples.index(obj)], copy.copy(obj)
-        if isinstance(obj, AnalysisResult):   # its instance is compared (by identity), and the time differs
+        if isinstance(obj, AnalysisResult):   # its instance is compared, and the time differs
             same = replace(same, instance=obj.instance, seconds=obj.seconds, stats=obj.stats)
         if isinstance(obj, SolveResult):
             same.stats["wall_seconds"] = obj.stats["wall_seconds"]
@@ -182,7 +182,7 @@ def test_repr_equality_and_hash_as_the_dataclasses(samples):
     assert bare == result and "instance" not in repr(result)       # nor a result's instance, frequencies, diagram
     assert samples[-2] != result != samples[-1]                      # its tally and option solutions are
     analysis = samples[12]
-    assert samples[13] != analysis != samples[14]                    # an analysis's instance (by identity), solutions
+    assert samples[13] != analysis != samples[14]                    # an analysis's instance, solutions
 
 
 def test_default_dicts_and_lists_are_new_for_each_object():

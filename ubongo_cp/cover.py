@@ -96,12 +96,19 @@ class PlacementTable(NamedTuple):
     option_offset: array
 
 
-class ExactCoverInstance(Struct, eq=False):
+class ExactCoverInstance(Struct):
     """One exact-cover instance: pieces to place in a region.
 
     The options are held in plain arrays (:attr:`table`); the numpy views
     below are made (and numpy imported) on first use, so that a search on
     the bitboard kernel runs without numpy.
+
+    Two instances are equal when they are the same problem: equal pieces,
+    region (:class:`~ubongo_cp.pieces.Region` equality: its cells, grid,
+    optional cells and file), rules and options, whether or not they are one
+    object (two built the same way are equal). An instance is hashable (by
+    every field but :attr:`table`, which those fields determine), so it may
+    be a dictionary key or a set member.
 
     Attributes
     ----------
@@ -156,6 +163,20 @@ class ExactCoverInstance(Struct, eq=False):
                  ranges: tuple[tuple[int, int], ...] | None = None, empty_type: int = -1, assigned: tuple = ()) -> None:
         self._set(pieces=pieces, region=region, optional_pieces=optional_pieces, mode=mode, types=types, table=table,
                   ranges=ranges, empty_type=empty_type, assigned=assigned)
+
+    def _problem(self) -> tuple:
+        """The fields but the options' arrays (which they determine): the hash, and the cheap part of equality."""
+        return (self.pieces, self.region, self.optional_pieces, self.mode, self.types, self.ranges, self.empty_type,
+                self.assigned)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, ExactCoverInstance)
+        return self is other or (self._problem() == other._problem() and self.table == other.table)
+
+    def __hash__(self) -> int:
+        return hash(self._problem())
 
     # ------------------------------------------------------------ numpy views
     @cached_property

@@ -108,8 +108,15 @@ class MatrixTable(NamedTuple):
     indices: array
 
 
-class ExactCoverMatrix(Struct, eq=False):
+class ExactCoverMatrix(Struct):
     """An exact-cover problem with named items (primary first, then secondary).
+
+    Two matrices are equal when they are the same problem: the same items
+    in the same order (and primary count), options (each's items in order),
+    colours and bounds, whether or not they are one object and wherever
+    they came from (:attr:`option_labels`, :attr:`option_lines`,
+    :attr:`path` and :attr:`skipped` are not compared). A matrix is hashable,
+    so it may be a dictionary key or a set member.
 
     Attributes
     ----------
@@ -172,6 +179,21 @@ class ExactCoverMatrix(Struct, eq=False):
         self._set(item_names=item_names, n_primary=n_primary, table=table, option_labels=option_labels,
                   bounds=bounds, entry_colours=entry_colours, colour_names=colour_names, skipped=skipped, path=path,
                   option_lines=option_lines)
+
+    def _problem(self) -> tuple:
+        """What equality and the hash compare (the class docstring): hashable (arrays as bytes)."""
+        return (self.item_names, self.n_primary, self.colour_names, self.table.indptr.tobytes(),
+                self.table.indices.tobytes(), None if self.bounds is None else self.bounds.tobytes(),
+                None if self.entry_colours is None else self.entry_colours.tobytes())
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, ExactCoverMatrix)
+        return self is other or self._problem() == other._problem()
+
+    def __hash__(self) -> int:
+        return hash(self._problem())
 
     @cached_property
     def indptr(self) -> np.ndarray:

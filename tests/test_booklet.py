@@ -817,6 +817,13 @@ def test_a_pdf_is_not_written_under_an_image_name(run_cli, tmp_path, command):
     images = "--png DIR or --svg DIR" if command == "cards" else "--png DIR"
     assert f"cards.png: writes a PDF; use a .pdf file name ({images} for images)" in err
     assert not (tmp_path / "cards.png").exists()
+    # a file there already: the name is still what is said (it once said only that the file is no PDF of
+    # ubongo-cp's), and the file is kept
+    (tmp_path / "cards.png").write_bytes(b"mine")
+    code, out, err = run_cli(command, PUZZLES / "decks" / "classic", "--out", tmp_path / "cards.png", "--no-progress")
+    assert code == 2 and err.count("\n") == 1
+    assert f"cards.png: writes a PDF; use a .pdf file name ({images} for images)" in err
+    assert (tmp_path / "cards.png").read_bytes() == b"mine"
 
 
 def test_playtest_page_note_clear_of_the_cut_marks():

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "executor_from", "piece_names_arg", "add_use_argument", "add_progress_argument",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
-           "add_split_arguments", "split_from", "check_orientations", "fixed_suffixes", "check_pdf_out",
+           "add_split_arguments", "split_from", "check_orientations", "fixed_suffixes",
            "add_games_out", "games_journal", "resumable", "is_xmpuzzle",
            "notify", "box_sizes", "region_arg", "pieces_task", "only_with", "check_only_with", "ignored", "say_notes"]
 
@@ -133,6 +133,8 @@ def _check_outputs(args: argparse.Namespace) -> None:
         elif name not in folders:   # a folder checks its own files
             kind = kinds.get(name)
             kind = kind(args) if callable(kind) else kind     # (".json", its format): asked for when checked
+            if kind == ".pdf":   # the name before an existing file there, as for a fixed suffix
+                _check_pdf_name(args, name)
             check_output_file(getattr(args, name), *(kind if isinstance(kind, tuple) else (kind,)))
         else:
             check_not_special(getattr(args, name), "a directory")
@@ -453,14 +455,14 @@ def resumable(journal: "pathlib.Path | None") -> Iterator[None]:
         raise
 
 
-def check_pdf_out(args: argparse.Namespace) -> None:
-    """Refuse, before any work, an ``--out`` PDF named as an image (``cards.png``): a reader would take the
-    PDF written there for a picture; the images have their own options (``--png DIR``, ``--svg DIR``)."""
-    out = getattr(args, "out", None)
-    suffix = os.path.splitext(out)[1].lower() if out else ""
-    if suffix in (".png", ".svg", ".jpg", ".jpeg"):
+def _check_pdf_name(args: argparse.Namespace, name: str) -> None:
+    """Refuse an output PDF (an option whose :func:`output_kinds` kind is ``".pdf"``) named as an image
+    (``cards.png``): a reader would take the PDF written there for a picture; the images have their own
+    options (``--png DIR``, ``--svg DIR``)."""
+    out = getattr(args, name)
+    if os.path.splitext(out)[1].lower() in (".png", ".svg", ".jpg", ".jpeg"):
         images = " or ".join(f"--{o} DIR" for o in ("png", "svg") if hasattr(args, o))
-        raise InputError(f"--out {out}: writes a PDF; use a .pdf file name ({images} for images)")
+        raise InputError(f"--{name} {out}: writes a PDF; use a .pdf file name ({images} for images)")
 
 
 def notify(message: str) -> None:

@@ -12,7 +12,7 @@ import sys
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..shipped import SHIPPED_DECKS
 from .common import show_bar, add_allow_pieces_argument, add_executor_arguments, add_progress_argument, \
-    check_pdf_out, directory_outputs, executor_from, only_with, output_kinds
+    directory_outputs, executor_from, only_with, output_kinds
 
 __all__ = ["add_parsers"]
 
@@ -237,7 +237,6 @@ def _cmd_booklet(args: argparse.Namespace) -> int:
     from ..cards import load_deck
     from ..report import load_tasks
 
-    check_pdf_out(args)
     cards, problems = load_deck(args.deck, some=True)
     for prob in problems:
         print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
@@ -304,7 +303,6 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     check_cell_mm(args.cell_mm, "--cell-mm")
     if not (args.out or args.png or args.svg):
         raise InputError("give --out FILE.pdf, --png DIR or --svg DIR (or several)")
-    check_pdf_out(args)
     check_dpi(args.dpi, "--dpi")
     cards, problems = load_deck(args.deck, some=True)
     for prob in problems:

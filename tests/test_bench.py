@@ -351,6 +351,7 @@ def test_external_command_templates():
     assert s.argv("first", "a.dlx", 9.2, 100) == ["miniexact", "-x", "-D", "a.dlx"]
     assert parse_external("t=prog -t {time_limit} -m {memory_limit}").argv("count", "x", 9.2, 100.0)[1:] == \
         ["-t", "10", "-m", "100"]
+    assert parse_external("t=prog -m {memory_limit}").argv("count", "x", 9.2, None)[1:] == ["-m", "0"]   # no limit
     for bad, message in [("noequals", "NAME=COMMAND"), ("a:zz=prog", "unknown adapter 'zz'"),
                          ("a=prog {oops}", "unknown placeholder '{oops}'"), ("a=", "empty command"),
                          ("a b=prog", "external solver name 'a b'"), ("a=prog 'unclosed", "cannot split")]:

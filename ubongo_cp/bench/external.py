@@ -9,7 +9,8 @@ and its output is read by the adapter. Placeholders of ``COMMAND``:
 ``{instance}``
     the instance file;
 ``{time_limit}``, ``{memory_limit}``
-    the run's limits, in whole seconds of CPU time and MB;
+    the run's limits, in whole seconds of CPU time and MB (``0``: no memory
+    limit, as ``--memory-limit 0`` or ``none`` gives);
 ``{first:TEXT}``, ``{all:TEXT}``
     ``TEXT`` when one solution is asked (the question ``first``), or all of
     them (``count`` and ``analyze``); nothing otherwise.

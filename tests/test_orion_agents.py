@@ -194,31 +194,36 @@ def test_tournament_agents_given_as_one_name_are_one_error_naming_them():
     assert set(table["agent"]) == {"random"} and table["game"].nunique() == 2
 
 
-def test_sat_agent_plays_the_same_moves_on_a_slow_machine(monkeypatch):
-    # The SAT agent's questions have a time budget; counted on the wall clock, a slower or busier
-    # machine ran out of it on other questions and played other moves (a tournament table did not
-    # reproduce). Here the clock of the analysis runs 1000 times fast (a machine 1000 times slower):
-    # every move must be the same as with the real clock.
+
+@pytest.mark.parametrize("make, seed, random_moves, most", [
+    (lambda: SatAgent(8, top=5, time_limit=0.5), 8, 6, 99),
+    (lambda: AnalysisAgent(2, top=3, block=3, time_limit=0.5), 2, 8, 6),
+])
+def test_the_thinking_agents_play_the_same_moves_on_a_slow_machine(monkeypatch, make, seed, random_moves, most):
+    # The SAT and analysis agents' questions have a time budget; counted on the wall clock, a slower or busier
+    # machine ran out of it on other questions and played other moves (a tournament table did not reproduce).
+    # Here the clock of the analysis runs 1000 times fast (a machine 1000 times slower): every move of the
+    # agent against greedy, after a few random moves, must be the same as with the real clock.
     import time
     import types
 
-    from ubongo_cp.games.orion import distance, reach
+    from ubongo_cp.games.orion import blocking, distance, reach
 
-    def sat_moves():
-        s = OrionState(seed=8)
-        r = RandomAgent(8)
-        for _ in range(6):
+    def moves():
+        s = OrionState(seed=seed)
+        r = RandomAgent(seed)
+        for _ in range(random_moves):
             s.apply_action(r(s))
-        sat, greedy, moves = SatAgent(8, top=5, time_limit=0.5), GreedyAgent(8), []
-        while not s.is_terminal():
-            moves.append(sat(s))
-            s.apply_action(moves[-1])
+        agent, greedy, out = make(), GreedyAgent(seed), []
+        while not s.is_terminal() and len(out) < most:
+            out.append(agent(s))
+            s.apply_action(out[-1])
             if not s.is_terminal():
                 s.apply_action(greedy(s))
-        return moves
+        return out
 
-    real = sat_moves()
+    real = moves()
     slow = types.SimpleNamespace(perf_counter=lambda: 1000 * time.perf_counter())
-    monkeypatch.setattr(distance, "time", slow)
-    monkeypatch.setattr(reach, "time", slow)
-    assert sat_moves() == real
+    for module in (distance, reach, blocking):
+        monkeypatch.setattr(module, "time", slow)
+    assert moves() == real

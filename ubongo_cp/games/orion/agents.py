@@ -241,7 +241,9 @@ class AnalysisAgent:
     block : int
         Blocking moves added at most.
     time_limit : float
-        Seconds per analysis question.
+        Seconds per analysis question, counted in CP-SAT's deterministic
+        time (as :class:`SatAgent`'s): a game plays the same on any machine
+        and under any load.
     """
 
     def __init__(self, seed=None, top: int = 4, block: int = 4, time_limit: float = 0.5) -> None:
@@ -261,11 +263,11 @@ class AnalysisAgent:
             return actions[order[0]]
         short = [actions[i] for i in order[: self.sat.top]]
         t = self.sat.time_limit
-        mine = connect_distance(state, p, time_limit=t).tiles
-        theirs = connect_distance(state, 1 - p, time_limit=t).tiles
+        mine = connect_distance(state, p, time_limit=t, deterministic=True).tiles
+        theirs = connect_distance(state, 1 - p, time_limit=t, deterministic=True).tiles
         if theirs is not None and (mine is None or theirs <= mine):
             idx = state.game.board.index
-            cut = {idx[h] for h in min_blocking_set(state, 1 - p, time_limit=2 * t).hexes or []}
+            cut = {idx[h] for h in min_blocking_set(state, 1 - p, time_limit=2 * t, deterministic=True).hexes or []}
             hits = [actions[i] for i in order if sc[i] > -1000 and cut & set(state.game.placements[actions[i]].cells)]
             short += [a for a in hits[: self.block] if a not in short]
         return self.sat.best_of(state, short, dict(zip(actions, sc)))

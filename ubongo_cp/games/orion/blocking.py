@@ -65,6 +65,29 @@ from .state import OrionState
 __all__ = ["BlockResult", "min_blocking_set"]
 
 
+class _Clock:
+    """The time a blocking search has spent: wall seconds since ``t0``, or (``deterministic``) CP-SAT's
+    deterministic seconds of its solves (:func:`min_blocking_set`)."""
+
+    def __init__(self, t0: float, deterministic: bool) -> None:
+        self.t0, self.deterministic, self.work = t0, deterministic, 0.0
+
+    def spent(self) -> float:
+        return self.work if self.deterministic else time.perf_counter() - self.t0
+
+    def solve(self, model, time_limit: float, num_workers: int):
+        """:func:`.reach.solve_model` within ``time_limit`` of this clock's seconds, its work counted."""
+        status, solver = solve_model(model, time_limit, num_workers, deterministic=self.deterministic)
+        self.work += solver.deterministic_time
+        return status, solver
+
+    def plan(self, *args, **kwargs) -> ConnectResult:
+        """:func:`.distance.shortest_plan` on this clock, its work counted."""
+        ans = shortest_plan(*args, deterministic=self.deterministic, **kwargs)
+        self.work += ans.work
+        return ans
+
+
 @dataclass
 class BlockResult:
     """Answer of :func:`min_blocking_set`, with its certificate.
@@ -105,7 +128,7 @@ class BlockResult:
 
 def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pairs=None,
                      relaxed: bool = False, time_limit: float = 10.0,
-                     num_workers: int = 1) -> BlockResult:
+                     num_workers: int = 1, deterministic: bool = False) -> BlockResult:
     """Fewest free hexes that, taken out of play, leave ``player`` no plan for ``goal``.
 
     Parameters
@@ -126,6 +149,11 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
         Seconds in all.
     num_workers : int
         CP-SAT workers.
+    deterministic : bool
+        Count ``time_limit`` in CP-SAT's deterministic seconds of the
+        search's solves instead of the wall clock (as
+        :func:`.distance.connect_distance`): with one worker the answer is
+        the same on every machine and under any load.
 
     Returns
     -------
@@ -163,6 +191,7 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     ([(1, 0)], 'optimal', [[43]])
     """
     t0 = time.perf_counter()
+    clock = _Clock(t0, deterministic)
     res = BlockResult(player, goal, None, "already")
     state, keys, done = query_start(state, player, goal, pairs, res, t0, time_limit)
     if done:
@@ -170,7 +199,7 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     if relaxed and goal != "sides":
         raise InputError("relaxed blocking is defined for W1 (goal 'sides') only")
     if relaxed:
-        return _or_every_free_hex(state, _relaxed_blocking(state, player, keys, time_limit, num_workers, t0), t0)
+        return _or_every_free_hex(state, _relaxed_blocking(state, player, keys, time_limit, num_workers, clock), t0)
     if state.is_terminal():  # nothing more is played: nothing to block (as connect_distance says)
         res.status = "over"
         res.seconds = time.perf_counter() - t0
@@ -179,30 +208,30 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
     res.status = "unknown"
     if not use_reference():
         return _or_every_free_hex(state, _blocking_search(state, player, goal, keys, res, time_limit,
-                                                          num_workers, t0), t0)
+                                                          num_workers, clock), t0)
     sets: list[frozenset[int]] = []
     best: frozenset[int] | None = None      # smallest verified blocking set
     lb = 0
     cand: frozenset[int] = frozenset()
     relaxed_tried = goal != "sides"
     while True:
-        if best is None and not relaxed_tried and time.perf_counter() - t0 > time_limit / 2:
+        if best is None and not relaxed_tried and clock.spent() > time_limit / 2:
             # Half the time gone and no blocking set verified: a blocking set of the
             # relaxation (any free hex claimable) blocks every real plan too.
             relaxed_tried = True
-            rel = _relaxed_blocking(state, player, keys, time_limit / 4, num_workers, t0)
+            rel = _relaxed_blocking(state, player, keys, time_limit / 4, num_workers, clock)
             if rel.hexes is not None:
                 best = frozenset(state.game.board.index[h] for h in rel.hexes)
-        left = time_limit - (time.perf_counter() - t0)
+        left = time_limit - clock.spent()
         if left <= 0:
             break
-        ans = shortest_plan(state, player, goal, pairs=keys, blocked=cand, time_limit=left,
-                            num_workers=num_workers, any_plan=True)
+        ans = clock.plan(state, player, goal, pairs=keys, blocked=cand, time_limit=left,
+                         num_workers=num_workers, any_plan=True)
         res.rounds += 1
         if ans.status == "unknown" and not ans.plan:
             break
         if ans.status == "unreachable":  # cand blocks every plan; a greedy one: test a minimum hitting set next
-            best, nxt, lb = _blocked(cand, best, lb, sets, time_limit - (time.perf_counter() - t0), num_workers)
+            best, nxt, lb = _blocked(cand, best, lb, sets, time_limit - clock.spent(), num_workers, clock)
             if nxt is None or len(best) <= lb:
                 break
             cand = nxt
@@ -219,24 +248,24 @@ def min_blocking_set(state: OrionState, player: int, goal: str = "sides", *, pai
 
 
 def _blocked(cand: frozenset[int], best: frozenset[int] | None, lb: int, sets: list[frozenset[int]],
-             time_limit: float, num_workers: int) -> tuple[frozenset[int], frozenset[int] | None, int]:
+             time_limit: float, num_workers: int, clock: _Clock) -> tuple[frozenset[int], frozenset[int] | None, int]:
     """A candidate ``cand`` blocks every plan: the smaller of it and ``best``, the next candidate and the lower bound.
 
     The next candidate is a minimum hitting set of the plans' hex sets ``sets`` (:func:`_min_hitting_set`,
-    within ``time_limit`` seconds), ``None`` when ``best`` already meets the bound ``lb`` or none was found.
+    within ``time_limit`` seconds of ``clock``), ``None`` when ``best`` already meets the bound ``lb`` or none was found.
     """
     if best is None or len(cand) < len(best):
         best = cand
     if len(best) <= lb:
         return best, None, lb
-    found = _min_hitting_set(sets, time_limit, num_workers)
+    found = _min_hitting_set(sets, time_limit, num_workers, clock)
     if found is None:
         return best, None, lb
     return best, found[0], max(lb, found[1])
 
 
 def _blocking_search(state: OrionState, player: int, goal: str, keys, res: BlockResult,
-                     time_limit: float, num_workers: int, t0: float) -> BlockResult:
+                     time_limit: float, num_workers: int, clock: _Clock) -> BlockResult:
     """The implicit hitting set loop of :func:`min_blocking_set` with minimum hitting sets as candidates.
 
     Each candidate is a minimum hitting set of the plans collected
@@ -258,12 +287,12 @@ def _blocking_search(state: OrionState, player: int, goal: str, keys, res: Block
     relaxed_tried = goal != "sides"
     shared = None
     while True:
-        if best is None and not relaxed_tried and time.perf_counter() - t0 > time_limit / 2:
+        if best is None and not relaxed_tried and clock.spent() > time_limit / 2:
             relaxed_tried = True   # as in min_blocking_set's loop
-            rel = _relaxed_blocking(state, player, keys, time_limit / 4, num_workers, t0)
+            rel = _relaxed_blocking(state, player, keys, time_limit / 4, num_workers, clock)
             if rel.hexes is not None:
                 best = frozenset(state.game.board.index[h] for h in rel.hexes)
-        left = time_limit - (time.perf_counter() - t0)
+        left = time_limit - clock.spent()
         if left <= 0 or (best is not None and len(best) <= lb):
             break
         got = None
@@ -279,16 +308,15 @@ def _blocking_search(state: OrionState, player: int, goal: str, keys, res: Block
                 # One reachability model of the position for every later round, the candidate
                 # blocked as assumptions (:mod:`.reach`, "Blocked hexes as assumptions").
                 shared = ReachModel(state, player, goal, pairs=keys)
-            ans = shortest_plan(state, player, goal, pairs=keys, blocked=cand, time_limit=left,
-                                num_workers=num_workers, any_plan=True, shared=shared,
-                                complete=False)
+            ans = clock.plan(state, player, goal, pairs=keys, blocked=cand, time_limit=left,
+                             num_workers=num_workers, any_plan=True, shared=shared, complete=False)
         res.rounds += 1
         if ans.status == "unknown" and not ans.plan:
             break
         if ans.status == "unreachable":  # cand blocks every plan
             # A candidate that was not proved minimum blocked (CP-SAT hit its time limit
             # on the hitting sets): ask CP-SAT again, with the time left.
-            best, nxt, lb = _blocked(cand, best, lb, sets, time_limit - (time.perf_counter() - t0), num_workers)
+            best, nxt, lb = _blocked(cand, best, lb, sets, time_limit - clock.spent(), num_workers, clock)
             if nxt is None or len(best) <= lb:
                 break
             cand = nxt
@@ -302,7 +330,7 @@ def _blocking_search(state: OrionState, player: int, goal: str, keys, res: Block
             cand = frozenset(h for h in range(state.game.n) if exact >> h & 1)
             lb = max(lb, len(cand))
         else:
-            found = _min_hitting_set(sets, time_limit - (time.perf_counter() - t0), num_workers)
+            found = _min_hitting_set(sets, time_limit - clock.spent(), num_workers, clock)
             if found is None:
                 break
             cand, bound = found
@@ -406,8 +434,8 @@ def _greedy_hitting_set(sets: list[frozenset[int]]) -> frozenset[int]:
     return frozenset(out)
 
 
-def _min_hitting_set(sets: list[frozenset[int]], time_limit: float, num_workers: int):
-    """A minimum set of hexes meeting every set (CP-SAT); ``(set, lower bound)`` or None.
+def _min_hitting_set(sets: list[frozenset[int]], time_limit: float, num_workers: int, clock: _Clock):
+    """A minimum set of hexes meeting every set (CP-SAT, on ``clock``); ``(set, lower bound)`` or None.
 
     The bound is CP-SAT's proved objective bound (the set's size when optimal).
     """
@@ -420,17 +448,17 @@ def _min_hitting_set(sets: list[frozenset[int]], time_limit: float, num_workers:
     for s in sets:
         model.add_bool_or([b[h] for h in s])
     model.minimize(sum(b.values()))
-    status, solver = solve_model(model, time_limit, num_workers)
+    status, solver = clock.solve(model, time_limit, num_workers)
     if status not in ("optimal", "feasible"):
         return None
     chosen = frozenset(h for h, v in b.items() if solver.value(v))
     return chosen, int(np.ceil(solver.best_objective_bound - 1e-9))
 
 
-def _relaxed_blocking(state, player, pairs, time_limit, num_workers, t0) -> BlockResult:
+def _relaxed_blocking(state, player, pairs, time_limit, num_workers, clock: _Clock) -> BlockResult:
     """Any free hex claimable: fewest blocked hexes so that no pair is joined (closed reach sets).
 
-    ``pairs``: pair indices, None for all.
+    ``pairs``: pair indices, None for all; the solve on ``clock``.
     """
     game = state.game
     pairs = range(len(game.side_pairs)) if pairs is None else pairs
@@ -455,11 +483,11 @@ def _relaxed_blocking(state, player, pairs, time_limit, num_workers, t0) -> Bloc
             if h in bside:  # Constraints: the target side is never reached.
                 model.add(reach[h] == 0)
     model.minimize(sum(b.values()))
-    status, solver = solve_model(model, time_limit, num_workers)
+    status, solver = clock.solve(model, time_limit, num_workers)
     res = BlockResult(player, "sides", None, "unknown")
     if status in ("optimal", "feasible"):
         res.hexes = [game.board.hexes[h] for h in free if solver.value(b[h])]
         res.status = status
         res.lower_bound = int(np.ceil(solver.best_objective_bound - 1e-9))
-    res.seconds = time.perf_counter() - t0
+    res.seconds = time.perf_counter() - clock.t0
     return res

@@ -58,6 +58,9 @@ class ConnectResult:
         Decision questions asked: ``(k, "feasible"/"infeasible"/"unknown"/"greedy", seconds)``.
     seconds : float
         Wall time.
+    work : float
+        CP-SAT's deterministic time of the questions' solves (its seconds of
+        work, which ``deterministic`` counts).
     """
 
     player: int
@@ -69,6 +72,7 @@ class ConnectResult:
     lower_bound: int = 0
     questions: list = field(default_factory=list)
     seconds: float = 0.0
+    work: float = 0.0
 
 
 def connect_distance(state: OrionState, player: int, goal: str = "sides", *,
@@ -177,6 +181,7 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         # answer, or a lower bound of two at which the greedy plan can stop.
         q0 = time.perf_counter()
         one = ctx.decide(1, time_limit, num_workers, prune=prune, deterministic=deterministic)
+        res.work += one.work
         res.questions.append((1, one.status, time.perf_counter() - q0))
         if one.status == "feasible":
             res.tiles, res.status, res.plan = 1, "optimal", one.plan
@@ -206,9 +211,8 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         # Any plan will do: "at most top tiles?" settles it in one question
         # (infeasible there is infeasible for every smaller k).
         ks = [top]
-    work = 0.0   # CP-SAT's deterministic time spent (deterministic)
     for k in ks:
-        left = time_limit - (work if deterministic else time.perf_counter() - t0)
+        left = time_limit - (res.work if deterministic else time.perf_counter() - t0)
         if left <= 0:
             res.status = "unknown"
             break
@@ -217,7 +221,7 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
             ans = shared.decide(k, left, num_workers, prune=prune, avoid=ctx.blocked, deterministic=deterministic)
         else:
             ans = ctx.decide(k, left, num_workers, prune=prune, deterministic=deterministic)
-        work += ans.work
+        res.work += ans.work
         res.questions.append((k, ans.status, time.perf_counter() - q0))
         if ans.status == "feasible":
             res.tiles, res.status, res.plan = len(ans.plan), "optimal", ans.plan

@@ -107,7 +107,7 @@ def test_cli_jobs_same_out_file(argv, tmp_path, capsys):
      "cannot reach dask scheduler http://127.0.0.1:1: unknown address scheme 'http'"),
     (["simulate", "domino", "--games", "2", "--executor", "dask", "--scheduler", ""],
      "--scheduler needs an address"),
-    (["simulate", "domino", "--games", "2", "--executor", "dask", "--jobs", "1000"], "--jobs 1000 is more than"),
+    (["simulate", "domino", "--games", "2", "--executor", "dask", "--jobs", "100000"], "--jobs 100000 is more than"),
 ])
 def test_cli_bad_executor_options_exit_2(argv, msg, capsys):
     assert main(argv) == 2

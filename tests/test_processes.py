@@ -7,13 +7,14 @@ The runner is a real ``ubongo-cp`` process; a terminal's Ctrl-C is SIGINT to the
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -112,22 +113,30 @@ def test_ctrl_c_is_one_line_with_any_executor(command, tmp_path):
     assert _gone_within(workers, 20) == []
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def _scheduler_address(scheduler: subprocess.Popen, file: Path, timeout: float = 120) -> str:
+    """The address a ``dask scheduler --scheduler-file FILE`` started on (it writes FILE once it listens)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            return json.loads(file.read_text())["address"]
+        except (OSError, ValueError, KeyError):   # not there yet, or still being written
+            assert scheduler.poll() is None, "the Dask scheduler ended before it listened"
+            time.sleep(0.1)
+    raise AssertionError(f"the Dask scheduler wrote no {file.name} within {timeout} s")
 
 
 @pytest.mark.timeout(400)
 def test_losing_the_scheduler_mid_batch_is_one_line_and_keeps_finished_rows(tmp_path):
     dask = os.path.join(os.path.dirname(sys.executable), "dask")
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
     started = []
     try:
-        started.append(subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                                         "--dashboard-address", "127.0.0.1:0"], cwd=tmp_path, start_new_session=True,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        # The scheduler takes a free port itself and says which (a port found free beforehand could be taken by
+        # another process, another test worker's cluster among them, while the scheduler starts).
+        started.append(subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--scheduler-file",
+                                         tmp_path / "scheduler.json", "--dashboard-address", "127.0.0.1:0"],
+                                        cwd=tmp_path, start_new_session=True, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL))
+        address = _scheduler_address(started[0], tmp_path / "scheduler.json")
         started.append(subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1",
                                          "--host", "127.0.0.1", "--dashboard-address", "127.0.0.1:0"], cwd=tmp_path,
                                         start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))

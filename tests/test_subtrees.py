@@ -476,12 +476,34 @@ def test_a_journal_of_an_earlier_version_takes_no_row_of_another_cut_or_keep(tmp
     assert (run.count, run.solutions) == (1472, one.solutions)
 
 
+_STUCK_AT_TASK = """
+import sys, time
+from ubongo_cp.cli import main
+from ubongo_cp.solvers import subtrees
+
+real, calls = subtrees.run_task, []
+
+def run_task(*args, **kwargs):
+    # The 6th task takes far longer than the others (here for ever): the count is killed while it searches
+    # that one, however loaded the machine (the 250 tasks after the first rows take a fraction of a second).
+    calls.append(1)
+    if len(calls) == 6:
+        time.sleep(600)
+    return real(*args, **kwargs)
+
+subtrees.run_task = run_task    # without --jobs the tasks run in this process
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def test_kill_and_resume_gives_one_search(tmp_path):
     region = write(tmp_path / "r.txt", "##########\n" * 6)
     journal = tmp_path / "count.jsonl"
-    argv = [sys.executable, "-m", "ubongo_cp", "solve", "--pieces", "pentominoes", "--region", str(region),
-            "--count", "--backend", "bitboard", "--json", "--max-solutions", "7", "--journal", str(journal)]
-    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    count = ["solve", "--pieces", "pentominoes", "--region", str(region), "--count", "--backend", "bitboard", "--json",
+             "--max-solutions", "7", "--journal", str(journal)]
+    argv = [sys.executable, "-m", "ubongo_cp", *count]
+    proc = subprocess.Popen([sys.executable, "-c", _STUCK_AT_TASK, *count], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
     try:
         end = time.monotonic() + 120
         while time.monotonic() < end and proc.poll() is None:

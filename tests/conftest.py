@@ -49,6 +49,39 @@ def built_wheel(tmp_path: Path, **env: str) -> Path:
     return site
 
 
+_HELD = """
+import importlib, sys, time
+from ubongo_cp.cli import main
+
+module, name, at = sys.argv[1], sys.argv[2], int(sys.argv[3])
+owner = importlib.import_module(module)
+real, calls = getattr(owner, name), []
+
+def held(*args, **kwargs):
+    calls.append(1)
+    if len(calls) == at:
+        time.sleep(600)
+    return real(*args, **kwargs)
+
+setattr(owner, name, held)
+sys.exit(main(sys.argv[4:]))
+"""
+
+
+def held_command(function: str, at: int, *argv) -> list[str]:
+    """The command line of ``ubongo-cp ARGV`` in a new Python process where call number ``at`` (1 for the first)
+    of ``function`` (``"module.name"``, which the command calls through that module) takes for ever (600 s).
+
+    For a test that kills or interrupts a command in the middle of its work: the signal then always finds the
+    command in that call, however loaded the machine, where a command left to run may have ended before it came.
+    The calls must be made in that process (``--jobs 1``, or work that runs in the process without ``--jobs``).
+    """
+    import sys
+
+    module, name = function.rsplit(".", 1)
+    return [sys.executable, "-c", _HELD, module, name, str(at), *map(str, argv)]
+
+
 @pytest.fixture
 def run_cli(capsys):
     """Run ``ubongo-cp`` in-process: returns (exit status, stdout, stderr)."""

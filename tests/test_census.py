@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import random
 import subprocess
-import sys
 import time
 
 import pandas as pd
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, held_command
 from ubongo_cp.analyze import analyze
 from ubongo_cp.census import (
     census_regions, census_summary, make_spec, read_census, read_manifest, region_from_text, region_text,
@@ -170,32 +169,13 @@ def test_interrupted_run_resumes_to_the_same_dataset(reference, tmp_path):
         pd.testing.assert_frame_equal(read_census(out, table), read_census(ref, table))
 
 
-_SLOW_SHARDS = """
-import sys, time
-from ubongo_cp.census import run
-from ubongo_cp.cli import main
-
-real, calls = run.census_shard, []
-
-def shard(*args, **kwargs):
-    # Every shard after the first takes far longer than the others (here for ever): the run is killed while it
-    # computes one, however loaded the machine (the whole census after the first shard is half a second).
-    calls.append(1)
-    if len(calls) > 1:
-        time.sleep(600)
-    return real(*args, **kwargs)
-
-run.census_shard = shard        # --jobs 1 runs the shards in this process
-sys.exit(main(sys.argv[1:]))
-"""
-
-
 @pytest.mark.slow
 def test_killed_process_resumes_to_the_same_dataset(reference, tmp_path):
     ref, _ = reference
     out = tmp_path / "killed"
-    cmd = [sys.executable, "-c", _SLOW_SHARDS, "census", "--pieces", "classic", "--k", "3", "--cells", "8-9",
-           "--box", "4x4", "--shards", "3", "--jobs", "1", "--no-progress", "--out", str(out)]
+    # the run's second shard is held (the five after the first take half a second): killed while it computes it
+    cmd = held_command("ubongo_cp.census.run.census_shard", 2, "census", "--pieces", "classic", "--k", "3", "--cells",
+                       "8-9", "--box", "4x4", "--shards", "3", "--jobs", "1", "--no-progress", "--out", out)
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120

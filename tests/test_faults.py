@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from conftest import PUZZLES, ROOT
+from conftest import PUZZLES, ROOT, held_command
 from ubongo_cp import batch
 from ubongo_cp.batch import JOURNAL, run_batch
 from ubongo_cp.cards import load_card
@@ -104,33 +104,12 @@ def test_rerun_retries_tasks_that_ended_in_an_error(deck, undisturbed, tmp_path,
     pd.testing.assert_frame_equal(again.tasks[STABLE], undisturbed[STABLE])
 
 
-_STUCK_AT = """
-import sys, time
-from ubongo_cp import batch
-from ubongo_cp.cli import main
-
-stuck_at, real, calls = int(sys.argv[1]), batch.rate_instance, []
-
-def rate(instance, **kw):
-    # The task rated as number stuck_at (1 for the first) takes far longer than the others, here for ever: the
-    # run is killed while it rates that one, however loaded the machine.
-    calls.append(1)
-    if len(calls) == stuck_at:
-        time.sleep(600)
-    return real(instance, **kw)
-
-batch.rate_instance = rate      # --jobs 1 rates the tasks in this process
-sys.exit(main(sys.argv[2:]))
-"""
-
-
 def test_runner_killed_mid_batch_resumes_to_the_same_tables(tmp_path):
     # Killed (kill -9) while it rates its 61st task of 432. The runner once went on unhindered: the 372 tasks
     # after the 60 seen take a few seconds, and a loaded machine could let them all finish before the kill.
     deck = PUZZLES / "decks" / "classic"
     out = tmp_path / "out"
-    cmd = [sys.executable, "-c", _STUCK_AT, "61", "batch", str(deck), "--out", str(out), "--jobs", "1",
-           "--no-progress"]
+    cmd = held_command("ubongo_cp.batch.rate_instance", 61, "batch", deck, "--out", out, "--jobs", "1", "--no-progress")
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     journal = out / JOURNAL
     deadline = time.time() + 120

@@ -163,6 +163,16 @@ def measure(argv: Sequence[str], limits: Limits, *, stdin=None, stdout=None, std
     -------
     Measurement
 
+    Notes
+    -----
+    The peak memory (``max_rss_mb``) is the kernel's count for the
+    program's process (``wait4``). On Linux that count includes the memory
+    of the process that started it, as it was at the start (the program's
+    process holds those pages until it loads the program): a program that
+    uses less memory than the calling process reads as the caller's size.
+    The ``ubongo-cp bench`` command starts programs from a process of
+    about 25 MB; call this from a small process to measure small programs.
+
     Raises
     ------
     KeyboardInterrupt

@@ -36,17 +36,13 @@ import re
 from collections import Counter
 import sys
 from contextlib import contextmanager
-try:   # the class without the module that re-exports it (contextvars: its import is 0.3 % of a card task)
-    from _contextvars import ContextVar
-except ImportError:  # pragma: no cover - an interpreter without it
-    from contextvars import ContextVar
 from functools import cached_property, lru_cache
 from itertools import repeat
 from operator import attrgetter, is_
 from collections.abc import Iterable, Iterator, Sequence
 
 from .errors import InputError, as_written, control_character, names_argument, whole_argument
-from .geometry import MAX_REGION_CELLS, Shape, max_cells_hint
+from .geometry import MAX_REGION_CELLS, ContextVar, Shape, max_cells_hint   # ContextVar without contextvars
 from .grids import SQUARE, Grid, get_grid
 from .grids.base import LazyOrientations
 from .reading import read_text, text_lines, wrong_format

@@ -59,7 +59,7 @@ from ...errors import InputError
 from .distance import ConnectResult, shortest_plan
 from .plans import minimal_plan, plan_hexes, query_start, use_reference
 from .plansearch import complete_plan
-from .reach import ReachModel, solve_model
+from .reach import ReachModel, solve_model, spent
 from .state import OrionState
 
 __all__ = ["BlockResult", "min_blocking_set"]
@@ -73,7 +73,7 @@ class _Clock:
         self.t0, self.deterministic, self.work = t0, deterministic, 0.0
 
     def spent(self) -> float:
-        return self.work if self.deterministic else time.perf_counter() - self.t0
+        return spent(self.t0, self.work, self.deterministic)
 
     def solve(self, model, time_limit: float, num_workers: int):
         """:func:`.reach.solve_model` within ``time_limit`` of this clock's seconds, its work counted."""

@@ -29,7 +29,7 @@ import numpy as np
 from .graphs import INF, node_weighted_distances, node_weighted_path, node_weighted_path_fast
 from .plans import GOALS, check_query, goal_fulfilled, order_plan, use_reference
 from .plansearch import complete_plan, search_plan
-from .reach import ReachModel, usable_covering
+from .reach import ReachModel, spent, usable_covering
 from .state import OrionState
 from .wins import evaluate_wins
 
@@ -212,7 +212,7 @@ def shortest_plan(state: OrionState, player: int, goal: str = "sides", *, pairs=
         # (infeasible there is infeasible for every smaller k).
         ks = [top]
     for k in ks:
-        left = time_limit - (res.work if deterministic else time.perf_counter() - t0)
+        left = time_limit - spent(t0, res.work, deterministic)
         if left <= 0:
             res.status = "unknown"
             break

@@ -449,7 +449,7 @@ class ReachModel:
             built = self._model(k, prune=not self._full, blockable=blockable)
             if built is None:
                 return ans
-            left = time_limit - (ans.work if deterministic else time.perf_counter() - t0)
+            left = time_limit - spent(t0, ans.work, deterministic)
             if left <= 0:
                 ans.status = "unknown"
                 return ans
@@ -979,6 +979,12 @@ def usable_covering(game, hexes, open_: np.ndarray, tile_ok: np.ndarray) -> np.n
 
     rows = own_covering(game, hexes)
     return rows[BitTables.get(game).all_cells(open_, rows=rows) & tile_ok[game.pl_tile[rows]]]
+
+
+def spent(t0: float, work: float, deterministic: bool) -> float:
+    """The seconds a question has spent of its time limit: CP-SAT's deterministic seconds of its solves
+    (``work``) when ``deterministic``, else the wall clock's since ``t0`` (:func:`time.perf_counter`)."""
+    return work if deterministic else time.perf_counter() - t0
 
 
 def solve_model(model, time_limit: float, num_workers: int = 1, decision: bool = False,

@@ -60,8 +60,10 @@
 #include <string.h>
 
 #define MAXW 4
-#if defined(__SIZEOF_INT128__)
-typedef unsigned __int128 u128; /* two words as one integer (fast1 on two words) */
+#if defined(__SIZEOF_INT128__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* two words as one integer (fast1 on two words); little-endian only, where its low word comes first in memory
+ * (ent_mask reads fast1's entries as words) */
+typedef unsigned __int128 u128;
 #define HAVE_U128 1
 #define FAST_WORDS 2 /* fast1 takes boards of up to this many words */
 #else
@@ -88,8 +90,9 @@ typedef unsigned __int128 u128; /* two words as one integer (fast1 on two words)
  * every option covering b (K = 0). Slot s = b * 2^K + pattern. A list is one block per counter item
  * that has options in it, in increasing item order (bmask[s]: those items; the untyped options form
  * the last item, ntypes); the block of item t is block bstart[s] + (number of items of bmask[s]
- * below t), holding the entries blo[i] .. bhi[i]-1; an entry is W mask words and the option id
- * (stride W + 1 words). */
+ * below t), holding the entries blo[i] .. bhi[i]-1; an entry is W mask words and the option id:
+ * in ent (stride W + 1 words) on boards of more than FAST_WORDS words, else in fast1's mw and id1, which every
+ * rule then reads (ent_mask, ent_id: the entries held once, the lists' memory a third smaller on one word). */
 typedef struct {
     int K, NP, next, words;
     int32_t *probe; /* ngoal x K */
@@ -386,6 +389,18 @@ static inline __attribute__((always_inline)) int dead_region(const Kernel *k, co
     return 0;
 }
 
+/* Entry e's W mask words and its option id (List: ent, or fast1's mw and id1 on up to FAST_WORDS words; mw's
+ * integers of two words hold their low word first, as fast_set writes them on a little-endian machine). */
+static inline __attribute__((always_inline)) const uint64_t *ent_mask(const List *L, int32_t e, const int W)
+{
+    return W <= FAST_WORDS ? (const uint64_t *)L->mw + (int64_t)e * W : L->ent + (int64_t)e * (W + 1);
+}
+
+static inline __attribute__((always_inline)) int32_t ent_id(const List *L, int32_t e, const int W)
+{
+    return W <= FAST_WORDS ? L->id1[e] : (int32_t)L->ent[(int64_t)e * (W + 1) + W];
+}
+
 /* The slot of goal bit c's list at board B. */
 static inline __attribute__((always_inline)) int32_t slot_of(const List *L, int c, const uint64_t *B)
 {
@@ -424,7 +439,6 @@ static inline __attribute__((always_inline)) int choose(const Kernel *k, const u
         return c;
     /* MRV: the empty goal bit with the fewest fitting options, ties to the lowest */
     const List *L = &k->list;
-    const int S = W + 1;
     int best = 1 << 30, bc = c;
     for (int w = 0; w < W && best > 0; w++) {
         uint64_t x = k->goal[w] & ~B[w];
@@ -437,7 +451,7 @@ static inline __attribute__((always_inline)) int choose(const Kernel *k, const u
                 int32_t i = block_of(L, b, ctz64(rem));
                 rem &= rem - 1;
                 for (int32_t e = L->blo[i]; e < L->bhi[i] && n < best; e++) {
-                    const uint64_t *m = L->ent + (int64_t)e * S;
+                    const uint64_t *m = ent_mask(L, e, W);
                     uint64_t hit = 0;
                     for (int v = 0; v < W; v++)
                         hit |= m[v] & B[v];
@@ -493,7 +507,6 @@ static inline __attribute__((always_inline)) int card_dead(const Kernel *k, cons
 static inline __attribute__((always_inline)) int32_t fitting(const Kernel *k, const uint64_t *B, int c, int32_t *out,
                                                              const int W)
 {
-    const int S = W + 1;
     const List *L = &k->list;
     const int32_t sl = slot_of(L, c, B);
     uint64_t rem = L->bmask[sl] & k->avail;
@@ -503,11 +516,11 @@ static inline __attribute__((always_inline)) int32_t fitting(const Kernel *k, co
         const int32_t i = block_of(L, sl, t);
         rem &= rem - 1;
         for (int32_t e = L->blo[i]; e < L->bhi[i]; e++) {
-            const uint64_t *m = L->ent + (int64_t)e * S;
+            const uint64_t *m = ent_mask(L, e, W);
             uint64_t hit = 0;
             for (int v = 0; v < W; v++)
                 hit |= m[v] & B[v];
-            const int32_t o = (int32_t)m[W];
+            const int32_t o = ent_id(L, e, W);
             if (!hit && (t != k->qtype || k->qw[o] > 0))
                 out[n++] = o;
         }
@@ -622,10 +635,9 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                                                         int32_t *out_len, long long *out_nodes, long long batch,
                                                         long long *n_out_p, const int W)
 {
-    const int S = W + 1;
     const List *L = &k->list;
     const int32_t *blo = L->blo, *bhi = L->bhi;
-    const uint64_t *bmask = L->bmask, *ent = L->ent;
+    const uint64_t *bmask = L->bmask;
     uint64_t *board = k->board;
     int32_t *chosen = k->chosen, *lslot = k->lslot, *lpos = k->lpos, *lhi = k->lhi, *ltype = k->ltype;
     const int32_t qtype = k->qtype, *qw = k->qw;
@@ -757,7 +769,7 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
             for (;;) {
                 if (t != qtype) {
                     for (; e < ehi; e++) {
-                        const uint64_t *m = ent + (int64_t)e * S;
+                        const uint64_t *m = ent_mask(L, e, W);
                         uint64_t hit = 0;
                         for (int v = 0; v < W; v++)
                             hit |= m[v] & B[v];
@@ -766,11 +778,11 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                     }
                 } else { /* the restricted item: its representatives only */
                     for (; e < ehi; e++) {
-                        const uint64_t *m = ent + (int64_t)e * S;
+                        const uint64_t *m = ent_mask(L, e, W);
                         uint64_t hit = 0;
                         for (int v = 0; v < W; v++)
                             hit |= m[v] & B[v];
-                        if (!hit && qw[(int32_t)m[W]] > 0)
+                        if (!hit && qw[ent_id(L, e, W)] > 0)
                             goto found;
                     }
                 }
@@ -800,8 +812,8 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
             lrem[level] = rem;
             ltype[level] = t;
             {
-                const uint64_t *m = ent + (int64_t)e * S;
-                int32_t o = (int32_t)m[W];
+                const uint64_t *m = ent_mask(L, e, W);
+                int32_t o = ent_id(L, e, W);
                 uint64_t *NB = board + (int64_t)(level + 1) * W;
                 for (int v = 0; v < W; v++)
                     NB[v] = B[v] | m[v];
@@ -1171,8 +1183,9 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
             blocks = i0;
             L->blo = malloc(((size_t)blocks + 1) * sizeof(int32_t));
             L->bhi = malloc(((size_t)blocks + 1) * sizeof(int32_t));
-            L->ent = malloc(((size_t)total + 1) * S * sizeof(uint64_t));
-            if (W <= FAST_WORDS) {
+            if (W > FAST_WORDS)
+                L->ent = malloc(((size_t)total + 1) * S * sizeof(uint64_t));
+            else {
                 L->mw = calloc(((size_t)total + 4) * W, sizeof(uint64_t)); /* fast1 reads up to 3 past a block */
                 L->bw = calloc(((size_t)total + 1) * W, sizeof(uint64_t));
                 L->id1 = malloc(((size_t)total + 1) * sizeof(int32_t));
@@ -1180,7 +1193,7 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
                 if (!L->mw || !L->bw || !L->id1 || !L->ty1)
                     goto done;
             }
-            if (!L->blo || !L->bhi || !L->ent)
+            if (!L->blo || !L->bhi || (W > FAST_WORDS && !L->ent))
                 goto done;
         }
         for (int32_t b = 0; b < ng; b++) {
@@ -1203,11 +1216,12 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
                             L->bmask[(int64_t)b * NP + p] |= 1ull << t;
                         }
                         L->bhi[bcount[p] - 1] = e + 1;
-                        uint64_t *dst = L->ent + (int64_t)e * S;
-                        for (int w = 0; w < W; w++)
-                            dst[w] = m[w];
-                        dst[W] = (uint64_t)o;
-                        if (W <= FAST_WORDS) {
+                        if (W > FAST_WORDS) {
+                            uint64_t *dst = L->ent + (int64_t)e * S;
+                            for (int w = 0; w < W; w++)
+                                dst[w] = m[w];
+                            dst[W] = (uint64_t)o;
+                        } else {
                             fast_set(L->mw, W, e, m);
                             L->id1[e] = o;
                             L->ty1[e] = (int8_t)t;

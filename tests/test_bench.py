@@ -474,14 +474,10 @@ rectangle = [2, 4]
     assert resumed.returncode == 0, resumed.stderr
     assert f"{12 - done} runs made, {done} found done" in resumed.stderr
     pd.testing.assert_frame_equal(_content(whole), _content(killed))
-    # Ctrl-C: the runs made are kept and the tables written; the next run resumes. The tables and plots take
-    # about a second of CPU after the Ctrl-C, which a loaded machine stretched past the console script's
-    # INTERRUPT_GRACE (5 s): its last resort then ended the command with the bare "interrupted" line before the
-    # tables were written. This run gives the command all the time it needs (the last resort has its own test).
+    # Ctrl-C: the runs made are kept and the tables written (the console script waits for them however long
+    # they take: test_ctrl_c_waits_for_the_tables_written_after_it); the next run resumes.
     again = tmp_path / "interrupted"
-    patient = [sys.executable, "-c", "from ubongo_cp import cli; cli.INTERRUPT_GRACE = 300; cli.run()",
-               *command[3:]]
-    proc = subprocess.Popen([*patient, "--out", str(again)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen([*command, "--out", str(again)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     journal = again / "runs.jsonl"
     deadline = time.time() + 120   # a wait of its own: the first one's may be spent by now on a loaded machine
@@ -493,6 +489,61 @@ rectangle = [2, 4]
     assert (again / "runs.csv").exists()
     subprocess.run([*command, "--out", str(again)], check=True, capture_output=True)
     pd.testing.assert_frame_equal(_content(whole), _content(again))
+
+
+_CTRL_C_IN_THIRD_RUN = """
+import os, signal, sys
+from ubongo_cp import cli
+from ubongo_cp.bench import runner
+cli.INTERRUPT_GRACE = float(sys.argv.pop(1))
+real, started = runner._one_run, []
+if sys.argv.pop(1) == "again":
+    from ubongo_cp.bench import report
+    write = report.write_report
+
+    def again(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)   # a second Ctrl-C as the tables are written
+        return write(*args, **kwargs)
+
+    report.write_report = again
+
+def one_run(*args, **kwargs):
+    started.append(True)
+    if len(started) == 3:
+        os.kill(os.getpid(), signal.SIGINT)   # Ctrl-C as the third run starts
+    return real(*args, **kwargs)
+
+runner._one_run = one_run
+cli.run()
+"""
+
+
+def test_ctrl_c_waits_for_the_tables_written_after_it(tmp_path):
+    # The console script ends a command still running INTERRUPT_GRACE seconds after Ctrl-C with the bare
+    # "interrupted" line. A loaded machine stretched the bench's tables and plots (about a second of CPU) past
+    # it, losing them and the line saying how to resume. Here the grace (half a second) ends while they are
+    # written: the command says it writes its last outputs, and the last resort waits for its end.
+    suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\nexpected = 2\n')
+    out = tmp_path / "out"
+    command = [sys.executable, "-c", _CTRL_C_IN_THIRD_RUN, "0.5", "once", "bench", str(suite), "--solvers", "dlx",
+               "--repeats", "4", "--warmups", "0", "--no-progress", "--out", str(out)]
+    proc = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert proc.returncode == 130, proc.stderr
+    err = proc.stderr.splitlines()
+    assert err[-2:] == [f"2 runs made, 0 found done in {out}",
+                        "ubongo-cp: interrupted; the runs made are kept: run the same command to resume"], err
+    assert [line for line in err if "interrupted" in line] == [err[-1]]
+    for name in ("runs.csv", "summary.md", "cactus.png"):   # (no scatter plot: one solver)
+        assert f"{out / name}" in proc.stdout
+    table = pd.read_csv(out / "runs.csv")
+    assert len(set(table["repeat"])) == 2 and set(table["count"]) == {2}   # two of the four repeats (shuffled)
+    # A second Ctrl-C stops the writing at once: the runs made are kept, no table is written.
+    again = tmp_path / "again"
+    proc = subprocess.run([*command[:4], "again", *command[5:-1], str(again)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert (proc.returncode, proc.stderr.splitlines()[-1:]) == (130, ["ubongo-cp: interrupted"]), proc.stderr
+    assert "runs made" not in proc.stderr and not (again / "summary.md").exists()
+    assert (again / "runs.jsonl").read_text().count("\n") == 2
 
 
 def test_ctrl_c_before_the_baseline_ran_keeps_the_runs_and_says_interrupted(tmp_path, monkeypatch):

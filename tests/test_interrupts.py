@@ -76,6 +76,36 @@ def test_a_swallowed_ctrl_c_still_ends_the_command():
     assert INTERRUPT_GRACE <= time.time() - start < INTERRUPT_GRACE + 10
 
 
+_STUCK_AFTER_A_NOTE = """
+import os, signal, sys, time
+from pathlib import Path
+from ubongo_cp import cli
+from ubongo_cp.cli.common import resumable
+cli.INTERRUPT_GRACE = 0.5
+with cli._watch_interrupts(last_resort=True):
+    try:
+        with resumable(Path(sys.argv[1])):   # a simulation's games, kept in their journal
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(60)
+    except KeyboardInterrupt:
+        time.sleep(60)   # then its pool of processes does not stop
+print("still running")
+"""
+
+
+def test_the_last_resort_says_how_to_resume(tmp_path):
+    # A simulation stopped by Ctrl-C notes where its finished games are kept; its pool of processes then ends.
+    # When that took longer than the grace, the last resort ended the command with the bare "interrupted" line:
+    # it says the notes not yet said, as the command would have.
+    journal = tmp_path / "games.jsonl"
+    journal.write_text("")
+    proc = subprocess.run([sys.executable, "-c", _STUCK_AFTER_A_NOTE, str(journal)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr.splitlines()) == (130, "", [
+        "ubongo-cp: interrupted",
+        f"ubongo-cp: note: the games finished are kept in {journal}: run the same command to resume"])
+
+
 _IN_GC_CALLBACK = """
 import gc, os, signal, time
 from ubongo_cp.cli import _watch_interrupts

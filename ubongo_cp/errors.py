@@ -11,7 +11,8 @@ import os
 __all__ = ["UbongoError", "InputError", "IllegalActionError", "control_character", "JobTooLargeError", "OutputWarning",
            "InputWarning", "say_warnings", "saying_warnings",
            "MAX_JOB_CPU_SECONDS", "refuse_long_job", "wrong_kind", "as_written", "whole_argument", "flag_argument",
-           "seat_argument", "seed_argument", "seconds_argument", "names_argument", "cut"]
+           "seat_argument", "seed_argument", "seconds_argument", "names_argument", "cut", "writing_last_outputs",
+           "LAST_OUTPUTS"]
 
 #: The stated bound on a job's estimated CPU time (seconds): a census, a tournament or a
 #: simulation estimated to need more is refused unless the caller confirms it.
@@ -289,6 +290,22 @@ def saying_warnings() -> bool:
     import warnings
 
     return getattr(warnings.showwarning, "ubongo_cp_says", False) is True
+
+
+#: Holds True once a command stopped by Ctrl-C writes its last outputs (:func:`writing_last_outputs`); the
+#: command line empties it when the command ends, or on a further Ctrl-C.
+LAST_OUTPUTS: list[bool] = []
+
+
+def writing_last_outputs() -> None:
+    """Say that the command, stopped by Ctrl-C, now writes its last outputs (its tables and plots, how to resume).
+
+    The command line then lets it finish: its last resort, which ends a command still running a few seconds
+    after Ctrl-C (``ubongo_cp.cli.INTERRUPT_GRACE``), waits until the command has ended and gives the process
+    those seconds again from there. A further Ctrl-C stops the writing at once (a ``KeyboardInterrupt``), and
+    the last resort no longer waits. Outside the command line it has no effect.
+    """
+    LAST_OUTPUTS[:] = [True]
 
 
 def _located(message: str, path: str | None, line: int | None, argument: str | None = None) -> str:

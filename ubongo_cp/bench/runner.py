@@ -59,7 +59,7 @@ from pathlib import Path
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..errors import InputError, flag_argument, whole_argument
+from ..errors import InputError, flag_argument, whole_argument, writing_last_outputs
 from ..executors.base import parent_death_signal
 from ..io import append_durably, row_check
 from ..outputs import OutputFolder
@@ -518,6 +518,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
                             bar.update(1)
             except KeyboardInterrupt:
                 interrupted = True
+                writing_last_outputs()   # the tables and plots of the runs made: the command line lets them be written
             finally:
                 if bar is not None:
                     bar.close()

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from .. import __version__
-from ..errors import UbongoError
+from ..errors import LAST_OUTPUTS, UbongoError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -160,13 +160,25 @@ _SAID: list[bool] = []
 
 def _last_resort() -> None:
     """End the process :data:`INTERRUPT_GRACE` seconds from now unless it has ended (after a Ctrl-C), with
-    exit status 130 and the interrupted line said once; its journals and outputs are written as they go."""
+    exit status 130 and the interrupted line said once, then the notes not yet said (how to resume); its
+    journals and outputs are written as they go. A command that writes its last outputs
+    (:func:`~ubongo_cp.errors.writing_last_outputs`) is waited for, and has the grace again once it has ended
+    (or a further Ctrl-C has stopped the writing)."""
     import os
     import threading
+    import time
 
     def end() -> None:
+        if LAST_OUTPUTS:
+            while LAST_OUTPUTS:
+                time.sleep(0.1)
+            _last_resort()
+            return
         if not _SAID:
             print("ubongo-cp: interrupted", file=sys.stderr, flush=True)
+            common = sys.modules.get(f"{__name__}.common")   # not imported here: the main thread may be importing
+            if common is not None:
+                common.say_notes()
         os._exit(130)
 
     timer = threading.Timer(INTERRUPT_GRACE, end)
@@ -177,7 +189,8 @@ def _last_resort() -> None:
 @contextmanager
 def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
     """Within the block, record Ctrl-C (SIGINT) in the list yielded, then raise :class:`KeyboardInterrupt`;
-    with ``last_resort`` (the console script), the first one also starts :func:`_last_resort`.
+    with ``last_resort`` (the console script), the first one also starts :func:`_last_resort`, and each
+    one stops the waiting for a command's last outputs (:func:`~ubongo_cp.errors.writing_last_outputs`).
 
     Only in the main thread and where Python's own handler is installed;
     the previous handler is restored after the block. With ``last_resort``,
@@ -195,8 +208,10 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
 
     def handler(signum, frame):
         seen.append(True)
-        if last_resort and len(seen) == 1:
-            _last_resort()
+        if last_resort:
+            if len(seen) == 1:
+                _last_resort()
+            LAST_OUTPUTS.clear()   # a further Ctrl-C stops the last outputs too: the last resort waits no more
         signal.default_int_handler(signum, frame)
 
     def quiet(info) -> None:
@@ -213,9 +228,11 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
         yield seen
         return
     sys.unraisablehook = quiet
+    LAST_OUTPUTS.clear()   # said by an earlier command of this process
     try:
         yield seen
     finally:
+        LAST_OUTPUTS.clear()   # the command has ended: the last resort gives the process its grace again
         signal.signal(signal.SIGINT, signal.default_int_handler)
         sys.unraisablehook = unraisable
 
@@ -288,7 +305,10 @@ def main(argv: list[str] | None = None, *, last_resort: bool = False) -> int:
         sys.stdout = _PipedStdout(stdout)
     try:
         with _watch_interrupts(last_resort) as interrupted, _said_warnings():
-            return _main(sys.argv[1:] if argv is None else list(argv), interrupted)
+            status = _main(sys.argv[1:] if argv is None else list(argv), interrupted)
+            if status == 130:
+                _SAID.append(True)   # the command said it was interrupted (and how to resume)
+            return status
     finally:
         if stdout is not None:
             sys.stdout.flush()

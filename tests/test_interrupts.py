@@ -41,10 +41,11 @@ def test_ctrl_c_during_a_long_cpsat_search_exits_130(backend, tmp_path):
     # 32 dominoes on an 8x8 board: 12,988,816 tilings, far too many to count in seconds.
     region = tmp_path / "sq8.txt"
     region.write_text("########\n" * 8)
+    # Every solution is printed as it is found: the first line says that the search runs.
     cmd = [sys.executable, "-m", "ubongo_cp.cli", "solve", "--pieces", "classic", "--region", str(region),
-           "--use", ",".join(["I2"] * 32), "--count", "--backend", backend]
+           "--use", ",".join(["I2"] * 32), "--count", "--max-solutions", "all", "--backend", backend]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
+    assert proc.stdout is not None and proc.stdout.readline() == "solution 1:\n"
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out, err)

@@ -167,6 +167,26 @@ def test_tournament_cost_bound_counts_mcts_at_its_measured_cost(monkeypatch):
         sim.run_tournament(["mcts"], 20_000, max_cpu_seconds=MAX_JOB_CPU_SECONDS)
 
 
+def test_tournament_cost_bound_counts_sat_at_its_measured_cost(monkeypatch):
+    # A sat game costs about 3 CPU-s with sat on both seats (2.2-3.6 s a game measured on the published game):
+    # 20,000 self-play games are about 17 CPU-hours and start; 40,000 (about 33 hours) are refused. At the
+    # 10 s it was counted at, the 20,000 were estimated at 56 hours and refused.
+    from ubongo_cp.errors import MAX_JOB_CPU_SECONDS, JobTooLargeError
+    from ubongo_cp.games.orion import sim
+
+    class Started(Exception):
+        pass
+
+    def started(*args, **kwargs):
+        raise Started
+
+    monkeypatch.setattr(sim, "map_chunks", started)
+    with pytest.raises(Started):
+        sim.run_tournament(["sat"], 20_000, max_cpu_seconds=MAX_JOB_CPU_SECONDS)
+    with pytest.raises(JobTooLargeError, match="this tournament"):
+        sim.run_tournament(["sat"], 40_000, max_cpu_seconds=MAX_JOB_CPU_SECONDS)
+
+
 def test_a_tournament_from_a_later_game_plays_the_same_games_as_a_whole_run():
     """``first_game`` plays the rows of the whole tournament (same agents, games and seed) from that game of each
     pairing on, with the same game numbers; a run with fewer ``games`` plays the first rounds of a longer one (game

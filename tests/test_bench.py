@@ -370,15 +370,6 @@ def test_time_and_memory_limits_are_enforced_from_outside(tmp_path):
     hog = [sys.executable, "-c", "blocks = [bytearray(b'x' * 2**20) for _ in range(600)]; import time; time.sleep(30)"]
     m = measure(hog, Limits(cpu_s=20, memory_mb=100))
     assert m.limit == "memory" and m.wall_s < 15 and m.signal == signal.SIGKILL
-    # A program's peak memory is measured from a small process, as `ubongo-cp bench` is: Linux counts in a
-    # child's peak the memory of the process that started it (see measure's notes), and a test worker that has
-    # run other tests can hold more than 500 MB.
-    code = ("import sys; from ubongo_cp.bench.runner import Limits, measure; "
-            "ok = measure([sys.executable, '-c', \"blocks = [bytearray(b'x' * 2**20) for _ in range(50)]\"], "
-            "Limits(cpu_s=20, memory_mb=500)); print(ok.limit, ok.exit_code, ok.max_rss_mb)")
-    limit, exit_code, rss = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                                           text=True).stdout.split()
-    assert (limit, exit_code) == ("None", "0") and 50 < float(rss) < 500
     # The same through the benchmark: statuses timeout and memout, no answer, PAR-2 = 2 x limit.
     suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\nexpected = 2\n')
     outcome = run_bench(suite, externals=[f"sleepy={FAKE_DLX} sleep=30", f"hungry={FAKE_DLX} allocate=600"],
@@ -389,6 +380,70 @@ def test_time_and_memory_limits_are_enforced_from_outside(tmp_path):
     assert (t.loc["sleepy", "stopped"], t.loc["hungry", "stopped"]) == ("wall", "memory")
     assert pd.isna(t.loc["sleepy", "count"]) and not t["wrong"].any()
     assert (outcome.summary["par2_s"] == 4.0).all() and (outcome.summary["solved"] == 0).all()
+
+
+_MEASURED_FROM_600_MB = """
+import sys
+from ubongo_cp.bench.runner import Limits, measure
+held = b"x" * (600 << 20)   # the caller: 600 MB resident
+small = measure(["/bin/true"], Limits(cpu_s=20))
+allocating = measure([sys.executable, "-S", "-c", "held = b'x' * (100 << 20)"], Limits(cpu_s=20))
+print(small.exit_code, small.max_rss_mb, allocating.exit_code, allocating.max_rss_mb)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux counts the caller's memory in a child's peak")
+def test_a_programs_peak_memory_is_its_own_whatever_the_callers_size():
+    # Linux counts in a process's peak memory the pages it held before it loaded its program: started straight
+    # from a 600 MB process, /bin/true read 611 MB, as did a program of 100 MB. Each is started from a small
+    # launcher process: /bin/true reads a few MB, the program its 100 MB and the interpreter's few.
+    out = subprocess.run([sys.executable, "-c", _MEASURED_FROM_600_MB], check=True, capture_output=True, text=True,
+                         cwd=ROOT).stdout.split()
+    small_code, small, code, allocating = int(out[0]), float(out[1]), int(out[2]), float(out[3])
+    assert (small_code, code) == (0, 0)
+    assert 0 < small < 20
+    assert 100 < allocating < 140
+
+
+_MEASURING_A_SLEEPER = """
+import sys
+from ubongo_cp.bench.runner import Limits, measure
+measure([sys.executable, "-c", "import os, sys, time; open(sys.argv[1], 'w').write(str(os.getpid())); time.sleep(600)",
+         sys.argv[1]], Limits(cpu_s=60, wall_s=600))
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (exists and is no zombie), by Linux's /proc."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_program_dies_with_the_process_that_measures_it(tmp_path):
+    # kill -9 of the benchmark leaves no program running (the launcher between them kills it).
+    pid_file = tmp_path / "pid"
+    proc = subprocess.Popen([sys.executable, "-c", _MEASURING_A_SLEEPER, str(pid_file)], cwd=ROOT)
+    deadline = time.time() + 120
+    while time.time() < deadline and not (pid_file.exists() and pid_file.read_text()):
+        time.sleep(0.02)
+    program = int(pid_file.read_text())
+    assert _running(program)
+    proc.kill()
+    proc.wait()
+    deadline = time.time() + 120
+    while time.time() < deadline and _running(program):
+        time.sleep(0.02)
+    assert not _running(program)
+
+
+def test_a_program_that_cannot_start_is_an_os_error():
+    with pytest.raises(FileNotFoundError):
+        measure([str(ROOT / "no-such-program")], Limits(cpu_s=20))
+    m = measure([sys.executable, "-c", "import sys; sys.exit(3)"], Limits(cpu_s=20))
+    assert (m.exit_code, m.signal, m.limit) == (3, None, None) and m.cpu_s > 0
 
 
 def test_an_instance_the_solver_does_not_take_is_unsupported_and_left_out_of_par2(tmp_path):

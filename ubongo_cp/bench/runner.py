@@ -1,7 +1,8 @@
 """Runs measured from outside: each in its own process, with a time and a memory limit, interleaved, resumable.
 
-:func:`measure` starts one program in a new session and watches it from
-the benchmarking process, as runsolver and BenchExec do: wall time from
+:func:`measure` starts one program in a new session (on Linux from a small
+process of its own, :mod:`.launcher`) and watches it from the benchmarking
+process, as runsolver and BenchExec do: wall time from
 start to exit, user and system CPU time and peak resident memory from
 :func:`os.wait4` (the process and the descendants it waited for), and the
 exit status. The limits (:class:`Limits`) are on CPU time (user + system
@@ -144,6 +145,10 @@ class Measurement:
         return self.user_s + self.sys_s
 
 
+#: The small process each program is started from on Linux (:mod:`.launcher`), run by its path.
+_LAUNCHER = Path(__file__).with_name("launcher.py")
+
+
 def measure(argv: Sequence[str], limits: Limits, *, stdin=None, stdout=None, stderr=None, env: dict | None = None,
             cwd=None) -> Measurement:
     """Run ``argv`` in its own session with limits; measure it from outside.
@@ -167,11 +172,15 @@ def measure(argv: Sequence[str], limits: Limits, *, stdin=None, stdout=None, std
     -----
     The peak memory (``max_rss_mb``) is the kernel's count for the
     program's process (``wait4``). On Linux that count includes the memory
-    of the process that started it, as it was at the start (the program's
-    process holds those pages until it loads the program): a program that
-    uses less memory than the calling process reads as the caller's size.
-    The ``ubongo-cp bench`` command starts programs from a process of
-    about 25 MB; call this from a small process to measure small programs.
+    the process held before it loaded the program, which a process forked
+    from the caller holds until then: so the program is started from a
+    small process of its own (:mod:`.launcher`, a Python interpreter
+    without its site packages), and a program that uses less than that
+    process, about 6 MB, reads as that much, whatever the caller's size.
+    Elsewhere the program is started from the caller, and a program that
+    uses less memory than the caller reads as the caller's size. The wall
+    time, measured here as the limit on it is, includes starting the
+    launcher (about 3 ms).
 
     Raises
     ------
@@ -182,28 +191,69 @@ def measure(argv: Sequence[str], limits: Limits, *, stdin=None, stdout=None, std
     """
     parent = os.getpid()
     parent_death_signal()  # looked up before the fork
+    launched = sys.platform.startswith("linux")
+    report = None
+    command = list(argv)
+    if launched:
+        answer, report = os.pipe()
+        command = [sys.executable, "-I", "-S", str(_LAUNCHER), str(report), *command]
+    death = signal.SIGTERM if launched else signal.SIGKILL   # the launcher kills the program's group on SIGTERM
     start = time.perf_counter()
-    proc = subprocess.Popen(list(argv), stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd,
-                            start_new_session=True, close_fds=True,
-                            preexec_fn=lambda: _child_setup(parent, MAX_OUTPUT_BYTES))
     try:
-        limit = _watch(proc.pid, start, limits)
+        proc = subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd,
+                                start_new_session=True, close_fds=True, pass_fds=() if report is None else (report,),
+                                preexec_fn=lambda: _child_setup(parent, MAX_OUTPUT_BYTES, death))
     except BaseException:
-        _kill_group(proc.pid)
+        if report is not None:
+            os.close(answer)
+        raise
+    finally:
+        if report is not None:
+            os.close(report)
+
+    def stop() -> None:
+        if launched:
+            try:
+                os.kill(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        else:
+            _kill_group(proc.pid)
+
+    try:
+        limit = _watch(proc.pid, start, limits, stop, own=not launched)
+    except BaseException:
+        stop()
         os.waitpid(proc.pid, 0)
         proc.returncode = -9
+        if launched:
+            os.close(answer)
         raise
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
+    user, system, rss_kb = usage.ru_utime, usage.ru_stime, usage.ru_maxrss
+    if launched:
+        with os.fdopen(answer, "rb") as told:
+            lines = told.read().decode().split("\n")
+        for word, *values in (line.split() for line in lines if line.strip()):
+            if word == "error":   # the program could not be started
+                number = int(values[0])
+                raise OSError(number, os.strerror(number), argv[0])
+            if word == "exit":    # the program's own figures (else the launcher's: it was killed)
+                status, user, system, rss_kb = int(values[0]), float(values[1]), float(values[2]), int(values[3])
     proc.returncode = os.waitstatus_to_exitcode(status)
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
     sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-    rss_kb = usage.ru_maxrss if sys.platform != "darwin" else usage.ru_maxrss / 1024
-    return Measurement(wall, usage.ru_utime, usage.ru_stime, rss_kb / 1024, code, sig, limit)
+    if sys.platform == "darwin":
+        rss_kb /= 1024
+    return Measurement(wall, user, system, rss_kb / 1024, code, sig, limit)
 
 
-def _watch(pid: int, start: float, limits: Limits) -> str | None:
-    """Wait for ``pid`` to exit; kill its group at a limit and say which (``"cpu"``, ``"wall"``, ``"memory"``)."""
+def _watch(pid: int, start: float, limits: Limits, stop: Callable[[], None], *, own: bool = True) -> str | None:
+    """Wait for ``pid`` to exit; ``stop`` it at a limit and say which (``"cpu"``, ``"wall"``, ``"memory"``).
+
+    ``own=False``: ``pid`` is a launcher, whose own time and memory are not the run's.
+    """
     deadline = start + limits.wall
     try:
         fd = os.pidfd_open(pid)
@@ -224,14 +274,14 @@ def _watch(pid: int, start: float, limits: Limits) -> str | None:
                     return None
                 time.sleep(step)
             if time.perf_counter() >= deadline:
-                _kill_group(pid)
+                stop()
                 return "wall"
-            cpu, rss = _tree_usage(pid)
+            cpu, rss = _tree_usage(pid, own=own)
             if cpu > limits.cpu_s:
-                _kill_group(pid)
+                stop()
                 return "cpu"
             if limits.memory_mb and rss > limits.memory_mb:
-                _kill_group(pid)
+                stop()
                 return "memory"
     finally:
         if fd is not None:
@@ -246,9 +296,9 @@ def _exited(pid: int) -> bool:
         return True
 
 
-def _child_setup(parent: int, most_bytes: int) -> None:
-    """In the child before exec: die with the benchmarking process; no core dumps; no file written beyond
-    ``most_bytes`` (:data:`MAX_OUTPUT_BYTES`).
+def _child_setup(parent: int, most_bytes: int, death: int = signal.SIGKILL) -> None:
+    """In the child before exec: get ``death`` when the benchmarking process dies (the launcher then kills the
+    program); no core dumps; no file written beyond ``most_bytes`` (:data:`MAX_OUTPUT_BYTES`).
 
     ``resource`` and ``prctl`` are resolved in the parent (module import,
     :func:`~ubongo_cp.executors.base.parent_death_signal`), never first here.
@@ -261,7 +311,7 @@ def _child_setup(parent: int, most_bytes: int) -> None:
             pass
     prctl = parent_death_signal()
     if prctl is not None:
-        prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        prctl(1, death, 0, 0, 0)  # PR_SET_PDEATHSIG
         if os.getppid() != parent:  # the parent died before the call
             os._exit(1)
 
@@ -276,8 +326,9 @@ def _kill_group(pid: int) -> None:
             pass
 
 
-def _tree_usage(pid: int) -> tuple[float, float]:
-    """CPU seconds (user + system, with waited-for children) and resident MB of ``pid`` and its descendants.
+def _tree_usage(pid: int, *, own: bool = True) -> tuple[float, float]:
+    """CPU seconds (user + system, with waited-for children) and resident MB of ``pid`` and its descendants
+    (``own=False``: of its descendants only).
 
     Read from ``/proc`` (zeros elsewhere).
     """
@@ -296,7 +347,7 @@ def _tree_usage(pid: int) -> tuple[float, float]:
             except (OSError, ValueError):
                 pass
     ticks = pages = 0
-    for p in pids:
+    for p in pids if own else pids[1:]:
         try:
             with open(f"/proc/{p}/stat", "rb") as fh:
                 fields = fh.read().rsplit(b")", 1)[1].split()

@@ -148,31 +148,26 @@ def test_mcts_searches_the_game_of_a_tile_set_read_from_a_file(tmp_path):
         assert a in s.legal_actions()
 
 
-def test_tournament_cost_bound_counts_mcts_at_its_measured_cost(monkeypatch):
-    # An mcts game costs about 5.6 CPU-s with mcts on both seats (200 simulations a move, measured on the
-    # published game): 20,000 self-play games are about 31 CPU-hours, beyond the 24 a tournament runs
-    # without --yes, and must be refused before any game. Counted at the 1 s of an unlisted agent, they
-    # were estimated at 5.6 hours and played.
+@pytest.mark.parametrize("agent, starts, refused", [
+    # mcts: about 5.6 CPU-s a game with mcts on both seats (200 simulations a move, measured on the published
+    # game): 10,000 self-play games are about 16 CPU-hours and start, 20,000 (31 hours) are refused (counted at
+    # the 1 s of an unlisted agent, they were estimated at 5.6 hours and played)
+    ("mcts", 10_000, 20_000),
+    # sat: about 3 CPU-s (2.2-3.6 s a game measured): 20,000 games (17 hours) start, 40,000 (33 hours) are
+    # refused (at the 10 s it was counted at, the 20,000 were estimated at 56 hours and refused)
+    ("sat", 20_000, 40_000),
+    # analysis: about 66 CPU-s (62 and 73 s a game measured): 1,000 games (18 hours) start, 2,000 (37 hours) are
+    # refused (at the 8 s it was counted at, the 2,000 were estimated at 4.4 hours and played)
+    ("analysis", 1_000, 2_000),
+])
+def test_tournament_cost_bound_counts_each_agent_at_its_measured_cost(monkeypatch, agent, starts, refused):
+    # Self-play tournaments below the 24 CPU-hours a tournament runs without --yes start; those above are
+    # refused before any game.
     from ubongo_cp.errors import MAX_JOB_CPU_SECONDS, JobTooLargeError
     from ubongo_cp.games.orion import agents, sim
 
     assert set(sim.AGENT_SECONDS) == set(agents.AGENTS)   # every agent has a measured cost
-
-    def no_game(*args, **kwargs):
-        raise AssertionError("a game was played")
-
-    monkeypatch.setattr(sim, "map_chunks", no_game)
     assert MAX_JOB_CPU_SECONDS == 24 * 3600
-    with pytest.raises(JobTooLargeError, match="this tournament"):
-        sim.run_tournament(["mcts"], 20_000, max_cpu_seconds=MAX_JOB_CPU_SECONDS)
-
-
-def test_tournament_cost_bound_counts_sat_at_its_measured_cost(monkeypatch):
-    # A sat game costs about 3 CPU-s with sat on both seats (2.2-3.6 s a game measured on the published game):
-    # 20,000 self-play games are about 17 CPU-hours and start; 40,000 (about 33 hours) are refused. At the
-    # 10 s it was counted at, the 20,000 were estimated at 56 hours and refused.
-    from ubongo_cp.errors import MAX_JOB_CPU_SECONDS, JobTooLargeError
-    from ubongo_cp.games.orion import sim
 
     class Started(Exception):
         pass
@@ -182,9 +177,9 @@ def test_tournament_cost_bound_counts_sat_at_its_measured_cost(monkeypatch):
 
     monkeypatch.setattr(sim, "map_chunks", started)
     with pytest.raises(Started):
-        sim.run_tournament(["sat"], 20_000, max_cpu_seconds=MAX_JOB_CPU_SECONDS)
+        sim.run_tournament([agent], starts, max_cpu_seconds=MAX_JOB_CPU_SECONDS)
     with pytest.raises(JobTooLargeError, match="this tournament"):
-        sim.run_tournament(["sat"], 40_000, max_cpu_seconds=MAX_JOB_CPU_SECONDS)
+        sim.run_tournament([agent], refused, max_cpu_seconds=MAX_JOB_CPU_SECONDS)
 
 
 def test_a_tournament_from_a_later_game_plays_the_same_games_as_a_whole_run():

@@ -50,8 +50,9 @@ __all__ = ["run_tournament", "win_rates", "end_conditions", "first_player_advant
 #: a mixed pairing costs the mean of its two agents'; an agent not listed counts 1 s): what bounds a tournament
 #: before it starts. ``mcts``: 200 simulations a move, about 5.6 s a game on both seats. ``sat``: 2.9 s a game on
 #: both seats (it budgets its moves in CP-SAT's deterministic time: 8 self-play games, seeds 0 and 1, 23.2 CPU-s,
-#: 2.2 and 3.6 s a game per seed).
-AGENT_SECONDS = {"random": 0.05, "greedy": 0.5, "sat": 3.0, "analysis": 8.0, "mcts": 6.0}
+#: 2.2 and 3.6 s a game per seed). ``analysis``: 66 s a game on both seats (it budgets in CP-SAT's deterministic
+#: time too: 6 self-play games, 2 of seed 0 in 146.1 CPU-s and 4 of seed 2 in 249.1, 73 and 62 s a game).
+AGENT_SECONDS = {"random": 0.05, "greedy": 0.5, "sat": 3.0, "analysis": 66.0, "mcts": 6.0}
 
 #: About how many seconds of play a line of a tournament's journal holds (by :data:`AGENT_SECONDS`; one game at
 #: least, :data:`~ubongo_cp.executors.chunks.PROGRESS_CHUNK` at most): what a kill may lose.

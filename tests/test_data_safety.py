@@ -389,6 +389,53 @@ def test_a_table_of_yours_is_kept(run_cli, tmp_path):
     assert f"wrote 3 rows to {beside}" in printed and len(pd.read_csv(beside)) == 3
 
 
+def test_a_parquet_table_of_other_columns_is_kept_as_a_csv_one_is(run_cli, tmp_path):
+    import pandas as pd
+
+    # A batch folder's cards.parquet carries the toolkit's mark too; a simulation table named there is
+    # written beside it (cards-1.parquet), as a CSV table of other columns is, and the batch still resumes.
+    deck = _deck(tmp_path / "deck", "classic")
+    out = tmp_path / "out"
+    code, _, err = run_cli("batch", deck, "--out", out, "--no-progress")
+    assert code == 0, err
+    before = (out / "cards.parquet").read_bytes()
+    code, printed, err = run_cli("simulate", "domino", "--games", "3", "--no-progress", "--out", out / "cards.parquet")
+    assert code == 0, err
+    assert (out / "cards.parquet").read_bytes() == before
+    beside = out / "cards-1.parquet"
+    assert f"ubongo-cp: {out / 'cards.parquet'}: exists and holds another table" in err
+    assert f"wrote 3 rows to {beside}" in printed and len(pd.read_parquet(beside)) == 3
+    code, printed, err = run_cli("batch", deck, "--out", out, "--no-progress")
+    assert code == 0, err
+    assert "0 task(s) computed, 1 resumed" in printed
+    # A table of the same columns replaces the earlier one, as before.
+    code, printed, err = run_cli("simulate", "domino", "--games", "4", "--no-progress", "--out", beside)
+    assert code == 0, err
+    assert f"wrote 4 rows to {beside}" in printed and len(pd.read_parquet(beside)) == 4
+    assert not (out / "cards-2.parquet").exists()
+
+
+def test_write_table_keeps_a_parquet_table_of_other_columns(tmp_path):
+    import warnings
+
+    import pandas as pd
+
+    from ubongo_cp.errors import OutputWarning
+    from ubongo_cp.io import write_table
+
+    path = tmp_path / "t.parquet"
+    assert write_table(pd.DataFrame({"a": [1, 2]}), path) == path
+    assert write_table(pd.DataFrame({"a": [3, 4, 5]}), path) == path        # the same columns: replaced
+    assert pd.read_parquet(path)["a"].tolist() == [3, 4, 5]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        written = write_table(pd.DataFrame({"b": [9]}), path)
+    assert written == tmp_path / "t-1.parquet"
+    assert pd.read_parquet(path)["a"].tolist() == [3, 4, 5]
+    assert pd.read_parquet(written)["b"].tolist() == [9]
+    assert [w.category for w in caught] == [OutputWarning] and "holds another table" in str(caught[0].message)
+
+
 def test_a_burrtools_file_of_yours_is_kept(run_cli, tmp_path):
     card = PUZZLES / "examples" / "classic_X1_easy.toml"
     theirs = tmp_path / "design.xmpuzzle"

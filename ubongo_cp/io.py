@@ -1208,10 +1208,11 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
     """Write a pandas ``table`` as CSV or Parquet, chosen by the suffix ``.csv`` / ``.parquet`` / ``.pq``.
 
     Written atomically (:func:`atomic_path`), without the index; a Parquet table carries the toolkit's mark
-    (:func:`marked_arrow`), and an existing Parquet file is replaced only when it carries it. An existing CSV
-    file is replaced only by a table with the same header line; else the table goes to a free name beside it
-    (``STEM-1.csv``), said through ``notify`` (an :class:`~ubongo_cp.errors.OutputWarning` without it).
-    Returns the path written.
+    (:func:`marked_arrow`), and an existing Parquet file is replaced only when it carries it. An existing
+    table is replaced only by one of the same columns (a CSV file: the same header line); else the table goes
+    to a free name beside it (``STEM-1.csv``, ``STEM-1.parquet``: another command's table, such as a batch's
+    ``cards.parquet``, is kept), said through ``notify`` (an :class:`~ubongo_cp.errors.OutputWarning` without
+    it). Returns the path written.
 
     Raises
     ------
@@ -1226,9 +1227,12 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
     suffix = check_table_path(path)
     if suffix == ".csv":
         check_not_special(path)
-        path = _csv_target(path, table.head(0).to_csv(index=False).splitlines()[0], notify)
+        header = table.head(0).to_csv(index=False).splitlines()[0]
+        path = _free_target(path, holds_other_table(path, header), "its first line differs", notify)
     else:
         check_output_file(path)
+        path = _free_target(path, _holds_other_columns(path, [str(c) for c in table.columns]),
+                            "its columns differ", notify)
     with atomic_path(path) as tmp:
         if suffix == ".csv":
             table.to_csv(tmp, index=False)
@@ -1252,17 +1256,32 @@ def holds_other_table(path: str | os.PathLike, header: str) -> bool:
     return bool(first) and first.rstrip(b"\r\n") != header.encode()
 
 
-def _csv_target(path: pathlib.Path, header: str, notify: Callable[[str], None] | None) -> pathlib.Path:
-    """Where :func:`write_table` writes a CSV table of this ``header`` line: ``path``, unless a non-empty file
-    there starts with another line (a table of other columns, or no table: a CSV file has no place for the
-    toolkit's mark, so its header tells an earlier output of the same command); then the first free name
-    ``STEM-1.csv``, ``STEM-2.csv``, ..., said through ``notify`` (default: an :class:`~ubongo_cp.errors.OutputWarning`)."""
-    if not holds_other_table(path, header):
+def _holds_other_columns(path: pathlib.Path, columns: list[str]) -> bool:
+    """Whether ``path`` is a Parquet table (one the toolkit wrote: :func:`check_output_file` has let it pass) of
+    columns other than ``columns``. A missing file holds none."""
+    if not path.is_file():
+        return False
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_schema(path).names != columns
+    except Exception:   # a damaged table is no table of these columns: kept, the table written beside it
+        return True
+
+
+def _free_target(path: pathlib.Path, other_table: bool, why: str,
+                 notify: Callable[[str], None] | None) -> pathlib.Path:
+    """Where :func:`write_table` writes its table: ``path``, unless ``other_table`` (a table of other columns
+    there, or no table: a CSV file has no place for the toolkit's mark, so its header tells an earlier output
+    of the same command, and a Parquet table of other columns is another command's); then the first free
+    name ``STEM-1.csv``, ``STEM-2.csv``, ..., said through ``notify`` (default: an
+    :class:`~ubongo_cp.errors.OutputWarning`) with ``why``."""
+    if not other_table:
         return path
     n = 1
     while (other := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists():
         n += 1
-    message = (f"{path}: exists and holds another table (its first line differs); it is left as it is, and "
+    message = (f"{path}: exists and holds another table ({why}); it is left as it is, and "
                f"the table is written to {other}")
     if notify is None:
         import warnings

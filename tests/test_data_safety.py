@@ -415,6 +415,18 @@ def test_a_parquet_table_of_other_columns_is_kept_as_a_csv_one_is(run_cli, tmp_p
     assert not (out / "cards-2.parquet").exists()
 
 
+def test_a_record_named_as_the_journal_of_the_table_is_refused_before_the_games(run_cli, tmp_path):
+    # --out g.csv keeps its games in g.jsonl: a record written there is refused at once, with the rest of the
+    # command line, not after every game was played (when the journal it found there was taken for a stranger).
+    table, record = tmp_path / "g.csv", tmp_path / "g.jsonl"
+    code, printed, err = run_cli("simulate", "domino", "--games", "3", "--no-progress", "--out", table,
+                                 "--record", record)
+    assert code == 2 and printed == "" and len(err.strip().splitlines()) == 1, err
+    assert err == (f"ubongo-cp: error: --record {record} is the journal of --out {table} (its games as they "
+                   "finish); choose another name\n")
+    assert not table.exists() and not record.exists()
+
+
 def test_write_table_keeps_a_parquet_table_of_other_columns(tmp_path):
     import warnings
 

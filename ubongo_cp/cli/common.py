@@ -117,6 +117,11 @@ def _check_outputs(args: argparse.Namespace) -> None:
                 what = f"the {in_name} input" if path == in_path else f"a file read from the {in_name} directory"
                 raise UbongoError(f"--{name} {getattr(args, name)} would overwrite {what}; "
                                   "choose another output path")
+    beside = real(games_journal(args)) if getattr(args, "games_journal_beside", False) else None
+    for name, path in given.items():   # the journal that --out keeps its games in (add_games_out)
+        if name != "out" and path == beside:
+            raise UbongoError(f"--{name} {getattr(args, name)} is the journal of --out {args.out} (its games as "
+                              "they finish); choose another name")
     if not given:   # nothing written: the output module is not even imported
         return
     from ..io import check_not_special, check_output_file, check_output_place, check_suffix
@@ -407,6 +412,7 @@ def add_games_out(parser: argparse.ArgumentParser, what: str = "the per-game tab
                              "journal, FILE with .jsonl (games.jsonl for games.csv), and the same command run "
                              f"again resumes from it{unless} (without --out nothing is kept)")
     fixed_suffixes(parser, out="table")
+    parser.set_defaults(games_journal_beside=True)   # no other output may be that journal (_check_outputs)
 
 
 def rule_settings(parser: argparse.ArgumentParser, rules: dict[str, str | None]) -> None:

@@ -784,3 +784,26 @@ def test_an_output_in_a_folder_that_takes_no_files_names_the_folder(run_cli, tmp
     # a folder that takes files: the journal is written (1 tiling of the 1x2 box by the domino)
     code, out, _ = run_cli(*task, "--journal", tmp_path / "j.jsonl", "--json")
     assert code == 0 and json.loads(out)["count"] == 1 and (tmp_path / "j.jsonl").exists()
+
+
+def test_task_instance_names_a_face_given_as_text_and_a_card_that_is_none():
+    # A face read from text ('1', as a TOML key or a command line gives it) was answered "has no face 1
+    # (faces 1..6)"; a missing card ended in an AttributeError from inside.
+    from ubongo_cp.cards import load_card
+    from ubongo_cp.cover import task_instance
+    from ubongo_cp.shipped import find_example
+
+    card = load_card(find_example("classic_X1_easy.toml").path)
+    with pytest.raises(InputError) as caught:
+        task_instance(card, "1")
+    assert str(caught.value) == "face must be a whole number, got '1'"
+    with pytest.raises(InputError) as caught:
+        task_instance(card, 7)
+    assert str(caught.value).endswith("card X1 side easy has no face 7 (faces 1..6)")
+    with pytest.raises(InputError) as caught:
+        task_instance(None, 1)
+    assert str(caught.value) == ("task_instance needs a card side (ubongo_cp.cards.load_card), got NoneType")
+    # A numpy integer (a face read from a batch table) is a face.
+    import numpy as np
+
+    assert [p.name for p in task_instance(card, np.int64(1)).pieces] == ["I2", "L4", "Y5"]

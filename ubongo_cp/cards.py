@@ -42,7 +42,7 @@ import sys
 from collections.abc import Callable, Iterable
 
 
-from .errors import InputError, as_written, control_character, wrong_kind
+from .errors import InputError, as_written, control_character, whole_argument, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .grids import GRIDS, SQUARE
 from .reading import is_plain_name, loads_toml, text_lines
@@ -128,6 +128,7 @@ class CardSide(Struct):
             For a face the card side does not have.
         """
         if face not in self.tasks:
+            whole_argument("face", face, None)   # a face written as text ('1') is named as such
             raise InputError(f"card {self.card_id} side {self.side} has no face {face} "
                              f"(faces {min(self.tasks)}..{max(self.tasks)})", path=self.path)
         return self.piece_set.select(self.tasks[face])

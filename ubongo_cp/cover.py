@@ -2335,7 +2335,8 @@ def task_instance(card: "CardSide", face: int, *, max_empty: int | None = None) 
     Raises
     ------
     InputError
-        For a face the card side does not have.
+        For a face the card side does not have (or one that is no whole number), or a ``card`` that is no
+        card side.
 
     Examples
     --------
@@ -2344,6 +2345,8 @@ def task_instance(card: "CardSide", face: int, *, max_empty: int | None = None) 
     >>> [p.name for p in inst.pieces], inst.n_cells
     (['I2', 'L4', 'Y5'], 11)
     """
+    if not hasattr(card, "task_pieces"):
+        raise InputError(f"task_instance needs a card side (ubongo_cp.cards.load_card), got {type(card).__name__}")
     if max_empty is None:
         max_empty = card.max_empty.get(face, 0)
     return build_instance(card.task_pieces(face), card.region, mode=card.orientations,

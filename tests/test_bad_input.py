@@ -807,3 +807,13 @@ def test_task_instance_names_a_face_given_as_text_and_a_card_that_is_none():
     import numpy as np
 
     assert [p.name for p in task_instance(card, np.int64(1)).pieces] == ["I2", "L4", "Y5"]
+
+
+def test_a_file_name_holding_a_line_break_is_named_on_one_line(run_cli, tmp_path):
+    # A name may hold a line feed or a carriage return: the message stays one line, the break written as \n.
+    code, _, err = run_cli("solve", "--pieces", "classic", "--region", tmp_path / "no\nsuch.txt")
+    one_line_error(code, err, "no\\nsuch.txt: file not found")
+    pieces = tmp_path / "p\r\nq.txt"
+    pieces.write_text("A\n##\n\nA\n##\n")
+    code, _, err = run_cli("solve", "--pieces", pieces, "--region", "2x2")
+    one_line_error(code, err, "p\\r\\nq.txt:4: piece 'A' appears twice (first at line 1)")

@@ -817,3 +817,24 @@ def test_a_file_name_holding_a_line_break_is_named_on_one_line(run_cli, tmp_path
     pieces.write_text("A\n##\n\nA\n##\n")
     code, _, err = run_cli("solve", "--pieces", pieces, "--region", "2x2")
     one_line_error(code, err, "p\\r\\nq.txt:4: piece 'A' appears twice (first at line 1)")
+
+
+def test_the_api_names_pieces_that_are_names_a_census_key_that_is_no_text_and_an_example_that_is_none():
+    # Names where pieces go were answered "needs a sequence of pieces ..., got list" (a list is a sequence);
+    # a census key or an example name of another type ended in an AttributeError from inside.
+    from ubongo_cp.census import region_from_text
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import Region
+    from ubongo_cp.shipped import find_example
+
+    with pytest.raises(InputError) as caught:
+        build_instance(["F", "I"], Region.rectangle(2, 5))
+    assert str(caught.value) == ("build_instance needs a sequence of pieces (ubongo_cp.pieces.load_pieces(name)"
+                                 ".pieces), got list holding str 'F'")
+    with pytest.raises(InputError) as caught:
+        region_from_text(float("nan"))
+    assert str(caught.value) == "a census region key is text ('###/#..'), got float nan"
+    with pytest.raises(InputError) as caught:
+        find_example(None)
+    assert str(caught.value) == "a shipped item is named by text (e.g. 'pieces/classic'), got NoneType None"
+    assert region_from_text("###/#..").cells == ((0, 0), (0, 1), (0, 2), (1, 0))

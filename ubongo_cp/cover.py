@@ -1249,6 +1249,11 @@ def checked_puzzle(caller: str, pieces, region) -> tuple[Piece, ...]:
     given, text = type(pieces).__name__, isinstance(pieces, (str, bytes)) or not hasattr(pieces, "__iter__")
     pieces = () if text else tuple(pieces)
     if text or not all(map(isinstance, pieces, repeat(Piece))):     # piece by piece in C
+        if not text:   # a sequence, of something else: named by its first such item (a piece's name, say)
+            from .errors import cut
+
+            other = next(p for p in pieces if not isinstance(p, Piece))
+            given += f" holding {type(other).__name__} {cut(repr(other))}"
         raise InputError(f"{caller} needs a sequence of pieces (ubongo_cp.pieces.load_pieces(name).pieces), "
                          f"got {given}")
     if not isinstance(region, Region):

@@ -93,16 +93,19 @@ def find_example(name: str) -> Example:
     Raises
     ------
     InputError
-        For an unknown name (listing what there is), or a name several
-        items share (listing their keys).
+        For an unknown name (listing what there is), a name several
+        items share (listing their keys), or one that is no text.
 
     Examples
     --------
     >>> find_example("rect_6x10").key, find_example("pentominoes").key
     ('rect_6x10.txt', 'pieces/pentominoes')
     """
-    from .errors import InputError
+    from .errors import InputError, cut
 
+    if not isinstance(name, str):
+        raise InputError(f"a shipped item is named by text (e.g. 'pieces/classic'), got {type(name).__name__} "
+                         f"{cut(repr(name))}")
     if name in EXAMPLES:
         return EXAMPLES[name]
     stem = name.rstrip("/")

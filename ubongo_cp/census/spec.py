@@ -182,13 +182,15 @@ def region_from_text(text: str, grid: str | Grid = SQUARE) -> Region:
     Raises
     ------
     InputError
-        On characters the grid's text does not have, or no cell.
+        On characters the grid's text does not have, no cell, or a key that is no text.
 
     Examples
     --------
     >>> region_from_text("###/#..").cells
     ((0, 0), (0, 1), (0, 2), (1, 0))
     """
+    if not isinstance(text, str):
+        raise InputError(f"a census region key is text ('###/#..'), got {type(text).__name__} {cut(repr(text))}")
     grid = get_grid(grid)
     return Region(grid.parse(text.split("/")), grid=grid)
 

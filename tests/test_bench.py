@@ -1254,3 +1254,21 @@ def test_a_memory_limit_of_zero_is_no_limit_in_the_command_and_the_library(tmp_p
     assert outcome.table["status"].tolist() == ["solved"] and outcome.table["memory_limit_mb"].isna().all()
     with pytest.raises(InputError, match="must be a positive number of MB, or 0 or None"):
         run_bench(suite, solvers=["dlx"], out=tmp_path / "out2", memory_limit=-1, progress=False)
+
+
+@pytest.mark.parametrize("option", ["repeats", "warmups"])
+def test_a_huge_number_of_runs_is_refused_before_any_plan_is_made(tmp_path, run_cli, option):
+    # --repeats 10**20 built its plan of runs in memory (4 GB in 20 s on the test machine) and never ran one;
+    # --warmups 10**20 ran the warm-up for ever. Both are refused at once, as a huge --games is.
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "tiny.dlx").write_text("a b\na\nb\na b\n")
+    huge = 10 ** 20
+    code, printed, err = run_cli("bench", suite, "--solvers", "dlx", f"--{option}", huge, "--out", tmp_path / "b",
+                                 "--no-progress")
+    assert code == 2 and printed == "", err
+    assert err == f"ubongo-cp: error: --{option} must be at most 10,000, got {huge:,}\n"
+    assert not (tmp_path / "b").exists()
+    with pytest.raises(InputError, match=f"^{option} must be at most 10,000 runs, got 10,001$"):
+        run_bench(suite, solvers=["dlx"], out=tmp_path / "b", progress=False, **{option: 10_001})
+    assert not (tmp_path / "b").exists()

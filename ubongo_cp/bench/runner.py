@@ -71,7 +71,7 @@ if TYPE_CHECKING:
     from .external import ExternalSolver
 
 __all__ = ["Limits", "Measurement", "measure", "run_bench", "BenchOutcome", "read_config", "JOURNAL", "CONFIG",
-           "POLL_SECONDS", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY_LIMIT"]
+           "POLL_SECONDS", "DEFAULT_TIME_LIMIT", "DEFAULT_MEMORY_LIMIT", "MAX_RUNS"]
 
 #: The limits a directory's runs were made with (resuming must use the same) and its solvers in order.
 CONFIG = "bench.json"
@@ -81,6 +81,9 @@ POLL_SECONDS = 0.01
 DEFAULT_TIME_LIMIT = 60.0
 #: Default memory limit per run: MB of resident memory, all the run's processes together.
 DEFAULT_MEMORY_LIMIT = 4096.0
+#: The most runs per task and solver (``repeats``) and warm-up runs per solver (``warmups``): each run is a
+#: process of its own, so more is a mistyped number (whose plan of runs would fill the memory).
+MAX_RUNS = 10_000
 #: Most bytes a run may write to a file (its standard output and error are files): a program printing without end
 #: is stopped there (SIGXFSZ) and its output is not read, which would fill the disk and the benchmark's memory.
 MAX_OUTPUT_BYTES = 256 << 20
@@ -466,6 +469,9 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
     from .suite import Suite, build, load_suite
 
     repeats, warmups = whole_argument("repeats", repeats, 1), whole_argument("warmups", warmups, 0)
+    for name, runs in (("repeats", repeats), ("warmups", warmups)):
+        if runs > MAX_RUNS:
+            raise InputError(f"{name} must be at most {MAX_RUNS:,} runs, got {runs:,}")
     seed = whole_argument("seed", seed, 0)
     quick, progress = flag_argument("quick", quick), flag_argument("progress", progress)
     if isinstance(solvers, (str, bytes)) or not isinstance(solvers, Iterable):   # "dlx" was read letter by letter

@@ -114,11 +114,13 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
     if not solvers and not args.external:
         raise InputError("no solver: give --solvers A,B,... (registered names, or 'all') and/or --external")
-    if args.repeats < 1:
-        raise InputError(f"--repeats must be at least 1, got {args.repeats}")
-    if args.warmups < 0:
-        raise InputError(f"--warmups must be at least 0, got {args.warmups}")
-    from ..bench.runner import DEFAULT_TIME_LIMIT, run_bench
+    from ..bench.runner import DEFAULT_TIME_LIMIT, MAX_RUNS, run_bench
+
+    for flag, runs, least in (("--repeats", args.repeats, 1), ("--warmups", args.warmups, 0)):
+        if runs < least:
+            raise InputError(f"{flag} must be at least {least}, got {runs}")
+        if runs > MAX_RUNS:
+            raise InputError(f"{flag} must be at most {MAX_RUNS:,}, got {runs:,}")
 
     outcome = run_bench(args.suites, solvers=solvers, externals=args.external, out=args.out,
                         time_limit=args.time_limit or DEFAULT_TIME_LIMIT, wall_limit=args.wall_limit,

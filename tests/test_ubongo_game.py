@@ -153,6 +153,20 @@ def test_simulate_reads_a_batch_folder_with_timeouts_and_names_its_file(tmp_path
         "batch could not rate it (run the batch again on the same output folder to retry it)"]
 
 
+def test_a_deck_too_small_for_the_players_is_refused_before_the_journal_is_made(tmp_path, run_cli):
+    # 2 cards, 4 players (36 needed, UG-3): refused as before, and no journal g.jsonl is left beside the table
+    # the run never wrote (it was opened before the first game found the deck too small).
+    from ubongo_cp.report import write_table
+
+    write_table(classic_frame(2), tmp_path / "tasks.csv")
+    code, out, err = run_cli("simulate", "ubongo", "--tasks", tmp_path / "tasks.csv", "--games", "2",
+                             "--out", tmp_path / "g.csv", "--no-progress")
+    assert code == 2 and out == "" and err == (
+        f"ubongo-cp: error: {tmp_path / 'tasks.csv'}: side easy of the deck has 2 cards; 4 players need 36, "
+        "9 each (UG-3)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tasks.csv"]
+
+
 def test_deck_rows_of_a_parquet_table_are_named_by_row(tmp_path):
     df = classic_frame(1).assign(status="done")
     with pytest.raises(InputError, match=re.escape("t.parquet: status 'done' (row 1) is not one of solved, no "

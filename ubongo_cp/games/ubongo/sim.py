@@ -163,6 +163,10 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     seat_strats = [strategies[p % len(strategies)] for p in range(num_players)]
     seeds = np.random.SeedSequence(seed).spawn(games)
     opts = {"side": side, "model": model, "timer": timer, "move_time": move_time, "all_cards": all_cards}
+    # The settings every game checks (a deck with too few cards for the players, UG-3) checked before the
+    # journal is made: a refused run leaves no file.
+    UbongoState(deck, num_players, side, skills=[skills[p % len(skills)] for p in range(num_players)], model=model,
+                timer=timer, move_time=move_time, all_cards=all_cards, seed=0)
     kept = GameJournal.of(journal, "simulate ubongo",
                           {"games": games, "seed": seed, "strategies": seat_strats, "skills": shortest_cycle(list(skills)),
                            "deck": deck_option(deck), **opts, "model": model and model.to_json()}, notify=notify)

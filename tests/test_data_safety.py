@@ -83,6 +83,25 @@ def test_a_piece_file_outside_the_cards_folder_needs_the_users_word(run_cli, tmp
         assert load_card(deck / "s1.toml").piece_set.names == load_pieces("classic").names
 
 
+def test_allow_pieces_names_a_file_that_is_there(run_cli, tmp_path):
+    # A folder given to --allow-pieces allowed nothing and the card was then refused as "not allowed" (or, with
+    # --out inside that folder, "would overwrite a file read from the allow_pieces directory"); a missing file
+    # was taken silently. Both are named as the option, before any work.
+    _classic_copy(tmp_path / "mine.txt")
+    deck = _deck(tmp_path / "deck", "../mine.txt")
+    code, printed, err = run_cli("batch", deck, "--out", tmp_path / "out", "--no-progress", "--allow-pieces", tmp_path)
+    assert code == 2 and printed == "" and err == (
+        f"ubongo-cp: error: --allow-pieces {tmp_path}: is a directory; name each piece-set file it allows "
+        "(--allow-pieces FILE, given once per file)\n")
+    code, printed, err = run_cli("solve", deck / "s1.toml", "--allow-pieces", tmp_path / "mine.text")
+    assert code == 2 and printed == "" and err == (
+        f"ubongo-cp: error: --allow-pieces {tmp_path / 'mine.text'}: file not found\n")
+    assert not (tmp_path / "out").exists()
+    code, printed, err = run_cli("batch", deck, "--out", tmp_path / "out", "--no-progress", "--allow-pieces",
+                                 tmp_path / "mine.txt")
+    assert code == 0 and "1 task(s) computed" in printed, err
+
+
 def test_a_deck_spec_reads_only_its_own_folder_too(run_cli, tmp_path):
     design = tmp_path / "design"
     shutil.copytree(PUZZLES / "examples" / "designer", design)

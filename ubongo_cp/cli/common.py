@@ -83,6 +83,12 @@ def _check_outputs(args: argparse.Namespace) -> None:
     def real(value) -> str | None:
         return os.path.realpath(value) if isinstance(value, (str, os.PathLike)) and str(value) else None
 
+    for allowed in getattr(args, "allow_pieces", None) or ():   # each a piece-set file: a folder allows none
+        if os.path.isdir(allowed):
+            raise InputError(f"--allow-pieces {allowed}: is a directory; name each piece-set file it allows "
+                             "(--allow-pieces FILE, given once per file)")
+        if not os.path.exists(allowed):
+            raise InputError(f"--allow-pieces {allowed}: file not found")
     record_is_output = hasattr(args, "replay")
     folders = getattr(args, "directory_outputs", ())
     for name in _FILE_INPUTS:

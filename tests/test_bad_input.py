@@ -233,6 +233,26 @@ def test_outputs_never_overwrite_inputs(run_cli, tmp_path):
     assert not (tmp_path / "a.csv").exists()
 
 
+def test_an_output_over_an_input_names_the_inputs_option_as_written(run_cli, tmp_path):
+    # The message named the inputs by their internal names: "the difficulty_model input", "the from_census
+    # directory".
+    import shutil
+
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    shutil.copy(Path(EXAMPLES) / "classic_X1_easy.toml", deck / "x1.toml")
+    model = tmp_path / "model.json"
+    model.write_text("{}")
+    code, _, err = run_cli("batch", deck, "--out", model, "--difficulty-model", model)
+    one_line_error(code, err, f"--out {model} would overwrite the --difficulty-model input; choose another output path")
+    census = tmp_path / "census"
+    census.mkdir()
+    code, _, err = run_cli("generate", "--spec", "designer", "--from-census", census, "--out", census / "regions")
+    one_line_error(code, err, f"--out {census / 'regions'} would overwrite a file read from the --from-census "
+                              "directory; choose another output path")
+    assert model.read_text() == "{}" and not (census / "regions").exists()
+
+
 @pytest.mark.parametrize("content", [b"\x87\x00garbage", b"[1, 2, 3]", b"[" * 100_000])
 @pytest.mark.parametrize("command", [["simulate", "domino", "--replay"], ["orion", "analyze"]])
 def test_records_that_are_not_json_objects_exit_2(run_cli, tmp_path, command, content):

@@ -120,7 +120,9 @@ def _check_outputs(args: argparse.Namespace) -> None:
             if path == in_path and (name, in_name) in own:
                 continue
             if (path == in_path and not shared) or read_there:
-                what = f"the {in_name} input" if path == in_path else f"a file read from the {in_name} directory"
+                option, _, value = in_name.partition(" ")   # a list's entries: "allow_pieces FILE"
+                said = (f"--{option.replace('_', '-')}" if "_" in option else option) + (f" {value}" if value else "")
+                what = f"the {said} input" if path == in_path else f"a file read from the {said} directory"
                 raise UbongoError(f"--{name} {getattr(args, name)} would overwrite {what}; "
                                   "choose another output path")
     beside = real(games_journal(args)) if getattr(args, "games_journal_beside", False) else None

@@ -265,3 +265,22 @@ def test_picture_sizes_and_counts_that_are_not_ones_are_one_error_naming_them():
         with pytest.raises(InputError, match=rf"^most must be a whole number of at least 1, got {most!r}$"):
             result.draw(most=most)
     assert result.draw(most=3).get_size_inches()[0] < result.draw().get_size_inches()[0]   # 3 panels, then 8
+
+
+def test_a_count_that_kept_no_solution_is_not_drawn_as_not_solved(run_cli, tmp_path):
+    # The 8 tilings of 3x20 by the pentominoes counted with none kept (keep=0, --max-solutions 0): the picture
+    # said "not solved (time limit)". It now says the count, and that none was kept to draw.
+    from ubongo_cp.draw.figures import result_panels
+
+    result = solve(build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20)), keep=0)
+    assert (result.count, result.complete, result.solutions) == (8, True, [])
+    [panel] = result_panels(result, result.instance.region.cells)
+    assert panel.note == "8 solutions, none kept to draw"
+    drawing = tmp_path / "d.svg"
+    code, printed, err = run_cli("solve", "--pieces", "pentominoes", "--region", "3x20", "--count",
+                                 "--max-solutions", "0", "--draw", drawing)
+    assert code == 0 and printed.startswith("8 solutions"), err
+    text = drawing.read_text()
+    assert "8 solutions, none kept to draw" in text and "not solved" not in text
+    cut = solve(build_instance(load_pieces("pentominoes").pieces, Region.rectangle(6, 10)), keep=0, limit=5)
+    assert result_panels(cut, cut.instance.region.cells)[0].note == "5+ solutions, none kept to draw"

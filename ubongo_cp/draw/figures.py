@@ -216,10 +216,15 @@ def result_panels(result, cells: Sequence[Cell], *, most: int = 12, prefix: str 
                   grid: Grid = SQUARE) -> list[Panel]:
     """One :class:`Panel` per kept solution of ``result`` (at most ``most``), or one saying why there is none."""
     shown = result.solutions[:most]
-    if not shown:
-        note = "no solution" if str(result.status) == "no solution" else "not solved (time limit)"
-        return [Panel(prefix.rstrip(": "), tuple(cells), None, note, grid)]
     total = f"{result.count}" + ("" if result.complete else "+")
+    if not shown:
+        if str(result.status) == "no solution":
+            note = "no solution"
+        elif result.count:   # counted, none kept (keep=0, --max-solutions 0)
+            note = f"{total} solution{'' if total == '1' else 's'}, none kept to draw"
+        else:
+            note = "not solved (time limit)"
+        return [Panel(prefix.rstrip(": "), tuple(cells), None, note, grid)]
     what = "uniform sample" if "samples" in getattr(result, "stats", {}) else "solution"  # drawn from a diagram
     return [Panel(f"{prefix}{what} {i} of {total}", tuple(cells), s, "", grid) for i, s in enumerate(shown, 1)]
 

@@ -467,6 +467,26 @@ def test_write_table_keeps_a_parquet_table_of_other_columns(tmp_path):
     assert [w.category for w in caught] == [OutputWarning] and "holds another table" in str(caught[0].message)
 
 
+def test_the_report_writer_keeps_a_parquet_table_of_other_columns(run_cli, tmp_path):
+    # ubongo_cp.report.write_table refused a task table over a batch's cards.csv but replaced its cards.parquet.
+    from ubongo_cp.report import load_tasks
+    from ubongo_cp.report import write_table as write_report_table
+
+    deck = _deck(tmp_path / "deck", "classic")
+    out = tmp_path / "out"
+    code, _, err = run_cli("batch", deck, "--out", out, "--no-progress")
+    assert code == 0, err
+    tasks, before = load_tasks(out), (out / "cards.parquet").read_bytes()
+    for name, why in (("cards.csv", "its first line differs"), ("cards.parquet", "its columns differ")):
+        with pytest.raises(InputError) as caught:
+            write_report_table(tasks, out / name)
+        assert str(caught.value) == (f"{out / name}: exists and holds another table ({why}); it is left as it "
+                                     "is: remove it or choose another output path")
+    assert (out / "cards.parquet").read_bytes() == before
+    write_report_table(tasks, out / "tasks.parquet")   # the same columns: replaced, as before
+    assert load_tasks(out)["count"].tolist() == tasks["count"].tolist() == [2]
+
+
 def test_a_burrtools_file_of_yours_is_kept(run_cli, tmp_path):
     card = PUZZLES / "examples" / "classic_X1_easy.toml"
     theirs = tmp_path / "design.xmpuzzle"

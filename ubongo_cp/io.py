@@ -1231,7 +1231,7 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
         path = _free_target(path, holds_other_table(path, header), "its first line differs", notify)
     else:
         check_output_file(path)
-        path = _free_target(path, _holds_other_columns(path, [str(c) for c in table.columns]),
+        path = _free_target(path, holds_other_columns(path, [str(c) for c in table.columns]),
                             "its columns differ", notify)
     with atomic_path(path) as tmp:
         if suffix == ".csv":
@@ -1256,7 +1256,7 @@ def holds_other_table(path: str | os.PathLike, header: str) -> bool:
     return bool(first) and first.rstrip(b"\r\n") != header.encode()
 
 
-def _holds_other_columns(path: pathlib.Path, columns: list[str]) -> bool:
+def holds_other_columns(path: pathlib.Path, columns: list[str]) -> bool:
     """Whether ``path`` is a Parquet table (one the toolkit wrote: :func:`check_output_file` has let it pass) of
     columns other than ``columns``. A missing file holds none."""
     if not path.is_file():

@@ -32,7 +32,7 @@ from typing import Callable, Iterable
 import pandas as pd
 
 from ..errors import InputError, cut
-from ..io import atomic_path, check_output_file, holds_other_table, marked_arrow
+from ..io import atomic_path, check_output_file, holds_other_columns, holds_other_table, marked_arrow
 from ..rate import RATING_COLUMNS
 from ..status import Status
 
@@ -88,8 +88,8 @@ ROWS = "ubongo_cp.rows"
 def write_table(df: pd.DataFrame, path: str | Path) -> None:
     """Write a task or card table as Parquet or CSV (by suffix), atomically, in the forms of the module docstring.
 
-    An existing file at ``path`` is replaced only when it is a Parquet table the toolkit wrote, or a CSV
-    table with the same header line (:func:`~ubongo_cp.io.check_output_file`).
+    An existing file at ``path`` is replaced only when it is a table of the same columns: a Parquet table the
+    toolkit wrote (:func:`~ubongo_cp.io.check_output_file`) or a CSV table with the same header line.
 
     Raises
     ------
@@ -101,8 +101,13 @@ def write_table(df: pd.DataFrame, path: str | Path) -> None:
     if path.suffix not in (".csv", ".parquet"):
         raise InputError("a table is written as .parquet or .csv", path=path)
     check_output_file(path)
-    if path.suffix == ".csv" and holds_other_table(path, _file_form(df).head(0).to_csv(index=False).splitlines()[0]):
-        raise InputError("exists and holds another table (its first line differs); it is left as it is: "
+    if path.suffix == ".csv":
+        other = holds_other_table(path, _file_form(df).head(0).to_csv(index=False).splitlines()[0])
+    else:   # a Parquet table carries the mark whichever command wrote it: its columns tell another table
+        other = holds_other_columns(path, _arrow_form(df).schema.names)
+    if other:
+        why = "its first line differs" if path.suffix == ".csv" else "its columns differ"
+        raise InputError(f"exists and holds another table ({why}); it is left as it is: "
                          "remove it or choose another output path", path=path)
     write_owned_table(df, path)
 
@@ -126,8 +131,13 @@ def table_writer(df: pd.DataFrame, suffix: str) -> Callable[[Path], None]:
         else:
             import pyarrow.parquet as pq
 
-            pq.write_table(marked_arrow(_arrow_table(df) if tasks else _plain_arrow(df)), tmp)
+            pq.write_table(marked_arrow(_arrow_form(df)), tmp)
     return write
+
+
+def _arrow_form(df: pd.DataFrame):
+    """What a Parquet file holds of a task table (:func:`_arrow_table`) or a card table."""
+    return _arrow_table(df) if "face" in df.columns else _plain_arrow(df)
 
 
 def _file_form(df: pd.DataFrame) -> pd.DataFrame:

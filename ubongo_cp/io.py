@@ -39,7 +39,7 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comme
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
-           "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held", "replace_together",
+           "holds_other_table", "holds_other_columns", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held", "replace_together",
            "REPLACING", "interrupted_replace", "refuse_interrupted", "json_text", "file_state"]
 
 
@@ -1256,10 +1256,10 @@ def holds_other_table(path: str | os.PathLike, header: str) -> bool:
     return bool(first) and first.rstrip(b"\r\n") != header.encode()
 
 
-def holds_other_columns(path: pathlib.Path, columns: list[str]) -> bool:
+def holds_other_columns(path: str | os.PathLike, columns: list[str]) -> bool:
     """Whether ``path`` is a Parquet table (one the toolkit wrote: :func:`check_output_file` has let it pass) of
     columns other than ``columns``. A missing file holds none."""
-    if not path.is_file():
+    if not os.path.isfile(path):
         return False
     import pyarrow.parquet as pq
 

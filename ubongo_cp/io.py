@@ -39,8 +39,8 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comme
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
-           "holds_other_table", "holds_other_columns", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held", "replace_together",
-           "REPLACING", "interrupted_replace", "refuse_interrupted", "json_text", "file_state"]
+           "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held", "replace_together",
+           "REPLACING", "holds_other_columns", "interrupted_replace", "refuse_interrupted", "json_text", "file_state"]
 
 
 @contextmanager

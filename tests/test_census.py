@@ -635,3 +635,24 @@ def test_census_sizes_may_be_numpy_whole_numbers_or_a_range():
     spec = make_spec("classic", np.int64(2), range(6, 9))
     assert spec.k == 2 and type(spec.k) is int and spec.cells == (6, 7, 8)
     assert make_spec("classic", 2, np.int64(6)).cells == (6,)
+
+
+def test_a_census_of_other_pieces_or_another_k_is_named_when_a_deck_draws_from_it(tmp_path, run_cli):
+    # A census ranks regions for its own pieces and K: drawing the designer's deck (its 8 pieces, 3 and 4 per task)
+    # from a census of the pentominoes in pairs was silent; it is now said in one note, and the deck made.
+    census = tmp_path / "pent"
+    code, _, err = run_cli("census", "--pieces", "pentominoes", "--k", "2", "--cells", "10", "--box", "4x4",
+                           "--out", census, "--no-progress")
+    assert code == 0, err
+    code, _, err = run_cli("generate", "--spec", "designer", "--from-census", census, "--out", tmp_path / "d",
+                           "--cards", "1", "--no-progress")
+    assert code == 0, err
+    assert (f"ubongo-cp: note: {census} is a census of pentominoes, 2 per subset; the spec's card sides take "
+            "other pieces (pieces.txt), 3 and 4 per task: the census ranks its regions for other tasks") in err.splitlines()
+    own = tmp_path / "own"
+    code, _, err = run_cli("census", "--pieces", ROOT / "ubongo_cp" / "data" / "examples" / "designer" / "pieces.txt",
+                           "--k", "3", "--cells", "9-10", "--box", "4x4", "--out", own, "--no-progress")
+    assert code == 0, err
+    code, _, err = run_cli("generate", "--spec", "designer", "--from-census", own, "--out", tmp_path / "e",
+                           "--cards", "1", "--no-progress")
+    assert code == 0 and "note:" not in err, err

@@ -55,6 +55,36 @@ def _add_generate(sub) -> None:
     p.set_defaults(func=_cmd_generate)
 
 
+def _other_census(census, spec_name) -> str | None:
+    """What a deck drawing from ``census`` should know when the census ranks its regions for other tasks than the
+    spec's card sides take (another piece set, or K pieces no side takes), else None."""
+    from ..census import read_manifest, region_from_text
+    from ..census.spec import region_text
+    from ..errors import InputError
+    from ..pieces import Piece, load_pieces
+    from ..specs import load_spec
+
+    manifest, spec = read_manifest(census), load_spec(spec_name)
+    pieces = load_pieces(spec.pieces_path())
+    grid = pieces.grid
+
+    def canonical(piece: Piece) -> str:   # the same shape drawn turned or mirrored is the same piece
+        return min(region_text(shape, grid) for shape in piece.orientations("free"))
+
+    try:
+        theirs = sorted(canonical(Piece(name, region_from_text(text, grid).cells, grid))
+                        for name, text in manifest["piece_shapes"])
+    except InputError:   # shapes of another grid
+        theirs = []
+    same = theirs == sorted(map(canonical, pieces.pieces))
+    ks = sorted({side.pieces_per_task for side in spec.sides})
+    if same and manifest["k"] in ks:
+        return None
+    what = "the same pieces" if same else f"other pieces ({spec.pieces})"
+    return (f"{census} is a census of {manifest['pieces']}, {manifest['k']} per subset; the spec's card sides "
+            f"take {what}, {' and '.join(map(str, ks))} per task: the census ranks its regions for other tasks")
+
+
 def _cmd_generate(args: argparse.Namespace) -> int:
     import time
 
@@ -85,6 +115,9 @@ def _cmd_generate(args: argparse.Namespace) -> int:
                              f"or more){why or ': choose another census'}", path=args.from_census)
         for w in said:   # a census read, incomplete: said as before
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        note = _other_census(args.from_census, args.game or args.spec)
+        if note:
+            print(f"ubongo-cp: note: {note}", file=sys.stderr)
         command += f" --from-census {args.from_census}"
     with executor_from(args, reach=True) as executor:
         deck = generate_deck(args.game or args.spec, args.out, seed=args.seed, cards=args.cards, command=command,

@@ -362,7 +362,7 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
                              path=path)
         return value
 
-    if data.get("version") != 1:   # a later layout would be read as this one's
+    if type(data.get("version")) is not int or data["version"] != 1:   # a later layout read as this one's (or true)
         raise InputError(f"difficulty model version {as_written(data.get('version'))}; this toolkit reads version 1 "
                          "(fit it again with this toolkit's ubongo-cp calibrate)", path=path)
     listed = data.get("features")

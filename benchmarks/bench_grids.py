@@ -43,6 +43,15 @@ Run ``python -m benchmarks.bench_grids [--repeats N] [--compare-with DIR]``.
    twenty 16x18 builds against 2,830 for the same code compiled: the
    workload read 1.08-1.13x against such a tree).
 
+3. *Instructions per placement* (``--instructions``: needs valgrind): each case of :data:`MATCHED` built
+   ``--builds`` times of each kind in a fresh process under callgrind, less the same process without the
+   builds, divided by the builds and the placements; then each pair's ratio, as in 1. The count is the same
+   from run to run (address randomisation off with ``setarch -R`` where it exists, hash seed 0, and one
+   thread for numpy's linear algebra library: its idle threads otherwise add about a million instructions a
+   process, differently each run), so a change of a few hundred instructions a build shows, whatever the
+   machine's load; the C library's copies count one instruction a byte or so (``rep movsb``: the zeroed
+   table's ``array * n``), which in time are much cheaper.
+
 The load average is printed with the figures; results go to
 ``benchmarks/out/grids.csv`` (untracked).
 """
@@ -54,6 +63,8 @@ import csv
 import gc
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -178,28 +189,43 @@ def matched(rows: list[dict], times: dict) -> list[dict]:
     return out
 
 
+def made_case(case: tuple) -> tuple[list, object]:
+    """The pieces and the region of a case (grid, pieces: "5 cells" for every free polyform of 5 cells, else a
+    shipped set's name, box)."""
+    from ubongo_cp.grids import get_grid
+    from ubongo_cp.pieces import Piece, Region, load_pieces
+    from ubongo_cp.polyforms import free_polyforms
+
+    grid, name, box = case
+    pieces = [Piece(f"P{i}", s, get_grid(grid)) for i, s in enumerate(free_polyforms(grid, 5))] \
+        if name == "5 cells" else list(load_pieces(name).pieces)
+    return pieces, Region.box(*box, grid=grid, max_cells=10_000)
+
+
+def forget(kind: str) -> None:
+    """Empty the caches a build of this kind computes again (module docstring): cold, the pieces' orientations
+    and the region's layout; new region, the layout."""
+    from ubongo_cp import cover
+    from ubongo_cp import pieces as pieces_module
+
+    if kind == "cold":
+        pieces_module._ORIENT_CACHE.clear()
+        cover._FORMS.clear()
+    if kind != "warm":
+        cover._REGIONS.clear()
+
+
 def placements(repeats: int, builds: int = 10) -> tuple[list[dict], dict]:
     """CPU microseconds per placement of one instance per grid, the grids interleaved; and every run's
     (CPU, wall) seconds per build by case and kind, a run being ``builds`` builds in a row (each instance
     dropped before the next, as a deck or a census drops each task's instance)."""
-    from ubongo_cp import cover
-    from ubongo_cp import pieces as pieces_module
     from ubongo_cp.cover import build_instance
-    from ubongo_cp.grids import get_grid
-    from ubongo_cp.pieces import Piece, Region, load_pieces
-    from ubongo_cp.polyforms import free_polyforms
 
     cases = list(dict.fromkeys([("square", "5 cells", (10, 12)), ("hex", "5 cells", (10, 12)), ("triangle", "5 cells", (6, 10)),
              ("cube", "5 cells", (4, 5, 6)), ("square", "5 cells", (6, 6)), ("square", "pentominoes", (6, 10)),
              ("triangle", "hexiamonds", (6, 6)), ("hex", "pentahexes", (10, 11)), ("cube", "tetracubes", (2, 4, 4)),
              *(case for pair in MATCHED for case in pair)]))
-
-    def pieces_of(grid, name):
-        if name == "5 cells":
-            return [Piece(f"P{i}", s, get_grid(grid)) for i, s in enumerate(free_polyforms(grid, 5))]
-        return load_pieces(name).pieces
-
-    made = {case: (pieces_of(case[0], case[1]), Region.box(*case[2], grid=case[0], max_cells=10_000)) for case in cases}
+    made = {case: made_case(case) for case in cases}
     times: dict[tuple, list[tuple[float, float]]] = {(case, kind): [] for case in cases for kind in KINDS}
     options = {}
     for _ in range(repeats):
@@ -213,11 +239,7 @@ def placements(repeats: int, builds: int = 10) -> tuple[list[dict], dict]:
             for kind in KINDS:
                 cpu = wall = 0.0
                 for _ in range(builds):
-                    if kind == "cold":   # the pieces' orientations and the region's layout are part of the work
-                        pieces_module._ORIENT_CACHE.clear()
-                        cover._FORMS.clear()
-                    if kind != "warm":   # the region's layout is
-                        cover._REGIONS.clear()
+                    forget(kind)   # cold: the pieces' orientations and the region's layout are part of the work
                     c0, w0 = time.process_time(), time.perf_counter()
                     build_instance(pieces, region)   # warm: after the cold build, as in a deck or a census
                     cpu, wall = cpu + time.process_time() - c0, wall + time.perf_counter() - w0
@@ -239,6 +261,67 @@ def placements(repeats: int, builds: int = 10) -> tuple[list[dict], dict]:
     return rows, times
 
 
+def build_loop(spec: str) -> None:
+    """``--build-loop GRID/PIECES/BOX/KIND/N`` (BOX as 10x12): the process that :func:`instructions` counts: the
+    case built once of each kind (the heap grown and the imports done, as :func:`placements` does before its
+    clock), then N builds of the kind."""
+    from ubongo_cp.cover import build_instance
+
+    grid, name, box, kind, n = spec.split("/")
+    pieces, region = made_case((grid, name, tuple(map(int, box.split("x")))))
+    for first in KINDS:
+        forget(first)
+        build_instance(pieces, region)
+    gc.collect()
+    for _ in range(int(n)):
+        forget(kind)
+        build_instance(pieces, region)
+
+
+def _instructions_of(spec: str) -> int:
+    """The instructions callgrind counts in a process of :func:`build_loop` (deterministic: module docstring)."""
+    env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+           "PYTHONPATH": str(ROOT)}
+    fixed = ["setarch", "-R"] if shutil.which("setarch") else []
+    out = subprocess.run([*fixed, "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                          "-m", "benchmarks.bench_grids", "--build-loop", spec],
+                         capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    return refs(out.stderr)
+
+
+def refs(report: str) -> int:
+    """The instructions of valgrind's report (its ``I refs:`` line, thousands separated by commas)."""
+    found = re.search(r"I\s+refs:\s+([\d,]+)", report)
+    if found is None:
+        raise ValueError("no instruction count in valgrind's report")
+    return int(found[1].replace(",", ""))
+
+
+def instructions(builds: int) -> list[dict]:
+    """Instructions per placement of each case of :data:`MATCHED` and kind of build (``builds`` builds in a
+    process, less none), and each pair's ratio, other grid over squares."""
+    from ubongo_cp.cover import build_instance
+
+    per: dict[tuple, float] = {}
+    for case in dict.fromkeys(case for pair in MATCHED for case in pair):
+        n = build_instance(*made_case(case)).n_options
+        spec = "/".join([case[0], case[1], "x".join(map(str, case[2]))])
+        base = _instructions_of(f"{spec}/cold/0")
+        for kind in KINDS:
+            per[case, kind] = (_instructions_of(f"{spec}/{kind}/{builds}") - base) / builds / n
+        print(f"| {case[0]} | {spec.split('/')[-1]} | {n} | "
+              + " | ".join(f"{per[case, kind]:.1f}" for kind in KINDS) + " |", flush=True)
+    rows = []
+    print("\n| like for like, instructions | cold, ratio to squares | new region | warm |\n|---|--:|--:|--:|")
+    for other, square in MATCHED:
+        row = {"pair": f"{other[0]} {'x'.join(map(str, other[2]))} / square {'x'.join(map(str, square[2]))}"}
+        row.update({f"ratio_instructions_{kind}": per[other, kind] / per[square, kind] for kind in KINDS})
+        rows.append(row)
+        print(f"| {row['pair']} | " + " | ".join(f"{row[f'ratio_instructions_{kind}']:.3f}" for kind in KINDS)
+              + " |", flush=True)
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=7, help="runs per measurement (default 7)")
@@ -249,7 +332,14 @@ def main(argv=None) -> int:
     ap.add_argument("--no-placements", action="store_true", help="skip the placements per grid")
     ap.add_argument("--builds", type=int, default=10,
                     help="builds in a row per run of the placements per grid (default 10)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count the instructions per placement of the like-for-like cases with callgrind "
+                         "(needs valgrind; --builds builds of each kind)")
+    ap.add_argument("--build-loop", metavar="SPEC", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.build_loop:
+        build_loop(args.build_loop)
+        return 0
     print(f"load average before: {' '.join(os.getloadavg().__repr__()[1:-1].split(', '))}")
     print("\n| grid | pieces | region | placements | us/placement cold, CPU | cold, wall | new region, CPU |"
           " new region, wall | warm, CPU | warm, wall |\n|---|---|---|--:|--:|--:|--:|--:|--:|--:|")
@@ -258,6 +348,10 @@ def main(argv=None) -> int:
         print("\n| like for like (5 cells, about as many placements) | placements | CPU cold, ratio to squares |"
               " new region | warm |\n|---|--:|--:|--:|--:|")
         rows += matched(rows, times)
+    if args.instructions:
+        print("\n| grid | region | placements | instructions/placement cold | new region | warm |"
+              "\n|---|---|--:|--:|--:|--:|")
+        rows += instructions(args.builds)
     cmp_rows = []
     if args.compare_with:
         print("\n| square workload | CPU before (s) | CPU after (s) | ratio | wall before (s) | wall after (s) | ratio |")

@@ -94,3 +94,35 @@ def test_truncated_outputs_are_refused():
         parse_ours(OURS_BOARD1_K3.splitlines()[0])
     with pytest.raises(ValueError, match="disagrees with its 12 rows"):
         parse_ours(OURS_BOARD1_K3.replace("C R T   1\n", ""))
+
+
+def test_grid_benchmark_cases_and_caches():
+    """The like-for-like cases of bench_grids (the pentominoes in 6x8: 1,540 placements, as the benchmark's
+    table says) and the caches each kind of build empties."""
+    from benchmarks.bench_grids import build_loop, forget, made_case
+    from ubongo_cp import cover
+    from ubongo_cp import pieces as pieces_module
+    from ubongo_cp.cover import build_instance
+
+    pieces, region = made_case(("square", "5 cells", (6, 8)))
+    assert (len(pieces), region.area) == (12, 48)
+    assert build_instance(pieces, region).n_options == 1540
+    caches = (pieces_module._ORIENT_CACHE, cover._FORMS, cover._REGIONS)
+    assert all(caches)
+    forget("warm")
+    assert all(caches)
+    forget("new_region")
+    assert [bool(c) for c in caches] == [True, True, False]
+    build_instance(pieces, region)
+    forget("cold")
+    assert not any(caches)
+    build_loop("hex/5 cells/5x6/cold/1")    # the loop callgrind counts: each kind built once, then the builds
+    assert all(caches)
+
+
+def test_callgrind_report_is_read():
+    from benchmarks.bench_grids import refs
+
+    assert refs("==29073== Collected : 500156473\n==29073== \n==29073== I   refs:      500,156,473\n") == 500156473
+    with pytest.raises(ValueError, match="no instruction count"):
+        refs("valgrind: command not found\n")

@@ -673,9 +673,11 @@ def test_c_fill_refuses_indices_outside_its_buffers():
 
     shifted = np.array([[0b1111], [0b0111]], dtype="<u8")      # two shifted masks of one word
     positions = np.array([0b1111], dtype="<u8")
-    for bad in ([[0, 2]], [[-1, 0]], [[0, 1], [1, -(1 << 62)]]):   # past the last mask, before the first
+    for bad in ([[0, 2]], [[-1, 0]], [[0, 1], [1, -(1 << 62)]], [[0, (1 << 63) - 1]], [[-(1 << 63), 0]],
+                [[1, 1], [1, 1], [1, 2]]):   # past the last mask, before the first, at the ends of int64
         with pytest.raises(ValueError, match="outside the shifted masks"):
             _placements.fits(shifted, np.array(bad, dtype=np.int64), positions, 2)
+    assert _placements.fits(shifted, np.array([[1, 1]], dtype=np.int64), positions, 2)[1] == 3   # the last mask
     masks, n = _placements.fits(shifted, np.array([[0, 1]], dtype=np.int64), positions, 2)
     assert n == 3                                              # bits 0, 1, 2: 0b1111 & 0b0111
     for k in (1, 4, 5, 6, 8, 9, 12):                           # every width of the fit loop: the same AND

@@ -153,10 +153,13 @@ static int fits_check(Fits *f, Py_ssize_t k)
     f->n_rows = f->shifted.len / (8 * f->words);
     f->n = f->rows.len / (8 * k);
     const int64_t *rows = f->rows.buf;
-    uint64_t outside = 0;   /* no branch per row: a negative row is a large unsigned one */
-    for (Py_ssize_t i = 0; i < f->n * k; i++)
-        outside |= (uint64_t)rows[i] >= (uint64_t)f->n_rows;
-    if (outside) {
+    /* 0 <= row < n_rows for every row: the sign bit of ~row (row >= 0) and of row - n_rows (row < n_rows; no
+     * overflow for a row >= 0) both set, ANDed over the rows: a pass of SSE2 words, no comparison per row */
+    Py_ssize_t count = f->n * k;
+    uint64_t inside = UINT64_MAX, n_rows = (uint64_t)f->n_rows;
+    for (Py_ssize_t i = 0; i < count; i++)
+        inside &= ~(uint64_t)rows[i] & ((uint64_t)rows[i] - n_rows);
+    if (!(inside >> 63)) {
         PyErr_SetString(PyExc_ValueError, "placements: a cell's row is outside the shifted masks");
         return -1;
     }

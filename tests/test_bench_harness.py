@@ -116,8 +116,11 @@ def test_grid_benchmark_cases_and_caches():
     build_instance(pieces, region)
     forget("cold")
     assert not any(caches)
+    import gc
+
     build_loop("hex/5 cells/5x6/cold/1")    # the loop callgrind counts: each kind built once, then the builds
     assert all(caches)
+    assert gc.get_freeze_count() == 0        # the objects it froze out of the collector's passes given back
 
 
 def test_callgrind_report_is_read():

@@ -45,12 +45,14 @@ Run ``python -m benchmarks.bench_grids [--repeats N] [--compare-with DIR]``.
 
 3. *Instructions per placement* (``--instructions``: needs valgrind): each case of :data:`MATCHED` built
    ``--builds`` times of each kind in a fresh process under callgrind, less the same process without the
-   builds, divided by the builds and the placements; then each pair's ratio, as in 1. The count is the same
-   from run to run (address randomisation off with ``setarch -R`` where it exists, hash seed 0, and one
+   builds, divided by the builds and the placements; then each pair's ratio, as in 1. A process's count is the
+   same from run to run (address randomisation off with ``setarch -R`` where it exists, hash seed 0, and one
    thread for numpy's linear algebra library: its idle threads otherwise add about a million instructions a
-   process, differently each run), so a change of a few hundred instructions a build shows, whatever the
-   machine's load; the C library's copies count one instruction a byte or so (``rep movsb``: the zeroed
-   table's ``array * n``), which in time are much cheaper.
+   process, differently each run), whatever the machine's load; two checkouts, even of the same code, may
+   differ by a few per cent a placement (the memory allocators' state: their own instructions, and the
+   moments the garbage collector runs), so a small change is read in the counts of the functions it
+   touches (``callgrind_annotate``) rather than in these totals. The C library's copies count about one
+   instruction a byte (``rep movsb``: the zeroed table's ``array * n``), which in time are much cheaper.
 
 The load average is printed with the figures; results go to
 ``benchmarks/out/grids.csv`` (untracked).
@@ -264,9 +266,8 @@ def placements(repeats: int, builds: int = 10) -> tuple[list[dict], dict]:
 def build_loop(spec: str) -> None:
     """``--build-loop GRID/PIECES/BOX/KIND/N`` (BOX as 10x12): the process that :func:`instructions` counts: the
     case built once of each kind (the heap grown and the imports done, as :func:`placements` does before its
-    clock), then N builds of the kind, the objects made so far frozen out of the garbage collector's passes (its
-    passes over the imported modules' objects, at moments that vary with the allocator's state, moved the count
-    of 10 builds by up to 2 % between runs of one checkout)."""
+    clock), then N builds of the kind, the objects made so far frozen out of the garbage collector's passes
+    (whose passes over the imported modules' objects fall at moments that vary with the allocators' state)."""
     from ubongo_cp.cover import build_instance
 
     grid, name, box, kind, n = spec.split("/")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -858,3 +859,30 @@ def test_the_api_names_pieces_that_are_names_a_census_key_that_is_no_text_and_an
         find_example(None)
     assert str(caught.value) == "a shipped item is named by text (e.g. 'pieces/classic'), got NoneType None"
     assert region_from_text("###/#..").cells == ((0, 0), (0, 1), (0, 2), (1, 0))
+
+
+def test_warning_and_skipped_lines_name_a_file_with_a_line_break_on_one_line(run_cli, tmp_path):
+    # Every line said on standard error stays one line; so does the summary's list of skipped card files.
+    deck = tmp_path / "d"
+    deck.mkdir()
+    (deck / "a\nb.toml").write_text("x = 1\n")
+    shutil.copy(Path(EXAMPLES) / "classic_X1_easy.toml", deck)
+    code, out, err = run_cli("batch", deck, "--out", tmp_path / "o", "--strict")
+    assert code == 1
+    name = f"{deck}{os.sep}a\\nb.toml"
+    assert err.splitlines() == [f"ubongo-cp: strict: skipped card file: {name}: missing field 'game'",
+                                "ubongo-cp: strict check failed: 1 problem(s) in 6 task(s)"]
+    assert f"## Skipped card files\n\n- {name}: missing field 'game'\n\n" in out
+    code, _, err = run_cli("cards", deck, "--out", tmp_path / "cards.pdf")
+    assert code == 0 and err.splitlines() == [f"ubongo-cp: skipped {name}: missing field 'game'"]
+
+
+def test_a_toolkit_warning_naming_a_file_with_a_line_break_is_one_line(capsys):
+    import warnings
+
+    from ubongo_cp.errors import InputWarning, say_warnings
+
+    with warnings.catch_warnings():
+        say_warnings()
+        warnings.warn(InputWarning("d/a\r\nb.toml: a census not finished"), stacklevel=1)
+    assert capsys.readouterr().err == "ubongo-cp: d/a\\r\\nb.toml: a census not finished\n"

@@ -12,7 +12,7 @@ __all__ = ["UbongoError", "InputError", "IllegalActionError", "control_character
            "InputWarning", "say_warnings", "saying_warnings",
            "MAX_JOB_CPU_SECONDS", "refuse_long_job", "wrong_kind", "as_written", "whole_argument", "flag_argument",
            "seat_argument", "seed_argument", "seconds_argument", "names_argument", "cut", "writing_last_outputs",
-           "LAST_OUTPUTS"]
+           "LAST_OUTPUTS", "one_line"]
 
 #: The stated bound on a job's estimated CPU time (seconds): a census, a tournament or a
 #: simulation estimated to need more is refused unless the caller confirms it.
@@ -77,6 +77,19 @@ def cut(shown: str) -> str:
     'roll face 999999999999999999999999999...'
     """
     return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+def one_line(message: str) -> str:
+    """``message`` on one line: a line break in it (a file name may hold one) written as ``\\n`` or ``\\r``.
+
+    Every error, warning and note line the toolkit says goes through it, so a line naming a file stays one line.
+
+    Examples
+    --------
+    >>> print(one_line("d/a\\nb.toml: missing field 'game'"))
+    d/a\\nb.toml: missing field 'game'
+    """
+    return message.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def control_character(text: str) -> str | None:
@@ -276,7 +289,7 @@ def say_warnings() -> None:
     def say(message, category, filename, lineno, file=None, line=None):
         if issubclass(category, (OutputWarning, InputWarning)):
             # one write of the whole line: workers saying a warning at once do not cut into each other's line
-            sys.stderr.write(f"ubongo-cp: {message}\n")
+            sys.stderr.write(f"ubongo-cp: {one_line(str(message))}\n")
             sys.stderr.flush()
         else:
             shown(message, category, filename, lineno, file, line)

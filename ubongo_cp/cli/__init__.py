@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from .. import __version__
-from ..errors import LAST_OUTPUTS, UbongoError
+from ..errors import LAST_OUTPUTS, UbongoError, one_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -346,14 +346,14 @@ def _main(argv: list[str], interrupted: list[bool]) -> int:
         finally:
             MAX_CELLS_OPTION.reset(option)
     except UbongoError as exc:
-        print(f"ubongo-cp: error: {_one_line(str(exc))}", file=sys.stderr)
+        print(f"ubongo-cp: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. `ubongo-cp ... | head`
         sys.stderr.close()
         return 0
     except OSError as exc:  # a file that cannot be read or written (missing, read-only, a full disk)
         name = f"{exc.filename}: " if exc.filename is not None else ""
-        print(f"ubongo-cp: error: {_one_line(f'{name}{exc.strerror or exc}')}", file=sys.stderr)
+        print(f"ubongo-cp: error: {one_line(f'{name}{exc.strerror or exc}')}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         _SAID.append(True)
@@ -371,11 +371,6 @@ def _main(argv: list[str], interrupted: list[bool]) -> int:
         print(f"ubongo-cp: error: {type(exc).__name__}: {first} (set UBONGO_CP_DEBUG=1 for details)",
               file=sys.stderr)
         return 1
-
-
-def _one_line(message: str) -> str:
-    """``message`` on one line: a line break in it (a file name may hold one) written as ``\\n`` or ``\\r``."""
-    return message.replace("\r", "\\r").replace("\n", "\\n")
 
 
 #: Container objects made (net) between two collections of the garbage collector's youngest generation in a

@@ -13,7 +13,7 @@ import sys
 from contextlib import contextmanager
 from collections.abc import Callable, Iterator
 
-from ..errors import InputError, UbongoError
+from ..errors import InputError, UbongoError, one_line
 from ..solvers.registry import DEFAULT_KEEP
 
 TYPE_CHECKING = False
@@ -481,7 +481,13 @@ def _check_pdf_name(args: argparse.Namespace, name: str) -> None:
 
 def notify(message: str) -> None:
     """Say ``message`` to the user: one line on stderr, after the program's name (a notice, not an error)."""
-    print(f"ubongo-cp: {message}", file=sys.stderr, flush=True)
+    tell(f"ubongo-cp: {message}")
+
+
+def tell(message: str) -> None:
+    """Write ``message`` to stderr as one line (:func:`~ubongo_cp.errors.one_line`: a file name in it may hold a
+    line break), as it is (a progress line, a line already naming the program)."""
+    print(one_line(message), file=sys.stderr, flush=True)
 
 
 def check_orientations(mode: str | None, grids) -> None:
@@ -678,8 +684,7 @@ def pieces_arg(text: str):
     from ..shipped import SHIPPED_PIECE_SETS
 
     if text in SHIPPED_PIECE_SETS and os.path.isfile(text):
-        print(f"ubongo-cp: note: --pieces {text} reads the shipped set; give ./{text} to read the file of that name "
-              "here", file=sys.stderr)
+        notify(f"note: --pieces {text} reads the shipped set; give ./{text} to read the file of that name here")
     return load_pieces(text)
 
 

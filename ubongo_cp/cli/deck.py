@@ -12,7 +12,7 @@ import sys
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..shipped import SHIPPED_DECKS
 from .common import show_bar, add_allow_pieces_argument, add_executor_arguments, add_progress_argument, \
-    directory_outputs, executor_from, only_with, output_kinds
+    directory_outputs, executor_from, notify, only_with, output_kinds, tell
 
 __all__ = ["add_parsers"]
 
@@ -93,7 +93,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     which = f"--game {args.game}" if args.game else f"--spec {args.spec}"
     command = f"ubongo-cp generate {which} --seed {args.seed}" + (f" --cards {args.cards}" if args.cards else "")
-    say = None if args.no_progress else (lambda msg: print(msg, file=sys.stderr))
+    say = None if args.no_progress else tell
     candidates = None
     if args.from_census:
         from ..census import census_regions
@@ -117,12 +117,12 @@ def _cmd_generate(args: argparse.Namespace) -> int:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         note = _other_census(args.from_census, args.game or args.spec)
         if note:
-            print(f"ubongo-cp: note: {note}", file=sys.stderr)
+            notify(f"note: {note}")
         command += f" --from-census {args.from_census}"
     with executor_from(args, reach=True) as executor:
         deck = generate_deck(args.game or args.spec, args.out, seed=args.seed, cards=args.cards, command=command,
                              progress=say, executor=executor, candidates=candidates,
-                             warn=lambda msg: print(msg, file=sys.stderr))   # a side left out: said in any case
+                             warn=tell)   # a side left out: said in any case
     from ..specs import load_spec
 
     spec = load_spec(args.game or args.spec)
@@ -188,7 +188,7 @@ def _cmd_batch(args: argparse.Namespace) -> int:
         try:
             outcome = run_batch(args.deck, args.out, time_limit=args.time_limit, backend=args.backend,
                                 executor=executor, progress=show_bar(args), orientations=args.orientations,
-                                notify=lambda msg: print(msg, file=sys.stderr, flush=True),
+                                notify=tell,
                                 difficulty_model=args.difficulty_model)
         except InputError as exc:   # a mode one of the cards' grids has not, refused before any work
             if exc.argument != "orientations":
@@ -202,10 +202,9 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     if args.strict:
         failures = strict_failures(outcome, args.max_solutions)
         for line in failures:
-            print(f"ubongo-cp: strict: {line}", file=sys.stderr)
+            notify(f"strict: {line}")
         if failures:
-            print(f"ubongo-cp: strict check failed: {len(failures)} problem(s) in {len(outcome.tasks)} task(s)",
-                  file=sys.stderr)
+            notify(f"strict check failed: {len(failures)} problem(s) in {len(outcome.tasks)} task(s)")
             return 1
     return 0
 
@@ -272,7 +271,7 @@ def _cmd_booklet(args: argparse.Namespace) -> int:
 
     cards, problems = load_deck(args.deck, some=True)
     for prob in problems:
-        print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
+        notify(f"skipped {prob.message}")
     results = load_tasks(args.results, required=("card_id", "side", "face")) if args.results else None
     if results is not None and cards:
         _warn_unmatched(cards, results, args.results)
@@ -288,12 +287,11 @@ def _warn_unmatched(cards, results, where) -> None:
 
     missing, total = unmatched_tasks(cards, results_index(results))
     if missing == total:
-        print(f"ubongo-cp: warning: no result in {where} matches a task of the deck (results of another deck, or "
-              "of an earlier version of it?); every task is solved here and the booklet shows no ratings",
-              file=sys.stderr)
+        notify(f"warning: no result in {where} matches a task of the deck (results of another deck, or "
+               "of an earlier version of it?); every task is solved here and the booklet shows no ratings")
     elif missing:
-        print(f"ubongo-cp: warning: {missing} of {total} tasks have no matching result in {where}; they are "
-              "solved here and show no rating", file=sys.stderr)
+        notify(f"warning: {missing} of {total} tasks have no matching result in {where}; they are "
+               "solved here and show no rating")
 
 
 # --------------------------------------------------------------------- cards
@@ -339,7 +337,7 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     check_dpi(args.dpi, "--dpi")
     cards, problems = load_deck(args.deck, some=True)
     for prob in problems:
-        print(f"ubongo-cp: skipped {prob.message}", file=sys.stderr)
+        notify(f"skipped {prob.message}")
     for fmt, where in (("png", args.png), ("svg", args.svg)):
         if where:  # the image folders are checked before the PDF is written: a refusal leaves no half output
             check_card_images(cards, where, fmt, cell_mm=args.cell_mm, dpi=args.dpi)

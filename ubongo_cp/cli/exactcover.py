@@ -10,8 +10,8 @@ import sys
 
 from ..solvers.registry import DEFAULT_KEEP, DEFAULT_STRATEGY, FALLBACK, choose, solver_names
 from ..status import Status
-from .common import (json_dumps, add_estimate_argument, add_split_arguments, looks_like_burrtools, only_with,
-                     print_estimate, split_from)
+from .common import (json_dumps, add_estimate_argument, add_split_arguments, looks_like_burrtools, notify,
+                     only_with, print_estimate, split_from)
 from .puzzle import max_solutions_arg, warm_engines
 
 __all__ = ["add_parsers"]
@@ -53,7 +53,7 @@ def _cmd_exact_cover(args: argparse.Namespace) -> int:
                          "pieces and result", path=args.instance)
     matrix = read_exact_cover(args.instance)
     if matrix.skipped:
-        print(f"ubongo-cp: warning: {skipped_note(matrix.skipped)}", file=sys.stderr)
+        notify(f"warning: {skipped_note(matrix.skipped)}")
     if args.estimate is not None:
         return print_estimate(matrix, args.estimate, as_json=args.json)
     most = max_solutions_arg(args.max_solutions)

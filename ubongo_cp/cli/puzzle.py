@@ -16,7 +16,7 @@ from ..status import Status
 from .common import (json_dumps, add_allow_pieces_argument, add_use_argument, add_estimate_argument, add_max_cells_argument,
                      add_orientations_argument, add_puzzle_arguments, add_split_arguments, card_task,
                      check_max_empty, check_orientations, fixed_suffixes, ignored, is_xmpuzzle, only_with, pieces_arg,
-                     pieces_task, print_estimate, puzzle_instance, region_arg, split_from, PIECES_HELP)
+                     pieces_task, print_estimate, puzzle_instance, region_arg, split_from, tell, PIECES_HELP)
 
 __all__ = ["add_parsers", "DECLARES"]
 
@@ -334,11 +334,7 @@ def warm_engines(backend: str | None, limit: int | None = None, *, diagram: bool
     from ..solvers import warm
     from ..solvers.registry import DEFAULT_STRATEGY
 
-    warm([backend or DEFAULT_STRATEGY["diagram" if diagram else "first" if limit == 1 else "count"]], notify=_say)
-
-
-def _say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+    warm([backend or DEFAULT_STRATEGY["diagram" if diagram else "first" if limit == 1 else "count"]], notify=tell)
 
 
 class _Stream:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 import pandas as pd
 
 from ..cards import DeckProblem
+from ..errors import one_line
 from ..status import Status
 from .tables import (CARD_COLUMNS, CARD_DTYPES, KEY_COLUMNS, STATUS_DTYPE, TASK_COLUMNS, TASK_DTYPES, TaskRecord,
                      cast_columns, check_unique_tasks, load_cards, load_tasks, normalize_tasks, row_place,
@@ -201,7 +202,7 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
     lines.append(f"- {legend or RATING_LEGEND}")
     lines.append("")
     if problems:
-        lines += ["## Skipped card files", ""] + [f"- {p.message}" for p in problems] + [""]
+        lines += ["## Skipped card files", ""] + [f"- {one_line(p.message)}" for p in problems] + [""]
     shown = text_view(tasks)
     bad = shown[tasks["status"] != Status.SOLVED] if n else shown
     if len(bad):

@@ -256,3 +256,26 @@ def test_options_with_no_effect_where_the_run_still_does_what_was_asked_are_note
     # a command line refused after a note says its one line of error alone
     code, out, err = run_cli("cards", EXAMPLES, "--png", tmp_path / "png", "--no-pieces", "--dpi", "1")
     assert (code, err) == (2, "ubongo-cp: error: --dpi must be from 20 to 1200 dots per inch, got 1\n")
+
+
+@pytest.mark.parametrize("argv, option, prog", [
+    (["examples", "--copy", ""], "--copy", "examples"),   # listed the examples
+    (["export", "--pieces", "classic", "--region", "2x2", "--use", "I2,I2", "--out", ""], "--out", "export"),
+    (["solve", "--pieces", "", "--region", "2x2"], "--pieces", "solve"),
+    (["solve", "--pieces", "classic", "--region", "2x2", "--use", "I2,I2", "--allow-pieces", ""],
+     "--allow-pieces", "solve"),
+    (["batch", "", "--out", "o"], "deck", "batch"),
+    (["cards", "classic", "--svg", ""], "--svg", "cards"),
+    (["orion", "play", "--tiles", ""], "--tiles", "orion play"),
+])
+def test_an_empty_path_is_refused_naming_its_option(argv, option, prog, capsys, tmp_path, monkeypatch):
+    # An empty path names no file: refused as the command line is read, in every command alike.
+    from ubongo_cp.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert (stop.value.code, capsys.readouterr().err) == (
+        2, f"ubongo-cp {prog}: error: argument {option}: empty path (see ubongo-cp {prog} --help)\n")
+    assert list(tmp_path.iterdir()) == []
+

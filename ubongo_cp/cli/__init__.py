@@ -55,6 +55,16 @@ def _parser_class() -> type[argparse.ArgumentParser]:
         def error(self, message: str):
             self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+        def parse_known_args(self, args=None, namespace=None):
+            # every option (or positional argument) naming a file or folder refuses an empty one as it is read,
+            # in every command, with the usage line of an invalid value (argument --out: empty path)
+            from .common import PATH_ARGUMENTS, path_argument
+
+            for action in self._actions:
+                if action.dest in PATH_ARGUMENTS and action.type is None:
+                    action.type = path_argument
+            return super().parse_known_args(args, namespace)
+
         def parse_args(self, args=None, namespace=None):
             # argparse leaves words no parser took to the top one, which would name `ubongo-cp --help`; the
             # command whose options they are not names its own help.

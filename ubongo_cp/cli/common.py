@@ -45,6 +45,9 @@ _POSITIVE = ("time_limit", "wall_limit", "timer")
 _OUTPUTS = ("out", "plot", "save", "picture", "record", "draw", "journal")
 _INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "record", "spec", "from_census",
            "allow_pieces", "times", "difficulty_model", "instance")
+#: Options and positional arguments naming a file or folder (or, as ``--pieces``, a name or a file): an empty one
+#: is refused as the command line is read (:func:`path_argument`).
+PATH_ARGUMENTS = frozenset((*_OUTPUTS, *_INPUTS, "copy", "png", "svg", "pictures", "report", "tiles"))
 #: Inputs that are always files: a directory named there is refused before any output is compared with it.
 _FILE_INPUTS = ("times", "difficulty_model", "replay", "instance", "region", "card")
 #: For inputs that are directories: the files the command reads from them.
@@ -56,6 +59,20 @@ _READS_FROM_DIRECTORY = {"deck": ("*.toml",), "results": ("tasks.*", "cards.*"),
 #: spec, as ``--spec DIR/deck.toml --out DIR`` does: the spec's copies are left alone when they would be the
 #: files themselves, and refused otherwise.
 _SHARED_DIRECTORY_INPUTS = ("spec",)
+
+
+def path_argument(text: str) -> str:
+    """The value of an option of :data:`PATH_ARGUMENTS`, refused when empty (it names no file: an empty
+    ``--out`` would be the current folder, an empty ``--copy`` no folder at all).
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        For an empty value: the command line is refused with ``argument --out: empty path``.
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("empty path")
+    return text
 
 
 def _check_outputs(args: argparse.Namespace) -> None:

@@ -886,3 +886,17 @@ def test_a_toolkit_warning_naming_a_file_with_a_line_break_is_one_line(capsys):
         say_warnings()
         warnings.warn(InputWarning("d/a\r\nb.toml: a census not finished"), stacklevel=1)
     assert capsys.readouterr().err == "ubongo-cp: d/a\\r\\nb.toml: a census not finished\n"
+
+
+def test_a_folder_named_like_a_box_leaves_the_box(run_cli, tmp_path, monkeypatch):
+    # A folder is not a file: --region 2x2 beside a folder 2x2 is the 2x2 box, as for no such name; a file of
+    # that name is read as before.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "2x2").mkdir()
+    code, out, err = run_cli("solve", "--pieces", "classic", "--region", "2x2", "--use", "I2,I2", "--count", "--json")
+    assert (code, err, json.loads(out)["count"]) == (0, "", 2)   # both dominoes across, or both down
+    code, out, _ = run_cli("export", "--pieces", "classic", "--region", "2x2", "--use", "I2,I2", "--out", "2x2/e.json")
+    assert code == 0 and (tmp_path / "2x2" / "e.json").is_file()
+    write(tmp_path / "1x4", "##\n##\n")
+    code, out, _ = run_cli("solve", "--pieces", "classic", "--region", "1x4", "--use", "I2,I2", "--count", "--json")
+    assert (code, json.loads(out)["count"]) == (0, 2)   # the file's square (the box 1x4 has 1 tiling)

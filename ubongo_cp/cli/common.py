@@ -108,14 +108,17 @@ def _check_outputs(args: argparse.Namespace) -> None:
             raise InputError(f"--allow-pieces {allowed}: file not found")
     record_is_output = hasattr(args, "replay")
     folders = getattr(args, "directory_outputs", ())
+    box = _names_box(getattr(args, "region", None))   # --region 3x20 beside a folder 3x20: the box, read nothing
     for name in _FILE_INPUTS:
         value = getattr(args, name, None)
-        if isinstance(value, (str, os.PathLike)) and str(value) and os.path.isdir(value):
+        if isinstance(value, (str, os.PathLike)) and str(value) and os.path.isdir(value) and not (
+                name == "region" and box):
             raise InputError("is a directory, expected a file", path=value)
     outputs = {name: real(getattr(args, name, None)) for name in _OUTPUTS
                if name != "record" or record_is_output}
     inputs = {name: real(getattr(args, name, None)) for name in _INPUTS
-              if (name != "record" or not record_is_output) and not isinstance(getattr(args, name, None), list)}
+              if (name != "record" or not record_is_output) and not isinstance(getattr(args, name, None), list)
+              and not (name == "region" and box)}
     inputs.update({f"{name} {value}": real(value) for name in _INPUTS
                    if isinstance(getattr(args, name, None), list) for value in getattr(args, name)})
     given = {k: v for k, v in outputs.items() if v is not None}
@@ -794,10 +797,22 @@ def pieces_task(args: argparse.Namespace, *, max_cells: int) -> tuple:
     return piece_set, piece_set.select(names, argument="--use"), region, ranges
 
 
+def _names_box(text) -> bool:
+    """Whether ``--region TEXT`` names a box, not a file: it is written as box sizes (:func:`box_sizes`, its
+    sizes checked by :func:`region_arg`) and no file has that name (a folder of that name is not a file)."""
+    if not isinstance(text, str):
+        return False
+    try:
+        dims = box_sizes(text)
+    except InputError:   # sizes Python cannot read: region_arg says so, naming --region
+        return True
+    return dims is not None and not (os.path.exists(text) and not os.path.isdir(text))
+
+
 def region_arg(text: str, piece_set, *, max_cells: int):
     """``--region``: a region file, or, when no file has that name, ``ROWSxCOLS`` (``LAYERSxROWSxCOLS`` on
     cubes) for a box of the pieces' grid (:meth:`ubongo_cp.pieces.Region.box`: a rectangle, a parallelogram of
-    hexagons or triangles, a cuboid).
+    hexagons or triangles, a cuboid). A folder of that name is not a file: the box is used.
 
     Raises
     ------
@@ -811,7 +826,7 @@ def region_arg(text: str, piece_set, *, max_cells: int):
         dims = box_sizes(text)
     except InputError as err:
         raise InputError(f"--region {shown}: {err.message}") from None
-    if dims is None or os.path.exists(text):
+    if dims is None or not _names_box(text):
         if looks_like_burrtools(text):
             raise InputError(f"{text}: a BurrTools file, not a region picture: `ubongo-cp solve {text}` reads its "
                              "pieces and result")

@@ -416,9 +416,15 @@ def test_a_directory_given_as_the_times_is_refused_as_one_whatever_the_output(ta
     (lambda m: m.update(version=2), "m.json: difficulty model version 2; this toolkit reads version 1"),
     # Once taken: true, which Python compares equal to 1, read as version 1.
     (lambda m: m.update(version=True), "m.json: difficulty model version true; this toolkit reads version 1"),
+    # Once taken: a residual standard deviation below zero, shown as such in the model's summary.
+    (lambda m: m.update(sigma=-0.5), "m.json: malformed difficulty model: 'sigma' is a spread of solve times and "
+                                     "cannot be negative, got -0.5"),
+    (lambda m: m.update(cv_rmse=-1), "m.json: malformed difficulty model: 'cv_rmse' is a spread of solve times and "
+                                     "cannot be negative, got -1"),
 ], ids=["10**400", "interval 10**400", "NaN weight", "Infinity", "rows 2.5", "a string", "5000 digits", "1e300",
         "weight -150.5", "players list", "intervals list", "feature twice", "weight missing", "features a string",
-        "features numbers", "no feature", "weight of no feature", "version 2", "version true"])
+        "features numbers", "no feature", "weight of no feature", "version 2", "version true", "sigma -0.5",
+        "cv_rmse -1"])
 def test_a_model_file_with_a_number_out_of_range_is_one_clear_line(tasks, tmp_path, run_cli, change, message):
     synthetic_times(tasks).to_csv(tmp_path / "times.csv", index=False)
     assert run_cli("calibrate", tmp_path / "times.csv", "--results", deck_tasks_path("classic"), "--out",

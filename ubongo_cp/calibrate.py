@@ -314,7 +314,8 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
         one of another version), ``features`` that are no non-empty list of
         names, a weight of a feature the model does not name, or
         a term that is not a finite number (NaN, Infinity, 10**400: a model
-        with one would rate every task so) or a count that is no whole number;
+        with one would rate every task so) or a count that is no whole number,
+        a negative ``sigma`` or ``cv_rmse`` (spreads of solve times);
         and for a term entering the predictions beyond +-:data:`MAX_TERM` (``1e300``): ln seconds, in which
         every human solve time lies within +-24 of another, and with which every difficulty would overflow
         to infinity (:meth:`DifficultyModel.term_problem`).
@@ -337,6 +338,14 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
             raise InputError(f"malformed difficulty model: {what} must be a finite number, got {as_written(value)}",
                              path=path)
         return float(value)
+
+    def spread(key: str) -> float:
+        """A standard deviation (``sigma``) or a root mean square (``cv_rmse``): a finite number, not negative."""
+        value = number(repr(key), data[key])
+        if value < 0:
+            raise InputError(f"malformed difficulty model: {key!r} is a spread of solve times and cannot be "
+                             f"negative, got {as_written(data[key])}", path=path)
+        return value
 
     def mapping(key: str, default=None) -> dict:
         value = data.get(key, default) if default is not None else data[key]
@@ -386,7 +395,7 @@ def load_model(path: str | os.PathLike) -> DifficultyModel:
                        for k, v in mapping("intervals").items()},
             players={str(k): number(f"the effect of player {k!r}", v) for k, v in mapping("players", {}).items()},
             r2=number("'r2'", data["r2"]), cv_r2=number("'cv_r2'", data["cv_r2"]),
-            cv_rmse=number("'cv_rmse'", data["cv_rmse"]), sigma=number("'sigma'", data["sigma"]),
+            cv_rmse=spread("cv_rmse"), sigma=spread("sigma"),
             rows=whole("rows"), tasks=whole("tasks"), folds=whole("folds"),
             dropped=tuple(data.get("dropped", ())), source=dict(data.get("source", {})), name=Path(path).name)
     except (KeyError, TypeError, ValueError, IndexError) as exc:

@@ -559,6 +559,10 @@ def test_cli_through_main(tmp_path, capsys):
     (["--timer", "inf"], "--timer must be a positive, finite number of seconds, got inf"),
     (["--players", "2", "--strategy", "stay", "leading", "lookahead"], "--strategy lists 3 names for --players 2"),
     (["--players", "4", "--skills", "1", "2", "3", "4", "5"], "5 skills for 4 players (give at most one per player"),
+    # UG-7: every game was played, each a shared win of nobody's gems.
+    (["--move-time", "100"], "a move time of 100 s is not shorter than the 60 s timer: moving and taking must "
+                             "also happen before the timer runs out (UG-7)"),
+    (["--move-time", "40", "--timer", "40"], "a move time of 40 s is not shorter than the 40 s timer"),
 ])
 def test_cli_refuses_odd_numbers_and_extra_strategies(argv, message, capsys):
     from ubongo_cp.cli import main
@@ -591,6 +595,16 @@ def test_cli_move_time_reaches_the_engine(tmp_path, capsys):
     assert table["solved"].tolist() == expected["solved"].tolist()
     assert table["solved"].tolist() != simulate_ubongo(synthetic_tasks("classic"), 4, 6, 0, timer=40.0)[
         "solved"].tolist()  # UG-7: a 25 s move costs solvers their gems
+
+
+def test_a_move_time_just_below_the_timer_still_lets_fast_solvers_score():
+    # UG-7: a solver scores when its solve time plus the move time fits in the timer. Solve times drawn as
+    # the game draws them: with a 59 s move and a 60 s timer only solves under 1 s take gems, which the
+    # default model (10 s at least for skill 1) never draws; a skill of 100 solves in 0.1 s and more.
+    table = simulate_ubongo(synthetic_tasks("classic"), 2, 2, 0, move_time=59.0, skills=[100.0])
+    assert (table["total"] > 0).all()
+    with pytest.raises(InputError, match=r"move time of 60 s is not shorter than the 60 s timer: .*\(UG-7\)"):
+        simulate_ubongo(synthetic_tasks("classic"), 2, 2, 0, move_time=60.0, skills=[100.0])
 
 
 def test_cli_shows_a_progress_bar_unless_told_not_to(capsys, monkeypatch):

@@ -131,7 +131,9 @@ REFERENCE_COMMANDS = {
         "exact-cover knuth5.dlx --count",
         "exact-cover bad_item.dlx",
     ],
-    "formats.md": ["solve card_wrong_area.toml"],
+    "formats.md": ["solve --pieces two_dominoes.txt --region 2x2 --count",
+                   "export --pieces two_dominoes.txt --region 2x2 --out two_dominoes.dlx",
+                   "exact-cover two_dominoes.dlx --count --max-solutions 1", "solve card_wrong_area.toml"],
     "domino.md": [
         "simulate domino --replay bad.json",
         "simulate domino --players 4 --games 1000 --agents random --seed 1 --first-player 3 --must-attach "

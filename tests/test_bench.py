@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import signal
 import subprocess
@@ -1272,3 +1273,11 @@ def test_a_huge_number_of_runs_is_refused_before_any_plan_is_made(tmp_path, run_
     with pytest.raises(InputError, match=f"^{option} must be at most 10,000 runs, got 10,001$"):
         run_bench(suite, solvers=["dlx"], out=tmp_path / "b", progress=False, **{option: 10_001})
     assert not (tmp_path / "b").exists()
+
+
+def test_the_runs_made_line_names_an_output_folder_with_a_line_break_on_one_line(tmp_path, run_cli):
+    suite = _suite(tmp_path, SMALL)
+    code, _, err = run_cli("bench", suite, "--solvers", "dlx", "--out", tmp_path / "o\nut", "--no-progress",
+                           "--time-limit", "60")
+    assert code == 0
+    assert err.splitlines()[-1].endswith(f" runs made, 0 found done in {tmp_path}{os.sep}o\\nut"), err

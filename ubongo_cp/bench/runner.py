@@ -60,7 +60,7 @@ from pathlib import Path
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..errors import InputError, flag_argument, whole_argument, writing_last_outputs
+from ..errors import InputError, flag_argument, one_line, whole_argument, writing_last_outputs
 from ..executors.base import parent_death_signal
 from ..io import append_durably, row_check
 from ..outputs import OutputFolder
@@ -514,7 +514,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
         # every file this run may write, refused before any run if one is not an earlier benchmark's
         folder.claim([CONFIG, JOURNAL, *REPORT_FILES, *instance_files.values()])
         _prepare_out(out, limits, [s.name for s in chosen])
-        say = notify or (lambda message: print(message, file=sys.stderr, flush=True))
+        say = notify or (lambda message: print(one_line(message), file=sys.stderr, flush=True))   # a name may hold a line break
 
         # Instance files for the external solvers, once per instance and format.
         files: dict[tuple, tuple[Path, object]] = {}
@@ -568,7 +568,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
                         message = _wrong(task, solver, row)
                         if message:
                             if bar is not None:
-                                bar.write(message, file=sys.stderr)
+                                bar.write(one_line(message), file=sys.stderr)
                             else:
                                 say(message)
                         if bar is not None:

@@ -10,7 +10,7 @@ import re
 import sys
 
 from ..errors import InputError
-from .common import show_bar, add_progress_argument, directory_outputs, only_with
+from .common import show_bar, add_progress_argument, directory_outputs, only_with, tell
 
 __all__ = ["add_parsers"]
 
@@ -129,7 +129,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                         question=args.question, progress=show_bar(args), baseline=args.baseline,
                         metric=args.metric)
     _print(outcome.summary, outcome.files, outcome.wrong, outcome.disagreements)
-    print(f"{outcome.ran} runs made, {outcome.skipped} found done in {args.out}", file=sys.stderr)
+    tell(f"{outcome.ran} runs made, {outcome.skipped} found done in {args.out}")
     if outcome.interrupted:
         print("ubongo-cp: interrupted; the runs made are kept: run the same command to resume", file=sys.stderr)
         return 130
@@ -143,11 +143,11 @@ def _print(summary, files, wrong, disagreements=()) -> None:
     if wrong:
         print(f"\nWRONG ANSWERS ({len(wrong)}):", file=sys.stderr)
         for line in wrong:
-            print(f"  {line}", file=sys.stderr)
+            tell(f"  {line}")
     if disagreements:
         print(f"\nSOLVERS DISAGREE, nothing decides which is right ({len(disagreements)}):", file=sys.stderr)
         for line in disagreements:
-            print(f"  {line}", file=sys.stderr)
+            tell(f"  {line}")
 
 
 def _list(suites: list[str], question: str) -> int:

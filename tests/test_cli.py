@@ -267,6 +267,7 @@ def test_options_with_no_effect_where_the_run_still_does_what_was_asked_are_note
     (["batch", "", "--out", "o"], "deck", "batch"),
     (["cards", "classic", "--svg", ""], "--svg", "cards"),
     (["orion", "play", "--tiles", ""], "--tiles", "orion play"),
+    (["bench", "", "--solvers", "dlx", "--out", "b"], "SUITE", "bench"),   # ran the suites of the current folder
 ])
 def test_an_empty_path_is_refused_naming_its_option(argv, option, prog, capsys, tmp_path, monkeypatch):
     # An empty path names no file: refused as the command line is read, in every command alike.

@@ -47,7 +47,7 @@ _INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "re
            "allow_pieces", "times", "difficulty_model", "instance")
 #: Options and positional arguments naming a file or folder (or, as ``--pieces``, a name or a file): an empty one
 #: is refused as the command line is read (:func:`path_argument`).
-PATH_ARGUMENTS = frozenset((*_OUTPUTS, *_INPUTS, "copy", "png", "svg", "pictures", "report", "tiles"))
+PATH_ARGUMENTS = frozenset((*_OUTPUTS, *_INPUTS, "copy", "png", "svg", "pictures", "report", "tiles", "suites"))
 #: Inputs that are always files: a directory named there is refused before any output is compared with it.
 _FILE_INPUTS = ("times", "difficulty_model", "replay", "instance", "region", "card")
 #: For inputs that are directories: the files the command reads from them.

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import subprocess
 import sys
 
@@ -280,3 +282,22 @@ def test_an_empty_path_is_refused_naming_its_option(argv, option, prog, capsys, 
         2, f"ubongo-cp {prog}: error: argument {option}: empty path (see ubongo-cp {prog} --help)\n")
     assert list(tmp_path.iterdir()) == []
 
+
+
+@pytest.mark.parametrize("argv, written", [
+    (("export", "--pieces", "classic", "--region", "2x2", "--use", "I2,I2", "--out", "{d}/e.json"), "wrote {d}/e.json:"),
+    (("simulate", "domino", "--games", "1", "--record", "{d}/r.json"),
+     "wrote the record of game 0 ({n} moves) to {d}/r.json"),
+    (("examples", "designer", "--copy", "{d}"), "copied designer to {d}/designer"),
+])
+def test_a_line_naming_a_written_file_stays_one_line_when_its_path_holds_a_line_break(argv, written, tmp_path,
+                                                                                     run_cli):
+    folder = tmp_path / "o\nut"
+    folder.mkdir()
+    code, out, err = run_cli(*(a.format(d=folder) for a in argv))
+    assert code == 0, err
+    said = [line for line in out.splitlines() if "ut" in line and str(tmp_path) in line]
+    assert len(said) == 1, out
+    assert "\n" not in said[0] and f"{tmp_path}{os.sep}o\\nut" in said[0], out
+    assert re.search(re.escape(written.format(d=f"{tmp_path}{os.sep}o\\nut", n="@")).replace("@", r"\d+"), said[0]), out
+    assert not any(line.startswith("ut") for line in out.splitlines()), out

@@ -10,7 +10,7 @@ import re
 import sys
 
 from ..errors import InputError
-from .common import show_bar, add_progress_argument, directory_outputs, only_with, tell
+from .common import say, show_bar, add_progress_argument, directory_outputs, only_with, tell
 
 __all__ = ["add_parsers"]
 
@@ -139,7 +139,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def _print(summary, files, wrong, disagreements=()) -> None:
     if len(summary):
         print(summary.to_markdown(index=False, floatfmt=".4g"))
-    print("wrote " + ", ".join(str(f) for f in files))
+    say("wrote " + ", ".join(str(f) for f in files))
     if wrong:
         print(f"\nWRONG ANSWERS ({len(wrong)}):", file=sys.stderr)
         for line in wrong:

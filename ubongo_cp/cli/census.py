@@ -11,7 +11,7 @@ import re
 
 from ..errors import MAX_JOB_CPU_SECONDS, InputError
 from ..geometry import MAX_REGION_CELLS
-from .common import (box_sizes, show_bar, add_executor_arguments, add_progress_argument, confirmed, directory_outputs,
+from .common import (say, box_sizes, show_bar, add_executor_arguments, add_progress_argument, confirmed, directory_outputs,
                      executor_from, only_with, pieces_arg, PIECES_HELP)
 
 __all__ = ["add_parsers", "parse_cells", "parse_box"]
@@ -141,6 +141,6 @@ def _run(args: argparse.Namespace) -> int:
         usage = f", {outcome.extra['cpu_seconds']:.1f} CPU-s in the shards"
         if outcome.extra["worker_peak_rss_mb"] is not None:
             usage += f", worker peak RSS {outcome.extra['worker_peak_rss_mb']:.0f} MB"
-    print(f"dataset {args.out}/{table} (pandas.read_parquet), manifest {args.out}/manifest.json; "
-          f"wall time {outcome.seconds:.1f} s{usage}")
+    say(f"dataset {args.out}/{table} (pandas.read_parquet), manifest {args.out}/manifest.json; "
+        f"wall time {outcome.seconds:.1f} s{usage}")
     return 0

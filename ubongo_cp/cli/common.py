@@ -504,6 +504,14 @@ def notify(message: str) -> None:
     tell(f"ubongo-cp: {message}")
 
 
+def say(message: str) -> None:
+    """Write ``message`` to stdout as one line (a line naming a file written: ``wrote ... to DIR``): its leading line
+    breaks kept (a blank line before it), any other written as ``\\n`` (:func:`~ubongo_cp.errors.one_line`: a file
+    name may hold one)."""
+    body = message.lstrip("\n")
+    print(message[:len(message) - len(body)] + one_line(body))
+
+
 def tell(message: str) -> None:
     """Write ``message`` to stderr as one line (:func:`~ubongo_cp.errors.one_line`: a file name in it may hold a
     line break), as it is (a progress line, a line already naming the program)."""

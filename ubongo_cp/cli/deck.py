@@ -11,7 +11,7 @@ import sys
 
 from ..solvers.registry import DEFAULT_STRATEGY, solver_names
 from ..shipped import SHIPPED_DECKS
-from .common import show_bar, add_allow_pieces_argument, add_executor_arguments, add_progress_argument, \
+from .common import say, show_bar, add_allow_pieces_argument, add_executor_arguments, add_progress_argument, \
     directory_outputs, executor_from, notify, only_with, output_kinds, tell
 
 __all__ = ["add_parsers"]
@@ -93,7 +93,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     which = f"--game {args.game}" if args.game else f"--spec {args.spec}"
     command = f"ubongo-cp generate {which} --seed {args.seed}" + (f" --cards {args.cards}" if args.cards else "")
-    say = None if args.no_progress else tell
+    progress_line = None if args.no_progress else tell
     candidates = None
     if args.from_census:
         from ..census import census_regions
@@ -121,7 +121,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         command += f" --from-census {args.from_census}"
     with executor_from(args, reach=True) as executor:
         deck = generate_deck(args.game or args.spec, args.out, seed=args.seed, cards=args.cards, command=command,
-                             progress=say, executor=executor, candidates=candidates,
+                             progress=progress_line, executor=executor, candidates=candidates,
                              warn=tell)   # a side left out: said in any case
     from ..specs import load_spec
 
@@ -137,8 +137,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     tasks = sum(len(c.tasks) for c in deck)
     sides = f"{len(deck)}" + ("" if len(deck) == asked_sides else f" of {asked_sides}")
     of = "" if tasks == asked_tasks else f" of {asked_tasks}"
-    print(f"wrote {sides} card sides ({tasks}{of} tasks, {unique} uniquely solvable) to {args.out} "
-          f"in {time.perf_counter() - start:.1f} s")
+    say(f"wrote {sides} card sides ({tasks}{of} tasks, {unique} uniquely solvable) to {args.out} "
+        f"in {time.perf_counter() - start:.1f} s")
     return 0
 
 
@@ -197,8 +197,8 @@ def _cmd_batch(args: argparse.Namespace) -> int:
     print(outcome.summary.rstrip("\n"))
     again = (f" ({outcome.recomputed} of them again: their rows in the journal were made with other settings or "
              "changed since)" if outcome.recomputed else "")
-    print(f"\n{outcome.ran} task(s) computed{again}, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
-          f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.parquet, cards.csv, summary.md)")
+    say(f"\n{outcome.ran} task(s) computed{again}, {outcome.skipped} resumed from {args.out}/tasks.jsonl; "
+        f"tables in {args.out}/ (tasks.parquet, tasks.csv, cards.parquet, cards.csv, summary.md)")
     if args.strict:
         failures = strict_failures(outcome, args.max_solutions)
         for line in failures:
@@ -239,7 +239,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     model = fit_difficulty(args.times, args.results, features=args.features, folds=args.folds, seed=args.seed)
     model.save(args.out)
     print(model.report())
-    print(f"\nwrote {args.out}; rate a deck with it: ubongo-cp batch DECK --out DIR --difficulty-model {args.out}")
+    say(f"\nwrote {args.out}; rate a deck with it: ubongo-cp batch DECK --out DIR --difficulty-model {args.out}")
     return 0
 
 
@@ -277,7 +277,7 @@ def _cmd_booklet(args: argparse.Namespace) -> int:
         _warn_unmatched(cards, results, args.results)
     pages = make_booklet(cards, args.out, png_dir=args.png, results=results, all_solutions=args.all_solutions,
                          most=args.most or MOST_SOLUTIONS, progress=show_bar(args))
-    print(f"wrote {pages} page(s) to {args.out}" + (f" and PNGs to {args.png}" if args.png else ""))
+    say(f"wrote {pages} page(s) to {args.out}" + (f" and PNGs to {args.png}" if args.png else ""))
     return 0
 
 
@@ -344,13 +344,13 @@ def _cmd_cards(args: argparse.Namespace) -> int:
     if args.out:
         card_pages, piece_pages = make_playtest_cards(cards, args.out, cell_mm=args.cell_mm,
                                                       pieces=not args.no_pieces, progress=show_bar(args))
-        print(f"wrote {len(cards)} card side(s) on {card_pages} page(s)"
-              + (f" and the pieces on {piece_pages} page(s)" if piece_pages else "") + f" to {args.out}")
+        say(f"wrote {len(cards)} card side(s) on {card_pages} page(s)"
+            + (f" and the pieces on {piece_pages} page(s)" if piece_pages else "") + f" to {args.out}")
     for fmt, where in (("png", args.png), ("svg", args.svg)):
         if where:
             files = write_card_images(cards, where, fmt, cell_mm=args.cell_mm, dpi=args.dpi,
                                       progress=show_bar(args))
-            print(f"wrote {len(files)} {fmt.upper()} image(s) at {args.cell_mm:g} mm per cell to {where}")
+            say(f"wrote {len(files)} {fmt.upper()} image(s) at {args.cell_mm:g} mm per cell to {where}")
     return 0
 
 

@@ -9,7 +9,7 @@ import argparse
 
 from ..errors import InputError
 
-from .common import (show_bar, add_executor_arguments, add_games_out, add_progress_argument, comma_names,
+from .common import (say, show_bar, add_executor_arguments, add_games_out, add_progress_argument, comma_names,
                      executor_from, fixed_suffixes, games_journal, notify, only_with, output_kinds, resumable,
                      rule_settings, rule_settings_text)
 
@@ -142,15 +142,15 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
     if args.out:
         from ..io import write_table
 
-        print(f"wrote {len(df)} rows to {write_table(df, args.out, notify=notify)}")
+        say(f"wrote {len(df)} rows to {write_table(df, args.out, notify=notify)}")
     if args.plot:
         plot_lengths(df, args.plot)
-        print(f"wrote {args.plot}")
+        say(f"wrote {args.plot}")
     if args.record:
         seating = df.loc[0, "agents"].split(",")
         _, state = play_one(seating, int(df.loc[0, "seed"]), settings)
         save_record(state, args.record, players=seating)
-        print(f"wrote the record of game 0 ({len(state.history)} moves) to {args.record}")
+        say(f"wrote the record of game 0 ({len(state.history)} moves) to {args.record}")
     return 0
 
 

@@ -11,7 +11,7 @@ import argparse
 import os
 from pathlib import Path
 
-from .common import fixed_suffixes
+from .common import say, fixed_suffixes
 
 __all__ = ["add_parsers", "pieces_text"]
 
@@ -185,8 +185,8 @@ def _examples(args: argparse.Namespace) -> int:
             copies = copy_examples(dest)
             copied = [p.name for p in copies if p.name not in before]
             kept = [p.name for p in copies if p.name in before]    # unchanged copies (copy_examples refuses others)
-            print(f"copied {len(copied)} example(s) to {args.copy}" + (f": {', '.join(copied)}" if copied else "")
-                  + (f"; already there, unchanged: {', '.join(kept)}" if kept else ""))
+            say(f"copied {len(copied)} example(s) to {args.copy}" + (f": {', '.join(copied)}" if copied else "")
+                + (f"; already there, unchanged: {', '.join(kept)}" if kept else ""))
             return 0
         kinds = {"pieces": "piece sets (--pieces NAME)", "deck": "decks (batch, booklet, cards NAME)",
                  "spec": "deck specs (generate --spec NAME)", "card": "card sides (solve FILE, export FILE)",
@@ -203,10 +203,10 @@ def _examples(args: argparse.Namespace) -> int:
     if args.copy:
         unchanged = is_unchanged_copy(example, args.copy)
         target = copy_example(example, args.copy)
-        print(f"{target} is already there, unchanged" if unchanged else f"copied {example.key} to {target}")
+        say(f"{target} is already there, unchanged" if unchanged else f"copied {example.key} to {target}")
     if args.draw:
         _draw(example, args.draw)
-        print(f"wrote {args.draw}")
+        say(f"wrote {args.draw}")
     if not (args.copy or args.draw):
         print(_show(example))
     return 0

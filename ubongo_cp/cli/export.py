@@ -17,7 +17,7 @@ import argparse
 from ..errors import InputError
 from ..io import KNUTH_SUFFIXES
 from ..shipped import SHIPPED_PIECE_SETS
-from .common import (PIECES_HELP, add_allow_pieces_argument, add_puzzle_arguments, card_task, is_xmpuzzle,
+from .common import (say, PIECES_HELP, add_allow_pieces_argument, add_puzzle_arguments, card_task, is_xmpuzzle,
                      only_with, output_kinds, pieces_task, puzzle_instance, add_use_argument)
 
 __all__ = ["add_parsers", "is_xmpuzzle", "xmpuzzle_task", "export_format"]
@@ -115,8 +115,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
         colours = None if args.no_colours else _colours(piece_set.names, pieces)
         write_xmpuzzle(args.out, pieces, region, name=title, colours=colours, ranges=ranges, comment=title)
         label = " ".join(dict.fromkeys(p.name for p in pieces))
-        print(f"wrote {args.out}: {title}, {len(pieces)} piece{'s' if len(pieces) != 1 else ''} ({label}), "
-              f"{region.area}-cell result")
+        say(f"wrote {args.out}: {title}, {len(pieces)} piece{'s' if len(pieces) != 1 else ''} ({label}), "
+            f"{region.area}-cell result")
         return 0
     return _write_solver_file(args.out, fmt, instance, title)
 
@@ -163,8 +163,8 @@ def _export_card(args: argparse.Namespace, fmt: str) -> int:
 
     write_xmpuzzle(args.out, pieces, card.region, name=title, colours=colours, ranges=card.ranges.get(args.face),
                    comment=f"{title} ({args.card})")
-    print(f"wrote {args.out}: {title}, {pieces_phrase(*card.piece_count(args.face))} "
-          f"({card.task_label(args.face)}), {card.region.area}-cell result")
+    say(f"wrote {args.out}: {title}, {pieces_phrase(*card.piece_count(args.face))} "
+        f"({card.task_label(args.face)}), {card.region.area}-cell result")
     return 0
 
 
@@ -199,8 +199,8 @@ def _write_solver_file(out: str, fmt: str, instance, title: str) -> int:
         n_vars, n_clauses = (int(v) for v in head.split()[2:4])
         atomic_write_text(out, text)
         shown = " (count models projected on the 'c p show' variables)" if n_vars > instance.n_options else ""
-        print(f"wrote {out}: {title}; DIMACS CNF, {n_vars} variables ({instance.n_options} placements), "
-              f"{n_clauses} clauses{shown}")
+        say(f"wrote {out}: {title}; DIMACS CNF, {n_vars} variables ({instance.n_options} placements), "
+            f"{n_clauses} clauses{shown}")
         return 0
     from ..exactcover import knuth_text
 
@@ -209,8 +209,8 @@ def _write_solver_file(out: str, fmt: str, instance, title: str) -> int:
             if written.copies_factor > 1 else "each tiling is found once")
     # The comments name the factor, known once the file is written: they go first, as knuth_text puts them.
     atomic_write_text(out, "\n".join([mark_comment(".dlx"), *comment_lines([title, note], ".dlx")]) + "\n" + written.text)
-    print(f"wrote {out}: {title}; Knuth's exact-cover format, {len(written.item_names)} items, "
-          f"{len(written.option_of_line)} options; {note}")
+    say(f"wrote {out}: {title}; Knuth's exact-cover format, {len(written.item_names)} items, "
+        f"{len(written.option_of_line)} options; {note}")
     return 0
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from .common import show_bar, add_executor_arguments, add_games_out, add_progress_argument, comma_names, \
+from .common import say, show_bar, add_executor_arguments, add_games_out, add_progress_argument, comma_names, \
     confirmed, executor_from, fixed_suffixes, games_journal, notify, output_kinds, resumable
 
 __all__ = ["add_parsers"]
@@ -132,7 +132,7 @@ def _run_play(args) -> int:
             print(f"  witness {w.condition} of player {p}: {' '.join(f'({q},{r})' for q, r in w.hexes)}")
     if args.save:
         save_record(state, args.save, players=[args.p0, args.p1])
-        print(f"record written to {args.save}")
+        say(f"record written to {args.save}")
     if args.picture:
         from ..games.orion.render import draw
         from ..io import atomic_path
@@ -141,7 +141,7 @@ def _run_play(args) -> int:
         with atomic_path(args.picture, suffix=os.path.splitext(args.picture)[1]) as tmp:  # the format by the name
             draw(state, path=tmp, title=f"{args.p0} (0) vs {args.p1} (1), seed {args.seed}",
                  highlight=hl, highlight_label="winning chain")
-        print(f"picture written to {args.picture}")
+        say(f"picture written to {args.picture}")
     return 0
 
 
@@ -210,7 +210,7 @@ def _analyze(args, final, pictures) -> int:
           "? time limit, n? = best found, not proved); safe = W1 survives every single opponent move "
           "(done: W1 fulfilled now, - unreachable or game over, ? time limit)")
     if pictures is not None:
-        print(f"pictures written to {pictures.path}")
+        say(f"pictures written to {pictures.path}")
     return 0
 
 
@@ -278,7 +278,7 @@ def _run_tournament(args) -> int:
     if args.out:
         from ..io import write_table
 
-        print(f"per-game table written to {write_table(df, args.out, notify=notify)} ({len(df)} rows)")
+        say(f"per-game table written to {write_table(df, args.out, notify=notify)} ({len(df)} rows)")
     three = "{:.3f}".format
     fmt = {"rate": three, "ci_low": three, "ci_high": three, "first_mover_rate": three,
            "share": three, "mean_length": "{:.1f}".format}

@@ -9,7 +9,7 @@ import argparse
 import math
 
 from ..errors import InputError
-from .common import (show_bar, add_executor_arguments, add_games_out, add_progress_argument, executor_from,
+from .common import (say, show_bar, add_executor_arguments, add_games_out, add_progress_argument, executor_from,
                      fixed_suffixes, games_journal, notify, only_with, resumable, rule_settings, rule_settings_text)
 
 __all__ = ["add_parsers"]
@@ -180,12 +180,12 @@ def _run_sweep(args, deck) -> int:
     })
     print(show.to_string(index=False))
     if args.out:
-        print(f"\nwrote {write_table(sweep, args.out, notify=notify)} ({len(sweep)} rows)")
+        say(f"\nwrote {write_table(sweep, args.out, notify=notify)} ({len(sweep)} rows)")
     if args.plot:
         plot_handicap_sweep(sweep, args.plot,
                             title=f"Ubongo Duel side {args.side}: handicap (orange {' '.join(map(str, args.orange))})"
                                   + (" - synthetic deck" if args.synthetic else ""))
-        print(f"wrote {args.plot}")
+        say(f"wrote {args.plot}")
     return 0
 
 
@@ -226,7 +226,7 @@ def _run_ubongo(args) -> int:
             print(summarise_ubongo(table, by)[["seats", "win_rate", "win_rate_se", "mean_top", "mean_total",
                                                "mean_solved"]].to_string(na_rep="n/a"))
     if args.out:
-        print(f"\nwrote {write_table(table, args.out, notify=notify)} ({len(table)} rows)")
+        say(f"\nwrote {write_table(table, args.out, notify=notify)} ({len(table)} rows)")
     return 0
 
 
@@ -260,5 +260,5 @@ def _run_duel(args) -> int:
         loser = table[["score_a", "score_b"]].min(axis=1)
         print(loser.value_counts().sort_index().rename_axis("loser_points").rename("matches").to_string())
     if args.out:
-        print(f"\nwrote {write_table(table, args.out, notify=notify)} ({len(table)} rows)")
+        say(f"\nwrote {write_table(table, args.out, notify=notify)} ({len(table)} rows)")
     return 0

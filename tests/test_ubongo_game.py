@@ -607,6 +607,16 @@ def test_a_move_time_just_below_the_timer_still_lets_fast_solvers_score():
         simulate_ubongo(synthetic_tasks("classic"), 2, 2, 0, move_time=60.0, skills=[100.0])
 
 
+@pytest.mark.parametrize("move_time, timer", [(60.0, 60.0), (100.0, 60.0), (30.0, 20.0)])
+def test_a_game_state_refuses_a_move_time_not_shorter_than_the_timer(move_time, timer, deck):
+    # UG-7 in the engine a researcher builds from Python, as in simulate: with such a move time nobody could
+    # take a gem, every game a shared win
+    with pytest.raises(InputError, match=rf"^a move time of {move_time:g} s is not shorter than the {timer:g} s "
+                                         r"timer: .*\(UG-7\)"):
+        UbongoState(deck, 2, move_time=move_time, timer=timer, seed=0)
+    assert UbongoState(deck, 2, move_time=timer - 1, timer=timer, seed=0).move_time == timer - 1
+
+
 def test_cli_shows_a_progress_bar_unless_told_not_to(capsys, monkeypatch):
     import ubongo_cp.cli.simulate
     from ubongo_cp.cli import main

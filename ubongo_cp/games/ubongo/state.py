@@ -201,9 +201,11 @@ class UbongoState(GameState):
     InputError
         For a deck that is not a :class:`~ubongo_cp.games.tasks.TaskDeck`,
         a bad player count, side, skill, model (one without a ``sample``
-        method), timer, move time, ``all_cards`` (True or False), colour
-        counts, board, card list, pawn list or gem counts (whole numbers:
-        12.5 gems are not read as 12), seed, or a deck with too few cards for UG-3.
+        method), timer, move time (also one not shorter than the timer:
+        nobody could take a gem, UG-7), ``all_cards`` (True or False),
+        colour counts, board, card list, pawn list or gem counts (whole
+        numbers: 12.5 gems are not read as 12), seed, or a deck with too few
+        cards for UG-3.
     """
 
     facts = FACTS
@@ -230,6 +232,10 @@ class UbongoState(GameState):
         if not (is_number(timer) and is_number(move_time) and 0 < timer < np.inf and 0 <= move_time < np.inf):
             raise InputError(f"timer {as_written(timer)} must be a finite number > 0 and move time {as_written(move_time)} "
                              ">= 0")
+        if move_time >= timer:   # UG-7, and UG-8's re-turn only gives time to those who solve after the first
+            raise InputError(f"a move time of {move_time:g} s is not shorter than the {timer:g} s timer: moving and "
+                             "taking must also happen before the timer runs out (UG-7) and every solve takes some "
+                             "time, so no player could ever take a gem (every game a shared win)")
         self.timer = float(timer)
         self.move_time = float(move_time)
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed_argument("seed", seed))

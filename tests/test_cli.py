@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -14,6 +15,7 @@ from conftest import ROOT
 from ubongo_cp import __version__
 from ubongo_cp.cli.common import check_common
 from ubongo_cp.errors import UbongoError
+from ubongo_cp.games.tasks import default_tasks_path
 from ubongo_cp.executors import DaskExecutor, LocalExecutor, make_executor
 
 
@@ -289,11 +291,13 @@ def test_an_empty_path_is_refused_naming_its_option(argv, option, prog, capsys, 
     (("simulate", "domino", "--games", "1", "--record", "{d}/r.json"),
      "wrote the record of game 0 ({n} moves) to {d}/r.json"),
     (("examples", "designer", "--copy", "{d}"), "copied designer to {d}/designer"),
+    (("simulate", "duel", "--games", "2", "--no-progress", "--tasks", "{d}/tasks.csv"), "tasks: {d}/tasks.csv"),
 ])
-def test_a_line_naming_a_written_file_stays_one_line_when_its_path_holds_a_line_break(argv, written, tmp_path,
+def test_a_line_naming_a_file_stays_one_line_when_its_path_holds_a_line_break(argv, written, tmp_path,
                                                                                      run_cli):
     folder = tmp_path / "o\nut"
     folder.mkdir()
+    shutil.copy(default_tasks_path("duel"), folder / "tasks.csv")   # a table read (simulate names it)
     code, out, err = run_cli(*(a.format(d=folder) for a in argv))
     assert code == 0, err
     said = [line for line in out.splitlines() if "ut" in line and str(tmp_path) in line]

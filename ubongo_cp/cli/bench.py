@@ -159,8 +159,8 @@ def _list(suites: list[str], question: str) -> int:
         for spec in suites:
             full, quick = load_suite(spec, question=question), load_suite(spec, quick=True, question=question)
             in_quick = {t.key for t in quick.tasks}
-            print(f"suite {full.name} ({full.path}): {len(full.tasks)} tasks, {len(in_quick)} in the --quick form"
-                  f"{': ' + full.description if full.description else ''}")
+            say(f"suite {full.name} ({full.path}): {len(full.tasks)} tasks, {len(in_quick)} in the --quick form"
+                f"{': ' + full.description if full.description else ''}")
             for t in full.tasks:
                 expected = "" if t.expected is None else f"  expected {t.expected}"
                 print(f"  {t.instance}  {t.question}{expected}{'  (quick)' if t.key in in_quick else ''}")

@@ -167,8 +167,8 @@ def _run_sweep(args, deck) -> int:
                                orange_fields=args.orange, model=_model(args), progress=show_bar(args),
                                executor=executor)
     src = "synthetic deck" if args.synthetic else (deck.source or "deck")
-    print(f"{args.games} Duel matches per setting, side {args.side}, skill A {args.skill_a:g}, "
-          f"orange fields {' '.join(map(str, args.orange))}, sigma {args.sigma:g}, seed {args.seed}, tasks: {src}")
+    say(f"{args.games} Duel matches per setting, side {args.side}, skill A {args.skill_a:g}, "
+        f"orange fields {' '.join(map(str, args.orange))}, sigma {args.sigma:g}, seed {args.seed}, tasks: {src}")
     print("win rate of the slower player B, normal rules vs handicap variant (UD-7):")
     show = pd.DataFrame({
         "speed A/B": sweep["speed_ratio"].map("{:.2f}".format),
@@ -215,8 +215,8 @@ def _run_ubongo(args) -> int:
     args.strategy = None if seats == list(_STRATEGY_NAMES[:args.players]) else shortest_cycle(seats)
     args.skills = None if shortest_cycle(list(args.skills or [1.0])) == [1.0] else shortest_cycle(args.skills)
     src = "synthetic deck" if args.synthetic else (deck.source or "deck")
-    print(f"{args.games} gem games, {args.players} players, {args.side} side, seed {args.seed}, tasks: {src}"
-          + rule_settings_text(args))
+    say(f"{args.games} gem games, {args.players} players, {args.side} side, seed {args.seed}, tasks: {src}"
+        + rule_settings_text(args))
     with pd.option_context("display.width", 120, "display.precision", 3):
         for by in (["strategy"], ["skill"], ["strategy", "skill"]):
             if by == ["strategy", "skill"] and (table["strategy"].nunique() == 1 or table["skill"].nunique() == 1):
@@ -252,7 +252,7 @@ def _run_duel(args) -> int:
                               handicap=args.handicap, orange_fields=args.orange, model=_model(args),
                               executor=executor, progress=show_bar(args), journal=journal, notify=notify)
     src = "synthetic deck" if args.synthetic else (deck.source or "deck")
-    print(f"{args.games} Duel matches, side {args.side}, seed {args.seed}, tasks: {src}" + rule_settings_text(args))
+    say(f"{args.games} Duel matches, side {args.side}, seed {args.seed}, tasks: {src}" + rule_settings_text(args))
     with pd.option_context("display.width", 120, "display.precision", 3):
         print(summarise_duel(table).to_string())
         print()

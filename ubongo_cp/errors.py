@@ -82,7 +82,8 @@ def cut(shown: str) -> str:
 def one_line(message: str) -> str:
     """``message`` on one line: a line break in it (a file name may hold one) written as ``\\n`` or ``\\r``.
 
-    Every error, warning and note line the toolkit says goes through it, so a line naming a file stays one line.
+    Every error, warning and note line the toolkit says, and every output line naming a file it wrote or read
+    (``cli.common.say``), goes through it, so a line naming a file stays one line.
 
     Examples
     --------

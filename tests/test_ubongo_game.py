@@ -545,7 +545,17 @@ def test_cli_through_main(tmp_path, capsys):
 
     assert main(["simulate", "ubongo", "--games", "3", "--synthetic"]) == 0
     assert main(["simulate", "ubongo", "--games", "3", "--tasks", str(tmp_path / "none.csv")]) == 2
-    assert "tasks table not found" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "tasks table not found" in err and "give --tasks FILE or --synthetic" in err
+
+
+def test_a_missing_tasks_table_is_said_in_the_librarys_words(tmp_path):
+    # The library names no command-line option (only the command line does, above).
+    from ubongo_cp.games.tasks import load_tasks
+
+    with pytest.raises(InputError, match="tasks table not found") as caught:
+        load_tasks(tmp_path / "none.csv")
+    assert "--" not in caught.value.message and "a shipped deck" in caught.value.message
 
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 
 from ..errors import InputError
 from .common import (say, show_bar, add_executor_arguments, add_games_out, add_progress_argument, executor_from,
@@ -139,7 +140,13 @@ def _tasks(args, game: str):
     if args.synthetic:
         deck = as_deck(synthetic_tasks(spec or game), spec or game)
     else:
-        deck = as_deck(args.tasks or default_tasks_path(game), game, spec=spec)
+        tasks = args.tasks or default_tasks_path(game)
+        try:
+            deck = as_deck(tasks, game, spec=spec)
+        except InputError as exc:   # no table there: the options that name one, or none
+            if exc.path is None or os.path.exists(exc.path):
+                raise
+            raise InputError(f"{exc.message}; give --tasks FILE or --synthetic", path=exc.path) from None
     if args.side is None:
         args.side = deck.spec.side_names[0]
     return deck

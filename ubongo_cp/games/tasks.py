@@ -539,8 +539,8 @@ def load_tasks(path: str | os.PathLike) -> pd.DataFrame:
 
     path = resolve_deck(path)   # a shipped deck by name: its rated table
     if not path.exists():
-        raise InputError("tasks table not found (run the batch job first, or pass --tasks FILE "
-                         "or --synthetic)", path=path)
+        raise InputError("tasks table not found (rate the deck with the batch runner first, or name a rated "
+                         "table, a batch folder or a shipped deck)", path=path)
     return read_task_table(path, required=REQUIRED_COLUMNS)
 
 

@@ -63,6 +63,15 @@ def test_the_duel_takes_its_orange_fields_as_a_parameter():
         load_game("ubongo_cp_duel", {"orange_fields": "5"})
 
 
+def test_a_bad_layout_seed_is_named_as_the_parameter_it_is():
+    # The engine's own error said 'seed must be ...', a name the OpenSpiel game's parameters do not have.
+    from ubongo_cp.errors import InputError
+
+    with pytest.raises(InputError, match=r"^layout_seed must be a whole number >= 0 .*got -5$"):
+        load_game("ubongo_cp_orion_duel", {"layout_seed": -5})
+    assert load_game("ubongo_cp_orion_duel", {"layout_seed": 7}).get_parameters()["layout_seed"] == 7
+
+
 def test_an_openspiel_game_is_the_engine_game():
     # Random play through OpenSpiel's API, then the same actions in the reference engine.
     game = load_game("ubongo_cp_orion_duel", {"layout_seed": 9})

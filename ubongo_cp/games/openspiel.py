@@ -46,7 +46,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..errors import InputError, as_written
+from ..errors import InputError, as_written, seed_argument
 
 __all__ = ["GAMES", "register", "load_game", "engine_state", "wrap_state"]
 
@@ -259,7 +259,7 @@ def register() -> None:
         if p["variant"] and variant is None:
             raise InputError(f"unknown Orion variant {p['variant']!r} (made by orion_variant in this process)")
         game = variant if variant is not None else OrionGame.get(tiles=load_tiles(p["tiles"]))
-        s = BitOrionState(game=game, seed=p["layout_seed"])
+        s = BitOrionState(game=game, seed=seed_argument("layout_seed", p["layout_seed"]))   # named as given
         return PieOrionState(s) if p["pie"] else s
 
     game_class("ubongo_cp_orion_duel", "Orion Duel", ORION, True,

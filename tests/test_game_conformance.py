@@ -168,7 +168,11 @@ def test_only_integer_action_ids_are_accepted(name, bad):
     text, legal = str(state), state.legal_actions()
     with pytest.raises(IllegalActionError, match="an action is an integer id"):
         state.apply_action(bad)
+    # an action's name is asked of an integer id too (the duel and domino engines raised a TypeError from inside)
+    with pytest.raises(IllegalActionError, match="an action is an integer id"):
+        state.action_to_string(bad)
     assert str(state) == text and state.legal_actions() == legal  # nothing happened
+    assert state.action_to_string(np.int64(legal[0])) == state.action_to_string(legal[0])
     state.apply_action(np.int64(legal[0]))  # NumPy integers are integer ids
 
 

@@ -180,14 +180,17 @@ class GameState(abc.ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        own = cls.__dict__.get("apply_action")
-        if own is not None and not getattr(own, "_checks_action_id", False):
-            @functools.wraps(own)
-            def apply_action(self, action, _own=own):
-                return _own(self, action_id(action))
+        # an engine's own apply_action and action_to_string take the action as action_id makes it (a non-integer
+        # is an IllegalActionError, not an error from deep inside the engine)
+        for name in ("apply_action", "action_to_string"):
+            own = cls.__dict__.get(name)
+            if own is not None and not getattr(own, "_checks_action_id", False):
+                @functools.wraps(own)
+                def checked(self, action, _own=own):
+                    return _own(self, action_id(action))
 
-            setattr(apply_action, "_checks_action_id", True)  # noqa: B010 - a function attribute mypy cannot see
-            setattr(cls, "apply_action", apply_action)  # noqa: B010 - replacing a method on the class
+                setattr(checked, "_checks_action_id", True)  # noqa: B010 - a function attribute mypy cannot see
+                setattr(cls, name, checked)
 
     @abc.abstractmethod
     def current_player(self) -> int:
@@ -221,8 +224,14 @@ class GameState(abc.ABC):
         """Per-player outcome (1 win, 0 loss, shared values for shared wins)."""
 
     def action_to_string(self, action: int) -> str:
-        """Human-readable name of ``action`` (default: the integer)."""
-        return str(action)
+        """Human-readable name of ``action`` (default: the integer).
+
+        Raises
+        ------
+        IllegalActionError
+            If ``action`` is not an integer (:func:`action_id`), in every engine.
+        """
+        return str(action_id(action))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(action, probability)`` pairs at a chance node (probabilities sum to 1)."""

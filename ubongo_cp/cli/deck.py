@@ -59,24 +59,19 @@ def _other_census(census, spec_name) -> str | None:
     """What a deck drawing from ``census`` should know when the census ranks its regions for other tasks than the
     spec's card sides take (another piece set, or K pieces no side takes), else None."""
     from ..census import read_manifest, region_from_text
-    from ..census.spec import region_text
     from ..errors import InputError
-    from ..pieces import Piece, load_pieces
+    from ..pieces import load_pieces
     from ..specs import load_spec
 
     manifest, spec = read_manifest(census), load_spec(spec_name)
     pieces = load_pieces(spec.pieces_path())
     grid = pieces.grid
-
-    def canonical(piece: Piece) -> str:   # the same shape drawn turned or mirrored is the same piece
-        return min(region_text(shape, grid) for shape in piece.orientations("free"))
-
+    # the same shape drawn turned or mirrored is the same piece: each compared by its canonical form
     try:
-        theirs = sorted(canonical(Piece(name, region_from_text(text, grid).cells, grid))
-                        for name, text in manifest["piece_shapes"])
+        theirs = sorted(grid.canonical(region_from_text(text, grid).cells) for _, text in manifest["piece_shapes"])
     except InputError:   # shapes of another grid
         theirs = []
-    same = theirs == sorted(map(canonical, pieces.pieces))
+    same = theirs == sorted(grid.canonical(p.cells) for p in pieces.pieces)
     ks = sorted({side.pieces_per_task for side in spec.sides})
     if same and manifest["k"] in ks:
         return None

@@ -200,6 +200,10 @@ class NotACardError(InputError):
 #: card's seed, its command), unless it is a near miss of one of these.
 CARD_FIELDS = ("game", "card", "side", "pieces", "grid", "orientations", "region", "tasks")
 
+#: The notes the toolkit itself writes (a generated card's ``generator`` table) or prints on the cards (``title``,
+#: ``game_title``): never a near miss of a field, so the check for one is not made for them.
+KNOWN_NOTES = ("generator", "title", "game_title")
+
 
 #: A line that assigns a key (``key =``, ``"key" =``): the key (:func:`parse_card` names the line of a field).
 _KEY_LINE = r'^[ \t]*"?(.+?)"?[ \t]*='   # compiled when a line is first asked for (a problem to report)
@@ -249,7 +253,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         raise InputError("is a deck spec (its [[sides]] say how to make card sides), not a card side: generate "
                          "the deck's card files from it, and give one of those", path=where,
                          line=text.count("\n", 0, at.start()) + 1 if at else line_of("sides"))
-    for key in [key for key in data if key not in CARD_FIELDS]:
+    for key in [key for key in data if key not in CARD_FIELDS and key not in KNOWN_NOTES]:
         import difflib   # a misspelt field would be kept as a note and change the answer (orientation = "fixed")
 
         close = difflib.get_close_matches(key.lower(), CARD_FIELDS, n=1, cutoff=0.8)

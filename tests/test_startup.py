@@ -74,6 +74,14 @@ def test_default_paths_load_no_library(tmp_path):
     assert status == 0 and loaded == []
 
 
+def test_generated_card_notes_need_no_near_miss_check():
+    # A generated card keeps its generator table as a note: not a near miss of a field, so its task is
+    # solved without loading difflib (the near-miss check, which a misspelt field still gets).
+    assert "[generator]" in (ROOT / "puzzles/decks/classic/01_easy.toml").read_text()
+    status, loaded = _loaded(["solve", "puzzles/decks/classic/01_easy.toml", "--face", "1"], heavy=("difflib",))
+    assert status == 0 and loaded == []
+
+
 def test_exact_cover_file_of_a_large_search_loads_no_library(tmp_path):
     # A search large enough that the bitboard kernel chooses its items' order from the file's item graph
     # (the pentominoes in 3x20, exported in Knuth's format): the order is read from the matrix's plain arrays,

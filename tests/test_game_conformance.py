@@ -218,17 +218,30 @@ def test_records_round_trip_through_the_one_api(name, tmp_path):
                                     f"is not {titles[wanted]} record")
 
 
-@pytest.mark.parametrize("name", list(GAMES))
-def test_a_bad_action_id_is_named_in_the_error(name):
-    state = GAMES[name][0](1)
-    for bad in (-1, 10 ** 6):
-        with pytest.raises(IllegalActionError) as info:
-            state.apply_action(bad)
-        message = str(info.value)
-        assert message.startswith(f"illegal action {bad} ") and f"{bad}" in message.split(":")[0]
-    if name == "orion":  # -1 is no placement: the message names the id, not the last placement
-        with pytest.raises(IllegalActionError, match=r"illegal action -1 \(#-1\): no such placement"):
-            state.apply_action(-1)
+def _pie(seed):
+    from ubongo_cp.games.orion.pie import PieOrionState
+    return PieOrionState(OrionState(seed=seed))
+
+
+@pytest.mark.parametrize("factory, count, rule", [
+    (GAMES["ubongo"][0], 6, " (UG-2, UG-4, UG-5)"),    # a field of the 6 lanes (UG-2, UG-5) or a face of the die
+    (GAMES["duel"][0], 20, " (UD-2)"),                 # the d20's faces
+    (GAMES["domino"][0], 106, ""),                     # attachments, moves, swaps and the end of a turn
+    (GAMES["orion"][0], 6355, " (OD-2)"),              # the placements of the published tiles
+    (_pie, 6356, " (OD-2 and the pie rule)"),          # and the swap
+], ids=["ubongo", "duel", "domino", "orion", "orion-pie"])
+def test_an_id_the_game_does_not_have_is_one_error_naming_the_ids(factory, count, rule):
+    # action_to_string named such an id as if it were one (the Duel 'roll face 0' for -1, Orion '#-1', the gem
+    # game 'start on field -1'), and apply_action's errors said it in each engine's words: now both give the one
+    # error of games.base, naming the id and the game's ids.
+    state = factory(1)
+    assert state.num_distinct_actions() == count
+    for bad in (-1, count, 10 ** 6):
+        for method in (state.action_to_string, state.apply_action):
+            with pytest.raises(IllegalActionError) as info:
+                method(bad)
+            assert str(info.value) == f"illegal action {bad}: no such action, the ids are 0..{count - 1}{rule}"
+    assert state.history == [] and state.action_to_string(count - 1)   # the last id has a name
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -357,15 +370,13 @@ def test_a_recorded_action_of_400_digits_is_cut_in_the_message():
     state.apply_action(7)
     record = json.loads(json.dumps(record_of(state)))
     record["moves"][0]["action"] = 10 ** 400
-    with pytest.raises(InputError) as info:
-        replay_record(record)
-    assert str(info.value) == ("move 1: text 'roll face 8' does not match action 1000000000000000000000000000000000000... "
-                               "('roll face 10000000000000000000000000...)")
-    del record["moves"][0]["text"]
-    with pytest.raises(IllegalActionError) as info:
-        replay_record(record)
-    assert str(info.value) == ("record: move 1: illegal action 1000000000000000000000000000000000000... (roll face "
-                               "100000000000000000000000000...): the die has faces 1..20, actions 0..19 (UD-2)")
+    for text in (True, False):   # with its text or without: an id the game does not have
+        if not text:
+            del record["moves"][0]["text"]
+        with pytest.raises(IllegalActionError) as info:
+            replay_record(record)
+        assert str(info.value) == ("record: move 1: illegal action 1000000000000000000000000000000000000...: no such "
+                                   "action, the ids are 0..19 (UD-2)")
 
 
 def test_a_domino_deal_refuses_ids_that_are_no_whole_numbers():
@@ -529,6 +540,28 @@ def test_a_clone_shares_nothing_that_changes(factory, seed):
     shared = [v for i, v in ours.items() if i in theirs and i not in fixed
               and not (isinstance(v, np.ndarray) and not v.flags.writeable)]
     assert shared == []
+
+
+@pytest.mark.parametrize("factory", list(_clone_cases()))
+def test_history_is_a_copy_a_caller_may_change(factory):
+    # state.history was the state's own list: a caller appending to it (or changing a round's log in it) changed
+    # the game; now it is a copy, and the game goes on as an untouched copy of it does.
+    state, rng = factory(4), np.random.default_rng(4)
+    for _ in range(6):
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    untouched = state.clone()
+    before = pickle.dumps(state.history)
+    assert state.history == untouched.history and state.history is not state.history
+    _scramble(state.history)      # appends to it and changes what it holds in place
+    assert pickle.dumps(state.history) == before
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert untouched.legal_actions() == legal
+        action = legal[int(rng.integers(len(legal)))]
+        state.apply_action(action)
+        untouched.apply_action(action)
+    assert str(state) == str(untouched) and state.history == untouched.history and state.returns() == untouched.returns()
 
 
 def test_an_orion_clone_has_its_own_win_witnesses():

@@ -177,17 +177,34 @@ class GameState(abc.ABC):
     #: The game's facts (set by every engine).
     facts: ClassVar[GameFacts | None] = None
     num_players: int
+    #: The rules that make the game's action ids, named when an id is none of them (:meth:`_no_such_action`).
+    action_ids_rule: ClassVar[str] = ""
+    #: What the game has done so far, each engine's own entries (an action id, a round's or a duel's log); the
+    #: engine appends to it, callers read :attr:`history`.
+    _history: list
+
+    @property
+    def history(self) -> list:
+        """A copy of what the game has done so far (the lists and dicts inside copied too): changing it leaves
+        the state alone, as OpenSpiel's ``State.history()`` returns a new list."""
+        return copy_history(self._history)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         # an engine's own apply_action and action_to_string take the action as action_id makes it (a non-integer
-        # is an IllegalActionError, not an error from deep inside the engine)
+        # is an IllegalActionError, not an error from deep inside the engine); action_to_string names only the
+        # game's ids, and refuses any other as apply_action does (_no_such_action)
         for name in ("apply_action", "action_to_string"):
             own = cls.__dict__.get(name)
             if own is not None and not getattr(own, "_checks_action_id", False):
-                @functools.wraps(own)
-                def checked(self, action, _own=own):
-                    return _own(self, action_id(action))
+                if name == "apply_action":
+                    @functools.wraps(own)
+                    def checked(self, action, _own=own):
+                        return _own(self, action_id(action))
+                else:
+                    @functools.wraps(own)
+                    def checked(self, action, _own=own):
+                        return _own(self, self._action_in_range(action_id(action)))
 
                 setattr(checked, "_checks_action_id", True)  # noqa: B010 - a function attribute mypy cannot see
                 setattr(cls, name, checked)
@@ -223,15 +240,39 @@ class GameState(abc.ABC):
     def returns(self) -> list[float]:
         """Per-player outcome (1 win, 0 loss, shared values for shared wins)."""
 
+    def num_distinct_actions(self) -> int:
+        """How many action ids the game has: every action is one of ``0 .. num_distinct_actions() - 1``
+        (OpenSpiel's ``Game.num_distinct_actions``); engines override it."""
+        raise NotImplementedError(f"{type(self).__name__} does not say how many action ids it has")
+
     def action_to_string(self, action: int) -> str:
         """Human-readable name of ``action`` (default: the integer).
 
         Raises
         ------
         IllegalActionError
-            If ``action`` is not an integer (:func:`action_id`), in every engine.
+            If ``action`` is not an integer (:func:`action_id`) or not one of the game's ids
+            (:meth:`num_distinct_actions`): the error :meth:`apply_action` gives for it, in every engine.
         """
-        return str(action_id(action))
+        return str(self._action_in_range(action_id(action)))
+
+    def _action_in_range(self, action: int) -> int:
+        """``action`` when it is one of the game's ids, else the :class:`IllegalActionError` naming it and the
+        ids (:meth:`_no_such_action`)."""
+        error = self._no_such_action(action)
+        if error is not None:
+            raise error
+        return action
+
+    def _no_such_action(self, action: int) -> IllegalActionError | None:
+        """The error for an integer that is none of the game's ids (``0 .. num_distinct_actions() - 1``), or
+        None: one message for such an id in :meth:`action_to_string` and :meth:`apply_action` of every engine."""
+        count = self.num_distinct_actions()
+        if 0 <= action < count:
+            return None
+        rule = f" ({self.action_ids_rule})" if self.action_ids_rule else ""
+        return IllegalActionError(f"illegal action {as_written(action)}: no such action, the ids are "
+                                  f"0..{count - 1}{rule}")
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(action, probability)`` pairs at a chance node (probabilities sum to 1)."""
@@ -292,9 +333,10 @@ class GameState(abc.ABC):
 
     def _illegal(self, action: int, why: str) -> IllegalActionError:
         """Build the error raised for an illegal ``action`` (helper for engines); the action and its text are
-        cut as every message cuts a value (a record's action may be 10**400)."""
-        return IllegalActionError(f"illegal action {as_written(action)} ({cut(self.action_to_string(action))}): "
-                                  f"{why}")
+        cut as every message cuts a value (a record's action may be 10**400). An id the game does not have
+        gets the error :meth:`action_to_string` gives for it (:meth:`_no_such_action`), whatever ``why``."""
+        return self._no_such_action(action) or IllegalActionError(
+            f"illegal action {as_written(action)} ({cut(self.action_to_string(action))}): {why}")
 
 
 def read_only(array: np.ndarray) -> np.ndarray:
@@ -666,7 +708,11 @@ def replay_moves(state: GameState, moves, *, path=None, on_move=None, before=Non
             raise InputError(f"move {i}: needs an integer 'action'", path=path)
         if state.is_terminal():
             raise InputError(f"move {i}: the game is already over", path=path)
-        problem = move_label_problem(i, move, state.current_player(), state.action_to_string(a))
+        try:
+            text = state.action_to_string(a)   # an id the game does not have is refused here, as apply_action would
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"{where}: move {i}: {exc}") from None
+        problem = move_label_problem(i, move, state.current_player(), text)
         if problem:
             raise InputError(problem, path=path)
         if before is not None:

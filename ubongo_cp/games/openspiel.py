@@ -192,7 +192,7 @@ def register() -> None:
             engine = state.engine
             return engine.observation_string(player) if hasattr(engine, "observation_string") else str(engine)
 
-    def game_class(short: str, long: str, facts, constant_sum: bool, spec: dict, make, actions, outcomes):
+    def game_class(short: str, long: str, facts, constant_sum: bool, spec: dict, make, outcomes):
         """Register one game: ``make(params)`` -> a fresh engine state."""
         sample = make(spec)
         players = sample.num_players
@@ -216,7 +216,7 @@ def register() -> None:
                 params = {**spec, **(params or {})}
                 first = make(params)
                 info = pyspiel.GameInfo(
-                    num_distinct_actions=actions(first), max_chance_outcomes=outcomes,
+                    num_distinct_actions=first.num_distinct_actions(), max_chance_outcomes=outcomes,
                     num_players=first.num_players, min_utility=0.0, max_utility=1.0,
                     utility_sum=1.0 if constant_sum else None, max_game_length=first.max_game_length())
                 super().__init__(gtype, info, params)
@@ -241,7 +241,6 @@ def register() -> None:
         del sample, players
         pyspiel.register_game(gtype, Game)
 
-    from .domino.actions import NUM_ACTIONS
     from .domino.state import FACTS as DOMINO, DominoSettings, new_game
     from .duel.state import DEFAULT_ORANGE_FIELDS, FACTS as DUEL, NUM_FACES as DUEL_FACES, DuelState
     from .orion import OrionGame, load_tiles
@@ -249,7 +248,7 @@ def register() -> None:
     from .orion.pie import PieOrionState
     from .orion.state import FACTS as ORION
     from .tasks import as_deck, default_tasks_path
-    from .ubongo.state import FACTS as UBONGO, NUM_FACES as UBONGO_FACES, NUM_LANES, UbongoState
+    from .ubongo.state import FACTS as UBONGO, NUM_FACES as UBONGO_FACES, UbongoState
 
     def deck(path: str, game: str):
         return as_deck(path or default_tasks_path(game), game)
@@ -263,21 +262,19 @@ def register() -> None:
         return PieOrionState(s) if p["pie"] else s
 
     game_class("ubongo_cp_orion_duel", "Orion Duel", ORION, True,
-               {"layout_seed": 0, "tiles": "published", "pie": False, "variant": ""}, orion,
-               lambda s: len(s.game.placements) + (1 if isinstance(s, PieOrionState) else 0), 0)
+               {"layout_seed": 0, "tiles": "published", "pie": False, "variant": ""}, orion, 0)
     game_class("ubongo_cp_gem_game", "Ubongo gem game", UBONGO, True,
                {"players": 2, "side": "easy", "seed": 0, "deck": ""},
                lambda p: UbongoState(deck(p["deck"], "classic"), p["players"], p["side"], seed=p["seed"]),
-               lambda s: max(NUM_LANES, UBONGO_FACES), UBONGO_FACES)
+               UBONGO_FACES)
     game_class("ubongo_cp_duel", "Ubongo Duel", DUEL, True,
                {"side": "A", "handicap": False, "orange_fields": ",".join(map(str, DEFAULT_ORANGE_FIELDS)), "seed": 0,
                 "deck": ""},
                lambda p: DuelState(deck(p["deck"], "duel"), p["side"], handicap=p["handicap"],
                                    orange_fields=_orange_fields(p["orange_fields"]), seed=p["seed"]),
-               lambda s: DUEL_FACES, DUEL_FACES)
+               DUEL_FACES)
     game_class("ubongo_cp_domino", "Domino nezlob se", DOMINO, False, {"players": 4, "seed": 0},
-               lambda p: new_game(DominoSettings(num_players=p["players"]), seed=p["seed"]),
-               lambda s: NUM_ACTIONS, 0)
+               lambda p: new_game(DominoSettings(num_players=p["players"]), seed=p["seed"]), 0)
 
 
 def _orange_fields(text: str) -> tuple[int, ...]:

@@ -288,7 +288,7 @@ class DominoState(GameState):
         "settings", "num_players", "dominoes", "seed", "hands", "stock", "path", "path_ids",
         "start", "domina", "pawns", "blocked", "entered", "all_entered", "cur",
         "attached", "side", "on_path_at_start", "entered_now", "stall", "round", "turns",
-        "swaps", "eliminated", "history", "swap_depths", "end_reason", "_returns", "deal",
+        "swaps", "eliminated", "_history", "swap_depths", "end_reason", "_returns", "deal",
         "_forced_depth",
     )
 
@@ -323,7 +323,7 @@ class DominoState(GameState):
         self.turns = 0
         self.swaps = 0
         self.eliminated: list[int] = []
-        self.history: list[int] = []
+        self._history: list[int] = []
         self.swap_depths: list[int] = []
         self.end_reason: str | None = None
         self._returns: list[float] | None = None
@@ -428,6 +428,10 @@ class DominoState(GameState):
 
         return figure(self)
 
+    def num_distinct_actions(self) -> int:
+        """Every attachment, move, swap and the end of a turn (:mod:`.actions`)."""
+        return NUM_ACTIONS
+
     def action_to_string(self, action: int) -> str:
         """Readable name, e.g. ``"attach 2-5 at end as 5|2"`` (see :func:`action_name`).
 
@@ -469,7 +473,7 @@ class DominoState(GameState):
         c.turns = self.turns
         c.swaps = self.swaps
         c.eliminated = self.eliminated[:]
-        c.history = self.history[:]
+        c._history = self._history[:]
         c.swap_depths = self.swap_depths[:]
         c.end_reason = self.end_reason
         c._returns = None if self._returns is None else self._returns[:]
@@ -540,7 +544,7 @@ class DominoState(GameState):
 
     def _apply(self, action: int) -> None:
         """Apply a legal action (no checks)."""
-        self.history.append(int(action))
+        self._history.append(int(action))
         if action < NUM_ATTACH:
             self._attach(action >> 2, (action >> 1) & 1, action & 1)
         elif action < END_TURN:

@@ -245,7 +245,7 @@ class DuelState(GameState):
             raise InputError(f"scores {list(scores)} must be two numbers 0..{TARGET}, at most one at {TARGET}")
         self.card_index = int(card_index)
         self.roll1: int | None = None  # UD-7: the leader's extra roll, while pending
-        self.history: list[dict] = []
+        self._history: list[dict] = []
         #: Every action applied, in order (the game record's moves, :mod:`ubongo_cp.games.duel.records`).
         self.actions: list[int] = []
         #: The starting scores and card (the game record's start).
@@ -347,7 +347,7 @@ class DuelState(GameState):
             last = give_up
             rolls = (face,)
         outcome = settle_duel(times[0], times[1], self.tie_window)
-        self.history.append({"card": self._ids[card % len(self._ids)], "rolls": rolls, "times": times, "draws": t,
+        self._history.append({"card": self._ids[card % len(self._ids)], "rolls": rolls, "times": times, "draws": t,
                              "outcome": outcome, "seconds": last if outcome == NEITHER else min(times),
                              "handicap": len(rolls) == 2, "scores_before": (a, b)})
         if outcome <= B_SCORES:  # UD-3: one step, next card
@@ -361,6 +361,12 @@ class DuelState(GameState):
                 self.rerolls += 1
             self._rerolls_here += 1   # at max_rerolls, _apply_action refuses the deck (UD-5 / UD-6 without end)
 
+    action_ids_rule = "UD-2"
+
+    def num_distinct_actions(self) -> int:
+        """One id per face of the die (UD-2)."""
+        return self.num_faces
+
     def action_to_string(self, action: int) -> str:
         if self.handicap_active():
             return f"roll {'1 (leader only)' if self.roll1 is None else '2'} face {action + 1}"
@@ -369,7 +375,7 @@ class DuelState(GameState):
     def clone(self) -> "DuelState":
         new = copy.copy(self)
         new.scores = list(self.scores)
-        new.history = copy_history(self.history)
+        new._history = copy_history(self._history)
         new.start = copy_history([self.start])[0]
         new.actions = list(self.actions)
         new.rng = copy.deepcopy(self.rng)

@@ -321,7 +321,7 @@ class BitOrionState(OrionRules):
         self.avail = np.ones((2, len(self.game.placements)), dtype=bool)   # OD-2 per player
         self.used = np.zeros((2, len(self.game.tiles.tiles)), dtype=bool)
         self.player = setup.first_player
-        self.history: list[int] = []
+        self._history: list[int] = []
         self.winner: int | None = None
         self.end_rule: str | None = None
         self._conds: tuple[set, set] = (set(), set())
@@ -363,7 +363,7 @@ class BitOrionState(OrionRules):
         new.colour_idx = list(self.colour_idx)
         new.avail = self.avail.copy()
         new.used = self.used.copy()
-        new.history = list(self.history)
+        new._history = list(self._history)
         new._conds = (set(self._conds[0]), set(self._conds[1]))
         new._legal = dict(self._legal)
         new._masks = dict(self._masks)
@@ -401,7 +401,7 @@ class BitOrionState(OrionRules):
         ref.colour = self.colour
         ref.used = self.used.copy()
         ref.player = self.player
-        ref.history = list(self.history)
+        ref._history = list(self._history)
         ref.winner, ref.end_rule = self.winner, self.end_rule
         ref._conds = self.conditions()
         ref._wins = None
@@ -424,7 +424,7 @@ class BitOrionState(OrionRules):
             for ti in np.flatnonzero(s.used[p]).tolist():
                 s.avail[p, slice(*tab.tile_range[ti])] = False
         s.player = state.player
-        s.history = list(state.history)
+        s._history = list(state._history)
         s.winner, s.end_rule = state.winner, state.end_rule
         s._conds = (set(state.conditions()[0]), set(state.conditions()[1]))
         return s
@@ -467,7 +467,7 @@ class BitOrionState(OrionRules):
         tile = self.game.placements[action].tile
         self.used[p, tile] = True
         self.avail[p, slice(*tab.tile_range[tile])] = False
-        self.history.append(action)
+        self._history.append(action)
         self._legal = {}
         self._masks = {}
         # OD-4: only the chains through the new hexes can fulfil a new condition.

@@ -76,7 +76,7 @@ class PieOrionState(GameState):
         self.inner = inner if inner is not None else BitOrionState(seed=seed)
         self.swapped = False
         self.first = self.inner.current_player()   # the colour that moves first
-        self.history: list[int] = []
+        self._history: list[int] = []
 
     @property
     def game(self):
@@ -89,7 +89,7 @@ class PieOrionState(GameState):
 
     def swap_turn(self) -> bool:
         """Is this the second player's first turn, where the swap is legal?"""
-        return len(self.history) == 1 and not self.inner.is_terminal()
+        return len(self._history) == 1 and not self.inner.is_terminal()
 
     def current_player(self) -> int:
         c = self.inner.current_player()
@@ -106,8 +106,8 @@ class PieOrionState(GameState):
         elif action == swap_action(self.inner):
             raise self._illegal(action, "the swap is legal only in the second player's first turn")
         else:
-            self.inner.apply_action(action)
-        self.history.append(action)
+            self.inner.apply_action(self._action_in_range(action))   # -1 is refused naming the ids with the swap
+        self._history.append(action)
 
     def is_terminal(self) -> bool:
         return self.inner.is_terminal()
@@ -126,8 +126,14 @@ class PieOrionState(GameState):
         inner = self.inner.clone()
         assert isinstance(inner, OrionRules)
         new.inner = inner
-        new.history = list(self.history)
+        new._history = list(self._history)
         return new
+
+    action_ids_rule = "OD-2 and the pie rule"
+
+    def num_distinct_actions(self) -> int:
+        """The inner game's placements and the swap (:func:`swap_action`, the last id)."""
+        return self.inner.num_distinct_actions() + 1
 
     def action_to_string(self, action: int) -> str:
         return "swap" if action == swap_action(self.inner) else self.inner.action_to_string(action)

@@ -412,7 +412,7 @@ def put_fast(state: OrionState, p: int, action: int) -> None:
     conds = [set(state.conditions()[c]) | condition_names(got[c]) for c in (0, 1)]
     state.game.paint(state.colour, (action,), p)
     state.used[p, state.game.placements[action].tile] = True
-    state.history.append(action)
+    state._history.append(action)
     state._legal = {}
     state._wins = None
     state._conds = (frozenset(conds[0]), frozenset(conds[1]))

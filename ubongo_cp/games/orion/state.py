@@ -213,7 +213,7 @@ class OrionRules(GameState):
     player: int
     winner: int | None
     end_rule: str | None
-    history: list[int]
+    _history: list[int]
 
     def scores(self) -> tuple[int, int]:
         """OD-7 score per player (engines implement it)."""
@@ -297,11 +297,15 @@ class OrionRules(GameState):
         """Moves a game of these tiles can take at most: every tile once (:data:`FACTS`)."""
         return self.game.max_moves()
 
+    action_ids_rule = "OD-2"
+
+    def num_distinct_actions(self) -> int:
+        """One id per placement of a tile (OD-2)."""
+        return len(self.game.placements)
+
     def action_to_string(self, action: int) -> str:
         """``"I3a r2 f @(q,r)"``: tile, rotation, flip mark, anchor hex."""
-        if not (isinstance(action, (int, np.integer)) and 0 <= action < len(self.game.placements)):
-            return f"#{action!r}"
-        pl = self.game.placements[int(action)]
+        pl = self.game.placements[action]
         name = self.game.tiles.tiles[pl.tile].name
         return f"{name} r{pl.rotation}{' f' if pl.flip else ''} @({pl.anchor[0]},{pl.anchor[1]})"
 
@@ -350,7 +354,7 @@ class OrionState(OrionRules):
         self.colour = np.full(n + 1, -1, dtype=np.int64)
         self.used = np.zeros((2, len(self.game.tiles.tiles)), dtype=bool)
         self.player = setup.first_player
-        self.history: list[int] = []
+        self._history: list[int] = []
         self.winner: int | None = None      # 0, 1, or -1 for a draw
         self.end_rule: str | None = None    # "OD-5", "OD-6" or "OD-7"
         self._conds: tuple[frozenset, frozenset] = (frozenset(), frozenset())
@@ -483,7 +487,7 @@ class OrionState(OrionRules):
         new.__dict__.update(self.__dict__)
         new.colour = self.colour.copy()
         new.used = self.used.copy()
-        new.history = list(self.history)
+        new._history = list(self._history)
         new._legal = dict(self._legal)
         new._wins = None if self._wins is None else [list(w) for w in self._wins]  # witnesses are frozen
         return new
@@ -561,7 +565,7 @@ class OrionState(OrionRules):
         """Colour the placement's hexes, mark the tile used, apply OD-5."""
         self.game.paint(self.colour, (action,), p)
         self.used[p, self.game.placements[action].tile] = True
-        self.history.append(action)
+        self._history.append(action)
         self._after_colours()
 
     def _after_colours(self) -> None:

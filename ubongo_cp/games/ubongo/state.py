@@ -319,7 +319,7 @@ class UbongoState(GameState):
                              + " (the game's material)")
         self.round = 0
         self.die_holder = 0  # UG-9: die and timer pass to the left each round
-        self.history: list[dict] = []
+        self._history: list[dict] = []
         #: Every action applied, in order (the game record's moves, :mod:`ubongo_cp.games.ubongo.records`).
         self.actions: list[int] = []
         # The drawn start (gem layout, dealt cards) and hand-built parts, for records.
@@ -416,6 +416,12 @@ class UbongoState(GameState):
         else:
             raise self._illegal(action, "the game is over (UG-10)")
 
+    action_ids_rule = "UG-2, UG-4, UG-5"
+
+    def num_distinct_actions(self) -> int:
+        """A field of a lane (UG-2, UG-5) or a face of the die (UG-4), by the phase."""
+        return max(NUM_LANES, self.num_faces)
+
     def action_to_string(self, action: int) -> str:
         if self._phase == _ROLL:
             return f"roll face {action + 1}"
@@ -432,7 +438,7 @@ class UbongoState(GameState):
         new._gems = [g[:] for g in self._gems]
         new._pawns = self._pawns[:]
         new.rng = copy.deepcopy(self.rng)
-        new.history = copy_history(self.history)
+        new._history = copy_history(self._history)
         new.start = copy_history([self.start])[0]
         new.actions = list(self.actions)
         new._queue = list(self._queue)
@@ -547,7 +553,7 @@ class UbongoState(GameState):
         move_time = self.move_time
         self._queue = [(p, MOVE_ALLOWANCE[rank]) for rank, p in enumerate(order)
                        if times[p] + move_time <= limit]
-        self.history.append({"round": self.round, "face": face,
+        self._history.append({"round": self.round, "face": face,
                              "cards": self.cards[self.round * n: (self.round + 1) * n],
                              "times": times, "extended": extended, "finish_order": order, "moves": []})
         self._phase = _MOVE
@@ -562,7 +568,7 @@ class UbongoState(GameState):
         held = self._gems[player]
         for g in taken:
             held[g] += 1
-        self.history[-1]["moves"].append((player, field, taken))
+        self._history[-1]["moves"].append((player, field, taken))
 
     def _end_round(self) -> None:
         """UG-9: cards removed, die and timer pass left; UG-10 after the last round."""

@@ -244,6 +244,35 @@ def test_an_id_the_game_does_not_have_is_one_error_naming_the_ids(factory, count
     assert state.history == [] and state.action_to_string(count - 1)   # the last id has a name
 
 
+@pytest.mark.parametrize("name, seed", list(cases()))
+def test_a_game_replays_from_its_seed_and_actions_alone(name, seed):
+    # The contract of sample_chance (games.base): a chance node makes one draw from the state's generator when
+    # its action is applied, whichever it is, and sample_chance() only says what that draw gives. Once
+    # sample_chance drew the roll itself, so the gem game's and the Duel's solve times came from another place
+    # of the stream when the same actions were applied without it: the replay of a game's actions went
+    # elsewhere (another winner, or an illegal move).
+    factory = GAMES[name][0]
+    state, rng, actions, seen = factory(seed), np.random.default_rng(seed), [], []
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            action = state.sample_chance()
+            assert state.sample_chance() == action   # asking leaves the state as it was
+        else:
+            legal = state.legal_actions()
+            action = legal[int(rng.integers(len(legal)))]
+        state.apply_action(action)
+        actions.append(action)
+        seen.append((str(state), state.history))
+    from_actions, from_seed = factory(seed), factory(seed)
+    for action, (text, history) in zip(actions, seen):
+        if from_seed.current_player() == CHANCE:
+            assert from_seed.sample_chance() == action
+        for replay in (from_actions, from_seed):
+            replay.apply_action(action)
+            assert (str(replay), replay.history) == (text, history)
+    assert from_actions.returns() == from_seed.returns() == state.returns()
+
+
 @pytest.mark.parametrize("name", list(GAMES))
 def test_play_game_is_the_one_loop(name):
     # The one game loop plays every engine to the end with random agents (chance from the state's own stream).

@@ -15,7 +15,10 @@ actions are dense integer ids, ``legal_actions()`` returns them sorted;
 Chance is either explicit (``current_player() == CHANCE``, with
 ``chance_outcomes()`` and :meth:`GameState.sample_chance`) or sampled inside
 a transition from the state's own seeded :class:`numpy.random.Generator`;
-either way a game is reproducible from its seed.
+either way a game is reproducible from its seed: replayed from the same
+seed with the same actions (a chance node draws once from the state's
+generator whatever outcome is applied), it passes through the same states
+(:meth:`GameState.sample_chance` states the contract).
 
 Game records are JSON objects ``{"format": ..., "version": ..., ...}``; one
 API reads and writes them for every game (:func:`record_of`,
@@ -279,15 +282,59 @@ class GameState(abc.ABC):
         return []
 
     def sample_chance(self, rng: np.random.Generator | None = None) -> int:
-        """Draw a chance action at a chance node, from ``rng`` (default: a fresh generator).
+        """Draw a chance action at a chance node, from ``rng`` (default: the state's own outcome, or a fresh
+        generator for a state that has none).
 
-        Engines whose states carry their own generator draw from it when
-        ``rng`` is None, so a game is reproducible from the state's seed.
+        A state that carries its own generator (:meth:`_chance_stream`) makes one draw from it at each chance
+        node, in :meth:`apply_action`, whatever outcome is applied; ``sample_chance()`` returns the outcome
+        that draw gives and leaves the state as it was (asked twice, it says the same). So a game is one
+        function of how it was made (its seed) and its actions: replayed from its :attr:`history` of actions
+        with :meth:`apply_action` alone, or from the same seed with the same ``sample_chance`` calls, it passes
+        through the same states, chance drawn inside transitions (solve times) included; a clone draws as the
+        original does, from its own copy of the generator.
         """
+        stream = self._chance_stream()
+        if stream is not None:
+            own, count = stream
+            if rng is not None:
+                return int(rng.integers(count))
+            saved = own.bit_generator.state
+            try:
+                return int(own.integers(count))
+            finally:
+                own.bit_generator.state = saved
         outcomes = self.chance_outcomes()
         probs = np.array([p for _, p in outcomes], dtype=float)
         rng = rng if rng is not None else np.random.default_rng()
         return int(outcomes[rng.choice(len(outcomes), p=probs / probs.sum())][0])
+
+    def _chance_stream(self) -> tuple[np.random.Generator, int] | None:
+        """The state's own generator and the number of equally likely outcomes of its chance nodes, each drawn
+        by one ``integers(count)`` call (:meth:`sample_chance`); None (the default) for a state without one."""
+        return None
+
+    def _draw_chance(self) -> None:
+        """Make the one draw of a chance node from the state's own generator (:meth:`sample_chance`): engines
+        call it when a chance action is applied, whether ``sample_chance`` chose it or not."""
+        stream = self._chance_stream()
+        if stream is not None and not self._chance_drawn:
+            stream[0].integers(stream[1])
+
+    #: True while :meth:`_apply_own_chance` applies the outcome it drew (the draw is made).
+    _chance_drawn: bool = False
+
+    def _apply_own_chance(self) -> None:
+        """At a chance node, apply the outcome ``sample_chance()`` gives, drawing it once (:func:`play_game`:
+        the generator goes where ``apply_action(sample_chance())`` takes it, without putting it back)."""
+        stream = self._chance_stream()
+        if stream is None:
+            self.apply_action(self.sample_chance())
+            return
+        self._chance_drawn = True
+        try:
+            self.apply_action(int(stream[0].integers(stream[1])))
+        finally:
+            del self._chance_drawn   # back to the class's False: nothing of it stays in the state
 
     def max_game_length(self) -> int:
         """Most actions a game from the initial state of these settings can take.
@@ -420,7 +467,8 @@ def play_game(state: GameState, agents: Sequence[Agent], rng: np.random.Generato
         chance nodes only, such as Ubongo Duel).
     rng : numpy.random.Generator, optional
         Passed to :meth:`GameState.sample_chance` at chance nodes (default:
-        the state's own generator where it has one).
+        the state's own outcome, drawn once from its generator where it has
+        one).
     max_steps : int, optional
         Bound on the number of actions (default
         :meth:`GameState.max_game_length`).
@@ -442,7 +490,12 @@ def play_game(state: GameState, agents: Sequence[Agent], rng: np.random.Generato
     while player != TERMINAL:  # the contract: current_player() is TERMINAL exactly when is_terminal()
         if steps >= limit:
             raise RuntimeError(f"game not over after {limit} actions")
-        state.apply_action(state.sample_chance(rng) if player == CHANCE else agents[player](state))
+        if player != CHANCE:
+            state.apply_action(agents[player](state))
+        elif rng is None:
+            state._apply_own_chance()
+        else:
+            state.apply_action(state.sample_chance(rng))
         steps += 1
         player = state.current_player()
     return state

@@ -27,8 +27,10 @@ The match ends when a player reaches 5 points (UD-4): ``returns()`` is
 of 9 cards is enough for any match (at most 4 + 4 + 1 scoring duels); a
 shorter test deck is cycled.
 
-Chance stream: each roll is one ``rng.integers(20)`` call (via
-:meth:`DuelState.sample_chance`), each settled duel one
+Chance stream: each roll is one ``rng.integers(20)`` call when it is
+applied, whichever face it is (``sample_chance()`` gives the face that call
+draws: a match replays from its seed and its actions,
+:meth:`.base.GameState.sample_chance`), each settled duel one
 ``standard_normal(2)`` call (``standard_normal(3)`` in a handicap duel:
 leader roll 1, leader roll 2, trailing player roll 2).
 """
@@ -264,9 +266,9 @@ class DuelState(GameState):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [] if TARGET in self.scores else [(a, 1.0 / self.num_faces) for a in range(self.num_faces)]
 
-    def sample_chance(self, rng: np.random.Generator | None = None) -> int:
-        """Draw a d20 roll (one ``integers(20)`` call) from ``rng``, by default ``self.rng``."""
-        return int((self.rng if rng is None else rng).integers(self.num_faces))
+    def _chance_stream(self) -> tuple[np.random.Generator, int]:
+        """Each roll of the d20 (UD-2) is one ``integers(20)`` call of ``self.rng`` (:meth:`.base.GameState.sample_chance`)."""
+        return self.rng, self.num_faces
 
     def is_terminal(self) -> bool:
         return TARGET in self.scores  # UD-4
@@ -319,6 +321,7 @@ class DuelState(GameState):
         if not 0 <= action < self.num_faces:
             raise self._illegal(action, f"the die has faces 1..{self.num_faces}, actions 0..{self.num_faces - 1} "
                                         "(UD-2)")
+        self._draw_chance()
         face = action + 1
         card = self.card_index % len(self._rows)
         row = self._rows[card]

@@ -31,8 +31,10 @@ holes skipped), the view the movement strategies read.
 
 Chance is drawn from ``state.rng`` (a :class:`numpy.random.Generator`): gem
 shuffle and card shuffle at construction, then per round the die roll (one
-``integers(6)`` call when sampled with :meth:`UbongoState.sample_chance`)
-and one ``standard_normal(n_players)`` call for the solve times.
+``integers(6)`` call when the roll is applied, whichever face it is;
+``sample_chance()`` gives the face that call draws) and one
+``standard_normal(n_players)`` call for the solve times: a game replays from
+its seed and its actions (:meth:`.base.GameState.sample_chance`).
 """
 
 from __future__ import annotations
@@ -369,9 +371,9 @@ class UbongoState(GameState):
             return []
         return [(a, 1.0 / self.num_faces) for a in range(self.num_faces)]
 
-    def sample_chance(self, rng: np.random.Generator | None = None) -> int:
-        """Draw the die roll (one ``integers(6)`` call) from ``rng``, by default ``self.rng``."""
-        return int((self.rng if rng is None else rng).integers(self.num_faces))
+    def _chance_stream(self) -> tuple[np.random.Generator, int]:
+        """Each die roll (UG-4) is one ``integers(6)`` call of ``self.rng`` (:meth:`.base.GameState.sample_chance`)."""
+        return self.rng, self.num_faces
 
     def is_terminal(self) -> bool:
         return self._phase == _OVER
@@ -406,6 +408,7 @@ class UbongoState(GameState):
         elif phase == _ROLL:
             if not 0 <= action < self.num_faces:
                 raise self._illegal(action, self._why_illegal(action))
+            self._draw_chance()
             self._roll(action + 1)
         elif phase == _SETUP:
             if not 0 <= action < NUM_LANES:

@@ -438,6 +438,23 @@ def test_a_seed_numpy_cannot_take_is_bad_input_naming_the_seed(name, seed):
         SEEDED[name](seed)
 
 
+@pytest.mark.parametrize("name", list(SEEDED))
+def test_every_engine_takes_no_seed_for_a_fresh_game_that_replays(name):
+    # The domino engine refused seed=None ("seed must be a whole number of at least 0, got None"), which the
+    # others take for fresh entropy; it now draws a fresh seed and keeps it (state.seed, the record).
+    for _ in range(2):
+        state = SEEDED[name](None)
+        play_game(state, [RandomAgent(q) for q in range(state.num_players)])
+        back = replay_record(json.loads(json.dumps(record_of(state))))
+        assert str(back) == str(state) and back.returns() == state.returns() and back.is_terminal()
+    if name == "domino":
+        seeds = {new_game(DominoSettings(num_players=2), seed=None).seed for _ in range(4)}
+        assert len(seeds) == 4 and all(type(s) is int and 0 <= s < 2 ** 63 - 1 for s in seeds)
+        deal = state.deal
+        again = DominoState(state.settings, deal["start"], deal["hands"], deal["stock"], seed=None)
+        assert type(again.seed) is int and again.seed >= 0
+
+
 def test_a_domino_game_with_a_negative_seed_is_refused_before_it_starts():
     # DN-10 swaps draw from default_rng((seed, k)): a state made with seed -1 used to start, list swaps as
     # legal, and fail at the first one with numpy's ValueError.

@@ -62,6 +62,7 @@ __all__ = [
     "DominoObservation",
     "DominoState",
     "new_game",
+    "game_seed",
 ]
 
 #: Engine bound on rounds (not a rule; see :class:`DominoSettings`).
@@ -247,9 +248,11 @@ class DominoState(GameState):
         ``num_players`` hands of domino ids.
     stock : sequence of int
         Face-down pile, top first.
-    seed : int
+    seed : int or None
         Seed of the swap chance events (see the module docstring), a whole
-        number >= 0 (else an :class:`~ubongo_cp.errors.InputError`).
+        number >= 0 (else an :class:`~ubongo_cp.errors.InputError`); None
+        draws a fresh one (:func:`game_seed`), kept in ``state.seed`` and the
+        game's record.
 
     Notes
     -----
@@ -293,14 +296,14 @@ class DominoState(GameState):
     )
 
     def __init__(self, settings: DominoSettings, start_domino: int,
-                 hands: Sequence[Sequence[int]], stock: Sequence[int], seed: int = 0) -> None:
+                 hands: Sequence[Sequence[int]], stock: Sequence[int], seed: int | None = 0) -> None:
         settings = settings_argument(settings)
         n = settings.num_players
         self.settings = settings
         self.num_players = n
         self.dominoes = DOMINO_SETS[settings.domino_set]
         # The swaps draw from default_rng((seed, k)): a seed numpy refuses would fail mid-game, at the first swap.
-        self.seed = whole_argument("seed", seed, 0)
+        self.seed = game_seed(seed)
         _check_deal(start_domino, hands, stock, n)
         self.hands = [list(h) for h in hands]
         self.stock = list(reversed(list(stock)))      # top of the pile = end of the list
@@ -334,7 +337,7 @@ class DominoState(GameState):
     @classmethod
     def from_deal(cls, settings: DominoSettings, start_domino: int | str,
                   hands: Sequence[Sequence[int | str]], stock: Sequence[int | str],
-                  seed: int = 0) -> "DominoState":
+                  seed: int | None = 0) -> "DominoState":
         """A state from a given deal; dominoes as ids or ``"a-b"`` names.
 
         Raises
@@ -825,17 +828,34 @@ class DominoState(GameState):
         return "\n".join(lines)
 
 
-def new_game(settings: DominoSettings | None = None, seed: int = 0) -> DominoState:
+def game_seed(seed: int | None) -> int:
+    """The seed a game is played with: ``seed`` when it is a whole number >= 0, a fresh one from the operating
+    system's entropy when it is None (as the other engines take None), in the range of the seeds a simulation
+    gives its games (``0 .. 2**63 - 2``); else an :class:`~ubongo_cp.errors.InputError` naming it. A game keeps
+    the number (``state.seed``, its record), so a game of a fresh seed replays too.
+
+    Examples
+    --------
+    >>> game_seed(7), 0 <= game_seed(None) < 2**63 - 1
+    (7, True)
+    """
+    if seed is None:
+        return int(np.random.default_rng().integers(2**63 - 1))
+    return whole_argument("seed", seed, 0)
+
+
+def new_game(settings: DominoSettings | None = None, seed: int | None = 0) -> DominoState:
     """A shuffled game (DN-1): start domino, ``HAND_SIZE`` dominoes per hand, the rest as stock.
 
     Parameters
     ----------
     settings : DominoSettings, optional
         Default: 4 players, every documented default.
-    seed : int
+    seed : int or None
         Seeds the shuffle (``numpy.random.default_rng(seed).permutation(21)``)
         and the swap chance events; a whole number >= 0 (else an
-        :class:`~ubongo_cp.errors.InputError`).
+        :class:`~ubongo_cp.errors.InputError`), or None for a fresh one
+        (:func:`game_seed`: ``state.seed`` names it).
 
     Examples
     --------
@@ -844,7 +864,8 @@ def new_game(settings: DominoSettings | None = None, seed: int = 0) -> DominoSta
     21
     """
     settings = settings_argument(settings)
-    order = [int(x) for x in np.random.default_rng(whole_argument("seed", seed, 0)).permutation(NUM_DOMINOES)]
+    seed = game_seed(seed)
+    order = [int(x) for x in np.random.default_rng(seed).permutation(NUM_DOMINOES)]
     n = settings.num_players
     hands = [order[1 + HAND_SIZE * q: 1 + HAND_SIZE * (q + 1)] for q in range(n)]
     stock = order[1 + HAND_SIZE * n:]

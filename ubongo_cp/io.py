@@ -40,7 +40,8 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comme
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
            "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held", "replace_together",
-           "REPLACING", "holds_other_columns", "interrupted_replace", "refuse_interrupted", "json_text", "file_state"]
+           "REPLACING", "holds_other_columns", "other_table_reason", "interrupted_replace", "refuse_interrupted",
+           "json_text", "file_state"]
 
 
 @contextmanager
@@ -1227,12 +1228,11 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
     suffix = check_table_path(path)
     if suffix == ".csv":
         check_not_special(path)
-        header = table.head(0).to_csv(index=False).splitlines()[0]
-        path = _free_target(path, holds_other_table(path, header), "its first line differs", notify)
     else:
         check_output_file(path)
-        path = _free_target(path, holds_other_columns(path, [str(c) for c in table.columns]),
-                            "its columns differ", notify)
+    why = other_table_reason(path, suffix, lambda: table.head(0).to_csv(index=False).splitlines()[0],
+                             lambda: [str(c) for c in table.columns])
+    path = _free_target(path, why, notify)
     with atomic_path(path) as tmp:
         if suffix == ".csv":
             table.to_csv(tmp, index=False)
@@ -1242,6 +1242,22 @@ def write_table(table, path: str | os.PathLike, *, notify: Callable[[str], None]
 
             pq.write_table(marked_arrow(pa.Table.from_pandas(table, preserve_index=False)), tmp)
     return path
+
+
+def other_table_reason(path: str | os.PathLike, suffix: str, header: Callable[[], str],
+                       columns: Callable[[], list[str]]) -> str | None:
+    """Why the file at ``path`` holds another table than the one a writer is about to put there, or None: the
+    one decision of :func:`write_table` (which then writes beside it) and of
+    :func:`ubongo_cp.report.tables.write_table` (which refuses).
+
+    A ``.csv`` ``suffix``: a non-empty file whose first line is not ``header()`` (:func:`holds_other_table`),
+    ``"its first line differs"``; else a Parquet table of columns other than ``columns()``
+    (:func:`holds_other_columns`), ``"its columns differ"``. ``header`` and ``columns`` are asked only for the
+    kind of file ``suffix`` names (the columns of a table as Parquet holds it may take converting the table).
+    """
+    if suffix == ".csv":
+        return "its first line differs" if holds_other_table(path, header()) else None
+    return "its columns differ" if holds_other_columns(path, columns()) else None
 
 
 def holds_other_table(path: str | os.PathLike, header: str) -> bool:
@@ -1269,14 +1285,13 @@ def holds_other_columns(path: str | os.PathLike, columns: list[str]) -> bool:
         return True
 
 
-def _free_target(path: pathlib.Path, other_table: bool, why: str,
-                 notify: Callable[[str], None] | None) -> pathlib.Path:
-    """Where :func:`write_table` writes its table: ``path``, unless ``other_table`` (a table of other columns
-    there, or no table: a CSV file has no place for the toolkit's mark, so its header tells an earlier output
-    of the same command, and a Parquet table of other columns is another command's); then the first free
-    name ``STEM-1.csv``, ``STEM-2.csv``, ..., said through ``notify`` (default: an
-    :class:`~ubongo_cp.errors.OutputWarning`) with ``why``."""
-    if not other_table:
+def _free_target(path: pathlib.Path, why: str | None, notify: Callable[[str], None] | None) -> pathlib.Path:
+    """Where :func:`write_table` writes its table: ``path``, unless ``why`` it holds another table
+    (:func:`other_table_reason`: a table of other columns there, or no table: a CSV file has no place for the
+    toolkit's mark, so its header tells an earlier output of the same command, and a Parquet table of other
+    columns is another command's); then the first free name ``STEM-1.csv``, ``STEM-2.csv``, ..., said through
+    ``notify`` (default: an :class:`~ubongo_cp.errors.OutputWarning`) with ``why``."""
+    if why is None:
         return path
     n = 1
     while (other := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists():

@@ -32,7 +32,7 @@ from typing import Callable, Iterable
 import pandas as pd
 
 from ..errors import InputError, cut
-from ..io import atomic_path, check_output_file, holds_other_columns, holds_other_table, marked_arrow
+from ..io import atomic_path, check_output_file, marked_arrow, other_table_reason
 from ..rate import RATING_COLUMNS
 from ..status import Status
 
@@ -101,12 +101,10 @@ def write_table(df: pd.DataFrame, path: str | Path) -> None:
     if path.suffix not in (".csv", ".parquet"):
         raise InputError("a table is written as .parquet or .csv", path=path)
     check_output_file(path)
-    if path.suffix == ".csv":
-        other = holds_other_table(path, _file_form(df).head(0).to_csv(index=False).splitlines()[0])
-    else:   # a Parquet table carries the mark whichever command wrote it: its columns tell another table
-        other = holds_other_columns(path, _arrow_form(df).schema.names)
-    if other:
-        why = "its first line differs" if path.suffix == ".csv" else "its columns differ"
+    # a Parquet table carries the mark whichever command wrote it: its columns tell another table
+    why = other_table_reason(path, path.suffix, lambda: _file_form(df).head(0).to_csv(index=False).splitlines()[0],
+                             lambda: _arrow_form(df).schema.names)
+    if why is not None:
         raise InputError(f"exists and holds another table ({why}); it is left as it is: "
                          "remove it or choose another output path", path=path)
     write_owned_table(df, path)

@@ -805,7 +805,9 @@ def test_the_table_columns_are_documented():
     (["--external", "x=/no/such/program {instance}"], "'/no/such/program' is not an executable program"),
     (["--external", f"x={ROOT / 'README.md'}"], "is not an executable program (not executable)"),
     (["--solvers", "dlx", "--memory-limit", "lots"], "--memory-limit takes MB"),
-    (["--solvers", "dlx", "--repeats", "0"], "--repeats must be at least 1"),
+    # run_bench's own check, named as the option
+    (["--solvers", "dlx", "--repeats", "0"], "--repeats must be a whole number of at least 1, got 0"),
+    (["--solvers", "dlx", "--warmups", "-1"], "--warmups must be a whole number of at least 0, got -1"),
     # once told only after every run, the tables then left unwritten
     (["--solvers", "dlx", "--baseline", "zdd"], "baseline 'zdd' is not a solver of these runs (dlx)"),
     # a shipped (or TOML) suite names each instance's question: once counted as if --question were not given
@@ -1268,7 +1270,7 @@ def test_a_huge_number_of_runs_is_refused_before_any_plan_is_made(tmp_path, run_
     code, printed, err = run_cli("bench", suite, "--solvers", "dlx", f"--{option}", huge, "--out", tmp_path / "b",
                                  "--no-progress")
     assert code == 2 and printed == "", err
-    assert err == f"ubongo-cp: error: --{option} must be at most 10,000, got {huge:,}\n"
+    assert err == f"ubongo-cp: error: --{option} must be at most 10,000 runs, got {huge:,}\n"   # run_bench's words
     assert not (tmp_path / "b").exists()
     with pytest.raises(InputError, match=f"^{option} must be at most 10,000 runs, got 10,001$"):
         run_bench(suite, solvers=["dlx"], out=tmp_path / "b", progress=False, **{option: 10_001})

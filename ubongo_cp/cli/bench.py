@@ -10,7 +10,7 @@ import re
 import sys
 
 from ..errors import InputError
-from .common import say, show_bar, add_progress_argument, directory_outputs, only_with, tell
+from .common import as_option, say, show_bar, add_progress_argument, directory_outputs, only_with, tell
 
 __all__ = ["add_parsers"]
 
@@ -114,20 +114,20 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
     if not solvers and not args.external:
         raise InputError("no solver: give --solvers A,B,... (registered names, or 'all') and/or --external")
-    from ..bench.runner import DEFAULT_TIME_LIMIT, MAX_RUNS, run_bench
+    from ..bench.runner import DEFAULT_TIME_LIMIT, run_bench
 
-    for flag, runs, least in (("--repeats", args.repeats, 1), ("--warmups", args.warmups, 0)):
-        if runs < least:
-            raise InputError(f"{flag} must be at least {least}, got {runs}")
-        if runs > MAX_RUNS:
-            raise InputError(f"{flag} must be at most {MAX_RUNS:,}, got {runs:,}")
-
-    outcome = run_bench(args.suites, solvers=solvers, externals=args.external, out=args.out,
-                        time_limit=args.time_limit or DEFAULT_TIME_LIMIT, wall_limit=args.wall_limit,
-                        memory_limit=memory_arg(args.memory_limit),
-                        repeats=args.repeats, warmups=args.warmups, seed=args.seed, quick=args.quick,
-                        question=args.question, progress=show_bar(args), baseline=args.baseline,
-                        metric=args.metric)
+    try:
+        outcome = run_bench(args.suites, solvers=solvers, externals=args.external, out=args.out,
+                            time_limit=args.time_limit or DEFAULT_TIME_LIMIT, wall_limit=args.wall_limit,
+                            memory_limit=memory_arg(args.memory_limit),
+                            repeats=args.repeats, warmups=args.warmups, seed=args.seed, quick=args.quick,
+                            question=args.question, progress=show_bar(args), baseline=args.baseline,
+                            metric=args.metric)
+    except InputError as exc:   # the numbers of runs run_bench checks first, before any run: named as the options
+        named = as_option(exc, {"repeats": "--repeats", "warmups": "--warmups"})
+        if named is None:
+            raise
+        raise named from None
     _print(outcome.summary, outcome.files, outcome.wrong, outcome.disagreements)
     tell(f"{outcome.ran} runs made, {outcome.skipped} found done in {args.out}")
     if outcome.interrupted:

@@ -28,7 +28,8 @@ __all__ = ["check_common", "directory_outputs", "add_executor_arguments",
            "add_allow_pieces_argument", "confirmed", "add_estimate_argument", "show_bar", "check_estimate", "print_estimate",
            "add_split_arguments", "split_from", "check_orientations", "fixed_suffixes",
            "add_games_out", "games_journal", "resumable", "is_xmpuzzle",
-           "notify", "box_sizes", "region_arg", "pieces_task", "only_with", "check_only_with", "ignored", "say_notes"]
+           "notify", "box_sizes", "region_arg", "pieces_task", "only_with", "check_only_with", "ignored", "say_notes",
+           "as_option"]
 
 #: Common options and the smallest value each may take (checked for every command).
 _MINIMUM = {"seed": 0, "games": 1, "cards": 1, "k": 1, "limit": 1, "every": 1, "jobs": 1, "players": 1, "most": 1,
@@ -245,6 +246,26 @@ def check_only_with(args: argparse.Namespace) -> None:
 
 #: The notes of :func:`ignored` not yet said.
 _NOTES: list[str] = []
+
+
+def as_option(exc: InputError, options: dict[str, str]) -> InputError | None:
+    """A library's ``exc`` about one of its parameters, said of the command's option instead (``options``:
+    parameter name -> flag), or None when it is about none of them. The library names its parameter as the
+    error's ``argument`` or as the first word of its message ("repeats must be ..."); it never names a flag.
+
+    Examples
+    --------
+    >>> str(as_option(InputError("repeats must be at most 10,000 runs, got 20,000"), {"repeats": "--repeats"}))
+    '--repeats must be at most 10,000 runs, got 20,000'
+    >>> str(as_option(InputError("must be 2, 3 or 4, got 5", argument="num_players"), {"num_players": "--players"}))
+    '--players must be 2, 3 or 4, got 5'
+    """
+    for name, flag in options.items():
+        if exc.argument == name:
+            return InputError(f"{flag} {exc.message}")
+        if exc.argument is None and exc.path is None and exc.message.startswith(f"{name} "):
+            return InputError(flag + exc.message[len(name):])
+    return None
 
 
 def ignored(flag: str, why: str) -> None:

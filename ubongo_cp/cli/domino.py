@@ -9,7 +9,7 @@ import argparse
 
 from ..errors import InputError
 
-from .common import (say, show_bar, add_executor_arguments, add_games_out, add_progress_argument, comma_names,
+from .common import (as_option, say, show_bar, add_executor_arguments, add_games_out, add_progress_argument, comma_names,
                      executor_from, fixed_suffixes, games_journal, notify, only_with, output_kinds, resumable,
                      rule_settings, rule_settings_text)
 
@@ -114,13 +114,11 @@ def run_simulate_domino(args: argparse.Namespace) -> int:
             all_out_winner=args.all_out_winner, stall_ties=args.stall_ties,
             stall_distance=args.stall_distance, max_rounds=args.max_rounds)
     except InputError as exc:   # a setting, named as its option
-        for name, flag in (("num_players", "--players"), ("first_player", "--first-player"),
-                           ("max_rounds", "--max-rounds")):
-            if exc.argument == name:
-                raise InputError(f"{flag} {exc.message}") from None
-            if exc.argument is None and exc.message.startswith(f"{name} "):
-                raise InputError(flag + exc.message[len(name):]) from None
-        raise
+        named = as_option(exc, {"num_players": "--players", "first_player": "--first-player",
+                                "max_rounds": "--max-rounds"})
+        if named is None:
+            raise
+        raise named from None
     agents = _agent_names(args.agents)
     for a in agents:
         if a not in _AGENT_NAMES:

@@ -8,7 +8,11 @@ game declares (:class:`~ubongo_cp.games.base.GameFacts`), returns sum as the
 game declares; mid-game clones are independent and pickled (and, for games
 that keep records, recorded and replayed) states continue exactly like the
 original; anything but an integer action id raises ``IllegalActionError``
-(``action_id``, the one check in ``games/base.py``).
+(``action_id``, the one check in ``games/base.py``), and so does an integer
+that is none of the game's ids, with one message from ``action_to_string``
+and ``apply_action``; ``state.history`` is a copy; a game replays from its
+seed and its actions alone (the contract of ``GameState.sample_chance``);
+every engine takes ``seed=None`` for a fresh game.
 """
 
 from __future__ import annotations

@@ -288,8 +288,8 @@ class GameState(abc.ABC):
         A state that carries its own generator (:meth:`_chance_stream`) makes one draw from it at each chance
         node, in :meth:`apply_action`, whatever outcome is applied; ``sample_chance()`` returns the outcome
         that draw gives and leaves the state as it was (asked twice, it says the same). So a game is one
-        function of how it was made (its seed) and its actions: replayed from its :attr:`history` of actions
-        with :meth:`apply_action` alone, or from the same seed with the same ``sample_chance`` calls, it passes
+        function of how it was made (its seed) and its actions: replayed from the same seed with its actions
+        given to :meth:`apply_action` alone, or with the same ``sample_chance`` calls, it passes
         through the same states, chance drawn inside transitions (solve times) included; a clone draws as the
         original does, from its own copy of the generator.
         """

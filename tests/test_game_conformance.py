@@ -605,6 +605,10 @@ def test_history_is_a_copy_a_caller_may_change(factory):
     assert state.history == untouched.history and state.history is not state.history
     _scramble(state.history)      # appends to it and changes what it holds in place
     assert pickle.dumps(state.history) == before
+    if hasattr(state, "actions"):   # the gem game and the Duel keep their actions beside their round logs
+        actions = state.actions
+        state.actions.append(0)
+        assert state.actions == actions == untouched.actions and len(actions) == 6
     while not state.is_terminal():
         legal = state.legal_actions()
         assert untouched.legal_actions() == legal

@@ -249,7 +249,7 @@ class DuelState(GameState):
         self.roll1: int | None = None  # UD-7: the leader's extra roll, while pending
         self._history: list[dict] = []
         #: Every action applied, in order (the game record's moves, :mod:`ubongo_cp.games.duel.records`).
-        self.actions: list[int] = []
+        self._actions: list[int] = []
         #: The starting scores and card (the game record's start).
         self.start = {"scores": list(self.scores), "card_index": self.card_index}
         self._forced_times: list[float] | None = None  # set by a replay: the recorded solve times
@@ -300,7 +300,7 @@ class DuelState(GameState):
 
     def _apply_action(self, action: int) -> None:
         self._apply_rules(action)
-        self.actions.append(action)
+        self._actions.append(action)
         if self._rerolls_here >= self.max_rerolls:   # the roll is played and recorded, then the deck refused
             raise unsolvable(self.card(), self._rerolls_here)
 
@@ -366,6 +366,11 @@ class DuelState(GameState):
 
     action_ids_rule = "UD-2"
 
+    @property
+    def actions(self) -> list[int]:
+        """A copy of the actions played so far (changing it leaves the state alone, as :attr:`history`)."""
+        return list(self._actions)
+
     def num_distinct_actions(self) -> int:
         """One id per face of the die (UD-2)."""
         return self.num_faces
@@ -380,7 +385,7 @@ class DuelState(GameState):
         new.scores = list(self.scores)
         new._history = copy_history(self._history)
         new.start = copy_history([self.start])[0]
-        new.actions = list(self.actions)
+        new._actions = list(self._actions)
         new.rng = copy.deepcopy(self.rng)
         if hasattr(self.model, "calls"):
             new.model = copy.deepcopy(self.model)

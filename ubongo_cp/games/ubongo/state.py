@@ -323,7 +323,7 @@ class UbongoState(GameState):
         self.die_holder = 0  # UG-9: die and timer pass to the left each round
         self._history: list[dict] = []
         #: Every action applied, in order (the game record's moves, :mod:`ubongo_cp.games.ubongo.records`).
-        self.actions: list[int] = []
+        self._actions: list[int] = []
         # The drawn start (gem layout, dealt cards) and hand-built parts, for records.
         self.start = {"board": layout.tolist(), "cards": list(self.cards),
                       "pawns": None,   # the checked starting fields, set below
@@ -393,7 +393,7 @@ class UbongoState(GameState):
 
     def _apply_action(self, action: int) -> None:
         self._apply_rules(action)
-        self.actions.append(action)
+        self._actions.append(action)
 
     def _apply_rules(self, action: int) -> None:
         phase = self._phase
@@ -421,6 +421,11 @@ class UbongoState(GameState):
 
     action_ids_rule = "UG-2, UG-4, UG-5"
 
+    @property
+    def actions(self) -> list[int]:
+        """A copy of the actions played so far (changing it leaves the state alone, as :attr:`history`)."""
+        return list(self._actions)
+
     def num_distinct_actions(self) -> int:
         """A field of a lane (UG-2, UG-5) or a face of the die (UG-4), by the phase."""
         return max(NUM_LANES, self.num_faces)
@@ -443,7 +448,7 @@ class UbongoState(GameState):
         new.rng = copy.deepcopy(self.rng)
         new._history = copy_history(self._history)
         new.start = copy_history([self.start])[0]
-        new.actions = list(self.actions)
+        new._actions = list(self._actions)
         new._queue = list(self._queue)
         new.cards = list(self.cards)
         if hasattr(self.model, "calls"):  # a scripted model has a cursor

@@ -183,7 +183,8 @@ class GameState(abc.ABC):
     #: The rules that make the game's action ids, named when an id is none of them (:meth:`_no_such_action`).
     action_ids_rule: ClassVar[str] = ""
     #: What the game has done so far, each engine's own entries (an action id, a round's or a duel's log); the
-    #: engine appends to it, callers read :attr:`history`.
+    #: engine appends to it, callers read :attr:`history` (the games' own readers, records and simulators, read
+    #: it here, without the copy: a simulator's copy of each game's logs cost as much as playing it).
     _history: list
 
     @property

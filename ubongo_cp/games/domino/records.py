@@ -50,7 +50,7 @@ def record_of(state: DominoState, players: Sequence[str] | None = None) -> dict[
                                state.deal["stock"], state.seed)
     moves = []
     depths = iter(state.swap_depths)
-    for i, a in enumerate(state.history, 1):
+    for i, a in enumerate(state._history, 1):
         move = {"n": i, "player": replay_state.cur, "action": a, "text": replay_state.action_to_string(a)}
         if is_swap(a):
             move["swap_depth"] = next(depths)

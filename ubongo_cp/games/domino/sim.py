@@ -78,7 +78,7 @@ def play_one(agents: Sequence[str], seed: int,
     settings = _settings_for(agents, settings)
     state = new_game(settings, seed=seed)
     play_game(state, [make_agent(a, np.random.default_rng([seed, s])) for s, a in enumerate(agents)])
-    actions = len(state.history)
+    actions = len(state._history)
     ret = state.returns()
     winners = [s for s, r in enumerate(ret) if r > 0]
     row = {

@@ -52,7 +52,7 @@ def record_of(state: DuelState, players: Sequence[str] | None = None) -> dict[st
     """
     return timed_record(RECORD_FORMAT, RECORD_VERSION, state, _new_state(state.deck, _settings(state), state.model,
                                                                          state.start),
-                        _settings(state), "draws", (h["draws"] for h in state.history), _settles, players)
+                        _settings(state), "draws", (h["draws"] for h in state._history), _settles, players)
 
 
 def replay(record: dict[str, Any], path: str | os.PathLike | None = None,

@@ -64,10 +64,10 @@ def play_duel_match(deck: TaskDeck, skills: Sequence[float], seed, *, side: str 
                       give_up=give_up, tie_window=tie_window, seed=np.random.default_rng(ss))
     play_game(state, ())
     handicap_duels, clock = 0, 0.0
-    for h in state.history:
+    for h in state._history:
         handicap_duels += h["handicap"]
         clock += h["seconds"]
-    return {"scores": tuple(state.scores), "winner": state.scores.index(TARGET), "duels": len(state.history),
+    return {"scores": tuple(state.scores), "winner": state.scores.index(TARGET), "duels": len(state._history),
             "ties": state.ties, "rerolls": state.rerolls, "handicap_duels": handicap_duels, "time": clock}
 
 

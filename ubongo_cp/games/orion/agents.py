@@ -346,7 +346,7 @@ class PieAgent:
         from .pie import swap_action
 
         inner = state.inner
-        if not state.history:
+        if not state._history:
             actions = self.greedy.candidates(inner)
             sc = np.abs(self.greedy.scores(inner, actions))
             return actions[int(sc.argmin())]

@@ -70,8 +70,8 @@ class PieOrionState(GameState):
     num_players = 2
 
     def __init__(self, inner: OrionRules | None = None, seed: int | None = None) -> None:
-        if inner is not None and inner.history:   # the swap takes over the first tile: the game's, not a later one
-            raise InputError(f"the pie rule wraps a game before its first move; this one has {len(inner.history)} "
+        if inner is not None and inner._history:   # the swap takes over the first tile: the game's, not a later one
+            raise InputError(f"the pie rule wraps a game before its first move; this one has {len(inner._history)} "
                              "move(s)")
         self.inner = inner if inner is not None else BitOrionState(seed=seed)
         self.swapped = False

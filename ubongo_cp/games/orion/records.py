@@ -89,7 +89,7 @@ def record_of(state: OrionRules | PieOrionState, players: Sequence[str] | None =
     replay_state = OrionState(state.setup, game)
     moves = []
     try:
-        for a in state.history:
+        for a in state._history:
             moves.append(move_to_json(replay_state, a, replay_state.current_player()))
             replay_state.apply_action(a)
     except IllegalActionError:
@@ -134,7 +134,7 @@ def result_of(state: OrionRules | PieOrionState) -> dict:
     The winner is a colour (player of the inner game); under the pie rule the moves count the swap.
     """
     inner = state.inner if isinstance(state, PieOrionState) else state
-    return {"winner": inner.winner, "rule": inner.end_rule, "moves": len(state.history)}
+    return {"winner": inner.winner, "rule": inner.end_rule, "moves": len(state._history)}
 
 
 def save_record(state: OrionState, path: str | os.PathLike,

@@ -32,7 +32,7 @@ def ascii_board(state) -> str:
     player 0 = a, player 1 = b, to move: 0, move 0
     """
     board = state.game.board
-    last = set(state.game.placements[state.history[-1]].cells) if state.history else set()
+    last = set(state.game.placements[state._history[-1]].cells) if state._history else set()
     xs = [text_column(h) for h in board.hexes]
     x0 = min(xs)
     rows: dict[int, list[str]] = {}
@@ -51,7 +51,7 @@ def ascii_board(state) -> str:
         line.append(sym)
     who = state.current_player()
     head = (f"player 0 = a, player 1 = b, to move: {who if who >= 0 else '-'}, "
-            f"move {len(state.history)}")
+            f"move {len(state._history)}")
     body = ["".join(rows[r]).rstrip() for r in sorted(rows)]
     tail = []
     for p in (0, 1):

@@ -86,7 +86,7 @@ def review_game(final: OrionState, *, every: int = 1, time_limit: float = 2.0,
     state = OrionState(final.setup, final.game)
     out: list[PositionReview] = []
     last_safe: list[bool | None] = [None, None]
-    n = len(final.history)
+    n = len(final._history)
     for k in range(n + 1):
         if k % every == 0 or k == n:
             rev = PositionReview(k, state.clone())
@@ -104,6 +104,6 @@ def review_game(final: OrionState, *, every: int = 1, time_limit: float = 2.0,
             if progress is not None:
                 progress(rev)
         if k < n:
-            state.apply_action(final.history[k])
+            state.apply_action(final._history[k])
     return out
 

@@ -219,7 +219,7 @@ def _tournament_rows(start: int, stop: int, pairs: Sequence[tuple[str, str]], se
             rows.append({"game": gid, "agent": agent, "opponent": opp, "seat": seat,
                          "result": "win" if pts == 1 else "loss" if pts == 0 else "draw",
                          "points": pts, "end_rule": final.end_rule, "condition": cond,
-                         "length": len(final.history), **({"swapped": swapped} if pie else {})})
+                         "length": len(final._history), **({"swapped": swapped} if pie else {})})
     return rows
 
 

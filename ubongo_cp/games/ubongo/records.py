@@ -54,7 +54,7 @@ def record_of(state: UbongoState, players: Sequence[str] | None = None) -> dict[
     """
     return timed_record(RECORD_FORMAT, RECORD_VERSION, state, _build(state.deck, _settings(state), state.model,
                                                                      state.start),
-                        _settings(state), "times", (h["times"] for h in state.history),
+                        _settings(state), "times", (h["times"] for h in state._history),
                         lambda s: s.phase == "roll", players)
 
 

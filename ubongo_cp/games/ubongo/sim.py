@@ -79,11 +79,11 @@ def play_ubongo_game(deck: TaskDeck, strategies: Sequence[str], skills: Sequence
                         all_cards=all_cards, colour_counts=colour_counts, seed=np.random.default_rng(game_ss))
     play_game(state, agents)
     solved = [0] * n
-    for h in state.history:
+    for h in state._history:
         for p, _, _ in h["moves"]:
             solved[p] += 1
     return {"gems": state.gems.tolist(), "returns": state.returns(), "solved": solved,
-            "extended": sum(h["extended"] for h in state.history), "pawns": state.pawns.tolist(),
+            "extended": sum(h["extended"] for h in state._history), "pawns": state.pawns.tolist(),
             "rounds": state.num_rounds}
 
 

@@ -317,8 +317,10 @@ class GameState(abc.ABC):
     def _draw_chance(self) -> None:
         """Make the one draw of a chance node from the state's own generator (:meth:`sample_chance`): engines
         call it when a chance action is applied, whether ``sample_chance`` chose it or not."""
+        if self._chance_drawn:
+            return
         stream = self._chance_stream()
-        if stream is not None and not self._chance_drawn:
+        if stream is not None:
             stream[0].integers(stream[1])
 
     #: True while :meth:`_apply_own_chance` applies the outcome it drew (the draw is made).

@@ -384,6 +384,34 @@ def test_orientations_held_as_arrays_whichever_way_repeated_images_are_dropped(g
                 assert lazy[0].batch.kept.sum(axis=1).tolist() == [len(o) for o in lists]
 
 
+@pytest.mark.parametrize("grid", ALL, ids=lambda g: g.name)
+def test_image_keys_in_c_are_those_of_the_maps_product(grid, monkeypatch):
+    # The C extension's image keys (each map's coordinate columns evaluated once per shape as a few linear forms,
+    # when its key column is their weighted sum; else a product per map) against the numpy product of the cells
+    # and the maps, on every free polyform of 1 to 6 cells (4 on cubes) and every mode.
+    from ubongo_cp.grids import base
+
+    if base.c_placements() is None:
+        pytest.skip("the C extension is not built")
+    for n in range(1, 5 if grid.dim == 3 else 7):
+        shapes = list(free_polyforms(grid, n))
+        for count in sorted(set(grid.modes.values())):
+            radix = 4 * n + 5
+            native = grid._codes(shapes, count, radix)
+            with monkeypatch.context() as m:
+                m.setattr(base, "_C_EXTENSION", [None])
+                numpy = grid._codes(shapes, count, radix)
+            assert np.array_equal(native[0], numpy[0]) and native[0].shape == (len(shapes), n, count), (n, count)
+    # a key column that is not the weighted coordinate columns: the product itself (hand-checked: 5x + 2y, 6 and 8,
+    # less the key of the least coordinates (0, 3), 5 * 0 + 3)
+    from ubongo_cp import _placements
+
+    cols = np.array([[1, 0, 0, 1, 5, 1], [0, 1, 1, 0, 2, 5]], dtype=np.int64)
+    codes = np.empty((1, 2, 2), dtype=np.int64)
+    _placements.image_keys([(0, 3), (0, 4)], 1, 2, 2, cols, 2, 2, 5, -1, codes)
+    assert codes[0].T.tolist() == [[3, 5], [0, 5]]
+
+
 @pytest.mark.parametrize("pieces", [["I2"], ["I2", "I2", "L3", "I3", "O4", "T4", "L4", "S4"]])
 @pytest.mark.parametrize("height", [0, 1990])
 def test_a_region_of_few_cells_spread_wide_takes_memory_in_line_with_its_size(pieces, height):
@@ -595,7 +623,7 @@ def test_c_orientations_and_region_cells_give_hand_checked_values_and_refuse_bad
     of_shape, rank = np.empty(2, dtype=np.int32), np.empty(2, dtype=np.int16)
     kept, least = np.empty((1, 2), dtype=bool), np.empty((1, 2), dtype=np.int64)
     out = (keys, cells, of_shape, rank, kept, least)
-    assert _placements.distinct(codes, 1, 2, 2, 5, 2, *out) == (2, [2], (2, 2), [((0, 0), (0, 1))], True)
+    assert _placements.distinct(codes, 1, 2, 2, 5, 2, *out) == (2, [2], (2, 2), True)
     assert keys.tolist() == [[0, 1], [0, 5]] and cells.tolist() == [[[0, 0], [0, 1]], [[0, 0], [1, 0]]]
     assert least.tolist() == [[0, 1]] and kept.tolist() == [[True, True]] and rank.tolist() == [0, 1]
     same = np.zeros((1, 2, 2), dtype=np.int64)
@@ -608,10 +636,11 @@ def test_c_orientations_and_region_cells_give_hand_checked_values_and_refuse_bad
                 np.empty(2 * n_shapes, dtype=np.int32), np.empty(2 * n_shapes, dtype=np.int16),
                 np.empty((n_shapes, 2), dtype=bool), np.empty((n_shapes, 2), dtype=np.int64))
 
-    assert _placements.distinct(three, 3, 2, 2, 5, 2, *outs(3))[3:] == ([((0, 0), (0, 1))] * 3, False)
-    assert _placements.distinct(three[:2], 2, 2, 2, 5, 2, *outs(2))[4] is False   # (0, 0), (0, 1) least of both
+    found = outs(3)
+    assert _placements.distinct(three, 3, 2, 2, 5, 2, *found)[3] is False and found[5].tolist() == [[0, 1]] * 3
+    assert _placements.distinct(three[:2], 2, 2, 2, 5, 2, *outs(2))[3] is False   # (0, 0), (0, 1) least of both
     other = np.array([[[0, 0], [5, 10]]], dtype=np.int64)       # (0, 0), (1, 0) and (0, 0), (2, 0)
-    assert _placements.distinct(np.concatenate([codes, other]), 2, 2, 2, 5, 2, *outs(2))[4] is True
+    assert _placements.distinct(np.concatenate([codes, other]), 2, 2, 2, 5, 2, *outs(2))[3] is True
     with pytest.raises(ValueError, match="negative"):
         _placements.distinct(-same, 1, 2, 2, 5, 2, *out)
     with pytest.raises(ValueError, match="beyond 62 bits"):

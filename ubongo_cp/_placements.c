@@ -46,14 +46,13 @@
  *       int64 (N x n x count). extent: a bound on the spread of an image's coordinates on one axis (from the
  *       spread of each input within a shape; the keys are those of the cells when it is below radix less 1).
  *   distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, kept, least)
- *       -> (rows, counts, reach, least shapes, unique)
+ *       -> (rows, counts, reach, unique)
  *       Each shape's images with their keys sorted, those equal to an earlier image of the shape dropped
  *       (ubongo_cp.grids.base.Grid.orientations_lazy): keys, int64 (rows x n), and cells, int64
  *       (rows x n x dim, the keys' digits), of the kept images, shape by shape in the order of the maps;
  *       of_shape, int32, and rank, int16 (its index among its shape's), per row; kept, bool (N x count);
  *       least, int64 (N x n), each shape's least image's keys; counts, kept images per shape; reach,
- *       1 + the largest coordinate per axis; least shapes, each shape's least image as a tuple of cells
- *       (tuples of dim integers); unique, True when the least images are all different (each shape a type of
+ *       1 + the largest coordinate per axis; unique, True when the least images are all different (each shape a type of
  *       its own: they are then not hashed to be grouped), False when two are equal or the shapes are more than
  *       LEASTS_COMPARED. The outputs are sized for N * count rows.
  *
@@ -99,8 +98,6 @@
 #define MAX_SUMMED_WORDS 64
 /* Largest radix of the keys of image_keys() and distinct(): a key's digits are then found without overflow. */
 #define RADIX_MAX (INT64_C(1) << 31)
-/* Most keys (radix ** dim) for which distinct() makes each cell's tuple once, in a table by key. */
-#define CELL_TABLE_MAX (1 << 16)
 #define LEASTS_COMPARED 512   /* leasts_unique: at most this many shapes compared pairwise */
 
 /* a * b, or -1 when it overflows (a, b >= 0). */
@@ -552,23 +549,15 @@ static __attribute__((noinline)) int distinct_sizes(Py_ssize_t N, Py_ssize_t n, 
 }
 
 /* A shape of n cells from their keys (each the digits of a cell's coordinates in base radix, the first coordinate
- * the most significant) as a tuple of tuples of dim ints; with made (n_keys slots), a cell of a key below n_keys
- * is made once and shared. NULL with an exception when memory runs out. */
-static PyObject *shape_of_keys(const int64_t *keys, Py_ssize_t n, Py_ssize_t dim, int64_t radix, PyObject **made,
-                               Py_ssize_t n_keys)
+ * the most significant) as a tuple of tuples of dim ints. NULL with an exception when memory runs out. */
+static PyObject *shape_of_keys(const int64_t *keys, Py_ssize_t n, Py_ssize_t dim, int64_t radix)
 {
     PyObject *shape = PyTuple_New(n);
     if (!shape)
         return NULL;
     for (Py_ssize_t j = 0; j < n; j++) {
-        int64_t key = keys[j], rest = key;
-        PyObject *cell = made && key < n_keys ? made[key] : NULL;
-        if (cell) {
-            Py_INCREF(cell);
-            PyTuple_SET_ITEM(shape, j, cell);
-            continue;
-        }
-        cell = PyTuple_New(dim);
+        int64_t rest = keys[j];
+        PyObject *cell = PyTuple_New(dim);
         if (!cell)
             goto fail;
         PyTuple_SET_ITEM(shape, j, cell);
@@ -578,10 +567,6 @@ static PyObject *shape_of_keys(const int64_t *keys, Py_ssize_t n, Py_ssize_t dim
                 goto fail;
             PyTuple_SET_ITEM(cell, d, v);
             rest /= radix;
-        }
-        if (made && key < n_keys) {
-            Py_INCREF(cell);
-            made[key] = cell;
         }
     }
     return shape;
@@ -708,9 +693,8 @@ static PyObject *distinct(PyObject *self, PyObject *args)
                           &of_shape, &rank, &kept, &least))
         return NULL;
     Py_buffer *held[] = {&codes, &keys, &cells, &of_shape, &rank, &kept, &least};
-    PyObject *result = NULL, *counts = NULL, *reach = NULL, *shapes = NULL, **made = NULL;
+    PyObject *result = NULL, *counts = NULL, *reach = NULL;
     int64_t *image = NULL, *top = NULL;
-    Py_ssize_t n_keys = 0;
     uint64_t largest;
     if (distinct_sizes(N, n, count, radix, dim, held, &largest) < 0)
         goto done;
@@ -749,8 +733,7 @@ static PyObject *distinct(PyObject *self, PyObject *args)
     }
     PyMem_Free(per_shape);
     reach = PyTuple_New(dim);
-    shapes = PyList_New(N);
-    if (!reach || !shapes)
+    if (!reach)
         goto done;
     for (Py_ssize_t d = 0; d < dim; d++) {
         PyObject *v = PyLong_FromLongLong(top[d] + 1);
@@ -758,33 +741,10 @@ static PyObject *distinct(PyObject *self, PyObject *args)
             goto done;
         PyTuple_SET_ITEM(reach, d, v);
     }
-    /* each shape's least image as a tuple of cells, each cell a tuple made once per key (when the keys are few) */
-    n_keys = 0;   /* beyond every key of a least image (within radix ** dim) */
-    for (Py_ssize_t i = 0; i < N * n; i++)
-        n_keys = ((const int64_t *)least.buf)[i] >= n_keys ? ((const int64_t *)least.buf)[i] + 1 : n_keys;
-    if (n_keys <= CELL_TABLE_MAX) {
-        made = PyMem_Calloc((size_t)n_keys, sizeof(PyObject *));
-        if (!made) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
-    for (Py_ssize_t s = 0; s < N; s++) {
-        PyObject *shape = shape_of_keys((const int64_t *)least.buf + s * n, n, dim, radix, made, n_keys);
-        if (!shape)
-            goto done;
-        PyList_SET_ITEM(shapes, s, shape);
-    }
-    result = Py_BuildValue("nOOOO", m, counts, reach, shapes, leasts_unique(least.buf, N, n) ? Py_True : Py_False);
+    result = Py_BuildValue("nOOO", m, counts, reach, leasts_unique(least.buf, N, n) ? Py_True : Py_False);
 done:
-    if (made) {
-        for (Py_ssize_t i = 0; i < n_keys; i++)
-            Py_XDECREF(made[i]);
-        PyMem_Free(made);
-    }
     Py_XDECREF(counts);
     Py_XDECREF(reach);
-    Py_XDECREF(shapes);
     PyMem_Free(image);
     release(held, sizeof held / sizeof held[0]);
     return result;
@@ -901,6 +861,133 @@ static __attribute__((noinline)) int all_keys(const int64_t *at, const int64_t *
     return keys_of(at, col, out, N, n, din, count, dim, radix, mask);
 }
 
+/* The keys of every image of the N shapes (image_keys) through the maps' forms: each distinct coordinate column
+ * of the maps (a linear form of a cell's din inputs, U of them: on every grid few, each image coordinate being
+ * plus or minus one of a handful) evaluated once per shape and cell, with its least value over the shape (value,
+ * U x n; least, U); image k's coordinate i is form use[k * dim + i], its keys the forms' values weighted by
+ * weight[i] (radix ** (dim - 1 - i)) less the key of their least values, ANDed with mask. The same keys as
+ * keys_of when each map's key column is the weighted sum of its coordinate columns (image_keys checks it, and
+ * that no sum passes 62 bits), at a few operations per cell and image instead of a product per coordinate.
+ * Inlined with constant n, din and dim where they are common. */
+static inline __attribute__((always_inline)) void keys_by_forms(const int64_t *at, const int64_t *form, Py_ssize_t U,
+                                                                const int32_t *use, const int64_t *weight,
+                                                                int64_t *out, Py_ssize_t N, Py_ssize_t n,
+                                                                Py_ssize_t din, Py_ssize_t count, Py_ssize_t dim,
+                                                                int64_t mask, int64_t *value, int64_t *least)
+{
+    int64_t w[MAX_DIM];
+    for (Py_ssize_t i = 0; i < dim; i++)
+        w[i] = weight[i];
+    for (Py_ssize_t s = 0; s < N; s++) {
+        const int64_t *xs = at + s * n * din;
+        int64_t *os = out + s * n * count;
+        for (Py_ssize_t u = 0; u < U; u++) {
+            const int64_t *f = form + u * din;
+            int64_t lo = 0;
+            for (Py_ssize_t j = 0; j < n; j++) {
+                int64_t v = 0;
+                for (Py_ssize_t d = 0; d < din; d++)
+                    v += xs[j * din + d] * f[d];
+                value[u * n + j] = v;
+                lo = j == 0 || v < lo ? v : lo;
+            }
+            least[u] = lo;
+        }
+        for (Py_ssize_t k = 0; k < count; k++) {
+            const int32_t *uk = use + k * dim;
+            int64_t shift = 0;
+            for (Py_ssize_t i = 0; i < dim; i++)
+                shift += w[i] * least[uk[i]];
+            shift &= mask;
+            for (Py_ssize_t j = 0; j < n; j++) {
+                int64_t key = -shift;
+                for (Py_ssize_t i = 0; i < dim; i++)
+                    key += w[i] * value[uk[i] * n + j];
+                os[j * count + k] = key;
+            }
+        }
+    }
+}
+
+/* keys_by_forms with the common sizes as constants (out of line). */
+static __attribute__((noinline)) void all_keys_by_forms(const int64_t *at, const int64_t *form, Py_ssize_t U,
+                                                        const int32_t *use, const int64_t *weight, int64_t *out,
+                                                        Py_ssize_t N, Py_ssize_t n, Py_ssize_t din, Py_ssize_t count,
+                                                        Py_ssize_t dim, int64_t mask, int64_t *value, int64_t *least)
+{
+    if (din == 2 && dim == 2 && n == 5)
+        keys_by_forms(at, form, U, use, weight, out, N, 5, 2, count, 2, mask, value, least);
+    else if (din == 4 && dim == 2 && n == 5)
+        keys_by_forms(at, form, U, use, weight, out, N, 5, 4, count, 2, mask, value, least);
+    else if (din == 3 && dim == 3 && n == 5)
+        keys_by_forms(at, form, U, use, weight, out, N, 5, 3, count, 3, mask, value, least);
+    else if (din == 2 && dim == 2)
+        keys_by_forms(at, form, U, use, weight, out, N, n, 2, count, 2, mask, value, least);
+    else if (din == 4 && dim == 2)
+        keys_by_forms(at, form, U, use, weight, out, N, n, 4, count, 2, mask, value, least);
+    else if (din == 3 && dim == 3)
+        keys_by_forms(at, form, U, use, weight, out, N, n, 3, count, 3, mask, value, least);
+    else
+        keys_by_forms(at, form, U, use, weight, out, N, n, din, count, dim, mask, value, least);
+}
+
+/* The maps' forms for keys_by_forms (form, U x din, the distinct coordinate columns; use, count x dim, the form of
+ * each map's coordinate; weight, dim), when every map's key column is its coordinate columns weighted by
+ * radix ** (dim - 1 - i) and no image key's sum can pass 62 bits (the cells' inputs at most xmax in size); the
+ * number of forms U, or 0 (then keys_of finds the keys). form holds dim * count * din entries. */
+static __attribute__((noinline)) Py_ssize_t map_forms(const int64_t *col, Py_ssize_t din, Py_ssize_t count,
+                                                      Py_ssize_t dim, int64_t radix, uint64_t xmax, int64_t *form,
+                                                      int32_t *use, int64_t *weight)
+{
+    Py_ssize_t width = (dim + 1) * count, U = 0;
+    int64_t wi = 1;
+    for (Py_ssize_t i = dim - 1; i >= 0; i--) {
+        weight[i] = wi;
+        if (i && __builtin_mul_overflow(wi, radix, &wi))
+            return 0;
+    }
+    uint64_t largest = 0;   /* the largest sum of a form's coefficients in size */
+    for (Py_ssize_t k = 0; k < count; k++) {
+        for (Py_ssize_t d = 0; d < din; d++) {   /* the key column: the weighted coordinate columns */
+            int64_t sum = 0, term;
+            for (Py_ssize_t i = 0; i < dim; i++)
+                if (__builtin_mul_overflow(weight[i], col[d * width + i * count + k], &term)
+                    || __builtin_add_overflow(sum, term, &sum))
+                    return 0;
+            if (sum != col[d * width + dim * count + k])
+                return 0;
+        }
+        for (Py_ssize_t i = 0; i < dim; i++) {
+            Py_ssize_t u = 0;
+            for (; u < U; u++) {
+                Py_ssize_t d = 0;
+                while (d < din && form[u * din + d] == col[d * width + i * count + k])
+                    d++;
+                if (d == din)
+                    break;
+            }
+            if (u == U) {
+                uint64_t size = 0;
+                for (Py_ssize_t d = 0; d < din; d++) {
+                    int64_t c = form[U * din + d] = col[d * width + i * count + k];
+                    size += c < 0 ? 0 - (uint64_t)c : (uint64_t)c;   /* (image_keys bounds each below 2 ** 62) */
+                }
+                largest = size > largest ? size : largest;
+                U++;
+            }
+            use[k * dim + i] = (int32_t)u;
+        }
+    }
+    /* every value of a form at most xmax * largest in size, every key's sum of weighted values below 2 ** 62 */
+    uint64_t bound, total = 0, term;
+    if (__builtin_mul_overflow(xmax, largest, &bound))
+        return 0;
+    for (Py_ssize_t i = 0; i < dim; i++)
+        if (__builtin_mul_overflow((uint64_t)weight[i], bound, &term) || __builtin_add_overflow(total, term, &total))
+            return 0;
+    return total < (UINT64_C(1) << 62) ? U : 0;
+}
+
 static PyObject *image_keys(PyObject *self, PyObject *args)
 {
     Py_ssize_t N, n, din, count, dim, radix;
@@ -912,7 +999,7 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
         return NULL;
     Py_buffer *held[] = {&columns, &codes};
     PyObject *result = NULL, *seq = NULL;
-    int64_t *at = NULL;
+    int64_t *at = NULL, *form = NULL;
     if (N < 0 || n <= 0 || n > MAX_CELLS || din <= 0 || din > MAX_DIM || dim <= 0 || dim > MAX_DIM || count <= 0
         || count > 1024 || radix < 2 || radix > RADIX_MAX) {
         PyErr_SetString(PyExc_ValueError, "orientations: sizes out of range");
@@ -979,7 +1066,19 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
         }
         extent = sum > extent ? sum : extent;
     }
-    if (!all_keys(at, col, codes.buf, N, n, din, count, dim, radix, mask)) {
+    Py_ssize_t forms = times(times(dim, count), din);
+    form = forms < 0 ? NULL : PyMem_Malloc(sizeof(int64_t) * (size_t)(forms + 2 * dim * count * n + dim)
+                                           + sizeof(int32_t) * (size_t)(dim * count));
+    if (!form) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *value = form + forms, *least = value + dim * count * n, *weight = least + dim * count;
+    int32_t *use = (int32_t *)(weight + dim);
+    Py_ssize_t U = map_forms(col, din, count, dim, radix, xmax, form, use, weight);
+    if (U)
+        all_keys_by_forms(at, form, U, use, weight, codes.buf, N, n, din, count, dim, mask, value, least);
+    else if (!all_keys(at, col, codes.buf, N, n, din, count, dim, radix, mask)) {
         PyErr_SetString(PyExc_OverflowError, "orientations: the images' keys would pass 62 bits");
         goto done;
     }
@@ -987,6 +1086,7 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
 done:
     Py_XDECREF(seq);
     PyMem_Free(at);
+    PyMem_Free(form);
     release(held, sizeof held / sizeof held[0]);
     return result;
 }
@@ -1673,7 +1773,7 @@ static PyObject *orientations(PyObject *self, PyObject *args)
     }
     result = PyList_New(distinct);
     for (Py_ssize_t j = 0; result && j < distinct; j++) { /* each kept image's cells, decoded from its keys */
-        PyObject *shape = shape_of_keys(keys + kept[j] * n, n, dim, radix, NULL, 0);
+        PyObject *shape = shape_of_keys(keys + kept[j] * n, n, dim, radix);
         if (!shape)
             Py_CLEAR(result);
         else

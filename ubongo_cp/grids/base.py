@@ -151,25 +151,37 @@ class OrientationBatch:
         1 + the largest coordinate of any orientation, per axis (normal position).
     members : list of LazyOrientations
         Each shape's orientations, in order (:meth:`Grid.orientations_lazy` returns them).
+    least : numpy.ndarray
+        int64, shape (shapes, cells): each shape's least orientation's keys (as :attr:`keys`).
     leasts : list of Shape
-        Each shape's least orientation (:attr:`LazyOrientations.least`), in order.
+        Each shape's least orientation (:attr:`LazyOrientations.least`), in order: made when first asked for
+        (a set of distinct pieces, :attr:`unique`, is grouped into types without them).
     unique : bool
         True when the shapes' least orientations are known to be all different (found by the C extension): each
         shape is then a type of its own (:func:`ubongo_cp.cover.piece_types`), with no key to hash.
     """
 
-    __slots__ = ("keys", "cells", "of_shape", "counts", "starts", "radix", "kept", "reach", "members", "leasts",
-                 "unique", "_lists", "_rank")
+    __slots__ = ("keys", "cells", "of_shape", "counts", "starts", "radix", "kept", "reach", "members", "least",
+                 "unique", "_leasts", "_lists", "_rank")
 
-    def __init__(self, keys, cells, of_shape, counts: list[int], radix: int, kept, reach: tuple[int, ...]) -> None:
+    def __init__(self, keys, cells, of_shape, counts: list[int], radix: int, kept, reach: tuple[int, ...],
+                 least) -> None:
         self.keys, self.cells, self.of_shape, self.counts, self.radix = keys, cells, of_shape, counts, radix
-        self.kept, self.reach = kept, reach
+        self.kept, self.reach, self.least = kept, reach, least
         self.starts = [0, *accumulate(counts)]
         self.members: list[LazyOrientations] = []
-        self.leasts: list[Shape] = []
         self.unique = False
+        self._leasts: list[Shape] | None = None
         self._lists: list[Orientations] | None = None
         self._rank: Any = None
+
+    @property
+    def leasts(self) -> list[Shape]:
+        """Each shape's least orientation as a tuple of cells, made once."""
+        if self._leasts is None:
+            n = self.least.shape[1]
+            self._leasts = list(zip(*[iter(_cells_of_keys(self.least, self.radix, self.cells.shape[2]))] * n))
+        return self._leasts
 
     def lists(self) -> list[Orientations]:
         """Each shape's orientations as tuples of cells (:meth:`Grid.orientations_many`), made once."""
@@ -204,15 +216,20 @@ class LazyOrientations(Sequence[Shape]):
     number : int
         This shape's index in the batch.
     least : Shape
-        The least orientation (``min(self)``, without making the others' tuples).
+        The least orientation (``min(self)``, without making the others' tuples; the batch's, made once).
     array : numpy.ndarray
         int64, shape (orientations, cells, dim): the cells of each orientation, in order (a view of the batch's).
     """
 
-    __slots__ = ("batch", "number", "least")
+    __slots__ = ("batch", "number")
 
-    def __init__(self, batch: OrientationBatch, number: int, least: Shape) -> None:
-        self.batch, self.number, self.least = batch, number, least
+    def __init__(self, batch: OrientationBatch, number: int) -> None:
+        self.batch, self.number = batch, number
+
+    @property
+    def least(self) -> Shape:
+        """The least orientation (``min(self)``, without making the others' tuples)."""
+        return self.batch.leasts[self.number]
 
     @property
     def array(self) -> np.ndarray:
@@ -632,20 +649,17 @@ class Grid:
             rank = np.empty(n_shapes * count, dtype=np.int16)
             kept = np.empty((n_shapes, count), dtype=bool)
             least = np.empty((n_shapes, n), dtype=np.int64)
-            rows, counts, reach, least_shapes, unique = native.distinct(np.ascontiguousarray(codes), n_shapes, n,
-                                                                        count, radix, dim, keys, cells, shape_of, rank,
-                                                                        kept, least)
+            rows, counts, reach, unique = native.distinct(np.ascontiguousarray(codes), n_shapes, n, count, radix, dim,
+                                                          keys, cells, shape_of, rank, kept, least)
             keys, cells, shape_of, rank = keys[:rows], cells[:rows], shape_of[:rows], rank[:rows]
         else:
             keys, cells, shape_of, counts, kept, reach, least = self._distinct(codes, radix, dim)
             rank = None
-            least_shapes = list(zip(*[iter(_cells_of_keys(least, radix, dim))] * n))
             unique = False
-        batch = OrientationBatch(keys, cells, shape_of, counts, radix, kept, reach)
+        batch = OrientationBatch(keys, cells, shape_of, counts, radix, kept, reach, least)
         batch._rank = rank
         batch.unique = unique
-        batch.leasts = least_shapes
-        batch.members = list(map(LazyOrientations, repeat(batch, n_shapes), range(n_shapes), least_shapes))
+        batch.members = list(map(LazyOrientations, repeat(batch, n_shapes), range(n_shapes)))
         return list(batch.members)
 
     @staticmethod

@@ -1233,8 +1233,15 @@ static PyObject *flatten(PyObject *self, PyObject *args)
         else if ((result = PyBytes_FromStringAndSize(NULL, 8 * n))) {
             int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
             const char *in = packed.buf;
-            for (Py_ssize_t c = 0; c < n; c++)
-                out[c] = position(in + 8 * c * dim, stride, dim, base);
+            if (dim == 2)   /* (a constant dim: the loop over the axes unrolled) */
+                for (Py_ssize_t c = 0; c < n; c++)
+                    out[c] = position(in + 16 * c, stride, 2, base);
+            else if (dim == 3)
+                for (Py_ssize_t c = 0; c < n; c++)
+                    out[c] = position(in + 24 * c, stride, 3, base);
+            else
+                for (Py_ssize_t c = 0; c < n; c++)
+                    out[c] = position(in + 8 * c * dim, stride, dim, base);
         }
         PyBuffer_Release(&packed);
         return result;

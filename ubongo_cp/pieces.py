@@ -318,7 +318,8 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]
     modes = [p.grid.every_mode if type(p) is EmptyCell else mode for p in pieces] \
         if EmptyCell in map(type, pieces) else [mode] * len(pieces)
     shapes = list(map(_CELLS_OF, pieces))
-    keys = list(zip(map(_GRID_OF, pieces), shapes, modes))    # (grid, cells, mode) per piece, made in C
+    grids = list(map(_GRID_OF, pieces))
+    keys = list(zip(grids, shapes, modes))    # (grid, cells, mode) per piece, made in C
     found = list(map(_ORIENT_CACHE.get, keys))
     if None not in found:
         if len(_ORIENT_CACHE) >= _ORIENT_CACHE_SIZE:          # a census or an analysis asks for many sets
@@ -328,10 +329,13 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]
     together = "numpy" in sys.modules
     if found.count(None) == len(found) and together and len(shapes) >= _MANY_FROM \
             and len(set(map(len, shapes))) == 1 and len(set(modes)) == 1 \
-            and all(map(is_, map(_GRID_OF, pieces), repeat(pieces[0].grid))):
+            and all(map(is_, grids, repeat(grids[0]))):
         # none cached, one grid, size and mode (a set of pieces seen first): one batch in the order of the pieces,
         # as the groups below make it when each piece is its own shape, with no loop over them in Python
-        batch = pieces[0].grid.orientations_lazy(shapes, modes[0])
+        batch = grids[0].orientations_lazy(shapes, modes[0])
+        if type(batch[0]) is LazyOrientations and batch[0].batch.unique:   # least orientations all different: each
+            _ORIENT_CACHE.update(zip(keys, batch))                           # piece its own shape, each key once
+            return batch
         fresh = dict(zip(keys, batch))   # read here, not from the cache, which another thread may empty meanwhile
         _ORIENT_CACHE.update(fresh)      # (from a dict: its keys' hashes are not computed again)
         if len(fresh) == len(keys):      # each key once: each piece its own shape

@@ -595,6 +595,8 @@ static inline __attribute__((always_inline)) Py_ssize_t distinct_core(
     for (Py_ssize_t s = 0; s < N; s++) {
         const int64_t *c = code + s * n * count;   /* c[j * count + k]: cell j's key in image k */
         Py_ssize_t first = m;
+        uint64_t filter = 0;   /* a bit per word of the shape's images so far (by a hash of it): a word whose bit is
+                                * not set is unlike them all, with no comparison */
         for (Py_ssize_t k = 0; k < count; k++) {
             for (Py_ssize_t j = 0; j < n; j++)
                 image[j] = c[j * count + k];
@@ -611,8 +613,11 @@ static inline __attribute__((always_inline)) Py_ssize_t distinct_core(
                     lowest = w;
                     memcpy(low + s * n, image, sizeof(int64_t) * (size_t)n);
                 }
-                for (Py_ssize_t r = 0; r < m - first; r++)
-                    seen |= word[r] == w;
+                uint64_t bit = UINT64_C(1) << (w * UINT64_C(0x9E3779B97F4A7C15) >> 58);
+                if (filter & bit)
+                    for (Py_ssize_t r = 0; r < m - first; r++)
+                        seen |= word[r] == w;
+                filter |= bit;
                 word[m - first] = w;   /* (kept only when m moves on) */
             }
             else {
@@ -634,9 +639,11 @@ static inline __attribute__((always_inline)) Py_ssize_t distinct_core(
                     rest = q;
                 }
                 at[0] = rest;
-                for (Py_ssize_t d = 0; d < dim; d++)
+                for (Py_ssize_t d = 1; d < dim; d++)
                     most[d] = at[d] > most[d] ? at[d] : most[d];
             }
+            /* the first coordinate, the keys' most significant digit: largest in the last (largest) key */
+            most[0] = cell[(m * n + n - 1) * dim] > most[0] ? cell[(m * n + n - 1) * dim] : most[0];
             shape_of[m] = (int32_t)s;
             ranks[m] = (int16_t)(m - first);
             m++;

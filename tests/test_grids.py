@@ -402,6 +402,23 @@ def test_image_keys_in_c_are_those_of_the_maps_product(grid, monkeypatch):
                 m.setattr(base, "_C_EXTENSION", [None])
                 numpy = grid._codes(shapes, count, radix)
             assert np.array_equal(native[0], numpy[0]) and native[0].shape == (len(shapes), n, count), (n, count)
+    # memory: a form's values per cell (a few forms: six on hexagons), not a table per map and coordinate
+    if grid.name == "hex":
+        import tracemalloc
+
+        n = 100_000
+        line = [(q, 0) for q in range(n)]
+        radix = 4 * n + 5
+        columns = base._code_columns(grid.linear, 12, radix)
+        codes = np.empty((1, n, 12), dtype=np.int64)
+        tracemalloc.start()
+        try:
+            base.c_placements().image_keys(line, 1, n, 2, columns, 12, 2, radix, -1, codes)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 96 * n, peak   # the coordinates (16 n bytes), six forms' values (48 n), not 2 x 24 per cell
+        assert codes[0, :, 0].tolist() == [q * radix for q in range(n)]   # the identity: (q, 0) has key q * radix
     # a key column that is not the weighted coordinate columns: the product itself (hand-checked: 5x + 2y, 6 and 8,
     # less the key of the least coordinates (0, 3), 5 * 0 + 3)
     from ubongo_cp import _placements

@@ -1006,7 +1006,7 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
         return NULL;
     Py_buffer *held[] = {&columns, &codes};
     PyObject *result = NULL, *seq = NULL;
-    int64_t *at = NULL, *form = NULL;
+    int64_t *at = NULL, *form = NULL, *value = NULL;
     if (N < 0 || n <= 0 || n > MAX_CELLS || din <= 0 || din > MAX_DIM || dim <= 0 || dim > MAX_DIM || count <= 0
         || count > 1024 || radix < 2 || radix > RADIX_MAX) {
         PyErr_SetString(PyExc_ValueError, "orientations: sizes out of range");
@@ -1073,18 +1073,23 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
         }
         extent = sum > extent ? sum : extent;
     }
-    Py_ssize_t forms = times(times(dim, count), din);
-    form = forms < 0 ? NULL : PyMem_Malloc(sizeof(int64_t) * (size_t)(forms + 2 * dim * count * n + dim)
-                                           + sizeof(int32_t) * (size_t)(dim * count));
+    Py_ssize_t forms = times(times(dim, count), din);   /* (at most 16 * 1024 * 16) */
+    form = PyMem_Malloc(sizeof(int64_t) * (size_t)(forms + dim) + sizeof(int32_t) * (size_t)(dim * count));
     if (!form) {
         PyErr_NoMemory();
         goto done;
     }
-    int64_t *value = form + forms, *least = value + dim * count * n, *weight = least + dim * count;
+    int64_t *weight = form + forms;
     int32_t *use = (int32_t *)(weight + dim);
     Py_ssize_t U = map_forms(col, din, count, dim, radix, xmax, form, use, weight);
-    if (U)
-        all_keys_by_forms(at, form, U, use, weight, codes.buf, N, n, din, count, dim, mask, value, least);
+    if (U) {   /* each form's value at each cell of a shape, then its least value */
+        value = PyMem_Malloc(sizeof(int64_t) * (size_t)(U * (n + 1)));
+        if (!value) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        all_keys_by_forms(at, form, U, use, weight, codes.buf, N, n, din, count, dim, mask, value, value + U * n);
+    }
     else if (!all_keys(at, col, codes.buf, N, n, din, count, dim, radix, mask)) {
         PyErr_SetString(PyExc_OverflowError, "orientations: the images' keys would pass 62 bits");
         goto done;
@@ -1094,6 +1099,7 @@ done:
     Py_XDECREF(seq);
     PyMem_Free(at);
     PyMem_Free(form);
+    PyMem_Free(value);
     release(held, sizeof held / sizeof held[0]);
     return result;
 }

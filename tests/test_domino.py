@@ -1056,3 +1056,15 @@ def test_agents_given_as_one_name_or_settings_that_are_not_settings_are_one_erro
                         (lambda: simulate(["random", "greedy"], 3, settings={"num_players": 2}), "dict")]:
         with pytest.raises(InputError, match=message.format(given)):
             call()
+
+
+def test_why_illegal_names_an_unknown_id_as_apply_action_does():
+    # An id outside 0..105 gets the reason apply_action's error gives, in the engine's own why_illegal too.
+    s = new_game(seed=3)
+    for bad in (-1, NUM_ACTIONS, 10**6):
+        assert s.why_illegal(bad) == f"no such action, the ids are 0..{NUM_ACTIONS - 1}"
+        with pytest.raises(IllegalActionError) as err:
+            s.apply_action(bad)
+        assert str(err.value).endswith(s.why_illegal(bad))
+    assert s.why_illegal(2.5) == "not an action id: 2.5 (a whole number)"
+    assert s.why_illegal(True) == "not an action id: True (a whole number)"

@@ -271,12 +271,18 @@ class GameState(abc.ABC):
     def _no_such_action(self, action: int) -> IllegalActionError | None:
         """The error for an integer that is none of the game's ids (``0 .. num_distinct_actions() - 1``), or
         None: one message for such an id in :meth:`action_to_string` and :meth:`apply_action` of every engine."""
+        reason = self._no_such_action_reason(action)
+        return None if reason is None else IllegalActionError(f"illegal action {as_written(action)}: {reason}")
+
+    def _no_such_action_reason(self, action: int) -> str | None:
+        """Why an integer is none of the game's ids ("no such action, the ids are 0..N", with the rule that
+        numbers them), or None for one of them: the reason of :meth:`_no_such_action`, also an engine's own
+        reasons' (a ``why_illegal``)."""
         count = self.num_distinct_actions()
         if 0 <= action < count:
             return None
         rule = f" ({self.action_ids_rule})" if self.action_ids_rule else ""
-        return IllegalActionError(f"illegal action {as_written(action)}: no such action, the ids are "
-                                  f"0..{count - 1}{rule}")
+        return f"no such action, the ids are 0..{count - 1}{rule}"
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(action, probability)`` pairs at a chance node (probabilities sum to 1)."""

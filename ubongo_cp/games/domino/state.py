@@ -497,8 +497,11 @@ class DominoState(GameState):
         """``None`` if ``action`` is legal, else the reason naming the rule broken."""
         if self._returns is not None:
             return "the game is over"
-        if not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS:
-            return f"unknown action id (0..{NUM_ACTIONS - 1})"
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+            return f"not an action id: {action!r} (a whole number)"
+        unknown = self._no_such_action_reason(int(action))
+        if unknown is not None:
+            return unknown
         p = self.cur
         hand = self.hands[p]
         if action == END_TURN or is_swap(action):

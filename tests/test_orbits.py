@@ -166,14 +166,15 @@ def test_option_masks_in_c_are_the_options_cells(monkeypatch):
     from ubongo_cp.solvers import orbits
 
     inst = build_instance(PENTS.pieces, Region.rectangle(5, 12))
-    made = orbits._CellMasks(inst)
+    made = orbits._cell_masks(inst)
     expected = [sum(1 << i for i in inst.option_items(o).tolist() if i < inst.n_cells) for o in range(inst.n_options)]
     if cover._c_fill() is not None:
-        assert len(made) == inst.n_options   # made at once
-    assert [made[o] for o in range(inst.n_options)] == expected and made.of([3, 1]) == expected[3:0:-2]
+        assert isinstance(made, list) and len(made) == inst.n_options   # made at once
+    assert [made[o] for o in range(inst.n_options)] == expected and orbits._masks_of(made, [3, 1]) == expected[3:0:-2]
     monkeypatch.setattr(orbits, "c_placements", lambda: None)
-    one_by_one = orbits._CellMasks(inst)
-    assert len(one_by_one) == 0 and one_by_one.of([3, 1]) == expected[3:0:-2] and one_by_one[7] == expected[7]
+    one_by_one = orbits._cell_masks(inst)
+    assert isinstance(one_by_one, orbits._CellMasks) and len(one_by_one) == 0
+    assert orbits._masks_of(one_by_one, [3, 1]) == expected[3:0:-2] and one_by_one[7] == expected[7]
     native = cover._c_fill()
     if native is not None:
         with pytest.raises(ValueError, match="^masks: "):

@@ -479,3 +479,16 @@ def test_modules_that_load_names_on_first_use_list_them(module):
     assert set(m.__all__) <= set(listed), sorted(set(m.__all__) - set(listed))
     for name in m.__all__:
         assert getattr(m, name) is not None, name
+
+
+def test_an_in_process_count_imports_nothing_once_its_modules_are_loaded():
+    # The in-process count the benchmarks time (benchmarks/peers.py, INPROCESS): the instance built, the kernel
+    # warmed and the driver's modules loaded, the count of the pentominoes in 6x10 imports no further module.
+    probe = ("import sys\nfrom ubongo_cp.cover import build_instance\nfrom ubongo_cp.pieces import load_pieces, Region\n"
+             "from ubongo_cp.solvers import solve, warm\n"
+             "inst = build_instance(load_pieces('pentominoes'), Region.rectangle(6, 10), mode='free')\n"
+             "warm(['bitboard-symmetry'])\nimport ubongo_cp.colouring, ubongo_cp.solvers.base, ubongo_cp.solvers.orbits\n"
+             "before = set(sys.modules)\nr = solve(inst, keep=0)\n"
+             "print(r.count, sorted(set(sys.modules) - before))")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.stdout.split() == ["9356", "[]"], proc.stderr

@@ -323,15 +323,20 @@ class ExactCoverInstance(Struct):
     @cached_property
     def _type_starts(self) -> list[int]:
         """Id of each type's first option, and n_options at the end (a type's options are contiguous)."""
+        # Types in order (as built): each type's first option is the number of options of the types before it,
+        # counted by the pre-check's item counts (an option covers its type's item once). Checked: each type with
+        # options holds its option at that start. Then, by induction over the types, the options of the types
+        # before t fill [0, start(t)) (for t = 0, nothing): t's run, contiguous and not before start(t), begins
+        # there and fills [start(t), start(t + 1)).
+        option_type = self.table.option_type
+        per_type = self._per_item[self.n_cells:self.n_cells + self.n_types]
+        starts = list(accumulate(per_type, initial=0))
+        if len(per_type) == self.n_types and starts[-1] == self.n_options and \
+                all(option_type[s] == t for t, (s, k) in enumerate(zip(starts, per_type)) if k):
+            return starts
         starts = [self.n_options] * (self.n_types + 1)
-        option_type = self.table.option_type.tolist()
-        if option_type == sorted(option_type):   # types in order (as built): a binary search each
-            from bisect import bisect_left   # here: a card task and a subset analysis never ask for the starts
-
-            starts[:-1] = [bisect_left(option_type, t) for t in range(self.n_types)]
-        else:
-            for o in range(len(option_type) - 1, -1, -1):
-                starts[option_type[o]] = o
+        for o in range(len(option_type) - 1, -1, -1):
+            starts[option_type[o]] = o
         for t in range(self.n_types - 1, -1, -1):  # a type without options starts where the next one does
             starts[t] = min(starts[t], starts[t + 1])
         return starts

@@ -258,18 +258,14 @@ class BranchPlan(NamedTuple):
 
 
 class _CellMasks(dict):
-    """The cells of each option as a bit mask (bit ``i``: cell item ``i``): on a region of at most 64 cells every
-    option's, made at once in C (the extension's ``masks``); else each made on first look-up (a plan looks at
-    the options its representatives and prefixes meet, often few of the instance's)."""
+    """The cells of each option as a bit mask (bit ``i``: cell item ``i``), each made on first look-up (a plan looks
+    at the options its representatives and prefixes meet, often few of the instance's); :func:`_cell_masks`."""
 
     def __init__(self, instance: ExactCoverInstance) -> None:
         super().__init__()
         table = instance.table
         self._indptr, self._indices = table.indptr, table.indices
         n_cells = instance.n_cells
-        native = c_placements() if n_cells <= 64 else None
-        if native is not None and getattr(table.indices, "typecode", None) == "I":
-            self.update(enumerate(native.masks(table.indptr, table.indices, n_cells)))
         self._bit = [1 << i for i in range(n_cells)] + [0] * (instance.n_items - n_cells)
 
     def __missing__(self, o: int) -> int:
@@ -279,10 +275,25 @@ class _CellMasks(dict):
 
     def of(self, options: Sequence[int]) -> list[int]:
         """The masks of ``options`` (those not made yet made in one pass, not kept)."""
-        if len(self) == len(self._indptr) - 1:   # every option's made
-            return list(map(self.__getitem__, options))
         bit, indptr, indices = self._bit.__getitem__, self._indptr, self._indices
         return [sum(map(bit, indices[indptr[o]:indptr[o + 1]])) for o in options]
+
+
+def _cell_masks(instance: ExactCoverInstance) -> list[int] | _CellMasks:
+    """The cells of each option as a bit mask, looked up by option id: on a region of at most 64 cells every
+    option's, made at once in C (the extension's ``masks``), as a list; else a :class:`_CellMasks`."""
+    table = instance.table
+    native = c_placements() if instance.n_cells <= 64 else None
+    if native is not None and getattr(table.indices, "typecode", None) == "I":
+        return native.masks(table.indptr, table.indices, instance.n_cells)
+    return _CellMasks(instance)
+
+
+def _masks_of(masks: list[int] | _CellMasks, options: Sequence[int]) -> list[int]:
+    """The masks of ``options`` from :func:`_cell_masks`."""
+    if isinstance(masks, list):
+        return list(map(masks.__getitem__, options))
+    return masks.of(options)
 
 
 def symmetry_plan(instance: ExactCoverInstance, *, enumerable: bool = False, max_branches: int = 32,
@@ -347,14 +358,15 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
     if instance.optional_pieces or getattr(instance, "has_ranges", False) or instance.n_options == 0 \
             or len(instance.region_symmetries) <= 1:
         return None
-    if not instance.option_perm_lists:
+    rows = instance.option_perm_rows   # the kernel's int32 rows, read in place (no list of Python ints made)
+    if not rows:
         return None
-    perms: list = [None] + instance.option_perm_lists
+    perms: list = [None, *(memoryview(row).cast("i") for row in rows)]
     tmaps = instance.symmetry_type_maps
     counts = list(instance.copies)
     n_cells, n_types, n_options = instance.n_cells, instance.n_types, instance.n_options
     option_type = instance.table.option_type
-    masks = _CellMasks(instance)
+    masks = _cell_masks(instance)
     type_options = instance.type_options   # the options of type t: item n_cells + t's
     group = tuple(range(len(perms)))
     branches: list[Branch] = []
@@ -387,7 +399,7 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
         if not covered:
             return reps, n_short
         if rep_masks is None:
-            rep_masks = held[3] = masks.of(reps)
+            rep_masks = held[3] = _masks_of(masks, reps)
         keep = [not m & covered for m in rep_masks]
         return list(compress(reps, keep)), sum(compress(short, keep))
 
@@ -513,7 +525,7 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
         if cell is None:
             emit(prefix, weight, H, test, trans)
             return
-        if len(masks) == n_options:   # every option's cells at hand (made in C): the cell's options from them,
+        if isinstance(masks, list):   # every option's cells at hand (made in C): the cell's options from them,
             # not every item's option list made for this one cell
             bit = 1 << cell
             cands = [q for q in range(n_options) if masks[q] & bit and not masks[q] & covered]

@@ -181,6 +181,29 @@ def test_option_masks_in_c_are_the_options_cells(monkeypatch):
             native.masks(inst.table.indptr, inst.table.indices, 65)
 
 
+def test_orbit_representatives_in_c_are_each_orbits_least_option():
+    # The plan's representatives of a type's options in C: the options no permutation maps lower, and whether one
+    # maps it onto itself. A permutation swapping options 0 and 1 and fixing 2 and 3: 0, 2 and 3, the last two
+    # fixed. X in 6x10 under the rectangle's three symmetries: 8 orbits of 4 (the orbit decomposition's figures),
+    # the same as the plan's Python way (the extension missing), and every representative its orbit's least.
+    native = cover._c_fill()
+    if native is None:
+        pytest.skip("the C extension is not built")
+    assert native.representatives((array("i", [1, 0, 2, 3]).tobytes(),), 0, 4) == ([0, 2, 3], [False, True, True])
+    assert native.representatives((array("i", [1, 0, 2, 3]).tobytes(),), 1, 3) == ([2], [True])
+    assert native.representatives((), 5, 8) == ([5, 6, 7], [False, False, False])
+    inst = build_instance(PENTS.pieces, Region.rectangle(6, 10))
+    x = inst.type_options[[inst.type_piece(t).name for t in range(inst.n_types)].index("X")]
+    reps, short = native.representatives(tuple(inst.option_perm_rows), x.start, x.stop)
+    perms = inst.option_perm_lists
+    assert len(x) == 32 and len(reps) == 8 and short == [False] * 8
+    assert reps == sorted(min(q, *(p[q] for p in perms)) for q in x if all(q <= p[q] for p in perms))
+    with pytest.raises(ValueError, match="^representatives: "):
+        native.representatives((array("i", [0, 1]).tobytes(),), 0, 3)
+    with pytest.raises(TypeError):
+        native.representatives([array("i", [0]).tobytes()], 0, 1)
+
+
 def test_symmetry_plan_is_made_once_per_instance():
     # The 3x20 rectangle (8 tilings, 2 up to its 4 symmetries): X at each of its 9 placements up to
     # symmetry (the left half of the middle row), V restricted inside each search to its representatives

@@ -68,6 +68,10 @@
  *   masks(indptr, indices, n) -> list
  *       Each option's items below n (at most 64) as the bits of one int (bit i: item i): the cells an option
  *       covers, for ubongo_cp.solvers.orbits.
+ *   representatives(rows, start, stop) -> (reps, short)
+ *       The options of start .. stop - 1 that no option permutation of rows (a tuple of int32 buffers) maps
+ *       below themselves, in order, and whether some row fixes each (bools): the least option of each orbit of a
+ *       range closed under the group, for ubongo_cp.solvers.orbits.
  *   orbits(indptr, indices, option_type, type_item, perms, n_cells) -> [(ptr, items), ...]
  *       The fixed-point matrices of ubongo_cp.solvers.fixed, one per option permutation (see the function).
  *   images(indptr, indices, option_type, item_map, type_map, n_items, n_types, out[, width]) -> None
@@ -1847,6 +1851,66 @@ done:
     return result;
 }
 
+/* representatives(rows, start, stop) -> (reps, short): the options q of start .. stop - 1 that no permutation of
+ * rows (a tuple of int32 buffers, one option permutation each, every image >= 0) maps below q, in increasing order
+ * (the least of each orbit, when the range is closed under the group the rows and the identity form), and for
+ * each whether some row maps it onto itself (a short orbit), as bools. */
+static PyObject *representatives(PyObject *self, PyObject *args)
+{
+    PyObject *rows;
+    Py_ssize_t start, stop;
+    if (!PyArg_ParseTuple(args, "O!nn", &PyTuple_Type, &rows, &start, &stop))
+        return NULL;
+    const Py_ssize_t G = PyTuple_GET_SIZE(rows);
+    Py_buffer *views = PyMem_Calloc((size_t)G + 1, sizeof(Py_buffer));
+    const int32_t **perm = PyMem_Calloc((size_t)G + 1, sizeof(int32_t *));
+    PyObject *reps = NULL, *shorts = NULL, *result = NULL;
+    Py_ssize_t got = 0;
+    if (!views || !perm) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (; got < G; got++) {
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(rows, got), &views[got], PyBUF_SIMPLE) < 0)
+            goto done;
+        if (!aligned(&views[got], 4) || views[got].len % 4 || start < 0 || stop < start || views[got].len / 4 < stop) {
+            got++;
+            PyErr_SetString(PyExc_ValueError, "representatives: int32 rows holding options start .. stop - 1 needed");
+            goto done;
+        }
+        perm[got] = views[got].buf;
+    }
+    reps = PyList_New(0);
+    shorts = PyList_New(0);
+    if (!reps || !shorts)
+        goto done;
+    for (Py_ssize_t q = start; q < stop; q++) {
+        int least = 1, fixed = 0;
+        for (Py_ssize_t g = 0; g < G && least; g++) {
+            const int32_t x = perm[g][q];
+            least = x >= q;
+            fixed |= x == q;
+        }
+        if (!least)
+            continue;
+        PyObject *v = PyLong_FromSsize_t(q);
+        if (!v || PyList_Append(reps, v) < 0 || PyList_Append(shorts, fixed ? Py_True : Py_False) < 0) {
+            Py_XDECREF(v);
+            goto done;
+        }
+        Py_DECREF(v);
+    }
+    result = PyTuple_Pack(2, reps, shorts);
+done:
+    for (Py_ssize_t g = 0; g < got; g++)
+        PyBuffer_Release(&views[g]);
+    PyMem_Free(views);
+    PyMem_Free(perm);
+    Py_XDECREF(reps);
+    Py_XDECREF(shorts);
+    return result;
+}
+
 /* masks(indptr, indices, n) -> list: each option's items below n (at most 64) as the bits of an int. */
 static PyObject *masks(PyObject *self, PyObject *args)
 {
@@ -1889,6 +1953,7 @@ static PyMethodDef methods[] = {
     {"counts", counts, METH_VARARGS, "counts(indices, n) -> list of n ints"},
     {"orientations", orientations, METH_VARARGS, "orientations(cells, maps, count, dim) -> list of shapes"},
     {"masks", masks, METH_VARARGS, "masks(indptr, indices, n) -> list of ints"},
+    {"representatives", representatives, METH_VARARGS, "representatives(rows, start, stop) -> (reps, short)"},
     {"fits", fits, METH_VARARGS, "fits(shifted, rows, positions, k) -> (fit masks, number of fits)"},
     {"fill", fill, METH_VARARGS, "fill(masks, W, k, flats, item, offset, dim, of_type, rank, first_type, "
                                  "indptr, indices, option_type, orientation, option_offset, o0, e0) -> n"},

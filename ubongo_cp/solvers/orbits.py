@@ -362,6 +362,7 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
     if not rows:
         return None
     perms: list = [None, *(memoryview(row).cast("i") for row in rows)]
+    native = c_placements()
     tmaps = instance.symmetry_type_maps
     counts = list(instance.copies)
     n_cells, n_types, n_options = instance.n_cells, instance.n_types, instance.n_options
@@ -377,7 +378,9 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
 
     # Every permutation maps placements onto placements (none to -1, as on a whole instance): then the orbits
     # of a group H partition a set closed under it, and an orbit's first member in increasing order is its least.
-    onto = all(min(p, default=0) >= 0 for p in perms[1:])
+    # No entry is -1 exactly when no row holds four bytes 0xff in a row: -1 is four of them, and any four bytes in a
+    # row hold one entry's most significant byte, 0xff only in a negative entry (every entry is -1 or more).
+    onto = not any(b"\xff\xff\xff\xff" in row for row in rows)
     type_reps: dict = {}
     orbit_of_rep: dict = {}
 
@@ -410,6 +413,8 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
         if not onto or not moves:
             reps = [q for q, _ in orbits(cands, H)]
             return reps, [len(orbit(q, H)) < len(H) for q in reps]
+        if native is not None and isinstance(cands, range) and cands.step == 1:   # a type's options: in C
+            return native.representatives(tuple(rows[h - 1] for h in H if h), cands.start, cands.stop)
         reps = list(cands)   # those no smaller than any of their images
         for p in moves:
             reps = [q for q in reps if q <= p[q]]

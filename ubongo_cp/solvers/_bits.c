@@ -90,13 +90,14 @@ typedef unsigned __int128 u128;
  * every option covering b (K = 0). Slot s = b * 2^K + pattern. A list is one block per counter item
  * that has options in it, in increasing item order (bmask[s]: those items; the untyped options form
  * the last item, ntypes); the block of item t is block bstart[s] + (number of items of bmask[s]
- * below t), holding the entries blo[i] .. bhi[i]-1; an entry is W mask words and the option id:
+ * below t), holding the entries blo[i] .. blo[i + 1] - 1 (the blocks one after the other, blo[nblocks] the number
+ * of entries); an entry is W mask words and the option id:
  * in ent (stride W + 1 words) on boards of more than FAST_WORDS words, else in fast1's mw and id1, which every
  * rule then reads (ent_mask, ent_id: the entries held once, the lists' memory a third smaller on one word). */
 typedef struct {
     int K, NP, next, words;
     int32_t *probe; /* ngoal x K */
-    int32_t *bstart, *blo, *bhi;
+    int32_t *bstart, *blo;
     uint64_t *bmask;
     uint64_t *ent;
     /* for fast1 (W <= FAST_WORDS): per entry its mask and the goal bits next to it (with the dead-region
@@ -450,7 +451,7 @@ static inline __attribute__((always_inline)) int choose(const Kernel *k, const u
             while (rem && n < best) {
                 int32_t i = block_of(L, b, ctz64(rem));
                 rem &= rem - 1;
-                for (int32_t e = L->blo[i]; e < L->bhi[i] && n < best; e++) {
+                for (int32_t e = L->blo[i]; e < L->blo[i + 1] && n < best; e++) {
                     const uint64_t *m = ent_mask(L, e, W);
                     uint64_t hit = 0;
                     for (int v = 0; v < W; v++)
@@ -515,7 +516,7 @@ static inline __attribute__((always_inline)) int32_t fitting(const Kernel *k, co
         const int t = ctz64(rem);
         const int32_t i = block_of(L, sl, t);
         rem &= rem - 1;
-        for (int32_t e = L->blo[i]; e < L->bhi[i]; e++) {
+        for (int32_t e = L->blo[i]; e < L->blo[i + 1]; e++) {
             const uint64_t *m = ent_mask(L, e, W);
             uint64_t hit = 0;
             for (int v = 0; v < W; v++)
@@ -636,7 +637,7 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                                                         long long *n_out_p, const int W)
 {
     const List *L = &k->list;
-    const int32_t *blo = L->blo, *bhi = L->bhi;
+    const int32_t *blo = L->blo;
     const uint64_t *bmask = L->bmask;
     uint64_t *board = k->board;
     int32_t *chosen = k->chosen, *lslot = k->lslot, *lpos = k->lpos, *lhi = k->lhi, *ltype = k->ltype;
@@ -793,7 +794,7 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
                 int32_t i = block_of(L, lslot[level], t);
                 rem &= rem - 1;
                 e = blo[i];
-                ehi = bhi[i];
+                ehi = blo[i + 1];
             }
             k->state = ST_BACK;
             goto back;
@@ -944,7 +945,7 @@ static int choose_any(const Kernel *k, const uint64_t *B)
 /* ------------------------------------------------------------------ set-up */
 static void list_free(List *L)
 {
-    free(L->probe), free(L->bstart), free(L->blo), free(L->bhi), free(L->bmask), free(L->ent);
+    free(L->probe), free(L->bstart), free(L->blo), free(L->bmask), free(L->ent);
     free(L->mw), free(L->bw), free(L->id1), free(L->ty1), free(L->hkey), free(L->hval);
     memset(L, 0, sizeof *L);
 }
@@ -1182,7 +1183,6 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
             L->bstart[slots - 1] = i0;
             blocks = i0;
             L->blo = malloc(((size_t)blocks + 1) * sizeof(int32_t));
-            L->bhi = malloc(((size_t)blocks + 1) * sizeof(int32_t));
             if (W > FAST_WORDS)
                 L->ent = malloc(((size_t)total + 1) * S * sizeof(uint64_t));
             else {
@@ -1193,7 +1193,7 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
                 if (!L->mw || !L->bw || !L->id1 || !L->ty1)
                     goto done;
             }
-            if (!L->blo || !L->bhi || (W > FAST_WORDS && !L->ent))
+            if (!L->blo || (W > FAST_WORDS && !L->ent))
                 goto done;
         }
         for (int32_t b = 0; b < ng; b++) {
@@ -1215,7 +1215,6 @@ static int build_list(Kernel *k, List *L, int anchored, int K, const uint8_t *dr
                             L->blo[bcount[p]++] = e;
                             L->bmask[(int64_t)b * NP + p] |= 1ull << t;
                         }
-                        L->bhi[bcount[p] - 1] = e + 1;
                         if (W > FAST_WORDS) {
                             uint64_t *dst = L->ent + (int64_t)e * S;
                             for (int w = 0; w < W; w++)

@@ -1272,7 +1272,13 @@ static int build_last(Kernel *k, List *L, const uint8_t *drop)
     int bits = 4;
     while (((int64_t)1 << bits) < 2 * (int64_t)k->nopts)
         bits++;
-    for (;; bits++) { /* linear probing, no wrap; a larger table while some mask lies LAST_PROBE or more away */
+    /* Linear probing, no wrap, by Robin Hood insertion: a mask meeting one nearer its own hash (a later hash) takes
+     * its place and moves it on, so each run of the table holds its masks in the order of their hashes, which
+     * keeps the largest distance from a mask to its hash short (on the pentomino rectangles, in half the table
+     * that insertion in option order needed); a mask met again (another
+     * counter item's option of that mask) lies before the first mask of a later hash. A larger table while some
+     * mask lies LAST_PROBE or more away. last_items reads any such table alike. */
+    for (;; bits++) {
         free(L->hkey), free(L->hval);
         const size_t size = ((size_t)1 << bits) + LAST_PROBE - 1;
         L->hkey = calloc(size, sizeof(uint64_t));
@@ -1280,19 +1286,30 @@ static int build_last(Kernel *k, List *L, const uint8_t *drop)
         if (!L->hkey || !L->hval || bits > 30)
             return 0;
         L->hbits = bits;
+        const int shift = 64 - bits;
         int far = 0;
         for (int32_t o = 0; o < k->nopts && !far; o++) {
-            const uint64_t x = k->omask[o];
+            uint64_t x = k->omask[o], v = 1ull << k->otype[o];
             if (drop[o] || !x)
                 continue;
-            uint64_t h = (x * 0x9E3779B97F4A7C15ull) >> (64 - bits), j = 0;
-            while (j < LAST_PROBE && L->hkey[h + j] && L->hkey[h + j] != x)
-                j++;
-            if (j == LAST_PROBE)
-                far = 1;
-            else {
-                L->hkey[h + j] = x;
-                L->hval[h + j] |= 1ull << k->otype[o];
+            uint64_t h = (x * 0x9E3779B97F4A7C15ull) >> shift;
+            for (uint64_t j = h;; j++) {
+                if (j >= size || j - h >= LAST_PROBE) {
+                    far = 1;
+                    break;
+                }
+                const uint64_t y = L->hkey[j];
+                if (!y || y == x) {
+                    L->hkey[j] = x;
+                    L->hval[j] |= v;
+                    break;
+                }
+                const uint64_t hy = (y * 0x9E3779B97F4A7C15ull) >> shift;
+                if (hy > h) { /* x takes y's place; y moves on */
+                    const uint64_t w = L->hval[j];
+                    L->hkey[j] = x, L->hval[j] = v;
+                    x = y, v = w, h = hy;
+                }
             }
         }
         if (!far)

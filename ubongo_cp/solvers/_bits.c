@@ -869,6 +869,37 @@ static inline __attribute__((always_inline)) int run_w(Kernel *k, long long stop
     return ret;
 }
 
+/* Kernel_init's last look at the options: the goal bits next to each (obrd, from nbr), and the options that wall in
+ * a region the other pieces cannot fill even on an empty board, which no solution holds (drop, counted in
+ * dropped). Compiled once per processor variant (walls, as run): the dead-region test's population counts. */
+static inline __attribute__((always_inline)) void walls_w(Kernel *k, uint8_t *drop, const int W)
+{
+    uint64_t B[MAXW];
+    for (int32_t o = 0; o < k->nopts; o++) {
+        const uint64_t *m = k->omask + (int64_t)o * W;
+        uint64_t *br = k->obrd + (int64_t)o * W;
+        for (int w = 0; w < W; w++) {
+            uint64_t x = m[w] & k->goal[w];
+            while (x) {
+                const uint64_t *nb = k->nbr + (int64_t)(64 * w + ctz64(x)) * W;
+                x &= x - 1;
+                for (int v = 0; v < W; v++)
+                    br[v] |= nb[v];
+            }
+        }
+        for (int w = 0; w < W; w++) {
+            br[w] &= k->goal[w] & ~m[w];
+            B[w] = m[w];
+        }
+        take(k, o);
+        if (dead_region(k, B, br, k->ngoal, W)) {
+            drop[o] = 1;
+            k->dropped++;
+        }
+        untake(k, o);
+    }
+}
+
 typedef int (*RunFn)(Kernel *, long long, int32_t *, int32_t *, long long *, long long, long long *);
 
 #define RUNNERS(SUFFIX, ATTR)                                                                                  \
@@ -890,6 +921,13 @@ typedef int (*RunFn)(Kernel *, long long, int32_t *, int32_t *, long long *, lon
     ATTR static int choose##SUFFIX(const Kernel *k, const uint64_t *B)                                         \
     {                                                                                                          \
         return k->W == 1 ? choose(k, B, 1) : k->W == 2 ? choose(k, B, 2) : choose(k, B, 4);                    \
+    }                                                                                                          \
+    ATTR static void walls##SUFFIX(Kernel *k, uint8_t *drop)                                                   \
+    {                                                                                                          \
+        if (k->W == 1)                                                                                         \
+            walls_w(k, drop, 1);                                                                               \
+        else                                                                                                   \
+            walls_w(k, drop, k->W);                                                                            \
     }
 
 RUNNERS(_generic, )
@@ -929,6 +967,21 @@ static int run(Kernel *k, long long s, int32_t *o, int32_t *l, long long *n, lon
 #endif
     return k->W == 1 ? run1_generic(k, s, o, l, n, b, p) : k->W == 2 ? run2_generic(k, s, o, l, n, b, p)
                                                                      : run4_generic(k, s, o, l, n, b, p);
+}
+
+static void walls(Kernel *k, uint8_t *drop)
+{
+#ifdef HAVE_POPCNT_VARIANT
+    if (k->hwpop == 2) {
+        walls_bmi(k, drop);
+        return;
+    }
+    if (k->hwpop) {
+        walls_popcnt(k, drop);
+        return;
+    }
+#endif
+    walls_generic(k, drop);
 }
 
 static int choose_any(const Kernel *k, const uint64_t *B)
@@ -1549,30 +1602,7 @@ static int Kernel_init(Kernel *k, PyObject *args, PyObject *kwds)
         grid_shifts(k);
         /* the goal bits next to each option, and the options that wall in a region the other pieces
          * cannot fill even on an empty board: no solution holds them */
-        uint64_t B[MAXW];
-        for (int32_t o = 0; o < k->nopts; o++) {
-            const uint64_t *m = k->omask + (int64_t)o * W;
-            uint64_t *br = k->obrd + (int64_t)o * W;
-            for (int w = 0; w < W; w++) {
-                uint64_t x = m[w] & k->goal[w];
-                while (x) {
-                    const uint64_t *nb = k->nbr + (int64_t)(64 * w + ctz64(x)) * W;
-                    x &= x - 1;
-                    for (int v = 0; v < W; v++)
-                        br[v] |= nb[v];
-                }
-            }
-            for (int w = 0; w < W; w++) {
-                br[w] &= k->goal[w] & ~m[w];
-                B[w] = m[w];
-            }
-            take(k, o);
-            if (W == 1 ? dead_region(k, B, br, ngoal, 1) : dead_region(k, B, br, ngoal, W)) { /* W == 1 folded */
-                drop[o] = 1;
-                k->dropped++;
-            }
-            untake(k, o);
-        }
+        walls(k, drop);
     }
     if (!build_list(k, &k->list, rule == RULE_FIRST, probes, drop, (int64_t)1 << 22) || !alloc_filter(k) ||
         !build_last(k, &k->list, drop)) {

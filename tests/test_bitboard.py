@@ -807,6 +807,21 @@ def test_scan_classes_follow_the_regions_symmetries():
     assert scan_classes(build_instance(PENTS.pieces, bent)) == [0, 1, 2, 3]
 
 
+def test_a_rectangle_with_all_its_symmetries_has_one_scan_class_as_its_images_show(monkeypatch):
+    # A rectangle of squares that keeps all its symmetries is answered [0] without comparing the scans' images;
+    # the comparison (the rectangle not taken as such) finds the same classes, for every mode: one-sided
+    # pentominoes keep only the half turn of 6x10 (two classes: a scan and its reverse alike).
+    from ubongo_cp.solvers import bitboard
+
+    cases = [(PENTS.pieces, Region.rectangle(r, c), mode) for r, c in ((6, 10), (5, 12), (3, 20), (8, 8), (1, 5))
+             for mode in ("free", "one-sided", "fixed")] + [([*PENTS.pieces, CLASSIC["O4"]], Region.rectangle(8, 8), "free")]
+    shortcut = [bitboard._scan_classes(build_instance(p, r, mode=m)) for p, r, m in cases]
+    monkeypatch.setattr(bitboard, "_filled_box", lambda cells: False)
+    compared = [bitboard._scan_classes(build_instance(p, r, mode=m)) for p, r, m in cases]
+    assert shortcut == compared
+    assert shortcut[:3] == [[0], [0, 1], [0, 1, 2, 3]]
+
+
 def test_a_large_count_runs_on_its_smallest_estimated_scan():
     # 8x8 without four scattered cells (1,144 tilings, no symmetry): the default scan makes about 18
     # million placements; the scan the estimates choose about a quarter of them, and counts the same

@@ -811,6 +811,14 @@ def _scan_classes(instance) -> list[int]:
     cells = instance.cells
     # across the short side first where there is one (the narrow front of a rectangle's best scans)
     extent = {max(c[a] for c in cells) - min(c[a] for c in cells) for a in (0, 1)}
+    # A rectangle of squares with all its symmetries (4; 8 on a square): one class. Its symmetries are the
+    # reflections of its two axes and their product (and on a square the swap of the axes, with the products):
+    # the reflection of the slow axis maps the cells in the order of scan k onto them in the order of scan k ^ 1
+    # (a raster scan's keys are the signed coordinates), that of the fast axis onto scan k ^ 2's, the swap onto
+    # scan k ^ 4's: every scan is an image of scan 0.
+    if instance.grid.name == "square" and _filled_box(cells) and \
+            len(instance.region_symmetries) == (8 if len(extent) == 1 else 4):
+        return [0]
     scans = range(SCANS if len(extent) == 1 else SCANS // 2)
     orders = [_cell_order(cells, k) for k in scans]
     images = [orders[0]]  # the scans met so far, and their images under every symmetry

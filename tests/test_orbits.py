@@ -105,6 +105,26 @@ def test_option_perms_in_c_equal_those_in_python_on_every_grid(grid, box, mode, 
                     assert inst.option_type[image] == tmap[inst.option_type[o]]
 
 
+def test_option_images_in_c_by_cell_masks_equal_those_by_sorted_cells():
+    # Where every cell item is below 64 the C look-up keys an option by the mask of its cells; beyond, by its
+    # sorted cells. The same images: an option naming a cell twice (sorted keys) onto the option naming its
+    # image twice; a map taking two cells of an option onto one, no image; the pentominoes on 8x9 (72 cells:
+    # sorted keys) and 8x8 (masks) as in Python.
+    native = cover._c_fill()
+    if native is None:
+        pytest.skip("the C extension is not built")
+    out = array("q", [7, 7])
+    native.images(array("I", [0, 2, 4]), array("I", [0, 0, 1, 1]), array("i", [0, 0]), array("i", [1, 0]),
+                  array("i", [0]), 2, 1, out)
+    assert out.tolist() == [1, 0]
+    native.images(array("I", [0, 2, 4]), array("I", [0, 1, 1, 2]), array("i", [0, 0]), array("i", [2, 2, 1]),
+                  array("i", [0]), 3, 1, out)
+    assert out.tolist() == [-1, 1]
+    for rows in (9, 8):
+        inst = build_instance(PENTS.pieces, Region.rectangle(8, rows))
+        assert inst._option_perm_lists_c(native) == inst._option_perm_lists_by_cells()
+
+
 def test_option_images_in_c_refuse_buffers_that_do_not_fit():
     # Sizes, items and maps out of range are a ValueError, nothing read or written beyond a buffer.
     from array import array

@@ -1426,6 +1426,88 @@ static inline uint64_t key_hash(int32_t type, const int64_t *items, Py_ssize_t n
     return h ^ (h >> 29);
 }
 
+/* A 64-bit hash of a key given as a type and the mask of its cell items (images_by_masks). */
+static inline uint64_t mask_hash(int32_t type, uint64_t mask)
+{
+    uint64_t h = (mask ^ 0x9E3779B97F4A7C15ULL * (uint64_t)(uint32_t)(type + 1)) * 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 31;
+    h *= 0x94D049BB133111EBULL;
+    return h ^ (h >> 29);
+}
+
+/* images() where every cell item is below 64: a key held as the mask of its cell items, its image under a map the
+ * mask of their images, not sorted; the same keys and images (two items of a key mapped onto one, or onto an item
+ * of 64 or more: no key, as a sorted key with that item twice or beyond every key's). Returns 1 when written, 0
+ * when an option names a cell item twice (keys with it twice: the caller's sorted keys), -1 on an error (set). */
+static int images_by_masks(const uint32_t *ptr, const uint32_t *idx, const int32_t *types, const int32_t *imap,
+                           const int32_t *tmap, Py_ssize_t n, Py_ssize_t n_items, Py_ssize_t n_types, Py_ssize_t G,
+                           int64_t *image, int32_t *image32, int wide)
+{
+    Py_ssize_t size = 1;
+    while (size < 2 * n)
+        size <<= 1;
+    uint64_t *mk = PyMem_Malloc(8 * ((size_t)n + (size_t)size));
+    if (!mk) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int64_t *slots = (int64_t *)(mk + n);
+    for (Py_ssize_t o = 0; o < n; o++) {
+        uint64_t m = 0;
+        for (uint32_t j = ptr[o]; j < ptr[o + 1]; j++) {
+            if (idx[j] >= (uint64_t)n_items) {
+                PyErr_SetString(PyExc_ValueError, "images: an option's items or type are out of range");
+                PyMem_Free(mk);
+                return -1;
+            }
+            if (imap[idx[j]] < 0)
+                continue;
+            const uint64_t bit = (uint64_t)1 << idx[j];
+            if (m & bit) {
+                PyMem_Free(mk);
+                return 0;
+            }
+            m |= bit;
+        }
+        mk[o] = m;
+    }
+    for (Py_ssize_t q = 0; q < size; q++)
+        slots[q] = -1;
+    for (Py_ssize_t o = 0; o < n; o++) { /* an equal key: the later option takes the slot (as a dict would) */
+        Py_ssize_t q = (Py_ssize_t)(mask_hash(types[o], mk[o]) & (uint64_t)(size - 1));
+        while (slots[q] >= 0 && !(mk[slots[q]] == mk[o] && types[slots[q]] == types[o]))
+            q = (q + 1) & (size - 1);
+        slots[q] = o;
+    }
+    for (Py_ssize_t g = 0; g < G; g++) {
+        const int32_t *m = imap + g * n_items, *tm = tmap + g * n_types;
+        for (Py_ssize_t o = 0; o < n; o++) {
+            const int32_t t2 = tm[types[o]];
+            int64_t found = -1;
+            uint64_t y = 0;
+            int none = t2 < 0;
+            for (uint64_t x = mk[o]; x && !none; x &= x - 1) {
+                const int32_t c = m[__builtin_ctzll(x)];
+                none = c >= 64 || (y >> c & 1);
+                y |= none ? 0 : (uint64_t)1 << c;
+            }
+            if (!none)
+                for (Py_ssize_t q = (Py_ssize_t)(mask_hash(t2, y) & (uint64_t)(size - 1)); slots[q] >= 0;
+                     q = (q + 1) & (size - 1))
+                    if (mk[slots[q]] == y && types[slots[q]] == t2) {
+                        found = slots[q];
+                        break;
+                    }
+            if (wide)
+                image[g * n + o] = found;
+            else
+                image32[g * n + o] = (int32_t)found;
+        }
+    }
+    PyMem_Free(mk);
+    return 1;
+}
+
 static PyObject *images(PyObject *self, PyObject *args)
 {
     Py_buffer indptr, indices, otype, item_map, type_map, out;
@@ -1476,6 +1558,17 @@ static PyObject *images(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "images: a type map is out of range");
             goto done;
         }
+    Py_ssize_t top = -1; /* the last cell item */
+    for (Py_ssize_t i = 0; i < n_items; i++)
+        if (imap[i] >= 0)
+            top = i;
+    if (top < 64) {
+        const int by_masks = images_by_masks(ptr, idx, types, imap, tmap, n, n_items, n_types, G, image, image32, wide);
+        if (by_masks) {
+            result = by_masks > 0 ? Py_NewRef(Py_None) : NULL;
+            goto done;
+        }
+    }
     /* each option's key (its cell items, sorted, one after the other, as int64 for sort_keys) and where it
      * starts, its hash, the hash table's slots (an option, or -1) and a key's image */
     Py_ssize_t size = 1, widest = 0;

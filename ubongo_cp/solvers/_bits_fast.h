@@ -272,7 +272,8 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
             ms[BW] = avail;
             ms[BW + 1] = (uint64_t)got | (uint64_t)v << 32;
             ms[BW + 2] = k->mepoch;
-            k->memo_stores++;
+            if (++k->memo_stores == MEMO_FILL_STORES && !k->mfilled)
+                memo_fill(k);
             k->mdirty = 1;
         }
     }

@@ -278,6 +278,28 @@ def test_a_game_replays_from_its_seed_and_actions_alone(name, seed):
 
 
 @pytest.mark.parametrize("name", list(GAMES))
+def test_sample_chance_is_refused_where_chance_is_not_to_act(name):
+    # Once the gem game and the Duel answered sample_chance() at the end of a game (a die face no rule lets
+    # anyone apply), and the domino and Orion engines, which have no chance nodes, failed inside NumPy
+    # ("a must be a positive integer"): now every engine refuses it, naming who is to act.
+    factory = GAMES[name][0]
+    state, rng = factory(3), np.random.default_rng(3)
+    while not state.is_terminal():
+        player = state.current_player()
+        if player != CHANCE:
+            for asked in (lambda: state.sample_chance(), lambda: state.sample_chance(np.random.default_rng(0))):
+                with pytest.raises(IllegalActionError, match=rf"no chance node \(player {player} is to act\)"):
+                    asked()
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+        else:
+            state.apply_action(state.sample_chance())
+    with pytest.raises(IllegalActionError, match=r"^sample_chance: this state is no chance node \(the game is over\): "
+                                                 r"no chance action is legal here$"):
+        state.sample_chance()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
 def test_play_game_is_the_one_loop(name):
     # The one game loop plays every engine to the end with random agents (chance from the state's own stream).
     from ubongo_cp.games.base import RandomAgent

@@ -299,7 +299,18 @@ class GameState(abc.ABC):
         given to :meth:`apply_action` alone, or with the same ``sample_chance`` calls, it passes
         through the same states, chance drawn inside transitions (solve times) included; a clone draws as the
         original does, from its own copy of the generator.
+
+        Raises
+        ------
+        IllegalActionError
+            Where chance is not to act (a player's turn, or the game is over): no chance action is legal
+            there, as OpenSpiel refuses ``chance_outcomes()`` at a state that is no chance node.
         """
+        player = self.current_player()
+        if player != CHANCE:
+            raise IllegalActionError("sample_chance: this state is no chance node ("
+                                     + ("the game is over" if player == TERMINAL else f"player {player} is to act")
+                                     + "): no chance action is legal here")
         stream = self._chance_stream()
         if stream is not None:
             own, count = stream

@@ -151,6 +151,24 @@ def test_die_faces_follow_the_die(tmp_path):
         load_card(path)
 
 
+CARD = 'game = "classic"\ncard = "F"\nside = "easy"\npieces = "classic"\nregion = "####"\n[tasks]\n1 = ["I4"]\n'
+
+
+@pytest.mark.parametrize("field, typo, line", [("side", "sied", 3), ("game", "gmae", 1), ("card", "crad", 2),
+                                               ("pieces", "peices", 4), ("region", "regoin", 5)])
+def test_a_field_with_two_letters_swapped_is_refused_as_the_typo(field, typo, line):
+    # A short field with two letters swapped ('sied') was no near miss for difflib (ratio 0.75): the card was
+    # refused as "missing field 'side'", or, for the optional grid ('gird'), the key was kept as a note.
+    with pytest.raises(InputError) as info:
+        parse_card(CARD.replace(f"{field} =", f"{typo} ="), path="c.toml")
+    assert str(info.value).startswith(f"c.toml:{line}: unknown key {typo!r}: did you mean {field!r}? ")
+    with pytest.raises(InputError, match="^c.toml:6: unknown key 'gird': did you mean 'grid'"):
+        parse_card(CARD.replace("[tasks]", 'gird = "square"\n[tasks]'), path="c.toml")
+    # notes a looser match would take for fields ('name' and 'size' are 0.75 from 'game' and 'side') are kept
+    card = parse_card(CARD.replace("[tasks]", 'name = "mine"\nsize = 4\n[tasks]'), path="c.toml")
+    assert card.side == "easy"
+
+
 def test_a_cards_orientation_error_lists_its_grids_modes(run_cli, tmp_path):
     # a square card takes free, one-sided and fixed; mirror belongs to the cube grid
     path = tmp_path / "c.toml"

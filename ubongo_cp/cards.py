@@ -209,6 +209,21 @@ KNOWN_NOTES = ("generator", "title", "game_title")
 _KEY_LINE = r'^[ \t]*"?(.+?)"?[ \t]*='   # compiled when a line is first asked for (a problem to report)
 
 
+def _two_letters_swapped(key: str, field: str) -> bool:
+    """True when ``key`` is ``field`` with two neighbouring letters swapped, the commonest typo (Damerau, "A
+    technique for computer detection and correction of spelling errors", CACM 7(3), 1964): difflib's ratio
+    misses it on the short fields (``sied``, ``gird``: 0.75), yet a looser ratio would take notes such as
+    ``name`` or ``size`` for ``game`` and ``side``.
+
+    Examples
+    --------
+    >>> _two_letters_swapped("sied", "side"), _two_letters_swapped("size", "side")
+    (True, False)
+    """
+    return len(key) == len(field) and any(key[:i] + key[i + 1] + key[i] + key[i + 2:] == field
+                                          for i in range(len(key) - 1))
+
+
 def parse_card(text: str, *, path: str | os.PathLike | None = None,
                max_cells: int = MAX_REGION_CELLS) -> CardSide:
     """Parse and validate a card-side TOML document.
@@ -256,7 +271,8 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     for key in [key for key in data if key not in CARD_FIELDS and key not in KNOWN_NOTES]:
         import difflib   # a misspelt field would be kept as a note and change the answer (orientation = "fixed")
 
-        close = difflib.get_close_matches(key.lower(), CARD_FIELDS, n=1, cutoff=0.8)
+        close = (difflib.get_close_matches(key.lower(), CARD_FIELDS, n=1, cutoff=0.8)
+                 or [field for field in CARD_FIELDS if _two_letters_swapped(key.lower(), field)])
         if close:
             raise InputError(f"unknown key {key!r}: did you mean {close[0]!r}? (a card side's fields: "
                              f"{', '.join(CARD_FIELDS)}; other keys are kept as notes)", path=where,

@@ -169,6 +169,14 @@ def test_a_field_with_two_letters_swapped_is_refused_as_the_typo(field, typo, li
     assert card.side == "easy"
 
 
+@pytest.mark.parametrize("header, key", [("[task]", "task"), ("[ Tasks ]", "Tasks"), ('["task"]', "task")])
+def test_a_misspelt_table_of_a_card_is_named_by_its_line(header, key):
+    # A misspelt table ('[task]') was refused without a line: only lines that assign a key were looked up.
+    with pytest.raises(InputError) as info:
+        parse_card(CARD.replace("[tasks]", header), path="c.toml")
+    assert str(info.value).startswith(f"c.toml:6: unknown key {key!r}: did you mean 'tasks'? ")
+
+
 def test_a_cards_orientation_error_lists_its_grids_modes(run_cli, tmp_path):
     # a square card takes free, one-sided and fixed; mirror belongs to the cube grid
     path = tmp_path / "c.toml"

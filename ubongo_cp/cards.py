@@ -205,8 +205,9 @@ CARD_FIELDS = ("game", "card", "side", "pieces", "grid", "orientations", "region
 KNOWN_NOTES = ("generator", "title", "game_title")
 
 
-#: A line that assigns a key (``key =``, ``"key" =``): the key (:func:`parse_card` names the line of a field).
-_KEY_LINE = r'^[ \t]*"?(.+?)"?[ \t]*='   # compiled when a line is first asked for (a problem to report)
+#: A line that assigns a key (``key =``, ``"key" =``) or opens a table (``[tasks]``): the key (:func:`parse_card`
+#: names the line of a field, ``[tasks]`` or a misspelt ``[task]`` included).
+_KEY_LINE = r'^[ \t]*(?:\[[ \t]*"?([^\]"]+?)"?[ \t]*\]|"?(.+?)"?[ \t]*=)'   # compiled when first asked for
 
 
 def _two_letters_swapped(key: str, field: str) -> bool:
@@ -249,7 +250,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
     def line_of(key: str) -> int | None:
         if not lines:
             for m in reversed(list(re.finditer(_KEY_LINE, text, re.M))):
-                lines[m[1]] = text.count("\n", 0, m.start()) + 1
+                lines[m[1] or m[2]] = text.count("\n", 0, m.start()) + 1
             lines.setdefault("", 0)   # scanned (the empty key is no key)
         return lines.get(key)
 

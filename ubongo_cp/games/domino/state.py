@@ -858,7 +858,8 @@ def new_game(settings: DominoSettings | None = None, seed: int | None = 0) -> Do
         Seeds the shuffle (``numpy.random.default_rng(seed).permutation(21)``)
         and the swap chance events; a whole number >= 0 (else an
         :class:`~ubongo_cp.errors.InputError`), or None for a fresh one
-        (:func:`game_seed`: ``state.seed`` names it).
+        (:func:`game_seed`: ``state.seed`` names it). Default 0: the same
+        game each time (the other engines default to a fresh seed).
 
     Examples
     --------

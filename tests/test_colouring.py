@@ -175,3 +175,33 @@ def test_orientation_signatures_give_the_weights_of_the_orientations_cells():
                             for image in grid.orientations(shape, mode)
                             for offset in product(range(2), repeat=grid.dim) if grid.offset_ok(offset)}
                     assert weights == want, (name, shape, mode, colouring.name)
+
+
+def test_colouring_imbalances_are_the_signatures_weights_on_every_grid():
+    """The weights summed from a shape's class counts and the grid's vectors per mode equal those of its
+    orientations' signatures under every colouring (squares, hexagons, cubes; None on triangles), e.g. the T
+    tetromino's checkerboard weights -2, 2 and column stripes -2, 0, 2; the class counts are the cells counted by
+    the parities of their coordinates. Every free polyform of up to 5 cells on each grid."""
+    from ubongo_cp.grids import get_grid
+    from ubongo_cp.polyforms import free_polyforms
+
+    square = get_grid("square")
+    t4 = ((0, 0), (0, 1), (0, 2), (1, 1))
+    assert square.class_counts(t4) == [2, 1, 0, 1]
+    assert square.colouring_imbalances(t4, "free") == (frozenset({-2, 2}), frozenset({-2, 0, 2}),
+                                                       frozenset({-2, 0, 2}))
+    for name in ("square", "hex", "triangle", "cube"):
+        grid = get_grid(name)
+        for shape in (s for n in range(1, 6) for s in free_polyforms(name, n)):
+            counts = [0] * (1 << grid.dim)
+            for cell in shape:
+                counts[int("".join(str(x & 1) for x in cell), 2)] += 1
+            assert grid.class_counts(shape) == counts
+            for mode in grid.modes:
+                got = grid.colouring_imbalances(shape, mode)
+                if name == "triangle":
+                    assert got is None
+                    continue
+                want = tuple(grid.achievable_from(grid.orientation_signatures(shape, mode, c.period), c)
+                             for c in grid.colourings)
+                assert got == want, (name, shape, mode)

@@ -37,6 +37,7 @@ References
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import product
 from collections.abc import Sequence
 
 from .grids import SQUARE
@@ -160,19 +161,21 @@ def _reachable_mask(choices: Sequence[frozenset[int]]) -> tuple[int, int]:
 @lru_cache(maxsize=4096)
 def _targets(cells, grid) -> tuple[int, ...]:
     """The region's total weight under each of its grid's colourings (a deck's regions recur: cached)."""
-    residues: dict[tuple, int] = {}     # the cells by the parities of their coordinates
-    for cell in cells:
-        key = tuple(x & 1 for x in cell)
-        residues[key] = residues.get(key, 0) + 1
-    return tuple(sum(c.weight(key) * n for key, n in residues.items()) for c in grid.colourings)
+    counts = grid.class_counts(cells)    # the cells by the parities of their coordinates
+    classes = list(product(range(2), repeat=grid.dim))
+    return tuple(sum([c.weight(key) * n for key, n in zip(classes, counts) if n]) for c in grid.colourings)
 
 
 @lru_cache(maxsize=4096)
 def _piece_imbalances(piece: Piece, mode: str) -> dict[str, frozenset[int]]:
-    """The piece's achievable imbalances under each of its grid's colourings, by name: its orientations' residue
-    signatures (:meth:`~ubongo_cp.grids.Grid.orientation_signatures`) made once for every colouring of one
-    period."""
+    """The piece's achievable imbalances under each of its grid's colourings, by name: summed from its class counts
+    (:meth:`~ubongo_cp.grids.Grid.colouring_imbalances`) or, where the grid needs them (triangles), from its
+    orientations' residue signatures (:meth:`~ubongo_cp.grids.Grid.orientation_signatures`) made once for every
+    colouring of one period."""
     grid = piece.grid
+    found = grid.colouring_imbalances(piece.cells, mode)
+    if found is not None:
+        return {colouring.name: values for colouring, values in zip(grid.colourings, found)}
     signatures: dict[tuple[int, ...], frozenset[tuple[int, ...]]] = {}
     out = {}
     for colouring in grid.colourings:

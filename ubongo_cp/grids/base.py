@@ -297,12 +297,18 @@ def _class_maps(grid: Grid, count: int) -> tuple[tuple[int, ...], ...] | None:
     classes = list(product(range(2), repeat=dim))
     if grid.linear is None or not all(map(grid.offset_ok, classes)):
         return None
-    index = {key: i for i, key in enumerate(classes)}
     out: dict[tuple[int, ...], None] = {}
     for m in grid.linear[:count]:
+        # modulo 2 the map is linear: a class's image is the sum (exclusive or of the indices) of the images of
+        # its coordinates' unit classes; unit a's image has bit r where the map's entry (r, a) is odd
+        units = [sum([(m[r * dim + a] & 1) << (dim - 1 - r) for r in range(dim)]) for a in range(dim)]
         source = [0] * len(classes)
-        for i, key in enumerate(classes):
-            source[index[tuple(sum(map(mul, m[r * dim:(r + 1) * dim], key)) & 1 for r in range(dim))]] = i
+        for i in range(len(classes)):
+            image = 0
+            for a in range(dim):
+                if i >> (dim - 1 - a) & 1:
+                    image ^= units[a]
+            source[image] = i
         out[tuple(source)] = None
     return tuple(out)
 
@@ -314,8 +320,38 @@ def _residue_weights(grid: Grid, colouring: Colouring) -> list[list[int]]:
     moved by it; the classes in :func:`itertools.product` order (:meth:`Grid.residue_signatures`). Made once per
     grid and colouring."""
     classes = list(product(*(range(p) for p in colouring.period)))
+    if colouring.period == (2,) * grid.dim:   # modulo 2 a class moved by an offset class: exclusive or of indices
+        flat = [colouring.weight(key) for key in classes]
+        return [[flat[k ^ i] for k in range(len(classes))] for i, o in enumerate(classes) if grid.offset_ok(o)]
     return [[colouring.weight(tuple(a + b for a, b in zip(key, o))) for key in classes]
             for o in classes if grid.offset_ok(o)]
+
+
+@lru_cache(maxsize=64)
+def _imbalance_vectors(grid: Grid, mode: str) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
+    """For :meth:`Grid.colouring_imbalances`: per colouring of ``grid`` (in order), the distinct vectors ``v`` such
+    that a placement of a shape in ``mode`` covers weight ``sum(counts[k] * v[k])`` for one of them, ``counts``
+    being the shape's own cells counted by class modulo 2 (:meth:`Grid.class_counts`): one per class permutation
+    of a map (:func:`_class_maps`) and offset class (:func:`_residue_weights`). A signature's weight in
+    :meth:`Grid.achievable_from` is ``sum(counts[inverse[j]] * weights[j])`` over ``j``, that is the counts dotted
+    with the vector that adds ``weights[j]`` at ``inverse[j]``: the same values, summed without making the
+    signatures. None where :meth:`Grid.orientation_signatures` has no class maps (triangles). Made once per grid
+    and mode."""
+    dim = grid.dim
+    maps = _class_maps(grid, grid.modes[mode])
+    if maps is None or any(c.period != (2,) * dim for c in grid.colourings):
+        return None
+    out = []
+    for colouring in grid.colourings:
+        vectors: dict[tuple[int, ...], None] = {}
+        for weights in _residue_weights(grid, colouring):
+            for inverse in maps:
+                vector = [0] * len(inverse)
+                for j, k in enumerate(inverse):
+                    vector[k] += weights[j]
+                vectors[tuple(vector)] = None
+        out.append(tuple(vectors))
+    return tuple(out)
 
 
 class Grid:
@@ -847,11 +883,39 @@ class Grid:
         maps = _class_maps(self, self.modes[mode]) if period == (2,) * self.dim else None
         if maps is None:
             return self.residue_signatures(self.orientations(cells, mode), period)
+        counts = self.class_counts(cells)
+        return frozenset(tuple(map(counts.__getitem__, inverse)) for inverse in maps)
+
+    def class_counts(self, cells: Iterable[Cell]) -> list[int]:
+        """How many of ``cells`` fall in each class of coordinates modulo 2, the classes in
+        :func:`itertools.product` order (a class's index: the first coordinate's bit the most significant)."""
         dim = self.dim
         counts = [0] * (1 << dim)
-        for cell in cells:   # the class's index in product order: the first coordinate's bit the most significant
-            counts[sum([(x & 1) << (dim - 1 - a) for a, x in enumerate(cell)])] += 1
-        return frozenset(tuple(map(counts.__getitem__, inverse)) for inverse in maps)
+        if dim == 2:
+            for x, y in cells:
+                counts[(x & 1) << 1 | y & 1] += 1
+        else:
+            for cell in cells:
+                counts[sum([(x & 1) << (dim - 1 - a) for a, x in enumerate(cell)])] += 1
+        return counts
+
+    def colouring_imbalances(self, cells: Shape, mode: str) -> tuple[frozenset[int], ...] | None:
+        """Per colouring of the grid (:attr:`colourings`, in order), the weights a placement of the shape's
+        orientations in ``mode`` can cover: :meth:`achievable_from` of :meth:`orientation_signatures`, summed from
+        the shape's class counts and the grid's vectors for the mode (:func:`_imbalance_vectors`), made once.
+        None where the orientations' own signatures are needed (triangles).
+
+        Raises
+        ------
+        ValueError
+            For a mode the grid does not have.
+        """
+        self.check_mode(mode)
+        vectors = _imbalance_vectors(self, mode)
+        if vectors is None:
+            return None
+        counts = self.class_counts(cells)
+        return tuple(frozenset([sum(map(mul, counts, v)) for v in some]) for some in vectors)
 
     def achievable_from(self, signatures: Iterable[tuple[int, ...]], colouring: Colouring) -> frozenset[int]:
         """The weights under ``colouring`` a placement of shapes of these :meth:`residue_signatures` (under its

@@ -137,7 +137,6 @@ References
 
 from __future__ import annotations
 
-import sys
 import time
 from array import array
 from functools import lru_cache
@@ -411,12 +410,6 @@ def _typed(instance) -> bool:
     return hasattr(instance.table, "option_type")
 
 
-def _words(m: int, words: int, nbytes: int, little: bool) -> bytes:
-    if little:
-        return m.to_bytes(nbytes, "little")
-    return b"".join(((m >> (64 * w)) & 0xFFFFFFFFFFFFFFFF).to_bytes(8, sys.byteorder) for w in range(words))
-
-
 def _probes(instance, scan: int) -> int:
     """The probes argument of the kernel's "first" lists for ``instance`` laid out by ``scan`` (see :data:`_PROBES`)."""
     column = _column(tuple(instance.cells), scan) if _typed(instance) and instance.n_cells <= 64 else 0
@@ -477,15 +470,15 @@ def _neighbours(instance, order, bit, words) -> bytes:
     adj = _adjacency(instance)
     if adj is None:
         return b""
-    nbytes = 8 * words
-    little = sys.byteorder == "little"
-    out = bytearray()
+    masks = []
     for item in order:
         m = 0
         for j in adj[item]:
             m |= 1 << bit[j]
-        out += _words(m, words, nbytes, little)
-    return bytes(out)
+        masks.append(m)
+    if words > 1:   # each mask's 64-bit words, the lowest first
+        masks = [m >> (64 * w) & 0xFFFFFFFFFFFFFFFF for m in masks for w in range(words)]
+    return array("Q", masks).tobytes()   # machine words in the machine's byte order, as the kernel reads them
 
 
 def _adjacency(instance) -> tuple[tuple[int, ...], ...] | None:
@@ -497,7 +490,9 @@ def _adjacency(instance) -> tuple[tuple[int, ...], ...] | None:
         # are the orientation's moved by the option's offset), checked for each orientation that has a placement
         table = instance.table
         if _keeps_axis_steps(instance.grid):   # an orientation is connected so exactly when its piece is
-            connected = all(_stepwise_connected(instance.type_piece(t).cells) for t in set(table.option_type))
+            # the types with a placement: those whose run of options is not empty (ExactCoverInstance.type_options)
+            connected = all(_stepwise_connected(instance.type_piece(t).cells)
+                            for t, options in enumerate(instance.type_options) if options)
         else:
             connected = all(_stepwise_connected(tuple(instance.type_piece(t).orientations(instance.mode)[i]))
                             for t, i in set(zip(table.option_type, table.option_orientation)))
@@ -514,10 +509,14 @@ def _keeps_axis_steps(grid) -> bool:
     if grid.linear is None:
         return False
     dim = grid.dim
-    for m in grid.linear:
-        rows = [m[i * dim:(i + 1) * dim] for i in range(dim)]
-        if any(sorted(map(abs, row)) != [0] * (dim - 1) + [1] for row in rows) or \
-                any(sorted(map(abs, col)) != [0] * (dim - 1) + [1] for col in zip(*rows)):
+    for m in grid.linear:   # a signed permutation: each row one entry of -1 or 1, in a column of its own
+        columns = set()
+        for i in range(0, dim * dim, dim):
+            row = [j for j in range(dim) if m[i + j]]
+            if len(row) != 1 or m[i + row[0]] not in (-1, 1):
+                return False
+            columns.add(row[0])
+        if len(columns) != dim:
             return False
     return True
 
@@ -550,6 +549,18 @@ def _stepwise_connected(shape: tuple[tuple[int, ...], ...]) -> bool:
     ...: a step off the box lands on no cell), every step of every axis at once.
     """
     dims = len(shape[0])
+    if dims == 2:   # the plane written out: rows of the second axis, one free position after each
+        xs, ys = zip(*shape)
+        x0, y0 = min(xs), min(ys)
+        width = max(ys) - y0 + 2
+        cells = 0
+        for x, y in shape:
+            cells |= 1 << ((x - x0) * width + y - y0)
+        reached, grown = cells & -cells, 0
+        while grown != reached:
+            grown = reached
+            reached = (grown | grown << 1 | grown >> 1 | grown << width | grown >> width) & cells
+        return reached == cells
     lows = [min(c[a] for c in shape) for a in range(dims)]
     strides, stride = [], 1
     for a in range(dims):

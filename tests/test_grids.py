@@ -108,6 +108,19 @@ def test_square_symmetry_group_is_the_images_compared_whole(cells, closure, twic
     assert SQUARE.symmetry_group([(0, 0), (1, 0), (1, 1)]) == [0, 7]
 
 
+def test_square_symmetry_group_of_a_box_is_the_images_compared_whole():
+    # A whole box (a rectangle: as many distinct cells as its bounding box holds) answered without testing its
+    # images: the same group as the generic method's, on every box of up to 5x5 anywhere, and on the same box
+    # less one cell (tested image by image)
+    from ubongo_cp.grids.base import Grid
+
+    for rows, cols, r0, c0 in itertools.product(range(1, 6), range(1, 6), (-2, 0, 3), (-1, 0, 4)):
+        box = [(r0 + r, c0 + c) for r in range(rows) for c in range(cols)]
+        for cells in (box, box[1:], box[::-1]):
+            assert SQUARE.symmetry_group(cells) == Grid.symmetry_group(SQUARE, cells), (rows, cols, len(cells))
+    assert SQUARE.symmetry_group([(r, c) for r in range(3) for c in range(20)]) == [0, 2, 4, 5]
+
+
 def test_square_symmetry_group_takes_cells_as_lists_and_array_rows():
     # Cells given as lists (as read from JSON) or as the rows of an int array: the same group as for tuples (a
     # 1x2 domino keeps its half-turn and both mirrors, an L tromino its diagonal mirror), as the generic method

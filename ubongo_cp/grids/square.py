@@ -130,6 +130,12 @@ class SquareGrid(Grid):
             return list(range(self.n_symmetries))
         r_lo, r_hi = min(r for r, _ in cells), max(r for r, _ in cells)
         c_lo, c_hi = min(c for _, c in cells), max(c for _, c in cells)
+        if len(cells) == (r_hi - r_lo + 1) * (c_hi - c_lo + 1):
+            # distinct cells as many as their bounding box has: the whole box (a rectangle). Each symmetry maps
+            # it onto the box of its image, translated back onto the box itself when the extents agree: every
+            # symmetry that keeps the axes, those that swap them only on a square
+            square = r_hi - r_lo == c_hi - c_lo
+            return [k for k, (_, b, _, _) in enumerate(SYMMETRIES) if square or not b]
         out = []
         for k, (a, b, c, d) in enumerate(SYMMETRIES):
             if b and r_hi - r_lo != c_hi - c_lo:   # the axes swapped: a box that is no square is no image

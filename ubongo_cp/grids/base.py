@@ -915,6 +915,9 @@ class Grid:
         if vectors is None:
             return None
         counts = self.class_counts(cells)
+        if len(counts) == 4:   # a plane's four classes: the products written out
+            w, x, y, z = counts
+            return tuple(frozenset([w * p + x * q + y * r + z * s for p, q, r, s in some]) for some in vectors)
         return tuple(frozenset([sum(map(mul, counts, v)) for v in some]) for some in vectors)
 
     def achievable_from(self, signatures: Iterable[tuple[int, ...]], colouring: Colouring) -> frozenset[int]:

@@ -260,6 +260,20 @@ def test_outputs_never_overwrite_inputs(run_cli, tmp_path):
     assert not (tmp_path / "a.csv").exists()
 
 
+@pytest.mark.parametrize("argv, folder", [(["cards"], "--png"), (["cards"], "--svg"), (["booklet"], "--png")])
+def test_an_output_file_that_is_also_the_image_folder_is_refused_before_any_work(run_cli, tmp_path, argv, folder):
+    # `cards DECK --out x.pdf --png x.pdf` wrote the PDF, then failed on the images ("x.pdf: is a file, expected
+    # a directory for the output", exit 2) with the PDF left behind; booklet said "is a directory" of a file.
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    shutil.copy(Path(EXAMPLES) / "classic_X1_easy.toml", deck / "x1.toml")
+    out = tmp_path / "x.pdf"
+    code, out_text, err = run_cli(*argv, deck, "--out", out, folder, out)
+    one_line_error(code, err, f"--out and {folder} name the same path {out}: one is a file, the other a folder "
+                              "of images; give each its own")
+    assert out_text == "" and not out.exists()
+
+
 def test_an_output_over_an_input_names_the_inputs_option_as_written(run_cli, tmp_path):
     # The message named the inputs by their internal names: "the difficulty_model input", "the from_census
     # directory".

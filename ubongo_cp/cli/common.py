@@ -49,6 +49,8 @@ _INPUTS = ("tasks", "results", "replay", "deck", "card", "pieces", "region", "re
 #: Options and positional arguments naming a file or folder (or, as ``--pieces``, a name or a file): an empty one
 #: is refused as the command line is read (:func:`path_argument`).
 PATH_ARGUMENTS = frozenset((*_OUTPUTS, *_INPUTS, "copy", "png", "svg", "pictures", "report", "tiles", "suites"))
+#: Options naming a folder of images a command writes beside its output file (``cards --png DIR``).
+_IMAGE_FOLDERS = ("png", "svg", "pictures")
 #: Inputs that are always files: a directory named there is refused before any output is compared with it.
 _FILE_INPUTS = ("times", "difficulty_model", "replay", "instance", "region", "card")
 #: For inputs that are directories: the files the command reads from them.
@@ -146,6 +148,12 @@ def _check_outputs(args: argparse.Namespace) -> None:
                 what = f"the {said} input" if path == in_path else f"a file read from the {said} directory"
                 raise UbongoError(f"--{name} {getattr(args, name)} would overwrite {what}; "
                                   "choose another output path")
+    for folder in _IMAGE_FOLDERS:   # a folder of images where a file is written: one of them would fail half done
+        where = real(getattr(args, folder, None))
+        for name, path in given.items():
+            if path == where:
+                raise UbongoError(f"--{name} and --{folder} name the same path {getattr(args, name)}: one is a "
+                                  "file, the other a folder of images; give each its own")
     beside = real(games_journal(args)) if getattr(args, "games_journal_beside", False) else None
     for name, path in given.items():   # the journal that --out keeps its games in (add_games_out)
         if name != "out" and path == beside:

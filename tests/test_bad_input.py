@@ -496,6 +496,18 @@ def test_two_shapes_under_one_name_are_refused(optional):
         build_instance([L, J], Region.rectangle(2, 4), mode="one-sided")
 
 
+def test_two_names_written_alike_with_other_code_points_are_refused_as_one_name_twice():
+    """'Ä' as one code point (U+00C4) and as 'A' with a combining diaeresis (U+0308) print the same: a set
+    holding both was read as two pieces, and every solution, table and booklet showed two pieces named 'Ä'
+    (`solve` printed the legend "Ä=Ä A=Ä"); a card's task naming 'Ä' picked one of them unseen."""
+    composed, decomposed = "\u00c4", "A\u0308"
+    with pytest.raises(InputError) as err:
+        parse_pieces(f"{composed}\n##\n\n{decomposed}\n###\n", path="p.txt")
+    assert str(err.value) == ("p.txt:4: piece 'A\u0308' appears twice (first at line 1, written with other "
+                              "Unicode code points: give each piece a name of its own)")
+    assert parse_pieces(f"{composed}\n##\n\nB{decomposed}\n###\n").names == [composed, "B" + decomposed]
+
+
 SUITES = "decks, duel-analysis, identical, knuth, pentominoes"
 A_SUITE = f"not a suite (a .toml file of [[instance]] tables, a directory of instance files, or a shipped suite: {SUITES})"
 

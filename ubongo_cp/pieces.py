@@ -828,7 +828,7 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
     if not blocks:
         raise InputError("no pieces in file", path=path)
     pieces: list[Piece] = []
-    first_seen: dict[str, int] = {}
+    first_seen: dict[str, tuple[int, str]] = {}
     for block in blocks:
         name_line, name = block[0][0], block[0][1].strip()
         if set(name) <= set(grid.text_chars):
@@ -841,10 +841,13 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
         problem = name_problem(name, in_file=True)
         if problem:
             raise InputError(problem, path=path, line=name_line)
-        if name in first_seen:
-            raise InputError(f"{_piece(name)} appears twice (first at line {first_seen[name]})",
-                             path=path, line=name_line)
-        first_seen[name] = name_line
+        # Names alike once normalised (NFC): 'Ä' as one code point or as 'A' and a combining mark print the same.
+        key = name if name.isascii() else _nfc(name)
+        if key in first_seen:
+            first, spelt = first_seen[key]
+            alike = "" if spelt == name else ", written with other Unicode code points: give each piece a name of its own"
+            raise InputError(f"{_piece(name)} appears twice (first at line {first}{alike})", path=path, line=name_line)
+        first_seen[key] = name_line, name
         for number, row in block[2:]:   # a name in a shape: the blank line before the next piece left out
             word = row.strip()
             if not set(word) & set(grid.text_chars) and not name_problem(word, in_file=True):
@@ -855,6 +858,14 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
             raise InputError(f"{_piece(name)} is disconnected", path=path, line=name_line)
         pieces.append(Piece._read(name, cells, grid))
     return PieceSet(tuple(pieces), path, grid)
+
+
+def _nfc(name: str) -> str:
+    """``name`` in Unicode normal form C (composed: 'A' and a combining diaeresis read as 'Ä'), to tell names
+    that print alike; :mod:`unicodedata` loaded only for a name that is not ASCII."""
+    import unicodedata
+
+    return unicodedata.normalize("NFC", name)
 
 
 #: Longest piece name an error message quotes.

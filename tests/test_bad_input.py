@@ -508,6 +508,18 @@ def test_two_names_written_alike_with_other_code_points_are_refused_as_one_name_
     assert parse_pieces(f"{composed}\n##\n\nB{decomposed}\n###\n").names == [composed, "B" + decomposed]
 
 
+def test_a_task_naming_a_piece_with_other_code_points_says_so(run_cli, tmp_path):
+    # A card typed 'Ä' (U+00C4) for a piece-set file's 'A' + U+0308: "names unknown piece(s) Ä (not in p.txt)",
+    # though p.txt shows a piece 'Ä'.
+    write(tmp_path / "p.txt", "A\u0308\n##\n\nB\n##\n")
+    card = write(tmp_path / "c.toml", 'game = "classic"\ncard = "1"\nside = "easy"\npieces = "p.txt"\n'
+                                      'region = """\n####\n"""\n[tasks]\n1 = ["\u00c4", "B"]\n')
+    code, out, err = run_cli("solve", card)
+    assert (code, out, err) == (2, "", f"ubongo-cp: error: {card}:9: task of face 1 names unknown piece(s) \u00c4 "
+                                       "(not in p.txt); the piece set writes A\u0308 with other Unicode code points "
+                                       "(the same letters): copy the names from it\n")
+
+
 SUITES = "decks, duel-analysis, identical, knuth, pentominoes"
 A_SUITE = f"not a suite (a .toml file of [[instance]] tables, a directory of instance files, or a shipped suite: {SUITES})"
 

@@ -409,11 +409,18 @@ def _label(entries: Iterable[str], empty: int) -> str:
 
 def _unknown_hint(unknown: list[str], piece_set) -> str:
     """What a task's unknown piece names most likely meant: several pieces in one string (``["L3 T4"]``), or
-    names in the wrong case (``l3`` for ``L3``); else nothing."""
+    names in the wrong case (``l3`` for ``L3``), or written with other code points (``Ä`` as ``A`` and a combining
+    mark); else nothing."""
     joined = next((n for n in unknown if len(n.split()) > 1 and all(w in piece_set for w in n.split())), None)
     if joined is not None:
         each = ", ".join('"' + word + '"' for word in joined.split())
         return f": {joined!r} is one string; write each piece as its own, [{each}]"
+    from .pieces import normal_name
+
+    alike = {normal_name(name): name for name in piece_set.names}
+    if all(normal_name(n) in alike for n in unknown):
+        return (f"; the piece set writes {', '.join(alike[normal_name(n)] for n in unknown)} with other Unicode code "
+                "points (the same letters): copy the names from it")
     folded = {name.casefold(): name for name in piece_set.names}
     if all(n.casefold() in folded for n in unknown):
         return f"; names are case-sensitive: {', '.join(folded[n.casefold()] for n in unknown)}"

@@ -842,7 +842,7 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
         if problem:
             raise InputError(problem, path=path, line=name_line)
         # Names alike once normalised (NFC): 'Ä' as one code point or as 'A' and a combining mark print the same.
-        key = name if name.isascii() else _nfc(name)
+        key = normal_name(name)
         if key in first_seen:
             first, spelt = first_seen[key]
             alike = "" if spelt == name else ", written with other Unicode code points: give each piece a name of its own"
@@ -860,9 +860,11 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
     return PieceSet(tuple(pieces), path, grid)
 
 
-def _nfc(name: str) -> str:
+def normal_name(name: str) -> str:
     """``name`` in Unicode normal form C (composed: 'A' and a combining diaeresis read as 'Ä'), to tell names
     that print alike; :mod:`unicodedata` loaded only for a name that is not ASCII."""
+    if name.isascii():
+        return name
     import unicodedata
 
     return unicodedata.normalize("NFC", name)

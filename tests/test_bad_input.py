@@ -520,6 +520,20 @@ def test_a_task_naming_a_piece_with_other_code_points_says_so(run_cli, tmp_path)
                                        "(the same letters): copy the names from it\n")
 
 
+@pytest.mark.parametrize("text, what", [
+    ("% mine\nA\n##\n\nB\n###\n", "a piece-set file (`--pieces` reads it)"),
+    ("grid: triangle\nT2\n^v\n", "a piece-set file (`--pieces` reads it)"),
+    ("grid: hex\n# #\n # #\n", "a region file (`--region` reads it)"),   # (a square one reads as TOML comments)
+])
+@pytest.mark.parametrize("command", [["solve"], ["generate", "--spec"]])
+def test_a_piece_set_or_region_given_as_a_card_or_spec_is_named_as_such(run_cli, tmp_path, text, what, command):
+    # `ubongo-cp solve pieces.txt` said "pieces.txt:1: invalid TOML: Expected '=' after a key in a key/value pair".
+    f = write(tmp_path / "mine.txt", text)
+    code, _, err = run_cli(*command, f, *(["--out", tmp_path / "g"] if command[0] == "generate" else []))
+    one_line_error(code, err, f"{f}: is {what}, not a TOML file (a card side, a deck spec or a bench suite)")
+    assert not (tmp_path / "g").exists()
+
+
 SUITES = "decks, duel-analysis, identical, knuth, pentominoes"
 A_SUITE = f"not a suite (a .toml file of [[instance]] tables, a directory of instance files, or a shipped suite: {SUITES})"
 

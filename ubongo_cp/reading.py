@@ -239,6 +239,8 @@ _FORMATS: dict[str, tuple[tuple[str, ...], str]] = {
     "json": ((".json",), "a JSON file (a game record, a difficulty model or a census manifest)"),
     "burrtools": ((".xmpuzzle",), "a BurrTools file (`ubongo-cp solve` reads it)"),
     "table": ((".csv",), "a CSV table"),
+    "pieces": ((), "a piece-set file (`--pieces` reads it)"),
+    "region": ((), "a region file (`--region` reads it)"),
 }
 
 
@@ -274,6 +276,8 @@ def other_format(text: str, path: str | os.PathLike | None, expected: str, line:
         kind = "burrtools"
     elif expected != "toml" and _is_toml(text):
         kind = "toml"
+    elif expected == "toml" and (drawing := _drawing(text)):
+        kind = drawing
     else:
         first = text.count("\n", 0, len(text) - len(head)) + 1   # its first line of text
         if line is not None and line > first + 1:
@@ -324,6 +328,21 @@ def _name_kept(source, filename, mode, *args, **kwargs):
             and not args and not kwargs:
         return source
     return compile(source, filename, mode, *args, **kwargs)
+
+
+def _drawing(text: str) -> str | None:
+    """``"pieces"`` or ``"region"`` when ``text`` reads as a piece-set or a region file (drawings of cells, on
+    any grid), else None: what a TOML reader was given that it cannot read (``solve pieces.txt``)."""
+    from .errors import InputError
+    from .pieces import parse_pieces, parse_region
+
+    for kind, parse in (("pieces", parse_pieces), ("region", parse_region)):
+        try:
+            parse(text)
+        except InputError:
+            continue
+        return kind
+    return None
 
 
 def _is_toml(text: str) -> bool:

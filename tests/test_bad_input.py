@@ -534,6 +534,17 @@ def test_a_piece_set_or_region_given_as_a_card_or_spec_is_named_as_such(run_cli,
     assert not (tmp_path / "g").exists()
 
 
+def test_a_card_side_given_as_a_deck_spec_is_named_as_such(run_cli, tmp_path):
+    # `generate --spec 01_easy.toml` said "01_easy.toml:3: unknown key 'card' (known: card_ids, cards, ...)".
+    card = tmp_path / "x1.toml"
+    shutil.copy(Path(EXAMPLES) / "classic_X1_easy.toml", card)
+    code, _, err = run_cli("generate", "--spec", card, "--out", tmp_path / "g")
+    one_line_error(code, err, f"{card}:{card.read_text().splitlines().index('[tasks]') + 1}: is a card side (its "
+                              "[tasks] name the pieces of each die face), not a deck spec: give the spec its deck "
+                              "was made from (the deck's deck.toml)")
+    assert not (tmp_path / "g").exists()
+
+
 SUITES = "decks, duel-analysis, identical, knuth, pentominoes"
 A_SUITE = f"not a suite (a .toml file of [[instance]] tables, a directory of instance files, or a shipped suite: {SUITES})"
 

@@ -355,6 +355,11 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
             fail(f"{where}{wrong_kind(key, kinds, value)}", key, nth)
         return value
 
+    if "tasks" in data and "sides" not in data:   # a card side (its [tasks]), given where a deck spec belongs
+        at = re.search(r"^[ \t]*\[[ \t]*tasks[ \t]*\]", text, re.M)
+        raise InputError("is a card side (its [tasks] name the pieces of each die face), not a deck spec: give the "
+                         "spec its deck was made from (the deck's deck.toml)", path=path,
+                         line=text.count("\n", 0, at.start()) + 1 if at else line_of("tasks"))
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
         fail(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})", unknown[0])

@@ -656,3 +656,19 @@ def test_a_census_of_other_pieces_or_another_k_is_named_when_a_deck_draws_from_i
     code, _, err = run_cli("generate", "--spec", "designer", "--from-census", own, "--out", tmp_path / "e",
                            "--cards", "1", "--no-progress")
     assert code == 0 and "note:" not in err, err
+
+
+def test_generate_from_a_census_takes_regions_with_as_many_unique_tasks_as_the_die_has_faces(run_cli, tmp_path):
+    # A spec of a 2-face die refused a census of regions with 2 to 5 uniquely tiling subsets: "holds no region
+    # a card side can take (none has 6 uniquely tiling subsets or more)", six being the shipped games' die.
+    (tmp_path / "pieces.txt").write_text("D2\n##\n\nL3\n#.\n##\n\nI3\n###\n\nT4\n###\n.#.\n\nO4\n##\n##\n")
+    (tmp_path / "deck.toml").write_text('game = "small"\npieces = "pieces.txt"\ncards = 1\n[[sides]]\nname = "s"\n'
+                                        "pieces_per_task = 2\nfaces = 2\nmax_rows = 3\nmax_cols = 3\n"
+                                        "cells = [5, 6]\nunique = true\n")
+    code, _, err = run_cli("census", "--pieces", tmp_path / "pieces.txt", "--k", "2", "--cells", "5-6", "--box",
+                           "3x3", "--out", tmp_path / "c", "--no-progress")
+    assert code == 0, err
+    code, out_text, err = run_cli("generate", "--spec", tmp_path / "deck.toml", "--from-census", tmp_path / "c",
+                                  "--out", tmp_path / "g", "--no-progress")
+    assert (code, err) == (0, ""), err
+    assert out_text.startswith("wrote 1 card sides (2 tasks, 2 uniquely solvable)")

@@ -101,12 +101,16 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
         with warnings.catch_warnings(record=True) as said:
             warnings.simplefilter("always", InputWarning)
-            candidates = census_regions(args.from_census)
+            # a region with as many uniquely tiling subsets as the smallest die has faces (6 at most) can make a side
+            from ..specs import load_spec
+
+            least = min(CARD_UNIQUE, *(side.faces for side in load_spec(args.game or args.spec).sides))
+            candidates = census_regions(args.from_census, min_unique=least)
         notes = [w.message for w in said if isinstance(w.message, InputWarning)]
         if not candidates:   # else every card side would be left out, each with a line of its own
             # one line: an incomplete census (its note) may be why
             why = "".join(f"; it is an {note.message}" for note in notes)
-            raise InputError(f"holds no region a card side can take (none has {CARD_UNIQUE} uniquely tiling subsets "
+            raise InputError(f"holds no region a card side can take (none has {least} uniquely tiling subsets "
                              f"or more){why or ': choose another census'}", path=args.from_census)
         for w in said:   # a census read, incomplete: said as before
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

@@ -545,6 +545,15 @@ def test_a_card_side_given_as_a_deck_spec_is_named_as_such(run_cli, tmp_path):
     assert not (tmp_path / "g").exists()
 
 
+def test_a_piece_over_the_kernels_size_is_refused_by_its_line(run_cli, tmp_path):
+    # A piece of 1025 x 1024 cells (more than 2**20) ended in "ubongo-cp: error: ValueError: orientations: 1 to
+    # 2**20 cells needed" (exit 1) after the shape was read cell by cell; now its cells are counted first.
+    big = write(tmp_path / "big.txt", "I2\n##\n\nHuge\n" + ("#" * 1025 + "\n") * 1024)
+    code, out, err = run_cli("solve", "--pieces", big, "--region", "2x2")
+    assert (code, out, err) == (2, "", f"ubongo-cp: error: {big}:4: piece 'Huge' has 1049600 cells, over the limit "
+                                       "of 1048576 (2**20, the most the search engines place)\n")
+
+
 SUITES = "decks, duel-analysis, identical, knuth, pentominoes"
 A_SUITE = f"not a suite (a .toml file of [[instance]] tables, a directory of instance files, or a shipped suite: {SUITES})"
 

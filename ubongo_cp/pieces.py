@@ -853,6 +853,10 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
             if not set(word) & set(grid.text_chars) and not name_problem(word, in_file=True):
                 raise InputError(f"{_piece(word)} starts inside the shape of {_piece(name)}: a blank line must end "
                                  "each piece's shape, before the next piece's name", path=path, line=number)
+        marks = _cell_marks(block[1:])   # counted before the shape is read cell by cell
+        if marks > MAX_PIECE_CELLS:
+            raise InputError(f"{_piece(name)} has {marks} cells, over the limit of {MAX_PIECE_CELLS} (2**20, the most "
+                             "the search engines place)", path=path, line=name_line)
         cells = grid.parse([ln for _, ln in block[1:]], path=path, first_line=block[1][0])
         if not grid.is_connected(cells):
             raise InputError(f"{_piece(name)} is disconnected", path=path, line=name_line)
@@ -869,6 +873,15 @@ def normal_name(name: str) -> str:
 
     return unicodedata.normalize("NFC", name)
 
+
+def _cell_marks(lines: list[tuple[int, str]]) -> int:
+    """The cells drawn on numbered ``lines`` of a picture, on every grid (``#``, ``^``, ``v``), counted without
+    reading them: a huge picture is refused at once, in little memory."""
+    return sum(ln.count("#") + ln.count("^") + ln.count("v") for _, ln in lines)
+
+
+#: Most cells of a piece: the placement kernel's orientations of a shape (``_placements.c``) take 1 to 2**20.
+MAX_PIECE_CELLS = 2 ** 20
 
 #: Longest piece name an error message quotes.
 _QUOTED_NAME = 24
@@ -975,7 +988,7 @@ def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REG
         raise InputError("empty region: no cell", path=path)
     lines = lines[drawn[0]:drawn[-1] + 1]   # blank lines around the picture cut at once (not one by one)
     # Counted before the picture is read cell by cell: a huge file is refused at once, in little memory.
-    marks = sum(ln.count("#") + ln.count("^") + ln.count("v") for _, ln in lines)   # cells of every grid's pictures
+    marks = _cell_marks(lines)
     if marks > max_cells:
         raise InputError(f"region has {marks} cells, over the limit of {max_cells} ({max_cells_hint()})", path=path)
     cells = grid.parse([ln for _, ln in lines], path=path, first_line=lines[0][0])

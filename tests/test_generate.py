@@ -342,6 +342,24 @@ def test_generate_beside_a_self_contained_spec_leaves_the_spec_alone(tmp_path, r
     assert code == 2 and err.count("\n") == 1 and f"--out {spec} would overwrite " in err
 
 
+def test_generate_beside_a_spec_saved_with_crlf_and_a_byte_order_mark_leaves_it_alone(tmp_path, run_cli):
+    # A spec and piece set saved by a Windows editor (a BOM, CRLF line ends) were refused as their own copies
+    # ("pieces.txt: is the spec's piece set this command reads and would be overwritten by the deck's copy"):
+    # the copy, read as text, was compared with the file's bytes.
+    spec = _designer(tmp_path / "d")
+    for name in ("deck.toml", "pieces.txt"):
+        f = tmp_path / "d" / name
+        f.write_bytes(b"\xef\xbb\xbf" + f.read_bytes().replace(b"\n", b"\r\n"))
+    before = _snapshot(tmp_path / "d")
+    code, out, err = run_cli("generate", "--spec", spec, "--out", tmp_path / "d", "--cards", "1", "--seed", "3",
+                             "--no-progress")
+    assert code == 0, err
+    assert out.startswith(f"wrote 2 card sides (12 tasks, 12 uniquely solvable) to {tmp_path / 'd'} in ")
+    after = _snapshot(tmp_path / "d")
+    assert {k: after[k] for k in before} == before
+    assert sorted(after) == ["01_easy.toml", "01_hard.toml", "deck.toml", "pieces.txt"]
+
+
 def test_generate_refuses_another_spec_in_a_deck_folder(tmp_path, run_cli):
     spec = _designer(tmp_path / "d")
     out = tmp_path / "deck"

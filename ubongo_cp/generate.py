@@ -303,14 +303,18 @@ def _claim_spec_copy(spec: DeckSpec, folder: OutputFolder, files: dict[str, str]
     same text (it is then left alone), else the run is refused. So is a
     file of another origin with other content (:class:`OutputFolder`).
     """
+    from .io import read_text
+
     inputs = {"the deck spec": spec.path, "the spec's piece set": spec.pieces_path()}
     data = {name: text.encode("utf-8") for name, text in files.items()}
     for name in files:
         target = folder.path / name
         for what, source in inputs.items():
-            if source and _same_file(target, source) and target.read_bytes() != data[name]:
-                raise InputError(f"is {what} this command reads and would be overwritten by "
-                                 f"the deck's copy of it; choose another --out folder", path=target)
+            if source and _same_file(target, source):
+                if read_text(target) != files[name]:   # the copy is the text read (no BOM, "\n" line ends)
+                    raise InputError(f"is {what} this command reads and would be overwritten by "
+                                     f"the deck's copy of it; choose another --out folder", path=target)
+                data[name] = target.read_bytes()   # the file itself, as saved (a BOM, CRLF): left alone
     folder.claim(files, unless_same=data)
     return {name: text for name, text in files.items() if folder.owns(name)}
 

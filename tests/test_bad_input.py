@@ -545,6 +545,20 @@ def test_a_card_side_given_as_a_deck_spec_is_named_as_such(run_cli, tmp_path):
     assert not (tmp_path / "g").exists()
 
 
+@pytest.mark.parametrize("text, message", [
+    ("###\n#.#\n###\n", "is a region file (`--region` reads it), not a deck spec"),   # TOML reads it as comments
+    ("", "not a deck spec: it has no TOML key at all (a deck spec sets game, pieces and its [[sides]])"),
+    ("# only a comment\n", "not a deck spec: it has no TOML key at all (a deck spec sets game, pieces and its "
+                            "[[sides]])"),
+])
+def test_a_deck_spec_without_a_key_says_what_it_is(run_cli, tmp_path, text, message):
+    # A square region's drawing given as a deck spec said only "missing key 'game'" (its '#' lines are TOML comments).
+    f = write(tmp_path / "mine.toml", text)
+    code, _, err = run_cli("generate", "--spec", f, "--out", tmp_path / "g")
+    one_line_error(code, err, f"{f}: {message}")
+    assert not (tmp_path / "g").exists()
+
+
 def test_a_piece_over_the_kernels_size_is_refused_by_its_line(run_cli, tmp_path):
     # A piece of 1025 x 1024 cells (more than 2**20) ended in "ubongo-cp: error: ValueError: orientations: 1 to
     # 2**20 cells needed" (exit 1) after the shape was read cell by cell; now its cells are counted first.

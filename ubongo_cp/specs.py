@@ -337,6 +337,12 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
     from .reading import loads_toml
 
     data = loads_toml(text, path=path)
+    if not data:   # no key at all: a region or piece-set drawing is a TOML document of '#' comments
+        from .reading import wrong_format
+
+        raise wrong_format(text, path, "toml", "a deck spec") or InputError(
+            "not a deck spec: it has no TOML key at all (a deck spec sets game, pieces and its [[sides]])",
+            path=path)
 
     def line_of(key: str, nth: int = 0) -> int | None:
         return key_line(text, key, nth)

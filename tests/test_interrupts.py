@@ -7,6 +7,7 @@ cleanup; a Ctrl-C during a long CP-SAT search was taken for a time limit.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -135,6 +136,46 @@ def test_ctrl_c_in_a_garbage_collector_callback_is_the_one_line():
     proc = subprocess.run([sys.executable, "-c", _IN_GC_CALLBACK], capture_output=True, text=True, cwd=ROOT,
                           timeout=60)
     assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "ubongo-cp: interrupted\n")
+
+
+_HALF_MADE = """
+import os, signal, sys
+from ubongo_cp.cli import _watch_interrupts
+
+class Future:   # as a Dask future: its __init__ stopped by Ctrl-C, its finaliser reads what was never set
+    def __init__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        self._cleared = False
+
+    def __del__(self):
+        self._cleared
+
+kept = []
+try:
+    with _watch_interrupts(last_resort=True):
+        try:
+            Future()
+        except KeyboardInterrupt:
+            pass
+        kept.append(Future.__new__(Future))   # one more, finalised as the process ends
+        raise KeyboardInterrupt
+except KeyboardInterrupt:
+    print("ubongo-cp: interrupted", file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_finaliser_failing_after_ctrl_c_prints_nothing(debug):
+    # Ctrl-C during a Dask batch once left a future half made: its finaliser's AttributeError ('Future' object
+    # has no attribute '_cleared') was printed as an "Exception ignored" traceback after the one line.
+    env = {**os.environ, "UBONGO_CP_DEBUG": "1"} if debug else {k: v for k, v in os.environ.items()
+                                                              if k != "UBONGO_CP_DEBUG"}
+    proc = subprocess.run([sys.executable, "-c", _HALF_MADE], capture_output=True, text=True, cwd=ROOT, timeout=60,
+                          env=env)
+    if debug:   # UBONGO_CP_DEBUG=1 shows them
+        assert "AttributeError: 'Future' object has no attribute '_cleared'" in proc.stderr, proc.stderr
+    else:
+        assert proc.stderr == "ubongo-cp: interrupted\n"
 
 
 def test_a_command_run_in_another_thread_leaves_the_ctrl_c_handler_alone(capsys):

@@ -206,7 +206,12 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
     the previous handler is restored after the block. With ``last_resort``,
     a KeyboardInterrupt raised where Python cannot raise it (a garbage
     collector's callback, a finaliser: it is printed as "Exception ignored")
-    is not printed: the last resort ends the command with its one line.
+    is not printed: the last resort ends the command with its one line. Nor,
+    once Ctrl-C has come, is any other error of a finaliser, until the process
+    ends: an object a library was making when the interrupt came is left half
+    made, and its finaliser fails on what it lacks (a Dask future's
+    ``AttributeError: 'Future' object has no attribute '_cleared'``).
+    ``UBONGO_CP_DEBUG=1`` prints them.
     """
     try:  # the functions without the enumerations that importing :mod:`signal` makes (about 1 ms of a command)
         import _signal as signal
@@ -224,8 +229,12 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
             LAST_OUTPUTS.clear()   # a further Ctrl-C stops the last outputs too: the last resort waits no more
         signal.default_int_handler(signum, frame)
 
+    import os
+
+    debug = bool(os.environ.get("UBONGO_CP_DEBUG"))   # read now: a finaliser may run as the interpreter ends
+
     def quiet(info) -> None:
-        if not (last_resort and seen and isinstance(info.exc_value, KeyboardInterrupt)):
+        if not (last_resort and seen) or debug:
             unraisable(info)
 
     installed = signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -244,7 +253,8 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
     finally:
         LAST_OUTPUTS.clear()   # the command has ended: the last resort gives the process its grace again
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        sys.unraisablehook = unraisable
+        if not (last_resort and seen):   # interrupted, the process is ending: its finalisers stay quiet
+            sys.unraisablehook = unraisable
 
 
 class _PipedStdout:

@@ -198,17 +198,13 @@ class GameState(abc.ABC):
         # an engine's own apply_action and action_to_string take the action as action_id makes it (a non-integer
         # is an IllegalActionError, not an error from deep inside the engine); action_to_string names only the
         # game's ids, and refuses any other as apply_action does (_no_such_action)
-        for name in ("apply_action", "action_to_string"):
+        for name, in_range in (("apply_action", False), ("action_to_string", True)):
             own = cls.__dict__.get(name)
             if own is not None and not getattr(own, "_checks_action_id", False):
-                if name == "apply_action":
-                    @functools.wraps(own)
-                    def checked(self, action, _own=own):
-                        return _own(self, action_id(action))
-                else:
-                    @functools.wraps(own)
-                    def checked(self, action, _own=own):
-                        return _own(self, self._action_in_range(action_id(action)))
+                @functools.wraps(own)
+                def checked(self, action, _own=own, _in_range=in_range):
+                    action = action_id(action)
+                    return _own(self, self._action_in_range(action) if _in_range else action)
 
                 setattr(checked, "_checks_action_id", True)  # noqa: B010 - a function attribute mypy cannot see
                 setattr(cls, name, checked)

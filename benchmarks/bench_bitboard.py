@@ -28,7 +28,7 @@ one-sided pentominoes in 3x30 (184). For each case, in interleaved rounds
   faster of DLX1 and SSXCC on that file.
 
 Prints, per case, the median CPU and wall seconds of each command and the
-ratios of ours to the best peer (CPU; wall), with the load average; writes
+ratios of ours to every peer, the best first (CPU; wall), with the load average; writes
 ``benchmarks/out/bench_bitboard.csv``. With ``--compare-with DIR`` (a
 checkout of an earlier revision, its C extensions built in place), our two
 commands run on it too, in the same rounds, and a last table gives this
@@ -98,7 +98,7 @@ def main(argv=None) -> int:
         parser.add_argument(f"--source-{name}", type=Path, help=f"git repository of {name} (default: the mirror)")
     args = parser.parse_args(argv)
     built = {"sugyan": peers.build_sugyan(args.source_sugyan), "miniexact": peers.build_miniexact(args.source_miniexact),
-             **peers.build_knuth(args.source_knuth)}
+             **peers.build_knuth(args.source_knuth, args.source_cweb)}
     print(f"peers in {PEERS}:")
     for name, what in built.items():
         print(f"  {name}: {'built' if isinstance(what, Path) else 'not built: ' + what}")

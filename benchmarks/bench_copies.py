@@ -12,7 +12,7 @@ Counts are checked at every run. In interleaved rounds: ``ubongo-cp solve
 --count`` (whole process), the same search timed inside a process, DLX3
 and SSMCC where they could be built (:mod:`benchmarks.peers`;
 ``miniexact -m`` is not run, see :func:`benchmarks.peers.exact_cover_peers`).
-Prints median CPU and wall seconds and the ratio of ours to the best peer;
+Prints median CPU and wall seconds and the ratios of ours to every peer;
 writes ``benchmarks/out/bench_copies.csv``.
 """
 
@@ -57,8 +57,10 @@ def main(argv=None) -> int:
     parser.add_argument("--cases", help="comma-separated case labels (default: all)")
     parser.add_argument("--skip", default="", help="comma-separated program names not to run")
     parser.add_argument("--source-knuth", type=Path, help="git repository of Knuth's programs (default: the mirror)")
+    parser.add_argument("--source-cweb", type=Path,
+                        help="git repository of CWEB, to build ctangle when none is on the PATH (default: the mirror)")
     args = parser.parse_args(argv)
-    built = peers.build_knuth(args.source_knuth)
+    built = peers.build_knuth(args.source_knuth, args.source_cweb)
     print(f"peers in {PEERS}:")
     for name, what in built.items():
         if name in ("dlx3", "ssmcc"):

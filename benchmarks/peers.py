@@ -19,9 +19,14 @@ written into a copy are this project's own lines, named where they are made.
   needs ``clap`` (no crate registry is reachable here).
 - **Knuth's DLX1, DLX3, SSXCC, SSMCC** (his CWEB programs for TAOCP
   7.2.2.1, from a repository holding them, e.g. ascherer/cwebtest):
-  ``ctangle`` (Debian's ``texlive-binaries``) then ``gcc -O3``, with
-  ``gb_flip`` of the Stanford GraphBase. DLX1: Algorithm X; DLX3: Algorithm M
-  (multiplicities); SSXCC and SSMCC: the same on dancing cells (sparse sets).
+  ``ctangle`` then ``gcc -O3``, with ``gb_flip`` of the Stanford GraphBase.
+  DLX1: Algorithm X; DLX3: Algorithm M (multiplicities); SSXCC and SSMCC:
+  the same on dancing cells (sparse sets). ``ctangle`` is the one on the
+  ``PATH`` (e.g. Debian's ``texlive-binaries``), else it is built by
+  :func:`build_ctangle` from the CWEB system of Knuth and Levy (a repository
+  holding its release, e.g. ascherer/cweb): the distribution ships
+  ``ctangle.c`` and ``common.c`` already tangled, for bootstrapping, so
+  ``gcc`` alone makes it.
 - **miniexact** (https://github.com/miniexact/miniexact): CMake, Release.
 - the C++ analyzer of **ubongo-utils**: :mod:`benchmarks.bench_cpp_analyze`.
 
@@ -51,6 +56,7 @@ MINIEXACT_OK = (0, 10, 20)
 MIRRORS = {
     "sugyan": Path("/work/.mirror/sugyan+pentomino/repo"),
     "knuth": Path("/work/.mirror/ascherer+cwebtest/repo"),
+    "cweb": Path("/work/.mirror/ascherer+cweb/repo"),
     "miniexact": Path("/work/.mirror/miniexact+miniexact/repo"),
 }
 KNUTH_PROGRAMS = ("dlx1", "dlx3", "ssxcc", "ssmcc")
@@ -174,15 +180,61 @@ def build_sugyan(source: Path | None = None) -> Path | str:
 
 
 # ----------------------------------------------------------------------------------- Knuth's programs
-def build_knuth(source: Path | None = None) -> dict[str, Path | str]:
-    """DLX1, DLX3, SSXCC and SSMCC: {name: program path, or why it could not be built}."""
+def _show(source: Path, name: str, dest: Path) -> bool:
+    """Write the file ``name`` of ``source``'s ``HEAD`` (a git repository, bare or not) to ``dest``; False if absent."""
+    done = subprocess.run(["git", "-C", str(source), "show", f"HEAD:{name}"], capture_output=True)
+    if done.returncode == 0:
+        dest.write_bytes(done.stdout)
+    return done.returncode == 0
+
+
+def build_ctangle(source: Path | None = None) -> Path | str:
+    """CWEB's ``ctangle``: the one on the ``PATH``, else built into ``benchmarks/out/peers/cweb``; or why not.
+
+    ``source``: a git repository of the CWEB system (D. E. Knuth and S. Levy; default the mirror
+    ``MIRRORS["cweb"]``, ascherer/cweb). Its release ships ``ctangle.c``, ``common.c`` and ``common.h``
+    pre-tangled so that CWEB can be built without itself; ``gcc -O2`` compiles the two files.
+    """
+    if (found := shutil.which("ctangle")) is not None:
+        return Path(found)
+    folder = PEERS / "cweb"
+    program = folder / "ctangle"
+    if program.exists():
+        return program
+    missing = [tool for tool in ("gcc", "git") if shutil.which(tool) is None]
+    if missing:
+        return f"{', '.join(missing)} not found"
+    source = source or MIRRORS["cweb"]
+    if not source.exists():
+        return f"no source at {source}"
+    folder.mkdir(parents=True, exist_ok=True)
+    log = PEERS / "cweb-build.log"
+    log.write_text("")
+    for name in ("common.h", "common.c", "ctangle.c"):
+        if not _show(source, name, folder / name):
+            return f"{name} not in {source}"
+    if not _sh(["gcc", "-O2", "-w", "-o", "ctangle", "ctangle.c", "common.c"], folder, log):
+        return f"gcc ctangle.c failed (see {log})"
+    return program
+
+
+def build_knuth(source: Path | None = None, cweb: Path | None = None) -> dict[str, Path | str]:
+    """DLX1, DLX3, SSXCC and SSMCC: {name: program path, or why it could not be built}.
+
+    ``source``: a git repository holding their ``.w`` files and ``gb_flip.w`` (default the mirror
+    ``MIRRORS["knuth"]``); ``cweb``: the CWEB source :func:`build_ctangle` builds ``ctangle`` from
+    when none is on the ``PATH``.
+    """
     folder = PEERS / "knuth"
     programs = {name: folder / name for name in KNUTH_PROGRAMS}
     if all(p.exists() for p in programs.values()):
         return dict(programs)
-    missing = [tool for tool in ("ctangle", "gcc", "git") if shutil.which(tool) is None]
+    missing = [tool for tool in ("gcc", "git") if shutil.which(tool) is None]
     if missing:
         return {name: f"{', '.join(missing)} not found" for name in programs}
+    ctangle = build_ctangle(cweb)
+    if isinstance(ctangle, str):
+        return dict.fromkeys(programs, f"no ctangle on the PATH, and it could not be built: {ctangle}")
     source = source or MIRRORS["knuth"]
     if not source.exists():
         return dict.fromkeys(programs, f"no source at {source}")
@@ -191,12 +243,10 @@ def build_knuth(source: Path | None = None) -> dict[str, Path | str]:
     log.write_text("")
     out: dict[str, Path | str] = {}
     for name in ("gb_flip", *KNUTH_PROGRAMS):
-        done = subprocess.run(["git", "-C", str(source), "show", f"HEAD:{name}.w"], capture_output=True)
-        if done.returncode != 0:
+        if not _show(source, f"{name}.w", folder / f"{name}.w"):
             out[name] = f"{name}.w not in {source}"
             continue
-        (folder / f"{name}.w").write_bytes(done.stdout)
-        _sh(["ctangle", f"./{name}.w"], folder, log)  # ./: ctangle would look the file up in TeX's paths
+        _sh([ctangle, f"./{name}.w"], folder, log)  # ./: ctangle would look the file up in TeX's paths
     if not (folder / "gb_flip.c").exists():
         return dict.fromkeys(programs, "gb_flip.w could not be tangled")
     for name, program in programs.items():
@@ -430,8 +480,8 @@ def compare(cases: list[Case], commands, counted, *, repeat: int, skip: set[str]
     ``commands(case)``: name -> (argv, stdin, ok exit codes), ours first (:func:`ours`);
     ``counted(name, run)``: the count a run printed, checked against ``case.count`` at every run.
     Prints per case the median CPU and wall seconds of each command (the in-process search by its
-    own clocks), then per case the ratios of ours to the best peer by CPU: the whole process (CPU /
-    wall) and the in-process search against the peer's whole process (CPU).
+    own clocks), then per case the ratios of ours to every peer, the best by CPU first: the whole
+    process (CPU / wall) and the in-process search against the peer's whole process (CPU).
     """
     print(f"load average at the start: {load()}\n")
     print("| case | tilings | program | CPU s | wall s |")
@@ -465,19 +515,19 @@ def compare(cases: list[Case], commands, counted, *, repeat: int, skip: set[str]
         peer_names = [n for n in runs if n not in ("ubongo-cp solve --count", "in-process search", FILE_COMMAND)
                       and not n.startswith(PREVIOUS)]
         if peer_names:
-            best = min(peer_names, key=lambda n: median(runs[n], "cpu"))
             whole = runs["ubongo-cp solve --count"]
-            bcpu, bwall = median(runs[best], "cpu"), median(runs[best], "wall")
-            summary.append(f"| {case.label} | {best} | {median(whole, 'cpu') / bcpu:.2f} / "
-                           f"{median(whole, 'wall') / bwall:.2f} | {_in_process(runs['in-process search'], 2) / bcpu:.2f} |")
+            for peer in sorted(peer_names, key=lambda n: median(runs[n], "cpu")):  # the best (by CPU) first
+                pcpu, pwall = median(runs[peer], "cpu"), median(runs[peer], "wall")
+                summary.append(f"| {case.label} | {peer} | {median(whole, 'cpu') / pcpu:.2f} / "
+                               f"{median(whole, 'wall') / pwall:.2f} | {_in_process(runs['in-process search'], 2) / pcpu:.2f} |")
             knuth = [n for n in peer_names if n in ("DLX1", "SSXCC", "DLX3", "SSMCC")]
             if FILE_COMMAND in runs and knuth:   # the same file for both
                 kbest = min(knuth, key=lambda n: median(runs[n], "cpu"))
                 mine = runs[FILE_COMMAND]
                 files.append(f"| {case.label} | {kbest} | {median(mine, 'cpu') / median(runs[kbest], 'cpu'):.2f} / "
                              f"{median(mine, 'wall') / median(runs[kbest], 'wall'):.2f} |")
-    print("\n| case | best peer (CPU) | whole process, ours / peer (CPU / wall) | search in-process / peer's "
-          "whole process (CPU) |\n|---|---|---:|---:|")
+    print("\n| case | peer (the best by CPU first) | whole process, ours / peer (CPU / wall) | search in-process / "
+          "peer's whole process (CPU) |\n|---|---|---:|---:|")
     print("\n".join(summary))
     if files:
         print("\n| case | Knuth's best program on the file (CPU) | `exact-cover FILE --count` / it (CPU / wall) |\n"

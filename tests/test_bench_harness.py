@@ -1,4 +1,4 @@
-"""The benchmark scripts: default output folders, and the C++ analyzer comparison's parsers.
+"""The benchmark scripts: default output folders, the C++ analyzer comparison's parsers, building the peers.
 
 The solver benchmark itself is ``ubongo-cp bench`` (tests/test_bench.py).
 """
@@ -129,3 +129,32 @@ def test_callgrind_report_is_read():
     assert refs("==29073== Collected : 500156473\n==29073== \n==29073== I   refs:      500,156,473\n") == 500156473
     with pytest.raises(ValueError, match="no instruction count"):
         refs("valgrind: command not found\n")
+
+
+@pytest.mark.skipif(not all(map(__import__("shutil").which, ("gcc", "git"))), reason="needs gcc and git")
+def test_ctangle_is_built_from_the_cweb_source_when_none_is_on_the_path(tmp_path, monkeypatch):
+    # A stand-in for the CWEB release: its pre-tangled ctangle.c, common.c and common.h in a git repository.
+    import shutil
+    import subprocess
+
+    from benchmarks import peers
+
+    source = tmp_path / "cweb"
+    source.mkdir()
+    (source / "common.h").write_text("int answer(void);\n")
+    (source / "common.c").write_text('#include "common.h"\nint answer(void) { return 7; }\n')
+    (source / "ctangle.c").write_text('#include "common.h"\nint main(void) { return answer(); }\n')
+    for argv in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "cweb"]):
+        subprocess.run(["git", *argv], cwd=source, check=True)
+    which = shutil.which
+    monkeypatch.setattr(peers.shutil, "which", lambda tool: None if tool == "ctangle" else which(tool))
+    monkeypatch.setattr(peers, "PEERS", tmp_path / "peers")
+
+    built = peers.build_ctangle(source)
+    assert built == tmp_path / "peers" / "cweb" / "ctangle"
+    assert subprocess.run([built]).returncode == 7  # ctangle.c linked with common.c
+    # Knuth's programs say why they are missing when neither a ctangle nor its source is at hand.
+    (tmp_path / "peers" / "cweb" / "ctangle").unlink()
+    why = peers.build_knuth(tmp_path / "knuth", tmp_path / "nowhere")
+    assert why == dict.fromkeys(peers.KNUTH_PROGRAMS, "no ctangle on the PATH, and it could not be built: "
+                                f"no source at {tmp_path / 'nowhere'}")

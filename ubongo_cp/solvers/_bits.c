@@ -570,6 +570,12 @@ static inline __attribute__((always_inline)) int32_t fitting(const Kernel *k, co
 }
 
 /* ------------------------------------------------------------------ the search */
+/* the kinds of FN(hot)'s children at a level: a memo level, the level of the last two pieces outside the memo's
+ * levels (FN(last2), one word), or any other */
+#define HOT_MEMO 0
+#define HOT_PLAIN 1
+#define HOT_LAST2 2
+
 /* What fast1 reads, gathered once per step (nothing in it changes during a step). */
 typedef struct {
     Kernel *k;
@@ -594,6 +600,10 @@ typedef struct {
     int32_t *left; /* with copies: the copies left of each counter item (Kernel.left), kept by fast1 */
     int copies;
     int32_t *ce, maxlen; /* fast1's buffer: per level, room for the longest list (the entries that fit) */
+    int32_t *cs;         /* FN(hot): per level, the slot of each child in ce (-1: a solution) */
+    int hot;             /* FN(hot) searches: dead 2, no copies, the lists split by probes (next) */
+    /* FN(hot)'s function of each level L (FN(pick)): 3 x (L a memo level) + the kind of its children (FN(kind)) */
+    int8_t hsel[MAXW * 64 + 3];
     int32_t lvl2; /* the level where two pieces are left, answered by FN(last2) (-1: none) */
     const uint64_t *hkey, *hval;
     int hbits;
@@ -629,6 +639,13 @@ static void fast_init(Fast *f, Kernel *k)
     f->left = k->left, f->copies = !k->single;
     f->hkey = Ls->hkey, f->hval = Ls->hval, f->hbits = Ls->hbits;
     f->lvl2 = Ls->hkey && f->dead == 2 && f->next ? k->ntypes - 2 : -1;
+    f->cs = k->fce + ((size_t)k->depth + 1) * ((size_t)Ls->maxlen + 1);
+    f->hot = f->dead == 2 && !f->copies && f->next;
+    for (int32_t L = 0; L <= k->depth + 2 && L < (int32_t)sizeof f->hsel; L++) {
+        const int memo = L >= f->memo_lo && L <= f->memo_hi, memo1 = L + 1 >= f->memo_lo && L + 1 <= f->memo_hi;
+        const int memo2 = L + 2 >= f->memo_lo && L + 2 <= f->memo_hi;
+        f->hsel[L] = (int8_t)(3 * memo + (memo1 ? HOT_MEMO : k->W == 1 && L + 1 == f->lvl2 && !memo2 ? HOT_LAST2 : HOT_PLAIN));
+    }
 }
 
 /* The counter items that have the option of mask x (one word), from the hash table of fast1's last two pieces:
@@ -1423,7 +1440,7 @@ static int build_last(Kernel *k, List *L, const uint8_t *drop)
 static int alloc_filter(Kernel *k)
 {
     size_t n = ((size_t)k->depth + 1) * ((size_t)k->list.maxlen + 1);
-    k->fce = malloc(n * sizeof(int32_t));
+    k->fce = malloc(2 * n * sizeof(int32_t)); /* the entries, then their children's slots (Fast.cs) */
     return k->fce != NULL;
 }
 

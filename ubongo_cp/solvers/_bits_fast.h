@@ -87,28 +87,62 @@ static inline __attribute__((always_inline)) void FN(last2)(const Fast *restrict
     f->k->nodes += fits;
 }
 
-/* sl: FN(slot)(f, B, L), worked out by the caller. */
-static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict f, int32_t L, BB B, uint64_t avail,
-                                                           int32_t wq, int32_t sl, const int memo,
-                                                           FN(Fn) rec_memo, FN(Fn) rec_plain)
+/* The placements at slot sl of board B that fit (no bit covered, of the restricted item its options of positive
+ * weight only), in list order, into ce; returns their number. No copies: every item of avail has all its options. */
+static inline __attribute__((always_inline)) int32_t FN(fits)(const Fast *restrict f, BB B, uint64_t avail, int32_t sl,
+                                                              int32_t *restrict ce)
+{
+    const int32_t qtype = f->qtype;
+    const uint64_t bm = f->bmask[sl];
+    const BB *mw = (const BB *)f->mw;
+    const int32_t *boff = f->boff, *bstart = f->bstart + sl, *id1 = f->id1, *qw = f->qw;
+    int32_t n = 0;
+    for (uint64_t rem = bm & avail; rem; rem &= rem - 1) {
+        const int t = ctz64(rem);
+        const int32_t i = *bstart + popcount64(bm & ((1ull << t) - 1));
+        const int32_t end = boff[i + 1];
+        if (t == qtype) /* only its options of positive weight */
+            for (int32_t e = boff[i]; e < end; e++) {
+                ce[n] = e;
+                n += !(mw[e] & B) & (qw[id1[e]] > 0);
+            }
+        else /* four entries a turn (most blocks hold one to four): fewer loop exits to predict; the
+              * entries read past the block's end are within the list (room for three more) */
+            for (int32_t e = boff[i]; e < end; e += 4) {
+                ce[n] = e;
+                n += !(mw[e] & B);
+                ce[n] = e + 1;
+                n += (e + 1 < end) & !(mw[e + 1] & B);
+                ce[n] = e + 2;
+                n += (e + 2 < end) & !(mw[e + 2] & B);
+                ce[n] = e + 3;
+                n += (e + 3 < end) & !(mw[e + 3] & B);
+            }
+    }
+    return n;
+}
+
+/* FN(body)'s solution (sl < 0) and its memo look-up on entering a memo level: 1 when the node is answered; else
+ * *ms is the memo's entry to store into when the node is done (NULL: none) and s0, w0 the counts before it. */
+static inline __attribute__((always_inline)) int FN(enter)(const Fast *restrict f, int32_t L, BB B, uint64_t avail,
+                                                           int32_t wq, int32_t sl, const int memo, uint64_t **msp,
+                                                           uint64_t *Bw, long long *s0, long long *w0)
 {
     Kernel *k = f->k;
     if (sl < 0) {
         if (avail & f->lo_mask)
-            return;
+            return 1;
         long long w = wq ? wq : 1;
         k->solutions++;
         k->weighted += w;
         k->fixed += w * ((f->qtype >= 0 && w == f->hsize) || !f->nperms ? 1 : stabiliser(k, L));
-        return;
+        return 1;
     }
     const int32_t qtype = f->qtype;
-    /* the memo, as in run_w */
-    uint64_t *ms = NULL, Bw[BW];
-    long long s0 = 0, w0 = 0;
+    *msp = NULL;
     if (memo && (!f->nperms || (qtype >= 0 && wq == f->hsize))) { /* memo: L is a memo level */
         FN(store)(Bw, B);
-        ms = memo_slot(k, Bw, avail, BW);
+        uint64_t *ms = memo_slot(k, Bw, avail, BW);
         int same = ms[BW] == avail && ms[BW + 2] == k->mepoch;
         for (int w = 0; same && w < BW; w++)
             same = ms[w] == Bw[w];
@@ -118,11 +152,115 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
             k->weighted += m * (long long)(ms[BW + 1] >> 32);
             k->fixed += m * (long long)(ms[BW + 1] >> 32);
             k->memo_hits++;
-            return;
+            return 1;
         }
-        s0 = k->solutions;
-        w0 = k->weighted;
+        *msp = ms;
+        *s0 = k->solutions;
+        *w0 = k->weighted;
     }
+    return 0;
+}
+
+/* FN(body)'s memo store when the node at a memo level is done (ms from FN(enter)). */
+static inline __attribute__((always_inline)) void FN(leave)(const Fast *restrict f, uint64_t avail, uint64_t *ms,
+                                                            const uint64_t *Bw, long long s0, long long w0)
+{
+    Kernel *k = f->k;
+    long long got = k->solutions - s0;
+    long long v = f->qtype >= 0 && (avail >> f->qtype & 1) ? k->weighted - w0 : got;
+    if (got <= 0xFFFFFFFFll && v <= 0xFFFFFFFFll) {
+        for (int w = 0; w < BW; w++)
+            ms[w] = Bw[w];
+        ms[BW] = avail;
+        ms[BW + 1] = (uint64_t)got | (uint64_t)v << 32;
+        ms[BW + 2] = k->mepoch;
+        if (++k->memo_stores == MEMO_FILL_STORES && !k->mfilled)
+            memo_fill(k);
+        k->mdirty = 1;
+    }
+}
+
+/* Whether level L is one of the memo's. */
+static inline __attribute__((always_inline)) int FN(memo_level)(const Fast *f, int32_t L)
+{
+    return L >= f->memo_lo && L <= f->memo_hi;
+}
+
+/* FN(body)'s node where f->hot (the dead-region test by the grid's two shifts, no copies, the lists split by
+ * probes), once FN(enter) has not answered it: the same nodes in the same order, with what the general body decides
+ * per entry decided once, each child's slot worked out once (in the second pass, kept in f->cs) and no board stored
+ * (nothing reads it here). */
+static inline __attribute__((always_inline)) void FN(hot)(const Fast *restrict f, int32_t L, BB B, uint64_t avail,
+                                                          int32_t wq, int32_t sl, const int kind, FN(Fn) kid1,
+                                                          FN(Fn) kid2)
+{
+    Kernel *k = f->k;
+    const int32_t qtype = f->qtype;
+    const uint64_t *bmask = f->bmask;
+    const BB *mw = (const BB *)f->mw, *bw = (const BB *)f->bw;
+    const int32_t *id1 = f->id1, *qw = f->qw;
+    const int8_t *ty = f->ty;
+    const int K = f->K;
+    const uint64_t np1 = f->np1;
+    const uint64_t typed = ~(1ull << f->NT); /* an option's item bit, cleared from avail by it: none for NT */
+    int32_t *ce = f->ce + (int64_t)L * f->maxlen, *cs = f->cs + (int64_t)L * f->maxlen;
+    int32_t *chosen = f->chosen;
+    const BB goal = BB_GOAL(f);
+    const int plain = kind != HOT_MEMO;
+    /* first the placements that fit */
+    int32_t n = FN(fits)(f, B, avail, sl, ce);
+    k->nodes += n;
+    /* then the dead-region test and the child's slot (with its options left, for a plain child) */
+    const BB g0 = BB_GM(f, 0), g1 = BB_GM(f, 1);
+    const int d0 = f->gd[0], d1 = f->gd[1];
+    int32_t w = 0;
+    for (int32_t j = 0; j < n; j++) {
+        const int32_t e = ce[j];
+        const BB NB = B | mw[e];
+        const BB E2 = goal & ~NB;
+        const BB N = ((E2 & g0) << d0) | ((E2 >> d0) & g0) | ((E2 & g1) << d1) | ((E2 >> d1) & g1);
+        int ok = !(bw[e] & E2 & ~N);
+        const int c2 = E2 ? BB_CTZ(E2) : 0;
+        const int32_t s2 = (c2 << K) | (int32_t)(NB >> c2 >> 1 & np1);
+        const uint64_t na = avail & ~((1ull << ty[e]) & typed);
+        ok &= !plain | !E2 | ((bmask[s2] & na) != 0);
+        ce[w] = e;
+        cs[w] = E2 ? s2 : -1;
+        w += ok;
+    }
+    for (int32_t j = 0; j < w; j++) {
+        const int32_t e = ce[j], s2 = cs[j];
+        const int t = ty[e];
+        const BB NB = B | mw[e];
+        const int32_t o = id1[e];
+        const uint64_t na = avail & ~((1ull << t) & typed);
+        const int32_t nw = t == qtype && !wq ? qw[o] : wq;
+        chosen[L] = o;
+        if (kind == HOT_LAST2 && s2 >= 0 && (qtype < 0 || !(na >> qtype & 1)))
+            FN(last2)(f, L + 1, NB, na, nw, s2, kid2);
+        else
+            kid1(f, L + 1, NB, na, nw, s2);
+    }
+}
+
+/* sl: FN(slot)(f, B, L), worked out by the caller; hot: f->hot (FN(hot) searches the node, its children's kind
+ * hot - 1: HOT_MEMO, HOT_PLAIN, HOT_LAST2; kid1 the function of the children's level, kid2 of the level below). */
+static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict f, int32_t L, BB B, uint64_t avail,
+                                                           int32_t wq, int32_t sl, const int memo, const int hot,
+                                                           FN(Fn) rec_memo, FN(Fn) rec_plain)
+{
+    uint64_t *ms, Bw[BW];
+    long long s0 = 0, w0 = 0;
+    if (FN(enter)(f, L, B, avail, wq, sl, memo, &ms, Bw, &s0, &w0))
+        return;
+    if (hot) {
+        FN(hot)(f, L, B, avail, wq, sl, hot - 1, rec_memo, rec_plain);
+        if (memo && ms)
+            FN(leave)(f, avail, ms, Bw, s0, w0);
+        return;
+    }
+    Kernel *k = f->k;
+    const int32_t qtype = f->qtype;
     const uint64_t bm = f->bmask[sl];
     const int NT = f->NT;
     const BB *mw = (const BB *)f->mw, *bw = (const BB *)f->bw;
@@ -141,28 +279,7 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
         /* two passes: the placements that fit (about half of the lists), then the dead-region test and the
          * child's own placements on those only, in one loop for the node (with copies, where more of the
          * lists fit, one pass below: two tetromino sets in 8x5 took 10 % more instructions in two) */
-        for (uint64_t rem = bm & avail; rem; rem &= rem - 1) {
-            const int t = ctz64(rem);
-            const int32_t i = f->bstart[sl] + popcount64(bm & ((1ull << t) - 1));
-            const int32_t end = boff[i + 1];
-            if (t == qtype) /* only its options of positive weight */
-                for (int32_t e = boff[i]; e < end; e++) {
-                    ce[n] = e;
-                    n += !(mw[e] & B) & (f->qw[f->id1[e]] > 0);
-                }
-            else /* four entries a turn (most blocks hold one to four): fewer loop exits to predict; the
-                  * entries read past the block's end are within the list (room for three more) */
-                for (int32_t e = boff[i]; e < end; e += 4) {
-                    ce[n] = e;
-                    n += !(mw[e] & B);
-                    ce[n] = e + 1;
-                    n += (e + 1 < end) & !(mw[e + 1] & B);
-                    ce[n] = e + 2;
-                    n += (e + 2 < end) & !(mw[e + 2] & B);
-                    ce[n] = e + 3;
-                    n += (e + 3 < end) & !(mw[e + 3] & B);
-                }
-        }
+        n = FN(fits)(f, B, avail, sl, ce);
         fits = n;
         const BB g0 = BB_GM(f, 0), g1 = BB_GM(f, 1);
         const int d0 = f->gd[0], d1 = f->gd[1];
@@ -263,69 +380,83 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
         if (f->copies)
             f->left[t]++;
     }
-    if (memo && ms) {
-        long long got = k->solutions - s0;
-        long long v = qtype >= 0 && (avail >> qtype & 1) ? k->weighted - w0 : got;
-        if (got <= 0xFFFFFFFFll && v <= 0xFFFFFFFFll) {
-            for (int w = 0; w < BW; w++)
-                ms[w] = Bw[w];
-            ms[BW] = avail;
-            ms[BW + 1] = (uint64_t)got | (uint64_t)v << 32;
-            ms[BW + 2] = k->mepoch;
-            if (++k->memo_stores == MEMO_FILL_STORES && !k->mfilled)
-                memo_fill(k);
-            k->mdirty = 1;
-        }
+    if (memo && ms)
+        FN(leave)(f, avail, ms, Bw, s0, w0);
+}
+
+/* two variants each: at the memo's levels (memo) and below them (plain: no memo code to carry), of FN(body) and
+ * of FN(hot); ATTR: the processor variant's attribute (none: any x86-64 or other processor) */
+#define FAST1_PAIR(NAME, ATTR)                                                                                 \
+    ATTR static void FN(NAME##_plain)(const Fast *f, int32_t L, BB B, uint64_t avail, int32_t wq, int32_t sl);   \
+    ATTR static void FN(NAME)(const Fast *f, int32_t L, BB B, uint64_t avail, int32_t wq, int32_t sl)            \
+    {                                                                                                          \
+        FN(body)(f, L, B, avail, wq, sl, 1, 0, FN(NAME), FN(NAME##_plain));                                   \
+    }                                                                                                          \
+    ATTR static void FN(NAME##_plain)(const Fast *f, int32_t L, BB B, uint64_t avail, int32_t wq, int32_t sl)    \
+    {                                                                                                          \
+        FN(body)(f, L, B, avail, wq, sl, 0, 0, FN(NAME), FN(NAME##_plain));                                   \
     }
-}
-
-/* two variants each: at the memo's levels (memo) and below them (plain: no memo code to carry) */
-static void FN(generic_plain)(const Fast *f, int32_t L, BB B, uint64_t avail, int32_t wq, int32_t sl);
-static void FN(generic)(const Fast *f, int32_t L, BB B, uint64_t avail, int32_t wq, int32_t sl)
-{
-    FN(body)(f, L, B, avail, wq, sl, 1, FN(generic), FN(generic_plain));
-}
-static void FN(generic_plain)(const Fast *f, int32_t L, BB B, uint64_t avail, int32_t wq, int32_t sl)
-{
-    FN(body)(f, L, B, avail, wq, sl, 0, FN(generic), FN(generic_plain));
-}
-
+/* FN(hot)'s functions, one per memo (M: the level is one of the memo's) and kind of children (C), so that what the
+ * level decides is no branch shared by the levels: NAME_hMC; NAME_pick(f, level) the one of that level */
+#define FAST1_HOT(NAME, ATTR, M, C)                                                                             \
+    ATTR static void FN(NAME##_h##M##C)(const Fast *f, int32_t L, BB B, uint64_t avail, int32_t wq, int32_t sl)  \
+    {                                                                                                          \
+        FN(body)(f, L, B, avail, wq, sl, M, 1 + C, FN(NAME##_pick)(f, L + 1), FN(NAME##_pick)(f, L + 2));      \
+    }
+#define FAST1_VARIANT(NAME, ATTR)                                                                               \
+    FAST1_PAIR(NAME, ATTR)                                                                                     \
+    ATTR static void FN(NAME##_h00)(const Fast *, int32_t, BB, uint64_t, int32_t, int32_t);                     \
+    ATTR static void FN(NAME##_h01)(const Fast *, int32_t, BB, uint64_t, int32_t, int32_t);                     \
+    ATTR static void FN(NAME##_h02)(const Fast *, int32_t, BB, uint64_t, int32_t, int32_t);                     \
+    ATTR static void FN(NAME##_h10)(const Fast *, int32_t, BB, uint64_t, int32_t, int32_t);                     \
+    ATTR static void FN(NAME##_h11)(const Fast *, int32_t, BB, uint64_t, int32_t, int32_t);                     \
+    ATTR static void FN(NAME##_h12)(const Fast *, int32_t, BB, uint64_t, int32_t, int32_t);                     \
+    ATTR static inline FN(Fn) FN(NAME##_pick)(const Fast *f, int32_t level)                                    \
+    {                                                                                                          \
+        static const FN(Fn) fns[6] = {FN(NAME##_h00), FN(NAME##_h01), FN(NAME##_h02),                          \
+                                      FN(NAME##_h10), FN(NAME##_h11), FN(NAME##_h12)};                         \
+        return fns[f->hsel[level]];                                                                            \
+    }                                                                                                          \
+    FAST1_HOT(NAME, ATTR, 0, 0) FAST1_HOT(NAME, ATTR, 0, 1) FAST1_HOT(NAME, ATTR, 0, 2)                        \
+    FAST1_HOT(NAME, ATTR, 1, 0) FAST1_HOT(NAME, ATTR, 1, 1) FAST1_HOT(NAME, ATTR, 1, 2)
+FAST1_VARIANT(generic, )
 #ifdef FAST1_POPCNT
 /* with the POPCNT instruction, and with BMI1 and BMI2 besides (chosen at run time, as run below: k->hwpop 1, 2) */
-#define FAST1_VARIANT(NAME, TARGET)                                                                            \
-    __attribute__((target(TARGET))) static void FN(NAME##_plain)(const Fast *f, int32_t L, BB B, uint64_t avail,  \
-                                                                 int32_t wq, int32_t sl);                      \
-    __attribute__((target(TARGET))) static void FN(NAME)(const Fast *f, int32_t L, BB B, uint64_t avail,          \
-                                                         int32_t wq, int32_t sl)                               \
-    {                                                                                                          \
-        FN(body)(f, L, B, avail, wq, sl, 1, FN(NAME), FN(NAME##_plain));                                      \
-    }                                                                                                          \
-    __attribute__((target(TARGET))) static void FN(NAME##_plain)(const Fast *f, int32_t L, BB B, uint64_t avail,  \
-                                                                 int32_t wq, int32_t sl)                       \
-    {                                                                                                          \
-        FN(body)(f, L, B, avail, wq, sl, 0, FN(NAME), FN(NAME##_plain));                                      \
-    }
-FAST1_VARIANT(popcnt, "popcnt")
-FAST1_VARIANT(bmi, "popcnt,bmi,bmi2")
-#undef FAST1_VARIANT
+FAST1_VARIANT(popcnt, __attribute__((target("popcnt"))))
+FAST1_VARIANT(bmi, __attribute__((target("popcnt,bmi,bmi2"))))
 #endif
+#undef FAST1_VARIANT
+#undef FAST1_HOT
+#undef FAST1_PAIR
 
 /* The whole subtree below level L, whose board is board[L]. */
 static void FN(run)(const Fast *f, int32_t L, uint64_t avail, int32_t wq)
 {
     const BB B = FN(load)(f->board + (int64_t)L * BW);
     const int32_t sl = FN(slot)(f, B, L);
-    const int memo = L >= f->memo_lo && L <= f->memo_hi;
+    const int memo = FN(memo_level)(f, L);
+    static const FN(Fn) fns[3][2] = {
+        {FN(generic_plain), FN(generic)},
 #ifdef FAST1_POPCNT
-    if (f->k->hwpop) {
-        if (f->k->hwpop == 2)
-            (memo ? FN(bmi) : FN(bmi_plain))(f, L, B, avail, wq, sl);
-        else
-            (memo ? FN(popcnt) : FN(popcnt_plain))(f, L, B, avail, wq, sl);
-        return;
-    }
+        {FN(popcnt_plain), FN(popcnt)},
+        {FN(bmi_plain), FN(bmi)},
 #endif
-    (memo ? FN(generic) : FN(generic_plain))(f, L, B, avail, wq, sl);
+    };
+#ifdef FAST1_POPCNT
+    const int v = f->k->hwpop;
+#else
+    const int v = 0;
+#endif
+    if (!f->hot)
+        fns[v][memo](f, L, B, avail, wq, sl);
+#ifdef FAST1_POPCNT
+    else if (v == 2)
+        FN(bmi_pick)(f, L)(f, L, B, avail, wq, sl);
+    else if (v == 1)
+        FN(popcnt_pick)(f, L)(f, L, B, avail, wq, sl);
+#endif
+    else
+        FN(generic_pick)(f, L)(f, L, B, avail, wq, sl);
 }
 
 #undef BB

@@ -749,8 +749,8 @@ def test_bad_input_is_refused():
 ])
 def test_the_grid_shifts_search_as_the_neighbour_masks(region, want):
     # The kernel finds the neighbours of a set of cells by shifts when the cells lie on a grid (two to four
-    # shifts: the flood of the dead-region test, and fast1's walled-in test with two): the same count and
-    # nodes as the resumable search alone (neighbour masks), and the same count as no dead-region test.
+    # shifts: the flood of the dead-region test, and fast1's walled-in test): the same count and nodes as the
+    # resumable search alone (neighbour masks), and the same count as no dead-region test.
     inst = build_instance(PENTS.pieces, region)
     got = []
     for fast in (-1, 0, 4):
@@ -1146,6 +1146,8 @@ def test_the_dead_region_test_applies_where_every_orientation_is_stepwise_connec
 
 @pytest.mark.parametrize("pieces, region, mode, want", [
     (PENTS.pieces, Region.rectangle(6, 10), "free", 9356),                  # one word, published
+    (PENTS.pieces, Region(tuple((r, c) for r in range(8) for c in range(8) if not (3 <= r <= 4 and 3 <= c <= 4))),
+     "free", 520),                                                         # one word, three shifts, published
     (one_sided_pentominoes(), Region.rectangle(3, 30), "one-sided", 184),  # two words, published
     ([bars(4)] * 33, Region.rectangle(4, 33), "free", strip_tilings(33, 4)),   # four words, the recurrence
 ])

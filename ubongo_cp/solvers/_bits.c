@@ -591,17 +591,18 @@ typedef struct {
      * never matter: Kernel.cell_dead), by the neighbour masks; 2 the same by the grid's two shifts; 3 any
      * other (run_w's dead_region) */
     int dead;
-    uint64_t gm[2];
-    int gd[2];
+    uint64_t gm[4];
+    int gd[4], ngrid; /* the grid's shifts (Kernel.grid, gshift, gmask; masks 0 past ngrid) */
 #ifdef HAVE_U128
-    u128 goal2, gm2[2]; /* two words: the goal and the grid's masks */
+    u128 goal2, gm2[4]; /* two words: the goal and the grid's masks */
 #endif
     int32_t memo_lo, memo_hi; /* the memo's levels (memo_lo > memo_hi: none) */
     int32_t *left; /* with copies: the copies left of each counter item (Kernel.left), kept by fast1 */
     int copies;
     int32_t *ce, maxlen; /* fast1's buffer: per level, room for the longest list (the entries that fit) */
     int32_t *cs;         /* FN(hot): per level, the slot of each child in ce (-1: a solution) */
-    int hot;             /* FN(hot) searches: dead 2, no copies, the lists split by probes (next) */
+    int hot;             /* FN(hot) searches: dead 2 (or 1 on a grid of 3 or 4 shifts), no copies, the lists split by
+                          * probes (next) */
     /* FN(hot)'s function of each level L (FN(pick)): 3 x (L a memo level) + the kind of its children (FN(kind)) */
     int8_t hsel[MAXW * 64 + 3];
     int32_t lvl2; /* the level where two pieces are left, answered by FN(last2) (-1: none) */
@@ -623,13 +624,14 @@ static void fast_init(Fast *f, Kernel *k)
               : k->cell_dead               ? (k->grid == 2 ? 2 : 1)
               : k->uniform && k->unit == 1 ? 0
                                            : 3;
-    for (int j = 0; j < 2; j++)
-        f->gm[j] = k->gmask[j], f->gd[j] = k->gshift[j];
+    f->ngrid = k->grid;
+    for (int j = 0; j < 4; j++)
+        f->gm[j] = j < k->grid ? k->gmask[j] : 0, f->gd[j] = j < k->grid ? k->gshift[j] : 0;
 #ifdef HAVE_U128
     if (k->W == 2) {
         f->goal2 = (u128)k->goal[1] << 64 | k->goal[0];
-        for (int j = 0; j < 2; j++)
-            f->gm2[j] = k->gmask2[j];
+        for (int j = 0; j < 4; j++)
+            f->gm2[j] = j < k->grid ? k->gmask2[j] : 0;
     }
 #endif
     f->hsize = k->hsize, f->nperms = k->nperms;
@@ -638,9 +640,10 @@ static void fast_init(Fast *f, Kernel *k)
     f->ce = k->fce, f->maxlen = Ls->maxlen;
     f->left = k->left, f->copies = !k->single;
     f->hkey = Ls->hkey, f->hval = Ls->hval, f->hbits = Ls->hbits;
-    f->lvl2 = Ls->hkey && f->dead == 2 && f->next ? k->ntypes - 2 : -1;
+    /* FN(hot): a walled-in empty bit always dead, the neighbours by the grid's 2 to 4 shifts */
+    f->hot = (f->dead == 2 || (f->dead == 1 && k->grid >= 2)) && !f->copies && f->next;
+    f->lvl2 = Ls->hkey && (f->dead == 2 || f->hot) && f->next ? k->ntypes - 2 : -1;
     f->cs = k->fce + ((size_t)k->depth + 1) * ((size_t)Ls->maxlen + 1);
-    f->hot = f->dead == 2 && !f->copies && f->next;
     for (int32_t L = 0; L <= k->depth + 2 && L < (int32_t)sizeof f->hsel; L++) {
         const int memo = L >= f->memo_lo && L <= f->memo_hi, memo1 = L + 1 >= f->memo_lo && L + 1 <= f->memo_hi;
         const int memo2 = L + 2 >= f->memo_lo && L + 2 <= f->memo_hi;

@@ -186,39 +186,31 @@ static inline __attribute__((always_inline)) int FN(memo_level)(const Fast *f, i
     return L >= f->memo_lo && L <= f->memo_hi;
 }
 
-/* FN(body)'s node where f->hot (the dead-region test by the grid's two shifts, no copies, the lists split by
- * probes), once FN(enter) has not answered it: the same nodes in the same order, with what the general body decides
- * per entry decided once, each child's slot worked out once (in the second pass, kept in f->cs) and no board stored
- * (nothing reads it here). */
-static inline __attribute__((always_inline)) void FN(hot)(const Fast *restrict f, int32_t L, BB B, uint64_t avail,
-                                                          int32_t wq, int32_t sl, const int kind, FN(Fn) kid1,
-                                                          FN(Fn) kid2)
+/* FN(hot)'s second pass: of the n entries in ce (placements that fit on board B), those whose placement walls in
+ * no empty bit (the empty bits next to an empty bit, N, by the grid's NG shifts, 2 or 4) and leaves (plain: the child
+ * below the memo's levels) options at the child's slot, kept in ce in order, their child's slot in cs (-1: a
+ * solution). Returns their number. */
+static inline __attribute__((always_inline)) int32_t FN(alive)(const Fast *restrict f, BB B, uint64_t avail, int32_t n,
+                                                               int32_t *restrict ce, int32_t *restrict cs,
+                                                               const int plain, const int NG)
 {
-    Kernel *k = f->k;
-    const int32_t qtype = f->qtype;
     const uint64_t *bmask = f->bmask;
     const BB *mw = (const BB *)f->mw, *bw = (const BB *)f->bw;
-    const int32_t *id1 = f->id1, *qw = f->qw;
     const int8_t *ty = f->ty;
     const int K = f->K;
     const uint64_t np1 = f->np1;
     const uint64_t typed = ~(1ull << f->NT); /* an option's item bit, cleared from avail by it: none for NT */
-    int32_t *ce = f->ce + (int64_t)L * f->maxlen, *cs = f->cs + (int64_t)L * f->maxlen;
-    int32_t *chosen = f->chosen;
     const BB goal = BB_GOAL(f);
-    const int plain = kind != HOT_MEMO;
-    /* first the placements that fit */
-    int32_t n = FN(fits)(f, B, avail, sl, ce);
-    k->nodes += n;
-    /* then the dead-region test and the child's slot (with its options left, for a plain child) */
-    const BB g0 = BB_GM(f, 0), g1 = BB_GM(f, 1);
-    const int d0 = f->gd[0], d1 = f->gd[1];
+    const BB g0 = BB_GM(f, 0), g1 = BB_GM(f, 1), g2 = BB_GM(f, 2), g3 = BB_GM(f, 3);
+    const int d0 = f->gd[0], d1 = f->gd[1], d2 = f->gd[2], d3 = f->gd[3];
     int32_t w = 0;
     for (int32_t j = 0; j < n; j++) {
         const int32_t e = ce[j];
         const BB NB = B | mw[e];
         const BB E2 = goal & ~NB;
-        const BB N = ((E2 & g0) << d0) | ((E2 >> d0) & g0) | ((E2 & g1) << d1) | ((E2 >> d1) & g1);
+        BB N = ((E2 & g0) << d0) | ((E2 >> d0) & g0) | ((E2 & g1) << d1) | ((E2 >> d1) & g1);
+        if (NG > 2)
+            N |= ((E2 & g2) << d2) | ((E2 >> d2) & g2) | ((E2 & g3) << d3) | ((E2 >> d3) & g3);
         int ok = !(bw[e] & E2 & ~N);
         const int c2 = E2 ? BB_CTZ(E2) : 0;
         const int32_t s2 = (c2 << K) | (int32_t)(NB >> c2 >> 1 & np1);
@@ -228,6 +220,31 @@ static inline __attribute__((always_inline)) void FN(hot)(const Fast *restrict f
         cs[w] = E2 ? s2 : -1;
         w += ok;
     }
+    return w;
+}
+
+/* FN(body)'s node where f->hot (the dead-region test by the grid's two shifts, no copies, the lists split by
+ * probes), once FN(enter) has not answered it: the same nodes in the same order, with what the general body decides
+ * per entry decided once, each child's slot worked out once (in the second pass, kept in f->cs) and no board stored
+ * (nothing reads it here). */
+static inline __attribute__((always_inline)) void FN(hot)(const Fast *restrict f, int32_t L, BB B, uint64_t avail,
+                                                          int32_t wq, int32_t sl, const int kind, FN(Fn) kid1,
+                                                          FN(Fn) kid2)
+{
+    const int32_t qtype = f->qtype;
+    const BB *mw = (const BB *)f->mw;
+    const int32_t *id1 = f->id1, *qw = f->qw;
+    const int8_t *ty = f->ty;
+    const uint64_t typed = ~(1ull << f->NT);
+    int32_t *ce = f->ce + (int64_t)L * f->maxlen, *cs = f->cs + (int64_t)L * f->maxlen;
+    int32_t *chosen = f->chosen;
+    const int plain = kind != HOT_MEMO;
+    /* first the placements that fit */
+    int32_t n = FN(fits)(f, B, avail, sl, ce);
+    f->k->nodes += n;
+    /* then the dead-region test and the child's slot */
+    const int32_t w = f->ngrid > 2 ? FN(alive)(f, B, avail, n, ce, cs, plain, 4)
+                                    : FN(alive)(f, B, avail, n, ce, cs, plain, 2);
     for (int32_t j = 0; j < w; j++) {
         const int32_t e = ce[j], s2 = cs[j];
         const int t = ty[e];
@@ -244,7 +261,8 @@ static inline __attribute__((always_inline)) void FN(hot)(const Fast *restrict f
 }
 
 /* sl: FN(slot)(f, B, L), worked out by the caller; hot: f->hot (FN(hot) searches the node, its children's kind
- * hot - 1: HOT_MEMO, HOT_PLAIN, HOT_LAST2; kid1 the function of the children's level, kid2 of the level below). */
+ * hot - 1: HOT_MEMO, HOT_PLAIN, HOT_LAST2; rec_memo then the function of the children's level, rec_plain of the
+ * level below). */
 static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict f, int32_t L, BB B, uint64_t avail,
                                                            int32_t wq, int32_t sl, const int memo, const int hot,
                                                            FN(Fn) rec_memo, FN(Fn) rec_plain)

@@ -605,7 +605,7 @@ typedef struct {
                           * probes (next) */
     /* FN(hot)'s function of each level L (FN(pick)): 3 x (L a memo level) + the kind of its children (FN(kind)) */
     int8_t hsel[MAXW * 64 + 3];
-    int32_t lvl2; /* the level where two pieces are left, answered by FN(last2) (-1: none) */
+    int32_t lvl2; /* the level where two pieces are left, answered by FN(last2) in FN(hot) (-1: none) */
     const uint64_t *hkey, *hval;
     int hbits;
 } Fast;
@@ -642,7 +642,7 @@ static void fast_init(Fast *f, Kernel *k)
     f->hkey = Ls->hkey, f->hval = Ls->hval, f->hbits = Ls->hbits;
     /* FN(hot): a walled-in empty bit always dead, the neighbours by the grid's 2 to 4 shifts */
     f->hot = (f->dead == 2 || (f->dead == 1 && k->grid >= 2)) && !f->copies && f->next;
-    f->lvl2 = Ls->hkey && (f->dead == 2 || f->hot) && f->next ? k->ntypes - 2 : -1;
+    f->lvl2 = Ls->hkey && f->hot ? k->ntypes - 2 : -1; /* (a table only without copies: FN(hot) takes dead 2) */
     f->cs = k->fce + ((size_t)k->depth + 1) * ((size_t)Ls->maxlen + 1);
     for (int32_t L = 0; L <= k->depth + 2 && L < (int32_t)sizeof f->hsel; L++) {
         const int memo = L >= f->memo_lo && L <= f->memo_hi, memo1 = L + 1 >= f->memo_lo && L + 1 <= f->memo_hi;

@@ -382,12 +382,7 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
                 continue;
         } else if (f->dead == 3 && FN(dead)(f, NB, o, na))
             continue;
-        const int32_t s2 = FN(slot)(f, NB, L + 1);
-        if (BW == 1 && L + 1 == f->lvl2 && s2 >= 0 && (qtype < 0 || !(na >> qtype & 1)) &&
-            (L + 1 > f->memo_hi || L + 2 < f->memo_lo)) { /* no memo at the two levels (last2 searches plain) */
-            FN(last2)(f, L + 1, NB, na, nw, s2, rec_plain);
-            continue;
-        }
+        const int32_t s2 = FN(slot)(f, NB, L + 1); /* (the last two pieces' table: FN(hot)'s only, f->lvl2) */
         if (f->copies)
             f->left[t]--;
         if (L + 1 > f->memo_hi || L + 1 < f->memo_lo) {

@@ -73,6 +73,32 @@ def test_an_unknown_option_names_the_help_of_its_command(argv, extras, prog, cap
         2, f"{prog}: error: unrecognized arguments: {extras} (see {prog} --help)\n")
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["exact-cover", "-x.dlx"], "the following arguments are required: FILE"),
+    (["solve", "--pieces", "-x.dlx", "--region", "1x2"], "argument --pieces: expected one argument"),
+])
+def test_a_file_named_like_an_option_is_pointed_out(argv, message, tmp_path, monkeypatch, capsys):
+    # A file whose name begins with '-' is read as an option: the error said only that FILE was missing.
+    from ubongo_cp.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-x.dlx").write_text("a\na\n", encoding="utf-8")
+    prog = "ubongo-cp " + argv[0]
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert (stop.value.code, capsys.readouterr().err) == (
+        2, f"{prog}: error: {message}; '-x.dlx' is a file, read as an option here: write ./-x.dlx to name it "
+           f"(see {prog} --help)\n")
+    with pytest.raises(SystemExit):   # an option's own name is no file to point out, even where one exists
+        main(["exact-cover", "--count", "--limit", "x", "./-x.dlx"])
+    (tmp_path / "--limit").write_text("", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        main(["exact-cover", "--count", "--limit", "x", "./-x.dlx"])
+    assert "is a file" not in capsys.readouterr().err
+    main(["exact-cover", "./-x.dlx"])   # written as a path, it is the file
+    assert "a  (line 2)" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("command", ["batch", "booklet", "cards"])
 def test_deck_commands_list_every_shipped_deck_in_their_help(command, capsys):
     from ubongo_cp.cli import main

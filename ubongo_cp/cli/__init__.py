@@ -50,16 +50,19 @@ def _parser_class() -> type[argparse.ArgumentParser]:
 
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
+            self._words: list[str] = []
             self.set_defaults(_usage_prog=self.prog)   # the innermost command parsed sets it last
 
         def error(self, message: str):
-            self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+            hint = _option_like_files(self._words, self._option_string_actions)
+            self.exit(2, f"{self.prog}: error: {message}{hint} (see {self.prog} --help)\n")
 
         def parse_known_args(self, args=None, namespace=None):
             # every option (or positional argument) naming a file or folder refuses an empty one as it is read,
             # in every command, with the usage line of an invalid value (argument --out: empty path)
             from .common import PATH_ARGUMENTS, path_argument
 
+            self._words = list(sys.argv[1:] if args is None else args)   # the words an error may point at
             for action in self._actions:
                 if action.dest in PATH_ARGUMENTS and action.type is None:
                     action.type = path_argument
@@ -80,6 +83,18 @@ def _parser_class() -> type[argparse.ArgumentParser]:
             return self.formatter_class(prog=self.prog, width=_columns() - 2)
 
     return _Parser
+
+
+def _option_like_files(words: list[str], options) -> str:
+    """For a usage error: the words of the command line (before a ``--``) that begin with ``-`` and name a file or
+    folder but no option of ``options`` (the parser's option strings), which argparse reads as options, e.g.
+    ``"; '-x.dlx' is a file, read as an option here: write ./-x.dlx to name it"``; ``""`` when there is none."""
+    import os
+
+    words = words[:words.index("--")] if "--" in words else words
+    found = [w for w in dict.fromkeys(words) if len(w) > 1 and w.startswith("-") and w.split("=")[0] not in options
+             and os.path.lexists(w)]
+    return "".join(f"; {w!r} is a file, read as an option here: write ./{w} to name it" for w in found)
 
 
 @contextmanager

@@ -28,7 +28,7 @@ from ubongo_cp.cards import load_card
 from ubongo_cp.cover import build_instance, task_instance, verify_solution
 from ubongo_cp.errors import InputError
 from ubongo_cp.geometry import normalize
-from ubongo_cp.pieces import Region, load_pieces, load_region
+from ubongo_cp.pieces import Piece, Region, load_pieces, load_region
 from ubongo_cp.solvers import SOLVERS, get_solver, solve, solver_names
 from ubongo_cp.status import Status
 from ubongo_cp.structs import replace
@@ -230,14 +230,18 @@ def test_many_identical_pieces_are_one_counter():
 
 
 def test_the_default_falls_back_to_dancing_cells_beyond_256_cells():
-    # 65 dominoes in a 10x13 rectangle: 130 cells, the bitboard's; 129 I2 in 258 cells are not.
+    # 65 dominoes in a 10x13 rectangle: 130 cells, the bitboard's; 129 I2 in 258 cells are not: their count asks the
+    # auto rule, as the bitboard's counts of copies do, and distinct pieces count on dlx-symmetry.
     i2 = CLASSIC["I2"]
     small = build_instance([i2] * 3, Region.rectangle(1, 6))
     big = build_instance([i2] * 129, Region.rectangle(1, 258))
     assert solve(small).backend == "bitboard-symmetry"
-    result = solve(big)
-    assert (result.backend, result.count, result.count_reduced) == ("dlx-symmetry", 1, 1)
+    result = solve(big)   # copies: the auto rule's (its kernel dlx-symmetry; the diagram ends within its trial)
+    assert (result.backend, result.stats["engine"], result.count, result.count_reduced) == ("auto", "zdd", 1, 1)
     assert solve(big, limit=1).backend == "dlx"
+    bars = [Piece("I256", tuple((0, c) for c in range(256))), i2]   # distinct pieces: the kernel's stand-in
+    result = solve(build_instance(bars, Region.rectangle(1, 258)))
+    assert (result.backend, result.count, result.count_reduced) == ("dlx-symmetry", 2, 1)
     with pytest.raises(InputError, match="258 cell items"):
         solve(big, backend="bitboard")
 

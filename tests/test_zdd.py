@@ -792,6 +792,21 @@ def test_the_default_count_takes_the_diagram_for_a_large_count_of_copies():
     assert solve(dominoes(8, 8), keep=0, limit=5).backend == "bitboard-symmetry"
 
 
+def test_the_default_count_takes_the_diagram_beyond_the_bitboard_kernel_too():
+    # A region of more than 256 cells is counted on dlx-symmetry, the bitboard kernel's stand-in, which asked no
+    # rule: the 130 dominoes of 2x130 (Fibonacci F131 tilings, 2x n has F(n+1)) ran for ever, covering one by
+    # one, while --backend auto counts them in milliseconds. The 90 L trominoes of 3x90: 2**45 (two per 3x2).
+    for h, w, piece, count in ((2, 130, "I2", 1_066_340_417_491_710_595_814_572_169), (3, 90, "L3", 2 ** 45)):
+        inst = build_instance([CLASSIC[piece]] * (h * w // CLASSIC[piece].size), Region.rectangle(h, w, max_cells=400))
+        result = solve(inst, keep=0, time_limit=10)   # before: the limit's partial count
+        assert (result.count, result.backend, result.stats["engine"]) == (count, "auto", "zdd")
+        assert result.count_reduced == solve(inst, backend="zdd-symmetry", keep=0).count_reduced
+    fib = [0, 1]
+    while len(fib) < 132:
+        fib.append(fib[-1] + fib[-2])
+    assert fib[131] == 1_066_340_417_491_710_595_814_572_169
+
+
 @pytest.mark.parametrize("grid, box, names, max_empty", [
     ("square", (3, 5), ["I3", "L4", "P5", "I3"], 0), ("square", (4, 4), ["O4", "I2", "I2", "L4", "I2"], 0),
     ("square", (4, 5), ["L4", "L4", "T4", "I2", "I3"], 5), ("square", (2, 8), ["I2"] * 8, 0),

@@ -112,6 +112,29 @@ def test_parse_errors_name_file_and_line(text, line, message, tmp_path):
         load_tiles(path)
 
 
+def test_a_shipped_name_is_the_shipped_set_beside_a_file_of_that_name(tmp_path, monkeypatch, capsys):
+    # A tile-set file named 'published' in the current folder was read for --tiles published, and the game's
+    # record named its tiles "published": replayed in another folder, 'move 1 (player 0, tile A): unknown tile
+    # 'A' (tile set 'published')'. Now the name is the shipped set, with a note (as --pieces); ./published is
+    # the file, carried in the record as its text.
+    from ubongo_cp.cli import main
+    from ubongo_cp.games.orion.records import load_record
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "published").write_text("A\nO O\n\nB\nO x\n", encoding="utf-8")
+    assert load_tiles("published") == load_tiles(SHIPPED_TILE_SETS[0]) and len(load_tiles("published").tiles) == 14
+    assert [t.name for t in load_tiles("./published").tiles] == ["A", "B"]
+    main(["orion", "play", "--tiles", "published", "--save", "shipped.json"])
+    assert ("ubongo-cp: note: --tiles published reads the shipped set; give ./published to read the file of that "
+            "name here") in capsys.readouterr().err
+    main(["orion", "play", "--tiles", "./published", "--save", "mine.json"])
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    for name, tiles in (("shipped.json", 14), ("mine.json", 2)):
+        assert len(load_record(tmp_path / name).game.tiles.tiles) == tiles
+
+
 def test_unknown_tile_set():
     with pytest.raises(InputError, match="no/such.txt"):
         load_tiles("no/such.txt")

@@ -16,7 +16,8 @@ __all__ = ["add_parsers"]
 
 _TILES_HELP = ("tile set: published (default: the published game's tiles), seed (the original rule text's sentence "
                "read literally: every tile 2 own hexes + 1 opponent hex) or a tile-set FILE "
-               "(format: as `ubongo-cp examples orion/published` shows)")
+               "(format: as `ubongo-cp examples orion/published` shows); a shipped set's name is the shipped set: "
+               "./NAME reads a file")
 _SPACING_HELP = ("OD-1 token spacing: default (galaxies >= 3 apart, black holes >= 3 apart and "
                  ">= 2 from a galaxy) or literal (the original rule text's words: >= 3, >= 2, >= 1)")
 
@@ -93,18 +94,22 @@ def _game(args):
     """The game variant named by ``--tiles`` and ``--spacing``."""
     from ..games.orion.setup import SetupRules
     from ..games.orion.state import OrionGame
-    from ..games.orion.tiles import load_tiles
+    from ..games.orion.tiles import SHIPPED_TILE_SETS, load_tiles
+    from .common import notify
 
     import os
 
     from ..errors import InputError
 
     rules = SetupRules.literal() if args.spacing == "literal" else SetupRules()
+    if args.tiles in SHIPPED_TILE_SETS and os.path.isfile(args.tiles):
+        notify(f"note: --tiles {args.tiles} reads the shipped set; give ./{args.tiles} to read the file of that name "
+               "here")
     tiles = load_tiles(args.tiles)
     try:
         return OrionGame.get(None, tiles, rules)
     except InputError as exc:  # name the file the tiles came from
-        if exc.path is None and os.path.isfile(args.tiles):
+        if exc.path is None and args.tiles not in SHIPPED_TILE_SETS and os.path.isfile(args.tiles):
             raise InputError(exc.message, path=args.tiles) from None
         raise
 

@@ -260,6 +260,10 @@ def parse_tiles(text: str, name: str = "custom", *, flips: bool = True,
 def load_tiles(spec: str | os.PathLike = "published", *, flips: bool = True) -> TileSet:
     """A shipped tile set by name (:data:`SHIPPED_TILE_SETS`) or a tile-set file by path.
 
+    A shipped set's name is that set wherever a file of that name lies (as a piece set's,
+    :func:`ubongo_cp.pieces.load_pieces`): a record names the set by it (:mod:`ubongo_cp.games.orion.records`), so it must
+    mean one set everywhere; ``./published`` reads the file.
+
     A file of a shipped set's tiles (in its order) is that set, named so: the same game variant in records,
     journals and output as the set given by name.
 
@@ -279,7 +283,7 @@ def load_tiles(spec: str | os.PathLike = "published", *, flips: bool = True) -> 
         raise InputError(f"a tile set is a shipped set's name ({', '.join(SHIPPED_TILE_SETS)}) or a file's path, "
                          f"got {type(spec).__name__}")
     key = os.fspath(spec)
-    if key in SHIPPED_TILE_SETS and not Path(key).exists():
+    if key in SHIPPED_TILE_SETS:   # the shipped set, even beside a file of that name (./published reads the file)
         return _shipped(key).with_flips(flips)
     path = Path(spec)
     tiles = parse_tiles(read_text(path), path.stem, flips=flips, path=path)

@@ -1002,6 +1002,20 @@ def test_listing_a_named_suite_lists_its_tasks(tmp_path, run_cli):
     assert run_cli("bench", "--list", "nosuch")[0] == 2
 
 
+def test_a_shipped_suite_name_beside_a_folder_of_that_name_says_which_it_reads(tmp_path, monkeypatch, run_cli):
+    # "bench knuth" with a folder knuth/ of the user's here ran the shipped suite without a word, where
+    # "--pieces pentominoes" beside a file pentominoes says which it reads; ./knuth is the folder.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "knuth").mkdir()
+    (tmp_path / "knuth" / "queens4.dlx").write_text((KNUTH / "queens4.dlx").read_text())
+    code, out, err = run_cli("bench", "--list", "knuth")
+    assert code == 0 and out.startswith("suite knuth (") and "18 tasks" in out
+    assert err == "ubongo-cp: note: SUITE knuth is the shipped suite; give ./knuth to read the file or folder of " \
+                  "that name here\n"
+    code, out, err = run_cli("bench", "--list", "./knuth")
+    assert code == 0 and err == "" and out.splitlines()[1:] == ["  queens4  count  (quick)"]
+
+
 def test_a_directory_suite_reads_the_xcc_files_export_writes(tmp_path, run_cli):
     # export writes Knuth's format as .dlx or .xcc (with bounds, his XCC programs' extension), "the files bench
     # --external gives external solvers"; a directory of them is a suite of each. An .xcc file was skipped (and

@@ -10,7 +10,7 @@ import re
 import sys
 
 from ..errors import InputError
-from .common import as_option, say, show_bar, add_progress_argument, directory_outputs, only_with, tell
+from .common import as_option, say, show_bar, add_progress_argument, directory_outputs, notify, only_with, tell
 
 __all__ = ["add_parsers"]
 
@@ -97,6 +97,7 @@ def memory_arg(text: str | None) -> float | None:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    _note_shipped_names(args.suites)
     if args.list:
         return _list(args.suites, args.question)
     if args.report:
@@ -148,6 +149,21 @@ def _print(summary, files, wrong, disagreements=()) -> None:
         print(f"\nSOLVERS DISAGREE, nothing decides which is right ({len(disagreements)}):", file=sys.stderr)
         for line in disagreements:
             tell(f"  {line}")
+
+
+def _note_shipped_names(suites: list[str]) -> None:
+    """A line on standard error for each suite named as a shipped one where a file or folder of that name lies in
+    the current folder (a bare shipped name is the shipped suite; ``./NAME`` reads the other), as ``--pieces``."""
+    import os
+
+    if not suites:
+        return
+    from ..bench.suite import shipped_suites
+
+    for spec in dict.fromkeys(suites):
+        if spec in shipped_suites() and os.path.exists(spec):
+            notify(f"note: SUITE {spec} is the shipped suite; give ./{spec} to read the file or folder of that "
+                   "name here")
 
 
 def _list(suites: list[str], question: str) -> int:

@@ -293,6 +293,17 @@ def test_export_names_mirroring_as_what_burrtools_cannot_do(run_cli, tmp_path):
     assert "orientations only" not in err and not (tmp_path / "x.xmpuzzle").exists()
 
 
+def test_export_refusal_comes_without_a_written_all_the_same_warning(run_cli, tmp_path):
+    # --pieces/--region of an unsolvable puzzle (area 4 against 8) in a mode BurrTools cannot hold: the warning
+    # "x.xmpuzzle is written all the same" came first, then the refusal, and no file was written.
+    out = tmp_path / "x.xmpuzzle"
+    for mode in ("fixed", "mirror"):
+        code, stdout, err = run_cli("export", "--pieces", "tetracubes", "--region", "2x2x2", "--use", "I4",
+                                    "--orientations", mode, "--out", out)
+        assert (code, stdout) == (2, "") and "can be exported as a BurrTools file" in err, err
+        assert "written all the same" not in err and not out.exists(), err
+
+
 def test_export_refuses_what_solve_would_refuse_to_read(run_cli, tmp_path):
     # Once written ("up to 2000 pieces"), then refused by solve: "uses shape S1 'I2' 2000 times, over the limit".
     from ubongo_cp.geometry import MAX_REGION_CELLS

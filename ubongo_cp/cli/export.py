@@ -107,9 +107,10 @@ def _cmd_export(args: argparse.Namespace) -> int:
     piece_set, pieces, region, ranges = pieces_task(args, max_cells=args.max_cells)
     instance = puzzle_instance(args, pieces, region, ranges)   # the options checked as solve checks them
     title = f"pieces {args.pieces}, region {args.region}"
+    if fmt == "xmpuzzle":   # refused before the warning that the file is written all the same
+        _burrtools_can_take(instance.mode, bool(args.max_empty), "the puzzle", path=None)
     _warn_unsolvable(instance, title, args.out)
     if fmt == "xmpuzzle":
-        _burrtools_can_take(instance.mode, bool(args.max_empty), "the puzzle", path=None)
         from ..burrtools import write_xmpuzzle
 
         colours = None if args.no_colours else _colours(piece_set.names, pieces)

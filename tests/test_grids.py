@@ -230,6 +230,8 @@ def test_a_cube_file_with_blank_lines_for_layers_says_how_layers_are_separated(t
     (HEX, ["# x"], "unknown character 'x'"),
     (TRIANGLE, ["^v", "^"], "'^' in column 1: no such triangle"),
     (TRIANGLE, ["^^"], "'^' in column 2: no such triangle"),
+    (TRIANGLE, ["^v^", "^v^"], "directions alternate along a row and from one row to the next (under an up triangle "
+                               "lies a down one)"),
     (TRIANGLE, ["#"], "unknown character '#'"),
     (CUBE, ["##", "--", "#x"], "unknown character 'x'"),
     (SQUARE, ["..", ".."], "empty shape"),

@@ -18,9 +18,10 @@ Conventions:
   three times each triangle's centre in axial lattice coordinates
   (``_to_axial``); free pieces use all 12, one-sided ones the 6 rotations;
 - text: one character per cell, ``^`` an up triangle, ``v`` a down one,
-  ``.`` or a space none; the first triangle fixes which columns of its row
-  point up, and a later ``^`` where the alternation puts a down triangle
-  (or the reverse) is refused. The hexagon of 6 is ``"^v^"`` over ``"v^v"``;
+  ``.`` or a space none; the picture's first triangle fixes which cells
+  point up (directions alternate along a row and from one row to the
+  next: under an up triangle lies a down one), and a later ``^`` where
+  that puts a down triangle (or the reverse) is refused. The hexagon of 6 is ``"^v^"`` over ``"v^v"``;
 - drawing: side length 1; row ``r`` spans ``y`` in
   ``[r, r + 1] * sqrt(3) / 2``.
 
@@ -314,7 +315,8 @@ class TriangleGrid(Grid):
         Raises
         ------
         InputError
-            An unknown character, a ``^`` where the row's alternation puts a
+            An unknown character, a ``^`` where the alternation from the
+            picture's first triangle (along rows and between rows) puts a
             down triangle (or a ``v`` where it puts an up one), or no cell.
 
         Examples
@@ -339,9 +341,10 @@ class TriangleGrid(Grid):
                     parity = (i + col + (0 if up else 1)) % 2
                 elif ((i + col + parity) % 2 == 0) != up:
                     there = "down" if up else "up"
-                    raise InputError(f"{ch!r} in column {col + 1}: no such triangle, the triangles of a row "
-                                     f"alternate and this one points {there} (after the first triangle of the "
-                                     "picture)", path=path, line=first_line + i)
+                    raise InputError(f"{ch!r} in column {col + 1}: no such triangle, this one points {there}: "
+                                     "directions alternate along a row and from one row to the next (under an "
+                                     "up triangle lies a down one), counted from the picture's first triangle",
+                                     path=path, line=first_line + i)
                 cells.append((i, col + parity))
         if not cells:
             raise InputError("empty shape: no '^' or 'v' triangle", path=path, line=first_line)

@@ -1136,3 +1136,21 @@ def test_a_set_seen_first_keeps_its_orientations_when_the_cache_is_emptied_meanw
     got = orientations_of(use, "free")
     assert [list(o) for o in got] == expected
     assert all(got[7 + i] is got[0] for i in range(copies))
+
+
+@pytest.mark.parametrize("grid, dims, cells", [
+    ("square", (2, 3), 6), ("hex", (2, 3), 6), ("triangle", (2, 3), 12), ("cube", (2, 2, 3), 12)])
+def test_a_region_to_ascii_is_read_back_by_from_ascii_and_as_a_file(grid, dims, cells, tmp_path):
+    # Region.to_ascii() of a hexagon, triangle or cube region gave the bare picture, which from_ascii (and a
+    # region file) read as squares: "unknown character ' ' in a square grid".
+    from ubongo_cp.pieces import Region, load_region
+
+    region = Region.box(*dims, grid=grid)
+    assert region.area == cells
+    text = region.to_ascii()
+    assert Region.from_ascii(text) == region
+    (tmp_path / "r.txt").write_text(text + "\n")
+    assert load_region(tmp_path / "r.txt").cells == region.cells
+    assert load_region(tmp_path / "r.txt").grid is get_grid(grid)
+    picture = get_grid(grid).format(region.cells)   # the bare picture, with the grid named apart
+    assert Region.from_ascii(picture, grid=grid) == region

@@ -480,7 +480,7 @@ def card_to_toml(card: CardSide, *, header: str | None = None) -> str:
         lines.append(f"orientations = {q(card.orientations)}")
     if card.region.grid is not SQUARE:
         lines.append(f"grid = {q(card.region.grid.name)}")
-    lines += ['region = """', *card.region.to_ascii().splitlines(), '"""']
+    lines += ['region = """', *card.region.grid.format(card.region.cells).splitlines(), '"""']  # the grid key above
     plain = {k: v for k, v in card.meta.items() if not isinstance(v, dict)}
     tables = {k: v for k, v in card.meta.items() if isinstance(v, dict)}
     lines += [f"{k} = {_toml_value(v)}" for k, v in plain.items()]

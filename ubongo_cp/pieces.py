@@ -617,13 +617,31 @@ class Region(Struct):
         return cls(cells, grid=grid)
 
     @classmethod
-    def from_ascii(cls, text: str, *, path: str | None = None) -> "Region":
-        """Parse a region from its text (see :func:`parse_region`)."""
-        return parse_region(text, path=path)
+    def from_ascii(cls, text: str, *, path: str | None = None, grid: str | Grid | None = None) -> "Region":
+        """Parse a region from its text (see :func:`parse_region`): its ``grid:`` line, or ``grid``, names
+        the grid (default square); the inverse of :meth:`to_ascii`.
+
+        Examples
+        --------
+        >>> hexagon = Region.from_ascii("grid: hex\\n # #\\n# # #\\n # #\\n")
+        >>> Region.from_ascii(hexagon.to_ascii()) == hexagon, Region.from_ascii(" # #", grid="hex").area
+        (True, 2)
+        """
+        return parse_region(text, path=path, grid=grid)
 
     def to_ascii(self) -> str:
-        """The region in its grid's text layout (``#``/``.`` rows on squares)."""
-        return self.grid.format(self.cells)
+        """The region as a region file holds it: in its grid's text layout (``#``/``.`` rows on squares),
+        after a ``grid:`` line on any other grid, so that :meth:`from_ascii` and the commands read it back.
+
+        Examples
+        --------
+        >>> print(Region.box(2, 2, grid="hex").to_ascii())
+        grid: hex
+        # #
+         # #
+        """
+        picture = self.grid.format(self.cells)
+        return picture if self.grid is SQUARE else f"grid: {self.grid.name}\n{picture}"
 
     def draw(self, *, cell_mm: float = 8.0):
         """The region with its cell grid (a matplotlib Figure; see :mod:`ubongo_cp.draw`)."""

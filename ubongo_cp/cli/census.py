@@ -133,7 +133,7 @@ def _run(args: argparse.Namespace) -> int:
                   f"and {best['matching_subsets']} area-matching {args.k}-subsets "
                   f"({best['cells']} cells, {best['rows']}x{best['cols']}):")
             region = region_from_text(best["region"], read_manifest(args.out).get("grid", "square"))
-            for line in region.to_ascii().splitlines():
+            for line in region.grid.format(region.cells).splitlines():   # the grid: the census's
                 print("  " + line)
     table = "counts" if args.count_only else "regions"
     usage = ""

@@ -100,6 +100,23 @@ def test_cube_placements_are_listed_fixed_and_drawn_by_their_three_coordinates(r
                    "columns are counted from the region's first layer, row and column)")
 
 
+def test_fix_help_names_the_cells_of_each_grid_as_the_solutions_give_them(run_cli, capsys):
+    # solve --help said "row,col of each cell" only; hexagons take axial q,r (as --json gives them), cubes
+    # layer,row,col.
+    from ubongo_cp.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    assert "layer,row,col on cubes, axial q,r on hexagons" in " ".join(capsys.readouterr().out.split())
+    hex47 = PUZZLES / "examples" / "hex_4x7.txt"
+    code, out, err = run_cli("solve", "--pieces", "tetrahexes", "--region", hex47, "--json", "--count")
+    first = json.loads(out)["solutions"][0]["I4"]   # [q, r] pairs
+    fix = "I4@" + ";".join(f"{q},{r}" for q, r in first)
+    code, out, err = run_cli("solve", "--pieces", "tetrahexes", "--region", hex47, "--fix", fix, "--count",
+                             "--max-solutions", "0")
+    assert code == 0 and out.startswith(("1 completion", "2 completions")), (fix, out, err)
+
+
 def test_frequencies_drawn_when_a_check_settles_the_count(run_cli, tmp_path):
     region = tmp_path / "cb.txt"
     region.write_text("grid: cube\n###\n###\n---\n###\n###\n")

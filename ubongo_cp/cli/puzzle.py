@@ -67,10 +67,10 @@ def _add_solve(sub) -> None:
     g.add_argument("--seed", type=int, help="seed of --sample (the same seed draws the same solutions; default: one "
                                             "drawn and printed)")
     g.add_argument("--fix", action="append", metavar="PIECE@CELLS",
-                   help="a piece placed beforehand, e.g. X@1,2;2,1;2,2;2,3;3,2 (row,col of each cell it covers, "
-                        "as in the solutions: counted from the region's first row and first column, not from "
-                        "the corner of its file), or some of its cells (X@2,2: X covers that cell); repeat for "
-                        "more. Counts (--count) or shows the completions")
+                   help="a piece placed beforehand, e.g. X@1,2;2,1;2,2;2,3;3,2 (row,col of each cell it covers; "
+                        "layer,row,col on cubes, axial q,r on hexagons: as in the solutions, counted from the "
+                        "region's first row and first column, not from the corner of its file), or some of its "
+                        "cells (X@2,2: X covers that cell); repeat for more. Counts (--count) or shows the completions")
     g.add_argument("--frequencies", action="store_true",
                    help="in how many solutions each placement occurs: forced and impossible placements")
     g.add_argument("--memory-limit", metavar="SIZE", help="largest decision diagram, e.g. 500M or 4G (default: half "

@@ -117,6 +117,22 @@ def test_fix_help_names_the_cells_of_each_grid_as_the_solutions_give_them(run_cl
     assert code == 0 and out.startswith(("1 completion", "2 completions")), (fix, out, err)
 
 
+def test_census_box_on_hexagons_is_the_pictures_rectangle_as_its_help_says(run_cli, capsys, tmp_path):
+    # census --box 2x3 on hexagons keeps 2 regions of 6 hexagons, the 2x3 parallelogram and a zigzag of three
+    # rows of two; --region 2x3 is the parallelogram alone. The help said only "an R x C box".
+    from ubongo_cp.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["census", "--help"])
+    assert "a rectangle around the picture, not the parallelogram --region RxC names" in " ".join(
+        capsys.readouterr().out.split())
+    pieces = tmp_path / "trihexes.txt"
+    pieces.write_text("grid: hex\nI3\n# # #\n\nA3\n# #\n #\n")
+    code, out, err = run_cli("census", "--pieces", pieces, "--k", "2", "--cells", "6", "--box", "2x3", "--out",
+                             tmp_path / "c", "--count-only", "--jobs", "1")
+    assert code == 0 and "6 cells (hole-free, within 2x3): 2 regions" in out, (out, err)
+
+
 def test_frequencies_drawn_when_a_check_settles_the_count(run_cli, tmp_path):
     region = tmp_path / "cb.txt"
     region.write_text("grid: cube\n###\n###\n---\n###\n###\n")

@@ -30,7 +30,10 @@ def add_parsers(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--k", type=int, required=True, help="pieces per subset (K)")
     p.add_argument("--cells", required=True, metavar="N",
                    help="region size in cells, or a range such as 10-13")
-    p.add_argument("--box", metavar="RxC", help="only regions fitting an R x C box (in some orientation)")
+    p.add_argument("--box", metavar="RxC",
+                   help="only regions fitting an R x C box (in some orientation): R rows of C cells of the text "
+                        "picture, on hexagons C hexagons per row and on triangles C triangles, a rectangle "
+                        "around the picture, not the parallelogram --region RxC names there")
     p.add_argument("--holes", action="store_true", help="include regions with holes")
     p.add_argument("--out", required=True, metavar="DIR", help="census directory (resumed if it holds this census)")
     directory_outputs(p, "out")

@@ -503,3 +503,31 @@ def test_wrong_arguments_of_generate_deck_are_one_error_naming_them_before_any_w
         generate_deck(arguments.pop("spec"), tmp_path / "out", **arguments)
     assert str(info.value) == message
     assert not (tmp_path / "out").exists()
+
+
+def test_from_census_takes_the_regions_random_growth_would_grow_on_triangles(tmp_path, run_cli):
+    # max_rows x max_cols on triangles is a parallelogram of rhombi (random growth: 2 rows of 4 triangles for
+    # 2x2); --from-census kept only regions whose text picture was at most 2 triangles wide, so of the three
+    # uniquely tiled 6-triangle regions (each 4 or 5 triangles wide) none, and the side was left out.
+    (tmp_path / "pieces.txt").write_text("grid: triangle\nD2\n^v\n\nI4\n^v^v\n")
+    (tmp_path / "spec.toml").write_text('game = "strip"\npieces = "pieces.txt"\ncards = 1\n\n[[sides]]\n'
+                                        'name = "one"\npieces_per_task = 2\nfaces = 1\nmax_rows = 2\nmax_cols = 2\n'
+                                        'max_solutions = 5\nunique = false\n')
+    code, _, err = run_cli("census", "--pieces", tmp_path / "pieces.txt", "--k", "2", "--cells", "6", "--out",
+                           tmp_path / "cen", "--jobs", "1")
+    assert code == 0, err
+    code, out, err = run_cli("generate", "--spec", tmp_path / "spec.toml", "--from-census", tmp_path / "cen",
+                             "--out", tmp_path / "deck", "--seed", "1")
+    assert code == 0 and "wrote 1 card sides" in out, (out, err)
+    region = load_deck(tmp_path / "deck")[0][0].region
+    assert region.area == 6 and region.width > 2
+    # the region lies, turned or mirrored, in the box random growth uses
+    box = set(region.grid.box(2, 2))
+    assert any(any(all((c[0] + dr, c[1] + dc) in box for c in image) and (dr + dc) % 2 == 0
+                   for dr in range(-3, 4) for dc in range(-6, 7))
+               for image in region.grid.orientations(region.cells, "free"))
+    for seed in range(40):   # and every region random growth makes there is one --from-census takes
+        from ubongo_cp.generate import fits_card
+
+        grown = random_region(np.random.default_rng(seed), 2 + seed % 7, 2, 2, grid=region.grid)
+        assert fits_card(grown, 2, 2), grown.to_ascii()

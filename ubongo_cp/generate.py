@@ -58,7 +58,7 @@ from .shipped import SHIPPED_PIECE_SETS
 from . import structs
 from .specs import DECK_SPEC_FILE, MAX_CARDS, SHIPPED_SPECS, DeckSpec, SideSpec, load_spec
 
-__all__ = ["random_region", "find_region", "region_key", "spread_candidates", "SideSearch", "generate_deck"]
+__all__ = ["random_region", "fits_card", "find_region", "region_key", "spread_candidates", "SideSearch", "generate_deck"]
 
 
 def random_region(rng: np.random.Generator, area: int, max_height: int, max_width: int, *,
@@ -99,6 +99,38 @@ def random_region(rng: np.random.Generator, area: int, max_height: int, max_widt
         if len(cells) == area and not _has_hole(cells, grid):
             cells = {(layer,) + tuple(c[1:]) for c in cells for layer in range(layers)} if layers > 1 else cells
             return Region(grid.normalize(cells), grid=grid)
+
+
+def fits_card(region: Region, max_rows: int, max_cols: int) -> bool:
+    """Whether some image of ``region`` under its grid's symmetries lies in the box :func:`random_region` grows
+    regions in (:meth:`Grid.box <ubongo_cp.grids.Grid.box>` of ``max_rows`` x ``max_cols``: a rectangle of
+    squares, a parallelogram of hexagons, or of ``max_cols`` rhombi of two triangles per row); on cubes, whether
+    the text picture's rows and columns fit, either way round.
+
+    Examples
+    --------
+    >>> from ubongo_cp.pieces import Region
+    >>> six = Region.from_ascii("grid: triangle\\n^v^v^v\\n")   # one row of 6 triangles: 3 rhombi
+    >>> fits_card(six, 2, 3), fits_card(six, 2, 2)
+    (True, False)
+    """
+    grid = region.grid
+    if grid.dim == 3:
+        return (min(region.height, region.width) <= min(max_rows, max_cols)
+                and max(region.height, region.width) <= max(max_rows, max_cols))
+    box = frozenset(grid.box(max_rows, max_cols))
+    lo = [min(c[i] for c in box) for i in (0, 1)]
+    hi = [max(c[i] for c in box) for i in (0, 1)]
+    for image in grid.orientations(region.cells, grid.every_mode):
+        low = [min(c[i] for c in image) for i in (0, 1)]
+        high = [max(c[i] for c in image) for i in (0, 1)]
+        for d0 in range(lo[0] - low[0], hi[0] - high[0] + 1):
+            for d1 in range(lo[1] - low[1], hi[1] - high[1] + 1):
+                moved = [(c[0] + d0, c[1] + d1) for c in image]
+                # a shift that turns a triangle over is no move of the shape: the normal position tells
+                if all(c in box for c in moved) and grid.normalize(moved) == grid.normalize(image):
+                    return True
+    return False
 
 
 def _has_hole(cells: set, grid: Grid = SQUARE) -> bool:
@@ -447,8 +479,7 @@ def _generate(spec: DeckSpec, piece_set, folder: OutputFolder | None, seed: int,
     for n, (i, side) in enumerate(sides):
         fitting = None if candidates is None else spread_candidates([
             r for r in candidates if side.cells[0] <= r.area <= side.cells[1] and r.grid is piece_set.grid
-            and min(r.height, r.width) <= min(side.max_rows, side.max_cols)
-            and max(r.height, r.width) <= max(side.max_rows, side.max_cols)], i, spec.cards)
+            and fits_card(r, side.max_rows, side.max_cols)], i, spec.cards)
         work.append((children[2 * n], spec.pieces_path(), side, fitting))
     with using(executor) as pool:
         pool.warm(("ubongo_cp.generate",))

@@ -395,6 +395,31 @@ def test_compiling_xcover_shows_the_notice_and_no_numba_warning(tmp_path):
     assert proc.stdout.startswith("2 exact covers [xcover, ")
 
 
+def test_a_file_counted_in_the_dancing_cells_kernel_loads_no_numpy(tmp_path):
+    # The pentominoes in 8x8 minus its centre 2x2, written as Knuth's programs read them (cells row by row): the
+    # count chooses the most constrained item, counted in the dancing-cells kernel from the file's plain arrays.
+    # numpy's import (about 0.08 s of CPU) took a third of that whole count; it is loaded only for a row of
+    # solutions. The count is the published 520, as the dlx backend counts it in this process.
+    import subprocess
+    import sys
+
+    from ubongo_cp.cover import build_instance
+    from ubongo_cp.pieces import Region, load_pieces
+
+    square = [(r, c) for r in range(8) for c in range(8)]
+    inst = build_instance(list(load_pieces("pentominoes").pieces),
+                          Region(tuple(c for c in square if not (3 <= c[0] <= 4 and 3 <= c[1] <= 4))))
+    path = tmp_path / "8x8-2x2.dlx"
+    path.write_text(knuth_text(inst).text)
+    assert solve(read_exact_cover(path), backend="dlx", keep=0, reduce=False).count == 520
+    code = ("import sys; from ubongo_cp.cli import main; rc = main(['exact-cover', sys.argv[1], '--count', "
+            "'--max-solutions', '0', '--no-progress']); print('numpy' in sys.modules); sys.exit(rc)")
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("520 exact covers [bitboard: dlx, ") and proc.stdout.endswith("\nFalse\n")
+
+
 def test_exact_cover_runs_on_bitboard_by_default_and_on_dlx_for_bounds(run_cli):
     # As docs/commands.md says: a first cover and --count on bitboard; dlx where its kernel cannot take the matrix.
     from ubongo_cp.solvers.registry import choose

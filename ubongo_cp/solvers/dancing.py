@@ -101,10 +101,14 @@ References
 from __future__ import annotations
 
 import os
-
-import numpy as np
+from array import array
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["search", "count", "DancingSearch", "DEFAULT_HEARTBEAT", "KERNEL", "MAX_SAVED_ENTRIES"]
 
@@ -120,7 +124,7 @@ DEFAULT_HEARTBEAT = 100_000
 # (the batch starts at 1 and doubles, so the first solution comes at once).
 _MAX_BATCH = 1024
 
-_NO_LIMIT = np.iinfo(np.int64).max
+_NO_LIMIT = 2**63 - 1
 
 # Program counters the kernels' ``step`` returns (see _dance.c / _dance_numba.py).
 _PC_X5 = 1  # stopped on the node budget
@@ -353,7 +357,18 @@ class DancingSearch:
 class _Engine:
     """One instance's search on the chosen kernel (:data:`KERNEL`), with its output buffers."""
 
+    # the output rows (numpy arrays; empty array.array buffers on the plain path until a row is asked for)
+    out: Any
+    out_len: Any
+    out_nodes: Any
+
     def __init__(self, indptr, indices, n_items, n_secondary, multiplicity=None, colours=None) -> None:
+        if KERNEL == "c" and multiplicity is None and colours is None and \
+                isinstance(indptr, array) and isinstance(indices, array):
+            self._plain(indptr, indices, int(n_items), int(n_secondary))
+            return
+        import numpy as np
+
         indptr = np.asarray(indptr)
         indices = np.asarray(indices)
         n_items = int(n_items)
@@ -394,6 +409,36 @@ class _Engine:
         self.out_len = np.zeros(0, dtype=np.int32)
         self.out_nodes = np.zeros(0, dtype=np.int64)
 
+    def _plain(self, indptr: array, indices: array, n_items: int, n_secondary: int) -> None:
+        """The C kernel on Algorithm X's instance (every primary item covered once, a secondary one at most once,
+        no colours) from the plain arrays of an exact-cover file (:class:`array.array`), the same checks as the
+        general path's without numpy (whose import takes longer than many a count): numpy is loaded only when a
+        row of solutions is asked for (:meth:`step`)."""
+        if not 0 <= n_secondary <= n_items:
+            raise InputError(f"need 0 <= n_secondary <= n_items, got n_secondary={n_secondary}, "
+                             f"n_items={n_items}")
+        if not len(indptr) or len(indices) >= 2**31 - 1:
+            raise InputError("indptr must be non-empty, indices under 2**31 - 1 entries")
+        if indptr[0] != 0 or indptr[-1] != len(indices) or any(a > b for a, b in pairwise(indptr)):
+            raise InputError(f"indptr must rise from 0 to len(indices)={len(indices)}")
+        if len(indices) and (min(indices) < 0 or max(indices) >= n_items):
+            raise InputError(f"an item id is outside 0..{n_items - 1}")
+        n_primary = n_items - n_secondary
+        depth = n_primary + 1   # one level per primary item (_depth without multiplicities)
+        problem = _saved_states_problem(n_items, depth)
+        if problem:
+            raise InputError(f"{problem}; try the xcover or sat backend")
+        from ._dance import Engine
+
+        self._kernel = Engine(indptr if indptr.typecode == "I" else array("I", indptr),
+                              indices if indices.typecode == "I" else array("I", indices), n_items, n_primary,
+                              array("i", [1]) * n_items, array("i", [0]) * n_primary + array("i", [1]) * n_secondary,
+                              depth, False, b"")
+        if self._kernel.bad >= 0:
+            raise InputError(f"option {self._kernel.bad} lists an item twice")
+        self.depth = depth
+        self.out, self.out_len, self.out_nodes = array("i"), array("i"), array("q")
+
     @property
     def nodes(self) -> int:
         """Search-tree nodes (options tried) so far."""
@@ -412,6 +457,8 @@ class _Engine:
         of levels ``0 .. l-1`` in order, -1 for a null move).
         """
         if batch > len(self.out_len):  # output rows for the batch (it doubles up to _MAX_BATCH)
+            import numpy as np
+
             self.out = np.zeros((batch, self.depth), dtype=np.int32)
             self.out_len = np.zeros(batch, dtype=np.int32)
             self.out_nodes = np.zeros(batch, dtype=np.int64)
@@ -441,6 +488,8 @@ class _Engine:
         only. Returns 1 when its node was reached, 0 when the path dies on
         the way (a dead end), -1 when a level has no such branch.
         """
+        import numpy as np
+
         return int(self._kernel.descend(np.ascontiguousarray(path, dtype=np.int32).tobytes()))
 
     def mark(self) -> None:
@@ -467,6 +516,8 @@ class _Engine:
         ``weights`` (one whole number per option), a solution counts only
         when the weights of its options sum to ``target``.
         """
+        import numpy as np
+
         u = np.ascontiguousarray(u, dtype=np.float64).reshape(-1, self.depth)
         nodes = np.zeros(len(u), dtype=np.float64)
         sols = np.zeros(len(u), dtype=np.float64)
@@ -485,6 +536,8 @@ def _colours(colours, indices: np.ndarray, n_primary: int, hi: np.ndarray) -> np
     """Checked colours (uint32, one per entry), or None when there are none."""
     if colours is None:
         return None
+    import numpy as np
+
     c = np.asarray(colours)
     if c.shape != indices.shape:
         raise InputError(f"colours must hold one value per entry ({len(indices)}), got shape {c.shape}")
@@ -548,6 +601,8 @@ def unfit_reason(instance) -> str | None:
 
 def _bounds(multiplicity, n_items: int, n_primary: int) -> tuple[np.ndarray, np.ndarray]:
     """Checked ``(lo, hi)`` arrays (int64, shape (n_items,)) from the ``multiplicity`` argument."""
+    import numpy as np
+
     lo = np.zeros(n_items, dtype=np.int64)
     lo[:n_primary] = 1
     hi = np.ones(n_items, dtype=np.int64)

@@ -114,8 +114,10 @@ class DancingCount:
             raise ValueError("the dancing-cells count takes the whole instance, no tally or symmetry")
         deadline = None if time_limit is None else time.perf_counter() + float(time_limit)
         colours = getattr(instance, "colours", None)
-        engine = _Engine(instance.indptr, instance.indices, instance.n_items, instance.n_secondary,
-                         instance.multiplicity, colours)
+        table = getattr(instance, "table", None)   # an exact-cover file's plain arrays: numpy is not loaded
+        engine = _Engine(instance.indptr if table is None else table.indptr,
+                         instance.indices if table is None else table.indices, instance.n_items,
+                         instance.n_secondary, instance.multiplicity, colours)
         found: list = []
         want = keep if limit is None else max(keep, limit)   # the solutions to be handed out of the kernel
         rows = 0

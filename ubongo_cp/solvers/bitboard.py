@@ -360,9 +360,18 @@ def _item_order(instance, scan: int) -> list[int]:
     .. [2] A. George, "Computer implementation of the finite element method", Stanford University,
        STAN-CS-71-208, 1971 (the reversed order).
     """
-    n = instance.n_primary
     if not scan:
-        return list(range(n))
+        return list(range(instance.n_primary))
+    cm, types = _cuthill_mckee(instance)
+    return list(cm[::-1] if scan == 1 else cm) + list(types)
+
+
+@lru_cache(maxsize=4)   # both orders and the kernels of a count's choice ask for it (some milliseconds)
+def _cuthill_mckee(instance) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The Cuthill-McKee order of :func:`_item_order`'s graph of the primary items of an exact-cover matrix
+    (hashable: equal matrices have one order), and the items that partition its options (left out of the
+    graph)."""
+    n = instance.n_primary
     table = instance.table   # plain arrays (the matrix's numpy views would import numpy for this)
     indptr, indices = table.indptr.tolist(), table.indices.tolist()
     masks = []   # the primary items of each option, as a bit mask
@@ -392,7 +401,7 @@ def _item_order(instance, scan: int) -> list[int]:
             fresh = joined[item] & ~seen
             seen |= fresh
             cm.extend(sorted((i for i in range(n) if fresh >> i & 1), key=lambda i: (degree[i], i)))
-    return (cm[::-1] if scan == 1 else cm) + types
+    return tuple(cm), tuple(types)
 
 
 def _partition(joined: list[int], degree: list[int], masks: list[int]) -> list[int]:

@@ -429,38 +429,16 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
         line = lines[k] if lines else None
         label = labels[k] if labels is not None else f"option {k + 1}"
         where = "option" if lines else label
-        seen: set[int] = set()
-        items, tints = [], []
-        try:   # costs nothing unless raised (an option that is no sequence of names: TypeError)
-            for word in option:
-                try:
-                    name, colon, colour = word.partition(":")
-                except AttributeError:   # not a string
-                    raise InputError(f"{where}: an item is named by a string, got {type(word).__name__} {word!r}",
-                                     path=path, line=line) from None
-                if name not in index:
-                    _check_space(name, "item name", path, line)
-                    hint = ": items are separated by spaces or tabs, not commas" if "," in name else ""
-                    raise InputError(f"{where} names unknown item {name!r}{hint}", path=path, line=line)
-                i = index[name]
-                if i in seen:
-                    raise InputError(f"{where} names item {name!r} twice", path=path, line=line)
-                seen.add(i)
-                tint = 0
-                if colon:
-                    if i < n_primary:
-                        raise InputError(f"{where} gives primary item {name!r} a colour ({word!r}); only secondary "
-                                         "items take colours", path=path, line=line)
-                    _check_space(colour, "colour", path, line)
-                    if not colour or ":" in colour or "|" in colour:
-                        raise InputError(f"{where}: {word!r} is not item:colour (a colour is a word without ':' "
-                                         "or '|')", path=path, line=line)
-                    tint = colour_ids.setdefault(colour, len(colour_ids) + 1)
-                items.append(i)
-                tints.append(tint)
-        except TypeError:
-            raise InputError(f"{where} must be a sequence of item names, got {type(option).__name__}", path=path,
-                             line=line) from None
+        try:   # the common option: known names without colours, none twice
+            items = [index[word] for word in option]
+        except (KeyError, TypeError):
+            items = []
+        seen = set(items)
+        if items and len(seen) == len(items):
+            tints = [0] * len(items)
+        else:   # the checks that say what is wrong, and colours
+            items, tints = _option_items(option, index, n_primary, colour_ids, where, path, line)
+            seen = set(items)
         if not seen or min(seen) >= n_primary:
             skipped.append(label)  # as Knuth's programs do: an option must cover a primary item
             continue
@@ -478,6 +456,52 @@ def exact_cover_matrix(primary: Sequence[str], secondary: Sequence[str], options
     return ExactCoverMatrix(tuple(names), n_primary, MatrixTable(array("I", indptr), array("I", indices)),
                             tuple(kept_labels), table, entry_colours, ("", *colour_ids), tuple(skipped),
                             None if path is None else os.fspath(path), tuple(kept_lines))
+
+
+def _option_items(option, index: dict[str, int], n_primary: int, colour_ids: dict[str, int], where: str, path,
+                  line) -> tuple[list[int], list[int]]:
+    """The items of one option of :func:`exact_cover_matrix` and their colours (0: none; new colours numbered in
+    ``colour_ids``), every word checked.
+
+    Raises
+    ------
+    InputError
+        For a word that is no string, an unknown item, an item named twice, a colour on a primary item or a
+        malformed colour.
+    """
+    seen: set[int] = set()
+    items, tints = [], []
+    try:   # costs nothing unless raised (an option that is no sequence of names: TypeError)
+        for word in option:
+            try:
+                name, colon, colour = word.partition(":")
+            except AttributeError:   # not a string
+                raise InputError(f"{where}: an item is named by a string, got {type(word).__name__} {word!r}",
+                                 path=path, line=line) from None
+            if name not in index:
+                _check_space(name, "item name", path, line)
+                hint = ": items are separated by spaces or tabs, not commas" if "," in name else ""
+                raise InputError(f"{where} names unknown item {name!r}{hint}", path=path, line=line)
+            i = index[name]
+            if i in seen:
+                raise InputError(f"{where} names item {name!r} twice", path=path, line=line)
+            seen.add(i)
+            tint = 0
+            if colon:
+                if i < n_primary:
+                    raise InputError(f"{where} gives primary item {name!r} a colour ({word!r}); only secondary "
+                                     "items take colours", path=path, line=line)
+                _check_space(colour, "colour", path, line)
+                if not colour or ":" in colour or "|" in colour:
+                    raise InputError(f"{where}: {word!r} is not item:colour (a colour is a word without ':' "
+                                     "or '|')", path=path, line=line)
+                tint = colour_ids.setdefault(colour, len(colour_ids) + 1)
+            items.append(i)
+            tints.append(tint)
+    except TypeError:
+        raise InputError(f"{where} must be a sequence of item names, got {type(option).__name__}", path=path,
+                         line=line) from None
+    return items, tints
 
 
 def parse_exact_cover(text: str, *, path: str | os.PathLike | None = None) -> ExactCoverMatrix:

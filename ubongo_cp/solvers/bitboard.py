@@ -74,7 +74,8 @@ such scans (either axis first, each way along each axis), and on an
 irregular region their trees differ by up to a few times (8x8 without
 four cells of its top row: 25 to 65 million nodes). For a large count
 (Knuth's estimate [3]_ of the default scan's tree, from a few hundred
-random probes of the kernel, at least some tenths of a second),
+random probes of the kernel, at least some tenths of a second; on an
+exact-cover matrix, whose choice takes about 10 ms, a tenth of that),
 :meth:`BitboardBackend.scanned` estimates the tree of one scan of each class that the region's
 symmetries do not map onto another (the scans across the long side first
 only where both sides are as long; a rectangle or a square has one class),

@@ -158,3 +158,16 @@ def test_ctangle_is_built_from_the_cweb_source_when_none_is_on_the_path(tmp_path
     why = peers.build_knuth(tmp_path / "knuth", tmp_path / "nowhere")
     assert why == dict.fromkeys(peers.KNUTH_PROGRAMS, "no ctangle on the PATH, and it could not be built: "
                                 f"no source at {tmp_path / 'nowhere'}")
+
+
+def test_counted_processes_get_a_fixed_environment(monkeypatch):
+    """bench_grids --instructions: a variable of the caller's is not passed on (it would move the heap's addresses
+    and the count), the counting's own are set whatever the caller set."""
+    from benchmarks.bench_grids import ROOT, counted_environment
+
+    monkeypatch.setenv("UBONGO_CP_TEST_PADDING", "x" * 100)
+    monkeypatch.setenv("PYTHONHASHSEED", "7")
+    monkeypatch.setenv("PATH", "/opt/bin:/usr/bin")
+    assert counted_environment() == {"PATH": "/opt/bin:/usr/bin", "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0",
+                                     "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1",
+                                     "OMP_NUM_THREADS": "1"}

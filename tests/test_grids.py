@@ -721,6 +721,12 @@ def test_c_bounds_are_the_least_and_largest_coordinates_and_the_cells_packed(dim
         assert _placements.bounds([list(c) for c in cells], dim)[2] == digest
         other = cells[:-1] + [tuple(x + 1 for x in cells[-1])]
         assert _placements.bounds(other, dim)[2] != digest
+        mixed = [list(c) if i % 3 == 1 else c for i, c in enumerate(cells)]   # lists among tuples: read alike
+        assert _placements.bounds(mixed, dim)[2:] == (digest, packed)
+    odd = [(1 << 40,) * dim, (True,) * dim, (-(1 << 40),) * dim]   # ints of more than one digit, an int subclass
+    low, high, _, packed = _placements.bounds(odd, dim)
+    assert (low, high) == ((-(1 << 40),) * dim, (1 << 40,) * dim)
+    assert np.frombuffer(packed, dtype=np.int64).tolist() == [1 << 40] * dim + [1] * dim + [-(1 << 40)] * dim
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")

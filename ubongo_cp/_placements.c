@@ -1118,6 +1118,27 @@ static PyObject *region_cells(PyObject *cells, Py_ssize_t dim)
     return PySequence_Fast(cells, "region: the cells are not a sequence");
 }
 
+/* The dim coordinates of a cell that is a tuple of dim exact ints of one digit each (small_int) into out, with one
+ * type check per object: 1, else 0 (nothing promised in out: the caller reads the cell with cell_coords, which
+ * converts or refuses the others). */
+static inline __attribute__((always_inline)) int tuple_coords(PyObject *cell, Py_ssize_t dim, int64_t *out)
+{
+    if (!PyTuple_CheckExact(cell) || PyTuple_GET_SIZE(cell) != dim)
+        return 0;
+    for (Py_ssize_t d = 0; d < dim; d++) {
+        PyObject *v = PyTuple_GET_ITEM(cell, d);
+        if (!PyLong_CheckExact(v) || !small_int(v, out + d))
+            return 0;
+    }
+    return 1;
+}
+
+/* cell_coords out of line: the rare cell tuple_coords does not read, kept out of the loops that call it. */
+static __attribute__((noinline)) int other_coords(PyObject *seq, Py_ssize_t c, Py_ssize_t dim, int64_t *out)
+{
+    return cell_coords(seq, c, dim, out);
+}
+
 /* bounds()' pass over the n > 0 cells of a sequence (PySequence_Fast): their coordinates packed into at, the least
  * and largest per axis and a digest; 0, or -1 with an exception (cell_coords). Inlined with a constant dim where
  * it is common (the loops over a cell's axes unrolled, the running values in registers). */
@@ -1128,15 +1149,14 @@ static inline __attribute__((always_inline)) int bounds_core(PyObject *seq, Py_s
     uint64_t lane[MAX_DIM];   /* FNV-1a over each axis's coordinates, in order (one chain per axis: no wait for the
                                * previous axis's product), then over the lanes */
     int64_t least[MAX_DIM], most[MAX_DIM];
-    if (cell_coords(seq, 0, dim, at) < 0)
-        return -1;
+    PyObject *const *items = PySequence_Fast_ITEMS(seq);   /* (a tuple's or a list's: no branch on it per cell) */
     for (Py_ssize_t d = 0; d < dim; d++) {
-        least[d] = most[d] = at[d];
-        lane[d] = ((0xcbf29ce484222325u ^ (uint64_t)n) ^ (uint64_t)at[d]) * 0x100000001b3u;
+        least[d] = INT64_MAX;
+        most[d] = INT64_MIN;
+        lane[d] = 0xcbf29ce484222325u ^ (uint64_t)n;
     }
-    at += dim;
-    for (Py_ssize_t c = 1; c < n; c++, at += dim) {
-        if (cell_coords(seq, c, dim, at) < 0)
+    for (Py_ssize_t c = 0; c < n; c++, at += dim) {
+        if (!tuple_coords(items[c], dim, at) && other_coords(seq, c, dim, at) < 0)
             return -1;
         for (Py_ssize_t d = 0; d < dim; d++) {
             least[d] = at[d] < least[d] ? at[d] : least[d];

@@ -51,8 +51,12 @@ Run ``python -m benchmarks.bench_grids [--repeats N] [--compare-with DIR]``.
    process, differently each run, and the same environment variables, :func:`counted_environment`), whatever
    the machine's load or the caller's environment; two checkouts, even of the same code, may
    differ by a few per cent a placement (the memory allocators' state: their own instructions, and the
-   moments the garbage collector runs), so a small change is read in the counts of the functions it
-   touches (``callgrind_annotate``) rather than in these totals. The C library's copies count about one
+   moments the garbage collector runs: the hexagons in 5x6, new region, read 203.6 to 206.7 in seven layouts
+   of one tree, the squares in 6x8 211.2 to 213.3, and a change to the region's C pass moved the warm
+   triangles in 6x10, which it does not run, from 142.6 to 139.3). ``--layouts K`` counts each case in K
+   layouts (the process's environment padded, :func:`counted_environment`) and takes the median, which a
+   layout's luck moves less; a small change is still read in the counts of the functions it touches
+   (``callgrind_annotate``) rather than in these totals. The C library's copies count about one
    instruction a byte (``rep movsb``: the zeroed table's ``array * n``), which in time are much cheaper.
 
 The load average is printed with the figures; results go to
@@ -286,24 +290,29 @@ def build_loop(spec: str) -> None:
         gc.unfreeze()
 
 
-def _instructions_of(spec: str) -> int:
-    """The instructions callgrind counts in a process of :func:`build_loop` (deterministic: module docstring)."""
+def _instructions_of(spec: str, layout: int = 0) -> int:
+    """The instructions callgrind counts in a process of :func:`build_loop` (deterministic: module docstring), in
+    memory layout number ``layout`` (:func:`counted_environment`)."""
     fixed = ["setarch", "-R"] if shutil.which("setarch") else []
     out = subprocess.run([*fixed, "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
                           "-m", "benchmarks.bench_grids", "--build-loop", spec],
-                         capture_output=True, text=True, env=counted_environment(), cwd=ROOT, check=True)
+                         capture_output=True, text=True, env=counted_environment(layout), cwd=ROOT, check=True)
     return refs(out.stderr)
 
 
-def counted_environment() -> dict[str, str]:
+def counted_environment(layout: int = 0) -> dict[str, str]:
     """The environment of a process :func:`_instructions_of` counts: these variables alone, whatever the caller's.
     The interpreter copies every variable onto its heap (``os.environ``), which moves the addresses of what it
     makes next, and the count with them (the dicts keyed by ids probe differently, the allocators take other
     paths): an extra variable of 100 characters moved the warm hexagons in 10x12 from 97.75 to 97.46 instructions
     a placement. No bytecode is written, so that the process counted first does not leave the others a compiled
-    module to load in its place."""
-    return {"PATH": os.environ.get("PATH", os.defpath), "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0",
-            "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    module to load in its place. Layout ``k`` > 0 adds one variable of ``64 * k`` characters: another memory
+    layout of the same process (``--layouts``)."""
+    env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0",
+           "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    if layout:
+        env["UBONGO_CP_BENCH_LAYOUT"] = "x" * (64 * layout)
+    return env
 
 
 def refs(report: str) -> int:
@@ -314,18 +323,21 @@ def refs(report: str) -> int:
     return int(found[1].replace(",", ""))
 
 
-def instructions(builds: int) -> list[dict]:
+def instructions(builds: int, layouts: int = 1) -> list[dict]:
     """Instructions per placement of each case of :data:`MATCHED` and kind of build (``builds`` builds in a
-    process, less none), and each pair's ratio, other grid over squares."""
+    process, less none; the median over ``layouts`` memory layouts, :func:`counted_environment`), and each pair's
+    ratio, other grid over squares."""
     from ubongo_cp.cover import build_instance
 
     per: dict[tuple, float] = {}
     for case in dict.fromkeys(case for pair in MATCHED for case in pair):
         n = build_instance(*made_case(case)).n_options
         spec = "/".join([case[0], case[1], "x".join(map(str, case[2]))])
-        base = _instructions_of(f"{spec}/cold/0")
+        bases = [_instructions_of(f"{spec}/cold/0", layout) for layout in range(layouts)]
         for kind in KINDS:
-            per[case, kind] = (_instructions_of(f"{spec}/{kind}/{builds}") - base) / builds / n
+            per[case, kind] = statistics.median(
+                (_instructions_of(f"{spec}/{kind}/{builds}", layout) - base) / builds / n
+                for layout, base in enumerate(bases))
         print(f"| {case[0]} | {spec.split('/')[-1]} | {n} | "
               + " | ".join(f"{per[case, kind]:.1f}" for kind in KINDS) + " |", flush=True)
     rows = []
@@ -352,6 +364,9 @@ def main(argv=None) -> int:
     ap.add_argument("--instructions", action="store_true",
                     help="count the instructions per placement of the like-for-like cases with callgrind "
                          "(needs valgrind; --builds builds of each kind)")
+    ap.add_argument("--layouts", type=int, default=1,
+                    help="with --instructions: count each case in this many memory layouts and take the median "
+                         "(default 1; 5 to compare two checkouts)")
     ap.add_argument("--build-loop", metavar="SPEC", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.build_loop:
@@ -368,7 +383,7 @@ def main(argv=None) -> int:
     if args.instructions:
         print("\n| grid | region | placements | instructions/placement cold | new region | warm |"
               "\n|---|---|--:|--:|--:|--:|")
-        rows += instructions(args.builds)
+        rows += instructions(args.builds, args.layouts)
     cmp_rows = []
     if args.compare_with:
         print("\n| square workload | CPU before (s) | CPU after (s) | ratio | wall before (s) | wall after (s) | ratio |")

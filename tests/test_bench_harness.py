@@ -171,3 +171,13 @@ def test_counted_processes_get_a_fixed_environment(monkeypatch):
     assert counted_environment() == {"PATH": "/opt/bin:/usr/bin", "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0",
                                      "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1",
                                      "OMP_NUM_THREADS": "1"}
+
+
+def test_counted_layouts_differ_by_one_padding_variable():
+    """bench_grids --layouts: layout k is the fixed environment plus one variable of 64 k characters."""
+    from benchmarks.bench_grids import counted_environment
+
+    assert "UBONGO_CP_BENCH_LAYOUT" not in counted_environment(0)
+    padded = counted_environment(3)
+    assert padded.pop("UBONGO_CP_BENCH_LAYOUT") == "x" * 192
+    assert padded == counted_environment(0)

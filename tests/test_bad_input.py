@@ -1012,3 +1012,23 @@ def test_a_folder_named_like_a_box_leaves_the_box(run_cli, tmp_path, monkeypatch
     write(tmp_path / "1x4", "##\n##\n")
     code, out, _ = run_cli("solve", "--pieces", "classic", "--region", "1x4", "--use", "I2,I2", "--count", "--json")
     assert (code, json.loads(out)["count"]) == (0, 2)   # the file's square (the box 1x4 has 1 tiling)
+
+
+def test_a_comment_written_as_other_formats_write_one_is_named(run_cli, tmp_path):
+    # A piece set starting '# my pieces' (a comment in many formats, a shape row's '#' here) said only "the piece
+    # name on this line contains white space"; the message now says how this format writes a comment.
+    shapes = "A\n##\n##\n\nB\n###\n#..\n"
+    for comment, problem in (("# my pieces", "contains white space"), ("#pieces", "contains '#'"),
+                             ("// my pieces", "contains white space"), ("; my pieces", "contains white space")):
+        f = write(tmp_path / "mine.txt", f"{comment}\n{shapes}")
+        code, _, err = run_cli("solve", "--pieces", f, "--region", "2x6", "--use", "A,B,B", "--count")
+        assert code == 2 and err.count("\n") == 1, err
+        assert "mine.txt:1: " in err and problem in err and "a comment line starts with '%' in this format" in err
+    # with the format's own comment the same shapes read: 2x6 by the square and two L4 (B) in 4 ways
+    f = write(tmp_path / "mine.txt", f"% my pieces\n{shapes}")
+    code, out, _ = run_cli("solve", "--pieces", f, "--region", "2x6", "--use", "A,B,B", "--count")
+    assert code == 0 and out.startswith("4 solutions"), out
+    # a name that merely holds white space is not told about comments
+    f = write(tmp_path / "mine.txt", "my A\n##\n##\n")
+    err = run_cli("solve", "--pieces", f, "--region", "2x2", "--use", "A")[2]
+    assert "contains white space" in err and "a comment line" not in err

@@ -748,6 +748,12 @@ def _grid_line(line: str) -> re.Match[str] | None:
     return re.match(_GRID_LINE, line, re.IGNORECASE) if ":" in line else None
 
 
+#: What starts a comment line in a piece-set or region file.
+COMMENT = "%"
+#: How other formats start a comment line (a name line starting so is taken for one; its message says so).
+_OTHER_COMMENTS = ("#", "//", ";")
+
+
 def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int, str]]]:
     """The file's grid and its (1-based line number, line) pairs, comment lines and the grid line removed.
 
@@ -757,7 +763,7 @@ def _lines(text: str, *, path: str | None = None) -> tuple[Grid, list[tuple[int,
         For a ``grid:`` line naming no known grid, or one after the first line that is not a comment.
     """
     lines = [(i, ln) for i, ln in enumerate(text_lines(text), 1)
-             if not ln.lstrip().startswith("%")]
+             if not ln.lstrip().startswith(COMMENT)]
     first = next((k for k, (_, ln) in enumerate(lines) if ln.strip()), None)
     if first is None:
         return SQUARE, lines
@@ -858,6 +864,8 @@ def parse_pieces(text: str, *, path: str | None = None) -> PieceSet:
             raise InputError(f"empty shape: {_piece(name)} has no rows", path=path, line=name_line)
         problem = name_problem(name, in_file=True)
         if problem:
+            if name.startswith(_OTHER_COMMENTS):   # '# my pieces': a comment as other formats write one
+                problem += f"; a comment line starts with {COMMENT!r} in this format"
             raise InputError(problem, path=path, line=name_line)
         # Names alike once normalised (NFC): 'Ä' as one code point or as 'A' and a combining mark print the same.
         key = normal_name(name)

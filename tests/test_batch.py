@@ -735,3 +735,26 @@ def test_a_task_row_with_its_face_written_nan_or_left_empty_is_refused(tmp_path,
     one_line_error(code, err_text, f"ubongo-cp: error: {path}{':4' if form == 'csv' else ''}: {message}")
     assert not (tmp_path / "b.pdf").exists()
 
+
+
+def test_the_summary_names_an_orientation_mode_set_for_every_card_side(deck, tmp_path):
+    """The tables hold no column for the run's orientation mode, and the mode changes the answers: the summary
+    says so, rather than listing the tasks with no one-sided solution with no word of why."""
+    from ubongo_cp.cover import build_instance
+
+    one_sided = run_batch(deck, tmp_path / "out", progress=False, orientations="one-sided")
+    unsolvable = 0
+    for path in sorted(deck.glob("*.toml")):
+        card = load_card(path)
+        for face in card.tasks:
+            inst = build_instance(card.task_pieces(face), card.region, mode="one-sided")
+            unsolvable += solve(inst, backend="cpsat").count == 0
+    assert 0 < unsolvable < 18
+    summary = (tmp_path / "out" / "summary.md").read_text(encoding="utf-8")
+    assert f"no solution {unsolvable}," in summary
+    assert "- settings: orientations one-sided on every card side (not each card's own)\n" in summary
+    assert one_sided.summary == summary
+    free = run_batch(deck, tmp_path / "out", progress=False)   # the cards' own mode again: no such line
+    assert "- settings:" not in free.summary and "no solution 0," in free.summary
+    timed = run_batch(deck, tmp_path / "out", progress=False, backend="dlx", time_limit=60)
+    assert "- settings: counting solver dlx; time limit 60 s per task and solver\n" in timed.summary

@@ -72,6 +72,30 @@ def run_settings(backend: str = NODE_SOLVER, time_limit: float | None = None) ->
             "rating": RATING_SCHEME}
 
 
+def settings_note(backend: str = NODE_SOLVER, time_limit: float | None = None,
+                  orientations: str | None = None) -> str:
+    """The settings of a run that differ from the defaults, for the summary (``""`` when none does).
+
+    The tables hold no column for them, and an orientation mode changes the answers themselves (a
+    one-sided run finds no solution where a free one finds some), so the summary says so.
+
+    Examples
+    --------
+    >>> settings_note("dlx", 5, "one-sided")
+    "orientations one-sided on every card side (not each card's own); counting solver dlx; time limit 5 s per task and solver"
+    >>> settings_note()
+    ''
+    """
+    notes = []
+    if orientations is not None:
+        notes.append(f"orientations {orientations} on every card side (not each card's own)")
+    if backend != NODE_SOLVER:
+        notes.append(f"counting solver {backend}")
+    if time_limit is not None:
+        notes.append(f"time limit {float(time_limit):g} s per task and solver")
+    return "; ".join(notes)
+
+
 def _settings_change(old: Any, new: dict[str, Any]) -> str:
     """``"time limit 0.0001 s (now none)"``: how a row's recorded settings differ from this run's."""
     if not isinstance(old, dict):
@@ -400,7 +424,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
             notify(f"{out}: the deck it rated, {folder.moved}, is now {source} (the same tasks): resuming from there")
         _copy_spec(deck_dir, folder)
         outcome = _run(cards, problems, deck_dir, folder, time_limit, backend, executor, progress, notify,
-                       worker_modules, start, difficulty_model)
+                       worker_modules, start, difficulty_model, settings_note(backend, time_limit, orientations))
     limits, missing = _spec_checks(cards)
     return replace(outcome, max_solutions=limits, missing_faces=missing)
 
@@ -454,7 +478,7 @@ def _check_backend_takes(cards: list[CardSide], backend: str) -> None:
 
 
 def _run(cards, problems, deck_dir: Path, folder: OutputFolder, time_limit, backend, executor, progress, notify,
-         worker_modules, start, difficulty_model=None) -> BatchOutcome:
+         worker_modules, start, difficulty_model=None, note: str = "") -> BatchOutcome:
     """:func:`run_batch` once its output folder is open (and locked), its files claimed."""
     from .report import write_reports
 
@@ -524,7 +548,7 @@ def _run(cards, problems, deck_dir: Path, folder: OutputFolder, time_limit, back
     order = {card.key: i for i, card in enumerate(cards)}   # printing order (load_deck's)
     tasks_df, cards_df, summary = write_reports(rows, problems, folder, deck_name=str(deck_dir),
                                                 seconds=time.perf_counter() - start, order=order,
-                                                difficulty_model=difficulty_model)
+                                                difficulty_model=difficulty_model, settings=note)
     return BatchOutcome(tasks_df, cards_df, problems, ran, skipped, time.perf_counter() - start, out, summary,
                         recomputed=len(stale) + len(changed))
 

@@ -174,11 +174,14 @@ def balance_markdown(tasks: pd.DataFrame) -> str:
 
 
 def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequence[DeckProblem], *,
-                     deck_name: str = "", seconds: float | None = None, top: int = 5, legend: str = "") -> str:
+                     deck_name: str = "", seconds: float | None = None, top: int = 5, legend: str = "",
+                     settings: str = "") -> str:
     """The human summary: totals, problems, unsolvable and failed tasks, hardest and easiest tasks, piece balance.
 
     Every count is out of all the tasks given (a failed or unsolvable task
-    counts as not uniquely solvable).
+    counts as not uniquely solvable). ``settings``, when not empty, is listed
+    as the run's settings (:func:`ubongo_cp.batch.settings_note`: those that
+    differ from the defaults, such as an orientation mode for every card side).
     """
     lines = [f"# Batch summary: {deck_name}", ""]
     n = len(tasks)
@@ -197,6 +200,8 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
         lines.append(f"- solver time: {tasks['seconds'].sum():.2f} s in all")
     if seconds is not None:
         lines.append(f"- wall time of this run: {seconds:.2f} s")
+    if settings:
+        lines.append(f"- settings: {settings}")
     from ..rate import RATING_LEGEND
 
     lines.append(f"- {legend or RATING_LEGEND}")
@@ -227,8 +232,10 @@ def summary_markdown(tasks: pd.DataFrame, cards: pd.DataFrame, problems: Sequenc
 
 def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir: "str | Path | OutputFolder", *,
                   deck_name: str = "", seconds: float | None = None,
-                  order: Mapping[tuple[str, str], int] | None = None, difficulty_model=None):
+                  order: Mapping[tuple[str, str], int] | None = None, difficulty_model=None, settings: str = ""):
     """Write the five report files; returns (tasks, cards, summary text).
+
+    ``settings`` goes into the summary as the run's settings (:func:`summary_markdown`).
 
     ``order`` is the deck's printing order (see :func:`tasks_frame`). With a
     ``difficulty_model`` (:class:`ubongo_cp.calibrate.DifficultyModel`) the
@@ -250,14 +257,15 @@ def write_reports(rows: Sequence[dict], problems: Sequence[DeckProblem], out_dir
     if not isinstance(out_dir, OutputFolder):
         with OutputFolder(out_dir, "batch", guarded=lambda name: True) as folder:
             return write_reports(rows, problems, folder, deck_name=deck_name, seconds=seconds, order=order,
-                                 difficulty_model=difficulty_model)
+                                 difficulty_model=difficulty_model, settings=settings)
     tasks = tasks_frame(rows, order)
     if difficulty_model is not None and len(tasks):
         tasks["difficulty"] = difficulty_model.predict_seconds(tasks)
         tasks["difficulty_model"] = pd.Series([difficulty_model.name] * len(tasks), dtype="string")
     cards = cards_frame(tasks)
     summary = summary_markdown(tasks, cards, problems, deck_name=deck_name, seconds=seconds,
-                               legend=difficulty_model.legend() if difficulty_model is not None else "")
+                               legend=difficulty_model.legend() if difficulty_model is not None else "",
+                               settings=settings)
     tables = {"tasks.parquet": tasks, "tasks.csv": tasks, "cards.parquet": cards, "cards.csv": cards}
     out_dir.claim([*tables, "summary.md"])   # before writing: a file of another origin is refused
     # all five in place together: a run stopped while they are written leaves those of one run, not a mix

@@ -758,3 +758,18 @@ def test_the_summary_names_an_orientation_mode_set_for_every_card_side(deck, tmp
     assert "- settings:" not in free.summary and "no solution 0," in free.summary
     timed = run_batch(deck, tmp_path / "out", progress=False, backend="dlx", time_limit=60)
     assert "- settings: counting solver dlx; time limit 60 s per task and solver\n" in timed.summary
+
+
+def test_a_tasks_table_is_not_read_as_a_cards_table_nor_the_other_way(deck, tmp_path):
+    """Both tables have the key columns card_id and side: a tasks table given to load_cards read as one card side
+    per task (18 'card sides' of 3), with no word."""
+    from ubongo_cp.errors import InputError
+    from ubongo_cp.report import load_cards, load_tasks
+
+    run_batch(deck, tmp_path / "out", progress=False)
+    assert len(load_cards(tmp_path / "out")) == 3 and len(load_tasks(tmp_path / "out")) == 18
+    for suffix in ("csv", "parquet"):
+        with pytest.raises(InputError, match="is a tasks table .*read it with load_tasks"):
+            load_cards(tmp_path / "out" / f"tasks.{suffix}")
+        with pytest.raises(InputError, match="lacks column.*face.*it is a cards table .*read it with load_cards"):
+            load_tasks(tmp_path / "out" / f"cards.{suffix}")

@@ -247,7 +247,10 @@ def load_tasks(path: str | Path, *, required: Iterable[str] = KEY_COLUMNS + ("st
     df = _read_raw(path)
     missing = [c for c in required if c not in df.columns]
     if missing:
-        raise InputError(f"tasks table lacks column(s) {', '.join(missing)}", path=path)
+        cards = "face" in missing and "card_id" in df.columns and "side" in df.columns and "tasks" in df.columns
+        raise InputError(f"tasks table lacks column(s) {', '.join(missing)}"
+                         + ("; it is a cards table (one row per card side): read it with load_cards" if cards else ""),
+                         path=path)
     return task_rows(df, path)
 
 
@@ -341,13 +344,18 @@ def load_cards(path: str | Path) -> pd.DataFrame:
     Raises
     ------
     InputError
-        For a missing or unreadable file, a missing key column or a value that does not fit its column.
+        For a missing or unreadable file, a missing key column or a value that does not fit its column; for a
+        task table (a ``face`` column: one row per card side and die face), which has the same key columns
+        and would read as one card side per task.
     """
     path = table_file(path, "cards")
     df = _read_raw(path)
     missing = [c for c in ("card_id", "side") if c not in df.columns]
     if missing:
         raise InputError(f"cards table lacks column(s) {', '.join(missing)}", path=path)
+    if "face" in df.columns:
+        raise InputError("is a tasks table (one row per card side and die face), not a cards table (one row per "
+                         "card side): read it with load_tasks", path=path)
     return cast_columns(df, CARD_DTYPES, path=path)
 
 

@@ -13,6 +13,7 @@ import pytest
 from conftest import PUZZLES, ROOT
 from ubongo_cp.cards import load_card
 from ubongo_cp.cover import build_instance, task_instance, verify_solution
+from ubongo_cp.errors import InputError
 from ubongo_cp.pieces import Region, load_pieces
 from ubongo_cp.solvers import solve
 from ubongo_cp.structs import replace
@@ -69,6 +70,14 @@ def test_notebook_pictures_are_svg(tmp_path):
     with pytest.raises(ValueError, match="instance="):
         bare.draw()
     assert bare.draw(task_instance(card, 1)) is not None
+    # A number where the instance goes (meant as "the first three") is one error naming most=, not an
+    # AttributeError of int; most=3 draws three panels.
+    for wrong in (3, "x", card):
+        with pytest.raises(InputError, match="instance must be the instance the result solved.*most="):
+            result.draw(wrong)
+    eight = solve(build_instance(load_pieces("pentominoes").pieces, Region.rectangle(3, 20)))  # 8 tilings
+    shown = [c for c in eight.draw(most=3).axes[0].collections if (c.get_gid() or "").startswith("solution/")]
+    assert eight.count == 8 and len(shown) == 3
 
 
 def test_card_picture_draws_every_task_with_icons():

@@ -201,9 +201,17 @@ def result_figure(result, instance=None, colours: Mapping[str, str] | None = Non
     ValueError
         When neither the result nor the call gives the instance.
     InputError
-        For ``most`` that is not a whole number of at least 1 (-1 drew all but the last).
+        For ``most`` that is not a whole number of at least 1 (-1 drew all but the last), and for an
+        ``instance`` that is no exact-cover instance (``draw(3)``, meant as a solution's number, was an
+        AttributeError of int).
     """
+    from ..cover import ExactCoverInstance
+    from ..errors import InputError
+
     most = whole_argument("most", most, 1)
+    if instance is not None and not isinstance(instance, ExactCoverInstance):
+        raise InputError("instance must be the instance the result solved (ubongo_cp.cover.build_instance), got "
+                         f"{type(instance).__name__} {instance!r:.40}; most= sets how many solutions are drawn")
     instance = instance if instance is not None else getattr(result, "instance", None)
     if instance is None:
         raise ValueError("the result does not know its instance: pass instance=")

@@ -132,6 +132,9 @@ class SolveResult(Struct, frozen=False):
         ------
         ValueError
             When the result does not know its instance and none is given.
+        InputError
+            For an ``instance`` that is no :class:`~ubongo_cp.cover.ExactCoverInstance` (``draw(3)``:
+            ``most=3`` draws the first three), or ``most`` not a whole number of at least 1.
         """
         from ..draw.figures import result_figure
 

@@ -203,6 +203,15 @@ def test_results_table_is_used_and_checked(tmp_path):
         write_table(table, tmp_path / name)
         again = {v.face: v for v in task_views(card, load_tasks(tmp_path / name))}
         assert again[1] == views[1] and again[6].count == 3 and again[2].status == "no solution"
+        # Its path, as `booklet --results` takes it, reads the same (it was AttributeError: 'str' object has no
+        # attribute 'columns'); anything else is one error naming results.
+        for path in (tmp_path / name, str(tmp_path / name)):
+            assert {v.face: v for v in task_views(card, path)} == again
+    for wrong in ([1, 2], 3.5):
+        with pytest.raises(InputError, match="results must be a batch's task table .* or its path, got"):
+            task_views(card, wrong)
+    with pytest.raises(InputError, match="results must be"):
+        make_booklet([card], tmp_path / "b.pdf", results=[1, 2])
 
 
 def test_results_whose_card_ids_lost_their_leading_zeros_are_used(tmp_path, run_cli):

@@ -29,7 +29,7 @@ __all__ = ["make_booklet", "render_page", "render_pages", "task_views", "piece_c
 
 
 def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
-                 png_dir: str | os.PathLike | None = None, results: "pd.DataFrame | None" = None,
+                 png_dir: str | os.PathLike | None = None, results: "pd.DataFrame | str | os.PathLike | None" = None,
                  dpi: int = 110, time_limit: float | None = 10.0, all_solutions: bool = False,
                  most: int = MOST_SOLUTIONS, progress: bool = False) -> int:
     """Write a PDF solution booklet, one A4 page per card side, with a bookmark per card side.
@@ -54,9 +54,10 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
         file of another origin where a page would go is refused before
         anything is drawn (:class:`~ubongo_cp.outputs.OutputFolder`, which
         also locks the folder and refuses the pages of another deck).
-    results : pandas.DataFrame, optional
+    results : pandas.DataFrame or path, optional
         The batch runner's task table, as :func:`ubongo_cp.report.load_tasks`
-        reads it (columns ``card_id, side, face`` and any of ``status, count,
+        reads it, or the path it reads it from (a batch output folder, its
+        ``tasks.parquet`` or ``tasks.csv``) (columns ``card_id, side, face`` and any of ``status, count,
         complete, difficulty, solution, task_hash``). Used where it has a valid solution for a task
         (checked with :func:`ubongo_cp.cover.verify_solution`); other tasks are
         solved here (see :func:`task_views`).
@@ -83,7 +84,7 @@ def make_booklet(cards: Sequence[CardSide], out_pdf: str | os.PathLike, *,
         When ``cards`` is not a list of card sides or is empty, ``out_pdf`` cannot be written or holds a file
         the toolkit did not write as a PDF, ``dpi`` is not from :data:`~ubongo_cp.booklet.layout.MIN_DPI` to
         :data:`~ubongo_cp.booklet.layout.MAX_DPI` or ``most`` is below 1;
-        for a ``png_dir`` as above.
+        for a ``png_dir`` as above; for ``results`` that is neither a task table nor the path of one.
 
     Notes
     -----

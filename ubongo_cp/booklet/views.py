@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from ..cards import CardSide, card_id_match, task_hash
 from ..cover import task_instance, verify_solution
-from ..errors import InputError, whole_argument
+from ..errors import InputError, cut, whole_argument
 from ..geometry import Cell
 from ..solvers import solve
 from ..status import Status
@@ -69,13 +70,13 @@ class TaskView:
         return ([self.solution] if self.solution else []) + list(self.more)
 
 
-def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, *,
+def task_views(card: CardSide, results: "pd.DataFrame | Mapping | str | os.PathLike | None" = None, *,
                time_limit: float | None = 10.0, all_solutions: bool = False,
                most: int = MOST_SOLUTIONS) -> list[TaskView]:
     """One :class:`TaskView` per task of ``card``, in face order.
 
     A task's solution, count and difficulty come from ``results`` (a batch
-    runner DataFrame, see :func:`~ubongo_cp.booklet.make_booklet`) when it has a row for the task
+    runner DataFrame or its path, see :func:`~ubongo_cp.booklet.make_booklet`) when it has a row for the task
     whose solution passes :func:`~ubongo_cp.cover.verify_solution` (rules
     UP-2, UP-3). A row without solution whose status is ``"no solution"``
     (or, lacking a status column, whose count is 0) is shown as unsolvable.
@@ -95,7 +96,8 @@ def task_views(card: CardSide, results: "pd.DataFrame | Mapping | None" = None, 
     Raises
     ------
     InputError
-        For a malformed ``results`` table (missing columns), or ``most`` that
+        For a malformed ``results`` table (missing columns), ``results`` that is
+        no table nor a path (:func:`results_index`), or ``most`` that
         is not a whole number of at least 1.
     """
     most = whole_argument("most", most, 1)
@@ -179,18 +181,27 @@ def results_index(results) -> dict:
     """``(card_id, side, face) -> row dict`` of a task table (empty for None).
 
     The table is read as :func:`ubongo_cp.report.load_tasks` reads a file (:func:`ubongo_cp.report.task_rows`):
-    card ids are text, solutions are dicts, and a row of empty fields is no task.
+    card ids are text, solutions are dicts, and a row of empty fields is no task. A path (a batch output
+    folder, a ``tasks.parquet`` or ``tasks.csv``) is read with :func:`~ubongo_cp.report.load_tasks`.
 
     Raises
     ------
     InputError
         For a table without the key columns, one whose card ids are numbers, a task's row without its card, side
-        or face, or a task given twice (:func:`ubongo_cp.report.tables.check_task_rows`).
+        or face, or a task given twice (:func:`ubongo_cp.report.tables.check_task_rows`); for ``results`` that is
+        neither a DataFrame nor a path (and as :func:`~ubongo_cp.report.load_tasks` for a path).
     """
-    from ..report import KEY_COLUMNS, task_rows
+    import pandas as pd
+
+    from ..report import KEY_COLUMNS, load_tasks, task_rows
 
     if results is None:
         return {}
+    if isinstance(results, (str, os.PathLike)):
+        results = load_tasks(os.fspath(results))
+    if not isinstance(results, pd.DataFrame):
+        raise InputError("results must be a batch's task table (a DataFrame from ubongo_cp.report.load_tasks) or "
+                         f"its path, got {type(results).__name__} {cut(repr(results))}", argument="results")
     missing = [c for c in KEY_COLUMNS if c not in results.columns]
     if missing:
         raise InputError(f"tasks table lacks column(s) {', '.join(missing)}")

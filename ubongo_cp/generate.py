@@ -37,6 +37,7 @@ tasks with the deck-wide usage counter) is sequential.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from contextlib import ExitStack
@@ -118,9 +119,9 @@ def fits_card(region: Region, max_rows: int, max_cols: int) -> bool:
     if grid.dim == 3:
         return (min(region.height, region.width) <= min(max_rows, max_cols)
                 and max(region.height, region.width) <= max(max_rows, max_cols))
-    box = frozenset(grid.box(max_rows, max_cols))
-    lo = [min(c[i] for c in box) for i in (0, 1)]
-    hi = [max(c[i] for c in box) for i in (0, 1)]
+    box, lo, hi = _card_box(grid, max_rows, max_cols)
+    if region.area > len(box):
+        return False
     for image in grid.orientations(region.cells, grid.every_mode):
         low = [min(c[i] for c in image) for i in (0, 1)]
         high = [max(c[i] for c in image) for i in (0, 1)]
@@ -131,6 +132,13 @@ def fits_card(region: Region, max_rows: int, max_cols: int) -> bool:
                 if all(c in box for c in moved) and grid.normalize(moved) == grid.normalize(image):
                     return True
     return False
+
+
+@functools.lru_cache(maxsize=32)
+def _card_box(grid: Grid, max_rows: int, max_cols: int) -> tuple[frozenset, tuple[int, ...], tuple[int, ...]]:
+    """:func:`fits_card`'s box: its cells, their least and largest coordinates (once per side, not per region)."""
+    box = frozenset(grid.box(max_rows, max_cols))
+    return box, tuple(min(c[i] for c in box) for i in (0, 1)), tuple(max(c[i] for c in box) for i in (0, 1))
 
 
 def _has_hole(cells: set, grid: Grid = SQUARE) -> bool:

@@ -445,7 +445,13 @@ def _connect(address: str, timeout: float):
     import threading
 
     from dask.distributed import Client
+    from distributed.comm.addressing import parse_address
+    from distributed.comm.registry import get_backend
 
+    try:   # a scheme Dask has no transport for is refused here, whatever a connection attempt would raise
+        get_backend(parse_address(address)[0])
+    except ValueError as unknown:
+        raise InputError(f"cannot reach dask scheduler {address}: {str(unknown).splitlines()[0]}") from None
     box: dict[str, Any] = {}
 
     def connect() -> None:

@@ -384,10 +384,10 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
     type_reps: dict = {}
     orbit_of_rep: dict = {}
 
-    def fitting_reps(t: int, covered: int, H: tuple[int, ...]) -> tuple[list[int], int]:
+    def fitting_reps(t: int, covered: int, H: tuple[int, ...]) -> tuple[list[int], list[bool]]:
         """The representatives (:func:`representatives`) of type ``t``'s placements that miss ``covered``, those
-        of the whole type computed once per ``(t, H)``, and how many of them some symmetry of ``H`` other
-        than the identity fixes (orbits shorter than ``|H|``).
+        of the whole type computed once per ``(t, H)``, and whether some symmetry of ``H`` other than the
+        identity fixes each (its orbit shorter than ``|H|``).
 
         Every symmetry of ``H`` fixes the prefix, so ``covered`` is ``H``-invariant: an orbit's
         placements all miss it or all meet it, and filtering the type's orbits by their representative
@@ -397,14 +397,14 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
         held = type_reps.get(key)
         if held is None:
             reps, short = representatives(type_options[t], H)
-            held = type_reps[key] = [reps, short, sum(short), None]
-        reps, short, n_short, rep_masks = held
+            held = type_reps[key] = [reps, short, None]
+        reps, short, rep_masks = held
         if not covered:
-            return reps, n_short
+            return reps, short
         if rep_masks is None:
-            rep_masks = held[3] = _masks_of(masks, reps)
+            rep_masks = held[2] = _masks_of(masks, reps)
         keep = [not m & covered for m in rep_masks]
-        return list(compress(reps, keep)), sum(compress(short, keep))
+        return list(compress(reps, keep)), list(compress(short, keep))
 
     def representatives(cands: Sequence[int], H: tuple[int, ...]) -> tuple[list[int], list[bool]]:
         """The first placement of each ``H``-orbit of ``cands`` (increasing, closed under ``H``), in order, and
@@ -448,6 +448,15 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
                 seen.update(out[-1][1])
         return out
 
+    held_types: dict = {}
+
+    def invariant_types(H: tuple[int, ...]) -> list[int]:
+        """The piece types that every symmetry of ``H`` maps onto themselves, in order; made once per ``H``."""
+        held = held_types.get(H)
+        if held is None:
+            held = held_types[H] = [t for t in range(n_types) if all(tmaps[h][t] == t for h in H)]
+        return held
+
     def emit(prefix, weight, H, test, trans, restrict=None):
         frozen = H if test is None else test
         branches.append(Branch(prefix, weight, tuple(g - 1 for g in frozen if g), trans, restrict, len(H)))
@@ -484,23 +493,28 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
             emit(prefix, weight, H, test, trans)
             return
         best = None
-        for t in range(n_types):
-            if left[t] != 1 or any(tmaps[h][t] != t for h in H):
+        for t in invariant_types(H):
+            if left[t] != 1:
                 continue
-            reps, fixed = fitting_reps(t, covered, H)
+            reps, short = fitting_reps(t, covered, H)
             if not reps:
                 return  # this piece fits nowhere: no solution below
+            fixed = sum(short)
             # fewest orbits (then fewest placements some symmetry fixes); below the first level, where the
             # search itself restricts the type, a type with no such placement (nothing left to refine) first
             score = ((fixed > 0, len(reps), t) if inner and prefix else (len(reps), fixed, t))
             if best is None or score < best[0]:
-                best = (score, t, reps)
+                best = (score, t, reps, short)
         if best is not None:
             t = best[1]
             frozen = test if test is not None or counts[t] == 1 else H  # a copy may be swapped with t's
             if inner and prefix:
                 levels["piece"] += 1
-                emit(prefix, weight, H, frozen, trans, (t, {q: rep_transversal(q, H) for q in best[2]}))
+                # a representative no symmetry of H but the identity fixes: its orbit holds one image per
+                # symmetry, the transversal H itself (as rep_transversal makes it, H's identity first)
+                whole = tuple(g - 1 for g in H)
+                emit(prefix, weight, H, frozen, trans,
+                     (t, {q: rep_transversal(q, H) if s else whole for q, s in zip(best[2], best[3])}))
                 return
             descend(prefix, covered, left, H, weight, frozen, trans, [(q, orbit(q, H)) for q in best[2]], "piece")
             return

@@ -807,19 +807,31 @@ def test_scan_classes_follow_the_regions_symmetries():
     assert scan_classes(build_instance(PENTS.pieces, bent)) == [0, 1, 2, 3]
 
 
-def test_a_rectangle_with_all_its_symmetries_has_one_scan_class_as_its_images_show(monkeypatch):
-    # A rectangle of squares that keeps all its symmetries is answered [0] without comparing the scans' images;
-    # the comparison (the rectangle not taken as such) finds the same classes, for every mode: one-sided
-    # pentominoes keep only the half turn of 6x10 (two classes: a scan and its reverse alike).
+def test_a_region_with_all_its_boxs_symmetries_has_one_scan_class_as_its_images_show(monkeypatch):
+    # A region of squares that keeps all the symmetries of its box (a rectangle, or 8x8 less its centre 2x2 or
+    # its four corners) is answered [0] without comparing the scans' images; the comparison (the shortcut not
+    # taken) finds the same classes, for every mode: one-sided pentominoes keep only the half turn of 6x10 (two
+    # classes: a scan and its reverse alike).
     from ubongo_cp.solvers import bitboard
 
-    cases = [(PENTS.pieces, Region.rectangle(r, c), mode) for r, c in ((6, 10), (5, 12), (3, 20), (8, 8), (1, 5))
-             for mode in ("free", "one-sided", "fixed")] + [([*PENTS.pieces, CLASSIC["O4"]], Region.rectangle(8, 8), "free")]
+    square = [(r, c) for r in range(8) for c in range(8)]
+    centre = Region(tuple(c for c in square if not (3 <= c[0] <= 4 and 3 <= c[1] <= 4)))
+    corners = Region(tuple(c for c in square if c not in {(0, 0), (0, 7), (7, 0), (7, 7)}))
+    ring = Region(tuple(c for c in Region.rectangle(4, 9).cells if c not in {(1, 4), (2, 4)}))
+    regions = [Region.rectangle(r, c) for r, c in ((6, 10), (5, 12), (3, 20), (8, 8), (1, 5))] + [centre, corners, ring]
+    cases = [(PENTS.pieces, r, mode) for r in regions for mode in ("free", "one-sided", "fixed")] + \
+        [([*PENTS.pieces, CLASSIC["O4"]], Region.rectangle(8, 8), "free")]
     shortcut = [bitboard._scan_classes(build_instance(p, r, mode=m)) for p, r, m in cases]
-    monkeypatch.setattr(bitboard, "_filled_box", lambda cells: False)
+    monkeypatch.setattr(bitboard, "_box_group", lambda instance, square: False)
     compared = [bitboard._scan_classes(build_instance(p, r, mode=m)) for p, r, m in cases]
     assert shortcut == compared
     assert shortcut[:3] == [[0], [0, 1], [0, 1, 2, 3]]
+    assert [shortcut[3 * i] for i in range(5, 8)] == [[0], [0], [0]]
+    # the regions with their box's group, not only the rectangles, take no scan order at all
+    monkeypatch.undo()
+    monkeypatch.setattr(bitboard, "_cell_order", lambda cells, scan: pytest.fail("scan orders compared"))
+    for r in (centre, corners, ring):
+        assert bitboard._scan_classes(build_instance(PENTS.pieces, r)) == [0]
 
 
 def test_a_large_count_runs_on_its_smallest_estimated_scan():

@@ -832,18 +832,23 @@ def scan_classes(instance) -> list[int]:
     return list(kept(instance, "bitboard_scan_classes", lambda: _scan_classes(instance)))
 
 
+def _box_group(instance, square: bool) -> bool:
+    """Whether a region of squares has all the symmetries of its box (``square``: a square box, 8; else 4)."""
+    return instance.grid.name == "square" and len(instance.region_symmetries) == (8 if square else 4)
+
+
 def _scan_classes(instance) -> list[int]:
     """:func:`scan_classes` of a 2-D region, made."""
     cells = instance.cells
     # across the short side first where there is one (the narrow front of a rectangle's best scans)
     extent = {max(c[a] for c in cells) - min(c[a] for c in cells) for a in (0, 1)}
-    # A rectangle of squares with all its symmetries (4; 8 on a square): one class. Its symmetries are the
-    # reflections of its two axes and their product (and on a square the swap of the axes, with the products):
-    # the reflection of the slow axis maps the cells in the order of scan k onto them in the order of scan k ^ 1
-    # (a raster scan's keys are the signed coordinates), that of the fast axis onto scan k ^ 2's, the swap onto
-    # scan k ^ 4's: every scan is an image of scan 0.
-    if instance.grid.name == "square" and _filled_box(cells) and \
-            len(instance.region_symmetries) == (8 if len(extent) == 1 else 4):
+    # A region of squares with all the symmetries of its box (4; 8 on a square box: a symmetry of the region maps
+    # its box onto itself, and a box has no others), a rectangle or not (8x8 less its centre): one class. These
+    # are the reflections of its two axes and their product (and on a square box the swap of the axes, with the
+    # products): the reflection of the slow axis maps the cells in the order of scan k onto them in the order of
+    # scan k ^ 1 (a raster scan's keys are the signed coordinates), that of the fast axis onto scan k ^ 2's, the
+    # swap onto scan k ^ 4's: every scan is an image of scan 0.
+    if _box_group(instance, len(extent) == 1):
         return [0]
     scans = range(SCANS if len(extent) == 1 else SCANS // 2)
     orders = [_cell_order(cells, k) for k in scans]

@@ -1172,6 +1172,40 @@ def test_the_dead_region_test_applies_where_every_orientation_is_stepwise_connec
         assert _adjacency(build_instance(sets[0], Region.box(3, 4, grid=grid), optional_pieces=True)) is None
 
 
+@pytest.mark.parametrize("region", [Region.rectangle(3, 20), Region.rectangle(10, 10), Region.rectangle(12, 20),
+                                    Region.box(4, 4, 5, grid="cube"),
+                                    Region(((0, 0), (0, 2), (1, 0), (1, 1), (1, 2), (3, 1)))])
+def test_the_kernels_neighbour_masks_are_the_cells_one_step_apart(region):
+    # The neighbour masks (made in C, every pair of cells compared) against the pairs of cells whose coordinates
+    # differ by one in one axis, counted here, in 1, 2 and 4 words and in every raster scan the region has; the
+    # layout hands the kernel those masks.
+    from array import array
+    from itertools import chain
+
+    from ubongo_cp.solvers.bitboard import _bits, _cell_order, layout
+
+    cells = region.cells
+    n, dim = len(cells), len(cells[0])
+    words = 1 if n <= 64 else 2 if n <= 128 else 4
+    for scan in range(8 if dim == 2 else 1):
+        order = _cell_order(cells, scan)
+        bit = {c: b for b, c in enumerate(order)}
+        want = []
+        for c in order:
+            mask = sum(1 << bit[d] for d in range(n) if sum(abs(x - y) for x, y in zip(cells[c], cells[d])) == 1)
+            want.extend(mask >> (64 * w) & (1 << 64) - 1 for w in range(words))
+        got = _bits.neighbour_masks(array("q", chain.from_iterable(cells)), dim, array("i", order), words)
+        assert got == array("Q", want).tobytes()
+    if n % 5 == 0 and dim == 2:   # the layout of the pentominoes in it
+        inst = build_instance(PENTS.pieces[:n // 5], region)
+        assert layout(inst).neighbours == _bits.neighbour_masks(array("q", chain.from_iterable(cells)), dim,
+                                                                array("i", _cell_order(cells, 0)), words)
+    with pytest.raises(ValueError, match="permutation"):
+        _bits.neighbour_masks(array("q", chain.from_iterable(cells)), dim, array("i", [0] * n), words)
+    with pytest.raises(ValueError, match="malformed"):
+        _bits.neighbour_masks(array("q", chain.from_iterable(cells)), dim, array("i", range(n)), 3)
+
+
 @pytest.mark.parametrize("pieces, region, mode, want", [
     (PENTS.pieces, Region.rectangle(6, 10), "free", 9356),                  # one word, published
     (PENTS.pieces, Region(tuple((r, c) for r in range(8) for c in range(8) if not (3 <= r <= 4 and 3 <= c <= 4))),

@@ -2282,6 +2282,64 @@ fail:
     return NULL;
 }
 
+/* neighbour_masks(coords, dim, order, words) -> bytes: for each bit b (the cell order[b]), the mask of the bits of
+ * the cells one step along one axis from it, in ``words`` 64-bit words (the lowest first, in the machine's byte
+ * order, as Kernel takes its neighbour masks). ``coords``: the cells' int64 coordinates, ``dim`` per cell;
+ * ``order``: int32, a permutation of the cells. Every pair of cells compared: a region has at most 64 x words. */
+static PyObject *neighbour_masks(PyObject *self, PyObject *args)
+{
+    Py_buffer bc = {0}, bo = {0};
+    int dim, W;
+    if (!PyArg_ParseTuple(args, "y*iy*i", &bc, &dim, &bo, &W))
+        return NULL;
+    PyObject *out = NULL;
+    int32_t *bit = NULL;
+    const Py_ssize_t n = bo.len / 4;
+    if (dim < 1 || bo.len % 4 || bc.len != n * dim * 8 || !(W == 1 || W == 2 || W == 4) || n > 64 * W) {
+        PyErr_SetString(PyExc_ValueError, "malformed neighbour_masks arguments");
+        goto done;
+    }
+    const int64_t *xy = bc.buf;
+    const int32_t *order = bo.buf;
+    bit = malloc(((size_t)n + 1) * sizeof(int32_t));
+    if (!bit) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        bit[i] = -1;
+    for (Py_ssize_t b = 0; b < n; b++) {
+        if (order[b] < 0 || order[b] >= n || bit[order[b]] >= 0) {
+            PyErr_SetString(PyExc_ValueError, "order must be a permutation of the cells");
+            goto done;
+        }
+        bit[order[b]] = (int32_t)b;
+    }
+    out = PyBytes_FromStringAndSize(NULL, n * W * 8);
+    if (!out)
+        goto done;
+    uint64_t *m = (uint64_t *)PyBytes_AS_STRING(out);
+    memset(m, 0, (size_t)n * W * 8);
+    for (Py_ssize_t i = 0; i < n; i++)
+        for (Py_ssize_t j = 0; j < i; j++) {
+            const int64_t *a = xy + i * dim, *c = xy + j * dim;
+            int apart = 0, step = 0;
+            for (int d = 0; d < dim && apart < 2; d++)
+                if (a[d] != c[d])
+                    apart++, step = a[d] - c[d] == 1 || c[d] - a[d] == 1;
+            if (apart == 1 && step) {
+                const int32_t p = bit[i], q = bit[j];
+                m[(int64_t)p * W + q / 64] |= 1ull << (q % 64);
+                m[(int64_t)q * W + p / 64] |= 1ull << (p % 64);
+            }
+        }
+done:
+    free(bit);
+    PyBuffer_Release(&bc);
+    PyBuffer_Release(&bo);
+    return out;
+}
+
 /* labelled_rows(keys, counts, labels) -> [(tuple of labels, count)]: for each key of the list ``keys`` (a tuple of
  * positions in ``labels``, 0 .. len - 1), the tuple of the labels at those positions and the key's value in the dict
  * ``counts``, in the order of ``keys``. A subset analysis names thousands of subsets. */
@@ -2342,6 +2400,8 @@ fail:
 static PyMethodDef bits_functions[] = {
     {"bit_tuples", bit_tuples, METH_O,
      "bit_tuples(tally) -> the same dict keyed by the tuples of each mask's set bits, in the tuples' order"},
+    {"neighbour_masks", neighbour_masks, METH_VARARGS,
+     "neighbour_masks(coords, dim, order, words) -> each bit's mask of the cells one step along one axis"},
     {"labelled_rows", labelled_rows, METH_VARARGS,
      "labelled_rows(keys, counts, labels) -> [(the labels at each key's positions, counts[key])], in the keys' order"},
     {NULL, NULL, 0, NULL},

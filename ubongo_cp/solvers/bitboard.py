@@ -141,6 +141,7 @@ from __future__ import annotations
 import time
 from array import array
 from functools import lru_cache
+from itertools import chain
 from collections.abc import Callable, Iterator, Sequence
 from _weakref import ref
 
@@ -481,7 +482,13 @@ def _scan_axes(axes: Sequence[Sequence[int]], scan: int) -> tuple[int, ...]:
 
 
 def _neighbours(instance, order, bit, words) -> bytes:
-    """Neighbour masks of the cells (one step along one axis), or b"" when some placement is not connected so."""
+    """Neighbour masks of the cells (one step along one axis), or b"" when some placement is not connected so; in C
+    where the kernel is built (its ``neighbour_masks``, every pair of cells compared), without the adjacency."""
+    if _bits is not None:
+        if not kept(instance, "bitboard_connected", lambda: _connected(instance)):
+            return b""
+        cells = instance.cells
+        return _bits.neighbour_masks(array("q", chain.from_iterable(cells)), len(cells[0]), array("i", order), words)
     adj = _adjacency(instance)
     if adj is None:
         return b""
@@ -500,20 +507,23 @@ def _adjacency(instance) -> tuple[tuple[int, ...], ...] | None:
     """The cell items one step along one axis from each cell item; None when some placement is not connected
     by such steps (the dead-region test then does not apply). Made once per instance (:func:`~.cover.kept`)."""
     def make() -> tuple[tuple[int, ...], ...] | None:
-        # every placement must be connected by these steps (else a walled-in cell could still be covered): a
-        # property of its cells' coordinates up to a translation, so of its orientation (a placement's cells
-        # are the orientation's moved by the option's offset), checked for each orientation that has a placement
-        table = instance.table
-        if _keeps_axis_steps(instance.grid):   # an orientation is connected so exactly when its piece is
-            # the types with a placement: those whose run of options is not empty (ExactCoverInstance.type_options)
-            connected = all(_stepwise_connected(instance.type_piece(t).cells)
-                            for t, options in enumerate(instance.type_options) if options)
-        else:
-            connected = all(_stepwise_connected(tuple(instance.type_piece(t).orientations(instance.mode)[i]))
-                            for t, i in set(zip(table.option_type, table.option_orientation)))
-        return _cell_adjacency(tuple(instance.cells)) if connected else None
+        return _cell_adjacency(tuple(instance.cells)) if _connected(instance) else None
 
     return kept(instance, "bitboard_adjacency", make)
+
+
+def _connected(instance) -> bool:
+    """Whether every placement is connected by steps of one along one axis (else a walled-in cell could still be
+    covered, and the dead-region test does not apply)."""
+    # a property of its cells' coordinates up to a translation, so of its orientation (a placement's cells are the
+    # orientation's moved by the option's offset), checked for each orientation that has a placement
+    if _keeps_axis_steps(instance.grid):   # an orientation is connected so exactly when its piece is
+        # the types with a placement: those whose run of options is not empty (ExactCoverInstance.type_options)
+        return all(_stepwise_connected(instance.type_piece(t).cells)
+                   for t, options in enumerate(instance.type_options) if options)
+    table = instance.table
+    return all(_stepwise_connected(tuple(instance.type_piece(t).orientations(instance.mode)[i]))
+               for t, i in set(zip(table.option_type, table.option_orientation)))
 
 
 @lru_cache(maxsize=16)

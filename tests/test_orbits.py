@@ -190,7 +190,8 @@ def test_option_masks_in_c_are_the_options_cells(monkeypatch):
     expected = [sum(1 << i for i in inst.option_items(o).tolist() if i < inst.n_cells) for o in range(inst.n_options)]
     if cover._c_fill() is not None:
         assert isinstance(made, list) and len(made) == inst.n_options   # made at once
-    assert [made[o] for o in range(inst.n_options)] == expected and orbits._masks_of(made, [3, 1]) == expected[3:0:-2]
+    assert [made[o] for o in range(inst.n_options)] == expected and \
+        list(orbits._masks_of(made, [3, 1])) == expected[3:0:-2]
     monkeypatch.setattr(orbits, "c_placements", lambda: None)
     one_by_one = orbits._cell_masks(inst)
     assert isinstance(one_by_one, orbits._CellMasks) and len(one_by_one) == 0
@@ -199,6 +200,14 @@ def test_option_masks_in_c_are_the_options_cells(monkeypatch):
     if native is not None:
         with pytest.raises(ValueError, match="^masks: "):
             native.masks(inst.table.indptr, inst.table.indices, 65)
+        # the plan's test of the masks that miss its prefix's cells, in C: against the masks' bits tested here
+        every = orbits._masks_of(made, range(inst.n_options))
+        for covered in (0, 1, expected[0], expected[5] | expected[900], (1 << 60) - 1, (1 << 64) - 1):
+            assert native.missing(every, covered) == bytes(not m & covered for m in expected)
+        with pytest.raises(OverflowError):
+            native.missing(every, 1 << 64)
+        with pytest.raises(ValueError, match="^missing: "):
+            native.missing(b"1234567", 0)
 
 
 def test_orbit_representatives_in_c_are_each_orbits_least_option():

@@ -2062,7 +2062,37 @@ done:
     return result;
 }
 
+/* missing(masks, covered) -> bytes: 1 for each mask (uint64) that has no bit of ``covered`` (an int below 2^64), else 0
+ * (the symmetry plan's representatives that fit beside its prefix). */
+static PyObject *missing(PyObject *self, PyObject *args)
+{
+    Py_buffer bm = {0};
+    PyObject *cov;
+    if (!PyArg_ParseTuple(args, "y*O", &bm, &cov))
+        return NULL;
+    PyObject *result = NULL;
+    const uint64_t covered = PyLong_AsUnsignedLongLong(cov);
+    if (covered == (uint64_t)-1 && PyErr_Occurred())
+        goto done;
+    if (bm.len % 8 || !aligned(&bm, 8)) {
+        PyErr_SetString(PyExc_ValueError, "missing: uint64 masks needed");
+        goto done;
+    }
+    const Py_ssize_t n = bm.len / 8;
+    const uint64_t *m = bm.buf;
+    result = PyBytes_FromStringAndSize(NULL, n);
+    if (!result)
+        goto done;
+    char *out = PyBytes_AS_STRING(result);
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = !(m[i] & covered);
+done:
+    PyBuffer_Release(&bm);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"missing", missing, METH_VARARGS, "missing(masks, covered) -> bytes: 1 where a mask has no bit of covered"},
     {"counts", counts, METH_VARARGS, "counts(indices, n) -> list of n ints"},
     {"orientations", orientations, METH_VARARGS, "orientations(cells, maps, count, dim) -> list of shapes"},
     {"masks", masks, METH_VARARGS, "masks(indptr, indices, n) -> list of ints"},

@@ -45,6 +45,7 @@ References
 
 from __future__ import annotations
 
+from array import array
 from itertools import compress
 from collections.abc import Iterator, Sequence
 
@@ -289,10 +290,11 @@ def _cell_masks(instance: ExactCoverInstance) -> list[int] | _CellMasks:
     return _CellMasks(instance)
 
 
-def _masks_of(masks: list[int] | _CellMasks, options: Sequence[int]) -> list[int]:
-    """The masks of ``options`` from :func:`_cell_masks`."""
+def _masks_of(masks: list[int] | _CellMasks, options: Sequence[int]) -> array | list[int]:
+    """The masks of ``options`` from :func:`_cell_masks`: as uint64 (an array, for the extension's ``missing``) where
+    they were made in C."""
     if isinstance(masks, list):
-        return list(map(masks.__getitem__, options))
+        return array("Q", map(masks.__getitem__, options))
     return masks.of(options)
 
 
@@ -403,7 +405,8 @@ def _symmetry_plan(instance: ExactCoverInstance, enumerable: bool, max_branches:
             return reps, short
         if rep_masks is None:
             rep_masks = held[2] = _masks_of(masks, reps)
-        keep = [not m & covered for m in rep_masks]
+        # those missing it: in C where the masks are (uint64: a region of at most 64 cells)
+        keep = native.missing(rep_masks, covered) if type(rep_masks) is array else [not m & covered for m in rep_masks]
         return list(compress(reps, keep)), list(compress(short, keep))
 
     def representatives(cands: Sequence[int], H: tuple[int, ...]) -> tuple[list[int], list[bool]]:

@@ -35,7 +35,6 @@ import os
 import re
 from collections import Counter
 import sys
-from contextlib import contextmanager
 from functools import cached_property, lru_cache
 from itertools import repeat
 from operator import attrgetter, is_
@@ -660,20 +659,25 @@ class Region(Struct):
 _ALLOWED: ContextVar[frozenset[str]] = ContextVar("allowed_piece_files", default=frozenset())
 
 
-@contextmanager
-def allowed_piece_files(paths: Iterable[str | os.PathLike]) -> Iterator[None]:
+class allowed_piece_files:
     """Within the block, cards and deck specs may also name these piece-set files (see the module docstring).
+
+    A context manager class (every command enters it: see :class:`~ubongo_cp.reading.protect_inputs`).
 
     Examples
     --------
     >>> with allowed_piece_files(["/srv/shared/pieces.txt"]):
     ...     pass
     """
-    token = _ALLOWED.set(_ALLOWED.get() | {os.path.realpath(p) for p in paths})
-    try:
-        yield
-    finally:
-        _ALLOWED.reset(token)
+
+    def __init__(self, paths: Iterable[str | os.PathLike]) -> None:
+        self._paths = paths
+
+    def __enter__(self) -> None:
+        self._token = _ALLOWED.set(_ALLOWED.get() | {os.path.realpath(p) for p in self._paths})
+
+    def __exit__(self, *exc) -> None:
+        _ALLOWED.reset(self._token)
 
 
 def resolve_pieces_path(spec: str | os.PathLike, *, relative_to: str | os.PathLike | None = None,

@@ -15,8 +15,6 @@ from __future__ import annotations
 import functools
 import importlib
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from .. import __version__
 from ..errors import LAST_OUTPUTS, UbongoError, one_line
@@ -24,6 +22,7 @@ from ..errors import LAST_OUTPUTS, UbongoError, one_line
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
 
 __all__ = ["main", "run", "build_parser", "COMMANDS"]
 
@@ -97,33 +96,42 @@ def _option_like_files(words: list[str], options) -> str:
     return "".join(f"; {w!r} is a file, read as an option here: write ./{w} to name it" for w in found)
 
 
-@contextmanager
-def _messages_looked_up_once() -> Iterator[None]:
+class _messages_looked_up_once:
     """Within the block, argparse translates its messages by the catalogue :func:`gettext.gettext` would find,
     looked up once, instead of at every message (each lookup reads the environment, imports :mod:`locale` to
     expand the language names, and looks for the catalogue's files: about a millisecond of a command). Where the
     domain's folder of catalogues does not exist, there is none to find. Python's own functions are back after
-    the block."""
-    import argparse
-    import gettext
-    import os
+    the block.
 
-    if getattr(argparse, "_", None) is not gettext.gettext or getattr(argparse, "ngettext", None) is not gettext.ngettext:
-        yield   # not Python's own functions (replaced by someone else, or another argparse): left as they are
-        return
-    domain = gettext.textdomain()
-    folder = gettext.bindtextdomain(domain)   # the folder gettext.gettext looks in
-    found = gettext.NullTranslations()
-    if os.path.isdir(folder):
-        try:
-            found = gettext.translation(domain, folder, fallback=True)
-        except OSError:   # a catalogue that cannot be read: gettext.gettext gives the message itself then
-            pass
-    argparse._, argparse.ngettext = found.gettext, found.ngettext   # type: ignore[attr-defined]
-    try:
-        yield
-    finally:
-        argparse._, argparse.ngettext = gettext.gettext, gettext.ngettext   # type: ignore[attr-defined]
+    The context managers of this module are classes, not :func:`contextlib.contextmanager` functions: every
+    command enters them, and importing :mod:`contextlib` is about half a millisecond of its start-up."""
+
+    def __enter__(self) -> None:
+        import argparse
+        import gettext
+        import os
+
+        self._replaced = False
+        if getattr(argparse, "_", None) is not gettext.gettext or \
+                getattr(argparse, "ngettext", None) is not gettext.ngettext:
+            return   # not Python's own functions (replaced by someone else, or another argparse): left as they are
+        domain = gettext.textdomain()
+        folder = gettext.bindtextdomain(domain)   # the folder gettext.gettext looks in
+        found = gettext.NullTranslations()
+        if os.path.isdir(folder):
+            try:
+                found = gettext.translation(domain, folder, fallback=True)
+            except OSError:   # a catalogue that cannot be read: gettext.gettext gives the message itself then
+                pass
+        argparse._, argparse.ngettext = found.gettext, found.ngettext   # type: ignore[attr-defined]
+        self._replaced = True
+
+    def __exit__(self, *exc) -> None:
+        if self._replaced:
+            import argparse
+            import gettext
+
+            argparse._, argparse.ngettext = gettext.gettext, gettext.ngettext   # type: ignore[attr-defined]
 
 
 @functools.cache
@@ -211,8 +219,7 @@ def _last_resort() -> None:
     timer.start()
 
 
-@contextmanager
-def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
+class _watch_interrupts:
     """Within the block, record Ctrl-C (SIGINT) in the list yielded, then raise :class:`KeyboardInterrupt`;
     with ``last_resort`` (the console script), the first one also starts :func:`_last_resort`, and each
     one stops the waiting for a command's last outputs (:func:`~ubongo_cp.errors.writing_last_outputs`).
@@ -228,6 +235,22 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
     ``AttributeError: 'Future' object has no attribute '_cleared'``).
     ``UBONGO_CP_DEBUG=1`` prints them.
     """
+
+    def __init__(self, last_resort: bool = False) -> None:
+        self._last_resort = last_resort
+
+    def __enter__(self) -> list[bool]:
+        seen, self._restore = _watch(self._last_resort)
+        return seen
+
+    def __exit__(self, *exc) -> None:
+        if self._restore is not None:
+            self._restore()
+
+
+def _watch(last_resort: bool) -> tuple[list[bool], Callable[[], None] | None]:
+    """:class:`_watch_interrupts`' start: the list of the Ctrl-C seen, and what restores the handlers after the
+    block (None where none was installed)."""
     try:  # the functions without the enumerations that importing :mod:`signal` makes (about 1 ms of a command)
         import _signal as signal
     except ImportError:  # pragma: no cover - an interpreter without it
@@ -259,17 +282,17 @@ def _watch_interrupts(last_resort: bool = False) -> Iterator[list[bool]]:
         except ValueError:   # not the main thread, the only one that may set a handler (threading not imported)
             installed = False
     if not installed:
-        yield seen
-        return
+        return seen, None
     sys.unraisablehook = quiet
     LAST_OUTPUTS.clear()   # said by an earlier command of this process
-    try:
-        yield seen
-    finally:
+
+    def restore() -> None:
         LAST_OUTPUTS.clear()   # the command has ended: the last resort gives the process its grace again
         signal.signal(signal.SIGINT, signal.default_int_handler)
         if not (last_resort and seen):   # interrupted, the process is ending: its finalisers stay quiet
             sys.unraisablehook = unraisable
+
+    return seen, restore
 
 
 class _PipedStdout:
@@ -312,18 +335,27 @@ class _PipedStdout:
         return getattr(self._stream, name)
 
 
-@contextmanager
-def _said_warnings() -> Iterator[None]:
+class _said_warnings:
     """Within the block, the toolkit's own warnings (:class:`~ubongo_cp.errors.OutputWarning`,
     :class:`~ubongo_cp.errors.InputWarning`) are said as one line, ``ubongo-cp: ...``, not as Python shows a
-    warning (its file, line and source line); other warnings as Python shows them."""
-    import warnings
+    warning (its file, line and source line); other warnings as Python shows them (within
+    :class:`warnings.catch_warnings`, which restores them after the block)."""
 
-    from ..errors import say_warnings
+    def __enter__(self) -> None:
+        import warnings
 
-    with warnings.catch_warnings():
-        say_warnings()
-        yield
+        from ..errors import say_warnings
+
+        self._caught = warnings.catch_warnings()
+        self._caught.__enter__()
+        try:
+            say_warnings()
+        except BaseException:
+            self._caught.__exit__(*sys.exc_info())
+            raise
+
+    def __exit__(self, *exc) -> None:
+        self._caught.__exit__(*exc)
 
 
 def main(argv: list[str] | None = None, *, last_resort: bool = False) -> int:

@@ -10,8 +10,7 @@ import argparse
 import math
 import os
 import sys
-from contextlib import contextmanager
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from ..errors import InputError, UbongoError, one_line
 from ..solvers.registry import DEFAULT_KEEP
@@ -506,16 +505,24 @@ def games_journal(args: argparse.Namespace) -> "pathlib.Path | None":
     return Path(args.out).with_suffix(".jsonl") if getattr(args, "out", None) else None
 
 
-@contextmanager
-def resumable(journal: "pathlib.Path | None") -> Iterator[None]:
+class resumable:
     """Within the block, a Ctrl-C (or another stop) says, after the command's last line, that the games finished
-    are kept in ``journal`` and how to resume."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        if journal is not None and journal.is_file():
+    are kept in ``journal`` and how to resume.
+
+    The context managers of this module are classes, not :func:`contextlib.contextmanager` functions: importing
+    :mod:`contextlib` is about half a millisecond of a command's start-up (as
+    :class:`~ubongo_cp.reading.protect_inputs`)."""
+
+    def __init__(self, journal: "pathlib.Path | None") -> None:
+        self._journal = journal
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, kind, exc, tb) -> None:
+        journal = self._journal
+        if kind is not None and issubclass(kind, KeyboardInterrupt) and journal is not None and journal.is_file():
             _NOTES.append(f"note: the games finished are kept in {journal}: run the same command to resume")
-        raise
 
 
 def _check_pdf_name(args: argparse.Namespace, name: str) -> None:
@@ -576,39 +583,59 @@ def add_split_arguments(parser: argparse.ArgumentParser) -> None:
     add_progress_argument(parser)
 
 
-@contextmanager
-def split_from(args: argparse.Namespace) -> Iterator[object]:
-    """The :class:`~ubongo_cp.solvers.subtrees.SplitSearch` the options of :func:`add_split_arguments` ask for.
+class split_from:
+    """The :class:`~ubongo_cp.solvers.subtrees.SplitSearch` the options of :func:`add_split_arguments` ask for,
+    as the value of a ``with`` block (with workers, their executor is open within the block).
 
     None when the count runs as one search with no progress bar: one job, no journal, and
     ``--no-progress`` or a standard error that is not a terminal.
     """
-    workers = args.jobs > 1 or args.scheduler is not None or args.executor == "dask"
-    progress = show_bar(args)
-    if not (workers or progress or args.journal):
-        yield None
-        return
-    from ..solvers.subtrees import ONE_SEARCH_NODES, SplitSearch
 
-    if not workers:
-        yield SplitSearch(journal=args.journal, progress=progress, notify=notify)
-        return
-    with executor_from(args) as executor:  # a small count runs as one search, here
-        yield SplitSearch(executor=executor, journal=args.journal, progress=progress, notify=notify,
-                          least_nodes=ONE_SEARCH_NODES)
+    def __init__(self, args: argparse.Namespace) -> None:
+        self._args = args
+        self._executor: Executor | None = None
 
+    def __enter__(self) -> object:
+        args = self._args
+        workers = args.jobs > 1 or args.scheduler is not None or args.executor == "dask"
+        progress = show_bar(args)
+        if not (workers or progress or args.journal):
+            return None
+        from ..solvers.subtrees import ONE_SEARCH_NODES, SplitSearch
 
-@contextmanager
-def confirmed(yes: bool) -> Iterator[None]:
-    """Turn a refused long job (:class:`~ubongo_cp.errors.JobTooLargeError`) into its command-line advice."""
-    from ..errors import JobTooLargeError
-
-    try:
-        yield
-    except JobTooLargeError as exc:
-        if yes:
+        if not workers:
+            return SplitSearch(journal=args.journal, progress=progress, notify=notify)
+        executor = executor_from(args)
+        pool = executor.__enter__()   # a small count runs as one search, here
+        try:
+            split = SplitSearch(executor=pool, journal=args.journal, progress=progress, notify=notify,
+                                least_nodes=ONE_SEARCH_NODES)
+        except BaseException:
+            executor.__exit__(*sys.exc_info())
             raise
-        raise UbongoError(f"{exc}; give a smaller job, or add --yes to run it anyway") from None
+        self._executor = executor
+        return split
+
+    def __exit__(self, *exc):
+        executor, self._executor = self._executor, None
+        return executor.__exit__(*exc) if executor is not None else None
+
+
+class confirmed:
+    """Turn a refused long job (:class:`~ubongo_cp.errors.JobTooLargeError`) raised within the block into its
+    command-line advice (an :class:`~ubongo_cp.errors.UbongoError`), unless ``yes``."""
+
+    def __init__(self, yes: bool) -> None:
+        self._yes = yes
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, kind, exc, tb) -> None:
+        from ..errors import JobTooLargeError
+
+        if kind is not None and issubclass(kind, JobTooLargeError) and not self._yes:
+            raise UbongoError(f"{exc}; give a smaller job, or add --yes to run it anyway") from None
 
 
 #: How a card side or a BurrTools file is named (``solve``'s and ``export``'s positional file): such a word is no

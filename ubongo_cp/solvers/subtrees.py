@@ -35,8 +35,7 @@ import heapq
 import itertools
 import os
 import time
-from contextlib import contextmanager
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import InputError
 from ..structs import Struct
@@ -222,17 +221,21 @@ _STOPS: dict[str, threading.Event] = {}
 _STOP_KEYS = itertools.count()
 
 
-@contextmanager
-def _stopping(key: str) -> Iterator[None]:
+class _stopping:
     """Within the block, the tasks of a count run; after it (the count done, or stopped: Ctrl-C, an error),
-    its stop sign is set, so that the tasks still searching in threads of this process stop."""
-    import threading
+    its stop sign is set, so that the tasks still searching in threads of this process stop. (A class: the
+    count's modules do not import :mod:`contextlib`, see :class:`~ubongo_cp.reading.protect_inputs`.)"""
 
-    _STOPS[key] = threading.Event()
-    try:
-        yield
-    finally:
-        _STOPS.pop(key).set()
+    def __init__(self, key: str) -> None:
+        self._key = key
+
+    def __enter__(self) -> None:
+        import threading
+
+        _STOPS[self._key] = threading.Event()
+
+    def __exit__(self, *exc) -> None:
+        _STOPS.pop(self._key).set()
 
 
 def run_task(digest: str, first: int, branches: list, keep: int, tally: bool, deadline: float | None,

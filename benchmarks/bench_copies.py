@@ -13,7 +13,9 @@ Counts are checked at every run. In interleaved rounds: ``ubongo-cp solve
 and SSMCC where they could be built (:mod:`benchmarks.peers`;
 ``miniexact -m`` is not run, see :func:`benchmarks.peers.exact_cover_peers`).
 Prints median CPU and wall seconds and the ratios of ours to every peer;
-writes ``benchmarks/out/bench_copies.csv``.
+writes ``benchmarks/out/bench_copies.csv``. With ``--compare-with DIR`` (a
+checkout of an earlier revision, its C extensions built in place), our two
+commands also run on it in the same rounds (:func:`benchmarks.peers.previous`).
 """
 
 from __future__ import annotations
@@ -45,9 +47,12 @@ def cases() -> list[Case]:
     ]
 
 
-def commands(case: Case, built: dict) -> dict:
-    """name -> (argv, stdin, ok exit codes) of every program on ``case`` (ours alone on the slow ones)."""
+def commands(case: Case, built: dict, before: Path | None = None) -> dict:
+    """name -> (argv, stdin, ok exit codes[, environment]) of every program on ``case`` (ours alone on the slow
+    ones); with ``before``, our commands on that checkout of an earlier revision too."""
     out = peers.exact_cover_peers(case, built if case.label not in SLOW_FOR_PEERS else {}, multiplicities=True)
+    if before is not None:
+        out.update(peers.previous(case, before))
     return out
 
 
@@ -56,6 +61,9 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=5, help="interleaved rounds (medians; default 5)")
     parser.add_argument("--cases", help="comma-separated case labels (default: all)")
     parser.add_argument("--skip", default="", help="comma-separated program names not to run")
+    parser.add_argument("--compare-with", metavar="DIR", type=Path,
+                        help="also run our two commands on this checkout of an earlier revision (its C extensions "
+                             "built in place: python setup.py build_ext --inplace)")
     parser.add_argument("--source-knuth", type=Path, help="git repository of Knuth's programs (default: the mirror)")
     parser.add_argument("--source-cweb", type=Path,
                         help="git repository of CWEB, to build ctangle when none is on the PATH (default: the mirror)")
@@ -66,7 +74,8 @@ def main(argv=None) -> int:
         if name in ("dlx3", "ssmcc"):
             print(f"  {name}: {'built' if isinstance(what, Path) else 'not built: ' + what}")
     todo = [c for c in cases() if not args.cases or c.label in args.cases.split(",")]
-    return peers.compare(todo, lambda case: commands(case, built), peers.counted, repeat=args.repeat,
+    before = args.compare_with.resolve() if args.compare_with else None
+    return peers.compare(todo, lambda case: commands(case, built, before), peers.counted, repeat=args.repeat,
                          skip=set(args.skip.split(",")) - {""}, csv=OUT / "bench_copies.csv")
 
 

@@ -417,10 +417,12 @@ def previous(case: Case, tree: Path) -> dict[str, tuple]:
     (``python setup.py build_ext --inplace``), put first on the path of each process (``PYTHONPATH``)."""
     env = {"PYTHONPATH": str(tree)}
     cmds = ours(case, Path(sys.executable), Path(sys.executable).parent / "ubongo-cp")
-    whole = cmds["ubongo-cp solve --count"]
-    cmds["ubongo-cp solve --count"] = [sys.executable, "-m", "ubongo_cp", *whole[1:]]
-    # -P: the working directory (this checkout) not put before PYTHONPATH
-    return {PREVIOUS + name: ([argv[0], "-P", *argv[1:]], None, (0,), env) for name, argv in cmds.items()}
+    # The whole process is the same console script as ours (its start-up compared, not that of python -m, which
+    # imports runpy): PYTHONPATH comes before this checkout on its path. The search inside a process with -P: the
+    # working directory (this checkout) not put before PYTHONPATH.
+    search = cmds["in-process search"]
+    cmds["in-process search"] = [search[0], "-P", *search[1:]]
+    return {PREVIOUS + name: (argv, None, (0,), env) for name, argv in cmds.items()}
 
 
 #: Our command on the exact-cover file the peers read (:func:`exact_cover_peers`).

@@ -181,3 +181,22 @@ def test_counted_layouts_differ_by_one_padding_variable():
     padded = counted_environment(3)
     assert padded.pop("UBONGO_CP_BENCH_LAYOUT") == "x" * 192
     assert padded == counted_environment(0)
+
+
+def test_an_earlier_revision_runs_the_same_console_script():
+    # bench_bitboard/bench_copies --compare-with: the earlier revision's whole process is the console script with
+    # the same arguments as ours (its start-up compared with ours, not that of `python -m`, which imports runpy),
+    # the checkout first on the path; the in-process search with -P (the working directory not put first).
+    import sys
+    from pathlib import Path
+
+    from benchmarks import peers
+    from ubongo_cp.pieces import Region, load_pieces
+
+    case = peers.Case("harness-2x2", [load_pieces("classic")["O4"]], Region.rectangle(2, 2), 1)
+    ours = peers.ours(case, Path(sys.executable), Path(sys.executable).parent / "ubongo-cp")
+    earlier = peers.previous(case, Path("/tmp/earlier"))
+    argv, stdin, ok, env = earlier[peers.PREVIOUS + "ubongo-cp solve --count"]
+    assert argv == ours["ubongo-cp solve --count"] and env == {"PYTHONPATH": "/tmp/earlier"} and ok == (0,)
+    search = earlier[peers.PREVIOUS + "in-process search"][0]
+    assert search == [Path(sys.executable), "-P", *ours["in-process search"][1:]]

@@ -1429,3 +1429,53 @@ def test_finishing_a_killed_replacement_leaves_a_file_changed_since_as_it_is(tmp
                                                   "rename": [["../x", "tasks.csv", None]]}))
     with pytest.raises(InputError, match="not a record of files being replaced by ubongo-cp; remove it"):
         OutputFolder(tmp_path, "batch").__enter__()
+
+
+def test_a_read_only_output_is_kept_by_every_writer(run_cli, tmp_path):
+    # A file its owner made read-only (chmod a-w) was replaced (and made writable again) by a later run whose
+    # output differed, though the command had written it: the rename beside it needs no right to write the file.
+    from conftest import one_line_error
+    from ubongo_cp.io import atomic_write_text
+
+    pieces = piece_set_path("pentominoes")
+    out = tmp_path / "a.dlx"
+    assert run_cli("export", "--pieces", pieces, "--region", "6x10", "--out", out)[0] == 0
+    before = out.read_bytes()
+    out.chmod(0o444)
+    code, _, err = run_cli("export", "--pieces", pieces, "--region", "5x12", "--out", out)
+    one_line_error(code, err, "a.dlx: is read-only", "make it writable (chmod u+w)")
+    assert out.read_bytes() == before and oct(out.stat().st_mode & 0o777) == "0o444"
+    with pytest.raises(InputError, match="is read-only"):     # the Python API's writers, through the same rule
+        atomic_write_text(out, "x")
+    assert out.read_bytes() == before
+    deck = tmp_path / "deck"                                  # a deck's card it would delete (fewer cards now)
+    assert run_cli("generate", "--game", "classic", "--cards", "2", "--out", deck, "--no-progress")[0] == 0
+    kept = deck / "02_easy.toml"
+    card = kept.read_bytes()
+    kept.chmod(0o444)
+    code, _, err = run_cli("generate", "--game", "classic", "--cards", "1", "--out", deck, "--no-progress")
+    one_line_error(code, err, "02_easy.toml: is read-only")
+    assert kept.read_bytes() == card and listing(deck) == ["01_easy.toml", "01_hard.toml", "02_easy.toml",
+                                                           "02_hard.toml"]
+    results = tmp_path / "results"                            # a batch's table: refused before any task is solved
+    assert run_cli("batch", deck, "--out", results, "--no-progress")[0] == 0
+    summary = results / "summary.md"
+    text = summary.read_text()
+    summary.chmod(0o444)
+    code, out_text, err = run_cli("batch", deck, "--out", results, "--no-progress")
+    one_line_error(code, err, "summary.md: is read-only")
+    assert out_text == "" and summary.read_text() == text
+
+
+def test_a_replaced_output_keeps_its_permissions(run_cli, tmp_path):
+    # A file kept private (chmod 600) was replaced by a file anyone may read (0644 under the usual umask).
+    pieces = piece_set_path("pentominoes")
+    out = tmp_path / "a.dlx"
+    assert run_cli("export", "--pieces", pieces, "--region", "6x10", "--out", out)[0] == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask       # a new file: the usual permissions
+    out.chmod(0o600)
+    before = out.read_bytes()
+    assert run_cli("export", "--pieces", pieces, "--region", "5x12", "--out", out)[0] == 0
+    assert out.read_bytes() != before and out.stat().st_mode & 0o777 == 0o600

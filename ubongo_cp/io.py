@@ -38,7 +38,8 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comme
            "check_suffix", "TABLE_SUFFIXES",
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
-           "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "is_plain_name",
+           "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "check_not_read_only",
+           "is_plain_name",
            "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held", "replace_together",
            "REPLACING", "holds_other_columns", "other_table_reason", "interrupted_replace", "refuse_interrupted",
            "json_text", "file_state"]
@@ -64,6 +65,7 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
     if target.is_dir():
         raise InputError("is a directory, expected a file name to write", path=target)
     check_not_special(target)   # a device (/dev/null) or a FIFO is never replaced by a file
+    check_not_read_only(target)
     _check_not_input(target)
     def make() -> tuple[int, str]:
         try:
@@ -80,9 +82,9 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
     else:   # no locks here: nothing is tidied either
         os.close(fd)
         fd = -1
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs get the usual permissions
+    # mkstemp makes 0600: a file replaced keeps its permissions (one kept private stays private), a new one
+    # gets the usual ones
+    os.chmod(tmp, _replaced_mode(target))
     try:
         yield Path(tmp)
         replace_durably(tmp, target)
@@ -97,6 +99,22 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[pathlib.P
     finally:
         if fd >= 0:
             os.close(fd)
+
+
+def _replaced_mode(target: pathlib.Path) -> int:
+    """The permission bits of the file a write onto ``target`` makes: those of the regular file there now (not
+    followed through a link, which the write replaces), else ``0o666`` less the umask, as :func:`open` gives."""
+    import stat
+
+    try:
+        st = os.lstat(target)
+        if stat.S_ISREG(st.st_mode):
+            return stat.S_IMODE(st.st_mode) & 0o777   # not set-user-ID and the like: new content is no program
+    except OSError:
+        pass
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def _same_file(path: str, fd: int) -> bool:
@@ -444,8 +462,9 @@ def check_output_place(path: str | os.PathLike, what: str = "a file to write") -
     """Refuse, before any work, a path where no file can be written: a directory (or a name ending in a
     slash), a FIFO, socket or device (:func:`check_not_special`, naming ``what``), or a path whose nearest
     existing parent is not a directory this process can create files in (or the missing folders below it,
-    which every output makes: :func:`make_parent`). What an existing file there may be is its caller's to
-    judge (:func:`check_output_file`; a journal is resumed).
+    which every output makes: :func:`make_parent`), or a file there that no one may write
+    (:func:`check_not_read_only`). What else an existing file there may be is its caller's to judge
+    (:func:`check_output_file`; a journal is resumed).
 
     Raises
     ------
@@ -481,6 +500,7 @@ def check_output_place(path: str | os.PathLike, what: str = "a file to write") -
                              path=target) from None
     elif not os.access(ancestor, os.W_OK | os.X_OK):
         raise InputError(f"cannot write: cannot create folders in {ancestor}", path=target)
+    check_not_read_only(target)   # once its folder takes files (a file of /proc is read-only as well)
 
 
 def check_output_file(path: str | os.PathLike, kind: str | None = None, json_format: str | None = None) -> None:
@@ -807,6 +827,7 @@ def open_journal(path: str | os.PathLike, elsewhere: str = "give another journal
     new = not path.exists()
     if new:
         make_parent(path)
+    check_not_read_only(path)
     fh = path.open("a", encoding="utf-8")
     if not lock_exclusive(fh.fileno()):
         from .errors import InputError
@@ -1091,6 +1112,29 @@ def check_not_special(path: str | os.PathLike, what: str = "a file to write") ->
         return
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         raise InputError(f"is {_special_kind(mode)}, expected {what}", path=path)
+
+
+def check_not_read_only(path: str | os.PathLike) -> None:
+    """Refuse to replace, change or delete a file that nobody may write (``chmod a-w``, mode ``0444``): what its
+    owner made read-only is kept, also by a command that wrote it (and run by root, who may write it anyway).
+    A missing path, a link (which a write replaces, leaving what it names) or a directory passes.
+
+    Raises
+    ------
+    InputError
+        Naming the path.
+    """
+    import stat
+
+    from .errors import InputError
+
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return
+    if stat.S_ISREG(mode) and not mode & 0o222:
+        raise InputError("is read-only (no one may write it); it is left as it is: make it writable (chmod u+w) "
+                         "or choose another output path", path=path)
 
 
 def read_json_object(path: str | os.PathLike, what: str = "a record", *, own: bool = False) -> dict:

@@ -425,6 +425,13 @@ class OutputFolder:
                 and _digest(self.path / n) != digests[n]]
 
     def _refuse_edited(self, names: Iterable[str]) -> None:
+        """Refuse to go on when one of ``names`` was changed since this command wrote it (:meth:`edited`), or is
+        read-only (:func:`~ubongo_cp.io.check_not_read_only`): either is kept as it is."""
+        from .io import check_not_read_only
+
+        names = list(names)
+        for name in names:
+            check_not_read_only(self.path / name)
         changed = self.edited(names)
         if changed:
             more = f" (and {len(changed) - 1} more)" if len(changed) > 1 else ""
@@ -434,7 +441,7 @@ class OutputFolder:
 
     def check(self, names: Iterable[str], *, unless_same: dict[str, bytes] | None = None) -> None:
         """Refuse to go on if writing ``names`` would replace a file this command did not write, or one it wrote
-        that was changed since (:meth:`edited`).
+        that was changed since (:meth:`edited`) or made read-only (:func:`~ubongo_cp.io.check_not_read_only`).
 
         Parameters
         ----------
@@ -452,14 +459,15 @@ class OutputFolder:
         """
         unless_same = unless_same or {}
         names = list(dict.fromkeys(names))
-        clash = [n for n in self.foreign(names)
-                 if not (n in unless_same and _holds(self.path / n, unless_same[n]))]
+        foreign = self.foreign(names)
+        same = {n for n in foreign if n in unless_same and _holds(self.path / n, unless_same[n])}
+        clash = [n for n in foreign if n not in same]
         if clash:
             more = f" (and {len(clash) - 1} more)" if len(clash) > 1 else ""
             raise InputError(f"exists and was not written by `ubongo-cp {self.command}`{more}; it is left alone: "
                              "choose another (new or empty) folder, or move the file away",
                              path=self.path / clash[0])
-        self._refuse_edited(names)
+        self._refuse_edited([n for n in names if n not in same])   # those left alone may be read-only
 
     # ------------------------------------------------------------- changes
     def claim(self, names: Iterable[str], *, unless_same: dict[str, bytes] | None = None) -> None:
@@ -500,7 +508,7 @@ class OutputFolder:
         Raises
         ------
         InputError
-            Before deleting anything, when one of them was changed since (:meth:`edited`).
+            Before deleting anything, when one of them was changed since (:meth:`edited`) or is read-only.
         """
         names = list(names)
         self._refuse_edited(names)

@@ -1032,3 +1032,27 @@ def test_a_comment_written_as_other_formats_write_one_is_named(run_cli, tmp_path
     f = write(tmp_path / "mine.txt", "my A\n##\n##\n")
     err = run_cli("solve", "--pieces", f, "--region", "2x2", "--use", "A")[2]
     assert "contains white space" in err and "a comment line" not in err
+
+
+@pytest.mark.parametrize("sep", [";", "\t"])
+def test_a_task_table_saved_with_semicolons_or_tabs_says_so(run_cli, tmp_path, sep):
+    # A rated table re-saved by a spreadsheet with ';' (or tabs) between fields reads as one column: every reader
+    # said only "tasks table lacks column(s) card_id, side, face, status, difficulty", not what to do about it.
+    import pandas as pd
+
+    from ubongo_cp.report import load_tasks
+    from ubongo_cp.shipped import deck_tasks_path
+
+    raw = pd.read_csv(deck_tasks_path("classic"), dtype=str, keep_default_na=False).drop(columns="solution")
+    table = tmp_path / "tasks.csv"
+    raw.to_csv(table, index=False, sep=sep)
+    said = f"{table}:1: not a batch result table: not a CSV table: its fields are separated by {sep!r}, not " \
+           "commas: save it with commas"
+    for argv in (["simulate", "ubongo", "--tasks", table, "--games", "2", "--no-progress"],
+                 ["booklet", "classic", "--results", table, "--out", tmp_path / "b.pdf"]):
+        code, _, err = run_cli(*argv)
+        one_line_error(code, err, said)
+    with pytest.raises(InputError) as exc:
+        load_tasks(table)
+    assert str(exc.value) == said
+    assert len(raw.columns) > 20 and len(load_tasks(deck_tasks_path("classic"))) == 432   # the table as shipped

@@ -444,11 +444,11 @@ def read_times(path: str | os.PathLike) -> pd.DataFrame:
 
         problem, line = csv_problem(exc, text)
         raise InputError(f"not a CSV table: {problem}", path=path, line=line) from None
-    return _times_rows(raw, path, lines=lines, header=text.splitlines()[0] if text else "")
+    return _times_rows(raw, path, lines=lines)
 
 
-def _times_rows(raw: pd.DataFrame, path: str | os.PathLike | None = None, *, lines: Sequence[int] = (),
-               header: str = "") -> pd.DataFrame:
+def _times_rows(raw: pd.DataFrame, path: str | os.PathLike | None = None, *, lines: Sequence[int] = ()
+               ) -> pd.DataFrame:
     """Observed times as :func:`read_times` returns them, from a table of the values as written (a CSV file's
     text, or a DataFrame given to :func:`fit_difficulty`), each row checked as :func:`read_times` says.
 
@@ -471,10 +471,8 @@ def _times_rows(raw: pd.DataFrame, path: str | os.PathLike | None = None, *, lin
         raw = raw.rename(columns={"card_id": "card"})
     missing = [c for c in TIME_COLUMNS if c not in raw.columns]
     if missing:
-        hint = (f"; its fields are separated by {sep!r}: save it with commas" if
-                (sep := next((c for c in ";\t" if c in header and "," not in header), None)) else "")
         raise InputError(f"times table lacks column(s) {', '.join(missing)} (needs {', '.join(TIME_COLUMNS)}, "
-                         f"optionally player){hint}", path=path, line=1 if path is not None else None,
+                         "optionally player)", path=path, line=1 if path is not None else None,
                          argument=None if path is not None else "times")
 
     def fail(message: str, line: int, position: int):

@@ -1010,7 +1010,8 @@ def check_unique_columns(names: Sequence[str], path: str | os.PathLike | None = 
 def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: bool = False) -> None:
     """Refuse a CSV text with a row of more fields than its header line (with ``fewer``, or of fewer: a
     table whose writer writes every field, so that such a row was cut short), naming that row's line, or
-    whose header line names a column twice.
+    whose header line names a column twice, or is one field holding ``;`` or a tab (a spreadsheet's export
+    with those between fields, which every reader would find lacking each of its columns).
 
     pandas reads a first row with more fields than the header as having an
     index column, and shifts every field by one (a later such row is its
@@ -1020,8 +1021,9 @@ def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: b
     Raises
     ------
     InputError
-        ``not a CSV table: N fields where the header line has M``, or
-        ``the header line names column 'seconds' twice``.
+        ``not a CSV table: N fields where the header line has M``,
+        ``the header line names column 'seconds' twice``, or
+        ``not a CSV table: its fields are separated by ';', not commas: save it with commas``.
 
     Examples
     --------
@@ -1035,7 +1037,6 @@ def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: b
     from .errors import InputError
 
     header = None
-    hint = ""
     try:
         reader = csv.reader(text.splitlines(keepends=True), skipinitialspace=True)
         for row in reader:
@@ -1044,11 +1045,14 @@ def check_csv_rows(text: str, path: str | os.PathLike | None = None, *, fewer: b
             if header is None:
                 header = len(row)
                 check_unique_columns([name.strip() for name in row], path, line=reader.line_num)
-                # A spreadsheet's export with ';' (or tabs) between fields: the header line is one field.
+                # A spreadsheet's export with ';' (or tabs) between fields: the header line is one field, whose
+                # name holds every column's (no table of the toolkit has one column of such a name).
                 sep = next((c for c in ";\t" if header == 1 and c in row[0]), None)
-                hint = f"; its fields are separated by {sep!r}: save it with commas" if sep else ""
+                if sep:
+                    raise InputError(f"not a CSV table: its fields are separated by {sep!r}, not commas: save it "
+                                     "with commas", path=path, line=reader.line_num)
             elif len(row) > header or (fewer and len(row) < header):
-                raise InputError(f"not a CSV table: {len(row)} fields where the header line has {header}{hint}",
+                raise InputError(f"not a CSV table: {len(row)} fields where the header line has {header}",
                                  path=path, line=reader.line_num)
     except csv.Error:
         return                # pandas says what is wrong with it

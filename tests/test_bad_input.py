@@ -56,7 +56,8 @@ CASES = [
     (["solve", "{f}"], "deck_spec_as_card.toml", ":7: is a deck spec (its [[sides]] say how to make card sides), "
      "not a card side"),
     (["solve", "{f}"], "card_id_path.toml", ":3: card id '../../escaped' may hold only letters"),
-    (["solve", "{f}"], "card_not_utf8.toml", ":1: not UTF-8 text (invalid start byte: byte 1 of the file, column 1"),
+    (["solve", "{f}"], "card_not_utf8.toml", ":1: is UTF-16 text, not UTF-8 (it begins with a UTF-16 byte-order "
+     "mark): save it as UTF-8"),
     (["booklet", "{f}", "--out", "{tmp}/b.pdf"], "card_wrong_area.toml", "not a directory"),
     (["batch", "{f}", "--out", "{tmp}/o"], "region_empty.txt", "not a directory"),
     (["booklet", EXAMPLES, "--out", "{tmp}/b.pdf", "--results", "{f}"], "card_wrong_area.toml",
@@ -731,7 +732,8 @@ def _extra_field(text: str) -> bytes:
 
 
 @pytest.mark.parametrize("mangle, where, fragment", [
-    (lambda text: text.encode("utf-16"), ":1:", "not UTF-8 text (invalid start byte"),
+    (lambda text: text.encode("utf-16"), ":1:", "is UTF-16 text, not UTF-8 (it begins with a UTF-16 byte-order "
+                                                "mark): save it as UTF-8"),
     (_extra_field, ":2:", "not a CSV table: "),
 ], ids=["UTF-16", "a row of more fields"])
 def test_a_damaged_results_table_is_named_once_with_its_line(run_cli, tmp_path, mangle, where, fragment):
@@ -1056,3 +1058,36 @@ def test_a_task_table_saved_with_semicolons_or_tabs_says_so(run_cli, tmp_path, s
         load_tasks(table)
     assert str(exc.value) == said
     assert len(raw.columns) > 20 and len(load_tasks(deck_tasks_path("classic"))) == 432   # the table as shipped
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-32"])
+def test_a_text_file_saved_as_utf16_is_named_so_by_every_reader(run_cli, tmp_path, codec):
+    # Notepad's "Unicode" and a spreadsheet's "Unicode text" are UTF-16 with a byte-order mark: every reader said
+    # "not UTF-8 text (invalid start byte: byte 1 of the file, column 1 of the line)", not what the file is.
+    from ubongo_cp.exactcover import read_exact_cover
+    from ubongo_cp.pieces import load_pieces
+    from ubongo_cp.shipped import piece_set_path
+
+    name = codec.upper()
+    pieces = write(tmp_path / "p.txt", "")
+    pieces.write_bytes(piece_set_path("pentominoes").read_text().encode(codec))
+    region = tmp_path / "r.txt"
+    region.write_bytes("######\n######\n".encode(codec))
+    card = tmp_path / "c.toml"
+    card.write_bytes(Path(EXAMPLES, "classic_X1_easy.toml").read_text().encode(codec))
+    cover = tmp_path / "x.dlx"
+    cover.write_bytes("a b\na\nb\n".encode(codec))
+    tiles = tmp_path / "t.txt"
+    tiles.write_bytes("S1\nO\n".encode(codec))
+    said = f"is {name} text, not UTF-8 (it begins with a {name} byte-order mark): save it as UTF-8"
+    for argv, path in ((["solve", "--pieces", pieces, "--region", "6x10"], pieces),
+                       (["solve", "--pieces", "pentominoes", "--region", region], region),
+                       (["solve", card], card), (["exact-cover", cover], cover),
+                       (["orion", "play", "--tiles", tiles], tiles)):
+        code, _, err = run_cli(*argv)
+        one_line_error(code, err, f"ubongo-cp: error: {path}:1: {said}\n")
+    for reader, path in ((load_pieces, pieces), (read_exact_cover, cover)):
+        with pytest.raises(InputError) as exc:
+            reader(path)
+        assert str(exc.value) == f"{path}:1: {said}"
+    assert run_cli("solve", "--pieces", "classic", "--use", "I2", "--region", write(region, "##\n"))[0] == 0   # UTF-8

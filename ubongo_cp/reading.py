@@ -214,7 +214,8 @@ def read_text(path: str | os.PathLike, *, own: bool = False, universal: bool = T
     ------
     InputError
         As :func:`read_bytes`, or not UTF-8 (a UTF-8 byte-order mark at the
-        start is allowed and dropped).
+        start is allowed and dropped; UTF-16 or UTF-32 text is named so, by
+        its byte-order mark).
     """
     from .errors import InputError
 
@@ -224,6 +225,11 @@ def read_text(path: str | os.PathLike, *, own: bool = False, universal: bool = T
         # loaded for it: some 0.2 ms of every command that reads a file)
         text = data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
+        codec = wide_codec(data)
+        if codec:   # a Windows editor's "Unicode" text, a spreadsheet's "Unicode text" export
+            name = codec.upper()
+            raise InputError(f"is {name} text, not UTF-8 (it begins with a {name} byte-order mark): save it as "
+                             "UTF-8", path=path, line=1) from None
         start = exc.start
         line = data.count(b"\n", 0, start) + 1
         column = start - (data.rfind(b"\n", 0, start) + 1) + 1

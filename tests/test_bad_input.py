@@ -55,7 +55,7 @@ CASES = [
     # a deck spec where a card side belongs (it was "unknown key 'cards': did you mean 'card'?")
     (["solve", "{f}"], "deck_spec_as_card.toml", ":7: is a deck spec (its [[sides]] say how to make card sides), "
      "not a card side"),
-    (["solve", "{f}"], "card_id_path.toml", ":3: card id '../../escaped' may hold only letters"),
+    (["solve", "{f}"], "card_id_path.toml", ":3: card id '../../escaped' may hold only ASCII letters"),
     (["solve", "{f}"], "card_not_utf8.toml", ":1: is UTF-16 text, not UTF-8 (it begins with a UTF-16 byte-order "
      "mark): save it as UTF-8"),
     (["booklet", "{f}", "--out", "{tmp}/b.pdf"], "card_wrong_area.toml", "not a directory"),
@@ -1091,3 +1091,24 @@ def test_a_text_file_saved_as_utf16_is_named_so_by_every_reader(run_cli, tmp_pat
             reader(path)
         assert str(exc.value) == f"{path}:1: {said}"
     assert run_cli("solve", "--pieces", "classic", "--use", "I2", "--region", write(region, "##\n"))[0] == 0   # UTF-8
+
+
+def test_a_name_with_a_letter_beyond_ascii_is_refused_as_such(run_cli, tmp_path):
+    # 'Ü1' was refused as a card id that "may hold only letters, digits, '_' and '-'": Ü is a letter. The names
+    # that may name files (card ids, game, side and tile names) take ASCII letters, and the messages now say so.
+    import re
+
+    from ubongo_cp.games.orion.tiles import parse_tiles
+    from ubongo_cp.specs import parse_spec
+
+    only = "may hold only ASCII letters (A-Z, a-z), digits, '_' and '-'"
+    card = write(tmp_path / "c.toml", Path(EXAMPLES, "classic_X1_easy.toml").read_text().replace('"X1"', '"Ü1"'))
+    one_line_error(*run_cli("solve", card)[::2], f"{card}:3: card id 'Ü1' {only}")
+    spec = write(tmp_path / "deck.toml", 'game = "Spiel_ä"\npieces = "classic"\ncards = 1\n\n[[sides]]\n'
+                 'name = "leicht"\npieces_per_task = 3\nfaces = 2\nmax_rows = 4\nmax_cols = 4\n')
+    one_line_error(*run_cli("generate", "--spec", spec, "--out", tmp_path / "g")[::2], f"game name 'Spiel_ä' {only}")
+    with pytest.raises(InputError, match="side names must be distinct and hold only ASCII letters"):
+        parse_spec(spec.read_text().replace("Spiel_ä", "Spiel").replace('"leicht"', '"leïcht"'))
+    with pytest.raises(InputError, match=re.escape(f"tile name 'Ö1' {only}")):
+        parse_tiles("Ö1\nO\n")
+    assert run_cli("solve", write(card, card.read_text().replace('"Ü1"', '"U1"')))[0] == 0

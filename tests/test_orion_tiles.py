@@ -95,7 +95,7 @@ def test_format_round_trip(name, tmp_path):
     ("A\nO  O\n", 2, "'O' in column 4 lies between two hex positions"),
     ("A\nO\n .\n", None, None),                                  # a dot is no hex: fine
     ("A\nO O\n\nB A\nx O\n", 4, "tile 'A' named again \\(first on line 1\\)"),
-    ("A!\nO\n", 1, "tile name 'A!' may hold only letters"),
+    ("A!\nO\n", 1, "tile name 'A!' may hold only ASCII letters"),
     ("% only a comment\n\n", None, "no tiles in the file"),
     ("A\n\nB\nO\n", 1, "tile 'A' has no picture"),
     ("A\nO   O\n", 1, "tile 'A' is not connected"),

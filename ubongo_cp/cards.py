@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterable
 from .errors import InputError, as_written, control_character, whole_argument, wrong_kind
 from .geometry import MAX_REGION_CELLS
 from .grids import GRIDS, SQUARE
-from .reading import is_plain_name, loads_toml, text_lines
+from .reading import PLAIN_NAME, is_plain_name, loads_toml, text_lines
 from .specs import DECK_SPEC_FILE, spec_for_card
 from .pieces import Piece, PieceSet, Region, _pieces_file, count_ranges, load_pieces, parse_region
 from .structs import Struct
@@ -298,7 +298,7 @@ def parse_card(text: str, *, path: str | os.PathLike | None = None,
         raise InputError("field 'card' must be a non-empty string", path=where, line=line_of("card"))
     if not is_plain_name(card_id):
         # Card ids name output files (booklet pages): no separators, no "..".
-        raise InputError(f"card id {card_id!r} may hold only letters, digits, '_' and '-'",
+        raise InputError(f"card id {card_id!r} may hold only {PLAIN_NAME}",
                          path=where, line=line_of("card"))
     side = field_("side", str)
     if side not in spec.side_names:

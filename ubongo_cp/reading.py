@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import pathlib
 
 __all__ = ["protect_inputs", "note_input", "check_regular_file", "read_bytes", "read_text", "text_lines", "text_head",
-           "wide_codec", "is_plain_name", "loads_toml", "other_format", "wrong_format", "MAX_INPUT_BYTES",
+           "wide_codec", "is_plain_name", "PLAIN_NAME", "loads_toml", "other_format", "wrong_format", "MAX_INPUT_BYTES",
            "KNUTH_SUFFIXES"]
 
 
@@ -189,6 +189,11 @@ def read_bytes(path: str | os.PathLike, *, own: bool = False, limit: int = MAX_I
     if not own:
         note_input(path)
     return data
+
+
+#: What :func:`is_plain_name` takes, in the words of a message ("card id 'Ü1' may hold only ..."): "letters" alone
+#: would be untrue of 'Ü', a letter it refuses.
+PLAIN_NAME = "ASCII letters (A-Z, a-z), digits, '_' and '-'"
 
 
 def is_plain_name(text: str) -> bool:

@@ -10,7 +10,7 @@ generator, the booklet and the game simulators.
 
 File format (every key but the ones marked optional is required)::
 
-    game = "mygame"              # a name: letters, digits, '_' and '-'
+    game = "mygame"              # a name: ASCII letters, digits, '_' and '-'
     title = "My game"            # optional, for booklets and cards (default: the name)
     pieces = "pieces.txt"        # shipped set name, or a file in the spec's folder
     cards = 24
@@ -51,7 +51,7 @@ from functools import lru_cache
 
 from .errors import InputError, as_written, control_character, cut, wrong_kind
 from .geometry import MAX_REGION_CELLS
-from .reading import is_plain_name
+from .reading import PLAIN_NAME, is_plain_name
 from .shipped import SHIPPED_PIECE_SETS, data_file
 from .structs import Struct
 
@@ -371,7 +371,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         fail(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(_TOP_KEYS))})", unknown[0])
     game = get(data, "game", str)
     if not is_plain_name(game):
-        fail(f"game name {game!r} may hold only letters, digits, '_' and '-'", "game")
+        fail(f"game name {game!r} may hold only {PLAIN_NAME}", "game")
     title = get(data, "title", str, default=game)
     control = control_character(title)
     if control:   # printed on every card and booklet page, where the font has no glyph for it
@@ -407,7 +407,7 @@ def parse_spec(text: str, *, path: str | None = None) -> DeckSpec:
         name = get(raw, "name", str, where=where, nth=n)
         where = f"side {name!r}: "
         if name in [s.name for s in sides] or not is_plain_name(name):
-            fail(f"{where}side names must be distinct and hold only letters, digits, '_' and '-'", "name", n)
+            fail(f"{where}side names must be distinct and hold only {PLAIN_NAME}", "name", n)
         k = get(raw, "pieces_per_task", int, where=where, nth=n)
         faces = get(raw, "faces", int, where=where, nth=n)
         rows = get(raw, "max_rows", int, where=where, nth=n)

@@ -40,7 +40,8 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ...errors import InputError
-from ...io import is_plain_name, read_text, text_lines
+from ...io import read_text, text_lines
+from ...reading import PLAIN_NAME, is_plain_name
 from ...grids.hex import format_symbols, parse_symbols
 from .graphs import cells_connected
 from .hexgrid import Hex, neighbours, transform
@@ -239,7 +240,7 @@ def parse_tiles(text: str, name: str = "custom", *, flips: bool = True,
         names = head.split()
         for nm in names:
             if not is_plain_name(nm):
-                raise InputError(f"tile name {nm!r} may hold only letters, digits, _ and -",
+                raise InputError(f"tile name {nm!r} may hold only {PLAIN_NAME}",
                                  path=path, line=k0)
             if nm in where:
                 raise InputError(f"tile {nm!r} named again (first on line {where[nm]})",

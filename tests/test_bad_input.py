@@ -1112,3 +1112,36 @@ def test_a_name_with_a_letter_beyond_ascii_is_refused_as_such(run_cli, tmp_path)
     with pytest.raises(InputError, match=re.escape(f"tile name 'Ö1' {only}")):
         parse_tiles("Ö1\nO\n")
     assert run_cli("solve", write(card, card.read_text().replace('"Ü1"', '"U1"')))[0] == 0
+
+
+def test_a_json_object_naming_a_key_twice_is_refused_at_its_line(run_cli, tmp_path):
+    # The json module keeps the last of two values of one key: a difficulty model naming a weight twice rated every
+    # task with the second, a game record naming "moves" twice replayed the second list, with no word.
+    from ubongo_cp.calibrate import load_model
+
+    code, _, err = run_cli("orion", "play", "--seed", "1", "--save", tmp_path / "g.json")
+    assert code == 0, err
+    record = tmp_path / "g.json"
+    text = record.read_text()
+    twice = write(tmp_path / "twice.json", text.replace('\n "moves": [', '\n "moves": [],\n "moves": [', 1))
+    line = text[:text.index('\n "moves": [')].count("\n") + 2
+    one_line_error(*run_cli("orion", "analyze", twice)[::2],
+                   f"ubongo-cp: error: {twice}:{line + 1}: malformed JSON: key 'moves' is given twice in one object "
+                   f"(also on line {line})\n")
+    assert run_cli("orion", "analyze", record, "--every", "100")[0] == 0   # the record as written
+    model = tmp_path / "m.json"
+    times = tmp_path / "t.csv"
+    write(times, "card,side,face,seconds\n" + "".join(f"{c:02d},easy,{f},{10 + c + f}\n" for c in range(1, 13)
+                                                     for f in range(1, 7)))
+    code, _, err = run_cli("calibrate", times, "--results", "classic", "--out", model, "--features", "cells")
+    assert code == 0, err
+    lines = model.read_text().splitlines()
+    at = next(i for i, s in enumerate(lines) if s.strip().startswith('"weights"'))
+    assert lines[at + 1].strip().startswith('"cells"')
+    lines.insert(at + 1, '    "cells": 9.0,')
+    write(model, "\n".join(lines) + "\n")
+    said = f"{model}:{at + 3}: malformed JSON: key 'cells' is given twice in one object (also on line {at + 2})"
+    one_line_error(*run_cli("batch", "classic", "--out", tmp_path / "o", "--difficulty-model", model)[::2], said)
+    with pytest.raises(InputError) as exc:
+        load_model(model)
+    assert str(exc.value) == said

@@ -1175,8 +1175,10 @@ def loads_json(text: str, *, path: str | os.PathLike | None = None, line: int | 
     Raises
     ------
     InputError
-        Malformed JSON, nesting too deep to decode, or an integer of more
-        digits than Python converts (4,300).
+        Malformed JSON, nesting too deep to decode, an integer of more
+        digits than Python converts (4,300), or an object naming a key
+        twice (which of the two would count is no rule to guess; the
+        :mod:`json` module keeps the last), at the second one's line.
 
     Examples
     --------
@@ -1186,6 +1188,10 @@ def loads_json(text: str, *, path: str | os.PathLike | None = None, line: int | 
     Traceback (most recent call last):
     ...
     ubongo_cp.errors.InputError: r.json:1: a number of 5000 digits (at most 4300 are read)
+    >>> loads_json('{"weights": {\\n "search": 1,\\n "search": 2}}', path="m.json")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: m.json:3: malformed JSON: key 'search' is given twice in one object (also on line 2)
     """
     import json
 
@@ -1193,7 +1199,12 @@ def loads_json(text: str, *, path: str | os.PathLike | None = None, line: int | 
 
     first = line or 1
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except _KeyTwice:
+        key, at, before = _key_given_twice(text)
+        second, earlier = (first + text.count("\n", 0, i) for i in (at, before))
+        raise InputError(f"malformed JSON: key {key!r} is given twice in one object (also on line {earlier})",
+                         path=path, line=second) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=path,
                          line=first + exc.lineno - 1) from None
@@ -1201,6 +1212,43 @@ def loads_json(text: str, *, path: str | os.PathLike | None = None, line: int | 
         raise InputError("malformed JSON: nested too deeply", path=path, line=line) from None
     except ValueError as exc:  # an integer beyond sys.get_int_max_str_digits()
         raise _long_number(text, path, first, exc) from None
+
+
+class _KeyTwice(ValueError):
+    """A JSON object names a key twice."""
+
+
+def _unique_keys(pairs: list) -> dict:
+    """The ``object_pairs_hook`` of :func:`loads_json`: the object as a dict, or :class:`_KeyTwice`."""
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        raise _KeyTwice()
+    return out
+
+
+def _key_given_twice(text: str) -> tuple[str, int, int]:
+    """The first key (in reading order) that an object of the JSON document ``text`` (known to decode, and to
+    hold one) names twice, and where it stands (indexes into ``text``): the second time, and the first."""
+    import json
+    import re
+
+    keys: list[dict | None] = []   # per open bracket: an object's keys and where each stands; None for an array
+    last = None                    # the string just read and where it stands
+    for match in re.finditer(r'"(?:[^"\\]|\\.)*"|[][{}:]', text):
+        token = match.group()
+        if token == "{":
+            keys.append({})
+        elif token == "[":
+            keys.append(None)
+        elif token in ("}", "]"):
+            keys.pop()
+        elif token == ":" and last is not None and keys and keys[-1] is not None:
+            key = json.loads(last[0])
+            if key in keys[-1]:
+                return key, last[1], keys[-1][key]
+            keys[-1][key] = last[1]
+        last = (token, match.start()) if token.startswith('"') else None
+    raise ValueError("no object of the document names a key twice")   # pragma: no cover - json found one
 
 
 #: The suffixes of a table :func:`write_table` writes (CSV, Parquet).

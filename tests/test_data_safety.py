@@ -1479,3 +1479,24 @@ def test_a_replaced_output_keeps_its_permissions(run_cli, tmp_path):
     before = out.read_bytes()
     assert run_cli("export", "--pieces", pieces, "--region", "5x12", "--out", out)[0] == 0
     assert out.read_bytes() != before and out.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_simulation_table_may_go_into_the_batch_folder_it_reads(run_cli, tmp_path):
+    # simulate --tasks OUT --out OUT/games.csv was refused: "would overwrite a file read from the tasks directory",
+    # untrue of a new file there (booklet --results OUT --out OUT/b.pdf is taken); the rated table and the deck spec
+    # it reads there are still never replaced.
+    from conftest import one_line_error
+
+    deck, out = tmp_path / "deck", tmp_path / "out"     # a designer's game: its spec is read beside the table
+    assert run_cli("generate", "--spec", "designer", "--cards", "2", "--out", deck, "--no-progress")[0] == 0
+    assert run_cli("batch", deck, "--out", out, "--no-progress")[0] == 0
+    assert (out / "deck.toml").is_file()
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    game = ("simulate", "ubongo", "--tasks", out, "--games", "3", "--players", "2", "--all-cards", "--no-progress")
+    code, _, err = run_cli(*game, "--out", out / "games.csv")
+    assert code == 0, err
+    assert len((out / "games.csv").read_text().splitlines()) == 1 + 3 * 2   # a row per game and seat
+    for name in ("tasks.csv", "tasks.parquet", "deck.toml"):
+        code, _, err = run_cli(*game, "--out", out / name)
+        one_line_error(code, err, "would overwrite a file read from the tasks directory")
+    assert all((out / name).read_bytes() == data for name, data in before.items())

@@ -55,7 +55,8 @@ _FILE_INPUTS = ("times", "difficulty_model", "replay", "instance", "region", "ca
 #: For inputs that are directories: the files the command reads from them.
 #: An output may be written into such a directory (``booklet --results OUT
 #: --out OUT/booklet.pdf``, run again) but never over one of these files.
-_READS_FROM_DIRECTORY = {"deck": ("*.toml",), "results": ("tasks.*", "cards.*"), "spec": ("deck.toml",)}
+_READS_FROM_DIRECTORY = {"deck": ("*.toml",), "results": ("tasks.*", "cards.*"), "spec": ("deck.toml",),
+                         "tasks": ("tasks.*", "deck.toml")}   # simulate --tasks: the table, and the spec beside it
 #: Input directories an output directory may be: the command reads a few files there, each guarded as it is
 #: read (:func:`ubongo_cp.reading.protect_inputs`). ``generate --spec DIR --out DIR`` writes the deck beside its
 #: spec, as ``--spec DIR/deck.toml --out DIR`` does: the spec's copies are left alone when they would be the

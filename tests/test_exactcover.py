@@ -626,3 +626,23 @@ def test_instances_and_matrices_built_alike_are_equal_and_hashable():
                   "a b | c s\na s:x\nb s:y\nc\n"):    # a primary item made secondary
         assert parse_exact_cover(other) != parse_exact_cover(base), other
     assert m != a and a != m and m != "queens4"
+
+
+def test_a_file_whose_lines_end_in_a_lone_carriage_return_says_so(run_cli, tmp_path):
+    # An old Mac text file (lines ended by "\r" alone) is one line to Knuth's programs and to this reader: it was
+    # refused for whatever that line then held ("secondary item 'e:1': only primary items take bounds ..."), with
+    # no word of the line ends.
+    lines = ["a b c d | e", "a b", "c d e:1", "a c", "b d", "b d e:2"]
+    mac, unix, windows = (tmp_path / name for name in ("mac.dlx", "unix.dlx", "windows.dlx"))
+    for path, end in ((mac, "\r"), (unix, "\n"), (windows, "\r\n")):
+        path.write_bytes((end.join(lines) + end).encode())
+    said = (f"{mac}:1: secondary item 'e:1': only primary items take bounds (u:v|item), and an item name holds no "
+            "'|' or ':'; its lines end in a lone carriage return (\\r, as an old Mac text file's), which ends no line "
+            "in Knuth's format: save it with \\n line ends")
+    assert run_cli("exact-cover", mac) == (2, "", f"ubongo-cp: error: {said}\n")
+    with pytest.raises(InputError) as exc:
+        read_exact_cover(mac)
+    assert str(exc.value) == said
+    for path in (unix, windows):   # the same instance: a b + c d e:1, a c + b d, and a c + b d e:2
+        code, out, err = run_cli("exact-cover", path, "--count")
+        assert code == 0 and out.startswith("3 exact covers"), err

@@ -596,7 +596,13 @@ def read_exact_cover(path: str | os.PathLike) -> ExactCoverMatrix:
     try:
         return parse_exact_cover(text, path=path)
     except InputError as exc:   # a card side, a record, a CNF file: said so, not as a bad item on its line 1
-        raise wrong_format(text, path, "knuth", "an exact-cover instance in Knuth's format", exc.line) or exc from None
+        other = wrong_format(text, path, "knuth", "an exact-cover instance in Knuth's format", exc.line)
+        content = text.strip()
+        if other is None and "\r" in content and "\n" not in content:   # read as one line, as Knuth's programs do
+            other = InputError(f"{exc.message}; its lines end in a lone carriage return (\\r, as an old Mac text "
+                               "file's), which ends no line in Knuth's format: save it with \\n line ends",
+                               path=path, line=exc.line)
+        raise other or exc from None
 
 
 def _bound_value(text: str, name: str, path, line) -> int:

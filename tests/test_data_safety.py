@@ -1500,3 +1500,33 @@ def test_a_simulation_table_may_go_into_the_batch_folder_it_reads(run_cli, tmp_p
         code, _, err = run_cli(*game, "--out", out / name)
         one_line_error(code, err, "would overwrite a file read from the tasks directory")
     assert all((out / name).read_bytes() == data for name, data in before.items())
+
+
+def test_an_empty_path_is_no_folder_of_the_python_api(tmp_path, monkeypatch):
+    # run_batch(deck, "") wrote its five tables, journal and record into the folder Python ran in (pathlib takes ""
+    # for "."), beside the user's files there, and run_batch("", out) read that folder as the deck; load_card("")
+    # said ": file not found". The command line refuses an empty path as it reads it; the library now too.
+    from ubongo_cp.batch import run_batch
+    from ubongo_cp.census.run import run_census
+    from ubongo_cp.generate import generate_deck
+    from ubongo_cp.report import load_tasks
+
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / "notes.txt").write_text("mine\n")
+    monkeypatch.chdir(here)
+    deck = PUZZLES / "decks" / "classic"
+    for call, what in ((lambda: run_batch(deck, ""), "the output folder"),
+                       (lambda: generate_deck("classic", "", cards=1), "the output folder"),
+                       (lambda: run_census("classic", 2, 5, out_dir="", progress=False), "the output folder"),
+                       (lambda: run_batch("", tmp_path / "out"), "a deck"),
+                       (lambda: load_tasks(""), "a deck"),
+                       (lambda: load_card(""), "a file"),
+                       (lambda: load_pieces(""), None)):
+        with pytest.raises(InputError) as exc:
+            call()
+        if what is not None:
+            assert str(exc.value) == f"the path of {what} is empty; name it (the current folder is '.')"
+    assert listing(here) == ["notes.txt"] and not (here / ".ubongo-cp.json").exists()
+    assert not (tmp_path / "out").exists()
+    assert len(run_batch(deck, here / "o", progress=False).tasks) == 432   # a folder named: the 432 tasks

@@ -44,6 +44,7 @@ from .cover import task_instance
 from .errors import InputError, seconds_argument
 from .executors import Executor, executor_argument, using
 from .io import append_durably, open_journal, row_check
+from .reading import refuse_empty_path
 from .shipped import resolve_deck
 from .outputs import OutputFolder, folder_journal
 from .rate import CHECK_SOLVER, NODE_SOLVER, RATING_SCHEME, rate_instance, rating_modules
@@ -400,6 +401,7 @@ def run_batch(deck_dir: str | os.PathLike, out_dir: str | os.PathLike, *,
     executor = executor_argument(executor)   # before the output folder is made
     start = time.perf_counter()
     cards, problems = load_deck(deck_dir, some=True)   # first: it names a deck_dir that is no path
+    refuse_empty_path(out_dir, "the output folder")   # not the folder Python runs in
     deck_dir, out = Path(deck_dir), Path(out_dir)
     content = _deck_content(cards)   # the deck's own tasks, before an orientation mode of this run
     if difficulty_model is not None and not hasattr(difficulty_model, "predict_seconds"):

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 # the readers (:mod:`ubongo_cp.reading`), exported here too
 from .reading import (KNUTH_SUFFIXES, MAX_INPUT_BYTES, PLAIN_NAME, _check_not_input, _long_number,  # noqa: F401
                       _special_kind, check_regular_file, is_plain_name, loads_toml, note_input, other_format, protect_inputs,
-                      read_bytes, read_text, text_head, text_lines, wide_codec, wrong_format)
+                      read_bytes, read_text, refuse_empty_path, text_head, text_lines, wide_codec, wrong_format)
 
 TYPE_CHECKING = False
 
@@ -39,7 +39,7 @@ __all__ = ["atomic_path", "check_output_file", "check_output_place", "mark_comme
            "protect_inputs", "note_input", "MAX_INPUT_BYTES", "fsync", "fsync_directory", "replace_durably",
            "lock_exclusive", "open_journal", "trim_journal", "make_parent", "append_durably", "SIGNATURE", "KNUTH_SUFFIXES",
            "signature", "figure_metadata", "marked_arrow", "carries_mark", "check_not_special", "check_not_read_only",
-           "is_plain_name", "PLAIN_NAME",
+           "is_plain_name", "PLAIN_NAME", "refuse_empty_path",
            "holds_other_table", "other_format", "wrong_format", "remove_stale_temporaries", "signals_held", "replace_together",
            "REPLACING", "holds_other_columns", "other_table_reason", "interrupted_replace", "refuse_interrupted",
            "json_text", "file_state"]

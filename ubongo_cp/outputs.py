@@ -134,7 +134,8 @@ class OutputFolder:
     Raises
     ------
     InputError
-        On entry: ``path`` is a file or cannot be created, another run holds
+        On creation, for an empty ``path`` (:func:`~ubongo_cp.reading.refuse_empty_path`); on entry: ``path`` is a
+        file or cannot be created, another run holds
         the lock, the folder holds this command's output from another
         source, or (for a command of :data:`OWN_FOLDER`) another such
         command's output.
@@ -143,6 +144,9 @@ class OutputFolder:
     def __init__(self, path: str | os.PathLike, command: str, *, source: str | None = None, content: str | None = None,
                  adopt: Callable[[Path], Iterable[str]] | None = None,
                  guarded: Callable[[str], bool] | None = None) -> None:
+        from .reading import refuse_empty_path
+
+        refuse_empty_path(path, "the output folder")   # not the folder the command runs in
         self.path = Path(path)
         self.command = command
         self.source = source

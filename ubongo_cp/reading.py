@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["protect_inputs", "note_input", "check_regular_file", "read_bytes", "read_text", "text_lines", "text_head",
            "wide_codec", "is_plain_name", "PLAIN_NAME", "loads_toml", "other_format", "wrong_format", "MAX_INPUT_BYTES",
-           "KNUTH_SUFFIXES"]
+           "KNUTH_SUFFIXES", "refuse_empty_path"]
 
 
 #: (device, inode) -> path of the files read inside :func:`protect_inputs`; None outside it.
@@ -108,6 +108,29 @@ KNUTH_SUFFIXES = (".dlx", ".xcc")
 MAX_INPUT_BYTES = 256 * 2**20
 
 
+def refuse_empty_path(path, what: str = "a file") -> None:
+    """Refuse ``path`` when it is empty text: it names nothing, though :class:`pathlib.Path` takes it for the
+    current folder (which ``"."`` names when it is meant), so that a deck or an output folder given as an unset
+    variable's ``""`` is not the folder the command runs in.
+
+    Raises
+    ------
+    InputError
+        Naming ``what`` the path was to name.
+
+    Examples
+    --------
+    >>> refuse_empty_path("", "the output folder")
+    Traceback (most recent call last):
+    ...
+    ubongo_cp.errors.InputError: the path of the output folder is empty; name it (the current folder is '.')
+    """
+    from .errors import InputError
+
+    if isinstance(path, (str, bytes)) and not path:
+        raise InputError(f"the path of {what} is empty; name it (the current folder is '.')")
+
+
 def check_regular_file(path: str | os.PathLike, what: str = "a file") -> None:
     """Refuse a path that is not a regular file, before anything opens it.
 
@@ -120,7 +143,8 @@ def check_regular_file(path: str | os.PathLike, what: str = "a file") -> None:
         Missing, a directory, a FIFO, socket or device, or unreadable; or
         a path that is no text, bytes or :class:`os.PathLike` (a number
         would be taken by :func:`os.stat` and :func:`open` as a file
-        descriptor of the process, which reading would close).
+        descriptor of the process, which reading would close), or empty
+        text (:func:`refuse_empty_path`).
     """
     import stat
 
@@ -128,6 +152,7 @@ def check_regular_file(path: str | os.PathLike, what: str = "a file") -> None:
 
     if not isinstance(path, (str, bytes, os.PathLike)):
         raise InputError(f"a file's path is text or a path, got {type(path).__name__} {cut(repr(path))}")
+    refuse_empty_path(path, what)
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:

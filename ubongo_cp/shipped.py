@@ -153,7 +153,7 @@ def resolve_deck(spec: str | os.PathLike) -> pathlib.Path:
     Raises
     ------
     InputError
-        For a ``spec`` that is neither text nor a path.
+        For a ``spec`` that is neither text nor a path, or empty text (:func:`~ubongo_cp.reading.refuse_empty_path`).
 
     Examples
     --------
@@ -167,6 +167,9 @@ def resolve_deck(spec: str | os.PathLike) -> pathlib.Path:
 
         raise InputError(f"a deck is a folder's path or a shipped deck's name ({', '.join(SHIPPED_DECKS)}), got "
                          f"{type(spec).__name__} {cut(repr(spec))}")
+    from .reading import refuse_empty_path
+
+    refuse_empty_path(spec, "a deck")
     path = Path(spec)
     if not path.exists() and os.fspath(spec) in SHIPPED_DECKS:
         return deck_dir(os.fspath(spec))

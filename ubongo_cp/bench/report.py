@@ -31,6 +31,7 @@ import math
 import os
 from pathlib import Path
 
+from ..reading import refuse_empty_path
 from ..status import Status
 
 __all__ = ["COLUMNS", "TABLE", "JOURNAL", "journal_rows", "journal_runs", "is_run", "read_table",
@@ -481,6 +482,7 @@ def write_report(out: str | os.PathLike, *, table=None, baseline: str | None = N
 
     if metric not in METRICS:
         raise InputError(f"unknown metric {metric!r}; choose one of {', '.join(METRICS)}")
+    refuse_empty_path(out, "the output folder")   # not the folder Python runs in
     out = Path(out)
     if folder is None:
         from ..outputs import OutputFolder

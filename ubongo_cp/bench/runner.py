@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 from ..errors import InputError, flag_argument, one_line, whole_argument, writing_last_outputs
 from ..executors.base import parent_death_signal
 from ..io import append_durably, row_check
+from ..reading import refuse_empty_path
 from ..outputs import OutputFolder
 from ..status import Status
 from .report import JOURNAL   # the journal in the output directory: one JSON line per finished run
@@ -502,6 +503,7 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
             built[task.key] = build(task.source, task.question, task.k)
         except InputError as exc:
             raise InputError(f"{task.where}: instance {task.instance!r}: {exc}") from None
+    refuse_empty_path(out, "the output folder")   # not the folder Python runs in
     out = Path(out)
     limits = Limits(time_limit, wall_limit, memory_limit)
     with OutputFolder(out, "bench", adopt=earlier_bench_files, guarded=watched) as folder:  # locked

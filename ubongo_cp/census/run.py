@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from ..errors import MAX_JOB_CPU_SECONDS, InputError, UbongoError
+from ..reading import refuse_empty_path
 from ..executors import Executor, using
 from ..outputs import OutputFolder
 from ..pieces import PieceSet
@@ -158,6 +159,7 @@ def run_census(pieces: str | os.PathLike | PieceSet, k: int, cells: int | Iterab
     spec = make_spec(pieces, k, cells, box=box, holes=holes, count_only=count_only, per_subset=per_subset)
     if shards is not None and not 1 <= shards <= MAX_SHARDS:
         raise InputError(f"shards must be between 1 and {MAX_SHARDS}, got {shards}")
+    refuse_empty_path(out_dir, "the output folder")   # not the folder Python runs in
     out = Path(out_dir)
     with OutputFolder(out, "census", adopt=_census_files) as folder:  # locked: one run at a time
         folder.claim([MANIFEST, *spec.tables()])

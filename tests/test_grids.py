@@ -1160,3 +1160,30 @@ def test_a_region_to_ascii_is_read_back_by_from_ascii_and_as_a_file(grid, dims, 
     assert load_region(tmp_path / "r.txt").grid is get_grid(grid)
     picture = get_grid(grid).format(region.cells)   # the bare picture, with the grid named apart
     assert Region.from_ascii(picture, grid=grid) == region
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ubongo_cp._placements") is None, reason="the C fill is not built")
+def test_c_image_keys_read_nested_shapes_and_members_are_made_in_c():
+    """The C extension reads the shapes themselves (nested: no list of their cells made first) as it reads their
+    cells one after the other, refusing a wrong number of shapes or cells; and it makes an orientation batch's
+    members (:class:`~ubongo_cp.grids.base.LazyOrientations`, instance i with the batch and number i)."""
+    from ubongo_cp import _placements
+    from ubongo_cp.grids.base import LazyOrientations
+
+    cols = np.array([[1, 0, 0, 1, 5, 1], [0, 1, 1, 0, 1, 5]], dtype=np.int64)   # identity, swap; keys base 5
+    codes = np.empty((1, 2, 2), dtype=np.int64)
+    assert _placements.image_keys([((0, 3), (0, 4))], 1, 2, 2, cols, 2, 2, 5, -1, codes, True) == 1
+    assert codes[0].T.tolist() == [[0, 1], [0, 5]]        # (0, 0), (0, 1) and, swapped, (0, 0), (1, 0)
+    for bad, error, kind in [([((0, 3), (0, 4))] * 2, "not N shapes", ValueError),
+                             ([((0, 3),)], "a shape has not n cells", ValueError),
+                             ([5], "not a sequence of cells", TypeError),
+                             ([((0, 3), (0,))], "another number of coordinates", ValueError)]:
+        with pytest.raises(kind, match=error):
+            _placements.image_keys(bad, 1, 2, 2, cols, 2, 2, 5, -1, codes, True)
+    batch = object()
+    made = _placements.members(LazyOrientations, batch, 3)
+    assert [type(m) for m in made] == [LazyOrientations] * 3
+    assert [m.batch for m in made] == [batch] * 3 and [m.number for m in made] == [0, 1, 2]
+    assert _placements.members(LazyOrientations, batch, 0) == []
+    with pytest.raises(ValueError, match="negative"):
+        _placements.members(LazyOrientations, batch, -1)

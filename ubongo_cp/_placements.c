@@ -38,9 +38,9 @@
  *       first_optional + i; none: the largest uint32); offset: int32 per position and axis, the translation
  *       there; shifted: uint64, top rows of W = ceil(positions / 64) words, row f the mask of the cells'
  *       positions shifted down by f (None when top is 0). All three bytearrays.
- *   image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes) -> extent
+ *   image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes[, nested]) -> extent
  *       The keys of count images of N shapes of n cells (ubongo_cp.grids.base.image_keys): cells, N * n
- *       tuples of din integers; columns, int64 (din x (dim + 1) count), the maps side by side, map k's
+ *       tuples of din integers (nested true: N sequences of n such tuples, the shapes); columns, int64 (din x (dim + 1) count), the maps side by side, map k's
  *       coordinate i in column i * count + k, its key in base radix in column dim * count + k. Each image is
  *       moved to normal position: its keys less the key of its least coordinates, ANDed with mask. codes,
  *       int64 (N x n x count). extent: a bound on the spread of an image's coordinates on one axis (from the
@@ -65,6 +65,10 @@
  *   counts(indices, n) -> list
  *       How often each of n items occurs in indices (uint32: an exact-cover table's; ValueError for an index
  *       of n or more).
+ *   members(cls, batch, n) -> list
+ *       n new instances of the type cls (made by its __new__ with no arguments; its __init__ not run), instance i
+ *       with the attributes batch (the object batch) and number (i): the members of an orientation batch
+ *       (ubongo_cp.grids.base.LazyOrientations), one call instead of n calls of Python code.
  *   masks(indptr, indices, n) -> list
  *       Each option's items below n (at most 64) as the bits of one int (bit i: item i): the cells an option
  *       covers, for ubongo_cp.solvers.orbits.
@@ -1005,8 +1009,9 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
     long long mask;
     PyObject *cells_in;
     Py_buffer columns, codes;
-    if (!PyArg_ParseTuple(args, "Onnny*nnnLw*", &cells_in, &N, &n, &din, &columns, &count, &dim, &radix, &mask,
-                          &codes))
+    int nested = 0;
+    if (!PyArg_ParseTuple(args, "Onnny*nnnLw*|p", &cells_in, &N, &n, &din, &columns, &count, &dim, &radix, &mask,
+                          &codes, &nested))
         return NULL;
     Py_buffer *held[] = {&columns, &codes};
     PyObject *result = NULL, *seq = NULL;
@@ -1024,8 +1029,8 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
     seq = PySequence_Fast(cells_in, "orientations: the cells are not a sequence");
     if (!seq)
         goto done;
-    if (PySequence_Fast_GET_SIZE(seq) != cells) {
-        PyErr_SetString(PyExc_ValueError, "orientations: not N * n cells");
+    if (PySequence_Fast_GET_SIZE(seq) != (nested ? N : cells)) {
+        PyErr_SetString(PyExc_ValueError, nested ? "orientations: not N shapes" : "orientations: not N * n cells");
         goto done;
     }
     at = PyMem_Malloc(sizeof(int64_t) * (size_t)(cells * din + 1));
@@ -1036,9 +1041,25 @@ static PyObject *image_keys(PyObject *self, PyObject *args)
     uint64_t xmax = 0, cmax = 0;   /* every sum of products at most xmax * cmax: below 2 ** 62, or refused */
     uint64_t spread[MAX_DIM] = {0};   /* per input, the largest spread of a shape's values */
     int64_t lo[MAX_DIM], hi[MAX_DIM];
-    for (Py_ssize_t c = 0; c < cells; c++)   /* each cell's din integers (coordinates, or more) */
-        if (cell_coords(seq, c, din, at + c * din) < 0)
-            goto done;
+    if (nested)   /* each shape's n cells */
+        for (Py_ssize_t s = 0; s < N; s++) {
+            PyObject *shape = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, s), "orientations: a shape is not a "
+                                              "sequence of cells");
+            int read = shape ? 0 : -1;
+            if (shape && PySequence_Fast_GET_SIZE(shape) != n) {
+                PyErr_SetString(PyExc_ValueError, "orientations: a shape has not n cells");
+                read = -1;
+            }
+            for (Py_ssize_t j = 0; read == 0 && j < n; j++)
+                read = cell_coords(shape, j, din, at + (s * n + j) * din);
+            Py_XDECREF(shape);
+            if (read < 0)
+                goto done;
+        }
+    else
+        for (Py_ssize_t c = 0; c < cells; c++)   /* each cell's din integers (coordinates, or more) */
+            if (cell_coords(seq, c, din, at + c * din) < 0)
+                goto done;
     for (Py_ssize_t s = 0; s < N; s++) {
         const int64_t *v = at + s * n * din;
         for (Py_ssize_t d = 0; d < din; d++)
@@ -2091,11 +2112,40 @@ done:
     return result;
 }
 
+/* Names of the attributes members() sets (interned when the module is loaded). */
+static PyObject *batch_name, *number_name;
+
+static PyObject *members(PyObject *self, PyObject *args)
+{
+    PyTypeObject *cls;
+    PyObject *batch;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "O!On", &PyType_Type, &cls, &batch, &n))
+        return NULL;
+    if (n < 0 || !cls->tp_new) {
+        PyErr_SetString(PyExc_ValueError, "members: a negative number, or a type that makes no instances");
+        return NULL;
+    }
+    PyObject *empty = PyTuple_New(0), *result = empty ? PyList_New(n) : NULL;
+    for (Py_ssize_t i = 0; result && i < n; i++) {
+        PyObject *member = cls->tp_new(cls, empty, NULL), *number = member ? PyLong_FromSsize_t(i) : NULL;
+        if (member)
+            PyList_SET_ITEM(result, i, member);   /* (held by the list from here: freed with it) */
+        if (!number || PyObject_SetAttr(member, batch_name, batch) < 0
+            || PyObject_SetAttr(member, number_name, number) < 0)
+            Py_CLEAR(result);
+        Py_XDECREF(number);
+    }
+    Py_XDECREF(empty);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"missing", missing, METH_VARARGS, "missing(masks, covered) -> bytes: 1 where a mask has no bit of covered"},
     {"counts", counts, METH_VARARGS, "counts(indices, n) -> list of n ints"},
     {"orientations", orientations, METH_VARARGS, "orientations(cells, maps, count, dim) -> list of shapes"},
     {"masks", masks, METH_VARARGS, "masks(indptr, indices, n) -> list of ints"},
+    {"members", members, METH_VARARGS, "members(cls, batch, n) -> list of n instances of cls"},
     {"representatives", representatives, METH_VARARGS, "representatives(rows, start, stop) -> (reps, short)"},
     {"fits", fits, METH_VARARGS, "fits(shifted, rows, positions, k) -> (fit masks, number of fits)"},
     {"fill", fill, METH_VARARGS, "fill(masks, W, k, flats, item, offset, dim, of_type, rank, first_type, "
@@ -2104,7 +2154,8 @@ static PyMethodDef methods[] = {
                                      "packed coordinates)"},
     {"flatten", flatten, METH_VARARGS, "flatten(cells, strides, base) -> bytes: int64 per cell"},
     {"layout", layout, METH_VARARGS, "layout(where, area, first_optional, low, size, top) -> (item, offset, shifted)"},
-    {"image_keys", image_keys, METH_VARARGS, "image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes) -> extent"},
+    {"image_keys", image_keys, METH_VARARGS, "image_keys(cells, N, n, din, columns, count, dim, radix, mask, codes"
+                                             "[, nested]) -> extent"},
     {"distinct", distinct, METH_VARARGS, "distinct(codes, N, n, count, radix, dim, keys, cells, of_shape, rank, "
                                          "kept, least) -> (rows, counts, reach, least shapes)"},
     {"orbits", orbits, METH_VARARGS, "orbits(indptr, indices, option_type, type_item, perms, n_cells) -> "
@@ -2124,5 +2175,9 @@ PyMODINIT_FUNC PyInit__placements(void)
     __builtin_cpu_init();
     hwpop = __builtin_cpu_supports("popcnt");
 #endif
+    batch_name = PyUnicode_InternFromString("batch");
+    number_name = PyUnicode_InternFromString("number");
+    if (!batch_name || !number_name)
+        return NULL;
     return PyModule_Create(&module);
 }

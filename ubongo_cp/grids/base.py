@@ -695,7 +695,8 @@ class Grid:
         batch = OrientationBatch(keys, cells, shape_of, counts, radix, kept, reach, least)
         batch._rank = rank
         batch.unique = unique
-        batch.members = list(map(LazyOrientations, repeat(batch, n_shapes), range(n_shapes)))
+        batch.members = native.members(LazyOrientations, batch, n_shapes) if native is not None else \
+            list(map(LazyOrientations, repeat(batch, n_shapes), range(n_shapes)))   # (in C: no Python call each)
         return list(batch.members)
 
     @staticmethod
@@ -745,8 +746,8 @@ class Grid:
         if self.linear is None:
             return None
         n_shapes, n, dim = len(shapes), len(shapes[0]), len(shapes[0][0])
-        return image_keys(list(chain.from_iterable(shapes)), n_shapes, n, _code_columns(self.linear, count, radix),
-                          count, dim, radix)
+        return image_keys(shapes, n_shapes, n, _code_columns(self.linear, count, radix), count, dim, radix,
+                          nested=True)
 
     def symmetry_group(self, cells: Iterable[Cell]) -> list[int]:
         """The symmetries (indices) that map the shape onto itself, identity first."""
@@ -983,7 +984,8 @@ def _packed(keys, base: int) -> list:
     return [keys[..., start:start + per] @ _powers(base, min(per, n - start)) for start in range(0, n, per)]
 
 
-def image_keys(x, n_shapes: int, n: int, columns, count: int, dim: int, radix: int, even: bool = False):
+def image_keys(x, n_shapes: int, n: int, columns, count: int, dim: int, radix: int, even: bool = False,
+               nested: bool = False):
     """The keys of ``count`` images of ``n_shapes`` shapes of ``n`` cells each, in normal position (a grid's
     ``_codes``): int64, shape (n_shapes, n, count); and the largest spread of an image's coordinates on one axis
     (the keys are those of the cells when it is below ``radix - 1``).
@@ -992,13 +994,15 @@ def image_keys(x, n_shapes: int, n: int, columns, count: int, dim: int, radix: i
     ----------
     x : list of tuple of int
         ``n_shapes * n`` tuples of ``din`` integers: what the maps act on, per cell, shape by shape (its
-        coordinates, or more).
+        coordinates, or more); with ``nested``, ``n_shapes`` sequences of ``n`` such tuples (the shapes).
     columns : numpy.ndarray
         int64, shape (din, (dim + 1) * count): the maps side by side (:func:`side_by_side`), each giving an
         image's ``dim`` coordinates then its key in base ``radix`` (the first coordinate the most significant).
     even : bool
         Whether normal position rounds the shift of the keys down to an even number (triangles: the least row
         and column, less 1 when their sum is odd).
+    nested : bool
+        Whether ``x`` holds the shapes rather than their cells one after the other.
 
     Each image is moved to normal position by the key of its least coordinates; computed by the C extension
     when it is built (and the cells are tuples or lists of ints, the keys within 62 bits), else with one numpy
@@ -1010,10 +1014,12 @@ def image_keys(x, n_shapes: int, n: int, columns, count: int, dim: int, radix: i
         codes = np.empty((n_shapes, n, count), dtype=np.int64)
         try:
             return codes, native.image_keys(x, n_shapes, n, columns.shape[0], columns, count, dim, radix,
-                                            -2 if even else -1, codes)
+                                            -2 if even else -1, codes, nested)
         except (TypeError, OverflowError):   # cells not tuples or lists of ints, or far out: with numpy
             pass
     x = np.array(x, dtype=np.int64)
+    if nested:
+        x = x.reshape(n_shapes * n, -1)
     raw = (x @ columns).reshape(n_shapes, n, dim + 1, count)
     low = raw.min(axis=1)                             # (N, dim + 1, count): each image's least coordinates
     shift = low[:, 0]

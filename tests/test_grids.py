@@ -1187,3 +1187,32 @@ def test_c_image_keys_read_nested_shapes_and_members_are_made_in_c():
     assert _placements.members(LazyOrientations, batch, 0) == []
     with pytest.raises(ValueError, match="negative"):
         _placements.members(LazyOrientations, batch, -1)
+
+
+def test_types_and_plans_of_one_batch_are_cached_by_the_batch_and_apart_from_other_lists():
+    """The types and the plan of one orientation batch's members, all of them in order, are cached under the batch's
+    identity; a list of some of them, or of them in another order, has its own: each build after the first gives
+    the table a build with empty caches gives."""
+    from ubongo_cp import cover, pieces as pieces_module
+    from ubongo_cp.grids import HEX
+    from ubongo_cp.pieces import Piece, Region
+
+    use = [Piece(f"P{i}", s, HEX) for i, s in enumerate(free_polyforms(HEX, 4))]
+    region = Region.box(4, 5, grid=HEX)
+
+    def table(pieces):
+        inst = cover.build_instance(pieces, region)
+        return inst.types, [a.tobytes() for a in (inst.table.indptr, inst.table.indices, inst.table.option_type)]
+
+    pieces_module._ORIENT_CACHE.clear()
+    cover._FORMS.clear()
+    orders = [use, use[::-1], use[1:], use]
+    warm = [table(pieces) for pieces in orders]     # one batch (the first and last), then other lists of its members
+    assert any(key[:2] == ("plan", "batch") for key in cover._FORMS if type(key) is tuple)
+    cold = []
+    for pieces in orders:
+        pieces_module._ORIENT_CACHE.clear()
+        cover._FORMS.clear()
+        cold.append(table(pieces))
+    assert warm == cold
+    assert warm[1][1] != warm[0][1]   # (the orders give other tables)

@@ -1200,12 +1200,13 @@ def _type_key(orientations: Sequence[Shape]) -> tuple[Shape, int]:
 
 def _types_of(orientations: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...], ...]:
     """The pieces of these orientation lists grouped into types (:func:`piece_types`, :func:`_type_key`), cached
-    by the identities of the lists (the cache holds them, so their ids are not reused): a deck or a benchmark
-    groups the same pieces again and again."""
-    key = ("types", *map(id, orientations))
+    by the identities of the lists (the cache holds them, so their ids are not reused; one batch's members, all
+    of them in order, by the batch's: :func:`_identities`): a deck or a benchmark groups the same pieces again and
+    again."""
+    batch = _whole_batch(orientations)
+    key = ("types", *_identities(orientations, batch))
     entry = _FORMS.get(key)
     if entry is None:
-        batch = _whole_batch(orientations)
         if batch is not None and batch.unique:    # least orientations all different (found in C): a type each
             groups = tuple(zip(range(len(orientations))))
         else:
@@ -1213,6 +1214,12 @@ def _types_of(orientations: Sequence[Sequence[Shape]]) -> tuple[tuple[int, ...],
                               list(map(_type_key, orientations)))
         entry = _cache(_FORMS, key, (list(orientations), groups))
     return entry[1]
+
+
+def _identities(shapes: Sequence[Sequence[Shape]], batch: OrientationBatch | None) -> tuple:
+    """What identifies these orientation lists in a cache key: the id of each, or, when they are one batch's
+    members, all of them in order (:func:`_whole_batch`), the batch's alone (one id, not one per piece)."""
+    return ("batch", id(batch)) if batch is not None else tuple(map(id, shapes))
 
 
 def _whole_batch(shapes: Sequence[Sequence[Shape]]) -> OrientationBatch | None:
@@ -1367,7 +1374,9 @@ def build_instance(pieces: Sequence[Piece], region: Region, *, optional_pieces: 
         pieces, types, bounds, empty_type = _with_ranges(pieces, types, dict(ranges or {}), int(max_empty), region,
                                                          optional_pieces)
         orientations = [p.orientations(mode) for p in pieces]
-    plan = _plan(list(map(orientations.__getitem__, map(itemgetter(0), types))))
+    # each type's first piece's orientations (each piece a type of its own, in order: the pieces' own list)
+    plan = _plan(list(orientations) if len(types) == len(orientations) else
+                 list(map(orientations.__getitem__, map(itemgetter(0), types))))
     if key is not None and pieces:     # the key's tuple of ids is held with the pieces: their ids are not reused
         _cache(_FORMS, key, (pieces, region.grid, types, plan))
     return _instance(pieces, region, optional_pieces, mode, types, _placements(region, plan), bounds, empty_type)
@@ -2172,10 +2181,10 @@ class _Plan:
 
 
 def _plan(shapes: Sequence[Sequence[Shape]]) -> _Plan:
-    """The :class:`_Plan` of these orientation lists (``shapes[t]``: type t's), cached by their identities (the
-    plan holds them, so their ids are not reused): a deck or a census places the same orientations again and
-    again."""
-    key = ("plan", *map(id, shapes))
+    """The :class:`_Plan` of these orientation lists (``shapes[t]``: type t's), cached by their identities
+    (:func:`_identities`; the plan holds them, so their ids are not reused): a deck or a census places the same
+    orientations again and again."""
+    key = ("plan", *_identities(shapes, _whole_batch(shapes)))
     plan = _FORMS.get(key)
     if plan is None:
         plan = _cache(_FORMS, key, _Plan(shapes))

@@ -43,6 +43,10 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     monkeypatch.delenv("UBONGO_CENSUS_DIR", raising=False)  # the census notebook makes a small census
     monkeypatch.delenv("UBONGO_BENCH_DIR", raising=False)   # the default, relative to the current directory
     monkeypatch.setenv("MPLBACKEND", "Agg")
+    # the notebooks' own temporary folders (the census notebook's census, the deck report's batch) go under
+    # tmp_path, not into the machine's temporary folder, where every run of the suite left them
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     assert not any((p / "pyproject.toml").exists() for p in [elsewhere, *elsewhere.parents])
@@ -66,6 +70,8 @@ def _run(nb, cwd, env_dirs, monkeypatch):
     else:
         monkeypatch.setenv("UBONGO_BATCH_DIRS", env_dirs)
     monkeypatch.setenv("MPLBACKEND", "Agg")
+    (cwd / "tmp").mkdir(exist_ok=True)
+    monkeypatch.setenv("TMPDIR", str(cwd / "tmp"))   # the notebook's own temporary folders (test_notebook_runs)
     client = NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(cwd)}})
     client.execute()
     return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)

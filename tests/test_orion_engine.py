@@ -512,3 +512,26 @@ def test_a_setup_that_is_not_one_is_one_error_naming_it(engine):
         with pytest.raises(InputError, match=r"^a setup is a Setup \(galaxies, black holes, first player; "
                                              rf"random_setup\(seed\) makes one\), got {type(setup).__name__}$"):
             make(setup)
+
+
+def test_why_illegal_gives_apply_actions_reason_and_none_for_a_legal_move():
+    # why_illegal said "not legal" of a legal move and of True, raised TypeError for 2.5 or '3', and named OD-2
+    # for a move of a finished game, where apply_action says the game is over.
+    s = OrionState(Setup(GAL, HOLES, 0))
+    first = s.legal_actions()[0]
+    assert s.why_illegal(first) is None and s.why_illegal(np.int64(first)) is None
+    assert s.why_illegal(2.5) == "not an action id: 2.5 (an integer)"
+    assert s.why_illegal(True) == "not an action id: True (an integer)"
+    assert s.why_illegal("3") == "not an action id: '3' (an integer)"
+    assert s.why_illegal(-1) == "no such action, the ids are 0..6354 (OD-2)"
+    with pytest.raises(IllegalActionError) as err:
+        s.apply_action(-1)
+    assert str(err.value).endswith(s.why_illegal(-1))
+    s.apply_action(first)
+    s.apply_action(s.legal_actions()[0])
+    name = s.game.tiles.tiles[s.game.placements[first].tile].name
+    again = next(a for a in range(len(s.game.placements))
+                 if s.game.placements[a].tile == s.game.placements[first].tile and a not in s.legal_actions())
+    assert s.why_illegal(again).startswith(f"OD-2: player 0 has already placed tile {name}")
+    play_game(s, [RandomAgent(0), RandomAgent(1)])
+    assert s.is_terminal() and s.why_illegal(first) == "the game is over"

@@ -508,9 +508,22 @@ class OrionState(OrionRules):
 
     # -- rules helpers ----------------------------------------------------
 
-    def why_illegal(self, action: int) -> str:
-        """The rule an illegal ``action`` of the player to move breaks ("not legal" if none)."""
-        return self._violation(self.player, action) or "not legal"
+    def why_illegal(self, action: int) -> str | None:
+        """Why the player to move may not play ``action`` (the reason :meth:`apply_action`'s error gives), or
+        None when it is legal.
+
+        Examples
+        --------
+        >>> s = OrionState(seed=3)
+        >>> s.why_illegal(s.legal_actions()[0]) is None, s.why_illegal(2.5), s.why_illegal(-1)
+        (True, 'not an action id: 2.5 (an integer)', 'no such action, the ids are 0..6354 (OD-2)')
+        """
+        if self.winner is not None:
+            return "the game is over"
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+            return f"not an action id: {action!r} (an integer)"
+        action = int(action)
+        return self._no_such_action_reason(action) or self._violation(self.player, action)
 
     def scores(self) -> tuple[int, int]:
         """OD-7 score per player: galaxies under its colour minus black holes under it."""

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from ubongo_cp.errors import IllegalActionError, InputError, UbongoError
-from ubongo_cp.games.base import TERMINAL, load_record, record_of, replay_record, save_record
+from ubongo_cp.games.base import TERMINAL, RandomAgent, load_record, play_game, record_of, replay_record, save_record
 from ubongo_cp.games.domino.actions import (
     END_TURN, HAND_SIZE, NUM_ACTIONS, NUM_DOMINOES, OFF, OUT, action_name, decode_attach, encode_attach,
     encode_swap, is_attach, is_swap, parse_domino,
@@ -678,7 +678,8 @@ def test_a_replayed_move_is_checked_by_the_rules_once_as_apply_action_checks_it(
     k = next(i for i, m in enumerate(record_of(s)["moves"]) if m["action"] == END_TURN)
     before = replay_record({**record_of(s), "moves": record_of(s)["moves"][:k], "result": None})
     missing = next(d for d in range(NUM_DOMINOES) if d not in before.hands[before.cur])
-    for action, rule in ((encode_attach(missing, 0, 0), "(DN-4)"), (10 ** 400, "no such action, the ids are 0..105")):
+    for action, rule in ((encode_attach(missing, 0, 0), "(DN-4)"),
+                         (10 ** 400, "no such action, the ids are 0..105 (DN-3, DN-4, DN-10)")):
         with pytest.raises(IllegalActionError) as direct:
             before.clone().apply_action(action)
         record = _mutate(s, lambda r, a=action: r["moves"].__setitem__(k, {"n": k + 1, "action": a}))
@@ -686,7 +687,7 @@ def test_a_replayed_move_is_checked_by_the_rules_once_as_apply_action_checks_it(
             replay_record(record)
         assert str(replayed.value) == f"record: move {k + 1}: {direct.value}" and str(direct.value).endswith(rule)
     assert str(direct.value) == ("illegal action 1000000000000000000000000000000000000...: no such action, the ids "
-                                 "are 0..105")
+                                 "are 0..105 (DN-3, DN-4, DN-10)")
 
 
 def test_bad_records_are_input_errors(tmp_path):
@@ -1062,9 +1063,26 @@ def test_why_illegal_names_an_unknown_id_as_apply_action_does():
     # An id outside 0..105 gets the reason apply_action's error gives, in the engine's own why_illegal too.
     s = new_game(seed=3)
     for bad in (-1, NUM_ACTIONS, 10**6):
-        assert s.why_illegal(bad) == f"no such action, the ids are 0..{NUM_ACTIONS - 1}"
+        assert s.why_illegal(bad) == f"no such action, the ids are 0..{NUM_ACTIONS - 1} (DN-3, DN-4, DN-10)"
         with pytest.raises(IllegalActionError) as err:
             s.apply_action(bad)
         assert str(err.value).endswith(s.why_illegal(bad))
     assert s.why_illegal(2.5) == "not an action id: 2.5 (a whole number)"
     assert s.why_illegal(True) == "not an action id: True (a whole number)"
+
+
+def test_a_move_of_a_finished_game_names_the_rule_that_ended_it():
+    # "the game is over" named no rule, where the other engines name theirs (UG-10, UD-4): a pawn on Domina's
+    # field ends the game by DN-11, a round without attachment on an empty stock by DN-12.
+    seen = {}
+    for seed in range(40):
+        s = new_game(DominoSettings(num_players=4), seed=seed)
+        play_game(s, [RandomAgent(seed + i) for i in range(4)])
+        seen.setdefault(s.end_reason, s)
+        if {"finish", "stalled"} <= seen.keys():
+            break
+    for reason, rule in (("finish", "DN-11"), ("stalled", "DN-12")):
+        s = seen[reason]
+        assert s.why_illegal(END_TURN) == f"the game is over ({rule})"
+        with pytest.raises(IllegalActionError, match=rf"^illegal action 105 \(end turn\): the game is over \({rule}\)$"):
+            s.apply_action(END_TURN)

@@ -230,7 +230,7 @@ def _pie(seed):
 @pytest.mark.parametrize("factory, count, rule", [
     (GAMES["ubongo"][0], 6, " (UG-2, UG-4, UG-5)"),    # a field of the 6 lanes (UG-2, UG-5) or a face of the die
     (GAMES["duel"][0], 20, " (UD-2)"),                 # the d20's faces
-    (GAMES["domino"][0], 106, ""),                     # attachments, moves, swaps and the end of a turn
+    (GAMES["domino"][0], 106, " (DN-3, DN-4, DN-10)"),  # attachments, swaps and the end of a turn
     (GAMES["orion"][0], 6355, " (OD-2)"),              # the placements of the published tiles
     (_pie, 6356, " (OD-2 and the pie rule)"),          # and the swap
 ], ids=["ubongo", "duel", "domino", "orion", "orion-pie"])

@@ -534,4 +534,7 @@ def test_why_illegal_gives_apply_actions_reason_and_none_for_a_legal_move():
                  if s.game.placements[a].tile == s.game.placements[first].tile and a not in s.legal_actions())
     assert s.why_illegal(again).startswith(f"OD-2: player 0 has already placed tile {name}")
     play_game(s, [RandomAgent(0), RandomAgent(1)])
-    assert s.is_terminal() and s.why_illegal(first) == "the game is over"
+    assert s.is_terminal() and s.why_illegal(first) == f"the game is over ({s.end_rule})"
+    assert s.end_rule in ("OD-5", "OD-6", "OD-7")
+    with pytest.raises(IllegalActionError, match=rf"the game is over \({s.end_rule}\)$"):
+        s.apply_action(first)

@@ -78,6 +78,12 @@ FACTS = GameFacts(name="domino", min_players=2, max_players=4, chance_nodes=Fals
                   returns_sum=(0.0, 1.0), max_game_length=2 * 4 * DEFAULT_MAX_ROUNDS, title="Domino",
                   hidden_information=True)   # DN-1: each player's hand is hidden from the others
 
+#: The rule behind each ``end_reason`` (:data:`~ubongo_cp.games.domino.actions.END_REASONS`), named when a move
+#: of a finished game is refused.
+_END_RULES = {"finish": "DN-11", "all_out": "DN-11", "stalled": "DN-12",
+              "round_limit": "the engine's round limit, settings.max_rounds"}
+
+
 @dataclass(frozen=True)
 class DominoSettings:
     """Every configurable decision of ``RULES.md`` section 5, with its default.
@@ -286,6 +292,8 @@ class DominoState(GameState):
     """
 
     facts = FACTS
+    #: The rules that make the action ids: attaching (DN-3), ending the turn (DN-4), swapping (DN-10).
+    action_ids_rule = "DN-3, DN-4, DN-10"
 
     __slots__ = (
         "settings", "num_players", "dominoes", "seed", "hands", "stock", "path", "path_ids",
@@ -496,7 +504,7 @@ class DominoState(GameState):
     def why_illegal(self, action: int) -> str | None:
         """``None`` if ``action`` is legal, else the reason naming the rule broken."""
         if self._returns is not None:
-            return "the game is over"
+            return f"the game is over ({_END_RULES[self.end_reason or '']})"
         if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
             return f"not an action id: {action!r} (a whole number)"
         unknown = self._no_such_action_reason(int(action))

@@ -251,6 +251,10 @@ class OrionRules(GameState):
         if not self._has_legal(q):
             self.winner, self.end_rule = 1 - q, "OD-6"  # OD-6: the mover cannot place a tile
 
+    def _over(self) -> str:
+        """Why no move is legal in a finished game: it is over, by the rule that ended it (OD-5, OD-6, OD-7)."""
+        return f"the game is over ({self.end_rule})"
+
     def _player_of(self, player) -> int:
         """``player`` as 0 or 1, ``None`` as the player to move.
 
@@ -444,7 +448,7 @@ class OrionState(OrionRules):
             If ``action`` breaks a rule (the message names it).
         """
         if self.winner is not None:
-            raise self._illegal(action, "the game is over")
+            raise self._illegal(action, self._over())
         why = self._violation(self.player, action)
         if why:
             raise self._illegal(action, why)
@@ -475,7 +479,7 @@ class OrionState(OrionRules):
             raise IllegalActionError("place needs the player who places the tile: 0 or 1")
         player = self._player_of(player)
         if self.winner is not None:
-            raise self._illegal(action, "the game is over")
+            raise self._illegal(action, self._over())
         why = self._violation(player, action)
         if why:
             raise self._illegal(action, why)
@@ -519,7 +523,7 @@ class OrionState(OrionRules):
         (True, 'not an action id: 2.5 (an integer)', 'no such action, the ids are 0..6354 (OD-2)')
         """
         if self.winner is not None:
-            return "the game is over"
+            return self._over()
         if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
             return f"not an action id: {action!r} (an integer)"
         action = int(action)

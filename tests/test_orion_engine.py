@@ -7,8 +7,10 @@ import pytest
 
 from ubongo_cp.errors import IllegalActionError, InputError
 from ubongo_cp.games.base import TERMINAL, RandomAgent, play_game
+from ubongo_cp.games.orion.bitboard import BitOrionState
 from ubongo_cp.games.orion.board import Board, default_board
 from ubongo_cp.games.orion.hexgrid import distance, hexagon, neighbours
+from ubongo_cp.games.orion.pie import PieOrionState
 from ubongo_cp.games.orion.setup import Setup, SetupRules, random_setup, validate_setup
 from ubongo_cp.games.orion.state import OrionGame, OrionState
 from ubongo_cp.games.orion.wins import evaluate_wins
@@ -538,3 +540,18 @@ def test_why_illegal_gives_apply_actions_reason_and_none_for_a_legal_move():
     assert s.end_rule in ("OD-5", "OD-6", "OD-7")
     with pytest.raises(IllegalActionError, match=rf"the game is over \({s.end_rule}\)$"):
         s.apply_action(first)
+
+
+@pytest.mark.parametrize("make", [OrionState, BitOrionState, PieOrionState], ids=["reference", "bitmask", "pie"])
+def test_every_orion_state_has_a_picture(make):
+    # The engine contract: picture() returns a matplotlib Figure. OrionState's was the base class's None (only
+    # Jupyter's _repr_png_ drew), and the bitmask engine (OpenSpiel's) and the pie variant showed no picture.
+    from IPython.core.formatters import DisplayFormatter
+    from matplotlib.figure import Figure
+
+    state = make(seed=3)
+    state.apply_action(state.legal_actions()[0])
+    assert isinstance(state.picture(), Figure)
+    data, _ = DisplayFormatter().format(state)
+    assert data["image/png"][:8] == b"\x89PNG\r\n\x1a\n" and data["image/svg+xml"].lstrip().startswith("<")
+    assert data["text/plain"]

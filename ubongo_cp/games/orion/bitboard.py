@@ -373,6 +373,9 @@ class BitOrionState(OrionRules):
     def __str__(self) -> str:
         return str(self.to_reference())
 
+    def _reference(self) -> OrionState:
+        return self.to_reference()
+
     # -- the position -----------------------------------------------------
 
     def conditions(self) -> tuple[frozenset, frozenset]:

@@ -138,6 +138,16 @@ class PieOrionState(GameState):
     def action_to_string(self, action: int) -> str:
         return "swap" if action == swap_action(self.inner) else self.inner.action_to_string(action)
 
+    def picture(self):
+        """The inner game's position (colours, not seats) as a matplotlib figure (:func:`.render.draw`)."""
+        return self.inner.picture()
+
+    def _repr_png_(self) -> bytes:
+        return self.inner._repr_png_()
+
+    def _repr_svg_(self) -> str:
+        return self.inner._repr_svg_()
+
     def __str__(self) -> str:
         seats = "seat 0 = colour 1, seat 1 = colour 0 (swapped)" if self.swapped else "seat p = colour p"
         return f"{self.inner}\n{seats}"

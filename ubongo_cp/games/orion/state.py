@@ -251,6 +251,25 @@ class OrionRules(GameState):
         if not self._has_legal(q):
             self.winner, self.end_rule = 1 - q, "OD-6"  # OD-6: the mover cannot place a tile
 
+    def _reference(self) -> "OrionState":
+        """This position in the reference engine, which the pictures draw (the state itself for an OrionState)."""
+        raise NotImplementedError
+
+    def picture(self):
+        """The position as a matplotlib :class:`~matplotlib.figure.Figure` (:func:`.render.draw`)."""
+        from .render import draw
+        return draw(self._reference())
+
+    def _repr_png_(self) -> bytes:
+        """The position as a PNG picture (Jupyter); see :func:`.render.picture`."""
+        from .render import picture
+        return picture(self._reference(), "png")
+
+    def _repr_svg_(self) -> str:
+        """The position as an SVG picture (Jupyter); see :func:`.render.picture`."""
+        from .render import picture
+        return picture(self._reference(), "svg").decode()
+
     def _over(self) -> str:
         """Why no move is legal in a finished game: it is over, by the rule that ended it (OD-5, OD-6, OD-7)."""
         return f"the game is over ({self.end_rule})"
@@ -500,15 +519,8 @@ class OrionState(OrionRules):
         from .render import ascii_board
         return ascii_board(self)
 
-    def _repr_png_(self) -> bytes:
-        """The position as a PNG picture (Jupyter); see :func:`.render.picture`."""
-        from .render import picture
-        return picture(self, "png")
-
-    def _repr_svg_(self) -> str:
-        """The position as an SVG picture (Jupyter); see :func:`.render.picture`."""
-        from .render import picture
-        return picture(self, "svg").decode()
+    def _reference(self) -> "OrionState":
+        return self
 
     # -- rules helpers ----------------------------------------------------
 

@@ -1297,3 +1297,44 @@ def test_the_runs_made_line_names_an_output_folder_with_a_line_break_on_one_line
                            "--time-limit", "60")
     assert code == 0
     assert err.splitlines()[-1].endswith(f" runs made, 0 found done in {tmp_path}{os.sep}o\\nut"), err
+
+
+
+
+# What Knuth's DLX3 (dlx3.w, run with m1) printed for three instances: an option is printed with the colours it
+# gives its secondary items, and a primary item with bounds covered fewer times than its upper bound adds a line
+# "null ITEM" to the cover.
+_DLX3_REPLIES = {
+    "A B C | X Y": ("1:\n A B X:0 Y:0 (1 of 2)\n C X:0 (1 of 1)\n2:\n A C X:1 Y:1 (2 of 2)\n B X:1 (1 of 1)\n", 2),
+    "2:3|C": ("1:\n A C X:1 Y:1 (2 of 2)\n B X:1 (1 of 1)\n C Y:1 (1 of 1)\n null C (1 of 1)\n", 1),
+    "0:2|b": ("1:\n a (1 of 1)\n null b (1 of 1)\n", 1),
+}
+_RECORDED_DLX3 = f"""
+import sys
+text = sys.stdin.read()
+out, count = next(reply for key, reply in {_DLX3_REPLIES!r}.items() if key in text)
+print(out, end="")
+print(f"Altogether {{count}} solutions, 358+338 mems, 15 updates, 6 cleansings, 552 bytes.", file=sys.stderr)
+"""
+_DLX3_EXAMPLE = "A B 2:3|C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nC X:0\nB X:1\nC Y:1\n"
+
+
+def _recorded_dlx3_run(tmp_path, name: str, text: str, expected: int):
+    """The row of the recorded DLX3's run on the instance ``text``, and the wrong answers of the benchmark."""
+    (tmp_path / f"{name}.dlx").write_text(text)
+    (tmp_path / "dlx3.py").write_text(_RECORDED_DLX3)
+    suite = _suite(tmp_path, f'[[instance]]\nname = "{name}"\nexact_cover = "{tmp_path / name}.dlx"\n'
+                             f'expected = {expected}\n')
+    outcome = run_bench(suite, solvers=["dlx"], out=tmp_path / "out", time_limit=60, progress=False, warmups=0,
+                        externals=[f"dlx3={sys.executable} {tmp_path / 'dlx3.py'} m1"])
+    return outcome.table.set_index("solver").loc["dlx3"], outcome.wrong
+
+
+def test_knuths_covers_with_colours_are_read_right(tmp_path):
+    # Knuth's DLX3 opening example with C covered once (formats.md): two covers, 'A B X:0 Y:0' + 'C X:0' and
+    # 'A C X:1 Y:1' + 'B X:1' (by hand and by brute force over the 32 subsets of its options). The adapter dropped
+    # the colours the program prints, so 'A B X Y' matched no option and the right answer was judged WRONG ("a
+    # solution names an option not in the instance (A B X Y)").
+    row, wrong = _recorded_dlx3_run(tmp_path, "colours", _DLX3_EXAMPLE.replace("2:3|C", "C"), 2)
+    assert not wrong, wrong
+    assert row[["status", "count", "verified", "solutions_checked"]].tolist() == ["solved", 2, True, 2]

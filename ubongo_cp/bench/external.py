@@ -260,8 +260,8 @@ def _read_knuth(stdout: str, stderr: str, status: int | None) -> Reply:
             current = []
             solutions.append(current)
         elif current is not None and line.strip():
-            items = _KNUTH_ROW_TAIL.sub("", line).split()
-            current.append([item.split(":")[0] for item in items])  # DLX2 prints colours as item:colour
+            # DLX2 and DLX3 print an option's colours as in its line (item:colour), by which it is found
+            current.append(_KNUTH_ROW_TAIL.sub("", line).split())
     if match is None:
         return Reply(error="no 'Altogether N solutions' line (is this one of Knuth's programs?)")
     return Reply(int(match.group(1)), solutions, "items", complete="TIMEOUT!" not in stderr)

@@ -1338,3 +1338,16 @@ def test_knuths_covers_with_colours_are_read_right(tmp_path):
     row, wrong = _recorded_dlx3_run(tmp_path, "colours", _DLX3_EXAMPLE.replace("2:3|C", "C"), 2)
     assert not wrong, wrong
     assert row[["status", "count", "verified", "solutions_checked"]].tolist() == ["solved", 2, True, 2]
+
+
+@pytest.mark.parametrize("name, text", [("example", _DLX3_EXAMPLE), ("slack", "a 0:2|b\na\n")],
+                         ids=["example", "slack"])
+def test_dlx3s_null_lines_are_no_options(tmp_path, name, text):
+    # DLX3 adds to a cover a line "null C" for each item C with bounds covered fewer times than its upper bound:
+    # in its opening example (one cover, 'A C X:1 Y:1', 'B X:1', 'C Y:1', C covered twice of at most 3: by brute
+    # force over the 32 subsets of its options) and in 'a' alone under 0:2|b (b covered 0 times). The adapter read
+    # the line as an option and the right answer was judged WRONG ("a solution names an option not in the instance
+    # (null C)").
+    row, wrong = _recorded_dlx3_run(tmp_path, name, text, 1)
+    assert not wrong, wrong
+    assert row[["status", "count", "verified", "solutions_checked"]].tolist() == ["solved", 1, True, 1]

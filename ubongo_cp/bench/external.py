@@ -22,7 +22,8 @@ directly, without a shell. Adapters (:data:`ADAPTERS`):
     Knuth's programs DLX1, DLX2, DLX3, SSXC and their kin (instance on
     standard input): the count from ``Altogether N solutions`` on standard
     error, the solutions they print with ``m1`` (``1:`` then one option per
-    line, its items then ``(k of n)``). E.g.
+    line, its items then ``(k of n)``; DLX3's ``null ITEM`` lines are no
+    options). E.g.
     ``dlx1=dlx1 m1 {first:t1}``.
 ``miniexact``
     miniexact (``-x``/``-c``/``-m``): ``Found N solutions!`` with ``-e``,
@@ -248,6 +249,8 @@ def read_output(adapter: str, stdout: str, stderr: str, status: int | None) -> R
 # ----------------------------------------------------------------- adapters
 _ALTOGETHER = re.compile(r"Altogether (\d+) solutions?")
 _KNUTH_ROW_TAIL = re.compile(r"\s*\(\d+ of \d+\)\s*$")
+#: DLX3's line for an item with bounds covered fewer times than its upper bound: no option (dlx3.w, "null").
+_KNUTH_NULL = re.compile(r"\s*null \S+\s*(\(\d+ of \d+\))?\s*")
 
 
 def _read_knuth(stdout: str, stderr: str, status: int | None) -> Reply:
@@ -259,7 +262,7 @@ def _read_knuth(stdout: str, stderr: str, status: int | None) -> Reply:
         if re.fullmatch(r"\d+:", line.strip()):
             current = []
             solutions.append(current)
-        elif current is not None and line.strip():
+        elif current is not None and line.strip() and not _KNUTH_NULL.fullmatch(line):
             # DLX2 and DLX3 print an option's colours as in its line (item:colour), by which it is found
             current.append(_KNUTH_ROW_TAIL.sub("", line).split())
     if match is None:

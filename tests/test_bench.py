@@ -1351,3 +1351,14 @@ def test_dlx3s_null_lines_are_no_options(tmp_path, name, text):
     row, wrong = _recorded_dlx3_run(tmp_path, name, text, 1)
     assert not wrong, wrong
     assert row[["status", "count", "verified", "solutions_checked"]].tolist() == ["solved", 1, True, 1]
+
+
+def test_the_options_of_a_run_given_with_list_are_noted_as_ignored(tmp_path, run_cli):
+    # "bench --list knuth --solvers dlx --out DIR --quick" listed all 18 tasks (not the quick 13) and made no run,
+    # with not a word that --solvers, --out and --quick did nothing; --report DIR notes such options.
+    code, out, err = run_cli("bench", "--list", "knuth", "--solvers", "dlx", "--out", tmp_path / "out", "--quick",
+                             "--time-limit", "5")
+    assert code == 0 and len(out.splitlines()) == 1 + 18 and not (tmp_path / "out").exists()
+    for flag in ("--solvers", "--out", "--quick", "--time-limit"):
+        assert f"ubongo-cp: note: {flag} has no effect with --list, which only lists the suites and adapters or " \
+               "a suite's tasks; ignored" in err, err

@@ -59,6 +59,10 @@ def add_parsers(sub) -> None:
                  "--question"):   # options of the runs, which --report makes none of
         only_with(p, flag, lambda a: not a.report, "has no effect with --report, which only rebuilds the tables "
                                                    "and plots of the runs made", note=True)
+    for flag in ("--solvers", "--external", "--out", "--report", "--time-limit", "--wall-limit", "--memory-limit",
+                 "--repeats", "--warmups", "--seed", "--quick", "--baseline", "--metric"):   # --list makes no run
+        only_with(p, flag, lambda a: not a.list, "has no effect with --list, which only lists the suites and "
+                                                 "adapters or a suite's tasks", note=True)
     only_with(p, "--question", lambda a: bool(a.report) or any(map(_directory_suite, a.suites)),
               "asks the files of a directory suite, and no suite given is one: a suite file (and a shipped suite) "
               "names the question of each instance")

@@ -1362,3 +1362,17 @@ def test_the_options_of_a_run_given_with_list_are_noted_as_ignored(tmp_path, run
     for flag in ("--solvers", "--out", "--quick", "--time-limit"):
         assert f"ubongo-cp: note: {flag} has no effect with --list, which only lists the suites and adapters or " \
                "a suite's tasks; ignored" in err, err
+
+
+def test_a_report_rebuilt_lists_the_wrong_answers_and_says_so_in_its_status(tmp_path, run_cli):
+    # 4 queens have 2 solutions (OEIS A000170); the suite expects 3, so both runs are wrong. The runs list them
+    # and end with status 1; "bench --report DIR" rebuilt the same summary (wrong = 1 each) but listed none and
+    # ended with status 0.
+    suite = _suite(tmp_path, f'[[instance]]\nname = "q4"\nexact_cover = "{KNUTH / "queens4.dlx"}"\nexpected = 3\n')
+    code, _, err = run_cli("bench", suite, "--solvers", "dlx,zdd", "--out", tmp_path / "out", "--no-progress",
+                           "--warmups", "0")
+    assert code == 1 and "WRONG ANSWERS (2):" in err
+    code, out, err = run_cli("bench", "--report", tmp_path / "out")
+    assert code == 1, err
+    assert "WRONG ANSWERS (2):" in err and "dlx on s q4 (count), repeat 1: count 2, expected 3" in err
+    assert "zdd on s q4 (count), repeat 1: count 2, expected 3" in err

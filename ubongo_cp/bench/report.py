@@ -34,7 +34,7 @@ from pathlib import Path
 from ..reading import refuse_empty_path
 from ..status import Status
 
-__all__ = ["COLUMNS", "TABLE", "JOURNAL", "journal_rows", "journal_runs", "is_run", "read_table",
+__all__ = ["COLUMNS", "TABLE", "JOURNAL", "journal_rows", "journal_runs", "is_run", "read_table", "failed_checks",
            "run_scores", "instance_scores", "summary_table",
            "speedup_table", "cactus_figure", "scatter_figure", "write_report", "METRICS", "REPORT_FILES"]
 
@@ -151,6 +151,14 @@ def is_run(row) -> bool:
             and all(row.get(k) is None or measure(row[k]) for k in _FLOATS)
             and all(row.get(k) is None or isinstance(row[k], str) for k in _TEXTS)
             and (row.get("verified") is None or isinstance(row["verified"], bool)))
+
+
+def failed_checks(table) -> tuple[list[str], list[str]]:
+    """The runs of ``table`` judged wrong and those whose solvers disagree, one line each
+    (``SOLVER on SUITE INSTANCE (QUESTION), repeat R: CHECK``), as the benchmark lists them at its end."""
+    wrong, disagree = ([f"{r.solver} on {r.suite} {r.instance} ({r.question}), repeat {r.repeat}: {r.check}"
+                        for r in table[table[column]].itertuples()] for column in ("wrong", "disagree"))
+    return wrong, disagree
 
 
 def read_table(out: str | os.PathLike):

@@ -594,8 +594,9 @@ def run_bench(suites, *, solvers: Sequence[str] = (), externals: Sequence = (), 
             # interrupted before the baseline ran: the others are compared with the first solver that did
             baseline = next((s.name for s in chosen if s.name in set(table["solver"])), None)
         summary, written = write_report(out, table=table, baseline=baseline, metric=metric, folder=folder)
-    wrong, disagreements = ([f"{r.solver} on {r.suite} {r.instance} ({r.question}), repeat {r.repeat}: {r.check}"
-                             for r in table[table[column]].itertuples()] for column in ("wrong", "disagree"))
+    from .report import failed_checks
+
+    wrong, disagreements = failed_checks(table)
     return BenchOutcome(table, summary, ran, skipped, wrong, interrupted, out, written, disagreements)
 
 

@@ -107,11 +107,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if args.report:
         if args.suites or args.out or args.solvers or args.external:
             raise InputError("--report DIR rebuilds a report; give no suite, --out or solver with it")
-        from ..bench.report import write_report
+        from ..bench.report import failed_checks, read_table, write_report
 
         summary, files = write_report(args.report, baseline=args.baseline, metric=args.metric)
-        _print(summary, files, [])
-        return 0
+        wrong, disagreements = failed_checks(read_table(args.report))   # listed, and the status, as by the runs
+        _print(summary, files, wrong, disagreements)
+        return 1 if wrong or disagreements else 0
     if not args.suites:
         raise InputError("name at least one suite (see --list), or --report DIR")
     if not args.out:

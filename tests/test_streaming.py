@@ -187,3 +187,18 @@ def test_streamed_json_refused_with_workers_prints_nothing_on_stdout(run_cli, tm
     g.write_text("a b\na\n")
     code, out, _ = run_cli("exact-cover", g, "--count", "--json", "--max-solutions", "all")
     assert code == 0 and json.loads(out)["solutions"] == [] and json.loads(out)["count"] == 0
+
+
+def test_a_dask_executor_is_refused_where_workers_are(run_cli):
+    # A search that is not a whole count, or a card file's tasks, never runs on workers: --jobs 2 was refused
+    # there and --executor dask (its one-worker local cluster) was taken and ignored without a word. Both are
+    # refused now; a small count with --executor dask runs as one search here: the 8 tilings of 3x20 (published).
+    from conftest import one_line_error
+
+    for workers in (["--jobs", "2"], ["--executor", "dask"]):
+        code, _, err = run_cli("solve", "--pieces", "pentominoes", "--region", RECT_3x20, *workers)
+        one_line_error(code, err, "cannot split this search over workers", "only a count of every solution")
+        code, _, err = run_cli("solve", PUZZLES / "examples" / "classic_X1_easy.toml", *workers)
+        one_line_error(code, err, "--jobs, --executor dask, --scheduler and --journal go with one puzzle")
+    code, out, _ = run_cli("solve", "--pieces", "pentominoes", "--region", RECT_3x20, "--count", "--executor", "dask")
+    assert code == 0 and out.startswith("8 solutions")

@@ -124,8 +124,9 @@ def _cmd_solve(args: argparse.Namespace) -> int:
             raise InputError("give either a card file or --pieces/--region, not both")
         if args.use is not None:
             raise InputError("--use goes with --pieces/--region; with a card file, pick a task with --face")
-        if args.estimate is not None or args.journal or args.jobs > 1 or args.scheduler:
-            what = "--estimate goes" if args.estimate is not None else "--jobs, --scheduler and --journal go"
+        if args.estimate is not None or args.journal or args.jobs > 1 or args.scheduler or args.executor == "dask":
+            what = ("--estimate goes" if args.estimate is not None
+                    else "--jobs, --executor dask, --scheduler and --journal go")
             raise InputError(f"{what} with one puzzle (--pieces and --region, or a BurrTools file), not a card file")
         return _solve_card(args)
     ranges: dict = {}

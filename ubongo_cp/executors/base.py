@@ -91,6 +91,12 @@ class Executor:
     def __init__(self) -> None:
         self._warm: list[str] = []
 
+    @property
+    def in_process(self) -> bool:
+        """Whether the work runs in the calling process, one item after another (a local pool of one job);
+        False for every executor with workers, a Dask cluster of one worker among them."""
+        return False
+
     def warm(self, modules: Sequence[str]) -> None:
         """Name modules the work will import, so workers start with them loaded.
 

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Callable
 
 from .base import CHUNKS_PER_JOB, Executor
 from .factory import using
-from .local import LocalExecutor
 
 if TYPE_CHECKING:
     from ..games.journal import GameJournal
@@ -104,7 +103,7 @@ def _map_chunks(func: Callable[..., list], todo: list[tuple[int, int]], chunk_ar
     if not games:   # every game on record
         return []
     with using(executor) as ex:
-        in_process = isinstance(ex, LocalExecutor) and ex.jobs == 1
+        in_process = ex.in_process
         k = 1 if in_process else CHUNKS_PER_JOB * ex.jobs
         if progress:
             k = max(k, math.ceil(games / PROGRESS_CHUNK))

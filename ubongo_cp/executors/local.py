@@ -43,6 +43,11 @@ class LocalExecutor(Executor):
         super().__init__()
         self.jobs = workers_argument(jobs)
 
+    @property
+    def in_process(self) -> bool:
+        """Whether the work runs in the calling process: ``jobs == 1``."""
+        return self.jobs == 1
+
     def map_unordered(self, func: Callable, items: Sequence[tuple], *, on_error: OnError | None = None,
                       nogil: bool = False, one_by_one: bool = False, **kwargs) -> Iterator[Any]:
         """As :meth:`Executor.map_unordered`; in this process when ``jobs == 1``.

@@ -371,8 +371,9 @@ def solve(instance: ExactCoverInstance, *, backend: str | None = None, limit: in
 
 
 def _one_search(split) -> bool:
-    """Whether a count asked with ``split`` runs as one search in this process (none, or a progress bar alone)."""
-    return split is None or (getattr(split.executor, "jobs", 1) <= 1 and split.journal is None)
+    """Whether a count asked with ``split`` runs as one search in this process (none, or a progress bar alone):
+    no journal, and no executor or one that runs in this process (a Dask cluster, even of one worker, does not)."""
+    return split is None or ((split.executor is None or split.executor.in_process) and split.journal is None)
 
 
 def asks_diagram(instance) -> bool:

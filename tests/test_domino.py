@@ -1067,8 +1067,12 @@ def test_why_illegal_names_an_unknown_id_as_apply_action_does():
         with pytest.raises(IllegalActionError) as err:
             s.apply_action(bad)
         assert str(err.value).endswith(s.why_illegal(bad))
-    assert s.why_illegal(2.5) == "not an action id: 2.5 (a whole number)"
-    assert s.why_illegal(True) == "not an action id: True (a whole number)"
+    for bad, kind in ((2.5, "float"), (True, "bool"), ("3", "str")):
+        # the reason apply_action gives, word for word, as in every engine (it was worded apart here)
+        assert s.why_illegal(bad) == f"an action is an integer id, not a {kind}"
+        with pytest.raises(IllegalActionError) as err:
+            s.apply_action(bad)
+        assert str(err.value) == f"illegal action {bad!r}: {s.why_illegal(bad)}"
 
 
 def test_a_move_of_a_finished_game_names_the_rule_that_ended_it():

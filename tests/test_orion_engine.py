@@ -522,9 +522,11 @@ def test_why_illegal_gives_apply_actions_reason_and_none_for_a_legal_move():
     s = OrionState(Setup(GAL, HOLES, 0))
     first = s.legal_actions()[0]
     assert s.why_illegal(first) is None and s.why_illegal(np.int64(first)) is None
-    assert s.why_illegal(2.5) == "not an action id: 2.5 (an integer)"
-    assert s.why_illegal(True) == "not an action id: True (an integer)"
-    assert s.why_illegal("3") == "not an action id: '3' (an integer)"
+    for bad, kind in ((2.5, "float"), (True, "bool"), ("3", "str"), (None, "NoneType")):
+        assert s.why_illegal(bad) == f"an action is an integer id, not a {kind}"
+        with pytest.raises(IllegalActionError) as err:   # the reason apply_action gives, word for word
+            s.apply_action(bad)
+        assert str(err.value) == f"illegal action {bad!r}: {s.why_illegal(bad)}"
     assert s.why_illegal(-1) == "no such action, the ids are 0..6354 (OD-2)"
     with pytest.raises(IllegalActionError) as err:
         s.apply_action(-1)

@@ -159,10 +159,24 @@ def action_id(action: Any) -> int:
     """
     if type(action) is int:
         return action
-    if isinstance(action, np.integer):
-        return int(action)
-    raise IllegalActionError(f"illegal action {action!r}: an action is an integer id, "
-                             f"not a {type(action).__name__}")
+    reason = action_type_reason(action)
+    if reason is not None:
+        raise IllegalActionError(f"illegal action {action!r}: {reason}")
+    return int(action)
+
+
+def action_type_reason(action: Any) -> str | None:
+    """Why ``action`` is no action id at all (the reason :func:`action_id`'s error gives), or None for a Python
+    or NumPy integer: what an engine's ``why_illegal`` says of a float, a string, ``True`` or ``None``.
+
+    Examples
+    --------
+    >>> action_type_reason(3) is None, action_type_reason(True), action_type_reason("3")
+    (True, 'an action is an integer id, not a bool', 'an action is an integer id, not a str')
+    """
+    if type(action) is int or isinstance(action, np.integer):
+        return None
+    return f"an action is an integer id, not a {type(action).__name__}"
 
 
 class GameState(abc.ABC):

@@ -50,7 +50,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ...errors import InputError, flag_argument, seat_argument, whole_argument
-from ..base import TERMINAL, GameFacts, GameState, copy_history, is_int
+from ..base import TERMINAL, GameFacts, GameState, action_type_reason, copy_history, is_int
 from .actions import (DOMINO_SETS, END_TURN, HAND_SIZE, MOVE_STEPS, NUM_ACTIONS, NUM_ATTACH,
                       NUM_DOMINOES, OFF, OUT, SWAP_BASE, action_name, decode_attach, domino_name, is_attach,
                       is_swap, parse_domino)
@@ -505,8 +505,9 @@ class DominoState(GameState):
         """``None`` if ``action`` is legal, else the reason naming the rule broken."""
         if self._returns is not None:
             return f"the game is over ({_END_RULES[self.end_reason or '']})"
-        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
-            return f"not an action id: {action!r} (a whole number)"
+        wrong_type = action_type_reason(action)
+        if wrong_type is not None:
+            return wrong_type
         unknown = self._no_such_action_reason(int(action))
         if unknown is not None:
             return unknown

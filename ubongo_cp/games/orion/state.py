@@ -31,7 +31,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from ...errors import IllegalActionError, InputError, seat_argument
-from ..base import TERMINAL, GameFacts, GameState, action_id, read_only
+from ..base import TERMINAL, GameFacts, GameState, action_id, action_type_reason, read_only
 from .board import Board, default_board
 from .graphs import tile_group
 from .hexgrid import Hex
@@ -532,12 +532,13 @@ class OrionState(OrionRules):
         --------
         >>> s = OrionState(seed=3)
         >>> s.why_illegal(s.legal_actions()[0]) is None, s.why_illegal(2.5), s.why_illegal(-1)
-        (True, 'not an action id: 2.5 (an integer)', 'no such action, the ids are 0..6354 (OD-2)')
+        (True, 'an action is an integer id, not a float', 'no such action, the ids are 0..6354 (OD-2)')
         """
         if self.winner is not None:
             return self._over()
-        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
-            return f"not an action id: {action!r} (an integer)"
+        wrong_type = action_type_reason(action)
+        if wrong_type is not None:
+            return wrong_type
         action = int(action)
         return self._no_such_action_reason(action) or self._violation(self.player, action)
 

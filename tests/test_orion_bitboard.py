@@ -68,6 +68,34 @@ def test_illegal_moves_are_refused_with_the_reference_message():
     assert same(ref, fast)
 
 
+def test_why_illegal_and_remaining_tiles_are_the_references_in_the_bitmask_engine():
+    # BitOrionState had neither (AttributeError), though it plays the same game. Along a random game, for the
+    # legal moves, a sample of the others (OD-2 covered hexes and placed tiles, OD-3) and ids that are none,
+    # both engines give the same reason as the reference's apply_action error, and the same unplaced tiles.
+    import random
+
+    rng = random.Random(5)
+    fast, ref = BitOrionState(seed=6), OrionState(seed=6)
+    n = ref.num_distinct_actions()
+    while True:
+        legal = set(ref.legal_actions())
+        probes = sorted(rng.sample(range(n), 60)) + sorted(legal)[:5] + [-1, n, 2.5, "3", True]
+        for a in probes:
+            assert fast.why_illegal(a) == ref.why_illegal(a)
+            assert (ref.why_illegal(a) is None) == (type(a) is int and a in legal)
+            if type(a) is int and a not in legal and not ref.is_terminal():
+                with pytest.raises(IllegalActionError) as err:
+                    fast.apply_action(a)
+                assert str(err.value).endswith(ref.why_illegal(a))
+        assert [fast.remaining_tiles(p) for p in (0, 1)] == [ref.remaining_tiles(p) for p in (0, 1)]
+        if ref.is_terminal():
+            assert fast.why_illegal(0) == ref.why_illegal(0) == f"the game is over ({ref.end_rule})"
+            break
+        move = rng.choice(sorted(legal))
+        fast.apply_action(move)
+        ref.apply_action(move)
+
+
 def test_many_tiles_keep_the_tables_linear():
     # 400 one-hex tiles: 400 x 85 = 34,000 placements. A table of each placement's overlapping
     # placements held 85 x 400^2 ids (109 MB; 2,000 tiles: 2.7 GB); now asked per move.

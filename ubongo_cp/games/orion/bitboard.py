@@ -356,6 +356,12 @@ class BitOrionState(OrionRules):
         self._put(p, action)
         self._end_move(p)
 
+    def _violation(self, p: int, action: int) -> str | None:
+        """None for a legal placement (the bitmasks), else the rule the reference engine names."""
+        if self._legal_mask(p)[action]:
+            return None
+        return self.to_reference()._violation(p, action)
+
     def clone(self) -> "BitOrionState":
         new = BitOrionState.__new__(BitOrionState)
         new.__dict__.update(self.__dict__)

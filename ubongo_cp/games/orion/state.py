@@ -251,6 +251,40 @@ class OrionRules(GameState):
         if not self._has_legal(q):
             self.winner, self.end_rule = 1 - q, "OD-6"  # OD-6: the mover cannot place a tile
 
+    def why_illegal(self, action: int) -> str | None:
+        """Why the player to move may not play ``action`` (the reason :meth:`apply_action`'s error gives), or
+        None when it is legal; the same in both engines (the reference's reasons, OD-2 and OD-3).
+
+        Examples
+        --------
+        >>> s = OrionState(seed=3)
+        >>> s.why_illegal(s.legal_actions()[0]) is None, s.why_illegal(2.5), s.why_illegal(-1)
+        (True, 'an action is an integer id, not a float', 'no such action, the ids are 0..6354 (OD-2)')
+        """
+        if self.winner is not None:
+            return self._over()
+        wrong_type = action_type_reason(action)
+        if wrong_type is not None:
+            return wrong_type
+        action = int(action)
+        return self._no_such_action_reason(action) or self._violation(self.player, action)
+
+    def remaining_tiles(self, player: int) -> list[int]:
+        """Indices of the tiles ``player`` has not placed yet.
+
+        Raises
+        ------
+        InputError
+            If ``player`` is not 0 or 1.
+        """
+        used = self.used[seat_argument("player", player, 2)]
+        return [i for i in range(self.used.shape[1]) if not used[i]]
+
+    def _violation(self, p: int, action: int) -> str | None:
+        """The rule placement ``action`` (one of the game's ids) of player ``p`` breaks now (OD-2, OD-3), or None
+        (engines implement it)."""
+        raise NotImplementedError
+
     def _reference(self) -> "OrionState":
         """This position in the reference engine, which the pictures draw (the state itself for an OrionState)."""
         raise NotImplementedError
@@ -524,41 +558,12 @@ class OrionState(OrionRules):
 
     # -- rules helpers ----------------------------------------------------
 
-    def why_illegal(self, action: int) -> str | None:
-        """Why the player to move may not play ``action`` (the reason :meth:`apply_action`'s error gives), or
-        None when it is legal.
-
-        Examples
-        --------
-        >>> s = OrionState(seed=3)
-        >>> s.why_illegal(s.legal_actions()[0]) is None, s.why_illegal(2.5), s.why_illegal(-1)
-        (True, 'an action is an integer id, not a float', 'no such action, the ids are 0..6354 (OD-2)')
-        """
-        if self.winner is not None:
-            return self._over()
-        wrong_type = action_type_reason(action)
-        if wrong_type is not None:
-            return wrong_type
-        action = int(action)
-        return self._no_such_action_reason(action) or self._violation(self.player, action)
-
     def scores(self) -> tuple[int, int]:
         """OD-7 score per player: galaxies under its colour minus black holes under it."""
         c = self.colour[:-1]
         g, h = self.galaxy[:-1], self.hole[:-1]
         mine, theirs = (int((g & (c == p)).sum() - (h & (c == p)).sum()) for p in (0, 1))
         return mine, theirs
-
-    def remaining_tiles(self, player: int) -> list[int]:
-        """Indices of the tiles ``player`` has not placed yet.
-
-        Raises
-        ------
-        InputError
-            If ``player`` is not 0 or 1.
-        """
-        used = self.used[seat_argument("player", player, 2)]
-        return [i for i in range(self.used.shape[1]) if not used[i]]
 
     def hex_colour(self, h: Hex) -> int:
         """Colour on hex ``h`` (-1 when free).

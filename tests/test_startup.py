@@ -173,6 +173,20 @@ def test_search_without_symmetry_loads_no_orbit_decomposition(tmp_path):
     assert _loaded(["solve", "--pieces", "pentominoes", "--region", str(region), "--count"], fixed) == (0, [])
 
 
+def test_counts_open_no_math_and_load_no_numbers(tmp_path):
+    # math is a shared library (opening it is a few hundred microseconds) and numbers makes its abstract classes:
+    # a count imports neither, nor does one with copies, whose fixed points (Burnside) are exact-cover matrices of
+    # ubongo_cp.exactcover (which uses them to check and to format a matrix, not to make one).
+    shared = ("math", "numbers")
+    for argv in _file_paths(tmp_path)[:2]:
+        assert _loaded(argv, shared) == (0, []), argv
+    region = tmp_path / "10x10.txt"
+    region.write_text(("#" * 10 + "\n") * 10)
+    copies = ["solve", "--pieces", "classic", "--region", str(region), "--use", "L5:20", "--count"]
+    assert _loaded(copies, ("ubongo_cp.solvers.fixed", "ubongo_cp.exactcover", *shared)) == \
+        (0, ["ubongo_cp.solvers.fixed", "ubongo_cp.exactcover"])
+
+
 def test_files_are_read_without_the_byte_order_mark_codec(tmp_path):
     # A leading byte-order mark is dropped after UTF-8 decoding: the codec module "utf-8-sig" is not loaded
     # (about 0.2 ms of every command that reads a file); a file that starts with one still reads (test_bad_input).

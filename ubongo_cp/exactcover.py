@@ -58,12 +58,12 @@ References
 
 from __future__ import annotations
 
-import math
+# numbers (Integral) and math are imported by the functions that use them: a count with copies makes matrices of
+# this module for its fixed points (solvers.fixed) without checking or formatting one
 import os
 import re
 from array import array
 from functools import cached_property
-from numbers import Integral
 from collections.abc import Iterable, Mapping, Sequence
 
 from .errors import InputError
@@ -612,6 +612,8 @@ def _bound_value(text: str, name: str, path, line) -> int:
 
 
 def _check_bounds(name: str, lo: int, hi: int, path, line) -> None:
+    from numbers import Integral
+
     if not (isinstance(lo, Integral) and isinstance(hi, Integral)):  # numpy's integers are Integral too
         raise InputError(f"bounds of item {name!r} must be integers, got {lo!r}:{hi!r}", path=path, line=line)
     if hi < 1:
@@ -694,6 +696,8 @@ def format_exact_cover(item_names: Sequence[str], n_primary: int, options: Itera
     a c
     b
     """
+    from numbers import Integral
+
     from .io import comment_lines
 
     item_names = list(item_names)
@@ -849,6 +853,8 @@ def knuth_text(instance: "ExactCoverInstance | ExactCoverMatrix", *, comments: S
     n_primary = n_cells if instance.optional_pieces else len(words)
     factor = 1
     if not instance.optional_pieces:
+        import math
+
         for t, members in enumerate(copies):
             if not ranged[t]:
                 factor *= math.factorial(len(members))
@@ -902,6 +908,8 @@ def verify_cover(matrix: ExactCoverMatrix, options: Iterable[int]) -> str | None
     """
     if not isinstance(options, Iterable) or isinstance(options, (str, bytes)):
         raise InputError(f"verify_cover needs a sequence of option numbers, got {type(options).__name__}")
+    from numbers import Integral
+
     chosen = list(options)
     bad = next((o for o in chosen if not isinstance(o, Integral) or isinstance(o, bool)), None)
     if bad is not None:   # a solver's answer read wrong: 2.5 is no option 2

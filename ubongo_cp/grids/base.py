@@ -39,7 +39,6 @@ through these methods.
 
 from __future__ import annotations
 
-import math
 from array import array
 from collections import deque
 from functools import lru_cache
@@ -1105,6 +1104,8 @@ def _code_columns(linear: tuple[tuple[int, ...], ...], count: int, radix: int):
     """The first ``count`` flat matrices of :attr:`Grid.linear`, each with a last row giving the image's key in
     base ``radix`` (the first coordinate the most significant), as :func:`side_by_side` columns: an int array
     (dim, (dim + 1) * count)."""
+    import math
+
     import numpy as np
 
     dim = math.isqrt(len(linear[0]))

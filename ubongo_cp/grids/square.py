@@ -22,7 +22,6 @@ References
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 
 from ..errors import InputError
@@ -254,6 +253,8 @@ class SquareGrid(Grid):
         return ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1))
 
     def locate(self, x: float, y: float) -> Cell:
+        import math   # drawings only: not loaded by a count (math is a shared library to open)
+
         return (math.floor(y), math.floor(x))
 
     def segments(self, owner, x0: float, y0: float, cs: float, *, inner: bool) -> list:

@@ -187,6 +187,38 @@ def test_counts_open_no_math_and_load_no_numbers(tmp_path):
         (0, ["ubongo_cp.solvers.fixed", "ubongo_cp.exactcover"])
 
 
+NAMED_TUPLES_PROBE = """
+import collections, json, sys
+made, used = [], set()
+real = collections.namedtuple
+def spy(name, fields, **kwargs):
+    cls = real(name, fields, **kwargs)
+    if (kwargs.get("module") or "").startswith("ubongo_cp"):
+        made.append(name)
+        new, make = cls.__new__, cls._make.__func__
+        cls.__new__ = lambda c, *a, **k: used.add(name) or new(c, *a, **k)
+        cls._make = classmethod(lambda c, it: used.add(name) or make(c, it))
+    return cls
+collections.namedtuple = spy
+from ubongo_cp.cli import main
+status = main({argv!r})
+print(json.dumps([status, sorted(set(made) - used)]), file=sys.stderr)
+"""
+
+
+def test_counts_and_analyses_make_no_named_tuple_they_do_not_use(tmp_path):
+    # Each named tuple's class is compiled from source as its module is imported (collections.namedtuple): the
+    # records that only a drawing (Plane) or numpy's placements and plan (ubongo_cp.cover's runs, SymmetryPlan)
+    # make are not named tuples, so a count and an analysis compile only the ones they use.
+    region = tmp_path / "5x12.txt"
+    region.write_text(("#" * 12 + "\n") * 5)
+    for argv in [["solve", "--pieces", "pentominoes", "--region", str(region), "--count"],
+                 ["analyze", "--pieces", "duel", "--region", "puzzles/examples/duel_board1.txt", "--k", "3"]]:
+        proc = subprocess.run([sys.executable, "-c", NAMED_TUPLES_PROBE.format(argv=argv)], cwd=ROOT,
+                              capture_output=True, text=True, timeout=120)
+        assert json.loads(proc.stderr.strip().splitlines()[-1]) == [0, []], argv
+
+
 def test_files_are_read_without_the_byte_order_mark_codec(tmp_path):
     # A leading byte-order mark is dropped after UTF-8 decoding: the codec module "utf-8-sig" is not loaded
     # (about 0.2 ms of every command that reads a file); a file that starts with one still reads (test_bad_input).

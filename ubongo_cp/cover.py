@@ -2191,16 +2191,23 @@ def _plan(shapes: Sequence[Sequence[Shape]]) -> _Plan:
     return plan
 
 
-class _Run(NamedTuple):
-    """Consecutive types whose pieces have one size (:func:`_runs`), their orientations one after the other."""
+class _Run:
+    """Consecutive types whose pieces have one size (:func:`_runs`), their orientations one after the other.
 
-    t0: int                   #: the first type
-    t1: int                   #: one past the last
-    sizes: list[int]          #: orientations per type
-    cells: np.ndarray         #: int, (orientations, cells, dim): the cells of every orientation (normal position)
-    of_type: np.ndarray       #: int32, (orientations,): each one's type
-    orientation: np.ndarray   #: int16, (orientations,): each one's index among its type's
-    flats: dict               #: strides -> int, (orientations, cells): the cells' flat positions (:func:`_run_flats`)
+    A plain class, as :class:`_Plan`: the runs are made only where numpy places the pieces, and a named tuple's
+    class is compiled as the module is imported, by every command."""
+
+    __slots__ = ("t0", "t1", "sizes", "cells", "of_type", "orientation", "flats")
+
+    def __init__(self, t0: int, t1: int, sizes: list[int], cells: np.ndarray, of_type: np.ndarray,
+                 orientation: np.ndarray, flats: dict) -> None:
+        self.t0 = t0                    #: the first type
+        self.t1 = t1                    #: one past the last
+        self.sizes = sizes              #: orientations per type
+        self.cells = cells              #: int, (orientations, cells, dim): every orientation's cells (normal position)
+        self.of_type = of_type          #: int32, (orientations,): each one's type
+        self.orientation = orientation  #: int16, (orientations,): each one's index among its type's
+        self.flats = flats              #: strides -> int, (orientations, cells): the cells' flat positions (:func:`_run_flats`)
 
 
 def _runs(plan: _Plan) -> tuple[tuple[int, ...], list[_Run]]:

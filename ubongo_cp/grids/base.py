@@ -47,7 +47,7 @@ from operator import mul
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import InputError
-from ..structs import NamedTuple
+from ..structs import NamedTuple, Struct
 
 TYPE_CHECKING = False
 
@@ -260,8 +260,11 @@ class LazyOrientations(Sequence[Shape]):
         return repr(self.shapes())
 
 
-class Plane(NamedTuple):
+class Plane(Struct):
     """How the cells of one picture lie in the plane: the 2-D grid they are drawn on.
+
+    A struct, not a named tuple: only drawings make one, and a named tuple's class is compiled as its module
+    is imported, by every command.
 
     Attributes
     ----------
@@ -280,10 +283,15 @@ class Plane(NamedTuple):
         by eye with the cell above or below it in the next.
     """
 
-    grid: "Grid"
+    grid: Grid
     map: Callable[[Iterable[Cell]], list]
-    captions: tuple[tuple[float, float, str], ...] = ()
-    frames: tuple[tuple[float, float, float, float], ...] = ()
+    captions: tuple[tuple[float, float, str], ...]
+    frames: tuple[tuple[float, float, float, float], ...]
+
+    def __init__(self, grid: Grid, map: Callable[[Iterable[Cell]], list],
+                 captions: tuple[tuple[float, float, str], ...] = (),
+                 frames: tuple[tuple[float, float, float, float], ...] = ()) -> None:
+        self._set(grid=grid, map=map, captions=captions, frames=frames)
 
 
 @lru_cache(maxsize=64)

@@ -52,7 +52,7 @@ from collections.abc import Iterator, Sequence
 from .. import structs
 from ..cover import ExactCoverInstance, kept
 from ..grids.base import c_placements
-from ..structs import NamedTuple
+from ..structs import NamedTuple, Struct
 from .branch import Branch
 
 TYPE_CHECKING = False
@@ -63,8 +63,11 @@ if TYPE_CHECKING:
 __all__ = ["SymmetryPlan", "orbit_plan", "Decomposition"]
 
 
-class SymmetryPlan(NamedTuple):
+class SymmetryPlan(Struct):
     """How the orbit decomposition restricts one piece.
+
+    A struct, not a named tuple: a count makes one only where numpy is loaded (:func:`orbit_plan`), and a named
+    tuple's class is compiled as its module is imported.
 
     Attributes
     ----------
@@ -82,6 +85,9 @@ class SymmetryPlan(NamedTuple):
     group_order: int
     keep: np.ndarray
     weight: np.ndarray
+
+    def __init__(self, piece: int, group_order: int, keep: np.ndarray, weight: np.ndarray) -> None:
+        self._set(piece=piece, group_order=group_order, keep=keep, weight=weight)
 
     @property
     def n_orbits(self) -> int:

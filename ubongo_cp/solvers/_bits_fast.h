@@ -126,7 +126,7 @@ static inline __attribute__((always_inline)) int32_t FN(fits)(const Fast *restri
  * *ms is the memo's entry to store into when the node is done (NULL: none) and s0, w0 the counts before it. */
 static inline __attribute__((always_inline)) int FN(enter)(const Fast *restrict f, int32_t L, BB B, uint64_t avail,
                                                            int32_t wq, int32_t sl, const int memo, uint64_t **msp,
-                                                           uint64_t *Bw, long long *s0, long long *w0)
+                                                           uint64_t *Bw, long long *s0, long long *w0, long long *n0)
 {
     Kernel *k = f->k;
     if (sl < 0) {
@@ -143,41 +143,33 @@ static inline __attribute__((always_inline)) int FN(enter)(const Fast *restrict 
     if (memo && (!f->nperms || (qtype >= 0 && wq == f->hsize))) { /* memo: L is a memo level */
         FN(store)(Bw, B);
         uint64_t *ms = memo_slot(k, Bw, avail, BW);
-        int same = ms[BW] == avail && ms[BW + 2] == k->mepoch;
-        for (int w = 0; same && w < BW; w++)
-            same = ms[w] == Bw[w];
-        if (same) {
+        const uint64_t *hit = memo_find(k, ms, Bw, avail, BW);
+        if (hit) {
             long long m = qtype >= 0 && wq ? wq : 1;
-            k->solutions += (long long)(ms[BW + 1] & 0xFFFFFFFFu);
-            k->weighted += m * (long long)(ms[BW + 1] >> 32);
-            k->fixed += m * (long long)(ms[BW + 1] >> 32);
+            k->solutions += (long long)(hit[BW + 1] & 0xFFFFFFFFu);
+            k->weighted += m * (long long)(hit[BW + 1] >> 32);
+            k->fixed += m * (long long)(hit[BW + 1] >> 32);
             k->memo_hits++;
             return 1;
         }
         *msp = ms;
         *s0 = k->solutions;
         *w0 = k->weighted;
+        *n0 = k->nodes;
     }
     return 0;
 }
 
 /* FN(body)'s memo store when the node at a memo level is done (ms from FN(enter)). */
 static inline __attribute__((always_inline)) void FN(leave)(const Fast *restrict f, uint64_t avail, uint64_t *ms,
-                                                            const uint64_t *Bw, long long s0, long long w0)
+                                                            const uint64_t *Bw, long long s0, long long w0,
+                                                            long long n0)
 {
     Kernel *k = f->k;
     long long got = k->solutions - s0;
     long long v = f->qtype >= 0 && (avail >> f->qtype & 1) ? k->weighted - w0 : got;
-    if (got <= 0xFFFFFFFFll && v <= 0xFFFFFFFFll) {
-        for (int w = 0; w < BW; w++)
-            ms[w] = Bw[w];
-        ms[BW] = avail;
-        ms[BW + 1] = (uint64_t)got | (uint64_t)v << 32;
-        ms[BW + 2] = k->mepoch;
-        if (++k->memo_stores == MEMO_FILL_STORES && !k->mfilled)
-            memo_fill(k);
-        k->mdirty = 1;
-    }
+    if (got <= 0xFFFFFFFFll && v <= 0xFFFFFFFFll)
+        memo_put(k, ms, Bw, avail, (uint64_t)got | (uint64_t)v << 32, k->nodes - n0, BW);
 }
 
 /* Whether level L is one of the memo's. */
@@ -268,13 +260,13 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
                                                            FN(Fn) rec_memo, FN(Fn) rec_plain)
 {
     uint64_t *ms, Bw[BW];
-    long long s0 = 0, w0 = 0;
-    if (FN(enter)(f, L, B, avail, wq, sl, memo, &ms, Bw, &s0, &w0))
+    long long s0 = 0, w0 = 0, n0 = 0;
+    if (FN(enter)(f, L, B, avail, wq, sl, memo, &ms, Bw, &s0, &w0, &n0))
         return;
     if (hot) {
         FN(hot)(f, L, B, avail, wq, sl, hot - 1, rec_memo, rec_plain);
         if (memo && ms)
-            FN(leave)(f, avail, ms, Bw, s0, w0);
+            FN(leave)(f, avail, ms, Bw, s0, w0, n0);
         return;
     }
     Kernel *k = f->k;
@@ -394,7 +386,7 @@ static inline __attribute__((always_inline)) void FN(body)(const Fast *restrict 
             f->left[t]++;
     }
     if (memo && ms)
-        FN(leave)(f, avail, ms, Bw, s0, w0);
+        FN(leave)(f, avail, ms, Bw, s0, w0, n0);
 }
 
 /* two variants each: at the memo's levels (memo) and below them (plain: no memo code to carry), of FN(body) and

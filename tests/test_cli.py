@@ -331,3 +331,39 @@ def test_a_line_naming_a_file_stays_one_line_when_its_path_holds_a_line_break(ar
     assert "\n" not in said[0] and f"{tmp_path}{os.sep}o\\nut" in said[0], out
     assert re.search(re.escape(written.format(d=f"{tmp_path}{os.sep}o\\nut", n="@")).replace("@", r"\d+"), said[0]), out
     assert not any(line.startswith("ut") for line in out.splitlines()), out
+
+
+def test_examples_tells_the_names_the_other_commands_take(run_cli, tmp_path, monkeypatch):
+    # `examples` listed `pieces/tetrahexes` under "piece sets (--pieces NAME)", `decks/cubes` under "decks (batch,
+    # booklet, cards NAME)", `grids/cubes` under "deck specs (generate --spec NAME)"; a user who typed those got
+    # "pieces/tetrahexes: file not found", "decks/cubes: deck directory not found", "grids/cubes: file not found".
+    # The list's headings and each item shown now give the name those commands take.
+    from ubongo_cp.examples import EXAMPLES
+
+    monkeypatch.chdir(tmp_path)   # no file or folder of a shipped name here
+    code, out, _ = run_cli("examples")
+    assert code == 0
+    headings = re.findall(r"^(\S.*):$", out, re.M)
+    assert headings[:3] == ["piece sets (--pieces NAME, NAME without pieces/)",
+                            "decks (batch, booklet, cards NAME, NAME without decks/)",
+                            "deck specs (generate --spec NAME, NAME without grids/ or specs/)"]
+    named = {}
+    for key in ("pieces/tetrahexes", "decks/cubes", "grids/cubes", "orion/seed"):
+        code, out, _ = run_cli("examples", key)
+        found = re.search(r"use it by name: `ubongo-cp (.*?)`", out)
+        assert code == 0 and found, out
+        named[key] = found.group(1).split()
+    assert named["pieces/tetrahexes"][:3] == ["solve", "--pieces", "tetrahexes"]
+    assert named["orion/seed"] == ["orion", "play", "--tiles", "seed"]
+    # The names given work: the 7 tetrahexes tile the 4x7 parallelogram in 18 ways, 9 up to its symmetry (Polyform
+    # Puzzler's Tetrahexes4x7: 9; docs/grids.md); the cube deck's 16 sides; the cube spec's game.
+    code, out, _ = run_cli("solve", "--pieces", named["pieces/tetrahexes"][2], "--region", "4x7", "--count")
+    assert code == 0 and out.startswith("18 solutions, 9 up to the region's symmetry"), out
+    assert named["decks/cubes"][:2] == ["batch", "cubes"]
+    from ubongo_cp.cards import load_deck
+    from ubongo_cp.shipped import resolve_deck
+    from ubongo_cp.specs import load_spec
+
+    assert len(load_deck(resolve_deck(named["decks/cubes"][1]))[0]) == 16
+    assert named["grids/cubes"][:3] == ["generate", "--spec", "cubes"]
+    assert load_spec(named["grids/cubes"][2]).path == str(EXAMPLES["grids/cubes"].path)

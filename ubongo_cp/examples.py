@@ -43,8 +43,26 @@ class Example(NamedTuple):
 
     @property
     def short(self) -> str:
-        """The name after the last ``/`` (``"classic"`` for ``"pieces/classic"``)."""
+        """The name after the last ``/`` (``"classic"`` for ``"pieces/classic"``): the name the commands take."""
         return self.key.rsplit("/", 1)[-1]
+
+    @property
+    def usage(self) -> str | None:
+        """The commands that take it by name (its :attr:`short` name, not its key): what ``examples`` says
+        after "use it by name"; None for a card side or region, which a command reads as a file (copied first).
+
+        Examples
+        --------
+        >>> print(EXAMPLES["pieces/tetrahexes"].usage)
+        `ubongo-cp solve --pieces tetrahexes --region FILE`, `analyze --pieces tetrahexes`, ...
+        >>> print(EXAMPLES["orion/seed"].usage)
+        `ubongo-cp orion play --tiles seed`
+        """
+        name = self.short
+        return {"pieces": f"`ubongo-cp solve --pieces {name} --region FILE`, `analyze --pieces {name}`, ...",
+                "deck": f"`ubongo-cp batch {name} --out DIR`, `booklet {name}`, `cards {name}`",
+                "spec": f"`ubongo-cp generate --spec {name} --out DIR`",
+                "tiles": f"`ubongo-cp orion play --tiles {name}`"}.get(self.kind)
 
 
 def _catalogue() -> dict[str, Example]:

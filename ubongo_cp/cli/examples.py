@@ -78,7 +78,8 @@ def _show(example) -> str:
     head = [f"{example.key}: {example.about}", f"  file: {example.path}"]
     if example.kind == "pieces":
         pieces = load_pieces(example.path).pieces
-        return "\n".join(head + [f"  {len(pieces)} pieces, as written in the file:", "", pieces_text(pieces)])
+        return "\n".join(head + [f"  {len(pieces)} pieces; use it by name: {example.usage}", "  as written in the file:",
+                                 "", pieces_text(pieces)])
     if example.kind == "region":
         region = load_region(example.path)
         size = " x ".join(f"{n} {unit}" for n, unit in zip(region.size, ("layers", "rows", "columns")[-len(region.size):]))
@@ -92,14 +93,15 @@ def _show(example) -> str:
     if example.kind == "deck":
         cards, _ = load_deck(example.path)
         n_tasks = sum(len(c.tasks) for c in cards)
-        return "\n".join(head + [f"  {len(cards)} card sides, {n_tasks} tasks; use it by name: "
-                                 f"`ubongo-cp batch {example.short} --out DIR`, `booklet {example.short}`, "
-                                 f"`cards {example.short}`; its ratings: tasks.csv"])
+        return "\n".join(head + [f"  {len(cards)} card sides, {n_tasks} tasks; use it by name: {example.usage}; its "
+                                 "ratings: tasks.csv"])
     if example.kind == "spec":
         spec_file = example.path / "deck.toml" if example.path.is_dir() else example.path
         more = ([f"  with its piece set {example.path / 'pieces.txt'}"] if example.path.is_dir() else [])
-        return "\n".join(head + more + [f"  use it by name: `ubongo-cp generate --spec {example.short} --out DIR`",
+        return "\n".join(head + more + [f"  use it by name: {example.usage}",
                                         "", spec_file.read_text(encoding="utf-8").rstrip()])
+    if example.usage:   # a tile set
+        head.append(f"  use it by name: {example.usage}")
     return "\n".join(head + ["", example.path.read_text(encoding="utf-8").rstrip()])
 
 
@@ -192,7 +194,9 @@ def _examples(args: argparse.Namespace) -> int:
                  "spec": "deck specs (generate --spec NAME)", "card": "card sides (solve FILE, export FILE)",
                  "region": "regions (solve --region FILE)", "tiles": "Orion Duel tile sets (orion --tiles NAME)"}
         for kind, title in kinds.items():
-            print(f"{title}:")
+            # The commands take a shipped item by its name without the folder that `examples` names it with.
+            folders = sorted({e.key[:-len(e.short)] for e in EXAMPLES.values() if e.kind == kind and e.short != e.key})
+            print(f"{title[:-1]}, NAME without {' or '.join(folders)}):" if folders else f"{title}:")
             for e in EXAMPLES.values():
                 if e.kind == kind:
                     print(f"  {e.key:<24}{e.about}")

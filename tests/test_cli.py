@@ -367,3 +367,24 @@ def test_examples_tells_the_names_the_other_commands_take(run_cli, tmp_path, mon
     assert len(load_deck(resolve_deck(named["decks/cubes"][1]))[0]) == 16
     assert named["grids/cubes"][:3] == ["generate", "--spec", "cubes"]
     assert load_spec(named["grids/cubes"][2]).path == str(EXAMPLES["grids/cubes"].path)
+
+
+def test_examples_given_a_piece_set_of_yours_says_a_command_that_reads_it(run_cli, tmp_path, monkeypatch):
+    # `examples mine.txt --draw p.svg` on a piece-set file said "as a region, `ubongo-cp solve --pieces SET --region
+    # mine.txt --draw p.svg` solves and draws it": followed, that read the piece names as region cells and failed
+    # ("mine.txt:3: unknown character 'H' in a hex grid"). It now names the file as the piece set it is.
+    import shlex
+
+    from conftest import one_line_error
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.txt").write_text("grid: hex\n\nH2\n# #\n\nH3\n# # #\n")
+    (tmp_path / "row5.txt").write_text("grid: hex\n# # # # #\n")
+    code, _, err = run_cli("examples", "mine.txt", "--draw", "p.svg")
+    one_line_error(code, err, "mine.txt is a file of yours, not a shipped item")
+    suggested = shlex.split(re.search(r"`ubongo-cp (.*?)`", err).group(1))
+    argv = [{"SET": "mine.txt", "REGION": "row5.txt"}.get(word, word) for word in suggested]
+    code, out, err = run_cli(*argv, "--count")
+    # H2 and H3 fill a row of 5 hexagons in 2 ways (H2 at either end), 1 up to the row's symmetry
+    assert code == 0 and out.startswith("2 solutions, 1 up to the region's symmetry"), (argv, err)
+    assert (tmp_path / "p.svg").stat().st_size > 0

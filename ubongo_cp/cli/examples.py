@@ -156,11 +156,32 @@ def _find(name: str, draw: str | None):
         shown, picture = shlex.quote(name), shlex.quote(draw or "FILE.svg")
         if name.lower().endswith(".toml") or is_xmpuzzle(name):
             how = f"`ubongo-cp solve {shown} --draw {picture}` solves it and draws the solutions"
+        elif _is_piece_set(name):
+            how = (f"as a piece set, `ubongo-cp solve --pieces {shown} --region REGION --draw {picture}` draws its "
+                   "tilings of a region (in Python, `ubongo_cp.pieces.load_pieces(FILE).draw()` draws the set)")
         else:
             how = (f"as a region, `ubongo-cp solve --pieces SET --region {shown} --draw {picture}` solves and draws "
                    "it")
         raise InputError(f"{name} is a file of yours, not a shipped item: {how} (`ubongo-cp examples` lists the "
                          "shipped items)") from exc
+
+
+def _is_piece_set(path: str) -> bool:
+    """Whether the file ``path`` reads as a piece set and not as a region (a piece name above each shape)."""
+    from ..errors import InputError
+    from ..pieces import parse_pieces, parse_region
+    from ..reading import read_text
+
+    try:
+        text = read_text(path)
+        parse_pieces(text, path=path)
+    except InputError:
+        return False
+    try:
+        parse_region(text, path=path)
+    except InputError:
+        return True
+    return False
 
 
 def _cmd_examples(args: argparse.Namespace) -> int:

@@ -132,6 +132,36 @@ def test_time_limit_stops_the_search(name):
     assert result.status in (Status.SOLVED, Status.UNKNOWN)
 
 
+def test_the_sat_backend_stops_near_its_time_limit_however_slow_a_conflict_is(monkeypatch):
+    # CaDiCaL cannot be interrupted: the clock is read between slices of conflicts. On 6x10 a conflict took
+    # 0.5 ms (2,000 conflicts in 0.8-1.0 s), so fixed slices of 2,000 ran solve(backend="sat",
+    # time_limit=0.3) for 1.55 s. A stand-in solver that never finishes and spends 0.5 ms (then 5 ms) a
+    # conflict on a stand-in clock: the search must end within a tenth of the limit past it.
+    from ubongo_cp.solvers import cnf
+
+    clock = [0.0]
+    monkeypatch.setattr(cnf.time, "perf_counter", lambda: clock[0])
+
+    class Endless:
+        def __init__(self, seconds_per_conflict):
+            self.per, self.budget, self.calls = seconds_per_conflict, 0, 0
+
+        def conf_budget(self, budget):
+            self.budget = budget
+
+        def solve_limited(self):
+            assert self.budget >= 1
+            clock[0] += self.per * self.budget
+            self.calls += 1
+            return None
+
+    for per in (0.0005, 0.005):
+        clock[0] = 100.0
+        sat = Endless(per)
+        assert cnf.CnfBackend()._solve(sat, 100.3) is None
+        assert 100.3 <= clock[0] < 100.33, (per, clock[0])
+
+
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("seconds", [math.inf, 1e308, 2**64, 10**400], ids=["inf", "1e308", "2**64", "10**400"])
 def test_a_time_limit_no_clock_reaches_is_no_limit(name, seconds):

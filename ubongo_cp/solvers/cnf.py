@@ -21,7 +21,8 @@ Solutions are enumerated incrementally: after each model a *blocking
 clause* over the placement variables of the solution (not the auxiliary
 counter variables, which may take several values for one placement set)
 forbids it, and the solver is called again. The time limit is checked
-between slices of ``conflict_budget`` conflicts (``solve_limited``).
+between slices of conflicts (``solve_limited``), each sized by the pace of
+the one before to end well within the time left.
 
 References
 ----------
@@ -187,9 +188,14 @@ class CnfBackend:
     solver : str
         python-sat solver name (default :data:`DEFAULT_SAT_SOLVER`).
     conflict_budget : int
-        With a time limit, the solver runs in slices of this many conflicts
-        and the clock is read between slices (CaDiCaL in python-sat cannot
-        be interrupted from another thread).
+        With a time limit, the solver runs in slices of at most this many
+        conflicts and the clock is read between slices (CaDiCaL in
+        python-sat cannot be interrupted from another thread). The first
+        slice has ``first_slice`` conflicts; each next one as many as the
+        pace of the one before fits in half the time left, so that the
+        search stops close to the limit however slow a conflict is.
+    first_slice : int
+        Conflicts of the first slice, before any pace is known.
     name : str
         ``"sat"``.
 
@@ -204,6 +210,7 @@ class CnfBackend:
 
     solver: str = DEFAULT_SAT_SOLVER
     conflict_budget: int = 2000
+    first_slice: int = 20
     name: str = "sat"
 
     def run(self, instance, on_solution, *, time_limit=None, first_only=False):
@@ -256,11 +263,19 @@ class CnfBackend:
         try:
             if deadline is None:
                 return sat.solve()
-            while time.perf_counter() < deadline:
-                sat.conf_budget(self.conflict_budget)
+            budget = min(self.first_slice, self.conflict_budget)
+            began = time.perf_counter()
+            while began < deadline:
+                sat.conf_budget(budget)
                 result = sat.solve_limited()
                 if result is not None:
                     return result
+                now = time.perf_counter()
+                # The next slice: the conflicts this one's pace fits in half the time left (a fixed budget of
+                # 2,000 conflicts took 0.8 s a slice on 6x10, past a limit of 0.3 s by 1.2 s).
+                pace = budget / max(now - began, 1e-6)
+                budget = max(1, min(self.conflict_budget, int(pace * (deadline - now) / 2)))
+                began = now
             return None
         except Exception as exc:
             if "keyboard interrupt" in str(exc).lower():

@@ -773,3 +773,21 @@ def test_a_tasks_table_is_not_read_as_a_cards_table_nor_the_other_way(deck, tmp_
             load_cards(tmp_path / "out" / f"tasks.{suffix}")
         with pytest.raises(InputError, match="lacks column.*face.*it is a cards table .*read it with load_cards"):
             load_tasks(tmp_path / "out" / f"cards.{suffix}")
+
+
+@pytest.mark.parametrize("faces, message", [
+    ([7], "card 01 side easy has no face 7 (faces 1..6)"),   # was KeyError: 7
+    ([1, "2"], "face must be a whole number"),                 # was KeyError: '2'
+    (1, "faces is a list of die faces, e.g. [1, 2], got 1"),   # was TypeError: 'int' object is not iterable
+    ("12", "faces is a list of die faces"),                    # was KeyError: '1'
+])
+def test_rate_card_side_names_a_face_the_card_side_lacks(deck, faces, message):
+    from ubongo_cp.batch import rate_card_side
+    from ubongo_cp.errors import InputError
+
+    card = load_card(deck / "01_easy.toml")
+    with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
+        rate_card_side(card, faces)
+    rows = rate_card_side(card, (face for face in [2, 1]))   # any iterable, in the order given
+    assert [row["face"] for row in rows] == [2, 1]
+    assert [row["count"] for row in rows] == [solve(task_instance(card, f), backend="dlx").count for f in (2, 1)]

@@ -144,11 +144,14 @@ def rate_card_side(card: CardSide | str | os.PathLike, faces: list[int], backend
     Raises
     ------
     InputError
-        When ``card`` is a path that cannot be read as a card side (never
-        for a task).
+        When ``card`` is a path that cannot be read as a card side, or
+        ``faces`` is not a list of its die faces (never for a task).
     """
     if not isinstance(card, CardSide):
         card = load_card(card)
+    if isinstance(faces, (str, bytes)) or not hasattr(faces, "__iter__"):
+        raise InputError(f"faces is a list of die faces, e.g. [1, 2], got {faces!r}")
+    faces = [card.check_face(face) for face in faces]   # before any task is rated
     rows = []
     settings = run_settings(backend, time_limit)
     for face in faces:

@@ -127,11 +127,21 @@ class CardSide(Struct):
         InputError
             For a face the card side does not have.
         """
+        return self.piece_set.select(self.tasks[self.check_face(face)])
+
+    def check_face(self, face: int) -> int:
+        """``face``, once it is known to be a die face of this card side.
+
+        Raises
+        ------
+        InputError
+            For a value that is not a whole number ('1', 1.5), or a face the card side does not have.
+        """
         if face not in self.tasks:
             whole_argument("face", face, None)   # a face written as text ('1') is named as such
             raise InputError(f"card {self.card_id} side {self.side} has no face {face} "
                              f"(faces {min(self.tasks)}..{max(self.tasks)})", path=self.path)
-        return self.piece_set.select(self.tasks[face])
+        return face
 
     def is_fixed(self, face: int) -> bool:
         """Whether the task on ``face`` is one multiset of pieces covering every cell (no range, no empty cell)."""

@@ -293,3 +293,22 @@ def test_a_count_that_kept_no_solution_is_not_drawn_as_not_solved(run_cli, tmp_p
     assert "8 solutions, none kept to draw" in text and "not solved" not in text
     cut = solve(build_instance(load_pieces("pentominoes").pieces, Region.rectangle(6, 10)), keep=0, limit=5)
     assert result_panels(cut, cut.instance.region.cells)[0].note == "5+ solutions, none kept to draw"
+
+
+def test_task_record_takes_one_row_and_says_so_otherwise():
+    from ubongo_cp.report import load_tasks, task_record
+
+    tasks = load_tasks(PUZZLES / "decks" / "classic" / "tasks.csv")
+    # The table itself where a row was meant was "ValueError: The truth value of a Series is ambiguous" (one
+    # row, tasks.nlargest(1, "difficulty")) or "TypeError: cannot convert the series to <class 'int'>" (more);
+    # a number "AttributeError: 'int' object has no attribute 'get'".
+    with pytest.raises(InputError, match=r"got a table of 1 row\(s\): pick one, e.g. tasks.iloc\[0\]"):
+        task_record(tasks.nlargest(1, "difficulty"))
+    with pytest.raises(InputError, match="a pandas Series or a dict"):
+        task_record(3)
+    # A row without its face or status was "TypeError: int() argument must be ... not 'NoneType'".
+    with pytest.raises(InputError, match="lacks column.s. face, status"):
+        task_record(tasks.iloc[0].drop(["face", "status"]))
+    row = tasks.nlargest(1, "difficulty").iloc[0]
+    record = task_record(row)
+    assert (record.card_id, record.face, record.count) == (row["card_id"], row["face"], row["count"])

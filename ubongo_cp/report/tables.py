@@ -740,6 +740,12 @@ class TaskRecord:
 def task_record(row) -> TaskRecord:
     """A :class:`TaskRecord` from one row of a task table (a pandas Series or a dict).
 
+    Raises
+    ------
+    InputError
+        For anything but one row (a table of rows included: pick one, ``tasks.iloc[0]``), or a row without
+        the columns ``card_id``, ``side``, ``face``, ``pieces`` and ``status``.
+
     Examples
     --------
     >>> from ubongo_cp.shipped import deck_tasks_path
@@ -747,6 +753,17 @@ def task_record(row) -> TaskRecord:
     >>> record.card_id, record.face, record.pieces, record.count
     ('01', 1, ('I3', 'S4', 'P5'), 1)
     """
+    from collections.abc import Mapping
+
+    if isinstance(row, pd.DataFrame):
+        raise InputError(f"task_record takes one row of a task table, got a table of {len(row)} row(s): pick one, "
+                         "e.g. tasks.iloc[0]")
+    if not isinstance(row, (pd.Series, Mapping)):
+        raise InputError(f"task_record takes one row of a task table (a pandas Series or a dict), got "
+                         f"{type(row).__name__}")
+    lacking = [col for col in (*KEY_COLUMNS, "pieces", "status") if _missing(row.get(col))]
+    if lacking:
+        raise InputError(f"the row lacks column(s) {', '.join(lacking)} of a task table")
     get = row.get
 
     def value(key, kind):

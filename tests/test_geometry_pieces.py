@@ -286,3 +286,22 @@ def test_select_takes_a_list_of_names_and_refuses_one_name_alone():
         with pytest.raises(InputError) as info:
             classic.select(names)
         assert str(info.value) == f"names is a list of names, e.g. ['I2', 'L5'], got {shown}"
+
+
+def test_a_piece_set_made_in_code_from_a_list_is_the_set_a_file_gives():
+    from ubongo_cp.pieces import PieceSet
+
+    classic = load_pieces("classic")
+    listed = PieceSet(list(classic.pieces), grid=classic.grid)
+    # A list was kept as a list: the set was unequal to the same pieces as a tuple (a file's set) and
+    # hash() raised "TypeError: unhashable type: 'list'"; a generator raised TypeError (no len()).
+    assert listed == PieceSet(tuple(classic.pieces)) and hash(listed) == hash(PieceSet(tuple(classic.pieces)))
+    assert PieceSet(p for p in classic.pieces).names == classic.names and listed.total_area == 48
+    # Two pieces of one name were taken though the set's names pick its pieces (set["I2"] found one of them).
+    with pytest.raises(InputError, match="piece 'I2' appears twice in the piece set"):
+        PieceSet([classic["I2"], classic["I3"], classic["I2"]])
+    for wrong, shown in (("classic", "got 'classic'"), (classic["I2"], "got Piece"),
+                         ([classic["I2"], "I3"], "holds pieces .Piece., got str 'I3'")):
+        with pytest.raises(InputError, match=shown):   # was AttributeError: 'str' object has no attribute 'name'
+            PieceSet(wrong)
+

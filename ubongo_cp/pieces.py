@@ -395,7 +395,8 @@ class PieceSet(Struct):
     Raises
     ------
     InputError
-        When a piece is on another grid.
+        When ``pieces`` is not a list (any iterable) of :class:`Piece`, two pieces share a name, or a piece
+        is on another grid.
     """
 
     pieces: tuple[Piece, ...]
@@ -403,8 +404,20 @@ class PieceSet(Struct):
     grid: Grid
     _by_name: dict[str, Piece]   # not an init field: made here; neither shown nor compared
 
-    def __init__(self, pieces: tuple[Piece, ...], path: str | None = None, grid: Grid = SQUARE) -> None:
-        self._set(pieces=pieces, path=path, grid=grid, _by_name={p.name: p for p in pieces})
+    def __init__(self, pieces: Iterable[Piece], path: str | None = None, grid: Grid = SQUARE) -> None:
+        if isinstance(pieces, (str, bytes, Piece)) or not hasattr(pieces, "__iter__"):
+            raise InputError(f"a piece set is made of a list of pieces (Piece), got {_shown(repr(pieces))}")
+        pieces = tuple(pieces)   # a list, a generator: the frozen form, equal and hashable as a file's set
+        stranger = next((p for p in pieces if not isinstance(p, Piece)), None)
+        if stranger is not None:
+            raise InputError(f"a piece set holds pieces (Piece), got {type(stranger).__name__} "
+                             f"{_shown(repr(stranger))}", path=path)
+        by_name = {p.name: p for p in pieces}
+        if len(by_name) < len(pieces):   # the names pick the pieces (set["L5"], tasks): one piece each
+            twice = next(name for name, n in Counter(p.name for p in pieces).items() if n > 1)
+            raise InputError(f"{_piece(twice)} appears twice in the piece set: give each piece a name of its own",
+                             path=path)
+        self._set(pieces=pieces, path=path, grid=grid, _by_name=by_name)
         stray = next((p for p in pieces if p.grid is not grid), None)
         if stray is not None:
             raise InputError(f"piece {stray.name!r} is on the {stray.grid.name} grid, the set on the "

@@ -305,3 +305,12 @@ def test_a_piece_set_made_in_code_from_a_list_is_the_set_a_file_gives():
         with pytest.raises(InputError, match=shown):   # was AttributeError: 'str' object has no attribute 'name'
             PieceSet(wrong)
 
+
+@pytest.mark.parametrize("limit", [float("nan"), None, "500", 2.5, True, 0])
+def test_max_cells_is_a_whole_number(limit):
+    # max_cells=nan was no limit at all (NaN compares False with every size: a 30x30 region was made), None
+    # and '500' a TypeError of '>' between int and NoneType / str.
+    for make in (lambda: Region.rectangle(30, 30, max_cells=limit), lambda: parse_region("##", max_cells=limit),
+                 lambda: Region.box(2, 2, grid="hex", max_cells=limit)):
+        with pytest.raises(InputError, match=r"max_cells must be a whole number of at least 1, got "):
+            make()

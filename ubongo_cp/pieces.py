@@ -580,7 +580,8 @@ class Region(Struct):
         Raises
         ------
         InputError
-            For a size that is not a whole number of at least 1, or a rectangle over ``max_cells``.
+            For a size that is not a whole number of at least 1, a rectangle over ``max_cells``, or a
+            ``max_cells`` that is not a whole number of at least 1.
 
         Examples
         --------
@@ -615,6 +616,7 @@ class Region(Struct):
         (72, 18)
         """
         grid = get_grid(grid)
+        max_cells = whole_argument("max_cells", max_cells, 1)   # NaN compared False with every size: no limit
         sizes = [whole_argument("a box size", d, 1) for d in dims]
         units = 1
         for d in sizes:
@@ -1008,7 +1010,8 @@ def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REG
     ------
     InputError
         Unknown characters or cells the grid does not have, no cell, more
-        than ``max_cells`` cells, a ``grid:`` line that contradicts ``grid``.
+        than ``max_cells`` cells, a ``grid:`` line that contradicts ``grid``,
+        a ``max_cells`` that is not a whole number of at least 1.
 
     Examples
     --------
@@ -1017,6 +1020,7 @@ def parse_region(text: str, *, path: str | None = None, max_cells: int = MAX_REG
     """
     if not isinstance(text, str):
         raise InputError(f"a region is read from its text (a str), got {type(text).__name__}", path=path)
+    max_cells = whole_argument("max_cells", max_cells, 1)   # NaN compared False with every size: no limit
     named, lines = _lines(text, path=path)
     header = next((i for i, ln in enumerate(text_lines(text), 1) if _grid_line(ln)), None)
     if grid is not None:

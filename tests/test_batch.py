@@ -780,6 +780,8 @@ def test_a_tasks_table_is_not_read_as_a_cards_table_nor_the_other_way(deck, tmp_
     ([1, "2"], "face must be a whole number"),                 # was KeyError: '2'
     (1, "faces is a list of die faces, e.g. [1, 2], got 1"),   # was TypeError: 'int' object is not iterable
     ("12", "faces is a list of die faces"),                    # was KeyError: '1'
+    ([True], "face must be a whole number, got True"),         # was rated as face 1 (True == 1)
+    ([2.0], "face must be a whole number, got 2.0"),           # was rated as face 2
 ])
 def test_rate_card_side_names_a_face_the_card_side_lacks(deck, faces, message):
     from ubongo_cp.batch import rate_card_side

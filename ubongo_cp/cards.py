@@ -135,10 +135,11 @@ class CardSide(Struct):
         Raises
         ------
         InputError
-            For a value that is not a whole number ('1', 1.5), or a face the card side does not have.
+            For a value that is not a whole number ('1', 1.5, True), or a face the card side does not have.
         """
+        if type(face) is not int:   # a face written as text ('1'), 1.0 or True is named as such
+            face = whole_argument("face", face, None)
         if face not in self.tasks:
-            whole_argument("face", face, None)   # a face written as text ('1') is named as such
             raise InputError(f"card {self.card_id} side {self.side} has no face {face} "
                              f"(faces {min(self.tasks)}..{max(self.tasks)})", path=self.path)
         return face

@@ -319,12 +319,14 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]
     shapes = list(map(_CELLS_OF, pieces))
     grids = list(map(_GRID_OF, pieces))
     keys = list(zip(grids, shapes, modes))    # (grid, cells, mode) per piece, made in C
-    found = list(map(_ORIENT_CACHE.get, keys))
+    # none cached when the cache is empty (a process's first pieces): no key hashed for nothing (a hash of a
+    # shape's tuples is most of the look-up; the cache is filled below, each key hashed once)
+    found: list[Any] = list(map(_ORIENT_CACHE.get, keys)) if _ORIENT_CACHE else [None] * len(keys)
     if None not in found:
         if len(_ORIENT_CACHE) >= _ORIENT_CACHE_SIZE:          # a census or an analysis asks for many sets
             _ORIENT_CACHE.clear()
         _ORIENT_CACHE[key] = (tuple(pieces), tuple(found))    # holds the pieces: their ids are kept
-        return found  # type: ignore[return-value]
+        return found
     together = "numpy" in sys.modules
     if found.count(None) == len(found) and together and len(shapes) >= _MANY_FROM \
             and len(set(map(len, shapes))) == 1 and len(set(modes)) == 1 \
@@ -355,7 +357,7 @@ def orientations_of(pieces: Sequence[Piece], mode: str) -> list[Sequence[Shape]]
             _ORIENT_CACHE[grid, cells, m] = o
             for i in where:
                 found[i] = o
-    return found  # type: ignore[return-value]
+    return found
 
 
 def _orientations_cached(grid: Grid, cells: Shape, mode: str) -> list[Shape]:

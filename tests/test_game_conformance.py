@@ -311,6 +311,22 @@ def test_play_game_is_the_one_loop(name):
         play_game(GAMES[name][0](2), [RandomAgent(q) for q in range(state.num_players)], max_steps=3)
 
 
+def test_play_game_refuses_agents_that_do_not_match_the_players():
+    # A 4-player gem game given 2 agents: refused before any action (it raised IndexError at player 2's first
+    # setup move, after players 0 and 1 had placed their pawns); no agents where a player is to act: refused at
+    # that player's turn, naming it. The Duel (chance nodes only) is played without agents.
+    from ubongo_cp.games.base import RandomAgent
+
+    state = UbongoState(CLASSIC, 4, seed=1)
+    with pytest.raises(InputError, match=r"^play_game: 2 agent\(s\) for the 4 players of Ubongo \(one per player, "):
+        play_game(state, [RandomAgent(0), RandomAgent(1)])
+    assert state.actions == [] and state.pawns.tolist() == [-1, -1, -1, -1]
+    with pytest.raises(InputError, match=r"^play_game: no agents, but player 0 of Ubongo is to act"):
+        play_game(state, [])
+    assert state.actions == []
+    assert play_game(DuelState(DUEL, "A", seed=1), ()).is_terminal()
+
+
 @pytest.mark.parametrize("name", ["ubongo", "duel", "domino"])
 def test_states_show_as_pictures_in_jupyter(name):
     from IPython.core.formatters import DisplayFormatter

@@ -510,10 +510,17 @@ def play_game(state: GameState, agents: Sequence[Agent], rng: np.random.Generato
 
     Raises
     ------
+    InputError
+        If ``agents`` is not empty but has fewer than one per player, before
+        any action; if it is empty and a player is to act, before that action.
     RuntimeError
         If the game is not over after ``max_steps`` actions (an engine whose
         declared bound is wrong).
     """
+    seats = len(agents)
+    if 0 < seats < state.num_players:   # a seat without an agent
+        raise InputError(f"play_game: {seats} agent(s) for the {state.num_players} players of "
+                         f"{_game_title(type(state))} (one per player, or none for a game of chance nodes only)")
     limit = state.max_game_length() if max_steps is None else max_steps
     steps = 0
     player = state.current_player()
@@ -521,6 +528,9 @@ def play_game(state: GameState, agents: Sequence[Agent], rng: np.random.Generato
         if steps >= limit:
             raise RuntimeError(f"game not over after {limit} actions")
         if player != CHANCE:
+            if not seats:
+                raise InputError(f"play_game: no agents, but player {player} of {_game_title(type(state))} is to act "
+                                 "(give one agent per player)")
             state.apply_action(agents[player](state))
         elif rng is None:
             state._apply_own_chance()

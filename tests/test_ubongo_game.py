@@ -602,9 +602,9 @@ def test_cli_move_time_reaches_the_engine(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines()[0].endswith("; rules: --timer 40 (UG-4), --move-time 25 (UG-7)")
     expected = simulate_ubongo(synthetic_tasks("classic"), 4, 6, 0, move_time=25.0, timer=40.0)
     table = pd.read_csv(out)
-    assert table["solved"].tolist() == expected["solved"].tolist()
-    assert table["solved"].tolist() != simulate_ubongo(synthetic_tasks("classic"), 4, 6, 0, timer=40.0)[
-        "solved"].tolist()  # UG-7: a 25 s move costs solvers their gems
+    assert table["total"].tolist() == expected["total"].tolist()
+    assert table["total"].tolist() != simulate_ubongo(synthetic_tasks("classic"), 4, 6, 0, timer=40.0)[
+        "total"].tolist()  # UG-7: a 25 s move costs solvers their gems
 
 
 def test_a_move_time_just_below_the_timer_still_lets_fast_solvers_score():
@@ -828,3 +828,15 @@ def test_strategies_given_as_one_name_are_one_error_naming_them():
     with pytest.raises(InputError, match=r"^strategies is a list of names, e\.g\. \['leading', 'stay'\], got 'leading'$"):
         simulate_ubongo(deck, 2, 2, seed=1, strategies="leading")
     assert simulate_ubongo(deck, 2, 2, seed=1, strategies=("leading",))["strategy"].tolist() == ["leading"] * 4
+
+
+def test_solved_counts_solves_in_time_not_moves(deck):
+    # UG-7 with a 5 s move time: every round p0 solves at 57 s (in time, but 57 + 5 > 60: it takes nothing) and p1
+    # at 50 s (moves, takes the two front gems of its lane: 12 gems, empty after 6 rounds; "stay" never leaves it).
+    # Both solved their task in all 9 rounds; only p1 took gems, in 6 of them.
+    from ubongo_cp.games.ubongo.sim import play_ubongo_game
+
+    r = play_ubongo_game(deck, ["stay", "stay"], [1.0, 1.0], 0, model=ScriptedTimes([[57.0, 50.0]] * 9),
+                         move_time=5.0)
+    assert r["solved"] == [9, 9]
+    assert [sum(g) for g in r["gems"]] == [0, 12]

@@ -60,8 +60,10 @@ def play_ubongo_game(deck: TaskDeck, strategies: Sequence[str], skills: Sequence
     -------
     dict
         ``gems`` (list of per-colour lists), ``returns`` (UG-10 shares),
-        ``solved`` (rounds each player took gems in), ``extended`` (rounds
-        with the UG-8 re-turn), ``pawns`` (final fields), ``rounds``.
+        ``solved`` (rounds in which each player solved its task before the
+        timer ran out, UG-5 and UG-8, whether or not its move then fit,
+        UG-7), ``extended`` (rounds with the UG-8 re-turn), ``pawns`` (final
+        fields), ``rounds``.
 
     Raises
     ------
@@ -79,8 +81,8 @@ def play_ubongo_game(deck: TaskDeck, strategies: Sequence[str], skills: Sequence
                         all_cards=all_cards, colour_counts=colour_counts, seed=np.random.default_rng(game_ss))
     play_game(state, agents)
     solved = [0] * n
-    for h in state._history:
-        for p, _, _ in h["moves"]:
+    for h in state._history:   # solved before the timer ran out (UG-5, UG-8), whether or not the move fit (UG-7)
+        for p in h["finish_order"]:
             solved[p] += 1
     return {"gems": state.gems.tolist(), "returns": state.returns(), "solved": solved,
             "extended": sum(h["extended"] for h in state._history), "pawns": state.pawns.tolist(),
@@ -132,8 +134,9 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     pandas.DataFrame
         Columns ``game, seat, strategy, skill, gems_0 .. gems_{C-1}, total,
         top, score`` (sorted counts "6-4-2-2-2-2", rule UG-10), ``win``
-        (1, 1/k for a k-way shared win, 0), ``solved`` (rounds with gems
-        taken), ``extended`` (rounds of the game with the UG-8 re-turn).
+        (1, 1/k for a k-way shared win, 0), ``solved`` (rounds with the task
+        solved before the timer ran out, UG-5 and UG-8, whether or not the move
+        then fit, UG-7), ``extended`` (rounds of the game with the UG-8 re-turn).
 
     Raises
     ------

@@ -54,6 +54,7 @@ __all__ = [
     "is_number",
     "TERMINAL",
     "GameFacts",
+    "game_seeds",
     "GameState",
     "action_id",
     "Agent",
@@ -482,6 +483,18 @@ class RandomAgent:
     def __call__(self, state: GameState) -> int:
         actions = state.legal_actions()
         return actions[int(self.rng.integers(len(actions)))]
+
+
+def game_seeds(seed, start: int, stop: int) -> list[np.random.SeedSequence]:
+    """The seeds of games ``start .. stop - 1`` of a run seeded ``seed``: game ``g`` gets child ``g`` of
+    ``numpy.random.SeedSequence(seed)``, the same as ``SeedSequence(seed).spawn(stop)[g]``, made for these games
+    alone (a run's chunk, in the worker that plays it) rather than for every game of the run up front.
+
+    >>> [s.generate_state(1)[0] for s in game_seeds(7, 2, 4)] == [
+    ...     s.generate_state(1)[0] for s in np.random.SeedSequence(7).spawn(4)[2:]]
+    True
+    """
+    return [np.random.SeedSequence(seed, spawn_key=(g,)) for g in range(start, stop)]
 
 
 def play_game(state: GameState, agents: Sequence[Agent], rng: np.random.Generator | None = None,

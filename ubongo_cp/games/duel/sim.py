@@ -18,7 +18,7 @@ import pandas as pd
 from ...errors import InputError, as_written, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
 from ...io import atomic_path, check_output_file, figure_metadata
-from ..base import play_game
+from ..base import game_seeds, play_game
 from ..journal import GameJournal, deck_option
 from ..stats import binomial_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck, skills_argument
@@ -109,22 +109,21 @@ def simulate_duel(tasks, games: int = 1000, skill_a: float = 1.0, skill_b: float
     skill_a, skill_b = skills_argument([skill_a, skill_b], 2).tolist()   # before any match, as a state checks them
     deck.check_side(side, "UD-1")
     orange = tuple(sorted(orange_fields_argument(orange_fields)))   # before any match: UD-7's board, a set
-    seeds = np.random.SeedSequence(seed).spawn(games)
     opts = {"side": side, "model": model, "handicap": handicap, "orange_fields": orange,
             "give_up": give_up, "tie_window": tie_window}
     kept = GameJournal.of(journal, "simulate duel",
                           {"games": games, "seed": seed, "skills": [skill_a, skill_b], "deck": deck_option(deck),
                            **opts, "model": model and model.to_json()}, notify=notify)
-    rows = map_chunks(_duel_rows, games, lambda a, b: (deck, (skill_a, skill_b), a, seeds[a:b], opts),
+    rows = map_chunks(_duel_rows, games, lambda a, b: (deck, (skill_a, skill_b), seed, a, b, opts),
                       executor=executor, progress=progress, desc="duel matches", unit="match", journal=kept)
     return pd.DataFrame(rows)
 
 
-def _duel_rows(deck: TaskDeck, skills: tuple[float, float], start: int,
-               seeds: Sequence[np.random.SeedSequence], opts: dict) -> list[dict]:
-    """Rows of matches ``start .. start + len(seeds) - 1`` of :func:`simulate_duel`."""
+def _duel_rows(deck: TaskDeck, skills: tuple[float, float], seed, start: int,
+               stop: int, opts: dict) -> list[dict]:
+    """Rows of matches ``start .. stop - 1`` of :func:`simulate_duel`."""
     rows = []
-    for g, match_seed in enumerate(seeds, start):
+    for g, match_seed in enumerate(game_seeds(seed, start, stop), start):
         r = play_duel_match(deck, skills, match_seed, **opts)
         rows.append({"match": g, "side": opts["side"], "skill_a": skills[0], "skill_b": skills[1],
                      "handicap": opts["handicap"], "winner": "AB"[r["winner"]], "score_a": r["scores"][0],

@@ -26,7 +26,7 @@ import pandas as pd
 
 from ...errors import InputError, names_argument, seed_argument, whole_argument
 from ...executors import Executor, map_chunks
-from ..base import play_game
+from ..base import game_seeds, play_game
 from ..journal import GameJournal, deck_option
 from ..stats import mean_se
 from ..tasks import SolveTimeModel, TaskDeck, as_deck, skills_argument
@@ -164,7 +164,6 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     for s in strategies:
         make_strategy(s)
     seat_strats = [strategies[p % len(strategies)] for p in range(num_players)]
-    seeds = np.random.SeedSequence(seed).spawn(games)
     opts = {"side": side, "model": model, "timer": timer, "move_time": move_time, "all_cards": all_cards}
     # The settings every game checks (a deck with too few cards for the players, UG-3; a move time not shorter
     # than the timer, UG-7) checked before the journal is made: a refused run leaves no file.
@@ -173,7 +172,7 @@ def simulate_ubongo(tasks, num_players: int = 4, games: int = 100, seed=0, *,
     kept = GameJournal.of(journal, "simulate ubongo",
                           {"games": games, "seed": seed, "strategies": seat_strats, "skills": shortest_cycle(list(skills)),
                            "deck": deck_option(deck), **opts, "model": model and model.to_json()}, notify=notify)
-    rows = map_chunks(_ubongo_rows, games, lambda a, b: (deck, seat_strats, skills, a, seeds[a:b], opts),
+    rows = map_chunks(_ubongo_rows, games, lambda a, b: (deck, seat_strats, skills, seed, a, b, opts),
                       executor=executor, progress=progress, desc="gem games", unit="game", journal=kept)
     return pd.DataFrame(rows)
 
@@ -187,12 +186,12 @@ def shortest_cycle(values: list) -> list:
     return values[:period]
 
 
-def _ubongo_rows(deck: TaskDeck, seat_strats: list[str], skills: list[float], start: int,
-                 seeds: Sequence[np.random.SeedSequence], opts: dict) -> list[dict]:
-    """Rows of games ``start .. start + len(seeds) - 1`` of :func:`simulate_ubongo`."""
+def _ubongo_rows(deck: TaskDeck, seat_strats: list[str], skills: list[float], seed, start: int,
+                 stop: int, opts: dict) -> list[dict]:
+    """Rows of games ``start .. stop - 1`` of :func:`simulate_ubongo`."""
     num_players = len(seat_strats)
     rows = []
-    for g, game_seed in enumerate(seeds, start):
+    for g, game_seed in enumerate(game_seeds(seed, start, stop), start):
         # Skills rotate over the seats game by game, so that every strategy meets every skill.
         seat_skills = [skills[(p + g) % len(skills)] for p in range(num_players)]
         r = play_ubongo_game(deck, seat_strats, seat_skills, game_seed, **opts)
